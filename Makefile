@@ -1,0 +1,53 @@
+# The two commands a newcomer runs: `make demo` and `make test`. Both set
+# themselves up: a virtual environment with what they need from the package
+# index, then an in-tree CMake build (libnumgpu, C tests, numgpu._core).
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+BUILD  := build
+JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
+export PYTHONPATH := $(CURDIR)/python
+
+.PHONY: all venv build test ctest pytest demo bench sanitize clean wheel
+
+all: build
+
+$(VENV)/.stamp:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q numpy pytest hypothesis pytest-xdist scikit-build-core
+	touch $@
+
+venv: $(VENV)/.stamp
+
+build: $(VENV)/.stamp
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=$(CURDIR)/$(PY) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+ctest: build
+	ctest --test-dir $(BUILD) --output-on-failure
+
+pytest: build
+	$(PY) -m pytest -q -n $(JOBS) tests/python
+
+test: ctest pytest
+
+demo: build
+	$(PY) examples/char_onehot.py
+
+bench: build
+	$(PY) bench/bench_core.py
+
+# ASan + UBSan build of the C library; runs the C tests and a pytest subset.
+sanitize: $(VENV)/.stamp
+	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DNUMGPU_SANITIZE=ON \
+	  -DPython3_EXECUTABLE=$(CURDIR)/$(PY) -DNUMGPU_PYTHON=OFF >/dev/null
+	cmake --build $(BUILD)-asan -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir $(BUILD)-asan --output-on-failure
+	tools/sanitize_pytest.sh $(BUILD)-asan
+
+wheel: $(VENV)/.stamp
+	$(PY) -m pip wheel --no-build-isolation --no-deps -w dist .
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-asan python/numgpu/_core*.so

@@ -1,0 +1,199 @@
+/* numgpu public C API.
+ *
+ * The C library behind `import numgpu`: dtypes and promotion, arrays as views
+ * over refcounted device buffers, devices, and the array operations. No
+ * Python here; the CPython binding (src/pymod) is one client of this header.
+ *
+ * Conventions: a function that can fail returns NgStatus; outputs come back
+ * through pointer parameters; ng_error_message() holds the text of the last
+ * failure on this thread. Functions named _new/_create hand ownership to the
+ * caller; _retain/_release manage refcounted objects.
+ */
+#ifndef NUMGPU_NUMGPU_H
+#define NUMGPU_NUMGPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NG_MAXDIMS 32 /* most dimensions an array may have (NumPy 1's limit) */
+
+/* ---- status codes ---------------------------------------------------- */
+
+typedef enum NgStatus {
+    NG_OK = 0,
+    NG_ERR_NOMEM,       /* host memory exhausted (MemoryError) */
+    NG_ERR_DEVICE_OOM,  /* device memory exhausted (numgpu.OutOfMemoryError) */
+    NG_ERR_VALUE,       /* bad value: shapes, axes (ValueError) */
+    NG_ERR_TYPE,        /* unsupported dtype or operand (TypeError) */
+    NG_ERR_INDEX,       /* index out of range (IndexError) */
+    NG_ERR_AXIS,        /* axis out of range (numpy.exceptions.AxisError) */
+    NG_ERR_OVERFLOW,    /* Python int does not fit the dtype (OverflowError) */
+    NG_ERR_COMPILE,     /* a generated kernel failed to compile (numgpu.CompileError) */
+    NG_ERR_DEVICE,      /* driver, compiler or runtime failure (numgpu.DeviceError) */
+    NG_ERR_UNSUPPORTED, /* not implemented yet (NotImplementedError) */
+    NG_ERR_INTERNAL,    /* a bug in numgpu (RuntimeError) */
+} NgStatus;
+
+/* Text of the last error raised on the calling thread ("" if none). */
+const char *ng_error_message(void);
+/* Compiler log of the last NG_ERR_COMPILE on this thread ("" if none). */
+const char *ng_error_log(void);
+/* Records a formatted message for this thread and returns `st`. */
+NgStatus ng_error_set(NgStatus st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- dtypes ---------------------------------------------------------- */
+
+typedef enum NgDType {
+    NG_BOOL,       /* 1-byte 0/1 */
+    NG_INT8,       /* signed integers */
+    NG_INT16,
+    NG_INT32,
+    NG_INT64,
+    NG_UINT8,      /* unsigned integers */
+    NG_UINT16,
+    NG_UINT32,
+    NG_UINT64,
+    NG_FLOAT16,    /* reserved: storage planned, no kernels yet */
+    NG_FLOAT32,    /* IEEE single */
+    NG_FLOAT64,    /* IEEE double, the default float */
+    NG_COMPLEX64,  /* reserved: no kernels yet */
+    NG_COMPLEX128, /* reserved: no kernels yet */
+    NG_NTYPES,
+    NG_NODTYPE = -1 /* "no dtype given" */
+} NgDType;
+
+/* Kind of a dtype, ordered as NEP 50 orders categories. */
+typedef enum NgKind {
+    NG_KIND_BOOL,    /* 'b' */
+    NG_KIND_INT,     /* 'i' */
+    NG_KIND_UINT,    /* 'u' */
+    NG_KIND_FLOAT,   /* 'f' */
+    NG_KIND_COMPLEX, /* 'c' */
+} NgKind;
+
+typedef struct NgDTypeInfo {
+    const char *name;  /* NumPy's name: "float64" */
+    char typechar;     /* NumPy's dtype.char: 'd' */
+    int itemsize;      /* bytes per element */
+    NgKind kind;       /* category */
+    bool supported;    /* kernels exist for it */
+} NgDTypeInfo;
+
+const NgDTypeInfo *ng_dtype_info(NgDType t);
+NgDType ng_dtype_from_name(const char *name); /* NG_NODTYPE if unknown */
+/* NumPy 2 promotion of two array dtypes. */
+NgDType ng_dtype_promote(NgDType a, NgDType b);
+/* NEP 50: dtype of `array op scalar` where the Python scalar has `kind`
+ * (bool, int, float or complex) and is weak. */
+NgDType ng_dtype_promote_weak(NgDType array, NgKind scalar_kind);
+/* NumPy's can_cast(from, to, "safe"). */
+bool ng_dtype_can_cast_safe(NgDType from, NgDType to);
+static inline bool ng_dtype_is_int(NgDType t) { return t >= NG_INT8 && t <= NG_UINT64; }
+static inline bool ng_dtype_is_float(NgDType t) { return t >= NG_FLOAT16 && t <= NG_FLOAT64; }
+static inline bool ng_dtype_is_signed(NgDType t) { return t >= NG_INT8 && t <= NG_INT64; }
+
+/* ---- devices --------------------------------------------------------- */
+
+typedef struct NgDevice NgDevice;
+
+/* Opens a device by spec: "auto", "cpu", "null", "cuda", "cuda:1", "opencl".
+ * The returned device lives until process exit (devices are never freed). */
+NgStatus ng_device_open(const char *spec, NgDevice **out);
+/* The default device: $NUMGPU_DEVICE, else "auto" (best available). */
+NgStatus ng_device_default(NgDevice **out);
+const char *ng_device_name(const NgDevice *dev); /* "cpu", "opencl:0" */
+const char *ng_device_kind(const NgDevice *dev); /* "cpu", "opencl", "cuda", "null" */
+/* Devices whose memory the host can address directly (cpu): arrays there can
+ * be viewed by NumPy without a copy. */
+bool ng_device_host_visible(const NgDevice *dev);
+
+/* Counters since start (numgpu.stats()). */
+typedef struct NgStats {
+    uint64_t kernel_launches; /* kernels run */
+    uint64_t kernels_compiled;/* sources handed to a compiler */
+    uint64_t disk_cache_hits; /* compiled kernels loaded from the disk cache */
+    uint64_t memory_cache_hits;/* kernels found in the in-process table */
+    uint64_t uploads;         /* host -> device copies */
+    uint64_t upload_bytes;
+    uint64_t downloads;       /* device -> host copies */
+    uint64_t download_bytes;
+    uint64_t bytes_in_use;    /* live buffer bytes, all devices */
+    uint64_t buffers_in_use;  /* live buffers, all devices */
+} NgStats;
+void ng_stats_get(NgStats *out);
+void ng_stats_count_transfer(bool upload, size_t nbytes);
+
+/* ---- buffers and arrays ---------------------------------------------- */
+
+/* A refcounted block of device memory. */
+typedef struct NgBuffer {
+    int64_t refcount;   /* atomically updated */
+    NgDevice *device;   /* owner of the memory */
+    void *data;         /* device address (host address on cpu) */
+    size_t nbytes;      /* bytes allocated */
+    void *external;     /* non-NULL: memory owned by someone else (see release) */
+    void (*release_external)(void *external); /* called instead of freeing data */
+} NgBuffer;
+
+/* A view: dtype, shape and byte strides over a buffer at a byte offset.
+ * Plain struct, embedded by value in the Python object; it holds one
+ * reference to `buf`. */
+typedef struct NgArray {
+    NgBuffer *buf;               /* owned reference */
+    size_t offset;               /* bytes from buf->data to element 0 */
+    NgDType dtype;
+    int ndim;
+    int64_t size;                /* product of shape */
+    int64_t shape[NG_MAXDIMS];
+    int64_t strides[NG_MAXDIMS]; /* in bytes, may be negative or 0 */
+} NgArray;
+
+NgStatus ng_buffer_new(NgDevice *dev, size_t nbytes, NgBuffer **out);
+/* Wraps memory the caller keeps alive until release(external) is called. */
+NgStatus ng_buffer_wrap(NgDevice *dev, void *data, size_t nbytes, void *external,
+                        void (*release)(void *external), NgBuffer **out);
+void ng_buffer_retain(NgBuffer *b);
+void ng_buffer_release(NgBuffer *b);
+
+/* A new C-contiguous array with uninitialised contents. */
+NgStatus ng_array_empty(NgDevice *dev, NgDType dt, int ndim, const int64_t *shape, NgArray *out);
+/* Fills `out` as a view of `base` sharing its buffer (retained). */
+void ng_array_view(const NgArray *base, NgArray *out);
+void ng_array_release(NgArray *a); /* drops the buffer reference; zeroes a */
+static inline void *ng_array_data(const NgArray *a) { return (char *)a->buf->data + a->offset; }
+static inline NgDevice *ng_array_device(const NgArray *a) { return a->buf->device; }
+static inline int ng_array_itemsize(const NgArray *a) { return ng_dtype_info(a->dtype)->itemsize; }
+bool ng_array_is_c_contiguous(const NgArray *a);
+bool ng_array_is_f_contiguous(const NgArray *a);
+/* Sets C-contiguous strides for a's shape and dtype; recomputes size. */
+void ng_array_set_contiguous_strides(NgArray *a);
+/* Byte range [lo, hi) of the buffer that a's elements touch, relative to buf->data. */
+void ng_array_byte_extent(const NgArray *a, int64_t *lo, int64_t *hi);
+/* True if a and b may share memory (same buffer, overlapping extents). */
+bool ng_array_may_overlap(const NgArray *a, const NgArray *b);
+
+/* Host <-> device copies of a whole array. `host` is laid out with the given
+ * byte strides (NULL: C-contiguous). */
+NgStatus ng_array_upload(NgArray *dst, const void *host, const int64_t *host_strides);
+NgStatus ng_array_download(const NgArray *src, void *host, const int64_t *host_strides);
+
+/* ---- shapes ---------------------------------------------------------- */
+
+/* Broadcasts n shapes (NumPy rules); `out` gets the result shape. The error
+ * names the shapes. */
+NgStatus ng_shape_broadcast(int n, const int *ndims, const int64_t *const *shapes,
+                            int *out_ndim, int64_t *out_shape);
+/* Formats a shape as NumPy does: "(3, 4)", "(5,)". Returns buf. */
+char *ng_shape_format(int ndim, const int64_t *shape, char *buf, size_t len);
+/* Normalises a possibly negative axis; NG_ERR_AXIS names it. */
+NgStatus ng_axis_normalize(int *axis, int ndim);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,56 @@
+/* The one backend vtable.
+ *
+ * A backend owns a kind of device: it loads its driver at run time, moves
+ * bytes, compiles emitted source and launches kernels. Policy (what to
+ * compile, caching, launch shapes) lives in the kernel layer; backends stay
+ * dumb. The core never includes a particular backend's header. */
+#ifndef NUMGPU_BACKEND_H
+#define NUMGPU_BACKEND_H
+
+#include <numgpu/numgpu.h>
+#include "emit/emit.h"
+
+/* One kernel argument: every argument is 8 bytes (see src/kernel/kernel.h). */
+typedef union NgKArg {
+    void *p;    /* device address */
+    int64_t i;  /* integer scalar, extent or stride */
+    double f;   /* float scalar */
+} NgKArg;
+
+typedef struct NgBackend {
+    const char *kind;            /* "cpu", "null", "opencl", "cuda" */
+    const NgTarget *target;      /* how to emit source for it */
+    bool host_visible;           /* device memory is ordinary host memory */
+    /* Finds device number `index`; fills dev->name and dev->state. */
+    NgStatus (*open)(NgDevice *dev, int index);
+    NgStatus (*alloc)(NgDevice *dev, size_t nbytes, void **ptr);
+    void (*free)(NgDevice *dev, void *ptr, size_t nbytes);
+    NgStatus (*upload)(NgDevice *dev, void *dst, const void *src, size_t nbytes);
+    NgStatus (*download)(NgDevice *dev, void *dst, const void *src, size_t nbytes);
+    const char *binary_ext;      /* file extension of compiled kernels: "so" */
+    /* Compiles `source` defining kernel `name` into the file `out_path`. A
+     * compiler error is NG_ERR_COMPILE with the log in ng_error_log(). */
+    NgStatus (*compile)(NgDevice *dev, const char *source, const char *name, const char *out_path);
+    /* Loads a compiled kernel from `path`; *module is the handle for launch. */
+    NgStatus (*load)(NgDevice *dev, const char *path, const char *name, void **module);
+    /* Runs a compiled kernel. `extent` is the trip count of its outermost
+     * parallel loop (GPU backends size the grid from it); `work` the total
+     * element count (cpu threads only when it is large enough). */
+    NgStatus (*launch)(NgDevice *dev, void *module, const NgKArg *args, int nargs, int64_t extent,
+                       int64_t work);
+    NgStatus (*sync)(NgDevice *dev);
+    /* A string naming compiler and options, part of every cache key. */
+    const char *(*compiler_id)(NgDevice *dev);
+} NgBackend;
+
+struct NgDevice {
+    const NgBackend *be;  /* its backend */
+    int index;            /* number among devices of the kind */
+    char name[32];        /* "cpu", "opencl:0" */
+    void *state;          /* backend's own data */
+};
+
+extern const NgBackend ng_backend_cpu;
+extern const NgBackend ng_backend_null;
+
+#endif

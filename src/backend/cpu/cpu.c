@@ -1,0 +1,184 @@
+/* The cpu backend: kernels are C from the emitter's C target, compiled by
+ * the system C compiler ($CC, else cc) into a shared object with OpenMP, and
+ * loaded with dlopen. Device memory is ordinary host memory, 64-byte aligned,
+ * so NumPy can view it without a copy. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "backend/backend.h"
+#include "core/core.h"
+
+extern char **environ;
+
+typedef void (*CpuKernelFn)(const NgKArg *args);
+
+static const char *compiler(void)
+{
+    const char *cc = getenv("CC");
+    return (cc && *cc) ? cc : "cc";
+}
+
+static NgStatus cpu_open(NgDevice *dev, int index)
+{
+    if (index != 0)
+        return ng_error_set(NG_ERR_VALUE, "there is one cpu device (cpu:0), not cpu:%d", index);
+    snprintf(dev->name, sizeof dev->name, "cpu");
+    return NG_OK;
+}
+
+static NgStatus cpu_alloc(NgDevice *dev, size_t nbytes, void **ptr)
+{
+    size_t n = (nbytes + 63) & ~(size_t)63;
+    void *p = aligned_alloc(64, n ? n : 64);
+    if (!p)
+        return ng_error_set(NG_ERR_DEVICE_OOM, "out of memory on cpu: %zu bytes requested", nbytes);
+    *ptr = p;
+    return NG_OK;
+}
+
+static void cpu_free(NgDevice *dev, void *ptr, size_t nbytes) { free(ptr); }
+
+static NgStatus cpu_copy(NgDevice *dev, void *dst, const void *src, size_t nbytes)
+{
+    memcpy(dst, src, nbytes);
+    return NG_OK;
+}
+
+/* Runs argv with stdout and stderr into `log_path`; returns the exit status
+ * (or -1 and errno when it could not start). */
+static int run(char *const argv[], const char *log_path)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    pid_t pid;
+    int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (err != 0) {
+        errno = err;
+        return -1;
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    NgStr s;
+    ng_str_init(&s);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf - 1, f)) > 0) {
+        buf[n] = 0;
+        ng_str_cat(&s, buf);
+    }
+    fclose(f);
+    if (!s.cap)
+        ng_str_cat(&s, "");
+    return s.cap ? s.s : NULL;
+}
+
+static const char *cpu_compiler_id(NgDevice *dev)
+{
+    static char id[160];
+    if (id[0])
+        return id;
+    char log[64];
+    snprintf(log, sizeof log, "/tmp/numgpu-ccver-%d.txt", (int)getpid());
+    char *argv[] = {(char *)compiler(), "-dumpfullversion", "-dumpversion", NULL};
+    char *ver = run(argv, log) == 0 ? slurp(log) : NULL;
+    unlink(log);
+    if (ver)
+        ver[strcspn(ver, "\n")] = 0;
+    snprintf(id, sizeof id, "%s %s -O3 -fopenmp", compiler(), ver ? ver : "unknown");
+    ng_free(ver);
+    return id;
+}
+
+static NgStatus cpu_compile(NgDevice *dev, const char *source, const char *name, const char *out_path)
+{
+    char src_path[600], log_path[600];
+    snprintf(src_path, sizeof src_path, "%s.c", out_path);
+    snprintf(log_path, sizeof log_path, "%s.log", out_path);
+    FILE *f = fopen(src_path, "w");
+    if (!f)
+        return ng_error_set(NG_ERR_DEVICE, "cpu: cannot write kernel source %s: %s", src_path, strerror(errno));
+    fputs(source, f);
+    fclose(f);
+    char *argv[] = {(char *)compiler(), "-O3", "-fopenmp", "-fPIC", "-shared", "-std=gnu11",
+                    "-fno-math-errno", "-w", "-o", (char *)out_path, src_path, "-lm", NULL};
+    int rc = run(argv, log_path);
+    NgStatus st = NG_OK;
+    if (rc < 0) {
+        st = ng_error_set(NG_ERR_DEVICE, "cpu: no C compiler found (tried '%s': %s); install one "
+                          "(apt-get install gcc) or set CC to a C compiler", compiler(), strerror(errno));
+    } else if (rc != 0) {
+        char *log = slurp(log_path);
+        ng_error_set_log(log);
+        st = ng_error_set(NG_ERR_COMPILE, "cpu: kernel %s failed to compile with %s (exit %d):\n%.600s",
+                          name, compiler(), rc, log ? log : "");
+        ng_free(log);
+    }
+    unlink(src_path);
+    unlink(log_path);
+    return st;
+}
+
+static NgStatus cpu_load(NgDevice *dev, const char *path, const char *name, void **module)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return ng_error_set(NG_ERR_DEVICE, "cpu: cannot load compiled kernel %s: %s", path, dlerror());
+    void *fn = dlsym(h, name);
+    if (!fn) {
+        dlclose(h);
+        return ng_error_set(NG_ERR_DEVICE, "cpu: compiled kernel %s lacks symbol %s", path, name);
+    }
+    *module = fn;
+    return NG_OK;
+}
+
+static NgStatus cpu_launch(NgDevice *dev, void *module, const NgKArg *args, int nargs, int64_t extent,
+                           int64_t work)
+{
+    NgKArg packed[512];
+    if (nargs >= (int)(sizeof packed / sizeof *packed))
+        return ng_error_set(NG_ERR_UNSUPPORTED, "cpu: kernel with %d arguments", nargs);
+    memcpy(packed, args, sizeof *args * (size_t)nargs);
+    packed[nargs].i = work;
+    ((CpuKernelFn)module)(packed);
+    return NG_OK;
+}
+
+static NgStatus cpu_sync(NgDevice *dev) { return NG_OK; }
+
+const NgBackend ng_backend_cpu = {
+    .kind = "cpu",
+    .target = &ng_target_c,
+    .host_visible = true,
+    .open = cpu_open,
+    .alloc = cpu_alloc,
+    .free = cpu_free,
+    .upload = cpu_copy,
+    .download = cpu_copy,
+    .binary_ext = "so",
+    .compile = cpu_compile,
+    .load = cpu_load,
+    .launch = cpu_launch,
+    .sync = cpu_sync,
+    .compiler_id = cpu_compiler_id,
+};

@@ -1,0 +1,96 @@
+/* Devices: opening them by spec and choosing the default.
+ *
+ * Devices are opened once and live until exit. The spec grammar is
+ * `auto | cpu | null | cuda[:N] | opencl[:N]`; "auto" takes the best kind
+ * that opens (cuda, opencl, then cpu). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "core/core.h"
+
+#define MAX_OPEN 16
+
+static const NgBackend *const backends[] = {&ng_backend_cpu, &ng_backend_null};
+static NgDevice opened[MAX_OPEN];
+static int nopened;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const NgBackend *backend_of_kind(const char *kind, size_t len)
+{
+    for (size_t i = 0; i < sizeof backends / sizeof *backends; i++)
+        if (strlen(backends[i]->kind) == len && strncmp(backends[i]->kind, kind, len) == 0)
+            return backends[i];
+    return NULL;
+}
+
+static NgStatus open_kind(const char *kind, size_t len, int index, NgDevice **out)
+{
+    const NgBackend *be = backend_of_kind(kind, len);
+    if (!be) {
+        if ((len == 4 && !strncmp(kind, "cuda", 4)) || (len == 6 && !strncmp(kind, "opencl", 6)))
+            return ng_error_set(NG_ERR_DEVICE, "device '%.*s' is not available in this build of numgpu "
+                                "(only cpu and null devices are implemented so far); "
+                                "use NUMGPU_DEVICE=cpu", (int)len, kind);
+        return ng_error_set(NG_ERR_VALUE, "unknown device '%.*s': expected auto, cpu, cuda[:N] or opencl[:N]",
+                            (int)len, kind);
+    }
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < nopened; i++)
+        if (opened[i].be == be && opened[i].index == index) {
+            *out = &opened[i];
+            pthread_mutex_unlock(&lock);
+            return NG_OK;
+        }
+    NgStatus st = NG_OK;
+    if (nopened == MAX_OPEN) {
+        st = ng_error_set(NG_ERR_DEVICE, "too many devices opened");
+    } else {
+        NgDevice *d = &opened[nopened];
+        memset(d, 0, sizeof *d);
+        d->be = be;
+        d->index = index;
+        st = be->open(d, index);
+        if (st == NG_OK) {
+            nopened++;
+            *out = d;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return st;
+}
+
+NgStatus ng_device_open(const char *spec, NgDevice **out)
+{
+    if (!spec || !*spec || strcmp(spec, "auto") == 0)
+        return open_kind("cpu", 3, 0, out);
+    const char *colon = strchr(spec, ':');
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    int index = 0;
+    if (colon) {
+        char *end;
+        long v = strtol(colon + 1, &end, 10);
+        if (*end || end == colon + 1 || v < 0)
+            return ng_error_set(NG_ERR_VALUE, "bad device number in '%s': expected e.g. cuda:0", spec);
+        index = (int)v;
+    }
+    return open_kind(spec, len, index, out);
+}
+
+NgStatus ng_device_default(NgDevice **out)
+{
+    const char *env = getenv("NUMGPU_DEVICE");
+    NgStatus st = ng_device_open(env, out);
+    if (st != NG_OK && env && *env) {
+        char msg[900];
+        snprintf(msg, sizeof msg, "%s", ng_error_message());
+        return ng_error_set(st, "NUMGPU_DEVICE=%s: %s", env, msg);
+    }
+    return st;
+}
+
+const char *ng_device_name(const NgDevice *dev) { return dev->name; }
+const char *ng_device_kind(const NgDevice *dev) { return dev->be->kind; }
+bool ng_device_host_visible(const NgDevice *dev) { return dev->be->host_visible; }

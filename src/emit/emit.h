@@ -1,0 +1,37 @@
+/* IR -> source text. One walk of the IR; a per-target table says how the
+ * target spells types, qualifiers, the kernel head, math functions and the
+ * parallel loop. Targets are data: adding one is adding a table. */
+#ifndef NUMGPU_EMIT_H
+#define NUMGPU_EMIT_H
+
+#include "core/core.h"
+#include "ir/ir.h"
+
+typedef enum NgParallelStyle {
+    NG_PAR_OPENMP,      /* C: `#pragma omp parallel for` on the outermost parallel loop */
+    NG_PAR_GRID_STRIDE, /* CUDA: grid-stride loop over the outermost parallel loop */
+    NG_PAR_GLOBAL_ID,   /* OpenCL: get_global_id(0) strides the outermost parallel loop */
+} NgParallelStyle;
+
+typedef struct NgTarget {
+    const char *name;                    /* "c", "cuda", "opencl" */
+    const char *type_names[NG_NTYPES];   /* element types; NULL: unsupported */
+    const char *prologue;                /* helper definitions, once per source */
+    const char *global_ptr;              /* qualifier of array pointers: "" or "__global " */
+    const char *kernel_head;             /* text before the kernel's name */
+    bool float_suffix;                   /* float32 math is sinf() rather than overloaded sin() */
+    bool packed_args;                    /* one `const NgKArg *A` parameter instead of one per argument */
+    NgParallelStyle par;                 /* how the outermost parallel loop is spread */
+} NgTarget;
+
+extern const NgTarget ng_target_c;
+
+/* Appends the source of kernel k for target t to out. The kernel's arguments,
+ * in order, are for each parameter: an array gives data pointer, element
+ * offset, then its shape and its strides (in elements), one argument each;
+ * a scalar gives its value (ints as int64, floats as double). */
+NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out);
+/* Number of 8-byte arguments the kernel takes (see ng_emit). */
+int ng_emit_nargs(const NgIrKernel *k);
+
+#endif

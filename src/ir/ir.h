@@ -1,0 +1,157 @@
+/* The one kernel IR.
+ *
+ * A kernel is a list of parameters (arrays with dtype and rank, scalars) and
+ * a body of structured statements over typed expressions. Array operations
+ * (src/ops) and, later, the loop jit (src/jit) both build kernels in this
+ * form; the emitter (src/emit) turns one into source for a target.
+ *
+ * Nodes live in the kernel's own pool and are referenced by index (NgIrRef).
+ * Expression nodes are hash-consed: building the same expression twice gives
+ * the same ref, so common subexpressions are shared for free. Statements are
+ * never merged.
+ *
+ * Array elements are addressed by a multi-index; the emitter turns it into
+ * data[i0*s0 + i1*s1 + ...] with the strides (in elements) that every array
+ * parameter carries at run time. Loop bounds and sizes are expressions over
+ * scalar parameters and array shapes, so one compiled kernel serves every
+ * shape of the same rank.
+ */
+#ifndef NUMGPU_IR_H
+#define NUMGPU_IR_H
+
+#include <numgpu/numgpu.h>
+#include <numgpu/ops.h>
+
+typedef int32_t NgIrRef; /* index of a node in its kernel; NG_IR_NONE for none */
+#define NG_IR_NONE (-1)
+
+typedef enum NgIrKind {
+    /* expressions (hash-consed) */
+    NG_IR_CONST,   /* literal `c` of `dtype` (integers in c.i, floats in c.f) */
+    NG_IR_SCALAR,  /* scalar parameter number `a` */
+    NG_IR_VAR,     /* local variable number `a` (from LET or FOR) */
+    NG_IR_SHAPE,   /* extent of array parameter `a` along axis `b` (int64) */
+    NG_IR_LOAD,    /* array parameter `a` at the multi-index kids[0..nkids) */
+    NG_IR_UNARY,   /* `op`(kids[0]) */
+    NG_IR_BINARY,  /* kids[0] `op` kids[1] */
+    NG_IR_SELECT,  /* kids[0] ? kids[1] : kids[2] */
+    NG_IR_CAST,    /* kids[0] converted to `dtype` (NumPy's unsafe cast) */
+    /* statements */
+    NG_IR_BLOCK,   /* kids in order */
+    NG_IR_LET,     /* declare variable `a` = kids[0] */
+    NG_IR_ASSIGN,  /* variable `a` = kids[0] */
+    NG_IR_STORE,   /* array `a` at kids[1..nkids) = kids[0] */
+    NG_IR_ATOMIC,  /* array `a` at kids[1..) op= kids[0], atomically (`op` ADD/MAX/MIN...) */
+    NG_IR_IF,      /* if kids[0]: kids[1] else kids[2] (kids[2] may be NONE) */
+    NG_IR_FOR,     /* for variable `a` in range(kids[0], kids[1], kids[2]): kids[3] */
+    NG_IR_WHILE,   /* while kids[0]: kids[1] */
+    NG_IR_BREAK,   /* leave the innermost loop */
+    NG_IR_CONTINUE,/* next iteration of the innermost loop */
+} NgIrKind;
+
+/* Flags of a FOR node. */
+enum {
+    NG_IR_PARALLEL = 1, /* iterations are independent: run them in parallel */
+};
+
+typedef struct NgIrNode {
+    uint8_t kind;    /* NgIrKind */
+    uint8_t op;      /* NgOp for UNARY/BINARY/ATOMIC; reduction op for FOR */
+    int8_t dtype;    /* NgDType of an expression's value */
+    uint8_t flags;   /* FOR: NG_IR_PARALLEL */
+    int32_t a, b;    /* kind-specific operands (see NgIrKind) */
+    int32_t nkids;   /* number of children */
+    int32_t kids;    /* first child's position in the kernel's kid pool */
+    union {
+        int64_t i;
+        double f;
+    } c;             /* CONST value */
+} NgIrNode;
+
+typedef struct NgIrParam {
+    bool is_array;     /* array (data, shape, strides) or scalar */
+    NgDType dtype;     /* element or scalar dtype */
+    int ndim;          /* arrays: rank */
+    bool inner_contig; /* arrays: last axis has stride 1 (lets loops vectorise) */
+    bool written;      /* arrays: the kernel stores to it */
+} NgIrParam;
+
+typedef struct NgIrVar {
+    NgDType dtype;     /* type of the variable */
+} NgIrVar;
+
+/* A reduction attached to a parallel FOR: variable `var` combined with `op`
+ * (NG_OP_ADD, MUL, MAXIMUM, MINIMUM, BITAND, BITOR, BITXOR). */
+typedef struct NgIrReduction {
+    NgIrRef loop;      /* the FOR node */
+    int var;           /* variable number */
+    NgOp op;           /* combining operator */
+} NgIrReduction;
+
+typedef struct NgIrKernel {
+    char name[48];          /* symbol name in generated source */
+    NgIrParam *params;      /* parameters, in argument order */
+    int nparams, cap_params;
+    NgIrVar *vars;          /* local variables */
+    int nvars, cap_vars;
+    NgIrNode *nodes;        /* node pool */
+    int nnodes, cap_nodes;
+    NgIrRef *kidpool;       /* children of all nodes, contiguous per node */
+    int nkidpool, cap_kidpool;
+    NgIrReduction *reds;    /* reductions on parallel loops */
+    int nreds, cap_reds;
+    int32_t *hash;          /* open-addressing table of expression nodes */
+    int cap_hash;
+    NgIrRef body;           /* top statement */
+    NgStatus status;        /* first failure while building (sticky) */
+} NgIrKernel;
+
+void ng_ir_init(NgIrKernel *k, const char *name);
+void ng_ir_free(NgIrKernel *k);
+
+/* Parameters and variables: return their number. */
+int ng_ir_param_array(NgIrKernel *k, NgDType dt, int ndim, bool inner_contig, bool written);
+int ng_ir_param_scalar(NgIrKernel *k, NgDType dt);
+int ng_ir_var(NgIrKernel *k, NgDType dt);
+
+/* Expressions. Builders never fail loudly: on allocation failure they set
+ * k->status and return NG_IR_NONE, and every later builder passes NONE on. */
+NgIrRef ng_ir_const_i(NgIrKernel *k, NgDType dt, int64_t v);
+NgIrRef ng_ir_const_f(NgIrKernel *k, NgDType dt, double v);
+NgIrRef ng_ir_scalar(NgIrKernel *k, int param);
+NgIrRef ng_ir_varref(NgIrKernel *k, int var);
+NgIrRef ng_ir_shape(NgIrKernel *k, int param, int axis);
+NgIrRef ng_ir_load(NgIrKernel *k, int param, int nidx, const NgIrRef *idx);
+/* Typed by the caller: `dt` is the result dtype; operands must already be
+ * of the operation's compute dtype (see ng_ir_cast). */
+NgIrRef ng_ir_unary(NgIrKernel *k, NgOp op, NgDType dt, NgIrRef x);
+NgIrRef ng_ir_binary(NgIrKernel *k, NgOp op, NgDType dt, NgIrRef x, NgIrRef y);
+NgIrRef ng_ir_select(NgIrKernel *k, NgIrRef c, NgIrRef x, NgIrRef y);
+NgIrRef ng_ir_cast(NgIrKernel *k, NgDType dt, NgIrRef x); /* x itself if already dt */
+
+/* Statements. */
+NgIrRef ng_ir_block(NgIrKernel *k, int n, const NgIrRef *stmts);
+NgIrRef ng_ir_let(NgIrKernel *k, int var, NgIrRef value);
+NgIrRef ng_ir_assign(NgIrKernel *k, int var, NgIrRef value);
+NgIrRef ng_ir_store(NgIrKernel *k, int param, int nidx, const NgIrRef *idx, NgIrRef value);
+NgIrRef ng_ir_atomic(NgIrKernel *k, NgOp op, int param, int nidx, const NgIrRef *idx, NgIrRef value);
+NgIrRef ng_ir_if(NgIrKernel *k, NgIrRef cond, NgIrRef then, NgIrRef otherwise);
+NgIrRef ng_ir_for(NgIrKernel *k, int var, NgIrRef start, NgIrRef stop, NgIrRef step,
+                  NgIrRef body, unsigned flags);
+NgIrRef ng_ir_while(NgIrKernel *k, NgIrRef cond, NgIrRef body);
+NgIrRef ng_ir_jump(NgIrKernel *k, NgIrKind kind); /* BREAK or CONTINUE */
+/* Declares a reduction of `var` with `op` over the parallel loop `loop`. */
+void ng_ir_reduce(NgIrKernel *k, NgIrRef loop, int var, NgOp op);
+
+static inline const NgIrNode *ng_ir_node(const NgIrKernel *k, NgIrRef r) { return &k->nodes[r]; }
+static inline NgIrRef ng_ir_kid(const NgIrKernel *k, NgIrRef r, int i) {
+    return k->kidpool[k->nodes[r].kids + i];
+}
+
+/* Checks structural invariants (refs in range, types agree, vars declared
+ * before use, stores only to written arrays). NG_ERR_INTERNAL names the node. */
+NgStatus ng_ir_verify(const NgIrKernel *k);
+/* Appends a readable listing of the kernel to buf (for tests and debugging). */
+void ng_ir_print(const NgIrKernel *k, char *buf, size_t len);
+
+#endif

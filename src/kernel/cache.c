@@ -1,0 +1,306 @@
+/* Kernel cache: in-process table, then disk, then compiler (see kernel.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/core.h"
+#include "kernel/kernel.h"
+
+typedef struct Entry {
+    uint64_t hash;        /* hash of device pointer + key */
+    NgDevice *dev;
+    void *key;            /* copy of the descriptor */
+    size_t keylen;
+    NgKernel *kernel;     /* heap: stays put when the table grows */
+} Entry;
+
+static Entry *table;      /* open addressing, power-of-two capacity */
+static size_t cap, used;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local char *last_source;
+
+const char *ng_kernel_last_source(void) { return last_source ? last_source : ""; }
+
+static Entry *find(NgDevice *dev, uint64_t h, const void *key, size_t keylen)
+{
+    if (!cap)
+        return NULL;
+    for (size_t s = h & (cap - 1);; s = (s + 1) & (cap - 1)) {
+        Entry *e = &table[s];
+        if (!e->key)
+            return NULL;
+        if (e->hash == h && e->dev == dev && e->keylen == keylen && memcmp(e->key, key, keylen) == 0)
+            return e;
+    }
+}
+
+static NgStatus insert(Entry *ne)
+{
+    if ((used + 1) * 2 > cap) {
+        size_t ncap = cap ? cap * 2 : 256;
+        Entry *nt = ng_calloc(ncap, sizeof *nt);
+        if (!nt)
+            return ng_error_set(NG_ERR_NOMEM, "out of memory growing the kernel cache");
+        for (size_t i = 0; i < cap; i++) {
+            if (!table[i].key)
+                continue;
+            size_t s = table[i].hash & (ncap - 1);
+            while (nt[s].key)
+                s = (s + 1) & (ncap - 1);
+            nt[s] = table[i];
+        }
+        ng_free(table);
+        table = nt;
+        cap = ncap;
+    }
+    size_t s = ne->hash & (cap - 1);
+    while (table[s].key)
+        s = (s + 1) & (cap - 1);
+    table[s] = *ne;
+    used++;
+    return NG_OK;
+}
+
+/* ---- disk cache ---- */
+
+static int mkdirs(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        int r = mkdir(path, 0755);
+        *p = '/';
+        if (r != 0 && errno != EEXIST)
+            return -1;
+    }
+    return (mkdir(path, 0755) == 0 || errno == EEXIST) ? 0 : -1;
+}
+
+/* Directory for this backend's compiled kernels; created on first use.
+ * Falls back to a private temporary directory when the cache is unwritable. */
+static NgStatus cache_dir(const NgDevice *dev, char *out, size_t len)
+{
+    const char *env = getenv("NUMGPU_CACHE_DIR");
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (env && *env)
+        snprintf(out, len, "%s/%s", env, dev->be->kind);
+    else if (xdg && *xdg)
+        snprintf(out, len, "%s/numgpu/%s", xdg, dev->be->kind);
+    else
+        snprintf(out, len, "%s/.cache/numgpu/%s", home ? home : "/tmp", dev->be->kind);
+    if (mkdirs(out) == 0 && access(out, W_OK) == 0)
+        return NG_OK;
+    static char fallback[256];
+    if (!fallback[0]) {
+        snprintf(fallback, sizeof fallback, "/tmp/numgpu-cache-XXXXXX");
+        if (!mkdtemp(fallback)) {
+            fallback[0] = 0;
+            return ng_error_set(NG_ERR_DEVICE, "cannot create a kernel cache directory (%s): %s; "
+                                "set NUMGPU_CACHE_DIR to a writable directory", out, strerror(errno));
+        }
+    }
+    snprintf(out, len, "%s", fallback);
+    return NG_OK;
+}
+
+/* Reads a whole file; NULL if absent or unreadable. */
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = ng_malloc((size_t)n + 1))) {
+            if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+                ng_free(buf);
+                buf = NULL;
+            } else {
+                buf[n] = 0;
+                *len = (size_t)n;
+            }
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
+/* True if `bin` exists and matches the checksum stored beside it. */
+static bool checksum_ok(const char *bin, const char *sum)
+{
+    size_t n = 0, m = 0;
+    char *data = read_file(bin, &n), *want = read_file(sum, &m);
+    bool ok = false;
+    if (data && want) {
+        char have[32];
+        snprintf(have, sizeof have, "%016llx", (unsigned long long)ng_hash64(data, n, 0));
+        ok = m >= 16 && strncmp(want, have, 16) == 0;
+    }
+    ng_free(data);
+    ng_free(want);
+    return ok;
+}
+
+static NgStatus write_checksum(const char *bin, const char *sum)
+{
+    size_t n = 0;
+    char *data = read_file(bin, &n);
+    if (!data)
+        return ng_error_set(NG_ERR_DEVICE, "compiled kernel %s could not be read back", bin);
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s.%d.tmp", sum, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    bool ok = f && fprintf(f, "%016llx\n", (unsigned long long)ng_hash64(data, n, 0)) > 0;
+    ng_free(data);
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok || rename(tmp, sum) != 0) {
+        unlink(tmp);
+        return ng_error_set(NG_ERR_DEVICE, "cannot write kernel cache file %s: %s", sum, strerror(errno));
+    }
+    return NG_OK;
+}
+
+/* Compiles (or finds on disk) source for dev and loads it. */
+static NgStatus compile_and_load(NgDevice *dev, const char *source, const char *name, void **module)
+{
+    char dir[400], bin[512], sum[520], tmp[560];
+    NgStatus st = cache_dir(dev, dir, sizeof dir);
+    if (st != NG_OK)
+        return st;
+    NgStr keysrc;
+    ng_str_init(&keysrc);
+    ng_str_catf(&keysrc, "%s|%s|%d|", dev->be->kind, dev->be->compiler_id(dev), NG_CODEGEN_VERSION);
+    ng_str_cat(&keysrc, source);
+    if (keysrc.failed)
+        return ng_error_set(NG_ERR_NOMEM, "out of memory hashing kernel source");
+    unsigned long long key = (unsigned long long)ng_hash64(keysrc.s, keysrc.len, 0);
+    ng_str_free(&keysrc);
+    snprintf(bin, sizeof bin, "%s/%016llx.%s", dir, key, dev->be->binary_ext);
+    snprintf(sum, sizeof sum, "%s/%016llx.sum", dir, key);
+    if (checksum_ok(bin, sum)) {
+        st = dev->be->load(dev, bin, name, module);
+        if (st == NG_OK) {
+            ng_count(NG_C_DISK_HIT, 1);
+            return NG_OK;
+        }
+    }
+    snprintf(tmp, sizeof tmp, "%s/%016llx.%d.%lx.tmp.%s", dir, key, (int)getpid(),
+             (unsigned long)pthread_self() & 0xffffff, dev->be->binary_ext);
+    ng_count(NG_C_COMPILE, 1);
+    st = dev->be->compile(dev, source, name, tmp);
+    if (st != NG_OK) {
+        unlink(tmp);
+        return st;
+    }
+    if (rename(tmp, bin) != 0) {
+        unlink(tmp);
+        return ng_error_set(NG_ERR_DEVICE, "cannot write kernel cache file %s: %s", bin, strerror(errno));
+    }
+    st = write_checksum(bin, sum);
+    if (st != NG_OK)
+        return st;
+    return dev->be->load(dev, bin, name, module);
+}
+
+NgStatus ng_kernel_get(NgDevice *dev, const void *key, size_t keylen, NgBuildFn build,
+                       const void *ctx, const NgKernel **out)
+{
+    uint64_t h = ng_hash64(key, keylen, (uint64_t)(uintptr_t)dev);
+    pthread_mutex_lock(&lock);
+    Entry *e = find(dev, h, key, keylen);
+    pthread_mutex_unlock(&lock);
+    if (e) {
+        ng_count(NG_C_MEM_HIT, 1);
+        *out = e->kernel;
+        return NG_OK;
+    }
+    /* Miss: build IR, emit, compile. Done outside the lock; a racing thread
+     * may compile the same kernel, and the first insert wins. */
+    NgIrKernel k;
+    char name[48];
+    snprintf(name, sizeof name, "ngk_%016llx", (unsigned long long)ng_hash64(key, keylen, 0));
+    ng_ir_init(&k, name);
+    NgStr src;
+    ng_str_init(&src);
+    NgStatus st = build(ctx, &k);
+    if (st == NG_OK)
+        st = ng_emit(&k, dev->be->target, &src);
+    Entry ne;
+    memset(&ne, 0, sizeof ne);
+    NgKernel kern;
+    memset(&kern, 0, sizeof kern);
+    if (st == NG_OK) {
+        free(last_source);
+        last_source = strdup(src.s);
+        const char *show = getenv("NUMGPU_SHOW_KERNELS");
+        if (show && *show && strcmp(show, "0") != 0)
+            fprintf(stderr, "numgpu: kernel %s for %s:\n%s\n", name, dev->name, src.s);
+        st = compile_and_load(dev, src.s, name, &kern.module);
+    }
+    if (st == NG_OK) {
+        ne.hash = h;
+        ne.dev = dev;
+        ne.keylen = keylen;
+        ne.key = ng_malloc(keylen);
+        ne.kernel = ng_malloc(sizeof *ne.kernel);
+        kern.dev = dev;
+        kern.nargs = ng_emit_nargs(&k);
+        snprintf(kern.name, sizeof kern.name, "%s", name);
+        if (!ne.key || !ne.kernel) {
+            ng_free(ne.key);
+            ng_free(ne.kernel);
+            st = ng_error_set(NG_ERR_NOMEM, "out of memory in the kernel cache");
+        } else {
+            memcpy(ne.key, key, keylen);
+            *ne.kernel = kern;
+        }
+    }
+    ng_ir_free(&k);
+    ng_str_free(&src);
+    if (st != NG_OK)
+        return st;
+    pthread_mutex_lock(&lock);
+    e = find(dev, h, key, keylen);
+    if (!e) {
+        st = insert(&ne);
+        e = st == NG_OK ? find(dev, h, key, keylen) : NULL;
+    } else {
+        ng_free(ne.key);
+        ng_free(ne.kernel);
+    }
+    pthread_mutex_unlock(&lock);
+    if (st != NG_OK)
+        return st;
+    *out = e->kernel;
+    return NG_OK;
+}
+
+NgStatus ng_kernel_launch(const NgKernel *kern, const NgKArg *args, int nargs, int64_t extent,
+                          int64_t work)
+{
+    if (nargs != kern->nargs)
+        return ng_error_set(NG_ERR_INTERNAL, "kernel %s takes %d arguments, %d given", kern->name,
+                            kern->nargs, nargs);
+    ng_count(NG_C_LAUNCH, 1);
+    return kern->dev->be->launch(kern->dev, kern->module, args, nargs, extent, work);
+}
+
+void ng_kargs_array(NgKArg *args, int *n, const NgArray *a, int ndim, const int64_t *shape,
+                    const int64_t *elem_strides)
+{
+    int itemsize = ng_dtype_info(a->dtype)->itemsize;
+    args[(*n)++].p = a->buf->data;
+    args[(*n)++].i = (int64_t)a->offset / itemsize;
+    for (int d = 0; d < ndim; d++)
+        args[(*n)++].i = shape[d];
+    for (int d = 0; d < ndim; d++)
+        args[(*n)++].i = elem_strides[d];
+}

@@ -1,0 +1,45 @@
+/* The kernel layer: find-or-build compiled kernels and launch them.
+ *
+ * Lookup order: the in-process table, keyed by a cheap descriptor the caller
+ * builds from what determines the kernel (op, dtypes, ranks, layout flags),
+ * so a hit costs one hash and no source generation; then the disk cache
+ * ($NUMGPU_CACHE_DIR, default ~/.cache/numgpu), keyed by the hash of
+ * (backend, compiler id, codegen version, emitted source), each entry written
+ * to a temporary file and renamed, and checksummed on read; then the
+ * backend's compiler. */
+#ifndef NUMGPU_KERNEL_H
+#define NUMGPU_KERNEL_H
+
+#include "backend/backend.h"
+#include "ir/ir.h"
+
+#define NG_CODEGEN_VERSION 1 /* bump when emitted code changes meaning */
+
+typedef struct NgKernel {
+    NgDevice *dev;     /* device it was compiled for */
+    void *module;      /* backend handle */
+    int nargs;         /* 8-byte arguments it takes */
+    char name[48];     /* symbol name */
+} NgKernel;
+
+/* Fills k (already ng_ir_init'ed) with the kernel for ctx. */
+typedef NgStatus (*NgBuildFn)(const void *ctx, NgIrKernel *k);
+
+/* Finds or builds the kernel described by key[0..keylen) on dev. The key
+ * must determine the IR that build() makes. *out is borrowed: kernels live
+ * until exit. */
+NgStatus ng_kernel_get(NgDevice *dev, const void *key, size_t keylen, NgBuildFn build,
+                       const void *ctx, const NgKernel **out);
+/* Runs kern; extent and work as in NgBackend.launch. */
+NgStatus ng_kernel_launch(const NgKernel *kern, const NgKArg *args, int nargs, int64_t extent,
+                          int64_t work);
+
+/* Appends the kernel arguments of array a viewed with rank ndim, shape and
+ * element strides (the layout the IR parameter was declared with). */
+void ng_kargs_array(NgKArg *args, int *n, const NgArray *a, int ndim, const int64_t *shape,
+                    const int64_t *elem_strides);
+
+/* Source of the most recently compiled kernel on this thread ("" if none). */
+const char *ng_kernel_last_source(void);
+
+#endif
