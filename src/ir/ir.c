@@ -76,7 +76,7 @@ static bool same_node(const NgIrKernel *k, NgIrRef r, const NgIrNode *n, const N
     const NgIrNode *m = &k->nodes[r];
     return m->kind == n->kind && m->op == n->op && m->dtype == n->dtype && m->flags == n->flags &&
            m->a == n->a && m->b == n->b && m->nkids == n->nkids && m->c.i == n->c.i &&
-           memcmp(&k->kidpool[m->kids], kids, sizeof *kids * (size_t)n->nkids) == 0;
+           (n->nkids == 0 || memcmp(&k->kidpool[m->kids], kids, sizeof *kids * (size_t)n->nkids) == 0);
 }
 
 static int rehash(NgIrKernel *k);
@@ -138,7 +138,7 @@ static int rehash(NgIrKernel *k)
     for (NgIrRef r = 0; r < k->nnodes; r++) {
         if (!is_expr(&k->nodes[r]))
             continue;
-        uint64_t h = node_hash(&k->nodes[r], &k->kidpool[k->nodes[r].kids]);
+        uint64_t h = node_hash(&k->nodes[r], k->nodes[r].nkids ? &k->kidpool[k->nodes[r].kids] : NULL);
         int s = (int)(h & (uint64_t)(cap - 1));
         while (t[s] >= 0)
             s = (s + 1) & (cap - 1);
