@@ -84,8 +84,11 @@ static int rehash(NgIrKernel *k);
 /* Adds a node; expressions are looked up first and shared. */
 static NgIrRef add(NgIrKernel *k, NgIrNode n, int nkids, const NgIrRef *kids, bool cons)
 {
+    static const NgIrRef no_kids[1] = {NG_IR_NONE};
     if (k->status != NG_OK)
         return NG_IR_NONE;
+    if (!kids)
+        kids = no_kids;
     for (int i = 0; i < nkids; i++)
         if (kids[i] == NG_IR_NONE && !(n.kind == NG_IR_IF && i == 2) && n.kind != NG_IR_BLOCK) {
             k->status = ng_error_set(NG_ERR_INTERNAL, "IR node built from a missing operand");
