@@ -21,7 +21,7 @@ $(VENV)/.stamp:
 venv: $(VENV)/.stamp
 
 build: $(VENV)/.stamp
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=$(CURDIR)/$(PY) >/dev/null
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DNUMGPU_PYTHON=ON -DNUMGPU_TESTS=ON -DNUMGPU_SANITIZE=OFF -DPython3_EXECUTABLE=$(CURDIR)/$(PY) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 ctest: build

@@ -127,6 +127,8 @@ typedef struct NgStats {
 } NgStats;
 void ng_stats_get(NgStats *out);
 void ng_stats_count_transfer(bool upload, size_t nbytes);
+/* Source of the most recently compiled kernel on this thread ("" if none). */
+const char *ng_kernel_last_source(void);
 
 /* ---- buffers and arrays ---------------------------------------------- */
 

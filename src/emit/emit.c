@@ -261,27 +261,79 @@ static const char *omp_reduction(NgOp op, NgDType dt)
     }
 }
 
+/* True if statement r contains a loop. */
+static bool has_loop(const NgIrKernel *k, NgIrRef r)
+{
+    if (r == NG_IR_NONE)
+        return false;
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (n->kind == NG_IR_FOR || n->kind == NG_IR_WHILE)
+        return true;
+    if (n->kind != NG_IR_BLOCK && n->kind != NG_IR_IF)
+        return false;
+    for (int i = 0; i < n->nkids; i++)
+        if (has_loop(k, ng_ir_kid(k, r, i)))
+            return true;
+    return false;
+}
+
+/* Appends " reduction(op:v)" clauses of loop r; false if one needs a
+ * user-declared reduction (then simd is not used). */
+static bool reduction_clauses(Emitter *e, NgIrRef r)
+{
+    bool builtin = true;
+    for (int i = 0; i < e->k->nreds; i++) {
+        if (e->k->reds[i].loop != r)
+            continue;
+        int v = e->k->reds[i].var;
+        NgDType vt = e->k->vars[v].dtype;
+        const char *op = omp_reduction(e->k->reds[i].op, vt);
+        if (op && op[0] == 'n') {
+            catf(e, " reduction(%s_%s:v%d)", op, sfx(vt), v);
+            builtin = false;
+        } else if (op) {
+            catf(e, " reduction(%s:v%d)", op, v);
+        }
+    }
+    return builtin;
+}
+
+static bool has_reductions(const NgIrKernel *k, NgIrRef r)
+{
+    for (int i = 0; i < k->nreds; i++)
+        if (k->reds[i].loop == r)
+            return true;
+    return false;
+}
+
 static void for_loop(Emitter *e, NgIrRef r, int depth)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
     NgIrRef step = ng_ir_kid(e->k, r, 2);
     const NgIrNode *sn = ng_ir_node(e->k, step);
     bool outer_parallel = (n->flags & NG_IR_PARALLEL) && e->par_depth == 0;
+    bool innermost = !has_loop(e->k, ng_ir_kid(e->k, r, 3));
     if (outer_parallel && e->t->par == NG_PAR_OPENMP) {
+        NgStr clauses, *saved = e->out;
+        ng_str_init(&clauses);
+        e->out = &clauses;
+        bool builtin = reduction_clauses(e, r);
+        e->out = saved;
         indent(e, depth);
-        cat(e, "#pragma omp parallel for schedule(static) if(ng_work >= NG_PAR_MIN_WORK)");
-        for (int i = 0; i < e->k->nreds; i++) {
-            if (e->k->reds[i].loop != r)
-                continue;
-            int v = e->k->reds[i].var;
-            NgDType vt = e->k->vars[v].dtype;
-            const char *op = omp_reduction(e->k->reds[i].op, vt);
-            if (op && op[0] == 'n')
-                catf(e, " reduction(%s_%s:v%d)", op, sfx(vt), v);
-            else if (op)
-                catf(e, " reduction(%s:v%d)", op, v);
+        catf(e, "#pragma omp parallel for%s schedule(static) if(ng_work >= NG_PAR_MIN_WORK)%s\n",
+             builtin && innermost && has_reductions(e->k, r) ? " simd" : "", clauses.s);
+        ng_str_free(&clauses);
+    } else if (has_reductions(e->k, r) && innermost && e->t->par == NG_PAR_OPENMP) {
+        NgStr clauses, *saved = e->out;
+        ng_str_init(&clauses);
+        e->out = &clauses;
+        bool builtin = reduction_clauses(e, r);
+        e->out = saved;
+        if (builtin) {
+            indent(e, depth);
+            catf(e, "#pragma omp simd%s\n", clauses.s);
         }
-        cat(e, "\n");
+        ng_str_free(&clauses);
     }
     indent(e, depth);
     catf(e, "for (int64_t v%d = ", n->a);

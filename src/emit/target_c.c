@@ -9,6 +9,7 @@
 "#include <math.h>\n" \
 "typedef union { void *p; int64_t i; double f; } NgKArg;\n" \
 "#define NG_PAR_MIN_WORK 32768\n" \
+"#define NG_PRAGMA(x) _Pragma(#x)\n" \
 "#define NG_INT_HELPERS(S, T, U, BITS) \\\n" \
 "static inline T ng_fdiv_##S(T a, T b) { if (b == 0) return 0; if ((T)-1 < 0 && b == (T)-1) return (T)(0 - (U)a);\\\n" \
 "    T q = (T)(a / b); if ((T)(a % b) != 0 && ((a < 0) != (b < 0))) q--; return q; }\\\n" \
@@ -23,8 +24,8 @@
 "static inline T ng_abs_##S(T a) { return a < 0 ? (T)(0 - (U)a) : a; }\\\n" \
 "static inline T ng_sign_##S(T a) { return (T)((a > 0) - (a < 0)); }\\\n" \
 "static inline T ng_f2u_##S(double x) { return x < 0 ? (T)(int64_t)x : (T)x; }\\\n" \
-"_Pragma(\"omp declare reduction(ngmax_\" #S \" : T : omp_out = ng_max_##S(omp_out, omp_in)) initializer(omp_priv = omp_orig)\")\\\n" \
-"_Pragma(\"omp declare reduction(ngmin_\" #S \" : T : omp_out = ng_min_##S(omp_out, omp_in)) initializer(omp_priv = omp_orig)\")\n" \
+"NG_PRAGMA(omp declare reduction(ngmax_##S : T : omp_out = ng_max_##S(omp_out, omp_in)) initializer(omp_priv = omp_orig))\\\n" \
+"NG_PRAGMA(omp declare reduction(ngmin_##S : T : omp_out = ng_min_##S(omp_out, omp_in)) initializer(omp_priv = omp_orig))\n" \
 "NG_INT_HELPERS(b, uint8_t, uint32_t, 8)\n" \
 "NG_INT_HELPERS(i8, int8_t, uint32_t, 8)\n" \
 "NG_INT_HELPERS(i16, int16_t, uint32_t, 16)\n" \
@@ -43,8 +44,8 @@
 "    if (m != 0 && ((b < 0) != (m < 0))) d -= 1; if (d == 0) return copysign##F((T)0, a / b);\\\n" \
 "    T f = floor##F(d); if (d - f > (T)0.5) f += 1; return f; }\\\n" \
 "static inline T ng_sign_##S(T a) { return a > 0 ? (T)1 : a < 0 ? (T)-1 : a; }\\\n" \
-"_Pragma(\"omp declare reduction(ngmax_\" #S \" : T : omp_out = ng_max_##S(omp_out, omp_in)) initializer(omp_priv = omp_orig)\")\\\n" \
-"_Pragma(\"omp declare reduction(ngmin_\" #S \" : T : omp_out = ng_min_##S(omp_out, omp_in)) initializer(omp_priv = omp_orig)\")\n" \
+"NG_PRAGMA(omp declare reduction(ngmax_##S : T : omp_out = ng_max_##S(omp_out, omp_in)) initializer(omp_priv = omp_orig))\\\n" \
+"NG_PRAGMA(omp declare reduction(ngmin_##S : T : omp_out = ng_min_##S(omp_out, omp_in)) initializer(omp_priv = omp_orig))\n" \
 "NG_FLOAT_HELPERS(f32, float, f)\n" \
 "NG_FLOAT_HELPERS(f64, double, )\n"
 

@@ -1,0 +1,325 @@
+"""numgpu: NumPy-compatible arrays whose data lives on a device.
+
+    import numgpu as np
+    x = np.asarray(numpy_array)      # upload
+    y = (x * 2 + 1).sum(axis=0)      # runs as generated kernels on the device
+    y.get()                          # numpy.ndarray
+
+Everything here is thin glue: NumPy-shaped signatures over the C core in
+numgpu._core, where the arrays, operations and kernels live.
+"""
+import builtins as _builtins
+import math as _math
+import operator as _operator
+
+import numpy as _np
+
+from . import _core
+from ._core import CompileError, DeviceError, OutOfMemoryError, ndarray
+
+__version__ = "0.1.0"
+
+# NumPy calls our reflected operators instead of converting us (a + numpy
+# array stays on the device); NEP 13 opt-out until __array_ufunc__ lands.
+ndarray.__array_ufunc__ = None
+ndarray.__array_priority__ = 100
+
+# dtypes are NumPy's own objects, so dtype=np.float32 and dtype=numgpu.float32 agree.
+bool_ = _np.bool_
+int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
+uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
+float32, float64 = _np.float32, _np.float64
+intp, float_, int_ = _np.intp, _np.float64, _np.int64
+dtype = _np.dtype
+pi, e, inf, nan, newaxis = _math.pi, _math.e, _math.inf, _math.nan, None
+
+stats = _core.stats
+get_device = _core.get_device
+
+
+def set_device(spec):
+    """Make `spec` ("cpu", "null", ...) the device new arrays go to."""
+    return _core.set_device(spec)
+
+
+# ---- creation --------------------------------------------------------------
+
+def asarray(a, dtype=None, copy=None):
+    """Array from any array-like; uploads host data (a no-op wrap for numgpu arrays)."""
+    return _core.asarray(a, dtype, bool(copy))
+
+
+def array(obj, dtype=None, copy=True):
+    return _core.asarray(obj, dtype, bool(copy))
+
+
+def asnumpy(a):
+    """numpy.ndarray copy of a numgpu array (or numpy.asarray of anything else)."""
+    return a.get() if isinstance(a, ndarray) else _np.asarray(a)
+
+
+def empty(shape, dtype=float64, device=None):
+    return _core.empty(shape, dtype, device)
+
+
+def zeros(shape, dtype=float64, device=None):
+    return _core.full(shape, 0, dtype, device)
+
+
+def ones(shape, dtype=float64, device=None):
+    return _core.full(shape, 1, dtype, device)
+
+
+def full(shape, fill_value, dtype=None, device=None):
+    return _core.full(shape, fill_value, dtype, device)
+
+
+def _like(a, dtype, shape):
+    a = a if isinstance(a, ndarray) else asarray(a)
+    return (a.shape if shape is None else shape), (a.dtype if dtype is None else dtype)
+
+
+def empty_like(a, dtype=None, shape=None):
+    return empty(*_like(a, dtype, shape))
+
+
+def zeros_like(a, dtype=None, shape=None):
+    return zeros(*_like(a, dtype, shape))
+
+
+def ones_like(a, dtype=None, shape=None):
+    return ones(*_like(a, dtype, shape))
+
+
+def full_like(a, fill_value, dtype=None, shape=None):
+    s, d = _like(a, dtype, shape)
+    return full(s, fill_value, d)
+
+
+def arange(start, stop=None, step=None, dtype=None, device=None):
+    if stop is None:
+        start, stop = 0, start
+    if step is None:
+        step = 1
+    if step == 0:
+        raise ZeroDivisionError("division by zero")
+    n = _builtins.max(0, _math.ceil((stop - start) / step))
+    if dtype is None:
+        ints = _builtins.all(isinstance(v, (int, _np.integer)) for v in (start, stop, step))
+        dtype = int64 if ints else float64
+    return _core.arange(float(start), n, float(step), dtype, device)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, device=None):
+    num = _operator.index(num)
+    out = _core.linspace(float(start), float(stop), num, bool(endpoint), dtype, device)
+    if retstep:
+        div = (num - 1) if endpoint else num
+        return out, ((stop - start) / div if div > 0 else _math.nan)
+    return out
+
+
+def eye(N, M=None, k=0, dtype=float64, device=None):
+    return _core.eye(N, N if M is None else M, k, dtype, device)
+
+
+def identity(n, dtype=float64, device=None):
+    return eye(n, dtype=dtype, device=device)
+
+
+# ---- ufuncs ------------------------------------------------------------------
+
+def _make_ufunc(code, name, binary):
+    if binary:
+        def f(x1, x2, out=None):
+            return _core.ufunc(code, x1, x2, out)
+    else:
+        def f(x, out=None):
+            return _core.ufunc(code, x, None, out)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = "NumPy's %s, elementwise on the device." % name
+    return f
+
+
+for _code, _name in enumerate(_core.op_names()):
+    if _name != "copy":
+        globals()[_name] = _make_ufunc(_code, _name, _code <= _core.op_names().index("greater_equal"))
+del _code, _name
+
+divide = true_divide  # noqa: F821 (defined in the loop above)
+mod = remainder  # noqa: F821
+abs = absolute  # noqa: F821
+pow = power  # noqa: F821
+conjugate = positive  # noqa: F821 (real dtypes only)
+
+
+def clip(a, a_min=None, a_max=None, out=None):
+    if a_min is None and a_max is None:
+        raise ValueError("One of max or min must be given")
+    r = a
+    if a_min is not None:
+        r = maximum(r, a_min)  # noqa: F821
+    if a_max is not None:
+        r = minimum(r, a_max, out=out)  # noqa: F821
+    elif out is not None:
+        out[...] = r
+        r = out
+    return r
+
+
+def where(condition, x=None, y=None):
+    if x is None and y is None:
+        raise NotImplementedError("where(condition) with one argument (nonzero) is not supported yet")
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    return _core.where(condition, x, y)
+
+
+# ---- reductions ----------------------------------------------------------------
+
+_RED = {name: i for i, name in enumerate(
+    ["sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax", "any", "all", "count_nonzero"])}
+
+
+def _reducer(name):
+    code = _RED[name]
+
+    def f(a, axis=None, dtype=None, out=None, keepdims=False, ddof=0):
+        if out is not None:
+            raise NotImplementedError("out= is not supported for reductions yet")
+        return _core.reduce(code, a, axis, dtype, bool(keepdims), int(ddof))
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = "NumPy's %s over the given axes, on the device." % name
+    return f
+
+
+sum = _reducer("sum")
+prod = _reducer("prod")
+mean = _reducer("mean")
+var = _reducer("var")
+std = _reducer("std")
+min = amin = _reducer("min")
+max = amax = _reducer("max")
+any = _reducer("any")
+all = _reducer("all")
+
+
+def argmin(a, axis=None, keepdims=False):
+    return _core.reduce(_RED["argmin"], a, axis, None, bool(keepdims), 0)
+
+
+def argmax(a, axis=None, keepdims=False):
+    return _core.reduce(_RED["argmax"], a, axis, None, bool(keepdims), 0)
+
+
+def count_nonzero(a, axis=None, keepdims=False):
+    return _core.reduce(_RED["count_nonzero"], a, axis, None, bool(keepdims), 0)
+
+
+# ---- shapes ----------------------------------------------------------------------
+
+def _arr(a):
+    return a if isinstance(a, ndarray) else asarray(a)
+
+
+def reshape(a, shape, order="C"):
+    return _arr(a).reshape(shape, order=order)
+
+
+def ravel(a):
+    return _arr(a).ravel()
+
+
+def transpose(a, axes=None):
+    return _arr(a).transpose(axes)
+
+
+def swapaxes(a, axis1, axis2):
+    return _arr(a).swapaxes(axis1, axis2)
+
+
+def _norm_axis(axis, ndim):
+    if not -ndim <= axis < ndim:
+        from numpy.exceptions import AxisError
+        raise AxisError("axis %d is out of bounds for array of dimension %d" % (axis, ndim))
+    return axis % ndim
+
+
+def expand_dims(a, axis):
+    a = _arr(a)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    nd = a.ndim + len(axes)
+    axes = sorted(_norm_axis(x, nd) for x in axes)
+    shape = list(a.shape)
+    for x in axes:
+        shape.insert(x, 1)
+    return a.reshape(shape)
+
+
+def squeeze(a, axis=None):
+    a = _arr(a)
+    if axis is None:
+        return a.reshape([s for s in a.shape if s != 1])
+    axes = {_norm_axis(x, a.ndim) for x in ((axis,) if isinstance(axis, int) else axis)}
+    for x in axes:
+        if a.shape[x] != 1:
+            raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
+    return a.reshape([s for i, s in enumerate(a.shape) if i not in axes])
+
+
+ndarray.squeeze = squeeze
+
+
+def broadcast_to(a, shape):
+    return _core.broadcast_to(a, shape)
+
+
+def concatenate(arrays, axis=0):
+    if axis is None:
+        return _core.concatenate([ravel(a) for a in arrays], 0)
+    return _core.concatenate(list(arrays), axis)
+
+
+def stack(arrays, axis=0):
+    arrays = [_arr(a) for a in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to stack")
+    if len({a.shape for a in arrays}) != 1:
+        raise ValueError("all input arrays must have the same shape")
+    axis = _norm_axis(axis, arrays[0].ndim + 1)
+    return concatenate([expand_dims(a, axis) for a in arrays], axis)
+
+
+def atleast_1d(a):
+    a = _arr(a)
+    return a.reshape(1) if a.ndim == 0 else a
+
+
+def atleast_2d(a):
+    a = _arr(a)
+    return a.reshape(1, -1) if a.ndim < 2 and a.ndim else (a.reshape(1, 1) if a.ndim == 0 else a)
+
+
+def vstack(tup):
+    return concatenate([atleast_2d(a) for a in tup], 0)
+
+
+def hstack(tup):
+    arrs = [atleast_1d(a) for a in tup]
+    return concatenate(arrs, 0 if arrs and arrs[0].ndim == 1 else 1)
+
+
+# ---- products --------------------------------------------------------------------
+
+def matmul(a, b):
+    return _arr(a) @ _arr(b)
+
+
+def dot(a, b):
+    a, b = _arr(a), _arr(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    if a.ndim <= 2 and b.ndim <= 2:
+        return a @ b
+    raise NotImplementedError("dot of arrays with more than 2 dimensions is not supported yet; use matmul")
+

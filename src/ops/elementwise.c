@@ -1,0 +1,628 @@
+/* Elementwise operations: the engine that turns "one output element from
+ * the same position of each input" into a kernel, NumPy's type resolution
+ * for every ufunc, and the ops built on the engine (binary, unary, where,
+ * astype, assignment, fill, ranges, eye).
+ *
+ * The engine broadcasts the inputs to the output's shape (stride 0 along
+ * broadcast axes), drops axes of extent 1 and merges axes that are
+ * contiguous in every operand, so most calls become a 1-d loop whose
+ * innermost stride is 1 and vectorises. The kernel's cache key is the
+ * resulting descriptor (op, dtypes, rank, which operands are unit-stride). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ops/ops_internal.h"
+
+static const char *op_names[NG_NOPS] = {
+    "add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "power", "maximum",
+    "minimum", "fmax", "fmin", "arctan2", "hypot", "bitwise_and", "bitwise_or", "bitwise_xor",
+    "left_shift", "right_shift", "logical_and", "logical_or", "logical_xor", "equal", "not_equal",
+    "less", "less_equal", "greater", "greater_equal", "negative", "positive", "absolute", "invert",
+    "logical_not", "sign", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "square", "sin",
+    "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc",
+    "rint", "isnan", "isinf", "isfinite", "copy",
+};
+
+const char *ng_op_name(NgOp op) { return (op >= 0 && op < NG_NOPS) ? op_names[op] : "?"; }
+
+bool ng_op_is_binary(NgOp op) { return op <= NG_OP_GE; }
+
+/* ---- operands ---- */
+
+NgDevice *ng_ops_device(int n, const NgOperand *ops)
+{
+    for (int i = 0; i < n; i++)
+        if (ops[i].array)
+            return ng_array_device(ops[i].array);
+    return NULL;
+}
+
+NgStatus ng_ops_same_device(int n, const NgOperand *ops)
+{
+    NgDevice *dev = ng_ops_device(n, ops);
+    for (int i = 0; i < n; i++)
+        if (ops[i].array && ng_array_device(ops[i].array) != dev)
+            return ng_error_set(NG_ERR_VALUE, "arrays are on different devices (%s and %s); move one with "
+                                "x.to(device)", ng_device_name(dev), ng_device_name(ng_array_device(ops[i].array)));
+    return NG_OK;
+}
+
+NgStatus ng_ew_broadcast(int n, const NgOperand *ops, int *ndim, int64_t *shape)
+{
+    int ndims[EW_MAXIN + 1];
+    const int64_t *shapes[EW_MAXIN + 1];
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (ops[i].array) {
+            ndims[m] = ops[i].array->ndim;
+            shapes[m++] = ops[i].array->shape;
+        }
+    return ng_shape_broadcast(m, ndims, shapes, ndim, shape);
+}
+
+NgStatus ng_scalar_check(const NgScalar *s, NgDType dt)
+{
+    if (s->kind != NG_KIND_INT || !ng_dtype_is_int(dt))
+        return NG_OK;
+    int bits = ng_dtype_info(dt)->itemsize * 8;
+    bool ok;
+    if (ng_dtype_is_signed(dt))
+        ok = !s->big && (bits == 64 || (s->v.i >= -(INT64_C(1) << (bits - 1)) && s->v.i < (INT64_C(1) << (bits - 1))));
+    else
+        ok = s->big || (s->v.i >= 0 && (bits == 64 || s->v.i < (INT64_C(1) << bits)));
+    if (ok)
+        return NG_OK;
+    if (s->big)
+        return ng_error_set(NG_ERR_OVERFLOW, "Python integer %llu out of bounds for %s",
+                            (unsigned long long)s->v.u, ng_dtype_info(dt)->name);
+    return ng_error_set(NG_ERR_OVERFLOW, "Python integer %lld out of bounds for %s", (long long)s->v.i,
+                        ng_dtype_info(dt)->name);
+}
+
+NgKArg ng_scalar_karg(const NgScalar *s, NgDType dt)
+{
+    NgKArg a;
+    if (ng_dtype_is_float(dt)) {
+        a.f = s->kind == NG_KIND_FLOAT ? s->v.f : s->big ? (double)s->v.u : (double)s->v.i;
+    } else if (s->kind == NG_KIND_FLOAT) {
+        a.i = isfinite(s->v.f) ? (int64_t)s->v.f : 0;
+    } else {
+        a.i = s->v.i;
+    }
+    return a;
+}
+
+/* ---- the engine ---- */
+
+typedef struct EwPlan {
+    EwKey key;
+    int ndim;                              /* collapsed rank */
+    int64_t shape[NG_MAXDIMS];             /* collapsed shape */
+    int64_t strides[EW_MAXIN + 1][NG_MAXDIMS]; /* element strides: [0] output, [1+i] input i */
+} EwPlan;
+
+/* IR: nested loops over the output, outermost parallel; the body stores the
+ * op of the loaded (or scalar) inputs. */
+static NgStatus build_ew(const void *ctx, NgIrKernel *k)
+{
+    const EwKey *key = ctx;
+    int nd = key->ndim;
+    NgDType compute = (NgDType)key->compute, outdt = (NgDType)key->out;
+    int out = ng_ir_param_array(k, outdt, nd, key->out_contig, true);
+    int par[EW_MAXIN];
+    for (int i = 0; i < key->nin; i++)
+        par[i] = key->in_scalar[i] ? ng_ir_param_scalar(k, (NgDType)key->in_dtype[i])
+                                   : ng_ir_param_array(k, (NgDType)key->in_dtype[i], nd, key->in_contig[i], false);
+    int vars[NG_MAXDIMS];
+    NgIrRef idx[NG_MAXDIMS];
+    for (int d = 0; d < nd; d++) {
+        vars[d] = ng_ir_var(k, NG_INT64);
+        idx[d] = ng_ir_varref(k, vars[d]);
+    }
+    NgIrRef in[EW_MAXIN];
+    for (int i = 0; i < key->nin; i++)
+        in[i] = key->in_scalar[i] ? ng_ir_scalar(k, par[i]) : ng_ir_load(k, par[i], nd, idx);
+    NgIrRef value;
+    switch ((EwKind)key->kind) {
+    case EW_UNARY:
+        value = ng_ir_unary(k, (NgOp)key->op, outdt, ng_ir_cast(k, compute, in[0]));
+        break;
+    case EW_BINARY:
+        value = ng_ir_binary(k, (NgOp)key->op, outdt, ng_ir_cast(k, compute, in[0]), ng_ir_cast(k, compute, in[1]));
+        break;
+    case EW_WHERE:
+        value = ng_ir_select(k, ng_ir_cast(k, NG_BOOL, in[0]), ng_ir_cast(k, outdt, in[1]), ng_ir_cast(k, outdt, in[2]));
+        break;
+    case EW_COPY:
+        value = in[0];
+        break;
+    case EW_RANGE: {
+        /* flat index from the (at most 1-d) loop; value computed in `compute` */
+        NgIrRef i = ng_ir_cast(k, compute, nd ? idx[0] : ng_ir_const_i(k, NG_INT64, 0));
+        value = ng_ir_binary(k, NG_OP_ADD, compute, in[0], ng_ir_binary(k, NG_OP_MUL, compute, i, in[1]));
+        if (key->nin > 2) { /* linspace: the last element is exactly `stop` */
+            NgIrRef last = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, idx[0],
+                                        ng_ir_binary(k, NG_OP_SUB, NG_INT64, ng_ir_shape(k, out, 0), ng_ir_const_i(k, NG_INT64, 1)));
+            value = ng_ir_select(k, last, in[2], value);
+        }
+        break;
+    }
+    case EW_EYE: {
+        NgIrRef diff = ng_ir_binary(k, NG_OP_SUB, NG_INT64, idx[1], idx[0]);
+        value = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, diff, in[0]);
+        break;
+    }
+    default:
+        return ng_error_set(NG_ERR_INTERNAL, "bad elementwise kind %d", key->kind);
+    }
+    NgIrRef body = ng_ir_store(k, out, nd, idx, ng_ir_cast(k, outdt, value));
+    for (int d = nd - 1; d >= 0; d--) {
+        NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+        body = ng_ir_for(k, vars[d], zero, ng_ir_shape(k, out, d), one, body, d == 0 ? NG_IR_PARALLEL : 0);
+    }
+    k->body = body;
+    return k->status;
+}
+
+/* Element strides of array a viewed at the output's (broadcast) shape. */
+static void broadcast_strides(const NgArray *a, int ndim, int64_t *out)
+{
+    int off = ndim - a->ndim, item = ng_dtype_info(a->dtype)->itemsize;
+    for (int d = 0; d < ndim; d++) {
+        int ad = d - off;
+        out[d] = (ad < 0 || a->shape[ad] == 1) ? 0 : a->strides[ad] / item;
+    }
+}
+
+/* Drops extent-1 axes and merges axes contiguous in every operand. */
+static void collapse(EwPlan *p, int nops, const int64_t *shape, int ndim)
+{
+    int nd = 0;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] == 1)
+            continue;
+        bool merge = nd > 0;
+        for (int o = 0; o < nops && merge; o++)
+            merge = p->strides[o][nd - 1] == p->strides[o][d] * shape[d];
+        if (merge) {
+            p->shape[nd - 1] *= shape[d];
+            for (int o = 0; o < nops; o++)
+                p->strides[o][nd - 1] = p->strides[o][d];
+            continue;
+        }
+        p->shape[nd] = shape[d];
+        for (int o = 0; o < nops; o++)
+            p->strides[o][nd] = p->strides[o][d];
+        nd++;
+    }
+    p->ndim = nd;
+}
+
+NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, int nin, const EwInput *in)
+{
+    if (out->size == 0)
+        return NG_OK;
+    EwPlan p;
+    memset(&p, 0, sizeof p);
+    int nd = out->ndim;
+    const NgArray *ops[EW_MAXIN + 1] = {out};
+    for (int i = 0; i < nin; i++)
+        ops[1 + i] = in[i].array;
+    for (int o = 0; o <= nin; o++) {
+        if (ops[o])
+            broadcast_strides(ops[o], nd, p.strides[o]);
+        else
+            memset(p.strides[o], 0, sizeof p.strides[o]);
+    }
+    if (kind == EW_EYE || kind == EW_RANGE) { /* the index is meaningful: keep the axes */
+        p.ndim = nd;
+        memcpy(p.shape, out->shape, sizeof(int64_t) * (size_t)nd);
+    } else {
+        collapse(&p, nin + 1, out->shape, nd);
+    }
+    EwKey *key = &p.key;
+    key->tag = 'E';
+    key->kind = (uint8_t)kind;
+    key->op = (uint8_t)op;
+    key->compute = (int8_t)compute;
+    key->out = (int8_t)out->dtype;
+    key->nin = (uint8_t)nin;
+    key->ndim = (uint8_t)p.ndim;
+    key->out_contig = p.ndim > 0 && p.strides[0][p.ndim - 1] == 1;
+    for (int i = 0; i < nin; i++) {
+        key->in_dtype[i] = (int8_t)in[i].dtype;
+        key->in_scalar[i] = in[i].array == NULL;
+        key->in_contig[i] = in[i].array && p.ndim > 0 && p.strides[1 + i][p.ndim - 1] == 1;
+    }
+    const NgKernel *kern;
+    NgStatus st = ng_kernel_get(ng_array_device(out), key, sizeof *key, build_ew, key, &kern);
+    if (st != NG_OK)
+        return st;
+    NgKArg args[2 + 2 * NG_MAXDIMS + EW_MAXIN * (2 + 2 * NG_MAXDIMS)];
+    int n = 0;
+    ng_kargs_array(args, &n, out, p.ndim, p.shape, p.strides[0]);
+    for (int i = 0; i < nin; i++) {
+        if (in[i].array)
+            ng_kargs_array(args, &n, in[i].array, p.ndim, p.shape, p.strides[1 + i]);
+        else
+            args[n++] = ng_scalar_karg(&in[i].scalar, in[i].dtype);
+    }
+    return ng_kernel_launch(kern, args, n, p.ndim ? p.shape[0] : 1, out->size);
+}
+
+/* ---- type resolution (NumPy 2 loops; float16 results become float32) ---- */
+
+static NgDType default_of_kind(NgKind k)
+{
+    return k == NG_KIND_BOOL ? NG_BOOL : k == NG_KIND_FLOAT ? NG_FLOAT64 : NG_INT64;
+}
+
+/* Common dtype of operands: arrays are strong, Python scalars weak. */
+static NgDType common_dtype(int n, const NgOperand *ops)
+{
+    NgDType t = NG_NODTYPE;
+    for (int i = 0; i < n; i++)
+        if (ops[i].array)
+            t = t == NG_NODTYPE ? ops[i].array->dtype : ng_dtype_promote(t, ops[i].array->dtype);
+    if (t == NG_NODTYPE) { /* only scalars: their default dtypes */
+        for (int i = 0; i < n; i++) {
+            NgDType d = default_of_kind(ops[i].scalar.kind);
+            t = t == NG_NODTYPE ? d : ng_dtype_promote(t, d);
+        }
+        return t;
+    }
+    for (int i = 0; i < n; i++)
+        if (!ops[i].array)
+            t = ng_dtype_promote_weak(t, ops[i].scalar.kind);
+    return t;
+}
+
+/* Float dtype NumPy's math loops use for an input dtype. */
+static NgDType float_loop(NgDType t)
+{
+    if (ng_dtype_is_float(t))
+        return t;
+    int size = ng_dtype_info(t)->itemsize;
+    return size <= 2 ? NG_FLOAT32 : NG_FLOAT64; /* NumPy: float16 for 1-byte inputs */
+}
+
+static NgStatus unsupported(NgOp op, int n, const NgOperand *ops)
+{
+    char types[128] = "";
+    for (int i = 0; i < n; i++) {
+        const char *name = ops[i].array ? ng_dtype_info(ops[i].array->dtype)->name
+                           : ops[i].scalar.kind == NG_KIND_FLOAT ? "float" : ops[i].scalar.kind == NG_KIND_BOOL ? "bool" : "int";
+        size_t at = strlen(types);
+        snprintf(types + at, sizeof types - at, "%s%s", i ? ", " : "", name);
+    }
+    return ng_error_set(NG_ERR_TYPE, "ufunc '%s' not supported for the input types (%s), and the inputs "
+                        "could not be safely coerced to any supported types according to the casting rule ''safe''",
+                        ng_op_name(op), types);
+}
+
+/* Resolves compute and output dtypes of op over n operands. */
+static NgStatus resolve(NgOp op, int n, const NgOperand *ops, NgDType *compute, NgDType *out)
+{
+    NgDType c = common_dtype(n, ops);
+    if (!ng_dtype_info(c)->supported)
+        return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet", ng_dtype_info(c)->name);
+    bool isbool = c == NG_BOOL, isfloat = ng_dtype_is_float(c);
+    *compute = *out = c;
+    switch (op) {
+    case NG_OP_ADD: case NG_OP_MUL: case NG_OP_MAXIMUM: case NG_OP_MINIMUM: case NG_OP_FMAX: case NG_OP_FMIN:
+    case NG_OP_ABS: case NG_OP_FLOOR: case NG_OP_CEIL: case NG_OP_TRUNC: case NG_OP_COPY:
+        return NG_OK;
+    case NG_OP_SUB:
+        if (isbool)
+            return ng_error_set(NG_ERR_TYPE, "numpy boolean subtract, the `-` operator, is not supported, "
+                                "use the bitwise_xor, the `^` operator, or the logical_xor function instead.");
+        return NG_OK;
+    case NG_OP_NEG: case NG_OP_POS:
+        if (isbool)
+            return ng_error_set(NG_ERR_TYPE, "The numpy boolean %s, the `%s` operator, is not supported, use the "
+                                "`~` operator or the logical_not function instead.",
+                                op == NG_OP_NEG ? "negative" : "positive", op == NG_OP_NEG ? "-" : "+");
+        return NG_OK;
+    case NG_OP_SIGN:
+        return isbool ? unsupported(op, n, ops) : NG_OK;
+    case NG_OP_FLOORDIV: case NG_OP_MOD: case NG_OP_POW: case NG_OP_SQUARE:
+        if (isbool)
+            *compute = *out = NG_INT8;
+        return NG_OK;
+    case NG_OP_BITAND: case NG_OP_BITOR: case NG_OP_BITXOR: case NG_OP_INVERT:
+        return isfloat ? unsupported(op, n, ops) : NG_OK;
+    case NG_OP_LSHIFT: case NG_OP_RSHIFT:
+        if (isfloat)
+            return unsupported(op, n, ops);
+        if (isbool)
+            *compute = *out = NG_INT8;
+        return NG_OK;
+    case NG_OP_TRUEDIV:
+        *compute = *out = isfloat ? c : NG_FLOAT64;
+        return NG_OK;
+    case NG_OP_ARCTAN2: case NG_OP_HYPOT:
+        *compute = *out = float_loop(c);
+        return NG_OK;
+    case NG_OP_LOGAND: case NG_OP_LOGOR: case NG_OP_LOGXOR: case NG_OP_LOGNOT:
+    case NG_OP_EQ: case NG_OP_NE: case NG_OP_LT: case NG_OP_LE: case NG_OP_GT: case NG_OP_GE:
+    case NG_OP_ISNAN: case NG_OP_ISINF: case NG_OP_ISFINITE:
+        *out = NG_BOOL;
+        return NG_OK;
+    default: /* float math: exp, log, sqrt, trig, rint */
+        *compute = *out = float_loop(c);
+        return NG_OK;
+    }
+}
+
+NgStatus ng_op_result_dtype(NgOp op, const NgOperand *a, const NgOperand *b, NgDType *out)
+{
+    NgOperand ops[2] = {*a, b ? *b : *a};
+    NgDType compute;
+    return resolve(op, b ? 2 : 1, ops, &compute, out);
+}
+
+static bool is_compare(NgOp op) { return op >= NG_OP_EQ && op <= NG_OP_GE; }
+
+/* Makes the engine input for an operand at compute dtype; copies an input
+ * that overlaps the destination without being the same view. */
+static NgStatus make_input(const NgOperand *o, NgOp op, NgDType compute, const NgArray *dest, EwInput *in,
+                           NgArray *tmp)
+{
+    memset(in, 0, sizeof *in);
+    if (!o->array) {
+        NgStatus st = is_compare(op) ? NG_OK : ng_scalar_check(&o->scalar, compute);
+        if (st != NG_OK)
+            return st;
+        in->scalar = o->scalar;
+        in->dtype = compute;
+        return NG_OK;
+    }
+    in->array = o->array;
+    in->dtype = o->array->dtype;
+    if (dest && ng_array_may_overlap(dest, o->array) &&
+        !(dest->offset == o->array->offset && dest->ndim == o->array->ndim &&
+          memcmp(dest->strides, o->array->strides, sizeof(int64_t) * (size_t)dest->ndim) == 0)) {
+        NgStatus st = ng_op_astype(o->array, o->array->dtype, tmp);
+        if (st != NG_OK)
+            return st;
+        in->array = tmp;
+    }
+    return NG_OK;
+}
+
+/* Checks `dest` can receive a result of shape/dtype, or allocates *out. */
+static NgStatus prepare_out(NgDevice *dev, const NgArray *dest, NgDType dt, int ndim, const int64_t *shape,
+                            const char *what, NgArray *out)
+{
+    if (!dest)
+        return ng_array_empty(dev, dt, ndim, shape, out);
+    int nds[2] = {dest->ndim, ndim};
+    const int64_t *shs[2] = {dest->shape, shape};
+    int bnd;
+    int64_t bsh[NG_MAXDIMS];
+    NgStatus st = ng_shape_broadcast(2, nds, shs, &bnd, bsh);
+    if (st != NG_OK || bnd != dest->ndim || memcmp(bsh, dest->shape, sizeof(int64_t) * (size_t)bnd) != 0) {
+        char a[160], b[160];
+        return ng_error_set(NG_ERR_VALUE, "non-broadcastable output operand with shape %s doesn't match the "
+                            "broadcast shape %s", ng_shape_format(dest->ndim, dest->shape, a, sizeof a),
+                            ng_shape_format(ndim, shape, b, sizeof b));
+    }
+    if (dt != dest->dtype && !ng_dtype_can_cast_safe(dt, dest->dtype) &&
+        !(ng_dtype_info(dt)->kind == ng_dtype_info(dest->dtype)->kind))
+        return ng_error_set(NG_ERR_TYPE, "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with "
+                            "casting rule 'same_kind'", what, ng_dtype_info(dt)->name, ng_dtype_info(dest->dtype)->name);
+    ng_array_view(dest, out);
+    return NG_OK;
+}
+
+static NgStatus run_op(EwKind kind, NgOp op, int n, const NgOperand *ops, const NgArray *dest, NgArray *out)
+{
+    NgStatus st = ng_ops_same_device(n, ops);
+    if (st != NG_OK)
+        return st;
+    NgDevice *dev = ng_ops_device(n, ops);
+    if (!dev && dest)
+        dev = ng_array_device(dest);
+    if (!dev && (st = ng_device_default(&dev)) != NG_OK)
+        return st;
+    NgDType compute, outdt;
+    if (kind == EW_WHERE) {
+        compute = outdt = common_dtype(2, ops + 1);
+        if (!ng_dtype_info(outdt)->supported)
+            return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet", ng_dtype_info(outdt)->name);
+    } else if ((st = resolve(op, n, ops, &compute, &outdt)) != NG_OK) {
+        return st;
+    }
+    if (op == NG_OP_POW && ng_dtype_is_int(compute) && !ops[1].array && ops[1].scalar.kind == NG_KIND_INT &&
+        !ops[1].scalar.big && ops[1].scalar.v.i < 0)
+        return ng_error_set(NG_ERR_VALUE, "Integers to negative integer powers are not allowed.");
+    if (is_compare(op)) { /* a Python int out of the array's range compares exactly in a wider type */
+        for (int i = 0; i < n; i++)
+            if (!ops[i].array && ng_scalar_check(&ops[i].scalar, compute) != NG_OK)
+                compute = ops[i].scalar.big || ng_dtype_info(compute)->kind == NG_KIND_UINT ? NG_FLOAT64 : NG_INT64;
+    }
+    int ndim;
+    int64_t shape[NG_MAXDIMS];
+    if ((st = ng_ew_broadcast(n, ops, &ndim, shape)) != NG_OK)
+        return st;
+    if ((st = prepare_out(dev, dest, outdt, ndim, shape, ng_op_name(op), out)) != NG_OK)
+        return st;
+    EwInput in[EW_MAXIN];
+    NgArray tmps[EW_MAXIN];
+    memset(tmps, 0, sizeof tmps);
+    for (int i = 0; i < n && st == NG_OK; i++) {
+        NgDType want = kind == EW_WHERE ? (i == 0 ? NG_BOOL : outdt) : compute;
+        st = make_input(&ops[i], op, want, dest, &in[i], &tmps[i]);
+    }
+    if (st == NG_OK)
+        st = ng_ew_run(kind, op, compute, out, n, in);
+    for (int i = 0; i < n; i++)
+        ng_array_release(&tmps[i]);
+    if (st != NG_OK)
+        ng_array_release(out);
+    return st;
+}
+
+NgStatus ng_op_binary(NgOp op, const NgOperand *a, const NgOperand *b, const NgArray *dest, NgArray *out)
+{
+    if (!ng_op_is_binary(op))
+        return ng_error_set(NG_ERR_INTERNAL, "%s is not a binary op", ng_op_name(op));
+    NgOperand ops[2] = {*a, *b};
+    return run_op(EW_BINARY, op, 2, ops, dest, out);
+}
+
+NgStatus ng_op_unary(NgOp op, const NgOperand *a, const NgArray *dest, NgArray *out)
+{
+    if (ng_op_is_binary(op))
+        return ng_error_set(NG_ERR_INTERNAL, "%s is not a unary op", ng_op_name(op));
+    return run_op(EW_UNARY, op, 1, a, dest, out);
+}
+
+NgStatus ng_op_where(const NgOperand *cond, const NgOperand *x, const NgOperand *y, NgArray *out)
+{
+    NgOperand ops[3] = {*cond, *x, *y};
+    return run_op(EW_WHERE, NG_OP_COPY, 3, ops, NULL, out);
+}
+
+NgStatus ng_op_astype(const NgArray *a, NgDType dt, NgArray *out)
+{
+    NgStatus st = ng_array_empty(ng_array_device(a), dt, a->ndim, a->shape, out);
+    if (st != NG_OK)
+        return st;
+    EwInput in = {a, {0}, a->dtype};
+    st = ng_ew_run(EW_COPY, NG_OP_COPY, dt, out, 1, &in);
+    if (st != NG_OK)
+        ng_array_release(out);
+    return st;
+}
+
+NgStatus ng_op_assign(const NgArray *dst, const NgOperand *src)
+{
+    NgArray tmp, res;
+    memset(&tmp, 0, sizeof tmp);
+    EwInput in;
+    NgStatus st;
+    if (src->array) {
+        if (ng_array_device(src->array) != ng_array_device(dst))
+            return ng_error_set(NG_ERR_VALUE, "cannot assign an array on %s into one on %s",
+                                ng_device_name(ng_array_device(src->array)), ng_device_name(ng_array_device(dst)));
+        int ndim;
+        int64_t shape[NG_MAXDIMS];
+        if ((st = ng_ew_broadcast(1, src, &ndim, shape)) != NG_OK)
+            return st;
+        int nds[2] = {dst->ndim, src->array->ndim};
+        const int64_t *shs[2] = {dst->shape, src->array->shape};
+        st = ng_shape_broadcast(2, nds, shs, &ndim, shape);
+        if (st != NG_OK || ndim != dst->ndim || memcmp(shape, dst->shape, sizeof(int64_t) * (size_t)ndim) != 0) {
+            char a[160], b[160];
+            return ng_error_set(NG_ERR_VALUE, "could not broadcast input array from shape %s into shape %s",
+                                ng_shape_format(src->array->ndim, src->array->shape, a, sizeof a),
+                                ng_shape_format(dst->ndim, dst->shape, b, sizeof b));
+        }
+    } else if (src->scalar.kind == NG_KIND_INT && (st = ng_scalar_check(&src->scalar, dst->dtype)) != NG_OK) {
+        return st;
+    }
+    if ((st = make_input(src, NG_OP_COPY, dst->dtype, dst, &in, &tmp)) != NG_OK)
+        return st;
+    if (!src->array)
+        in.dtype = dst->dtype;
+    st = ng_ew_run(EW_COPY, NG_OP_COPY, dst->dtype, dst, 1, &in);
+    ng_array_release(&tmp);
+    (void)res;
+    return st;
+}
+
+/* ---- creation ---- */
+
+NgStatus ng_op_full(NgDevice *dev, NgDType dt, int ndim, const int64_t *shape, const NgScalar *value, NgArray *out)
+{
+    NgStatus st = ng_array_empty(dev, dt, ndim, shape, out);
+    if (st != NG_OK)
+        return st;
+    EwInput in = {NULL, *value, dt};
+    st = ng_ew_run(EW_COPY, NG_OP_COPY, dt, out, 1, &in);
+    if (st != NG_OK)
+        ng_array_release(out);
+    return st;
+}
+
+static NgStatus run_range(NgDevice *dev, NgDType dt, int64_t n, double start, double step, const double *stop,
+                          NgArray *out)
+{
+    NgStatus st = ng_array_empty(dev, dt, 1, &n, out);
+    if (st != NG_OK)
+        return st;
+    NgDType compute = ng_dtype_is_float(dt) || stop ? NG_FLOAT64 : NG_INT64;
+    EwInput in[3];
+    memset(in, 0, sizeof in);
+    in[0].dtype = in[1].dtype = in[2].dtype = compute;
+    in[0].scalar.kind = in[1].scalar.kind = in[2].scalar.kind = compute == NG_FLOAT64 ? NG_KIND_FLOAT : NG_KIND_INT;
+    if (compute == NG_FLOAT64) {
+        in[0].scalar.v.f = start;
+        in[1].scalar.v.f = step;
+        in[2].scalar.v.f = stop ? *stop : 0;
+    } else {
+        in[0].scalar.v.i = (int64_t)start;
+        in[1].scalar.v.i = (int64_t)step;
+    }
+    st = ng_ew_run(EW_RANGE, NG_OP_COPY, compute, out, stop ? 3 : 2, in);
+    if (st != NG_OK)
+        ng_array_release(out);
+    return st;
+}
+
+NgStatus ng_op_arange(NgDevice *dev, double start, double step, int64_t n, NgDType dt, NgArray *out)
+{
+    return run_range(dev, dt, n < 0 ? 0 : n, start, step, NULL, out);
+}
+
+NgStatus ng_op_linspace(NgDevice *dev, double start, double stop, int64_t n, bool endpoint, NgDType dt,
+                        NgArray *out)
+{
+    if (n < 0)
+        return ng_error_set(NG_ERR_VALUE, "Number of samples, %lld, must be non-negative.", (long long)n);
+    int64_t div = endpoint ? n - 1 : n;
+    double step = div > 0 ? (stop - start) / (double)div : 0;
+    return run_range(dev, dt, n, start, step, endpoint && n > 1 ? &stop : NULL, out);
+}
+
+NgStatus ng_op_eye(NgDevice *dev, int64_t n, int64_t m, int64_t k, NgDType dt, NgArray *out)
+{
+    int64_t shape[2] = {n, m};
+    NgStatus st = ng_array_empty(dev, dt, 2, shape, out);
+    if (st != NG_OK)
+        return st;
+    EwInput in = {NULL, {.kind = NG_KIND_INT, .v.i = k}, NG_INT64};
+    st = ng_ew_run(EW_EYE, NG_OP_COPY, NG_INT64, out, 1, &in);
+    if (st != NG_OK)
+        ng_array_release(out);
+    return st;
+}
+
+NgStatus ng_op_to_device(const NgArray *a, NgDevice *dev, NgArray *out)
+{
+    NgArray src;
+    NgStatus st = ng_op_ascontiguous(a, false, &src);
+    if (st != NG_OK)
+        return st;
+    st = ng_array_empty(dev, a->dtype, a->ndim, a->shape, out);
+    if (st == NG_OK) {
+        size_t nbytes = (size_t)a->size * (size_t)ng_dtype_info(a->dtype)->itemsize;
+        char *stage = ng_array_device(&src)->be->host_visible ? ng_array_data(&src) : ng_malloc(nbytes ? nbytes : 1);
+        if (!stage) {
+            st = ng_error_set(NG_ERR_NOMEM, "out of host memory staging a copy between devices");
+        } else {
+            if (stage != ng_array_data(&src))
+                st = ng_array_download(&src, stage, NULL);
+            if (st == NG_OK)
+                st = ng_array_upload(out, stage, NULL);
+            if (stage != ng_array_data(&src))
+                ng_free(stage);
+        }
+        if (st != NG_OK)
+            ng_array_release(out);
+    }
+    ng_array_release(&src);
+    return st;
+}

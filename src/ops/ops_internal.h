@@ -1,0 +1,69 @@
+/* Shared machinery of the array operations: the elementwise engine (every
+ * op that writes one output element from the same position of its inputs)
+ * and small helpers. Each op file describes its work as kernel IR through
+ * these and never touches element data itself. */
+#ifndef NUMGPU_OPS_INTERNAL_H
+#define NUMGPU_OPS_INTERNAL_H
+
+#include <numgpu/ops.h>
+
+#include "core/core.h"
+#include "ir/ir.h"
+#include "kernel/kernel.h"
+
+#define EW_MAXIN 3 /* most inputs of one elementwise kernel */
+
+/* What an elementwise kernel computes at each position. */
+typedef enum EwKind {
+    EW_UNARY,   /* out = op(in0) */
+    EW_BINARY,  /* out = op(in0, in1) */
+    EW_WHERE,   /* out = in0 ? in1 : in2 */
+    EW_COPY,    /* out = in0 (cast to out's dtype) */
+    EW_RANGE,   /* out = in0 + i * in1 (flat index i; scalars; linspace's end fixed by in2) */
+    EW_EYE,     /* out[i, j] = (j - i == in0) */
+} EwKind;
+
+/* One input: an array (broadcast to the output) or a kernel scalar. */
+typedef struct EwInput {
+    const NgArray *array;   /* NULL for a scalar */
+    NgScalar scalar;        /* the scalar's value */
+    NgDType dtype;          /* array dtype, or the scalar's kernel dtype */
+} EwInput;
+
+/* The descriptor of an elementwise kernel; its bytes are the cache key. */
+typedef struct EwKey {
+    uint8_t tag;             /* 'E' */
+    uint8_t kind;            /* EwKind */
+    uint8_t op;              /* NgOp for UNARY/BINARY */
+    int8_t compute;          /* dtype the op computes in */
+    int8_t out;              /* output dtype */
+    uint8_t nin;             /* number of inputs */
+    uint8_t ndim;            /* rank after collapsing */
+    uint8_t out_contig;      /* output's last axis has stride 1 */
+    int8_t in_dtype[EW_MAXIN];
+    uint8_t in_scalar[EW_MAXIN];
+    uint8_t in_contig[EW_MAXIN];
+} EwKey;
+
+/* Runs an elementwise kernel writing `out` (already allocated, shape =
+ * broadcast of the array inputs). */
+NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, int nin,
+                   const EwInput *in);
+
+/* Broadcast shape of the array operands (scalars ignored). */
+NgStatus ng_ew_broadcast(int n, const NgOperand *ops, int *ndim, int64_t *shape);
+
+/* The kernel dtype of a scalar operand used with compute dtype `dt`, and a
+ * range check of a Python int against dt (OverflowError as NumPy 2). */
+NgStatus ng_scalar_check(const NgScalar *s, NgDType dt);
+
+/* Kernel argument of a scalar converted to dtype dt. */
+NgKArg ng_scalar_karg(const NgScalar *s, NgDType dt);
+
+/* The device an operation runs on: that of its first array operand. */
+NgDevice *ng_ops_device(int n, const NgOperand *ops);
+
+/* Same device for all arrays, else NG_ERR_VALUE naming both. */
+NgStatus ng_ops_same_device(int n, const NgOperand *ops);
+
+#endif

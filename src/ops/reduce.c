@@ -1,0 +1,383 @@
+/* Reductions: sum prod mean var std min max argmin argmax any all
+ * count_nonzero over any set of axes, as kernels.
+ *
+ * The input is viewed with its kept axes first and reduced axes last, each
+ * group collapsed where contiguous. Three loop shapes:
+ *   - full reduction (nothing kept): one parallel loop with an OpenMP-style
+ *     reduction over the (collapsed) elements; float32 accumulates in float64;
+ *   - kept axes contiguous, reduced axes outer (sum(axis=0) of a matrix): the
+ *     output is accumulated in place, row by row, in parallel over blocks of
+ *     output columns, so memory is read in order;
+ *   - otherwise: parallel over output elements, each reducing its own
+ *     elements (vectorised where the reduced axis is unit-stride).
+ * var/std take two kernels: the mean, then the mean squared deviation. */
+#include <math.h>
+#include <string.h>
+
+#include "ops/ops_internal.h"
+
+enum { PLAN_FULL, PLAN_ROWS, PLAN_EACH };
+
+typedef struct RedKey {
+    uint8_t tag;          /* 'R' */
+    uint8_t op;           /* NgReduceOp */
+    uint8_t plan;         /* PLAN_* */
+    int8_t in;            /* input dtype */
+    int8_t acc;           /* accumulator dtype */
+    int8_t out;           /* output dtype */
+    uint8_t nkept, nred;  /* collapsed kept / reduced ranks */
+    uint8_t in_contig;    /* input's last (collapsed) axis is unit-stride */
+    uint8_t has_mean;     /* var/std: a mean array parameter */
+    uint8_t post;         /* divide by count (mean/var), sqrt (std) */
+} RedKey;
+
+static NgIrRef identity(NgIrKernel *k, NgReduceOp op, NgDType acc)
+{
+    switch (op) {
+    case NG_RED_PROD: case NG_RED_ALL: return ng_ir_const_i(k, acc, 1);
+    case NG_RED_MIN:
+        if (ng_dtype_is_float(acc)) return ng_ir_const_f(k, acc, INFINITY);
+        if (acc == NG_BOOL) return ng_ir_const_i(k, acc, 1);
+        if (ng_dtype_is_signed(acc)) return ng_ir_const_i(k, acc, (int64_t)((UINT64_C(1) << (ng_dtype_info(acc)->itemsize * 8 - 1)) - 1));
+        return ng_ir_const_i(k, acc, ng_dtype_info(acc)->itemsize == 8 ? -1 : (int64_t)((UINT64_C(1) << (ng_dtype_info(acc)->itemsize * 8)) - 1));
+    case NG_RED_MAX:
+        if (ng_dtype_is_float(acc)) return ng_ir_const_f(k, acc, -INFINITY);
+        if (ng_dtype_is_signed(acc)) return ng_ir_const_i(k, acc, ng_dtype_info(acc)->itemsize == 8 ? INT64_MIN : -(INT64_C(1) << (ng_dtype_info(acc)->itemsize * 8 - 1)));
+        return ng_ir_const_i(k, acc, 0);
+    default: return ng_ir_const_i(k, acc, 0);
+    }
+}
+
+static NgOp combine_op(NgReduceOp op)
+{
+    switch (op) {
+    case NG_RED_PROD: return NG_OP_MUL;
+    case NG_RED_MIN: return NG_OP_MINIMUM;
+    case NG_RED_MAX: return NG_OP_MAXIMUM;
+    case NG_RED_ANY: return NG_OP_BITOR;
+    case NG_RED_ALL: return NG_OP_BITAND;
+    default: return NG_OP_ADD;
+    }
+}
+
+/* The value an element contributes, in the accumulator's dtype. */
+static NgIrRef contribution(NgIrKernel *k, const RedKey *key, NgIrRef x, NgIrRef mean)
+{
+    NgDType acc = (NgDType)key->acc;
+    switch ((NgReduceOp)key->op) {
+    case NG_RED_ANY: case NG_RED_ALL: return ng_ir_cast(k, NG_BOOL, x);
+    case NG_RED_COUNT_NONZERO: return ng_ir_cast(k, acc, ng_ir_cast(k, NG_BOOL, x));
+    case NG_RED_VAR: case NG_RED_STD: {
+        NgIrRef d = ng_ir_binary(k, NG_OP_SUB, acc, ng_ir_cast(k, acc, x), mean);
+        return ng_ir_binary(k, NG_OP_MUL, acc, d, d);
+    }
+    default: return ng_ir_cast(k, acc, x);
+    }
+}
+
+/* Final value from the accumulator: divide by the count, sqrt, cast. */
+static NgIrRef finish(NgIrKernel *k, const RedKey *key, NgIrRef acc, int count_param)
+{
+    NgDType adt = (NgDType)key->acc;
+    if (key->post) {
+        NgIrRef n = ng_ir_cast(k, adt, ng_ir_scalar(k, count_param));
+        acc = ng_ir_binary(k, NG_OP_TRUEDIV, adt, acc, n);
+        if (key->op == NG_RED_STD)
+            acc = ng_ir_unary(k, NG_OP_SQRT, adt, acc);
+    }
+    return ng_ir_cast(k, (NgDType)key->out, acc);
+}
+
+static NgIrRef loop(NgIrKernel *k, int var, NgIrRef stop, NgIrRef body, unsigned flags)
+{
+    return ng_ir_for(k, var, ng_ir_const_i(k, NG_INT64, 0), stop, ng_ir_const_i(k, NG_INT64, 1), body, flags);
+}
+
+static NgStatus build_red(const void *ctx, NgIrKernel *k)
+{
+    const RedKey *key = ctx;
+    int K = key->nkept, R = key->nred;
+    NgDType adt = (NgDType)key->acc;
+    bool arg = key->op == NG_RED_ARGMIN || key->op == NG_RED_ARGMAX;
+    int out = ng_ir_param_array(k, (NgDType)key->out, K, true, true);
+    int in = ng_ir_param_array(k, (NgDType)key->in, K + R, key->in_contig, false);
+    int mean = key->has_mean ? ng_ir_param_array(k, adt, K, true, false) : -1;
+    int count = ng_ir_param_scalar(k, NG_INT64);
+    int vk[NG_MAXDIMS], vr[NG_MAXDIMS];
+    NgIrRef idx[NG_MAXDIMS];
+    for (int d = 0; d < K + R; d++) {
+        int v = ng_ir_var(k, NG_INT64);
+        (d < K ? vk : vr)[d < K ? d : d - K] = v;
+        idx[d] = ng_ir_varref(k, v);
+    }
+    NgIrRef x = ng_ir_load(k, in, K + R, idx);
+    NgIrRef mu = mean >= 0 ? ng_ir_load(k, mean, K, idx) : NG_IR_NONE;
+    NgOp comb = combine_op((NgReduceOp)key->op);
+
+    if (key->plan == PLAN_ROWS) {
+        /* for each block of output columns (parallel): init, then add rows in order */
+        int jb = ng_ir_var(k, NG_INT64);
+        NgIrRef block = ng_ir_const_i(k, NG_INT64, 512);
+        NgIrRef nk = ng_ir_shape(k, out, K - 1);
+        NgIrRef jend = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64,
+                                    ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_varref(k, jb), block), nk);
+        NgIrRef cur = ng_ir_load(k, out, K, idx);
+        NgIrRef upd = ng_ir_store(k, out, K, idx, ng_ir_binary(k, comb, adt, cur, contribution(k, key, x, mu)));
+        NgIrRef init = ng_ir_store(k, out, K, idx, identity(k, (NgReduceOp)key->op, adt));
+        NgIrRef one = ng_ir_const_i(k, NG_INT64, 1);
+        NgIrRef inner_upd = ng_ir_for(k, vk[K - 1], ng_ir_varref(k, jb), jend, one, upd, 0);
+        NgIrRef inner_init = ng_ir_for(k, vk[K - 1], ng_ir_varref(k, jb), jend, one, init, 0);
+        for (int d = R - 1; d >= 0; d--)
+            inner_upd = loop(k, vr[d], ng_ir_shape(k, in, K + d), inner_upd, 0);
+        NgIrRef both[2] = {inner_init, inner_upd};
+        NgIrRef body = ng_ir_for(k, jb, ng_ir_const_i(k, NG_INT64, 0), nk, block, ng_ir_block(k, 2, both), 0);
+        for (int d = K - 2; d >= 0; d--)
+            body = loop(k, vk[d], ng_ir_shape(k, out, d), body, 0);
+        /* the outermost loop of the nest runs in parallel */
+        k->nodes[body].flags |= NG_IR_PARALLEL;
+        k->body = body;
+        return k->status;
+    }
+
+    int acc = ng_ir_var(k, arg ? (NgDType)key->in : adt);
+    int best = arg ? ng_ir_var(k, NG_INT64) : -1, flat = arg ? ng_ir_var(k, NG_INT64) : -1;
+    NgIrRef update;
+    if (arg) {
+        /* argmax: take x if x > acc, or x is NaN while acc is not; the first NaN wins */
+        NgDType dt = (NgDType)key->in;
+        NgIrRef a = ng_ir_varref(k, acc);
+        NgOp cmp = key->op == NG_RED_ARGMAX ? NG_OP_GT : NG_OP_LT;
+        NgIrRef better = ng_ir_binary(k, cmp, NG_BOOL, x, a);
+        if (ng_dtype_is_float(dt)) {
+            NgIrRef xnan = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x), anan = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, a);
+            better = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, anan),
+                                  ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, better, xnan));
+        }
+        NgIrRef take[2] = {ng_ir_assign(k, acc, x), ng_ir_assign(k, best, ng_ir_varref(k, flat))};
+        NgIrRef steps[2] = {ng_ir_if(k, better, ng_ir_block(k, 2, take), NG_IR_NONE),
+                            ng_ir_assign(k, flat, ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_varref(k, flat),
+                                                               ng_ir_const_i(k, NG_INT64, 1)))};
+        update = ng_ir_block(k, 2, steps);
+    } else {
+        update = ng_ir_assign(k, acc, ng_ir_binary(k, comb, adt, ng_ir_varref(k, acc), contribution(k, key, x, mu)));
+    }
+    NgIrRef red = update;
+    for (int d = R - 1; d >= 0; d--) {
+        bool outer = d == 0;
+        unsigned flags = (outer && key->plan == PLAN_FULL && !arg) ? NG_IR_PARALLEL : 0;
+        red = loop(k, vr[d], ng_ir_shape(k, in, K + d), red, flags);
+        if (!arg && (flags || d == R - 1))
+            ng_ir_reduce(k, red, acc, comb);
+    }
+    NgIrRef result = arg ? ng_ir_varref(k, best) : finish(k, key, ng_ir_varref(k, acc), count);
+    NgIrRef init[4];
+    int ni = 0;
+    if (arg) {
+        /* start from the first element so an all-NaN or constant row gives 0 */
+        NgIrRef first[NG_MAXDIMS];
+        memcpy(first, idx, sizeof(NgIrRef) * (size_t)K);
+        for (int d = 0; d < R; d++)
+            first[K + d] = ng_ir_const_i(k, NG_INT64, 0);
+        init[ni++] = ng_ir_let(k, acc, ng_ir_load(k, in, K + R, first));
+        init[ni++] = ng_ir_let(k, best, ng_ir_const_i(k, NG_INT64, 0));
+        init[ni++] = ng_ir_let(k, flat, ng_ir_const_i(k, NG_INT64, 0));
+    } else {
+        init[ni++] = ng_ir_let(k, acc, identity(k, (NgReduceOp)key->op, adt));
+    }
+    NgIrRef stmts[6];
+    memcpy(stmts, init, sizeof(NgIrRef) * (size_t)ni);
+    stmts[ni++] = red;
+    stmts[ni++] = ng_ir_store(k, out, K, idx, result);
+    NgIrRef body = ng_ir_block(k, ni, stmts);
+    for (int d = K - 1; d >= 0; d--)
+        body = loop(k, vk[d], ng_ir_shape(k, out, d), body, d == 0 ? NG_IR_PARALLEL : 0);
+    k->body = body;
+    return k->status;
+}
+
+/* Default result dtype of a reduction (NumPy's). */
+static NgDType result_dtype(NgReduceOp op, NgDType in, NgDType given)
+{
+    switch (op) {
+    case NG_RED_SUM: case NG_RED_PROD:
+        if (given != NG_NODTYPE) return given;
+        if (in == NG_BOOL || (ng_dtype_is_signed(in) && in != NG_INT64)) return NG_INT64;
+        if (ng_dtype_info(in)->kind == NG_KIND_UINT) return NG_UINT64;
+        return in;
+    case NG_RED_MEAN: case NG_RED_VAR: case NG_RED_STD:
+        if (given != NG_NODTYPE) return given;
+        return ng_dtype_is_float(in) ? in : NG_FLOAT64;
+    case NG_RED_ARGMIN: case NG_RED_ARGMAX: case NG_RED_COUNT_NONZERO: return NG_INT64;
+    case NG_RED_ANY: case NG_RED_ALL: return NG_BOOL;
+    default: return in;
+    }
+}
+
+static const char *red_name(NgReduceOp op)
+{
+    static const char *names[] = {"sum", "prod", "mean", "var", "std", "minimum", "maximum",
+                                  "argmin", "argmax", "any", "all", "count_nonzero"};
+    return names[op];
+}
+
+/* Runs one reduction kernel over `a` with `reduced` axes into `out` (fresh, C order). */
+static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgArray *out, const NgArray *mean,
+                    int64_t count)
+{
+    int item = ng_dtype_info(a->dtype)->itemsize;
+    int64_t shape[NG_MAXDIMS], strides[NG_MAXDIMS], oshape[NG_MAXDIMS], ostrides[NG_MAXDIMS];
+    int K = 0, R = 0;
+    /* kept axes (collapsed), then reduced axes (collapsed); extent-1 axes dropped */
+    for (int pass = 0; pass < 2; pass++) {
+        int first = pass == 0 ? 0 : K;
+        int n = 0;
+        for (int d = 0; d < a->ndim; d++) {
+            if (reduced[d] != (pass == 1) || a->shape[d] == 1)
+                continue;
+            int at = first + n;
+            int64_t s = a->strides[d] / item;
+            if (n > 0 && strides[at - 1] == s * a->shape[d]) {
+                shape[at - 1] *= a->shape[d];
+                strides[at - 1] = s;
+                continue;
+            }
+            shape[at] = a->shape[d];
+            strides[at] = s;
+            n++;
+        }
+        if (pass == 0)
+            K = n;
+        else
+            R = n;
+    }
+    int64_t ostride = 1;
+    for (int d = K - 1; d >= 0; d--) {
+        oshape[d] = shape[d];
+        ostrides[d] = ostride;
+        ostride *= shape[d];
+    }
+    if (R == 0) { /* nothing to reduce over (all reduced axes have extent 1): one fake axis */
+        shape[K] = 1;
+        strides[K] = 0;
+        R = 1;
+    }
+    bool arg = key.op == NG_RED_ARGMIN || key.op == NG_RED_ARGMAX;
+    key.tag = 'R';
+    key.nkept = (uint8_t)K;
+    key.nred = (uint8_t)R;
+    key.in_contig = strides[K + R - 1] == 1;
+    key.has_mean = mean != NULL;
+    if (K == 0)
+        key.plan = PLAN_FULL;
+    else if (!arg && !mean && !key.post && key.acc == key.out && strides[K - 1] == 1 && strides[K + R - 1] != 1)
+        key.plan = PLAN_ROWS;
+    else
+        key.plan = PLAN_EACH;
+    const NgKernel *kern;
+    NgStatus st = ng_kernel_get(ng_array_device(a), &key, sizeof key, build_red, &key, &kern);
+    if (st != NG_OK)
+        return st;
+    NgKArg args[4 * (2 + 2 * NG_MAXDIMS)];
+    int n = 0;
+    ng_kargs_array(args, &n, out, K, oshape, ostrides);
+    ng_kargs_array(args, &n, a, K + R, shape, strides);
+    if (mean)
+        ng_kargs_array(args, &n, mean, K, oshape, ostrides);
+    args[n++].i = count;
+    int64_t extent = K ? (key.plan == PLAN_ROWS && K == 1 ? (oshape[0] + 511) / 512 : oshape[0]) : shape[0];
+    return ng_kernel_launch(kern, args, n, extent, a->size);
+}
+
+NgStatus ng_op_reduce(NgReduceOp op, const NgArray *a, int naxes, const int *axes, bool keepdims, NgDType dtype,
+                      int ddof, NgArray *out)
+{
+    bool reduced[NG_MAXDIMS] = {false};
+    bool all = naxes < 0;
+    if (all) {
+        for (int d = 0; d < a->ndim; d++)
+            reduced[d] = true;
+    } else {
+        for (int i = 0; i < naxes; i++) {
+            int ax = axes[i];
+            NgStatus st = ng_axis_normalize(&ax, a->ndim);
+            if (st != NG_OK)
+                return st;
+            if (reduced[ax])
+                return ng_error_set(NG_ERR_VALUE, "duplicate value in 'axis'");
+            reduced[ax] = true;
+        }
+    }
+    bool arg = op == NG_RED_ARGMIN || op == NG_RED_ARGMAX;
+    if (arg && !all && naxes > 1)
+        return ng_error_set(NG_ERR_TYPE, "'tuple' object cannot be interpreted as an integer");
+    if (!ng_dtype_info(a->dtype)->supported || (dtype != NG_NODTYPE && !ng_dtype_info(dtype)->supported))
+        return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet",
+                            ng_dtype_info(dtype != NG_NODTYPE ? dtype : a->dtype)->name);
+    int64_t oshape[NG_MAXDIMS], count = 1;
+    int ond = 0;
+    for (int d = 0; d < a->ndim; d++) {
+        if (!reduced[d])
+            oshape[ond++] = a->shape[d];
+        else {
+            count *= a->shape[d];
+            if (keepdims)
+                oshape[ond++] = 1;
+        }
+    }
+    if (count == 0 && (op == NG_RED_MIN || op == NG_RED_MAX || arg)) {
+        if (arg)
+            return ng_error_set(NG_ERR_VALUE, "attempt to get %s of an empty sequence", red_name(op));
+        return ng_error_set(NG_ERR_VALUE, "zero-size array to reduction operation %s which has no identity",
+                            red_name(op));
+    }
+    NgDType outdt = result_dtype(op, a->dtype, dtype);
+    NgDType acc = outdt;
+    if (op == NG_RED_SUM && outdt == NG_FLOAT32)
+        acc = NG_FLOAT64; /* float32 sums stay accurate */
+    if (op == NG_RED_MEAN || op == NG_RED_VAR || op == NG_RED_STD)
+        acc = ng_dtype_is_float(outdt) ? NG_FLOAT64 : outdt;
+    if (op == NG_RED_ANY || op == NG_RED_ALL)
+        acc = NG_BOOL;
+    if (op == NG_RED_COUNT_NONZERO)
+        acc = NG_INT64;
+    NgDevice *dev = ng_array_device(a);
+    NgStatus st = ng_array_empty(dev, outdt, ond, oshape, out);
+    if (st != NG_OK)
+        return st;
+    if (out->size == 0)
+        return NG_OK;
+    RedKey key;
+    memset(&key, 0, sizeof key);
+    key.op = (uint8_t)op;
+    key.in = (int8_t)a->dtype;
+    key.acc = (int8_t)acc;
+    key.out = (int8_t)outdt;
+    if (op == NG_RED_VAR || op == NG_RED_STD) {
+        /* pass 1: the mean in the accumulator dtype, kept axes only */
+        NgArray mean;
+        int64_t mshape[NG_MAXDIMS];
+        int mnd = 0;
+        for (int d = 0; d < a->ndim; d++)
+            if (!reduced[d])
+                mshape[mnd++] = a->shape[d];
+        st = ng_array_empty(dev, acc, mnd, mshape, &mean);
+        if (st == NG_OK) {
+            RedKey mk = key;
+            mk.op = NG_RED_MEAN;
+            mk.out = (int8_t)acc;
+            mk.post = 1;
+            st = run(a, reduced, mk, &mean, NULL, count);
+            if (st == NG_OK) {
+                key.post = 1;
+                st = run(a, reduced, key, out, &mean, count - ddof > 0 ? count - ddof : 0);
+            }
+            ng_array_release(&mean);
+        }
+    } else {
+        key.post = op == NG_RED_MEAN;
+        st = run(a, reduced, key, out, NULL, count);
+    }
+    if (st != NG_OK)
+        ng_array_release(out);
+    return st;
+}

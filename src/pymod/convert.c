@@ -1,0 +1,423 @@
+/* Conversions between Python objects and the C API: errors, operands,
+ * dtypes, shapes, axes, indices, and host arrays (through the buffer
+ * protocol, so the binding needs no NumPy headers). */
+#include "pymod.h"
+
+#include <string.h>
+
+NgPyState ngpy;
+
+PyObject *ngpy_raise(NgStatus st)
+{
+    const char *msg = ng_error_message();
+    PyObject *exc;
+    switch (st) {
+    case NG_ERR_NOMEM: exc = PyExc_MemoryError; break;
+    case NG_ERR_DEVICE_OOM: exc = ngpy.OutOfMemoryError; break;
+    case NG_ERR_VALUE: exc = PyExc_ValueError; break;
+    case NG_ERR_TYPE: exc = PyExc_TypeError; break;
+    case NG_ERR_INDEX: exc = PyExc_IndexError; break;
+    case NG_ERR_AXIS: exc = ngpy.AxisError ? ngpy.AxisError : PyExc_ValueError; break;
+    case NG_ERR_OVERFLOW: exc = PyExc_OverflowError; break;
+    case NG_ERR_COMPILE: exc = ngpy.CompileError; break;
+    case NG_ERR_DEVICE: exc = ngpy.DeviceError; break;
+    case NG_ERR_UNSUPPORTED: exc = PyExc_NotImplementedError; break;
+    default: exc = PyExc_RuntimeError; break;
+    }
+    if (st == NG_ERR_COMPILE) {
+        PyObject *e = PyObject_CallFunction(exc, "s", msg);
+        if (e) {
+            PyObject *log = PyUnicode_DecodeUTF8(ng_error_log(), (Py_ssize_t)strlen(ng_error_log()), "replace");
+            if (log) {
+                PyObject_SetAttrString(e, "log", log);
+                Py_DECREF(log);
+            }
+            PyErr_SetObject(exc, e);
+            Py_DECREF(e);
+        }
+        return NULL;
+    }
+    PyErr_SetString(exc, msg);
+    return NULL;
+}
+
+NgDevice *ngpy_device(void)
+{
+    if (!ngpy.device) {
+        NgStatus st = ng_device_default(&ngpy.device);
+        if (st != NG_OK) {
+            ngpy_raise(st);
+            return NULL;
+        }
+    }
+    return ngpy.device;
+}
+
+PyObject *ngpy_wrap(NgArray *a)
+{
+    NgPyArray *o = PyObject_New(NgPyArray, ngpy.ndarray_type);
+    if (!o) {
+        ng_array_release(a);
+        return NULL;
+    }
+    memcpy(&o->arr, a, sizeof *a);
+    o->weakreflist = NULL;
+    a->buf = NULL;
+    return (PyObject *)o;
+}
+
+/* ---- dtypes ---- */
+
+int ngpy_dtype(PyObject *o, NgDType *out)
+{
+    if (o == NULL || o == Py_None) {
+        *out = NG_NODTYPE;
+        return 0;
+    }
+    PyObject *dt = PyObject_CallOneArg(ngpy.np_dtype, o);
+    if (!dt)
+        return -1;
+    PyObject *name = PyObject_GetAttrString(dt, "name");
+    Py_DECREF(dt);
+    if (!name)
+        return -1;
+    const char *s = PyUnicode_AsUTF8(name);
+    NgDType t = s ? ng_dtype_from_name(s) : NG_NODTYPE;
+    if (s && (t == NG_NODTYPE || !ng_dtype_info(t)->supported))
+        PyErr_Format(PyExc_TypeError, "numgpu does not support dtype %s yet", s);
+    Py_DECREF(name);
+    if (PyErr_Occurred())
+        return -1;
+    *out = t;
+    return 0;
+}
+
+PyObject *ngpy_dtype_object(NgDType t)
+{
+    return PyObject_CallFunction(ngpy.np_dtype, "s", ng_dtype_info(t)->name);
+}
+
+/* Buffer format -> dtype ('<d', '=i', 'l', ...). */
+static NgDType dtype_of_format(const char *fmt, Py_ssize_t itemsize)
+{
+    if (!fmt)
+        return NG_UINT8;
+    if (*fmt == '<' || *fmt == '=' || *fmt == '@' || *fmt == '|')
+        fmt++;
+    if (fmt[0] == 0 || fmt[1] != 0)
+        return NG_NODTYPE;
+    switch (fmt[0]) {
+    case '?': return NG_BOOL;
+    case 'b': return NG_INT8;
+    case 'B': return NG_UINT8;
+    case 'h': return NG_INT16;
+    case 'H': return NG_UINT16;
+    case 'i': return itemsize == 4 ? NG_INT32 : NG_NODTYPE;
+    case 'I': return itemsize == 4 ? NG_UINT32 : NG_NODTYPE;
+    case 'l': case 'q': return itemsize == 8 ? NG_INT64 : itemsize == 4 ? NG_INT32 : NG_NODTYPE;
+    case 'L': case 'Q': return itemsize == 8 ? NG_UINT64 : itemsize == 4 ? NG_UINT32 : NG_NODTYPE;
+    case 'f': return NG_FLOAT32;
+    case 'd': return NG_FLOAT64;
+    default: return NG_NODTYPE;
+    }
+}
+
+/* ---- host arrays ---- */
+
+/* Uploads an object exposing the buffer protocol (a numpy array). */
+static int upload_buffer(PyObject *o, NgArray *out)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(o, &view, PyBUF_RECORDS_RO) < 0)
+        return -1;
+    NgDType dt = dtype_of_format(view.format, view.itemsize);
+    int rc = -1;
+    if (dt == NG_NODTYPE) {
+        PyErr_Format(PyExc_TypeError, "numgpu does not support arrays with buffer format '%s' yet "
+                     "(supported: bool, int8-64, uint8-64, float32, float64)", view.format ? view.format : "B");
+        goto done;
+    }
+    NgDevice *dev = ngpy_device();
+    if (!dev)
+        goto done;
+    int64_t shape[NG_MAXDIMS], strides[NG_MAXDIMS];
+    for (int d = 0; d < view.ndim; d++) {
+        shape[d] = view.shape[d];
+        strides[d] = view.strides ? view.strides[d] : 0;
+    }
+    NgStatus st = ng_array_empty(dev, dt, view.ndim, shape, out);
+    if (st == NG_OK) {
+        st = ng_array_upload(out, view.buf, view.strides ? strides : NULL);
+        if (st != NG_OK)
+            ng_array_release(out);
+    }
+    if (st != NG_OK)
+        ngpy_raise(st);
+    else
+        rc = 0;
+done:
+    PyBuffer_Release(&view);
+    return rc;
+}
+
+int ngpy_to_array(PyObject *o, NgDType dtype, NgArray *out)
+{
+    NgStatus st;
+    if (ngpy_check(o)) {
+        const NgArray *a = ngpy_arr(o);
+        if (dtype == NG_NODTYPE || dtype == a->dtype) {
+            ng_array_view(a, out);
+            return 0;
+        }
+        st = ng_op_astype(a, dtype, out);
+        return st == NG_OK ? 0 : (ngpy_raise(st), -1);
+    }
+    /* numpy.asarray handles lists, scalars and anything array-like; the
+     * dtype conversion happens on the host so values are NumPy's. */
+    PyObject *np;
+    if (dtype != NG_NODTYPE) {
+        PyObject *dt = ngpy_dtype_object(dtype);
+        if (!dt)
+            return -1;
+        np = PyObject_CallMethod(ngpy.numpy, "asarray", "OO", o, dt);
+        Py_DECREF(dt);
+    } else {
+        np = PyObject_CallMethod(ngpy.numpy, "asarray", "O", o);
+    }
+    if (!np)
+        return -1;
+    /* NumPy's default dtypes for Python objects we do not support (object, str). */
+    int rc = upload_buffer(np, out);
+    Py_DECREF(np);
+    return rc;
+}
+
+int ngpy_operand(PyObject *o, NgOperand *op, NgArray *tmp)
+{
+    memset(op, 0, sizeof *op);
+    tmp->buf = NULL;
+    if (ngpy_check(o)) {
+        op->array = ngpy_arr(o);
+        return 0;
+    }
+    if (PyBool_Check(o)) {
+        op->scalar.kind = NG_KIND_BOOL;
+        op->scalar.v.i = o == Py_True;
+        return 0;
+    }
+    if (PyLong_CheckExact(o) || (PyLong_Check(o) && !PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_generic))) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        op->scalar.kind = NG_KIND_INT;
+        if (overflow > 0) {
+            unsigned long long u = PyLong_AsUnsignedLongLong(o);
+            if (PyErr_Occurred()) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for int64 and uint64", o);
+                return -1;
+            }
+            op->scalar.big = true;
+            op->scalar.v.u = u;
+        } else if (overflow < 0) {
+            PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for int64", o);
+            return -1;
+        } else {
+            op->scalar.v.i = v;
+        }
+        return 0;
+    }
+    if (PyFloat_CheckExact(o) || (PyFloat_Check(o) && !PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_generic))) {
+        op->scalar.kind = NG_KIND_FLOAT;
+        op->scalar.v.f = PyFloat_AsDouble(o);
+        return 0;
+    }
+    if (PyComplex_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "numgpu does not support complex numbers yet");
+        return -1;
+    }
+    /* NumPy scalars, NumPy arrays, lists: strong dtypes, uploaded. */
+    if (ngpy_to_array(o, NG_NODTYPE, tmp) < 0)
+        return -1;
+    op->array = tmp;
+    return 0;
+}
+
+PyObject *ngpy_to_numpy(const NgArray *a)
+{
+    PyObject *shape = PyTuple_New(a->ndim);
+    if (!shape)
+        return NULL;
+    for (int d = 0; d < a->ndim; d++)
+        PyTuple_SET_ITEM(shape, d, PyLong_FromLongLong(a->shape[d]));
+    PyObject *dt = ngpy_dtype_object(a->dtype);
+    PyObject *res = dt ? PyObject_CallMethod(ngpy.numpy, "empty", "OO", shape, dt) : NULL;
+    Py_DECREF(shape);
+    Py_XDECREF(dt);
+    if (!res)
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(res, &view, PyBUF_RECORDS) < 0) {
+        Py_DECREF(res);
+        return NULL;
+    }
+    NgArray src;
+    NgStatus st = NG_OK;
+    bool host = ng_device_host_visible(ng_array_device(a));
+    if (host) {
+        ng_array_view(a, &src);
+    } else {
+        st = ng_op_ascontiguous(a, false, &src);
+    }
+    if (st == NG_OK) {
+        st = ng_array_download(&src, view.buf, NULL);
+        ng_array_release(&src);
+    }
+    PyBuffer_Release(&view);
+    if (st != NG_OK) {
+        Py_DECREF(res);
+        return ngpy_raise(st);
+    }
+    return res;
+}
+
+/* ---- shapes and axes ---- */
+
+int ngpy_shape(PyObject *o, int *ndim, int64_t *shape)
+{
+    if (PyIndex_Check(o)) {
+        Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_OverflowError);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        *ndim = 1;
+        shape[0] = v;
+        return 0;
+    }
+    PyObject *seq = PySequence_Fast(o, "shape must be an int or a sequence of ints");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > NG_MAXDIMS) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "maximum supported dimension for an ndarray is %d, found %zd", NG_MAXDIMS, n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyIndex_Check(item)) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_TypeError, "'%s' object cannot be interpreted as an integer", Py_TYPE(item)->tp_name);
+            return -1;
+        }
+        shape[i] = PyNumber_AsSsize_t(item, PyExc_OverflowError);
+        if (shape[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    *ndim = (int)n;
+    Py_DECREF(seq);
+    return 0;
+}
+
+int ngpy_axes(PyObject *o, int *naxes, int *axes)
+{
+    if (!o || o == Py_None) {
+        *naxes = -1;
+        return 0;
+    }
+    int64_t tmp[NG_MAXDIMS];
+    int n;
+    if (ngpy_shape(o, &n, tmp) < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        axes[i] = (int)tmp[i];
+    *naxes = n;
+    return 0;
+}
+
+/* ---- indices ---- */
+
+static int index_item(PyObject *o, NgIndex *it, NgArray *tmps, int *ntmp)
+{
+    memset(it, 0, sizeof *it);
+    if (o == Py_None) {
+        it->kind = NG_IDX_NEWAXIS;
+        return 0;
+    }
+    if (o == Py_Ellipsis) {
+        it->kind = NG_IDX_ELLIPSIS;
+        return 0;
+    }
+    if (PySlice_Check(o)) {
+        PySliceObject *s = (PySliceObject *)o;
+        Py_ssize_t start, stop, step;
+        if (PySlice_Unpack(o, &start, &stop, &step) < 0)
+            return -1;
+        it->kind = NG_IDX_SLICE;
+        it->has_start = s->start != Py_None;
+        it->has_stop = s->stop != Py_None;
+        it->has_step = s->step != Py_None;
+        it->start = start;
+        it->stop = stop;
+        it->step = s->step == Py_None ? 1 : step;
+        if (it->has_step && step == 0 && PyLong_Check(s->step) && PyLong_AsLong(s->step) == 0) {
+            PyErr_SetString(PyExc_ValueError, "slice step cannot be zero");
+            return -1;
+        }
+        return 0;
+    }
+    if (!PyBool_Check(o) && PyIndex_Check(o) && !ngpy_check(o) &&
+        !PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_ndarray)) {
+        Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_IndexError);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        it->kind = NG_IDX_INT;
+        it->i = v;
+        return 0;
+    }
+    if (ngpy_check(o) || PyList_Check(o) || PyTuple_Check(o) || PyBool_Check(o) ||
+        PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_ndarray)) {
+        NgArray *a = &tmps[(*ntmp)];
+        if (ngpy_to_array(o, NG_NODTYPE, a) < 0)
+            return -1;
+        (*ntmp)++;
+        if (a->dtype == NG_BOOL) {
+            it->kind = NG_IDX_MASK;
+        } else if (ng_dtype_is_int(a->dtype) || a->size == 0) {
+            it->kind = NG_IDX_ARRAY;
+        } else {
+            PyErr_SetString(PyExc_IndexError, "arrays used as indices must be of integer (or boolean) type");
+            return -1;
+        }
+        it->array = a;
+        return 0;
+    }
+    PyErr_SetString(PyExc_IndexError, "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
+                    "and integer or boolean arrays are valid indices");
+    return -1;
+}
+
+int ngpy_index(PyObject *key, int *n, NgIndex *items, NgArray *tmps, int *ntmp)
+{
+    *ntmp = 0;
+    if (!PyTuple_Check(key)) {
+        *n = 1;
+        return index_item(key, &items[0], tmps, ntmp);
+    }
+    Py_ssize_t m = PyTuple_GET_SIZE(key);
+    if (m > 2 * NG_MAXDIMS) {
+        PyErr_SetString(PyExc_IndexError, "too many indices for array");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < m; i++)
+        if (index_item(PyTuple_GET_ITEM(key, i), &items[i], tmps, ntmp) < 0) {
+            for (int t = 0; t < *ntmp; t++)
+                ng_array_release(&tmps[t]);
+            *ntmp = 0;
+            return -1;
+        }
+    *n = (int)m;
+    return 0;
+}

@@ -1,0 +1,414 @@
+/* numgpu._core: module functions (creation, ufunc entry points, reductions,
+ * joins, products, device and statistics) and module initialisation. The
+ * NumPy-shaped signatures (keywords, defaults) live in python/numgpu. */
+#include "pymod.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Device for a creation function: device= argument or the current one. */
+static NgDevice *device_arg(PyObject *spec)
+{
+    if (!spec || spec == Py_None)
+        return ngpy_device();
+    const char *s = PyUnicode_AsUTF8(spec);
+    if (!s)
+        return NULL;
+    NgDevice *dev;
+    NgStatus st = ng_device_open(s, &dev);
+    if (st != NG_OK) {
+        ngpy_raise(st);
+        return NULL;
+    }
+    return dev;
+}
+
+static PyObject *f_asarray(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"obj", "dtype", "copy", NULL};
+    PyObject *obj, *dtype = Py_None;
+    int copy = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|Op:asarray", kwlist, &obj, &dtype, &copy))
+        return NULL;
+    NgDType dt;
+    if (ngpy_dtype(dtype, &dt) < 0)
+        return NULL;
+    NgArray out;
+    if (ngpy_to_array(obj, dt, &out) < 0)
+        return NULL;
+    if (copy && ngpy_check(obj) && out.buf == ngpy_arr(obj)->buf) {
+        NgArray c;
+        NgStatus st = ng_op_astype(&out, out.dtype, &c);
+        ng_array_release(&out);
+        if (st != NG_OK)
+            return ngpy_raise(st);
+        out = c;
+    }
+    return ngpy_wrap(&out);
+}
+
+static PyObject *f_empty(PyObject *m, PyObject *args)
+{
+    PyObject *shape_o, *dtype = Py_None, *device = Py_None;
+    if (!PyArg_ParseTuple(args, "O|OO:empty", &shape_o, &dtype, &device))
+        return NULL;
+    int nd;
+    int64_t shape[NG_MAXDIMS];
+    NgDType dt;
+    if (ngpy_shape(shape_o, &nd, shape) < 0 || ngpy_dtype(dtype, &dt) < 0)
+        return NULL;
+    NgDevice *dev = device_arg(device);
+    if (!dev)
+        return NULL;
+    NgArray out;
+    NgStatus st = ng_array_empty(dev, dt == NG_NODTYPE ? NG_FLOAT64 : dt, nd, shape, &out);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+static PyObject *f_full(PyObject *m, PyObject *args)
+{
+    PyObject *shape_o, *value, *dtype = Py_None, *device = Py_None;
+    if (!PyArg_ParseTuple(args, "OO|OO:full", &shape_o, &value, &dtype, &device))
+        return NULL;
+    int nd;
+    int64_t shape[NG_MAXDIMS];
+    NgDType dt;
+    if (ngpy_shape(shape_o, &nd, shape) < 0 || ngpy_dtype(dtype, &dt) < 0)
+        return NULL;
+    NgDevice *dev = device_arg(device);
+    if (!dev)
+        return NULL;
+    NgOperand v;
+    NgArray tv, out;
+    if (ngpy_operand(value, &v, &tv) < 0)
+        return NULL;
+    NgStatus st;
+    if (v.array) { /* an array fill value: broadcast it */
+        if (dt == NG_NODTYPE)
+            dt = v.array->dtype;
+        st = ng_array_empty(dev, dt, nd, shape, &out);
+        if (st == NG_OK && (st = ng_op_assign(&out, &v)) != NG_OK)
+            ng_array_release(&out);
+    } else {
+        if (dt == NG_NODTYPE)
+            dt = v.scalar.kind == NG_KIND_BOOL ? NG_BOOL : v.scalar.kind == NG_KIND_INT ? NG_INT64 : NG_FLOAT64;
+        st = ng_op_full(dev, dt, nd, shape, &v.scalar, &out);
+    }
+    ng_array_release(&tv);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+static PyObject *f_arange(PyObject *m, PyObject *args)
+{
+    double start, step;
+    long long n;
+    PyObject *dtype = Py_None, *device = Py_None;
+    if (!PyArg_ParseTuple(args, "dLd|OO:arange", &start, &n, &step, &dtype, &device))
+        return NULL;
+    NgDType dt;
+    if (ngpy_dtype(dtype, &dt) < 0)
+        return NULL;
+    NgDevice *dev = device_arg(device);
+    if (!dev)
+        return NULL;
+    NgArray out;
+    NgStatus st = ng_op_arange(dev, start, step, n, dt, &out);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+static PyObject *f_linspace(PyObject *m, PyObject *args)
+{
+    double start, stop;
+    long long n;
+    int endpoint;
+    PyObject *dtype = Py_None, *device = Py_None;
+    if (!PyArg_ParseTuple(args, "ddLp|OO:linspace", &start, &stop, &n, &endpoint, &dtype, &device))
+        return NULL;
+    NgDType dt;
+    if (ngpy_dtype(dtype, &dt) < 0)
+        return NULL;
+    NgDevice *dev = device_arg(device);
+    if (!dev)
+        return NULL;
+    NgArray out;
+    NgStatus st = ng_op_linspace(dev, start, stop, n, endpoint, dt == NG_NODTYPE ? NG_FLOAT64 : dt, &out);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+static PyObject *f_eye(PyObject *m, PyObject *args)
+{
+    long long n, mm, k;
+    PyObject *dtype = Py_None, *device = Py_None;
+    if (!PyArg_ParseTuple(args, "LLL|OO:eye", &n, &mm, &k, &dtype, &device))
+        return NULL;
+    NgDType dt;
+    if (ngpy_dtype(dtype, &dt) < 0)
+        return NULL;
+    NgDevice *dev = device_arg(device);
+    if (!dev)
+        return NULL;
+    NgArray out;
+    NgStatus st = ng_op_eye(dev, n, mm, k, dt == NG_NODTYPE ? NG_FLOAT64 : dt, &out);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+/* out= of a ufunc: None or a numgpu array. */
+static int out_arg(PyObject *o, const NgArray **dest)
+{
+    *dest = NULL;
+    if (!o || o == Py_None)
+        return 0;
+    if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 1)
+        o = PyTuple_GET_ITEM(o, 0);
+    if (!ngpy_check(o)) {
+        PyErr_SetString(PyExc_TypeError, "out= must be a numgpu.ndarray");
+        return -1;
+    }
+    *dest = ngpy_arr(o);
+    return 0;
+}
+
+static PyObject *f_ufunc(PyObject *m, PyObject *args)
+{
+    int op;
+    PyObject *a, *b = NULL, *out_o = Py_None;
+    if (!PyArg_ParseTuple(args, "iOOO:ufunc", &op, &a, &b, &out_o))
+        return NULL;
+    if (op < 0 || op >= NG_NOPS) {
+        PyErr_SetString(PyExc_ValueError, "bad op code");
+        return NULL;
+    }
+    const NgArray *dest;
+    if (out_arg(out_o, &dest) < 0)
+        return NULL;
+    NgOperand x, y;
+    NgArray tx, ty, out;
+    ty.buf = NULL;
+    if (ngpy_operand(a, &x, &tx) < 0)
+        return NULL;
+    NgStatus st;
+    if (ng_op_is_binary((NgOp)op)) {
+        if (ngpy_operand(b, &y, &ty) < 0) {
+            ng_array_release(&tx);
+            return NULL;
+        }
+        st = ng_op_binary((NgOp)op, &x, &y, dest, &out);
+    } else {
+        st = ng_op_unary((NgOp)op, &x, dest, &out);
+    }
+    ng_array_release(&tx);
+    ng_array_release(&ty);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    if (dest) {
+        ng_array_release(&out);
+        Py_INCREF(out_o);
+        return PyTuple_Check(out_o) ? (Py_INCREF(PyTuple_GET_ITEM(out_o, 0)), Py_DECREF(out_o),
+                                       PyTuple_GET_ITEM(out_o, 0)) : out_o;
+    }
+    return ngpy_wrap(&out);
+}
+
+static PyObject *f_where(PyObject *m, PyObject *args)
+{
+    PyObject *c, *x, *y;
+    if (!PyArg_ParseTuple(args, "OOO:where", &c, &x, &y))
+        return NULL;
+    NgOperand o[3];
+    NgArray t[3] = {{0}};
+    PyObject *objs[3] = {c, x, y};
+    for (int i = 0; i < 3; i++)
+        if (ngpy_operand(objs[i], &o[i], &t[i]) < 0) {
+            for (int j = 0; j < i; j++)
+                ng_array_release(&t[j]);
+            return NULL;
+        }
+    NgArray out;
+    NgStatus st = ng_op_where(&o[0], &o[1], &o[2], &out);
+    for (int i = 0; i < 3; i++)
+        ng_array_release(&t[i]);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+static PyObject *f_reduce(PyObject *m, PyObject *args)
+{
+    int op, keepdims, ddof;
+    PyObject *a, *axis, *dtype;
+    if (!PyArg_ParseTuple(args, "iOOOpi:reduce", &op, &a, &axis, &dtype, &keepdims, &ddof))
+        return NULL;
+    int naxes, axes[NG_MAXDIMS];
+    NgDType dt;
+    if (ngpy_axes(axis, &naxes, axes) < 0 || ngpy_dtype(dtype, &dt) < 0)
+        return NULL;
+    NgArray ta, out;
+    if (ngpy_to_array(a, NG_NODTYPE, &ta) < 0)
+        return NULL;
+    NgStatus st = ng_op_reduce((NgReduceOp)op, &ta, naxes, axes, keepdims, dt, ddof, &out);
+    ng_array_release(&ta);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+static PyObject *f_concatenate(PyObject *m, PyObject *args)
+{
+    PyObject *seq_o;
+    int axis;
+    if (!PyArg_ParseTuple(args, "Oi:concatenate", &seq_o, &axis))
+        return NULL;
+    PyObject *seq = PySequence_Fast(seq_o, "concatenate needs a sequence of arrays");
+    if (!seq)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    NgArray *arrs = PyMem_Calloc((size_t)n + 1, sizeof *arrs);
+    const NgArray **ptrs = PyMem_Calloc((size_t)n + 1, sizeof *ptrs);
+    PyObject *res = NULL;
+    Py_ssize_t got = 0;
+    if (!arrs || !ptrs) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (; got < n; got++) {
+        if (ngpy_to_array(PySequence_Fast_GET_ITEM(seq, got), NG_NODTYPE, &arrs[got]) < 0)
+            goto done;
+        ptrs[got] = &arrs[got];
+    }
+    NgArray out;
+    NgStatus st = ng_op_concatenate((int)n, ptrs, axis, &out);
+    res = st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+done:
+    for (Py_ssize_t i = 0; i < got; i++)
+        ng_array_release(&arrs[i]);
+    PyMem_Free(arrs);
+    PyMem_Free(ptrs);
+    Py_DECREF(seq);
+    return res;
+}
+
+static PyObject *f_broadcast_to(PyObject *m, PyObject *args)
+{
+    PyObject *a, *shape_o;
+    if (!PyArg_ParseTuple(args, "OO:broadcast_to", &a, &shape_o))
+        return NULL;
+    int nd;
+    int64_t shape[NG_MAXDIMS];
+    if (ngpy_shape(shape_o, &nd, shape) < 0)
+        return NULL;
+    NgArray ta, out;
+    if (ngpy_to_array(a, NG_NODTYPE, &ta) < 0)
+        return NULL;
+    NgStatus st = ng_op_broadcast_to(&ta, nd, shape, &out);
+    ng_array_release(&ta);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+static PyObject *f_stats(PyObject *m, PyObject *unused)
+{
+    NgStats s;
+    ng_stats_get(&s);
+    return Py_BuildValue("{sKsKsKsKsKsKsKsKsKsK}", "kernel_launches", s.kernel_launches,
+                         "kernels_compiled", s.kernels_compiled, "disk_cache_hits", s.disk_cache_hits,
+                         "memory_cache_hits", s.memory_cache_hits, "uploads", s.uploads,
+                         "upload_bytes", s.upload_bytes, "downloads", s.downloads,
+                         "download_bytes", s.download_bytes, "bytes_in_use", s.bytes_in_use,
+                         "buffers_in_use", s.buffers_in_use);
+}
+
+static PyObject *f_get_device(PyObject *m, PyObject *unused)
+{
+    NgDevice *dev = ngpy_device();
+    return dev ? PyUnicode_FromString(ng_device_name(dev)) : NULL;
+}
+
+static PyObject *f_set_device(PyObject *m, PyObject *spec)
+{
+    NgDevice *dev = device_arg(spec);
+    if (!dev)
+        return NULL;
+    PyObject *prev = ngpy.device ? PyUnicode_FromString(ng_device_name(ngpy.device)) : Py_NewRef(Py_None);
+    ngpy.device = dev;
+    return prev;
+}
+
+static PyObject *f_last_kernel_source(PyObject *m, PyObject *unused)
+{
+    return PyUnicode_FromString(ng_kernel_last_source());
+}
+
+static PyObject *f_op_names(PyObject *m, PyObject *unused)
+{
+    PyObject *l = PyList_New(NG_NOPS);
+    for (int i = 0; l && i < NG_NOPS; i++)
+        PyList_SET_ITEM(l, i, PyUnicode_FromString(ng_op_name((NgOp)i)));
+    return l;
+}
+
+static PyMethodDef functions[] = {
+    {"asarray", (PyCFunction)(void (*)(void))f_asarray, METH_VARARGS | METH_KEYWORDS, "Array from any array-like."},
+    {"empty", f_empty, METH_VARARGS, "empty(shape, dtype, device)"},
+    {"full", f_full, METH_VARARGS, "full(shape, value, dtype, device)"},
+    {"arange", f_arange, METH_VARARGS, "arange(start, n, step, dtype, device)"},
+    {"linspace", f_linspace, METH_VARARGS, "linspace(start, stop, n, endpoint, dtype, device)"},
+    {"eye", f_eye, METH_VARARGS, "eye(n, m, k, dtype, device)"},
+    {"ufunc", f_ufunc, METH_VARARGS, "ufunc(opcode, a, b_or_None, out)"},
+    {"where", f_where, METH_VARARGS, "where(cond, x, y)"},
+    {"reduce", f_reduce, METH_VARARGS, "reduce(opcode, a, axis, dtype, keepdims, ddof)"},
+    {"concatenate", f_concatenate, METH_VARARGS, "concatenate(arrays, axis)"},
+    {"broadcast_to", f_broadcast_to, METH_VARARGS, "broadcast_to(a, shape)"},
+    {"stats", f_stats, METH_NOARGS, "Counters: launches, compiles, cache hits, transfers, memory."},
+    {"get_device", f_get_device, METH_NOARGS, "Name of the current device."},
+    {"set_device", f_set_device, METH_O, "Make a device current; returns the previous one's name."},
+    {"last_kernel_source", f_last_kernel_source, METH_NOARGS, "Source of the last compiled kernel (this thread)."},
+    {"op_names", f_op_names, METH_NOARGS, "Ufunc names by op code."},
+    {NULL},
+};
+
+static struct PyModuleDef moddef = {
+    PyModuleDef_HEAD_INIT, "numgpu._core", "numgpu C core binding.", -1, functions, NULL, NULL, NULL, NULL,
+};
+
+static PyObject *new_exception(PyObject *m, const char *name, PyObject *base, const char *doc)
+{
+    char full[64];
+    snprintf(full, sizeof full, "numgpu.%s", name);
+    PyObject *e = PyErr_NewExceptionWithDoc(full, doc, base, NULL);
+    if (e && PyModule_AddObjectRef(m, name, e) < 0) {
+        Py_DECREF(e);
+        return NULL;
+    }
+    return e;
+}
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    PyObject *m = PyModule_Create(&moddef);
+    if (!m)
+        return NULL;
+    ngpy.numpy = PyImport_ImportModule("numpy");
+    if (!ngpy.numpy)
+        goto fail;
+    ngpy.np_ndarray = PyObject_GetAttrString(ngpy.numpy, "ndarray");
+    ngpy.np_dtype = PyObject_GetAttrString(ngpy.numpy, "dtype");
+    ngpy.np_generic = PyObject_GetAttrString(ngpy.numpy, "generic");
+    if (!ngpy.np_ndarray || !ngpy.np_dtype || !ngpy.np_generic)
+        goto fail;
+    PyObject *exc_mod = PyImport_ImportModule("numpy.exceptions");
+    if (exc_mod) {
+        ngpy.AxisError = PyObject_GetAttrString(exc_mod, "AxisError");
+        Py_DECREF(exc_mod);
+    }
+    PyErr_Clear();
+    ngpy.CompileError = new_exception(m, "CompileError", PyExc_RuntimeError,
+                                      "A generated kernel failed to compile; .log holds the compiler output.");
+    ngpy.DeviceError = new_exception(m, "DeviceError", PyExc_RuntimeError,
+                                     "A device, driver or compiler could not be used.");
+    ngpy.OutOfMemoryError = new_exception(m, "OutOfMemoryError", PyExc_MemoryError,
+                                          "Device memory is exhausted.");
+    if (!ngpy.CompileError || !ngpy.DeviceError || !ngpy.OutOfMemoryError)
+        goto fail;
+    ngpy.ndarray_type = ngpy_make_ndarray_type(m);
+    if (!ngpy.ndarray_type || PyModule_AddObjectRef(m, "ndarray", (PyObject *)ngpy.ndarray_type) < 0)
+        goto fail;
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}

@@ -1,0 +1,702 @@
+/* numgpu.ndarray: the extension type. Operators, attributes, indexing,
+ * conversions and methods, each a thin call into the C ops. */
+#include "pymod.h"
+
+#include <string.h>
+#include <structmember.h>
+
+#define ARR(o) ngpy_arr((PyObject *)(o))
+
+static void array_dealloc(NgPyArray *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    if (self->weakreflist)
+        PyObject_ClearWeakRefs((PyObject *)self);
+    ng_array_release(&self->arr);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+/* ---- operators ---- */
+
+static PyObject *binop(PyObject *a, PyObject *b, NgOp op, bool inplace)
+{
+    NgOperand x, y;
+    NgArray tx, ty, out;
+    if (ngpy_operand(a, &x, &tx) < 0)
+        return NULL;
+    if (ngpy_operand(b, &y, &ty) < 0) {
+        ng_array_release(&tx);
+        return NULL;
+    }
+    NgStatus st = ng_op_binary(op, &x, &y, inplace ? ARR(a) : NULL, &out);
+    ng_array_release(&tx);
+    ng_array_release(&ty);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    if (inplace) {
+        ng_array_release(&out);
+        Py_INCREF(a);
+        return a;
+    }
+    return ngpy_wrap(&out);
+}
+
+static PyObject *unop(PyObject *a, NgOp op)
+{
+    NgOperand x = {ARR(a), {0}};
+    NgArray out;
+    NgStatus st = ng_op_unary(op, &x, NULL, &out);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+/* Operand types we do not know: let Python try the reflected method. */
+static bool foreign(PyObject *o)
+{
+    return !ngpy_check(o) && !PyLong_Check(o) && !PyFloat_Check(o) && !PyBool_Check(o) &&
+           !PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_ndarray) &&
+           !PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_generic) && !PyList_Check(o) && !PyTuple_Check(o);
+}
+
+#define BINARY(name, OP) \
+    static PyObject *name(PyObject *a, PyObject *b) \
+    { \
+        if (foreign(a) || foreign(b)) \
+            Py_RETURN_NOTIMPLEMENTED; \
+        return binop(a, b, OP, false); \
+    } \
+    static PyObject *name##_inplace(PyObject *a, PyObject *b) \
+    { \
+        if (foreign(b)) \
+            Py_RETURN_NOTIMPLEMENTED; \
+        return binop(a, b, OP, true); \
+    }
+
+BINARY(nb_add, NG_OP_ADD)
+BINARY(nb_sub, NG_OP_SUB)
+BINARY(nb_mul, NG_OP_MUL)
+BINARY(nb_truediv, NG_OP_TRUEDIV)
+BINARY(nb_floordiv, NG_OP_FLOORDIV)
+BINARY(nb_mod, NG_OP_MOD)
+BINARY(nb_lshift, NG_OP_LSHIFT)
+BINARY(nb_rshift, NG_OP_RSHIFT)
+BINARY(nb_and, NG_OP_BITAND)
+BINARY(nb_or, NG_OP_BITOR)
+BINARY(nb_xor, NG_OP_BITXOR)
+
+static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod)
+{
+    if (mod != Py_None) {
+        PyErr_SetString(PyExc_NotImplementedError, "pow() with a modulus is not supported");
+        return NULL;
+    }
+    if (foreign(a) || foreign(b))
+        Py_RETURN_NOTIMPLEMENTED;
+    return binop(a, b, NG_OP_POW, false);
+}
+
+static PyObject *nb_pow_inplace(PyObject *a, PyObject *b, PyObject *mod)
+{
+    if (foreign(b))
+        Py_RETURN_NOTIMPLEMENTED;
+    return binop(a, b, NG_OP_POW, true);
+}
+
+static PyObject *nb_divmod(PyObject *a, PyObject *b)
+{
+    PyObject *q = nb_floordiv(a, b);
+    if (!q || q == Py_NotImplemented)
+        return q;
+    PyObject *r = nb_mod(a, b);
+    if (!r) {
+        Py_DECREF(q);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", q, r);
+}
+
+static PyObject *nb_neg(PyObject *a) { return unop(a, NG_OP_NEG); }
+static PyObject *nb_pos(PyObject *a) { return unop(a, NG_OP_POS); }
+static PyObject *nb_abs(PyObject *a) { return unop(a, NG_OP_ABS); }
+static PyObject *nb_invert(PyObject *a) { return unop(a, NG_OP_INVERT); }
+
+static PyObject *nb_matmul(PyObject *a, PyObject *b)
+{
+    if (foreign(a) || foreign(b))
+        Py_RETURN_NOTIMPLEMENTED;
+    NgArray ta, tb, out;
+    ta.buf = tb.buf = NULL;
+    if (ngpy_to_array(a, NG_NODTYPE, &ta) < 0)
+        return NULL;
+    if (ngpy_to_array(b, NG_NODTYPE, &tb) < 0) {
+        ng_array_release(&ta);
+        return NULL;
+    }
+    NgStatus st = ng_op_matmul(&ta, &tb, &out);
+    ng_array_release(&ta);
+    ng_array_release(&tb);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+/* The single element of a size-1 array as a Python scalar. */
+static PyObject *scalar_item(PyObject *self)
+{
+    PyObject *np = ngpy_to_numpy(ARR(self));
+    if (!np)
+        return NULL;
+    PyObject *r = PyObject_CallMethod(np, "item", NULL);
+    Py_DECREF(np);
+    return r;
+}
+
+static int need_one(PyObject *self, const char *what)
+{
+    if (ARR(self)->size != 1) {
+        PyErr_Format(PyExc_TypeError, "only length-1 arrays can be converted to Python %s", what);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *nb_float(PyObject *self)
+{
+    if (need_one(self, "scalars") < 0)
+        return NULL;
+    PyObject *v = scalar_item(self);
+    if (!v)
+        return NULL;
+    PyObject *f = PyNumber_Float(v);
+    Py_DECREF(v);
+    return f;
+}
+
+static PyObject *nb_int(PyObject *self)
+{
+    if (need_one(self, "scalars") < 0)
+        return NULL;
+    PyObject *v = scalar_item(self);
+    if (!v)
+        return NULL;
+    PyObject *i = PyNumber_Long(v);
+    Py_DECREF(v);
+    return i;
+}
+
+static PyObject *nb_index(PyObject *self)
+{
+    const NgArray *a = ARR(self);
+    if (a->ndim != 0 || !(ng_dtype_is_int(a->dtype))) {
+        PyErr_SetString(PyExc_TypeError, "only integer scalar arrays can be converted to a scalar index");
+        return NULL;
+    }
+    return scalar_item(self);
+}
+
+static int nb_bool(PyObject *self)
+{
+    if (ARR(self)->size != 1) {
+        if (ARR(self)->size == 0) {
+            PyErr_SetString(PyExc_ValueError, "The truth value of an empty array is ambiguous. Use `array.size > 0` "
+                            "to check that an array is not empty.");
+            return -1;
+        }
+        PyErr_SetString(PyExc_ValueError, "The truth value of an array with more than one element is ambiguous. "
+                        "Use a.any() or a.all()");
+        return -1;
+    }
+    PyObject *v = scalar_item(self);
+    if (!v)
+        return -1;
+    int r = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return r;
+}
+
+static PyObject *richcompare(PyObject *a, PyObject *b, int op)
+{
+    static const NgOp ops[] = {[Py_LT] = NG_OP_LT, [Py_LE] = NG_OP_LE, [Py_EQ] = NG_OP_EQ,
+                               [Py_NE] = NG_OP_NE, [Py_GT] = NG_OP_GT, [Py_GE] = NG_OP_GE};
+    if (foreign(b) && b != Py_None)
+        Py_RETURN_NOTIMPLEMENTED;
+    if (b == Py_None) {
+        if (op == Py_EQ || op == Py_NE) {
+            NgScalar v = {NG_KIND_BOOL, false, {.i = op == Py_NE}};
+            NgArray out;
+            NgStatus st = ng_op_full(ng_array_device(ARR(a)), NG_BOOL, ARR(a)->ndim, ARR(a)->shape, &v, &out);
+            return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+        }
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return binop(a, b, ops[op], false);
+}
+
+/* ---- sequence and mapping ---- */
+
+static Py_ssize_t mp_length(PyObject *self)
+{
+    if (ARR(self)->ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "len() of unsized object");
+        return -1;
+    }
+    return (Py_ssize_t)ARR(self)->shape[0];
+}
+
+static PyObject *mp_subscript(PyObject *self, PyObject *key)
+{
+    NgIndex items[2 * NG_MAXDIMS];
+    NgArray tmps[2 * NG_MAXDIMS];
+    int n, ntmp;
+    if (ngpy_index(key, &n, items, tmps, &ntmp) < 0)
+        return NULL;
+    NgArray out;
+    NgStatus st = ng_index_get(ARR(self), n, items, &out);
+    for (int t = 0; t < ntmp; t++)
+        ng_array_release(&tmps[t]);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+static int mp_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
+{
+    if (!value) {
+        PyErr_SetString(PyExc_ValueError, "cannot delete array elements");
+        return -1;
+    }
+    NgIndex items[2 * NG_MAXDIMS];
+    NgArray tmps[2 * NG_MAXDIMS];
+    int n, ntmp;
+    NgOperand v;
+    NgArray tv;
+    if (ngpy_operand(value, &v, &tv) < 0)
+        return -1;
+    if (ngpy_index(key, &n, items, tmps, &ntmp) < 0) {
+        ng_array_release(&tv);
+        return -1;
+    }
+    NgStatus st = ng_index_set(ARR(self), n, items, &v);
+    for (int t = 0; t < ntmp; t++)
+        ng_array_release(&tmps[t]);
+    ng_array_release(&tv);
+    return st == NG_OK ? 0 : (ngpy_raise(st), -1);
+}
+
+static PyObject *sq_item(PyObject *self, Py_ssize_t i)
+{
+    if (ARR(self)->ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "iteration over a 0-d array");
+        return NULL;
+    }
+    if (i >= ARR(self)->shape[0]) {
+        PyErr_Format(PyExc_IndexError, "index %zd is out of bounds for axis 0 with size %lld", i,
+                     (long long)ARR(self)->shape[0]);
+        return NULL;
+    }
+    NgIndex it;
+    memset(&it, 0, sizeof it);
+    it.kind = NG_IDX_INT;
+    it.i = i;
+    NgArray out;
+    NgStatus st = ng_index_get(ARR(self), 1, &it, &out);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+/* ---- buffer protocol (host-visible devices: zero-copy NumPy views) ---- */
+
+static int getbuffer(PyObject *self, Py_buffer *view, int flags)
+{
+    NgArray *a = ARR(self);
+    if (!ng_device_host_visible(ng_array_device(a))) {
+        PyErr_Format(PyExc_BufferError, "array on device %s has no host memory; use .get()",
+                     ng_device_name(ng_array_device(a)));
+        return -1;
+    }
+    static char formats[NG_NTYPES][2];
+    if (!formats[0][0])
+        for (int t = 0; t < NG_NTYPES; t++)
+            formats[t][0] = ng_dtype_info((NgDType)t)->typechar;
+    view->buf = ng_array_data(a);
+    view->obj = self;
+    Py_INCREF(self);
+    view->len = (Py_ssize_t)a->size * ng_array_itemsize(a);
+    view->readonly = 0;
+    view->itemsize = ng_array_itemsize(a);
+    view->format = (flags & PyBUF_FORMAT) ? formats[a->dtype] : NULL;
+    view->ndim = a->ndim;
+    view->shape = (Py_ssize_t *)a->shape;     /* int64_t and Py_ssize_t agree on 64-bit */
+    view->strides = (Py_ssize_t *)a->strides;
+    view->suboffsets = NULL;
+    view->internal = NULL;
+    return 0;
+}
+
+/* ---- attributes ---- */
+
+static PyObject *tuple_of(int n, const int64_t *v)
+{
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; t && i < n; i++)
+        PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(v[i]));
+    return t;
+}
+
+static PyObject *get_shape(PyObject *self, void *c) { return tuple_of(ARR(self)->ndim, ARR(self)->shape); }
+static PyObject *get_strides(PyObject *self, void *c) { return tuple_of(ARR(self)->ndim, ARR(self)->strides); }
+static PyObject *get_dtype(PyObject *self, void *c) { return ngpy_dtype_object(ARR(self)->dtype); }
+static PyObject *get_ndim(PyObject *self, void *c) { return PyLong_FromLong(ARR(self)->ndim); }
+static PyObject *get_size(PyObject *self, void *c) { return PyLong_FromLongLong(ARR(self)->size); }
+static PyObject *get_itemsize(PyObject *self, void *c) { return PyLong_FromLong(ng_array_itemsize(ARR(self))); }
+static PyObject *get_nbytes(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(ARR(self)->size * ng_array_itemsize(ARR(self)));
+}
+static PyObject *get_device_attr(PyObject *self, void *c)
+{
+    return PyUnicode_FromString(ng_device_name(ng_array_device(ARR(self))));
+}
+
+static PyObject *transpose_of(PyObject *self, const int *perm)
+{
+    NgArray out;
+    NgStatus st = ng_op_transpose(ARR(self), perm, &out);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+static PyObject *get_T(PyObject *self, void *c) { return transpose_of(self, NULL); }
+
+static int set_shape(PyObject *self, PyObject *value, void *c)
+{
+    int nd;
+    int64_t shape[NG_MAXDIMS];
+    if (!value || ngpy_shape(value, &nd, shape) < 0)
+        return -1;
+    NgArray out;
+    NgStatus st = ng_op_reshape(ARR(self), nd, shape, &out);
+    if (st != NG_OK)
+        return (ngpy_raise(st), -1);
+    if (out.buf != ARR(self)->buf) {
+        ng_array_release(&out);
+        PyErr_SetString(PyExc_AttributeError, "Incompatible shape for in-place modification. Use `.reshape()` "
+                        "to make a copy with the desired shape.");
+        return -1;
+    }
+    ng_array_release(ARR(self));
+    *ARR(self) = out;
+    return 0;
+}
+
+static PyGetSetDef getset[] = {
+    {"shape", get_shape, set_shape, "Tuple of array dimensions.", NULL},
+    {"strides", get_strides, NULL, "Tuple of bytes to step in each dimension.", NULL},
+    {"dtype", get_dtype, NULL, "Data type of the elements (a numpy.dtype).", NULL},
+    {"ndim", get_ndim, NULL, "Number of dimensions.", NULL},
+    {"size", get_size, NULL, "Number of elements.", NULL},
+    {"itemsize", get_itemsize, NULL, "Bytes per element.", NULL},
+    {"nbytes", get_nbytes, NULL, "Bytes of all elements.", NULL},
+    {"device", get_device_attr, NULL, "Name of the device holding the data.", NULL},
+    {"T", get_T, NULL, "The transposed array (a view).", NULL},
+    {NULL},
+};
+
+/* ---- methods ---- */
+
+static PyObject *m_get(PyObject *self, PyObject *unused) { return ngpy_to_numpy(ARR(self)); }
+
+static PyObject *m_array(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"dtype", "copy", NULL};
+    PyObject *dtype = Py_None, *copy = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:__array__", kwlist, &dtype, &copy))
+        return NULL;
+    PyObject *res;
+    if (ng_device_host_visible(ng_array_device(ARR(self))) && copy != Py_True) {
+        PyObject *mv = PyMemoryView_FromObject(self);
+        if (!mv)
+            return NULL;
+        res = PyObject_CallMethod(ngpy.numpy, "asarray", "O", mv);
+        Py_DECREF(mv);
+    } else {
+        res = ngpy_to_numpy(ARR(self));
+    }
+    if (res && dtype != Py_None) {
+        PyObject *cast = PyObject_CallMethod(res, "astype", "O", dtype);
+        Py_DECREF(res);
+        res = cast;
+    }
+    return res;
+}
+
+static PyObject *m_astype(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"dtype", "order", "casting", "subok", "copy", NULL};
+    PyObject *dtype, *order = Py_None, *casting = Py_None, *subok = Py_None;
+    int copy = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOp:astype", kwlist, &dtype, &order, &casting, &subok, &copy))
+        return NULL;
+    NgDType dt;
+    if (ngpy_dtype(dtype, &dt) < 0)
+        return NULL;
+    if (!copy && dt == ARR(self)->dtype) {
+        Py_INCREF(self);
+        return self;
+    }
+    NgArray out;
+    NgStatus st = ng_op_astype(ARR(self), dt, &out);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+static PyObject *m_copy(PyObject *self, PyObject *args, PyObject *kw)
+{
+    NgArray out;
+    NgStatus st = ng_op_astype(ARR(self), ARR(self)->dtype, &out);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+/* Shape from either reshape(2, 3) or reshape((2, 3)). */
+static int shape_args(PyObject *args, int *nd, int64_t *shape)
+{
+    if (PyTuple_GET_SIZE(args) == 1)
+        return ngpy_shape(PyTuple_GET_ITEM(args, 0), nd, shape);
+    return ngpy_shape(args, nd, shape);
+}
+
+static PyObject *m_reshape(PyObject *self, PyObject *args, PyObject *kw)
+{
+    int nd;
+    int64_t shape[NG_MAXDIMS];
+    if (kw && PyDict_Size(kw) > 0) {
+        PyObject *order = PyDict_GetItemString(kw, "order");
+        if (!order || PyDict_Size(kw) > 1 || PyUnicode_CompareWithASCIIString(order, "C") != 0) {
+            PyErr_SetString(PyExc_NotImplementedError, "reshape supports only order='C'");
+            return NULL;
+        }
+    }
+    if (PyTuple_GET_SIZE(args) == 0) {
+        PyErr_SetString(PyExc_TypeError, "reshape() takes exactly 1 argument (0 given)");
+        return NULL;
+    }
+    if (shape_args(args, &nd, shape) < 0)
+        return NULL;
+    NgArray out;
+    NgStatus st = ng_op_reshape(ARR(self), nd, shape, &out);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+static PyObject *m_ravel(PyObject *self, PyObject *unused)
+{
+    int64_t n = -1;
+    NgArray out;
+    NgStatus st = ng_op_reshape(ARR(self), 1, &n, &out);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+static PyObject *m_flatten(PyObject *self, PyObject *unused)
+{
+    NgArray c, out;
+    NgStatus st = ng_op_ascontiguous(ARR(self), true, &c);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    int64_t n = -1;
+    st = ng_op_reshape(&c, 1, &n, &out);
+    ng_array_release(&c);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+static PyObject *m_transpose(PyObject *self, PyObject *args)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    if (n == 0 || (n == 1 && PyTuple_GET_ITEM(args, 0) == Py_None))
+        return transpose_of(self, NULL);
+    int nd, perm[NG_MAXDIMS];
+    if (ngpy_axes(n == 1 ? PyTuple_GET_ITEM(args, 0) : args, &nd, perm) < 0)
+        return NULL;
+    if (nd != ARR(self)->ndim) {
+        PyErr_SetString(PyExc_ValueError, "axes don't match array");
+        return NULL;
+    }
+    return transpose_of(self, perm);
+}
+
+/* Reductions: one parser for all of them. */
+static PyObject *reduce_method(PyObject *self, PyObject *args, PyObject *kw, NgReduceOp op)
+{
+    static char *kwlist[] = {"axis", "dtype", "out", "keepdims", "ddof", NULL};
+    PyObject *axis = Py_None, *dtype = Py_None, *out_arg = Py_None;
+    int keepdims = 0, ddof = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOpi", kwlist, &axis, &dtype, &out_arg, &keepdims, &ddof))
+        return NULL;
+    if (out_arg != Py_None) {
+        PyErr_SetString(PyExc_NotImplementedError, "out= is not supported for reductions yet");
+        return NULL;
+    }
+    int naxes, axes[NG_MAXDIMS];
+    NgDType dt;
+    if (ngpy_axes(axis, &naxes, axes) < 0 || ngpy_dtype(dtype, &dt) < 0)
+        return NULL;
+    NgArray out;
+    NgStatus st = ng_op_reduce(op, ARR(self), naxes, axes, keepdims, dt, ddof, &out);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
+#define REDUCE(name, OP) \
+    static PyObject *m_##name(PyObject *self, PyObject *args, PyObject *kw) { return reduce_method(self, args, kw, OP); }
+REDUCE(sum, NG_RED_SUM)
+REDUCE(prod, NG_RED_PROD)
+REDUCE(mean, NG_RED_MEAN)
+REDUCE(var, NG_RED_VAR)
+REDUCE(std, NG_RED_STD)
+REDUCE(min, NG_RED_MIN)
+REDUCE(max, NG_RED_MAX)
+REDUCE(argmin, NG_RED_ARGMIN)
+REDUCE(argmax, NG_RED_ARGMAX)
+REDUCE(any, NG_RED_ANY)
+REDUCE(all, NG_RED_ALL)
+
+static PyObject *m_tolist(PyObject *self, PyObject *unused)
+{
+    PyObject *np = ngpy_to_numpy(ARR(self));
+    if (!np)
+        return NULL;
+    PyObject *r = PyObject_CallMethod(np, "tolist", NULL);
+    Py_DECREF(np);
+    return r;
+}
+
+static PyObject *m_item(PyObject *self, PyObject *args)
+{
+    if (PyTuple_GET_SIZE(args) == 0) {
+        if (ARR(self)->size != 1) {
+            PyErr_SetString(PyExc_ValueError, "can only convert an array of size 1 to a Python scalar");
+            return NULL;
+        }
+        return scalar_item(self);
+    }
+    PyObject *key = PyTuple_GET_SIZE(args) == 1 ? PyTuple_GET_ITEM(args, 0) : args;
+    PyObject *v = mp_subscript(self, key);
+    if (!v)
+        return NULL;
+    PyObject *r = scalar_item(v);
+    Py_DECREF(v);
+    return r;
+}
+
+static PyObject *m_fill(PyObject *self, PyObject *value)
+{
+    NgOperand v;
+    NgArray tv;
+    if (ngpy_operand(value, &v, &tv) < 0)
+        return NULL;
+    NgStatus st = ng_op_assign(ARR(self), &v);
+    ng_array_release(&tv);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    Py_RETURN_NONE;
+}
+
+static PyObject *m_repr_like(PyObject *self, bool repr)
+{
+    PyObject *np = ngpy_to_numpy(ARR(self));
+    if (!np)
+        return NULL;
+    PyObject *r = repr ? PyObject_Repr(np) : PyObject_Str(np);
+    Py_DECREF(np);
+    return r;
+}
+
+static PyObject *array_repr(PyObject *self) { return m_repr_like(self, true); }
+static PyObject *array_str(PyObject *self) { return m_repr_like(self, false); }
+
+static PyObject *m_dot(PyObject *self, PyObject *other) { return nb_matmul(self, other); }
+
+static PyObject *m_swapaxes(PyObject *self, PyObject *args)
+{
+    int a1, a2;
+    if (!PyArg_ParseTuple(args, "ii:swapaxes", &a1, &a2))
+        return NULL;
+    int nd = ARR(self)->ndim;
+    NgStatus st = ng_axis_normalize(&a1, nd);
+    if (st == NG_OK)
+        st = ng_axis_normalize(&a2, nd);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    int perm[NG_MAXDIMS];
+    for (int d = 0; d < nd; d++)
+        perm[d] = d;
+    perm[a1] = a2;
+    perm[a2] = a1;
+    return transpose_of(self, perm);
+}
+
+static PyMethodDef methods[] = {
+    {"get", m_get, METH_NOARGS, "Copy to the host as a numpy.ndarray."},
+    {"__array__", (PyCFunction)(void (*)(void))m_array, METH_VARARGS | METH_KEYWORDS, "NumPy conversion."},
+    {"astype", (PyCFunction)(void (*)(void))m_astype, METH_VARARGS | METH_KEYWORDS, "Copy converted to dtype."},
+    {"copy", (PyCFunction)(void (*)(void))m_copy, METH_VARARGS | METH_KEYWORDS, "A copy in C order."},
+    {"reshape", (PyCFunction)(void (*)(void))m_reshape, METH_VARARGS | METH_KEYWORDS, "Same data, new shape."},
+    {"ravel", m_ravel, METH_NOARGS, "1-d view (or copy)."},
+    {"flatten", m_flatten, METH_NOARGS, "1-d copy."},
+    {"transpose", m_transpose, METH_VARARGS, "Axes permuted (a view)."},
+    {"swapaxes", m_swapaxes, METH_VARARGS, "Two axes exchanged (a view)."},
+    {"sum", (PyCFunction)(void (*)(void))m_sum, METH_VARARGS | METH_KEYWORDS, "Sum over axes."},
+    {"prod", (PyCFunction)(void (*)(void))m_prod, METH_VARARGS | METH_KEYWORDS, "Product over axes."},
+    {"mean", (PyCFunction)(void (*)(void))m_mean, METH_VARARGS | METH_KEYWORDS, "Mean over axes."},
+    {"var", (PyCFunction)(void (*)(void))m_var, METH_VARARGS | METH_KEYWORDS, "Variance over axes."},
+    {"std", (PyCFunction)(void (*)(void))m_std, METH_VARARGS | METH_KEYWORDS, "Standard deviation over axes."},
+    {"min", (PyCFunction)(void (*)(void))m_min, METH_VARARGS | METH_KEYWORDS, "Minimum over axes."},
+    {"max", (PyCFunction)(void (*)(void))m_max, METH_VARARGS | METH_KEYWORDS, "Maximum over axes."},
+    {"argmin", (PyCFunction)(void (*)(void))m_argmin, METH_VARARGS | METH_KEYWORDS, "Index of the minimum."},
+    {"argmax", (PyCFunction)(void (*)(void))m_argmax, METH_VARARGS | METH_KEYWORDS, "Index of the maximum."},
+    {"any", (PyCFunction)(void (*)(void))m_any, METH_VARARGS | METH_KEYWORDS, "Any element true."},
+    {"all", (PyCFunction)(void (*)(void))m_all, METH_VARARGS | METH_KEYWORDS, "All elements true."},
+    {"tolist", m_tolist, METH_NOARGS, "Nested Python lists."},
+    {"item", m_item, METH_VARARGS, "One element as a Python scalar."},
+    {"fill", m_fill, METH_O, "Set every element to a value."},
+    {"dot", m_dot, METH_O, "Matrix product."},
+    {NULL},
+};
+
+static PyMemberDef members[] = {
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(NgPyArray, weakreflist), READONLY, NULL},
+    {NULL},
+};
+
+static PyType_Slot slots[] = {
+    {Py_tp_dealloc, array_dealloc},
+    {Py_tp_repr, array_repr},
+    {Py_tp_str, array_str},
+    {Py_tp_richcompare, richcompare},
+    {Py_tp_getset, getset},
+    {Py_tp_methods, methods},
+    {Py_tp_members, members},
+    {Py_tp_doc, "numgpu.ndarray: a NumPy-compatible array whose data lives on a device."},
+    {Py_nb_add, nb_add}, {Py_nb_inplace_add, nb_add_inplace},
+    {Py_nb_subtract, nb_sub}, {Py_nb_inplace_subtract, nb_sub_inplace},
+    {Py_nb_multiply, nb_mul}, {Py_nb_inplace_multiply, nb_mul_inplace},
+    {Py_nb_true_divide, nb_truediv}, {Py_nb_inplace_true_divide, nb_truediv_inplace},
+    {Py_nb_floor_divide, nb_floordiv}, {Py_nb_inplace_floor_divide, nb_floordiv_inplace},
+    {Py_nb_remainder, nb_mod}, {Py_nb_inplace_remainder, nb_mod_inplace},
+    {Py_nb_power, nb_pow}, {Py_nb_inplace_power, nb_pow_inplace},
+    {Py_nb_divmod, nb_divmod},
+    {Py_nb_lshift, nb_lshift}, {Py_nb_inplace_lshift, nb_lshift_inplace},
+    {Py_nb_rshift, nb_rshift}, {Py_nb_inplace_rshift, nb_rshift_inplace},
+    {Py_nb_and, nb_and}, {Py_nb_inplace_and, nb_and_inplace},
+    {Py_nb_or, nb_or}, {Py_nb_inplace_or, nb_or_inplace},
+    {Py_nb_xor, nb_xor}, {Py_nb_inplace_xor, nb_xor_inplace},
+    {Py_nb_negative, nb_neg}, {Py_nb_positive, nb_pos}, {Py_nb_absolute, nb_abs}, {Py_nb_invert, nb_invert},
+    {Py_nb_matrix_multiply, nb_matmul},
+    {Py_nb_float, nb_float}, {Py_nb_int, nb_int}, {Py_nb_index, nb_index}, {Py_nb_bool, nb_bool},
+    {Py_mp_length, mp_length}, {Py_mp_subscript, mp_subscript}, {Py_mp_ass_subscript, mp_ass_subscript},
+    {Py_sq_length, mp_length}, {Py_sq_item, sq_item},
+    {Py_bf_getbuffer, getbuffer},
+    {0, NULL},
+};
+
+static PyType_Spec spec = {
+    .name = "numgpu.ndarray",
+    .basicsize = sizeof(NgPyArray),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .slots = slots,
+};
+
+PyTypeObject *ngpy_make_ndarray_type(PyObject *module)
+{
+    return (PyTypeObject *)PyType_FromSpec(&spec);
+}

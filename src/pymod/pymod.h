@@ -1,0 +1,67 @@
+/* The CPython binding numgpu._core: the only C that includes Python.h.
+ * It converts Python objects to C operands, calls the ops, and turns
+ * NgStatus into exceptions. No element loops and no kernels here. */
+#ifndef NUMGPU_PYMOD_H
+#define NUMGPU_PYMOD_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <numgpu/numgpu.h>
+#include <numgpu/ops.h>
+
+typedef struct NgPyArray {
+    PyObject_HEAD
+    NgArray arr;              /* the view; holds one buffer reference */
+    PyObject *weakreflist;    /* weak reference support */
+} NgPyArray;
+
+/* Module state shared by the binding's files (one interpreter). */
+typedef struct NgPyState {
+    PyTypeObject *ndarray_type;  /* numgpu.ndarray */
+    PyObject *numpy;             /* the numpy module */
+    PyObject *np_ndarray;        /* numpy.ndarray */
+    PyObject *np_dtype;          /* numpy.dtype */
+    PyObject *np_generic;        /* numpy.generic (NumPy scalars) */
+    PyObject *CompileError;      /* numgpu.CompileError */
+    PyObject *DeviceError;       /* numgpu.DeviceError */
+    PyObject *OutOfMemoryError;  /* numgpu.OutOfMemoryError */
+    PyObject *AxisError;         /* numpy.exceptions.AxisError */
+    NgDevice *device;            /* current default device (NULL until first use) */
+} NgPyState;
+
+extern NgPyState ngpy;
+
+/* Sets the Python exception for a failed NgStatus; returns NULL. */
+PyObject *ngpy_raise(NgStatus st);
+/* Wraps an NgArray (taking over its buffer reference) in a new ndarray. */
+PyObject *ngpy_wrap(NgArray *a);
+static inline bool ngpy_check(PyObject *o) { return PyObject_TypeCheck(o, ngpy.ndarray_type); }
+static inline NgArray *ngpy_arr(PyObject *o) { return &((NgPyArray *)o)->arr; }
+/* The current device (opening the default one on first use). */
+NgDevice *ngpy_device(void);
+
+/* Python object -> operand. Python bool/int/float become weak scalars;
+ * numgpu arrays are borrowed; anything else array-like is converted with
+ * numpy.asarray and uploaded into *tmp (release it after use). */
+int ngpy_operand(PyObject *o, NgOperand *op, NgArray *tmp);
+/* Any array-like -> numgpu array (new reference to *out). dtype may be NG_NODTYPE. */
+int ngpy_to_array(PyObject *o, NgDType dtype, NgArray *out);
+/* None/type/str/np.dtype -> NgDType (NG_NODTYPE for None). -1 on error. */
+int ngpy_dtype(PyObject *o, NgDType *out);
+/* numpy.dtype object for an NgDType (new reference). */
+PyObject *ngpy_dtype_object(NgDType t);
+/* int or sequence of ints -> shape. -1 on error. */
+int ngpy_shape(PyObject *o, int *ndim, int64_t *shape);
+/* None / int / tuple of ints -> axes; *naxes = -1 for None. -1 on error. */
+int ngpy_axes(PyObject *o, int *naxes, int *axes);
+/* Downloads a into a new numpy.ndarray. */
+PyObject *ngpy_to_numpy(const NgArray *a);
+/* Python index expression -> NgIndex items; arrays in it are kept in tmps
+ * (release *ntmp of them after use). */
+int ngpy_index(PyObject *key, int *n, NgIndex *items, NgArray *tmps, int *ntmp);
+
+/* Type creation (ndarray.c). */
+PyTypeObject *ngpy_make_ndarray_type(PyObject *module);
+
+#endif
