@@ -43,12 +43,23 @@ typedef struct NgBackend {
     const char *(*compiler_id)(NgDevice *dev);
 } NgBackend;
 
+typedef struct NgPool NgPool;
+
 struct NgDevice {
     const NgBackend *be;  /* its backend */
+    NgPool *pool;         /* cached free blocks (src/core/pool.c) */
     int index;            /* number among devices of the kind */
     char name[32];        /* "cpu", "opencl:0" */
     void *state;          /* backend's own data */
 };
+
+/* The device memory pool (src/core/pool.c): blocks of a rounded-up size
+ * class; *size gets the size to pass back to ng_pool_free. */
+NgStatus ng_pool_alloc(NgDevice *dev, size_t nbytes, void **ptr, size_t *size);
+void ng_pool_free(NgDevice *dev, void *ptr, size_t size);
+size_t ng_pool_cached(NgDevice *dev);   /* bytes held in free blocks */
+void ng_pool_trim(NgDevice *dev);       /* returns all free blocks to the device */
+uint64_t ng_pool_bytes_in_use(void);    /* bytes of live buffers, all devices */
 
 extern const NgBackend ng_backend_cpu;
 extern const NgBackend ng_backend_null;

@@ -11,15 +11,16 @@ NgStatus ng_buffer_new(NgDevice *dev, size_t nbytes, NgBuffer **out)
     if (!b)
         return ng_error_set(NG_ERR_NOMEM, "out of host memory allocating a buffer header");
     memset(b, 0, sizeof *b);
-    NgStatus st = dev->be->alloc(dev, nbytes, &b->data);
+    size_t size;
+    NgStatus st = ng_pool_alloc(dev, nbytes, &b->data, &size);
     if (st != NG_OK) {
         ng_free(b);
         return st;
     }
     b->refcount = 1;
     b->device = dev;
-    b->nbytes = nbytes;
-    ng_count(NG_C_BYTES_IN_USE, (int64_t)nbytes);
+    b->nbytes = size;
+    ng_count(NG_C_BYTES_IN_USE, (int64_t)size);
     ng_count(NG_C_BUFFERS_IN_USE, 1);
     *out = b;
     return NG_OK;
@@ -42,6 +43,13 @@ NgStatus ng_buffer_wrap(NgDevice *dev, void *data, size_t nbytes, void *external
     return NG_OK;
 }
 
+uint64_t ng_pool_bytes_in_use(void)
+{
+    NgStats s;
+    ng_stats_get(&s);
+    return s.bytes_in_use;
+}
+
 void ng_buffer_retain(NgBuffer *b) { __atomic_add_fetch(&b->refcount, 1, __ATOMIC_RELAXED); }
 
 void ng_buffer_release(NgBuffer *b)
@@ -51,7 +59,7 @@ void ng_buffer_release(NgBuffer *b)
     if (b->release_external) {
         b->release_external(b->external);
     } else {
-        b->device->be->free(b->device, b->data, b->nbytes);
+        ng_pool_free(b->device, b->data, b->nbytes);
         ng_count(NG_C_BYTES_IN_USE, -(int64_t)b->nbytes);
         ng_count(NG_C_BUFFERS_IN_USE, -1);
     }

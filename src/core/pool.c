@@ -1,0 +1,140 @@
+/* Device memory pool: one per device. Freed blocks are kept in size-class
+ * bins (four classes per power of two) and handed out again, so a loop that
+ * makes and drops arrays of the same sizes allocates from the device (and,
+ * on cpu, page-faults fresh memory) only once. Out of memory: release the
+ * cached blocks and retry once, then NG_ERR_DEVICE_OOM naming the bytes. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "core/core.h"
+
+#define NBINS (64 * 4)
+
+typedef struct Block {
+    void *ptr;           /* device address */
+    size_t size;         /* class size */
+    struct Block *next;  /* next free block of the same class */
+} Block;
+
+struct NgPool {
+    pthread_mutex_t lock;
+    Block *bins[NBINS];  /* free blocks by size class */
+    size_t cached;       /* bytes held in bins */
+    size_t limit;        /* most bytes the bins may hold */
+};
+
+static size_t default_limit(void)
+{
+    const char *env = getenv("NUMGPU_POOL_LIMIT_MB");
+    if (env && *env)
+        return (size_t)strtoull(env, NULL, 10) << 20;
+    return (size_t)2 << 30;
+}
+
+/* Rounds n up to its size class; *bin gets the class number. */
+static size_t size_class(size_t n, int *bin)
+{
+    if (n <= 256) {
+        *bin = 0;
+        return 256;
+    }
+    int k = 63 - __builtin_clzll((unsigned long long)(n - 1)); /* n in (2^k, 2^(k+1)] */
+    size_t step = (size_t)1 << (k - 2);
+    size_t q = (n + step - 1) / step; /* 5..8 */
+    *bin = 4 * k + (int)(q - 5) + 1;
+    return q * step;
+}
+
+static NgPool *pool_of(NgDevice *dev)
+{
+    if (!dev->pool) {
+        NgPool *p = ng_calloc(1, sizeof *p);
+        if (!p)
+            return NULL;
+        pthread_mutex_init(&p->lock, NULL);
+        p->limit = default_limit();
+        if (!__atomic_compare_exchange_n(&dev->pool, &(NgPool *){NULL}, p, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            ng_free(p);
+    }
+    return dev->pool;
+}
+
+/* Frees every cached block of dev's pool. */
+static void trim(NgDevice *dev, NgPool *p)
+{
+    pthread_mutex_lock(&p->lock);
+    for (int b = 0; b < NBINS; b++) {
+        while (p->bins[b]) {
+            Block *blk = p->bins[b];
+            p->bins[b] = blk->next;
+            dev->be->free(dev, blk->ptr, blk->size);
+            ng_free(blk);
+        }
+    }
+    p->cached = 0;
+    pthread_mutex_unlock(&p->lock);
+}
+
+NgStatus ng_pool_alloc(NgDevice *dev, size_t nbytes, void **ptr, size_t *size)
+{
+    int bin;
+    size_t cls = size_class(nbytes, &bin);
+    NgPool *p = pool_of(dev);
+    if (p) {
+        pthread_mutex_lock(&p->lock);
+        Block *blk = p->bins[bin];
+        if (blk) {
+            p->bins[bin] = blk->next;
+            p->cached -= cls;
+        }
+        pthread_mutex_unlock(&p->lock);
+        if (blk) {
+            *ptr = blk->ptr;
+            *size = cls;
+            ng_free(blk);
+            return NG_OK;
+        }
+    }
+    NgStatus st = dev->be->alloc(dev, cls, ptr);
+    if (st == NG_ERR_DEVICE_OOM && p && p->cached) {
+        trim(dev, p);
+        st = dev->be->alloc(dev, cls, ptr);
+    }
+    if (st == NG_ERR_DEVICE_OOM)
+        return ng_error_set(st, "out of memory on %s: %zu bytes requested (%.1f MiB); %.1f MiB in use by "
+                            "numgpu arrays", dev->name, nbytes, nbytes / 1048576.0,
+                            ng_pool_bytes_in_use() / 1048576.0);
+    *size = cls;
+    return st;
+}
+
+void ng_pool_free(NgDevice *dev, void *ptr, size_t size)
+{
+    NgPool *p = dev->pool;
+    int bin;
+    size_class(size, &bin);
+    Block *blk = NULL;
+    if (p && p->cached + size <= p->limit)
+        blk = ng_malloc(sizeof *blk);
+    if (!blk) {
+        dev->be->free(dev, ptr, size);
+        return;
+    }
+    blk->ptr = ptr;
+    blk->size = size;
+    pthread_mutex_lock(&p->lock);
+    blk->next = p->bins[bin];
+    p->bins[bin] = blk;
+    p->cached += size;
+    pthread_mutex_unlock(&p->lock);
+}
+
+size_t ng_pool_cached(NgDevice *dev) { return dev->pool ? dev->pool->cached : 0; }
+
+void ng_pool_trim(NgDevice *dev)
+{
+    if (dev->pool)
+        trim(dev, dev->pool);
+}
