@@ -1,0 +1,36 @@
+"""pytest setup for the numgpu NumPy-parity suite.
+
+Makes `import numgpu` work from a source checkout (python/ on sys.path when
+the package is not installed) and `import helpers` work from every test file.
+The device is whatever NUMGPU_DEVICE selects: nothing here names one.
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+try:
+    import numgpu  # noqa: F401
+except ImportError:
+    sys.path.insert(0, os.path.join(REPO, "python"))
+    import numgpu  # noqa: F401
+
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
+
+import pytest  # noqa: E402
+
+import helpers  # noqa: E402
+
+
+@pytest.fixture
+def rng():
+    import numpy as np
+    return np.random.default_rng(1234)
+
+
+@pytest.fixture(params=helpers.ALL, ids=helpers.dtype_id)
+def dtype(request):
+    """Every dtype numgpu supports."""
+    return request.param

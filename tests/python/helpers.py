@@ -1,0 +1,166 @@
+"""Shared helpers of the numgpu test suite: NumPy is the oracle.
+
+assert_same(ng_result, np_result) checks a numgpu result against NumPy's for
+the same inputs: type, shape, dtype and values. data(dtype, shape, ...) makes
+reproducible inputs for every dtype, kept inside a domain where the test needs
+one (positive, unit interval, small, nonzero).
+"""
+import numpy as np
+import pytest
+
+import numgpu as ng
+
+BOOL = [np.bool_]
+SINTS = [np.int8, np.int16, np.int32, np.int64]
+UINTS = [np.uint8, np.uint16, np.uint32, np.uint64]
+INTS = SINTS + UINTS
+FLOATS = [np.float32, np.float64]
+NUMERIC = INTS + FLOATS
+ALL = BOOL + INTS + FLOATS
+
+# Math ufuncs that NumPy computes in float16 for bool/int8/uint8 inputs;
+# numgpu has no float16 yet and gives float32 there (a documented deviation).
+SMALL_TO_FLOAT16 = (np.bool_, np.int8, np.uint8)
+
+DEFAULT_RTOL = {np.dtype(np.float32): 1e-6, np.dtype(np.float64): 1e-12, np.dtype(np.float16): 1e-3}
+
+
+def dtype_id(dt):
+    return np.dtype(dt).name
+
+
+def to_numpy(x):
+    """numpy.ndarray of a numgpu array (a download), anything else as it is."""
+    if isinstance(x, ng.ndarray):
+        r = x.get()
+        assert isinstance(r, np.ndarray), "get() returned %r" % type(r)
+        return r
+    return x
+
+
+def assert_same(ng_result, np_result, rtol=None, atol=0.0, check_dtype=True):
+    """Asserts numgpu's result equals NumPy's.
+
+    NumPy arrays and NumPy scalars must come back as numgpu.ndarray (a 0-d
+    array stands in for a NumPy scalar); Python scalars and tuples/lists are
+    compared element by element. Same shape and dtype; ints and bools exactly,
+    floats with rtol (1e-6 float32, 1e-12 float64 by default) and NaN in the
+    same places.
+    """
+    if isinstance(np_result, (tuple, list)) and not isinstance(ng_result, ng.ndarray):
+        assert isinstance(ng_result, (tuple, list)), "expected a sequence, got %r" % type(ng_result)
+        assert len(ng_result) == len(np_result)
+        for g, e in zip(ng_result, np_result):
+            assert_same(g, e, rtol=rtol, atol=atol, check_dtype=check_dtype)
+        return
+    if isinstance(np_result, (np.ndarray, np.generic)):
+        assert isinstance(ng_result, ng.ndarray), \
+            "expected numgpu.ndarray, got %s (%r)" % (type(ng_result).__name__, ng_result)
+        got = to_numpy(ng_result)
+        exp = np.asarray(np_result)
+        assert got.shape == exp.shape, "shape %s, NumPy %s" % (got.shape, exp.shape)
+        assert ng_result.shape == exp.shape
+        if check_dtype:
+            assert got.dtype == exp.dtype, "dtype %s, NumPy %s" % (got.dtype, exp.dtype)
+            assert ng_result.dtype == exp.dtype
+        assert_values(got, exp, rtol=rtol, atol=atol)
+        return
+    # A Python scalar (or None) from NumPy: numgpu must give an equal one.
+    assert not isinstance(ng_result, ng.ndarray), "expected a Python %s, got an array" % type(np_result).__name__
+    assert type(ng_result) is type(np_result), "type %s, NumPy %s" % (type(ng_result), type(np_result))
+    if isinstance(np_result, float) and np.isnan(np_result):
+        assert np.isnan(ng_result)
+    else:
+        assert ng_result == np_result
+
+
+def assert_values(got, exp, rtol=None, atol=0.0):
+    """Values of two host arrays of one shape: exact for ints/bools, else close."""
+    got = np.asarray(got)
+    exp = np.asarray(exp)
+    assert got.shape == exp.shape, "shape %s, expected %s" % (got.shape, exp.shape)
+    if exp.dtype.kind in "biu" and got.dtype.kind in "biu":
+        np.testing.assert_array_equal(got, exp)
+        return
+    if rtol is None:
+        dt = exp.dtype if exp.dtype.kind == "f" else got.dtype
+        rtol = DEFAULT_RTOL.get(np.dtype(dt), 1e-12)
+    if got.size:
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(exp), err_msg="NaN positions differ")
+    np.testing.assert_allclose(got, exp, rtol=rtol, atol=atol, equal_nan=True)
+
+
+def data(dtype, shape=(7,), seed=0, kind="any"):
+    """Reproducible test data of `dtype` and `shape`.
+
+    kind: "any" (ints in a modest range with negatives where signed, floats
+    ~N(0, 10)), "positive" (> 0), "nonneg" (>= 0), "nonzero", "unit" (|x| <= 1,
+    floats; ints in {-1, 0, 1} / {0, 1}), "small" (ints 0..4 / floats 0..4),
+    "shift" (0 .. bits-1).
+    """
+    dt = np.dtype(dtype)
+    rng = np.random.default_rng(seed)
+    shape = tuple(shape) if not isinstance(shape, int) else (shape,)
+    if dt.kind == "b":
+        if kind in ("positive", "nonzero"):
+            return np.ones(shape, dt)
+        return np.asarray(rng.random(shape) < 0.5)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        signed = dt.kind == "i"
+        lo, hi = {
+            "any": (-100 if signed else 0, 100 if signed else 200),
+            "positive": (1, 100),
+            "nonneg": (0, 100),
+            "nonzero": (-100 if signed else 1, 100),
+            "unit": (-1 if signed else 0, 2),
+            "small": (0, 5),
+            "shift": (0, dt.itemsize * 8),
+        }[kind]
+        lo, hi = max(lo, info.min), min(hi, int(info.max) + 1)
+        x = rng.integers(lo, hi, size=shape, dtype=dt)
+        x = np.asarray(x)
+        if kind == "nonzero":
+            x[x == 0] = 1
+        return x
+    if kind == "any":
+        x = rng.standard_normal(shape) * 10
+    elif kind in ("positive", "nonzero"):
+        x = rng.uniform(0.1, 20, shape) * (rng.choice([-1, 1], shape) if kind == "nonzero" else 1)
+    elif kind == "nonneg":
+        x = rng.uniform(0, 20, shape)
+    elif kind == "unit":
+        x = rng.uniform(-1, 1, shape)
+    elif kind == "small":
+        x = rng.uniform(0, 4, shape)
+    elif kind == "shift":
+        x = rng.uniform(0, 8, shape)
+    else:
+        raise ValueError(kind)
+    return np.asarray(x, dtype=dt)
+
+
+def call_both(np_func, ng_func, np_args, ng_args=None, kwargs=None, rtol=None, atol=0.0):
+    """Runs np_func on host inputs and ng_func on device copies; asserts the
+    same result, or the same exception type when NumPy raises TypeError,
+    ValueError, OverflowError or an AxisError/IndexError."""
+    kwargs = kwargs or {}
+    if ng_args is None:
+        ng_args = [ng.asarray(a) if isinstance(a, np.ndarray) else a for a in np_args]
+    try:
+        with np.errstate(all="ignore"):
+            expected = np_func(*np_args, **kwargs)
+    except (TypeError, ValueError, OverflowError, IndexError) as e:
+        with pytest.raises(type(e) if type(e).__module__ == "builtins" else _builtin_base(e)):
+            ng_func(*ng_args, **kwargs)
+        return None
+    got = ng_func(*ng_args, **kwargs)
+    assert_same(got, expected, rtol=rtol, atol=atol)
+    return got
+
+
+def _builtin_base(e):
+    for t in type(e).__mro__:
+        if t.__module__ == "builtins":
+            return t
+    return Exception
