@@ -111,6 +111,19 @@ const char *ng_device_kind(const NgDevice *dev); /* "cpu", "opencl", "cuda", "nu
 /* Devices whose memory the host can address directly (cpu): arrays there can
  * be viewed by NumPy without a copy. */
 bool ng_device_host_visible(const NgDevice *dev);
+bool ng_device_is_gpu(const NgDevice *dev);
+/* What the device is ("pthread-haswell-AMD EPYC (PoCL 3.1)"); "" if unknown. */
+const char *ng_device_description(const NgDevice *dev);
+/* Waits for all work queued on the device. */
+NgStatus ng_device_sync(NgDevice *dev);
+
+/* NVRTC, usable without a GPU: compiles CUDA source for `arch` ("sm_90"),
+ * to PTX if `ptx`, else a cubin; *image (if non-NULL) gets the output,
+ * which the caller frees with free(). NG_ERR_COMPILE carries the log. */
+NgStatus ng_cuda_nvrtc_compile(const char *source, const char *name, const char *arch, bool ptx,
+                               char **image, size_t *size);
+/* "13.0", or NULL when NVRTC cannot be loaded (then ng_error_message says why). */
+const char *ng_cuda_nvrtc_version(void);
 
 /* Counters since start (numgpu.stats()). */
 typedef struct NgStats {

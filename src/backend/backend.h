@@ -25,8 +25,10 @@ typedef struct NgBackend {
     NgStatus (*open)(NgDevice *dev, int index);
     NgStatus (*alloc)(NgDevice *dev, size_t nbytes, void **ptr);
     void (*free)(NgDevice *dev, void *ptr, size_t nbytes);
-    NgStatus (*upload)(NgDevice *dev, void *dst, const void *src, size_t nbytes);
-    NgStatus (*download)(NgDevice *dev, void *dst, const void *src, size_t nbytes);
+    /* Host -> device: nbytes from src to byte `offset` of the block at `dst`. */
+    NgStatus (*upload)(NgDevice *dev, void *dst, size_t offset, const void *src, size_t nbytes);
+    /* Device -> host: nbytes from byte `offset` of the block at `src` to dst. */
+    NgStatus (*download)(NgDevice *dev, void *dst, const void *src, size_t offset, size_t nbytes);
     const char *binary_ext;      /* file extension of compiled kernels: "so" */
     /* Compiles `source` defining kernel `name` into the file `out_path`. A
      * compiler error is NG_ERR_COMPILE with the log in ng_error_log(). */
@@ -36,8 +38,8 @@ typedef struct NgBackend {
     /* Runs a compiled kernel. `extent` is the trip count of its outermost
      * parallel loop (GPU backends size the grid from it); `work` the total
      * element count (cpu threads only when it is large enough). */
-    NgStatus (*launch)(NgDevice *dev, void *module, const NgKArg *args, int nargs, int64_t extent,
-                       int64_t work);
+    NgStatus (*launch)(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
+                       int64_t extent, int64_t work);
     NgStatus (*sync)(NgDevice *dev);
     /* A string naming compiler and options, part of every cache key. */
     const char *(*compiler_id)(NgDevice *dev);
@@ -50,6 +52,8 @@ struct NgDevice {
     NgPool *pool;         /* cached free blocks (src/core/pool.c) */
     int index;            /* number among devices of the kind */
     char name[32];        /* "cpu", "opencl:0" */
+    char description[160];/* the hardware, for users: "NVIDIA H200 (sm_90)" */
+    bool gpu;             /* a GPU or accelerator (not a CPU) */
     void *state;          /* backend's own data */
 };
 
@@ -63,5 +67,7 @@ uint64_t ng_pool_bytes_in_use(void);    /* bytes of live buffers, all devices */
 
 extern const NgBackend ng_backend_cpu;
 extern const NgBackend ng_backend_null;
+extern const NgBackend ng_backend_opencl;
+extern const NgBackend ng_backend_cuda;
 
 #endif

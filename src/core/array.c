@@ -222,17 +222,17 @@ static NgStatus transfer(const NgArray *a, void *host, const int64_t *host_strid
     if (!ng_array_is_c_contiguous(a))
         return ng_error_set(NG_ERR_INTERNAL, "transfer of a non-contiguous device array");
     if (strides_are_c(a, hs))
-        return upload ? dev->be->upload(dev, ng_array_data(a), host, nbytes)
-                      : dev->be->download(dev, host, ng_array_data(a), nbytes);
+        return upload ? dev->be->upload(dev, a->buf->data, a->offset, host, nbytes)
+                      : dev->be->download(dev, host, a->buf->data, a->offset, nbytes);
     char *stage = ng_malloc(nbytes);
     if (!stage)
         return ng_error_set(NG_ERR_NOMEM, "out of host memory staging a %zu-byte transfer", nbytes);
     NgStatus st;
     if (upload) {
         strided_copy(stage, cstr, host, hs, a->ndim, a->shape, itemsize);
-        st = dev->be->upload(dev, ng_array_data(a), stage, nbytes);
+        st = dev->be->upload(dev, a->buf->data, a->offset, stage, nbytes);
     } else {
-        st = dev->be->download(dev, stage, ng_array_data(a), nbytes);
+        st = dev->be->download(dev, stage, a->buf->data, a->offset, nbytes);
         if (st == NG_OK)
             strided_copy(host, hs, stage, cstr, a->ndim, a->shape, itemsize);
     }

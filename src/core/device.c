@@ -13,7 +13,8 @@
 
 #define MAX_OPEN 16
 
-static const NgBackend *const backends[] = {&ng_backend_cpu, &ng_backend_null};
+static const NgBackend *const backends[] = {&ng_backend_cpu, &ng_backend_null, &ng_backend_opencl,
+                                            &ng_backend_cuda};
 static NgDevice opened[MAX_OPEN];
 static int nopened;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -29,17 +30,12 @@ static const NgBackend *backend_of_kind(const char *kind, size_t len)
 static NgStatus open_kind(const char *kind, size_t len, int index, NgDevice **out)
 {
     const NgBackend *be = backend_of_kind(kind, len);
-    if (!be) {
-        if ((len == 4 && !strncmp(kind, "cuda", 4)) || (len == 6 && !strncmp(kind, "opencl", 6)))
-            return ng_error_set(NG_ERR_DEVICE, "device '%.*s' is not available in this build of numgpu "
-                                "(only cpu and null devices are implemented so far); "
-                                "use NUMGPU_DEVICE=cpu", (int)len, kind);
+    if (!be)
         return ng_error_set(NG_ERR_VALUE, "unknown device '%.*s': expected auto, cpu, cuda[:N] or opencl[:N]",
                             (int)len, kind);
-    }
     pthread_mutex_lock(&lock);
     for (int i = 0; i < nopened; i++)
-        if (opened[i].be == be && opened[i].index == index) {
+        if (opened[i].be == be && (opened[i].index == index || index < 0)) {
             *out = &opened[i];
             pthread_mutex_unlock(&lock);
             return NG_OK;
@@ -54,6 +50,8 @@ static NgStatus open_kind(const char *kind, size_t len, int index, NgDevice **ou
         d->index = index;
         st = be->open(d, index);
         if (st == NG_OK) {
+            if (index < 0) /* the backend chose: record which */
+                d->index = atoi(strchr(d->name, ':') ? strchr(d->name, ':') + 1 : "0");
             nopened++;
             *out = d;
         }
@@ -62,13 +60,26 @@ static NgStatus open_kind(const char *kind, size_t len, int index, NgDevice **ou
     return st;
 }
 
+/* auto: a CUDA GPU, else an OpenCL GPU or accelerator, else cpu. An
+ * OpenCL CPU device (PoCL) is only used when asked for by name. */
+static NgStatus open_auto(NgDevice **out)
+{
+    if (open_kind("cuda", 4, -1, out) == NG_OK)
+        return NG_OK;
+    if (open_kind("opencl", 6, -1, out) == NG_OK) {
+        if (ng_device_is_gpu(*out))
+            return NG_OK;
+    }
+    return open_kind("cpu", 3, 0, out);
+}
+
 NgStatus ng_device_open(const char *spec, NgDevice **out)
 {
     if (!spec || !*spec || strcmp(spec, "auto") == 0)
-        return open_kind("cpu", 3, 0, out);
+        return open_auto(out);
     const char *colon = strchr(spec, ':');
     size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
-    int index = 0;
+    int index = (len == 3 && !strncmp(spec, "cpu", 3)) || (len == 4 && !strncmp(spec, "null", 4)) ? 0 : -1;
     if (colon) {
         char *end;
         long v = strtol(colon + 1, &end, 10);
@@ -94,3 +105,7 @@ NgStatus ng_device_default(NgDevice **out)
 const char *ng_device_name(const NgDevice *dev) { return dev->name; }
 const char *ng_device_kind(const NgDevice *dev) { return dev->be->kind; }
 bool ng_device_host_visible(const NgDevice *dev) { return dev->be->host_visible; }
+
+bool ng_device_is_gpu(const NgDevice *dev) { return dev->gpu; }
+const char *ng_device_description(const NgDevice *dev) { return dev->description; }
+NgStatus ng_device_sync(NgDevice *dev) { return dev->be->sync(dev); }

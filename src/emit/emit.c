@@ -12,6 +12,7 @@ typedef struct Emitter {
     const NgTarget *t;
     NgStr *out;
     int par_depth;   /* >0 inside the outermost parallel loop */
+    NgStatus st;     /* first construct the target cannot express */
 } Emitter;
 
 /* Dtype suffix of helper names: ng_fdiv_i64. */
@@ -220,17 +221,19 @@ static void expr(Emitter *e, NgIrRef r)
     case NG_IR_CONST:
         if (ng_dtype_is_float(dt)) {
             if (n->c.f != n->c.f)
-                catf(e, "((%s)NAN)", tname(e, dt));
+                catf(e, "((%s)(0.0f / 0.0f))", tname(e, dt));
             else if (n->c.f == 1.0 / 0.0 || n->c.f == -1.0 / 0.0)
-                catf(e, "((%s)(%sINFINITY))", tname(e, dt), n->c.f < 0 ? "-" : "");
+                catf(e, "((%s)(%s1.0f / 0.0f))", tname(e, dt), n->c.f < 0 ? "-" : "");
+            else if (dt == NG_FLOAT32)
+                catf(e, "((float)%.9ef)", n->c.f);
             else
-                catf(e, "((%s)%.17g)", tname(e, dt), n->c.f);
+                catf(e, "((double)%.17e)", n->c.f);
         } else if (dt == NG_UINT64) {
-            catf(e, "((%s)%lluULL)", tname(e, dt), (unsigned long long)n->c.i);
+            catf(e, "((%s)%lluU%s)", tname(e, dt), (unsigned long long)n->c.i, e->t->int64_suffix);
         } else if (n->c.i == INT64_MIN) {
-            catf(e, "((%s)(-9223372036854775807LL - 1))", tname(e, dt));
+            catf(e, "((%s)(-9223372036854775807%s - 1))", tname(e, dt), e->t->int64_suffix);
         } else {
-            catf(e, "((%s)%lldLL)", tname(e, dt), (long long)n->c.i);
+            catf(e, "((%s)%lld%s)", tname(e, dt), (long long)n->c.i, e->t->int64_suffix);
         }
         break;
     case NG_IR_SCALAR: catf(e, "s%d", n->a); break;
@@ -306,6 +309,28 @@ static bool has_reductions(const NgIrKernel *k, NgIrRef r)
     return false;
 }
 
+/* The condition of FOR r: v < stop for a positive constant step, v > stop
+ * for a negative one, else decided at run time. */
+static void loop_test(Emitter *e, NgIrRef r, const NgIrNode *sn)
+{
+    int v = ng_ir_node(e->k, r)->a;
+    if (sn->kind == NG_IR_CONST && sn->c.i > 0) {
+        catf(e, "v%d < ", v);
+        kid(e, r, 1);
+    } else if (sn->kind == NG_IR_CONST) {
+        catf(e, "v%d > ", v);
+        kid(e, r, 1);
+    } else {
+        cat(e, "(");
+        kid(e, r, 2);
+        catf(e, " > 0) ? (v%d < ", v);
+        kid(e, r, 1);
+        catf(e, ") : (v%d > ", v);
+        kid(e, r, 1);
+        cat(e, ")");
+    }
+}
+
 static void for_loop(Emitter *e, NgIrRef r, int depth)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
@@ -336,27 +361,33 @@ static void for_loop(Emitter *e, NgIrRef r, int depth)
         ng_str_free(&clauses);
     }
     indent(e, depth);
-    catf(e, "for (int64_t v%d = ", n->a);
-    kid(e, r, 0);
-    catf(e, "; ");
-    if (sn->kind == NG_IR_CONST && sn->c.i > 0) {
-        catf(e, "v%d < ", n->a);
-        kid(e, r, 1);
-    } else if (sn->kind == NG_IR_CONST) {
-        catf(e, "v%d > ", n->a);
-        kid(e, r, 1);
-    } else {
-        cat(e, "(");
+    if (outer_parallel && e->t->par != NG_PAR_OPENMP && has_reductions(e->k, r) && e->st == NG_OK)
+        e->st = ng_error_set(NG_ERR_INTERNAL, "a parallel reduction loop cannot be emitted for target %s; "
+                             "the op should have split it into passes", e->t->name);
+    if (outer_parallel && e->t->par != NG_PAR_OPENMP) {
+        /* each thread starts at its global index and strides by the grid */
+        const char *id = e->t->par == NG_PAR_GRID_STRIDE ? "((int64_t)blockIdx.x * blockDim.x + threadIdx.x)"
+                                                          : "((int64_t)get_global_id(0))";
+        const char *all = e->t->par == NG_PAR_GRID_STRIDE ? "((int64_t)gridDim.x * blockDim.x)"
+                                                           : "((int64_t)get_global_size(0))";
+        catf(e, "for (int64_t v%d = ", n->a);
+        kid(e, r, 0);
+        catf(e, " + %s * ", id);
         kid(e, r, 2);
-        catf(e, " > 0) ? (v%d < ", n->a);
-        kid(e, r, 1);
-        catf(e, ") : (v%d > ", n->a);
-        kid(e, r, 1);
-        cat(e, ")");
+        cat(e, "; ");
+        loop_test(e, r, sn);
+        catf(e, "; v%d += %s * ", n->a, all);
+        kid(e, r, 2);
+        cat(e, ") {\n");
+    } else {
+        catf(e, "for (int64_t v%d = ", n->a);
+        kid(e, r, 0);
+        cat(e, "; ");
+        loop_test(e, r, sn);
+        catf(e, "; v%d += ", n->a);
+        kid(e, r, 2);
+        cat(e, ") {\n");
     }
-    catf(e, "; v%d += ", n->a);
-    kid(e, r, 2);
-    cat(e, ") {\n");
     if (outer_parallel)
         e->par_depth++;
     stmt(e, ng_ir_kid(e->k, r, 3), depth + 1);
@@ -396,6 +427,9 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
         cat(e, ";\n");
         break;
     case NG_IR_ATOMIC:
+        if (e->t->par != NG_PAR_OPENMP && e->st == NG_OK)
+            e->st = ng_error_set(NG_ERR_UNSUPPORTED, "atomic updates are not implemented for target %s yet",
+                                 e->t->name);
         indent(e, depth);
         cat(e, "{\n");
         indent(e, depth + 1);
@@ -455,15 +489,8 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
     }
 }
 
-int ng_emit_nargs(const NgIrKernel *k)
-{
-    int n = 0;
-    for (int p = 0; p < k->nparams; p++)
-        n += k->params[p].is_array ? 2 + 2 * k->params[p].ndim : 1;
-    return n;
-}
 
-/* Unpacks the packed argument array into named locals. */
+/* Unpacks the packed argument array into named locals (C target). */
 static void unpack_args(Emitter *e)
 {
     int j = 0;
@@ -488,6 +515,69 @@ static void unpack_args(Emitter *e)
     catf(e, "    const int64_t ng_work = A[%d].i; (void)ng_work;\n", j);
 }
 
+/* One parameter per argument (CUDA, OpenCL): the signature, then locals. */
+static void param_list(Emitter *e)
+{
+    bool first = true;
+    for (int p = 0; p < e->k->nparams; p++) {
+        const NgIrParam *pp = &e->k->params[p];
+        const char *ty = tname(e, pp->dtype);
+        catf(e, "%s", first ? "" : ", ");
+        first = false;
+        if (!pp->is_array) {
+            const char *decl = pp->dtype == NG_FLOAT32 ? "float" : ng_dtype_is_float(pp->dtype) ? "double" : "int64_t";
+            catf(e, "%s s%d_arg", decl, p);
+            continue;
+        }
+        catf(e, "%s%s%s *a%d_base, int64_t a%d_off", e->t->global_ptr, pp->written ? "" : "const ", ty, p, p);
+        for (int d = 0; d < pp->ndim; d++)
+            catf(e, ", int64_t a%d_n%d", p, d);
+        for (int d = 0; d < pp->ndim; d++)
+            catf(e, ", int64_t a%d_s%d", p, d);
+    }
+    catf(e, "%sint64_t ng_work)\n{\n", first ? "" : ", ");
+    for (int p = 0; p < e->k->nparams; p++) {
+        const NgIrParam *pp = &e->k->params[p];
+        const char *ty = tname(e, pp->dtype);
+        if (!pp->is_array)
+            catf(e, "    const %s s%d = (%s)s%d_arg;\n", ty, p, ty, p);
+        else
+            catf(e, "    %s%s%s *const a%d = a%d_base + a%d_off;\n", e->t->global_ptr, pp->written ? "" : "const ",
+                 ty, p, p, p);
+    }
+}
+
+int ng_emit_nargs(const NgIrKernel *k)
+{
+    int n = 0;
+    for (int p = 0; p < k->nparams; p++)
+        n += k->params[p].is_array ? 2 + 2 * k->params[p].ndim : 1;
+    return n;
+}
+
+void ng_emit_arg_kinds(const NgIrKernel *k, uint8_t *kinds)
+{
+    int j = 0;
+    for (int p = 0; p < k->nparams; p++) {
+        const NgIrParam *pp = &k->params[p];
+        if (!pp->is_array) {
+            kinds[j++] = pp->dtype == NG_FLOAT32 ? NG_ARG_F32 : ng_dtype_is_float(pp->dtype) ? NG_ARG_F64 : NG_ARG_I64;
+            continue;
+        }
+        kinds[j++] = NG_ARG_PTR;
+        for (int d = 0; d < 1 + 2 * pp->ndim; d++)
+            kinds[j++] = NG_ARG_I64;
+    }
+}
+
+bool ng_emit_has_parallel(const NgIrKernel *k)
+{
+    for (NgIrRef r = 0; r < k->nnodes; r++)
+        if (k->nodes[r].kind == NG_IR_FOR && (k->nodes[r].flags & NG_IR_PARALLEL))
+            return true;
+    return false;
+}
+
 NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
 {
     NgStatus st = ng_ir_verify(k);
@@ -497,14 +587,19 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
         if (!t->type_names[k->params[p].dtype])
             return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported on target %s",
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
-    if (t->par != NG_PAR_OPENMP || !t->packed_args)
-        return ng_error_set(NG_ERR_UNSUPPORTED, "target %s is not implemented yet", t->name);
-    Emitter e = {k, t, out, 0};
+    Emitter e = {k, t, out, 0, NG_OK};
     cat(&e, t->prologue);
-    catf(&e, "\n%s%s(const NgKArg *A)\n{\n", t->kernel_head, k->name);
-    unpack_args(&e);
+    if (t->packed_args) {
+        catf(&e, "\n%s%s(const NgKArg *A)\n{\n", t->kernel_head, k->name);
+        unpack_args(&e);
+    } else {
+        catf(&e, "\n%s%s(", t->kernel_head, k->name);
+        param_list(&e);
+    }
     stmt(&e, k->body, 1);
     cat(&e, "}\n");
+    if (e.st != NG_OK)
+        return e.st;
     if (out->failed)
         return ng_error_set(NG_ERR_NOMEM, "out of memory emitting kernel source");
     return NG_OK;

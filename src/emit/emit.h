@@ -22,9 +22,21 @@ typedef struct NgTarget {
     bool float_suffix;                   /* float32 math is sinf() rather than overloaded sin() */
     bool packed_args;                    /* one `const NgKArg *A` parameter instead of one per argument */
     NgParallelStyle par;                 /* how the outermost parallel loop is spread */
+    const char *int64_suffix;            /* suffix of 64-bit integer literals: "LL" or "L" */
 } NgTarget;
 
-extern const NgTarget ng_target_c;
+extern const NgTarget ng_target_c;      /* cpu backend: C + OpenMP */
+extern const NgTarget ng_target_cuda;   /* NVRTC */
+extern const NgTarget ng_target_opencl; /* OpenCL C 1.2 */
+
+/* How each 8-byte argument slot is declared by a target that takes one
+ * parameter per argument (packed targets read every slot as NgKArg). */
+typedef enum NgArgKind {
+    NG_ARG_PTR,  /* device pointer (cl_mem on OpenCL) */
+    NG_ARG_I64,  /* int64 */
+    NG_ARG_F64,  /* double */
+    NG_ARG_F32,  /* float: the backend narrows the slot's double */
+} NgArgKind;
 
 /* Appends the source of kernel k for target t to out. The kernel's arguments,
  * in order, are for each parameter: an array gives data pointer, element
@@ -33,5 +45,9 @@ extern const NgTarget ng_target_c;
 NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out);
 /* Number of 8-byte arguments the kernel takes (see ng_emit). */
 int ng_emit_nargs(const NgIrKernel *k);
+/* Fills kinds[0..ng_emit_nargs(k)) with the argument kinds. */
+void ng_emit_arg_kinds(const NgIrKernel *k, uint8_t *kinds);
+/* True if the kernel has a parallel loop (else GPUs launch one thread). */
+bool ng_emit_has_parallel(const NgIrKernel *k);
 
 #endif

@@ -210,6 +210,31 @@ static NgStatus compile_and_load(NgDevice *dev, const char *source, const char *
     return dev->be->load(dev, bin, name, module);
 }
 
+/* $NUMGPU_EMIT_DIR: every kernel built is also emitted as CUDA and OpenCL
+ * source there, so CI can compile all of them with NVRTC and an OpenCL
+ * compiler even where neither device exists. */
+static void save_for_other_targets(const NgIrKernel *k, const char *name)
+{
+    const char *dir = getenv("NUMGPU_EMIT_DIR");
+    if (!dir || !*dir)
+        return;
+    static const struct { const NgTarget *t; const char *ext; } targets[] = {
+        {&ng_target_cuda, "cu"}, {&ng_target_opencl, "cl"}};
+    for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
+        NgStr src;
+        ng_str_init(&src);
+        char path[600];
+        NgStatus st = ng_emit(k, targets[i].t, &src);
+        snprintf(path, sizeof path, "%s/%s.%s%s", dir, name, targets[i].ext, st == NG_OK ? "" : ".skipped");
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fputs(st == NG_OK ? src.s : ng_error_message(), f);
+            fclose(f);
+        }
+        ng_str_free(&src);
+    }
+}
+
 NgStatus ng_kernel_get(NgDevice *dev, const void *key, size_t keylen, NgBuildFn build,
                        const void *ctx, const NgKernel **out)
 {
@@ -240,6 +265,7 @@ NgStatus ng_kernel_get(NgDevice *dev, const void *key, size_t keylen, NgBuildFn 
     if (st == NG_OK) {
         free(last_source);
         last_source = strdup(src.s);
+        save_for_other_targets(&k, name);
         const char *show = getenv("NUMGPU_SHOW_KERNELS");
         if (show && *show && strcmp(show, "0") != 0)
             fprintf(stderr, "numgpu: kernel %s for %s:\n%s\n", name, dev->name, src.s);
@@ -253,10 +279,15 @@ NgStatus ng_kernel_get(NgDevice *dev, const void *key, size_t keylen, NgBuildFn 
         ne.kernel = ng_malloc(sizeof *ne.kernel);
         kern.dev = dev;
         kern.nargs = ng_emit_nargs(&k);
+        kern.parallel = ng_emit_has_parallel(&k);
+        kern.kinds = ng_malloc((size_t)kern.nargs + 1);
+        if (kern.kinds)
+            ng_emit_arg_kinds(&k, kern.kinds);
         snprintf(kern.name, sizeof kern.name, "%s", name);
-        if (!ne.key || !ne.kernel) {
+        if (!ne.key || !ne.kernel || !kern.kinds) {
             ng_free(ne.key);
             ng_free(ne.kernel);
+            ng_free(kern.kinds);
             st = ng_error_set(NG_ERR_NOMEM, "out of memory in the kernel cache");
         } else {
             memcpy(ne.key, key, keylen);
@@ -274,6 +305,7 @@ NgStatus ng_kernel_get(NgDevice *dev, const void *key, size_t keylen, NgBuildFn 
         e = st == NG_OK ? find(dev, h, key, keylen) : NULL;
     } else {
         ng_free(ne.key);
+        ng_free(ne.kernel->kinds);
         ng_free(ne.kernel);
     }
     pthread_mutex_unlock(&lock);
@@ -290,7 +322,8 @@ NgStatus ng_kernel_launch(const NgKernel *kern, const NgKArg *args, int nargs, i
         return ng_error_set(NG_ERR_INTERNAL, "kernel %s takes %d arguments, %d given", kern->name,
                             kern->nargs, nargs);
     ng_count(NG_C_LAUNCH, 1);
-    return kern->dev->be->launch(kern->dev, kern->module, args, nargs, extent, work);
+    return kern->dev->be->launch(kern->dev, kern->module, args, kern->kinds, nargs,
+                                 kern->parallel ? extent : 1, work);
 }
 
 void ng_kargs_array(NgKArg *args, int *n, const NgArray *a, int ndim, const int64_t *shape,

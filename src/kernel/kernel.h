@@ -19,6 +19,8 @@ typedef struct NgKernel {
     NgDevice *dev;     /* device it was compiled for */
     void *module;      /* backend handle */
     int nargs;         /* 8-byte arguments it takes */
+    uint8_t *kinds;    /* NgArgKind of each argument */
+    bool parallel;     /* has a parallel loop (else one GPU thread runs it) */
     char name[48];     /* symbol name */
 } NgKernel;
 

@@ -1,7 +1,258 @@
-/* Matrix products (stub, being implemented). */
+/* Matrix products: NumPy's matmul (the `@` operator).
+ *
+ * Operands of rank 1 are promoted (a vector on the left is a 1 x k row, on
+ * the right a k x 1 column) and those axes dropped from the result; leading
+ * axes are batch axes and broadcast. The product is computed in the result
+ * dtype (promotion of the two; float32 accumulates in float32 and integers
+ * wrap, as NumPy; bool is "or of ands").
+ *
+ * The kernel runs in parallel over blocks of ROWS consecutive rows of one
+ * batch entry. For each block and each strip of up to COLS output columns
+ * it clears the strip, then for every p adds A[i, p] * B[p, strip] into
+ * each of the ROWS output rows: the B row segment is loaded once for ROWS
+ * rows, the output strip stays in L1, and the innermost loop is a unit-
+ * stride axpy over j that the C compiler vectorises. B is made unit-stride
+ * along j first when it is not (a cheap O(k*m) copy). This is a plain
+ * blocked loop nest, not a tuned BLAS: expect it well ahead of NumPy's own
+ * non-BLAS loops (integer matmul) but behind OpenBLAS/MKL for floats. */
+#include <string.h>
+
 #include "ops/ops_internal.h"
 
-NgStatus ng_op_matmul(const NgArray *a, const NgArray *b, NgArray *out) {
-    (void)a; (void)b; (void)out;
-    return ng_error_set(NG_ERR_UNSUPPORTED, "matmul is not implemented yet");
+#define ROWS 4   /* output rows per parallel work item */
+#define COLS 256 /* output columns per strip */
+
+typedef struct MatKey {
+    uint8_t tag;      /* 'M' */
+    int8_t adt, bdt;  /* operand dtypes */
+    int8_t cdt;       /* result (and compute) dtype */
+    uint8_t nb;       /* batch rank */
+    uint8_t a_contig; /* A's last axis unit-stride */
+} MatKey;
+
+static NgIrRef cst(NgIrKernel *k, int64_t v) { return ng_ir_const_i(k, NG_INT64, v); }
+
+static NgIrRef add(NgIrKernel *k, NgIrRef x, NgIrRef y) { return ng_ir_binary(k, NG_OP_ADD, NG_INT64, x, y); }
+
+/* Parameters: C (nb+2, written), A (nb+2), B (nb+2, unit-stride along j),
+ * all with batch axes first; scalar: number of row blocks per batch entry. */
+static NgStatus build_matmul(const void *ctx, NgIrKernel *k)
+{
+    const MatKey *key = ctx;
+    int nb = key->nb, nd = nb + 2;
+    NgDType cdt = (NgDType)key->cdt;
+    int C = ng_ir_param_array(k, cdt, nd, true, true);
+    int A = ng_ir_param_array(k, (NgDType)key->adt, nd, key->a_contig, false);
+    int B = ng_ir_param_array(k, (NgDType)key->bdt, nd, true, false);
+    int nblk = ng_ir_param_scalar(k, NG_INT64);
+    int vr = ng_ir_var(k, NG_INT64), vt = ng_ir_var(k, NG_INT64), vi0 = ng_ir_var(k, NG_INT64);
+    int vrows = ng_ir_var(k, NG_INT64), vjb = ng_ir_var(k, NG_INT64), vjend = ng_ir_var(k, NG_INT64);
+    int vp = ng_ir_var(k, NG_INT64), vj = ng_ir_var(k, NG_INT64), vq = ng_ir_var(k, NG_INT64);
+    int vbat[NG_MAXDIMS], va[ROWS];
+    for (int d = 0; d < nb; d++)
+        vbat[d] = ng_ir_var(k, NG_INT64);
+    for (int q = 0; q < ROWS; q++)
+        va[q] = ng_ir_var(k, cdt);
+    int vag = ng_ir_var(k, cdt);
+    NgIrRef zero = cst(k, 0), one = cst(k, 1);
+    NgIrRef r = ng_ir_varref(k, vr), t = ng_ir_varref(k, vt), i0 = ng_ir_varref(k, vi0);
+    NgIrRef rows = ng_ir_varref(k, vrows), jb = ng_ir_varref(k, vjb), jend = ng_ir_varref(k, vjend);
+    NgIrRef p = ng_ir_varref(k, vp), j = ng_ir_varref(k, vj), q = ng_ir_varref(k, vq);
+    NgIrRef n = ng_ir_shape(k, C, nb), m = ng_ir_shape(k, C, nb + 1), kk = ng_ir_shape(k, A, nb + 1);
+
+    NgIrRef pre[NG_MAXDIMS + 8];
+    int npre = 0;
+    /* block r -> batch index (unravelled, C order) and first row i0 */
+    NgIrRef nblkr = ng_ir_scalar(k, nblk);
+    pre[npre++] = ng_ir_let(k, vi0, ng_ir_binary(k, NG_OP_MUL, NG_INT64, ng_ir_binary(k, NG_OP_MOD, NG_INT64, r, nblkr),
+                                                 cst(k, ROWS)));
+    pre[npre++] = ng_ir_let(k, vt, ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, r, nblkr));
+    for (int d = nb - 1; d >= 0; d--) {
+        NgIrRef ext = ng_ir_shape(k, C, d);
+        pre[npre++] = ng_ir_let(k, vbat[d], d == 0 ? t : ng_ir_binary(k, NG_OP_MOD, NG_INT64, t, ext));
+        if (d > 0)
+            pre[npre++] = ng_ir_assign(k, vt, ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, t, ext));
+    }
+    pre[npre++] = ng_ir_let(k, vrows, ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, cst(k, ROWS),
+                                                   ng_ir_binary(k, NG_OP_SUB, NG_INT64, n, i0)));
+
+    /* index helpers: X[batch..., row, col] */
+    NgIrRef ix[NG_MAXDIMS + 2];
+    for (int d = 0; d < nb; d++)
+        ix[d] = ng_ir_varref(k, vbat[d]);
+#define AT(arr, row, col) (ix[nb] = (row), ix[nb + 1] = (col), ng_ir_load(k, (arr), nd, ix))
+#define PUT(arr, row, col, val) (ix[nb] = (row), ix[nb + 1] = (col), ng_ir_store(k, (arr), nd, ix, (val)))
+
+    /* fast path: ROWS full rows */
+    NgIrRef bpj = ng_ir_cast(k, cdt, AT(B, p, j));
+    NgIrRef upd[ROWS], lets[ROWS + 1];
+    for (int qq = 0; qq < ROWS; qq++) {
+        NgIrRef row = add(k, i0, cst(k, qq));
+        NgIrRef prod = ng_ir_binary(k, NG_OP_MUL, cdt, ng_ir_varref(k, va[qq]), bpj);
+        NgIrRef cur = AT(C, row, j);
+        upd[qq] = PUT(C, row, j, ng_ir_binary(k, NG_OP_ADD, cdt, cur, prod));
+        lets[qq] = ng_ir_let(k, va[qq], ng_ir_cast(k, cdt, AT(A, row, p)));
+    }
+    lets[ROWS] = ng_ir_for(k, vj, jb, jend, one, ng_ir_block(k, ROWS, upd), 0);
+    NgIrRef full = ng_ir_for(k, vp, zero, kk, one, ng_ir_block(k, ROWS + 1, lets), 0);
+
+    /* general path: rows < ROWS (the last block of a batch entry) */
+    NgIrRef rowq = add(k, i0, q);
+    NgIrRef gprod = ng_ir_binary(k, NG_OP_MUL, cdt, ng_ir_varref(k, vag), bpj);
+    NgIrRef gupd = PUT(C, rowq, j, ng_ir_binary(k, NG_OP_ADD, cdt, AT(C, rowq, j), gprod));
+    NgIrRef gsteps[2] = {ng_ir_let(k, vag, ng_ir_cast(k, cdt, AT(A, rowq, p))),
+                         ng_ir_for(k, vj, jb, jend, one, gupd, 0)};
+    NgIrRef part = ng_ir_for(k, vq, zero, rows, one,
+                             ng_ir_for(k, vp, zero, kk, one, ng_ir_block(k, 2, gsteps), 0), 0);
+
+    /* clear the strip of all block rows */
+    NgIrRef czero = ng_dtype_is_float(cdt) ? ng_ir_const_f(k, cdt, 0.0) : ng_ir_const_i(k, cdt, 0);
+    NgIrRef clear = ng_ir_for(k, vq, zero, rows, one,
+                              ng_ir_for(k, vj, jb, jend, one, PUT(C, rowq, j, czero), 0), 0);
+    NgIrRef isfull = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, rows, cst(k, ROWS));
+    NgIrRef strip[3] = {
+        ng_ir_let(k, vjend, ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, add(k, jb, cst(k, COLS)), m)),
+        clear,
+        ng_ir_if(k, isfull, full, part),
+    };
+    pre[npre++] = ng_ir_for(k, vjb, zero, m, cst(k, COLS), ng_ir_block(k, 3, strip), 0);
+#undef AT
+#undef PUT
+    NgIrRef nrows = nblkr;
+    for (int d = 0; d < nb; d++)
+        nrows = ng_ir_binary(k, NG_OP_MUL, NG_INT64, nrows, ng_ir_shape(k, C, d));
+    k->body = ng_ir_for(k, vr, zero, nrows, one, ng_ir_block(k, npre, pre), NG_IR_PARALLEL);
+    return k->status;
+}
+
+/* Element strides of x (core axes last) broadcast to batch rank nb + 2. */
+static void mm_strides(const NgArray *x, int nb, int64_t *out)
+{
+    int item = ng_array_itemsize(x), off = nb + 2 - x->ndim;
+    for (int d = 0; d < nb + 2; d++) {
+        int xd = d - off;
+        out[d] = (xd < 0 || x->shape[xd] == 1) ? 0 : x->strides[xd] / item;
+    }
+}
+
+NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
+{
+    static const char *sig = "(n?,k),(k,m?)->(n?,m?)";
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < 2; i++) {
+        const NgArray *x = i ? b_in : a_in;
+        if (x->ndim == 0)
+            return ng_error_set(NG_ERR_VALUE, "matmul: Input operand %d does not have enough dimensions (has 0, "
+                                "gufunc core with signature %s requires 1)", i, sig);
+    }
+    if (ng_array_device(a_in) != ng_array_device(b_in))
+        return ng_error_set(NG_ERR_VALUE, "arrays are on different devices (%s and %s); move one with x.to(device)",
+                            ng_device_name(ng_array_device(a_in)), ng_device_name(ng_array_device(b_in)));
+    NgDType cdt = ng_dtype_promote(a_in->dtype, b_in->dtype);
+    if (!ng_dtype_info(cdt)->supported || !ng_dtype_info(a_in->dtype)->supported ||
+        !ng_dtype_info(b_in->dtype)->supported)
+        return ng_error_set(NG_ERR_TYPE, "matmul: dtype %s is not supported yet", ng_dtype_info(cdt)->name);
+
+    /* promote 1-d operands to matrices (views) */
+    NgArray a, b, bc;
+    memset(&bc, 0, sizeof bc);
+    ng_array_view(a_in, &a);
+    ng_array_view(b_in, &b);
+    bool avec = a.ndim == 1, bvec = b.ndim == 1;
+    if (avec) {
+        a.shape[1] = a.shape[0];
+        a.strides[1] = a.strides[0];
+        a.shape[0] = 1;
+        a.strides[0] = 0;
+        a.ndim = 2;
+    }
+    if (bvec) {
+        b.shape[1] = 1;
+        b.strides[1] = ng_array_itemsize(&b);
+        b.ndim = 2;
+    }
+    NgStatus st = NG_OK;
+    int64_t n = a.shape[a.ndim - 2], k = a.shape[a.ndim - 1], k2 = b.shape[b.ndim - 2], m = b.shape[b.ndim - 1];
+    if (k != k2) {
+        st = ng_error_set(NG_ERR_VALUE, "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+                          "signature %s (size %lld is different from %lld)", sig, (long long)k2, (long long)k);
+        goto done;
+    }
+    int nds[2] = {a.ndim - 2, b.ndim - 2};
+    const int64_t *shs[2] = {a.shape, b.shape};
+    int nb;
+    int64_t shape[NG_MAXDIMS + 2];
+    if ((st = ng_shape_broadcast(2, nds, shs, &nb, shape)) != NG_OK)
+        goto done;
+    if (nb + 2 > NG_MAXDIMS) {
+        st = ng_error_set(NG_ERR_VALUE, "matmul: too many dimensions");
+        goto done;
+    }
+    /* result shape: batch + (n unless a was a vector) + (m unless b was) */
+    int64_t oshape[NG_MAXDIMS];
+    int ond = nb;
+    memcpy(oshape, shape, sizeof(int64_t) * (size_t)nb);
+    if (!avec)
+        oshape[ond++] = n;
+    if (!bvec)
+        oshape[ond++] = m;
+    if ((st = ng_array_empty(ng_array_device(a_in), cdt, ond, oshape, out)) != NG_OK)
+        goto done;
+    if (out->size == 0)
+        goto done;
+    /* B unit-stride along j (a transposed B would make the inner loop a gather) */
+    const NgArray *bp = &b;
+    if (m > 1 && b.strides[b.ndim - 1] != ng_array_itemsize(&b)) {
+        if ((st = ng_op_ascontiguous(&b, true, &bc)) != NG_OK)
+            goto done;
+        bp = &bc;
+    }
+    shape[nb] = n;
+    shape[nb + 1] = m;
+    int64_t cstr[NG_MAXDIMS + 2], astr[NG_MAXDIMS + 2], bstr[NG_MAXDIMS + 2], ashape[NG_MAXDIMS + 2],
+        bshape[NG_MAXDIMS + 2];
+    int64_t s = 1;
+    for (int d = nb + 1; d >= 0; d--) {
+        cstr[d] = shape[d] == 1 ? 0 : s;
+        s *= shape[d];
+    }
+    cstr[nb + 1] = 1;
+    mm_strides(&a, nb, astr);
+    mm_strides(bp, nb, bstr);
+    bstr[nb + 1] = 1; /* unit-stride (or extent 1) by construction */
+    memcpy(ashape, shape, sizeof(int64_t) * (size_t)nb);
+    memcpy(bshape, shape, sizeof(int64_t) * (size_t)nb);
+    ashape[nb] = n;
+    ashape[nb + 1] = k;
+    bshape[nb] = k;
+    bshape[nb + 1] = m;
+    MatKey key;
+    memset(&key, 0, sizeof key);
+    key.tag = 'M';
+    key.adt = (int8_t)a.dtype;
+    key.bdt = (int8_t)b.dtype;
+    key.cdt = (int8_t)cdt;
+    key.nb = (uint8_t)nb;
+    key.a_contig = astr[nb + 1] == 1;
+    const NgKernel *kern;
+    if ((st = ng_kernel_get(ng_array_device(a_in), &key, sizeof key, build_matmul, &key, &kern)) != NG_OK)
+        goto done;
+    NgKArg args[3 * (2 + 2 * (NG_MAXDIMS + 2)) + 1];
+    int na = 0;
+    ng_kargs_array(args, &na, out, nb + 2, shape, cstr);
+    ng_kargs_array(args, &na, &a, nb + 2, ashape, astr);
+    ng_kargs_array(args, &na, bp, nb + 2, bshape, bstr);
+    int64_t nblk = (n + ROWS - 1) / ROWS, batch = 1;
+    for (int d = 0; d < nb; d++)
+        batch *= shape[d];
+    args[na++].i = nblk;
+    int64_t work = batch * n * m * (k > 0 ? k : 1);
+    st = ng_kernel_launch(kern, args, na, batch * nblk, work);
+done:
+    if (st != NG_OK)
+        ng_array_release(out);
+    ng_array_release(&bc);
+    ng_array_release(&a);
+    ng_array_release(&b);
+    return st;
 }

@@ -16,7 +16,10 @@
 
 #include "ops/ops_internal.h"
 
-enum { PLAN_FULL, PLAN_ROWS, PLAN_EACH };
+enum { PLAN_FULL, PLAN_ROWS, PLAN_EACH, PLAN_STRIDED };
+
+/* finish(): what happens to the accumulator before the store */
+enum { POST_NONE, POST_DIVIDE, POST_DIVIDE_SQRT };
 
 typedef struct RedKey {
     uint8_t tag;          /* 'R' */
@@ -28,7 +31,8 @@ typedef struct RedKey {
     uint8_t nkept, nred;  /* collapsed kept / reduced ranks */
     uint8_t in_contig;    /* input's last (collapsed) axis is unit-stride */
     uint8_t has_mean;     /* var/std: a mean array parameter */
-    uint8_t post;         /* divide by count (mean/var), sqrt (std) */
+    uint8_t serial;       /* full reduction in one thread (small, on a GPU) */
+    uint8_t post;         /* POST_*: divide by count (mean/var), then sqrt (std) */
 } RedKey;
 
 static NgIrRef identity(NgIrKernel *k, NgReduceOp op, NgDType acc)
@@ -79,10 +83,10 @@ static NgIrRef contribution(NgIrKernel *k, const RedKey *key, NgIrRef x, NgIrRef
 static NgIrRef finish(NgIrKernel *k, const RedKey *key, NgIrRef acc, int count_param)
 {
     NgDType adt = (NgDType)key->acc;
-    if (key->post) {
+    if (key->post != POST_NONE) {
         NgIrRef n = ng_ir_cast(k, adt, ng_ir_scalar(k, count_param));
         acc = ng_ir_binary(k, NG_OP_TRUEDIV, adt, acc, n);
-        if (key->op == NG_RED_STD)
+        if (key->post == POST_DIVIDE_SQRT)
             acc = ng_ir_unary(k, NG_OP_SQRT, adt, acc);
     }
     return ng_ir_cast(k, (NgDType)key->out, acc);
@@ -113,6 +117,30 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
     NgIrRef x = ng_ir_load(k, in, K + R, idx);
     NgIrRef mu = mean >= 0 ? ng_ir_load(k, mean, K, idx) : NG_IR_NONE;
     NgOp comb = combine_op((NgReduceOp)key->op);
+
+    if (key->plan == PLAN_STRIDED) {
+        /* partials for targets without parallel reductions: thread j combines
+         * elements j, j + T, j + 2T, ... (adjacent threads read adjacent memory) */
+        int r = ng_ir_var(k, NG_INT64), at = ng_ir_var(k, NG_INT64), acc = ng_ir_var(k, adt);
+        NgIrRef zero_idx = ng_ir_const_i(k, NG_INT64, 0);
+        NgIrRef T = ng_ir_shape(k, out, 0), n = ng_ir_shape(k, in, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+        NgIrRef rows = ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64,
+                                    ng_ir_binary(k, NG_OP_SUB, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_INT64, n, T), one), T);
+        NgIrRef atv = ng_ir_varref(k, at);
+        NgIrRef xs = ng_ir_load(k, in, 1, &atv);
+        NgIrRef upd = ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, atv, n),
+                               ng_ir_assign(k, acc, ng_ir_binary(k, comb, adt, ng_ir_varref(k, acc),
+                                                                 contribution(k, key, xs, mean >= 0 ? ng_ir_load(k, mean, 1, &zero_idx) : NG_IR_NONE))),
+                               NG_IR_NONE);
+        NgIrRef step[2] = {ng_ir_let(k, at, ng_ir_binary(k, NG_OP_ADD, NG_INT64,
+                                                         ng_ir_binary(k, NG_OP_MUL, NG_INT64, ng_ir_varref(k, r), T), idx[0])),
+                           upd};
+        NgIrRef body[3] = {ng_ir_let(k, acc, identity(k, (NgReduceOp)key->op, adt)),
+                           loop(k, r, rows, ng_ir_block(k, 2, step), 0),
+                           ng_ir_store(k, out, 1, idx, ng_ir_cast(k, (NgDType)key->out, ng_ir_varref(k, acc)))};
+        k->body = loop(k, vk[0], T, ng_ir_block(k, 3, body), NG_IR_PARALLEL);
+        return k->status;
+    }
 
     if (key->plan == PLAN_ROWS) {
         /* for each block of output columns (parallel): init, then add rows in order */
@@ -164,7 +192,7 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
     NgIrRef red = update;
     for (int d = R - 1; d >= 0; d--) {
         bool outer = d == 0;
-        unsigned flags = (outer && key->plan == PLAN_FULL && !arg) ? NG_IR_PARALLEL : 0;
+        unsigned flags = (outer && key->plan == PLAN_FULL && !arg && !key->serial) ? NG_IR_PARALLEL : 0;
         red = loop(k, vr[d], ng_ir_shape(k, in, K + d), red, flags);
         if (!arg && (flags || d == R - 1))
             ng_ir_reduce(k, red, acc, comb);
@@ -220,6 +248,76 @@ static const char *red_name(NgReduceOp op)
     return names[op];
 }
 
+static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgArray *out, const NgArray *mean,
+                    int64_t count);
+
+/* The reduction a reduce-op's partial results are combined with. */
+static NgReduceOp combine_reduction(NgReduceOp op)
+{
+    switch (op) {
+    case NG_RED_PROD: case NG_RED_MIN: case NG_RED_MAX: case NG_RED_ANY: case NG_RED_ALL: return op;
+    default: return NG_RED_SUM;
+    }
+}
+
+/* A full reduction for targets without cross-thread reductions (GPUs):
+ * a strided pass leaves up to 64Ki partials, which are reduced the same way
+ * until few enough remain for one thread. R collapsed reduced axes; when
+ * R == 1 the input is n elements `stride` apart. */
+static NgStatus run_in_passes(const NgArray *a, int R, int64_t n, int64_t stride, RedKey key, const NgArray *out,
+                              const NgArray *mean, int64_t count)
+{
+    static const bool all_axes[1] = {true};
+    NgStatus st;
+    NgArray flat;
+    if (R > 1) {
+        if ((st = ng_op_ascontiguous(a, false, &flat)) != NG_OK)
+            return st;
+        n = flat.size;
+        stride = 1;
+    } else {
+        ng_array_view(a, &flat);
+    }
+    int64_t T = (n + 15) / 16, one = 1, zero = 0;
+    if (T > 65536)
+        T = 65536;
+    NgArray part;
+    if ((st = ng_array_empty(ng_array_device(a), (NgDType)key.acc, 1, &T, &part)) != NG_OK) {
+        ng_array_release(&flat);
+        return st;
+    }
+    RedKey pk = key;
+    pk.tag = 'R';
+    pk.plan = PLAN_STRIDED;
+    pk.nkept = 1;
+    pk.nred = 0;
+    pk.out = key.acc;
+    pk.post = POST_NONE;
+    pk.in_contig = 0;
+    pk.has_mean = mean != NULL;
+    const NgKernel *kern;
+    st = ng_kernel_get(ng_array_device(a), &pk, sizeof pk, build_red, &pk, &kern);
+    if (st == NG_OK) {
+        NgKArg args[16];
+        int na = 0;
+        ng_kargs_array(args, &na, &part, 1, &T, &one);
+        ng_kargs_array(args, &na, &flat, 1, &n, &stride);
+        if (mean)
+            ng_kargs_array(args, &na, mean, 1, &one, &zero);
+        args[na++].i = count;
+        st = ng_kernel_launch(kern, args, na, T, n);
+    }
+    if (st == NG_OK) {
+        RedKey k2 = key;
+        k2.op = (uint8_t)combine_reduction((NgReduceOp)key.op);
+        k2.in = key.acc;
+        st = run(&part, all_axes, k2, out, NULL, count);
+    }
+    ng_array_release(&part);
+    ng_array_release(&flat);
+    return st;
+}
+
 /* Runs one reduction kernel over `a` with `reduced` axes into `out` (fresh, C order). */
 static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgArray *out, const NgArray *mean,
                     int64_t count)
@@ -262,11 +360,20 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
         R = 1;
     }
     bool arg = key.op == NG_RED_ARGMIN || key.op == NG_RED_ARGMAX;
+    NgDevice *dev = ng_array_device(a);
+    if (K == 0 && !arg && dev->be->target->par != NG_PAR_OPENMP) {
+        int64_t n = 1;
+        for (int d = 0; d < R; d++)
+            n *= shape[d];
+        if (n > 1024)
+            return run_in_passes(a, R, shape[0], strides[0], key, out, mean, count);
+    }
     key.tag = 'R';
     key.nkept = (uint8_t)K;
     key.nred = (uint8_t)R;
     key.in_contig = strides[K + R - 1] == 1;
     key.has_mean = mean != NULL;
+    key.serial = K == 0 && dev->be->target->par != NG_PAR_OPENMP;
     if (K == 0)
         key.plan = PLAN_FULL;
     else if (!arg && !mean && !key.post && key.acc == key.out && strides[K - 1] == 1 && strides[K + R - 1] != 1)
@@ -365,16 +472,16 @@ NgStatus ng_op_reduce(NgReduceOp op, const NgArray *a, int naxes, const int *axe
             RedKey mk = key;
             mk.op = NG_RED_MEAN;
             mk.out = (int8_t)acc;
-            mk.post = 1;
+            mk.post = POST_DIVIDE;
             st = run(a, reduced, mk, &mean, NULL, count);
             if (st == NG_OK) {
-                key.post = 1;
+                key.post = op == NG_RED_STD ? POST_DIVIDE_SQRT : POST_DIVIDE;
                 st = run(a, reduced, key, out, &mean, count - ddof > 0 ? count - ddof : 0);
             }
             ng_array_release(&mean);
         }
     } else {
-        key.post = op == NG_RED_MEAN;
+        key.post = op == NG_RED_MEAN ? POST_DIVIDE : POST_NONE;
         st = run(a, reduced, key, out, NULL, count);
     }
     if (st != NG_OK)

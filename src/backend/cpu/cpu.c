@@ -45,9 +45,15 @@ static NgStatus cpu_alloc(NgDevice *dev, size_t nbytes, void **ptr)
 
 static void cpu_free(NgDevice *dev, void *ptr, size_t nbytes) { free(ptr); }
 
-static NgStatus cpu_copy(NgDevice *dev, void *dst, const void *src, size_t nbytes)
+static NgStatus cpu_upload(NgDevice *dev, void *dst, size_t offset, const void *src, size_t nbytes)
 {
-    memcpy(dst, src, nbytes);
+    memcpy((char *)dst + offset, src, nbytes);
+    return NG_OK;
+}
+
+static NgStatus cpu_download(NgDevice *dev, void *dst, const void *src, size_t offset, size_t nbytes)
+{
+    memcpy(dst, (const char *)src + offset, nbytes);
     return NG_OK;
 }
 
@@ -152,7 +158,7 @@ static NgStatus cpu_load(NgDevice *dev, const char *path, const char *name, void
     return NG_OK;
 }
 
-static NgStatus cpu_launch(NgDevice *dev, void *module, const NgKArg *args, int nargs, int64_t extent,
+static NgStatus cpu_launch(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs, int64_t extent,
                            int64_t work)
 {
     NgKArg packed[512];
@@ -173,8 +179,8 @@ const NgBackend ng_backend_cpu = {
     .open = cpu_open,
     .alloc = cpu_alloc,
     .free = cpu_free,
-    .upload = cpu_copy,
-    .download = cpu_copy,
+    .upload = cpu_upload,
+    .download = cpu_download,
     .binary_ext = "so",
     .compile = cpu_compile,
     .load = cpu_load,

@@ -27,9 +27,15 @@ static NgStatus null_alloc(NgDevice *dev, size_t nbytes, void **ptr)
 
 static void null_free(NgDevice *dev, void *ptr, size_t nbytes) { free(ptr); }
 
-static NgStatus null_copy(NgDevice *dev, void *dst, const void *src, size_t nbytes)
+static NgStatus null_upload(NgDevice *dev, void *dst, size_t offset, const void *src, size_t nbytes)
 {
-    memcpy(dst, src, nbytes);
+    memcpy((char *)dst + offset, src, nbytes);
+    return NG_OK;
+}
+
+static NgStatus null_download(NgDevice *dev, void *dst, const void *src, size_t offset, size_t nbytes)
+{
+    memcpy(dst, (const char *)src + offset, nbytes);
     return NG_OK;
 }
 
@@ -49,7 +55,7 @@ static NgStatus null_load(NgDevice *dev, const char *path, const char *name, voi
     return NG_OK;
 }
 
-static NgStatus null_launch(NgDevice *dev, void *module, const NgKArg *args, int nargs, int64_t extent,
+static NgStatus null_launch(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs, int64_t extent,
                             int64_t work)
 {
     return NG_OK;
@@ -66,8 +72,8 @@ const NgBackend ng_backend_null = {
     .open = null_open,
     .alloc = null_alloc,
     .free = null_free,
-    .upload = null_copy,
-    .download = null_copy,
+    .upload = null_upload,
+    .download = null_download,
     .binary_ext = "c",
     .compile = null_compile,
     .load = null_load,

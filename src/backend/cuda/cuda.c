@@ -1,0 +1,415 @@
+/* The cuda backend: NVIDIA GPUs through the driver API (libcuda.so.1) and
+ * NVRTC (libnvrtc), both loaded at run time through symbol tables, so the
+ * build needs no CUDA SDK and runs on machines without a GPU. One primary
+ * context per device, the default stream. Kernels come from the emitter's
+ * CUDA target and are compiled by NVRTC for the device's own architecture
+ * (sm_XY from its compute capability); when NVRTC does not know that
+ * architecture, PTX for the newest one it knows, which the driver JITs.
+ *
+ * ng_cuda_nvrtc_compile() works without a GPU: CI uses it to compile every
+ * generated kernel for sm_90. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "core/core.h"
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef unsigned long long CUdeviceptr;
+typedef int nvrtcResult;
+typedef struct _nvrtcProgram *nvrtcProgram;
+
+enum {
+    CUDA_SUCCESS = 0,
+    CUDA_ERROR_OUT_OF_MEMORY = 2,
+    CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+};
+
+#define CU_SYMBOLS(X) \
+    X(cuInit, CUresult, (unsigned)) \
+    X(cuDriverGetVersion, CUresult, (int *)) \
+    X(cuDeviceGetCount, CUresult, (int *)) \
+    X(cuDeviceGet, CUresult, (CUdevice *, int)) \
+    X(cuDeviceGetName, CUresult, (char *, int, CUdevice)) \
+    X(cuDeviceGetAttribute, CUresult, (int *, int, CUdevice)) \
+    X(cuDevicePrimaryCtxRetain, CUresult, (CUcontext *, CUdevice)) \
+    X(cuCtxSetCurrent, CUresult, (CUcontext)) \
+    X(cuCtxSynchronize, CUresult, (void)) \
+    X(cuMemAlloc_v2, CUresult, (CUdeviceptr *, size_t)) \
+    X(cuMemFree_v2, CUresult, (CUdeviceptr)) \
+    X(cuMemGetInfo_v2, CUresult, (size_t *, size_t *)) \
+    X(cuMemcpyHtoD_v2, CUresult, (CUdeviceptr, const void *, size_t)) \
+    X(cuMemcpyDtoH_v2, CUresult, (void *, CUdeviceptr, size_t)) \
+    X(cuModuleLoadData, CUresult, (CUmodule *, const void *)) \
+    X(cuModuleGetFunction, CUresult, (CUfunction *, CUmodule, const char *)) \
+    X(cuLaunchKernel, CUresult, (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, \
+                                 unsigned, CUstream, void **, void **)) \
+    X(cuGetErrorName, CUresult, (CUresult, const char **))
+
+#define NVRTC_SYMBOLS(X) \
+    X(nvrtcVersion, nvrtcResult, (int *, int *)) \
+    X(nvrtcGetErrorString, const char *, (nvrtcResult)) \
+    X(nvrtcCreateProgram, nvrtcResult, (nvrtcProgram *, const char *, const char *, int, const char *const *, \
+                                        const char *const *)) \
+    X(nvrtcCompileProgram, nvrtcResult, (nvrtcProgram, int, const char *const *)) \
+    X(nvrtcGetProgramLogSize, nvrtcResult, (nvrtcProgram, size_t *)) \
+    X(nvrtcGetProgramLog, nvrtcResult, (nvrtcProgram, char *)) \
+    X(nvrtcGetCUBINSize, nvrtcResult, (nvrtcProgram, size_t *)) \
+    X(nvrtcGetCUBIN, nvrtcResult, (nvrtcProgram, char *)) \
+    X(nvrtcGetPTXSize, nvrtcResult, (nvrtcProgram, size_t *)) \
+    X(nvrtcGetPTX, nvrtcResult, (nvrtcProgram, char *)) \
+    X(nvrtcDestroyProgram, nvrtcResult, (nvrtcProgram *))
+
+static struct {
+#define DECLARE(name, ret, params) ret (*name) params;
+    CU_SYMBOLS(DECLARE)
+    NVRTC_SYMBOLS(DECLARE)
+#undef DECLARE
+} cu;
+
+static pthread_once_t cu_once = PTHREAD_ONCE_INIT, nvrtc_once = PTHREAD_ONCE_INIT;
+static char cu_error[400], nvrtc_error[600];
+static int nvrtc_major, nvrtc_minor;
+
+static void load_driver(void)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(cu_error, sizeof cu_error, "libcuda.so.1 not found: no NVIDIA driver is installed "
+                 "(install the NVIDIA driver for your GPU; numgpu needs no CUDA toolkit)");
+        return;
+    }
+#define LOAD(name, ret, params) \
+    if (!(cu.name = (ret(*) params)dlsym(h, #name))) { \
+        snprintf(cu_error, sizeof cu_error, "libcuda.so.1 lacks %s: the NVIDIA driver is too old", #name); \
+        return; \
+    }
+    CU_SYMBOLS(LOAD)
+#undef LOAD
+}
+
+/* NVRTC from $NUMGPU_NVRTC_PATH (set by the Python package when it finds
+ * the nvidia-cuda-nvrtc wheel), $CUDA_HOME, the usual install folders, or
+ * the loader's path. */
+static void load_nvrtc(void)
+{
+    static const char *names[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2"};
+    const char *dirs[4] = {getenv("NUMGPU_NVRTC_PATH"), getenv("CUDA_HOME"), "/usr/local/cuda", NULL};
+    void *h = NULL;
+    char path[512];
+    for (int d = 0; d < 4 && !h; d++) {
+        for (size_t n = 0; n < sizeof names / sizeof *names && !h; n++) {
+            if (d < 3 && (!dirs[d] || !*dirs[d]))
+                continue;
+            if (d == 0)
+                snprintf(path, sizeof path, "%s/%s", dirs[d], names[n]);
+            else if (d < 3)
+                snprintf(path, sizeof path, "%s/lib64/%s", dirs[d], names[n]);
+            else
+                snprintf(path, sizeof path, "%s", names[n]);
+            h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        }
+    }
+    if (!h) {
+        snprintf(nvrtc_error, sizeof nvrtc_error, "libnvrtc.so not found (looked in $NUMGPU_NVRTC_PATH, "
+                 "$CUDA_HOME/lib64, /usr/local/cuda/lib64 and the loader path); install it with "
+                 "pip install nvidia-cuda-nvrtc-cu12 (or the CUDA toolkit)");
+        return;
+    }
+#define LOAD(name, ret, params) \
+    if (!(cu.name = (ret(*) params)dlsym(h, #name))) { \
+        snprintf(nvrtc_error, sizeof nvrtc_error, "%s lacks %s", path, #name); \
+        return; \
+    }
+    NVRTC_SYMBOLS(LOAD)
+#undef LOAD
+    cu.nvrtcVersion(&nvrtc_major, &nvrtc_minor);
+}
+
+static const char *cu_name(CUresult r)
+{
+    const char *s = NULL;
+    if (cu.cuGetErrorName)
+        cu.cuGetErrorName(r, &s);
+    return s ? s : "CUDA_ERROR_UNKNOWN";
+}
+
+static NgStatus cu_fail(CUresult r, const char *doing)
+{
+    if (r == CUDA_ERROR_OUT_OF_MEMORY)
+        return ng_error_set(NG_ERR_DEVICE_OOM, "cuda: out of memory %s", doing);
+    return ng_error_set(NG_ERR_DEVICE, "cuda: %s failed: %s (%d)", doing, cu_name(r), r);
+}
+
+typedef struct CuState {
+    CUdevice device;
+    CUcontext ctx;
+    int cc_major, cc_minor;     /* compute capability */
+    int sms;                    /* multiprocessors */
+    int driver_version;         /* e.g. 12040 */
+    char id[200];               /* device, capability, driver, NVRTC: part of cache keys */
+} CuState;
+
+static NgStatus cuda_open(NgDevice *dev, int index)
+{
+    pthread_once(&cu_once, load_driver);
+    if (cu_error[0])
+        return ng_error_set(NG_ERR_DEVICE, "cuda: %s", cu_error);
+    CUresult r = cu.cuInit(0);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(r, "initialising the driver (cuInit)");
+    int count = 0;
+    cu.cuDeviceGetCount(&count);
+    int pick = index < 0 ? 0 : index;
+    if (pick >= count)
+        return ng_error_set(count ? NG_ERR_VALUE : NG_ERR_DEVICE, "cuda:%d does not exist: %d CUDA device%s found",
+                            pick, count, count == 1 ? "" : "s");
+    pthread_once(&nvrtc_once, load_nvrtc);
+    if (nvrtc_error[0])
+        return ng_error_set(NG_ERR_DEVICE, "cuda: %s", nvrtc_error);
+    CuState *s = ng_calloc(1, sizeof *s);
+    if (!s)
+        return ng_error_set(NG_ERR_NOMEM, "out of memory opening a CUDA device");
+    cu.cuDeviceGet(&s->device, pick);
+    cu.cuDeviceGetAttribute(&s->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, s->device);
+    cu.cuDeviceGetAttribute(&s->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, s->device);
+    cu.cuDeviceGetAttribute(&s->sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, s->device);
+    cu.cuDriverGetVersion(&s->driver_version);
+    r = cu.cuDevicePrimaryCtxRetain(&s->ctx, s->device);
+    if (r != CUDA_SUCCESS) {
+        ng_free(s);
+        return cu_fail(r, "retaining the primary context");
+    }
+    char name[128] = "";
+    cu.cuDeviceGetName(name, sizeof name, s->device);
+    snprintf(s->id, sizeof s->id, "%s|sm_%d%d|driver %d|nvrtc %d.%d", name, s->cc_major, s->cc_minor,
+             s->driver_version, nvrtc_major, nvrtc_minor);
+    snprintf(dev->name, sizeof dev->name, "cuda:%d", pick);
+    snprintf(dev->description, sizeof dev->description, "%s (sm_%d%d, driver %d.%d, NVRTC %d.%d)", name,
+             s->cc_major, s->cc_minor, s->driver_version / 1000, (s->driver_version % 1000) / 10, nvrtc_major,
+             nvrtc_minor);
+    dev->gpu = true;
+    dev->state = s;
+    return NG_OK;
+}
+
+static NgStatus current(NgDevice *dev)
+{
+    CUresult r = cu.cuCtxSetCurrent(((CuState *)dev->state)->ctx);
+    return r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "making the context current");
+}
+
+static NgStatus cuda_alloc(NgDevice *dev, size_t nbytes, void **ptr)
+{
+    NgStatus st = current(dev);
+    if (st != NG_OK)
+        return st;
+    CUdeviceptr p = 0;
+    CUresult r = cu.cuMemAlloc_v2(&p, nbytes ? nbytes : 256);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+        size_t free_b = 0, total = 0;
+        cu.cuMemGetInfo_v2(&free_b, &total);
+        return ng_error_set(NG_ERR_DEVICE_OOM, "out of memory on %s: %zu bytes requested, %zu free of %zu",
+                            dev->name, nbytes, free_b, total);
+    }
+    if (r != CUDA_SUCCESS)
+        return cu_fail(r, "allocating device memory");
+    *ptr = (void *)(uintptr_t)p;
+    return NG_OK;
+}
+
+static void cuda_free(NgDevice *dev, void *ptr, size_t nbytes)
+{
+    if (current(dev) == NG_OK)
+        cu.cuMemFree_v2((CUdeviceptr)(uintptr_t)ptr);
+}
+
+static NgStatus cuda_upload(NgDevice *dev, void *dst, size_t offset, const void *src, size_t nbytes)
+{
+    NgStatus st = current(dev);
+    CUresult r = st == NG_OK ? cu.cuMemcpyHtoD_v2((CUdeviceptr)(uintptr_t)dst + offset, src, nbytes) : 0;
+    return st != NG_OK ? st : r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "copying to the device");
+}
+
+static NgStatus cuda_download(NgDevice *dev, void *dst, const void *src, size_t offset, size_t nbytes)
+{
+    NgStatus st = current(dev);
+    CUresult r = st == NG_OK ? cu.cuMemcpyDtoH_v2(dst, (CUdeviceptr)(uintptr_t)src + offset, nbytes) : 0;
+    return st != NG_OK ? st : r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "copying from the device");
+}
+
+NgStatus ng_cuda_nvrtc_compile(const char *source, const char *name, const char *arch, bool ptx, char **image,
+                               size_t *size)
+{
+    pthread_once(&nvrtc_once, load_nvrtc);
+    if (nvrtc_error[0])
+        return ng_error_set(NG_ERR_DEVICE, "cuda: %s", nvrtc_error);
+    nvrtcProgram prog;
+    nvrtcResult r = cu.nvrtcCreateProgram(&prog, source, name, 0, NULL, NULL);
+    if (r != 0)
+        return ng_error_set(NG_ERR_DEVICE, "cuda: nvrtcCreateProgram failed: %s", cu.nvrtcGetErrorString(r));
+    char opt_arch[64];
+    snprintf(opt_arch, sizeof opt_arch, "--gpu-architecture=%s", arch);
+    const char *opts[] = {opt_arch, "--std=c++17", "-default-device"};
+    r = cu.nvrtcCompileProgram(prog, 3, opts);
+    NgStatus st = NG_OK;
+    if (r != 0) {
+        size_t len = 0;
+        cu.nvrtcGetProgramLogSize(prog, &len);
+        char *log = ng_malloc(len + 1);
+        if (log) {
+            log[0] = 0;
+            cu.nvrtcGetProgramLog(prog, log);
+            log[len] = 0;
+        }
+        ng_error_set_log(log);
+        st = ng_error_set(NG_ERR_COMPILE, "cuda: kernel %s failed to compile with NVRTC %d.%d for %s: %s\n%.600s",
+                          name, nvrtc_major, nvrtc_minor, arch, cu.nvrtcGetErrorString(r), log ? log : "");
+        ng_free(log);
+    } else if (image) {
+        r = ptx ? cu.nvrtcGetPTXSize(prog, size) : cu.nvrtcGetCUBINSize(prog, size);
+        *image = r == 0 ? ng_malloc(*size) : NULL;
+        if (!*image || (ptx ? cu.nvrtcGetPTX(prog, *image) : cu.nvrtcGetCUBIN(prog, *image)) != 0) {
+            ng_free(*image);
+            *image = NULL;
+            st = ng_error_set(NG_ERR_DEVICE, "cuda: cannot read NVRTC output for %s", name);
+        }
+    }
+    cu.nvrtcDestroyProgram(&prog);
+    return st;
+}
+
+const char *ng_cuda_nvrtc_version(void)
+{
+    static char v[32];
+    pthread_once(&nvrtc_once, load_nvrtc);
+    if (nvrtc_error[0])
+        return NULL;
+    snprintf(v, sizeof v, "%d.%d", nvrtc_major, nvrtc_minor);
+    return v;
+}
+
+static NgStatus cuda_compile(NgDevice *dev, const char *source, const char *name, const char *out_path)
+{
+    CuState *s = dev->state;
+    char arch[32];
+    snprintf(arch, sizeof arch, "sm_%d%d", s->cc_major, s->cc_minor);
+    char *image = NULL;
+    size_t size = 0;
+    NgStatus st = ng_cuda_nvrtc_compile(source, name, arch, false, &image, &size);
+    if (st == NG_ERR_COMPILE && strstr(ng_error_log(), "invalid value for --gpu-architecture")) {
+        /* NVRTC older than the GPU: PTX for the newest architecture it has; the driver JITs it. */
+        st = ng_cuda_nvrtc_compile(source, name, "compute_90", true, &image, &size);
+    }
+    if (st != NG_OK)
+        return st;
+    FILE *f = fopen(out_path, "wb");
+    if (!f || fwrite(image, 1, size, f) != size)
+        st = ng_error_set(NG_ERR_DEVICE, "cuda: cannot write %s", out_path);
+    if (f)
+        fclose(f);
+    ng_free(image);
+    return st;
+}
+
+static NgStatus cuda_load(NgDevice *dev, const char *path, const char *name, void **module)
+{
+    NgStatus st = current(dev);
+    if (st != NG_OK)
+        return st;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return ng_error_set(NG_ERR_DEVICE, "cuda: cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *image = n > 0 ? ng_malloc((size_t)n + 1) : NULL;
+    size_t got = image ? fread(image, 1, (size_t)n, f) : 0;
+    fclose(f);
+    if (!image || got != (size_t)n) {
+        ng_free(image);
+        return ng_error_set(NG_ERR_DEVICE, "cuda: cannot read %s", path);
+    }
+    image[n] = 0; /* PTX is text */
+    CUmodule mod;
+    CUresult r = cu.cuModuleLoadData(&mod, image);
+    ng_free(image);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(r, "loading a compiled kernel (the driver may be older than NVRTC: update the "
+                          "NVIDIA driver or install an NVRTC matching it)");
+    CUfunction fn;
+    r = cu.cuModuleGetFunction(&fn, mod, name);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(r, "finding a kernel in its module");
+    *module = fn;
+    return NG_OK;
+}
+
+static NgStatus cuda_launch(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
+                            int64_t extent, int64_t work)
+{
+    CuState *s = dev->state;
+    NgStatus st = current(dev);
+    if (st != NG_OK)
+        return st;
+    enum { MAXARGS = 512 };
+    if (nargs + 1 > MAXARGS)
+        return ng_error_set(NG_ERR_UNSUPPORTED, "cuda: kernel with %d arguments", nargs);
+    NgKArg slots[MAXARGS];
+    void *params[MAXARGS];
+    for (int i = 0; i < nargs; i++) {
+        slots[i] = args[i];
+        if (kinds[i] == NG_ARG_F32) {
+            float f = (float)args[i].f;
+            memcpy(&slots[i], &f, sizeof f);
+        }
+        params[i] = &slots[i];
+    }
+    slots[nargs].i = work;
+    params[nargs] = &slots[nargs];
+    unsigned threads = 256;
+    int64_t blocks = (extent + threads - 1) / threads;
+    int64_t cap = (int64_t)(s->sms > 0 ? s->sms : 1) * 32;
+    if (blocks > cap)
+        blocks = cap;
+    if (blocks < 1)
+        blocks = 1;
+    CUresult r = cu.cuLaunchKernel((CUfunction)module, (unsigned)blocks, 1, 1, threads, 1, 1, 0, NULL, params, NULL);
+    return r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "launching a kernel");
+}
+
+static NgStatus cuda_sync(NgDevice *dev)
+{
+    NgStatus st = current(dev);
+    CUresult r = st == NG_OK ? cu.cuCtxSynchronize() : 0;
+    return st != NG_OK ? st : r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "waiting for the device");
+}
+
+static const char *cuda_compiler_id(NgDevice *dev) { return ((CuState *)dev->state)->id; }
+
+const NgBackend ng_backend_cuda = {
+    .kind = "cuda",
+    .target = &ng_target_cuda,
+    .host_visible = false,
+    .open = cuda_open,
+    .alloc = cuda_alloc,
+    .free = cuda_free,
+    .upload = cuda_upload,
+    .download = cuda_download,
+    .binary_ext = "cubin",
+    .compile = cuda_compile,
+    .load = cuda_load,
+    .launch = cuda_launch,
+    .sync = cuda_sync,
+    .compiler_id = cuda_compiler_id,
+};

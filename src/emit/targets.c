@@ -1,0 +1,135 @@
+/* The target tables: C (cpu backend, OpenMP), CUDA C (NVRTC) and OpenCL C.
+ *
+ * All three share one set of helper functions (Python-sign floor division
+ * and modulo, wrapping integer power, NumPy shifts, NaN-propagating
+ * max/min, sign, float-to-unsigned casts), written once below against a few
+ * macros each prologue defines: NG_FN (function qualifiers), NG_FMOD etc.
+ * (math names) and the fixed-width integer type names. */
+#include "emit/emit.h"
+
+/* Helpers shared by every target; S is the dtype suffix, T the type, U the
+ * unsigned type integer arithmetic wraps in, BITS the width. */
+#define NG_HELPERS \
+"#define NG_INT_HELPERS(S, T, U, BITS) \\\n" \
+"NG_FN T ng_fdiv_##S(T a, T b) { if (b == 0) return 0; if ((T)-1 < 0 && b == (T)-1) return (T)(0 - (U)a);\\\n" \
+"    T q = (T)(a / b); if ((T)(a % b) != 0 && ((a < 0) != (b < 0))) q--; return q; }\\\n" \
+"NG_FN T ng_mod_##S(T a, T b) { if (b == 0 || ((T)-1 < 0 && b == (T)-1)) return 0;\\\n" \
+"    T r = (T)(a % b); if (r != 0 && ((r < 0) != (b < 0))) r = (T)(r + b); return r; }\\\n" \
+"NG_FN T ng_pow_##S(T a, T b) { U r = 1, x = (U)a; if (b < 0) return (T)(a == 1 ? 1 : a == (T)-1 ? ((b & 1) ? -1 : 1) : 0);\\\n" \
+"    while (b) { if (b & 1) r *= x; x *= x; b = (T)(b / 2); } return (T)r; }\\\n" \
+"NG_FN T ng_shl_##S(T a, T b) { return (b < 0 || b >= BITS) ? (T)0 : (T)((U)a << b); }\\\n" \
+"NG_FN T ng_shr_##S(T a, T b) { return (b < 0 || b >= BITS) ? (T)(a < 0 ? -1 : 0) : (T)(a >> b); }\\\n" \
+"NG_FN T ng_max_##S(T a, T b) { return a > b ? a : b; }\\\n" \
+"NG_FN T ng_min_##S(T a, T b) { return a < b ? a : b; }\\\n" \
+"NG_FN T ng_abs_##S(T a) { return a < 0 ? (T)(0 - (U)a) : a; }\\\n" \
+"NG_FN T ng_sign_##S(T a) { return (T)((a > 0) - (a < 0)); }\\\n" \
+"NG_FN T ng_f2u_##S(NG_WIDEST_FLOAT x) { return x < 0 ? (T)(int64_t)x : (T)x; }\\\n" \
+"NG_INT_EXTRA(S, T)\n" \
+"NG_INT_HELPERS(b, uint8_t, uint32_t, 8)\n" \
+"NG_INT_HELPERS(i8, int8_t, uint32_t, 8)\n" \
+"NG_INT_HELPERS(i16, int16_t, uint32_t, 16)\n" \
+"NG_INT_HELPERS(i32, int32_t, uint32_t, 32)\n" \
+"NG_INT_HELPERS(i64, int64_t, uint64_t, 64)\n" \
+"NG_INT_HELPERS(u8, uint8_t, uint32_t, 8)\n" \
+"NG_INT_HELPERS(u16, uint16_t, uint32_t, 16)\n" \
+"NG_INT_HELPERS(u32, uint32_t, uint32_t, 32)\n" \
+"NG_INT_HELPERS(u64, uint64_t, uint64_t, 64)\n" \
+"#define NG_FLOAT_HELPERS(S, T, F) \\\n" \
+"NG_FN T ng_max_##S(T a, T b) { return (a >= b || a != a) ? a : b; }\\\n" \
+"NG_FN T ng_min_##S(T a, T b) { return (a <= b || a != a) ? a : b; }\\\n" \
+"NG_FN T ng_mod_##S(T a, T b) { T m = NG_MATH(fmod, F)(a, b); if (b == 0) return m;\\\n" \
+"    if (m != 0) { if ((b < 0) != (m < 0)) m += b; } else m = NG_MATH(copysign, F)((T)0, b); return m; }\\\n" \
+"NG_FN T ng_fdiv_##S(T a, T b) { if (b == 0) return a / b; T m = NG_MATH(fmod, F)(a, b); T d = (a - m) / b;\\\n" \
+"    if (m != 0 && ((b < 0) != (m < 0))) d -= 1; if (d == 0) return NG_MATH(copysign, F)((T)0, a / b);\\\n" \
+"    T f = NG_MATH(floor, F)(d); if (d - f > (T)0.5) f += 1; return f; }\\\n" \
+"NG_FN T ng_sign_##S(T a) { return a > 0 ? (T)1 : a < 0 ? (T)-1 : a; }\\\n" \
+"NG_FLOAT_EXTRA(S, T)\n" \
+"NG_FLOAT_HELPERS(f32, float, f)\n"
+
+#define NG_C_PROLOGUE \
+"#include <stdint.h>\n" \
+"#include <math.h>\n" \
+"typedef union { void *p; int64_t i; double f; } NgKArg;\n" \
+"#define NG_PAR_MIN_WORK 32768\n" \
+"#define NG_FN static inline\n" \
+"#define NG_MATH(fn, F) fn##F\n" \
+"#define NG_WIDEST_FLOAT double\n" \
+"#define NG_PRAGMA(x) _Pragma(#x)\n" \
+"#define NG_OMP_MINMAX(S, T) \\\n" \
+"NG_PRAGMA(omp declare reduction(ngmax_##S : T : omp_out = ng_max_##S(omp_out, omp_in)) initializer(omp_priv = omp_orig))\\\n" \
+"NG_PRAGMA(omp declare reduction(ngmin_##S : T : omp_out = ng_min_##S(omp_out, omp_in)) initializer(omp_priv = omp_orig))\n" \
+"#define NG_INT_EXTRA(S, T) NG_OMP_MINMAX(S, T)\n" \
+"#define NG_FLOAT_EXTRA(S, T) NG_OMP_MINMAX(S, T)\n" \
+NG_HELPERS \
+"NG_FLOAT_HELPERS(f64, double, )\n"
+
+#define NG_CUDA_PROLOGUE \
+"typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long long int64_t;\n" \
+"typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t;\n" \
+"typedef unsigned long long uint64_t;\n" \
+"#define NG_FN static __device__ __forceinline__\n" \
+"#define NG_MATH(fn, F) fn##F\n" \
+"#define NG_WIDEST_FLOAT double\n" \
+"#define NG_INT_EXTRA(S, T)\n" \
+"#define NG_FLOAT_EXTRA(S, T)\n" \
+NG_HELPERS \
+"NG_FLOAT_HELPERS(f64, double, )\n"
+
+#define NG_OPENCL_PROLOGUE \
+"typedef char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;\n" \
+"typedef uchar uint8_t; typedef ushort uint16_t; typedef uint uint32_t; typedef ulong uint64_t;\n" \
+"#ifdef cl_khr_fp64\n" \
+"#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" \
+"#define NG_WIDEST_FLOAT double\n" \
+"#else\n" \
+"#define NG_WIDEST_FLOAT float\n" \
+"#endif\n" \
+"#define NG_FN static inline\n" \
+"#define NG_MATH(fn, F) fn\n" \
+"#define NG_INT_EXTRA(S, T)\n" \
+"#define NG_FLOAT_EXTRA(S, T)\n" \
+NG_HELPERS \
+"#ifdef cl_khr_fp64\n" \
+"NG_FLOAT_HELPERS(f64, double, )\n" \
+"#endif\n"
+
+#define FIXED_WIDTH_NAMES \
+    [NG_BOOL] = "uint8_t", [NG_INT8] = "int8_t", [NG_INT16] = "int16_t", [NG_INT32] = "int32_t", \
+    [NG_INT64] = "int64_t", [NG_UINT8] = "uint8_t", [NG_UINT16] = "uint16_t", \
+    [NG_UINT32] = "uint32_t", [NG_UINT64] = "uint64_t", [NG_FLOAT32] = "float", [NG_FLOAT64] = "double"
+
+const NgTarget ng_target_c = {
+    .name = "c",
+    .type_names = {FIXED_WIDTH_NAMES},
+    .prologue = NG_C_PROLOGUE,
+    .global_ptr = "",
+    .kernel_head = "void ",
+    .float_suffix = true,
+    .packed_args = true,
+    .par = NG_PAR_OPENMP,
+    .int64_suffix = "LL",
+};
+
+const NgTarget ng_target_cuda = {
+    .name = "cuda",
+    .type_names = {FIXED_WIDTH_NAMES},
+    .prologue = NG_CUDA_PROLOGUE,
+    .global_ptr = "",
+    .kernel_head = "extern \"C\" __global__ void ",
+    .float_suffix = true,
+    .packed_args = false,
+    .par = NG_PAR_GRID_STRIDE,
+    .int64_suffix = "LL",
+};
+
+const NgTarget ng_target_opencl = {
+    .name = "opencl",
+    .type_names = {FIXED_WIDTH_NAMES},
+    .prologue = NG_OPENCL_PROLOGUE,
+    .global_ptr = "__global ",
+    .kernel_head = "__kernel void ",
+    .float_suffix = false,
+    .packed_args = false,
+    .par = NG_PAR_GLOBAL_ID,
+    .int64_suffix = "L",
+};
