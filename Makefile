@@ -27,8 +27,19 @@ build: $(VENV)/.stamp
 ctest: build
 	ctest --test-dir $(BUILD) --output-on-failure
 
+EMIT := $(CURDIR)/$(BUILD)/emitted
+
+# The suite on the default device, then again on OpenCL where a platform is
+# installed (PoCL in CI); every kernel built is also emitted as CUDA source
+# and compiled with NVRTC for sm_90 at the end.
 pytest: build
-	$(PY) -m pytest -q -n $(JOBS) tests/python
+	rm -rf $(EMIT) && mkdir -p $(EMIT)
+	NUMGPU_EMIT_DIR=$(EMIT) $(PY) -m pytest -q -n $(JOBS) tests/python
+	@if $(PY) -c "import numgpu; numgpu.set_device('opencl')" 2>/dev/null; then \
+	  echo "== pytest on opencl =="; \
+	  NUMGPU_DEVICE=opencl NUMGPU_EMIT_DIR=$(EMIT) $(PY) -m pytest -q -n $(JOBS) tests/python; \
+	else echo "== no OpenCL platform: opencl pass skipped =="; fi
+	$(PY) tools/nvrtc_check.py $(EMIT)
 
 test: ctest pytest
 

@@ -135,11 +135,14 @@ typedef struct NgStats {
     uint64_t upload_bytes;
     uint64_t downloads;       /* device -> host copies */
     uint64_t download_bytes;
+    uint64_t implicit_uploads;   /* host data uploaded because an op was given it */
+    uint64_t implicit_downloads; /* device data downloaded because NumPy asked for it */
     uint64_t bytes_in_use;    /* live buffer bytes, all devices */
     uint64_t buffers_in_use;  /* live buffers, all devices */
 } NgStats;
 void ng_stats_get(NgStats *out);
 void ng_stats_count_transfer(bool upload, size_t nbytes);
+void ng_stats_count_implicit(bool upload);
 /* Source of the most recently compiled kernel on this thread ("" if none). */
 const char *ng_kernel_last_source(void);
 

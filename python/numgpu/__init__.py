@@ -35,11 +35,79 @@ pi, e, inf, nan, newaxis = _math.pi, _math.e, _math.inf, _math.nan, None
 
 stats = _core.stats
 get_device = _core.get_device
+synchronize = _core.synchronize
+
+
+def _find_nvrtc():
+    """Point the C core at NVRTC from the nvidia-cuda-nvrtc wheel when one is installed."""
+    import importlib.util
+    import os
+    if os.environ.get("NUMGPU_NVRTC_PATH"):
+        return
+    spec = importlib.util.find_spec("nvidia")
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        for sub in ("cuda_nvrtc/lib", "cu13/lib", "cu12/lib"):
+            lib = os.path.join(root, sub)
+            if os.path.isdir(lib) and any(f.startswith("libnvrtc.so") for f in os.listdir(lib)):
+                os.environ["NUMGPU_NVRTC_PATH"] = lib
+                return
+
+
+_find_nvrtc()
 
 
 def set_device(spec):
-    """Make `spec` ("cpu", "null", ...) the device new arrays go to."""
+    """Make `spec` ("auto", "cpu", "cuda", "cuda:1", "opencl", "opencl:0") the device new arrays go to.
+    Returns the previous device's name."""
     return _core.set_device(spec)
+
+
+class use:
+    """Context manager (and plain call) selecting the device for new arrays:
+
+        with numgpu.use("opencl"):
+            x = numgpu.ones(10)      # on opencl
+    """
+
+    def __init__(self, spec):
+        self._prev = _core.set_device(spec)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._prev is not None:
+            _core.set_device(self._prev)
+        return False
+
+
+def is_available(kind):
+    """True if a device of this kind ("cuda", "opencl", "cpu") can be opened."""
+    try:
+        _core.device_info(kind)
+        return True
+    except (DeviceError, ValueError):
+        return False
+
+
+def devices():
+    """Every device that opens, as dicts: name, kind, description, gpu, host_visible."""
+    found = []
+    for kind in ("cuda", "opencl"):
+        i = 0
+        while True:
+            try:
+                found.append(_core.device_info("%s:%d" % (kind, i)))
+            except (DeviceError, ValueError):
+                break
+            i += 1
+    found.append(_core.device_info("cpu"))
+    return found
+
+
+def set_strict(flag=True):
+    """Make implicit host<->device transfers errors (as NUMGPU_STRICT=1); returns the previous setting."""
+    return _core.set_strict(flag)
 
 
 # ---- creation --------------------------------------------------------------

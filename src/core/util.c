@@ -117,6 +117,8 @@ void ng_stats_get(NgStats *out)
     out->upload_bytes = get(NG_C_UPLOAD_BYTES);
     out->downloads = get(NG_C_DOWNLOAD);
     out->download_bytes = get(NG_C_DOWNLOAD_BYTES);
+    out->implicit_uploads = get(NG_C_IMPLICIT_UP);
+    out->implicit_downloads = get(NG_C_IMPLICIT_DOWN);
     out->bytes_in_use = get(NG_C_BYTES_IN_USE);
     out->buffers_in_use = get(NG_C_BUFFERS_IN_USE);
 }
@@ -126,3 +128,5 @@ void ng_stats_count_transfer(bool upload, size_t nbytes)
     ng_count(upload ? NG_C_UPLOAD : NG_C_DOWNLOAD, 1);
     ng_count(upload ? NG_C_UPLOAD_BYTES : NG_C_DOWNLOAD_BYTES, (int64_t)nbytes);
 }
+
+void ng_stats_count_implicit(bool upload) { ng_count(upload ? NG_C_IMPLICIT_UP : NG_C_IMPLICIT_DOWN, 1); }

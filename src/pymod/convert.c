@@ -66,6 +66,19 @@ PyObject *ngpy_wrap(NgArray *a)
     return (PyObject *)o;
 }
 
+int ngpy_implicit(bool upload, PyObject *what)
+{
+    if (ngpy.strict) {
+        PyErr_Format(PyExc_RuntimeError, "NUMGPU_STRICT=1: implicit %s of a %s (%s); convert explicitly with "
+                     "%s", upload ? "upload" : "download", Py_TYPE(what)->tp_name,
+                     upload ? "an operation was given host data" : "NumPy asked for device data",
+                     upload ? "numgpu.asarray(x)" : "x.get()");
+        return -1;
+    }
+    ng_stats_count_implicit(upload);
+    return 0;
+}
+
 /* ---- dtypes ---- */
 
 int ngpy_dtype(PyObject *o, NgDType *out)
@@ -238,7 +251,7 @@ int ngpy_operand(PyObject *o, NgOperand *op, NgArray *tmp)
         return -1;
     }
     /* NumPy scalars, NumPy arrays, lists: strong dtypes, uploaded. */
-    if (ngpy_to_array(o, NG_NODTYPE, tmp) < 0)
+    if (ngpy_implicit(true, o) < 0 || ngpy_to_array(o, NG_NODTYPE, tmp) < 0)
         return -1;
     op->array = tmp;
     return 0;

@@ -4,6 +4,7 @@
 #include "pymod.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Device for a creation function: device= argument or the current one. */
@@ -304,7 +305,8 @@ static PyObject *f_stats(PyObject *m, PyObject *unused)
 {
     NgStats s;
     ng_stats_get(&s);
-    return Py_BuildValue("{sKsKsKsKsKsKsKsKsKsK}", "kernel_launches", s.kernel_launches,
+    return Py_BuildValue("{sKsKsKsKsKsKsKsKsKsKsKsK}", "implicit_uploads", s.implicit_uploads,
+                         "implicit_downloads", s.implicit_downloads, "kernel_launches", s.kernel_launches,
                          "kernels_compiled", s.kernels_compiled, "disk_cache_hits", s.disk_cache_hits,
                          "memory_cache_hits", s.memory_cache_hits, "uploads", s.uploads,
                          "upload_bytes", s.upload_bytes, "downloads", s.downloads,
@@ -328,9 +330,66 @@ static PyObject *f_set_device(PyObject *m, PyObject *spec)
     return prev;
 }
 
+static PyObject *f_device_info(PyObject *m, PyObject *spec)
+{
+    NgDevice *dev = device_arg(spec);
+    if (!dev)
+        return NULL;
+    return Py_BuildValue("{sssssssOsO}", "name", ng_device_name(dev), "kind", ng_device_kind(dev),
+                         "description", ng_device_description(dev), "gpu", ng_device_is_gpu(dev) ? Py_True : Py_False,
+                         "host_visible", ng_device_host_visible(dev) ? Py_True : Py_False);
+}
+
+static PyObject *f_synchronize(PyObject *m, PyObject *args)
+{
+    PyObject *spec = Py_None;
+    if (!PyArg_ParseTuple(args, "|O:synchronize", &spec))
+        return NULL;
+    NgDevice *dev = device_arg(spec);
+    if (!dev)
+        return NULL;
+    NgStatus st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ng_device_sync(dev);
+    Py_END_ALLOW_THREADS
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    Py_RETURN_NONE;
+}
+
+static PyObject *f_set_strict(PyObject *m, PyObject *flag)
+{
+    PyObject *prev = ngpy.strict ? Py_True : Py_False;
+    Py_INCREF(prev);
+    ngpy.strict = PyObject_IsTrue(flag) == 1;
+    return prev;
+}
+
 static PyObject *f_last_kernel_source(PyObject *m, PyObject *unused)
 {
     return PyUnicode_FromString(ng_kernel_last_source());
+}
+
+static PyObject *f_nvrtc_compile(PyObject *m, PyObject *args)
+{
+    const char *source, *arch = "sm_90";
+    if (!PyArg_ParseTuple(args, "s|s:nvrtc_compile", &source, &arch))
+        return NULL;
+    NgStatus st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ng_cuda_nvrtc_compile(source, "kernel.cu", arch, false, NULL, NULL);
+    Py_END_ALLOW_THREADS
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    Py_RETURN_NONE;
+}
+
+static PyObject *f_nvrtc_version(PyObject *m, PyObject *unused)
+{
+    const char *v = ng_cuda_nvrtc_version();
+    if (!v)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(v);
 }
 
 static PyObject *f_op_names(PyObject *m, PyObject *unused)
@@ -356,8 +415,13 @@ static PyMethodDef functions[] = {
     {"stats", f_stats, METH_NOARGS, "Counters: launches, compiles, cache hits, transfers, memory."},
     {"get_device", f_get_device, METH_NOARGS, "Name of the current device."},
     {"set_device", f_set_device, METH_O, "Make a device current; returns the previous one's name."},
+    {"device_info", f_device_info, METH_O, "name, kind, description of a device (opens it)."},
+    {"synchronize", f_synchronize, METH_VARARGS, "Wait for queued work on a device."},
+    {"set_strict", f_set_strict, METH_O, "Make implicit transfers errors; returns the previous setting."},
     {"last_kernel_source", f_last_kernel_source, METH_NOARGS, "Source of the last compiled kernel (this thread)."},
     {"op_names", f_op_names, METH_NOARGS, "Ufunc names by op code."},
+    {"nvrtc_compile", f_nvrtc_compile, METH_VARARGS, "Compile CUDA source with NVRTC (no GPU needed)."},
+    {"nvrtc_version", f_nvrtc_version, METH_NOARGS, "NVRTC version string, or None if not found."},
     {NULL},
 };
 
@@ -404,6 +468,8 @@ PyMODINIT_FUNC PyInit__core(void)
                                           "Device memory is exhausted.");
     if (!ngpy.CompileError || !ngpy.DeviceError || !ngpy.OutOfMemoryError)
         goto fail;
+    const char *strict = getenv("NUMGPU_STRICT");
+    ngpy.strict = strict && *strict && strcmp(strict, "0") != 0;
     ngpy.ndarray_type = ngpy_make_ndarray_type(m);
     if (!ngpy.ndarray_type || PyModule_AddObjectRef(m, "ndarray", (PyObject *)ngpy.ndarray_type) < 0)
         goto fail;

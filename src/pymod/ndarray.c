@@ -407,6 +407,8 @@ static PyObject *m_array(PyObject *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:__array__", kwlist, &dtype, &copy))
         return NULL;
     PyObject *res;
+    if (!ng_device_host_visible(ng_array_device(ARR(self))) && ngpy_implicit(false, self) < 0)
+        return NULL;
     if (ng_device_host_visible(ng_array_device(ARR(self))) && copy != Py_True) {
         PyObject *mv = PyMemoryView_FromObject(self);
         if (!mv)
@@ -606,6 +608,24 @@ static PyObject *array_str(PyObject *self) { return m_repr_like(self, false); }
 
 static PyObject *m_dot(PyObject *self, PyObject *other) { return nb_matmul(self, other); }
 
+static PyObject *m_to(PyObject *self, PyObject *spec)
+{
+    const char *s = PyUnicode_AsUTF8(spec);
+    if (!s)
+        return NULL;
+    NgDevice *dev;
+    NgStatus st = ng_device_open(s, &dev);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    if (dev == ng_array_device(ARR(self))) {
+        Py_INCREF(self);
+        return self;
+    }
+    NgArray out;
+    st = ng_op_to_device(ARR(self), dev, &out);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
 static PyObject *m_swapaxes(PyObject *self, PyObject *args)
 {
     int a1, a2;
@@ -650,6 +670,7 @@ static PyMethodDef methods[] = {
     {"item", m_item, METH_VARARGS, "One element as a Python scalar."},
     {"fill", m_fill, METH_O, "Set every element to a value."},
     {"dot", m_dot, METH_O, "Matrix product."},
+    {"to", m_to, METH_O, "Copy to another device (\"cpu\", \"cuda:0\", \"opencl\")."},
     {NULL},
 };
 

@@ -28,6 +28,7 @@ typedef struct NgPyState {
     PyObject *OutOfMemoryError;  /* numgpu.OutOfMemoryError */
     PyObject *AxisError;         /* numpy.exceptions.AxisError */
     NgDevice *device;            /* current default device (NULL until first use) */
+    bool strict;                 /* NUMGPU_STRICT: implicit transfers are errors */
 } NgPyState;
 
 extern NgPyState ngpy;
@@ -60,6 +61,10 @@ PyObject *ngpy_to_numpy(const NgArray *a);
 /* Python index expression -> NgIndex items; arrays in it are kept in tmps
  * (release *ntmp of them after use). */
 int ngpy_index(PyObject *key, int *n, NgIndex *items, NgArray *tmps, int *ntmp);
+
+/* Records an implicit transfer of `what` (NumPy asked for device data, or an
+ * op was given host data); -1 with an exception under NUMGPU_STRICT. */
+int ngpy_implicit(bool upload, PyObject *what);
 
 /* Type creation (ndarray.c). */
 PyTypeObject *ngpy_make_ndarray_type(PyObject *module);

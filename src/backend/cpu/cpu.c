@@ -30,6 +30,19 @@ static NgStatus cpu_open(NgDevice *dev, int index)
     if (index != 0)
         return ng_error_set(NG_ERR_VALUE, "there is one cpu device (cpu:0), not cpu:%d", index);
     snprintf(dev->name, sizeof dev->name, "cpu");
+    char model[120] = "CPU";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[256];
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "model name", 10) == 0 && strchr(line, ':')) {
+                snprintf(model, sizeof model, "%s", strchr(line, ':') + 2);
+                model[strcspn(model, "\n")] = 0;
+                break;
+            }
+        fclose(f);
+    }
+    snprintf(dev->description, sizeof dev->description, "%s, %ld threads", model, sysconf(_SC_NPROCESSORS_ONLN));
     return NG_OK;
 }
 
