@@ -15,6 +15,7 @@
  * along j first when it is not (a cheap O(k*m) copy). This is a plain
  * blocked loop nest, not a tuned BLAS: expect it well ahead of NumPy's own
  * non-BLAS loops (integer matmul) but behind OpenBLAS/MKL for floats. */
+#include <stdio.h>
 #include <string.h>
 
 #include "ops/ops_internal.h"
@@ -28,6 +29,7 @@ typedef struct MatKey {
     int8_t cdt;       /* result (and compute) dtype */
     uint8_t nb;       /* batch rank */
     uint8_t a_contig; /* A's last axis unit-stride */
+    uint8_t dot;      /* m == 1: one dot product per row (matrix @ vector) */
 } MatKey;
 
 static NgIrRef cst(NgIrKernel *k, int64_t v) { return ng_ir_const_i(k, NG_INT64, v); }
@@ -36,9 +38,64 @@ static NgIrRef add(NgIrKernel *k, NgIrRef x, NgIrRef y) { return ng_ir_binary(k,
 
 /* Parameters: C (nb+2, written), A (nb+2), B (nb+2, unit-stride along j),
  * all with batch axes first; scalar: number of row blocks per batch entry. */
+/* m == 1: parallel over rows r (batch-major), each a dot product of A's row
+ * with B's column, accumulated in a variable (a vectorised reduction). */
+static NgStatus build_dot(const MatKey *key, NgIrKernel *k)
+{
+    int nb = key->nb, nd = nb + 2;
+    NgDType cdt = (NgDType)key->cdt;
+    int C = ng_ir_param_array(k, cdt, nd, true, true);
+    int A = ng_ir_param_array(k, (NgDType)key->adt, nd, key->a_contig, false);
+    int B = ng_ir_param_array(k, (NgDType)key->bdt, nd, true, false);
+    int vr = ng_ir_var(k, NG_INT64), vt = ng_ir_var(k, NG_INT64), vi = ng_ir_var(k, NG_INT64);
+    int vp = ng_ir_var(k, NG_INT64), vacc = ng_ir_var(k, cdt);
+    int vbat[NG_MAXDIMS];
+    for (int d = 0; d < nb; d++)
+        vbat[d] = ng_ir_var(k, NG_INT64);
+    NgIrRef zero = cst(k, 0), one = cst(k, 1);
+    NgIrRef r = ng_ir_varref(k, vr), t = ng_ir_varref(k, vt), i = ng_ir_varref(k, vi), p = ng_ir_varref(k, vp);
+    NgIrRef acc = ng_ir_varref(k, vacc);
+    NgIrRef n = ng_ir_shape(k, C, nb);
+    NgIrRef pre[NG_MAXDIMS + 8];
+    int npre = 0;
+    pre[npre++] = ng_ir_let(k, vi, ng_ir_binary(k, NG_OP_MOD, NG_INT64, r, n));
+    pre[npre++] = ng_ir_let(k, vt, ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, r, n));
+    for (int d = nb - 1; d >= 0; d--) {
+        NgIrRef ext = ng_ir_shape(k, C, d);
+        pre[npre++] = ng_ir_let(k, vbat[d], d == 0 ? t : ng_ir_binary(k, NG_OP_MOD, NG_INT64, t, ext));
+        if (d > 0)
+            pre[npre++] = ng_ir_assign(k, vt, ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, t, ext));
+    }
+    NgIrRef ix[NG_MAXDIMS + 2];
+    for (int d = 0; d < nb; d++)
+        ix[d] = ng_ir_varref(k, vbat[d]);
+    ix[nb] = i;
+    ix[nb + 1] = p;
+    NgIrRef x = ng_ir_cast(k, cdt, ng_ir_load(k, A, nd, ix));
+    ix[nb] = p;
+    ix[nb + 1] = zero;
+    NgIrRef y = ng_ir_cast(k, cdt, ng_ir_load(k, B, nd, ix));
+    NgIrRef czero = ng_dtype_is_float(cdt) ? ng_ir_const_f(k, cdt, 0.0) : ng_ir_const_i(k, cdt, 0);
+    pre[npre++] = ng_ir_let(k, vacc, czero);
+    NgIrRef upd = ng_ir_assign(k, vacc, ng_ir_binary(k, NG_OP_ADD, cdt, acc, ng_ir_binary(k, NG_OP_MUL, cdt, x, y)));
+    NgIrRef red = ng_ir_for(k, vp, zero, ng_ir_shape(k, A, nb + 1), one, upd, 0);
+    ng_ir_reduce(k, red, vacc, NG_OP_ADD);
+    pre[npre++] = red;
+    ix[nb] = i;
+    ix[nb + 1] = zero;
+    pre[npre++] = ng_ir_store(k, C, nd, ix, acc);
+    NgIrRef nrows = n;
+    for (int d = 0; d < nb; d++)
+        nrows = ng_ir_binary(k, NG_OP_MUL, NG_INT64, nrows, ng_ir_shape(k, C, d));
+    k->body = ng_ir_for(k, vr, zero, nrows, one, ng_ir_block(k, npre, pre), NG_IR_PARALLEL);
+    return k->status;
+}
+
 static NgStatus build_matmul(const void *ctx, NgIrKernel *k)
 {
     const MatKey *key = ctx;
+    if (key->dot)
+        return build_dot(key, k);
     int nb = key->nb, nd = nb + 2;
     NgDType cdt = (NgDType)key->cdt;
     int C = ng_ir_param_array(k, cdt, nd, true, true);
@@ -182,8 +239,23 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
     const int64_t *shs[2] = {a.shape, b.shape};
     int nb;
     int64_t shape[NG_MAXDIMS + 2];
-    if ((st = ng_shape_broadcast(2, nds, shs, &nb, shape)) != NG_OK)
+    if (ng_shape_broadcast(2, nds, shs, &nb, shape) != NG_OK) {
+        char sa[2][400], sr[2][400];
+        for (int i = 0; i < 2; i++) {
+            const NgArray *x = i ? b_in : a_in;
+            size_t at = 0, ar = 0;
+            for (int d = 0; d < x->ndim; d++)
+                at += (size_t)snprintf(sa[i] + at, sizeof sa[i] - at, "%s%lld", d ? "," : "(", (long long)x->shape[d]);
+            snprintf(sa[i] + at, sizeof sa[i] - at, ")");
+            for (int d = 0; d < x->ndim - 2; d++)
+                ar += (size_t)snprintf(sr[i] + ar, sizeof sr[i] - ar, "%s%lld", d ? "," : "(", (long long)x->shape[d]);
+            snprintf(sr[i] + ar, sizeof sr[i] - ar, "%snewaxis,newaxis)", x->ndim > 2 ? "," : "(");
+        }
+        st = ng_error_set(NG_ERR_VALUE, "operands could not be broadcast together with remapped shapes "
+                          "[original->remapped]: %s->%s %s->%s  and requested shape (%lld,%lld)", sa[0], sr[0],
+                          sa[1], sr[1], (long long)n, (long long)m);
         goto done;
+    }
     if (nb + 2 > NG_MAXDIMS) {
         st = ng_error_set(NG_ERR_VALUE, "matmul: too many dimensions");
         goto done;
@@ -234,6 +306,7 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
     key.cdt = (int8_t)cdt;
     key.nb = (uint8_t)nb;
     key.a_contig = astr[nb + 1] == 1;
+    key.dot = m == 1;
     const NgKernel *kern;
     if ((st = ng_kernel_get(ng_array_device(a_in), &key, sizeof key, build_matmul, &key, &kern)) != NG_OK)
         goto done;
@@ -245,9 +318,10 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
     int64_t nblk = (n + ROWS - 1) / ROWS, batch = 1;
     for (int d = 0; d < nb; d++)
         batch *= shape[d];
-    args[na++].i = nblk;
+    if (!key.dot)
+        args[na++].i = nblk;
     int64_t work = batch * n * m * (k > 0 ? k : 1);
-    st = ng_kernel_launch(kern, args, na, batch * nblk, work);
+    st = ng_kernel_launch(kern, args, na, key.dot ? batch * n : batch * nblk, work);
 done:
     if (st != NG_OK)
         ng_array_release(out);
