@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# On a machine with an NVIDIA GPU: build numgpu from source, run the pytest
+# suite on the cuda device, then the GPU benchmarks side by side with CuPy
+# (where installed). Results go to $OUT (or bench/results) as
+# device_check.txt; the script prints them too.
+#
+#   bash bench/device_check.sh            # everything
+#   QUICK=1 bash bench/device_check.sh    # smaller benchmark sizes
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out_dir=${OUT:-bench/results}
+mkdir -p "$out_dir"
+log="$out_dir/device_check.txt"
+: >"$log"
+say() { echo "$@" | tee -a "$log"; }
+
+say "== numgpu device check: $(date -u) =="
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | tee -a "$log"
+PY=${PYTHON:-python3}
+$PY -c "import numpy, sys; print('python', sys.version.split()[0], 'numpy', numpy.__version__)" | tee -a "$log"
+
+say "== build =="
+cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DNUMGPU_TESTS=OFF -DNUMGPU_PYTHON=ON \
+  -DPython3_EXECUTABLE="$(command -v $PY)" >/dev/null && cmake --build build-device -j "$(nproc)" 2>&1 | tail -2 | tee -a "$log"
+export PYTHONPATH=$PWD/python
+export NUMGPU_CACHE_DIR=${NUMGPU_CACHE_DIR:-/tmp/numgpu-cache}
+$PY -c "import numgpu; print(numgpu.devices())" 2>&1 | tee -a "$log"
+
+say "== pytest on cuda =="
+if $PY -c "import pytest, hypothesis" 2>/dev/null; then
+  NUMGPU_DEVICE=cuda timeout 420 $PY -m pytest -q -x -p no:cacheprovider tests/python 2>&1 | tail -15 | tee -a "$log"
+else
+  say "pytest/hypothesis missing: pip install pytest hypothesis"
+fi
+
+say "== benchmarks: numgpu (cuda) vs CuPy =="
+NUMGPU_DEVICE=cuda timeout 300 $PY bench/bench_gpu.py ${QUICK:+--quick} 2>&1 | tee -a "$log"
+say "== results in $log =="
