@@ -23,6 +23,15 @@ DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"
 # NgKind order: bool, int, uint, float, complex; a Python scalar is never uint.
 SCALARS = [("NG_KIND_BOOL", True), ("NG_KIND_INT", 1), ("NG_KIND_FLOAT", 1.0), ("NG_KIND_COMPLEX", 1j)]
 
+# NumPy functions in numgpu's NgOp order (include/numgpu/ops.h); None: not a ufunc.
+OPS = ["add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "power", "maximum",
+       "minimum", "fmax", "fmin", "arctan2", "hypot", "bitwise_and", "bitwise_or", "bitwise_xor",
+       "left_shift", "right_shift", "logical_and", "logical_or", "logical_xor", "equal", "not_equal",
+       "less", "less_equal", "greater", "greater_equal", "negative", "positive", "absolute", "invert",
+       "logical_not", "sign", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "square", "sin",
+       "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc",
+       "rint", "isnan", "isinf", "isfinite", None]
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "c", "numpy_tables.h")
 
@@ -83,6 +92,18 @@ def main():
             assert got == np.result_type(np.zeros(1, a), s)
             row.append('"%s"' % got.name)
         w("    {" + ", ".join(row) + "},")
+    w("};")
+    w("")
+
+    w("/* NgOp order: the ufunc's __name__ (NULL: not a ufunc) and its number of inputs */")
+    w("#define NT_NOPS %d" % len(OPS))
+    w("static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {")
+    for attr in OPS:
+        if attr is None:
+            w("    {NULL, 1},")
+        else:
+            u = getattr(np, attr)
+            w('    {"%s", %d}, /* np.%s */' % (u.__name__, u.nin, attr))
     w("};")
     w("")
 

@@ -78,6 +78,69 @@ static const char *const nt_weak[NT_NDTYPES][4] = {
     {"complex128", "complex128", "complex128", "complex128"},
 };
 
+/* NgOp order: the ufunc's __name__ (NULL: not a ufunc) and its number of inputs */
+#define NT_NOPS 58
+static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {
+    {"add", 2}, /* np.add */
+    {"subtract", 2}, /* np.subtract */
+    {"multiply", 2}, /* np.multiply */
+    {"divide", 2}, /* np.true_divide */
+    {"floor_divide", 2}, /* np.floor_divide */
+    {"remainder", 2}, /* np.remainder */
+    {"power", 2}, /* np.power */
+    {"maximum", 2}, /* np.maximum */
+    {"minimum", 2}, /* np.minimum */
+    {"fmax", 2}, /* np.fmax */
+    {"fmin", 2}, /* np.fmin */
+    {"arctan2", 2}, /* np.arctan2 */
+    {"hypot", 2}, /* np.hypot */
+    {"bitwise_and", 2}, /* np.bitwise_and */
+    {"bitwise_or", 2}, /* np.bitwise_or */
+    {"bitwise_xor", 2}, /* np.bitwise_xor */
+    {"left_shift", 2}, /* np.left_shift */
+    {"right_shift", 2}, /* np.right_shift */
+    {"logical_and", 2}, /* np.logical_and */
+    {"logical_or", 2}, /* np.logical_or */
+    {"logical_xor", 2}, /* np.logical_xor */
+    {"equal", 2}, /* np.equal */
+    {"not_equal", 2}, /* np.not_equal */
+    {"less", 2}, /* np.less */
+    {"less_equal", 2}, /* np.less_equal */
+    {"greater", 2}, /* np.greater */
+    {"greater_equal", 2}, /* np.greater_equal */
+    {"negative", 1}, /* np.negative */
+    {"positive", 1}, /* np.positive */
+    {"absolute", 1}, /* np.absolute */
+    {"invert", 1}, /* np.invert */
+    {"logical_not", 1}, /* np.logical_not */
+    {"sign", 1}, /* np.sign */
+    {"exp", 1}, /* np.exp */
+    {"expm1", 1}, /* np.expm1 */
+    {"log", 1}, /* np.log */
+    {"log1p", 1}, /* np.log1p */
+    {"log2", 1}, /* np.log2 */
+    {"log10", 1}, /* np.log10 */
+    {"sqrt", 1}, /* np.sqrt */
+    {"square", 1}, /* np.square */
+    {"sin", 1}, /* np.sin */
+    {"cos", 1}, /* np.cos */
+    {"tan", 1}, /* np.tan */
+    {"arcsin", 1}, /* np.arcsin */
+    {"arccos", 1}, /* np.arccos */
+    {"arctan", 1}, /* np.arctan */
+    {"sinh", 1}, /* np.sinh */
+    {"cosh", 1}, /* np.cosh */
+    {"tanh", 1}, /* np.tanh */
+    {"floor", 1}, /* np.floor */
+    {"ceil", 1}, /* np.ceil */
+    {"trunc", 1}, /* np.trunc */
+    {"rint", 1}, /* np.rint */
+    {"isnan", 1}, /* np.isnan */
+    {"isinf", 1}, /* np.isinf */
+    {"isfinite", 1}, /* np.isfinite */
+    {NULL, 1},
+};
+
 /* np.floor_divide and np.remainder on int8: {a, b, a // b, a % b} */
 static const int64_t nt_divmod_int8[][4] = {
     {-128LL, -128LL, 1, 0},

@@ -8,7 +8,6 @@
 #include "check.h"
 #include "core/core.h"
 #include "ir/ir.h"
-#include "op_name_fallback.h"
 
 static NgIrRef i64(NgIrKernel *k, int64_t v) { return ng_ir_const_i(k, NG_INT64, v); }
 
@@ -179,7 +178,7 @@ static void test_reduction(void)
     NgIrRef loop = ng_ir_for(&k, i, i64(&k, 0), ng_ir_shape(&k, x, 0), i64(&k, 1), upd, NG_IR_PARALLEL);
     ng_ir_reduce(&k, loop, acc, NG_OP_ADD);
     NgIrRef stmts[3] = {ng_ir_let(&k, acc, ng_ir_const_f(&k, NG_FLOAT32, 0.0)), loop,
-                        ng_ir_store(&k, out, 0, NULL, av)};
+                        ng_ir_store(&k, out, 0, &iv, av)}; /* 0-d: idx unread */
     k.body = ng_ir_block(&k, 3, stmts);
     CHECK_OK(ng_ir_verify(&k));
     CHECK_EQ_INT(1, k.nreds);
@@ -336,7 +335,7 @@ static void test_verify_rejects(void)
     CHECK_EQ_INT(NG_ERR_INTERNAL, k.status);
     CHECK_STR_CONTAINS(ng_error_message(), "missing operand");
     CHECK_EQ_INT(NG_IR_NONE, ng_ir_const_i(&k, NG_INT64, 1)); /* every later builder passes NONE on */
-    k.body = ng_ir_store(&k, s.y, 0, NULL, e);
+    k.body = ng_ir_store(&k, s.y, 0, &e, e);
     CHECK_EQ_INT(NG_IR_NONE, k.body);
     CHECK_EQ_INT(NG_ERR_INTERNAL, ng_ir_verify(&k));
     ng_ir_free(&k);
@@ -395,6 +394,20 @@ static void test_verify_known_gaps(void)
         k.body = ng_ir_block(&k, 2, stmts);
         expect_rejected(&k, "used before it is declared");
     }
+}
+
+/* A store to a 0-d array has no indices; passing idx = NULL is natural. */
+static void test_store_0d_null(void)
+{
+    if (!check_known_bug("ng_ir_store/ng_ir_atomic with nidx == 0 and idx == NULL call memcpy(kids + 1, NULL, 0) "
+                         "(src/ir/ir.c store_like): undefined behaviour, aborts under -fsanitize=undefined"))
+        return;
+    NgIrKernel k;
+    ng_ir_init(&k, "store0d");
+    int out = ng_ir_param_array(&k, NG_FLOAT64, 0, true, true);
+    k.body = ng_ir_store(&k, out, 0, NULL, ng_ir_const_f(&k, NG_FLOAT64, 1.5));
+    CHECK_OK(ng_ir_verify(&k));
+    ng_ir_free(&k);
 }
 
 /* Every allocation the builders make can fail: the kernel then reports
@@ -474,6 +487,7 @@ int main(void)
     test_nested();
     test_verify_rejects();
     test_verify_known_gaps();
+    test_store_0d_null();
     test_alloc_failure();
     test_alloc_failure_params();
     return check_summary();
