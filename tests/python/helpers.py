@@ -164,3 +164,12 @@ def _builtin_base(e):
         if t.__module__ == "builtins":
             return t
     return Exception
+
+
+def case_id(v):
+    """pytest id for one parameter value: dtype names instead of class reprs."""
+    if isinstance(v, type) and issubclass(v, np.generic):
+        return np.dtype(v).name
+    if isinstance(v, np.dtype):
+        return v.name
+    return repr(v) if not isinstance(v, str) else v
