@@ -1,0 +1,399 @@
+"""Reductions against NumPy: sum prod mean var std min max argmin argmax any
+all count_nonzero, as functions and methods, over every dtype; axes (None,
+int, negative, tuple), keepdims, dtype=, ddof, non-contiguous inputs, axis
+errors, empty reductions, NaN handling, accuracy of long float sums, and
+hypothesis over shapes and axes."""
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from numpy.exceptions import AxisError
+
+import numgpu as ng
+from helpers import ALL, FLOATS, INTS, assert_same, data, dtype_id
+
+REDUCERS = ["sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax", "any", "all", "count_nonzero"]
+METHODS = [r for r in REDUCERS if r != "count_nonzero"]   # NumPy has no ndarray.count_nonzero
+ARG = ("argmin", "argmax")
+SHAPE = (4, 5, 6)
+
+
+def _rtol(name, dt):
+    """Float32 reductions: NumPy sums pairwise in float32, numgpu in float64 and rounds once, so the two
+    can differ by a few float32 ulps of the partial sums."""
+    if np.dtype(dt) == np.float32 and name in ("sum", "prod", "mean", "var", "std"):
+        return 2e-5
+    return None
+
+
+def _kind(name, dt):
+    return "unit" if name == "prod" and np.dtype(dt).kind == "f" else ("small" if name == "prod" else "any")
+
+
+def _np_call(name, a, **kw):
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # "Mean of empty slice", "Degrees of freedom <= 0"
+        r = getattr(np, name)(a, **kw)
+    if name == "count_nonzero" and isinstance(r, int):
+        r = np.intp(r)  # NumPy gives a Python int for axis=None; numgpu a 0-d intp array
+    return r
+
+
+def check_reduce(name, a, ng_a=None, method=False, rtol=None, **kw):
+    """numgpu.<name>(a, **kw) (or the method) against NumPy; errors must match in type."""
+    ng_a = ng.asarray(a) if ng_a is None else ng_a
+    try:
+        exp = _np_call(name, a, **kw)
+    except (AxisError, ValueError, TypeError) as e:
+        with pytest.raises(type(e)):
+            getattr(ng_a, name)(**kw) if method else getattr(ng, name)(ng_a, **kw)
+        return None
+    with np.errstate(all="ignore"):
+        got = getattr(ng_a, name)(**kw) if method else getattr(ng, name)(ng_a, **kw)
+    assert_same(got, exp, rtol=rtol if rtol is not None else _rtol(name, a.dtype))
+    return got
+
+
+AXES = [None, 0, 1, 2, -1, -3, (0, 2), (1, 2), (0, 1, 2), (-1, 0), ()]
+
+
+@pytest.mark.parametrize("name", REDUCERS)
+def test_reduce_all_dtypes_all_axes(name, dtype):
+    a = data(dtype, SHAPE, seed=1, kind=_kind(name, dtype))
+    for axis in AXES:
+        if name in ARG and isinstance(axis, tuple):
+            continue
+        check_reduce(name, a, axis=axis)
+
+
+@pytest.mark.parametrize("name", [r for r in REDUCERS if r not in ARG])
+@pytest.mark.parametrize("axis", [None, 1, -1, (0, 2)], ids=str)
+def test_keepdims(name, axis, dtype):
+    a = data(dtype, SHAPE, seed=2, kind=_kind(name, dtype))
+    check_reduce(name, a, axis=axis, keepdims=True)
+
+
+@pytest.mark.parametrize("name", ARG)
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_arg_keepdims(name, axis):
+    a = data(np.float64, SHAPE, seed=3)
+    check_reduce(name, a, axis=axis, keepdims=True)
+
+
+@pytest.mark.parametrize("name", METHODS)
+def test_methods(name, dtype):
+    a = data(dtype, (3, 7), seed=4, kind=_kind(name, dtype))
+    check_reduce(name, a, method=True)
+    check_reduce(name, a, method=True, axis=0)
+    check_reduce(name, a, method=True, axis=-1)
+    if name not in ARG:
+        check_reduce(name, a, method=True, axis=1, keepdims=True)
+
+
+def test_method_positional_axis():
+    a = data(np.int32, (3, 7), seed=4)
+    assert_same(ng.asarray(a).sum(1), a.sum(1))
+    assert_same(ng.asarray(a).max(0), a.max(0))
+    assert_same(ng.asarray(a).argmax(1), a.argmax(1))
+
+
+def test_result_dtypes_examples():
+    for dt, exp in [(np.int8, np.int64), (np.int16, np.int64), (np.uint8, np.uint64), (np.uint32, np.uint64),
+                    (np.bool_, np.int64), (np.float32, np.float32), (np.int64, np.int64)]:
+        x = ng.asarray(data(dt, (10,)))
+        assert x.sum().dtype == exp and ng.sum(x).dtype == np.sum(data(dt, (10,))).dtype
+        assert x.prod().dtype == exp
+    for dt in INTS + [np.bool_]:
+        assert ng.asarray(data(dt, (10,))).mean().dtype == np.float64
+        assert ng.asarray(data(dt, (10,))).var().dtype == np.float64
+    assert ng.asarray(data(np.float32, (10,))).mean().dtype == np.float32
+    assert ng.asarray(data(np.int8, (10,))).max().dtype == np.int8
+    assert ng.asarray(data(np.float32, (10,))).argmax().dtype == np.intp
+
+
+@pytest.mark.parametrize("src", ALL, ids=dtype_id)
+@pytest.mark.parametrize("dst", [np.int8, np.int32, np.uint64, np.float32, np.float64], ids=dtype_id)
+def test_sum_dtype_argument(src, dst):
+    a = data(src, (6, 9), seed=5)
+    check_reduce("sum", a, dtype=dst)
+    check_reduce("sum", a, dtype=dst, axis=0)
+
+
+@pytest.mark.parametrize("src", [np.bool_, np.int8, np.int64, np.uint16, np.float32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("dst", [np.float32, np.float64], ids=dtype_id)
+def test_mean_dtype_argument(src, dst):
+    a = data(src, (6, 9), seed=6)
+    check_reduce("mean", a, dtype=dst, rtol=2e-5 if dst == np.float32 else None)
+    check_reduce("mean", a, dtype=dst, axis=1, rtol=2e-5 if dst == np.float32 else None)
+
+
+def test_prod_dtype_argument():
+    a = data(np.int8, (12,), kind="small")
+    check_reduce("prod", a, dtype=np.int8)
+    check_reduce("prod", a, dtype=np.float64)
+
+
+@pytest.mark.parametrize("name", ["var", "std"])
+@pytest.mark.parametrize("ddof", [0, 1, 2])
+@pytest.mark.parametrize("dt", [np.int32, np.float32, np.float64, np.bool_], ids=dtype_id)
+def test_ddof(name, ddof, dt):
+    a = data(dt, SHAPE, seed=7)
+    check_reduce(name, a, ddof=ddof)
+    check_reduce(name, a, ddof=ddof, axis=1)
+    check_reduce(name, a, ddof=ddof, axis=(0, 2), keepdims=True)
+    check_reduce(name, a, ddof=ddof, method=True, axis=-1)
+
+
+@pytest.mark.parametrize("name", ["var", "std"])
+def test_ddof_at_least_n(name):
+    a = data(np.float64, (3, 2), seed=8)
+    check_reduce(name, a, ddof=2, axis=1)   # n - ddof == 0: inf/nan like NumPy
+    check_reduce(name, a, ddof=3, axis=1)   # negative: NumPy clamps to 0
+    check_reduce(name, a, ddof=6)
+
+
+def test_var_numerically_stable():
+    a = 1e8 + data(np.float64, (1000,), seed=9)
+    check_reduce("var", a, rtol=1e-6)
+    check_reduce("std", a, rtol=1e-6)
+
+
+# ---- non-contiguous inputs ---------------------------------------------------------------
+
+VIEWS = {
+    "step": lambda x: x[::2, 1::2],
+    "negative": lambda x: x[::-1, :, ::-2],
+    "transposed": lambda x: x.transpose(2, 0, 1),
+    "swap": lambda x: x.T,
+    "middle": lambda x: x[1:3, 1:4, 2],
+}
+
+
+@pytest.mark.parametrize("view", list(VIEWS))
+@pytest.mark.parametrize("name", ["sum", "mean", "max", "argmin", "var", "any", "count_nonzero"])
+def test_non_contiguous(name, view):
+    base = data(np.float64, (6, 7, 8), seed=10)
+    v, gv = VIEWS[view](base), VIEWS[view](ng.asarray(base))
+    for axis in (None, 0, -1):
+        check_reduce(name, v, ng_a=gv, axis=axis)
+    if name not in ARG:
+        check_reduce(name, v, ng_a=gv, axis=tuple(range(v.ndim))[::2])
+
+
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_non_contiguous_ints(view):
+    base = data(np.int16, (6, 7, 8), seed=11)
+    v, gv = VIEWS[view](base), VIEWS[view](ng.asarray(base))
+    for name in ["sum", "min", "argmax", "all"]:
+        check_reduce(name, v, ng_a=gv, axis=1 if v.ndim > 1 else 0)
+
+
+def test_reduce_of_broadcast_view():
+    row = data(np.float64, (5,))
+    b = ng.broadcast_to(ng.asarray(row), (4, 5))
+    e = np.broadcast_to(row, (4, 5))
+    for axis in (None, 0, 1):
+        check_reduce("sum", e, ng_a=b, axis=axis)
+        check_reduce("max", e, ng_a=b, axis=axis)
+
+
+# ---- axis errors -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", REDUCERS)
+@pytest.mark.parametrize("axis", [3, -4, 10], ids=str)
+def test_axis_error(name, axis):
+    a = data(np.float64, SHAPE)
+    with pytest.raises(AxisError):
+        getattr(np, name)(a, axis=axis)
+    with pytest.raises(AxisError):
+        getattr(ng, name)(ng.asarray(a), axis=axis)
+    if name != "count_nonzero":
+        with pytest.raises(AxisError):
+            getattr(ng.asarray(a), name)(axis=axis)
+
+
+def test_axis_error_message():
+    a = data(np.float64, (2, 3))
+    with pytest.raises(AxisError, match="axis 2 is out of bounds for array of dimension 2"):
+        ng.sum(ng.asarray(a), axis=2)
+    with pytest.raises(AxisError, match="axis -3 is out of bounds for array of dimension 2"):
+        ng.asarray(a).max(axis=-3)
+
+
+def test_duplicate_axis():
+    a = data(np.float64, SHAPE)
+    for axis in [(0, 0), (1, -2)]:
+        with pytest.raises(ValueError, match="duplicate value in 'axis'"):
+            np.sum(a, axis=axis)
+        with pytest.raises(ValueError, match="duplicate value in 'axis'"):
+            ng.sum(ng.asarray(a), axis=axis)
+
+
+def test_arg_reductions_reject_tuple_axis():
+    a = data(np.float64, SHAPE)
+    with pytest.raises(TypeError):
+        np.argmax(a, axis=(0, 1))
+    with pytest.raises(TypeError):
+        ng.argmax(ng.asarray(a), axis=(0, 1))
+
+
+def test_zero_d_reductions():
+    for dt in (np.int32, np.float64, np.bool_):
+        z = np.asarray(data(dt, (1,))[0])
+        for name in REDUCERS:
+            check_reduce(name, z)
+            if name not in ARG:
+                check_reduce(name, z, axis=())
+
+
+@pytest.mark.parametrize("name", ARG)
+def test_arg_of_0d_with_axis(name):
+    """NumPy accepts axis 0 and -1 for argmin/argmax of a 0-d array (it sees it as 1-d) and returns 0."""
+    z = np.asarray(2.5)
+    check_reduce(name, z, axis=0)
+    check_reduce(name, z, axis=-1)
+
+
+# ---- empty reductions --------------------------------------------------------------------
+
+@pytest.mark.parametrize("dt", [np.int32, np.float64, np.bool_, np.uint8], ids=dtype_id)
+@pytest.mark.parametrize("shape,axis", [((0,), None), ((3, 0), None), ((3, 0), 1), ((3, 0), 0), ((0, 4), 0),
+                                        ((0, 4), 1), ((2, 0, 3), (0, 2))], ids=str)
+@pytest.mark.parametrize("name", REDUCERS)
+def test_empty(name, shape, axis, dt):
+    if name in ARG and isinstance(axis, tuple):
+        return
+    check_reduce(name, np.zeros(shape, dtype=dt), axis=axis)
+
+
+def test_empty_values():
+    e = ng.asarray(np.zeros((0,)))
+    assert ng.sum(e).item() == 0 and ng.prod(e).item() == 1
+    assert ng.any(e).item() is False and ng.all(e).item() is True
+    assert np.isnan(ng.mean(e).item())
+    with pytest.raises(ValueError, match="zero-size array to reduction operation maximum which has no identity"):
+        ng.max(e)
+    with pytest.raises(ValueError, match="zero-size array to reduction operation minimum which has no identity"):
+        e.min()
+    with pytest.raises(ValueError, match="attempt to get argmax of an empty sequence"):
+        ng.argmax(e)
+    with pytest.raises(ValueError, match="attempt to get argmin of an empty sequence"):
+        e.argmin()
+
+
+# ---- NaN ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dt", FLOATS, ids=dtype_id)
+def test_nan_propagation(dt):
+    a = data(dt, (5, 6), seed=12)
+    a[1, 2] = np.nan
+    a[3, 0] = np.nan
+    a[4, 5] = np.inf
+    a[0, 1] = -np.inf
+    for name in REDUCERS:
+        for axis in (None, 0, 1):
+            check_reduce(name, a, axis=axis)
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=dtype_id)
+def test_argmax_first_nan(dt):
+    a = np.array([1.0, 5.0, np.nan, 7.0, np.nan, -1.0], dtype=dt)
+    assert ng.argmax(ng.asarray(a)).item() == 2 == np.argmax(a)
+    assert ng.argmin(ng.asarray(a)).item() == 2 == np.argmin(a)
+    m = np.array([[1.0, np.nan, 3.0, np.nan], [np.nan, 0.0, 2.0, 9.0], [4.0, 4.0, 1.0, 1.0]], dtype=dt)
+    for axis in (0, 1, None):
+        check_reduce("argmax", m, axis=axis)
+        check_reduce("argmin", m, axis=axis)
+
+
+def test_nan_all_nan_and_inf():
+    a = np.array([np.nan, np.nan])
+    for name in ("min", "max", "sum", "argmax", "argmin"):
+        check_reduce(name, a)
+    b = np.array([np.inf, -np.inf, 1.0])
+    for name in ("sum", "mean", "max", "min", "argmax", "argmin", "prod"):
+        check_reduce(name, b)
+
+
+def test_argmax_ties_take_first():
+    a = np.array([[3, 1, 3, 0], [2, 2, 2, 2], [0, 5, 5, 0]], dtype=np.int32)
+    for axis in (None, 0, 1):
+        check_reduce("argmax", a, axis=axis)
+        check_reduce("argmin", a, axis=axis)
+    b = np.array([True, False, True])
+    check_reduce("argmax", b)
+    check_reduce("argmin", b)
+
+
+def test_min_max_extreme_ints():
+    for dt in INTS:
+        info = np.iinfo(dt)
+        a = np.array([0, info.max, info.min, 1], dtype=dt)
+        for name in ("min", "max", "argmin", "argmax", "sum"):
+            check_reduce(name, a)
+
+
+# ---- accuracy of long sums -----------------------------------------------------------------
+
+def test_float32_sum_of_a_million_elements():
+    rng = np.random.default_rng(13)
+    h = rng.random(10**6, dtype=np.float32)
+    got = ng.sum(ng.asarray(h))
+    assert got.dtype == np.float32
+    exact = np.sum(h.astype(np.float64))
+    assert abs(float(got.item()) - exact) <= 1e-5 * abs(exact)
+    got = ng.asarray(h).reshape(1000, 1000).sum(axis=1)
+    exact = h.astype(np.float64).reshape(1000, 1000).sum(axis=1)
+    np.testing.assert_allclose(got.get(), exact, rtol=1e-5)
+    m = ng.asarray(h).mean()
+    assert abs(float(m.item()) - exact.sum() / 1e6) <= 1e-5 * abs(exact.sum() / 1e6)
+
+
+def test_float32_sum_of_ones_is_exact():
+    # A float32 accumulator would stop at 2**24; numgpu accumulates in float64.
+    h = np.ones(2**24 + 1000, dtype=np.float32)
+    got = ng.sum(ng.asarray(h)).item()
+    assert got == float(np.float32(2**24 + 1000))
+
+
+def test_float64_sum_of_ten_million():
+    rng = np.random.default_rng(14)
+    h = rng.standard_normal(10**7) + 0.5
+    got = ng.asarray(h).sum().item()
+    exp = np.sum(h)
+    assert abs(got - exp) <= 1e-10 * abs(exp)
+    mean = ng.mean(ng.asarray(h)).item()
+    assert abs(mean - np.mean(h)) <= 1e-10 * abs(np.mean(h))
+
+
+# ---- hypothesis over shapes and axes ----------------------------------------------------------
+
+@st.composite
+def shape_and_axis(draw):
+    shape = draw(hnp.array_shapes(min_dims=1, max_dims=4, min_side=1, max_side=5))
+    axis = draw(st.one_of(st.none(), hnp.valid_tuple_axes(len(shape), min_size=1),
+                          st.integers(-len(shape), len(shape) - 1)))
+    return shape, axis
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=shape_and_axis(), keepdims=st.booleans(), seed=st.integers(0, 1000))
+def test_hypothesis_sum_max_mean(case, keepdims, seed):
+    shape, axis = case
+    f = data(np.float64, shape, seed=seed)
+    i = data(np.int32, shape, seed=seed)
+    check_reduce("sum", f, axis=axis, keepdims=keepdims)
+    check_reduce("max", i, axis=axis, keepdims=keepdims)
+    check_reduce("mean", i, axis=axis, keepdims=keepdims)
+
+
+@settings(max_examples=25, deadline=None)
+@given(shape=hnp.array_shapes(min_dims=1, max_dims=4, min_side=1, max_side=5), data_=st.data())
+def test_hypothesis_argmax(shape, data_):
+    axis = data_.draw(st.one_of(st.none(), st.integers(-len(shape), len(shape) - 1)))
+    a = data(np.int16, shape, seed=len(shape))
+    check_reduce("argmax", a, axis=axis)
+    check_reduce("argmin", a, axis=axis)
