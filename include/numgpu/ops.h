@@ -40,7 +40,8 @@ bool ng_op_is_binary(NgOp op);
 /* A Python scalar (weak, NEP 50) or an array operand. */
 typedef struct NgScalar {
     NgKind kind;          /* BOOL, INT or FLOAT (complex not yet) */
-    bool big;             /* INT only: value is a uint64 above INT64_MAX */
+    bool big;             /* INT: a uint64 above INT64_MAX; FLOAT: a Python int beyond
+                           * 64 bits, held as a double (comparisons only) */
     union {
         int64_t i;        /* BOOL and INT */
         uint64_t u;       /* INT with big */

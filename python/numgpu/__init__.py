@@ -214,7 +214,7 @@ for _code, _name in enumerate(_core.op_names()):
         globals()[_name] = _make_ufunc(_code, _name, _code <= _core.op_names().index("greater_equal"))
 del _code, _name
 
-divide = true_divide  # noqa: F821 (defined in the loop above)
+true_divide = divide  # noqa: F821 (defined in the loop above)
 mod = remainder  # noqa: F821
 abs = absolute  # noqa: F821
 pow = power  # noqa: F821

@@ -79,6 +79,8 @@ static void trim(NgDevice *dev, NgPool *p)
 
 NgStatus ng_pool_alloc(NgDevice *dev, size_t nbytes, void **ptr, size_t *size)
 {
+    if (nbytes > ((size_t)1 << 60))
+        return ng_error_set(NG_ERR_DEVICE_OOM, "out of memory on %s: %zu bytes requested", dev->name, nbytes);
     int bin;
     size_t cls = size_class(nbytes, &bin);
     NgPool *p = pool_of(dev);

@@ -9,7 +9,7 @@ char *ng_shape_format(int ndim, const int64_t *shape, char *buf, size_t len)
     size_t at = 0;
     at += (size_t)snprintf(buf + at, len - at, "(");
     for (int i = 0; i < ndim && at < len; i++)
-        at += (size_t)snprintf(buf + at, len - at, i ? ", %lld" : "%lld", (long long)shape[i]);
+        at += (size_t)snprintf(buf + at, len - at, i ? ",%lld" : "%lld", (long long)shape[i]);
     if (at < len)
         snprintf(buf + at, len - at, ndim == 1 ? ",)" : ")");
     return buf;
@@ -40,6 +40,10 @@ NgStatus ng_shape_broadcast(int n, const int *ndims, const int64_t *const *shape
                 ng_shape_format(ndims[j], shapes[j], one, sizeof one);
                 size_t at = strlen(msg);
                 snprintf(msg + at, sizeof msg - at, " %s", one);
+            }
+            {
+                size_t at = strlen(msg);
+                snprintf(msg + at, sizeof msg - at, " ");
             }
             return ng_error_set(NG_ERR_VALUE, "%s", msg);
         }

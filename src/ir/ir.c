@@ -192,11 +192,15 @@ NgIrRef ng_ir_const_f(NgIrKernel *k, NgDType dt, double v)
 
 NgIrRef ng_ir_scalar(NgIrKernel *k, int param)
 {
+    if (k->status != NG_OK)
+        return NG_IR_NONE;
     return add(k, mk(NG_IR_SCALAR, 0, k->params[param].dtype, param, 0), 0, NULL, true);
 }
 
 NgIrRef ng_ir_varref(NgIrKernel *k, int var)
 {
+    if (k->status != NG_OK)
+        return NG_IR_NONE;
     return add(k, mk(NG_IR_VAR, 0, k->vars[var].dtype, var, 0), 0, NULL, true);
 }
 
@@ -207,6 +211,8 @@ NgIrRef ng_ir_shape(NgIrKernel *k, int param, int axis)
 
 NgIrRef ng_ir_load(NgIrKernel *k, int param, int nidx, const NgIrRef *idx)
 {
+    if (k->status != NG_OK)
+        return NG_IR_NONE;
     return add(k, mk(NG_IR_LOAD, 0, k->params[param].dtype, param, 0), nidx, idx, true);
 }
 
@@ -258,7 +264,8 @@ static NgIrRef store_like(NgIrKernel *k, NgIrKind kind, NgOp op, int param, int 
         return NG_IR_NONE;
     }
     kids[0] = value;
-    memcpy(kids + 1, idx, sizeof *idx * (size_t)nidx);
+    if (nidx > 0)
+        memcpy(kids + 1, idx, sizeof *idx * (size_t)nidx);
     return add(k, mk(kind, op, NG_NODTYPE, param, 0), nidx + 1, kids, false);
 }
 
@@ -409,6 +416,8 @@ void ng_ir_print(const NgIrKernel *k, char *buf, size_t len)
             OUT(" %lld", (long long)n->c.i);
         if (n->kind >= NG_IR_SCALAR && n->kind <= NG_IR_LOAD)
             OUT(" #%d", n->a);
+        if (n->kind == NG_IR_SHAPE)
+            OUT(" axis %d", n->b);
         if (n->kind == NG_IR_LET || n->kind == NG_IR_ASSIGN || n->kind == NG_IR_FOR || n->kind == NG_IR_STORE)
             OUT(" #%d", n->a);
         if (n->flags & NG_IR_PARALLEL)

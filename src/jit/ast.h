@@ -147,7 +147,8 @@ struct NgJitExpr {
     NgJitExprKind kind;
     NgJitOp op;          /* UNARY, BINARY, BOOLOP */
     NgJitCtx ctx;        /* LOAD or STORE */
-    NgJitSpan span;
+    NgJitSpan span;      /* the node itself, as Python's ast gives it */
+    NgJitSpan outer;     /* with the parentheses written around it (== span when none) */
     bool python;         /* it or a subexpression is syntax the jit leaves to Python */
     bool parenthesized;  /* written in parentheses of its own: (a + b) */
     int height;          /* 1 + height of the tallest child; at most NG_JIT_MAX_DEPTH */

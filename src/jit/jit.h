@@ -43,6 +43,12 @@ typedef struct NgJitError {
     char msg[200];    /* Python's wording, without the position */
 } NgJitError;
 
+/* Records a syntax error: fills *err (when not NULL) and sets the thread's
+ * error text to "file:line:col: kind: msg" (col 1-based there, as editors
+ * count); returns NG_JIT_ERR_SYNTAX. */
+NgStatus ng_jit_syntax_error(NgJitError *err, const char *file, const char *kind, int line,
+                             int col, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
 /* ---- tokens ---- */
 
 /* Token kinds. An operator or delimiter of one character is its own character

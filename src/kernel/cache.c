@@ -179,8 +179,10 @@ static NgStatus compile_and_load(NgDevice *dev, const char *source, const char *
     ng_str_init(&keysrc);
     ng_str_catf(&keysrc, "%s|%s|%d|", dev->be->kind, dev->be->compiler_id(dev), NG_CODEGEN_VERSION);
     ng_str_cat(&keysrc, source);
-    if (keysrc.failed)
+    if (keysrc.failed) {
+        ng_str_free(&keysrc);
         return ng_error_set(NG_ERR_NOMEM, "out of memory hashing kernel source");
+    }
     unsigned long long key = (unsigned long long)ng_hash64(keysrc.s, keysrc.len, 0);
     ng_str_free(&keysrc);
     snprintf(bin, sizeof bin, "%s/%016llx.%s", dir, key, dev->be->binary_ext);

@@ -15,7 +15,7 @@
 #include "ops/ops_internal.h"
 
 static const char *op_names[NG_NOPS] = {
-    "add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "power", "maximum",
+    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "power", "maximum",
     "minimum", "fmax", "fmin", "arctan2", "hypot", "bitwise_and", "bitwise_or", "bitwise_xor",
     "left_shift", "right_shift", "logical_and", "logical_or", "logical_xor", "equal", "not_equal",
     "less", "less_equal", "greater", "greater_equal", "negative", "positive", "absolute", "invert",
@@ -416,6 +416,33 @@ static NgStatus prepare_out(NgDevice *dev, const NgArray *dest, NgDType dt, int 
     return NG_OK;
 }
 
+/* NumPy refuses integer ** negative integer; an array exponent is checked
+ * with a min reduction (one small download). */
+static NgStatus check_int_exponent(const NgOperand *e)
+{
+    bool negative = false;
+    if (!e->array) {
+        negative = e->scalar.kind == NG_KIND_INT && !e->scalar.big && e->scalar.v.i < 0;
+    } else if (ng_dtype_is_signed(e->array->dtype) && e->array->size > 0) {
+        NgArray m;
+        NgStatus st = ng_op_reduce(NG_RED_MIN, e->array, -1, NULL, false, NG_NODTYPE, 0, &m);
+        if (st != NG_OK)
+            return st;
+        NgArray as64;
+        st = ng_op_astype(&m, NG_INT64, &as64);
+        ng_array_release(&m);
+        if (st != NG_OK)
+            return st;
+        int64_t v = 0;
+        st = ng_array_download(&as64, &v, NULL);
+        ng_array_release(&as64);
+        if (st != NG_OK)
+            return st;
+        negative = v < 0;
+    }
+    return negative ? ng_error_set(NG_ERR_VALUE, "Integers to negative integer powers are not allowed.") : NG_OK;
+}
+
 static NgStatus run_op(EwKind kind, NgOp op, int n, const NgOperand *ops, const NgArray *dest, NgArray *out)
 {
     NgStatus st = ng_ops_same_device(n, ops);
@@ -434,9 +461,12 @@ static NgStatus run_op(EwKind kind, NgOp op, int n, const NgOperand *ops, const 
     } else if ((st = resolve(op, n, ops, &compute, &outdt)) != NG_OK) {
         return st;
     }
-    if (op == NG_OP_POW && ng_dtype_is_int(compute) && !ops[1].array && ops[1].scalar.kind == NG_KIND_INT &&
-        !ops[1].scalar.big && ops[1].scalar.v.i < 0)
-        return ng_error_set(NG_ERR_VALUE, "Integers to negative integer powers are not allowed.");
+    for (int i = 0; i < n; i++)
+        if (!ops[i].array && ops[i].scalar.kind == NG_KIND_FLOAT && ops[i].scalar.big && !is_compare(op))
+            return ng_error_set(NG_ERR_OVERFLOW, "Python integer %.0f out of bounds for %s", ops[i].scalar.v.f,
+                                ng_dtype_info(compute == NG_NODTYPE ? NG_INT64 : compute)->name);
+    if (op == NG_OP_POW && ng_dtype_is_int(compute) && (st = check_int_exponent(&ops[1])) != NG_OK)
+        return st;
     if (is_compare(op)) { /* a Python int out of the array's range compares exactly in a wider type */
         for (int i = 0; i < n; i++)
             if (!ops[i].array && ng_scalar_check(&ops[i].scalar, compute) != NG_OK)

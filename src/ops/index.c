@@ -34,6 +34,7 @@ typedef struct Entry {
     int axis;            /* first axis of the view it indexes */
     int naxes;           /* axes of the view it covers (ENT_POS of an n-d mask: n) */
     int src_axis;        /* the axis of the indexed array (for messages) */
+    int item;            /* position in the index list (adjacency is decided there) */
     const NgArray *arr;  /* ARRAY: the index array; POS: 1-d int64 positions */
     int64_t value;       /* SCALAR: the index, already wrapped and checked */
 } Entry;
@@ -81,7 +82,7 @@ static NgStatus read_int(const NgArray *a, int64_t *v)
     case NG_INT64: *v = u.i64; break;
     case NG_UINT16: *v = u.u16; break;
     case NG_UINT32: *v = u.u32; break;
-    case NG_UINT64: *v = u.u64 > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)u.u64; break;
+    case NG_UINT64: *v = (int64_t)u.u64; break; /* NumPy casts to intp: 2**64-1 is -1 */
     default: return ng_error_set(NG_ERR_INTERNAL, "read_int of a %s array", ng_dtype_info(a->dtype)->name);
     }
     return NG_OK;
@@ -289,15 +290,9 @@ static NgStatus first_bad(const NgArray *idx, int axis, int64_t n)
     }
     st = ng_array_download(&c, host, NULL);
     if (st == NG_OK) {
-        bool big = idx->dtype == NG_UINT64; /* values above INT64_MAX read as negative */
         st = ng_error_set(NG_ERR_INTERNAL, "index out of bounds for axis %d, but none found", axis);
         for (int64_t i = 0; i < c.size; i++) {
             int64_t x = host[i];
-            if (big && x < 0) {
-                st = ng_error_set(NG_ERR_INDEX, "index %llu is out of bounds for axis %d with size %lld",
-                                  (unsigned long long)x, axis, (long long)n);
-                break;
-            }
             if (x < -n || x >= n) {
                 st = out_of_bounds(x, axis, n);
                 break;
@@ -309,26 +304,73 @@ static NgStatus first_bad(const NgArray *idx, int axis, int64_t n)
     return st;
 }
 
-/* Checks every value of integer array idx lies in [-n, n). */
+typedef struct RangeKey {
+    uint8_t tag;   /* 'r' */
+    int8_t dtype;  /* index dtype */
+} RangeKey;
+
+/* out[0] = min, out[1] = max of a 1-d contiguous integer array as int64,
+ * in one parallel pass. */
+static NgStatus build_range(const void *ctx, NgIrKernel *k)
+{
+    const RangeKey *key = ctx;
+    NgDType acc = NG_INT64;
+    int out = ng_ir_param_array(k, acc, 1, true, true);
+    int idx = ng_ir_param_array(k, (NgDType)key->dtype, 1, true, false);
+    int vi = ng_ir_var(k, NG_INT64), vlo = ng_ir_var(k, acc), vhi = ng_ir_var(k, acc);
+    NgIrRef i = ng_ir_varref(k, vi), lo = ng_ir_varref(k, vlo), hi = ng_ir_varref(k, vhi);
+    NgIrRef x = ng_ir_cast(k, acc, ng_ir_load(k, idx, 1, &i));
+    NgIrRef upd[2] = {ng_ir_assign(k, vlo, ng_ir_binary(k, NG_OP_MINIMUM, acc, lo, x)),
+                      ng_ir_assign(k, vhi, ng_ir_binary(k, NG_OP_MAXIMUM, acc, hi, x))};
+    NgIrRef loop = ng_ir_for(k, vi, ng_ir_const_i(k, NG_INT64, 0), ng_ir_shape(k, idx, 0), ng_ir_const_i(k, NG_INT64, 1),
+                             ng_ir_block(k, 2, upd), NG_IR_PARALLEL);
+    ng_ir_reduce(k, loop, vlo, NG_OP_MINIMUM);
+    ng_ir_reduce(k, loop, vhi, NG_OP_MAXIMUM);
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+    NgIrRef stmts[5] = {
+        ng_ir_let(k, vlo, ng_ir_const_i(k, acc, INT64_MAX)),
+        ng_ir_let(k, vhi, ng_ir_const_i(k, acc, INT64_MIN)),
+        loop,
+        ng_ir_store(k, out, 1, &zero, lo),
+        ng_ir_store(k, out, 1, &one, hi),
+    };
+    k->body = ng_ir_block(k, 5, stmts);
+    return k->status;
+}
+
+/* Checks every value of integer array idx lies in [-n, n): min and max in
+ * one kernel and one download; the first bad value is looked up only when
+ * there is one. */
 static NgStatus check_range(const NgArray *idx, int axis, int64_t n)
 {
     if (idx->size == 0)
         return NG_OK;
+    NgDevice *dev = ng_array_device(idx);
+    NgArray c, r;
+    memset(&r, 0, sizeof r);
+    NgStatus st = ng_op_ascontiguous(idx, false, &c);
+    if (st != NG_OK)
+        return st;
+    RangeKey key = {'r', (int8_t)idx->dtype};
+    int64_t two = 2, one_stride = 1, total = c.size;
     int64_t v[2];
-    NgReduceOp ops[2] = {NG_RED_MIN, NG_RED_MAX};
-    for (int i = 0; i < 2; i++) {
-        NgArray r;
-        NgStatus st = ng_op_reduce(ops[i], idx, -1, NULL, false, NG_NODTYPE, 0, &r);
-        if (st != NG_OK)
-            return st;
-        st = read_int(&r, &v[i]);
-        ng_array_release(&r);
-        if (st != NG_OK)
-            return st;
-    }
-    if (v[1] < n && v[0] >= -n)
-        return NG_OK;
-    return first_bad(idx, axis, n);
+    const NgKernel *kern;
+    if ((st = ng_array_empty(dev, NG_INT64, 1, &two, &r)) != NG_OK ||
+        (st = ng_kernel_get(dev, &key, sizeof key, build_range, &key, &kern)) != NG_OK)
+        goto done;
+    NgKArg args[8];
+    int na = 0;
+    ng_kargs_array(args, &na, &r, 1, &two, &one_stride);
+    ng_kargs_array(args, &na, &c, 1, &total, &one_stride);
+    if ((st = ng_kernel_launch(kern, args, na, total, total)) != NG_OK ||
+        (st = ng_array_download(&r, v, NULL)) != NG_OK)
+        goto done;
+    if (v[1] >= n || v[0] < -n)
+        st = first_bad(idx, axis, n);
+done:
+    ng_array_release(&r);
+    ng_array_release(&c);
+    return st;
 }
 
 /* Appends an axis to the plan's view. */
@@ -443,6 +485,7 @@ static NgStatus plan_index(const NgArray *a, int n, const NgIndex *index, Plan *
         case NG_IDX_ARRAY:
             if (ix->array->ndim > 0) {
                 Entry *e = &p->ent[p->nent++];
+                e->item = i;
                 e->kind = ENT_ARRAY;
                 e->axis = v->ndim;
                 e->naxes = 1;
@@ -465,6 +508,7 @@ static NgStatus plan_index(const NgArray *a, int n, const NgIndex *index, Plan *
                 return out_of_bounds(val, ax, extent);
             if (adv) { /* with arrays present, an integer is a 0-d advanced index */
                 Entry *e = &p->ent[p->nent++];
+                e->item = i;
                 e->kind = ENT_SCALAR;
                 e->axis = v->ndim;
                 e->naxes = 1;
@@ -501,6 +545,7 @@ static NgStatus plan_index(const NgArray *a, int n, const NgIndex *index, Plan *
         case NG_IDX_MASK: {
             const NgArray *m = ix->array;
             Entry *e = &p->ent[p->nent++];
+            e->item = i;
             e->kind = ENT_POS;
             e->axis = v->ndim;
             e->src_axis = ax;
@@ -568,16 +613,20 @@ static NgStatus plan_index(const NgArray *a, int n, const NgIndex *index, Plan *
         return ng_error_set(NG_ERR_INDEX, "shape mismatch: indexing arrays could not be broadcast together with "
                             "shapes %s", msg);
     }
-    for (int e = 0; e < p->nent; e++)
+    int64_t bsize = 1; /* NumPy checks no index when the broadcast selects nothing */
+    for (int d = 0; d < p->bnd; d++)
+        bsize *= p->bshape[d];
+    for (int e = 0; e < p->nent && bsize > 0; e++)
         if (p->ent[e].kind == ENT_ARRAY &&
             (st = check_range(p->ent[e].arr, p->ent[e].src_axis, v->shape[p->ent[e].axis])) != NG_OK)
             return st;
     for (int e = 0; e < p->nent; e++)
         if (p->ent[e].kind == ENT_POS)
             merge_group(p, e);
+    /* adjacent: no other index between them, not even None or an empty `...` */
     bool adjacent = true;
     for (int e = 1; e < p->nent; e++)
-        adjacent = adjacent && p->ent[e].axis == p->ent[e - 1].axis + p->ent[e - 1].naxes;
+        adjacent = adjacent && p->ent[e].item == p->ent[e - 1].item + 1;
     int lo = p->ent[0].axis;
     /* result: [view axes before] + broadcast + [view axes after], or broadcast + all plain axes */
     int64_t plain[NG_MAXDIMS];
@@ -666,7 +715,8 @@ static NgStatus build_idx(const void *ctx, NgIrKernel *k)
         int a0 = key->axis[e], na = key->naxes[e];
         NgIrRef raw = key->kind[e] == ENT_SCALAR ? ng_ir_scalar(k, par[e])
                                                  : ng_ir_cast(k, NG_INT64, ng_ir_load(k, par[e], key->bnd, b));
-        if (key->kind[e] == ENT_ARRAY && ng_dtype_is_signed((NgDType)key->idtype[e])) {
+        NgDType idt = (NgDType)key->idtype[e];
+        if (key->kind[e] == ENT_ARRAY && (ng_dtype_is_signed(idt) || idt == NG_UINT64)) { /* uint64: as intp */
             NgIrRef neg = ng_ir_binary(k, NG_OP_LT, NG_BOOL, raw, ng_ir_const_i(k, NG_INT64, 0));
             raw = ng_ir_select(k, neg, ng_ir_binary(k, NG_OP_ADD, NG_INT64, raw, ng_ir_shape(k, view, a0)), raw);
         }

@@ -12,9 +12,15 @@
  * each of the ROWS output rows: the B row segment is loaded once for ROWS
  * rows, the output strip stays in L1, and the innermost loop is a unit-
  * stride axpy over j that the C compiler vectorises. B is made unit-stride
- * along j first when it is not (a cheap O(k*m) copy). This is a plain
- * blocked loop nest, not a tuned BLAS: expect it well ahead of NumPy's own
- * non-BLAS loops (integer matmul) but behind OpenBLAS/MKL for floats. */
+ * along j first when it is not (a cheap O(k*m) copy). With m == 1 (matrix
+ * @ vector) each row is instead one dot product accumulated in a variable
+ * (a vectorised reduction).
+ *
+ * This is a plain blocked loop nest, not a tuned BLAS: it is well ahead of
+ * NumPy's own non-BLAS loops (integer matmul, ~2.5x on 500x500 int64) but
+ * behind OpenBLAS/MKL for floats (~3x slower at 1000x1000 float64 on two
+ * cores, ~8x for float32), partly because kernels are built without
+ * -march flags (SSE2 only, no FMA). */
 #include <stdio.h>
 #include <string.h>
 

@@ -195,7 +195,7 @@ int ngpy_to_array(PyObject *o, NgDType dtype, NgArray *out)
         np = PyObject_CallMethod(ngpy.numpy, "asarray", "OO", o, dt);
         Py_DECREF(dt);
     } else {
-        np = PyObject_CallMethod(ngpy.numpy, "asarray", "O", o);
+        np = PyObject_CallMethod(ngpy.numpy, "asarray", "(O)", o);
     }
     if (!np)
         return -1;
@@ -226,16 +226,20 @@ int ngpy_operand(PyObject *o, NgOperand *op, NgArray *tmp)
         op->scalar.kind = NG_KIND_INT;
         if (overflow > 0) {
             unsigned long long u = PyLong_AsUnsignedLongLong(o);
-            if (PyErr_Occurred()) {
+            if (PyErr_Occurred()) { /* beyond uint64: only comparisons can use it, as a float */
                 PyErr_Clear();
-                PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for int64 and uint64", o);
-                return -1;
+                op->scalar.kind = NG_KIND_FLOAT;
+                op->scalar.big = true;
+                op->scalar.v.f = PyLong_AsDouble(o);
+                return 0;
             }
             op->scalar.big = true;
             op->scalar.v.u = u;
         } else if (overflow < 0) {
-            PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for int64", o);
-            return -1;
+            op->scalar.kind = NG_KIND_FLOAT;
+            op->scalar.big = true;
+            op->scalar.v.f = PyLong_AsDouble(o);
+            return 0;
         } else {
             op->scalar.v.i = v;
         }

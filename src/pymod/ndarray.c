@@ -149,10 +149,11 @@ static PyObject *scalar_item(PyObject *self)
     return r;
 }
 
+/* NumPy 2: only 0-d arrays convert to Python scalars with int()/float(). */
 static int need_one(PyObject *self, const char *what)
 {
-    if (ARR(self)->size != 1) {
-        PyErr_Format(PyExc_TypeError, "only length-1 arrays can be converted to Python %s", what);
+    if (ARR(self)->ndim != 0) {
+        PyErr_Format(PyExc_TypeError, "only 0-dimensional arrays can be converted to Python %s", what);
         return -1;
     }
     return 0;
@@ -413,13 +414,13 @@ static PyObject *m_array(PyObject *self, PyObject *args, PyObject *kw)
         PyObject *mv = PyMemoryView_FromObject(self);
         if (!mv)
             return NULL;
-        res = PyObject_CallMethod(ngpy.numpy, "asarray", "O", mv);
+        res = PyObject_CallMethod(ngpy.numpy, "asarray", "(O)", mv);
         Py_DECREF(mv);
     } else {
         res = ngpy_to_numpy(ARR(self));
     }
     if (res && dtype != Py_None) {
-        PyObject *cast = PyObject_CallMethod(res, "astype", "O", dtype);
+        PyObject *cast = PyObject_CallMethod(res, "astype", "(O)", dtype);
         Py_DECREF(res);
         res = cast;
     }
@@ -572,7 +573,29 @@ static PyObject *m_item(PyObject *self, PyObject *args)
         return scalar_item(self);
     }
     PyObject *key = PyTuple_GET_SIZE(args) == 1 ? PyTuple_GET_ITEM(args, 0) : args;
-    PyObject *v = mp_subscript(self, key);
+    PyObject *v;
+    if (PyTuple_GET_SIZE(args) == 1 && PyIndex_Check(key) && ARR(self)->ndim != 1) {
+        /* one integer: an index into the flattened array */
+        Py_ssize_t i = PyNumber_AsSsize_t(key, PyExc_IndexError);
+        if (i == -1 && PyErr_Occurred())
+            return NULL;
+        if (i < -ARR(self)->size || i >= ARR(self)->size) {
+            PyErr_Format(PyExc_IndexError, "index %zd is out of bounds for size %lld", i, (long long)ARR(self)->size);
+            return NULL;
+        }
+        int64_t minus1 = -1;
+        NgArray flat;
+        NgStatus st = ng_op_reshape(ARR(self), 1, &minus1, &flat);
+        if (st != NG_OK)
+            return ngpy_raise(st);
+        PyObject *fo = ngpy_wrap(&flat);
+        if (!fo)
+            return NULL;
+        v = sq_item(fo, i < 0 ? i + ARR(self)->size : i);
+        Py_DECREF(fo);
+    } else {
+        v = mp_subscript(self, key);
+    }
     if (!v)
         return NULL;
     PyObject *r = scalar_item(v);

@@ -1083,7 +1083,7 @@ static void test_kernel_alloc_failure(void)
         CHECK_EQ_INT(0, other);
     /* A builder that does not check k->status after declaring its variables:
      * today ng_ir_varref then indexes a NULL k->vars (see test_ir). */
-    if (!check_known_bug("ng_kernel_get crashes when a builder's ng_ir_var fails to allocate (ng_ir_varref "
+    if (!bug_fixed("ng_kernel_get crashes when a builder's ng_ir_var fails to allocate (ng_ir_varref "
                          "indexes NULL k->vars); every builder in src/ops has this shape"))
         return;
     fflush(stdout);

@@ -192,10 +192,10 @@ static NgStatus cuda_open(NgDevice *dev, int index)
     }
     char name[128] = "";
     cu.cuDeviceGetName(name, sizeof name, s->device);
-    snprintf(s->id, sizeof s->id, "%s|sm_%d%d|driver %d|nvrtc %d.%d", name, s->cc_major, s->cc_minor,
+    snprintf(s->id, sizeof s->id, "%.100s|sm_%d%d|driver %d|nvrtc %d.%d", name, s->cc_major, s->cc_minor,
              s->driver_version, nvrtc_major, nvrtc_minor);
     snprintf(dev->name, sizeof dev->name, "cuda:%d", pick);
-    snprintf(dev->description, sizeof dev->description, "%s (sm_%d%d, driver %d.%d, NVRTC %d.%d)", name,
+    snprintf(dev->description, sizeof dev->description, "%.80s (sm_%d%d, driver %d.%d, NVRTC %d.%d)", name,
              s->cc_major, s->cc_minor, s->driver_version / 1000, (s->driver_version % 1000) / 10, nvrtc_major,
              nvrtc_minor);
     dev->gpu = true;

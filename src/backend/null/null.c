@@ -1,6 +1,7 @@
 /* The null backend: emits and "compiles" every kernel (the binary is the
  * source text itself), records launches, and never runs anything. Memory is
- * zeroed host memory so reads are defined. For codegen tests: what would run,
+ * host memory (zeroed when first allocated; blocks the pool hands out again
+ * keep old contents), so reads never fault. For codegen tests: what would run,
  * without a compiler or device. */
 #include <errno.h>
 #include <stdio.h>

@@ -201,12 +201,12 @@ static NgStatus ocl_open(NgDevice *dev, int index)
     s->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
     s->max_global = (size_t)(units ? units : 1) * 4096;
     pthread_mutex_init(&s->launch_lock, NULL);
-    snprintf(s->id, sizeof s->id, "%s|%s|%s", name, ver, drv);
+    snprintf(s->id, sizeof s->id, "%.100s|%.80s|%.60s", name, ver, drv);
     snprintf(dev->name, sizeof dev->name, "opencl:%d", pick);
     cl_bitfield type = 0;
     cl.clGetDeviceInfo(s->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     dev->gpu = (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0;
-    snprintf(dev->description, sizeof dev->description, "%s (%s, %s%s)", name, ver, drv,
+    snprintf(dev->description, sizeof dev->description, "%.60s (%.60s, %.20s%s)", name, ver, drv,
              s->fp64 ? "" : ", no float64");
     dev->state = s;
     return NG_OK;

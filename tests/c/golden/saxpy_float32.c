@@ -43,7 +43,7 @@ NG_FN T ng_mod_##S(T a, T b) { T m = NG_MATH(fmod, F)(a, b); if (b == 0) return 
 NG_FN T ng_fdiv_##S(T a, T b) { if (b == 0) return a / b; T m = NG_MATH(fmod, F)(a, b); T d = (a - m) / b;\
     if (m != 0 && ((b < 0) != (m < 0))) d -= 1; if (d == 0) return NG_MATH(copysign, F)((T)0, a / b);\
     T f = NG_MATH(floor, F)(d); if (d - f > (T)0.5) f += 1; return f; }\
-NG_FN T ng_sign_##S(T a) { return a > 0 ? (T)1 : a < 0 ? (T)-1 : a; }\
+NG_FN T ng_sign_##S(T a) { return a > 0 ? (T)1 : a < 0 ? (T)-1 : a == 0 ? (T)0 : a; }\
 NG_FLOAT_EXTRA(S, T)
 NG_FLOAT_HELPERS(f32, float, f)
 NG_FLOAT_HELPERS(f64, double, )
