@@ -190,6 +190,10 @@ def main(argv=None):
     print(f"numgpu benchmark: device {device_name()}, numpy {numpy.__version__}, "
           f"{os.cpu_count()} CPUs, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, "
           f"float64, {n:,} elements")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    if load > 0.5:
+        print(f"warning: load average {load:.2f}: other work on this machine makes the timings "
+              "noisy, and OpenMP kernels suffer most from busy cores")
     print()
     head = f"{'operation':<30} {'numgpu':>11} {'numpy':>11} {'ratio':>7}"
     print(head)
@@ -223,6 +227,7 @@ def main(argv=None):
     try:
         cold, warm = kernel_latency()
         cs, ws, hs = cold["first_stats"], warm["first_stats"], cold["again_stats"]
+        print("kernel latency of `a * b - a` (2 kernels, 1000 float64) with a fresh NUMGPU_CACHE_DIR:")
         print(f"{'kernel: first call, compiles':<30} {fmt_time(cold['first'])}  "
               f"(compiled {cs['kernels_compiled']}, disk hits {cs['disk_cache_hits']})")
         print(f"{'kernel: new process, disk hit':<30} {fmt_time(warm['first'])}  "
