@@ -20,8 +20,14 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
 
 import helpers  # noqa: E402
+
+# No example database on disk (the suite also runs with -p no:cacheprovider) and no
+# per-example deadline: the first call of an op compiles its kernel (~100 ms).
+settings.register_profile("numgpu", deadline=None, database=None, print_blob=True)
+settings.load_profile("numgpu")
 
 
 @pytest.fixture
