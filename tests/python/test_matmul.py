@@ -73,7 +73,7 @@ VIEWS = {  # (left view, right view, left base shape, right base shape)
     "transposed": (lambda x: x.T, lambda x: x.T, (8, 10), (10, 8)),
     "step": (lambda x: x[::2, ::2], lambda x: x[::2, ::2], (8, 10), (10, 8)),
     "negative": (lambda x: x[::-1, ::-1], lambda x: x[::-1, ::-1], (8, 10), (10, 8)),
-    "left_only": (lambda x: x[1:, ::-1].T, lambda x: x, (5, 7), (6, 3)),
+    "left_only": (lambda x: x[1:, ::-1].T, lambda x: x, (5, 7), (4, 3)),
     "batch_swapped": (lambda x: x.swapaxes(1, 2), lambda x: x.swapaxes(1, 2), (2, 4, 10), (2, 5, 4)),
 }
 
