@@ -1,0 +1,263 @@
+"""Runtime behaviour around the ops: numgpu.stats() counters (launches, cache
+hits, transfers, no leaks), the kernel compile path (missing compiler,
+NUMGPU_SHOW_KERNELS, the disk cache), the null device, device selection
+errors, and the current-device API."""
+import gc
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import numgpu as ng
+from helpers import assert_same
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# One op (and the stats) in a fresh interpreter; prints a JSON line.
+STATS_SCRIPT = """
+import json, numpy as np, numgpu as ng
+a = ng.asarray(np.arange(10.0, dtype=np.float64))
+b = (a * 3.0 + 1.0).sum()
+print(json.dumps({"value": float(b.get()), "stats": ng.stats()}))
+"""
+
+
+def run_python(code, env_updates, timeout=180):
+    """Runs `code` in a new interpreter with numgpu importable; returns CompletedProcess."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.join(REPO, "python") + os.pathsep + env.get("PYTHONPATH", "")
+    for k, v in env_updates.items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True,
+                          timeout=timeout, cwd=REPO)
+
+
+def last_json(proc):
+    assert proc.returncode == 0, "subprocess failed:\n" + proc.stdout + proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+# ---- stats -------------------------------------------------------------------------------------
+
+def test_stats_keys():
+    s = ng.stats()
+    for key in ["kernel_launches", "kernels_compiled", "disk_cache_hits", "memory_cache_hits", "uploads",
+                "upload_bytes", "downloads", "download_bytes", "bytes_in_use", "buffers_in_use"]:
+        assert key in s and isinstance(s[key], int) and s[key] >= 0, key
+
+
+def test_kernel_launch_is_counted():
+    a = ng.asarray(np.arange(100.0))
+    s0 = ng.stats()
+    b = a + 1.0
+    s1 = ng.stats()
+    assert s1["kernel_launches"] >= s0["kernel_launches"] + 1
+    del b
+
+
+def test_second_identical_op_is_a_memory_cache_hit():
+    a = ng.asarray(np.arange(50, dtype=np.int16))
+    b = ng.asarray(np.arange(50, dtype=np.int16))
+    r = ng.bitwise_xor(a, b)        # first time: compiled or loaded from disk
+    s0 = ng.stats()
+    r = ng.bitwise_xor(a, b)
+    s1 = ng.stats()
+    assert s1["memory_cache_hits"] >= s0["memory_cache_hits"] + 1
+    assert s1["kernels_compiled"] == s0["kernels_compiled"]
+    assert s1["disk_cache_hits"] == s0["disk_cache_hits"]
+    # another shape of the same rank and layout reuses the kernel too
+    c = ng.asarray(np.arange(7, dtype=np.int16))
+    s2 = ng.stats()
+    ng.bitwise_xor(c, c)
+    s3 = ng.stats()
+    assert s3["kernels_compiled"] == s2["kernels_compiled"]
+    assert s3["memory_cache_hits"] >= s2["memory_cache_hits"] + 1
+    del r
+
+
+def test_transfers_are_counted():
+    h = np.arange(32, dtype=np.float32)
+    s0 = ng.stats()
+    a = ng.asarray(h)
+    s1 = ng.stats()
+    assert s1["uploads"] == s0["uploads"] + 1
+    assert s1["upload_bytes"] == s0["upload_bytes"] + h.nbytes
+    a.get()
+    s2 = ng.stats()
+    assert s2["downloads"] == s1["downloads"] + 1
+    assert s2["download_bytes"] == s1["download_bytes"] + h.nbytes
+
+
+def test_no_leak_after_deleting_arrays():
+    gc.collect()
+    s0 = ng.stats()
+    h = np.arange(3000.0).reshape(30, 100)
+    a = ng.asarray(h)
+    b = (a * 2.0 + a.T.T)[::2]
+    c = b.sum(axis=1)
+    d = a[[1, 2, 3]]
+    e = ng.concatenate([a, a])
+    f = a @ a.T
+    mid = ng.stats()
+    assert mid["bytes_in_use"] > s0["bytes_in_use"]
+    assert mid["buffers_in_use"] > s0["buffers_in_use"]
+    del a, b, c, d, e, f
+    gc.collect()
+    s1 = ng.stats()
+    assert s1["bytes_in_use"] == s0["bytes_in_use"]
+    assert s1["buffers_in_use"] == s0["buffers_in_use"]
+
+
+def test_views_keep_one_buffer():
+    gc.collect()
+    s0 = ng.stats()
+    a = ng.asarray(np.zeros((10, 10)))
+    views = [a[1:], a.T, a.reshape(100), a[::2, ::3], a[None]]
+    s1 = ng.stats()
+    assert s1["buffers_in_use"] == s0["buffers_in_use"] + 1
+    del a
+    gc.collect()
+    assert ng.stats()["buffers_in_use"] == s0["buffers_in_use"] + 1   # the views hold it
+    del views
+    gc.collect()
+    assert ng.stats()["buffers_in_use"] == s0["buffers_in_use"]
+
+
+# ---- compiling kernels (subprocesses with their own cache directory) ------------------------------
+
+def test_missing_compiler_raises_device_error_naming_the_fix(tmp_path):
+    """cpu device: no C compiler -> numgpu.DeviceError that says what to do."""
+    code = """
+    import numpy as np, numgpu as ng
+    try:
+        ng.asarray(np.arange(5.0)) + 1.0
+    except ng.DeviceError as e:
+        print("DeviceError:", e)
+    else:
+        print("no error")
+    """
+    p = run_python(code, {"CC": "/nonexistent/cc", "NUMGPU_CACHE_DIR": str(tmp_path), "NUMGPU_DEVICE": "cpu"})
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert out.startswith("DeviceError:"), out + p.stderr
+    assert "/nonexistent/cc" in out
+    assert "CC" in out and ("install" in out or "set" in out), out
+
+
+def test_show_kernels_prints_source(tmp_path):
+    p = run_python(STATS_SCRIPT, {"NUMGPU_SHOW_KERNELS": "1", "NUMGPU_CACHE_DIR": str(tmp_path)})
+    r = last_json(p)
+    assert r["value"] == pytest.approx(145.0)
+    assert "numgpu: kernel" in p.stderr
+    assert "#include" in p.stderr or "__kernel" in p.stderr or "extern" in p.stderr, p.stderr[:2000]
+    quiet = run_python(STATS_SCRIPT, {"NUMGPU_SHOW_KERNELS": None, "NUMGPU_CACHE_DIR": str(tmp_path)})
+    assert "numgpu: kernel" not in quiet.stderr
+
+
+def test_disk_cache_between_processes(tmp_path):
+    first = last_json(run_python(STATS_SCRIPT, {"NUMGPU_CACHE_DIR": str(tmp_path)}))
+    assert first["value"] == pytest.approx(145.0)
+    assert first["stats"]["kernels_compiled"] > 0
+    assert any(tmp_path.iterdir()), "nothing written to the cache directory"
+    second = last_json(run_python(STATS_SCRIPT, {"NUMGPU_CACHE_DIR": str(tmp_path)}))
+    assert second["value"] == pytest.approx(145.0)
+    assert second["stats"]["kernels_compiled"] == 0
+    assert second["stats"]["disk_cache_hits"] > 0
+    assert second["stats"]["disk_cache_hits"] >= first["stats"]["kernels_compiled"]
+
+
+def test_corrupt_disk_cache_is_recompiled(tmp_path):
+    last_json(run_python(STATS_SCRIPT, {"NUMGPU_CACHE_DIR": str(tmp_path)}))
+    n = 0
+    for root, _, files in os.walk(tmp_path):
+        for f in files:
+            path = os.path.join(root, f)
+            with open(path, "r+b") as fh:
+                size = os.path.getsize(path)
+                if size:
+                    fh.seek(size // 2)
+                    fh.write(b"\xde\xad\xbe\xef")
+                    n += 1
+    assert n
+    r = last_json(run_python(STATS_SCRIPT, {"NUMGPU_CACHE_DIR": str(tmp_path)}))
+    assert r["value"] == pytest.approx(145.0)
+    assert r["stats"]["kernels_compiled"] > 0
+
+
+# ---- the null device ---------------------------------------------------------------------------------
+
+def test_null_device_runs_nothing_but_generates_c():
+    code = """
+    import json, numpy as np, numgpu as ng
+    a = ng.asarray(np.arange(100.0))
+    b = ng.sin(a) * 2 + a
+    c = b.sum(axis=0)
+    d = a.reshape(10, 10) @ a.reshape(10, 10)
+    e = a[a > 3.0]
+    src = ng._core.last_kernel_source()
+    b.get(); c.get(); d.get()
+    print(json.dumps({"device": ng.get_device(), "adevice": a.device, "shape": list(d.shape),
+                      "launches": ng.stats()["kernel_launches"], "src": src}))
+    """
+    p = run_python(code, {"NUMGPU_DEVICE": "null"})
+    r = last_json(p)
+    assert r["device"].startswith("null") and r["adevice"].startswith("null")
+    assert r["shape"] == [10, 10]
+    assert "#pragma omp parallel for" in r["src"]
+
+
+# ---- device selection ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", ["bogus", "cpu:7", "cuda:x"])
+def test_bad_device_value_names_it(spec):
+    code = """
+    import numgpu as ng
+    try:
+        ng.zeros(3) + 1
+    except Exception as e:
+        print(type(e).__name__ + ": " + str(e))
+    else:
+        print("no error")
+    """
+    p = run_python(code, {"NUMGPU_DEVICE": spec})
+    msg = (p.stdout + p.stderr).strip()
+    assert "no error" not in msg
+    assert spec in msg, msg
+    assert "Error" in msg
+
+
+def test_default_device():
+    a = ng.asarray(np.arange(3.0))
+    assert a.device == ng.get_device()
+    want = os.environ.get("NUMGPU_DEVICE")
+    if want and want != "auto":
+        assert ng.get_device().split(":")[0] == want.split(":")[0]
+
+
+def test_cpu_device_selection():
+    """Device test: the cpu device is always present."""
+    prev = ng.get_device()
+    with ng.use("cpu"):
+        assert ng.get_device() == "cpu"
+        a = ng.ones(4)
+        assert a.device == "cpu"
+        assert_same(a + 1, np.ones(4) + 1)
+    assert ng.get_device() == prev
+    z = ng.zeros(3, device="cpu")
+    assert z.device == "cpu"
+    assert any(d["kind"] == "cpu" for d in ng.devices())
+    assert ng.is_available("cpu")
+
+
+def test_set_device_bad_spec():
+    with pytest.raises((ValueError, ng.DeviceError), match="bogus"):
+        ng.set_device("bogus")
+    with pytest.raises((ValueError, ng.DeviceError), match="bogus"):
+        ng.zeros(3, device="bogus")
