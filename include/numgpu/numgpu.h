@@ -124,6 +124,8 @@ NgStatus ng_cuda_nvrtc_compile(const char *source, const char *name, const char 
                                char **image, size_t *size);
 /* "13.0", or NULL when NVRTC cannot be loaded (then ng_error_message says why). */
 const char *ng_cuda_nvrtc_version(void);
+/* Highest CUDA version the installed driver supports (e.g. 12040 for 12.4). */
+NgStatus ng_cuda_driver_version(int *version);
 
 /* Counters since start (numgpu.stats()). */
 typedef struct NgStats {

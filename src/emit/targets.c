@@ -76,6 +76,7 @@ NG_HELPERS \
 "NG_FLOAT_HELPERS(f64, double, )\n"
 
 #define NG_OPENCL_PROLOGUE \
+"#pragma OPENCL FP_CONTRACT OFF\n" \
 "typedef char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;\n" \
 "typedef uchar uint8_t; typedef ushort uint16_t; typedef uint uint32_t; typedef ulong uint64_t;\n" \
 "#ifdef cl_khr_fp64\n" \

@@ -355,6 +355,24 @@ static NgStatus check_range(const NgArray *idx, int axis, int64_t n)
     int64_t two = 2, one_stride = 1, total = c.size;
     int64_t v[2];
     const NgKernel *kern;
+    if (dev->be->target->par != NG_PAR_OPENMP) {
+        /* no one-kernel parallel min/max on GPUs: two reductions (multi-pass there) */
+        for (int i = 0; i < 2 && st == NG_OK; i++) {
+            NgArray m, m64;
+            st = ng_op_reduce(i ? NG_RED_MAX : NG_RED_MIN, &c, -1, NULL, false, NG_NODTYPE, 0, &m);
+            if (st != NG_OK)
+                break;
+            st = ng_op_astype(&m, NG_INT64, &m64);
+            ng_array_release(&m);
+            if (st == NG_OK) {
+                st = ng_array_download(&m64, &v[i], NULL);
+                ng_array_release(&m64);
+            }
+        }
+        if (st == NG_OK && (v[1] >= n || v[0] < -n))
+            st = first_bad(idx, axis, n);
+        goto done;
+    }
     if ((st = ng_array_empty(dev, NG_INT64, 1, &two, &r)) != NG_OK ||
         (st = ng_kernel_get(dev, &key, sizeof key, build_range, &key, &kern)) != NG_OK)
         goto done;

@@ -399,7 +399,9 @@ NgStatus ng_op_reduce(NgReduceOp op, const NgArray *a, int naxes, const int *axe
                       int ddof, NgArray *out)
 {
     bool reduced[NG_MAXDIMS] = {false};
-    bool all = naxes < 0;
+    bool arg0d = (op == NG_RED_ARGMIN || op == NG_RED_ARGMAX) && a->ndim == 0 && naxes == 1 &&
+                 (axes[0] == 0 || axes[0] == -1); /* NumPy accepts axis 0 / -1 on a 0-d array here */
+    bool all = naxes < 0 || arg0d;
     if (all) {
         for (int d = 0; d < a->ndim; d++)
             reduced[d] = true;

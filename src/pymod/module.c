@@ -392,6 +392,17 @@ static PyObject *f_nvrtc_version(PyObject *m, PyObject *unused)
     return PyUnicode_FromString(v);
 }
 
+static PyObject *f_cuda_driver_version(PyObject *m, PyObject *unused)
+{
+    int v = 0;
+    NgStatus st = ng_cuda_driver_version(&v);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    return PyLong_FromLong(v);
+}
+
+static PyObject *f_last_error(PyObject *m, PyObject *unused) { return PyUnicode_FromString(ng_error_message()); }
+
 static PyObject *f_op_names(PyObject *m, PyObject *unused)
 {
     PyObject *l = PyList_New(NG_NOPS);
@@ -422,6 +433,8 @@ static PyMethodDef functions[] = {
     {"op_names", f_op_names, METH_NOARGS, "Ufunc names by op code."},
     {"nvrtc_compile", f_nvrtc_compile, METH_VARARGS, "Compile CUDA source with NVRTC (no GPU needed)."},
     {"nvrtc_version", f_nvrtc_version, METH_NOARGS, "NVRTC version string, or None if not found."},
+    {"cuda_driver_version", f_cuda_driver_version, METH_NOARGS, "CUDA version the driver supports (12040 = 12.4)."},
+    {"last_error", f_last_error, METH_NOARGS, "Text of the C core's last error on this thread."},
     {NULL},
 };
 

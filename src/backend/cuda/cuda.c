@@ -260,8 +260,9 @@ NgStatus ng_cuda_nvrtc_compile(const char *source, const char *name, const char 
         return ng_error_set(NG_ERR_DEVICE, "cuda: nvrtcCreateProgram failed: %s", cu.nvrtcGetErrorString(r));
     char opt_arch[64];
     snprintf(opt_arch, sizeof opt_arch, "--gpu-architecture=%s", arch);
-    const char *opts[] = {opt_arch, "--std=c++17", "-default-device"};
-    r = cu.nvrtcCompileProgram(prog, 3, opts);
+    /* no fused multiply-add: results round as NumPy's do */
+    const char *opts[] = {opt_arch, "--std=c++17", "-default-device", "--fmad=false"};
+    r = cu.nvrtcCompileProgram(prog, 4, opts);
     NgStatus st = NG_OK;
     if (r != 0) {
         size_t len = 0;
@@ -287,6 +288,15 @@ NgStatus ng_cuda_nvrtc_compile(const char *source, const char *name, const char 
     }
     cu.nvrtcDestroyProgram(&prog);
     return st;
+}
+
+NgStatus ng_cuda_driver_version(int *version)
+{
+    pthread_once(&cu_once, load_driver);
+    if (cu_error[0])
+        return ng_error_set(NG_ERR_DEVICE, "cuda: %s", cu_error);
+    CUresult r = cu.cuDriverGetVersion(version);
+    return r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "asking the driver its version");
 }
 
 const char *ng_cuda_nvrtc_version(void)
