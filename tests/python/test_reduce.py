@@ -42,7 +42,7 @@ def _np_call(name, a, **kw):
     return r
 
 
-def check_reduce(name, a, ng_a=None, method=False, rtol=None, **kw):
+def check_reduce(name, a, ng_a=None, method=False, rtol=None, atol=0.0, **kw):
     """numgpu.<name>(a, **kw) (or the method) against NumPy; errors must match in type."""
     ng_a = ng.asarray(a) if ng_a is None else ng_a
     try:
@@ -53,16 +53,32 @@ def check_reduce(name, a, ng_a=None, method=False, rtol=None, **kw):
         return None
     with np.errstate(all="ignore"):
         got = getattr(ng_a, name)(**kw) if method else getattr(ng, name)(ng_a, **kw)
-    assert_same(got, exp, rtol=rtol if rtol is not None else _rtol(name, a.dtype))
+    if not atol and name in ("sum", "mean") and np.float32 in (a.dtype, kw.get("dtype")) and a.size:
+        # float32 partial sums round (in NumPy, or on a backend that accumulates in float32): allow that,
+        # absolutely, since a sum can cancel to near zero
+        finite = np.abs(a[np.isfinite(a)].astype(np.float64))
+        atol = 2e-6 * float(finite.sum()) / (a.size if name == "mean" else 1)
+    assert_same(got, exp, rtol=rtol if rtol is not None else _rtol(name, a.dtype), atol=atol)
     return got
 
 
 AXES = [None, 0, 1, 2, -1, -3, (0, 2), (1, 2), (0, 1, 2), (-1, 0), ()]
+FEW_AXES = [None, 1, (0, 2)]   # every dtype: whole, middle, outer+inner (each pattern is its own kernel)
 
 
 @pytest.mark.parametrize("name", REDUCERS)
-def test_reduce_all_dtypes_all_axes(name, dtype):
+def test_reduce_all_dtypes(name, dtype):
     a = data(dtype, SHAPE, seed=1, kind=_kind(name, dtype))
+    for axis in FEW_AXES:
+        if name in ARG and isinstance(axis, tuple):
+            continue
+        check_reduce(name, a, axis=axis)
+
+
+@pytest.mark.parametrize("name", REDUCERS)
+@pytest.mark.parametrize("dt", [np.int32, np.float64], ids=dtype_id)
+def test_reduce_all_axes(name, dt):
+    a = data(dt, SHAPE, seed=1, kind=_kind(name, dt))
     for axis in AXES:
         if name in ARG and isinstance(axis, tuple):
             continue
@@ -70,7 +86,7 @@ def test_reduce_all_dtypes_all_axes(name, dtype):
 
 
 @pytest.mark.parametrize("name", [r for r in REDUCERS if r not in ARG])
-@pytest.mark.parametrize("axis", [None, 1, -1, (0, 2)], ids=str)
+@pytest.mark.parametrize("axis", [None, 1, (0, 2)], ids=str)
 def test_keepdims(name, axis, dtype):
     a = data(dtype, SHAPE, seed=2, kind=_kind(name, dtype))
     check_reduce(name, a, axis=axis, keepdims=True)
@@ -85,12 +101,12 @@ def test_arg_keepdims(name, axis):
 
 @pytest.mark.parametrize("name", METHODS)
 def test_methods(name, dtype):
-    a = data(dtype, (3, 7), seed=4, kind=_kind(name, dtype))
+    a = data(dtype, SHAPE, seed=4, kind=_kind(name, dtype))
     check_reduce(name, a, method=True)
-    check_reduce(name, a, method=True, axis=0)
-    check_reduce(name, a, method=True, axis=-1)
+    check_reduce(name, a, method=True, axis=1)
+    check_reduce(name, a, method=True, axis=-2)
     if name not in ARG:
-        check_reduce(name, a, method=True, axis=1, keepdims=True)
+        check_reduce(name, a, method=True, axis=(0, 2), keepdims=True)
 
 
 def test_method_positional_axis():
@@ -115,19 +131,22 @@ def test_result_dtypes_examples():
 
 
 @pytest.mark.parametrize("src", ALL, ids=dtype_id)
-@pytest.mark.parametrize("dst", [np.int8, np.int32, np.uint64, np.float32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("dst", [np.int8, np.uint64, np.float32, np.float64], ids=dtype_id)
 def test_sum_dtype_argument(src, dst):
-    a = data(src, (6, 9), seed=5)
+    a = data(src, SHAPE, seed=5)
     check_reduce("sum", a, dtype=dst)
-    check_reduce("sum", a, dtype=dst, axis=0)
+    check_reduce("sum", a, dtype=dst, axis=1)
 
 
 @pytest.mark.parametrize("src", [np.bool_, np.int8, np.int64, np.uint16, np.float32, np.float64], ids=dtype_id)
 @pytest.mark.parametrize("dst", [np.float32, np.float64], ids=dtype_id)
 def test_mean_dtype_argument(src, dst):
-    a = data(src, (6, 9), seed=6)
-    check_reduce("mean", a, dtype=dst, rtol=2e-5 if dst == np.float32 else None)
-    check_reduce("mean", a, dtype=dst, axis=1, rtol=2e-5 if dst == np.float32 else None)
+    a = data(src, SHAPE, seed=6)
+    # dtype=float32: NumPy accumulates in float32, numgpu in float64 (then rounds), so allow float32
+    # rounding of the partial sums (absolute, since means can cancel to near zero)
+    tol = dict(rtol=2e-5, atol=1e-5) if dst == np.float32 else {}
+    check_reduce("mean", a, dtype=dst, **tol)
+    check_reduce("mean", a, dtype=dst, axis=1, **tol)
 
 
 def test_prod_dtype_argument():
