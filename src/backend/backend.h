@@ -41,6 +41,15 @@ typedef struct NgBackend {
     NgStatus (*launch)(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
                        int64_t extent, int64_t work);
     NgStatus (*sync)(NgDevice *dev);
+    /* Optional vendor BLAS (NULL: none): for b in [0, batch): C_b = A_b @ B_b,
+     * row-major n x k and k x m matrices of dtype dt (float32/float64) with
+     * unit-stride rows; ld* are row strides and *_bs batch strides, all in
+     * elements; *_off are byte offsets into the blocks. NG_ERR_UNSUPPORTED
+     * lets the caller fall back to a generated kernel. */
+    NgStatus (*gemm)(NgDevice *dev, NgDType dt, int64_t batch, int64_t n, int64_t m, int64_t k,
+                     const void *A, size_t a_off, int64_t lda, int64_t a_bs,
+                     const void *B, size_t b_off, int64_t ldb, int64_t b_bs,
+                     void *C, size_t c_off, int64_t ldc, int64_t c_bs);
     /* A string naming compiler and options, part of every cache key. */
     const char *(*compiler_id)(NgDevice *dev);
 } NgBackend;

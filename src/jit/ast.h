@@ -93,7 +93,7 @@ typedef enum NgJitExprKind {
     NG_JIT_E_SUBSCRIPT, /* lhs[rhs]; rhs is a TUPLE for A[i, j] */
     NG_JIT_E_SLICE,     /* lhs:rhs:cond (each may be NULL); only inside a subscript */
     NG_JIT_E_STARRED,   /* *lhs */
-    NG_JIT_E_NAMED,     /* name := rhs (walrus) */
+    NG_JIT_E_NAMED,     /* lhs := rhs (walrus); lhs is a NAME in STORE context */
     NG_JIT_E_LAMBDA,    /* lambda params: lhs (python) */
     NG_JIT_E_AWAIT,     /* await lhs (python) */
     NG_JIT_E_YIELD,     /* yield lhs (lhs may be NULL) (python) */
@@ -147,34 +147,45 @@ struct NgJitExpr {
     NgJitExprKind kind;
     NgJitOp op;          /* UNARY, BINARY, BOOLOP */
     NgJitCtx ctx;        /* LOAD or STORE */
-    NgJitSpan span;      /* the node itself, as Python's ast gives it */
-    NgJitSpan outer;     /* with the parentheses written around it (== span when none) */
     bool python;         /* it or a subexpression is syntax the jit leaves to Python */
     bool parenthesized;  /* written in parentheses of its own: (a + b) */
     int height;          /* 1 + height of the tallest child; at most NG_JIT_MAX_DEPTH */
+    NgJitSpan span;      /* the node itself, as Python's ast gives it */
+    NgJitSpan outer;     /* with the parentheses written around it (== span when none) */
 
     NgJitExpr *lhs, *rhs, *cond; /* operands, per kind (see NgJitExprKind) */
-
-    NgJitExpr **items;   /* TUPLE/LIST/SET elements, DICT values, COMPARE operands, CALL args */
+    NgJitExpr **items;   /* TUPLE/LIST/SET elements, DICT values, COMPARE operands, CALL
+                            positional args; STR: NAME nodes read by f-string fields */
     int nitems;
-    NgJitExpr **keys;    /* DICT keys (nitems of them) */
-    NgJitOp *ops;        /* COMPARE: nitems - 1 operators */
-    NgJitKeyword *keywords; /* CALL keyword arguments */
-    int nkeywords;
-    NgJitComp *gens;     /* comprehensions: the for clauses in order */
-    int ngens;
-    NgJitParams *params; /* LAMBDA */
 
-    const char *name;    /* NAME, ATTR (the attribute), NAMED (the target): interned */
-    int name_id;         /* index in ast->names, -1 when name is NULL */
-
-    uint64_t ival;       /* INT value when !big */
-    bool big;            /* INT too large for 64 bits: only the span's text has it */
-    double fval;         /* FLOAT, IMAG */
-    NgJitConst cval;     /* CONST */
-    const char *str;     /* STR: decoded UTF-8 (or bytes), NUL-terminated; NULL, see flags */
-    size_t str_len;      /* STR: bytes in str, without the NUL */
-    int str_flags;       /* NG_JIT_STR_* */
+    union {              /* what only some kinds have: read the member of e->kind */
+        NgJitExpr **keys;            /* DICT: nitems keys, NULL for **value */
+        NgJitOp *ops;                /* COMPARE: nitems - 1 operators */
+        struct {
+            NgJitKeyword *keywords;  /* CALL: keyword arguments */
+            int nkeywords;
+        };
+        struct {
+            NgJitComp *gens;         /* comprehensions: the for clauses in order */
+            int ngens;
+        };
+        NgJitParams *params;         /* LAMBDA */
+        struct {
+            const char *name;        /* NAME, ATTR (the attribute): interned */
+            int name_id;             /* its index in ast->names */
+        };
+        struct {
+            uint64_t ival;           /* INT value when !big */
+            bool big;                /* INT too large for 64 bits: only the span's text has it */
+        };
+        double fval;                 /* FLOAT, IMAG */
+        NgJitConst cval;             /* CONST */
+        struct {
+            const char *str;         /* STR: decoded UTF-8 (or bytes), NUL-terminated; NULL, see flags */
+            size_t str_len;          /* bytes in str, without the NUL */
+            int str_flags;           /* NG_JIT_STR_* */
+        };
+    };
 };
 
 /* Kinds of a function parameter, in the order Python allows them. */
@@ -275,7 +286,7 @@ struct NgJitAst {
 /* Byte offset of (line, col), clamped to the text; line 1-based, col in bytes. */
 uint32_t ng_jit_ast_offset(const NgJitAst *ast, int line, int col);
 
-/* Appends one expression, as ng_jit_ast_print prints it: `(+ a (* b c))`. */
-void ng_jit_expr_print(const NgJitExpr *e, NgStr *out);
+/* Appends one expression of `ast`, as ng_jit_ast_print prints it: `(+ a (* b c))`. */
+void ng_jit_expr_print(const NgJitAst *ast, const NgJitExpr *e, NgStr *out);
 
 #endif

@@ -28,7 +28,7 @@
 
 enum {
     NG_JIT_MAX_BRACKETS = 200, /* open brackets at once (CPython's MAXLEVEL) */
-    NG_JIT_MAX_INDENT = 100,   /* indentation levels (CPython's MAXINDENT) */
+    NG_JIT_MAX_INDENT = 100,   /* indentation levels + 1 (CPython's MAXINDENT) */
     NG_JIT_MAX_FSTRING = 150,  /* f-strings nested in f-string fields */
     NG_JIT_MAX_DEPTH = 600,    /* parser recursion and AST expression height */
 };
@@ -145,6 +145,9 @@ typedef struct NgJitToken {
  * text) and fills *err when err is not NULL; *out is then NULL. */
 NgStatus ng_jit_lex(const char *src, size_t len, const char *filename, NgJitToken **out,
                     int *ntok, NgJitError *err);
+
+/* Kind of the keyword s[0, n), or NG_JIT_TK_NAME when it is not one. */
+int ng_jit_keyword(const char *s, size_t n);
 
 /* Python's spelling of a token kind: "NAME", "NUMBER", "STRING", "NEWLINE",
  * "INDENT", "DEDENT", "ENDMARKER", or the operator or keyword itself. */

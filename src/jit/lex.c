@@ -37,8 +37,8 @@ typedef struct Lexer {
     bool line_has_tokens; /* the logical line so far made a token */
     NgJitToken *toks;     /* tokens so far (ng_realloc'd) */
     int ntoks, cap;
-    int indent[NG_JIT_MAX_INDENT + 1];    /* indentation columns, tabs to multiples of 8 */
-    int altindent[NG_JIT_MAX_INDENT + 1]; /* the same with a tab counted as one column */
+    int indent[NG_JIT_MAX_INDENT];    /* indentation columns, tabs to multiples of 8 */
+    int altindent[NG_JIT_MAX_INDENT]; /* the same with a tab counted as one column */
     int nindent;          /* levels above column 0 */
     Bracket brackets[NG_JIT_MAX_BRACKETS]; /* open brackets, innermost last */
     int nbrackets;
@@ -233,8 +233,9 @@ static void check_encoding(Lexer *L)
 static NgJitToken *push(Lexer *L, int kind, size_t off, int line, int col)
 {
     if (L->ntoks == L->cap) {
-        int cap = L->cap ? L->cap * 2 : 256;
-        NgJitToken *t = ng_realloc(L->toks, (size_t)cap * sizeof *t);
+        /* start at about one token per 4 bytes of text, up to 64K tokens */
+        int cap = L->cap ? L->cap * 2 : (int)(L->len < (1u << 18) ? L->len / 4 : 1u << 16) + 64;
+        NgJitToken *t = L->cap > INT32_MAX / 2 ? NULL : ng_realloc(L->toks, (size_t)cap * sizeof *t);
         if (!t) {
             L->status = ng_error_set(NG_ERR_NOMEM, "out of memory tokenizing %s",
                                      L->file ? L->file : "<string>");
@@ -274,7 +275,7 @@ static const struct {
     {"with", NG_JIT_TK_WITH},       {"yield", NG_JIT_TK_YIELD},
 };
 
-static int keyword_kind(const char *s, size_t n)
+int ng_jit_keyword(const char *s, size_t n)
 {
     if (n < 2 || n > 8)
         return NG_JIT_TK_NAME;
@@ -355,9 +356,8 @@ static void indentation(Lexer *L)
         if (alt != L->altindent[top])
             tab_error(L);
     } else if (col > L->indent[top]) {
-        if (top + 1 > NG_JIT_MAX_INDENT)
-            error_at(L, "IndentationError", L->line, column(L, L->pos),
-                     "too many levels of indentation");
+        if (top + 1 >= NG_JIT_MAX_INDENT)
+            error_at(L, "IndentationError", L->line, 0, "too many levels of indentation");
         if (alt <= L->altindent[top])
             tab_error(L);
         L->nindent++;
@@ -725,7 +725,7 @@ static void name(Lexer *L)
             return;
         }
     }
-    push(L, keyword_kind(L->src + start, L->pos - start), start, L->line, col);
+    push(L, ng_jit_keyword(L->src + start, L->pos - start), start, L->line, col);
 }
 
 /* Kind of the longest operator at pos and its length, or 0. */

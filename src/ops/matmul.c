@@ -304,6 +304,19 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
     ashape[nb + 1] = k;
     bshape[nb] = k;
     bshape[nb + 1] = m;
+    /* vendor BLAS where the backend has one: float32/64, unit-stride rows,
+     * at most one batch axis */
+    NgDevice *dev = ng_array_device(a_in);
+    if (dev->be->gemm && (cdt == NG_FLOAT32 || cdt == NG_FLOAT64) && a.dtype == cdt && bp->dtype == cdt &&
+        astr[nb + 1] == 1 && nb <= 1 && n > 1 && m > 1) {
+        int64_t batch = nb ? shape[0] : 1;
+        st = dev->be->gemm(dev, cdt, batch, n, m, k, a.buf->data, a.offset, astr[nb] ? astr[nb] : k,
+                           nb ? astr[0] : 0, bp->buf->data, bp->offset, bstr[nb] ? bstr[nb] : m, nb ? bstr[0] : 0,
+                           out->buf->data, out->offset, m, nb ? n * m : 0);
+        if (st != NG_ERR_UNSUPPORTED)
+            goto done;
+        st = NG_OK;
+    }
     MatKey key;
     memset(&key, 0, sizeof key);
     key.tag = 'M';

@@ -158,6 +158,7 @@ typedef struct CuState {
     int sms;                    /* multiprocessors */
     int driver_version;         /* e.g. 12040 */
     char id[200];               /* device, capability, driver, NVRTC: part of cache keys */
+    struct cublasContext *blas; /* cuBLAS handle, made on first matmul */
 } CuState;
 
 static NgStatus cuda_open(NgDevice *dev, int index)
@@ -405,6 +406,89 @@ static NgStatus cuda_sync(NgDevice *dev)
     return st != NG_OK ? st : r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "waiting for the device");
 }
 
+/* ---- cuBLAS (optional: matmul falls back to a generated kernel) ---- */
+
+typedef struct cublasContext *cublasHandle_t;
+typedef int cublasStatus_t;
+enum { CUBLAS_OP_N = 0 };
+
+#define CUBLAS_SYMBOLS(X) \
+    X(cublasCreate_v2, cublasStatus_t, (cublasHandle_t *)) \
+    X(cublasSgemmStridedBatched, cublasStatus_t, (cublasHandle_t, int, int, int, int, int, const float *, \
+        const float *, int, long long, const float *, int, long long, const float *, float *, int, long long, int)) \
+    X(cublasDgemmStridedBatched, cublasStatus_t, (cublasHandle_t, int, int, int, int, int, const double *, \
+        const double *, int, long long, const double *, int, long long, const double *, double *, int, long long, int))
+
+static struct {
+#define DECLARE(name, ret, params) ret (*name) params;
+    CUBLAS_SYMBOLS(DECLARE)
+#undef DECLARE
+} blas;
+
+static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
+static bool blas_ok;
+
+static void load_cublas(void)
+{
+    static const char *names[] = {"libcublas.so", "libcublas.so.13", "libcublas.so.12", "libcublas.so.11"};
+    const char *dirs[3] = {getenv("NUMGPU_CUBLAS_PATH"), getenv("CUDA_HOME"), "/usr/local/cuda"};
+    void *h = NULL;
+    char path[512];
+    for (int d = 0; d < 4 && !h; d++)
+        for (size_t n = 0; n < sizeof names / sizeof *names && !h; n++) {
+            if (d < 3 && (!dirs[d] || !*dirs[d]))
+                continue;
+            if (d == 0)
+                snprintf(path, sizeof path, "%s/%s", dirs[0], names[n]);
+            else if (d < 3)
+                snprintf(path, sizeof path, "%s/lib64/%s", dirs[d], names[n]);
+            else
+                snprintf(path, sizeof path, "%s", names[n]);
+            h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        }
+    if (!h)
+        return;
+#define LOAD(name, ret, params) \
+    if (!(blas.name = (ret(*) params)dlsym(h, #name))) \
+        return;
+    CUBLAS_SYMBOLS(LOAD)
+#undef LOAD
+    blas_ok = true;
+}
+
+/* Row-major C = A @ B is column-major C^T = B^T A^T: cuBLAS gets B first. */
+static NgStatus cuda_gemm(NgDevice *dev, NgDType dt, int64_t batch, int64_t n, int64_t m, int64_t k,
+                          const void *A, size_t a_off, int64_t lda, int64_t a_bs,
+                          const void *B, size_t b_off, int64_t ldb, int64_t b_bs,
+                          void *C, size_t c_off, int64_t ldc, int64_t c_bs)
+{
+    CuState *s = dev->state;
+    pthread_once(&blas_once, load_cublas);
+    if (!blas_ok || (dt != NG_FLOAT32 && dt != NG_FLOAT64) || n > INT32_MAX || m > INT32_MAX || k > INT32_MAX ||
+        lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX || batch > INT32_MAX)
+        return ng_error_set(NG_ERR_UNSUPPORTED, "cuBLAS not available for this product");
+    NgStatus st = current(dev);
+    if (st != NG_OK)
+        return st;
+    if (!s->blas && blas.cublasCreate_v2(&s->blas) != 0)
+        return ng_error_set(NG_ERR_UNSUPPORTED, "cublasCreate failed");
+    CUdeviceptr a = (CUdeviceptr)(uintptr_t)A + a_off, b = (CUdeviceptr)(uintptr_t)B + b_off,
+                c = (CUdeviceptr)(uintptr_t)C + c_off;
+    cublasStatus_t r;
+    if (dt == NG_FLOAT32) {
+        const float one = 1, zero = 0;
+        r = blas.cublasSgemmStridedBatched(s->blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)n, (int)k, &one,
+                                           (const float *)(uintptr_t)b, (int)ldb, b_bs, (const float *)(uintptr_t)a,
+                                           (int)lda, a_bs, &zero, (float *)(uintptr_t)c, (int)ldc, c_bs, (int)batch);
+    } else {
+        const double one = 1, zero = 0;
+        r = blas.cublasDgemmStridedBatched(s->blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)n, (int)k, &one,
+                                           (const double *)(uintptr_t)b, (int)ldb, b_bs, (const double *)(uintptr_t)a,
+                                           (int)lda, a_bs, &zero, (double *)(uintptr_t)c, (int)ldc, c_bs, (int)batch);
+    }
+    return r == 0 ? NG_OK : ng_error_set(NG_ERR_DEVICE, "cuda: cuBLAS gemm failed (status %d)", r);
+}
+
 static const char *cuda_compiler_id(NgDevice *dev) { return ((CuState *)dev->state)->id; }
 
 const NgBackend ng_backend_cuda = {
@@ -422,4 +506,5 @@ const NgBackend ng_backend_cuda = {
     .launch = cuda_launch,
     .sync = cuda_sync,
     .compiler_id = cuda_compiler_id,
+    .gemm = cuda_gemm,
 };
