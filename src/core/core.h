@@ -34,6 +34,10 @@ void ng_str_cat(NgStr *b, const char *s);
 void ng_str_catf(NgStr *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ng_str_vcatf(NgStr *b, const char *fmt, va_list ap);
 
+/* Reads a whole file into a NUL-terminated ng_malloc'd buffer (*len bytes
+ * before the NUL); NULL if it cannot be opened, read or allocated. */
+char *ng_file_read(const char *path, size_t *len);
+
 /* ---- hashing ---- */
 uint64_t ng_hash64(const void *data, size_t n, uint64_t seed);
 

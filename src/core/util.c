@@ -84,6 +84,28 @@ void ng_str_catf(NgStr *b, const char *fmt, ...)
     va_end(ap);
 }
 
+char *ng_file_read(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = ng_malloc((size_t)n + 1))) {
+            if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+                ng_free(buf);
+                buf = NULL;
+            } else {
+                buf[n] = 0;
+                *len = (size_t)n;
+            }
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
 /* FNV-1a, 64-bit, with a final avalanche (splitmix64 finaliser). */
 uint64_t ng_hash64(const void *data, size_t n, uint64_t seed)
 {

@@ -109,34 +109,11 @@ static NgStatus cache_dir(const NgDevice *dev, char *out, size_t len)
     return NG_OK;
 }
 
-/* Reads a whole file; NULL if absent or unreadable. */
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = ng_malloc((size_t)n + 1))) {
-            if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-                ng_free(buf);
-                buf = NULL;
-            } else {
-                buf[n] = 0;
-                *len = (size_t)n;
-            }
-        }
-    }
-    fclose(f);
-    return buf;
-}
-
 /* True if `bin` exists and matches the checksum stored beside it. */
 static bool checksum_ok(const char *bin, const char *sum)
 {
     size_t n = 0, m = 0;
-    char *data = read_file(bin, &n), *want = read_file(sum, &m);
+    char *data = ng_file_read(bin, &n), *want = ng_file_read(sum, &m);
     bool ok = false;
     if (data && want) {
         char have[32];
@@ -151,7 +128,7 @@ static bool checksum_ok(const char *bin, const char *sum)
 static NgStatus write_checksum(const char *bin, const char *sum)
 {
     size_t n = 0;
-    char *data = read_file(bin, &n);
+    char *data = ng_file_read(bin, &n);
     if (!data)
         return ng_error_set(NG_ERR_DEVICE, "compiled kernel %s could not be read back", bin);
     char tmp[600];

@@ -92,25 +92,6 @@ static int run(char *const argv[], const char *log_path)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    NgStr s;
-    ng_str_init(&s);
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf - 1, f)) > 0) {
-        buf[n] = 0;
-        ng_str_cat(&s, buf);
-    }
-    fclose(f);
-    if (!s.cap)
-        ng_str_cat(&s, "");
-    return s.cap ? s.s : NULL;
-}
-
 static const char *cpu_compiler_id(NgDevice *dev)
 {
     static char id[160];
@@ -119,7 +100,7 @@ static const char *cpu_compiler_id(NgDevice *dev)
     char log[64];
     snprintf(log, sizeof log, "/tmp/numgpu-ccver-%d.txt", (int)getpid());
     char *argv[] = {(char *)compiler(), "-dumpfullversion", "-dumpversion", NULL};
-    char *ver = run(argv, log) == 0 ? slurp(log) : NULL;
+    char *ver = run(argv, log) == 0 ? ng_file_read(log, &(size_t){0}) : NULL;
     unlink(log);
     if (ver)
         ver[strcspn(ver, "\n")] = 0;
@@ -146,7 +127,7 @@ static NgStatus cpu_compile(NgDevice *dev, const char *source, const char *name,
         st = ng_error_set(NG_ERR_DEVICE, "cpu: no C compiler found (tried '%s': %s); install one "
                           "(apt-get install gcc) or set CC to a C compiler", compiler(), strerror(errno));
     } else if (rc != 0) {
-        char *log = slurp(log_path);
+        char *log = ng_file_read(log_path, &(size_t){0});
         ng_error_set_log(log);
         st = ng_error_set(NG_ERR_COMPILE, "cpu: kernel %s failed to compile with %s (exit %d):\n%.600s",
                           name, compiler(), rc, log ? log : "");

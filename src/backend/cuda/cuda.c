@@ -338,20 +338,10 @@ static NgStatus cuda_load(NgDevice *dev, const char *path, const char *name, voi
     NgStatus st = current(dev);
     if (st != NG_OK)
         return st;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    size_t size = 0;
+    char *image = ng_file_read(path, &size); /* NUL-terminated: PTX is text */
+    if (!image)
         return ng_error_set(NG_ERR_DEVICE, "cuda: cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *image = n > 0 ? ng_malloc((size_t)n + 1) : NULL;
-    size_t got = image ? fread(image, 1, (size_t)n, f) : 0;
-    fclose(f);
-    if (!image || got != (size_t)n) {
-        ng_free(image);
-        return ng_error_set(NG_ERR_DEVICE, "cuda: cannot read %s", path);
-    }
-    image[n] = 0; /* PTX is text */
     CUmodule mod;
     CUresult r = cu.cuModuleLoadData(&mod, image);
     ng_free(image);

@@ -299,19 +299,10 @@ static NgStatus ocl_compile(NgDevice *dev, const char *source, const char *name,
 static NgStatus ocl_load(NgDevice *dev, const char *path, const char *name, void **module)
 {
     ClState *s = dev->state;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    size_t size = 0;
+    unsigned char *bin = (unsigned char *)ng_file_read(path, &size);
+    if (!bin)
         return ng_error_set(NG_ERR_DEVICE, "opencl: cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *bin = n > 0 ? ng_malloc((size_t)n) : NULL;
-    size_t size = bin ? fread(bin, 1, (size_t)n, f) : 0;
-    fclose(f);
-    if (!bin || size != (size_t)n) {
-        ng_free(bin);
-        return ng_error_set(NG_ERR_DEVICE, "opencl: cannot read %s", path);
-    }
     cl_int e, be;
     const unsigned char *bins[1] = {bin};
     cl_program prog = cl.clCreateProgramWithBinary(s->context, 1, &s->device, &size, bins, &be, &e);
