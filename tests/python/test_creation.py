@@ -35,8 +35,6 @@ def test_asarray_from_numpy(dtype, layout):
     assert isinstance(a, ng.ndarray)
     assert a.shape == src.shape and a.dtype == src.dtype and a.ndim == src.ndim and a.size == src.size
     assert_same(a, np.asarray(src))
-    out = a.get()
-    assert out.flags.c_contiguous or out.size <= 1 or out.ndim == 0 or True
     np.testing.assert_array_equal(src, keep)  # the source is untouched
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import numgpu as ng
-from helpers import ALL, assert_same, data, dtype_id
+from helpers import assert_same, data
 
 
 def _dev_key(key, as_device=True):
