@@ -104,8 +104,9 @@ def test_doctor_fix_text():
                             "for your GPU; numgpu needs no CUDA toolkit)") == (
         "libcuda.so.1 not found: no NVIDIA driver is installed",
         "install the NVIDIA driver for your GPU; numgpu needs no CUDA toolkit")
-    assert doctor.split_fix("cpu: no C compiler found (tried 'x': No such file); install one (apt-get install gcc)")[1] \
-        == "install one (apt-get install gcc)"
+    message = "cpu: no C compiler found (tried 'x': No such file); install one (apt-get install gcc)"
+    assert doctor.split_fix(message) == ("cpu: no C compiler found (tried 'x': No such file)",
+                                         "install one (apt-get install gcc)")
     assert doctor.version_text(12040) == "12.4"
 
 

@@ -1,0 +1,6 @@
+"""The `numgpu` command line: doctor, bench, demo (and run, issue 5).
+
+Each command is one module with `add_arguments(parser)` and `run(args) -> exit status`;
+`numgpu/__main__.py` wires them into one argparse parser. They are diagnostics and
+demonstrations over the public API: no kernels or array work of their own.
+"""
