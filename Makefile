@@ -15,7 +15,7 @@ all: build
 $(VENV)/.stamp:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q numpy pytest hypothesis pytest-xdist scikit-build-core
+	$(PY) -m pip install -q numpy pytest hypothesis pytest-xdist scikit-build-core matplotlib
 	touch $@
 
 venv: $(VENV)/.stamp
@@ -44,7 +44,7 @@ pytest: build
 test: ctest pytest
 
 demo: build
-	$(PY) examples/char_onehot.py
+	$(PY) -m numgpu demo
 
 bench: build
 	$(PY) bench/bench_core.py

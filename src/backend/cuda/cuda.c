@@ -42,6 +42,7 @@ enum {
     X(cuDeviceGet, CUresult, (CUdevice *, int)) \
     X(cuDeviceGetName, CUresult, (char *, int, CUdevice)) \
     X(cuDeviceGetAttribute, CUresult, (int *, int, CUdevice)) \
+    X(cuDeviceTotalMem_v2, CUresult, (size_t *, CUdevice)) \
     X(cuDevicePrimaryCtxRetain, CUresult, (CUcontext *, CUdevice)) \
     X(cuCtxSetCurrent, CUresult, (CUcontext)) \
     X(cuCtxSynchronize, CUresult, (void)) \
@@ -196,9 +197,11 @@ static NgStatus cuda_open(NgDevice *dev, int index)
     snprintf(s->id, sizeof s->id, "%.100s|sm_%d%d|driver %d|nvrtc %d.%d", name, s->cc_major, s->cc_minor,
              s->driver_version, nvrtc_major, nvrtc_minor);
     snprintf(dev->name, sizeof dev->name, "cuda:%d", pick);
-    snprintf(dev->description, sizeof dev->description, "%.80s (sm_%d%d, driver %d.%d, NVRTC %d.%d)", name,
-             s->cc_major, s->cc_minor, s->driver_version / 1000, (s->driver_version % 1000) / 10, nvrtc_major,
-             nvrtc_minor);
+    size_t total = 0;
+    cu.cuDeviceTotalMem_v2(&total, s->device);
+    snprintf(dev->description, sizeof dev->description, "%.80s (sm_%d%d, %.1f GiB, driver CUDA %d.%d, NVRTC %d.%d)",
+             name, s->cc_major, s->cc_minor, total / 1073741824.0, s->driver_version / 1000,
+             (s->driver_version % 1000) / 10, nvrtc_major, nvrtc_minor);
     dev->gpu = true;
     dev->state = s;
     return NG_OK;

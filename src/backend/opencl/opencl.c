@@ -246,7 +246,7 @@ static NgStatus ocl_download(NgDevice *dev, void *dst, const void *src, size_t o
 static NgStatus build(NgDevice *dev, cl_program prog, const char *name)
 {
     ClState *s = dev->state;
-    cl_int e = cl.clBuildProgram(prog, 1, &s->device, "-cl-std=CL1.2", NULL, NULL);
+    cl_int e = cl.clBuildProgram(prog, 1, &s->device, "-cl-std=CL1.2 -w", NULL, NULL);
     if (e == CL_SUCCESS)
         return NG_OK;
     size_t len = 0;
