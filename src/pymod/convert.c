@@ -146,8 +146,16 @@ static int upload_buffer(PyObject *o, NgArray *out)
     NgDType dt = dtype_of_format(view.format, view.itemsize);
     int rc = -1;
     if (dt == NG_NODTYPE) {
-        PyErr_Format(PyExc_TypeError, "numgpu does not support arrays with buffer format '%s' yet "
-                     "(supported: bool, int8-64, uint8-64, float32, float64)", view.format ? view.format : "B");
+        PyObject *npdt = PyObject_GetAttrString(o, "dtype");
+        if (!npdt)
+            PyErr_Clear();
+        if (npdt)
+            PyErr_Format(PyExc_TypeError, "numgpu does not support dtype %S yet (supported: bool, int8-64, "
+                         "uint8-64, float32, float64)", npdt);
+        else
+            PyErr_Format(PyExc_TypeError, "numgpu does not support arrays with buffer format '%s' yet "
+                         "(supported: bool, int8-64, uint8-64, float32, float64)", view.format ? view.format : "B");
+        Py_XDECREF(npdt);
         goto done;
     }
     NgDevice *dev = ngpy_device();
