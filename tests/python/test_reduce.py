@@ -63,7 +63,7 @@ def check_reduce(name, a, ng_a=None, method=False, rtol=None, atol=0.0, **kw):
 
 
 AXES = [None, 0, 1, 2, -1, -3, (0, 2), (1, 2), (0, 1, 2), (-1, 0), ()]
-FEW_AXES = [None, 1, (0, 2)]   # every dtype: whole, middle, outer+inner (each pattern is its own kernel)
+FEW_AXES = [None, 1]   # every dtype: whole and middle axis (each axis pattern is a kernel of its own)
 
 
 @pytest.mark.parametrize("name", REDUCERS)
@@ -83,10 +83,12 @@ def test_reduce_all_axes(name, dt):
         if name in ARG and isinstance(axis, tuple):
             continue
         check_reduce(name, a, axis=axis)
+        if name not in ARG:
+            check_reduce(name, a, axis=axis, keepdims=True)
 
 
 @pytest.mark.parametrize("name", [r for r in REDUCERS if r not in ARG])
-@pytest.mark.parametrize("axis", [None, 1, (0, 2)], ids=str)
+@pytest.mark.parametrize("axis", [None, 1], ids=str)
 def test_keepdims(name, axis, dtype):
     a = data(dtype, SHAPE, seed=2, kind=_kind(name, dtype))
     check_reduce(name, a, axis=axis, keepdims=True)
@@ -106,7 +108,7 @@ def test_methods(name, dtype):
     check_reduce(name, a, method=True, axis=1)
     check_reduce(name, a, method=True, axis=-2)
     if name not in ARG:
-        check_reduce(name, a, method=True, axis=(0, 2), keepdims=True)
+        check_reduce(name, a, method=True, axis=1, keepdims=True)
 
 
 def test_method_positional_axis():
@@ -134,7 +136,6 @@ def test_result_dtypes_examples():
 @pytest.mark.parametrize("dst", [np.int8, np.uint64, np.float32, np.float64], ids=dtype_id)
 def test_sum_dtype_argument(src, dst):
     a = data(src, SHAPE, seed=5)
-    check_reduce("sum", a, dtype=dst)
     check_reduce("sum", a, dtype=dst, axis=1)
 
 
