@@ -1,0 +1,47 @@
+#!/bin/sh
+# Fuzzes the jit front end (src/jit: tokenizer, parser, printer) with
+# libFuzzer under ASan + UBSan for the given number of seconds (default 60).
+#
+#   tools/fuzz_jit.sh [seconds]
+#
+# Builds build-fuzz/fuzz_jit_parse from tests/fuzz/fuzz_jit_parse.c, the jit
+# sources and the two core files they need, seeds it with the loop-kernel
+# corpus (../shared/kernels/*.py, or $NUMGPU_KERNELS) and a few tricky
+# snippets, and keeps what it finds in build-fuzz/jit-corpus. A crash leaves
+# build-fuzz/crash-* (rerun: build-fuzz/fuzz_jit_parse build-fuzz/crash-...)
+# and a nonzero exit status. Needs clang (apt-get install -y clang).
+set -eu
+
+secs=${1:-60}
+root=$(cd "$(dirname "$0")/.." && pwd)
+out="$root/build-fuzz"
+cc=${CC:-clang}
+case "$cc" in *clang*) ;; *) cc=clang ;; esac
+if ! command -v "$cc" >/dev/null 2>&1; then
+    echo "fuzz_jit.sh: clang not found; install it (apt-get install -y clang)" >&2
+    exit 2
+fi
+
+mkdir -p "$out/jit-corpus" "$out/jit-seeds"
+"$cc" -std=gnu11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
+    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Werror \
+    -I"$root/include" -I"$root/src" \
+    "$root/tests/fuzz/fuzz_jit_parse.c" "$root"/src/jit/*.c \
+    "$root/src/core/util.c" "$root/src/core/status.c" -lm \
+    -o "$out/fuzz_jit_parse"
+
+kernels=${NUMGPU_KERNELS:-$root/../shared/kernels}
+if [ -d "$kernels" ]; then
+    cp "$kernels"/*.py "$out/jit-seeds/" 2>/dev/null || true
+else
+    echo "fuzz_jit.sh: no seed corpus at $kernels; using the built-in snippets only" >&2
+fi
+printf 'def f(a, *b, c=1, **d) -> int:\n    for i, (j, *k) in enumerate(a[1:n:2, ...]):\n        s += -x**2 if a < b <= c else y\n    else:\n        pass\n' > "$out/jit-seeds/s1.py"
+printf 'x = f"{d["k"]!r:>{w}} {f"{y}"}" + rb"\\x00" """t\n"q"\n"""\nwith a as b, c:\n    try:\n        pass\n    except* E as e:\n        raise\n    finally:\n        del x\n' > "$out/jit-seeds/s2.py"
+printf '@deco(1)\nclass A[T]:\n    match p:\n        case [1, *r] if r: pass\nasync def g():\n    await h()\nlambda x=(yield): [y async for y in x]\nif a:\n\tb = 0x_ff; c = 1_0.5e-3j\n\\\nelif b: pass\n' > "$out/jit-seeds/s3.py"
+
+echo "fuzz_jit.sh: running $out/fuzz_jit_parse for ${secs}s"
+"$out/fuzz_jit_parse" -max_total_time="$secs" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -dict="$root/tests/fuzz/python.dict" \
+    -artifact_prefix="$out/" "$out/jit-corpus" "$out/jit-seeds"
