@@ -129,10 +129,11 @@ def import_times(repeat):
     each timed inside the child around the import statement alone."""
     code = ("import time; t = time.perf_counter(); import {m}; "
             "print(time.perf_counter() - t)")
-    res = {}
-    for mod in ("numpy", "numgpu"):
-        res[mod] = statistics.median(float(run_python(code.format(m=mod))) for _ in range(repeat))
-    return res["numpy"], res["numgpu"]
+    res = {"numpy": [], "numgpu": []}
+    for _ in range(repeat):  # interleaved, so a change in machine load hits both alike
+        for mod in res:
+            res[mod].append(float(run_python(code.format(m=mod))))
+    return statistics.median(res["numpy"]), statistics.median(res["numgpu"])
 
 
 # One kernel-latency probe: times the first and then repeated `a * b - a`
@@ -215,7 +216,7 @@ def main(argv=None):
     print()
 
     try:
-        t_np_imp, t_ng_imp = import_times(5)
+        t_np_imp, t_ng_imp = import_times(7)
         print(f"{'import numpy':<30} {fmt_time(t_np_imp)}")
         print(f"{'import numgpu':<30} {fmt_time(t_ng_imp)}  "
               f"({'+' if t_ng_imp >= t_np_imp else '-'}"
