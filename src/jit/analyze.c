@@ -1,0 +1,2439 @@
+/* Dependence analysis of the jit: classifies every loop of a function as
+ * parallel, sequential or python (analyze.h; DESIGN.md, "@numgpu.jit").
+ *
+ * It runs after parsing (parse.c) and before lowering (lower.c), on the AST
+ * alone: no types yet. The passes, in order:
+ *   1. collect the loops of the function in source order, with their parents;
+ *   2. liveness over the whole function (backward, with fixpoints at loops),
+ *      which gives the names read after each loop;
+ *   3. each loop on its own: compilable at all (calls, syntax, helpers)?
+ *      then its scalars (private, reduction, or carried) and the arrays it
+ *      writes (a dependence test per pair of accesses, position by position:
+ *      affine subscripts in the loop variable, GCD test, a bounded `i*L + j`
+ *      test; scattered `h[e] += v` updates become atomics);
+ *   4. the verdicts, outermost first: a loop inside a parallel loop runs in
+ *      one thread of it (sequential) unless perfectly nested, then collapsed.
+ * Every doubt ends in the safe direction: not parallel, with the reason.
+ *
+ * Working memory is one arena freed at the end; the result has its own. An
+ * allocation failure anywhere longjmps back to ng_jit_analyze, which frees
+ * both and returns NG_ERR_NOMEM.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jit/analyze.h"
+
+/* ---- context ---- */
+
+/* A function of the same source that a loop may call (and the lowering inline). */
+typedef struct Helper {
+    const NgJitStmt *def;
+    int state;            /* 0 not looked at, 1 being checked, 2 inlinable, 3 not */
+    const char *why;      /* state 3: what it does that the jit cannot compile */
+    uint64_t *globals;    /* state 2: names it or its helpers read without assigning them */
+} Helper;
+
+/* A variable of a subscript polynomial, classified for the loop under test. */
+enum { CLS_IND, CLS_INV, CLS_FREE };
+
+typedef struct Atom {
+    int cls;              /* CLS_IND: the loop variable; CLS_INV: the same value in every
+                             iteration; CLS_FREE: may differ within or between iterations */
+    int name_id;          /* a NAME atom; -1 for an expression */
+    const NgJitExpr *e;   /* the expression of an invariant non-NAME atom */
+} Atom;
+
+/* Per-loop working data, beside the NgJitLoopInfo of the result. */
+typedef struct LoopData {
+    uint64_t *live_out;   /* names read after the loop ends */
+    uint64_t *assigned;   /* names assigned in the body */
+    uint64_t *written;    /* arrays written through subscripts in the body */
+    bool python;          /* not compilable */
+    bool ok;              /* may run parallel on its own: independent, or asserted */
+    int64_t step;         /* range step when a literal, else 0 */
+} LoopData;
+
+/* One subscript use of an array the loop writes, or a use of the whole array. */
+typedef struct Access {
+    const NgJitExpr *e;   /* the outermost SUBSCRIPT of A[...][...], or the NAME */
+    int root;             /* name_id of the array */
+    bool write;           /* assigned (also read, when aug) */
+    bool aug;             /* target of an augmented assignment with `op` */
+    NgJitOp op;
+    const NgJitExpr **pos;/* index expression per position; NULL for a slice */
+    int npos;             /* -1: the whole array, or positions not known */
+} Access;
+
+/* `t = value` somewhere in the function, where value may be (a view of) the
+ * arrays in `from`: then t and those names may share memory. */
+typedef struct Bind {
+    int target;           /* name_id bound */
+    uint64_t *from;       /* names the value may refer to */
+    uint32_t off;         /* where the binding statement starts */
+    int line;
+} Bind;
+
+typedef struct Ctx {
+    const NgJitAst *ast;
+    const NgJitStmt *func;
+    NgJitLoops *res;      /* the result (its arena holds what outlives the call) */
+    NgJitArena tmp;       /* working memory */
+    jmp_buf oom;          /* where an allocation failure goes */
+    int nw;               /* 64-bit words of a name set */
+    LoopData *ld;         /* per loop, beside res->items */
+    Helper *helpers;
+    int nhelpers;
+    uint64_t *always_live;/* names to treat as read at every point (globals, closures) */
+
+    /* the loop under analysis (pass 3) */
+    int cur;
+    Atom *atoms;
+    int natoms, atoms_cap;
+    Access *acc;
+    int nacc, acc_cap;
+
+    struct Bind *binds;   /* every name binding of the function that may make an alias */
+    int nbinds, binds_cap;
+} Ctx;
+
+static void *xalloc(Ctx *c, NgJitArena *a, size_t n)
+{
+    void *p = ng_jit_arena_alloc(a, n);
+    if (!p)
+        longjmp(c->oom, 1);
+    return p;
+}
+
+/* Grows an arena array of `size`-byte items to hold one more. */
+static void *grow(Ctx *c, void *items, int n, int *cap, size_t size)
+{
+    if (n < *cap)
+        return items;
+    int ncap = *cap ? *cap * 2 : 16;
+    void *p = xalloc(c, &c->tmp, (size_t)ncap * size);
+    if (n)
+        memcpy(p, items, (size_t)n * size);
+    *cap = ncap;
+    return p;
+}
+
+/* printf into the result arena. */
+__attribute__((format(printf, 2, 3))) static const char *fmt(Ctx *c, const char *f, ...)
+{
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    char *s = xalloc(c, &c->res->arena, (size_t)n + 1);
+    va_start(ap, f);
+    vsnprintf(s, (size_t)n + 1, f, ap);
+    va_end(ap);
+    return s;
+}
+
+/* The source text of an expression, runs of white space made one space, cut
+ * after about 60 bytes with "...". */
+static const char *text(Ctx *c, const NgJitExpr *e)
+{
+    enum { MAX = 60 };
+    const char *p = c->ast->src + e->outer.off, *end = c->ast->src + e->outer.end_off;
+    char *s = xalloc(c, &c->res->arena, MAX + 8);
+    size_t n = 0;
+    bool space = false;
+    for (; p < end; p++) {
+        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
+            (*p == '\\' && p + 1 < end && (p[1] == '\n' || p[1] == '\r'))) {
+            space = n > 0;
+            continue;
+        }
+        if (n >= MAX && ((unsigned char)*p & 0xC0) != 0x80) {
+            memcpy(s + n, "...", 4);
+            return s;
+        }
+        if (space)
+            s[n++] = ' ';
+        space = false;
+        s[n++] = *p;
+    }
+    s[n] = 0;
+    return s;
+}
+
+static const char *name_of(Ctx *c, int id) { return c->ast->names[id]; }
+
+/* ---- name sets: one bit per name_id ---- */
+
+static uint64_t *set_new(Ctx *c) { return xalloc(c, &c->tmp, (size_t)c->nw * sizeof(uint64_t)); }
+
+static uint64_t *set_dup(Ctx *c, const uint64_t *s)
+{
+    uint64_t *d = set_new(c);
+    memcpy(d, s, (size_t)c->nw * sizeof *d);
+    return d;
+}
+
+static void set_add(uint64_t *s, int i) { s[i >> 6] |= (uint64_t)1 << (i & 63); }
+static void set_del(uint64_t *s, int i) { s[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
+static bool set_has(const uint64_t *s, int i) { return (s[i >> 6] >> (i & 63)) & 1; }
+
+static void set_copy(Ctx *c, uint64_t *d, const uint64_t *s) { memcpy(d, s, (size_t)c->nw * sizeof *d); }
+
+static void set_or(Ctx *c, uint64_t *d, const uint64_t *s)
+{
+    for (int i = 0; i < c->nw; i++)
+        d[i] |= s[i];
+}
+
+static void set_and(Ctx *c, uint64_t *d, const uint64_t *s)
+{
+    for (int i = 0; i < c->nw; i++)
+        d[i] &= s[i];
+}
+
+static bool set_eq(Ctx *c, const uint64_t *a, const uint64_t *b)
+{
+    return memcmp(a, b, (size_t)c->nw * sizeof *a) == 0;
+}
+
+/* ---- walking expressions ---- */
+
+typedef void (*ExprFn)(Ctx *c, const NgJitExpr *e, void *arg);
+
+/* Calls fn on each direct child of e. */
+static void each_child(Ctx *c, const NgJitExpr *e, ExprFn fn, void *arg)
+{
+    if (e->lhs)
+        fn(c, e->lhs, arg);
+    if (e->rhs)
+        fn(c, e->rhs, arg);
+    if (e->cond)
+        fn(c, e->cond, arg);
+    for (int i = 0; i < e->nitems; i++)
+        fn(c, e->items[i], arg);
+    switch (e->kind) {
+    case NG_JIT_E_DICT:
+        for (int i = 0; i < e->nitems; i++)
+            if (e->keys[i])
+                fn(c, e->keys[i], arg);
+        break;
+    case NG_JIT_E_CALL:
+        for (int i = 0; i < e->nkeywords; i++)
+            fn(c, e->keywords[i].value, arg);
+        break;
+    case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP: case NG_JIT_E_GENEXP:
+        for (int i = 0; i < e->ngens; i++) {
+            fn(c, e->gens[i].target, arg);
+            fn(c, e->gens[i].iter, arg);
+            for (int k = 0; k < e->gens[i].nifs; k++)
+                fn(c, e->gens[i].ifs[k], arg);
+        }
+        break;
+    case NG_JIT_E_LAMBDA:
+        for (int i = 0; i < e->params->n; i++)
+            if (e->params->items[i].dflt)
+                fn(c, e->params->items[i].dflt, arg);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Adds every name e reads to the set `arg`. */
+static void loads_into(Ctx *c, const NgJitExpr *e, void *set)
+{
+    if (e->kind == NG_JIT_E_NAME && e->ctx == NG_JIT_LOAD)
+        set_add(set, e->name_id);
+    each_child(c, e, loads_into, set);
+}
+
+/* Adds every name a walrus in e assigns to the set `arg`. */
+static void walrus_into(Ctx *c, const NgJitExpr *e, void *set)
+{
+    if (e->kind == NG_JIT_E_NAMED && e->lhs->kind == NG_JIT_E_NAME)
+        set_add(set, e->lhs->name_id);
+    each_child(c, e, walrus_into, set);
+}
+
+typedef struct Count {
+    int id;   /* the name */
+    int n;    /* uses found */
+} Count;
+
+static void count_loads(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    Count *k = arg;
+    if (e->kind == NG_JIT_E_NAME && e->ctx == NG_JIT_LOAD && e->name_id == k->id)
+        k->n++;
+    each_child(c, e, count_loads, arg);
+}
+
+static void count_mentions(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    Count *k = arg;
+    if (e->kind == NG_JIT_E_NAME && e->name_id == k->id)
+        k->n++;
+    each_child(c, e, count_mentions, arg);
+}
+
+static bool mentions(Ctx *c, const NgJitExpr *e, int id)
+{
+    Count k = {id, 0};
+    if (e)
+        count_mentions(c, e, &k);
+    return k.n > 0;
+}
+
+/* True when a and b are the same expression, written alike up to spacing. */
+static bool expr_equal(const NgJitExpr *a, const NgJitExpr *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (a->kind != b->kind || a->nitems != b->nitems)
+        return false;
+    switch (a->kind) {
+    case NG_JIT_E_NAME:
+        return a->name_id == b->name_id;
+    case NG_JIT_E_INT:
+        return !a->big && !b->big && a->ival == b->ival;
+    case NG_JIT_E_FLOAT:
+        return a->fval == b->fval;
+    case NG_JIT_E_CONST:
+        return a->cval == b->cval;
+    case NG_JIT_E_ATTR:
+        return a->name_id == b->name_id && expr_equal(a->lhs, b->lhs);
+    case NG_JIT_E_UNARY: case NG_JIT_E_BINARY: case NG_JIT_E_BOOLOP:
+        if (a->op != b->op)
+            return false;
+        break;
+    case NG_JIT_E_COMPARE:
+        for (int i = 0; i + 1 < a->nitems; i++)
+            if (a->ops[i] != b->ops[i])
+                return false;
+        break;
+    case NG_JIT_E_CALL:
+        if (a->nkeywords || b->nkeywords)
+            return false;
+        break;
+    case NG_JIT_E_TUPLE: case NG_JIT_E_SUBSCRIPT: case NG_JIT_E_SLICE: case NG_JIT_E_IFEXP:
+        break;
+    default:
+        return false;
+    }
+    if (!expr_equal(a->lhs, b->lhs) || !expr_equal(a->rhs, b->rhs) || !expr_equal(a->cond, b->cond))
+        return false;
+    for (int i = 0; i < a->nitems; i++)
+        if (!expr_equal(a->items[i], b->items[i]))
+            return false;
+    return true;
+}
+
+/* ---- walking statements ---- */
+
+/* Calls fn on each expression of s itself (not of its blocks). */
+static void stmt_exprs(Ctx *c, const NgJitStmt *s, ExprFn fn, void *arg)
+{
+    if (s->kind == NG_JIT_S_DEF || s->kind == NG_JIT_S_OTHER)
+        return;
+    if (s->target)
+        fn(c, s->target, arg);
+    if (s->value)
+        fn(c, s->value, arg);
+    if (s->test)
+        fn(c, s->test, arg);
+    for (int i = 0; i < s->ntargets; i++)
+        fn(c, s->targets[i], arg);
+}
+
+/* Calls fn on every expression of a block and the blocks in it. */
+static void block_exprs(Ctx *c, NgJitBlock b, ExprFn fn, void *arg)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        stmt_exprs(c, s, fn, arg);
+        if (s->kind != NG_JIT_S_DEF) {
+            block_exprs(c, s->body, fn, arg);
+            block_exprs(c, s->orelse, fn, arg);
+        }
+    }
+}
+
+/* Names assigned by an assignment target. */
+static void target_names(const NgJitExpr *t, uint64_t *set)
+{
+    switch (t->kind) {
+    case NG_JIT_E_NAME:
+        set_add(set, t->name_id);
+        break;
+    case NG_JIT_E_TUPLE: case NG_JIT_E_LIST:
+        for (int i = 0; i < t->nitems; i++)
+            target_names(t->items[i], set);
+        break;
+    case NG_JIT_E_STARRED:
+        target_names(t->lhs, set);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Names a statement itself assigns (not its blocks), walrus included. */
+static void stmt_stores(Ctx *c, const NgJitStmt *s, uint64_t *set)
+{
+    switch (s->kind) {
+    case NG_JIT_S_ASSIGN:
+        for (int i = 0; i < s->ntargets; i++)
+            target_names(s->targets[i], set);
+        break;
+    case NG_JIT_S_AUGASSIGN: case NG_JIT_S_ANNASSIGN: case NG_JIT_S_FOR:
+        target_names(s->target, set);
+        break;
+    case NG_JIT_S_DEF:
+        set_add(set, s->name_id);
+        return;
+    case NG_JIT_S_OTHER:
+        for (int i = 0; i < s->nnames; i++)
+            set_add(set, s->name_ids[i]);
+        return;
+    default:
+        break;
+    }
+    stmt_exprs(c, s, walrus_into, set);
+}
+
+static void block_stores(Ctx *c, NgJitBlock b, uint64_t *set)
+{
+    for (int i = 0; i < b.n; i++) {
+        stmt_stores(c, b.stmts[i], set);
+        if (b.stmts[i]->kind != NG_JIT_S_DEF) {
+            block_stores(c, b.stmts[i]->body, set);
+            block_stores(c, b.stmts[i]->orelse, set);
+        }
+    }
+}
+
+/* The array a subscript chain A[...][...] starts from: its NAME, or NULL. */
+static const NgJitExpr *subscript_root(const NgJitExpr *e)
+{
+    while (e->kind == NG_JIT_E_SUBSCRIPT)
+        e = e->lhs;
+    return e->kind == NG_JIT_E_NAME ? e : NULL;
+}
+
+/* Arrays written through subscript targets in t. */
+static void target_arrays(const NgJitExpr *t, uint64_t *set)
+{
+    switch (t->kind) {
+    case NG_JIT_E_SUBSCRIPT: {
+        const NgJitExpr *r = subscript_root(t);
+        if (r)
+            set_add(set, r->name_id);
+        break;
+    }
+    case NG_JIT_E_TUPLE: case NG_JIT_E_LIST:
+        for (int i = 0; i < t->nitems; i++)
+            target_arrays(t->items[i], set);
+        break;
+    case NG_JIT_E_STARRED:
+        target_arrays(t->lhs, set);
+        break;
+    default:
+        break;
+    }
+}
+
+static void block_writes(NgJitBlock b, uint64_t *set)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        for (int k = 0; k < s->ntargets; k++)
+            target_arrays(s->targets[k], set);
+        if (s->target)
+            target_arrays(s->target, set);
+        if (s->kind != NG_JIT_S_DEF) {
+            block_writes(s->body, set);
+            block_writes(s->orelse, set);
+        }
+    }
+}
+
+/* A `break` of this loop (not of a loop inside it). */
+static bool has_break(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_BREAK)
+            return true;
+        if (s->kind == NG_JIT_S_IF && (has_break(s->body) || has_break(s->orelse)))
+            return true;
+        if ((s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE) && has_break(s->orelse))
+            return true;
+    }
+    return false;
+}
+
+static bool has_return(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_RETURN)
+            return true;
+        if (s->kind != NG_JIT_S_DEF && (has_return(s->body) || has_return(s->orelse)))
+            return true;
+    }
+    return false;
+}
+
+/* ---- what compiles ---- */
+
+static bool in_list(const char *s, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(s, *list) == 0)
+            return true;
+    return false;
+}
+
+static const char *const builtin_fns[] = {"range", "len", "abs", "min", "max", "int", "float", "bool", NULL};
+static const char *const math_fns[] = {
+    "sqrt", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan", "asin", "acos",
+    "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "floor", "ceil", "trunc",
+    "fabs", "pow", "hypot", "copysign", "fmod", "isnan", "isinf", "isfinite", "erf", "erfc",
+    "gamma", "lgamma", "degrees", "radians", NULL};
+static const char *const np_scalar_fns[] = {
+    "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+    "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
+    "arctanh", "abs", "absolute", "fabs", "floor", "ceil", "trunc", "rint", "sign", "square",
+    "minimum", "maximum", "fmin", "fmax", "power", "hypot", "isnan", "isinf", "isfinite", "where",
+    "clip", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+    "uint32", "uint64", "bool_", NULL};
+static const char *const np_binary_fns[] = {
+    "arctan2", "minimum", "maximum", "fmin", "fmax", "power", "hypot", NULL};
+static const char *const np_ternary_fns[] = {"where", "clip", NULL};
+static const char *const np_reduce_fns[] = {"sum", "max", "min", "dot", "prod", "mean", NULL};
+static const char *const module_consts[] = {"pi", "e", "tau", "inf", "nan", NULL};
+/* Python builtins, named as such when a loop calls them. */
+static const char *const python_builtins[] = {
+    "print", "input", "open", "sorted", "reversed", "list", "dict", "set", "tuple", "str", "repr",
+    "enumerate", "zip", "map", "filter", "sum", "any", "all", "round", "isinstance", "type", "id",
+    "iter", "next", "getattr", "setattr", "hasattr", "format", "ord", "chr", "divmod", "pow",
+    "hash", "sorted", "locals", "globals", "vars", "eval", "exec", "super", "object", NULL};
+
+static bool is_module(const NgJitExpr *e, const char *a, const char *b)
+{
+    return e->kind == NG_JIT_E_NAME && (strcmp(e->name, a) == 0 || (b && strcmp(e->name, b) == 0));
+}
+
+NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
+{
+    const NgJitExpr *f = call->lhs;
+    if (f->kind == NG_JIT_E_NAME) {
+        if (in_list(f->name, builtin_fns))
+            return NG_JIT_CALL_BUILTIN;
+        if (strcmp(f->name, "prange") == 0)
+            return NG_JIT_CALL_PRANGE;
+        return NG_JIT_CALL_HELPER;
+    }
+    if (f->kind != NG_JIT_E_ATTR)
+        return NG_JIT_CALL_OTHER;
+    if (is_module(f->lhs, "math", NULL) && in_list(f->name, math_fns))
+        return NG_JIT_CALL_MATH;
+    if (is_module(f->lhs, "np", "numpy")) {
+        /* as many positional arguments as inputs: one more would be `out` */
+        if (in_list(f->name, np_scalar_fns)) {
+            int nin = in_list(f->name, np_binary_fns) ? 2 : in_list(f->name, np_ternary_fns) ? 3 : 1;
+            return call->nitems == nin ? NG_JIT_CALL_NP_SCALAR : NG_JIT_CALL_OTHER;
+        }
+        if (in_list(f->name, np_reduce_fns)) {
+            int nin = strcmp(f->name, "dot") == 0 ? 2 : 1;
+            return call->nitems == nin ? NG_JIT_CALL_NP_REDUCE : NG_JIT_CALL_OTHER;
+        }
+    }
+    if (is_module(f->lhs, "numgpu", "ng") && strcmp(f->name, "prange") == 0)
+        return NG_JIT_CALL_PRANGE;
+    return NG_JIT_CALL_OTHER;
+}
+
+/* A `for` iterable the jit compiles: range(...) or prange(...) with 1 to 3
+ * positional arguments. */
+static bool range_like(const NgJitExpr *it)
+{
+    if (it->kind != NG_JIT_E_CALL || it->nkeywords || it->nitems < 1 || it->nitems > 3)
+        return false;
+    for (int i = 0; i < it->nitems; i++)
+        if (it->items[i]->kind == NG_JIT_E_STARRED)
+            return false;
+    NgJitCallKind k = ng_jit_call_kind(it);
+    return k == NG_JIT_CALL_PRANGE || (k == NG_JIT_CALL_BUILTIN && strcmp(it->lhs->name, "range") == 0);
+}
+
+static Helper *find_helper(Ctx *c, int name_id)
+{
+    for (int i = 0; i < c->nhelpers; i++)
+        if (c->helpers[i].def->name_id == name_id)
+            return &c->helpers[i];
+    return NULL;
+}
+
+static const char *check_block(Ctx *c, NgJitBlock b, bool helper);
+static const char *check_expr(Ctx *c, const NgJitExpr *e);
+
+static const char *python_what(const NgJitExpr *e)
+{
+    switch (e->kind) {
+    case NG_JIT_E_LISTCOMP: return "a list comprehension";
+    case NG_JIT_E_SETCOMP: return "a set comprehension";
+    case NG_JIT_E_DICTCOMP: return "a dict comprehension";
+    case NG_JIT_E_GENEXP: return "a generator expression";
+    case NG_JIT_E_DICT: return "a dict";
+    case NG_JIT_E_SET: return "a set";
+    case NG_JIT_E_LAMBDA: return "a lambda";
+    case NG_JIT_E_IMAG: return "a complex number";
+    case NG_JIT_E_STR: return "an f-string";
+    case NG_JIT_E_AWAIT: return "await";
+    case NG_JIT_E_YIELD: case NG_JIT_E_YIELD_FROM: return "yield";
+    default: return "syntax the jit leaves to Python";
+    }
+}
+
+/* Whether helper h can be inlined; fills h->why and h->globals. */
+static bool helper_ok(Ctx *c, Helper *h);
+
+static void helper_globals_into(Ctx *c, const NgJitExpr *e, void *set)
+{
+    if (e->kind == NG_JIT_E_CALL && ng_jit_call_kind(e) == NG_JIT_CALL_HELPER) {
+        Helper *h = find_helper(c, e->lhs->name_id);
+        if (h && h->state == 2)
+            set_or(c, set, h->globals);
+    }
+    each_child(c, e, helper_globals_into, set);
+}
+
+static const char *check_call(Ctx *c, const NgJitExpr *e)
+{
+    const NgJitExpr *f = e->lhs;
+    NgJitCallKind k = ng_jit_call_kind(e);
+    if (k == NG_JIT_CALL_OTHER && f->kind == NG_JIT_E_ATTR && is_module(f->lhs, "np", "numpy") &&
+        (in_list(f->name, np_scalar_fns) || in_list(f->name, np_reduce_fns)))
+        return fmt(c, "calls %s with %d arguments (not compilable)", text(c, f), e->nitems);
+    if (k == NG_JIT_CALL_OTHER)
+        return fmt(c, "calls %s (not compilable)", text(c, f));
+    if (e->nkeywords)
+        return fmt(c, "calls %s with keyword arguments (not compilable)", text(c, f));
+    for (int i = 0; i < e->nitems; i++)
+        if (e->items[i]->kind == NG_JIT_E_STARRED)
+            return fmt(c, "calls %s with *arguments (not compilable)", text(c, f));
+    if (k == NG_JIT_CALL_PRANGE)
+        return fmt(c, "calls %s outside a for statement (not compilable)", text(c, f));
+    if (k == NG_JIT_CALL_HELPER) {
+        Helper *h = find_helper(c, f->name_id);
+        if (!h) {
+            if (in_list(f->name, python_builtins))
+                return fmt(c, "calls %s (not compilable)", f->name);
+            return fmt(c, "calls helper %s, whose source is not part of the compile "
+                          "(needs helper inlining)", f->name);
+        }
+        if (h->state == 1)
+            return fmt(c, "calls helper %s recursively (not compilable)", f->name);
+        if (!helper_ok(c, h))
+            return fmt(c, "calls helper %s, which %s", f->name, h->why);
+    }
+    for (int i = 0; i < e->nitems; i++) {
+        const char *r = check_expr(c, e->items[i]);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+static void check_kid(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    const char **r = arg;
+    if (!*r)
+        *r = check_expr(c, e);
+}
+
+/* Why e does not compile, or NULL. */
+static const char *check_expr(Ctx *c, const NgJitExpr *e)
+{
+    if (!e)
+        return NULL;
+    switch (e->kind) {
+    case NG_JIT_E_CALL:
+        return check_call(c, e);
+    case NG_JIT_E_ATTR:
+        if (strcmp(e->name, "shape") == 0 || strcmp(e->name, "size") == 0 || strcmp(e->name, "ndim") == 0)
+            return check_expr(c, e->lhs);
+        if ((is_module(e->lhs, "math", NULL) || is_module(e->lhs, "np", "numpy")) &&
+            in_list(e->name, module_consts))
+            return NULL;
+        return fmt(c, "uses %s (not compilable)", text(c, e));
+    case NG_JIT_E_LIST:
+        return fmt(c, "uses a list, %s (not compilable)", text(c, e));
+    case NG_JIT_E_STARRED:
+        return fmt(c, "uses *unpacking, %s (not compilable)", text(c, e));
+    case NG_JIT_E_BINARY:
+        if (e->op == NG_JIT_OP_MATMUL)
+            return fmt(c, "uses @, %s (not compilable)", text(c, e));
+        break;
+    case NG_JIT_E_COMPARE:
+        for (int i = 0; i + 1 < e->nitems; i++)
+            if (e->ops[i] == NG_JIT_OP_IN || e->ops[i] == NG_JIT_OP_NOT_IN)
+                return fmt(c, "uses `%s`, %s (not compilable)", ng_jit_op_name(e->ops[i]), text(c, e));
+        break;
+    default:
+        break;
+    }
+    const char *r = NULL;
+    each_child(c, e, check_kid, &r);
+    if (!r && e->python)
+        r = fmt(c, "uses %s, %s (not compilable)", python_what(e), text(c, e));
+    return r;
+}
+
+/* Why an assignment target does not compile, or NULL. */
+static const char *check_target(Ctx *c, const NgJitExpr *t, bool helper)
+{
+    switch (t->kind) {
+    case NG_JIT_E_NAME:
+        return NULL;
+    case NG_JIT_E_TUPLE: case NG_JIT_E_LIST:
+        for (int i = 0; i < t->nitems; i++) {
+            const char *r = check_target(c, t->items[i], helper);
+            if (r)
+                return r;
+        }
+        return NULL;
+    case NG_JIT_E_SUBSCRIPT:
+        if (!subscript_root(t))
+            return fmt(c, "assigns %s (not compilable)", text(c, t));
+        if (helper)
+            return fmt(c, "writes into an array, %s (not inlined)", text(c, t));
+        for (const NgJitExpr *e = t; e->kind == NG_JIT_E_SUBSCRIPT; e = e->lhs) {
+            const char *r = check_expr(c, e->rhs);
+            if (r)
+                return r;
+        }
+        return NULL;
+    default:
+        return fmt(c, "assigns %s (not compilable)", text(c, t));
+    }
+}
+
+/* Why a for statement's own parts (not its body) do not compile, or NULL. */
+static const char *check_for_head(Ctx *c, const NgJitStmt *s)
+{
+    if (!range_like(s->test))
+        return fmt(c, "iterates over %s (only range() and prange() loops compile)", text(c, s->test));
+    if (s->target->kind != NG_JIT_E_NAME)
+        return fmt(c, "assigns %s as its loop variable (not compilable)", text(c, s->target));
+    for (int i = 0; i < s->test->nitems; i++) {
+        const char *r = check_expr(c, s->test->items[i]);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+/* Why s does not compile, or NULL; `helper` for a helper's body (which may not write arrays). */
+static const char *check_stmt(Ctx *c, const NgJitStmt *s, bool helper)
+{
+    const char *r = NULL;
+    switch (s->kind) {
+    case NG_JIT_S_OTHER:
+        return fmt(c, "contains a `%s` statement (left to Python)", s->what);
+    case NG_JIT_S_DEF:
+        return fmt(c, "defines function %s (left to Python)", s->name);
+    case NG_JIT_S_EXPR: case NG_JIT_S_RETURN:
+        return check_expr(c, s->value);
+    case NG_JIT_S_ASSIGN:
+        if ((r = check_expr(c, s->value)))
+            return r;
+        for (int i = 0; i < s->ntargets && !r; i++)
+            r = check_target(c, s->targets[i], helper);
+        return r;
+    case NG_JIT_S_AUGASSIGN:
+        if (s->op == NG_JIT_OP_MATMUL)
+            return "uses @= (not compilable)";
+        if (s->target->kind != NG_JIT_E_NAME && s->target->kind != NG_JIT_E_SUBSCRIPT)
+            return fmt(c, "assigns %s (not compilable)", text(c, s->target));
+        if ((r = check_target(c, s->target, helper)))
+            return r;
+        return check_expr(c, s->value);
+    case NG_JIT_S_ANNASSIGN:
+        if (s->target->kind != NG_JIT_E_NAME)
+            return fmt(c, "assigns %s (not compilable)", text(c, s->target));
+        return check_expr(c, s->value);
+    case NG_JIT_S_FOR:
+        if ((r = check_for_head(c, s)))
+            return r;
+        break;
+    case NG_JIT_S_WHILE: case NG_JIT_S_IF:
+        if ((r = check_expr(c, s->test)))
+            return r;
+        break;
+    default:
+        return NULL;
+    }
+    if ((r = check_block(c, s->body, helper)))
+        return r;
+    return check_block(c, s->orelse, helper);
+}
+
+static const char *check_block(Ctx *c, NgJitBlock b, bool helper)
+{
+    for (int i = 0; i < b.n; i++) {
+        const char *r = check_stmt(c, b.stmts[i], helper);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+static bool helper_ok(Ctx *c, Helper *h)
+{
+    if (h->state >= 2)
+        return h->state == 2;
+    const NgJitStmt *d = h->def;
+    h->state = 1;
+    const char *why = NULL;
+    if (d->is_generator)
+        why = "is a generator (not compilable)";
+    else if (d->ndecorators)
+        why = "is decorated (not inlined)";
+    for (int i = 0; !why && i < d->params->n; i++)
+        if (d->params->items[i].kind == NG_JIT_P_VARARGS || d->params->items[i].kind == NG_JIT_P_VARKW)
+            why = "takes *args or **kwargs (not inlined)";
+    if (!why)
+        why = check_block(c, d->body, true);
+    h->state = why ? 3 : 2;
+    h->why = why;
+    if (!why) {
+        /* what it reads that is neither a parameter nor its own local */
+        uint64_t *own = set_new(c);
+        block_stores(c, d->body, own);
+        for (int i = 0; i < d->params->n; i++)
+            set_add(own, d->params->items[i].name_id);
+        h->globals = set_new(c);
+        block_exprs(c, d->body, loads_into, h->globals);
+        for (int i = 0; i < c->nw; i++)
+            h->globals[i] &= ~own[i];
+        block_exprs(c, d->body, helper_globals_into, h->globals);
+    }
+    return !why;
+}
+
+/* ---- pass 1: the loops ---- */
+
+static int count_loops(NgJitBlock b)
+{
+    int n = 0;
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_DEF || s->kind == NG_JIT_S_OTHER)
+            continue;
+        n += (s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE) + count_loops(s->body) +
+             count_loops(s->orelse);
+    }
+    return n;
+}
+
+/* Appends the loops of b in source order. Loops of a loop's else block run
+ * after it, so their parent is the loop's parent. */
+static void collect_loops(Ctx *c, NgJitBlock b, int parent, int depth)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_DEF || s->kind == NG_JIT_S_OTHER)
+            continue;
+        if (s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE) {
+            int k = c->res->n++;
+            NgJitLoopInfo *L = &c->res->items[k];
+            L->stmt = s;
+            L->line = s->span.line;
+            L->parent = parent;
+            L->depth = depth;
+            L->var_id = -1;
+            c->ld[k].live_out = set_new(c);
+            collect_loops(c, s->body, k, depth + 1);
+            collect_loops(c, s->orelse, parent, depth);
+        } else {
+            collect_loops(c, s->body, parent, depth);
+            collect_loops(c, s->orelse, parent, depth);
+        }
+    }
+}
+
+static int loop_index(Ctx *c, const NgJitStmt *s)
+{
+    for (int i = 0; i < c->res->n; i++)
+        if (c->res->items[i].stmt == s)
+            return i;
+    return -1;
+}
+
+/* ---- pass 2: liveness ---- */
+
+/* Where break and continue go: the names live there. */
+typedef struct Jumps {
+    const uint64_t *brk, *cont;
+} Jumps;
+
+static void live_block(Ctx *c, NgJitBlock b, uint64_t *live, const Jumps *j);
+
+/* An assignment to target t, backwards: kills the names, reads the subscripts. */
+static void live_target(Ctx *c, const NgJitExpr *t, uint64_t *live)
+{
+    switch (t->kind) {
+    case NG_JIT_E_NAME:
+        set_del(live, t->name_id);
+        break;
+    case NG_JIT_E_TUPLE: case NG_JIT_E_LIST:
+        for (int i = t->nitems - 1; i >= 0; i--)
+            live_target(c, t->items[i], live);
+        break;
+    case NG_JIT_E_STARRED:
+        live_target(c, t->lhs, live);
+        break;
+    default:
+        loads_into(c, t, live);
+        break;
+    }
+}
+
+/* live: the names live after s on entry, before s on return. */
+static void live_stmt(Ctx *c, const NgJitStmt *s, uint64_t *live, const Jumps *j)
+{
+    switch (s->kind) {
+    case NG_JIT_S_EXPR:
+        loads_into(c, s->value, live);
+        break;
+    case NG_JIT_S_ASSIGN:
+        for (int i = s->ntargets - 1; i >= 0; i--)
+            live_target(c, s->targets[i], live);
+        loads_into(c, s->value, live);
+        break;
+    case NG_JIT_S_AUGASSIGN:
+        if (s->target->kind == NG_JIT_E_NAME)
+            set_add(live, s->target->name_id);
+        loads_into(c, s->target, live);
+        loads_into(c, s->value, live);
+        break;
+    case NG_JIT_S_ANNASSIGN:
+        if (s->value) {
+            live_target(c, s->target, live);
+            loads_into(c, s->value, live);
+        }
+        break;
+    case NG_JIT_S_IF: {
+        uint64_t *other = set_dup(c, live);
+        live_block(c, s->body, live, j);
+        live_block(c, s->orelse, other, j);
+        set_or(c, live, other);
+        loads_into(c, s->test, live);
+        break;
+    }
+    case NG_JIT_S_FOR: case NG_JIT_S_WHILE: {
+        bool is_for = s->kind == NG_JIT_S_FOR;
+        uint64_t *out = set_dup(c, live);
+        uint64_t *else_in = set_dup(c, live);
+        live_block(c, s->orelse, else_in, j);
+        uint64_t *head = set_dup(c, else_in); /* live where the loop decides to go on */
+        if (!is_for)
+            loads_into(c, s->test, head);
+        for (;;) {
+            uint64_t *b = set_dup(c, head);
+            Jumps jj = {out, head};
+            live_block(c, s->body, b, &jj);
+            if (is_for)
+                live_target(c, s->target, b);
+            else
+                loads_into(c, s->test, b);
+            set_or(c, b, else_in);
+            if (set_eq(c, b, head))
+                break;
+            head = b;
+        }
+        int k = loop_index(c, s);
+        if (k >= 0) {
+            set_copy(c, c->ld[k].live_out, else_in);
+            set_or(c, c->ld[k].live_out, out);
+        }
+        set_copy(c, live, head);
+        if (is_for)
+            loads_into(c, s->test, live);
+        break;
+    }
+    case NG_JIT_S_BREAK:
+        if (j)
+            set_copy(c, live, j->brk);
+        break;
+    case NG_JIT_S_CONTINUE:
+        if (j)
+            set_copy(c, live, j->cont);
+        break;
+    case NG_JIT_S_RETURN:
+        set_copy(c, live, c->always_live);
+        if (s->value)
+            loads_into(c, s->value, live);
+        break;
+    case NG_JIT_S_DEF:
+        for (int i = 0; i < s->ndecorators; i++)
+            loads_into(c, s->decorators[i], live);
+        for (int i = 0; i < s->params->n; i++)
+            if (s->params->items[i].dflt)
+                loads_into(c, s->params->items[i].dflt, live);
+        break;
+    case NG_JIT_S_OTHER:
+        for (int i = 0; i < s->nnames; i++)
+            set_add(live, s->name_ids[i]);
+        break;
+    default:
+        break;
+    }
+}
+
+static void live_block(Ctx *c, NgJitBlock b, uint64_t *live, const Jumps *j)
+{
+    for (int i = b.n - 1; i >= 0; i--)
+        live_stmt(c, b.stmts[i], live, j);
+}
+
+/* Lambdas read their free names whenever they are called: live everywhere. */
+static void lambda_loads(Ctx *c, const NgJitExpr *e, void *set)
+{
+    if (e->kind != NG_JIT_E_LAMBDA) {
+        each_child(c, e, lambda_loads, set);
+        return;
+    }
+    uint64_t *names = set_new(c);
+    loads_into(c, e, names);
+    for (int i = 0; i < e->params->n; i++)
+        set_del(names, e->params->items[i].name_id);
+    set_or(c, set, names);
+}
+
+typedef struct Always {
+    uint64_t *set;
+    bool all;             /* locals(), vars(), eval() or exec() is called */
+} Always;
+
+static void dynamic_calls(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    Always *a = arg;
+    if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME &&
+        (strcmp(e->lhs->name, "locals") == 0 || strcmp(e->lhs->name, "vars") == 0 ||
+         strcmp(e->lhs->name, "eval") == 0 || strcmp(e->lhs->name, "exec") == 0))
+        a->all = true;
+    each_child(c, e, dynamic_calls, arg);
+}
+
+/* Names of `global` or `nonlocal` statements (`what`) anywhere in b. */
+static void declared(NgJitBlock b, const char *what, uint64_t *set)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_OTHER && strcmp(s->what, what) == 0)
+            for (int k = 0; k < s->nnames; k++)
+                set_add(set, s->name_ids[k]);
+        declared(s->body, what, set);
+        declared(s->orelse, what, set);
+    }
+}
+
+/* Every name read anywhere in b: expressions, python statements, nested defs. */
+static void all_loads(Ctx *c, NgJitBlock b, uint64_t *set)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        for (int k = 0; k < s->nnames; k++)
+            set_add(set, s->name_ids[k]);
+        stmt_exprs(c, s, loads_into, set);
+        all_loads(c, s->body, set);
+        all_loads(c, s->orelse, set);
+    }
+}
+
+/* Names that are read at unknown times: declared global or nonlocal, read by
+ * nested functions or lambdas (closures), or everything when the function
+ * looks at its own locals. */
+static void always_live(Ctx *c, NgJitBlock b, Always *a)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_OTHER) {
+            if (strcmp(s->what, "global") == 0 || strcmp(s->what, "nonlocal") == 0)
+                for (int k = 0; k < s->nnames; k++)
+                    set_add(a->set, s->name_ids[k]);
+            continue;
+        }
+        if (s->kind == NG_JIT_S_DEF) {
+            /* its free names: what it reads but neither assigns nor takes, or declares nonlocal */
+            uint64_t *names = set_new(c), *own = set_new(c), *nonlocal = set_new(c);
+            all_loads(c, s->body, names);
+            block_stores(c, s->body, own);
+            for (int k = 0; k < s->params->n; k++)
+                set_add(own, s->params->items[k].name_id);
+            declared(s->body, "nonlocal", nonlocal);
+            for (int k = 0; k < c->nw; k++)
+                a->set[k] |= (names[k] & ~own[k]) | nonlocal[k];
+            continue;
+        }
+        stmt_exprs(c, s, lambda_loads, a->set);
+        stmt_exprs(c, s, dynamic_calls, a);
+        always_live(c, s->body, a);
+        always_live(c, s->orelse, a);
+    }
+}
+
+/* ---- pass 3a: scalars written before read (definite assignment) ---- */
+
+/* Names surely assigned on every path so far; `dead` after break, continue
+ * or return (no path reaches here). */
+typedef struct Du {
+    uint64_t *def;
+    bool dead;
+} Du;
+
+typedef struct DuArg {
+    const Du *d;
+    uint64_t *exposed;  /* names read where they may not be assigned yet */
+} DuArg;
+
+static void du_loads(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    DuArg *a = arg;
+    if (e->kind == NG_JIT_E_NAME && e->ctx == NG_JIT_LOAD && !a->d->dead && !set_has(a->d->def, e->name_id))
+        set_add(a->exposed, e->name_id);
+    each_child(c, e, du_loads, arg);
+}
+
+static void du_target(Ctx *c, const NgJitExpr *t, Du *d, uint64_t *exposed)
+{
+    DuArg a = {d, exposed};
+    switch (t->kind) {
+    case NG_JIT_E_NAME:
+        set_add(d->def, t->name_id);
+        break;
+    case NG_JIT_E_TUPLE: case NG_JIT_E_LIST:
+        for (int i = 0; i < t->nitems; i++)
+            du_target(c, t->items[i], d, exposed);
+        break;
+    case NG_JIT_E_STARRED:
+        du_target(c, t->lhs, d, exposed);
+        break;
+    default:
+        du_loads(c, t, &a);
+        break;
+    }
+}
+
+static Du du_copy(Ctx *c, const Du *d)
+{
+    Du r = {set_dup(c, d->def), d->dead};
+    return r;
+}
+
+/* a = the paths of a or of b. */
+static void du_meet(Ctx *c, Du *a, const Du *b)
+{
+    if (b->dead)
+        return;
+    if (a->dead)
+        set_copy(c, a->def, b->def);
+    else
+        set_and(c, a->def, b->def);
+    a->dead = false;
+}
+
+static void du_block(Ctx *c, NgJitBlock b, Du *d, uint64_t *exposed);
+
+static void du_stmt(Ctx *c, const NgJitStmt *s, Du *d, uint64_t *exposed)
+{
+    DuArg a = {d, exposed};
+    switch (s->kind) {
+    case NG_JIT_S_EXPR: case NG_JIT_S_RETURN:
+        if (s->value)
+            du_loads(c, s->value, &a);
+        d->dead |= s->kind == NG_JIT_S_RETURN;
+        break;
+    case NG_JIT_S_ASSIGN:
+        du_loads(c, s->value, &a);
+        for (int i = 0; i < s->ntargets; i++)
+            du_target(c, s->targets[i], d, exposed);
+        break;
+    case NG_JIT_S_AUGASSIGN:
+        if (s->target->kind == NG_JIT_E_NAME) {
+            if (!d->dead && !set_has(d->def, s->target->name_id))
+                set_add(exposed, s->target->name_id);
+        } else {
+            du_loads(c, s->target, &a);
+        }
+        du_loads(c, s->value, &a);
+        du_target(c, s->target, d, exposed);
+        break;
+    case NG_JIT_S_ANNASSIGN:
+        if (s->value) {
+            du_loads(c, s->value, &a);
+            du_target(c, s->target, d, exposed);
+        }
+        break;
+    case NG_JIT_S_IF: {
+        du_loads(c, s->test, &a);
+        Du then = du_copy(c, d);
+        du_block(c, s->body, &then, exposed);
+        du_block(c, s->orelse, d, exposed);
+        du_meet(c, d, &then);
+        break;
+    }
+    case NG_JIT_S_FOR: case NG_JIT_S_WHILE: {
+        /* the body may run zero times: what it assigns is not sure after it */
+        du_loads(c, s->test, &a);
+        Du body = du_copy(c, d);
+        if (s->kind == NG_JIT_S_FOR)
+            du_target(c, s->target, &body, exposed);
+        du_block(c, s->body, &body, exposed);
+        Du after = du_copy(c, d);
+        du_block(c, s->orelse, &after, exposed);
+        if (!has_break(s->body))
+            *d = after;
+        break;
+    }
+    case NG_JIT_S_BREAK: case NG_JIT_S_CONTINUE:
+        d->dead = true;
+        break;
+    default:
+        break;
+    }
+}
+
+static void du_block(Ctx *c, NgJitBlock b, Du *d, uint64_t *exposed)
+{
+    for (int i = 0; i < b.n; i++)
+        du_stmt(c, b.stmts[i], d, exposed);
+}
+
+/* ---- pass 3b: reductions ---- */
+
+enum { RED_NONE = -1 };
+
+/* Finds name `id` among the terms of a chain of `op` (and its inverse `inv`,
+ * which flips the sign; NG_JIT_OP_NONE when there is none). */
+typedef struct Chain {
+    int id;
+    NgJitOp op, inv;
+    int found;   /* times id stands as a term with a + sign */
+    bool bad;    /* id with a - sign, or inside a term */
+} Chain;
+
+static void chain_find(Ctx *c, const NgJitExpr *e, Chain *ch, int sign)
+{
+    if (e->kind == NG_JIT_E_BINARY && (e->op == ch->op || (ch->inv && e->op == ch->inv))) {
+        chain_find(c, e->lhs, ch, sign);
+        chain_find(c, e->rhs, ch, e->op == ch->op ? sign : -sign);
+    } else if (e->kind == NG_JIT_E_NAME && e->name_id == ch->id) {
+        if (sign > 0)
+            ch->found++;
+        else
+            ch->bad = true;
+    } else if (mentions(c, e, ch->id)) {
+        ch->bad = true;
+    }
+}
+
+/* The reduction `id = v` performs, or RED_NONE. */
+static int assign_red(Ctx *c, const NgJitExpr *v, int id)
+{
+    static const struct {
+        NgJitOp op, inv;
+        NgJitRedOp red;
+    } chains[] = {
+        {NG_JIT_OP_ADD, NG_JIT_OP_SUB, NG_JIT_RED_ADD}, {NG_JIT_OP_MUL, NG_JIT_OP_NONE, NG_JIT_RED_MUL},
+        {NG_JIT_OP_BITOR, NG_JIT_OP_NONE, NG_JIT_RED_OR}, {NG_JIT_OP_BITAND, NG_JIT_OP_NONE, NG_JIT_RED_AND},
+        {NG_JIT_OP_BITXOR, NG_JIT_OP_NONE, NG_JIT_RED_XOR},
+    };
+    if (v->kind == NG_JIT_E_BINARY) {
+        for (size_t i = 0; i < sizeof chains / sizeof chains[0]; i++) {
+            if (v->op != chains[i].op && (!chains[i].inv || v->op != chains[i].inv))
+                continue;
+            Chain ch = {id, chains[i].op, chains[i].inv, 0, false};
+            chain_find(c, v, &ch, 1);
+            return ch.found == 1 && !ch.bad ? (int)chains[i].red : RED_NONE;
+        }
+        return RED_NONE;
+    }
+    if (v->kind != NG_JIT_E_CALL || v->nkeywords || v->nitems < 2)
+        return RED_NONE;
+    const NgJitExpr *f = v->lhs;
+    int red = RED_NONE;
+    if (f->kind == NG_JIT_E_NAME && strcmp(f->name, "max") == 0)
+        red = NG_JIT_RED_MAX;
+    else if (f->kind == NG_JIT_E_NAME && strcmp(f->name, "min") == 0)
+        red = NG_JIT_RED_MIN;
+    else if (f->kind == NG_JIT_E_ATTR && is_module(f->lhs, "np", "numpy") && v->nitems == 2)
+        red = strcmp(f->name, "maximum") == 0 || strcmp(f->name, "fmax") == 0   ? NG_JIT_RED_MAX
+              : strcmp(f->name, "minimum") == 0 || strcmp(f->name, "fmin") == 0 ? NG_JIT_RED_MIN
+                                                                                  : RED_NONE;
+    if (red == RED_NONE)
+        return RED_NONE;
+    int found = 0;
+    for (int i = 0; i < v->nitems; i++) {
+        const NgJitExpr *x = v->items[i];
+        if (x->kind == NG_JIT_E_NAME && x->name_id == id)
+            found++;
+        else if (x->kind == NG_JIT_E_STARRED || mentions(c, x, id))
+            return RED_NONE;
+    }
+    return found == 1 ? red : RED_NONE;
+}
+
+/* `if e > s: s = e` (max) or `if e < s: s = e` (min), either way round, no else. */
+static int if_red(Ctx *c, const NgJitStmt *s, int id)
+{
+    if (s->kind != NG_JIT_S_IF || s->orelse.n || s->body.n != 1)
+        return RED_NONE;
+    const NgJitStmt *a = s->body.stmts[0];
+    const NgJitExpr *t = s->test;
+    if (a->kind != NG_JIT_S_ASSIGN || a->ntargets != 1 || a->targets[0]->kind != NG_JIT_E_NAME ||
+        a->targets[0]->name_id != id || mentions(c, a->value, id) || t->kind != NG_JIT_E_COMPARE ||
+        t->nitems != 2)
+        return RED_NONE;
+    NgJitOp op = t->ops[0];
+    const NgJitExpr *l = t->items[0], *r = t->items[1];
+    if (r->kind == NG_JIT_E_NAME && r->name_id == id && expr_equal(l, a->value)) {
+        /* e OP s */
+    } else if (l->kind == NG_JIT_E_NAME && l->name_id == id && expr_equal(r, a->value)) {
+        op = op == NG_JIT_OP_LT ? NG_JIT_OP_GT : op == NG_JIT_OP_GT ? NG_JIT_OP_LT
+             : op == NG_JIT_OP_LE ? NG_JIT_OP_GE : op == NG_JIT_OP_GE ? NG_JIT_OP_LE : op;
+    } else {
+        return RED_NONE;
+    }
+    if (op == NG_JIT_OP_GT || op == NG_JIT_OP_GE)
+        return NG_JIT_RED_MAX;
+    if (op == NG_JIT_OP_LT || op == NG_JIT_OP_LE)
+        return NG_JIT_RED_MIN;
+    return RED_NONE;
+}
+
+typedef struct Red {
+    int id;
+    int op;         /* the operator so far, RED_NONE before the first update */
+    int updates;    /* statements that update id */
+    int loads;      /* reads of id that those updates account for */
+    bool bad;       /* id assigned some other way, or two operators */
+} Red;
+
+static void red_update(Red *r, int op)
+{
+    if (op == RED_NONE || (r->updates && op != r->op))
+        r->bad = true;
+    r->op = op;
+    r->updates++;
+}
+
+static void red_block(Ctx *c, NgJitBlock b, Red *r)
+{
+    for (int i = 0; i < b.n && !r->bad; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        int op = if_red(c, s, r->id);
+        if (op != RED_NONE) {
+            red_update(r, op);
+            r->loads++;
+            continue;
+        }
+        uint64_t *st = set_new(c);
+        stmt_stores(c, s, st);
+        if (set_has(st, r->id)) {
+            if (s->kind == NG_JIT_S_AUGASSIGN && s->target->kind == NG_JIT_E_NAME && !mentions(c, s->value, r->id)) {
+                switch (s->op) {
+                case NG_JIT_OP_ADD: case NG_JIT_OP_SUB: op = NG_JIT_RED_ADD; break;
+                case NG_JIT_OP_MUL: op = NG_JIT_RED_MUL; break;
+                case NG_JIT_OP_BITOR: op = NG_JIT_RED_OR; break;
+                case NG_JIT_OP_BITAND: op = NG_JIT_RED_AND; break;
+                case NG_JIT_OP_BITXOR: op = NG_JIT_RED_XOR; break;
+                default: op = RED_NONE; break;
+                }
+                red_update(r, op);
+            } else if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 &&
+                       s->targets[0]->kind == NG_JIT_E_NAME && s->targets[0]->name_id == r->id) {
+                red_update(r, assign_red(c, s->value, r->id));
+                r->loads++;
+            } else {
+                r->bad = true;
+            }
+        }
+        red_block(c, s->body, r);
+        red_block(c, s->orelse, r);
+    }
+}
+
+/* The reduction operator of scalar id in the body, or RED_NONE when id is
+ * assigned otherwise or read other than by its updates. */
+static int reduction_of(Ctx *c, NgJitBlock body, int id)
+{
+    Red r = {id, RED_NONE, 0, 0, false};
+    red_block(c, body, &r);
+    if (r.bad || !r.updates)
+        return RED_NONE;
+    Count k = {id, 0};
+    block_exprs(c, body, count_loads, &k);
+    return k.n == r.loads ? r.op : RED_NONE;
+}
+
+/* ---- pass 3c: the accesses to written arrays ---- */
+
+static void add_access(Ctx *c, const NgJitExpr *e, int root, bool write, bool aug, NgJitOp op)
+{
+    c->acc = grow(c, c->acc, c->nacc, &c->acc_cap, sizeof *c->acc);
+    Access *a = &c->acc[c->nacc++];
+    *a = (Access){e, root, write, aug, op, NULL, -1};
+    if (e->kind != NG_JIT_E_SUBSCRIPT)
+        return;
+    /* A[i][j] is A[i, j]: positions run from the innermost subscript out; a
+     * slice is a position only in the last one (A[1:][j] shifts j) */
+    int nlev = 0, npos = 0;
+    for (const NgJitExpr *x = e; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs) {
+        nlev++;
+        npos += x->rhs->kind == NG_JIT_E_TUPLE ? x->rhs->nitems : 1;
+    }
+    const NgJitExpr **pos = xalloc(c, &c->tmp, (size_t)(npos + 1) * sizeof *pos);
+    int at = npos, lev = 0;
+    for (const NgJitExpr *x = e; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs, lev++) {
+        int n = x->rhs->kind == NG_JIT_E_TUPLE ? x->rhs->nitems : 1;
+        NgJitExpr *const *items = x->rhs->kind == NG_JIT_E_TUPLE ? x->rhs->items : &x->rhs;
+        at -= n;
+        for (int i = 0; i < n; i++) {
+            const NgJitExpr *it = items[i];
+            /* None, ..., *idx, or a slice then more indices: positions unknown */
+            if (it->kind == NG_JIT_E_STARRED || it->kind == NG_JIT_E_CONST ||
+                (it->kind == NG_JIT_E_SLICE && lev > 0))
+                return;
+            pos[at + i] = it->kind == NG_JIT_E_SLICE ? NULL : it;
+        }
+    }
+    a->pos = pos;
+    a->npos = npos;
+}
+
+static void acc_expr(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    const uint64_t *w = c->ld[c->cur].written;
+    switch (e->kind) {
+    case NG_JIT_E_SUBSCRIPT: {
+        const NgJitExpr *r = subscript_root(e);
+        if (r && set_has(w, r->name_id)) {
+            add_access(c, e, r->name_id, false, false, NG_JIT_OP_NONE);
+            for (const NgJitExpr *x = e; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs)
+                acc_expr(c, x->rhs, arg);
+            return;
+        }
+        break;
+    }
+    case NG_JIT_E_ATTR:
+        if (e->lhs->kind == NG_JIT_E_NAME &&
+            (strcmp(e->name, "shape") == 0 || strcmp(e->name, "size") == 0 || strcmp(e->name, "ndim") == 0))
+            return; /* not an element */
+        break;
+    case NG_JIT_E_CALL:
+        if (e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 && e->nitems == 1 &&
+            e->items[0]->kind == NG_JIT_E_NAME)
+            return;
+        if (ng_jit_call_kind(e) == NG_JIT_CALL_HELPER) {
+            Helper *h = find_helper(c, e->lhs->name_id);
+            for (int i = 0; h && h->state == 2 && i < c->ast->nnames; i++)
+                if (set_has(h->globals, i) && set_has(w, i))
+                    add_access(c, e, i, false, false, NG_JIT_OP_NONE);
+        }
+        break;
+    case NG_JIT_E_NAME:
+        if (e->ctx == NG_JIT_LOAD && set_has(w, e->name_id))
+            add_access(c, e, e->name_id, false, false, NG_JIT_OP_NONE);
+        break;
+    default:
+        break;
+    }
+    each_child(c, e, acc_expr, arg);
+}
+
+static void acc_target(Ctx *c, const NgJitExpr *t, bool aug, NgJitOp op)
+{
+    switch (t->kind) {
+    case NG_JIT_E_SUBSCRIPT:
+        add_access(c, t, subscript_root(t)->name_id, true, aug, op);
+        for (const NgJitExpr *x = t; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs)
+            acc_expr(c, x->rhs, NULL);
+        break;
+    case NG_JIT_E_TUPLE: case NG_JIT_E_LIST:
+        for (int i = 0; i < t->nitems; i++)
+            acc_target(c, t->items[i], aug, op);
+        break;
+    case NG_JIT_E_STARRED:
+        acc_target(c, t->lhs, aug, op);
+        break;
+    default:
+        break;
+    }
+}
+
+static void acc_block(Ctx *c, NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->value)
+            acc_expr(c, s->value, NULL);
+        if (s->test)
+            acc_expr(c, s->test, NULL);
+        for (int k = 0; k < s->ntargets; k++)
+            acc_target(c, s->targets[k], false, NG_JIT_OP_NONE);
+        if (s->target)
+            acc_target(c, s->target, s->kind == NG_JIT_S_AUGASSIGN, s->op);
+        acc_block(c, s->body);
+        acc_block(c, s->orelse);
+    }
+}
+
+/* ---- pass 3d: subscripts as polynomials, and the dependence test ---- */
+
+/* The atom of expression e for the loop under analysis: NAMEs by name, other
+ * invariant expressions by their text; a variant expression is a new atom. */
+static int atom_of(Ctx *c, const NgJitExpr *e)
+{
+    const LoopData *d = &c->ld[c->cur];
+    int var = c->res->items[c->cur].var_id;
+    Atom a = {CLS_INV, -1, NULL};
+    if (e->kind == NG_JIT_E_NAME) {
+        for (int i = 0; i < c->natoms; i++)
+            if (c->atoms[i].name_id == e->name_id)
+                return i;
+        a.name_id = e->name_id;
+        a.cls = e->name_id == var ? CLS_IND
+                : set_has(d->assigned, e->name_id) || set_has(d->written, e->name_id) ? CLS_FREE
+                                                                                       : CLS_INV;
+    } else {
+        uint64_t *names = set_new(c);
+        loads_into(c, e, names);
+        walrus_into(c, e, names);
+        bool variant = set_has(names, var);
+        for (int i = 0; i < c->nw && !variant; i++)
+            variant = (names[i] & (d->assigned[i] | d->written[i])) != 0;
+        if (variant) {
+            a.cls = CLS_FREE;
+        } else {
+            for (int i = 0; i < c->natoms; i++)
+                if (c->atoms[i].e && expr_equal(c->atoms[i].e, e))
+                    return i;
+            a.e = e;
+        }
+    }
+    c->atoms = grow(c, c->atoms, c->natoms, &c->atoms_cap, sizeof *c->atoms);
+    c->atoms[c->natoms] = a;
+    return c->natoms++;
+}
+
+enum { MAXT = 8 };
+
+/* k * atom a, times atom b when b >= 0 (then a <= b). */
+typedef struct Term {
+    int64_t k;
+    int a, b;
+} Term;
+
+/* c + the sum of the terms, in order of (a, b), none with k == 0. */
+typedef struct Poly {
+    int64_t c;
+    int n;
+    Term t[MAXT];
+} Poly;
+
+static bool term_add(Poly *p, int64_t k, int a, int b)
+{
+    if (b >= 0 && a > b) {
+        int x = a;
+        a = b;
+        b = x;
+    }
+    int i = 0;
+    while (i < p->n && (p->t[i].a < a || (p->t[i].a == a && p->t[i].b < b)))
+        i++;
+    if (i < p->n && p->t[i].a == a && p->t[i].b == b) {
+        if (__builtin_add_overflow(p->t[i].k, k, &p->t[i].k))
+            return false;
+        if (p->t[i].k == 0) {
+            memmove(&p->t[i], &p->t[i + 1], (size_t)(p->n - i - 1) * sizeof p->t[0]);
+            p->n--;
+        }
+        return true;
+    }
+    if (k == 0)
+        return true;
+    if (p->n == MAXT)
+        return false;
+    memmove(&p->t[i + 1], &p->t[i], (size_t)(p->n - i) * sizeof p->t[0]);
+    p->t[i] = (Term){k, a, b};
+    p->n++;
+    return true;
+}
+
+/* d += sign * s */
+static bool poly_add(Poly *d, const Poly *s, int sign)
+{
+    int64_t c;
+    if (sign > 0 ? __builtin_add_overflow(d->c, s->c, &c) : __builtin_sub_overflow(d->c, s->c, &c))
+        return false;
+    d->c = c;
+    for (int i = 0; i < s->n; i++) {
+        if (sign < 0 && s->t[i].k == INT64_MIN)
+            return false;
+        if (!term_add(d, sign > 0 ? s->t[i].k : -s->t[i].k, s->t[i].a, s->t[i].b))
+            return false;
+    }
+    return true;
+}
+
+/* d = x * y, when of degree at most 2. */
+static bool poly_mul(Poly *d, const Poly *x, const Poly *y)
+{
+    int64_t k;
+    memset(d, 0, sizeof *d);
+    if (__builtin_mul_overflow(x->c, y->c, &d->c))
+        return false;
+    for (int i = 0; i < x->n; i++)
+        if (__builtin_mul_overflow(x->t[i].k, y->c, &k) || !term_add(d, k, x->t[i].a, x->t[i].b))
+            return false;
+    for (int i = 0; i < y->n; i++)
+        if (__builtin_mul_overflow(y->t[i].k, x->c, &k) || !term_add(d, k, y->t[i].a, y->t[i].b))
+            return false;
+    for (int i = 0; i < x->n; i++)
+        for (int j = 0; j < y->n; j++) {
+            if (x->t[i].b >= 0 || y->t[j].b >= 0)
+                return false;
+            if (__builtin_mul_overflow(x->t[i].k, y->t[j].k, &k) || !term_add(d, k, x->t[i].a, y->t[j].a))
+                return false;
+        }
+    return true;
+}
+
+/* e as a polynomial of degree <= 2 in atoms (+, -, * of integers and names);
+ * what is not one is an atom itself. */
+static void poly_of(Ctx *c, const NgJitExpr *e, Poly *p)
+{
+    Poly x, y;
+    memset(p, 0, sizeof *p);
+    switch (e->kind) {
+    case NG_JIT_E_INT:
+        if (!e->big && e->ival <= INT64_MAX) {
+            p->c = (int64_t)e->ival;
+            return;
+        }
+        break;
+    case NG_JIT_E_UNARY:
+        if (e->op == NG_JIT_OP_POS || e->op == NG_JIT_OP_NEG) {
+            poly_of(c, e->lhs, &x);
+            if (e->op == NG_JIT_OP_POS) {
+                *p = x;
+                return;
+            }
+            if (poly_add(p, &x, -1))
+                return;
+        }
+        break;
+    case NG_JIT_E_BINARY:
+        if (e->op == NG_JIT_OP_ADD || e->op == NG_JIT_OP_SUB || e->op == NG_JIT_OP_MUL) {
+            poly_of(c, e->lhs, &x);
+            poly_of(c, e->rhs, &y);
+            if (e->op == NG_JIT_OP_MUL ? poly_mul(p, &x, &y)
+                                       : poly_add(&x, &y, e->op == NG_JIT_OP_ADD ? 1 : -1)) {
+                if (e->op != NG_JIT_OP_MUL)
+                    *p = x;
+                return;
+            }
+        }
+        break;
+    default:
+        break;
+    }
+    memset(p, 0, sizeof *p);
+    p->n = 1;
+    p->t[0] = (Term){1, atom_of(c, e), -1};
+}
+
+static bool poly_equal(const Poly *x, const Poly *y)
+{
+    if (x->c != y->c || x->n != y->n)
+        return false;
+    for (int i = 0; i < x->n; i++)
+        if (x->t[i].k != y->t[i].k || x->t[i].a != y->t[i].a || x->t[i].b != y->t[i].b)
+            return false;
+    return true;
+}
+
+/* How a polynomial depends on the loop variable v. */
+typedef struct Split {
+    int64_t a;    /* coefficient of v */
+    int sym;      /* terms v * S, S invariant */
+    int nfree;    /* terms with a free atom and no v */
+    bool bad;     /* v * v or v * free */
+} Split;
+
+static int cls(Ctx *c, int atom) { return atom < 0 ? -1 : c->atoms[atom].cls; }
+
+static void split(Ctx *c, const Poly *p, Split *s)
+{
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < p->n; i++) {
+        int x = cls(c, p->t[i].a), y = cls(c, p->t[i].b);
+        if (y < 0) {
+            if (x == CLS_IND)
+                s->a = p->t[i].k;
+            else if (x == CLS_FREE)
+                s->nfree++;
+        } else if (x == CLS_IND || y == CLS_IND) {
+            if (x == CLS_INV || y == CLS_INV)
+                s->sym++;
+            else
+                s->bad = true;
+        } else if (x == CLS_FREE || y == CLS_FREE) {
+            s->nfree++;
+        }
+    }
+}
+
+/* True when the terms of x and y over invariant atoms only are the same. */
+static bool inv_equal(Ctx *c, const Poly *x, const Poly *y)
+{
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < x->n && (cls(c, x->t[i].a) != CLS_INV || (x->t[i].b >= 0 && cls(c, x->t[i].b) != CLS_INV)))
+            i++;
+        while (j < y->n && (cls(c, y->t[j].a) != CLS_INV || (y->t[j].b >= 0 && cls(c, y->t[j].b) != CLS_INV)))
+            j++;
+        if (i == x->n || j == y->n)
+            return i == x->n && j == y->n;
+        if (x->t[i].k != y->t[j].k || x->t[i].a != y->t[j].a || x->t[i].b != y->t[j].b)
+            return false;
+        i++, j++;
+    }
+}
+
+/* True when it: range(S), range(start, S) or range(start, S, step) with
+ * constants start >= 0, step > 0: values in [0, S). */
+static bool range_below(Ctx *c, const NgJitExpr *it, int atom)
+{
+    Poly p;
+    int n = it->nitems;
+    for (int i = 0; n > 1 && i < n; i++) {
+        if (i == 1)
+            continue;
+        poly_of(c, it->items[i], &p);
+        if (p.n || p.c < (i == 2))
+            return false;
+    }
+    poly_of(c, it->items[n == 1 ? 0 : 1], &p);
+    return p.c == 0 && p.n == 1 && p.t[0].k == 1 && p.t[0].a == atom && p.t[0].b < 0;
+}
+
+/* True when every assignment of name f in b is a for loop over range(S) (see
+ * range_below). */
+static bool bounded_block(Ctx *c, NgJitBlock b, int f, int atom)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_FOR && s->target->kind == NG_JIT_E_NAME && s->target->name_id == f) {
+            if (!range_like(s->test) || !range_below(c, s->test, atom))
+                return false;
+            uint64_t *w = set_new(c);
+            walrus_into(c, s->test, w);
+            if (set_has(w, f))
+                return false;
+        } else {
+            uint64_t *st = set_new(c);
+            stmt_stores(c, s, st);
+            if (set_has(st, f))
+                return false;
+        }
+        if (!bounded_block(c, s->body, f, atom) || !bounded_block(c, s->orelse, f, atom))
+            return false;
+    }
+    return true;
+}
+
+/* The same polynomial v*S*k + f + invariant terms, f a name that only loops
+ * over range(S): different v give different values (|f1 - f2| < S). */
+static bool bounded(Ctx *c, const Poly *w, const Poly *r)
+{
+    if (!poly_equal(w, r))
+        return false;
+    int sym = -1, f = -1;
+    for (int i = 0; i < w->n; i++) {
+        const Term *t = &w->t[i];
+        int x = cls(c, t->a), y = cls(c, t->b);
+        if (y < 0) {
+            if (x == CLS_IND)
+                return false;
+            if (x == CLS_FREE) {
+                if (f >= 0 || (t->k != 1 && t->k != -1) || c->atoms[t->a].name_id < 0)
+                    return false;
+                f = t->a;
+            }
+        } else if (x == CLS_IND || y == CLS_IND) {
+            if (sym >= 0 || !(x == CLS_INV || y == CLS_INV))
+                return false;
+            sym = x == CLS_INV ? t->a : t->b;
+        } else if (x == CLS_FREE || y == CLS_FREE) {
+            return false;
+        }
+    }
+    if (sym < 0 || f < 0)
+        return false;
+    return bounded_block(c, c->res->items[c->cur].stmt->body, c->atoms[f].name_id, sym);
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static uint64_t mag(int64_t x) { return x < 0 ? -(uint64_t)x : (uint64_t)x; }
+
+/* The dependence test at one position: true when index expressions we (of a
+ * write) and re (of another access) differ in any two different iterations.
+ * Else, when they meet at a known distance, *dist = k_w - k_r in iterations. */
+static bool pos_independent(Ctx *c, const NgJitExpr *we, const NgJitExpr *re, bool *has_dist, int64_t *dist)
+{
+    if (!we || !re)
+        return false;
+    Poly w, r;
+    Split sw, sr;
+    poly_of(c, we, &w);
+    poly_of(c, re, &r);
+    split(c, &w, &sw);
+    split(c, &r, &sr);
+    if (sw.bad || sr.bad)
+        return false;
+    if (sw.sym || sr.sym)
+        return bounded(c, &w, &r);
+    if (sw.nfree || sr.nfree || !inv_equal(c, &w, &r))
+        return false;
+    int64_t a = sw.a, b = sr.a, delta;
+    if (__builtin_sub_overflow(r.c, w.c, &delta) || (a == 0 && b == 0))
+        return false;
+    if (a == b) {
+        /* a*(v1 - v2) = delta, v1 - v2 a multiple of the step */
+        int64_t step = c->ld[c->cur].step, m = a;
+        if (delta == 0)
+            return true;
+        if (step && __builtin_mul_overflow(a, step, &m))
+            return false;
+        if (mag(delta) % mag(m) != 0)
+            return true;
+        if (step && !(m == -1 && delta == INT64_MIN)) {
+            *has_dist = true;
+            *dist = delta / m;
+        }
+        return false;
+    }
+    /* a*v1 - b*v2 = delta has integer solutions only when gcd(a, b) divides delta */
+    return mag(delta) % gcd(mag(a), mag(b)) != 0;
+}
+
+/* True when accesses w (a write) and r touch different elements in any two
+ * different iterations: some position proves it. */
+static bool independent(Ctx *c, const Access *w, const Access *r, bool *has_dist, int64_t *dist)
+{
+    *has_dist = false;
+    if (w->npos < 0 || r->npos < 0)
+        return false;
+    int n = w->npos < r->npos ? w->npos : r->npos;
+    for (int p = 0; p < n; p++) {
+        bool hd = false;
+        int64_t d = 0;
+        if (pos_independent(c, w->pos[p], r->pos[p], &hd, &d))
+            return true;
+        if (hd && !*has_dist) {
+            *has_dist = true;
+            *dist = d;
+        }
+    }
+    return false;
+}
+
+/* Why accesses w and r make the loop sequential, in words. */
+static const char *conflict_reason(Ctx *c, const Access *w, const Access *r, bool hd, int64_t d)
+{
+    const char *W = text(c, w->e);
+    if (r->e->kind == NG_JIT_E_CALL)
+        return fmt(c, "writes %s and calls helper %s, which reads %s", W, text(c, r->e->lhs), name_of(c, r->root));
+    if (r->e->kind == NG_JIT_E_NAME)
+        return fmt(c, "writes %s and uses the whole array %s", W, name_of(c, r->root));
+    if (w == r || expr_equal(w->e, r->e))
+        return fmt(c, "writes %s, which may be the same element in different iterations", W);
+    const char *R = text(c, r->e);
+    long long n = d < 0 ? -(long long)d : (long long)d;
+    if (r->write) {
+        if (hd)
+            return fmt(c, "writes %s and %s, the same element %lld iteration%s apart", W, R, n, n == 1 ? "" : "s");
+        return fmt(c, "writes %s and %s, which may be the same element in different iterations", W, R);
+    }
+    if (!hd)
+        return fmt(c, "writes %s, read as %s, possibly in another iteration", W, R);
+    if (d == -1)
+        return fmt(c, "writes %s, read as %s in the next iteration", W, R);
+    if (d == 1)
+        return fmt(c, "writes %s, read as %s in the previous iteration", W, R);
+    return fmt(c, "writes %s, read as %s %lld iterations %s", W, R, n, d < 0 ? "later" : "earlier");
+}
+
+/* ---- pass 3e: names that may be views of a written array ---- */
+
+static const char *const fresh_methods[] = {
+    "copy", "astype", "sum", "max", "min", "mean", "prod", "dot", "tolist", "item", "any", "all",
+    "argmax", "argmin", "std", "var", NULL};
+static const char *const view_np_fns[] = {
+    "asarray", "asanyarray", "ascontiguousarray", "reshape", "ravel", "transpose", "squeeze",
+    "expand_dims", "broadcast_to", "atleast_1d", "atleast_2d", "atleast_3d", "diagonal",
+    "swapaxes", "moveaxis", "real", "imag", "flip", "fliplr", "flipud", "rot90", "split",
+    "array_split", "hsplit", "vsplit", "frombuffer", NULL};
+static const char *const scalar_attrs[] = {"shape", "size", "ndim", "dtype", "itemsize", "nbytes", NULL};
+
+/* Adds the names whose arrays the value of e may be, or be a view of: not
+ * those only used for arithmetic (a new array), shapes, or copies. */
+static void alias_sources(Ctx *c, const NgJitExpr *e, void *set)
+{
+    switch (e->kind) {
+    case NG_JIT_E_NAME:
+        if (e->ctx == NG_JIT_LOAD)
+            set_add(set, e->name_id);
+        return;
+    case NG_JIT_E_SUBSCRIPT: case NG_JIT_E_STARRED:
+        alias_sources(c, e->lhs, set);
+        return;
+    case NG_JIT_E_ATTR:
+        if (!in_list(e->name, scalar_attrs))
+            alias_sources(c, e->lhs, set);
+        return;
+    case NG_JIT_E_NAMED:
+        alias_sources(c, e->rhs, set);
+        return;
+    case NG_JIT_E_IFEXP:
+        alias_sources(c, e->lhs, set);
+        alias_sources(c, e->rhs, set);
+        return;
+    case NG_JIT_E_BOOLOP: case NG_JIT_E_TUPLE: case NG_JIT_E_LIST:
+        each_child(c, e, alias_sources, set);
+        return;
+    case NG_JIT_E_CALL: {
+        const NgJitExpr *f = e->lhs;
+        NgJitCallKind k = ng_jit_call_kind(e);
+        if (k == NG_JIT_CALL_BUILTIN || k == NG_JIT_CALL_MATH || k == NG_JIT_CALL_NP_SCALAR ||
+            k == NG_JIT_CALL_NP_REDUCE)
+            return;
+        if (f->kind == NG_JIT_E_ATTR && is_module(f->lhs, "np", "numpy") && !in_list(f->name, view_np_fns))
+            return; /* numpy functions return new arrays, but for these views */
+        if (f->kind == NG_JIT_E_ATTR && in_list(f->name, fresh_methods))
+            return;
+        each_child(c, e, alias_sources, set); /* anything else may return its arguments */
+        return;
+    }
+    default:
+        return; /* arithmetic, comparisons, literals: new values */
+    }
+}
+
+static void add_bind(Ctx *c, const NgJitExpr *target, const uint64_t *from, const NgJitStmt *s)
+{
+    uint64_t *names = set_new(c);
+    target_names(target, names);
+    for (int i = 0; i < c->ast->nnames; i++) {
+        if (!set_has(names, i))
+            continue;
+        c->binds = grow(c, c->binds, c->nbinds, &c->binds_cap, sizeof *c->binds);
+        c->binds[c->nbinds++] = (Bind){i, (uint64_t *)from, s->span.off, s->span.line};
+    }
+}
+
+typedef struct WalrusBind {
+    const NgJitStmt *s;
+} WalrusBind;
+
+static void walrus_binds(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    if (e->kind == NG_JIT_E_NAMED) {
+        uint64_t *from = set_new(c);
+        alias_sources(c, e->rhs, from);
+        add_bind(c, e->lhs, from, ((WalrusBind *)arg)->s);
+    }
+    each_child(c, e, walrus_binds, arg);
+}
+
+/* Records the bindings of every statement in b (not in nested functions). */
+static void collect_binds(Ctx *c, NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_DEF || s->kind == NG_JIT_S_OTHER)
+            continue;
+        uint64_t *from = set_new(c);
+        if (s->kind == NG_JIT_S_ASSIGN || (s->kind == NG_JIT_S_ANNASSIGN && s->value)) {
+            alias_sources(c, s->value, from);
+            for (int k = 0; k < s->ntargets; k++)
+                add_bind(c, s->targets[k], from, s);
+            if (s->kind == NG_JIT_S_ANNASSIGN)
+                add_bind(c, s->target, from, s);
+        } else if (s->kind == NG_JIT_S_FOR) {
+            alias_sources(c, s->test, from);
+            add_bind(c, s->target, from, s);
+        }
+        WalrusBind wb = {s};
+        stmt_exprs(c, s, walrus_binds, &wb);
+        collect_binds(c, s->body);
+        collect_binds(c, s->orelse);
+    }
+}
+
+/* Names used as arrays in e: subscripted, or passed whole to a call. */
+static void array_uses(Ctx *c, const NgJitExpr *e, void *set)
+{
+    if (e->kind == NG_JIT_E_SUBSCRIPT) {
+        const NgJitExpr *r = subscript_root(e);
+        if (r)
+            set_add(set, r->name_id);
+    } else if (e->kind == NG_JIT_E_CALL) {
+        for (int i = 0; i < e->nitems; i++)
+            if (e->items[i]->kind == NG_JIT_E_NAME)
+                set_add(set, e->items[i]->name_id);
+    }
+    each_child(c, e, array_uses, set);
+}
+
+/* A name the loop uses as an array that a binding outside the loop may have
+ * made a view of written array `a` (or the other way round), or NULL. */
+static const char *alias_reason(Ctx *c, int li, int a, const uint64_t *used)
+{
+    const NgJitStmt *s = c->res->items[li].stmt;
+    uint64_t *comp = set_new(c);
+    set_add(comp, a);
+    for (bool more = true; more;) {
+        more = false;
+        for (int i = 0; i < c->nbinds; i++) {
+            const Bind *b = &c->binds[i];
+            if (b->off >= s->span.off && b->off < s->span.end_off)
+                continue; /* inside the loop: its accesses are tested as such */
+            bool touches = set_has(comp, b->target);
+            for (int k = 0; k < c->nw && !touches; k++)
+                touches = (b->from[k] & comp[k]) != 0;
+            if (!touches)
+                continue;
+            for (int k = 0; k < c->nw; k++) {
+                more |= (b->from[k] & ~comp[k]) != 0;
+                comp[k] |= b->from[k];
+            }
+            more |= !set_has(comp, b->target);
+            set_add(comp, b->target);
+        }
+    }
+    for (int id = 0; id < c->ast->nnames; id++) {
+        if (id == a || !set_has(comp, id) || !set_has(used, id))
+            continue;
+        for (int i = 0; i < c->nbinds; i++) {
+            const Bind *b = &c->binds[i];
+            if (b->off >= s->span.off && b->off < s->span.end_off)
+                continue;
+            if (b->target == id || (set_has(b->from, id) && set_has(comp, b->target)))
+                return fmt(c, "writes %s, and %s may be the same array (see line %d)", name_of(c, a),
+                           name_of(c, id), b->line);
+        }
+    }
+    return NULL;
+}
+
+/* ---- pass 3: one loop on its own ---- */
+
+/* Sorted name list of a set, in the result arena. */
+static const char **name_list(Ctx *c, const uint64_t *set, int *n)
+{
+    int k = 0;
+    for (int i = 0; i < c->ast->nnames; i++)
+        k += set_has(set, i);
+    const char **v = k ? xalloc(c, &c->res->arena, (size_t)k * sizeof *v) : NULL;
+    *n = 0;
+    for (int i = 0; i < c->ast->nnames; i++)
+        if (set_has(set, i))
+            v[(*n)++] = name_of(c, i);
+    return v;
+}
+
+/* Names that augmented assignments in b update. */
+static void aug_names(NgJitBlock b, uint64_t *set)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_AUGASSIGN && s->target->kind == NG_JIT_E_NAME)
+            set_add(set, s->target->name_id);
+        aug_names(s->body, set);
+        aug_names(s->orelse, set);
+    }
+}
+
+/* Of the scalars loop li updates in place (`t += e`), those that may hold an
+ * array: a parameter, or bound somewhere to what may be one. */
+static void assumed_scalars(Ctx *c, int li)
+{
+    NgJitLoopInfo *L = &c->res->items[li];
+    uint64_t *aug = set_new(c), *maybe = set_new(c);
+    aug_names(L->stmt->body, aug);
+    for (int i = 0; i < c->func->params->n; i++)
+        set_add(maybe, c->func->params->items[i].name_id);
+    for (int i = 0; i < c->nbinds; i++)
+        for (int k = 0; k < c->nw; k++)
+            if (c->binds[i].from[k]) {
+                set_add(maybe, c->binds[i].target);
+                break;
+            }
+    set_and(c, aug, maybe);
+    L->scalars = name_list(c, aug, &L->nscalars);
+}
+
+/* The scalars of loop li: private, reduction, or the reason it is sequential. */
+static const char *analyze_scalars(Ctx *c, int li)
+{
+    NgJitLoopInfo *L = &c->res->items[li];
+    LoopData *d = &c->ld[li];
+    NgJitBlock body = L->stmt->body;
+    uint64_t *exposed = set_new(c);
+    Du du = {set_new(c), false};
+    set_add(du.def, L->var_id);
+    du_block(c, body, &du, exposed);
+
+    uint64_t *priv = set_new(c);
+    int nred = 0;
+    int *red_op = xalloc(c, &c->tmp, (size_t)c->ast->nnames * sizeof *red_op);
+    const char *why = NULL;
+    for (int id = 0; id < c->ast->nnames; id++) {
+        red_op[id] = RED_NONE;
+        if (!set_has(d->assigned, id) || id == L->var_id)
+            continue;
+        bool ex = set_has(exposed, id), live = set_has(d->live_out, id);
+        if (!ex && !live) {
+            set_add(priv, id);
+            continue;
+        }
+        red_op[id] = reduction_of(c, body, id);
+        if (red_op[id] != RED_NONE) {
+            nred++;
+            continue;
+        }
+        if (!why)
+            why = ex ? fmt(c, "reads %s before assigning it, so it carries over from one iteration to the next",
+                           name_of(c, id))
+                     : fmt(c, "assigns %s, which is read after the loop", name_of(c, id));
+    }
+    L->privates = name_list(c, priv, &L->nprivates);
+    if (nred) {
+        L->reductions = xalloc(c, &c->res->arena, (size_t)nred * sizeof *L->reductions);
+        for (int id = 0; id < c->ast->nnames; id++)
+            if (red_op[id] != RED_NONE)
+                L->reductions[L->nreductions++] = (NgJitReduction){name_of(c, id), id, (NgJitRedOp)red_op[id]};
+    }
+    return why;
+}
+
+/* The arrays loop li writes: the dependence test over every pair of accesses. */
+static const char *analyze_arrays(Ctx *c, int li)
+{
+    NgJitLoopInfo *L = &c->res->items[li];
+    LoopData *d = &c->ld[li];
+    c->nacc = 0;
+    c->natoms = 0;
+    acc_block(c, L->stmt->body);
+    for (int i = 0; i < c->nacc; i++) {
+        const Access *a = &c->acc[i];
+        if (a->write && set_has(d->assigned, a->root))
+            return fmt(c, "writes %s through %s, which the loop assigns (the array it refers to is not known)",
+                       text(c, a->e), name_of(c, a->root));
+    }
+    uint64_t *used = set_new(c);
+    block_exprs(c, L->stmt->body, array_uses, used);
+    for (int id = 0; id < c->ast->nnames; id++) {
+        const char *why = set_has(d->written, id) ? alias_reason(c, li, id, used) : NULL;
+        if (why)
+            return why;
+    }
+    uint64_t *atomic = set_new(c);
+    for (int i = 0; i < c->nacc; i++) {
+        const Access *w = &c->acc[i];
+        if (!w->write || set_has(atomic, w->root))
+            continue;
+        /* the pair with itself last: a conflict with another access says more */
+        for (int jj = 0; jj < c->nacc; jj++) {
+            int j = jj == c->nacc - 1 ? i : jj < i ? jj : jj + 1;
+            const Access *r = &c->acc[j];
+            bool hd = false;
+            int64_t dist = 0;
+            if (r->root != w->root || (r->write && j < i) || independent(c, w, r, &hd, &dist))
+                continue;
+            /* atomic: the array is only updated by `a[...] += v` (or -=), read nowhere else */
+            int updates = 0;
+            bool only = true;
+            for (int k = 0; k < c->nacc; k++) {
+                const Access *x = &c->acc[k];
+                if (x->root != w->root)
+                    continue;
+                updates++;
+                only &= x->aug && (x->op == NG_JIT_OP_ADD || x->op == NG_JIT_OP_SUB) && x->npos >= 0;
+            }
+            Count loads = {w->root, 0};
+            block_exprs(c, L->stmt->body, count_loads, &loads);
+            if (only && loads.n == updates) {
+                set_add(atomic, w->root);
+                break;
+            }
+            return conflict_reason(c, w, r, hd, dist);
+        }
+    }
+    L->atomics = name_list(c, atomic, &L->natomics);
+    L->atomic = L->natomics > 0;
+    return NULL;
+}
+
+static void analyze_loop(Ctx *c, int li)
+{
+    NgJitLoopInfo *L = &c->res->items[li];
+    LoopData *d = &c->ld[li];
+    const NgJitStmt *s = L->stmt;
+    const char *why;
+    c->cur = li;
+    if (s->kind == NG_JIT_S_FOR)
+        why = check_for_head(c, s);
+    else
+        why = check_expr(c, s->test);
+    if (!why)
+        why = check_block(c, s->body, false);
+    if (why) {
+        d->python = true;
+        L->reason = why;
+        return;
+    }
+    if (s->kind == NG_JIT_S_WHILE) {
+        L->reason = "while loop (its iterations run in order)";
+        return;
+    }
+    L->var_id = s->target->name_id;
+    L->asserted = ng_jit_call_kind(s->test) == NG_JIT_CALL_PRANGE;
+    d->assigned = set_new(c);
+    d->written = set_new(c);
+    block_stores(c, s->body, d->assigned);
+    block_writes(s->body, d->written);
+    d->step = 1;
+    if (s->test->nitems == 3) {
+        Poly p;
+        c->natoms = 0;
+        poly_of(c, s->test->items[2], &p);
+        d->step = p.n == 0 ? p.c : 0;
+    }
+    if (has_return(s->body)) {
+        L->reason = "contains return";
+        return;
+    }
+    if (has_break(s->body)) {
+        L->reason = "contains break";
+        return;
+    }
+    if (set_has(d->assigned, L->var_id))
+        why = fmt(c, "assigns its loop variable %s in the body", name_of(c, L->var_id));
+    else if (set_has(d->live_out, L->var_id))
+        why = fmt(c, "its loop variable %s is read after the loop", name_of(c, L->var_id));
+    const char *scal = analyze_scalars(c, li);
+    const char *arr = analyze_arrays(c, li);
+    assumed_scalars(c, li);
+    L->reason = why ? why : scal ? scal : arr;
+    L->independent = L->reason == NULL;
+    d->ok = L->independent || L->asserted;
+}
+
+/* ---- pass 4: verdicts, outermost loops first ---- */
+
+/* Loop li is the whole body of its parent p, over a range that does not
+ * change within p: one more dimension of p's launch. */
+static bool collapsible(Ctx *c, int p, int li)
+{
+    const NgJitStmt *ps = c->res->items[p].stmt, *s = c->res->items[li].stmt;
+    if (ps->body.n != 1 || ps->body.stmts[0] != s || s->orelse.n)
+        return false;
+    uint64_t *names = set_new(c);
+    loads_into(c, s->test, names);
+    walrus_into(c, s->test, names);
+    if (set_has(names, c->res->items[p].var_id))
+        return false;
+    for (int i = 0; i < c->nw; i++)
+        if (names[i] & (c->ld[p].assigned[i] | c->ld[p].written[i]))
+            return false;
+    return true;
+}
+
+static void decide(Ctx *c)
+{
+    NgJitLoopInfo *items = c->res->items;
+    for (int li = 0; li < c->res->n; li++) {
+        NgJitLoopInfo *L = &items[li];
+        const LoopData *d = &c->ld[li];
+        int outer = L->parent;
+        while (outer >= 0 && items[outer].kind != NG_JIT_LOOP_PARALLEL)
+            outer = items[outer].parent;
+        if (d->python) {
+            L->kind = NG_JIT_LOOP_PYTHON;
+        } else if (outer >= 0) {
+            if (outer == L->parent && d->ok && collapsible(c, outer, li)) {
+                L->kind = NG_JIT_LOOP_PARALLEL;
+                L->collapsed = true;
+            } else {
+                L->kind = NG_JIT_LOOP_SEQUENTIAL;
+                if (!L->reason)
+                    L->reason = fmt(c, "runs in one thread of the parallel loop at line %d", items[outer].line);
+            }
+        } else {
+            L->kind = d->ok ? NG_JIT_LOOP_PARALLEL : NG_JIT_LOOP_SEQUENTIAL;
+        }
+        if (L->kind != NG_JIT_LOOP_PARALLEL) {
+            /* no iterations to combine: the lowering needs neither */
+            L->nreductions = L->natomics = L->nscalars = 0;
+            L->atomic = false;
+        }
+    }
+    for (int li = 0; li < c->res->n; li++)
+        if (items[li].kind == NG_JIT_LOOP_PARALLEL)
+            for (int p = items[li].parent; p >= 0; p = items[p].parent)
+                if (items[p].kind != NG_JIT_LOOP_PARALLEL)
+                    items[p].host = true;
+}
+
+/* ---- entry points ---- */
+
+static void run(Ctx *c)
+{
+    const NgJitAst *ast = c->ast;
+    c->nw = (ast->nnames + 63) / 64 + 1;
+    /* helpers: module-level defs and defs nested in the function */
+    int nh = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < 2; k++) {
+            NgJitBlock b = k == 0 ? ast->body : c->func->body;
+            for (int i = 0; i < b.n; i++) {
+                const NgJitStmt *s = b.stmts[i];
+                if (s->kind != NG_JIT_S_DEF || s == c->func)
+                    continue;
+                if (pass == 1)
+                    c->helpers[nh] = (Helper){s, 0, NULL, NULL};
+                nh++;
+            }
+        }
+        if (pass == 0) {
+            c->helpers = xalloc(c, &c->tmp, (size_t)(nh + 1) * sizeof *c->helpers);
+            nh = 0;
+        }
+    }
+    c->nhelpers = nh;
+
+    int n = count_loops(c->func->body);
+    c->res->items = xalloc(c, &c->res->arena, (size_t)(n + 1) * sizeof *c->res->items);
+    c->ld = xalloc(c, &c->tmp, (size_t)(n + 1) * sizeof *c->ld);
+    collect_loops(c, c->func->body, -1, 0);
+
+    Always a = {set_new(c), false};
+    always_live(c, c->func->body, &a);
+    if (a.all)
+        memset(a.set, 0xff, (size_t)c->nw * sizeof *a.set);
+    c->always_live = a.set;
+    collect_binds(c, c->func->body);
+    uint64_t *live = set_dup(c, a.set);
+    live_block(c, c->func->body, live, NULL);
+
+    for (int li = 0; li < c->res->n; li++)
+        analyze_loop(c, li);
+    decide(c);
+}
+
+NgStatus ng_jit_analyze(const NgJitAst *ast, const NgJitStmt *func, NgJitLoops **out)
+{
+    *out = NULL;
+    if (!ast || !func || func->kind != NG_JIT_S_DEF)
+        return ng_error_set(NG_ERR_VALUE, "ng_jit_analyze: expected a function definition");
+    NgJitLoops *res = ng_calloc(1, sizeof *res);
+    Ctx *c = ng_calloc(1, sizeof *c);
+    if (!res || !c) {
+        ng_free(res);
+        ng_free(c);
+        return ng_error_set(NG_ERR_NOMEM, "out of memory analysing the loops of %s", func->name);
+    }
+    ng_jit_arena_init(&res->arena);
+    ng_jit_arena_init(&c->tmp);
+    c->ast = ast;
+    c->func = func;
+    c->res = res;
+    NgStatus st = NG_OK;
+    if (setjmp(c->oom) == 0)
+        run(c);
+    else
+        st = ng_error_set(NG_ERR_NOMEM, "out of memory analysing the loops of %s", func->name);
+    ng_jit_arena_free(&c->tmp);
+    ng_free(c);
+    if (st != NG_OK) {
+        ng_jit_loops_free(res);
+        return st;
+    }
+    *out = res;
+    return NG_OK;
+}
+
+void ng_jit_loops_free(NgJitLoops *loops)
+{
+    if (!loops)
+        return;
+    ng_jit_arena_free(&loops->arena);
+    ng_free(loops);
+}
+
+const char *ng_jit_loop_kind_name(NgJitLoopKind kind)
+{
+    switch (kind) {
+    case NG_JIT_LOOP_PARALLEL: return "parallel";
+    case NG_JIT_LOOP_SEQUENTIAL: return "sequential";
+    case NG_JIT_LOOP_PYTHON: return "python";
+    }
+    return "?";
+}
+
+const char *ng_jit_red_op_name(NgJitRedOp op)
+{
+    static const char *const names[] = {"+", "*", "max", "min", "|", "&", "^"};
+    return (unsigned)op < sizeof names / sizeof names[0] ? names[op] : "?";
+}
+
+void ng_jit_loops_print(const NgJitLoops *loops, NgStr *out)
+{
+    for (int i = 0; i < loops->n; i++) {
+        const NgJitLoopInfo *L = &loops->items[i];
+        ng_str_catf(out, "%*sline %d: %s", 2 * L->depth, "", L->line, ng_jit_loop_kind_name(L->kind));
+        for (int k = 0; k < L->nreductions; k++)
+            ng_str_catf(out, " reduce(%s:%s)", ng_jit_red_op_name(L->reductions[k].op), L->reductions[k].name);
+        for (int k = 0; k < L->natomics; k++)
+            ng_str_catf(out, " atomic(%s)", L->atomics[k]);
+        if (L->collapsed)
+            ng_str_cat(out, " collapsed");
+        if (L->asserted)
+            ng_str_cat(out, L->independent ? " asserted (also proven)" : " asserted, not proven");
+        if (L->host)
+            ng_str_cat(out, " host");
+        for (int k = 0; k < L->nscalars; k++)
+            ng_str_catf(out, " scalar(%s)", L->scalars[k]);
+        if (L->reason)
+            ng_str_catf(out, ": %s", L->reason);
+        ng_str_cat(out, "\n");
+    }
+}

@@ -1,0 +1,128 @@
+/* Dependence analysis of the jit (analyze.c): how each loop of a function runs.
+ *
+ * It reads the AST of ast.h and says, for every `for` and `while` loop of one
+ * function, in source order, whether the loop runs in parallel on the device,
+ * compiled but in order, or stays Python, and why (DESIGN.md, "@numgpu.jit").
+ * It never guesses in the unsafe direction: a loop is parallel only when the
+ * analysis proves its iterations independent (or the user asserted it with
+ * prange), with the reductions and atomic updates that make it so.
+ *
+ * What it assumes, and what the later stages must therefore check:
+ * - distinct names are distinct arrays: the host plan checks at launch that
+ *   no array a kernel writes shares memory with another array it touches;
+ * - every index of a written array's subscript is an integer or a slice: when
+ *   the types show an array used as an index (fancy or boolean indexing) in a
+ *   subscript of an array the loop writes, the loop must run sequentially;
+ * - subscripts do not wrap: two iterations whose indices differ may still
+ *   meet when one is negative (A[i - m] with len(A) == m), so a parallel
+ *   kernel must check that the indices of written arrays are >= 0 (or fall
+ *   back to running the loop in order);
+ * - reductions and privates are scalars: NgJitLoopInfo.scalars lists the
+ *   names whose being arrays would break the verdict;
+ * - helper functions are the `def`s of the same source (module level, or
+ *   nested in the function); a call to any other plain name leaves the loop
+ *   to Python.
+ *
+ * The result borrows names and statements from the AST: free it first.
+ */
+#ifndef NUMGPU_JIT_ANALYZE_H
+#define NUMGPU_JIT_ANALYZE_H
+
+#include <stdbool.h>
+
+#include "jit/ast.h"
+
+/* How a loop runs. */
+typedef enum NgJitLoopKind {
+    NG_JIT_LOOP_PARALLEL,   /* iterations run at once on the device */
+    NG_JIT_LOOP_SEQUENTIAL, /* compiled, iterations in order */
+    NG_JIT_LOOP_PYTHON,     /* left to the interpreter */
+} NgJitLoopKind;
+
+/* The operator a reduction combines partial results with. */
+typedef enum NgJitRedOp {
+    NG_JIT_RED_ADD, /* s += e, s -= e, s = s + e, s = s - e */
+    NG_JIT_RED_MUL, /* s *= e, s = s * e */
+    NG_JIT_RED_MAX, /* s = max(s, e), if e > s: s = e */
+    NG_JIT_RED_MIN, /* s = min(s, e), if e < s: s = e */
+    NG_JIT_RED_OR,  /* s |= e */
+    NG_JIT_RED_AND, /* s &= e */
+    NG_JIT_RED_XOR, /* s ^= e */
+} NgJitRedOp;
+
+/* A scalar combined over the iterations of a parallel loop. */
+typedef struct NgJitReduction {
+    const char *name; /* the scalar (interned in the AST) */
+    int name_id;      /* its index in ast->names */
+    NgJitRedOp op;
+} NgJitReduction;
+
+/* What the analysis says about one loop. Lists are in order of name_id. */
+typedef struct NgJitLoopInfo {
+    const NgJitStmt *stmt;     /* the FOR or WHILE statement */
+    int line;                  /* its first line, as tracebacks count */
+    int parent;                /* index of the innermost enclosing loop, -1 for none */
+    int depth;                 /* number of enclosing loops */
+    int var_id;                /* name_id of a range loop's variable; -1 otherwise */
+    NgJitLoopKind kind;        /* the verdict */
+    bool asserted;             /* over prange: independence is the user's promise */
+    bool independent;          /* the analysis itself proved the iterations independent
+                                  (given the reductions and atomics below), whatever kind says */
+    bool collapsed;            /* PARALLEL, perfectly nested in a PARALLEL parent: one more
+                                  dimension of the parent's launch */
+    bool host;                 /* not PARALLEL, but holds PARALLEL loops: a host loop that
+                                  launches them (else a SEQUENTIAL nest runs as one thread) */
+    bool atomic;               /* some array is updated with atomic read-modify-writes */
+    const char *reason;        /* why the analysis did not prove it parallel, in words;
+                                  NULL when it did */
+    NgJitReduction *reductions;/* scalars reduced over the iterations (PARALLEL only) */
+    int nreductions;
+    const char **atomics;      /* arrays whose `a[...] += v` updates must be atomic (PARALLEL only) */
+    int natomics;
+    const char **privates;     /* scalars private to one iteration (dead after the loop) */
+    int nprivates;
+    const char **scalars;      /* PARALLEL only: names updated in place (`t += e`) that may hold
+                                  an array (a parameter, or bound to a subscript or a name):
+                                  the verdict holds only if they are scalars; if one is an
+                                  array, `t += e` writes into it and the loop is sequential */
+    int nscalars;
+} NgJitLoopInfo;
+
+/* Every loop of one function, in source order (a loop before the loops in it). */
+typedef struct NgJitLoops {
+    NgJitArena arena;    /* owns items, their lists and reason texts */
+    NgJitLoopInfo *items;
+    int n;
+} NgJitLoops;
+
+/* Analyses the loops of `func`, a DEF statement of `ast` (loops in functions
+ * nested in it are not its loops), into *out, which the caller frees with
+ * ng_jit_loops_free. NG_ERR_VALUE when func is not a DEF, NG_ERR_NOMEM. */
+NgStatus ng_jit_analyze(const NgJitAst *ast, const NgJitStmt *func, NgJitLoops **out);
+void ng_jit_loops_free(NgJitLoops *loops);
+
+/* "parallel", "sequential", "python": the words of f.loop_report(). */
+const char *ng_jit_loop_kind_name(NgJitLoopKind kind);
+/* "+", "*", "max", "min", "|", "&", "^". */
+const char *ng_jit_red_op_name(NgJitRedOp op);
+
+/* Appends one line per loop, indented by depth, as f.explain() shows it:
+ * `line 7: parallel reduce(+:total)` or `line 6: sequential: writes a[i], ...`. */
+void ng_jit_loops_print(const NgJitLoops *loops, NgStr *out);
+
+/* What a call inside a loop is, for the analysis and for the lowering. */
+typedef enum NgJitCallKind {
+    NG_JIT_CALL_OTHER,     /* not compilable: the loop stays Python */
+    NG_JIT_CALL_BUILTIN,   /* range len abs min max int float bool */
+    NG_JIT_CALL_MATH,      /* math.<f>, a scalar function (sqrt, exp, ...) */
+    NG_JIT_CALL_NP_SCALAR, /* np.<f>/numpy.<f>, elementwise (sqrt, exp, abs, float32, ...),
+                              with one positional argument per input (no `out`) */
+    NG_JIT_CALL_NP_REDUCE, /* np.sum np.max np.min np.prod np.mean (one argument), np.dot (two) */
+    NG_JIT_CALL_PRANGE,    /* prange, numgpu.prange: only as a loop's iterable */
+    NG_JIT_CALL_HELPER,    /* any other plain name: a function the lowering inlines */
+} NgJitCallKind;
+
+/* The kind of a CALL node by the function it names (arguments not looked at). */
+NgJitCallKind ng_jit_call_kind(const NgJitExpr *call);
+
+#endif

@@ -1,0 +1,1080 @@
+/* Tests of the jit's dependence analysis (src/jit/analyze.c): every
+ * `# expect:` of the loop-kernel corpus in ../shared/kernels (kind,
+ * reductions, atomic), then small functions written here, above all the
+ * unsafe ones that must never come out parallel (a carried dependence, a
+ * scalar carried or read after the loop, break, a view of a written array),
+ * the dependence tests (GCD, steps, `i*L + j`), reductions, atomics, nested
+ * and collapsed loops, what stays Python and why, the API, and allocation
+ * failures. Reports are compared whole, reasons included, as
+ * ng_jit_loops_print writes them. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "jit/analyze.h"
+
+/* ---- helpers ---- */
+
+static const NgJitStmt *find_def(const NgJitAst *ast, const char *name)
+{
+    for (int i = 0; i < ast->body.n; i++) {
+        const NgJitStmt *s = ast->body.stmts[i];
+        if (s->kind == NG_JIT_S_DEF && strcmp(s->name, name) == 0)
+            return s;
+    }
+    return NULL;
+}
+
+/* The printed report of function `f` of src, or "ERROR msg". */
+static const char *report(const char *src)
+{
+    static char buf[1 << 14];
+    NgJitAst *ast;
+    if (ng_jit_parse(src, strlen(src), "t.py", &ast, NULL) != NG_OK) {
+        snprintf(buf, sizeof buf, "ERROR %s", ng_error_message());
+        return buf;
+    }
+    NgJitLoops *loops;
+    const NgJitStmt *f = find_def(ast, "f");
+    if (!f || ng_jit_analyze(ast, f, &loops) != NG_OK) {
+        snprintf(buf, sizeof buf, "ERROR %s", f ? ng_error_message() : "no def f");
+        ng_jit_ast_free(ast);
+        return buf;
+    }
+    NgStr out;
+    ng_str_init(&out);
+    ng_jit_loops_print(loops, &out);
+    snprintf(buf, sizeof buf, "%s", out.s);
+    ng_str_free(&out);
+    ng_jit_loops_free(loops);
+    ng_jit_ast_free(ast);
+    return buf;
+}
+
+#define CHECK_REPORT(src, want) CHECK_EQ_STR(want, report(src))
+
+/* ---- the corpus ---- */
+
+/* One `# expect:` comment on a loop line. */
+typedef struct Expect {
+    int line;
+    char kind[16];     /* parallel / sequential */
+    char red_op[8];    /* "" when no reduce(op:name) */
+    char red_name[64];
+    bool atomic;
+} Expect;
+
+/* The expectations of a source, as run.py reads them. */
+static int expectations(const char *src, Expect *out, int max)
+{
+    int n = 0, line = 1;
+    for (const char *p = src; *p && n < max; line++) {
+        const char *eol = strchr(p, '\n');
+        if (!eol)
+            eol = p + strlen(p);
+        const char *s = p;
+        while (s < eol && (*s == ' ' || *s == '\t'))
+            s++;
+        const char *e = strstr(p, "# expect:");
+        if (e && e < eol && (strncmp(s, "for ", 4) == 0 || strncmp(s, "while ", 6) == 0)) {
+            Expect *x = &out[n++];
+            memset(x, 0, sizeof *x);
+            x->line = line;
+            char text[200];
+            snprintf(text, sizeof text, "%.*s", (int)(eol - e - 9), e + 9);
+            sscanf(text, "%15s", x->kind);
+            const char *r = strstr(text, "reduce(");
+            if (r)
+                sscanf(r + 7, "%7[^:]:%63[^)]", x->red_op, x->red_name);
+            x->atomic = strstr(text, "atomic") != NULL;
+        }
+        p = *eol ? eol + 1 : eol;
+    }
+    return n;
+}
+
+/* Checks every expectation of one corpus file; returns how many held. */
+static int check_corpus_file(const char *name, const char *src, int *nexpect)
+{
+    /* strings, dicts and list comprehensions: the stretch goal, not checked */
+    bool exempt = strcmp(name, "seed_onehot_str.py") == 0;
+    NgJitAst *ast = NULL;
+    NgJitLoops *loops = NULL;
+    int held = 0;
+    CHECK_OK(ng_jit_parse(src, strlen(src), name, &ast, NULL));
+    const NgJitStmt *k = ast ? find_def(ast, "kernel") : NULL;
+    CHECK(k != NULL);
+    if (k)
+        CHECK_OK(ng_jit_analyze(ast, k, &loops));
+    if (!loops) {
+        ng_jit_ast_free(ast);
+        return 0;
+    }
+    Expect ex[32];
+    int n = expectations(src, ex, 32);
+    bool all = true;
+    for (int j = 0; exempt && n > 0 && j < loops->n; j++)
+        if (loops->items[j].line == ex[0].line) /* its outer loop may stay Python, or be parallel */
+            all &= CHECK(loops->items[j].kind != NG_JIT_LOOP_SEQUENTIAL);
+    for (int i = 0; i < n && !exempt; i++) {
+        const NgJitLoopInfo *L = NULL;
+        for (int j = 0; j < loops->n; j++)
+            if (loops->items[j].line == ex[i].line)
+                L = &loops->items[j];
+        bool ok = L != NULL && strcmp(ng_jit_loop_kind_name(L->kind), ex[i].kind) == 0 &&
+                  L->atomic == ex[i].atomic && L->nreductions == (ex[i].red_op[0] ? 1 : 0);
+        if (ok && ex[i].red_op[0])
+            ok = strcmp(L->reductions[0].name, ex[i].red_name) == 0 &&
+                 strcmp(ng_jit_red_op_name(L->reductions[0].op), ex[i].red_op) == 0;
+        if (!check_true(ok, "loop matches its # expect:", __FILE__, __LINE__))
+            printf("    %s line %d: want %s%s%s%s%s%s\n", name, ex[i].line, ex[i].kind,
+                   ex[i].red_op[0] ? " reduce(" : "", ex[i].red_op, ex[i].red_op[0] ? ":" : "",
+                   ex[i].red_name, ex[i].atomic ? " atomic" : "");
+        held += ok;
+        all &= ok;
+    }
+    *nexpect += exempt ? 0 : n;
+    if (!all) {
+        NgStr out;
+        ng_str_init(&out);
+        ng_jit_loops_print(loops, &out);
+        printf("    report of %s:\n%s", name, out.s);
+        ng_str_free(&out);
+    }
+    ng_jit_loops_free(loops);
+    ng_jit_ast_free(ast);
+    return held;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void test_corpus(void)
+{
+    DIR *dir = opendir("../shared/kernels");
+    if (!dir) {
+        check_skip("corpus", "../shared/kernels not found (run from the repository root)");
+        return;
+    }
+    char *names[256];
+    int nfiles = 0;
+    struct dirent *de;
+    while ((de = readdir(dir)) && nfiles < 256) {
+        size_t len = strlen(de->d_name);
+        if (len > 3 && strcmp(de->d_name + len - 3, ".py") == 0 && strcmp(de->d_name, "run.py") != 0)
+            names[nfiles++] = strdup(de->d_name);
+    }
+    closedir(dir);
+    qsort(names, (size_t)nfiles, sizeof names[0], cmp_str);
+    int held = 0, nexpect = 0;
+    for (int i = 0; i < nfiles; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "../shared/kernels/%s", names[i]);
+        size_t len;
+        char *src = ng_file_read(path, &len);
+        CHECK(src != NULL);
+        if (src)
+            held += check_corpus_file(names[i], src, &nexpect);
+        ng_free(src);
+        free(names[i]);
+    }
+    printf("corpus: %d files, %d of %d # expect: loops classified as expected\n", nfiles, held, nexpect);
+    CHECK(nfiles > 0);
+    CHECK_EQ_INT(nexpect, held);
+}
+
+/* The reports of a few corpus kernels, whole: reasons and nesting. */
+static void test_corpus_reports(void)
+{
+    CHECK_REPORT("def f(a):\n"
+                 "    for i in range(1, a.shape[0]):\n"
+                 "        a[i] += a[i - 1]\n",
+                 "line 2: sequential: writes a[i], read as a[i - 1] in the next iteration\n");
+    CHECK_REPORT("def f(img, w, out):\n"
+                 "    oh, ow = out.shape\n"
+                 "    kh, kw = w.shape\n"
+                 "    for i in range(oh):\n"
+                 "        for j in range(ow):\n"
+                 "            s = 0.0\n"
+                 "            for di in range(kh):\n"
+                 "                for dj in range(kw):\n"
+                 "                    s += img[i + di, j + dj] * w[di, dj]\n"
+                 "            out[i, j] = s\n",
+                 "line 4: parallel\n"
+                 "  line 5: parallel collapsed\n"
+                 "    line 7: sequential: runs in one thread of the parallel loop at line 5\n"
+                 "      line 8: sequential: runs in one thread of the parallel loop at line 5\n");
+    CHECK_REPORT("def f(u, v, steps, alpha):\n"
+                 "    n, m = u.shape\n"
+                 "    for t in range(steps):\n"
+                 "        for i in range(1, n - 1):\n"
+                 "            for j in range(1, m - 1):\n"
+                 "                v[i, j] = u[i, j] + alpha * (u[i + 1, j] + u[i - 1, j] - 2.0 * u[i, j])\n"
+                 "        for i in range(1, n - 1):\n"
+                 "            for j in range(1, m - 1):\n"
+                 "                u[i, j] = v[i, j]\n",
+                 "line 3: sequential host: writes v[i, j], which may be the same element in different iterations\n"
+                 "  line 4: parallel\n"
+                 "    line 5: parallel collapsed\n"
+                 "  line 7: parallel\n"
+                 "    line 8: parallel collapsed\n");
+    CHECK_REPORT("def f(D):\n"
+                 "    n = D.shape[0]\n"
+                 "    for k in range(n):\n"
+                 "        for i in range(n):\n"
+                 "            for j in range(n):\n"
+                 "                if D[i, k] + D[k, j] < D[i, j]:\n"
+                 "                    D[i, j] = D[i, k] + D[k, j]\n",
+                 "line 3: sequential: writes D[i, j], read as D[i, k], possibly in another iteration\n"
+                 "  line 4: sequential: writes D[i, j], read as D[k, j], possibly in another iteration\n"
+                 "    line 5: sequential: writes D[i, j], read as D[i, k], possibly in another iteration\n");
+}
+
+/* ---- what must never run in parallel ---- */
+
+static void test_unsafe(void)
+{
+    /* a carried dependence through an array */
+    CHECK_REPORT("def f(A, n):\n"
+                 "    for i in range(1, n):\n"
+                 "        A[i] = A[i - 1] + 1\n",
+                 "line 2: sequential: writes A[i], read as A[i - 1] in the next iteration\n");
+    CHECK_REPORT("def f(A, n):\n"
+                 "    for i in range(n):\n"
+                 "        A[i + 1] = A[i]\n",
+                 "line 2: sequential: writes A[i + 1], read as A[i] in the next iteration\n");
+    CHECK_REPORT("def f(A, n):\n"
+                 "    for i in range(n):\n"
+                 "        A[i] = A[i + 1]\n",
+                 "line 2: sequential: writes A[i], read as A[i + 1] in the previous iteration\n");
+    CHECK_REPORT("def f(A, n):\n"
+                 "    for i in range(n):\n"
+                 "        A[i] = A[i - 3]\n",
+                 "line 2: sequential: writes A[i], read as A[i - 3] 3 iterations later\n");
+    /* a prefix sum through a scalar */
+    CHECK_REPORT("def f(a, b, n):\n"
+                 "    s = 0\n"
+                 "    for i in range(n):\n"
+                 "        s += a[i]\n"
+                 "        b[i] = s\n",
+                 "line 3: sequential: reads s before assigning it, so it carries over from one iteration to the next\n");
+    /* a scalar carried across iterations */
+    CHECK_REPORT("def f(a, b, n):\n"
+                 "    t = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = t\n"
+                 "        t = b[i]\n",
+                 "line 3: sequential: reads t before assigning it, so it carries over from one iteration to the next\n");
+    CHECK_REPORT("def f(a, b, n):\n"
+                 "    for i in range(n):\n"
+                 "        if a[i] > 0:\n"
+                 "            t = a[i]\n"
+                 "        b[i] = t\n",
+                 "line 2: sequential: reads t before assigning it, so it carries over from one iteration to the next\n");
+    /* a scalar read after the loop (the last iteration's value) */
+    CHECK_REPORT("def f(a, b, n):\n"
+                 "    for i in range(n):\n"
+                 "        s = a[i] * 2\n"
+                 "        b[i] = s\n"
+                 "    return s\n",
+                 "line 2: sequential: assigns s, which is read after the loop\n");
+    /* ... or by a lambda, whenever it is called */
+    CHECK_REPORT("def f(a, n):\n"
+                 "    g = lambda: s\n"
+                 "    for i in range(n):\n"
+                 "        s = a[i]\n"
+                 "    return g\n",
+                 "line 3: sequential: assigns s, which is read after the loop\n");
+    /* ... or declared global */
+    CHECK_REPORT("def f(a, n):\n"
+                 "    global s\n"
+                 "    for i in range(n):\n"
+                 "        s = a[i]\n",
+                 "line 3: sequential: assigns s, which is read after the loop\n");
+    /* ... or by the next iteration of an enclosing loop */
+    CHECK_REPORT("def f(a, b, steps, n):\n"
+                 "    s = 0.0\n"
+                 "    for t in range(steps):\n"
+                 "        b[t] = s\n"
+                 "        for i in range(n):\n"
+                 "            s = a[i]\n",
+                 "line 3: sequential: reads s before assigning it, so it carries over from one iteration to the next\n"
+                 "  line 5: sequential: assigns s, which is read after the loop\n");
+    /* the loop variable after the loop */
+    CHECK_REPORT("def f(a, n):\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = 0\n"
+                 "    return i\n",
+                 "line 2: sequential: its loop variable i is read after the loop\n");
+    CHECK_REPORT("def f(a, n):\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = 0\n"
+                 "        i = i + 1\n",
+                 "line 2: sequential: assigns its loop variable i in the body\n");
+    /* break and return */
+    CHECK_REPORT("def f(a, n):\n"
+                 "    for i in range(n):\n"
+                 "        if a[i] < 0:\n"
+                 "            break\n"
+                 "        a[i] = 1\n",
+                 "line 2: sequential: contains break\n");
+    CHECK_REPORT("def f(a, n):\n"
+                 "    for i in range(n):\n"
+                 "        for j in range(n):\n"
+                 "            if a[j] < 0:\n"
+                 "                return j\n",
+                 "line 2: sequential: contains return\n"
+                 "  line 3: sequential: contains return\n");
+    /* a break of an inner loop is the inner loop's */
+    CHECK_REPORT("def f(a, b, n):\n"
+                 "    for i in range(n):\n"
+                 "        c = 0\n"
+                 "        for j in range(n):\n"
+                 "            if a[i, j] < 0:\n"
+                 "                break\n"
+                 "            c += 1\n"
+                 "        b[i] = c\n",
+                 "line 2: parallel\n"
+                 "  line 4: sequential: contains break\n");
+    /* writes through a view the loop makes */
+    CHECK_REPORT("def f(A, n):\n"
+                 "    for i in range(n):\n"
+                 "        row = A[i]\n"
+                 "        row[0] = 1.0\n",
+                 "line 2: sequential: writes row[0] through row, which the loop assigns (the array it refers to "
+                 "is not known)\n");
+    /* a name bound to (a view of) a written array before the loop */
+    CHECK_REPORT("def f(A, n):\n"
+                 "    B = A\n"
+                 "    for i in range(n - 1):\n"
+                 "        A[i] = B[i + 1]\n",
+                 "line 3: sequential: writes A, and B may be the same array (see line 2)\n");
+    CHECK_REPORT("def f(A, n):\n"
+                 "    B = A[1:]\n"
+                 "    for i in range(n - 1):\n"
+                 "        B[i] = A[i]\n",
+                 "line 3: sequential: writes B, and A may be the same array (see line 2)\n");
+    CHECK_REPORT("import numpy as np\n"
+                 "def f(A, n):\n"
+                 "    B = np.reshape(A, (n,))\n"
+                 "    C = np.zeros_like(A)\n"
+                 "    k = A.shape[0]\n"
+                 "    for i in range(n - 1):\n"
+                 "        C[i] = A[i + 1] + k\n"
+                 "    for i in range(n - 1):\n"
+                 "        A[i] = B[i + 1]\n",
+                 "line 6: parallel\n"
+                 "line 8: sequential: writes A, and B may be the same array (see line 3)\n");
+    /* scattered plain stores, and a store no iteration tells apart */
+    CHECK_REPORT("def f(A, idx, x, n):\n"
+                 "    for i in range(n):\n"
+                 "        A[idx[i]] = x[i]\n",
+                 "line 2: sequential: writes A[idx[i]], which may be the same element in different iterations\n");
+    CHECK_REPORT("def f(A, n, m):\n"
+                 "    for i in range(n):\n"
+                 "        for j in range(m):\n"
+                 "            A[j] = i\n",
+                 "line 2: sequential host: writes A[j], which may be the same element in different iterations\n"
+                 "  line 3: parallel\n");
+    /* reads of the whole array */
+    CHECK_REPORT("import numpy as np\n"
+                 "def f(A, n):\n"
+                 "    for i in range(n):\n"
+                 "        A[i] = np.sum(A)\n"
+                 "    for i in range(n):\n"
+                 "        A[i] = A.shape[0] + len(A)\n",
+                 "line 3: sequential: writes A[i] and uses the whole array A\n"
+                 "line 5: parallel\n");
+    /* a helper that reads a written global */
+    CHECK_REPORT("G = None\n"
+                 "def reads_g(i):\n"
+                 "    return G[i + 1]\n"
+                 "def f(n):\n"
+                 "    for i in range(n):\n"
+                 "        G[i] = reads_g(i)\n",
+                 "line 5: sequential: writes G[i] and calls helper reads_g, which reads G\n");
+    /* two writes that may meet */
+    CHECK_REPORT("def f(a):\n"
+                 "    n = a.shape[0]\n"
+                 "    for i in range(n // 2):\n"
+                 "        a[i], a[n - 1 - i] = a[n - 1 - i], a[i]\n",
+                 "line 3: sequential: writes a[i], read as a[n - 1 - i], possibly in another iteration\n");
+    CHECK_REPORT("def f(a, n):\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = 1\n"
+                 "        a[i + 1] = 2\n",
+                 "line 2: sequential: writes a[i] and a[i + 1], the same element 1 iteration apart\n");
+    /* slices */
+    CHECK_REPORT("def f(A, B, n):\n"
+                 "    for i in range(n):\n"
+                 "        A[i, :] = B[i, :] * 2\n"
+                 "    for i in range(1, n):\n"
+                 "        A[:, i] = A[:, i - 1]\n"
+                 "    for i in range(n):\n"
+                 "        A[i:i + 2] = 0\n"
+                 "    for i in range(n):\n"
+                 "        A[1:][i] = 0\n",
+                 "line 2: parallel\n"
+                 "line 4: sequential: writes A[:, i], read as A[:, i - 1] in the next iteration\n"
+                 "line 6: sequential: writes A[i:i + 2], which may be the same element in different iterations\n"
+                 "line 8: sequential: writes A[1:][i], which may be the same element in different iterations\n");
+    /* while loops */
+    CHECK_REPORT("def f(a, n):\n"
+                 "    i = 0\n"
+                 "    while i < n:\n"
+                 "        a[i] = 0\n"
+                 "        i += 1\n",
+                 "line 3: sequential: while loop (its iterations run in order)\n");
+}
+
+/* ---- the dependence test ---- */
+
+static void test_subscripts(void)
+{
+    CHECK_REPORT("def f(A, B, n, k):\n"
+                 "    for i in range(n):\n"
+                 "        A[2 * i] = A[2 * i + 1]\n"
+                 "    for i in range(n):\n"
+                 "        A[2 * i] = A[2 * i + 2]\n"
+                 "    for i in range(0, n, 2):\n"
+                 "        A[i] = A[i + 1]\n"
+                 "    for i in range(0, n, 2):\n"
+                 "        A[i] = A[i + 2] + A[i]\n"
+                 "    for i in range(n):\n"
+                 "        A[i] = A[i] * 2\n"
+                 "    for i in range(n):\n"
+                 "        A[i] = B[i + 1]\n"
+                 "    for i in range(n):\n"
+                 "        A[2 * i] = A[i]\n"
+                 "    for i in range(n, 0, -1):\n"
+                 "        A[i] = A[i + 1]\n"
+                 "    for i in range(n):\n"
+                 "        A[-i] = 0\n"
+                 "    for i in range(n):\n"
+                 "        A[3 * i + 1] = A[6 * i + 3]\n"
+                 "    for i in range(n):\n"
+                 "        A[(i + 1) * 2] = A[2 * i + 2] + B[i * i]\n"
+                 "    for i in range(0, n, k):\n"
+                 "        A[i] = A[i + 1]\n"
+                 "    for i in range(0, n, 4 - 2):\n"
+                 "        A[i] = A[i + 1]\n",
+                 "line 2: parallel\n"
+                 "line 4: sequential: writes A[2 * i], read as A[2 * i + 2] in the previous iteration\n"
+                 "line 6: parallel\n"
+                 "line 8: sequential: writes A[i], read as A[i + 2] in the previous iteration\n"
+                 "line 10: parallel\n"
+                 "line 12: parallel\n"
+                 "line 14: sequential: writes A[2 * i], read as A[i], possibly in another iteration\n"
+                 "line 16: sequential: writes A[i], read as A[i + 1] in the next iteration\n"
+                 "line 18: parallel\n"
+                 "line 20: parallel\n"
+                 "line 22: parallel\n"
+                 "line 24: sequential: writes A[i], read as A[i + 1], possibly in another iteration\n"
+                 "line 26: parallel\n");
+    /* i*L + j is distinct across i only when j stays in range(L) */
+    CHECK_REPORT("def f(A, L, M, n):\n"
+                 "    for i in range(n):\n"
+                 "        for j in range(L):\n"
+                 "            A[i * L + j] = A[i * L + j] + 1.0\n"
+                 "    for i in range(n):\n"
+                 "        for j in range(M):\n"
+                 "            A[i * L + j] = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        for j in range(1, L):\n"
+                 "            A[L * i + j] = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        for j in range(L):\n"
+                 "            A[i * L + j] = A[i * L + j + 1]\n"
+                 "    for i in range(n):\n"
+                 "        for j in range(L):\n"
+                 "            j = j + 1\n"
+                 "            A[i * L + j] = 0.0\n",
+                 "line 2: parallel\n"
+                 "  line 3: parallel collapsed\n"
+                 "line 5: sequential host: writes A[i * L + j], which may be the same element in different iterations\n"
+                 "  line 6: parallel\n"
+                 "line 8: parallel\n"
+                 "  line 9: parallel collapsed\n"
+                 "line 11: sequential: writes A[i * L + j], read as A[i * L + j + 1], possibly in another iteration\n"
+                 "  line 12: sequential: writes A[i * L + j], read as A[i * L + j + 1] in the previous iteration\n"
+                 "line 14: sequential: writes A[i * L + j], which may be the same element in different iterations\n"
+                 "  line 15: sequential: assigns its loop variable j in the body\n");
+    /* A[i][j] is A[i, j]; A[i] (a row) and A[i, j] compare on their first position */
+    CHECK_REPORT("def f(A, B, n, m):\n"
+                 "    for i in range(n):\n"
+                 "        for j in range(m):\n"
+                 "            A[i][j] = B[j][i]\n"
+                 "    for i in range(n):\n"
+                 "        A[i] = 0\n"
+                 "        for j in range(m):\n"
+                 "            A[i, j] += B[i, j]\n",
+                 "line 2: parallel\n"
+                 "  line 3: parallel collapsed\n"
+                 "line 5: parallel\n"
+                 "  line 7: sequential: runs in one thread of the parallel loop at line 5\n");
+    /* an index through a private scalar is not followed */
+    CHECK_REPORT("def f(A, n):\n"
+                 "    for i in range(n):\n"
+                 "        k = i\n"
+                 "        A[k] = 0\n",
+                 "line 2: sequential: writes A[k], which may be the same element in different iterations\n");
+    /* an invariant expression as an offset */
+    CHECK_REPORT("def f(A, x, n):\n"
+                 "    for i in range(n):\n"
+                 "        A[i + x.shape[0]] = A[i + x.shape[0]] * 2\n"
+                 "    for i in range(n):\n"
+                 "        A[i + x.shape[0]] = A[i + x.shape[1]]\n",
+                 "line 2: parallel\n"
+                 "line 4: sequential: writes A[i + x.shape[0]], read as A[i + x.shape[1]], possibly in another "
+                 "iteration\n");
+}
+
+/* ---- scalars: private, reductions ---- */
+
+static void test_scalars(void)
+{
+    CHECK_REPORT("import numpy as np\n"
+                 "def f(x, n):\n"
+                 "    a = 0.0\n"
+                 "    b = 1.0\n"
+                 "    c = 0\n"
+                 "    d = 0\n"
+                 "    e = 0\n"
+                 "    f = 1e9\n"
+                 "    g = 1e9\n"
+                 "    h = 0.0\n"
+                 "    k = 0.0\n"
+                 "    m = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        a = max(a, x[i])\n"
+                 "        b = b * x[i]\n"
+                 "        c |= int(x[i])\n"
+                 "        d ^= int(x[i])\n"
+                 "        e &= int(x[i])\n"
+                 "        f = min(x[i], f)\n"
+                 "        if x[i] < g:\n"
+                 "            g = x[i]\n"
+                 "        if x[i] > 0:\n"
+                 "            h = h + x[i] - 1.0\n"
+                 "        k = np.maximum(k, x[i])\n"
+                 "        m -= x[i]\n"
+                 "    return a, b, c, d, e, f, g, h, k, m\n",
+                 "line 13: parallel reduce(min:f) reduce(max:a) reduce(*:b) reduce(|:c) reduce(^:d) reduce(&:e) "
+                 "reduce(min:g) reduce(+:h) reduce(max:k) reduce(+:m)\n"); /* in order of name_id: f is first */
+    /* not reductions: two operators, a minus in front, read elsewhere */
+    CHECK_REPORT("def f(x, n):\n"
+                 "    s = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        s += x[i]\n"
+                 "        s *= 2.0\n"
+                 "    t = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        t = x[i] - t\n"
+                 "    u = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        u += x[i]\n"
+                 "        if u > 10.0:\n"
+                 "            x[i] = 0.0\n"
+                 "    v = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        v = v + v * x[i]\n"
+                 "    w = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        w /= x[i]\n"
+                 "    return s, t, u, v, w\n",
+                 "line 3: sequential: reads s before assigning it, so it carries over from one iteration to the next\n"
+                 "line 7: sequential: reads t before assigning it, so it carries over from one iteration to the next\n"
+                 "line 10: sequential: reads u before assigning it, so it carries over from one iteration to the next\n"
+                 "line 15: sequential: reads v before assigning it, so it carries over from one iteration to the next\n"
+                 "line 18: sequential: reads w before assigning it, so it carries over from one iteration to the next\n");
+    /* argmax: best is a max, best_i is not a reduction */
+    CHECK_REPORT("def f(x):\n"
+                 "    best = x[0]\n"
+                 "    best_i = 0\n"
+                 "    for i in range(1, x.shape[0]):\n"
+                 "        if x[i] > best:\n"
+                 "            best = x[i]\n"
+                 "            best_i = i\n"
+                 "    return best_i, best\n",
+                 "line 4: sequential: reads best before assigning it, so it carries over from one iteration to the "
+                 "next\n");
+    /* privates, continue, tuples; the privates list */
+    const char *src = "def f(a, b, n):\n"
+                      "    for i in range(n):\n"
+                      "        if a[i] < 0:\n"
+                      "            continue\n"
+                      "        t = a[i] * 2\n"
+                      "        x, y = t, b[i]\n"
+                      "        for j in range(3):\n"
+                      "            t += j\n"
+                      "        b[i] = t + x + y\n"
+                      "    t = 0\n"
+                      "    return t\n";
+    CHECK_REPORT(src, "line 2: parallel\n  line 7: sequential: runs in one thread of the parallel loop at line 2\n");
+    NgJitAst *ast;
+    NgJitLoops *loops;
+    CHECK_OK(ng_jit_parse(src, strlen(src), "t.py", &ast, NULL));
+    CHECK_OK(ng_jit_analyze(ast, find_def(ast, "f"), &loops));
+    CHECK_EQ_INT(2, loops->n);
+    CHECK_EQ_INT(4, loops->items[0].nprivates);
+    if (loops->items[0].nprivates == 4) {
+        CHECK_EQ_STR("t", loops->items[0].privates[0]);
+        CHECK_EQ_STR("x", loops->items[0].privates[1]);
+        CHECK_EQ_STR("y", loops->items[0].privates[2]);
+        CHECK_EQ_STR("j", loops->items[0].privates[3]);
+    }
+    CHECK(loops->items[0].independent);
+    CHECK(loops->items[1].independent); /* t += j reduces, but it runs inside one thread */
+    CHECK_EQ_INT(0, loops->items[1].nreductions);
+    ng_jit_loops_free(loops);
+    ng_jit_ast_free(ast);
+    /* a reduction across a collapsed nest, and one under if */
+    CHECK_REPORT("def f(A, n, m):\n"
+                 "    s = 0.0\n"
+                 "    c = 0\n"
+                 "    for i in range(n):\n"
+                 "        for j in range(m):\n"
+                 "            s += A[i, j]\n"
+                 "            if A[i, j] > 0:\n"
+                 "                c += 1\n"
+                 "    return s, c\n",
+                 "line 4: parallel reduce(+:s) reduce(+:c)\n"
+                 "  line 5: parallel reduce(+:s) reduce(+:c) collapsed\n");
+}
+
+/* In-place updates of names that may hold arrays: the verdict assumes scalars. */
+static void test_assumed_scalars(void)
+{
+    CHECK_REPORT("def f(a, acc, n):\n"
+                 "    for i in range(n):\n"
+                 "        acc += a[i]\n"
+                 "    return acc\n",
+                 "line 2: parallel reduce(+:acc) scalar(acc)\n");
+    CHECK_REPORT("def f(A, B, n):\n"
+                 "    for i in range(n):\n"
+                 "        t = A[0]\n"
+                 "        t += B[i]\n"
+                 "        c = 0\n"
+                 "        c += 1\n"
+                 "        B[i] = t + c\n",
+                 "line 2: parallel scalar(t)\n");
+    /* the type stage's view: a 2-D A makes t a view of a row, and `t += B[i]` a write */
+    const char *src = "def f(A, B, n):\n"
+                      "    for i in range(n):\n"
+                      "        t = A[0]\n"
+                      "        t += B[i]\n";
+    NgJitAst *ast;
+    NgJitLoops *loops;
+    CHECK_OK(ng_jit_parse(src, strlen(src), "t.py", &ast, NULL));
+    CHECK_OK(ng_jit_analyze(ast, find_def(ast, "f"), &loops));
+    CHECK_EQ_INT(1, loops->items[0].nscalars);
+    CHECK_EQ_INT(1, loops->items[0].nprivates);
+    if (loops->items[0].nscalars == 1)
+        CHECK_EQ_STR("t", loops->items[0].scalars[0]);
+    ng_jit_loops_free(loops);
+    ng_jit_ast_free(ast);
+}
+
+/* ---- atomics ---- */
+
+static void test_atomics(void)
+{
+    CHECK_REPORT("def f(h, idx, w, n):\n"
+                 "    for i in range(n):\n"
+                 "        h[idx[i]] += w[i]\n"
+                 "    for i in range(n):\n"
+                 "        h[idx[i]] += h[i]\n"
+                 "    for i in range(n):\n"
+                 "        h[int(w[i] * 10)] -= 1\n"
+                 "        h[idx[i]] += 2\n"
+                 "    for i in range(n):\n"
+                 "        h[idx[i]] *= 2\n"
+                 "    for i in range(n):\n"
+                 "        h[i] += 1\n"
+                 "    for i in range(n):\n"
+                 "        h[idx[i]] += 1\n"
+                 "        w[i] = h[0]\n",
+                 "line 2: parallel atomic(h)\n"
+                 "line 4: sequential: writes h[idx[i]], read as h[i], possibly in another iteration\n"
+                 "line 6: parallel atomic(h)\n"
+                 "line 9: sequential: writes h[idx[i]], which may be the same element in different iterations\n"
+                 "line 11: parallel\n"
+                 "line 13: sequential: writes h[idx[i]], read as h[0], possibly in another iteration\n");
+    /* a 2-D histogram in a collapsed nest */
+    CHECK_REPORT("def f(h, img, n, m):\n"
+                 "    for i in range(n):\n"
+                 "        for j in range(m):\n"
+                 "            h[i % 4, img[i, j]] += 1\n",
+                 "line 2: parallel atomic(h)\n"
+                 "  line 3: parallel atomic(h) collapsed\n");
+}
+
+/* ---- nests ---- */
+
+static void test_nests(void)
+{
+    /* a triangular nest is not collapsed; three perfect levels are */
+    CHECK_REPORT("def f(B, n):\n"
+                 "    for i in range(n):\n"
+                 "        for j in range(i):\n"
+                 "            B[i, j] = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        for j in range(n):\n"
+                 "            for k in range(n):\n"
+                 "                B[i, j, k] = 1.0\n",
+                 "line 2: parallel\n"
+                 "  line 3: sequential: runs in one thread of the parallel loop at line 2\n"
+                 "line 5: parallel\n"
+                 "  line 6: parallel collapsed\n"
+                 "    line 7: parallel collapsed\n");
+    /* a sequential host loop around kernels; the loops of an else block run after the loop */
+    CHECK_REPORT("def f(a, b, steps, n):\n"
+                 "    for t in range(steps):\n"
+                 "        x = a[0]\n"
+                 "        for i in range(n):\n"
+                 "            b[i] = a[i] + x\n"
+                 "        for i in range(n):\n"
+                 "            a[i] = b[i]\n"
+                 "    else:\n"
+                 "        for i in range(n):\n"
+                 "            a[i] = 0\n",
+                 "line 2: sequential host: writes b[i], which may be the same element in different iterations\n"
+                 "  line 4: parallel\n"
+                 "  line 6: parallel\n"
+                 "line 9: parallel\n");
+    /* a loop that stays Python can still launch the parallel loops in it */
+    CHECK_REPORT("def f(a, n):\n"
+                 "    for t in range(n):\n"
+                 "        print(t)\n"
+                 "        for i in range(n):\n"
+                 "            a[i] = t\n",
+                 "line 2: python host: calls print (not compilable)\n"
+                 "  line 4: parallel\n");
+    /* loops of nested functions are theirs, not f's */
+    CHECK_REPORT("def f(a, n):\n"
+                 "    def g():\n"
+                 "        for i in range(n):\n"
+                 "            a[i] = 0\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = 1\n"
+                 "    g()\n",
+                 "line 5: parallel\n");
+    /* a nested function that assigns a nonlocal may read it after the loop */
+    CHECK_REPORT("def f(a, n):\n"
+                 "    s = 0.0\n"
+                 "    def g():\n"
+                 "        nonlocal s\n"
+                 "        s = 1\n"
+                 "    for i in range(n):\n"
+                 "        s = a[i]\n"
+                 "    g()\n",
+                 "line 6: sequential: assigns s, which is read after the loop\n");
+    /* loops inside if blocks */
+    CHECK_REPORT("def f(a, n, flag):\n"
+                 "    if flag:\n"
+                 "        for i in range(n):\n"
+                 "            a[i] = 1\n"
+                 "    else:\n"
+                 "        while n > 0:\n"
+                 "            n -= 1\n",
+                 "line 3: parallel\n"
+                 "line 6: sequential: while loop (its iterations run in order)\n");
+}
+
+/* ---- prange ---- */
+
+static void test_prange(void)
+{
+    CHECK_REPORT("import numgpu\n"
+                 "from numgpu import prange\n"
+                 "def f(a, n):\n"
+                 "    s = 0.0\n"
+                 "    for i in prange(1, n):\n"
+                 "        a[i] = a[i - 1] + 1\n"
+                 "        s += a[i]\n"
+                 "    for i in numgpu.prange(n):\n"
+                 "        a[i] = 0\n"
+                 "    for i in prange(n):\n"
+                 "        if a[i] > 3:\n"
+                 "            break\n"
+                 "    for i in prange(n):\n"
+                 "        for j in prange(n):\n"
+                 "            a[j] = i\n"
+                 "    return s\n",
+                 "line 5: parallel reduce(+:s) asserted, not proven: writes a[i], read as a[i - 1] in the next "
+                 "iteration\n"
+                 "line 8: parallel asserted (also proven)\n"
+                 "line 10: sequential asserted, not proven: contains break\n"
+                 "line 13: parallel asserted, not proven: writes a[j], which may be the same element in different "
+                 "iterations\n"
+                 "  line 14: parallel collapsed asserted (also proven)\n");
+}
+
+/* ---- what stays Python ---- */
+
+static void test_python(void)
+{
+    CHECK_REPORT("import numpy as np\n"
+                 "import math\n"
+                 "def f(a, n):\n"
+                 "    for i in range(n):\n"
+                 "        print(a[i])\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = foo(a[i])\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = a[i].sum()\n"
+                 "    for i in range(n):\n"
+                 "        try:\n"
+                 "            a[i] = 1\n"
+                 "        except Exception:\n"
+                 "            pass\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = np.zeros(3)\n"
+                 "    for x in a:\n"
+                 "        pass\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = np.sqrt(a[i], out=a)\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = [1, 2][0]\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = sum(x for x in a)\n"
+                 "    for i, v in enumerate(a):\n"
+                 "        pass\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = math.sqrt(a[i]) + math.pi + np.exp(a[i]) + np.float32(2) + abs(a[i])\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = 1 if i in a else 0\n"
+                 "    for i in range(n):\n"
+                 "        a.x = 1\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = np.sqrt(a[i], a)\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = np.sum(a, 0) + np.maximum(a[i], 0.0) + np.where(a[i] > 0, 1, 2)\n",
+                 "line 4: python: calls print (not compilable)\n"
+                 "line 6: python: calls helper foo, whose source is not part of the compile (needs helper inlining)\n"
+                 "line 8: python: calls a[i].sum (not compilable)\n"
+                 "line 10: python: contains a `try` statement (left to Python)\n"
+                 "line 15: python: calls np.zeros (not compilable)\n"
+                 "line 17: python: iterates over a (only range() and prange() loops compile)\n"
+                 "line 19: python: calls np.sqrt with keyword arguments (not compilable)\n"
+                 "line 21: python: uses a list, [1, 2] (not compilable)\n"
+                 "line 23: python: calls sum (not compilable)\n"
+                 "line 25: python: iterates over enumerate(a) (only range() and prange() loops compile)\n"
+                 "line 27: parallel\n"
+                 "line 29: python: uses `in`, i in a (not compilable)\n"
+                 "line 31: python: assigns a.x (not compilable)\n"
+                 "line 33: python: calls np.sqrt with 2 arguments (not compilable)\n"
+                 "line 35: python: calls np.sum with 2 arguments (not compilable)\n");
+    CHECK_REPORT("def f(a, n):\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = (lambda v: v)(i)\n",
+                 "line 2: python: calls (lambda v: v) (not compilable)\n");
+    CHECK_REPORT("def f(a, n):\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = {1: 2}[i]\n",
+                 "line 2: python: uses a dict, {1: 2} (not compilable)\n");
+    /* helpers of the same source are inlined when they compile and write nothing */
+    CHECK_REPORT("import math\n"
+                 "def clamp(v, lo, hi):\n"
+                 "    if v < lo:\n"
+                 "        return lo\n"
+                 "    return min(v, hi)\n"
+                 "def pure(x):\n"
+                 "    y = x * 2\n"
+                 "    for k in range(3):\n"
+                 "        y += math.exp(-k)\n"
+                 "    return clamp(y, 0.0, 1.0)\n"
+                 "def writes(a, i):\n"
+                 "    a[i] = 0\n"
+                 "def rec(x):\n"
+                 "    return rec(x - 1)\n"
+                 "def talks(x):\n"
+                 "    print(x)\n"
+                 "def gen(x):\n"
+                 "    yield x\n"
+                 "def f(a, b, n):\n"
+                 "    def local(v):\n"
+                 "        return v + 1\n"
+                 "    for i in range(n):\n"
+                 "        b[i] = pure(a[i]) + local(a[i])\n"
+                 "    for i in range(n):\n"
+                 "        writes(a, i)\n"
+                 "    for i in range(n):\n"
+                 "        b[i] = rec(a[i])\n"
+                 "    for i in range(n):\n"
+                 "        b[i] = talks(a[i])\n"
+                 "    for i in range(n):\n"
+                 "        b[i] = gen(a[i])\n"
+                 "    for i in range(n):\n"
+                 "        b[i] = f(a, b, i)\n",
+                 "line 22: parallel\n"
+                 "line 24: python: calls helper writes, which writes into an array, a[i] (not inlined)\n"
+                 "line 26: python: calls helper rec, which calls helper rec recursively (not compilable)\n"
+                 "line 28: python: calls helper talks, which calls print (not compilable)\n"
+                 "line 30: python: calls helper gen, which is a generator (not compilable)\n"
+                 "line 32: python: calls helper f, whose source is not part of the compile (needs helper "
+                 "inlining)\n");
+}
+
+/* ---- the API ---- */
+
+static void test_api(void)
+{
+    const char *src = "import numpy as np\n"
+                      "x = 1\n"
+                      "def f(a, n):\n"
+                      "    for i in range(n):\n"
+                      "        for j in range(n):\n"
+                      "            a[i, j] = 0\n"
+                      "    t = 0\n"
+                      "    while t < n:\n"
+                      "        t += 1\n"
+                      "def empty():\n"
+                      "    return 1\n";
+    NgJitAst *ast;
+    NgJitLoops *loops = (NgJitLoops *)1;
+    CHECK_OK(ng_jit_parse(src, strlen(src), "t.py", &ast, NULL));
+    CHECK_EQ_INT(NG_ERR_VALUE, ng_jit_analyze(ast, ast->body.stmts[1], &loops));
+    CHECK(loops == NULL);
+    CHECK_STR_CONTAINS(ng_error_message(), "expected a function definition");
+    CHECK_OK(ng_jit_analyze(ast, find_def(ast, "empty"), &loops));
+    CHECK_EQ_INT(0, loops->n);
+    ng_jit_loops_free(loops);
+    ng_jit_loops_free(NULL);
+
+    CHECK_OK(ng_jit_analyze(ast, find_def(ast, "f"), &loops));
+    CHECK_EQ_INT(3, loops->n);
+    if (loops->n == 3) {
+        const NgJitLoopInfo *a = &loops->items[0], *b = &loops->items[1], *w = &loops->items[2];
+        CHECK_EQ_INT(4, a->line);
+        CHECK_EQ_INT(-1, a->parent);
+        CHECK_EQ_INT(0, a->depth);
+        CHECK_EQ_STR("i", ast->names[a->var_id]);
+        CHECK_EQ_INT(NG_JIT_LOOP_PARALLEL, a->kind);
+        CHECK(a->independent && !a->collapsed && !a->host && !a->asserted && !a->atomic);
+        CHECK(a->reason == NULL);
+        CHECK(a->stmt == find_def(ast, "f")->body.stmts[0]);
+        CHECK_EQ_INT(5, b->line);
+        CHECK_EQ_INT(0, b->parent);
+        CHECK_EQ_INT(1, b->depth);
+        CHECK(b->collapsed);
+        CHECK_EQ_INT(8, w->line);
+        CHECK_EQ_INT(-1, w->var_id);
+        CHECK_EQ_INT(NG_JIT_LOOP_SEQUENTIAL, w->kind);
+        CHECK(!w->independent);
+        CHECK_STR_CONTAINS(w->reason, "while");
+    }
+    ng_jit_loops_free(loops);
+    ng_jit_ast_free(ast);
+
+    CHECK_EQ_STR("parallel", ng_jit_loop_kind_name(NG_JIT_LOOP_PARALLEL));
+    CHECK_EQ_STR("sequential", ng_jit_loop_kind_name(NG_JIT_LOOP_SEQUENTIAL));
+    CHECK_EQ_STR("python", ng_jit_loop_kind_name(NG_JIT_LOOP_PYTHON));
+    const char *ops[] = {"+", "*", "max", "min", "|", "&", "^"};
+    for (int i = 0; i < 7; i++)
+        CHECK_EQ_STR(ops[i], ng_jit_red_op_name((NgJitRedOp)i));
+
+    /* call kinds, as the lowering sees them */
+    const char *calls = "def f():\n"
+                        "    (range(3), len(a), math.sqrt(x), np.exp(x), numpy.sum(r), np.dot(a, b),\n"
+                        "     prange(3), numgpu.prange(3), helper(x), a.sum(), np.zeros(3), math.frexp(x), a[0](x))\n";
+    CHECK_OK(ng_jit_parse(calls, strlen(calls), "t.py", &ast, NULL));
+    const NgJitExpr *t = ast->body.stmts[0]->body.stmts[0]->value;
+    NgJitCallKind want[] = {NG_JIT_CALL_BUILTIN, NG_JIT_CALL_BUILTIN, NG_JIT_CALL_MATH, NG_JIT_CALL_NP_SCALAR,
+                            NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_PRANGE, NG_JIT_CALL_PRANGE,
+                            NG_JIT_CALL_HELPER, NG_JIT_CALL_OTHER, NG_JIT_CALL_OTHER, NG_JIT_CALL_OTHER,
+                            NG_JIT_CALL_OTHER};
+    CHECK_EQ_INT(13, t->nitems);
+    for (int i = 0; i < t->nitems && i < 13; i++)
+        CHECK_EQ_INT(want[i], ng_jit_call_kind(t->items[i]));
+    ng_jit_ast_free(ast);
+}
+
+/* Every allocation that can fail does so cleanly: NG_ERR_NOMEM, nothing leaked
+ * (the sanitizer build checks), then the same result once memory is back. */
+static void test_alloc_failures(void)
+{
+    size_t len;
+    char *src = ng_file_read("../shared/kernels/row_softmax.py", &len);
+    const char *fallback = "def kernel(A, B, n):\n"
+                           "    s = 0.0\n"
+                           "    B = A\n"
+                           "    for i in range(n):\n"
+                           "        for j in range(n):\n"
+                           "            A[i, j] = A[i, j - 1] + B[j, i]\n"
+                           "            s += 1\n"
+                           "    return s\n";
+    const char *text = src ? src : fallback;
+    NgJitAst *ast;
+    CHECK_OK(ng_jit_parse(text, strlen(text), "t.py", &ast, NULL));
+    const NgJitStmt *k = find_def(ast, "kernel");
+    int failures = 0;
+    for (long n = 1; n < 10000; n++) {
+        NgJitLoops *loops = (NgJitLoops *)1;
+        ng_alloc_fail_after(n);
+        NgStatus st = ng_jit_analyze(ast, k, &loops);
+        ng_alloc_fail_after(0);
+        if (st == NG_OK) {
+            CHECK(loops->n > 0);
+            ng_jit_loops_free(loops);
+            break;
+        }
+        failures++;
+        if (!CHECK_EQ_INT(NG_ERR_NOMEM, st) || !CHECK(loops == NULL))
+            break;
+    }
+    CHECK(failures > 0);
+    ng_jit_ast_free(ast);
+    ng_free(src);
+}
+
+/* A long function and a deep nest stay fast. */
+static void test_size(void)
+{
+    NgStr src;
+    ng_str_init(&src);
+    ng_str_cat(&src, "def f(a, b, n):\n    s = 0\n");
+    for (int i = 0; i < 300; i++)
+        ng_str_catf(&src, "    for i in range(n):\n        a[i] = b[i + %d] * %d\n        s += a[i]\n", i, i);
+    int depth = 60;
+    for (int i = 0; i < depth; i++)
+        ng_str_catf(&src, "%*sfor v%d in range(n):\n", 4 * (i + 1), "", i);
+    ng_str_catf(&src, "%*sa[v0, v%d] = s\n", 4 * (depth + 1), "", depth - 1);
+    ng_str_cat(&src, "    return s\n");
+    NgJitAst *ast;
+    NgJitLoops *loops;
+    clock_t t0 = clock();
+    CHECK_OK(ng_jit_parse(src.s, src.len, "t.py", &ast, NULL));
+    CHECK_OK(ng_jit_analyze(ast, find_def(ast, "f"), &loops));
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    CHECK_EQ_INT(300 + depth, loops->n);
+    CHECK_EQ_INT(NG_JIT_LOOP_PARALLEL, loops->items[0].kind);
+    CHECK_EQ_INT(1, loops->items[0].nreductions);
+    CHECK_EQ_INT(NG_JIT_LOOP_PARALLEL, loops->items[300].kind);
+    CHECK_EQ_INT(depth - 1, loops->items[300 + depth - 1].depth);
+    CHECK(secs < 2.0);
+    printf("size: %d loops analysed in %.3f s\n", loops->n, secs);
+    ng_jit_loops_free(loops);
+    ng_jit_ast_free(ast);
+    ng_str_free(&src);
+}
+
+int main(void)
+{
+    test_corpus();
+    test_corpus_reports();
+    test_unsafe();
+    test_subscripts();
+    test_scalars();
+    test_assumed_scalars();
+    test_atomics();
+    test_nests();
+    test_prange();
+    test_python();
+    test_api();
+    test_alloc_failures();
+    test_size();
+    return check_summary();
+}
