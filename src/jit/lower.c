@@ -1,0 +1,1895 @@
+/* Lowering one loop nest of a parsed Python function to kernel IR (lower.h).
+ *
+ * How: a set-up step walks the nest once and classifies every name it
+ * mentions (free array, free scalar, local, cell, module) from the given
+ * types and the plan. Then the nest is lowered in passes, each into a fresh
+ * kernel. A local's type is the promotion of everything assigned to it, and
+ * a pass only knows that once it has seen every assignment (a value can be
+ * read a line before the assignment that types it, in the next iteration),
+ * so passes repeat until no local's type (nor its "never negative" flag)
+ * changes; that pass's kernel is the result. Types only climb a finite
+ * lattice and flags only fall, so this ends after a few passes.
+ *
+ * Layout of the kernel: locals are C variables. In a sequential nest all of
+ * them are declared before the outer loop (one thread runs everything); in a
+ * parallel one, private locals are declared at the top of the outer loop's
+ * body (so each OpenMP thread or GPU thread has its own) and reduction
+ * variables before the loop (the emitter's reduction clause privatises
+ * them). Every range loop counts with a hidden counter and assigns the
+ * Python variable at the top of each iteration, so assigning the loop
+ * variable in the body, or reading it after the loop, behaves as in Python.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jit/lower.h"
+
+/* ---- values, names, the lowering state ---- */
+
+/* One value: an IR expression with its Python/NumPy type. */
+typedef struct Val {
+    NgIrRef r;   /* NG_IR_NONE: not known in this pass, or after an error */
+    NgDType dt;  /* its dtype */
+    bool weak;   /* a Python int/float/bool (NEP 50 weak) */
+    bool nonneg; /* an integer known never to be negative (no index wrap needed) */
+} Val;
+
+static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false};
+
+typedef enum SymKind {
+    SYM_UNBOUND, /* neither bound before the loop nor assigned in it: a builtin, or an error */
+    SYM_ARRAY,   /* a free array */
+    SYM_SCALAR,  /* a free scalar the nest only reads */
+    SYM_LOCAL,   /* a scalar the nest assigns */
+    SYM_MODULE,  /* np, numpy, math */
+} SymKind;
+
+/* Where a local's value comes from before the loop and goes after it. */
+typedef enum Home {
+    HOME_NONE,   /* starts at 0, dropped after the loop */
+    HOME_SCALAR, /* starts from a scalar parameter (parallel: each iteration's own copy) */
+    HOME_CELL,   /* a cell parameter: read before the loop, written after it */
+} Home;
+
+typedef struct Sym {
+    const char *name;           /* interned in the AST */
+    SymKind kind;
+    bool mentioned;             /* the nest mentions it */
+    bool assigned;              /* a NAME target in the nest */
+    bool written;               /* arrays: stored into */
+    bool atomic;                /* arrays: augmented updates are atomic */
+    const NgJitVarType *given;  /* its type when bound before the loop; NULL otherwise */
+    NgJitModule module;         /* SYM_MODULE: which */
+    Home home;                  /* locals */
+    int red;                    /* locals: index of its reduction in the plan, -1 none */
+    NgDType dt;                 /* locals: settled type, NG_NODTYPE until assigned */
+    bool weak;                  /* locals: a Python scalar */
+    bool nonneg;                /* locals: never negative (only falls over the passes) */
+    int param;                  /* this pass: its parameter, -1 none */
+    int var;                    /* this pass: a local's IR variable */
+} Sym;
+
+typedef struct Lower {
+    const NgJitAst *ast;
+    const NgJitLoopPlan *plan;
+    NgIrKernel *k;       /* the kernel of the current pass */
+    Sym *syms;           /* by name_id */
+    int *order;          /* name_ids in order of first mention */
+    int norder;
+    NgStatus st;         /* first error */
+    bool changed;        /* a local's type or flag changed in this pass */
+    int unknown_line;    /* first read of a local without a type in this pass (0: none) */
+    const char *unknown_name;
+    int depth;           /* loops entered inside the outer loop */
+} Lower;
+
+/* A growing list of statements. */
+typedef struct Stmts {
+    NgIrRef *v;
+    int n, cap;
+} Stmts;
+
+static void push(Lower *L, Stmts *s, NgIrRef r)
+{
+    if (r == NG_IR_NONE)
+        return;
+    if (s->n == s->cap) {
+        int ncap = s->cap ? s->cap * 2 : 8;
+        NgIrRef *p = ng_realloc(s->v, sizeof *p * (size_t)ncap);
+        if (!p) {
+            if (L->st == NG_OK)
+                L->st = ng_error_set(NG_ERR_NOMEM, "out of memory lowering a loop");
+            return;
+        }
+        s->v = p;
+        s->cap = ncap;
+    }
+    s->v[s->n++] = r;
+}
+
+/* The block of s's statements; frees s. */
+static NgIrRef seal(Lower *L, Stmts *s)
+{
+    NgIrRef r = s->n == 1 ? s->v[0] : ng_ir_block(L->k, s->n, s->v);
+    ng_free(s->v);
+    *s = (Stmts){0};
+    return r;
+}
+
+/* ---- errors ---- */
+
+static Val fail(Lower *L, int line, NgStatus st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Records the first error as "file:line: msg"; returns NOVAL. */
+static Val fail(Lower *L, int line, NgStatus st, const char *fmt, ...)
+{
+    if (L->st == NG_OK) {
+        char msg[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        L->st = ng_error_set(st, "%s:%d: %s", L->ast->filename ? L->ast->filename : "<jit>", line, msg);
+    }
+    return NOVAL;
+}
+
+static Val unsupported(Lower *L, int line, const char *what)
+{
+    return fail(L, line, NG_ERR_UNSUPPORTED, "%s is not supported in a compiled loop", what);
+}
+
+/* The source text of e, shortened, for messages. */
+static const char *snip(const Lower *L, const NgJitExpr *e, char *buf, size_t n)
+{
+    size_t len = e->span.end_off > e->span.off ? e->span.end_off - e->span.off : 0;
+    if (len > 60)
+        len = 60;
+    if (len >= n)
+        len = n - 1;
+    memcpy(buf, L->ast->src + e->span.off, len);
+    buf[len] = 0;
+    for (char *c = buf; *c; c++)
+        if (*c == '\n')
+            *c = ' ';
+    return buf;
+}
+
+/* Python's name of a value's type, for type errors. */
+static const char *type_name(Val v)
+{
+    if (v.weak)
+        return v.dt == NG_BOOL ? "bool" : ng_dtype_is_float(v.dt) ? "float" : "int";
+    return ng_dtype_info(v.dt)->name;
+}
+
+/* ---- walking the nest for names ---- */
+
+typedef void (*NameFn)(void *ctx, const NgJitExpr *name);
+
+static void walk_expr(const NgJitExpr *e, NameFn fn, void *ctx)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case NG_JIT_E_NAME:
+        fn(ctx, e);
+        return;
+    case NG_JIT_E_ATTR:
+        walk_expr(e->lhs, fn, ctx);
+        return;
+    case NG_JIT_E_INT: case NG_JIT_E_FLOAT: case NG_JIT_E_IMAG: case NG_JIT_E_CONST:
+        return;
+    case NG_JIT_E_STR:
+        for (int i = 0; i < e->nitems; i++)
+            walk_expr(e->items[i], fn, ctx);
+        return;
+    case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP: case NG_JIT_E_GENEXP:
+    case NG_JIT_E_LAMBDA:
+        return; /* never compiled: lowering rejects them */
+    case NG_JIT_E_DICT:
+        for (int i = 0; i < e->nitems; i++) {
+            if (e->keys[i])
+                walk_expr(e->keys[i], fn, ctx);
+            walk_expr(e->items[i], fn, ctx);
+        }
+        return;
+    case NG_JIT_E_COMPARE:
+        for (int i = 0; i < e->nitems; i++)
+            walk_expr(e->items[i], fn, ctx);
+        return;
+    case NG_JIT_E_CALL:
+        walk_expr(e->lhs, fn, ctx);
+        for (int i = 0; i < e->nitems; i++)
+            walk_expr(e->items[i], fn, ctx);
+        for (int i = 0; i < e->nkeywords; i++)
+            walk_expr(e->keywords[i].value, fn, ctx);
+        return;
+    case NG_JIT_E_IFEXP:
+        walk_expr(e->lhs, fn, ctx);
+        walk_expr(e->cond, fn, ctx);
+        walk_expr(e->rhs, fn, ctx);
+        return;
+    default:
+        walk_expr(e->lhs, fn, ctx);
+        walk_expr(e->rhs, fn, ctx);
+        walk_expr(e->cond, fn, ctx);
+        for (int i = 0; i < e->nitems; i++)
+            walk_expr(e->items[i], fn, ctx);
+        return;
+    }
+}
+
+static void walk_block(NgJitBlock b, NameFn fn, void *ctx);
+
+static void walk_stmt(const NgJitStmt *s, NameFn fn, void *ctx)
+{
+    switch (s->kind) {
+    case NG_JIT_S_ASSIGN:
+        for (int i = 0; i < s->ntargets; i++)
+            walk_expr(s->targets[i], fn, ctx);
+        walk_expr(s->value, fn, ctx);
+        break;
+    case NG_JIT_S_AUGASSIGN: case NG_JIT_S_ANNASSIGN:
+        walk_expr(s->target, fn, ctx);
+        walk_expr(s->value, fn, ctx);
+        break;
+    case NG_JIT_S_FOR:
+        walk_expr(s->target, fn, ctx);
+        walk_expr(s->test, fn, ctx);
+        break;
+    case NG_JIT_S_DEF: case NG_JIT_S_OTHER:
+        return; /* rejected by the lowering */
+    default:
+        walk_expr(s->value, fn, ctx);
+        walk_expr(s->test, fn, ctx);
+        break;
+    }
+    walk_block(s->body, fn, ctx);
+    walk_block(s->orelse, fn, ctx);
+}
+
+static void walk_block(NgJitBlock b, NameFn fn, void *ctx)
+{
+    for (int i = 0; i < b.n; i++)
+        walk_stmt(b.stmts[i], fn, ctx);
+}
+
+/* The array name a subscript chain a[i][j] starts from, or NULL. */
+static const NgJitExpr *subscript_base(const NgJitExpr *e)
+{
+    while (e->kind == NG_JIT_E_SUBSCRIPT)
+        e = e->lhs;
+    return e->kind == NG_JIT_E_NAME ? e : NULL;
+}
+
+/* Marks the names a store target assigns, and the arrays it writes. */
+static void mark_target(Lower *L, const NgJitExpr *t)
+{
+    switch (t->kind) {
+    case NG_JIT_E_NAME:
+        L->syms[t->name_id].assigned = true;
+        break;
+    case NG_JIT_E_SUBSCRIPT: {
+        const NgJitExpr *b = subscript_base(t);
+        if (b)
+            L->syms[b->name_id].written = true;
+        break;
+    }
+    case NG_JIT_E_TUPLE: case NG_JIT_E_LIST:
+        for (int i = 0; i < t->nitems; i++)
+            mark_target(L, t->items[i]);
+        break;
+    case NG_JIT_E_STARRED:
+        mark_target(L, t->lhs);
+        break;
+    default:
+        break;
+    }
+}
+
+static void mark_block(Lower *L, NgJitBlock b);
+
+static void mark_stmt(Lower *L, const NgJitStmt *s)
+{
+    switch (s->kind) {
+    case NG_JIT_S_ASSIGN:
+        for (int i = 0; i < s->ntargets; i++)
+            mark_target(L, s->targets[i]);
+        break;
+    case NG_JIT_S_AUGASSIGN: case NG_JIT_S_ANNASSIGN: case NG_JIT_S_FOR:
+        mark_target(L, s->target);
+        break;
+    default:
+        break;
+    }
+    mark_block(L, s->body);
+    mark_block(L, s->orelse);
+}
+
+static void mark_block(Lower *L, NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++)
+        mark_stmt(L, b.stmts[i]);
+}
+
+typedef struct NameList {
+    const NgJitAst *ast;
+    bool *seen;   /* by name_id */
+    int *ids;     /* name_ids in first-mention order */
+    int n;
+} NameList;
+
+static void collect_name(void *ctx, const NgJitExpr *e)
+{
+    NameList *nl = ctx;
+    if (nl->seen[e->name_id])
+        return;
+    nl->seen[e->name_id] = true;
+    nl->ids[nl->n++] = e->name_id;
+}
+
+/* The name_ids the loop mentions, first mention first: *ids (ng_malloc'd,
+ * room for ast->nnames) and *n. */
+static NgStatus loop_name_ids(const NgJitAst *ast, const NgJitStmt *loop, int **ids, int *n)
+{
+    size_t cap = (size_t)ast->nnames + 1;
+    NameList nl = {ast, ng_calloc(cap, sizeof(bool)), ng_malloc(cap * sizeof(int)), 0};
+    if (!nl.seen || !nl.ids) {
+        ng_free(nl.seen);
+        ng_free(nl.ids);
+        return ng_error_set(NG_ERR_NOMEM, "out of memory lowering a loop");
+    }
+    walk_stmt(loop, collect_name, &nl);
+    ng_free(nl.seen);
+    *ids = nl.ids;
+    *n = nl.n;
+    return NG_OK;
+}
+
+NgStatus ng_jit_loop_names(const NgJitAst *ast, const NgJitStmt *loop, const char ***names, int *n)
+{
+    int *ids, nids;
+    *names = NULL;
+    *n = 0;
+    NgStatus st = loop_name_ids(ast, loop, &ids, &nids);
+    if (st != NG_OK)
+        return st;
+    if (nids) {
+        *names = ng_malloc(sizeof **names * (size_t)nids);
+        if (!*names) {
+            ng_free(ids);
+            return ng_error_set(NG_ERR_NOMEM, "out of memory lowering a loop");
+        }
+        for (int i = 0; i < nids; i++)
+            (*names)[i] = ast->names[ids[i]];
+    }
+    *n = nids;
+    ng_free(ids);
+    return NG_OK;
+}
+
+/* ---- types ---- */
+
+static NgKind kind_of(NgDType dt) { return ng_dtype_info(dt)->kind; }
+
+/* Rank of a weak value's kind: bool < int < float. */
+static int weak_rank(NgDType dt)
+{
+    NgKind k = kind_of(dt);
+    return k == NG_KIND_BOOL ? 0 : k == NG_KIND_FLOAT ? 2 : 1;
+}
+
+static NgDType weak_dtype(int rank) { return rank == 0 ? NG_BOOL : rank == 1 ? NG_INT64 : NG_FLOAT64; }
+
+/* NEP 50 promotion of two values' types; NG_NODTYPE when there is none. */
+static void promote(NgDType a, bool aw, NgDType b, bool bw, NgDType *dt, bool *weak)
+{
+    *weak = aw && bw;
+    if (aw && bw) {
+        int ra = weak_rank(a), rb = weak_rank(b);
+        *dt = weak_dtype(ra > rb ? ra : rb);
+    } else if (aw) {
+        *dt = ng_dtype_promote_weak(b, kind_of(a));
+    } else if (bw) {
+        *dt = ng_dtype_promote_weak(a, kind_of(b));
+    } else {
+        *dt = ng_dtype_promote(a, b);
+    }
+}
+
+static bool usable(NgDType dt) { return dt >= 0 && dt < NG_NTYPES && ng_dtype_info(dt)->supported; }
+
+static Val mkval(NgIrRef r, NgDType dt, bool weak, bool nonneg)
+{
+    if (r == NG_IR_NONE)
+        return NOVAL;
+    return (Val){r, dt, weak, nonneg};
+}
+
+static NgIrRef as(Lower *L, Val v, NgDType dt) { return ng_ir_cast(L->k, dt, v.r); }
+
+static bool is_const(const Lower *L, NgIrRef r) { return r != NG_IR_NONE && ng_ir_node(L->k, r)->kind == NG_IR_CONST; }
+
+static int64_t const_i(const Lower *L, NgIrRef r) { return ng_ir_node(L->k, r)->c.i; }
+
+static Val int_const(Lower *L, int64_t v) { return mkval(ng_ir_const_i(L->k, NG_INT64, v), NG_INT64, true, v >= 0); }
+
+static Val zero_of(Lower *L, NgDType dt)
+{
+    return mkval(ng_dtype_is_float(dt) ? ng_ir_const_f(L->k, dt, 0.0) : ng_ir_const_i(L->k, dt, 0), dt, false, true);
+}
+
+/* Python truthiness, as a bool. */
+static Val truth(Lower *L, Val v)
+{
+    if (v.r == NG_IR_NONE || v.dt == NG_BOOL)
+        return v;
+    return mkval(ng_ir_binary(L->k, NG_OP_NE, NG_BOOL, v.r, zero_of(L, v.dt).r), NG_BOOL, v.weak, true);
+}
+
+/* ---- names ---- */
+
+static Sym *sym_of(Lower *L, const NgJitExpr *name) { return &L->syms[name->name_id]; }
+
+static Val read_name(Lower *L, const NgJitExpr *e)
+{
+    Sym *s = sym_of(L, e);
+    switch (s->kind) {
+    case SYM_SCALAR:
+        return mkval(ng_ir_scalar(L->k, s->param), s->given->dtype, !s->given->numpy_scalar, false);
+    case SYM_LOCAL:
+        if (s->dt == NG_NODTYPE) {
+            if (!L->unknown_line) {
+                L->unknown_line = e->span.line;
+                L->unknown_name = s->name;
+            }
+            return NOVAL;
+        }
+        return mkval(ng_ir_varref(L->k, s->var), s->dt, s->weak, s->nonneg && ng_dtype_is_int(s->dt));
+    case SYM_ARRAY:
+        return fail(L, e->span.line, NG_ERR_UNSUPPORTED,
+                    "array '%s' used as a value (not indexed to an element) is not supported in a compiled loop",
+                    s->name);
+    case SYM_MODULE:
+        return fail(L, e->span.line, NG_ERR_UNSUPPORTED,
+                    "module '%s' used as a value is not supported in a compiled loop", s->name);
+    default:
+        return fail(L, e->span.line, NG_ERR_VALUE,
+                    "name '%s' has no type: it is not bound before the loop nor assigned in it", s->name);
+    }
+}
+
+/* Assigns v to local s (merging v's type into the local's). */
+static NgIrRef assign_local(Lower *L, Sym *s, Val v)
+{
+    if (v.r == NG_IR_NONE)
+        return NG_IR_NONE;
+    NgDType dt = v.dt;
+    bool weak = v.weak;
+    if (s->dt != NG_NODTYPE)
+        promote(s->dt, s->weak, v.dt, v.weak, &dt, &weak);
+    if (dt != s->dt || weak != s->weak) {
+        s->dt = dt;
+        s->weak = weak;
+        L->changed = true;
+    }
+    if (s->nonneg && !(v.nonneg && ng_dtype_is_int(v.dt))) {
+        s->nonneg = false;
+        L->changed = true;
+    }
+    if (!usable(dt))
+        return NG_IR_NONE;
+    return ng_ir_assign(L->k, s->var, as(L, v, dt));
+}
+
+/* ---- expressions ---- */
+
+static Val expr(Lower *L, const NgJitExpr *e);
+static Val cond(Lower *L, const NgJitExpr *e);
+
+static NgOp binop_of(NgJitOp op)
+{
+    switch (op) {
+    case NG_JIT_OP_ADD: return NG_OP_ADD;
+    case NG_JIT_OP_SUB: return NG_OP_SUB;
+    case NG_JIT_OP_MUL: return NG_OP_MUL;
+    case NG_JIT_OP_DIV: return NG_OP_TRUEDIV;
+    case NG_JIT_OP_FLOORDIV: return NG_OP_FLOORDIV;
+    case NG_JIT_OP_MOD: return NG_OP_MOD;
+    case NG_JIT_OP_POW: return NG_OP_POW;
+    case NG_JIT_OP_LSHIFT: return NG_OP_LSHIFT;
+    case NG_JIT_OP_RSHIFT: return NG_OP_RSHIFT;
+    case NG_JIT_OP_BITOR: return NG_OP_BITOR;
+    case NG_JIT_OP_BITXOR: return NG_OP_BITXOR;
+    case NG_JIT_OP_BITAND: return NG_OP_BITAND;
+    case NG_JIT_OP_LT: return NG_OP_LT;
+    case NG_JIT_OP_LE: return NG_OP_LE;
+    case NG_JIT_OP_GT: return NG_OP_GT;
+    case NG_JIT_OP_GE: return NG_OP_GE;
+    case NG_JIT_OP_EQ: return NG_OP_EQ;
+    case NG_JIT_OP_NE: return NG_OP_NE;
+    default: return NG_NOPS;
+    }
+}
+
+/* a `op` b with Python/NumPy semantics (op an arithmetic, bit or shift
+ * operator of ast.h). */
+static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
+{
+    if (a.r == NG_IR_NONE || b.r == NG_IR_NONE)
+        return NOVAL;
+    NgOp iop = binop_of(op);
+    if (iop == NG_NOPS || op == NG_JIT_OP_MATMUL)
+        return fail(L, line, NG_ERR_UNSUPPORTED, "the operator %s is not supported in a compiled loop",
+                    ng_jit_op_name(op));
+    NgDType dt;
+    bool weak;
+    promote(a.dt, a.weak, b.dt, b.weak, &dt, &weak);
+    if (!usable(dt))
+        return fail(L, line, NG_ERR_TYPE, "unsupported operand types for %s: '%s' and '%s'",
+                    ng_jit_op_name(op), type_name(a), type_name(b));
+    bool nonneg = false;
+    switch (iop) {
+    case NG_OP_ADD: case NG_OP_MUL:
+        if (dt == NG_BOOL && weak)
+            dt = NG_INT64; /* True + True == 2 */
+        nonneg = a.nonneg && b.nonneg;
+        break;
+    case NG_OP_SUB:
+        if (dt == NG_BOOL && weak)
+            dt = NG_INT64;
+        else if (dt == NG_BOOL)
+            return fail(L, line, NG_ERR_TYPE, "numpy boolean subtract, the `-` operator, is not supported");
+        break;
+    case NG_OP_TRUEDIV:
+        if (!ng_dtype_is_float(dt))
+            dt = NG_FLOAT64;
+        break;
+    case NG_OP_FLOORDIV: case NG_OP_MOD:
+        if (dt == NG_BOOL)
+            dt = weak ? NG_INT64 : NG_INT8;
+        nonneg = iop == NG_OP_MOD ? b.nonneg : (a.nonneg && b.nonneg);
+        break;
+    case NG_OP_POW:
+        if (dt == NG_BOOL)
+            dt = weak ? NG_INT64 : NG_INT8;
+        if (ng_dtype_is_int(dt) && is_const(L, b.r) && const_i(L, b.r) < 0) {
+            if (!weak)
+                return fail(L, line, NG_ERR_VALUE, "Integers to negative integer powers are not allowed.");
+            dt = NG_FLOAT64; /* 2 ** -1 == 0.5 */
+        }
+        if (is_const(L, b.r) && (ng_dtype_is_float((NgDType)ng_ir_node(L->k, b.r)->dtype)
+                                     ? ng_ir_node(L->k, b.r)->c.f == 2.0 : const_i(L, b.r) == 2)) {
+            NgIrRef x = as(L, a, dt);
+            return mkval(ng_ir_binary(L->k, NG_OP_MUL, dt, x, x), dt, weak, ng_dtype_is_int(dt));
+        }
+        nonneg = a.nonneg;
+        break;
+    case NG_OP_BITAND: case NG_OP_BITOR: case NG_OP_BITXOR:
+        if (ng_dtype_is_float(dt))
+            return fail(L, line, NG_ERR_TYPE, "unsupported operand types for %s: '%s' and '%s'",
+                        ng_jit_op_name(op), type_name(a), type_name(b));
+        nonneg = iop == NG_OP_BITAND ? (a.nonneg || b.nonneg) : (a.nonneg && b.nonneg);
+        break;
+    case NG_OP_LSHIFT: case NG_OP_RSHIFT:
+        if (ng_dtype_is_float(dt))
+            return fail(L, line, NG_ERR_TYPE, "unsupported operand types for %s: '%s' and '%s'",
+                        ng_jit_op_name(op), type_name(a), type_name(b));
+        if (dt == NG_BOOL)
+            dt = weak ? NG_INT64 : NG_INT8;
+        nonneg = iop == NG_OP_RSHIFT && a.nonneg;
+        break;
+    default:
+        break;
+    }
+    nonneg = nonneg && ng_dtype_is_int(dt);
+    return mkval(ng_ir_binary(L->k, iop, dt, as(L, a, dt), as(L, b, dt)), dt, weak, nonneg);
+}
+
+/* a `op` b for a comparison operator. */
+static Val compare(Lower *L, NgJitOp op, Val a, Val b, int line)
+{
+    if (a.r == NG_IR_NONE || b.r == NG_IR_NONE)
+        return NOVAL;
+    NgOp iop = binop_of(op);
+    if (iop == NG_NOPS)
+        return fail(L, line, NG_ERR_UNSUPPORTED, "the operator '%s' is not supported in a compiled loop",
+                    ng_jit_op_name(op));
+    NgDType dt;
+    bool weak;
+    promote(a.dt, a.weak, b.dt, b.weak, &dt, &weak);
+    if (!usable(dt))
+        return fail(L, line, NG_ERR_TYPE, "cannot compare '%s' and '%s'", type_name(a), type_name(b));
+    return mkval(ng_ir_binary(L->k, iop, NG_BOOL, as(L, a, dt), as(L, b, dt)), NG_BOOL, weak, true);
+}
+
+/* c ? x : y, both branches promoted to one type. */
+static Val select_val(Lower *L, Val c, Val x, Val y, int line)
+{
+    if (c.r == NG_IR_NONE || x.r == NG_IR_NONE || y.r == NG_IR_NONE)
+        return NOVAL;
+    NgDType dt;
+    bool weak;
+    promote(x.dt, x.weak, y.dt, y.weak, &dt, &weak);
+    if (!usable(dt))
+        return fail(L, line, NG_ERR_TYPE, "no common type for '%s' and '%s'", type_name(x), type_name(y));
+    return mkval(ng_ir_select(L->k, c.r, as(L, x, dt), as(L, y, dt)), dt, weak,
+                 x.nonneg && y.nonneg && ng_dtype_is_int(dt));
+}
+
+/* The array a subscript chain or name refers to, with its indices:
+ * a[i][j, k] gives a and (i, j, k). Returns the Sym or NULL after an error. */
+static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int *nidx)
+{
+    if (e->kind == NG_JIT_E_NAME) {
+        Sym *s = sym_of(L, e);
+        if (s->kind != SYM_ARRAY) {
+            char buf[80];
+            fail(L, e->span.line, s->kind == SYM_UNBOUND ? NG_ERR_VALUE : NG_ERR_UNSUPPORTED,
+                 s->kind == SYM_UNBOUND ? "name '%s' has no type: it is not bound before the loop"
+                                        : "subscripting '%s' (not an array) is not supported in a compiled loop",
+                 snip(L, e, buf, sizeof buf));
+            return NULL;
+        }
+        *nidx = 0;
+        return s;
+    }
+    if (e->kind != NG_JIT_E_SUBSCRIPT) {
+        char buf[80], what[256];
+        snprintf(what, sizeof what, "subscripting '%s'", snip(L, e, buf, sizeof buf));
+        unsupported(L, e->span.line, what);
+        return NULL;
+    }
+    Sym *s = index_chain(L, e->lhs, idx, nidx);
+    if (!s)
+        return NULL;
+    const NgJitExpr *ix = e->rhs;
+    int n = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1;
+    for (int i = 0; i < n; i++) {
+        const NgJitExpr *one = ix->kind == NG_JIT_E_TUPLE ? ix->items[i] : ix;
+        if (one->kind == NG_JIT_E_SLICE) {
+            unsupported(L, one->span.line, "slicing an array");
+            return NULL;
+        }
+        if (*nidx >= NG_MAXDIMS || *nidx >= s->given->ndim) {
+            fail(L, e->span.line, NG_ERR_INDEX, "too many indices for array '%s': array is %d-dimensional",
+                 s->name, s->given->ndim);
+            return NULL;
+        }
+        idx[(*nidx)++] = one;
+    }
+    return s;
+}
+
+/* The index expression for axis `axis` of array s: an int64, wrapped when it
+ * may be negative. */
+static NgIrRef index_value(Lower *L, Sym *s, int axis, const NgJitExpr *ix)
+{
+    Val v = expr(L, ix);
+    if (v.r == NG_IR_NONE)
+        return NG_IR_NONE;
+    if (v.dt == NG_BOOL || ng_dtype_is_float(v.dt)) {
+        fail(L, ix->span.line, v.dt == NG_BOOL ? NG_ERR_UNSUPPORTED : NG_ERR_TYPE,
+             "only integers are valid indices (got '%s')", type_name(v));
+        return NG_IR_NONE;
+    }
+    if (kind_of(v.dt) == NG_KIND_UINT)
+        v.nonneg = true;
+    NgIrRef i = as(L, v, NG_INT64);
+    if (v.nonneg)
+        return i;
+    NgIrRef n = ng_ir_shape(L->k, s->param, axis);
+    if (is_const(L, i))
+        return ng_ir_binary(L->k, NG_OP_ADD, NG_INT64, i, n);
+    NgIrRef neg = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, i, ng_ir_const_i(L->k, NG_INT64, 0));
+    return ng_ir_select(L->k, neg, ng_ir_binary(L->k, NG_OP_ADD, NG_INT64, i, n), i);
+}
+
+/* Resolves an element reference a[i, j]: its array and full multi-index.
+ * Returns NULL (after an error, or with an index unknown in this pass). */
+static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx)
+{
+    const NgJitExpr *ix[NG_MAXDIMS];
+    int n = 0;
+    Sym *s = index_chain(L, e, ix, &n);
+    if (!s)
+        return NULL;
+    if (n != s->given->ndim) {
+        char buf[80], what[256];
+        snprintf(what, sizeof what, "'%s' (%d of the %d indices of a %d-d array: a sub-array)",
+                 snip(L, e, buf, sizeof buf), n, s->given->ndim, s->given->ndim);
+        unsupported(L, e->span.line, what);
+        return NULL;
+    }
+    bool ok = true;
+    for (int d = 0; d < n; d++) {
+        idx[d] = index_value(L, s, d, ix[d]);
+        ok = ok && idx[d] != NG_IR_NONE;
+    }
+    return ok ? s : NULL;
+}
+
+static Val load(Lower *L, const NgJitExpr *e)
+{
+    NgIrRef idx[NG_MAXDIMS];
+    Sym *s = element(L, e, idx);
+    if (!s)
+        return NOVAL;
+    NgDType dt = s->given->dtype;
+    return mkval(ng_ir_load(L->k, s->param, s->given->ndim, idx), dt, false,
+                 dt == NG_BOOL || kind_of(dt) == NG_KIND_UINT);
+}
+
+/* The array named by e (a NAME), or NULL. */
+static Sym *array_name(Lower *L, const NgJitExpr *e)
+{
+    if (e->kind != NG_JIT_E_NAME)
+        return NULL;
+    Sym *s = sym_of(L, e);
+    return s->kind == SYM_ARRAY ? s : NULL;
+}
+
+/* x.shape[k] */
+static Val shape_of(Lower *L, Sym *s, const NgJitExpr *ix)
+{
+    if (ix->kind == NG_JIT_E_SLICE || ix->kind == NG_JIT_E_TUPLE)
+        return unsupported(L, ix->span.line, "slicing a shape");
+    Val k = expr(L, ix);
+    if (k.r == NG_IR_NONE)
+        return NOVAL;
+    if (!is_const(L, k.r) || !ng_dtype_is_int(k.dt))
+        return unsupported(L, ix->span.line, "a shape index that is not a constant integer");
+    int64_t axis = const_i(L, k.r);
+    int ndim = s->given->ndim;
+    if (axis < -ndim || axis >= ndim)
+        return fail(L, ix->span.line, NG_ERR_INDEX, "tuple index out of range ('%s' is %d-dimensional)",
+                    s->name, ndim);
+    if (axis < 0)
+        axis += ndim;
+    return mkval(ng_ir_shape(L->k, s->param, (int)axis), NG_INT64, true, true);
+}
+
+static Val subscript(Lower *L, const NgJitExpr *e)
+{
+    const NgJitExpr *b = e->lhs;
+    if (b->kind == NG_JIT_E_ATTR && strcmp(b->name, "shape") == 0) {
+        Sym *s = array_name(L, b->lhs);
+        if (s)
+            return shape_of(L, s, e->rhs);
+    }
+    return load(L, e);
+}
+
+/* A module attribute that is a constant: math.pi, np.inf ... */
+static bool module_const(const char *name, double *v)
+{
+    static const struct { const char *name; double v; } consts[] = {
+        {"pi", 3.141592653589793}, {"e", 2.718281828459045}, {"tau", 6.283185307179586},
+        {"inf", INFINITY}, {"nan", NAN}, {"Inf", INFINITY}, {"NaN", NAN}, {"NINF", -INFINITY},
+        {"PINF", INFINITY}, {"euler_gamma", 0.5772156649015329},
+    };
+    for (size_t i = 0; i < sizeof consts / sizeof *consts; i++)
+        if (strcmp(name, consts[i].name) == 0) {
+            *v = consts[i].v;
+            return true;
+        }
+    return false;
+}
+
+static Val attribute(Lower *L, const NgJitExpr *e)
+{
+    char buf[80], what[256];
+    const NgJitExpr *b = e->lhs;
+    if (b->kind == NG_JIT_E_NAME) {
+        Sym *s = sym_of(L, b);
+        double c;
+        if (s->kind == SYM_MODULE && module_const(e->name, &c))
+            return mkval(ng_ir_const_f(L->k, NG_FLOAT64, c), NG_FLOAT64, true, false);
+        if (s->kind == SYM_ARRAY && strcmp(e->name, "ndim") == 0)
+            return int_const(L, s->given->ndim);
+        if (s->kind == SYM_ARRAY && strcmp(e->name, "size") == 0) {
+            NgIrRef n = ng_ir_const_i(L->k, NG_INT64, 1);
+            for (int d = 0; d < s->given->ndim; d++)
+                n = d ? ng_ir_binary(L->k, NG_OP_MUL, NG_INT64, n, ng_ir_shape(L->k, s->param, d))
+                      : ng_ir_shape(L->k, s->param, d);
+            return mkval(n, NG_INT64, true, true);
+        }
+    }
+    snprintf(what, sizeof what, "the attribute '%s'", snip(L, e, buf, sizeof buf));
+    return unsupported(L, e->span.line, what);
+}
+
+/* ---- calls ---- */
+
+enum { FN_FLOAT = 1, FN_INT = 2, FN_BOOL = 4, FN_SAME = 8 };
+
+/* Unary functions of math and numpy: op and what the result is. */
+static const struct UnaryFn {
+    const char *name;
+    NgOp op;
+    unsigned math;  /* math.<name>: FN_FLOAT (float result), FN_INT (int: floor, ceil), FN_BOOL */
+    unsigned np;    /* np.<name>: FN_FLOAT (floats, ints go to float), FN_SAME (keeps the dtype), FN_BOOL */
+} unary_fns[] = {
+    {"sqrt", NG_OP_SQRT, FN_FLOAT, FN_FLOAT}, {"exp", NG_OP_EXP, FN_FLOAT, FN_FLOAT},
+    {"expm1", NG_OP_EXPM1, FN_FLOAT, FN_FLOAT}, {"log", NG_OP_LOG, FN_FLOAT, FN_FLOAT},
+    {"log1p", NG_OP_LOG1P, FN_FLOAT, FN_FLOAT}, {"log2", NG_OP_LOG2, FN_FLOAT, FN_FLOAT},
+    {"log10", NG_OP_LOG10, FN_FLOAT, FN_FLOAT}, {"sin", NG_OP_SIN, FN_FLOAT, FN_FLOAT},
+    {"cos", NG_OP_COS, FN_FLOAT, FN_FLOAT}, {"tan", NG_OP_TAN, FN_FLOAT, FN_FLOAT},
+    {"asin", NG_OP_ARCSIN, FN_FLOAT, 0}, {"acos", NG_OP_ARCCOS, FN_FLOAT, 0},
+    {"atan", NG_OP_ARCTAN, FN_FLOAT, 0}, {"arcsin", NG_OP_ARCSIN, 0, FN_FLOAT},
+    {"arccos", NG_OP_ARCCOS, 0, FN_FLOAT}, {"arctan", NG_OP_ARCTAN, 0, FN_FLOAT},
+    {"sinh", NG_OP_SINH, FN_FLOAT, FN_FLOAT}, {"cosh", NG_OP_COSH, FN_FLOAT, FN_FLOAT},
+    {"tanh", NG_OP_TANH, FN_FLOAT, FN_FLOAT}, {"floor", NG_OP_FLOOR, FN_INT, FN_FLOAT},
+    {"ceil", NG_OP_CEIL, FN_INT, FN_FLOAT}, {"trunc", NG_OP_TRUNC, FN_INT, FN_FLOAT},
+    {"rint", NG_OP_RINT, 0, FN_FLOAT}, {"fabs", NG_OP_ABS, FN_FLOAT, FN_FLOAT},
+    {"abs", NG_OP_ABS, 0, FN_SAME}, {"absolute", NG_OP_ABS, 0, FN_SAME},
+    {"sign", NG_OP_SIGN, 0, FN_SAME}, {"square", NG_OP_SQUARE, 0, FN_SAME},
+    {"negative", NG_OP_NEG, 0, FN_SAME}, {"isnan", NG_OP_ISNAN, FN_BOOL, FN_BOOL},
+    {"isinf", NG_OP_ISINF, FN_BOOL, FN_BOOL}, {"isfinite", NG_OP_ISFINITE, FN_BOOL, FN_BOOL},
+};
+
+/* Binary functions of math and numpy (float results for math). */
+static const struct BinaryFn {
+    const char *name;
+    NgOp op;
+    bool math, np;
+} binary_fns[] = {
+    {"pow", NG_OP_POW, true, false}, {"power", NG_OP_POW, false, true},
+    {"atan2", NG_OP_ARCTAN2, true, false}, {"arctan2", NG_OP_ARCTAN2, false, true},
+    {"hypot", NG_OP_HYPOT, true, true}, {"maximum", NG_OP_MAXIMUM, false, true},
+    {"minimum", NG_OP_MINIMUM, false, true}, {"fmax", NG_OP_FMAX, false, true},
+    {"fmin", NG_OP_FMIN, false, true}, {"fmod", NG_OP_MOD, true, false},
+};
+
+/* The float dtype NumPy computes a float function of dt in. */
+static NgDType float_for(NgDType dt)
+{
+    if (ng_dtype_is_float(dt))
+        return dt;
+    return ng_dtype_info(dt)->itemsize <= 2 ? NG_FLOAT32 : NG_FLOAT64; /* NumPy: float16 for 8-bit */
+}
+
+static bool check_args(Lower *L, const NgJitExpr *e, int lo, int hi, const char *fname)
+{
+    if (e->nkeywords) {
+        char what[120];
+        snprintf(what, sizeof what, "%s() with keyword arguments", fname);
+        unsupported(L, e->span.line, what);
+        return false;
+    }
+    for (int i = 0; i < e->nitems; i++)
+        if (e->items[i]->kind == NG_JIT_E_STARRED) {
+            unsupported(L, e->span.line, "a starred argument");
+            return false;
+        }
+    if (e->nitems < lo || e->nitems > hi) {
+        if (lo == hi)
+            fail(L, e->span.line, NG_ERR_TYPE, "%s() takes %d argument%s (%d given)", fname, lo,
+                 lo == 1 ? "" : "s", e->nitems);
+        else
+            fail(L, e->span.line, NG_ERR_TYPE, "%s() takes %d to %d arguments (%d given)", fname, lo, hi,
+                 e->nitems);
+        return false;
+    }
+    return true;
+}
+
+static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
+{
+    int line = e->span.line;
+    for (size_t i = 0; i < sizeof unary_fns / sizeof *unary_fns; i++) {
+        if (strcmp(unary_fns[i].name, fn) != 0 || !unary_fns[i].math)
+            continue;
+        if (!check_args(L, e, 1, 1, fn))
+            return NOVAL;
+        Val x = expr(L, e->items[0]);
+        if (x.r == NG_IR_NONE)
+            return NOVAL;
+        unsigned how = unary_fns[i].math;
+        if (how == FN_INT && !ng_dtype_is_float(x.dt))
+            return mkval(as(L, x, NG_INT64), NG_INT64, true, x.nonneg);
+        NgIrRef f = as(L, x, NG_FLOAT64);
+        if (how == FN_BOOL)
+            return mkval(ng_ir_unary(L->k, unary_fns[i].op, NG_BOOL, f), NG_BOOL, true, true);
+        NgIrRef r = ng_ir_unary(L->k, unary_fns[i].op, NG_FLOAT64, f);
+        if (how == FN_INT)
+            return mkval(ng_ir_cast(L->k, NG_INT64, r), NG_INT64, true, false);
+        return mkval(r, NG_FLOAT64, true, false);
+    }
+    for (size_t i = 0; i < sizeof binary_fns / sizeof *binary_fns; i++) {
+        if (strcmp(binary_fns[i].name, fn) != 0 || !binary_fns[i].math)
+            continue;
+        if (!check_args(L, e, 2, 2, fn))
+            return NOVAL;
+        Val x = expr(L, e->items[0]), y = expr(L, e->items[1]);
+        if (x.r == NG_IR_NONE || y.r == NG_IR_NONE)
+            return NOVAL;
+        if (binary_fns[i].op == NG_OP_MOD) {
+            /* math.fmod keeps the dividend's sign: x - trunc(x / y) * y */
+            NgIrRef a = as(L, x, NG_FLOAT64), b = as(L, y, NG_FLOAT64);
+            NgIrRef q = ng_ir_unary(L->k, NG_OP_TRUNC, NG_FLOAT64, ng_ir_binary(L->k, NG_OP_TRUEDIV, NG_FLOAT64, a, b));
+            return mkval(ng_ir_binary(L->k, NG_OP_SUB, NG_FLOAT64, a, ng_ir_binary(L->k, NG_OP_MUL, NG_FLOAT64, q, b)),
+                         NG_FLOAT64, true, false);
+        }
+        return mkval(ng_ir_binary(L->k, binary_fns[i].op, NG_FLOAT64, as(L, x, NG_FLOAT64), as(L, y, NG_FLOAT64)),
+                     NG_FLOAT64, true, false);
+    }
+    char what[80];
+    snprintf(what, sizeof what, "math.%s()", fn);
+    return unsupported(L, line, what);
+}
+
+static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
+{
+    int line = e->span.line;
+    NgDType cast_to = strcmp(fn, "bool_") == 0 ? NG_BOOL : ng_dtype_from_name(fn);
+    if (cast_to != NG_NODTYPE && usable(cast_to)) {
+        /* np.float32(x): a strong scalar of that dtype */
+        if (!check_args(L, e, 1, 1, fn))
+            return NOVAL;
+        Val x = expr(L, e->items[0]);
+        if (x.r == NG_IR_NONE)
+            return NOVAL;
+        if (cast_to == NG_BOOL)
+            return mkval(truth(L, x).r, NG_BOOL, false, true);
+        return mkval(as(L, x, cast_to), cast_to, false, x.nonneg && ng_dtype_is_int(cast_to));
+    }
+    for (size_t i = 0; i < sizeof unary_fns / sizeof *unary_fns; i++) {
+        if (strcmp(unary_fns[i].name, fn) != 0 || !unary_fns[i].np)
+            continue;
+        if (!check_args(L, e, 1, 1, fn))
+            return NOVAL;
+        Val x = expr(L, e->items[0]);
+        if (x.r == NG_IR_NONE)
+            return NOVAL;
+        NgDType dt = x.dt; /* a Python scalar becomes its default NumPy dtype */
+        unsigned how = unary_fns[i].np;
+        if (how == FN_BOOL)
+            return mkval(ng_ir_unary(L->k, unary_fns[i].op, NG_BOOL, x.r), NG_BOOL, false, true);
+        if (how == FN_FLOAT)
+            dt = float_for(dt);
+        else if (dt == NG_BOOL && unary_fns[i].op != NG_OP_ABS)
+            dt = NG_INT8;
+        return mkval(ng_ir_unary(L->k, unary_fns[i].op, dt, as(L, x, dt)), dt, false,
+                     unary_fns[i].op == NG_OP_ABS && x.nonneg);
+    }
+    for (size_t i = 0; i < sizeof binary_fns / sizeof *binary_fns; i++) {
+        if (strcmp(binary_fns[i].name, fn) != 0 || !binary_fns[i].np)
+            continue;
+        if (!check_args(L, e, 2, 2, fn))
+            return NOVAL;
+        Val x = expr(L, e->items[0]), y = expr(L, e->items[1]);
+        if (x.r == NG_IR_NONE || y.r == NG_IR_NONE)
+            return NOVAL;
+        NgDType dt;
+        bool weak;
+        promote(x.dt, x.weak, y.dt, y.weak, &dt, &weak);
+        if (!usable(dt))
+            return fail(L, line, NG_ERR_TYPE, "np.%s: no common type for '%s' and '%s'", fn, type_name(x),
+                        type_name(y));
+        NgOp op = binary_fns[i].op;
+        if (op == NG_OP_ARCTAN2 || op == NG_OP_HYPOT)
+            dt = float_for(dt);
+        else if (dt == NG_BOOL && op == NG_OP_POW)
+            dt = NG_INT8;
+        return mkval(ng_ir_binary(L->k, op, dt, as(L, x, dt), as(L, y, dt)), dt, false,
+                     (op == NG_OP_MAXIMUM || op == NG_OP_FMAX) ? (x.nonneg || y.nonneg) : false);
+    }
+    if (strcmp(fn, "where") == 0) {
+        if (!check_args(L, e, 3, 3, fn))
+            return NOVAL;
+        Val c = truth(L, expr(L, e->items[0]));
+        Val v = select_val(L, c, expr(L, e->items[1]), expr(L, e->items[2]), line);
+        v.weak = false;
+        return v;
+    }
+    char what[80];
+    snprintf(what, sizeof what, "np.%s()", fn);
+    return unsupported(L, line, what);
+}
+
+/* min(a, b, ...) / max(a, b, ...) as Python computes them: the first
+ * argument that no later one beats. */
+static Val min_max(Lower *L, const NgJitExpr *e, bool is_max)
+{
+    const char *fn = is_max ? "max" : "min";
+    if (!check_args(L, e, 1, 64, fn))
+        return NOVAL;
+    if (e->nitems == 1)
+        return unsupported(L, e->span.line, is_max ? "max() of an iterable" : "min() of an iterable");
+    Val r = expr(L, e->items[0]);
+    for (int i = 1; i < e->nitems; i++) {
+        Val b = expr(L, e->items[i]);
+        Val better = compare(L, is_max ? NG_JIT_OP_GT : NG_JIT_OP_LT, b, r, e->span.line);
+        Val m = select_val(L, better, b, r, e->span.line);
+        if (m.r != NG_IR_NONE)
+            m.nonneg = is_max ? (b.nonneg || r.nonneg) : (b.nonneg && r.nonneg);
+        r = m;
+    }
+    return r;
+}
+
+/* len(a) or len(a[i]): the extent of the first axis not indexed. */
+static Val len_of(Lower *L, const NgJitExpr *e)
+{
+    if (!check_args(L, e, 1, 1, "len"))
+        return NOVAL;
+    const NgJitExpr *ix[NG_MAXDIMS];
+    int n = 0;
+    const NgJitExpr *a = e->items[0];
+    Sym *s = index_chain(L, a, ix, &n);
+    if (!s)
+        return NOVAL;
+    if (n >= s->given->ndim)
+        return fail(L, e->span.line, NG_ERR_TYPE, "len() of an unsized object (an element of '%s')", s->name);
+    for (int d = 0; d < n; d++) /* the indices still have to be valid expressions */
+        if (index_value(L, s, d, ix[d]) == NG_IR_NONE)
+            return NOVAL;
+    return mkval(ng_ir_shape(L->k, s->param, n), NG_INT64, true, true);
+}
+
+static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
+{
+    int line = e->span.line;
+    if (strcmp(fn, "len") == 0)
+        return len_of(L, e);
+    if (strcmp(fn, "min") == 0 || strcmp(fn, "max") == 0)
+        return min_max(L, e, fn[1] == 'a');
+    if (strcmp(fn, "abs") == 0) {
+        if (!check_args(L, e, 1, 1, fn))
+            return NOVAL;
+        Val x = expr(L, e->items[0]);
+        if (x.r == NG_IR_NONE)
+            return NOVAL;
+        NgDType dt = x.dt == NG_BOOL && x.weak ? NG_INT64 : x.dt;
+        return mkval(ng_ir_unary(L->k, NG_OP_ABS, dt, as(L, x, dt)), dt, x.weak, x.nonneg);
+    }
+    if (strcmp(fn, "int") == 0 || strcmp(fn, "float") == 0 || strcmp(fn, "bool") == 0) {
+        if (!check_args(L, e, 1, 1, fn))
+            return NOVAL;
+        Val x = expr(L, e->items[0]);
+        if (x.r == NG_IR_NONE)
+            return NOVAL;
+        if (fn[0] == 'b')
+            return mkval(truth(L, x).r, NG_BOOL, true, true);
+        if (fn[0] == 'f')
+            return mkval(as(L, x, NG_FLOAT64), NG_FLOAT64, true, false);
+        return mkval(as(L, x, NG_INT64), NG_INT64, true, x.nonneg && !ng_dtype_is_float(x.dt));
+    }
+    if (strcmp(fn, "range") == 0 || strcmp(fn, "prange") == 0)
+        return unsupported(L, line, "range() outside a for statement");
+    char what[80];
+    snprintf(what, sizeof what, "calling %s()", fn);
+    return unsupported(L, line, what);
+}
+
+static Val call(Lower *L, const NgJitExpr *e)
+{
+    const NgJitExpr *f = e->lhs;
+    if (f->kind == NG_JIT_E_NAME && sym_of(L, f)->kind == SYM_UNBOUND)
+        return builtin_call(L, e, f->name);
+    if (f->kind == NG_JIT_E_ATTR && f->lhs->kind == NG_JIT_E_NAME) {
+        Sym *m = sym_of(L, f->lhs);
+        if (m->kind == SYM_MODULE)
+            return m->module == NG_JIT_MOD_MATH ? math_call(L, e, f->name) : np_call(L, e, f->name);
+    }
+    char buf[80], what[256];
+    snprintf(what, sizeof what, "calling %s()", snip(L, f, buf, sizeof buf));
+    return unsupported(L, e->span.line, what);
+}
+
+/* ---- expressions ---- */
+
+static Val unary(Lower *L, const NgJitExpr *e)
+{
+    if (e->op == NG_JIT_OP_NOT) {
+        Val c = cond(L, e->lhs);
+        if (c.r == NG_IR_NONE)
+            return NOVAL;
+        return mkval(ng_ir_unary(L->k, NG_OP_LOGNOT, NG_BOOL, c.r), NG_BOOL, true, true);
+    }
+    Val x = expr(L, e->lhs);
+    if (x.r == NG_IR_NONE)
+        return NOVAL;
+    NgDType dt = x.dt;
+    if (dt == NG_BOOL && x.weak)
+        dt = NG_INT64; /* -True == -1, ~True == -2 */
+    switch (e->op) {
+    case NG_JIT_OP_POS:
+        return mkval(as(L, x, dt), dt, x.weak, x.nonneg);
+    case NG_JIT_OP_NEG: {
+        if (dt == NG_BOOL)
+            return fail(L, e->span.line, NG_ERR_TYPE, "the numpy boolean negative, the `-` operator, is not supported");
+        NgIrRef r = as(L, x, dt);
+        if (is_const(L, r)) { /* fold -1 so it reads as a constant (index wrap, range steps) */
+            const NgIrNode *c = ng_ir_node(L->k, r);
+            if (ng_dtype_is_float(dt))
+                return mkval(ng_ir_const_f(L->k, dt, -c->c.f), dt, x.weak, false);
+            return mkval(ng_ir_const_i(L->k, dt, (int64_t)(0 - (uint64_t)c->c.i)), dt, x.weak, c->c.i <= 0);
+        }
+        return mkval(ng_ir_unary(L->k, NG_OP_NEG, dt, r), dt, x.weak, false);
+    }
+    case NG_JIT_OP_INVERT:
+        if (ng_dtype_is_float(dt))
+            return fail(L, e->span.line, NG_ERR_TYPE, "bad operand type for unary ~: '%s'", type_name(x));
+        return mkval(ng_ir_unary(L->k, NG_OP_INVERT, dt, as(L, x, dt)), dt, x.weak, false);
+    default:
+        return unsupported(L, e->span.line, "this unary operator");
+    }
+}
+
+/* `a and b` / `a or b` as a value: bools combine (short-circuit); other
+ * values pick an operand as Python does. */
+static Val boolop(Lower *L, const NgJitExpr *e)
+{
+    Val a = expr(L, e->lhs), b = expr(L, e->rhs);
+    if (a.r == NG_IR_NONE || b.r == NG_IR_NONE)
+        return NOVAL;
+    bool is_and = e->op == NG_JIT_OP_AND;
+    if (a.dt == NG_BOOL && b.dt == NG_BOOL)
+        return mkval(ng_ir_binary(L->k, is_and ? NG_OP_LOGAND : NG_OP_LOGOR, NG_BOOL, a.r, b.r), NG_BOOL,
+                     a.weak && b.weak, true);
+    Val t = truth(L, a);
+    return is_and ? select_val(L, t, b, a, e->span.line) : select_val(L, t, a, b, e->span.line);
+}
+
+/* a < b < c: each comparison, and-ed (each operand is evaluated once: IR
+ * expressions have no side effects). */
+static Val compare_chain(Lower *L, const NgJitExpr *e)
+{
+    Val prev = expr(L, e->items[0]), r = NOVAL;
+    for (int i = 1; i < e->nitems; i++) {
+        Val next = expr(L, e->items[i]);
+        Val c = compare(L, e->ops[i - 1], prev, next, e->span.line);
+        if (c.r == NG_IR_NONE)
+            return NOVAL;
+        r = i == 1 ? c : mkval(ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, r.r, c.r), NG_BOOL, r.weak && c.weak, true);
+        prev = next;
+    }
+    return r;
+}
+
+static Val expr(Lower *L, const NgJitExpr *e)
+{
+    if (L->st != NG_OK)
+        return NOVAL;
+    int line = e->span.line;
+    switch (e->kind) {
+    case NG_JIT_E_NAME:
+        return read_name(L, e);
+    case NG_JIT_E_INT:
+        if (e->big || e->ival > (uint64_t)INT64_MAX)
+            return fail(L, line, NG_ERR_OVERFLOW, "Python int too large to convert to C long");
+        return int_const(L, (int64_t)e->ival);
+    case NG_JIT_E_FLOAT:
+        return mkval(ng_ir_const_f(L->k, NG_FLOAT64, e->fval), NG_FLOAT64, true, false);
+    case NG_JIT_E_CONST:
+        if (e->cval == NG_JIT_C_TRUE || e->cval == NG_JIT_C_FALSE)
+            return mkval(ng_ir_const_i(L->k, NG_BOOL, e->cval == NG_JIT_C_TRUE), NG_BOOL, true, true);
+        return unsupported(L, line, e->cval == NG_JIT_C_NONE ? "None" : "Ellipsis");
+    case NG_JIT_E_UNARY:
+        return unary(L, e);
+    case NG_JIT_E_BINARY:
+        return arith(L, e->op, expr(L, e->lhs), expr(L, e->rhs), line);
+    case NG_JIT_E_BOOLOP:
+        return boolop(L, e);
+    case NG_JIT_E_COMPARE:
+        return compare_chain(L, e);
+    case NG_JIT_E_IFEXP:
+        return select_val(L, cond(L, e->cond), expr(L, e->lhs), expr(L, e->rhs), line);
+    case NG_JIT_E_CALL:
+        return call(L, e);
+    case NG_JIT_E_ATTR:
+        return attribute(L, e);
+    case NG_JIT_E_SUBSCRIPT:
+        return subscript(L, e);
+    case NG_JIT_E_IMAG: return unsupported(L, line, "a complex number");
+    case NG_JIT_E_STR: return unsupported(L, line, "a string");
+    case NG_JIT_E_TUPLE: return unsupported(L, line, "a tuple value");
+    case NG_JIT_E_LIST: return unsupported(L, line, "a list");
+    case NG_JIT_E_SET: case NG_JIT_E_SETCOMP: return unsupported(L, line, "a set");
+    case NG_JIT_E_DICT: case NG_JIT_E_DICTCOMP: return unsupported(L, line, "a dict");
+    case NG_JIT_E_LISTCOMP: return unsupported(L, line, "a list comprehension");
+    case NG_JIT_E_GENEXP: return unsupported(L, line, "a generator expression");
+    case NG_JIT_E_NAMED: return unsupported(L, line, "an assignment expression (:=)");
+    case NG_JIT_E_LAMBDA: return unsupported(L, line, "a lambda");
+    default: return unsupported(L, line, "this expression");
+    }
+}
+
+/* A condition: Python truthiness as a bool; and/or/not short-circuit. */
+static Val cond(Lower *L, const NgJitExpr *e)
+{
+    if (L->st != NG_OK)
+        return NOVAL;
+    if (e->kind == NG_JIT_E_BOOLOP) {
+        Val a = cond(L, e->lhs), b = cond(L, e->rhs);
+        if (a.r == NG_IR_NONE || b.r == NG_IR_NONE)
+            return NOVAL;
+        return mkval(ng_ir_binary(L->k, e->op == NG_JIT_OP_AND ? NG_OP_LOGAND : NG_OP_LOGOR, NG_BOOL, a.r, b.r),
+                     NG_BOOL, true, true);
+    }
+    if (e->kind == NG_JIT_E_UNARY && e->op == NG_JIT_OP_NOT) {
+        Val a = cond(L, e->lhs);
+        if (a.r == NG_IR_NONE)
+            return NOVAL;
+        return mkval(ng_ir_unary(L->k, NG_OP_LOGNOT, NG_BOOL, a.r), NG_BOOL, true, true);
+    }
+    return truth(L, expr(L, e));
+}
+
+/* ---- statements ---- */
+
+static void block(Lower *L, NgJitBlock b, Stmts *out);
+
+/* A value that later statements cannot change: e itself when it is a
+ * constant, a scalar parameter or a shape, else a new variable holding it. */
+static Val pin(Lower *L, Val v, Stmts *out)
+{
+    if (v.r == NG_IR_NONE)
+        return v;
+    NgIrKind kind = (NgIrKind)ng_ir_node(L->k, v.r)->kind;
+    if (kind == NG_IR_CONST || kind == NG_IR_SCALAR || kind == NG_IR_SHAPE)
+        return v;
+    int t = ng_ir_var(L->k, v.dt);
+    push(L, out, ng_ir_let(L->k, t, v.r));
+    v.r = ng_ir_varref(L->k, t);
+    return v;
+}
+
+static bool is_atomic_target(Lower *L, Sym *a)
+{
+    return L->plan->parallel && a->atomic;
+}
+
+/* Stores v into the element e (a subscript). */
+static void store(Lower *L, const NgJitExpr *e, Val v, Stmts *out)
+{
+    NgIrRef idx[NG_MAXDIMS];
+    Sym *s = element(L, e, idx);
+    if (!s || v.r == NG_IR_NONE)
+        return;
+    push(L, out, ng_ir_store(L->k, s->param, s->given->ndim, idx, as(L, v, s->given->dtype)));
+}
+
+/* Assigns v to a target: a name or an element. */
+static void assign_to(Lower *L, const NgJitExpr *t, Val v, Stmts *out)
+{
+    if (L->st != NG_OK)
+        return;
+    if (t->kind == NG_JIT_E_NAME) {
+        Sym *s = sym_of(L, t);
+        if (s->kind != SYM_LOCAL) {
+            fail(L, t->span.line, NG_ERR_UNSUPPORTED,
+                 "assigning to '%s' (%s) is not supported in a compiled loop", s->name,
+                 s->kind == SYM_ARRAY ? "an array" : "a module");
+            return;
+        }
+        push(L, out, assign_local(L, s, v));
+    } else if (t->kind == NG_JIT_E_SUBSCRIPT) {
+        store(L, t, v, out);
+    } else {
+        char buf[80], what[256];
+        snprintf(what, sizeof what, "assigning to '%s'", snip(L, t, buf, sizeof buf));
+        unsupported(L, t->span.line, what);
+    }
+}
+
+/* The values a tuple assignment unpacks: the items of a tuple, or x.shape. */
+static int unpack_values(Lower *L, const NgJitExpr *value, int n, Val *vals, Stmts *out)
+{
+    if (value->kind == NG_JIT_E_TUPLE || value->kind == NG_JIT_E_LIST) {
+        if (value->nitems != n)
+            return fail(L, value->span.line, NG_ERR_VALUE, "%s values to unpack (expected %d, got %d)",
+                        value->nitems > n ? "too many" : "not enough", n, value->nitems), 0;
+        for (int i = 0; i < n; i++)
+            if (value->items[i]->kind == NG_JIT_E_STARRED)
+                return unsupported(L, value->span.line, "a starred expression"), 0;
+        /* every value first, then the targets: a, b = b, a */
+        for (int i = 0; i < n; i++)
+            vals[i] = pin(L, expr(L, value->items[i]), out);
+        return 1;
+    }
+    if (value->kind == NG_JIT_E_ATTR && strcmp(value->name, "shape") == 0) {
+        Sym *s = array_name(L, value->lhs);
+        if (s) {
+            if (s->given->ndim != n)
+                return fail(L, value->span.line, NG_ERR_VALUE, "%s values to unpack (expected %d, got %d)",
+                            s->given->ndim > n ? "too many" : "not enough", n, s->given->ndim), 0;
+            for (int i = 0; i < n; i++)
+                vals[i] = mkval(ng_ir_shape(L->k, s->param, i), NG_INT64, true, true);
+            return 1;
+        }
+    }
+    return unsupported(L, value->span.line, "unpacking a value that is not a tuple"), 0;
+}
+
+static void assign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
+{
+    for (int t = 0; t < s->ntargets; t++) {
+        const NgJitExpr *tg = s->targets[t];
+        if (tg->kind == NG_JIT_E_TUPLE || tg->kind == NG_JIT_E_LIST) {
+            if (s->ntargets > 1) {
+                unsupported(L, s->span.line, "a chained assignment with a tuple target");
+                return;
+            }
+            Val vals[64];
+            if (tg->nitems > 64) {
+                unsupported(L, s->span.line, "unpacking more than 64 values");
+                return;
+            }
+            if (!unpack_values(L, s->value, tg->nitems, vals, out))
+                return;
+            for (int i = 0; i < tg->nitems; i++) {
+                if (tg->items[i]->kind == NG_JIT_E_TUPLE || tg->items[i]->kind == NG_JIT_E_STARRED) {
+                    unsupported(L, s->span.line, "nested or starred unpacking");
+                    return;
+                }
+                assign_to(L, tg->items[i], vals[i], out);
+            }
+            return;
+        }
+    }
+    Val v = expr(L, s->value);
+    if (s->ntargets > 1)
+        v = pin(L, v, out);
+    for (int t = 0; t < s->ntargets; t++)
+        assign_to(L, s->targets[t], v, out);
+}
+
+static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
+{
+    const NgJitExpr *t = s->target;
+    int line = s->span.line;
+    if (t->kind == NG_JIT_E_NAME) {
+        Sym *sym = sym_of(L, t);
+        if (sym->kind != SYM_LOCAL) {
+            assign_to(L, t, NOVAL, out); /* the error */
+            return;
+        }
+        Val cur = read_name(L, t);
+        Val rhs = expr(L, s->value);
+        push(L, out, assign_local(L, sym, arith(L, s->op, cur, rhs, line)));
+        return;
+    }
+    if (t->kind != NG_JIT_E_SUBSCRIPT) {
+        assign_to(L, t, NOVAL, out);
+        return;
+    }
+    NgIrRef idx[NG_MAXDIMS];
+    Sym *a = element(L, t, idx);
+    Val rhs = expr(L, s->value);
+    if (!a || rhs.r == NG_IR_NONE)
+        return;
+    NgDType adt = a->given->dtype;
+    int nd = a->given->ndim;
+    Val cur = mkval(ng_ir_load(L->k, a->param, nd, idx), adt, false, false);
+    if (is_atomic_target(L, a) && (s->op == NG_JIT_OP_ADD || s->op == NG_JIT_OP_SUB)) {
+        /* atomic a[e] += v: only when a[e] + v has a's dtype (else the cast
+         * would come after the add) */
+        Val sum = arith(L, s->op, cur, rhs, line);
+        if (sum.r == NG_IR_NONE)
+            return;
+        if (sum.dt != adt) {
+            fail(L, line, NG_ERR_UNSUPPORTED,
+                 "an atomic update of %s elements with a %s value is not supported in a compiled loop",
+                 ng_dtype_info(adt)->name, type_name(rhs));
+            return;
+        }
+        NgIrRef v = as(L, rhs, adt);
+        if (s->op == NG_JIT_OP_SUB)
+            v = ng_ir_unary(L->k, NG_OP_NEG, adt, v);
+        push(L, out, ng_ir_atomic(L->k, NG_OP_ADD, a->param, nd, idx, v));
+        return;
+    }
+    if (is_atomic_target(L, a)) {
+        fail(L, line, NG_ERR_UNSUPPORTED, "an atomic %s= update is not supported in a compiled loop",
+             ng_jit_op_name(s->op));
+        return;
+    }
+    Val r = arith(L, s->op, cur, rhs, line);
+    if (r.r != NG_IR_NONE)
+        push(L, out, ng_ir_store(L->k, a->param, nd, idx, as(L, r, adt)));
+}
+
+/* The range a for statement iterates over: start, stop, step as int64
+ * values. False after an error. */
+static bool range_args(Lower *L, const NgJitStmt *s, Val *start, Val *stop, Val *step)
+{
+    const NgJitExpr *it = s->test;
+    int line = s->span.line;
+    bool ok = it->kind == NG_JIT_E_CALL;
+    if (ok) {
+        const NgJitExpr *f = it->lhs;
+        if (f->kind == NG_JIT_E_NAME)
+            ok = sym_of(L, f)->kind == SYM_UNBOUND && (strcmp(f->name, "range") == 0 || strcmp(f->name, "prange") == 0);
+        else
+            ok = f->kind == NG_JIT_E_ATTR && strcmp(f->name, "prange") == 0;
+    }
+    if (!ok) {
+        char buf[80], what[256];
+        snprintf(what, sizeof what, "iterating over '%s' (only range() and prange() loops compile)",
+                 snip(L, it, buf, sizeof buf));
+        unsupported(L, line, what);
+        return false;
+    }
+    if (!check_args(L, it, 1, 3, "range"))
+        return false;
+    Val v[3] = {NOVAL, NOVAL, NOVAL};
+    for (int i = 0; i < it->nitems; i++) {
+        v[i] = expr(L, it->items[i]);
+        if (v[i].r != NG_IR_NONE && ng_dtype_is_float(v[i].dt)) {
+            fail(L, line, NG_ERR_TYPE, "'float' object cannot be interpreted as an integer");
+            return false;
+        }
+        if (v[i].r != NG_IR_NONE) {
+            v[i].r = as(L, v[i], NG_INT64);
+            v[i].dt = NG_INT64;
+            v[i].weak = true;
+        }
+    }
+    if (it->nitems == 1) {
+        *start = int_const(L, 0);
+        *stop = v[0];
+        *step = int_const(L, 1);
+    } else {
+        *start = v[0];
+        *stop = v[1];
+        *step = it->nitems == 3 ? v[2] : int_const(L, 1);
+    }
+    if (step->r != NG_IR_NONE && is_const(L, step->r) && const_i(L, step->r) == 0) {
+        fail(L, line, NG_ERR_VALUE, "range() arg 3 must not be zero");
+        return false;
+    }
+    return true;
+}
+
+/* The trip count of range(start, stop, step): max(0, -((start - stop) // step)). */
+static NgIrRef trip_count(Lower *L, Val start, Val stop, Val step)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef d = ng_ir_binary(k, NG_OP_SUB, NG_INT64, start.r, stop.r);
+    NgIrRef q = ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, d, step.r);
+    NgIrRef n = ng_ir_unary(k, NG_OP_NEG, NG_INT64, q);
+    return ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, n, ng_ir_const_i(k, NG_INT64, 0));
+}
+
+/* A for-range loop: the FOR node, with its bounds pinned in `out` first.
+ * `prologue` (may be NULL) goes at the top of each iteration, before the
+ * loop variable is set; *loop_ref (may be NULL) gets the FOR; `outer` for
+ * the nest's own loop (break and continue at depth 0 leave it). */
+static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *prologue, unsigned flags,
+                         NgIrRef *loop_ref, bool outer)
+{
+    Val start, stop, step;
+    if (s->orelse.n) {
+        unsupported(L, s->else_line ? s->else_line : s->span.line, "a for loop's else block");
+        return NG_IR_NONE;
+    }
+    if (s->target->kind != NG_JIT_E_NAME) {
+        unsupported(L, s->span.line, "a for loop target that is not a name");
+        return NG_IR_NONE;
+    }
+    if (!range_args(L, s, &start, &stop, &step))
+        return NG_IR_NONE;
+    Sym *var = sym_of(L, s->target);
+    start = pin(L, start, out);
+    stop = pin(L, stop, out);
+    step = pin(L, step, out);
+    bool known = start.r != NG_IR_NONE && stop.r != NG_IR_NONE && step.r != NG_IR_NONE;
+    bool const_step = known && is_const(L, step.r);
+    int64_t st = const_step ? const_i(L, step.r) : 0;
+    int counter = ng_ir_var(L->k, NG_INT64);
+    NgIrRef c = ng_ir_varref(L->k, counter);
+    NgIrRef first = NG_IR_NONE, last = NG_IR_NONE, by = NG_IR_NONE;
+    Val value = NOVAL;
+    if (known && const_step) {
+        /* for (c = start; c < stop; c += step): the Python variable is c */
+        first = start.r, last = stop.r, by = step.r;
+        bool stop_ok = stop.nonneg || (is_const(L, stop.r) && const_i(L, stop.r) >= -1);
+        value = mkval(c, NG_INT64, true, st > 0 ? start.nonneg : stop_ok);
+    } else if (known) {
+        /* a step known only at run time: count the trips, v = start + c * step */
+        Val n = pin(L, mkval(trip_count(L, start, stop, step), NG_INT64, true, true), out);
+        first = ng_ir_const_i(L->k, NG_INT64, 0), last = n.r, by = ng_ir_const_i(L->k, NG_INT64, 1);
+        value = mkval(ng_ir_binary(L->k, NG_OP_ADD, NG_INT64, start.r, ng_ir_binary(L->k, NG_OP_MUL, NG_INT64, c, step.r)),
+                      NG_INT64, true, false);
+    }
+    Stmts body = {0};
+    if (prologue)
+        for (int i = 0; i < prologue->n; i++)
+            push(L, &body, prologue->v[i]);
+    if (var->kind == SYM_LOCAL)
+        push(L, &body, assign_local(L, var, value));
+    else
+        assign_to(L, s->target, value, &body); /* the error */
+    L->depth += outer ? 0 : 1;
+    block(L, s->body, &body);
+    L->depth -= outer ? 0 : 1;
+    NgIrRef b = seal(L, &body);
+    if (!known || b == NG_IR_NONE || L->st != NG_OK)
+        return NG_IR_NONE;
+    NgIrRef r = ng_ir_for(L->k, counter, first, last, by, b, flags);
+    if (loop_ref)
+        *loop_ref = r;
+    return r;
+}
+
+static void while_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
+{
+    if (s->orelse.n) {
+        unsupported(L, s->else_line ? s->else_line : s->span.line, "a while loop's else block");
+        return;
+    }
+    Val c = cond(L, s->test);
+    Stmts body = {0};
+    L->depth++;
+    block(L, s->body, &body);
+    L->depth--;
+    NgIrRef b = seal(L, &body);
+    if (c.r == NG_IR_NONE || L->st != NG_OK)
+        return;
+    if (b == NG_IR_NONE)
+        b = ng_ir_block(L->k, 0, NULL);
+    push(L, out, ng_ir_while(L->k, c.r, b));
+}
+
+static void if_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
+{
+    Val c = cond(L, s->test);
+    Stmts then = {0}, other = {0};
+    block(L, s->body, &then);
+    block(L, s->orelse, &other);
+    NgIrRef t = seal(L, &then), o = seal(L, &other);
+    if (c.r == NG_IR_NONE || L->st != NG_OK)
+        return;
+    if (t == NG_IR_NONE)
+        t = ng_ir_block(L->k, 0, NULL);
+    push(L, out, ng_ir_if(L->k, c.r, t, o));
+}
+
+static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
+{
+    if (L->st != NG_OK)
+        return;
+    int line = s->span.line;
+    switch (s->kind) {
+    case NG_JIT_S_ASSIGN:
+        assign_stmt(L, s, out);
+        break;
+    case NG_JIT_S_ANNASSIGN:
+        if (s->value)
+            assign_to(L, s->target, expr(L, s->value), out);
+        break;
+    case NG_JIT_S_AUGASSIGN:
+        augassign_stmt(L, s, out);
+        break;
+    case NG_JIT_S_FOR:
+        push(L, out, for_range(L, s, out, NULL, 0, NULL, false));
+        break;
+    case NG_JIT_S_WHILE:
+        while_stmt(L, s, out);
+        break;
+    case NG_JIT_S_IF:
+        if_stmt(L, s, out);
+        break;
+    case NG_JIT_S_BREAK: case NG_JIT_S_CONTINUE:
+        if (s->kind == NG_JIT_S_BREAK && L->depth == 0 && L->plan->parallel) {
+            unsupported(L, line, "break out of a parallel loop");
+            break;
+        }
+        push(L, out, ng_ir_jump(L->k, s->kind == NG_JIT_S_BREAK ? NG_IR_BREAK : NG_IR_CONTINUE));
+        break;
+    case NG_JIT_S_PASS:
+        break;
+    case NG_JIT_S_EXPR:
+        /* a docstring or `...` does nothing; a call for its effect cannot run here */
+        if (s->value->kind == NG_JIT_E_STR || s->value->kind == NG_JIT_E_CONST ||
+            s->value->kind == NG_JIT_E_INT || s->value->kind == NG_JIT_E_FLOAT)
+            break;
+        if (s->value->kind == NG_JIT_E_CALL) {
+            char buf[80], what[256];
+            snprintf(what, sizeof what, "calling %s() for its effect", snip(L, s->value->lhs, buf, sizeof buf));
+            unsupported(L, line, what);
+        } else {
+            unsupported(L, line, "an expression statement");
+        }
+        break;
+    case NG_JIT_S_RETURN:
+        unsupported(L, line, "return");
+        break;
+    case NG_JIT_S_DEF:
+        unsupported(L, line, "a def");
+        break;
+    case NG_JIT_S_OTHER: {
+        char what[80];
+        snprintf(what, sizeof what, "the %s statement", s->what ? s->what : "");
+        unsupported(L, line, what);
+        break;
+    }
+    default:
+        unsupported(L, line, "this statement");
+        break;
+    }
+}
+
+static void block(Lower *L, NgJitBlock b, Stmts *out)
+{
+    for (int i = 0; i < b.n && L->st == NG_OK; i++)
+        stmt(L, b.stmts[i], out);
+}
+
+/* ---- set-up and passes ---- */
+
+/* Classifies the names of the nest (once, before the passes). */
+static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars, int nvars)
+{
+    const NgJitAst *ast = L->ast;
+    const NgJitLoopPlan *plan = L->plan;
+    int line = loop->span.line;
+    NgStatus st = loop_name_ids(ast, loop, &L->order, &L->norder);
+    if (st != NG_OK)
+        return st;
+    L->syms = ng_calloc((size_t)ast->nnames + 1, sizeof *L->syms);
+    if (!L->syms)
+        return ng_error_set(NG_ERR_NOMEM, "out of memory lowering a loop");
+    for (int i = 0; i < ast->nnames; i++) {
+        L->syms[i].name = ast->names[i];
+        L->syms[i].red = -1;
+        L->syms[i].dt = NG_NODTYPE;
+        L->syms[i].param = -1;
+    }
+    for (int i = 0; i < L->norder; i++)
+        L->syms[L->order[i]].mentioned = true;
+    mark_stmt(L, loop);
+    for (int v = 0; v < nvars; v++) {
+        if (!vars[v].name)
+            continue;
+        for (int i = 0; i < ast->nnames; i++)
+            if (strcmp(ast->names[i], vars[v].name) == 0)
+                L->syms[i].given = &vars[v];
+    }
+    for (int i = 0; i < L->norder; i++) {
+        Sym *s = &L->syms[L->order[i]];
+        const NgJitVarType *g = s->given;
+        if (g && g->module != NG_JIT_MOD_NONE) {
+            s->kind = SYM_MODULE;
+            s->module = g->module;
+        } else if (!g && !s->assigned && (strcmp(s->name, "np") == 0 || strcmp(s->name, "numpy") == 0)) {
+            s->kind = SYM_MODULE;
+            s->module = NG_JIT_MOD_NUMPY;
+        } else if (!g && !s->assigned && strcmp(s->name, "math") == 0) {
+            s->kind = SYM_MODULE;
+            s->module = NG_JIT_MOD_MATH;
+        } else if (g && g->is_array) {
+            if (g->ndim < 0 || g->ndim > NG_MAXDIMS || !usable(g->dtype))
+                return fail(L, line, NG_ERR_TYPE, "array '%s' of dtype %s is not supported in a compiled loop",
+                            s->name, g->dtype >= 0 && g->dtype < NG_NTYPES ? ng_dtype_info(g->dtype)->name : "?"), L->st;
+            s->kind = SYM_ARRAY;
+        } else if (g) {
+            if (!usable(g->dtype))
+                return fail(L, line, NG_ERR_TYPE, "scalar '%s' of dtype %s is not supported in a compiled loop",
+                            s->name, g->dtype >= 0 && g->dtype < NG_NTYPES ? ng_dtype_info(g->dtype)->name : "?"), L->st;
+            if (!s->assigned) {
+                s->kind = SYM_SCALAR;
+                continue;
+            }
+            s->kind = SYM_LOCAL;
+            s->dt = g->dtype;
+            s->weak = !g->numpy_scalar;
+            s->nonneg = false;
+            s->home = plan->parallel ? HOME_SCALAR : HOME_CELL;
+        } else if (s->assigned) {
+            s->kind = SYM_LOCAL;
+            s->nonneg = true; /* starts at 0 */
+        } else {
+            s->kind = SYM_UNBOUND; /* a builtin, or an error where it is read */
+        }
+    }
+    /* the plan's names */
+    for (int r = 0; plan->parallel && r < plan->nreductions; r++) {
+        Sym *s = NULL;
+        for (int i = 0; i < L->norder; i++)
+            if (plan->reductions[r].name && strcmp(L->syms[L->order[i]].name, plan->reductions[r].name) == 0)
+                s = &L->syms[L->order[i]];
+        if (!s || s->kind != SYM_LOCAL || !s->given)
+            return fail(L, line, NG_ERR_VALUE,
+                        "reduction variable '%s' must be a scalar bound before the loop and updated in it",
+                        plan->reductions[r].name ? plan->reductions[r].name : "?"), L->st;
+        s->home = HOME_CELL;
+        s->red = r;
+    }
+    for (int a = 0; plan->parallel && plan->atomic && a <= plan->natomics; a++) {
+        for (int i = 0; i < L->norder; i++) {
+            Sym *s = &L->syms[L->order[i]];
+            if (s->kind == SYM_ARRAY && (plan->natomics == 0 || (a < plan->natomics && plan->atomics[a] &&
+                                                                  strcmp(s->name, plan->atomics[a]) == 0)))
+                s->atomic = true;
+        }
+        if (plan->natomics == 0)
+            break;
+    }
+    for (int o = 0; o < plan->nlive_out; o++) {
+        Sym *s = NULL;
+        for (int i = 0; i < L->norder; i++)
+            if (plan->live_out[o] && strcmp(L->syms[L->order[i]].name, plan->live_out[o]) == 0)
+                s = &L->syms[L->order[i]];
+        if (plan->parallel)
+            return fail(L, line, NG_ERR_VALUE, "a parallel loop cannot have a live-out scalar ('%s')",
+                        plan->live_out[o] ? plan->live_out[o] : "?"), L->st;
+        if (!s || s->kind != SYM_LOCAL)
+            return fail(L, line, NG_ERR_VALUE, "live-out name '%s' is not assigned in the loop",
+                        plan->live_out[o] ? plan->live_out[o] : "?"), L->st;
+        s->home = HOME_CELL;
+    }
+    int nparams = 0;
+    for (int i = 0; i < L->norder; i++) {
+        Sym *s = &L->syms[L->order[i]];
+        nparams += s->kind == SYM_ARRAY || s->kind == SYM_SCALAR || (s->kind == SYM_LOCAL && s->home != HOME_NONE);
+    }
+    if (nparams > NG_JIT_MAX_ARGS)
+        return fail(L, line, NG_ERR_UNSUPPORTED, "a loop with more than %d parameters is not supported",
+                    NG_JIT_MAX_ARGS), L->st;
+    return NG_OK;
+}
+
+/* A local's value before the loop: its input or 0. */
+static NgIrRef initial(Lower *L, Sym *s)
+{
+    NgDType dt = usable(s->dt) ? s->dt : NG_INT64;
+    if (s->home == HOME_SCALAR)
+        return ng_ir_cast(L->k, dt, ng_ir_scalar(L->k, s->param));
+    if (s->home == HOME_CELL && s->given) {
+        NgIrRef none[1] = {0};
+        return ng_ir_load(L->k, s->param, 0, none);
+    }
+    return zero_of(L, dt).r;
+}
+
+/* One pass: the whole kernel into L->k. */
+static void lower_pass(Lower *L, const NgJitStmt *loop)
+{
+    NgIrKernel *k = L->k;
+    const NgJitLoopPlan *plan = L->plan;
+    /* parameters, in order of first mention */
+    for (int i = 0; i < L->norder; i++) {
+        Sym *s = &L->syms[L->order[i]];
+        s->param = -1;
+        if (s->kind == SYM_ARRAY)
+            s->param = ng_ir_param_array(k, s->given->dtype, s->given->ndim, s->given->inner_contig, s->written);
+        else if (s->kind == SYM_SCALAR || (s->kind == SYM_LOCAL && s->home == HOME_SCALAR))
+            s->param = ng_ir_param_scalar(k, s->given->dtype);
+        else if (s->kind == SYM_LOCAL && s->home == HOME_CELL)
+            s->param = ng_ir_param_array(k, usable(s->dt) ? s->dt : NG_INT64, 0, true, true);
+    }
+    /* locals: shared ones before the loop, private ones at the top of each iteration */
+    Stmts pre = {0}, priv = {0}, post = {0};
+    for (int i = 0; i < L->norder; i++) {
+        Sym *s = &L->syms[L->order[i]];
+        if (s->kind != SYM_LOCAL)
+            continue;
+        s->var = ng_ir_var(k, usable(s->dt) ? s->dt : NG_INT64);
+        bool shared = !plan->parallel || s->red >= 0;
+        push(L, shared ? &pre : &priv, ng_ir_let(k, s->var, initial(L, s)));
+        if (s->home == HOME_CELL) {
+            NgIrRef none[1] = {0};
+            push(L, &post, ng_ir_store(k, s->param, 0, none, ng_ir_varref(k, s->var)));
+        }
+    }
+    NgIrRef outer = NG_IR_NONE;
+    L->depth = 0;
+    if (loop->kind == NG_JIT_S_FOR) {
+        push(L, &pre, for_range(L, loop, &pre, &priv, plan->parallel ? NG_IR_PARALLEL : 0, &outer, true));
+    } else if (loop->kind == NG_JIT_S_WHILE && !plan->parallel) {
+        L->depth = -1; /* break and continue apply to this loop, not a parallel one */
+        for (int i = 0; i < priv.n; i++)
+            push(L, &pre, priv.v[i]);
+        while_stmt(L, loop, &pre);
+    } else {
+        fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a parallel %s loop is not supported in a compiled loop",
+             loop->kind == NG_JIT_S_WHILE ? "while" : "non-range");
+    }
+    ng_free(priv.v);
+    if (outer != NG_IR_NONE)
+        for (int i = 0; i < L->norder; i++) {
+            Sym *s = &L->syms[L->order[i]];
+            if (s->kind == SYM_LOCAL && s->red >= 0)
+                ng_ir_reduce(k, outer, s->var, plan->reductions[s->red].op);
+        }
+    for (int i = 0; i < post.n; i++)
+        push(L, &pre, post.v[i]);
+    ng_free(post.v);
+    k->body = seal(L, &pre);
+}
+
+static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
+{
+    memset(info, 0, sizeof *info);
+    info->parallel = L->plan->parallel;
+    info->line = loop->span.line;
+    for (int i = 0; i < L->norder; i++) {
+        const Sym *s = &L->syms[L->order[i]];
+        if (s->param < 0)
+            continue;
+        NgJitArg *a = &info->args[info->nargs++];
+        if (s->kind == SYM_ARRAY) {
+            *a = (NgJitArg){s->name, NG_JIT_ARG_ARRAY, s->given->dtype, s->given->ndim, s->written, false, false, NG_NOPS};
+        } else if (s->kind == SYM_SCALAR || s->home == HOME_SCALAR) {
+            *a = (NgJitArg){s->name, NG_JIT_ARG_SCALAR, s->given->dtype, 0, false, false, !s->given->numpy_scalar, NG_NOPS};
+        } else {
+            *a = (NgJitArg){s->name, NG_JIT_ARG_CELL, s->dt, 0, true, s->given != NULL, s->weak,
+                            s->red >= 0 ? L->plan->reductions[s->red].op : NG_NOPS};
+        }
+    }
+}
+
+NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVarType *vars, int nvars,
+                      const NgJitLoopPlan *plan, NgIrKernel *k, NgJitLowered *info)
+{
+    char name[sizeof k->name];
+    memcpy(name, k->name, sizeof name);
+    Lower L = {.ast = ast, .plan = plan};
+    NgStatus st = setup(&L, loop, vars, nvars);
+    for (int pass = 0; st == NG_OK; pass++) {
+        if (pass == 16) {
+            st = ng_error_set(NG_ERR_INTERNAL, "%s:%d: the types of the loop's variables did not settle",
+                              ast->filename, loop->span.line);
+            break;
+        }
+        NgIrKernel tmp;
+        ng_ir_init(&tmp, name);
+        L.k = &tmp;
+        L.changed = false;
+        L.unknown_line = 0;
+        lower_pass(&L, loop);
+        st = L.st != NG_OK ? L.st : tmp.status;
+        if (st == NG_OK && !L.changed && L.unknown_line)
+            st = (fail(&L, L.unknown_line, NG_ERR_VALUE, "local variable '%s' is used before it is assigned",
+                       L.unknown_name), L.st);
+        if (st == NG_OK && !L.changed && tmp.body == NG_IR_NONE)
+            st = ng_error_set(NG_ERR_INTERNAL, "%s:%d: lowering the loop gave no kernel", ast->filename,
+                              loop->span.line);
+        if (st == NG_OK && !L.changed)
+            st = ng_ir_verify(&tmp);
+        if (st == NG_OK && !L.changed) {
+            ng_ir_free(k);
+            *k = tmp;
+            if (info)
+                fill_info(&L, loop, info);
+            break;
+        }
+        ng_ir_free(&tmp);
+    }
+    ng_free(L.syms);
+    ng_free(L.order);
+    if (st != NG_OK) {
+        ng_ir_free(k);
+        ng_ir_init(k, name);
+    }
+    return st;
+}
+
+NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVarType *vars, int nvars,
+                          const NgJitLoopPlan *plan, NgStr *out)
+{
+    ng_str_catf(out, "jit1:%016llx:%u:%u|", (unsigned long long)ng_hash64(ast->src, ast->len, 0),
+                (unsigned)loop->span.off, (unsigned)loop->span.end_off);
+    for (int i = 0; i < nvars; i++) {
+        const NgJitVarType *v = &vars[i];
+        ng_str_catf(out, "%s:%d%d.%d.%d%d%d;", v->name ? v->name : "", v->module, v->is_array, (int)v->dtype,
+                    v->ndim, v->numpy_scalar, v->inner_contig);
+    }
+    ng_str_catf(out, "|p%d a%d", plan->parallel, plan->atomic);
+    for (int i = 0; i < plan->nreductions; i++)
+        ng_str_catf(out, " r%s:%d", plan->reductions[i].name ? plan->reductions[i].name : "", plan->reductions[i].op);
+    for (int i = 0; i < plan->natomics; i++)
+        ng_str_catf(out, " a%s", plan->atomics[i] ? plan->atomics[i] : "");
+    for (int i = 0; i < plan->nlive_out; i++)
+        ng_str_catf(out, " o%s", plan->live_out[i] ? plan->live_out[i] : "");
+    if (out->failed)
+        return ng_error_set(NG_ERR_NOMEM, "out of memory building a kernel key");
+    return NG_OK;
+}

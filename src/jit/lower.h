@@ -1,0 +1,157 @@
+/* Lowering one loop nest of a parsed Python function (ast.h) to a kernel in
+ * the IR (src/ir), specialised on the run-time types of its free variables.
+ *
+ * Where it fits: the Python glue parses the function (parse.c), dependence
+ * analysis (analyze.c) decides per loop whether it runs in parallel, which
+ * scalars are reductions and which arrays need atomic updates, and the host
+ * plan, the first time it reaches a loop, calls ng_jit_lower (through
+ * ng_kernel_get, keyed by ng_jit_lower_key) with the types of the values its
+ * names hold then. The two stages meet in NgJitLoopPlan: lowering trusts the
+ * verdict it is given and checks only what it needs to emit correct code.
+ *
+ * The kernel's parameters (NgJitLowered.args), in order of first mention in
+ * the nest, each name once:
+ *   - every free array the nest mentions: passed as it is (any strides);
+ *   - every free scalar the nest reads and never assigns: its value;
+ *   - in a parallel loop, every free scalar it assigns that is not a
+ *     reduction: its value, copied into a private variable per iteration
+ *     (the analysis says such scalars are written before read and dead after
+ *     the loop; the copy keeps the result right if they are not);
+ *   - every scalar whose value the host needs after the loop: a reduction of
+ *     a parallel loop, or in a sequential loop any free scalar it assigns and
+ *     the names in plan->live_out. Each is a "cell": a 0-d array of the
+ *     scalar's dtype holding the value before the loop (when bound then) and,
+ *     after the launch, the value after it.
+ * The outer loop becomes a FOR, NG_IR_PARALLEL when plan->parallel (with its
+ * reductions attached by ng_ir_reduce), else the whole nest runs as one
+ * thread. Launch it with extent = the outer loop's trip count
+ * (len(range(...)) in Python; only GPU grid sizing depends on it, never the
+ * result) and work = an estimate of the elements touched.
+ *
+ * Typing follows NumPy 2 (NEP 50): Python int/float/bool values (literals,
+ * loop counters, shapes, Python scalars passed in) are "weak" int64/float64/
+ * bool that give way to a NumPy dtype (float32 element * 2.0 stays float32);
+ * array elements and NumPy scalars are strong. A local variable has one
+ * type: the promotion of every value assigned to it anywhere in the nest.
+ *
+ * What compiles: `for v in range(...)` / `prange(...)` (any step, negative
+ * included) and `while` loops, nested, with break/continue (a `break` out of
+ * the outer loop only when it is sequential); `if/elif/else`; assignments,
+ * augmented assignments and tuple assignments (swaps included) to locals and
+ * array elements `a[i]`, `a[i, j]`, `a[i][j]` (negative indices wrap);
+ * arithmetic with Python's `//`, `%`, `/`, `**`, bit operations, chained
+ * comparisons, `and/or/not`, conditional expressions; `x.shape[k]`,
+ * `x.shape` unpacked, `x.size`, `x.ndim`, `len(x)`; builtins abs min max int
+ * float bool; math.* and np.* scalar functions, constants (pi, e, inf, nan)
+ * and dtype constructors (np.float32(x) ...). Anything else fails with
+ * NG_ERR_UNSUPPORTED: "file:line: <what> is not supported in a compiled loop".
+ * Type errors are NG_ERR_TYPE, names without a type NG_ERR_VALUE, all naming
+ * the Python source line.
+ *
+ * Where results differ from Python: integers are int64 and wrap; integer
+ * `//` and `%` by zero give 0 and float division by zero gives inf/nan
+ * (NumPy's answers, not ZeroDivisionError); an out-of-range index is not
+ * checked; a name read before any assignment reads 0 (Python raises).
+ */
+#ifndef NUMGPU_JIT_LOWER_H
+#define NUMGPU_JIT_LOWER_H
+
+#include <stdbool.h>
+
+#include "ir/ir.h"
+#include "jit/ast.h"
+
+enum {
+    NG_JIT_MAX_REDUCTIONS = 8, /* reductions of one loop */
+    NG_JIT_MAX_ATOMICS = 8,    /* arrays with atomic updates in one loop */
+    NG_JIT_MAX_LIVE_OUT = 16,  /* live-out names of one loop */
+    NG_JIT_MAX_ARGS = 64,      /* kernel parameters of one loop */
+};
+
+/* What a module-valued free variable is. */
+typedef enum NgJitModule {
+    NG_JIT_MOD_NONE,  /* not a module: an array or a scalar */
+    NG_JIT_MOD_NUMPY, /* numpy (or numgpu standing in for it): np.sqrt, np.pi, np.float32 ... */
+    NG_JIT_MOD_MATH,  /* math: math.sqrt, math.floor, math.pi ... */
+} NgJitModule;
+
+/* The run-time type of one free variable: a name bound before the loop. */
+typedef struct NgJitVarType {
+    const char *name;    /* the Python name (need not be interned) */
+    bool is_array;       /* an ndarray (dtype, ndim) rather than a scalar */
+    NgDType dtype;       /* element dtype; scalars: NG_INT64 / NG_FLOAT64 / NG_BOOL for a
+                            Python int / float / bool, or a NumPy scalar's dtype */
+    int ndim;            /* arrays: rank (0 ... NG_MAXDIMS) */
+    bool numpy_scalar;   /* scalars: a NumPy scalar (strong dtype), not a Python one (weak) */
+    bool inner_contig;   /* arrays: the last axis has stride 1 (part of the specialisation) */
+    NgJitModule module;  /* a module, not a value (then the fields above are unused) */
+} NgJitVarType;
+
+/* The dependence analysis' verdict on the loop being lowered. */
+typedef struct NgJitLoopPlan {
+    bool parallel;                   /* the outer loop's iterations are independent */
+    int nreductions;                 /* parallel: scalars combined across iterations */
+    struct {
+        const char *name;            /* the scalar (bound before the loop) */
+        NgOp op;                     /* NG_OP_ADD, MUL, MAXIMUM, MINIMUM, BITAND, BITOR, BITXOR */
+    } reductions[NG_JIT_MAX_REDUCTIONS];
+    bool atomic;                     /* parallel: scattered `a[e] += v` / `a[e] -= v` updates are
+                                        atomic: of the arrays named in atomics[], or of every
+                                        array when natomics is 0 */
+    int natomics;
+    const char *atomics[NG_JIT_MAX_ATOMICS];
+    int nlive_out;                   /* sequential: names first bound in the nest that the */
+    const char *live_out[NG_JIT_MAX_LIVE_OUT]; /* host reads afterwards (become cells) */
+} NgJitLoopPlan;
+
+/* How the host passes one kernel parameter. */
+typedef enum NgJitArgRole {
+    NG_JIT_ARG_ARRAY,  /* a free array: pass it with its rank (ng_kargs_array) */
+    NG_JIT_ARG_SCALAR, /* a free scalar: its value (.i for ints/bools, .f for floats) */
+    NG_JIT_ARG_CELL,   /* a scalar the host needs after the loop: a 0-d array of `dtype`
+                          holding the value before the loop (when has_input; else anything)
+                          and, after the launch, the value after it */
+} NgJitArgRole;
+
+typedef struct NgJitArg {
+    const char *name;  /* the Python name (interned in the AST) */
+    NgJitArgRole role;
+    NgDType dtype;     /* element dtype (arrays, cells), value dtype (scalars) */
+    int ndim;          /* arrays: rank; cells 0 */
+    bool written;      /* arrays: the nest stores into it (write a NumPy argument back) */
+    bool has_input;    /* cells: the name is bound before the loop (pass its value in) */
+    bool weak;         /* cells: a Python int/float/bool afterwards (else a NumPy scalar) */
+    NgOp reduction;    /* cells of a parallel loop: the combining op; NG_NOPS when none */
+} NgJitArg;
+
+/* What ng_jit_lower tells the host plan about the kernel it built. */
+typedef struct NgJitLowered {
+    NgJitArg args[NG_JIT_MAX_ARGS]; /* the kernel's parameters, in order */
+    int nargs;
+    bool parallel;     /* the outer loop is a parallel FOR (launch extent = its trip count) */
+    int line;          /* the loop's first line */
+} NgJitLowered;
+
+/* Lowers the loop statement `loop` (a FOR over range/prange or, when
+ * sequential, a WHILE of `ast`) into k (already ng_ir_init'ed: its name is
+ * kept), given the run-time types of the free variables (vars[0..nvars):
+ * names bound before the loop, modules included; `np`, `numpy` and `math`
+ * are those modules when not given) and the analysis' plan. Fills *info
+ * (may be NULL). On failure k is left empty (ng_ir_init'ed) and the thread's
+ * error text says what and where. */
+NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVarType *vars,
+                      int nvars, const NgJitLoopPlan *plan, NgIrKernel *k, NgJitLowered *info);
+
+/* Appends to out a kernel-cache key that determines what ng_jit_lower builds
+ * from the same inputs: a hash of the source text, the loop's position, the
+ * variables' types (in the order given) and the plan. */
+NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVarType *vars,
+                          int nvars, const NgJitLoopPlan *plan, NgStr *out);
+
+/* Every name the loop nest mentions (read or assigned; attribute names
+ * excluded), each once, in source order, interned in the AST. *names is
+ * ng_malloc'd (free it with ng_free; NULL when *n is 0). The glue passes the
+ * types of those that are bound when the loop is reached. */
+NgStatus ng_jit_loop_names(const NgJitAst *ast, const NgJitStmt *loop, const char ***names, int *n);
+
+#endif

@@ -1,0 +1,759 @@
+/* Tests of lowering loop nests to kernel IR (src/jit/lower.c).
+ *
+ * Each case parses a small Python function, lowers one of its loops with
+ * hand-written types and plan (what the glue and the dependence analysis
+ * will supply), runs the kernel on the cpu device through the kernel cache,
+ * and compares the arrays and cells it wrote with the same loop computed
+ * here in C, with Python's semantics. Parallel kernels without reductions or
+ * atomics must also emit as CUDA source. Unsupported constructs must fail
+ * with the Python file and line. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "emit/emit.h"
+#include "jit/lower.h"
+#include "kernel/kernel.h"
+
+static NgDevice *dev;
+
+/* ---- types and plans ---- */
+
+static NgJitVarType arr(const char *name, NgDType dt, int ndim)
+{
+    return (NgJitVarType){name, true, dt, ndim, false, true, NG_JIT_MOD_NONE};
+}
+
+static NgJitVarType py(const char *name, NgDType dt) /* a Python int/float/bool */
+{
+    return (NgJitVarType){name, false, dt, 0, false, false, NG_JIT_MOD_NONE};
+}
+
+static NgJitVarType npscalar(const char *name, NgDType dt)
+{
+    return (NgJitVarType){name, false, dt, 0, true, false, NG_JIT_MOD_NONE};
+}
+
+static NgJitLoopPlan par(void) { return (NgJitLoopPlan){.parallel = true}; }
+static NgJitLoopPlan seq(void) { return (NgJitLoopPlan){.parallel = false}; }
+
+static NgJitLoopPlan par_reduce(const char *name, NgOp op)
+{
+    NgJitLoopPlan p = par();
+    p.nreductions = 1;
+    p.reductions[0].name = name;
+    p.reductions[0].op = op;
+    return p;
+}
+
+/* ---- arrays ---- */
+
+static NgArray upload(NgDType dt, int ndim, const int64_t *shape, const void *host)
+{
+    NgArray a;
+    CHECK_OK(ng_array_empty(dev, dt, ndim, shape, &a));
+    if (host)
+        CHECK_OK(ng_array_upload(&a, host, NULL));
+    return a;
+}
+
+static NgArray vec(NgDType dt, int64_t n, const void *host) { return upload(dt, 1, &n, host); }
+
+static NgArray mat(NgDType dt, int64_t r, int64_t c, const void *host)
+{
+    int64_t shape[2] = {r, c};
+    return upload(dt, 2, shape, host);
+}
+
+/* ---- running a loop ---- */
+
+/* A value the test binds to a name: an array, or a scalar (in and out). */
+typedef struct Bind {
+    const char *name;
+    NgArray *a;       /* arrays */
+    bool is_float;    /* scalars: the value is f, else i */
+    double f;
+    int64_t i;
+    double out;       /* cells: the value after the loop */
+} Bind;
+
+static Bind barr(const char *name, NgArray *a) { return (Bind){name, a, false, 0, 0, 0}; }
+static Bind bint(const char *name, int64_t i) { return (Bind){name, NULL, false, 0, i, 0}; }
+static Bind bflt(const char *name, double f) { return (Bind){name, NULL, true, f, 0, 0}; }
+
+typedef struct BuildCtx {
+    const NgJitAst *ast;
+    const NgJitStmt *loop;
+    const NgJitVarType *vars;
+    int nvars;
+    const NgJitLoopPlan *plan;
+} BuildCtx;
+
+static NgStatus build(const void *ctx, NgIrKernel *k)
+{
+    const BuildCtx *c = ctx;
+    return ng_jit_lower(c->ast, c->loop, c->vars, c->nvars, c->plan, k, NULL);
+}
+
+/* The nth loop (FOR or WHILE) directly in the body of the first def. */
+static const NgJitStmt *find_loop(const NgJitAst *ast, int nth)
+{
+    const NgJitStmt *def = ast->body.stmts[0];
+    for (int i = 0; i < def->body.n; i++) {
+        const NgJitStmt *s = def->body.stmts[i];
+        if ((s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE) && nth-- == 0)
+            return s;
+    }
+    return NULL;
+}
+
+static void put_scalar(NgDType dt, const Bind *b, void *out)
+{
+    double f = b->is_float ? b->f : (double)b->i;
+    int64_t i = b->is_float ? (int64_t)b->f : b->i;
+    switch (dt) {
+    case NG_FLOAT64: *(double *)out = f; break;
+    case NG_FLOAT32: *(float *)out = (float)f; break;
+    case NG_INT32: *(int32_t *)out = (int32_t)i; break;
+    case NG_BOOL: *(uint8_t *)out = i != 0; break;
+    default: *(int64_t *)out = i; break;
+    }
+}
+
+static double get_scalar(NgDType dt, const void *p)
+{
+    switch (dt) {
+    case NG_FLOAT64: return *(const double *)p;
+    case NG_FLOAT32: return *(const float *)p;
+    case NG_INT32: return *(const int32_t *)p;
+    case NG_BOOL: return *(const uint8_t *)p;
+    default: return (double)*(const int64_t *)p;
+    }
+}
+
+static char last_source[1 << 16];
+
+/* Lowers loop `nth` of src with the types and plan, runs it on the cpu with
+ * the bindings (extent: the outer loop's trip count) and fills the cells'
+ * `out`. Returns the lowering's or the launch's status. */
+static NgStatus run_loop(const char *src, int nth, const NgJitVarType *vars, int nvars, const NgJitLoopPlan *plan,
+                         Bind *binds, int nbinds, int64_t extent, NgJitLowered *info_out)
+{
+    NgJitAst *ast;
+    NgStatus st = ng_jit_parse(src, strlen(src), "t.py", &ast, NULL);
+    if (st != NG_OK)
+        return st;
+    const NgJitStmt *loop = find_loop(ast, nth);
+    NgJitLowered info;
+    NgIrKernel k;
+    ng_ir_init(&k, "jit_test");
+    st = ng_jit_lower(ast, loop, vars, nvars, plan, &k, &info);
+    if (st != NG_OK) {
+        ng_ir_free(&k);
+        ng_jit_ast_free(ast);
+        return st;
+    }
+    if (info_out)
+        *info_out = info;
+    NgStr s;
+    ng_str_init(&s);
+    CHECK_OK(ng_emit(&k, &ng_target_c, &s));
+    snprintf(last_source, sizeof last_source, "%s", s.s);
+    ng_str_free(&s);
+    bool atomics = false;
+    for (NgIrRef r = 0; r < k.nnodes; r++)
+        atomics = atomics || k.nodes[r].kind == NG_IR_ATOMIC;
+    if (plan->parallel && k.nreds == 0 && !atomics) {
+        ng_str_init(&s);
+        CHECK_OK(ng_emit(&k, &ng_target_cuda, &s));
+        CHECK(strstr(s.s, "blockIdx.x") != NULL);
+        ng_str_free(&s);
+    }
+    ng_ir_free(&k);
+
+    NgStr key;
+    ng_str_init(&key);
+    CHECK_OK(ng_jit_lower_key(ast, loop, vars, nvars, plan, &key));
+    BuildCtx ctx = {ast, loop, vars, nvars, plan};
+    const NgKernel *kern = NULL;
+    st = ng_kernel_get(dev, key.s, key.len, build, &ctx, &kern);
+    ng_str_free(&key);
+    NgKArg args[512];
+    int n = 0;
+    NgArray cells[NG_JIT_MAX_ARGS];
+    int cell_of[NG_JIT_MAX_ARGS];
+    int ncells = 0;
+    for (int a = 0; st == NG_OK && a < info.nargs; a++) {
+        const NgJitArg *ja = &info.args[a];
+        Bind *b = NULL;
+        for (int j = 0; j < nbinds; j++)
+            if (strcmp(binds[j].name, ja->name) == 0)
+                b = &binds[j];
+        if (!b && !(ja->role == NG_JIT_ARG_CELL && !ja->has_input)) {
+            printf("no binding for '%s'\n", ja->name);
+            st = NG_ERR_VALUE;
+            break;
+        }
+        if (ja->role == NG_JIT_ARG_ARRAY) {
+            int64_t strides[NG_MAXDIMS];
+            for (int d = 0; d < b->a->ndim; d++)
+                strides[d] = b->a->strides[d] / ng_array_itemsize(b->a);
+            ng_kargs_array(args, &n, b->a, b->a->ndim, b->a->shape, strides);
+        } else if (ja->role == NG_JIT_ARG_SCALAR) {
+            if (ng_dtype_is_float(ja->dtype))
+                args[n++].f = b->is_float ? b->f : (double)b->i;
+            else
+                args[n++].i = b->is_float ? (int64_t)b->f : b->i;
+        } else {
+            char buf[16] = {0};
+            Bind none = bint(ja->name, 0);
+            put_scalar(ja->dtype, b ? b : &none, buf);
+            cells[ncells] = upload(ja->dtype, 0, NULL, buf);
+            cell_of[ncells] = a;
+            ng_kargs_array(args, &n, &cells[ncells], 0, NULL, NULL);
+            ncells++;
+        }
+    }
+    if (st == NG_OK)
+        st = ng_kernel_launch(kern, args, n, extent, extent * 4096);
+    if (st == NG_OK)
+        st = ng_device_sync(dev);
+    for (int c = 0; c < ncells; c++) {
+        const NgJitArg *ja = &info.args[cell_of[c]];
+        char buf[16];
+        if (st == NG_OK && ng_array_download(&cells[c], buf, NULL) == NG_OK)
+            for (int j = 0; j < nbinds; j++)
+                if (strcmp(binds[j].name, ja->name) == 0)
+                    binds[j].out = get_scalar(ja->dtype, buf);
+        ng_array_release(&cells[c]);
+    }
+    ng_jit_ast_free(ast);
+    return st;
+}
+
+/* The parameter named `name` (a dummy when none is). */
+static const NgJitArg *arg_named(const NgJitLowered *info, const char *name)
+{
+    static const NgJitArg none = {"", NG_JIT_ARG_ARRAY, NG_NODTYPE, -1, false, false, false, NG_NOPS};
+    for (int i = 0; i < info->nargs; i++)
+        if (strcmp(info->args[i].name, name) == 0)
+            return &info->args[i];
+    printf("no parameter '%s'\n", name);
+    return &none;
+}
+
+/* The value a cell named `name` ended with. */
+static double out_of(const Bind *b, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(b[i].name, name) == 0)
+            return b[i].out;
+    return NAN;
+}
+
+/* ---- Python's integer and float semantics, for the reference loops ---- */
+
+static int64_t py_floordiv(int64_t a, int64_t b)
+{
+    if (b == 0)
+        return 0;
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        q--;
+    return q;
+}
+
+static int64_t py_mod(int64_t a, int64_t b)
+{
+    if (b == 0)
+        return 0;
+    int64_t m = a % b;
+    if (m != 0 && ((m < 0) != (b < 0)))
+        m += b;
+    return m;
+}
+
+/* CPython's float_divmod: the floor quotient and the modulo, signed zeros included. */
+static void py_fdivmod(double vx, double wx, double *floordiv, double *mod)
+{
+    double m = fmod(vx, wx), div = (vx - m) / wx;
+    if (m != 0) {
+        if ((wx < 0) != (m < 0)) {
+            m += wx;
+            div -= 1.0;
+        }
+    } else {
+        m = copysign(0.0, wx);
+    }
+    double fd;
+    if (div != 0) {
+        fd = floor(div);
+        if (div - fd > 0.5)
+            fd += 1.0;
+    } else {
+        fd = copysign(0.0, vx / wx);
+    }
+    *floordiv = fd;
+    *mod = m;
+}
+
+static double py_fmod(double a, double b)
+{
+    double q, m;
+    py_fdivmod(a, b, &q, &m);
+    return m;
+}
+
+static double py_ffloordiv(double a, double b)
+{
+    double q, m;
+    py_fdivmod(a, b, &q, &m);
+    return q;
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static double urand(void) /* in [0, 1) */
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+/* ---- cases ---- */
+
+static void test_saxpy(void)
+{
+    const char *src =
+        "def f(a, x, y, out):\n"
+        "    for i in range(len(x)):\n"
+        "        out[i] = a * x[i] + y[i]\n";
+    enum { N = 1000 };
+    double x[N], y[N], o[N];
+    for (int i = 0; i < N; i++)
+        x[i] = urand() - 0.5, y[i] = urand() * 3;
+    NgArray ax = vec(NG_FLOAT64, N, x), ay = vec(NG_FLOAT64, N, y), ao = vec(NG_FLOAT64, N, NULL);
+    NgJitVarType vars[] = {py("a", NG_FLOAT64), arr("x", NG_FLOAT64, 1), arr("y", NG_FLOAT64, 1),
+                           arr("out", NG_FLOAT64, 1)};
+    Bind b[] = {bflt("a", 2.5), barr("x", &ax), barr("y", &ay), barr("out", &ao)};
+    NgJitLoopPlan plan = par();
+    NgJitLowered info;
+    CHECK_OK(run_loop(src, 0, vars, 4, &plan, b, 4, N, &info));
+    /* parameters in order of first mention: x, out, a, y */
+    CHECK_EQ_INT(4, info.nargs);
+    CHECK_EQ_STR("x", info.args[0].name);
+    CHECK_EQ_INT(NG_JIT_ARG_ARRAY, info.args[0].role);
+    CHECK(!info.args[0].written);
+    CHECK_EQ_STR("out", info.args[1].name);
+    CHECK(info.args[1].written);
+    CHECK_EQ_STR("a", info.args[2].name);
+    CHECK_EQ_INT(NG_JIT_ARG_SCALAR, info.args[2].role);
+    CHECK_EQ_INT(NG_FLOAT64, info.args[2].dtype);
+    CHECK(info.parallel);
+    CHECK_EQ_INT(2, info.line);
+    CHECK_STR_CONTAINS(last_source, "omp parallel for");
+    CHECK_OK(ng_array_download(&ao, o, NULL));
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += o[i] != 2.5 * x[i] + y[i];
+    CHECK_EQ_INT(0, bad);
+
+    /* float32 arrays with a Python float: computed in float32 (NEP 50) */
+    float xf[N], yf[N], of[N];
+    for (int i = 0; i < N; i++)
+        xf[i] = (float)x[i], yf[i] = (float)y[i];
+    NgArray fx = vec(NG_FLOAT32, N, xf), fy = vec(NG_FLOAT32, N, yf), fo = vec(NG_FLOAT32, N, NULL);
+    NgJitVarType fvars[] = {py("a", NG_FLOAT64), arr("x", NG_FLOAT32, 1), arr("y", NG_FLOAT32, 1),
+                            arr("out", NG_FLOAT32, 1)};
+    Bind fb[] = {bflt("a", 0.1), barr("x", &fx), barr("y", &fy), barr("out", &fo)};
+    CHECK_OK(run_loop(src, 0, fvars, 4, &plan, fb, 4, N, NULL));
+    CHECK_STR_CONTAINS(last_source, "float");
+    CHECK_OK(ng_array_download(&fo, of, NULL));
+    bad = 0;
+    for (int i = 0; i < N; i++) {
+        volatile float p = (float)0.1 * xf[i];
+        volatile float s = p + yf[i];
+        bad += of[i] != s;
+    }
+    CHECK_EQ_INT(0, bad);
+    ng_array_release(&ax), ng_array_release(&ay), ng_array_release(&ao);
+    ng_array_release(&fx), ng_array_release(&fy), ng_array_release(&fo);
+}
+
+static void test_nested_2d(void)
+{
+    /* A[i][j] and A[i, j], negative indices, a negative step, a step known at run time */
+    const char *src =
+        "def f(A, B, C, D, step):\n"
+        "    n, m = A.shape\n"
+        "    for i in range(A.shape[0]):\n"
+        "        for j in range(m - 1, -1, -1):\n"
+        "            C[i, j] = A[i][j] * 2 + B[i, -1 - j]\n"
+        "        for j in range(0, m, step):\n"
+        "            D[-i - 1, j] = A[i, j] - len(A[i])\n";
+    enum { R = 7, M = 13 };
+    double A[R][M], B[R][M], C[R][M], D[R][M];
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < M; j++)
+            A[i][j] = i * 100 + j, B[i][j] = urand();
+    NgArray a = mat(NG_FLOAT64, R, M, A), b = mat(NG_FLOAT64, R, M, B), c = mat(NG_FLOAT64, R, M, NULL);
+    double zero[R][M] = {{0}};
+    NgArray d = mat(NG_FLOAT64, R, M, zero);
+    NgJitVarType vars[] = {arr("A", NG_FLOAT64, 2), arr("B", NG_FLOAT64, 2), arr("C", NG_FLOAT64, 2),
+                           arr("D", NG_FLOAT64, 2), py("step", NG_INT64), py("m", NG_INT64), py("n", NG_INT64)};
+    Bind bs[] = {barr("A", &a), barr("B", &b), barr("C", &c), barr("D", &d), bint("step", 3), bint("m", M),
+                 bint("n", R)};
+    NgJitLoopPlan plan = par();
+    CHECK_OK(run_loop(src, 0, vars, 7, &plan, bs, 7, R, NULL));
+    CHECK_OK(ng_array_download(&c, C, NULL));
+    CHECK_OK(ng_array_download(&d, D, NULL));
+    int bad = 0;
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < M; j++) {
+            bad += C[i][j] != A[i][j] * 2 + B[i][M - 1 - j];
+            bad += D[R - 1 - i][j] != (j % 3 == 0 ? A[i][j] - M : 0);
+        }
+    CHECK_EQ_INT(0, bad);
+
+    /* a sequential outer loop with a negative step: each row from the one below */
+    const char *src2 =
+        "def f(A):\n"
+        "    for i in range(A.shape[0] - 2, -1, -1):\n"
+        "        for j in range(A.shape[1]):\n"
+        "            A[i, j] += A[i + 1, j]\n";
+    NgJitLoopPlan s = seq();
+    CHECK_OK(run_loop(src2, 0, vars, 1, &s, bs, 1, 1, NULL));
+    CHECK_OK(ng_array_download(&a, C, NULL));
+    for (int i = R - 2; i >= 0; i--)
+        for (int j = 0; j < M; j++)
+            A[i][j] += A[i + 1][j];
+    bad = 0;
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < M; j++)
+            bad += C[i][j] != A[i][j];
+    CHECK_EQ_INT(0, bad);
+    ng_array_release(&a), ng_array_release(&b), ng_array_release(&c), ng_array_release(&d);
+}
+
+static void test_dot_reduction(void)
+{
+    const char *src =
+        "def f(a, b):\n"
+        "    s = 0.0\n"
+        "    for i in range(a.shape[0]):\n"
+        "        s += a[i] * b[i]\n"
+        "    return s\n";
+    enum { N = 100000 };
+    static double x[N], y[N];
+    double want = 1.5;
+    for (int i = 0; i < N; i++) {
+        x[i] = urand() - 0.5, y[i] = urand();
+        want += x[i] * y[i];
+    }
+    NgArray a = vec(NG_FLOAT64, N, x), b = vec(NG_FLOAT64, N, y);
+    NgJitVarType vars[] = {arr("a", NG_FLOAT64, 1), arr("b", NG_FLOAT64, 1), py("s", NG_FLOAT64)};
+    Bind bs[] = {barr("a", &a), barr("b", &b), bflt("s", 1.5)};
+    NgJitLoopPlan plan = par_reduce("s", NG_OP_ADD);
+    NgJitLowered info;
+    CHECK_OK(run_loop(src, 0, vars, 3, &plan, bs, 3, N, &info));
+    CHECK_NEAR(want, out_of(bs, 3, "s"), 1e-9 * N);
+    CHECK_EQ_INT(3, info.nargs);
+    const NgJitArg *cell = arg_named(&info, "s");
+    CHECK_EQ_INT(NG_JIT_ARG_CELL, cell->role);
+    CHECK_EQ_INT(NG_FLOAT64, cell->dtype);
+    CHECK_EQ_INT(NG_OP_ADD, cell->reduction);
+    CHECK(cell->has_input);
+    CHECK(!cell->weak); /* float + float64 element: a NumPy float64 */
+    CHECK_STR_CONTAINS(last_source, "reduction(+:");
+
+    /* an integer sum from a Python int, and a product */
+    const char *src2 =
+        "def f(a):\n"
+        "    c = 0\n"
+        "    p = 1\n"
+        "    for i in range(len(a)):\n"
+        "        if a[i] > 0.25:\n"
+        "            c += 1\n"
+        "        p *= 1 + (i % 3 == 0)\n";
+    NgJitVarType vars2[] = {arr("a", NG_FLOAT64, 1), py("c", NG_INT64), py("p", NG_INT64)};
+    Bind bs2[] = {barr("a", &a), bint("c", 5), bint("p", 1)};
+    NgJitLoopPlan plan2 = par_reduce("c", NG_OP_ADD);
+    plan2.nreductions = 2;
+    plan2.reductions[1].name = "p";
+    plan2.reductions[1].op = NG_OP_MUL;
+    const int n2 = 40;
+    NgArray a2;
+    ng_array_view(&a, &a2);
+    a2.shape[0] = n2;
+    a2.size = n2;
+    bs2[0].a = &a2;
+    CHECK_OK(run_loop(src2, 0, vars2, 3, &plan2, bs2, 3, n2, &info));
+    int64_t c = 5, p = 1;
+    for (int i = 0; i < n2; i++) {
+        c += x[i] > 0.25;
+        p *= 1 + (i % 3 == 0);
+    }
+    CHECK_EQ_INT(c, (int64_t)out_of(bs2, 3, "c"));
+    CHECK_EQ_INT(p, (int64_t)out_of(bs2, 3, "p"));
+    CHECK(arg_named(&info, "c")->weak);
+    CHECK_EQ_INT(NG_INT64, arg_named(&info, "c")->dtype);
+    ng_array_release(&a2);
+    ng_array_release(&a), ng_array_release(&b);
+}
+
+static void test_floordiv_mod(void)
+{
+    const char *src =
+        "def f(a, b, x, y, q, r, fq, fr, s, t):\n"
+        "    for i in range(a.shape[0]):\n"
+        "        q[i] = a[i] // b[i]\n"
+        "        r[i] = a[i] % b[i]\n"
+        "        fq[i] = x[i] // y[i]\n"
+        "        fr[i] = x[i] % y[i]\n"
+        "        s[i] = (a[i] // -3) * 1000 + a[i] % -3 + (-7 // 2) * 10 + -7 % 2\n"
+        "        t[i] = a[i] / 4 + 2 ** -1 + a[i] ** 2 + ((a[i] << 3) ^ (b[i] & 0xFF)) + (a[i] >> 2)\n";
+    enum { N = 64 };
+    int64_t A[N], B[N], Q[N], R[N], S[N];
+    double X[N], Y[N], FQ[N], FR[N], T[N];
+    for (int i = 0; i < N; i++) {
+        A[i] = (int64_t)(urand() * 200) - 100;
+        B[i] = (int64_t)(urand() * 20) - 10;
+        if (B[i] == 0)
+            B[i] = 7;
+        X[i] = urand() * 20 - 10;
+        Y[i] = urand() * 6 - 3;
+    }
+    NgArray a = vec(NG_INT64, N, A), b = vec(NG_INT64, N, B), x = vec(NG_FLOAT64, N, X), y = vec(NG_FLOAT64, N, Y);
+    NgArray q = vec(NG_INT64, N, NULL), r = vec(NG_INT64, N, NULL), fq = vec(NG_FLOAT64, N, NULL);
+    NgArray fr = vec(NG_FLOAT64, N, NULL), s = vec(NG_INT64, N, NULL), t = vec(NG_FLOAT64, N, NULL);
+    NgJitVarType vars[] = {arr("a", NG_INT64, 1), arr("b", NG_INT64, 1), arr("x", NG_FLOAT64, 1),
+                           arr("y", NG_FLOAT64, 1), arr("q", NG_INT64, 1), arr("r", NG_INT64, 1),
+                           arr("fq", NG_FLOAT64, 1), arr("fr", NG_FLOAT64, 1), arr("s", NG_INT64, 1),
+                           arr("t", NG_FLOAT64, 1)};
+    Bind bs[] = {barr("a", &a), barr("b", &b), barr("x", &x), barr("y", &y), barr("q", &q),
+                 barr("r", &r), barr("fq", &fq), barr("fr", &fr), barr("s", &s), barr("t", &t)};
+    NgJitLoopPlan plan = par();
+    CHECK_OK(run_loop(src, 0, vars, 10, &plan, bs, 10, N, NULL));
+    CHECK_OK(ng_array_download(&q, Q, NULL));
+    CHECK_OK(ng_array_download(&r, R, NULL));
+    CHECK_OK(ng_array_download(&fq, FQ, NULL));
+    CHECK_OK(ng_array_download(&fr, FR, NULL));
+    CHECK_OK(ng_array_download(&s, S, NULL));
+    CHECK_OK(ng_array_download(&t, T, NULL));
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        bad += Q[i] != py_floordiv(A[i], B[i]);
+        bad += R[i] != py_mod(A[i], B[i]);
+        bad += !check_same_double(py_ffloordiv(X[i], Y[i]), FQ[i]);
+        bad += !check_same_double(py_fmod(X[i], Y[i]), FR[i]);
+        bad += S[i] != py_floordiv(A[i], -3) * 1000 + py_mod(A[i], -3) + (-4) * 10 + 1;
+        double want = (double)A[i] / 4 + 0.5 + (double)(A[i] * A[i]) +
+                      (double)(((A[i] * 8) ^ (B[i] & 0xFF)) + (A[i] >> 2));
+        bad += T[i] != want;
+        if (bad)
+            printf("i=%d a=%lld b=%lld q=%lld r=%lld s=%lld t=%.17g want %.17g x=%.17g y=%.17g fq=%.17g fr=%.17g\n",
+                   i, (long long)A[i], (long long)B[i], (long long)Q[i], (long long)R[i], (long long)S[i], T[i], want,
+                   X[i], Y[i], FQ[i], FR[i]);
+        if (bad)
+            break;
+    }
+    CHECK_EQ_INT(0, bad);
+    NgArray *all[] = {&a, &b, &x, &y, &q, &r, &fq, &fr, &s, &t};
+    for (int i = 0; i < 10; i++)
+        ng_array_release(all[i]);
+}
+
+static void test_conditional_max(void)
+{
+    const char *src =
+        "def f(x):\n"
+        "    m = x[0]\n"
+        "    big = 0.0\n"
+        "    for i in range(1, x.shape[0]):\n"
+        "        if x[i] > m:\n"
+        "            m = x[i]\n"
+        "        big = max(big, abs(x[i]))\n";
+    enum { N = 50000 };
+    static float X[N];
+    for (int i = 0; i < N; i++)
+        X[i] = (float)(urand() * 100 - 60);
+    X[N / 3] = 77.5f;
+    X[N / 2] = -99.25f;
+    NgArray x = vec(NG_FLOAT32, N, X);
+    NgJitVarType vars[] = {arr("x", NG_FLOAT32, 1), npscalar("m", NG_FLOAT32), py("big", NG_FLOAT64)};
+    Bind bs[] = {barr("x", &x), bflt("m", X[0]), bflt("big", 0.0)};
+    NgJitLoopPlan plan = par_reduce("m", NG_OP_MAXIMUM);
+    plan.nreductions = 2;
+    plan.reductions[1].name = "big";
+    plan.reductions[1].op = NG_OP_MAXIMUM;
+    NgJitLowered info;
+    CHECK_OK(run_loop(src, 0, vars, 3, &plan, bs, 3, N - 1, &info));
+    CHECK_EQ_DOUBLE(77.5, out_of(bs, 3, "m"));
+    CHECK_EQ_DOUBLE(99.25, out_of(bs, 3, "big"));
+    CHECK_EQ_INT(NG_FLOAT32, arg_named(&info, "m")->dtype);   /* float32 stays float32 */
+    CHECK_EQ_INT(NG_FLOAT32, arg_named(&info, "big")->dtype); /* 0.0 merged with float32 values */
+    ng_array_release(&x);
+}
+
+static int64_t collatz_steps(int64_t v)
+{
+    int64_t c = 0;
+    while (v != 1) {
+        v = v % 2 == 0 ? v / 2 : 3 * v + 1;
+        c++;
+    }
+    return c;
+}
+
+static void test_collatz(void)
+{
+    /* a sequential while loop: the whole loop is one thread, its scalars cells */
+    const char *src =
+        "def f(n0):\n"
+        "    n = n0\n"
+        "    steps = 0\n"
+        "    while n != 1:\n"
+        "        if n % 2 == 0:\n"
+        "            n = n // 2\n"
+        "        else:\n"
+        "            n = 3 * n + 1\n"
+        "        steps += 1\n"
+        "    return steps\n";
+    NgJitVarType vars[] = {py("n0", NG_INT64), py("n", NG_INT64), py("steps", NG_INT64)};
+    Bind bs[] = {bint("n0", 27), bint("n", 27), bint("steps", 0)};
+    NgJitLoopPlan plan = seq();
+    NgJitLowered info;
+    CHECK_OK(run_loop(src, 0, vars, 3, &plan, bs, 3, 1, &info));
+    CHECK_EQ_INT(collatz_steps(27), (int64_t)out_of(bs, 3, "steps"));
+    CHECK_EQ_INT(1, (int64_t)out_of(bs, 3, "n"));
+    CHECK(!info.parallel);
+    CHECK_EQ_INT(2, info.nargs); /* n0 is never mentioned in the loop */
+
+    /* the corpus' version: a parallel for around a while */
+    const char *src2 =
+        "def kernel(start, steps):\n"
+        "    for i in range(start.shape[0]):\n"
+        "        v = start[i]\n"
+        "        c = 0\n"
+        "        while v != 1:\n"
+        "            if v % 2 == 0:\n"
+        "                v = v // 2\n"
+        "            else:\n"
+        "                v = 3 * v + 1\n"
+        "            c += 1\n"
+        "        steps[i] = c\n";
+    enum { N = 3000 };
+    int64_t S[N], C[N];
+    for (int i = 0; i < N; i++)
+        S[i] = i + 1;
+    NgArray s = vec(NG_INT64, N, S), c = vec(NG_INT64, N, NULL);
+    NgJitVarType vars2[] = {arr("start", NG_INT64, 1), arr("steps", NG_INT64, 1)};
+    Bind bs2[] = {barr("start", &s), barr("steps", &c)};
+    NgJitLoopPlan p2 = par();
+    CHECK_OK(run_loop(src2, 0, vars2, 2, &p2, bs2, 2, N, NULL));
+    CHECK_OK(ng_array_download(&c, C, NULL));
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += C[i] != collatz_steps(S[i]);
+    CHECK_EQ_INT(0, bad);
+    ng_array_release(&s), ng_array_release(&c);
+}
+
+static void test_histogram(void)
+{
+    const char *src =
+        "def f(values, counts, w):\n"
+        "    for i in range(values.shape[0]):\n"
+        "        counts[values[i]] += 1\n"
+        "        w[values[i] % 4] -= 0.5\n";
+    enum { N = 200000, B = 16 };
+    static int64_t V[N];
+    int64_t want[B] = {0}, got[B];
+    double wwant[4] = {0}, wgot[4];
+    for (int i = 0; i < N; i++) {
+        V[i] = (int64_t)(urand() * B);
+        want[V[i]]++;
+        wwant[V[i] % 4] -= 0.5;
+    }
+    int64_t zeros[B] = {0};
+    double fz[4] = {0};
+    NgArray v = vec(NG_INT64, N, V), c = vec(NG_INT64, B, zeros), w = vec(NG_FLOAT64, 4, fz);
+    NgJitVarType vars[] = {arr("values", NG_INT64, 1), arr("counts", NG_INT64, 1), arr("w", NG_FLOAT64, 1)};
+    Bind bs[] = {barr("values", &v), barr("counts", &c), barr("w", &w)};
+    NgJitLoopPlan plan = par();
+    plan.atomic = true;
+    CHECK_OK(run_loop(src, 0, vars, 3, &plan, bs, 3, N, NULL));
+    CHECK_STR_CONTAINS(last_source, "omp atomic");
+    CHECK_OK(ng_array_download(&c, got, NULL));
+    CHECK_OK(ng_array_download(&w, wgot, NULL));
+    int bad = 0;
+    for (int i = 0; i < B; i++)
+        bad += got[i] != want[i];
+    for (int i = 0; i < 4; i++)
+        bad += wgot[i] != wwant[i];
+    CHECK_EQ_INT(0, bad);
+    ng_array_release(&v), ng_array_release(&c), ng_array_release(&w);
+}
+
+/* Lowering only: the status and error text of an unsupported loop. */
+static void expect_error(const char *src, const NgJitVarType *vars, int nvars, const NgJitLoopPlan *plan,
+                         NgStatus want, const char *text)
+{
+    NgJitAst *ast;
+    CHECK_OK(ng_jit_parse(src, strlen(src), "t.py", &ast, NULL));
+    NgIrKernel k;
+    ng_ir_init(&k, "bad");
+    NgStatus st = ng_jit_lower(ast, find_loop(ast, 0), vars, nvars, plan, &k, NULL);
+    CHECK_EQ_INT(want, st);
+    CHECK_STR_CONTAINS(ng_error_message(), text);
+    if (want != NG_OK)
+        CHECK_EQ_INT(0, k.nnodes);
+    ng_ir_free(&k);
+    ng_jit_ast_free(ast);
+}
+
+static void test_errors(void)
+{
+    NgJitVarType v[] = {arr("a", NG_FLOAT64, 1), arr("b", NG_FLOAT64, 2), py("n", NG_INT64)};
+    NgJitLoopPlan p = par(), s = seq();
+    expect_error("def f(a):\n    for i in range(3):\n        print(i)\n", v, 1, &s, NG_ERR_UNSUPPORTED,
+                 "t.py:3: calling print() for its effect is not supported in a compiled loop");
+    expect_error("def f(a):\n    for i in range(3):\n        a[i] = a[i:3]\n", v, 1, &p, NG_ERR_UNSUPPORTED,
+                 "t.py:3: slicing an array is not supported in a compiled loop");
+    expect_error("def f(a):\n    for x in a:\n        pass\n", v, 1, &p, NG_ERR_UNSUPPORTED,
+                 "t.py:2: iterating over 'a' (only range() and prange() loops compile)");
+    expect_error("def f(a):\n    for i in range(3):\n        a[i] = zz\n", v, 1, &p, NG_ERR_VALUE,
+                 "t.py:3: name 'zz' has no type");
+    expect_error("def f(a):\n    for i in range(3):\n        a[i] = 1.5 & 2\n", v, 1, &p, NG_ERR_TYPE,
+                 "t.py:3: unsupported operand types for &: 'float' and 'int'");
+    expect_error("def f(a, b):\n    for i in range(3):\n\n        a[i] = b[i]\n", v, 2, &p, NG_ERR_UNSUPPORTED,
+                 "t.py:4: 'b[i]' (1 of the 2 indices of a 2-d array: a sub-array) is not supported");
+    expect_error("def f(a):\n    for i in range(3):\n        if i:\n            break\n", v, 1, &p, NG_ERR_UNSUPPORTED,
+                 "t.py:4: break out of a parallel loop is not supported");
+    expect_error("def f(a):\n    for i in range(3):\n        a[i] = t\n        t = 1.0\n", v, 1, &s, NG_OK, "");
+    expect_error("def f(a):\n    for i in range(3):\n        t = t + 1\n", v, 1, &s, NG_ERR_VALUE,
+                 "t.py:3: local variable 't' is used before it is assigned");
+    expect_error("def f(a, n):\n    for i in range(n, 0, 0):\n        a[i] = 1\n", v, 3, &p, NG_ERR_VALUE,
+                 "t.py:2: range() arg 3 must not be zero");
+}
+
+int main(void)
+{
+    if (ng_device_open("cpu", &dev) != NG_OK) {
+        check_skip("jit lowering", ng_error_message());
+        return check_summary();
+    }
+    test_saxpy();
+    test_nested_2d();
+    test_dot_reduction();
+    test_floordiv_mod();
+    test_conditional_max();
+    test_collatz();
+    test_histogram();
+    test_errors();
+    return check_summary();
+}
