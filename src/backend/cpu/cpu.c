@@ -25,24 +25,14 @@ static const char *compiler(void)
     return (cc && *cc) ? cc : "cc";
 }
 
+static const char *cpu_model(void);
+
 static NgStatus cpu_open(NgDevice *dev, int index)
 {
     if (index != 0)
         return ng_error_set(NG_ERR_VALUE, "there is one cpu device (cpu:0), not cpu:%d", index);
     snprintf(dev->name, sizeof dev->name, "cpu");
-    char model[120] = "CPU";
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f) {
-        char line[256];
-        while (fgets(line, sizeof line, f))
-            if (strncmp(line, "model name", 10) == 0 && strchr(line, ':')) {
-                snprintf(model, sizeof model, "%s", strchr(line, ':') + 2);
-                model[strcspn(model, "\n")] = 0;
-                break;
-            }
-        fclose(f);
-    }
-    snprintf(dev->description, sizeof dev->description, "%s, %ld threads", model, sysconf(_SC_NPROCESSORS_ONLN));
+    snprintf(dev->description, sizeof dev->description, "%s, %ld threads", cpu_model(), sysconf(_SC_NPROCESSORS_ONLN));
     return NG_OK;
 }
 
@@ -92,9 +82,30 @@ static int run(char *const argv[], const char *log_path)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
+/* The CPU's model name (kernels are built for it with -march=native). */
+static const char *cpu_model(void)
+{
+    static char model[120];
+    if (model[0])
+        return model;
+    snprintf(model, sizeof model, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[256];
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "model name", 10) == 0 && strchr(line, ':')) {
+                snprintf(model, sizeof model, "%s", strchr(line, ':') + 2);
+                model[strcspn(model, "\n")] = 0;
+                break;
+            }
+        fclose(f);
+    }
+    return model;
+}
+
 static const char *cpu_compiler_id(NgDevice *dev)
 {
-    static char id[160];
+    static char id[320];
     if (id[0])
         return id;
     char log[64];
@@ -104,7 +115,8 @@ static const char *cpu_compiler_id(NgDevice *dev)
     unlink(log);
     if (ver)
         ver[strcspn(ver, "\n")] = 0;
-    snprintf(id, sizeof id, "%s %s -O3 -fopenmp", compiler(), ver ? ver : "unknown");
+    snprintf(id, sizeof id, "%s %s -O3 -march=native -ffp-contract=off -fopenmp on %s", compiler(),
+             ver ? ver : "unknown", cpu_model());
     ng_free(ver);
     return id;
 }
@@ -119,8 +131,11 @@ static NgStatus cpu_compile(NgDevice *dev, const char *source, const char *name,
         return ng_error_set(NG_ERR_DEVICE, "cpu: cannot write kernel source %s: %s", src_path, strerror(errno));
     fputs(source, f);
     fclose(f);
-    char *argv[] = {(char *)compiler(), "-O3", "-fopenmp", "-fPIC", "-shared", "-std=gnu11",
-                    "-fno-math-errno", "-w", "-o", (char *)out_path, src_path, "-lm", NULL};
+    /* -march=native: the host's vector width (the CPU model is in the cache
+     * key); -ffp-contract=off: no fused multiply-add, so results round as
+     * NumPy's do. */
+    char *argv[] = {(char *)compiler(), "-O3", "-march=native", "-ffp-contract=off", "-fopenmp", "-fPIC",
+                    "-shared", "-std=gnu11", "-fno-math-errno", "-w", "-o", (char *)out_path, src_path, "-lm", NULL};
     int rc = run(argv, log_path);
     NgStatus st = NG_OK;
     if (rc < 0) {
