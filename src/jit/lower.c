@@ -109,10 +109,10 @@ static void push(Lower *L, Stmts *s, NgIrRef r)
     s->v[s->n++] = r;
 }
 
-/* The block of s's statements; frees s. */
+/* The block of s's statements (NG_IR_NONE when there are none); frees s. */
 static NgIrRef seal(Lower *L, Stmts *s)
 {
-    NgIrRef r = s->n == 1 ? s->v[0] : ng_ir_block(L->k, s->n, s->v);
+    NgIrRef r = s->n == 0 ? NG_IR_NONE : s->n == 1 ? s->v[0] : ng_ir_block(L->k, s->n, s->v);
     ng_free(s->v);
     *s = (Stmts){0};
     return r;
@@ -1510,8 +1510,10 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     block(L, s->body, &body);
     L->depth -= outer ? 0 : 1;
     NgIrRef b = seal(L, &body);
-    if (!known || b == NG_IR_NONE || L->st != NG_OK)
+    if (!known || L->st != NG_OK)
         return NG_IR_NONE;
+    if (b == NG_IR_NONE)
+        b = ng_ir_block(L->k, 0, NULL);
     NgIrRef r = ng_ir_for(L->k, counter, first, last, by, b, flags);
     if (loop_ref)
         *loop_ref = r;

@@ -699,6 +699,237 @@ static void test_histogram(void)
     ng_array_release(&v), ng_array_release(&c), ng_array_release(&w);
 }
 
+static void test_mandelbrot(void)
+{
+    /* tuple assignment evaluating both values first, `and` in a while test,
+     * int / int giving a float, an int stored into int32 */
+    const char *src =
+        "def kernel(out, x0, x1, y0, y1, max_iter):\n"
+        "    h, w = out.shape\n"
+        "    for py in range(h):\n"
+        "        for px in range(w):\n"
+        "            cr = x0 + (x1 - x0) * px / w\n"
+        "            ci = y0 + (y1 - y0) * py / h\n"
+        "            zr = 0.0\n"
+        "            zi = 0.0\n"
+        "            n = 0\n"
+        "            while n < max_iter and zr * zr + zi * zi <= 4.0:\n"
+        "                zr, zi = zr * zr - zi * zi + cr, 2.0 * zr * zi + ci\n"
+        "                n += 1\n"
+        "            out[py, px] = n\n";
+    enum { H = 60, W = 80, IT = 50 };
+    int32_t got[H][W];
+    NgArray out = mat(NG_INT32, H, W, NULL);
+    NgJitVarType vars[] = {arr("out", NG_INT32, 2), py("x0", NG_FLOAT64), py("x1", NG_FLOAT64),
+                           py("y0", NG_FLOAT64), py("y1", NG_FLOAT64), py("max_iter", NG_INT64),
+                           py("h", NG_INT64), py("w", NG_INT64)};
+    Bind bs[] = {barr("out", &out), bflt("x0", -2.0), bflt("x1", 1.0), bflt("y0", -1.2), bflt("y1", 1.2),
+                 bint("max_iter", IT), bint("h", H), bint("w", W)};
+    NgJitLoopPlan plan = par();
+    CHECK_OK(run_loop(src, 0, vars, 8, &plan, bs, 8, H, NULL));
+    CHECK_OK(ng_array_download(&out, got, NULL));
+    int bad = 0;
+    for (int py = 0; py < H; py++)
+        for (int px = 0; px < W; px++) {
+            double cr = -2.0 + (1.0 - -2.0) * px / W, ci = -1.2 + (1.2 - -1.2) * py / H;
+            double zr = 0, zi = 0;
+            int n = 0;
+            while (n < IT && zr * zr + zi * zi <= 4.0) {
+                double t = zr * zr - zi * zi + cr;
+                zi = 2.0 * zr * zi + ci;
+                zr = t;
+                n++;
+            }
+            bad += got[py][px] != n;
+        }
+    CHECK_EQ_INT(0, bad);
+    ng_array_release(&out);
+}
+
+static void test_row_softmax(void)
+{
+    /* private locals per row, three inner loops, math.exp, shape unpacking */
+    const char *src =
+        "import math\n"
+        "def kernel(X, out):\n"
+        "    rows, cols = X.shape\n"
+        "    for i in range(rows):\n"
+        "        m = X[i, 0]\n"
+        "        for j in range(1, cols):\n"
+        "            if X[i, j] > m:\n"
+        "                m = X[i, j]\n"
+        "        s = 0.0\n"
+        "        for j in range(cols):\n"
+        "            e = math.exp(X[i, j] - m)\n"
+        "            out[i, j] = e\n"
+        "            s += e\n"
+        "        for j in range(cols):\n"
+        "            out[i, j] = out[i, j] / s\n";
+    enum { R = 40, C = 17 };
+    double X[R][C], got[R][C];
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            X[i][j] = (urand() - 0.5) * 8;
+    NgArray x = mat(NG_FLOAT64, R, C, X), out = mat(NG_FLOAT64, R, C, NULL);
+    NgJitVarType vars[] = {arr("X", NG_FLOAT64, 2), arr("out", NG_FLOAT64, 2), py("rows", NG_INT64),
+                           py("cols", NG_INT64), {.name = "math", .module = NG_JIT_MOD_MATH}};
+    Bind bs[] = {barr("X", &x), barr("out", &out), bint("rows", R), bint("cols", C)};
+    NgJitLoopPlan plan = par();
+    /* the source's first statement is the import: the def is the second */
+    NgJitAst *ast;
+    CHECK_OK(ng_jit_parse(src, strlen(src), "t.py", &ast, NULL));
+    CHECK_EQ_INT(NG_JIT_S_OTHER, ast->body.stmts[0]->kind);
+    ng_jit_ast_free(ast);
+    CHECK_OK(run_loop(src + strlen("import math\n"), 0, vars, 5, &plan, bs, 4, R, NULL));
+    CHECK_OK(ng_array_download(&out, got, NULL));
+    int bad = 0;
+    for (int i = 0; i < R; i++) {
+        double m = X[i][0], s = 0;
+        for (int j = 1; j < C; j++)
+            m = X[i][j] > m ? X[i][j] : m;
+        for (int j = 0; j < C; j++)
+            s += exp(X[i][j] - m);
+        for (int j = 0; j < C; j++)
+            bad += fabs(got[i][j] - exp(X[i][j] - m) / s) > 1e-14;
+    }
+    CHECK_EQ_INT(0, bad);
+    ng_array_release(&x), ng_array_release(&out);
+}
+
+static void test_sequential_scalars(void)
+{
+    /* first_above: a break out of a sequential loop; pos is read back */
+    const char *src =
+        "def kernel(x, threshold):\n"
+        "    pos = -1\n"
+        "    for i in range(x.shape[0]):\n"
+        "        if x[i] > threshold:\n"
+        "            pos = i\n"
+        "            break\n"
+        "    return pos\n";
+    enum { N = 1000 };
+    double X[N];
+    for (int i = 0; i < N; i++)
+        X[i] = urand();
+    X[N * 3 / 4] = 7.0;
+    X[N - 1] = 9.0;
+    NgArray x = vec(NG_FLOAT64, N, X);
+    NgJitVarType vars[] = {arr("x", NG_FLOAT64, 1), py("threshold", NG_FLOAT64), py("pos", NG_INT64)};
+    Bind bs[] = {barr("x", &x), bflt("threshold", 5.0), bint("pos", -1)};
+    NgJitLoopPlan plan = seq();
+    NgJitLowered info;
+    CHECK_OK(run_loop(src, 0, vars, 3, &plan, bs, 3, 1, &info));
+    CHECK_EQ_INT(N * 3 / 4, (int64_t)out_of(bs, 3, "pos"));
+    CHECK(arg_named(&info, "pos")->weak);
+
+    /* argmax_loop: a NumPy scalar and a Python int carried along; the loop
+     * variable read after the loop (live-out, not bound before it) */
+    const char *src2 =
+        "def kernel(x):\n"
+        "    best = x[0]\n"
+        "    best_i = 0\n"
+        "    for i in range(1, x.shape[0]):\n"
+        "        if x[i] > best:\n"
+        "            best = x[i]\n"
+        "            best_i = i\n"
+        "    return best_i, best, i\n";
+    NgJitVarType vars2[] = {arr("x", NG_FLOAT64, 1), npscalar("best", NG_FLOAT64), py("best_i", NG_INT64)};
+    Bind bs2[] = {barr("x", &x), bflt("best", X[0]), bint("best_i", 0), bint("i", 0)};
+    NgJitLoopPlan plan2 = seq();
+    plan2.nlive_out = 1;
+    plan2.live_out[0] = "i";
+    CHECK_OK(run_loop(src2, 0, vars2, 3, &plan2, bs2, 4, 1, &info));
+    CHECK_EQ_INT(N - 1, (int64_t)out_of(bs2, 4, "best_i"));
+    CHECK_EQ_DOUBLE(9.0, out_of(bs2, 4, "best"));
+    CHECK_EQ_INT(N - 1, (int64_t)out_of(bs2, 4, "i"));
+    CHECK(!arg_named(&info, "best")->weak);
+    CHECK(!arg_named(&info, "i")->has_input);
+
+    /* reverse_inplace: a swap of two elements; horner: a sequential inner loop */
+    const char *src3 =
+        "def kernel(a, coef, out):\n"
+        "    n = a.shape[0]\n"
+        "    deg = len(coef)\n"
+        "    for i in range(n // 2):\n"
+        "        a[i], a[n - 1 - i] = a[n - 1 - i], a[i]\n"
+        "        acc = 0.0\n"
+        "        for k in range(deg):\n"
+        "            acc = acc * a[i] + coef[k]\n"
+        "        out[i] = acc\n";
+    enum { M = 101 };
+    double A[M], Co[3] = {1.5, -2.0, 0.25}, got[M], o[M / 2];
+    for (int i = 0; i < M; i++)
+        A[i] = i * 0.5;
+    NgArray a = vec(NG_FLOAT64, M, A), co = vec(NG_FLOAT64, 3, Co), out = vec(NG_FLOAT64, M / 2, NULL);
+    NgJitVarType vars3[] = {arr("a", NG_FLOAT64, 1), arr("coef", NG_FLOAT64, 1), arr("out", NG_FLOAT64, 1),
+                            py("n", NG_INT64), py("deg", NG_INT64)};
+    Bind bs3[] = {barr("a", &a), barr("coef", &co), barr("out", &out), bint("n", M), bint("deg", 3)};
+    NgJitLoopPlan plan3 = par();
+    CHECK_OK(run_loop(src3, 0, vars3, 5, &plan3, bs3, 5, M / 2, NULL));
+    CHECK_OK(ng_array_download(&a, got, NULL));
+    CHECK_OK(ng_array_download(&out, o, NULL));
+    int bad = 0;
+    for (int i = 0; i < M; i++)
+        bad += got[i] != (i == M / 2 ? A[i] : A[M - 1 - i]);
+    for (int i = 0; i < M / 2; i++)
+        bad += o[i] != (1.5 * got[i] + -2.0) * got[i] + 0.25;
+    CHECK_EQ_INT(0, bad);
+    ng_array_release(&x), ng_array_release(&a), ng_array_release(&co), ng_array_release(&out);
+}
+
+static void test_features(void)
+{
+    /* while True with continue and break, chained comparisons, not/and/or,
+     * conditional expressions, builtins, math and np functions */
+    const char *src =
+        "def f(a, out, n):\n"
+        "    for i in range(n):\n"
+        "        k = 0\n"
+        "        acc = 0.0\n"
+        "        while True:\n"
+        "            k += 1\n"
+        "            if k % 3 == 0:\n"
+        "                continue\n"
+        "            elif k > 10:\n"
+        "                break\n"
+        "            acc += k\n"
+        "        j = i - 2\n"
+        "        inside = 0 <= j < n and not (a[i] < 0)\n"
+        "        v = acc + (1 if inside else -1) * 100 + np.sqrt(abs(a[i])) + int(a[i] * 2.7)\n"
+        "        v += max(i, 3, j) + min(a[i], 0.5) + math.floor(-a[i]) + float(i) / 3\n"
+        "        v += (a[i] > 0 or i) + bool(j) + np.float32(a[i]) * 0 + math.pi - np.pi\n"
+        "        v -= a[-1] ** 2 + (a[i] if a[i] > 1 else 2 ** 3) + a.size + a.ndim\n"
+        "        out[i] = v\n";
+    enum { N = 50 };
+    double A[N], got[N];
+    for (int i = 0; i < N; i++)
+        A[i] = (urand() - 0.4) * 10;
+    NgArray a = vec(NG_FLOAT64, N, A), out = vec(NG_FLOAT64, N, NULL);
+    NgJitVarType vars[] = {arr("a", NG_FLOAT64, 1), arr("out", NG_FLOAT64, 1), py("n", NG_INT64)};
+    Bind bs[] = {barr("a", &a), barr("out", &out), bint("n", N)};
+    NgJitLoopPlan plan = par();
+    CHECK_OK(run_loop(src, 0, vars, 3, &plan, bs, 3, N, NULL));
+    CHECK_OK(ng_array_download(&out, got, NULL));
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        double acc = 37;
+        int64_t j = i - 2;
+        bool inside = 0 <= j && j < N && !(A[i] < 0);
+        double v = acc + (inside ? 1 : -1) * 100 + sqrt(fabs(A[i])) + (double)(int64_t)(A[i] * 2.7);
+        int64_t mx = i > 3 ? i : 3;
+        mx = j > mx ? j : mx;
+        v += (double)mx + (A[i] < 0.5 ? A[i] : 0.5) + floor(-A[i]) + (double)i / 3;
+        v += (A[i] > 0 ? 1 : i) + (j != 0) + 0.0;
+        v -= A[N - 1] * A[N - 1] + (A[i] > 1 ? A[i] : 8) + N + 1;
+        if (fabs(got[i] - v) > 1e-12 * fabs(v)) {
+            bad++;
+            printf("i=%d got %.17g want %.17g\n", i, got[i], v);
+        }
+    }
+    CHECK_EQ_INT(0, bad);
+    ng_array_release(&a), ng_array_release(&out);
+}
+
 /* Lowering only: the status and error text of an unsupported loop. */
 static void expect_error(const char *src, const NgJitVarType *vars, int nvars, const NgJitLoopPlan *plan,
                          NgStatus want, const char *text)
@@ -754,6 +985,10 @@ int main(void)
     test_conditional_max();
     test_collatz();
     test_histogram();
+    test_mandelbrot();
+    test_row_softmax();
+    test_sequential_scalars();
+    test_features();
     test_errors();
     return check_summary();
 }
