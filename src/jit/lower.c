@@ -71,6 +71,8 @@ typedef struct Sym {
     int var;                    /* this pass: a local's IR variable */
 } Sym;
 
+struct Stmts;
+
 typedef struct Lower {
     const NgJitAst *ast;
     const NgJitLoopPlan *plan;
@@ -83,6 +85,11 @@ typedef struct Lower {
     int unknown_line;    /* first read of a local without a type in this pass (0: none) */
     const char *unknown_name;
     int depth;           /* loops entered inside the outer loop */
+    /* plan->boundscheck */
+    int err_param;       /* the int64[4] error array, -1 without boundscheck */
+    NgIrRef guard;       /* when the expression being lowered runs (a short-circuit
+                            operand, a branch): NG_IR_NONE for always */
+    struct Stmts *pending; /* checks of the statement being lowered, not yet placed */
 } Lower;
 
 /* A growing list of statements. */
@@ -91,7 +98,7 @@ typedef struct Stmts {
     int n, cap;
 } Stmts;
 
-static void push(Lower *L, Stmts *s, NgIrRef r)
+static void append(Lower *L, Stmts *s, NgIrRef r)
 {
     if (r == NG_IR_NONE)
         return;
@@ -107,6 +114,20 @@ static void push(Lower *L, Stmts *s, NgIrRef r)
         s->cap = ncap;
     }
     s->v[s->n++] = r;
+}
+
+/* Appends statement r to s, after the bounds checks of the expressions it
+ * evaluates (L->pending). */
+static void push(Lower *L, Stmts *s, NgIrRef r)
+{
+    if (r == NG_IR_NONE)
+        return;
+    if (L->pending && L->pending->n) {
+        for (int i = 0; i < L->pending->n; i++)
+            append(L, s, L->pending->v[i]);
+        L->pending->n = 0;
+    }
+    append(L, s, r);
 }
 
 /* The block of s's statements (NG_IR_NONE when there are none); frees s. */
@@ -664,9 +685,41 @@ static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int
     return s;
 }
 
+/* Under boundscheck: records the check `good` of index i (before wrapping)
+ * on `axis` of size n, as a statement for L->pending that fills the error
+ * array when the access runs and fails. */
+static void record_check(Lower *L, NgIrRef good, NgIrRef i, int axis, NgIrRef n, int line)
+{
+    NgIrKernel *k = L->k;
+    if (!L->pending || good == NG_IR_NONE)
+        return;
+    NgIrRef bad = ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, good);
+    if (L->guard != NG_IR_NONE)
+        bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, L->guard, bad);
+    NgIrRef at[4], st[4];
+    NgIrRef vals[4] = {ng_ir_const_i(k, NG_INT64, line), i, ng_ir_const_i(k, NG_INT64, axis), n};
+    for (int f = 0; f < 4; f++)
+        at[f] = ng_ir_const_i(k, NG_INT64, f);
+    for (int f = 0; f < 4; f++) /* the line last: the host looks at [0] */
+        st[f] = ng_ir_store(k, L->err_param, 1, &at[(f + 1) % 4], vals[(f + 1) % 4]);
+    append(L, L->pending, ng_ir_if(k, bad, ng_ir_block(k, 4, st), NG_IR_NONE));
+}
+
+/* The guard of an operand evaluated only when c (a bool) holds, or (when
+ * `negate`) does not. */
+static NgIrRef guard_with(Lower *L, NgIrRef c, bool negate)
+{
+    if (!L->pending || c == NG_IR_NONE)
+        return L->guard;
+    if (negate)
+        c = ng_ir_unary(L->k, NG_OP_LOGNOT, NG_BOOL, c);
+    return L->guard == NG_IR_NONE ? c : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, L->guard, c);
+}
+
 /* The index expression for axis `axis` of array s: an int64, wrapped when it
- * may be negative. */
-static NgIrRef index_value(Lower *L, Sym *s, int axis, const NgJitExpr *ix)
+ * may be negative. Under boundscheck *ok (NG_IR_NONE: true) gets and-ed with
+ * the index being in range. */
+static NgIrRef index_value(Lower *L, Sym *s, int axis, const NgJitExpr *ix, NgIrRef *ok)
 {
     Val v = expr(L, ix);
     if (v.r == NG_IR_NONE)
@@ -678,20 +731,29 @@ static NgIrRef index_value(Lower *L, Sym *s, int axis, const NgJitExpr *ix)
     }
     if (kind_of(v.dt) == NG_KIND_UINT)
         v.nonneg = true;
-    NgIrRef i = as(L, v, NG_INT64);
-    if (v.nonneg)
-        return i;
+    NgIrRef i = as(L, v, NG_INT64), w = i;
     NgIrRef n = ng_ir_shape(L->k, s->param, axis);
-    if (is_const(L, i))
-        return ng_ir_binary(L->k, NG_OP_ADD, NG_INT64, i, n);
-    NgIrRef neg = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, i, ng_ir_const_i(L->k, NG_INT64, 0));
-    return ng_ir_select(L->k, neg, ng_ir_binary(L->k, NG_OP_ADD, NG_INT64, i, n), i);
+    if (!v.nonneg && is_const(L, i)) {
+        w = ng_ir_binary(L->k, NG_OP_ADD, NG_INT64, i, n);
+    } else if (!v.nonneg) {
+        NgIrRef neg = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, i, ng_ir_const_i(L->k, NG_INT64, 0));
+        w = ng_ir_select(L->k, neg, ng_ir_binary(L->k, NG_OP_ADD, NG_INT64, i, n), i);
+    }
+    if (L->err_param >= 0 && ok) {
+        NgIrRef good = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, ng_ir_cast(L->k, NG_UINT64, w),
+                                    ng_ir_cast(L->k, NG_UINT64, n));
+        record_check(L, good, i, axis, n, ix->span.line);
+        *ok = *ok == NG_IR_NONE ? good : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, *ok, good);
+    }
+    return w;
 }
 
-/* Resolves an element reference a[i, j]: its array and full multi-index.
+/* Resolves an element reference a[i, j]: its array and full multi-index;
+ * *ok is NG_IR_NONE, or under boundscheck whether every index is in range.
  * Returns NULL (after an error, or with an index unknown in this pass). */
-static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx)
+static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
 {
+    *ok = NG_IR_NONE;
     const NgJitExpr *ix[NG_MAXDIMS];
     int n = 0;
     Sym *s = index_chain(L, e, ix, &n);
@@ -704,23 +766,37 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx)
         unsupported(L, e->span.line, what);
         return NULL;
     }
-    bool ok = true;
+    bool known = true;
     for (int d = 0; d < n; d++) {
-        idx[d] = index_value(L, s, d, ix[d]);
-        ok = ok && idx[d] != NG_IR_NONE;
+        idx[d] = index_value(L, s, d, ix[d], ok);
+        known = known && idx[d] != NG_IR_NONE;
     }
-    return ok ? s : NULL;
+    return known ? s : NULL;
+}
+
+/* a[idx], or under boundscheck `ok ? a[idx] : 0` (never reading outside a). */
+static NgIrRef guarded_load(Lower *L, Sym *s, const NgIrRef *idx, NgIrRef ok)
+{
+    NgIrRef x = ng_ir_load(L->k, s->param, s->given->ndim, idx);
+    if (ok == NG_IR_NONE)
+        return x;
+    return ng_ir_select(L->k, ok, x, zero_of(L, s->given->dtype).r);
+}
+
+/* `ok ? stmt : nothing` */
+static NgIrRef guarded(Lower *L, NgIrRef ok, NgIrRef stmt)
+{
+    return ok == NG_IR_NONE || stmt == NG_IR_NONE ? stmt : ng_ir_if(L->k, ok, stmt, NG_IR_NONE);
 }
 
 static Val load(Lower *L, const NgJitExpr *e)
 {
-    NgIrRef idx[NG_MAXDIMS];
-    Sym *s = element(L, e, idx);
+    NgIrRef idx[NG_MAXDIMS], ok;
+    Sym *s = element(L, e, idx, &ok);
     if (!s)
         return NOVAL;
     NgDType dt = s->given->dtype;
-    return mkval(ng_ir_load(L->k, s->param, s->given->ndim, idx), dt, false,
-                 dt == NG_BOOL || kind_of(dt) == NG_KIND_UINT);
+    return mkval(guarded_load(L, s, idx, ok), dt, false, dt == NG_BOOL || kind_of(dt) == NG_KIND_UINT);
 }
 
 /* The array named by e (a NAME), or NULL. */
@@ -1026,7 +1102,7 @@ static Val len_of(Lower *L, const NgJitExpr *e)
     if (n >= s->given->ndim)
         return fail(L, e->span.line, NG_ERR_TYPE, "len() of an unsized object (an element of '%s')", s->name);
     for (int d = 0; d < n; d++) /* the indices still have to be valid expressions */
-        if (index_value(L, s, d, ix[d]) == NG_IR_NONE)
+        if (index_value(L, s, d, ix[d], NULL) == NG_IR_NONE)
             return NOVAL;
     return mkval(ng_ir_shape(L->k, s->param, n), NG_INT64, true, true);
 }
@@ -1125,10 +1201,14 @@ static Val unary(Lower *L, const NgJitExpr *e)
  * values pick an operand as Python does. */
 static Val boolop(Lower *L, const NgJitExpr *e)
 {
-    Val a = expr(L, e->lhs), b = expr(L, e->rhs);
+    bool is_and = e->op == NG_JIT_OP_AND;
+    Val a = expr(L, e->lhs);
+    NgIrRef saved = L->guard;
+    L->guard = guard_with(L, truth(L, a).r, !is_and);
+    Val b = expr(L, e->rhs);
+    L->guard = saved;
     if (a.r == NG_IR_NONE || b.r == NG_IR_NONE)
         return NOVAL;
-    bool is_and = e->op == NG_JIT_OP_AND;
     if (a.dt == NG_BOOL && b.dt == NG_BOOL)
         return mkval(ng_ir_binary(L->k, is_and ? NG_OP_LOGAND : NG_OP_LOGOR, NG_BOOL, a.r, b.r), NG_BOOL,
                      a.weak && b.weak, true);
@@ -1141,15 +1221,36 @@ static Val boolop(Lower *L, const NgJitExpr *e)
 static Val compare_chain(Lower *L, const NgJitExpr *e)
 {
     Val prev = expr(L, e->items[0]), r = NOVAL;
+    NgIrRef saved = L->guard;
     for (int i = 1; i < e->nitems; i++) {
+        if (i > 1) /* a < b < c evaluates c only when a < b */
+            L->guard = guard_with(L, r.r, false);
         Val next = expr(L, e->items[i]);
         Val c = compare(L, e->ops[i - 1], prev, next, e->span.line);
         if (c.r == NG_IR_NONE)
-            return NOVAL;
+            break;
         r = i == 1 ? c : mkval(ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, r.r, c.r), NG_BOOL, r.weak && c.weak, true);
         prev = next;
+        if (i == e->nitems - 1) {
+            L->guard = saved;
+            return r;
+        }
     }
-    return r;
+    L->guard = saved;
+    return NOVAL;
+}
+
+/* x if c else y: each branch evaluated only when it is taken. */
+static Val ifexp(Lower *L, const NgJitExpr *e)
+{
+    Val c = cond(L, e->cond);
+    NgIrRef saved = L->guard;
+    L->guard = guard_with(L, c.r, false);
+    Val x = expr(L, e->lhs);
+    L->guard = guard_with(L, c.r, true);
+    Val y = expr(L, e->rhs);
+    L->guard = saved;
+    return select_val(L, c, x, y, e->span.line);
 }
 
 static Val expr(Lower *L, const NgJitExpr *e)
@@ -1179,7 +1280,7 @@ static Val expr(Lower *L, const NgJitExpr *e)
     case NG_JIT_E_COMPARE:
         return compare_chain(L, e);
     case NG_JIT_E_IFEXP:
-        return select_val(L, cond(L, e->cond), expr(L, e->lhs), expr(L, e->rhs), line);
+        return ifexp(L, e);
     case NG_JIT_E_CALL:
         return call(L, e);
     case NG_JIT_E_ATTR:
@@ -1206,7 +1307,11 @@ static Val cond(Lower *L, const NgJitExpr *e)
     if (L->st != NG_OK)
         return NOVAL;
     if (e->kind == NG_JIT_E_BOOLOP) {
-        Val a = cond(L, e->lhs), b = cond(L, e->rhs);
+        Val a = cond(L, e->lhs);
+        NgIrRef saved = L->guard;
+        L->guard = guard_with(L, a.r, e->op == NG_JIT_OP_OR);
+        Val b = cond(L, e->rhs);
+        L->guard = saved;
         if (a.r == NG_IR_NONE || b.r == NG_IR_NONE)
             return NOVAL;
         return mkval(ng_ir_binary(L->k, e->op == NG_JIT_OP_AND ? NG_OP_LOGAND : NG_OP_LOGOR, NG_BOOL, a.r, b.r),
@@ -1248,11 +1353,11 @@ static bool is_atomic_target(Lower *L, Sym *a)
 /* Stores v into the element e (a subscript). */
 static void store(Lower *L, const NgJitExpr *e, Val v, Stmts *out)
 {
-    NgIrRef idx[NG_MAXDIMS];
-    Sym *s = element(L, e, idx);
+    NgIrRef idx[NG_MAXDIMS], ok;
+    Sym *s = element(L, e, idx, &ok);
     if (!s || v.r == NG_IR_NONE)
         return;
-    push(L, out, ng_ir_store(L->k, s->param, s->given->ndim, idx, as(L, v, s->given->dtype)));
+    push(L, out, guarded(L, ok, ng_ir_store(L->k, s->param, s->given->ndim, idx, as(L, v, s->given->dtype))));
 }
 
 /* Assigns v to a target: a name or an element. */
@@ -1359,14 +1464,14 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         assign_to(L, t, NOVAL, out);
         return;
     }
-    NgIrRef idx[NG_MAXDIMS];
-    Sym *a = element(L, t, idx);
+    NgIrRef idx[NG_MAXDIMS], ok;
+    Sym *a = element(L, t, idx, &ok);
     Val rhs = expr(L, s->value);
     if (!a || rhs.r == NG_IR_NONE)
         return;
     NgDType adt = a->given->dtype;
     int nd = a->given->ndim;
-    Val cur = mkval(ng_ir_load(L->k, a->param, nd, idx), adt, false, false);
+    Val cur = mkval(guarded_load(L, a, idx, ok), adt, false, false);
     if (is_atomic_target(L, a) && (s->op == NG_JIT_OP_ADD || s->op == NG_JIT_OP_SUB)) {
         /* atomic a[e] += v: only when a[e] + v has a's dtype (else the cast
          * would come after the add) */
@@ -1382,7 +1487,7 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         NgIrRef v = as(L, rhs, adt);
         if (s->op == NG_JIT_OP_SUB)
             v = ng_ir_unary(L->k, NG_OP_NEG, adt, v);
-        push(L, out, ng_ir_atomic(L->k, NG_OP_ADD, a->param, nd, idx, v));
+        push(L, out, guarded(L, ok, ng_ir_atomic(L->k, NG_OP_ADD, a->param, nd, idx, v)));
         return;
     }
     if (is_atomic_target(L, a)) {
@@ -1392,7 +1497,7 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     }
     Val r = arith(L, s->op, cur, rhs, line);
     if (r.r != NG_IR_NONE)
-        push(L, out, ng_ir_store(L->k, a->param, nd, idx, as(L, r, adt)));
+        push(L, out, guarded(L, ok, ng_ir_store(L->k, a->param, nd, idx, as(L, r, adt))));
 }
 
 /* The range a for statement iterates over: start, stop, step as int64
@@ -1528,6 +1633,17 @@ static void while_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     }
     Val c = cond(L, s->test);
     Stmts body = {0};
+    if (L->pending && L->pending->n) {
+        /* the test's bounds checks run before every test:
+         * while True: checks; if not test: break; body */
+        for (int i = 0; i < L->pending->n; i++)
+            append(L, &body, L->pending->v[i]);
+        L->pending->n = 0;
+        if (c.r != NG_IR_NONE)
+            append(L, &body, ng_ir_if(L->k, ng_ir_unary(L->k, NG_OP_LOGNOT, NG_BOOL, c.r), ng_ir_jump(L->k, NG_IR_BREAK),
+                                      NG_IR_NONE));
+        c = mkval(ng_ir_const_i(L->k, NG_BOOL, 1), NG_BOOL, true, true);
+    }
     L->depth++;
     block(L, s->body, &body);
     L->depth--;
@@ -1618,10 +1734,20 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     }
 }
 
+/* The statements of b into out; under boundscheck each with its checks
+ * first (the enclosing statement's checks wait in their own list). */
 static void block(Lower *L, NgJitBlock b, Stmts *out)
 {
+    Stmts checks = {0}, *saved = L->pending;
+    NgIrRef guard = L->guard;
+    if (saved)
+        L->pending = &checks;
+    L->guard = NG_IR_NONE;
     for (int i = 0; i < b.n && L->st == NG_OK; i++)
         stmt(L, b.stmts[i], out);
+    ng_free(checks.v);
+    L->pending = saved;
+    L->guard = guard;
 }
 
 /* ---- set-up and passes ---- */
@@ -1732,7 +1858,7 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
         Sym *s = &L->syms[L->order[i]];
         nparams += s->kind == SYM_ARRAY || s->kind == SYM_SCALAR || (s->kind == SYM_LOCAL && s->home != HOME_NONE);
     }
-    if (nparams > NG_JIT_MAX_ARGS)
+    if (nparams + plan->boundscheck > NG_JIT_MAX_ARGS)
         return fail(L, line, NG_ERR_UNSUPPORTED, "a loop with more than %d parameters is not supported",
                     NG_JIT_MAX_ARGS), L->st;
     return NG_OK;
@@ -1767,6 +1893,10 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         else if (s->kind == SYM_LOCAL && s->home == HOME_CELL)
             s->param = ng_ir_param_array(k, usable(s->dt) ? s->dt : NG_INT64, 0, true, true);
     }
+    Stmts checks = {0};
+    L->err_param = plan->boundscheck ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
+    L->pending = plan->boundscheck ? &checks : NULL;
+    L->guard = NG_IR_NONE;
     /* locals: shared ones before the loop, private ones at the top of each iteration */
     Stmts pre = {0}, priv = {0}, post = {0};
     for (int i = 0; i < L->norder; i++) {
@@ -1804,6 +1934,8 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     for (int i = 0; i < post.n; i++)
         push(L, &pre, post.v[i]);
     ng_free(post.v);
+    ng_free(checks.v);
+    L->pending = NULL;
     k->body = seal(L, &pre);
 }
 
@@ -1826,6 +1958,8 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
                             s->red >= 0 ? L->plan->reductions[s->red].op : NG_NOPS};
         }
     }
+    if (L->plan->boundscheck)
+        info->args[info->nargs++] = (NgJitArg){NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS};
 }
 
 NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVarType *vars, int nvars,
@@ -1884,7 +2018,7 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
         ng_str_catf(out, "%s:%d%d.%d.%d%d%d;", v->name ? v->name : "", v->module, v->is_array, (int)v->dtype,
                     v->ndim, v->numpy_scalar, v->inner_contig);
     }
-    ng_str_catf(out, "|p%d a%d", plan->parallel, plan->atomic);
+    ng_str_catf(out, "|p%d a%d b%d", plan->parallel, plan->atomic, plan->boundscheck);
     for (int i = 0; i < plan->nreductions; i++)
         ng_str_catf(out, " r%s:%d", plan->reductions[i].name ? plan->reductions[i].name : "", plan->reductions[i].op);
     for (int i = 0; i < plan->natomics; i++)

@@ -21,7 +21,8 @@
  *     a parallel loop, or in a sequential loop any free scalar it assigns and
  *     the names in plan->live_out. Each is a "cell": a 0-d array of the
  *     scalar's dtype holding the value before the loop (when bound then) and,
- *     after the launch, the value after it.
+ *     after the launch, the value after it;
+ *   - with plan->boundscheck, last, the error array (NG_JIT_ARG_ERROR).
  * The outer loop becomes a FOR, NG_IR_PARALLEL when plan->parallel (with its
  * reductions attached by ng_ir_reduce), else the whole nest runs as one
  * thread. Launch it with extent = the outer loop's trip count
@@ -51,7 +52,7 @@
  * Where results differ from Python: integers are int64 and wrap; integer
  * `//` and `%` by zero give 0 and float division by zero gives inf/nan
  * (NumPy's answers, not ZeroDivisionError); an out-of-range index is not
- * checked; a name read before any assignment reads 0 (Python raises).
+ * checked unless plan->boundscheck; a name read before any assignment reads 0 (Python raises).
  */
 #ifndef NUMGPU_JIT_LOWER_H
 #define NUMGPU_JIT_LOWER_H
@@ -102,6 +103,8 @@ typedef struct NgJitLoopPlan {
     const char *atomics[NG_JIT_MAX_ATOMICS];
     int nlive_out;                   /* sequential: names first bound in the nest that the */
     const char *live_out[NG_JIT_MAX_LIVE_OUT]; /* host reads afterwards (become cells) */
+    bool boundscheck;                /* check every index: an access out of range is skipped
+                                        (a read gives 0) and reported in the error array */
 } NgJitLoopPlan;
 
 /* How the host passes one kernel parameter. */
@@ -111,13 +114,17 @@ typedef enum NgJitArgRole {
     NG_JIT_ARG_CELL,   /* a scalar the host needs after the loop: a 0-d array of `dtype`
                           holding the value before the loop (when has_input; else anything)
                           and, after the launch, the value after it */
+    NG_JIT_ARG_ERROR,  /* boundscheck, always last: an int64[4] array of zeros; after the
+                          launch, when [0] != 0, [0..3] = (line, index, axis, size) of an index
+                          out of range: raise IndexError("index {index} is out of bounds for
+                          axis {axis} with size {size}") at that line */
 } NgJitArgRole;
 
 typedef struct NgJitArg {
-    const char *name;  /* the Python name (interned in the AST) */
+    const char *name;  /* the Python name (interned in the AST); NULL for ERROR */
     NgJitArgRole role;
     NgDType dtype;     /* element dtype (arrays, cells), value dtype (scalars) */
-    int ndim;          /* arrays: rank; cells 0 */
+    int ndim;          /* arrays: rank; cells 0; ERROR 1 */
     bool written;      /* arrays: the nest stores into it (write a NumPy argument back) */
     bool has_input;    /* cells: the name is bound before the loop (pass its value in) */
     bool weak;         /* cells: a Python int/float/bool afterwards (else a NumPy scalar) */

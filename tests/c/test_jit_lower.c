@@ -135,6 +135,7 @@ static double get_scalar(NgDType dt, const void *p)
 }
 
 static char last_source[1 << 16];
+static int64_t last_err[4]; /* the error array after a boundscheck launch */
 
 /* Lowers loop `nth` of src with the types and plan, runs it on the cpu with
  * the bindings (extent: the outer loop's trip count) and fills the cells'
@@ -186,8 +187,16 @@ static NgStatus run_loop(const char *src, int nth, const NgJitVarType *vars, int
     NgArray cells[NG_JIT_MAX_ARGS];
     int cell_of[NG_JIT_MAX_ARGS];
     int ncells = 0;
+    NgArray err = {0};
     for (int a = 0; st == NG_OK && a < info.nargs; a++) {
         const NgJitArg *ja = &info.args[a];
+        if (ja->role == NG_JIT_ARG_ERROR) {
+            int64_t zeros[4] = {0};
+            err = vec(NG_INT64, 4, zeros);
+            int64_t one = 1;
+            ng_kargs_array(args, &n, &err, 1, err.shape, &one);
+            continue;
+        }
         Bind *b = NULL;
         for (int j = 0; j < nbinds; j++)
             if (strcmp(binds[j].name, ja->name) == 0)
@@ -229,6 +238,12 @@ static NgStatus run_loop(const char *src, int nth, const NgJitVarType *vars, int
                 if (strcmp(binds[j].name, ja->name) == 0)
                     binds[j].out = get_scalar(ja->dtype, buf);
         ng_array_release(&cells[c]);
+    }
+    memset(last_err, 0, sizeof last_err);
+    if (err.buf) {
+        if (st == NG_OK)
+            CHECK_OK(ng_array_download(&err, last_err, NULL));
+        ng_array_release(&err);
     }
     ng_jit_ast_free(ast);
     return st;
@@ -930,6 +945,94 @@ static void test_features(void)
     ng_array_release(&a), ng_array_release(&out);
 }
 
+static void test_boundscheck(void)
+{
+    const char *src =
+        "def f(a, out, n):\n"
+        "    for i in range(n):\n"
+        "        out[i] = a[i + 1]\n";
+    enum { N = 100 };
+    double A[N], O[N];
+    for (int i = 0; i < N; i++)
+        A[i] = i + 0.5;
+    NgArray a = vec(NG_FLOAT64, N, A), out = vec(NG_FLOAT64, N, NULL);
+    NgJitVarType vars[] = {arr("a", NG_FLOAT64, 1), arr("out", NG_FLOAT64, 1), py("n", NG_INT64)};
+    Bind bs[] = {barr("a", &a), barr("out", &out), bint("n", N)};
+    NgJitLoopPlan plan = par();
+    plan.boundscheck = true;
+    NgJitLowered info;
+    CHECK_OK(run_loop(src, 0, vars, 3, &plan, bs, 3, N, &info));
+    CHECK_EQ_INT(NG_JIT_ARG_ERROR, info.args[info.nargs - 1].role);
+    CHECK(info.args[info.nargs - 1].name == NULL);
+    CHECK_EQ_INT(3, last_err[0]);
+    CHECK_EQ_INT(N, last_err[1]);
+    CHECK_EQ_INT(0, last_err[2]);
+    CHECK_EQ_INT(N, last_err[3]);
+    CHECK_OK(ng_array_download(&out, O, NULL));
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += O[i] != (i + 1 < N ? A[i + 1] : 0.0);
+    CHECK_EQ_INT(0, bad);
+
+    /* accesses that Python never makes are not reported: short-circuits,
+     * branches, chained comparisons, a while test evaluated again */
+    const char *src2 =
+        "def f(a, out, n):\n"
+        "    for i in range(n):\n"
+        "        j = i\n"
+        "        while j < n and a[j] < i + 3:\n"
+        "            j += 1\n"
+        "        x = a[i + 1] if i + 1 < n else -1.0\n"
+        "        if i > 0 and a[i - 1] > 2 or i == 0:\n"
+        "            x += 1000\n"
+        "        if i + 2 < n > a[i + 2]:\n"
+        "            x += 10000\n"
+        "        out[i] = x + j\n";
+    CHECK_OK(run_loop(src2, 0, vars, 3, &plan, bs, 3, N, NULL));
+    CHECK_EQ_INT(0, last_err[0]);
+    CHECK_OK(ng_array_download(&out, O, NULL));
+    bad = 0;
+    for (int i = 0; i < N; i++) {
+        int j = i;
+        while (j < N && A[j] < i + 3)
+            j++;
+        double x = i + 1 < N ? A[i + 1] : -1.0;
+        if ((i > 0 && A[i - 1] > 2) || i == 0)
+            x += 1000;
+        if (i + 2 < N && N > A[i + 2])
+            x += 10000;
+        bad += O[i] != x + j;
+    }
+    CHECK_EQ_INT(0, bad);
+
+    /* a store and a negative index out of range; 2-d */
+    const char *src3 =
+        "def f(a, out, n):\n"
+        "    for i in range(n):\n"
+        "        out[i - 2 * n - 1] = 1.0\n";
+    CHECK_OK(run_loop(src3, 0, vars, 3, &plan, bs, 3, N, NULL));
+    CHECK_EQ_INT(3, last_err[0]);
+    CHECK(last_err[1] <= -N - 1);
+    CHECK_EQ_INT(N, last_err[3]);
+    const char *src4 =
+        "def f(m, n):\n"
+        "    for i in range(n):\n"
+        "        for j in range(n):\n"
+        "            m[i, j] += m[j, i + 1]\n";
+    double M[4][4] = {{0}};
+    NgArray mm = mat(NG_FLOAT64, 4, 4, M);
+    NgJitVarType vars4[] = {arr("m", NG_FLOAT64, 2), py("n", NG_INT64)};
+    Bind bs4[] = {barr("m", &mm), bint("n", 4)};
+    NgJitLoopPlan s = seq();
+    s.boundscheck = true;
+    CHECK_OK(run_loop(src4, 0, vars4, 2, &s, bs4, 2, 1, NULL));
+    CHECK_EQ_INT(4, last_err[0]);
+    CHECK_EQ_INT(4, last_err[1]);
+    CHECK_EQ_INT(1, last_err[2]);
+    CHECK_EQ_INT(4, last_err[3]);
+    ng_array_release(&a), ng_array_release(&out), ng_array_release(&mm);
+}
+
 /* Lowering only: the status and error text of an unsupported loop. */
 static void expect_error(const char *src, const NgJitVarType *vars, int nvars, const NgJitLoopPlan *plan,
                          NgStatus want, const char *text)
@@ -989,6 +1092,7 @@ int main(void)
     test_row_softmax();
     test_sequential_scalars();
     test_features();
+    test_boundscheck();
     test_errors();
     return check_summary();
 }
