@@ -391,3 +391,8 @@ def dot(a, b):
         return a @ b
     raise NotImplementedError("dot of arrays with more than 2 dimensions is not supported yet; use matmul")
 
+
+
+# ---- loops --------------------------------------------------------------------
+
+from .jit import jit, prange  # noqa: E402

@@ -483,6 +483,8 @@ PyMODINIT_FUNC PyInit__core(void)
         goto fail;
     const char *strict = getenv("NUMGPU_STRICT");
     ngpy.strict = strict && *strict && strcmp(strict, "0") != 0;
+    if (PyModule_AddFunctions(m, ngpy_jit_functions) < 0)
+        goto fail;
     ngpy.ndarray_type = ngpy_make_ndarray_type(m);
     if (!ngpy.ndarray_type || PyModule_AddObjectRef(m, "ndarray", (PyObject *)ngpy.ndarray_type) < 0)
         goto fail;

@@ -66,6 +66,9 @@ int ngpy_index(PyObject *key, int *n, NgIndex *items, NgArray *tmps, int *ntmp);
  * op was given host data); -1 with an exception under NUMGPU_STRICT. */
 int ngpy_implicit(bool upload, PyObject *what);
 
+/* The jit's functions (jit.c), added to the module at init. */
+extern PyMethodDef ngpy_jit_functions[];
+
 /* Type creation (ndarray.c). */
 PyTypeObject *ngpy_make_ndarray_type(PyObject *module);
 

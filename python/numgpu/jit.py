@@ -1,0 +1,164 @@
+"""@numgpu.jit: ordinary Python loops become device kernels.
+
+The C front end (numgpu._core.jit_program) parses the function's source and
+analyses every loop (parallel / sequential / python, reductions, atomics,
+reasons). This module builds the host plan: the function's source with each
+loop nest that can run on the device replaced by
+
+    if (__ng_r := __ng_launch(<loop>, locals())) is None:
+        <the original loop, run by Python>
+    else: <names the loop assigned> = values from __ng_r
+
+so a loop the kernel cannot take at run time (a list argument, an
+unsupported construct for the types it meets) simply runs as Python, and
+everything outside loops is the function's own code.
+"""
+import ast as _ast
+import functools
+import inspect
+import textwrap
+
+from . import _core
+
+
+class JitFunction:
+    """A function compiled by @numgpu.jit (compiled at its first call)."""
+
+    def __init__(self, fn, boundscheck=False):
+        functools.update_wrapper(self, fn)
+        self._fn = fn
+        self._boundscheck = boundscheck
+        self._plan = None
+        self._loops = None
+        self._launched = {}   # loop index -> "kernel" or the reason it ran as Python
+
+    # -- compile ---------------------------------------------------------
+    def _compile(self):
+        fn = self._fn
+        filename = inspect.getsourcefile(fn) or "<jit>"
+        module = inspect.getmodule(fn)
+        src = None
+        if module is not None and fn.__qualname__ == fn.__name__:
+            try:  # the whole module, so helper functions defined beside fn can be inlined
+                src, first = inspect.getsource(module), 1
+            except (OSError, TypeError):
+                src = None
+        if src is None:
+            lines, first = inspect.getsourcelines(fn)
+            src = textwrap.dedent("".join(lines))
+        program, loops = _core.jit_program(src, filename, fn.__name__)
+        self._program, self._loops, self._first = program, loops, first
+        self._plan = self._host_plan(src, loops, filename, first)
+
+    def _launch_points(self, loops):
+        """Loops that become one launch: compiled, not inside another launch."""
+        points = []
+        for i, loop in enumerate(loops):
+            if loop["kind"] == "python" or loop["collapsed"] or loop["host"]:
+                continue
+            parent, inside = loop["parent"], False
+            while parent >= 0:
+                if parent in points:
+                    inside = True
+                    break
+                parent = loops[parent]["parent"]
+            if not inside:
+                points.append(i)
+        return points
+
+    def _host_plan(self, src, loops, filename, first):
+        src_lines = src.splitlines()
+        tree = _ast.parse(src)
+        func = [n for n in tree.body if isinstance(n, (_ast.FunctionDef, _ast.AsyncFunctionDef))
+                and n.name == self._fn.__name__][-1]
+        nodes = {n.lineno: n for n in _ast.walk(func) if isinstance(n, (_ast.For, _ast.While))}
+        out = {}
+        for i in self._launch_points(loops):
+            loop = loops[i]
+            node = nodes.get(loop["line"])
+            if node is None:
+                continue
+            assigned = sorted({n.id for n in _ast.walk(node)
+                               if isinstance(n, _ast.Name) and isinstance(n.ctx, _ast.Store)})
+            ind = " " * loop["col"]
+            body = ["    " + l if l.strip() else l for l in src_lines[loop["line"] - 1:loop["end_line"]]]
+            back = "; ".join("%s = __ng_r.get(%r, locals().get(%r))" % (a, a, a) for a in assigned) or "pass"
+            out[loop["line"]] = (loop["end_line"],
+                                 ["%sif (__ng_r := __ng_launch(%d, locals())) is None:" % (ind, i)] + body +
+                                 ["%selse: %s" % (ind, back)])
+        plan, ln = [], func.lineno  # from the `def` line: decorators are not re-applied
+        while ln <= func.end_lineno:
+            if ln in out:
+                end, text = out[ln]
+                plan.extend(text)
+                ln = end + 1
+            else:
+                plan.append(src_lines[ln - 1])
+                ln += 1
+        code = "\n" * (first - 1 + func.lineno - 1) + "\n".join(plan) + "\n"
+        namespace = dict(self._fn.__globals__)
+        if self._fn.__closure__:
+            for name, cell in zip(self._fn.__code__.co_freevars, self._fn.__closure__):
+                namespace[name] = cell.cell_contents
+        namespace["__ng_launch"] = self._launch
+        exec(compile(code, filename, "exec"), namespace)
+        return namespace[self._fn.__name__]
+
+    def _launch(self, index, local_vars):
+        result = _core.jit_launch(self._program, index, local_vars, self._fn.__globals__)
+        if isinstance(result, tuple):
+            self._launched[index] = result[1]
+            return None
+        self._launched[index] = result.pop("__ng_note", "kernel")
+        return result
+
+    # -- call and report --------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if self._plan is None:
+            self._compile()
+        return self._plan(*args, **kwargs)
+
+    def loop_report(self):
+        """One dict per loop: line (in the file), kind, reductions, atomic, reason, ..."""
+        if self._plan is None:
+            self._compile()
+        report = []
+        for i, loop in enumerate(self._loops):
+            kind, reason = loop["kind"], loop["reason"]
+            ran = self._launched.get(i)
+            if ran is not None and not ran.startswith("kernel"):
+                kind, reason = "python", ran
+            report.append({
+                "line": loop["line"] + self._first - 1,
+                "kind": kind,
+                "reductions": [tuple(r) for r in loop["reductions"]],
+                "atomic": loop["atomic"],
+                "asserted": loop["asserted"],
+                "collapsed": loop["collapsed"],
+                "reason": reason,
+                "ran": ran or "not reached yet",
+            })
+        return report
+
+    def explain(self):
+        """Prints the loop report beside the source lines."""
+        lines, first = inspect.getsourcelines(self._fn)
+        for r in self.loop_report():
+            text = lines[r["line"] - first].strip() if 0 <= r["line"] - first < len(lines) else ""
+            red = " reduce(%s)" % ", ".join("%s:%s" % (op, name) for name, op in r["reductions"]) \
+                if r["reductions"] else ""
+            extra = (" atomic" if r["atomic"] else "") + (" (asserted by prange)" if r["asserted"] else "")
+            why = (": " + r["reason"]) if r["reason"] and r["kind"] != "parallel" else ""
+            print("line %d: %s%s%s%s\n    %s" % (r["line"], r["kind"], red, extra, why, text))
+
+
+def jit(fn=None, *, boundscheck=False):
+    """Compile a function's loops to device kernels: @numgpu.jit or @numgpu.jit(boundscheck=True)."""
+    if fn is None:
+        return lambda f: JitFunction(f, boundscheck=boundscheck)
+    return JitFunction(fn, boundscheck=boundscheck)
+
+
+def prange(*args):
+    """range() whose iterations the user promises are independent (run in parallel)."""
+    return range(*args)

@@ -1,0 +1,479 @@
+/* numgpu._core's jit entry points: the bridge between the Python decorator
+ * (python/numgpu/jit.py) and the C compiler (src/jit).
+ *
+ *   jit_program(source, filename, funcname)  -> (program, loops)
+ *       parses the source, analyses the function's loops; `program` is a
+ *       capsule owning the AST and the analysis, `loops` one dict per loop
+ *       (line, end_line, col, kind, reductions, atomic, reason, ...).
+ *   jit_launch(program, loop_index, locals, globals) -> dict or (None, why)
+ *       types the loop's free variables from their current values, lowers
+ *       the loop for those types (cached as a kernel), uploads NumPy arrays,
+ *       launches, writes written NumPy arrays back and returns the values of
+ *       the scalars the host needs after the loop ("cells").
+ * Values the kernel cannot take (a list, a dict, an aliased array) return
+ * (None, reason): the host plan then runs the loop as Python. */
+#include "pymod.h"
+
+#include <string.h>
+
+#include "jit/analyze.h"
+#include "jit/jit.h"
+#include "jit/lower.h"
+#include "kernel/kernel.h"
+
+typedef struct Program {
+    NgJitAst *ast;
+    const NgJitStmt *func;
+    NgJitLoops *loops;
+} Program;
+
+static void program_free(PyObject *capsule)
+{
+    Program *p = PyCapsule_GetPointer(capsule, "numgpu.jit.program");
+    if (!p)
+        return;
+    if (p->loops)
+        ng_jit_loops_free(p->loops);
+    if (p->ast)
+        ng_jit_ast_free(p->ast);
+    PyMem_Free(p);
+}
+
+/* The DEF named `name` at module level (or the first DEF when name is NULL). */
+static const NgJitStmt *find_def(const NgJitAst *ast, const char *name)
+{
+    for (int i = 0; i < ast->body.n; i++) {
+        const NgJitStmt *s = ast->body.stmts[i];
+        if (s->kind == NG_JIT_S_DEF && (!name || strcmp(s->name, name) == 0))
+            return s;
+    }
+    return NULL;
+}
+
+static NgOp red_op(NgJitRedOp op)
+{
+    switch (op) {
+    case NG_JIT_RED_MUL: return NG_OP_MUL;
+    case NG_JIT_RED_MAX: return NG_OP_MAXIMUM;
+    case NG_JIT_RED_MIN: return NG_OP_MINIMUM;
+    case NG_JIT_RED_OR: return NG_OP_BITOR;
+    case NG_JIT_RED_AND: return NG_OP_BITAND;
+    case NG_JIT_RED_XOR: return NG_OP_BITXOR;
+    default: return NG_OP_ADD;
+    }
+}
+
+static PyObject *loop_dict(const NgJitLoopInfo *l)
+{
+    PyObject *reds = PyList_New(l->nreductions);
+    for (int i = 0; reds && i < l->nreductions; i++)
+        PyList_SET_ITEM(reds, i, Py_BuildValue("(ss)", l->reductions[i].name, ng_jit_red_op_name(l->reductions[i].op)));
+    PyObject *atomics = PyList_New(l->natomics);
+    for (int i = 0; atomics && i < l->natomics; i++)
+        PyList_SET_ITEM(atomics, i, PyUnicode_FromString(l->atomics[i]));
+    if (!reds || !atomics) {
+        Py_XDECREF(reds);
+        Py_XDECREF(atomics);
+        return NULL;
+    }
+    return Py_BuildValue("{sisisisssNsOsNsOsOsOsOsisz}", "line", l->line, "end_line", l->stmt->span.end_line,
+                         "col", l->stmt->span.col, "kind", ng_jit_loop_kind_name(l->kind), "reductions", reds,
+                         "atomic", l->atomic ? Py_True : Py_False, "atomics", atomics,
+                         "asserted", l->asserted ? Py_True : Py_False, "collapsed", l->collapsed ? Py_True : Py_False,
+                         "host", l->host ? Py_True : Py_False, "is_for", l->stmt->kind == NG_JIT_S_FOR ? Py_True : Py_False,
+                         "parent", l->parent, "reason", l->reason);
+}
+
+static PyObject *f_jit_program(PyObject *m, PyObject *args)
+{
+    const char *src, *file, *fname;
+    Py_ssize_t len;
+    if (!PyArg_ParseTuple(args, "s#ss:jit_program", &src, &len, &file, &fname))
+        return NULL;
+    Program *p = PyMem_Calloc(1, sizeof *p);
+    if (!p)
+        return PyErr_NoMemory();
+    NgJitError err;
+    memset(&err, 0, sizeof err);
+    NgStatus st = ng_jit_parse(src, (size_t)len, file, &p->ast, &err);
+    if (st != NG_OK) {
+        PyMem_Free(p);
+        if (err.kind) {
+            PyObject *exc = strcmp(err.kind, "IndentationError") == 0 ? PyExc_IndentationError
+                            : strcmp(err.kind, "TabError") == 0 ? PyExc_TabError : PyExc_SyntaxError;
+            PyErr_Format(exc, "%s (%s, line %d)", err.msg, file, err.line);
+            return NULL;
+        }
+        return ngpy_raise(st);
+    }
+    p->func = find_def(p->ast, fname);
+    if (!p->func) {
+        ng_jit_ast_free(p->ast);
+        PyMem_Free(p);
+        PyErr_Format(PyExc_ValueError, "numgpu.jit: no function %s found in its source", fname);
+        return NULL;
+    }
+    st = ng_jit_analyze(p->ast, p->func, &p->loops);
+    PyObject *capsule = NULL;
+    if (st == NG_OK)
+        capsule = PyCapsule_New(p, "numgpu.jit.program", program_free);
+    if (!capsule) {
+        if (p->loops)
+            ng_jit_loops_free(p->loops);
+        ng_jit_ast_free(p->ast);
+        PyMem_Free(p);
+        return st != NG_OK ? ngpy_raise(st) : NULL;
+    }
+    PyObject *loops = PyList_New(p->loops->n);
+    for (int i = 0; loops && i < p->loops->n; i++) {
+        PyObject *d = loop_dict(&p->loops->items[i]);
+        if (!d) {
+            Py_CLEAR(loops);
+            break;
+        }
+        PyList_SET_ITEM(loops, i, d);
+    }
+    if (!loops) {
+        Py_DECREF(capsule);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", capsule, loops);
+}
+
+/* ---- launching a loop ---- */
+
+enum { MAXV = 64 };
+
+typedef struct Launch {
+    NgJitVarType types[MAXV];  /* free variables with a value */
+    PyObject *values[MAXV];    /* their values (borrowed) */
+    NgArray arrays[MAXV];      /* numgpu arrays for array variables (views or uploads) */
+    bool uploaded[MAXV];       /* arrays[i] is a copy of a host array: write it back if written */
+    int n;
+} Launch;
+
+/* The type of one value; 0 if the kernel can use it, 1 if the value makes
+ * the loop Python's (why in *why), -1 on a Python error. */
+static int type_of(PyObject *v, const char *name, NgJitVarType *t, NgArray *arr, bool *uploaded, const char **why)
+{
+    memset(t, 0, sizeof *t);
+    t->name = name;
+    arr->buf = NULL;
+    *uploaded = false;
+    if (PyModule_Check(v)) {
+        const char *mod = PyModule_GetName(v);
+        if (!mod)
+            return -1;
+        if (!strcmp(mod, "numpy") || !strcmp(mod, "numgpu"))
+            t->module = NG_JIT_MOD_NUMPY;
+        else if (!strcmp(mod, "math"))
+            t->module = NG_JIT_MOD_MATH;
+        else {
+            *why = "a module other than numpy/math is used in the loop";
+            return 1;
+        }
+        return 0;
+    }
+    if (PyBool_Check(v) || PyLong_CheckExact(v) || PyFloat_CheckExact(v)) {
+        t->dtype = PyBool_Check(v) ? NG_BOOL : PyLong_CheckExact(v) ? NG_INT64 : NG_FLOAT64;
+        if (PyLong_CheckExact(v)) {
+            int overflow;
+            PyLong_AsLongLongAndOverflow(v, &overflow);
+            if (overflow) {
+                *why = "a Python int does not fit in 64 bits";
+                return 1;
+            }
+        }
+        return 0;
+    }
+    if (ngpy_check(v) || PyObject_TypeCheck(v, (PyTypeObject *)ngpy.np_ndarray) ||
+        PyObject_TypeCheck(v, (PyTypeObject *)ngpy.np_generic)) {
+        bool scalar = PyObject_TypeCheck(v, (PyTypeObject *)ngpy.np_generic);
+        if (ngpy_check(v)) {
+            ng_array_view(ngpy_arr(v), arr);
+        } else {
+            if (ngpy_to_array(v, NG_NODTYPE, arr) < 0) { /* unsupported dtype: leave it to Python */
+                PyErr_Clear();
+                *why = "an array of a dtype numgpu does not support";
+                return 1;
+            }
+            *uploaded = !scalar;
+        }
+        t->dtype = arr->dtype;
+        if (scalar) {
+            t->numpy_scalar = true;
+            return 0;
+        }
+        t->is_array = true;
+        t->ndim = arr->ndim;
+        t->inner_contig = arr->ndim > 0 && arr->strides[arr->ndim - 1] == ng_array_itemsize(arr);
+        return 0;
+    }
+    if (PyCallable_Check(v)) { /* builtins (range, abs ...) and helpers are resolved by name */
+        t->module = NG_JIT_MOD_NONE;
+        return 2;
+    }
+    *why = "a value the compiled loop cannot take (list, tuple, dict, str or object)";
+    return 1;
+}
+
+static void launch_clear(Launch *L)
+{
+    for (int i = 0; i < L->n; i++)
+        ng_array_release(&L->arrays[i]);
+    L->n = 0;
+}
+
+static NgStatus build_loop(const void *ctx, NgIrKernel *k);
+
+typedef struct BuildCtx {
+    const Program *p;
+    const NgJitStmt *loop;
+    const Launch *L;
+    const NgJitLoopPlan *plan;
+} BuildCtx;
+
+static NgStatus build_loop(const void *ctx, NgIrKernel *k)
+{
+    const BuildCtx *c = ctx;
+    return ng_jit_lower(c->p->ast, c->loop, c->L->types, c->L->n, c->plan, k, NULL);
+}
+
+/* The plan the analysis gives loop `info`, for the lowering. */
+static void make_plan(const NgJitLoopInfo *info, NgJitLoopPlan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->parallel = info->kind == NG_JIT_LOOP_PARALLEL;
+    for (int i = 0; i < info->nreductions && i < NG_JIT_MAX_REDUCTIONS; i++) {
+        plan->reductions[i].name = info->reductions[i].name;
+        plan->reductions[i].op = red_op(info->reductions[i].op);
+        plan->nreductions++;
+    }
+    plan->atomic = info->atomic;
+    for (int i = 0; i < info->natomics && i < NG_JIT_MAX_ATOMICS; i++)
+        plan->atomics[plan->natomics++] = info->atomics[i];
+}
+
+static PyObject *skip(const char *why)
+{
+    return Py_BuildValue("(Os)", Py_None, why);
+}
+
+static int index_of(const Launch *L, const char *name)
+{
+    for (int i = 0; i < L->n; i++)
+        if (!strcmp(L->types[i].name, name))
+            return i;
+    return -1;
+}
+
+/* Converts the 0-d cell array to a Python value. */
+static PyObject *cell_value(const NgArray *cell, const NgJitArg *a)
+{
+    PyObject *np = ngpy_to_numpy(cell);
+    if (!np || !a->weak)
+        return np;
+    PyObject *v = PyObject_CallMethod(np, "item", NULL);
+    Py_DECREF(np);
+    return v;
+}
+
+static PyObject *f_jit_launch(PyObject *m, PyObject *args)
+{
+    PyObject *capsule, *locals, *globals;
+    int index;
+    if (!PyArg_ParseTuple(args, "OiO!O!:jit_launch", &capsule, &index, &PyDict_Type, &locals, &PyDict_Type, &globals))
+        return NULL;
+    Program *p = PyCapsule_GetPointer(capsule, "numgpu.jit.program");
+    if (!p)
+        return NULL;
+    if (index < 0 || index >= p->loops->n) {
+        PyErr_SetString(PyExc_IndexError, "bad loop index");
+        return NULL;
+    }
+    const NgJitLoopInfo *info = &p->loops->items[index];
+    if (info->kind == NG_JIT_LOOP_PYTHON)
+        return skip(info->reason ? info->reason : "left to Python");
+    NgDevice *dev = ngpy_device();
+    if (!dev)
+        return NULL;
+
+    const char **names = NULL;
+    int nnames = 0;
+    NgStatus st = ng_jit_loop_names(p->ast, info->stmt, &names, &nnames);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    Launch L;
+    memset(&L, 0, sizeof L);
+    PyObject *result = NULL;
+    const char *why = NULL;
+    for (int i = 0; i < nnames; i++) {
+        PyObject *v = PyDict_GetItemString(locals, names[i]);
+        if (!v)
+            v = PyDict_GetItemString(globals, names[i]);
+        if (!v) /* not bound yet: assigned in the loop, or a builtin */
+            continue;
+        if (L.n == MAXV) {
+            why = "too many free variables";
+            goto done;
+        }
+        int r = type_of(v, names[i], &L.types[L.n], &L.arrays[L.n], &L.uploaded[L.n], &why);
+        if (r < 0)
+            goto done;
+        if (r == 1)
+            goto done;
+        if (r == 2)
+            continue;
+        L.values[L.n++] = v;
+    }
+    /* distinct names must be distinct memory when one is written (the
+     * analysis assumed it); checked conservatively for every array pair */
+    for (int i = 0; i < L.n; i++)
+        for (int j = i + 1; j < L.n; j++)
+            if (L.types[i].is_array && L.types[j].is_array && ng_array_may_overlap(&L.arrays[i], &L.arrays[j])) {
+                why = "two array arguments share memory";
+                goto done;
+            }
+    NgJitLoopPlan plan;
+    make_plan(info, &plan);
+    const char *note = plan.parallel ? "kernel" : "kernel (one thread)";
+    if (dev->be->target->par != NG_PAR_OPENMP && (plan.nreductions > 0 || plan.atomic)) {
+        /* GPU targets have no cross-thread reductions or atomics in loop
+         * kernels yet: run the loop in order in one device thread */
+        memset(&plan, 0, sizeof plan);
+        note = "kernel (one thread: parallel reductions/atomics on GPU targets are not implemented yet)";
+    }
+    NgIrKernel scratch;
+    ng_ir_init(&scratch, "ngjit");
+    NgJitLowered low;
+    st = ng_jit_lower(p->ast, info->stmt, L.types, L.n, &plan, &scratch, &low);
+    ng_ir_free(&scratch);
+    if (st != NG_OK) {
+        if (st == NG_ERR_UNSUPPORTED || st == NG_ERR_TYPE || st == NG_ERR_VALUE) {
+            why = ng_error_message();
+            goto done;
+        }
+        ngpy_raise(st);
+        goto done;
+    }
+    NgStr key;
+    ng_str_init(&key);
+    st = ng_jit_lower_key(p->ast, info->stmt, L.types, L.n, &plan, &key);
+    const NgKernel *kern = NULL;
+    BuildCtx ctx = {p, info->stmt, &L, &plan};
+    if (st == NG_OK)
+        st = ng_kernel_get(dev, key.s, key.len, build_loop, &ctx, &kern);
+    ng_str_free(&key);
+    if (st != NG_OK) {
+        ngpy_raise(st);
+        goto done;
+    }
+    /* arguments */
+    NgKArg kargs[4 * NG_JIT_MAX_ARGS * (2 + 2 * 8)];
+    NgArray cells[NG_JIT_MAX_ARGS];
+    memset(cells, 0, sizeof cells);
+    int na = 0;
+    int64_t work = 1;
+    for (int a = 0; a < low.nargs && st == NG_OK; a++) {
+        const NgJitArg *arg = &low.args[a];
+        int vi = index_of(&L, arg->name);
+        if (arg->role == NG_JIT_ARG_ARRAY) {
+            const NgArray *x = &L.arrays[vi];
+            int64_t es[NG_MAXDIMS];
+            for (int d = 0; d < x->ndim; d++)
+                es[d] = x->strides[d] / ng_array_itemsize(x);
+            ng_kargs_array(kargs, &na, x, x->ndim, x->shape, es);
+            if (x->size > work)
+                work = x->size;
+        } else if (arg->role == NG_JIT_ARG_SCALAR) {
+            NgOperand op;
+            NgArray tmp;
+            if (ngpy_operand(L.values[vi], &op, &tmp) < 0) {
+                st = NG_ERR_TYPE;
+                break;
+            }
+            if (op.array) { /* a NumPy scalar: read its value through a download */
+                double d = 0;
+                NgArray f;
+                st = ng_op_astype(op.array, ng_dtype_is_float(arg->dtype) ? NG_FLOAT64 : NG_INT64, &f);
+                if (st == NG_OK) {
+                    st = ng_array_download(&f, &d, NULL);
+                    ng_array_release(&f);
+                }
+                memcpy(&kargs[na++], &d, sizeof d);
+                ng_array_release(&tmp);
+            } else {
+                NgKArg k1;
+                if (ng_dtype_is_float(arg->dtype))
+                    k1.f = op.scalar.kind == NG_KIND_FLOAT ? op.scalar.v.f : (double)op.scalar.v.i;
+                else
+                    k1.i = op.scalar.kind == NG_KIND_FLOAT ? (int64_t)op.scalar.v.f : op.scalar.v.i;
+                kargs[na++] = k1;
+            }
+        } else { /* cell */
+            st = ng_array_empty(dev, arg->dtype, 0, NULL, &cells[a]);
+            if (st == NG_OK && arg->has_input && vi >= 0) {
+                NgOperand op;
+                NgArray tmp;
+                if (ngpy_operand(L.values[vi], &op, &tmp) < 0) {
+                    st = NG_ERR_TYPE;
+                    break;
+                }
+                st = ng_op_assign(&cells[a], &op);
+                ng_array_release(&tmp);
+            }
+            ng_kargs_array(kargs, &na, &cells[a], 0, NULL, NULL);
+        }
+    }
+    if (st == NG_OK)
+        st = ng_kernel_launch(kern, kargs, na, work, work);
+    if (st == NG_OK) {
+        result = PyDict_New();
+        PyObject *n = result ? PyUnicode_FromString(note) : NULL;
+        if (!n || PyDict_SetItemString(result, "__ng_note", n) < 0)
+            Py_CLEAR(result);
+        Py_XDECREF(n);
+    }
+    for (int a = 0; a < low.nargs && result; a++) {
+        const NgJitArg *arg = &low.args[a];
+        int vi = index_of(&L, arg->name);
+        if (arg->role == NG_JIT_ARG_CELL) {
+            PyObject *v = cell_value(&cells[a], arg);
+            if (!v || PyDict_SetItemString(result, arg->name, v) < 0)
+                Py_CLEAR(result);
+            Py_XDECREF(v);
+        } else if (arg->role == NG_JIT_ARG_ARRAY && arg->written && L.uploaded[vi]) {
+            /* in-place semantics for NumPy arguments: copy the result back */
+            Py_buffer view;
+            if (PyObject_GetBuffer(L.values[vi], &view, PyBUF_RECORDS) < 0) {
+                Py_CLEAR(result);
+                break;
+            }
+            int64_t hs[NG_MAXDIMS];
+            for (int d = 0; d < view.ndim; d++)
+                hs[d] = view.strides[d];
+            st = ng_array_download(&L.arrays[vi], view.buf, hs);
+            PyBuffer_Release(&view);
+            if (st != NG_OK) {
+                Py_CLEAR(result);
+                ngpy_raise(st);
+            }
+        }
+    }
+    for (int a = 0; a < NG_JIT_MAX_ARGS; a++)
+        ng_array_release(&cells[a]);
+    if (st != NG_OK && !PyErr_Occurred())
+        ngpy_raise(st);
+done:
+    launch_clear(&L);
+    ng_free(names);
+    if (!result && !PyErr_Occurred())
+        return skip(why ? why : "not compiled");
+    return result;
+}
+
+PyMethodDef ngpy_jit_functions[] = {
+    {"jit_program", f_jit_program, METH_VARARGS, "Parse and analyse a function for @numgpu.jit."},
+    {"jit_launch", f_jit_launch, METH_VARARGS, "Run one analysed loop as a kernel."},
+    {NULL},
+};

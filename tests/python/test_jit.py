@@ -1,0 +1,210 @@
+"""@numgpu.jit: loop functions compared against plain Python on the same
+inputs, the loop report (parallel / sequential / python with reasons), and
+loops that must fall back to Python without changing results."""
+import math
+
+import numpy as np
+import pytest
+
+import numgpu
+from numgpu import jit, prange
+
+
+def run_both(fn, *args):
+    """Runs fn as plain Python and through @jit on copies of args; returns both results and arg copies."""
+    plain_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    jit_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    expected = fn(*plain_args)
+    got = jit(fn)(*jit_args)
+    return expected, got, plain_args, jit_args
+
+
+def check(fn, *args, rtol=1e-12):
+    expected, got, plain_args, jit_args = run_both(fn, *args)
+    if isinstance(expected, float):
+        assert got == pytest.approx(expected, rel=rtol)
+    else:
+        assert got == expected
+    for p, j in zip(plain_args, jit_args):
+        if isinstance(p, np.ndarray):
+            np.testing.assert_allclose(j, p, rtol=rtol)
+            assert j.dtype == p.dtype
+
+
+def scale_add(a, x, y):
+    for i in range(x.shape[0]):
+        y[i] = a * x[i] + y[i]
+
+
+def dot(x, y):
+    s = 0.0
+    for i in range(len(x)):
+        s += x[i] * y[i]
+    return s
+
+
+def running_max(x):
+    m = -math.inf
+    for i in range(x.shape[0]):
+        if x[i] > m:
+            m = x[i]
+    return m
+
+
+def prefix_sum(a):
+    for i in range(1, a.shape[0]):
+        a[i] = a[i] + a[i - 1]
+
+
+def grid(out):
+    n, m = out.shape
+    for i in range(n):
+        for j in range(m):
+            out[i, j] = (i * m + j) % 7 - 3
+
+
+def python_semantics(a, b, out):
+    for i in range(a.shape[0]):
+        out[i, 0] = a[i] // b[i]
+        out[i, 1] = a[i] % b[i]
+        out[i, 2] = -a[i] // 3
+
+
+def collatz_steps(n0, out):
+    for k in range(out.shape[0]):
+        n = n0 + k
+        steps = 0
+        while n != 1:
+            if n % 2 == 0:
+                n = n // 2
+            else:
+                n = 3 * n + 1
+            steps += 1
+        out[k] = steps
+
+
+def histogram(x, bins, counts):
+    for i in range(x.shape[0]):
+        b = int(x[i] * bins)
+        if b >= bins:
+            b = bins - 1
+        counts[b] += 1
+
+
+def reverse_steps(a, out):
+    for i in range(a.shape[0] - 1, -1, -1):
+        out[a.shape[0] - 1 - i] = a[i] * 2
+
+
+def float32_keep(x, out):
+    for i in range(x.shape[0]):
+        out[i] = x[i] * 0.5 + 1.0
+
+
+def asserted(a, out):
+    for i in prange(a.shape[0]):
+        out[i] = a[i] + 1
+
+
+def with_print(a):
+    total = 0
+    for i in range(a.shape[0]):
+        print(end="")
+        total += a[i]
+    return total
+
+
+rng = np.random.default_rng(7)
+
+
+def test_scale_add_parallel():
+    check(scale_add, 2.5, rng.random(1000), rng.random(1000))
+    f = jit(scale_add)
+    f(2.0, rng.random(10), rng.random(10))
+    (loop,) = f.loop_report()
+    assert loop["kind"] == "parallel" and loop["reductions"] == [] and not loop["atomic"]
+    assert loop["ran"].startswith("kernel")
+
+
+def test_dot_reduction():
+    check(dot, rng.random(5000), rng.random(5000), rtol=1e-9)
+    f = jit(dot)
+    f(np.ones(3), np.ones(3))
+    assert f.loop_report()[0]["reductions"] == [("s", "+")]
+
+
+def test_conditional_max_reduction():
+    check(running_max, rng.standard_normal(3000))
+    f = jit(running_max)
+    f(np.ones(3))
+    assert f.loop_report()[0]["reductions"] == [("m", "max")]
+
+
+def test_prefix_sum_stays_sequential_and_correct():
+    check(prefix_sum, np.arange(1000, dtype=np.int64))
+    f = jit(prefix_sum)
+    f(np.arange(5))
+    (loop,) = f.loop_report()
+    assert loop["kind"] == "sequential"
+    assert "a[i - 1]" in loop["reason"]
+
+
+def test_nested_grid_and_int_semantics():
+    check(grid, np.zeros((13, 17), dtype=np.int64))
+    a = rng.integers(-50, 50, 400)
+    b = rng.integers(1, 9, 400) * rng.choice([-1, 1], 400)
+    check(python_semantics, a, b, np.zeros((400, 3), dtype=np.int64))
+
+
+def test_while_loop_collatz():
+    check(collatz_steps, 1, np.zeros(200, dtype=np.int64))
+
+
+def test_histogram_atomic():
+    check(histogram, rng.random(20000), 16, np.zeros(16, dtype=np.int64))
+    f = jit(histogram)
+    f(rng.random(10), 4, np.zeros(4, dtype=np.int64))
+    assert f.loop_report()[0]["atomic"]
+
+
+def test_negative_step_and_float32():
+    check(reverse_steps, rng.random(101), np.zeros(101))
+    x = rng.random(100).astype(np.float32)
+    expected, got, p, j = run_both(float32_keep, x, np.zeros(100, np.float32))
+    np.testing.assert_allclose(j[1], p[1], rtol=1e-6)
+
+
+def test_prange_is_asserted():
+    check(asserted, np.arange(50), np.zeros(50, dtype=np.int64))
+    f = jit(asserted)
+    f(np.arange(3), np.zeros(3, dtype=np.int64))
+    assert f.loop_report()[0]["asserted"]
+
+
+def test_uncompilable_loop_runs_as_python():
+    a = np.arange(10)
+    f = jit(with_print)
+    assert f(a) == with_print(a)
+    (loop,) = f.loop_report()
+    assert loop["kind"] == "python" and "print" in loop["reason"]
+
+
+def test_list_argument_falls_back_to_python():
+    f = jit(dot)
+    assert f([1.0, 2.0], [3.0, 4.0]) == 11.0
+    assert f.loop_report()[0]["kind"] == "python"
+
+
+def test_numgpu_arrays_stay_on_device():
+    x = numgpu.asarray(rng.random(100))
+    y = numgpu.zeros(100)
+    jit(scale_add)(3.0, x, y)
+    np.testing.assert_allclose(y.get(), 3.0 * x.get())
+
+
+def test_explain_prints_lines(capsys):
+    f = jit(prefix_sum)
+    f(np.arange(4))
+    f.explain()
+    out = capsys.readouterr().out
+    assert "sequential" in out and "for i in range(1, a.shape[0])" in out
