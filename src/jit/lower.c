@@ -53,7 +53,9 @@ typedef enum Home {
     HOME_CELL,   /* a cell parameter: read before the loop, written after it */
 } Home;
 
-typedef struct Sym {
+typedef struct Sym Sym;
+
+struct Sym {
     const char *name;           /* interned in the AST */
     SymKind kind;
     bool mentioned;             /* the nest mentions it */
@@ -69,7 +71,23 @@ typedef struct Sym {
     bool nonneg;                /* locals: never negative (only falls over the passes) */
     int param;                  /* this pass: its parameter, -1 none */
     int var;                    /* this pass: a local's IR variable */
-} Sym;
+    Sym *alias;          /* a helper's array parameter: the caller's array */
+    bool is_array_param;        /* a helper's parameter given an array */
+};
+
+/* A helper function inlined at one call site: its own names and the type
+ * of what it returns, settled over the passes like the loop's locals. */
+typedef struct Frame {
+    const NgJitExpr *site;      /* the call */
+    const NgJitStmt *def;       /* the helper's def */
+    Sym *syms;                  /* by name_id: the helper's names */
+    int *order;                 /* its name_ids: parameters, then first mention */
+    int norder;
+    bool wrapped;               /* a return before the end: body in while True ... break */
+    NgDType ret_dt;             /* what it returns; NG_NODTYPE until known */
+    bool ret_weak, ret_nonneg;
+    int ret_var;                /* this pass: the variable the call's value is in */
+} Frame;
 
 struct Stmts;
 
@@ -82,14 +100,21 @@ typedef struct Lower {
     int norder;
     NgStatus st;         /* first error */
     bool changed;        /* a local's type or flag changed in this pass */
-    int unknown_line;    /* first read of a local without a type in this pass (0: none) */
-    const char *unknown_name;
+    int unknown_line;    /* first read of a value without a type in this pass (0: none) */
+    char unknown_msg[160]; /* what to say if it never gets one */
     int depth;           /* loops entered inside the outer loop */
     /* plan->boundscheck */
     int err_param;       /* the int64[4] error array, -1 without boundscheck */
     NgIrRef guard;       /* when the expression being lowered runs (a short-circuit
                             operand, a branch): NG_IR_NONE for always */
-    struct Stmts *pending; /* checks of the statement being lowered, not yet placed */
+    struct Stmts *pending; /* what must run before the statement being lowered: its bounds
+                              checks, the helper functions its expressions call */
+    /* helper functions inlined at call sites */
+    Sym *main_syms;      /* the loop's own names (L->syms is the scope being lowered) */
+    struct Frame **frames; /* one per call site, kept over the passes */
+    int nframes, cap_frames;
+    struct Frame *frame; /* the helper being inlined, NULL in the loop itself */
+    int inlining;        /* helpers being inlined around the current expression */
 } Lower;
 
 /* A growing list of statements. */
@@ -116,17 +141,21 @@ static void append(Lower *L, Stmts *s, NgIrRef r)
     s->v[s->n++] = r;
 }
 
+/* Moves what waits in L->pending to the end of s. */
+static void flush(Lower *L, Stmts *s)
+{
+    for (int i = 0; i < L->pending->n; i++)
+        append(L, s, L->pending->v[i]);
+    L->pending->n = 0;
+}
+
 /* Appends statement r to s, after the bounds checks of the expressions it
  * evaluates (L->pending). */
 static void push(Lower *L, Stmts *s, NgIrRef r)
 {
     if (r == NG_IR_NONE)
         return;
-    if (L->pending && L->pending->n) {
-        for (int i = 0; i < L->pending->n; i++)
-            append(L, s, L->pending->v[i]);
-        L->pending->n = 0;
-    }
+    flush(L, s);
     append(L, s, r);
 }
 
@@ -465,7 +494,8 @@ static Val read_name(Lower *L, const NgJitExpr *e)
         if (s->dt == NG_NODTYPE) {
             if (!L->unknown_line) {
                 L->unknown_line = e->span.line;
-                L->unknown_name = s->name;
+                snprintf(L->unknown_msg, sizeof L->unknown_msg, "local variable '%s' is used before it is assigned",
+                         s->name);
             }
             return NOVAL;
         }
@@ -483,27 +513,34 @@ static Val read_name(Lower *L, const NgJitExpr *e)
     }
 }
 
+/* Merges v's type into a variable's settled type (*dt, *weak, *nonneg);
+ * notes a change for another pass. */
+static void merge_type(Lower *L, NgDType *dt, bool *weak, bool *nonneg, Val v)
+{
+    NgDType t = v.dt;
+    bool w = v.weak;
+    if (*dt != NG_NODTYPE)
+        promote(*dt, *weak, v.dt, v.weak, &t, &w);
+    if (t != *dt || w != *weak) {
+        *dt = t;
+        *weak = w;
+        L->changed = true;
+    }
+    if (*nonneg && !(v.nonneg && ng_dtype_is_int(v.dt))) {
+        *nonneg = false;
+        L->changed = true;
+    }
+}
+
 /* Assigns v to local s (merging v's type into the local's). */
 static NgIrRef assign_local(Lower *L, Sym *s, Val v)
 {
     if (v.r == NG_IR_NONE)
         return NG_IR_NONE;
-    NgDType dt = v.dt;
-    bool weak = v.weak;
-    if (s->dt != NG_NODTYPE)
-        promote(s->dt, s->weak, v.dt, v.weak, &dt, &weak);
-    if (dt != s->dt || weak != s->weak) {
-        s->dt = dt;
-        s->weak = weak;
-        L->changed = true;
-    }
-    if (s->nonneg && !(v.nonneg && ng_dtype_is_int(v.dt))) {
-        s->nonneg = false;
-        L->changed = true;
-    }
-    if (!usable(dt))
+    merge_type(L, &s->dt, &s->weak, &s->nonneg, v);
+    if (!usable(s->dt))
         return NG_IR_NONE;
-    return ng_ir_assign(L->k, s->var, as(L, v, dt));
+    return ng_ir_assign(L->k, s->var, as(L, v, s->dt));
 }
 
 /* ---- expressions ---- */
@@ -691,7 +728,7 @@ static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int
 static void record_check(Lower *L, NgIrRef good, NgIrRef i, int axis, NgIrRef n, int line)
 {
     NgIrKernel *k = L->k;
-    if (!L->pending || good == NG_IR_NONE)
+    if (L->err_param < 0 || good == NG_IR_NONE)
         return;
     NgIrRef bad = ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, good);
     if (L->guard != NG_IR_NONE)
@@ -709,7 +746,7 @@ static void record_check(Lower *L, NgIrRef good, NgIrRef i, int axis, NgIrRef n,
  * `negate`) does not. */
 static NgIrRef guard_with(Lower *L, NgIrRef c, bool negate)
 {
-    if (!L->pending || c == NG_IR_NONE)
+    if (c == NG_IR_NONE)
         return L->guard;
     if (negate)
         c = ng_ir_unary(L->k, NG_OP_LOGNOT, NG_BOOL, c);
@@ -1142,11 +1179,265 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
     return unsupported(L, line, what);
 }
 
+/* ---- helper functions, inlined ---- */
+
+enum { MAX_INLINE_DEPTH = 8 };
+
+static void block(Lower *L, NgJitBlock b, Stmts *out);
+
+/* The def named `name` anywhere in the module (module level first). */
+static const NgJitStmt *find_def(NgJitBlock b, const char *name)
+{
+    for (int i = 0; i < b.n; i++)
+        if (b.stmts[i]->kind == NG_JIT_S_DEF && strcmp(b.stmts[i]->name, name) == 0)
+            return b.stmts[i];
+    for (int i = 0; i < b.n; i++)
+        if (b.stmts[i]->kind == NG_JIT_S_DEF) {
+            const NgJitStmt *d = find_def(b.stmts[i]->body, name);
+            if (d)
+                return d;
+        }
+    return NULL;
+}
+
+static int count_returns(NgJitBlock b)
+{
+    int n = 0;
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_RETURN)
+            n++;
+        else if (s->kind != NG_JIT_S_DEF)
+            n += count_returns(s->body) + count_returns(s->orelse);
+    }
+    return n;
+}
+
+/* The frame of call site e (calling def), made on first use. */
+static Frame *frame_for(Lower *L, const NgJitExpr *e, const NgJitStmt *def)
+{
+    for (int i = 0; i < L->nframes; i++)
+        if (L->frames[i]->site == e)
+            return L->frames[i];
+    if (L->nframes == L->cap_frames) {
+        int ncap = L->cap_frames ? 2 * L->cap_frames : 8;
+        Frame **p = ng_realloc(L->frames, sizeof *p * (size_t)ncap);
+        if (!p)
+            return NULL;
+        L->frames = p;
+        L->cap_frames = ncap;
+    }
+    const NgJitAst *ast = L->ast;
+    size_t cap = (size_t)ast->nnames + 1;
+    Frame *f = ng_calloc(1, sizeof *f);
+    NameList nl = {ast, ng_calloc(cap, sizeof(bool)), ng_malloc(cap * sizeof(int)), 0};
+    if (f)
+        f->syms = ng_calloc(cap, sizeof *f->syms);
+    if (!f || !f->syms || !nl.seen || !nl.ids) {
+        if (f)
+            ng_free(f->syms);
+        ng_free(f);
+        ng_free(nl.seen);
+        ng_free(nl.ids);
+        return NULL;
+    }
+    L->frames[L->nframes++] = f;
+    f->site = e;
+    f->def = def;
+    f->ret_dt = NG_NODTYPE;
+    f->ret_nonneg = true;
+    for (int i = 0; i < ast->nnames; i++) {
+        f->syms[i].name = ast->names[i];
+        f->syms[i].red = -1;
+        f->syms[i].dt = NG_NODTYPE;
+        f->syms[i].param = -1;
+    }
+    for (int i = 0; i < def->params->n; i++) {
+        int id = def->params->items[i].name_id;
+        if (!nl.seen[id]) {
+            nl.seen[id] = true;
+            nl.ids[nl.n++] = id;
+        }
+    }
+    walk_block(def->body, collect_name, &nl);
+    ng_free(nl.seen);
+    f->order = nl.ids;
+    f->norder = nl.n;
+    Sym *saved = L->syms;
+    L->syms = f->syms;
+    mark_block(L, def->body);
+    L->syms = saved;
+    for (int i = 0; i < def->params->n; i++)
+        f->syms[def->params->items[i].name_id].assigned = true;
+    for (int i = 0; i < f->norder; i++) {
+        Sym *s = &f->syms[f->order[i]];
+        const Sym *outer = &L->main_syms[f->order[i]];
+        if (s->assigned) {
+            s->kind = SYM_LOCAL;
+            s->nonneg = true;
+        } else if (outer->kind == SYM_MODULE) { /* a global module the loop also uses */
+            s->kind = SYM_MODULE;
+            s->module = outer->module;
+        } else if (strcmp(s->name, "np") == 0 || strcmp(s->name, "numpy") == 0) {
+            s->kind = SYM_MODULE;
+            s->module = NG_JIT_MOD_NUMPY;
+        } else if (strcmp(s->name, "math") == 0) {
+            s->kind = SYM_MODULE;
+            s->module = NG_JIT_MOD_MATH;
+        } else {
+            s->kind = SYM_UNBOUND; /* builtins and other helpers; globals have no type */
+        }
+    }
+    const NgJitBlock *body = &def->body;
+    f->wrapped = !(count_returns(*body) == 1 && body->n && body->stmts[body->n - 1]->kind == NG_JIT_S_RETURN);
+    return f;
+}
+
+/* A call of helper `def`: its body inlined before the current statement
+ * (under the current guard), its value left in a variable. */
+static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, bool want_value)
+{
+    int line = e->span.line;
+    const NgJitParams *ps = def->params;
+    if (L->inlining >= MAX_INLINE_DEPTH)
+        return fail(L, line, NG_ERR_UNSUPPORTED, "calling %s() (helpers nested %d deep, or recursive) is not "
+                    "supported in a compiled loop", def->name, MAX_INLINE_DEPTH);
+    if (def->ndecorators || def->is_generator)
+        return fail(L, line, NG_ERR_UNSUPPORTED, "calling %s() (decorated or a generator) is not supported "
+                    "in a compiled loop", def->name);
+    for (int i = 0; i < ps->n; i++)
+        if (ps->items[i].kind != NG_JIT_P_POSONLY && ps->items[i].kind != NG_JIT_P_NORMAL)
+            return fail(L, line, NG_ERR_UNSUPPORTED, "calling %s() (*args, **kwargs or keyword-only "
+                        "parameters) is not supported in a compiled loop", def->name);
+    int nargs = e->nitems;
+    if (!check_args(L, e, 0, ps->n, def->name))
+        return NOVAL;
+    for (int i = nargs; i < ps->n; i++)
+        if (!ps->items[i].dflt)
+            return fail(L, line, NG_ERR_TYPE, "%s() missing required argument: '%s'", def->name, ps->items[i].name);
+    Frame *f = frame_for(L, e, def);
+    if (!f)
+        return fail(L, line, NG_ERR_NOMEM, "out of memory inlining %s()", def->name);
+    /* the arguments, in the caller's scope (defaults: literals, lowered there too) */
+    Val args[64];
+    Sym *arrays[64];
+    if (ps->n > 64)
+        return unsupported(L, line, "a helper with more than 64 parameters");
+    bool known = true;
+    for (int i = 0; i < ps->n; i++) {
+        const NgJitExpr *a = i < nargs ? e->items[i] : ps->items[i].dflt;
+        arrays[i] = array_name(L, a);
+        args[i] = arrays[i] ? NOVAL : expr(L, a);
+        known = known && (arrays[i] || args[i].r != NG_IR_NONE);
+    }
+    if (L->st != NG_OK)
+        return NOVAL;
+    /* the helper's scope */
+    Sym *saved_syms = L->syms;
+    Frame *saved_frame = L->frame;
+    int saved_depth = L->depth;
+    NgIrRef saved_guard = L->guard;
+    Stmts *saved_pending = L->pending, own = {0};
+    Stmts blk = {0};
+    L->syms = f->syms;
+    L->frame = f;
+    L->depth = 1;
+    L->pending = &own;
+    L->guard = NG_IR_NONE;
+    L->inlining++;
+    for (int i = 0; i < f->norder; i++) {
+        Sym *s = &f->syms[f->order[i]];
+        s->kind = s->assigned ? SYM_LOCAL : s->kind;
+        s->alias = NULL;
+    }
+    for (int i = 0; i < ps->n; i++) {
+        Sym *s = &f->syms[ps->items[i].name_id];
+        if (arrays[i]) {
+            s->kind = SYM_ARRAY;
+            s->given = arrays[i]->given;
+            s->param = arrays[i]->param;
+            s->atomic = arrays[i]->atomic;
+            s->alias = arrays[i]->alias ? arrays[i]->alias : arrays[i];
+        }
+    }
+    for (int i = 0; i < f->norder; i++) {
+        Sym *s = &f->syms[f->order[i]];
+        if (s->kind != SYM_LOCAL)
+            continue;
+        s->var = ng_ir_var(L->k, usable(s->dt) ? s->dt : NG_INT64);
+        append(L, &blk, ng_ir_let(L->k, s->var, zero_of(L, usable(s->dt) ? s->dt : NG_INT64).r));
+    }
+    for (int i = 0; i < ps->n; i++)
+        if (!arrays[i])
+            append(L, &blk, assign_local(L, &f->syms[ps->items[i].name_id], args[i]));
+    f->ret_var = ng_ir_var(L->k, usable(f->ret_dt) ? f->ret_dt : NG_INT64);
+    Stmts body = {0};
+    block(L, def->body, &body);
+    NgIrRef b = seal(L, &body);
+    if (f->wrapped && b != NG_IR_NONE) {
+        const NgJitBlock *db = &def->body;
+        bool ends = db->n && db->stmts[db->n - 1]->kind == NG_JIT_S_RETURN; /* already breaks */
+        NgIrRef two[2] = {b, ng_ir_jump(L->k, NG_IR_BREAK)};
+        b = ng_ir_while(L->k, ng_ir_const_i(L->k, NG_BOOL, 1), ends ? b : ng_ir_block(L->k, 2, two));
+    }
+    append(L, &blk, b);
+    ng_free(own.v);
+    L->inlining--;
+    L->syms = saved_syms;
+    L->frame = saved_frame;
+    L->depth = saved_depth;
+    L->guard = saved_guard;
+    L->pending = saved_pending;
+    if (want_value && f->ret_dt == NG_NODTYPE && !L->unknown_line) {
+        L->unknown_line = line;
+        snprintf(L->unknown_msg, sizeof L->unknown_msg, "%s() returns no value the loop can use", def->name);
+    }
+    NgIrRef inlined = seal(L, &blk);
+    if (!known || L->st != NG_OK || (want_value && f->ret_dt == NG_NODTYPE) || inlined == NG_IR_NONE)
+        return NOVAL;
+    /* the result variable lives in the caller's block; the body runs when
+     * the call would (under the guard) */
+    NgDType rdt = usable(f->ret_dt) ? f->ret_dt : NG_INT64;
+    append(L, L->pending, ng_ir_let(L->k, f->ret_var, zero_of(L, rdt).r));
+    append(L, L->pending, L->guard == NG_IR_NONE ? inlined : ng_ir_if(L->k, L->guard, inlined, NG_IR_NONE));
+    return mkval(ng_ir_varref(L->k, f->ret_var), rdt, f->ret_weak, f->ret_nonneg && ng_dtype_is_int(rdt));
+}
+
+/* `return e` in a helper: the call's value, then out of its body. */
+static void return_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
+{
+    Frame *f = L->frame;
+    if (!f) {
+        unsupported(L, s->span.line, "return");
+        return;
+    }
+    if (L->depth != 1) {
+        unsupported(L, s->span.line, "return from inside a loop of a helper function");
+        return;
+    }
+    if (!s->value) { /* only a call made for its effect can use it */
+        if (f->wrapped)
+            push(L, out, ng_ir_jump(L->k, NG_IR_BREAK));
+        return;
+    }
+    Val v = expr(L, s->value);
+    if (v.r == NG_IR_NONE)
+        return;
+    merge_type(L, &f->ret_dt, &f->ret_weak, &f->ret_nonneg, v);
+    if (!usable(f->ret_dt))
+        return;
+    push(L, out, ng_ir_assign(L->k, f->ret_var, as(L, v, f->ret_dt)));
+    if (f->wrapped)
+        push(L, out, ng_ir_jump(L->k, NG_IR_BREAK));
+}
+
 static Val call(Lower *L, const NgJitExpr *e)
 {
     const NgJitExpr *f = e->lhs;
-    if (f->kind == NG_JIT_E_NAME && sym_of(L, f)->kind == SYM_UNBOUND)
-        return builtin_call(L, e, f->name);
+    if (f->kind == NG_JIT_E_NAME && sym_of(L, f)->kind == SYM_UNBOUND) {
+        const NgJitStmt *def = find_def(L->ast->body, f->name);
+        return def ? helper_call(L, e, def, true) : builtin_call(L, e, f->name);
+    }
     if (f->kind == NG_JIT_E_ATTR && f->lhs->kind == NG_JIT_E_NAME) {
         Sym *m = sym_of(L, f->lhs);
         if (m->kind == SYM_MODULE)
@@ -1328,8 +1619,6 @@ static Val cond(Lower *L, const NgJitExpr *e)
 
 /* ---- statements ---- */
 
-static void block(Lower *L, NgJitBlock b, Stmts *out);
-
 /* A value that later statements cannot change: e itself when it is a
  * constant, a scalar parameter or a shape, else a new variable holding it. */
 static Val pin(Lower *L, Val v, Stmts *out)
@@ -1350,6 +1639,16 @@ static bool is_atomic_target(Lower *L, Sym *a)
     return L->plan->parallel && a->atomic;
 }
 
+/* A store into s through a helper's parameter: the caller's array is
+ * written (declared so from the next pass on). */
+static void mark_written(Lower *L, Sym *s)
+{
+    if (s->alias && !s->alias->written) {
+        s->alias->written = true;
+        L->changed = true;
+    }
+}
+
 /* Stores v into the element e (a subscript). */
 static void store(Lower *L, const NgJitExpr *e, Val v, Stmts *out)
 {
@@ -1357,6 +1656,7 @@ static void store(Lower *L, const NgJitExpr *e, Val v, Stmts *out)
     Sym *s = element(L, e, idx, &ok);
     if (!s || v.r == NG_IR_NONE)
         return;
+    mark_written(L, s);
     push(L, out, guarded(L, ok, ng_ir_store(L->k, s->param, s->given->ndim, idx, as(L, v, s->given->dtype))));
 }
 
@@ -1469,6 +1769,7 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     Val rhs = expr(L, s->value);
     if (!a || rhs.r == NG_IR_NONE)
         return;
+    mark_written(L, a);
     NgDType adt = a->given->dtype;
     int nd = a->given->ndim;
     Val cur = mkval(guarded_load(L, a, idx, ok), adt, false, false);
@@ -1633,8 +1934,8 @@ static void while_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     }
     Val c = cond(L, s->test);
     Stmts body = {0};
-    if (L->pending && L->pending->n) {
-        /* the test's bounds checks run before every test:
+    if (L->pending->n) {
+        /* the test's bounds checks (and inlined helpers) run before every test:
          * while True: checks; if not test: break; body */
         for (int i = 0; i < L->pending->n; i++)
             append(L, &body, L->pending->v[i]);
@@ -1708,7 +2009,12 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         if (s->value->kind == NG_JIT_E_STR || s->value->kind == NG_JIT_E_CONST ||
             s->value->kind == NG_JIT_E_INT || s->value->kind == NG_JIT_E_FLOAT)
             break;
-        if (s->value->kind == NG_JIT_E_CALL) {
+        if (s->value->kind == NG_JIT_E_CALL && s->value->lhs->kind == NG_JIT_E_NAME &&
+            sym_of(L, s->value->lhs)->kind == SYM_UNBOUND && find_def(L->ast->body, s->value->lhs->name)) {
+            /* a helper called for its effect: its body, the value dropped */
+            helper_call(L, s->value, find_def(L->ast->body, s->value->lhs->name), false);
+            flush(L, out);
+        } else if (s->value->kind == NG_JIT_E_CALL) {
             char buf[80], what[256];
             snprintf(what, sizeof what, "calling %s() for its effect", snip(L, s->value->lhs, buf, sizeof buf));
             unsupported(L, line, what);
@@ -1717,7 +2023,7 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         }
         break;
     case NG_JIT_S_RETURN:
-        unsupported(L, line, "return");
+        return_stmt(L, s, out);
         break;
     case NG_JIT_S_DEF:
         unsupported(L, line, "a def");
@@ -1740,8 +2046,7 @@ static void block(Lower *L, NgJitBlock b, Stmts *out)
 {
     Stmts checks = {0}, *saved = L->pending;
     NgIrRef guard = L->guard;
-    if (saved)
-        L->pending = &checks;
+    L->pending = &checks;
     L->guard = NG_IR_NONE;
     for (int i = 0; i < b.n && L->st == NG_OK; i++)
         stmt(L, b.stmts[i], out);
@@ -1761,7 +2066,7 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
     NgStatus st = loop_name_ids(ast, loop, &L->order, &L->norder);
     if (st != NG_OK)
         return st;
-    L->syms = ng_calloc((size_t)ast->nnames + 1, sizeof *L->syms);
+    L->syms = L->main_syms = ng_calloc((size_t)ast->nnames + 1, sizeof *L->syms);
     if (!L->syms)
         return ng_error_set(NG_ERR_NOMEM, "out of memory lowering a loop");
     for (int i = 0; i < ast->nnames; i++) {
@@ -1895,7 +2200,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     }
     Stmts checks = {0};
     L->err_param = plan->boundscheck ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
-    L->pending = plan->boundscheck ? &checks : NULL;
+    L->pending = &checks;
     L->guard = NG_IR_NONE;
     /* locals: shared ones before the loop, private ones at the top of each iteration */
     Stmts pre = {0}, priv = {0}, post = {0};
@@ -1983,8 +2288,7 @@ NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVar
         lower_pass(&L, loop);
         st = L.st != NG_OK ? L.st : tmp.status;
         if (st == NG_OK && !L.changed && L.unknown_line)
-            st = (fail(&L, L.unknown_line, NG_ERR_VALUE, "local variable '%s' is used before it is assigned",
-                       L.unknown_name), L.st);
+            st = (fail(&L, L.unknown_line, NG_ERR_VALUE, "%s", L.unknown_msg), L.st);
         if (st == NG_OK && !L.changed && tmp.body == NG_IR_NONE)
             st = ng_error_set(NG_ERR_INTERNAL, "%s:%d: lowering the loop gave no kernel", ast->filename,
                               loop->span.line);
@@ -1999,8 +2303,14 @@ NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVar
         }
         ng_ir_free(&tmp);
     }
-    ng_free(L.syms);
+    ng_free(L.main_syms);
     ng_free(L.order);
+    for (int i = 0; i < L.nframes; i++) {
+        ng_free(L.frames[i]->syms);
+        ng_free(L.frames[i]->order);
+        ng_free(L.frames[i]);
+    }
+    ng_free(L.frames);
     if (st != NG_OK) {
         ng_ir_free(k);
         ng_ir_init(k, name);

@@ -136,6 +136,7 @@ static double get_scalar(NgDType dt, const void *p)
 
 static char last_source[1 << 16];
 static int64_t last_err[4]; /* the error array after a boundscheck launch */
+static NgJitAst *last_ast;  /* kept until the next run: the names in NgJitLowered point into it */
 
 /* Lowers loop `nth` of src with the types and plan, runs it on the cpu with
  * the bindings (extent: the outer loop's trip count) and fills the cells'
@@ -144,9 +145,12 @@ static NgStatus run_loop(const char *src, int nth, const NgJitVarType *vars, int
                          Bind *binds, int nbinds, int64_t extent, NgJitLowered *info_out)
 {
     NgJitAst *ast;
+    ng_jit_ast_free(last_ast);
+    last_ast = NULL;
     NgStatus st = ng_jit_parse(src, strlen(src), "t.py", &ast, NULL);
     if (st != NG_OK)
         return st;
+    last_ast = ast;
     const NgJitStmt *loop = find_loop(ast, nth);
     NgJitLowered info;
     NgIrKernel k;
@@ -154,7 +158,6 @@ static NgStatus run_loop(const char *src, int nth, const NgJitVarType *vars, int
     st = ng_jit_lower(ast, loop, vars, nvars, plan, &k, &info);
     if (st != NG_OK) {
         ng_ir_free(&k);
-        ng_jit_ast_free(ast);
         return st;
     }
     if (info_out)
@@ -245,7 +248,6 @@ static NgStatus run_loop(const char *src, int nth, const NgJitVarType *vars, int
             CHECK_OK(ng_array_download(&err, last_err, NULL));
         ng_array_release(&err);
     }
-    ng_jit_ast_free(ast);
     return st;
 }
 
@@ -1075,6 +1077,133 @@ static void test_errors(void)
                  "t.py:2: range() arg 3 must not be zero");
 }
 
+static double clamp_c(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static void test_helpers(void)
+{
+    /* the corpus' helper_call: helpers with several returns, calling each other */
+    const char *src =
+        "def kernel(x, out):\n"
+        "    for i in range(x.shape[0]):\n"
+        "        out[i] = smoothstep(-1.0, 1.0, x[i]) + math.tanh(x[i])\n"
+        "\n"
+        "import math\n"
+        "def clamp(v, lo, hi):\n"
+        "    if v < lo:\n"
+        "        return lo\n"
+        "    if v > hi:\n"
+        "        return hi\n"
+        "    return v\n"
+        "def smoothstep(e0, e1, x):\n"
+        "    t = clamp((x - e0) / (e1 - e0), 0.0, 1.0)\n"
+        "    return t * t * (3.0 - 2.0 * t)\n";
+    enum { N = 1000 };
+    double X[N], O[N];
+    for (int i = 0; i < N; i++)
+        X[i] = (urand() - 0.5) * 5;
+    NgArray x = vec(NG_FLOAT64, N, X), out = vec(NG_FLOAT64, N, NULL);
+    NgJitVarType vars[] = {arr("x", NG_FLOAT64, 1), arr("out", NG_FLOAT64, 1)};
+    Bind bs[] = {barr("x", &x), barr("out", &out)};
+    NgJitLoopPlan plan = par();
+    CHECK_OK(run_loop(src, 0, vars, 2, &plan, bs, 2, N, NULL));
+    CHECK_OK(ng_array_download(&out, O, NULL));
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        double t = clamp_c((X[i] - -1.0) / (1.0 - -1.0), 0.0, 1.0);
+        bad += fabs(O[i] - (t * t * (3.0 - 2.0 * t) + tanh(X[i]))) > 1e-15;
+    }
+    CHECK_EQ_INT(0, bad);
+
+    /* an array parameter written by the helper, a default, a helper in a
+     * loop of its own, a call only made when a short-circuit allows it */
+    const char *src2 =
+        "def kernel(a, out, n):\n"
+        "    for i in range(n):\n"
+        "        if i + 1 < n and get(a, i + 1) > 0.5:\n"
+        "            put(out, i, total(a, i))\n"
+        "        else:\n"
+        "            put(out, i, -1.0, 2)\n"
+        "def get(arr, j):\n"
+        "    return arr[j]\n"
+        "def put(arr, j, v, times=1):\n"
+        "    arr[j] = v * times\n"
+        "    return 0\n"
+        "def total(arr, upto):\n"
+        "    s = 0\n"
+        "    for k in range(upto + 1):\n"
+        "        s += arr[k]\n"
+        "    return s\n";
+    NgJitVarType vars2[] = {arr("a", NG_FLOAT64, 1), arr("out", NG_FLOAT64, 1), py("n", NG_INT64)};
+    Bind bs2[] = {barr("a", &x), barr("out", &out), bint("n", N)};
+    for (int i = 0; i < N; i++)
+        X[i] = urand();
+    CHECK_OK(ng_array_upload(&x, X, NULL));
+    plan.boundscheck = true;
+    NgJitLowered info;
+    CHECK_OK(run_loop(src2, 0, vars2, 3, &plan, bs2, 3, N, &info));
+    CHECK_EQ_INT(0, last_err[0]);
+    CHECK(arg_named(&info, "out")->written);
+    CHECK(!arg_named(&info, "a")->written);
+    CHECK_OK(ng_array_download(&out, O, NULL));
+    bad = 0;
+    double run = 0;
+    for (int i = 0; i < N; i++) {
+        run += X[i];
+        double want = i + 1 < N && X[i + 1] > 0.5 ? run : -2.0;
+        bad += fabs(O[i] - want) > 1e-9;
+    }
+    CHECK_EQ_INT(0, bad);
+
+    NgJitLoopPlan p = par();
+    expect_error("def f(a):\n    for i in range(3):\n        a[i] = g(i)\ndef g(k):\n    return g(k - 1)\n",
+                 vars2, 1, &p, NG_ERR_UNSUPPORTED, "recursive");
+    expect_error("def f(a):\n    for i in range(3):\n        a[i] = g(i)\ndef g(k):\n    a = k\n", vars2, 1, &p,
+                 NG_ERR_VALUE, "t.py:3: g() returns no value the loop can use");
+    expect_error("def f(a):\n    for i in range(3):\n        a[i] = g(i)\ndef g(k):\n    return zz\n", vars2, 1, &p,
+                 NG_ERR_VALUE, "t.py:5: name 'zz' has no type");
+    ng_array_release(&x), ng_array_release(&out);
+}
+
+/* Every allocation of a lowering failing in turn: NG_ERR_NOMEM, never a crash or a leak. */
+static void test_alloc_failures(void)
+{
+    const char *src =
+        "def kernel(x, out, s):\n"
+        "    for i in range(x.shape[0]):\n"
+        "        a, b = x[i], x[-1 - i]\n"
+        "        out[i] = smoothstep(-1.0, 1.0, a) + math.tanh(b) if a > b and i % 2 else 0\n"
+        "        s += a\n"
+        "def smoothstep(e0, e1, x):\n"
+        "    t = min(max((x - e0) / (e1 - e0), 0.0), 1.0)\n"
+        "    if t > 0.5:\n"
+        "        return t\n"
+        "    return t * t * (3.0 - 2.0 * t)\n";
+    NgJitAst *ast;
+    CHECK_OK(ng_jit_parse(src, strlen(src), "t.py", &ast, NULL));
+    NgJitVarType vars[] = {arr("x", NG_FLOAT64, 1), arr("out", NG_FLOAT64, 1), py("s", NG_FLOAT64)};
+    NgJitLoopPlan plan = par_reduce("s", NG_OP_ADD);
+    plan.boundscheck = true;
+    int nomem = 0, ok = 0, other = 0;
+    for (long n = 1; n < 5000 && ok == 0; n++) {
+        NgIrKernel k;
+        ng_ir_init(&k, "oom");
+        NgJitLowered info;
+        ng_alloc_fail_after(n);
+        NgStatus st = ng_jit_lower(ast, find_loop(ast, 0), vars, 3, &plan, &k, &info);
+        ng_alloc_fail_after(0);
+        nomem += st == NG_ERR_NOMEM;
+        ok += st == NG_OK;
+        other += st != NG_OK && st != NG_ERR_NOMEM;
+        if (st != NG_OK && st != NG_ERR_NOMEM)
+            printf("allocation %ld failing gave: %s\n", n, ng_error_message());
+        ng_ir_free(&k);
+    }
+    CHECK(nomem > 10);
+    CHECK_EQ_INT(1, ok);
+    CHECK_EQ_INT(0, other);
+    ng_jit_ast_free(ast);
+}
+
 int main(void)
 {
     if (ng_device_open("cpu", &dev) != NG_OK) {
@@ -1093,6 +1222,9 @@ int main(void)
     test_sequential_scalars();
     test_features();
     test_boundscheck();
+    test_helpers();
     test_errors();
+    test_alloc_failures();
+    ng_jit_ast_free(last_ast);
     return check_summary();
 }
