@@ -136,7 +136,8 @@ static double get_scalar(NgDType dt, const void *p)
 
 static char last_source[1 << 16];
 static int64_t last_err[4]; /* the error array after a boundscheck launch */
-static NgJitAst *last_ast;  /* kept until the next run: the names in NgJitLowered point into it */
+static NgJitAst *last_ast;
+static int nvrtc_compiled;  /* CUDA sources NVRTC compiled */  /* kept until the next run: the names in NgJitLowered point into it */
 
 /* Lowers loop `nth` of src with the types and plan, runs it on the cpu with
  * the bindings (extent: the outer loop's trip count) and fills the cells'
@@ -174,6 +175,20 @@ static NgStatus run_loop(const char *src, int nth, const NgJitVarType *vars, int
         ng_str_init(&s);
         CHECK_OK(ng_emit(&k, &ng_target_cuda, &s));
         CHECK(strstr(s.s, "blockIdx.x") != NULL);
+        /* NVRTC needs no GPU: where it is installed the CUDA source must compile */
+        static int have_nvrtc = -1;
+        if (have_nvrtc < 0) {
+            have_nvrtc = ng_cuda_nvrtc_version() != NULL;
+            if (!have_nvrtc)
+                check_skip("compiling the CUDA source with NVRTC", ng_error_message());
+        }
+        if (have_nvrtc) {
+            NgStatus cst = ng_cuda_nvrtc_compile(s.s, k.name, "sm_90", true, NULL, NULL);
+            CHECK_OK(cst);
+            if (cst != NG_OK)
+                printf("%s\n%s\n", ng_error_log(), s.s);
+            nvrtc_compiled++;
+        }
         ng_str_free(&s);
     }
     ng_ir_free(&k);
@@ -1225,6 +1240,7 @@ int main(void)
     test_helpers();
     test_errors();
     test_alloc_failures();
+    printf("%d CUDA kernels compiled by NVRTC\n", nvrtc_compiled);
     ng_jit_ast_free(last_ast);
     return check_summary();
 }
