@@ -100,8 +100,10 @@ def array_cases(n, repeat):
         try:
             want = op(host)
             got = to_host(op(dev))
-            if numpy.shape(got) != numpy.shape(want) or not numpy.allclose(got, want, rtol=1e-9, atol=1e-9 * abs(want).max()):
-                err = f"result differs from NumPy's (shape {numpy.shape(got)} vs {numpy.shape(want)})"
+            if numpy.shape(got) != numpy.shape(want):
+                err = f"shape {numpy.shape(got)} differs from NumPy's {numpy.shape(want)}"
+            elif not numpy.allclose(got, want, rtol=1e-9, atol=1e-9 * abs(want).max()):
+                err = "values differ from NumPy's"
         except Exception as exc:  # report and go on with the other cases
             err = f"{type(exc).__name__}: {exc}"
         if err:
