@@ -459,7 +459,25 @@ static Val mkval(NgIrRef r, NgDType dt, bool weak, bool nonneg)
     return (Val){r, dt, weak, nonneg};
 }
 
-static NgIrRef as(Lower *L, Val v, NgDType dt) { return ng_ir_cast(L->k, dt, v.r); }
+/* v converted to dt; a constant is converted here (exact cases only). */
+static NgIrRef as(Lower *L, Val v, NgDType dt)
+{
+    if (v.r == NG_IR_NONE || v.dt == dt)
+        return ng_ir_cast(L->k, dt, v.r);
+    const NgIrNode *n = ng_ir_node(L->k, v.r);
+    if (n->kind == NG_IR_CONST) {
+        bool from_float = ng_dtype_is_float((NgDType)n->dtype);
+        if (dt == NG_BOOL)
+            return ng_ir_const_i(L->k, dt, from_float ? n->c.f != 0 : n->c.i != 0);
+        if (ng_dtype_is_float(dt) && from_float)
+            return ng_ir_const_f(L->k, dt, dt == NG_FLOAT32 ? (double)(float)n->c.f : n->c.f);
+        if (ng_dtype_is_float(dt) && n->c.i == (int64_t)(double)n->c.i)
+            return ng_ir_const_f(L->k, dt, (double)n->c.i);
+        if (dt == NG_INT64 && !from_float && n->dtype != NG_UINT64)
+            return ng_ir_const_i(L->k, dt, n->c.i);
+    }
+    return ng_ir_cast(L->k, dt, v.r);
+}
 
 static bool is_const(const Lower *L, NgIrRef r) { return r != NG_IR_NONE && ng_ir_node(L->k, r)->kind == NG_IR_CONST; }
 

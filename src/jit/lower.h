@@ -44,7 +44,11 @@
  * comparisons, `and/or/not`, conditional expressions; `x.shape[k]`,
  * `x.shape` unpacked, `x.size`, `x.ndim`, `len(x)`; builtins abs min max int
  * float bool; math.* and np.* scalar functions, constants (pi, e, inf, nan)
- * and dtype constructors (np.float32(x) ...). Anything else fails with
+ * and dtype constructors (np.float32(x) ...); calls of helper functions
+ * defined in the same source (module level or nested), inlined at each call
+ * site (several returns, defaults, array parameters, calls for their effect;
+ * not recursion), names in them other than their own, np and math having no
+ * type. Anything else fails with
  * NG_ERR_UNSUPPORTED: "file:line: <what> is not supported in a compiled loop".
  * Type errors are NG_ERR_TYPE, names without a type NG_ERR_VALUE, all naming
  * the Python source line.
@@ -52,7 +56,9 @@
  * Where results differ from Python: integers are int64 and wrap; integer
  * `//` and `%` by zero give 0 and float division by zero gives inf/nan
  * (NumPy's answers, not ZeroDivisionError); an out-of-range index is not
- * checked unless plan->boundscheck; a name read before any assignment reads 0 (Python raises).
+ * checked unless plan->boundscheck; a name read before any assignment reads
+ * 0 (Python raises); a helper's arguments are evaluated where Python would,
+ * but a short-circuited call is skipped only as a whole.
  */
 #ifndef NUMGPU_JIT_LOWER_H
 #define NUMGPU_JIT_LOWER_H
