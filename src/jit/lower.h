@@ -57,8 +57,7 @@
  * `//` and `%` by zero give 0 and float division by zero gives inf/nan
  * (NumPy's answers, not ZeroDivisionError); an out-of-range index is not
  * checked unless plan->boundscheck; a name read before any assignment reads
- * 0 (Python raises); a helper's arguments are evaluated where Python would,
- * but a short-circuited call is skipped only as a whole.
+ * 0 (Python raises).
  */
 #ifndef NUMGPU_JIT_LOWER_H
 #define NUMGPU_JIT_LOWER_H
