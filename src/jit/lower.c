@@ -44,6 +44,7 @@ typedef enum SymKind {
     SYM_SCALAR,  /* a free scalar the nest only reads */
     SYM_LOCAL,   /* a scalar the nest assigns */
     SYM_MODULE,  /* np, numpy, math */
+    SYM_VIEW,    /* a local naming part of a free array: row = X[i] */
 } SymKind;
 
 /* Where a local's value comes from before the loop and goes after it. */
@@ -72,6 +73,9 @@ struct Sym {
     int param;                  /* this pass: its parameter, -1 none */
     int var;                    /* this pass: a local's IR variable */
     Sym *alias;          /* a helper's array parameter: the caller's array */
+    Sym *base;                  /* SYM_VIEW: the array it is part of */
+    int nfixed;                 /* SYM_VIEW: leading indices fixed by the assignment */
+    int fixed_var[NG_MAXDIMS];  /* SYM_VIEW, this pass: the variables holding them */
     bool is_array_param;        /* a helper's parameter given an array */
 };
 
@@ -114,6 +118,8 @@ typedef struct Lower {
     struct Frame **frames; /* one per call site, kept over the passes */
     int nframes, cap_frames;
     struct Frame *frame; /* the helper being inlined, NULL in the loop itself */
+    NgIrRef elem;        /* inside np.sum(...) and the like: the element index, else NONE */
+    NgIrRef elem_n;      /* ... and the length of the arrays summed over (NONE until seen) */
     int inlining;        /* helpers being inlined around the current expression */
 } Lower;
 
@@ -502,6 +508,9 @@ static Val truth(Lower *L, Val v)
 
 static Sym *sym_of(Lower *L, const NgJitExpr *name) { return &L->syms[name->name_id]; }
 
+static int view_indices(Lower *L, const Sym *view, NgIrRef *idx, NgIrRef *ok);
+static NgIrRef guarded_load(Lower *L, Sym *s, const NgIrRef *idx, NgIrRef ok);
+
 static Val read_name(Lower *L, const NgJitExpr *e)
 {
     Sym *s = sym_of(L, e);
@@ -518,10 +527,28 @@ static Val read_name(Lower *L, const NgJitExpr *e)
             return NOVAL;
         }
         return mkval(ng_ir_varref(L->k, s->var), s->dt, s->weak, s->nonneg && ng_dtype_is_int(s->dt));
-    case SYM_ARRAY:
+    case SYM_ARRAY: case SYM_VIEW: {
+        Sym *a = s->kind == SYM_VIEW ? s->base : s;
+        int fixed = s->kind == SYM_VIEW ? s->nfixed : 0;
+        if (L->elem != NG_IR_NONE && a->given->ndim - fixed == 1) {
+            /* inside np.sum(...): the element the reduction is at */
+            NgIrRef idx[NG_MAXDIMS], ok = NG_IR_NONE;
+            view_indices(L, s->kind == SYM_VIEW ? s : NULL, idx, &ok);
+            idx[fixed] = L->elem;
+            NgIrRef n = ng_ir_shape(L->k, a->param, fixed);
+            if (L->elem_n == NG_IR_NONE)
+                L->elem_n = n;
+            if (L->err_param >= 0) { /* arrays of other lengths: no element read outside them */
+                NgIrRef in = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, L->elem, n);
+                ok = ok == NG_IR_NONE ? in : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, ok, in);
+            }
+            NgDType dt = a->given->dtype;
+            return mkval(guarded_load(L, a, idx, ok), dt, false, dt == NG_BOOL || kind_of(dt) == NG_KIND_UINT);
+        }
         return fail(L, e->span.line, NG_ERR_UNSUPPORTED,
                     "array '%s' used as a value (not indexed to an element) is not supported in a compiled loop",
                     s->name);
+    }
     case SYM_MODULE:
         return fail(L, e->span.line, NG_ERR_UNSUPPORTED,
                     "module '%s' used as a value is not supported in a compiled loop", s->name);
@@ -698,10 +725,16 @@ static Val select_val(Lower *L, Val c, Val x, Val y, int line)
 
 /* The array a subscript chain or name refers to, with its indices:
  * a[i][j, k] gives a and (i, j, k). Returns the Sym or NULL after an error. */
-static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int *nidx)
+static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int *nidx, Sym **view)
 {
     if (e->kind == NG_JIT_E_NAME) {
         Sym *s = sym_of(L, e);
+        *view = NULL;
+        if (s->kind == SYM_VIEW) {
+            *view = s;
+            *nidx = 0;
+            return s->base;
+        }
         if (s->kind != SYM_ARRAY) {
             char buf[80];
             fail(L, e->span.line, s->kind == SYM_UNBOUND ? NG_ERR_VALUE : NG_ERR_UNSUPPORTED,
@@ -719,9 +752,10 @@ static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int
         unsupported(L, e->span.line, what);
         return NULL;
     }
-    Sym *s = index_chain(L, e->lhs, idx, nidx);
+    Sym *s = index_chain(L, e->lhs, idx, nidx, view);
     if (!s)
         return NULL;
+    int fixed = *view ? (*view)->nfixed : 0;
     const NgJitExpr *ix = e->rhs;
     int n = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1;
     for (int i = 0; i < n; i++) {
@@ -730,7 +764,7 @@ static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int
             unsupported(L, one->span.line, "slicing an array");
             return NULL;
         }
-        if (*nidx >= NG_MAXDIMS || *nidx >= s->given->ndim) {
+        if (fixed + *nidx >= s->given->ndim) {
             fail(L, e->span.line, NG_ERR_INDEX, "too many indices for array '%s': array is %d-dimensional",
                  s->name, s->given->ndim);
             return NULL;
@@ -803,6 +837,24 @@ static NgIrRef index_value(Lower *L, Sym *s, int axis, const NgJitExpr *ix, NgIr
     return w;
 }
 
+/* The indices a view fixes, in idx[0..view->nfixed); under boundscheck
+ * *ok and-ed with their being in range (reported where the view was made). */
+static int view_indices(Lower *L, const Sym *view, NgIrRef *idx, NgIrRef *ok)
+{
+    if (!view)
+        return 0;
+    for (int d = 0; d < view->nfixed; d++) {
+        idx[d] = ng_ir_varref(L->k, view->fixed_var[d]);
+        if (L->err_param >= 0) {
+            NgIrRef n = ng_ir_shape(L->k, view->base->param, d);
+            NgIrRef good = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, ng_ir_cast(L->k, NG_UINT64, idx[d]),
+                                        ng_ir_cast(L->k, NG_UINT64, n));
+            *ok = *ok == NG_IR_NONE ? good : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, *ok, good);
+        }
+    }
+    return view->nfixed;
+}
+
 /* Resolves an element reference a[i, j]: its array and full multi-index;
  * *ok is NG_IR_NONE, or under boundscheck whether every index is in range.
  * Returns NULL (after an error, or with an index unknown in this pass). */
@@ -811,20 +863,36 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
     *ok = NG_IR_NONE;
     const NgJitExpr *ix[NG_MAXDIMS];
     int n = 0;
-    Sym *s = index_chain(L, e, ix, &n);
+    Sym *view;
+    Sym *s = index_chain(L, e, ix, &n, &view);
     if (!s)
         return NULL;
-    if (n != s->given->ndim) {
+    int fixed = view_indices(L, view, idx, ok);
+    if (L->elem != NG_IR_NONE && fixed + n == s->given->ndim - 1) {
+        /* np.sum(X[i]): the element the reduction is at, on the last axis */
+        int last = s->given->ndim - 1;
+        NgIrRef len = ng_ir_shape(L->k, s->param, last);
+        if (L->elem_n == NG_IR_NONE)
+            L->elem_n = len;
+        if (L->err_param >= 0) {
+            NgIrRef in = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, L->elem, len);
+            *ok = *ok == NG_IR_NONE ? in : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, *ok, in);
+        }
+        idx[last] = L->elem;
+        n++;
+        ix[n - 1] = NULL;
+    }
+    if (fixed + n != s->given->ndim) {
         char buf[80], what[256];
         snprintf(what, sizeof what, "'%s' (%d of the %d indices of a %d-d array: a sub-array)",
-                 snip(L, e, buf, sizeof buf), n, s->given->ndim, s->given->ndim);
+                 snip(L, e, buf, sizeof buf), fixed + n, s->given->ndim, s->given->ndim);
         unsupported(L, e->span.line, what);
         return NULL;
     }
     bool known = true;
-    for (int d = 0; d < n; d++) {
-        idx[d] = index_value(L, s, d, ix[d], ok);
-        known = known && idx[d] != NG_IR_NONE;
+    for (int d = 0; d < n && ix[d]; d++) {
+        idx[fixed + d] = index_value(L, s, fixed + d, ix[d], ok);
+        known = known && idx[fixed + d] != NG_IR_NONE;
     }
     return known ? s : NULL;
 }
@@ -864,7 +932,7 @@ static Sym *array_name(Lower *L, const NgJitExpr *e)
 }
 
 /* x.shape[k] */
-static Val shape_of(Lower *L, Sym *s, const NgJitExpr *ix)
+static Val shape_of(Lower *L, Sym *s, int offset, const NgJitExpr *ix)
 {
     if (ix->kind == NG_JIT_E_SLICE || ix->kind == NG_JIT_E_TUPLE)
         return unsupported(L, ix->span.line, "slicing a shape");
@@ -874,13 +942,12 @@ static Val shape_of(Lower *L, Sym *s, const NgJitExpr *ix)
     if (!is_const(L, k.r) || !ng_dtype_is_int(k.dt))
         return unsupported(L, ix->span.line, "a shape index that is not a constant integer");
     int64_t axis = const_i(L, k.r);
-    int ndim = s->given->ndim;
+    int ndim = s->given->ndim - offset;
     if (axis < -ndim || axis >= ndim)
-        return fail(L, ix->span.line, NG_ERR_INDEX, "tuple index out of range ('%s' is %d-dimensional)",
-                    s->name, ndim);
+        return fail(L, ix->span.line, NG_ERR_INDEX, "tuple index out of range (a %d-dimensional array)", ndim);
     if (axis < 0)
         axis += ndim;
-    return mkval(ng_ir_shape(L->k, s->param, (int)axis), NG_INT64, true, true);
+    return mkval(ng_ir_shape(L->k, s->param, (int)axis + offset), NG_INT64, true, true);
 }
 
 static Val subscript(Lower *L, const NgJitExpr *e)
@@ -889,7 +956,11 @@ static Val subscript(Lower *L, const NgJitExpr *e)
     if (b->kind == NG_JIT_E_ATTR && strcmp(b->name, "shape") == 0) {
         Sym *s = array_name(L, b->lhs);
         if (s)
-            return shape_of(L, s, e->rhs);
+            return shape_of(L, s, 0, e->rhs);
+        if (b->lhs->kind == NG_JIT_E_NAME && sym_of(L, b->lhs)->kind == SYM_VIEW) {
+            Sym *v = sym_of(L, b->lhs);
+            return shape_of(L, v->base, v->nfixed, e->rhs);
+        }
     }
     return load(L, e);
 }
@@ -1053,9 +1124,106 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
     return unsupported(L, line, what);
 }
 
+/* The identity of a reduction with op in dt. */
+static NgIrRef identity_of(Lower *L, NgOp op, NgDType dt)
+{
+    NgIrKernel *k = L->k;
+    bool fl = ng_dtype_is_float(dt);
+    int bits = ng_dtype_info(dt)->itemsize * 8;
+    if (op == NG_OP_MUL || op == NG_OP_LOGAND)
+        return fl ? ng_ir_const_f(k, dt, 1.0) : ng_ir_const_i(k, dt, 1);
+    if (op == NG_OP_MAXIMUM) {
+        if (fl)
+            return ng_ir_const_f(k, dt, -INFINITY);
+        if (!ng_dtype_is_signed(dt))
+            return ng_ir_const_i(k, dt, 0);
+        return ng_ir_const_i(k, dt, bits == 64 ? INT64_MIN : -(INT64_C(1) << (bits - 1)));
+    }
+    if (op == NG_OP_MINIMUM) {
+        if (fl)
+            return ng_ir_const_f(k, dt, INFINITY);
+        if (dt == NG_BOOL)
+            return ng_ir_const_i(k, dt, 1);
+        if (!ng_dtype_is_signed(dt))
+            return ng_ir_const_i(k, dt, bits == 64 ? -1 : (int64_t)((UINT64_C(1) << bits) - 1));
+        return ng_ir_const_i(k, dt, bits == 64 ? INT64_MAX : (INT64_C(1) << (bits - 1)) - 1);
+    }
+    return fl ? ng_ir_const_f(k, dt, 0.0) : ng_ir_const_i(k, dt, 0);
+}
+
+/* np.sum(e), np.max(e) ... np.dot(a, b) of 1-d arrays (or rows of arrays,
+ * and elementwise expressions of them): a loop over the elements, run
+ * before the statement, its result in a variable. */
+static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op)
+{
+    int line = e->span.line;
+    bool dot = strcmp(fn, "dot") == 0;
+    if (!check_args(L, e, dot ? 2 : 1, dot ? 2 : 1, fn))
+        return NOVAL;
+    if (L->elem != NG_IR_NONE)
+        return unsupported(L, line, "a NumPy reduction inside another");
+    NgIrKernel *k = L->k;
+    int kv = ng_ir_var(k, NG_INT64);
+    NgIrRef saved_guard = L->guard;
+    Stmts *saved_pending = L->pending, inner = {0};
+    L->elem = ng_ir_varref(k, kv);
+    L->elem_n = NG_IR_NONE;
+    L->pending = &inner;
+    L->guard = NG_IR_NONE;
+    Val x = expr(L, e->items[0]);
+    if (dot) {
+        Val y = expr(L, e->items[1]);
+        x = arith(L, NG_JIT_OP_MUL, x, y, line);
+    }
+    NgIrRef n = L->elem_n;
+    L->elem = L->elem_n = NG_IR_NONE;
+    L->pending = saved_pending;
+    L->guard = saved_guard;
+    if (x.r != NG_IR_NONE && n == NG_IR_NONE) {
+        ng_free(inner.v);
+        return fail(L, line, NG_ERR_UNSUPPORTED, "np.%s() of something that is not a 1-d array is not supported "
+                    "in a compiled loop", fn);
+    }
+    if (x.r == NG_IR_NONE) {
+        ng_free(inner.v);
+        return NOVAL;
+    }
+    NgDType acc = x.dt;
+    bool is_mean = strcmp(fn, "mean") == 0;
+    if (op == NG_OP_ADD || op == NG_OP_MUL) { /* NumPy's accumulator: at least 64-bit integers */
+        if (x.dt == NG_BOOL || (ng_dtype_is_signed(x.dt) && x.dt != NG_INT64))
+            acc = NG_INT64;
+        else if (kind_of(x.dt) == NG_KIND_UINT)
+            acc = NG_UINT64;
+        if (is_mean && !ng_dtype_is_float(x.dt))
+            acc = NG_FLOAT64;
+    }
+    NgIrRef v = op == NG_OP_LOGAND || op == NG_OP_LOGOR ? truth(L, x).r : as(L, x, acc);
+    if (op == NG_OP_LOGAND || op == NG_OP_LOGOR)
+        acc = NG_BOOL;
+    int av = ng_ir_var(k, acc);
+    append(L, &inner, ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), v)));
+    NgIrRef loop = ng_ir_for(k, kv, ng_ir_const_i(k, NG_INT64, 0), n, ng_ir_const_i(k, NG_INT64, 1),
+                             seal(L, &inner), 0);
+    append(L, L->pending, ng_ir_let(k, av, identity_of(L, op, acc)));
+    append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
+    NgIrRef r = ng_ir_varref(k, av);
+    if (is_mean)
+        r = ng_ir_binary(k, NG_OP_TRUEDIV, acc, r, ng_ir_cast(k, acc, n));
+    return mkval(r, acc, false, false);
+}
+
 static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
 {
     int line = e->span.line;
+    static const struct { const char *name; NgOp op; } reductions[] = {
+        {"sum", NG_OP_ADD}, {"dot", NG_OP_ADD}, {"mean", NG_OP_ADD}, {"prod", NG_OP_MUL},
+        {"max", NG_OP_MAXIMUM}, {"amax", NG_OP_MAXIMUM}, {"min", NG_OP_MINIMUM}, {"amin", NG_OP_MINIMUM},
+        {"any", NG_OP_LOGOR}, {"all", NG_OP_LOGAND},
+    };
+    for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++)
+        if (strcmp(fn, reductions[i].name) == 0)
+            return np_reduce(L, e, fn, reductions[i].op);
     NgDType cast_to = strcmp(fn, "bool_") == 0 ? NG_BOOL : ng_dtype_from_name(fn);
     if (cast_to != NG_NODTYPE && usable(cast_to)) {
         /* np.float32(x): a strong scalar of that dtype */
@@ -1113,7 +1281,9 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
         if (!check_args(L, e, 3, 3, fn))
             return NOVAL;
         Val c = truth(L, expr(L, e->items[0]));
-        Val v = select_val(L, c, expr(L, e->items[1]), expr(L, e->items[2]), line);
+        Val x = expr(L, e->items[1]); /* Python's order: left to right */
+        Val y = expr(L, e->items[2]);
+        Val v = select_val(L, c, x, y, line);
         v.weak = false;
         return v;
     }
@@ -1151,15 +1321,17 @@ static Val len_of(Lower *L, const NgJitExpr *e)
     const NgJitExpr *ix[NG_MAXDIMS];
     int n = 0;
     const NgJitExpr *a = e->items[0];
-    Sym *s = index_chain(L, a, ix, &n);
+    Sym *view;
+    Sym *s = index_chain(L, a, ix, &n, &view);
     if (!s)
         return NOVAL;
-    if (n >= s->given->ndim)
+    int fixed = view ? view->nfixed : 0;
+    if (fixed + n >= s->given->ndim)
         return fail(L, e->span.line, NG_ERR_TYPE, "len() of an unsized object (an element of '%s')", s->name);
     for (int d = 0; d < n; d++) /* the indices still have to be valid expressions */
-        if (index_value(L, s, d, ix[d], NULL) == NG_IR_NONE)
+        if (index_value(L, s, fixed + d, ix[d], NULL) == NG_IR_NONE)
             return NOVAL;
-    return mkval(ng_ir_shape(L->k, s->param, n), NG_INT64, true, true);
+    return mkval(ng_ir_shape(L->k, s->param, fixed + n), NG_INT64, true, true);
 }
 
 static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
@@ -1582,8 +1754,11 @@ static Val expr(Lower *L, const NgJitExpr *e)
         return unsupported(L, line, e->cval == NG_JIT_C_NONE ? "None" : "Ellipsis");
     case NG_JIT_E_UNARY:
         return unary(L, e);
-    case NG_JIT_E_BINARY:
-        return arith(L, e->op, expr(L, e->lhs), expr(L, e->rhs), line);
+    case NG_JIT_E_BINARY: {
+        Val a = expr(L, e->lhs); /* Python's order: left to right */
+        Val b = expr(L, e->rhs);
+        return arith(L, e->op, a, b, line);
+    }
     case NG_JIT_E_BOOLOP:
         return boolop(L, e);
     case NG_JIT_E_COMPARE:
@@ -1755,6 +1930,23 @@ static void assign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
             }
             return;
         }
+    }
+    if (s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_NAME && sym_of(L, s->targets[0])->kind == SYM_VIEW) {
+        /* row = X[i]: the view's indices, evaluated now */
+        Sym *v = sym_of(L, s->targets[0]);
+        const NgJitExpr *ix[NG_MAXDIMS];
+        int n = 0;
+        Sym *from;
+        Sym *a = index_chain(L, s->value, ix, &n, &from);
+        if (!a)
+            return;
+        for (int d = 0; d < n; d++) {
+            NgIrRef ok = NG_IR_NONE;
+            NgIrRef i = index_value(L, a, d, ix[d], &ok);
+            if (i != NG_IR_NONE)
+                push(L, out, ng_ir_assign(L->k, v->fixed_var[d], i));
+        }
+        return;
     }
     Val v = expr(L, s->value);
     if (s->ntargets > 1)
@@ -2075,6 +2267,65 @@ static void block(Lower *L, NgJitBlock b, Stmts *out)
 
 /* ---- set-up and passes ---- */
 
+/* The array and index count of a view-like value (a, a[i], a[i][j] of a
+ * free array a, fewer indices than its rank), or NULL. */
+static Sym *view_of(Lower *L, const NgJitExpr *v, int *nfixed)
+{
+    int n = 0;
+    while (v->kind == NG_JIT_E_SUBSCRIPT) {
+        const NgJitExpr *ix = v->rhs;
+        int m = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1;
+        for (int i = 0; i < m; i++)
+            if ((ix->kind == NG_JIT_E_TUPLE ? ix->items[i] : ix)->kind == NG_JIT_E_SLICE)
+                return NULL;
+        n += m;
+        v = v->lhs;
+    }
+    if (v->kind != NG_JIT_E_NAME)
+        return NULL;
+    Sym *a = sym_of(L, v);
+    const NgJitVarType *g = a->given;
+    if (!g || !g->is_array || g->module != NG_JIT_MOD_NONE || n >= g->ndim)
+        return NULL;
+    *nfixed = n;
+    return a;
+}
+
+/* Marks the names that hold views of arrays (every assignment to them is
+ * `name = a[i]` of the same array and index count): base and nfixed set,
+ * or nfixed -1 for a name assigned otherwise. */
+static void scan_views(Lower *L, NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_ASSIGN) {
+            for (int t = 0; t < s->ntargets; t++) {
+                const NgJitExpr *tg = s->targets[t];
+                if (tg->kind == NG_JIT_E_NAME) {
+                    Sym *v = sym_of(L, tg);
+                    int n = 0;
+                    Sym *a = s->ntargets == 1 ? view_of(L, s->value, &n) : NULL;
+                    if (v->nfixed >= 0 && a && (!v->base || (v->base == a && v->nfixed == n))) {
+                        v->base = a;
+                        v->nfixed = n;
+                    } else {
+                        v->nfixed = -1;
+                    }
+                } else if (tg->kind == NG_JIT_E_TUPLE || tg->kind == NG_JIT_E_LIST) {
+                    for (int k = 0; k < tg->nitems; k++)
+                        if (tg->items[k]->kind == NG_JIT_E_NAME)
+                            sym_of(L, tg->items[k])->nfixed = -1;
+                }
+            }
+        } else if ((s->kind == NG_JIT_S_AUGASSIGN || s->kind == NG_JIT_S_ANNASSIGN || s->kind == NG_JIT_S_FOR) &&
+                   s->target->kind == NG_JIT_E_NAME) {
+            sym_of(L, s->target)->nfixed = -1;
+        }
+        scan_views(L, s->body);
+        scan_views(L, s->orelse);
+    }
+}
+
 /* Classifies the names of the nest (once, before the passes). */
 static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars, int nvars)
 {
@@ -2139,6 +2390,19 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
         } else {
             s->kind = SYM_UNBOUND; /* a builtin, or an error where it is read */
         }
+    }
+    /* locals that only ever name part of an array */
+    if (loop->kind == NG_JIT_S_FOR && loop->target->kind == NG_JIT_E_NAME)
+        L->syms[loop->target->name_id].nfixed = -1;
+    NgJitBlock whole = {(NgJitStmt **)&loop, 1};
+    scan_views(L, whole);
+    for (int i = 0; i < L->norder; i++) {
+        Sym *s = &L->syms[L->order[i]];
+        if (s->kind == SYM_LOCAL && !s->given && s->base && s->nfixed >= 0) {
+            s->kind = SYM_VIEW;
+            s->base->written = s->base->written || s->written; /* row[j] = v writes X */
+        } else
+            s->base = NULL, s->nfixed = 0;
     }
     /* the plan's names */
     for (int r = 0; plan->parallel && r < plan->nreductions; r++) {
@@ -2219,11 +2483,15 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     Stmts checks = {0};
     L->err_param = plan->boundscheck ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
     L->pending = &checks;
-    L->guard = NG_IR_NONE;
+    L->guard = L->elem = L->elem_n = NG_IR_NONE;
     /* locals: shared ones before the loop, private ones at the top of each iteration */
     Stmts pre = {0}, priv = {0}, post = {0};
     for (int i = 0; i < L->norder; i++) {
         Sym *s = &L->syms[L->order[i]];
+        for (int d = 0; s->kind == SYM_VIEW && d < s->nfixed; d++) {
+            s->fixed_var[d] = ng_ir_var(k, NG_INT64);
+            push(L, plan->parallel ? &priv : &pre, ng_ir_let(k, s->fixed_var[d], ng_ir_const_i(k, NG_INT64, 0)));
+        }
         if (s->kind != SYM_LOCAL)
             continue;
         s->var = ng_ir_var(k, usable(s->dt) ? s->dt : NG_INT64);

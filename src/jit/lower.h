@@ -44,7 +44,11 @@
  * comparisons, `and/or/not`, conditional expressions; `x.shape[k]`,
  * `x.shape` unpacked, `x.size`, `x.ndim`, `len(x)`; builtins abs min max int
  * float bool; math.* and np.* scalar functions, constants (pi, e, inf, nan)
- * and dtype constructors (np.float32(x) ...); calls of helper functions
+ * and dtype constructors (np.float32(x) ...); locals naming part of an
+ * array (`row = X[i]`: row[j], len(row), row.shape, writes through it) and
+ * np.sum/prod/mean/max/min/any/all/dot over 1-d arrays, rows (np.sum(X[i]))
+ * and elementwise expressions of them (a loop run before the statement);
+ * calls of helper functions
  * defined in the same source (module level or nested), inlined at each call
  * site (several returns, defaults, array parameters, calls for their effect;
  * not recursion), names in them other than their own, np and math having no

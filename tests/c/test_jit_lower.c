@@ -1219,6 +1219,111 @@ static void test_alloc_failures(void)
     ng_jit_ast_free(ast);
 }
 
+static void test_views_and_numpy_reductions(void)
+{
+    /* the corpus' numpy_in_loop, plus np.dot/mean/min/any over rows and
+     * elements of sub-arrays */
+    const char *src =
+        "def kernel(X, T, w, out, o2):\n"
+        "    for i in range(X.shape[0]):\n"
+        "        row = X[i]\n"
+        "        out[i] = np.sqrt(np.sum(row * row)) + np.max(np.abs(row)) + np.exp(-X[i, 0] ** 2)\n"
+        "        plane = T[i]\n"
+        "        o2[i, 0] = np.dot(row, w) + np.mean(row) * len(row) + row[-1] + row.shape[0]\n"
+        "        o2[i, 1] = np.min(plane[1]) + plane[0, 1] + np.any(row > 1.5) + np.all(w > 0)\n";
+    enum { R = 20, C = 9 };
+    double X[R][C], W[C], O[R], O2[R][2];
+    int32_t T[R][2][C];
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++) {
+            X[i][j] = (urand() - 0.5) * 4;
+            T[i][0][j] = (int32_t)(urand() * 100) - 50;
+            T[i][1][j] = (int32_t)(urand() * 100) - 50;
+        }
+    for (int j = 0; j < C; j++)
+        W[j] = urand() + 0.01;
+    int64_t tshape[3] = {R, 2, C};
+    NgArray x = mat(NG_FLOAT64, R, C, X), t = upload(NG_INT32, 3, tshape, T), w = vec(NG_FLOAT64, C, W);
+    NgArray out = vec(NG_FLOAT64, R, NULL), o2 = mat(NG_FLOAT64, R, 2, NULL);
+    NgJitVarType vars[] = {arr("X", NG_FLOAT64, 2), arr("T", NG_INT32, 3), arr("w", NG_FLOAT64, 1),
+                           arr("out", NG_FLOAT64, 1), arr("o2", NG_FLOAT64, 2)};
+    Bind bs[] = {barr("X", &x), barr("T", &t), barr("w", &w), barr("out", &out), barr("o2", &o2)};
+    NgJitLoopPlan plan = par();
+    NgJitLowered info;
+    CHECK_OK(run_loop(src, 0, vars, 5, &plan, bs, 5, R, &info));
+    CHECK_EQ_INT(5, info.nargs); /* row and plane are not parameters */
+    CHECK_OK(ng_array_download(&out, O, NULL));
+    CHECK_OK(ng_array_download(&o2, O2, NULL));
+    int bad = 0;
+    for (int i = 0; i < R; i++) {
+        double ss = 0, mx = -INFINITY, dot = 0, sum = 0;
+        int32_t mn = INT32_MAX;
+        bool any = false;
+        for (int j = 0; j < C; j++) {
+            ss += X[i][j] * X[i][j];
+            mx = fabs(X[i][j]) > mx ? fabs(X[i][j]) : mx;
+            dot += X[i][j] * W[j];
+            sum += X[i][j];
+            mn = T[i][1][j] < mn ? T[i][1][j] : mn;
+            any = any || X[i][j] > 1.5;
+        }
+        double want = sqrt(ss) + mx + exp(-(X[i][0] * X[i][0]));
+        double want0 = dot + sum / C * C + X[i][C - 1] + C;
+        double want1 = (double)mn + T[i][0][1] + any + 1;
+        bad += fabs(O[i] - want) > 1e-12 * fabs(want);
+        bad += fabs(O2[i][0] - want0) > 1e-12 * fabs(want0) + 1e-12;
+        bad += O2[i][1] != want1;
+    }
+    CHECK_EQ_INT(0, bad);
+
+    /* a view made again in each iteration of a sequential loop; a view used
+     * with boundscheck */
+    const char *src2 =
+        "def kernel(X, acc):\n"
+        "    for i in range(1, X.shape[0]):\n"
+        "        prev = X[i - 1]\n"
+        "        cur = X[i]\n"
+        "        for j in range(len(cur)):\n"
+        "            cur[j] += prev[j]\n"
+        "        acc[i] = np.sum(cur) + cur[j + 1]\n";
+    double acc[R], XX[R][C];
+    memcpy(XX, X, sizeof X);
+    NgArray a = vec(NG_FLOAT64, R, NULL);
+    NgJitVarType vars2[] = {arr("X", NG_FLOAT64, 2), arr("acc", NG_FLOAT64, 1)};
+    Bind bs2[] = {barr("X", &x), barr("acc", &a)};
+    NgJitLoopPlan s2 = seq();
+    s2.boundscheck = true;
+    CHECK_OK(run_loop(src2, 0, vars2, 2, &s2, bs2, 2, 1, &info));
+    CHECK(arg_named(&info, "X")->written);
+    CHECK_EQ_INT(7, last_err[0]); /* cur[j + 1]: index C on axis 1 */
+    CHECK_EQ_INT(C, last_err[1]);
+    CHECK_EQ_INT(1, last_err[2]);
+    CHECK_EQ_INT(C, last_err[3]);
+    CHECK_OK(ng_array_download(&x, X, NULL));
+    CHECK_OK(ng_array_download(&a, acc, NULL));
+    bad = 0;
+    for (int i = 1; i < R; i++) {
+        double sum = 0;
+        for (int j = 0; j < C; j++) {
+            XX[i][j] += XX[i - 1][j];
+            sum += XX[i][j];
+        }
+        bad += fabs(acc[i] - sum) > 1e-12 * fabs(sum) + 1e-12;
+    }
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            bad += X[i][j] != XX[i][j];
+    CHECK_EQ_INT(0, bad);
+
+    NgJitLoopPlan p = par();
+    expect_error("def f(X, out):\n    for i in range(3):\n        row = X[i]\n        out[i] = row\n", vars, 2, &p,
+                 NG_ERR_UNSUPPORTED, "t.py:4: array 'row' used as a value");
+    expect_error("def f(X, out):\n    for i in range(3):\n        out[i] = np.sum(X)\n", vars, 2, &p,
+                 NG_ERR_UNSUPPORTED, "t.py:3: array 'X' used as a value");
+    ng_array_release(&x), ng_array_release(&t), ng_array_release(&w), ng_array_release(&out);
+    ng_array_release(&o2), ng_array_release(&a);
+}
+
 int main(void)
 {
     if (ng_device_open("cpu", &dev) != NG_OK) {
@@ -1238,6 +1343,7 @@ int main(void)
     test_features();
     test_boundscheck();
     test_helpers();
+    test_views_and_numpy_reductions();
     test_errors();
     test_alloc_failures();
     printf("%d CUDA kernels compiled by NVRTC\n", nvrtc_compiled);
