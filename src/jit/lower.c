@@ -1510,15 +1510,16 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, bool 
         return fail(L, line, NG_ERR_NOMEM, "out of memory inlining %s()", def->name);
     /* the arguments, in the caller's scope (defaults: literals, lowered there too) */
     Val args[64];
-    Sym *arrays[64];
+    Sym *arrays[64], *views[64];
     if (ps->n > 64)
         return unsupported(L, line, "a helper with more than 64 parameters");
     bool known = true;
     for (int i = 0; i < ps->n; i++) {
         const NgJitExpr *a = i < nargs ? e->items[i] : ps->items[i].dflt;
         arrays[i] = array_name(L, a);
-        args[i] = arrays[i] ? NOVAL : expr(L, a);
-        known = known && (arrays[i] || args[i].r != NG_IR_NONE);
+        views[i] = a->kind == NG_JIT_E_NAME && sym_of(L, a)->kind == SYM_VIEW ? sym_of(L, a) : NULL;
+        args[i] = arrays[i] || views[i] ? NOVAL : expr(L, a);
+        known = known && (arrays[i] || views[i] || args[i].r != NG_IR_NONE);
     }
     if (L->st != NG_OK)
         return NOVAL;
@@ -1548,6 +1549,11 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, bool 
             s->param = arrays[i]->param;
             s->atomic = arrays[i]->atomic;
             s->alias = arrays[i]->alias ? arrays[i]->alias : arrays[i];
+        } else if (views[i]) { /* a row passed on: the same array and fixed indices */
+            s->kind = SYM_VIEW;
+            s->base = views[i]->base;
+            s->nfixed = views[i]->nfixed;
+            memcpy(s->fixed_var, views[i]->fixed_var, sizeof s->fixed_var);
         }
     }
     for (int i = 0; i < f->norder; i++) {
@@ -1558,7 +1564,7 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, bool 
         append(L, &blk, ng_ir_let(L->k, s->var, zero_of(L, usable(s->dt) ? s->dt : NG_INT64).r));
     }
     for (int i = 0; i < ps->n; i++)
-        if (!arrays[i])
+        if (!arrays[i] && !views[i])
             append(L, &blk, assign_local(L, &f->syms[ps->items[i].name_id], args[i]));
     f->ret_var = ng_ir_var(L->k, usable(f->ret_dt) ? f->ret_dt : NG_INT64);
     Stmts body = {0};
@@ -1832,12 +1838,13 @@ static bool is_atomic_target(Lower *L, Sym *a)
     return L->plan->parallel && a->atomic;
 }
 
-/* A store into s through a helper's parameter: the caller's array is
- * written (declared so from the next pass on). */
+/* A store into s (through a helper's parameter, the caller's array): it
+ * is written, declared so from the next pass on if it was not yet. */
 static void mark_written(Lower *L, Sym *s)
 {
-    if (s->alias && !s->alias->written) {
-        s->alias->written = true;
+    Sym *t = s->alias ? s->alias : s;
+    if (!t->written) {
+        t->written = true;
         L->changed = true;
     }
 }

@@ -1315,6 +1315,39 @@ static void test_views_and_numpy_reductions(void)
             bad += X[i][j] != XX[i][j];
     CHECK_EQ_INT(0, bad);
 
+    /* rows passed to helpers, read and written there */
+    const char *src3 =
+        "def kernel(X, out):\n"
+        "    for i in range(X.shape[0]):\n"
+        "        row = X[i]\n"
+        "        scale(row, 1.0 / norm(row))\n"
+        "        out[i] = norm(row)\n"
+        "def norm(r):\n"
+        "    return np.sqrt(np.sum(r * r))\n"
+        "def scale(r, f):\n"
+        "    for j in range(len(r)):\n"
+        "        r[j] *= f\n";
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            X[i][j] = urand() + 0.5;
+    CHECK_OK(ng_array_upload(&x, X, NULL));
+    NgJitVarType vars3[] = {arr("X", NG_FLOAT64, 2), arr("out", NG_FLOAT64, 1)};
+    Bind bs3[] = {barr("X", &x), barr("out", &out)};
+    CHECK_OK(run_loop(src3, 0, vars3, 2, &plan, bs3, 2, R, &info));
+    CHECK(arg_named(&info, "X")->written);
+    CHECK_OK(ng_array_download(&x, XX, NULL));
+    CHECK_OK(ng_array_download(&out, O, NULL));
+    bad = 0;
+    for (int i = 0; i < R; i++) {
+        double ss = 0;
+        for (int j = 0; j < C; j++)
+            ss += X[i][j] * X[i][j];
+        for (int j = 0; j < C; j++)
+            bad += fabs(XX[i][j] - X[i][j] * (1.0 / sqrt(ss))) > 1e-15;
+        bad += fabs(O[i] - 1.0) > 1e-14;
+    }
+    CHECK_EQ_INT(0, bad);
+
     NgJitLoopPlan p = par();
     expect_error("def f(X, out):\n    for i in range(3):\n        row = X[i]\n        out[i] = row\n", vars, 2, &p,
                  NG_ERR_UNSUPPORTED, "t.py:4: array 'row' used as a value");
