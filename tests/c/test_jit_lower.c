@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "emit/emit.h"
+#include "jit/analyze.h"
 #include "jit/lower.h"
 #include "kernel/kernel.h"
 
@@ -1357,6 +1358,170 @@ static void test_views_and_numpy_reductions(void)
     ng_array_release(&o2), ng_array_release(&a);
 }
 
+/* ---- the two stages together: the analysis' verdict as the plan ---- */
+
+typedef struct Analysed {
+    NgJitAst *ast;      /* kept alive: the plan's names point into it */
+    NgJitLoops *loops;
+    NgJitLoopPlan plan;
+    NgJitLoopKind kind;
+} Analysed;
+
+/* Analyses src's first def and makes the plan of its loop `nth` (a loop
+ * directly in its body), as the glue does. */
+static void analyse(const char *src, int nth, Analysed *out)
+{
+    memset(out, 0, sizeof *out);
+    CHECK_OK(ng_jit_parse(src, strlen(src), "t.py", &out->ast, NULL));
+    CHECK_OK(ng_jit_analyze(out->ast, out->ast->body.stmts[0], &out->loops));
+    const NgJitStmt *loop = find_loop(out->ast, nth);
+    for (int i = 0; out->loops && i < out->loops->n; i++) {
+        const NgJitLoopInfo *l = &out->loops->items[i];
+        if (l->stmt != loop)
+            continue;
+        out->kind = l->kind;
+        NgJitLoopPlan *p = &out->plan;
+        p->parallel = l->kind == NG_JIT_LOOP_PARALLEL;
+        for (int r = 0; r < l->nreductions && r < NG_JIT_MAX_REDUCTIONS; r++) {
+            static const NgOp ops[] = {NG_OP_ADD, NG_OP_MUL, NG_OP_MAXIMUM, NG_OP_MINIMUM, NG_OP_BITOR,
+                                       NG_OP_BITAND, NG_OP_BITXOR};
+            p->reductions[r].name = l->reductions[r].name;
+            p->reductions[r].op = ops[l->reductions[r].op];
+            p->nreductions++;
+        }
+        p->atomic = l->atomic;
+        for (int a = 0; a < l->natomics && a < NG_JIT_MAX_ATOMICS; a++)
+            p->atomics[p->natomics++] = l->atomics[a];
+    }
+}
+
+static void analysed_free(Analysed *a)
+{
+    ng_jit_loops_free(a->loops);
+    ng_jit_ast_free(a->ast);
+}
+
+static void test_with_analysis(void)
+{
+    enum { N = 5000 };
+    static double X[N], Y[N];
+    static int64_t V[N];
+    for (int i = 0; i < N; i++) {
+        X[i] = urand() - 0.5, Y[i] = urand();
+        V[i] = (int64_t)(urand() * 10);
+    }
+    X[N / 2] = -3.5;
+    NgArray x = vec(NG_FLOAT64, N, X), y = vec(NG_FLOAT64, N, Y), v = vec(NG_INT64, N, V);
+
+    const char *dot =
+        "def kernel(a, b):\n"
+        "    s = 0.0\n"
+        "    for i in range(a.shape[0]):\n"
+        "        s += a[i] * b[i]\n"
+        "    return s\n";
+    Analysed an;
+    analyse(dot, 0, &an);
+    CHECK_EQ_INT(NG_JIT_LOOP_PARALLEL, an.kind);
+    CHECK_EQ_INT(1, an.plan.nreductions);
+    NgJitVarType v1[] = {arr("a", NG_FLOAT64, 1), arr("b", NG_FLOAT64, 1), py("s", NG_FLOAT64)};
+    Bind b1[] = {barr("a", &x), barr("b", &y), bflt("s", 0.0)};
+    CHECK_OK(run_loop(dot, 0, v1, 3, &an.plan, b1, 3, N, NULL));
+    double want = 0;
+    for (int i = 0; i < N; i++)
+        want += X[i] * Y[i];
+    CHECK_NEAR(want, out_of(b1, 3, "s"), 1e-10);
+    analysed_free(&an);
+
+    const char *maxabs =
+        "def kernel(x):\n"
+        "    m = 0.0\n"
+        "    for i in range(x.shape[0]):\n"
+        "        m = max(m, abs(x[i]))\n"
+        "    return m\n";
+    analyse(maxabs, 0, &an);
+    CHECK_EQ_INT(NG_JIT_LOOP_PARALLEL, an.kind);
+    CHECK_EQ_INT(NG_OP_MAXIMUM, an.plan.reductions[0].op);
+    NgJitVarType v2[] = {arr("x", NG_FLOAT64, 1), py("m", NG_FLOAT64)};
+    Bind b2[] = {barr("x", &x), bflt("m", 0.0)};
+    CHECK_OK(run_loop(maxabs, 0, v2, 2, &an.plan, b2, 2, N, NULL));
+    CHECK_EQ_DOUBLE(3.5, out_of(b2, 2, "m"));
+    analysed_free(&an);
+
+    const char *hist =
+        "def kernel(values, counts):\n"
+        "    for i in range(values.shape[0]):\n"
+        "        counts[values[i]] += 1\n";
+    analyse(hist, 0, &an);
+    CHECK_EQ_INT(NG_JIT_LOOP_PARALLEL, an.kind);
+    CHECK(an.plan.atomic);
+    int64_t zeros[10] = {0}, got[10], counts[10] = {0};
+    NgArray c = vec(NG_INT64, 10, zeros);
+    NgJitVarType v3[] = {arr("values", NG_INT64, 1), arr("counts", NG_INT64, 1)};
+    Bind b3[] = {barr("values", &v), barr("counts", &c)};
+    CHECK_OK(run_loop(hist, 0, v3, 2, &an.plan, b3, 2, N, NULL));
+    CHECK_OK(ng_array_download(&c, got, NULL));
+    for (int i = 0; i < N; i++)
+        counts[V[i]]++;
+    CHECK(memcmp(counts, got, sizeof got) == 0);
+    analysed_free(&an);
+
+    const char *prefix =
+        "def kernel(a):\n"
+        "    for i in range(1, a.shape[0]):\n"
+        "        a[i] += a[i - 1]\n";
+    analyse(prefix, 0, &an);
+    CHECK_EQ_INT(NG_JIT_LOOP_SEQUENTIAL, an.kind);
+    NgJitVarType v4[] = {arr("a", NG_INT64, 1)};
+    Bind b4[] = {barr("a", &v)};
+    CHECK_OK(run_loop(prefix, 0, v4, 1, &an.plan, b4, 1, 1, NULL));
+    int64_t P[N];
+    CHECK_OK(ng_array_download(&v, P, NULL));
+    int bad = 0;
+    int64_t run = 0;
+    for (int i = 0; i < N; i++) {
+        run += V[i];
+        bad += P[i] != run;
+    }
+    CHECK_EQ_INT(0, bad);
+    analysed_free(&an);
+
+    const char *mask =
+        "def kernel(img, lo, hi, mask):\n"
+        "    h, w = img.shape\n"
+        "    total = 0\n"
+        "    for i in range(h):\n"
+        "        for j in range(w):\n"
+        "            inside = lo <= img[i, j] and img[i, j] < hi\n"
+        "            mask[i, j] = inside\n"
+        "            if inside:\n"
+        "                total += 1\n"
+        "    return total\n";
+    analyse(mask, 0, &an);
+    CHECK_EQ_INT(NG_JIT_LOOP_PARALLEL, an.kind);
+    enum { H = 50, W = 100 };
+    uint8_t M[H][W];
+    NgArray img = mat(NG_FLOAT64, H, W, X), mk = mat(NG_BOOL, H, W, NULL);
+    NgJitVarType v5[] = {arr("img", NG_FLOAT64, 2), py("lo", NG_FLOAT64), py("hi", NG_FLOAT64),
+                         arr("mask", NG_BOOL, 2), py("h", NG_INT64), py("w", NG_INT64), py("total", NG_INT64)};
+    Bind b5[] = {barr("img", &img), bflt("lo", -0.2), bflt("hi", 0.3), barr("mask", &mk), bint("h", H), bint("w", W),
+                 bint("total", 0)};
+    CHECK_OK(run_loop(mask, 0, v5, 7, &an.plan, b5, 7, H, NULL));
+    CHECK_OK(ng_array_download(&mk, M, NULL));
+    int64_t total = 0;
+    bad = 0;
+    for (int i = 0; i < H; i++)
+        for (int j = 0; j < W; j++) {
+            bool in = -0.2 <= X[i * W + j] && X[i * W + j] < 0.3;
+            total += in;
+            bad += M[i][j] != in;
+        }
+    CHECK_EQ_INT(0, bad);
+    CHECK_EQ_INT(total, (int64_t)out_of(b5, 7, "total"));
+    analysed_free(&an);
+    ng_array_release(&x), ng_array_release(&y), ng_array_release(&v), ng_array_release(&c);
+    ng_array_release(&img), ng_array_release(&mk);
+}
+
 int main(void)
 {
     if (ng_device_open("cpu", &dev) != NG_OK) {
@@ -1377,6 +1542,7 @@ int main(void)
     test_boundscheck();
     test_helpers();
     test_views_and_numpy_reductions();
+    test_with_analysis();
     test_errors();
     test_alloc_failures();
     printf("%d CUDA kernels compiled by NVRTC\n", nvrtc_compiled);
