@@ -18,6 +18,14 @@
  * them). Every range loop counts with a hidden counter and assigns the
  * Python variable at the top of each iteration, so assigning the loop
  * variable in the body, or reading it after the loop, behaves as in Python.
+ *
+ * Some expressions need statements: a helper function's inlined body, the
+ * loop of np.sum(row), a bounds check. Lowering an expression appends them
+ * to L->pending, and the statement the expression belongs to is placed after
+ * them (a while test's are repeated before every test). Those of an operand
+ * Python may skip (after `and`/`or`, in one branch of `x if c else y`, later
+ * in a comparison chain) run under L->guard, the condition under which
+ * Python evaluates it.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -372,7 +380,6 @@ static void mark_block(Lower *L, NgJitBlock b)
 }
 
 typedef struct NameList {
-    const NgJitAst *ast;
     bool *seen;   /* by name_id */
     int *ids;     /* name_ids in first-mention order */
     int n;
@@ -392,7 +399,7 @@ static void collect_name(void *ctx, const NgJitExpr *e)
 static NgStatus loop_name_ids(const NgJitAst *ast, const NgJitStmt *loop, int **ids, int *n)
 {
     size_t cap = (size_t)ast->nnames + 1;
-    NameList nl = {ast, ng_calloc(cap, sizeof(bool)), ng_malloc(cap * sizeof(int)), 0};
+    NameList nl = {ng_calloc(cap, sizeof(bool)), ng_malloc(cap * sizeof(int)), 0};
     if (!nl.seen || !nl.ids) {
         ng_free(nl.seen);
         ng_free(nl.ids);
@@ -1420,7 +1427,7 @@ static Frame *frame_for(Lower *L, const NgJitExpr *e, const NgJitStmt *def)
     const NgJitAst *ast = L->ast;
     size_t cap = (size_t)ast->nnames + 1;
     Frame *f = ng_calloc(1, sizeof *f);
-    NameList nl = {ast, ng_calloc(cap, sizeof(bool)), ng_malloc(cap * sizeof(int)), 0};
+    NameList nl = {ng_calloc(cap, sizeof(bool)), ng_malloc(cap * sizeof(int)), 0};
     if (f)
         f->syms = ng_calloc(cap, sizeof *f->syms);
     if (!f || !f->syms || !nl.seen || !nl.ids) {
@@ -2424,15 +2431,12 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
         s->home = HOME_CELL;
         s->red = r;
     }
-    for (int a = 0; plan->parallel && plan->atomic && a <= plan->natomics; a++) {
-        for (int i = 0; i < L->norder; i++) {
-            Sym *s = &L->syms[L->order[i]];
-            if (s->kind == SYM_ARRAY && (plan->natomics == 0 || (a < plan->natomics && plan->atomics[a] &&
-                                                                  strcmp(s->name, plan->atomics[a]) == 0)))
-                s->atomic = true;
-        }
-        if (plan->natomics == 0)
-            break;
+    for (int i = 0; plan->parallel && plan->atomic && i < L->norder; i++) {
+        Sym *s = &L->syms[L->order[i]];
+        bool listed = plan->natomics == 0; /* no list: every array */
+        for (int a = 0; a < plan->natomics; a++)
+            listed = listed || (plan->atomics[a] && strcmp(s->name, plan->atomics[a]) == 0);
+        s->atomic = s->kind == SYM_ARRAY && listed;
     }
     for (int o = 0; o < plan->nlive_out; o++) {
         Sym *s = NULL;
