@@ -2150,6 +2150,110 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     return r;
 }
 
+/* Whether e mentions a name the nest assigns (then a range over it may
+ * change from one outer iteration to the next). */
+static bool mentions_assigned(Lower *L, const NgJitExpr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == NG_JIT_E_NAME)
+        return L->syms[e->name_id].kind == SYM_LOCAL || L->syms[e->name_id].kind == SYM_VIEW;
+    if (e->kind == NG_JIT_E_ATTR)
+        return mentions_assigned(L, e->lhs);
+    if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME &&
+        L->syms[e->lhs->name_id].kind == SYM_UNBOUND && find_def(L->ast->body, e->lhs->name))
+        return true; /* a helper: whatever it reads */
+    bool m = mentions_assigned(L, e->lhs) || mentions_assigned(L, e->rhs) || mentions_assigned(L, e->cond);
+    for (int i = 0; !m && i < e->nitems && e->kind != NG_JIT_E_DICT; i++)
+        m = mentions_assigned(L, e->items[i]);
+    return m;
+}
+
+/* Whether b has a `break` that is not inside a loop of its own. */
+static bool breaks(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_BREAK || (s->kind == NG_JIT_S_IF && (breaks(s->body) || breaks(s->orelse))))
+            return true;
+    }
+    return false;
+}
+
+/* The outer loop and the loops perfectly nested in it, as one flat parallel
+ * loop over t in [0, n0 * n1 * ...): each variable from t's digits.
+ * Collapses up to plan->collapse loops, fewer where the nest stops being
+ * perfect and rectangular (a statement beside the inner loop, a range that
+ * changes with the outer variables, a break). */
+static NgIrRef collapsed_for(Lower *L, const NgJitStmt *loop, Stmts *out, const Stmts *prologue, NgIrRef *loop_ref)
+{
+    const NgJitStmt *lv[NG_JIT_MAX_COLLAPSE];
+    int nl = 0;
+    for (const NgJitStmt *cur = loop;;) {
+        lv[nl++] = cur;
+        if (nl == L->plan->collapse || nl == NG_JIT_MAX_COLLAPSE || cur->body.n != 1)
+            break;
+        const NgJitStmt *in = cur->body.stmts[0];
+        if (in->kind != NG_JIT_S_FOR || in->orelse.n || in->target->kind != NG_JIT_E_NAME ||
+            sym_of(L, in->target)->kind != SYM_LOCAL || mentions_assigned(L, in->test) || breaks(in->body))
+            break;
+        cur = in;
+    }
+    if (nl == 1 || loop->orelse.n || loop->target->kind != NG_JIT_E_NAME)
+        return for_range(L, loop, out, prologue, NG_IR_PARALLEL, loop_ref, true);
+    NgIrKernel *k = L->k;
+    Val start[NG_JIT_MAX_COLLAPSE], stop[NG_JIT_MAX_COLLAPSE], step[NG_JIT_MAX_COLLAPSE], n[NG_JIT_MAX_COLLAPSE];
+    Val total = NOVAL;
+    bool known = true;
+    for (int d = 0; d < nl; d++) {
+        if (!range_args(L, lv[d], &start[d], &stop[d], &step[d]))
+            return NG_IR_NONE;
+        start[d] = pin(L, start[d], out);
+        stop[d] = pin(L, stop[d], out);
+        step[d] = pin(L, step[d], out);
+        known = known && start[d].r != NG_IR_NONE && stop[d].r != NG_IR_NONE && step[d].r != NG_IR_NONE;
+        if (!known)
+            continue;
+        n[d] = pin(L, mkval(trip_count(L, start[d], stop[d], step[d]), NG_INT64, true, true), out);
+        total = d == 0 ? n[0] : mkval(ng_ir_binary(k, NG_OP_MUL, NG_INT64, total.r, n[d].r), NG_INT64, true, true);
+    }
+    if (known)
+        total = pin(L, total, out);
+    int counter = ng_ir_var(k, NG_INT64);
+    Stmts body = {0};
+    if (prologue)
+        for (int i = 0; i < prologue->n; i++)
+            push(L, &body, prologue->v[i]);
+    if (known) {
+        /* innermost digit first: q = rem % n[d], rem //= n[d] */
+        NgIrRef rem = ng_ir_varref(k, counter), digit[NG_JIT_MAX_COLLAPSE];
+        for (int d = nl - 1; d > 0; d--) {
+            digit[d] = ng_ir_binary(k, NG_OP_MOD, NG_INT64, rem, n[d].r);
+            rem = ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, rem, n[d].r);
+        }
+        digit[0] = rem;
+        for (int d = 0; d < nl; d++) {
+            bool const_step = is_const(L, step[d].r);
+            int64_t st = const_step ? const_i(L, step[d].r) : 0;
+            bool stop_ok = stop[d].nonneg || (is_const(L, stop[d].r) && const_i(L, stop[d].r) >= -1);
+            NgIrRef v = ng_ir_binary(k, NG_OP_ADD, NG_INT64, start[d].r,
+                                     ng_ir_binary(k, NG_OP_MUL, NG_INT64, digit[d], step[d].r));
+            Val value = mkval(v, NG_INT64, true, const_step && (st > 0 ? start[d].nonneg : stop_ok));
+            push(L, &body, assign_local(L, sym_of(L, lv[d]->target), value));
+        }
+    }
+    block(L, lv[nl - 1]->body, &body);
+    NgIrRef b = seal(L, &body);
+    if (!known || L->st != NG_OK)
+        return NG_IR_NONE;
+    if (b == NG_IR_NONE)
+        b = ng_ir_block(k, 0, NULL);
+    NgIrRef r = ng_ir_for(k, counter, ng_ir_const_i(k, NG_INT64, 0), total.r, ng_ir_const_i(k, NG_INT64, 1), b,
+                          NG_IR_PARALLEL);
+    *loop_ref = r;
+    return r;
+}
+
 static void while_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
 {
     if (s->orelse.n) {
@@ -2516,7 +2620,10 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     NgIrRef outer = NG_IR_NONE;
     L->depth = 0;
     if (loop->kind == NG_JIT_S_FOR) {
-        push(L, &pre, for_range(L, loop, &pre, &priv, plan->parallel ? NG_IR_PARALLEL : 0, &outer, true));
+        if (plan->parallel && plan->collapse > 1)
+            push(L, &pre, collapsed_for(L, loop, &pre, &priv, &outer));
+        else
+            push(L, &pre, for_range(L, loop, &pre, &priv, plan->parallel ? NG_IR_PARALLEL : 0, &outer, true));
     } else if (loop->kind == NG_JIT_S_WHILE && !plan->parallel) {
         L->depth = -1; /* break and continue apply to this loop, not a parallel one */
         for (int i = 0; i < priv.n; i++)
@@ -2625,7 +2732,7 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
         ng_str_catf(out, "%s:%d%d.%d.%d%d%d;", v->name ? v->name : "", v->module, v->is_array, (int)v->dtype,
                     v->ndim, v->numpy_scalar, v->inner_contig);
     }
-    ng_str_catf(out, "|p%d a%d b%d", plan->parallel, plan->atomic, plan->boundscheck);
+    ng_str_catf(out, "|p%d a%d b%d c%d", plan->parallel, plan->atomic, plan->boundscheck, plan->collapse);
     for (int i = 0; i < plan->nreductions; i++)
         ng_str_catf(out, " r%s:%d", plan->reductions[i].name ? plan->reductions[i].name : "", plan->reductions[i].op);
     for (int i = 0; i < plan->natomics; i++)

@@ -76,6 +76,7 @@ enum {
     NG_JIT_MAX_ATOMICS = 8,    /* arrays with atomic updates in one loop */
     NG_JIT_MAX_LIVE_OUT = 16,  /* live-out names of one loop */
     NG_JIT_MAX_ARGS = 64,      /* kernel parameters of one loop */
+    NG_JIT_MAX_COLLAPSE = 8,   /* loops collapsed into one parallel loop */
 };
 
 /* What a module-valued free variable is. */
@@ -114,6 +115,11 @@ typedef struct NgJitLoopPlan {
     const char *live_out[NG_JIT_MAX_LIVE_OUT]; /* host reads afterwards (become cells) */
     bool boundscheck;                /* check every index: an access out of range is skipped
                                         (a read gives 0) and reported in the error array */
+    int collapse;                    /* parallel: the outer loop and the loops perfectly nested
+                                        in it (1 + its chain of `collapsed` loops in the
+                                        analysis) run as one flat parallel loop over all their
+                                        iterations; fewer where the nest is not rectangular;
+                                        0 or 1: the outer loop alone */
 } NgJitLoopPlan;
 
 /* How the host passes one kernel parameter. */
@@ -144,7 +150,8 @@ typedef struct NgJitArg {
 typedef struct NgJitLowered {
     NgJitArg args[NG_JIT_MAX_ARGS]; /* the kernel's parameters, in order */
     int nargs;
-    bool parallel;     /* the outer loop is a parallel FOR (launch extent = its trip count) */
+    bool parallel;     /* the outer loop is a parallel FOR (launch extent = its trip count,
+                          times the inner trip counts when collapsed) */
     int line;          /* the loop's first line */
 } NgJitLowered;
 

@@ -1522,6 +1522,102 @@ static void test_with_analysis(void)
     ng_array_release(&img), ng_array_release(&mk);
 }
 
+static void test_collapse(void)
+{
+    /* heat_2d's sweep: two loops as one flat parallel loop */
+    const char *src =
+        "def kernel(u, v, alpha, n, m, s):\n"
+        "    for i in range(1, n - 1):\n"
+        "        for j in range(m - 2, 0, -s):\n"
+        "            v[i, j] = u[i, j] + alpha * (u[i + 1, j] + u[i - 1, j] + u[i, j + 1] + u[i, j - 1] - 4.0 * u[i, j])\n";
+    enum { N = 31, M = 23 };
+    double U[N][M], V[N][M], zero[N][M] = {{0}};
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < M; j++)
+            U[i][j] = urand();
+    NgArray u = mat(NG_FLOAT64, N, M, U), v = mat(NG_FLOAT64, N, M, zero);
+    NgJitVarType vars[] = {arr("u", NG_FLOAT64, 2), arr("v", NG_FLOAT64, 2), py("alpha", NG_FLOAT64),
+                           py("n", NG_INT64), py("m", NG_INT64), py("s", NG_INT64)};
+    Bind bs[] = {barr("u", &u), barr("v", &v), bflt("alpha", 0.1), bint("n", N), bint("m", M), bint("s", 2)};
+    NgJitLoopPlan plan = par();
+    plan.collapse = 2;
+    CHECK_OK(run_loop(src, 0, vars, 6, &plan, bs, 6, (N - 2) * (M - 2), NULL));
+    const char *body = strstr(last_source, "omp parallel for");
+    const char *flat = body ? strstr(body, "for (") : NULL;
+    CHECK(flat && !strstr(flat + 1, "for (")); /* one loop, none inside */
+    CHECK_OK(ng_array_download(&v, V, NULL));
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < M; j++) {
+            bool set = i >= 1 && i < N - 1 && j <= M - 2 && j > 0 && (M - 2 - j) % 2 == 0;
+            double want = set ? U[i][j] + 0.1 * (U[i + 1][j] + U[i - 1][j] + U[i][j + 1] + U[i][j - 1] - 4.0 * U[i][j]) : 0;
+            bad += V[i][j] != want;
+        }
+    CHECK_EQ_INT(0, bad);
+
+    /* three loops (the innermost sequential one inside stays a loop), and an
+     * empty middle range */
+    const char *src2 =
+        "def kernel(A, B, C, p):\n"
+        "    for b in range(A.shape[0]):\n"
+        "        for i in range(A.shape[1]):\n"
+        "            for j in range(B.shape[2]):\n"
+        "                acc = 0.0\n"
+        "                for k in range(p):\n"
+        "                    acc += A[b, i, k] * B[b, k, j]\n"
+        "                C[b, i, j] = acc\n";
+    enum { Bn = 3, I = 4, K = 5, J = 6 };
+    double A[Bn][I][K], Bm[Bn][K][J], Cm[Bn][I][J];
+    for (int q = 0; q < Bn * I * K; q++)
+        (&A[0][0][0])[q] = urand();
+    for (int q = 0; q < Bn * K * J; q++)
+        (&Bm[0][0][0])[q] = urand();
+    int64_t sa[3] = {Bn, I, K}, sb[3] = {Bn, K, J}, sc[3] = {Bn, I, J};
+    NgArray a = upload(NG_FLOAT64, 3, sa, A), bb = upload(NG_FLOAT64, 3, sb, Bm), c = upload(NG_FLOAT64, 3, sc, NULL);
+    NgJitVarType vars2[] = {arr("A", NG_FLOAT64, 3), arr("B", NG_FLOAT64, 3), arr("C", NG_FLOAT64, 3),
+                            py("p", NG_INT64)};
+    Bind bs2[] = {barr("A", &a), barr("B", &bb), barr("C", &c), bint("p", K)};
+    plan.collapse = 3;
+    CHECK_OK(run_loop(src2, 0, vars2, 4, &plan, bs2, 4, Bn * I * J, NULL));
+    CHECK_OK(ng_array_download(&c, Cm, NULL));
+    bad = 0;
+    for (int q = 0; q < Bn; q++)
+        for (int i = 0; i < I; i++)
+            for (int j = 0; j < J; j++) {
+                double acc = 0;
+                for (int k = 0; k < K; k++)
+                    acc += A[q][i][k] * Bm[q][k][j];
+                bad += Cm[q][i][j] != acc;
+            }
+    CHECK_EQ_INT(0, bad);
+
+    /* not collapsible: a triangular nest, a statement beside the inner loop */
+    const char *src3 =
+        "def kernel(M, n):\n"
+        "    for i in range(n):\n"
+        "        for j in range(i + 1):\n"
+        "            M[i, j] = i * 10 + j\n"
+        "    for i in range(n):\n"
+        "        M[i, n - 1] += 0.5\n"
+        "        for j in range(n):\n"
+        "            M[i, j] += 1\n";
+    double Z[6][6] = {{0}}, got[6][6];
+    NgArray mz = mat(NG_FLOAT64, 6, 6, Z);
+    NgJitVarType vars3[] = {arr("M", NG_FLOAT64, 2), py("n", NG_INT64)};
+    Bind bs3[] = {barr("M", &mz), bint("n", 6)};
+    plan.collapse = 2;
+    CHECK_OK(run_loop(src3, 0, vars3, 2, &plan, bs3, 2, 6, NULL));
+    CHECK_OK(run_loop(src3, 1, vars3, 2, &plan, bs3, 2, 6, NULL));
+    CHECK_OK(ng_array_download(&mz, got, NULL));
+    bad = 0;
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++)
+            bad += got[i][j] != (j <= i ? i * 10 + j : 0) + 1 + (j == 5 ? 0.5 : 0);
+    CHECK_EQ_INT(0, bad);
+    ng_array_release(&u), ng_array_release(&v), ng_array_release(&a), ng_array_release(&bb);
+    ng_array_release(&c), ng_array_release(&mz);
+}
+
 int main(void)
 {
     if (ng_device_open("cpu", &dev) != NG_OK) {
@@ -1543,6 +1639,7 @@ int main(void)
     test_helpers();
     test_views_and_numpy_reductions();
     test_with_analysis();
+    test_collapse();
     test_errors();
     test_alloc_failures();
     printf("%d CUDA kernels compiled by NVRTC\n", nvrtc_compiled);
