@@ -1299,15 +1299,17 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
     return unsupported(L, line, what);
 }
 
+static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op);
+
 /* min(a, b, ...) / max(a, b, ...) as Python computes them: the first
- * argument that no later one beats. */
+ * argument that no later one beats; min(row) / max(row) over its elements. */
 static Val min_max(Lower *L, const NgJitExpr *e, bool is_max)
 {
     const char *fn = is_max ? "max" : "min";
     if (!check_args(L, e, 1, 64, fn))
         return NOVAL;
-    if (e->nitems == 1)
-        return unsupported(L, e->span.line, is_max ? "max() of an iterable" : "min() of an iterable");
+    if (e->nitems == 1) /* max(row): over the elements */
+        return np_reduce(L, e, fn, is_max ? NG_OP_MAXIMUM : NG_OP_MINIMUM);
     Val r = expr(L, e->items[0]);
     for (int i = 1; i < e->nitems; i++) {
         Val b = expr(L, e->items[i]);
@@ -1368,6 +1370,25 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
         if (fn[0] == 'f')
             return mkval(as(L, x, NG_FLOAT64), NG_FLOAT64, true, false);
         return mkval(as(L, x, NG_INT64), NG_INT64, true, x.nonneg && !ng_dtype_is_float(x.dt));
+    }
+    if (strcmp(fn, "sum") == 0 || strcmp(fn, "any") == 0 || strcmp(fn, "all") == 0)
+        return np_reduce(L, e, fn, fn[0] == 's' ? NG_OP_ADD : fn[1] == 'n' ? NG_OP_LOGOR : NG_OP_LOGAND);
+    if (strcmp(fn, "round") == 0) {
+        /* round(x): to the nearest int, ties to even (rint in the default rounding mode) */
+        if (!check_args(L, e, 1, 1, fn))
+            return NOVAL;
+        Val x = expr(L, e->items[0]);
+        if (x.r == NG_IR_NONE)
+            return NOVAL;
+        NgIrRef r = ng_dtype_is_float(x.dt) ? ng_ir_unary(L->k, NG_OP_RINT, x.dt, x.r) : x.r;
+        return mkval(ng_ir_cast(L->k, NG_INT64, r), NG_INT64, true, x.nonneg && !ng_dtype_is_float(x.dt));
+    }
+    if (strcmp(fn, "pow") == 0) {
+        if (!check_args(L, e, 2, 2, fn))
+            return NOVAL;
+        Val x = expr(L, e->items[0]);
+        Val y = expr(L, e->items[1]);
+        return arith(L, NG_JIT_OP_POW, x, y, line);
     }
     if (strcmp(fn, "range") == 0 || strcmp(fn, "prange") == 0)
         return unsupported(L, line, "range() outside a for statement");

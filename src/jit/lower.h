@@ -43,7 +43,7 @@
  * arithmetic with Python's `//`, `%`, `/`, `**`, bit operations, chained
  * comparisons, `and/or/not`, conditional expressions; `x.shape[k]`,
  * `x.shape` unpacked, `x.size`, `x.ndim`, `len(x)`; builtins abs min max int
- * float bool; math.* and np.* scalar functions, constants (pi, e, inf, nan)
+ * float bool round pow, sum/min/max/any/all of a row; math.* and np.* scalar functions, constants (pi, e, inf, nan)
  * and dtype constructors (np.float32(x) ...); locals naming part of an
  * array (`row = X[i]`: row[j], len(row), row.shape, writes through it) and
  * np.sum/prod/mean/max/min/any/all/dot over 1-d arrays, rows (np.sum(X[i]))

@@ -1618,6 +1618,45 @@ static void test_collapse(void)
     ng_array_release(&c), ng_array_release(&mz);
 }
 
+static void test_more_builtins(void)
+{
+    const char *src =
+        "def kernel(X, out):\n"
+        "    for i in range(X.shape[0]):\n"
+        "        out[i, 0] = round(X[i, 0] * 2.5) + pow(i, 2) + pow(2.0, -i)\n"
+        "        out[i, 1] = sum(X[i]) + max(X[i]) * 100 + min(X[i]) * 10000 + any(X[i] > 2.75) * 1e6\n";
+    enum { R = 8, C = 4 };
+    double X[R][C], O[R][2];
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            X[i][j] = (i - 4) * 0.6 + j * 0.25; /* X[i, 0] * 2.5 hits .5 ties */
+    NgArray x = mat(NG_FLOAT64, R, C, X), out = mat(NG_FLOAT64, R, 2, NULL);
+    NgJitVarType vars[] = {arr("X", NG_FLOAT64, 2), arr("out", NG_FLOAT64, 2)};
+    Bind bs[] = {barr("X", &x), barr("out", &out)};
+    NgJitLoopPlan plan = par();
+    CHECK_OK(run_loop(src, 0, vars, 2, &plan, bs, 2, R, NULL));
+    CHECK_OK(ng_array_download(&out, O, NULL));
+    int bad = 0;
+    for (int i = 0; i < R; i++) {
+        double sum = 0, mx = -INFINITY, mn = INFINITY;
+        bool any = false;
+        for (int j = 0; j < C; j++) {
+            sum += X[i][j];
+            mx = X[i][j] > mx ? X[i][j] : mx;
+            mn = X[i][j] < mn ? X[i][j] : mn;
+            any = any || X[i][j] > 2.75;
+        }
+        double want0 = (double)(int64_t)nearbyint(X[i][0] * 2.5) + i * i + pow(2.0, -i);
+        double want1 = sum + mx * 100 + mn * 10000 + any * 1e6;
+        bad += O[i][0] != want0;
+        bad += fabs(O[i][1] - want1) > 1e-9;
+        if (O[i][0] != want0)
+            printf("round: i=%d x=%g got %.17g want %.17g\n", i, X[i][0] * 2.5, O[i][0], want0);
+    }
+    CHECK_EQ_INT(0, bad);
+    ng_array_release(&x), ng_array_release(&out);
+}
+
 int main(void)
 {
     if (ng_device_open("cpu", &dev) != NG_OK) {
@@ -1640,6 +1679,7 @@ int main(void)
     test_views_and_numpy_reductions();
     test_with_analysis();
     test_collapse();
+    test_more_builtins();
     test_errors();
     test_alloc_failures();
     printf("%d CUDA kernels compiled by NVRTC\n", nvrtc_compiled);
