@@ -84,7 +84,8 @@ class JitFunction:
             body = ["    " + l if l.strip() else l for l in src_lines[loop["line"] - 1:loop["end_line"]]]
             back = "; ".join("%s = __ng_r.get(%r, locals().get(%r))" % (a, a, a) for a in assigned) or "pass"
             out[loop["line"]] = (loop["end_line"],
-                                 ["%sif (__ng_r := __ng_launch(%d, locals())) is None:" % (ind, i)] + body +
+                                 ["%sif (__ng_r := __ng_launch(%d, locals(), %r)) is None:" % (ind, i, tuple(assigned))] +
+                                 body +
                                  ["%selse: %s" % (ind, back)])
         plan, ln = [], func.lineno  # from the `def` line: decorators are not re-applied
         while ln <= func.end_lineno:
@@ -104,8 +105,9 @@ class JitFunction:
         exec(compile(code, filename, "exec"), namespace)
         return namespace[self._fn.__name__]
 
-    def _launch(self, index, local_vars):
-        result = _core.jit_launch(self._program, index, local_vars, self._fn.__globals__)
+    def _launch(self, index, local_vars, assigned):
+        result = _core.jit_launch(self._program, index, local_vars, self._fn.__globals__, assigned,
+                                  self._boundscheck, self._first - 1)
         if isinstance(result, tuple):
             self._launched[index] = result[1]
             return None

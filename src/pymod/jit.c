@@ -5,7 +5,8 @@
  *       parses the source, analyses the function's loops; `program` is a
  *       capsule owning the AST and the analysis, `loops` one dict per loop
  *       (line, end_line, col, kind, reductions, atomic, reason, ...).
- *   jit_launch(program, loop_index, locals, globals) -> dict or (None, why)
+ *   jit_launch(program, loop_index, locals, globals, assigned, boundscheck, line_offset)
+ *       -> dict or (None, why)
  *       types the loop's free variables from their current values, lowers
  *       the loop for those types (cached as a kernel), uploads NumPy arrays,
  *       launches, writes written NumPy arrays back and returns the values of
@@ -152,9 +153,61 @@ typedef struct Launch {
     int n;
 } Launch;
 
+static void release_view(void *view)
+{
+    PyBuffer_Release((Py_buffer *)view);
+    PyMem_Free(view);
+}
+
+/* A NumPy array on a host-visible device (cpu): the kernel works on its own
+ * memory, no copy in or out. 0 when wrapped, 1 when it cannot be (read-only,
+ * unsupported dtype: then it is uploaded as usual), -1 on error. */
+static int wrap_host_array(PyObject *v, NgDevice *dev, NgArray *arr)
+{
+    Py_buffer *view = PyMem_Malloc(sizeof *view);
+    if (!view) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (PyObject_GetBuffer(v, view, PyBUF_RECORDS) < 0) { /* e.g. read-only */
+        PyErr_Clear();
+        PyMem_Free(view);
+        return 1;
+    }
+    PyObject *dt = PyObject_GetAttrString(v, "dtype");
+    NgDType t = NG_NODTYPE;
+    if (dt && ngpy_dtype(dt, &t) < 0)
+        PyErr_Clear();
+    Py_XDECREF(dt);
+    bool aligned = view->itemsize > 0 && ((uintptr_t)view->buf % (uintptr_t)view->itemsize) == 0;
+    for (int d = 0; d < view->ndim && aligned; d++)
+        aligned = view->strides[d] % view->itemsize == 0;
+    if (t == NG_NODTYPE || ng_dtype_info(t)->itemsize != view->itemsize || !aligned || view->ndim > NG_MAXDIMS) {
+        PyErr_Clear();
+        release_view(view);
+        return 1;
+    }
+    memset(arr, 0, sizeof *arr);
+    if (ng_buffer_wrap(dev, view->buf, (size_t)view->len, view, release_view, &arr->buf) != NG_OK) {
+        release_view(view);
+        ngpy_raise(NG_ERR_NOMEM);
+        return -1;
+    }
+    arr->dtype = t;
+    arr->ndim = view->ndim;
+    arr->size = 1;
+    for (int d = 0; d < view->ndim; d++) {
+        arr->shape[d] = view->shape[d];
+        arr->strides[d] = view->strides[d];
+        arr->size *= view->shape[d];
+    }
+    return 0;
+}
+
 /* The type of one value; 0 if the kernel can use it, 1 if the value makes
  * the loop Python's (why in *why), -1 on a Python error. */
-static int type_of(PyObject *v, const char *name, NgJitVarType *t, NgArray *arr, bool *uploaded, const char **why)
+static int type_of(PyObject *v, const char *name, NgDevice *dev, NgJitVarType *t, NgArray *arr, bool *uploaded,
+                   const char **why)
 {
     memset(t, 0, sizeof *t);
     t->name = name;
@@ -189,8 +242,12 @@ static int type_of(PyObject *v, const char *name, NgJitVarType *t, NgArray *arr,
     if (ngpy_check(v) || PyObject_TypeCheck(v, (PyTypeObject *)ngpy.np_ndarray) ||
         PyObject_TypeCheck(v, (PyTypeObject *)ngpy.np_generic)) {
         bool scalar = PyObject_TypeCheck(v, (PyTypeObject *)ngpy.np_generic);
+        int wrapped = 1;
         if (ngpy_check(v)) {
             ng_array_view(ngpy_arr(v), arr);
+        } else if (!scalar && ng_device_host_visible(dev) && (wrapped = wrap_host_array(v, dev, arr)) <= 0) {
+            if (wrapped < 0)
+                return -1;
         } else {
             if (ngpy_to_array(v, NG_NODTYPE, arr) < 0) { /* unsupported dtype: leave it to Python */
                 PyErr_Clear();
@@ -280,9 +337,10 @@ static PyObject *cell_value(const NgArray *cell, const NgJitArg *a)
 
 static PyObject *f_jit_launch(PyObject *m, PyObject *args)
 {
-    PyObject *capsule, *locals, *globals;
-    int index;
-    if (!PyArg_ParseTuple(args, "OiO!O!:jit_launch", &capsule, &index, &PyDict_Type, &locals, &PyDict_Type, &globals))
+    PyObject *capsule, *locals, *globals, *assigned;
+    int index, boundscheck, line_offset;
+    if (!PyArg_ParseTuple(args, "OiO!O!O!pi:jit_launch", &capsule, &index, &PyDict_Type, &locals, &PyDict_Type,
+                          &globals, &PyTuple_Type, &assigned, &boundscheck, &line_offset))
         return NULL;
     Program *p = PyCapsule_GetPointer(capsule, "numgpu.jit.program");
     if (!p)
@@ -317,7 +375,7 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *args)
             why = "too many free variables";
             goto done;
         }
-        int r = type_of(v, names[i], &L.types[L.n], &L.arrays[L.n], &L.uploaded[L.n], &why);
+        int r = type_of(v, names[i], dev, &L.types[L.n], &L.arrays[L.n], &L.uploaded[L.n], &why);
         if (r < 0)
             goto done;
         if (r == 1)
@@ -342,6 +400,24 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *args)
          * kernels yet: run the loop in order in one device thread */
         memset(&plan, 0, sizeof plan);
         note = "kernel (one thread: parallel reductions/atomics on GPU targets are not implemented yet)";
+    }
+    plan.boundscheck = boundscheck;
+    if (plan.parallel) { /* 1 + the chain of loops the analysis collapsed into this one */
+        int cur = index;
+        plan.collapse = 1;
+        for (int j = index + 1; j < p->loops->n && plan.collapse < NG_JIT_MAX_COLLAPSE; j++)
+            if (p->loops->items[j].parent == cur && p->loops->items[j].collapsed) {
+                plan.collapse++;
+                cur = j;
+            }
+    } else { /* in order: the names the loop assigns come back to the host */
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(assigned) && plan.nlive_out < NG_JIT_MAX_LIVE_OUT; i++) {
+            const char *nm = PyUnicode_AsUTF8(PyTuple_GET_ITEM(assigned, i));
+            if (!nm)
+                goto done;
+            if (index_of(&L, nm) < 0) /* bound before the loop: a cell already */
+                plan.live_out[plan.nlive_out++] = nm;
+        }
     }
     NgIrKernel scratch;
     ng_ir_init(&scratch, "ngjit");
@@ -376,8 +452,14 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *args)
     int64_t work = 1;
     for (int a = 0; a < low.nargs && st == NG_OK; a++) {
         const NgJitArg *arg = &low.args[a];
-        int vi = index_of(&L, arg->name);
-        if (arg->role == NG_JIT_ARG_ARRAY) {
+        int vi = arg->name ? index_of(&L, arg->name) : -1;
+        if (arg->role == NG_JIT_ARG_ERROR) {
+            int64_t four = 4, zeros[4] = {0, 0, 0, 0}, unit = 1;
+            st = ng_array_empty(dev, NG_INT64, 1, &four, &cells[a]);
+            if (st == NG_OK)
+                st = ng_array_upload(&cells[a], zeros, NULL);
+            ng_kargs_array(kargs, &na, &cells[a], 1, &four, &unit);
+        } else if (arg->role == NG_JIT_ARG_ARRAY) {
             const NgArray *x = &L.arrays[vi];
             int64_t es[NG_MAXDIMS];
             for (int d = 0; d < x->ndim; d++)
@@ -436,8 +518,20 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *args)
     }
     for (int a = 0; a < low.nargs && result; a++) {
         const NgJitArg *arg = &low.args[a];
-        int vi = index_of(&L, arg->name);
-        if (arg->role == NG_JIT_ARG_CELL) {
+        int vi = arg->name ? index_of(&L, arg->name) : -1;
+        if (arg->role == NG_JIT_ARG_ERROR) {
+            int64_t e[4] = {0, 0, 0, 0};
+            st = ng_array_download(&cells[a], e, NULL);
+            if (st != NG_OK) {
+                Py_CLEAR(result);
+                ngpy_raise(st);
+            } else if (e[0] != 0) {
+                Py_CLEAR(result);
+                PyErr_Format(PyExc_IndexError, "%s:%lld: index %lld is out of bounds for axis %lld with size %lld",
+                             p->ast->filename, (long long)(e[0] + line_offset), (long long)e[1], (long long)e[2],
+                             (long long)e[3]);
+            }
+        } else if (arg->role == NG_JIT_ARG_CELL) {
             PyObject *v = cell_value(&cells[a], arg);
             if (!v || PyDict_SetItemString(result, arg->name, v) < 0)
                 Py_CLEAR(result);

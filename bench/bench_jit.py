@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""@numgpu.jit on the loop corpus (../shared/kernels) at its `bench` size:
+speedup over plain Python and ratio against Numba's @njit(parallel=True)
+with prange on the loops the corpus marks parallel, in one run.
+
+    python bench/bench_jit.py [--only saxpy,dot_reduce] [--python-budget 20]
+
+Numba is installed from the package index when missing (pip install numba).
+Plain Python runs at the bench size when a test-size run predicts it fits the
+budget; otherwise its time is extrapolated from the test size by element
+count, and marked "~". Every jit result is compared with Numba's (or
+Python's) before its time counts. Ratios: >1 means numgpu is faster.
+"""
+import argparse
+import copy
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+import numgpu  # noqa: E402
+
+CORPUS = os.path.join(HERE, "..", "..", "shared", "kernels")
+
+
+def load(path):
+    name = os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location("bench_" + name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return name, mod
+
+
+def numba_version(path, numba):
+    """The case's module source with parallel-marked range loops as prange, under njit(parallel=True)."""
+    src = open(path).read()
+    lines = []
+    for line in src.splitlines():
+        if re.search(r"#\s*expect:\s*parallel", line) and line.lstrip().startswith("for "):
+            line = line.replace("range(", "prange(", 1)
+        lines.append(line)
+    ns = {"prange": numba.prange}
+    exec(compile("\n".join(lines), path, "exec"), ns)
+    return numba.njit(parallel=True)(ns["kernel"])
+
+
+def timed(fn, args, repeat=3):
+    best = float("inf")
+    out = None
+    for _ in range(repeat):
+        a = copy.deepcopy(args)
+        t = time.perf_counter()
+        out = fn(*a)
+        best = min(best, time.perf_counter() - t)
+    return best, out, a
+
+
+def size_of(args):
+    return sum(a.size for a in args if isinstance(a, np.ndarray)) or 1
+
+
+def same(x, y):
+    if isinstance(x, np.ndarray):
+        return np.allclose(x, y, rtol=1e-6, equal_nan=True)
+    if isinstance(x, (tuple, list)):
+        return all(same(a, b) for a, b in zip(x, y))
+    if isinstance(x, float):
+        return np.isclose(x, y, rtol=1e-6)
+    return x == y
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", default="")
+    ap.add_argument("--python-budget", type=float, default=20.0)
+    ap.add_argument("--dir", default=CORPUS, help="the corpus folder (default ../shared/kernels)")
+    args = ap.parse_args()
+    try:
+        import numba
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "numba"], check=False)
+        try:
+            import numba
+        except ImportError:
+            numba = None
+    only = set(filter(None, args.only.split(",")))
+    paths = sorted(p for p in os.listdir(args.dir) if p.endswith(".py") and p != "run.py")
+    print("device %s; numba %s" % (numgpu.get_device(), numba.__version__ if numba else "not installed"))
+    print("%-18s %10s %10s %10s %9s %9s" % ("case", "python s", "numgpu s", "numba s", "vs py", "vs numba"))
+    for p in paths:
+        name, mod = load(os.path.join(args.dir, p))
+        if only and name not in only:
+            continue
+        rng = np.random.default_rng(0)
+        bench_args = mod.inputs("bench", rng)
+        f = numgpu.jit(mod.kernel)
+        try:
+            f(*copy.deepcopy(bench_args))  # compile (first call)
+            t_ng, out_ng, args_ng = timed(f, bench_args)
+        except Exception as e:  # noqa: BLE001 - report and go on
+            print("%-18s numgpu failed: %s" % (name, str(e)[:80]))
+            continue
+        t_nb, ref = None, None
+        if numba:
+            try:
+                g = numba_version(os.path.join(args.dir, p), numba)
+                g(*copy.deepcopy(bench_args))
+                t_nb, out_nb, args_nb = timed(g, bench_args)
+                ref = (out_nb, args_nb)
+            except Exception:  # noqa: BLE001 - Numba does not support the case
+                t_nb = None
+        # plain Python: test size first, then bench size if it fits the budget
+        test_args = mod.inputs("test", np.random.default_rng(0))
+        t_small, _, _ = timed(mod.kernel, test_args, repeat=1)
+        scale = size_of(bench_args) / size_of(test_args)
+        if t_small * scale < args.python_budget:
+            t_py, out_py, args_py = timed(mod.kernel, bench_args, repeat=1)
+            approx = ""
+            if ref is None:
+                ref = (out_py, args_py)
+        else:
+            t_py, approx = t_small * scale, "~"
+        ok = ref is None or (same(ref[0], out_ng) and all(same(a, b) for a, b in zip(ref[1], args_ng)))
+        print("%-18s %9s%1s %10.4f %10s %8.0fx %9s%s" % (
+            name, "%.3f" % t_py, approx, t_ng, "%.4f" % t_nb if t_nb else "-", t_py / t_ng,
+            "%.2fx" % (t_nb / t_ng) if t_nb else "-", "" if ok else "  MISMATCH"))
+    loops = numgpu.stats()
+    print("kernels compiled %d, launches %d" % (loops["kernels_compiled"], loops["kernel_launches"]))
+
+
+if __name__ == "__main__":
+    main()
