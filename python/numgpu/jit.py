@@ -16,6 +16,7 @@ everything outside loops is the function's own code.
 import ast as _ast
 import functools
 import inspect
+import linecache
 import textwrap
 
 from . import _core
@@ -36,17 +37,21 @@ class JitFunction:
     def _compile(self):
         fn = self._fn
         filename = inspect.getsourcefile(fn) or "<jit>"
-        module = inspect.getmodule(fn)
         src = None
-        if module is not None and fn.__qualname__ == fn.__name__:
-            try:  # the whole module, so helper functions defined beside fn can be inlined
-                src, first = inspect.getsource(module), 1
-            except (OSError, TypeError):
-                src = None
-        if src is None:
+        if fn.__qualname__ == fn.__name__ and filename != "<jit>":
+            # the whole file, so helper functions defined beside fn can be inlined
+            text = "".join(linecache.getlines(filename))
+            src, first = (text, 1) if text else (None, 1)
+        program = None
+        if src is not None:
+            try:
+                program, loops = _core.jit_program(src, filename, fn.__name__)
+            except (SyntaxError, ValueError):  # the rest of the file is beyond the front end
+                program = None
+        if program is None:
             lines, first = inspect.getsourcelines(fn)
             src = textwrap.dedent("".join(lines))
-        program, loops = _core.jit_program(src, filename, fn.__name__)
+            program, loops = _core.jit_program(src, filename, fn.__name__)
         self._program, self._loops, self._first = program, loops, first
         self._plan = self._host_plan(src, loops, filename, first)
 
