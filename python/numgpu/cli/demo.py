@@ -4,7 +4,8 @@ A user's preprocessing (sequences of 30 characters, a vocabulary of about 394) w
 loop with a str, a dict and an np.zeros per sequence, and they asked whether it could run on
 the GPU. Side by side:
   (a) that loop, as written, under plain NumPy (on a prefix of the text, time scaled up);
-  (b) the same loop under @numgpu.jit: not implemented yet (issue 4), shown as such;
+  (b) the same loop under @numgpu.jit (its outer loop stays Python until the jit handles
+      strings, dicts and list comprehensions; the report says so);
   (c) the vectorised form under numgpu:  ng.eye(V, dtype=dt)[ng.asarray(codes)];
   (d) the vectorised form under NumPy:   numpy.eye(V, dtype=dt)[codes].
 All results are checked equal. The one-hot arrays are large (2 x sequences x 30 x V items):
@@ -138,7 +139,11 @@ def run_jit(text, chars, L, k, want_X, want_y):
     except Exception as exc:  # the jit's own error is the finding
         return None, "failed: %s: %s" % (type(exc).__name__, str(exc).splitlines()[0][:100])
     same = np.array_equal(X, want_X) and np.array_equal(y, want_y)
-    return seconds, "equal to (a)" if same else "DIFFERS from (a)"
+    outer = f.loop_report()[0]
+    how = "; outer loop ran as %s" % outer["kind"]
+    if outer["kind"] == "python":  # strings and dicts in loops are the jit's next step
+        how += " (%s)" % (outer["reason"] or "")[:70]
+    return seconds, ("equal to (a)" if same else "DIFFERS from (a)") + how
 
 
 def vectorised_passes(x_ix, y_ix, vocab, dtype, chunk, repeat, log):
