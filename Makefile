@@ -38,7 +38,8 @@ pytest: build
 	@if $(PY) -c "import numgpu; numgpu.set_device('opencl')" 2>/dev/null; then \
 	  echo "== pytest on opencl =="; \
 	  NUMGPU_DEVICE=opencl NUMGPU_EMIT_DIR=$(EMIT) $(PY) -m pytest -q -n $(JOBS) tests/python; \
-	else echo "== no OpenCL platform: opencl pass skipped =="; fi
+	else echo "== no OpenCL platform: opencl pass skipped =="; \
+	  if [ "$${NUMGPU_REQUIRE_OPENCL:-0}" = 1 ]; then echo "NUMGPU_REQUIRE_OPENCL=1: failing"; exit 1; fi; fi
 	$(PY) tools/nvrtc_check.py $(EMIT)
 
 test: ctest pytest
