@@ -402,10 +402,14 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *args)
         note = "kernel (one thread: parallel reductions/atomics on GPU targets are not implemented yet)";
     }
     plan.boundscheck = boundscheck;
-    if (plan.parallel) { /* 1 + the chain of loops the analysis collapsed into this one */
+    if (plan.parallel) {
+        /* GPUs: 1 + the chain of loops the analysis collapsed into this one, as
+         * one flat launch (on cpu the outer loop's rows are parallelism enough,
+         * and the inner loop stays a plain loop the compiler vectorises) */
         int cur = index;
         plan.collapse = 1;
-        for (int j = index + 1; j < p->loops->n && plan.collapse < NG_JIT_MAX_COLLAPSE; j++)
+        for (int j = index + 1; j < p->loops->n && plan.collapse < NG_JIT_MAX_COLLAPSE &&
+                                dev->be->target->par != NG_PAR_OPENMP; j++)
             if (p->loops->items[j].parent == cur && p->loops->items[j].collapsed) {
                 plan.collapse++;
                 cur = j;
