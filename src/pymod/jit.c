@@ -22,10 +22,20 @@
 #include "jit/lower.h"
 #include "kernel/kernel.h"
 
+/* What lowering said about one (loop, types, plan): kept so a loop reached
+ * again (inside a host loop, say) is launched without lowering it again. */
+typedef struct Lowered {
+    char *key;           /* ng_jit_lower_key bytes */
+    size_t keylen;
+    NgJitLowered info;
+} Lowered;
+
 typedef struct Program {
     NgJitAst *ast;
     const NgJitStmt *func;
     NgJitLoops *loops;
+    Lowered *lowered;    /* grows; one per signature seen */
+    int nlowered, cap_lowered;
 } Program;
 
 static void program_free(PyObject *capsule)
@@ -37,7 +47,36 @@ static void program_free(PyObject *capsule)
         ng_jit_loops_free(p->loops);
     if (p->ast)
         ng_jit_ast_free(p->ast);
+    for (int i = 0; i < p->nlowered; i++)
+        PyMem_Free(p->lowered[i].key);
+    PyMem_Free(p->lowered);
     PyMem_Free(p);
+}
+
+/* The remembered lowering for key, or NULL. */
+static const NgJitLowered *find_lowered(const Program *p, const char *key, size_t len)
+{
+    for (int i = 0; i < p->nlowered; i++)
+        if (p->lowered[i].keylen == len && memcmp(p->lowered[i].key, key, len) == 0)
+            return &p->lowered[i].info;
+    return NULL;
+}
+
+static void remember_lowered(Program *p, const char *key, size_t len, const NgJitLowered *info)
+{
+    if (p->nlowered == p->cap_lowered) {
+        int cap = p->cap_lowered ? 2 * p->cap_lowered : 8;
+        Lowered *n = PyMem_Realloc(p->lowered, sizeof *n * (size_t)cap);
+        if (!n)
+            return; /* only a cache */
+        p->lowered = n;
+        p->cap_lowered = cap;
+    }
+    char *k = PyMem_Malloc(len ? len : 1);
+    if (!k)
+        return;
+    memcpy(k, key, len);
+    p->lowered[p->nlowered++] = (Lowered){k, len, *info};
 }
 
 /* The DEF named `name` at module level (or the first DEF when name is NULL). */
@@ -423,22 +462,34 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *args)
                 plan.live_out[plan.nlive_out++] = nm;
         }
     }
-    NgIrKernel scratch;
-    ng_ir_init(&scratch, "ngjit");
-    NgJitLowered low;
-    st = ng_jit_lower(p->ast, info->stmt, L.types, L.n, &plan, &scratch, &low);
-    ng_ir_free(&scratch);
-    if (st != NG_OK) {
-        if (st == NG_ERR_UNSUPPORTED || st == NG_ERR_TYPE || st == NG_ERR_VALUE) {
-            why = ng_error_message();
-            goto done;
-        }
-        ngpy_raise(st);
-        goto done;
-    }
     NgStr key;
     ng_str_init(&key);
     st = ng_jit_lower_key(p->ast, info->stmt, L.types, L.n, &plan, &key);
+    if (st != NG_OK) {
+        ng_str_free(&key);
+        ngpy_raise(st);
+        goto done;
+    }
+    NgJitLowered low;
+    const NgJitLowered *known = find_lowered(p, key.s, key.len);
+    if (known) {
+        low = *known;
+    } else {
+        NgIrKernel scratch;
+        ng_ir_init(&scratch, "ngjit");
+        st = ng_jit_lower(p->ast, info->stmt, L.types, L.n, &plan, &scratch, &low);
+        ng_ir_free(&scratch);
+        if (st != NG_OK) {
+            ng_str_free(&key);
+            if (st == NG_ERR_UNSUPPORTED || st == NG_ERR_TYPE || st == NG_ERR_VALUE) {
+                why = ng_error_message();
+                goto done;
+            }
+            ngpy_raise(st);
+            goto done;
+        }
+        remember_lowered(p, key.s, key.len, &low);
+    }
     const NgKernel *kern = NULL;
     BuildCtx ctx = {p, info->stmt, &L, &plan};
     if (st == NG_OK)
