@@ -24,7 +24,6 @@ the results are equal, and prints the timings. It exits 1 on a mismatch.
 import argparse
 import os
 import statistics
-import string
 import sys
 import time
 
@@ -39,23 +38,9 @@ except ImportError as exc:  # keep the message short: the Makefile builds numgpu
 
 # ---- the text ---------------------------------------------------------------
 
-def make_alphabet(size):
-    """`size` characters: printable ASCII, then CJK ideographs from U+4E00 on."""
-    ascii_part = string.ascii_letters + string.digits + string.punctuation + " \n"
-    n_cjk = max(0, size - len(ascii_part))
-    return ascii_part[:size] + "".join(chr(c) for c in range(0x4E00, 0x4E00 + n_cjk))
-
-
-def make_text(n_chars, alphabet, seed):
-    """A seeded random text over `alphabet`: spaces and lower-case letters are
-    more frequent, as in real text; every character is likely to appear once
-    the text has a few hundred thousand characters."""
-    rng = numpy.random.default_rng(seed)
-    weights = numpy.array([8.0 if ch == " " else 3.0 if ch in string.ascii_lowercase else 1.0
-                           for ch in alphabet])
-    codepoints = numpy.array([ord(ch) for ch in alphabet], dtype=numpy.uint32)
-    picks = rng.choice(codepoints, size=n_chars, p=weights / weights.sum())
-    return picks.astype("<u4").tobytes().decode("utf-32-le")
+# generated text and the seed's loop, shared with `numgpu demo`
+from numgpu.cli.demo import make_alphabet, make_text  # noqa: E402
+from numgpu.cli.demo import seed_loop as onehot_loop  # noqa: E402
 
 
 def encode(text, seq_length):
@@ -75,26 +60,6 @@ def encode(text, seq_length):
 
 
 # ---- the three forms ----------------------------------------------------------
-
-def onehot_loop(data, char_to_ix, seq_length, X, y):
-    """The seed's loop, as its author wrote it (run on a prefix only: it is slow)."""
-    VOCAB_SIZE = X.shape[2]
-    total_sequences = X.shape[0]
-    for i in range(total_sequences):
-        X_sequence = data[i * seq_length:(i + 1) * seq_length]
-        X_sequence_ix = [char_to_ix[value] for value in X_sequence]
-        input_sequence = numpy.zeros((seq_length, VOCAB_SIZE))
-        for j in range(seq_length):
-            input_sequence[j][X_sequence_ix[j]] = 1.
-        X[i] = input_sequence
-
-        y_sequence = data[i * seq_length + 1:(i + 1) * seq_length + 1]
-        y_sequence_ix = [char_to_ix[value] for value in y_sequence]
-        target_sequence = numpy.zeros((seq_length, VOCAB_SIZE))
-        for j in range(seq_length):
-            target_sequence[j][y_sequence_ix[j]] = 1.
-        y[i] = target_sequence
-
 
 def onehot(xp, x_ix, y_ix, vocab, dtype):
     """The vectorised form; `xp` is numpy or numgpu."""
