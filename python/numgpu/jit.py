@@ -18,6 +18,7 @@ import functools
 import inspect
 import linecache
 import textwrap
+import warnings
 
 from . import _core
 
@@ -122,7 +123,13 @@ class JitFunction:
     # -- call and report --------------------------------------------------
     def __call__(self, *args, **kwargs):
         if self._plan is None:
-            self._compile()
+            try:
+                self._compile()
+            except OSError as exc:  # no source: defined in `python -c`, a REPL or exec
+                warnings.warn("numgpu.jit: the source of %s is not available (%s); it runs as plain "
+                              "Python. Define it in a file to compile its loops." % (self.__name__, exc),
+                              RuntimeWarning, stacklevel=2)
+                self._plan, self._loops, self._first = self._fn, [], 1
         return self._plan(*args, **kwargs)
 
     def loop_report(self):

@@ -208,3 +208,10 @@ def test_explain_prints_lines(capsys):
     f.explain()
     out = capsys.readouterr().out
     assert "sequential" in out and "for i in range(1, a.shape[0])" in out
+
+
+def test_function_without_source_runs_as_python():
+    ns = {}
+    exec("def g(a):\n    s = 0\n    for i in range(len(a)):\n        s += a[i]\n    return s\n", ns)
+    with pytest.warns(RuntimeWarning, match="source of g is not available"):
+        assert jit(ns["g"])(np.arange(5)) == 10
