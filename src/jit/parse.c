@@ -1711,14 +1711,12 @@ static NgJitStmt *if_stmt(Parser *P)
     return chain.v[0];
 }
 
-/* while_stmt = "while" named_expression block ["else" block] */
-static NgJitStmt *while_stmt(Parser *P)
+/* The body and optional else block of a while/for statement s whose
+ * keyword is on `line`; counts the loop and closes its span. */
+static NgJitStmt *loop_rest(Parser *P, NgJitStmt *s, const char *what, int line)
 {
-    const NgJitToken *t = next(P);
-    NgJitStmt *s = new_stmt(P, NG_JIT_S_WHILE, tok_span(t));
-    s->test = named_expression(P);
     P->loops++;
-    s->body = block(P, "'while' statement", t->line);
+    s->body = block(P, what, line);
     P->loops--;
     if (at(P, NG_JIT_TK_ELSE)) {
         const NgJitToken *e = next(P);
@@ -1730,6 +1728,15 @@ static NgJitStmt *while_stmt(Parser *P)
     return seal_stmt(s);
 }
 
+/* while_stmt = "while" named_expression block ["else" block] */
+static NgJitStmt *while_stmt(Parser *P)
+{
+    const NgJitToken *t = next(P);
+    NgJitStmt *s = new_stmt(P, NG_JIT_S_WHILE, tok_span(t));
+    s->test = named_expression(P);
+    return loop_rest(P, s, "'while' statement", t->line);
+}
+
 /* for_stmt = "for" star_targets "in" star_expressions block ["else" block] */
 static NgJitStmt *for_stmt(Parser *P)
 {
@@ -1739,17 +1746,7 @@ static NgJitStmt *for_stmt(Parser *P)
     set_store(P, s->target, false);
     expect(P, NG_JIT_TK_IN);
     s->test = star_expressions(P);
-    P->loops++;
-    s->body = block(P, "'for' statement", t->line);
-    P->loops--;
-    if (at(P, NG_JIT_TK_ELSE)) {
-        const NgJitToken *e = next(P);
-        s->else_line = e->line;
-        s->orelse = block(P, "'else' statement", e->line);
-    }
-    s->span = join(s->span, block_end(s->orelse.n ? s->orelse : s->body));
-    P->ast->nloops++;
-    return seal_stmt(s);
+    return loop_rest(P, s, "'for' statement", t->line);
 }
 
 /* funcdef = [decorators] "def" NAME [type_params] "(" [params] ")" ["->" expression] block

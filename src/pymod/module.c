@@ -48,6 +48,16 @@ static PyObject *f_asarray(PyObject *m, PyObject *args, PyObject *kw)
     return ngpy_wrap(&out);
 }
 
+/* shape, dtype and device= of a creation function; -1 with an exception set. */
+static int creation_args(PyObject *shape_o, PyObject *dtype, PyObject *device, int *nd, int64_t *shape,
+                         NgDType *dt, NgDevice **dev)
+{
+    if (ngpy_shape(shape_o, nd, shape) < 0 || ngpy_dtype(dtype, dt) < 0)
+        return -1;
+    *dev = device_arg(device);
+    return *dev ? 0 : -1;
+}
+
 static PyObject *f_empty(PyObject *m, PyObject *args)
 {
     PyObject *shape_o, *dtype = Py_None, *device = Py_None;
@@ -56,10 +66,8 @@ static PyObject *f_empty(PyObject *m, PyObject *args)
     int nd;
     int64_t shape[NG_MAXDIMS];
     NgDType dt;
-    if (ngpy_shape(shape_o, &nd, shape) < 0 || ngpy_dtype(dtype, &dt) < 0)
-        return NULL;
-    NgDevice *dev = device_arg(device);
-    if (!dev)
+    NgDevice *dev;
+    if (creation_args(shape_o, dtype, device, &nd, shape, &dt, &dev) < 0)
         return NULL;
     NgArray out;
     NgStatus st = ng_array_empty(dev, dt == NG_NODTYPE ? NG_FLOAT64 : dt, nd, shape, &out);
@@ -74,10 +82,8 @@ static PyObject *f_full(PyObject *m, PyObject *args)
     int nd;
     int64_t shape[NG_MAXDIMS];
     NgDType dt;
-    if (ngpy_shape(shape_o, &nd, shape) < 0 || ngpy_dtype(dtype, &dt) < 0)
-        return NULL;
-    NgDevice *dev = device_arg(device);
-    if (!dev)
+    NgDevice *dev;
+    if (creation_args(shape_o, dtype, device, &nd, shape, &dt, &dev) < 0)
         return NULL;
     NgOperand v;
     NgArray tv, out;
