@@ -140,6 +140,18 @@ NgStatus ng_index_set(const NgArray *a, int n, const NgIndex *index, const NgOpe
 /* NumPy matmul: 1-d and 2-d operands, batched over leading axes. */
 NgStatus ng_op_matmul(const NgArray *a, const NgArray *b, NgArray *out);
 
+/* ---- sorting, searching and scans (src/ops/sort.c, src/ops/scan.c) --- */
+
+/* (section of the sorting ops) */
+
+/* ---- gathering and rearranging (src/ops/manip.c) --------------------- */
+
+/* (section of the rearranging ops) */
+
+/* ---- random numbers (src/ops/random.c) ------------------------------- */
+
+/* (section of the random generator) */
+
 #ifdef __cplusplus
 }
 #endif

@@ -396,3 +396,11 @@ def dot(a, b):
 # ---- loops --------------------------------------------------------------------
 
 from .jit import jit, prange  # noqa: E402
+
+# ---- breadth: each family lives in its own module --------------------------------
+
+from ._sorting import *  # noqa: E402,F401,F403
+from ._manip import *  # noqa: E402,F401,F403
+from . import linalg, random  # noqa: E402,F401
+from ._array_api import *  # noqa: E402,F401,F403
+from ._fallback import module_getattr as __getattr__  # noqa: E402,F401

@@ -489,8 +489,11 @@ PyMODINIT_FUNC PyInit__core(void)
         goto fail;
     const char *strict = getenv("NUMGPU_STRICT");
     ngpy.strict = strict && *strict && strcmp(strict, "0") != 0;
-    if (PyModule_AddFunctions(m, ngpy_jit_functions) < 0)
-        goto fail;
+    PyMethodDef *const tables[] = {ngpy_jit_functions, ngpy_sort_functions, ngpy_manip_functions,
+                                   ngpy_random_functions, ngpy_dlpack_functions};
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        if (PyModule_AddFunctions(m, tables[i]) < 0)
+            goto fail;
     ngpy.ndarray_type = ngpy_make_ndarray_type(m);
     if (!ngpy.ndarray_type || PyModule_AddObjectRef(m, "ndarray", (PyObject *)ngpy.ndarray_type) < 0)
         goto fail;

@@ -68,6 +68,14 @@ int ngpy_implicit(bool upload, PyObject *what);
 
 /* The jit's functions (jit.c), added to the module at init. */
 extern PyMethodDef ngpy_jit_functions[];
+/* Sorting, searching, scans and histograms (sort.c). */
+extern PyMethodDef ngpy_sort_functions[];
+/* Gathering, scattering and rearranging: take, put, nonzero, roll, pad, tril... (manip.c). */
+extern PyMethodDef ngpy_manip_functions[];
+/* The device random generator (random.c). */
+extern PyMethodDef ngpy_random_functions[];
+/* DLPack export and import (dlpack.c). */
+extern PyMethodDef ngpy_dlpack_functions[];
 
 /* Type creation (ndarray.c). */
 PyTypeObject *ngpy_make_ndarray_type(PyObject *module);

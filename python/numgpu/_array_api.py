@@ -1,0 +1,2 @@
+"""The Array API standard namespace: __array_namespace__, __array_namespace_info__, finfo, iinfo, isdtype, ..."""
+__all__ = []

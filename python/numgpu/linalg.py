@@ -1,0 +1,2 @@
+"""numgpu.linalg: NumPy's linalg on device arrays."""
+__all__ = []
