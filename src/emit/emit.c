@@ -107,6 +107,49 @@ static void wrapping(Emitter *e, const char *op, NgIrRef r, NgDType dt)
     cat(e, "))");
 }
 
+/* True if expression x contains the node `target`. Expressions are
+ * hash-consed, so the same load of the same element is the same node. */
+static bool contains(const NgIrKernel *k, NgIrRef x, NgIrRef target)
+{
+    if (x == target)
+        return true;
+    const NgIrNode *n = ng_ir_node(k, x);
+    if (n->kind == NG_IR_BLOCK || n->kind >= NG_IR_LET) /* statements: not expressions */
+        return false;
+    for (int i = 0; i < n->nkids; i++)
+        if (contains(k, ng_ir_kid(k, x, i), target))
+            return true;
+    return false;
+}
+
+/* True if evaluating x cannot fault once `guard` has been evaluated: every
+ * array element x reads is also read by guard. Such an x may be computed
+ * whether or not the guard holds (no short-circuit, no branch), which lets
+ * the C compiler vectorise `lo <= a[i] and a[i] < hi`. Arithmetic cannot
+ * fault here: integer division goes through helpers that check for zero. */
+static bool speculable(const NgIrKernel *k, NgIrRef x, NgIrRef guard)
+{
+    const NgIrNode *n = ng_ir_node(k, x);
+    if (n->kind == NG_IR_LOAD && !contains(k, guard, x))
+        return false;
+    for (int i = 0; i < n->nkids; i++)
+        if (!speculable(k, ng_ir_kid(k, x, i), guard))
+            return false;
+    return true;
+}
+
+/* `and`/`or` of 0/1 values: short-circuit only when the right side reads
+ * memory the left side does not (it may be guarded by the left). */
+static void logical(Emitter *e, NgIrRef r, const char *shortcut, const char *eager)
+{
+    bool eagerly = speculable(e->k, ng_ir_kid(e->k, r, 1), ng_ir_kid(e->k, r, 0));
+    cat(e, "((");
+    kid(e, r, 0);
+    catf(e, ") != 0 %s (", eagerly ? eager : shortcut);
+    kid(e, r, 1);
+    cat(e, ") != 0)");
+}
+
 static void binary(Emitter *e, NgIrRef r)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
@@ -131,8 +174,8 @@ static void binary(Emitter *e, NgIrRef r)
     case NG_OP_BITXOR: infix(e, "^", r); break;
     case NG_OP_LSHIFT: call2(e, "shl", r, in, true); break;
     case NG_OP_RSHIFT: call2(e, "shr", r, in, true); break;
-    case NG_OP_LOGAND: cat(e, "(("); kid(e, r, 0); cat(e, ") != 0 && ("); kid(e, r, 1); cat(e, ") != 0)"); break;
-    case NG_OP_LOGOR: cat(e, "(("); kid(e, r, 0); cat(e, ") != 0 || ("); kid(e, r, 1); cat(e, ") != 0)"); break;
+    case NG_OP_LOGAND: logical(e, r, "&&", "&"); break;
+    case NG_OP_LOGOR: logical(e, r, "||", "|"); break;
     case NG_OP_LOGXOR: cat(e, "(("); kid(e, r, 0); cat(e, ") != 0) != (("); kid(e, r, 1); cat(e, ") != 0)"); break;
     case NG_OP_EQ: infix(e, "==", r); break;
     case NG_OP_NE: infix(e, "!=", r); break;
@@ -264,6 +307,23 @@ static const char *omp_reduction(NgOp op, NgDType dt)
     }
 }
 
+/* True if statement r has a break or continue of its own loop (one not
+ * inside a nested loop). */
+static bool jumps_out(const NgIrKernel *k, NgIrRef r)
+{
+    if (r == NG_IR_NONE)
+        return false;
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (n->kind == NG_IR_BREAK || n->kind == NG_IR_CONTINUE)
+        return true;
+    if (n->kind != NG_IR_BLOCK && n->kind != NG_IR_IF)
+        return false;
+    for (int i = n->kind == NG_IR_IF; i < n->nkids; i++)
+        if (jumps_out(k, ng_ir_kid(k, r, i)))
+            return true;
+    return false;
+}
+
 /* True if statement r contains a loop. */
 static bool has_loop(const NgIrKernel *k, NgIrRef r)
 {
@@ -331,6 +391,77 @@ static void loop_test(Emitter *e, NgIrRef r, const NgIrNode *sn)
     }
 }
 
+/* C text of the identity of reduction `op` in dtype t (0 for +, the
+ * lowest value for max, ...). */
+static void reduction_identity(Emitter *e, NgOp op, NgDType t)
+{
+    static const char *lo[NG_NTYPES] = {"0", "INT8_MIN", "INT16_MIN", "INT32_MIN", "INT64_MIN", "0", "0", "0", "0",
+                                        "", "(-INFINITY)", "(-INFINITY)"};
+    static const char *hi[NG_NTYPES] = {"1", "INT8_MAX", "INT16_MAX", "INT32_MAX", "INT64_MAX", "UINT8_MAX",
+                                        "UINT16_MAX", "UINT32_MAX", "UINT64_MAX", "", "INFINITY", "INFINITY"};
+    const char *v = "0";
+    if (op == NG_OP_MUL)
+        v = "1";
+    else if (op == NG_OP_MAXIMUM)
+        v = lo[t];
+    else if (op == NG_OP_MINIMUM || op == NG_OP_BITAND)
+        v = op == NG_OP_BITAND && t != NG_BOOL ? "~0" : hi[t];
+    catf(e, "((%s)%s)", tname(e, t), v && *v ? v : "0");
+}
+
+/* `vV = vV op ng_lV` in the reduction's own arithmetic. */
+static void reduction_combine(Emitter *e, NgOp op, NgDType t, int v)
+{
+    bool wraps = ng_dtype_is_int(t) && (op == NG_OP_ADD || op == NG_OP_MUL);
+    if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)
+        catf(e, "v%d = ng_%s_%s(v%d, ng_l%d);\n", v, op == NG_OP_MAXIMUM ? "max" : "min", sfx(t), v, v);
+    else if (wraps)
+        catf(e, "v%d = (%s)((%s)v%d %s (%s)ng_l%d);\n", v, tname(e, t), wrap_type(t), v,
+             op == NG_OP_ADD ? "+" : "*", wrap_type(t), v);
+    else
+        catf(e, "v%d = v%d %s ng_l%d;\n", v, v,
+             op == NG_OP_ADD ? (t == NG_BOOL ? "|" : "+") : op == NG_OP_MUL ? (t == NG_BOOL ? "&" : "*")
+             : op == NG_OP_BITAND ? "&" : op == NG_OP_BITOR ? "|" : "^", v);
+}
+
+/* Opens (or closes) a block in which each reduction variable of loop r is
+ * a local starting at the reduction's identity, under the variable's own
+ * name, and folds it into OpenMP's private copy at the end:
+ *     { T ng_lV; { T vV = identity; ...body...  ng_lV = vV; } vV = vV op ng_lV; }
+ * GCC does not vectorise an inner loop that updates OpenMP's private copy
+ * (a nested cycle); it does vectorise one that updates a fresh local, as
+ * long as it cannot fuse the fold back into one cycle: the empty asm makes
+ * ng_lV opaque to it. */
+static void reduction_shadows(Emitter *e, NgIrRef r, int depth, bool open)
+{
+    const NgIrKernel *k = e->k;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            indent(e, depth);
+            cat(e, open ? "{\n" : "}\n");
+        }
+        for (int i = 0; i < k->nreds; i++) {
+            if (k->reds[i].loop != r)
+                continue;
+            int v = k->reds[i].var;
+            NgDType t = k->vars[v].dtype;
+            bool inside = (pass == 1) == open;
+            indent(e, depth + inside);
+            if (open && !inside) {
+                catf(e, "%s ng_l%d;\n", tname(e, t), v);
+            } else if (open) {
+                catf(e, "%s v%d = ", tname(e, t), v);
+                reduction_identity(e, k->reds[i].op, t);
+                cat(e, ";\n");
+            } else if (inside) {
+                catf(e, "ng_l%d = v%d; __asm__(\"\" : \"+m\"(ng_l%d));\n", v, v, v);
+            } else {
+                reduction_combine(e, k->reds[i].op, t, v);
+            }
+        }
+    }
+}
+
 static void for_loop(Emitter *e, NgIrRef r, int depth)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
@@ -390,11 +521,41 @@ static void for_loop(Emitter *e, NgIrRef r, int depth)
     }
     if (outer_parallel)
         e->par_depth++;
-    stmt(e, ng_ir_kid(e->k, r, 3), depth + 1);
+    /* OpenMP's private copy of a reduction variable does not vectorise when
+     * an inner loop updates it; a block-local copy of the same name does. */
+    bool shadow = outer_parallel && e->t->par == NG_PAR_OPENMP && !innermost &&
+                  has_reductions(e->k, r) && !jumps_out(e->k, ng_ir_kid(e->k, r, 3));
+    if (shadow)
+        reduction_shadows(e, r, depth + 1, true);
+    stmt(e, ng_ir_kid(e->k, r, 3), depth + 1 + shadow);
+    if (shadow)
+        reduction_shadows(e, r, depth + 1, false);
     if (outer_parallel)
         e->par_depth--;
     indent(e, depth);
     cat(e, "}\n");
+}
+
+/* `if (c) v = x;` as `v = c ? x : v;` when x can be computed whether or
+ * not c holds: a branch-free body the compiler can vectorise (the counting
+ * in `if inside: total += 1`). */
+static bool if_convert(Emitter *e, NgIrRef r, int depth)
+{
+    NgIrRef then = ng_ir_kid(e->k, r, 1);
+    if (ng_ir_kid(e->k, r, 2) != NG_IR_NONE)
+        return false;
+    while (ng_ir_node(e->k, then)->kind == NG_IR_BLOCK && ng_ir_node(e->k, then)->nkids == 1)
+        then = ng_ir_kid(e->k, then, 0);
+    const NgIrNode *t = ng_ir_node(e->k, then);
+    if (t->kind != NG_IR_ASSIGN || !speculable(e->k, ng_ir_kid(e->k, then, 0), ng_ir_kid(e->k, r, 0)))
+        return false;
+    indent(e, depth);
+    catf(e, "v%d = (", t->a);
+    kid(e, r, 0);
+    cat(e, ") ? (");
+    kid(e, then, 0);
+    catf(e, ") : v%d;\n", t->a);
+    return true;
 }
 
 static void stmt(Emitter *e, NgIrRef r, int depth)
@@ -455,6 +616,8 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
         cat(e, "}\n");
         break;
     case NG_IR_IF:
+        if (if_convert(e, r, depth))
+            break;
         indent(e, depth);
         cat(e, "if (");
         kid(e, r, 0);

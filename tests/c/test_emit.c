@@ -406,6 +406,49 @@ static void test_emit_text(void)
     ng_ir_free(&k);
 }
 
+/* count = sum over i, j of (i + 1 < n and x[i + 1] > x[i]) and of
+ * (lo <= x[j] and x[j] < hi): the first `and` must short-circuit (its right
+ * side reads x[i + 1], guarded by the left), the second need not. The
+ * counting `if` becomes a select, and the reduction updated in the inner
+ * loop gets a block-local shadow. */
+static void test_emit_branch_free(void)
+{
+    NgIrKernel k;
+    NgStr src;
+    ng_ir_init(&k, "bf");
+    ng_str_init(&src);
+    int x = ng_ir_param_array(&k, NG_FLOAT64, 1, true, false);
+    int lo = ng_ir_param_scalar(&k, NG_FLOAT64), hi = ng_ir_param_scalar(&k, NG_FLOAT64);
+    int out = ng_ir_param_array(&k, NG_INT64, 1, true, true);
+    int i = ng_ir_var(&k, NG_INT64), j = ng_ir_var(&k, NG_INT64), count = ng_ir_var(&k, NG_INT64);
+    NgIrRef vi = ng_ir_varref(&k, i), vj = ng_ir_varref(&k, j), n = ng_ir_shape(&k, x, 0);
+    NgIrRef one = ng_ir_const_i(&k, NG_INT64, 1), zero = ng_ir_const_i(&k, NG_INT64, 0);
+    NgIrRef next = ng_ir_binary(&k, NG_OP_ADD, NG_INT64, vi, one);
+    NgIrRef guarded = ng_ir_binary(&k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(&k, NG_OP_LT, NG_BOOL, next, n),
+                                   ng_ir_binary(&k, NG_OP_GT, NG_BOOL, ng_ir_load(&k, x, 1, &next),
+                                                ng_ir_load(&k, x, 1, &vi)));
+    NgIrRef xj = ng_ir_load(&k, x, 1, &vj);
+    NgIrRef between = ng_ir_binary(&k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(&k, NG_OP_LE, NG_BOOL, ng_ir_scalar(&k, lo), xj),
+                                   ng_ir_binary(&k, NG_OP_LT, NG_BOOL, xj, ng_ir_scalar(&k, hi)));
+    NgIrRef inc = ng_ir_assign(&k, count, ng_ir_binary(&k, NG_OP_ADD, NG_INT64, ng_ir_varref(&k, count), one));
+    NgIrRef inner_body[2] = {ng_ir_if(&k, guarded, inc, NG_IR_NONE), ng_ir_if(&k, between, inc, NG_IR_NONE)};
+    NgIrRef inner = ng_ir_for(&k, j, zero, n, one, ng_ir_block(&k, 2, inner_body), 0);
+    NgIrRef outer = ng_ir_for(&k, i, zero, n, one, inner, NG_IR_PARALLEL);
+    ng_ir_reduce(&k, outer, count, NG_OP_ADD);
+    NgIrRef body[3] = {ng_ir_let(&k, count, zero), outer, ng_ir_store(&k, out, 1, &zero, ng_ir_varref(&k, count))};
+    k.body = ng_ir_block(&k, 3, body);
+    CHECK_OK(k.status);
+    CHECK_OK(ng_emit(&k, &ng_target_c, &src));
+    const char *fn = strstr(src.s, "void ngk_bf") ? strstr(src.s, "void ngk_bf") : src.s;
+    CHECK_STR_CONTAINS(fn, "< a0_n0)) != 0 && ("); /* guarded: short-circuit */
+    CHECK_STR_CONTAINS(fn, ")) != 0 & ((a0[(v1)] < s2)");  /* same element both sides: eager */
+    CHECK_STR_CONTAINS(fn, " : v2;");             /* if (c) count += 1 as a select */
+    CHECK_STR_CONTAINS(fn, "int64_t v2 = ((int64_t)0);"); /* the shadow starts at +'s identity */
+    CHECK_STR_CONTAINS(fn, "v2 = (int64_t)((uint64_t)v2 + (uint64_t)ng_l2);");
+    ng_str_free(&src);
+    ng_ir_free(&k);
+}
+
 /* ---- arrays and launches on a device ---- */
 
 /* A new device array of dt and shape holding the C-ordered host data. */
@@ -1122,6 +1165,7 @@ int main(int argc, char **argv)
     find_golden_dir();
     test_golden();
     test_emit_text();
+    test_emit_branch_free();
     if (argc > 1 && strcmp(argv[1], "golden") == 0)
         return check_summary();
 

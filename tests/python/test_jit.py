@@ -215,3 +215,81 @@ def test_function_without_source_runs_as_python():
     exec("def g(a):\n    s = 0\n    for i in range(len(a)):\n        s += a[i]\n    return s\n", ns)
     with pytest.warns(RuntimeWarning, match="source of g is not available"):
         assert jit(ns["g"])(np.arange(5)) == 10
+
+
+def count_rising(x):
+    n = x.shape[0]
+    count = 0
+    for i in range(n):
+        j = i + 1
+        if j < n and x[j] > x[i]:  # x[j] is guarded by j < n: must stay short-circuit
+            count += 1
+    return count
+
+
+def count_between(x, lo, hi):
+    count = 0
+    for i in range(x.shape[0]):
+        if lo <= x[i] and x[i] < hi:  # both sides read x[i]: evaluated without a branch
+            count += 1
+    return count
+
+
+def test_and_with_guarded_and_unguarded_right_sides():
+    # which `and` short-circuits is checked on the emitted text in tests/c/test_emit.c
+    x = rng.standard_normal(5000)
+    check(count_rising, x)
+    check(count_between, x, -0.5, 0.25)
+    check(count_between, np.array([0.0, np.nan, 0.1, 1.0]), 0.0, 0.5)
+
+
+def row_reductions(a, b):
+    total = 0
+    prod = 1
+    top = a[0, 0]
+    low = a[0, 0]
+    bits = 0
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            total += a[i, j]
+            prod *= b[i, j]
+            top = max(top, a[i, j])
+            low = min(low, a[i, j])
+            bits |= b[i, j]
+    return total, prod, top, low, bits
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int8, np.uint16])
+def test_reductions_over_inner_loops(dtype):
+    a = rng.integers(-100 if np.dtype(dtype).kind == "i" else 0, 100, (70, 90)).astype(dtype)
+    b = rng.integers(1, 3, (70, 90)).astype(dtype)
+    with np.errstate(over="ignore"):  # small dtypes wrap, in Python on NumPy scalars as in the kernel
+        expected = row_reductions(a, b)
+    got = jit(row_reductions)(a, b)
+    assert [int(v) for v in got] == [int(v) for v in expected]
+
+
+def float_row_reductions(a):
+    total = 0.0
+    top = -math.inf
+    low = math.inf
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            total += a[i, j]
+            if a[i, j] > top:
+                top = a[i, j]
+            low = min(low, a[i, j])
+    return total, top, low
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_float_reductions_over_inner_loops(dtype):
+    a = rng.standard_normal((300, 301)).astype(dtype)
+    expected = float_row_reductions(a)
+    got = jit(float_row_reductions)(a)
+    assert got[0] == pytest.approx(expected[0], rel=1e-4 if dtype == np.float32 else 1e-9)
+    assert got[1:] == expected[1:]
+    a[5, 7] = np.nan  # Python's min() and `>` skip it; the sum becomes nan
+    expected = float_row_reductions(a)
+    got = jit(float_row_reductions)(a)
+    assert math.isnan(got[0]) and got[1:] == expected[1:]
