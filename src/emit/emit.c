@@ -12,6 +12,7 @@ typedef struct Emitter {
     const NgTarget *t;
     NgStr *out;
     int par_depth;   /* >0 inside the outermost parallel loop */
+    int priv;        /* >=0: atomic += to this array param go to the thread's private copy ng_p */
     NgStatus st;     /* first construct the target cannot express */
 } Emitter;
 
@@ -462,7 +463,8 @@ static void reduction_shadows(Emitter *e, NgIrRef r, int depth, bool open)
     }
 }
 
-static void for_loop(Emitter *e, NgIrRef r, int depth)
+/* A loop; `team`: the parallel loop inside an enclosing `omp parallel`. */
+static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
     NgIrRef step = ng_ir_kid(e->k, r, 2);
@@ -476,8 +478,9 @@ static void for_loop(Emitter *e, NgIrRef r, int depth)
         bool builtin = reduction_clauses(e, r);
         e->out = saved;
         indent(e, depth);
-        catf(e, "#pragma omp parallel for%s schedule(static) if(ng_work >= NG_PAR_MIN_WORK)%s\n",
-             builtin && innermost && has_reductions(e->k, r) ? " simd" : "", clauses.s);
+        catf(e, "#pragma omp %sfor%s schedule(static)%s%s\n", team ? "" : "parallel ",
+             builtin && innermost && has_reductions(e->k, r) ? " simd" : "",
+             team ? "" : " if(ng_work >= NG_PAR_MIN_WORK)", clauses.s);
         ng_str_free(&clauses);
     } else if (has_reductions(e->k, r) && innermost && e->t->par == NG_PAR_OPENMP) {
         NgStr clauses, *saved = e->out;
@@ -536,6 +539,94 @@ static void for_loop(Emitter *e, NgIrRef r, int depth)
     cat(e, "}\n");
 }
 
+/* The rank-1 array that every atomic in statement r adds to, when a
+ * parallel loop may give each thread a private copy of it instead: only
+ * `+=` atomics, all to that array, which the loop never reads or stores
+ * otherwise, of an integer or float dtype. -1 if there is none. */
+static int atomic_target(const NgIrKernel *k, NgIrRef r, int target)
+{
+    if (r == NG_IR_NONE)
+        return target;
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (n->kind == NG_IR_ATOMIC) {
+        NgDType dt = k->params[n->a].dtype;
+        if (n->op != NG_OP_ADD || k->params[n->a].ndim != 1 || dt == NG_BOOL || (target >= 0 && target != n->a))
+            return -2;
+        target = n->a;
+    } else if ((n->kind == NG_IR_LOAD || n->kind == NG_IR_STORE) && n->a == target) {
+        return -2;
+    }
+    for (int i = 0; i < n->nkids && target != -2; i++)
+        target = atomic_target(k, ng_ir_kid(k, r, i), target);
+    /* a load seen before the first atomic named the array: check again */
+    return target;
+}
+
+/* Parallel loop r whose atomics all add to array p: when the array is small
+ * next to the work, each thread adds into its own zeroed copy and the copies
+ * are summed into p afterwards, instead of one atomic per update:
+ *     ng_priv = calloc(threads * n) or NULL
+ *     if (ng_priv) { omp parallel { ng_p = ng_priv + n * thread; omp for ... ng_p[i] += v; }
+ *                    p[i] += sum over threads of ng_priv[t * n + i]; free }
+ *     else { the loop with atomics } */
+static void for_loop_private(Emitter *e, NgIrRef r, int p, int depth)
+{
+    const char *t = tname(e, e->k->params[p].dtype);
+    indent(e, depth);
+    cat(e, "{\n");
+    indent(e, depth + 1);
+    cat(e, "extern int omp_get_max_threads(void), omp_get_thread_num(void);\n");
+    indent(e, depth + 1);
+    catf(e, "const int64_t ng_pn = a%d_n0, ng_pt = omp_get_max_threads();\n", p);
+    indent(e, depth + 1);
+    catf(e, "%s *ng_priv = ng_work >= NG_PAR_MIN_WORK && ng_pn * ng_pt * 16 <= ng_work ? "
+            "(%s *)__builtin_calloc((unsigned long)(ng_pn * ng_pt), sizeof(%s)) : 0;\n", t, t, t);
+    indent(e, depth + 1);
+    cat(e, "if (ng_priv) {\n");
+    indent(e, depth + 2);
+    cat(e, "#pragma omp parallel num_threads(ng_pt)\n");
+    indent(e, depth + 2);
+    cat(e, "{\n");
+    indent(e, depth + 3);
+    catf(e, "%s *const ng_p = ng_priv + ng_pn * omp_get_thread_num();\n", t);
+    e->priv = p;
+    for_loop_plain(e, r, depth + 3, true);
+    e->priv = -1;
+    indent(e, depth + 2);
+    cat(e, "}\n");
+    indent(e, depth + 2);
+    cat(e, "for (int64_t ng_t = 0; ng_t < ng_pt; ng_t++)\n");
+    indent(e, depth + 3);
+    catf(e, "for (int64_t ng_i = 0; ng_i < ng_pn; ng_i++)\n");
+    indent(e, depth + 4);
+    if (e->k->params[p].inner_contig)
+        catf(e, "a%d[ng_i] += ng_priv[ng_t * ng_pn + ng_i];\n", p);
+    else
+        catf(e, "a%d[ng_i * a%d_s0] += ng_priv[ng_t * ng_pn + ng_i];\n", p, p);
+    indent(e, depth + 2);
+    cat(e, "__builtin_free(ng_priv);\n");
+    indent(e, depth + 1);
+    cat(e, "} else {\n");
+    for_loop_plain(e, r, depth + 2, false);
+    indent(e, depth + 1);
+    cat(e, "}\n");
+    indent(e, depth);
+    cat(e, "}\n");
+}
+
+static void for_loop(Emitter *e, NgIrRef r, int depth)
+{
+    const NgIrNode *n = ng_ir_node(e->k, r);
+    if ((n->flags & NG_IR_PARALLEL) && e->par_depth == 0 && e->t->par == NG_PAR_OPENMP) {
+        int p = atomic_target(e->k, ng_ir_kid(e->k, r, 3), -1);
+        if (p >= 0 && atomic_target(e->k, ng_ir_kid(e->k, r, 3), p) == p) {
+            for_loop_private(e, r, p, depth);
+            return;
+        }
+    }
+    for_loop_plain(e, r, depth, false);
+}
+
 /* `if (c) v = x;` as `v = c ? x : v;` when x can be computed whether or
  * not c holds: a branch-free body the compiler can vectorise (the counting
  * in `if inside: total += 1`). */
@@ -591,6 +682,15 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
         if (e->t->par != NG_PAR_OPENMP && e->st == NG_OK)
             e->st = ng_error_set(NG_ERR_UNSUPPORTED, "atomic updates are not implemented for target %s yet",
                                  e->t->name);
+        if (n->a == e->priv) { /* the thread's private copy: a plain add */
+            indent(e, depth);
+            cat(e, "ng_p[");
+            kid(e, r, 1);
+            cat(e, "] += ");
+            kid(e, r, 0);
+            cat(e, ";\n");
+            break;
+        }
         indent(e, depth);
         cat(e, "{\n");
         indent(e, depth + 1);
@@ -750,7 +850,7 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
         if (!t->type_names[k->params[p].dtype])
             return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported on target %s",
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
-    Emitter e = {k, t, out, 0, NG_OK};
+    Emitter e = {k, t, out, 0, -1, NG_OK};
     cat(&e, t->prologue);
     if (t->packed_args) {
         catf(&e, "\n%s%s(const NgKArg *A)\n{\n", t->kernel_head, k->name);

@@ -293,3 +293,23 @@ def test_float_reductions_over_inner_loops(dtype):
     expected = float_row_reductions(a)
     got = jit(float_row_reductions)(a)
     assert math.isnan(got[0]) and got[1:] == expected[1:]
+
+
+def weighted_histogram(values, weights, counts):
+    for i in range(values.shape[0]):
+        counts[values[i]] += weights[i]
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.float64, np.float32])
+def test_scattered_adds_large_enough_for_private_copies(dtype):
+    # enough work that the cpu plan gives each thread its own copy of counts
+    values = rng.integers(-50, 50, 200_000).astype(np.int32)  # negative: Python's wrap-around
+    weights = rng.integers(0, 5, values.shape[0]).astype(dtype)
+    counts = np.zeros((50, 3), dtype)[:, 1]  # strided target
+    jit(weighted_histogram)(values, weights, counts)
+    expected = np.zeros(50, np.float64)
+    np.add.at(expected, values, weights)
+    np.testing.assert_allclose(counts, expected)
+    f = jit(weighted_histogram)
+    f(values[:10], weights[:10], np.zeros(50, dtype))
+    assert f.loop_report()[0]["atomic"]
