@@ -627,6 +627,23 @@ static void for_loop(Emitter *e, NgIrRef r, int depth)
     for_loop_plain(e, r, depth, false);
 }
 
+/* True if expression x loads the element that STORE node st writes. */
+static bool reads_element(const NgIrKernel *k, NgIrRef x, NgIrRef st)
+{
+    const NgIrNode *n = ng_ir_node(k, x), *s = ng_ir_node(k, st);
+    if (n->kind == NG_IR_LOAD && n->a == s->a && n->nkids == s->nkids - 1) {
+        bool same = true;
+        for (int i = 0; same && i < n->nkids; i++)
+            same = ng_ir_kid(k, x, i) == ng_ir_kid(k, st, i + 1);
+        if (same)
+            return true;
+    }
+    for (int i = 0; i < n->nkids; i++)
+        if (reads_element(k, ng_ir_kid(k, x, i), st))
+            return true;
+    return false;
+}
+
 /* `if (c) v = x;` as `v = c ? x : v;` when x can be computed whether or
  * not c holds: a branch-free body the compiler can vectorise (the counting
  * in `if inside: total += 1`). */
@@ -638,7 +655,25 @@ static bool if_convert(Emitter *e, NgIrRef r, int depth)
     while (ng_ir_node(e->k, then)->kind == NG_IR_BLOCK && ng_ir_node(e->k, then)->nkids == 1)
         then = ng_ir_kid(e->k, then, 0);
     const NgIrNode *t = ng_ir_node(e->k, then);
-    if (t->kind != NG_IR_ASSIGN || !speculable(e->k, ng_ir_kid(e->k, then, 0), ng_ir_kid(e->k, r, 0)))
+    NgIrRef c = ng_ir_kid(e->k, r, 0);
+    if (t->kind == NG_IR_STORE && e->t->par == NG_PAR_OPENMP && reads_element(e->k, c, then) &&
+        speculable(e->k, ng_ir_kid(e->k, then, 0), c)) {
+        /* if (x < a[i]) a[i] = x  as  a[i] = x < a[i] ? x : a[i]: the test
+         * already read a[i], so the store cannot fault, and no other
+         * iteration of a parallel loop touches a[i] (the analysis proved
+         * it), so storing the old value back races with nobody. */
+        indent(e, depth);
+        element(e, then, t->a, 1);
+        cat(e, " = (");
+        kid(e, r, 0);
+        cat(e, ") ? (");
+        kid(e, then, 0);
+        cat(e, ") : ");
+        element(e, then, t->a, 1);
+        cat(e, ";\n");
+        return true;
+    }
+    if (t->kind != NG_IR_ASSIGN || !speculable(e->k, ng_ir_kid(e->k, then, 0), c))
         return false;
     indent(e, depth);
     catf(e, "v%d = (", t->a);

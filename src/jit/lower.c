@@ -42,9 +42,10 @@ typedef struct Val {
     NgDType dt;  /* its dtype */
     bool weak;   /* a Python int/float/bool (NEP 50 weak) */
     bool nonneg; /* an integer known never to be negative (no index wrap needed) */
+    int64_t lo;  /* int64: a known lower bound (INT64_MIN: none), so i - 1 with i >= 1 needs no wrap */
 } Val;
 
-static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false};
+static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN};
 
 typedef enum SymKind {
     SYM_UNBOUND, /* neither bound before the loop nor assigned in it: a builtin, or an error */
@@ -85,6 +86,8 @@ struct Sym {
     int nfixed;                 /* SYM_VIEW: leading indices fixed by the assignment */
     int fixed_var[NG_MAXDIMS];  /* SYM_VIEW, this pass: the variables holding them */
     bool is_array_param;        /* a helper's parameter given an array */
+    bool bound;                 /* inside a for loop over it that never assigns it: reads are */
+    Val bound_val;              /* ... this value, the loop's counter */
 };
 
 /* A helper function inlined at one call site: its own names and the type
@@ -469,7 +472,7 @@ static Val mkval(NgIrRef r, NgDType dt, bool weak, bool nonneg)
 {
     if (r == NG_IR_NONE)
         return NOVAL;
-    return (Val){r, dt, weak, nonneg};
+    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN};
 }
 
 /* v converted to dt; a constant is converted here (exact cases only). */
@@ -495,6 +498,24 @@ static NgIrRef as(Lower *L, Val v, NgDType dt)
 static bool is_const(const Lower *L, NgIrRef r) { return r != NG_IR_NONE && ng_ir_node(L->k, r)->kind == NG_IR_CONST; }
 
 static int64_t const_i(const Lower *L, NgIrRef r) { return ng_ir_node(L->k, r)->c.i; }
+
+/* v's lower bound: its value if a constant int. */
+static int64_t lo_of(const Lower *L, Val v)
+{
+    if (v.r != NG_IR_NONE && ng_dtype_is_int(v.dt) && is_const(L, v.r) && v.dt != NG_UINT64)
+        return const_i(L, v.r);
+    return v.lo;
+}
+
+/* v known to be at least lo. */
+static Val at_least(Val v, int64_t lo)
+{
+    if (lo > v.lo && v.dt == NG_INT64) {
+        v.lo = lo;
+        v.nonneg = v.nonneg || lo >= 0;
+    }
+    return v;
+}
 
 static Val int_const(Lower *L, int64_t v) { return mkval(ng_ir_const_i(L->k, NG_INT64, v), NG_INT64, true, v >= 0); }
 
@@ -525,6 +546,8 @@ static Val read_name(Lower *L, const NgJitExpr *e)
     case SYM_SCALAR:
         return mkval(ng_ir_scalar(L->k, s->param), s->given->dtype, !s->given->numpy_scalar, false);
     case SYM_LOCAL:
+        if (s->bound)
+            return s->bound_val;
         if (s->dt == NG_NODTYPE) {
             if (!L->unknown_line) {
                 L->unknown_line = e->span.line;
@@ -696,7 +719,14 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
         break;
     }
     nonneg = nonneg && ng_dtype_is_int(dt);
-    return mkval(ng_ir_binary(L->k, iop, dt, as(L, a, dt), as(L, b, dt)), dt, weak, nonneg);
+    Val v = mkval(ng_ir_binary(L->k, iop, dt, as(L, a, dt), as(L, b, dt)), dt, weak, nonneg);
+    int64_t la = lo_of(L, a), lb = lo_of(L, b), lo;
+    if (dt == NG_INT64 && la != INT64_MIN && lb != INT64_MIN && iop == NG_OP_ADD && !__builtin_add_overflow(la, lb, &lo))
+        v = at_least(v, lo);
+    else if (dt == NG_INT64 && la != INT64_MIN && iop == NG_OP_SUB && is_const(L, b.r) &&
+             !__builtin_sub_overflow(la, const_i(L, b.r), &lo))
+        v = at_least(v, lo); /* i - 1: the constant is also b's upper bound */
+    return v;
 }
 
 /* a `op` b for a comparison operator. */
@@ -2098,6 +2128,32 @@ static bool range_args(Lower *L, const NgJitStmt *s, Val *start, Val *stop, Val 
     return true;
 }
 
+typedef struct StoreFind {
+    int name_id;
+    bool found;
+} StoreFind;
+
+static void find_store(void *ctx, const NgJitExpr *name)
+{
+    StoreFind *f = ctx;
+    if (name->ctx == NG_JIT_STORE && name->name_id == f->name_id)
+        f->found = true;
+}
+
+/* Inside `for i in range(...)` whose body never assigns i, reading i is
+ * reading the counter: the counter's known bounds then reach the indices
+ * (no wrap of a[i - 1] when the range starts at 1), even when i had some
+ * other value before the loop. */
+static void bind_counter(Lower *L, Sym *var, Val value, NgJitBlock body)
+{
+    StoreFind f = {(int)(var - L->syms), false};
+    walk_block(body, find_store, &f);
+    if (var->kind == SYM_LOCAL && value.r != NG_IR_NONE && !f.found) {
+        var->bound = true;
+        var->bound_val = value;
+    }
+}
+
 /* The trip count of range(start, stop, step): max(0, -((start - stop) // step)). */
 static NgIrRef trip_count(Lower *L, Val start, Val stop, Val step)
 {
@@ -2142,6 +2198,8 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         first = start.r, last = stop.r, by = step.r;
         bool stop_ok = stop.nonneg || (is_const(L, stop.r) && const_i(L, stop.r) >= -1);
         value = mkval(c, NG_INT64, true, st > 0 ? start.nonneg : stop_ok);
+        if (st > 0)
+            value = at_least(value, lo_of(L, start));
     } else if (known) {
         /* a step known only at run time: count the trips, v = start + c * step */
         Val n = pin(L, mkval(trip_count(L, start, stop, step), NG_INT64, true, true), out);
@@ -2158,7 +2216,10 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     else
         assign_to(L, s->target, value, &body); /* the error */
     L->depth += outer ? 0 : 1;
+    Sym saved = *var;
+    bind_counter(L, var, value, s->body);
     block(L, s->body, &body);
+    var->bound = saved.bound, var->bound_val = saved.bound_val;
     L->depth -= outer ? 0 : 1;
     NgIrRef b = seal(L, &body);
     if (!known || L->st != NG_OK)
@@ -2260,10 +2321,15 @@ static NgIrRef collapsed_for(Lower *L, const NgJitStmt *loop, Stmts *out, const 
             NgIrRef v = ng_ir_binary(k, NG_OP_ADD, NG_INT64, start[d].r,
                                      ng_ir_binary(k, NG_OP_MUL, NG_INT64, digit[d], step[d].r));
             Val value = mkval(v, NG_INT64, true, const_step && (st > 0 ? start[d].nonneg : stop_ok));
+            if (const_step && st > 0)
+                value = at_least(value, lo_of(L, start[d]));
             push(L, &body, assign_local(L, sym_of(L, lv[d]->target), value));
+            bind_counter(L, sym_of(L, lv[d]->target), value, lv[nl - 1]->body);
         }
     }
     block(L, lv[nl - 1]->body, &body);
+    for (int d = 0; d < nl; d++)
+        sym_of(L, lv[d]->target)->bound = false;
     NgIrRef b = seal(L, &body);
     if (!known || L->st != NG_OK)
         return NG_IR_NONE;

@@ -313,3 +313,27 @@ def test_scattered_adds_large_enough_for_private_copies(dtype):
     f = jit(weighted_histogram)
     f(values[:10], weights[:10], np.zeros(50, dtype))
     assert f.loop_report()[0]["atomic"]
+
+
+def floyd(D):
+    n = D.shape[0]
+    for k in range(n):
+        for i in range(n):
+            for j in range(n):
+                if D[i, k] + D[k, j] < D[i, j]:  # the store becomes a select on cpu
+                    D[i, j] = D[i, k] + D[k, j]
+
+
+def clamp_rows(a, hi):
+    for i in range(a.shape[0]):
+        for j in range(1, a.shape[1]):
+            if a[i, j] > hi:
+                a[i, j] = hi + a[i, j - 1] * 0.0  # reads a neighbour: j - 1 >= 0 needs no wrap
+
+
+def test_conditional_stores_and_shifted_indices():
+    D = rng.integers(1, 100, (60, 60)).astype(np.float64)
+    np.fill_diagonal(D, 0.0)
+    check(floyd, D)
+    check(clamp_rows, rng.standard_normal((40, 33)), 0.5)
+    check(clamp_rows, rng.standard_normal((40, 33))[:, ::-2], 0.5)
