@@ -3,6 +3,7 @@
  * NgTarget table; helper functions (Python-sign floor division, NaN-aware
  * max, wrapping integer arithmetic) are defined once in the target's
  * prologue and called by name, with a dtype suffix. */
+#include <stdio.h>
 #include <string.h>
 
 #include "emit/emit.h"
@@ -392,37 +393,169 @@ static void loop_test(Emitter *e, NgIrRef r, const NgIrNode *sn)
     }
 }
 
-/* C text of the identity of reduction `op` in dtype t (0 for +, the
- * lowest value for max, ...). */
-static void reduction_identity(Emitter *e, NgOp op, NgDType t)
+/* The lowest (hi: highest) value of dtype t, as a literal of the target. */
+static void limit(Emitter *e, NgDType t, bool hi)
 {
-    static const char *lo[NG_NTYPES] = {"0", "INT8_MIN", "INT16_MIN", "INT32_MIN", "INT64_MIN", "0", "0", "0", "0",
-                                        "", "(-INFINITY)", "(-INFINITY)"};
-    static const char *hi[NG_NTYPES] = {"1", "INT8_MAX", "INT16_MAX", "INT32_MAX", "INT64_MAX", "UINT8_MAX",
-                                        "UINT16_MAX", "UINT32_MAX", "UINT64_MAX", "", "INFINITY", "INFINITY"};
-    const char *v = "0";
-    if (op == NG_OP_MUL)
-        v = "1";
-    else if (op == NG_OP_MAXIMUM)
-        v = lo[t];
-    else if (op == NG_OP_MINIMUM || op == NG_OP_BITAND)
-        v = op == NG_OP_BITAND && t != NG_BOOL ? "~0" : hi[t];
-    catf(e, "((%s)%s)", tname(e, t), v && *v ? v : "0");
+    int bits = ng_dtype_info(t)->itemsize * 8;
+    const char *sx = e->t->int64_suffix;
+    if (ng_dtype_is_float(t)) {
+        const char *inf = e->t->par == NG_PAR_GRID_STRIDE ? "__longlong_as_double(0x7ff0000000000000LL)"
+                                                          : "INFINITY";
+        catf(e, "%s%s", hi ? "" : "-", inf);
+    } else if (t == NG_BOOL) {
+        cat(e, hi ? "1" : "0");
+    } else if (!ng_dtype_is_signed(t)) {
+        if (hi)
+            catf(e, "%lluU%s", (unsigned long long)(bits == 64 ? UINT64_MAX : (1ULL << bits) - 1), sx);
+        else
+            cat(e, "0");
+    } else {
+        long long m = bits == 64 ? INT64_MAX : (1LL << (bits - 1)) - 1;
+        if (hi)
+            catf(e, "%lld%s", m, sx);
+        else
+            catf(e, "(-%lld%s - 1)", m, sx);
+    }
 }
 
-/* `vV = vV op ng_lV` in the reduction's own arithmetic. */
-static void reduction_combine(Emitter *e, NgOp op, NgDType t, int v)
+/* The identity of reduction `op` in dtype t (0 for +, the lowest value
+ * for max, ...), as a target expression. */
+static void reduction_identity(Emitter *e, NgOp op, NgDType t)
+{
+    catf(e, "((%s)", tname(e, t));
+    if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)
+        limit(e, t, op == NG_OP_MINIMUM);
+    else if (op == NG_OP_BITAND)
+        cat(e, t == NG_BOOL ? "1" : "~0");
+    else
+        cat(e, op == NG_OP_MUL ? "1" : "0");
+    cat(e, ")");
+}
+
+/* `a op b` in dtype t as a reduction combines: integers wrap, bool's +
+ * is `or` and its * is `and`, max and min as NumPy's (NaN wins). */
+static void combine_expr(Emitter *e, NgOp op, NgDType t, const char *a, const char *b)
 {
     bool wraps = ng_dtype_is_int(t) && (op == NG_OP_ADD || op == NG_OP_MUL);
+    const char *sym = op == NG_OP_ADD ? (t == NG_BOOL ? "|" : "+") : op == NG_OP_MUL ? (t == NG_BOOL ? "&" : "*")
+                      : op == NG_OP_BITAND ? "&" : op == NG_OP_BITOR ? "|" : "^";
     if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)
-        catf(e, "v%d = ng_%s_%s(v%d, ng_l%d);\n", v, op == NG_OP_MAXIMUM ? "max" : "min", sfx(t), v, v);
+        catf(e, "ng_%s_%s(%s, %s)", op == NG_OP_MAXIMUM ? "max" : "min", sfx(t), a, b);
     else if (wraps)
-        catf(e, "v%d = (%s)((%s)v%d %s (%s)ng_l%d);\n", v, tname(e, t), wrap_type(t), v,
-             op == NG_OP_ADD ? "+" : "*", wrap_type(t), v);
+        catf(e, "(%s)((%s)%s %s (%s)%s)", tname(e, t), wrap_type(t), a, sym, wrap_type(t), b);
     else
-        catf(e, "v%d = v%d %s ng_l%d;\n", v, v,
-             op == NG_OP_ADD ? (t == NG_BOOL ? "|" : "+") : op == NG_OP_MUL ? (t == NG_BOOL ? "&" : "*")
-             : op == NG_OP_BITAND ? "&" : op == NG_OP_BITOR ? "|" : "^", v);
+        catf(e, "(%s)(%s %s %s)", tname(e, t), a, sym, b);
+}
+
+/* `vV = vV op ng_lV`. */
+static void reduction_combine(Emitter *e, NgOp op, NgDType t, int v)
+{
+    char a[24], b[24];
+    snprintf(a, sizeof a, "v%d", v);
+    snprintf(b, sizeof b, "ng_l%d", v);
+    catf(e, "%s = ", a);
+    combine_expr(e, op, t, a, b);
+    cat(e, ";\n");
+}
+
+/* ---- atomics on GPU targets ---- */
+
+/* The read-modify-write operations a GPU kernel may need, by helper name. */
+static const struct {
+    NgOp op;
+    const char *name;
+} atom_ops[] = {{NG_OP_ADD, "add"}, {NG_OP_MUL, "mul"}, {NG_OP_MAXIMUM, "max"}, {NG_OP_MINIMUM, "min"},
+                {NG_OP_BITAND, "and"}, {NG_OP_BITOR, "or"}, {NG_OP_BITXOR, "xor"}};
+#define NATOM_OPS ((int)(sizeof atom_ops / sizeof atom_ops[0]))
+
+static int atom_index(NgOp op)
+{
+    for (int i = 0; i < NATOM_OPS; i++)
+        if (atom_ops[i].op == op)
+            return i;
+    return -1;
+}
+
+/* `ng_atom_add_f64(` : the call of the helper updating a T in place. */
+static void atom_call(Emitter *e, NgOp op, NgDType t)
+{
+    int i = atom_index(op);
+    if (i < 0 && e->st == NG_OK)
+        e->st = ng_error_set(NG_ERR_INTERNAL, "no atomic %s on target %s", ng_op_name(op), e->t->name);
+    catf(e, "ng_atom_%s_%s(", i < 0 ? "x" : atom_ops[i].name, sfx(t));
+}
+
+/* One helper: `*p = *p op v` atomically, by a compare-and-swap loop on the
+ * 32- or 64-bit word holding *p (GPUs have CAS for every type; hardware
+ * add/max exist only for some). 1- and 2-byte values are swapped inside
+ * their aligned 32-bit word. */
+static void atom_helper(Emitter *e, int op_i, NgDType t)
+{
+    bool cuda = e->t->par == NG_PAR_GRID_STRIDE;
+    const char *gp = e->t->global_ptr, *T = tname(e, t);
+    int size = ng_dtype_info(t)->itemsize;
+    const char *w32 = cuda ? "unsigned int" : "uint", *w64 = cuda ? "unsigned long long" : "ulong";
+    const char *W = size == 8 ? w64 : w32;
+    const char *cas = size == 8 ? (cuda ? "atomicCAS((unsigned long long *)" : "atom_cmpxchg((volatile __global ulong *)")
+                                : (cuda ? "atomicCAS((unsigned int *)" : "atomic_cmpxchg((volatile __global uint *)");
+    NgOp op = atom_ops[op_i].op;
+    catf(e, "NG_FN void ng_atom_%s_%s(%s%s *p, %s v)\n{\n", atom_ops[op_i].name, sfx(t), gp, T, T);
+    if (size >= 4) {
+        catf(e, "    union { %s u; %s t; } o, n;\n    o.u = *(volatile %s%s *)p;\n    for (;;) {\n        n.t = ", W, T,
+             gp, W);
+        combine_expr(e, op, t, "o.t", "v");
+        catf(e, ";\n        %s seen = %sp, o.u, n.u);\n", W, cas);
+    } else {
+        const char *pint = cuda ? "unsigned long long" : "uintptr_t";
+        catf(e, "    %s%s *w = (%s%s *)((%s)p & ~(%s)3);\n", gp, W, gp, W, pint, pint);
+        catf(e, "    const %s shift = (%s)((%s)p & 3) * 8u, mask = (%s)((1u << (8 * sizeof(%s))) - 1u) << shift;\n",
+             W, W, pint, W, T);
+        catf(e, "    %s old = *(volatile %s%s *)w;\n    for (;;) {\n        %s cur = (%s)((old & mask) >> shift), nv = ",
+             W, gp, W, T, T);
+        combine_expr(e, op, t, "cur", "v");
+        catf(e, ";\n        %s next = (old & ~mask) | (((%s)(uint%d_t)nv << shift) & mask);\n", W, W, size * 8);
+        catf(e, "        %s seen = %sw, old, next);\n        if (seen == old)\n            return;\n"
+                "        old = seen;\n    }\n}\n", W, cas);
+        return;
+    }
+    cat(e, "        if (seen == o.u)\n            return;\n        o.u = seen;\n    }\n}\n");
+}
+
+/* The helpers kernel k needs on a GPU target: one per (op, dtype) of its
+ * atomic updates and of its parallel reductions (combined atomically). */
+static void atom_helpers(Emitter *e)
+{
+    const NgIrKernel *k = e->k;
+    bool need[NATOM_OPS][NG_NTYPES] = {{false}};
+    bool any = false, wide = false;
+    for (int r = 0; r < k->nnodes; r++)
+        if (k->nodes[r].kind == NG_IR_ATOMIC && atom_index((NgOp)k->nodes[r].op) >= 0)
+            need[atom_index((NgOp)k->nodes[r].op)][k->params[k->nodes[r].a].dtype] = true;
+    for (int i = 0; i < k->nreds; i++)
+        if (atom_index(k->reds[i].op) >= 0)
+            need[atom_index(k->reds[i].op)][k->vars[k->reds[i].var].dtype] = true;
+    for (int o = 0; o < NATOM_OPS; o++)
+        for (int t = 0; t < NG_NTYPES; t++) {
+            any = any || need[o][t];
+            wide = wide || (need[o][t] && ng_dtype_info((NgDType)t)->itemsize == 8);
+        }
+    if (!any)
+        return;
+    if (wide && e->t->par == NG_PAR_GLOBAL_ID)
+        cat(e, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
+    for (int o = 0; o < NATOM_OPS; o++)
+        for (int t = 0; t < NG_NTYPES; t++)
+            if (need[o][t])
+                atom_helper(e, o, (NgDType)t);
+}
+
+/* The reduction of variable v, if v is one (-1 otherwise). */
+static int reduction_of(const NgIrKernel *k, int v)
+{
+    for (int i = 0; i < k->nreds; i++)
+        if (k->reds[i].var == v)
+            return i;
+    return -1;
 }
 
 /* Opens (or closes) a block in which each reduction variable of loop r is
@@ -494,10 +627,15 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         }
         ng_str_free(&clauses);
     }
+    if (outer_parallel && e->t->par != NG_PAR_OPENMP) /* each thread's partial starts at the identity; */
+        for (int i = 0; i < e->k->nreds; i++)           /* the store after the loop combines it atomically */
+            if (e->k->reds[i].loop == r) {
+                indent(e, depth);
+                catf(e, "v%d = ", e->k->reds[i].var);
+                reduction_identity(e, e->k->reds[i].op, e->k->vars[e->k->reds[i].var].dtype);
+                cat(e, ";\n");
+            }
     indent(e, depth);
-    if (outer_parallel && e->t->par != NG_PAR_OPENMP && has_reductions(e->k, r) && e->st == NG_OK)
-        e->st = ng_error_set(NG_ERR_INTERNAL, "a parallel reduction loop cannot be emitted for target %s; "
-                             "the op should have split it into passes", e->t->name);
     if (outer_parallel && e->t->par != NG_PAR_OPENMP) {
         /* each thread starts at its global index and strides by the grid */
         const char *id = e->t->par == NG_PAR_GRID_STRIDE ? "((int64_t)blockIdx.x * blockDim.x + threadIdx.x)"
@@ -706,17 +844,34 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
         kid(e, r, 0);
         cat(e, ";\n");
         break;
-    case NG_IR_STORE:
+    case NG_IR_STORE: {
+        const NgIrNode *v = ng_ir_node(e->k, ng_ir_kid(e->k, r, 0));
+        int red = v->kind == NG_IR_VAR && e->t->par != NG_PAR_OPENMP ? reduction_of(e->k, v->a) : -1;
         indent(e, depth);
+        if (red >= 0) { /* a GPU thread's partial of a reduction: combined into the result */
+            atom_call(e, e->k->reds[red].op, e->k->vars[v->a].dtype);
+            cat(e, "&");
+            element(e, r, n->a, 1);
+            catf(e, ", v%d);\n", v->a);
+            break;
+        }
         element(e, r, n->a, 1);
         cat(e, " = ");
         kid(e, r, 0);
         cat(e, ";\n");
         break;
+    }
     case NG_IR_ATOMIC:
-        if (e->t->par != NG_PAR_OPENMP && e->st == NG_OK)
-            e->st = ng_error_set(NG_ERR_UNSUPPORTED, "atomic updates are not implemented for target %s yet",
-                                 e->t->name);
+        if (e->t->par != NG_PAR_OPENMP) {
+            indent(e, depth);
+            atom_call(e, (NgOp)n->op, e->k->params[n->a].dtype);
+            cat(e, "&");
+            element(e, r, n->a, 1);
+            cat(e, ", ");
+            kid(e, r, 0);
+            cat(e, ");\n");
+            break;
+        }
         if (n->a == e->priv) { /* the thread's private copy: a plain add */
             indent(e, depth);
             cat(e, "ng_p[");
@@ -887,6 +1042,8 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
     Emitter e = {k, t, out, 0, -1, NG_OK};
     cat(&e, t->prologue);
+    if (t->par != NG_PAR_OPENMP)
+        atom_helpers(&e);
     if (t->packed_args) {
         catf(&e, "\n%s%s(const NgKArg *A)\n{\n", t->kernel_head, k->name);
         unpack_args(&e);

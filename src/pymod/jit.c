@@ -434,12 +434,6 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *args)
     NgJitLoopPlan plan;
     make_plan(info, &plan);
     const char *note = plan.parallel ? "kernel" : "kernel (one thread)";
-    if (dev->be->target->par != NG_PAR_OPENMP && (plan.nreductions > 0 || plan.atomic)) {
-        /* GPU targets have no cross-thread reductions or atomics in loop
-         * kernels yet: run the loop in order in one device thread */
-        memset(&plan, 0, sizeof plan);
-        note = "kernel (one thread: parallel reductions/atomics on GPU targets are not implemented yet)";
-    }
     plan.boundscheck = boundscheck;
     if (plan.parallel) {
         /* GPUs: 1 + the chain of loops the analysis collapsed into this one, as

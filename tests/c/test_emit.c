@@ -445,6 +445,18 @@ static void test_emit_branch_free(void)
     CHECK_STR_CONTAINS(fn, " : v2;");             /* if (c) count += 1 as a select */
     CHECK_STR_CONTAINS(fn, "int64_t v2 = ((int64_t)0);"); /* the shadow starts at +'s identity */
     CHECK_STR_CONTAINS(fn, "v2 = (int64_t)((uint64_t)v2 + (uint64_t)ng_l2);");
+    /* GPUs: each thread's partial starts at the identity and is added into
+     * the result with a compare-and-swap helper */
+    const NgTarget *gpus[2] = {&ng_target_cuda, &ng_target_opencl};
+    for (int g = 0; g < 2; g++) {
+        ng_str_free(&src);
+        ng_str_init(&src);
+        CHECK_OK(ng_emit(&k, gpus[g], &src));
+        CHECK_STR_CONTAINS(src.s, "NG_FN void ng_atom_add_i64(");
+        CHECK_STR_CONTAINS(src.s, g == 0 ? "atomicCAS((unsigned long long *)p" : "atom_cmpxchg((volatile __global ulong *)p");
+        CHECK_STR_CONTAINS(src.s, "v2 = ((int64_t)0);");
+        CHECK_STR_CONTAINS(src.s, "ng_atom_add_i64(&a3[");
+    }
     ng_str_free(&src);
     ng_ir_free(&k);
 }
