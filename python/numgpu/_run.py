@@ -297,6 +297,8 @@ def is_user_code(globals_):
         return globals_.get("__name__") == "__main__"
     r = _user_cache.get(f)
     if r is None:
+        global _ROOTS
+        _ROOTS = _ROOTS or _library_roots()
         path = os.path.realpath(f)
         r = _user_cache[f] = not path.startswith(_ROOTS) and "site-packages" not in path
     return r
