@@ -5,7 +5,8 @@ The contract the other modules use (numgpu.linalg, numgpu.random, ...):
     call_numpy(name, func, *args, **kwargs)
         runs NumPy's `func` with every numgpu array in args/kwargs (also
         inside lists, tuples and dicts) downloaded, and returns the result
-        with every numpy.ndarray in it uploaded to the current device.
+        with every numpy.ndarray (and numeric NumPy scalar, as a 0-d array)
+        in it uploaded to the current device.
         `name` ("numpy.linalg.svd") is what reports and warnings call it.
     submodule_getattr(numpy_module_name, name)
         for a module's __getattr__: NumPy's attribute `name` of the module,
@@ -102,7 +103,8 @@ def _down(x):
 
 
 def _up(x):
-    if isinstance(x, _np.ndarray):
+    # NumPy scalars too: a 0-d numgpu array stands in for one, as numgpu's own reductions return.
+    if isinstance(x, (_np.ndarray, _np.number, _np.bool_)):
         from ._core import asarray
         try:
             return asarray(x, None, False)
