@@ -62,6 +62,13 @@ def _try(f, args, kwargs):
 
 def ufunc_dispatch(ufunc, method, *inputs, **kwargs):
     """NumPy ufunc `ufunc`'s `method` ("__call__", "reduce", ...) on operands including numgpu arrays."""
+    if method == "__call__" and not kwargs:   # the common case, kept short
+        f = _target(ufunc)
+        if f is not None:
+            try:
+                return f(*inputs)
+            except (NotImplementedError, TypeError):
+                pass
     ng = _numgpu()
     name = ufunc.__name__
     k = _first_out(kwargs) if "out" in kwargs else kwargs
@@ -101,25 +108,36 @@ def _numgpu_module_for(np_module_name):
     return None
 
 
+_targets = {}    # NumPy function -> numgpu's function of that name (or None): looked up once
+
+
+def _target(func):
+    f = _targets.get(func, _targets)
+    if f is _targets:
+        module = getattr(func, "__module__", None) or "numpy"
+        f = _targets[func] = _own(_numgpu_module_for(module), func.__name__)
+    return f
+
+
 def _array_function(self, func, types, args, kwargs):
     for t in types:
-        if not issubclass(t, (ndarray, _np.ndarray)):
+        if t is not ndarray and not issubclass(t, (ndarray, _np.ndarray)):
             return NotImplemented
-    name = func.__name__
-    module = getattr(func, "__module__", None) or "numpy"
-    active = getattr(_local, "active", None)
-    if active is None:
-        active = _local.active = set()
-    f = _own(_numgpu_module_for(module), name) if func not in active else None
+    f = _target(func)
     if f is not None:
-        active.add(func)
-        try:
-            res = _try(f, args, kwargs)
-        finally:
-            active.discard(func)
-        if res is not None and res is not NotImplemented:
-            return res
-    return _fallback.call_numpy("%s.%s" % (module, name), func, *args, **kwargs)
+        active = getattr(_local, "active", None)
+        if active is None:
+            active = _local.active = set()
+        if func not in active:   # numgpu's function calling NumPy's on our arrays would loop back here
+            active.add(func)
+            try:
+                res = _try(f, args, kwargs)
+            finally:
+                active.discard(func)
+            if res is not None and res is not NotImplemented:
+                return res
+    return _fallback.call_numpy("%s.%s" % (getattr(func, "__module__", None) or "numpy", func.__name__),
+                                func, *args, **kwargs)
 
 
 def _method_fallback(self, name):

@@ -115,6 +115,8 @@ def start_counting():
     for name, v in list(vars(ndarray).items()):
         if _countable(name, v) and name not in ("get", "to"):
             setattr(ndarray, name, _counted("numpy.ndarray." + name, v))
+    from . import _protocols
+    _protocols._targets.clear()   # the protocols' cached targets: now the counted ones
 
 
 # ---- the numpy shim ---------------------------------------------------------------------------
