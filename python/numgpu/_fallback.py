@@ -33,6 +33,12 @@ MODES = ("warn", "silent", "error")
 # NumPy's own random streams are served from the host on purpose (identical
 # numbers for the same seed), so they are counted but never warned about.
 HOST_BY_DESIGN = ("numpy.random.",)
+# Host work by nature (files, print options, dtype questions): counted, never warned about.
+HOST_UTILITIES = frozenset("numpy." + n for n in (
+    "set_printoptions get_printoptions printoptions seterr geterr save savez savez_compressed savetxt load "
+    "loadtxt genfromtxt fromfile frombuffer fromstring array2string array_repr array_str format_float_positional "
+    "format_float_scientific result_type can_cast promote_types issubdtype isscalar iterable shape ndim size "
+    "may_share_memory shares_memory").split())
 
 
 class FallbackError(RuntimeError):
@@ -78,7 +84,7 @@ def _strict():
 
 def _admit(name):
     """Raise or warn as the mode says, before `name` runs on NumPy."""
-    if name.startswith(HOST_BY_DESIGN):
+    if name.startswith(HOST_BY_DESIGN) or name in HOST_UTILITIES:
         return
     if _mode == "error" or _strict():
         why = "NUMGPU_STRICT=1" if _mode != "error" else "NUMGPU_FALLBACK=error"

@@ -111,11 +111,29 @@ def _numgpu_module_for(np_module_name):
 _targets = {}    # NumPy function -> numgpu's function of that name (or None): looked up once
 
 
+def _shape(a):
+    return a.shape if isinstance(a, ndarray) else _np.shape(a)
+
+
+def _ndim(a):
+    return a.ndim if isinstance(a, ndarray) else _np.ndim(a)
+
+
+def _size(a, axis=None):
+    if not isinstance(a, ndarray):
+        return _np.size(a, axis)
+    return a.size if axis is None else a.shape[axis]
+
+
+# NumPy functions that only read an array's metadata: answered without a download.
+METADATA = {_np.shape: _shape, _np.ndim: _ndim, _np.size: _size}
+
+
 def _target(func):
     f = _targets.get(func, _targets)
     if f is _targets:
         module = getattr(func, "__module__", None) or "numpy"
-        f = _targets[func] = _own(_numgpu_module_for(module), func.__name__)
+        f = _targets[func] = METADATA.get(func) or _own(_numgpu_module_for(module), func.__name__)
     return f
 
 

@@ -253,6 +253,9 @@ class NumpyShim(types.ModuleType):
             return npv    # dtypes, classes (finfo, errstate), constants: NumPy's own objects
         if callable(ngv) and not isinstance(ngv, type):
             return _guarded(label, ngv, npv)
+        from ._protocols import METADATA
+        if npv in METADATA:
+            return _guarded(label, METADATA[npv], npv)   # np.shape(x): x.shape, no download
         return wrap(label, npv)
 
 

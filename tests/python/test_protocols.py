@@ -192,3 +192,11 @@ def test_scalar_style():
     assert repr(x.sum()) == "array(4.)"
     with pytest.raises(TypeError):
         hash(x.sum())
+
+
+def test_metadata_functions_need_no_download():
+    x = ng.asarray(np.zeros((2, 3)))
+    _fallback.reset()
+    before = ng.stats()["downloads"]
+    assert np.shape(x) == (2, 3) and np.ndim(x) == 2 and np.size(x) == 6 and np.size(x, 1) == 3
+    assert ng.stats()["downloads"] == before and not _fallback.counts

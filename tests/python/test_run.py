@@ -375,3 +375,13 @@ def test_report_in_process():
     ng.report(file=buf)
     text = buf.getvalue()
     assert "numgpu run report" in text and "transfers" in text and "kernels" in text
+
+
+def test_shim_metadata_and_host_utilities(fresh_fallback):
+    npx = _run.shim("numpy")
+    assert npx.shape([1, 2]) == (2,) and npx.shape(ng.ones((3, 1))) == (3, 1) and npx.ndim(5) == 0
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        opts = npx.get_printoptions()
+    assert isinstance(opts, dict) and not w            # host utilities: counted, not warned
+    assert _fallback.counts["numpy.get_printoptions"][0] == 1
