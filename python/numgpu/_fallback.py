@@ -31,8 +31,9 @@ import numpy as _np
 
 MODES = ("warn", "silent", "error")
 # NumPy's own random streams are served from the host on purpose (identical
-# numbers for the same seed), so they are counted but never warned about.
-HOST_BY_DESIGN = ("numpy.random.",)
+# numbers for the same seed), and numpy.testing checks results on the host:
+# counted, never warned about.
+HOST_BY_DESIGN = ("numpy.random.", "numpy.testing.")
 # Host work by nature (files, print options, dtype questions): counted, never warned about.
 HOST_UTILITIES = frozenset("numpy." + n for n in (
     "set_printoptions get_printoptions printoptions seterr geterr save savez savez_compressed savetxt load "

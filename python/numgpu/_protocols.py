@@ -93,7 +93,11 @@ def ufunc_dispatch(ufunc, method, *inputs, **kwargs):
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
-    return ufunc_dispatch(ufunc, method, *inputs, **kwargs)
+    try:
+        return ufunc_dispatch(ufunc, method, *inputs, **kwargs)
+    except RuntimeError as e:
+        from ._run import name_strict_error
+        raise name_strict_error(e, "numpy." + ufunc.__name__)
 
 
 def _numgpu_module_for(np_module_name):
@@ -150,6 +154,9 @@ def _array_function(self, func, types, args, kwargs):
             active.add(func)
             try:
                 res = _try(f, args, kwargs)
+            except RuntimeError as e:
+                from ._run import name_strict_error
+                raise name_strict_error(e, "%s.%s" % (func.__module__, func.__name__))
             finally:
                 active.discard(func)
             if res is not None and res is not NotImplemented:

@@ -19,11 +19,10 @@ import builtins
 import functools
 import os
 import sys
-import sysconfig
 import time
 import types
 
-_state = {"report": False, "counting": False, "t0": None, "script": None, "profile": None,
+_state = {"report": False, "counting": False, "t0": time.perf_counter(), "script": None, "profile": None,
           "precision": "float64"}
 device_counts = {}      # name -> [calls, seconds] (only while counting)
 
@@ -80,6 +79,8 @@ def _counted(name, f):
         t0 = time.perf_counter()
         try:
             return f(*args, **kwargs)
+        except RuntimeError as e:
+            raise name_strict_error(e, name)
         finally:
             _depth[0] -= 1
             rec = device_counts.get(name)
@@ -89,6 +90,17 @@ def _counted(name, f):
             rec[1] += time.perf_counter() - t0
     g._numgpu_counted = True
     return g
+
+
+def name_strict_error(e, name):
+    """A NUMGPU_STRICT error naming the function it happened in (other errors unchanged)."""
+    msg = str(e)
+    if msg.startswith("NUMGPU_STRICT=1: implicit") and " in numpy." not in msg:
+        new = RuntimeError(msg.replace("NUMGPU_STRICT=1: implicit", "NUMGPU_STRICT=1: in %s: implicit" % name, 1))
+        new.__cause__ = None
+        new.__suppress_context__ = True
+        return new.with_traceback(e.__traceback__)
+    return e
 
 
 def _countable(name, v):
@@ -134,6 +146,8 @@ def _guarded(name, f, npf):
             return f(*args, **kwargs)
         except (NotImplementedError, TypeError):
             return call_numpy(name, npf, *args, **kwargs)
+        except RuntimeError as e:
+            raise name_strict_error(e, name)
     g.__name__ = g.__qualname__ = name.rsplit(".", 1)[-1]
     g.__doc__ = f.__doc__
     g.__wrapped__ = f
@@ -279,6 +293,7 @@ def shim(np_name):
 # ---- the import hook ----------------------------------------------------------------------------
 
 def _library_roots():
+    import sysconfig
     paths = sysconfig.get_paths()
     roots = {paths.get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")}
     roots |= {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.abspath(__file__))}
@@ -493,6 +508,8 @@ def run_script(script, args=(), report_on=True, profile=False, precision=None, d
     if profile:
         prof = _state["profile"] = LineProfiler([script])
         prof.start()
+        if not report_on:
+            atexit.register(lambda: sys.stderr.write("\n".join([""] + prof.text()) + "\n"))
     status = 0
     try:
         runpy.run_path(script, run_name="__main__")
@@ -500,8 +517,20 @@ def run_script(script, args=(), report_on=True, profile=False, precision=None, d
         status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
         if e.code is not None and not isinstance(e.code, int):
             print(e.code, file=sys.stderr)
+    except BaseException as e:  # noqa: BLE001 (the script's error, shown as plain Python shows it)
+        _print_script_traceback(e, script)
+        status = 130 if isinstance(e, KeyboardInterrupt) else 1
     finally:
         if prof is not None:
             prof.stop()
         sys.stdout.flush()
     return status
+
+
+def _print_script_traceback(e, script):
+    """The traceback from the script's own first frame on, without numgpu run's frames above it."""
+    import traceback
+    tb, path = e.__traceback__, os.path.realpath(script)
+    while tb is not None and os.path.realpath(tb.tb_frame.f_code.co_filename) != path:
+        tb = tb.tb_next
+    traceback.print_exception(type(e), e, tb or e.__traceback__)

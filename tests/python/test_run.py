@@ -385,3 +385,42 @@ def test_shim_metadata_and_host_utilities(fresh_fallback):
         opts = npx.get_printoptions()
     assert isinstance(opts, dict) and not w            # host utilities: counted, not warned
     assert _fallback.counts["numpy.get_printoptions"][0] == 1
+
+
+def test_strict_implicit_transfer_names_function(tmp_path):
+    script = write(tmp_path, "st.py", "import numpy as np\nh = __import__('numpy').ones(3)\n"
+                                      "print(np.add(h, np.ones(3)))\n")
+    proc = run("--no-report", script, env={"NUMGPU_STRICT": "1"})
+    assert proc.returncode == 1
+    assert "NUMGPU_STRICT=1: in numpy.add: implicit upload of a numpy.ndarray" in proc.stderr
+    prev = ng.set_strict(True)
+    try:
+        with pytest.raises(RuntimeError, match="in numpy.multiply: implicit upload"):
+            np.multiply(np.ones(2), ng.ones(2))
+    finally:
+        ng.set_strict(prev)
+
+
+def test_script_traceback_is_the_scripts(tmp_path):
+    script = write(tmp_path, "tb.py", "import numpy as np\n\ndef f(a):\n    return a + np.ones(4)\n\nf(np.ones(3))\n")
+    proc = run("--no-report", script)
+    assert proc.returncode == 1
+    err = proc.stderr
+    assert err.startswith("Traceback (most recent call last):\n  File \"%s\", line 6" % script), err
+    assert "runpy" not in err and "_run.py" not in err
+    assert err.rstrip().endswith("ValueError: operands could not be broadcast together with shapes (3,) (4,)")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_device_option(tmp_path, device):
+    script = write(tmp_path, "dev.py", "import numpy as np\nprint(np.arange(3).device)\n")
+    proc = run("--no-report", "--device", device, script)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().split(":")[0] == device
+
+
+def test_profile_without_report(tmp_path):
+    script = write(tmp_path, "p2.py", "import numpy as np\nx = np.ones(10)\nprint(float(x.sum()))\n")
+    proc = run("--no-report", "--profile", script)
+    assert proc.returncode == 0 and proc.stdout == "10.0\n"
+    assert "numgpu run report" not in proc.stderr and re.search(r"p2\.py:3\s+print", proc.stderr)
