@@ -111,7 +111,8 @@ def _down(x):
 
 def _up(x):
     # NumPy scalars too: a 0-d numgpu array stands in for one, as numgpu's own reductions return.
-    if isinstance(x, (_np.ndarray, _np.number, _np.bool_)):
+    # Only plain ndarrays: subclasses (masked arrays, matrix) keep their own semantics on the host.
+    if type(x) is _np.ndarray or isinstance(x, (_np.number, _np.bool_)):
         from ._core import asarray
         try:
             return asarray(x, None, False)
