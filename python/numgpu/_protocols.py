@@ -27,7 +27,7 @@ _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
            "logical_and": "all", "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
 _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 # Methods that change the array in place: the fallback copies NumPy's result back.
-_INPLACE_METHODS = {"sort", "partition", "put", "itemset", "byteswap_", "setfield", "clip_"}
+_INPLACE_METHODS = {"sort", "partition", "put", "itemset", "setfield"}
 
 _local = threading.local()     # functions being dispatched now (guards against a loop back into us)
 

@@ -157,14 +157,10 @@ def _guarded(name, f, npf):
 def _ufunc(npu, f):
     """A function standing for NumPy ufunc npu: calls run numgpu's f (or fall back), and
     .reduce/.accumulate/.outer/.at/.reduceat dispatch like __array_ufunc__ does."""
-    from ._fallback import call_numpy
+    from ._fallback import _wrap
     from ._protocols import ufunc_dispatch
     label = "numpy." + npu.__name__
-    g = _guarded(label, f, npu) if f is not None else functools.partial(call_numpy, label, npu)
-    if isinstance(g, functools.partial):
-        def g(*args, **kwargs):  # noqa: F811 (a real function, so attributes can be set)
-            return call_numpy(label, npu, *args, **kwargs)
-        g.__name__ = npu.__name__
+    g = _guarded(label, f, npu) if f is not None else _wrap(label, npu)
     for method in ("reduce", "accumulate", "outer", "at", "reduceat"):
         setattr(g, method, functools.partial(ufunc_dispatch, npu, method))
     for attr in ("nin", "nout", "nargs", "ntypes", "types", "identity", "signature"):
