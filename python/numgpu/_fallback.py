@@ -160,6 +160,7 @@ def _wrap(name, func):
     f.__name__ = f.__qualname__ = name.rsplit(".", 1)[-1]
     f.__doc__ = "NumPy's %s, run on NumPy (numgpu has no device version yet)." % name
     f.__wrapped__ = func
+    f._numgpu_host = True          # counted as a fallback, never as a device call
     return f
 
 

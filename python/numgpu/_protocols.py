@@ -6,9 +6,9 @@
                          numgpu lacks falls back to NumPy (numgpu._fallback, counted and warned).
     __array_function__   np.sum(x), np.concatenate([x, y]), np.linalg.norm(x): numgpu's function of
                          the same name in the matching module, else the fallback.
-    __getattr__          ndarray methods and attributes numgpu lacks (x.cumsum(), x.flags, ...) run on
-                         NumPy's ndarray through the fallback. Python only calls it after the normal
-                         lookup failed, so the methods numgpu has cost nothing extra.
+    host attributes      ndarray methods and attributes numgpu lacks (x.cumsum(), x.flags, ...) are set
+                         on the type as methods/properties that run NumPy's through the fallback; the
+                         methods numgpu has keep their normal (specialised) lookup and cost nothing extra.
     __format__, __round__  as NumPy's (a 0-d array formats like its scalar).
 `__array__` (dtype=, copy=, NumPy 2 style) is in C (src/pymod/ndarray.c).
 
@@ -165,30 +165,42 @@ def _array_function(self, func, types, args, kwargs):
                                 func, *args, **kwargs)
 
 
-def _method_fallback(self, name):
+def _host_method(name):
+    """ndarray method `name` that numgpu lacks: NumPy's, on a downloaded copy (the result uploaded;
+    in-place methods copy their result back)."""
     label = "numpy.ndarray.%s" % name
+    unbound = getattr(_np.ndarray, name)
 
-    def method(*args, **kwargs):
+    def method(self, *args, **kwargs):
         if name in _INPLACE_METHODS:
             host = self.get()
             res = _fallback.call_numpy(label, getattr(host, name), *args, **kwargs)
             self[...] = host
             return res
-        return _fallback.call_numpy(label, lambda *a, **k: getattr(self.get(), name)(*a, **k), *args, **kwargs)
+        return _fallback.call_numpy(label, unbound, self, *args, **kwargs)
     method.__name__ = method.__qualname__ = name
+    method.__doc__ = "NumPy's ndarray.%s, run on NumPy (numgpu has no device version yet)." % name
+    method._numgpu_host = True     # counted as a fallback, never as a device call
     return method
 
 
-def _getattr(self, name):
-    """Called by Python only after normal lookup failed: NumPy's ndarray attribute, on the host."""
-    if name.startswith("_"):
-        raise AttributeError("'numgpu.ndarray' object has no attribute %r" % name)
-    attr = getattr(_np.ndarray, name, None)
-    if attr is None:
-        raise AttributeError("'numgpu.ndarray' object has no attribute %r" % name)
-    if callable(attr):
-        return _method_fallback(self, name)
-    return _fallback.call_numpy("numpy.ndarray.%s" % name, lambda h: getattr(h, name), self)
+def _host_property(name):
+    """ndarray attribute `name` that numgpu lacks (flags, real, base, ...): NumPy's, of a downloaded copy."""
+    label = "numpy.ndarray.%s" % name
+    return property(lambda self: _fallback.call_numpy(label, lambda h: getattr(h, name), self),
+                    doc="NumPy's ndarray.%s, of a host copy (numgpu has no device version yet)." % name)
+
+
+def _install_host_attributes():
+    """Every public attribute of numpy.ndarray that numgpu.ndarray lacks, served by NumPy.
+    Real methods and properties on the type (not __getattr__), so lookups of numgpu's own
+    attributes keep CPython's fast, specialised path; what is already there (C methods, or
+    Python ones other modules set later, which replace these) stays."""
+    for name in dir(_np.ndarray):
+        if name.startswith("_") or hasattr(ndarray, name):
+            continue
+        attr = getattr(_np.ndarray, name)
+        setattr(ndarray, name, _host_method(name) if callable(attr) else _host_property(name))
 
 
 def _host_value(self):
@@ -226,7 +238,7 @@ def install():
     """The protocols on numgpu.ndarray (done once by `import numgpu`)."""
     ndarray.__array_ufunc__ = _array_ufunc
     ndarray.__array_function__ = _array_function
-    ndarray.__getattr__ = _getattr
+    _install_host_attributes()
     ndarray.__format__ = _format
     ndarray.__round__ = _round
 

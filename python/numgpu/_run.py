@@ -106,7 +106,7 @@ def name_strict_error(e, name):
 def _countable(name, v):
     return (not name.startswith("_") and name not in _NOT_COUNTED and callable(v)
             and not isinstance(v, type) and not getattr(v, "_numgpu_counted", False)
-            and not getattr(v, "__module__", "").startswith("numgpu._fallback"))
+            and not getattr(v, "_numgpu_host", False))
 
 
 def start_counting():

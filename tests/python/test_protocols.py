@@ -200,3 +200,12 @@ def test_metadata_functions_need_no_download():
     before = ng.stats()["downloads"]
     assert np.shape(x) == (2, 3) and np.ndim(x) == 2 and np.size(x) == 6 and np.size(x, 1) == 3
     assert ng.stats()["downloads"] == before and not _fallback.counts
+
+
+def test_host_attributes_are_real_attributes():
+    # Served as methods/properties on the type (no __getattr__), so numgpu's own lookups stay fast.
+    assert "__getattr__" not in vars(ng.ndarray)
+    assert ng.ndarray.sum is vars(ng.ndarray)["sum"] and not hasattr(ng.ndarray.sum, "_numgpu_host")
+    assert getattr(ng.ndarray.cumsum, "_numgpu_host", False)
+    public = {n for n in dir(np.ndarray) if not n.startswith("_")}
+    assert public <= set(dir(ng.ndarray))
