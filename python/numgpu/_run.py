@@ -41,7 +41,7 @@ def config(precision=None, fallback=None, strict=None, report=None):
     """
     from . import _core, _fallback
     prev = {"precision": _state["precision"], "fallback": _fallback.get_mode(),
-            "strict": bool(_core.set_strict(_core.set_strict(True))), "report": _state["report"]}
+            "strict": bool(_fallback._strict()), "report": _state["report"]}
     if precision is not None:
         name = getattr(precision, "__name__", precision)
         name = {"float": "float64", "double": "float64", "single": "float32"}.get(name, name)

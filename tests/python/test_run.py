@@ -295,6 +295,12 @@ def test_fallback_modes(fresh_fallback):
         _fallback.set_mode("loud")
     assert ng.config(fallback="silent")["fallback"] == "error"
     assert _fallback.get_mode() == "silent"
+    strict = ng.set_strict(False)
+    try:
+        assert ng.config()["strict"] is False
+        assert ng.config(strict=True)["strict"] is False and ng.config()["strict"] is True
+    finally:
+        ng.set_strict(strict)
 
 
 def test_fallback_strict_names_function(fresh_fallback):
