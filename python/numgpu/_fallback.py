@@ -24,6 +24,7 @@ Functions numgpu implements never come here: this module costs them nothing.
 """
 import importlib
 import os
+import sys
 import time
 import warnings
 
@@ -83,6 +84,17 @@ def _strict():
     return prev
 
 
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _caller_level():
+    """warnings' stacklevel of the first frame outside numgpu (the user's line), seen from _admit."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _admit(name):
     """Raise or warn as the mode says, before `name` runs on NumPy."""
     if name.startswith(HOST_BY_DESIGN) or name in HOST_UTILITIES:
@@ -95,7 +107,7 @@ def _admit(name):
         _warned.add(name)
         warnings.warn("numgpu: %s runs on NumPy (no device version): its arguments are downloaded and "
                       "its result uploaded (NUMGPU_FALLBACK=silent hides this)" % name,
-                      FallbackWarning, stacklevel=4)
+                      FallbackWarning, stacklevel=_caller_level())
 
 
 def _down(x):

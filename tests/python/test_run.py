@@ -430,3 +430,13 @@ def test_profile_without_report(tmp_path):
     proc = run("--no-report", "--profile", script)
     assert proc.returncode == 0 and proc.stdout == "10.0\n"
     assert "numgpu run report" not in proc.stderr and re.search(r"p2\.py:3\s+print", proc.stderr)
+
+
+def test_warning_points_at_users_line(fresh_fallback):
+    x = ng.asarray(np.array([[1.0, 5.0], [3.0, 2.0]]))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        ng.diff(x)
+        np.maximum.accumulate(x)               # through __array_ufunc__
+        x.cumprod()                            # a host method
+    assert len(w) == 3 and {m.filename for m in w} == {__file__}
