@@ -19,9 +19,10 @@ from ._core import CompileError, DeviceError, OutOfMemoryError, ndarray
 
 __version__ = "0.1.0"
 
-# NumPy calls our reflected operators instead of converting us (a + numpy
-# array stays on the device); NEP 13 opt-out until __array_ufunc__ lands.
-ndarray.__array_ufunc__ = None
+# NumPy's protocols (__array_ufunc__, __array_function__, method fallback):
+# np.add(x, y) and np.sum(x) with numgpu arrays run here; a + numpy array stays on the device.
+from . import _protocols  # noqa: E402
+_protocols.install()
 ndarray.__array_priority__ = 100
 
 # dtypes are NumPy's own objects, so dtype=np.float32 and dtype=numgpu.float32 agree.
@@ -403,4 +404,5 @@ from ._sorting import *  # noqa: E402,F401,F403
 from ._manip import *  # noqa: E402,F401,F403
 from . import linalg, random  # noqa: E402,F401
 from ._array_api import *  # noqa: E402,F401,F403
+from ._run import config, report  # noqa: E402,F401
 from ._fallback import module_getattr as __getattr__  # noqa: E402,F401

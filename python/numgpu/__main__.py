@@ -3,18 +3,37 @@
     numgpu doctor [--json]            what devices, drivers and compilers are found; what works
     numgpu bench script.py [args]     the script under NumPy and under numgpu on each device, timed
     numgpu demo                       the seed example: char-level one-hot, loop vs vectorised
-    numgpu run script.py              an unmodified NumPy script on the device (issue 5: not yet)
+    numgpu run script.py [args]       an unmodified NumPy script on the device, with a report at exit
 """
 import argparse
 import os
 import sys
 
 
-def run_not_implemented(args):
-    print("numgpu run: not implemented yet (issue 5: the import hook that serves an unmodified NumPy "
-          "script from numgpu, with fallback to NumPy). Today: write `import numgpu as np` in the "
-          "script, or time it with `numgpu bench script.py`.", file=sys.stderr)
-    return 2
+def add_run_arguments(p):
+    p.add_argument("--report", dest="report", action="store_true", default=True,
+                   help="print the run report to stderr at exit (default)")
+    p.add_argument("--no-report", dest="report", action="store_false", help="no report")
+    p.add_argument("--profile", action="store_true", help="add time per line of the script to the report")
+    p.add_argument("--precision", choices=("float32", "float64"),
+                   help="float32: run float64 data and defaults as float32 (results then differ from NumPy's)")
+    p.add_argument("--device", help="the device: cpu, opencl, opencl:N, cuda, cuda:N (default: NUMGPU_DEVICE or auto)")
+    p.add_argument("--fallback", choices=("warn", "silent", "error"),
+                   help="what a NumPy function numgpu lacks does (default: NUMGPU_FALLBACK or warn)")
+    p.add_argument("script", help="a Python script written for NumPy (run's options go before it)")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="arguments passed to the script")
+
+
+def run_command(args):
+    from numgpu import _run
+    if args.fallback:
+        from numgpu import _fallback
+        _fallback.set_mode(args.fallback)
+    if not os.path.isfile(args.script):
+        print("numgpu run: no such script: %s" % args.script, file=sys.stderr)
+        return 2
+    return _run.run_script(args.script, args.args, report_on=args.report, profile=args.profile,
+                           precision=args.precision, device=args.device)
 
 
 def main(argv=None):
@@ -30,10 +49,11 @@ def main(argv=None):
         p = sub.add_parser(name, help=text, description=module.__doc__.split("\n\n")[0])
         module.add_arguments(p)
         commands[name] = module.run
-    p = sub.add_parser("run", help="run an unmodified NumPy script on the device (not yet: issue 5)")
-    p.add_argument("script", nargs="?")
-    p.add_argument("args", nargs=argparse.REMAINDER)
-    commands["run"] = run_not_implemented
+    p = sub.add_parser("run", help="run an unmodified NumPy script on the device",
+                       description="Run a NumPy script unchanged: `import numpy` is served by numgpu, "
+                                   "what numgpu lacks falls back to NumPy, and a report says what ran where.")
+    add_run_arguments(p)
+    commands["run"] = run_command
 
     args = ap.parse_args(argv)
     if not args.command:

@@ -5,16 +5,109 @@ The contract the other modules use (numgpu.linalg, numgpu.random, ...):
     call_numpy(name, func, *args, **kwargs)
         runs NumPy's `func` with every numgpu array in args/kwargs (also
         inside lists, tuples and dicts) downloaded, and returns the result
-        with every numpy.ndarray in it uploaded to the current device.
+        with every numpy.ndarray (and numeric NumPy scalar, as a 0-d array)
+        in it uploaded to the current device.
         `name` ("numpy.linalg.svd") is what reports and warnings call it.
     submodule_getattr(numpy_module_name, name)
         for a module's __getattr__: NumPy's attribute `name` of the module,
         wrapped with call_numpy when it is callable; AttributeError if NumPy
         has none.
+
+Every fallback is counted per function name (calls, seconds) for the run
+report, and the mode decides what else happens (NUMGPU_FALLBACK, or
+set_mode / numgpu.config(fallback=...)):
+    warn    a FallbackWarning the first time each function falls back (default)
+    silent  nothing
+    error   FallbackError naming the function, before NumPy runs
+NUMGPU_STRICT=1 (numgpu.set_strict) also makes every fallback an error.
+Functions numgpu implements never come here: this module costs them nothing.
 """
 import importlib
+import os
+import sys
+import time
+import warnings
 
 import numpy as _np
+
+MODES = ("warn", "silent", "error")
+# NumPy's own random streams are served from the host on purpose (identical
+# numbers for the same seed), and numpy.testing checks results on the host:
+# counted, never warned about.
+HOST_BY_DESIGN = ("numpy.random.", "numpy.testing.")
+# Host work by nature (files, print options, dtype questions): counted, never warned about.
+HOST_UTILITIES = frozenset("numpy." + n for n in (
+    "set_printoptions get_printoptions printoptions seterr geterr save savez savez_compressed savetxt load "
+    "loadtxt genfromtxt fromfile frombuffer fromstring array2string array_repr array_str format_float_positional "
+    "format_float_scientific result_type can_cast promote_types issubdtype isscalar iterable shape ndim size "
+    "may_share_memory shares_memory").split())
+
+
+class FallbackError(RuntimeError):
+    """A NumPy function ran on the host where fallbacks are errors."""
+
+
+class FallbackWarning(UserWarning):
+    """A NumPy function ran on the host because numgpu has no device version."""
+
+
+counts = {}          # name -> [calls, seconds]
+_warned = set()
+_mode = os.environ.get("NUMGPU_FALLBACK", "warn").strip().lower() or "warn"
+if _mode not in MODES:
+    _mode = "warn"
+
+
+def set_mode(mode):
+    """Set the fallback mode ("warn", "silent", "error"); returns the previous one."""
+    global _mode
+    if mode not in MODES:
+        raise ValueError("fallback mode must be one of %s, not %r" % (", ".join(MODES), mode))
+    prev, _mode = _mode, mode
+    return prev
+
+
+def get_mode():
+    return _mode
+
+
+def reset():
+    """Forget the counts and which functions were warned about."""
+    counts.clear()
+    _warned.clear()
+
+
+def _strict():
+    from . import _core
+    prev = _core.set_strict(True)
+    _core.set_strict(prev)
+    return prev
+
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _caller_level():
+    """warnings' stacklevel of the first frame outside numgpu (the user's line), seen from _admit."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _admit(name):
+    """Raise or warn as the mode says, before `name` runs on NumPy."""
+    if name.startswith(HOST_BY_DESIGN) or name in HOST_UTILITIES:
+        return
+    if _mode == "error" or _strict():
+        why = "NUMGPU_STRICT=1" if _mode != "error" else "NUMGPU_FALLBACK=error"
+        raise FallbackError("%s: %s has no numgpu device version and would run on NumPy (host); "
+                            "set NUMGPU_FALLBACK=warn to allow it" % (why, name))
+    if _mode == "warn" and name not in _warned:
+        _warned.add(name)
+        warnings.warn("numgpu: %s runs on NumPy (no device version): its arguments are downloaded and "
+                      "its result uploaded (NUMGPU_FALLBACK=silent hides this)" % name,
+                      FallbackWarning, stacklevel=_caller_level())
 
 
 def _down(x):
@@ -22,16 +115,21 @@ def _down(x):
     if isinstance(x, ndarray):
         return x.get()
     if isinstance(x, (list, tuple)):
-        return type(x)(_down(v) for v in x)
+        return type(x)(_down(v) for v in x) if not hasattr(x, "_fields") else type(x)(*(_down(v) for v in x))
     if isinstance(x, dict):
         return {k: _down(v) for k, v in x.items()}
     return x
 
 
 def _up(x):
-    from . import asarray
-    if isinstance(x, _np.ndarray):
-        return asarray(x)
+    # NumPy scalars too: a 0-d numgpu array stands in for one, as numgpu's own reductions return.
+    # Only plain ndarrays: subclasses (masked arrays, matrix) keep their own semantics on the host.
+    if type(x) is _np.ndarray or isinstance(x, (_np.number, _np.bool_)):
+        from ._core import asarray
+        try:
+            return asarray(x, None, False)
+        except TypeError:  # a dtype numgpu has no device version of (str, object, complex): stays NumPy's
+            return x
     if isinstance(x, tuple):
         return type(x)(*(_up(v) for v in x)) if hasattr(x, "_fields") else tuple(_up(v) for v in x)
     if isinstance(x, list):
@@ -39,8 +137,33 @@ def _up(x):
     return x
 
 
+def _outs(kwargs):
+    """numgpu arrays given as out= (one array or a tuple): they get NumPy's result copied back."""
+    from . import ndarray
+    out = kwargs.get("out")
+    outs = out if isinstance(out, tuple) else (out,)
+    return [o for o in outs if isinstance(o, ndarray)]
+
+
 def call_numpy(name, func, *args, **kwargs):
-    return _up(func(*_down(args), **_down(kwargs)))
+    _admit(name)
+    t0 = time.perf_counter()
+    outs = _outs(kwargs) if "out" in kwargs else ()
+    hargs, hkwargs = _down(args), _down(kwargs)
+    res = func(*hargs, **hkwargs)
+    if outs:
+        houts = hkwargs["out"] if isinstance(hkwargs["out"], tuple) else (hkwargs["out"],)
+        for dev, host in zip(outs, (h for h in houts if isinstance(h, _np.ndarray))):
+            dev[...] = host
+        res = outs[0] if len(outs) == 1 and isinstance(res, _np.ndarray) else _up(res)
+    else:
+        res = _up(res)
+    rec = counts.get(name)
+    if rec is None:
+        rec = counts[name] = [0, 0.0]
+    rec[0] += 1
+    rec[1] += time.perf_counter() - t0
+    return res
 
 
 def _wrap(name, func):
@@ -48,17 +171,23 @@ def _wrap(name, func):
         return call_numpy(name, func, *args, **kwargs)
     f.__name__ = f.__qualname__ = name.rsplit(".", 1)[-1]
     f.__doc__ = "NumPy's %s, run on NumPy (numgpu has no device version yet)." % name
+    f.__wrapped__ = func
+    f._numgpu_host = True          # counted as a fallback, never as a device call
     return f
+
+
+def wrap(name, value):
+    """NumPy's attribute `value` as numgpu serves it: callables (but not classes) through call_numpy."""
+    if callable(value) and not isinstance(value, type):
+        return _wrap(name, value)
+    return value
 
 
 def submodule_getattr(numpy_module_name, name):
     mod = importlib.import_module(numpy_module_name)
     if name.startswith("__") or not hasattr(mod, name):
         raise AttributeError("module %r has no attribute %r" % (numpy_module_name.replace("numpy", "numgpu", 1), name))
-    value = getattr(mod, name)
-    if callable(value) and not isinstance(value, type):
-        return _wrap("%s.%s" % (numpy_module_name, name), value)
-    return value
+    return wrap("%s.%s" % (numpy_module_name, name), getattr(mod, name))
 
 
 def module_getattr(name):

@@ -96,6 +96,8 @@ int ngpy_dtype(PyObject *o, NgDType *out)
         return -1;
     const char *s = PyUnicode_AsUTF8(name);
     NgDType t = s ? ng_dtype_from_name(s) : NG_NODTYPE;
+    if (t == NG_FLOAT64 && ngpy.float32) /* precision policy */
+        t = NG_FLOAT32;
     if (s && (t == NG_NODTYPE || !ng_dtype_info(t)->supported))
         PyErr_Format(PyExc_TypeError, "numgpu does not support dtype %s yet", s);
     Py_DECREF(name);
@@ -171,6 +173,13 @@ static int upload_buffer(PyObject *o, NgArray *out)
         st = ng_array_upload(out, view.buf, view.strides ? strides : NULL);
         if (st != NG_OK)
             ng_array_release(out);
+    }
+    if (st == NG_OK && dt == NG_FLOAT64 && ngpy.float32) { /* precision policy: float64 data runs as float32 */
+        NgArray f32;
+        st = ng_op_astype(out, NG_FLOAT32, &f32);
+        ng_array_release(out);
+        if (st == NG_OK)
+            *out = f32;
     }
     if (st != NG_OK)
         ngpy_raise(st);

@@ -70,7 +70,7 @@ static PyObject *f_empty(PyObject *m, PyObject *args)
     if (creation_args(shape_o, dtype, device, &nd, shape, &dt, &dev) < 0)
         return NULL;
     NgArray out;
-    NgStatus st = ng_array_empty(dev, dt == NG_NODTYPE ? NG_FLOAT64 : dt, nd, shape, &out);
+    NgStatus st = ng_array_empty(dev, dt == NG_NODTYPE ? ngpy_float_default() : dt, nd, shape, &out);
     return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
 }
 
@@ -98,7 +98,7 @@ static PyObject *f_full(PyObject *m, PyObject *args)
             ng_array_release(&out);
     } else {
         if (dt == NG_NODTYPE)
-            dt = v.scalar.kind == NG_KIND_BOOL ? NG_BOOL : v.scalar.kind == NG_KIND_INT ? NG_INT64 : NG_FLOAT64;
+            dt = v.scalar.kind == NG_KIND_BOOL ? NG_BOOL : v.scalar.kind == NG_KIND_INT ? NG_INT64 : ngpy_float_default();
         st = ng_op_full(dev, dt, nd, shape, &v.scalar, &out);
     }
     ng_array_release(&tv);
@@ -138,7 +138,7 @@ static PyObject *f_linspace(PyObject *m, PyObject *args)
     if (!dev)
         return NULL;
     NgArray out;
-    NgStatus st = ng_op_linspace(dev, start, stop, n, endpoint, dt == NG_NODTYPE ? NG_FLOAT64 : dt, &out);
+    NgStatus st = ng_op_linspace(dev, start, stop, n, endpoint, dt == NG_NODTYPE ? ngpy_float_default() : dt, &out);
     return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
 }
 
@@ -155,7 +155,7 @@ static PyObject *f_eye(PyObject *m, PyObject *args)
     if (!dev)
         return NULL;
     NgArray out;
-    NgStatus st = ng_op_eye(dev, n, mm, k, dt == NG_NODTYPE ? NG_FLOAT64 : dt, &out);
+    NgStatus st = ng_op_eye(dev, n, mm, k, dt == NG_NODTYPE ? ngpy_float_default() : dt, &out);
     return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
 }
 
@@ -371,6 +371,21 @@ static PyObject *f_set_strict(PyObject *m, PyObject *flag)
     return prev;
 }
 
+/* set_precision("float32" | "float64"): the precision policy; returns the previous one. */
+static PyObject *f_set_precision(PyObject *m, PyObject *arg)
+{
+    const char *s = PyUnicode_AsUTF8(arg);
+    if (!s)
+        return NULL;
+    if (strcmp(s, "float32") != 0 && strcmp(s, "float64") != 0) {
+        PyErr_Format(PyExc_ValueError, "precision must be 'float32' or 'float64', not '%s'", s);
+        return NULL;
+    }
+    PyObject *prev = PyUnicode_FromString(ngpy.float32 ? "float32" : "float64");
+    ngpy.float32 = strcmp(s, "float32") == 0;
+    return prev;
+}
+
 static PyObject *f_last_kernel_source(PyObject *m, PyObject *unused)
 {
     return PyUnicode_FromString(ng_kernel_last_source());
@@ -435,6 +450,7 @@ static PyMethodDef functions[] = {
     {"device_info", f_device_info, METH_O, "name, kind, description of a device (opens it)."},
     {"synchronize", f_synchronize, METH_VARARGS, "Wait for queued work on a device."},
     {"set_strict", f_set_strict, METH_O, "Make implicit transfers errors; returns the previous setting."},
+    {"set_precision", f_set_precision, METH_O, "Precision policy 'float32' or 'float64'; returns the previous one."},
     {"last_kernel_source", f_last_kernel_source, METH_NOARGS, "Source of the last compiled kernel (this thread)."},
     {"op_names", f_op_names, METH_NOARGS, "Ufunc names by op code."},
     {"nvrtc_compile", f_nvrtc_compile, METH_VARARGS, "Compile CUDA source with NVRTC (no GPU needed)."},

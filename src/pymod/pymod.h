@@ -29,6 +29,7 @@ typedef struct NgPyState {
     PyObject *AxisError;         /* numpy.exceptions.AxisError */
     NgDevice *device;            /* current default device (NULL until first use) */
     bool strict;                 /* NUMGPU_STRICT: implicit transfers are errors */
+    bool float32;                /* precision policy: float64 data and defaults become float32 */
 } NgPyState;
 
 extern NgPyState ngpy;
@@ -37,6 +38,8 @@ extern NgPyState ngpy;
 PyObject *ngpy_raise(NgStatus st);
 /* Wraps an NgArray (taking over its buffer reference) in a new ndarray. */
 PyObject *ngpy_wrap(NgArray *a);
+/* The default float dtype: float64, or float32 under the precision policy. */
+static inline NgDType ngpy_float_default(void) { return ngpy.float32 ? NG_FLOAT32 : NG_FLOAT64; }
 static inline bool ngpy_check(PyObject *o) { return PyObject_TypeCheck(o, ngpy.ndarray_type); }
 static inline NgArray *ngpy_arr(PyObject *o) { return &((NgPyArray *)o)->arr; }
 /* The current device (opening the default one on first use). */

@@ -182,7 +182,8 @@ def test_demo_chunks_when_over_budget():
     assert "result: all outputs equal" in proc.stdout
 
 
-def test_run_not_implemented():
-    proc = numgpu_cli("run", KMEANS)
-    assert proc.returncode == 2
-    assert "not implemented yet (issue 5" in proc.stderr
+def test_run_help_and_missing_script():
+    proc = numgpu_cli("run", "--help")
+    assert proc.returncode == 0 and "--precision" in proc.stdout and "--profile" in proc.stdout
+    proc = numgpu_cli("run", "no_such_script.py")
+    assert proc.returncode == 2 and "no such script" in proc.stderr

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Benchmarks for `numgpu run`, the NumPy protocols and the fallback, on the current device
+(NUMGPU_DEVICE, default cpu).
+
+    PYTHONPATH=python python bench/bench_run.py [--n 4000000] [--repeat 5] [--no-scripts]
+
+Prints, per operation, numgpu's time, NumPy's and the ratio NumPy/numgpu (>1: numgpu faster):
+  1. NumPy's own functions called with numgpu arrays (through __array_ufunc__ /
+     __array_function__) on large arrays, vs the same call on numpy arrays;
+  2. the fallback (a function numgpu lacks: download, NumPy, upload) vs NumPy directly;
+  3. dispatch overhead on tiny arrays: np.add(x, y) through the protocol vs numgpu.add(x, y);
+  4. each script in tests/scripts: wall time under plain Python vs `numgpu run --no-report`
+     (fresh processes, kernel disk cache warm).
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+import numgpu as ng
+from numgpu import _fallback
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def timed(f, repeat):
+    f()
+    ng.synchronize()
+    ts = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        r = f()
+        ng.synchronize()
+        ts.append(time.perf_counter() - t0)
+        del r
+    return statistics.median(ts)
+
+
+def row(name, t_ng, t_np):
+    print("%-36s %12.3f ms %12.3f ms %8.2fx" % (name, t_ng * 1e3, t_np * 1e3, t_np / t_ng if t_ng else float("inf")))
+
+
+def header(title):
+    print("\n%s\n%-36s %15s %15s %9s" % (title, "operation", "numgpu", "numpy", "ratio"))
+
+
+def bench_protocols(n, repeat):
+    rng = np.random.default_rng(0)
+    a, b = rng.random(n), rng.random(n)
+    m = rng.random((n // 1000, 1000))
+    x, y, xm = ng.asarray(a), ng.asarray(b), ng.asarray(m)
+    print("\nNumPy functions on numgpu arrays (n=%d); 'direct' is numgpu's own call, without the protocol"
+          "\n%-36s %15s %15s %15s %9s" % (n, "operation", "numgpu", "direct", "numpy", "ratio"))
+    cases = [
+        ("np.add(x, y)", lambda: np.add(x, y), lambda: ng.add(x, y), lambda: np.add(a, b)),
+        ("np.sqrt(x)", lambda: np.sqrt(x), lambda: ng.sqrt(x), lambda: np.sqrt(a)),
+        ("np.multiply(x, y, out=x)", lambda: np.multiply(x, y, out=x), lambda: ng.multiply(x, y, out=x),
+         lambda: np.multiply(a, b, out=a)),
+        ("np.add.reduce(x)", lambda: np.add.reduce(x), lambda: ng.sum(x, axis=0), lambda: np.add.reduce(a)),
+        ("np.sum(m, axis=1)", lambda: np.sum(xm, axis=1), lambda: ng.sum(xm, axis=1), lambda: np.sum(m, axis=1)),
+        ("np.mean(x)", lambda: np.mean(x), lambda: ng.mean(x), lambda: np.mean(a)),
+        ("np.concatenate([x, y])", lambda: np.concatenate([x, y]), lambda: ng.concatenate([x, y]),
+         lambda: np.concatenate([a, b])),
+        ("np.maximum(x, 0.5)", lambda: np.maximum(x, 0.5), lambda: ng.maximum(x, 0.5), lambda: np.maximum(a, 0.5)),
+    ]
+    for name, f_ng, f_direct, f_np in cases:
+        t_ng, t_d, t_np = timed(f_ng, repeat), timed(f_direct, repeat), timed(f_np, repeat)
+        print("%-36s %12.3f ms %12.3f ms %12.3f ms %8.2fx" % (name, t_ng * 1e3, t_d * 1e3, t_np * 1e3, t_np / t_ng))
+    header("fallback: functions numgpu lacks (download, NumPy, upload)")
+    prev = _fallback.set_mode("silent")
+    for name, f_ng, f_np in [
+        ("np.median(x)", lambda: np.median(x), lambda: np.median(a)),
+        ("np.diff(x)", lambda: np.diff(x), lambda: np.diff(a)),
+        ("x.cumprod() (method)", lambda: x.cumprod(), lambda: a.cumprod()),
+    ]:
+        row(name, timed(f_ng, repeat), timed(f_np, repeat))
+    _fallback.set_mode(prev)
+
+
+def bench_overhead(repeat):
+    x, y = ng.ones(8), ng.ones(8)
+    k = 2000
+
+    def loop(f):
+        def g():
+            for _ in range(k):
+                f()
+        return g
+    print("\ndispatch overhead per call, tiny arrays\n%-36s %15s %15s" % ("operation", "via protocol", "numgpu direct"))
+    for name, f_proto, f_direct in [
+        ("np.add(x, y) vs numgpu.add", lambda: np.add(x, y), lambda: ng.add(x, y)),
+        ("np.sum(x) vs numgpu.sum", lambda: np.sum(x), lambda: ng.sum(x)),
+    ]:
+        t_p, t_d = timed(loop(f_proto), repeat) / k, timed(loop(f_direct), repeat) / k
+        print("%-36s %12.1f us %12.1f us" % (name, t_p * 1e6, t_d * 1e6))
+
+
+def bench_scripts(repeat):
+    scripts_dir = os.path.join(REPO, "tests", "scripts")
+    env = dict(os.environ, NUMGPU_FALLBACK="silent")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (os.path.join(REPO, "python"), env.get("PYTHONPATH")) if p)
+    print("\nscripts (wall time of a fresh process, import included; kernel cache warm)")
+    print("%-36s %15s %15s %9s" % ("script", "numgpu run", "python", "ratio"))
+    for s in sorted(f for f in os.listdir(scripts_dir) if f.endswith(".py")):
+        path = os.path.join(scripts_dir, s)
+
+        def once(cmd):
+            t0 = time.perf_counter()
+            subprocess.run(cmd, env=env, capture_output=True, check=True)
+            return time.perf_counter() - t0
+        once([sys.executable, "-m", "numgpu", "run", "--no-report", path])   # warm the disk cache
+        t_ng = statistics.median(once([sys.executable, "-m", "numgpu", "run", "--no-report", path])
+                                 for _ in range(repeat))
+        t_np = statistics.median(once([sys.executable, path]) for _ in range(repeat))
+        print("%-36s %12.3f s  %12.3f s  %8.2fx" % (s, t_ng, t_np, t_np / t_ng))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=4_000_000)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--no-scripts", action="store_true")
+    args = ap.parse_args()
+    print("device:", ng.get_device())
+    bench_protocols(args.n, args.repeat)
+    bench_overhead(args.repeat)
+    if not args.no_scripts:
+        bench_scripts(max(1, args.repeat // 2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,253 @@
+"""NumPy's protocols on numgpu.ndarray (issue 5), set on the heap type from Python.
+
+    __array_ufunc__      np.add(x, y), np.sqrt(x, out=o), np.add.reduce(x), np.maximum.accumulate(x)
+                         with a numgpu array among the operands run numgpu's function of the same
+                         name (reduce/accumulate through numgpu's reductions and scans); whatever
+                         numgpu lacks falls back to NumPy (numgpu._fallback, counted and warned).
+    __array_function__   np.sum(x), np.concatenate([x, y]), np.linalg.norm(x): numgpu's function of
+                         the same name in the matching module, else the fallback.
+    host attributes      ndarray methods and attributes numgpu lacks (x.cumsum(), x.flags, ...) are set
+                         on the type as methods/properties that run NumPy's through the fallback; the
+                         methods numgpu has keep their normal (specialised) lookup and cost nothing extra.
+    __format__, __round__  as NumPy's (a 0-d array formats like its scalar).
+`__array__` (dtype=, copy=, NumPy 2 style) is in C (src/pymod/ndarray.c).
+
+scalar_style(True), used by `numgpu run`, makes 0-d arrays stand in for the NumPy scalars an
+unmodified script would get from a reduction or an index: repr like np.float64(1.5), hashable.
+"""
+import threading
+
+import numpy as _np
+
+from . import _fallback
+from ._core import ndarray
+
+# ufunc.reduce / .accumulate with numgpu's reductions and scans (when that module has them).
+_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
+           "logical_and": "all", "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
+_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+# Methods that change the array in place: the fallback copies NumPy's result back.
+_INPLACE_METHODS = {"sort", "partition", "put", "itemset", "setfield"}
+
+_local = threading.local()     # functions being dispatched now (guards against a loop back into us)
+
+
+def _numgpu():
+    import numgpu
+    return numgpu
+
+
+def _own(module, name):
+    """numgpu's own function `name` in `module` (never the NumPy fallback its __getattr__ would give)."""
+    f = vars(module).get(name) if module is not None else None
+    return f if callable(f) and not isinstance(f, type) else None
+
+
+def _first_out(kwargs):
+    out = kwargs.get("out")
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            return None
+        kwargs = dict(kwargs, out=out[0])
+    return kwargs
+
+
+def _try(f, args, kwargs):
+    """numgpu's f(*args, **kwargs); None (meaning: fall back) where numgpu does not support the call."""
+    try:
+        return f(*args, **kwargs)
+    except (NotImplementedError, TypeError):
+        return None
+
+
+def ufunc_dispatch(ufunc, method, *inputs, **kwargs):
+    """NumPy ufunc `ufunc`'s `method` ("__call__", "reduce", ...) on operands including numgpu arrays."""
+    if method == "__call__" and not kwargs:   # the common case, kept short
+        f = _target(ufunc)
+        if f is not None:
+            try:
+                return f(*inputs)
+            except (NotImplementedError, TypeError):
+                pass
+    ng = _numgpu()
+    name = ufunc.__name__
+    k = _first_out(kwargs) if "out" in kwargs else kwargs
+    res = None
+    if k is not None:
+        if method == "__call__":
+            f = _own(ng, name)
+            res = _try(f, inputs, k) if f is not None else None
+        elif method == "reduce" and name in _REDUCE and _own(ng, _REDUCE[name]) and len(inputs) == 1:
+            if k.get("initial") is None and "where" not in k:
+                k = {key: v for key, v in k.items() if key != "initial"}
+                k.setdefault("axis", 0)
+                res = _try(_own(ng, _REDUCE[name]), inputs, k)
+        elif method == "accumulate" and name in _ACCUMULATE and _own(ng, _ACCUMULATE[name]) and len(inputs) == 1:
+            k = dict(k)
+            k.setdefault("axis", 0)
+            res = _try(_own(ng, _ACCUMULATE[name]), inputs, k)
+    if res is not None and res is not NotImplemented:
+        return res
+    label = "numpy.%s" % name if method == "__call__" else "numpy.%s.%s" % (name, method)
+    return _fallback.call_numpy(label, getattr(ufunc, method), *inputs, **kwargs)
+
+
+def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    try:
+        return ufunc_dispatch(ufunc, method, *inputs, **kwargs)
+    except RuntimeError as e:
+        from ._run import name_strict_error
+        raise name_strict_error(e, "numpy." + ufunc.__name__)
+
+
+def _numgpu_module_for(np_module_name):
+    """numgpu's module that mirrors NumPy's `np_module_name` ("numpy", "numpy.linalg"), or None."""
+    ng = _numgpu()
+    if np_module_name == "numpy":
+        return ng
+    if np_module_name == "numpy.linalg":
+        return getattr(ng, "linalg", None)
+    if np_module_name == "numpy.fft":
+        return vars(ng).get("fft")
+    return None
+
+
+_targets = {}    # NumPy function -> numgpu's function of that name (or None): looked up once
+
+
+def _shape(a):
+    return a.shape if isinstance(a, ndarray) else _np.shape(a)
+
+
+def _ndim(a):
+    return a.ndim if isinstance(a, ndarray) else _np.ndim(a)
+
+
+def _size(a, axis=None):
+    if not isinstance(a, ndarray):
+        return _np.size(a, axis)
+    return a.size if axis is None else a.shape[axis]
+
+
+# NumPy functions that only read an array's metadata: answered without a download.
+METADATA = {_np.shape: _shape, _np.ndim: _ndim, _np.size: _size}
+
+
+def _target(func):
+    f = _targets.get(func, _targets)
+    if f is _targets:
+        module = getattr(func, "__module__", None) or "numpy"
+        f = _targets[func] = METADATA.get(func) or _own(_numgpu_module_for(module), func.__name__)
+    return f
+
+
+def _array_function(self, func, types, args, kwargs):
+    for t in types:
+        if t is not ndarray and not issubclass(t, (ndarray, _np.ndarray)):
+            return NotImplemented
+    f = _target(func)
+    if f is not None:
+        active = getattr(_local, "active", None)
+        if active is None:
+            active = _local.active = set()
+        if func not in active:   # numgpu's function calling NumPy's on our arrays would loop back here
+            active.add(func)
+            try:
+                res = _try(f, args, kwargs)
+            except RuntimeError as e:
+                from ._run import name_strict_error
+                raise name_strict_error(e, "%s.%s" % (func.__module__, func.__name__))
+            finally:
+                active.discard(func)
+            if res is not None and res is not NotImplemented:
+                return res
+    return _fallback.call_numpy("%s.%s" % (getattr(func, "__module__", None) or "numpy", func.__name__),
+                                func, *args, **kwargs)
+
+
+def _host_method(name):
+    """ndarray method `name` that numgpu lacks: NumPy's, on a downloaded copy (the result uploaded;
+    in-place methods copy their result back)."""
+    label = "numpy.ndarray.%s" % name
+    unbound = getattr(_np.ndarray, name)
+
+    def method(self, *args, **kwargs):
+        if name in _INPLACE_METHODS:
+            host = self.get()
+            res = _fallback.call_numpy(label, getattr(host, name), *args, **kwargs)
+            self[...] = host
+            return res
+        return _fallback.call_numpy(label, unbound, self, *args, **kwargs)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = "NumPy's ndarray.%s, run on NumPy (numgpu has no device version yet)." % name
+    method._numgpu_host = True     # counted as a fallback, never as a device call
+    return method
+
+
+def _host_property(name):
+    """ndarray attribute `name` that numgpu lacks (flags, real, base, ...): NumPy's, of a downloaded copy."""
+    label = "numpy.ndarray.%s" % name
+    return property(lambda self: _fallback.call_numpy(label, lambda h: getattr(h, name), self),
+                    doc="NumPy's ndarray.%s, of a host copy (numgpu has no device version yet)." % name)
+
+
+def _install_host_attributes():
+    """Every public attribute of numpy.ndarray that numgpu.ndarray lacks, served by NumPy.
+    Real methods and properties on the type (not __getattr__), so lookups of numgpu's own
+    attributes keep CPython's fast, specialised path; what is already there (C methods, or
+    Python ones other modules set later, which replace these) stays."""
+    for name in dir(_np.ndarray):
+        if name.startswith("_") or hasattr(ndarray, name):
+            continue
+        attr = getattr(_np.ndarray, name)
+        setattr(ndarray, name, _host_method(name) if callable(attr) else _host_property(name))
+
+
+def _host_value(self):
+    """The numpy value standing for self: a scalar for 0-d arrays, else the ndarray."""
+    h = self.get()
+    return h[()] if h.ndim == 0 else h
+
+
+def _format(self, spec):
+    if self.ndim == 0:
+        return format(self.get()[()], spec)
+    if spec:
+        raise TypeError("unsupported format string passed to numpy.ndarray.__format__")
+    return str(self)
+
+
+def _round(self, ndigits=None):
+    return _fallback._up(round(_host_value(self), ndigits))
+
+
+_c_repr = ndarray.__repr__
+
+
+def _scalar_repr(self):
+    return repr(self.get()[()]) if self.ndim == 0 else _c_repr(self)
+
+
+def _scalar_hash(self):
+    if self.ndim == 0:
+        return hash(self.get()[()])
+    raise TypeError("unhashable type: 'numpy.ndarray'")
+
+
+def install():
+    """The protocols on numgpu.ndarray (done once by `import numgpu`)."""
+    ndarray.__array_ufunc__ = _array_ufunc
+    ndarray.__array_function__ = _array_function
+    _install_host_attributes()
+    ndarray.__format__ = _format
+    ndarray.__round__ = _round
+
+
+def scalar_style(on=True):
+    """Make 0-d arrays print and hash like NumPy scalars (`numgpu run`), or undo it."""
+    if on:
+        ndarray.__repr__ = _scalar_repr
+        ndarray.__hash__ = _scalar_hash
+    else:
+        ndarray.__repr__ = _c_repr
+        ndarray.__hash__ = None

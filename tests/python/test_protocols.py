@@ -1,0 +1,211 @@
+"""NumPy's protocols on numgpu arrays: __array_ufunc__, __array_function__, __array__, the
+ndarray method fallback (__getattr__), __format__/__round__; NumPy is the oracle."""
+import warnings
+
+import numpy as np
+import pytest
+
+import numgpu as ng
+from numgpu import _fallback, _protocols
+from helpers import assert_same, data
+
+SHAPES = [(), (0,), (5,), (3, 4), (2, 3, 4)]
+DTYPES = [np.int32, np.int64, np.float32, np.float64]
+
+
+@pytest.fixture(autouse=True)
+def quiet_fallback():
+    prev = _fallback.set_mode("silent")
+    yield
+    _fallback.set_mode(prev)
+
+
+def both(a):
+    return a, ng.asarray(a)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("uf", [np.add, np.multiply, np.maximum, np.subtract, np.less, np.arctan2])
+def test_binary_ufunc_dispatches(uf, dtype, shape):
+    a, x = both(data(dtype, shape, seed=1))
+    b, y = both(data(dtype, shape, seed=2))
+    launches = ng.stats()["kernel_launches"]
+    r = uf(x, y)
+    assert isinstance(r, ng.ndarray)
+    assert_same(r, uf(a, b))
+    assert_same(uf(a, y), uf(a, b))                  # a NumPy array first: still ours
+    assert_same(uf(x, 2), uf(a, 2))
+    if a.size:
+        assert ng.stats()["kernel_launches"] > launches   # ran on the device, not through NumPy
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("uf", [np.sqrt, np.exp, np.negative, np.absolute, np.isnan, np.floor])
+def test_unary_ufunc_and_out(uf, dtype):
+    a, x = both(np.abs(data(dtype, (3, 5), seed=3)))
+    assert_same(uf(x), uf(a))
+    ref = uf(a)
+    o = ng.empty(ref.shape, ref.dtype)
+    r = uf(x, out=o)
+    assert r is o
+    assert_same(o, ref)
+    t = ng.empty(ref.shape, ref.dtype)
+    assert uf(x, out=(t,)) is t
+
+
+@pytest.mark.parametrize("axis", [0, 1, None, -1])
+@pytest.mark.parametrize("uf", [np.add, np.multiply, np.maximum, np.minimum])
+def test_ufunc_reduce(uf, axis):
+    a, x = both(data(np.float64, (4, 6), seed=4))
+    assert_same(uf.reduce(x, axis=axis), uf.reduce(a, axis=axis), rtol=1e-12)
+    assert_same(uf.reduce(x, axis=axis, keepdims=True), uf.reduce(a, axis=axis, keepdims=True), rtol=1e-12)
+
+
+def test_ufunc_other_methods_fall_back():
+    a, x = both(data(np.float64, (3, 4), seed=5))
+    _fallback.reset()
+    assert_same(np.add.accumulate(x, axis=1), np.add.accumulate(a, axis=1), rtol=1e-12)
+    assert_same(np.maximum.accumulate(x), np.maximum.accumulate(a))
+    assert_same(np.subtract.outer(x[0], x[1]), np.subtract.outer(a[0], a[1]))
+    assert_same(np.add.reduce(x, initial=10.0), np.add.reduce(a, initial=10.0), rtol=1e-12)
+    assert _fallback.counts["numpy.maximum.accumulate"][0] == 1
+    assert _fallback.counts["numpy.subtract.outer"][0] == 1
+    # a ufunc numgpu lacks: NumPy's, result uploaded
+    r = np.cbrt(x)
+    assert isinstance(r, ng.ndarray)
+    assert_same(r, np.cbrt(a))
+    assert "numpy.cbrt" in _fallback.counts
+    # keyword arguments numgpu's ufuncs do not take (where=, dtype=): NumPy's
+    assert_same(np.add(x, x, dtype=np.float32), np.add(a, a, dtype=np.float32))
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_array_function_dispatches(dtype, shape):
+    a, x = both(data(dtype, shape, seed=6))
+    for f, kw in ((np.sum, {}), (np.mean, {}), (np.max, {}), (np.prod, {}), (np.std, {}),
+                  (np.transpose, {}), (np.ravel, {})):
+        if f in (np.max,) and a.size == 0:
+            with pytest.raises(ValueError):
+                f(x)
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)   # mean of empty
+            assert_same(f(x, **kw), f(a, **kw), rtol=1e-5 if dtype == np.float32 else 1e-12)
+    if a.ndim:
+        assert_same(np.concatenate([x, x]), np.concatenate([a, a]))
+        assert_same(np.concatenate([x, a]), np.concatenate([a, a]))
+        assert_same(np.sum(x, axis=0), np.sum(a, axis=0))
+        assert_same(np.stack([x, x], axis=-1), np.stack([a, a], axis=-1))
+
+
+def test_array_function_uses_numgpu_and_falls_back():
+    a, x = both(data(np.float64, (3, 4), seed=7))
+    _fallback.reset()
+    launches = ng.stats()["kernel_launches"]
+    r = np.sum(x, axis=1)
+    assert isinstance(r, ng.ndarray) and ng.stats()["kernel_launches"] > launches
+    assert "numpy.sum" not in _fallback.counts
+    r = np.median(x, axis=0)                       # numgpu has no median: NumPy's
+    assert_same(r, np.median(a, axis=0))
+    assert _fallback.counts["numpy.median"][0] == 1
+    assert_same(np.linalg.norm(x), np.linalg.norm(a), rtol=1e-12)
+    u, s, vt = np.linalg.svd(x)
+    np.testing.assert_allclose(ng.asnumpy(s), np.linalg.svd(a)[1])
+    assert np.array_equal(x, a) and np.allclose(x, a)
+    # numgpu's function rejects the call (an argument it lacks): NumPy's runs
+    assert_same(np.sum(x, where=a > 0), np.sum(a, where=a > 0), rtol=1e-12)
+
+
+def test_array_function_other_types_not_handled():
+    class Other:
+        def __array_function__(self, func, types, args, kwargs):
+            return "other"
+    x = ng.ones(3)
+    assert np.concatenate([x, Other()]) == "other"
+
+
+def test_array_dunder():
+    a, x = both(data(np.float64, (2, 3), seed=8))
+    h = np.asarray(x)
+    assert type(h) is np.ndarray
+    np.testing.assert_array_equal(h, a)
+    assert np.asarray(x, dtype=np.float32).dtype == np.float32
+    c = np.array(x, copy=True)
+    c[0, 0] = 99.0
+    assert float(x[0, 0]) == a[0, 0]
+    np.testing.assert_array_equal(x.__array__(np.int64), a.astype(np.int64))
+    np.testing.assert_array_equal(x.__array__(dtype=None, copy=True), a)
+
+
+@pytest.mark.parametrize("shape", [(5,), (2, 3), (0,)])
+def test_method_fallback(shape):
+    a, x = both(data(np.float64, shape, seed=9))
+    _fallback.reset()
+    assert_same(x.cumsum(), a.cumsum(), rtol=1e-12)
+    assert _fallback.counts["numpy.ndarray.cumsum"][0] == 1
+    assert x.flags.c_contiguous == a.flags.c_contiguous
+    assert_same(x.clip(-0.5, 0.5), a.clip(-0.5, 0.5))
+    assert_same(x.round(2), a.round(2))
+    x.sort()                                           # in place: the sorted data comes back
+    a.sort()
+    assert_same(x, a)
+    with pytest.raises(AttributeError, match="no attribute 'no_such_thing'"):
+        x.no_such_thing
+    with pytest.raises(AttributeError):
+        x.__no_such_dunder__
+    assert not hasattr(x, "__array_interface__")
+
+
+def test_method_fallback_error_mode():
+    _fallback.set_mode("error")
+    with pytest.raises(_fallback.FallbackError, match="numpy.ndarray.cumprod"):
+        ng.ones(3).cumprod()
+
+
+def test_format_and_round():
+    a, x = both(np.array([[1.25, -2.5], [3.0, 4.125]]))
+    s, t = a.sum(), x.sum()
+    assert f"{t:.3f}" == f"{s:.3f}" and f"{t:>10.2e}" == f"{s:>10.2e}" and format(t) == format(s)
+    assert format(x) == format(a)
+    with pytest.raises(TypeError):
+        format(x, ".2f")
+    assert round(t, 1) == round(s, 1) and round(x[0, 0]) == round(a[0, 0])
+    with pytest.raises(TypeError):   # as NumPy: round() of an n-d array is an error
+        round(x, 1)
+    assert "%d %.2f" % (x[1, 1], t) == "%d %.2f" % (a[1, 1], s)
+
+
+def test_scalar_style():
+    x = ng.asarray(np.array([1.5, 2.5]))
+    assert repr(x.sum()) == "array(4.)"
+    _protocols.scalar_style(True)
+    try:
+        assert repr(x.sum()) == repr(np.float64(4.0))
+        assert repr(x[0]) == repr(np.float64(1.5)) and repr(x) == repr(np.array([1.5, 2.5]))
+        assert {x[0]: "a"}[1.5] == "a"
+        with pytest.raises(TypeError, match="unhashable"):
+            hash(x)
+    finally:
+        _protocols.scalar_style(False)
+    assert repr(x.sum()) == "array(4.)"
+    with pytest.raises(TypeError):
+        hash(x.sum())
+
+
+def test_metadata_functions_need_no_download():
+    x = ng.asarray(np.zeros((2, 3)))
+    _fallback.reset()
+    before = ng.stats()["downloads"]
+    assert np.shape(x) == (2, 3) and np.ndim(x) == 2 and np.size(x) == 6 and np.size(x, 1) == 3
+    assert ng.stats()["downloads"] == before and not _fallback.counts
+
+
+def test_host_attributes_are_real_attributes():
+    # Served as methods/properties on the type (no __getattr__), so numgpu's own lookups stay fast.
+    assert "__getattr__" not in vars(ng.ndarray)
+    assert ng.ndarray.sum is vars(ng.ndarray)["sum"] and not hasattr(ng.ndarray.sum, "_numgpu_host")
+    assert getattr(ng.ndarray.cumsum, "_numgpu_host", False)
+    public = {n for n in dir(np.ndarray) if not n.startswith("_")}
+    assert public <= set(dir(ng.ndarray))

@@ -1,0 +1,442 @@
+"""`python -m numgpu run`: unmodified NumPy scripts served by numgpu, the fallback, the report,
+the precision policy.
+
+The scripts in tests/scripts are plain NumPy programs. Each runs under plain Python and under
+`numgpu run` (a fresh interpreter each) on every device present; their printed outputs must be
+the same, numbers within rounding (the device sums in another order).
+"""
+import os
+import re
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import numgpu as ng
+from numgpu import _fallback, _run
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPTS_DIR = os.path.join(REPO, "tests", "scripts")
+SCRIPTS = sorted(f for f in os.listdir(SCRIPTS_DIR) if f.endswith(".py"))
+DEVICES = ["cpu"] + (["opencl"] if ng.is_available("opencl") else [])
+NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf")
+
+
+def python(args, env=None, cwd=None, timeout=300):
+    full = dict(os.environ)
+    full["PYTHONPATH"] = os.pathsep.join(p for p in (os.path.dirname(os.path.dirname(ng.__file__)),
+                                                     full.get("PYTHONPATH")) if p)
+    full.pop("NUMGPU_STRICT", None)
+    full.pop("NUMGPU_FALLBACK", None)
+    full.update(env or {})
+    return subprocess.run([sys.executable] + list(args), env=full, cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def run(*args, env=None, cwd=None):
+    return python(["-m", "numgpu", "run"] + list(args), env=env, cwd=cwd)
+
+
+def same_output(plain, served, rtol=1e-5, atol=1e-6):
+    """The two outputs' text equal with whitespace ignored, their numbers within rounding;
+    returns the first difference as text, or None."""
+    p_lines, s_lines = plain.splitlines(), served.splitlines()
+    if len(p_lines) != len(s_lines):
+        return "%d lines vs %d lines" % (len(p_lines), len(s_lines))
+    for a, b in zip(p_lines, s_lines):
+        ta, tb = NUMBER.split(a), NUMBER.split(b)
+        na, nb = NUMBER.findall(a), NUMBER.findall(b)
+        if ["".join(t.split()) for t in ta] != ["".join(t.split()) for t in tb] or len(na) != len(nb):
+            return "text differs:\n  %s\n  %s" % (a, b)
+        for x, y in zip(na, nb):
+            fx, fy = float(x), float(y)
+            if not (np.isnan(fx) and np.isnan(fy)) and abs(fx - fy) > atol + rtol * abs(fx):
+                return "number differs: %s vs %s in\n  %s\n  %s" % (x, y, a, b)
+    return None
+
+
+def test_same_output_can_fail():
+    assert same_output("a 1.0 [2 3]", "a 1.0000001 [2  3]") is None
+    assert same_output("a 1.0", "a 1.1") is not None
+    assert same_output("a 1.0", "b 1.0") is not None
+    assert same_output("x\ny", "x") is not None
+
+
+# ---- the scripts, plain vs served ----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def plain_outputs():
+    out = {}
+    for s in SCRIPTS:
+        proc = python([os.path.join(SCRIPTS_DIR, s)])
+        assert proc.returncode == 0, proc.stderr
+        out[s] = proc.stdout
+    return out
+
+
+def test_at_least_five_scripts():
+    assert len(SCRIPTS) >= 5
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_script_output_matches_numpy(script, device, plain_outputs):
+    proc = run(os.path.join(SCRIPTS_DIR, script), env={"NUMGPU_DEVICE": device})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    diff = same_output(plain_outputs[script], proc.stdout)
+    assert diff is None, diff
+    assert "numgpu run report" in proc.stderr
+    assert "device           %s" % device in proc.stderr
+    # The work ran on the device: device calls and kernel launches were counted.
+    launches = int(re.search(r"kernels\s+(\d+) launches", proc.stderr).group(1))
+    on_device = int(re.search(r"functions\s+(\d+) on the device", proc.stderr).group(1))
+    assert launches > 0 and on_device > 0
+
+
+# ---- the command -----------------------------------------------------------------------------------
+
+def write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+def test_argv_main_and_script_dir(tmp_path):
+    write(tmp_path, "helper_mod.py", "import numpy\nVALUE = numpy.arange(3)\n")
+    script = write(tmp_path, "main.py",
+                   "import sys\nimport numpy as np\nimport helper_mod\n"
+                   "print(__name__, sys.argv[1:], type(np.zeros(2)).__module__)\n"
+                   "print(type(helper_mod.VALUE).__module__, helper_mod.VALUE * 2)\n")
+    proc = run("--no-report", script, "a", "--b", cwd=str(tmp_path / ".."))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["__main__ ['a', '--b'] numgpu", "numgpu [0 2 4]"]
+    assert "numgpu run report" not in proc.stderr
+
+
+def test_import_forms(tmp_path):
+    script = write(tmp_path, "forms.py", """
+import numpy
+import numpy as np
+import numpy.linalg
+import numpy.linalg as la
+from numpy import sqrt, float32, pi, ndarray, linalg
+from numpy.linalg import norm
+from numpy.random import default_rng
+from numpy import *
+x = np.arange(4.0)
+print(type(x).__module__, type(numpy.ones(1)).__module__, isinstance(x, ndarray))
+print(sqrt(x), float32, round(pi, 3), norm(x), la.norm(x) == numpy.linalg.norm(x), linalg.norm(x))
+print(type(zeros(2)).__module__, type(default_rng(0).random(2)).__module__, np.__name__, newaxis)
+print(np.finfo(np.float32).eps, np.iinfo(np.int8).max, np.dtype("float32"), np.float64(2.5) * 2)
+""")
+    proc = run("--no-report", script)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "numgpu numgpu True"
+    assert lines[1].startswith("[0.         1.         1.41421356 1.73205081] <class 'numpy.float32'> 3.142 3.74165738")
+    assert lines[2] == "numgpu numgpu numpy None"
+    assert lines[3] == "%s 127 float32 5.0" % np.finfo(np.float32).eps
+
+
+def test_libraries_keep_real_numpy(tmp_path):
+    pytest.importorskip("matplotlib")
+    script = write(tmp_path, "lib.py", """
+import numpy as np
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.colors as mc
+x = np.linspace(0.0, 10.0, 5)
+normed = mc.Normalize(0, 10)(x)
+print(type(mc.np).__name__, type(normed).__module__.split(".")[0], np.asarray(normed).tolist())
+""")
+    proc = run("--no-report", script)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["module", "numpy", "[0.0,", "0.25,", "0.5,", "0.75,", "1.0]"]
+
+
+def test_print_like_numpy(tmp_path):
+    script = write(tmp_path, "show.py", """
+import numpy as np
+a = np.arange(6, dtype=np.float64).reshape(2, 3) / 4
+s = a.sum()
+print(a); print(repr(a)); print(s, repr(s), repr(a[1, 2]), [a.max(), a.min()])
+print(f"{s:.3f} {a[0, 1]:>8.2f}", "%.2f %d" % (s, a.argmax()), float(s), int(a[1, 1]), bool(a.any()))
+print(len(a), [v for v in a[0]], {a[0, 0]: 1}, round(s, 1), str(a[0]))
+print(np.array([1, 2, 3]), np.array([True, False]), np.array(["a", "b"]), np.int32(5))
+""")
+    plain = python([script])
+    served = run("--no-report", script)
+    assert plain.returncode == 0 and served.returncode == 0, served.stderr
+    assert served.stdout == plain.stdout
+
+
+def test_exit_status_and_errors(tmp_path):
+    script = write(tmp_path, "ex.py", "import sys\nimport numpy as np\nprint(np.ones(2).sum())\nsys.exit(3)\n")
+    proc = run(script)
+    assert proc.returncode == 3 and proc.stdout == "2.0\n"
+    assert "numgpu run report" in proc.stderr                 # the report still comes at exit
+    bad = write(tmp_path, "bad.py", "import numpy as np\nnp.ones(2) + np.ones(3)\n")
+    proc = run("--no-report", bad)
+    assert proc.returncode == 1 and "ValueError" in proc.stderr
+    proc = run(str(tmp_path / "missing.py"))
+    assert proc.returncode == 2 and "no such script" in proc.stderr
+
+
+FALLBACK_SCRIPT = "import numpy as np\nx = np.arange(5.0)\nprint(np.diff(x), np.diff(x))\n"
+
+
+def test_report_content(tmp_path):
+    script = write(tmp_path, "rep.py", FALLBACK_SCRIPT + "y = np.asarray([1.0, 2.0]) + 1\nprint(y.sum())\n")
+    proc = run(script)
+    assert proc.returncode == 0, proc.stderr
+    err = proc.stderr
+    assert err.count("numpy.diff runs on NumPy") == 1            # warned once for two calls
+    for needle in ("numgpu run report for rep.py", "wall time", "precision        float64",
+                   "transfers", "implicit", "kernels", "compiled", "disk cache hits", "memory cache hits"):
+        assert needle in err, needle
+    row = re.search(r"numpy\.diff\s+(\d+)\s+[\d.]+s\s+(\d+)", err)
+    assert row and row.groups() == ("0", "2")
+    row = re.search(r"numpy\.arange\s+(\d+)\s+[\d.]+s\s+(\d+)", err)
+    assert row and row.groups() == ("1", "0")
+    assert re.search(r"functions\s+\d+ on the device, 2 on NumPy", err)
+
+
+def test_profile(tmp_path):
+    script = write(tmp_path, "prof.py", "import numpy as np\nx = np.ones(1000)\n"
+                                        "for i in range(3):\n    x = x * 2.0  # hot line\nprint(float(x[0]))\n")
+    proc = run("--profile", script)
+    assert proc.returncode == 0 and proc.stdout == "8.0\n", proc.stderr
+    assert "profile" in proc.stderr
+    assert re.search(r"prof\.py:4\s+x = x \* 2\.0  # hot line", proc.stderr)
+    hits = re.search(r"(\d+)\s+prof\.py:4", proc.stderr)
+    assert hits and hits.group(1) == "3"
+
+
+def test_fallback_error_mode_and_strict(tmp_path):
+    script = write(tmp_path, "fb.py", FALLBACK_SCRIPT)
+    proc = run("--no-report", script, env={"NUMGPU_FALLBACK": "error"})
+    assert proc.returncode != 0 and "FallbackError" in proc.stderr and "numpy.diff" in proc.stderr
+    proc = run("--no-report", "--fallback", "silent", script)
+    assert proc.returncode == 0 and "runs on NumPy" not in proc.stderr
+    proc = run("--no-report", script, env={"NUMGPU_STRICT": "1"})
+    assert proc.returncode != 0 and "NUMGPU_STRICT=1" in proc.stderr and "numpy.diff" in proc.stderr
+    # __import__ called without globals is not the user's import statement: the real NumPy, whose
+    # array meeting a numgpu one is an implicit upload, an error under strict.
+    implicit = write(tmp_path, "imp.py", "import numpy as np\nx = np.ones(3) + __import__('numpy').ones(3)\n")
+    proc = run("--no-report", implicit, env={"NUMGPU_STRICT": "1"})
+    assert proc.returncode != 0 and "NUMGPU_STRICT=1: implicit upload" in proc.stderr
+    proc = run(implicit)
+    assert proc.returncode == 0 and re.search(r"implicit\s+1 uploads", proc.stderr), proc.stderr
+
+
+def test_precision_float32(tmp_path):
+    script = write(tmp_path, "prec.py", "import numpy as np\nx = np.zeros(3)\ny = np.asarray([1.5, 2.5])\n"
+                                        "z = np.linspace(0, 1, 4)\nw = np.arange(3) * 0.5\n"
+                                        "print(x.dtype, y.dtype, z.dtype, np.ones(2, dtype=np.float64).dtype,"
+                                        " y.astype(np.float64).dtype, np.arange(3).dtype, (y * 2).sum())\n")
+    proc = run("--precision", "float32", script)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "float32 float32 float32 float32 float32 int64 8.0\n"
+    assert "precision        float32" in proc.stderr
+    proc = run("--no-report", script)
+    assert proc.stdout == "float64 float64 float64 float64 float64 int64 8.0\n"
+
+
+def test_precision_config_in_process():
+    prev = ng.config(precision="float32")
+    try:
+        assert ng.zeros(2).dtype == np.float32
+        assert ng.asarray(np.ones(3)).dtype == np.float32
+        assert ng.full(2, 1.5).dtype == np.float32
+        assert ng.asarray(np.ones(3, np.int32)).dtype == np.int32
+        assert ng.config()["precision"] == "float32"
+    finally:
+        ng.config(precision=prev["precision"])
+    assert ng.zeros(2).dtype == np.float64
+    with pytest.raises(ValueError, match="precision"):
+        ng.config(precision="float16")
+
+
+# ---- the fallback, in process ----------------------------------------------------------------------
+
+@pytest.fixture
+def fresh_fallback():
+    prev = _fallback.set_mode("warn")
+    _fallback.reset()
+    yield
+    _fallback.set_mode(prev)
+    _fallback.reset()
+
+
+def test_fallback_counts_and_warns_once(fresh_fallback):
+    x = ng.asarray(np.array([3.0, 1.0, 2.0]))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        r1 = ng.diff(x)
+        r2 = ng.diff(x, n=2)
+    assert isinstance(r1, ng.ndarray) and r1.tolist() == [-2.0, 1.0] and r2.tolist() == [3.0]
+    assert [str(m.message).split(" runs")[0] for m in w] == ["numgpu: numpy.diff"]
+    assert issubclass(w[0].category, _fallback.FallbackWarning)
+    assert _fallback.counts["numpy.diff"][0] == 2
+
+
+def test_fallback_modes(fresh_fallback):
+    x = ng.asarray(np.arange(4.0))
+    _fallback.set_mode("silent")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert ng.diff(x).tolist() == [1.0, 1.0, 1.0]
+    _fallback.set_mode("error")
+    with pytest.raises(_fallback.FallbackError, match="numpy.diff"):
+        ng.diff(x)
+    with pytest.raises(ValueError, match="fallback mode"):
+        _fallback.set_mode("loud")
+    assert ng.config(fallback="silent")["fallback"] == "error"
+    assert _fallback.get_mode() == "silent"
+    strict = ng.set_strict(False)
+    try:
+        assert ng.config()["strict"] is False
+        assert ng.config(strict=True)["strict"] is False and ng.config()["strict"] is True
+    finally:
+        ng.set_strict(strict)
+
+
+def test_fallback_strict_names_function(fresh_fallback):
+    prev = ng.set_strict(True)
+    try:
+        with pytest.raises(RuntimeError, match="NUMGPU_STRICT=1.*numpy.ediff1d"):
+            ng.ediff1d(ng.asarray(np.arange(4.0)))
+        with pytest.raises(RuntimeError, match="NUMGPU_STRICT=1"):
+            ng.ones(2) + np.ones(2)           # an implicit upload
+    finally:
+        ng.set_strict(prev)
+
+
+def test_fallback_results_and_passthrough(fresh_fallback):
+    _fallback.set_mode("silent")
+    a = np.array([[4.0, 1.0], [2.0, 3.0]])
+    x = ng.asarray(a)
+    u, s, vt = _fallback.call_numpy("numpy.linalg.svd", np.linalg.svd, x)   # a namedtuple of arrays
+    assert isinstance(s, ng.ndarray)
+    np.testing.assert_allclose(ng.asnumpy(s), np.linalg.svd(a)[1])
+    assert ng.array_repr(x) == np.array_repr(a)      # non-array results come back as they are
+    names = _fallback.call_numpy("numpy.char.upper", np.char.upper, np.array(["a", "b"]))
+    assert isinstance(names, np.ndarray) and names.tolist() == ["A", "B"]   # str: no device dtype, stays NumPy's
+    o = ng.zeros(2)
+    r = _fallback.call_numpy("numpy.negative", np.negative, ng.asarray(np.array([1.0, 2.0])), out=o)
+    assert r is o and o.tolist() == [-1.0, -2.0]
+    assert _fallback.counts["numpy.linalg.svd"][0] == 1
+
+
+def test_plain_import_costs_nothing():
+    # Without the report on, numgpu's functions are its own objects: no counting wrapper, no fallback frame.
+    if not _run._state["counting"]:
+        assert not getattr(ng.sum, "_numgpu_counted", False)
+        assert ng.sum is vars(ng)["sum"] and "__wrapped__" not in vars(ng.sum)
+
+
+def test_shim_random_streams_are_numpys():
+    rnd = _run.shim("numpy.random")
+    rng = rnd.default_rng(123)
+    got = rng.normal(size=5)
+    assert isinstance(got, ng.ndarray)
+    np.testing.assert_array_equal(ng.asnumpy(got), np.random.default_rng(123).normal(size=5))
+    rnd.seed(5)
+    a = rnd.rand(3)
+    np.random.seed(5)
+    np.testing.assert_array_equal(ng.asnumpy(a), np.random.rand(3))
+    x = ng.asarray(np.arange(10))
+    rnd.default_rng(1).shuffle(x)
+    h = np.arange(10)
+    np.random.default_rng(1).shuffle(h)
+    assert x.tolist() == h.tolist()
+
+
+def test_shim_ufunc_methods(fresh_fallback):
+    _fallback.set_mode("silent")
+    npx = _run.shim("numpy")
+    x = ng.asarray(np.array([[1.0, 5.0], [3.0, 2.0]]))
+    a = x.get()
+    assert npx.add.reduce(x).tolist() == np.add.reduce(a).tolist()
+    assert npx.maximum.accumulate(x, axis=1).tolist() == np.maximum.accumulate(a, axis=1).tolist()
+    assert npx.subtract.outer(x[0], x[1]).tolist() == np.subtract.outer(a[0], a[1]).tolist()
+    assert npx.add.nin == 2 and npx.sqrt.nin == 1
+    assert npx.where(x > 2).__class__ is tuple        # numgpu lacks 1-arg where: NumPy's runs
+    assert [v.tolist() for v in npx.where(x > 2)] == [v.tolist() for v in np.where(a > 2)]
+
+
+def test_is_user_code():
+    assert not _run.is_user_code(vars(np))
+    assert not _run.is_user_code({"__file__": warnings.__file__, "__name__": "warnings"})
+    assert _run.is_user_code({"__file__": os.path.join(SCRIPTS_DIR, "kmeans.py"), "__name__": "__main__"})
+    assert _run.is_user_code({"__name__": "__main__"})
+    assert not _run.is_user_code(None)
+
+
+def test_report_in_process():
+    import io
+    buf = io.StringIO()
+    ng.report(file=buf)
+    text = buf.getvalue()
+    assert "numgpu run report" in text and "transfers" in text and "kernels" in text
+
+
+def test_shim_metadata_and_host_utilities(fresh_fallback):
+    npx = _run.shim("numpy")
+    assert npx.shape([1, 2]) == (2,) and npx.shape(ng.ones((3, 1))) == (3, 1) and npx.ndim(5) == 0
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        opts = npx.get_printoptions()
+    assert isinstance(opts, dict) and not w            # host utilities: counted, not warned
+    assert _fallback.counts["numpy.get_printoptions"][0] == 1
+
+
+def test_strict_implicit_transfer_names_function(tmp_path):
+    script = write(tmp_path, "st.py", "import numpy as np\nh = __import__('numpy').ones(3)\n"
+                                      "print(np.add(h, np.ones(3)))\n")
+    proc = run("--no-report", script, env={"NUMGPU_STRICT": "1"})
+    assert proc.returncode == 1
+    assert "NUMGPU_STRICT=1: in numpy.add: implicit upload of a numpy.ndarray" in proc.stderr
+    prev = ng.set_strict(True)
+    try:
+        with pytest.raises(RuntimeError, match="in numpy.multiply: implicit upload"):
+            np.multiply(np.ones(2), ng.ones(2))
+    finally:
+        ng.set_strict(prev)
+
+
+def test_script_traceback_is_the_scripts(tmp_path):
+    script = write(tmp_path, "tb.py", "import numpy as np\n\ndef f(a):\n    return a + np.ones(4)\n\nf(np.ones(3))\n")
+    proc = run("--no-report", script)
+    assert proc.returncode == 1
+    err = proc.stderr
+    assert err.startswith("Traceback (most recent call last):\n  File \"%s\", line 6" % script), err
+    assert "runpy" not in err and "_run.py" not in err
+    assert err.rstrip().endswith("ValueError: operands could not be broadcast together with shapes (3,) (4,)")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_device_option(tmp_path, device):
+    script = write(tmp_path, "dev.py", "import numpy as np\nprint(np.arange(3).device)\n")
+    proc = run("--no-report", "--device", device, script)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().split(":")[0] == device
+
+
+def test_profile_without_report(tmp_path):
+    script = write(tmp_path, "p2.py", "import numpy as np\nx = np.ones(10)\nprint(float(x.sum()))\n")
+    proc = run("--no-report", "--profile", script)
+    assert proc.returncode == 0 and proc.stdout == "10.0\n"
+    assert "numgpu run report" not in proc.stderr and re.search(r"p2\.py:3\s+print", proc.stderr)
+
+
+def test_warning_points_at_users_line(fresh_fallback):
+    x = ng.asarray(np.array([[1.0, 5.0], [3.0, 2.0]]))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        ng.diff(x)
+        np.maximum.accumulate(x)               # through __array_ufunc__
+        x.cumprod()                            # a host method
+    assert len(w) == 3 and {m.filename for m in w} == {__file__}
