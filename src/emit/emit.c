@@ -14,6 +14,7 @@ typedef struct Emitter {
     NgStr *out;
     int par_depth;   /* >0 inside the outermost parallel loop */
     int priv;        /* >=0: atomic += to this array param go to the thread's private copy ng_p */
+    NgIrRef grid;    /* GPUs: the last outermost parallel loop spread over the threads */
     NgStatus st;     /* first construct the target cannot express */
 } Emitter;
 
@@ -549,11 +550,11 @@ static void atom_helpers(Emitter *e)
                 atom_helper(e, o, (NgDType)t);
 }
 
-/* The reduction of variable v, if v is one (-1 otherwise). */
-static int reduction_of(const NgIrKernel *k, int v)
+/* The reduction of variable v over loop `loop`, if v is one (-1 otherwise). */
+static int reduction_of(const NgIrKernel *k, int v, NgIrRef loop)
 {
-    for (int i = 0; i < k->nreds; i++)
-        if (k->reds[i].var == v)
+    for (int i = 0; loop != NG_IR_NONE && i < k->nreds; i++)
+        if (k->reds[i].var == v && k->reds[i].loop == loop)
             return i;
     return -1;
 }
@@ -627,6 +628,8 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         }
         ng_str_free(&clauses);
     }
+    if (outer_parallel && e->t->par != NG_PAR_OPENMP)
+        e->grid = r;
     if (outer_parallel && e->t->par != NG_PAR_OPENMP) /* each thread's partial starts at the identity; */
         for (int i = 0; i < e->k->nreds; i++)           /* the store after the loop combines it atomically */
             if (e->k->reds[i].loop == r) {
@@ -846,7 +849,9 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
         break;
     case NG_IR_STORE: {
         const NgIrNode *v = ng_ir_node(e->k, ng_ir_kid(e->k, r, 0));
-        int red = v->kind == NG_IR_VAR && e->t->par != NG_PAR_OPENMP ? reduction_of(e->k, v->a) : -1;
+        /* after a GPU-wide loop, storing one of its reduction variables */
+        int red = v->kind == NG_IR_VAR && e->t->par != NG_PAR_OPENMP && e->par_depth == 0
+                      ? reduction_of(e->k, v->a, e->grid) : -1;
         indent(e, depth);
         if (red >= 0) { /* a GPU thread's partial of a reduction: combined into the result */
             atom_call(e, e->k->reds[red].op, e->k->vars[v->a].dtype);
@@ -1040,7 +1045,7 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
         if (!t->type_names[k->params[p].dtype])
             return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported on target %s",
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
-    Emitter e = {k, t, out, 0, -1, NG_OK};
+    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK};
     cat(&e, t->prologue);
     if (t->par != NG_PAR_OPENMP)
         atom_helpers(&e);
