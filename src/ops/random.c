@@ -1,0 +1,637 @@
+/* The device random generator: Philox4x32-10 (Salmon, Moraes, Dror, Shaw,
+ * "Parallel random numbers: as easy as 1, 2, 3", SC'11), counter-based.
+ *
+ * A stream is a 64-bit key and a 128-bit block counter. Block c of the
+ * stream is philox(c, key): four 32-bit words, computed from c alone, so
+ * every work item computes its own blocks and no state is shared between
+ * threads. A call that uses B blocks reads blocks [counter, counter + B) and
+ * advances the counter by B, so consecutive calls continue the stream.
+ *
+ * Each kernel here is IR (parallel over blocks or elements), so one
+ * implementation gives the same bits on cpu, opencl and cuda. The 32x32->64
+ * multiplies are uint64 multiplies of zero-extended words, then a shift.
+ *
+ *   fill      uniform / normal (Box-Muller) / exponential / raw words:
+ *             parallel over blocks, each block storing 4 float32 values or
+ *             2 float64 values (53-bit uniforms from two words);
+ *   integers  Lemire's nearly-divisionless method with rejection, exact:
+ *             element i tries the words of block i, then of block i + n,
+ *             i + 2n, ... (a bounded loop; see ng_random_integers);
+ *   choice    inverse CDF: a uniform per element, binary search in the CDF;
+ *   permute   a random bijection of [0, 2^bits) (a 12-round unbalanced
+ *             Feistel network keyed from the stream) restricted to [0, n)
+ *             by cycle walking: element i of the permutation is computed
+ *             independently of every other, so no sort is needed. */
+#include <math.h>
+#include <string.h>
+
+#include "ops/ops_internal.h"
+
+#define PHILOX_M0 0xD2511F53u /* round multipliers (Random123's PHILOX_M4x32_0/1) */
+#define PHILOX_M1 0xCD9E8D57u
+#define PHILOX_W0 0x9E3779B9u /* Weyl key increments (golden ratio, sqrt(3) - 1) */
+#define PHILOX_W1 0xBB67AE85u
+#define PHILOX_ROUNDS 10
+#define FEISTEL_ROUNDS 12    /* rounds of the permutation network */
+#define INT_TRIES_SMALL 16   /* blocks an element may use: 64 words of 32 bits */
+#define INT_TRIES_BIG 32     /* blocks an element may use: 64 draws of 64 bits */
+#define BODY_MAX 1024        /* statements in one block of a kernel body */
+
+void ng_philox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
+{
+    uint32_t c[4] = {ctr[0], ctr[1], ctr[2], ctr[3]}, k0 = key[0], k1 = key[1];
+    for (int r = 0; r < PHILOX_ROUNDS; r++) {
+        uint64_t p0 = (uint64_t)PHILOX_M0 * c[0], p1 = (uint64_t)PHILOX_M1 * c[2];
+        uint32_t n0 = (uint32_t)(p1 >> 32) ^ c[1] ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c[3] ^ k1;
+        c[0] = n0;
+        c[1] = (uint32_t)p1;
+        c[2] = n2;
+        c[3] = (uint32_t)p0;
+        k0 += PHILOX_W0;
+        k1 += PHILOX_W1;
+    }
+    memcpy(out, c, sizeof c);
+}
+
+/* The block at `counter` + off (128-bit addition). */
+static void philox_at(const NgPhilox *g, uint64_t off, uint32_t out[4])
+{
+    uint64_t lo = g->counter[0] + off, hi = g->counter[1] + (lo < off);
+    uint32_t c[4] = {(uint32_t)lo, (uint32_t)(lo >> 32), (uint32_t)hi, (uint32_t)(hi >> 32)};
+    ng_philox4x32(c, g->key, out);
+}
+
+static void advance(NgPhilox *g, uint64_t blocks)
+{
+    uint64_t lo = g->counter[0] + blocks;
+    g->counter[1] += lo < blocks;
+    g->counter[0] = lo;
+}
+
+/* ---- IR helpers ---- */
+
+/* A statement list being built (the body of one loop). */
+typedef struct Body {
+    NgIrKernel *k;
+    NgIrRef s[BODY_MAX];
+    int n;
+} Body;
+
+static void push(Body *b, NgIrRef stmt)
+{
+    if (b->n == BODY_MAX) {
+        if (b->k->status == NG_OK)
+            b->k->status = ng_error_set(NG_ERR_INTERNAL, "random kernel body too long");
+        return;
+    }
+    b->s[b->n++] = stmt;
+}
+
+static NgIrRef block(Body *b) { return ng_ir_block(b->k, b->n, b->s); }
+
+static Body *body_new(NgIrKernel *k)
+{
+    Body *b = ng_malloc(sizeof *b);
+    if (!b) {
+        if (k->status == NG_OK)
+            k->status = ng_error_set(NG_ERR_NOMEM, "out of memory building a random kernel");
+        return NULL;
+    }
+    b->k = k;
+    b->n = 0;
+    return b;
+}
+
+/* Declares a new variable = value; returns a reference to it. */
+static NgIrRef let(Body *b, NgDType dt, NgIrRef value)
+{
+    int v = ng_ir_var(b->k, dt);
+    push(b, ng_ir_let(b->k, v, value));
+    return ng_ir_varref(b->k, v);
+}
+
+static NgIrRef cu32(NgIrKernel *k, uint32_t v) { return ng_ir_const_i(k, NG_UINT32, v); }
+static NgIrRef cu64(NgIrKernel *k, uint64_t v) { return ng_ir_const_i(k, NG_UINT64, (int64_t)v); }
+static NgIrRef u32(NgIrKernel *k, NgIrRef x) { return ng_ir_cast(k, NG_UINT32, x); }
+static NgIrRef u64(NgIrKernel *k, NgIrRef x) { return ng_ir_cast(k, NG_UINT64, x); }
+static NgIrRef op2(NgIrKernel *k, NgOp op, NgDType dt, NgIrRef x, NgIrRef y) { return ng_ir_binary(k, op, dt, x, y); }
+static NgIrRef op1(NgIrKernel *k, NgOp op, NgDType dt, NgIrRef x) { return ng_ir_unary(k, op, dt, x); }
+static NgIrRef cf(NgIrKernel *k, NgDType dt, double v) { return ng_ir_const_f(k, dt, v); }
+
+/* The scalar parameters every random kernel starts with (after its output). */
+typedef struct Stream {
+    NgIrRef ctr_lo, ctr_hi; /* 128-bit block counter of the call's first block */
+    NgIrRef key0, key1;     /* 64-bit key */
+} Stream;
+
+static Stream stream_params(NgIrKernel *k)
+{
+    Stream s;
+    s.ctr_lo = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT64));
+    s.ctr_hi = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT64));
+    s.key0 = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT32));
+    s.key1 = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT32));
+    return s;
+}
+
+static void stream_args(const NgPhilox *g, NgKArg *args, int *n)
+{
+    args[(*n)++].i = (int64_t)g->counter[0];
+    args[(*n)++].i = (int64_t)g->counter[1];
+    args[(*n)++].i = g->key[0];
+    args[(*n)++].i = g->key[1];
+}
+
+/* Appends to b the Philox4x32-10 block number `off` (uint64) of the call;
+ * w gets its four words. Each round's words are variables, so the emitted
+ * source stays linear in the number of rounds. */
+static void philox_ir(Body *b, const Stream *s, NgIrRef off, NgIrRef w[4])
+{
+    NgIrKernel *k = b->k;
+    NgIrRef lo = let(b, NG_UINT64, op2(k, NG_OP_ADD, NG_UINT64, s->ctr_lo, off));
+    NgIrRef carry = u64(k, op2(k, NG_OP_LT, NG_BOOL, lo, s->ctr_lo));
+    NgIrRef hi = let(b, NG_UINT64, op2(k, NG_OP_ADD, NG_UINT64, s->ctr_hi, carry));
+    NgIrRef c32 = cu64(k, 32);
+    NgIrRef c[4] = {u32(k, lo), u32(k, op2(k, NG_OP_RSHIFT, NG_UINT64, lo, c32)),
+                    u32(k, hi), u32(k, op2(k, NG_OP_RSHIFT, NG_UINT64, hi, c32))};
+    for (int r = 0; r < PHILOX_ROUNDS; r++) {
+        NgIrRef k0 = r ? op2(k, NG_OP_ADD, NG_UINT32, s->key0, cu32(k, (uint32_t)(PHILOX_W0 * (uint32_t)r))) : s->key0;
+        NgIrRef k1 = r ? op2(k, NG_OP_ADD, NG_UINT32, s->key1, cu32(k, (uint32_t)(PHILOX_W1 * (uint32_t)r))) : s->key1;
+        NgIrRef p0 = let(b, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, u64(k, c[0]), cu64(k, PHILOX_M0)));
+        NgIrRef p1 = let(b, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, u64(k, c[2]), cu64(k, PHILOX_M1)));
+        NgIrRef hi0 = u32(k, op2(k, NG_OP_RSHIFT, NG_UINT64, p0, c32));
+        NgIrRef hi1 = u32(k, op2(k, NG_OP_RSHIFT, NG_UINT64, p1, c32));
+        NgIrRef n0 = op2(k, NG_OP_BITXOR, NG_UINT32, op2(k, NG_OP_BITXOR, NG_UINT32, hi1, c[1]), k0);
+        NgIrRef n2 = op2(k, NG_OP_BITXOR, NG_UINT32, op2(k, NG_OP_BITXOR, NG_UINT32, hi0, c[3]), k1);
+        c[0] = let(b, NG_UINT32, n0);
+        c[1] = let(b, NG_UINT32, u32(k, p1));
+        c[2] = let(b, NG_UINT32, n2);
+        c[3] = let(b, NG_UINT32, u32(k, p0));
+    }
+    memcpy(w, c, sizeof c);
+}
+
+/* Uniform float32 in [0, 1) from the top 24 bits of a word (exact). */
+static NgIrRef unit_f32(NgIrKernel *k, NgIrRef w)
+{
+    NgIrRef top = op2(k, NG_OP_RSHIFT, NG_UINT32, w, cu32(k, 8));
+    return op2(k, NG_OP_MUL, NG_FLOAT32, ng_ir_cast(k, NG_FLOAT32, top), cf(k, NG_FLOAT32, 0x1p-24));
+}
+
+/* Uniform float64 in [0, 1) with 53 random bits: 27 from a, 26 from b. */
+static NgIrRef unit_f64(NgIrKernel *k, NgIrRef a, NgIrRef b)
+{
+    NgIrRef ha = ng_ir_cast(k, NG_FLOAT64, op2(k, NG_OP_RSHIFT, NG_UINT32, a, cu32(k, 5)));
+    NgIrRef hb = ng_ir_cast(k, NG_FLOAT64, op2(k, NG_OP_RSHIFT, NG_UINT32, b, cu32(k, 6)));
+    NgIrRef x = op2(k, NG_OP_ADD, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, ha, cf(k, NG_FLOAT64, 67108864.0)), hb);
+    return op2(k, NG_OP_MUL, NG_FLOAT64, x, cf(k, NG_FLOAT64, 0x1p-53));
+}
+
+/* ---- fill: raw words, uniform, normal, exponential ---- */
+
+typedef struct FillKey {
+    uint8_t tag[2];  /* 'p', 'f' */
+    uint8_t dist;    /* NgRandomDist */
+    int8_t dtype;    /* output dtype */
+} FillKey;
+
+static int per_block(NgDType dt) { return dt == NG_FLOAT64 ? 2 : 4; }
+
+/* The block's values (per_block of them) before shift and scale. */
+static void fill_values(Body *b, NgRandomDist dist, NgDType dt, const NgIrRef w[4], NgIrRef v[4])
+{
+    NgIrKernel *k = b->k;
+    int per = per_block(dt);
+    NgIrRef u[4];
+    for (int q = 0; q < per; q++)
+        u[q] = dist == NG_RAND_RAW ? w[q] : dt == NG_FLOAT32 ? unit_f32(k, w[q]) : unit_f64(k, w[2 * q], w[2 * q + 1]);
+    if (dist == NG_RAND_RAW || dist == NG_RAND_UNIFORM) {
+        memcpy(v, u, sizeof(NgIrRef) * (size_t)per);
+        return;
+    }
+    if (dist == NG_RAND_EXPONENTIAL) { /* -log(1 - u): finite, as 1 - u > 0 */
+        for (int q = 0; q < per; q++)
+            v[q] = let(b, dt, op1(k, NG_OP_NEG, dt, op1(k, NG_OP_LOG1P, dt, op1(k, NG_OP_NEG, dt, u[q]))));
+        return;
+    }
+    /* Box-Muller on pairs: u1 in (0, 1] keeps the log finite */
+    for (int h = 0; h < per; h += 2) {
+        NgIrRef u1 = op2(k, NG_OP_SUB, dt, cf(k, dt, 1.0), u[h]);
+        NgIrRef r = let(b, dt, op1(k, NG_OP_SQRT, dt, op2(k, NG_OP_MUL, dt, cf(k, dt, -2.0), op1(k, NG_OP_LOG, dt, u1))));
+        NgIrRef t = let(b, dt, op2(k, NG_OP_MUL, dt, cf(k, dt, 2.0 * M_PI), u[h + 1]));
+        v[h] = op2(k, NG_OP_MUL, dt, r, op1(k, NG_OP_COS, dt, t));
+        v[h + 1] = op2(k, NG_OP_MUL, dt, r, op1(k, NG_OP_SIN, dt, t));
+    }
+}
+
+/* for j in [0, nblocks) parallel: w = block j; out[j*per + q] = shift + scale * value_q (if in range) */
+static NgStatus build_fill(const void *ctx, NgIrKernel *k)
+{
+    const FillKey *key = ctx;
+    NgDType dt = (NgDType)key->dtype;
+    NgRandomDist dist = (NgRandomDist)key->dist;
+    int out = ng_ir_param_array(k, dt, 1, true, true);
+    Stream s = stream_params(k);
+    NgIrRef nblocks = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef shift = ng_ir_scalar(k, ng_ir_param_scalar(k, dist == NG_RAND_RAW ? NG_FLOAT64 : dt));
+    NgIrRef scale = ng_ir_scalar(k, ng_ir_param_scalar(k, dist == NG_RAND_RAW ? NG_FLOAT64 : dt));
+    int j = ng_ir_var(k, NG_INT64);
+    NgIrRef jr = ng_ir_varref(k, j);
+    Body *b = body_new(k);
+    if (!b)
+        return k->status;
+    NgIrRef w[4], v[4];
+    philox_ir(b, &s, u64(k, jr), w);
+    fill_values(b, dist, dt, w, v);
+    int per = per_block(dt);
+    NgIrRef n = ng_ir_shape(k, out, 0);
+    for (int q = 0; q < per; q++) {
+        NgIrRef idx = op2(k, NG_OP_ADD, NG_INT64, op2(k, NG_OP_MUL, NG_INT64, jr, ng_ir_const_i(k, NG_INT64, per)),
+                          ng_ir_const_i(k, NG_INT64, q));
+        NgIrRef val = v[q];
+        if (dist != NG_RAND_RAW)
+            val = op2(k, NG_OP_ADD, dt, shift, op2(k, NG_OP_MUL, dt, scale, val));
+        push(b, ng_ir_if(k, op2(k, NG_OP_LT, NG_BOOL, idx, n), ng_ir_store(k, out, 1, &idx, val), NG_IR_NONE));
+    }
+    k->body = ng_ir_for(k, j, ng_ir_const_i(k, NG_INT64, 0), nblocks, ng_ir_const_i(k, NG_INT64, 1), block(b),
+                        NG_IR_PARALLEL);
+    ng_free(b);
+    return k->status;
+}
+
+/* Flat 1-d view of a C-contiguous output. */
+static NgStatus flat_out(const NgArray *out, NgArray *flat)
+{
+    if (!ng_array_is_c_contiguous(out))
+        return ng_error_set(NG_ERR_VALUE, "random: the output array must be C-contiguous");
+    ng_array_view(out, flat);
+    flat->ndim = 1;
+    flat->shape[0] = out->size;
+    flat->strides[0] = ng_array_itemsize(out);
+    return NG_OK;
+}
+
+NgStatus ng_random_fill(NgPhilox *g, NgRandomDist dist, double shift, double scale, const NgArray *out)
+{
+    NgDType dt = out->dtype;
+    bool ok = dist == NG_RAND_RAW ? dt == NG_UINT32 : (dt == NG_FLOAT32 || dt == NG_FLOAT64);
+    if (!ok)
+        return ng_error_set(NG_ERR_TYPE, "Unsupported dtype %s for this random distribution", ng_dtype_info(dt)->name);
+    if (out->size == 0)
+        return NG_OK;
+    NgArray flat;
+    NgStatus st = flat_out(out, &flat);
+    if (st != NG_OK)
+        return st;
+    FillKey key = {{'p', 'f'}, (uint8_t)dist, (int8_t)dt};
+    int per = per_block(dt);
+    int64_t nblocks = (out->size + per - 1) / per;
+    const NgKernel *kern;
+    st = ng_kernel_get(ng_array_device(&flat), &key, sizeof key, build_fill, &key, &kern);
+    if (st == NG_OK) {
+        NgKArg args[16];
+        int n = 0;
+        int64_t one = 1;
+        ng_kargs_array(args, &n, &flat, 1, &flat.shape[0], &one);
+        stream_args(g, args, &n);
+        args[n++].i = nblocks;
+        args[n++].f = shift;
+        args[n++].f = scale;
+        st = ng_kernel_launch(kern, args, n, nblocks, out->size * 16);
+        if (st == NG_OK)
+            advance(g, (uint64_t)nblocks);
+    }
+    ng_array_release(&flat);
+    return st;
+}
+
+/* ---- integers: Lemire's method, exact ---- */
+
+enum { INT_SMALL, INT_BIG, INT_FULL }; /* range <= 2^32, range < 2^64, range == 2^64 */
+
+typedef struct IntKey {
+    uint8_t tag[2];  /* 'p', 'i' */
+    uint8_t variant; /* INT_* */
+    int8_t dtype;    /* output dtype */
+} IntKey;
+
+static int int_tries(int variant) { return variant == INT_SMALL ? INT_TRIES_SMALL : variant == INT_BIG ? INT_TRIES_BIG : 1; }
+
+/* High 64 bits of the 128-bit product x*y, from 32-bit limbs. */
+static NgIrRef mulhi64(Body *b, NgIrRef x, NgIrRef y)
+{
+    NgIrKernel *k = b->k;
+    NgIrRef m32 = cu64(k, 0xffffffffu), c32 = cu64(k, 32);
+    NgIrRef xl = let(b, NG_UINT64, op2(k, NG_OP_BITAND, NG_UINT64, x, m32));
+    NgIrRef xh = let(b, NG_UINT64, op2(k, NG_OP_RSHIFT, NG_UINT64, x, c32));
+    NgIrRef yl = let(b, NG_UINT64, op2(k, NG_OP_BITAND, NG_UINT64, y, m32));
+    NgIrRef yh = let(b, NG_UINT64, op2(k, NG_OP_RSHIFT, NG_UINT64, y, c32));
+    NgIrRef ll = let(b, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, xl, yl));
+    NgIrRef lh = let(b, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, xl, yh));
+    NgIrRef hl = let(b, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, xh, yl));
+    NgIrRef mid = op2(k, NG_OP_ADD, NG_UINT64, op2(k, NG_OP_RSHIFT, NG_UINT64, ll, c32),
+                      op2(k, NG_OP_ADD, NG_UINT64, op2(k, NG_OP_BITAND, NG_UINT64, lh, m32),
+                          op2(k, NG_OP_BITAND, NG_UINT64, hl, m32)));
+    mid = let(b, NG_UINT64, mid);
+    NgIrRef hi = op2(k, NG_OP_ADD, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, xh, yh),
+                     op2(k, NG_OP_ADD, NG_UINT64, op2(k, NG_OP_RSHIFT, NG_UINT64, lh, c32),
+                         op2(k, NG_OP_ADD, NG_UINT64, op2(k, NG_OP_RSHIFT, NG_UINT64, hl, c32),
+                             op2(k, NG_OP_RSHIFT, NG_UINT64, mid, c32))));
+    return let(b, NG_UINT64, hi);
+}
+
+/* One candidate: res = candidate unless an earlier one was accepted; done |= ok. */
+static void candidate(Body *b, int res, int done, NgIrRef value, NgIrRef ok)
+{
+    NgIrKernel *k = b->k;
+    NgIrRef d = ng_ir_varref(k, done);
+    push(b, ng_ir_assign(k, res, ng_ir_select(k, d, ng_ir_varref(k, res), value)));
+    push(b, ng_ir_assign(k, done, op2(k, NG_OP_LOGOR, NG_BOOL, d, ok)));
+}
+
+/* for i in [0, n) parallel:
+ *     res, done = 0, false
+ *     for a in [0, tries): w = block(a*n + i); try each candidate of w; if done: break
+ *     out[i] = low + res
+ * Candidate of a 32-bit word w (range r <= 2^32): m = w*r, accepted when
+ * (m mod 2^32) >= 2^32 mod r, value m >> 32; of a 64-bit x: likewise with
+ * the 128-bit product. Accepted values are exactly uniform. */
+static NgStatus build_int(const void *ctx, NgIrKernel *k)
+{
+    const IntKey *key = ctx;
+    NgDType dt = (NgDType)key->dtype;
+    int out = ng_ir_param_array(k, dt, 1, true, true);
+    Stream s = stream_params(k);
+    NgIrRef low = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT64));
+    NgIrRef range = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT64));
+    NgIrRef thresh = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT64));
+    int i = ng_ir_var(k, NG_INT64), a = ng_ir_var(k, NG_INT64);
+    int res = ng_ir_var(k, NG_UINT64), done = ng_ir_var(k, NG_BOOL);
+    NgIrRef n = ng_ir_shape(k, out, 0), ir = ng_ir_varref(k, i);
+    Body *outer = body_new(k), *inner = body_new(k);
+    if (!outer || !inner) {
+        ng_free(outer);
+        return k->status;
+    }
+    push(outer, ng_ir_let(k, res, cu64(k, 0)));
+    push(outer, ng_ir_let(k, done, ng_ir_const_i(k, NG_BOOL, 0)));
+    NgIrRef off = op2(k, NG_OP_ADD, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, u64(k, ng_ir_varref(k, a)), u64(k, n)),
+                      u64(k, ir));
+    NgIrRef w[4];
+    philox_ir(inner, &s, off, w);
+    NgIrRef c32 = cu64(k, 32);
+    if (key->variant == INT_SMALL) {
+        for (int q = 0; q < 4; q++) {
+            NgIrRef m = let(inner, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, u64(k, w[q]), range));
+            NgIrRef ok = op2(k, NG_OP_GE, NG_BOOL, op2(k, NG_OP_BITAND, NG_UINT64, m, cu64(k, 0xffffffffu)), thresh);
+            candidate(inner, res, done, op2(k, NG_OP_RSHIFT, NG_UINT64, m, c32), ok);
+        }
+    } else {
+        for (int h = 0; h < (key->variant == INT_BIG ? 2 : 1); h++) {
+            NgIrRef x = let(inner, NG_UINT64, op2(k, NG_OP_BITOR, NG_UINT64,
+                                                  op2(k, NG_OP_LSHIFT, NG_UINT64, u64(k, w[2 * h]), c32), u64(k, w[2 * h + 1])));
+            if (key->variant == INT_FULL) {
+                candidate(inner, res, done, x, ng_ir_const_i(k, NG_BOOL, 1));
+                continue;
+            }
+            NgIrRef lo = op2(k, NG_OP_MUL, NG_UINT64, x, range);
+            candidate(inner, res, done, mulhi64(inner, x, range), op2(k, NG_OP_GE, NG_BOOL, lo, thresh));
+        }
+    }
+    push(inner, ng_ir_if(k, ng_ir_varref(k, done), ng_ir_jump(k, NG_IR_BREAK), NG_IR_NONE));
+    push(outer, ng_ir_for(k, a, ng_ir_const_i(k, NG_INT64, 0), ng_ir_const_i(k, NG_INT64, int_tries(key->variant)),
+                          ng_ir_const_i(k, NG_INT64, 1), block(inner), 0));
+    NgIrRef value = ng_ir_cast(k, dt, op2(k, NG_OP_ADD, NG_UINT64, ng_ir_varref(k, res), low));
+    push(outer, ng_ir_store(k, out, 1, &ir, value));
+    k->body = ng_ir_for(k, i, ng_ir_const_i(k, NG_INT64, 0), n, ng_ir_const_i(k, NG_INT64, 1), block(outer),
+                        NG_IR_PARALLEL);
+    ng_free(outer);
+    ng_free(inner);
+    return k->status;
+}
+
+NgStatus ng_random_integers(NgPhilox *g, uint64_t low, uint64_t range, const NgArray *out)
+{
+    NgDType dt = out->dtype;
+    if (!ng_dtype_is_int(dt) && dt != NG_BOOL)
+        return ng_error_set(NG_ERR_TYPE, "Unsupported dtype %s for integers", ng_dtype_info(dt)->name);
+    if (out->size == 0)
+        return NG_OK;
+    NgArray flat;
+    NgStatus st = flat_out(out, &flat);
+    if (st != NG_OK)
+        return st;
+    IntKey key = {{'p', 'i'}, INT_FULL, (int8_t)dt};
+    uint64_t thresh = 0;
+    if (range != 0 && range <= (UINT64_C(1) << 32)) {
+        key.variant = INT_SMALL;
+        thresh = (UINT64_C(1) << 32) % range;
+    } else if (range != 0) {
+        key.variant = INT_BIG;
+        thresh = (0 - range) % range;
+    }
+    const NgKernel *kern;
+    st = ng_kernel_get(ng_array_device(&flat), &key, sizeof key, build_int, &key, &kern);
+    if (st == NG_OK) {
+        NgKArg args[16];
+        int n = 0;
+        int64_t one = 1;
+        ng_kargs_array(args, &n, &flat, 1, &flat.shape[0], &one);
+        stream_args(g, args, &n);
+        args[n++].i = (int64_t)low;
+        args[n++].i = (int64_t)range;
+        args[n++].i = (int64_t)thresh;
+        st = ng_kernel_launch(kern, args, n, out->size, out->size * 16);
+        if (st == NG_OK)
+            advance(g, (uint64_t)out->size * (uint64_t)int_tries(key.variant));
+    }
+    ng_array_release(&flat);
+    return st;
+}
+
+/* ---- choice with probabilities: inverse CDF ---- */
+
+static const FillKey choice_key = {{'p', 'c'}, 0, NG_INT64};
+
+/* for j in [0, nblocks) parallel: two float64 uniforms u; out[2j+q] = the
+ * first index with cdf[index] > u (numpy: cdf.searchsorted(u, 'right')),
+ * clamped to the last index. */
+static NgStatus build_choice(const void *ctx, NgIrKernel *k)
+{
+    (void)ctx;
+    int out = ng_ir_param_array(k, NG_INT64, 1, true, true);
+    Stream s = stream_params(k);
+    NgIrRef nblocks = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    int cdf = ng_ir_param_array(k, NG_FLOAT64, 1, false, false);
+    int j = ng_ir_var(k, NG_INT64);
+    NgIrRef jr = ng_ir_varref(k, j), one = ng_ir_const_i(k, NG_INT64, 1);
+    Body *b = body_new(k), *search = body_new(k), *step = body_new(k);
+    if (!b || !search || !step) {
+        ng_free(b);
+        ng_free(search);
+        return k->status;
+    }
+    NgIrRef w[4];
+    philox_ir(b, &s, u64(k, jr), w);
+    for (int q = 0; q < 2; q++) {
+        search->n = step->n = 0;
+        NgIrRef u = let(search, NG_FLOAT64, unit_f64(k, w[2 * q], w[2 * q + 1]));
+        int lo = ng_ir_var(k, NG_INT64), hi = ng_ir_var(k, NG_INT64);
+        NgIrRef lr = ng_ir_varref(k, lo), hr = ng_ir_varref(k, hi);
+        push(search, ng_ir_let(k, lo, ng_ir_const_i(k, NG_INT64, 0)));
+        push(search, ng_ir_let(k, hi, op2(k, NG_OP_SUB, NG_INT64, ng_ir_shape(k, cdf, 0), one)));
+        NgIrRef mid = let(step, NG_INT64, op2(k, NG_OP_RSHIFT, NG_INT64, op2(k, NG_OP_ADD, NG_INT64, lr, hr), one));
+        push(step, ng_ir_if(k, op2(k, NG_OP_GT, NG_BOOL, ng_ir_load(k, cdf, 1, &mid), u), ng_ir_assign(k, hi, mid),
+                            ng_ir_assign(k, lo, op2(k, NG_OP_ADD, NG_INT64, mid, one))));
+        push(search, ng_ir_while(k, op2(k, NG_OP_LT, NG_BOOL, lr, hr), block(step)));
+        NgIrRef idx = op2(k, NG_OP_ADD, NG_INT64, op2(k, NG_OP_MUL, NG_INT64, jr, ng_ir_const_i(k, NG_INT64, 2)),
+                          ng_ir_const_i(k, NG_INT64, q));
+        push(search, ng_ir_store(k, out, 1, &idx, lr));
+        push(b, ng_ir_if(k, op2(k, NG_OP_LT, NG_BOOL, idx, ng_ir_shape(k, out, 0)), block(search), NG_IR_NONE));
+    }
+    k->body = ng_ir_for(k, j, ng_ir_const_i(k, NG_INT64, 0), nblocks, one, block(b), NG_IR_PARALLEL);
+    ng_free(b);
+    ng_free(search);
+    ng_free(step);
+    return k->status;
+}
+
+NgStatus ng_random_choice_cdf(NgPhilox *g, const NgArray *cdf, const NgArray *out)
+{
+    if (cdf->dtype != NG_FLOAT64 || cdf->ndim != 1 || cdf->size == 0 || out->dtype != NG_INT64)
+        return ng_error_set(NG_ERR_VALUE, "choice: the CDF must be a non-empty 1-d float64 array, the output int64");
+    if (ng_array_device(cdf) != ng_array_device(out))
+        return ng_error_set(NG_ERR_VALUE, "choice: the CDF and the output are on different devices");
+    if (out->size == 0)
+        return NG_OK;
+    NgArray flat;
+    NgStatus st = flat_out(out, &flat);
+    if (st != NG_OK)
+        return st;
+    int64_t nblocks = (out->size + 1) / 2;
+    const NgKernel *kern;
+    st = ng_kernel_get(ng_array_device(&flat), &choice_key, sizeof choice_key, build_choice, &choice_key, &kern);
+    if (st == NG_OK) {
+        NgKArg args[24];
+        int n = 0;
+        int64_t one = 1, cstride = cdf->strides[0] / ng_array_itemsize(cdf);
+        ng_kargs_array(args, &n, &flat, 1, &flat.shape[0], &one);
+        stream_args(g, args, &n);
+        args[n++].i = nblocks;
+        ng_kargs_array(args, &n, cdf, 1, &cdf->shape[0], &cstride);
+        st = ng_kernel_launch(kern, args, n, nblocks, out->size * 32);
+        if (st == NG_OK)
+            advance(g, (uint64_t)nblocks);
+    }
+    ng_array_release(&flat);
+    return st;
+}
+
+/* ---- permutation: a keyed bijection restricted by cycle walking ---- */
+
+static const FillKey perm_key = {{'p', 'p'}, FEISTEL_ROUNDS, NG_INT64};
+
+/* MurmurHash3's 64-bit finaliser of (y ^ key): a bijective mixer in which
+ * every input bit affects every output bit. */
+static NgIrRef fmix64(Body *b, NgIrRef y, NgIrRef key)
+{
+    NgIrKernel *k = b->k;
+    NgIrRef c33 = cu64(k, 33);
+    NgIrRef h = let(b, NG_UINT64, op2(k, NG_OP_BITXOR, NG_UINT64, y, key));
+    h = let(b, NG_UINT64, op2(k, NG_OP_BITXOR, NG_UINT64, h, op2(k, NG_OP_RSHIFT, NG_UINT64, h, c33)));
+    h = let(b, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, h, cu64(k, UINT64_C(0xff51afd7ed558ccd))));
+    h = let(b, NG_UINT64, op2(k, NG_OP_BITXOR, NG_UINT64, h, op2(k, NG_OP_RSHIFT, NG_UINT64, h, c33)));
+    h = let(b, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, h, cu64(k, UINT64_C(0xc4ceb9fe1a85ec53))));
+    return op2(k, NG_OP_BITXOR, NG_UINT64, h, op2(k, NG_OP_RSHIFT, NG_UINT64, h, c33));
+}
+
+/* for i in [0, m) parallel:
+ *     v = i; do v = E(v) while v >= n; out[i] = v
+ * E is an unbalanced Feistel network on [0, 2^(wa+wb)): the state is
+ * (x: wa high bits, y: wb low bits) -> (y, x ^ F(y)), the halves' widths
+ * swapping each round. E is a bijection, so cycle walking from i < n ends
+ * at an element < n and i -> out[i] is a permutation of [0, n); since
+ * n > 2^(wa+wb-1) the walk takes fewer than two steps on average. */
+static NgStatus build_perm(const void *ctx, NgIrKernel *k)
+{
+    (void)ctx;
+    int out = ng_ir_param_array(k, NG_INT64, 1, true, true);
+    NgIrRef n = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT64));
+    NgIrRef width[2], mask[2], rkey[FEISTEL_ROUNDS];
+    for (int h = 0; h < 2; h++)
+        width[h] = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT64));
+    for (int h = 0; h < 2; h++)
+        mask[h] = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT64));
+    for (int r = 0; r < FEISTEL_ROUNDS; r++)
+        rkey[r] = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT64));
+    int i = ng_ir_var(k, NG_INT64), v = ng_ir_var(k, NG_UINT64), go = ng_ir_var(k, NG_BOOL);
+    NgIrRef ir = ng_ir_varref(k, i);
+    Body *b = body_new(k), *walk = body_new(k);
+    if (!b || !walk) {
+        ng_free(b);
+        return k->status;
+    }
+    push(b, ng_ir_let(k, v, u64(k, ir)));
+    push(b, ng_ir_let(k, go, ng_ir_const_i(k, NG_BOOL, 1)));
+    NgIrRef cur = ng_ir_varref(k, v);
+    for (int r = 0; r < FEISTEL_ROUNDS; r++) {
+        int hi = r & 1, lo = 1 - hi; /* round 0: x has width[0] bits, y width[1] */
+        NgIrRef x = let(walk, NG_UINT64, op2(k, NG_OP_RSHIFT, NG_UINT64, cur, width[lo]));
+        NgIrRef y = let(walk, NG_UINT64, op2(k, NG_OP_BITAND, NG_UINT64, cur, mask[lo]));
+        NgIrRef f = op2(k, NG_OP_BITAND, NG_UINT64, fmix64(walk, y, rkey[r]), mask[hi]);
+        cur = let(walk, NG_UINT64, op2(k, NG_OP_BITOR, NG_UINT64, op2(k, NG_OP_LSHIFT, NG_UINT64, y, width[hi]),
+                                       op2(k, NG_OP_BITXOR, NG_UINT64, x, f)));
+    }
+    push(walk, ng_ir_assign(k, v, cur));
+    push(walk, ng_ir_assign(k, go, op2(k, NG_OP_GE, NG_BOOL, cur, n)));
+    push(b, ng_ir_while(k, ng_ir_varref(k, go), block(walk)));
+    push(b, ng_ir_store(k, out, 1, &ir, ng_ir_cast(k, NG_INT64, ng_ir_varref(k, v))));
+    k->body = ng_ir_for(k, i, ng_ir_const_i(k, NG_INT64, 0), ng_ir_shape(k, out, 0), ng_ir_const_i(k, NG_INT64, 1),
+                        block(b), NG_IR_PARALLEL);
+    ng_free(b);
+    ng_free(walk);
+    return k->status;
+}
+
+NgStatus ng_random_permutation(NgPhilox *g, int64_t n, const NgArray *out)
+{
+    if (out->dtype != NG_INT64 || n < 0 || out->size > n || n > (INT64_C(1) << 62))
+        return ng_error_set(NG_ERR_VALUE, "permutation: bad length %lld or output", (long long)n);
+    /* the round keys come from the stream, so the call advances it even when empty */
+    uint64_t keys[FEISTEL_ROUNDS];
+    for (int r = 0; r < FEISTEL_ROUNDS; r += 2) {
+        uint32_t w[4];
+        philox_at(g, (uint64_t)r / 2, w);
+        keys[r] = w[0] | (uint64_t)w[1] << 32;
+        keys[r + 1] = w[2] | (uint64_t)w[3] << 32;
+    }
+    advance(g, FEISTEL_ROUNDS / 2);
+    if (out->size == 0)
+        return NG_OK;
+    NgArray flat;
+    NgStatus st = flat_out(out, &flat);
+    if (st != NG_OK)
+        return st;
+    int bits = 2;
+    while (bits < 63 && (UINT64_C(1) << bits) <= (uint64_t)n)
+        bits++;
+    uint64_t width[2] = {(uint64_t)bits / 2, (uint64_t)(bits - bits / 2)};
+    const NgKernel *kern;
+    st = ng_kernel_get(ng_array_device(&flat), &perm_key, sizeof perm_key, build_perm, &perm_key, &kern);
+    if (st == NG_OK) {
+        NgKArg args[32];
+        int na = 0;
+        int64_t one = 1;
+        ng_kargs_array(args, &na, &flat, 1, &flat.shape[0], &one);
+        args[na++].i = n;
+        for (int h = 0; h < 2; h++)
+            args[na++].i = (int64_t)width[h];
+        for (int h = 0; h < 2; h++)
+            args[na++].i = (int64_t)((UINT64_C(1) << width[h]) - 1);
+        for (int r = 0; r < FEISTEL_ROUNDS; r++)
+            args[na++].i = (int64_t)keys[r];
+        st = ng_kernel_launch(kern, args, na, out->size, out->size * 64);
+    }
+    ng_array_release(&flat);
+    return st;
+}
