@@ -15,8 +15,9 @@
  *             parallel over blocks, each block storing 4 float32 values or
  *             2 float64 values (53-bit uniforms from two words);
  *   integers  Lemire's nearly-divisionless method with rejection, exact:
- *             element i tries the words of block i, then of block i + n,
- *             i + 2n, ... (a bounded loop; see ng_random_integers);
+ *             element i tries the words of block i (one vectorisable pass),
+ *             then, if all were rejected, of blocks i + n, i + 2n, ... (a
+ *             bounded loop in a second pass; see build_int);
  *   choice    inverse CDF: a uniform per element, binary search in the CDF;
  *   permute   a random bijection of [0, 2^bits) (a 12-round unbalanced
  *             Feistel network keyed from the stream) restricted to [0, n)
@@ -193,6 +194,7 @@ typedef struct FillKey {
     uint8_t tag[2];  /* 'p', 'f' */
     uint8_t dist;    /* NgRandomDist */
     int8_t dtype;    /* output dtype */
+    uint8_t guarded; /* the blocks may run past the end: check each store */
 } FillKey;
 
 static int per_block(NgDType dt) { return dt == NG_FLOAT64 ? 2 : 4; }
@@ -224,7 +226,9 @@ static void fill_values(Body *b, NgRandomDist dist, NgDType dt, const NgIrRef w[
     }
 }
 
-/* for j in [0, nblocks) parallel: w = block j; out[j*per + q] = shift + scale * value_q (if in range) */
+/* for j in [first, stop) parallel: w = block j; out[j*per + q] = shift + scale * value_q
+ * (if in range, for the guarded variant). The unguarded loop over whole
+ * blocks vectorises on cpu; the guarded one runs the last, partial block. */
 static NgStatus build_fill(const void *ctx, NgIrKernel *k)
 {
     const FillKey *key = ctx;
@@ -232,7 +236,8 @@ static NgStatus build_fill(const void *ctx, NgIrKernel *k)
     NgRandomDist dist = (NgRandomDist)key->dist;
     int out = ng_ir_param_array(k, dt, 1, true, true);
     Stream s = stream_params(k);
-    NgIrRef nblocks = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef first = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef stop = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
     NgIrRef shift = ng_ir_scalar(k, ng_ir_param_scalar(k, dist == NG_RAND_RAW ? NG_FLOAT64 : dt));
     NgIrRef scale = ng_ir_scalar(k, ng_ir_param_scalar(k, dist == NG_RAND_RAW ? NG_FLOAT64 : dt));
     int j = ng_ir_var(k, NG_INT64);
@@ -251,10 +256,10 @@ static NgStatus build_fill(const void *ctx, NgIrKernel *k)
         NgIrRef val = v[q];
         if (dist != NG_RAND_RAW)
             val = op2(k, NG_OP_ADD, dt, shift, op2(k, NG_OP_MUL, dt, scale, val));
-        push(b, ng_ir_if(k, op2(k, NG_OP_LT, NG_BOOL, idx, n), ng_ir_store(k, out, 1, &idx, val), NG_IR_NONE));
+        NgIrRef store = ng_ir_store(k, out, 1, &idx, val);
+        push(b, key->guarded ? ng_ir_if(k, op2(k, NG_OP_LT, NG_BOOL, idx, n), store, NG_IR_NONE) : store);
     }
-    k->body = ng_ir_for(k, j, ng_ir_const_i(k, NG_INT64, 0), nblocks, ng_ir_const_i(k, NG_INT64, 1), block(b),
-                        NG_IR_PARALLEL);
+    k->body = ng_ir_for(k, j, first, stop, ng_ir_const_i(k, NG_INT64, 1), block(b), NG_IR_PARALLEL);
     ng_free(b);
     return k->status;
 }
@@ -283,24 +288,30 @@ NgStatus ng_random_fill(NgPhilox *g, NgRandomDist dist, double shift, double sca
     NgStatus st = flat_out(out, &flat);
     if (st != NG_OK)
         return st;
-    FillKey key = {{'p', 'f'}, (uint8_t)dist, (int8_t)dt};
     int per = per_block(dt);
-    int64_t nblocks = (out->size + per - 1) / per;
-    const NgKernel *kern;
-    st = ng_kernel_get(ng_array_device(&flat), &key, sizeof key, build_fill, &key, &kern);
-    if (st == NG_OK) {
+    int64_t nfull = out->size / per, nblocks = (out->size + per - 1) / per;
+    for (int guarded = 0; guarded < 2 && st == NG_OK; guarded++) {
+        int64_t first = guarded ? nfull : 0, stop = guarded ? nblocks : nfull;
+        if (first == stop)
+            continue;
+        FillKey key = {{'p', 'f'}, (uint8_t)dist, (int8_t)dt, (uint8_t)guarded};
+        const NgKernel *kern;
+        st = ng_kernel_get(ng_array_device(&flat), &key, sizeof key, build_fill, &key, &kern);
+        if (st != NG_OK)
+            break;
         NgKArg args[16];
         int n = 0;
         int64_t one = 1;
         ng_kargs_array(args, &n, &flat, 1, &flat.shape[0], &one);
         stream_args(g, args, &n);
-        args[n++].i = nblocks;
+        args[n++].i = first;
+        args[n++].i = stop;
         args[n++].f = shift;
         args[n++].f = scale;
-        st = ng_kernel_launch(kern, args, n, nblocks, out->size * 16);
-        if (st == NG_OK)
-            advance(g, (uint64_t)nblocks);
+        st = ng_kernel_launch(kern, args, n, stop - first, (stop - first) * per * 16);
     }
+    if (st == NG_OK)
+        advance(g, (uint64_t)nblocks);
     ng_array_release(&flat);
     return st;
 }
@@ -313,6 +324,7 @@ typedef struct IntKey {
     uint8_t tag[2];  /* 'p', 'i' */
     uint8_t variant; /* INT_* */
     int8_t dtype;    /* output dtype */
+    uint8_t phase;   /* 0: first block of every element; 1: the retries of the rejected ones */
 } IntKey;
 
 static int int_tries(int variant) { return variant == INT_SMALL ? INT_TRIES_SMALL : variant == INT_BIG ? INT_TRIES_BIG : 1; }
@@ -349,13 +361,42 @@ static void candidate(Body *b, int res, int done, NgIrRef value, NgIrRef ok)
     push(b, ng_ir_assign(k, done, op2(k, NG_OP_LOGOR, NG_BOOL, d, ok)));
 }
 
-/* for i in [0, n) parallel:
- *     res, done = 0, false
- *     for a in [0, tries): w = block(a*n + i); try each candidate of w; if done: break
+/* Appends the candidates of block `off` (uint64) to b. A 32-bit word w
+ * (range r <= 2^32): m = w*r, accepted when (m mod 2^32) >= 2^32 mod r, value
+ * m >> 32; a 64-bit x likewise with the 128-bit product; every accepted
+ * value is exactly uniform (Lemire 2019). */
+static void int_candidates(Body *b, const Stream *s, int variant, NgIrRef off, NgIrRef range, NgIrRef thresh,
+                           int res, int done)
+{
+    NgIrKernel *k = b->k;
+    NgIrRef w[4], c32 = cu64(k, 32);
+    philox_ir(b, s, off, w);
+    if (variant == INT_SMALL) {
+        for (int q = 0; q < 4; q++) {
+            NgIrRef m = let(b, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, u64(k, w[q]), range));
+            NgIrRef ok = op2(k, NG_OP_GE, NG_BOOL, op2(k, NG_OP_BITAND, NG_UINT64, m, cu64(k, 0xffffffffu)), thresh);
+            candidate(b, res, done, op2(k, NG_OP_RSHIFT, NG_UINT64, m, c32), ok);
+        }
+        return;
+    }
+    for (int h = 0; h < (variant == INT_BIG ? 2 : 1); h++) {
+        NgIrRef x = let(b, NG_UINT64, op2(k, NG_OP_BITOR, NG_UINT64, op2(k, NG_OP_LSHIFT, NG_UINT64, u64(k, w[2 * h]), c32),
+                                          u64(k, w[2 * h + 1])));
+        if (variant == INT_FULL)
+            candidate(b, res, done, x, ng_ir_const_i(k, NG_BOOL, 1));
+        else
+            candidate(b, res, done, mulhi64(b, x, range),
+                      op2(k, NG_OP_GE, NG_BOOL, op2(k, NG_OP_MUL, NG_UINT64, x, range), thresh));
+    }
+}
+
+/* Phase 0, for i in [0, n) parallel (no inner loop, so it vectorises):
+ *     res, done = candidates of block i; out[i] = low + res; ok[i] = done
+ * Phase 1, for i in [0, n) parallel, if not ok[i]:
+ *     for a in [1, tries): candidates of block a*n + i; if done: break
  *     out[i] = low + res
- * Candidate of a 32-bit word w (range r <= 2^32): m = w*r, accepted when
- * (m mod 2^32) >= 2^32 mod r, value m >> 32; of a 64-bit x: likewise with
- * the 128-bit product. Accepted values are exactly uniform. */
+ * An element still rejected after every try keeps its last candidate; the
+ * chance is at most 2^-64 (64 tries that each fail with probability < 1/2). */
 static NgStatus build_int(const void *ctx, NgIrKernel *k)
 {
     const IntKey *key = ctx;
@@ -365,6 +406,7 @@ static NgStatus build_int(const void *ctx, NgIrKernel *k)
     NgIrRef low = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT64));
     NgIrRef range = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT64));
     NgIrRef thresh = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT64));
+    int okp = key->variant == INT_FULL ? -1 : ng_ir_param_array(k, NG_BOOL, 1, true, key->phase == 0);
     int i = ng_ir_var(k, NG_INT64), a = ng_ir_var(k, NG_INT64);
     int res = ng_ir_var(k, NG_UINT64), done = ng_ir_var(k, NG_BOOL);
     NgIrRef n = ng_ir_shape(k, out, 0), ir = ng_ir_varref(k, i);
@@ -375,34 +417,23 @@ static NgStatus build_int(const void *ctx, NgIrKernel *k)
     }
     push(outer, ng_ir_let(k, res, cu64(k, 0)));
     push(outer, ng_ir_let(k, done, ng_ir_const_i(k, NG_BOOL, 0)));
-    NgIrRef off = op2(k, NG_OP_ADD, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, u64(k, ng_ir_varref(k, a)), u64(k, n)),
-                      u64(k, ir));
-    NgIrRef w[4];
-    philox_ir(inner, &s, off, w);
-    NgIrRef c32 = cu64(k, 32);
-    if (key->variant == INT_SMALL) {
-        for (int q = 0; q < 4; q++) {
-            NgIrRef m = let(inner, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, u64(k, w[q]), range));
-            NgIrRef ok = op2(k, NG_OP_GE, NG_BOOL, op2(k, NG_OP_BITAND, NG_UINT64, m, cu64(k, 0xffffffffu)), thresh);
-            candidate(inner, res, done, op2(k, NG_OP_RSHIFT, NG_UINT64, m, c32), ok);
-        }
-    } else {
-        for (int h = 0; h < (key->variant == INT_BIG ? 2 : 1); h++) {
-            NgIrRef x = let(inner, NG_UINT64, op2(k, NG_OP_BITOR, NG_UINT64,
-                                                  op2(k, NG_OP_LSHIFT, NG_UINT64, u64(k, w[2 * h]), c32), u64(k, w[2 * h + 1])));
-            if (key->variant == INT_FULL) {
-                candidate(inner, res, done, x, ng_ir_const_i(k, NG_BOOL, 1));
-                continue;
-            }
-            NgIrRef lo = op2(k, NG_OP_MUL, NG_UINT64, x, range);
-            candidate(inner, res, done, mulhi64(inner, x, range), op2(k, NG_OP_GE, NG_BOOL, lo, thresh));
-        }
-    }
-    push(inner, ng_ir_if(k, ng_ir_varref(k, done), ng_ir_jump(k, NG_IR_BREAK), NG_IR_NONE));
-    push(outer, ng_ir_for(k, a, ng_ir_const_i(k, NG_INT64, 0), ng_ir_const_i(k, NG_INT64, int_tries(key->variant)),
-                          ng_ir_const_i(k, NG_INT64, 1), block(inner), 0));
     NgIrRef value = ng_ir_cast(k, dt, op2(k, NG_OP_ADD, NG_UINT64, ng_ir_varref(k, res), low));
-    push(outer, ng_ir_store(k, out, 1, &ir, value));
+    if (key->phase == 0) {
+        int_candidates(outer, &s, key->variant, u64(k, ir), range, thresh, res, done);
+        push(outer, ng_ir_store(k, out, 1, &ir, value));
+        if (okp >= 0)
+            push(outer, ng_ir_store(k, okp, 1, &ir, ng_ir_varref(k, done)));
+    } else {
+        NgIrRef off = op2(k, NG_OP_ADD, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, u64(k, ng_ir_varref(k, a)), u64(k, n)),
+                          u64(k, ir));
+        int_candidates(inner, &s, key->variant, off, range, thresh, res, done);
+        push(inner, ng_ir_if(k, ng_ir_varref(k, done), ng_ir_jump(k, NG_IR_BREAK), NG_IR_NONE));
+        NgIrRef retry = ng_ir_for(k, a, ng_ir_const_i(k, NG_INT64, 1), ng_ir_const_i(k, NG_INT64, int_tries(key->variant)),
+                                  ng_ir_const_i(k, NG_INT64, 1), block(inner), 0);
+        NgIrRef both[2] = {retry, ng_ir_store(k, out, 1, &ir, value)};
+        NgIrRef rejected = op1(k, NG_OP_LOGNOT, NG_BOOL, ng_ir_load(k, okp, 1, &ir));
+        push(outer, ng_ir_if(k, rejected, ng_ir_block(k, 2, both), NG_IR_NONE));
+    }
     k->body = ng_ir_for(k, i, ng_ir_const_i(k, NG_INT64, 0), n, ng_ir_const_i(k, NG_INT64, 1), block(outer),
                         NG_IR_PARALLEL);
     ng_free(outer);
@@ -417,11 +448,11 @@ NgStatus ng_random_integers(NgPhilox *g, uint64_t low, uint64_t range, const NgA
         return ng_error_set(NG_ERR_TYPE, "Unsupported dtype %s for integers", ng_dtype_info(dt)->name);
     if (out->size == 0)
         return NG_OK;
-    NgArray flat;
+    NgArray flat, ok = {0};
     NgStatus st = flat_out(out, &flat);
     if (st != NG_OK)
         return st;
-    IntKey key = {{'p', 'i'}, INT_FULL, (int8_t)dt};
+    IntKey key = {{'p', 'i'}, INT_FULL, (int8_t)dt, 0};
     uint64_t thresh = 0;
     if (range != 0 && range <= (UINT64_C(1) << 32)) {
         key.variant = INT_SMALL;
@@ -430,10 +461,15 @@ NgStatus ng_random_integers(NgPhilox *g, uint64_t low, uint64_t range, const NgA
         key.variant = INT_BIG;
         thresh = (0 - range) % range;
     }
-    const NgKernel *kern;
-    st = ng_kernel_get(ng_array_device(&flat), &key, sizeof key, build_int, &key, &kern);
-    if (st == NG_OK) {
-        NgKArg args[16];
+    if (key.variant != INT_FULL)
+        st = ng_array_empty(ng_array_device(out), NG_BOOL, 1, &out->size, &ok);
+    for (int phase = 0; phase < (key.variant == INT_FULL ? 1 : 2) && st == NG_OK; phase++) {
+        key.phase = (uint8_t)phase;
+        const NgKernel *kern;
+        st = ng_kernel_get(ng_array_device(&flat), &key, sizeof key, build_int, &key, &kern);
+        if (st != NG_OK)
+            break;
+        NgKArg args[24];
         int n = 0;
         int64_t one = 1;
         ng_kargs_array(args, &n, &flat, 1, &flat.shape[0], &one);
@@ -441,17 +477,21 @@ NgStatus ng_random_integers(NgPhilox *g, uint64_t low, uint64_t range, const NgA
         args[n++].i = (int64_t)low;
         args[n++].i = (int64_t)range;
         args[n++].i = (int64_t)thresh;
-        st = ng_kernel_launch(kern, args, n, out->size, out->size * 16);
-        if (st == NG_OK)
-            advance(g, (uint64_t)out->size * (uint64_t)int_tries(key.variant));
+        if (key.variant != INT_FULL)
+            ng_kargs_array(args, &n, &ok, 1, &ok.shape[0], &one);
+        st = ng_kernel_launch(kern, args, n, out->size, out->size * (phase ? 1 : 16));
     }
+    if (st == NG_OK)
+        advance(g, (uint64_t)out->size * (uint64_t)int_tries(key.variant));
+    if (ok.buf)
+        ng_array_release(&ok);
     ng_array_release(&flat);
     return st;
 }
 
 /* ---- choice with probabilities: inverse CDF ---- */
 
-static const FillKey choice_key = {{'p', 'c'}, 0, NG_INT64};
+static const FillKey choice_key = {{'p', 'c'}, 0, NG_INT64, 0};
 
 /* for j in [0, nblocks) parallel: two float64 uniforms u; out[2j+q] = the
  * first index with cdf[index] > u (numpy: cdf.searchsorted(u, 'right')),
@@ -529,7 +569,7 @@ NgStatus ng_random_choice_cdf(NgPhilox *g, const NgArray *cdf, const NgArray *ou
 
 /* ---- permutation: a keyed bijection restricted by cycle walking ---- */
 
-static const FillKey perm_key = {{'p', 'p'}, FEISTEL_ROUNDS, NG_INT64};
+static const FillKey perm_key = {{'p', 'p'}, FEISTEL_ROUNDS, NG_INT64, 0};
 
 /* MurmurHash3's 64-bit finaliser of (y ^ key): a bijective mixer in which
  * every input bit affects every output bit. */

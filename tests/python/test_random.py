@@ -177,6 +177,9 @@ def test_integers_large_ranges():
     assert full.min() < -2 ** 61 and full.max() > 2 ** 61
     top = g.integers(2 ** 64 - 3, 2 ** 64 - 1, size=100, dtype=np.uint64, endpoint=True).get()
     assert set(top.tolist()) == {2 ** 64 - 3, 2 ** 64 - 2, 2 ** 64 - 1}
+    for r in (2 ** 31 + 1, 2 ** 63 + 1):  # about half of all draws rejected: the retry pass runs
+        y = g.integers(0, r, size=N, dtype=np.uint64).get()
+        assert y.max() < r and abs((y / r).mean() - 0.5) < 0.005 and abs((y / r).var() - 1 / 12) < 0.002
     edge = g.integers(0, 2 ** 32, size=N).get()  # exactly 2^32: the 32-bit path with no rejection
     assert edge.max() < 2 ** 32 and abs(edge.mean() / 2 ** 32 - 0.5) < 0.005
 
@@ -345,6 +348,8 @@ def draws(seed):
         "raw": ng.random.Philox(seed).random_raw(1001).get(),
         "f64": g.random(1001).get(), "f32": g.random(1001, dtype=np.float32).get(),
         "int": g.integers(-7, 100, size=999).get(), "big": g.integers(0, 3 << 62, size=99, dtype=np.uint64).get(),
+        "reject": g.integers(0, 2 ** 31 + 1, size=999).get(),
+        "reject64": g.integers(0, 2 ** 63 + 1, size=999, dtype=np.uint64).get(),
         "full": g.integers(0, 2 ** 64, size=9, dtype=np.uint64).get(), "u8": g.integers(0, 256, 33, np.uint8).get(),
         "perm": g.permutation(1001).get(), "choice": g.choice(7, 99, p=np.ones(7) / 7).get(),
         "n64": g.standard_normal(1001).get(), "n32": g.standard_normal(1001, dtype=np.float32).get(),
