@@ -199,30 +199,132 @@ typedef struct FillKey {
 
 static int per_block(NgDType dt) { return dt == NG_FLOAT64 ? 2 : 4; }
 
-/* The block's values (per_block of them) before shift and scale. */
+/* ---- log, sin and cos from + - * / only ----
+ *
+ * Normals and exponentials need log, sin and cos. The math libraries of the
+ * three targets differ in the last bit, so these are computed here from
+ * IEEE float64 operations alone (correctly rounded on every target, and
+ * contraction into FMA is off everywhere): the same bits on cpu, opencl and
+ * cuda, and loops the C compiler can vectorise. Accuracy: a few ulp. */
+
+/* Bits of an integer: the uniform before scaling, k in [0, 2^bits). */
+static NgIrRef unit_bits(NgIrKernel *k, NgDType dt, const NgIrRef *w, int which)
+{
+    if (dt == NG_FLOAT32) /* 24 bits of one word */
+        return u64(k, op2(k, NG_OP_RSHIFT, NG_UINT32, w[which], cu32(k, 8)));
+    NgIrRef a = u64(k, op2(k, NG_OP_RSHIFT, NG_UINT32, w[2 * which], cu32(k, 5)));
+    NgIrRef b = u64(k, op2(k, NG_OP_RSHIFT, NG_UINT32, w[2 * which + 1], cu32(k, 6)));
+    return op2(k, NG_OP_BITOR, NG_UINT64, op2(k, NG_OP_LSHIFT, NG_UINT64, a, cu64(k, 26)), b); /* 53 bits */
+}
+
+/* Horner: c[0] + z*(c[1] + z*(... c[n-1])). */
+static NgIrRef horner(NgIrKernel *k, NgIrRef z, const double *c, int n)
+{
+    NgIrRef r = cf(k, NG_FLOAT64, c[n - 1]);
+    for (int i = n - 2; i >= 0; i--)
+        r = op2(k, NG_OP_ADD, NG_FLOAT64, cf(k, NG_FLOAT64, c[i]), op2(k, NG_OP_MUL, NG_FLOAT64, z, r));
+    return r;
+}
+
+/* log(K * 2^-shift) for an integer 1 <= K <= 2^53: K = m * 2^e with m in
+ * [sqrt(1/2), sqrt(2)) (exact, by a binary search for the top bit), then
+ * log(m) = 2 atanh(s), s = (m-1)/(m+1), |s| < 0.172, as a series in s^2. */
+static NgIrRef log_scaled(Body *b, NgIrRef K, int shift)
+{
+    NgIrKernel *k = b->k;
+    NgIrRef t = K, e = ng_ir_const_i(k, NG_INT64, 0), p = cf(k, NG_FLOAT64, 1.0);
+    for (int sh = 32; sh >= 1; sh /= 2) {
+        NgIrRef hi = op2(k, NG_OP_RSHIFT, NG_UINT64, t, cu64(k, (uint64_t)sh));
+        NgIrRef c = let(b, NG_BOOL, op2(k, NG_OP_NE, NG_BOOL, hi, cu64(k, 0)));
+        t = let(b, NG_UINT64, ng_ir_select(k, c, hi, t));
+        e = let(b, NG_INT64, op2(k, NG_OP_ADD, NG_INT64, e, ng_ir_select(k, c, ng_ir_const_i(k, NG_INT64, sh),
+                                                                          ng_ir_const_i(k, NG_INT64, 0))));
+        p = let(b, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, p, ng_ir_select(k, c, cf(k, NG_FLOAT64, ldexp(1.0, -sh)),
+                                                                             cf(k, NG_FLOAT64, 1.0))));
+    }
+    NgIrRef m = let(b, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, K), p)); /* [1, 2) */
+    NgIrRef big = let(b, NG_BOOL, op2(k, NG_OP_GT, NG_BOOL, m, cf(k, NG_FLOAT64, M_SQRT2)));
+    m = let(b, NG_FLOAT64, ng_ir_select(k, big, op2(k, NG_OP_MUL, NG_FLOAT64, m, cf(k, NG_FLOAT64, 0.5)), m));
+    e = op2(k, NG_OP_ADD, NG_INT64, e, ng_ir_select(k, big, ng_ir_const_i(k, NG_INT64, 1), ng_ir_const_i(k, NG_INT64, 0)));
+    NgIrRef f = let(b, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, op2(k, NG_OP_SUB, NG_INT64, e, ng_ir_const_i(k, NG_INT64, shift))));
+    NgIrRef one = cf(k, NG_FLOAT64, 1.0);
+    NgIrRef sv = let(b, NG_FLOAT64, op2(k, NG_OP_TRUEDIV, NG_FLOAT64, op2(k, NG_OP_SUB, NG_FLOAT64, m, one),
+                                        op2(k, NG_OP_ADD, NG_FLOAT64, m, one)));
+    NgIrRef z = let(b, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, sv, sv));
+    double c[11];
+    for (int i = 0; i < 11; i++)
+        c[i] = 1.0 / (2 * i + 3); /* 1/3, 1/5, ... 1/23 */
+    NgIrRef tail = op2(k, NG_OP_MUL, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, sv, z), horner(k, z, c, 11));
+    NgIrRef logm = op2(k, NG_OP_MUL, NG_FLOAT64, cf(k, NG_FLOAT64, 2.0), op2(k, NG_OP_ADD, NG_FLOAT64, sv, tail));
+    const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10; /* fdlibm's split */
+    return op2(k, NG_OP_ADD, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, f, cf(k, NG_FLOAT64, ln2_hi)),
+               op2(k, NG_OP_ADD, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, f, cf(k, NG_FLOAT64, ln2_lo)), logm));
+}
+
+/* sin and cos of 2*pi*J*2^-bits for an integer 0 <= J < 2^bits: the
+ * quadrant q and the remainder r in [-1/2, 1/2) quarter turns are exact
+ * integer arithmetic, then Taylor series of degree 17/18 on |a| <= pi/4. */
+static void sincos_turn(Body *b, NgIrRef J, int bits, NgIrRef *sin_out, NgIrRef *cos_out)
+{
+    NgIrKernel *k = b->k;
+    NgIrRef q0 = let(b, NG_UINT64, op2(k, NG_OP_RSHIFT, NG_UINT64, op2(k, NG_OP_ADD, NG_UINT64, J, cu64(k, UINT64_C(1) << (bits - 3))),
+                                       cu64(k, (uint64_t)bits - 2)));
+    NgIrRef rint = op2(k, NG_OP_SUB, NG_INT64, ng_ir_cast(k, NG_INT64, J),
+                       ng_ir_cast(k, NG_INT64, op2(k, NG_OP_LSHIFT, NG_UINT64, q0, cu64(k, (uint64_t)bits - 2))));
+    NgIrRef r = let(b, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, rint), cf(k, NG_FLOAT64, ldexp(1.0, 2 - bits))));
+    const double pio2_hi = 1.57079632679489655800e+00, pio2_lo = 6.12323399573676603587e-17;
+    NgIrRef a = let(b, NG_FLOAT64, op2(k, NG_OP_ADD, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, r, cf(k, NG_FLOAT64, pio2_hi)),
+                                       op2(k, NG_OP_MUL, NG_FLOAT64, r, cf(k, NG_FLOAT64, pio2_lo))));
+    NgIrRef z = let(b, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, a, a));
+    double sc[8], cc[9], f = 1.0;
+    for (int n = 2; n <= 18; n++) { /* sc: -1/3!, 1/5!, ...; cc: -1/2!, 1/4!, ... */
+        f *= n;
+        if (n % 2)
+            sc[(n - 3) / 2] = ((n - 1) / 2 % 2 ? -1.0 : 1.0) / f;
+        else
+            cc[(n - 2) / 2] = (n / 2 % 2 ? -1.0 : 1.0) / f;
+    }
+    NgIrRef s = let(b, NG_FLOAT64, op2(k, NG_OP_ADD, NG_FLOAT64, a,
+                                       op2(k, NG_OP_MUL, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, a, z), horner(k, z, sc, 8))));
+    NgIrRef c = let(b, NG_FLOAT64, op2(k, NG_OP_ADD, NG_FLOAT64, cf(k, NG_FLOAT64, 1.0),
+                                       op2(k, NG_OP_MUL, NG_FLOAT64, z, horner(k, z, cc, 9))));
+    NgIrRef q = let(b, NG_UINT64, op2(k, NG_OP_BITAND, NG_UINT64, q0, cu64(k, 3)));
+    NgIrRef ns = op1(k, NG_OP_NEG, NG_FLOAT64, s), nc = op1(k, NG_OP_NEG, NG_FLOAT64, c);
+    NgIrRef is0 = op2(k, NG_OP_EQ, NG_BOOL, q, cu64(k, 0)), is1 = op2(k, NG_OP_EQ, NG_BOOL, q, cu64(k, 1));
+    NgIrRef is2 = op2(k, NG_OP_EQ, NG_BOOL, q, cu64(k, 2));
+    *sin_out = ng_ir_select(k, is0, s, ng_ir_select(k, is1, c, ng_ir_select(k, is2, ns, nc)));
+    *cos_out = ng_ir_select(k, is0, c, ng_ir_select(k, is1, ns, ng_ir_select(k, is2, nc, s)));
+}
+
+/* The block's values (per_block of them) before shift and scale. Normals
+ * and exponentials are computed in float64 and rounded to float32 when
+ * that is the output. */
 static void fill_values(Body *b, NgRandomDist dist, NgDType dt, const NgIrRef w[4], NgIrRef v[4])
 {
     NgIrKernel *k = b->k;
-    int per = per_block(dt);
-    NgIrRef u[4];
-    for (int q = 0; q < per; q++)
-        u[q] = dist == NG_RAND_RAW ? w[q] : dt == NG_FLOAT32 ? unit_f32(k, w[q]) : unit_f64(k, w[2 * q], w[2 * q + 1]);
+    int per = per_block(dt), bits = dt == NG_FLOAT32 ? 24 : 53;
     if (dist == NG_RAND_RAW || dist == NG_RAND_UNIFORM) {
-        memcpy(v, u, sizeof(NgIrRef) * (size_t)per);
-        return;
-    }
-    if (dist == NG_RAND_EXPONENTIAL) { /* -log(1 - u): finite, as 1 - u > 0 */
         for (int q = 0; q < per; q++)
-            v[q] = let(b, dt, op1(k, NG_OP_NEG, dt, op1(k, NG_OP_LOG1P, dt, op1(k, NG_OP_NEG, dt, u[q]))));
+            v[q] = dist == NG_RAND_RAW ? w[q] : dt == NG_FLOAT32 ? unit_f32(k, w[q]) : unit_f64(k, w[2 * q], w[2 * q + 1]);
         return;
     }
-    /* Box-Muller on pairs: u1 in (0, 1] keeps the log finite */
+    NgIrRef full = cu64(k, UINT64_C(1) << bits);
+    if (dist == NG_RAND_EXPONENTIAL) { /* -log(1 - u), 1 - u = (2^bits - k) 2^-bits > 0 */
+        for (int q = 0; q < per; q++) {
+            NgIrRef K = let(b, NG_UINT64, op2(k, NG_OP_SUB, NG_UINT64, full, unit_bits(k, dt, w, q)));
+            v[q] = ng_ir_cast(k, dt, op1(k, NG_OP_NEG, NG_FLOAT64, log_scaled(b, K, bits)));
+        }
+        return;
+    }
+    /* Box-Muller on pairs (u1, u2): sqrt(-2 log(1 - u1)) (cos, sin)(2 pi u2) */
     for (int h = 0; h < per; h += 2) {
-        NgIrRef u1 = op2(k, NG_OP_SUB, dt, cf(k, dt, 1.0), u[h]);
-        NgIrRef r = let(b, dt, op1(k, NG_OP_SQRT, dt, op2(k, NG_OP_MUL, dt, cf(k, dt, -2.0), op1(k, NG_OP_LOG, dt, u1))));
-        NgIrRef t = let(b, dt, op2(k, NG_OP_MUL, dt, cf(k, dt, 2.0 * M_PI), u[h + 1]));
-        v[h] = op2(k, NG_OP_MUL, dt, r, op1(k, NG_OP_COS, dt, t));
-        v[h + 1] = op2(k, NG_OP_MUL, dt, r, op1(k, NG_OP_SIN, dt, t));
+        NgIrRef K = let(b, NG_UINT64, op2(k, NG_OP_SUB, NG_UINT64, full, unit_bits(k, dt, w, h)));
+        NgIrRef r = let(b, NG_FLOAT64, op1(k, NG_OP_SQRT, NG_FLOAT64,
+                                           op2(k, NG_OP_MUL, NG_FLOAT64, cf(k, NG_FLOAT64, -2.0), log_scaled(b, K, bits))));
+        NgIrRef sn, cs;
+        sincos_turn(b, let(b, NG_UINT64, unit_bits(k, dt, w, h + 1)), bits, &sn, &cs);
+        v[h] = ng_ir_cast(k, dt, op2(k, NG_OP_MUL, NG_FLOAT64, r, cs));
+        v[h + 1] = ng_ir_cast(k, dt, op2(k, NG_OP_MUL, NG_FLOAT64, r, sn));
     }
 }
 
