@@ -195,9 +195,11 @@ typedef struct FillKey {
     uint8_t dist;    /* NgRandomDist */
     int8_t dtype;    /* output dtype */
     uint8_t guarded; /* the blocks may run past the end: check each store */
+    uint8_t src32;   /* float32's values (24-bit uniforms, one word each), whatever dtype holds them */
 } FillKey;
 
-static int per_block(NgDType dt) { return dt == NG_FLOAT64 ? 2 : 4; }
+/* Values per block: float64's take two words each, float32's (src32) and raw words one. */
+static int per_block(bool src32) { return src32 ? 4 : 2; }
 
 /* ---- log, sin and cos from + - * / only ----
  *
@@ -233,7 +235,7 @@ static NgIrRef log_scaled(Body *b, NgIrRef K, int shift)
 {
     NgIrKernel *k = b->k;
     NgIrRef t = K, e = ng_ir_const_i(k, NG_INT64, 0), p = cf(k, NG_FLOAT64, 1.0);
-    for (int sh = 32; sh >= 1; sh /= 2) {
+    for (int sh = shift > 32 ? 32 : 16; sh >= 1; sh /= 2) { /* K < 2^33 needs no 32-bit step */
         NgIrRef hi = op2(k, NG_OP_RSHIFT, NG_UINT64, t, cu64(k, (uint64_t)sh));
         NgIrRef c = let(b, NG_BOOL, op2(k, NG_OP_NE, NG_BOOL, hi, cu64(k, 0)));
         t = let(b, NG_UINT64, ng_ir_select(k, c, hi, t));
@@ -296,33 +298,34 @@ static void sincos_turn(Body *b, NgIrRef J, int bits, NgIrRef *sin_out, NgIrRef 
     *cos_out = ng_ir_select(k, is0, c, ng_ir_select(k, is1, ns, ng_ir_select(k, is2, nc, s)));
 }
 
-/* The block's values (per_block of them) before shift and scale. Normals
- * and exponentials are computed in float64 and rounded to float32 when
- * that is the output. */
-static void fill_values(Body *b, NgRandomDist dist, NgDType dt, const NgIrRef w[4], NgIrRef v[4])
+/* The block's values (per_block of them, of dtype dt) before shift and
+ * scale. Normals and exponentials are computed in float64 (and rounded to
+ * float32 by the caller when that is the output). */
+static void fill_values(Body *b, NgRandomDist dist, NgDType dt, bool src32, const NgIrRef w[4], NgIrRef v[4])
 {
     NgIrKernel *k = b->k;
-    int per = per_block(dt), bits = dt == NG_FLOAT32 ? 24 : 53;
+    int per = per_block(src32), bits = src32 ? 24 : 53;
     if (dist == NG_RAND_RAW || dist == NG_RAND_UNIFORM) {
         for (int q = 0; q < per; q++)
-            v[q] = dist == NG_RAND_RAW ? w[q] : dt == NG_FLOAT32 ? unit_f32(k, w[q]) : unit_f64(k, w[2 * q], w[2 * q + 1]);
+            v[q] = dist == NG_RAND_RAW ? w[q] : src32 ? unit_f32(k, w[q]) : unit_f64(k, w[2 * q], w[2 * q + 1]);
         return;
     }
+    NgDType srcdt = src32 ? NG_FLOAT32 : NG_FLOAT64; /* which words make a uniform */
     NgIrRef full = cu64(k, UINT64_C(1) << bits);
     if (dist == NG_RAND_EXPONENTIAL) { /* -log(1 - u), 1 - u = (2^bits - k) 2^-bits > 0 */
         for (int q = 0; q < per; q++) {
-            NgIrRef K = let(b, NG_UINT64, op2(k, NG_OP_SUB, NG_UINT64, full, unit_bits(k, dt, w, q)));
+            NgIrRef K = let(b, NG_UINT64, op2(k, NG_OP_SUB, NG_UINT64, full, unit_bits(k, srcdt, w, q)));
             v[q] = ng_ir_cast(k, dt, op1(k, NG_OP_NEG, NG_FLOAT64, log_scaled(b, K, bits)));
         }
         return;
     }
     /* Box-Muller on pairs (u1, u2): sqrt(-2 log(1 - u1)) (cos, sin)(2 pi u2) */
     for (int h = 0; h < per; h += 2) {
-        NgIrRef K = let(b, NG_UINT64, op2(k, NG_OP_SUB, NG_UINT64, full, unit_bits(k, dt, w, h)));
+        NgIrRef K = let(b, NG_UINT64, op2(k, NG_OP_SUB, NG_UINT64, full, unit_bits(k, srcdt, w, h)));
         NgIrRef r = let(b, NG_FLOAT64, op1(k, NG_OP_SQRT, NG_FLOAT64,
                                            op2(k, NG_OP_MUL, NG_FLOAT64, cf(k, NG_FLOAT64, -2.0), log_scaled(b, K, bits))));
         NgIrRef sn, cs;
-        sincos_turn(b, let(b, NG_UINT64, unit_bits(k, dt, w, h + 1)), bits, &sn, &cs);
+        sincos_turn(b, let(b, NG_UINT64, unit_bits(k, srcdt, w, h + 1)), bits, &sn, &cs);
         v[h] = ng_ir_cast(k, dt, op2(k, NG_OP_MUL, NG_FLOAT64, r, cs));
         v[h + 1] = ng_ir_cast(k, dt, op2(k, NG_OP_MUL, NG_FLOAT64, r, sn));
     }
@@ -349,8 +352,8 @@ static NgStatus build_fill(const void *ctx, NgIrKernel *k)
         return k->status;
     NgIrRef w[4], v[4];
     philox_ir(b, &s, u64(k, jr), w);
-    fill_values(b, dist, dt, w, v);
-    int per = per_block(dt);
+    fill_values(b, dist, dt, key->src32, w, v);
+    int per = per_block(key->src32);
     NgIrRef n = ng_ir_shape(k, out, 0);
     for (int q = 0; q < per; q++) {
         NgIrRef idx = op2(k, NG_OP_ADD, NG_INT64, op2(k, NG_OP_MUL, NG_INT64, jr, ng_ir_const_i(k, NG_INT64, per)),
@@ -386,17 +389,25 @@ NgStatus ng_random_fill(NgPhilox *g, NgRandomDist dist, double shift, double sca
         return ng_error_set(NG_ERR_TYPE, "Unsupported dtype %s for this random distribution", ng_dtype_info(dt)->name);
     if (out->size == 0)
         return NG_OK;
-    NgArray flat;
+    NgArray flat, tmp = {0};
     NgStatus st = flat_out(out, &flat);
     if (st != NG_OK)
         return st;
-    int per = per_block(dt);
+    bool src32 = dt != NG_FLOAT64;
+    const NgArray *dst = &flat;
+    if (dt == NG_FLOAT32 && (dist == NG_RAND_NORMAL || dist == NG_RAND_EXPONENTIAL)) {
+        /* computed in float64 anyway; a float64 loop vectorises where one
+         * storing float32 does not, so round in a second pass */
+        st = ng_array_empty(ng_array_device(out), NG_FLOAT64, 1, &out->size, &tmp);
+        dst = &tmp;
+    }
+    int per = per_block(src32);
     int64_t nfull = out->size / per, nblocks = (out->size + per - 1) / per;
     for (int guarded = 0; guarded < 2 && st == NG_OK; guarded++) {
         int64_t first = guarded ? nfull : 0, stop = guarded ? nblocks : nfull;
         if (first == stop)
             continue;
-        FillKey key = {{'p', 'f'}, (uint8_t)dist, (int8_t)dt, (uint8_t)guarded};
+        FillKey key = {{'p', 'f'}, (uint8_t)dist, (int8_t)dst->dtype, (uint8_t)guarded, src32};
         const NgKernel *kern;
         st = ng_kernel_get(ng_array_device(&flat), &key, sizeof key, build_fill, &key, &kern);
         if (st != NG_OK)
@@ -404,7 +415,7 @@ NgStatus ng_random_fill(NgPhilox *g, NgRandomDist dist, double shift, double sca
         NgKArg args[16];
         int n = 0;
         int64_t one = 1;
-        ng_kargs_array(args, &n, &flat, 1, &flat.shape[0], &one);
+        ng_kargs_array(args, &n, dst, 1, &dst->shape[0], &one);
         stream_args(g, args, &n);
         args[n++].i = first;
         args[n++].i = stop;
@@ -412,8 +423,14 @@ NgStatus ng_random_fill(NgPhilox *g, NgRandomDist dist, double shift, double sca
         args[n++].f = scale;
         st = ng_kernel_launch(kern, args, n, stop - first, (stop - first) * per * 16);
     }
+    if (st == NG_OK && dst == &tmp) {
+        NgOperand src = {&tmp, {0}};
+        st = ng_op_assign(&flat, &src);
+    }
     if (st == NG_OK)
         advance(g, (uint64_t)nblocks);
+    if (tmp.buf)
+        ng_array_release(&tmp);
     ng_array_release(&flat);
     return st;
 }
@@ -593,7 +610,7 @@ NgStatus ng_random_integers(NgPhilox *g, uint64_t low, uint64_t range, const NgA
 
 /* ---- choice with probabilities: inverse CDF ---- */
 
-static const FillKey choice_key = {{'p', 'c'}, 0, NG_INT64, 0};
+static const FillKey choice_key = {{'p', 'c'}, 0, NG_INT64, 0, 0};
 
 /* for j in [0, nblocks) parallel: two float64 uniforms u; out[2j+q] = the
  * first index with cdf[index] > u (numpy: cdf.searchsorted(u, 'right')),
@@ -671,7 +688,7 @@ NgStatus ng_random_choice_cdf(NgPhilox *g, const NgArray *cdf, const NgArray *ou
 
 /* ---- permutation: a keyed bijection restricted by cycle walking ---- */
 
-static const FillKey perm_key = {{'p', 'p'}, FEISTEL_ROUNDS, NG_INT64, 0};
+static const FillKey perm_key = {{'p', 'p'}, FEISTEL_ROUNDS, NG_INT64, 0, 0};
 
 /* MurmurHash3's 64-bit finaliser of (y ^ key): a bijective mixer in which
  * every input bit affects every output bit. */
