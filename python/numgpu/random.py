@@ -375,6 +375,8 @@ class _DeviceGenerator(Generator):
             low, high = 0, low
             if _scalar(high) is not None and not endpoint and int(high) <= 0:
                 raise ValueError("high <= 0")
+            if _scalar(high) is not None and endpoint and int(high) < 0:
+                raise ValueError("high < 0")
         lo, hi = _scalar(low), _scalar(high)
         if lo is None or hi is None:
             raise NotImplementedError("numgpu's device generator: integers() takes scalar low and high; "
@@ -398,7 +400,8 @@ class _DeviceGenerator(Generator):
     def permutation(self, x, axis=0):
         """A random permutation of range(x), or a permuted copy of array x along axis."""
         if isinstance(x, (int, _np.integer)):
-            return self._perm(int(x), int(x))
+            n = max(int(x), 0)  # as numpy.arange(x)
+            return self._perm(n, n)
         x = _to_dev(x)
         if x.ndim == 0:
             raise _np.exceptions.AxisError(axis, 0)

@@ -296,6 +296,9 @@ def test_choice():
     assert g.choice([1.5, 2.5]) in (1.5, 2.5)
     assert isinstance(g.choice(5), (int, np.integer))
     assert g.choice(5, size=(2, 3)).shape == (2, 3)
+    assert g.choice(np.array(3)) in (0, 1, 2)
+    assert g.choice([], size=0).shape == (0,)
+    assert g.permutation(-1).shape == (0,)  # as numpy.arange(-1)
 
 
 def test_weighted_choice_without_replacement_frequencies():
@@ -347,6 +350,9 @@ def same_error(call):
     lambda g: g.choice(5, 6, replace=False),
     lambda g: g.choice(0, 1),
     lambda g: g.choice(-1, 1),
+    lambda g: g.choice(5.5),
+    lambda g: g.choice([]),
+    lambda g: g.integers(-1, endpoint=True),
 ], ids=lambda c: "")
 def test_errors_match_numpy(call):
     same_error(call)
