@@ -688,7 +688,7 @@ NgStatus ng_random_choice_cdf(NgPhilox *g, const NgArray *cdf, const NgArray *ou
 
 /* ---- permutation: a keyed bijection restricted by cycle walking ---- */
 
-static const FillKey perm_key = {{'p', 'p'}, FEISTEL_ROUNDS, NG_INT64, 0, 0};
+static const FillKey perm_key = {{'p', 'p'}, FEISTEL_ROUNDS, NG_INT64, 0, 0}; /* guarded: the phase */
 
 /* MurmurHash3's 64-bit finaliser of (y ^ key): a bijective mixer in which
  * every input bit affects every output bit. */
@@ -704,16 +704,34 @@ static NgIrRef fmix64(Body *b, NgIrRef y, NgIrRef key)
     return op2(k, NG_OP_BITXOR, NG_UINT64, h, op2(k, NG_OP_RSHIFT, NG_UINT64, h, c33));
 }
 
-/* for i in [0, m) parallel:
- *     v = i; do v = E(v) while v >= n; out[i] = v
+/* Element i of the permutation: v = i; do v = E(v) while v >= n.
  * E is an unbalanced Feistel network on [0, 2^(wa+wb)): the state is
  * (x: wa high bits, y: wb low bits) -> (y, x ^ F(y)), the halves' widths
  * swapping each round. E is a bijection, so cycle walking from i < n ends
  * at an element < n and i -> out[i] is a permutation of [0, n); since
  * n > 2^(wa+wb-1) the walk takes fewer than two steps on average. */
+/* Appends one application of E to b: returns the new state. */
+static NgIrRef feistel(Body *b, NgIrRef cur, const NgIrRef width[2], const NgIrRef mask[2], const NgIrRef *rkey)
+{
+    NgIrKernel *k = b->k;
+    for (int r = 0; r < FEISTEL_ROUNDS; r++) {
+        int hi = r & 1, lo = 1 - hi; /* round 0: x has width[0] bits, y width[1] */
+        NgIrRef x = let(b, NG_UINT64, op2(k, NG_OP_RSHIFT, NG_UINT64, cur, width[lo]));
+        NgIrRef y = let(b, NG_UINT64, op2(k, NG_OP_BITAND, NG_UINT64, cur, mask[lo]));
+        NgIrRef f = op2(k, NG_OP_BITAND, NG_UINT64, fmix64(b, y, rkey[r]), mask[hi]);
+        cur = let(b, NG_UINT64, op2(k, NG_OP_BITOR, NG_UINT64, op2(k, NG_OP_LSHIFT, NG_UINT64, y, width[hi]),
+                                    op2(k, NG_OP_BITXOR, NG_UINT64, x, f)));
+    }
+    return cur;
+}
+
+/* Phase 0, for i in [0, m) parallel (no inner loop: it vectorises):
+ *     out[i] = E(i)
+ * Phase 1, for i in [0, m) parallel, the walk of the entries out of range:
+ *     v = out[i]; if v >= n: do v = E(v) while v >= n; out[i] = v */
 static NgStatus build_perm(const void *ctx, NgIrKernel *k)
 {
-    (void)ctx;
+    const FillKey *key = ctx;
     int out = ng_ir_param_array(k, NG_INT64, 1, true, true);
     NgIrRef n = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT64));
     NgIrRef width[2], mask[2], rkey[FEISTEL_ROUNDS];
@@ -723,28 +741,23 @@ static NgStatus build_perm(const void *ctx, NgIrKernel *k)
         mask[h] = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT64));
     for (int r = 0; r < FEISTEL_ROUNDS; r++)
         rkey[r] = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_UINT64));
-    int i = ng_ir_var(k, NG_INT64), v = ng_ir_var(k, NG_UINT64), go = ng_ir_var(k, NG_BOOL);
-    NgIrRef ir = ng_ir_varref(k, i);
+    int i = ng_ir_var(k, NG_INT64), v = ng_ir_var(k, NG_UINT64);
+    NgIrRef ir = ng_ir_varref(k, i), vr = ng_ir_varref(k, v);
     Body *b = body_new(k), *walk = body_new(k);
     if (!b || !walk) {
         ng_free(b);
         return k->status;
     }
-    push(b, ng_ir_let(k, v, u64(k, ir)));
-    push(b, ng_ir_let(k, go, ng_ir_const_i(k, NG_BOOL, 1)));
-    NgIrRef cur = ng_ir_varref(k, v);
-    for (int r = 0; r < FEISTEL_ROUNDS; r++) {
-        int hi = r & 1, lo = 1 - hi; /* round 0: x has width[0] bits, y width[1] */
-        NgIrRef x = let(walk, NG_UINT64, op2(k, NG_OP_RSHIFT, NG_UINT64, cur, width[lo]));
-        NgIrRef y = let(walk, NG_UINT64, op2(k, NG_OP_BITAND, NG_UINT64, cur, mask[lo]));
-        NgIrRef f = op2(k, NG_OP_BITAND, NG_UINT64, fmix64(walk, y, rkey[r]), mask[hi]);
-        cur = let(walk, NG_UINT64, op2(k, NG_OP_BITOR, NG_UINT64, op2(k, NG_OP_LSHIFT, NG_UINT64, y, width[hi]),
-                                       op2(k, NG_OP_BITXOR, NG_UINT64, x, f)));
+    if (key->guarded == 0) { /* phase 0 */
+        NgIrRef e = feistel(b, u64(k, ir), width, mask, rkey);
+        push(b, ng_ir_store(k, out, 1, &ir, ng_ir_cast(k, NG_INT64, e)));
+    } else {
+        push(b, ng_ir_let(k, v, u64(k, ng_ir_load(k, out, 1, &ir))));
+        push(walk, ng_ir_assign(k, v, feistel(walk, vr, width, mask, rkey)));
+        NgIrRef out_of_range = op2(k, NG_OP_GE, NG_BOOL, vr, n);
+        NgIrRef steps[2] = {ng_ir_while(k, out_of_range, block(walk)), ng_ir_store(k, out, 1, &ir, ng_ir_cast(k, NG_INT64, vr))};
+        push(b, ng_ir_if(k, out_of_range, ng_ir_block(k, 2, steps), NG_IR_NONE));
     }
-    push(walk, ng_ir_assign(k, v, cur));
-    push(walk, ng_ir_assign(k, go, op2(k, NG_OP_GE, NG_BOOL, cur, n)));
-    push(b, ng_ir_while(k, ng_ir_varref(k, go), block(walk)));
-    push(b, ng_ir_store(k, out, 1, &ir, ng_ir_cast(k, NG_INT64, ng_ir_varref(k, v))));
     k->body = ng_ir_for(k, i, ng_ir_const_i(k, NG_INT64, 0), ng_ir_shape(k, out, 0), ng_ir_const_i(k, NG_INT64, 1),
                         block(b), NG_IR_PARALLEL);
     ng_free(b);
@@ -775,9 +788,13 @@ NgStatus ng_random_permutation(NgPhilox *g, int64_t n, const NgArray *out)
     while (bits < 63 && (UINT64_C(1) << bits) <= (uint64_t)n)
         bits++;
     uint64_t width[2] = {(uint64_t)bits / 2, (uint64_t)(bits - bits / 2)};
-    const NgKernel *kern;
-    st = ng_kernel_get(ng_array_device(&flat), &perm_key, sizeof perm_key, build_perm, &perm_key, &kern);
-    if (st == NG_OK) {
+    for (int phase = 0; phase < 2 && st == NG_OK; phase++) {
+        FillKey key = perm_key;
+        key.guarded = (uint8_t)phase;
+        const NgKernel *kern;
+        st = ng_kernel_get(ng_array_device(&flat), &key, sizeof key, build_perm, &key, &kern);
+        if (st != NG_OK)
+            break;
         NgKArg args[32];
         int na = 0;
         int64_t one = 1;
