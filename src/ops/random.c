@@ -709,8 +709,9 @@ static NgIrRef fmix64(Body *b, NgIrRef y, NgIrRef key)
  * (x: wa high bits, y: wb low bits) -> (y, x ^ F(y)), the halves' widths
  * swapping each round. E is a bijection, so cycle walking from i < n ends
  * at an element < n and i -> out[i] is a permutation of [0, n); since
- * n > 2^(wa+wb-1) the walk takes fewer than two steps on average. */
-/* Appends one application of E to b: returns the new state. */
+ * n >= 2^(wa+wb-1) the walk takes fewer than two steps on average.
+ *
+ * feistel() appends one application of E to b and returns the new state. */
 static NgIrRef feistel(Body *b, NgIrRef cur, const NgIrRef width[2], const NgIrRef mask[2], const NgIrRef *rkey)
 {
     NgIrKernel *k = b->k;
