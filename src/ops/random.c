@@ -13,7 +13,9 @@
  *
  *   fill      uniform / normal (Box-Muller) / exponential / raw words:
  *             parallel over blocks, each block storing 4 float32 values or
- *             2 float64 values (53-bit uniforms from two words);
+ *             2 float64 values (53-bit uniforms from two words); log, sin
+ *             and cos are computed here from + - * / (see log_scaled), so
+ *             normals too are bit-identical across devices;
  *   integers  Lemire's nearly-divisionless method with rejection, exact:
  *             element i tries the words of block i (one vectorisable pass),
  *             then, if all were rejected, of blocks i + n, i + 2n, ... (a
@@ -22,7 +24,9 @@
  *   permute   a random bijection of [0, 2^bits) (a 12-round unbalanced
  *             Feistel network keyed from the stream) restricted to [0, n)
  *             by cycle walking: element i of the permutation is computed
- *             independently of every other, so no sort is needed. */
+ *             independently of every other, so no sort is needed.
+ * Loops with no inner loop or guard vectorise on cpu, hence the second
+ * passes (partial last block, rejected integers, cycle walks). */
 #include <math.h>
 #include <string.h>
 
