@@ -150,7 +150,38 @@ NgStatus ng_op_matmul(const NgArray *a, const NgArray *b, NgArray *out);
 
 /* ---- random numbers (src/ops/random.c) ------------------------------- */
 
-/* (section of the random generator) */
+/* A Philox4x32-10 stream: block c is philox(c, key), four 32-bit words.
+ * Every call reads the blocks from `counter` on and advances it past them. */
+typedef struct NgPhilox {
+    uint64_t counter[2]; /* 128-bit block counter: low, high 64 bits */
+    uint32_t key[2];     /* 64-bit key: low, high 32 bits */
+} NgPhilox;
+
+/* Philox4x32-10 of one block on the host (Random123's philox4x32_R(10, ...)),
+ * for tests and for deriving per-call constants. */
+void ng_philox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
+
+typedef enum NgRandomDist {
+    NG_RAND_RAW,         /* the stream's 32-bit words (uint32 output) */
+    NG_RAND_UNIFORM,     /* [0, 1): 24 bits (float32) or 53 bits (float64) */
+    NG_RAND_NORMAL,      /* standard normal (Box-Muller) */
+    NG_RAND_EXPONENTIAL, /* standard exponential, -log(1 - u) */
+} NgRandomDist;
+
+/* out = shift + scale * X, X drawn from dist; out C-contiguous float32 or
+ * float64 (uint32 for RAW, where shift and scale are ignored). Element i
+ * comes from block i/4 (float32, uint32) or i/2 (float64). */
+NgStatus ng_random_fill(NgPhilox *g, NgRandomDist dist, double shift, double scale, const NgArray *out);
+/* out = low + K, K uniform on [0, range) exactly (range 0 means 2^64),
+ * computed modulo 2^64 and cast to out's integer (or bool) dtype. */
+NgStatus ng_random_integers(NgPhilox *g, uint64_t low, uint64_t range, const NgArray *out);
+/* out (int64) = indices drawn with probabilities given by the CDF `cdf`
+ * (float64, 1-d, non-decreasing, last entry 1): numpy's searchsorted(cdf,
+ * u, 'right') of a uniform u. */
+NgStatus ng_random_choice_cdf(NgPhilox *g, const NgArray *cdf, const NgArray *out);
+/* out (int64, size m <= n) = the first m entries of a random permutation of
+ * [0, n); each entry is computed independently (no sort). */
+NgStatus ng_random_permutation(NgPhilox *g, int64_t n, const NgArray *out);
 
 #ifdef __cplusplus
 }
