@@ -1,0 +1,367 @@
+/* Sorting: sort and argsort along an axis (stable, NaNs last, as NumPy).
+ *
+ * The sort axis is moved last into a fresh C-contiguous (rows, n) copy,
+ * and every row is sorted in passes, each one parallel kernel:
+ *
+ *   1. block sort: rows are cut into blocks of B elements (32 on cpu, 16 on
+ *      GPUs); one thread insertion-sorts each block (argsort first fills the
+ *      indices 0..n-1 here);
+ *   2. merge passes, run width w = B, 2B, 4B, ...: each pair of adjacent
+ *      sorted runs [base, base+w) and [base+w, base+2w) is merged into a
+ *      second buffer (ping-pong). Two forms of the same pass:
+ *        - one thread per element (GPU targets): an element's place in the
+ *          merged run is its rank in its own run plus its rank in the other
+ *          run, found by binary search (left elements count the partner's
+ *          strictly smaller elements, right ones the smaller-or-equal ones,
+ *          which keeps the merge stable); fully parallel, no atomics;
+ *        - one thread per run pair (cpu, OpenMP): the sequential two-finger
+ *          merge, which reads and writes memory in order.
+ *
+ * Indices (argsort) travel with the keys. The order is NumPy's: NaNs
+ * after everything, equal keys in their original order. */
+#include <string.h>
+
+#include "ops/sort_internal.h"
+
+enum { K_BLOCK, K_MERGE_ELEM, K_MERGE_PAIR };
+
+typedef struct SortKey {
+    uint8_t tag;      /* 'S' */
+    uint8_t kind;     /* K_* */
+    int8_t dt;        /* key dtype */
+    uint8_t idx;      /* indices travel with the keys */
+    uint8_t init_idx; /* block sort: fill indices 0..n-1 first */
+} SortKey;
+
+NgIrRef ng_sort_less(NgIrKernel *k, NgDType dt, NgIrRef a, NgIrRef b)
+{
+    NgIrRef lt = sx_cmp(k, NG_OP_LT, a, b);
+    if (!ng_dtype_is_float(dt))
+        return lt;
+    NgIrRef anan = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, a), bnan = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, b);
+    return sx_cmp(k, NG_OP_LOGOR, lt, sx_cmp(k, NG_OP_LOGAND, bnan, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, anan)));
+}
+
+static NgIrRef let(NgIrKernel *k, int *var, NgDType dt, NgIrRef value)
+{
+    *var = ng_ir_var(k, dt);
+    return ng_ir_let(k, *var, value);
+}
+
+/* The block sort: thread t insertion-sorts block t % nb of row t / nb.
+ * Parameters: keys (rows, n), [idx (rows, n)], B. */
+static NgIrRef build_block(NgIrKernel *k, const SortKey *key, int K, int I, NgIrRef B)
+{
+    NgDType dt = (NgDType)key->dt;
+    NgIrRef n = ng_ir_shape(k, K, 1), one = sx_i(k, 1);
+    NgIrRef nb = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, n, B), one), B);
+    int t = ng_ir_var(k, NG_INT64), r, s, e, i, x, xi = -1, j, jj;
+    NgIrRef T = ng_ir_varref(k, t);
+    NgIrRef pre[4];
+    pre[0] = let(k, &r, NG_INT64, sx_op(k, NG_OP_FLOORDIV, T, nb));
+    pre[1] = let(k, &s, NG_INT64, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_MOD, T, nb), B));
+    NgIrRef R = ng_ir_varref(k, r), S = ng_ir_varref(k, s);
+    pre[2] = let(k, &e, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, S, B), n));
+    NgIrRef E = ng_ir_varref(k, e);
+    pre[3] = NG_IR_NONE;
+    if (key->init_idx) {
+        jj = ng_ir_var(k, NG_INT64);
+        pre[3] = sx_for(k, jj, S, E, sx_store2(k, I, R, ng_ir_varref(k, jj), ng_ir_varref(k, jj)), 0);
+    }
+    /* for i in s+1..e: x = K[r,i]; j = i; while j > s and x < K[r,j-1]: shift; K[r,j] = x */
+    i = ng_ir_var(k, NG_INT64);
+    NgIrRef Iv = ng_ir_varref(k, i);
+    NgIrRef body[5];
+    int nbody = 0;
+    body[nbody++] = let(k, &x, dt, sx_load2(k, K, R, Iv));
+    if (key->idx)
+        body[nbody++] = let(k, &xi, NG_INT64, sx_load2(k, I, R, Iv));
+    body[nbody++] = let(k, &j, NG_INT64, Iv);
+    NgIrRef J = ng_ir_varref(k, j), J1 = sx_op(k, NG_OP_SUB, J, one);
+    NgIrRef shift[4];
+    int ns = 0;
+    shift[ns++] = ng_ir_if(k, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, ng_sort_less(k, dt, ng_ir_varref(k, x), sx_load2(k, K, R, J1))),
+                           ng_ir_jump(k, NG_IR_BREAK), NG_IR_NONE);
+    shift[ns++] = sx_store2(k, K, R, J, sx_load2(k, K, R, J1));
+    if (key->idx)
+        shift[ns++] = sx_store2(k, I, R, J, sx_load2(k, I, R, J1));
+    shift[ns++] = ng_ir_assign(k, j, J1);
+    body[nbody++] = ng_ir_while(k, sx_cmp(k, NG_OP_GT, J, S), ng_ir_block(k, ns, shift));
+    NgIrRef put[2] = {sx_store2(k, K, R, J, ng_ir_varref(k, x)),
+                      key->idx ? sx_store2(k, I, R, J, ng_ir_varref(k, xi)) : NG_IR_NONE};
+    body[nbody++] = ng_ir_block(k, key->idx ? 2 : 1, put);
+    NgIrRef ins = sx_for(k, i, sx_op(k, NG_OP_ADD, S, one), E, ng_ir_block(k, nbody, body), 0);
+    NgIrRef all[5] = {pre[0], pre[1], pre[2], pre[3] != NG_IR_NONE ? pre[3] : ins, ins};
+    NgIrRef rows = ng_ir_shape(k, K, 0);
+    return sx_for(k, t, sx_i(k, 0), sx_op(k, NG_OP_MUL, rows, nb), ng_ir_block(k, pre[3] != NG_IR_NONE ? 5 : 4, all),
+                  NG_IR_PARALLEL);
+}
+
+/* One thread per element: its place is found by binary search in the
+ * partner run. Parameters: src keys, [src idx], dst keys, [dst idx], w. */
+static NgIrRef build_merge_elem(NgIrKernel *k, const SortKey *key, int K, int I, int O, int OI, NgIrRef w)
+{
+    NgDType dt = (NgDType)key->dt;
+    NgIrRef n = ng_ir_shape(k, K, 1), one = sx_i(k, 1), w2 = sx_op(k, NG_OP_MUL, w, sx_i(k, 2));
+    int t = ng_ir_var(k, NG_INT64), r, i, base, mid, end, x, left, lo, hi, m, y;
+    NgIrRef T = ng_ir_varref(k, t);
+    NgIrRef s[12];
+    int ns = 0;
+    s[ns++] = let(k, &r, NG_INT64, sx_op(k, NG_OP_FLOORDIV, T, n));
+    s[ns++] = let(k, &i, NG_INT64, sx_op(k, NG_OP_MOD, T, n));
+    NgIrRef R = ng_ir_varref(k, r), Iv = ng_ir_varref(k, i);
+    s[ns++] = let(k, &base, NG_INT64, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_FLOORDIV, Iv, w2), w2));
+    NgIrRef Base = ng_ir_varref(k, base);
+    s[ns++] = let(k, &mid, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Base, w), n));
+    s[ns++] = let(k, &end, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Base, w2), n));
+    NgIrRef Mid = ng_ir_varref(k, mid), End = ng_ir_varref(k, end);
+    s[ns++] = let(k, &x, dt, sx_load2(k, K, R, Iv));
+    s[ns++] = let(k, &left, NG_BOOL, sx_cmp(k, NG_OP_LT, Iv, Mid));
+    NgIrRef Left = ng_ir_varref(k, left), X = ng_ir_varref(k, x);
+    s[ns++] = let(k, &lo, NG_INT64, ng_ir_select(k, Left, Mid, Base));
+    s[ns++] = let(k, &hi, NG_INT64, ng_ir_select(k, Left, End, Mid));
+    NgIrRef Lo = ng_ir_varref(k, lo), Hi = ng_ir_varref(k, hi);
+    /* left elements: count partner keys < x; right ones: partner keys <= x */
+    NgIrRef step[3];
+    step[0] = let(k, &m, NG_INT64, ng_ir_binary(k, NG_OP_RSHIFT, NG_INT64, sx_op(k, NG_OP_ADD, Lo, Hi), one));
+    NgIrRef M = ng_ir_varref(k, m);
+    step[1] = let(k, &y, dt, sx_load2(k, K, R, M));
+    NgIrRef Y = ng_ir_varref(k, y);
+    NgIrRef go_right = ng_ir_select(k, Left, ng_sort_less(k, dt, Y, X),
+                                    ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, ng_sort_less(k, dt, X, Y)));
+    step[2] = ng_ir_if(k, go_right, ng_ir_assign(k, lo, sx_op(k, NG_OP_ADD, M, one)), ng_ir_assign(k, hi, M));
+    s[ns++] = ng_ir_while(k, sx_cmp(k, NG_OP_LT, Lo, Hi), ng_ir_block(k, 3, step));
+    NgIrRef pos = sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_SUB, Iv, Mid), Lo);
+    s[ns++] = sx_store2(k, O, R, pos, X);
+    if (key->idx)
+        s[ns++] = sx_store2(k, OI, R, pos, sx_load2(k, I, R, Iv));
+    NgIrRef total = sx_op(k, NG_OP_MUL, ng_ir_shape(k, K, 0), n);
+    return sx_for(k, t, sx_i(k, 0), total, ng_ir_block(k, ns, s), NG_IR_PARALLEL);
+}
+
+/* One thread per pair of runs: the sequential merge. Same parameters. */
+static NgIrRef build_merge_pair(NgIrKernel *k, const SortKey *key, int K, int I, int O, int OI, NgIrRef w)
+{
+    NgDType dt = (NgDType)key->dt;
+    NgIrRef n = ng_ir_shape(k, K, 1), one = sx_i(k, 1), w2 = sx_op(k, NG_OP_MUL, w, sx_i(k, 2));
+    NgIrRef np = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, n, w2), one), w2);
+    int t = ng_ir_var(k, NG_INT64), r, base, mid, end, i, j, o;
+    NgIrRef T = ng_ir_varref(k, t);
+    NgIrRef s[10];
+    int ns = 0;
+    s[ns++] = let(k, &r, NG_INT64, sx_op(k, NG_OP_FLOORDIV, T, np));
+    s[ns++] = let(k, &base, NG_INT64, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_MOD, T, np), w2));
+    NgIrRef R = ng_ir_varref(k, r), Base = ng_ir_varref(k, base);
+    s[ns++] = let(k, &mid, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Base, w), n));
+    s[ns++] = let(k, &end, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Base, w2), n));
+    NgIrRef Mid = ng_ir_varref(k, mid), End = ng_ir_varref(k, end);
+    s[ns++] = let(k, &i, NG_INT64, Base);
+    s[ns++] = let(k, &j, NG_INT64, Mid);
+    o = ng_ir_var(k, NG_INT64);
+    NgIrRef Iv = ng_ir_varref(k, i), J = ng_ir_varref(k, j), Ov = ng_ir_varref(k, o);
+    /* take the left element unless the right run is exhausted... or its head is smaller */
+    NgIrRef take_left = sx_cmp(k, NG_OP_LOGOR, sx_cmp(k, NG_OP_GE, J, End),
+                               sx_cmp(k, NG_OP_LOGAND, sx_cmp(k, NG_OP_LT, Iv, Mid),
+                                      ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL,
+                                                  ng_sort_less(k, dt, sx_load2(k, K, R, J), sx_load2(k, K, R, Iv)))));
+    NgIrRef tl[3], tr[3];
+    int nl = 0, nr = 0;
+    tl[nl++] = sx_store2(k, O, R, Ov, sx_load2(k, K, R, Iv));
+    tr[nr++] = sx_store2(k, O, R, Ov, sx_load2(k, K, R, J));
+    if (key->idx) {
+        tl[nl++] = sx_store2(k, OI, R, Ov, sx_load2(k, I, R, Iv));
+        tr[nr++] = sx_store2(k, OI, R, Ov, sx_load2(k, I, R, J));
+    }
+    tl[nl++] = ng_ir_assign(k, i, sx_op(k, NG_OP_ADD, Iv, one));
+    tr[nr++] = ng_ir_assign(k, j, sx_op(k, NG_OP_ADD, J, one));
+    s[ns++] = sx_for(k, o, Base, End, ng_ir_if(k, take_left, ng_ir_block(k, nl, tl), ng_ir_block(k, nr, tr)), 0);
+    NgIrRef total = sx_op(k, NG_OP_MUL, ng_ir_shape(k, K, 0), np);
+    return sx_for(k, t, sx_i(k, 0), total, ng_ir_block(k, ns, s), NG_IR_PARALLEL);
+}
+
+static NgStatus build_sort(const void *ctx, NgIrKernel *k)
+{
+    const SortKey *key = ctx;
+    NgDType dt = (NgDType)key->dt;
+    if (key->kind == K_BLOCK) {
+        int K = ng_ir_param_array(k, dt, 2, true, true);
+        int I = key->idx ? ng_ir_param_array(k, NG_INT64, 2, true, true) : -1;
+        int B = ng_ir_param_scalar(k, NG_INT64);
+        k->body = build_block(k, key, K, I, ng_ir_scalar(k, B));
+        return k->status;
+    }
+    int K = ng_ir_param_array(k, dt, 2, true, false);
+    int I = key->idx ? ng_ir_param_array(k, NG_INT64, 2, true, false) : -1;
+    int O = ng_ir_param_array(k, dt, 2, true, true);
+    int OI = key->idx ? ng_ir_param_array(k, NG_INT64, 2, true, true) : -1;
+    NgIrRef w = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    k->body = key->kind == K_MERGE_ELEM ? build_merge_elem(k, key, K, I, O, OI, w)
+                                        : build_merge_pair(k, key, K, I, O, OI, w);
+    return k->status;
+}
+
+void ng_sort_kargs2(NgKArg *args, int *na, const NgArray *a, int64_t rows, int64_t n)
+{
+    int64_t shape[2] = {rows, n}, strides[2] = {n, 1};
+    ng_kargs_array(args, na, a, 2, shape, strides);
+}
+
+void ng_sort_kargs1(NgKArg *args, int *na, const NgArray *a, int64_t n)
+{
+    int64_t one = 1;
+    ng_kargs_array(args, na, a, 1, &n, &one);
+}
+
+static NgStatus launch_sort(NgDevice *dev, SortKey key, const NgArray *const *arrs, int narrs, int64_t rows,
+                            int64_t n, int64_t scalar, int64_t extent)
+{
+    const NgKernel *kern;
+    NgStatus st = ng_kernel_get(dev, &key, sizeof key, build_sort, &key, &kern);
+    if (st != NG_OK)
+        return st;
+    NgKArg args[4 * 6 + 2];
+    int na = 0;
+    for (int i = 0; i < narrs; i++)
+        ng_sort_kargs2(args, &na, arrs[i], rows, n);
+    args[na++].i = scalar;
+    return ng_kernel_launch(kern, args, na, extent, rows * n);
+}
+
+NgStatus ng_sort_rows(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows, int64_t n)
+{
+    if (rows == 0 || n == 0)
+        return NG_OK;
+    NgDevice *dev = ng_array_device(keys);
+    bool host = dev->be->target->par == NG_PAR_OPENMP;
+    int64_t B = host ? 32 : 16;
+    SortKey key;
+    memset(&key, 0, sizeof key);
+    key.tag = 'S';
+    key.dt = (int8_t)keys->dtype;
+    key.idx = idx != NULL;
+    key.kind = K_BLOCK;
+    key.init_idx = init_idx && idx;
+    const NgArray *blk[2] = {keys, idx};
+    int64_t nb = (n + B - 1) / B;
+    NgStatus st = launch_sort(dev, key, blk, idx ? 2 : 1, rows, n, B, rows * nb);
+    if (st != NG_OK || n <= B)
+        return st;
+    /* the second buffers have the keys' own shape: they may be handed back */
+    NgArray tk = {0}, ti = {0};
+    if ((st = ng_array_empty(dev, keys->dtype, keys->ndim, keys->shape, &tk)) != NG_OK)
+        return st;
+    if (idx && (st = ng_array_empty(dev, NG_INT64, idx->ndim, idx->shape, &ti)) != NG_OK) {
+        ng_array_release(&tk);
+        return st;
+    }
+    /* ping-pong between (keys, idx) and (tk, ti) */
+    NgArray *src_k = keys, *src_i = idx, *dst_k = &tk, *dst_i = idx ? &ti : NULL;
+    key.kind = host ? K_MERGE_PAIR : K_MERGE_ELEM;
+    key.init_idx = 0;
+    for (int64_t w = B; w < n && st == NG_OK; w *= 2) {
+        const NgArray *arrs[4];
+        int na = 0;
+        arrs[na++] = src_k;
+        if (idx)
+            arrs[na++] = src_i;
+        arrs[na++] = dst_k;
+        if (idx)
+            arrs[na++] = dst_i;
+        int64_t extent = host ? rows * ((n + 2 * w - 1) / (2 * w)) : rows * n;
+        st = launch_sort(dev, key, arrs, na, rows, n, w, extent);
+        NgArray *t = src_k; src_k = dst_k; dst_k = t;
+        t = src_i; src_i = dst_i; dst_i = t;
+    }
+    if (st == NG_OK && src_k != keys) { /* the result is in the second buffer: hand it over */
+        NgArray t = *keys; *keys = tk; tk = t;
+        if (idx) {
+            t = *idx; *idx = ti; ti = t;
+        }
+    }
+    ng_array_release(&tk);
+    ng_array_release(&ti);
+    return st;
+}
+
+NgStatus ng_sort_axis_last(const NgArray *a, int axis, bool force, NgArray *out, int64_t *rows, int64_t *n)
+{
+    int perm[NG_MAXDIMS], nd = a->ndim, p = 0;
+    for (int d = 0; d < nd; d++)
+        if (d != axis)
+            perm[p++] = d;
+    perm[p] = axis;
+    NgArray t;
+    NgStatus st = ng_op_transpose(a, perm, &t);
+    if (st != NG_OK)
+        return st;
+    st = ng_op_ascontiguous(&t, force, out);
+    ng_array_release(&t);
+    *n = nd ? a->shape[axis] : 1;
+    *rows = *n ? a->size / *n : 0;
+    if (!*n) {
+        *rows = 1;
+        for (int d = 0; d < nd; d++)
+            if (d != axis)
+                *rows *= a->shape[d];
+    }
+    return st;
+}
+
+NgStatus ng_sort_axis_back(NgArray *moved, int axis, NgArray *out)
+{
+    int nd = moved->ndim, inv[NG_MAXDIMS];
+    /* moved axis d came from perm[d]: inv[perm[d]] = d */
+    for (int d = 0, p = 0; d < nd; d++)
+        if (d != axis)
+            inv[d] = p++;
+    if (nd)
+        inv[axis] = nd - 1;
+    NgArray t;
+    NgStatus st = ng_op_transpose(moved, inv, &t);
+    if (st == NG_OK) {
+        st = ng_op_ascontiguous(&t, false, out);
+        ng_array_release(&t);
+    }
+    ng_array_release(moved);
+    return st;
+}
+
+NgStatus ng_sort_read_i64(const NgArray *a, int64_t i, int64_t *v)
+{
+    NgArray e;
+    ng_array_view(a, &e);
+    e.offset += (size_t)(i * a->strides[0]);
+    e.ndim = 0;
+    e.size = 1;
+    NgStatus st = ng_array_download(&e, v, NULL);
+    ng_array_release(&e);
+    return st;
+}
+
+NgStatus ng_op_sort(const NgArray *a, int axis, bool argsort, NgArray *out)
+{
+    NgStatus st = ng_axis_normalize(&axis, a->ndim);
+    if (st != NG_OK)
+        return st;
+    if (!ng_dtype_info(a->dtype)->supported)
+        return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet", ng_dtype_info(a->dtype)->name);
+    NgArray keys, idx = {0};
+    int64_t rows, n;
+    if ((st = ng_sort_axis_last(a, axis, true, &keys, &rows, &n)) != NG_OK)
+        return st;
+    if (argsort && (st = ng_array_empty(ng_array_device(a), NG_INT64, keys.ndim, keys.shape, &idx)) != NG_OK) {
+        ng_array_release(&keys);
+        return st;
+    }
+    st = ng_sort_rows(&keys, argsort ? &idx : NULL, true, rows, n);
+    if (st != NG_OK) {
+        ng_array_release(&keys);
+        ng_array_release(&idx);
+        return st;
+    }
+    if (argsort) {
+        ng_array_release(&keys);
+        return ng_sort_axis_back(&idx, axis, out);
+    }
+    return ng_sort_axis_back(&keys, axis, out);
+}
