@@ -158,10 +158,11 @@ NgStatus ng_op_unique(const NgArray *a, NgArray *values, NgArray *index, NgArray
  * non-negative integers of the 1-d x, at least minlength bins. */
 NgStatus ng_op_bincount(const NgArray *x, const NgArray *weights, int64_t minlength, NgArray *out);
 /* Histogram of `a` over the bins given by the 1-d `edges` (uniform: equal
- * bins from first to last, computed as NumPy does): int64 counts, or
- * float64 sums of `weights` (a's size, may be NULL). */
+ * bins from first to last, width computed as NumPy does with denom =
+ * last - first): int64 counts, or float64 sums of `weights` (a's size, may
+ * be NULL). Values outside [first, last] and NaNs are not counted. */
 NgStatus ng_op_histogram(const NgArray *a, const NgArray *edges, bool uniform, double first, double last,
-                         const NgArray *weights, NgArray *out);
+                         double denom, const NgArray *weights, NgArray *out);
 /* Quantiles (linear method) of `a` along `axis` at the 1-d float64 `q`
  * (in [0, 1]), computed in the float dtype dt: shape (len(q), a's shape
  * without axis). */

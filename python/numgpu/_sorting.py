@@ -205,6 +205,7 @@ def bincount(x, weights=None, minlength=0):
 
 
 def _outer_edges(a, range):
+    """NumPy's _get_outer_edges; autodetected edges stay NumPy scalars of a's dtype."""
     if range is not None:
         first, last = range
         if first > last:
@@ -214,7 +215,7 @@ def _outer_edges(a, range):
     elif a.size == 0:
         first, last = 0, 1
     else:
-        first, last = a.min().item(), a.max().item()
+        first, last = a.min().get()[()], a.max().get()[()]
         if not (_np.isfinite(first) and _np.isfinite(last)):
             raise ValueError("autodetected range of [%s, %s] is not finite" % (first, last))
     if first == last:
@@ -224,7 +225,9 @@ def _outer_edges(a, range):
 
 
 def _bin_edges(a, bins, range):
-    """(edges, uniform (first, last, n) or None), as NumPy's _get_bin_edges."""
+    """(edges, uniform (first, last, n) or None), as NumPy's _get_bin_edges.
+    Equal-width edges are computed by NumPy's own linspace (bins + 1 numbers,
+    so they match NumPy's to the bit) and uploaded."""
     ng = _ng()
     if isinstance(bins, str):
         raise NotImplementedError("histogram bins given as an estimator name are not supported yet")
@@ -239,7 +242,7 @@ def _bin_edges(a, bins, range):
         bin_type = _np.result_type(first, last, a.dtype)
         if _np.issubdtype(bin_type, _np.integer):
             bin_type = _np.result_type(bin_type, float)
-        edges = ng.linspace(first, last, n + 1, endpoint=True, dtype=bin_type)
+        edges = ng.asarray(_np.linspace(first, last, n + 1, endpoint=True, dtype=bin_type))
         return edges, (first, last, n)
     edges = _arr(bins)
     if edges.ndim != 1:
@@ -262,9 +265,11 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     edges, uniform = _bin_edges(a.ravel(), bins, range)
     if uniform is not None:
         first, last, _ = uniform
+        denom = _np.subtract(last, first, dtype=_np.result_type(last, first))   # NumPy's _unsigned_subtract
     else:
         first, last = edges[0].item(), edges[-1].item()
-    n = _core.histogram(a.ravel(), edges, uniform is not None, float(first), float(last),
+        denom = last - first
+    n = _core.histogram(a.ravel(), edges, uniform is not None, float(first), float(last), float(denom),
                         None if w is None else w.ravel())
     if w is not None and w.dtype != n.dtype:
         n = n.astype(w.dtype)
@@ -468,7 +473,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     mask = ng.isnan(a)
     arr = ng.where(mask, 0, a)
     cnt = _count(mask, axis, True)
-    avg = ng.divide(ng.sum(arr, axis=axis, dtype=dtype, keepdims=True), cnt)
+    tot = ng.sum(arr, axis=axis, dtype=dtype, keepdims=True)
+    avg = ng.divide(tot, cnt).astype(tot.dtype)   # NumPy divides in place: the sum's dtype stays
     dev = ng.where(mask, 0, ng.subtract(arr, avg))
     sqr = ng.sum(ng.multiply(dev, dev), axis=axis, dtype=dtype, keepdims=keepdims)
     cnt = _count(mask, axis, keepdims)

@@ -258,10 +258,14 @@ static void build_quant(NgIrKernel *k, const SearchKey *key)
     NgIrRef Lo = ng_ir_varref(k, lo);
     st[ns++] = mkvar(k, &hi, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Lo, one), n1));
     st[ns++] = mkvar(k, &g, ct, ng_ir_cast(k, ct, ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, VI, ng_ir_cast(k, NG_FLOAT64, Lo))));
-    st[ns++] = mkvar(k, &a, ct, ng_ir_cast(k, ct, sx_load2(k, s, R, Lo)));
-    st[ns++] = mkvar(k, &b, ct, ng_ir_cast(k, ct, sx_load2(k, s, R, ng_ir_varref(k, hi))));
+    NgDType in = (NgDType)key->a;
+    NgIrRef ain = sx_load2(k, s, R, Lo), bin = sx_load2(k, s, R, ng_ir_varref(k, hi));
+    st[ns++] = mkvar(k, &a, ct, ng_ir_cast(k, ct, ain));
+    st[ns++] = mkvar(k, &b, ct, ng_ir_cast(k, ct, bin));
     NgIrRef A = ng_ir_varref(k, a), Bv = ng_ir_varref(k, b), G = ng_ir_varref(k, g);
-    st[ns++] = mkvar(k, &d, ct, ng_ir_binary(k, NG_OP_SUB, ct, Bv, A));
+    /* NumPy's b - a is taken in the input dtype (sorted: b >= a), the rest in ct */
+    NgIrRef diff = in == NG_BOOL ? ng_ir_binary(k, NG_OP_SUB, ct, Bv, A) : ng_ir_cast(k, ct, ng_ir_binary(k, NG_OP_SUB, in, bin, ain));
+    st[ns++] = mkvar(k, &d, ct, diff);
     NgIrRef D = ng_ir_varref(k, d);
     NgIrRef low = ng_ir_binary(k, NG_OP_ADD, ct, A, ng_ir_binary(k, NG_OP_MUL, ct, D, G));
     NgIrRef high = ng_ir_binary(k, NG_OP_SUB, ct, Bv,
@@ -549,7 +553,16 @@ NgStatus ng_op_bincount(const NgArray *x, const NgArray *weights, int64_t minlen
     if (x->ndim != 1)
         return ng_error_set(NG_ERR_VALUE, x->ndim ? "object too deep for desired array"
                                                   : "object of too small depth for desired array");
-    if (x->dtype != NG_BOOL && (!ng_dtype_is_int(x->dtype) || !ng_dtype_can_cast_safe(x->dtype, NG_INT64)))
+    if (x->dtype == NG_UINT64) { /* NumPy casts it to intp: values past INT64_MAX turn negative */
+        NgArray t;
+        NgStatus st = ng_op_astype(x, NG_INT64, &t);
+        if (st != NG_OK)
+            return st;
+        st = ng_op_bincount(&t, weights, minlength, out);
+        ng_array_release(&t);
+        return st;
+    }
+    if (x->dtype != NG_BOOL && !ng_dtype_is_int(x->dtype))
         return ng_error_set(NG_ERR_TYPE, "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
                             ng_dtype_info(x->dtype)->name);
     if (minlength < 0)
@@ -569,7 +582,7 @@ NgStatus ng_op_bincount(const NgArray *x, const NgArray *weights, int64_t minlen
 }
 
 NgStatus ng_op_histogram(const NgArray *a, const NgArray *edges, bool uniform, double first, double last,
-                         const NgArray *weights, NgArray *out)
+                         double denom, const NgArray *weights, NgArray *out)
 {
     if (edges->ndim != 1 || edges->size < 2)
         return ng_error_set(NG_ERR_VALUE, "`bins` must be 1d, when an array");
@@ -601,7 +614,7 @@ NgStatus ng_op_histogram(const NgArray *a, const NgArray *edges, bool uniform, d
         ng_sort_kargs1(args, &na, &idx, n);
         args[na++].f = first;
         args[na++].f = last;
-        args[na++].f = last - first;
+        args[na++].f = denom;
         st = launch(dev, &key, args, na, n, n);
     }
     if (st == NG_OK) {

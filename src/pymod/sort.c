@@ -137,8 +137,8 @@ static PyObject *f_histogram(PyObject *m, PyObject *args)
 {
     PyObject *a, *edges, *w;
     int uniform;
-    double first, last;
-    if (!PyArg_ParseTuple(args, "OOpddO:histogram", &a, &edges, &uniform, &first, &last, &w))
+    double first, last, denom;
+    if (!PyArg_ParseTuple(args, "OOpdddO:histogram", &a, &edges, &uniform, &first, &last, &denom, &w))
         return NULL;
     NgArray ta, te, tw, out;
     const NgArray *wp;
@@ -153,7 +153,7 @@ static PyObject *f_histogram(PyObject *m, PyObject *args)
         ng_array_release(&te);
         return NULL;
     }
-    NgStatus st = ng_op_histogram(&ta, &te, uniform, first, last, wp, &out);
+    NgStatus st = ng_op_histogram(&ta, &te, uniform, first, last, denom, wp, &out);
     ng_array_release(&ta);
     ng_array_release(&te);
     ng_array_release(&tw);
@@ -188,7 +188,7 @@ PyMethodDef ngpy_sort_functions[] = {
     {"searchsorted", f_searchsorted, METH_VARARGS, "searchsorted(a, v, right, sorter)."},
     {"unique", f_unique, METH_VARARGS, "unique(a, index, inverse, counts) -> (values, index, inverse, counts)."},
     {"bincount", f_bincount, METH_VARARGS, "bincount(x, weights, minlength)."},
-    {"histogram", f_histogram, METH_VARARGS, "histogram(a, edges, uniform, first, last, weights): counts."},
+    {"histogram", f_histogram, METH_VARARGS, "histogram(a, edges, uniform, first, last, denom, weights): counts."},
     {"quantile", f_quantile, METH_VARARGS, "quantile(a, axis, q, dtype): shape (len(q),) + a's without axis."},
     {NULL},
 };
