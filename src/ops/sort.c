@@ -23,7 +23,7 @@
 
 #include "ops/sort_internal.h"
 
-enum { K_BLOCK, K_MERGE_ELEM, K_MERGE_PAIR };
+enum { K_BLOCK, K_SEGMENT, K_MERGE_ELEM, K_MERGE_PAIR };
 
 typedef struct SortKey {
     uint8_t tag;      /* 'S' */
@@ -38,8 +38,9 @@ NgIrRef ng_sort_less(NgIrKernel *k, NgDType dt, NgIrRef a, NgIrRef b)
     NgIrRef lt = sx_cmp(k, NG_OP_LT, a, b);
     if (!ng_dtype_is_float(dt))
         return lt;
+    /* bitwise on 0/1 values, not && / ||: no branches in the merge loops */
     NgIrRef anan = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, a), bnan = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, b);
-    return sx_cmp(k, NG_OP_LOGOR, lt, sx_cmp(k, NG_OP_LOGAND, bnan, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, anan)));
+    return sx_cmp(k, NG_OP_BITOR, lt, sx_cmp(k, NG_OP_BITAND, bnan, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, anan)));
 }
 
 static NgIrRef let(NgIrKernel *k, int *var, NgDType dt, NgIrRef value)
@@ -48,28 +49,13 @@ static NgIrRef let(NgIrKernel *k, int *var, NgDType dt, NgIrRef value)
     return ng_ir_let(k, *var, value);
 }
 
-/* The block sort: thread t insertion-sorts block t % nb of row t / nb.
- * Parameters: keys (rows, n), [idx (rows, n)], B. */
-static NgIrRef build_block(NgIrKernel *k, const SortKey *key, int K, int I, NgIrRef B)
+/* Insertion sort of row R's elements [S, E) of K (and I along):
+ * for i in S+1..E: x = K[R,i]; j = i; while j > S and x < K[R,j-1]: shift; K[R,j] = x */
+static NgIrRef insertion(NgIrKernel *k, const SortKey *key, int K, int I, NgIrRef R, NgIrRef S, NgIrRef E)
 {
     NgDType dt = (NgDType)key->dt;
-    NgIrRef n = ng_ir_shape(k, K, 1), one = sx_i(k, 1);
-    NgIrRef nb = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, n, B), one), B);
-    int t = ng_ir_var(k, NG_INT64), r, s, e, i, x, xi = -1, j, jj;
-    NgIrRef T = ng_ir_varref(k, t);
-    NgIrRef pre[4];
-    pre[0] = let(k, &r, NG_INT64, sx_op(k, NG_OP_FLOORDIV, T, nb));
-    pre[1] = let(k, &s, NG_INT64, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_MOD, T, nb), B));
-    NgIrRef R = ng_ir_varref(k, r), S = ng_ir_varref(k, s);
-    pre[2] = let(k, &e, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, S, B), n));
-    NgIrRef E = ng_ir_varref(k, e);
-    pre[3] = NG_IR_NONE;
-    if (key->init_idx) {
-        jj = ng_ir_var(k, NG_INT64);
-        pre[3] = sx_for(k, jj, S, E, sx_store2(k, I, R, ng_ir_varref(k, jj), ng_ir_varref(k, jj)), 0);
-    }
-    /* for i in s+1..e: x = K[r,i]; j = i; while j > s and x < K[r,j-1]: shift; K[r,j] = x */
-    i = ng_ir_var(k, NG_INT64);
+    NgIrRef one = sx_i(k, 1);
+    int i = ng_ir_var(k, NG_INT64), x, xi = -1, j;
     NgIrRef Iv = ng_ir_varref(k, i);
     NgIrRef body[5];
     int nbody = 0;
@@ -90,10 +76,108 @@ static NgIrRef build_block(NgIrKernel *k, const SortKey *key, int K, int I, NgIr
     NgIrRef put[2] = {sx_store2(k, K, R, J, ng_ir_varref(k, x)),
                       key->idx ? sx_store2(k, I, R, J, ng_ir_varref(k, xi)) : NG_IR_NONE};
     body[nbody++] = ng_ir_block(k, key->idx ? 2 : 1, put);
-    NgIrRef ins = sx_for(k, i, sx_op(k, NG_OP_ADD, S, one), E, ng_ir_block(k, nbody, body), 0);
-    NgIrRef all[5] = {pre[0], pre[1], pre[2], pre[3] != NG_IR_NONE ? pre[3] : ins, ins};
-    NgIrRef rows = ng_ir_shape(k, K, 0);
-    return sx_for(k, t, sx_i(k, 0), sx_op(k, NG_OP_MUL, rows, nb), ng_ir_block(k, pre[3] != NG_IR_NONE ? 5 : 4, all),
+    return sx_for(k, i, sx_op(k, NG_OP_ADD, S, one), E, ng_ir_block(k, nbody, body), 0);
+}
+
+/* Sequential two-finger merge of row R's runs [Base, Mid) and [Mid, End)
+ * of K (I) into the same positions of O (OI); equal keys: left first. */
+static NgIrRef merge(NgIrKernel *k, const SortKey *key, int K, int I, int O, int OI, NgIrRef R, NgIrRef Base,
+                     NgIrRef Mid, NgIrRef End)
+{
+    NgDType dt = (NgDType)key->dt;
+    NgIrRef one = sx_i(k, 1);
+    int i, j, o = ng_ir_var(k, NG_INT64);
+    NgIrRef s[3];
+    s[0] = let(k, &i, NG_INT64, Base);
+    s[1] = let(k, &j, NG_INT64, Mid);
+    NgIrRef Iv = ng_ir_varref(k, i), J = ng_ir_varref(k, j), Ov = ng_ir_varref(k, o);
+    /* take the left element unless the right run is exhausted... or its head is smaller */
+    NgIrRef take_left = sx_cmp(k, NG_OP_LOGOR, sx_cmp(k, NG_OP_GE, J, End),
+                               sx_cmp(k, NG_OP_LOGAND, sx_cmp(k, NG_OP_LT, Iv, Mid),
+                                      ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL,
+                                                  ng_sort_less(k, dt, sx_load2(k, K, R, J), sx_load2(k, K, R, Iv)))));
+    NgIrRef tl[3], tr[3];
+    int nl = 0, nr = 0;
+    tl[nl++] = sx_store2(k, O, R, Ov, sx_load2(k, K, R, Iv));
+    tr[nr++] = sx_store2(k, O, R, Ov, sx_load2(k, K, R, J));
+    if (key->idx) {
+        tl[nl++] = sx_store2(k, OI, R, Ov, sx_load2(k, I, R, Iv));
+        tr[nr++] = sx_store2(k, OI, R, Ov, sx_load2(k, I, R, J));
+    }
+    tl[nl++] = ng_ir_assign(k, i, sx_op(k, NG_OP_ADD, Iv, one));
+    tr[nr++] = ng_ir_assign(k, j, sx_op(k, NG_OP_ADD, J, one));
+    s[2] = sx_for(k, o, Base, End, ng_ir_if(k, take_left, ng_ir_block(k, nl, tl), ng_ir_block(k, nr, tr)), 0);
+    return ng_ir_block(k, 3, s);
+}
+
+/* One merge pass of width W over row R's [S, E): runs of W merged pairwise from K into O. */
+static NgIrRef merge_pass(NgIrKernel *k, const SortKey *key, int K, int I, int O, int OI, NgIrRef R, NgIrRef S,
+                          NgIrRef E, NgIrRef W)
+{
+    int base = ng_ir_var(k, NG_INT64);
+    NgIrRef Base = ng_ir_varref(k, base), W2 = sx_op(k, NG_OP_MUL, W, sx_i(k, 2));
+    NgIrRef Mid = sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Base, W), E);
+    NgIrRef End = sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Base, W2), E);
+    return ng_ir_for(k, base, S, E, W2, merge(k, key, K, I, O, OI, R, Base, Mid, End), 0);
+}
+
+/* The block sort: thread t insertion-sorts block t % nb of row t / nb.
+ * Parameters: keys (rows, n), [idx (rows, n)], B. */
+static NgIrRef build_block(NgIrKernel *k, const SortKey *key, int K, int I, NgIrRef B)
+{
+    NgIrRef n = ng_ir_shape(k, K, 1), one = sx_i(k, 1);
+    NgIrRef nb = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, n, B), one), B);
+    int t = ng_ir_var(k, NG_INT64), r, s, e, jj;
+    NgIrRef T = ng_ir_varref(k, t);
+    NgIrRef st[5];
+    int ns = 0;
+    st[ns++] = let(k, &r, NG_INT64, sx_op(k, NG_OP_FLOORDIV, T, nb));
+    st[ns++] = let(k, &s, NG_INT64, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_MOD, T, nb), B));
+    NgIrRef R = ng_ir_varref(k, r), S = ng_ir_varref(k, s);
+    st[ns++] = let(k, &e, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, S, B), n));
+    NgIrRef E = ng_ir_varref(k, e);
+    if (key->init_idx) {
+        jj = ng_ir_var(k, NG_INT64);
+        st[ns++] = sx_for(k, jj, S, E, sx_store2(k, I, R, ng_ir_varref(k, jj), ng_ir_varref(k, jj)), 0);
+    }
+    st[ns++] = insertion(k, key, K, I, R, S, E);
+    return sx_for(k, t, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, K, 0), nb), ng_ir_block(k, ns, st),
+                  NG_IR_PARALLEL);
+}
+
+/* The segment sort (cpu): thread t sorts segment t % ns (length L) of row
+ * t / ns entirely: insertion sort of blocks of B, then merge passes inside
+ * the segment, two per round (K -> tmp with width w, tmp -> K with 2w), so
+ * the result is always back in K. A segment stays in cache throughout.
+ * Parameters: keys, [idx], tk, [ti] (all (rows, n)), B, L. */
+static NgIrRef build_segment(NgIrKernel *k, const SortKey *key, int K, int I, int TK, int TI, NgIrRef B, NgIrRef L)
+{
+    NgIrRef n = ng_ir_shape(k, K, 1), one = sx_i(k, 1);
+    NgIrRef nseg = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, n, L), one), L);
+    int t = ng_ir_var(k, NG_INT64), r, s, e, jj, bs, w;
+    NgIrRef T = ng_ir_varref(k, t);
+    NgIrRef st[6];
+    int ns = 0;
+    st[ns++] = let(k, &r, NG_INT64, sx_op(k, NG_OP_FLOORDIV, T, nseg));
+    st[ns++] = let(k, &s, NG_INT64, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_MOD, T, nseg), L));
+    NgIrRef R = ng_ir_varref(k, r), S = ng_ir_varref(k, s);
+    st[ns++] = let(k, &e, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, S, L), n));
+    NgIrRef E = ng_ir_varref(k, e);
+    if (key->init_idx) {
+        jj = ng_ir_var(k, NG_INT64);
+        st[ns++] = sx_for(k, jj, S, E, sx_store2(k, I, R, ng_ir_varref(k, jj), ng_ir_varref(k, jj)), 0);
+    }
+    bs = ng_ir_var(k, NG_INT64);
+    NgIrRef Bs = ng_ir_varref(k, bs);
+    st[ns++] = ng_ir_for(k, bs, S, E, B, insertion(k, key, K, I, R, Bs, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Bs, B), E)), 0);
+    w = ng_ir_var(k, NG_INT64);
+    NgIrRef W = ng_ir_varref(k, w), len = sx_op(k, NG_OP_SUB, E, S);
+    NgIrRef round[3] = {merge_pass(k, key, K, I, TK, TI, R, S, E, W),
+                        merge_pass(k, key, TK, TI, K, I, R, S, E, sx_op(k, NG_OP_MUL, W, sx_i(k, 2))),
+                        ng_ir_assign(k, w, sx_op(k, NG_OP_MUL, W, sx_i(k, 4)))};
+    NgIrRef passes[2] = {ng_ir_let(k, w, B), ng_ir_while(k, sx_cmp(k, NG_OP_LT, W, len), ng_ir_block(k, 3, round))};
+    st[ns++] = ng_ir_block(k, 2, passes);
+    return sx_for(k, t, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, K, 0), nseg), ng_ir_block(k, ns, st),
                   NG_IR_PARALLEL);
 }
 
@@ -142,41 +226,18 @@ static NgIrRef build_merge_elem(NgIrKernel *k, const SortKey *key, int K, int I,
 /* One thread per pair of runs: the sequential merge. Same parameters. */
 static NgIrRef build_merge_pair(NgIrKernel *k, const SortKey *key, int K, int I, int O, int OI, NgIrRef w)
 {
-    NgDType dt = (NgDType)key->dt;
     NgIrRef n = ng_ir_shape(k, K, 1), one = sx_i(k, 1), w2 = sx_op(k, NG_OP_MUL, w, sx_i(k, 2));
     NgIrRef np = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, n, w2), one), w2);
-    int t = ng_ir_var(k, NG_INT64), r, base, mid, end, i, j, o;
+    int t = ng_ir_var(k, NG_INT64), r, base, mid, end;
     NgIrRef T = ng_ir_varref(k, t);
-    NgIrRef s[10];
-    int ns = 0;
-    s[ns++] = let(k, &r, NG_INT64, sx_op(k, NG_OP_FLOORDIV, T, np));
-    s[ns++] = let(k, &base, NG_INT64, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_MOD, T, np), w2));
+    NgIrRef s[5];
+    s[0] = let(k, &r, NG_INT64, sx_op(k, NG_OP_FLOORDIV, T, np));
+    s[1] = let(k, &base, NG_INT64, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_MOD, T, np), w2));
     NgIrRef R = ng_ir_varref(k, r), Base = ng_ir_varref(k, base);
-    s[ns++] = let(k, &mid, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Base, w), n));
-    s[ns++] = let(k, &end, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Base, w2), n));
-    NgIrRef Mid = ng_ir_varref(k, mid), End = ng_ir_varref(k, end);
-    s[ns++] = let(k, &i, NG_INT64, Base);
-    s[ns++] = let(k, &j, NG_INT64, Mid);
-    o = ng_ir_var(k, NG_INT64);
-    NgIrRef Iv = ng_ir_varref(k, i), J = ng_ir_varref(k, j), Ov = ng_ir_varref(k, o);
-    /* take the left element unless the right run is exhausted... or its head is smaller */
-    NgIrRef take_left = sx_cmp(k, NG_OP_LOGOR, sx_cmp(k, NG_OP_GE, J, End),
-                               sx_cmp(k, NG_OP_LOGAND, sx_cmp(k, NG_OP_LT, Iv, Mid),
-                                      ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL,
-                                                  ng_sort_less(k, dt, sx_load2(k, K, R, J), sx_load2(k, K, R, Iv)))));
-    NgIrRef tl[3], tr[3];
-    int nl = 0, nr = 0;
-    tl[nl++] = sx_store2(k, O, R, Ov, sx_load2(k, K, R, Iv));
-    tr[nr++] = sx_store2(k, O, R, Ov, sx_load2(k, K, R, J));
-    if (key->idx) {
-        tl[nl++] = sx_store2(k, OI, R, Ov, sx_load2(k, I, R, Iv));
-        tr[nr++] = sx_store2(k, OI, R, Ov, sx_load2(k, I, R, J));
-    }
-    tl[nl++] = ng_ir_assign(k, i, sx_op(k, NG_OP_ADD, Iv, one));
-    tr[nr++] = ng_ir_assign(k, j, sx_op(k, NG_OP_ADD, J, one));
-    s[ns++] = sx_for(k, o, Base, End, ng_ir_if(k, take_left, ng_ir_block(k, nl, tl), ng_ir_block(k, nr, tr)), 0);
-    NgIrRef total = sx_op(k, NG_OP_MUL, ng_ir_shape(k, K, 0), np);
-    return sx_for(k, t, sx_i(k, 0), total, ng_ir_block(k, ns, s), NG_IR_PARALLEL);
+    s[2] = let(k, &mid, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Base, w), n));
+    s[3] = let(k, &end, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Base, w2), n));
+    s[4] = merge(k, key, K, I, O, OI, R, Base, ng_ir_varref(k, mid), ng_ir_varref(k, end));
+    return sx_for(k, t, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, K, 0), np), ng_ir_block(k, 5, s), NG_IR_PARALLEL);
 }
 
 static NgStatus build_sort(const void *ctx, NgIrKernel *k)
@@ -188,6 +249,15 @@ static NgStatus build_sort(const void *ctx, NgIrKernel *k)
         int I = key->idx ? ng_ir_param_array(k, NG_INT64, 2, true, true) : -1;
         int B = ng_ir_param_scalar(k, NG_INT64);
         k->body = build_block(k, key, K, I, ng_ir_scalar(k, B));
+        return k->status;
+    }
+    if (key->kind == K_SEGMENT) {
+        int K = ng_ir_param_array(k, dt, 2, true, true);
+        int I = key->idx ? ng_ir_param_array(k, NG_INT64, 2, true, true) : -1;
+        int TK = ng_ir_param_array(k, dt, 2, true, true);
+        int TI = key->idx ? ng_ir_param_array(k, NG_INT64, 2, true, true) : -1;
+        NgIrRef B = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+        k->body = build_segment(k, key, K, I, TK, TI, B, ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)));
         return k->status;
     }
     int K = ng_ir_param_array(k, dt, 2, true, false);
@@ -213,7 +283,7 @@ void ng_sort_kargs1(NgKArg *args, int *na, const NgArray *a, int64_t n)
 }
 
 static NgStatus launch_sort(NgDevice *dev, SortKey key, const NgArray *const *arrs, int narrs, int64_t rows,
-                            int64_t n, int64_t scalar, int64_t extent)
+                            int64_t n, const int64_t *scalars, int nscalars, int64_t extent)
 {
     const NgKernel *kern;
     NgStatus st = ng_kernel_get(dev, &key, sizeof key, build_sort, &key, &kern);
@@ -223,8 +293,23 @@ static NgStatus launch_sort(NgDevice *dev, SortKey key, const NgArray *const *ar
     int na = 0;
     for (int i = 0; i < narrs; i++)
         ng_sort_kargs2(args, &na, arrs[i], rows, n);
-    args[na++].i = scalar;
+    for (int i = 0; i < nscalars; i++)
+        args[na++].i = scalars[i];
     return ng_kernel_launch(kern, args, na, extent, rows * n);
+}
+
+/* Keys, then indices when present, of two buffer pairs in kernel order. */
+static int pair_args(const NgArray **arrs, NgArray *k1, NgArray *i1, NgArray *k2, NgArray *i2)
+{
+    int n = 0;
+    arrs[n++] = k1;
+    if (i1)
+        arrs[n++] = i1;
+    if (k2)
+        arrs[n++] = k2;
+    if (i2)
+        arrs[n++] = i2;
+    return n;
 }
 
 NgStatus ng_sort_rows(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows, int64_t n)
@@ -239,13 +324,13 @@ NgStatus ng_sort_rows(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows, 
     key.tag = 'S';
     key.dt = (int8_t)keys->dtype;
     key.idx = idx != NULL;
-    key.kind = K_BLOCK;
     key.init_idx = init_idx && idx;
-    const NgArray *blk[2] = {keys, idx};
-    int64_t nb = (n + B - 1) / B;
-    NgStatus st = launch_sort(dev, key, blk, idx ? 2 : 1, rows, n, B, rows * nb);
-    if (st != NG_OK || n <= B)
-        return st;
+    const NgArray *arrs[4];
+    NgStatus st;
+    if (n <= B) {
+        key.kind = K_BLOCK;
+        return launch_sort(dev, key, arrs, pair_args(arrs, keys, idx, NULL, NULL), rows, n, &B, 1, rows);
+    }
     /* the second buffers have the keys' own shape: they may be handed back */
     NgArray tk = {0}, ti = {0};
     if ((st = ng_array_empty(dev, keys->dtype, keys->ndim, keys->shape, &tk)) != NG_OK)
@@ -254,21 +339,27 @@ NgStatus ng_sort_rows(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows, 
         ng_array_release(&tk);
         return st;
     }
-    /* ping-pong between (keys, idx) and (tk, ti) */
+    int64_t w;
+    if (host) {
+        /* cpu: whole rows per thread when there are enough rows to share,
+         * else segments of 4096 (in cache), merged by the passes below */
+        int64_t L = rows >= 8 ? n : 4096, sc[2] = {B, L};
+        key.kind = K_SEGMENT;
+        st = launch_sort(dev, key, arrs, pair_args(arrs, keys, idx, &tk, idx ? &ti : NULL), rows, n, sc, 2,
+                         rows * ((n + L - 1) / L));
+        w = L;
+    } else {
+        key.kind = K_BLOCK;
+        st = launch_sort(dev, key, arrs, pair_args(arrs, keys, idx, NULL, NULL), rows, n, &B, 1, rows * ((n + B - 1) / B));
+        w = B;
+    }
+    /* merge passes, ping-pong between (keys, idx) and (tk, ti) */
     NgArray *src_k = keys, *src_i = idx, *dst_k = &tk, *dst_i = idx ? &ti : NULL;
     key.kind = host ? K_MERGE_PAIR : K_MERGE_ELEM;
     key.init_idx = 0;
-    for (int64_t w = B; w < n && st == NG_OK; w *= 2) {
-        const NgArray *arrs[4];
-        int na = 0;
-        arrs[na++] = src_k;
-        if (idx)
-            arrs[na++] = src_i;
-        arrs[na++] = dst_k;
-        if (idx)
-            arrs[na++] = dst_i;
+    for (; w < n && st == NG_OK; w *= 2) {
         int64_t extent = host ? rows * ((n + 2 * w - 1) / (2 * w)) : rows * n;
-        st = launch_sort(dev, key, arrs, na, rows, n, w, extent);
+        st = launch_sort(dev, key, arrs, pair_args(arrs, src_k, src_i, dst_k, dst_i), rows, n, &w, 1, extent);
         NgArray *t = src_k; src_k = dst_k; dst_k = t;
         t = src_i; src_i = dst_i; dst_i = t;
     }
