@@ -23,7 +23,7 @@
 
 #include "ops/sort_internal.h"
 
-enum { Q_SEARCH, Q_UFLAG, Q_USCATTER, Q_UFINISH, Q_BIN_ATOMIC, Q_BIN_SORTED, Q_HIST, Q_QUANT };
+enum { Q_SEARCH, Q_UFLAG, Q_USCATTER, Q_UFINISH, Q_BIN_CHUNK, Q_BIN_SUM, Q_BIN_SORTED, Q_HIST, Q_QUANT };
 
 typedef struct SearchKey {
     uint8_t tag;    /* 'Q' */
@@ -142,17 +142,45 @@ static void build_ufinish(NgIrKernel *k, const SearchKey *key)
     k->body = sx_for(k, g, sx_i(k, 0), nu, ng_ir_block(k, nb, body), NG_IR_PARALLEL);
 }
 
-/* BIN_ATOMIC: x (1-d, int dtype a), out (1-d int64): out[x[i]] += 1 for x[i] >= 0 */
-static void build_bin_atomic(NgIrKernel *k, const SearchKey *key)
+/* BIN_CHUNK: x (1-d, int dtype a), [w (1-d, dtype b)], part (T, nbins):
+ * thread c counts (or sums the weights of) chunk c of x, in order, into
+ * row c of part; negative values are skipped. No atomics. */
+static void build_bin_chunk(NgIrKernel *k, const SearchKey *key)
 {
+    NgDType odt = key->flag2 ? NG_FLOAT64 : NG_INT64;
     int x = ng_ir_param_array(k, (NgDType)key->a, 1, key->contig, false);
-    int out = ng_ir_param_array(k, NG_INT64, 1, true, true);
-    int i = ng_ir_var(k, NG_INT64), v;
-    NgIrRef body[2];
-    body[0] = mkvar(k, &v, NG_INT64, ng_ir_cast(k, NG_INT64, sx_load1(k, x, ng_ir_varref(k, i))));
+    int w = key->flag2 ? ng_ir_param_array(k, (NgDType)key->b, 1, false, false) : -1;
+    int part = ng_ir_param_array(k, odt, 2, true, true);
+    NgIrRef T = ng_ir_shape(k, part, 0), nb = ng_ir_shape(k, part, 1), n = ng_ir_shape(k, x, 0), one = sx_i(k, 1);
+    NgIrRef chunk = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, n, T), one), T);
+    int c = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64), i = ng_ir_var(k, NG_INT64), v;
+    NgIrRef C = ng_ir_varref(k, c), I = ng_ir_varref(k, i), lo = sx_op(k, NG_OP_MUL, C, chunk);
+    NgIrRef zero = key->flag2 ? ng_ir_const_f(k, NG_FLOAT64, 0.0) : sx_i(k, 0);
+    NgIrRef add = key->flag2 ? ng_ir_cast(k, NG_FLOAT64, sx_load1(k, w, I)) : one;
+    NgIrRef step[2];
+    step[0] = mkvar(k, &v, NG_INT64, ng_ir_cast(k, NG_INT64, sx_load1(k, x, I)));
     NgIrRef V = ng_ir_varref(k, v);
-    body[1] = ng_ir_if(k, sx_cmp(k, NG_OP_GE, V, sx_i(k, 0)), ng_ir_atomic(k, NG_OP_ADD, out, 1, &V, sx_i(k, 1)), NG_IR_NONE);
-    k->body = sx_for(k, i, sx_i(k, 0), ng_ir_shape(k, x, 0), ng_ir_block(k, 2, body), NG_IR_PARALLEL);
+    step[1] = ng_ir_if(k, sx_cmp(k, NG_OP_GE, V, sx_i(k, 0)),
+                       sx_store2(k, part, C, V, ng_ir_binary(k, NG_OP_ADD, odt, sx_load2(k, part, C, V), add)), NG_IR_NONE);
+    NgIrRef body[2] = {sx_for(k, b, sx_i(k, 0), nb, sx_store2(k, part, C, ng_ir_varref(k, b), zero), 0),
+                       sx_for(k, i, lo, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, lo, chunk), n), ng_ir_block(k, 2, step), 0)};
+    k->body = sx_for(k, c, sx_i(k, 0), T, ng_ir_block(k, 2, body), NG_IR_PARALLEL);
+}
+
+/* BIN_SUM: part (T, nbins), out (nbins): out[b] = sum over chunks, in order */
+static void build_bin_sum(NgIrKernel *k, const SearchKey *key)
+{
+    NgDType odt = key->flag2 ? NG_FLOAT64 : NG_INT64;
+    int part = ng_ir_param_array(k, odt, 2, true, false);
+    int out = ng_ir_param_array(k, odt, 1, true, true);
+    int b = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64), acc = ng_ir_var(k, odt);
+    NgIrRef B = ng_ir_varref(k, b);
+    NgIrRef body[3] = {ng_ir_let(k, acc, key->flag2 ? ng_ir_const_f(k, NG_FLOAT64, 0.0) : sx_i(k, 0)),
+                       sx_for(k, c, sx_i(k, 0), ng_ir_shape(k, part, 0),
+                              ng_ir_assign(k, acc, ng_ir_binary(k, NG_OP_ADD, odt, ng_ir_varref(k, acc),
+                                                                sx_load2(k, part, ng_ir_varref(k, c), B))), 0),
+                       sx_store1(k, out, B, ng_ir_varref(k, acc))};
+    k->body = sx_for(k, b, sx_i(k, 0), ng_ir_shape(k, out, 0), ng_ir_block(k, 3, body), NG_IR_PARALLEL);
 }
 
 /* BIN_SORTED: xs (1-d int64 sorted), [perm (int64), w (1-d, dtype b)], out
@@ -288,7 +316,8 @@ static NgStatus build_search_kernel(const void *ctx, NgIrKernel *k)
     case Q_UFLAG: build_uflag(k, key); break;
     case Q_USCATTER: build_uscatter(k, key); break;
     case Q_UFINISH: build_ufinish(k, key); break;
-    case Q_BIN_ATOMIC: build_bin_atomic(k, key); break;
+    case Q_BIN_CHUNK: build_bin_chunk(k, key); break;
+    case Q_BIN_SUM: build_bin_sum(k, key); break;
     case Q_BIN_SORTED: build_bin_sorted(k, key); break;
     case Q_HIST: build_hist(k, key); break;
     case Q_QUANT: build_quant(k, key); break;
@@ -499,22 +528,67 @@ NgStatus ng_op_unique(const NgArray *a, NgArray *values, NgArray *index, NgArray
 
 /* Counts (weights NULL) or weight sums of the values of the 1-d integer
  * array x over bins 0..nbins-1 into a fresh out; negative values are skipped. */
+/* How many chunks the chunked bincount plan uses (0: use the sorted plan).
+ * cpu: weights in one chunk (NumPy's order, exact sums), counts in up to
+ * 16; GPUs: enough chunks to fill the device while the partial table
+ * (chunks x bins) stays within a few times the input. */
+static int64_t bin_chunks(NgDevice *dev, int64_t n, int64_t nbins, bool weights)
+{
+    if (dev->be->target->par == NG_PAR_OPENMP) {
+        int64_t T = weights ? 1 : (n + 32767) / 32768;
+        if (T > 16)
+            T = 16;
+        while (T > 1 && T * nbins > 4 * n + 65536)
+            T /= 2;
+        return T < 1 ? 1 : T;
+    }
+    int64_t T = (n + 511) / 512;
+    if (T > 8192)
+        T = 8192;
+    while (T > 1 && T * nbins > 8 * n + (1 << 20))
+        T /= 2;
+    return T >= 64 || T * 512 >= n ? T : 0;
+}
+
 static NgStatus bincount_run(const NgArray *x, const NgArray *weights, int64_t nbins, NgArray *out)
 {
     NgDevice *dev = ng_array_device(x);
+    NgDType odt = weights ? NG_FLOAT64 : NG_INT64;
     NgStatus st;
-    if (!weights && dev->be->target->par == NG_PAR_OPENMP) {
+    int64_t T = bin_chunks(dev, x->size, nbins, weights != NULL);
+    if (T > 0 || !x->size) {
         NgScalar zero = {.kind = NG_KIND_INT, .v.i = 0};
-        if ((st = ng_op_full(dev, NG_INT64, 1, &nbins, &zero, out)) != NG_OK || !x->size || !nbins)
+        if (!x->size || !nbins)
+            return ng_op_full(dev, odt, 1, &nbins, &zero, out);
+        NgArray part = {0};
+        if ((st = ng_array_empty(dev, odt, 1, &nbins, out)) != NG_OK)
             return st;
-        SearchKey key = skey(Q_BIN_ATOMIC);
+        int64_t pshape[2] = {T, nbins};
+        if (T > 1 && (st = ng_array_empty(dev, odt, 2, pshape, &part)) != NG_OK) {
+            ng_array_release(out);
+            return st;
+        }
+        SearchKey key = skey(Q_BIN_CHUNK);
         key.a = (int8_t)x->dtype;
+        key.b = weights ? (int8_t)weights->dtype : 0;
+        key.flag2 = weights != NULL;
         key.contig = x->strides[0] == ng_array_itemsize(x);
-        NgKArg args[8];
+        NgKArg args[3 * 6];
         int na = 0;
         karg_vec(args, &na, x);
-        ng_sort_kargs1(args, &na, out, nbins);
-        if ((st = launch(dev, &key, args, na, x->size, x->size)) != NG_OK)
+        if (weights)
+            karg_vec(args, &na, weights);
+        ng_sort_kargs2(args, &na, T > 1 ? &part : out, T, nbins);   /* one chunk: straight into out */
+        st = launch(dev, &key, args, na, T, x->size + T * nbins);
+        if (st == NG_OK && T > 1) {
+            key.kind = Q_BIN_SUM;
+            na = 0;
+            ng_sort_kargs2(args, &na, &part, T, nbins);
+            ng_sort_kargs1(args, &na, out, nbins);
+            st = launch(dev, &key, args, na, nbins, T * nbins);
+        }
+        ng_array_release(&part);
+        if (st != NG_OK)
             ng_array_release(out);
         return st;
     }

@@ -230,6 +230,17 @@ def test_bincount(dt):
                 np.bincount(x[::-2], weights=w[::-2].astype(np.float32)), rtol=0)
 
 
+def test_bincount_large():
+    # many chunks (cpu and GPUs), and few values spread over many bins (the sorted plan on GPUs)
+    x = data(np.int64, (100000,), kind="small")
+    w = data(np.float64, (100000,), seed=2)
+    assert_same(ng.bincount(ng.asarray(x)), np.bincount(x))
+    assert_same(ng.bincount(ng.asarray(x), weights=ng.asarray(w)), np.bincount(x, weights=w), rtol=1e-9)
+    y = np.random.default_rng(1).integers(0, 10**6, 40000)
+    assert_same(ng.bincount(ng.asarray(y)), np.bincount(y))
+    assert_same(ng.bincount(ng.asarray(y), weights=ng.asarray(w[:40000])), np.bincount(y, weights=w[:40000]))
+
+
 def test_bincount_edges_and_errors():
     assert_same(ng.bincount(ng.asarray(np.zeros(0, np.int64))), np.bincount(np.zeros(0, np.int64)))
     assert_same(ng.bincount(ng.asarray(np.array([3, 1], np.uint64))), np.bincount(np.array([3, 1], np.uint64)))
