@@ -376,3 +376,16 @@ def test_round_int_halves():
     x = np.array([15, 25, -15, -25, 35, 149, 150, 151], np.int64)
     assert_same(ng.round(ng.asarray(x), -1), np.round(x, -1))
     assert_same(ng.round(ng.asarray(x), -2), np.round(x, -2))
+
+
+def test_cumsum_bit_identical_on_cpu_order():
+    # NumPy scans sequentially from the first element (-0.0 stays -0.0); numgpu keeps that order
+    x = np.array([-0.0, -0.0, 1e16, 1.0, -1e16, 1.0])
+    got = ng.cumsum(ng.asarray(x)).get()
+    assert np.signbit(got[0]) and np.signbit(got[1])
+    m = data(np.float32, (300, 7), kind="unit")
+    for axis in (0, 1):
+        exp = np.cumsum(m, axis=axis)
+        got = ng.cumsum(ng.asarray(m), axis=axis).get()
+        if ng.get_device() == "cpu" or m.shape[axis] < 4096:
+            assert np.array_equal(got, exp)
