@@ -6,6 +6,8 @@ need Python objects, and the compositions NumPy itself writes in Python
 (diff, round, the nan-reductions, histogram's bin edges).
 """
 import builtins as _builtins
+import functools as _functools
+import inspect as _inspect
 import operator as _operator
 import warnings as _warnings
 
@@ -22,6 +24,33 @@ __all__ = [
 ]
 
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
+
+
+def _with_out(f):
+    """Gives f NumPy's out= parameter: the result is computed, then written
+    into `out` on the device (cast as NumPy's assignment does)."""
+    sig = _inspect.signature(f)
+
+    @_functools.wraps(f)
+    def g(*args, **kwargs):
+        bound = sig.bind(*args, **kwargs)
+        out = bound.arguments.pop("out", None)
+        res = f(*bound.args, **bound.kwargs)
+        if out is None:
+            return res
+        if not isinstance(out, ndarray):
+            raise TypeError("out= must be a numgpu.ndarray")
+        out[...] = res
+        return out
+    return g
+
+
+def _on_numpy(name, func, *args, **kwargs):
+    """An option numgpu has no kernel for yet: NumPy runs it (counted and
+    warned by the fallback); NumPy scalars come back as 0-d arrays."""
+    from ._fallback import call_numpy
+    res = call_numpy(name, func, *args, **kwargs)
+    return _ng().asarray(res) if isinstance(res, _np.generic) else res
 
 
 def _ng():
@@ -87,10 +116,9 @@ def _m_argsort(self, axis=-1, kind=None, order=None, *, stable=None):
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True):
     """Sorted unique elements of the flattened array, as NumPy 2."""
-    if axis is not None:
-        raise NotImplementedError("unique(axis=...) is not supported yet")
-    if not equal_nan:
-        raise NotImplementedError("unique(equal_nan=False) is not supported yet")
+    if axis is not None or not equal_nan:
+        return _on_numpy("numpy.unique", _np.unique, ar, return_index, return_inverse, return_counts, axis,
+                          equal_nan=equal_nan)
     ar = _arr(ar)
     vals, idx, inv, cnt = _core.unique(ar, bool(return_index), bool(return_inverse), bool(return_counts))
     extra = tuple(x for x in (idx, inv, cnt) if x is not None)
@@ -99,30 +127,32 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
 # ---- scans -----------------------------------------------------------------------
 
-def _cumulative(mul, a, axis, dtype, out):
-    if out is not None:
-        raise NotImplementedError("out= is not supported for cumsum/cumprod yet")
+def _cumulative(mul, a, axis, dtype):
     a = _arr(a)
     if axis is None:
         return _core.cumulative(mul, a.ravel(), 0, dtype)
     return _core.cumulative(mul, a, _index(axis, "axis"), dtype)
 
 
+@_with_out
 def cumsum(a, axis=None, dtype=None, out=None):
     """Cumulative sum (NumPy's order: bit-identical on cpu)."""
-    return _cumulative(False, a, axis, dtype, out)
+    return _cumulative(False, a, axis, dtype)
 
 
+@_with_out
 def cumprod(a, axis=None, dtype=None, out=None):
     """Cumulative product (NumPy's order: bit-identical on cpu)."""
-    return _cumulative(True, a, axis, dtype, out)
+    return _cumulative(True, a, axis, dtype)
 
 
+@_with_out
 def nancumsum(a, axis=None, dtype=None, out=None):
     a = _arr(a)
     return cumsum(_replace_nan(a, 0), axis, dtype, out)
 
 
+@_with_out
 def nancumprod(a, axis=None, dtype=None, out=None):
     a = _arr(a)
     return cumprod(_replace_nan(a, 1), axis, dtype, out)
@@ -229,8 +259,8 @@ def _bin_edges(a, bins, range):
     Equal-width edges are computed by NumPy's own linspace (bins + 1 numbers,
     so they match NumPy's to the bit) and uploaded."""
     ng = _ng()
-    if isinstance(bins, str):
-        raise NotImplementedError("histogram bins given as an estimator name are not supported yet")
+    if isinstance(bins, str):   # estimator names ('auto', 'fd', ...): NumPy's own edges
+        return _arr(_np.histogram_bin_edges(a.get(), bins, range)), None
     if _np.ndim(bins) == 0:
         try:
             n = _operator.index(bins)
@@ -283,8 +313,6 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
 
 def _quantile(a, q, axis, keepdims, method, weak_q, name):
     ng = _ng()
-    if method != "linear":
-        raise NotImplementedError("%s(method=%r) is not supported yet (only 'linear')" % (name, method))
     a = _arr(a)
     qh = _np.asarray(q.get() if isinstance(q, ndarray) else q, dtype=_np.float64)
     if a.dtype.kind == "f" and weak_q:
@@ -326,11 +354,13 @@ def _quantile_shape(res, qh, src, ax, kept, keepdims):
     return res
 
 
+@_with_out
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
              weights=None, interpolation=None):
     """q-th quantiles (linear method): a device sort, then one interpolation kernel."""
-    if out is not None or weights is not None:
-        raise NotImplementedError("quantile(out=/weights=) is not supported yet")
+    if weights is not None or method != "linear":
+        return _on_numpy("numpy.quantile", _np.quantile, a, q, axis, method=method, keepdims=keepdims,
+                          weights=weights)
     weak_q = type(q) in (int, float)
     qh = _np.asanyarray(q.get() if isinstance(q, ndarray) else q)
     if not (qh.size == 0 or (_np.all(qh >= 0) and _np.all(qh <= 1))):
@@ -338,11 +368,13 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
     return _quantile(a, qh, axis, keepdims, method, weak_q, "quantile")
 
 
+@_with_out
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                weights=None, interpolation=None):
     """q-th percentiles (linear method)."""
-    if out is not None or weights is not None:
-        raise NotImplementedError("percentile(out=/weights=) is not supported yet")
+    if weights is not None or method != "linear":
+        return _on_numpy("numpy.percentile", _np.percentile, a, q, axis, method=method, keepdims=keepdims,
+                          weights=weights)
     weak_q = type(q) in (int, float)
     qh = _np.true_divide(_np.asanyarray(q.get() if isinstance(q, ndarray) else q), 100)
     if not (qh.size == 0 or (_np.all(qh >= 0) and _np.all(qh <= 1))):
@@ -350,12 +382,12 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     return _quantile(a, qh, axis, keepdims, method, weak_q, "percentile")
 
 
+@_with_out
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    if out is not None:
-        raise NotImplementedError("median(out=) is not supported yet")
     return _quantile(a, _np.asarray(0.5), axis, keepdims, "linear", True, "median")
 
 
+@_with_out
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return nanquantile_(a, 0.5, axis, keepdims)
 
@@ -363,8 +395,7 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 def nanquantile_(a, q, axis, keepdims):
     # NaNs sort last: the quantile of the non-NaN prefix of each row is not a
     # single-kernel job yet, so this runs on NumPy.
-    from ._fallback import call_numpy
-    return call_numpy("numpy.nanquantile", _np.nanquantile, a, q, axis=axis, keepdims=keepdims)
+    return _on_numpy("numpy.nanquantile", _np.nanquantile, a, q, axis=axis, keepdims=keepdims)
 
 
 # ---- nan-reductions (NumPy's own compositions) ----------------------------------------
@@ -381,15 +412,13 @@ def _isfloat(a):
     return a.dtype.kind == "f"
 
 
+@_with_out
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_np._NoValue, where=_np._NoValue):
-    if out is not None:
-        raise NotImplementedError("out= is not supported for nansum yet")
     return _ng().sum(_replace_nan(a, 0), axis=axis, dtype=dtype, keepdims=keepdims)
 
 
+@_with_out
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_np._NoValue, where=_np._NoValue):
-    if out is not None:
-        raise NotImplementedError("out= is not supported for nanprod yet")
     return _ng().prod(_replace_nan(a, 1), axis=axis, dtype=dtype, keepdims=keepdims)
 
 
@@ -409,15 +438,13 @@ def _nan_minmax(a, axis, keepdims, which):
     return res
 
 
+@_with_out
 def nanmin(a, axis=None, out=None, keepdims=False, initial=_np._NoValue, where=_np._NoValue):
-    if out is not None:
-        raise NotImplementedError("out= is not supported for nanmin yet")
     return _nan_minmax(a, axis, keepdims, "min")
 
 
+@_with_out
 def nanmax(a, axis=None, out=None, keepdims=False, initial=_np._NoValue, where=_np._NoValue):
-    if out is not None:
-        raise NotImplementedError("out= is not supported for nanmax yet")
     return _nan_minmax(a, axis, keepdims, "max")
 
 
@@ -446,10 +473,9 @@ def _count(mask, axis, keepdims):
     return ng.sum(ng.logical_not(mask), axis=axis, keepdims=keepdims)
 
 
+@_with_out
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=_np._NoValue):
     ng = _ng()
-    if out is not None:
-        raise NotImplementedError("out= is not supported for nanmean yet")
     a = _arr(a)
     if not _isfloat(a):
         return ng.mean(a, axis=axis, dtype=dtype, keepdims=keepdims)
@@ -462,11 +488,10 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=_np._No
     return res.astype(tot.dtype) if res.dtype != tot.dtype else res
 
 
+@_with_out
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_np._NoValue, mean=_np._NoValue,
            correction=_np._NoValue):
     ng = _ng()
-    if out is not None:
-        raise NotImplementedError("out= is not supported for nanvar yet")
     a = _arr(a)
     if not _isfloat(a):
         return ng.var(a, axis=axis, dtype=dtype, keepdims=keepdims, ddof=ddof)
@@ -486,6 +511,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     return res.astype(sqr.dtype) if res.dtype != sqr.dtype else res
 
 
+@_with_out
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_np._NoValue, mean=_np._NoValue,
            correction=_np._NoValue):
     v = nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
@@ -494,11 +520,10 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
 # ---- rounding ------------------------------------------------------------------------
 
+@_with_out
 def round(a, decimals=0, out=None):
     """Round half to even at `decimals` (NumPy's multiply / rint / divide)."""
     ng = _ng()
-    if out is not None:
-        raise NotImplementedError("out= is not supported for round yet")
     a = _arr(a)
     decimals = _index(decimals, "decimals")
     if a.dtype.kind in "biu":
@@ -517,15 +542,15 @@ around = round
 
 
 def _m_round(self, decimals=0, out=None):
-    return round(self, decimals, out)
+    return round(self, decimals, out=out)
 
 
 def _m_cumsum(self, axis=None, dtype=None, out=None):
-    return cumsum(self, axis, dtype, out)
+    return cumsum(self, axis, dtype, out=out)
 
 
 def _m_cumprod(self, axis=None, dtype=None, out=None):
-    return cumprod(self, axis, dtype, out)
+    return cumprod(self, axis, dtype, out=out)
 
 
 ndarray.sort = _m_sort

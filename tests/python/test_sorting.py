@@ -389,3 +389,23 @@ def test_cumsum_bit_identical_on_cpu_order():
         got = ng.cumsum(ng.asarray(m), axis=axis).get()
         if ng.get_device() == "cpu" or m.shape[axis] < 4096:
             assert np.array_equal(got, exp)
+
+
+def test_out_and_fallback_options():
+    x = data(np.float64, (4, 6))
+    out = ng.empty((4, 6))
+    assert ng.cumsum(ng.asarray(x), axis=1, out=out) is out
+    assert_same(out, np.cumsum(x, axis=1))
+    o2 = ng.empty((6,))
+    assert ng.nanmean(ng.asarray(x), axis=0, out=o2) is o2
+    assert_same(o2, np.nanmean(x, axis=0))
+    o3 = ng.empty((4, 6))
+    ng.asarray(x).round(1, out=o3)
+    assert_same(o3, x.round(1))
+    # options without a device version yet run on NumPy (results uploaded)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        xi = data(np.int32, (6, 3), kind="small")
+        assert_same(ng.unique(ng.asarray(xi), axis=0), np.unique(xi, axis=0))
+        assert_same(ng.quantile(ng.asarray(x), 0.3, method="nearest"), np.quantile(x, 0.3, method="nearest"))
+        assert_same(tuple(ng.histogram(ng.asarray(x), bins="auto")), tuple(np.histogram(x, bins="auto")))
