@@ -409,3 +409,25 @@ def test_out_and_fallback_options():
         assert_same(ng.unique(ng.asarray(xi), axis=0), np.unique(xi, axis=0))
         assert_same(ng.quantile(ng.asarray(x), 0.3, method="nearest"), np.quantile(x, 0.3, method="nearest"))
         assert_same(tuple(ng.histogram(ng.asarray(x), bins="auto")), tuple(np.histogram(x, bins="auto")))
+
+
+@settings(max_examples=25)
+@given(hnp.arrays(st.sampled_from([np.int16, np.float32, np.uint8, np.float64]),
+                  hnp.array_shapes(min_dims=1, max_dims=3, max_side=30)))
+def test_unique_cumsum_hypothesis(x):
+    if x.dtype.kind == "f":
+        x = np.where(np.isfinite(x), x, np.nan).astype(x.dtype)
+    got = ng.unique(ng.asarray(x), return_index=True, return_inverse=True, return_counts=True)
+    assert_same(tuple(got), tuple(np.unique(x, return_index=True, return_inverse=True, return_counts=True)))
+    with np.errstate(all="ignore"):
+        exp = np.cumsum(x, axis=x.ndim - 1)
+    assert_same(ng.cumsum(ng.asarray(x), axis=x.ndim - 1), exp, rtol=1e-5)
+
+
+@settings(max_examples=25)
+@given(hnp.arrays(np.float64, st.integers(0, 60), elements=st.floats(-5, 5, width=64) | st.just(np.nan)),
+       hnp.arrays(np.float64, st.integers(0, 20), elements=st.floats(-6, 6, width=64) | st.just(np.nan)),
+       st.sampled_from(["left", "right"]))
+def test_searchsorted_hypothesis(a, v, side):
+    a = np.sort(a)
+    assert_same(ng.searchsorted(ng.asarray(a), ng.asarray(v), side=side), np.searchsorted(a, v, side=side))
