@@ -23,7 +23,7 @@
 
 #include "ops/sort_internal.h"
 
-enum { K_BLOCK, K_SEGMENT, K_MERGE_ELEM, K_MERGE_PAIR };
+enum { K_BLOCK, K_SEGMENT, K_MERGE_ELEM, K_MERGE_PAIR, K_MERGE_PATH };
 
 typedef struct SortKey {
     uint8_t tag;      /* 'S' */
@@ -80,16 +80,17 @@ static NgIrRef insertion(NgIrKernel *k, const SortKey *key, int K, int I, NgIrRe
 }
 
 /* Sequential two-finger merge of row R's runs [Base, Mid) and [Mid, End)
- * of K (I) into the same positions of O (OI); equal keys: left first. */
-static NgIrRef merge(NgIrKernel *k, const SortKey *key, int K, int I, int O, int OI, NgIrRef R, NgIrRef Base,
-                     NgIrRef Mid, NgIrRef End)
+ * of K (I) into the same positions of O (OI), equal keys left first:
+ * outputs [O0, O1), starting from left position I0 and right position J0. */
+static NgIrRef merge_part(NgIrKernel *k, const SortKey *key, int K, int I, int O, int OI, NgIrRef R, NgIrRef I0,
+                          NgIrRef Mid, NgIrRef J0, NgIrRef End, NgIrRef O0, NgIrRef O1)
 {
     NgDType dt = (NgDType)key->dt;
     NgIrRef one = sx_i(k, 1);
     int i, j, o = ng_ir_var(k, NG_INT64);
     NgIrRef s[3];
-    s[0] = let(k, &i, NG_INT64, Base);
-    s[1] = let(k, &j, NG_INT64, Mid);
+    s[0] = let(k, &i, NG_INT64, I0);
+    s[1] = let(k, &j, NG_INT64, J0);
     NgIrRef Iv = ng_ir_varref(k, i), J = ng_ir_varref(k, j), Ov = ng_ir_varref(k, o);
     /* take the left element unless the right run is exhausted... or its head is smaller */
     NgIrRef take_left = sx_cmp(k, NG_OP_LOGOR, sx_cmp(k, NG_OP_GE, J, End),
@@ -106,8 +107,15 @@ static NgIrRef merge(NgIrKernel *k, const SortKey *key, int K, int I, int O, int
     }
     tl[nl++] = ng_ir_assign(k, i, sx_op(k, NG_OP_ADD, Iv, one));
     tr[nr++] = ng_ir_assign(k, j, sx_op(k, NG_OP_ADD, J, one));
-    s[2] = sx_for(k, o, Base, End, ng_ir_if(k, take_left, ng_ir_block(k, nl, tl), ng_ir_block(k, nr, tr)), 0);
+    s[2] = sx_for(k, o, O0, O1, ng_ir_if(k, take_left, ng_ir_block(k, nl, tl), ng_ir_block(k, nr, tr)), 0);
     return ng_ir_block(k, 3, s);
+}
+
+/* The whole merge of [Base, Mid) and [Mid, End). */
+static NgIrRef merge(NgIrKernel *k, const SortKey *key, int K, int I, int O, int OI, NgIrRef R, NgIrRef Base,
+                     NgIrRef Mid, NgIrRef End)
+{
+    return merge_part(k, key, K, I, O, OI, R, Base, Mid, Mid, End, Base, End);
 }
 
 /* One merge pass of width W over row R's [S, E): runs of W merged pairwise from K into O. */
@@ -240,6 +248,57 @@ static NgIrRef build_merge_pair(NgIrKernel *k, const SortKey *key, int K, int I,
     return sx_for(k, t, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, K, 0), np), ng_ir_block(k, 5, s), NG_IR_PARALLEL);
 }
 
+/* Merge path (cpu passes with few run pairs left): every run pair's output
+ * is cut into chunks of C; thread t finds where its chunk starts in each
+ * run (the merge path's co-rank, by binary search: the first m left
+ * elements whose last one is <= the right element before the cut... i.e.
+ * the count of left elements among the first k outputs) and merges C
+ * outputs sequentially, so even the last pass keeps every thread busy.
+ * Parameters as the other merges, then w and C. */
+static NgIrRef build_merge_path(NgIrKernel *k, const SortKey *key, int K, int I, int O, int OI, NgIrRef w,
+                                NgIrRef C)
+{
+    NgDType dt = (NgDType)key->dt;
+    NgIrRef n = ng_ir_shape(k, K, 1), one = sx_i(k, 1), zero = sx_i(k, 0), w2 = sx_op(k, NG_OP_MUL, w, sx_i(k, 2));
+    NgIrRef np = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, n, w2), one), w2);
+    NgIrRef nc = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, w2, C), one), C);
+    int t = ng_ir_var(k, NG_INT64), r, p, base, mid, end, o0, kk, lo, hi, m;
+    NgIrRef T = ng_ir_varref(k, t);
+    NgIrRef s[12], in[6];
+    int ns = 0, ni = 0;
+    s[ns++] = let(k, &r, NG_INT64, sx_op(k, NG_OP_FLOORDIV, T, sx_op(k, NG_OP_MUL, np, nc)));
+    s[ns++] = let(k, &p, NG_INT64, sx_op(k, NG_OP_MOD, sx_op(k, NG_OP_FLOORDIV, T, nc), np));
+    NgIrRef R = ng_ir_varref(k, r), P = ng_ir_varref(k, p);
+    s[ns++] = let(k, &base, NG_INT64, sx_op(k, NG_OP_MUL, P, w2));
+    NgIrRef Base = ng_ir_varref(k, base);
+    s[ns++] = let(k, &mid, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Base, w), n));
+    s[ns++] = let(k, &end, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Base, w2), n));
+    NgIrRef Mid = ng_ir_varref(k, mid), End = ng_ir_varref(k, end);
+    s[ns++] = let(k, &o0, NG_INT64, sx_op(k, NG_OP_ADD, Base, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_MOD, T, nc), C)));
+    NgIrRef O0 = ng_ir_varref(k, o0);
+    /* k outputs before the cut: lo..hi bound the left elements among them */
+    in[ni++] = let(k, &kk, NG_INT64, sx_op(k, NG_OP_SUB, O0, Base));
+    NgIrRef KK = ng_ir_varref(k, kk), lenL = sx_op(k, NG_OP_SUB, Mid, Base), lenR = sx_op(k, NG_OP_SUB, End, Mid);
+    in[ni++] = let(k, &lo, NG_INT64, sx_op(k, NG_OP_MAXIMUM, zero, sx_op(k, NG_OP_SUB, KK, lenR)));
+    in[ni++] = let(k, &hi, NG_INT64, sx_op(k, NG_OP_MINIMUM, KK, lenL));
+    NgIrRef Lo = ng_ir_varref(k, lo), Hi = ng_ir_varref(k, hi);
+    m = ng_ir_var(k, NG_INT64);
+    NgIrRef M = ng_ir_varref(k, m);
+    /* take more left elements while L[m] <= R[k-m-1] (left first on ties) */
+    NgIrRef lm = sx_load2(k, K, R, sx_op(k, NG_OP_ADD, Base, M));
+    NgIrRef rk = sx_load2(k, K, R, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, Mid, KK), sx_op(k, NG_OP_ADD, M, one)));
+    NgIrRef step[2] = {ng_ir_let(k, m, ng_ir_binary(k, NG_OP_RSHIFT, NG_INT64, sx_op(k, NG_OP_ADD, Lo, Hi), one)),
+                       ng_ir_if(k, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, ng_sort_less(k, dt, rk, lm)),
+                                ng_ir_assign(k, lo, sx_op(k, NG_OP_ADD, M, one)), ng_ir_assign(k, hi, M))};
+    in[ni++] = ng_ir_while(k, sx_cmp(k, NG_OP_LT, Lo, Hi), ng_ir_block(k, 2, step));
+    in[ni++] = merge_part(k, key, K, I, O, OI, R, sx_op(k, NG_OP_ADD, Base, Lo), Mid,
+                          sx_op(k, NG_OP_ADD, Mid, sx_op(k, NG_OP_SUB, KK, Lo)), End, O0,
+                          sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, O0, C), End));
+    s[ns++] = ng_ir_if(k, sx_cmp(k, NG_OP_LT, O0, End), ng_ir_block(k, ni, in), NG_IR_NONE);
+    NgIrRef total = sx_op(k, NG_OP_MUL, ng_ir_shape(k, K, 0), sx_op(k, NG_OP_MUL, np, nc));
+    return sx_for(k, t, zero, total, ng_ir_block(k, ns, s), NG_IR_PARALLEL);
+}
+
 static NgStatus build_sort(const void *ctx, NgIrKernel *k)
 {
     const SortKey *key = ctx;
@@ -265,8 +324,11 @@ static NgStatus build_sort(const void *ctx, NgIrKernel *k)
     int O = ng_ir_param_array(k, dt, 2, true, true);
     int OI = key->idx ? ng_ir_param_array(k, NG_INT64, 2, true, true) : -1;
     NgIrRef w = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
-    k->body = key->kind == K_MERGE_ELEM ? build_merge_elem(k, key, K, I, O, OI, w)
-                                        : build_merge_pair(k, key, K, I, O, OI, w);
+    if (key->kind == K_MERGE_PATH)
+        k->body = build_merge_path(k, key, K, I, O, OI, w, ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)));
+    else
+        k->body = key->kind == K_MERGE_ELEM ? build_merge_elem(k, key, K, I, O, OI, w)
+                                            : build_merge_pair(k, key, K, I, O, OI, w);
     return k->status;
 }
 
@@ -355,11 +417,25 @@ NgStatus ng_sort_rows(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows, 
     }
     /* merge passes, ping-pong between (keys, idx) and (tk, ti) */
     NgArray *src_k = keys, *src_i = idx, *dst_k = &tk, *dst_i = idx ? &ti : NULL;
-    key.kind = host ? K_MERGE_PAIR : K_MERGE_ELEM;
     key.init_idx = 0;
     for (; w < n && st == NG_OK; w *= 2) {
-        int64_t extent = host ? rows * ((n + 2 * w - 1) / (2 * w)) : rows * n;
-        st = launch_sort(dev, key, arrs, pair_args(arrs, src_k, src_i, dst_k, dst_i), rows, n, &w, 1, extent);
+        int64_t pairs = rows * ((n + 2 * w - 1) / (2 * w));
+        if (!host) {
+            key.kind = K_MERGE_ELEM;
+            st = launch_sort(dev, key, arrs, pair_args(arrs, src_k, src_i, dst_k, dst_i), rows, n, &w, 1, rows * n);
+        } else if (pairs >= 16) {
+            key.kind = K_MERGE_PAIR;
+            st = launch_sort(dev, key, arrs, pair_args(arrs, src_k, src_i, dst_k, dst_i), rows, n, &w, 1, pairs);
+        } else {
+            /* few pairs: cut each pair's output into chunks so all threads work */
+            int64_t C = (rows * n + 15) / 16, sc[2] = {w, 0};
+            if (C < 4096)
+                C = 4096;
+            sc[1] = C;
+            key.kind = K_MERGE_PATH;
+            st = launch_sort(dev, key, arrs, pair_args(arrs, src_k, src_i, dst_k, dst_i), rows, n, sc, 2,
+                             pairs * ((2 * w + C - 1) / C));
+        }
         NgArray *t = src_k; src_k = dst_k; dst_k = t;
         t = src_i; src_i = dst_i; dst_i = t;
     }
