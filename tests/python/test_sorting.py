@@ -320,6 +320,7 @@ def _np_nan(name, x, **kw):
         return getattr(np, name)(x, **kw)
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
 @pytest.mark.parametrize("name", NAN_FUNCS)
 @pytest.mark.parametrize("dt", [np.float64, np.float32, np.int32, np.uint8], ids=dtype_id)
 @pytest.mark.parametrize("axis", [None, 0, 1])
@@ -339,6 +340,7 @@ def test_nan_reductions(name, dt, axis):
     assert_same(getattr(ng, name)(ng.asarray(x), **kw), _np_nan(name, x, **kw), rtol=rtol)
 
 
+@pytest.mark.filterwarnings("ignore:Degrees of freedom:RuntimeWarning")
 def test_nan_reductions_all_nan():
     x = np.full((3, 4), np.nan)
     x[0, 1] = 2.0
