@@ -1,24 +1,25 @@
 /* Sorting: sort and argsort along an axis (stable, NaNs last, as NumPy).
  *
- * The sort axis is moved last into a fresh C-contiguous (rows, n) copy,
- * and every row is sorted in passes, each one parallel kernel:
+ * The sort axis is moved last into a fresh C-contiguous (rows, n) copy and
+ * every row is sorted in passes, each one parallel kernel. Indices (argsort)
+ * travel with the keys; equal keys keep their original order everywhere.
  *
- *   1. block sort: rows are cut into blocks of B elements (32 on cpu, 16 on
- *      GPUs); one thread insertion-sorts each block (argsort first fills the
- *      indices 0..n-1 here);
- *   2. merge passes, run width w = B, 2B, 4B, ...: each pair of adjacent
- *      sorted runs [base, base+w) and [base+w, base+2w) is merged into a
- *      second buffer (ping-pong). Two forms of the same pass:
- *        - one thread per element (GPU targets): an element's place in the
- *          merged run is its rank in its own run plus its rank in the other
- *          run, found by binary search (left elements count the partner's
- *          strictly smaller elements, right ones the smaller-or-equal ones,
- *          which keeps the merge stable); fully parallel, no atomics;
- *        - one thread per run pair (cpu, OpenMP): the sequential two-finger
- *          merge, which reads and writes memory in order.
- *
- * Indices (argsort) travel with the keys. The order is NumPy's: NaNs
- * after everything, equal keys in their original order. */
+ * GPU targets (no cross-thread cooperation needed, no atomics):
+ *   1. block sort: one thread insertion-sorts each block of 16 (argsort
+ *      first fills the indices 0..n-1 here);
+ *   2. merge passes, run width w = 16, 32, 64, ...: one thread per element;
+ *      its place in the merged pair of runs is its rank in its own run plus
+ *      its rank in the partner run, found by binary search (left elements
+ *      count the partner's strictly smaller keys, right ones the smaller or
+ *      equal ones, which keeps the merge stable). Ping-pong buffers.
+ * cpu (OpenMP):
+ *   1. segment sort: one thread sorts a whole row (when there are at least
+ *      8 rows) or a 4096-element segment, in cache: insertion sort of
+ *      blocks of 32, then merge passes inside the segment;
+ *   2. merge passes over segments: one thread per pair of runs runs the
+ *      two-finger merge; once fewer than 16 pairs are left, each pair's
+ *      output is cut into chunks whose starting points in both runs are
+ *      found by binary search (the merge path), so every thread works. */
 #include <string.h>
 
 #include "ops/sort_internal.h"
