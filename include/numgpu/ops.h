@@ -142,7 +142,31 @@ NgStatus ng_op_matmul(const NgArray *a, const NgArray *b, NgArray *out);
 
 /* ---- sorting, searching and scans (src/ops/sort.c, src/ops/scan.c) --- */
 
-/* (section of the sorting ops) */
+/* Sorted copy of `a` along `axis` (stable, NaNs last, as NumPy's), or with
+ * argsort the int64 indices that sort it. */
+NgStatus ng_op_sort(const NgArray *a, int axis, bool argsort, NgArray *out);
+/* cumsum (op NG_OP_ADD) or cumprod (NG_OP_MUL) along `axis`; dtype is the
+ * accumulator/result dtype or NG_NODTYPE for NumPy's default. */
+NgStatus ng_op_cumulative(NgOp op, const NgArray *a, int axis, NgDType dtype, NgArray *out);
+/* Insertion points of v's elements in the sorted 1-d `a` (through `sorter`,
+ * may be NULL), int64 of v's shape; right: after equal elements. */
+NgStatus ng_op_searchsorted(const NgArray *a, const NgArray *v, bool right, const NgArray *sorter, NgArray *out);
+/* Sorted unique values of the flattened `a` (NaNs collapse to one); index,
+ * inverse (a's shape) and counts are filled when non-NULL (int64). */
+NgStatus ng_op_unique(const NgArray *a, NgArray *values, NgArray *index, NgArray *inverse, NgArray *counts);
+/* NumPy's bincount: counts (int64) or weight sums (float64) of the
+ * non-negative integers of the 1-d x, at least minlength bins. */
+NgStatus ng_op_bincount(const NgArray *x, const NgArray *weights, int64_t minlength, NgArray *out);
+/* Histogram of `a` over the bins given by the 1-d `edges` (uniform: equal
+ * bins from first to last, width computed as NumPy does with denom =
+ * last - first): int64 counts, or float64 sums of `weights` (a's size, may
+ * be NULL). Values outside [first, last] and NaNs are not counted. */
+NgStatus ng_op_histogram(const NgArray *a, const NgArray *edges, bool uniform, double first, double last,
+                         double denom, const NgArray *weights, NgArray *out);
+/* Quantiles (linear method) of `a` along `axis` at the 1-d float64 `q`
+ * (in [0, 1]), computed in the float dtype dt: shape (len(q), a's shape
+ * without axis). */
+NgStatus ng_op_quantile(const NgArray *a, int axis, const NgArray *q, NgDType dt, NgArray *out);
 
 /* ---- gathering and rearranging (src/ops/manip.c) --------------------- */
 

@@ -1,2 +1,561 @@
-"""Sorting, searching, scans, histograms and nan-reductions (C kernels in src/ops/sort.c, scan.c)."""
-__all__ = []
+"""Sorting, searching, scans, histograms and nan-reductions (C kernels in src/ops/sort.c, scan.c, search.c).
+
+The kernels live in C; this module only gives them NumPy's signatures:
+keywords and defaults, axis=None as "flatten first", argument checks that
+need Python objects, and the compositions NumPy itself writes in Python
+(diff, round, the nan-reductions, histogram's bin edges).
+"""
+import builtins as _builtins
+import functools as _functools
+import inspect as _inspect
+import operator as _operator
+import warnings as _warnings
+
+import numpy as _np
+
+from . import _core
+from ._core import ndarray
+
+__all__ = [
+    "sort", "argsort", "unique", "cumsum", "cumprod", "diff", "searchsorted", "bincount",
+    "histogram", "histogram_bin_edges", "percentile", "quantile", "median", "nanmedian",
+    "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax", "nanargmin", "nanargmax",
+    "nancumsum", "nancumprod", "round", "around", "sort_complex",
+]
+
+_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
+
+
+def _with_out(f):
+    """Gives f NumPy's out= parameter: the result is computed, then written
+    into `out` on the device (cast as NumPy's assignment does)."""
+    sig = _inspect.signature(f)
+
+    @_functools.wraps(f)
+    def g(*args, **kwargs):
+        bound = sig.bind(*args, **kwargs)
+        out = bound.arguments.pop("out", None)
+        res = f(*bound.args, **bound.kwargs)
+        if out is None:
+            return res
+        if not isinstance(out, ndarray):
+            raise TypeError("out= must be a numgpu.ndarray")
+        out[...] = res
+        return out
+    return g
+
+
+def _on_numpy(name, func, *args, **kwargs):
+    """An option numgpu has no kernel for yet: NumPy runs it (counted and
+    warned by the fallback); NumPy scalars come back as 0-d arrays."""
+    from ._fallback import call_numpy
+    res = call_numpy(name, func, *args, **kwargs)
+    return _ng().asarray(res) if isinstance(res, _np.generic) else res
+
+
+def _ng():
+    import numgpu
+    return numgpu
+
+
+def _arr(a):
+    return a if isinstance(a, ndarray) else _ng().asarray(a)
+
+
+def _check_kind(kind):
+    if kind not in _KINDS:
+        raise ValueError("sort kind must be one of 'quick', 'heap', or 'stable' (got '%s')" % kind)
+
+
+def _index(x, what):
+    try:
+        return _operator.index(x)
+    except TypeError:
+        raise TypeError("'%s' object cannot be interpreted as an integer" % type(x).__name__) from None
+
+
+# ---- sorting ---------------------------------------------------------------------
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """Sorted copy along `axis` (stable merge sort on the device, NaNs last)."""
+    _check_kind(kind)
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    a = _arr(a)
+    if axis is None:
+        return _core.sort(a.ravel(), -1, False)
+    return _core.sort(a, _index(axis, "axis"), False)
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """Indices that sort `a` along `axis` (always stable)."""
+    _check_kind(kind)
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    a = _arr(a)
+    if axis is None:
+        return _core.sort(a.ravel(), -1, True)
+    return _core.sort(a, _index(axis, "axis"), True)
+
+
+def sort_complex(a):
+    return sort(a)
+
+
+def _m_sort(self, axis=-1, kind=None, order=None, *, stable=None):
+    """In-place sort along `axis`."""
+    self[...] = sort(self, axis, kind, order)
+
+
+def _m_argsort(self, axis=-1, kind=None, order=None, *, stable=None):
+    return argsort(self, axis, kind, order)
+
+
+# ---- unique ----------------------------------------------------------------------
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+           equal_nan=True, sorted=True):
+    """Sorted unique elements of the flattened array, as NumPy 2."""
+    if axis is not None or not equal_nan:
+        return _on_numpy("numpy.unique", _np.unique, ar, return_index, return_inverse, return_counts, axis,
+                          equal_nan=equal_nan)
+    ar = _arr(ar)
+    vals, idx, inv, cnt = _core.unique(ar, bool(return_index), bool(return_inverse), bool(return_counts))
+    extra = tuple(x for x in (idx, inv, cnt) if x is not None)
+    return (vals,) + extra if extra else vals
+
+
+# ---- scans -----------------------------------------------------------------------
+
+def _cumulative(mul, a, axis, dtype):
+    a = _arr(a)
+    if axis is None:
+        return _core.cumulative(mul, a.ravel(), 0, dtype)
+    return _core.cumulative(mul, a, _index(axis, "axis"), dtype)
+
+
+@_with_out
+def cumsum(a, axis=None, dtype=None, out=None):
+    """Cumulative sum (NumPy's order: bit-identical on cpu)."""
+    return _cumulative(False, a, axis, dtype)
+
+
+@_with_out
+def cumprod(a, axis=None, dtype=None, out=None):
+    """Cumulative product (NumPy's order: bit-identical on cpu)."""
+    return _cumulative(True, a, axis, dtype)
+
+
+@_with_out
+def nancumsum(a, axis=None, dtype=None, out=None):
+    a = _arr(a)
+    return cumsum(_replace_nan(a, 0), axis, dtype, out)
+
+
+@_with_out
+def nancumprod(a, axis=None, dtype=None, out=None):
+    a = _arr(a)
+    return cumprod(_replace_nan(a, 1), axis, dtype, out)
+
+
+def _norm_axis(axis, ndim):
+    axis = _index(axis, "axis")
+    if not -ndim <= axis < ndim:
+        from numpy.exceptions import AxisError
+        raise AxisError(axis, ndim)
+    return axis % ndim
+
+
+def diff(a, n=1, axis=-1, prepend=_np._NoValue, append=_np._NoValue):
+    """n-th discrete difference along `axis` (NumPy's own composition of slices)."""
+    ng = _ng()
+    if n == 0:
+        return _arr(a)
+    if n < 0:
+        raise ValueError("order must be non-negative but got " + repr(n))
+    a = _arr(a)
+    if a.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    axis = _norm_axis(axis, a.ndim)
+    parts = []
+    for v, at_end in ((prepend, False), (append, True)):
+        if v is _np._NoValue:
+            continue
+        v = _arr(v)
+        if v.ndim == 0:
+            shape = list(a.shape)
+            shape[axis] = 1
+            v = ng.broadcast_to(v, tuple(shape))
+        parts.append((v, at_end))
+    if parts:
+        before = [v for v, e in parts if not e]
+        after = [v for v, e in parts if e]
+        a = ng.concatenate(before + [a] + after, axis=axis)
+    lo = [slice(None)] * a.ndim
+    hi = [slice(None)] * a.ndim
+    lo[axis] = slice(None, -1)
+    hi[axis] = slice(1, None)
+    lo, hi = tuple(lo), tuple(hi)
+    op = ng.not_equal if a.dtype == _np.bool_ else ng.subtract
+    for _ in range(n):
+        a = op(a[hi], a[lo])
+    return a
+
+
+# ---- searching and counting ---------------------------------------------------------
+
+def searchsorted(a, v, side="left", sorter=None):
+    """Insertion points of v in the sorted 1-d a (binary search per element)."""
+    if side not in ("left", "right"):
+        if isinstance(side, str) and side[:1].lower() in ("l", "r"):
+            side = "left" if side[:1].lower() == "l" else "right"
+        else:
+            raise ValueError("side must be 'left' or 'right' (got %r)" % (side,))
+    a = _arr(a)
+    scalar = not isinstance(v, ndarray) and _np.ndim(v) == 0
+    if scalar and isinstance(v, (bool, int, float)):
+        v = _ng().asarray(_np.asarray(v, dtype=_np.result_type(a.dtype, v)))
+    res = _core.searchsorted(a, _arr(v), side == "right", sorter)
+    return res.reshape(()) if scalar else res
+
+
+def _m_searchsorted(self, v, side="left", sorter=None):
+    return searchsorted(self, v, side, sorter)
+
+
+def bincount(x, weights=None, minlength=0):
+    """Counts of each non-negative integer (sorted-run plan, no atomics on GPUs)."""
+    x = _arr(x)
+    if x.dtype.kind == "f" and x.size == 0:
+        x = x.astype(_np.int64)
+    w = None if weights is None else _arr(weights)
+    if minlength is None:
+        raise TypeError("'NoneType' object cannot be interpreted as an integer")
+    return _core.bincount(x, w, _index(minlength, "minlength"))
+
+
+def _outer_edges(a, range):
+    """NumPy's _get_outer_edges; autodetected edges stay NumPy scalars of a's dtype."""
+    if range is not None:
+        first, last = range
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (_np.isfinite(first) and _np.isfinite(last)):
+            raise ValueError("supplied range of [%s, %s] is not finite" % (first, last))
+    elif a.size == 0:
+        first, last = 0, 1
+    else:
+        first, last = a.min().get()[()], a.max().get()[()]
+        if not (_np.isfinite(first) and _np.isfinite(last)):
+            raise ValueError("autodetected range of [%s, %s] is not finite" % (first, last))
+    if first == last:
+        first = first - 0.5
+        last = last + 0.5
+    return first, last
+
+
+def _bin_edges(a, bins, range):
+    """(edges, uniform (first, last, n) or None), as NumPy's _get_bin_edges.
+    Equal-width edges are computed by NumPy's own linspace (bins + 1 numbers,
+    so they match NumPy's to the bit) and uploaded."""
+    ng = _ng()
+    if isinstance(bins, str):   # estimator names ('auto', 'fd', ...): NumPy's own edges
+        return _arr(_np.histogram_bin_edges(a.get(), bins, range)), None
+    if _np.ndim(bins) == 0:
+        try:
+            n = _operator.index(bins)
+        except TypeError:
+            raise TypeError("`bins` must be an integer, a string, or an array") from None
+        if n < 1:
+            raise ValueError("`bins` must be positive, when an integer")
+        first, last = _outer_edges(a, range)
+        bin_type = _np.result_type(first, last, a.dtype)
+        if _np.issubdtype(bin_type, _np.integer):
+            bin_type = _np.result_type(bin_type, float)
+        edges = ng.asarray(_np.linspace(first, last, n + 1, endpoint=True, dtype=bin_type))
+        return edges, (first, last, n)
+    edges = _arr(bins)
+    if edges.ndim != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    if edges.size > 1 and bool((edges[1:] < edges[:-1]).any()):
+        raise ValueError("`bins` must increase monotonically, when an array")
+    return edges, None
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    return _bin_edges(_arr(a).ravel(), bins, range)[0]
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    """Counts (or weight sums) per bin, and the bin edges, as NumPy."""
+    a = _arr(a)
+    w = None if weights is None else _arr(weights)
+    if w is not None and w.shape != a.shape:
+        raise ValueError("weights should have the same shape as a.")
+    edges, uniform = _bin_edges(a.ravel(), bins, range)
+    if uniform is not None:
+        first, last, _ = uniform
+        denom = _np.subtract(last, first, dtype=_np.result_type(last, first))   # NumPy's _unsigned_subtract
+    else:
+        first, last = edges[0].item(), edges[-1].item()
+        denom = last - first
+    n = _core.histogram(a.ravel(), edges, uniform is not None, float(first), float(last), float(denom),
+                        None if w is None else w.ravel())
+    if w is not None and w.dtype != n.dtype:
+        n = n.astype(w.dtype)
+    if density:
+        db = _ng().diff(edges).astype(_np.float64)
+        return n / db / n.sum(), edges
+    return n, edges
+
+
+# ---- quantiles ---------------------------------------------------------------------
+
+def _quantile(a, q, axis, keepdims, method, weak_q, name):
+    ng = _ng()
+    a = _arr(a)
+    qh = _np.asarray(q.get() if isinstance(q, ndarray) else q, dtype=_np.float64)
+    if a.dtype.kind == "f" and weak_q:
+        dt = a.dtype
+    else:
+        dt = _np.result_type(a.dtype, _np.float64 if qh.dtype.kind != "f" else qh.dtype)
+    if axis is None:
+        src, ax = a.ravel(), 0
+        kept = (1,) * a.ndim
+    else:
+        if isinstance(axis, tuple):
+            axes = sorted(_norm_axis(x, a.ndim) for x in axis)
+            if len(axes) == 1:
+                axis = axes[0]
+            else:
+                rest = [d for d in builtins_range(a.ndim) if d not in axes]
+                src = a.transpose(rest + axes)
+                src = src.reshape(tuple(a.shape[d] for d in rest) + (-1,))
+                ax = src.ndim - 1
+                kept = tuple(1 if d in axes else a.shape[d] for d in builtins_range(a.ndim))
+                res = _core.quantile(src, ax, qh.ravel(), dt)
+                return _quantile_shape(res, qh, src, ax, kept, keepdims)
+        ax = _norm_axis(axis, a.ndim)
+        src = a
+        kept = tuple(1 if d == ax else a.shape[d] for d in builtins_range(a.ndim))
+    res = _core.quantile(src, ax, qh.ravel(), dt)
+    return _quantile_shape(res, qh, src, ax, kept, keepdims)
+
+
+builtins_range = _builtins.range
+
+
+def _quantile_shape(res, qh, src, ax, kept, keepdims):
+    rest = tuple(s for d, s in enumerate(src.shape) if d != ax)
+    shape = qh.shape + (kept if keepdims else rest)
+    res = res.reshape(shape)
+    if res.ndim == 0:
+        return res[()]
+    return res
+
+
+@_with_out
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+             weights=None, interpolation=None):
+    """q-th quantiles (linear method): a device sort, then one interpolation kernel."""
+    if weights is not None or method != "linear":
+        return _on_numpy("numpy.quantile", _np.quantile, a, q, axis, method=method, keepdims=keepdims,
+                          weights=weights)
+    weak_q = type(q) in (int, float)
+    qh = _np.asanyarray(q.get() if isinstance(q, ndarray) else q)
+    if not (qh.size == 0 or (_np.all(qh >= 0) and _np.all(qh <= 1))):
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    return _quantile(a, qh, axis, keepdims, method, weak_q, "quantile")
+
+
+@_with_out
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+               weights=None, interpolation=None):
+    """q-th percentiles (linear method)."""
+    if weights is not None or method != "linear":
+        return _on_numpy("numpy.percentile", _np.percentile, a, q, axis, method=method, keepdims=keepdims,
+                          weights=weights)
+    weak_q = type(q) in (int, float)
+    qh = _np.true_divide(_np.asanyarray(q.get() if isinstance(q, ndarray) else q), 100)
+    if not (qh.size == 0 or (_np.all(qh >= 0) and _np.all(qh <= 1))):
+        raise ValueError("Percentiles must be in the range [0, 100]")
+    return _quantile(a, qh, axis, keepdims, method, weak_q, "percentile")
+
+
+@_with_out
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return _quantile(a, _np.asarray(0.5), axis, keepdims, "linear", True, "median")
+
+
+@_with_out
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return nanquantile_(a, 0.5, axis, keepdims)
+
+
+def nanquantile_(a, q, axis, keepdims):
+    # NaNs sort last: the quantile of the non-NaN prefix of each row is not a
+    # single-kernel job yet, so this runs on NumPy.
+    return _on_numpy("numpy.nanquantile", _np.nanquantile, a, q, axis=axis, keepdims=keepdims)
+
+
+# ---- nan-reductions (NumPy's own compositions) ----------------------------------------
+
+def _replace_nan(a, value):
+    a = _arr(a)
+    if a.dtype.kind != "f":
+        return a
+    ng = _ng()
+    return ng.where(ng.isnan(a), value, a)
+
+
+def _isfloat(a):
+    return a.dtype.kind == "f"
+
+
+@_with_out
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_np._NoValue, where=_np._NoValue):
+    return _ng().sum(_replace_nan(a, 0), axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+@_with_out
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_np._NoValue, where=_np._NoValue):
+    return _ng().prod(_replace_nan(a, 1), axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def _nan_minmax(a, axis, keepdims, which):
+    ng = _ng()
+    a = _arr(a)
+    red = ng.min if which == "min" else ng.max
+    if not _isfloat(a):
+        return red(a, axis=axis, keepdims=keepdims)
+    fill = _np.inf if which == "min" else -_np.inf
+    mask = ng.isnan(a)
+    res = red(ng.where(mask, fill, a), axis=axis, keepdims=keepdims)
+    allnan = ng.all(mask, axis=axis, keepdims=keepdims)
+    if bool(ng.any(allnan)):
+        _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+        res = ng.where(allnan, _np.nan, res).astype(a.dtype)
+    return res
+
+
+@_with_out
+def nanmin(a, axis=None, out=None, keepdims=False, initial=_np._NoValue, where=_np._NoValue):
+    return _nan_minmax(a, axis, keepdims, "min")
+
+
+@_with_out
+def nanmax(a, axis=None, out=None, keepdims=False, initial=_np._NoValue, where=_np._NoValue):
+    return _nan_minmax(a, axis, keepdims, "max")
+
+
+def _nan_arg(a, axis, keepdims, which):
+    ng = _ng()
+    a = _arr(a)
+    red = ng.argmin if which == "min" else ng.argmax
+    if not _isfloat(a):
+        return red(a, axis=axis, keepdims=keepdims)
+    mask = ng.isnan(a)
+    if a.size and bool(ng.any(ng.all(mask, axis=axis))):
+        raise ValueError("All-NaN slice encountered")
+    return red(ng.where(mask, _np.inf if which == "min" else -_np.inf, a), axis=axis, keepdims=keepdims)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    return _nan_arg(a, axis, keepdims, "min")
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    return _nan_arg(a, axis, keepdims, "max")
+
+
+def _count(mask, axis, keepdims):
+    ng = _ng()
+    return ng.sum(ng.logical_not(mask), axis=axis, keepdims=keepdims)
+
+
+@_with_out
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=_np._NoValue):
+    ng = _ng()
+    a = _arr(a)
+    if not _isfloat(a):
+        return ng.mean(a, axis=axis, dtype=dtype, keepdims=keepdims)
+    mask = ng.isnan(a)
+    cnt = _count(mask, axis, keepdims)
+    tot = ng.sum(ng.where(mask, 0, a), axis=axis, dtype=dtype, keepdims=keepdims)
+    if bool(ng.any(cnt == 0)):
+        _warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+    res = ng.divide(tot, cnt)
+    return res.astype(tot.dtype) if res.dtype != tot.dtype else res
+
+
+@_with_out
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_np._NoValue, mean=_np._NoValue,
+           correction=_np._NoValue):
+    ng = _ng()
+    a = _arr(a)
+    if not _isfloat(a):
+        return ng.var(a, axis=axis, dtype=dtype, keepdims=keepdims, ddof=ddof)
+    mask = ng.isnan(a)
+    arr = ng.where(mask, 0, a)
+    cnt = _count(mask, axis, True)
+    tot = ng.sum(arr, axis=axis, dtype=dtype, keepdims=True)
+    avg = ng.divide(tot, cnt).astype(tot.dtype)   # NumPy divides in place: the sum's dtype stays
+    dev = ng.where(mask, 0, ng.subtract(arr, avg))
+    sqr = ng.sum(ng.multiply(dev, dev), axis=axis, dtype=dtype, keepdims=keepdims)
+    cnt = _count(mask, axis, keepdims)
+    dof = ng.subtract(cnt, ddof)
+    if bool(ng.any(dof <= 0)):
+        _warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=2)
+        dof = ng.where(dof <= 0, 0, dof)
+    res = ng.divide(sqr, dof)
+    return res.astype(sqr.dtype) if res.dtype != sqr.dtype else res
+
+
+@_with_out
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_np._NoValue, mean=_np._NoValue,
+           correction=_np._NoValue):
+    v = nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    return _ng().sqrt(v)
+
+
+# ---- rounding ------------------------------------------------------------------------
+
+@_with_out
+def round(a, decimals=0, out=None):
+    """Round half to even at `decimals` (NumPy's multiply / rint / divide)."""
+    ng = _ng()
+    a = _arr(a)
+    decimals = _index(decimals, "decimals")
+    if a.dtype.kind in "biu":
+        if decimals >= 0:
+            return a.copy()
+        f = 10.0 ** -decimals
+        return ng.multiply(ng.rint(ng.divide(a, f)), f).astype(a.dtype)
+    if decimals >= 0:
+        f = 10.0 ** decimals
+        return ng.divide(ng.rint(ng.multiply(a, f)), f)
+    f = 10.0 ** -decimals
+    return ng.multiply(ng.rint(ng.divide(a, f)), f)
+
+
+around = round
+
+
+def _m_round(self, decimals=0, out=None):
+    return round(self, decimals, out=out)
+
+
+def _m_cumsum(self, axis=None, dtype=None, out=None):
+    return cumsum(self, axis, dtype, out=out)
+
+
+def _m_cumprod(self, axis=None, dtype=None, out=None):
+    return cumprod(self, axis, dtype, out=out)
+
+
+ndarray.sort = _m_sort
+ndarray.argsort = _m_argsort
+ndarray.cumsum = _m_cumsum
+ndarray.cumprod = _m_cumprod
+ndarray.round = _m_round
+ndarray.searchsorted = _m_searchsorted

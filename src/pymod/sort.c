@@ -1,7 +1,194 @@
 /* numgpu._core: Sorting, searching, scans and histograms: sort, argsort, unique, cumsum,
- * searchsorted, bincount, histogram, percentile. */
+ * searchsorted, bincount, histogram, percentile. NumPy's keyword handling
+ * lives in python/numgpu/_sorting.py; these take positional arguments. */
 #include "pymod.h"
 
+/* a (array-like) -> new array reference in *out; -1 with an exception. */
+static int arr(PyObject *o, NgArray *out) { return ngpy_to_array(o, NG_NODTYPE, out); }
+
+/* An optional array argument: None gives *opt = NULL. */
+static int opt_arr(PyObject *o, NgArray *tmp, const NgArray **opt)
+{
+    *opt = NULL;
+    tmp->buf = NULL;
+    if (o == Py_None)
+        return 0;
+    if (arr(o, tmp) < 0)
+        return -1;
+    *opt = tmp;
+    return 0;
+}
+
+/* Wraps out on success, raises on failure. */
+static PyObject *result(NgStatus st, NgArray *out) { return st == NG_OK ? ngpy_wrap(out) : ngpy_raise(st); }
+
+static PyObject *f_sort(PyObject *m, PyObject *args)
+{
+    PyObject *a;
+    int axis, argsort;
+    if (!PyArg_ParseTuple(args, "Oip:sort", &a, &axis, &argsort))
+        return NULL;
+    NgArray ta, out;
+    if (arr(a, &ta) < 0)
+        return NULL;
+    NgStatus st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ng_op_sort(&ta, axis, argsort, &out);
+    Py_END_ALLOW_THREADS
+    ng_array_release(&ta);
+    return result(st, &out);
+}
+
+static PyObject *f_cumulative(PyObject *m, PyObject *args)
+{
+    PyObject *a, *dtype;
+    int mul, axis;
+    if (!PyArg_ParseTuple(args, "pOiO:cumulative", &mul, &a, &axis, &dtype))
+        return NULL;
+    NgDType dt;
+    if (ngpy_dtype(dtype, &dt) < 0)
+        return NULL;
+    NgArray ta, out;
+    if (arr(a, &ta) < 0)
+        return NULL;
+    NgStatus st = ng_op_cumulative(mul ? NG_OP_MUL : NG_OP_ADD, &ta, axis, dt, &out);
+    ng_array_release(&ta);
+    return result(st, &out);
+}
+
+static PyObject *f_searchsorted(PyObject *m, PyObject *args)
+{
+    PyObject *a, *v, *sorter;
+    int right;
+    if (!PyArg_ParseTuple(args, "OOpO:searchsorted", &a, &v, &right, &sorter))
+        return NULL;
+    NgArray ta, tv, ts, out;
+    const NgArray *so;
+    if (arr(a, &ta) < 0)
+        return NULL;
+    if (arr(v, &tv) < 0) {
+        ng_array_release(&ta);
+        return NULL;
+    }
+    if (opt_arr(sorter, &ts, &so) < 0) {
+        ng_array_release(&ta);
+        ng_array_release(&tv);
+        return NULL;
+    }
+    NgStatus st = ng_op_searchsorted(&ta, &tv, right, so, &out);
+    ng_array_release(&ta);
+    ng_array_release(&tv);
+    ng_array_release(&ts);
+    return result(st, &out);
+}
+
+/* A wrapped array, or None when `want` is false. */
+static PyObject *maybe(bool want, NgArray *a)
+{
+    if (!want)
+        Py_RETURN_NONE;
+    return ngpy_wrap(a);
+}
+
+static PyObject *f_unique(PyObject *m, PyObject *args)
+{
+    PyObject *a;
+    int ri, rv, rc;
+    if (!PyArg_ParseTuple(args, "Oppp:unique", &a, &ri, &rv, &rc))
+        return NULL;
+    NgArray ta, vals, idx, inv, cnt;
+    if (arr(a, &ta) < 0)
+        return NULL;
+    NgStatus st = ng_op_unique(&ta, &vals, ri ? &idx : NULL, rv ? &inv : NULL, rc ? &cnt : NULL);
+    ng_array_release(&ta);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    PyObject *items[4] = {ngpy_wrap(&vals), maybe(ri, &idx), maybe(rv, &inv), maybe(rc, &cnt)};
+    for (int i = 0; i < 4; i++)
+        if (!items[i]) {
+            for (int j = 0; j < 4; j++)
+                Py_XDECREF(items[j]);
+            return NULL;
+        }
+    return Py_BuildValue("(NNNN)", items[0], items[1], items[2], items[3]);
+}
+
+static PyObject *f_bincount(PyObject *m, PyObject *args)
+{
+    PyObject *x, *w;
+    long long minlength;
+    if (!PyArg_ParseTuple(args, "OOL:bincount", &x, &w, &minlength))
+        return NULL;
+    NgArray tx, tw, out;
+    const NgArray *wp;
+    if (arr(x, &tx) < 0)
+        return NULL;
+    if (opt_arr(w, &tw, &wp) < 0) {
+        ng_array_release(&tx);
+        return NULL;
+    }
+    NgStatus st = ng_op_bincount(&tx, wp, minlength, &out);
+    ng_array_release(&tx);
+    ng_array_release(&tw);
+    return result(st, &out);
+}
+
+static PyObject *f_histogram(PyObject *m, PyObject *args)
+{
+    PyObject *a, *edges, *w;
+    int uniform;
+    double first, last, denom;
+    if (!PyArg_ParseTuple(args, "OOpdddO:histogram", &a, &edges, &uniform, &first, &last, &denom, &w))
+        return NULL;
+    NgArray ta, te, tw, out;
+    const NgArray *wp;
+    if (arr(a, &ta) < 0)
+        return NULL;
+    if (arr(edges, &te) < 0) {
+        ng_array_release(&ta);
+        return NULL;
+    }
+    if (opt_arr(w, &tw, &wp) < 0) {
+        ng_array_release(&ta);
+        ng_array_release(&te);
+        return NULL;
+    }
+    NgStatus st = ng_op_histogram(&ta, &te, uniform, first, last, denom, wp, &out);
+    ng_array_release(&ta);
+    ng_array_release(&te);
+    ng_array_release(&tw);
+    return result(st, &out);
+}
+
+static PyObject *f_quantile(PyObject *m, PyObject *args)
+{
+    PyObject *a, *q, *dtype;
+    int axis;
+    if (!PyArg_ParseTuple(args, "OiOO:quantile", &a, &axis, &q, &dtype))
+        return NULL;
+    NgDType dt;
+    if (ngpy_dtype(dtype, &dt) < 0)
+        return NULL;
+    NgArray ta, tq, out;
+    if (arr(a, &ta) < 0)
+        return NULL;
+    if (ngpy_to_array(q, NG_FLOAT64, &tq) < 0) {
+        ng_array_release(&ta);
+        return NULL;
+    }
+    NgStatus st = ng_op_quantile(&ta, axis, &tq, dt, &out);
+    ng_array_release(&ta);
+    ng_array_release(&tq);
+    return result(st, &out);
+}
+
 PyMethodDef ngpy_sort_functions[] = {
+    {"sort", f_sort, METH_VARARGS, "sort(a, axis, argsort): sorted copy or argsort along axis."},
+    {"cumulative", f_cumulative, METH_VARARGS, "cumulative(mul, a, axis, dtype): cumsum / cumprod."},
+    {"searchsorted", f_searchsorted, METH_VARARGS, "searchsorted(a, v, right, sorter)."},
+    {"unique", f_unique, METH_VARARGS, "unique(a, index, inverse, counts) -> (values, index, inverse, counts)."},
+    {"bincount", f_bincount, METH_VARARGS, "bincount(x, weights, minlength)."},
+    {"histogram", f_histogram, METH_VARARGS, "histogram(a, edges, uniform, first, last, denom, weights): counts."},
+    {"quantile", f_quantile, METH_VARARGS, "quantile(a, axis, q, dtype): shape (len(q),) + a's without axis."},
     {NULL},
 };

@@ -1,0 +1,281 @@
+/* Scans: cumsum and cumprod along an axis, and diff's building block.
+ *
+ * The scan axis is moved last ((rows, n), C-contiguous). Two plans:
+ *   - rows: one thread per row runs the sequential loop, accumulating in
+ *     the output dtype in NumPy's order, so float results are bit-identical
+ *     to NumPy's add.accumulate / multiply.accumulate. Always used on cpu
+ *     (NumPy's own loop is sequential too) and on GPUs when there are many
+ *     rows;
+ *   - blocked (GPU targets, few long rows): three passes. Each block of L
+ *     elements is reduced by one thread (block totals), the totals of each
+ *     row are scanned by the rows plan, then each block is scanned again
+ *     from its offset. Integers give exactly NumPy's results; floats are
+ *     summed in a different order (block by block), so they match within
+ *     rounding only. */
+#include <string.h>
+
+#include "ops/sort_internal.h"
+
+enum { SC_ROWS, SC_BLOCK_TOTALS, SC_BLOCK_SCAN, SC_COLS };
+
+typedef struct ScanKey {
+    uint8_t tag;   /* 'C' */
+    uint8_t plan;  /* SC_* */
+    uint8_t op;    /* NG_OP_ADD or NG_OP_MUL */
+    int8_t in;     /* input dtype */
+    int8_t out;    /* output (= accumulator) dtype */
+} ScanKey;
+
+static NgIrRef identity(NgIrKernel *k, NgOp op, NgDType dt)
+{
+    return ng_dtype_is_float(dt) ? ng_ir_const_f(k, dt, op == NG_OP_MUL ? 1.0 : 0.0)
+                                 : ng_ir_const_i(k, dt, op == NG_OP_MUL ? 1 : 0);
+}
+
+/* acc = acc op x, with x cast to the accumulator dtype (bool inputs are 0/1) */
+static NgIrRef combine(NgIrKernel *k, const ScanKey *key, int acc, NgIrRef x)
+{
+    NgDType dt = (NgDType)key->out;
+    if (dt == NG_BOOL) /* cumsum/cumprod with dtype=bool: logical or / and */
+        return ng_ir_assign(k, acc, ng_ir_binary(k, key->op == NG_OP_ADD ? NG_OP_LOGOR : NG_OP_LOGAND, NG_BOOL,
+                                                 ng_ir_varref(k, acc), ng_ir_cast(k, NG_BOOL, x)));
+    return ng_ir_assign(k, acc, ng_ir_binary(k, (NgOp)key->op, dt, ng_ir_varref(k, acc), ng_ir_cast(k, dt, x)));
+}
+
+/* x cast to the accumulator dtype: the first element of a scan (NumPy
+ * starts from it, not from 0 + x, which keeps -0.0) */
+static NgIrRef first(NgIrKernel *k, const ScanKey *key, NgIrRef x)
+{
+    return ng_ir_cast(k, (NgDType)key->out, x);
+}
+
+/* SC_COLS: in (outer, n, inner), out (outer, n, inner), W: thread t scans
+ * columns [c0, c0 + W) of block t % nbk of slab t / nbk, row after row (the
+ * rows are read in memory order; each column's sum is in NumPy's order). */
+static NgStatus build_cols(NgIrKernel *k, const ScanKey *key)
+{
+    NgDType dt = (NgDType)key->out;
+    int in = ng_ir_param_array(k, (NgDType)key->in, 3, true, false);
+    int out = ng_ir_param_array(k, dt, 3, true, true);
+    NgIrRef W = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef outer = ng_ir_shape(k, in, 0), n = ng_ir_shape(k, in, 1), inner = ng_ir_shape(k, in, 2), one = sx_i(k, 1);
+    NgIrRef nbk = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, inner, W), one), W);
+    int t = ng_ir_var(k, NG_INT64), o = ng_ir_var(k, NG_INT64), c0 = ng_ir_var(k, NG_INT64), c1 = ng_ir_var(k, NG_INT64);
+    int j = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64), c2 = ng_ir_var(k, NG_INT64);
+    NgIrRef T = ng_ir_varref(k, t), O = ng_ir_varref(k, o), C0 = ng_ir_varref(k, c0), C1 = ng_ir_varref(k, c1);
+    NgIrRef J = ng_ir_varref(k, j), C = ng_ir_varref(k, c), C2 = ng_ir_varref(k, c2), zero = sx_i(k, 0);
+    NgIrRef i0[3] = {O, zero, C2}, ij[3] = {O, J, C}, ip[3] = {O, sx_op(k, NG_OP_SUB, J, one), C};
+    NgIrRef prev = ng_ir_load(k, out, 3, ip), x = ng_ir_cast(k, dt, ng_ir_load(k, in, 3, ij));
+    NgIrRef next = dt == NG_BOOL ? ng_ir_binary(k, key->op == NG_OP_ADD ? NG_OP_LOGOR : NG_OP_LOGAND, NG_BOOL, prev, x)
+                                 : ng_ir_binary(k, (NgOp)key->op, dt, prev, x);
+    NgIrRef body[5] = {
+        ng_ir_let(k, o, sx_op(k, NG_OP_FLOORDIV, T, nbk)),
+        ng_ir_let(k, c0, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_MOD, T, nbk), W)),
+        ng_ir_let(k, c1, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, C0, W), inner)),
+        sx_for(k, c2, C0, C1, ng_ir_store(k, out, 3, i0, first(k, key, ng_ir_load(k, in, 3, i0))), 0),
+        sx_for(k, j, one, n, sx_for(k, c, C0, C1, ng_ir_store(k, out, 3, ij, next), 0), 0),
+    };
+    k->body = sx_for(k, t, zero, sx_op(k, NG_OP_MUL, outer, nbk), ng_ir_block(k, 5, body), NG_IR_PARALLEL);
+    return k->status;
+}
+
+/* SC_ROWS: params in (rows, n), out (rows, n)
+ * SC_BLOCK_TOTALS: in (rows, n), totals (rows, nb), L
+ * SC_BLOCK_SCAN: in (rows, n), out (rows, n), incl (rows, nb), L */
+static NgStatus build_scan(const void *ctx, NgIrKernel *k)
+{
+    const ScanKey *key = ctx;
+    if (key->plan == SC_COLS)
+        return build_cols(k, key);
+    NgDType dt = (NgDType)key->out;
+    int in = ng_ir_param_array(k, (NgDType)key->in, 2, true, false);
+    int out = ng_ir_param_array(k, dt, 2, true, true);
+    int incl = key->plan == SC_BLOCK_SCAN ? ng_ir_param_array(k, dt, 2, true, false) : -1;
+    NgIrRef L = key->plan == SC_ROWS ? NG_IR_NONE : ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef n = ng_ir_shape(k, in, 1), rows = ng_ir_shape(k, in, 0);
+    int t = ng_ir_var(k, NG_INT64), j = ng_ir_var(k, NG_INT64), acc = ng_ir_var(k, dt);
+    NgIrRef T = ng_ir_varref(k, t), J = ng_ir_varref(k, j), A = ng_ir_varref(k, acc);
+    if (key->plan == SC_ROWS) {
+        NgIrRef step[2] = {combine(k, key, acc, sx_load2(k, in, T, J)), sx_store2(k, out, T, J, A)};
+        NgIrRef body[3] = {ng_ir_let(k, acc, first(k, key, sx_load2(k, in, T, sx_i(k, 0)))),
+                           sx_store2(k, out, T, sx_i(k, 0), A),
+                           sx_for(k, j, sx_i(k, 1), n, ng_ir_block(k, 2, step), 0)};
+        k->body = sx_for(k, t, sx_i(k, 0), rows, ng_ir_block(k, 3, body), NG_IR_PARALLEL);
+        return k->status;
+    }
+    /* thread t: row t / nb, block b = t % nb covering [b*L, min(b*L+L, n)) */
+    NgIrRef nb = ng_ir_shape(k, out, 1);
+    if (key->plan == SC_BLOCK_SCAN)
+        nb = ng_ir_shape(k, incl, 1);
+    int r = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64);
+    NgIrRef R = ng_ir_varref(k, r), Bv = ng_ir_varref(k, b);
+    NgIrRef start = sx_op(k, NG_OP_MUL, Bv, L);
+    NgIrRef stop = sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, start, L), n);
+    NgIrRef init = identity(k, (NgOp)key->op, dt);
+    NgIrRef loopbody;
+    if (key->plan == SC_BLOCK_SCAN) {
+        NgIrRef prev = sx_load2(k, incl, R, sx_op(k, NG_OP_SUB, Bv, sx_i(k, 1)));
+        init = ng_ir_select(k, sx_cmp(k, NG_OP_GT, Bv, sx_i(k, 0)), prev, init);
+        NgIrRef step[2] = {combine(k, key, acc, sx_load2(k, in, R, J)), sx_store2(k, out, R, J, A)};
+        loopbody = ng_ir_block(k, 2, step);
+    } else {
+        loopbody = combine(k, key, acc, sx_load2(k, in, R, J));
+    }
+    NgIrRef body[5] = {ng_ir_let(k, r, sx_op(k, NG_OP_FLOORDIV, T, nb)), ng_ir_let(k, b, sx_op(k, NG_OP_MOD, T, nb)),
+                       ng_ir_let(k, acc, init), sx_for(k, j, start, stop, loopbody, 0),
+                       key->plan == SC_BLOCK_TOTALS ? sx_store2(k, out, R, Bv, A) : NG_IR_NONE};
+    k->body = sx_for(k, t, sx_i(k, 0), sx_op(k, NG_OP_MUL, rows, nb), ng_ir_block(k, key->plan == SC_BLOCK_TOTALS ? 5 : 4, body),
+                     NG_IR_PARALLEL);
+    return k->status;
+}
+
+static NgStatus launch_scan(ScanKey key, const NgArray *const *arrs, const int64_t (*shapes)[2], int narrs,
+                            int64_t L, int64_t extent, int64_t work)
+{
+    const NgKernel *kern;
+    key.tag = 'C';
+    NgStatus st = ng_kernel_get(ng_array_device(arrs[0]), &key, sizeof key, build_scan, &key, &kern);
+    if (st != NG_OK)
+        return st;
+    NgKArg args[3 * 6 + 2];
+    int na = 0;
+    for (int i = 0; i < narrs; i++)
+        ng_sort_kargs2(args, &na, arrs[i], shapes[i][0], shapes[i][1]);
+    if (key.plan != SC_ROWS)
+        args[na++].i = L;
+    return ng_kernel_launch(kern, args, na, extent, work);
+}
+
+/* Scans the C-contiguous (rows, n) `in` into `out` (same shape, fresh). */
+static NgStatus scan_rows(ScanKey key, const NgArray *in, const NgArray *out, int64_t rows, int64_t n)
+{
+    NgDevice *dev = ng_array_device(in);
+    bool host = dev->be->target->par == NG_PAR_OPENMP;
+    if (host || rows >= 4096 || n < 4096) {
+        key.plan = SC_ROWS;
+        const NgArray *arrs[2] = {in, out};
+        const int64_t shapes[2][2] = {{rows, n}, {rows, n}};
+        return launch_scan(key, arrs, shapes, 2, 0, rows, rows * n);
+    }
+    int64_t L = (n + 1023) / 1024;
+    if (L < 64)
+        L = 64;
+    int64_t nb = (n + L - 1) / L, tshape[2] = {rows, nb};
+    NgArray tot, incl;
+    NgStatus st = ng_array_empty(dev, (NgDType)key.out, 2, tshape, &tot);
+    if (st != NG_OK)
+        return st;
+    if ((st = ng_array_empty(dev, (NgDType)key.out, 2, tshape, &incl)) != NG_OK) {
+        ng_array_release(&tot);
+        return st;
+    }
+    const int64_t shapes[3][2] = {{rows, n}, {rows, nb}, {rows, nb}};
+    const NgArray *a1[2] = {in, &tot};
+    key.plan = SC_BLOCK_TOTALS;
+    st = launch_scan(key, a1, shapes, 2, L, rows * nb, rows * n);
+    if (st == NG_OK) {
+        ScanKey k2 = key;
+        k2.in = key.out;
+        st = scan_rows(k2, &tot, &incl, rows, nb);
+    }
+    if (st == NG_OK) {
+        const NgArray *a3[3] = {in, out, &incl};
+        const int64_t s3[3][2] = {{rows, n}, {rows, n}, {rows, nb}};
+        key.plan = SC_BLOCK_SCAN;
+        st = launch_scan(key, a3, s3, 3, L, rows * nb, rows * n);
+    }
+    ng_array_release(&tot);
+    ng_array_release(&incl);
+    return st;
+}
+
+/* NumPy's accumulator dtype for cumsum/cumprod without dtype=. */
+static NgDType scan_dtype(NgDType in)
+{
+    if (in == NG_BOOL || (ng_dtype_is_signed(in) && in != NG_INT64))
+        return NG_INT64;
+    if (ng_dtype_info(in)->kind == NG_KIND_UINT)
+        return NG_UINT64;
+    return in;
+}
+
+/* A scan along a non-last axis: a is viewed C-contiguous as (outer, n,
+ * inner) and scanned in place of its layout, no transposes. */
+static NgStatus cumulative_cols(NgOp op, const NgArray *a, int axis, NgDType odt, int64_t inner, NgArray *out)
+{
+    NgArray in;
+    NgStatus st = ng_op_ascontiguous(a, false, &in);
+    if (st != NG_OK)
+        return st;
+    if ((st = ng_array_empty(ng_array_device(a), odt, a->ndim, a->shape, out)) != NG_OK) {
+        ng_array_release(&in);
+        return st;
+    }
+    int64_t n = a->shape[axis], outer = n ? a->size / (n * inner) : 0;
+    if (a->size) {
+        ScanKey key;
+        memset(&key, 0, sizeof key);
+        key.tag = 'C';
+        key.plan = SC_COLS;
+        key.op = (uint8_t)op;
+        key.in = (int8_t)a->dtype;
+        key.out = (int8_t)odt;
+        const NgKernel *kern;
+        st = ng_kernel_get(ng_array_device(a), &key, sizeof key, build_scan, &key, &kern);
+        /* cpu: blocks of 256 columns per thread; GPUs: a column per thread (coalesced rows) */
+        int64_t W = ng_array_device(a)->be->target->par == NG_PAR_OPENMP ? 256 : 1;
+        if (st == NG_OK) {
+            int64_t shape[3] = {outer, n, inner}, strides[3] = {n * inner, inner, 1};
+            NgKArg args[2 * 8 + 2];
+            int na = 0;
+            ng_kargs_array(args, &na, &in, 3, shape, strides);
+            ng_kargs_array(args, &na, out, 3, shape, strides);
+            args[na++].i = W;
+            st = ng_kernel_launch(kern, args, na, outer * ((inner + W - 1) / W), a->size);
+        }
+    }
+    ng_array_release(&in);
+    if (st != NG_OK)
+        ng_array_release(out);
+    return st;
+}
+
+NgStatus ng_op_cumulative(NgOp op, const NgArray *a, int axis, NgDType dtype, NgArray *out)
+{
+    if (op != NG_OP_ADD && op != NG_OP_MUL)
+        return ng_error_set(NG_ERR_INTERNAL, "cumulative %s", ng_op_name(op));
+    NgStatus st = ng_axis_normalize(&axis, a->ndim);
+    if (st != NG_OK)
+        return st;
+    NgDType odt = dtype == NG_NODTYPE ? scan_dtype(a->dtype) : dtype;
+    if (!ng_dtype_info(a->dtype)->supported || !ng_dtype_info(odt)->supported)
+        return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet",
+                            ng_dtype_info(ng_dtype_info(a->dtype)->supported ? odt : a->dtype)->name);
+    int64_t inner = 1;
+    for (int d = axis + 1; d < a->ndim; d++)
+        inner *= a->shape[d];
+    if (inner > 1)
+        return cumulative_cols(op, a, axis, odt, inner, out);
+    NgArray in, res;
+    int64_t rows, n;
+    if ((st = ng_sort_axis_last(a, axis, false, &in, &rows, &n)) != NG_OK)
+        return st;
+    if ((st = ng_array_empty(ng_array_device(a), odt, in.ndim, in.shape, &res)) != NG_OK) {
+        ng_array_release(&in);
+        return st;
+    }
+    if (res.size) {
+        ScanKey key;
+        memset(&key, 0, sizeof key);
+        key.op = (uint8_t)op;
+        key.in = (int8_t)a->dtype;
+        key.out = (int8_t)odt;
+        st = scan_rows(key, &in, &res, rows, n);
+    }
+    ng_array_release(&in);
+    if (st != NG_OK) {
+        ng_array_release(&res);
+        return st;
+    }
+    return ng_sort_axis_back(&res, axis, out);
+}

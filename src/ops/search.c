@@ -1,0 +1,745 @@
+/* Searching and counting on top of the sort engine: searchsorted, unique,
+ * bincount, histogram's bin numbers and quantile's interpolation.
+ *
+ *   searchsorted  one thread per query: binary search (through `sorter`
+ *                 when given) in NumPy's order, NaNs last;
+ *   unique        sort (argsort when indices or the inverse are asked for),
+ *                 flag the first element of each run of equal values (NaNs
+ *                 count as equal, as NumPy 2's equal_nan=True), an inclusive
+ *                 scan of the flags numbers the groups, one scatter writes
+ *                 values / first positions / the inverse, and one more kernel
+ *                 turns first positions into indices and counts;
+ *   bincount      GPU targets refuse atomics, so the general plan sorts the
+ *                 values (argsort with weights) and gives each bin a thread
+ *                 that finds its run by binary search and adds its weights
+ *                 in their original order (NumPy's order: bit-identical
+ *                 sums); on cpu, unweighted counts use atomic increments;
+ *   histogram     one thread per element computes its bin number (NumPy's
+ *                 formula for equal bins, binary search in the edges
+ *                 otherwise; -1 outside), then bincount;
+ *   quantile      sort along the axis, then one thread per (q, row) picks
+ *                 the two neighbours and interpolates as NumPy's _lerp. */
+#include <string.h>
+
+#include "ops/sort_internal.h"
+
+enum { Q_SEARCH, Q_UFLAG, Q_USCATTER, Q_UFINISH, Q_BIN_CHUNK, Q_BIN_SUM, Q_BIN_SORTED, Q_HIST, Q_QUANT };
+
+typedef struct SearchKey {
+    uint8_t tag;    /* 'Q' */
+    uint8_t kind;   /* Q_* */
+    int8_t a, b, c; /* dtypes (kind-specific: data, values/weights, compute) */
+    int8_t d;       /* another dtype (sorter) or NG_NODTYPE */
+    uint8_t flag;   /* SEARCH: right; USCATTER: inverse; UFINISH: index; HIST: uniform */
+    uint8_t flag2;  /* UFINISH: counts; BIN_SORTED: weights */
+    uint8_t contig; /* first parameter unit-stride */
+} SearchKey;
+
+static NgIrRef mkvar(NgIrKernel *k, int *var, NgDType dt, NgIrRef value)
+{
+    *var = ng_ir_var(k, dt);
+    return ng_ir_let(k, *var, value);
+}
+
+/* lo = first position p in [lo, hi) where go_right(p) is false, for a
+ * predicate monotone over the positions. `m` is a variable for the middle;
+ * go_right is an expression over m's value. */
+static NgIrRef bsearch_loop(NgIrKernel *k, int lo, int hi, int m, NgIrRef go_right)
+{
+    NgIrRef Lo = ng_ir_varref(k, lo), Hi = ng_ir_varref(k, hi), M = ng_ir_varref(k, m);
+    NgIrRef step[2] = {ng_ir_assign(k, m, ng_ir_binary(k, NG_OP_RSHIFT, NG_INT64, sx_op(k, NG_OP_ADD, Lo, Hi), sx_i(k, 1))),
+                       ng_ir_if(k, go_right, ng_ir_assign(k, lo, sx_op(k, NG_OP_ADD, M, sx_i(k, 1))), ng_ir_assign(k, hi, M))};
+    return ng_ir_while(k, sx_cmp(k, NG_OP_LT, Lo, Hi), ng_ir_block(k, 2, step));
+}
+
+/* params: a (1-d), [sorter (1-d)], v (1-d contig), out (1-d int64) */
+static void build_search(NgIrKernel *k, const SearchKey *key)
+{
+    NgDType ct = (NgDType)key->c;
+    int a = ng_ir_param_array(k, (NgDType)key->a, 1, key->contig, false);
+    int so = key->d != NG_NODTYPE ? ng_ir_param_array(k, (NgDType)key->d, 1, false, false) : -1;
+    int v = ng_ir_param_array(k, (NgDType)key->b, 1, true, false);
+    int out = ng_ir_param_array(k, NG_INT64, 1, true, true);
+    int q = ng_ir_var(k, NG_INT64), x, lo, hi, m;
+    NgIrRef Q = ng_ir_varref(k, q);
+    NgIrRef s[5];
+    s[0] = mkvar(k, &x, ct, ng_ir_cast(k, ct, sx_load1(k, v, Q)));
+    s[1] = mkvar(k, &lo, NG_INT64, sx_i(k, 0));
+    s[2] = mkvar(k, &hi, NG_INT64, ng_ir_shape(k, a, 0));
+    s[3] = mkvar(k, &m, NG_INT64, sx_i(k, 0));
+    NgIrRef M = ng_ir_varref(k, m), X = ng_ir_varref(k, x);
+    NgIrRef at = so >= 0 ? ng_ir_cast(k, NG_INT64, sx_load1(k, so, M)) : M;
+    NgIrRef y = ng_ir_cast(k, ct, sx_load1(k, a, at));
+    NgIrRef right = key->flag ? ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, ng_sort_less(k, ct, X, y))
+                              : ng_sort_less(k, ct, y, X);
+    NgIrRef body[3] = {s[0], s[1], s[2]};
+    NgIrRef all[6] = {body[0], body[1], body[2], s[3], bsearch_loop(k, lo, hi, m, right),
+                      sx_store1(k, out, Q, ng_ir_varref(k, lo))};
+    k->body = sx_for(k, q, sx_i(k, 0), ng_ir_shape(k, v, 0), ng_ir_block(k, 6, all), NG_IR_PARALLEL);
+}
+
+/* first(i): i == 0 or s[i] differs from s[i-1] (NaNs equal) */
+static NgIrRef first_of_run(NgIrKernel *k, NgDType dt, int s, NgIrRef I)
+{
+    NgIrRef x = sx_load1(k, s, I), p = sx_load1(k, s, sx_op(k, NG_OP_SUB, I, sx_i(k, 1)));
+    NgIrRef same = sx_cmp(k, NG_OP_EQ, x, p);
+    if (ng_dtype_is_float(dt))
+        same = sx_cmp(k, NG_OP_LOGOR, same, sx_cmp(k, NG_OP_LOGAND, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x),
+                                                   ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, p)));
+    return sx_cmp(k, NG_OP_LOGOR, sx_cmp(k, NG_OP_EQ, I, sx_i(k, 0)), ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, same));
+}
+
+/* UFLAG: s (1-d), g (1-d int64): g[i] = first(i) */
+static void build_uflag(NgIrKernel *k, const SearchKey *key)
+{
+    int s = ng_ir_param_array(k, (NgDType)key->a, 1, true, false);
+    int g = ng_ir_param_array(k, NG_INT64, 1, true, true);
+    int i = ng_ir_var(k, NG_INT64);
+    NgIrRef I = ng_ir_varref(k, i);
+    k->body = sx_for(k, i, sx_i(k, 0), ng_ir_shape(k, s, 0),
+                     sx_store1(k, g, I, ng_ir_cast(k, NG_INT64, first_of_run(k, (NgDType)key->a, s, I))), NG_IR_PARALLEL);
+}
+
+/* USCATTER: s, gid, vals, start, [perm, inv]: at each run's first element
+ * vals[g] = s[i], start[g] = i; inv[perm[i]] = gid[i] - 1 everywhere */
+static void build_uscatter(NgIrKernel *k, const SearchKey *key)
+{
+    NgDType dt = (NgDType)key->a;
+    int s = ng_ir_param_array(k, dt, 1, true, false);
+    int gid = ng_ir_param_array(k, NG_INT64, 1, true, false);
+    int vals = ng_ir_param_array(k, dt, 1, true, true);
+    int start = ng_ir_param_array(k, NG_INT64, 1, true, true);
+    int perm = key->flag ? ng_ir_param_array(k, NG_INT64, 1, true, false) : -1;
+    int inv = key->flag ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
+    int i = ng_ir_var(k, NG_INT64);
+    NgIrRef I = ng_ir_varref(k, i), one = sx_i(k, 1);
+    NgIrRef G = sx_op(k, NG_OP_SUB, sx_load1(k, gid, I), one);
+    NgIrRef firsts[2] = {sx_store1(k, vals, G, sx_load1(k, s, I)), sx_store1(k, start, G, I)};
+    NgIrRef body[2] = {ng_ir_if(k, first_of_run(k, dt, s, I), ng_ir_block(k, 2, firsts), NG_IR_NONE),
+                       key->flag ? sx_store1(k, inv, sx_load1(k, perm, I), G) : NG_IR_NONE};
+    k->body = sx_for(k, i, sx_i(k, 0), ng_ir_shape(k, s, 0), ng_ir_block(k, key->flag ? 2 : 1, body), NG_IR_PARALLEL);
+}
+
+/* UFINISH: start, [perm, index], [counts], N: index[g] = perm[start[g]],
+ * counts[g] = start[g+1] - start[g] (N for the last) */
+static void build_ufinish(NgIrKernel *k, const SearchKey *key)
+{
+    int start = ng_ir_param_array(k, NG_INT64, 1, true, false);
+    int perm = key->flag ? ng_ir_param_array(k, NG_INT64, 1, true, false) : -1;
+    int index = key->flag ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
+    int counts = key->flag2 ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
+    NgIrRef N = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    int g = ng_ir_var(k, NG_INT64);
+    NgIrRef G = ng_ir_varref(k, g), G1 = sx_op(k, NG_OP_ADD, G, sx_i(k, 1)), nu = ng_ir_shape(k, start, 0);
+    NgIrRef body[2];
+    int nb = 0;
+    if (key->flag)
+        body[nb++] = sx_store1(k, index, G, sx_load1(k, perm, sx_load1(k, start, G)));
+    if (key->flag2) {
+        NgIrRef next = ng_ir_select(k, sx_cmp(k, NG_OP_LT, G1, nu), sx_load1(k, start, sx_op(k, NG_OP_MINIMUM, G1, sx_op(k, NG_OP_SUB, nu, sx_i(k, 1)))), N);
+        body[nb++] = sx_store1(k, counts, G, sx_op(k, NG_OP_SUB, next, sx_load1(k, start, G)));
+    }
+    k->body = sx_for(k, g, sx_i(k, 0), nu, ng_ir_block(k, nb, body), NG_IR_PARALLEL);
+}
+
+/* BIN_CHUNK: x (1-d, int dtype a), [w (1-d, dtype b)], part (T, nbins):
+ * thread c counts (or sums the weights of) chunk c of x, in order, into
+ * row c of part; negative values are skipped. No atomics. */
+static void build_bin_chunk(NgIrKernel *k, const SearchKey *key)
+{
+    NgDType odt = key->flag2 ? NG_FLOAT64 : NG_INT64;
+    int x = ng_ir_param_array(k, (NgDType)key->a, 1, key->contig, false);
+    int w = key->flag2 ? ng_ir_param_array(k, (NgDType)key->b, 1, false, false) : -1;
+    int part = ng_ir_param_array(k, odt, 2, true, true);
+    NgIrRef T = ng_ir_shape(k, part, 0), nb = ng_ir_shape(k, part, 1), n = ng_ir_shape(k, x, 0), one = sx_i(k, 1);
+    NgIrRef chunk = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, n, T), one), T);
+    int c = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64), i = ng_ir_var(k, NG_INT64), v;
+    NgIrRef C = ng_ir_varref(k, c), I = ng_ir_varref(k, i), lo = sx_op(k, NG_OP_MUL, C, chunk);
+    NgIrRef zero = key->flag2 ? ng_ir_const_f(k, NG_FLOAT64, 0.0) : sx_i(k, 0);
+    NgIrRef add = key->flag2 ? ng_ir_cast(k, NG_FLOAT64, sx_load1(k, w, I)) : one;
+    NgIrRef step[2];
+    step[0] = mkvar(k, &v, NG_INT64, ng_ir_cast(k, NG_INT64, sx_load1(k, x, I)));
+    NgIrRef V = ng_ir_varref(k, v);
+    step[1] = ng_ir_if(k, sx_cmp(k, NG_OP_GE, V, sx_i(k, 0)),
+                       sx_store2(k, part, C, V, ng_ir_binary(k, NG_OP_ADD, odt, sx_load2(k, part, C, V), add)), NG_IR_NONE);
+    NgIrRef body[2] = {sx_for(k, b, sx_i(k, 0), nb, sx_store2(k, part, C, ng_ir_varref(k, b), zero), 0),
+                       sx_for(k, i, lo, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, lo, chunk), n), ng_ir_block(k, 2, step), 0)};
+    k->body = sx_for(k, c, sx_i(k, 0), T, ng_ir_block(k, 2, body), NG_IR_PARALLEL);
+}
+
+/* BIN_SUM: part (T, nbins), out (nbins): out[b] = sum over chunks, in order */
+static void build_bin_sum(NgIrKernel *k, const SearchKey *key)
+{
+    NgDType odt = key->flag2 ? NG_FLOAT64 : NG_INT64;
+    int part = ng_ir_param_array(k, odt, 2, true, false);
+    int out = ng_ir_param_array(k, odt, 1, true, true);
+    int b = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64), acc = ng_ir_var(k, odt);
+    NgIrRef B = ng_ir_varref(k, b);
+    NgIrRef body[3] = {ng_ir_let(k, acc, key->flag2 ? ng_ir_const_f(k, NG_FLOAT64, 0.0) : sx_i(k, 0)),
+                       sx_for(k, c, sx_i(k, 0), ng_ir_shape(k, part, 0),
+                              ng_ir_assign(k, acc, ng_ir_binary(k, NG_OP_ADD, odt, ng_ir_varref(k, acc),
+                                                                sx_load2(k, part, ng_ir_varref(k, c), B))), 0),
+                       sx_store1(k, out, B, ng_ir_varref(k, acc))};
+    k->body = sx_for(k, b, sx_i(k, 0), ng_ir_shape(k, out, 0), ng_ir_block(k, 3, body), NG_IR_PARALLEL);
+}
+
+/* BIN_SORTED: xs (1-d int64 sorted), [perm (int64), w (1-d, dtype b)], out
+ * (int64 or float64): bin b's run [lo, hi) by binary search, then its count
+ * or the sum of its weights in original order. */
+static void build_bin_sorted(NgIrKernel *k, const SearchKey *key)
+{
+    int xs = ng_ir_param_array(k, NG_INT64, 1, true, false);
+    int perm = key->flag2 ? ng_ir_param_array(k, NG_INT64, 1, true, false) : -1;
+    int w = key->flag2 ? ng_ir_param_array(k, (NgDType)key->b, 1, false, false) : -1;
+    NgDType odt = key->flag2 ? NG_FLOAT64 : NG_INT64;
+    int out = ng_ir_param_array(k, odt, 1, true, true);
+    int b = ng_ir_var(k, NG_INT64), lo, hi, m, first, acc, j;
+    NgIrRef B = ng_ir_varref(k, b), n = ng_ir_shape(k, xs, 0);
+    NgIrRef s[10];
+    int ns = 0;
+    s[ns++] = mkvar(k, &lo, NG_INT64, sx_i(k, 0));
+    s[ns++] = mkvar(k, &hi, NG_INT64, n);
+    s[ns++] = mkvar(k, &m, NG_INT64, sx_i(k, 0));
+    NgIrRef M = ng_ir_varref(k, m), Lo = ng_ir_varref(k, lo);
+    s[ns++] = bsearch_loop(k, lo, hi, m, sx_cmp(k, NG_OP_LT, sx_load1(k, xs, M), B));
+    s[ns++] = mkvar(k, &first, NG_INT64, Lo);
+    s[ns++] = ng_ir_assign(k, hi, n);
+    s[ns++] = bsearch_loop(k, lo, hi, m, sx_cmp(k, NG_OP_LE, sx_load1(k, xs, M), B));
+    NgIrRef First = ng_ir_varref(k, first);
+    if (key->flag2) {
+        s[ns++] = mkvar(k, &acc, NG_FLOAT64, ng_ir_const_f(k, NG_FLOAT64, 0.0));
+        j = ng_ir_var(k, NG_INT64);
+        NgIrRef wv = ng_ir_cast(k, NG_FLOAT64, sx_load1(k, w, sx_load1(k, perm, ng_ir_varref(k, j))));
+        s[ns++] = sx_for(k, j, First, Lo, ng_ir_assign(k, acc, ng_ir_binary(k, NG_OP_ADD, NG_FLOAT64, ng_ir_varref(k, acc), wv)), 0);
+        s[ns++] = sx_store1(k, out, B, ng_ir_varref(k, acc));
+    } else {
+        s[ns++] = sx_store1(k, out, B, sx_op(k, NG_OP_SUB, Lo, First));
+    }
+    k->body = sx_for(k, b, sx_i(k, 0), ng_ir_shape(k, out, 0), ng_ir_block(k, ns, s), NG_IR_PARALLEL);
+}
+
+/* HIST: a (1-d contig, dtype a), edges (1-d, dtype b), out (1-d int64),
+ * scalars first, last, denom (compute dtype c): the bin of each element. */
+static void build_hist(NgIrKernel *k, const SearchKey *key)
+{
+    NgDType ct = (NgDType)key->c;
+    int a = ng_ir_param_array(k, (NgDType)key->a, 1, true, false);
+    int e = ng_ir_param_array(k, (NgDType)key->b, 1, false, false);
+    int out = ng_ir_param_array(k, NG_INT64, 1, true, true);
+    NgIrRef first = ng_ir_scalar(k, ng_ir_param_scalar(k, ct));
+    NgIrRef last = ng_ir_scalar(k, ng_ir_param_scalar(k, ct));
+    NgIrRef denom = ng_ir_scalar(k, ng_ir_param_scalar(k, ct));
+    int i = ng_ir_var(k, NG_INT64), x, idx, lo, hi, m;
+    NgIrRef I = ng_ir_varref(k, i), nb = sx_op(k, NG_OP_SUB, ng_ir_shape(k, e, 0), sx_i(k, 1)), one = sx_i(k, 1);
+    NgIrRef s[4], in[6];
+    int ni = 0;
+    s[0] = mkvar(k, &x, ct, ng_ir_cast(k, ct, sx_load1(k, a, I)));
+    s[1] = mkvar(k, &idx, NG_INT64, sx_i(k, -1));
+    NgIrRef X = ng_ir_varref(k, x), Idx = ng_ir_varref(k, idx);
+    NgIrRef edge = ng_ir_cast(k, ct, sx_load1(k, e, Idx));
+    NgIrRef edge1 = ng_ir_cast(k, ct, sx_load1(k, e, sx_op(k, NG_OP_ADD, Idx, one)));
+    NgIrRef inside = sx_cmp(k, NG_OP_LOGAND, sx_cmp(k, NG_OP_GE, X, first), sx_cmp(k, NG_OP_LE, X, last));
+    if (key->flag) {
+        /* NumPy: ((x - first) / denom * nbins) truncated, then nudged by the edges */
+        NgIrRef f = ng_ir_binary(k, NG_OP_MUL, ct, ng_ir_binary(k, NG_OP_TRUEDIV, ct, ng_ir_binary(k, NG_OP_SUB, ct, X, first), denom),
+                                 ng_ir_cast(k, ct, nb));
+        in[ni++] = ng_ir_assign(k, idx, ng_ir_cast(k, NG_INT64, f));
+        in[ni++] = ng_ir_if(k, sx_cmp(k, NG_OP_GE, Idx, nb), ng_ir_assign(k, idx, sx_op(k, NG_OP_SUB, nb, one)), NG_IR_NONE);
+        in[ni++] = ng_ir_if(k, sx_cmp(k, NG_OP_LT, X, edge), ng_ir_assign(k, idx, sx_op(k, NG_OP_SUB, Idx, one)), NG_IR_NONE);
+        in[ni++] = ng_ir_if(k, sx_cmp(k, NG_OP_LOGAND, sx_cmp(k, NG_OP_NE, Idx, sx_op(k, NG_OP_SUB, nb, one)),
+                                      sx_cmp(k, NG_OP_GE, X, edge1)),
+                            ng_ir_assign(k, idx, sx_op(k, NG_OP_ADD, Idx, one)), NG_IR_NONE);
+    } else {
+        /* the last edge <= x, found as (first edge > x) - 1; x == last edge goes to the last bin */
+        in[ni++] = mkvar(k, &lo, NG_INT64, sx_i(k, 0));
+        in[ni++] = mkvar(k, &hi, NG_INT64, ng_ir_shape(k, e, 0));
+        in[ni++] = mkvar(k, &m, NG_INT64, sx_i(k, 0));
+        NgIrRef em = ng_ir_cast(k, ct, sx_load1(k, e, ng_ir_varref(k, m)));
+        in[ni++] = bsearch_loop(k, lo, hi, m, sx_cmp(k, NG_OP_LE, em, X));
+        in[ni++] = ng_ir_assign(k, idx, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_SUB, ng_ir_varref(k, lo), one),
+                                              sx_op(k, NG_OP_SUB, nb, one)));
+    }
+    s[2] = ng_ir_if(k, inside, ng_ir_block(k, ni, in), NG_IR_NONE);
+    s[3] = sx_store1(k, out, I, Idx);
+    k->body = sx_for(k, i, sx_i(k, 0), ng_ir_shape(k, a, 0), ng_ir_block(k, 4, s), NG_IR_PARALLEL);
+}
+
+/* QUANT: sorted (rows, n) dtype a, q (1-d float64), out (nq, rows) dtype c */
+static void build_quant(NgIrKernel *k, const SearchKey *key)
+{
+    NgDType ct = (NgDType)key->c;
+    int s = ng_ir_param_array(k, (NgDType)key->a, 2, true, false);
+    int q = ng_ir_param_array(k, NG_FLOAT64, 1, false, false);
+    int out = ng_ir_param_array(k, ct, 2, true, true);
+    NgIrRef rows = ng_ir_shape(k, s, 0), n = ng_ir_shape(k, s, 1), one = sx_i(k, 1);
+    int t = ng_ir_var(k, NG_INT64), qi, r, vi, lo, hi, g, a, b, d, res;
+    NgIrRef T = ng_ir_varref(k, t);
+    NgIrRef st[12];
+    int ns = 0;
+    st[ns++] = mkvar(k, &qi, NG_INT64, sx_op(k, NG_OP_FLOORDIV, T, rows));
+    st[ns++] = mkvar(k, &r, NG_INT64, sx_op(k, NG_OP_MOD, T, rows));
+    NgIrRef R = ng_ir_varref(k, r), QI = ng_ir_varref(k, qi), n1 = sx_op(k, NG_OP_SUB, n, one);
+    st[ns++] = mkvar(k, &vi, NG_FLOAT64, ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, n1), sx_load1(k, q, QI)));
+    NgIrRef VI = ng_ir_varref(k, vi);
+    NgIrRef fl = ng_ir_unary(k, NG_OP_FLOOR, NG_FLOAT64, VI);
+    st[ns++] = mkvar(k, &lo, NG_INT64, sx_op(k, NG_OP_MAXIMUM, sx_op(k, NG_OP_MINIMUM, ng_ir_cast(k, NG_INT64, fl), n1), sx_i(k, 0)));
+    NgIrRef Lo = ng_ir_varref(k, lo);
+    st[ns++] = mkvar(k, &hi, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Lo, one), n1));
+    st[ns++] = mkvar(k, &g, ct, ng_ir_cast(k, ct, ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, VI, ng_ir_cast(k, NG_FLOAT64, Lo))));
+    NgDType in = (NgDType)key->a;
+    NgIrRef ain = sx_load2(k, s, R, Lo), bin = sx_load2(k, s, R, ng_ir_varref(k, hi));
+    st[ns++] = mkvar(k, &a, ct, ng_ir_cast(k, ct, ain));
+    st[ns++] = mkvar(k, &b, ct, ng_ir_cast(k, ct, bin));
+    NgIrRef A = ng_ir_varref(k, a), Bv = ng_ir_varref(k, b), G = ng_ir_varref(k, g);
+    /* NumPy's b - a is taken in the input dtype (sorted: b >= a), the rest in ct */
+    NgIrRef diff = in == NG_BOOL ? ng_ir_binary(k, NG_OP_SUB, ct, Bv, A) : ng_ir_cast(k, ct, ng_ir_binary(k, NG_OP_SUB, in, bin, ain));
+    st[ns++] = mkvar(k, &d, ct, diff);
+    NgIrRef D = ng_ir_varref(k, d);
+    NgIrRef low = ng_ir_binary(k, NG_OP_ADD, ct, A, ng_ir_binary(k, NG_OP_MUL, ct, D, G));
+    NgIrRef high = ng_ir_binary(k, NG_OP_SUB, ct, Bv,
+                                ng_ir_binary(k, NG_OP_MUL, ct, D, ng_ir_binary(k, NG_OP_SUB, ct, ng_ir_const_f(k, ct, 1.0), G)));
+    st[ns++] = mkvar(k, &res, ct, ng_ir_select(k, sx_cmp(k, NG_OP_GE, G, ng_ir_const_f(k, ct, 0.5)), high, low));
+    /* a NaN anywhere in the row sorts last and makes the result NaN */
+    NgIrRef lastv = ng_ir_cast(k, ct, sx_load2(k, s, R, n1));
+    NgIrRef Res = ng_ir_varref(k, res);
+    if (ng_dtype_is_float((NgDType)key->a))
+        Res = ng_ir_select(k, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, lastv), lastv, Res);
+    st[ns++] = sx_store2(k, out, QI, R, Res);
+    k->body = sx_for(k, t, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, q, 0), rows), ng_ir_block(k, ns, st), NG_IR_PARALLEL);
+}
+
+static NgStatus build_search_kernel(const void *ctx, NgIrKernel *k)
+{
+    const SearchKey *key = ctx;
+    switch (key->kind) {
+    case Q_SEARCH: build_search(k, key); break;
+    case Q_UFLAG: build_uflag(k, key); break;
+    case Q_USCATTER: build_uscatter(k, key); break;
+    case Q_UFINISH: build_ufinish(k, key); break;
+    case Q_BIN_CHUNK: build_bin_chunk(k, key); break;
+    case Q_BIN_SUM: build_bin_sum(k, key); break;
+    case Q_BIN_SORTED: build_bin_sorted(k, key); break;
+    case Q_HIST: build_hist(k, key); break;
+    case Q_QUANT: build_quant(k, key); break;
+    }
+    return k->status;
+}
+
+static SearchKey skey(int kind)
+{
+    SearchKey key;
+    memset(&key, 0, sizeof key);
+    key.tag = 'Q';
+    key.kind = (uint8_t)kind;
+    key.d = NG_NODTYPE;
+    return key;
+}
+
+static NgStatus launch(NgDevice *dev, const SearchKey *key, const NgKArg *args, int na, int64_t extent, int64_t work)
+{
+    const NgKernel *kern;
+    NgStatus st = ng_kernel_get(dev, key, sizeof *key, build_search_kernel, key, &kern);
+    return st == NG_OK ? ng_kernel_launch(kern, args, na, extent, work) : st;
+}
+
+/* Appends a 1-d array of any stride. */
+static void karg_vec(NgKArg *args, int *na, const NgArray *a)
+{
+    int64_t s = a->ndim ? a->strides[0] / ng_array_itemsize(a) : 0, n = a->ndim ? a->shape[0] : 1;
+    ng_kargs_array(args, na, a, 1, &n, &s);
+}
+
+/* Min and max of an integer array (downloaded), for range checks. */
+static NgStatus int_range(const NgArray *a, int64_t *lo, int64_t *hi)
+{
+    NgArray r;
+    NgStatus st = ng_op_reduce(NG_RED_MIN, a, -1, NULL, false, NG_NODTYPE, 0, &r);
+    if (st != NG_OK)
+        return st;
+    NgArray r64;
+    st = ng_op_astype(&r, NG_INT64, &r64);
+    ng_array_release(&r);
+    if (st != NG_OK)
+        return st;
+    st = ng_array_download(&r64, lo, NULL);
+    ng_array_release(&r64);
+    if (st != NG_OK || !hi)
+        return st;
+    if ((st = ng_op_reduce(NG_RED_MAX, a, -1, NULL, false, NG_NODTYPE, 0, &r)) != NG_OK)
+        return st;
+    st = ng_op_astype(&r, NG_INT64, &r64);
+    ng_array_release(&r);
+    if (st == NG_OK) {
+        st = ng_array_download(&r64, hi, NULL);
+        ng_array_release(&r64);
+    }
+    return st;
+}
+
+NgStatus ng_op_searchsorted(const NgArray *a, const NgArray *v, bool right, const NgArray *sorter, NgArray *out)
+{
+    if (a->ndim != 1)
+        return ng_error_set(NG_ERR_VALUE, a->ndim ? "object too deep for desired array"
+                                                  : "object of too small depth for desired array");
+    NgDType ct = ng_dtype_promote(a->dtype, v->dtype);
+    if (ct == NG_NODTYPE || !ng_dtype_info(ct)->supported)
+        return ng_error_set(NG_ERR_TYPE, "searchsorted: no common dtype for %s and %s",
+                            ng_dtype_info(a->dtype)->name, ng_dtype_info(v->dtype)->name);
+    NgStatus st;
+    if (sorter) {
+        if (!ng_dtype_is_int(sorter->dtype))
+            return ng_error_set(NG_ERR_TYPE, "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
+                                ng_dtype_info(sorter->dtype)->name);
+        if (sorter->ndim != 1 || sorter->size != a->size)
+            return ng_error_set(NG_ERR_VALUE, "sorter.size must equal a.size");
+        int64_t lo, hi;
+        if (sorter->size && (st = int_range(sorter, &lo, &hi)) != NG_OK)
+            return st;
+        if (sorter->size && (lo < 0 || hi >= a->size || (sorter->dtype == NG_UINT64 && lo < 0)))
+            return ng_error_set(NG_ERR_VALUE, "Sorter index out of range.");
+    }
+    NgArray vc;
+    if ((st = ng_op_ascontiguous(v, false, &vc)) != NG_OK)
+        return st;
+    if ((st = ng_array_empty(ng_array_device(a), NG_INT64, v->ndim, v->shape, out)) != NG_OK) {
+        ng_array_release(&vc);
+        return st;
+    }
+    if (v->size) {
+        SearchKey key = skey(Q_SEARCH);
+        key.a = (int8_t)a->dtype;
+        key.b = (int8_t)v->dtype;
+        key.c = (int8_t)ct;
+        key.d = sorter ? (int8_t)sorter->dtype : NG_NODTYPE;
+        key.flag = right;
+        key.contig = a->strides[0] == ng_array_itemsize(a);
+        NgKArg args[4 * 4];
+        int na = 0;
+        karg_vec(args, &na, a);
+        if (sorter)
+            karg_vec(args, &na, sorter);
+        ng_sort_kargs1(args, &na, &vc, v->size);
+        ng_sort_kargs1(args, &na, out, v->size);
+        st = launch(ng_array_device(a), &key, args, na, v->size, v->size);
+    }
+    ng_array_release(&vc);
+    if (st != NG_OK)
+        ng_array_release(out);
+    return st;
+}
+
+/* A new 1-d int64 array of n elements on dev. */
+static NgStatus new_i64(NgDevice *dev, int64_t n, NgArray *out)
+{
+    return ng_array_empty(dev, NG_INT64, 1, &n, out);
+}
+
+NgStatus ng_op_unique(const NgArray *a, NgArray *values, NgArray *index, NgArray *inverse, NgArray *counts)
+{
+    if (!ng_dtype_info(a->dtype)->supported)
+        return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet", ng_dtype_info(a->dtype)->name);
+    NgDevice *dev = ng_array_device(a);
+    int64_t N = a->size, nu = 0;
+    memset(values, 0, sizeof *values);
+    if (inverse)
+        memset(inverse, 0, sizeof *inverse);
+    bool want_perm = index || inverse;
+    NgArray s = {0}, perm = {0}, gid = {0}, start = {0}, g1 = {0};
+    NgStatus st = ng_op_ascontiguous(a, true, &s);
+    if (st == NG_OK && want_perm)
+        st = new_i64(dev, N, &perm);
+    if (st == NG_OK)
+        st = ng_sort_rows(&s, want_perm ? &perm : NULL, true, N ? 1 : 0, N);
+    if (st == NG_OK && N) {
+        /* flags of first elements, then their inclusive scan numbers the groups */
+        SearchKey key = skey(Q_UFLAG);
+        key.a = (int8_t)a->dtype;
+        NgKArg args[6 * 4 + 1];
+        int na = 0;
+        if ((st = new_i64(dev, N, &g1)) == NG_OK) {
+            ng_sort_kargs1(args, &na, &s, N);
+            ng_sort_kargs1(args, &na, &g1, N);
+            st = launch(dev, &key, args, na, N, N);
+        }
+        if (st == NG_OK)
+            st = ng_op_cumulative(NG_OP_ADD, &g1, 0, NG_INT64, &gid);
+        if (st == NG_OK)
+            st = ng_sort_read_i64(&gid, N - 1, &nu);
+    }
+    if (st == NG_OK)
+        st = ng_array_empty(dev, a->dtype, 1, &nu, values);
+    if (st == NG_OK && (st = new_i64(dev, nu, &start)) == NG_OK && inverse) {
+        st = ng_array_empty(dev, NG_INT64, a->ndim, a->shape, inverse);
+    }
+    if (st == NG_OK && N) {
+        SearchKey key = skey(Q_USCATTER);
+        key.a = (int8_t)a->dtype;
+        key.flag = inverse != NULL;
+        NgKArg args[6 * 4 + 1];
+        int na = 0;
+        ng_sort_kargs1(args, &na, &s, N);
+        ng_sort_kargs1(args, &na, &gid, N);
+        ng_sort_kargs1(args, &na, values, nu);
+        ng_sort_kargs1(args, &na, &start, nu);
+        if (inverse) {
+            ng_sort_kargs1(args, &na, &perm, N);
+            ng_sort_kargs1(args, &na, inverse, N);
+        }
+        st = launch(dev, &key, args, na, N, N);
+    }
+    bool got_index = false, got_counts = false;
+    if (st == NG_OK && index)
+        got_index = (st = new_i64(dev, nu, index)) == NG_OK;
+    if (st == NG_OK && counts)
+        got_counts = (st = new_i64(dev, nu, counts)) == NG_OK;
+    if (st == NG_OK && nu && (index || counts)) {
+        SearchKey key = skey(Q_UFINISH);
+        key.flag = index != NULL;
+        key.flag2 = counts != NULL;
+        NgKArg args[6 * 4 + 1];
+        int na = 0;
+        ng_sort_kargs1(args, &na, &start, nu);
+        if (index) {
+            ng_sort_kargs1(args, &na, &perm, N);
+            ng_sort_kargs1(args, &na, index, nu);
+        }
+        if (counts)
+            ng_sort_kargs1(args, &na, counts, nu);
+        args[na++].i = N;
+        st = launch(dev, &key, args, na, nu, nu);
+    }
+    ng_array_release(&s);
+    ng_array_release(&perm);
+    ng_array_release(&gid);
+    ng_array_release(&g1);
+    ng_array_release(&start);
+    if (st != NG_OK) {
+        if (values->buf)
+            ng_array_release(values);
+        if (inverse && inverse->buf)
+            ng_array_release(inverse);
+        if (got_index)
+            ng_array_release(index);
+        if (got_counts)
+            ng_array_release(counts);
+    }
+    return st;
+}
+
+/* Counts (weights NULL) or weight sums of the values of the 1-d integer
+ * array x over bins 0..nbins-1 into a fresh out; negative values are skipped. */
+/* How many chunks the chunked bincount plan uses (0: use the sorted plan).
+ * cpu: weights in one chunk (NumPy's order, exact sums), counts in up to
+ * 16; GPUs: enough chunks to fill the device while the partial table
+ * (chunks x bins) stays within a few times the input. */
+static int64_t bin_chunks(NgDevice *dev, int64_t n, int64_t nbins, bool weights)
+{
+    if (dev->be->target->par == NG_PAR_OPENMP) {
+        int64_t T = weights ? 1 : (n + 32767) / 32768;
+        if (T > 16)
+            T = 16;
+        while (T > 1 && T * nbins > 4 * n + 65536)
+            T /= 2;
+        return T < 1 ? 1 : T;
+    }
+    int64_t T = (n + 511) / 512;
+    if (T > 8192)
+        T = 8192;
+    while (T > 1 && T * nbins > 8 * n + (1 << 20))
+        T /= 2;
+    return T >= 64 || T * 512 >= n ? T : 0;
+}
+
+static NgStatus bincount_run(const NgArray *x, const NgArray *weights, int64_t nbins, NgArray *out)
+{
+    NgDevice *dev = ng_array_device(x);
+    NgDType odt = weights ? NG_FLOAT64 : NG_INT64;
+    NgStatus st;
+    int64_t T = bin_chunks(dev, x->size, nbins, weights != NULL);
+    if (T > 0 || !x->size) {
+        NgScalar zero = {.kind = NG_KIND_INT, .v.i = 0};
+        if (!x->size || !nbins)
+            return ng_op_full(dev, odt, 1, &nbins, &zero, out);
+        NgArray part = {0};
+        if ((st = ng_array_empty(dev, odt, 1, &nbins, out)) != NG_OK)
+            return st;
+        int64_t pshape[2] = {T, nbins};
+        if (T > 1 && (st = ng_array_empty(dev, odt, 2, pshape, &part)) != NG_OK) {
+            ng_array_release(out);
+            return st;
+        }
+        SearchKey key = skey(Q_BIN_CHUNK);
+        key.a = (int8_t)x->dtype;
+        key.b = weights ? (int8_t)weights->dtype : 0;
+        key.flag2 = weights != NULL;
+        key.contig = x->strides[0] == ng_array_itemsize(x);
+        NgKArg args[3 * 6];
+        int na = 0;
+        karg_vec(args, &na, x);
+        if (weights)
+            karg_vec(args, &na, weights);
+        ng_sort_kargs2(args, &na, T > 1 ? &part : out, T, nbins);   /* one chunk: straight into out */
+        st = launch(dev, &key, args, na, T, x->size + T * nbins);
+        if (st == NG_OK && T > 1) {
+            key.kind = Q_BIN_SUM;
+            na = 0;
+            ng_sort_kargs2(args, &na, &part, T, nbins);
+            ng_sort_kargs1(args, &na, out, nbins);
+            st = launch(dev, &key, args, na, nbins, T * nbins);
+        }
+        ng_array_release(&part);
+        if (st != NG_OK)
+            ng_array_release(out);
+        return st;
+    }
+    if ((st = ng_array_empty(dev, weights ? NG_FLOAT64 : NG_INT64, 1, &nbins, out)) != NG_OK || !nbins)
+        return st;
+    NgArray xs = {0}, perm = {0};
+    int64_t n = x->size;
+    st = ng_op_astype(x, NG_INT64, &xs);
+    if (st == NG_OK && weights)
+        st = new_i64(dev, n, &perm);
+    if (st == NG_OK)
+        st = ng_sort_rows(&xs, weights ? &perm : NULL, true, n ? 1 : 0, n);
+    if (st == NG_OK) {
+        SearchKey key = skey(Q_BIN_SORTED);
+        key.flag2 = weights != NULL;
+        key.b = weights ? (int8_t)weights->dtype : 0;
+        NgKArg args[4 * 4];
+        int na = 0;
+        ng_sort_kargs1(args, &na, &xs, n);
+        if (weights) {
+            ng_sort_kargs1(args, &na, &perm, n);
+            karg_vec(args, &na, weights);
+        }
+        ng_sort_kargs1(args, &na, out, nbins);
+        st = launch(dev, &key, args, na, nbins, n + nbins);
+    }
+    ng_array_release(&xs);
+    ng_array_release(&perm);
+    if (st != NG_OK)
+        ng_array_release(out);
+    return st;
+}
+
+NgStatus ng_op_bincount(const NgArray *x, const NgArray *weights, int64_t minlength, NgArray *out)
+{
+    if (x->ndim != 1)
+        return ng_error_set(NG_ERR_VALUE, x->ndim ? "object too deep for desired array"
+                                                  : "object of too small depth for desired array");
+    if (x->dtype == NG_UINT64) { /* NumPy casts it to intp: values past INT64_MAX turn negative */
+        NgArray t;
+        NgStatus st = ng_op_astype(x, NG_INT64, &t);
+        if (st != NG_OK)
+            return st;
+        st = ng_op_bincount(&t, weights, minlength, out);
+        ng_array_release(&t);
+        return st;
+    }
+    if (x->dtype != NG_BOOL && !ng_dtype_is_int(x->dtype))
+        return ng_error_set(NG_ERR_TYPE, "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
+                            ng_dtype_info(x->dtype)->name);
+    if (minlength < 0)
+        return ng_error_set(NG_ERR_VALUE, "'minlength' must not be negative");
+    if (weights && (weights->ndim != 1 || weights->shape[0] != x->shape[0]))
+        return ng_error_set(NG_ERR_VALUE, "The weights and list don't have the same length.");
+    if (weights && !ng_dtype_info(weights->dtype)->supported)
+        return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet", ng_dtype_info(weights->dtype)->name);
+    int64_t lo = 0, hi = -1;
+    NgStatus st;
+    if (x->size && (st = int_range(x, &lo, &hi)) != NG_OK)
+        return st;
+    if (lo < 0)
+        return ng_error_set(NG_ERR_VALUE, "'list' argument must have no negative elements");
+    int64_t nbins = hi + 1 > minlength ? hi + 1 : minlength;
+    return bincount_run(x, weights, nbins, out);
+}
+
+NgStatus ng_op_histogram(const NgArray *a, const NgArray *edges, bool uniform, double first, double last,
+                         double denom, const NgArray *weights, NgArray *out)
+{
+    if (edges->ndim != 1 || edges->size < 2)
+        return ng_error_set(NG_ERR_VALUE, "`bins` must be 1d, when an array");
+    if (!ng_dtype_info(a->dtype)->supported || !ng_dtype_info(edges->dtype)->supported)
+        return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet", ng_dtype_info(a->dtype)->name);
+    if (weights && (weights->size != a->size))
+        return ng_error_set(NG_ERR_VALUE, "weights should have the same shape as a.");
+    NgDevice *dev = ng_array_device(a);
+    NgDType ct = uniform ? edges->dtype : ng_dtype_promote(a->dtype, edges->dtype);
+    if (!ng_dtype_is_float(ct))
+        ct = NG_FLOAT64;
+    int64_t n = a->size, nbins = edges->size - 1;
+    NgArray ac = {0}, idx = {0}, wc = {0};
+    NgStatus st = ng_op_ascontiguous(a, false, &ac);
+    if (st == NG_OK)
+        st = new_i64(dev, n, &idx);
+    if (st == NG_OK && weights)
+        st = ng_op_ascontiguous(weights, false, &wc);
+    if (st == NG_OK && n) {
+        SearchKey key = skey(Q_HIST);
+        key.a = (int8_t)a->dtype;
+        key.b = (int8_t)edges->dtype;
+        key.c = (int8_t)ct;
+        key.flag = uniform;
+        NgKArg args[3 * 4 + 3];
+        int na = 0;
+        ng_sort_kargs1(args, &na, &ac, n);
+        karg_vec(args, &na, edges);
+        ng_sort_kargs1(args, &na, &idx, n);
+        args[na++].f = first;
+        args[na++].f = last;
+        args[na++].f = denom;
+        st = launch(dev, &key, args, na, n, n);
+    }
+    if (st == NG_OK) {
+        NgArray w1 = {0};
+        if (weights) { /* a 1-d view of the contiguous weights */
+            ng_array_view(&wc, &w1);
+            w1.ndim = 1;
+            w1.shape[0] = n;
+            w1.strides[0] = ng_array_itemsize(&wc);
+        }
+        st = bincount_run(&idx, weights ? &w1 : NULL, nbins, out);
+        ng_array_release(&w1);
+    }
+    ng_array_release(&ac);
+    ng_array_release(&idx);
+    ng_array_release(&wc);
+    return st;
+}
+
+NgStatus ng_op_quantile(const NgArray *a, int axis, const NgArray *q, NgDType dt, NgArray *out)
+{
+    NgStatus st = ng_axis_normalize(&axis, a->ndim);
+    if (st != NG_OK)
+        return st;
+    if (!ng_dtype_is_float(dt) || q->dtype != NG_FLOAT64 || q->ndim != 1)
+        return ng_error_set(NG_ERR_INTERNAL, "quantile: float result and 1-d float64 q expected");
+    if (a->shape[axis] == 0)
+        return ng_error_set(NG_ERR_INDEX, "index -1 is out of bounds for axis %d with size 0", axis);
+    NgArray s;
+    int64_t rows, n;
+    if ((st = ng_sort_axis_last(a, axis, true, &s, &rows, &n)) != NG_OK)
+        return st;
+    st = ng_sort_rows(&s, NULL, false, rows, n);
+    int64_t oshape[NG_MAXDIMS];
+    oshape[0] = q->shape[0];
+    for (int d = 0; d < s.ndim - 1; d++)
+        oshape[d + 1] = s.shape[d];
+    if (st == NG_OK)
+        st = ng_array_empty(ng_array_device(a), dt, s.ndim, oshape, out);
+    if (st == NG_OK && rows && q->shape[0]) {
+        SearchKey key = skey(Q_QUANT);
+        key.a = (int8_t)a->dtype;
+        key.c = (int8_t)dt;
+        NgKArg args[3 * 6];
+        int na = 0;
+        ng_sort_kargs2(args, &na, &s, rows, n);
+        karg_vec(args, &na, q);
+        ng_sort_kargs2(args, &na, out, q->shape[0], rows);
+        if ((st = launch(ng_array_device(a), &key, args, na, q->shape[0] * rows, q->shape[0] * rows)) != NG_OK)
+            ng_array_release(out);
+    }
+    ng_array_release(&s);
+    return st;
+}

@@ -1,0 +1,435 @@
+"""Sorting, searching, scans, histograms, quantiles, nan-reductions and round
+against NumPy: every dtype, several shapes and axes (including empty arrays,
+0-d inputs, non-contiguous views and negative strides), NaN placement,
+stability, NumPy's errors, and hypothesis over shapes."""
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from numpy.exceptions import AxisError
+
+import numgpu as ng
+from helpers import ALL, FLOATS, INTS, NUMERIC, assert_same, call_both, data, dtype_id
+
+SHAPES = [(0,), (1,), (7,), (33,), (100,), (3, 0), (4, 37), (3, 5, 70)]
+
+
+def _with_nans(x):
+    if x.dtype.kind == "f" and x.size:
+        x = x.copy()
+        x.flat[::5] = np.nan
+        x.flat[1::7] = np.inf
+        x.flat[2::11] = -np.inf
+    return x
+
+
+def _views(x):
+    """x itself, a negative-stride view and a strided view of the last axis."""
+    out = [x]
+    if x.ndim and x.shape[-1] > 1:
+        out.append(x[..., ::-1])
+        out.append(x[..., ::2])
+    return out
+
+
+# ---- sort / argsort ----------------------------------------------------------------
+
+@pytest.mark.parametrize("dt", ALL, ids=dtype_id)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_sort_argsort_last_axis(dt, shape):
+    kind = "small" if np.dtype(dt).kind in "iu" else "any"   # many ties: stability shows
+    x = _with_nans(data(dt, shape, kind=kind))
+    for v in _views(x):
+        assert_same(ng.sort(ng.asarray(v)), np.sort(v))
+        assert_same(ng.argsort(ng.asarray(v)), np.argsort(v, kind="stable"))
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.float64, np.bool_], ids=dtype_id)
+@pytest.mark.parametrize("axis", [0, 1, -3, None])
+def test_sort_axes(dt, axis):
+    x = _with_nans(data(dt, (6, 40, 3), kind="small"))
+    assert_same(ng.sort(ng.asarray(x), axis=axis), np.sort(x, axis=axis))
+    assert_same(ng.argsort(ng.asarray(x), axis=axis), np.argsort(x, axis=axis, kind="stable"))
+
+
+def test_sort_long_rows():
+    # many merge passes, and the per-element merge on GPUs
+    x = _with_nans(data(np.float32, (2, 70000), seed=3))
+    assert_same(ng.sort(ng.asarray(x), axis=1), np.sort(x, axis=1))
+    y = data(np.int16, (50001,), seed=4)
+    assert_same(ng.argsort(ng.asarray(y)), np.argsort(y, kind="stable"))
+
+
+def test_sort_kinds_and_errors():
+    x = data(np.float64, (5, 6))
+    for kind in ("quicksort", "mergesort", "heapsort", "stable", None):
+        assert_same(ng.sort(ng.asarray(x), kind=kind), np.sort(x, kind=kind))
+    with pytest.raises(ValueError):
+        ng.sort(ng.asarray(x), kind="bogus")
+    with pytest.raises(AxisError):
+        ng.sort(ng.asarray(x), axis=2)
+    with pytest.raises(AxisError):
+        ng.sort(ng.asarray(np.float64(3.0)))
+    assert_same(ng.sort(ng.asarray(np.float64(3.0)), axis=None), np.sort(np.float64(3.0), axis=None))
+
+
+def test_sort_signed_zero_and_nan_order():
+    x = np.array([0.0, -0.0, np.nan, -np.inf, np.inf, -0.0, 0.0, np.nan, 1.0])
+    assert_same(ng.argsort(ng.asarray(x)), np.argsort(x, kind="stable"))
+    assert_same(ng.sort(ng.asarray(x)), np.sort(x))
+
+
+def test_sort_methods():
+    x = data(np.float64, (4, 9))
+    a = ng.asarray(x)
+    assert a.sort() is None
+    x.sort()
+    assert_same(a, x)
+    v = data(np.int32, (5, 8), kind="small")
+    b = ng.asarray(v)
+    b.sort(axis=0)
+    v.sort(axis=0)
+    assert_same(b, v)
+    assert_same(ng.asarray(v).argsort(axis=0), v.argsort(axis=0, kind="stable"))
+    # sorting a view sorts the base's elements in place
+    w = data(np.float32, (3, 10))
+    c = ng.asarray(w)
+    c[:, ::2].sort()
+    w[:, ::2].sort()
+    assert_same(c, w)
+
+
+@settings(max_examples=25)
+@given(hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=3, max_side=40),
+                  elements=st.floats(allow_nan=True, allow_infinity=True, width=64)),
+       st.integers(-3, 2))
+def test_sort_hypothesis(x, axis):
+    axis = axis % x.ndim if axis >= -x.ndim and axis < x.ndim else -1
+    assert_same(ng.sort(ng.asarray(x), axis=axis), np.sort(x, axis=axis))
+    assert_same(ng.argsort(ng.asarray(x), axis=axis), np.argsort(x, axis=axis, kind="stable"))
+
+
+# ---- unique ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("dt", ALL, ids=dtype_id)
+@pytest.mark.parametrize("shape", [(0,), (1,), (50,), (4, 30), (2, 3, 0)], ids=str)
+def test_unique(dt, shape):
+    x = _with_nans(data(dt, shape, kind="small"))
+    if x.dtype.kind == "f" and x.size:
+        x = np.round(x, 0)   # repeated values
+    for v in _views(x):
+        a = ng.asarray(v)
+        assert_same(ng.unique(a), np.unique(v))
+        got = ng.unique(a, return_index=True, return_inverse=True, return_counts=True)
+        exp = np.unique(v, return_index=True, return_inverse=True, return_counts=True)
+        assert_same(tuple(got), tuple(exp))
+        assert_same(tuple(ng.unique(a, return_counts=True)), tuple(np.unique(v, return_counts=True)))
+        assert_same(tuple(ng.unique(a, return_inverse=True)), tuple(np.unique(v, return_inverse=True)))
+
+
+def test_unique_scalar_and_lists():
+    assert_same(ng.unique(ng.asarray(np.int64(4))), np.unique(np.int64(4)))
+    assert_same(ng.unique([3, 1, 3, 2, 1]), np.unique([3, 1, 3, 2, 1]))
+
+
+# ---- cumsum / cumprod / diff ----------------------------------------------------------
+
+@pytest.mark.parametrize("dt", ALL, ids=dtype_id)
+@pytest.mark.parametrize("shape,axis", [((0,), None), ((1,), 0), ((50,), None), ((4, 30), 0), ((4, 30), 1),
+                                        ((3, 4, 5), -2), ((3, 0, 2), 1)], ids=str)
+def test_cumsum_cumprod(dt, shape, axis):
+    x = data(dt, shape, kind="unit" if np.dtype(dt).kind == "f" else "small")
+    for v in _views(x):
+        # float results are bit-identical on cpu (same order as NumPy); GPUs may sum long rows in blocks
+        assert_same(ng.cumsum(ng.asarray(v), axis=axis), np.cumsum(v, axis=axis), rtol=1e-5)
+        assert_same(ng.cumprod(ng.asarray(v), axis=axis), np.cumprod(v, axis=axis), rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int8, np.float32, np.uint16, np.bool_], ids=dtype_id)
+def test_cumsum_dtype_and_methods(dtype):
+    x = data(np.int16, (5, 6), kind="small")
+    assert_same(ng.cumsum(ng.asarray(x), axis=1, dtype=dtype), np.cumsum(x, axis=1, dtype=dtype))
+    assert_same(ng.asarray(x).cumsum(dtype=dtype), x.cumsum(dtype=dtype))
+    assert_same(ng.asarray(x).cumprod(axis=0, dtype=dtype), x.cumprod(axis=0, dtype=dtype))
+
+
+def test_cumsum_long_and_errors():
+    x = data(np.int64, (200001,), kind="small")
+    assert_same(ng.cumsum(ng.asarray(x)), np.cumsum(x))
+    f = data(np.float64, (3, 100000), kind="unit")
+    assert_same(ng.cumsum(ng.asarray(f), axis=1), np.cumsum(f, axis=1), rtol=1e-9, atol=1e-9)
+    assert_same(ng.cumsum(ng.asarray(np.float64(2.5))), np.cumsum(np.float64(2.5)))
+    with pytest.raises(AxisError):
+        ng.cumsum(ng.asarray(x), axis=1)
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.uint8, np.float32, np.float64, np.bool_], ids=dtype_id)
+@pytest.mark.parametrize("n,axis", [(1, -1), (2, 0), (3, 1), (0, 1)])
+def test_diff(dt, n, axis):
+    x = data(dt, (5, 7))
+    assert_same(ng.diff(ng.asarray(x), n=n, axis=axis), np.diff(x, n=n, axis=axis))
+
+
+def test_diff_prepend_append_errors():
+    x = data(np.float64, (4, 6))
+    assert_same(ng.diff(ng.asarray(x), prepend=0.0), np.diff(x, prepend=0.0))
+    assert_same(ng.diff(ng.asarray(x), axis=0, append=ng.asarray(x[:1])), np.diff(x, axis=0, append=x[:1]))
+    for bad in (dict(n=-1), dict(axis=3)):
+        call_both(np.diff, ng.diff, [x], kwargs=bad)
+    with pytest.raises(ValueError):
+        ng.diff(ng.asarray(np.float64(1)))
+
+
+# ---- searchsorted -------------------------------------------------------------------
+
+@pytest.mark.parametrize("dt", NUMERIC, ids=dtype_id)
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted(dt, side):
+    a = np.sort(_with_nans(data(dt, (60,), kind="small")))
+    v = _with_nans(data(dt, (4, 9), seed=1, kind="small"))
+    assert_same(ng.searchsorted(ng.asarray(a), ng.asarray(v), side=side), np.searchsorted(a, v, side=side))
+    assert_same(ng.asarray(a).searchsorted(ng.asarray(v[0]), side=side), a.searchsorted(v[0], side=side))
+    # through a sorter, and against a reversed (negative-stride) array
+    u = data(dt, (40,), seed=2)
+    s = np.argsort(u, kind="stable")
+    assert_same(ng.searchsorted(ng.asarray(u), ng.asarray(v), side=side, sorter=ng.asarray(s)),
+                np.searchsorted(u, v, side=side, sorter=s))
+    r = np.sort(u)[::-1][::-1]
+    assert_same(ng.searchsorted(ng.asarray(np.sort(u)[::-1])[::-1], ng.asarray(v), side=side),
+                np.searchsorted(r, v, side=side))
+
+
+def test_searchsorted_scalars_and_errors():
+    a = np.array([1.0, 2.0, 2.0, 3.5])
+    for v in (2.0, 2, 0, 9.5):
+        got = ng.searchsorted(ng.asarray(a), v)
+        assert_same(got, np.searchsorted(a, v))
+    assert_same(ng.searchsorted(ng.asarray(a), ng.asarray(np.zeros((0,)))), np.searchsorted(a, np.zeros((0,))))
+    with pytest.raises(ValueError):
+        ng.searchsorted(ng.asarray(a), 1.0, side="middle")
+    with pytest.raises(ValueError):
+        ng.searchsorted(ng.asarray(a), 1.0, sorter=ng.asarray([0, 1, 2]))
+    with pytest.raises(ValueError):
+        ng.searchsorted(ng.asarray(a), 1.0, sorter=ng.asarray([0, 1, 2, 4]))
+
+
+# ---- bincount / histogram --------------------------------------------------------------
+
+@pytest.mark.parametrize("dt", [np.bool_, np.int8, np.uint8, np.int32, np.int64, np.uint32], ids=dtype_id)
+def test_bincount(dt):
+    x = data(dt, (300,), kind="nonneg")
+    w = data(np.float64, (300,), seed=5)
+    assert_same(ng.bincount(ng.asarray(x)), np.bincount(x))
+    assert_same(ng.bincount(ng.asarray(x), minlength=250), np.bincount(x, minlength=250))
+    # weight sums are added in NumPy's order: exact
+    assert_same(ng.bincount(ng.asarray(x), weights=ng.asarray(w)), np.bincount(x, weights=w), rtol=0)
+    assert_same(ng.bincount(ng.asarray(x[::-2]), weights=ng.asarray(w[::-2].astype(np.float32))),
+                np.bincount(x[::-2], weights=w[::-2].astype(np.float32)), rtol=0)
+
+
+def test_bincount_large():
+    # many chunks (cpu and GPUs), and few values spread over many bins (the sorted plan on GPUs)
+    x = data(np.int64, (100000,), kind="small")
+    w = data(np.float64, (100000,), seed=2)
+    assert_same(ng.bincount(ng.asarray(x)), np.bincount(x))
+    assert_same(ng.bincount(ng.asarray(x), weights=ng.asarray(w)), np.bincount(x, weights=w), rtol=1e-9)
+    y = np.random.default_rng(1).integers(0, 10**6, 40000)
+    assert_same(ng.bincount(ng.asarray(y)), np.bincount(y))
+    assert_same(ng.bincount(ng.asarray(y), weights=ng.asarray(w[:40000])), np.bincount(y, weights=w[:40000]))
+
+
+def test_bincount_edges_and_errors():
+    assert_same(ng.bincount(ng.asarray(np.zeros(0, np.int64))), np.bincount(np.zeros(0, np.int64)))
+    assert_same(ng.bincount(ng.asarray(np.array([3, 1], np.uint64))), np.bincount(np.array([3, 1], np.uint64)))
+    assert_same(ng.bincount(ng.asarray(np.zeros(0, np.int64)), minlength=3), np.bincount(np.zeros(0, np.int64), minlength=3))
+    for args, kw in [([np.array([1, -1])], {}), ([np.array([1.5])], {}), ([np.array([[1]])], {}),
+                     ([np.array([1, 2])], dict(minlength=-1)), ([np.array([1, 2])], dict(weights=np.ones(3))),
+                     ([np.array([1, 2**63 + 5], np.uint64)], {})]:
+        ng_kw = {k: ng.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+        call_both(np.bincount, ng.bincount, args, kwargs=None) if not kw else None
+        with pytest.raises((ValueError, TypeError)):
+            ng.bincount(ng.asarray(args[0]), **ng_kw)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int32, np.uint8], ids=dtype_id)
+@pytest.mark.parametrize("kw", [dict(), dict(bins=7), dict(bins=4, range=(-5, 5)), dict(bins=[-20, -3, 0, 0.5, 4, 30]),
+                                dict(bins=6, density=True), dict(bins=[0, 1, 2, 5], density=True)], ids=str)
+def test_histogram(dt, kw):
+    x = data(dt, (3, 200))
+    got = ng.histogram(ng.asarray(x), **kw)
+    exp = np.histogram(x, **kw)
+    assert_same(tuple(got), tuple(exp), rtol=1e-6 if np.dtype(dt) == np.float32 else 1e-12)
+
+
+def test_histogram_weights_and_errors():
+    x = data(np.float64, (500,))
+    w = data(np.float64, (500,), seed=9, kind="positive")
+    for kw in (dict(bins=9), dict(bins=[-30, -1, 0, 2, 30]), dict(bins=5, density=True)):
+        assert_same(tuple(ng.histogram(ng.asarray(x), weights=ng.asarray(w), **kw)),
+                    tuple(np.histogram(x, weights=w, **kw)))
+    wi = data(np.int32, (500,), kind="small")
+    assert_same(tuple(ng.histogram(ng.asarray(x), bins=4, weights=ng.asarray(wi))), tuple(np.histogram(x, bins=4, weights=wi)))
+    assert_same(tuple(ng.histogram(ng.asarray(np.zeros(0)))), tuple(np.histogram(np.zeros(0))))
+    assert_same(tuple(ng.histogram(ng.asarray(np.ones(4)))), tuple(np.histogram(np.ones(4))))
+    y = x.copy()
+    y[3] = np.nan
+    for bad in (dict(bins=0), dict(bins=[3, 1, 2]), dict(range=(2, 1))):
+        call_both(np.histogram, ng.histogram, [x], kwargs=bad)
+    call_both(np.histogram, ng.histogram, [y])
+    assert_same(tuple(ng.histogram(ng.asarray(y), range=(-3, 3))), tuple(np.histogram(y, range=(-3, 3))))
+
+
+# ---- percentile / quantile ---------------------------------------------------------------
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64, np.uint8, np.int16], ids=dtype_id)
+@pytest.mark.parametrize("axis,keepdims", [(None, False), (0, False), (1, True), (-1, False), ((0, 2), False),
+                                           ((0, 2), True), (None, True)], ids=str)
+def test_quantile_percentile(dt, axis, keepdims):
+    x = data(dt, (5, 6, 7))
+    for q in (0.5, 0.0, 1.0, [0.1, 0.25, 0.999], np.array([[0.3], [0.7]])):
+        assert_same(ng.quantile(ng.asarray(x), q, axis=axis, keepdims=keepdims),
+                    np.quantile(x, q, axis=axis, keepdims=keepdims))
+        p = np.asarray(q) * 100 if not isinstance(q, float) else q * 100
+        assert_same(ng.percentile(ng.asarray(x), p, axis=axis, keepdims=keepdims),
+                    np.percentile(x, p, axis=axis, keepdims=keepdims))
+
+
+def test_quantile_nan_and_errors():
+    x = data(np.float64, (4, 9))
+    x[1, 3] = np.nan
+    assert_same(ng.quantile(ng.asarray(x), 0.3, axis=1), np.quantile(x, 0.3, axis=1))
+    assert_same(ng.median(ng.asarray(x), axis=0), np.median(x, axis=0))
+    for q in (1.5, -0.1, [0.2, 2]):
+        call_both(np.quantile, ng.quantile, [x, q])
+    call_both(np.percentile, ng.percentile, [x, 101])
+    with pytest.raises(AxisError):
+        ng.quantile(ng.asarray(x), 0.5, axis=2)
+
+
+# ---- nan-reductions ---------------------------------------------------------------------
+
+NAN_FUNCS = ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax", "nanargmin", "nanargmax"]
+
+
+def _np_nan(name, x, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return getattr(np, name)(x, **kw)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("name", NAN_FUNCS)
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int32, np.uint8], ids=dtype_id)
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_nan_reductions(name, dt, axis):
+    x = data(dt, (6, 8), kind="unit" if name == "nanprod" else "any")
+    if x.dtype.kind == "f":
+        x[::2, 1] = np.nan
+        x[3] = np.nan if axis != 1 or "arg" not in name else x[3]
+    kw = dict(axis=axis)
+    if "arg" not in name:
+        kw["keepdims"] = axis == 1
+    rtol = 1e-5 if np.dtype(dt) == np.float32 else 1e-12
+    if "arg" in name and x.dtype.kind == "f" and axis is not None and np.isnan(x).all(axis=axis).any():
+        with pytest.raises(ValueError, match="All-NaN slice encountered"):
+            getattr(ng, name)(ng.asarray(x), **kw)
+        return
+    assert_same(getattr(ng, name)(ng.asarray(x), **kw), _np_nan(name, x, **kw), rtol=rtol)
+
+
+@pytest.mark.filterwarnings("ignore:Degrees of freedom:RuntimeWarning")
+def test_nan_reductions_all_nan():
+    x = np.full((3, 4), np.nan)
+    x[0, 1] = 2.0
+    with pytest.warns(RuntimeWarning, match="All-NaN slice encountered"):
+        got = ng.nanmin(ng.asarray(x), axis=1)
+    assert_same(got, _np_nan("nanmin", x, axis=1))
+    with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+        got = ng.nanmean(ng.asarray(x), axis=1)
+    assert_same(got, _np_nan("nanmean", x, axis=1))
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom"):
+        got = ng.nanvar(ng.asarray(x), axis=1)
+    assert_same(got, _np_nan("nanvar", x, axis=1))
+    with pytest.raises(ValueError, match="All-NaN slice encountered"):
+        ng.nanargmax(ng.asarray(x), axis=1)
+    assert_same(ng.nanargmax(ng.asarray(x)), np.nanargmax(x))
+    assert_same(ng.nansum(ng.asarray(x)), np.nansum(x))
+    assert_same(ng.nanvar(ng.asarray(x[:1]), ddof=1), np.nanvar(x[:1], ddof=1))
+
+
+# ---- round ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dt", NUMERIC + [np.bool_], ids=dtype_id)
+@pytest.mark.parametrize("decimals", [0, 1, 3, -1, -2])
+def test_round(dt, decimals):
+    x = data(dt, (5, 9)) * (np.array(7.3, dt) if np.dtype(dt).kind == "f" else 1)
+    if np.dtype(dt).kind == "f":
+        x.flat[:6] = [0.5, 1.5, 2.5, -0.5, -2.5, 0.125]   # halves go to even
+    for v in _views(x):
+        assert_same(ng.round(ng.asarray(v), decimals), np.round(v, decimals))
+        assert_same(ng.around(ng.asarray(v), decimals=decimals), np.around(v, decimals=decimals))
+        assert_same(ng.asarray(v).round(decimals), v.round(decimals))
+
+
+def test_round_int_halves():
+    x = np.array([15, 25, -15, -25, 35, 149, 150, 151], np.int64)
+    assert_same(ng.round(ng.asarray(x), -1), np.round(x, -1))
+    assert_same(ng.round(ng.asarray(x), -2), np.round(x, -2))
+
+
+def test_cumsum_bit_identical_on_cpu_order():
+    # NumPy scans sequentially from the first element (-0.0 stays -0.0); numgpu keeps that order
+    x = np.array([-0.0, -0.0, 1e16, 1.0, -1e16, 1.0])
+    got = ng.cumsum(ng.asarray(x)).get()
+    assert np.signbit(got[0]) and np.signbit(got[1])
+    m = data(np.float32, (300, 7), kind="unit")
+    for axis in (0, 1):
+        exp = np.cumsum(m, axis=axis)
+        got = ng.cumsum(ng.asarray(m), axis=axis).get()
+        if ng.get_device() == "cpu" or m.shape[axis] < 4096:
+            assert np.array_equal(got, exp)
+
+
+def test_out_and_fallback_options():
+    x = data(np.float64, (4, 6))
+    out = ng.empty((4, 6))
+    assert ng.cumsum(ng.asarray(x), axis=1, out=out) is out
+    assert_same(out, np.cumsum(x, axis=1))
+    o2 = ng.empty((6,))
+    assert ng.nanmean(ng.asarray(x), axis=0, out=o2) is o2
+    assert_same(o2, np.nanmean(x, axis=0))
+    o3 = ng.empty((4, 6))
+    ng.asarray(x).round(1, out=o3)
+    assert_same(o3, x.round(1))
+    # options without a device version yet run on NumPy (results uploaded)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        xi = data(np.int32, (6, 3), kind="small")
+        assert_same(ng.unique(ng.asarray(xi), axis=0), np.unique(xi, axis=0))
+        assert_same(ng.quantile(ng.asarray(x), 0.3, method="nearest"), np.quantile(x, 0.3, method="nearest"))
+        assert_same(tuple(ng.histogram(ng.asarray(x), bins="auto")), tuple(np.histogram(x, bins="auto")))
+
+
+@settings(max_examples=25)
+@given(hnp.arrays(st.sampled_from([np.int16, np.float32, np.uint8, np.float64]),
+                  hnp.array_shapes(min_dims=1, max_dims=3, max_side=30)))
+def test_unique_cumsum_hypothesis(x):
+    if x.dtype.kind == "f":
+        x = np.where(np.isfinite(x), x, np.nan).astype(x.dtype)
+    got = ng.unique(ng.asarray(x), return_index=True, return_inverse=True, return_counts=True)
+    assert_same(tuple(got), tuple(np.unique(x, return_index=True, return_inverse=True, return_counts=True)))
+    with np.errstate(all="ignore"):
+        exp = np.cumsum(x, axis=x.ndim - 1)
+    assert_same(ng.cumsum(ng.asarray(x), axis=x.ndim - 1), exp, rtol=1e-5)
+
+
+@settings(max_examples=25)
+@given(hnp.arrays(np.float64, st.integers(0, 60), elements=st.floats(-5, 5, width=64) | st.just(np.nan)),
+       hnp.arrays(np.float64, st.integers(0, 20), elements=st.floats(-6, 6, width=64) | st.just(np.nan)),
+       st.sampled_from(["left", "right"]))
+def test_searchsorted_hypothesis(a, v, side):
+    a = np.sort(a)
+    assert_same(ng.searchsorted(ng.asarray(a), ng.asarray(v), side=side), np.searchsorted(a, v, side=side))
