@@ -89,14 +89,20 @@ for f in "$suite"/*; do
         *) cp -R "$f" "$work/" ;;
     esac
 done
-"$py" - "$work/array_api_tests/dtype_helpers.py" <<'PATCH'
-import sys
-p = sys.argv[1]
-s = open(p).read()
-old = "widest_complex_dtype = max("
-if old in s and "widest_complex_dtype = None" not in s:
-    s = s.replace(old, "widest_complex_dtype = None if not complex_dtypes else max(", 1)
-open(p, "w").write(s)
+"$py" - "$work/array_api_tests" <<'PATCH'
+import os, sys
+fixes = {  # file: (text, replacement); the second restores the name used before #430
+    "dtype_helpers.py": ("widest_complex_dtype = max(",
+                         "widest_complex_dtype = None if not complex_dtypes else max("),
+    "test_signatures.py": ("cmplx_name = dh.dtype_to_name[dh.widest_complex_dtype]",
+                           "cmplx_name = dh.dtype_to_name[dh.widest_complex_dtype] "
+                           "if dh.widest_complex_dtype is not None else 'complex128'"),
+}
+for name, (old, new) in fixes.items():
+    p = os.path.join(sys.argv[1], name)
+    s = open(p).read()
+    if old in s and new not in s:
+        open(p, "w").write(s.replace(old, new, 1))
 PATCH
 cd "$work"
 # -p no:cacheprovider: leave the suite's checkout untouched.
