@@ -296,6 +296,30 @@ def meshgrid(*arrays, indexing="xy", sparse=False, copy=True):
 
 # ---- the standard's names ---------------------------------------------------------------------
 
+def reshape(x, /, shape=None, order="C", *, newshape=None, copy=None):
+    """NumPy 2.1's reshape, with the standard's copy=: True always copies, False raises
+    ValueError where the result could not be a view (NumPy's no-copy rule), None: a view when
+    the layout allows, else a copy."""
+    x = _asarr(x)
+    if shape is None:
+        shape = newshape
+    if copy is False and not _reshape_is_view(x, shape):
+        raise ValueError("Unable to avoid creating a copy while reshaping.")
+    r = x.reshape(shape, order=order)
+    return r.copy() if copy else r
+
+
+def _reshape_is_view(x, shape):
+    # NumPy's rule on a stand-in with x's shape and byte strides over one element (reshape
+    # with copy=False never reads the data).
+    stand_in = _np.lib.stride_tricks.as_strided(_np.zeros(1, x.dtype), x.shape, x.strides)
+    try:
+        _np.reshape(stand_in, shape, copy=False)
+        return True
+    except ValueError:
+        return False
+
+
 def broadcast_shapes(*shapes):
     return _np.broadcast_shapes(*shapes)
 
@@ -405,7 +429,9 @@ def _var(x, axis, dtype, keepdims, ddof, correction, root):
     x = _asarr(x)
     axes = range(x.ndim) if axis is None else ((axis,) if isinstance(axis, int) else axis)
     n = _math.prod(x.shape[_axis(a, x.ndim)] for a in axes)
-    v = _core.reduce(3, x, axis, dtype, bool(keepdims), 0) * (n / _builtins.max(n - c, 0))
+    dof = n - c
+    # NumPy divides by max(n - ddof, 0): inf (or nan for a zero sum) when that is 0
+    v = _core.reduce(3, x, axis, dtype, bool(keepdims), 0) * (n / dof if dof > 0 else _math.inf)
     return _ns().sqrt(v) if root else v
 
 
@@ -422,8 +448,10 @@ def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
 
 
 def conj(x, /):
-    """Complex conjugate: x itself (a copy) for the real dtypes numgpu holds."""
-    return _asarr(x).copy()
+    """Complex conjugate: a copy of x for the real dtypes numgpu holds (int8 for bool, as
+    NumPy, whose conjugate has no bool loop)."""
+    x = _asarr(x)
+    return x.astype(_np.int8) if x.dtype == _np.bool_ else x.copy()
 
 
 def real(x, /):
@@ -438,7 +466,7 @@ def imag(x, /):
 __all__ = [
     "__array_api_version__", "__array_namespace_info__", "finfo", "iinfo", "isdtype", "astype",
     "can_cast", "result_type", "asarray", "zeros", "ones", "empty", "empty_like", "zeros_like",
-    "ones_like", "full_like", "eye", "meshgrid", "broadcast_shapes", "broadcast_arrays", "concat",
+    "ones_like", "full_like", "eye", "meshgrid", "reshape", "broadcast_shapes", "broadcast_arrays", "concat",
     "permute_dims", "matrix_transpose", "moveaxis", "unstack", "vecdot", "clip", "var", "std",
     "conj", "conjugate", "real", "imag",
     # the standard's spellings of NumPy's ufuncs (bound in numgpu/__init__.py, below)
