@@ -26,11 +26,13 @@ SCALARS = [("NG_KIND_BOOL", True), ("NG_KIND_INT", 1), ("NG_KIND_FLOAT", 1.0), (
 # NumPy functions in numgpu's NgOp order (include/numgpu/ops.h); None: not a ufunc.
 OPS = ["add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "power", "maximum",
        "minimum", "fmax", "fmin", "arctan2", "hypot", "bitwise_and", "bitwise_or", "bitwise_xor",
-       "left_shift", "right_shift", "logical_and", "logical_or", "logical_xor", "equal", "not_equal",
+       "left_shift", "right_shift", "logical_and", "logical_or", "logical_xor",
+       "copysign", "nextafter", "logaddexp", "logaddexp2", "fmod", "heaviside", "equal", "not_equal",
        "less", "less_equal", "greater", "greater_equal", "negative", "positive", "absolute", "invert",
        "logical_not", "sign", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "square", "sin",
        "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc",
-       "rint", "isnan", "isinf", "isfinite", None]
+       "rint", "isnan", "isinf", "isfinite", "arcsinh", "arccosh", "arctanh", "signbit", "cbrt", "exp2",
+       "reciprocal", "deg2rad", "rad2deg", "fabs", None]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "c", "numpy_tables.h")

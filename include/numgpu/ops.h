@@ -22,6 +22,9 @@ typedef enum NgOp {
     NG_OP_ARCTAN2, NG_OP_HYPOT,
     NG_OP_BITAND, NG_OP_BITOR, NG_OP_BITXOR, NG_OP_LSHIFT, NG_OP_RSHIFT,
     NG_OP_LOGAND, NG_OP_LOGOR, NG_OP_LOGXOR,
+    /* binary, added for the array API standard (before the comparisons, so
+     * binary ops stay NG_OP_ADD..NG_OP_GE and comparisons NG_OP_EQ..NG_OP_GE) */
+    NG_OP_COPYSIGN, NG_OP_NEXTAFTER, NG_OP_LOGADDEXP, NG_OP_LOGADDEXP2, NG_OP_FMOD, NG_OP_HEAVISIDE,
     NG_OP_EQ, NG_OP_NE, NG_OP_LT, NG_OP_LE, NG_OP_GT, NG_OP_GE,
     /* unary */
     NG_OP_NEG, NG_OP_POS, NG_OP_ABS, NG_OP_INVERT, NG_OP_LOGNOT, NG_OP_SIGN,
@@ -30,6 +33,10 @@ typedef enum NgOp {
     NG_OP_ARCSIN, NG_OP_ARCCOS, NG_OP_ARCTAN, NG_OP_SINH, NG_OP_COSH, NG_OP_TANH,
     NG_OP_FLOOR, NG_OP_CEIL, NG_OP_TRUNC, NG_OP_RINT,
     NG_OP_ISNAN, NG_OP_ISINF, NG_OP_ISFINITE,
+    /* unary, added for the array API standard; emitted as calls of the
+     * target's helper ng_<ufunc name>_<dtype suffix> */
+    NG_OP_ARCSINH, NG_OP_ARCCOSH, NG_OP_ARCTANH, NG_OP_SIGNBIT, NG_OP_CBRT, NG_OP_EXP2,
+    NG_OP_RECIPROCAL, NG_OP_DEG2RAD, NG_OP_RAD2DEG, NG_OP_FABS,
     NG_OP_COPY,   /* identity: used for casts and assignment */
     NG_NOPS
 } NgOp;

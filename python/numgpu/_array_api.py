@@ -1,2 +1,496 @@
-"""The Array API standard namespace: __array_namespace__, __array_namespace_info__, finfo, iinfo, isdtype, ..."""
-__all__ = []
+"""The Array API standard's namespace over numgpu (https://data-apis.org/array-api/).
+
+numgpu itself is the namespace (`x.__array_namespace__()` is the numgpu module), so this
+module only adds what NumPy's names do not already give:
+
+- inspection: `__array_api_version__`, `__array_namespace_info__()` (capabilities, devices,
+  default dtypes, dtypes), `x.__array_namespace__`, `x.device`, `x.to_device`, `x.mT`,
+  `x.__complex__`;
+- data types: `finfo`, `iinfo` (Python numbers as the standard asks), `isdtype`, `astype`,
+  `can_cast`, `result_type` (NumPy 2's rules, Python scalars weak as in NEP 50);
+- creation with the standard's keywords: `device=` everywhere, `copy=` of `asarray`,
+  `*_like` keeping the input's device, `zeros`/`ones` defaulting to float64;
+- the standard's spellings of NumPy functions (`acos`, `atan2`, `bitwise_left_shift`,
+  `concat`, `permute_dims`, ...), and `clip`, `var`/`std` (`correction=`), `vecdot`,
+  `matrix_transpose`, `unstack`, `moveaxis`, `broadcast_arrays`, `meshgrid`.
+
+Every function here is glue: the work runs as numgpu's device kernels (the elementwise
+functions the standard adds, such as `copysign` or `logaddexp`, are C ops like the others).
+Complex and float16 arrays are not supported yet, so `__array_namespace_info__().dtypes()`
+does not list them.
+"""
+import builtins as _builtins
+import math as _math
+import operator as _operator
+
+import numpy as _np
+
+from . import _core
+from ._core import ndarray
+
+__array_api_version__ = "2024.12"
+_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
+
+# dtypes numgpu arrays can hold today, in the standard's order.
+_DTYPES = {name: _np.dtype(name) for name in (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64")}
+
+_KINDS = {
+    "bool": lambda d: d.kind == "b",
+    "signed integer": lambda d: d.kind == "i",
+    "unsigned integer": lambda d: d.kind == "u",
+    "integral": lambda d: d.kind in "iu",
+    "real floating": lambda d: d.kind == "f",
+    "complex floating": lambda d: d.kind == "c",
+    "numeric": lambda d: d.kind in "iufc",
+}
+
+
+def _ns():
+    import numgpu
+    return numgpu
+
+
+def _asarr(x):
+    return x if isinstance(x, ndarray) else _ns().asarray(x)
+
+
+# ---- inspection ----------------------------------------------------------------------
+
+def _array_namespace(self, /, *, api_version=None):
+    if api_version is not None and api_version not in _API_VERSIONS:
+        raise ValueError("Unrecognized array API version: %r; numgpu supports %s"
+                         % (api_version, ", ".join(_API_VERSIONS)))
+    return _ns()
+
+
+def _device_names():
+    return [d["name"] for d in _ns().devices()]
+
+
+class _Info:
+    """What `__array_namespace_info__()` returns: the namespace's capabilities, devices and dtypes."""
+
+    __module__ = "numgpu"
+
+    def capabilities(self):
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 32}
+
+    def default_device(self):
+        return _core.get_device()
+
+    def devices(self):
+        return _device_names()
+
+    def default_dtypes(self, *, device=None):
+        self._check_device(device)
+        return {"real floating": _DTYPES["float64"], "complex floating": _np.dtype("complex128"),
+                "integral": _DTYPES["int64"], "indexing": _DTYPES["int64"]}
+
+    def dtypes(self, *, device=None, kind=None):
+        self._check_device(device)
+        if kind is None:
+            return dict(_DTYPES)
+        return {name: d for name, d in _DTYPES.items() if isdtype(d, kind)}
+
+    def _check_device(self, device):
+        if device is not None and device not in _device_names():
+            raise ValueError("unknown device %r; numgpu has %s" % (device, ", ".join(_device_names())))
+
+
+def __array_namespace_info__():
+    return _Info()
+
+
+def _to_device(self, device, /, *, stream=None):
+    if stream is not None:
+        raise ValueError("numgpu has no streams: stream must be None")
+    return self.to(device)
+
+
+def _mT(self):
+    if self.ndim < 2:
+        raise ValueError("x.mT requires an array of at least 2 dimensions, got %d" % self.ndim)
+    return self.swapaxes(-1, -2)
+
+
+def _complex(self):
+    if self.ndim != 0:
+        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+    return complex(self.item())
+
+
+ndarray.__array_namespace__ = _array_namespace
+ndarray.to_device = _to_device
+ndarray.mT = property(_mT, doc="Transpose of the last two axes (the standard's matrix transpose).")
+ndarray.__complex__ = _complex
+
+
+# ---- data types -------------------------------------------------------------------------
+
+def _dtype_of(x):
+    return x.dtype if isinstance(x, (ndarray, _np.ndarray)) else _np.dtype(x)
+
+
+class finfo:
+    """Machine limits of a floating dtype, as Python floats (the standard's finfo)."""
+
+    __module__ = "numgpu"
+
+    def __init__(self, type):
+        d = _dtype_of(type)
+        if d.kind not in "fc":
+            raise ValueError("data type %r not inexact" % d)
+        f = _np.finfo(d)
+        self.bits, self.dtype = int(f.bits), f.dtype
+        self.eps, self.max, self.min = float(f.eps), float(f.max), float(f.min)
+        self.smallest_normal, self.resolution = float(f.smallest_normal), float(f.resolution)
+        self.tiny, self.precision = self.smallest_normal, int(f.precision)
+
+    def __repr__(self):
+        return "finfo(resolution=%g, min=%g, max=%g, dtype=%s)" % (self.resolution, self.min, self.max, self.dtype)
+
+
+class iinfo:
+    """Machine limits of an integer dtype, as Python ints (the standard's iinfo)."""
+
+    __module__ = "numgpu"
+
+    def __init__(self, type):
+        d = _dtype_of(type)
+        if d.kind not in "iu":
+            raise ValueError("Invalid integer data type %r." % d.kind)
+        i = _np.iinfo(d)
+        self.bits, self.dtype, self.min, self.max = int(i.bits), i.dtype, int(i.min), int(i.max)
+
+    def __repr__(self):
+        return "iinfo(min=%d, max=%d, dtype=%s)" % (self.min, self.max, self.dtype)
+
+
+def isdtype(dtype, kind):
+    """True if `dtype` is of `kind`: a dtype, a kind name ("integral", "real floating", ...) or a tuple of them."""
+    if not isinstance(dtype, _np.dtype):
+        if isinstance(dtype, type) and issubclass(dtype, _np.generic):
+            dtype = _np.dtype(dtype)
+        else:
+            raise TypeError("dtype argument must be a NumPy dtype, but it is a %s." % type(dtype))
+    if isinstance(kind, tuple):
+        return _builtins.any(isdtype(dtype, k) for k in kind)
+    if isinstance(kind, str):
+        if kind not in _KINDS:
+            raise ValueError("kind argument is a string, but %r is not a known kind name." % kind)
+        return _KINDS[kind](dtype)
+    try:
+        return dtype == _np.dtype(kind)
+    except TypeError:
+        raise TypeError("kind argument must be comprised of NumPy dtypes or strings only, but is a %s."
+                        % type(kind)) from None
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    """x converted to dtype (on `device` if given); copy=False returns x itself when nothing changes."""
+    x = _asarr(x)
+    if device is not None and device != x.device:
+        x = x.to(device)
+        copy = False  # already a new array
+    return x.astype(dtype, copy=bool(copy))
+
+
+def can_cast(from_, to, /):
+    """Whether `from_` (a dtype or an array) casts to `to` under the 'safe' rule."""
+    return bool(_np.can_cast(_dtype_of(from_), _np.dtype(to)))
+
+
+def result_type(*arrays_and_dtypes):
+    """NumPy 2's result dtype; Python scalars are weak (NEP 50)."""
+    if not arrays_and_dtypes:
+        raise ValueError("at least one array or dtype is required")
+    args = [a.dtype if isinstance(a, ndarray) else a for a in arrays_and_dtypes]
+    return _np.result_type(*args)
+
+
+# ---- creation, with the standard's keywords --------------------------------------------------
+
+def asarray(obj, dtype=None, order=None, *, device=None, copy=None):
+    """Array from any array-like. copy=None copies only when needed, True always, False never
+    (ValueError if a copy would be needed, as NumPy)."""
+    if order not in (None, "C", "K", "A"):
+        raise NotImplementedError("numgpu arrays are C-ordered; order=%r is not supported" % (order,))
+    if isinstance(obj, ndarray):
+        same = (dtype is None or _np.dtype(dtype) == obj.dtype) and (device is None or device == obj.device)
+        if copy is False and not same:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+        if device is not None and device != obj.device:
+            obj = obj.to(device)
+            copy = False
+        if not copy and (dtype is None or _np.dtype(dtype) == obj.dtype):
+            return obj
+        return obj.astype(obj.dtype if dtype is None else dtype)
+    if copy is False:
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
+    if device is not None:
+        with _ns().use(device):
+            return _core.asarray(obj, dtype, False)
+    return _core.asarray(obj, dtype, False)
+
+
+def zeros(shape, dtype=None, *, device=None):
+    return _core.full(shape, 0, _np.float64 if dtype is None else dtype, device)
+
+
+def ones(shape, dtype=None, *, device=None):
+    return _core.full(shape, 1, _np.float64 if dtype is None else dtype, device)
+
+
+def empty(shape, dtype=None, *, device=None):
+    return _core.empty(shape, _np.float64 if dtype is None else dtype, device)
+
+
+def _like(x, dtype, shape, device):
+    x = _asarr(x)
+    return ((x.shape if shape is None else shape), (x.dtype if dtype is None else dtype),
+            (x.device if device is None else device))
+
+
+def empty_like(x, /, dtype=None, *, shape=None, device=None):
+    return _core.empty(*_like(x, dtype, shape, device))
+
+
+def zeros_like(x, /, dtype=None, *, shape=None, device=None):
+    s, d, dev = _like(x, dtype, shape, device)
+    return _core.full(s, 0, d, dev)
+
+
+def ones_like(x, /, dtype=None, *, shape=None, device=None):
+    s, d, dev = _like(x, dtype, shape, device)
+    return _core.full(s, 1, d, dev)
+
+
+def full_like(x, /, fill_value, dtype=None, *, shape=None, device=None):
+    s, d, dev = _like(x, dtype, shape, device)
+    return _core.full(s, fill_value, d, dev)
+
+
+def eye(N, M=None, k=0, dtype=None, *, device=None):
+    M = N if M is None else M
+    k = _operator.index(k)
+    k = _builtins.max(-N - 1, _builtins.min(M + 1, k))  # a diagonal outside the matrix: all zeros
+    return _core.eye(N, M, k, _np.float64 if dtype is None else dtype, device)
+
+
+def meshgrid(*arrays, indexing="xy", sparse=False, copy=True):
+    """Coordinate grids from 1-d arrays (a list, as the standard says)."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    arrays = [_asarr(a).reshape(-1) for a in arrays]
+    n = len(arrays)
+    shapes = [(1,) * i + (-1,) + (1,) * (n - i - 1) for i in range(n)]
+    if indexing == "xy" and n > 1:
+        shapes[0], shapes[1] = (1, -1) + (1,) * (n - 2), (-1, 1) + (1,) * (n - 2)
+    out = [a.reshape(s) for a, s in zip(arrays, shapes)]
+    if not sparse:
+        full = broadcast_shapes(*(o.shape for o in out))
+        out = [_core.broadcast_to(o, full) for o in out]
+    return [o.copy() for o in out] if copy else out
+
+
+# ---- the standard's names ---------------------------------------------------------------------
+
+def reshape(x, /, shape=None, order="C", *, newshape=None, copy=None):
+    """NumPy 2.1's reshape, with the standard's copy=: True always copies, False raises
+    ValueError where the result could not be a view (NumPy's no-copy rule), None: a view when
+    the layout allows, else a copy."""
+    x = _asarr(x)
+    if shape is None:
+        shape = newshape
+    if copy is False and not _reshape_is_view(x, shape):
+        raise ValueError("Unable to avoid creating a copy while reshaping.")
+    r = x.reshape(shape, order=order)
+    return r.copy() if copy else r
+
+
+def _reshape_is_view(x, shape):
+    # NumPy's rule on a stand-in with x's shape and byte strides over one element (reshape
+    # with copy=False never reads the data).
+    stand_in = _np.lib.stride_tricks.as_strided(_np.zeros(1, x.dtype), x.shape, x.strides)
+    try:
+        _np.reshape(stand_in, shape, copy=False)
+        return True
+    except ValueError:
+        return False
+
+
+def broadcast_shapes(*shapes):
+    return _np.broadcast_shapes(*shapes)
+
+
+def broadcast_arrays(*arrays):
+    arrays = [_asarr(a) for a in arrays]
+    shape = broadcast_shapes(*(a.shape for a in arrays))
+    return [_core.broadcast_to(a, shape) for a in arrays]
+
+
+def concat(arrays, /, *, axis=0):
+    return _ns().concatenate(arrays, axis=axis)
+
+
+def permute_dims(x, /, axes):
+    return _asarr(x).transpose(tuple(axes))
+
+
+def matrix_transpose(x, /):
+    return _mT(_asarr(x))
+
+
+def _axis(axis, ndim):
+    if not -ndim <= axis < ndim:
+        from numpy.exceptions import AxisError
+        raise AxisError("axis %d is out of bounds for array of dimension %d" % (axis, ndim))
+    return axis % ndim
+
+
+def moveaxis(x, source, destination, /):
+    x = _asarr(x)
+    src = [_axis(a, x.ndim) for a in ((source,) if isinstance(source, int) else source)]
+    dst = [_axis(a, x.ndim) for a in ((destination,) if isinstance(destination, int) else destination)]
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the same number of elements")
+    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        raise ValueError("repeated axis in `source` or `destination` argument")
+    order = [a for a in range(x.ndim) if a not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return x.transpose(tuple(order))
+
+
+def unstack(x, /, *, axis=0):
+    """Views of x along axis, as a tuple."""
+    x = _asarr(x)
+    if x.ndim == 0:
+        raise ValueError("Input array must be at least 1-d.")
+    axis = _axis(axis, x.ndim)
+    moved = moveaxis(x, axis, 0)
+    return tuple(moved[i] for i in range(moved.shape[0]))
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """Dot product over `axis` of broadcast x1 and x2 (real dtypes: no conjugation)."""
+    x1, x2 = _asarr(x1), _asarr(x2)
+    n1, n2 = x1.ndim, x2.ndim
+    if n1 == 0 or n2 == 0:
+        raise ValueError("vecdot: both arguments must be at least 1-d")
+    if not -_builtins.min(n1, n2) <= axis < 0 and not 0 <= axis < _builtins.min(n1, n2):
+        from numpy.exceptions import AxisError
+        raise AxisError("axis %d is out of bounds for arrays of dimensions %d and %d" % (axis, n1, n2))
+    a1, a2 = (axis if axis < 0 else axis - n1), (axis if axis < 0 else axis - n2)
+    if x1.shape[a1] != x2.shape[a2]:
+        raise ValueError("vecdot: the contracted axes have different sizes (%d and %d)"
+                         % (x1.shape[a1], x2.shape[a2]))
+    return _ns().sum(moveaxis(x1, a1, -1) * moveaxis(x2, a2, -1), axis=-1)
+
+
+def clip(x, /, min=None, max=None, out=None, *, a_min=None, a_max=None):
+    """x limited to [min, max] (NumPy's clip; also the standard's min=/max= keywords). A Python
+    scalar bound keeps x's dtype; array bounds take part in type promotion, as in NumPy."""
+    x = _asarr(x)
+    lo = a_min if min is None else min
+    hi = a_max if max is None else max
+    ns = _ns()
+    r = x
+    if lo is not None:
+        r = ns.maximum(r, _bound(lo, x.dtype))
+    if hi is not None:
+        r = ns.minimum(r, _bound(hi, x.dtype))
+    if r is x:
+        r = x.copy()
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
+def _bound(v, dtype):
+    """A Python int bound outside an integer dtype's range, pulled to the range (NumPy clips,
+    it does not raise, there)."""
+    if isinstance(v, int) and not isinstance(v, bool) and dtype.kind in "iu":
+        i = _np.iinfo(dtype)
+        return _builtins.min(_builtins.max(v, int(i.min)), int(i.max))
+    return v
+
+
+def _var(x, axis, dtype, keepdims, ddof, correction, root):
+    if correction is not None and ddof:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    c = ddof if correction is None else correction
+    code = 4 if root else 3  # numgpu's reduction codes of std and var
+    if c == int(c):
+        return _core.reduce(code, x, axis, dtype, bool(keepdims), int(c))
+    # a fractional correction: var_c = var_0 * n / (n - c)
+    x = _asarr(x)
+    axes = range(x.ndim) if axis is None else ((axis,) if isinstance(axis, int) else axis)
+    n = _math.prod(x.shape[_axis(a, x.ndim)] for a in axes)
+    dof = n - c
+    # NumPy divides by max(n - ddof, 0): inf (or nan for a zero sum) when that is 0
+    v = _core.reduce(3, x, axis, dtype, bool(keepdims), 0) * (n / dof if dof > 0 else _math.inf)
+    return _ns().sqrt(v) if root else v
+
+
+def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+    if out is not None:
+        raise NotImplementedError("out= is not supported for reductions yet")
+    return _var(x, axis, dtype, keepdims, ddof, correction, False)
+
+
+def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+    if out is not None:
+        raise NotImplementedError("out= is not supported for reductions yet")
+    return _var(x, axis, dtype, keepdims, ddof, correction, True)
+
+
+def conj(x, /):
+    """Complex conjugate: a copy of x for the real dtypes numgpu holds (int8 for bool, as
+    NumPy, whose conjugate has no bool loop)."""
+    x = _asarr(x)
+    return x.astype(_np.int8) if x.dtype == _np.bool_ else x.copy()
+
+
+def real(x, /):
+    return _asarr(x)
+
+
+def imag(x, /):
+    x = _asarr(x)
+    return _core.full(x.shape, 0, x.dtype, x.device)
+
+
+__all__ = [
+    "__array_api_version__", "__array_namespace_info__", "finfo", "iinfo", "isdtype", "astype",
+    "can_cast", "result_type", "asarray", "zeros", "ones", "empty", "empty_like", "zeros_like",
+    "ones_like", "full_like", "eye", "meshgrid", "reshape", "broadcast_shapes", "broadcast_arrays", "concat",
+    "permute_dims", "matrix_transpose", "moveaxis", "unstack", "vecdot", "clip", "var", "std",
+    "conj", "conjugate", "real", "imag",
+    # the standard's spellings of NumPy's ufuncs (bound in numgpu/__init__.py, below)
+    "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_left_shift",
+    "bitwise_invert", "bitwise_right_shift", "degrees", "radians",
+]
+conjugate = conj
+
+# The standard's names for ufuncs numgpu/__init__.py makes from _core.op_names() (this module
+# is imported at its end, so they exist).
+_UFUNC_ALIASES = {
+    "acos": "arccos", "asin": "arcsin", "atan": "arctan", "atan2": "arctan2", "acosh": "arccosh",
+    "asinh": "arcsinh", "atanh": "arctanh", "bitwise_left_shift": "left_shift",
+    "bitwise_invert": "invert", "bitwise_right_shift": "right_shift", "degrees": "rad2deg",
+    "radians": "deg2rad",
+}
+
+
+def _bind_aliases():
+    import sys
+    pkg = sys.modules[__name__.rpartition(".")[0]]
+    g = globals()
+    for alias, name in _UFUNC_ALIASES.items():
+        g[alias] = getattr(pkg, name)
+
+
+_bind_aliases()

@@ -186,7 +186,7 @@ static void binary(Emitter *e, NgIrRef r)
     case NG_OP_LE: infix(e, "<=", r); break;
     case NG_OP_GT: infix(e, ">", r); break;
     case NG_OP_GE: infix(e, ">=", r); break;
-    default: cat(e, "/* bad binary op */0"); break;
+    default: call2(e, ng_op_name((NgOp)n->op), r, in, true); break; /* a prologue helper */
     }
 }
 
@@ -235,7 +235,7 @@ static void unary(Emitter *e, NgIrRef r)
     case NG_OP_ISNAN: if (fl) math1(e, "isnan", r, NG_FLOAT64); else cat(e, "0"); break;
     case NG_OP_ISINF: if (fl) math1(e, "isinf", r, NG_FLOAT64); else cat(e, "0"); break;
     case NG_OP_ISFINITE: if (fl) math1(e, "isfinite", r, NG_FLOAT64); else cat(e, "1"); break;
-    default: cat(e, "/* bad unary op */0"); break;
+    default: catf(e, "ng_%s_%s(", ng_op_name((NgOp)n->op), sfx(in)); kid(e, r, 0); cat(e, ")"); break; /* a prologue helper */
     }
 }
 

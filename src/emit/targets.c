@@ -4,7 +4,10 @@
  * and modulo, wrapping integer power, NumPy shifts, NaN-propagating
  * max/min, sign, float-to-unsigned casts), written once below against a few
  * macros each prologue defines: NG_FN (function qualifiers), NG_FMOD etc.
- * (math names) and the fixed-width integer type names. */
+ * (math names) and the fixed-width integer type names. Ops with no spelling
+ * of their own in the emitter (copysign, logaddexp, arcsinh, ...) are called
+ * as ng_<NumPy ufunc name>_<dtype suffix>, defined here for every dtype their
+ * type resolution can compute in. */
 #include "emit/emit.h"
 
 /* Helpers shared by every target; S is the dtype suffix, T the type, U the
@@ -24,6 +27,8 @@
 "NG_FN T ng_abs_##S(T a) { return a < 0 ? (T)(0 - (U)a) : a; }\\\n" \
 "NG_FN T ng_sign_##S(T a) { return (T)((a > 0) - (a < 0)); }\\\n" \
 "NG_FN T ng_f2u_##S(NG_WIDEST_FLOAT x) { return x < 0 ? (T)(int64_t)x : (T)x; }\\\n" \
+"NG_FN T ng_fmod_##S(T a, T b) { return (b == 0 || ((T)-1 < 0 && b == (T)-1)) ? (T)0 : (T)(a % b); }\\\n" \
+"NG_FN T ng_reciprocal_##S(T a) { return a == 0 ? ((T)-1 < 0 && BITS >= 32 ? (T)((U)1 << (BITS - 1)) : (T)0) : (T)(1 / a); }\\\n" \
 "NG_INT_EXTRA(S, T)\n" \
 "NG_INT_HELPERS(b, uint8_t, uint32_t, 8)\n" \
 "NG_INT_HELPERS(i8, int8_t, uint32_t, 8)\n" \
@@ -43,6 +48,24 @@
 "    if (m != 0 && ((b < 0) != (m < 0))) d -= 1; if (d == 0) return NG_MATH(copysign, F)((T)0, a / b);\\\n" \
 "    T f = NG_MATH(floor, F)(d); if (d - f > (T)0.5) f += 1; return f; }\\\n" \
 "NG_FN T ng_sign_##S(T a) { return a > 0 ? (T)1 : a < 0 ? (T)-1 : a == 0 ? (T)0 : a; }\\\n" \
+"NG_FN T ng_fmod_##S(T a, T b) { return NG_MATH(fmod, F)(a, b); }\\\n" \
+"NG_FN T ng_copysign_##S(T a, T b) { return NG_MATH(copysign, F)(a, b); }\\\n" \
+"NG_FN T ng_nextafter_##S(T a, T b) { return NG_MATH(nextafter, F)(a, b); }\\\n" \
+"NG_FN T ng_logaddexp_##S(T a, T b) { if (a == b) return a + (T)0.6931471805599453094; T d = a - b;\\\n" \
+"    return d > 0 ? a + NG_MATH(log1p, F)(NG_MATH(exp, F)(-d)) : d <= 0 ? b + NG_MATH(log1p, F)(NG_MATH(exp, F)(d)) : d; }\\\n" \
+"NG_FN T ng_logaddexp2_##S(T a, T b) { if (a == b) return a + 1; T d = a - b; const T l2e = (T)1.4426950408889634074;\\\n" \
+"    return d > 0 ? a + l2e * NG_MATH(log1p, F)(NG_MATH(exp2, F)(-d)) : d <= 0 ? b + l2e * NG_MATH(log1p, F)(NG_MATH(exp2, F)(d)) : d; }\\\n" \
+"NG_FN T ng_heaviside_##S(T x, T h0) { return x < 0 ? (T)0 : x > 0 ? (T)1 : x == 0 ? h0 : x; }\\\n" \
+"NG_FN T ng_arcsinh_##S(T a) { return NG_MATH(asinh, F)(a); }\\\n" \
+"NG_FN T ng_arccosh_##S(T a) { return NG_MATH(acosh, F)(a); }\\\n" \
+"NG_FN T ng_arctanh_##S(T a) { return NG_MATH(atanh, F)(a); }\\\n" \
+"NG_FN int ng_signbit_##S(T a) { return signbit(a) != 0; }\\\n" \
+"NG_FN T ng_cbrt_##S(T a) { return NG_MATH(cbrt, F)(a); }\\\n" \
+"NG_FN T ng_exp2_##S(T a) { return NG_MATH(exp2, F)(a); }\\\n" \
+"NG_FN T ng_reciprocal_##S(T a) { return (T)1 / a; }\\\n" \
+"NG_FN T ng_deg2rad_##S(T a) { return a * (T)0.017453292519943295769; }\\\n" \
+"NG_FN T ng_rad2deg_##S(T a) { return a * (T)57.295779513082320877; }\\\n" \
+"NG_FN T ng_fabs_##S(T a) { return NG_MATH(fabs, F)(a); }\\\n" \
 "NG_FLOAT_EXTRA(S, T)\n" \
 "NG_FLOAT_HELPERS(f32, float, f)\n"
 

@@ -14,14 +14,18 @@
 
 #include "ops/ops_internal.h"
 
+/* NumPy's ufunc names, in NgOp order. */
 static const char *op_names[NG_NOPS] = {
     "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "power", "maximum",
     "minimum", "fmax", "fmin", "arctan2", "hypot", "bitwise_and", "bitwise_or", "bitwise_xor",
-    "left_shift", "right_shift", "logical_and", "logical_or", "logical_xor", "equal", "not_equal",
-    "less", "less_equal", "greater", "greater_equal", "negative", "positive", "absolute", "invert",
-    "logical_not", "sign", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "square", "sin",
-    "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc",
-    "rint", "isnan", "isinf", "isfinite", "copy",
+    "left_shift", "right_shift", "logical_and", "logical_or", "logical_xor",
+    "copysign", "nextafter", "logaddexp", "logaddexp2", "fmod", "heaviside",
+    "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+    "negative", "positive", "absolute", "invert", "logical_not", "sign", "exp", "expm1", "log",
+    "log1p", "log2", "log10", "sqrt", "square", "sin", "cos", "tan", "arcsin", "arccos", "arctan",
+    "sinh", "cosh", "tanh", "floor", "ceil", "trunc", "rint", "isnan", "isinf", "isfinite",
+    "arcsinh", "arccosh", "arctanh", "signbit", "cbrt", "exp2", "reciprocal", "deg2rad", "rad2deg",
+    "fabs", "copy",
 };
 
 const char *ng_op_name(NgOp op) { return (op >= 0 && op < NG_NOPS) ? op_names[op] : "?"; }
@@ -326,7 +330,8 @@ static NgStatus resolve(NgOp op, int n, const NgOperand *ops, NgDType *compute, 
         return NG_OK;
     case NG_OP_SIGN:
         return isbool ? unsupported(op, n, ops) : NG_OK;
-    case NG_OP_FLOORDIV: case NG_OP_MOD: case NG_OP_POW: case NG_OP_SQUARE:
+    case NG_OP_FLOORDIV: case NG_OP_MOD: case NG_OP_POW: case NG_OP_SQUARE: case NG_OP_FMOD:
+    case NG_OP_RECIPROCAL:
         if (isbool)
             *compute = *out = NG_INT8;
         return NG_OK;
@@ -347,6 +352,10 @@ static NgStatus resolve(NgOp op, int n, const NgOperand *ops, NgDType *compute, 
     case NG_OP_LOGAND: case NG_OP_LOGOR: case NG_OP_LOGXOR: case NG_OP_LOGNOT:
     case NG_OP_EQ: case NG_OP_NE: case NG_OP_LT: case NG_OP_LE: case NG_OP_GT: case NG_OP_GE:
     case NG_OP_ISNAN: case NG_OP_ISINF: case NG_OP_ISFINITE:
+        *out = NG_BOOL;
+        return NG_OK;
+    case NG_OP_SIGNBIT: /* NumPy's loops are float only: integers go through the float loop */
+        *compute = float_loop(c);
         *out = NG_BOOL;
         return NG_OK;
     default: /* float math: exp, log, sqrt, trig, rint */

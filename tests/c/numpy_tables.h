@@ -79,7 +79,7 @@ static const char *const nt_weak[NT_NDTYPES][4] = {
 };
 
 /* NgOp order: the ufunc's __name__ (NULL: not a ufunc) and its number of inputs */
-#define NT_NOPS 58
+#define NT_NOPS 74
 static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {
     {"add", 2}, /* np.add */
     {"subtract", 2}, /* np.subtract */
@@ -102,6 +102,12 @@ static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {
     {"logical_and", 2}, /* np.logical_and */
     {"logical_or", 2}, /* np.logical_or */
     {"logical_xor", 2}, /* np.logical_xor */
+    {"copysign", 2}, /* np.copysign */
+    {"nextafter", 2}, /* np.nextafter */
+    {"logaddexp", 2}, /* np.logaddexp */
+    {"logaddexp2", 2}, /* np.logaddexp2 */
+    {"fmod", 2}, /* np.fmod */
+    {"heaviside", 2}, /* np.heaviside */
     {"equal", 2}, /* np.equal */
     {"not_equal", 2}, /* np.not_equal */
     {"less", 2}, /* np.less */
@@ -138,6 +144,16 @@ static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {
     {"isnan", 1}, /* np.isnan */
     {"isinf", 1}, /* np.isinf */
     {"isfinite", 1}, /* np.isfinite */
+    {"arcsinh", 1}, /* np.arcsinh */
+    {"arccosh", 1}, /* np.arccosh */
+    {"arctanh", 1}, /* np.arctanh */
+    {"signbit", 1}, /* np.signbit */
+    {"cbrt", 1}, /* np.cbrt */
+    {"exp2", 1}, /* np.exp2 */
+    {"reciprocal", 1}, /* np.reciprocal */
+    {"deg2rad", 1}, /* np.deg2rad */
+    {"rad2deg", 1}, /* np.rad2deg */
+    {"fabs", 1}, /* np.fabs */
     {NULL, 1},
 };
 
