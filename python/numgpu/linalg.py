@@ -1,2 +1,115 @@
-"""numgpu.linalg: NumPy's linalg on device arrays."""
-__all__ = []
+"""numgpu.linalg: NumPy's linalg on device arrays.
+
+norm runs on the device (reductions and elementwise ops), except the orders that need singular
+values (2, -2, 'nuc' of matrices). The factorisations and solvers (solve, inv, det, slogdet,
+cholesky, qr, eigh, eigvalsh, svd, lstsq, matrix_rank, pinv, ...) run on NumPy through the
+fallback contract: the operands are downloaded, NumPy computes, the results are uploaded, and the
+call is counted. NumPy's LinAlgError (a singular matrix, a non-positive-definite one) propagates
+unchanged. Anything else NumPy's linalg has is found by the module __getattr__.
+"""
+import operator as _operator
+
+import numpy as _np
+from numpy.linalg import LinAlgError
+
+from . import ndarray, asarray, float64, sqrt, absolute, power
+from . import sum as _sum, max as _max, min as _min
+from ._fallback import call_numpy, submodule_getattr
+
+__all__ = ["LinAlgError", "norm", "solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh",
+           "svd", "lstsq", "matrix_rank", "pinv", "matrix_power"]
+
+
+def _arr(a):
+    return a if isinstance(a, ndarray) else asarray(a)
+
+
+def _axis(axis, ndim):
+    from numpy.exceptions import AxisError
+    if not -ndim <= axis < ndim:
+        raise AxisError("axis %d is out of bounds for array of dimension %d" % (axis, ndim))
+    return axis % ndim
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """Vector and matrix norms as NumPy's, computed on the device."""
+    x = _arr(x)
+    if x.dtype.kind not in "fc":
+        x = x.astype(float64)
+    nd = x.ndim
+    if axis is None:
+        if ord is None or (ord in ("f", "fro") and nd == 2) or (ord == 2 and nd == 1):
+            r = sqrt(_sum(x * x))
+            return r.reshape((1,) * nd) if keepdims else r
+        axis = tuple(range(nd))
+    elif not isinstance(axis, tuple):
+        try:
+            axis = (_operator.index(axis),)
+        except TypeError:
+            raise TypeError("'axis' must be None, an integer or a tuple of integers") from None
+    if len(axis) == 1:
+        if isinstance(ord, str):
+            raise ValueError("Invalid norm order '%s' for vectors" % ord)
+        if ord == _np.inf:
+            return _max(absolute(x), axis=axis, keepdims=keepdims)
+        if ord == -_np.inf:
+            return _min(absolute(x), axis=axis, keepdims=keepdims)
+        if ord == 0:
+            return _sum((x != 0).astype(x.dtype), axis=axis, keepdims=keepdims)
+        if ord == 1:
+            return _sum(absolute(x), axis=axis, keepdims=keepdims)
+        if ord is None or ord == 2:
+            return sqrt(_sum(x * x, axis=axis, keepdims=keepdims))
+        ord = float(ord)
+        return power(_sum(power(absolute(x), ord), axis=axis, keepdims=keepdims), 1.0 / ord)
+    if len(axis) == 2:
+        row, col = _axis(axis[0], nd), _axis(axis[1], nd)
+        if row == col:
+            raise ValueError("Duplicate axes given.")
+        if ord in (2, -2, "nuc"):  # singular values: NumPy's SVD
+            return call_numpy("numpy.linalg.norm", _np.linalg.norm, x, ord, axis, keepdims)
+        if ord in (1, -1):
+            red = _max if ord == 1 else _min
+            r = red(_sum(absolute(x), axis=row), axis=col - 1 if col > row else col)
+        elif ord in (_np.inf, -_np.inf):
+            red = _max if ord == _np.inf else _min
+            r = red(_sum(absolute(x), axis=col), axis=row - 1 if row > col else row)
+        elif ord in (None, "fro", "f"):
+            r = sqrt(_sum(x * x, axis=(row, col)))
+        else:
+            raise ValueError("Invalid norm order for matrices.")
+        if keepdims:
+            shape = list(x.shape)
+            shape[row] = shape[col] = 1
+            r = r.reshape(shape)
+        return r
+    raise ValueError("Improper number of dimensions to norm.")
+
+
+def _numpy(name):
+    func = getattr(_np.linalg, name)
+
+    def f(*args, **kwargs):
+        return call_numpy("numpy.linalg." + name, func, *args, **kwargs)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = "NumPy's linalg.%s, computed by NumPy (operands downloaded, results uploaded)." % name
+    return f
+
+
+solve = _numpy("solve")
+inv = _numpy("inv")
+det = _numpy("det")
+slogdet = _numpy("slogdet")
+cholesky = _numpy("cholesky")
+qr = _numpy("qr")
+eigh = _numpy("eigh")
+eigvalsh = _numpy("eigvalsh")
+svd = _numpy("svd")
+lstsq = _numpy("lstsq")
+matrix_rank = _numpy("matrix_rank")
+pinv = _numpy("pinv")
+matrix_power = _numpy("matrix_power")
+
+
+def __getattr__(name):
+    return submodule_getattr("numpy.linalg", name)
