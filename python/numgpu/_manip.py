@@ -503,6 +503,10 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     ops = [_arr(o) for o in operands[1:]]
     labels, out_labels = _einsum_parse(operands[0], ops)
     dt = _np.dtype(dtype) if dtype is not None else _np.result_type(*[o.dtype for o in ops])
+    for i, o in enumerate(ops):
+        if not _np.can_cast(o.dtype, dt, casting):
+            raise TypeError("Iterator operand %d dtype could not be cast from dtype('%s') to dtype('%s') according "
+                            "to the rule '%s'" % (i, o.dtype, dt, casting))
     ops = [o if o.dtype == dt else o.astype(dt) for o in ops]
     ops_l = [_take_diagonals(o, list(ls)) for o, ls in zip(ops, labels)]
     for i in range(len(ops_l)):  # labels only one operand has and the output lacks: sum them first
