@@ -7,8 +7,6 @@ fallback contract: the operands are downloaded, NumPy computes, the results are 
 call is counted. NumPy's LinAlgError (a singular matrix, a non-positive-definite one) propagates
 unchanged. Anything else NumPy's linalg has is found by the module __getattr__.
 """
-import operator as _operator
-
 import numpy as _np
 from numpy.linalg import LinAlgError
 
@@ -44,8 +42,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
         axis = tuple(range(nd))
     elif not isinstance(axis, tuple):
         try:
-            axis = (_operator.index(axis),)
-        except TypeError:
+            axis = (int(axis),)
+        except Exception:
             raise TypeError("'axis' must be None, an integer or a tuple of integers") from None
     if len(axis) == 1:
         if isinstance(ord, str):
@@ -67,7 +65,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
         if row == col:
             raise ValueError("Duplicate axes given.")
         if ord in (2, -2, "nuc"):  # singular values: NumPy's SVD
-            return call_numpy("numpy.linalg.norm", _np.linalg.norm, x, ord, axis, keepdims)
+            return _call("norm", _np.linalg.norm, x, ord, axis, keepdims)
         if ord in (1, -1):
             red = _max if ord == 1 else _min
             r = red(_sum(absolute(x), axis=row), axis=col - 1 if col > row else col)
@@ -86,11 +84,25 @@ def norm(x, ord=None, axis=None, keepdims=False):
     raise ValueError("Improper number of dimensions to norm.")
 
 
+def _scalars_up(r):
+    """NumPy scalars in a result as 0-d device arrays (numgpu's stand-in for them)."""
+    if isinstance(r, _np.generic):
+        return asarray(r)
+    if isinstance(r, tuple):
+        vals = [_scalars_up(v) for v in r]
+        return type(r)(*vals) if hasattr(r, "_fields") else tuple(vals)
+    return r
+
+
+def _call(name, func, *args, **kwargs):
+    return _scalars_up(call_numpy("numpy.linalg." + name, func, *args, **kwargs))
+
+
 def _numpy(name):
     func = getattr(_np.linalg, name)
 
     def f(*args, **kwargs):
-        return call_numpy("numpy.linalg." + name, func, *args, **kwargs)
+        return _call(name, func, *args, **kwargs)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = "NumPy's linalg.%s, computed by NumPy (operands downloaded, results uploaded)." % name
     return f
@@ -112,4 +124,12 @@ matrix_power = _numpy("matrix_power")
 
 
 def __getattr__(name):
-    return submodule_getattr("numpy.linalg", name)
+    value = submodule_getattr("numpy.linalg", name)
+    if not callable(value) or isinstance(value, type):
+        return value
+
+    def f(*args, **kwargs):
+        return _scalars_up(value(*args, **kwargs))
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = value.__doc__
+    return f
