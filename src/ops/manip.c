@@ -49,7 +49,20 @@ static NgIrRef bin(NgIrKernel *k, NgOp op, NgIrRef x, NgIrRef y)
 }
 
 /* The input index of output index o along an axis of input extent n. */
+static NgIrRef map_outside(NgIrKernel *k, NgMapKind kind, NgIrRef o, NgIrRef b, NgIrRef n);
+
 static NgIrRef map_index(NgIrKernel *k, NgMapKind kind, NgIrRef o, NgIrRef b, NgIrRef n)
+{
+    if (kind != NG_MAP_EDGE && kind != NG_MAP_REFLECT && kind != NG_MAP_SYMMETRIC)
+        return map_outside(k, kind, o, b, n);
+    /* padding: inside the original extent the index is just o - b (a
+     * well-predicted branch; the division-heavy formula only at the edges) */
+    NgIrRef j = bin(k, NG_OP_SUB, o, b);
+    NgIrRef inside = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, bin(k, NG_OP_GE, j, i64(k, 0)), bin(k, NG_OP_LT, j, n));
+    return ng_ir_select(k, inside, j, map_outside(k, kind, o, b, n));
+}
+
+static NgIrRef map_outside(NgIrKernel *k, NgMapKind kind, NgIrRef o, NgIrRef b, NgIrRef n)
 {
     NgIrRef j = bin(k, NG_OP_SUB, o, b);
     switch (kind) {
@@ -72,13 +85,26 @@ static NgIrRef map_index(NgIrKernel *k, NgMapKind kind, NgIrRef o, NgIrRef b, Ng
     return o;
 }
 
+/* A new int64 variable bound to value (appended to stmts). */
+static NgIrRef bind(NgIrKernel *k, NgIrRef value, NgIrRef *stmts, int *ns)
+{
+    int v = ng_ir_var(k, NG_INT64);
+    stmts[(*ns)++] = ng_ir_let(k, v, value);
+    return ng_ir_varref(k, v);
+}
+
 /* Parameters: out, in, b[ndim] (map operands), chunk (last-axis run per
- * work item), items (work items), k (tri only). */
+ * work item), items (work items), k (tri only).
+ *
+ * Per work item: the outer output indices and their input indices are
+ * bound once; along the last axis, WRAP and DIV step their input index
+ * incrementally (no division per element), the other maps use the formula. */
 static NgStatus build_map(const void *ctx, NgIrKernel *k)
 {
     const MapKey *key = ctx;
     NgDType dt = (NgDType)key->dtype;
     int R = key->ndim;
+    NgMapKind lastmap = (NgMapKind)key->map[R - 1];
     int out = ng_ir_param_array(k, dt, R, true, true);
     int in = ng_ir_param_array(k, dt, R, key->in_contig, false);
     int b[NG_MAXDIMS];
@@ -87,40 +113,57 @@ static NgStatus build_map(const void *ctx, NgIrKernel *k)
     int chunk = ng_ir_param_scalar(k, NG_INT64), items = ng_ir_param_scalar(k, NG_INT64);
     int kk = key->tri ? ng_ir_param_scalar(k, NG_INT64) : -1;
     int vt = ng_ir_var(k, NG_INT64), vj = ng_ir_var(k, NG_INT64);
-    NgIrRef t = ng_ir_varref(k, vt), j = ng_ir_varref(k, vj);
-    NgIrRef last = ng_ir_shape(k, out, R - 1);
-    NgIrRef nch = bin(k, NG_OP_FLOORDIV, bin(k, NG_OP_ADD, last, bin(k, NG_OP_SUB, ng_ir_scalar(k, chunk), i64(k, 1))),
-                      ng_ir_scalar(k, chunk));
+    NgIrRef t = ng_ir_varref(k, vt), j = ng_ir_varref(k, vj), one = i64(k, 1), zero = i64(k, 0);
+    NgIrRef last = ng_ir_shape(k, out, R - 1), n_last = ng_ir_shape(k, in, R - 1), bl = ng_ir_scalar(k, b[R - 1]);
+    NgIrRef ch = ng_ir_scalar(k, chunk);
+    NgIrRef stmts[2 * NG_MAXDIMS + 8];
+    int ns = 0;
     /* work item t: chunk t % nch of the last axis of outer row t / nch */
-    NgIrRef c = bin(k, NG_OP_MOD, t, nch), q = bin(k, NG_OP_FLOORDIV, t, nch);
+    NgIrRef nch = bind(k, bin(k, NG_OP_FLOORDIV, bin(k, NG_OP_ADD, last, bin(k, NG_OP_SUB, ch, one)), ch), stmts, &ns);
+    NgIrRef q = bind(k, bin(k, NG_OP_FLOORDIV, t, nch), stmts, &ns);
+    NgIrRef lo = bind(k, bin(k, NG_OP_MUL, bin(k, NG_OP_MOD, t, nch), ch), stmts, &ns);
+    NgIrRef hi = bind(k, bin(k, NG_OP_MINIMUM, bin(k, NG_OP_ADD, lo, ch), last), stmts, &ns);
     NgIrRef o[NG_MAXDIMS], src[NG_MAXDIMS];
     for (int d = R - 2; d >= 0; d--) {
         NgIrRef n = ng_ir_shape(k, out, d);
-        o[d] = bin(k, NG_OP_MOD, q, n);
-        q = bin(k, NG_OP_FLOORDIV, q, n);
+        o[d] = bind(k, d ? bin(k, NG_OP_MOD, q, n) : q, stmts, &ns);
+        if (d)
+            q = bind(k, bin(k, NG_OP_FLOORDIV, q, n), stmts, &ns);
     }
+    for (int d = 0; d < R - 1; d++)
+        src[d] = bind(k, map_index(k, (NgMapKind)key->map[d], o[d], ng_ir_scalar(k, b[d]), ng_ir_shape(k, in, d)),
+                      stmts, &ns);
     o[R - 1] = j;
-    /* outer indices are loop-invariant for the inner loop: bind them first */
-    NgIrRef stmts[NG_MAXDIMS + 2];
-    int ns = 0;
-    for (int d = 0; d < R - 1; d++) {
-        int v = ng_ir_var(k, NG_INT64);
-        stmts[ns++] = ng_ir_let(k, v, map_index(k, (NgMapKind)key->map[d], o[d], ng_ir_scalar(k, b[d]),
-                                                ng_ir_shape(k, in, d)));
-        src[d] = ng_ir_varref(k, v);
+    NgIrRef step[3];
+    int nstep = 0;
+    if (lastmap == NG_MAP_WRAP || lastmap == NG_MAP_DIV) {
+        int vs = ng_ir_var(k, NG_INT64);
+        NgIrRef s = ng_ir_varref(k, vs);
+        stmts[ns++] = ng_ir_let(k, vs, map_index(k, lastmap, lo, bl, n_last));
+        src[R - 1] = s;
+        NgIrRef s1 = bin(k, NG_OP_ADD, s, one);
+        if (lastmap == NG_MAP_WRAP) { /* s = s + 1 == n ? 0 : s + 1 */
+            step[nstep++] = ng_ir_assign(k, vs, ng_ir_select(k, bin(k, NG_OP_EQ, s1, n_last), zero, s1));
+        } else { /* r counts the copies of element s made so far */
+            int vr = ng_ir_var(k, NG_INT64);
+            NgIrRef r = ng_ir_varref(k, vr), r1 = bin(k, NG_OP_ADD, r, one), full = bin(k, NG_OP_EQ, r1, bl);
+            stmts[ns++] = ng_ir_let(k, vr, bin(k, NG_OP_MOD, lo, bl));
+            step[nstep++] = ng_ir_assign(k, vs, ng_ir_select(k, full, s1, s));
+            step[nstep++] = ng_ir_assign(k, vr, ng_ir_select(k, full, zero, r1));
+        }
+    } else {
+        src[R - 1] = map_index(k, lastmap, j, bl, n_last);
     }
-    src[R - 1] = map_index(k, (NgMapKind)key->map[R - 1], j, ng_ir_scalar(k, b[R - 1]), ng_ir_shape(k, in, R - 1));
     NgIrRef val = ng_ir_load(k, in, R, src);
     if (key->tri) { /* j - i <= k keeps the lower triangle; j - i >= k the upper one */
         NgIrRef diff = bin(k, NG_OP_SUB, o[R - 1], o[R - 2]);
         NgIrRef keep = bin(k, key->tri == TRI_LOWER ? NG_OP_LE : NG_OP_GE, diff, ng_ir_scalar(k, kk));
         val = ng_ir_select(k, keep, val, ng_ir_const_i(k, dt, 0));
     }
-    NgIrRef lo = bin(k, NG_OP_MUL, c, ng_ir_scalar(k, chunk));
-    NgIrRef hi = bin(k, NG_OP_MINIMUM, bin(k, NG_OP_ADD, lo, ng_ir_scalar(k, chunk)), last);
-    stmts[ns++] = ng_ir_for(k, vj, lo, hi, i64(k, 1), ng_ir_store(k, out, R, o, val), 0);
-    k->body = ng_ir_for(k, vt, i64(k, 0), ng_ir_scalar(k, items), i64(k, 1), ng_ir_block(k, ns, stmts),
-                        NG_IR_PARALLEL);
+    NgIrRef body[4] = {ng_ir_store(k, out, R, o, val)};
+    memcpy(body + 1, step, sizeof(NgIrRef) * (size_t)nstep);
+    stmts[ns++] = ng_ir_for(k, vj, lo, hi, one, ng_ir_block(k, 1 + nstep, body), 0);
+    k->body = ng_ir_for(k, vt, zero, ng_ir_scalar(k, items), one, ng_ir_block(k, ns, stmts), NG_IR_PARALLEL);
     return k->status;
 }
 
@@ -157,8 +200,10 @@ static NgStatus run_map(const NgArray *a, const NgArray *out, const NgMapKind *m
     }
     key.in_contig = istr[R - 1] == 1;
     int64_t outer = dst->size / dst->shape[R - 1], last = dst->shape[R - 1];
-    /* enough work items for a GPU, long runs along the last axis for the CPU */
-    int64_t nch = (65536 + outer - 1) / outer;
+    /* enough work items for a GPU's threads; on the CPU, enough for its
+     * threads and otherwise long runs along the last axis */
+    int64_t want = ng_array_device(src)->be->target->par == NG_PAR_OPENMP ? 256 : 65536;
+    int64_t nch = (want + outer - 1) / outer;
     if (nch > (last + 255) / 256)
         nch = (last + 255) / 256;
     if (nch < 1)
