@@ -1,11 +1,13 @@
 """numgpu.linalg: NumPy's linalg on device arrays.
 
 norm runs on the device (reductions and elementwise ops), except the orders that need singular
-values (2, -2, 'nuc' of matrices). The factorisations and solvers (solve, inv, det, slogdet,
-cholesky, qr, eigh, eigvalsh, svd, lstsq, matrix_rank, pinv, ...) run on NumPy through the
-fallback contract: the operands are downloaded, NumPy computes, the results are uploaded, and the
-call is counted. NumPy's LinAlgError (a singular matrix, a non-positive-definite one) propagates
-unchanged. Anything else NumPy's linalg has is found by the module __getattr__.
+values (2, -2, 'nuc' of matrices). solve, inv and cholesky of one square float32/float64 matrix
+run on the device's vendor LAPACK where it has one (cuSOLVER on cuda, loaded at run time); every
+other case, and the other factorisations and solvers (det, slogdet, qr, eigh, eigvalsh, svd,
+lstsq, matrix_rank, pinv, ...), run on NumPy through the fallback contract: the operands are
+downloaded, NumPy computes, the results are uploaded, and the call is counted. NumPy's
+LinAlgError (a singular matrix, a non-positive-definite one) propagates unchanged. Anything else
+NumPy's linalg has is found by the module __getattr__.
 """
 import numpy as _np
 from numpy.linalg import LinAlgError
@@ -108,11 +110,8 @@ def _numpy(name):
     return f
 
 
-solve = _numpy("solve")
-inv = _numpy("inv")
 det = _numpy("det")
 slogdet = _numpy("slogdet")
-cholesky = _numpy("cholesky")
 qr = _numpy("qr")
 eigh = _numpy("eigh")
 eigvalsh = _numpy("eigvalsh")
@@ -121,6 +120,29 @@ lstsq = _numpy("lstsq")
 matrix_rank = _numpy("matrix_rank")
 pinv = _numpy("pinv")
 matrix_power = _numpy("matrix_power")
+
+
+def _device_first(code, name):
+    """A function that runs on the device's vendor LAPACK (cuSOLVER on cuda) when the device has one
+    and the operands suit it (one square float32/float64 matrix), else on NumPy."""
+    fallback = _numpy(name)
+
+    def f(a, *args, **kwargs):
+        if not kwargs and len(args) <= 1:
+            from . import _core
+            r = _core.linalg(code, a, *args)
+            if r is not None:
+                return r
+        return fallback(a, *args, **kwargs)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = fallback.__doc__.replace("computed by NumPy", "on the device's vendor LAPACK where present, "
+                                         "else computed by NumPy")
+    return f
+
+
+solve = _device_first(0, "solve")
+inv = _device_first(1, "inv")
+cholesky = _device_first(2, "cholesky")
 
 
 def __getattr__(name):

@@ -117,3 +117,18 @@ def test_module_getattr():
     assert_same(ng.linalg.cond(ng.asarray(a)), np.linalg.cond(a), rtol=1e-10)
     with pytest.raises(AttributeError):
         ng.linalg.no_such_function
+
+
+def test_vendor_lapack_hook():
+    """solve/inv/cholesky try the device's vendor LAPACK first: None (use NumPy) where there is none,
+    and always None for operands it does not take (batches, mixed dtypes, integers)."""
+    a = ng.asarray(spd(4))
+    kind = ng.get_device().split(":")[0]
+    r = ng._core.linalg(0, a, ng.ones(4))
+    if kind != "cuda":
+        assert r is None
+    else:
+        assert_same(r, np.linalg.solve(spd(4), np.ones(4)), rtol=1e-10)
+    assert ng._core.linalg(0, ng.asarray(np.stack([spd(3)] * 2)), ng.ones((2, 3))) is None
+    assert ng._core.linalg(2, ng.asarray(np.eye(3, dtype=np.int64))) is None
+    assert ng._core.linalg(0, a, ng.ones(4, dtype=np.float32)) is None
