@@ -22,6 +22,16 @@ def _arr(a):
     return a if isinstance(a, ndarray) else asarray(a)
 
 
+def _index_arr(x):
+    """An index argument as a device array; an empty Python list is an empty intp array (NumPy's rule)."""
+    if isinstance(x, ndarray):
+        return x
+    x = _np.asarray(x)
+    if x.size == 0 and x.dtype.kind == "f":
+        x = x.astype(_np.intp)
+    return asarray(x)
+
+
 def _axis_error(axis, ndim):
     from numpy.exceptions import AxisError
     return AxisError("axis %d is out of bounds for array of dimension %d" % (axis, ndim))
@@ -62,7 +72,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         a, axis = a.reshape(-1), 0
     else:
         _norm_axis(axis, a.ndim)
-    r = _core.take(a, indices, axis, _mode(mode))
+    r = _core.take(a, _index_arr(indices), axis, _mode(mode))
     if out is not None:
         out[...] = r
         return out
@@ -73,7 +83,7 @@ def put(a, ind, v, mode="raise"):
     """a.flat[ind] = v, v repeated as needed; duplicate indices: one of the writes wins."""
     if not isinstance(a, ndarray):
         raise TypeError("argument 1 must be numgpu.ndarray, not %s" % type(a).__name__)
-    ind = _arr(ind).reshape(-1)
+    ind = _index_arr(ind).reshape(-1)
     v = _arr(v).reshape(-1)
     if ind.size == 0 or v.size == 0:
         return None
@@ -159,6 +169,8 @@ def repeat(a, repeats, axis=None):
         axis = _norm_axis(axis, a.ndim)
     if isinstance(repeats, (int, _np.integer)) and not isinstance(repeats, (bool, _np.bool_)):
         repeats = int(repeats)
+    else:
+        repeats = _index_arr(repeats)
     return _core.repeat(a, repeats, axis)
 
 

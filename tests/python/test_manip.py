@@ -52,6 +52,8 @@ def test_take_errors_and_shapes():
     assert_same(ng.take(g, 5), np.take(x, 5))
     assert_same(ng.take(g, np.zeros((0,), int), axis=1), np.take(x, np.zeros((0,), int), axis=1))
     assert_same(g.take([1, 2], axis=1), x.take([1, 2], axis=1))
+    assert_same(ng.take(g, []), np.take(x, []))
+    assert_same(ng.repeat(ng.zeros(0), []), np.repeat(np.zeros(0), []))
     assert_same(ng.take(ng.asarray(np.float32(3.5)), [0, 0]), np.take(np.float32(3.5), [0, 0]))
 
 
