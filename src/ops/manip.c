@@ -48,21 +48,8 @@ static NgIrRef bin(NgIrKernel *k, NgOp op, NgIrRef x, NgIrRef y)
     return ng_ir_binary(k, op, op >= NG_OP_EQ && op <= NG_OP_GE ? NG_BOOL : NG_INT64, x, y);
 }
 
-/* The input index of output index o along an axis of input extent n. */
-static NgIrRef map_outside(NgIrKernel *k, NgMapKind kind, NgIrRef o, NgIrRef b, NgIrRef n);
-
-static NgIrRef map_index(NgIrKernel *k, NgMapKind kind, NgIrRef o, NgIrRef b, NgIrRef n)
-{
-    if (kind != NG_MAP_EDGE && kind != NG_MAP_REFLECT && kind != NG_MAP_SYMMETRIC)
-        return map_outside(k, kind, o, b, n);
-    /* padding: inside the original extent the index is just o - b (a
-     * well-predicted branch; the division-heavy formula only at the edges) */
-    NgIrRef j = bin(k, NG_OP_SUB, o, b);
-    NgIrRef inside = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, bin(k, NG_OP_GE, j, i64(k, 0)), bin(k, NG_OP_LT, j, n));
-    return ng_ir_select(k, inside, j, map_outside(k, kind, o, b, n));
-}
-
-static NgIrRef map_outside(NgIrKernel *k, NgMapKind kind, NgIrRef o, NgIrRef b, NgIrRef n)
+/* The map's formula, valid for any o. */
+static NgIrRef map_formula(NgIrKernel *k, NgMapKind kind, NgIrRef o, NgIrRef b, NgIrRef n)
 {
     NgIrRef j = bin(k, NG_OP_SUB, o, b);
     switch (kind) {
@@ -83,6 +70,18 @@ static NgIrRef map_outside(NgIrKernel *k, NgMapKind kind, NgIrRef o, NgIrRef b, 
     case NG_MAP_DIV: return bin(k, NG_OP_FLOORDIV, o, b);
     }
     return o;
+}
+
+/* The input index of output index o along an axis of input extent n. */
+static NgIrRef map_index(NgIrKernel *k, NgMapKind kind, NgIrRef o, NgIrRef b, NgIrRef n)
+{
+    if (kind != NG_MAP_EDGE && kind != NG_MAP_REFLECT && kind != NG_MAP_SYMMETRIC)
+        return map_formula(k, kind, o, b, n);
+    /* padding: inside the original extent the index is just o - b (a
+     * well-predicted branch; the division-heavy formula only at the edges) */
+    NgIrRef j = bin(k, NG_OP_SUB, o, b);
+    NgIrRef inside = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, bin(k, NG_OP_GE, j, i64(k, 0)), bin(k, NG_OP_LT, j, n));
+    return ng_ir_select(k, inside, j, map_formula(k, kind, o, b, n));
 }
 
 /* A new int64 variable bound to value (appended to stmts). */
@@ -116,7 +115,7 @@ static NgStatus build_map(const void *ctx, NgIrKernel *k)
     NgIrRef t = ng_ir_varref(k, vt), j = ng_ir_varref(k, vj), one = i64(k, 1), zero = i64(k, 0);
     NgIrRef last = ng_ir_shape(k, out, R - 1), n_last = ng_ir_shape(k, in, R - 1), bl = ng_ir_scalar(k, b[R - 1]);
     NgIrRef ch = ng_ir_scalar(k, chunk);
-    NgIrRef stmts[2 * NG_MAXDIMS + 8];
+    NgIrRef stmts[3 * NG_MAXDIMS + 8]; /* 3 binds per outer axis, 4 per item, 2 steppers, the loop */
     int ns = 0;
     /* work item t: chunk t % nch of the last axis of outer row t / nch */
     NgIrRef nch = bind(k, bin(k, NG_OP_FLOORDIV, bin(k, NG_OP_ADD, last, bin(k, NG_OP_SUB, ch, one)), ch), stmts, &ns);
@@ -213,7 +212,7 @@ static NgStatus run_map(const NgArray *a, const NgArray *out, const NgMapKind *m
     const NgKernel *kern;
     NgStatus st = ng_kernel_get(ng_array_device(src), &key, sizeof key, build_map, &key, &kern);
     if (st == NG_OK) {
-        NgKArg args[4 * NG_MAXDIMS + 16];
+        NgKArg args[5 * NG_MAXDIMS + 16]; /* two arrays (2 + 2 per axis), b per axis, 3 scalars */
         int n = 0;
         ng_kargs_array(args, &n, dst, R, dst->shape, ostr);
         ng_kargs_array(args, &n, src, R, src->shape, istr);
@@ -507,9 +506,12 @@ static NgStatus compact(const NgArray *flat, int weight, int ndim, const int64_t
 {
     NgDevice *dev = ng_array_device(flat);
     int64_t total = flat->size, one = 1;
-    int64_t chunk = (total + 1023) / 1024;
-    if (chunk < 4096)
-        chunk = 4096;
+    /* chunks: a few per CPU thread; on a GPU, one per thread of a modest grid
+     * (the host prefix sum over their counts stays small either way) */
+    bool cpu = dev->be->target->par == NG_PAR_OPENMP;
+    int64_t chunk = (total + (cpu ? 1023 : 32767)) / (cpu ? 1024 : 32768);
+    if (chunk < (cpu ? 4096 : 64))
+        chunk = cpu ? 4096 : 64;
     int64_t nchunks = (total + chunk - 1) / chunk;
     NgArray sums;
     memset(&sums, 0, sizeof sums);

@@ -416,3 +416,16 @@ def test_stays_on_device():
               ng.flip(g), ng.einsum("ij,kj->ik", g, g), ng.trace(g), ng.outer(g[0], g[1])):
         assert isinstance(r, ng.ndarray)
     assert ng.stats()["download_bytes"] == before
+
+
+def test_highest_rank():
+    """32-d arrays (NG_MAXDIMS): the gather and compaction kernels take one scalar per axis."""
+    x = np.arange(2 ** 10).reshape((1,) * 22 + (2,) * 10)
+    g = ng.asarray(x)
+    w = [(0, 0)] * 22 + [(1, 1)] * 10
+    assert_same(ng.roll(g, 1, -1), np.roll(x, 1, -1))
+    assert_same(ng.pad(g, w, "reflect"), np.pad(x, w, "reflect"))
+    assert_same(ng.tril(g), np.tril(x))
+    assert_same(ng.argwhere(g), np.argwhere(x))
+    assert_same(ng.repeat(g, 3, axis=5), np.repeat(x, 3, axis=5))
+    assert_same(ng.tile(g, 2), np.tile(x, 2))
