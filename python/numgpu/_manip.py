@@ -9,9 +9,8 @@ import operator as _operator
 
 import numpy as _np
 
-from . import _core, asarray, ndarray, reshape, transpose, broadcast_to, zeros
+from . import _core, asarray, ndarray, broadcast_to, zeros
 from . import sum as _sum
-from . import multiply as _multiply  # noqa: F401 (defined by the ufunc loop of numgpu/__init__)
 
 __all__ = ["take", "put", "nonzero", "argwhere", "flatnonzero", "where", "repeat", "tile", "roll",
            "flip", "fliplr", "flipud", "pad", "meshgrid", "tril", "triu", "trace", "diag", "diagonal",

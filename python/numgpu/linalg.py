@@ -39,7 +39,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
     nd = x.ndim
     if axis is None:
         if ord is None or (ord in ("f", "fro") and nd == 2) or (ord == 2 and nd == 1):
-            r = sqrt(_sum(x * x))
+            flat = x.reshape(-1)
+            r = sqrt(flat @ flat)  # one pass, no temporary: matmul's dot-product kernel
             return r.reshape((1,) * nd) if keepdims else r
         axis = tuple(range(nd))
     elif not isinstance(axis, tuple):
