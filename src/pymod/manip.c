@@ -200,8 +200,8 @@ static PyObject *f_linalg(PyObject *m, PyObject *args)
     PyObject *a, *b = Py_None;
     if (!PyArg_ParseTuple(args, "iO|O:linalg", &op, &a, &b))
         return NULL;
-    if (!ngpy_check(a) || (b != Py_None && !ngpy_check(b)))
-        Py_RETURN_NONE;
+    if (!ngpy_check(a) || (op == 0) != (b != Py_None) || (b != Py_None && !ngpy_check(b)))
+        Py_RETURN_NONE; /* not device arrays, or the wrong arguments: NumPy decides */
     NgArray out;
     int info = 0;
     NgStatus st = op == 0 ? ng_linalg_solve(ngpy_arr(a), ngpy_arr(b), &out, &info)

@@ -132,3 +132,6 @@ def test_vendor_lapack_hook():
     assert ng._core.linalg(0, ng.asarray(np.stack([spd(3)] * 2)), ng.ones((2, 3))) is None
     assert ng._core.linalg(2, ng.asarray(np.eye(3, dtype=np.int64))) is None
     assert ng._core.linalg(0, a, ng.ones(4, dtype=np.float32)) is None
+    assert ng._core.linalg(0, a) is None and ng._core.linalg(1, a, a) is None
+    with pytest.raises(TypeError):
+        ng.linalg.solve(a)
