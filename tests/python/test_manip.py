@@ -428,3 +428,13 @@ def test_highest_rank():
     assert_same(ng.argwhere(g), np.argwhere(x))
     assert_same(ng.repeat(g, 3, axis=5), np.repeat(x, 3, axis=5))
     assert_same(ng.tile(g, 2), np.tile(x, 2))
+
+
+@pytest.mark.parametrize("subs", ["ij,jk->ik", "ij->i", "ii", "i,i->", "bij,bjk->bik"])
+def test_einsum_bool_and_mixed(subs):
+    shapes = {"ij,jk->ik": [(3, 4), (4, 2)], "ij->i": [(3, 4)], "ii": [(3, 3)], "i,i->": [(5,), (5,)],
+              "bij,bjk->bik": [(2, 3, 4), (2, 4, 2)]}[subs]
+    ops = [data(np.bool_, s, seed=i) for i, s in enumerate(shapes)]
+    assert_same(ng.einsum(subs, *[ng.asarray(o) for o in ops]), np.einsum(subs, *ops))
+    mixed = [o.astype(np.int32 if i == 0 else np.float32) for i, o in enumerate(ops)]
+    assert_same(ng.einsum(subs, *[ng.asarray(o) for o in mixed]), np.einsum(subs, *mixed))
