@@ -441,7 +441,7 @@ typedef struct CompKey {
 } CompKey;
 
 /* Parameters, count: sums[nchunks], in, chunk.
- * fill: out (nonzero: (ndim, total); counts: (total,)), in, offsets, chunk,
+ * fill: out (nonzero: (ndim, total); counts: (total,)), in, offsets[nchunks + 1], chunk,
  * shape[ndim] (nonzero). One work item per chunk. */
 static NgStatus build_comp(const void *ctx, NgIrKernel *k)
 {
@@ -464,7 +464,8 @@ static NgStatus build_comp(const void *ctx, NgIrKernel *k)
     NgIrRef x = ng_ir_load(k, in, 1, &i);
     NgIrRef w = key->weight == W_NONZERO ? ng_ir_binary(k, NG_OP_NE, NG_BOOL, x, ng_ir_const_i(k, dt, 0))
                                          : ng_ir_cast(k, NG_INT64, x);
-    NgIrRef stmts[3], inner, nchunks = ng_ir_shape(k, fill ? offs : out, 0);
+    /* fill: offsets has one more entry than there are chunks (the total) */
+    NgIrRef stmts[3], inner, nchunks = fill ? bin(k, NG_OP_SUB, ng_ir_shape(k, offs, 0), one) : ng_ir_shape(k, out, 0);
     if (!fill) {
         inner = ng_ir_for(k, vi, lo, hi, one, ng_ir_assign(k, vn, bin(k, NG_OP_ADD, acc, ng_ir_cast(k, NG_INT64, w))), 0);
         ng_ir_reduce(k, inner, vn, NG_OP_ADD);
@@ -483,8 +484,19 @@ static NgStatus build_comp(const void *ctx, NgIrKernel *k)
             steps[d] = ng_ir_store(k, out, 2, at, d ? bin(k, NG_OP_MOD, q, n) : q);
             q = bin(k, NG_OP_FLOORDIV, q, n);
         }
-        steps[key->ndim] = ng_ir_assign(k, vn, bin(k, NG_OP_ADD, acc, one));
-        body = ng_ir_if(k, w, ng_ir_block(k, key->ndim + 1, steps), NG_IR_NONE);
+        if (key->ndim == 1) {
+            /* branch-free on the data: store i at acc whenever a true element
+             * is still to come in this chunk (acc < its end), advance acc by
+             * w; a slot written for a false element is overwritten by the
+             * next true one. The remaining branch is predictable. */
+            NgIrRef c1 = bin(k, NG_OP_ADD, c, one);
+            NgIrRef steps1[2] = {ng_ir_if(k, bin(k, NG_OP_LT, acc, ng_ir_load(k, offs, 1, &c1)), steps[0], NG_IR_NONE),
+                                 ng_ir_assign(k, vn, bin(k, NG_OP_ADD, acc, ng_ir_cast(k, NG_INT64, w)))};
+            body = ng_ir_block(k, 2, steps1);
+        } else {
+            steps[key->ndim] = ng_ir_assign(k, vn, bin(k, NG_OP_ADD, acc, one));
+            body = ng_ir_if(k, w, ng_ir_block(k, key->ndim + 1, steps), NG_IR_NONE);
+        }
     } else { /* slots acc .. acc + x[i] hold i */
         int vr = ng_ir_var(k, NG_INT64);
         NgIrRef r = ng_ir_varref(k, vr), at = bin(k, NG_OP_ADD, acc, r);
@@ -526,7 +538,8 @@ static NgStatus compact(const NgArray *flat, int weight, int ndim, const int64_t
     int64_t found = 0;
     NgStatus st = NG_OK;
     if (nchunks > 0) {
-        if ((st = ng_array_empty(dev, NG_INT64, 1, &nchunks, &sums)) != NG_OK ||
+        int64_t nsums = nchunks + 1; /* counts, then offsets and the total */
+        if ((st = ng_array_empty(dev, NG_INT64, 1, &nsums, &sums)) != NG_OK ||
             (st = ng_kernel_get(dev, &key, sizeof key, build_comp, &key, &kern)) != NG_OK)
             goto done;
         ng_kargs_array(args, &n, &sums, 1, &nchunks, &one);
@@ -540,6 +553,7 @@ static NgStatus compact(const NgArray *flat, int weight, int ndim, const int64_t
             host[c] = found;
             found += s;
         }
+        host[nchunks] = found;
     }
     int64_t oshape[2] = {ndim, found};
     bool nz = weight == W_NONZERO;
@@ -556,7 +570,8 @@ static NgStatus compact(const NgArray *flat, int weight, int ndim, const int64_t
     int64_t ostr[2] = {found, 1};
     ng_kargs_array(args, &n, out, nz ? 2 : 1, nz ? oshape : &found, nz ? ostr : &one);
     ng_kargs_array(args, &n, flat, 1, &total, &one);
-    ng_kargs_array(args, &n, &sums, 1, &nchunks, &one);
+    int64_t noffs = nchunks + 1;
+    ng_kargs_array(args, &n, &sums, 1, &noffs, &one);
     args[n++].i = chunk;
     for (int d = 0; nz && d < ndim; d++)
         args[n++].i = shape[d];
