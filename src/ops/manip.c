@@ -96,8 +96,9 @@ static NgIrRef bind(NgIrKernel *k, NgIrRef value, NgIrRef *stmts, int *ns)
  * work item), items (work items), k (tri only).
  *
  * Per work item: the outer output indices and their input indices are
- * bound once; along the last axis, WRAP and DIV step their input index
- * incrementally (no division per element), the other maps use the formula. */
+ * bound once; along the last axis, WRAP copies runs of consecutive input
+ * elements, DIV steps its input index (no division per element either
+ * way), the other maps use the formula. */
 static NgStatus build_map(const void *ctx, NgIrKernel *k)
 {
     const MapKey *key = ctx;
@@ -115,7 +116,7 @@ static NgStatus build_map(const void *ctx, NgIrKernel *k)
     NgIrRef t = ng_ir_varref(k, vt), j = ng_ir_varref(k, vj), one = i64(k, 1), zero = i64(k, 0);
     NgIrRef last = ng_ir_shape(k, out, R - 1), n_last = ng_ir_shape(k, in, R - 1), bl = ng_ir_scalar(k, b[R - 1]);
     NgIrRef ch = ng_ir_scalar(k, chunk);
-    NgIrRef stmts[3 * NG_MAXDIMS + 8]; /* 3 binds per outer axis, 4 per item, 2 steppers, the loop */
+    NgIrRef stmts[3 * NG_MAXDIMS + 10]; /* 3 binds per outer axis, 4 per item, last-axis setup, the loop */
     int ns = 0;
     /* work item t: chunk t % nch of the last axis of outer row t / nch */
     NgIrRef nch = bind(k, bin(k, NG_OP_FLOORDIV, bin(k, NG_OP_ADD, last, bin(k, NG_OP_SUB, ch, one)), ch), stmts, &ns);
@@ -135,24 +136,23 @@ static NgStatus build_map(const void *ctx, NgIrKernel *k)
     o[R - 1] = j;
     NgIrRef step[3];
     int nstep = 0;
-    if (lastmap == NG_MAP_WRAP || lastmap == NG_MAP_DIV) {
-        int vs = ng_ir_var(k, NG_INT64);
-        NgIrRef s = ng_ir_varref(k, vs);
-        stmts[ns++] = ng_ir_let(k, vs, map_index(k, lastmap, lo, bl, n_last));
+    int vs = ng_ir_var(k, NG_INT64), vj0 = ng_ir_var(k, NG_INT64), vseg = ng_ir_var(k, NG_INT64);
+    NgIrRef s = ng_ir_varref(k, vs), j0 = ng_ir_varref(k, vj0), seg = ng_ir_varref(k, vseg);
+    if (lastmap == NG_MAP_WRAP) { /* runs of consecutive input elements, s advancing with j */
+        src[R - 1] = bin(k, NG_OP_ADD, s, bin(k, NG_OP_SUB, j, j0));
+    } else if (lastmap == NG_MAP_DIV) {
         src[R - 1] = s;
         NgIrRef s1 = bin(k, NG_OP_ADD, s, one);
-        if (lastmap == NG_MAP_WRAP) { /* s = s + 1 == n ? 0 : s + 1 */
-            step[nstep++] = ng_ir_assign(k, vs, ng_ir_select(k, bin(k, NG_OP_EQ, s1, n_last), zero, s1));
-        } else { /* r counts the copies of element s made so far */
-            int vr = ng_ir_var(k, NG_INT64);
-            NgIrRef r = ng_ir_varref(k, vr), r1 = bin(k, NG_OP_ADD, r, one), full = bin(k, NG_OP_EQ, r1, bl);
-            stmts[ns++] = ng_ir_let(k, vr, bin(k, NG_OP_MOD, lo, bl));
-            step[nstep++] = ng_ir_assign(k, vs, ng_ir_select(k, full, s1, s));
-            step[nstep++] = ng_ir_assign(k, vr, ng_ir_select(k, full, zero, r1));
-        }
+        int vr = ng_ir_var(k, NG_INT64); /* r counts the copies of element s made so far */
+        NgIrRef r = ng_ir_varref(k, vr), r1 = bin(k, NG_OP_ADD, r, one), full = bin(k, NG_OP_EQ, r1, bl);
+        stmts[ns++] = ng_ir_let(k, vr, bin(k, NG_OP_MOD, lo, bl));
+        step[nstep++] = ng_ir_assign(k, vs, ng_ir_select(k, full, s1, s));
+        step[nstep++] = ng_ir_assign(k, vr, ng_ir_select(k, full, zero, r1));
     } else {
         src[R - 1] = map_index(k, lastmap, j, bl, n_last);
     }
+    if (lastmap == NG_MAP_WRAP || lastmap == NG_MAP_DIV)
+        stmts[ns++] = ng_ir_let(k, vs, map_index(k, lastmap, lo, bl, n_last));
     NgIrRef val = ng_ir_load(k, in, R, src);
     if (key->tri) { /* j - i <= k keeps the lower triangle; j - i >= k the upper one */
         NgIrRef diff = bin(k, NG_OP_SUB, o[R - 1], o[R - 2]);
@@ -161,7 +161,21 @@ static NgStatus build_map(const void *ctx, NgIrKernel *k)
     }
     NgIrRef body[4] = {ng_ir_store(k, out, R, o, val)};
     memcpy(body + 1, step, sizeof(NgIrRef) * (size_t)nstep);
-    stmts[ns++] = ng_ir_for(k, vj, lo, hi, one, ng_ir_block(k, 1 + nstep, body), 0);
+    if (lastmap == NG_MAP_WRAP) {
+        /* while j0 < hi: copy the run up to the input's end (an affine,
+         * vectorisable loop), then continue from input index 0 */
+        NgIrRef run[4] = {
+            ng_ir_assign(k, vseg, bin(k, NG_OP_MINIMUM, bin(k, NG_OP_SUB, hi, j0), bin(k, NG_OP_SUB, n_last, s))),
+            ng_ir_for(k, vj, j0, bin(k, NG_OP_ADD, j0, seg), one, body[0], 0),
+            ng_ir_assign(k, vj0, bin(k, NG_OP_ADD, j0, seg)),
+            ng_ir_assign(k, vs, zero),
+        };
+        stmts[ns++] = ng_ir_let(k, vj0, lo);
+        stmts[ns++] = ng_ir_let(k, vseg, zero);
+        stmts[ns++] = ng_ir_while(k, bin(k, NG_OP_LT, j0, hi), ng_ir_block(k, 4, run));
+    } else {
+        stmts[ns++] = ng_ir_for(k, vj, lo, hi, one, ng_ir_block(k, 1 + nstep, body), 0);
+    }
     k->body = ng_ir_for(k, vt, zero, ng_ir_scalar(k, items), one, ng_ir_block(k, ns, stmts), NG_IR_PARALLEL);
     return k->status;
 }
