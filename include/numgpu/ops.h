@@ -177,7 +177,53 @@ NgStatus ng_op_quantile(const NgArray *a, int axis, const NgArray *q, NgDType dt
 
 /* ---- gathering and rearranging (src/ops/manip.c) --------------------- */
 
-/* (section of the rearranging ops) */
+/* How the index-map gather finds the input index of output index o along
+ * one axis (input extent n, per-axis operand b). */
+typedef enum NgMapKind {
+    NG_MAP_ID,        /* o */
+    NG_MAP_WRAP,      /* (o - b) mod n: roll, tile, pad "wrap" */
+    NG_MAP_EDGE,      /* o - b clamped to [0, n): pad "edge" */
+    NG_MAP_REFLECT,   /* o - b mirrored at the edges, edge not repeated: pad "reflect" */
+    NG_MAP_SYMMETRIC, /* o - b mirrored, edge repeated: pad "symmetric" */
+    NG_MAP_DIV,       /* o / b: repeat by a constant */
+} NgMapKind;
+
+typedef enum NgPadMode {
+    NG_PAD_CONSTANT, NG_PAD_EDGE, NG_PAD_REFLECT, NG_PAD_SYMMETRIC, NG_PAD_WRAP,
+} NgPadMode;
+
+typedef enum NgTakeMode {
+    NG_TAKE_RAISE, NG_TAKE_WRAP, NG_TAKE_CLIP,
+} NgTakeMode;
+
+/* out (new, shape) [o...] = a[map_d(o_d)...]; a and out have rank ndim. */
+NgStatus ng_op_gather_map(const NgArray *a, int ndim, const int64_t *shape, const NgMapKind *maps,
+                          const int64_t *b, NgArray *out);
+/* Views: a reversed along axes (naxes < 0: all); the diagonal of axes
+ * axis1/axis2 (offset as NumPy's), appended as the last axis. */
+NgStatus ng_op_flip(const NgArray *a, int naxes, const int *axes, NgArray *out);
+NgStatus ng_op_diagonal(const NgArray *a, int64_t offset, int axis1, int axis2, NgArray *out);
+/* Copies: roll by shifts[i] along axes[i] (repeats add up); tile; repeat
+ * along axis by `count` or by the 1-d array `counts` (one per element;
+ * NULL: count); tril (upper false) / triu of the last two axes. */
+NgStatus ng_op_roll(const NgArray *a, int naxes, const int *axes, const int64_t *shifts, NgArray *out);
+NgStatus ng_op_tile(const NgArray *a, int nreps, const int64_t *reps, NgArray *out);
+NgStatus ng_op_repeat(const NgArray *a, const NgArray *counts, int64_t count, int axis, NgArray *out);
+NgStatus ng_op_tri(const NgArray *a, int64_t k, bool upper, NgArray *out);
+/* pad: width[2*d], width[2*d+1] before/after axis d; values (constant
+ * mode) likewise, one scalar per side. */
+NgStatus ng_op_pad(const NgArray *a, const int64_t *width, NgPadMode mode, const NgScalar *values, NgArray *out);
+/* Coordinates of the nonzero elements, C order: an (ndim, count) int64 array. */
+NgStatus ng_op_nonzero(const NgArray *a, NgArray *out);
+/* take along axis (an integer index array of any shape). */
+NgStatus ng_op_take(const NgArray *a, const NgArray *idx, int axis, NgTakeMode mode, NgArray *out);
+
+/* Vendor LAPACK on the device (src/ops/linalg.c): one square float32/64
+ * matrix. NG_ERR_UNSUPPORTED where the device has none (then NumPy
+ * computes); *info > 0: singular / not positive definite (no output). */
+NgStatus ng_linalg_solve(const NgArray *a, const NgArray *b, NgArray *out, int *info);
+NgStatus ng_linalg_inv(const NgArray *a, NgArray *out, int *info);
+NgStatus ng_linalg_cholesky(const NgArray *a, NgArray *out, int *info);
 
 /* ---- random numbers (src/ops/random.c) ------------------------------- */
 

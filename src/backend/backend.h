@@ -50,9 +50,21 @@ typedef struct NgBackend {
                      const void *A, size_t a_off, int64_t lda, int64_t a_bs,
                      const void *B, size_t b_off, int64_t ldb, int64_t b_bs,
                      void *C, size_t c_off, int64_t ldc, int64_t c_bs);
+    /* Optional vendor LAPACK (NULL: none), in place on one contiguous
+     * row-major n x n matrix A of dtype dt (float32/float64), byte offset
+     * a_off. NG_LAPACK_POTRF: the lower triangle of A becomes the Cholesky
+     * factor L (the rest is left as it is). NG_LAPACK_GESV: solves
+     * A X = B for B given column-major (n x nrhs, i.e. a row-major nrhs x n
+     * block at b_off), overwritten by X; A is overwritten by its LU factors.
+     * *info: 0, or > 0 when A is singular / not positive definite (LAPACK's
+     * info). NG_ERR_UNSUPPORTED lets the caller fall back. */
+    NgStatus (*lapack)(NgDevice *dev, int op, NgDType dt, int64_t n, int64_t nrhs, void *A, size_t a_off,
+                       void *B, size_t b_off, int *info);
     /* A string naming compiler and options, part of every cache key. */
     const char *(*compiler_id)(NgDevice *dev);
 } NgBackend;
+
+enum { NG_LAPACK_POTRF, NG_LAPACK_GESV }; /* operations of NgBackend.lapack */
 
 typedef struct NgPool NgPool;
 

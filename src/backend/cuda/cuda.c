@@ -482,6 +482,124 @@ static NgStatus cuda_gemm(NgDevice *dev, NgDType dt, int64_t batch, int64_t n, i
     return r == 0 ? NG_OK : ng_error_set(NG_ERR_DEVICE, "cuda: cuBLAS gemm failed (status %d)", r);
 }
 
+/* ---- cuSOLVER (optional: linalg falls back to NumPy) ---- */
+
+typedef struct cusolverDnContext *cusolverDnHandle_t;
+enum { CUBLAS_FILL_MODE_UPPER = 1, CUBLAS_OP_T = 1 };
+
+#define CUSOLVER_SYMBOLS(X) \
+    X(cusolverDnCreate, int, (cusolverDnHandle_t *)) \
+    X(cusolverDnSpotrf_bufferSize, int, (cusolverDnHandle_t, int, int, float *, int, int *)) \
+    X(cusolverDnDpotrf_bufferSize, int, (cusolverDnHandle_t, int, int, double *, int, int *)) \
+    X(cusolverDnSpotrf, int, (cusolverDnHandle_t, int, int, float *, int, float *, int, int *)) \
+    X(cusolverDnDpotrf, int, (cusolverDnHandle_t, int, int, double *, int, double *, int, int *)) \
+    X(cusolverDnSgetrf_bufferSize, int, (cusolverDnHandle_t, int, int, float *, int, int *)) \
+    X(cusolverDnDgetrf_bufferSize, int, (cusolverDnHandle_t, int, int, double *, int, int *)) \
+    X(cusolverDnSgetrf, int, (cusolverDnHandle_t, int, int, float *, int, float *, int *, int *)) \
+    X(cusolverDnDgetrf, int, (cusolverDnHandle_t, int, int, double *, int, double *, int *, int *)) \
+    X(cusolverDnSgetrs, int, (cusolverDnHandle_t, int, int, int, const float *, int, const int *, float *, int, \
+        int *)) \
+    X(cusolverDnDgetrs, int, (cusolverDnHandle_t, int, int, int, const double *, int, const int *, double *, int, \
+        int *))
+
+static struct {
+#define DECLARE(name, ret, params) ret (*name) params;
+    CUSOLVER_SYMBOLS(DECLARE)
+#undef DECLARE
+} sol;
+
+static pthread_once_t sol_once = PTHREAD_ONCE_INIT;
+static bool sol_ok;
+static cusolverDnHandle_t sol_handle; /* made on first use, for the first device that asks */
+static NgDevice *sol_device;
+
+static void load_cusolver(void)
+{
+    static const char *names[] = {"libcusolver.so", "libcusolver.so.12", "libcusolver.so.11", "libcusolver.so.13"};
+    const char *dirs[3] = {getenv("NUMGPU_CUSOLVER_PATH"), getenv("CUDA_HOME"), "/usr/local/cuda"};
+    void *h = NULL;
+    char path[512];
+    for (int d = 0; d < 4 && !h; d++)
+        for (size_t n = 0; n < sizeof names / sizeof *names && !h; n++) {
+            if (d < 3 && (!dirs[d] || !*dirs[d]))
+                continue;
+            if (d == 0)
+                snprintf(path, sizeof path, "%s/%s", dirs[0], names[n]);
+            else if (d < 3)
+                snprintf(path, sizeof path, "%s/lib64/%s", dirs[d], names[n]);
+            else
+                snprintf(path, sizeof path, "%s", names[n]);
+            h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        }
+    if (!h)
+        return;
+#define LOAD(name, ret, params) \
+    if (!(sol.name = (ret(*) params)dlsym(h, #name))) \
+        return;
+    CUSOLVER_SYMBOLS(LOAD)
+#undef LOAD
+    sol_ok = true;
+}
+
+/* Row-major A is column-major A^T. POTRF asks for the upper factor of A^T
+ * (= A), which read row-major is L. GESV factors A^T and solves with
+ * trans = T, i.e. with A; B is column-major as cuSOLVER expects. The
+ * workspace, pivots and info live in one temporary device block. */
+static NgStatus cuda_lapack(NgDevice *dev, int op, NgDType dt, int64_t n, int64_t nrhs, void *A, size_t a_off,
+                            void *B, size_t b_off, int *info)
+{
+    pthread_once(&sol_once, load_cusolver);
+    if (!sol_ok || (dt != NG_FLOAT32 && dt != NG_FLOAT64) || n > 46340 || nrhs > INT32_MAX)
+        return ng_error_set(NG_ERR_UNSUPPORTED, "cuSOLVER not available for this operation");
+    NgStatus st = current(dev);
+    if (st != NG_OK)
+        return st;
+    if (!sol_handle) {
+        if (sol.cusolverDnCreate(&sol_handle) != 0)
+            return ng_error_set(NG_ERR_UNSUPPORTED, "cusolverDnCreate failed");
+        sol_device = dev;
+    }
+    if (sol_device != dev)
+        return ng_error_set(NG_ERR_UNSUPPORTED, "cuSOLVER is in use on %s", sol_device->name);
+    bool f32 = dt == NG_FLOAT32;
+    int N = (int)n, lwork = 0, r;
+    char *a = (char *)A + a_off, *b = B ? (char *)B + b_off : NULL;
+    if (op == NG_LAPACK_POTRF)
+        r = f32 ? sol.cusolverDnSpotrf_bufferSize(sol_handle, CUBLAS_FILL_MODE_UPPER, N, (float *)a, N, &lwork)
+                : sol.cusolverDnDpotrf_bufferSize(sol_handle, CUBLAS_FILL_MODE_UPPER, N, (double *)a, N, &lwork);
+    else
+        r = f32 ? sol.cusolverDnSgetrf_bufferSize(sol_handle, N, N, (float *)a, N, &lwork)
+                : sol.cusolverDnDgetrf_bufferSize(sol_handle, N, N, (double *)a, N, &lwork);
+    if (r != 0)
+        return ng_error_set(NG_ERR_DEVICE, "cuda: cuSOLVER buffer size query failed (status %d)", r);
+    size_t item = f32 ? 4 : 8, wbytes = (size_t)lwork * item;
+    size_t nbytes = wbytes + sizeof(int) * ((size_t)n + 1);
+    void *tmp;
+    if ((st = cuda_alloc(dev, nbytes, &tmp)) != NG_OK)
+        return st;
+    float *ws = tmp;
+    double *wd = tmp;
+    int *ipiv = (int *)((char *)tmp + wbytes), *dinfo = ipiv + n;
+    if (op == NG_LAPACK_POTRF) {
+        r = f32 ? sol.cusolverDnSpotrf(sol_handle, CUBLAS_FILL_MODE_UPPER, N, (float *)a, N, ws, lwork, dinfo)
+                : sol.cusolverDnDpotrf(sol_handle, CUBLAS_FILL_MODE_UPPER, N, (double *)a, N, wd, lwork, dinfo);
+    } else {
+        r = f32 ? sol.cusolverDnSgetrf(sol_handle, N, N, (float *)a, N, ws, ipiv, dinfo)
+                : sol.cusolverDnDgetrf(sol_handle, N, N, (double *)a, N, wd, ipiv, dinfo);
+        if (r == 0 && (st = cuda_download(dev, info, dinfo, 0, sizeof(int))) == NG_OK && *info == 0)
+            r = f32 ? sol.cusolverDnSgetrs(sol_handle, CUBLAS_OP_T, N, (int)nrhs, (float *)a, N, ipiv, (float *)b, N,
+                                           dinfo)
+                    : sol.cusolverDnDgetrs(sol_handle, CUBLAS_OP_T, N, (int)nrhs, (double *)a, N, ipiv, (double *)b,
+                                           N, dinfo);
+    }
+    if (st == NG_OK && r == 0)
+        st = cuda_download(dev, info, dinfo, 0, sizeof(int));
+    cuda_free(dev, tmp, nbytes);
+    if (st == NG_OK && r != 0)
+        st = ng_error_set(NG_ERR_DEVICE, "cuda: cuSOLVER failed (status %d)", r);
+    return st;
+}
+
 static const char *cuda_compiler_id(NgDevice *dev) { return ((CuState *)dev->state)->id; }
 
 const NgBackend ng_backend_cuda = {
@@ -500,4 +618,5 @@ const NgBackend ng_backend_cuda = {
     .sync = cuda_sync,
     .compiler_id = cuda_compiler_id,
     .gemm = cuda_gemm,
+    .lapack = cuda_lapack,
 };

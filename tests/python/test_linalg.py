@@ -1,0 +1,137 @@
+"""numgpu.linalg against numpy.linalg: norm on the device (vector and matrix orders, axis,
+keepdims), the solvers and factorisations through the NumPy fallback, LinAlgError unchanged."""
+import numpy as np
+import pytest
+
+import numgpu as ng
+from helpers import FLOATS, INTS, assert_same, call_both, data, case_id
+
+
+VECTOR_ORDS = [None, 2, 1, 0, np.inf, -np.inf, 3, 0.5, -1]
+MATRIX_ORDS = [None, "fro", 1, -1, np.inf, -np.inf]
+
+
+@pytest.mark.parametrize("dtype", FLOATS + [np.int64, np.int8, np.bool_], ids=case_id)
+@pytest.mark.parametrize("ord", VECTOR_ORDS, ids=case_id)
+def test_vector_norm(dtype, ord):
+    x = data(dtype, (4, 6), kind="nonzero")
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    for axis in (0, 1, -1):
+        for keepdims in (False, True):
+            assert_same(ng.linalg.norm(ng.asarray(x), ord, axis, keepdims), np.linalg.norm(x, ord, axis, keepdims),
+                        rtol=rtol)
+    v = x[1]
+    assert_same(ng.linalg.norm(ng.asarray(v), ord), np.linalg.norm(v, ord), rtol=rtol)
+    assert_same(ng.linalg.norm(ng.asarray(x)[:, ::-2], ord, 1), np.linalg.norm(x[:, ::-2], ord, 1), rtol=rtol)
+
+
+@pytest.mark.parametrize("dtype", FLOATS + INTS[:2], ids=case_id)
+@pytest.mark.parametrize("ord", MATRIX_ORDS + [2, -2, "nuc"], ids=case_id)
+def test_matrix_norm(dtype, ord):
+    x = data(dtype, (2, 4, 5))
+    rtol = 1e-5 if dtype == np.float32 else 1e-10
+    for axis in ((1, 2), (2, 1), (0, 2), (-1, 0)):
+        for keepdims in (False, True):
+            assert_same(ng.linalg.norm(ng.asarray(x), ord, axis, keepdims), np.linalg.norm(x, ord, axis, keepdims),
+                        rtol=rtol)
+    m = x[0]
+    assert_same(ng.linalg.norm(ng.asarray(m), ord), np.linalg.norm(m, ord), rtol=rtol)
+    assert_same(ng.linalg.norm(ng.asarray(m).T, ord, keepdims=True), np.linalg.norm(m.T, ord, keepdims=True),
+                rtol=rtol)
+
+
+def test_norm_whole_array_and_errors():
+    x = data(np.float64, (2, 3, 4))
+    assert_same(ng.linalg.norm(ng.asarray(x)), np.linalg.norm(x))
+    assert_same(ng.linalg.norm(ng.asarray(x), keepdims=True), np.linalg.norm(x, keepdims=True))
+    assert_same(ng.linalg.norm(ng.zeros((0,))), np.linalg.norm(np.zeros((0,))))
+    for args in [(x, "fro"), (x[0], "abc"), (x[0, 0], "fro"), (x[0], 3), (x, None, (0, 0)), (x, None, (0, 1, 2)),
+                 (x, None, 1.5)]:
+        call_both(np.linalg.norm, ng.linalg.norm, list(args))
+
+
+def test_norm_on_device():
+    g = ng.asarray(data(np.float64, (50, 40)))
+    before = ng.stats()["download_bytes"]
+    for ord in (None, 1, np.inf, "fro"):
+        assert isinstance(ng.linalg.norm(g, ord), ng.ndarray)
+    assert isinstance(ng.linalg.norm(g, 3, axis=1), ng.ndarray)
+    assert ng.stats()["download_bytes"] == before
+
+
+def spd(n, seed=0, dtype=np.float64):
+    a = np.random.default_rng(seed).standard_normal((n, n))
+    return (a @ a.T + n * np.eye(n)).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=case_id)
+def test_solvers(dtype):
+    rtol = 1e-4 if dtype == np.float32 else 1e-10
+    a = spd(5, dtype=dtype)
+    b = data(dtype, (5, 2))
+    g, gb = ng.asarray(a), ng.asarray(b)
+    assert_same(ng.linalg.solve(g, gb), np.linalg.solve(a, b), rtol=rtol)
+    assert_same(ng.linalg.inv(g), np.linalg.inv(a), rtol=rtol)
+    assert_same(ng.linalg.cholesky(g), np.linalg.cholesky(a), rtol=rtol)
+    assert_same(ng.linalg.pinv(g), np.linalg.pinv(a), rtol=rtol, atol=1e-6)
+    assert_same(ng.linalg.eigh(g).eigenvalues, np.linalg.eigh(a).eigenvalues, rtol=rtol)
+    assert_same(ng.linalg.eigvalsh(g), np.linalg.eigvalsh(a), rtol=rtol)
+    assert_same(ng.linalg.svd(g, compute_uv=False), np.linalg.svd(a, compute_uv=False), rtol=rtol)
+    q, r = ng.linalg.qr(g)
+    assert_same(q @ r, a, rtol=rtol, atol=1e-4)
+    assert_same(ng.linalg.det(g), np.linalg.det(a), rtol=rtol)
+    sign, logdet = ng.linalg.slogdet(g)
+    esign, elogdet = np.linalg.slogdet(a)
+    assert_same(sign, esign)
+    assert_same(logdet, elogdet, rtol=rtol)
+    x, res, rank, sv = ng.linalg.lstsq(g, gb, rcond=None)
+    ex, eres, erank, esv = np.linalg.lstsq(a, b, rcond=None)
+    assert_same(x, ex, rtol=rtol, atol=1e-6)
+    assert rank == erank
+    assert_same(ng.linalg.matrix_rank(g), np.linalg.matrix_rank(a))
+    assert_same(ng.linalg.matrix_power(g, 3), np.linalg.matrix_power(a, 3), rtol=rtol)
+
+
+def test_batched_solve_and_inv():
+    a = np.stack([spd(3, s) for s in range(4)])
+    b = data(np.float64, (4, 3, 1))
+    assert_same(ng.linalg.solve(ng.asarray(a), ng.asarray(b)), np.linalg.solve(a, b))
+    assert_same(ng.linalg.inv(ng.asarray(a)), np.linalg.inv(a))
+    assert_same(ng.linalg.det(ng.asarray(a)), np.linalg.det(a))
+
+
+def test_linalg_errors_propagate():
+    sing = ng.zeros((3, 3))
+    for f, args in [(ng.linalg.inv, (sing,)), (ng.linalg.solve, (sing, ng.ones(3))),
+                    (ng.linalg.cholesky, (ng.asarray(-np.eye(2)),))]:
+        with pytest.raises(np.linalg.LinAlgError):
+            f(*args)
+    assert ng.linalg.LinAlgError is np.linalg.LinAlgError
+    call_both(np.linalg.inv, ng.linalg.inv, [np.ones((2, 3))])
+    call_both(np.linalg.solve, ng.linalg.solve, [np.eye(3), np.ones(4)])
+
+
+def test_module_getattr():
+    a = spd(3)
+    assert_same(ng.linalg.eigvals(ng.asarray(a)), np.linalg.eigvals(a), rtol=1e-10)
+    assert_same(ng.linalg.cond(ng.asarray(a)), np.linalg.cond(a), rtol=1e-10)
+    with pytest.raises(AttributeError):
+        ng.linalg.no_such_function
+
+
+def test_vendor_lapack_hook():
+    """solve/inv/cholesky try the device's vendor LAPACK first: None (use NumPy) where there is none,
+    and always None for operands it does not take (batches, mixed dtypes, integers)."""
+    a = ng.asarray(spd(4))
+    kind = ng.get_device().split(":")[0]
+    r = ng._core.linalg(0, a, ng.ones(4))
+    if kind != "cuda":
+        assert r is None
+    else:
+        assert_same(r, np.linalg.solve(spd(4), np.ones(4)), rtol=1e-10)
+    assert ng._core.linalg(0, ng.asarray(np.stack([spd(3)] * 2)), ng.ones((2, 3))) is None
+    assert ng._core.linalg(2, ng.asarray(np.eye(3, dtype=np.int64))) is None
+    assert ng._core.linalg(0, a, ng.ones(4, dtype=np.float32)) is None
+    assert ng._core.linalg(0, a) is None and ng._core.linalg(1, a, a) is None
+    with pytest.raises(TypeError):
+        ng.linalg.solve(a)
