@@ -8,29 +8,17 @@ Prints, per op, on float64 arrays of 10^7 elements (10^6 with --quick) on the cu
     PYTHONPATH=python .venv/bin/python bench/bench_array_api.py [--quick] [--dtype float32]
 """
 import argparse
-import statistics
 import sys
-import time
 
 import numpy
 
 import numgpu as ng
+from _timing import device_time  # noqa: E402
 
 UNARY = ["arcsinh", "arccosh", "arctanh", "cbrt", "exp2", "reciprocal", "signbit", "deg2rad", "fabs"]
 BINARY = ["copysign", "nextafter", "logaddexp", "logaddexp2", "fmod", "heaviside"]
 
 
-def median_time(fn, repeat, sync=False):
-    fn()
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        if sync:
-            ng.synchronize()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def main():
@@ -64,9 +52,9 @@ def main():
             print("%-12s MISMATCH with NumPy" % name)
             bad += 1
             continue
-        t_ng = median_time(lambda: f_ng(*ng_args), repeat, sync=True)
+        t_ng = device_time(lambda: f_ng(*ng_args), repeat)
         with numpy.errstate(all="ignore"):
-            t_np = median_time(lambda: f_np(*np_args), repeat)
+            t_np = device_time(lambda: f_np(*np_args), repeat)
         print("%-12s %12.2f %12.2f %8.2f" % (name, t_ng * 1e3, t_np * 1e3, t_np / t_ng))
     return 1 if bad else 0
 

@@ -8,26 +8,14 @@ faster). Every result is compared with NumPy's first; a mismatch exits 1.
     PYTHONPATH=python python bench/bench_manip.py --quick    # 1M
 """
 import argparse
-import statistics
 import sys
-import time
 
 import numpy as np
 
 import numgpu as ng
+from _timing import device_time  # noqa: E402
 
 
-def median_time(fn, repeat):
-    fn()
-    fn()
-    ng.synchronize()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        ng.synchronize()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def host(r):
@@ -92,8 +80,8 @@ def main():
             print("%-26s MISMATCH" % name)
             bad = True
             continue
-        t_ng = median_time(f_ng, args.repeat)
-        t_np = median_time(f_np, args.repeat)
+        t_ng = device_time(f_ng, args.repeat)
+        t_np = device_time(f_np, args.repeat)
         print("%-26s %12.3f %12.3f %8.2f" % (name, t_ng * 1e3, t_np * 1e3, t_np / t_ng))
     return 1 if bad else 0
 

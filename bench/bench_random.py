@@ -13,25 +13,14 @@ Each result is sanity-checked (range and mean) before it is timed.
     PYTHONPATH=python python bench/bench_random.py [--quick]
 """
 import argparse
-import statistics
 import sys
-import time
 
 import numpy
 
 import numgpu as ng
+from _timing import device_time  # noqa: E402
 
 
-def median_time(fn, repeat):
-    fn()
-    ng.synchronize()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        ng.synchronize()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def main():
@@ -70,9 +59,9 @@ def main():
             print("%-26s WRONG RESULT (min %g max %g mean %g)" % (name, r.min(), r.max(), r.mean()))
             bad = True
             continue
-        t_ng, t_np = median_time(f_ng, repeat), median_time(f_np, repeat)
+        t_ng, t_np = device_time(f_ng, repeat), device_time(f_np, repeat)
         print("%-26s %12.2f %12.2f %8.2f" % (name, t_ng * 1e3, t_np * 1e3, t_np / t_ng))
-    t_ng, t_np = median_time(lambda: np_stream.random(n), repeat), median_time(lambda: host.random(n), repeat)
+    t_ng, t_np = device_time(lambda: np_stream.random(n), repeat), device_time(lambda: host.random(n), repeat)
     print("%-26s %12.2f %12.2f %8.2f" % ("default_rng().random", t_ng * 1e3, t_np * 1e3, t_np / t_ng))
     return 1 if bad else 0
 

@@ -22,22 +22,12 @@ import time
 import numpy as np
 
 import numgpu as ng
+from _timing import device_time  # noqa: E402
 from numgpu import _fallback
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def timed(f, repeat):
-    f()
-    ng.synchronize()
-    ts = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        r = f()
-        ng.synchronize()
-        ts.append(time.perf_counter() - t0)
-        del r
-    return statistics.median(ts)
 
 
 def row(name, t_ng, t_np):
@@ -68,7 +58,7 @@ def bench_protocols(n, repeat):
         ("np.maximum(x, 0.5)", lambda: np.maximum(x, 0.5), lambda: ng.maximum(x, 0.5), lambda: np.maximum(a, 0.5)),
     ]
     for name, f_ng, f_direct, f_np in cases:
-        t_ng, t_d, t_np = timed(f_ng, repeat), timed(f_direct, repeat), timed(f_np, repeat)
+        t_ng, t_d, t_np = device_time(f_ng, repeat), device_time(f_direct, repeat), device_time(f_np, repeat)
         print("%-36s %12.3f ms %12.3f ms %12.3f ms %8.2fx" % (name, t_ng * 1e3, t_d * 1e3, t_np * 1e3, t_np / t_ng))
     header("fallback: functions numgpu lacks (download, NumPy, upload)")
     prev = _fallback.set_mode("silent")
@@ -77,7 +67,7 @@ def bench_protocols(n, repeat):
         ("np.diff(x)", lambda: np.diff(x), lambda: np.diff(a)),
         ("x.cumprod() (method)", lambda: x.cumprod(), lambda: a.cumprod()),
     ]:
-        row(name, timed(f_ng, repeat), timed(f_np, repeat))
+        row(name, device_time(f_ng, repeat), device_time(f_np, repeat))
     _fallback.set_mode(prev)
 
 
@@ -95,7 +85,7 @@ def bench_overhead(repeat):
         ("np.add(x, y) vs numgpu.add", lambda: np.add(x, y), lambda: ng.add(x, y)),
         ("np.sum(x) vs numgpu.sum", lambda: np.sum(x), lambda: ng.sum(x)),
     ]:
-        t_p, t_d = timed(loop(f_proto), repeat) / k, timed(loop(f_direct), repeat) / k
+        t_p, t_d = device_time(loop(f_proto), repeat) / k, device_time(loop(f_direct), repeat) / k
         print("%-36s %12.1f us %12.1f us" % (name, t_p * 1e6, t_d * 1e6))
 
 

@@ -10,23 +10,17 @@ it is timed; a mismatch exits 1.
 """
 import argparse
 import sys
-import time
 
 import numpy as np
 
 import numgpu as ng
+from _timing import device_time  # noqa: E402
 
 
-def timeit(fn, repeat):
-    fn()
-    ng.synchronize()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        ng.synchronize()
-        times.append(time.perf_counter() - t0)
-    return min(times)   # the machine is shared: the best run is the op's own cost
+def best_time(fn, repeat):
+    return device_time(fn, repeat, stat=min)  # shared machine: the best run is the op's own cost
+
+
 
 
 def host(r):
@@ -80,7 +74,7 @@ def main():
             print(f"{name:34s} MISMATCH with NumPy")
             bad += 1
             continue
-        tg, tn = timeit(fg, args.repeat), timeit(fn, args.repeat)
+        tg, tn = best_time(fg, args.repeat), best_time(fn, args.repeat)
         print(f"{name:34s} {tg * 1e3:10.2f} {tn * 1e3:10.2f} {tn / tg:7.2f}")
     return 1 if bad else 0
 
