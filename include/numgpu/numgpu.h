@@ -116,6 +116,11 @@ bool ng_device_is_gpu(const NgDevice *dev);
 const char *ng_device_description(const NgDevice *dev);
 /* Waits for all work queued on the device. */
 NgStatus ng_device_sync(NgDevice *dev);
+/* Waits for the queued work of every opened device. Call it before the
+ * process exits: a driver thread still compiling or running a kernel while
+ * the exit tears the driver's libraries down crashes (PoCL: LLVM's static
+ * objects destroyed under its compiler thread). */
+void ng_devices_finish(void);
 
 /* NVRTC, usable without a GPU: compiles CUDA source for `arch` ("sm_90"),
  * to PTX if `ptx`, else a cubin; *image (if non-NULL) gets the output,

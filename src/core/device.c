@@ -109,3 +109,12 @@ bool ng_device_host_visible(const NgDevice *dev) { return dev->be->host_visible;
 bool ng_device_is_gpu(const NgDevice *dev) { return dev->gpu; }
 const char *ng_device_description(const NgDevice *dev) { return dev->description; }
 NgStatus ng_device_sync(NgDevice *dev) { return dev->be->sync(dev); }
+
+void ng_devices_finish(void)
+{
+    pthread_mutex_lock(&lock);
+    int n = nopened;
+    pthread_mutex_unlock(&lock);
+    for (int i = 0; i < n; i++)
+        (void)opened[i].be->sync(&opened[i]); /* at exit: nothing left to report an error to */
+}

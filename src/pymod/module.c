@@ -432,7 +432,29 @@ static PyObject *f_op_names(PyObject *m, PyObject *unused)
     return l;
 }
 
+static PyObject *f_finish_devices(PyObject *m, PyObject *unused)
+{
+    Py_BEGIN_ALLOW_THREADS
+    ng_devices_finish();
+    Py_END_ALLOW_THREADS
+    Py_RETURN_NONE;
+}
+
+/* Python's atexit runs before the C library's exit handlers and the
+ * drivers' destructors: the right moment to wait for queued device work. */
+static int register_finish(PyObject *m)
+{
+    PyObject *atexit = PyImport_ImportModule("atexit");
+    PyObject *fn = atexit ? PyObject_GetAttrString(m, "finish_devices") : NULL;
+    PyObject *r = fn ? PyObject_CallMethod(atexit, "register", "O", fn) : NULL;
+    Py_XDECREF(atexit);
+    Py_XDECREF(fn);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
 static PyMethodDef functions[] = {
+    {"finish_devices", f_finish_devices, METH_NOARGS, "Wait for queued work on every opened device (at exit)."},
     {"asarray", (PyCFunction)(void (*)(void))f_asarray, METH_VARARGS | METH_KEYWORDS, "Array from any array-like."},
     {"empty", f_empty, METH_VARARGS, "empty(shape, dtype, device)"},
     {"full", f_full, METH_VARARGS, "full(shape, value, dtype, device)"},
@@ -510,6 +532,8 @@ PyMODINIT_FUNC PyInit__core(void)
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
         if (PyModule_AddFunctions(m, tables[i]) < 0)
             goto fail;
+    if (register_finish(m) < 0)
+        goto fail;
     ngpy.ndarray_type = ngpy_make_ndarray_type(m);
     if (!ngpy.ndarray_type || PyModule_AddObjectRef(m, "ndarray", (PyObject *)ngpy.ndarray_type) < 0)
         goto fail;
