@@ -8,6 +8,12 @@ lstsq, matrix_rank, pinv, ...), run on NumPy through the fallback contract: the 
 downloaded, NumPy computes, the results are uploaded, and the call is counted. NumPy's
 LinAlgError (a singular matrix, a non-positive-definite one) propagates unchanged. Anything else
 NumPy's linalg has is found by the module __getattr__.
+
+The Array API standard's linalg extension is here with NumPy 2's signatures (the standard's
+keywords plus NumPy's own: qr(mode=), svd(full_matrices=, compute_uv=, hermitian=),
+matrix_rank(tol=, rtol=), pinv(rcond=, rtol=), cholesky(upper=)). matrix_norm, vector_norm,
+diagonal, trace, outer, tensordot, vecdot, matmul, matrix_transpose and cross (three
+elementwise products of the components) run on the device; svdvals on NumPy.
 """
 import math as _math
 
