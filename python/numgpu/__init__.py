@@ -402,7 +402,7 @@ from .jit import jit, prange  # noqa: E402
 
 from ._sorting import *  # noqa: E402,F401,F403
 from ._manip import *  # noqa: E402,F401,F403
-from . import linalg, random  # noqa: E402,F401
+from . import fft, linalg, random  # noqa: E402,F401
 from ._array_api import *  # noqa: E402,F401,F403
 from ._run import config, report  # noqa: E402,F401
 from ._fallback import module_getattr as __getattr__  # noqa: E402,F401

@@ -386,7 +386,9 @@ def vecdot(x1, x2, /, *, axis=-1):
     if x1.shape[a1] != x2.shape[a2]:
         raise ValueError("vecdot: the contracted axes have different sizes (%d and %d)"
                          % (x1.shape[a1], x2.shape[a2]))
-    return _ns().sum(moveaxis(x1, a1, -1) * moveaxis(x2, a2, -1), axis=-1)
+    prod = moveaxis(x1, a1, -1) * moveaxis(x2, a2, -1)
+    # the sum in the promoted input dtype, as NumPy's vecdot (sum alone widens small integers)
+    return _ns().sum(prod, axis=-1, dtype=prod.dtype)
 
 
 def clip(x, /, min=None, max=None, out=None, *, a_min=None, a_max=None):

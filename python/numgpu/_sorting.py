@@ -76,26 +76,38 @@ def _index(x, what):
 
 # ---- sorting ---------------------------------------------------------------------
 
-def sort(a, axis=-1, kind=None, order=None, *, stable=None):
-    """Sorted copy along `axis` (stable merge sort on the device, NaNs last)."""
+def _sort(a, axis, kind, order, descending, indices):
     _check_kind(kind)
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
     a = _arr(a)
     if axis is None:
-        return _core.sort(a.ravel(), -1, False)
-    return _core.sort(a, _index(axis, "axis"), False)
+        a, axis = a.ravel(), -1
+    axis = _index(axis, "axis")
+    if not descending:
+        return _core.sort(a, axis, indices)
+    # The standard's descending=True, stable: the device's stable ascending sort of the array
+    # flipped along axis, flipped back. Equal elements then keep their original order (as
+    # array-api-strict does it); NaNs come first. Indices into the flipped array map back as n-1-i.
+    if a.ndim == 0:
+        return _core.sort(a, axis, indices)
+    flip = _ng().flip
+    r = flip(_core.sort(flip(a, axis=axis), axis, indices), axis=axis)
+    if indices:
+        n = a.shape[axis % a.ndim]
+        r = (n - 1) - r
+    return r
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
-    """Indices that sort `a` along `axis` (always stable)."""
-    _check_kind(kind)
-    if order is not None:
-        raise ValueError("Cannot specify order when the array has no fields.")
-    a = _arr(a)
-    if axis is None:
-        return _core.sort(a.ravel(), -1, True)
-    return _core.sort(a, _index(axis, "axis"), True)
+def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
+    """Sorted copy along `axis` (stable merge sort on the device, NaNs last; the standard's
+    descending=True gives the reverse order, equal elements still in their original order)."""
+    return _sort(a, axis, kind, order, descending, False)
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
+    """Indices that sort `a` along `axis` (always stable, also with descending=True)."""
+    return _sort(a, axis, kind, order, descending, True)
 
 
 def sort_complex(a):

@@ -8,7 +8,15 @@ lstsq, matrix_rank, pinv, ...), run on NumPy through the fallback contract: the 
 downloaded, NumPy computes, the results are uploaded, and the call is counted. NumPy's
 LinAlgError (a singular matrix, a non-positive-definite one) propagates unchanged. Anything else
 NumPy's linalg has is found by the module __getattr__.
+
+The Array API standard's linalg extension is here with NumPy 2's signatures (the standard's
+keywords plus NumPy's own: qr(mode=), svd(full_matrices=, compute_uv=, hermitian=),
+matrix_rank(tol=, rtol=), pinv(rcond=, rtol=), cholesky(upper=)). matrix_norm, vector_norm,
+diagonal, trace, outer, tensordot, vecdot, matmul, matrix_transpose and cross (three
+elementwise products of the components) run on the device; svdvals on NumPy.
 """
+import math as _math
+
 import numpy as _np
 from numpy.linalg import LinAlgError
 
@@ -17,7 +25,8 @@ from . import sum as _sum, max as _max, min as _min
 from ._fallback import call_numpy, submodule_getattr
 
 __all__ = ["LinAlgError", "norm", "solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh",
-           "svd", "lstsq", "matrix_rank", "pinv", "matrix_power"]
+           "svd", "svdvals", "lstsq", "matrix_rank", "pinv", "matrix_power", "matmul", "matrix_transpose",
+           "diagonal", "trace", "outer", "tensordot", "vecdot", "cross", "matrix_norm", "vector_norm"]
 
 
 def _arr(a):
@@ -113,14 +122,39 @@ def _numpy(name):
 
 det = _numpy("det")
 slogdet = _numpy("slogdet")
-qr = _numpy("qr")
 eigh = _numpy("eigh")
 eigvalsh = _numpy("eigvalsh")
-svd = _numpy("svd")
 lstsq = _numpy("lstsq")
-matrix_rank = _numpy("matrix_rank")
-pinv = _numpy("pinv")
 matrix_power = _numpy("matrix_power")
+
+
+# The factorisations with keywords: NumPy 2's signatures (the Array API standard's, plus NumPy's
+# own keywords), computed by NumPy.
+
+def qr(a, mode="reduced"):
+    """NumPy's linalg.qr (mode 'reduced', 'complete', 'r', 'raw'), computed by NumPy."""
+    return _call("qr", _np.linalg.qr, a, mode=mode)
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """NumPy's linalg.svd, computed by NumPy."""
+    return _call("svd", _np.linalg.svd, a, full_matrices=full_matrices, compute_uv=compute_uv,
+                 hermitian=hermitian)
+
+
+def svdvals(x, /):
+    """Singular values of (a stack of) matrices, computed by NumPy."""
+    return _call("svdvals", _np.linalg.svdvals, x)
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    """NumPy's linalg.matrix_rank (tol= or the standard's rtol=), computed by NumPy."""
+    return _call("matrix_rank", _np.linalg.matrix_rank, A, tol=tol, hermitian=hermitian, rtol=rtol)
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=_np._NoValue):
+    """NumPy's linalg.pinv (rcond= or the standard's rtol=), computed by NumPy."""
+    return _call("pinv", _np.linalg.pinv, a, rcond=rcond, hermitian=hermitian, rtol=rtol)
 
 
 def _device_first(code, name):
@@ -143,7 +177,99 @@ def _device_first(code, name):
 
 solve = _device_first(0, "solve")
 inv = _device_first(1, "inv")
-cholesky = _device_first(2, "cholesky")
+_cholesky = _device_first(2, "cholesky")
+
+
+def cholesky(a, /, *, upper=False):
+    """Cholesky factor L of a (stack of) symmetric positive-definite matrices (a = L @ L.T);
+    upper=True gives U = L.T (a = U.T @ U). The device's LAPACK where present, else NumPy."""
+    r = _cholesky(a)
+    return r.swapaxes(-1, -2) if upper else r
+
+
+# ---- the Array API standard's linalg functions, on the device -------------------------------
+
+def _ns():
+    import numgpu
+    return numgpu
+
+
+def matmul(x1, x2, /):
+    return _ns().matmul(x1, x2)
+
+
+def matrix_transpose(x, /):
+    x = _arr(x)
+    if x.ndim < 2:
+        raise ValueError("Input array must be at least 2-dimensional, but it is %d" % x.ndim)
+    return x.swapaxes(-1, -2)
+
+
+def diagonal(x, /, *, offset=0):
+    """The `offset` diagonal of each matrix of x (a view, as NumPy's)."""
+    return _ns().diagonal(x, offset, -2, -1)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """Sum of the `offset` diagonal of each matrix of x (NumPy's sum dtypes)."""
+    return _ns().trace(x, offset, -2, -1, dtype=dtype)
+
+
+def outer(x1, x2, /):
+    x1, x2 = _arr(x1), _arr(x2)
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError("Input arrays must be one-dimensional, but they are x1.ndim=%d and x2.ndim=%d."
+                         % (x1.ndim, x2.ndim))
+    return _ns().outer(x1, x2)
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    return _ns().tensordot(x1, x2, axes=axes)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    return _ns().vecdot(x1, x2, axis=axis)
+
+
+def cross(x1, x2, /, *, axis=-1):
+    """Cross product of 3-element vectors along `axis` (other axes broadcast), as elementwise
+    device ops on the three components."""
+    x1, x2 = _arr(x1), _arr(x2)
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but they are "
+                         "%d and %d dimensional instead." % (x1.shape[axis], x2.shape[axis]))
+    ns = _ns()
+    a = [ns.moveaxis(x1, axis, -1)[..., i] for i in range(3)]
+    b = [ns.moveaxis(x2, axis, -1)[..., i] for i in range(3)]
+    c = ns.stack([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]], axis=-1)
+    return ns.moveaxis(c, -1, axis)
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    """Norm of each matrix of x (norm over the last two axes)."""
+    return norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """Vector norm over `axis` (None: all elements; a tuple: those axes as one vector)."""
+    from numpy.lib.array_utils import normalize_axis_tuple
+    x = _arr(x)
+    shape = list(x.shape)
+    if axis is None:
+        r = norm(x.reshape(-1), ord=ord, axis=0)
+        axes = range(x.ndim)
+    else:
+        axes = normalize_axis_tuple(axis, x.ndim)
+        # the reduced axes moved to the front and merged into one: one vector norm over axis 0
+        rest = [i for i in range(x.ndim) if i not in axes]
+        v = x.transpose(tuple(axes) + tuple(rest)).reshape(
+            (_math.prod(shape[i] for i in axes),) + tuple(shape[i] for i in rest))
+        r = norm(v, ord=ord, axis=0)
+    if keepdims:
+        for i in axes:
+            shape[i] = 1
+        r = r.reshape(tuple(shape))
+    return r
 
 
 def __getattr__(name):

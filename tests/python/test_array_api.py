@@ -380,6 +380,22 @@ def test_vecdot(s1, s2, axis):
         call_both(np.vecdot, ng.vecdot, [a, b], kwargs={"axis": axis})
 
 
+@pytest.mark.parametrize("dt", ALL, ids=case_id)
+def test_vecdot_keeps_the_input_dtype(dt):
+    # NumPy's vecdot sums in the promoted input dtype (uint8 stays uint8, wrapping), unlike sum
+    a, b = data(dt, (3, 40), seed=20), data(dt, (40,), seed=21)
+    call_both(np.vecdot, ng.vecdot, [a, b])
+    call_both(np.vecdot, ng.vecdot, [a[:, ::-2], b[::2]])
+    call_both(np.vecdot, ng.vecdot, [a[:, :0], b[:0]])
+    call_both(np.vecdot, ng.vecdot, [a.T, b[:3]], kwargs={"axis": 0})
+
+
+def test_vecdot_mixed_dtypes():
+    for d1, d2 in ((np.uint8, np.int8), (np.int16, np.uint8), (np.int32, np.float32), (np.bool_, np.uint8)):
+        a, b = data(d1, (2, 5), seed=22), data(d2, (5,), seed=23)
+        call_both(np.vecdot, ng.vecdot, [a, b])
+
+
 def test_vecdot_errors():
     with pytest.raises(ValueError):
         ng.vecdot(ng.ones(3), ng.ones(4))

@@ -135,3 +135,143 @@ def test_vendor_lapack_hook():
     assert ng._core.linalg(0, a) is None and ng._core.linalg(1, a, a) is None
     with pytest.raises(TypeError):
         ng.linalg.solve(a)
+
+
+# ---- the Array API standard's linalg extension (NumPy 2's numpy.linalg functions) ------------
+
+def _both(name, *args, prec=(None, 0.0), **kwargs):
+    """numpy.linalg.<name> and numgpu.linalg.<name> on the same operands (prec: rtol, atol)."""
+    call_both(getattr(np.linalg, name), getattr(ng.linalg, name), list(args), kwargs=kwargs, rtol=prec[0], atol=prec[1])
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=case_id)
+def test_cholesky_upper(dtype):
+    rtol = 1e-4 if dtype == np.float32 else 1e-10
+    a = spd(5, dtype=dtype)
+    batch = np.stack([spd(3, s, dtype) for s in range(3)])
+    for m in (a, batch, a[::-1, ::-1]):
+        for upper in (False, True):
+            _both("cholesky", m, upper=upper, prec=(rtol, 1e-6))
+    u = ng.linalg.cholesky(ng.asarray(a), upper=True)
+    assert_same(u.T @ u, a, rtol=rtol)
+    with pytest.raises(np.linalg.LinAlgError):
+        ng.linalg.cholesky(ng.asarray(-np.eye(2)), upper=True)
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (3, 4), (2, 4, 4), (0, 3)], ids=str)
+def test_factorisation_keywords(shape):
+    a = data(np.float64, shape, seed=5)
+    g = ng.asarray(a)
+    for mode in ("reduced", "complete"):
+        q, r = ng.linalg.qr(g, mode=mode)
+        eq, er = np.linalg.qr(a, mode=mode)
+        assert q.shape == eq.shape and r.shape == er.shape
+        assert_same(q @ r, a, atol=1e-10)
+    _both("qr", a, mode="r", prec=(1e-10, 1e-10))
+    for full in (True, False):
+        u, s, vh = ng.linalg.svd(g, full_matrices=full)
+        eu, es, evh = np.linalg.svd(a, full_matrices=full)
+        assert u.shape == eu.shape and vh.shape == evh.shape
+        assert_same(s, es, rtol=1e-10)
+    _both("svd", a, compute_uv=False, prec=(1e-10, 0.0))
+    _both("svdvals", a, prec=(1e-10, 0.0))
+    if a.size:
+        for kw in ({}, {"rtol": 0.5}, {"tol": 1.0}, {"hermitian": False}):
+            _both("matrix_rank", a, **kw)
+        for kw in ({}, {"rtol": 0.5}, {"rtol": None}, {"rcond": 0.3}):
+            _both("pinv", a, prec=(1e-8, 1e-10), **kw)
+    with pytest.raises(ValueError):
+        ng.linalg.qr(g, mode="bogus")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.uint8, np.bool_], ids=case_id)
+def test_standard_matrix_functions(dtype):
+    a = data(dtype, (2, 4, 5), seed=8)
+    b = data(dtype, (5, 3), seed=9)
+    # float32 sums of products: the device's summation order differs from NumPy's BLAS
+    prec = (1e-5, 1e-2) if dtype == np.float32 else (None, 0.0)
+    for off in (0, 1, -2, 7):
+        _both("diagonal", a, offset=off)
+        _both("diagonal", a[:, ::-1, ::2], offset=off)
+        _both("trace", a, offset=off, prec=prec)
+    _both("trace", a, dtype=np.float64, prec=prec)
+    _both("matmul", a, b, prec=prec)
+    _both("matrix_transpose", a)
+    _both("matrix_transpose", a[0, ::-1])
+    _both("outer", a[0, 0], b[:, 1], prec=prec)
+    _both("tensordot", a, b, axes=1, prec=prec)
+    _both("tensordot", a, a, axes=([1, 2], [1, 2]), prec=prec)
+    _both("vecdot", a, b.T[0], axis=-1, prec=prec)
+    for bad in [("diagonal", a[0, 0]), ("trace", a[0, 0]), ("matrix_transpose", a[0, 0]), ("outer", a, b),
+                ("matmul", a, b.T)]:
+        _both(*bad)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int64], ids=case_id)
+def test_cross(dtype):
+    rtol = 1e-5 if dtype == np.float32 else None
+    a = data(dtype, (4, 3), seed=10)
+    b = data(dtype, (3,), seed=11)
+    c = data(dtype, (2, 3, 5), seed=12)
+    _both("cross", a, b, prec=(rtol, 0.0))
+    _both("cross", a[::-1], a[:, ::-1], prec=(rtol, 0.0))
+    _both("cross", a.T, a[::-1].T, axis=0, prec=(rtol, 0.0))
+    _both("cross", c, c, axis=0)               # size 2 along axis 0: ValueError
+    _both("cross", c, c[:, :, ::-1], axis=1, prec=(rtol, 0.0))
+    _both("cross", c, c[0], axis=-2, prec=(rtol, 0.0))
+    _both("cross", a[:0], b, prec=(rtol, 0.0))
+    _both("cross", a[:, :2], b[:2])          # 2-vectors: ValueError, as NumPy
+    _both("cross", np.ones(3, bool), np.ones(3, bool))  # bool subtract: TypeError
+    g = ng.asarray(a)
+    before = ng.stats()["download_bytes"]
+    assert isinstance(ng.linalg.cross(g, g[::-1]), ng.ndarray)
+    assert ng.stats()["download_bytes"] == before  # on the device
+
+
+@pytest.mark.parametrize("dtype", FLOATS + [np.int32, np.bool_], ids=case_id)
+@pytest.mark.parametrize("ord", ["fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf], ids=case_id)
+def test_matrix_norm_standard(dtype, ord):
+    rtol = 1e-5 if dtype == np.float32 else 1e-10
+    a = data(dtype, (3, 4, 5), seed=13)
+    for m in (a, a[:, ::-1, ::2], a[0]):
+        for keepdims in (False, True):
+            _both("matrix_norm", m, ord=ord, keepdims=keepdims, prec=(rtol, 0.0))
+    _both("matrix_norm", a[0, 0], ord=ord)   # a vector: AxisError, as NumPy
+    _both("matrix_norm", a, ord="bogus")
+
+
+@pytest.mark.parametrize("dtype", FLOATS + [np.int16, np.uint8], ids=case_id)
+@pytest.mark.parametrize("axis", [None, 0, -1, (0, 2), (2, 0), (), (0, 1, 2), (1,)], ids=case_id)
+def test_vector_norm_standard(dtype, axis):
+    rtol = 1e-5 if dtype == np.float32 else 1e-10
+    a = data(dtype, (3, 4, 5), seed=14, kind="nonzero")
+    for ord in (2, 1, 0, np.inf, -np.inf, 3, -1, 0.5):
+        for keepdims in (False, True):
+            _both("vector_norm", a, axis=axis, ord=ord, keepdims=keepdims, prec=(rtol, 0.0))
+    _both("vector_norm", a[::-1, :, ::2], axis=axis, prec=(rtol, 0.0))
+    _both("vector_norm", np.zeros((0, 4, 5), dtype), axis=axis, prec=(rtol, 0.0))
+
+
+def test_vector_norm_errors_and_device():
+    a = data(np.float64, (3, 4))
+    _both("vector_norm", a, axis=(0, 0))
+    _both("vector_norm", a, axis=2)
+    _both("vector_norm", a, ord="fro")
+    _both("vector_norm", np.float64(3.5))
+    g = ng.asarray(data(np.float64, (30, 40)))
+    before = ng.stats()["download_bytes"]
+    for f in (lambda: ng.linalg.vector_norm(g, axis=(0, 1)), lambda: ng.linalg.matrix_norm(g, ord=1),
+              lambda: ng.linalg.trace(g), lambda: ng.linalg.diagonal(g, offset=2)):
+        assert isinstance(f(), ng.ndarray)
+    assert ng.stats()["download_bytes"] == before
+
+
+def test_standard_signatures():
+    import inspect
+    for name in ("cholesky", "cross", "diagonal", "matrix_norm", "matrix_rank", "pinv", "qr", "svd", "svdvals",
+                 "tensordot", "trace", "vecdot", "vector_norm", "matrix_transpose", "outer", "matmul"):
+        ours = inspect.signature(getattr(ng.linalg, name)).parameters
+        # NumPy 2's own keywords (which include the standard's) are all accepted, under the same names
+        for p in inspect.signature(getattr(np.linalg, name)).parameters.values():
+            if p.kind != p.POSITIONAL_ONLY:
+                assert p.name in ours, (name, p.name)

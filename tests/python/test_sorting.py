@@ -82,6 +82,53 @@ def test_sort_signed_zero_and_nan_order():
     assert_same(ng.sort(ng.asarray(x)), np.sort(x))
 
 
+def _np_sort_desc(x, axis, indices):
+    """The standard's stable descending sort in NumPy terms (array-api-strict's): the stable
+    ascending sort of x flipped along axis, flipped back; indices mapped back as n-1-i."""
+    if axis is None:
+        x, axis = x.ravel(), -1
+    r = np.flip(np.argsort(np.flip(x, axis), axis=axis, kind="stable") if indices
+                else np.sort(np.flip(x, axis), axis=axis, kind="stable"), axis)
+    return (x.shape[axis] - 1) - r if indices else r
+
+
+@pytest.mark.parametrize("dt", ALL, ids=dtype_id)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_sort_argsort_descending(dt, shape):
+    kind = "small" if np.dtype(dt).kind in "iu" else "any"   # many ties: stability shows
+    x = _with_nans(data(dt, shape, kind=kind))
+    for v in _views(x):
+        g = ng.asarray(v)
+        assert_same(ng.sort(g, descending=True), _np_sort_desc(v, -1, False))
+        assert_same(ng.argsort(g, descending=True), _np_sort_desc(v, -1, True))
+        assert_same(ng.sort(g, descending=False, stable=True), np.sort(v))
+        assert_same(ng.argsort(g, descending=False), np.argsort(v, kind="stable"))
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint16, np.int64, np.bool_], ids=dtype_id)
+def test_argsort_descending_keeps_ties_in_order(dt):
+    # independent of the flip construction: ties in original order is NumPy's stable argsort of -x
+    x = data(dt, (5, 60), kind="small", seed=7)
+    want = np.argsort(-x.astype(np.float64), axis=1, kind="stable")
+    assert_same(ng.argsort(ng.asarray(x), axis=1, descending=True), want)
+    assert_same(ng.sort(ng.asarray(x), axis=1, descending=True), np.take_along_axis(x, want, axis=1))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -3, None])
+def test_sort_descending_axes_and_errors(axis):
+    x = _with_nans(data(np.float64, (6, 40, 3), kind="small"))
+    x.flat[3::17] = -0.0
+    for v in (x, x[::-1, :, ::2]):
+        assert_same(ng.sort(ng.asarray(v), axis=axis, descending=True), _np_sort_desc(v, axis, False))
+        assert_same(ng.argsort(ng.asarray(v), axis=axis, descending=True), _np_sort_desc(v, axis, True))
+    with pytest.raises(AxisError):
+        ng.sort(ng.asarray(x), axis=3, descending=True)
+    with pytest.raises(AxisError):
+        ng.argsort(ng.asarray(np.float64(3.0)), descending=True)
+    with pytest.raises(ValueError):
+        ng.sort(ng.asarray(x), kind="bogus", descending=True)
+
+
 def test_sort_methods():
     x = data(np.float64, (4, 9))
     a = ng.asarray(x)
