@@ -319,6 +319,8 @@ def expand_dims(a, axis):
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
     nd = a.ndim + len(axes)
     axes = sorted(_norm_axis(x, nd) for x in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis")
     shape = list(a.shape)
     for x in axes:
         shape.insert(x, 1)

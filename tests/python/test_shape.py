@@ -171,6 +171,11 @@ def test_expand_dims_errors():
             np.expand_dims(h, axis)
         with pytest.raises(AxisError):
             ng.expand_dims(d, axis)
+    for axis in [(0, 0), (1, -3)]:  # the same axis twice
+        with pytest.raises(ValueError, match="repeated axis"):
+            np.expand_dims(h, axis)
+        with pytest.raises(ValueError, match="repeated axis"):
+            ng.expand_dims(d, axis)
 
 
 @pytest.mark.parametrize("axis", [None, 0, 2, -1, (0, 2), (0, 2, 4)], ids=str)
