@@ -85,6 +85,9 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--python-budget", type=float, default=20.0)
     ap.add_argument("--dir", default=CORPUS, help="the corpus folder (default ../shared/kernels)")
+    ap.add_argument("--max-gb", type=float, default=3.0,
+                    help="skip a case whose bench inputs exceed this (each timing copies them, "
+                         "and Numba and Python need their own copies)")
     args = ap.parse_args()
     try:
         import numba
@@ -104,6 +107,10 @@ def main():
             continue
         rng = np.random.default_rng(0)
         bench_args = mod.inputs("bench", rng)
+        gb = sum(a.nbytes for a in bench_args if isinstance(a, np.ndarray)) / 2**30
+        if gb > args.max_gb:
+            print("%-18s skipped: bench inputs take %.1f GiB (--max-gb %.1f)" % (name, gb, args.max_gb))
+            continue
         f = numgpu.jit(mod.kernel)
         try:
             f(*copy.deepcopy(bench_args))  # compile (first call)
