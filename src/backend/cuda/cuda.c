@@ -359,18 +359,15 @@ static NgStatus cuda_load(NgDevice *dev, const char *path, const char *name, voi
     return NG_OK;
 }
 
-static NgStatus cuda_launch(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
-                            int64_t extent, int64_t work)
+enum { MAXARGS = 512 };
+
+/* The kernel's parameter slots: each argument in its own 8-byte slot (a
+ * float32 narrowed in place), then the work count. */
+static NgStatus pack_args(const NgKArg *args, const uint8_t *kinds, int nargs, int64_t work, NgKArg *slots,
+                          void **params)
 {
-    CuState *s = dev->state;
-    NgStatus st = current(dev);
-    if (st != NG_OK)
-        return st;
-    enum { MAXARGS = 512 };
     if (nargs + 1 > MAXARGS)
         return ng_error_set(NG_ERR_UNSUPPORTED, "cuda: kernel with %d arguments", nargs);
-    NgKArg slots[MAXARGS];
-    void *params[MAXARGS];
     for (int i = 0; i < nargs; i++) {
         slots[i] = args[i];
         if (kinds[i] == NG_ARG_F32) {
@@ -381,7 +378,23 @@ static NgStatus cuda_launch(NgDevice *dev, void *module, const NgKArg *args, con
     }
     slots[nargs].i = work;
     params[nargs] = &slots[nargs];
-    unsigned threads = 256;
+    return NG_OK;
+}
+
+static NgStatus cuda_launch(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
+                            int64_t extent, int64_t work)
+{
+    CuState *s = dev->state;
+    NgStatus st = current(dev);
+    NgKArg slots[MAXARGS];
+    void *params[MAXARGS];
+    if (st == NG_OK)
+        st = pack_args(args, kinds, nargs, work, slots, params);
+    if (st != NG_OK)
+        return st;
+    /* a kernel with no parallel loop comes with extent 1: one thread runs it
+     * (every thread of a block would run its whole body) */
+    unsigned threads = extent < 256 ? (unsigned)(extent < 1 ? 1 : extent) : 256;
     int64_t blocks = (extent + threads - 1) / threads;
     int64_t cap = (int64_t)(s->sms > 0 ? s->sms : 1) * 32;
     if (blocks > cap)
@@ -389,6 +402,25 @@ static NgStatus cuda_launch(NgDevice *dev, void *module, const NgKArg *args, con
     if (blocks < 1)
         blocks = 1;
     CUresult r = cu.cuLaunchKernel((CUfunction)module, (unsigned)blocks, 1, 1, threads, 1, 1, 0, NULL, params, NULL);
+    return r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "launching a kernel");
+}
+
+/* A block-level kernel: exactly `blocks` blocks of `threads` threads (a
+ * multiple of 32: its block reductions shuffle across whole warps). */
+static NgStatus cuda_launch_blocks(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
+                                   int64_t blocks, int threads, int64_t work)
+{
+    NgStatus st = current(dev);
+    NgKArg slots[MAXARGS];
+    void *params[MAXARGS];
+    if (st == NG_OK)
+        st = pack_args(args, kinds, nargs, work, slots, params);
+    if (st != NG_OK)
+        return st;
+    if (threads < 32 || threads % 32 != 0 || blocks < 1 || blocks > INT32_MAX)
+        return ng_error_set(NG_ERR_INTERNAL, "cuda: bad block launch (%lld x %d)", (long long)blocks, threads);
+    CUresult r = cu.cuLaunchKernel((CUfunction)module, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, NULL,
+                                   params, NULL);
     return r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "launching a kernel");
 }
 
@@ -615,6 +647,7 @@ const NgBackend ng_backend_cuda = {
     .compile = cuda_compile,
     .load = cuda_load,
     .launch = cuda_launch,
+    .launch_blocks = cuda_launch_blocks,
     .sync = cuda_sync,
     .compiler_id = cuda_compiler_id,
     .gemm = cuda_gemm,

@@ -52,6 +52,7 @@ enum {
 #define CL_PROGRAM_BINARY_SIZES 0x1165
 #define CL_PROGRAM_BINARIES 0x1166
 #define CL_PROGRAM_BUILD_LOG 0x1183
+#define CL_KERNEL_WORK_GROUP_SIZE 0x11B0
 #define CL_TRUE 1
 
 /* X-macro list: name, return type, parameters. */
@@ -75,6 +76,7 @@ enum {
     X(clCreateKernel, cl_kernel, (cl_program, const char *, cl_int *)) \
     X(clSetKernelArg, cl_int, (cl_kernel, cl_uint, size_t, const void *)) \
     X(clEnqueueNDRangeKernel, cl_int, (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, const size_t *, cl_uint, const cl_event *, cl_event *)) \
+    X(clGetKernelWorkGroupInfo, cl_int, (cl_kernel, cl_device_id, cl_uint, size_t, void *, size_t *)) \
     X(clFinish, cl_int, (cl_command_queue))
 
 static struct {
@@ -322,13 +324,10 @@ static NgStatus ocl_load(NgDevice *dev, const char *path, const char *name, void
     return st;
 }
 
-static NgStatus ocl_launch(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
-                           int64_t extent, int64_t work)
+/* Sets the kernel's arguments (the caller holds launch_lock). */
+static cl_int set_args(cl_kernel k, const NgKArg *args, const uint8_t *kinds, int nargs, int64_t work)
 {
-    ClState *s = dev->state;
-    cl_kernel k = module;
     cl_int e = CL_SUCCESS;
-    pthread_mutex_lock(&s->launch_lock);
     for (int i = 0; i < nargs && e == CL_SUCCESS; i++) {
         switch (kinds[i]) {
         case NG_ARG_PTR: e = cl.clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &args[i].p); break;
@@ -342,11 +341,43 @@ static NgStatus ocl_launch(NgDevice *dev, void *module, const NgKArg *args, cons
     }
     if (e == CL_SUCCESS)
         e = cl.clSetKernelArg(k, (cl_uint)nargs, 8, &work);
+    return e;
+}
+
+static NgStatus ocl_launch(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
+                           int64_t extent, int64_t work)
+{
+    ClState *s = dev->state;
+    cl_kernel k = module;
+    pthread_mutex_lock(&s->launch_lock);
+    cl_int e = set_args(k, args, kinds, nargs, work);
     size_t global = extent < 1 ? 1 : (size_t)extent;
     if (global > s->max_global)
         global = s->max_global;
     if (e == CL_SUCCESS)
         e = cl.clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+    pthread_mutex_unlock(&s->launch_lock);
+    return e == CL_SUCCESS ? NG_OK : cl_fail(e, "launching a kernel");
+}
+
+/* A block-level kernel: work-groups of `threads` work-items, or fewer where
+ * the kernel cannot run that many (CL_KERNEL_WORK_GROUP_SIZE); the kernels'
+ * local-memory trees work for any work-group size up to NG_BLOCK_THREADS. */
+static NgStatus ocl_launch_blocks(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
+                                  int64_t blocks, int threads, int64_t work)
+{
+    ClState *s = dev->state;
+    cl_kernel k = module;
+    size_t most = 0;
+    size_t local = threads < 1 ? 1 : (size_t)threads;
+    if (cl.clGetKernelWorkGroupInfo(k, s->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL) ==
+            CL_SUCCESS && most > 0 && most < local)
+        local = most;
+    size_t global = (size_t)(blocks < 1 ? 1 : blocks) * local;
+    pthread_mutex_lock(&s->launch_lock);
+    cl_int e = set_args(k, args, kinds, nargs, work);
+    if (e == CL_SUCCESS)
+        e = cl.clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
     pthread_mutex_unlock(&s->launch_lock);
     return e == CL_SUCCESS ? NG_OK : cl_fail(e, "launching a kernel");
 }
@@ -372,6 +403,7 @@ const NgBackend ng_backend_opencl = {
     .compile = ocl_compile,
     .load = ocl_load,
     .launch = ocl_launch,
+    .launch_blocks = ocl_launch_blocks,
     .sync = ocl_sync,
     .compiler_id = ocl_compiler_id,
 };
