@@ -374,12 +374,26 @@ static bool has_reductions(const NgIrKernel *k, NgIrRef r)
     return false;
 }
 
-/* The condition of FOR r: v < stop for a positive constant step, v > stop
- * for a negative one, else decided at run time. */
+/* True if expression x is known positive: a positive constant, a block's
+ * size or the number of blocks, or a product of such (the strides of
+ * block-level loops). */
+static bool positive(const NgIrKernel *k, NgIrRef x)
+{
+    const NgIrNode *n = ng_ir_node(k, x);
+    if (n->kind == NG_IR_CONST)
+        return ng_dtype_is_float((NgDType)n->dtype) ? n->c.f > 0 : n->c.i > 0;
+    if (n->kind == NG_IR_THREAD)
+        return n->a == NG_IR_BLOCK_SIZE || n->a == NG_IR_NUM_BLOCKS;
+    return n->kind == NG_IR_BINARY && n->op == NG_OP_MUL && positive(k, ng_ir_kid(k, x, 0)) &&
+           positive(k, ng_ir_kid(k, x, 1));
+}
+
+/* The condition of FOR r: v < stop for a positive step, v > stop for a
+ * negative constant one, else decided at run time. */
 static void loop_test(Emitter *e, NgIrRef r, const NgIrNode *sn)
 {
     int v = ng_ir_node(e->k, r)->a;
-    if (sn->kind == NG_IR_CONST && sn->c.i > 0) {
+    if ((sn->kind == NG_IR_CONST && sn->c.i > 0) || positive(e->k, ng_ir_kid(e->k, r, 2))) {
         catf(e, "v%d < ", v);
         kid(e, r, 1);
     } else if (sn->kind == NG_IR_CONST) {
