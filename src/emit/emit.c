@@ -480,8 +480,12 @@ static void reduction_combine(Emitter *e, NgOp op, NgDType t, int v)
 /* The block's scratch array for block reduction r, declared at the kernel's
  * outermost scope (OpenCL requires __local variables there): CUDA keeps one
  * slot per warp plus one to broadcast the total; OpenCL one per thread. */
+static void store_scratch(Emitter *e, NgIrRef r);
+
 static void block_scratch(Emitter *e)
 {
+    if (e->t->par != NG_PAR_OPENMP)
+        store_scratch(e, e->k->body);
     for (NgIrRef r = 0; r < e->k->nnodes; r++) {
         const NgIrNode *n = ng_ir_node(e->k, r);
         if (n->kind != NG_IR_BLOCK_REDUCE || e->t->par == NG_PAR_OPENMP)
@@ -519,11 +523,8 @@ static void warp_reduce(Emitter *e, int v, NgOp op, NgDType t, int depth)
  * results through shared memory, shuffles again in warp 0, then a broadcast.
  * OpenCL: a tree in local memory, halving the live width each step (any
  * work-group size up to NG_BLOCK_THREADS). C: a block is one thread. */
-static void block_reduce(Emitter *e, NgIrRef r, int depth)
+static void block_combine(Emitter *e, int v, NgOp op, NgIrRef r, int depth)
 {
-    const NgIrNode *n = ng_ir_node(e->k, r);
-    int v = n->a;
-    NgOp op = (NgOp)n->op;
     NgDType t = e->k->vars[v].dtype;
     if (e->t->par == NG_PAR_OPENMP) {
         indent(e, depth);
@@ -534,6 +535,9 @@ static void block_reduce(Emitter *e, NgIrRef r, int depth)
     cat(e, "{\n");
     depth++;
     if (e->t->par == NG_PAR_GRID_STRIDE) {
+        indent(e, depth); /* (a block of one thread, the only size not a multiple of 32, has nothing to do) */
+        cat(e, "if (blockDim.x > 1u) {\n");
+        depth++;
         indent(e, depth);
         cat(e, "const unsigned ng_lane = threadIdx.x & 31u, ng_warp = threadIdx.x >> 5;\n");
         warp_reduce(e, v, op, t, depth);
@@ -560,6 +564,9 @@ static void block_reduce(Emitter *e, NgIrRef r, int depth)
         cat(e, "__syncthreads();\n");
         indent(e, depth);
         catf(e, "v%d = ng_sh%d[32];\n", v, r);
+        depth--;
+        indent(e, depth);
+        cat(e, "}\n");
     } else {
         char a[32], b[48];
         snprintf(a, sizeof a, "ng_sh%d[ng_lid]", r);
@@ -595,6 +602,46 @@ static void block_reduce(Emitter *e, NgIrRef r, int depth)
     }
     indent(e, depth - 1);
     cat(e, "}\n");
+}
+
+static void block_reduce(Emitter *e, NgIrRef r, int depth)
+{
+    const NgIrNode *n = ng_ir_node(e->k, r);
+    block_combine(e, n->a, (NgOp)n->op, r, depth);
+}
+
+/* True if statement r, at the kernel's top level (every thread runs it),
+ * stores a variable that has a reduction: on a GPU each block combines its
+ * threads' partials first, then one thread per block combines the block's
+ * into the result atomically. */
+static bool block_first_store(const NgIrKernel *k, NgIrRef r)
+{
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (n->kind != NG_IR_STORE)
+        return false;
+    const NgIrNode *v = ng_ir_node(k, ng_ir_kid(k, r, 0));
+    for (int i = 0; v->kind == NG_IR_VAR && i < k->nreds; i++)
+        if (k->reds[i].var == v->a)
+            return true;
+    return false;
+}
+
+/* Scratch arrays of the top-level stores of reductions (see block_first_store). */
+static void store_scratch(Emitter *e, NgIrRef r)
+{
+    const NgIrNode *n = ng_ir_node(e->k, r);
+    if (n->kind == NG_IR_BLOCK) {
+        for (int i = 0; i < n->nkids; i++)
+            store_scratch(e, ng_ir_kid(e->k, r, i));
+        return;
+    }
+    if (!block_first_store(e->k, r))
+        return;
+    const char *T = tname(e, e->k->vars[ng_ir_node(e->k, ng_ir_kid(e->k, r, 0))->a].dtype);
+    if (e->t->par == NG_PAR_GRID_STRIDE)
+        catf(e, "    __shared__ %s ng_sh%d[33];\n", T, r);
+    else
+        catf(e, "    __local %s ng_sh%d[%d];\n", T, r, NG_BLOCK_THREADS);
 }
 
 /* An NG_IR_THREAD value. */
@@ -1001,6 +1048,21 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
         int red = v->kind == NG_IR_VAR && e->t->par != NG_PAR_OPENMP && e->par_depth == 0
                       ? reduction_of(e->k, v->a, e->grid) : -1;
         indent(e, depth);
+        if (red >= 0 && depth == 1 && block_first_store(e->k, r)) {
+            /* the block combines its threads' partials; one atomic per block */
+            cat(e, "{\n");
+            block_combine(e, v->a, e->k->reds[red].op, r, depth + 1);
+            indent(e, depth + 1);
+            catf(e, "if (%s == 0)\n", e->t->par == NG_PAR_GRID_STRIDE ? "threadIdx.x" : "get_local_id(0)");
+            indent(e, depth + 2);
+            atom_call(e, e->k->reds[red].op, e->k->vars[v->a].dtype);
+            cat(e, "&");
+            element(e, r, n->a, 1);
+            catf(e, ", v%d);\n", v->a);
+            indent(e, depth);
+            cat(e, "}\n");
+            break;
+        }
         if (red >= 0) { /* a GPU thread's partial of a reduction: combined into the result */
             atom_call(e, e->k->reds[red].op, e->k->vars[v->a].dtype);
             cat(e, "&");

@@ -14,9 +14,9 @@
  * instead where they pay: a full reduction runs as blocks whose threads each
  * combine a grid-stride share, then combine in the block (shuffles / local
  * memory), one partial per block, then one block combines the partials and
- * finishes; a reduction along unit-stride rows gives each row to a block.
- * Reductions down columns run one thread per output column (adjacent
- * threads read adjacent memory).
+ * finishes. On a real GPU (not OpenCL on a CPU) a reduction along
+ * unit-stride rows gives each row to a block, and one down columns runs a
+ * thread per output column (adjacent threads read adjacent memory).
  * var/std take two kernels: the mean, then the mean squared deviation. */
 #include <math.h>
 #include <string.h>
@@ -408,8 +408,9 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
     if (gpu && !arg && dev->be->launch_blocks) {
         if (K == 0)
             return run_blocks(a, R, shape[0], strides[0], key, out, mean, count);
-        /* unit-stride rows long enough to keep a block busy: a block per row */
-        if (K == 1 && R == 1 && strides[1] == 1 && shape[1] >= NG_BLOCK_THREADS / 2) {
+        /* unit-stride rows long enough to keep a block busy: a block per row
+         * (on a real GPU; OpenCL on a CPU runs a row per work-item faster) */
+        if (dev->gpu && K == 1 && R == 1 && strides[1] == 1 && shape[1] >= NG_BLOCK_THREADS / 2) {
             key.nkept = 1;
             return launch_blocks(key, a, shape, strides, out, oshape[0], mean, count,
                                  oshape[0] < 65535 ? oshape[0] : 65535);
@@ -423,7 +424,7 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
     key.serial = K == 0 && dev->be->target->par != NG_PAR_OPENMP;
     if (K == 0)
         key.plan = PLAN_FULL;
-    else if (!gpu && !arg && !mean && !key.post && key.acc == key.out && strides[K - 1] == 1 &&
+    else if (!dev->gpu && !arg && !mean && !key.post && key.acc == key.out && strides[K - 1] == 1 &&
              strides[K + R - 1] != 1)
         key.plan = PLAN_ROWS; /* (a GPU runs a thread per output column instead: coalesced) */
     else

@@ -532,10 +532,11 @@ static NgStatus cuda_launch(NgDevice *dev, void *module, const NgKArg *args, con
     if (st != NG_OK)
         return st;
     /* Blocks of the occupancy calculator's size; a grid of up to four waves
-     * of them (grid-stride loops take the rest). A kernel with no parallel
-     * loop comes with extent 1: one thread runs it (every thread of a block
-     * would run its whole body). */
-    int64_t threads = extent < kern->block ? (extent < 1 ? 1 : extent) : kern->block;
+     * of them (grid-stride loops take the rest). A smaller extent gets whole
+     * warps (block reductions shuffle across whole warps). A kernel with no
+     * parallel loop comes with extent 1: one thread runs it (every thread of
+     * a block would run its whole body). */
+    int64_t threads = extent <= 1 ? 1 : extent < kern->block ? (extent + 31) / 32 * 32 : kern->block;
     int64_t blocks = (extent + threads - 1) / threads;
     int64_t cap = (int64_t)kern->min_grid * 4;
     if (blocks > cap)
