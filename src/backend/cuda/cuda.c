@@ -548,8 +548,9 @@ static NgStatus cuda_launch(NgDevice *dev, void *module, const NgKArg *args, con
     return r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "launching a kernel");
 }
 
-/* A block-level kernel: exactly `blocks` blocks of `threads` threads (a
- * multiple of 32: its block reductions shuffle across whole warps). */
+/* A block-level kernel: exactly `blocks` blocks of `threads` threads, or the
+ * occupancy calculator's size where smaller (a multiple of 32 either way:
+ * its block reductions shuffle across whole warps). */
 static NgStatus cuda_launch_blocks(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
                                    int64_t blocks, int threads, int64_t work)
 {
@@ -560,9 +561,12 @@ static NgStatus cuda_launch_blocks(NgDevice *dev, void *module, const NgKArg *ar
         st = pack_args(args, kinds, nargs, work, slots, params);
     if (st != NG_OK)
         return st;
+    const CuKernel *kern = module;
+    if (threads > kern->block) /* a kernel heavy on registers runs fewer threads per block */
+        threads = kern->block;
     if (threads < 32 || threads % 32 != 0 || blocks < 1 || blocks > INT32_MAX)
         return ng_error_set(NG_ERR_INTERNAL, "cuda: bad block launch (%lld x %d)", (long long)blocks, threads);
-    CUresult r = cu.cuLaunchKernel(((const CuKernel *)module)->fn, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1,
+    CUresult r = cu.cuLaunchKernel(kern->fn, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1,
                                    0, CU_STREAM_PER_THREAD, params, NULL);
     return r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "launching a kernel");
 }
