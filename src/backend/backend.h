@@ -40,6 +40,12 @@ typedef struct NgBackend {
      * element count (cpu threads only when it is large enough). */
     NgStatus (*launch)(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
                        int64_t extent, int64_t work);
+    /* Optional (NULL: none): runs a block-level kernel (see NgIrThread in
+     * src/ir/ir.h) as exactly `blocks` blocks of up to `threads` threads
+     * (threads <= NG_BLOCK_THREADS, a multiple of 32); every thread runs the
+     * whole body. */
+    NgStatus (*launch_blocks)(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
+                              int64_t blocks, int threads, int64_t work);
     NgStatus (*sync)(NgDevice *dev);
     /* Optional vendor BLAS (NULL: none): for b in [0, batch): C_b = A_b @ B_b,
      * row-major n x k and k x m matrices of dtype dt (float32/float64) with

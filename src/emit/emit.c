@@ -42,6 +42,7 @@ static void indent(Emitter *e, int depth)
 }
 
 static void expr(Emitter *e, NgIrRef r);
+static void thread_value(Emitter *e, NgIrThread which);
 
 static void kid(Emitter *e, NgIrRef r, int i) { expr(e, ng_ir_kid(e->k, r, i)); }
 
@@ -290,6 +291,7 @@ static void expr(Emitter *e, NgIrRef r)
     case NG_IR_BINARY: binary(e, r); break;
     case NG_IR_SELECT: cat(e, "(("); kid(e, r, 0); cat(e, ") ? ("); kid(e, r, 1); cat(e, ") : ("); kid(e, r, 2); cat(e, "))"); break;
     case NG_IR_CAST: cast(e, r); break;
+    case NG_IR_THREAD: thread_value(e, (NgIrThread)n->a); break;
     default: cat(e, "/* statement in expression */0"); break;
     }
 }
@@ -372,12 +374,26 @@ static bool has_reductions(const NgIrKernel *k, NgIrRef r)
     return false;
 }
 
-/* The condition of FOR r: v < stop for a positive constant step, v > stop
- * for a negative one, else decided at run time. */
+/* True if expression x is known positive: a positive constant, a block's
+ * size or the number of blocks, or a product of such (the strides of
+ * block-level loops). */
+static bool positive(const NgIrKernel *k, NgIrRef x)
+{
+    const NgIrNode *n = ng_ir_node(k, x);
+    if (n->kind == NG_IR_CONST)
+        return ng_dtype_is_float((NgDType)n->dtype) ? n->c.f > 0 : n->c.i > 0;
+    if (n->kind == NG_IR_THREAD)
+        return n->a == NG_IR_BLOCK_SIZE || n->a == NG_IR_NUM_BLOCKS;
+    return n->kind == NG_IR_BINARY && n->op == NG_OP_MUL && positive(k, ng_ir_kid(k, x, 0)) &&
+           positive(k, ng_ir_kid(k, x, 1));
+}
+
+/* The condition of FOR r: v < stop for a positive step, v > stop for a
+ * negative constant one, else decided at run time. */
 static void loop_test(Emitter *e, NgIrRef r, const NgIrNode *sn)
 {
     int v = ng_ir_node(e->k, r)->a;
-    if (sn->kind == NG_IR_CONST && sn->c.i > 0) {
+    if ((sn->kind == NG_IR_CONST && sn->c.i > 0) || positive(e->k, ng_ir_kid(e->k, r, 2))) {
         catf(e, "v%d < ", v);
         kid(e, r, 1);
     } else if (sn->kind == NG_IR_CONST) {
@@ -457,6 +473,185 @@ static void reduction_combine(Emitter *e, NgOp op, NgDType t, int v)
     catf(e, "%s = ", a);
     combine_expr(e, op, t, a, b);
     cat(e, ";\n");
+}
+
+/* ---- block-level reductions (NG_IR_BLOCK_REDUCE) ---- */
+
+/* The block's scratch array for block reduction r, declared at the kernel's
+ * outermost scope (OpenCL requires __local variables there): CUDA keeps one
+ * slot per warp plus one to broadcast the total; OpenCL one per thread. */
+static void store_scratch(Emitter *e, NgIrRef r);
+
+static void block_scratch(Emitter *e)
+{
+    if (e->t->par != NG_PAR_OPENMP)
+        store_scratch(e, e->k->body);
+    for (NgIrRef r = 0; r < e->k->nnodes; r++) {
+        const NgIrNode *n = ng_ir_node(e->k, r);
+        if (n->kind != NG_IR_BLOCK_REDUCE || e->t->par == NG_PAR_OPENMP)
+            continue;
+        const char *T = tname(e, e->k->vars[n->a].dtype);
+        if (e->t->par == NG_PAR_GRID_STRIDE)
+            catf(e, "    __shared__ %s ng_sh%d[33];\n", T, r);
+        else
+            catf(e, "    __local %s ng_sh%d[%d];\n", T, r, NG_BLOCK_THREADS);
+    }
+}
+
+/* The five shuffle steps that combine vV over one warp into lane 0. Values
+ * narrower than 32 bits travel as int (shuffles have no 8/16-bit form). */
+static void warp_reduce(Emitter *e, int v, NgOp op, NgDType t, int depth)
+{
+    bool narrow = ng_dtype_info(t)->itemsize < 4;
+    indent(e, depth);
+    cat(e, "for (int ng_o = 16; ng_o > 0; ng_o >>= 1) {\n");
+    indent(e, depth + 1);
+    catf(e, "const %s ng_y = (%s)__shfl_down_sync(0xffffffffu, %sv%d, ng_o);\n", tname(e, t), tname(e, t),
+         narrow ? "(int)" : "", v);
+    char a[24];
+    snprintf(a, sizeof a, "v%d", v);
+    indent(e, depth + 1);
+    catf(e, "v%d = ", v);
+    combine_expr(e, op, t, a, "ng_y");
+    cat(e, ";\n");
+    indent(e, depth);
+    cat(e, "}\n");
+}
+
+/* vV = the combination of vV over the block, in every thread of it.
+ * CUDA (block size a multiple of 32): shuffles within each warp, the warps'
+ * results through shared memory, shuffles again in warp 0, then a broadcast.
+ * OpenCL: a tree in local memory, halving the live width each step (any
+ * work-group size up to NG_BLOCK_THREADS). C: a block is one thread. */
+static void block_combine(Emitter *e, int v, NgOp op, NgIrRef r, int depth)
+{
+    NgDType t = e->k->vars[v].dtype;
+    if (e->t->par == NG_PAR_OPENMP) {
+        indent(e, depth);
+        catf(e, "/* block reduction of v%d: one thread per block here */\n", v);
+        return;
+    }
+    indent(e, depth);
+    cat(e, "{\n");
+    depth++;
+    if (e->t->par == NG_PAR_GRID_STRIDE) {
+        indent(e, depth); /* (a block of one thread, the only size not a multiple of 32, has nothing to do) */
+        cat(e, "if (blockDim.x > 1u) {\n");
+        depth++;
+        indent(e, depth);
+        cat(e, "const unsigned ng_lane = threadIdx.x & 31u, ng_warp = threadIdx.x >> 5;\n");
+        warp_reduce(e, v, op, t, depth);
+        indent(e, depth);
+        catf(e, "if (ng_lane == 0u)\n");
+        indent(e, depth + 1);
+        catf(e, "ng_sh%d[ng_warp] = v%d;\n", r, v);
+        indent(e, depth);
+        cat(e, "__syncthreads();\n");
+        indent(e, depth);
+        cat(e, "if (ng_warp == 0u) {\n");
+        indent(e, depth + 1);
+        catf(e, "v%d = ng_lane < (blockDim.x >> 5) ? ng_sh%d[ng_lane] : ", v, r);
+        reduction_identity(e, op, t);
+        cat(e, ";\n");
+        warp_reduce(e, v, op, t, depth + 1);
+        indent(e, depth + 1);
+        catf(e, "if (ng_lane == 0u)\n");
+        indent(e, depth + 2);
+        catf(e, "ng_sh%d[32] = v%d;\n", r, v);
+        indent(e, depth);
+        cat(e, "}\n");
+        indent(e, depth);
+        cat(e, "__syncthreads();\n");
+        indent(e, depth);
+        catf(e, "v%d = ng_sh%d[32];\n", v, r);
+        depth--;
+        indent(e, depth);
+        cat(e, "}\n");
+    } else {
+        char a[32], b[48];
+        snprintf(a, sizeof a, "ng_sh%d[ng_lid]", r);
+        snprintf(b, sizeof b, "ng_sh%d[ng_lid + ng_h]", r);
+        indent(e, depth);
+        cat(e, "const int ng_lid = (int)get_local_id(0);\n");
+        indent(e, depth);
+        cat(e, "int ng_w = (int)get_local_size(0);\n");
+        indent(e, depth);
+        catf(e, "ng_sh%d[ng_lid] = v%d;\n", r, v);
+        indent(e, depth);
+        cat(e, "barrier(CLK_LOCAL_MEM_FENCE);\n");
+        indent(e, depth);
+        cat(e, "while (ng_w > 1) {\n");
+        indent(e, depth + 1);
+        cat(e, "const int ng_h = (ng_w + 1) >> 1;\n");
+        indent(e, depth + 1);
+        cat(e, "if (ng_lid < ng_w - ng_h)\n");
+        indent(e, depth + 2);
+        catf(e, "%s = ", a);
+        combine_expr(e, op, t, a, b);
+        cat(e, ";\n");
+        indent(e, depth + 1);
+        cat(e, "barrier(CLK_LOCAL_MEM_FENCE);\n");
+        indent(e, depth + 1);
+        cat(e, "ng_w = ng_h;\n");
+        indent(e, depth);
+        cat(e, "}\n");
+        indent(e, depth);
+        catf(e, "v%d = ng_sh%d[0];\n", v, r);
+        indent(e, depth); /* nobody writes the array again before everyone has read it */
+        cat(e, "barrier(CLK_LOCAL_MEM_FENCE);\n");
+    }
+    indent(e, depth - 1);
+    cat(e, "}\n");
+}
+
+static void block_reduce(Emitter *e, NgIrRef r, int depth)
+{
+    const NgIrNode *n = ng_ir_node(e->k, r);
+    block_combine(e, n->a, (NgOp)n->op, r, depth);
+}
+
+/* True if statement r, at the kernel's top level (every thread runs it),
+ * stores a variable that has a reduction: on a GPU each block combines its
+ * threads' partials first, then one thread per block combines the block's
+ * into the result atomically. */
+static bool block_first_store(const NgIrKernel *k, NgIrRef r)
+{
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (n->kind != NG_IR_STORE)
+        return false;
+    const NgIrNode *v = ng_ir_node(k, ng_ir_kid(k, r, 0));
+    for (int i = 0; v->kind == NG_IR_VAR && i < k->nreds; i++)
+        if (k->reds[i].var == v->a)
+            return true;
+    return false;
+}
+
+/* Scratch arrays of the top-level stores of reductions (see block_first_store). */
+static void store_scratch(Emitter *e, NgIrRef r)
+{
+    const NgIrNode *n = ng_ir_node(e->k, r);
+    if (n->kind == NG_IR_BLOCK) {
+        for (int i = 0; i < n->nkids; i++)
+            store_scratch(e, ng_ir_kid(e->k, r, i));
+        return;
+    }
+    if (!block_first_store(e->k, r))
+        return;
+    const char *T = tname(e, e->k->vars[ng_ir_node(e->k, ng_ir_kid(e->k, r, 0))->a].dtype);
+    if (e->t->par == NG_PAR_GRID_STRIDE)
+        catf(e, "    __shared__ %s ng_sh%d[33];\n", T, r);
+    else
+        catf(e, "    __local %s ng_sh%d[%d];\n", T, r, NG_BLOCK_THREADS);
+}
+
+/* An NG_IR_THREAD value. */
+static void thread_value(Emitter *e, NgIrThread which)
+{
+    static const char *cuda[] = {"threadIdx.x", "blockIdx.x", "blockDim.x", "gridDim.x"};
+    static const char *ocl[] = {"get_local_id(0)", "get_group_id(0)", "get_local_size(0)", "get_num_groups(0)"};
+    static const char *c[] = {"0", "0", "1", "1"};
+    const char **names = e->t->par == NG_PAR_GRID_STRIDE ? cuda : e->t->par == NG_PAR_GLOBAL_ID ? ocl : c;
+    catf(e, "((int64_t)%s)", names[which]);
 }
 
 /* ---- atomics on GPU targets ---- */
@@ -853,6 +1048,21 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
         int red = v->kind == NG_IR_VAR && e->t->par != NG_PAR_OPENMP && e->par_depth == 0
                       ? reduction_of(e->k, v->a, e->grid) : -1;
         indent(e, depth);
+        if (red >= 0 && depth == 1 && block_first_store(e->k, r)) {
+            /* the block combines its threads' partials; one atomic per block */
+            cat(e, "{\n");
+            block_combine(e, v->a, e->k->reds[red].op, r, depth + 1);
+            indent(e, depth + 1);
+            catf(e, "if (%s == 0)\n", e->t->par == NG_PAR_GRID_STRIDE ? "threadIdx.x" : "get_local_id(0)");
+            indent(e, depth + 2);
+            atom_call(e, e->k->reds[red].op, e->k->vars[v->a].dtype);
+            cat(e, "&");
+            element(e, r, n->a, 1);
+            catf(e, ", v%d);\n", v->a);
+            indent(e, depth);
+            cat(e, "}\n");
+            break;
+        }
         if (red >= 0) { /* a GPU thread's partial of a reduction: combined into the result */
             atom_call(e, e->k->reds[red].op, e->k->vars[v->a].dtype);
             cat(e, "&");
@@ -940,6 +1150,7 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
         break;
     case NG_IR_BREAK: indent(e, depth); cat(e, "break;\n"); break;
     case NG_IR_CONTINUE: indent(e, depth); cat(e, "continue;\n"); break;
+    case NG_IR_BLOCK_REDUCE: block_reduce(e, r, depth); break;
     default:
         indent(e, depth);
         cat(e, "/* expression statement */;\n");
@@ -1056,6 +1267,7 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
         catf(&e, "\n%s%s(", t->kernel_head, k->name);
         param_list(&e);
     }
+    block_scratch(&e);
     stmt(&e, k->body, 1);
     cat(&e, "}\n");
     if (e.st != NG_OK)

@@ -127,7 +127,7 @@ static NgIrRef add(NgIrKernel *k, NgIrNode n, int nkids, const NgIrRef *kids, bo
     return r;
 }
 
-static bool is_expr(const NgIrNode *n) { return n->kind <= NG_IR_CAST; }
+static bool is_expr(const NgIrNode *n) { return n->kind <= NG_IR_CAST || n->kind == NG_IR_THREAD; }
 
 static int rehash(NgIrKernel *k)
 {
@@ -302,6 +302,16 @@ NgIrRef ng_ir_while(NgIrKernel *k, NgIrRef cond, NgIrRef body)
 
 NgIrRef ng_ir_jump(NgIrKernel *k, NgIrKind kind) { return add(k, mk(kind, 0, NG_NODTYPE, 0, 0), 0, NULL, false); }
 
+NgIrRef ng_ir_thread(NgIrKernel *k, NgIrThread which)
+{
+    return add(k, mk(NG_IR_THREAD, 0, NG_INT64, (int32_t)which, 0), 0, NULL, true);
+}
+
+NgIrRef ng_ir_block_reduce(NgIrKernel *k, int var, NgOp op)
+{
+    return add(k, mk(NG_IR_BLOCK_REDUCE, (uint8_t)op, NG_NODTYPE, var, 0), 0, NULL, false);
+}
+
 void ng_ir_reduce(NgIrKernel *k, NgIrRef loop, int var, NgOp op)
 {
     if (k->status != NG_OK)
@@ -356,6 +366,10 @@ static NgStatus verify_node(const NgIrKernel *k, NgIrRef r, bool *declared)
     case NG_IR_LET:
         declared[n->a] = true;
         break;
+    case NG_IR_BLOCK_REDUCE:
+        if (n->a < 0 || n->a >= k->nvars || !declared[n->a])
+            return bad(r, "block reduction of an undeclared variable");
+        return NG_OK;
     case NG_IR_FOR:
         declared[n->a] = true;
         break;
@@ -392,6 +406,7 @@ NgStatus ng_ir_verify(const NgIrKernel *k)
 static const char *kind_names[] = {
     "const", "scalar", "var", "shape", "load", "unary", "binary", "select", "cast",
     "block", "let", "assign", "store", "atomic", "if", "for", "while", "break", "continue",
+    "thread", "block_reduce",
 };
 
 void ng_ir_print(const NgIrKernel *k, char *buf, size_t len)
@@ -406,7 +421,8 @@ void ng_ir_print(const NgIrKernel *k, char *buf, size_t len)
     for (NgIrRef r = 0; r < k->nnodes; r++) {
         const NgIrNode *n = &k->nodes[r];
         OUT("%%%d = %s", r, kind_names[n->kind]);
-        if (n->kind == NG_IR_UNARY || n->kind == NG_IR_BINARY || n->kind == NG_IR_ATOMIC)
+        if (n->kind == NG_IR_UNARY || n->kind == NG_IR_BINARY || n->kind == NG_IR_ATOMIC ||
+            n->kind == NG_IR_BLOCK_REDUCE)
             OUT(" %s", ng_op_name((NgOp)n->op));
         if (n->dtype >= 0)
             OUT(" :%s", ng_dtype_info((NgDType)n->dtype)->name);
@@ -418,7 +434,8 @@ void ng_ir_print(const NgIrKernel *k, char *buf, size_t len)
             OUT(" #%d", n->a);
         if (n->kind == NG_IR_SHAPE)
             OUT(" axis %d", n->b);
-        if (n->kind == NG_IR_LET || n->kind == NG_IR_ASSIGN || n->kind == NG_IR_FOR || n->kind == NG_IR_STORE)
+        if (n->kind == NG_IR_LET || n->kind == NG_IR_ASSIGN || n->kind == NG_IR_FOR || n->kind == NG_IR_STORE ||
+            n->kind == NG_IR_THREAD || n->kind == NG_IR_BLOCK_REDUCE)
             OUT(" #%d", n->a);
         if (n->flags & NG_IR_PARALLEL)
             OUT(" parallel");

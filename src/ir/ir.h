@@ -47,7 +47,26 @@ typedef enum NgIrKind {
     NG_IR_WHILE,   /* while kids[0]: kids[1] */
     NG_IR_BREAK,   /* leave the innermost loop */
     NG_IR_CONTINUE,/* next iteration of the innermost loop */
+    /* block-level (SPMD) constructs, appended so the kinds above keep their numbers */
+    NG_IR_THREAD,  /* expression: the thread's place `a` (NgIrThread) in the launch, int64 */
+    NG_IR_BLOCK_REDUCE, /* statement: variable `a` becomes its combination with `op` over the
+                         * threads of the block; every thread of the block must reach it */
 } NgIrKind;
+
+/* Block-level kernels. A kernel that uses NG_IR_THREAD or NG_IR_BLOCK_REDUCE
+ * is SPMD: it is launched with ng_kernel_launch_blocks, as `blocks` blocks of
+ * at most NG_BLOCK_THREADS threads, and every thread runs the whole body (it
+ * picks its share of the work from its NG_IR_THREAD values). Such a kernel
+ * has no NG_IR_PARALLEL loop. On the C target it is one block of one thread:
+ * the ids are 0, the sizes 1 and NG_IR_BLOCK_REDUCE does nothing. */
+typedef enum NgIrThread {
+    NG_IR_LOCAL_ID,   /* thread's number in its block, 0 .. block size - 1 */
+    NG_IR_BLOCK_ID,   /* block's number, 0 .. blocks - 1 */
+    NG_IR_BLOCK_SIZE, /* threads per block */
+    NG_IR_NUM_BLOCKS, /* blocks in the launch */
+} NgIrThread;
+
+#define NG_BLOCK_THREADS 256 /* threads per block of a block-level kernel (at most) */
 
 /* Flags of a FOR node. */
 enum {
@@ -140,6 +159,9 @@ NgIrRef ng_ir_for(NgIrKernel *k, int var, NgIrRef start, NgIrRef stop, NgIrRef s
                   NgIrRef body, unsigned flags);
 NgIrRef ng_ir_while(NgIrKernel *k, NgIrRef cond, NgIrRef body);
 NgIrRef ng_ir_jump(NgIrKernel *k, NgIrKind kind); /* BREAK or CONTINUE */
+/* Block-level kernels (see NgIrThread). */
+NgIrRef ng_ir_thread(NgIrKernel *k, NgIrThread which);
+NgIrRef ng_ir_block_reduce(NgIrKernel *k, int var, NgOp op);
 /* Declares a reduction of `var` with `op` over the parallel loop `loop`. */
 void ng_ir_reduce(NgIrKernel *k, NgIrRef loop, int var, NgOp op);
 

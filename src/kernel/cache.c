@@ -305,6 +305,18 @@ NgStatus ng_kernel_launch(const NgKernel *kern, const NgKArg *args, int nargs, i
                                  kern->parallel ? extent : 1, work);
 }
 
+NgStatus ng_kernel_launch_blocks(const NgKernel *kern, const NgKArg *args, int nargs, int64_t blocks, int64_t work)
+{
+    if (nargs != kern->nargs)
+        return ng_error_set(NG_ERR_INTERNAL, "kernel %s takes %d arguments, %d given", kern->name,
+                            kern->nargs, nargs);
+    if (!kern->dev->be->launch_blocks)
+        return ng_error_set(NG_ERR_UNSUPPORTED, "%s: no block-level kernels", kern->dev->be->kind);
+    ng_count(NG_C_LAUNCH, 1);
+    return kern->dev->be->launch_blocks(kern->dev, kern->module, args, kern->kinds, nargs, blocks,
+                                        NG_BLOCK_THREADS, work);
+}
+
 void ng_kargs_array(NgKArg *args, int *n, const NgArray *a, int ndim, const int64_t *shape,
                     const int64_t *elem_strides)
 {

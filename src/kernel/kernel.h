@@ -36,6 +36,11 @@ NgStatus ng_kernel_get(NgDevice *dev, const void *key, size_t keylen, NgBuildFn 
 NgStatus ng_kernel_launch(const NgKernel *kern, const NgKArg *args, int nargs, int64_t extent,
                           int64_t work);
 
+/* Runs a block-level kernel (see NgIrThread) as `blocks` blocks of
+ * NG_BLOCK_THREADS threads; NG_ERR_UNSUPPORTED on a backend without blocks
+ * (cpu: callers take their OpenMP path there). */
+NgStatus ng_kernel_launch_blocks(const NgKernel *kern, const NgKArg *args, int nargs, int64_t blocks, int64_t work);
+
 /* Appends the kernel arguments of array a viewed with rank ndim, shape and
  * element strides (the layout the IR parameter was declared with). */
 void ng_kargs_array(NgKArg *args, int *n, const NgArray *a, int ndim, const int64_t *shape,

@@ -10,13 +10,23 @@
  *     output columns, so memory is read in order;
  *   - otherwise: parallel over output elements, each reducing its own
  *     elements (vectorised where the reduced axis is unit-stride).
+ * GPUs (block-level kernels, see NgIrThread) take two-level tree reductions
+ * instead where they pay: a full reduction runs as blocks whose threads each
+ * combine a grid-stride share, then combine in the block (shuffles / local
+ * memory), one partial per block, then one block combines the partials and
+ * finishes. On a real GPU (not OpenCL on a CPU) a reduction along
+ * unit-stride rows gives each row to a block, and one down columns runs a
+ * thread per output column (adjacent threads read adjacent memory).
  * var/std take two kernels: the mean, then the mean squared deviation. */
 #include <math.h>
 #include <string.h>
 
 #include "ops/ops_internal.h"
 
-enum { PLAN_FULL, PLAN_ROWS, PLAN_EACH, PLAN_STRIDED };
+enum { PLAN_FULL, PLAN_ROWS, PLAN_EACH, PLAN_BLOCKS };
+
+#define RED_MAX_BLOCKS 1024      /* partials a full reduction leaves on a GPU */
+#define RED_PER_THREAD 16        /* elements a GPU thread combines before the tree, at least */
 
 /* finish(): what happens to the accumulator before the store */
 enum { POST_NONE, POST_DIVIDE, POST_DIVIDE_SQRT };
@@ -97,9 +107,50 @@ static NgIrRef loop(NgIrKernel *k, int var, NgIrRef stop, NgIrRef body, unsigned
     return ng_ir_for(k, var, ng_ir_const_i(k, NG_INT64, 0), stop, ng_ir_const_i(k, NG_INT64, 1), body, flags);
 }
 
+/* Block-level plan (GPUs), one reduced axis. nkept == 0: the launch's
+ * threads share the n elements (thread t takes t, t + T, t + 2T, ...: adjacent
+ * threads read adjacent memory), each block combines its threads' values in
+ * a tree and stores one value, out[block]. nkept == 1: block b takes rows b,
+ * b + blocks, ...; its threads share each row the same way and the tree's
+ * total, finished, is the row's result. */
+static NgStatus build_blocks(const RedKey *key, NgIrKernel *k)
+{
+    NgDType adt = (NgDType)key->acc;
+    bool rows = key->nkept == 1;
+    int out = ng_ir_param_array(k, (NgDType)key->out, 1, true, true);
+    int in = ng_ir_param_array(k, (NgDType)key->in, 1 + rows, key->in_contig, false);
+    int mean = key->has_mean ? ng_ir_param_array(k, adt, 1, true, false) : -1;
+    int count = ng_ir_param_scalar(k, NG_INT64);
+    int acc = ng_ir_var(k, adt), r = ng_ir_var(k, NG_INT64), o = rows ? ng_ir_var(k, NG_INT64) : -1;
+    NgOp comb = combine_op((NgReduceOp)key->op);
+    NgIrRef lid = ng_ir_thread(k, NG_IR_LOCAL_ID), bid = ng_ir_thread(k, NG_IR_BLOCK_ID);
+    NgIrRef bs = ng_ir_thread(k, NG_IR_BLOCK_SIZE), nb = ng_ir_thread(k, NG_IR_NUM_BLOCKS);
+    NgIrRef row = rows ? ng_ir_varref(k, o) : ng_ir_const_i(k, NG_INT64, 0);
+    NgIrRef idx[2] = {row, ng_ir_varref(k, r)};
+    NgIrRef x = ng_ir_load(k, in, 1 + rows, rows ? idx : idx + 1);
+    NgIrRef mu = mean >= 0 ? ng_ir_load(k, mean, 1, &row) : NG_IR_NONE;
+    NgIrRef start = rows ? lid : ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_binary(k, NG_OP_MUL, NG_INT64, bid, bs), lid);
+    NgIrRef step = rows ? bs : ng_ir_binary(k, NG_OP_MUL, NG_INT64, nb, bs);
+    NgIrRef upd = ng_ir_assign(k, acc, ng_ir_binary(k, comb, adt, ng_ir_varref(k, acc), contribution(k, key, x, mu)));
+    NgIrRef first = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, lid, ng_ir_const_i(k, NG_INT64, 0));
+    NgIrRef body[4] = {
+        ng_ir_let(k, acc, identity(k, (NgReduceOp)key->op, adt)),
+        ng_ir_for(k, r, start, ng_ir_shape(k, in, rows), step, upd, 0),
+        ng_ir_block_reduce(k, acc, comb),
+        ng_ir_if(k, first, ng_ir_store(k, out, 1, rows ? &row : &bid, finish(k, key, ng_ir_varref(k, acc), count)),
+                 NG_IR_NONE),
+    };
+    k->body = ng_ir_block(k, 4, body);
+    if (rows) /* the whole block takes the same rows, so it reaches the tree together */
+        k->body = ng_ir_for(k, o, bid, ng_ir_shape(k, in, 0), nb, k->body, 0);
+    return k->status;
+}
+
 static NgStatus build_red(const void *ctx, NgIrKernel *k)
 {
     const RedKey *key = ctx;
+    if (key->plan == PLAN_BLOCKS)
+        return build_blocks(key, k);
     int K = key->nkept, R = key->nred;
     NgDType adt = (NgDType)key->acc;
     bool arg = key->op == NG_RED_ARGMIN || key->op == NG_RED_ARGMAX;
@@ -117,30 +168,6 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
     NgIrRef x = ng_ir_load(k, in, K + R, idx);
     NgIrRef mu = mean >= 0 ? ng_ir_load(k, mean, K, idx) : NG_IR_NONE;
     NgOp comb = combine_op((NgReduceOp)key->op);
-
-    if (key->plan == PLAN_STRIDED) {
-        /* partials for targets without parallel reductions: thread j combines
-         * elements j, j + T, j + 2T, ... (adjacent threads read adjacent memory) */
-        int r = ng_ir_var(k, NG_INT64), at = ng_ir_var(k, NG_INT64), acc = ng_ir_var(k, adt);
-        NgIrRef zero_idx = ng_ir_const_i(k, NG_INT64, 0);
-        NgIrRef T = ng_ir_shape(k, out, 0), n = ng_ir_shape(k, in, 0), one = ng_ir_const_i(k, NG_INT64, 1);
-        NgIrRef rows = ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64,
-                                    ng_ir_binary(k, NG_OP_SUB, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_INT64, n, T), one), T);
-        NgIrRef atv = ng_ir_varref(k, at);
-        NgIrRef xs = ng_ir_load(k, in, 1, &atv);
-        NgIrRef upd = ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, atv, n),
-                               ng_ir_assign(k, acc, ng_ir_binary(k, comb, adt, ng_ir_varref(k, acc),
-                                                                 contribution(k, key, xs, mean >= 0 ? ng_ir_load(k, mean, 1, &zero_idx) : NG_IR_NONE))),
-                               NG_IR_NONE);
-        NgIrRef step[2] = {ng_ir_let(k, at, ng_ir_binary(k, NG_OP_ADD, NG_INT64,
-                                                         ng_ir_binary(k, NG_OP_MUL, NG_INT64, ng_ir_varref(k, r), T), idx[0])),
-                           upd};
-        NgIrRef body[3] = {ng_ir_let(k, acc, identity(k, (NgReduceOp)key->op, adt)),
-                           loop(k, r, rows, ng_ir_block(k, 2, step), 0),
-                           ng_ir_store(k, out, 1, idx, ng_ir_cast(k, (NgDType)key->out, ng_ir_varref(k, acc)))};
-        k->body = loop(k, vk[0], T, ng_ir_block(k, 3, body), NG_IR_PARALLEL);
-        return k->status;
-    }
 
     if (key->plan == PLAN_ROWS) {
         /* for each block of output columns (parallel): init, then add rows in order */
@@ -260,14 +287,39 @@ static NgReduceOp combine_reduction(NgReduceOp op)
     }
 }
 
-/* A full reduction for targets without cross-thread reductions (GPUs):
- * a strided pass leaves up to 64Ki partials, which are reduced the same way
- * until few enough remain for one thread. R collapsed reduced axes; when
- * R == 1 the input is n elements `stride` apart. */
-static NgStatus run_in_passes(const NgArray *a, int R, int64_t n, int64_t stride, RedKey key, const NgArray *out,
-                              const NgArray *mean, int64_t count)
+/* Launches the block-level kernel for key (plan PLAN_BLOCKS) over `in`
+ * (nkept + 1 axes of shape/strides) into `out` viewed as `nout` elements. */
+static NgStatus launch_blocks(RedKey key, const NgArray *in, const int64_t *shape, const int64_t *strides,
+                              const NgArray *out, int64_t nout, const NgArray *mean, int64_t count, int64_t blocks)
 {
-    static const bool all_axes[1] = {true};
+    int64_t one = 1, zero = 0;
+    key.tag = 'R';
+    key.plan = PLAN_BLOCKS;
+    key.nred = 1;
+    key.in_contig = strides[key.nkept] == 1;
+    key.has_mean = mean != NULL;
+    key.serial = 0;
+    const NgKernel *kern;
+    NgStatus st = ng_kernel_get(ng_array_device(in), &key, sizeof key, build_red, &key, &kern);
+    if (st != NG_OK)
+        return st;
+    NgKArg args[16];
+    int na = 0;
+    ng_kargs_array(args, &na, out, 1, &nout, &one);
+    ng_kargs_array(args, &na, in, key.nkept + 1, shape, strides);
+    if (mean)
+        ng_kargs_array(args, &na, mean, 1, key.nkept ? &nout : &one, key.nkept ? &one : &zero);
+    args[na++].i = count;
+    return ng_kernel_launch_blocks(kern, args, na, blocks, in->size);
+}
+
+/* A full reduction on a GPU, as two tree levels: blocks leave one partial
+ * each (at most RED_MAX_BLOCKS), then one block combines the partials and
+ * finishes. R collapsed reduced axes; when R == 1 the input is n elements
+ * `stride` apart. */
+static NgStatus run_blocks(const NgArray *a, int R, int64_t n, int64_t stride, RedKey key, const NgArray *out,
+                           const NgArray *mean, int64_t count)
+{
     NgStatus st;
     NgArray flat;
     if (R > 1) {
@@ -278,40 +330,31 @@ static NgStatus run_in_passes(const NgArray *a, int R, int64_t n, int64_t stride
     } else {
         ng_array_view(a, &flat);
     }
-    int64_t T = (n + 15) / 16, one = 1, zero = 0;
-    if (T > 65536)
-        T = 65536;
-    NgArray part;
-    if ((st = ng_array_empty(ng_array_device(a), (NgDType)key.acc, 1, &T, &part)) != NG_OK) {
+    int64_t per_block = (int64_t)NG_BLOCK_THREADS * RED_PER_THREAD;
+    int64_t blocks = (n + per_block - 1) / per_block;
+    if (blocks > RED_MAX_BLOCKS)
+        blocks = RED_MAX_BLOCKS;
+    key.nkept = 0;
+    if (blocks <= 1) { /* one block does it all */
+        st = launch_blocks(key, &flat, &n, &stride, out, 1, mean, count, 1);
         ng_array_release(&flat);
         return st;
     }
-    RedKey pk = key;
-    pk.tag = 'R';
-    pk.plan = PLAN_STRIDED;
-    pk.nkept = 1;
-    pk.nred = 0;
+    NgArray part;
+    if ((st = ng_array_empty(ng_array_device(a), (NgDType)key.acc, 1, &blocks, &part)) != NG_OK) {
+        ng_array_release(&flat);
+        return st;
+    }
+    RedKey pk = key; /* level 1: the partials, in the accumulator dtype, unfinished */
     pk.out = key.acc;
     pk.post = POST_NONE;
-    pk.in_contig = 0;
-    pk.has_mean = mean != NULL;
-    const NgKernel *kern;
-    st = ng_kernel_get(ng_array_device(a), &pk, sizeof pk, build_red, &pk, &kern);
-    if (st == NG_OK) {
-        NgKArg args[16];
-        int na = 0;
-        ng_kargs_array(args, &na, &part, 1, &T, &one);
-        ng_kargs_array(args, &na, &flat, 1, &n, &stride);
-        if (mean)
-            ng_kargs_array(args, &na, mean, 1, &one, &zero);
-        args[na++].i = count;
-        st = ng_kernel_launch(kern, args, na, T, n);
-    }
-    if (st == NG_OK) {
+    st = launch_blocks(pk, &flat, &n, &stride, &part, blocks, mean, count, blocks);
+    if (st == NG_OK) { /* level 2: one block combines them */
         RedKey k2 = key;
+        int64_t one = 1;
         k2.op = (uint8_t)combine_reduction((NgReduceOp)key.op);
         k2.in = key.acc;
-        st = run(&part, all_axes, k2, out, NULL, count);
+        st = launch_blocks(k2, &part, &blocks, &one, out, 1, NULL, count, 1);
     }
     ng_array_release(&part);
     ng_array_release(&flat);
@@ -361,12 +404,17 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
     }
     bool arg = key.op == NG_RED_ARGMIN || key.op == NG_RED_ARGMAX;
     NgDevice *dev = ng_array_device(a);
-    if (K == 0 && !arg && dev->be->target->par != NG_PAR_OPENMP) {
-        int64_t n = 1;
-        for (int d = 0; d < R; d++)
-            n *= shape[d];
-        if (n > 1024)
-            return run_in_passes(a, R, shape[0], strides[0], key, out, mean, count);
+    bool gpu = dev->be->target->par != NG_PAR_OPENMP;
+    if (gpu && !arg && dev->be->launch_blocks) {
+        if (K == 0)
+            return run_blocks(a, R, shape[0], strides[0], key, out, mean, count);
+        /* unit-stride rows long enough to keep a block busy: a block per row
+         * (on a real GPU; OpenCL on a CPU runs a row per work-item faster) */
+        if (dev->gpu && K == 1 && R == 1 && strides[1] == 1 && shape[1] >= NG_BLOCK_THREADS / 2) {
+            key.nkept = 1;
+            return launch_blocks(key, a, shape, strides, out, oshape[0], mean, count,
+                                 oshape[0] < 65535 ? oshape[0] : 65535);
+        }
     }
     key.tag = 'R';
     key.nkept = (uint8_t)K;
@@ -376,8 +424,9 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
     key.serial = K == 0 && dev->be->target->par != NG_PAR_OPENMP;
     if (K == 0)
         key.plan = PLAN_FULL;
-    else if (!arg && !mean && !key.post && key.acc == key.out && strides[K - 1] == 1 && strides[K + R - 1] != 1)
-        key.plan = PLAN_ROWS;
+    else if (!dev->gpu && !arg && !mean && !key.post && key.acc == key.out && strides[K - 1] == 1 &&
+             strides[K + R - 1] != 1)
+        key.plan = PLAN_ROWS; /* (a GPU runs a thread per output column instead: coalesced) */
     else
         key.plan = PLAN_EACH;
     const NgKernel *kern;

@@ -461,6 +461,67 @@ static void test_emit_branch_free(void)
     ng_ir_free(&k);
 }
 
+/* Block-level kernels (NG_IR_THREAD, NG_IR_BLOCK_REDUCE): a sum whose
+ * threads take a grid-stride share, combine in their block, and thread 0
+ * stores the block's total. CUDA: warp shuffles + shared memory; OpenCL: a
+ * local-memory tree with barriers, its array at the kernel's outer scope;
+ * C: one block of one thread, so the ids are constants and the tree is
+ * nothing. */
+static void test_emit_block_reduce(void)
+{
+    NgIrKernel k;
+    ng_ir_init(&k, "ngk_blk");
+    int out = ng_ir_param_array(&k, NG_FLOAT64, 1, true, true);
+    int in = ng_ir_param_array(&k, NG_FLOAT64, 1, true, false);
+    int acc = ng_ir_var(&k, NG_FLOAT64), i = ng_ir_var(&k, NG_INT64);
+    NgIrRef lid = ng_ir_thread(&k, NG_IR_LOCAL_ID), bid = ng_ir_thread(&k, NG_IR_BLOCK_ID);
+    NgIrRef bs = ng_ir_thread(&k, NG_IR_BLOCK_SIZE), nb = ng_ir_thread(&k, NG_IR_NUM_BLOCKS);
+    NgIrRef start = ng_ir_binary(&k, NG_OP_ADD, NG_INT64, ng_ir_binary(&k, NG_OP_MUL, NG_INT64, bid, bs), lid);
+    NgIrRef iv = ng_ir_varref(&k, i);
+    NgIrRef upd = ng_ir_assign(&k, acc, ng_ir_binary(&k, NG_OP_ADD, NG_FLOAT64, ng_ir_varref(&k, acc),
+                                                      ng_ir_load(&k, in, 1, &iv)));
+    NgIrRef body[4] = {
+        ng_ir_let(&k, acc, ng_ir_const_f(&k, NG_FLOAT64, 0.0)),
+        ng_ir_for(&k, i, start, ng_ir_shape(&k, in, 0), ng_ir_binary(&k, NG_OP_MUL, NG_INT64, nb, bs), upd, 0),
+        ng_ir_block_reduce(&k, acc, NG_OP_ADD),
+        ng_ir_if(&k, ng_ir_binary(&k, NG_OP_EQ, NG_BOOL, lid, ng_ir_const_i(&k, NG_INT64, 0)),
+                 ng_ir_store(&k, out, 1, &bid, ng_ir_varref(&k, acc)), NG_IR_NONE),
+    };
+    k.body = ng_ir_block(&k, 4, body);
+    CHECK_OK(ng_ir_verify(&k));
+    CHECK(!ng_emit_has_parallel(&k));
+    char listing[4096] = "";
+    ng_ir_print(&k, listing, sizeof listing);
+    CHECK_STR_CONTAINS(listing, "block_reduce add");
+    NgStr src;
+    ng_str_init(&src);
+    CHECK_OK(ng_emit(&k, &ng_target_c, &src));
+    CHECK_STR_CONTAINS(src.s, "/* block reduction of v0: one thread per block here */");
+    CHECK_STR_CONTAINS(src.s, "((int64_t)1)"); /* the block size */
+    CHECK(strstr(src.s, "barrier") == NULL);
+    ng_str_free(&src);
+    ng_str_init(&src);
+    CHECK_OK(ng_emit(&k, &ng_target_cuda, &src));
+    CHECK_STR_CONTAINS(src.s, "__shared__ double ng_sh");
+    CHECK_STR_CONTAINS(src.s, "__shfl_down_sync(0xffffffffu, v0, ng_o)");
+    CHECK_STR_CONTAINS(src.s, "__syncthreads();");
+    CHECK_STR_CONTAINS(src.s, "((int64_t)gridDim.x)");
+    CHECK_STR_CONTAINS(src.s, "; v1 < a1_n0;"); /* the stride is known positive: a plain test */
+    ng_str_free(&src);
+    ng_str_init(&src);
+    CHECK_OK(ng_emit(&k, &ng_target_opencl, &src));
+    const char *fn = strstr(src.s, "__kernel void ngk_blk");
+    CHECK(fn != NULL);
+    if (fn) {
+        const char *decl = strstr(fn, "__local double ng_sh"), *loop = strstr(fn, "for (");
+        CHECK(decl != NULL && loop != NULL && decl < loop); /* at the kernel's outermost scope */
+        CHECK_STR_CONTAINS(fn, "barrier(CLK_LOCAL_MEM_FENCE);");
+        CHECK_STR_CONTAINS(fn, "((int64_t)get_group_id(0))");
+    }
+    ng_str_free(&src);
+    ng_ir_free(&k);
+}
+
 /* ---- arrays and launches on a device ---- */
 
 /* A new device array of dt and shape holding the C-ordered host data. */
@@ -1178,6 +1239,7 @@ int main(int argc, char **argv)
     test_golden();
     test_emit_text();
     test_emit_branch_free();
+    test_emit_block_reduce();
     if (argc > 1 && strcmp(argv[1], "golden") == 0)
         return check_summary();
 

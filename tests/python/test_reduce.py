@@ -417,3 +417,46 @@ def test_hypothesis_argmax(shape, data_):
     a = data(np.int16, shape, seed=len(shape))
     check_reduce("argmax", a, axis=axis)
     check_reduce("argmin", a, axis=axis)
+
+
+# Sizes around the GPU tree reduction's shapes: one block (256 threads), one
+# block's share (256 * 16 elements), several blocks, and more elements than
+# the 1024 blocks' first share (threads then loop); strided and reversed
+# views take the same path through their strides. On cpu these run the
+# OpenMP loops, on opencl/cuda the block-level kernels.
+BLOCK_SIZES = [1, 31, 255, 256, 257, 4095, 4096, 4097, 70001, 4 * 1024 * 1024 + 3]
+
+
+@pytest.mark.parametrize("n", BLOCK_SIZES)
+@pytest.mark.parametrize("dt", ["float64", "float32", "int32", "uint8", "bool"])
+def test_full_reduction_block_sizes(n, dt):
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal(n) * 5
+    if dt == "bool":
+        a = a > 4.0  # mostly False: any/all both interesting
+    a = a.astype(dt)
+    g = ng.asarray(a)
+    for name in ("sum", "mean", "min", "max", "any", "all", "count_nonzero", "std"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = getattr(np, name)(a)
+        assert_same(getattr(ng, name)(g), expected, rtol=2e-5 if dt == "float32" else 1e-9)
+
+
+@pytest.mark.parametrize("view", [np.s_[::3], np.s_[::-1], np.s_[5:-7:2]])
+def test_full_reduction_block_strided(view):
+    a = np.random.default_rng(1).standard_normal(300001)
+    g = ng.asarray(a)
+    for name in ("sum", "max", "var"):
+        assert_same(getattr(ng, name)(g[view]), getattr(np, name)(a[view]), rtol=1e-9)
+
+
+@pytest.mark.parametrize("shape", [(3, 1000), (1000, 3), (7, 129), (2, 3, 700)])
+def test_row_and_column_reductions(shape):
+    """The plans a GPU takes for rows (a block per row) and columns (a
+    thread per column), including a kept axis of 1 and rows of 129 elements."""
+    a = np.random.default_rng(2).standard_normal(shape)
+    g = ng.asarray(a)
+    for axis in range(len(shape)):
+        for name in ("sum", "mean", "std", "min", "any"):
+            assert_same(getattr(ng, name)(g, axis=axis), getattr(np, name)(a, axis=axis), rtol=1e-9)

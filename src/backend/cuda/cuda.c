@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/staging.h"
 #include "core/core.h"
 
 typedef int CUresult;
@@ -23,6 +24,16 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
+typedef size_t (*CUoccupancyB2DSize)(int);
+
+/* Kernels run on the calling thread's own default stream, so threads do not
+ * serialise each other's launches. It is a blocking stream: the plain
+ * (legacy default stream) copies and the staged copies, which use the legacy
+ * stream, still wait for every thread's kernels, and cuCtxSynchronize waits
+ * for all of them. */
+#define CU_STREAM_LEGACY ((CUstream)0x1)
+#define CU_STREAM_PER_THREAD ((CUstream)0x2)
 typedef unsigned long long CUdeviceptr;
 typedef int nvrtcResult;
 typedef struct _nvrtcProgram *nvrtcProgram;
@@ -51,6 +62,14 @@ enum {
     X(cuMemGetInfo_v2, CUresult, (size_t *, size_t *)) \
     X(cuMemcpyHtoD_v2, CUresult, (CUdeviceptr, const void *, size_t)) \
     X(cuMemcpyDtoH_v2, CUresult, (void *, CUdeviceptr, size_t)) \
+    X(cuMemHostAlloc, CUresult, (void **, size_t, unsigned)) \
+    X(cuMemcpyHtoDAsync_v2, CUresult, (CUdeviceptr, const void *, size_t, CUstream)) \
+    X(cuMemcpyDtoHAsync_v2, CUresult, (void *, CUdeviceptr, size_t, CUstream)) \
+    X(cuEventCreate, CUresult, (CUevent *, unsigned)) \
+    X(cuEventRecord, CUresult, (CUevent, CUstream)) \
+    X(cuEventSynchronize, CUresult, (CUevent)) \
+    X(cuStreamSynchronize, CUresult, (CUstream)) \
+    X(cuOccupancyMaxPotentialBlockSize, CUresult, (int *, int *, CUfunction, CUoccupancyB2DSize, size_t, int)) \
     X(cuModuleLoadData, CUresult, (CUmodule *, const void *)) \
     X(cuModuleGetFunction, CUresult, (CUfunction *, CUmodule, const char *)) \
     X(cuLaunchKernel, CUresult, (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, \
@@ -160,7 +179,19 @@ typedef struct CuState {
     int driver_version;         /* e.g. 12040 */
     char id[200];               /* device, capability, driver, NVRTC: part of cache keys */
     struct cublasContext *blas; /* cuBLAS handle, made on first matmul */
+    pthread_mutex_t stage_lock; /* guards the staging buffers */
+    unsigned char *stage;       /* NG_STAGE_BUFS pinned buffers of NG_STAGE_CHUNK bytes, or NULL */
+    CUevent stage_done[NG_STAGE_BUFS]; /* the last copy through each buffer */
+    bool stage_failed;          /* pinned memory was refused: copy directly */
 } CuState;
+
+/* A loaded kernel: its function and the launch shape the occupancy
+ * calculator gives for it, found once when it is loaded. */
+typedef struct CuKernel {
+    CUfunction fn;
+    int block;    /* threads per block that maximise occupancy (multiple of 32) */
+    int min_grid; /* blocks that fill the device at that size */
+} CuKernel;
 
 static NgStatus cuda_open(NgDevice *dev, int index)
 {
@@ -202,6 +233,7 @@ static NgStatus cuda_open(NgDevice *dev, int index)
     snprintf(dev->description, sizeof dev->description, "%.80s (sm_%d%d, %.1f GiB, driver CUDA %d.%d, NVRTC %d.%d)",
              name, s->cc_major, s->cc_minor, total / 1073741824.0, s->driver_version / 1000,
              (s->driver_version % 1000) / 10, nvrtc_major, nvrtc_minor);
+    pthread_mutex_init(&s->stage_lock, NULL);
     dev->gpu = true;
     dev->state = s;
     return NG_OK;
@@ -238,18 +270,113 @@ static void cuda_free(NgDevice *dev, void *ptr, size_t nbytes)
         cu.cuMemFree_v2((CUdeviceptr)(uintptr_t)ptr);
 }
 
+/* The staging buffers (the caller holds stage_lock): made on first use and
+ * kept; false if pinned memory is not to be had (then copies go directly). */
+static bool stage_ready(CuState *s)
+{
+    if (s->stage || s->stage_failed)
+        return s->stage != NULL;
+    void *p = NULL;
+    bool ok = cu.cuMemHostAlloc(&p, NG_STAGE_CHUNK * NG_STAGE_BUFS, 0) == CUDA_SUCCESS;
+    for (int b = 0; ok && b < NG_STAGE_BUFS; b++)
+        ok = cu.cuEventCreate(&s->stage_done[b], 0) == CUDA_SUCCESS;
+    s->stage = ok ? p : NULL;
+    s->stage_failed = !ok;
+    return ok;
+}
+
+/* Host -> device through the pinned buffers: the host copies piece i into
+ * buffer i % NG_STAGE_BUFS (after that buffer's previous DMA is done) while
+ * the DMA of piece i - 1 runs. Returns when all of it has arrived. */
+static CUresult staged_upload(CuState *s, CUdeviceptr dst, const unsigned char *src, size_t nbytes)
+{
+    CUresult r = CUDA_SUCCESS;
+    for (size_t i = 0; r == CUDA_SUCCESS && i < ng_stage_pieces(nbytes, NG_STAGE_CHUNK); i++) {
+        size_t off, len = ng_stage_piece(nbytes, NG_STAGE_CHUNK, i, &off);
+        int b = (int)(i % NG_STAGE_BUFS);
+        unsigned char *buf = s->stage + (size_t)b * NG_STAGE_CHUNK;
+        if (i >= NG_STAGE_BUFS)
+            r = cu.cuEventSynchronize(s->stage_done[b]);
+        if (r == CUDA_SUCCESS) {
+            memcpy(buf, src + off, len);
+            r = cu.cuMemcpyHtoDAsync_v2(dst + off, buf, len, CU_STREAM_LEGACY);
+        }
+        if (r == CUDA_SUCCESS)
+            r = cu.cuEventRecord(s->stage_done[b], CU_STREAM_LEGACY);
+    }
+    CUresult r2 = cu.cuStreamSynchronize(CU_STREAM_LEGACY);
+    return r != CUDA_SUCCESS ? r : r2;
+}
+
+/* Device -> host through the pinned buffers: the DMA of piece i + 1 runs
+ * while the host copies piece i out of its buffer. */
+static CUresult staged_download(CuState *s, unsigned char *dst, CUdeviceptr src, size_t nbytes)
+{
+    size_t n = ng_stage_pieces(nbytes, NG_STAGE_CHUNK), off, len;
+    CUresult r = CUDA_SUCCESS;
+    for (size_t i = 0; r == CUDA_SUCCESS && i < n && i < NG_STAGE_BUFS; i++) { /* start the first pieces */
+        len = ng_stage_piece(nbytes, NG_STAGE_CHUNK, i, &off);
+        r = cu.cuMemcpyDtoHAsync_v2(s->stage + i * NG_STAGE_CHUNK, src + off, len, CU_STREAM_LEGACY);
+        if (r == CUDA_SUCCESS)
+            r = cu.cuEventRecord(s->stage_done[i], CU_STREAM_LEGACY);
+    }
+    for (size_t i = 0; r == CUDA_SUCCESS && i < n; i++) {
+        int b = (int)(i % NG_STAGE_BUFS);
+        unsigned char *buf = s->stage + (size_t)b * NG_STAGE_CHUNK;
+        len = ng_stage_piece(nbytes, NG_STAGE_CHUNK, i, &off);
+        r = cu.cuEventSynchronize(s->stage_done[b]);
+        if (r != CUDA_SUCCESS)
+            break;
+        memcpy(dst + off, buf, len);
+        size_t next = i + NG_STAGE_BUFS; /* the buffer is free again: its next piece */
+        if (next < n) {
+            size_t noff, nlen = ng_stage_piece(nbytes, NG_STAGE_CHUNK, next, &noff);
+            r = cu.cuMemcpyDtoHAsync_v2(buf, src + noff, nlen, CU_STREAM_LEGACY);
+            if (r == CUDA_SUCCESS)
+                r = cu.cuEventRecord(s->stage_done[b], CU_STREAM_LEGACY);
+        }
+    }
+    CUresult r2 = cu.cuStreamSynchronize(CU_STREAM_LEGACY);
+    return r != CUDA_SUCCESS ? r : r2;
+}
+
+/* Copies of NG_STAGE_MIN bytes or more go through reused pinned buffers
+ * (pageable copies reach a fraction of the bus's speed); smaller ones, or
+ * all when pinned memory is refused, directly. */
 static NgStatus cuda_upload(NgDevice *dev, void *dst, size_t offset, const void *src, size_t nbytes)
 {
+    CuState *s = dev->state;
     NgStatus st = current(dev);
-    CUresult r = st == NG_OK ? cu.cuMemcpyHtoD_v2((CUdeviceptr)(uintptr_t)dst + offset, src, nbytes) : 0;
-    return st != NG_OK ? st : r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "copying to the device");
+    if (st != NG_OK)
+        return st;
+    CUdeviceptr to = (CUdeviceptr)(uintptr_t)dst + offset;
+    CUresult r;
+    if (nbytes >= NG_STAGE_MIN) {
+        pthread_mutex_lock(&s->stage_lock);
+        r = stage_ready(s) ? staged_upload(s, to, src, nbytes) : cu.cuMemcpyHtoD_v2(to, src, nbytes);
+        pthread_mutex_unlock(&s->stage_lock);
+    } else {
+        r = cu.cuMemcpyHtoD_v2(to, src, nbytes);
+    }
+    return r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "copying to the device");
 }
 
 static NgStatus cuda_download(NgDevice *dev, void *dst, const void *src, size_t offset, size_t nbytes)
 {
+    CuState *s = dev->state;
     NgStatus st = current(dev);
-    CUresult r = st == NG_OK ? cu.cuMemcpyDtoH_v2(dst, (CUdeviceptr)(uintptr_t)src + offset, nbytes) : 0;
-    return st != NG_OK ? st : r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "copying from the device");
+    if (st != NG_OK)
+        return st;
+    CUdeviceptr from = (CUdeviceptr)(uintptr_t)src + offset;
+    CUresult r;
+    if (nbytes >= NG_STAGE_MIN) {
+        pthread_mutex_lock(&s->stage_lock);
+        r = stage_ready(s) ? staged_download(s, dst, from, nbytes) : cu.cuMemcpyDtoH_v2(dst, from, nbytes);
+        pthread_mutex_unlock(&s->stage_lock);
+    } else {
+        r = cu.cuMemcpyDtoH_v2(dst, from, nbytes);
+    }
+    return r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "copying from the device");
 }
 
 NgStatus ng_cuda_nvrtc_compile(const char *source, const char *name, const char *arch, bool ptx, char **image,
@@ -355,22 +482,31 @@ static NgStatus cuda_load(NgDevice *dev, const char *path, const char *name, voi
     r = cu.cuModuleGetFunction(&fn, mod, name);
     if (r != CUDA_SUCCESS)
         return cu_fail(r, "finding a kernel in its module");
-    *module = fn;
+    CuKernel *kern = ng_calloc(1, sizeof *kern);
+    if (!kern)
+        return ng_error_set(NG_ERR_NOMEM, "out of memory loading a kernel");
+    kern->fn = fn;
+    /* the block size that maximises occupancy for this kernel's registers;
+     * 256 and 8 blocks per multiprocessor where the calculator says nothing */
+    if (cu.cuOccupancyMaxPotentialBlockSize(&kern->min_grid, &kern->block, fn, NULL, 0, 1024) != CUDA_SUCCESS ||
+        kern->block < 32 || kern->min_grid < 1) {
+        kern->block = 256;
+        kern->min_grid = (((CuState *)dev->state)->sms > 0 ? ((CuState *)dev->state)->sms : 1) * 8;
+    }
+    kern->block -= kern->block % 32;
+    *module = kern; /* kernels live until exit */
     return NG_OK;
 }
 
-static NgStatus cuda_launch(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
-                            int64_t extent, int64_t work)
+enum { MAXARGS = 512 };
+
+/* The kernel's parameter slots: each argument in its own 8-byte slot (a
+ * float32 narrowed in place), then the work count. */
+static NgStatus pack_args(const NgKArg *args, const uint8_t *kinds, int nargs, int64_t work, NgKArg *slots,
+                          void **params)
 {
-    CuState *s = dev->state;
-    NgStatus st = current(dev);
-    if (st != NG_OK)
-        return st;
-    enum { MAXARGS = 512 };
     if (nargs + 1 > MAXARGS)
         return ng_error_set(NG_ERR_UNSUPPORTED, "cuda: kernel with %d arguments", nargs);
-    NgKArg slots[MAXARGS];
-    void *params[MAXARGS];
     for (int i = 0; i < nargs; i++) {
         slots[i] = args[i];
         if (kinds[i] == NG_ARG_F32) {
@@ -381,14 +517,57 @@ static NgStatus cuda_launch(NgDevice *dev, void *module, const NgKArg *args, con
     }
     slots[nargs].i = work;
     params[nargs] = &slots[nargs];
-    unsigned threads = 256;
+    return NG_OK;
+}
+
+static NgStatus cuda_launch(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
+                            int64_t extent, int64_t work)
+{
+    const CuKernel *kern = module;
+    NgStatus st = current(dev);
+    NgKArg slots[MAXARGS];
+    void *params[MAXARGS];
+    if (st == NG_OK)
+        st = pack_args(args, kinds, nargs, work, slots, params);
+    if (st != NG_OK)
+        return st;
+    /* Blocks of the occupancy calculator's size; a grid of up to four waves
+     * of them (grid-stride loops take the rest). A smaller extent gets whole
+     * warps (block reductions shuffle across whole warps). A kernel with no
+     * parallel loop comes with extent 1: one thread runs it (every thread of
+     * a block would run its whole body). */
+    int64_t threads = extent <= 1 ? 1 : extent < kern->block ? (extent + 31) / 32 * 32 : kern->block;
     int64_t blocks = (extent + threads - 1) / threads;
-    int64_t cap = (int64_t)(s->sms > 0 ? s->sms : 1) * 32;
+    int64_t cap = (int64_t)kern->min_grid * 4;
     if (blocks > cap)
         blocks = cap;
     if (blocks < 1)
         blocks = 1;
-    CUresult r = cu.cuLaunchKernel((CUfunction)module, (unsigned)blocks, 1, 1, threads, 1, 1, 0, NULL, params, NULL);
+    CUresult r = cu.cuLaunchKernel(kern->fn, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, CU_STREAM_PER_THREAD,
+                                   params, NULL);
+    return r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "launching a kernel");
+}
+
+/* A block-level kernel: exactly `blocks` blocks of `threads` threads, or the
+ * occupancy calculator's size where smaller (a multiple of 32 either way:
+ * its block reductions shuffle across whole warps). */
+static NgStatus cuda_launch_blocks(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
+                                   int64_t blocks, int threads, int64_t work)
+{
+    NgStatus st = current(dev);
+    NgKArg slots[MAXARGS];
+    void *params[MAXARGS];
+    if (st == NG_OK)
+        st = pack_args(args, kinds, nargs, work, slots, params);
+    if (st != NG_OK)
+        return st;
+    const CuKernel *kern = module;
+    if (threads > kern->block) /* a kernel heavy on registers runs fewer threads per block */
+        threads = kern->block;
+    if (threads < 32 || threads % 32 != 0 || blocks < 1 || blocks > INT32_MAX)
+        return ng_error_set(NG_ERR_INTERNAL, "cuda: bad block launch (%lld x %d)", (long long)blocks, threads);
+    CUresult r = cu.cuLaunchKernel(kern->fn, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1,
+                                   0, CU_STREAM_PER_THREAD, params, NULL);
     return r == CUDA_SUCCESS ? NG_OK : cu_fail(r, "launching a kernel");
 }
 
@@ -615,6 +794,7 @@ const NgBackend ng_backend_cuda = {
     .compile = cuda_compile,
     .load = cuda_load,
     .launch = cuda_launch,
+    .launch_blocks = cuda_launch_blocks,
     .sync = cuda_sync,
     .compiler_id = cuda_compiler_id,
     .gemm = cuda_gemm,

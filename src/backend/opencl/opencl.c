@@ -52,6 +52,8 @@ enum {
 #define CL_PROGRAM_BINARY_SIZES 0x1165
 #define CL_PROGRAM_BINARIES 0x1166
 #define CL_PROGRAM_BUILD_LOG 0x1183
+#define CL_KERNEL_WORK_GROUP_SIZE 0x11B0
+#define CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE 0x11B3
 #define CL_TRUE 1
 
 /* X-macro list: name, return type, parameters. */
@@ -75,6 +77,7 @@ enum {
     X(clCreateKernel, cl_kernel, (cl_program, const char *, cl_int *)) \
     X(clSetKernelArg, cl_int, (cl_kernel, cl_uint, size_t, const void *)) \
     X(clEnqueueNDRangeKernel, cl_int, (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, const size_t *, cl_uint, const cl_event *, cl_event *)) \
+    X(clGetKernelWorkGroupInfo, cl_int, (cl_kernel, cl_device_id, cl_uint, size_t, void *, size_t *)) \
     X(clFinish, cl_int, (cl_command_queue))
 
 static struct {
@@ -296,6 +299,29 @@ static NgStatus ocl_compile(NgDevice *dev, const char *source, const char *name,
     return st;
 }
 
+/* A loaded kernel and its work-group size, found once when it is loaded:
+ * the largest multiple of the preferred multiple (the SIMD or warp width)
+ * up to NG_BLOCK_THREADS that the kernel can run with. */
+typedef struct ClKernel {
+    cl_kernel k;
+    size_t local;
+} ClKernel;
+
+static size_t group_size(ClState *s, cl_kernel k)
+{
+    size_t most = 0, multiple = 0;
+    if (cl.clGetKernelWorkGroupInfo(k, s->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL) != CL_SUCCESS ||
+        most == 0)
+        most = 1;
+    if (cl.clGetKernelWorkGroupInfo(k, s->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple,
+                                    &multiple, NULL) != CL_SUCCESS || multiple == 0)
+        multiple = 1;
+    size_t local = most < NG_BLOCK_THREADS ? most : NG_BLOCK_THREADS;
+    if (local >= multiple)
+        local -= local % multiple;
+    return local ? local : 1;
+}
+
 static NgStatus ocl_load(NgDevice *dev, const char *path, const char *name, void **module)
 {
     ClState *s = dev->state;
@@ -317,18 +343,21 @@ static NgStatus ocl_load(NgDevice *dev, const char *path, const char *name, void
             st = cl_fail(e, "creating a kernel");
     }
     cl.clReleaseProgram(prog); /* the kernel keeps it alive */
-    if (st == NG_OK)
-        *module = k;
+    ClKernel *kern = st == NG_OK ? ng_calloc(1, sizeof *kern) : NULL;
+    if (st == NG_OK && !kern)
+        st = ng_error_set(NG_ERR_NOMEM, "out of memory loading a kernel");
+    if (st == NG_OK) {
+        kern->k = k;
+        kern->local = group_size(s, k);
+        *module = kern; /* kernels live until exit */
+    }
     return st;
 }
 
-static NgStatus ocl_launch(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
-                           int64_t extent, int64_t work)
+/* Sets the kernel's arguments (the caller holds launch_lock). */
+static cl_int set_args(cl_kernel k, const NgKArg *args, const uint8_t *kinds, int nargs, int64_t work)
 {
-    ClState *s = dev->state;
-    cl_kernel k = module;
     cl_int e = CL_SUCCESS;
-    pthread_mutex_lock(&s->launch_lock);
     for (int i = 0; i < nargs && e == CL_SUCCESS; i++) {
         switch (kinds[i]) {
         case NG_ARG_PTR: e = cl.clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &args[i].p); break;
@@ -342,11 +371,46 @@ static NgStatus ocl_launch(NgDevice *dev, void *module, const NgKArg *args, cons
     }
     if (e == CL_SUCCESS)
         e = cl.clSetKernelArg(k, (cl_uint)nargs, 8, &work);
+    return e;
+}
+
+/* Work-groups of the kernel's own size; the global size rounded up to a
+ * whole number of them (grid-stride loops leave the extra work-items idle).
+ * A kernel without a parallel loop (extent 1) runs as one work-item. */
+static NgStatus ocl_launch(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
+                           int64_t extent, int64_t work)
+{
+    ClState *s = dev->state;
+    const ClKernel *kern = module;
     size_t global = extent < 1 ? 1 : (size_t)extent;
     if (global > s->max_global)
         global = s->max_global;
+    size_t local = global < kern->local ? global : kern->local;
+    global = (global + local - 1) / local * local;
+    pthread_mutex_lock(&s->launch_lock);
+    cl_int e = set_args(kern->k, args, kinds, nargs, work);
     if (e == CL_SUCCESS)
-        e = cl.clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+        e = cl.clEnqueueNDRangeKernel(s->queue, kern->k, 1, NULL, &global, &local, 0, NULL, NULL);
+    pthread_mutex_unlock(&s->launch_lock);
+    return e == CL_SUCCESS ? NG_OK : cl_fail(e, "launching a kernel");
+}
+
+/* A block-level kernel: `blocks` work-groups of `threads` work-items, or
+ * fewer where the kernel cannot run that many; the kernels' local-memory
+ * trees work for any work-group size up to NG_BLOCK_THREADS. */
+static NgStatus ocl_launch_blocks(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
+                                  int64_t blocks, int threads, int64_t work)
+{
+    ClState *s = dev->state;
+    const ClKernel *kern = module;
+    size_t local = threads < 1 ? 1 : (size_t)threads;
+    if (kern->local < local)
+        local = kern->local;
+    size_t global = (size_t)(blocks < 1 ? 1 : blocks) * local;
+    pthread_mutex_lock(&s->launch_lock);
+    cl_int e = set_args(kern->k, args, kinds, nargs, work);
+    if (e == CL_SUCCESS)
+        e = cl.clEnqueueNDRangeKernel(s->queue, kern->k, 1, NULL, &global, &local, 0, NULL, NULL);
     pthread_mutex_unlock(&s->launch_lock);
     return e == CL_SUCCESS ? NG_OK : cl_fail(e, "launching a kernel");
 }
@@ -372,6 +436,7 @@ const NgBackend ng_backend_opencl = {
     .compile = ocl_compile,
     .load = ocl_load,
     .launch = ocl_launch,
+    .launch_blocks = ocl_launch_blocks,
     .sync = ocl_sync,
     .compiler_id = ocl_compiler_id,
 };
