@@ -28,11 +28,14 @@ $PY -c "import numgpu; print(numgpu.devices())" 2>&1 | tee -a "$log"
 
 say "== pytest on cuda =="
 if $PY -c "import pytest, hypothesis" 2>/dev/null; then
-  NUMGPU_DEVICE=cuda timeout 420 $PY -m pytest -q -x -p no:cacheprovider tests/python 2>&1 | tail -15 | tee -a "$log"
+  xdist=""
+  $PY -c "import xdist" 2>/dev/null && xdist="-n $(( $(nproc) > 12 ? 12 : $(nproc) ))"
+  NUMGPU_DEVICE=cuda timeout ${PYTEST_TIMEOUT:-300} $PY -m pytest -q -rf $xdist -p no:cacheprovider tests/python \
+    2>&1 | grep -E "^(FAILED|ERROR)|passed|failed|error" | head -60 | tee -a "$log"
 else
   say "pytest/hypothesis missing: pip install pytest hypothesis"
 fi
 
 say "== benchmarks: numgpu (cuda) vs CuPy =="
-NUMGPU_DEVICE=cuda timeout 300 $PY bench/bench_gpu.py ${QUICK:+--quick} 2>&1 | tee -a "$log"
+NUMGPU_DEVICE=cuda timeout ${BENCH_TIMEOUT:-200} $PY bench/bench_gpu.py ${QUICK:+--quick} 2>&1 | tee -a "$log"
 say "== results in $log =="
