@@ -308,7 +308,7 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
      * at most one batch axis */
     NgDevice *dev = ng_array_device(a_in);
     if (dev->be->gemm && (cdt == NG_FLOAT32 || cdt == NG_FLOAT64) && a.dtype == cdt && bp->dtype == cdt &&
-        astr[nb + 1] == 1 && nb <= 1 && n > 1 && m > 1) {
+        astr[nb + 1] == 1 && nb <= 1 && n > 1 && m > 1 && k > 0) { /* cuBLAS refuses k = 0 */
         int64_t batch = nb ? shape[0] : 1;
         st = dev->be->gemm(dev, cdt, batch, n, m, k, a.buf->data, a.offset, astr[nb] ? astr[nb] : k,
                            nb ? astr[0] : 0, bp->buf->data, bp->offset, bstr[nb] ? bstr[nb] : m, nb ? bstr[0] : 0,
