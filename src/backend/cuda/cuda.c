@@ -600,14 +600,15 @@ static struct {
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 static bool blas_ok;
 
-static void load_cublas(void)
+/* dlopen of the first of `names` found in $env_dir, $CUDA_HOME/lib64,
+ * /usr/local/cuda/lib64, then the system's search path; NULL if none. */
+static void *open_vendor_lib(const char *env_dir, const char *const *names, size_t nnames)
 {
-    static const char *names[] = {"libcublas.so", "libcublas.so.13", "libcublas.so.12", "libcublas.so.11"};
-    const char *dirs[3] = {getenv("NUMGPU_CUBLAS_PATH"), getenv("CUDA_HOME"), "/usr/local/cuda"};
+    const char *dirs[3] = {getenv(env_dir), getenv("CUDA_HOME"), "/usr/local/cuda"};
     void *h = NULL;
     char path[512];
     for (int d = 0; d < 4 && !h; d++)
-        for (size_t n = 0; n < sizeof names / sizeof *names && !h; n++) {
+        for (size_t n = 0; n < nnames && !h; n++) {
             if (d < 3 && (!dirs[d] || !*dirs[d]))
                 continue;
             if (d == 0)
@@ -618,6 +619,13 @@ static void load_cublas(void)
                 snprintf(path, sizeof path, "%s", names[n]);
             h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
         }
+    return h;
+}
+
+static void load_cublas(void)
+{
+    static const char *const names[] = {"libcublas.so", "libcublas.so.13", "libcublas.so.12", "libcublas.so.11"};
+    void *h = open_vendor_lib("NUMGPU_CUBLAS_PATH", names, sizeof names / sizeof *names);
     if (!h)
         return;
 #define LOAD(name, ret, params) \
@@ -694,22 +702,9 @@ static NgDevice *sol_device;
 
 static void load_cusolver(void)
 {
-    static const char *names[] = {"libcusolver.so", "libcusolver.so.12", "libcusolver.so.11", "libcusolver.so.13"};
-    const char *dirs[3] = {getenv("NUMGPU_CUSOLVER_PATH"), getenv("CUDA_HOME"), "/usr/local/cuda"};
-    void *h = NULL;
-    char path[512];
-    for (int d = 0; d < 4 && !h; d++)
-        for (size_t n = 0; n < sizeof names / sizeof *names && !h; n++) {
-            if (d < 3 && (!dirs[d] || !*dirs[d]))
-                continue;
-            if (d == 0)
-                snprintf(path, sizeof path, "%s/%s", dirs[0], names[n]);
-            else if (d < 3)
-                snprintf(path, sizeof path, "%s/lib64/%s", dirs[d], names[n]);
-            else
-                snprintf(path, sizeof path, "%s", names[n]);
-            h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        }
+    static const char *const names[] = {"libcusolver.so", "libcusolver.so.12", "libcusolver.so.11",
+                                        "libcusolver.so.13"};
+    void *h = open_vendor_lib("NUMGPU_CUSOLVER_PATH", names, sizeof names / sizeof *names);
     if (!h)
         return;
 #define LOAD(name, ret, params) \
