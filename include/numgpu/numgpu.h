@@ -58,11 +58,11 @@ typedef enum NgDType {
     NG_UINT16,
     NG_UINT32,
     NG_UINT64,
-    NG_FLOAT16,    /* reserved: storage planned, no kernels yet */
+    NG_FLOAT16,    /* IEEE half: stored as 16 bits, computed in float and rounded after every op */
     NG_FLOAT32,    /* IEEE single */
     NG_FLOAT64,    /* IEEE double, the default float */
-    NG_COMPLEX64,  /* reserved: no kernels yet */
-    NG_COMPLEX128, /* reserved: no kernels yet */
+    NG_COMPLEX64,  /* two float32: real, imaginary */
+    NG_COMPLEX128, /* two float64: real, imaginary */
     NG_NTYPES,
     NG_NODTYPE = -1 /* "no dtype given" */
 } NgDType;
@@ -96,6 +96,14 @@ bool ng_dtype_can_cast_safe(NgDType from, NgDType to);
 static inline bool ng_dtype_is_int(NgDType t) { return t >= NG_INT8 && t <= NG_UINT64; }
 static inline bool ng_dtype_is_float(NgDType t) { return t >= NG_FLOAT16 && t <= NG_FLOAT64; }
 static inline bool ng_dtype_is_signed(NgDType t) { return t >= NG_INT8 && t <= NG_INT64; }
+static inline bool ng_dtype_is_complex(NgDType t) { return t == NG_COMPLEX64 || t == NG_COMPLEX128; }
+/* Float or complex: NumPy's "inexact". */
+static inline bool ng_dtype_is_inexact(NgDType t) { return t >= NG_FLOAT16 && t <= NG_COMPLEX128; }
+/* The real dtype of a complex one (float32 for complex64); t itself otherwise. */
+static inline NgDType ng_dtype_real(NgDType t)
+{
+    return t == NG_COMPLEX64 ? NG_FLOAT32 : t == NG_COMPLEX128 ? NG_FLOAT64 : t;
+}
 
 /* ---- devices --------------------------------------------------------- */
 
@@ -190,6 +198,9 @@ NgStatus ng_array_empty(NgDevice *dev, NgDType dt, int ndim, const int64_t *shap
 /* Fills `out` as a view of `base` sharing its buffer (retained). */
 void ng_array_view(const NgArray *base, NgArray *out);
 void ng_array_release(NgArray *a); /* drops the buffer reference; zeroes a */
+/* The real (imag: imaginary) parts of complex array a as a view of its real
+ * dtype sharing a's buffer: NumPy's a.real / a.imag. */
+void ng_array_part(const NgArray *a, bool imag, NgArray *out);
 static inline void *ng_array_data(const NgArray *a) { return (char *)a->buf->data + a->offset; }
 static inline NgDevice *ng_array_device(const NgArray *a) { return a->buf->device; }
 static inline int ng_array_itemsize(const NgArray *a) { return ng_dtype_info(a->dtype)->itemsize; }

@@ -37,6 +37,7 @@ typedef enum NgOp {
      * target's helper ng_<ufunc name>_<dtype suffix> */
     NG_OP_ARCSINH, NG_OP_ARCCOSH, NG_OP_ARCTANH, NG_OP_SIGNBIT, NG_OP_CBRT, NG_OP_EXP2,
     NG_OP_RECIPROCAL, NG_OP_DEG2RAD, NG_OP_RAD2DEG, NG_OP_FABS,
+    NG_OP_CONJUGATE, /* complex conjugate; the identity on real dtypes */
     NG_OP_COPY,   /* identity: used for casts and assignment */
     NG_NOPS
 } NgOp;
@@ -46,14 +47,15 @@ bool ng_op_is_binary(NgOp op);
 
 /* A Python scalar (weak, NEP 50) or an array operand. */
 typedef struct NgScalar {
-    NgKind kind;          /* BOOL, INT or FLOAT (complex not yet) */
+    NgKind kind;          /* BOOL, INT, FLOAT or COMPLEX */
     bool big;             /* INT: a uint64 above INT64_MAX; FLOAT: a Python int beyond
                            * 64 bits, held as a double (comparisons only) */
     union {
         int64_t i;        /* BOOL and INT */
         uint64_t u;       /* INT with big */
-        double f;         /* FLOAT */
+        double f;         /* FLOAT; COMPLEX: the real part */
     } v;
+    double im;            /* COMPLEX: the imaginary part (0 for every other kind) */
 } NgScalar;
 
 typedef struct NgOperand {

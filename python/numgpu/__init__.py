@@ -29,7 +29,10 @@ ndarray.__array_priority__ = 100
 bool_ = _np.bool_
 int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
 uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
-float32, float64 = _np.float32, _np.float64
+float16, float32, float64 = _np.float16, _np.float32, _np.float64
+complex64, complex128 = _np.complex64, _np.complex128
+half, single, double = _np.float16, _np.float32, _np.float64
+csingle, cdouble, complex_ = _np.complex64, _np.complex128, _np.complex128
 intp, float_, int_ = _np.intp, _np.float64, _np.int64
 dtype = _np.dtype
 pi, e, inf, nan, newaxis = _math.pi, _math.e, _math.inf, _math.nan, None
@@ -219,7 +222,7 @@ true_divide = divide  # noqa: F821 (defined in the loop above)
 mod = remainder  # noqa: F821
 abs = absolute  # noqa: F821
 pow = power  # noqa: F821
-conjugate = positive  # noqa: F821 (real dtypes only)
+conj = conjugate  # noqa: F821
 
 
 def clip(a, a_min=None, a_max=None, out=None):

@@ -450,19 +450,19 @@ def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
 
 
 def conj(x, /):
-    """Complex conjugate: a copy of x for the real dtypes numgpu holds (int8 for bool, as
-    NumPy, whose conjugate has no bool loop)."""
-    x = _asarr(x)
-    return x.astype(_np.int8) if x.dtype == _np.bool_ else x.copy()
+    """Complex conjugate (of a real array, a copy; int8 for bool, as NumPy, whose conjugate
+    has no bool loop)."""
+    return _core.ufunc(_core.op_names().index("conjugate"), _asarr(x), None, None)
 
 
 def real(x, /):
-    return _asarr(x)
+    """The real part: a view of a complex array, the array itself otherwise."""
+    return _asarr(x).real
 
 
 def imag(x, /):
-    x = _asarr(x)
-    return _core.full(x.shape, 0, x.dtype, x.device)
+    """The imaginary part: a view of a complex array, zeros of its dtype otherwise."""
+    return _asarr(x).imag
 
 
 __all__ = [

@@ -108,6 +108,14 @@ void ng_array_view(const NgArray *base, NgArray *out)
     ng_buffer_retain(out->buf);
 }
 
+void ng_array_part(const NgArray *a, bool imag, NgArray *out)
+{
+    ng_array_view(a, out);
+    out->dtype = ng_dtype_real(a->dtype);
+    if (imag)
+        out->offset += (size_t)ng_dtype_info(out->dtype)->itemsize;
+}
+
 void ng_array_release(NgArray *a)
 {
     if (a->buf)

@@ -19,11 +19,11 @@ static const NgDTypeInfo infos[NG_NTYPES] = {
     [NG_UINT16] = {"uint16", 'H', 2, NG_KIND_UINT, true},
     [NG_UINT32] = {"uint32", 'I', 4, NG_KIND_UINT, true},
     [NG_UINT64] = {"uint64", 'L', 8, NG_KIND_UINT, true},
-    [NG_FLOAT16] = {"float16", 'e', 2, NG_KIND_FLOAT, false},
+    [NG_FLOAT16] = {"float16", 'e', 2, NG_KIND_FLOAT, true},
     [NG_FLOAT32] = {"float32", 'f', 4, NG_KIND_FLOAT, true},
     [NG_FLOAT64] = {"float64", 'd', 8, NG_KIND_FLOAT, true},
-    [NG_COMPLEX64] = {"complex64", 'F', 8, NG_KIND_COMPLEX, false},
-    [NG_COMPLEX128] = {"complex128", 'D', 16, NG_KIND_COMPLEX, false},
+    [NG_COMPLEX64] = {"complex64", 'F', 8, NG_KIND_COMPLEX, true},
+    [NG_COMPLEX128] = {"complex128", 'D', 16, NG_KIND_COMPLEX, true},
 };
 
 const NgDTypeInfo *ng_dtype_info(NgDType t)

@@ -26,7 +26,21 @@ static const char *sfx(NgDType t)
     return (t >= 0 && t < NG_NTYPES) ? s[t] : "x";
 }
 
-static const char *tname(const Emitter *e, NgDType t) { return e->t->type_names[t]; }
+/* Type of a value of dtype t in expressions and variables: float16 values
+ * are floats (stored as 16 bits, see sname). */
+static const char *tname(const Emitter *e, NgDType t) { return t == NG_FLOAT16 ? "float" : e->t->type_names[t]; }
+
+/* Element type of an array of dtype t in memory. */
+static const char *sname(const Emitter *e, NgDType t) { return e->t->type_names[t]; }
+
+/* `f` where float math is sinf() on this target (float32 and float16 values). */
+static const char *fsuffix(const Emitter *e, NgDType t)
+{
+    return (t == NG_FLOAT32 || t == NG_FLOAT16) && e->t->float_suffix ? "f" : "";
+}
+
+/* Real type of complex dtype t's parts. */
+static const char *real_name(NgDType t) { return t == NG_COMPLEX64 ? "float" : "double"; }
 
 /* Unsigned type in which integer arithmetic of t wraps without UB. */
 static const char *wrap_type(NgDType t) { return ng_dtype_info(t)->itemsize == 8 ? "uint64_t" : "uint32_t"; }
@@ -74,7 +88,7 @@ static void element(Emitter *e, NgIrRef r, int p, int first)
 /* Math function name for dtype: sin -> sinf on float32 where the target wants it. */
 static void math1(Emitter *e, const char *fn, NgIrRef r, NgDType dt)
 {
-    catf(e, "%s%s(", fn, (dt == NG_FLOAT32 && e->t->float_suffix) ? "f" : "");
+    catf(e, "%s%s(", fn, fsuffix(e, dt));
     kid(e, r, 0);
     cat(e, ")");
 }
@@ -84,7 +98,7 @@ static void call2(Emitter *e, const char *fn, NgIrRef r, NgDType dt, bool helper
     if (helper)
         catf(e, "ng_%s_%s(", fn, sfx(dt));
     else
-        catf(e, "%s%s(", fn, (dt == NG_FLOAT32 && e->t->float_suffix) ? "f" : "");
+        catf(e, "%s%s(", fn, fsuffix(e, dt));
     kid(e, r, 0);
     cat(e, ", ");
     kid(e, r, 1);
@@ -159,6 +173,10 @@ static void binary(Emitter *e, NgIrRef r)
     const NgIrNode *n = ng_ir_node(e->k, r);
     NgDType in = kid_dtype(e, r, 0);
     bool fl = ng_dtype_is_float(in), in_int = ng_dtype_is_int(in);
+    if (ng_dtype_is_complex(in)) { /* every complex op is a prologue helper named after its ufunc */
+        call2(e, ng_op_name((NgOp)n->op), r, in, true);
+        return;
+    }
     switch ((NgOp)n->op) {
     case NG_OP_ADD: in_int ? wrapping(e, "+", r, in) : infix(e, in == NG_BOOL ? "|" : "+", r); break;
     case NG_OP_SUB: in_int ? wrapping(e, "-", r, in) : infix(e, "-", r); break;
@@ -203,6 +221,16 @@ static void unary(Emitter *e, NgIrRef r)
         {NG_OP_ARCTAN, "atan"}, {NG_OP_SINH, "sinh"}, {NG_OP_COSH, "cosh"}, {NG_OP_TANH, "tanh"},
         {NG_OP_FLOOR, "floor"}, {NG_OP_CEIL, "ceil"}, {NG_OP_TRUNC, "trunc"}, {NG_OP_RINT, "rint"},
     };
+    if (ng_dtype_is_complex(in)) { /* prologue helpers named after their ufuncs */
+        if (n->op == NG_OP_POS || n->op == NG_OP_COPY) {
+            kid(e, r, 0);
+            return;
+        }
+        catf(e, "ng_%s_%s(", ng_op_name((NgOp)n->op), sfx(in));
+        kid(e, r, 0);
+        cat(e, ")");
+        return;
+    }
     for (size_t i = 0; i < sizeof mathfns / sizeof *mathfns; i++)
         if (mathfns[i].op == n->op) {
             if (fl)
@@ -213,6 +241,7 @@ static void unary(Emitter *e, NgIrRef r)
         }
     const char *u = wrap_type(in);
     switch ((NgOp)n->op) {
+    case NG_OP_CONJUGATE: kid(e, r, 0); break; /* of a real value: itself */
     case NG_OP_NEG:
         if (fl) { cat(e, "(-"); kid(e, r, 0); cat(e, ")"); }
         else { catf(e, "((%s)(-(%s)", tname(e, in), u); kid(e, r, 0); cat(e, "))"); }
@@ -240,24 +269,100 @@ static void unary(Emitter *e, NgIrRef r)
     }
 }
 
+/* The operand of CAST r as a value of dtype *from: a complex operand cast
+ * to a real dtype gives its real part (NumPy's unsafe cast). */
+static void cast_operand(Emitter *e, NgIrRef r, NgDType to, NgDType *from)
+{
+    if (ng_dtype_is_complex(*from) && !ng_dtype_is_complex(to)) {
+        cat(e, "(");
+        kid(e, r, 0);
+        cat(e, ").re");
+        *from = ng_dtype_real(*from);
+    } else {
+        kid(e, r, 0);
+    }
+}
+
 static void cast(Emitter *e, NgIrRef r)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
     NgDType to = (NgDType)n->dtype, from = kid_dtype(e, r, 0);
-    if (to == NG_BOOL) {
+    if (to == NG_BOOL && ng_dtype_is_complex(from)) {
+        catf(e, "ng_nz_%s(", sfx(from));
+        kid(e, r, 0);
+        cat(e, ")");
+    } else if (to == NG_BOOL) {
         cat(e, "((");
         kid(e, r, 0);
         cat(e, ") != 0)");
-    } else if (ng_dtype_is_float(from) && ng_dtype_info(to)->kind == NG_KIND_UINT) {
+    } else if (ng_dtype_is_complex(to)) {
+        const char *R = real_name(to);
+        catf(e, "ng_cpack_%s(", sfx(to));
+        if (ng_dtype_is_complex(from)) {
+            catf(e, "(%s)(", R);
+            kid(e, r, 0);
+            catf(e, ").re, (%s)(", R);
+            kid(e, r, 0);
+            cat(e, ").im)");
+        } else {
+            catf(e, "(%s)(", R);
+            kid(e, r, 0);
+            catf(e, "), (%s)0)", R);
+        }
+    } else if (to == NG_FLOAT16) {
+        /* a double rounds to half directly (no double rounding through float) */
+        bool wide = from == NG_FLOAT64 || from == NG_COMPLEX128 || ng_dtype_info(from)->itemsize == 8;
+        cat(e, wide ? "ng_h2f(ng_d2h((double)(" : "ng_rh((float)(");
+        cast_operand(e, r, to, &from);
+        cat(e, wide ? ")))" : "))");
+    } else if (ng_dtype_is_inexact(from) && ng_dtype_info(to)->kind == NG_KIND_UINT) {
         /* Negative floats to unsigned wrap as on NumPy's x86 builds, not UB. */
         catf(e, "ng_f2u_%s(", sfx(to));
-        kid(e, r, 0);
+        cast_operand(e, r, to, &from);
         cat(e, ")");
     } else {
         catf(e, "((%s)(", tname(e, to));
-        kid(e, r, 0);
+        cast_operand(e, r, to, &from);
         cat(e, "))");
     }
+}
+
+/* The element of array parameter p at the index kids of r from `first` on,
+ * as a value: float16 elements are widened to float. */
+static void load_value(Emitter *e, NgIrRef r, int p, int first)
+{
+    bool half = e->k->params[p].dtype == NG_FLOAT16;
+    if (half)
+        cat(e, "ng_h2f(");
+    element(e, r, p, first);
+    if (half)
+        cat(e, ")");
+}
+
+/* `value` as stored into an array of dtype dt (float16: narrowed to 16 bits). */
+static void store_value(Emitter *e, NgDType dt, NgIrRef value)
+{
+    if (dt == NG_FLOAT16) {
+        cat(e, "ng_f2h(");
+        expr(e, value);
+        cat(e, ")");
+    } else {
+        expr(e, value);
+    }
+}
+
+/* A literal of dtype dt (real or complex part), in the target's spelling. */
+static void float_literal(Emitter *e, NgDType dt, double v)
+{
+    const char *ty = dt == NG_FLOAT64 ? "double" : "float";
+    if (v != v)
+        catf(e, "((%s)(0.0f / 0.0f))", ty);
+    else if (v == 1.0 / 0.0 || v == -1.0 / 0.0)
+        catf(e, "((%s)(%s1.0f / 0.0f))", ty, v < 0 ? "-" : "");
+    else if (dt == NG_FLOAT64)
+        catf(e, "((double)%.17e)", v);
+    else
+        catf(e, "((float)%.9ef)", v);
 }
 
 static void expr(Emitter *e, NgIrRef r)
@@ -266,15 +371,14 @@ static void expr(Emitter *e, NgIrRef r)
     NgDType dt = (NgDType)n->dtype;
     switch ((NgIrKind)n->kind) {
     case NG_IR_CONST:
-        if (ng_dtype_is_float(dt)) {
-            if (n->c.f != n->c.f)
-                catf(e, "((%s)(0.0f / 0.0f))", tname(e, dt));
-            else if (n->c.f == 1.0 / 0.0 || n->c.f == -1.0 / 0.0)
-                catf(e, "((%s)(%s1.0f / 0.0f))", tname(e, dt), n->c.f < 0 ? "-" : "");
-            else if (dt == NG_FLOAT32)
-                catf(e, "((float)%.9ef)", n->c.f);
-            else
-                catf(e, "((double)%.17e)", n->c.f);
+        if (ng_dtype_is_complex(dt)) {
+            catf(e, "ng_cpack_%s(", sfx(dt));
+            float_literal(e, ng_dtype_real(dt), n->c.f);
+            cat(e, ", ");
+            float_literal(e, ng_dtype_real(dt), n->im);
+            cat(e, ")");
+        } else if (ng_dtype_is_float(dt)) {
+            float_literal(e, dt, n->c.f);
         } else if (dt == NG_UINT64) {
             catf(e, "((%s)%lluU%s)", tname(e, dt), (unsigned long long)n->c.i, e->t->int64_suffix);
         } else if (n->c.i == INT64_MIN) {
@@ -286,9 +390,17 @@ static void expr(Emitter *e, NgIrRef r)
     case NG_IR_SCALAR: catf(e, "s%d", n->a); break;
     case NG_IR_VAR: catf(e, "v%d", n->a); break;
     case NG_IR_SHAPE: catf(e, "a%d_n%d", n->a, n->b); break;
-    case NG_IR_LOAD: element(e, r, n->a, 0); break;
-    case NG_IR_UNARY: unary(e, r); break;
-    case NG_IR_BINARY: binary(e, r); break;
+    case NG_IR_LOAD: load_value(e, r, n->a, 0); break;
+    case NG_IR_UNARY: case NG_IR_BINARY:
+        if (dt == NG_FLOAT16) /* computed in float, rounded to half as NumPy's loops do */
+            cat(e, "ng_rh(");
+        if (n->kind == NG_IR_UNARY)
+            unary(e, r);
+        else
+            binary(e, r);
+        if (dt == NG_FLOAT16)
+            cat(e, ")");
+        break;
     case NG_IR_SELECT: cat(e, "(("); kid(e, r, 0); cat(e, ") ? ("); kid(e, r, 1); cat(e, ") : ("); kid(e, r, 2); cat(e, "))"); break;
     case NG_IR_CAST: cast(e, r); break;
     case NG_IR_THREAD: thread_value(e, (NgIrThread)n->a); break;
@@ -300,6 +412,9 @@ static void stmt(Emitter *e, NgIrRef r, int depth);
 
 static const char *omp_reduction(NgOp op, NgDType dt)
 {
+    if (ng_dtype_is_complex(dt)) /* declared in the complex prologue */
+        return op == NG_OP_ADD ? "ngadd" : op == NG_OP_MUL ? "ngmul" : op == NG_OP_MAXIMUM ? "ngmax"
+               : op == NG_OP_MINIMUM ? "ngmin" : NULL;
     switch (op) {
     case NG_OP_ADD: return dt == NG_BOOL ? "|" : "+";
     case NG_OP_MUL: return dt == NG_BOOL ? "&" : "*";
@@ -439,6 +554,17 @@ static void limit(Emitter *e, NgDType t, bool hi)
  * for max, ...), as a target expression. */
 static void reduction_identity(Emitter *e, NgOp op, NgDType t)
 {
+    if (ng_dtype_is_complex(t)) { /* max starts below everything in NumPy's order: (-inf, -inf) */
+        catf(e, "ng_cpack_%s(", sfx(t));
+        for (int part = 0; part < 2; part++) {
+            if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)
+                limit(e, ng_dtype_real(t), op == NG_OP_MINIMUM);
+            else
+                cat(e, op == NG_OP_MUL && part == 0 ? "1" : "0");
+            cat(e, part ? ")" : ", ");
+        }
+        return;
+    }
     catf(e, "((%s)", tname(e, t));
     if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)
         limit(e, t, op == NG_OP_MINIMUM);
@@ -454,6 +580,10 @@ static void reduction_identity(Emitter *e, NgOp op, NgDType t)
 static void combine_expr(Emitter *e, NgOp op, NgDType t, const char *a, const char *b)
 {
     bool wraps = ng_dtype_is_int(t) && (op == NG_OP_ADD || op == NG_OP_MUL);
+    if (ng_dtype_is_complex(t)) {
+        catf(e, "ng_%s_%s(%s, %s)", ng_op_name(op), sfx(t), a, b);
+        return;
+    }
     const char *sym = op == NG_OP_ADD ? (t == NG_BOOL ? "|" : "+") : op == NG_OP_MUL ? (t == NG_BOOL ? "&" : "*")
                       : op == NG_OP_BITAND ? "&" : op == NG_OP_BITOR ? "|" : "^";
     if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)
@@ -502,12 +632,16 @@ static void block_scratch(Emitter *e)
  * narrower than 32 bits travel as int (shuffles have no 8/16-bit form). */
 static void warp_reduce(Emitter *e, int v, NgOp op, NgDType t, int depth)
 {
-    bool narrow = ng_dtype_info(t)->itemsize < 4;
+    bool narrow = ng_dtype_info(t)->itemsize < 4 && t != NG_FLOAT16; /* float16 values are floats */
     indent(e, depth);
     cat(e, "for (int ng_o = 16; ng_o > 0; ng_o >>= 1) {\n");
     indent(e, depth + 1);
-    catf(e, "const %s ng_y = (%s)__shfl_down_sync(0xffffffffu, %sv%d, ng_o);\n", tname(e, t), tname(e, t),
-         narrow ? "(int)" : "", v);
+    if (ng_dtype_is_complex(t)) /* part by part */
+        catf(e, "const %s ng_y = ng_cpack_%s(__shfl_down_sync(0xffffffffu, v%d.re, ng_o), "
+                "__shfl_down_sync(0xffffffffu, v%d.im, ng_o));\n", tname(e, t), sfx(t), v, v);
+    else
+        catf(e, "const %s ng_y = (%s)__shfl_down_sync(0xffffffffu, %sv%d, ng_o);\n", tname(e, t), tname(e, t),
+             narrow ? "(int)" : "", v);
     char a[24];
     snprintf(a, sizeof a, "v%d", v);
     indent(e, depth + 1);
@@ -695,6 +829,18 @@ static void atom_helper(Emitter *e, int op_i, NgDType t)
     const char *cas = size == 8 ? (cuda ? "atomicCAS((unsigned long long *)" : "atom_cmpxchg((volatile __global ulong *)")
                                 : (cuda ? "atomicCAS((unsigned int *)" : "atomic_cmpxchg((volatile __global uint *)");
     NgOp op = atom_ops[op_i].op;
+    if (ng_dtype_is_complex(t) && op == NG_OP_ADD) { /* the parts are independent sums */
+        const char *R = real_name(t), *rs = sfx(ng_dtype_real(t));
+        catf(e, "NG_FN void ng_atom_add_%s(%s%s *p, %s v)\n{\n    ng_atom_add_%s((%s%s *)p, v.re);\n"
+                "    ng_atom_add_%s((%s%s *)p + 1, v.im);\n}\n", sfx(t), gp, T, T, rs, gp, R, rs, gp, R);
+        return;
+    }
+    if (ng_dtype_is_complex(t) || t == NG_FLOAT16) {
+        if (e->st == NG_OK)
+            e->st = ng_error_set(NG_ERR_UNSUPPORTED, "atomic %s of %s on target %s is not supported",
+                                 ng_op_name(op), ng_dtype_info(t)->name, e->t->name);
+        return;
+    }
     catf(e, "NG_FN void ng_atom_%s_%s(%s%s *p, %s v)\n{\n", atom_ops[op_i].name, sfx(t), gp, T, T);
     if (size >= 4) {
         catf(e, "    union { %s u; %s t; } o, n;\n    o.u = *(volatile %s%s *)p;\n    for (;;) {\n        n.t = ", W, T,
@@ -730,6 +876,9 @@ static void atom_helpers(Emitter *e)
     for (int i = 0; i < k->nreds; i++)
         if (atom_index(k->reds[i].op) >= 0)
             need[atom_index(k->reds[i].op)][k->vars[k->reds[i].var].dtype] = true;
+    for (int t = NG_COMPLEX64; t <= NG_COMPLEX128; t++) /* a complex sum adds its parts */
+        if (need[atom_index(NG_OP_ADD)][t])
+            need[atom_index(NG_OP_ADD)][ng_dtype_real((NgDType)t)] = true;
     for (int o = 0; o < NATOM_OPS; o++)
         for (int t = 0; t < NG_NTYPES; t++) {
             any = any || need[o][t];
@@ -886,7 +1035,8 @@ static int atomic_target(const NgIrKernel *k, NgIrRef r, int target)
     const NgIrNode *n = ng_ir_node(k, r);
     if (n->kind == NG_IR_ATOMIC) {
         NgDType dt = k->params[n->a].dtype;
-        if (n->op != NG_OP_ADD || k->params[n->a].ndim != 1 || dt == NG_BOOL || (target >= 0 && target != n->a))
+        if (n->op != NG_OP_ADD || k->params[n->a].ndim != 1 || dt == NG_BOOL || dt == NG_FLOAT16 ||
+            ng_dtype_is_complex(dt) || (target >= 0 && target != n->a))
             return -2;
         target = n->a;
     } else if ((n->kind == NG_IR_LOAD || n->kind == NG_IR_STORE) && n->a == target) {
@@ -1003,7 +1153,7 @@ static bool if_convert(Emitter *e, NgIrRef r, int depth)
         cat(e, " = (");
         kid(e, r, 0);
         cat(e, ") ? (");
-        kid(e, then, 0);
+        store_value(e, e->k->params[t->a].dtype, ng_ir_kid(e->k, then, 0));
         cat(e, ") : ");
         element(e, then, t->a, 1);
         cat(e, ";\n");
@@ -1072,7 +1222,7 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
         }
         element(e, r, n->a, 1);
         cat(e, " = ");
-        kid(e, r, 0);
+        store_value(e, e->k->params[n->a].dtype, ng_ir_kid(e->k, r, 0));
         cat(e, ";\n");
         break;
     }
@@ -1099,11 +1249,33 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
         indent(e, depth);
         cat(e, "{\n");
         indent(e, depth + 1);
-        catf(e, "%s *ng_at = &", tname(e, e->k->params[n->a].dtype));
+        NgDType at = e->k->params[n->a].dtype;
+        catf(e, "%s *ng_at = &", sname(e, at));
         element(e, r, n->a, 1);
         cat(e, ";\n");
         indent(e, depth + 1);
-        if (n->op == NG_OP_ADD) {
+        if (ng_dtype_is_complex(at) && n->op == NG_OP_ADD) { /* the two parts are independent sums */
+            catf(e, "const %s ng_v = ", tname(e, at));
+            kid(e, r, 0);
+            cat(e, ";\n");
+            for (int part = 0; part < 2; part++) {
+                indent(e, depth + 1);
+                cat(e, "#pragma omp atomic update\n");
+                indent(e, depth + 1);
+                catf(e, "ng_at->%s += ng_v.%s;\n", part ? "im" : "re", part ? "im" : "re");
+            }
+        } else if (ng_dtype_is_complex(at) || at == NG_FLOAT16) {
+            /* under a lock: *ng_at = *ng_at op value, combined in the value type */
+            catf(e, "const %s ng_v = ", tname(e, at));
+            kid(e, r, 0);
+            cat(e, ";\n");
+            indent(e, depth + 1);
+            cat(e, "#pragma omp critical\n");
+            indent(e, depth + 1);
+            cat(e, at == NG_FLOAT16 ? "*ng_at = ng_f2h(" : "*ng_at = (");
+            combine_expr(e, (NgOp)n->op, at, at == NG_FLOAT16 ? "ng_h2f(*ng_at)" : "*ng_at", "ng_v");
+            cat(e, ");\n");
+        } else if (n->op == NG_OP_ADD) {
             cat(e, "#pragma omp atomic update\n");
             indent(e, depth + 1);
             cat(e, "*ng_at += ");
@@ -1166,11 +1338,19 @@ static void unpack_args(Emitter *e)
     for (int p = 0; p < e->k->nparams; p++) {
         const NgIrParam *pp = &e->k->params[p];
         const char *ty = tname(e, pp->dtype);
+        if (!pp->is_array && ng_dtype_is_complex(pp->dtype)) { /* two slots: real, imaginary */
+            const char *R = real_name(pp->dtype);
+            catf(e, "    const %s s%d = ng_cpack_%s((%s)A[%d].f, (%s)A[%d].f);\n", ty, p, sfx(pp->dtype), R, j, R,
+                 j + 1);
+            j += 2;
+            continue;
+        }
         if (!pp->is_array) {
             bool fl = ng_dtype_is_float(pp->dtype);
             catf(e, "    const %s s%d = (%s)A[%d].%s;\n", ty, p, ty, j++, fl ? "f" : "i");
             continue;
         }
+        ty = sname(e, pp->dtype);
         catf(e, "    %s%s *const a%d = (%s *)A[%d].p + A[%d].i;\n", pp->written ? "" : "const ", ty, p, ty, j, j + 1);
         j += 2;
         for (int d = 0; d < pp->ndim; d++)
@@ -1190,11 +1370,16 @@ static void param_list(Emitter *e)
     bool first = true;
     for (int p = 0; p < e->k->nparams; p++) {
         const NgIrParam *pp = &e->k->params[p];
-        const char *ty = tname(e, pp->dtype);
+        const char *ty = sname(e, pp->dtype);
         catf(e, "%s", first ? "" : ", ");
         first = false;
+        if (!pp->is_array && ng_dtype_is_complex(pp->dtype)) {
+            catf(e, "%s s%d_re, %s s%d_im", real_name(pp->dtype), p, real_name(pp->dtype), p);
+            continue;
+        }
         if (!pp->is_array) {
-            const char *decl = pp->dtype == NG_FLOAT32 ? "float" : ng_dtype_is_float(pp->dtype) ? "double" : "int64_t";
+            const char *decl = pp->dtype == NG_FLOAT32 || pp->dtype == NG_FLOAT16 ? "float"
+                               : ng_dtype_is_float(pp->dtype) ? "double" : "int64_t";
             catf(e, "%s s%d_arg", decl, p);
             continue;
         }
@@ -1207,8 +1392,10 @@ static void param_list(Emitter *e)
     catf(e, "%sint64_t ng_work)\n{\n", first ? "" : ", ");
     for (int p = 0; p < e->k->nparams; p++) {
         const NgIrParam *pp = &e->k->params[p];
-        const char *ty = tname(e, pp->dtype);
-        if (!pp->is_array)
+        const char *ty = pp->is_array ? sname(e, pp->dtype) : tname(e, pp->dtype);
+        if (!pp->is_array && ng_dtype_is_complex(pp->dtype))
+            catf(e, "    const %s s%d = ng_cpack_%s(s%d_re, s%d_im);\n", ty, p, sfx(pp->dtype), p, p);
+        else if (!pp->is_array)
             catf(e, "    const %s s%d = (%s)s%d_arg;\n", ty, p, ty, p);
         else
             catf(e, "    %s%s%s *const a%d = a%d_base + a%d_off;\n", e->t->global_ptr, pp->written ? "" : "const ",
@@ -1220,7 +1407,7 @@ int ng_emit_nargs(const NgIrKernel *k)
 {
     int n = 0;
     for (int p = 0; p < k->nparams; p++)
-        n += k->params[p].is_array ? 2 + 2 * k->params[p].ndim : 1;
+        n += k->params[p].is_array ? 2 + 2 * k->params[p].ndim : ng_dtype_is_complex(k->params[p].dtype) ? 2 : 1;
     return n;
 }
 
@@ -1229,8 +1416,14 @@ void ng_emit_arg_kinds(const NgIrKernel *k, uint8_t *kinds)
     int j = 0;
     for (int p = 0; p < k->nparams; p++) {
         const NgIrParam *pp = &k->params[p];
+        if (!pp->is_array && ng_dtype_is_complex(pp->dtype)) {
+            kinds[j] = kinds[j + 1] = pp->dtype == NG_COMPLEX64 ? NG_ARG_F32 : NG_ARG_F64;
+            j += 2;
+            continue;
+        }
         if (!pp->is_array) {
-            kinds[j++] = pp->dtype == NG_FLOAT32 ? NG_ARG_F32 : ng_dtype_is_float(pp->dtype) ? NG_ARG_F64 : NG_ARG_I64;
+            kinds[j++] = pp->dtype == NG_FLOAT32 || pp->dtype == NG_FLOAT16 ? NG_ARG_F32
+                         : ng_dtype_is_float(pp->dtype) ? NG_ARG_F64 : NG_ARG_I64;
             continue;
         }
         kinds[j++] = NG_ARG_PTR;
@@ -1247,6 +1440,24 @@ bool ng_emit_has_parallel(const NgIrKernel *k)
     return false;
 }
 
+/* Whether kernel k has float16 or complex values anywhere (parameters,
+ * variables, expressions): their helpers are written only then. */
+static void uses_dtypes(const NgIrKernel *k, bool *half, bool *cplx)
+{
+    for (int p = 0; p < k->nparams; p++) {
+        *half = *half || k->params[p].dtype == NG_FLOAT16;
+        *cplx = *cplx || ng_dtype_is_complex(k->params[p].dtype);
+    }
+    for (int v = 0; v < k->nvars; v++) {
+        *half = *half || k->vars[v].dtype == NG_FLOAT16;
+        *cplx = *cplx || ng_dtype_is_complex(k->vars[v].dtype);
+    }
+    for (NgIrRef r = 0; r < k->nnodes; r++) {
+        *half = *half || k->nodes[r].dtype == NG_FLOAT16;
+        *cplx = *cplx || ng_dtype_is_complex((NgDType)k->nodes[r].dtype);
+    }
+}
+
 NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
 {
     NgStatus st = ng_ir_verify(k);
@@ -1258,6 +1469,12 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
     Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK};
     cat(&e, t->prologue);
+    bool half = false, cplx = false;
+    uses_dtypes(k, &half, &cplx);
+    if (half)
+        cat(&e, t->half_prologue);
+    if (cplx)
+        cat(&e, t->complex_prologue);
     if (t->par != NG_PAR_OPENMP)
         atom_helpers(&e);
     if (t->packed_args) {

@@ -17,6 +17,8 @@ typedef struct NgTarget {
     const char *name;                    /* "c", "cuda", "opencl" */
     const char *type_names[NG_NTYPES];   /* element types; NULL: unsupported */
     const char *prologue;                /* helper definitions, once per source */
+    const char *half_prologue;           /* after it when the kernel uses float16 */
+    const char *complex_prologue;        /* after those when the kernel uses a complex dtype */
     const char *global_ptr;              /* qualifier of array pointers: "" or "__global " */
     const char *kernel_head;             /* text before the kernel's name */
     bool float_suffix;                   /* float32 math is sinf() rather than overloaded sin() */

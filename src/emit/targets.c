@@ -9,6 +9,7 @@
  * as ng_<NumPy ufunc name>_<dtype suffix>, defined here for every dtype their
  * type resolution can compute in. */
 #include "emit/emit.h"
+#include "emit/helpers.h"
 
 /* Helpers shared by every target; S is the dtype suffix, T the type, U the
  * unsigned type integer arithmetic wraps in, BITS the width. */
@@ -69,9 +70,30 @@
 "NG_FLOAT_EXTRA(S, T)\n" \
 "NG_FLOAT_HELPERS(f32, float, f)\n"
 
+/* Written after the prologue when a kernel uses float16 (values are float). */
+#define NG_HALF_PROLOGUE \
+"NG_FLOAT_HELPERS(f16, float, f)\n" \
+NG_HALF_SRC
+
+/* Complex helpers of a GPU target with double. */
+#define NG_GPU_COMPLEX_F64 \
+"typedef struct { float re, im; } ng_c64;\n" \
+"typedef struct { double re, im; } ng_c128;\n" \
+"NG_COMPLEX_HELPERS(c64, ng_c64, float, f)\n" \
+"NG_COMPLEX_HELPERS(c128, ng_c128, double, )\n" \
+"NG_COMPLEX_MATH(c128, ng_c128, double, , 1e-2, 1e100, 22)\n" \
+"NG_COMPLEX_MATH_C64_WIDE\n" \
+"NG_COMPLEX_NUMPY(c64, ng_c64, float, f)\n" \
+"NG_COMPLEX_NUMPY(c128, ng_c128, double, )\n"
+
 #define NG_C_PROLOGUE \
 "#include <stdint.h>\n" \
 "#include <math.h>\n" \
+"#define NG_HAVE_F64 1\n" \
+"#define NG_U64(x) x##ULL\n" \
+"static inline uint32_t ng_as_u32(float f) { union { float f; uint32_t u; } v; v.f = f; return v.u; }\n" \
+"static inline float ng_as_f32(uint32_t u) { union { float f; uint32_t u; } v; v.u = u; return v.f; }\n" \
+"static inline uint64_t ng_as_u64(double d) { union { double d; uint64_t u; } v; v.d = d; return v.u; }\n" \
 "typedef union { void *p; int64_t i; double f; } NgKArg;\n" \
 "#define NG_PAR_MIN_WORK 32768\n" \
 "#define NG_FN static inline\n" \
@@ -86,11 +108,37 @@
 NG_HELPERS \
 "NG_FLOAT_HELPERS(f64, double, )\n"
 
+#define NG_C_COMPLEX_PROLOGUE \
+"#include <complex.h>\n" \
+"#undef I\n" \
+"typedef struct { float re, im; } ng_c64;\n" \
+"typedef struct { double re, im; } ng_c128;\n" \
+NG_COMPLEX_SRC \
+NG_LIBC_COMPLEX_SRC \
+"NG_COMPLEX_HELPERS(c64, ng_c64, float, f)\n" \
+"NG_COMPLEX_HELPERS(c128, ng_c128, double, )\n" \
+"NG_LIBC_COMPLEX(c64, ng_c64, float, float _Complex, f)\n" \
+"NG_LIBC_COMPLEX(c128, ng_c128, double, double _Complex, )\n" \
+"NG_COMPLEX_NUMPY(c64, ng_c64, float, f)\n" \
+"NG_COMPLEX_NUMPY(c128, ng_c128, double, )\n" \
+"#define NG_OMP_COMPLEX(S, T) \\\n" \
+"NG_PRAGMA(omp declare reduction(ngadd_##S : T : omp_out = ng_add_##S(omp_out, omp_in)) initializer(omp_priv = ng_cpack_##S(0, 0)))\\\n" \
+"NG_PRAGMA(omp declare reduction(ngmul_##S : T : omp_out = ng_multiply_##S(omp_out, omp_in)) initializer(omp_priv = ng_cpack_##S(1, 0)))\\\n" \
+"NG_PRAGMA(omp declare reduction(ngmax_##S : T : omp_out = ng_maximum_##S(omp_out, omp_in)) initializer(omp_priv = omp_orig))\\\n" \
+"NG_PRAGMA(omp declare reduction(ngmin_##S : T : omp_out = ng_minimum_##S(omp_out, omp_in)) initializer(omp_priv = omp_orig))\n" \
+"NG_OMP_COMPLEX(c64, ng_c64)\n" \
+"NG_OMP_COMPLEX(c128, ng_c128)\n"
+
 #define NG_CUDA_PROLOGUE \
 "typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long long int64_t;\n" \
 "typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t;\n" \
 "typedef unsigned long long uint64_t;\n" \
 "#define NG_FN static __device__ __forceinline__\n" \
+"#define NG_HAVE_F64 1\n" \
+"#define NG_U64(x) x##ULL\n" \
+"#define ng_as_u32(f) __float_as_uint(f)\n" \
+"#define ng_as_f32(u) __uint_as_float(u)\n" \
+"#define ng_as_u64(d) ((uint64_t)__double_as_longlong(d))\n" \
 "#define NG_MATH(fn, F) fn##F\n" \
 "#define NG_WIDEST_FLOAT double\n" \
 "#define NG_INT_EXTRA(S, T)\n" \
@@ -98,12 +146,21 @@ NG_HELPERS \
 NG_HELPERS \
 "NG_FLOAT_HELPERS(f64, double, )\n"
 
+#define NG_CUDA_COMPLEX_PROLOGUE \
+NG_COMPLEX_SRC \
+NG_GPU_COMPLEX_F64
+
 #define NG_OPENCL_PROLOGUE \
 "#pragma OPENCL FP_CONTRACT OFF\n" \
 "typedef char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;\n" \
 "typedef uchar uint8_t; typedef ushort uint16_t; typedef uint uint32_t; typedef ulong uint64_t;\n" \
+"#define NG_U64(x) x##UL\n" \
+"#define ng_as_u32(f) as_uint(f)\n" \
+"#define ng_as_f32(u) as_float(u)\n" \
 "#ifdef cl_khr_fp64\n" \
 "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" \
+"#define NG_HAVE_F64 1\n" \
+"#define ng_as_u64(d) as_ulong(d)\n" \
 "#define NG_WIDEST_FLOAT double\n" \
 "#else\n" \
 "#define NG_WIDEST_FLOAT float\n" \
@@ -117,15 +174,29 @@ NG_HELPERS \
 "NG_FLOAT_HELPERS(f64, double, )\n" \
 "#endif\n"
 
+#define NG_OPENCL_COMPLEX_PROLOGUE \
+NG_COMPLEX_SRC \
+"#ifdef cl_khr_fp64\n" \
+NG_GPU_COMPLEX_F64 \
+"#else\n" \
+"typedef struct { float re, im; } ng_c64;\n" \
+"NG_COMPLEX_HELPERS(c64, ng_c64, float, )\n" \
+"NG_COMPLEX_MATH(c64, ng_c64, float, , 0.1f, 1e15f, 9)\n" \
+"NG_COMPLEX_NUMPY(c64, ng_c64, float, )\n" \
+"#endif\n"
+
 #define FIXED_WIDTH_NAMES \
     [NG_BOOL] = "uint8_t", [NG_INT8] = "int8_t", [NG_INT16] = "int16_t", [NG_INT32] = "int32_t", \
     [NG_INT64] = "int64_t", [NG_UINT8] = "uint8_t", [NG_UINT16] = "uint16_t", \
-    [NG_UINT32] = "uint32_t", [NG_UINT64] = "uint64_t", [NG_FLOAT32] = "float", [NG_FLOAT64] = "double"
+    [NG_UINT32] = "uint32_t", [NG_UINT64] = "uint64_t", [NG_FLOAT16] = "uint16_t", [NG_FLOAT32] = "float", \
+    [NG_FLOAT64] = "double", [NG_COMPLEX64] = "ng_c64", [NG_COMPLEX128] = "ng_c128"
 
 const NgTarget ng_target_c = {
     .name = "c",
     .type_names = {FIXED_WIDTH_NAMES},
     .prologue = NG_C_PROLOGUE,
+    .half_prologue = NG_HALF_PROLOGUE,
+    .complex_prologue = NG_C_COMPLEX_PROLOGUE,
     .global_ptr = "",
     .kernel_head = "void ",
     .float_suffix = true,
@@ -138,6 +209,8 @@ const NgTarget ng_target_cuda = {
     .name = "cuda",
     .type_names = {FIXED_WIDTH_NAMES},
     .prologue = NG_CUDA_PROLOGUE,
+    .half_prologue = NG_HALF_PROLOGUE,
+    .complex_prologue = NG_CUDA_COMPLEX_PROLOGUE,
     .global_ptr = "",
     .kernel_head = "extern \"C\" __global__ void ",
     .float_suffix = true,
@@ -150,6 +223,8 @@ const NgTarget ng_target_opencl = {
     .name = "opencl",
     .type_names = {FIXED_WIDTH_NAMES},
     .prologue = NG_OPENCL_PROLOGUE,
+    .half_prologue = NG_HALF_PROLOGUE,
+    .complex_prologue = NG_OPENCL_COMPLEX_PROLOGUE,
     .global_ptr = "__global ",
     .kernel_head = "__kernel void ",
     .float_suffix = false,

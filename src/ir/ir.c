@@ -68,6 +68,7 @@ static uint64_t node_hash(const NgIrNode *n, const NgIrRef *kids)
 {
     uint64_t h = ng_hash64(n, offsetof(NgIrNode, nkids) + sizeof n->nkids, 0);
     h ^= ng_hash64(&n->c, sizeof n->c, h);
+    h ^= ng_hash64(&n->im, sizeof n->im, h);
     return ng_hash64(kids, sizeof *kids * (size_t)n->nkids, h);
 }
 
@@ -76,6 +77,7 @@ static bool same_node(const NgIrKernel *k, NgIrRef r, const NgIrNode *n, const N
     const NgIrNode *m = &k->nodes[r];
     return m->kind == n->kind && m->op == n->op && m->dtype == n->dtype && m->flags == n->flags &&
            m->a == n->a && m->b == n->b && m->nkids == n->nkids && m->c.i == n->c.i &&
+           memcmp(&m->im, &n->im, sizeof n->im) == 0 &&
            (n->nkids == 0 || memcmp(&k->kidpool[m->kids], kids, sizeof *kids * (size_t)n->nkids) == 0);
 }
 
@@ -173,17 +175,25 @@ static NgDType dtype_of(const NgIrKernel *k, NgIrRef r)
 NgIrRef ng_ir_const_i(NgIrKernel *k, NgDType dt, int64_t v)
 {
     NgIrNode n = mk(NG_IR_CONST, 0, dt, 0, 0);
-    if (ng_dtype_is_float(dt))
+    if (ng_dtype_is_inexact(dt))
         n.c.f = (double)v;
     else
         n.c.i = v;
     return add(k, n, 0, NULL, true);
 }
 
+NgIrRef ng_ir_const_c(NgIrKernel *k, NgDType dt, double re, double im)
+{
+    NgIrNode n = mk(NG_IR_CONST, 0, dt, 0, 0);
+    n.c.f = re;
+    n.im = im;
+    return add(k, n, 0, NULL, true);
+}
+
 NgIrRef ng_ir_const_f(NgIrKernel *k, NgDType dt, double v)
 {
     NgIrNode n = mk(NG_IR_CONST, 0, dt, 0, 0);
-    if (ng_dtype_is_float(dt))
+    if (ng_dtype_is_inexact(dt))
         n.c.f = v;
     else
         n.c.i = (int64_t)v;
@@ -426,7 +436,9 @@ void ng_ir_print(const NgIrKernel *k, char *buf, size_t len)
             OUT(" %s", ng_op_name((NgOp)n->op));
         if (n->dtype >= 0)
             OUT(" :%s", ng_dtype_info((NgDType)n->dtype)->name);
-        if (n->kind == NG_IR_CONST && ng_dtype_is_float((NgDType)n->dtype))
+        if (n->kind == NG_IR_CONST && ng_dtype_is_complex((NgDType)n->dtype))
+            OUT(" %g%+gj", n->c.f, n->im);
+        else if (n->kind == NG_IR_CONST && ng_dtype_is_float((NgDType)n->dtype))
             OUT(" %g", n->c.f);
         else if (n->kind == NG_IR_CONST)
             OUT(" %lld", (long long)n->c.i);

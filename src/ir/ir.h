@@ -27,7 +27,7 @@ typedef int32_t NgIrRef; /* index of a node in its kernel; NG_IR_NONE for none *
 
 typedef enum NgIrKind {
     /* expressions (hash-consed) */
-    NG_IR_CONST,   /* literal `c` of `dtype` (integers in c.i, floats in c.f) */
+    NG_IR_CONST,   /* literal `c` of `dtype` (integers in c.i, floats in c.f, complex in c.f + im) */
     NG_IR_SCALAR,  /* scalar parameter number `a` */
     NG_IR_VAR,     /* local variable number `a` (from LET or FOR) */
     NG_IR_SHAPE,   /* extent of array parameter `a` along axis `b` (int64) */
@@ -85,6 +85,7 @@ typedef struct NgIrNode {
         int64_t i;
         double f;
     } c;             /* CONST value */
+    double im;       /* CONST of a complex dtype: the imaginary part */
 } NgIrNode;
 
 typedef struct NgIrParam {
@@ -137,6 +138,7 @@ int ng_ir_var(NgIrKernel *k, NgDType dt);
  * k->status and return NG_IR_NONE, and every later builder passes NONE on. */
 NgIrRef ng_ir_const_i(NgIrKernel *k, NgDType dt, int64_t v);
 NgIrRef ng_ir_const_f(NgIrKernel *k, NgDType dt, double v);
+NgIrRef ng_ir_const_c(NgIrKernel *k, NgDType dt, double re, double im); /* complex dt */
 NgIrRef ng_ir_scalar(NgIrKernel *k, int param);
 NgIrRef ng_ir_varref(NgIrKernel *k, int var);
 NgIrRef ng_ir_shape(NgIrKernel *k, int param, int axis);

@@ -25,7 +25,7 @@ static const char *op_names[NG_NOPS] = {
     "log1p", "log2", "log10", "sqrt", "square", "sin", "cos", "tan", "arcsin", "arccos", "arctan",
     "sinh", "cosh", "tanh", "floor", "ceil", "trunc", "rint", "isnan", "isinf", "isfinite",
     "arcsinh", "arccosh", "arctanh", "signbit", "cbrt", "exp2", "reciprocal", "deg2rad", "rad2deg",
-    "fabs", "copy",
+    "fabs", "conjugate", "copy",
 };
 
 const char *ng_op_name(NgOp op) { return (op >= 0 && op < NG_NOPS) ? op_names[op] : "?"; }
@@ -84,12 +84,25 @@ NgStatus ng_scalar_check(const NgScalar *s, NgDType dt)
                         ng_dtype_info(dt)->name);
 }
 
+void ng_scalar_kargs(const NgScalar *s, NgDType dt, NgKArg *args, int *n)
+{
+    if (ng_dtype_is_complex(dt)) { /* two slots: real, imaginary */
+        NgScalar re = *s;
+        if (re.kind == NG_KIND_COMPLEX)
+            re.kind = NG_KIND_FLOAT;
+        args[(*n)++] = ng_scalar_karg(&re, NG_FLOAT64);
+        args[(*n)++].f = s->kind == NG_KIND_COMPLEX ? s->im : 0.0;
+        return;
+    }
+    args[(*n)++] = ng_scalar_karg(s, dt);
+}
+
 NgKArg ng_scalar_karg(const NgScalar *s, NgDType dt)
 {
     NgKArg a;
     if (ng_dtype_is_float(dt)) {
-        a.f = s->kind == NG_KIND_FLOAT ? s->v.f : s->big ? (double)s->v.u : (double)s->v.i;
-    } else if (s->kind == NG_KIND_FLOAT) {
+        a.f = s->kind >= NG_KIND_FLOAT ? s->v.f : s->big ? (double)s->v.u : (double)s->v.i;
+    } else if (s->kind >= NG_KIND_FLOAT) {
         a.i = isfinite(s->v.f) ? (int64_t)s->v.f : 0;
     } else {
         a.i = s->v.i;
@@ -250,16 +263,17 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
         if (in[i].array)
             ng_kargs_array(args, &n, in[i].array, p.ndim, p.shape, p.strides[1 + i]);
         else
-            args[n++] = ng_scalar_karg(&in[i].scalar, in[i].dtype);
+            ng_scalar_kargs(&in[i].scalar, in[i].dtype, args, &n);
     }
     return ng_kernel_launch(kern, args, n, p.ndim ? p.shape[0] : 1, out->size);
 }
 
-/* ---- type resolution (NumPy 2 loops; float16 results become float32) ---- */
+/* ---- type resolution (NumPy 2's loops) ---- */
 
 static NgDType default_of_kind(NgKind k)
 {
-    return k == NG_KIND_BOOL ? NG_BOOL : k == NG_KIND_FLOAT ? NG_FLOAT64 : NG_INT64;
+    return k == NG_KIND_BOOL ? NG_BOOL : k == NG_KIND_FLOAT ? NG_FLOAT64 : k == NG_KIND_COMPLEX ? NG_COMPLEX128
+                                                                                               : NG_INT64;
 }
 
 /* Common dtype of operands: arrays are strong, Python scalars weak. */
@@ -282,13 +296,14 @@ static NgDType common_dtype(int n, const NgOperand *ops)
     return t;
 }
 
-/* Float dtype NumPy's math loops use for an input dtype. */
+/* Float (or complex) dtype NumPy's math loops use for an input dtype: the
+ * narrowest float that holds it (float16 for bool and 1-byte integers). */
 static NgDType float_loop(NgDType t)
 {
-    if (ng_dtype_is_float(t))
+    if (ng_dtype_is_inexact(t))
         return t;
     int size = ng_dtype_info(t)->itemsize;
-    return size <= 2 ? NG_FLOAT32 : NG_FLOAT64; /* NumPy: float16 for 1-byte inputs */
+    return size == 1 ? NG_FLOAT16 : size == 2 ? NG_FLOAT32 : NG_FLOAT64;
 }
 
 static NgStatus unsupported(NgOp op, int n, const NgOperand *ops)
@@ -296,7 +311,8 @@ static NgStatus unsupported(NgOp op, int n, const NgOperand *ops)
     char types[128] = "";
     for (int i = 0; i < n; i++) {
         const char *name = ops[i].array ? ng_dtype_info(ops[i].array->dtype)->name
-                           : ops[i].scalar.kind == NG_KIND_FLOAT ? "float" : ops[i].scalar.kind == NG_KIND_BOOL ? "bool" : "int";
+                           : ops[i].scalar.kind == NG_KIND_FLOAT ? "float" : ops[i].scalar.kind == NG_KIND_BOOL ? "bool"
+                           : ops[i].scalar.kind == NG_KIND_COMPLEX ? "complex" : "int";
         size_t at = strlen(types);
         snprintf(types + at, sizeof types - at, "%s%s", i ? ", " : "", name);
     }
@@ -311,11 +327,29 @@ static NgStatus resolve(NgOp op, int n, const NgOperand *ops, NgDType *compute, 
     NgDType c = common_dtype(n, ops);
     if (!ng_dtype_info(c)->supported)
         return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet", ng_dtype_info(c)->name);
-    bool isbool = c == NG_BOOL, isfloat = ng_dtype_is_float(c);
+    bool isbool = c == NG_BOOL, isfloat = ng_dtype_is_inexact(c), iscomplex = ng_dtype_is_complex(c);
     *compute = *out = c;
+    if (iscomplex) { /* the ufuncs with complex loops */
+        switch (op) {
+        case NG_OP_FLOOR: case NG_OP_CEIL: case NG_OP_TRUNC: case NG_OP_FLOORDIV: case NG_OP_MOD:
+        case NG_OP_FMOD: case NG_OP_ARCTAN2: case NG_OP_HYPOT: case NG_OP_COPYSIGN: case NG_OP_NEXTAFTER:
+        case NG_OP_LOGADDEXP: case NG_OP_LOGADDEXP2: case NG_OP_HEAVISIDE: case NG_OP_SIGNBIT: case NG_OP_CBRT:
+        case NG_OP_DEG2RAD: case NG_OP_RAD2DEG: case NG_OP_FABS:
+            return unsupported(op, n, ops);
+        case NG_OP_ABS:
+            *out = ng_dtype_real(c);
+            return NG_OK;
+        default:
+            break;
+        }
+    }
     switch (op) {
     case NG_OP_ADD: case NG_OP_MUL: case NG_OP_MAXIMUM: case NG_OP_MINIMUM: case NG_OP_FMAX: case NG_OP_FMIN:
     case NG_OP_ABS: case NG_OP_FLOOR: case NG_OP_CEIL: case NG_OP_TRUNC: case NG_OP_COPY:
+        return NG_OK;
+    case NG_OP_CONJUGATE: /* no bool loop: bool goes through int8 */
+        if (isbool)
+            *compute = *out = NG_INT8;
         return NG_OK;
     case NG_OP_SUB:
         if (isbool)
@@ -561,6 +595,9 @@ NgStatus ng_op_assign(const NgArray *dst, const NgOperand *src)
         }
     } else if (src->scalar.kind == NG_KIND_INT && (st = ng_scalar_check(&src->scalar, dst->dtype)) != NG_OK) {
         return st;
+    } else if (src->scalar.kind == NG_KIND_COMPLEX && !ng_dtype_is_complex(dst->dtype)) {
+        return ng_error_set(NG_ERR_TYPE, "%s() argument must be a string or a real number, not 'complex'",
+                            ng_dtype_is_float(dst->dtype) ? "float" : "int");
     }
     if ((st = make_input(src, NG_OP_COPY, dst->dtype, dst, &in, &tmp)) != NG_OK)
         return st;
@@ -592,7 +629,7 @@ static NgStatus run_range(NgDevice *dev, NgDType dt, int64_t n, double start, do
     NgStatus st = ng_array_empty(dev, dt, 1, &n, out);
     if (st != NG_OK)
         return st;
-    NgDType compute = ng_dtype_is_float(dt) || stop ? NG_FLOAT64 : NG_INT64;
+    NgDType compute = ng_dtype_is_inexact(dt) || stop ? NG_FLOAT64 : NG_INT64;
     EwInput in[3];
     memset(in, 0, sizeof in);
     in[0].dtype = in[1].dtype = in[2].dtype = compute;

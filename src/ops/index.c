@@ -837,7 +837,7 @@ static NgStatus run_idx(const Plan *p, const NgArray *res, const NgArray *value,
     if (rarr)
         ng_kargs_array(args, &n, rarr, p->rnd, p->rshape, rstr);
     else
-        args[n++] = ng_scalar_karg(scalar, sdtype);
+        ng_scalar_kargs(scalar, sdtype, args, &n);
     ng_kargs_array(args, &n, v, v->ndim, v->shape, vstr);
     for (int e = 0; e < p->nent; e++) {
         if (p->ent[e].kind == ENT_SCALAR)

@@ -57,8 +57,11 @@ NgStatus ng_ew_broadcast(int n, const NgOperand *ops, int *ndim, int64_t *shape)
  * range check of a Python int against dt (OverflowError as NumPy 2). */
 NgStatus ng_scalar_check(const NgScalar *s, NgDType dt);
 
-/* Kernel argument of a scalar converted to dtype dt. */
+/* Kernel argument of a scalar converted to (real) dtype dt. */
 NgKArg ng_scalar_karg(const NgScalar *s, NgDType dt);
+/* Appends the kernel arguments of a scalar parameter of dtype dt at
+ * args[*n]: one slot, or two (real, imaginary) for a complex dt. */
+void ng_scalar_kargs(const NgScalar *s, NgDType dt, NgKArg *args, int *n);
 
 /* The device an operation runs on: that of its first array operand. */
 NgDevice *ng_ops_device(int n, const NgOperand *ops);

@@ -98,6 +98,8 @@ int ngpy_dtype(PyObject *o, NgDType *out)
     NgDType t = s ? ng_dtype_from_name(s) : NG_NODTYPE;
     if (t == NG_FLOAT64 && ngpy.float32) /* precision policy */
         t = NG_FLOAT32;
+    else if (t == NG_COMPLEX128 && ngpy.float32)
+        t = NG_COMPLEX64;
     if (s && (t == NG_NODTYPE || !ng_dtype_info(t)->supported))
         PyErr_Format(PyExc_TypeError, "numgpu does not support dtype %s yet", s);
     Py_DECREF(name);
@@ -119,6 +121,8 @@ static NgDType dtype_of_format(const char *fmt, Py_ssize_t itemsize)
         return NG_UINT8;
     if (*fmt == '<' || *fmt == '=' || *fmt == '@' || *fmt == '|')
         fmt++;
+    if (fmt[0] == 'Z' && fmt[1] && !fmt[2]) /* complex: 'Z' + the part's code */
+        return fmt[1] == 'f' ? NG_COMPLEX64 : fmt[1] == 'd' ? NG_COMPLEX128 : NG_NODTYPE;
     if (fmt[0] == 0 || fmt[1] != 0)
         return NG_NODTYPE;
     switch (fmt[0]) {
@@ -131,6 +135,7 @@ static NgDType dtype_of_format(const char *fmt, Py_ssize_t itemsize)
     case 'I': return itemsize == 4 ? NG_UINT32 : NG_NODTYPE;
     case 'l': case 'q': return itemsize == 8 ? NG_INT64 : itemsize == 4 ? NG_INT32 : NG_NODTYPE;
     case 'L': case 'Q': return itemsize == 8 ? NG_UINT64 : itemsize == 4 ? NG_UINT32 : NG_NODTYPE;
+    case 'e': return NG_FLOAT16;
     case 'f': return NG_FLOAT32;
     case 'd': return NG_FLOAT64;
     default: return NG_NODTYPE;
@@ -153,10 +158,10 @@ static int upload_buffer(PyObject *o, NgArray *out)
             PyErr_Clear();
         if (npdt)
             PyErr_Format(PyExc_TypeError, "numgpu does not support dtype %S yet (supported: bool, int8-64, "
-                         "uint8-64, float32, float64)", npdt);
+                         "uint8-64, float16-64, complex64, complex128)", npdt);
         else
             PyErr_Format(PyExc_TypeError, "numgpu does not support arrays with buffer format '%s' yet "
-                         "(supported: bool, int8-64, uint8-64, float32, float64)", view.format ? view.format : "B");
+                         "(supported: bool, int8-64, uint8-64, float16-64, complex64, complex128)", view.format ? view.format : "B");
         Py_XDECREF(npdt);
         goto done;
     }
@@ -174,9 +179,10 @@ static int upload_buffer(PyObject *o, NgArray *out)
         if (st != NG_OK)
             ng_array_release(out);
     }
-    if (st == NG_OK && dt == NG_FLOAT64 && ngpy.float32) { /* precision policy: float64 data runs as float32 */
+    if (st == NG_OK && (dt == NG_FLOAT64 || dt == NG_COMPLEX128) && ngpy.float32) {
+        /* precision policy: float64 data runs as float32 (complex128 as complex64) */
         NgArray f32;
-        st = ng_op_astype(out, NG_FLOAT32, &f32);
+        st = ng_op_astype(out, dt == NG_FLOAT64 ? NG_FLOAT32 : NG_COMPLEX64, &f32);
         ng_array_release(out);
         if (st == NG_OK)
             *out = f32;
@@ -267,9 +273,14 @@ int ngpy_operand(PyObject *o, NgOperand *op, NgArray *tmp)
         op->scalar.v.f = PyFloat_AsDouble(o);
         return 0;
     }
-    if (PyComplex_Check(o)) {
-        PyErr_SetString(PyExc_TypeError, "numgpu does not support complex numbers yet");
-        return -1;
+    if (PyComplex_CheckExact(o) || (PyComplex_Check(o) && !PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_generic))) {
+        Py_complex c = PyComplex_AsCComplex(o);
+        if (c.real == -1.0 && PyErr_Occurred())
+            return -1;
+        op->scalar.kind = NG_KIND_COMPLEX;
+        op->scalar.v.f = c.real;
+        op->scalar.im = c.imag;
+        return 0;
     }
     /* NumPy scalars, NumPy arrays, lists: strong dtypes, uploaded. */
     if (ngpy_implicit(true, o) < 0 || ngpy_to_array(o, NG_NODTYPE, tmp) < 0)

@@ -53,7 +53,7 @@ static PyObject *unop(PyObject *a, NgOp op)
 /* Operand types we do not know: let Python try the reflected method. */
 static bool foreign(PyObject *o)
 {
-    return !ngpy_check(o) && !PyLong_Check(o) && !PyFloat_Check(o) && !PyBool_Check(o) &&
+    return !ngpy_check(o) && !PyLong_Check(o) && !PyFloat_Check(o) && !PyComplex_Check(o) && !PyBool_Check(o) &&
            !PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_ndarray) &&
            !PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_generic) && !PyList_Check(o) && !PyTuple_Check(o);
 }
@@ -171,6 +171,20 @@ static PyObject *nb_float(PyObject *self)
     return f;
 }
 
+static PyObject *m_complex(PyObject *self, PyObject *unused)
+{
+    if (need_one(self, "scalars") < 0)
+        return NULL;
+    PyObject *v = scalar_item(self);
+    if (!v)
+        return NULL;
+    PyObject *c = PyObject_CallOneArg((PyObject *)&PyComplex_Type, v);
+    Py_DECREF(v);
+    return c;
+}
+
+static PyObject *m_conj(PyObject *self, PyObject *unused) { return unop(self, NG_OP_CONJUGATE); }
+
 static PyObject *nb_int(PyObject *self)
 {
     if (need_one(self, "scalars") < 0)
@@ -221,7 +235,7 @@ static PyObject *richcompare(PyObject *a, PyObject *b, int op)
         Py_RETURN_NOTIMPLEMENTED;
     if (b == Py_None) {
         if (op == Py_EQ || op == Py_NE) {
-            NgScalar v = {NG_KIND_BOOL, false, {.i = op == Py_NE}};
+            NgScalar v = {.kind = NG_KIND_BOOL, .v.i = op == Py_NE};
             NgArray out;
             NgStatus st = ng_op_full(ng_array_device(ARR(a)), NG_BOOL, ARR(a)->ndim, ARR(a)->shape, &v, &out);
             return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
@@ -310,10 +324,13 @@ static int getbuffer(PyObject *self, Py_buffer *view, int flags)
                      ng_device_name(ng_array_device(a)));
         return -1;
     }
-    static char formats[NG_NTYPES][2];
+    static char formats[NG_NTYPES][3]; /* PEP 3118: complex is 'Z' + the part's code */
     if (!formats[0][0])
-        for (int t = 0; t < NG_NTYPES; t++)
-            formats[t][0] = ng_dtype_info((NgDType)t)->typechar;
+        for (int t = 0; t < NG_NTYPES; t++) {
+            bool c = ng_dtype_is_complex((NgDType)t);
+            formats[t][0] = c ? 'Z' : ng_dtype_info((NgDType)t)->typechar;
+            formats[t][1] = c ? ng_dtype_info(ng_dtype_real((NgDType)t))->typechar : 0;
+        }
     view->buf = ng_array_data(a);
     view->obj = self;
     Py_INCREF(self);
@@ -363,6 +380,46 @@ static PyObject *transpose_of(PyObject *self, const int *perm)
 
 static PyObject *get_T(PyObject *self, void *c) { return transpose_of(self, NULL); }
 
+/* a.real / a.imag: views of a complex array's parts; of a real array, a
+ * itself and (imag) a new array of zeros, as NumPy. */
+static PyObject *get_part(PyObject *self, void *imag)
+{
+    NgArray out;
+    if (!ng_dtype_is_complex(ARR(self)->dtype)) {
+        if (!imag) {
+            Py_INCREF(self);
+            return self;
+        }
+        NgScalar zero = {.kind = NG_KIND_INT};
+        NgStatus st = ng_op_full(ng_array_device(ARR(self)), ARR(self)->dtype, ARR(self)->ndim, ARR(self)->shape,
+                                 &zero, &out);
+        return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    }
+    ng_array_part(ARR(self), imag != NULL, &out);
+    return ngpy_wrap(&out);
+}
+
+static int set_part(PyObject *self, PyObject *value, void *imag)
+{
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "cannot delete array part");
+        return -1;
+    }
+    if (!ng_dtype_is_complex(ARR(self)->dtype)) {
+        if (imag) {
+            PyErr_SetString(PyExc_TypeError, "array does not have imaginary part to set");
+            return -1;
+        }
+        return mp_ass_subscript(self, Py_Ellipsis, value);
+    }
+    PyObject *part = get_part(self, imag);
+    if (!part)
+        return -1;
+    int rc = mp_ass_subscript(part, Py_Ellipsis, value);
+    Py_DECREF(part);
+    return rc;
+}
+
 static int set_shape(PyObject *self, PyObject *value, void *c)
 {
     int nd;
@@ -394,6 +451,8 @@ static PyGetSetDef getset[] = {
     {"nbytes", get_nbytes, NULL, "Bytes of all elements.", NULL},
     {"device", get_device_attr, NULL, "Name of the device holding the data.", NULL},
     {"T", get_T, NULL, "The transposed array (a view).", NULL},
+    {"real", get_part, set_part, "The real part (a view for complex arrays).", NULL},
+    {"imag", get_part, set_part, "The imaginary part (a view for complex arrays; zeros otherwise).", (void *)1},
     {NULL},
 };
 
@@ -691,6 +750,9 @@ static PyMethodDef methods[] = {
     {"all", (PyCFunction)(void (*)(void))m_all, METH_VARARGS | METH_KEYWORDS, "All elements true."},
     {"tolist", m_tolist, METH_NOARGS, "Nested Python lists."},
     {"item", m_item, METH_VARARGS, "One element as a Python scalar."},
+    {"__complex__", m_complex, METH_NOARGS, "complex(a) of a 0-d array."},
+    {"conj", m_conj, METH_NOARGS, "Complex conjugate, elementwise."},
+    {"conjugate", m_conj, METH_NOARGS, "Complex conjugate, elementwise."},
     {"fill", m_fill, METH_O, "Set every element to a value."},
     {"dot", m_dot, METH_O, "Matrix product."},
     {"to", m_to, METH_O, "Copy to another device (\"cpu\", \"cuda:0\", \"opencl\")."},

@@ -14,15 +14,17 @@ BOOL = [np.bool_]
 SINTS = [np.int8, np.int16, np.int32, np.int64]
 UINTS = [np.uint8, np.uint16, np.uint32, np.uint64]
 INTS = SINTS + UINTS
-FLOATS = [np.float32, np.float64]
+FLOATS = [np.float16, np.float32, np.float64]
+COMPLEX = [np.complex64, np.complex128]
+INEXACT = FLOATS + COMPLEX
 NUMERIC = INTS + FLOATS
-ALL = BOOL + INTS + FLOATS
+ALL = BOOL + INTS + FLOATS + COMPLEX
 
-# Math ufuncs that NumPy computes in float16 for bool/int8/uint8 inputs;
-# numgpu has no float16 yet and gives float32 there (a documented deviation).
-SMALL_TO_FLOAT16 = (np.bool_, np.int8, np.uint8)
-
-DEFAULT_RTOL = {np.dtype(np.float32): 1e-6, np.dtype(np.float64): 1e-12, np.dtype(np.float16): 1e-3}
+DEFAULT_RTOL = {np.dtype(np.float32): 1e-6, np.dtype(np.float64): 1e-12, np.dtype(np.float16): 1e-3,
+                np.dtype(np.complex64): 1e-6, np.dtype(np.complex128): 1e-12}
+# float16 results also get an absolute tolerance of about one subnormal step (2**-24):
+# a float computed by another libm may round to the neighbouring half there.
+FLOAT16_ATOL = 1.2e-7
 
 
 def dtype_id(dt):
@@ -83,8 +85,10 @@ def assert_values(got, exp, rtol=None, atol=0.0):
         np.testing.assert_array_equal(got, exp)
         return
     if rtol is None:
-        dt = exp.dtype if exp.dtype.kind == "f" else got.dtype
+        dt = exp.dtype if exp.dtype.kind in "fc" else got.dtype
         rtol = DEFAULT_RTOL.get(np.dtype(dt), 1e-12)
+    if np.float16 in (exp.dtype, got.dtype):
+        atol = max(atol, FLOAT16_ATOL)
     if got.size:
         np.testing.assert_array_equal(np.isnan(got), np.isnan(exp), err_msg="NaN positions differ")
     np.testing.assert_allclose(got, exp, rtol=rtol, atol=atol, equal_nan=True)
@@ -96,11 +100,17 @@ def data(dtype, shape=(7,), seed=0, kind="any"):
     kind: "any" (ints in a modest range with negatives where signed, floats
     ~N(0, 10)), "positive" (> 0), "nonneg" (>= 0), "nonzero", "unit" (|x| <= 1,
     floats; ints in {-1, 0, 1} / {0, 1}), "small" (ints 0..4 / floats 0..4),
-    "shift" (0 .. bits-1).
+    "shift" (0 .. bits-1). Complex: real and imaginary parts each drawn as for
+    the float of half the size (the imaginary part in "unit" for "positive").
     """
     dt = np.dtype(dtype)
-    rng = np.random.default_rng(seed)
     shape = tuple(shape) if not isinstance(shape, int) else (shape,)
+    if dt.kind == "c":  # both parts from the real recipe ("positive": positive real parts)
+        part = np.float32 if dt == np.complex64 else np.float64
+        re = data(part, shape, seed, kind)
+        im = data(part, shape, seed + 1000, "unit" if kind in ("positive", "nonneg") else kind)
+        return np.asarray(re + 1j * im, dtype=dt)
+    rng = np.random.default_rng(seed)
     if dt.kind == "b":
         if kind in ("positive", "nonzero"):
             return np.ones(shape, dt)

@@ -270,8 +270,12 @@ static NgStatus build(NgDevice *dev, cl_program prog, const char *name)
 static NgStatus ocl_compile(NgDevice *dev, const char *source, const char *name, const char *out_path)
 {
     ClState *s = dev->state;
-    const char *body = source + strlen(ng_target_opencl.prologue);
-    if (!s->fp64 && strstr(body, "double"))
+    /* the kernel and the helpers written for it, after the prologues (whose
+     * double parts are guarded by cl_khr_fp64) */
+    const char *body = strstr(source, ng_target_opencl.kernel_head);
+    if (!body)
+        body = source + strlen(ng_target_opencl.prologue);
+    if (!s->fp64 && (strstr(body, "double") || strstr(body, "ng_c128")))
         return ng_error_set(NG_ERR_TYPE, "%s does not support float64 (no cl_khr_fp64); use float32 arrays "
                             "on this device", dev->name);
     cl_int e;
