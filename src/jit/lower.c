@@ -466,7 +466,12 @@ static void promote(NgDType a, bool aw, NgDType b, bool bw, NgDType *dt, bool *w
     }
 }
 
-static bool usable(NgDType dt) { return dt >= 0 && dt < NG_NTYPES && ng_dtype_info(dt)->supported; }
+/* Dtypes a compiled loop computes in; loops over float16 or complex values
+ * stay Python for now (their scalar semantics are not lowered yet). */
+static bool usable(NgDType dt)
+{
+    return dt >= 0 && dt < NG_NTYPES && ng_dtype_info(dt)->supported && dt != NG_FLOAT16 && !ng_dtype_is_complex(dt);
+}
 
 static Val mkval(NgIrRef r, NgDType dt, bool weak, bool nonneg)
 {

@@ -120,7 +120,8 @@ def test_binary_ufunc_all_dtypes(name, dtype):
     ka, kb = BINARY[name]
     a = data(dtype, (N,), seed=1, kind=ka)
     b = data(dtype, (N,), seed=2, kind=kb)
-    check_ufunc(name, a, b)
+    # NumPy's complex64 power is cpowf: exp(b log a) in float, off by about |b log a| ulps
+    check_ufunc(name, a, b, rtol=1e-5 if name == "power" and dtype == np.complex64 else None)
 
 
 @pytest.mark.parametrize("name", list(UNARY))
