@@ -182,6 +182,10 @@
 "} \\\n" \
 "NG_FN T ng_expm1_##S(T a) \\\n" \
 "{ \\\n" \
+"    if (!isfinite(a.re) || !isfinite(a.im) || (a.re == 0 && a.im == 0)) { /* the standard's special values */ \\\n" \
+"        T w = ng_exp_##S(a); \\\n" \
+"        return ng_cpack_##S(w.re - 1, w.im); \\\n" \
+"    } \\\n" \
 "    R h = NG_MATH(sin, F)(a.im / 2); \\\n" \
 "    return ng_cpack_##S(NG_MATH(expm1, F)(a.re) * NG_MATH(cos, F)(a.im) - 2 * h * h, \\\n" \
 "                        NG_MATH(exp, F)(a.re) * NG_MATH(sin, F)(a.im)); \\\n" \
@@ -247,6 +251,8 @@
 "    R r = NG_MATH(exp, F)(a.re); \\\n" \
 "    if (a.im == 0) \\\n" \
 "        return ng_cpack_##S(r, a.im); \\\n" \
+"    if (isinf(a.re) && !isfinite(a.im)) /* Annex G: (-inf, inf or nan) -> 0, (+inf, ...) -> (inf, nan) */ \\\n" \
+"        return a.re < 0 ? ng_cpack_##S((R)0, (R)0) : ng_cpack_##S(a.re, a.im - a.im); \\\n" \
 "    return ng_cpack_##S(r * NG_MATH(cos, F)(a.im), r * NG_MATH(sin, F)(a.im)); \\\n" \
 "} \\\n" \
 "NG_FN T ng_log_##S(T a) \\\n" \
