@@ -342,7 +342,15 @@ static void load_value(Emitter *e, NgIrRef r, int p, int first)
 /* `value` as stored into an array of dtype dt (float16: narrowed to 16 bits). */
 static void store_value(Emitter *e, NgDType dt, NgIrRef value)
 {
-    if (dt == NG_FLOAT16) {
+    const NgIrNode *v = ng_ir_node(e->k, value);
+    if (dt == NG_FLOAT16 && (v->kind == NG_IR_UNARY || v->kind == NG_IR_BINARY) && v->dtype == NG_FLOAT16) {
+        cat(e, "ng_f2h("); /* narrowing rounds the float result once: no ng_rh needed */
+        if (v->kind == NG_IR_UNARY)
+            unary(e, value);
+        else
+            binary(e, value);
+        cat(e, ")");
+    } else if (dt == NG_FLOAT16) {
         cat(e, "ng_f2h(");
         expr(e, value);
         cat(e, ")");

@@ -397,13 +397,33 @@ static void test_emit_text(void)
     ng_str_init(&src);
     CHECK_EQ_INT(NG_ERR_INTERNAL, ng_emit(&k, &ng_target_c, &src)); /* no body */
     ng_ir_free(&k);
-    ng_ir_init(&k, "half");
-    BinCtx add_f16 = {NG_FLOAT16, NG_OP_ADD, 1, true};
-    build_binary(&add_f16, &k);
-    CHECK_EQ_INT(NG_ERR_TYPE, ng_emit(&k, &ng_target_c, &src));
-    CHECK_STR_CONTAINS(ng_error_message(), "float16 is not supported on target c");
     ng_str_free(&src);
-    ng_ir_free(&k);
+
+    /* float16: 16-bit storage, float values, rounded after the op; complex: struct helpers */
+    const NgTarget *targets[] = {&ng_target_c, &ng_target_cuda, &ng_target_opencl};
+    for (int t = 0; t < 3; t++) {
+        ng_ir_init(&k, "half");
+        BinCtx add_f16 = {NG_FLOAT16, NG_OP_ADD, 1, true};
+        build_binary(&add_f16, &k);
+        ng_str_init(&src);
+        CHECK_OK(ng_emit(&k, targets[t], &src));
+        CHECK_STR_CONTAINS(src.s, "uint16_t *const a");
+        CHECK_STR_CONTAINS(src.s, "ng_f2h((ng_h2f(a"); /* the store rounds: no ng_rh */
+        CHECK_STR_CONTAINS(src.s, "NG_FN uint16_t ng_f2h(float f)");
+        CHECK(strstr(src.s, "ng_c128") == NULL); /* no complex helpers in a kernel without complex */
+        ng_str_free(&src);
+        ng_ir_free(&k);
+        ng_ir_init(&k, "cplx");
+        BinCtx mul_c = {NG_COMPLEX128, NG_OP_MUL, 1, true};
+        build_binary(&mul_c, &k);
+        ng_str_init(&src);
+        CHECK_OK(ng_emit(&k, targets[t], &src));
+        CHECK_STR_CONTAINS(src.s, "ng_multiply_c128(a");
+        CHECK_STR_CONTAINS(src.s, "ng_c128 *const a");
+        CHECK(strstr(src.s, "ng_f2h") == NULL);
+        ng_str_free(&src);
+        ng_ir_free(&k);
+    }
 }
 
 /* count = sum over i, j of (i + 1 < n and x[i + 1] > x[i]) and of
