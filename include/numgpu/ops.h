@@ -227,6 +227,20 @@ NgStatus ng_linalg_solve(const NgArray *a, const NgArray *b, NgArray *out, int *
 NgStatus ng_linalg_inv(const NgArray *a, NgArray *out, int *info);
 NgStatus ng_linalg_cholesky(const NgArray *a, NgArray *out, int *info);
 
+/* ---- linear algebra by generated kernels (src/ops/lapack.c) ----------- */
+
+/* Stacks of square matrices (..., n, n) on any device, computed in NumPy's
+ * linalg dtype (float32, float64, complex64, complex128; bool and integers
+ * in float64; float16 is NG_ERR_TYPE). *info = 1: a matrix is singular (solve,
+ * inv) or not positive definite (cholesky); then there is no output. solve:
+ * b is (..., n, k), or (n,) for one vector; stacks broadcast. */
+NgStatus ng_lapack_solve(const NgArray *a, const NgArray *b, NgArray *out, int *info);
+NgStatus ng_lapack_inv(const NgArray *a, NgArray *out, int *info);
+NgStatus ng_lapack_cholesky(const NgArray *a, NgArray *out, int *info); /* lower factor */
+/* sign and log|det| of each matrix, and (det non-NULL) det = sign exp(log|det|) as NumPy computes it;
+ * outputs have the stack's batch shape. */
+NgStatus ng_lapack_slogdet(const NgArray *a, NgArray *sign, NgArray *logabs, NgArray *det);
+
 /* ---- random numbers (src/ops/random.c) ------------------------------- */
 
 /* A Philox4x32-10 stream: block c is philox(c, key), four 32-bit words.

@@ -1,13 +1,14 @@
 """numgpu.linalg: NumPy's linalg on device arrays.
 
 norm runs on the device (reductions and elementwise ops), except the orders that need singular
-values (2, -2, 'nuc' of matrices). solve, inv and cholesky of one square float32/float64 matrix
-run on the device's vendor LAPACK where it has one (cuSOLVER on cuda, loaded at run time); every
-other case, and the other factorisations and solvers (det, slogdet, qr, eigh, eigvalsh, svd,
-lstsq, matrix_rank, pinv, ...), run on NumPy through the fallback contract: the operands are
-downloaded, NumPy computes, the results are uploaded, and the call is counted. NumPy's
-LinAlgError (a singular matrix, a non-positive-definite one) propagates unchanged. Anything else
-NumPy's linalg has is found by the module __getattr__.
+values (2, -2, 'nuc' of matrices). solve, inv, det, slogdet and cholesky run on the device for
+stacks of float32, float64, complex64 and complex128 matrices (integers and bool in float64, as
+NumPy): generated LU and Cholesky kernels (src/ops/lapack.c), or the device's vendor LAPACK for
+one float32/float64 matrix where it has one (cuSOLVER on cuda, loaded at run time). The other
+factorisations and solvers (qr, eigh, eigvalsh, svd, lstsq, matrix_rank, pinv, ...) run on NumPy
+through the fallback contract: the operands are downloaded, NumPy computes, the results are
+uploaded, and the call is counted. A singular or non-positive-definite matrix raises NumPy's
+LinAlgError either way. Anything else NumPy's linalg has is found by the module __getattr__.
 
 The Array API standard's linalg extension is here with NumPy 2's signatures (the standard's
 keywords plus NumPy's own: qr(mode=), svd(full_matrices=, compute_uv=, hermitian=),
@@ -120,8 +121,6 @@ def _numpy(name):
     return f
 
 
-det = _numpy("det")
-slogdet = _numpy("slogdet")
 eigh = _numpy("eigh")
 eigvalsh = _numpy("eigvalsh")
 lstsq = _numpy("lstsq")
@@ -157,34 +156,57 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_np._NoValue):
     return _call("pinv", _np.linalg.pinv, a, rcond=rcond, hermitian=hermitian, rtol=rtol)
 
 
-def _device_first(code, name):
-    """A function that runs on the device's vendor LAPACK (cuSOLVER on cuda) when the device has one
-    and the operands suit it (one square float32/float64 matrix), else on NumPy."""
+def _square_stack(a):
+    """a as a device array of (a stack of) square matrices, with NumPy's LinAlgError otherwise."""
+    a = _arr(a)
+    if a.ndim < 2:
+        raise LinAlgError("%d-dimensional array given. Array must be at least two-dimensional" % a.ndim)
+    if a.shape[-1] != a.shape[-2]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+    return a
+
+
+def _on_device(code, name, nargs):
+    """NumPy's linalg.<name> on the device (src/ops/lapack.c, or the vendor LAPACK); calls with
+    keywords NumPy's function has and numgpu does not go to NumPy."""
     fallback = _numpy(name)
 
     def f(a, *args, **kwargs):
-        if not kwargs and len(args) <= 1:
-            from . import _core
-            r = _core.linalg(code, a, *args)
-            if r is not None:
-                return r
-        return fallback(a, *args, **kwargs)
+        if kwargs or len(args) != nargs - 1:
+            return fallback(a, *args, **kwargs)
+        from . import _core
+        return _core.lapack(code, _square_stack(a), *[_arr(b) for b in args])
     f.__name__ = f.__qualname__ = name
-    f.__doc__ = fallback.__doc__.replace("computed by NumPy", "on the device's vendor LAPACK where present, "
-                                         "else computed by NumPy")
+    f.__doc__ = "NumPy's linalg.%s of (a stack of) square matrices, on the device." % name
     return f
 
 
-solve = _device_first(0, "solve")
-inv = _device_first(1, "inv")
-_cholesky = _device_first(2, "cholesky")
+solve = _on_device(0, "solve", 2)
+inv = _on_device(1, "inv", 1)
+_cholesky = _on_device(2, "cholesky", 1)
+det = _on_device(3, "det", 1)
+_slogdet = _on_device(4, "slogdet", 1)
+try:
+    from numpy.linalg._linalg import SlogdetResult as _SlogdetResult
+except ImportError:  # NumPy < 2
+    from collections import namedtuple as _namedtuple
+    _SlogdetResult = _namedtuple("SlogdetResult", ["sign", "logabsdet"])
+
+
+def slogdet(a):
+    """Sign and natural log of the absolute determinant of (a stack of) square matrices, on the
+    device: NumPy's SlogdetResult(sign, logabsdet)."""
+    return _SlogdetResult(*_slogdet(a))
 
 
 def cholesky(a, /, *, upper=False):
     """Cholesky factor L of a (stack of) symmetric positive-definite matrices (a = L @ L.T);
-    upper=True gives U = L.T (a = U.T @ U). The device's LAPACK where present, else NumPy."""
+    upper=True gives U = L.T (a = U.T @ U) (conjugated for complex a: U = L^H). On the device."""
     r = _cholesky(a)
-    return r.swapaxes(-1, -2) if upper else r
+    if not upper:
+        return r
+    u = r.swapaxes(-1, -2)
+    return u.conj() if u.dtype.kind == "c" else u
 
 
 # ---- the Array API standard's linalg functions, on the device -------------------------------

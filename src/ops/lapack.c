@@ -1,0 +1,615 @@
+/* Dense linear algebra by generated kernels, on every device: LU with
+ * partial pivoting (solve, inv, det, slogdet) and Cholesky, for stacks of
+ * square matrices of float32, float64, complex64 and complex128.
+ *
+ * The matrices are first copied into a C-contiguous (B, n, n) work array in
+ * the compute dtype (NumPy's: integers and bool in float64; float16 is
+ * refused as NumPy refuses it). Factorisations are right-looking, one column
+ * per step, all B matrices at once: a host loop over the column k launches
+ * a "column" kernel (one thread per matrix: pivot search, row swap, scaling
+ * of the column; for Cholesky the square root of the pivot) and an "update"
+ * kernel (the trailing submatrix: one work item per row on cpu, so the inner
+ * loop vectorises; one per element on devices with their own memory, GPUs
+ * and OpenCL, so accesses coalesce). k is a scalar argument, so each kernel
+ * compiles once per dtype. Triangular solves
+ * are one kernel with a work item per (matrix, right-hand-side column),
+ * which makes inv (n columns) parallel. Singular and non-positive-definite
+ * matrices are flagged per matrix by the kernels and read back once.
+ *
+ * Where a device has a vendor LAPACK (cuSOLVER on cuda) and the operands
+ * suit it (one float32/float64 matrix), linalg.c's vendor path is used
+ * instead. */
+#include <string.h>
+
+#include "ops/ops_internal.h"
+
+typedef enum LaKind {
+    LA_LU_COL,     /* pivot, swap and scale column k of every matrix */
+    LA_LU_UPDATE,  /* A[i, j] -= A[i, k] A[k, j] for i, j > k */
+    LA_LU_SOLVE,   /* X = A^-1 X from the LU factors and pivots */
+    LA_SLOGDET,    /* sign and log|det| (det = sign exp(log|det|), as NumPy) from the LU factors */
+    LA_CHOL_COL,   /* A[k, k] = sqrt(A[k, k]); A[i, k] /= A[k, k] */
+    LA_CHOL_UPDATE,/* A[i, j] -= A[i, k] conj(A[j, k]) for k < j <= i */
+} LaKind;
+
+typedef struct LaKey {
+    uint8_t tag;   /* 'A' */
+    uint8_t kind;  /* LaKind */
+    int8_t dtype;  /* compute dtype */
+    uint8_t gpu;   /* device memory: one work item per element in the update kernels */
+    uint8_t det;   /* LA_SLOGDET: also write det */
+} LaKey;
+
+static NgIrRef I(NgIrKernel *k, int64_t v) { return ng_ir_const_i(k, NG_INT64, v); }
+
+static NgIrRef at3(NgIrKernel *k, int p, NgIrRef b, NgIrRef i, NgIrRef j)
+{
+    NgIrRef idx[3] = {b, i, j};
+    return ng_ir_load(k, p, 3, idx);
+}
+
+static NgIrRef put3(NgIrKernel *k, int p, NgIrRef b, NgIrRef i, NgIrRef j, NgIrRef v)
+{
+    NgIrRef idx[3] = {b, i, j};
+    return ng_ir_store(k, p, 3, idx, v);
+}
+
+static NgIrRef bin(NgIrKernel *k, NgOp op, NgDType dt, NgIrRef x, NgIrRef y) { return ng_ir_binary(k, op, dt, x, y); }
+
+/* for v in [start, stop) step 1 */
+static NgIrRef loop(NgIrKernel *k, int v, NgIrRef start, NgIrRef stop, NgIrRef body, unsigned flags)
+{
+    return ng_ir_for(k, v, start, stop, I(k, 1), body, flags);
+}
+
+/* Swaps element (b, r1, c) and (b, r2, c) of array p through variable t. */
+static NgIrRef swap(NgIrKernel *k, int p, int t, NgIrRef b, NgIrRef r1, NgIrRef r2, NgIrRef c)
+{
+    NgIrRef s[3] = {ng_ir_assign(k, t, at3(k, p, b, r1, c)), put3(k, p, b, r1, c, at3(k, p, b, r2, c)),
+                    put3(k, p, b, r2, c, ng_ir_varref(k, t))};
+    return ng_ir_block(k, 3, s);
+}
+
+/* Work items of an update kernel: rows (b, i) for i in (k, n) on cpu, each
+ * sweeping j over [k + 1, jstop(i)); elements (b, i, j) on GPUs. Calls
+ * elem(b, i, j) for the statement of one element. */
+typedef NgIrRef (*ElemFn)(NgIrKernel *k, int a, NgIrRef kk, NgIrRef b, NgIrRef i, NgIrRef j, NgDType dt);
+
+static NgIrRef update_loops(NgIrKernel *k, const LaKey *key, int a, NgIrRef kk, bool lower, ElemFn elem)
+{
+    NgDType dt = (NgDType)key->dtype;
+    NgIrRef n = ng_ir_shape(k, a, 1), nb = ng_ir_shape(k, a, 0);
+    NgIrRef m = bin(k, NG_OP_SUB, NG_INT64, bin(k, NG_OP_SUB, NG_INT64, n, kk), I(k, 1)); /* n - k - 1 */
+    NgIrRef k1 = bin(k, NG_OP_ADD, NG_INT64, kk, I(k, 1));
+    int vr = ng_ir_var(k, NG_INT64), vj = ng_ir_var(k, NG_INT64);
+    NgIrRef r = ng_ir_varref(k, vr);
+    if (key->gpu) { /* r over B * m * m: b, then i, j in (k, n) */
+        NgIrRef mm = bin(k, NG_OP_MUL, NG_INT64, m, m);
+        NgIrRef b = bin(k, NG_OP_FLOORDIV, NG_INT64, r, mm), rem = bin(k, NG_OP_MOD, NG_INT64, r, mm);
+        NgIrRef i = bin(k, NG_OP_ADD, NG_INT64, k1, bin(k, NG_OP_FLOORDIV, NG_INT64, rem, m));
+        NgIrRef j = bin(k, NG_OP_ADD, NG_INT64, k1, bin(k, NG_OP_MOD, NG_INT64, rem, m));
+        NgIrRef body = elem(k, a, kk, b, i, j, dt);
+        if (lower)
+            body = ng_ir_if(k, bin(k, NG_OP_LE, NG_BOOL, j, i), body, NG_IR_NONE);
+        return loop(k, vr, I(k, 0), bin(k, NG_OP_MUL, NG_INT64, nb, mm), body, NG_IR_PARALLEL);
+    }
+    NgIrRef b = bin(k, NG_OP_FLOORDIV, NG_INT64, r, m);
+    NgIrRef i = bin(k, NG_OP_ADD, NG_INT64, k1, bin(k, NG_OP_MOD, NG_INT64, r, m));
+    NgIrRef jstop = lower ? bin(k, NG_OP_ADD, NG_INT64, i, I(k, 1)) : n;
+    NgIrRef inner = loop(k, vj, k1, jstop, elem(k, a, kk, b, i, ng_ir_varref(k, vj), dt), 0);
+    return loop(k, vr, I(k, 0), bin(k, NG_OP_MUL, NG_INT64, nb, m), inner, NG_IR_PARALLEL);
+}
+
+/* A[b, i, j] -= A[b, i, k] * A[b, k, j] */
+static NgIrRef lu_elem(NgIrKernel *k, int a, NgIrRef kk, NgIrRef b, NgIrRef i, NgIrRef j, NgDType dt)
+{
+    NgIrRef prod = bin(k, NG_OP_MUL, dt, at3(k, a, b, i, kk), at3(k, a, b, kk, j));
+    return put3(k, a, b, i, j, bin(k, NG_OP_SUB, dt, at3(k, a, b, i, j), prod));
+}
+
+/* A[b, i, j] -= A[b, i, k] * conj(A[b, j, k]) */
+static NgIrRef chol_elem(NgIrKernel *k, int a, NgIrRef kk, NgIrRef b, NgIrRef i, NgIrRef j, NgDType dt)
+{
+    NgIrRef cj = ng_ir_unary(k, NG_OP_CONJUGATE, dt, at3(k, a, b, j, kk));
+    NgIrRef prod = bin(k, NG_OP_MUL, dt, at3(k, a, b, i, kk), cj);
+    return put3(k, a, b, i, j, bin(k, NG_OP_SUB, dt, at3(k, a, b, i, j), prod));
+}
+
+/* for b in parallel [0, B): pivot search in column k at and below the
+ * diagonal (largest |.|), swap rows k and p, divide the column below the
+ * diagonal by the pivot; a zero pivot flags the matrix singular. */
+static NgIrRef build_lu_col(NgIrKernel *k, NgDType dt)
+{
+    NgDType rt = ng_dtype_real(dt);
+    int a = ng_ir_param_array(k, dt, 3, true, true);
+    int piv = ng_ir_param_array(k, NG_INT64, 2, true, true);
+    int flag = ng_ir_param_array(k, NG_INT32, 1, true, true);
+    NgIrRef kk = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef n = ng_ir_shape(k, a, 1);
+    int vb = ng_ir_var(k, NG_INT64), vi = ng_ir_var(k, NG_INT64), vj = ng_ir_var(k, NG_INT64);
+    int vp = ng_ir_var(k, NG_INT64), vbest = ng_ir_var(k, rt), vv = ng_ir_var(k, rt), vt = ng_ir_var(k, dt);
+    int vd = ng_ir_var(k, dt);
+    NgIrRef b = ng_ir_varref(k, vb), i = ng_ir_varref(k, vi), j = ng_ir_varref(k, vj);
+    NgIrRef p = ng_ir_varref(k, vp), best = ng_ir_varref(k, vbest), v = ng_ir_varref(k, vv);
+    NgIrRef k1 = bin(k, NG_OP_ADD, NG_INT64, kk, I(k, 1));
+    NgIrRef take[2] = {ng_ir_assign(k, vp, i), ng_ir_assign(k, vbest, v)};
+    NgIrRef search_body[2] = {ng_ir_assign(k, vv, ng_ir_unary(k, NG_OP_ABS, rt, at3(k, a, b, i, kk))),
+                              ng_ir_if(k, bin(k, NG_OP_GT, NG_BOOL, v, best), ng_ir_block(k, 2, take), NG_IR_NONE)};
+    NgIrRef pidx[2] = {b, kk}, fidx[1] = {b};
+    NgIrRef scale = put3(k, a, b, i, kk, bin(k, NG_OP_TRUEDIV, dt, at3(k, a, b, i, kk), ng_ir_varref(k, vd)));
+    NgIrRef nonzero[3] = {
+        ng_ir_if(k, bin(k, NG_OP_NE, NG_BOOL, p, kk), loop(k, vj, I(k, 0), n, swap(k, a, vt, b, kk, p, j), 0),
+                 NG_IR_NONE),
+        ng_ir_assign(k, vd, at3(k, a, b, kk, kk)),
+        loop(k, vi, k1, n, scale, 0),
+    };
+    NgIrRef body[8] = {
+        ng_ir_let(k, vv, ng_ir_const_f(k, rt, 0)),
+        ng_ir_let(k, vt, ng_ir_const_f(k, dt, 0)),
+        ng_ir_let(k, vd, ng_ir_const_f(k, dt, 1)),
+        ng_ir_let(k, vp, kk),
+        ng_ir_let(k, vbest, ng_ir_unary(k, NG_OP_ABS, rt, at3(k, a, b, kk, kk))),
+        loop(k, vi, k1, n, ng_ir_block(k, 2, search_body), 0),
+        ng_ir_store(k, piv, 2, pidx, p),
+        ng_ir_if(k, bin(k, NG_OP_EQ, NG_BOOL, best, ng_ir_const_f(k, rt, 0)),
+                 ng_ir_store(k, flag, 1, fidx, ng_ir_const_i(k, NG_INT32, 1)), ng_ir_block(k, 3, nonzero)),
+    };
+    return loop(k, vb, I(k, 0), ng_ir_shape(k, a, 0), ng_ir_block(k, 8, body), NG_IR_PARALLEL);
+}
+
+/* for (b, c) in parallel: X[b, :, c] = A^-1 X[b, :, c]: the row swaps, then
+ * forward substitution with the unit lower factor, then back substitution
+ * with the upper one. */
+static NgIrRef build_lu_solve(NgIrKernel *k, NgDType dt)
+{
+    int a = ng_ir_param_array(k, dt, 3, true, false);
+    int piv = ng_ir_param_array(k, NG_INT64, 2, true, false);
+    int x = ng_ir_param_array(k, dt, 3, true, true);
+    NgIrRef n = ng_ir_shape(k, a, 1), nrhs = ng_ir_shape(k, x, 2);
+    int vr = ng_ir_var(k, NG_INT64), vk = ng_ir_var(k, NG_INT64), vi = ng_ir_var(k, NG_INT64);
+    int vq = ng_ir_var(k, NG_INT64), vp = ng_ir_var(k, NG_INT64), vt = ng_ir_var(k, dt), vs = ng_ir_var(k, dt);
+    NgIrRef r = ng_ir_varref(k, vr), kk = ng_ir_varref(k, vk), i = ng_ir_varref(k, vi), q = ng_ir_varref(k, vq);
+    NgIrRef p = ng_ir_varref(k, vp), s = ng_ir_varref(k, vs);
+    NgIrRef b = bin(k, NG_OP_FLOORDIV, NG_INT64, r, nrhs), c = bin(k, NG_OP_MOD, NG_INT64, r, nrhs);
+    NgIrRef pidx[2] = {b, kk};
+    NgIrRef perm[2] = {ng_ir_assign(k, vp, ng_ir_load(k, piv, 2, pidx)),
+                       ng_ir_if(k, bin(k, NG_OP_NE, NG_BOOL, p, kk), swap(k, x, vt, b, kk, p, c), NG_IR_NONE)};
+    /* s = sum over q in [lo, hi) of A[b, i, q] X[b, q, c], as a reduction */
+    NgIrRef term = bin(k, NG_OP_MUL, dt, at3(k, a, b, i, q), at3(k, x, b, q, c));
+    NgIrRef fwd_loop = loop(k, vq, I(k, 0), i, ng_ir_assign(k, vs, bin(k, NG_OP_ADD, dt, s, term)), NG_IR_PARALLEL);
+    ng_ir_reduce(k, fwd_loop, vs, NG_OP_ADD);
+    NgIrRef fwd[3] = {ng_ir_assign(k, vs, ng_ir_const_f(k, dt, 0)), fwd_loop,
+                      put3(k, x, b, i, c, bin(k, NG_OP_SUB, dt, at3(k, x, b, i, c), s))};
+    NgIrRef back_loop = loop(k, vq, bin(k, NG_OP_ADD, NG_INT64, i, I(k, 1)), n,
+                             ng_ir_assign(k, vs, bin(k, NG_OP_ADD, dt, s, term)), NG_IR_PARALLEL);
+    ng_ir_reduce(k, back_loop, vs, NG_OP_ADD);
+    NgIrRef back[3] = {ng_ir_assign(k, vs, ng_ir_const_f(k, dt, 0)), back_loop,
+                       put3(k, x, b, i, c, bin(k, NG_OP_TRUEDIV, dt, bin(k, NG_OP_SUB, dt, at3(k, x, b, i, c), s),
+                                              at3(k, a, b, i, i)))};
+    NgIrRef body[6] = {
+        ng_ir_let(k, vt, ng_ir_const_f(k, dt, 0)),
+        ng_ir_let(k, vp, I(k, 0)),
+        ng_ir_let(k, vs, ng_ir_const_f(k, dt, 0)),
+        loop(k, vk, I(k, 0), n, ng_ir_block(k, 2, perm), 0),
+        loop(k, vi, I(k, 0), n, ng_ir_block(k, 3, fwd), 0),
+        ng_ir_for(k, vi, bin(k, NG_OP_SUB, NG_INT64, n, I(k, 1)), I(k, -1), I(k, -1), ng_ir_block(k, 3, back), 0),
+    };
+    NgIrRef total = bin(k, NG_OP_MUL, NG_INT64, ng_ir_shape(k, x, 0), nrhs);
+    return loop(k, vr, I(k, 0), total, ng_ir_block(k, 6, body), NG_IR_PARALLEL);
+}
+
+/* for b in parallel: sign = product of pivot signs (x/|x|, -1 per row swap),
+ * logabs = sum of log|x| over the diagonal; det = sign exp(logabs). */
+static NgIrRef build_slogdet(NgIrKernel *k, NgDType dt, bool want_det)
+{
+    NgDType rt = ng_dtype_real(dt);
+    int a = ng_ir_param_array(k, dt, 3, true, false);
+    int piv = ng_ir_param_array(k, NG_INT64, 2, true, false);
+    int sign = ng_ir_param_array(k, dt, 1, true, true);
+    int logabs = ng_ir_param_array(k, rt, 1, true, true);
+    int det = want_det ? ng_ir_param_array(k, dt, 1, true, true) : -1;
+    int vb = ng_ir_var(k, NG_INT64), vk = ng_ir_var(k, NG_INT64), vs = ng_ir_var(k, dt), vl = ng_ir_var(k, rt);
+    int vx = ng_ir_var(k, dt), vm = ng_ir_var(k, rt);
+    NgIrRef b = ng_ir_varref(k, vb), kk = ng_ir_varref(k, vk), s = ng_ir_varref(k, vs), l = ng_ir_varref(k, vl);
+    NgIrRef xv = ng_ir_varref(k, vx), m = ng_ir_varref(k, vm);
+    NgIrRef pidx[2] = {b, kk}, bidx[1] = {b};
+    NgIrRef zero = ng_ir_const_f(k, dt, 0);
+    NgIrRef swapped = bin(k, NG_OP_NE, NG_BOOL, ng_ir_load(k, piv, 2, pidx), kk);
+    NgIrRef unit = bin(k, NG_OP_TRUEDIV, dt, xv, ng_ir_cast(k, dt, m));
+    NgIrRef step[5] = {
+        ng_ir_assign(k, vx, at3(k, a, b, kk, kk)),
+        ng_ir_assign(k, vm, ng_ir_unary(k, NG_OP_ABS, rt, xv)),
+        ng_ir_assign(k, vs, ng_ir_select(k, swapped, ng_ir_unary(k, NG_OP_NEG, dt, s), s)),
+        ng_ir_assign(k, vs, ng_ir_select(k, bin(k, NG_OP_EQ, NG_BOOL, m, ng_ir_const_f(k, rt, 0)), zero,
+                                         bin(k, NG_OP_MUL, dt, s, unit))),
+        ng_ir_assign(k, vl, bin(k, NG_OP_ADD, rt, l, ng_ir_unary(k, NG_OP_LOG, rt, m))),
+    };
+    NgIrRef body[8] = {
+        ng_ir_let(k, vs, ng_ir_const_f(k, dt, 1)),
+        ng_ir_let(k, vl, ng_ir_const_f(k, rt, 0)),
+        ng_ir_let(k, vx, zero),
+        ng_ir_let(k, vm, ng_ir_const_f(k, rt, 0)),
+        loop(k, vk, I(k, 0), ng_ir_shape(k, a, 1), ng_ir_block(k, 5, step), 0),
+        ng_ir_store(k, sign, 1, bidx, s),
+        ng_ir_store(k, logabs, 1, bidx, l),
+        NG_IR_NONE,
+    };
+    int nb = 7;
+    if (want_det)
+        body[nb++] = ng_ir_store(k, det, 1, bidx, bin(k, NG_OP_MUL, dt, s, ng_ir_cast(k, dt, ng_ir_unary(k, NG_OP_EXP, rt, l))));
+    return loop(k, vb, I(k, 0), ng_ir_shape(k, a, 0), ng_ir_block(k, nb, body), NG_IR_PARALLEL);
+}
+
+/* for b in parallel: d = re A[b, k, k]; d <= 0 flags the matrix (NaN goes
+ * on, as in LAPACK, into a NaN factor); else A[b, k, k] = sqrt(d) and the
+ * column below it divided by that. */
+static NgIrRef build_chol_col(NgIrKernel *k, NgDType dt)
+{
+    NgDType rt = ng_dtype_real(dt);
+    int a = ng_ir_param_array(k, dt, 3, true, true);
+    int flag = ng_ir_param_array(k, NG_INT32, 1, true, true);
+    NgIrRef kk = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    int vb = ng_ir_var(k, NG_INT64), vi = ng_ir_var(k, NG_INT64), vd = ng_ir_var(k, rt);
+    NgIrRef b = ng_ir_varref(k, vb), i = ng_ir_varref(k, vi), d = ng_ir_varref(k, vd);
+    NgIrRef fidx[1] = {b};
+    NgIrRef root = ng_ir_cast(k, dt, d);
+    NgIrRef scale = put3(k, a, b, i, kk, bin(k, NG_OP_TRUEDIV, dt, at3(k, a, b, i, kk), root));
+    NgIrRef ok[3] = {
+        ng_ir_assign(k, vd, ng_ir_unary(k, NG_OP_SQRT, rt, d)),
+        put3(k, a, b, kk, kk, root),
+        loop(k, vi, bin(k, NG_OP_ADD, NG_INT64, kk, I(k, 1)), ng_ir_shape(k, a, 1), scale, 0),
+    };
+    NgIrRef body[2] = {
+        ng_ir_let(k, vd, ng_ir_cast(k, rt, at3(k, a, b, kk, kk))),
+        ng_ir_if(k, bin(k, NG_OP_LE, NG_BOOL, d, ng_ir_const_f(k, rt, 0)),
+                 ng_ir_store(k, flag, 1, fidx, ng_ir_const_i(k, NG_INT32, 1)), ng_ir_block(k, 3, ok)),
+    };
+    return loop(k, vb, I(k, 0), ng_ir_shape(k, a, 0), ng_ir_block(k, 2, body), NG_IR_PARALLEL);
+}
+
+static NgStatus build_la(const void *ctx, NgIrKernel *k)
+{
+    const LaKey *key = ctx;
+    NgDType dt = (NgDType)key->dtype;
+    switch ((LaKind)key->kind) {
+    case LA_LU_COL: k->body = build_lu_col(k, dt); break;
+    case LA_LU_SOLVE: k->body = build_lu_solve(k, dt); break;
+    case LA_SLOGDET: k->body = build_slogdet(k, dt, key->det); break;
+    case LA_CHOL_COL: k->body = build_chol_col(k, dt); break;
+    case LA_LU_UPDATE: case LA_CHOL_UPDATE: {
+        int a = ng_ir_param_array(k, dt, 3, true, true);
+        NgIrRef kk = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+        bool chol = key->kind == LA_CHOL_UPDATE;
+        k->body = update_loops(k, key, a, kk, chol, chol ? chol_elem : lu_elem);
+        break;
+    }
+    default:
+        return ng_error_set(NG_ERR_INTERNAL, "bad linear algebra kernel kind %d", key->kind);
+    }
+    return k->status;
+}
+
+/* ---- host side ---- */
+
+static void kargs(NgKArg *args, int *n, const NgArray *a)
+{
+    int64_t es[NG_MAXDIMS];
+    int item = ng_array_itemsize(a);
+    for (int d = 0; d < a->ndim; d++)
+        es[d] = a->strides[d] / item;
+    ng_kargs_array(args, n, a, a->ndim, a->shape, es);
+}
+
+/* Launches kernel `kind` over the arrays (and k, when k >= 0): `extent`
+ * work items doing `work` element operations in all. */
+static NgStatus launch(LaKind kind, NgDType dt, bool det, int narr, const NgArray *const *arrs, int64_t kk,
+                       int64_t extent, int64_t work)
+{
+    if (extent <= 0)
+        return NG_OK;
+    NgDevice *dev = ng_array_device(arrs[0]);
+    LaKey key = {'A', (uint8_t)kind, (int8_t)dt, (uint8_t)!ng_device_host_visible(dev), (uint8_t)det};
+    const NgKernel *kern;
+    NgStatus st = ng_kernel_get(dev, &key, sizeof key, build_la, &key, &kern);
+    if (st != NG_OK)
+        return st;
+    NgKArg args[5 * (2 + 2 * 3) + 1];
+    int n = 0;
+    for (int i = 0; i < narr; i++)
+        kargs(args, &n, arrs[i]);
+    if (kk >= 0)
+        args[n++].i = kk;
+    return ng_kernel_launch(kern, args, n, extent, work);
+}
+
+/* NumPy's linalg dtype: float32/float64/complex kept, bool and integers in
+ * float64, float16 refused. */
+static NgStatus compute_dtype(NgDType in, NgDType *out)
+{
+    if (in == NG_FLOAT16)
+        return ng_error_set(NG_ERR_TYPE, "array type float16 is unsupported in linalg");
+    *out = (in == NG_FLOAT32 || in == NG_FLOAT64 || ng_dtype_is_complex(in)) ? in : NG_FLOAT64;
+    return NG_OK;
+}
+
+/* Number of matrices in a stack of shape (..., rows, cols). */
+static int64_t batch_of(int ndim, const int64_t *shape)
+{
+    int64_t nb = 1;
+    for (int d = 0; d < ndim - 2; d++)
+        nb *= shape[d];
+    return nb;
+}
+
+/* A C-contiguous copy of `a` broadcast to (bshape..., rows, cols), in dtype
+ * dt, viewed as (B, rows, cols). */
+static NgStatus work_copy(const NgArray *a, int bnd, const int64_t *bshape, NgDType dt, NgArray *out)
+{
+    int64_t shape[NG_MAXDIMS];
+    memcpy(shape, bshape, sizeof(int64_t) * (size_t)bnd);
+    shape[bnd] = a->shape[a->ndim - 2];
+    shape[bnd + 1] = a->shape[a->ndim - 1];
+    NgArray view, copy;
+    NgStatus st = ng_op_broadcast_to(a, bnd + 2, shape, &view);
+    if (st != NG_OK)
+        return st;
+    st = ng_op_astype(&view, dt, &copy);
+    ng_array_release(&view);
+    if (st != NG_OK)
+        return st;
+    int64_t s3[3] = {batch_of(bnd + 2, shape), shape[bnd], shape[bnd + 1]};
+    st = ng_op_reshape(&copy, 3, s3, out);
+    ng_array_release(&copy);
+    return st;
+}
+
+static NgStatus zeros(NgDevice *dev, NgDType dt, int ndim, const int64_t *shape, NgArray *out)
+{
+    NgScalar zero = {.kind = NG_KIND_INT};
+    return ng_op_full(dev, dt, ndim, shape, &zero, out);
+}
+
+/* True if any matrix was flagged (one download of B flags). */
+static NgStatus any_flag(const NgArray *flag, bool *any)
+{
+    *any = false;
+    if (flag->size == 0)
+        return NG_OK;
+    NgArray m, as64;
+    NgStatus st = ng_op_reduce(NG_RED_MAX, flag, -1, NULL, false, NG_NODTYPE, 0, &m);
+    if (st != NG_OK)
+        return st;
+    st = ng_op_astype(&m, NG_INT64, &as64);
+    ng_array_release(&m);
+    if (st != NG_OK)
+        return st;
+    int64_t v = 0;
+    st = ng_array_download(&as64, &v, NULL);
+    ng_array_release(&as64);
+    *any = v != 0;
+    return st;
+}
+
+/* LU factorisation in place of the (B, n, n) work array lu; piv gets the
+ * pivot rows, flag a 1 for each singular matrix. */
+static NgStatus lu_factor(NgArray *lu, NgArray *piv, NgArray *flag)
+{
+    NgDevice *dev = ng_array_device(lu);
+    int64_t nb = lu->shape[0], n = lu->shape[1];
+    int64_t ps[2] = {nb, n};
+    NgStatus st = zeros(dev, NG_INT64, 2, ps, piv);
+    if (st != NG_OK)
+        return st;
+    if ((st = zeros(dev, NG_INT32, 1, &nb, flag)) != NG_OK) {
+        ng_array_release(piv);
+        return st;
+    }
+    bool gpu = !ng_device_host_visible(dev); /* device memory: one work item per element */
+    for (int64_t k = 0; k < n && st == NG_OK; k++) {
+        const NgArray *col[3] = {lu, piv, flag};
+        st = launch(LA_LU_COL, lu->dtype, false, 3, col, k, nb, nb * n);
+        int64_t m = n - k - 1;
+        if (st == NG_OK && m > 0) {
+            const NgArray *upd[1] = {lu};
+            st = launch(LA_LU_UPDATE, lu->dtype, false, 1, upd, k, gpu ? nb * m * m : nb * m, nb * m * m);
+        }
+    }
+    if (st != NG_OK) {
+        ng_array_release(piv);
+        ng_array_release(flag);
+    }
+    return st;
+}
+
+/* The broadcast batch shape of a's and (when b) b's stacks, NumPy's error
+ * otherwise. */
+static NgStatus batch_shape(const NgArray *a, const NgArray *b, int *bnd, int64_t *bshape)
+{
+    int nds[2] = {a->ndim - 2, b ? b->ndim - 2 : 0};
+    const int64_t *shs[2] = {a->shape, b ? b->shape : a->shape};
+    return ng_shape_broadcast(b ? 2 : 1, nds, shs, bnd, bshape);
+}
+
+static NgStatus check_square(const NgArray *a)
+{
+    if (a->ndim < 2)
+        return ng_error_set(NG_ERR_VALUE, "%d-dimensional array given. Array must be at least two-dimensional",
+                            a->ndim);
+    if (a->shape[a->ndim - 1] != a->shape[a->ndim - 2])
+        return ng_error_set(NG_ERR_VALUE, "Last 2 dimensions of the array must be square");
+    return NG_OK;
+}
+
+NgStatus ng_lapack_solve(const NgArray *a, const NgArray *b, NgArray *out, int *info)
+{
+    *info = 0;
+    NgStatus st = check_square(a);
+    if (st != NG_OK)
+        return st;
+    if (ng_array_device(b) != ng_array_device(a))
+        return ng_error_set(NG_ERR_VALUE, "arrays are on different devices (%s and %s)",
+                            ng_device_name(ng_array_device(a)), ng_device_name(ng_array_device(b)));
+    NgDType dt = NG_FLOAT64;
+    if ((st = compute_dtype(ng_dtype_promote(a->dtype, b->dtype), &dt)) != NG_OK)
+        return st;
+    int64_t n = a->shape[a->ndim - 1];
+    bool vec = b->ndim == 1; /* NumPy 2: b is a vector only when it is 1-d */
+    NgArray bm;
+    int64_t col[2] = {b->shape[0], 1};
+    if (vec)
+        st = ng_op_reshape(b, 2, col, &bm);
+    else
+        ng_array_view(b, &bm);
+    if (st != NG_OK)
+        return st;
+    if (bm.ndim < 2 || bm.shape[bm.ndim - 2] != n) {
+        ng_array_release(&bm);
+        return ng_error_set(NG_ERR_VALUE, "solve: Input operand 1 has a mismatch in its core dimension 0 (size "
+                            "%lld is different from %lld)", (long long)(bm.ndim < 2 ? 0 : bm.shape[bm.ndim - 2]),
+                            (long long)n);
+    }
+    int bnd;
+    int64_t bshape[NG_MAXDIMS];
+    NgArray lu, x, piv, flag;
+    memset(&lu, 0, sizeof lu);
+    memset(&x, 0, sizeof x);
+    if ((st = batch_shape(a, vec ? NULL : &bm, &bnd, bshape)) == NG_OK &&
+        (st = work_copy(a, bnd, bshape, dt, &lu)) == NG_OK && (st = work_copy(&bm, bnd, bshape, dt, &x)) == NG_OK &&
+        (st = lu_factor(&lu, &piv, &flag)) == NG_OK) {
+        bool singular;
+        st = any_flag(&flag, &singular);
+        if (st == NG_OK && singular)
+            *info = 1;
+        if (st == NG_OK && !singular) {
+            const NgArray *arrs[3] = {&lu, &piv, &x};
+            int64_t items = x.shape[0] * x.shape[2];
+            st = launch(LA_LU_SOLVE, dt, false, 3, arrs, -1, items, items * n * n);
+        }
+        if (st == NG_OK && !singular) { /* back to the stacked shape (a vector b: without its column) */
+            int64_t shape[NG_MAXDIMS];
+            memcpy(shape, bshape, sizeof(int64_t) * (size_t)bnd);
+            shape[bnd] = n;
+            shape[bnd + 1] = bm.shape[bm.ndim - 1];
+            st = ng_op_reshape(&x, bnd + (vec ? 1 : 2), shape, out);
+        }
+        ng_array_release(&piv);
+        ng_array_release(&flag);
+    }
+    ng_array_release(&bm);
+    ng_array_release(&lu);
+    ng_array_release(&x);
+    return st;
+}
+
+NgStatus ng_lapack_inv(const NgArray *a, NgArray *out, int *info)
+{
+    NgStatus st = check_square(a);
+    if (st != NG_OK)
+        return st;
+    NgDType dt = NG_FLOAT64;
+    if ((st = compute_dtype(a->dtype, &dt)) != NG_OK)
+        return st;
+    int64_t n = a->shape[a->ndim - 1];
+    NgArray eye, eyes;
+    if ((st = ng_op_eye(ng_array_device(a), n, n, 0, dt, &eye)) != NG_OK)
+        return st;
+    int64_t shape[NG_MAXDIMS];
+    memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->ndim);
+    st = ng_op_broadcast_to(&eye, a->ndim, shape, &eyes);
+    ng_array_release(&eye);
+    if (st != NG_OK)
+        return st;
+    st = ng_lapack_solve(a, &eyes, out, info);
+    ng_array_release(&eyes);
+    return st;
+}
+
+NgStatus ng_lapack_slogdet(const NgArray *a, NgArray *sign, NgArray *logabs, NgArray *det)
+{
+    NgStatus st = check_square(a);
+    if (st != NG_OK)
+        return st;
+    NgDType dt = NG_FLOAT64;
+    if ((st = compute_dtype(a->dtype, &dt)) != NG_OK)
+        return st;
+    NgDevice *dev = ng_array_device(a);
+    int bnd = a->ndim - 2;
+    int64_t nb = batch_of(a->ndim, a->shape);
+    NgArray lu, piv, flag, s, l, d;
+    memset(&s, 0, sizeof s);
+    memset(&l, 0, sizeof l);
+    memset(&d, 0, sizeof d);
+    if ((st = work_copy(a, bnd, a->shape, dt, &lu)) != NG_OK)
+        return st;
+    if ((st = lu_factor(&lu, &piv, &flag)) == NG_OK) {
+        if ((st = ng_array_empty(dev, dt, 1, &nb, &s)) == NG_OK &&
+            (st = ng_array_empty(dev, ng_dtype_real(dt), 1, &nb, &l)) == NG_OK &&
+            (!det || (st = ng_array_empty(dev, dt, 1, &nb, &d)) == NG_OK)) {
+            const NgArray *arrs[5] = {&lu, &piv, &s, &l, &d};
+            st = launch(LA_SLOGDET, dt, det != NULL, det ? 5 : 4, arrs, -1, nb, nb * lu.shape[1]);
+        }
+        ng_array_release(&piv);
+        ng_array_release(&flag);
+    }
+    ng_array_release(&lu);
+    NgArray *res[3] = {sign, logabs, det}, *tmp[3] = {&s, &l, &d}, shaped[3];
+    memset(shaped, 0, sizeof shaped);
+    for (int i = 0; i < 3; i++) { /* in the stacks' batch shape */
+        if (st == NG_OK && res[i])
+            st = ng_op_reshape(tmp[i], bnd, a->shape, &shaped[i]);
+        ng_array_release(tmp[i]);
+    }
+    for (int i = 0; i < 3; i++) {
+        if (st == NG_OK && res[i])
+            *res[i] = shaped[i];
+        else
+            ng_array_release(&shaped[i]);
+    }
+    return st;
+}
+
+NgStatus ng_lapack_cholesky(const NgArray *a, NgArray *out, int *info)
+{
+    *info = 0;
+    NgStatus st = check_square(a);
+    if (st != NG_OK)
+        return st;
+    NgDType dt = NG_FLOAT64;
+    if ((st = compute_dtype(a->dtype, &dt)) != NG_OK)
+        return st;
+    NgDevice *dev = ng_array_device(a);
+    int bnd = a->ndim - 2;
+    int64_t nb = batch_of(a->ndim, a->shape), n = a->shape[a->ndim - 1];
+    NgArray c, flag;
+    if ((st = work_copy(a, bnd, a->shape, dt, &c)) != NG_OK)
+        return st;
+    if ((st = zeros(dev, NG_INT32, 1, &nb, &flag)) != NG_OK) {
+        ng_array_release(&c);
+        return st;
+    }
+    bool gpu = !ng_device_host_visible(dev); /* device memory: one work item per element */
+    for (int64_t k = 0; k < n && st == NG_OK; k++) {
+        const NgArray *col[2] = {&c, &flag};
+        st = launch(LA_CHOL_COL, dt, false, 2, col, k, nb, nb * n);
+        int64_t m = n - k - 1;
+        if (st == NG_OK && m > 0) {
+            const NgArray *upd[1] = {&c};
+            st = launch(LA_CHOL_UPDATE, dt, false, 1, upd, k, gpu ? nb * m * m : nb * m, nb * m * m / 2);
+        }
+    }
+    bool bad = false;
+    if (st == NG_OK)
+        st = any_flag(&flag, &bad);
+    if (st == NG_OK && bad)
+        *info = 1;
+    if (st == NG_OK && !bad) { /* the factor is the lower triangle */
+        NgArray low;
+        if ((st = ng_op_tri(&c, 0, false, &low)) == NG_OK) {
+            st = ng_op_reshape(&low, a->ndim, a->shape, out);
+            ng_array_release(&low);
+        }
+    }
+    ng_array_release(&flag);
+    ng_array_release(&c);
+    return st;
+}

@@ -1,0 +1,86 @@
+/* numgpu._core.lapack(op, a, b): linear algebra of device arrays (the
+ * generated kernels of src/ops/lapack.c, or the device's vendor LAPACK for
+ * one float32/float64 matrix where it has one). op: 0 solve(a, b), 1 inv,
+ * 2 cholesky, 3 det, 4 slogdet (a (sign, logabsdet) tuple). A singular or
+ * non-positive-definite matrix raises numpy.linalg.LinAlgError. */
+#include "pymod.h"
+
+static PyObject *linalg_error(const char *msg)
+{
+    PyObject *mod = PyImport_ImportModule("numpy.linalg");
+    PyObject *err = mod ? PyObject_GetAttrString(mod, "LinAlgError") : NULL;
+    Py_XDECREF(mod);
+    if (err) {
+        PyErr_SetString(err, msg);
+        Py_DECREF(err);
+    }
+    return NULL;
+}
+
+/* The vendor routine for op where the device has one, else the generated kernels. */
+static NgStatus solve_like(int op, const NgArray *a, const NgArray *b, NgArray *out, int *info)
+{
+    NgStatus st = op == 0 ? ng_linalg_solve(a, b, out, info) : op == 1 ? ng_linalg_inv(a, out, info)
+                                                                       : ng_linalg_cholesky(a, out, info);
+    if (st != NG_ERR_UNSUPPORTED)
+        return st;
+    *info = 0;
+    return op == 0 ? ng_lapack_solve(a, b, out, info) : op == 1 ? ng_lapack_inv(a, out, info)
+                                                               : ng_lapack_cholesky(a, out, info);
+}
+
+static PyObject *f_lapack(PyObject *m, PyObject *args)
+{
+    int op;
+    PyObject *ao, *bo = Py_None;
+    if (!PyArg_ParseTuple(args, "iO|O:lapack", &op, &ao, &bo))
+        return NULL;
+    if (op < 0 || op > 4 || (op == 0) != (bo != Py_None)) {
+        PyErr_SetString(PyExc_ValueError, "lapack: bad operation or operands");
+        return NULL;
+    }
+    NgArray a, b, out;
+    a.buf = b.buf = NULL;
+    if (ngpy_to_array(ao, NG_NODTYPE, &a) < 0)
+        return NULL;
+    if (op == 0 && ngpy_to_array(bo, NG_NODTYPE, &b) < 0) {
+        ng_array_release(&a);
+        return NULL;
+    }
+    PyObject *res = NULL;
+    int info = 0;
+    NgStatus st;
+    if (op <= 2) {
+        st = solve_like(op, &a, &b, &out, &info);
+        if (st == NG_OK && info == 0)
+            res = ngpy_wrap(&out);
+        else if (st == NG_OK)
+            linalg_error(op == 2 ? "Matrix is not positive definite" : "Singular matrix");
+        else
+            ngpy_raise(st);
+    } else {
+        NgArray sign, logabs, det;
+        st = ng_lapack_slogdet(&a, &sign, &logabs, op == 3 ? &det : NULL);
+        if (st != NG_OK) {
+            ngpy_raise(st);
+        } else if (op == 3) {
+            ng_array_release(&sign);
+            ng_array_release(&logabs);
+            res = ngpy_wrap(&det);
+        } else {
+            PyObject *s = ngpy_wrap(&sign), *l = s ? ngpy_wrap(&logabs) : (ng_array_release(&logabs), NULL);
+            res = s && l ? PyTuple_Pack(2, s, l) : NULL;
+            Py_XDECREF(s);
+            Py_XDECREF(l);
+        }
+    }
+    ng_array_release(&a);
+    ng_array_release(&b);
+    return res;
+}
+
+PyMethodDef ngpy_lapack_functions[] = {
+    {"lapack", f_lapack, METH_VARARGS,
+     "lapack(op, a, b=None): 0 solve, 1 inv, 2 cholesky, 3 det, 4 slogdet on the device."},
+    {NULL},
+};
