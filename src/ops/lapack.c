@@ -30,6 +30,8 @@ typedef enum LaKind {
     LA_SLOGDET,    /* sign and log|det| (det = sign exp(log|det|), as NumPy) from the LU factors */
     LA_CHOL_COL,   /* A[k, k] = sqrt(A[k, k]); A[i, k] /= A[k, k] */
     LA_CHOL_UPDATE,/* A[i, j] -= A[i, k] conj(A[j, k]) for k < j <= i */
+    LA_LU_FULL,    /* every column of each matrix in one work item (small matrices, large stacks) */
+    LA_CHOL_FULL,
 } LaKind;
 
 typedef struct LaKey {
@@ -115,21 +117,17 @@ static NgIrRef chol_elem(NgIrKernel *k, int a, NgIrRef kk, NgIrRef b, NgIrRef i,
     return put3(k, a, b, i, j, bin(k, NG_OP_SUB, dt, at3(k, a, b, i, j), prod));
 }
 
-/* for b in parallel [0, B): pivot search in column k at and below the
- * diagonal (largest |.|), swap rows k and p, divide the column below the
- * diagonal by the pivot; a zero pivot flags the matrix singular. */
-static NgIrRef build_lu_col(NgIrKernel *k, NgDType dt)
+/* Column k of matrix b: pivot search at and below the diagonal (largest
+ * |.|), swap rows k and p, divide the column below the diagonal by the
+ * pivot; a zero pivot flags the matrix singular (and nothing is divided). */
+static NgIrRef lu_col_stmt(NgIrKernel *k, NgDType dt, int a, int piv, int flag, NgIrRef b, NgIrRef kk)
 {
     NgDType rt = ng_dtype_real(dt);
-    int a = ng_ir_param_array(k, dt, 3, true, true);
-    int piv = ng_ir_param_array(k, NG_INT64, 2, true, true);
-    int flag = ng_ir_param_array(k, NG_INT32, 1, true, true);
-    NgIrRef kk = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
     NgIrRef n = ng_ir_shape(k, a, 1);
-    int vb = ng_ir_var(k, NG_INT64), vi = ng_ir_var(k, NG_INT64), vj = ng_ir_var(k, NG_INT64);
+    int vi = ng_ir_var(k, NG_INT64), vj = ng_ir_var(k, NG_INT64);
     int vp = ng_ir_var(k, NG_INT64), vbest = ng_ir_var(k, rt), vv = ng_ir_var(k, rt), vt = ng_ir_var(k, dt);
     int vd = ng_ir_var(k, dt);
-    NgIrRef b = ng_ir_varref(k, vb), i = ng_ir_varref(k, vi), j = ng_ir_varref(k, vj);
+    NgIrRef i = ng_ir_varref(k, vi), j = ng_ir_varref(k, vj);
     NgIrRef p = ng_ir_varref(k, vp), best = ng_ir_varref(k, vbest), v = ng_ir_varref(k, vv);
     NgIrRef k1 = bin(k, NG_OP_ADD, NG_INT64, kk, I(k, 1));
     NgIrRef take[2] = {ng_ir_assign(k, vp, i), ng_ir_assign(k, vbest, v)};
@@ -154,7 +152,69 @@ static NgIrRef build_lu_col(NgIrKernel *k, NgDType dt)
         ng_ir_if(k, bin(k, NG_OP_EQ, NG_BOOL, best, ng_ir_const_f(k, rt, 0)),
                  ng_ir_store(k, flag, 1, fidx, ng_ir_const_i(k, NG_INT32, 1)), ng_ir_block(k, 3, nonzero)),
     };
-    return loop(k, vb, I(k, 0), ng_ir_shape(k, a, 0), ng_ir_block(k, 8, body), NG_IR_PARALLEL);
+    return ng_ir_block(k, 8, body);
+}
+
+/* Column k of matrix b of a Cholesky factorisation: d = re A[b, k, k];
+ * d <= 0 flags the matrix (NaN goes on, as in LAPACK, into a NaN factor);
+ * else A[b, k, k] = sqrt(d) and the column below it divided by that. */
+static NgIrRef chol_col_stmt(NgIrKernel *k, NgDType dt, int a, int flag, NgIrRef b, NgIrRef kk)
+{
+    NgDType rt = ng_dtype_real(dt);
+    int vi = ng_ir_var(k, NG_INT64), vd = ng_ir_var(k, rt);
+    NgIrRef i = ng_ir_varref(k, vi), d = ng_ir_varref(k, vd);
+    NgIrRef fidx[1] = {b};
+    NgIrRef root = ng_ir_cast(k, dt, d);
+    NgIrRef scale = put3(k, a, b, i, kk, bin(k, NG_OP_TRUEDIV, dt, at3(k, a, b, i, kk), root));
+    NgIrRef ok[3] = {
+        ng_ir_assign(k, vd, ng_ir_unary(k, NG_OP_SQRT, rt, d)),
+        put3(k, a, b, kk, kk, root),
+        loop(k, vi, bin(k, NG_OP_ADD, NG_INT64, kk, I(k, 1)), ng_ir_shape(k, a, 1), scale, 0),
+    };
+    NgIrRef body[2] = {
+        ng_ir_let(k, vd, ng_ir_cast(k, rt, at3(k, a, b, kk, kk))),
+        ng_ir_if(k, bin(k, NG_OP_LE, NG_BOOL, d, ng_ir_const_f(k, rt, 0)),
+                 ng_ir_store(k, flag, 1, fidx, ng_ir_const_i(k, NG_INT32, 1)), ng_ir_block(k, 3, ok)),
+    };
+    return ng_ir_block(k, 2, body);
+}
+
+/* The trailing update after column k of matrix b, in one work item: rows
+ * i > k, each sweeping j over (k, n), or (k, i] for the lower triangle. */
+static NgIrRef update_stmt(NgIrKernel *k, NgDType dt, int a, NgIrRef b, NgIrRef kk, bool lower, ElemFn elem)
+{
+    int vi = ng_ir_var(k, NG_INT64), vj = ng_ir_var(k, NG_INT64);
+    NgIrRef i = ng_ir_varref(k, vi), n = ng_ir_shape(k, a, 1), k1 = bin(k, NG_OP_ADD, NG_INT64, kk, I(k, 1));
+    NgIrRef jstop = lower ? bin(k, NG_OP_ADD, NG_INT64, i, I(k, 1)) : n;
+    return loop(k, vi, k1, n, loop(k, vj, k1, jstop, elem(k, a, kk, b, i, ng_ir_varref(k, vj), dt), 0), 0);
+}
+
+/* One step k, all matrices: for b in parallel, column k of b. */
+static NgIrRef build_col(NgIrKernel *k, NgDType dt, bool chol)
+{
+    int a = ng_ir_param_array(k, dt, 3, true, true);
+    int piv = chol ? -1 : ng_ir_param_array(k, NG_INT64, 2, true, true);
+    int flag = ng_ir_param_array(k, NG_INT32, 1, true, true);
+    NgIrRef kk = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    int vb = ng_ir_var(k, NG_INT64);
+    NgIrRef b = ng_ir_varref(k, vb);
+    NgIrRef col = chol ? chol_col_stmt(k, dt, a, flag, b, kk) : lu_col_stmt(k, dt, a, piv, flag, b, kk);
+    return loop(k, vb, I(k, 0), ng_ir_shape(k, a, 0), col, NG_IR_PARALLEL);
+}
+
+/* The whole factorisation of each matrix in one work item (small matrices,
+ * large stacks): for b in parallel, for k: column k, then the update. */
+static NgIrRef build_full(NgIrKernel *k, NgDType dt, bool chol)
+{
+    int a = ng_ir_param_array(k, dt, 3, true, true);
+    int piv = chol ? -1 : ng_ir_param_array(k, NG_INT64, 2, true, true);
+    int flag = ng_ir_param_array(k, NG_INT32, 1, true, true);
+    int vb = ng_ir_var(k, NG_INT64), vk = ng_ir_var(k, NG_INT64);
+    NgIrRef b = ng_ir_varref(k, vb), kk = ng_ir_varref(k, vk);
+    NgIrRef step[2] = {chol ? chol_col_stmt(k, dt, a, flag, b, kk) : lu_col_stmt(k, dt, a, piv, flag, b, kk),
+                       update_stmt(k, dt, a, b, kk, chol, chol ? chol_elem : lu_elem)};
+    NgIrRef all = loop(k, vk, I(k, 0), ng_ir_shape(k, a, 1), ng_ir_block(k, 2, step), 0);
+    return loop(k, vb, I(k, 0), ng_ir_shape(k, a, 0), all, NG_IR_PARALLEL);
 }
 
 /* for (b, c) in parallel: X[b, :, c] = A^-1 X[b, :, c]: the row swaps, then
@@ -240,42 +300,15 @@ static NgIrRef build_slogdet(NgIrKernel *k, NgDType dt, bool want_det)
     return loop(k, vb, I(k, 0), ng_ir_shape(k, a, 0), ng_ir_block(k, nb, body), NG_IR_PARALLEL);
 }
 
-/* for b in parallel: d = re A[b, k, k]; d <= 0 flags the matrix (NaN goes
- * on, as in LAPACK, into a NaN factor); else A[b, k, k] = sqrt(d) and the
- * column below it divided by that. */
-static NgIrRef build_chol_col(NgIrKernel *k, NgDType dt)
-{
-    NgDType rt = ng_dtype_real(dt);
-    int a = ng_ir_param_array(k, dt, 3, true, true);
-    int flag = ng_ir_param_array(k, NG_INT32, 1, true, true);
-    NgIrRef kk = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
-    int vb = ng_ir_var(k, NG_INT64), vi = ng_ir_var(k, NG_INT64), vd = ng_ir_var(k, rt);
-    NgIrRef b = ng_ir_varref(k, vb), i = ng_ir_varref(k, vi), d = ng_ir_varref(k, vd);
-    NgIrRef fidx[1] = {b};
-    NgIrRef root = ng_ir_cast(k, dt, d);
-    NgIrRef scale = put3(k, a, b, i, kk, bin(k, NG_OP_TRUEDIV, dt, at3(k, a, b, i, kk), root));
-    NgIrRef ok[3] = {
-        ng_ir_assign(k, vd, ng_ir_unary(k, NG_OP_SQRT, rt, d)),
-        put3(k, a, b, kk, kk, root),
-        loop(k, vi, bin(k, NG_OP_ADD, NG_INT64, kk, I(k, 1)), ng_ir_shape(k, a, 1), scale, 0),
-    };
-    NgIrRef body[2] = {
-        ng_ir_let(k, vd, ng_ir_cast(k, rt, at3(k, a, b, kk, kk))),
-        ng_ir_if(k, bin(k, NG_OP_LE, NG_BOOL, d, ng_ir_const_f(k, rt, 0)),
-                 ng_ir_store(k, flag, 1, fidx, ng_ir_const_i(k, NG_INT32, 1)), ng_ir_block(k, 3, ok)),
-    };
-    return loop(k, vb, I(k, 0), ng_ir_shape(k, a, 0), ng_ir_block(k, 2, body), NG_IR_PARALLEL);
-}
-
 static NgStatus build_la(const void *ctx, NgIrKernel *k)
 {
     const LaKey *key = ctx;
     NgDType dt = (NgDType)key->dtype;
     switch ((LaKind)key->kind) {
-    case LA_LU_COL: k->body = build_lu_col(k, dt); break;
+    case LA_LU_COL: case LA_CHOL_COL: k->body = build_col(k, dt, key->kind == LA_CHOL_COL); break;
+    case LA_LU_FULL: case LA_CHOL_FULL: k->body = build_full(k, dt, key->kind == LA_CHOL_FULL); break;
     case LA_LU_SOLVE: k->body = build_lu_solve(k, dt); break;
     case LA_SLOGDET: k->body = build_slogdet(k, dt, key->det); break;
-    case LA_CHOL_COL: k->body = build_chol_col(k, dt); break;
     case LA_LU_UPDATE: case LA_CHOL_UPDATE: {
         int a = ng_ir_param_array(k, dt, 3, true, true);
         NgIrRef kk = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
@@ -390,6 +423,11 @@ static NgStatus any_flag(const NgArray *flag, bool *any)
     return st;
 }
 
+/* Whether a stack of nb n x n matrices is factorised one matrix per work
+ * item in one kernel (small matrices, or more matrices than the steps'
+ * kernels would have rows), rather than by a pair of kernels per column. */
+static bool whole_matrices(int64_t nb, int64_t n) { return n <= 48 || nb >= 16 * n; }
+
 /* LU factorisation in place of the (B, n, n) work array lu; piv gets the
  * pivot rows, flag a 1 for each singular matrix. */
 static NgStatus lu_factor(NgArray *lu, NgArray *piv, NgArray *flag)
@@ -405,6 +443,11 @@ static NgStatus lu_factor(NgArray *lu, NgArray *piv, NgArray *flag)
         return st;
     }
     bool gpu = !ng_device_host_visible(dev); /* device memory: one work item per element */
+    if (whole_matrices(nb, n)) {
+        const NgArray *arrs[3] = {lu, piv, flag};
+        st = launch(LA_LU_FULL, lu->dtype, false, 3, arrs, -1, nb, nb * n * n * n / 3 + 1);
+        n = 0;
+    }
     for (int64_t k = 0; k < n && st == NG_OK; k++) {
         const NgArray *col[3] = {lu, piv, flag};
         st = launch(LA_LU_COL, lu->dtype, false, 3, col, k, nb, nb * n);
@@ -588,6 +631,11 @@ NgStatus ng_lapack_cholesky(const NgArray *a, NgArray *out, int *info)
         return st;
     }
     bool gpu = !ng_device_host_visible(dev); /* device memory: one work item per element */
+    if (whole_matrices(nb, n)) {
+        const NgArray *arrs[2] = {&c, &flag};
+        st = launch(LA_CHOL_FULL, dt, false, 2, arrs, -1, nb, nb * n * n * n / 6 + 1);
+        n = 0;
+    }
     for (int64_t k = 0; k < n && st == NG_OK; k++) {
         const NgArray *col[2] = {&c, &flag};
         st = launch(LA_CHOL_COL, dt, false, 2, col, k, nb, nb * n);

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Linear algebra on the device (generated LU and Cholesky kernels, src/ops/lapack.c) against
+numpy.linalg (LAPACK) on the current device.
+
+Prints, per operation, numgpu's time, NumPy's (best of --repeat runs each) and
+ratio = numpy_time / numgpu_time (> 1: numgpu is faster): one large matrix (--n) and a stack
+of many small ones (--batch 3x3 and 8x8 matrices, where NumPy's per-matrix loop dominates).
+Each numgpu result is compared with NumPy's before it is timed; a mismatch exits 1.
+
+    PYTHONPATH=python python bench/bench_linalg.py [--n 256] [--batch 100000] [--repeat 3] [--quick]
+"""
+import argparse
+import sys
+
+import numpy as np
+
+import numgpu as ng
+from _timing import device_time  # noqa: E402
+
+
+def best_time(fn, repeat):
+    return device_time(fn, repeat, stat=min)  # shared machine: the best run is the op's own cost
+
+
+def host(r):
+    return tuple(host(x) for x in r) if isinstance(r, tuple) else (r.get() if hasattr(r, "get") else np.asarray(r))
+
+
+def well_conditioned(shape, dtype, rng):
+    a = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal(shape)
+    return (a + 2 * np.sqrt(shape[-1]) * np.eye(shape[-1])).astype(dtype)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--n", type=int, default=256)
+    p.add_argument("--batch", type=int, default=100_000)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--quick", action="store_true", help="n=64, batch=10000")
+    args = p.parse_args()
+    if args.quick:
+        args.n, args.batch = 64, 10_000
+    rng = np.random.default_rng(0)
+    cases = []
+    for dt in (np.float64, np.complex128):
+        name = np.dtype(dt).name
+        a = well_conditioned((args.n, args.n), dt, rng)
+        b = well_conditioned((args.n, 1), dt, rng)[:, 0]
+        h = a @ np.conj(a.T) + np.eye(args.n)
+        cases += [("solve %s n=%d" % (name, args.n), np.linalg.solve, (a, b), ng.linalg.solve),
+                  ("inv %s n=%d" % (name, args.n), np.linalg.inv, (a,), ng.linalg.inv),
+                  ("det %s n=%d" % (name, args.n), np.linalg.det, (a,), ng.linalg.det),
+                  ("cholesky %s n=%d" % (name, args.n), np.linalg.cholesky, (h,), ng.linalg.cholesky)]
+    for m in (3, 8):
+        s = well_conditioned((args.batch, m, m), np.float64, rng)
+        v = rng.standard_normal((args.batch, m, 1))
+        cases += [("solve %d x %dx%d float64" % (args.batch, m, m), np.linalg.solve, (s, v), ng.linalg.solve),
+                  ("inv %d x %dx%d float64" % (args.batch, m, m), np.linalg.inv, (s,), ng.linalg.inv),
+                  ("det %d x %dx%d float64" % (args.batch, m, m), np.linalg.det, (s,), ng.linalg.det)]
+    print("numgpu.linalg vs numpy.linalg on %s (best of %d)" % (ng.get_device(), args.repeat))
+    print("%-34s %12s %12s %8s" % ("op", "numgpu ms", "numpy ms", "ratio"))
+    bad = False
+    for label, npf, np_args, ngf in cases:
+        dev_args = [ng.asarray(x) for x in np_args]
+        exp = npf(*np_args)
+        got = host(ngf(*dev_args))
+        scale = max(np.max(np.abs(exp)), 1e-300)
+        if got.shape != np.shape(exp) or np.max(np.abs(got - exp)) > 1e-8 * scale:
+            print("%-34s MISMATCH (max error %.3g of %.3g)" % (label, np.max(np.abs(got - exp)), scale))
+            bad = True
+            continue
+        t_ng = best_time(lambda: ngf(*dev_args), args.repeat)
+        t_np = best_time(lambda: npf(*np_args), args.repeat)
+        print("%-34s %12.3f %12.3f %8.2f" % (label, t_ng * 1e3, t_np * 1e3, t_np / t_ng))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
