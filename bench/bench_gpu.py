@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """GPU benchmarks: numgpu on its default device vs CuPy, side by side.
 
-Rows: elementwise add, a three-op expression, sum, sum(axis=0), matmul and
-the seed's vectorised one-hot. Each is reported as achieved GB/s (or
+Rows: a device copy (the bandwidth the elementwise rows are measured
+against), elementwise add, a three-op expression, sum, sum(axis=0), matmul,
+the seed's vectorised one-hot, and the same kinds of work in complex128 and
+float16 (a*b, exp, sum, matmul) plus a batched solve (numgpu's generated LU
+kernels, CuPy's cuSOLVER). Each is reported as achieved GB/s (or
 TFLOP/s for matmul) and as the ratio numgpu/CuPy throughput (>1: numgpu
 faster). Every numgpu result is checked against NumPy first, so a wrong
 kernel cannot post a good time. Runs on any numgpu device; CuPy columns are
@@ -51,14 +54,27 @@ def main():
     A, B = rng.random((mm, mm)), rng.random((mm, mm))
     codes = rng.integers(0, 394, (n // 300, 30))
     rows, cols = 1000, n // 1000
+    nc = n // 4                                      # complex128 elements (16 bytes each)
+    zx = rng.standard_normal(nc) + 1j * rng.standard_normal(nc)
+    zy = rng.standard_normal(nc) + 1j * rng.standard_normal(nc)
+    mc = mm // 2
+    ZA = rng.standard_normal((mc, mc)) + 1j * rng.standard_normal((mc, mc))
+    hx, hy = x.astype(np.float16), y.astype(np.float16)
+    nb, ms = 20000, 8                                # a stack of small systems
+    S = rng.standard_normal((nb, ms, ms)) + 4 * np.eye(ms)
+    v = rng.standard_normal((nb, ms, 1))
 
     ng_sync = ng.synchronize
     a, b, c = ng.asarray(x), ng.asarray(y), ng.asarray(z)
     gA, gB, gcodes = ng.asarray(A), ng.asarray(B), ng.asarray(codes)
     eye = ng.eye(394, dtype=np.float32)
     m = a.reshape(rows, cols)
+    za, zb, gZA = ng.asarray(zx), ng.asarray(zy), ng.asarray(ZA)
+    ha, hb = ng.asarray(hx), ng.asarray(hy)
+    gS, gv = ng.asarray(S), ng.asarray(v)
     cases = [
         # name, numgpu fn, cupy fn factory, bytes or flops, unit, check
+        ("copy", lambda: a.copy(), lambda X: (lambda: X[0].copy()), 2 * 8 * n, "GB/s", lambda r: np.array_equal(r, x)),
         ("add", lambda: a + b, lambda X: (lambda: X[0] + X[1]), 3 * 8 * n, "GB/s", lambda r: np.allclose(r, x + y)),
         ("a*b+c", lambda: a * b + c, lambda X: (lambda: X[0] * X[1] + X[2]), 6 * 8 * n, "GB/s",
          lambda r: np.allclose(r, x * y + z)),
@@ -69,10 +85,23 @@ def main():
          lambda r: np.allclose(r, A @ B)),
         ("one-hot", lambda: eye[gcodes], lambda X: (lambda: X[5][X[6]]), codes.size * 394 * 4, "GB/s",
          lambda r: np.array_equal(r, np.eye(394, dtype=np.float32)[codes])),
+        ("c128 a*b", lambda: za * zb, lambda X: (lambda: X[7] * X[8]), 3 * 16 * nc, "GB/s",
+         lambda r: np.allclose(r, zx * zy)),
+        ("c128 exp", lambda: ng.exp(za), lambda X: (lambda: cp.exp(X[7])), 2 * 16 * nc, "GB/s",
+         lambda r: np.allclose(r, np.exp(zx))),
+        ("c128 sum", lambda: za.sum(), lambda X: (lambda: X[7].sum()), 16 * nc, "GB/s",
+         lambda r: np.isclose(r, zx.sum())),
+        ("c128 matmul", lambda: gZA @ gZA, lambda X: (lambda: X[9] @ X[9]), 8 * mc**3, "TFLOP/s",
+         lambda r: np.allclose(r, ZA @ ZA)),
+        ("f16 a+b", lambda: ha + hb, lambda X: (lambda: X[10] + X[11]), 3 * 2 * n, "GB/s",
+         lambda r: np.array_equal(r, hx + hy)),
+        ("solve 20000x8x8", lambda: ng.linalg.solve(gS, gv), lambda X: (lambda: cp.linalg.solve(X[12], X[13])),
+         nb * (2 * ms**3 // 3 + 2 * ms * ms), "TFLOP/s", lambda r: np.allclose(r, np.linalg.solve(S, v))),
     ]
     cu = None
     if cp is not None:
         cu = [cp.asarray(v) for v in (x, y, z, A, B)] + [cp.eye(394, dtype=cp.float32), cp.asarray(codes)]
+        cu += [cp.asarray(t) for t in (zx, zy, ZA, hx, hy, S, v)]
         cp_sync = cp.cuda.Device().synchronize
     print("device: %s (%s)" % (ng.get_device(), ng._core.device_info(None)["description"]))
     print("%-12s %12s %12s %10s  %s" % ("op", "numgpu", "cupy", "ratio", "unit"))

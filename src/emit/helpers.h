@@ -26,6 +26,7 @@
 #define NUMGPU_EMIT_HELPERS_H
 
 #define NG_HALF_SRC \
+"#ifndef NG_HW_HALF\n" \
 "NG_FN float ng_h2f(uint16_t h)\n" \
 "{\n" \
 "    uint32_t s = (uint32_t)(h & 0x8000u) << 16, e = ((uint32_t)h >> 10) & 0x1fu, m = (uint32_t)h & 0x3ffu;\n" \
@@ -64,8 +65,9 @@
 "        q++;\n" \
 "    return (uint16_t)(s | q);\n" \
 "}\n" \
+"#endif\n" \
 "NG_FN float ng_rh(float f) { return ng_h2f(ng_f2h(f)); }\n" \
-"#ifdef NG_HAVE_F64\n" \
+"#if defined(NG_HAVE_F64) && !defined(NG_HW_HALF)\n" \
 "NG_FN uint16_t ng_d2h(double d)\n" \
 "{\n" \
 "    uint64_t x = ng_as_u64(d), a = x & NG_U64(0x7fffffffffffffff), q, rem, hw;\n" \

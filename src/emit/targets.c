@@ -75,6 +75,18 @@
 "NG_FLOAT_HELPERS(f16, float, f)\n" \
 NG_HALF_SRC
 
+/* The C target's: the compiler's _Float16 where it has one (round to nearest
+ * even, as NumPy; F16C or AVX512-FP16 instructions that vectorise), else the
+ * bit-level conversions every target shares. */
+#define NG_C_HALF_PROLOGUE \
+"#if defined(__FLT16_MAX__)\n" \
+"#define NG_HW_HALF 1\n" \
+"static inline float ng_h2f(uint16_t h) { _Float16 x; __builtin_memcpy(&x, &h, 2); return (float)x; }\n" \
+"static inline uint16_t ng_f2h(float f) { _Float16 x = (_Float16)f; uint16_t h; __builtin_memcpy(&h, &x, 2); return h; }\n" \
+"static inline uint16_t ng_d2h(double d) { _Float16 x = (_Float16)d; uint16_t h; __builtin_memcpy(&h, &x, 2); return h; }\n" \
+"#endif\n" \
+NG_HALF_PROLOGUE
+
 /* Complex helpers of a GPU target with double. */
 #define NG_GPU_COMPLEX_F64 \
 "typedef struct { float re, im; } ng_c64;\n" \
@@ -195,7 +207,7 @@ const NgTarget ng_target_c = {
     .name = "c",
     .type_names = {FIXED_WIDTH_NAMES},
     .prologue = NG_C_PROLOGUE,
-    .half_prologue = NG_HALF_PROLOGUE,
+    .half_prologue = NG_C_HALF_PROLOGUE,
     .complex_prologue = NG_C_COMPLEX_PROLOGUE,
     .global_ptr = "",
     .kernel_head = "void ",
