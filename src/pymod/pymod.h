@@ -79,6 +79,8 @@ extern PyMethodDef ngpy_manip_functions[];
 extern PyMethodDef ngpy_random_functions[];
 /* DLPack export and import (dlpack.c). */
 extern PyMethodDef ngpy_dlpack_functions[];
+/* The discrete Fourier transforms (fft.c). */
+extern PyMethodDef ngpy_fft_functions[];
 
 /* Type creation (ndarray.c). */
 PyTypeObject *ngpy_make_ndarray_type(PyObject *module);
