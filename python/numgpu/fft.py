@@ -43,6 +43,14 @@ def _swap_direction(norm):
                          '"ortho" or "forward".') from None
 
 
+def _axis_len(a, axis):
+    """a.shape[axis]; an axis out of range is an AxisError (NumPy's IndexError here is its base)."""
+    try:
+        return a.shape[axis]
+    except IndexError:
+        raise _np.exceptions.AxisError(axis, a.ndim) from None
+
+
 def _real_dtype(dt):
     dt = _np.dtype(dt)
     return _np.result_type(_np.empty(0, dt).real.dtype, 1.0)
@@ -91,7 +99,7 @@ def fft(a, n=None, axis=-1, norm=None, out=None):
     """One-dimensional n-point discrete Fourier transform along axis."""
     a = _asarray(a)
     if n is None:
-        n = a.shape[axis]
+        n = _axis_len(a, axis)
     return _raw_fft(a, n, axis, _C2C, True, norm, out)
 
 
@@ -99,7 +107,7 @@ def ifft(a, n=None, axis=-1, norm=None, out=None):
     """One-dimensional inverse discrete Fourier transform along axis."""
     a = _asarray(a)
     if n is None:
-        n = a.shape[axis]
+        n = _axis_len(a, axis)
     return _raw_fft(a, n, axis, _C2C, False, norm, out)
 
 
@@ -107,7 +115,7 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
     """Discrete Fourier transform of real input: the n//2 + 1 non-negative frequency terms."""
     a = _asarray(a)
     if n is None:
-        n = a.shape[axis]
+        n = _axis_len(a, axis)
     return _raw_fft(a, n, axis, _R2C, True, norm, out)
 
 
@@ -115,7 +123,7 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
     """Inverse of rfft: n real points (default 2*(m - 1)) from m Hermitian ones."""
     a = _asarray(a)
     if n is None:
-        n = (a.shape[axis] - 1) * 2
+        n = (_axis_len(a, axis) - 1) * 2
     return _raw_fft(a, n, axis, _C2R, False, norm, out)
 
 
@@ -123,7 +131,7 @@ def hfft(a, n=None, axis=-1, norm=None, out=None):
     """Discrete Fourier transform of a Hermitian-symmetric signal (real spectrum): irfft of conj(a)."""
     a = _asarray(a)
     if n is None:
-        n = (a.shape[axis] - 1) * 2
+        n = (_axis_len(a, axis) - 1) * 2
     new_norm = _swap_direction(norm)
     return _raw_fft(a, n, axis, _C2R, False, new_norm, out, conj=True)
 
@@ -132,7 +140,7 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None):
     """Inverse of hfft: conj(rfft(a)) with the norm direction swapped."""
     a = _asarray(a)
     if n is None:
-        n = a.shape[axis]
+        n = _axis_len(a, axis)
     new_norm = _swap_direction(norm)
     return _raw_fft(a, n, axis, _R2C, True, new_norm, out, conj=True)
 
