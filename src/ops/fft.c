@@ -44,15 +44,19 @@
 #define MAXSTMT 1024   /* most statements in one block of a kernel body */
 #define PLAN_CACHE 32  /* plans kept per process (least recently used dropped) */
 #define MAXRADIX 13    /* largest prime a pass handles; longer primes: Bluestein */
+#define MAXROWFAC 16   /* most passes of one ROWS kernel */
+#define ROWS_MAX 16384 /* longest transform done by a ROWS kernel (cpu) */
 
 /* ---- kernels ---------------------------------------------------------- */
 
 enum {
-    FK_PASS_K,  /* one Stockham pass, parallel over k (cpu, many butterflies per row) */
+    FK_PASS_K,  /* one Stockham pass, parallel over k (cpu: few rows, many butterflies per row) */
+    FK_PASS_O,  /* one Stockham pass, parallel over rows (cpu: many rows) */
     FK_PASS_T,  /* one Stockham pass, parallel over (row, k, chunk of q) */
     FK_PRE,     /* input -> complex work buffer */
     FK_POST,    /* work buffer -> output */
     FK_MUL,     /* Bluestein: work buffer *= the chirp's transform */
+    FK_ROWS,    /* every pass of a length in one kernel, a thread per row (cpu) */
 };
 
 enum {
@@ -62,6 +66,7 @@ enum {
     FF_CONJ = 8,   /* conjugate (PRE: the input; POST: the output) */
     FF_INV = 16,   /* inverse direction: exp(+2 pi i ...) */
     FF_REAL = 32,  /* POST: real output (the real part) */
+    FF_INNER1 = 64,/* ROWS: inner == 1 (no column loop) */
 };
 
 typedef struct FftKey {
@@ -69,8 +74,9 @@ typedef struct FftKey {
     uint8_t kind;   /* FK_* */
     int8_t dt;      /* compute precision: NG_FLOAT32 or NG_FLOAT64 */
     int8_t other;   /* PRE: input dtype; POST: output dtype */
-    uint8_t radix;  /* passes */
     uint8_t flags;  /* FF_* */
+    uint8_t nfac;   /* passes: 1; ROWS: the number of passes */
+    uint8_t fac[MAXROWFAC]; /* their radices (passes: fac[0]) */
 } FftKey;
 
 /* A complex value as two real expressions. */
@@ -226,6 +232,38 @@ static NgIrRef st4(NgIrKernel *k, int p, NgIrRef o, NgIrRef j, NgIrRef i, int pa
     return ng_ir_store(k, p, part < 0 ? 3 : 4, ix, v);
 }
 
+/* The butterfly of radix p at input position `in` (inputs `instep` apart)
+ * of row o (and column col: 4-d arrays; NONE: 3-d (outer, L, 2) arrays):
+ * out[outpos + r*outstep] = w_r * DFT_p(in...)[r] (* scale unless NONE),
+ * w_r = (wc[r], -+ws[r]) for r >= 1. */
+static void step(Body *b, int p, bool inv, int src, int dst, NgIrRef o, NgIrRef col, NgIrRef in, NgIrRef instep,
+                 NgIrRef outpos, NgIrRef outstep, const NgIrRef *wc, const NgIrRef *ws, NgIrRef scale)
+{
+    NgIrKernel *k = b->k;
+    Cx a[16] = {{0, 0}}, yv[16] = {{0, 0}};
+    NgIrRef iq = let_i(b, in);
+    for (int j = 0; j < p; j++) {
+        NgIrRef idx = j == 0 ? iq : sx_op(k, NG_OP_ADD, iq, sx_op(k, NG_OP_MUL, instep, sx_i(k, j)));
+        a[j] = let_c(b, col == NG_IR_NONE ? (Cx){ld3(k, src, o, idx, 0), ld3(k, src, o, idx, 1)}
+                                          : (Cx){ld4(k, src, o, idx, col, 0), ld4(k, src, o, idx, col, 1)});
+    }
+    butterfly(b, p, inv, a, yv);
+    NgIrRef oq = let_i(b, outpos);
+    for (int r = 0; r < p; r++) {
+        Cx v = r == 0 ? yv[0] : cmul(b, let_c(b, yv[r]), wc[r], ws[r], !inv);
+        if (scale != NG_IR_NONE)
+            v = cscale(b, v, scale);
+        NgIrRef idx = r == 0 ? oq : sx_op(k, NG_OP_ADD, oq, sx_op(k, NG_OP_MUL, outstep, sx_i(k, r)));
+        if (col == NG_IR_NONE) {
+            add(b, st3(k, dst, o, idx, 0, v.re));
+            add(b, st3(k, dst, o, idx, 1, v.im));
+        } else {
+            add(b, st4(k, dst, o, idx, col, 0, v.re));
+            add(b, st4(k, dst, o, idx, col, 1, v.im));
+        }
+    }
+}
+
 /* One Stockham pass of radix p. Params: x, y (outer, N*inner, 2), tw (N, 2);
  * scalars m, S (= s*inner), s, [C, nc: PASS_T], [scale]. The butterfly
  * (k, q) of row o reads x[o, S*(k + j*m) + q] for j < p and writes
@@ -233,7 +271,7 @@ static NgIrRef st4(NgIrKernel *k, int p, NgIrRef o, NgIrRef j, NgIrRef i, int pa
 static NgStatus build_pass(NgIrKernel *k, const FftKey *key)
 {
     NgDType dt = (NgDType)key->dt;
-    int p = key->radix;
+    int p = key->fac[0];
     bool inv = key->flags & FF_INV, tloop = key->kind == FK_PASS_T;
     int x = ng_ir_param_array(k, dt, 3, true, false);
     int y = ng_ir_param_array(k, dt, 3, true, true);
@@ -255,8 +293,14 @@ static NgStatus build_pass(NgIrKernel *k, const FftKey *key)
     ob->k = ib->k = k;
     ob->dt = ib->dt = dt;
     ob->n = ib->n = 0;
+    bool rows = key->kind == FK_PASS_O;
     int tv = ng_ir_var(k, NG_INT64), qv = ng_ir_var(k, NG_INT64), ov = tloop ? -1 : ng_ir_var(k, NG_INT64);
     NgIrRef T = ng_ir_varref(k, tv), Q = ng_ir_varref(k, qv), O = tloop ? NG_IR_NONE : ng_ir_varref(k, ov), K, q0, q1;
+    if (rows) { /* the loops are o (parallel), k, q: T is k */
+        NgIrRef swap = O;
+        O = T;
+        T = swap;
+    }
     if (tloop) {
         NgIrRef mnc = sx_op(k, NG_OP_MUL, m, nc);
         NgIrRef o = let_i(ob, sx_op(k, NG_OP_FLOORDIV, T, mnc));
@@ -283,28 +327,16 @@ static NgStatus build_pass(NgIrKernel *k, const FftKey *key)
     NgIrRef sm = let_i(ob, sx_op(k, NG_OP_MUL, S, m));
     NgIrRef outbase = let_i(ob, sx_op(k, NG_OP_MUL, inbase, sx_i(k, p)));
 
-    /* the butterfly at q */
-    Cx a[16] = {{0, 0}}, yv[16] = {{0, 0}};
-    NgIrRef iq = let_i(ib, sx_op(k, NG_OP_ADD, inbase, Q));
-    for (int j = 0; j < p; j++) {
-        NgIrRef idx = j == 0 ? iq : sx_op(k, NG_OP_ADD, iq, sx_op(k, NG_OP_MUL, sm, sx_i(k, j)));
-        a[j] = let_c(ib, (Cx){ld3(k, x, O, idx, 0), ld3(k, x, O, idx, 1)});
-    }
-    butterfly(ib, p, inv, a, yv);
-    NgIrRef oq = let_i(ib, sx_op(k, NG_OP_ADD, outbase, Q));
-    for (int r = 0; r < p; r++) {
-        Cx v = r == 0 ? yv[0] : cmul(ib, let_c(ib, yv[r]), wc[r], ws[r], !inv);
-        if (key->flags & FF_SCALE)
-            v = cscale(ib, v, scale);
-        NgIrRef idx = r == 0 ? oq : sx_op(k, NG_OP_ADD, oq, sx_op(k, NG_OP_MUL, S, sx_i(k, r)));
-        add(ib, st3(k, y, O, idx, 0, v.re));
-        add(ib, st3(k, y, O, idx, 1, v.im));
-    }
+    step(ib, p, inv, x, y, O, NG_IR_NONE, sx_op(k, NG_OP_ADD, inbase, Q), sm, sx_op(k, NG_OP_ADD, outbase, Q), S, wc, ws,
+         scale);
     NgIrRef qloop = sx_for(k, qv, q0, q1, block(ib), 0);
     if (tloop) {
         add(ob, qloop);
         k->body = sx_for(k, tv, sx_i(k, 0), sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_MUL, outer, m), nc), block(ob),
                          NG_IR_PARALLEL);
+    } else if (rows) {
+        add(ob, qloop);
+        k->body = sx_for(k, tv, sx_i(k, 0), outer, sx_for(k, ov, sx_i(k, 0), m, block(ob), 0), NG_IR_PARALLEL);
     } else {
         add(ob, sx_for(k, ov, sx_i(k, 0), outer, qloop, 0));
         k->body = sx_for(k, tv, sx_i(k, 0), m, block(ob), NG_IR_PARALLEL);
@@ -459,13 +491,83 @@ static NgStatus build_mul(NgIrKernel *k, const FftKey *key)
     return k->status;
 }
 
+/* ROWS (cpu): all the passes of one length in one kernel. A thread takes a
+ * row and a block of up to W columns and runs the passes one after the
+ * other on them, so its elements stay in its cache (instead of a trip
+ * through memory per pass). Params: X (outer, N, inner, 2) read, A, B (the
+ * same) written, tw (N, 2); scalars W, [scale]. Pass f reads X (f = 0) or
+ * the buffer pass f-1 wrote, and writes A or B so that the last pass writes
+ * A; X may be the buffer pass 0 does not write. The passes' m and s are
+ * constants (the radices are the key). */
+static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
+{
+    NgDType dt = (NgDType)key->dt;
+    bool inv = key->flags & FF_INV, one = key->flags & FF_INNER1;
+    int X = ng_ir_param_array(k, dt, 4, true, false);
+    int A = ng_ir_param_array(k, dt, 4, true, true);
+    int B = ng_ir_param_array(k, dt, 4, true, true);
+    int tw = ng_ir_param_array(k, dt, 2, true, false);
+    NgIrRef W = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef scale = key->flags & FF_SCALE ? ng_ir_scalar(k, ng_ir_param_scalar(k, dt)) : NG_IR_NONE;
+    NgIrRef outer = ng_ir_shape(k, A, 0), inner = ng_ir_shape(k, A, 2);
+    int64_t n = 1;
+    for (int f = 0; f < key->nfac; f++)
+        n *= key->fac[f];
+
+    Body top;
+    top.k = k;
+    top.dt = dt;
+    top.n = 0;
+    int tv = ng_ir_var(k, NG_INT64);
+    NgIrRef T = ng_ir_varref(k, tv);
+    NgIrRef nb = one ? sx_i(k, 1) : sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, inner, W), sx_i(k, 1)), W);
+    NgIrRef o = let_i(&top, one ? T : sx_op(k, NG_OP_FLOORDIV, T, nb));
+    NgIrRef i0 = NG_IR_NONE, i1 = NG_IR_NONE;
+    if (!one) {
+        i0 = let_i(&top, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_SUB, T, sx_op(k, NG_OP_MUL, o, nb)), W));
+        i1 = let_i(&top, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, i0, W), inner));
+    }
+    int64_t s = 1;
+    int src = X;
+    for (int f = 0; f < key->nfac; f++) {
+        int p = key->fac[f];
+        int64_t m = n / (s * p);
+        int dst = (key->nfac - 1 - f) % 2 == 0 ? A : B;
+        Body kb, qb;
+        kb.k = qb.k = k;
+        kb.dt = qb.dt = dt;
+        kb.n = qb.n = 0;
+        int kv = ng_ir_var(k, NG_INT64), qv = ng_ir_var(k, NG_INT64), iv = one ? -1 : ng_ir_var(k, NG_INT64);
+        NgIrRef K = ng_ir_varref(k, kv), Q = ng_ir_varref(k, qv), I = one ? sx_i(k, 0) : ng_ir_varref(k, iv);
+        NgIrRef wc[16], ws[16];
+        NgIrRef ks = let_i(&kb, sx_op(k, NG_OP_MUL, K, sx_i(k, s)));
+        for (int r = 1; r < p; r++) {
+            NgIrRef idx = sx_op(k, NG_OP_MUL, ks, sx_i(k, r));
+            wc[r] = let_dt(&kb, dt, sx_load2(k, tw, idx, sx_i(k, 0)));
+            ws[r] = let_dt(&kb, dt, sx_load2(k, tw, idx, sx_i(k, 1)));
+        }
+        NgIrRef inb = let_i(&kb, sx_op(k, NG_OP_MUL, K, sx_i(k, s)));
+        NgIrRef outb = let_i(&kb, sx_op(k, NG_OP_MUL, K, sx_i(k, s * p)));
+        step(&qb, p, inv, src, dst, o, I, sx_op(k, NG_OP_ADD, inb, Q), sx_i(k, s * m), sx_op(k, NG_OP_ADD, outb, Q),
+             sx_i(k, s), wc, ws, f == key->nfac - 1 ? scale : NG_IR_NONE);
+        NgIrRef inner_loop = one ? block(&qb) : sx_for(k, iv, i0, i1, block(&qb), 0);
+        add(&kb, sx_for(k, qv, sx_i(k, 0), sx_i(k, s), inner_loop, 0));
+        add(&top, sx_for(k, kv, sx_i(k, 0), sx_i(k, m), block(&kb), 0));
+        src = dst;
+        s *= p;
+    }
+    k->body = sx_for(k, tv, sx_i(k, 0), sx_op(k, NG_OP_MUL, outer, nb), block(&top), NG_IR_PARALLEL);
+    return k->status;
+}
+
 static NgStatus build_fft(const void *ctx, NgIrKernel *k)
 {
     const FftKey *key = ctx;
     switch (key->kind) {
-    case FK_PASS_K: case FK_PASS_T: return build_pass(k, key);
+    case FK_PASS_K: case FK_PASS_O: case FK_PASS_T: return build_pass(k, key);
     case FK_PRE: return build_pre(k, key);
     case FK_POST: return build_post(k, key);
+    case FK_ROWS: return build_rows(k, key);
     default: return build_mul(k, key);
     }
 }
@@ -483,7 +585,8 @@ static FftKey make_key(int kind, NgDType dt, NgDType other, int radix, unsigned 
     key.kind = (uint8_t)kind;
     key.dt = (int8_t)dt;
     key.other = (int8_t)other;
-    key.radix = (uint8_t)radix;
+    key.nfac = 1;
+    key.fac[0] = (uint8_t)radix;
     key.flags = (uint8_t)flags;
     return key;
 }
@@ -717,6 +820,47 @@ static NgStatus plan_get(NgDevice *dev, int64_t n, NgDType dt, Plan *out)
 
 /* ---- running ---------------------------------------------------------- */
 
+/* The passes of pl as one ROWS kernel (cpu; see build_rows). */
+static NgStatus run_rows(const Plan *pl, const NgArray *cur, NgArray *a, NgArray *b, int64_t outer, int64_t inner,
+                         bool inv, const double *scale, const NgArray **res)
+{
+    NgArray *d0 = cur == a ? b : a, *d1 = d0 == a ? b : a;
+    NgArray *pa = pl->nfac % 2 ? d0 : d1, *pb = pl->nfac % 2 ? d1 : d0;
+    if (!pb->buf) /* one pass: B is never written */
+        pb = pa;
+    int64_t n = pl->n, W = 1;
+    if (inner > 1) { /* columns per thread: about 128 KiB of complex128 each, and at least 16 work items */
+        W = 8192 / n < 1 ? 1 : 8192 / n;
+        W = W < inner ? W : inner;
+        while (W > 1 && outer * ((inner + W - 1) / W) < 16)
+            W /= 2;
+    }
+    unsigned flags = (inv ? FF_INV : 0) | (scale ? FF_SCALE : 0) | (inner == 1 ? FF_INNER1 : 0);
+    FftKey key = make_key(FK_ROWS, pl->dt, NG_NODTYPE, 0, flags);
+    key.nfac = (uint8_t)pl->nfac;
+    for (int f = 0; f < pl->nfac; f++)
+        key.fac[f] = (uint8_t)pl->fac[f];
+    const NgKernel *kern;
+    NgStatus st = get_kernel(pl->dev, key, &kern);
+    if (st != NG_OK)
+        return st;
+    NgKArg args[4 * 10 + 4];
+    int na = 0;
+    int64_t sh[4] = {outer, n, inner, 2}, sht[2] = {n, 2};
+    kargs_view(args, &na, cur, 4, sh);
+    kargs_view(args, &na, pa, 4, sh);
+    kargs_view(args, &na, pb, 4, sh);
+    kargs_view(args, &na, &pl->tw, 2, sht);
+    karg_int(args, &na, W);
+    if (scale)
+        karg_real(args, &na, *scale);
+    int64_t items = outer * ((inner + W - 1) / W);
+    if ((st = ng_kernel_launch(kern, args, na, items, outer * n * inner)) != NG_OK)
+        return st;
+    *res = pa;
+    return NG_OK;
+}
+
 /* Runs the passes of the direct plan pl over cur ((outer, n, inner)
  * complex, C-contiguous; read only unless it is a or b), writing a and b
  * in turn; *res is the array holding the result (cur when there are no
@@ -728,14 +872,18 @@ static NgStatus run_passes(const Plan *pl, const NgArray *cur, NgArray *a, NgArr
     bool host = dev->be->target->par == NG_PAR_OPENMP;
     const NgArray *x = cur;
     int64_t n = pl->n, s = 1, L = n * inner;
+    if (host && pl->nfac >= 1 && pl->nfac <= MAXROWFAC && n <= ROWS_MAX)
+        return run_rows(pl, cur, a, b, outer, inner, inv, scale, res);
     for (int f = 0; f < pl->nfac; f++) {
         int p = pl->fac[f];
         int64_t m = n / (s * p), S = s * inner;
         bool last = f == pl->nfac - 1;
         NgArray *y = x == a ? b : a;
         unsigned flags = (inv ? FF_INV : 0) | (last && scale ? FF_SCALE : 0);
-        /* cpu: parallel over k while there are enough k, else over rows and chunks of q; GPUs: a thread per butterfly */
-        bool kloop = host && m >= 32;
+        /* cpu: parallel over rows when there are many, else over k while there are enough k, else over
+         * rows and chunks of q; GPUs: a thread per butterfly */
+        int kind = !host ? FK_PASS_T : outer >= 16 ? FK_PASS_O : m >= 32 ? FK_PASS_K : FK_PASS_T;
+        bool kloop = kind != FK_PASS_T;
         int64_t C = 1, nc = S;
         if (host && !kloop) {
             int64_t want = (64 + outer * m - 1) / (outer * m);
@@ -744,7 +892,7 @@ static NgStatus run_passes(const Plan *pl, const NgArray *cur, NgArray *a, NgArr
             nc = (S + C - 1) / C;
         }
         const NgKernel *kern;
-        NgStatus st = get_kernel(dev, make_key(kloop ? FK_PASS_K : FK_PASS_T, pl->dt, NG_NODTYPE, p, flags), &kern);
+        NgStatus st = get_kernel(dev, make_key(kind, pl->dt, NG_NODTYPE, p, flags), &kern);
         if (st != NG_OK)
             return st;
         NgKArg args[3 * 8 + 8];
@@ -762,7 +910,8 @@ static NgStatus run_passes(const Plan *pl, const NgArray *cur, NgArray *a, NgArr
         }
         if (flags & FF_SCALE)
             karg_real(args, &na, *scale);
-        if ((st = ng_kernel_launch(kern, args, na, kloop ? m : outer * m * nc, outer * L)) != NG_OK)
+        int64_t extent = kind == FK_PASS_O ? outer : kind == FK_PASS_K ? m : outer * m * nc;
+        if ((st = ng_kernel_launch(kern, args, na, extent, outer * L)) != NG_OK)
             return st;
         x = y;
         s *= p;
