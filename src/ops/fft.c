@@ -46,6 +46,7 @@
 #define MAXRADIX 13    /* largest prime a pass handles; longer primes: Bluestein */
 #define MAXROWFAC 16   /* most passes of one ROWS kernel */
 #define ROWS_MAX 16384 /* longest transform done by a ROWS kernel (cpu) */
+#define ROWS_MIN_WORK 65536 /* fewest points (all rows) worth a ROWS kernel */
 
 /* ---- kernels ---------------------------------------------------------- */
 
@@ -57,6 +58,10 @@ enum {
     FK_POST,    /* work buffer -> output */
     FK_MUL,     /* Bluestein: work buffer *= the chirp's transform */
     FK_ROWS,    /* every pass of a length in one kernel, a thread per row (cpu) */
+    FK_RPACK,   /* rfft of even n: real x -> z[j] = x[2j] + i x[2j+1], n/2 points */
+    FK_RSPLIT,  /* rfft of even n: Z = DFT_{n/2}(z) -> the n/2 + 1 outputs */
+    FK_CPACK,   /* irfft of even n: the n/2 + 1 inputs -> the n/2 points whose inverse DFT is y */
+    FK_CUNPACK, /* irfft of even n: z -> y[2j] = re z[j], y[2j+1] = im z[j] */
 };
 
 enum {
@@ -560,6 +565,156 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
     return k->status;
 }
 
+/* The skeleton of the elementwise-like kernels: a parallel loop over (row
+ * o, point j < nj) and, inside, over the columns i. */
+typedef struct Loop {
+    Body ob, ib;   /* statements per (o, j), per column */
+    int tv, iv;    /* the loop variables */
+    NgIrRef o, j, i;
+} Loop;
+
+static void loop_begin(Loop *L, NgIrKernel *k, NgDType dt, NgIrRef nj)
+{
+    L->ob.k = L->ib.k = k;
+    L->ob.dt = L->ib.dt = dt;
+    L->ob.n = L->ib.n = 0;
+    L->tv = ng_ir_var(k, NG_INT64);
+    L->iv = ng_ir_var(k, NG_INT64);
+    NgIrRef T = ng_ir_varref(k, L->tv);
+    L->i = ng_ir_varref(k, L->iv);
+    L->o = let_i(&L->ob, sx_op(k, NG_OP_FLOORDIV, T, nj));
+    L->j = let_i(&L->ob, sx_op(k, NG_OP_SUB, T, sx_op(k, NG_OP_MUL, L->o, nj)));
+}
+
+static NgStatus loop_end(Loop *L, NgIrKernel *k, NgIrRef outer, NgIrRef nj, NgIrRef inner)
+{
+    add(&L->ob, sx_for(k, L->iv, sx_i(k, 0), inner, block(&L->ib), 0));
+    k->body = sx_for(k, L->tv, sx_i(k, 0), sx_op(k, NG_OP_MUL, outer, nj), block(&L->ob), NG_IR_PARALLEL);
+    return k->status;
+}
+
+/* point q of a (outer, len, inner[, 2]) input of dtype sdt as a complex value
+ * of dt, 0 unless `valid` */
+static Cx load_point(Body *b, int src, NgDType sdt, NgIrRef o, NgIrRef q, NgIrRef i, NgIrRef valid)
+{
+    NgIrKernel *k = b->k;
+    bool cplx = ng_dtype_is_complex(sdt);
+    NgIrRef zero = fconst(b, 0.0);
+    NgIrRef re = ng_ir_select(k, valid, ng_ir_cast(k, b->dt, ld4(k, src, o, q, i, cplx ? 0 : -1)), zero);
+    NgIrRef im = cplx ? ng_ir_select(k, valid, ng_ir_cast(k, b->dt, ld4(k, src, o, q, i, 1)), zero) : zero;
+    return let_c(b, (Cx){re, im});
+}
+
+/* RPACK: params src (outer, len, inner) real, dst (outer, h, inner, 2);
+ * scalar n. dst[o, j] = x[2j] + i x[2j+1] (points from len or n on are 0). */
+static NgStatus build_rpack(NgIrKernel *k, const FftKey *key)
+{
+    NgDType dt = (NgDType)key->dt, sdt = (NgDType)key->other;
+    int src = ng_ir_param_array(k, sdt, 3, true, false);
+    int dst = ng_ir_param_array(k, dt, 4, true, true);
+    NgIrRef n = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef lim = sx_op(k, NG_OP_MINIMUM, ng_ir_shape(k, src, 1), n), h = ng_ir_shape(k, dst, 1);
+    Loop L;
+    loop_begin(&L, k, dt, h);
+    NgIrRef e = let_i(&L.ob, sx_op(k, NG_OP_MUL, L.j, sx_i(k, 2))), od = sx_op(k, NG_OP_ADD, e, sx_i(k, 1));
+    NgIrRef zero = fconst(&L.ib, 0.0);
+    NgIrRef re = ng_ir_select(k, sx_cmp(k, NG_OP_LT, e, lim), ng_ir_cast(k, dt, ld4(k, src, L.o, e, L.i, -1)), zero);
+    NgIrRef im = ng_ir_select(k, sx_cmp(k, NG_OP_LT, od, lim), ng_ir_cast(k, dt, ld4(k, src, L.o, od, L.i, -1)), zero);
+    add(&L.ib, st4(k, dst, L.o, L.j, L.i, 0, re));
+    add(&L.ib, st4(k, dst, L.o, L.j, L.i, 1, im));
+    return loop_end(&L, k, ng_ir_shape(k, dst, 0), h, ng_ir_shape(k, dst, 2));
+}
+
+/* RSPLIT: params Z (outer, h, inner, 2), dst (outer, h+1, inner, 2), rtw
+ * (h+1, 2); scalar [scale]. With a = Z[k mod h], b = conj(Z[(h-k) mod h]):
+ * X[k] = (a + b)/2 + w^k (a - b)/(2i), w = exp(-2 pi i/n). */
+static NgStatus build_rsplit(NgIrKernel *k, const FftKey *key)
+{
+    NgDType dt = (NgDType)key->dt;
+    int zs = ng_ir_param_array(k, dt, 4, true, false);
+    int dst = ng_ir_param_array(k, dt, 4, true, true);
+    int rtw = ng_ir_param_array(k, dt, 2, true, false);
+    NgIrRef scale = key->flags & FF_SCALE ? ng_ir_scalar(k, ng_ir_param_scalar(k, dt)) : NG_IR_NONE;
+    NgIrRef h = ng_ir_shape(k, zs, 1), nj = ng_ir_shape(k, dst, 1);
+    Loop L;
+    loop_begin(&L, k, dt, nj);
+    NgIrRef ka = let_i(&L.ob, ng_ir_select(k, sx_cmp(k, NG_OP_EQ, L.j, h), sx_i(k, 0), L.j));
+    NgIrRef kb = let_i(&L.ob, ng_ir_select(k, sx_cmp(k, NG_OP_EQ, ka, sx_i(k, 0)), sx_i(k, 0), sx_op(k, NG_OP_SUB, h, ka)));
+    NgIrRef wc = let_dt(&L.ob, dt, sx_load2(k, rtw, L.j, sx_i(k, 0)));
+    NgIrRef ws = let_dt(&L.ob, dt, sx_load2(k, rtw, L.j, sx_i(k, 1)));
+    Body *b = &L.ib;
+    Cx a = let_c(b, (Cx){ld4(k, zs, L.o, ka, L.i, 0), ld4(k, zs, L.o, ka, L.i, 1)});
+    Cx c = let_c(b, (Cx){ld4(k, zs, L.o, kb, L.i, 0), fneg(b, ld4(k, zs, L.o, kb, L.i, 1))});
+    NgIrRef half = fconst(b, 0.5);
+    Cx e = cscale(b, cadd(b, a, c), half);
+    Cx d = let_c(b, cscale(b, cmul_mi(b, csub(b, a, c), false), half));
+    Cx v = cadd(b, e, cmul(b, d, wc, ws, true));
+    if (scale != NG_IR_NONE)
+        v = cscale(b, let_c(b, v), scale);
+    if (key->flags & FF_CONJ)
+        v.im = fneg(b, v.im);
+    add(b, st4(k, dst, L.o, L.j, L.i, 0, v.re));
+    add(b, st4(k, dst, L.o, L.j, L.i, 1, v.im));
+    return loop_end(&L, k, ng_ir_shape(k, dst, 0), nj, ng_ir_shape(k, dst, 2));
+}
+
+/* CPACK: params src (outer, len, inner[, 2]) any dtype, dst (outer, h,
+ * inner, 2), rtw (h+1, 2). With a = X[k], b = conj(X[h-k]) (the imaginary
+ * parts of X[0] and X[h] dropped, points from len on 0, conjugated first
+ * with FF_CONJ): dst[k] = (a + b) + i w^-k (a - b), whose h-point inverse
+ * DFT is y[2j] + i y[2j+1], y the n-point inverse DFT of the Hermitian X. */
+static NgStatus build_cpack(NgIrKernel *k, const FftKey *key)
+{
+    NgDType dt = (NgDType)key->dt, sdt = (NgDType)key->other;
+    bool cplx = ng_dtype_is_complex(sdt);
+    int src = ng_ir_param_array(k, cplx ? ng_dtype_real(sdt) : sdt, cplx ? 4 : 3, true, false);
+    int dst = ng_ir_param_array(k, dt, 4, true, true);
+    int rtw = ng_ir_param_array(k, dt, 2, true, false);
+    NgIrRef len = ng_ir_shape(k, src, 1), h = ng_ir_shape(k, dst, 1);
+    Loop L;
+    loop_begin(&L, k, dt, h);
+    NgIrRef kb = let_i(&L.ob, sx_op(k, NG_OP_SUB, h, L.j));
+    NgIrRef wc = let_dt(&L.ob, dt, sx_load2(k, rtw, L.j, sx_i(k, 0)));
+    NgIrRef ws = let_dt(&L.ob, dt, sx_load2(k, rtw, L.j, sx_i(k, 1)));
+    NgIrRef first = let_dt(&L.ob, NG_BOOL, sx_cmp(k, NG_OP_EQ, L.j, sx_i(k, 0)));
+    Body *b = &L.ib;
+    NgIrRef zero = fconst(b, 0.0);
+    Cx a = load_point(b, src, sdt, L.o, L.j, L.i, sx_cmp(k, NG_OP_LT, L.j, len));
+    Cx c = load_point(b, src, sdt, L.o, kb, L.i, sx_cmp(k, NG_OP_LT, kb, len));
+    bool conj = key->flags & FF_CONJ;
+    a.im = ng_ir_select(k, first, zero, conj ? fneg(b, a.im) : a.im);   /* X[0] is real */
+    c.im = ng_ir_select(k, first, zero, conj ? c.im : fneg(b, c.im));   /* conj(X[h - k]); X[h] is real */
+    a = let_c(b, a);
+    c = let_c(b, c);
+    Cx e = cadd(b, a, c);
+    Cx d = let_c(b, cmul(b, csub(b, a, c), wc, ws, false));
+    Cx v = cadd(b, e, cmul_mi(b, d, true));
+    add(b, st4(k, dst, L.o, L.j, L.i, 0, v.re));
+    add(b, st4(k, dst, L.o, L.j, L.i, 1, v.im));
+    return loop_end(&L, k, ng_ir_shape(k, dst, 0), h, ng_ir_shape(k, dst, 2));
+}
+
+/* CUNPACK: params z (outer, h, inner, 2), dst (outer, 2h, inner) real of
+ * the output dtype; scalar [scale]. dst[2j] = re z[j], dst[2j+1] = im z[j]. */
+static NgStatus build_cunpack(NgIrKernel *k, const FftKey *key)
+{
+    NgDType dt = (NgDType)key->dt, odt = (NgDType)key->other;
+    int zs = ng_ir_param_array(k, dt, 4, true, false);
+    int dst = ng_ir_param_array(k, odt, 3, true, true);
+    NgIrRef scale = key->flags & FF_SCALE ? ng_ir_scalar(k, ng_ir_param_scalar(k, dt)) : NG_IR_NONE;
+    NgIrRef h = ng_ir_shape(k, zs, 1);
+    Loop L;
+    loop_begin(&L, k, dt, h);
+    NgIrRef e = let_i(&L.ob, sx_op(k, NG_OP_MUL, L.j, sx_i(k, 2)));
+    Body *b = &L.ib;
+    Cx v = {ld4(k, zs, L.o, L.j, L.i, 0), ld4(k, zs, L.o, L.j, L.i, 1)};
+    if (scale != NG_IR_NONE)
+        v = cscale(b, v, scale);
+    add(b, st4(k, dst, L.o, e, L.i, -1, ng_ir_cast(k, odt, v.re)));
+    add(b, st4(k, dst, L.o, sx_op(k, NG_OP_ADD, e, sx_i(k, 1)), L.i, -1, ng_ir_cast(k, odt, v.im)));
+    return loop_end(&L, k, ng_ir_shape(k, zs, 0), h, ng_ir_shape(k, zs, 2));
+}
+
 static NgStatus build_fft(const void *ctx, NgIrKernel *k)
 {
     const FftKey *key = ctx;
@@ -568,6 +723,10 @@ static NgStatus build_fft(const void *ctx, NgIrKernel *k)
     case FK_PRE: return build_pre(k, key);
     case FK_POST: return build_post(k, key);
     case FK_ROWS: return build_rows(k, key);
+    case FK_RPACK: return build_rpack(k, key);
+    case FK_RSPLIT: return build_rsplit(k, key);
+    case FK_CPACK: return build_cpack(k, key);
+    case FK_CUNPACK: return build_cunpack(k, key);
     default: return build_mul(k, key);
     }
 }
@@ -617,8 +776,9 @@ typedef struct Plan {
     NgDType dt;           /* precision: NG_FLOAT32 or NG_FLOAT64 */
     int nfac;             /* number of passes (direct plans) */
     int fac[MAXFAC];      /* their radices, first pass first */
+    bool real;            /* the twiddles of a real transform of even n (tw only) */
     int64_t m;            /* Bluestein's convolution length (0: a direct plan) */
-    NgArray tw;           /* direct: (n, 2) cos, sin of 2 pi j/n */
+    NgArray tw;           /* direct: (n, 2) cos, sin of 2 pi j/n; real: (n/2 + 1, 2) */
     NgArray chirp;        /* Bluestein: (n, 2) cos, sin of pi j^2/n */
     NgArray bfft;         /* Bluestein: (m,) complex, the m-point DFT of the chirp (conjugate of exp(-pi i j^2/n)) */
 } Plan;
@@ -696,19 +856,30 @@ static NgStatus upload_table(NgDevice *dev, NgDType dt, int64_t rows, double *v,
     return upload_doubles(dev, dt, 2, shape, v, out);
 }
 
-static NgStatus plan_get(NgDevice *dev, int64_t n, NgDType dt, Plan *out);
+static NgStatus plan_get(NgDevice *dev, int64_t n, NgDType dt, bool real, Plan *out);
 static NgStatus run_passes(const Plan *pl, const NgArray *cur, NgArray *a, NgArray *b, int64_t outer, int64_t inner,
                            bool inv, const double *scale, const NgArray **res);
 
-static NgStatus plan_build(NgDevice *dev, int64_t n, NgDType dt, Plan *pl)
+static NgStatus plan_build(NgDevice *dev, int64_t n, NgDType dt, bool real, Plan *pl)
 {
     memset(pl, 0, sizeof *pl);
     pl->dev = dev;
     pl->n = n;
     pl->dt = dt;
-    int nf = factorize(n, pl->fac);
+    pl->real = real;
     NgStatus st = NG_OK;
     double *host = NULL;
+    if (real) { /* w^k = exp(-2 pi i k/n), k = 0 .. n/2: the split of a half-length transform */
+        int64_t rows = n / 2 + 1;
+        if (!(host = ng_malloc((size_t)rows * 2 * sizeof(double))))
+            return ng_error_set(NG_ERR_NOMEM, "out of host memory for an fft plan of %lld points", (long long)n);
+        for (int64_t j = 0; j < rows; j++)
+            unit_root(j, n, &host[2 * j], &host[2 * j + 1]);
+        st = upload_table(dev, dt, rows, host, &pl->tw);
+        ng_free(host);
+        return st;
+    }
+    int nf = factorize(n, pl->fac);
     if (nf >= 0) {
         pl->nfac = nf;
         if (!(host = ng_malloc((size_t)n * 2 * sizeof(double))))
@@ -751,7 +922,7 @@ static NgStatus plan_build(NgDevice *dev, int64_t n, NgDType dt, Plan *pl)
     if (st == NG_OK)
         st = upload_doubles(dev, cdt, 1, &m, host, &bvec);
     if (st == NG_OK)
-        st = plan_get(dev, m, dt, &sub);
+        st = plan_get(dev, m, dt, false, &sub);
     if (st == NG_OK)
         st = ng_array_empty(dev, cdt, 1, &m, &s1);
     if (st == NG_OK)
@@ -781,11 +952,12 @@ static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The plan of length n in precision dt on dev, built on first use; *out
  * holds its own references (plan_release it). */
-static NgStatus plan_get(NgDevice *dev, int64_t n, NgDType dt, Plan *out)
+static NgStatus plan_get(NgDevice *dev, int64_t n, NgDType dt, bool real, Plan *out)
 {
     pthread_mutex_lock(&plan_lock);
     for (int i = 0; i < PLAN_CACHE; i++)
-        if (plans[i].live && plans[i].plan.dev == dev && plans[i].plan.n == n && plans[i].plan.dt == dt) {
+        if (plans[i].live && plans[i].plan.dev == dev && plans[i].plan.n == n && plans[i].plan.dt == dt &&
+            plans[i].plan.real == real) {
             plans[i].used = ++plan_clock;
             plan_copy(&plans[i].plan, out);
             pthread_mutex_unlock(&plan_lock);
@@ -793,13 +965,14 @@ static NgStatus plan_get(NgDevice *dev, int64_t n, NgDType dt, Plan *out)
         }
     pthread_mutex_unlock(&plan_lock);
     Plan fresh;
-    NgStatus st = plan_build(dev, n, dt, &fresh); /* outside the lock: it may need the plan of its convolution */
+    NgStatus st = plan_build(dev, n, dt, real, &fresh); /* outside the lock: it may need the plan of its convolution */
     if (st != NG_OK)
         return st;
     pthread_mutex_lock(&plan_lock);
     int slot = 0;
     for (int i = 0; i < PLAN_CACHE; i++) {
-        if (plans[i].live && plans[i].plan.dev == dev && plans[i].plan.n == n && plans[i].plan.dt == dt) {
+        if (plans[i].live && plans[i].plan.dev == dev && plans[i].plan.n == n && plans[i].plan.dt == dt &&
+            plans[i].plan.real == real) {
             slot = -1; /* another thread built it meanwhile */
             break;
         }
@@ -872,7 +1045,9 @@ static NgStatus run_passes(const Plan *pl, const NgArray *cur, NgArray *a, NgArr
     bool host = dev->be->target->par == NG_PAR_OPENMP;
     const NgArray *x = cur;
     int64_t n = pl->n, s = 1, L = n * inner;
-    if (host && pl->nfac >= 1 && pl->nfac <= MAXROWFAC && n <= ROWS_MAX)
+    /* ROWS kernels are built per length (about half a second of compiling, once per machine):
+     * for transforms big enough to repay it; small ones share the per-radix pass kernels */
+    if (host && pl->nfac >= 1 && pl->nfac <= MAXROWFAC && n <= ROWS_MAX && outer * L >= ROWS_MIN_WORK)
         return run_rows(pl, cur, a, b, outer, inner, inv, scale, res);
     for (int f = 0; f < pl->nfac; f++) {
         int p = pl->fac[f];
@@ -975,6 +1150,101 @@ static NgStatus run_mul(const Plan *pl, const NgArray *a, int64_t outer, int64_t
     return ng_kernel_launch(kern, args, na, outer * pl->m, outer * pl->m * inner);
 }
 
+/* Launches the kernel of `key` over `narr` arrays (each viewed with its
+ * rank and shape in real elements), then the int scalars, then scale when
+ * key has FF_SCALE; extent = the parallel loop's length. */
+typedef struct View {
+    const NgArray *a;
+    int ndim;
+    int64_t shape[4];
+} View;
+
+static NgStatus launch_views(NgDevice *dev, FftKey key, int narr, const View *v, int nint, const int64_t *ints,
+                             double scale, int64_t extent, int64_t work)
+{
+    const NgKernel *kern;
+    NgStatus st = get_kernel(dev, key, &kern);
+    if (st != NG_OK)
+        return st;
+    NgKArg args[4 * 10 + 8];
+    int na = 0;
+    for (int i = 0; i < narr; i++)
+        kargs_view(args, &na, v[i].a, v[i].ndim, v[i].shape);
+    for (int i = 0; i < nint; i++)
+        karg_int(args, &na, ints[i]);
+    if (key.flags & FF_SCALE)
+        karg_real(args, &na, scale);
+    return ng_kernel_launch(kern, args, na, extent, work);
+}
+
+/* rfft / irfft of even n through the n/2-point complex transform `half`
+ * (direct) and the split twiddles `rp` (see RPACK, RSPLIT, CPACK,
+ * CUNPACK). shape is the input's shape; *res the new output. */
+static NgStatus run_packed(NgFftKind kind, const NgArray *x, int axis, int64_t outer, int64_t len, int64_t inner,
+                           int64_t n, bool conj, double scale, const Plan *half, const Plan *rp, NgDType odt,
+                           int64_t *shape, NgArray *res)
+{
+    NgDevice *dev = half->dev;
+    NgDType rdt = half->dt, cdt = rdt == NG_FLOAT32 ? NG_COMPLEX64 : NG_COMPLEX128;
+    int64_t h = n / 2;
+    int nd = x->ndim;
+    NgArray bufa = {0}, bufb = {0}, xv;
+    const NgArray *cur = &bufa, *r;
+    unsigned sc = scale != 1.0 ? FF_SCALE : 0;
+    bool view = kind == NG_FFT_R2C && x->dtype == rdt && inner == 1 && len == n;
+    shape[axis] = h;
+    NgStatus st = NG_OK;
+    if (!view || half->nfac >= 1)
+        st = ng_array_empty(dev, cdt, nd, shape, &bufa);
+    if (st == NG_OK && half->nfac >= 1)
+        st = ng_array_empty(dev, cdt, nd, shape, &bufb);
+    if (st != NG_OK)
+        goto done;
+    View vx = {x, ng_dtype_is_complex(x->dtype) ? 4 : 3, {outer, len, inner, 2}};
+    View va = {&bufa, 4, {outer, h, inner, 2}}, vt = {&rp->tw, 2, {h + 1, 2}};
+    if (kind == NG_FFT_R2C) {
+        if (view) { /* the real row read as n/2 complex points: no copy */
+            xv = *x;
+            xv.dtype = cdt;
+            xv.shape[axis] = h;
+            xv.size = x->size / 2;
+            ng_array_set_contiguous_strides(&xv);
+            cur = &xv;
+        } else {
+            View v2[2] = {vx, va};
+            if ((st = launch_views(dev, make_key(FK_RPACK, rdt, x->dtype, 0, 0), 2, v2, 1, &n, 1.0, outer * h,
+                                   outer * h * inner)) != NG_OK)
+                goto done;
+        }
+        if ((st = run_passes(half, cur, &bufa, &bufb, outer, inner, false, NULL, &r)) != NG_OK)
+            goto done;
+        shape[axis] = h + 1;
+        if ((st = ng_array_empty(dev, odt, nd, shape, res)) != NG_OK)
+            goto done;
+        View v3[3] = {{r, 4, {outer, h, inner, 2}}, {res, 4, {outer, h + 1, inner, 2}}, vt};
+        st = launch_views(dev, make_key(FK_RSPLIT, rdt, odt, 0, sc | (conj ? FF_CONJ : 0)), 3, v3, 0, NULL, scale,
+                          outer * (h + 1), outer * (h + 1) * inner);
+    } else {
+        View v3[3] = {vx, va, vt};
+        if ((st = launch_views(dev, make_key(FK_CPACK, rdt, x->dtype, 0, conj ? FF_CONJ : 0), 3, v3, 0, NULL, 1.0,
+                               outer * h, outer * h * inner)) != NG_OK ||
+            (st = run_passes(half, &bufa, &bufa, &bufb, outer, inner, true, NULL, &r)) != NG_OK)
+            goto done;
+        shape[axis] = n;
+        if ((st = ng_array_empty(dev, odt, nd, shape, res)) != NG_OK)
+            goto done;
+        View v2[2] = {{r, 4, {outer, h, inner, 2}}, {res, 3, {outer, n, inner}}};
+        st = launch_views(dev, make_key(FK_CUNPACK, rdt, odt, 0, sc), 2, v2, 0, NULL, scale, outer * h,
+                          outer * h * inner);
+    }
+done:
+    ng_array_release(&bufa);
+    ng_array_release(&bufb);
+    if (st != NG_OK)
+        ng_array_release(res);
+    return st;
+}
+
 /* NumPy's result dtypes: the compute precision and the output dtype. */
 static NgStatus fft_dtypes(NgDType in, NgFftKind kind, int64_t n, NgDType *real, NgDType *out)
 {
@@ -1026,7 +1296,17 @@ NgStatus ng_op_fft(const NgArray *a, int axis, int64_t n, NgFftKind kind, bool i
     memset(&sub, 0, sizeof sub);
     if ((st = ng_op_ascontiguous(a, false, &x)) != NG_OK)
         return st;
-    if ((st = plan_get(dev, n, rdt, &pl)) != NG_OK)
+    if (kind != NG_FFT_C2C && n % 2 == 0) { /* even real transforms: half as long, when that is direct */
+        if ((st = plan_get(dev, n / 2, rdt, false, &sub)) != NG_OK)
+            goto done;
+        if (sub.m == 0) {
+            if ((st = plan_get(dev, n, rdt, true, &pl)) == NG_OK)
+                st = run_packed(kind, &x, axis, outer, len, inner, n, conj, scale, &sub, &pl, odt, shape, &res);
+            goto done;
+        }
+        plan_release(&sub);
+    }
+    if ((st = plan_get(dev, n, rdt, false, &pl)) != NG_OK)
         goto done;
     unsigned pre = (kind == NG_FFT_C2R ? FF_HERM : 0) | (kind == NG_FFT_C2R && conj ? FF_CONJ : 0);
     unsigned post = (kind == NG_FFT_C2R ? FF_REAL : 0) | (kind == NG_FFT_R2C && conj ? FF_CONJ : 0);
@@ -1059,7 +1339,7 @@ NgStatus ng_op_fft(const NgArray *a, int axis, int64_t n, NgFftKind kind, bool i
         }
     } else { /* Bluestein */
         int64_t m = pl.m;
-        if ((st = plan_get(dev, m, rdt, &sub)) != NG_OK)
+        if ((st = plan_get(dev, m, rdt, false, &sub)) != NG_OK)
             goto done;
         shape[axis] = m;
         if ((st = ng_array_empty(dev, cdt, a->ndim, shape, &bufa)) != NG_OK ||

@@ -178,6 +178,19 @@ def test_long_lengths(n):
     both("fft", signal(np.complex128, (n, 3), seed=2), axis=0)
 
 
+@pytest.mark.parametrize("shape,axis", [((100, 1000), -1), ((64, 1155), 1), ((32, 2184), -1), ((1000, 70), 0),
+                                        ((40, 1009), 1), ((5, 16384), 1), ((3, 20000), -1)], ids=str)
+def test_batched_rows(shape, axis):
+    """Batches big enough for the cpu's one-kernel-per-length plan (every radix, columns, Bluestein)."""
+    for dt in (np.complex128, np.complex64):
+        x = signal(dt, shape, seed=shape[0])
+        both("fft", x, axis=axis)
+        both("ifft", x, axis=axis, norm="forward")
+    r = signal(np.float64, shape, seed=7)
+    both("rfft", r, axis=axis)
+    both("irfft", r, axis=axis)
+
+
 @pytest.mark.parametrize("name", ND)
 def test_nd_transforms(name):
     x = signal(np.complex128, (6, 8, 5), seed=4)
