@@ -13,10 +13,17 @@
  * four products.
  *
  * Lengths whose factors are all 2, 3, 5, 7, 11 or 13 run as Stockham
- * autosort passes, one kernel per pass, radix 4 first, then 2, then the odd
- * primes (decimation in frequency; the pass of radix p at stride s turns
- * x[q + s*(k + j*m)] into y[q + s*(p*k + r)] = w^(k*r*s) * DFT_p(x...)[r],
- * and the last pass leaves the result in natural order). Any other length n
+ * autosort passes, radix 4 first, then 2, then the odd primes (decimation in
+ * frequency; the pass of radix p at stride s turns x[q + s*(k + j*m)] into
+ * y[q + s*(p*k + r)] = w^(k*r*s) * DFT_p(x...)[r], and the last pass leaves
+ * the result in natural order). GPUs run one kernel per pass, a thread per
+ * butterfly; the cpu runs a big enough batch of a length up to ROWS_MAX as
+ * one ROWS kernel (a thread does every pass of its row, in its cache) and
+ * the rest as one kernel per pass, parallel over rows, k or chunks of q.
+ * Even-length real transforms are half-length complex ones: rfft reads the
+ * real row as n/2 complex points and splits their transform (RSPLIT), irfft
+ * packs the Hermitian half (CPACK) so that the half-length inverse gives the
+ * even and odd outputs as real and imaginary parts. Any other length n
  * goes through Bluestein's chirp-z: the input times the chirp exp(-pi i
  * j^2/n), zero-padded to a power of two M >= 2n - 1, is convolved with the
  * conjugate chirp by two M-point transforms (the chirp's own transform is
@@ -28,7 +35,7 @@
  * complex64) or Bluestein's chirp and the transform of the chirp. Plans are
  * cached per (device, n, precision).
  *
- * Every transform is: an optional PRE kernel (cast to the compute dtype,
+ * Every other transform is: an optional PRE kernel (cast to the compute dtype,
  * crop or zero-pad to n, Hermitian extension for C2R, conjugation, the
  * chirp), the passes (Bluestein: forward passes, MUL by the chirp's
  * transform, inverse passes), and an optional POST kernel (rfft's n//2+1
@@ -43,6 +50,7 @@
 #define MAXFAC 64      /* most passes of one length (2^64 > any length) */
 #define MAXSTMT 1024   /* most statements in one block of a kernel body */
 #define PLAN_CACHE 32  /* plans kept per process (least recently used dropped) */
+#define PLAN_CACHE_MAX_BYTES (64 << 20) /* a bigger plan is rebuilt at every use instead */
 #define MAXRADIX 13    /* largest prime a pass handles; longer primes: Bluestein */
 #define MAXROWFAC 16   /* most passes of one ROWS kernel */
 #define ROWS_MAX 16384 /* longest transform done by a ROWS kernel (cpu) */
@@ -968,6 +976,14 @@ static NgStatus plan_get(NgDevice *dev, int64_t n, NgDType dt, bool real, Plan *
     NgStatus st = plan_build(dev, n, dt, real, &fresh); /* outside the lock: it may need the plan of its convolution */
     if (st != NG_OK)
         return st;
+    size_t bytes = 0;
+    const NgArray *parts[3] = {&fresh.tw, &fresh.chirp, &fresh.bfft};
+    for (int i = 0; i < 3; i++)
+        bytes += parts[i]->buf ? (size_t)parts[i]->size * (size_t)ng_array_itemsize(parts[i]) : 0;
+    if (bytes > PLAN_CACHE_MAX_BYTES) {
+        *out = fresh;
+        return NG_OK;
+    }
     pthread_mutex_lock(&plan_lock);
     int slot = 0;
     for (int i = 0; i < PLAN_CACHE; i++) {
