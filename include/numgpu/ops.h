@@ -276,6 +276,25 @@ NgStatus ng_random_choice_cdf(NgPhilox *g, const NgArray *cdf, const NgArray *ou
  * [0, n); each entry is computed independently (no sort). */
 NgStatus ng_random_permutation(NgPhilox *g, int64_t n, const NgArray *out);
 
+/* ---- discrete Fourier transforms (src/ops/fft.c) --------------------- */
+
+typedef enum NgFftKind {
+    NG_FFT_C2C, /* n complex points from n (real or complex): fft, ifft */
+    NG_FFT_R2C, /* n//2 + 1 complex points from n real ones: rfft (ihfft with conj) */
+    NG_FFT_C2R, /* n real points from n//2 + 1 Hermitian ones: irfft (hfft with conj) */
+} NgFftKind;
+
+/* The n-point DFT of `a` along `axis`, times `scale` (the norm factor): the
+ * input cropped or zero-padded to n points (C2R: to n//2 + 1, extended
+ * Hermitian, imaginary parts of points 0 and n/2 ignored, as pocketfft).
+ * Direction exp(-2 pi i jk/n), or exp(+...) with `inverse` (C2C; R2C is
+ * forward, C2R inverse); `conj` conjugates the complex side (R2C's output,
+ * C2R's input). NumPy's dtypes: complex64 from float16, float32 and
+ * complex64, complex128 from the rest; C2R gives their real dtype (float16
+ * from float16). n < 1: NG_ERR_VALUE; R2C of complex input: NG_ERR_TYPE. */
+NgStatus ng_op_fft(const NgArray *a, int axis, int64_t n, NgFftKind kind, bool inverse, bool conj, double scale,
+                   NgArray *out);
+
 #ifdef __cplusplus
 }
 #endif

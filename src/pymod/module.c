@@ -529,7 +529,7 @@ PyMODINIT_FUNC PyInit__core(void)
     ngpy.strict = strict && *strict && strcmp(strict, "0") != 0;
     PyMethodDef *const tables[] = {ngpy_jit_functions, ngpy_sort_functions, ngpy_manip_functions,
                                    ngpy_random_functions, ngpy_dlpack_functions,
-                                   ngpy_lapack_functions};
+                                   ngpy_lapack_functions, ngpy_fft_functions};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
         if (PyModule_AddFunctions(m, tables[i]) < 0)
             goto fail;

@@ -81,6 +81,8 @@ extern PyMethodDef ngpy_random_functions[];
 extern PyMethodDef ngpy_dlpack_functions[];
 /* Linear algebra by generated kernels or the vendor LAPACK (lapack.c). */
 extern PyMethodDef ngpy_lapack_functions[];
+/* The discrete Fourier transforms (fft.c). */
+extern PyMethodDef ngpy_fft_functions[];
 
 /* Type creation (ndarray.c). */
 PyTypeObject *ngpy_make_ndarray_type(PyObject *module);

@@ -1,0 +1,1388 @@
+/* Discrete Fourier transforms (numgpu.fft): the complex transform, the
+ * real-input transform and the Hermitian-input one, along one axis, as
+ * NumPy's pocketfft computes them. The n-d transforms are repeated 1-d ones
+ * (python/numgpu/fft.py).
+ *
+ * Layout. The input is viewed C-contiguous as (outer, len, inner): the
+ * transform axis stays where it is and every element of a row has `inner`
+ * independent neighbours beside it, so no axis is ever moved and a transform
+ * along a leading axis runs over whole contiguous rows. Complex buffers are
+ * handed to kernels as real arrays of their parts ((outer, N*inner, 2) of
+ * float32 for complex64, float64 for complex128) and the kernels do the
+ * complex arithmetic part by part: multiplying by -i is a swap, a twiddle is
+ * four products.
+ *
+ * Lengths whose factors are all 2, 3, 5, 7, 11 or 13 run as Stockham
+ * autosort passes, radix 4 first, then 2, then the odd primes (decimation in
+ * frequency; the pass of radix p at stride s turns x[q + s*(k + j*m)] into
+ * y[q + s*(p*k + r)] = w^(k*r*s) * DFT_p(x...)[r], and the last pass leaves
+ * the result in natural order). GPUs run one kernel per pass, a thread per
+ * butterfly; the cpu runs a big enough batch of a length up to ROWS_MAX as
+ * one ROWS kernel (a thread does every pass of its row, in its cache) and
+ * the rest as one kernel per pass, parallel over rows, k or chunks of q.
+ * Even-length real transforms are half-length complex ones: rfft reads the
+ * real row as n/2 complex points and splits their transform (RSPLIT), irfft
+ * packs the Hermitian half (CPACK) so that the half-length inverse gives the
+ * even and odd outputs as real and imaginary parts. Any other length n
+ * goes through Bluestein's chirp-z: the input times the chirp exp(-pi i
+ * j^2/n), zero-padded to a power of two M >= 2n - 1, is convolved with the
+ * conjugate chirp by two M-point transforms (the chirp's own transform is
+ * part of the plan) and multiplied by the chirp again.
+ *
+ * A plan holds what one length needs on one device in one precision: the
+ * twiddle table (cos, sin of 2 pi j/n, computed on the host in double with
+ * the angle reduced to the first octant, rounded once to float32 for
+ * complex64) or Bluestein's chirp and the transform of the chirp. Plans are
+ * cached per (device, n, precision).
+ *
+ * Every other transform is: an optional PRE kernel (cast to the compute dtype,
+ * crop or zero-pad to n, Hermitian extension for C2R, conjugation, the
+ * chirp), the passes (Bluestein: forward passes, MUL by the chirp's
+ * transform, inverse passes), and an optional POST kernel (rfft's n//2+1
+ * outputs, irfft's real part cast to the output dtype, the chirp). The norm
+ * factor is applied once, by the last kernel that runs. */
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "ops/sort_internal.h"
+
+#define MAXFAC 64      /* most passes of one length (2^64 > any length) */
+#define MAXSTMT 1024   /* most statements in one block of a kernel body */
+#define PLAN_CACHE 32  /* plans kept per process (least recently used dropped) */
+#define PLAN_CACHE_MAX_BYTES (64 << 20) /* a bigger plan is rebuilt at every use instead */
+#define MAXRADIX 13    /* largest prime a pass handles; longer primes: Bluestein */
+#define MAXROWFAC 16   /* most passes of one ROWS kernel */
+#define ROWS_MAX 16384 /* longest transform done by a ROWS kernel (cpu) */
+#define ROWS_MIN_WORK 65536 /* fewest points (all rows) worth a ROWS kernel */
+
+/* ---- kernels ---------------------------------------------------------- */
+
+enum {
+    FK_PASS_K,  /* one Stockham pass, parallel over k (cpu: few rows, many butterflies per row) */
+    FK_PASS_O,  /* one Stockham pass, parallel over rows (cpu: many rows) */
+    FK_PASS_T,  /* one Stockham pass, parallel over (row, k, chunk of q) */
+    FK_PRE,     /* input -> complex work buffer */
+    FK_POST,    /* work buffer -> output */
+    FK_MUL,     /* Bluestein: work buffer *= the chirp's transform */
+    FK_ROWS,    /* every pass of a length in one kernel, a thread per row (cpu) */
+    FK_RPACK,   /* rfft of even n: real x -> z[j] = x[2j] + i x[2j+1], n/2 points */
+    FK_RSPLIT,  /* rfft of even n: Z = DFT_{n/2}(z) -> the n/2 + 1 outputs */
+    FK_CPACK,   /* irfft of even n: the n/2 + 1 inputs -> the n/2 points whose inverse DFT is y */
+    FK_CUNPACK, /* irfft of even n: z -> y[2j] = re z[j], y[2j+1] = im z[j] */
+};
+
+enum {
+    FF_SCALE = 1,  /* multiply by the scalar `scale` */
+    FF_CHIRP = 2,  /* multiply by Bluestein's chirp */
+    FF_HERM = 4,   /* PRE: Hermitian extension of n//2+1 points to n (C2R) */
+    FF_CONJ = 8,   /* conjugate (PRE: the input; POST: the output) */
+    FF_INV = 16,   /* inverse direction: exp(+2 pi i ...) */
+    FF_REAL = 32,  /* POST: real output (the real part) */
+    FF_INNER1 = 64,/* ROWS: inner == 1 (no column loop) */
+};
+
+typedef struct FftKey {
+    uint8_t tag;    /* 'T' */
+    uint8_t kind;   /* FK_* */
+    int8_t dt;      /* compute precision: NG_FLOAT32 or NG_FLOAT64 */
+    int8_t other;   /* PRE: input dtype; POST: output dtype */
+    uint8_t flags;  /* FF_* */
+    uint8_t nfac;   /* passes: 1; ROWS: the number of passes */
+    uint8_t fac[MAXROWFAC]; /* their radices (passes: fac[0]) */
+} FftKey;
+
+/* A complex value as two real expressions. */
+typedef struct Cx {
+    NgIrRef re, im;
+} Cx;
+
+/* A statement list under construction (one block). */
+typedef struct Body {
+    NgIrKernel *k;
+    NgDType dt;             /* real compute dtype */
+    int n;
+    NgIrRef st[MAXSTMT];
+} Body;
+
+static void add(Body *b, NgIrRef s)
+{
+    if (b->n < MAXSTMT)
+        b->st[b->n++] = s;
+    else if (b->k->status == NG_OK)
+        b->k->status = ng_error_set(NG_ERR_INTERNAL, "fft kernel body too long");
+}
+
+static NgIrRef block(Body *b) { return ng_ir_block(b->k, b->n, b->st); }
+
+/* A new variable of dtype dt set to v; returns its reference. */
+static NgIrRef let_dt(Body *b, NgDType dt, NgIrRef v)
+{
+    int var = ng_ir_var(b->k, dt);
+    add(b, ng_ir_let(b->k, var, v));
+    return ng_ir_varref(b->k, var);
+}
+
+static NgIrRef let_i(Body *b, NgIrRef v) { return let_dt(b, NG_INT64, v); }
+static Cx let_c(Body *b, Cx v) { return (Cx){let_dt(b, b->dt, v.re), let_dt(b, b->dt, v.im)}; }
+
+static NgIrRef fop(Body *b, NgOp op, NgIrRef x, NgIrRef y) { return ng_ir_binary(b->k, op, b->dt, x, y); }
+static NgIrRef fconst(Body *b, double v) { return ng_ir_const_f(b->k, b->dt, v); }
+static NgIrRef fneg(Body *b, NgIrRef x) { return ng_ir_unary(b->k, NG_OP_NEG, b->dt, x); }
+static Cx cadd(Body *b, Cx x, Cx y) { return (Cx){fop(b, NG_OP_ADD, x.re, y.re), fop(b, NG_OP_ADD, x.im, y.im)}; }
+static Cx csub(Body *b, Cx x, Cx y) { return (Cx){fop(b, NG_OP_SUB, x.re, y.re), fop(b, NG_OP_SUB, x.im, y.im)}; }
+static Cx cscale(Body *b, Cx x, NgIrRef f) { return (Cx){fop(b, NG_OP_MUL, x.re, f), fop(b, NG_OP_MUL, x.im, f)}; }
+
+/* x * (c + i*s), or x * (c - i*s) with conj */
+static Cx cmul(Body *b, Cx x, NgIrRef c, NgIrRef s, bool conj)
+{
+    NgIrRef rc = fop(b, NG_OP_MUL, x.re, c), is = fop(b, NG_OP_MUL, x.im, s);
+    NgIrRef ic = fop(b, NG_OP_MUL, x.im, c), rs = fop(b, NG_OP_MUL, x.re, s);
+    if (conj)
+        return (Cx){fop(b, NG_OP_ADD, rc, is), fop(b, NG_OP_SUB, ic, rs)};
+    return (Cx){fop(b, NG_OP_SUB, rc, is), fop(b, NG_OP_ADD, ic, rs)};
+}
+
+/* x * (-i) forward, x * (+i) inverse */
+static Cx cmul_mi(Body *b, Cx x, bool inv)
+{
+    return inv ? (Cx){fneg(b, x.im), x.re} : (Cx){x.im, fneg(b, x.re)};
+}
+
+/* cos and sin of 2*pi*j/n, with the angle reduced to the first octant by
+ * exact integer steps (so w^j and w^(n-j) are conjugates to the last bit) */
+static void unit_root(int64_t j, int64_t n, double *c, double *s)
+{
+    int64_t p = j % n, q = n; /* the angle is p/q of a turn */
+    double sc = 1, ss = 1;
+    bool swap = false;
+    if (2 * p > q) { /* (1/2, 1): sin(2 pi - x) = -sin x */
+        p = q - p;
+        ss = -1;
+    }
+    if (4 * p > q) { /* (1/4, 1/2]: cos(pi - x) = -cos x */
+        p = q - 2 * p;
+        q *= 2;
+        sc = -1;
+    }
+    if (8 * p > q) { /* (1/8, 1/4]: cos(pi/2 - x) = sin x */
+        p = q - 4 * p;
+        q *= 4;
+        swap = true;
+    }
+    double x = 2 * M_PI * (double)p / (double)q, cx = cos(x), sx = sin(x);
+    *c = sc * (swap ? sx : cx);
+    *s = ss * (swap ? cx : sx);
+}
+
+/* y[r] = sum_j a[j] exp(-+2 pi i j r / p) for r < p (the p-point DFT of a). */
+static void butterfly(Body *b, int p, bool inv, const Cx *a, Cx *y)
+{
+    if (p == 2) {
+        y[0] = cadd(b, a[0], a[1]);
+        y[1] = csub(b, a[0], a[1]);
+        return;
+    }
+    if (p == 4) {
+        Cx t0 = let_c(b, cadd(b, a[0], a[2])), t1 = let_c(b, csub(b, a[0], a[2]));
+        Cx t2 = let_c(b, cadd(b, a[1], a[3])), t3 = let_c(b, cmul_mi(b, csub(b, a[1], a[3]), inv));
+        y[0] = cadd(b, t0, t2);
+        y[2] = csub(b, t0, t2);
+        y[1] = cadd(b, t1, t3);
+        y[3] = csub(b, t1, t3);
+        return;
+    }
+    /* odd p: pairs (j, p - j) share cos and have opposite sin */
+    int h = (p - 1) / 2;
+    Cx t1[MAXRADIX], t2[MAXRADIX];
+    for (int j = 1; j <= h; j++) {
+        t1[j] = let_c(b, cadd(b, a[j], a[p - j]));
+        t2[j] = let_c(b, csub(b, a[j], a[p - j]));
+    }
+    Cx y0 = a[0];
+    for (int j = 1; j <= h; j++)
+        y0 = cadd(b, y0, t1[j]);
+    y[0] = y0;
+    for (int r = 1; r <= h; r++) {
+        Cx u = a[0], v = {NG_IR_NONE, NG_IR_NONE};
+        for (int j = 1; j <= h; j++) {
+            double c, s;
+            unit_root((int64_t)j * r, p, &c, &s);
+            u = cadd(b, u, cscale(b, t1[j], fconst(b, c)));
+            Cx sv = cscale(b, t2[j], fconst(b, s));
+            v = j == 1 ? sv : cadd(b, v, sv);
+        }
+        u = let_c(b, u);
+        v = let_c(b, cmul_mi(b, v, inv));
+        y[r] = cadd(b, u, v);
+        y[p - r] = csub(b, u, v);
+    }
+}
+
+/* x[o, i, part] of a 3-d parts array */
+static NgIrRef ld3(NgIrKernel *k, int p, NgIrRef o, NgIrRef i, int part)
+{
+    NgIrRef ix[3] = {o, i, sx_i(k, part)};
+    return ng_ir_load(k, p, 3, ix);
+}
+
+static NgIrRef st3(NgIrKernel *k, int p, NgIrRef o, NgIrRef i, int part, NgIrRef v)
+{
+    NgIrRef ix[3] = {o, i, sx_i(k, part)};
+    return ng_ir_store(k, p, 3, ix, v);
+}
+
+/* x[o, j, i, part] of a 4-d parts array (part < 0: a 3-d real array) */
+static NgIrRef ld4(NgIrKernel *k, int p, NgIrRef o, NgIrRef j, NgIrRef i, int part)
+{
+    NgIrRef ix[4] = {o, j, i, sx_i(k, part)};
+    return ng_ir_load(k, p, part < 0 ? 3 : 4, ix);
+}
+
+static NgIrRef st4(NgIrKernel *k, int p, NgIrRef o, NgIrRef j, NgIrRef i, int part, NgIrRef v)
+{
+    NgIrRef ix[4] = {o, j, i, sx_i(k, part)};
+    return ng_ir_store(k, p, part < 0 ? 3 : 4, ix, v);
+}
+
+/* The butterfly of radix p at input position `in` (inputs `instep` apart)
+ * of row o (and column col: 4-d arrays; NONE: 3-d (outer, L, 2) arrays):
+ * out[outpos + r*outstep] = w_r * DFT_p(in...)[r] (* scale unless NONE),
+ * w_r = (wc[r], -+ws[r]) for r >= 1. */
+static void step(Body *b, int p, bool inv, int src, int dst, NgIrRef o, NgIrRef col, NgIrRef in, NgIrRef instep,
+                 NgIrRef outpos, NgIrRef outstep, const NgIrRef *wc, const NgIrRef *ws, NgIrRef scale)
+{
+    NgIrKernel *k = b->k;
+    Cx a[16] = {{0, 0}}, yv[16] = {{0, 0}};
+    NgIrRef iq = let_i(b, in);
+    for (int j = 0; j < p; j++) {
+        NgIrRef idx = j == 0 ? iq : sx_op(k, NG_OP_ADD, iq, sx_op(k, NG_OP_MUL, instep, sx_i(k, j)));
+        a[j] = let_c(b, col == NG_IR_NONE ? (Cx){ld3(k, src, o, idx, 0), ld3(k, src, o, idx, 1)}
+                                          : (Cx){ld4(k, src, o, idx, col, 0), ld4(k, src, o, idx, col, 1)});
+    }
+    butterfly(b, p, inv, a, yv);
+    NgIrRef oq = let_i(b, outpos);
+    for (int r = 0; r < p; r++) {
+        Cx v = r == 0 ? yv[0] : cmul(b, let_c(b, yv[r]), wc[r], ws[r], !inv);
+        if (scale != NG_IR_NONE)
+            v = cscale(b, v, scale);
+        NgIrRef idx = r == 0 ? oq : sx_op(k, NG_OP_ADD, oq, sx_op(k, NG_OP_MUL, outstep, sx_i(k, r)));
+        if (col == NG_IR_NONE) {
+            add(b, st3(k, dst, o, idx, 0, v.re));
+            add(b, st3(k, dst, o, idx, 1, v.im));
+        } else {
+            add(b, st4(k, dst, o, idx, col, 0, v.re));
+            add(b, st4(k, dst, o, idx, col, 1, v.im));
+        }
+    }
+}
+
+/* One Stockham pass of radix p. Params: x, y (outer, N*inner, 2), tw (N, 2);
+ * scalars m, S (= s*inner), s, [C, nc: PASS_T], [scale]. The butterfly
+ * (k, q) of row o reads x[o, S*(k + j*m) + q] for j < p and writes
+ * y[o, S*(p*k + r) + q] = w^(k*r*s) * DFT_p[r] (w = exp(-2 pi i/N)). */
+static NgStatus build_pass(NgIrKernel *k, const FftKey *key)
+{
+    NgDType dt = (NgDType)key->dt;
+    int p = key->fac[0];
+    bool inv = key->flags & FF_INV, tloop = key->kind == FK_PASS_T;
+    int x = ng_ir_param_array(k, dt, 3, true, false);
+    int y = ng_ir_param_array(k, dt, 3, true, true);
+    int tw = ng_ir_param_array(k, dt, 2, true, false);
+    NgIrRef m = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef S = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef s = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef C = NG_IR_NONE, nc = NG_IR_NONE, scale = NG_IR_NONE;
+    if (tloop) {
+        C = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+        nc = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    }
+    if (key->flags & FF_SCALE)
+        scale = ng_ir_scalar(k, ng_ir_param_scalar(k, dt));
+    NgIrRef outer = ng_ir_shape(k, x, 0);
+
+    Body outb, inb;
+    Body *ob = &outb, *ib = &inb;
+    ob->k = ib->k = k;
+    ob->dt = ib->dt = dt;
+    ob->n = ib->n = 0;
+    bool rows = key->kind == FK_PASS_O;
+    int tv = ng_ir_var(k, NG_INT64), qv = ng_ir_var(k, NG_INT64), ov = tloop ? -1 : ng_ir_var(k, NG_INT64);
+    NgIrRef T = ng_ir_varref(k, tv), Q = ng_ir_varref(k, qv), O = tloop ? NG_IR_NONE : ng_ir_varref(k, ov), K, q0, q1;
+    if (rows) { /* the loops are o (parallel), k, q: T is k */
+        NgIrRef swap = O;
+        O = T;
+        T = swap;
+    }
+    if (tloop) {
+        NgIrRef mnc = sx_op(k, NG_OP_MUL, m, nc);
+        NgIrRef o = let_i(ob, sx_op(k, NG_OP_FLOORDIV, T, mnc));
+        NgIrRef u = let_i(ob, sx_op(k, NG_OP_SUB, T, sx_op(k, NG_OP_MUL, o, mnc)));
+        K = let_i(ob, sx_op(k, NG_OP_FLOORDIV, u, nc));
+        NgIrRef c = sx_op(k, NG_OP_SUB, u, sx_op(k, NG_OP_MUL, K, nc));
+        q0 = let_i(ob, sx_op(k, NG_OP_MUL, c, C));
+        q1 = let_i(ob, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, q0, C), S));
+        O = o;
+    } else {
+        K = T;
+        q0 = sx_i(k, 0);
+        q1 = S;
+    }
+    /* twiddles w^(k*r*s), r = 1 .. p-1 */
+    NgIrRef wc[16], ws[16];
+    NgIrRef ks = let_i(ob, sx_op(k, NG_OP_MUL, K, s));
+    for (int r = 1; r < p; r++) {
+        NgIrRef idx = sx_op(k, NG_OP_MUL, ks, sx_i(k, r));
+        wc[r] = let_dt(ob, dt, sx_load2(k, tw, idx, sx_i(k, 0)));
+        ws[r] = let_dt(ob, dt, sx_load2(k, tw, idx, sx_i(k, 1)));
+    }
+    NgIrRef inbase = let_i(ob, sx_op(k, NG_OP_MUL, S, K));
+    NgIrRef sm = let_i(ob, sx_op(k, NG_OP_MUL, S, m));
+    NgIrRef outbase = let_i(ob, sx_op(k, NG_OP_MUL, inbase, sx_i(k, p)));
+
+    step(ib, p, inv, x, y, O, NG_IR_NONE, sx_op(k, NG_OP_ADD, inbase, Q), sm, sx_op(k, NG_OP_ADD, outbase, Q), S, wc, ws,
+         scale);
+    NgIrRef qloop = sx_for(k, qv, q0, q1, block(ib), 0);
+    if (tloop) {
+        add(ob, qloop);
+        k->body = sx_for(k, tv, sx_i(k, 0), sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_MUL, outer, m), nc), block(ob),
+                         NG_IR_PARALLEL);
+    } else if (rows) {
+        add(ob, qloop);
+        k->body = sx_for(k, tv, sx_i(k, 0), outer, sx_for(k, ov, sx_i(k, 0), m, block(ob), 0), NG_IR_PARALLEL);
+    } else {
+        add(ob, sx_for(k, ov, sx_i(k, 0), outer, qloop, 0));
+        k->body = sx_for(k, tv, sx_i(k, 0), m, block(ob), NG_IR_PARALLEL);
+    }
+    return k->status;
+}
+
+/* PRE: params src ((outer, len, inner) real, or (outer, len, inner, 2) parts
+ * of a complex input), dst (outer, Nout, inner, 2), [chirp (n, 2)]; scalars
+ * n, [scale]. dst[o, j] = the input's point j (0 beyond len or n; C2R: the
+ * Hermitian extension), conjugated, times the chirp, times scale. */
+static NgStatus build_pre(NgIrKernel *k, const FftKey *key)
+{
+    NgDType dt = (NgDType)key->dt, sdt = (NgDType)key->other;
+    bool cplx = ng_dtype_is_complex(sdt), herm = key->flags & FF_HERM, inv = key->flags & FF_INV;
+    int src = ng_ir_param_array(k, cplx ? ng_dtype_real(sdt) : sdt, cplx ? 4 : 3, true, false);
+    int dst = ng_ir_param_array(k, dt, 4, true, true);
+    int chirp = key->flags & FF_CHIRP ? ng_ir_param_array(k, dt, 2, true, false) : -1;
+    NgIrRef n = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef scale = key->flags & FF_SCALE ? ng_ir_scalar(k, ng_ir_param_scalar(k, dt)) : NG_IR_NONE;
+    NgIrRef outer = ng_ir_shape(k, dst, 0), nout = ng_ir_shape(k, dst, 1), inner = ng_ir_shape(k, dst, 2);
+    NgIrRef len = ng_ir_shape(k, src, 1);
+
+    Body outb, inb;
+    Body *ob = &outb, *ib = &inb;
+    ob->k = ib->k = k;
+    ob->dt = ib->dt = dt;
+    ob->n = ib->n = 0;
+    int tv = ng_ir_var(k, NG_INT64), iv = ng_ir_var(k, NG_INT64);
+    NgIrRef T = ng_ir_varref(k, tv), I = ng_ir_varref(k, iv);
+    NgIrRef o = let_i(ob, sx_op(k, NG_OP_FLOORDIV, T, nout));
+    NgIrRef j = let_i(ob, sx_op(k, NG_OP_SUB, T, sx_op(k, NG_OP_MUL, o, nout)));
+    NgIrRef jj = j, negim = NG_IR_NONE, zeroim = NG_IR_NONE;
+    if (herm) { /* points above n/2 are the conjugates of n - j; 0 and n/2 are real */
+        NgIrRef half = sx_op(k, NG_OP_FLOORDIV, n, sx_i(k, 2));
+        NgIrRef upper = let_dt(ob, NG_BOOL, sx_cmp(k, NG_OP_GT, j, half));
+        jj = let_i(ob, ng_ir_select(k, upper, sx_op(k, NG_OP_SUB, n, j), j));
+        negim = upper;
+        zeroim = let_dt(ob, NG_BOOL, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, sx_cmp(k, NG_OP_EQ, j, sx_i(k, 0)),
+                                                  sx_cmp(k, NG_OP_EQ, sx_op(k, NG_OP_MUL, j, sx_i(k, 2)), n)));
+    }
+    NgIrRef valid = let_dt(ob, NG_BOOL, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, sx_cmp(k, NG_OP_LT, jj, len),
+                                                     sx_cmp(k, NG_OP_LT, j, n)));
+    NgIrRef cc = NG_IR_NONE, cs = NG_IR_NONE;
+    if (chirp >= 0) {
+        NgIrRef jc = sx_op(k, NG_OP_MINIMUM, j, sx_op(k, NG_OP_SUB, n, sx_i(k, 1)));
+        cc = let_dt(ob, dt, sx_load2(k, chirp, jc, sx_i(k, 0)));
+        cs = let_dt(ob, dt, sx_load2(k, chirp, jc, sx_i(k, 1)));
+    }
+    NgIrRef zero = fconst(ib, 0.0);
+    NgIrRef re = ng_ir_select(k, valid, ng_ir_cast(k, dt, ld4(k, src, o, jj, I, cplx ? 0 : -1)), zero);
+    NgIrRef im = cplx ? ng_ir_select(k, valid, ng_ir_cast(k, dt, ld4(k, src, o, jj, I, 1)), zero) : zero;
+    Cx v = let_c(ib, (Cx){re, im});
+    if (cplx || herm) {
+        NgIrRef neg = negim;
+        if (key->flags & FF_CONJ)
+            neg = neg == NG_IR_NONE ? ng_ir_const_i(k, NG_BOOL, 1) : ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, neg);
+        if (neg != NG_IR_NONE)
+            v.im = ng_ir_select(k, neg, fneg(ib, v.im), v.im);
+        if (zeroim != NG_IR_NONE)
+            v.im = ng_ir_select(k, zeroim, zero, v.im);
+        v = let_c(ib, v);
+    }
+    if (chirp >= 0)
+        v = cmul(ib, v, cc, cs, !inv);
+    if (key->flags & FF_SCALE)
+        v = cscale(ib, v, scale);
+    add(ib, st4(k, dst, o, j, I, 0, v.re));
+    add(ib, st4(k, dst, o, j, I, 1, v.im));
+    add(ob, sx_for(k, iv, sx_i(k, 0), inner, block(ib), 0));
+    k->body = sx_for(k, tv, sx_i(k, 0), sx_op(k, NG_OP_MUL, outer, nout), block(ob), NG_IR_PARALLEL);
+    return k->status;
+}
+
+/* POST: params src (outer, Nin, inner, 2), dst ((outer, Nout, inner, 2)
+ * parts of a complex output, or (outer, Nout, inner) real), [chirp (n, 2)];
+ * scalars [scale]. dst[o, k] = src[o, k] times the chirp, times scale,
+ * conjugated, or its real part. */
+static NgStatus build_post(NgIrKernel *k, const FftKey *key)
+{
+    NgDType dt = (NgDType)key->dt, odt = (NgDType)key->other;
+    bool real = key->flags & FF_REAL, inv = key->flags & FF_INV;
+    int src = ng_ir_param_array(k, dt, 4, true, false);
+    int dst = ng_ir_param_array(k, real ? odt : ng_dtype_real(odt), real ? 3 : 4, true, true);
+    int chirp = key->flags & FF_CHIRP ? ng_ir_param_array(k, dt, 2, true, false) : -1;
+    NgIrRef scale = key->flags & FF_SCALE ? ng_ir_scalar(k, ng_ir_param_scalar(k, dt)) : NG_IR_NONE;
+    NgIrRef outer = ng_ir_shape(k, dst, 0), nout = ng_ir_shape(k, dst, 1), inner = ng_ir_shape(k, src, 2);
+
+    Body outb, inb;
+    Body *ob = &outb, *ib = &inb;
+    ob->k = ib->k = k;
+    ob->dt = ib->dt = dt;
+    ob->n = ib->n = 0;
+    int tv = ng_ir_var(k, NG_INT64), iv = ng_ir_var(k, NG_INT64);
+    NgIrRef T = ng_ir_varref(k, tv), I = ng_ir_varref(k, iv);
+    NgIrRef o = let_i(ob, sx_op(k, NG_OP_FLOORDIV, T, nout));
+    NgIrRef j = let_i(ob, sx_op(k, NG_OP_SUB, T, sx_op(k, NG_OP_MUL, o, nout)));
+    NgIrRef cc = NG_IR_NONE, cs = NG_IR_NONE;
+    if (chirp >= 0) {
+        cc = let_dt(ob, dt, sx_load2(k, chirp, j, sx_i(k, 0)));
+        cs = let_dt(ob, dt, sx_load2(k, chirp, j, sx_i(k, 1)));
+    }
+    Cx v = {ld4(k, src, o, j, I, 0), ld4(k, src, o, j, I, 1)};
+    if (chirp >= 0)
+        v = cmul(ib, let_c(ib, v), cc, cs, !inv);
+    if (key->flags & FF_SCALE)
+        v = cscale(ib, v, scale);
+    if (real) {
+        add(ib, st4(k, dst, o, j, I, -1, ng_ir_cast(k, odt, v.re)));
+    } else {
+        NgDType rdt = ng_dtype_real(odt);
+        if (key->flags & FF_CONJ)
+            v.im = fneg(ib, v.im);
+        add(ib, st4(k, dst, o, j, I, 0, ng_ir_cast(k, rdt, v.re)));
+        add(ib, st4(k, dst, o, j, I, 1, ng_ir_cast(k, rdt, v.im)));
+    }
+    add(ob, sx_for(k, iv, sx_i(k, 0), inner, block(ib), 0));
+    k->body = sx_for(k, tv, sx_i(k, 0), sx_op(k, NG_OP_MUL, outer, nout), block(ob), NG_IR_PARALLEL);
+    return k->status;
+}
+
+/* MUL: params a (outer, M, inner, 2) read and written, B (M, 2): a[o, k] *=
+ * B[k], or (inverse) conj(B[(M - k) mod M]), the transform of the conjugate
+ * chirp. */
+static NgStatus build_mul(NgIrKernel *k, const FftKey *key)
+{
+    NgDType dt = (NgDType)key->dt;
+    bool inv = key->flags & FF_INV;
+    int a = ng_ir_param_array(k, dt, 4, true, true);
+    int bf = ng_ir_param_array(k, dt, 2, true, false);
+    NgIrRef outer = ng_ir_shape(k, a, 0), M = ng_ir_shape(k, a, 1), inner = ng_ir_shape(k, a, 2);
+
+    Body outb, inb;
+    Body *ob = &outb, *ib = &inb;
+    ob->k = ib->k = k;
+    ob->dt = ib->dt = dt;
+    ob->n = ib->n = 0;
+    int tv = ng_ir_var(k, NG_INT64), iv = ng_ir_var(k, NG_INT64);
+    NgIrRef T = ng_ir_varref(k, tv), I = ng_ir_varref(k, iv);
+    NgIrRef o = let_i(ob, sx_op(k, NG_OP_FLOORDIV, T, M));
+    NgIrRef j = let_i(ob, sx_op(k, NG_OP_SUB, T, sx_op(k, NG_OP_MUL, o, M)));
+    NgIrRef jb = inv ? ng_ir_select(k, sx_cmp(k, NG_OP_EQ, j, sx_i(k, 0)), sx_i(k, 0), sx_op(k, NG_OP_SUB, M, j)) : j;
+    jb = let_i(ob, jb);
+    NgIrRef wc = let_dt(ob, dt, sx_load2(k, bf, jb, sx_i(k, 0)));
+    NgIrRef ws = let_dt(ob, dt, sx_load2(k, bf, jb, sx_i(k, 1)));
+    Cx v = let_c(ib, (Cx){ld4(k, a, o, j, I, 0), ld4(k, a, o, j, I, 1)});
+    v = cmul(ib, v, wc, ws, inv);
+    add(ib, st4(k, a, o, j, I, 0, v.re));
+    add(ib, st4(k, a, o, j, I, 1, v.im));
+    add(ob, sx_for(k, iv, sx_i(k, 0), inner, block(ib), 0));
+    k->body = sx_for(k, tv, sx_i(k, 0), sx_op(k, NG_OP_MUL, outer, M), block(ob), NG_IR_PARALLEL);
+    return k->status;
+}
+
+/* ROWS (cpu): all the passes of one length in one kernel. A thread takes a
+ * row and a block of up to W columns and runs the passes one after the
+ * other on them, so its elements stay in its cache (instead of a trip
+ * through memory per pass). Params: X (outer, N, inner, 2) read, A, B (the
+ * same) written, tw (N, 2); scalars W, [scale]. Pass f reads X (f = 0) or
+ * the buffer pass f-1 wrote, and writes A or B so that the last pass writes
+ * A; X may be the buffer pass 0 does not write. The passes' m and s are
+ * constants (the radices are the key). */
+static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
+{
+    NgDType dt = (NgDType)key->dt;
+    bool inv = key->flags & FF_INV, one = key->flags & FF_INNER1;
+    int X = ng_ir_param_array(k, dt, 4, true, false);
+    int A = ng_ir_param_array(k, dt, 4, true, true);
+    int B = ng_ir_param_array(k, dt, 4, true, true);
+    int tw = ng_ir_param_array(k, dt, 2, true, false);
+    NgIrRef W = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef scale = key->flags & FF_SCALE ? ng_ir_scalar(k, ng_ir_param_scalar(k, dt)) : NG_IR_NONE;
+    NgIrRef outer = ng_ir_shape(k, A, 0), inner = ng_ir_shape(k, A, 2);
+    int64_t n = 1;
+    for (int f = 0; f < key->nfac; f++)
+        n *= key->fac[f];
+
+    Body top;
+    top.k = k;
+    top.dt = dt;
+    top.n = 0;
+    int tv = ng_ir_var(k, NG_INT64);
+    NgIrRef T = ng_ir_varref(k, tv);
+    NgIrRef nb = one ? sx_i(k, 1) : sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, inner, W), sx_i(k, 1)), W);
+    NgIrRef o = let_i(&top, one ? T : sx_op(k, NG_OP_FLOORDIV, T, nb));
+    NgIrRef i0 = NG_IR_NONE, i1 = NG_IR_NONE;
+    if (!one) {
+        i0 = let_i(&top, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_SUB, T, sx_op(k, NG_OP_MUL, o, nb)), W));
+        i1 = let_i(&top, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, i0, W), inner));
+    }
+    int64_t s = 1;
+    int src = X;
+    for (int f = 0; f < key->nfac; f++) {
+        int p = key->fac[f];
+        int64_t m = n / (s * p);
+        int dst = (key->nfac - 1 - f) % 2 == 0 ? A : B;
+        Body kb, qb;
+        kb.k = qb.k = k;
+        kb.dt = qb.dt = dt;
+        kb.n = qb.n = 0;
+        int kv = ng_ir_var(k, NG_INT64), qv = ng_ir_var(k, NG_INT64), iv = one ? -1 : ng_ir_var(k, NG_INT64);
+        NgIrRef K = ng_ir_varref(k, kv), Q = ng_ir_varref(k, qv), I = one ? sx_i(k, 0) : ng_ir_varref(k, iv);
+        NgIrRef wc[16], ws[16];
+        NgIrRef ks = let_i(&kb, sx_op(k, NG_OP_MUL, K, sx_i(k, s)));
+        for (int r = 1; r < p; r++) {
+            NgIrRef idx = sx_op(k, NG_OP_MUL, ks, sx_i(k, r));
+            wc[r] = let_dt(&kb, dt, sx_load2(k, tw, idx, sx_i(k, 0)));
+            ws[r] = let_dt(&kb, dt, sx_load2(k, tw, idx, sx_i(k, 1)));
+        }
+        NgIrRef inb = let_i(&kb, sx_op(k, NG_OP_MUL, K, sx_i(k, s)));
+        NgIrRef outb = let_i(&kb, sx_op(k, NG_OP_MUL, K, sx_i(k, s * p)));
+        step(&qb, p, inv, src, dst, o, I, sx_op(k, NG_OP_ADD, inb, Q), sx_i(k, s * m), sx_op(k, NG_OP_ADD, outb, Q),
+             sx_i(k, s), wc, ws, f == key->nfac - 1 ? scale : NG_IR_NONE);
+        NgIrRef inner_loop = one ? block(&qb) : sx_for(k, iv, i0, i1, block(&qb), 0);
+        add(&kb, sx_for(k, qv, sx_i(k, 0), sx_i(k, s), inner_loop, 0));
+        add(&top, sx_for(k, kv, sx_i(k, 0), sx_i(k, m), block(&kb), 0));
+        src = dst;
+        s *= p;
+    }
+    k->body = sx_for(k, tv, sx_i(k, 0), sx_op(k, NG_OP_MUL, outer, nb), block(&top), NG_IR_PARALLEL);
+    return k->status;
+}
+
+/* The skeleton of the elementwise-like kernels: a parallel loop over (row
+ * o, point j < nj) and, inside, over the columns i. */
+typedef struct Loop {
+    Body ob, ib;   /* statements per (o, j), per column */
+    int tv, iv;    /* the loop variables */
+    NgIrRef o, j, i;
+} Loop;
+
+static void loop_begin(Loop *L, NgIrKernel *k, NgDType dt, NgIrRef nj)
+{
+    L->ob.k = L->ib.k = k;
+    L->ob.dt = L->ib.dt = dt;
+    L->ob.n = L->ib.n = 0;
+    L->tv = ng_ir_var(k, NG_INT64);
+    L->iv = ng_ir_var(k, NG_INT64);
+    NgIrRef T = ng_ir_varref(k, L->tv);
+    L->i = ng_ir_varref(k, L->iv);
+    L->o = let_i(&L->ob, sx_op(k, NG_OP_FLOORDIV, T, nj));
+    L->j = let_i(&L->ob, sx_op(k, NG_OP_SUB, T, sx_op(k, NG_OP_MUL, L->o, nj)));
+}
+
+static NgStatus loop_end(Loop *L, NgIrKernel *k, NgIrRef outer, NgIrRef nj, NgIrRef inner)
+{
+    add(&L->ob, sx_for(k, L->iv, sx_i(k, 0), inner, block(&L->ib), 0));
+    k->body = sx_for(k, L->tv, sx_i(k, 0), sx_op(k, NG_OP_MUL, outer, nj), block(&L->ob), NG_IR_PARALLEL);
+    return k->status;
+}
+
+/* point q of a (outer, len, inner[, 2]) input of dtype sdt as a complex value
+ * of dt, 0 unless `valid` */
+static Cx load_point(Body *b, int src, NgDType sdt, NgIrRef o, NgIrRef q, NgIrRef i, NgIrRef valid)
+{
+    NgIrKernel *k = b->k;
+    bool cplx = ng_dtype_is_complex(sdt);
+    NgIrRef zero = fconst(b, 0.0);
+    NgIrRef re = ng_ir_select(k, valid, ng_ir_cast(k, b->dt, ld4(k, src, o, q, i, cplx ? 0 : -1)), zero);
+    NgIrRef im = cplx ? ng_ir_select(k, valid, ng_ir_cast(k, b->dt, ld4(k, src, o, q, i, 1)), zero) : zero;
+    return let_c(b, (Cx){re, im});
+}
+
+/* RPACK: params src (outer, len, inner) real, dst (outer, h, inner, 2);
+ * scalar n. dst[o, j] = x[2j] + i x[2j+1] (points from len or n on are 0). */
+static NgStatus build_rpack(NgIrKernel *k, const FftKey *key)
+{
+    NgDType dt = (NgDType)key->dt, sdt = (NgDType)key->other;
+    int src = ng_ir_param_array(k, sdt, 3, true, false);
+    int dst = ng_ir_param_array(k, dt, 4, true, true);
+    NgIrRef n = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef lim = sx_op(k, NG_OP_MINIMUM, ng_ir_shape(k, src, 1), n), h = ng_ir_shape(k, dst, 1);
+    Loop L;
+    loop_begin(&L, k, dt, h);
+    NgIrRef e = let_i(&L.ob, sx_op(k, NG_OP_MUL, L.j, sx_i(k, 2))), od = sx_op(k, NG_OP_ADD, e, sx_i(k, 1));
+    NgIrRef zero = fconst(&L.ib, 0.0);
+    NgIrRef re = ng_ir_select(k, sx_cmp(k, NG_OP_LT, e, lim), ng_ir_cast(k, dt, ld4(k, src, L.o, e, L.i, -1)), zero);
+    NgIrRef im = ng_ir_select(k, sx_cmp(k, NG_OP_LT, od, lim), ng_ir_cast(k, dt, ld4(k, src, L.o, od, L.i, -1)), zero);
+    add(&L.ib, st4(k, dst, L.o, L.j, L.i, 0, re));
+    add(&L.ib, st4(k, dst, L.o, L.j, L.i, 1, im));
+    return loop_end(&L, k, ng_ir_shape(k, dst, 0), h, ng_ir_shape(k, dst, 2));
+}
+
+/* RSPLIT: params Z (outer, h, inner, 2), dst (outer, h+1, inner, 2), rtw
+ * (h+1, 2); scalar [scale]. With a = Z[k mod h], b = conj(Z[(h-k) mod h]):
+ * X[k] = (a + b)/2 + w^k (a - b)/(2i), w = exp(-2 pi i/n). */
+static NgStatus build_rsplit(NgIrKernel *k, const FftKey *key)
+{
+    NgDType dt = (NgDType)key->dt;
+    int zs = ng_ir_param_array(k, dt, 4, true, false);
+    int dst = ng_ir_param_array(k, dt, 4, true, true);
+    int rtw = ng_ir_param_array(k, dt, 2, true, false);
+    NgIrRef scale = key->flags & FF_SCALE ? ng_ir_scalar(k, ng_ir_param_scalar(k, dt)) : NG_IR_NONE;
+    NgIrRef h = ng_ir_shape(k, zs, 1), nj = ng_ir_shape(k, dst, 1);
+    Loop L;
+    loop_begin(&L, k, dt, nj);
+    NgIrRef ka = let_i(&L.ob, ng_ir_select(k, sx_cmp(k, NG_OP_EQ, L.j, h), sx_i(k, 0), L.j));
+    NgIrRef kb = let_i(&L.ob, ng_ir_select(k, sx_cmp(k, NG_OP_EQ, ka, sx_i(k, 0)), sx_i(k, 0), sx_op(k, NG_OP_SUB, h, ka)));
+    NgIrRef wc = let_dt(&L.ob, dt, sx_load2(k, rtw, L.j, sx_i(k, 0)));
+    NgIrRef ws = let_dt(&L.ob, dt, sx_load2(k, rtw, L.j, sx_i(k, 1)));
+    Body *b = &L.ib;
+    Cx a = let_c(b, (Cx){ld4(k, zs, L.o, ka, L.i, 0), ld4(k, zs, L.o, ka, L.i, 1)});
+    Cx c = let_c(b, (Cx){ld4(k, zs, L.o, kb, L.i, 0), fneg(b, ld4(k, zs, L.o, kb, L.i, 1))});
+    NgIrRef half = fconst(b, 0.5);
+    Cx e = cscale(b, cadd(b, a, c), half);
+    Cx d = let_c(b, cscale(b, cmul_mi(b, csub(b, a, c), false), half));
+    Cx v = cadd(b, e, cmul(b, d, wc, ws, true));
+    if (scale != NG_IR_NONE)
+        v = cscale(b, let_c(b, v), scale);
+    if (key->flags & FF_CONJ)
+        v.im = fneg(b, v.im);
+    add(b, st4(k, dst, L.o, L.j, L.i, 0, v.re));
+    add(b, st4(k, dst, L.o, L.j, L.i, 1, v.im));
+    return loop_end(&L, k, ng_ir_shape(k, dst, 0), nj, ng_ir_shape(k, dst, 2));
+}
+
+/* CPACK: params src (outer, len, inner[, 2]) any dtype, dst (outer, h,
+ * inner, 2), rtw (h+1, 2). With a = X[k], b = conj(X[h-k]) (the imaginary
+ * parts of X[0] and X[h] dropped, points from len on 0, conjugated first
+ * with FF_CONJ): dst[k] = (a + b) + i w^-k (a - b), whose h-point inverse
+ * DFT is y[2j] + i y[2j+1], y the n-point inverse DFT of the Hermitian X. */
+static NgStatus build_cpack(NgIrKernel *k, const FftKey *key)
+{
+    NgDType dt = (NgDType)key->dt, sdt = (NgDType)key->other;
+    bool cplx = ng_dtype_is_complex(sdt);
+    int src = ng_ir_param_array(k, cplx ? ng_dtype_real(sdt) : sdt, cplx ? 4 : 3, true, false);
+    int dst = ng_ir_param_array(k, dt, 4, true, true);
+    int rtw = ng_ir_param_array(k, dt, 2, true, false);
+    NgIrRef len = ng_ir_shape(k, src, 1), h = ng_ir_shape(k, dst, 1);
+    Loop L;
+    loop_begin(&L, k, dt, h);
+    NgIrRef kb = let_i(&L.ob, sx_op(k, NG_OP_SUB, h, L.j));
+    NgIrRef wc = let_dt(&L.ob, dt, sx_load2(k, rtw, L.j, sx_i(k, 0)));
+    NgIrRef ws = let_dt(&L.ob, dt, sx_load2(k, rtw, L.j, sx_i(k, 1)));
+    NgIrRef first = let_dt(&L.ob, NG_BOOL, sx_cmp(k, NG_OP_EQ, L.j, sx_i(k, 0)));
+    Body *b = &L.ib;
+    NgIrRef zero = fconst(b, 0.0);
+    Cx a = load_point(b, src, sdt, L.o, L.j, L.i, sx_cmp(k, NG_OP_LT, L.j, len));
+    Cx c = load_point(b, src, sdt, L.o, kb, L.i, sx_cmp(k, NG_OP_LT, kb, len));
+    bool conj = key->flags & FF_CONJ;
+    a.im = ng_ir_select(k, first, zero, conj ? fneg(b, a.im) : a.im);   /* X[0] is real */
+    c.im = ng_ir_select(k, first, zero, conj ? c.im : fneg(b, c.im));   /* conj(X[h - k]); X[h] is real */
+    a = let_c(b, a);
+    c = let_c(b, c);
+    Cx e = cadd(b, a, c);
+    Cx d = let_c(b, cmul(b, csub(b, a, c), wc, ws, false));
+    Cx v = cadd(b, e, cmul_mi(b, d, true));
+    add(b, st4(k, dst, L.o, L.j, L.i, 0, v.re));
+    add(b, st4(k, dst, L.o, L.j, L.i, 1, v.im));
+    return loop_end(&L, k, ng_ir_shape(k, dst, 0), h, ng_ir_shape(k, dst, 2));
+}
+
+/* CUNPACK: params z (outer, h, inner, 2), dst (outer, 2h, inner) real of
+ * the output dtype; scalar [scale]. dst[2j] = re z[j], dst[2j+1] = im z[j]. */
+static NgStatus build_cunpack(NgIrKernel *k, const FftKey *key)
+{
+    NgDType dt = (NgDType)key->dt, odt = (NgDType)key->other;
+    int zs = ng_ir_param_array(k, dt, 4, true, false);
+    int dst = ng_ir_param_array(k, odt, 3, true, true);
+    NgIrRef scale = key->flags & FF_SCALE ? ng_ir_scalar(k, ng_ir_param_scalar(k, dt)) : NG_IR_NONE;
+    NgIrRef h = ng_ir_shape(k, zs, 1);
+    Loop L;
+    loop_begin(&L, k, dt, h);
+    NgIrRef e = let_i(&L.ob, sx_op(k, NG_OP_MUL, L.j, sx_i(k, 2)));
+    Body *b = &L.ib;
+    Cx v = {ld4(k, zs, L.o, L.j, L.i, 0), ld4(k, zs, L.o, L.j, L.i, 1)};
+    if (scale != NG_IR_NONE)
+        v = cscale(b, v, scale);
+    add(b, st4(k, dst, L.o, e, L.i, -1, ng_ir_cast(k, odt, v.re)));
+    add(b, st4(k, dst, L.o, sx_op(k, NG_OP_ADD, e, sx_i(k, 1)), L.i, -1, ng_ir_cast(k, odt, v.im)));
+    return loop_end(&L, k, ng_ir_shape(k, zs, 0), h, ng_ir_shape(k, zs, 2));
+}
+
+static NgStatus build_fft(const void *ctx, NgIrKernel *k)
+{
+    const FftKey *key = ctx;
+    switch (key->kind) {
+    case FK_PASS_K: case FK_PASS_O: case FK_PASS_T: return build_pass(k, key);
+    case FK_PRE: return build_pre(k, key);
+    case FK_POST: return build_post(k, key);
+    case FK_ROWS: return build_rows(k, key);
+    case FK_RPACK: return build_rpack(k, key);
+    case FK_RSPLIT: return build_rsplit(k, key);
+    case FK_CPACK: return build_cpack(k, key);
+    case FK_CUNPACK: return build_cunpack(k, key);
+    default: return build_mul(k, key);
+    }
+}
+
+static NgStatus get_kernel(NgDevice *dev, FftKey key, const NgKernel **kern)
+{
+    key.tag = 'T';
+    return ng_kernel_get(dev, &key, sizeof key, build_fft, &key, kern);
+}
+
+static FftKey make_key(int kind, NgDType dt, NgDType other, int radix, unsigned flags)
+{
+    FftKey key;
+    memset(&key, 0, sizeof key);
+    key.kind = (uint8_t)kind;
+    key.dt = (int8_t)dt;
+    key.other = (int8_t)other;
+    key.nfac = 1;
+    key.fac[0] = (uint8_t)radix;
+    key.flags = (uint8_t)flags;
+    return key;
+}
+
+/* Appends the arguments of the C-contiguous array `a` viewed with shape
+ * (ndim axes) in real elements: a complex array's parts are its last axis
+ * of 2. */
+static void kargs_view(NgKArg *args, int *na, const NgArray *a, int ndim, const int64_t *shape)
+{
+    int64_t strides[4], st = 1;
+    for (int d = ndim - 1; d >= 0; d--) {
+        strides[d] = st;
+        st *= shape[d];
+    }
+    NgArray v = *a;
+    v.dtype = ng_dtype_real(a->dtype);
+    ng_kargs_array(args, na, &v, ndim, shape, strides);
+}
+
+static void karg_real(NgKArg *args, int *na, double v) { args[(*na)++].f = v; }
+static void karg_int(NgKArg *args, int *na, int64_t v) { args[(*na)++].i = v; }
+
+/* ---- plans ------------------------------------------------------------ */
+
+typedef struct Plan {
+    NgDevice *dev;
+    int64_t n;            /* transform length */
+    NgDType dt;           /* precision: NG_FLOAT32 or NG_FLOAT64 */
+    int nfac;             /* number of passes (direct plans) */
+    int fac[MAXFAC];      /* their radices, first pass first */
+    bool real;            /* the twiddles of a real transform of even n (tw only) */
+    int64_t m;            /* Bluestein's convolution length (0: a direct plan) */
+    NgArray tw;           /* direct: (n, 2) cos, sin of 2 pi j/n; real: (n/2 + 1, 2) */
+    NgArray chirp;        /* Bluestein: (n, 2) cos, sin of pi j^2/n */
+    NgArray bfft;         /* Bluestein: (m,) complex, the m-point DFT of the chirp (conjugate of exp(-pi i j^2/n)) */
+} Plan;
+
+static void plan_release(Plan *p)
+{
+    ng_array_release(&p->tw);
+    ng_array_release(&p->chirp);
+    ng_array_release(&p->bfft);
+}
+
+static void view_or_none(const NgArray *a, NgArray *out)
+{
+    if (a->buf)
+        ng_array_view(a, out);
+    else
+        memset(out, 0, sizeof *out);
+}
+
+/* dst = a copy of src that holds its own references */
+static void plan_copy(const Plan *src, Plan *dst)
+{
+    *dst = *src;
+    view_or_none(&src->tw, &dst->tw);
+    view_or_none(&src->chirp, &dst->chirp);
+    view_or_none(&src->bfft, &dst->bfft);
+}
+
+/* The radices of n: 4s, one 2, then odd primes up to MAXRADIX; -1 when n
+ * has a larger prime factor. */
+static int factorize(int64_t n, int *fac)
+{
+    static const int odd[] = {3, 5, 7, 11, 13};
+    int nf = 0;
+    while (n % 4 == 0) {
+        fac[nf++] = 4;
+        n /= 4;
+    }
+    if (n % 2 == 0) {
+        fac[nf++] = 2;
+        n /= 2;
+    }
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++)
+        while (n % odd[i] == 0) {
+            fac[nf++] = odd[i];
+            n /= odd[i];
+        }
+    return n == 1 ? nf : -1;
+}
+
+/* A new device array of dtype dt (real, or complex: pairs of doubles) and
+ * the given shape holding the doubles v, rounded once to float32 for the
+ * single-precision dtypes (in place: v is clobbered). */
+static NgStatus upload_doubles(NgDevice *dev, NgDType dt, int ndim, const int64_t *shape, double *v, NgArray *out)
+{
+    NgStatus st = ng_array_empty(dev, dt, ndim, shape, out);
+    if (st != NG_OK)
+        return st;
+    if (ng_dtype_real(dt) == NG_FLOAT32) { /* float32 values fit in the doubles' memory */
+        float *f = (float *)v;
+        int64_t count = out->size * (ng_dtype_is_complex(dt) ? 2 : 1);
+        for (int64_t i = 0; i < count; i++)
+            f[i] = (float)v[i];
+    }
+    st = ng_array_upload(out, v, NULL);
+    if (st != NG_OK)
+        ng_array_release(out);
+    return st;
+}
+
+/* A (rows, 2) table of (cos, sin) pairs. */
+static NgStatus upload_table(NgDevice *dev, NgDType dt, int64_t rows, double *v, NgArray *out)
+{
+    int64_t shape[2] = {rows, 2};
+    return upload_doubles(dev, dt, 2, shape, v, out);
+}
+
+static NgStatus plan_get(NgDevice *dev, int64_t n, NgDType dt, bool real, Plan *out);
+static NgStatus run_passes(const Plan *pl, const NgArray *cur, NgArray *a, NgArray *b, int64_t outer, int64_t inner,
+                           bool inv, const double *scale, const NgArray **res);
+
+static NgStatus plan_build(NgDevice *dev, int64_t n, NgDType dt, bool real, Plan *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->dev = dev;
+    pl->n = n;
+    pl->dt = dt;
+    pl->real = real;
+    NgStatus st = NG_OK;
+    double *host = NULL;
+    if (real) { /* w^k = exp(-2 pi i k/n), k = 0 .. n/2: the split of a half-length transform */
+        int64_t rows = n / 2 + 1;
+        if (!(host = ng_malloc((size_t)rows * 2 * sizeof(double))))
+            return ng_error_set(NG_ERR_NOMEM, "out of host memory for an fft plan of %lld points", (long long)n);
+        for (int64_t j = 0; j < rows; j++)
+            unit_root(j, n, &host[2 * j], &host[2 * j + 1]);
+        st = upload_table(dev, dt, rows, host, &pl->tw);
+        ng_free(host);
+        return st;
+    }
+    int nf = factorize(n, pl->fac);
+    if (nf >= 0) {
+        pl->nfac = nf;
+        if (!(host = ng_malloc((size_t)n * 2 * sizeof(double))))
+            return ng_error_set(NG_ERR_NOMEM, "out of host memory for an fft plan of %lld points", (long long)n);
+        for (int64_t j = 0; j < n; j++)
+            unit_root(j, n, &host[2 * j], &host[2 * j + 1]);
+        st = upload_table(dev, dt, n, host, &pl->tw);
+        ng_free(host);
+        return st;
+    }
+    int64_t m = 1;
+    while (m < 2 * n - 1)
+        m *= 2;
+    pl->m = m;
+    if (!(host = ng_malloc((size_t)m * 2 * sizeof(double))))
+        return ng_error_set(NG_ERR_NOMEM, "out of host memory for an fft plan of %lld points", (long long)n);
+    for (int64_t j = 0; j < n; j++) { /* pi j^2 / n = 2 pi (j^2 mod 2n) / 2n */
+        int64_t q = (int64_t)(((unsigned __int128)j * (unsigned __int128)j) % (unsigned __int128)(2 * n));
+        unit_root(q, 2 * n, &host[2 * j], &host[2 * j + 1]);
+    }
+    /* b[j] = b[m - j] = exp(+pi i j^2/n) for j < n, 0 between */
+    for (int64_t j = n; j < m; j++)
+        host[2 * j] = host[2 * j + 1] = 0;
+    for (int64_t j = 1; j < n; j++) {
+        host[2 * (m - j)] = host[2 * j];
+        host[2 * (m - j) + 1] = host[2 * j + 1];
+    }
+    double *chirp = ng_malloc((size_t)n * 2 * sizeof(double));
+    if (!chirp) {
+        ng_free(host);
+        return ng_error_set(NG_ERR_NOMEM, "out of host memory for an fft plan of %lld points", (long long)n);
+    }
+    memcpy(chirp, host, (size_t)n * 2 * sizeof(double));
+    st = upload_table(dev, dt, n, chirp, &pl->chirp);
+    ng_free(chirp);
+    NgArray bvec = {0}, s1 = {0}, s2 = {0};
+    Plan sub;
+    memset(&sub, 0, sizeof sub);
+    NgDType cdt = dt == NG_FLOAT32 ? NG_COMPLEX64 : NG_COMPLEX128;
+    if (st == NG_OK)
+        st = upload_doubles(dev, cdt, 1, &m, host, &bvec);
+    if (st == NG_OK)
+        st = plan_get(dev, m, dt, false, &sub);
+    if (st == NG_OK)
+        st = ng_array_empty(dev, cdt, 1, &m, &s1);
+    if (st == NG_OK)
+        st = ng_array_empty(dev, cdt, 1, &m, &s2);
+    const NgArray *res = NULL;
+    if (st == NG_OK)
+        st = run_passes(&sub, &bvec, &s1, &s2, 1, 1, false, NULL, &res);
+    if (st == NG_OK)
+        ng_array_view(res, &pl->bfft);
+    ng_free(host);
+    plan_release(&sub);
+    ng_array_release(&bvec);
+    ng_array_release(&s1);
+    ng_array_release(&s2);
+    if (st != NG_OK)
+        plan_release(pl);
+    return st;
+}
+
+static struct {
+    Plan plan;
+    uint64_t used;   /* last use, on plan_clock */
+    bool live;
+} plans[PLAN_CACHE];
+static uint64_t plan_clock;
+static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The plan of length n in precision dt on dev, built on first use; *out
+ * holds its own references (plan_release it). */
+static NgStatus plan_get(NgDevice *dev, int64_t n, NgDType dt, bool real, Plan *out)
+{
+    pthread_mutex_lock(&plan_lock);
+    for (int i = 0; i < PLAN_CACHE; i++)
+        if (plans[i].live && plans[i].plan.dev == dev && plans[i].plan.n == n && plans[i].plan.dt == dt &&
+            plans[i].plan.real == real) {
+            plans[i].used = ++plan_clock;
+            plan_copy(&plans[i].plan, out);
+            pthread_mutex_unlock(&plan_lock);
+            return NG_OK;
+        }
+    pthread_mutex_unlock(&plan_lock);
+    Plan fresh;
+    NgStatus st = plan_build(dev, n, dt, real, &fresh); /* outside the lock: it may need the plan of its convolution */
+    if (st != NG_OK)
+        return st;
+    size_t bytes = 0;
+    const NgArray *parts[3] = {&fresh.tw, &fresh.chirp, &fresh.bfft};
+    for (int i = 0; i < 3; i++)
+        bytes += parts[i]->buf ? (size_t)parts[i]->size * (size_t)ng_array_itemsize(parts[i]) : 0;
+    if (bytes > PLAN_CACHE_MAX_BYTES) {
+        *out = fresh;
+        return NG_OK;
+    }
+    pthread_mutex_lock(&plan_lock);
+    int slot = 0;
+    for (int i = 0; i < PLAN_CACHE; i++) {
+        if (plans[i].live && plans[i].plan.dev == dev && plans[i].plan.n == n && plans[i].plan.dt == dt &&
+            plans[i].plan.real == real) {
+            slot = -1; /* another thread built it meanwhile */
+            break;
+        }
+        if (!plans[i].live || (plans[slot].live && plans[i].used < plans[slot].used))
+            slot = i;
+    }
+    if (slot >= 0) {
+        if (plans[slot].live)
+            plan_release(&plans[slot].plan);
+        plan_copy(&fresh, &plans[slot].plan);
+        plans[slot].live = true;
+        plans[slot].used = ++plan_clock;
+    }
+    pthread_mutex_unlock(&plan_lock);
+    *out = fresh;
+    return NG_OK;
+}
+
+/* ---- running ---------------------------------------------------------- */
+
+/* The passes of pl as one ROWS kernel (cpu; see build_rows). */
+static NgStatus run_rows(const Plan *pl, const NgArray *cur, NgArray *a, NgArray *b, int64_t outer, int64_t inner,
+                         bool inv, const double *scale, const NgArray **res)
+{
+    NgArray *d0 = cur == a ? b : a, *d1 = d0 == a ? b : a;
+    NgArray *pa = pl->nfac % 2 ? d0 : d1, *pb = pl->nfac % 2 ? d1 : d0;
+    if (!pb->buf) /* one pass: B is never written */
+        pb = pa;
+    int64_t n = pl->n, W = 1;
+    if (inner > 1) { /* columns per thread: about 128 KiB of complex128 each, and at least 16 work items */
+        W = 8192 / n < 1 ? 1 : 8192 / n;
+        W = W < inner ? W : inner;
+        while (W > 1 && outer * ((inner + W - 1) / W) < 16)
+            W /= 2;
+    }
+    unsigned flags = (inv ? FF_INV : 0) | (scale ? FF_SCALE : 0) | (inner == 1 ? FF_INNER1 : 0);
+    FftKey key = make_key(FK_ROWS, pl->dt, NG_NODTYPE, 0, flags);
+    key.nfac = (uint8_t)pl->nfac;
+    for (int f = 0; f < pl->nfac; f++)
+        key.fac[f] = (uint8_t)pl->fac[f];
+    const NgKernel *kern;
+    NgStatus st = get_kernel(pl->dev, key, &kern);
+    if (st != NG_OK)
+        return st;
+    NgKArg args[4 * 10 + 4];
+    int na = 0;
+    int64_t sh[4] = {outer, n, inner, 2}, sht[2] = {n, 2};
+    kargs_view(args, &na, cur, 4, sh);
+    kargs_view(args, &na, pa, 4, sh);
+    kargs_view(args, &na, pb, 4, sh);
+    kargs_view(args, &na, &pl->tw, 2, sht);
+    karg_int(args, &na, W);
+    if (scale)
+        karg_real(args, &na, *scale);
+    int64_t items = outer * ((inner + W - 1) / W);
+    if ((st = ng_kernel_launch(kern, args, na, items, outer * n * inner)) != NG_OK)
+        return st;
+    *res = pa;
+    return NG_OK;
+}
+
+/* Runs the passes of the direct plan pl over cur ((outer, n, inner)
+ * complex, C-contiguous; read only unless it is a or b), writing a and b
+ * in turn; *res is the array holding the result (cur when there are no
+ * passes). scale (may be NULL) is applied by the last pass. */
+static NgStatus run_passes(const Plan *pl, const NgArray *cur, NgArray *a, NgArray *b, int64_t outer, int64_t inner,
+                           bool inv, const double *scale, const NgArray **res)
+{
+    NgDevice *dev = pl->dev;
+    bool host = dev->be->target->par == NG_PAR_OPENMP;
+    const NgArray *x = cur;
+    int64_t n = pl->n, s = 1, L = n * inner;
+    /* ROWS kernels are built per length (about half a second of compiling, once per machine):
+     * for transforms big enough to repay it; small ones share the per-radix pass kernels */
+    if (host && pl->nfac >= 1 && pl->nfac <= MAXROWFAC && n <= ROWS_MAX && outer * L >= ROWS_MIN_WORK)
+        return run_rows(pl, cur, a, b, outer, inner, inv, scale, res);
+    for (int f = 0; f < pl->nfac; f++) {
+        int p = pl->fac[f];
+        int64_t m = n / (s * p), S = s * inner;
+        bool last = f == pl->nfac - 1;
+        NgArray *y = x == a ? b : a;
+        unsigned flags = (inv ? FF_INV : 0) | (last && scale ? FF_SCALE : 0);
+        /* cpu: parallel over rows when there are many, else over k while there are enough k, else over
+         * rows and chunks of q; GPUs: a thread per butterfly */
+        int kind = !host ? FK_PASS_T : outer >= 16 ? FK_PASS_O : m >= 32 ? FK_PASS_K : FK_PASS_T;
+        bool kloop = kind != FK_PASS_T;
+        int64_t C = 1, nc = S;
+        if (host && !kloop) {
+            int64_t want = (64 + outer * m - 1) / (outer * m);
+            nc = want < S ? want : S;
+            C = (S + nc - 1) / nc;
+            nc = (S + C - 1) / C;
+        }
+        const NgKernel *kern;
+        NgStatus st = get_kernel(dev, make_key(kind, pl->dt, NG_NODTYPE, p, flags), &kern);
+        if (st != NG_OK)
+            return st;
+        NgKArg args[3 * 8 + 8];
+        int na = 0;
+        int64_t sh3[3] = {outer, L, 2}, sht[2] = {n, 2};
+        kargs_view(args, &na, x, 3, sh3);
+        kargs_view(args, &na, y, 3, sh3);
+        kargs_view(args, &na, &pl->tw, 2, sht);
+        karg_int(args, &na, m);
+        karg_int(args, &na, S);
+        karg_int(args, &na, s);
+        if (!kloop) {
+            karg_int(args, &na, C);
+            karg_int(args, &na, nc);
+        }
+        if (flags & FF_SCALE)
+            karg_real(args, &na, *scale);
+        int64_t extent = kind == FK_PASS_O ? outer : kind == FK_PASS_K ? m : outer * m * nc;
+        if ((st = ng_kernel_launch(kern, args, na, extent, outer * L)) != NG_OK)
+            return st;
+        x = y;
+        s *= p;
+    }
+    *res = x;
+    return NG_OK;
+}
+
+/* PRE: src (outer, len, inner) of any dtype -> dst (outer, nout, inner) complex. */
+static NgStatus run_pre(const Plan *pl, const NgArray *src, int64_t outer, int64_t len, int64_t inner,
+                        const NgArray *dst, int64_t nout, unsigned flags, double scale)
+{
+    const NgKernel *kern;
+    NgStatus st = get_kernel(pl->dev, make_key(FK_PRE, pl->dt, src->dtype, 0, flags), &kern);
+    if (st != NG_OK)
+        return st;
+    NgKArg args[3 * 10 + 4];
+    int na = 0;
+    int64_t shs[4] = {outer, len, inner, 2}, shd[4] = {outer, nout, inner, 2}, shc[2] = {pl->n, 2};
+    kargs_view(args, &na, src, ng_dtype_is_complex(src->dtype) ? 4 : 3, shs);
+    kargs_view(args, &na, dst, 4, shd);
+    if (flags & FF_CHIRP)
+        kargs_view(args, &na, &pl->chirp, 2, shc);
+    karg_int(args, &na, pl->n);
+    if (flags & FF_SCALE)
+        karg_real(args, &na, scale);
+    return ng_kernel_launch(kern, args, na, outer * nout, outer * nout * inner);
+}
+
+/* POST: src (outer, nin, inner) complex -> dst (outer, nout, inner). */
+static NgStatus run_post(const Plan *pl, const NgArray *src, int64_t outer, int64_t nin, int64_t inner,
+                         const NgArray *dst, int64_t nout, unsigned flags, double scale)
+{
+    const NgKernel *kern;
+    NgStatus st = get_kernel(pl->dev, make_key(FK_POST, pl->dt, dst->dtype, 0, flags), &kern);
+    if (st != NG_OK)
+        return st;
+    NgKArg args[3 * 10 + 4];
+    int na = 0;
+    int64_t shs[4] = {outer, nin, inner, 2}, shd[4] = {outer, nout, inner, 2}, shc[2] = {pl->n, 2};
+    kargs_view(args, &na, src, 4, shs);
+    kargs_view(args, &na, dst, flags & FF_REAL ? 3 : 4, shd);
+    if (flags & FF_CHIRP)
+        kargs_view(args, &na, &pl->chirp, 2, shc);
+    if (flags & FF_SCALE)
+        karg_real(args, &na, scale);
+    return ng_kernel_launch(kern, args, na, outer * nout, outer * nout * inner);
+}
+
+static NgStatus run_mul(const Plan *pl, const NgArray *a, int64_t outer, int64_t inner, bool inv)
+{
+    const NgKernel *kern;
+    NgStatus st = get_kernel(pl->dev, make_key(FK_MUL, pl->dt, NG_NODTYPE, 0, inv ? FF_INV : 0), &kern);
+    if (st != NG_OK)
+        return st;
+    NgKArg args[2 * 10 + 2];
+    int na = 0;
+    int64_t sha[4] = {outer, pl->m, inner, 2}, shb[2] = {pl->m, 2};
+    kargs_view(args, &na, a, 4, sha);
+    kargs_view(args, &na, &pl->bfft, 2, shb);
+    return ng_kernel_launch(kern, args, na, outer * pl->m, outer * pl->m * inner);
+}
+
+/* Launches the kernel of `key` over `narr` arrays (each viewed with its
+ * rank and shape in real elements), then the int scalars, then scale when
+ * key has FF_SCALE; extent = the parallel loop's length. */
+typedef struct View {
+    const NgArray *a;
+    int ndim;
+    int64_t shape[4];
+} View;
+
+static NgStatus launch_views(NgDevice *dev, FftKey key, int narr, const View *v, int nint, const int64_t *ints,
+                             double scale, int64_t extent, int64_t work)
+{
+    const NgKernel *kern;
+    NgStatus st = get_kernel(dev, key, &kern);
+    if (st != NG_OK)
+        return st;
+    NgKArg args[4 * 10 + 8];
+    int na = 0;
+    for (int i = 0; i < narr; i++)
+        kargs_view(args, &na, v[i].a, v[i].ndim, v[i].shape);
+    for (int i = 0; i < nint; i++)
+        karg_int(args, &na, ints[i]);
+    if (key.flags & FF_SCALE)
+        karg_real(args, &na, scale);
+    return ng_kernel_launch(kern, args, na, extent, work);
+}
+
+/* rfft / irfft of even n through the n/2-point complex transform `half`
+ * (direct) and the split twiddles `rp` (see RPACK, RSPLIT, CPACK,
+ * CUNPACK). shape is the input's shape; *res the new output. */
+static NgStatus run_packed(NgFftKind kind, const NgArray *x, int axis, int64_t outer, int64_t len, int64_t inner,
+                           int64_t n, bool conj, double scale, const Plan *half, const Plan *rp, NgDType odt,
+                           int64_t *shape, NgArray *res)
+{
+    NgDevice *dev = half->dev;
+    NgDType rdt = half->dt, cdt = rdt == NG_FLOAT32 ? NG_COMPLEX64 : NG_COMPLEX128;
+    int64_t h = n / 2;
+    int nd = x->ndim;
+    NgArray bufa = {0}, bufb = {0}, xv;
+    const NgArray *cur = &bufa, *r;
+    unsigned sc = scale != 1.0 ? FF_SCALE : 0;
+    bool view = kind == NG_FFT_R2C && x->dtype == rdt && inner == 1 && len == n;
+    shape[axis] = h;
+    NgStatus st = NG_OK;
+    if (!view || half->nfac >= 1)
+        st = ng_array_empty(dev, cdt, nd, shape, &bufa);
+    if (st == NG_OK && half->nfac >= 1)
+        st = ng_array_empty(dev, cdt, nd, shape, &bufb);
+    if (st != NG_OK)
+        goto done;
+    View vx = {x, ng_dtype_is_complex(x->dtype) ? 4 : 3, {outer, len, inner, 2}};
+    View va = {&bufa, 4, {outer, h, inner, 2}}, vt = {&rp->tw, 2, {h + 1, 2}};
+    if (kind == NG_FFT_R2C) {
+        if (view) { /* the real row read as n/2 complex points: no copy */
+            xv = *x;
+            xv.dtype = cdt;
+            xv.shape[axis] = h;
+            xv.size = x->size / 2;
+            ng_array_set_contiguous_strides(&xv);
+            cur = &xv;
+        } else {
+            View v2[2] = {vx, va};
+            if ((st = launch_views(dev, make_key(FK_RPACK, rdt, x->dtype, 0, 0), 2, v2, 1, &n, 1.0, outer * h,
+                                   outer * h * inner)) != NG_OK)
+                goto done;
+        }
+        if ((st = run_passes(half, cur, &bufa, &bufb, outer, inner, false, NULL, &r)) != NG_OK)
+            goto done;
+        shape[axis] = h + 1;
+        if ((st = ng_array_empty(dev, odt, nd, shape, res)) != NG_OK)
+            goto done;
+        View v3[3] = {{r, 4, {outer, h, inner, 2}}, {res, 4, {outer, h + 1, inner, 2}}, vt};
+        st = launch_views(dev, make_key(FK_RSPLIT, rdt, odt, 0, sc | (conj ? FF_CONJ : 0)), 3, v3, 0, NULL, scale,
+                          outer * (h + 1), outer * (h + 1) * inner);
+    } else {
+        View v3[3] = {vx, va, vt};
+        if ((st = launch_views(dev, make_key(FK_CPACK, rdt, x->dtype, 0, conj ? FF_CONJ : 0), 3, v3, 0, NULL, 1.0,
+                               outer * h, outer * h * inner)) != NG_OK ||
+            (st = run_passes(half, &bufa, &bufa, &bufb, outer, inner, true, NULL, &r)) != NG_OK)
+            goto done;
+        shape[axis] = n;
+        if ((st = ng_array_empty(dev, odt, nd, shape, res)) != NG_OK)
+            goto done;
+        View v2[2] = {{r, 4, {outer, h, inner, 2}}, {res, 3, {outer, n, inner}}};
+        st = launch_views(dev, make_key(FK_CUNPACK, rdt, odt, 0, sc), 2, v2, 0, NULL, scale, outer * h,
+                          outer * h * inner);
+    }
+done:
+    ng_array_release(&bufa);
+    ng_array_release(&bufb);
+    if (st != NG_OK)
+        ng_array_release(res);
+    return st;
+}
+
+/* NumPy's result dtypes: the compute precision and the output dtype. */
+static NgStatus fft_dtypes(NgDType in, NgFftKind kind, int64_t n, NgDType *real, NgDType *out)
+{
+    if (!ng_dtype_info(in)->supported)
+        return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet", ng_dtype_info(in)->name);
+    if (kind == NG_FFT_R2C && ng_dtype_is_complex(in))
+        return ng_error_set(NG_ERR_TYPE,
+                            "ufunc 'rfft_n_%s' not supported for the input types, and the inputs could not be "
+                            "safely coerced to any supported types according to the casting rule ''safe''",
+                            n % 2 ? "odd" : "even");
+    bool single = in == NG_FLOAT16 || in == NG_FLOAT32 || in == NG_COMPLEX64;
+    *real = single ? NG_FLOAT32 : NG_FLOAT64;
+    if (kind == NG_FFT_C2R)
+        *out = in == NG_FLOAT16 ? NG_FLOAT16 : *real;
+    else
+        *out = single ? NG_COMPLEX64 : NG_COMPLEX128;
+    return NG_OK;
+}
+
+NgStatus ng_op_fft(const NgArray *a, int axis, int64_t n, NgFftKind kind, bool inverse, bool conj, double scale,
+                   NgArray *out)
+{
+    if (n < 1)
+        return ng_error_set(NG_ERR_VALUE, "Invalid number of FFT data points (%lld) specified.", (long long)n);
+    NgStatus st = ng_axis_normalize(&axis, a->ndim);
+    if (st != NG_OK)
+        return st;
+    NgDType rdt = NG_FLOAT64, odt = NG_COMPLEX128;
+    if ((st = fft_dtypes(a->dtype, kind, n, &rdt, &odt)) != NG_OK)
+        return st;
+    NgDType cdt = rdt == NG_FLOAT32 ? NG_COMPLEX64 : NG_COMPLEX128;
+    NgDevice *dev = ng_array_device(a);
+    int64_t len = a->shape[axis], outer = 1, inner = 1, nout = kind == NG_FFT_R2C ? n / 2 + 1 : n;
+    for (int d = 0; d < axis; d++)
+        outer *= a->shape[d];
+    for (int d = axis + 1; d < a->ndim; d++)
+        inner *= a->shape[d];
+    int64_t shape[NG_MAXDIMS];
+    memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->ndim);
+    shape[axis] = nout;
+    if (outer * inner == 0)
+        return ng_array_empty(dev, odt, a->ndim, shape, out);
+
+    bool inv = kind == NG_FFT_C2C ? inverse : kind == NG_FFT_C2R;
+    bool scaled = scale != 1.0;
+    NgArray x = {0}, bufa = {0}, bufb = {0}, res = {0};
+    Plan pl, sub;
+    memset(&pl, 0, sizeof pl);
+    memset(&sub, 0, sizeof sub);
+    if ((st = ng_op_ascontiguous(a, false, &x)) != NG_OK)
+        return st;
+    if (kind != NG_FFT_C2C && n % 2 == 0) { /* even real transforms: half as long, when that is direct */
+        if ((st = plan_get(dev, n / 2, rdt, false, &sub)) != NG_OK)
+            goto done;
+        if (sub.m == 0) {
+            if ((st = plan_get(dev, n, rdt, true, &pl)) == NG_OK)
+                st = run_packed(kind, &x, axis, outer, len, inner, n, conj, scale, &sub, &pl, odt, shape, &res);
+            goto done;
+        }
+        plan_release(&sub);
+    }
+    if ((st = plan_get(dev, n, rdt, false, &pl)) != NG_OK)
+        goto done;
+    unsigned pre = (kind == NG_FFT_C2R ? FF_HERM : 0) | (kind == NG_FFT_C2R && conj ? FF_CONJ : 0);
+    unsigned post = (kind == NG_FFT_C2R ? FF_REAL : 0) | (kind == NG_FFT_R2C && conj ? FF_CONJ : 0);
+    if (pl.m == 0) { /* direct */
+        bool need_pre = pre || x.dtype != cdt || len != n || pl.nfac == 0;
+        bool need_post = kind != NG_FFT_C2C;
+        /* the norm factor: by POST, else the last pass, else PRE */
+        bool pre_scale = scaled && !need_post && pl.nfac == 0, pass_scale = scaled && !need_post && pl.nfac > 0;
+        shape[axis] = n;
+        if ((st = ng_array_empty(dev, cdt, a->ndim, shape, &bufa)) != NG_OK)
+            goto done;
+        if (pl.nfac >= 2 || (pl.nfac == 1 && need_pre))
+            if ((st = ng_array_empty(dev, cdt, a->ndim, shape, &bufb)) != NG_OK)
+                goto done;
+        const NgArray *cur = &x, *r;
+        if (need_pre) {
+            if ((st = run_pre(&pl, &x, outer, len, inner, &bufa, n, pre | (pre_scale ? FF_SCALE : 0), scale)) != NG_OK)
+                goto done;
+            cur = &bufa;
+        }
+        if ((st = run_passes(&pl, cur, &bufa, &bufb, outer, inner, inv, pass_scale ? &scale : NULL, &r)) != NG_OK)
+            goto done;
+        if (!need_post) {
+            ng_array_view(r, &res);
+        } else {
+            shape[axis] = nout;
+            if ((st = ng_array_empty(dev, odt, a->ndim, shape, &res)) != NG_OK)
+                goto done;
+            st = run_post(&pl, r, outer, n, inner, &res, nout, post | (scaled ? FF_SCALE : 0), scale);
+        }
+    } else { /* Bluestein */
+        int64_t m = pl.m;
+        if ((st = plan_get(dev, m, rdt, false, &sub)) != NG_OK)
+            goto done;
+        shape[axis] = m;
+        if ((st = ng_array_empty(dev, cdt, a->ndim, shape, &bufa)) != NG_OK ||
+            (st = ng_array_empty(dev, cdt, a->ndim, shape, &bufb)) != NG_OK)
+            goto done;
+        unsigned dir = inv ? FF_INV : 0;
+        const NgArray *r;
+        if ((st = run_pre(&pl, &x, outer, len, inner, &bufa, m, pre | dir | FF_CHIRP, 1.0)) != NG_OK ||
+            (st = run_passes(&sub, &bufa, &bufa, &bufb, outer, inner, false, NULL, &r)) != NG_OK ||
+            (st = run_mul(&pl, r, outer, inner, inv)) != NG_OK ||
+            (st = run_passes(&sub, r, &bufa, &bufb, outer, inner, true, NULL, &r)) != NG_OK)
+            goto done;
+        shape[axis] = nout;
+        if ((st = ng_array_empty(dev, odt, a->ndim, shape, &res)) != NG_OK)
+            goto done;
+        st = run_post(&pl, r, outer, m, inner, &res, nout, post | dir | FF_CHIRP | FF_SCALE, scale / (double)m);
+    }
+done:
+    ng_array_release(&x);
+    ng_array_release(&bufa);
+    ng_array_release(&bufb);
+    plan_release(&pl);
+    plan_release(&sub);
+    if (st != NG_OK) {
+        ng_array_release(&res);
+        return st;
+    }
+    *out = res;
+    return NG_OK;
+}
