@@ -168,26 +168,81 @@ def full_like(a, fill_value, dtype=None, shape=None):
     return full(s, fill_value, d)
 
 
+def _is_complex(v):
+    return isinstance(v, (complex, _np.complexfloating))
+
+
+def _complex_range(n, first, step, dtype, device):
+    """n values first + i*step of a complex dtype, each part an arange of its own on the device
+    (NumPy's complex fill computes the parts apart too)."""
+    out = _core.empty(n, dtype, device)
+    out.real[...] = _core.arange(first.real, n, step.real, float64, device)
+    out.imag[...] = _core.arange(first.imag, n, step.imag, float64, device)
+    return out
+
+
 def arange(start, stop=None, step=None, dtype=None, device=None):
+    """NumPy's arange: the length from Python arithmetic on the arguments ((stop - start) / step;
+    for complex arguments the smaller of the ceilings of its two parts), the values start + i*delta
+    with delta = dtype(start + step) - dtype(start), as NumPy's fill computes them."""
     if stop is None:
         start, stop = 0, start
     if step is None:
         step = 1
+    args = (start, stop, step)
+    cplx = _builtins.any(_is_complex(v) for v in args)
+    if dtype is None:
+        ints = _builtins.all(isinstance(v, (int, _np.integer)) for v in args)
+        dtype = int64 if ints else complex128 if cplx else float64
+    dt = _np.dtype(dtype)
+    if cplx and dt.kind != "c":
+        raise TypeError("must be real number, not complex")
     if step == 0:
         raise ZeroDivisionError("division by zero")
-    n = _builtins.max(0, _math.ceil((stop - start) / step))
-    if dtype is None:
-        ints = _builtins.all(isinstance(v, (int, _np.integer)) for v in (start, stop, step))
-        dtype = int64 if ints else float64
-    return _core.arange(float(start), n, float(step), dtype, device)
+    q = (stop - start) / step
+    if cplx:
+        q = complex(q)
+        n = _builtins.min(_math.ceil(q.real), _math.ceil(q.imag))
+    else:
+        n = _math.ceil(q)
+    n = _builtins.max(0, n)
+    if dt.kind == "b":
+        return _core.arange(float(start), n, float(step), dtype, device)
+    first = dt.type(start)
+    second = dt.type(start + step) if n > 1 else first
+    if dt.kind == "c":
+        first, second = complex(first), complex(second)
+        return _complex_range(n, first, complex(second.real - first.real, second.imag - first.imag), dtype,
+                              device)
+    if dt.kind in "iu":
+        return _core.arange(float(int(first)), n, float(int(second) - int(first)), dtype, device)
+    return _core.arange(float(first), n, float(second) - float(first), dtype, device)
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, device=None):
+    """NumPy's linspace; complex start/stop give complex128 (then dtype), each part start + i*step
+    with NumPy's complex step (delta / div) and the last value stop when endpoint."""
     num = _operator.index(num)
-    out = _core.linspace(float(start), float(stop), num, bool(endpoint), dtype, device)
+    div = (num - 1) if endpoint else num
+    if dtype is None:  # NumPy's: the arguments' result type (NumPy scalars strong), at least inexact
+        dtype = _np.result_type(start, stop)
+        dtype = dtype if dtype.kind in "fc" else float64
+    if not (_is_complex(start) or _is_complex(stop)):
+        out = _core.linspace(float(start), float(stop), num, bool(endpoint), dtype, device)
+        step = (stop - start) / div if div > 0 else _math.nan
+    else:
+        if num < 0:
+            raise ValueError("Number of samples, %d, must be non-negative." % num)
+        s, e = complex(start), complex(stop)
+        step = complex(_np.complex128(e - s) / div) if div > 0 else _math.nan  # NumPy's complex division
+        out = _complex_range(num, s, step if div > 0 else 0j, complex128, device)
+        if endpoint and num > 1:
+            out[-1] = e
+        if _np.issubdtype(dtype, _np.integer):
+            out = floor(out)  # noqa: F821 (NumPy floors before an integer cast: TypeError for complex)
+        out = out.astype(dtype, copy=False)
     if retstep:
-        div = (num - 1) if endpoint else num
-        return out, ((stop - start) / div if div > 0 else _math.nan)
+        return out, step
     return out
 
 

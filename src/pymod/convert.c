@@ -79,6 +79,25 @@ int ngpy_implicit(bool upload, PyObject *what)
     return 0;
 }
 
+/* NumPy's ComplexWarning when a cast drops imaginary parts (complex -> a
+ * real float or an integer; complex -> bool is a nonzero test and silent),
+ * once per call as NumPy gives it; -1 when the warning is an error
+ * (warnings filter "error"). */
+int ngpy_warn_complex_cast(NgDType from, NgDType to)
+{
+    static PyObject *category; /* numpy.exceptions.ComplexWarning, looked up once */
+    if (!ng_dtype_is_complex(from) || ng_dtype_is_complex(to) || to == NG_BOOL)
+        return 0;
+    if (!category) {
+        PyObject *mod = PyImport_ImportModule("numpy.exceptions");
+        category = mod ? PyObject_GetAttrString(mod, "ComplexWarning") : NULL;
+        Py_XDECREF(mod);
+        if (!category)
+            return -1;
+    }
+    return PyErr_WarnEx(category, "Casting complex values to real discards the imaginary part", 1);
+}
+
 /* ---- dtypes ---- */
 
 int ngpy_dtype(PyObject *o, NgDType *out)
@@ -148,8 +167,17 @@ static NgDType dtype_of_format(const char *fmt, Py_ssize_t itemsize)
 static int upload_buffer(PyObject *o, NgArray *out)
 {
     Py_buffer view;
-    if (PyObject_GetBuffer(o, &view, PyBUF_RECORDS_RO) < 0)
+    if (PyObject_GetBuffer(o, &view, PyBUF_RECORDS_RO) < 0) {
+        /* NumPy exports no buffer for some dtypes (datetime64: ValueError): unsupported too */
+        PyObject *npdt = PyErr_ExceptionMatches(PyExc_ValueError) ? PyObject_GetAttrString(o, "dtype") : NULL;
+        if (npdt) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "numgpu does not support dtype %S yet (supported: bool, int8-64, "
+                         "uint8-64, float16-64, complex64, complex128)", npdt);
+            Py_DECREF(npdt);
+        }
         return -1;
+    }
     NgDType dt = dtype_of_format(view.format, view.itemsize);
     int rc = -1;
     if (dt == NG_NODTYPE) {
@@ -205,6 +233,8 @@ int ngpy_to_array(PyObject *o, NgDType dtype, NgArray *out)
             ng_array_view(a, out);
             return 0;
         }
+        if (ngpy_warn_complex_cast(a->dtype, dtype) < 0)
+            return -1;
         st = ng_op_astype(a, dtype, out);
         return st == NG_OK ? 0 : (ngpy_raise(st), -1);
     }

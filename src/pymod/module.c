@@ -74,6 +74,18 @@ static PyObject *f_empty(PyObject *m, PyObject *args)
     return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
 }
 
+/* NumPy's dtype of an array made from one Python scalar of this kind (the
+ * precision policy applied to float and complex). */
+static NgDType scalar_default_dtype(NgKind kind)
+{
+    switch (kind) {
+    case NG_KIND_BOOL: return NG_BOOL;
+    case NG_KIND_INT: return NG_INT64;
+    case NG_KIND_COMPLEX: return ngpy.float32 ? NG_COMPLEX64 : NG_COMPLEX128;
+    default: return ngpy_float_default();
+    }
+}
+
 static PyObject *f_full(PyObject *m, PyObject *args)
 {
     PyObject *shape_o, *value, *dtype = Py_None, *device = Py_None;
@@ -93,12 +105,26 @@ static PyObject *f_full(PyObject *m, PyObject *args)
     if (v.array) { /* an array fill value: broadcast it */
         if (dt == NG_NODTYPE)
             dt = v.array->dtype;
+        if (ngpy_warn_complex_cast(v.array->dtype, dt) < 0) {
+            ng_array_release(&tv);
+            return NULL;
+        }
         st = ng_array_empty(dev, dt, nd, shape, &out);
         if (st == NG_OK && (st = ng_op_assign(&out, &v)) != NG_OK)
             ng_array_release(&out);
     } else {
         if (dt == NG_NODTYPE)
-            dt = v.scalar.kind == NG_KIND_BOOL ? NG_BOOL : v.scalar.kind == NG_KIND_INT ? NG_INT64 : ngpy_float_default();
+            dt = scalar_default_dtype(v.scalar.kind);
+        if (v.scalar.kind == NG_KIND_COMPLEX && !ng_dtype_is_complex(dt)) {
+            /* NumPy's unsafe cast of the fill value: real part (warned), nonzero test for bool */
+            if (ngpy_warn_complex_cast(NG_COMPLEX128, dt) < 0)
+                return NULL;
+            bool nz = v.scalar.v.f != 0 || v.scalar.im != 0;
+            v.scalar.kind = dt == NG_BOOL ? NG_KIND_BOOL : NG_KIND_FLOAT;
+            if (dt == NG_BOOL)
+                v.scalar.v.i = nz;
+            v.scalar.im = 0;
+        }
         st = ng_op_full(dev, dt, nd, shape, &v.scalar, &out);
     }
     ng_array_release(&tv);

@@ -270,6 +270,22 @@ static PyObject *mp_subscript(PyObject *self, PyObject *key)
     return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
 }
 
+/* A value to store into an array of dtype `to`: NumPy's ComplexWarning for
+ * complex arrays into real ones, and a Python complex into bool is its
+ * truth value (NumPy stores bool(value); into other real dtypes it is a
+ * TypeError, which the assignment itself raises). -1 with an exception. */
+static int store_value(NgOperand *v, NgDType to)
+{
+    if (v->array)
+        return ngpy_warn_complex_cast(v->array->dtype, to);
+    if (v->scalar.kind == NG_KIND_COMPLEX && to == NG_BOOL) {
+        v->scalar.v.i = v->scalar.v.f != 0 || v->scalar.im != 0;
+        v->scalar.kind = NG_KIND_BOOL;
+        v->scalar.im = 0;
+    }
+    return 0;
+}
+
 static int mp_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
 {
     if (!value) {
@@ -283,6 +299,10 @@ static int mp_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
     NgArray tv;
     if (ngpy_operand(value, &v, &tv) < 0)
         return -1;
+    if (store_value(&v, ARR(self)->dtype) < 0) {
+        ng_array_release(&tv);
+        return -1;
+    }
     if (ngpy_index(key, &n, items, tmps, &ntmp) < 0) {
         ng_array_release(&tv);
         return -1;
@@ -500,6 +520,8 @@ static PyObject *m_astype(PyObject *self, PyObject *args, PyObject *kw)
         Py_INCREF(self);
         return self;
     }
+    if (ngpy_warn_complex_cast(ARR(self)->dtype, dt) < 0)
+        return NULL;
     NgArray out;
     NgStatus st = ng_op_astype(ARR(self), dt, &out);
     return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
@@ -668,6 +690,10 @@ static PyObject *m_fill(PyObject *self, PyObject *value)
     NgArray tv;
     if (ngpy_operand(value, &v, &tv) < 0)
         return NULL;
+    if (store_value(&v, ARR(self)->dtype) < 0) {
+        ng_array_release(&tv);
+        return NULL;
+    }
     NgStatus st = ng_op_assign(ARR(self), &v);
     ng_array_release(&tv);
     if (st != NG_OK)

@@ -55,6 +55,9 @@ int ngpy_to_array(PyObject *o, NgDType dtype, NgArray *out);
 int ngpy_dtype(PyObject *o, NgDType *out);
 /* numpy.dtype object for an NgDType (new reference). */
 PyObject *ngpy_dtype_object(NgDType t);
+/* ComplexWarning (NumPy's text) when a cast from `from` to `to` drops imaginary
+ * parts (to a real float or an integer); 0 otherwise. -1 with an exception when warnings are errors. */
+int ngpy_warn_complex_cast(NgDType from, NgDType to);
 /* int or sequence of ints -> shape. -1 on error. */
 int ngpy_shape(PyObject *o, int *ndim, int64_t *shape);
 /* None / int / tuple of ints -> axes; *naxes = -1 for None. -1 on error. */

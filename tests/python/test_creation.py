@@ -3,12 +3,21 @@ arange, linspace, eye, identity; downloads (.get, asnumpy, __array__), Python
 conversions (tolist, item, float/int/bool/index), len, iteration, repr/str
 and the array attributes. NumPy is the oracle throughout."""
 import operator
+import warnings
 
 import numpy as np
 import pytest
 
 import numgpu as ng
-from helpers import ALL, FLOATS, INTS, assert_same, data, dtype_id
+from helpers import ALL, COMPLEX, FLOATS, INTS, assert_same, data, dtype_id
+
+
+def complex_warnings(fn, *args, **kwargs):
+    """fn's result and how many ComplexWarnings it gave (every warning recorded)."""
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        r = fn(*args, **kwargs)
+    return r, sum(issubclass(w.category, np.exceptions.ComplexWarning) for w in got)
 
 
 # ---- asarray / array from NumPy arrays -----------------------------------------
@@ -74,6 +83,14 @@ def test_asarray_of_numgpu_array_is_same_data():
     [1, 2.5, True],
     [2**63 - 1, 0],
     [2**64 - 1],
+    [1j, 2],
+    [1 + 2j, 3.5, True],
+    [[1j], [-2.5 - 0.5j]],
+    [complex("nan+infj"), -0j],
+    [np.complex64(1 + 1j), np.complex64(2)],
+    [np.float16(1.5), np.float16(-2)],
+    [np.float16(1.5), 2.5],
+    [np.complex64(1j), 2.5],
 ], ids=repr)
 def test_asarray_from_lists(obj):
     assert_same(ng.asarray(obj), np.asarray(obj))
@@ -81,7 +98,9 @@ def test_asarray_from_lists(obj):
 
 
 @pytest.mark.parametrize("obj", [0, 7, -3, 2**40, 1.5, -0.0, float("nan"), float("inf"), True, False,
-                                 np.int8(-5), np.uint16(9), np.float32(2.5)], ids=repr)
+                                 np.int8(-5), np.uint16(9), np.float32(2.5), 1j, -2.5 + 3j,
+                                 complex("inf-nanj"), np.complex64(1 - 2j), np.complex128(3j),
+                                 np.float16(2), np.float16(-0.0)], ids=repr)
 def test_asarray_from_scalars(obj):
     assert_same(ng.asarray(obj), np.asarray(obj))
 
@@ -90,11 +109,21 @@ def test_asarray_nested_tuples():
     assert_same(ng.asarray(((1, 2), (3, 4))), np.asarray(((1, 2), (3, 4))))
 
 
-def test_asarray_unsupported_dtype_raises_type_error():
-    with pytest.raises(TypeError):
-        ng.asarray(np.array(["a", "b"]))
-    with pytest.raises(TypeError):
-        ng.asarray(np.zeros(3, np.complex128))
+@pytest.mark.parametrize("src", [np.array(["a", "b"]), np.array([b"a"]), np.array([1, None], dtype=object),
+                                 np.array(["2024-01-01"], dtype="datetime64[D]"), np.array([1], "timedelta64[s]"),
+                                 np.zeros(3, np.longdouble), np.zeros(3, np.clongdouble), np.longdouble(1),
+                                 np.zeros(2, dtype="i4,f8")], ids=lambda a: np.asarray(a).dtype.str)
+def test_asarray_unsupported_dtype_raises_type_error(src):
+    with pytest.raises(TypeError, match="numgpu does not support"):
+        ng.asarray(src)
+
+
+@pytest.mark.parametrize("dt", ["U1", object, "datetime64[s]", np.longdouble, np.clongdouble], ids=str)
+def test_unsupported_dtype_argument_raises_type_error(dt):
+    with pytest.raises(TypeError, match="numgpu does not support"):
+        ng.zeros(3, dtype=dt)
+    with pytest.raises(TypeError, match="numgpu does not support"):
+        ng.asarray([1, 2], dtype=dt)
 
 
 # ---- constant-filled arrays -----------------------------------------------------
@@ -124,9 +153,28 @@ def test_empty_shape_only(shape, dtype):
     assert a.shape == e.shape and a.dtype == e.dtype and a.size == e.size and a.nbytes == e.nbytes
 
 
-@pytest.mark.parametrize("value", [0, 1, -1, 7, 2.5, -0.5, True, False, float("nan"), float("inf")], ids=repr)
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+@pytest.mark.parametrize("value", [0, 1, -1, 7, 2.5, -0.5, True, False, float("nan"), float("inf"), 1 + 2j, -0.5j,
+                                   complex("nan+1j"), np.complex64(1 - 1j), np.float16(2.5), np.complex128(3)],
+                         ids=repr)
 def test_full_value_default_dtype(value):
     assert_same(ng.full((2, 3), value), np.full((2, 3), value))
+    assert_same(ng.full_like(ng.zeros(4, np.int8), value), np.full_like(np.zeros(4, np.int8), value))
+
+
+@pytest.mark.parametrize("value", [1.5 + 2j, -3j, 0j, np.complex64(2.5 - 1j)], ids=repr)
+def test_full_complex_value_into_every_dtype(value, dtype):
+    """A complex fill value into a real dtype: NumPy's unsafe cast (real part; bool: nonzero),
+    with one ComplexWarning except into bool (a nonzero test, silent)."""
+    exp, nexp = complex_warnings(np.full, (3, 2), value, dtype=dtype)
+    got, ngot = complex_warnings(ng.full, (3, 2), value, dtype=dtype)
+    assert_same(got, exp)
+    assert ngot == nexp == (1 if np.dtype(dtype).kind in "iuf" else 0)
+    src = np.zeros(4, dtype)
+    exp, nexp = complex_warnings(np.full_like, src, value)
+    got, ngot = complex_warnings(ng.full_like, ng.asarray(src), value)
+    assert_same(got, exp)
+    assert ngot == nexp
 
 
 @pytest.mark.parametrize("value", [0, 1, 3, True], ids=repr)
@@ -183,10 +231,40 @@ def test_arange_float(args):
     assert_same(ng.arange(*args), np.arange(*args))
 
 
-@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int32, np.uint64, np.float32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int32, np.uint64, np.float16, np.float32, np.float64,
+                                np.complex64, np.complex128], ids=dtype_id)
 def test_arange_dtype(dt):
     assert_same(ng.arange(0, 20, 3, dtype=dt), np.arange(0, 20, 3, dtype=dt))
     assert_same(ng.arange(5, dtype=dt), np.arange(5, dtype=dt))
+    assert_same(ng.arange(0.5, 5, 1.5, dtype=dt), np.arange(0.5, 5, 1.5, dtype=dt))
+
+
+def test_arange_values_are_numpys_fill():
+    """NumPy fills start + i*delta with delta = dtype(start + step) - dtype(start): bit for bit."""
+    for args in [(0.5, 3.3, 0.1), (0.1, 7.0, 0.3), (-1.7, 2.2, 0.13), (1e8 + 0.3, 1e8 + 5, 0.7)]:
+        np.testing.assert_array_equal(ng.arange(*args).get(), np.arange(*args))
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+@pytest.mark.parametrize("args", [(0, 3 + 1j), (1j, 3j, 1j), (0, 5 + 5j, 1 + 1j), (1 + 1j, 10 + 5j, 2 + 1j),
+                                  (-2 + 3j, 4 + 9j, 0.5 + 0.5j), (np.complex64(1j), 4 + 5j), (0, 6 + 8j, 0.3 + 0.2j),
+                                  (3 + 3j,)], ids=str)
+@pytest.mark.parametrize("dt", [None, np.complex64, np.complex128], ids=str)
+def test_arange_complex(args, dt):
+    """Complex arguments: the length is the smaller ceiling of the two parts of (stop - start) / step."""
+    exp = np.arange(*args, dtype=dt)
+    got = ng.arange(*args, dtype=dt)
+    assert_same(got, exp)
+    if dt is not np.complex64:
+        np.testing.assert_array_equal(got.get(), exp)
+
+
+def test_arange_complex_into_real_dtype_raises():
+    for dt in (np.float64, np.int32):
+        with pytest.raises(TypeError, match="must be real number, not complex"):
+            np.arange(1j, 3, dtype=dt)
+        with pytest.raises(TypeError, match="must be real number, not complex"):
+            ng.arange(1j, 3, dtype=dt)
 
 
 def test_arange_zero_step():
@@ -211,9 +289,36 @@ def test_linspace_default_num_and_retstep():
     assert step == pytest.approx(estep)
 
 
-@pytest.mark.parametrize("dt", [np.float32, np.int32, np.int64], ids=dtype_id)
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.int32, np.int64, np.complex64, np.complex128],
+                         ids=dtype_id)
 def test_linspace_dtype(dt):
     assert_same(ng.linspace(0, 10, 7, dtype=dt), np.linspace(0, 10, 7, dtype=dt))
+
+
+@pytest.mark.parametrize("endpoint", [True, False])
+@pytest.mark.parametrize("start,stop,num", [(0, 1 + 1j, 5), (1j, 2, 3), (-1 - 2j, 3 + 7j, 11), (2, 2j, 1), (2, 2j, 0),
+                                            (0.1, 0.9 + 0.3j, 17), (np.complex64(1j), 3, 4), (1j, 1j, 3)], ids=str)
+def test_linspace_complex(start, stop, num, endpoint):
+    """Complex start/stop: complex128, bit for bit NumPy's (its complex step, start + i*step per part)."""
+    got, step = ng.linspace(start, stop, num, endpoint=endpoint, retstep=True)
+    exp, estep = np.linspace(start, stop, num, endpoint=endpoint, retstep=True)
+    assert_same(got, exp)
+    if exp.dtype == np.complex128:  # (NumPy computes a complex64 result in complex64, numgpu casts it)
+        np.testing.assert_array_equal(got.get(), exp)
+    assert (np.isnan(step) and np.isnan(estep)) or step == estep
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.float64, np.float16, np.int32], ids=dtype_id)
+def test_linspace_complex_with_dtype(dt):
+    try:
+        exp, nexp = complex_warnings(np.linspace, 1 - 1j, 5 + 3j, 6, dtype=dt)
+    except TypeError:   # integer dtypes: NumPy floors first, and floor has no complex loop
+        with pytest.raises(TypeError):
+            ng.linspace(1 - 1j, 5 + 3j, 6, dtype=dt)
+        return
+    got, ngot = complex_warnings(ng.linspace, 1 - 1j, 5 + 3j, 6, dtype=dt)
+    assert_same(got, exp)
+    assert ngot == nexp
 
 
 def test_linspace_negative_num():
@@ -331,13 +436,33 @@ def test_item_errors():
 def test_scalar_conversions_of_0d(dt):
     src = np.full((), 3 if dt is not np.bool_ else True, dtype=dt)
     a = ng.asarray(src)
-    assert float(a) == float(src) and type(float(a)) is float
-    assert int(a) == int(src) and type(int(a)) is int
+    if dt in COMPLEX:  # NumPy 2.4: float() and int() of a complex array are TypeErrors
+        for conv in (float, int):
+            with pytest.raises(TypeError, match="not 'complex'"):
+                conv(src)
+            with pytest.raises(TypeError, match="not 'complex'"):
+                conv(a)
+    else:
+        assert float(a) == float(src) and type(float(a)) is float
+        assert int(a) == int(src) and type(int(a)) is int
+    assert complex(a) == complex(src) and type(complex(a)) is complex
     assert bool(a) is bool(src)
     assert bool(ng.asarray(np.zeros((), dt))) is False
 
 
-@pytest.mark.parametrize("dt", [np.bool_, np.int32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("value", [1 + 2j, -0.5j, 1j * 0, complex("nan+1j"), complex("-inf+0j")], ids=repr)
+def test_complex_scalar_conversions(value):
+    for dt in COMPLEX:
+        src, a = np.asarray(value, dtype=dt), ng.asarray(value, dtype=dt)
+        assert repr(complex(a)) == repr(complex(src))
+        assert repr(a.item()) == repr(src.item()) and type(a.item()) is complex
+        assert bool(a) is bool(src)
+        assert repr(a.tolist()) == repr(src.tolist())
+    with pytest.raises(TypeError, match="only 0-dimensional arrays"):
+        complex(ng.asarray([value]))
+
+
+@pytest.mark.parametrize("dt", [np.bool_, np.int32, np.float16, np.float64, np.complex64], ids=dtype_id)
 @pytest.mark.parametrize("shape", [(1,), (1, 1)], ids=str)
 def test_scalar_conversions_of_size_one_nd(dt, shape):
     """NumPy 2.4: bool() of any size-1 array works; float()/int() need 0-d
@@ -346,7 +471,7 @@ def test_scalar_conversions_of_size_one_nd(dt, shape):
     a = ng.asarray(src)
     assert bool(a) is bool(src)
     assert bool(ng.asarray(np.zeros(shape, dt))) is False
-    for conv in (float, int):
+    for conv in (float, int, complex):
         try:
             exp = conv(src)
         except TypeError:
@@ -490,7 +615,8 @@ def test_strides_of_views():
 
 def test_dtype_constants_are_numpys():
     for name in ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                 "float32", "float64"]:
+                 "float16", "float32", "float64", "complex64", "complex128", "half", "single", "double",
+                 "csingle", "cdouble"]:
         assert np.dtype(getattr(ng, name)) == np.dtype(getattr(np, name))
     a = ng.zeros(3, dtype=ng.float32)
     assert a.dtype == np.float32
@@ -510,3 +636,77 @@ def test_astype_and_copy(dtype):
     c = a.copy()
     c[0] = 1
     assert_same(a, src)
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+@pytest.mark.parametrize("to", ALL, ids=dtype_id)
+def test_astype_every_pair(dtype, to):
+    """astype between every pair of dtypes, float16 and complex included, on NumPy's values; a cast
+    that drops imaginary parts gives one ComplexWarning per call (not per element), as NumPy's."""
+    kind = "nonneg" if np.dtype(to).kind == "u" else "any"  # float -> unsigned of negatives is platform-defined
+    src = data(dtype, (4, 5), seed=11, kind=kind)
+    if np.dtype(to).kind in "iu" and np.dtype(dtype).kind in "fc":
+        src = src / 4  # inside every integer type's range
+    if np.dtype(dtype) == np.float16 and np.dtype(to).kind in "iu":
+        src = np.abs(src) if np.dtype(to).kind == "u" else src
+    with np.errstate(all="ignore"):
+        exp, nexp = complex_warnings(src.astype, to)
+    got, ngot = complex_warnings(ng.asarray(src).astype, to)
+    assert_same(got, exp)
+    assert ngot == nexp
+    strided = src[::2, ::-2]
+    with np.errstate(all="ignore"):
+        assert_same(complex_warnings(ng.asarray(src)[::2, ::-2].astype, to)[0], strided.astype(to))
+
+
+@pytest.mark.parametrize("dt", COMPLEX + [np.float16], ids=dtype_id)
+def test_complex_values_into_real_arrays_warn(dt):
+    """Setting complex values into a real array: NumPy keeps the real part with one ComplexWarning
+    (array or NumPy scalar values), and a Python complex is a TypeError."""
+    vals = data(dt, (2, 3), seed=12)
+    for target in (np.float64, np.float32, np.int32, np.bool_):
+        host, dev = np.zeros((2, 3), target), ng.zeros((2, 3), target)
+        _, nexp = complex_warnings(host.__setitem__, Ellipsis, vals)
+        _, ngot = complex_warnings(dev.__setitem__, Ellipsis, ng.asarray(vals))
+        assert ngot == nexp
+        assert_same(dev, host)
+        _, nexp = complex_warnings(host.__setitem__, (0, 1), vals[1, 2])
+        _, ngot = complex_warnings(dev.__setitem__, (0, 1), vals[1, 2])
+        assert ngot == nexp
+        _, nexp = complex_warnings(host.fill, vals[0, 0])
+        _, ngot = complex_warnings(dev.fill, vals[0, 0])
+        assert ngot == nexp
+        assert_same(dev, host)
+        if dt in COMPLEX:
+            for f in (lambda a: a.__setitem__(0, 1j), lambda a: a.fill(2 + 1j), lambda a: a.__setitem__(1, 0j)):
+                if target is np.bool_:  # a Python complex into bool is its truth value
+                    f(host)
+                    f(dev)
+                    assert_same(dev, host)
+                    continue
+                with pytest.raises(TypeError):
+                    f(host)
+                with pytest.raises(TypeError):
+                    f(dev)
+    host, dev = np.zeros(3), ng.zeros(3)
+    _, nexp = complex_warnings(np.asarray, vals, dtype=np.float64)
+    _, ngot = complex_warnings(ng.asarray, ng.asarray(vals), dtype=np.float64)
+    assert ngot == nexp
+
+
+@pytest.mark.parametrize("scalar", [np.complex64(1 - 2j), np.complex128(0.5j), np.float16(2.5), np.float32(1.5)],
+                         ids=repr)
+def test_numpy_scalars_are_strong_operands(dtype, scalar):
+    """A NumPy scalar takes part in promotion with its own dtype (NEP 50), a Python scalar does not."""
+    src = data(dtype, (5,), seed=13)
+    a = ng.asarray(src)
+    for op in ("add", "multiply", "subtract"):
+        with np.errstate(all="ignore"):
+            exp = getattr(np, op)(src, scalar)
+            exp_r = getattr(np, op)(scalar, src)
+        assert_same(getattr(ng, op)(a, scalar), exp)
+        assert_same(getattr(ng, op)(scalar, a), exp_r)
+    with np.errstate(all="ignore"):
+        assert_same(a + scalar, src + scalar)
+        assert_same(scalar * a, scalar * src)
+    assert_same(a + complex(scalar), src + complex(scalar))  # weak: keeps a complex dtype of a's precision
