@@ -467,3 +467,64 @@ from ._array_api import *  # noqa: E402,F401,F403
 from ._run import config, report  # noqa: E402,F401
 from ._fallback import module_getattr as __getattr__  # noqa: E402,F401
 from ._dlpack import from_dlpack  # noqa: E402,F401
+
+# ---- complex numbers ------------------------------------------------------------------
+# NumPy's helpers for complex data (numpy/lib/_type_check_impl.py), each made of device ops;
+# only real_if_close reads one bool back. Defined after the family imports: sort_complex
+# here replaces _sorting's (which kept real dtypes).
+
+
+def angle(z, deg=False):
+    """The argument of z, arctan2(z.imag, z.real) (arctan2(0, z) for real z), in degrees if deg."""
+    z = _arr(z)
+    a = arctan2(z.imag, z.real) if z.dtype.kind == "c" else arctan2(0, z)  # noqa: F821
+    if deg:
+        a *= 180 / pi
+    return a
+
+
+def iscomplex(x):
+    """Elementwise: the imaginary part is nonzero (all False for a real dtype)."""
+    x = _arr(x)
+    return x.imag != 0 if x.dtype.kind == "c" else zeros(x.shape, bool_)
+
+
+def isreal(x):
+    """Elementwise: the imaginary part is zero (all True for a real dtype)."""
+    x = _arr(x)
+    return x.imag == 0 if x.dtype.kind == "c" else ones(x.shape, bool_)
+
+
+def _dtype_only(x):
+    """x's dtype, from its dtype attribute or NumPy's conversion on the host (no upload)."""
+    dt = getattr(x, "dtype", None)
+    return dt if isinstance(dt, _np.dtype) else _np.asarray(x).dtype
+
+
+def iscomplexobj(x):
+    """True if x has a complex dtype (its values are not looked at)."""
+    return _dtype_only(x).kind == "c"
+
+
+def isrealobj(x):
+    """True unless x has a complex dtype."""
+    return not iscomplexobj(x)
+
+
+def real_if_close(a, tol=100):
+    """a.real when every imaginary part is below tol (in machine epsilons when tol > 1), else a."""
+    a = _arr(a)
+    if a.dtype.kind != "c":
+        return a
+    if tol > 1:
+        tol = _np.finfo(a.dtype).eps * tol
+    return a.real if bool(all(absolute(a.imag) < tol)) else a  # noqa: F821
+
+
+def sort_complex(a):
+    """a sorted along its last axis (NumPy's lexicographic order: real part, then imaginary), as a
+    complex array: complex64 for (u)int8/16 input, complex128 for other real dtypes."""
+    b = sort(_arr(a))  # noqa: F405 (from ._sorting)
+    if b.dtype.kind == "c":
+        return b
+    return b.astype(complex64 if b.dtype.char in "bhBH" else complex128)

@@ -4,8 +4,7 @@ numgpu itself is the namespace (`x.__array_namespace__()` is the numgpu module),
 module only adds what NumPy's names do not already give:
 
 - inspection: `__array_api_version__`, `__array_namespace_info__()` (capabilities, devices,
-  default dtypes, dtypes), `x.__array_namespace__`, `x.device`, `x.to_device`, `x.mT`,
-  `x.__complex__`;
+  default dtypes, dtypes), `x.__array_namespace__`, `x.device`, `x.to_device`, `x.mT`;
 - data types: `finfo`, `iinfo` (Python numbers as the standard asks), `isdtype`, `astype`,
   `can_cast`, `result_type` (NumPy 2's rules, Python scalars weak as in NEP 50);
 - creation with the standard's keywords: `device=` everywhere, `copy=` of `asarray`,
@@ -16,8 +15,8 @@ module only adds what NumPy's names do not already give:
 
 Every function here is glue: the work runs as numgpu's device kernels (the elementwise
 functions the standard adds, such as `copysign` or `logaddexp`, are C ops like the others).
-Complex and float16 arrays are not supported yet, so `__array_namespace_info__().dtypes()`
-does not list them.
+`__array_namespace_info__().dtypes()` lists the standard's dtypes, complex64 and complex128
+included; float16 arrays work too but, as in NumPy's namespace, are not listed.
 """
 import builtins as _builtins
 import math as _math
@@ -31,9 +30,11 @@ from ._core import ndarray
 __array_api_version__ = "2024.12"
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
 
-# dtypes numgpu arrays can hold today, in the standard's order.
+# The standard's dtypes, in its order (numgpu also holds float16, which the standard does not
+# have, so NumPy's namespace does not list it either).
 _DTYPES = {name: _np.dtype(name) for name in (
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64")}
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64",
+    "complex64", "complex128")}
 
 _KINDS = {
     "bool": lambda d: d.kind == "b",
@@ -84,7 +85,7 @@ class _Info:
 
     def default_dtypes(self, *, device=None):
         self._check_device(device)
-        return {"real floating": _DTYPES["float64"], "complex floating": _np.dtype("complex128"),
+        return {"real floating": _DTYPES["float64"], "complex floating": _DTYPES["complex128"],
                 "integral": _DTYPES["int64"], "indexing": _DTYPES["int64"]}
 
     def dtypes(self, *, device=None, kind=None):
@@ -114,16 +115,9 @@ def _mT(self):
     return self.swapaxes(-1, -2)
 
 
-def _complex(self):
-    if self.ndim != 0:
-        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
-    return complex(self.item())
-
-
 ndarray.__array_namespace__ = _array_namespace
 ndarray.to_device = _to_device
 ndarray.mT = property(_mT, doc="Transpose of the last two axes (the standard's matrix transpose).")
-ndarray.__complex__ = _complex
 
 
 # ---- data types -------------------------------------------------------------------------
@@ -455,14 +449,20 @@ def conj(x, /):
     return _core.ufunc(_core.op_names().index("conjugate"), _asarr(x), None, None)
 
 
+def _python_number(x):
+    return isinstance(x, (int, float, complex)) and not isinstance(x, _np.generic)
+
+
 def real(x, /):
-    """The real part: a view of a complex array, the array itself otherwise."""
-    return _asarr(x).real
+    """The real part: a view of a complex array, the array itself otherwise (of a Python
+    number, its .real, as NumPy's)."""
+    return x.real if _python_number(x) else _asarr(x).real
 
 
 def imag(x, /):
-    """The imaginary part: a view of a complex array, zeros of its dtype otherwise."""
-    return _asarr(x).imag
+    """The imaginary part: a view of a complex array, zeros of its dtype otherwise (of a
+    Python number, its .imag, as NumPy's)."""
+    return x.imag if _python_number(x) else _asarr(x).imag
 
 
 __all__ = [

@@ -183,7 +183,14 @@ static PyObject *m_complex(PyObject *self, PyObject *unused)
     return c;
 }
 
-static PyObject *m_conj(PyObject *self, PyObject *unused) { return unop(self, NG_OP_CONJUGATE); }
+/* a.conj(): the conjugate of a complex array; a real array is returned itself, as NumPy's
+ * method does (the ufunc numpy.conjugate copies, and gives int8 for bool). */
+static PyObject *m_conj(PyObject *self, PyObject *unused)
+{
+    if (!ng_dtype_is_complex(ARR(self)->dtype))
+        return Py_NewRef(self);
+    return unop(self, NG_OP_CONJUGATE);
+}
 
 static PyObject *nb_int(PyObject *self)
 {

@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import numgpu as ng
-from helpers import ALL, FLOATS, INTS, NUMERIC, SMALL_TO_FLOAT16, assert_same, call_both, case_id, data
+from helpers import ALL, COMPLEX, FLOATS, INTS, NUMERIC, assert_same, call_both, case_id, data
 
 NEW_BINARY = ["copysign", "nextafter", "logaddexp", "logaddexp2", "fmod", "heaviside"]
 NEW_UNARY = ["arcsinh", "arccosh", "arctanh", "signbit", "cbrt", "exp2", "reciprocal", "deg2rad",
@@ -24,11 +24,15 @@ def special(values, dt):
 
 
 def expected_of(np_func, *args):
-    """NumPy's result, with the float16 loops NumPy uses for 1-byte inputs read as float32
-    (numgpu has no float16 and computes those in float32: a documented deviation)."""
+    """NumPy's result (float16 for the 1-byte inputs NumPy computes in float16, as numgpu)."""
     with np.errstate(all="ignore"):
-        r = np_func(*args)
-    return r.astype(np.float32) if r.dtype == np.float16 else r
+        return np_func(*args)
+
+
+def check_op(name, *args):
+    """numgpu's `name` on the uploaded args against NumPy's; the same exception type where NumPy
+    raises (TypeError: no complex loop for copysign, fmod, ...)."""
+    call_both(getattr(np, name), getattr(ng, name), list(args))
 
 
 def assert_signs(got, exp):
@@ -53,11 +57,7 @@ def test_new_binary_ops_all_dtypes(name, dt):
     a, b = data(dt, (3, 5), seed=1, kind="any"), data(dt, (3, 5), seed=2, kind="nonzero")
     if name == "fmod" and np.dtype(dt).kind in "iu":
         b[0, 0] = 0  # integer fmod by zero is 0, as NumPy
-    small = dt in SMALL_TO_FLOAT16 and name != "fmod"
-    if small and name == "nextafter":
-        pytest.skip("nextafter's result is the float16 neighbour in NumPy, float32's in numgpu")
-    exp = expected_of(getattr(np, name), a, b)
-    assert_same(getattr(ng, name)(upload(a), upload(b)), exp, rtol=1e-3 if small else None)
+    check_op(name, a, b)
 
 
 @pytest.mark.parametrize("name", NEW_UNARY)
@@ -65,15 +65,22 @@ def test_new_binary_ops_all_dtypes(name, dt):
 def test_new_unary_ops_all_dtypes(name, dt):
     kind = {"arccosh": "positive", "arctanh": "unit", "reciprocal": "nonzero", "exp2": "small"}.get(name, "any")
     a = data(dt, (4, 6), seed=3, kind=kind)
-    if name == "arctanh" and np.dtype(dt).kind == "f":
+    if name == "arctanh" and np.dtype(dt).kind in "fc":
         a = a * 0.99
-    exp = expected_of(getattr(np, name), a)
-    small = dt in SMALL_TO_FLOAT16 and name not in ("reciprocal", "signbit")
-    assert_same(getattr(ng, name)(upload(a)), exp, rtol=1e-3 if small else None)
+    check_op(name, a)
 
 
-@pytest.mark.parametrize("name", NEW_BINARY)
-@pytest.mark.parametrize("dt", FLOATS, ids=case_id)
+# Failures that belong to other families, kept visible: strict, so a fix shows as XPASS.
+FLOAT16_NEXTAFTER = pytest.mark.xfail(strict=True, reason="float16 nextafter steps by float32's ulp, not "
+                                      "float16's (elementwise family)")
+VECDOT_NEW_DTYPES = pytest.mark.xfail(strict=True, reason="vecdot of float16 (NumPy's float32 accumulator) and "
+                                      "of complex (x1 conjugated) is the reductions helper's")
+
+
+@pytest.mark.parametrize("name,dt", [
+    pytest.param(n, d, id="%s-%s" % (np.dtype(d).name, n),
+                 marks=[FLOAT16_NEXTAFTER] if (n, d) == ("nextafter", np.float16) else [])
+    for n in NEW_BINARY for d in FLOATS])
 def test_new_binary_ops_special_values(name, dt):
     a = special(np.repeat(SPECIAL, SPECIAL.size), dt)
     b = special(np.tile(SPECIAL, SPECIAL.size), dt)
@@ -197,25 +204,35 @@ def test_namespace_info():
     assert "cpu" in devices and info.default_device() in devices
     defaults = info.default_dtypes()
     assert defaults["real floating"] == np.float64 and defaults["integral"] == np.int64
-    assert defaults["indexing"] == np.int64
+    assert defaults["indexing"] == np.int64 and defaults["complex floating"] == np.complex128
+    assert defaults == np.__array_namespace_info__().default_dtypes()
+    # the standard's dtypes, as NumPy's namespace lists them (float16 is not one of them)
+    npinfo = np.__array_namespace_info__()
+    assert info.dtypes() == npinfo.dtypes()
     assert set(info.dtypes()) == {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
-                                  "uint32", "uint64", "float32", "float64"}
-    assert set(info.dtypes(kind="unsigned integer")) == {"uint8", "uint16", "uint32", "uint64"}
-    assert set(info.dtypes(kind=("bool", "real floating"))) == {"bool", "float32", "float64"}
+                                  "uint32", "uint64", "float32", "float64", "complex64", "complex128"}
+    for kind in ("bool", "signed integer", "unsigned integer", "integral", "real floating", "complex floating",
+                 "numeric", ("bool", "real floating"), ("complex floating", "integral")):
+        assert info.dtypes(kind=kind) == npinfo.dtypes(kind=kind), kind
+    assert set(info.dtypes(kind="complex floating")) == {"complex64", "complex128"}
     for d in info.dtypes(kind="numeric").values():
         assert ng.empty(1, dtype=d, device="cpu").dtype == d
+        assert ng.zeros(2, dtype=d).dtype == d
     with pytest.raises(ValueError):
         info.dtypes(device="nowhere")
 
 
-@pytest.mark.parametrize("dt", FLOATS + [np.float16], ids=case_id)
+@pytest.mark.parametrize("dt", FLOATS + COMPLEX, ids=case_id)
 def test_finfo(dt):
+    """Python floats as the standard asks; of a complex dtype, its real part's limits (float32 for
+    complex64), as NumPy's finfo."""
     f, e = ng.finfo(dt), np.finfo(dt)
     for attr in ("eps", "max", "min", "smallest_normal", "resolution"):
         assert type(getattr(f, attr)) is float
         assert getattr(f, attr) == float(getattr(e, attr))
     assert f.bits == e.bits and f.dtype == e.dtype
-    assert ng.finfo(ng.ones(2, dtype=dt) if dt != np.float16 else np.ones(2, dt)).bits == e.bits
+    assert f.dtype == np.dtype(dt).type(0).real.dtype
+    assert ng.finfo(ng.ones(2, dtype=dt)).bits == e.bits
     with pytest.raises(ValueError):
         ng.finfo(np.int32)
 
@@ -250,10 +267,14 @@ def test_isdtype_errors():
 
 
 def test_can_cast_and_result_type():
-    for a in NUMERIC + [np.bool_]:
-        for b in NUMERIC + [np.bool_]:
+    for a in ALL:
+        for b in ALL:
             assert ng.can_cast(a, b) == np.can_cast(a, b), (a, b)
             assert ng.result_type(a, b) == np.result_type(a, b), (a, b)
+            assert ng.result_type(ng.zeros(1, a), ng.zeros(1, b)) == np.result_type(np.zeros(1, a), np.zeros(1, b))
+        for scalar in (1, 1.0, 1j, True):   # Python scalars are weak (NEP 50)
+            assert ng.result_type(ng.zeros(1, a), scalar) == np.result_type(np.zeros(1, a), scalar), (a, scalar)
+            assert (ng.asarray(np.zeros(1, a)) + scalar).dtype == np.result_type(np.zeros(1, a), scalar)
     x = ng.zeros(2, dtype=np.int8)
     assert ng.can_cast(x, np.int16) and not ng.can_cast(x, np.uint8)
     assert ng.result_type(x, 1) == np.int8                     # Python scalars are weak
@@ -261,6 +282,17 @@ def test_can_cast_and_result_type():
     assert ng.result_type(ng.zeros(2, dtype=np.float32), 2.0, np.int8) == np.float32
     with pytest.raises(ValueError):
         ng.result_type()
+
+
+@pytest.mark.parametrize("to", ALL, ids=case_id)
+def test_astype_every_dtype(dtype, to):
+    a = data(dtype, (3, 4), seed=13, kind="nonneg")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        assert_same(ng.astype(upload(a), to), np.astype(a, to))
+        x = upload(a)
+        r = ng.astype(x, to, copy=False)
+        assert (r is x) == (np.dtype(to) == a.dtype)
 
 
 def test_astype():
@@ -380,7 +412,9 @@ def test_vecdot(s1, s2, axis):
         call_both(np.vecdot, ng.vecdot, [a, b], kwargs={"axis": axis})
 
 
-@pytest.mark.parametrize("dt", ALL, ids=case_id)
+@pytest.mark.parametrize("dt", [pytest.param(d, id=np.dtype(d).name,
+                                             marks=[VECDOT_NEW_DTYPES] if d in (np.float16,) + tuple(COMPLEX) else [])
+                                for d in ALL])
 def test_vecdot_keeps_the_input_dtype(dt):
     # NumPy's vecdot sums in the promoted input dtype (uint8 stays uint8, wrapping), unlike sum
     a, b = data(dt, (3, 40), seed=20), data(dt, (40,), seed=21)
@@ -473,8 +507,13 @@ def test_real_imag_conj_on_real_dtypes():
     assert_same(ng.conj(upload(b)), np.conj(b))
 
 
-def test_no_complex_yet():
-    # complex dtypes are not supported yet: a clear error, never a silent wrong result
-    with pytest.raises(TypeError):
-        ng.asarray(1j)
-    assert math.isfinite(ng.finfo(np.complex128).eps)
+def test_complex_in_the_namespace():
+    x = ng.asarray([1 + 2j, -3j])
+    assert x.dtype == np.complex128 and ng.isdtype(x.dtype, "complex floating")
+    assert ng.isdtype(x.dtype, "numeric") and not ng.isdtype(x.dtype, "real floating")
+    assert ng.isdtype(np.dtype(np.float16), "real floating")
+    assert math.isfinite(ng.finfo(x).eps) and ng.finfo(x).dtype == np.float64
+    assert ng.result_type(x, np.float32) == np.complex128
+    assert ng.result_type(ng.zeros(1, np.float32), 1j) == np.complex64
+    assert ng.can_cast(np.float32, np.complex64) and not ng.can_cast(np.complex64, np.float64)
+    assert_same(ng.astype(x, np.complex64), np.astype(np.asarray([1 + 2j, -3j]), np.complex64))

@@ -1,7 +1,9 @@
 """Runtime behaviour around the ops: numgpu.stats() counters (launches, cache
 hits, transfers, no leaks), the kernel compile path (missing compiler,
 NUMGPU_SHOW_KERNELS, the disk cache), the null device, device selection
-errors, and the current-device API."""
+errors, and the current-device API; NumPy's helpers for complex numbers (angle,
+iscomplex, isreal, iscomplexobj, real_if_close, sort_complex, real/imag/conj)
+against NumPy on every dtype."""
 import gc
 import json
 import os
@@ -13,7 +15,7 @@ import numpy as np
 import pytest
 
 import numgpu as ng
-from helpers import assert_same
+from helpers import ALL, COMPLEX, assert_same, data, dtype_id
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -274,3 +276,99 @@ def test_exit_right_after_a_launch_waits_for_the_device(tmp_path):
     procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stderr=subprocess.PIPE) for _ in range(6)]
     codes = [(p.wait(), p.stderr.read().decode()[-300:]) for p in procs]
     assert all(rc == 0 for rc, _ in codes), codes
+
+
+# ---- NumPy's helpers for complex numbers ------------------------------------------------
+
+
+def _with_specials(dt):
+    x = data(dt, (3, 4), seed=21)
+    if np.dtype(dt).kind == "c":  # zeros of both signs, infinities and NaN in either part
+        x.flat[:6] = [0j, complex(-0.0, 0.0), complex(0.0, -0.0), complex(np.inf, 1), complex(1, -np.inf),
+                      complex(np.nan, 0)]
+        x.flat[6] = x.flat[7].real  # a complex value with imaginary part 0
+    elif np.dtype(dt).kind == "f":
+        x.flat[:4] = [0.0, -0.0, np.inf, np.nan]
+    return x
+
+
+@pytest.mark.parametrize("dt", ALL, ids=dtype_id)
+def test_angle(dt):
+    x = _with_specials(dt)
+    g = ng.asarray(x)
+    with np.errstate(all="ignore"):
+        assert_same(ng.angle(g), np.angle(x))
+        assert_same(ng.angle(g, deg=True), np.angle(x, deg=True))
+        assert_same(np.angle(g), np.angle(x))            # NumPy's function on a numgpu array: ours
+        assert_same(ng.angle(g[::-2, 1::2]), np.angle(x[::-2, 1::2]))
+
+
+@pytest.mark.parametrize("dt", ALL, ids=dtype_id)
+def test_iscomplex_isreal_real_imag_conj(dt):
+    x = _with_specials(dt)
+    g = ng.asarray(x)
+    for name in ("iscomplex", "isreal", "real", "imag", "conj", "conjugate"):
+        assert_same(getattr(ng, name)(g), getattr(np, name)(x))
+        assert_same(getattr(np, name)(g), getattr(np, name)(x))
+        assert_same(getattr(ng, name)(g.T), getattr(np, name)(x.T))
+    for name in ("iscomplexobj", "isrealobj"):
+        assert getattr(ng, name)(g) is getattr(np, name)(x)
+        assert getattr(np, name)(g) is getattr(np, name)(x)
+        assert getattr(ng, name)(x.tolist()) is getattr(np, name)(x.tolist())
+    assert_same(g.conj(), x.conj())
+    assert_same(g.conjugate(), x.conjugate())
+    assert (g.conj() is g) is (x.conj() is x)  # a real array's method returns the array itself
+
+
+def test_complex_helpers_of_python_numbers():
+    for v in (3, 2.5, 1j, -1 - 2j, True):
+        for name in ("real", "imag"):
+            assert_same(getattr(ng, name)(v), getattr(np, name)(v))
+        assert ng.iscomplexobj(v) is np.iscomplexobj(v)
+        assert_same(ng.angle(v), np.angle(v))
+        assert_same(ng.iscomplex(v), np.iscomplex(v))
+    assert_same(ng.angle([1, 2j, -1]), np.angle([1, 2j, -1]))
+
+
+@pytest.mark.parametrize("dt", COMPLEX, ids=dtype_id)
+def test_real_if_close(dt):
+    eps = float(np.finfo(dt).eps)
+    for imag, tol in [(0.0, 100), (10 * eps, 100), (1000 * eps, 100), (1e-3, 1e-2), (1e-3, 1e-4), (0.5, 1)]:
+        x = (np.arange(6) + 1j * imag).astype(dt)
+        got, exp = ng.real_if_close(ng.asarray(x), tol=tol), np.real_if_close(x, tol=tol)
+        assert_same(got, exp)
+    x = np.arange(4.0)
+    assert_same(ng.real_if_close(ng.asarray(x)), np.real_if_close(x))
+
+
+@pytest.mark.parametrize("dt", ALL, ids=dtype_id)
+def test_sort_complex(dt):
+    x = _with_specials(dt)
+    if np.dtype(dt).kind in "fc":
+        # NaN left out: where NaNs go in a complex sort is the sort family's (numgpu.sort)
+        x[np.isnan(x)] = 7
+    if np.dtype(dt).kind == "c":
+        x.flat[8:12] = [complex(1, 2), complex(1, -1), complex(1, np.inf), complex(-np.inf, -1)]
+    g = ng.asarray(x)
+    assert_same(ng.sort_complex(g), np.sort_complex(x))
+    assert_same(np.sort_complex(g), np.sort_complex(x))
+    assert_same(ng.sort_complex(g.ravel()), np.sort_complex(x.ravel()))
+
+
+def test_part_setters_and_views():
+    x = data(np.complex128, (3, 4), seed=22)
+    g = ng.asarray(x)
+    g.real = 5.0
+    x.real = 5.0
+    g.imag[1] = ng.arange(4.0)
+    x.imag[1] = np.arange(4.0)
+    assert_same(g, x)
+    r = g.real
+    r[0, 0] = -1
+    x.real[0, 0] = -1
+    assert_same(g, x)
+    f = ng.asarray(np.arange(3.0))
+    with pytest.raises(TypeError):
+        np.arange(3.0).imag = 1
+    with pytest.raises(TypeError):
+        f.imag = 1
