@@ -128,7 +128,7 @@ def _up(x):
         from ._core import asarray
         try:
             return asarray(x, None, False)
-        except TypeError:  # a dtype numgpu has no device version of (str, object, complex): stays NumPy's
+        except TypeError:  # a dtype numgpu has no device version of (str, object, datetime64): stays NumPy's
             return x
     if isinstance(x, tuple):
         return type(x)(*(_up(v) for v in x)) if hasattr(x, "_fields") else tuple(_up(v) for v in x)

@@ -219,18 +219,41 @@ static PyObject *f_ufunc(PyObject *m, PyObject *args)
     ty.buf = NULL;
     if (ngpy_operand(a, &x, &tx) < 0)
         return NULL;
-    NgStatus st;
-    if (ng_op_is_binary((NgOp)op)) {
-        if (ngpy_operand(b, &y, &ty) < 0) {
+    NgStatus st = NG_OK;
+    bool binary = ng_op_is_binary((NgOp)op);
+    if (binary && ngpy_operand(b, &y, &ty) < 0) {
+        ng_array_release(&tx);
+        return NULL;
+    }
+    /* Python scalars only (numpy.sqrt(2.0) in a script): the 0-d result goes to the current
+     * device, where the C ops alone would take NUMGPU_DEVICE's. */
+    NgArray scalar_dest = {0};
+    if (!dest && !x.array && !(binary && y.array)) {
+        NgDType rdt;
+        int64_t none = 0;
+        NgDevice *dev = ngpy_device();
+        if (!dev) {
             ng_array_release(&tx);
+            ng_array_release(&ty);
             return NULL;
         }
-        st = ng_op_binary((NgOp)op, &x, &y, dest, &out);
-    } else {
-        st = ng_op_unary((NgOp)op, &x, dest, &out);
+        st = ng_op_result_dtype((NgOp)op, &x, binary ? &y : NULL, &rdt);
+        if (st == NG_OK && (st = ng_array_empty(dev, rdt, 0, &none, &scalar_dest)) == NG_OK)
+            dest = &scalar_dest;
     }
+    if (st == NG_OK)
+        st = binary ? ng_op_binary((NgOp)op, &x, &y, dest, &out) : ng_op_unary((NgOp)op, &x, dest, &out);
     ng_array_release(&tx);
     ng_array_release(&ty);
+    if (dest == &scalar_dest) {
+        if (st == NG_OK)
+            ng_array_release(&out);
+        if (st != NG_OK) {
+            ng_array_release(&scalar_dest);
+            return ngpy_raise(st);
+        }
+        return ngpy_wrap(&scalar_dest);
+    }
     if (st != NG_OK)
         return ngpy_raise(st);
     if (dest) {

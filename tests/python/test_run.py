@@ -244,6 +244,39 @@ def test_precision_float32(tmp_path):
     assert proc.stdout == "float64 float64 float64 float64 float64 int64 8.0\n"
 
 
+def test_float16_and_complex_data_are_numgpus(tmp_path):
+    """float16 and complex arrays made, converted or returned by a fallback in the script are
+    numgpu arrays, their ufuncs run on the device, and the report counts those calls."""
+    script = write(tmp_path, "cplx.py", """
+import numpy as np
+z = np.exp(1j * np.linspace(0, np.pi, 5))
+h = np.asarray([1.5, -2.0], dtype=np.float16)
+c = np.array([1 + 2j, 3 - 1j], dtype=np.complex64)
+g = np.gradient(z)                      # no device version: NumPy's, its complex result uploaded
+w = np.sqrt(h.astype(np.complex64)) + c
+print(type(z).__module__, z.dtype, type(h).__module__, h.dtype, type(c).__module__, c.dtype)
+print(type(g).__module__, g.dtype, type(w).__module__, w.dtype)
+print(np.round(np.abs(z).sum(), 6), np.round(np.angle(z[-1]), 6), h * 2, np.conj(c))
+print(repr(z.sum()), repr(h[0]), repr(c[1]))
+""")
+    proc = run(script)
+    assert proc.returncode == 0, proc.stderr
+    plain = python([script])
+    assert plain.returncode == 0, plain.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "numgpu complex128 numgpu float16 numgpu complex64"
+    assert lines[1] == "numgpu complex128 numgpu complex64"
+    assert plain.stdout.splitlines()[0] == "numpy complex128 numpy float16 numpy complex64"
+    assert lines[2:] == plain.stdout.splitlines()[2:]    # repr of 0-d results as NumPy's scalars
+    rows = {m.group(1): (int(m.group(2)), int(m.group(3)))
+            for m in re.finditer(r"^\s+(numpy\.\S+)\s+(\d+)\s+\S+\s+(\d+)", proc.stderr, re.M)}
+    assert rows["numpy.exp"] == (1, 0) and rows["numpy.sqrt"] == (1, 0) and rows["numpy.angle"] == (1, 0)
+    assert rows["numpy.gradient"] == (0, 1)
+    proc = run("--precision", "float32", "--no-report", script)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0] == "numgpu complex64 numgpu float16 numgpu complex64"
+
+
 def test_precision_config_in_process():
     prev = ng.config(precision="float32")
     try:
@@ -251,6 +284,10 @@ def test_precision_config_in_process():
         assert ng.asarray(np.ones(3)).dtype == np.float32
         assert ng.full(2, 1.5).dtype == np.float32
         assert ng.asarray(np.ones(3, np.int32)).dtype == np.int32
+        assert ng.asarray(np.ones(3, np.complex128)).dtype == np.complex64
+        assert ng.full(2, 1j).dtype == np.complex64 and ng.zeros(2, np.complex128).dtype == np.complex64
+        assert ng.linspace(0, 1j, 3).dtype == np.complex64 and ng.arange(0, 3 + 3j).dtype == np.complex64
+        assert ng.asarray(np.ones(3, np.float16)).dtype == np.float16
         assert ng.config()["precision"] == "float32"
     finally:
         ng.config(precision=prev["precision"])
@@ -324,6 +361,13 @@ def test_fallback_results_and_passthrough(fresh_fallback):
     assert ng.array_repr(x) == np.array_repr(a)      # non-array results come back as they are
     names = _fallback.call_numpy("numpy.char.upper", np.char.upper, np.array(["a", "b"]))
     assert isinstance(names, np.ndarray) and names.tolist() == ["A", "B"]   # str: no device dtype, stays NumPy's
+    z = _fallback.call_numpy("numpy.fft.fft", np.fft.fft, x[0])              # complex results: numgpu's
+    assert isinstance(z, ng.ndarray) and z.dtype == np.complex128
+    np.testing.assert_allclose(z.get(), np.fft.fft(a[0]))
+    h = _fallback.call_numpy("numpy.ediff1d", np.ediff1d, ng.asarray(np.array([1, 4, 2], np.float16)))
+    assert isinstance(h, ng.ndarray) and h.dtype == np.float16 and h.tolist() == [3.0, -2.0]
+    d = _fallback.call_numpy("numpy.datetime_as_string", np.arange, "2024-01", "2024-03", dtype="datetime64[M]")
+    assert isinstance(d, np.ndarray)   # datetime64: no device dtype, stays NumPy's
     o = ng.zeros(2)
     r = _fallback.call_numpy("numpy.negative", np.negative, ng.asarray(np.array([1.0, 2.0])), out=o)
     assert r is o and o.tolist() == [-1.0, -2.0]
