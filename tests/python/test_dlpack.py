@@ -251,3 +251,54 @@ def test_torch_cpu_round_trip():
         u = torch.from_dlpack(x)
         u[1, 1] = -1.0
         assert x.get()[1, 1] == -1.0
+
+
+# ---- the dtype field, as NumPy writes it ---------------------------------------------------------
+
+
+def _capsule_dtype(cap, versioned):
+    """(code, bits, lanes) of the DLTensor in a capsule, read with ctypes (the capsule stays unconsumed)."""
+    import ctypes
+
+    class DLTensor(ctypes.Structure):
+        _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32),
+                    ("ndim", ctypes.c_int32), ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                    ("lanes", ctypes.c_uint16)]
+
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    p = get(cap, b"dltensor_versioned" if versioned else b"dltensor")
+    # DLManagedTensorVersioned: version (2 x uint32), manager_ctx, deleter, flags (uint64), then the tensor
+    offset = 8 + 2 * ctypes.sizeof(ctypes.c_void_p) + 8 if versioned else 0
+    t = DLTensor.from_address(p + offset)
+    return t.code, t.bits, t.lanes
+
+
+@cpu_only
+@pytest.mark.parametrize("dtype", helpers.ALL, ids=helpers.dtype_id)
+def test_capsule_dtype_codes_are_numpys(dtype):
+    """kDLBool/Int/UInt/Float/Complex and the bit widths as NumPy exports them: float16 is
+    (kDLFloat, 16), complex64 and complex128 are (kDLComplex, 64) and (kDLComplex, 128)."""
+    a = helpers.data(dtype, (3,))
+    x = ng.asarray(a)
+    for versioned in (False, True):
+        kw = {"max_version": (1, 0)} if versioned else {}
+        got, exp = _capsule_dtype(x.__dlpack__(**kw), versioned), _capsule_dtype(a.__dlpack__(**kw), versioned)
+        assert got == exp
+    expected = {"float16": (2, 16, 1), "complex64": (5, 64, 1), "complex128": (5, 128, 1)}
+    if np.dtype(dtype).name in expected:
+        assert _capsule_dtype(x.__dlpack__(), False) == expected[np.dtype(dtype).name]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.complex64, np.complex128], ids=helpers.dtype_id)
+def test_new_dtypes_round_trip_through_numpy(dtype):
+    a = helpers.data(dtype, (4, 6), seed=3)
+    x = ng.from_dlpack(a[::2, ::-3])
+    assert x.dtype == a.dtype
+    helpers.assert_same(x, a[::2, ::-3])
+    if ON_CPU:
+        b = np.from_dlpack(ng.asarray(a)[1:, ::2])
+        np.testing.assert_array_equal(b, a[1:, ::2])
+        assert b.dtype == a.dtype
+    else:
+        np.testing.assert_array_equal(np.from_dlpack(ng.asarray(a), device="cpu"), a)

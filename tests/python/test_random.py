@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import numgpu as ng
+from helpers import data
 from numgpu import _core
 
 # Random123 kat_vectors, philox4x32 with 10 rounds: counter words, key words, result words
@@ -469,3 +470,26 @@ def test_fallback_for_the_rest():
     assert callable(f)
     with pytest.raises(AttributeError):
         ng.random.no_such_function
+
+
+@pytest.mark.parametrize("dt", [np.float16, np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
+def test_float16_and_complex_arrays(dt):
+    """Permutations, shuffles and choices of float16/complex arrays: the device generator moves
+    whole elements; NumPy's streams give NumPy's own order for the same seed."""
+    a = data(dt, (12,), seed=26)
+    g = ng.random.device_rng(25)
+    p = g.permutation(ng.asarray(a))
+    assert p.dtype == a.dtype
+    np.testing.assert_array_equal(np.sort(p.get(), axis=0), np.sort(a, axis=0))
+    x = ng.asarray(a.copy())
+    g.shuffle(x)
+    np.testing.assert_array_equal(np.sort(x.get(), axis=0), np.sort(a, axis=0))
+    c = g.choice(ng.asarray(a), size=5)
+    assert c.dtype == a.dtype and all(v in a.tolist() for v in c.get().tolist())
+    h, n = ng.random.default_rng(8), np.random.default_rng(8)
+    same(h.permutation(ng.asarray(a)), n.permutation(a))
+    same(h.choice(ng.asarray(a), 4), n.choice(a, 4))
+    y, z = ng.asarray(a.copy()), a.copy()
+    h.shuffle(y)
+    n.shuffle(z)
+    np.testing.assert_array_equal(y.get(), z)
