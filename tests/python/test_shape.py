@@ -254,7 +254,10 @@ def test_concatenate_shapes_and_views():
 
 
 @pytest.mark.parametrize("d1,d2", [(np.int8, np.uint8), (np.int32, np.float32), (np.bool_, np.int16),
-                                   (np.float32, np.float64), (np.int64, np.uint64)], ids=case_id)
+                                   (np.float32, np.float64), (np.int64, np.uint64), (np.float16, np.int8),
+                                   (np.float16, np.int16), (np.float16, np.complex64), (np.float32, np.complex64),
+                                   (np.float64, np.complex64), (np.int64, np.complex64),
+                                   (np.complex64, np.complex128), (np.bool_, np.complex128)], ids=case_id)
 def test_concatenate_promotes(d1, d2):
     a, b = data(d1, (3,)), data(d2, (2,))
     assert_same(ng.concatenate([ng.asarray(a), ng.asarray(b)]), np.concatenate([a, b]))
