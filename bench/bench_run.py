@@ -8,8 +8,10 @@ Prints, per operation, numgpu's time, NumPy's and the ratio NumPy/numgpu (>1: nu
   1. NumPy's own functions called with numgpu arrays (through __array_ufunc__ /
      __array_function__) on large arrays, vs the same call on numpy arrays;
   2. the fallback (a function numgpu lacks: download, NumPy, upload) vs NumPy directly;
-  3. dispatch overhead on tiny arrays: np.add(x, y) through the protocol vs numgpu.add(x, y);
-  4. each script in tests/scripts: wall time under plain Python vs `numgpu run --no-report`
+  3. complex128 and float16 arrays through the same doors: NumPy's ufuncs, the complex helpers
+     (np.angle), creation (full, linspace with complex values), astype, the fallback;
+  4. dispatch overhead on tiny arrays: np.add(x, y) through the protocol vs numgpu.add(x, y);
+  5. each script in tests/scripts: wall time under plain Python vs `numgpu run --no-report`
      (fresh processes, kernel disk cache warm).
 """
 import argparse
@@ -71,6 +73,30 @@ def bench_protocols(n, repeat):
     _fallback.set_mode(prev)
 
 
+def bench_complex(n, repeat):
+    rng = np.random.default_rng(1)
+    c = rng.standard_normal(n) + 1j * rng.standard_normal(n)
+    h = rng.random(n).astype(np.float16)
+    z, zh = ng.asarray(c), ng.asarray(h)
+    header("complex128 and float16 (n=%d)" % n)
+    prev = _fallback.set_mode("silent")
+    for name, f_ng, f_np in [
+        ("np.exp(z)", lambda: np.exp(z), lambda: np.exp(c)),
+        ("np.abs(z)", lambda: np.abs(z), lambda: np.abs(c)),
+        ("np.angle(z)", lambda: np.angle(z), lambda: np.angle(c)),
+        ("np.multiply(z, 1j)", lambda: np.multiply(z, 1j), lambda: np.multiply(c, 1j)),
+        ("z.conj()", lambda: z.conj(), lambda: c.conj()),
+        ("z.astype(complex64)", lambda: z.astype(np.complex64), lambda: c.astype(np.complex64)),
+        ("numgpu.full(n, 1+2j)", lambda: ng.full(n, 1 + 2j), lambda: np.full(n, 1 + 2j)),
+        ("linspace(0, 1+1j, n)", lambda: ng.linspace(0, 1 + 1j, n), lambda: np.linspace(0, 1 + 1j, n)),
+        ("np.sqrt(h) (float16)", lambda: np.sqrt(zh), lambda: np.sqrt(h)),
+        ("h.astype(float32)", lambda: zh.astype(np.float32), lambda: h.astype(np.float32)),
+        ("np.diff(z) (fallback)", lambda: np.diff(z), lambda: np.diff(c)),
+    ]:
+        row(name, device_time(f_ng, repeat), device_time(f_np, repeat))
+    _fallback.set_mode(prev)
+
+
 def bench_overhead(repeat):
     x, y = ng.ones(8), ng.ones(8)
     k = 2000
@@ -117,6 +143,7 @@ def main():
     args = ap.parse_args()
     print("device:", ng.get_device())
     bench_protocols(args.n, args.repeat)
+    bench_complex(args.n // 4, args.repeat)
     bench_overhead(args.repeat)
     if not args.no_scripts:
         bench_scripts(max(1, args.repeat // 2))
