@@ -490,7 +490,10 @@ def iscomplex(x):
 
 
 def isreal(x):
-    """Elementwise: the imaginary part is zero (all True for a real dtype)."""
+    """Elementwise: the imaginary part is zero (all True for a real dtype; of a Python number,
+    a Python bool, as NumPy's imag(x) == 0)."""
+    if isinstance(x, (int, float, complex)) and not isinstance(x, _np.generic):
+        return x.imag == 0
     x = _arr(x)
     return x.imag == 0 if x.dtype.kind == "c" else ones(x.shape, bool_)
 

@@ -327,6 +327,7 @@ def test_complex_helpers_of_python_numbers():
         assert ng.iscomplexobj(v) is np.iscomplexobj(v)
         assert_same(ng.angle(v), np.angle(v))
         assert_same(ng.iscomplex(v), np.iscomplex(v))
+        assert_same(ng.isreal(v), np.isreal(v))
     assert_same(ng.angle([1, 2j, -1]), np.angle([1, 2j, -1]))
 
 
