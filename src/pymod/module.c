@@ -246,12 +246,11 @@ static PyObject *f_ufunc(PyObject *m, PyObject *args)
     ng_array_release(&tx);
     ng_array_release(&ty);
     if (dest == &scalar_dest) {
-        if (st == NG_OK)
-            ng_array_release(&out);
         if (st != NG_OK) {
             ng_array_release(&scalar_dest);
             return ngpy_raise(st);
         }
+        ng_array_release(&out); /* the op's view of scalar_dest */
         return ngpy_wrap(&scalar_dest);
     }
     if (st != NG_OK)
