@@ -257,7 +257,7 @@ w = np.sqrt(h.astype(np.complex64)) + c
 print(type(z).__module__, z.dtype, type(h).__module__, h.dtype, type(c).__module__, c.dtype)
 print(type(g).__module__, g.dtype, type(w).__module__, w.dtype)
 print(np.round(np.abs(z).sum(), 6), np.round(np.angle(z[-1]), 6), h * 2, np.conj(c))
-print(repr(z.sum()), repr(h[0]), repr(c[1]))
+print(repr(c.sum()), repr(h[0]), repr(c[1]), repr(h.max()), repr(c[0] * 1j))
 """)
     proc = run(script)
     assert proc.returncode == 0, proc.stderr
