@@ -168,8 +168,16 @@ def full_like(a, fill_value, dtype=None, shape=None):
     return full(s, fill_value, d)
 
 
+def _kind(v):
+    """NumPy's kind letter of a scalar argument: Python's, NumPy's, or a 0-d array."""
+    dt = getattr(v, "dtype", None)
+    if isinstance(dt, _np.dtype):
+        return dt.kind
+    return "c" if isinstance(v, complex) else "f" if isinstance(v, float) else "i"
+
+
 def _is_complex(v):
-    return isinstance(v, (complex, _np.complexfloating))
+    return _kind(v) == "c"
 
 
 def _complex_range(n, first, step, dtype, device):
@@ -192,7 +200,7 @@ def arange(start, stop=None, step=None, dtype=None, device=None):
     args = (start, stop, step)
     cplx = _builtins.any(_is_complex(v) for v in args)
     if dtype is None:
-        ints = _builtins.all(isinstance(v, (int, _np.integer)) for v in args)
+        ints = _builtins.all(_kind(v) in "biu" for v in args)
         dtype = int64 if ints else complex128 if cplx else float64
     dt = _np.dtype(dtype)
     if cplx and dt.kind != "c":

@@ -259,6 +259,14 @@ def test_arange_complex(args, dt):
         np.testing.assert_array_equal(got.get(), exp)
 
 
+def test_ranges_of_0d_array_arguments():
+    """0-d arrays as start/stop/step: their dtypes count as NumPy's scalars' do."""
+    for args in [(3,), (1.5,), (2j, 5 + 5j), (0, 2.5, np.float32(0.5)), (np.int8(1), 7, 2)]:
+        assert_same(ng.arange(*[ng.asarray(v) for v in args]), np.arange(*[np.asarray(v) for v in args]))
+    for start, stop in [(0, 1), (1j, 2), (np.float32(0), 1), (np.float16(1), 3)]:
+        assert_same(ng.linspace(ng.asarray(start), stop, 5), np.linspace(np.asarray(start), stop, 5))
+
+
 def test_arange_complex_into_real_dtype_raises():
     for dt in (np.float64, np.int32):
         with pytest.raises(TypeError, match="must be real number, not complex"):
