@@ -586,6 +586,10 @@ def test_repr_str_match_numpy(dtype, shape):
 def test_repr_special_floats_and_large():
     src = np.array([np.nan, np.inf, -np.inf, -0.0, 1e300, 1e-300])
     assert repr(ng.asarray(src)) == repr(src)
+    for dt in (np.complex64, np.complex128, np.float16):
+        with np.errstate(all="ignore"):
+            v = src.astype(dt) * (1 - 2j if dt != np.float16 else 1)
+        assert repr(ng.asarray(v)) == repr(v) and str(ng.asarray(v)) == str(v)
     big = np.arange(2000, dtype=np.float32)
     assert repr(ng.asarray(big)) == repr(big)
     assert str(ng.asarray(big)) == str(big)
