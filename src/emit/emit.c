@@ -205,6 +205,17 @@ static void binary(Emitter *e, NgIrRef r)
     case NG_OP_LE: infix(e, "<=", r); break;
     case NG_OP_GT: infix(e, ">", r); break;
     case NG_OP_GE: infix(e, ">=", r); break;
+    case NG_OP_NEXTAFTER: /* float16 steps by half ulps: its own helper, not nextafterf */
+        if (in == NG_FLOAT16) {
+            cat(e, "ng_nextafter_h16(");
+            kid(e, r, 0);
+            cat(e, ", ");
+            kid(e, r, 1);
+            cat(e, ")");
+        } else {
+            call2(e, "nextafter", r, in, true);
+        }
+        break;
     default: call2(e, ng_op_name((NgOp)n->op), r, in, true); break; /* a prologue helper */
     }
 }

@@ -67,6 +67,17 @@
 "}\n" \
 "#endif\n" \
 "NG_FN float ng_rh(float f) { return ng_h2f(ng_f2h(f)); }\n" \
+"NG_FN float ng_nextafter_h16(float a, float b)\n" \
+"{\n" \
+"    if (a != a || b != b)\n" \
+"        return a + b;\n" \
+"    if (a == b) /* NumPy's float16 nextafter returns x here (C's returns y) */\n" \
+"        return a;\n" \
+"    if (a == 0)\n" \
+"        return ng_h2f(b > 0 ? (uint16_t)1u : (uint16_t)0x8001u);\n" \
+"    uint16_t h = ng_f2h(a);\n" \
+"    return ng_h2f((uint16_t)(((a < b) == (a > 0)) ? h + 1u : h - 1u));\n" \
+"}\n" \
 "#if defined(NG_HAVE_F64) && !defined(NG_HW_HALF)\n" \
 "NG_FN uint16_t ng_d2h(double d)\n" \
 "{\n" \

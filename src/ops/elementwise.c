@@ -119,8 +119,27 @@ typedef struct EwPlan {
     int64_t strides[EW_MAXIN + 1][NG_MAXDIMS]; /* element strides: [0] output, [1+i] input i */
 } EwPlan;
 
+/* The dtype op gives computing in dtype c (before a cast into out=): bool for
+ * comparisons and predicates, the real dtype for the absolute value of a
+ * complex, c itself otherwise. */
+static NgDType op_result(NgOp op, NgDType c)
+{
+    switch (op) {
+    case NG_OP_EQ: case NG_OP_NE: case NG_OP_LT: case NG_OP_LE: case NG_OP_GT: case NG_OP_GE:
+    case NG_OP_LOGAND: case NG_OP_LOGOR: case NG_OP_LOGXOR: case NG_OP_LOGNOT:
+    case NG_OP_ISNAN: case NG_OP_ISINF: case NG_OP_ISFINITE: case NG_OP_SIGNBIT:
+        return NG_BOOL;
+    case NG_OP_ABS:
+        return ng_dtype_real(c);
+    default:
+        return c;
+    }
+}
+
 /* IR: nested loops over the output, outermost parallel; the body stores the
- * op of the loaded (or scalar) inputs. */
+ * op of the loaded (or scalar) inputs, computed in the op's own dtype and
+ * then cast to the output's (out= may be wider: NumPy rounds the loop's
+ * result, a float16 one to half, before the cast). */
 static NgStatus build_ew(const void *ctx, NgIrKernel *k)
 {
     const EwKey *key = ctx;
@@ -143,10 +162,11 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
     NgIrRef value;
     switch ((EwKind)key->kind) {
     case EW_UNARY:
-        value = ng_ir_unary(k, (NgOp)key->op, outdt, ng_ir_cast(k, compute, in[0]));
+        value = ng_ir_unary(k, (NgOp)key->op, op_result((NgOp)key->op, compute), ng_ir_cast(k, compute, in[0]));
         break;
     case EW_BINARY:
-        value = ng_ir_binary(k, (NgOp)key->op, outdt, ng_ir_cast(k, compute, in[0]), ng_ir_cast(k, compute, in[1]));
+        value = ng_ir_binary(k, (NgOp)key->op, op_result((NgOp)key->op, compute), ng_ir_cast(k, compute, in[0]),
+                             ng_ir_cast(k, compute, in[1]));
         break;
     case EW_WHERE:
         value = ng_ir_select(k, ng_ir_cast(k, NG_BOOL, in[0]), ng_ir_cast(k, outdt, in[1]), ng_ir_cast(k, outdt, in[2]));

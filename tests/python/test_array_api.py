@@ -71,16 +71,12 @@ def test_new_unary_ops_all_dtypes(name, dt):
 
 
 # Failures that belong to other families, kept visible: strict, so a fix shows as XPASS.
-FLOAT16_NEXTAFTER = pytest.mark.xfail(strict=True, reason="float16 nextafter steps by float32's ulp, not "
-                                      "float16's (elementwise family)")
 VECDOT_NEW_DTYPES = pytest.mark.xfail(strict=True, reason="vecdot of float16 (NumPy's float32 accumulator) and "
                                       "of complex (x1 conjugated) is the reductions helper's")
 
 
 @pytest.mark.parametrize("name,dt", [
-    pytest.param(n, d, id="%s-%s" % (np.dtype(d).name, n),
-                 marks=[FLOAT16_NEXTAFTER] if (n, d) == ("nextafter", np.float16) else [])
-    for n in NEW_BINARY for d in FLOATS])
+    pytest.param(n, d, id="%s-%s" % (np.dtype(d).name, n)) for n in NEW_BINARY for d in FLOATS])
 def test_new_binary_ops_special_values(name, dt):
     a = special(np.repeat(SPECIAL, SPECIAL.size), dt)
     b = special(np.tile(SPECIAL, SPECIAL.size), dt)
