@@ -291,16 +291,28 @@
 "{ \\\n" \
 "    if (a.im == 0) \\\n" \
 "        return ng_cpack_##S(NG_MATH(sinh, F)(a.re), a.im); \\\n" \
+"    if ((a.re == 0 || isinf(a.re)) && !isfinite(a.im)) /* Annex G: (0 or inf, inf or nan) -> (x, nan) */ \\\n" \
+"        return ng_cpack_##S(a.re, a.im - a.im); \\\n" \
 "    return ng_cpack_##S(NG_MATH(sinh, F)(a.re) * NG_MATH(cos, F)(a.im), NG_MATH(cosh, F)(a.re) * NG_MATH(sin, F)(a.im)); \\\n" \
 "} \\\n" \
 "NG_FN T ng_cosh_##S(T a) \\\n" \
 "{ \\\n" \
 "    if (a.im == 0) \\\n" \
 "        return ng_cpack_##S(NG_MATH(cosh, F)(a.re), NG_MATH(copysign, F)((R)0, a.re) * a.im); \\\n" \
+"    if (a.re == 0 && !isfinite(a.im)) /* Annex G: (0, inf or nan) -> (nan, 0); (inf, ...) -> (inf, nan) */ \\\n" \
+"        return ng_cpack_##S(a.im - a.im, (R)0); \\\n" \
+"    if (isinf(a.re) && !isfinite(a.im)) \\\n" \
+"        return ng_cpack_##S(NG_MATH(fabs, F)(a.re), a.im - a.im); \\\n" \
 "    return ng_cpack_##S(NG_MATH(cosh, F)(a.re) * NG_MATH(cos, F)(a.im), NG_MATH(sinh, F)(a.re) * NG_MATH(sin, F)(a.im)); \\\n" \
 "} \\\n" \
 "NG_FN T ng_tanh_##S(T a) \\\n" \
 "{ \\\n" \
+"    if (isinf(a.re)) /* the standard: (+-inf, y) -> (+-1, 0 with y's sign) */ \\\n" \
+"        return ng_cpack_##S(NG_MATH(copysign, F)((R)1, a.re), NG_MATH(copysign, F)((R)0, a.im)); \\\n" \
+"    if (a.im == 0) \\\n" \
+"        return ng_cpack_##S(NG_MATH(tanh, F)(a.re), a.im); \\\n" \
+"    if (a.re == 0 && !isfinite(a.im)) \\\n" \
+"        return ng_cpack_##S(a.re, a.im - a.im); \\\n" \
 "    if (NG_MATH(fabs, F)(a.re) > (R)TANH_BIG) { \\\n" \
 "        R e = NG_MATH(exp, F)(-2 * NG_MATH(fabs, F)(a.re)); \\\n" \
 "        return ng_cpack_##S(NG_MATH(copysign, F)((R)1, a.re), 4 * NG_MATH(sin, F)(a.im) * NG_MATH(cos, F)(a.im) * e); \\\n" \
@@ -314,6 +326,16 @@
 "NG_FN T ng_tan_##S(T a) { T w = ng_tanh_##S(ng_cpack_##S(-a.im, a.re)); return ng_cpack_##S(w.im, -w.re); } \\\n" \
 "NG_FN T ng_arcsinh_##S(T a) \\\n" \
 "{ \\\n" \
+"    const R inf = (R)1 / (R)0, pi2 = (R)1.570796326794896619231321691639751442; \\\n" \
+"    if (isinf(a.im)) /* Annex G's infinities and NaNs */ \\\n" \
+"        return a.re != a.re ? ng_cpack_##S(inf, a.re) \\\n" \
+"                            : ng_cpack_##S(NG_MATH(copysign, F)(inf, a.re), NG_MATH(copysign, F)(isinf(a.re) ? pi2 / 2 : pi2, a.im)); \\\n" \
+"    if (isinf(a.re)) \\\n" \
+"        return ng_cpack_##S(a.re, a.im != a.im ? a.im : NG_MATH(copysign, F)((R)0, a.im)); \\\n" \
+"    if (a.re != a.re || a.im != a.im) \\\n" \
+"        return a.im == 0 ? a : ng_cpack_##S(a.re + a.im, a.re + a.im); \\\n" \
+"    if (a.im == 0) /* the real axis, keeping the sign of the zero */ \\\n" \
+"        return ng_cpack_##S(NG_MATH(asinh, F)(a.re), a.im); \\\n" \
 "    int neg = a.re < 0; \\\n" \
 "    T z = neg ? ng_negative_##S(a) : a, w; \\\n" \
 "    R m = NG_MATH(hypot, F)(z.re, z.im); \\\n" \
@@ -332,11 +354,37 @@
 "    } \\\n" \
 "    return neg ? ng_negative_##S(w) : w; \\\n" \
 "} \\\n" \
-"NG_FN T ng_arcsin_##S(T a) { T w = ng_arcsinh_##S(ng_cpack_##S(-a.im, a.re)); return ng_cpack_##S(w.im, -w.re); } \\\n" \
+"NG_FN T ng_arcsin_##S(T a) \\\n" \
+"{ \\\n" \
+"    if (a.im == 0 && isfinite(a.re)) { /* the real axis: beyond +-1 the cut, on the side of the zero's sign */ \\\n" \
+"        R ax = NG_MATH(fabs, F)(a.re); \\\n" \
+"        if (ax <= 1) \\\n" \
+"            return ng_cpack_##S(NG_MATH(asin, F)(a.re), a.im); \\\n" \
+"        return ng_cpack_##S(NG_MATH(copysign, F)((R)1.570796326794896619231321691639751442, a.re), \\\n" \
+"                            NG_MATH(copysign, F)(NG_MATH(acosh, F)(ax), a.im)); \\\n" \
+"    } \\\n" \
+"    T w = ng_arcsinh_##S(ng_cpack_##S(-a.im, a.re)); \\\n" \
+"    return ng_cpack_##S(w.im, -w.re); \\\n" \
+"} \\\n" \
 "NG_FN T ng_arccos_##S(T a) \\\n" \
 "{ \\\n" \
+"    const R inf = (R)1 / (R)0, pi2 = (R)1.570796326794896619231321691639751442; \\\n" \
+"    if (isinf(a.im)) /* Annex G's infinities and NaNs */ \\\n" \
+"        return ng_cpack_##S(a.re != a.re ? a.re : isinf(a.re) ? (a.re < 0 ? 3 * pi2 / 2 : pi2 / 2) : pi2, -a.im); \\\n" \
+"    if (isinf(a.re)) \\\n" \
+"        return a.im != a.im ? ng_cpack_##S(a.im, inf) : ng_cpack_##S(a.re < 0 ? 2 * pi2 : (R)0, -NG_MATH(copysign, F)(inf, a.im)); \\\n" \
+"    if (a.re == 0 && (a.im == 0 || a.im != a.im)) \\\n" \
+"        return ng_cpack_##S(pi2, a.im == 0 ? -a.im : a.im); \\\n" \
+"    if (a.re != a.re || a.im != a.im) \\\n" \
+"        return ng_cpack_##S(a.re + a.im, a.re + a.im); \\\n" \
+"    if (a.im == 0) { /* the real axis: acos(x) - i0 inside [-1, 1], the cut beyond */ \\\n" \
+"        R ax = NG_MATH(fabs, F)(a.re); \\\n" \
+"        if (ax <= 1) \\\n" \
+"            return ng_cpack_##S(NG_MATH(acos, F)(a.re), -a.im); \\\n" \
+"        return ng_cpack_##S(a.re > 0 ? (R)0 : 2 * pi2, -NG_MATH(copysign, F)(NG_MATH(acosh, F)(ax), a.im)); \\\n" \
+"    } \\\n" \
 "    T w = ng_arcsin_##S(a); \\\n" \
-"    return ng_cpack_##S((R)1.570796326794896619231321691639751442 - w.re, -w.im); \\\n" \
+"    return ng_cpack_##S(pi2 - w.re, -w.im); \\\n" \
 "} \\\n" \
 "NG_FN T ng_arccosh_##S(T a) \\\n" \
 "{ \\\n" \
@@ -345,7 +393,16 @@
 "} \\\n" \
 "NG_FN T ng_arctanh_##S(T a) \\\n" \
 "{ \\\n" \
+"    const R pi2 = (R)1.570796326794896619231321691639751442; \\\n" \
 "    R x = a.re, y = a.im; \\\n" \
+"    if (isinf(y)) /* Annex G's infinities and NaNs */ \\\n" \
+"        return ng_cpack_##S(NG_MATH(copysign, F)((R)0, x), NG_MATH(copysign, F)(pi2, y)); \\\n" \
+"    if (isinf(x)) \\\n" \
+"        return ng_cpack_##S(NG_MATH(copysign, F)((R)0, x), y != y ? y : NG_MATH(copysign, F)(pi2, y)); \\\n" \
+"    if (x == 0 && y != y) \\\n" \
+"        return a; \\\n" \
+"    if (x != x || y != y) \\\n" \
+"        return ng_cpack_##S(x + y, x + y); \\\n" \
 "    if (NG_MATH(hypot, F)(x, y) < (R)SMALL) { \\\n" \
 "        T z2 = ng_multiply_##S(a, a); \\\n" \
 "        T c = ng_cpack_##S(1 + z2.re / 3 + (R)0.2 * (z2.re * z2.re - z2.im * z2.im), \\\n" \

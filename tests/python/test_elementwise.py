@@ -849,3 +849,24 @@ def test_where_scalars_and_promotion():
                 np.where(c, x, x.astype(np.uint8)))
     with pytest.raises(ValueError):
         ng.where(ng.asarray(c), ng.asarray(x))
+
+
+# ---- complex special values: the C library's (Annex G) on cpu, the helpers' own on GPUs ----
+
+COMPLEX_MATH = ["exp", "log", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "arcsin", "arccos",
+                "arctan", "arcsinh", "arccosh", "arctanh", "absolute", "sign", "reciprocal", "square"]
+
+
+@pytest.mark.parametrize("name", COMPLEX_MATH)
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128], ids=dtype_id)
+def test_complex_special_values(name, dt):
+    """Zeros, ones, infinities and NaNs in every combination of real and imaginary parts."""
+    parts = np.array([0.0, -0.0, 1.0, -1.0, 2.5, -0.5, np.inf, -np.inf, np.nan])
+    z = np.empty(parts.size ** 2, dt)
+    z.real = np.repeat(parts, parts.size)  # parts set one by one: 1j * inf would make NaNs
+    z.imag = np.tile(parts, parts.size)
+    with np.errstate(all="ignore"):
+        exp = getattr(np, name)(z)
+    got = getattr(ng, name)(ng.asarray(z))
+    rtol = 2e-6 if dt == np.complex64 else 1e-12
+    assert_same(got, exp, rtol=rtol, atol=1e-300)
