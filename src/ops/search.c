@@ -83,7 +83,7 @@ static NgIrRef first_of_run(NgIrKernel *k, NgDType dt, int s, NgIrRef I)
 {
     NgIrRef x = sx_load1(k, s, I), p = sx_load1(k, s, sx_op(k, NG_OP_SUB, I, sx_i(k, 1)));
     NgIrRef same = sx_cmp(k, NG_OP_EQ, x, p);
-    if (ng_dtype_is_float(dt))
+    if (ng_dtype_is_inexact(dt)) /* complex: a NaN in either part (NumPy's equal_nan) */
         same = sx_cmp(k, NG_OP_LOGOR, same, sx_cmp(k, NG_OP_LOGAND, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x),
                                                    ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, p)));
     return sx_cmp(k, NG_OP_LOGOR, sx_cmp(k, NG_OP_EQ, I, sx_i(k, 0)), ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, same));
