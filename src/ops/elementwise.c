@@ -615,9 +615,10 @@ NgStatus ng_op_assign(const NgArray *dst, const NgOperand *src)
         }
     } else if (src->scalar.kind == NG_KIND_INT && (st = ng_scalar_check(&src->scalar, dst->dtype)) != NG_OK) {
         return st;
-    } else if (src->scalar.kind == NG_KIND_COMPLEX && !ng_dtype_is_complex(dst->dtype)) {
-        return ng_error_set(NG_ERR_TYPE, "%s() argument must be a string or a real number, not 'complex'",
-                            ng_dtype_is_float(dst->dtype) ? "float" : "int");
+    } else if (src->scalar.kind == NG_KIND_COMPLEX && !ng_dtype_is_complex(dst->dtype) && dst->dtype != NG_BOOL) {
+        return ng_error_set(NG_ERR_TYPE, ng_dtype_is_float(dst->dtype)
+                            ? "float() argument must be a string or a real number, not 'complex'"
+                            : "int() argument must be a string, a bytes-like object or a real number, not 'complex'");
     }
     if ((st = make_input(src, NG_OP_COPY, dst->dtype, dst, &in, &tmp)) != NG_OK)
         return st;
