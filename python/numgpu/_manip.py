@@ -12,7 +12,7 @@ import numpy as _np
 from . import _core, asarray, ndarray, broadcast_to, zeros
 from . import sum as _sum
 
-__all__ = ["take", "put", "nonzero", "argwhere", "flatnonzero", "where", "repeat", "tile", "roll",
+__all__ = ["take", "put", "take_along_axis", "put_along_axis", "nonzero", "argwhere", "flatnonzero", "where", "repeat", "tile", "roll",
            "flip", "fliplr", "flipud", "pad", "meshgrid", "tril", "triu", "trace", "diag", "diagonal",
            "outer", "einsum", "dot", "tensordot", "inner", "vdot"]
 
@@ -110,6 +110,46 @@ def put(a, ind, v, mode="raise"):
         ind = ind // n
     a[tuple(reversed(coords))] = v
     return None
+
+
+def _along_axis_index(arr, indices, axis):
+    """NumPy's _make_along_axis_idx: the advanced index that pairs each entry of `indices` with
+    its own position along every other axis."""
+    from . import arange
+    if indices.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if arr.ndim != indices.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    ones = (1,) * indices.ndim
+    return tuple(indices if d == axis else arange(n).reshape(ones[:d] + (-1,) + ones[d + 1:])
+                 for d, n in enumerate(arr.shape))
+
+
+def take_along_axis(arr, indices, axis=-1):
+    """arr's elements at `indices` along `axis` (None: of the flattened array): one gather."""
+    arr, indices = _arr(arr), _index_arr(indices)
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        arr, axis = arr.reshape(-1), 0
+    else:
+        axis = _norm_axis(axis, arr.ndim)
+    return arr[_along_axis_index(arr, indices, axis)]
+
+
+def put_along_axis(arr, indices, values, axis):
+    """arr[...] at `indices` along `axis` = values (broadcast), in place: one scatter."""
+    if not isinstance(arr, ndarray):
+        raise TypeError("argument 1 must be numgpu.ndarray, not %s" % type(arr).__name__)
+    indices = _index_arr(indices)
+    if axis is None:   # arr.flat[indices] = values
+        if indices.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        if indices.dtype.kind not in "iu":
+            raise IndexError("`indices` must be an integer array")
+        put(arr, indices, broadcast_to(_arr(values), indices.shape))
+        return
+    arr[_along_axis_index(arr, indices, _norm_axis(axis, arr.ndim))] = values
 
 
 def _arange(n):

@@ -643,8 +643,9 @@ NgStatus ng_op_bincount(const NgArray *x, const NgArray *weights, int64_t minlen
         return ng_error_set(NG_ERR_VALUE, "'minlength' must not be negative");
     if (weights && (weights->ndim != 1 || weights->shape[0] != x->shape[0]))
         return ng_error_set(NG_ERR_VALUE, "The weights and list don't have the same length.");
-    if (weights && !ng_dtype_info(weights->dtype)->supported)
-        return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet", ng_dtype_info(weights->dtype)->name);
+    if (weights && ng_dtype_is_complex(weights->dtype)) /* NumPy casts the weights to float64, 'safe' */
+        return ng_error_set(NG_ERR_TYPE, "Cannot cast array data from dtype('%s') to dtype('float64') according to the rule 'safe'",
+                            ng_dtype_info(weights->dtype)->name);
     int64_t lo = 0, hi = -1;
     NgStatus st;
     if (x->size && (st = int_range(x, &lo, &hi)) != NG_OK)
