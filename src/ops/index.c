@@ -935,7 +935,9 @@ NgStatus ng_index_set(const NgArray *a, int n, const NgIndex *index, const NgOpe
         NgScalar s = value->scalar;
         if (s.kind == NG_KIND_INT && (st = ng_scalar_check(&s, a->dtype)) != NG_OK)
             goto done;
-        if (s.kind == NG_KIND_COMPLEX && !ng_dtype_is_complex(a->dtype) && a->dtype != NG_BOOL) {
+        if (s.kind == NG_KIND_COMPLEX && a->dtype == NG_BOOL) /* NumPy: its truth */
+            s = (NgScalar){.kind = NG_KIND_BOOL, .v.i = s.v.f != 0 || s.im != 0};
+        if (s.kind == NG_KIND_COMPLEX && !ng_dtype_is_complex(a->dtype)) {
             /* NumPy converts the Python complex with float() / int(); a bool takes its truth */
             st = ng_error_set(NG_ERR_TYPE, ng_dtype_is_float(a->dtype)
                               ? "float() argument must be a string or a real number, not 'complex'"
