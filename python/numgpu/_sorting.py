@@ -20,7 +20,8 @@ __all__ = [
     "sort", "argsort", "unique", "cumsum", "cumprod", "diff", "searchsorted", "bincount",
     "histogram", "histogram_bin_edges", "percentile", "quantile", "median", "nanmedian",
     "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax", "nanargmin", "nanargmax",
-    "nancumsum", "nancumprod", "round", "around", "sort_complex",
+    "nancumsum", "nancumprod", "round", "around", "sort_complex", "partition", "argpartition", "lexsort",
+    "ediff1d",
 ]
 
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
@@ -117,6 +118,71 @@ def sort_complex(a):
     if b.dtype.kind == "c":
         return b
     return b.astype(_np.complex64 if b.dtype.char in "bhBH" else _np.complex128)
+
+
+def _kth(kth, a, axis):
+    """NumPy's checks of partition's kth (an int or a sequence of ints, each in range)."""
+    ks = _np.asarray(kth.get() if isinstance(kth, ndarray) else kth)
+    if ks.dtype.kind not in "iu" or ks.ndim > 1:
+        raise TypeError("Partition index must be integer")
+    n = a.shape[axis] if a.ndim else 1
+    for k in ks.ravel().tolist():
+        if not -n <= k < n:
+            raise ValueError("kth(=%d) out of bounds (%d)" % (k + n if k < 0 else k, n))
+
+
+def _partition(a, kth, axis, kind, order, indices):
+    if kind != "introselect":
+        raise ValueError("Unknown selectkind: %r" % (kind,))
+    a = _arr(a)
+    if axis is None:
+        a, axis = a.ravel(), -1
+    axis = _norm_axis(axis, a.ndim) if a.ndim else axis
+    _kth(kth, a, axis)
+    return _sort(a, axis, None, order, False, indices)
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """A partitioned copy: the stable sort along axis, which puts every kth element in its sorted
+    place with no larger element before it and no smaller one after (NumPy's partition leaves the
+    order inside the parts unspecified; numgpu's is the sorted one)."""
+    return _partition(a, kth, axis, kind, order, False)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """Indices that partition `a` (those of the stable sort; see partition)."""
+    return _partition(a, kth, axis, kind, order, True)
+
+
+def lexsort(keys, axis=-1):
+    """Indices that sort by the last key, then the one before, ...: one stable device argsort per
+    key, each of the keys gathered in the order found so far (least significant key first)."""
+    if isinstance(keys, (tuple, list)):
+        if not keys:
+            raise TypeError("need sequence of keys with len > 0 in lexsort")
+        ks = [_arr(k) for k in keys]
+    else:
+        keys = _arr(keys)
+        ks = [keys[i] for i in builtins_range(keys.shape[0])] if keys.ndim >= 2 else []
+    if not ks or ks[0].ndim == 0:   # scalar keys: NumPy's odd case, on NumPy
+        return _on_numpy("numpy.lexsort", _np.lexsort, keys, axis)
+    if any(k.shape != ks[0].shape for k in ks):
+        raise ValueError("all keys need to be the same shape")
+    ng = _ng()
+    idx = argsort(ks[0], axis=axis)
+    ax = _norm_axis(axis, ks[0].ndim)
+    for k in ks[1:]:
+        idx = ng.take_along_axis(idx, argsort(ng.take_along_axis(k, idx, ax), axis=ax), ax)
+    return idx
+
+
+def _m_partition(self, kth, axis=-1, kind="introselect", order=None):
+    """In-place partition along `axis`."""
+    self[...] = partition(self, kth, axis, kind, order)
+
+
+def _m_argpartition(self, kth, axis=-1, kind="introselect", order=None):
+    return argpartition(self, kth, axis, kind, order)
 
 
 def _m_sort(self, axis=-1, kind=None, order=None, *, stable=None):
@@ -217,6 +283,27 @@ def diff(a, n=1, axis=-1, prepend=_np._NoValue, append=_np._NoValue):
     for _ in range(n):
         a = op(a[hi], a[lo])
     return a
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    """Differences of consecutive elements of the flattened array, with to_begin / to_end
+    around them (cast to ary's dtype, NumPy's 'same_kind' check)."""
+    ng = _ng()
+    a = _arr(ary).ravel()
+    parts = []
+    for v, name in ((to_begin, "to_begin"), (to_end, "to_end")):
+        if v is None:
+            parts.append(None)
+            continue
+        v = _arr(v).ravel()
+        if not _np.can_cast(v.dtype, a.dtype, casting="same_kind"):
+            raise TypeError("dtype of `%s` must be compatible with input `ary` under the `same_kind` rule." % name)
+        parts.append(v.astype(a.dtype) if v.dtype != a.dtype else v)
+    d = ng.subtract(a[1:], a[:-1])
+    if d.dtype != a.dtype:
+        d = d.astype(a.dtype)
+    pieces = [p for p in (parts[0], d, parts[1]) if p is not None]
+    return ng.concatenate(pieces) if len(pieces) > 1 else d
 
 
 # ---- searching and counting ---------------------------------------------------------
@@ -672,6 +759,8 @@ def _m_cumprod(self, axis=None, dtype=None, out=None):
 
 ndarray.sort = _m_sort
 ndarray.argsort = _m_argsort
+ndarray.partition = _m_partition
+ndarray.argpartition = _m_argpartition
 ndarray.cumsum = _m_cumsum
 ndarray.cumprod = _m_cumprod
 ndarray.round = _m_round

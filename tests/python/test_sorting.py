@@ -204,6 +204,65 @@ def test_sort_hypothesis(x, axis):
     assert_same(ng.argsort(ng.asarray(x), axis=axis), np.argsort(x, axis=axis, kind="stable"))
 
 
+# ---- partition / argpartition / lexsort ------------------------------------------------
+
+@pytest.mark.parametrize("dt", ALL, ids=dtype_id)
+@pytest.mark.parametrize("kth,axis", [(3, -1), ((0, 5, -1), 1), (2, 0), (7, None)], ids=str)
+def test_partition_argpartition(dt, kth, axis):
+    # NumPy fixes the kth elements and which elements lie on each side, not their order there:
+    # compare those (numgpu's partition is the stable sort)
+    x = _with_nans(data(dt, (4, 12), kind="small" if np.dtype(dt).kind in "iu" else "any"))
+    got = ng.partition(ng.asarray(x), kth, axis=axis).get()
+    exp = np.partition(x, kth, axis=axis)
+    gi = ng.argpartition(ng.asarray(x), kth, axis=axis)
+    assert gi.dtype == np.argpartition(x, kth, axis=axis).dtype
+    xa = x.ravel() if axis is None else x
+    ax = -1 if axis is None else axis
+    by_index = np.take_along_axis(xa, gi.get(), ax)
+    ks = sorted({k % xa.shape[ax] for k in np.atleast_1d(kth)})
+    for r in (got, by_index):
+        for k in ks:
+            assert_same(ng.asarray(np.take(r, [k], ax)), np.take(exp, [k], ax))
+        bounds = [0] + [k + 1 for k in ks]
+        for lo, hi in zip(bounds, bounds[1:] + [xa.shape[ax]]):   # the same elements between the kth
+            sl = [slice(None)] * xa.ndim
+            sl[ax] = slice(lo, hi)
+            assert_same(ng.asarray(np.sort(r[tuple(sl)], axis=ax)), np.sort(exp[tuple(sl)], axis=ax))
+
+
+def test_partition_errors_and_method():
+    x = data(np.float64, (5,))
+    for k in (5, -6, (1, 7), 1.5, []):
+        call_both(np.partition, ng.partition, [x, k])
+        call_both(np.argpartition, ng.argpartition, [x, k])
+    with pytest.raises(ValueError):
+        ng.partition(ng.asarray(x), 1, kind="bogus")
+    g = ng.asarray(x)
+    g.partition(2)
+    assert g.get()[2] == np.partition(x, 2)[2]
+    assert_same(ng.asarray(x).argpartition(1)[1:2], np.asarray([np.argsort(x, kind="stable")[1]]))
+
+
+@pytest.mark.parametrize("dt", ALL, ids=dtype_id)
+def test_lexsort(dt):
+    a = _with_nans(data(dt, (3, 40), kind="small"))
+    b = data(np.int8, (40,), kind="small")
+    c = _with_nans(data(dt, (40,), seed=4, kind="small"))
+    assert_same(ng.lexsort(ng.asarray(a)), np.lexsort(a))
+    assert_same(ng.lexsort((ng.asarray(b), ng.asarray(c))), np.lexsort((b, c)))
+    assert_same(ng.lexsort([ng.asarray(c), ng.asarray(b), ng.asarray(c)]), np.lexsort([c, b, c]))
+    m = _with_nans(data(dt, (2, 5, 6), seed=7, kind="small"))
+    for axis in (0, 1, -1):
+        assert_same(ng.lexsort(ng.asarray(m), axis=axis), np.lexsort(m, axis=axis))
+
+
+def test_lexsort_errors():
+    with pytest.raises(TypeError, match="need sequence of keys"):
+        ng.lexsort(())
+    with pytest.raises(ValueError, match="same shape"):
+        ng.lexsort((ng.arange(3), ng.arange(4)))
+
+
 # ---- unique ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("dt", ALL, ids=dtype_id)
@@ -287,6 +346,16 @@ def test_cumsum_long_and_errors():
 def test_diff(dt, n, axis):
     x = data(dt, (5, 7))
     assert_same(ng.diff(ng.asarray(x), n=n, axis=axis), np.diff(x, n=n, axis=axis))
+
+
+@pytest.mark.parametrize("dt", ALL, ids=dtype_id)
+def test_ediff1d(dt):
+    x = data(dt, (3, 5))
+    call_both(np.ediff1d, ng.ediff1d, [x])
+    call_both(np.ediff1d, ng.ediff1d, [x], kwargs=dict(to_begin=np.array([1, 2], dt), to_end=np.array(3, dt)))
+    call_both(np.ediff1d, ng.ediff1d, [x[:1, :1]], kwargs=dict(to_end=np.array([4, 5], dt)))
+    if np.dtype(dt).kind in "iub":   # a float to_begin is not 'same_kind' with an integer ary
+        call_both(np.ediff1d, ng.ediff1d, [x], kwargs=dict(to_begin=np.array([1.5])))
 
 
 def test_diff_prepend_append_errors():
