@@ -82,6 +82,11 @@ def put(a, ind, v, mode="raise"):
     """a.flat[ind] = v, v repeated as needed; duplicate indices: one of the writes wins."""
     if not isinstance(a, ndarray):
         raise TypeError("argument 1 must be numgpu.ndarray, not %s" % type(a).__name__)
+    if (a.dtype.kind in "iuf" and not isinstance(v, (ndarray, _np.ndarray, _np.generic))
+            and _np.asarray(v).dtype.kind == "c"):
+        # NumPy converts Python complex values with float() / int() (arrays are cast, with a warning)
+        raise TypeError("float() argument must be a string or a real number, not 'complex'" if a.dtype.kind == "f"
+                        else "int() argument must be a string, a bytes-like object or a real number, not 'complex'")
     ind = _index_arr(ind).reshape(-1)
     v = _arr(v).reshape(-1)
     if ind.size == 0 or v.size == 0:

@@ -317,7 +317,7 @@ def searchsorted(a, v, side="left", sorter=None):
             raise ValueError("side must be 'left' or 'right' (got %r)" % (side,))
     a = _arr(a)
     scalar = not isinstance(v, ndarray) and _np.ndim(v) == 0
-    if scalar and isinstance(v, (bool, int, float)):
+    if scalar and isinstance(v, (bool, int, float, complex)):
         v = _ng().asarray(_np.asarray(v, dtype=_np.result_type(a.dtype, v)))
     res = _core.searchsorted(a, _arr(v), side == "right", sorter)
     return res.reshape(()) if scalar else res

@@ -112,6 +112,24 @@ def test_take_along_axis_errors():
         ng.put_along_axis(x, np.array([[0]]), 1.0, 1)
 
 
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+@pytest.mark.parametrize("dtype", ALL, ids=case_id)
+def test_put_complex_values(dtype):
+    # Python complex values into a real array: NumPy's TypeError (float()/int() of a complex);
+    # a complex array is cast (real part), bool takes the truth
+    for v in (1 + 2j, [1 + 2j, -3j], np.array([1 + 2j, 0.5j]), np.complex64(2 - 1j)):
+        a = data(dtype, (3, 4))
+        g = ng.asarray(a)
+        try:
+            np.put(a, [0, 5], v)
+        except TypeError as e:
+            with pytest.raises(TypeError, match=str(e).split("(")[0]):
+                ng.put(g, [0, 5], ng.asarray(v) if isinstance(v, np.ndarray) else v)
+            continue
+        ng.put(g, [0, 5], ng.asarray(v) if isinstance(v, np.ndarray) else v)
+        assert_same(g, a)
+
+
 def test_put_errors():
     g = ng.zeros(5)
     with pytest.raises(IndexError):
