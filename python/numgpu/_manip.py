@@ -1,5 +1,6 @@
-"""Gathering, scattering and rearranging: take, put, nonzero, repeat, tile, roll, flip, pad, tril,
-triu, trace, outer, einsum, and dot/tensordot/inner/vdot for any rank (src/ops/manip.c).
+"""Gathering, scattering and rearranging: take, put, take/put_along_axis, nonzero, repeat, tile,
+roll, flip, pad, tril, triu, trace, outer, einsum, and dot/tensordot/inner/vdot for any rank
+(src/ops/manip.c).
 
 Thin glue: NumPy's signatures and argument normalisation. The kernels are in C (the index-map
 gather, the nonzero compaction); the rest are compositions of device ops: views (flip,
@@ -12,9 +13,9 @@ import numpy as _np
 from . import _core, asarray, ndarray, broadcast_to, zeros
 from . import sum as _sum
 
-__all__ = ["take", "put", "take_along_axis", "put_along_axis", "nonzero", "argwhere", "flatnonzero", "where", "repeat", "tile", "roll",
-           "flip", "fliplr", "flipud", "pad", "meshgrid", "tril", "triu", "trace", "diag", "diagonal",
-           "outer", "einsum", "dot", "tensordot", "inner", "vdot"]
+__all__ = ["take", "put", "take_along_axis", "put_along_axis", "nonzero", "argwhere", "flatnonzero", "where",
+           "repeat", "tile", "roll", "flip", "fliplr", "flipud", "pad", "meshgrid", "tril", "triu", "trace", "diag",
+           "diagonal", "outer", "einsum", "dot", "tensordot", "inner", "vdot"]
 
 
 def _arr(a):

@@ -429,7 +429,8 @@ def test_get_set_nan_inf_values(dt):
     for key in (np.array([5, 0, 2]), (np.array([1, 1]), np.array([4, 0])), np.isnan(h), ~np.isfinite(h[:, 0]),
                 (slice(None, None, -1), np.array([3, 1]))):
         got = check_get(h, key)
-        assert np.array_equal(np.ascontiguousarray(got.get()).view(np.uint8), np.ascontiguousarray(h[key]).view(np.uint8))
+        bits = np.ascontiguousarray(got.get()).view(np.uint8)
+        assert np.array_equal(bits, np.ascontiguousarray(h[key]).view(np.uint8))
     v = data(dt, (3,), seed=13)
     v[1] = np.nan
     check_set(h, (np.array([0, 2, 4]), 1), v)
