@@ -644,6 +644,16 @@ def test_nan_reductions_all_nan():
     assert_same(ng.nanvar(ng.asarray(x[:1]), ddof=1), np.nanvar(x[:1], ddof=1))
 
 
+@pytest.mark.parametrize("dt", [np.float64, np.float16, np.complex64, np.complex128, np.int16], ids=dtype_id)
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_nancumsum_nancumprod(dt, axis):
+    # NaNs (in either part, for complex) count as 0 in sums and 1 in products
+    x = _nan_data(dt, "nanprod", axis)
+    tol = 0 if ng.get_device() == "cpu" and np.dtype(dt).kind != "c" else None
+    assert_same(ng.nancumsum(ng.asarray(x), axis=axis), np.nancumsum(x, axis=axis), rtol=tol)
+    assert_same(ng.nancumprod(ng.asarray(x), axis=axis), np.nancumprod(x, axis=axis))
+
+
 @pytest.mark.parametrize("dt", COMPLEX, ids=dtype_id)
 @pytest.mark.parametrize("name", ["nanmin", "nanmax"])
 def test_nan_reductions_complex_all_nan(dt, name):
