@@ -21,7 +21,6 @@ __all__ = [
     "histogram", "histogram_bin_edges", "percentile", "quantile", "median", "nanmedian",
     "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax", "nanargmin", "nanargmax",
     "nancumsum", "nancumprod", "round", "around", "sort_complex", "partition", "argpartition", "lexsort",
-    "ediff1d",
 ]
 
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
@@ -176,15 +175,6 @@ def lexsort(keys, axis=-1):
     return idx
 
 
-def _m_partition(self, kth, axis=-1, kind="introselect", order=None):
-    """In-place partition along `axis`."""
-    self[...] = partition(self, kth, axis, kind, order)
-
-
-def _m_argpartition(self, kth, axis=-1, kind="introselect", order=None):
-    return argpartition(self, kth, axis, kind, order)
-
-
 def _m_sort(self, axis=-1, kind=None, order=None, *, stable=None):
     """In-place sort along `axis`."""
     self[...] = sort(self, axis, kind, order)
@@ -283,27 +273,6 @@ def diff(a, n=1, axis=-1, prepend=_np._NoValue, append=_np._NoValue):
     for _ in range(n):
         a = op(a[hi], a[lo])
     return a
-
-
-def ediff1d(ary, to_end=None, to_begin=None):
-    """Differences of consecutive elements of the flattened array, with to_begin / to_end
-    around them (cast to ary's dtype, NumPy's 'same_kind' check)."""
-    ng = _ng()
-    a = _arr(ary).ravel()
-    parts = []
-    for v, name in ((to_begin, "to_begin"), (to_end, "to_end")):
-        if v is None:
-            parts.append(None)
-            continue
-        v = _arr(v).ravel()
-        if not _np.can_cast(v.dtype, a.dtype, casting="same_kind"):
-            raise TypeError("dtype of `%s` must be compatible with input `ary` under the `same_kind` rule." % name)
-        parts.append(v.astype(a.dtype) if v.dtype != a.dtype else v)
-    d = ng.subtract(a[1:], a[:-1])
-    if d.dtype != a.dtype:
-        d = d.astype(a.dtype)
-    pieces = [p for p in (parts[0], d, parts[1]) if p is not None]
-    return ng.concatenate(pieces) if len(pieces) > 1 else d
 
 
 # ---- searching and counting ---------------------------------------------------------
@@ -759,8 +728,6 @@ def _m_cumprod(self, axis=None, dtype=None, out=None):
 
 ndarray.sort = _m_sort
 ndarray.argsort = _m_argsort
-ndarray.partition = _m_partition
-ndarray.argpartition = _m_argpartition
 ndarray.cumsum = _m_cumsum
 ndarray.cumprod = _m_cumprod
 ndarray.round = _m_round
