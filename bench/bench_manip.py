@@ -27,7 +27,8 @@ def host(r):
 def same(got, exp):
     if isinstance(exp, tuple):
         return all(same(g, e) for g, e in zip(got, exp))
-    return got.shape == np.shape(exp) and np.allclose(got, exp, rtol=1e-9, atol=1e-9)
+    rtol = 1e-3 if np.asarray(exp).dtype == np.float16 else 1e-9
+    return got.shape == np.shape(exp) and np.allclose(got, exp, rtol=rtol, atol=1e-9)
 
 
 def main():
@@ -44,10 +45,18 @@ def main():
     idx = rng.integers(0, n, n // 4)
     small = rng.standard_normal((side // 4, side // 4))
     b3 = rng.standard_normal((64, 128, 128))
+    h = v.astype(np.float16)
+    c = v + 1j * rng.standard_normal(n)
     gv, gm, gmask, gidx, gsmall, gb3 = map(ng.asarray, (v, m, mask, idx, small, b3))
+    gh, gc = ng.asarray(h), ng.asarray(c)
     cases = [
         ("take (1/4 n indices)", lambda: ng.take(gv, gidx), lambda: np.take(v, idx)),
         ("take mode=wrap", lambda: ng.take(gv, gidx, mode="wrap"), lambda: np.take(v, idx, mode="wrap")),
+        ("take float16", lambda: ng.take(gh, gidx), lambda: np.take(h, idx)),
+        ("take complex128", lambda: ng.take(gc, gidx), lambda: np.take(c, idx)),
+        ("where float16", lambda: ng.where(gmask, gh, 0.5), lambda: np.where(mask, h, np.float16(0.5))),
+        ("where complex128", lambda: ng.where(gmask, gc, 1j), lambda: np.where(mask, c, 1j)),
+        ("where(cond) complex128", lambda: ng.where(gc.real > 0), lambda: np.where(c.real > 0)),
         ("nonzero (1-d mask)", lambda: ng.nonzero(gmask), lambda: np.nonzero(mask)),
         ("argwhere (matrix)", lambda: ng.argwhere(gm > 0), lambda: np.argwhere(m > 0)),
         ("repeat 2 (axis 0)", lambda: ng.repeat(gm, 2, axis=0), lambda: np.repeat(m, 2, axis=0)),

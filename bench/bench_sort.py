@@ -31,8 +31,9 @@ def same(got, exp):
     if isinstance(exp, tuple):
         return all(same(g, e) for g, e in zip(got, exp))
     exp = np.asarray(exp)
-    if exp.dtype.kind == "f":
-        return got.shape == exp.shape and np.allclose(got, exp, rtol=1e-9, equal_nan=True)
+    if exp.dtype.kind in "fc":
+        rtol = 1e-3 if exp.dtype == np.float16 else 1e-9
+        return got.shape == exp.shape and np.allclose(got, exp, rtol=rtol, equal_nan=True)
     return got.shape == exp.shape and np.array_equal(got, exp)
 
 
@@ -48,15 +49,25 @@ def main():
     ints = rng.integers(0, 1000, n)
     small = rng.integers(0, 100, n)
     q = np.sort(rng.standard_normal(n // 10))
+    h = x.astype(np.float16)   # many ties: 10^6 values in 2^16 bit patterns
+    hs = (x[: n // 10] * 0.1).astype(np.float16)   # a float16 running sum that stays in range
+    c = x + 1j * rng.standard_normal(n)
     gx, gm, gi, gs, gq = (ng.asarray(v) for v in (x, m, ints, small, q))
+    gh, ghs, gc = ng.asarray(h), ng.asarray(hs), ng.asarray(c)
     cases = [
         ("sort float64 (n)", lambda: ng.sort(gx), lambda: np.sort(x)),
         ("sort rows (n/1000 x 1000)", lambda: ng.sort(gm, axis=1), lambda: np.sort(m, axis=1)),
         ("argsort float64 (n)", lambda: ng.argsort(gx), lambda: np.argsort(x, kind="stable")),
         ("sort int64 (n)", lambda: ng.sort(gi), lambda: np.sort(ints)),
+        ("sort float16 (n)", lambda: ng.sort(gh), lambda: np.sort(h)),
+        ("argsort float16 (n)", lambda: ng.argsort(gh), lambda: np.argsort(h, kind="stable")),
+        ("sort complex128 (n)", lambda: ng.sort(gc), lambda: np.sort(c)),
+        ("argsort complex128 (n)", lambda: ng.argsort(gc), lambda: np.argsort(c, kind="stable")),
         ("unique int64 + counts", lambda: ng.unique(gi, return_counts=True), lambda: np.unique(ints, return_counts=True)),
         ("cumsum float64 (n)", lambda: ng.cumsum(gx), lambda: np.cumsum(x)),
         ("cumsum axis=0 (n/1000 x 1000)", lambda: ng.cumsum(gm, axis=0), lambda: np.cumsum(m, axis=0)),
+        ("cumsum float16 (n/10)", lambda: ng.cumsum(ghs), lambda: np.cumsum(hs)),
+        ("cumsum complex128 (n)", lambda: ng.cumsum(gc), lambda: np.cumsum(c)),
         ("searchsorted n queries in n/10", lambda: ng.searchsorted(gq, gx), lambda: np.searchsorted(q, x)),
         ("bincount int64", lambda: ng.bincount(gs), lambda: np.bincount(small)),
         ("bincount weighted", lambda: ng.bincount(gs, weights=gx), lambda: np.bincount(small, weights=x)),

@@ -1,5 +1,6 @@
-"""Gathering, scattering and rearranging: take, put, nonzero, repeat, tile, roll, flip, pad, tril,
-triu, trace, outer, einsum, and dot/tensordot/inner/vdot for any rank (src/ops/manip.c).
+"""Gathering, scattering and rearranging: take, put, take/put_along_axis, nonzero, repeat, tile,
+roll, flip, pad, tril, triu, trace, outer, einsum, and dot/tensordot/inner/vdot for any rank
+(src/ops/manip.c).
 
 Thin glue: NumPy's signatures and argument normalisation. The kernels are in C (the index-map
 gather, the nonzero compaction); the rest are compositions of device ops: views (flip,
@@ -12,9 +13,9 @@ import numpy as _np
 from . import _core, asarray, ndarray, broadcast_to, zeros
 from . import sum as _sum
 
-__all__ = ["take", "put", "nonzero", "argwhere", "flatnonzero", "where", "repeat", "tile", "roll",
-           "flip", "fliplr", "flipud", "pad", "meshgrid", "tril", "triu", "trace", "diag", "diagonal",
-           "outer", "einsum", "dot", "tensordot", "inner", "vdot"]
+__all__ = ["take", "put", "take_along_axis", "put_along_axis", "nonzero", "argwhere", "flatnonzero", "where",
+           "repeat", "tile", "roll", "flip", "fliplr", "flipud", "pad", "meshgrid", "tril", "triu", "trace", "diag",
+           "diagonal", "outer", "einsum", "dot", "tensordot", "inner", "vdot"]
 
 
 def _arr(a):
@@ -82,6 +83,11 @@ def put(a, ind, v, mode="raise"):
     """a.flat[ind] = v, v repeated as needed; duplicate indices: one of the writes wins."""
     if not isinstance(a, ndarray):
         raise TypeError("argument 1 must be numgpu.ndarray, not %s" % type(a).__name__)
+    if (a.dtype.kind in "iuf" and not isinstance(v, (ndarray, _np.ndarray, _np.generic))
+            and _np.asarray(v).dtype.kind == "c"):
+        # NumPy converts Python complex values with float() / int() (arrays are cast, with a warning)
+        raise TypeError("float() argument must be a string or a real number, not 'complex'" if a.dtype.kind == "f"
+                        else "int() argument must be a string, a bytes-like object or a real number, not 'complex'")
     ind = _index_arr(ind).reshape(-1)
     v = _arr(v).reshape(-1)
     if ind.size == 0 or v.size == 0:
@@ -110,6 +116,46 @@ def put(a, ind, v, mode="raise"):
         ind = ind // n
     a[tuple(reversed(coords))] = v
     return None
+
+
+def _along_axis_index(arr, indices, axis):
+    """NumPy's _make_along_axis_idx: the advanced index that pairs each entry of `indices` with
+    its own position along every other axis."""
+    from . import arange
+    if indices.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if arr.ndim != indices.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    ones = (1,) * indices.ndim
+    return tuple(indices if d == axis else arange(n).reshape(ones[:d] + (-1,) + ones[d + 1:])
+                 for d, n in enumerate(arr.shape))
+
+
+def take_along_axis(arr, indices, axis=-1):
+    """arr's elements at `indices` along `axis` (None: of the flattened array): one gather."""
+    arr, indices = _arr(arr), _index_arr(indices)
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        arr, axis = arr.reshape(-1), 0
+    else:
+        axis = _norm_axis(axis, arr.ndim)
+    return arr[_along_axis_index(arr, indices, axis)]
+
+
+def put_along_axis(arr, indices, values, axis):
+    """arr[...] at `indices` along `axis` = values (broadcast), in place: one scatter."""
+    if not isinstance(arr, ndarray):
+        raise TypeError("argument 1 must be numgpu.ndarray, not %s" % type(arr).__name__)
+    indices = _index_arr(indices)
+    if axis is None:   # arr.flat[indices] = values
+        if indices.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        if indices.dtype.kind not in "iu":
+            raise IndexError("`indices` must be an integer array")
+        put(arr, indices, broadcast_to(_arr(values), indices.shape))
+        return
+    arr[_along_axis_index(arr, indices, _norm_axis(axis, arr.ndim))] = values
 
 
 def _arange(n):

@@ -20,7 +20,7 @@ __all__ = [
     "sort", "argsort", "unique", "cumsum", "cumprod", "diff", "searchsorted", "bincount",
     "histogram", "histogram_bin_edges", "percentile", "quantile", "median", "nanmedian",
     "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax", "nanargmin", "nanargmax",
-    "nancumsum", "nancumprod", "round", "around", "sort_complex",
+    "nancumsum", "nancumprod", "round", "around", "sort_complex", "partition", "argpartition", "lexsort",
 ]
 
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
@@ -111,7 +111,68 @@ def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None)
 
 
 def sort_complex(a):
-    return sort(a)
+    """Sorted copy along the last axis, as complex (NumPy's rule: complex64 for the 8- and 16-bit
+    integers, complex128 for every other real dtype)."""
+    b = sort(a)
+    if b.dtype.kind == "c":
+        return b
+    return b.astype(_np.complex64 if b.dtype.char in "bhBH" else _np.complex128)
+
+
+def _kth(kth, a, axis):
+    """NumPy's checks of partition's kth (an int or a sequence of ints, each in range)."""
+    ks = _np.asarray(kth.get() if isinstance(kth, ndarray) else kth)
+    if ks.dtype.kind not in "iu" or ks.ndim > 1:
+        raise TypeError("Partition index must be integer")
+    n = a.shape[axis] if a.ndim else 1
+    for k in ks.ravel().tolist():
+        if not -n <= k < n:
+            raise ValueError("kth(=%d) out of bounds (%d)" % (k + n if k < 0 else k, n))
+
+
+def _partition(a, kth, axis, kind, order, indices):
+    if kind != "introselect":
+        raise ValueError("Unknown selectkind: %r" % (kind,))
+    a = _arr(a)
+    if axis is None:
+        a, axis = a.ravel(), -1
+    axis = _norm_axis(axis, a.ndim) if a.ndim else axis
+    _kth(kth, a, axis)
+    return _sort(a, axis, None, order, False, indices)
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """A partitioned copy: the stable sort along axis, which puts every kth element in its sorted
+    place with no larger element before it and no smaller one after (NumPy's partition leaves the
+    order inside the parts unspecified; numgpu's is the sorted one)."""
+    return _partition(a, kth, axis, kind, order, False)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """Indices that partition `a` (those of the stable sort; see partition)."""
+    return _partition(a, kth, axis, kind, order, True)
+
+
+def lexsort(keys, axis=-1):
+    """Indices that sort by the last key, then the one before, ...: one stable device argsort per
+    key, each of the keys gathered in the order found so far (least significant key first)."""
+    if isinstance(keys, (tuple, list)):
+        if not keys:
+            raise TypeError("need sequence of keys with len > 0 in lexsort")
+        ks = [_arr(k) for k in keys]
+    else:
+        keys = _arr(keys)
+        ks = [keys[i] for i in builtins_range(keys.shape[0])] if keys.ndim >= 2 else []
+    if not ks or ks[0].ndim == 0:   # scalar keys: NumPy's odd case, on NumPy
+        return _on_numpy("numpy.lexsort", _np.lexsort, keys, axis)
+    if any(k.shape != ks[0].shape for k in ks):
+        raise ValueError("all keys need to be the same shape")
+    ng = _ng()
+    idx = argsort(ks[0], axis=axis)
+    ax = _norm_axis(axis, ks[0].ndim)
+    for k in ks[1:]:
+        idx = ng.take_along_axis(idx, argsort(ng.take_along_axis(k, idx, ax), axis=ax), ax)
+    return idx
 
 
 def _m_sort(self, axis=-1, kind=None, order=None, *, stable=None):
@@ -225,7 +286,7 @@ def searchsorted(a, v, side="left", sorter=None):
             raise ValueError("side must be 'left' or 'right' (got %r)" % (side,))
     a = _arr(a)
     scalar = not isinstance(v, ndarray) and _np.ndim(v) == 0
-    if scalar and isinstance(v, (bool, int, float)):
+    if scalar and isinstance(v, (bool, int, float, complex)):
         v = _ng().asarray(_np.asarray(v, dtype=_np.result_type(a.dtype, v)))
     res = _core.searchsorted(a, _arr(v), side == "right", sorter)
     return res.reshape(()) if scalar else res
@@ -295,12 +356,19 @@ def _bin_edges(a, bins, range):
 
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
-    return _bin_edges(_arr(a).ravel(), bins, range)[0]
+    a = _arr(a)
+    if a.dtype.kind == "c":
+        return _on_numpy("numpy.histogram_bin_edges", _np.histogram_bin_edges, a, bins, range, weights)
+    return _bin_edges(a.ravel(), bins, range)[0]
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """Counts (or weight sums) per bin, and the bin edges, as NumPy."""
     a = _arr(a)
+    if a.dtype.kind == "c" or (isinstance(bins, ndarray) and bins.dtype.kind == "c"):
+        # complex data: NumPy's edges are complex and its bin numbers come from complex divisions
+        # and lexicographic comparisons (with a ComplexWarning); not a device kernel yet
+        return _on_numpy("numpy.histogram", _np.histogram, a, bins, range, density=density, weights=weights)
     w = None if weights is None else _arr(weights)
     if w is not None and w.shape != a.shape:
         raise ValueError("weights should have the same shape as a.")
@@ -366,6 +434,12 @@ def _quantile_shape(res, qh, src, ax, kept, keepdims):
     return res
 
 
+def _real_only(a):
+    kind = a.dtype.kind if isinstance(a, ndarray) else _np.asarray(a).dtype.kind
+    if kind == "c":
+        raise TypeError("a must be an array of real numbers")
+
+
 @_with_out
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
              weights=None, interpolation=None):
@@ -373,6 +447,7 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
     if weights is not None or method != "linear":
         return _on_numpy("numpy.quantile", _np.quantile, a, q, axis, method=method, keepdims=keepdims,
                           weights=weights)
+    _real_only(a)
     weak_q = type(q) in (int, float)
     qh = _np.asanyarray(q.get() if isinstance(q, ndarray) else q)
     if not (qh.size == 0 or (_np.all(qh >= 0) and _np.all(qh <= 1))):
@@ -387,6 +462,7 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     if weights is not None or method != "linear":
         return _on_numpy("numpy.percentile", _np.percentile, a, q, axis, method=method, keepdims=keepdims,
                           weights=weights)
+    _real_only(a)
     weak_q = type(q) in (int, float)
     qh = _np.true_divide(_np.asanyarray(q.get() if isinstance(q, ndarray) else q), 100)
     if not (qh.size == 0 or (_np.all(qh >= 0) and _np.all(qh <= 1))):
@@ -396,32 +472,84 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
 
 @_with_out
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    a = _arr(a)
+    if a.dtype.kind == "c":
+        return _median_complex(a, axis, keepdims)
     return _quantile(a, _np.asarray(0.5), axis, keepdims, "linear", True, "median")
+
+
+def _axis_last(a, axis):
+    """a with the reduced axes (None: all; an int or a tuple) merged into one last axis, and the shape
+    keepdims=True gives."""
+    if axis is None:
+        return a.reshape(-1), (1,) * a.ndim
+    axes = sorted({_norm_axis(x, a.ndim) for x in (axis if isinstance(axis, tuple) else (axis,))})
+    rest = [d for d in builtins_range(a.ndim) if d not in axes]
+    kept = tuple(1 if d in axes else a.shape[d] for d in builtins_range(a.ndim))
+    src = a.transpose(rest + axes).reshape(tuple(a.shape[d] for d in rest) + (-1,))
+    return src, kept
+
+
+def _median_complex(a, axis, keepdims):
+    """NumPy's _median for complex: the mean of the middle one or two elements in sort order (a
+    complex division by the count, as np.mean), or the largest element when it is a NaN."""
+    ng = _ng()
+    src, kept = _axis_last(a, axis)
+    n = src.shape[-1]
+    if n == 0:
+        return _on_numpy("numpy.median", _np.median, a, axis=axis, keepdims=keepdims)
+    s = sort(src, axis=-1)
+    mid = s[..., n // 2 - 1] + s[..., n // 2] if n % 2 == 0 else s[..., n // 2]
+    res = ng.divide(mid, 2 - n % 2)
+    last = s[..., -1]
+    res = ng.where(ng.isnan(last), last, res)
+    return res.reshape(kept) if keepdims else res
 
 
 @_with_out
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    return nanquantile_(a, 0.5, axis, keepdims)
-
-
-def nanquantile_(a, q, axis, keepdims):
-    # NaNs sort last: the quantile of the non-NaN prefix of each row is not a
-    # single-kernel job yet, so this runs on NumPy.
-    return _on_numpy("numpy.nanquantile", _np.nanquantile, a, q, axis=axis, keepdims=keepdims)
+    """Median of the non-NaN elements on the device: a sort (NaNs last), the count of non-NaN
+    elements per slice, the middle one or two of them gathered (take_along_axis) and averaged as
+    NumPy's masked median ((low + high) / 2). All-NaN slices give NaN with NumPy's warning."""
+    ng = _ng()
+    a = _arr(a)
+    if a.dtype.kind not in "fc":
+        return median(a, axis=axis, keepdims=keepdims)
+    if a.size == 0:
+        return _on_numpy("numpy.nanmedian", _np.nanmedian, a, axis=axis, keepdims=keepdims)
+    src, kept = _axis_last(a, axis)
+    n = src.shape[-1]
+    s = sort(src, axis=-1)
+    cnt = ng.sum(ng.logical_not(ng.isnan(src)), axis=-1, keepdims=True)
+    hi = cnt // 2
+    lo = ng.where(cnt % 2 == 1, hi, hi - 1)
+    pick = ng.take_along_axis(s, ng.concatenate([ng.maximum(lo, 0), hi], axis=-1), axis=-1)
+    res = ng.divide(pick[..., 0] + pick[..., 1], 2)
+    if res.dtype != a.dtype:
+        res = res.astype(a.dtype)
+    empty = (cnt == 0).reshape(res.shape)
+    if bool(ng.any(empty)):
+        _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+        # NumPy: the slice's last element (1-d slices and long ones), else NaN (its masked median)
+        fill = src[..., -1] if (axis is None or a.ndim == 1 or n >= 600) else _np.nan
+        res = ng.where(empty, fill, res)
+        if res.dtype != a.dtype:
+            res = res.astype(a.dtype)
+    return res.reshape(kept) if keepdims else res
 
 
 # ---- nan-reductions (NumPy's own compositions) ----------------------------------------
 
 def _replace_nan(a, value):
     a = _arr(a)
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fc":
         return a
     ng = _ng()
     return ng.where(ng.isnan(a), value, a)
 
 
-def _isfloat(a):
-    return a.dtype.kind == "f"
+def _isinexact(a):
+    return a.dtype.kind in "fc"
 
 
 @_with_out
@@ -435,19 +563,37 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_np._NoV
 
 
 def _nan_minmax(a, axis, keepdims, which):
+    """NumPy's fmin/fmax reduction: NaNs are skipped; an all-NaN slice gives its first element (a
+    NaN) and a warning. The NaNs are replaced by a value no other element passes: +-inf, or
+    +-(inf + infj) in complex's lexicographic order."""
     ng = _ng()
     a = _arr(a)
     red = ng.min if which == "min" else ng.max
-    if not _isfloat(a):
+    if not _isinexact(a):
         return red(a, axis=axis, keepdims=keepdims)
     fill = _np.inf if which == "min" else -_np.inf
+    if a.dtype.kind == "c":
+        fill = complex(fill, fill)
     mask = ng.isnan(a)
     res = red(ng.where(mask, fill, a), axis=axis, keepdims=keepdims)
     allnan = ng.all(mask, axis=axis, keepdims=keepdims)
     if bool(ng.any(allnan)):
         _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
-        res = ng.where(allnan, _np.nan, res).astype(a.dtype)
+        first = _first_along(a, axis, keepdims)
+        res = ng.where(allnan, first, res)
+        res = res.astype(a.dtype) if res.dtype != a.dtype else res
     return res
+
+
+def _first_along(a, axis, keepdims):
+    """The first element of each slice along axis (None: of the whole array), shaped as a reduction."""
+    ng = _ng()
+    if axis is None:
+        f = a.reshape(-1)[0]
+        return f.reshape((1,) * a.ndim) if keepdims else f
+    src, kept = _axis_last(a, axis)
+    f = src[..., 0]
+    return f.reshape(kept) if keepdims else f
 
 
 @_with_out
@@ -461,10 +607,11 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=_np._NoValue, where=_
 
 
 def _nan_arg(a, axis, keepdims, which):
+    """NumPy's nanargmin/nanargmax: NaNs replaced by +-inf (inf + 0j for complex), then argmin/argmax."""
     ng = _ng()
     a = _arr(a)
     red = ng.argmin if which == "min" else ng.argmax
-    if not _isfloat(a):
+    if not _isinexact(a):
         return red(a, axis=axis, keepdims=keepdims)
     mask = ng.isnan(a)
     if a.size and bool(ng.any(ng.all(mask, axis=axis))):
@@ -489,7 +636,7 @@ def _count(mask, axis, keepdims):
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=_np._NoValue):
     ng = _ng()
     a = _arr(a)
-    if not _isfloat(a):
+    if not _isinexact(a):
         return ng.mean(a, axis=axis, dtype=dtype, keepdims=keepdims)
     mask = ng.isnan(a)
     cnt = _count(mask, axis, keepdims)
@@ -503,24 +650,33 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=_np._No
 @_with_out
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_np._NoValue, mean=_np._NoValue,
            correction=_np._NoValue):
+    """NumPy's nanvar: deviations from the nan-mean, squared (times the conjugate for complex, whose
+    variance is real), summed and divided by the non-NaN count - ddof; NaN where that is <= 0."""
     ng = _ng()
     a = _arr(a)
-    if not _isfloat(a):
+    if not _isinexact(a):
         return ng.var(a, axis=axis, dtype=dtype, keepdims=keepdims, ddof=ddof)
     mask = ng.isnan(a)
     arr = ng.where(mask, 0, a)
     cnt = _count(mask, axis, True)
     tot = ng.sum(arr, axis=axis, dtype=dtype, keepdims=True)
     avg = ng.divide(tot, cnt).astype(tot.dtype)   # NumPy divides in place: the sum's dtype stays
-    dev = ng.where(mask, 0, ng.subtract(arr, avg))
-    sqr = ng.sum(ng.multiply(dev, dev), axis=axis, dtype=dtype, keepdims=keepdims)
+    dev = ng.subtract(arr, avg)
+    if dev.dtype != arr.dtype:   # NumPy subtracts into arr (casting='unsafe')
+        dev = dev.astype(arr.dtype)
+    dev = ng.where(mask, 0, dev)
+    sqr = ng.multiply(dev, ng.conjugate(dev)).real if dev.dtype.kind == "c" else ng.multiply(dev, dev)
+    sqr = ng.sum(sqr, axis=axis, dtype=dtype, keepdims=keepdims)
     cnt = _count(mask, axis, keepdims)
     dof = ng.subtract(cnt, ddof)
-    if bool(ng.any(dof <= 0)):
-        _warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=2)
-        dof = ng.where(dof <= 0, 0, dof)
     res = ng.divide(sqr, dof)
-    return res.astype(sqr.dtype) if res.dtype != sqr.dtype else res
+    res = res.astype(sqr.dtype) if res.dtype != sqr.dtype else res
+    isbad = dof <= 0
+    if bool(ng.any(isbad)):
+        _warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=2)
+        res = ng.where(isbad, _np.nan, res)
+        res = res.astype(sqr.dtype) if res.dtype != sqr.dtype else res
+    return res
 
 
 @_with_out
@@ -538,6 +694,11 @@ def round(a, decimals=0, out=None):
     ng = _ng()
     a = _arr(a)
     decimals = _index(decimals, "decimals")
+    if a.dtype.kind == "c":   # NumPy rounds the real and imaginary parts (views) one by one
+        res = ng.empty(a.shape, a.dtype)
+        res.real[...] = round(a.real, decimals)
+        res.imag[...] = round(a.imag, decimals)
+        return res
     if a.dtype.kind in "biu":
         if decimals >= 0:
             return a.copy()

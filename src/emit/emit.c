@@ -287,7 +287,7 @@ static void cast_operand(Emitter *e, NgIrRef r, NgDType to, NgDType *from)
     if (ng_dtype_is_complex(*from) && !ng_dtype_is_complex(to)) {
         cat(e, "(");
         kid(e, r, 0);
-        cat(e, ").re");
+        cat(e, ng_ir_node(e->k, r)->a ? ").im" : ").re"); /* a = 1: ng_ir_imag */
         *from = ng_dtype_real(*from);
     } else {
         kid(e, r, 0);

@@ -250,6 +250,16 @@ NgIrRef ng_ir_cast(NgIrKernel *k, NgDType dt, NgIrRef x)
     return add(k, mk(NG_IR_CAST, 0, dt, 0, 0), 1, &x, true);
 }
 
+NgIrRef ng_ir_imag(NgIrKernel *k, NgIrRef x)
+{
+    if (x == NG_IR_NONE)
+        return x;
+    NgDType dt = dtype_of(k, x);
+    if (!ng_dtype_is_complex(dt))
+        return ng_dtype_is_float(dt) ? ng_ir_const_f(k, dt, 0.0) : ng_ir_const_i(k, dt, 0);
+    return add(k, mk(NG_IR_CAST, 0, ng_dtype_real(dt), 1, 0), 1, &x, true);
+}
+
 NgIrRef ng_ir_block(NgIrKernel *k, int n, const NgIrRef *stmts)
 {
     return add(k, mk(NG_IR_BLOCK, 0, NG_NODTYPE, 0, 0), n, stmts, false);
@@ -383,6 +393,11 @@ static NgStatus verify_node(const NgIrKernel *k, NgIrRef r, bool *declared)
     case NG_IR_FOR:
         declared[n->a] = true;
         break;
+    case NG_IR_CAST:
+        if (n->a && (!ng_dtype_is_complex(dtype_of(k, ng_ir_kid(k, r, 0))) ||
+                     n->dtype != ng_dtype_real(dtype_of(k, ng_ir_kid(k, r, 0)))))
+            return bad(r, "imaginary part of a value that is not complex");
+        break;
     default:
         break;
     }
@@ -446,6 +461,8 @@ void ng_ir_print(const NgIrKernel *k, char *buf, size_t len)
             OUT(" #%d", n->a);
         if (n->kind == NG_IR_SHAPE)
             OUT(" axis %d", n->b);
+        if (n->kind == NG_IR_CAST && n->a)
+            OUT(" imag");
         if (n->kind == NG_IR_LET || n->kind == NG_IR_ASSIGN || n->kind == NG_IR_FOR || n->kind == NG_IR_STORE ||
             n->kind == NG_IR_THREAD || n->kind == NG_IR_BLOCK_REDUCE)
             OUT(" #%d", n->a);

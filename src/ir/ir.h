@@ -35,7 +35,8 @@ typedef enum NgIrKind {
     NG_IR_UNARY,   /* `op`(kids[0]) */
     NG_IR_BINARY,  /* kids[0] `op` kids[1] */
     NG_IR_SELECT,  /* kids[0] ? kids[1] : kids[2] */
-    NG_IR_CAST,    /* kids[0] converted to `dtype` (NumPy's unsafe cast) */
+    NG_IR_CAST,    /* kids[0] converted to `dtype` (NumPy's unsafe cast); `a` = 1: the
+                    * imaginary part of a complex kids[0], of its real dtype (ng_ir_imag) */
     /* statements */
     NG_IR_BLOCK,   /* kids in order */
     NG_IR_LET,     /* declare variable `a` = kids[0] */
@@ -149,6 +150,9 @@ NgIrRef ng_ir_unary(NgIrKernel *k, NgOp op, NgDType dt, NgIrRef x);
 NgIrRef ng_ir_binary(NgIrKernel *k, NgOp op, NgDType dt, NgIrRef x, NgIrRef y);
 NgIrRef ng_ir_select(NgIrKernel *k, NgIrRef c, NgIrRef x, NgIrRef y);
 NgIrRef ng_ir_cast(NgIrKernel *k, NgDType dt, NgIrRef x); /* x itself if already dt */
+/* The imaginary part of x, of x's real dtype (a cast of a complex x to a real
+ * dtype gives the real part); 0 of x's dtype for a real x. */
+NgIrRef ng_ir_imag(NgIrKernel *k, NgIrRef x);
 
 /* Statements. */
 NgIrRef ng_ir_block(NgIrKernel *k, int n, const NgIrRef *stmts);

@@ -615,9 +615,13 @@ NgStatus ng_op_assign(const NgArray *dst, const NgOperand *src)
         }
     } else if (src->scalar.kind == NG_KIND_INT && (st = ng_scalar_check(&src->scalar, dst->dtype)) != NG_OK) {
         return st;
+    } else if (src->scalar.kind == NG_KIND_COMPLEX && dst->dtype == NG_BOOL) { /* NumPy: its truth */
+        NgOperand t = {NULL, {.kind = NG_KIND_BOOL, .v.i = src->scalar.v.f != 0 || src->scalar.im != 0}};
+        return ng_op_assign(dst, &t);
     } else if (src->scalar.kind == NG_KIND_COMPLEX && !ng_dtype_is_complex(dst->dtype)) {
-        return ng_error_set(NG_ERR_TYPE, "%s() argument must be a string or a real number, not 'complex'",
-                            ng_dtype_is_float(dst->dtype) ? "float" : "int");
+        return ng_error_set(NG_ERR_TYPE, ng_dtype_is_float(dst->dtype)
+                            ? "float() argument must be a string or a real number, not 'complex'"
+                            : "int() argument must be a string, a bytes-like object or a real number, not 'complex'");
     }
     if ((st = make_input(src, NG_OP_COPY, dst->dtype, dst, &in, &tmp)) != NG_OK)
         return st;

@@ -935,8 +935,17 @@ NgStatus ng_index_set(const NgArray *a, int n, const NgIndex *index, const NgOpe
         NgScalar s = value->scalar;
         if (s.kind == NG_KIND_INT && (st = ng_scalar_check(&s, a->dtype)) != NG_OK)
             goto done;
-        NgDType sdt = s.kind == NG_KIND_FLOAT ? NG_FLOAT64 : s.kind == NG_KIND_BOOL ? NG_BOOL
-                      : s.big ? NG_UINT64 : NG_INT64;
+        if (s.kind == NG_KIND_COMPLEX && a->dtype == NG_BOOL) /* NumPy: its truth */
+            s = (NgScalar){.kind = NG_KIND_BOOL, .v.i = s.v.f != 0 || s.im != 0};
+        if (s.kind == NG_KIND_COMPLEX && !ng_dtype_is_complex(a->dtype)) {
+            /* NumPy converts the Python complex with float() / int(); a bool takes its truth */
+            st = ng_error_set(NG_ERR_TYPE, ng_dtype_is_float(a->dtype)
+                              ? "float() argument must be a string or a real number, not 'complex'"
+                              : "int() argument must be a string, a bytes-like object or a real number, not 'complex'");
+            goto done;
+        }
+        NgDType sdt = s.kind == NG_KIND_COMPLEX ? NG_COMPLEX128 : s.kind == NG_KIND_FLOAT ? NG_FLOAT64
+                      : s.kind == NG_KIND_BOOL ? NG_BOOL : s.big ? NG_UINT64 : NG_INT64;
         st = run_idx(&p, NULL, NULL, &s, sdt);
         goto done;
     }

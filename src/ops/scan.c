@@ -9,9 +9,10 @@
  *   - blocked (GPU targets, few long rows): three passes. Each block of L
  *     elements is reduced by one thread (block totals), the totals of each
  *     row are scanned by the rows plan, then each block is scanned again
- *     from its offset. Integers give exactly NumPy's results; floats are
- *     summed in a different order (block by block), so they match within
- *     rounding only. */
+ *     from its offset. Integers give exactly NumPy's results; floats and
+ *     complex are summed in a different order (block by block), so they
+ *     match within rounding only. float16 scans always take the rows plan:
+ *     NumPy rounds each partial result to half precision. */
 #include <string.h>
 
 #include "ops/sort_internal.h"
@@ -151,7 +152,9 @@ static NgStatus scan_rows(ScanKey key, const NgArray *in, const NgArray *out, in
 {
     NgDevice *dev = ng_array_device(in);
     bool host = dev->be->target->par == NG_PAR_OPENMP;
-    if (host || rows >= 4096 || n < 4096) {
+    /* float16 always sequential: NumPy rounds every partial sum to half precision, which a
+     * blocked order cannot reproduce (a float16 running sum stalls once its steps round away) */
+    if (host || rows >= 4096 || n < 4096 || key.out == NG_FLOAT16) {
         key.plan = SC_ROWS;
         const NgArray *arrs[2] = {in, out};
         const int64_t shapes[2][2] = {{rows, n}, {rows, n}};

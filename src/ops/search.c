@@ -83,7 +83,7 @@ static NgIrRef first_of_run(NgIrKernel *k, NgDType dt, int s, NgIrRef I)
 {
     NgIrRef x = sx_load1(k, s, I), p = sx_load1(k, s, sx_op(k, NG_OP_SUB, I, sx_i(k, 1)));
     NgIrRef same = sx_cmp(k, NG_OP_EQ, x, p);
-    if (ng_dtype_is_float(dt))
+    if (ng_dtype_is_inexact(dt)) /* complex: a NaN in either part (NumPy's equal_nan) */
         same = sx_cmp(k, NG_OP_LOGOR, same, sx_cmp(k, NG_OP_LOGAND, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x),
                                                    ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, p)));
     return sx_cmp(k, NG_OP_LOGOR, sx_cmp(k, NG_OP_EQ, I, sx_i(k, 0)), ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, same));
@@ -643,8 +643,9 @@ NgStatus ng_op_bincount(const NgArray *x, const NgArray *weights, int64_t minlen
         return ng_error_set(NG_ERR_VALUE, "'minlength' must not be negative");
     if (weights && (weights->ndim != 1 || weights->shape[0] != x->shape[0]))
         return ng_error_set(NG_ERR_VALUE, "The weights and list don't have the same length.");
-    if (weights && !ng_dtype_info(weights->dtype)->supported)
-        return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet", ng_dtype_info(weights->dtype)->name);
+    if (weights && ng_dtype_is_complex(weights->dtype)) /* NumPy casts the weights to float64, 'safe' */
+        return ng_error_set(NG_ERR_TYPE, "Cannot cast array data from dtype('%s') to dtype('float64') according to the rule 'safe'",
+                            ng_dtype_info(weights->dtype)->name);
     int64_t lo = 0, hi = -1;
     NgStatus st;
     if (x->size && (st = int_range(x, &lo, &hi)) != NG_OK)

@@ -34,8 +34,33 @@ typedef struct SortKey {
     uint8_t init_idx; /* block sort: fill indices 0..n-1 first */
 } SortKey;
 
+/* NumPy's complex order (npysort's CFLOAT_LT): by real part, then imaginary
+ * part, NaNs last, in the order R + Rj < R + nanj < nan + Rj < nan + nanj
+ * (values with a NaN imaginary part are ordered by their real part, those
+ * with a NaN real part by their imaginary part). Bitwise on 0/1 values: the
+ * four cases (a.re < b.re, a.re > b.re, equal or both NaN, one NaN) exclude
+ * each other. */
+static NgIrRef complex_less(NgIrKernel *k, NgDType dt, NgIrRef a, NgIrRef b)
+{
+    NgDType rt = ng_dtype_real(dt);
+    NgIrRef ar = ng_ir_cast(k, rt, a), ai = ng_ir_imag(k, a), br = ng_ir_cast(k, rt, b), bi = ng_ir_imag(k, b);
+    NgIrRef nar = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, ar), nbr = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, br);
+    NgIrRef ai_ok = ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, ai));
+    NgIrRef nbi = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, bi);
+    NgIrRef lt = sx_cmp(k, NG_OP_LT, ar, br), gt = sx_cmp(k, NG_OP_GT, ar, br);
+    NgIrRef same = sx_cmp(k, NG_OP_BITOR, sx_cmp(k, NG_OP_EQ, ar, br), sx_cmp(k, NG_OP_BITAND, nar, nbr));
+    NgIrRef other = ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, sx_cmp(k, NG_OP_BITOR, sx_cmp(k, NG_OP_BITOR, lt, gt), same));
+    NgIrRef nan_b_only = sx_cmp(k, NG_OP_BITAND, nbi, ai_ok); /* b's imaginary part NaN, a's not */
+    NgIrRef r = sx_cmp(k, NG_OP_BITAND, lt, sx_cmp(k, NG_OP_BITOR, ai_ok, nbi));
+    r = sx_cmp(k, NG_OP_BITOR, r, sx_cmp(k, NG_OP_BITAND, gt, nan_b_only));
+    r = sx_cmp(k, NG_OP_BITOR, r, sx_cmp(k, NG_OP_BITAND, same, sx_cmp(k, NG_OP_BITOR, sx_cmp(k, NG_OP_LT, ai, bi), nan_b_only)));
+    return sx_cmp(k, NG_OP_BITOR, r, sx_cmp(k, NG_OP_BITAND, other, nbr));
+}
+
 NgIrRef ng_sort_less(NgIrKernel *k, NgDType dt, NgIrRef a, NgIrRef b)
 {
+    if (ng_dtype_is_complex(dt))
+        return complex_less(k, dt, a, b);
     NgIrRef lt = sx_cmp(k, NG_OP_LT, a, b);
     if (!ng_dtype_is_float(dt))
         return lt;

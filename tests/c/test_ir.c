@@ -479,9 +479,41 @@ static void test_alloc_failure_params(void)
     }
 }
 
+/* ng_ir_imag: a CAST with a = 1 of a complex value, its real dtype, distinct from the real
+ * part's cast; 0 for a real value; the verifier refuses one over a real operand. */
+static void test_imag_part(void)
+{
+    NgIrKernel k;
+    ng_ir_init(&k, "imag");
+    int z = ng_ir_param_array(&k, NG_COMPLEX64, 1, true, false);
+    int out = ng_ir_param_array(&k, NG_FLOAT32, 1, true, true);
+    int i = ng_ir_var(&k, NG_INT64);
+    NgIrRef I = ng_ir_varref(&k, i), x = ng_ir_load(&k, z, 1, &I);
+    NgIrRef im = ng_ir_imag(&k, x), re = ng_ir_cast(&k, NG_FLOAT32, x);
+    CHECK_EQ_INT(NG_IR_CAST, ng_ir_node(&k, im)->kind);
+    CHECK_EQ_INT(NG_FLOAT32, ng_ir_node(&k, im)->dtype);
+    CHECK_EQ_INT(1, ng_ir_node(&k, im)->a);
+    CHECK(im != re);
+    CHECK_EQ_INT(im, ng_ir_imag(&k, x)); /* hash-consed */
+    NgIrRef r = ng_ir_cast(&k, NG_FLOAT32, ng_ir_const_i(&k, NG_INT64, 2));
+    CHECK_EQ_INT(ng_ir_const_f(&k, NG_FLOAT32, 0.0), ng_ir_imag(&k, r));
+    CHECK_EQ_INT(ng_ir_const_i(&k, NG_INT64, 0), ng_ir_imag(&k, I));
+    k.body = ng_ir_for(&k, i, ng_ir_const_i(&k, NG_INT64, 0), ng_ir_shape(&k, z, 0), ng_ir_const_i(&k, NG_INT64, 1),
+                       ng_ir_store(&k, out, 1, &I, ng_ir_binary(&k, NG_OP_ADD, NG_FLOAT32, re, im)), NG_IR_PARALLEL);
+    CHECK_OK(ng_ir_verify(&k));
+    char buf[2048];
+    ng_ir_print(&k, buf, sizeof buf);
+    CHECK(strstr(buf, "cast :float32 imag") != NULL);
+    k.nodes[im].dtype = NG_FLOAT64; /* not the real dtype of complex64 */
+    CHECK_EQ_INT(NG_ERR_INTERNAL, ng_ir_verify(&k));
+    CHECK(strstr(ng_error_message(), "imaginary part") != NULL);
+    ng_ir_free(&k);
+}
+
 int main(void)
 {
     test_saxpy();
+    test_imag_part();
     test_hash_consing();
     test_reduction();
     test_nested();

@@ -3,6 +3,8 @@ steps), Ellipsis, None, integer arrays (1-d, 2-d, negative), boolean masks,
 combinations; get and set (scalars, broadcast arrays); basic indexing gives
 views, advanced indexing copies; IndexError messages; hypothesis-driven
 basic and integer-array indices."""
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -381,3 +383,56 @@ def test_hypothesis_integer_array_indices(shape, data_):
     key = data_.draw(hnp.integer_array_indices(shape, result_shape=hnp.array_shapes(min_dims=1, max_dims=2,
                                                                                     max_side=4)))
     check_get(h, key)
+
+
+# ---- float16 and complex values -----------------------------------------------------------------
+
+SCALAR_KEYS = [3, (1, 2), slice(1, 4), (slice(None), 2), Ellipsis, np.array([0, 4, -1]),
+               (np.array([0, 1]), np.array([1, 3])), "mask"]
+
+
+@pytest.mark.parametrize("key", SCALAR_KEYS, ids=repr)
+@pytest.mark.parametrize("value", [1 + 2j, -0.5j, complex(np.nan, 1), np.complex64(3 - 1j), np.complex128(2j),
+                                   2.5, 7, True, np.float16(1.5), np.float32(-2.25)], ids=repr)
+def test_setitem_python_and_numpy_scalars(key, value, dtype):
+    # a Python complex into a complex array keeps its imaginary part on every index path (basic,
+    # integer arrays, masks); into a real array it is NumPy's TypeError (float()/int() of a
+    # complex), into bool its truth
+    h = data(dtype, (5, 4), seed=11)
+    k = h[:, 0] != h[:, 1] if isinstance(key, str) else key
+    exp = h.copy()
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exp[k] = value
+    except (TypeError, OverflowError) as e:
+        with pytest.raises(type(e)):
+            d = ng.asarray(h)
+            d[_dev_key(k)] = value
+        return
+    d = ng.asarray(h)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        d[_dev_key(k)] = value
+    assert_same(d, exp)
+
+
+@pytest.mark.parametrize("dt", [np.float16, np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
+def test_get_set_nan_inf_values(dt):
+    # NaN and infinite values (in either part) move through gathers and scatters bit for bit
+    h = data(dt, (6, 5), seed=12)
+    h.flat[::4] = np.nan
+    h.flat[1::7] = -np.inf
+    if np.dtype(dt).kind == "c":
+        h.flat[2::5] = complex(1, np.nan)
+        h.flat[3::6] = complex(-np.inf, 0.5)
+    for key in (np.array([5, 0, 2]), (np.array([1, 1]), np.array([4, 0])), np.isnan(h), ~np.isfinite(h[:, 0]),
+                (slice(None, None, -1), np.array([3, 1]))):
+        got = check_get(h, key)
+        bits = np.ascontiguousarray(got.get()).view(np.uint8)
+        assert np.array_equal(bits, np.ascontiguousarray(h[key]).view(np.uint8))
+    v = data(dt, (3,), seed=13)
+    v[1] = np.nan
+    check_set(h, (np.array([0, 2, 4]), 1), v)
+    check_set(h, np.isnan(h), v[1])
+    check_set(h, (slice(None), np.array([0, 4])), ng.asarray(h[:, 1:3]).get())

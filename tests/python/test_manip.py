@@ -1,12 +1,13 @@
-"""Gathering and rearranging against NumPy: take put nonzero argwhere flatnonzero where(cond)
-repeat tile roll flip pad meshgrid tril triu trace diag diagonal outer einsum dot tensordot inner
-vdot, on every dtype, empty and 0-d arrays, non-contiguous views and negative strides."""
+"""Gathering and rearranging against NumPy: take put take_along_axis put_along_axis nonzero
+argwhere flatnonzero where(cond) repeat tile roll flip pad meshgrid tril triu trace diag diagonal
+clip outer einsum dot tensordot inner vdot, on every dtype (float16 and complex included), empty
+and 0-d arrays, non-contiguous views and negative strides."""
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
 import numgpu as ng
-from helpers import ALL, NUMERIC, assert_same, call_both, data, case_id
+from helpers import ALL, COMPLEX, NUMERIC, assert_same, call_both, data, case_id
 
 
 def views(x):
@@ -57,7 +58,7 @@ def test_take_errors_and_shapes():
     assert_same(ng.take(ng.asarray(np.float32(3.5)), [0, 0]), np.take(np.float32(3.5), [0, 0]))
 
 
-@pytest.mark.parametrize("dtype", NUMERIC, ids=case_id)
+@pytest.mark.parametrize("dtype", NUMERIC + COMPLEX, ids=case_id)
 @pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
 def test_put(dtype, mode):
     x = data(dtype, (3, 4))
@@ -73,6 +74,60 @@ def test_put(dtype, mode):
     np.put(av, [1, -2], 9)
     gv.put([1, -2], 9)
     assert_same(g, a)
+
+
+@pytest.mark.parametrize("dtype", ALL, ids=case_id)
+def test_take_put_along_axis(dtype):
+    x = data(dtype, (4, 5, 3))
+    rng = np.random.default_rng(4)
+    for axis in (0, 1, -1):
+        n = x.shape[axis]
+        shape = list(x.shape)
+        shape[axis] = 6
+        idx = rng.integers(-n, n, shape)
+        for a, g in views(x)[:1] + views(x)[2:3]:   # x and its reversed view: the shape of idx
+            assert_same(ng.take_along_axis(g, ng.asarray(idx), axis), np.take_along_axis(a, idx, axis))
+        idx1 = np.argsort(x, axis=axis, kind="stable")   # distinct targets: no write order question
+        vals = data(dtype, idx1.shape, seed=6)
+        a, g = x.copy(), ng.asarray(x)
+        np.put_along_axis(a, idx1, vals, axis)
+        ng.put_along_axis(g, ng.asarray(idx1), ng.asarray(vals), axis)
+        assert_same(g, a)
+        np.put_along_axis(a, idx1[:1] if axis == 0 else idx1, vals.flat[0], axis)   # a scalar broadcasts
+        ng.put_along_axis(g, ng.asarray(idx1[:1] if axis == 0 else idx1), vals.flat[0], axis)
+        assert_same(g, a)
+    flat = np.array([3, 0, -1])
+    assert_same(ng.take_along_axis(ng.asarray(x), ng.asarray(flat), None), np.take_along_axis(x, flat, None))
+    a, g = x.copy(), ng.asarray(x)
+    np.put_along_axis(a, flat, x.flat[5], None)
+    ng.put_along_axis(g, flat, x.flat[5], None)
+    assert_same(g, a)
+
+
+def test_take_along_axis_errors():
+    x = np.arange(6.0).reshape(2, 3)
+    for args in ((np.array([[0.0]]), 1), (np.array([0]), 1), (np.array([[0]]), None), (np.array([[0]]), 2)):
+        call_both(np.take_along_axis, ng.take_along_axis, [x, *args])
+    with pytest.raises(TypeError):
+        ng.put_along_axis(x, np.array([[0]]), 1.0, 1)
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+@pytest.mark.parametrize("dtype", ALL, ids=case_id)
+def test_put_complex_values(dtype):
+    # Python complex values into a real array: NumPy's TypeError (float()/int() of a complex);
+    # a complex array is cast (real part), bool takes the truth
+    for v in (1 + 2j, [1 + 2j, -3j], np.array([1 + 2j, 0.5j]), np.complex64(2 - 1j)):
+        a = data(dtype, (3, 4))
+        g = ng.asarray(a)
+        try:
+            np.put(a, [0, 5], v)
+        except TypeError as e:
+            with pytest.raises(TypeError, match=str(e).split("(")[0]):
+                ng.put(g, [0, 5], ng.asarray(v) if isinstance(v, np.ndarray) else v)
+            continue
+        ng.put(g, [0, 5], ng.asarray(v) if isinstance(v, np.ndarray) else v)
+        assert_same(g, a)
 
 
 def test_put_errors():
@@ -110,6 +165,19 @@ def test_nonzero_large_and_nan():
     z = np.zeros((1000, 300))
     z[999, 299] = 1
     assert_same(ng.argwhere(ng.asarray(z)), np.argwhere(z))
+
+
+@pytest.mark.parametrize("dtype", COMPLEX, ids=case_id)
+def test_nonzero_complex(dtype):
+    # a complex value is nonzero when either part is (NaN parts count as nonzero)
+    x = np.array([[0, 1j, 0], [-0.0 + 0j, complex(np.nan, 0), 2], [complex(0, -0.0), complex(0, np.nan), 0]], dtype)
+    for a, g in views(x):
+        assert_same(ng.nonzero(g), np.nonzero(a))
+        assert_same(ng.argwhere(g), np.argwhere(a))
+        assert_same(ng.flatnonzero(g), np.flatnonzero(a))
+        assert_same(ng.where(g), np.where(a))
+        assert_same(ng.where(g, g, 1 + 2j), np.where(a, a, 1 + 2j))
+        assert_same(ng.where(g.real > 0, 2.5, g), np.where(a.real > 0, 2.5, a))
 
 
 def test_nonzero_0d():
@@ -222,9 +290,16 @@ def test_pad_modes(mode, width):
 @pytest.mark.parametrize("dtype", ALL, ids=case_id)
 def test_pad_dtypes(dtype):
     x = data(dtype, (4, 3))
-    for mode in ("constant", "reflect", "wrap"):
+    for mode in ("constant", "reflect", "wrap", "edge", "symmetric"):
         assert_same(ng.pad(ng.asarray(x), ((2, 1), (1, 4)), mode=mode), np.pad(x, ((2, 1), (1, 4)), mode=mode))
     assert_same(ng.pad(ng.asarray(x), 1, constant_values=1), np.pad(x, 1, constant_values=1))
+    if np.dtype(dtype).kind in "fc":
+        assert_same(ng.pad(ng.asarray(x), 2, constant_values=((1.5, -2.25), (np.nan, 3))),
+                    np.pad(x, 2, constant_values=((1.5, -2.25), (np.nan, 3))))
+    if np.dtype(dtype).kind == "c":   # complex fill values, one per side
+        cv = ((1 + 2j, -0.5j), (3, complex(np.inf, -1)))
+        assert_same(ng.pad(ng.asarray(x), ((1, 2), (2, 1)), constant_values=cv),
+                    np.pad(x, ((1, 2), (2, 1)), constant_values=cv))
 
 
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=3), st.integers(0, 9), st.integers(0, 9),
@@ -260,7 +335,7 @@ def test_pad_constant_values_and_edges():
 @pytest.mark.parametrize("indexing", ["xy", "ij"])
 @pytest.mark.parametrize("sparse", [False, True])
 def test_meshgrid(indexing, sparse):
-    xs = [np.arange(3.0), np.arange(4, dtype=np.int32), np.linspace(0, 1, 2)]
+    xs = [np.arange(3.0, dtype=np.float16), np.arange(4, dtype=np.int32) + 1j, np.linspace(0, 1, 2)]
     for n in range(0, 4):
         got = ng.meshgrid(*[ng.asarray(v) for v in xs[:n]], indexing=indexing, sparse=sparse)
         exp = np.meshgrid(*xs[:n], indexing=indexing, sparse=sparse)
@@ -305,6 +380,26 @@ def test_diag(dtype):
             assert_same(ng.diag(g, k), np.diag(a, k))
     with pytest.raises(ValueError):
         ng.diag(ng.zeros((2, 2, 2)))
+
+
+# ---- clip ----
+
+@pytest.mark.parametrize("dtype", ALL, ids=case_id)
+def test_clip(dtype):
+    # NumPy 2 clips complex in its lexicographic order (maximum, then minimum), NaNs propagate
+    x = data(dtype, (5, 6))
+    if np.dtype(dtype).kind in "fc":
+        x.flat[::7] = np.nan
+    if np.dtype(dtype).kind == "c":
+        x.flat[3::7] = complex(1, np.nan)
+        x.flat[4::9] = complex(-0.5, 3)
+    lo, hi = (-1, 1) if np.dtype(dtype).kind != "u" else (1, 50)
+    for a, g in views(x):
+        call_both(np.clip, ng.clip, [a, lo, hi], [g, lo, hi])
+        if np.dtype(dtype).kind == "c":
+            call_both(np.clip, ng.clip, [a, -1 - 1j, 1 + 0.5j], [g, -1 - 1j, 1 + 0.5j])
+            b = data(dtype, a.shape, seed=3)
+            call_both(np.clip, ng.clip, [a, b, None], [g, ng.asarray(b), None])
 
 
 # ---- products ----
