@@ -530,12 +530,3 @@ def real_if_close(a, tol=100):
     if tol > 1:
         tol = _np.finfo(a.dtype).eps * tol
     return a.real if bool(all(absolute(a.imag) < tol)) else a  # noqa: F821
-
-
-def sort_complex(a):
-    """a sorted along its last axis (NumPy's lexicographic order: real part, then imaginary), as a
-    complex array: complex64 for (u)int8/16 input, complex128 for other real dtypes."""
-    b = sort(_arr(a))  # noqa: F405 (from ._sorting)
-    if b.dtype.kind == "c":
-        return b
-    return b.astype(complex64 if b.dtype.char in "bhBH" else complex128)
