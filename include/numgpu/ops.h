@@ -240,6 +240,10 @@ NgStatus ng_lapack_cholesky(const NgArray *a, NgArray *out, int *info); /* lower
 /* sign and log|det| of each matrix, and (det non-NULL) det = sign exp(log|det|) as NumPy computes it;
  * outputs have the stack's batch shape. */
 NgStatus ng_lapack_slogdet(const NgArray *a, NgArray *sign, NgArray *logabs, NgArray *det);
+/* QR by Householder reflectors (LAPACK's conventions, so NumPy's signs): R of shape (..., k, n)
+ * (complete: (..., m, n)) and, when q is non-NULL, Q of shape (..., m, k) (complete: (..., m, m)),
+ * k = min(m, n). */
+NgStatus ng_lapack_qr(const NgArray *a, bool complete, NgArray *q, NgArray *r);
 
 /* ---- random numbers (src/ops/random.c) ------------------------------- */
 

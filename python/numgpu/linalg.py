@@ -1,11 +1,11 @@
 """numgpu.linalg: NumPy's linalg on device arrays.
 
 norm runs on the device (reductions and elementwise ops), except the orders that need singular
-values (2, -2, 'nuc' of matrices). solve, inv, det, slogdet and cholesky run on the device for
+values (2, -2, 'nuc' of matrices). solve, inv, det, slogdet, cholesky and qr run on the device for
 stacks of float32, float64, complex64 and complex128 matrices (integers and bool in float64, as
-NumPy): generated LU and Cholesky kernels (src/ops/lapack.c), or the device's vendor LAPACK for
+NumPy): generated LU, Cholesky and Householder kernels (src/ops/lapack.c), or the device's vendor LAPACK for
 one float32/float64 matrix where it has one (cuSOLVER on cuda, loaded at run time). The other
-factorisations and solvers (qr, eigh, eigvalsh, svd, lstsq, matrix_rank, pinv, ...) run on NumPy
+factorisations and solvers (eigh, eigvalsh, svd, lstsq, matrix_rank, pinv, ...) run on NumPy
 through the fallback contract: the operands are downloaded, NumPy computes, the results are
 uploaded, and the call is counted. A singular or non-positive-definite matrix raises NumPy's
 LinAlgError either way. Anything else NumPy's linalg has is found by the module __getattr__.
@@ -130,9 +130,26 @@ matrix_power = _numpy("matrix_power")
 # The factorisations with keywords: NumPy 2's signatures (the Array API standard's, plus NumPy's
 # own keywords), computed by NumPy.
 
+try:
+    from numpy.linalg._linalg import QRResult as _QRResult
+except ImportError:  # NumPy < 2
+    from collections import namedtuple as _namedtuple
+    _QRResult = _namedtuple("QRResult", ["Q", "R"])
+
+
 def qr(a, mode="reduced"):
-    """NumPy's linalg.qr (mode 'reduced', 'complete', 'r', 'raw'), computed by NumPy."""
-    return _call("qr", _np.linalg.qr, a, mode=mode)
+    """NumPy's linalg.qr of (a stack of) matrices: modes 'reduced', 'complete' and 'r' on the
+    device (Householder reflectors with LAPACK's conventions, so NumPy's signs); 'raw' (LAPACK's
+    own storage) and NumPy's deprecated modes by NumPy."""
+    codes = {"reduced": 0, "complete": 1, "r": 2}
+    if mode not in codes:
+        return _call("qr", _np.linalg.qr, a, mode=mode)
+    a = _arr(a)
+    if a.ndim < 2:
+        raise LinAlgError("%d-dimensional array given. Array must be at least two-dimensional" % a.ndim)
+    from . import _core
+    r = _core.lapack(5, a, codes[mode])
+    return r if mode == "r" else _QRResult(*r)
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):

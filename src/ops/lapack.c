@@ -32,6 +32,11 @@ typedef enum LaKind {
     LA_CHOL_UPDATE,/* A[i, j] -= A[i, k] conj(A[j, k]) for k < j <= i */
     LA_LU_FULL,    /* every column of each matrix in one work item (small matrices, large stacks) */
     LA_CHOL_FULL,
+    LA_QR_COL,     /* Householder reflector of column j (LAPACK's larfg): v below the diagonal, tau */
+    LA_QR_APPLY,   /* H_j^H applied to the columns right of j */
+    LA_QR_FULL,    /* every reflector of each matrix in one work item */
+    LA_Q_APPLY,    /* X = H_j X for the explicit Q (LAPACK's orgqr), j from the last reflector down */
+    LA_Q_FULL,
 } LaKind;
 
 typedef struct LaKey {
@@ -300,6 +305,137 @@ static NgIrRef build_slogdet(NgIrKernel *k, NgDType dt, bool want_det)
     return loop(k, vb, I(k, 0), ng_ir_shape(k, a, 0), ng_ir_block(k, nb, body), NG_IR_PARALLEL);
 }
 
+/* ---- QR by Householder reflectors (LAPACK's geqr2 and org2r conventions) ---- */
+
+/* |z|^2 in z's real dtype. */
+static NgIrRef abs2(NgIrKernel *k, NgDType dt, NgIrRef z)
+{
+    NgDType rt = ng_dtype_real(dt);
+    if (!ng_dtype_is_complex(dt))
+        return bin(k, NG_OP_MUL, rt, z, z);
+    NgIrRef re = ng_ir_cast(k, rt, z), im = ng_ir_imag(k, z);
+    return bin(k, NG_OP_ADD, rt, bin(k, NG_OP_MUL, rt, re, re), bin(k, NG_OP_MUL, rt, im, im));
+}
+
+static NgIrRef conj_of(NgIrKernel *k, NgDType dt, NgIrRef z)
+{
+    return ng_dtype_is_complex(dt) ? ng_ir_unary(k, NG_OP_CONJUGATE, dt, z) : z;
+}
+
+/* The reflector of column j of matrix b: with alpha = A[j, j] and x the
+ * column below it, beta = -sign(re alpha) |(alpha, x)|, tau = (beta -
+ * alpha) / beta, x scaled by 1 / (alpha - beta) (v, whose first entry is an
+ * implicit 1) and A[j, j] = beta; tau = 0 (no reflection) when x = 0 and
+ * alpha is real. */
+static NgIrRef qr_col_stmt(NgIrKernel *k, NgDType dt, int a, int tau, NgIrRef b, NgIrRef j)
+{
+    NgDType rt = ng_dtype_real(dt);
+    bool cplx = ng_dtype_is_complex(dt);
+    NgIrRef m = ng_ir_shape(k, a, 1), j1 = bin(k, NG_OP_ADD, NG_INT64, j, I(k, 1));
+    int vi = ng_ir_var(k, NG_INT64), vx = ng_ir_var(k, rt), vbeta = ng_ir_var(k, rt), vs = ng_ir_var(k, dt);
+    NgIrRef i = ng_ir_varref(k, vi), xn2 = ng_ir_varref(k, vx), beta = ng_ir_varref(k, vbeta);
+    NgIrRef alpha = at3(k, a, b, j, j), ar = ng_ir_cast(k, rt, alpha);
+    NgIrRef ai = cplx ? ng_ir_imag(k, alpha) : ng_ir_const_f(k, rt, 0);
+    NgIrRef tidx[2] = {b, j};
+    NgIrRef norm = ng_ir_unary(k, NG_OP_SQRT, rt, bin(k, NG_OP_ADD, rt, bin(k, NG_OP_ADD, rt, bin(k, NG_OP_MUL, rt, ar, ar),
+                                                                        bin(k, NG_OP_MUL, rt, ai, ai)), xn2));
+    NgIrRef t_re = bin(k, NG_OP_TRUEDIV, rt, bin(k, NG_OP_SUB, rt, beta, ar), beta);
+    NgIrRef tv = ng_ir_cast(k, dt, t_re);
+    if (cplx) { /* tau = ((beta - ar) / beta, -ai / beta) */
+        NgIrRef t_im = bin(k, NG_OP_TRUEDIV, rt, ng_ir_unary(k, NG_OP_NEG, rt, ai), beta);
+        tv = bin(k, NG_OP_ADD, dt, tv, bin(k, NG_OP_MUL, dt, ng_ir_cast(k, dt, t_im), ng_ir_const_c(k, dt, 0, 1)));
+    }
+    NgIrRef scale = put3(k, a, b, i, j, bin(k, NG_OP_MUL, dt, at3(k, a, b, i, j), ng_ir_varref(k, vs)));
+    NgIrRef reflect[5] = {
+        ng_ir_assign(k, vbeta, ng_ir_unary(k, NG_OP_NEG, rt, bin(k, NG_OP_COPYSIGN, rt, norm, ar))),
+        ng_ir_store(k, tau, 2, tidx, tv),
+        ng_ir_assign(k, vs, bin(k, NG_OP_TRUEDIV, dt, ng_ir_const_f(k, dt, 1),
+                                bin(k, NG_OP_SUB, dt, alpha, ng_ir_cast(k, dt, beta)))),
+        loop(k, vi, j1, m, scale, 0),
+        put3(k, a, b, j, j, ng_ir_cast(k, dt, beta)),
+    };
+    NgIrRef trivial = bin(k, NG_OP_LOGAND, NG_BOOL, bin(k, NG_OP_EQ, NG_BOOL, xn2, ng_ir_const_f(k, rt, 0)),
+                          bin(k, NG_OP_EQ, NG_BOOL, ai, ng_ir_const_f(k, rt, 0)));
+    NgIrRef body[6] = {
+        ng_ir_let(k, vx, ng_ir_const_f(k, rt, 0)),
+        ng_ir_let(k, vbeta, ng_ir_const_f(k, rt, 0)),
+        ng_ir_let(k, vs, ng_ir_const_f(k, dt, 0)),
+        loop(k, vi, j1, m, ng_ir_assign(k, vx, bin(k, NG_OP_ADD, rt, xn2, abs2(k, dt, at3(k, a, b, i, j)))), 0),
+        ng_ir_if(k, trivial, ng_ir_store(k, tau, 2, tidx, ng_ir_const_f(k, dt, 0)), ng_ir_block(k, 5, reflect)),
+        NG_IR_NONE,
+    };
+    return ng_ir_block(k, 5, body);
+}
+
+/* Column c of matrix b of array x becomes H c (H^H c with conj): H = I -
+ * tau v v^H for reflector j, whose v is column j of array v below the
+ * diagonal (and 1 on it). */
+static NgIrRef reflect_stmt(NgIrKernel *k, NgDType dt, int v, int tau, int x, NgIrRef b, NgIrRef j, NgIrRef c,
+                            bool conj_tau)
+{
+    NgIrRef m = ng_ir_shape(k, v, 1), j1 = bin(k, NG_OP_ADD, NG_INT64, j, I(k, 1));
+    int vi = ng_ir_var(k, NG_INT64), vs = ng_ir_var(k, dt);
+    NgIrRef i = ng_ir_varref(k, vi), s = ng_ir_varref(k, vs);
+    NgIrRef tidx[2] = {b, j};
+    NgIrRef t = ng_ir_load(k, tau, 2, tidx);
+    NgIrRef dot = bin(k, NG_OP_ADD, dt, s, bin(k, NG_OP_MUL, dt, conj_of(k, dt, at3(k, v, b, i, j)), at3(k, x, b, i, c)));
+    NgIrRef body[6] = {
+        ng_ir_let(k, vs, at3(k, x, b, j, c)),
+        loop(k, vi, j1, m, ng_ir_assign(k, vs, dot), 0),
+        ng_ir_assign(k, vs, bin(k, NG_OP_MUL, dt, s, conj_tau ? conj_of(k, dt, t) : t)),
+        put3(k, x, b, j, c, bin(k, NG_OP_SUB, dt, at3(k, x, b, j, c), s)),
+        loop(k, vi, j1, m, put3(k, x, b, i, c, bin(k, NG_OP_SUB, dt, at3(k, x, b, i, c),
+                                                  bin(k, NG_OP_MUL, dt, at3(k, v, b, i, j), s))), 0),
+        NG_IR_NONE,
+    };
+    return ng_ir_block(k, 5, body);
+}
+
+/* The QR kernels: A (B, m, n) written or read, tau (B, k), X (B, m, kq) for
+ * Q; the scalar is the step j (COL, APPLY) or k (FULL). */
+static NgIrRef build_qr(NgIrKernel *k, NgDType dt, LaKind kind)
+{
+    bool q = kind == LA_Q_APPLY || kind == LA_Q_FULL;
+    int a = ng_ir_param_array(k, dt, 3, true, !q);
+    int tau = ng_ir_param_array(k, dt, 2, true, !q && kind != LA_QR_APPLY);
+    int x = q ? ng_ir_param_array(k, dt, 3, true, true) : a;
+    NgIrRef sc = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef nb = ng_ir_shape(k, a, 0), ncol = ng_ir_shape(k, x, 2);
+    int vr = ng_ir_var(k, NG_INT64);
+    NgIrRef r = ng_ir_varref(k, vr);
+    switch (kind) {
+    case LA_QR_COL:
+        return loop(k, vr, I(k, 0), nb, qr_col_stmt(k, dt, a, tau, r, sc), NG_IR_PARALLEL);
+    case LA_QR_APPLY: { /* work items (b, c) for the columns c > j */
+        NgIrRef w = bin(k, NG_OP_SUB, NG_INT64, bin(k, NG_OP_SUB, NG_INT64, ncol, sc), I(k, 1));
+        NgIrRef b = bin(k, NG_OP_FLOORDIV, NG_INT64, r, w);
+        NgIrRef c = bin(k, NG_OP_ADD, NG_INT64, bin(k, NG_OP_ADD, NG_INT64, sc, I(k, 1)), bin(k, NG_OP_MOD, NG_INT64, r, w));
+        return loop(k, vr, I(k, 0), bin(k, NG_OP_MUL, NG_INT64, nb, w), reflect_stmt(k, dt, a, tau, a, b, sc, c, true),
+                    NG_IR_PARALLEL);
+    }
+    case LA_Q_APPLY: { /* work items (b, c) for every column of X */
+        NgIrRef b = bin(k, NG_OP_FLOORDIV, NG_INT64, r, ncol), c = bin(k, NG_OP_MOD, NG_INT64, r, ncol);
+        return loop(k, vr, I(k, 0), bin(k, NG_OP_MUL, NG_INT64, nb, ncol), reflect_stmt(k, dt, a, tau, x, b, sc, c, false),
+                    NG_IR_PARALLEL);
+    }
+    case LA_QR_FULL: { /* for j in [0, k): the reflector, then every column right of it */
+        int vj = ng_ir_var(k, NG_INT64), vc = ng_ir_var(k, NG_INT64);
+        NgIrRef j = ng_ir_varref(k, vj), c = ng_ir_varref(k, vc);
+        NgIrRef step[2] = {qr_col_stmt(k, dt, a, tau, r, j),
+                           loop(k, vc, bin(k, NG_OP_ADD, NG_INT64, j, I(k, 1)), ncol,
+                                reflect_stmt(k, dt, a, tau, a, r, j, c, true), 0)};
+        return loop(k, vr, I(k, 0), nb, loop(k, vj, I(k, 0), sc, ng_ir_block(k, 2, step), 0), NG_IR_PARALLEL);
+    }
+    default: { /* LA_Q_FULL: for j from k - 1 down to 0, every column of X */
+        int vj = ng_ir_var(k, NG_INT64), vc = ng_ir_var(k, NG_INT64);
+        NgIrRef j = ng_ir_varref(k, vj), c = ng_ir_varref(k, vc);
+        NgIrRef cols = loop(k, vc, I(k, 0), ncol, reflect_stmt(k, dt, a, tau, x, r, j, c, false), 0);
+        NgIrRef down = ng_ir_for(k, vj, bin(k, NG_OP_SUB, NG_INT64, sc, I(k, 1)), I(k, -1), I(k, -1), cols, 0);
+        return loop(k, vr, I(k, 0), nb, down, NG_IR_PARALLEL);
+    }
+    }
+}
+
 static NgStatus build_la(const void *ctx, NgIrKernel *k)
 {
     const LaKey *key = ctx;
@@ -309,6 +445,9 @@ static NgStatus build_la(const void *ctx, NgIrKernel *k)
     case LA_LU_FULL: case LA_CHOL_FULL: k->body = build_full(k, dt, key->kind == LA_CHOL_FULL); break;
     case LA_LU_SOLVE: k->body = build_lu_solve(k, dt); break;
     case LA_SLOGDET: k->body = build_slogdet(k, dt, key->det); break;
+    case LA_QR_COL: case LA_QR_APPLY: case LA_QR_FULL: case LA_Q_APPLY: case LA_Q_FULL:
+        k->body = build_qr(k, dt, (LaKind)key->kind);
+        break;
     case LA_LU_UPDATE: case LA_CHOL_UPDATE: {
         int a = ng_ir_param_array(k, dt, 3, true, true);
         NgIrRef kk = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
@@ -659,5 +798,81 @@ NgStatus ng_lapack_cholesky(const NgArray *a, NgArray *out, int *info)
     }
     ng_array_release(&flag);
     ng_array_release(&c);
+    return st;
+}
+
+NgStatus ng_lapack_qr(const NgArray *a, bool complete, NgArray *q, NgArray *r)
+{
+    if (a->ndim < 2)
+        return ng_error_set(NG_ERR_VALUE, "%d-dimensional array given. Array must be at least two-dimensional",
+                            a->ndim);
+    NgDType dt = NG_FLOAT64;
+    NgStatus st = compute_dtype(a->dtype, &dt);
+    if (st != NG_OK)
+        return st;
+    NgDevice *dev = ng_array_device(a);
+    int bnd = a->ndim - 2;
+    int64_t nb = batch_of(a->ndim, a->shape), m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1];
+    int64_t kk = m < n ? m : n, rows = complete ? m : kk, kq = complete ? m : kk;
+    int64_t tshape[2] = {nb, kk};
+    NgArray w, tau, rr, x;
+    memset(&x, 0, sizeof x);
+    if ((st = work_copy(a, bnd, a->shape, dt, &w)) != NG_OK)
+        return st;
+    if ((st = zeros(dev, dt, 2, tshape, &tau)) != NG_OK) {
+        ng_array_release(&w);
+        return st;
+    }
+    const NgArray *wt[2] = {&w, &tau};
+    if (whole_matrices(nb, n)) {
+        st = launch(LA_QR_FULL, dt, false, 2, wt, kk, nb, nb * m * n * kk + 1);
+    } else {
+        for (int64_t j = 0; j < kk && st == NG_OK; j++) {
+            st = launch(LA_QR_COL, dt, false, 2, wt, j, nb, nb * (m - j));
+            if (st == NG_OK && n - j - 1 > 0)
+                st = launch(LA_QR_APPLY, dt, false, 2, wt, j, nb * (n - j - 1), nb * (n - j - 1) * (m - j));
+        }
+    }
+    if (st == NG_OK && q) { /* Q = H_0 ... H_{k-1} applied to the first kq columns of the identity */
+        NgArray eye, eyes;
+        int64_t xs[3] = {nb, m, kq};
+        if ((st = ng_op_eye(dev, m, kq, 0, dt, &eye)) == NG_OK) {
+            if ((st = ng_op_broadcast_to(&eye, 3, xs, &eyes)) == NG_OK) {
+                st = ng_op_astype(&eyes, dt, &x);
+                ng_array_release(&eyes);
+            }
+            ng_array_release(&eye);
+        }
+        const NgArray *wtx[3] = {&w, &tau, &x};
+        if (st == NG_OK && whole_matrices(nb, n))
+            st = launch(LA_Q_FULL, dt, false, 3, wtx, kk, nb, nb * m * kq * kk + 1);
+        for (int64_t j = kk - 1; !whole_matrices(nb, n) && j >= 0 && st == NG_OK; j--)
+            st = launch(LA_Q_APPLY, dt, false, 3, wtx, j, nb * kq, nb * kq * (m - j));
+    }
+    if (st == NG_OK) { /* R: the upper triangle of the first `rows` rows */
+        NgArray top;
+        ng_array_view(&w, &top);
+        top.shape[1] = rows;
+        top.size = nb * rows * n;
+        st = ng_op_tri(&top, 0, true, &rr);
+        ng_array_release(&top);
+    }
+    int64_t shape[NG_MAXDIMS];
+    memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->ndim);
+    if (st == NG_OK) {
+        shape[bnd] = rows;
+        st = ng_op_reshape(&rr, a->ndim, shape, r);
+        ng_array_release(&rr);
+    }
+    if (st == NG_OK && q) {
+        shape[bnd] = m;
+        shape[bnd + 1] = kq;
+        st = ng_op_reshape(&x, a->ndim, shape, q);
+        if (st != NG_OK)
+            ng_array_release(r);
+    }
+    ng_array_release(&x);
+    ng_array_release(&tau);
+    ng_array_release(&w);
     return st;
 }

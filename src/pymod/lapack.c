@@ -1,7 +1,8 @@
 /* numgpu._core.lapack(op, a, b): linear algebra of device arrays (the
  * generated kernels of src/ops/lapack.c, or the device's vendor LAPACK for
  * one float32/float64 matrix where it has one). op: 0 solve(a, b), 1 inv,
- * 2 cholesky, 3 det, 4 slogdet (a (sign, logabsdet) tuple). A singular or
+ * 2 cholesky, 3 det, 4 slogdet (a (sign, logabsdet) tuple), 5 qr(a, mode)
+ * (mode 0 reduced, 1 complete: a (Q, R) tuple; 2: R alone). A singular or
  * non-positive-definite matrix raises numpy.linalg.LinAlgError. */
 #include "pymod.h"
 
@@ -35,7 +36,14 @@ static PyObject *f_lapack(PyObject *m, PyObject *args)
     PyObject *ao, *bo = Py_None;
     if (!PyArg_ParseTuple(args, "iO|O:lapack", &op, &ao, &bo))
         return NULL;
-    if (op < 0 || op > 4 || (op == 0) != (bo != Py_None)) {
+    int mode = 0;
+    if (op == 5) {
+        mode = bo == Py_None ? 0 : (int)PyLong_AsLong(bo);
+        if (mode == -1 && PyErr_Occurred())
+            return NULL;
+        bo = Py_None;
+    }
+    if (op < 0 || op > 5 || (op == 0) != (bo != Py_None) || mode < 0 || mode > 2) {
         PyErr_SetString(PyExc_ValueError, "lapack: bad operation or operands");
         return NULL;
     }
@@ -58,6 +66,19 @@ static PyObject *f_lapack(PyObject *m, PyObject *args)
             linalg_error(op == 2 ? "Matrix is not positive definite" : "Singular matrix");
         else
             ngpy_raise(st);
+    } else if (op == 5) {
+        NgArray q, r;
+        st = ng_lapack_qr(&a, mode == 1, mode == 2 ? NULL : &q, &r);
+        if (st != NG_OK) {
+            ngpy_raise(st);
+        } else if (mode == 2) {
+            res = ngpy_wrap(&r);
+        } else {
+            PyObject *qo = ngpy_wrap(&q), *ro = qo ? ngpy_wrap(&r) : (ng_array_release(&r), NULL);
+            res = qo && ro ? PyTuple_Pack(2, qo, ro) : NULL;
+            Py_XDECREF(qo);
+            Py_XDECREF(ro);
+        }
     } else {
         NgArray sign, logabs, det;
         st = ng_lapack_slogdet(&a, &sign, &logabs, op == 3 ? &det : NULL);
@@ -81,6 +102,6 @@ static PyObject *f_lapack(PyObject *m, PyObject *args)
 
 PyMethodDef ngpy_lapack_functions[] = {
     {"lapack", f_lapack, METH_VARARGS,
-     "lapack(op, a, b=None): 0 solve, 1 inv, 2 cholesky, 3 det, 4 slogdet on the device."},
+     "lapack(op, a, b=None): 0 solve, 1 inv, 2 cholesky, 3 det, 4 slogdet, 5 qr (b: mode) on the device."},
     {NULL},
 };

@@ -174,3 +174,44 @@ def test_numpy_inputs_and_results_stay_on_the_device():
     assert isinstance(x, ng.ndarray)
     close(x, np.linalg.solve(a, np.ones(4)))
     assert np.linalg.det(ng.asarray(a)).shape == ()  # NumPy's function dispatches to numgpu's
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=case_id)
+@pytest.mark.parametrize("shape", [(1, 1), (5, 3), (3, 5), (6, 6), (2, 4, 3), (3, 2, 5), (64, 64)])
+@pytest.mark.parametrize("mode", ["reduced", "complete", "r"])
+def test_qr(dt, shape, mode):
+    """NumPy's Q and R themselves (LAPACK's reflector signs), not just some factorisation."""
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal(shape)
+    if np.dtype(dt).kind == "c":
+        a = a + 1j * rng.standard_normal(shape)
+    a = a.astype(dt)
+    got, exp = ng.linalg.qr(ng.asarray(a), mode=mode), np.linalg.qr(a, mode=mode)
+    if mode == "r":
+        close(got, exp)
+        return
+    assert type(got).__name__ == "QRResult"
+    close(got.Q, exp.Q)
+    close(got.R, exp.R)
+
+
+def test_qr_special_inputs():
+    for a in (np.zeros((3, 2)), np.eye(3), np.diag([-2.0, 3.0, -4.0]), np.zeros((0, 3)), np.zeros((3, 0)),
+              np.array([[0.0, 1.0], [0.0, 1.0]])):   # zero columns, empty
+        for mode in ("reduced", "complete"):
+            got, exp = ng.linalg.qr(ng.asarray(a), mode=mode), np.linalg.qr(a, mode=mode)
+            close(got.Q, exp.Q)
+            close(got.R, exp.R)
+    a = np.arange(12.0).reshape(4, 3)   # rank 2: Q's last column is any unit vector orthogonal to the rest
+    q, r = (x.get() for x in ng.linalg.qr(ng.asarray(a)))
+    np.testing.assert_allclose(q @ r, a, atol=1e-12)
+    np.testing.assert_allclose(q.T @ q, np.eye(3), atol=1e-12)
+    np.testing.assert_allclose(r, np.triu(r))
+    q, r = ng.linalg.qr(ng.asarray(np.arange(6).reshape(3, 2)))        # integers in float64
+    assert q.dtype == r.dtype == np.float64
+    with pytest.raises(np.linalg.LinAlgError):
+        ng.linalg.qr(ng.asarray(np.ones(3)))
+    with pytest.raises(TypeError, match="float16"):
+        ng.linalg.qr(ng.asarray(np.eye(2, dtype=np.float16)))
+    raw = ng.linalg.qr(ng.asarray(np.eye(2)), mode="raw")                # LAPACK's storage: NumPy's
+    np.testing.assert_allclose(raw[0].get(), np.linalg.qr(np.eye(2), mode="raw")[0])
