@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Linear algebra on the device (generated LU and Cholesky kernels, src/ops/lapack.c) against
-numpy.linalg (LAPACK) on the current device.
+"""Linear algebra on the device (generated LU, Cholesky and Householder QR kernels,
+src/ops/lapack.c) against numpy.linalg (LAPACK) on the current device.
 
 Prints, per operation, numgpu's time, NumPy's (best of --repeat runs each) and
 ratio = numpy_time / numgpu_time (> 1: numgpu is faster): one large matrix (--n) and a stack
@@ -52,7 +52,9 @@ def main():
         cases += [("solve %s n=%d" % (name, args.n), np.linalg.solve, (a, b), ng.linalg.solve),
                   ("inv %s n=%d" % (name, args.n), np.linalg.inv, (a,), ng.linalg.inv),
                   ("det %s n=%d" % (name, args.n), np.linalg.det, (a,), ng.linalg.det),
-                  ("cholesky %s n=%d" % (name, args.n), np.linalg.cholesky, (h,), ng.linalg.cholesky)]
+                  ("cholesky %s n=%d" % (name, args.n), np.linalg.cholesky, (h,), ng.linalg.cholesky),
+                  ("qr (R) %s n=%d" % (name, args.n), lambda x: np.linalg.qr(x, mode="r"), (a,),
+                   lambda x: ng.linalg.qr(x, mode="r"))]
     for m in (3, 8):
         s = well_conditioned((args.batch, m, m), np.float64, rng)
         v = rng.standard_normal((args.batch, m, 1))
