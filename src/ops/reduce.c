@@ -443,8 +443,8 @@ static int64_t abs64(int64_t x) { return x < 0 ? -x : x; }
 static int half_steps(const NgArray *a, const bool *reduced, int *order, int *nred, bool *block)
 {
     int ax[NG_MAXDIMS], n = 0;
-    for (int d = 0; d < a->ndim; d++) /* axes by decreasing |stride| (stable) */
-        if (a->shape[d] > 1) {
+    for (int d = 0; d < a->ndim; d++) /* axes by decreasing |stride| (stable); extent 1 left out */
+        if (a->shape[d] != 1) {
             int at = n++;
             while (at > 0 && abs64(a->strides[ax[at - 1]]) < abs64(a->strides[d])) {
                 ax[at] = ax[at - 1];

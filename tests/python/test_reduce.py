@@ -322,7 +322,7 @@ def test_arg_of_0d_with_axis(name):
 
 # ---- empty reductions --------------------------------------------------------------------
 
-@pytest.mark.parametrize("dt", [np.int32, np.float64, np.bool_, np.uint8], ids=dtype_id)
+@pytest.mark.parametrize("dt", [np.int32, np.float64, np.bool_, np.uint8, np.float16, np.complex64], ids=dtype_id)
 @pytest.mark.parametrize("shape,axis", [((0,), None), ((3, 0), None), ((3, 0), 1), ((3, 0), 0), ((0, 4), 0),
                                         ((0, 4), 1), ((2, 0, 3), (0, 2))], ids=str)
 @pytest.mark.parametrize("name", REDUCERS)
