@@ -105,7 +105,10 @@ static NgIrRef contribution(NgIrKernel *k, const RedKey *key, NgIrRef x, NgIrRef
         NgIrRef d2 = ng_dtype_is_complex(ddt) ? ng_ir_unary(k, NG_OP_CONJUGATE, ddt, d) : d;
         return ng_ir_cast(k, acc, ng_ir_binary(k, NG_OP_MUL, ddt, d, d2));
     }
-    default: return ng_ir_cast(k, acc, x);
+    default: /* dtype=float16 of a wider input: NumPy casts each element to half first */
+        if (key->out == NG_FLOAT16 && key->in != NG_FLOAT16)
+            x = ng_ir_cast(k, NG_FLOAT16, x);
+        return ng_ir_cast(k, acc, x);
     }
 }
 
@@ -479,7 +482,7 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
     /* the reduced axes in order: as given, or (float16 sums) memory order */
     int order[NG_MAXDIMS], nred = 0, mode = 0;
     bool block[NG_MAXDIMS] = {false};
-    if (key.in == NG_FLOAT16 && key.acc == NG_FLOAT32 && (key.op == NG_RED_SUM || key.op == NG_RED_PROD || key.half))
+    if (key.out == NG_FLOAT16 && key.acc == NG_FLOAT32 && (key.op == NG_RED_SUM || key.op == NG_RED_PROD || key.half))
         mode = half_steps(a, reduced, order, &nred, block);
     if (mode == 0) {
         nred = 0;
