@@ -308,10 +308,11 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
     ashape[nb + 1] = k;
     bshape[nb] = k;
     bshape[nb + 1] = m;
-    /* vendor BLAS where the backend has one: float32/64, unit-stride rows,
-     * at most one batch axis */
+    /* vendor BLAS where the backend has one: float32/64, complex64/128,
+     * unit-stride rows, at most one batch axis */
     NgDevice *dev = ng_array_device(a_in);
-    if (dev->be->gemm && (cdt == NG_FLOAT32 || cdt == NG_FLOAT64) && a.dtype == cdt && bp->dtype == cdt &&
+    bool blas_dt = cdt == NG_FLOAT32 || cdt == NG_FLOAT64 || cdt == NG_COMPLEX64 || cdt == NG_COMPLEX128;
+    if (dev->be->gemm && blas_dt && a.dtype == cdt && bp->dtype == cdt &&
         astr[nb + 1] == 1 && nb <= 1 && n > 1 && m > 1 && k > 0) { /* cuBLAS refuses k = 0 */
         int64_t batch = nb ? shape[0] : 1;
         st = dev->be->gemm(dev, cdt, batch, n, m, k, a.buf->data, a.offset, astr[nb] ? astr[nb] : k,
