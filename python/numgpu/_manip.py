@@ -434,10 +434,11 @@ def inner(a, b):
 
 
 def vdot(a, b):
+    """Dot product of the flattened operands, the first conjugated when complex."""
     a, b = _arr(a).reshape(-1), _arr(b).reshape(-1)
     if a.size != b.size:
         raise ValueError("cannot reshape array of size %d into shape (%d,)" % (b.size, a.size))
-    return a @ b
+    return (a.conj() if a.dtype.kind == "c" else a) @ b
 
 
 # ---- einsum ---------------------------------------------------------------------------------

@@ -41,8 +41,14 @@ def _axis(axis, ndim):
     return axis % ndim
 
 
+def _abs2(x):
+    """|x|^2 elementwise as NumPy's norms compute it: x * x, or (conj(x) * x).real for complex."""
+    return (x.conj() * x).real if x.dtype.kind == "c" else x * x
+
+
 def norm(x, ord=None, axis=None, keepdims=False):
-    """Vector and matrix norms as NumPy's, computed on the device."""
+    """Vector and matrix norms as NumPy's, computed on the device (complex x: real results, the
+    real dtype of x; float16 rounded at NumPy's steps)."""
     x = _arr(x)
     if x.dtype.kind not in "fc":
         x = x.astype(float64)
@@ -50,7 +56,11 @@ def norm(x, ord=None, axis=None, keepdims=False):
     if axis is None:
         if ord is None or (ord in ("f", "fro") and nd == 2) or (ord == 2 and nd == 1):
             flat = x.reshape(-1)
-            r = sqrt(flat @ flat)  # one pass, no temporary: matmul's dot-product kernel
+            if x.dtype.kind == "c":  # NumPy: re . re + im . im
+                re, im = flat.real, flat.imag
+                r = sqrt(re @ re + im @ im)
+            else:
+                r = sqrt(flat @ flat)  # one pass, no temporary: matmul's dot-product kernel
             return r.reshape((1,) * nd) if keepdims else r
         axis = tuple(range(nd))
     elif not isinstance(axis, tuple):
@@ -66,13 +76,14 @@ def norm(x, ord=None, axis=None, keepdims=False):
         if ord == -_np.inf:
             return _min(absolute(x), axis=axis, keepdims=keepdims)
         if ord == 0:
-            return _sum((x != 0).astype(x.dtype), axis=axis, keepdims=keepdims)
+            return _sum((x != 0).astype(x.real.dtype), axis=axis, keepdims=keepdims)
         if ord == 1:
             return _sum(absolute(x), axis=axis, keepdims=keepdims)
         if ord is None or ord == 2:
-            return sqrt(_sum(x * x, axis=axis, keepdims=keepdims))
-        ord = float(ord)
-        return power(_sum(power(absolute(x), ord), axis=axis, keepdims=keepdims), 1.0 / ord)
+            return sqrt(_sum(_abs2(x), axis=axis, keepdims=keepdims))
+        r = _sum(power(absolute(x), float(ord)), axis=axis, keepdims=keepdims)
+        # NumPy raises to reciprocal(ord, dtype=r.dtype): 1/ord rounded to the result's precision
+        return power(r, float(_np.reciprocal(float(ord), dtype=r.dtype)))
     if len(axis) == 2:
         row, col = _axis(axis[0], nd), _axis(axis[1], nd)
         if row == col:
@@ -86,7 +97,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
             red = _max if ord == _np.inf else _min
             r = red(_sum(absolute(x), axis=col), axis=row - 1 if row > col else row)
         elif ord in (None, "fro", "f"):
-            r = sqrt(_sum(x * x, axis=(row, col)))
+            r = sqrt(_sum(_abs2(x), axis=(row, col)))
         else:
             raise ValueError("Invalid norm order for matrices.")
         if keepdims:
@@ -297,6 +308,9 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     if axis is None:
         r = norm(x.reshape(-1), ord=ord, axis=0)
         axes = range(x.ndim)
+    elif not isinstance(axis, tuple):  # one axis: in place, as NumPy (float16 rounds in memory order)
+        r = norm(x, ord=ord, axis=axis)
+        axes = normalize_axis_tuple(axis, x.ndim)
     else:
         axes = normalize_axis_tuple(axis, x.ndim)
         # the reduced axes moved to the front and merged into one: one vector norm over axis 0

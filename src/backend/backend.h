@@ -48,7 +48,8 @@ typedef struct NgBackend {
                               int64_t blocks, int threads, int64_t work);
     NgStatus (*sync)(NgDevice *dev);
     /* Optional vendor BLAS (NULL: none): for b in [0, batch): C_b = A_b @ B_b,
-     * row-major n x k and k x m matrices of dtype dt (float32/float64) with
+     * row-major n x k and k x m matrices of dtype dt (float32/float64,
+     * complex64/complex128) with
      * unit-stride rows; ld* are row strides and *_bs batch strides, all in
      * elements; *_off are byte offsets into the blocks. NG_ERR_UNSUPPORTED
      * lets the caller fall back to a generated kernel. */

@@ -892,8 +892,8 @@ static void atom_helpers(Emitter *e)
     for (int r = 0; r < k->nnodes; r++)
         if (k->nodes[r].kind == NG_IR_ATOMIC && atom_index((NgOp)k->nodes[r].op) >= 0)
             need[atom_index((NgOp)k->nodes[r].op)][k->params[k->nodes[r].a].dtype] = true;
-    for (int i = 0; i < k->nreds; i++)
-        if (atom_index(k->reds[i].op) >= 0)
+    for (int i = 0; i < k->nreds; i++) /* (a reduction of a sequential loop needs none) */
+        if (atom_index(k->reds[i].op) >= 0 && (k->nodes[k->reds[i].loop].flags & NG_IR_PARALLEL))
             need[atom_index(k->reds[i].op)][k->vars[k->reds[i].var].dtype] = true;
     for (int t = NG_COMPLEX64; t <= NG_COMPLEX128; t++) /* a complex sum adds its parts */
         if (need[atom_index(NG_OP_ADD)][t])

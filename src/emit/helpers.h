@@ -145,10 +145,11 @@
 "NG_FN int ng_isnan_##S(T a) { return a.re != a.re || a.im != a.im; } \\\n" \
 "NG_FN int ng_isinf_##S(T a) { return isinf(a.re) || isinf(a.im); } \\\n" \
 "NG_FN int ng_isfinite_##S(T a) { return isfinite(a.re) && isfinite(a.im); } \\\n" \
-"NG_FN T ng_maximum_##S(T a, T b) { return (ng_greater_equal_##S(a, b) || ng_isnan_##S(a)) ? a : b; } \\\n" \
-"NG_FN T ng_minimum_##S(T a, T b) { return (ng_less_equal_##S(a, b) || ng_isnan_##S(a)) ? a : b; } \\\n" \
-"NG_FN T ng_fmax_##S(T a, T b) { return (ng_greater_equal_##S(a, b) || ng_isnan_##S(b)) ? a : b; } \\\n" \
-"NG_FN T ng_fmin_##S(T a, T b) { return (ng_less_equal_##S(a, b) || ng_isnan_##S(b)) ? a : b; } \\\n" \
+"/* NaN in either part of either operand propagates (maximum) or loses (fmax), as NumPy's CGE/CLE */ \\\n" \
+"NG_FN T ng_maximum_##S(T a, T b) { return (ng_isnan_##S(a) || (!ng_isnan_##S(b) && ng_greater_equal_##S(a, b))) ? a : b; } \\\n" \
+"NG_FN T ng_minimum_##S(T a, T b) { return (ng_isnan_##S(a) || (!ng_isnan_##S(b) && ng_less_equal_##S(a, b))) ? a : b; } \\\n" \
+"NG_FN T ng_fmax_##S(T a, T b) { return (ng_isnan_##S(b) || (!ng_isnan_##S(a) && ng_greater_equal_##S(a, b))) ? a : b; } \\\n" \
+"NG_FN T ng_fmin_##S(T a, T b) { return (ng_isnan_##S(b) || (!ng_isnan_##S(a) && ng_less_equal_##S(a, b))) ? a : b; } \\\n" \
 "NG_FN T ng_square_##S(T a) { return ng_multiply_##S(a, a); } \\\n" \
 "NG_FN T ng_reciprocal_##S(T a) \\\n" \
 "{ \\\n" \

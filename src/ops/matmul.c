@@ -4,7 +4,10 @@
  * the right a k x 1 column) and those axes dropped from the result; leading
  * axes are batch axes and broadcast. The product is computed in the result
  * dtype (promotion of the two; float32 accumulates in float32 and integers
- * wrap, as NumPy; bool is "or of ands").
+ * wrap, as NumPy; bool is "or of ands"; complex in complex arithmetic),
+ * except float16, which NumPy accumulates in float32 over k in order and
+ * rounds once: the kernel computes a float32 result (the products of halves
+ * are exact in float32), cast to float16 at the end.
  *
  * The kernel runs in parallel over blocks of ROWS consecutive rows of one
  * batch entry. For each block and each strip of up to COLS output columns
@@ -212,6 +215,7 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
         return ng_error_set(NG_ERR_VALUE, "arrays are on different devices (%s and %s); move one with x.to(device)",
                             ng_device_name(ng_array_device(a_in)), ng_device_name(ng_array_device(b_in)));
     NgDType cdt = ng_dtype_promote(a_in->dtype, b_in->dtype);
+    NgDType acc = cdt == NG_FLOAT16 ? NG_FLOAT32 : cdt; /* the kernel's result dtype */
     if (!ng_dtype_info(cdt)->supported || !ng_dtype_info(a_in->dtype)->supported ||
         !ng_dtype_info(b_in->dtype)->supported)
         return ng_error_set(NG_ERR_TYPE, "matmul: dtype %s is not supported yet", ng_dtype_info(cdt)->name);
@@ -274,7 +278,7 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
         oshape[ond++] = n;
     if (!bvec)
         oshape[ond++] = m;
-    if ((st = ng_array_empty(ng_array_device(a_in), cdt, ond, oshape, out)) != NG_OK)
+    if ((st = ng_array_empty(ng_array_device(a_in), acc, ond, oshape, out)) != NG_OK)
         goto done;
     if (out->size == 0)
         goto done;
@@ -304,10 +308,11 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
     ashape[nb + 1] = k;
     bshape[nb] = k;
     bshape[nb + 1] = m;
-    /* vendor BLAS where the backend has one: float32/64, unit-stride rows,
-     * at most one batch axis */
+    /* vendor BLAS where the backend has one: float32/64, complex64/128,
+     * unit-stride rows, at most one batch axis */
     NgDevice *dev = ng_array_device(a_in);
-    if (dev->be->gemm && (cdt == NG_FLOAT32 || cdt == NG_FLOAT64) && a.dtype == cdt && bp->dtype == cdt &&
+    bool blas_dt = cdt == NG_FLOAT32 || cdt == NG_FLOAT64 || cdt == NG_COMPLEX64 || cdt == NG_COMPLEX128;
+    if (dev->be->gemm && blas_dt && a.dtype == cdt && bp->dtype == cdt &&
         astr[nb + 1] == 1 && nb <= 1 && n > 1 && m > 1 && k > 0) { /* cuBLAS refuses k = 0 */
         int64_t batch = nb ? shape[0] : 1;
         st = dev->be->gemm(dev, cdt, batch, n, m, k, a.buf->data, a.offset, astr[nb] ? astr[nb] : k,
@@ -322,7 +327,7 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
     key.tag = 'M';
     key.adt = (int8_t)a.dtype;
     key.bdt = (int8_t)b.dtype;
-    key.cdt = (int8_t)cdt;
+    key.cdt = (int8_t)acc;
     key.nb = (uint8_t)nb;
     key.a_contig = astr[nb + 1] == 1;
     key.dot = m == 1;
@@ -342,6 +347,13 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
     int64_t work = batch * n * m * (k > 0 ? k : 1);
     st = ng_kernel_launch(kern, args, na, key.dot ? batch * n : batch * nblk, work);
 done:
+    if (st == NG_OK && acc != cdt) { /* float16: round the float32 result once */
+        NgArray r;
+        if ((st = ng_op_astype(out, cdt, &r)) == NG_OK) {
+            ng_array_release(out);
+            *out = r;
+        }
+    }
     if (st != NG_OK)
         ng_array_release(out);
     ng_array_release(&bc);

@@ -17,7 +17,17 @@
  * finishes. On a real GPU (not OpenCL on a CPU) a reduction along
  * unit-stride rows gives each row to a block, and one down columns runs a
  * thread per output column (adjacent threads read adjacent memory).
- * var/std take two kernels: the mean, then the mean squared deviation. */
+ * var/std take two kernels: the mean, then the mean squared deviation
+ * (|x - mean|^2 for complex input, a real result).
+ *
+ * Accumulators as NumPy's results need them: float32 sums and means
+ * accumulate in float64, complex64 ones in complex128, float16 ones in
+ * float32 (NumPy's float16 loops accumulate in float and round once).
+ * float16 var/std follow NumPy's _var step by step in half precision: the
+ * mean rounded to half, each deviation and its square rounded to half, the
+ * sum of squares rounded to half before the division. Complex min/max and
+ * argmin/argmax use NumPy's lexicographic order, a NaN in either part
+ * propagating (argmax: the first NaN). */
 #include <math.h>
 #include <string.h>
 
@@ -43,10 +53,18 @@ typedef struct RedKey {
     uint8_t has_mean;     /* var/std: a mean array parameter */
     uint8_t serial;       /* full reduction in one thread (small, on a GPU) */
     uint8_t post;         /* POST_*: divide by count (mean/var), then sqrt (std) */
+    uint8_t half;         /* float16 var/std steps: round to half, divide in float64 (see finish) */
+    uint8_t runs;         /* float16: the innermost `runs` reduced loops are one float32 run (see half_steps) */
+    int8_t mdt;           /* var/std: dtype of the mean parameter */
+    int8_t ddt;           /* var/std: dtype the deviation x - mean is computed in */
 } RedKey;
 
 static NgIrRef identity(NgIrKernel *k, NgReduceOp op, NgDType acc)
 {
+    if (ng_dtype_is_complex(acc) && (op == NG_RED_MIN || op == NG_RED_MAX)) { /* ends of NumPy's order */
+        double end = op == NG_RED_MIN ? INFINITY : -INFINITY;
+        return ng_ir_const_c(k, acc, end, end);
+    }
     switch (op) {
     case NG_RED_PROD: case NG_RED_ALL: return ng_ir_const_i(k, acc, 1);
     case NG_RED_MIN:
@@ -81,19 +99,33 @@ static NgIrRef contribution(NgIrKernel *k, const RedKey *key, NgIrRef x, NgIrRef
     switch ((NgReduceOp)key->op) {
     case NG_RED_ANY: case NG_RED_ALL: return ng_ir_cast(k, NG_BOOL, x);
     case NG_RED_COUNT_NONZERO: return ng_ir_cast(k, acc, ng_ir_cast(k, NG_BOOL, x));
-    case NG_RED_VAR: case NG_RED_STD: {
-        NgIrRef d = ng_ir_binary(k, NG_OP_SUB, acc, ng_ir_cast(k, acc, x), mean);
-        return ng_ir_binary(k, NG_OP_MUL, acc, d, d);
+    case NG_RED_VAR: case NG_RED_STD: { /* |x - mean|^2: d * conj(d) has it as its real part */
+        NgDType ddt = (NgDType)key->ddt;
+        NgIrRef d = ng_ir_binary(k, NG_OP_SUB, ddt, ng_ir_cast(k, ddt, x), ng_ir_cast(k, ddt, mean));
+        NgIrRef d2 = ng_dtype_is_complex(ddt) ? ng_ir_unary(k, NG_OP_CONJUGATE, ddt, d) : d;
+        return ng_ir_cast(k, acc, ng_ir_binary(k, NG_OP_MUL, ddt, d, d2));
     }
-    default: return ng_ir_cast(k, acc, x);
+    default: /* dtype=float16 of a wider input: NumPy casts each element to half first */
+        if (key->out == NG_FLOAT16 && key->in != NG_FLOAT16)
+            x = ng_ir_cast(k, NG_FLOAT16, x);
+        return ng_ir_cast(k, acc, x);
     }
 }
 
-/* Final value from the accumulator: divide by the count, sqrt, cast. */
+/* Final value from the accumulator: divide by the count, sqrt, cast.
+ * key->half (float16 var/std): the sum is rounded to half, divided in
+ * float64 and rounded again, and the sqrt is a half one, as NumPy's _var
+ * and _std do (a float16 array divided by an intp count). */
 static NgIrRef finish(NgIrKernel *k, const RedKey *key, NgIrRef acc, int count_param)
 {
     NgDType adt = (NgDType)key->acc;
-    if (key->post != POST_NONE) {
+    if (key->post != POST_NONE && key->half) {
+        NgIrRef n = ng_ir_cast(k, NG_FLOAT64, ng_ir_scalar(k, count_param));
+        NgIrRef q = ng_ir_binary(k, NG_OP_TRUEDIV, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT16, acc)), n);
+        acc = ng_ir_cast(k, NG_FLOAT16, q);
+        if (key->post == POST_DIVIDE_SQRT)
+            acc = ng_ir_unary(k, NG_OP_SQRT, NG_FLOAT16, acc);
+    } else if (key->post != POST_NONE) {
         NgIrRef n = ng_ir_cast(k, adt, ng_ir_scalar(k, count_param));
         acc = ng_ir_binary(k, NG_OP_TRUEDIV, adt, acc, n);
         if (key->post == POST_DIVIDE_SQRT)
@@ -119,7 +151,7 @@ static NgStatus build_blocks(const RedKey *key, NgIrKernel *k)
     bool rows = key->nkept == 1;
     int out = ng_ir_param_array(k, (NgDType)key->out, 1, true, true);
     int in = ng_ir_param_array(k, (NgDType)key->in, 1 + rows, key->in_contig, false);
-    int mean = key->has_mean ? ng_ir_param_array(k, adt, 1, true, false) : -1;
+    int mean = key->has_mean ? ng_ir_param_array(k, (NgDType)key->mdt, 1, true, false) : -1;
     int count = ng_ir_param_scalar(k, NG_INT64);
     int acc = ng_ir_var(k, adt), r = ng_ir_var(k, NG_INT64), o = rows ? ng_ir_var(k, NG_INT64) : -1;
     NgOp comb = combine_op((NgReduceOp)key->op);
@@ -156,7 +188,7 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
     bool arg = key->op == NG_RED_ARGMIN || key->op == NG_RED_ARGMAX;
     int out = ng_ir_param_array(k, (NgDType)key->out, K, true, true);
     int in = ng_ir_param_array(k, (NgDType)key->in, K + R, key->in_contig, false);
-    int mean = key->has_mean ? ng_ir_param_array(k, adt, K, true, false) : -1;
+    int mean = key->has_mean ? ng_ir_param_array(k, (NgDType)key->mdt, K, true, false) : -1;
     int count = ng_ir_param_scalar(k, NG_INT64);
     int vk[NG_MAXDIMS], vr[NG_MAXDIMS];
     NgIrRef idx[NG_MAXDIMS];
@@ -196,6 +228,12 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
 
     int acc = ng_ir_var(k, arg ? (NgDType)key->in : adt);
     int best = arg ? ng_ir_var(k, NG_INT64) : -1, flat = arg ? ng_ir_var(k, NG_INT64) : -1;
+    /* key->runs: the innermost `runs` loops sum into a float32 `run`,
+     * folded into the half accumulator after them; a float16 accumulator of
+     * + or * otherwise rounds after every element, in order (no simd
+     * reduction) */
+    int run = key->runs ? ng_ir_var(k, NG_FLOAT32) : acc;
+    bool in_order = adt == NG_FLOAT16 && (comb == NG_OP_ADD || comb == NG_OP_MUL);
     NgIrRef update;
     if (arg) {
         /* argmax: take x if x > acc, or x is NaN while acc is not; the first NaN wins */
@@ -203,7 +241,7 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
         NgIrRef a = ng_ir_varref(k, acc);
         NgOp cmp = key->op == NG_RED_ARGMAX ? NG_OP_GT : NG_OP_LT;
         NgIrRef better = ng_ir_binary(k, cmp, NG_BOOL, x, a);
-        if (ng_dtype_is_float(dt)) {
+        if (ng_dtype_is_inexact(dt)) {
             NgIrRef xnan = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x), anan = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, a);
             better = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, anan),
                                   ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, better, xnan));
@@ -214,15 +252,25 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
                                                                ng_ir_const_i(k, NG_INT64, 1)))};
         update = ng_ir_block(k, 2, steps);
     } else {
-        update = ng_ir_assign(k, acc, ng_ir_binary(k, comb, adt, ng_ir_varref(k, acc), contribution(k, key, x, mu)));
+        NgDType rdt = key->runs ? NG_FLOAT32 : adt;
+        update = ng_ir_assign(k, run, ng_ir_binary(k, comb, rdt, ng_ir_varref(k, run),
+                                                   ng_ir_cast(k, rdt, contribution(k, key, x, mu))));
     }
     NgIrRef red = update;
     for (int d = R - 1; d >= 0; d--) {
         bool outer = d == 0;
         unsigned flags = (outer && key->plan == PLAN_FULL && !arg && !key->serial) ? NG_IR_PARALLEL : 0;
         red = loop(k, vr[d], ng_ir_shape(k, in, K + d), red, flags);
-        if (!arg && (flags || d == R - 1))
+        if (!arg && key->runs && d == R - key->runs) {
+            ng_ir_reduce(k, red, run, comb);
+            NgIrRef sum = ng_ir_binary(k, comb, NG_FLOAT32, ng_ir_cast(k, NG_FLOAT32, ng_ir_varref(k, acc)),
+                                       ng_ir_varref(k, run));
+            NgIrRef steps[3] = {ng_ir_let(k, run, identity(k, (NgReduceOp)key->op, NG_FLOAT32)), red,
+                                ng_ir_assign(k, acc, ng_ir_cast(k, NG_FLOAT16, sum))};
+            red = ng_ir_block(k, 3, steps);
+        } else if (!arg && (flags || d == R - 1) && !in_order && !key->runs) {
             ng_ir_reduce(k, red, acc, comb);
+        }
     }
     NgIrRef result = arg ? ng_ir_varref(k, best) : finish(k, key, ng_ir_varref(k, acc), count);
     NgIrRef init[4];
@@ -259,12 +307,32 @@ static NgDType result_dtype(NgReduceOp op, NgDType in, NgDType given)
         if (in == NG_BOOL || (ng_dtype_is_signed(in) && in != NG_INT64)) return NG_INT64;
         if (ng_dtype_info(in)->kind == NG_KIND_UINT) return NG_UINT64;
         return in;
-    case NG_RED_MEAN: case NG_RED_VAR: case NG_RED_STD:
+    case NG_RED_MEAN:
         if (given != NG_NODTYPE) return given;
-        return ng_dtype_is_float(in) ? in : NG_FLOAT64;
+        return ng_dtype_is_inexact(in) ? in : NG_FLOAT64;
+    case NG_RED_VAR: case NG_RED_STD: /* complex input: a real result */
+        if (given != NG_NODTYPE) return given;
+        return ng_dtype_is_inexact(in) ? ng_dtype_real(in) : NG_FLOAT64;
     case NG_RED_ARGMIN: case NG_RED_ARGMAX: case NG_RED_COUNT_NONZERO: return NG_INT64;
     case NG_RED_ANY: case NG_RED_ALL: return NG_BOOL;
     default: return in;
+    }
+}
+
+/* The dtype a reduction with result dtype `out` accumulates in. */
+static NgDType accumulator(NgReduceOp op, NgDType out)
+{
+    switch (op) {
+    case NG_RED_SUM: /* float32 and complex64 sums stay accurate; float16 as NumPy's loops */
+        return out == NG_FLOAT32 ? NG_FLOAT64 : out == NG_COMPLEX64 ? NG_COMPLEX128 : out == NG_FLOAT16 ? NG_FLOAT32 : out;
+    case NG_RED_PROD: return out == NG_FLOAT16 ? NG_FLOAT32 : out;
+    case NG_RED_MEAN: case NG_RED_VAR: case NG_RED_STD:
+        if (out == NG_FLOAT16)
+            return NG_FLOAT32;
+        return ng_dtype_is_float(out) ? NG_FLOAT64 : ng_dtype_is_complex(out) ? NG_COMPLEX128 : out;
+    case NG_RED_ANY: case NG_RED_ALL: return NG_BOOL;
+    case NG_RED_COUNT_NONZERO: return NG_INT64;
+    default: return out;
     }
 }
 
@@ -348,6 +416,7 @@ static NgStatus run_blocks(const NgArray *a, int R, int64_t n, int64_t stride, R
     RedKey pk = key; /* level 1: the partials, in the accumulator dtype, unfinished */
     pk.out = key.acc;
     pk.post = POST_NONE;
+    pk.half = 0;
     st = launch_blocks(pk, &flat, &n, &stride, &part, blocks, mean, count, blocks);
     if (st == NG_OK) { /* level 2: one block combines them */
         RedKey k2 = key;
@@ -361,6 +430,48 @@ static NgStatus run_blocks(const NgArray *a, int R, int64_t n, int64_t stride, R
     return st;
 }
 
+static int64_t abs64(int64_t x) { return x < 0 ? -x : x; }
+
+/* NumPy's float16 sums and products accumulate in float32 along the
+ * iterator's inner loop and round to half once per call of it. Its
+ * iterator runs the axes in memory order (largest |stride| outermost); the
+ * inner loop is the innermost block of axes that are all kept or all
+ * reduced (a reduced block not contiguous in memory is buffered). So: when
+ * the innermost axis is kept, every element is added in half precision, in
+ * memory order (returns 1); when it is reduced, the block is one float32 run
+ * rounded into the half result, once per position of the reduced axes
+ * outside it (returns 2; 0 when there are none: one float32 sum). The
+ * reduced axes of `a` are put in memory order in `order` (nred of them),
+ * those of the block marked in `block`. */
+static int half_steps(const NgArray *a, const bool *reduced, int *order, int *nred, bool *block)
+{
+    int ax[NG_MAXDIMS], n = 0;
+    for (int d = 0; d < a->ndim; d++) /* axes by decreasing |stride| (stable); extent 1 left out */
+        if (a->shape[d] != 1) {
+            int at = n++;
+            while (at > 0 && abs64(a->strides[ax[at - 1]]) < abs64(a->strides[d])) {
+                ax[at] = ax[at - 1];
+                at--;
+            }
+            ax[at] = d;
+        }
+    *nred = 0;
+    for (int i = 0; i < n; i++)
+        if (reduced[ax[i]])
+            order[(*nred)++] = ax[i];
+    for (int d = 0; d < a->ndim; d++)
+        block[d] = false;
+    if (n == 0 || !reduced[ax[n - 1]])
+        return n == 0 ? 0 : 1;
+    int i = n - 1;
+    for (; i >= 0 && reduced[ax[i]]; i--)
+        block[ax[i]] = true;
+    for (; i >= 0; i--)
+        if (reduced[ax[i]])
+            return 2;
+    return 0;
+}
+
 /* Runs one reduction kernel over `a` with `reduced` axes into `out` (fresh, C order). */
 static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgArray *out, const NgArray *mean,
                     int64_t count)
@@ -368,11 +479,25 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
     int item = ng_dtype_info(a->dtype)->itemsize;
     int64_t shape[NG_MAXDIMS], strides[NG_MAXDIMS], oshape[NG_MAXDIMS], ostrides[NG_MAXDIMS];
     int K = 0, R = 0;
-    /* kept axes (collapsed), then reduced axes (collapsed); extent-1 axes dropped */
+    /* the reduced axes in order: as given, or (float16 sums) memory order */
+    int order[NG_MAXDIMS], nred = 0, mode = 0;
+    bool block[NG_MAXDIMS] = {false};
+    if (key.out == NG_FLOAT16 && key.acc == NG_FLOAT32 && (key.op == NG_RED_SUM || key.op == NG_RED_PROD || key.half))
+        mode = half_steps(a, reduced, order, &nred, block);
+    if (mode == 0) {
+        nred = 0;
+        for (int d = 0; d < a->ndim; d++)
+            if (reduced[d])
+                order[nred++] = d;
+    }
+    /* kept axes (collapsed), then reduced axes (collapsed); extent-1 axes
+     * dropped; the collapsed reduced axes of the float32 run counted */
+    int inrun = 0;
     for (int pass = 0; pass < 2; pass++) {
         int first = pass == 0 ? 0 : K;
         int n = 0;
-        for (int d = 0; d < a->ndim; d++) {
+        for (int i = 0; i < (pass == 0 ? a->ndim : nred); i++) {
+            int d = pass == 0 ? i : order[i];
             if (reduced[d] != (pass == 1) || a->shape[d] == 1)
                 continue;
             int at = first + n;
@@ -385,6 +510,7 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
             shape[at] = a->shape[d];
             strides[at] = s;
             n++;
+            inrun += block[d];
         }
         if (pass == 0)
             K = n;
@@ -403,9 +529,13 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
         R = 1;
     }
     bool arg = key.op == NG_RED_ARGMIN || key.op == NG_RED_ARGMAX;
+    if (mode == 1) /* (only with kept axes: the innermost one is kept) */
+        key.acc = NG_FLOAT16;
+    else if (mode == 2 && K > 0) /* (a full reduction stays one float32 sum, in parallel) */
+        key.runs = (uint8_t)inrun;
     NgDevice *dev = ng_array_device(a);
     bool gpu = dev->be->target->par != NG_PAR_OPENMP;
-    if (gpu && !arg && dev->be->launch_blocks) {
+    if (gpu && !arg && dev->be->launch_blocks && key.acc != NG_FLOAT16 && !key.runs) {
         if (K == 0)
             return run_blocks(a, R, shape[0], strides[0], key, out, mean, count);
         /* unit-stride rows long enough to keep a block busy: a block per row
@@ -424,7 +554,7 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
     key.serial = K == 0 && dev->be->target->par != NG_PAR_OPENMP;
     if (K == 0)
         key.plan = PLAN_FULL;
-    else if (!dev->gpu && !arg && !mean && !key.post && key.acc == key.out && strides[K - 1] == 1 &&
+    else if (!dev->gpu && !arg && !mean && !key.post && !key.runs && key.acc == key.out && strides[K - 1] == 1 &&
              strides[K + R - 1] != 1)
         key.plan = PLAN_ROWS; /* (a GPU runs a thread per output column instead: coalesced) */
     else
@@ -489,15 +619,7 @@ NgStatus ng_op_reduce(NgReduceOp op, const NgArray *a, int naxes, const int *axe
                             red_name(op));
     }
     NgDType outdt = result_dtype(op, a->dtype, dtype);
-    NgDType acc = outdt;
-    if (op == NG_RED_SUM && outdt == NG_FLOAT32)
-        acc = NG_FLOAT64; /* float32 sums stay accurate */
-    if (op == NG_RED_MEAN || op == NG_RED_VAR || op == NG_RED_STD)
-        acc = ng_dtype_is_float(outdt) ? NG_FLOAT64 : outdt;
-    if (op == NG_RED_ANY || op == NG_RED_ALL)
-        acc = NG_BOOL;
-    if (op == NG_RED_COUNT_NONZERO)
-        acc = NG_INT64;
+    NgDType acc = accumulator(op, outdt);
     NgDevice *dev = ng_array_device(a);
     NgStatus st = ng_array_empty(dev, outdt, ond, oshape, out);
     if (st != NG_OK)
@@ -511,19 +633,30 @@ NgStatus ng_op_reduce(NgReduceOp op, const NgArray *a, int naxes, const int *axe
     key.acc = (int8_t)acc;
     key.out = (int8_t)outdt;
     if (op == NG_RED_VAR || op == NG_RED_STD) {
-        /* pass 1: the mean in the accumulator dtype, kept axes only */
+        /* pass 1: the mean, kept axes only, in the accumulator NumPy's
+         * mean would have (complex for complex input unless dtype= says
+         * otherwise; float16: rounded to half) */
+        NgDType macc = accumulator(NG_RED_MEAN, result_dtype(NG_RED_MEAN, a->dtype, dtype));
+        bool half = a->dtype == NG_FLOAT16 && outdt == NG_FLOAT16;
+        NgDType mdt = half ? NG_FLOAT16 : macc;
         NgArray mean;
         int64_t mshape[NG_MAXDIMS];
         int mnd = 0;
         for (int d = 0; d < a->ndim; d++)
             if (!reduced[d])
                 mshape[mnd++] = a->shape[d];
-        st = ng_array_empty(dev, acc, mnd, mshape, &mean);
+        key.half = half;
+        key.mdt = (int8_t)mdt;
+        key.ddt = (int8_t)(half ? NG_FLOAT16
+                           : ng_dtype_is_complex(a->dtype) || ng_dtype_is_complex(macc) ? NG_COMPLEX128 : acc);
+        st = ng_array_empty(dev, mdt, mnd, mshape, &mean);
         if (st == NG_OK) {
             RedKey mk = key;
             mk.op = NG_RED_MEAN;
-            mk.out = (int8_t)acc;
+            mk.acc = (int8_t)macc;
+            mk.out = (int8_t)mdt;
             mk.post = POST_DIVIDE;
+            mk.mdt = mk.ddt = 0;
             st = run(a, reduced, mk, &mean, NULL, count);
             if (st == NG_OK) {
                 key.post = op == NG_RED_STD ? POST_DIVIDE_SQRT : POST_DIVIDE;

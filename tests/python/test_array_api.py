@@ -70,11 +70,6 @@ def test_new_unary_ops_all_dtypes(name, dt):
     check_op(name, a)
 
 
-# Failures that belong to other families, kept visible: strict, so a fix shows as XPASS.
-VECDOT_NEW_DTYPES = pytest.mark.xfail(strict=True, reason="vecdot of float16 (NumPy's float32 accumulator) and "
-                                      "of complex (x1 conjugated) is the reductions helper's")
-
-
 @pytest.mark.parametrize("name,dt", [
     pytest.param(n, d, id="%s-%s" % (np.dtype(d).name, n)) for n in NEW_BINARY for d in FLOATS])
 def test_new_binary_ops_special_values(name, dt):
@@ -408,9 +403,7 @@ def test_vecdot(s1, s2, axis):
         call_both(np.vecdot, ng.vecdot, [a, b], kwargs={"axis": axis})
 
 
-@pytest.mark.parametrize("dt", [pytest.param(d, id=np.dtype(d).name,
-                                             marks=[VECDOT_NEW_DTYPES] if d in (np.float16,) + tuple(COMPLEX) else [])
-                                for d in ALL])
+@pytest.mark.parametrize("dt", ALL, ids=case_id)
 def test_vecdot_keeps_the_input_dtype(dt):
     # NumPy's vecdot sums in the promoted input dtype (uint8 stays uint8, wrapping), unlike sum
     a, b = data(dt, (3, 40), seed=20), data(dt, (40,), seed=21)

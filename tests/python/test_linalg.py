@@ -1,21 +1,29 @@
 """numgpu.linalg against numpy.linalg: norm on the device (vector and matrix orders, axis,
-keepdims), the solvers and factorisations through the NumPy fallback, LinAlgError unchanged."""
+keepdims; complex input gives the real dtype), the solvers and factorisations through the NumPy
+fallback (complex too; float16 raises NumPy's TypeError), LinAlgError unchanged; every function over
+float16 and complex."""
 import numpy as np
 import pytest
 
 import numgpu as ng
-from helpers import FLOATS, INTS, assert_same, call_both, data, case_id
+from helpers import COMPLEX, FLOATS, INEXACT, INTS, assert_same, call_both, data, case_id
+
+
+def _rt(dtype, single=1e-5, double=1e-10):
+    """rtol: single precision (float32, complex64), double; None (helpers' default) for float16."""
+    dt = np.dtype(dtype)
+    return None if dt == np.float16 else single if dt in (np.float32, np.complex64) else double
 
 
 VECTOR_ORDS = [None, 2, 1, 0, np.inf, -np.inf, 3, 0.5, -1]
 MATRIX_ORDS = [None, "fro", 1, -1, np.inf, -np.inf]
 
 
-@pytest.mark.parametrize("dtype", FLOATS + [np.int64, np.int8, np.bool_], ids=case_id)
+@pytest.mark.parametrize("dtype", INEXACT + [np.int64, np.int8, np.bool_], ids=case_id)
 @pytest.mark.parametrize("ord", VECTOR_ORDS, ids=case_id)
 def test_vector_norm(dtype, ord):
     x = data(dtype, (4, 6), kind="nonzero")
-    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    rtol = _rt(dtype, double=1e-12)
     for axis in (0, 1, -1):
         for keepdims in (False, True):
             assert_same(ng.linalg.norm(ng.asarray(x), ord, axis, keepdims), np.linalg.norm(x, ord, axis, keepdims),
@@ -25,19 +33,18 @@ def test_vector_norm(dtype, ord):
     assert_same(ng.linalg.norm(ng.asarray(x)[:, ::-2], ord, 1), np.linalg.norm(x[:, ::-2], ord, 1), rtol=rtol)
 
 
-@pytest.mark.parametrize("dtype", FLOATS + INTS[:2], ids=case_id)
+@pytest.mark.parametrize("dtype", INEXACT + INTS[:2], ids=case_id)
 @pytest.mark.parametrize("ord", MATRIX_ORDS + [2, -2, "nuc"], ids=case_id)
 def test_matrix_norm(dtype, ord):
     x = data(dtype, (2, 4, 5))
-    rtol = 1e-5 if dtype == np.float32 else 1e-10
+    rtol = _rt(dtype)
     for axis in ((1, 2), (2, 1), (0, 2), (-1, 0)):
-        for keepdims in (False, True):
-            assert_same(ng.linalg.norm(ng.asarray(x), ord, axis, keepdims), np.linalg.norm(x, ord, axis, keepdims),
-                        rtol=rtol)
+        for keepdims in (False, True):   # (float16 with 2, -2, nuc: NumPy's SVD raises TypeError)
+            call_both(np.linalg.norm, ng.linalg.norm, [x, ord, axis, keepdims], rtol=rtol)
     m = x[0]
-    assert_same(ng.linalg.norm(ng.asarray(m), ord), np.linalg.norm(m, ord), rtol=rtol)
-    assert_same(ng.linalg.norm(ng.asarray(m).T, ord, keepdims=True), np.linalg.norm(m.T, ord, keepdims=True),
-                rtol=rtol)
+    call_both(np.linalg.norm, ng.linalg.norm, [m, ord], rtol=rtol)
+    call_both(np.linalg.norm, ng.linalg.norm, [m.T.copy(), ord], ng_args=[ng.asarray(m).T, ord],
+              kwargs={"keepdims": True}, rtol=rtol)
 
 
 def test_norm_whole_array_and_errors():
@@ -60,13 +67,25 @@ def test_norm_on_device():
 
 
 def spd(n, seed=0, dtype=np.float64):
-    a = np.random.default_rng(seed).standard_normal((n, n))
-    return (a @ a.T + n * np.eye(n)).astype(dtype)
+    """A symmetric (Hermitian, for a complex dtype) positive-definite n x n matrix."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((n, n))
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal((n, n))
+    return (a @ a.conj().T + n * np.eye(n)).astype(dtype)
 
 
-@pytest.mark.parametrize("dtype", FLOATS, ids=case_id)
+def test_float16_solvers_raise_as_numpy():
+    """NumPy's linalg has no float16 loops: TypeError, from numgpu too."""
+    a, b = spd(4, dtype=np.float16), data(np.float16, (4, 2))
+    for name, args in [("solve", (a, b)), ("inv", (a,)), ("cholesky", (a,)), ("det", (a,)), ("qr", (a,)),
+                       ("eigh", (a,)), ("svd", (a,)), ("pinv", (a,)), ("lstsq", (a, b))]:
+        call_both(getattr(np.linalg, name), getattr(ng.linalg, name), list(args))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64] + COMPLEX, ids=case_id)
 def test_solvers(dtype):
-    rtol = 1e-4 if dtype == np.float32 else 1e-10
+    rtol = _rt(dtype, single=1e-4)
     a = spd(5, dtype=dtype)
     b = data(dtype, (5, 2))
     g, gb = ng.asarray(a), ng.asarray(b)
@@ -146,16 +165,16 @@ def _both(name, *args, prec=(None, 0.0), **kwargs):
     call_both(getattr(np.linalg, name), getattr(ng.linalg, name), list(args), kwargs=kwargs, rtol=prec[0], atol=prec[1])
 
 
-@pytest.mark.parametrize("dtype", FLOATS, ids=case_id)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64] + COMPLEX, ids=case_id)
 def test_cholesky_upper(dtype):
-    rtol = 1e-4 if dtype == np.float32 else 1e-10
+    rtol = _rt(dtype, single=1e-4)
     a = spd(5, dtype=dtype)
     batch = np.stack([spd(3, s, dtype) for s in range(3)])
     for m in (a, batch, a[::-1, ::-1]):
         for upper in (False, True):
             _both("cholesky", m, upper=upper, prec=(rtol, 1e-6))
     u = ng.linalg.cholesky(ng.asarray(a), upper=True)
-    assert_same(u.T @ u, a, rtol=rtol)
+    assert_same(u.conj().T @ u, a, rtol=rtol, atol=1e-5 if rtol > 1e-6 else 1e-12)
     with pytest.raises(np.linalg.LinAlgError):
         ng.linalg.cholesky(ng.asarray(-np.eye(2)), upper=True)
 
@@ -186,12 +205,13 @@ def test_factorisation_keywords(shape):
         ng.linalg.qr(g, mode="bogus")
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.uint8, np.bool_], ids=case_id)
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64, np.complex128, np.int16, np.uint8,
+                                   np.bool_], ids=case_id)
 def test_standard_matrix_functions(dtype):
     a = data(dtype, (2, 4, 5), seed=8)
     b = data(dtype, (5, 3), seed=9)
-    # float32 sums of products: the device's summation order differs from NumPy's BLAS
-    prec = (1e-5, 1e-2) if dtype == np.float32 else (None, 0.0)
+    # single precision sums of products: the device's summation order differs from NumPy's BLAS
+    prec = (1e-5, 1e-2) if dtype in (np.float32, np.complex64) else (None, 0.0)
     for off in (0, 1, -2, 7):
         _both("diagonal", a, offset=off)
         _both("diagonal", a[:, ::-1, ::2], offset=off)
@@ -230,10 +250,10 @@ def test_cross(dtype):
     assert ng.stats()["download_bytes"] == before  # on the device
 
 
-@pytest.mark.parametrize("dtype", FLOATS + [np.int32, np.bool_], ids=case_id)
+@pytest.mark.parametrize("dtype", INEXACT + [np.int32, np.bool_], ids=case_id)
 @pytest.mark.parametrize("ord", ["fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf], ids=case_id)
 def test_matrix_norm_standard(dtype, ord):
-    rtol = 1e-5 if dtype == np.float32 else 1e-10
+    rtol = _rt(dtype)
     a = data(dtype, (3, 4, 5), seed=13)
     for m in (a, a[:, ::-1, ::2], a[0]):
         for keepdims in (False, True):
@@ -242,10 +262,10 @@ def test_matrix_norm_standard(dtype, ord):
     _both("matrix_norm", a, ord="bogus")
 
 
-@pytest.mark.parametrize("dtype", FLOATS + [np.int16, np.uint8], ids=case_id)
+@pytest.mark.parametrize("dtype", INEXACT + [np.int16, np.uint8], ids=case_id)
 @pytest.mark.parametrize("axis", [None, 0, -1, (0, 2), (2, 0), (), (0, 1, 2), (1,)], ids=case_id)
 def test_vector_norm_standard(dtype, axis):
-    rtol = 1e-5 if dtype == np.float32 else 1e-10
+    rtol = _rt(dtype)
     a = data(dtype, (3, 4, 5), seed=14, kind="nonzero")
     for ord in (2, 1, 0, np.inf, -np.inf, 3, -1, 0.5):
         for keepdims in (False, True):

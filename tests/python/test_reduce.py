@@ -13,7 +13,7 @@ from hypothesis.extra import numpy as hnp
 from numpy.exceptions import AxisError
 
 import numgpu as ng
-from helpers import ALL, FLOATS, INTS, assert_same, data, dtype_id
+from helpers import ALL, COMPLEX, FLOATS, INEXACT, INTS, assert_same, data, dtype_id
 
 REDUCERS = ["sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax", "any", "all", "count_nonzero"]
 METHODS = [r for r in REDUCERS if r != "count_nonzero"]   # NumPy has no ndarray.count_nonzero
@@ -22,15 +22,15 @@ SHAPE = (4, 5, 6)
 
 
 def _rtol(name, dt):
-    """Float32 reductions: NumPy sums pairwise in float32, numgpu in float64 and rounds once, so the two
-    can differ by a few float32 ulps of the partial sums."""
-    if np.dtype(dt) == np.float32 and name in ("sum", "prod", "mean", "var", "std"):
+    """Float32 and complex64 reductions: NumPy sums pairwise in single precision, numgpu in double and
+    rounds once, so the two can differ by a few float32 ulps of the partial sums."""
+    if np.dtype(dt) in (np.float32, np.complex64) and name in ("sum", "prod", "mean", "var", "std"):
         return 2e-5
     return None
 
 
 def _kind(name, dt):
-    return "unit" if name == "prod" and np.dtype(dt).kind == "f" else ("small" if name == "prod" else "any")
+    return "unit" if name == "prod" and np.dtype(dt).kind in "fc" else ("small" if name == "prod" else "any")
 
 
 def _np_call(name, a, **kw):
@@ -53,10 +53,11 @@ def check_reduce(name, a, ng_a=None, method=False, rtol=None, atol=0.0, **kw):
         return None
     with np.errstate(all="ignore"):
         got = getattr(ng_a, name)(**kw) if method else getattr(ng, name)(ng_a, **kw)
-    if not atol and name in ("sum", "mean") and np.float32 in (a.dtype, kw.get("dtype")) and a.size:
+    single = (np.float32, np.complex64)
+    if not atol and name in ("sum", "mean") and (a.dtype in single or kw.get("dtype") in single) and a.size:
         # float32 partial sums round (in NumPy, or on a backend that accumulates in float32): allow that,
-        # absolutely, since a sum can cancel to near zero
-        finite = np.abs(a[np.isfinite(a)].astype(np.float64))
+        # absolutely, since a sum can cancel to near zero (complex64: each part, bounded by |z|)
+        finite = np.abs(a[np.isfinite(a)].astype(np.complex128 if a.dtype.kind == "c" else np.float64))
         atol = 2e-6 * float(finite.sum()) / (a.size if name == "mean" else 1)
     assert_same(got, exp, rtol=rtol if rtol is not None else _rtol(name, a.dtype), atol=atol)
     return got
@@ -76,7 +77,7 @@ def test_reduce_all_dtypes(name, dtype):
 
 
 @pytest.mark.parametrize("name", REDUCERS)
-@pytest.mark.parametrize("dt", [np.int32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("dt", [np.int32, np.float64, np.float16, np.complex64, np.complex128], ids=dtype_id)
 def test_reduce_all_axes(name, dt):
     a = data(dt, SHAPE, seed=1, kind=_kind(name, dt))
     for axis in AXES:
@@ -133,21 +134,31 @@ def test_result_dtypes_examples():
 
 
 @pytest.mark.parametrize("src", ALL, ids=dtype_id)
-@pytest.mark.parametrize("dst", [np.int8, np.uint64, np.float32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("dst", [np.int8, np.uint64, np.float16, np.float32, np.float64, np.complex64,
+                                 np.complex128], ids=dtype_id)
 def test_sum_dtype_argument(src, dst):
     a = data(src, SHAPE, seed=5)
-    check_reduce("sum", a, dtype=dst, axis=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)   # complex -> real drops the imaginary part
+        check_reduce("sum", a, dtype=dst, axis=1)   # dtype=float16: each element cast to half first
+        if src in INEXACT and dst in INEXACT:
+            check_reduce("sum", a, dtype=dst)
+            check_reduce("sum", a, dtype=dst, axis=(0, 2))
+            check_reduce("prod", data(src, SHAPE, seed=5, kind="unit"), dtype=dst, axis=-1)
 
 
-@pytest.mark.parametrize("src", [np.bool_, np.int8, np.int64, np.uint16, np.float32, np.float64], ids=dtype_id)
-@pytest.mark.parametrize("dst", [np.float32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("src", [np.bool_, np.int8, np.int64, np.uint16, np.float16, np.float32, np.float64,
+                                 np.complex64], ids=dtype_id)
+@pytest.mark.parametrize("dst", [np.float32, np.float64, np.complex128], ids=dtype_id)
 def test_mean_dtype_argument(src, dst):
     a = data(src, SHAPE, seed=6)
     # dtype=float32: NumPy accumulates in float32, numgpu in float64 (then rounds), so allow float32
     # rounding of the partial sums (absolute, since means can cancel to near zero)
     tol = dict(rtol=2e-5, atol=1e-5) if dst == np.float32 else {}
-    check_reduce("mean", a, dtype=dst, **tol)
-    check_reduce("mean", a, dtype=dst, axis=1, **tol)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        check_reduce("mean", a, dtype=dst, **tol)
+        check_reduce("mean", a, dtype=dst, axis=1, **tol)
 
 
 def test_prod_dtype_argument():
@@ -158,7 +169,8 @@ def test_prod_dtype_argument():
 
 @pytest.mark.parametrize("name", ["var", "std"])
 @pytest.mark.parametrize("ddof", [0, 1, 2])
-@pytest.mark.parametrize("dt", [np.int32, np.float32, np.float64, np.bool_], ids=dtype_id)
+@pytest.mark.parametrize("dt", [np.int32, np.float16, np.float32, np.float64, np.bool_, np.complex64, np.complex128],
+                         ids=dtype_id)
 def test_ddof(name, ddof, dt):
     a = data(dt, SHAPE, seed=7)
     check_reduce(name, a, ddof=ddof)
@@ -173,6 +185,35 @@ def test_ddof_at_least_n(name):
     check_reduce(name, a, ddof=2, axis=1)   # n - ddof == 0: inf/nan like NumPy
     check_reduce(name, a, ddof=3, axis=1)   # negative: NumPy clamps to 0
     check_reduce(name, a, ddof=6)
+
+
+@pytest.mark.parametrize("name", ["var", "std"])
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.complex128], ids=dtype_id)
+def test_var_of_complex_with_dtype(name, dt):
+    """dtype= with complex input: NumPy's mean is taken in dtype (a real dtype keeps the real parts),
+    the deviations stay complex (|x - mean|^2), the result is in dtype."""
+    a = data(np.complex64, SHAPE, seed=7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        check_reduce(name, a, dtype=dt, rtol=2e-5 if dt == np.float32 else None)
+        check_reduce(name, a, dtype=dt, axis=(0, 2), rtol=2e-5 if dt == np.float32 else None)
+
+
+@pytest.mark.parametrize("view", ["contiguous", "transposed", "step"])
+def test_float16_rounds_as_numpy(view):
+    """NumPy's float16 sum/prod accumulate in float32 along its inner loop (the axis of smallest
+    stride) and round to half once per inner loop: once for a reduction along it, after every element
+    when it is a kept axis, once per run when reduced axes lie outside it; var/std also round the mean,
+    each deviation and its square. numgpu rounds at the same steps: the results are equal bit for bit."""
+    make = {"contiguous": lambda x: x, "transposed": lambda x: x.transpose(1, 2, 0), "step": lambda x: x[:, ::2, 1::3]}
+    base = data(np.float16, (6, 7, 40), seed=21)
+    for name in ("sum", "prod", "mean", "var", "std"):
+        b = base if name != "prod" else (base / 8).astype(np.float16)
+        x, gx = make[view](b), make[view](ng.asarray(b))   # the view on both sides (same strides)
+        for axis in (None, 0, 1, 2, (0, 1), (0, 2), (1, 2)):
+            exp = _np_call(name, x, axis=axis)
+            got = getattr(ng, name)(gx, axis=axis).get()
+            np.testing.assert_array_equal(got, exp, err_msg="%s axis=%s" % (name, axis))
 
 
 def test_var_numerically_stable():
@@ -279,7 +320,7 @@ def test_arg_of_0d_with_axis(name):
 
 # ---- empty reductions --------------------------------------------------------------------
 
-@pytest.mark.parametrize("dt", [np.int32, np.float64, np.bool_, np.uint8], ids=dtype_id)
+@pytest.mark.parametrize("dt", [np.int32, np.float64, np.bool_, np.uint8, np.float16, np.complex64], ids=dtype_id)
 @pytest.mark.parametrize("shape,axis", [((0,), None), ((3, 0), None), ((3, 0), 1), ((3, 0), 0), ((0, 4), 0),
                                         ((0, 4), 1), ((2, 0, 3), (0, 2))], ids=str)
 @pytest.mark.parametrize("name", REDUCERS)
@@ -306,19 +347,23 @@ def test_empty_values():
 
 # ---- NaN ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("dt", FLOATS, ids=dtype_id)
+@pytest.mark.parametrize("dt", INEXACT, ids=dtype_id)
 def test_nan_propagation(dt):
     a = data(dt, (5, 6), seed=12)
     a[1, 2] = np.nan
     a[3, 0] = np.nan
     a[4, 5] = np.inf
     a[0, 1] = -np.inf
+    if a.dtype.kind == "c":   # NaN and inf in the imaginary part only, and NaN + NaN j
+        a[2, 3] = complex(1.0, np.nan)
+        a[0, 4] = complex(np.inf, -np.inf)
+        a[2, 1] = complex(np.nan, np.nan)
     for name in REDUCERS:
         for axis in (None, 0, 1):
             check_reduce(name, a, axis=axis)
 
 
-@pytest.mark.parametrize("dt", FLOATS, ids=dtype_id)
+@pytest.mark.parametrize("dt", INEXACT, ids=dtype_id)
 def test_argmax_first_nan(dt):
     a = np.array([1.0, 5.0, np.nan, 7.0, np.nan, -1.0], dtype=dt)
     assert ng.argmax(ng.asarray(a)).item() == 2 == np.argmax(a)
@@ -327,6 +372,37 @@ def test_argmax_first_nan(dt):
     for axis in (0, 1, None):
         check_reduce("argmax", m, axis=axis)
         check_reduce("argmin", m, axis=axis)
+
+
+@pytest.mark.parametrize("dt", COMPLEX, ids=dtype_id)
+def test_complex_order_and_nan(dt):
+    """min/max/argmin/argmax of complex: NumPy's lexicographic order (real part, then imaginary), ties
+    take the first; a NaN in either part propagates, argmax/argmin give the first NaN."""
+    nan = np.nan
+    cases = [
+        [1 + 5j, 2 - 1j, 2 + 0j, 2 + 0j, -3 + 9j],
+        [2 + 0j, complex(1, nan), 3 + 0j],
+        [complex(nan, 0), 5 + 0j, complex(1, nan)],
+        [4 + 1j, 4 + 1j, 4 - 1j, complex(4, nan)],
+        [complex(-np.inf, -np.inf), complex(-np.inf, -5), complex(np.inf, np.inf), complex(np.inf, 2)],
+        [1j, -1j, 0j, 0j],
+    ]
+    for c in cases:
+        a = np.array(c, dtype=dt)
+        for name in ("min", "max", "argmin", "argmax"):
+            check_reduce(name, a)
+            check_reduce(name, np.stack([a, a[::-1]]), axis=1)
+            check_reduce(name, np.stack([a, a[::-1]], axis=1), axis=0)
+
+
+@pytest.mark.parametrize("dt", COMPLEX, ids=dtype_id)
+def test_complex_truth(dt):
+    """any/all/count_nonzero: a complex value is nonzero when either part is."""
+    a = np.array([[0j, 1j, 0j], [2 + 0j, 0j, 0j], [0j, 0j, 0j], [-0.0 + 0j, 0 - 0.0j, 1e-300j]], dtype=dt)
+    for name in ("any", "all", "count_nonzero"):
+        for axis in (None, 0, 1):
+            check_reduce(name, a, axis=axis)
+    check_reduce("all", np.array([1j, 1, -1j], dtype=dt))
 
 
 def test_nan_all_nan_and_inf():
@@ -428,19 +504,29 @@ BLOCK_SIZES = [1, 31, 255, 256, 257, 4095, 4096, 4097, 70001, 4 * 1024 * 1024 + 
 
 
 @pytest.mark.parametrize("n", BLOCK_SIZES)
-@pytest.mark.parametrize("dt", ["float64", "float32", "int32", "uint8", "bool"])
+@pytest.mark.parametrize("dt", ["float64", "float32", "int32", "uint8", "bool", "float16", "complex64", "complex128"])
 def test_full_reduction_block_sizes(n, dt):
     rng = np.random.default_rng(n)
     a = rng.standard_normal(n) * 5
     if dt == "bool":
         a = a > 4.0  # mostly False: any/all both interesting
+    if dt.startswith("complex"):
+        a = a + 1j * rng.standard_normal(n)
+    if dt == "float16" and n > 70001:
+        return  # a float16 sum of millions of elements overflows half precision
     a = a.astype(dt)
     g = ng.asarray(a)
     for name in ("sum", "mean", "min", "max", "any", "all", "count_nonzero", "std"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             expected = getattr(np, name)(a)
-        assert_same(getattr(ng, name)(g), expected, rtol=2e-5 if dt == "float32" else 1e-9)
+        rtol = {"float32": 2e-5, "complex64": 2e-5, "float16": 2e-3}.get(dt, 1e-9)
+        # float16: NumPy's pairwise float32 sum and numgpu's tree differ in float32 rounding, which can
+        # flip the half rounding of the result; std's squares summed in float32 (see _float16_reference)
+        atol = 1e-3 * float(np.abs(a.astype(np.float64)).sum()) / n if dt == "float16" and name != "sum" else 0.0
+        if dt == "float16" and name == "sum":
+            atol = 1e-6 * float(np.abs(a.astype(np.float64)).sum())
+        assert_same(getattr(ng, name)(g), expected, rtol=rtol, atol=atol)
 
 
 @pytest.mark.parametrize("view", [np.s_[::3], np.s_[::-1], np.s_[5:-7:2]])
@@ -452,11 +538,18 @@ def test_full_reduction_block_strided(view):
 
 
 @pytest.mark.parametrize("shape", [(3, 1000), (1000, 3), (7, 129), (2, 3, 700)])
-def test_row_and_column_reductions(shape):
+@pytest.mark.parametrize("dt", ["float64", "float16", "complex64", "complex128"])
+def test_row_and_column_reductions(shape, dt):
     """The plans a GPU takes for rows (a block per row) and columns (a
     thread per column), including a kept axis of 1 and rows of 129 elements."""
-    a = np.random.default_rng(2).standard_normal(shape)
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal(shape) + (1j * rng.standard_normal(shape) if dt.startswith("complex") else 0)
+    a = a.astype(dt)
     g = ng.asarray(a)
     for axis in range(len(shape)):
-        for name in ("sum", "mean", "std", "min", "any"):
-            assert_same(getattr(ng, name)(g, axis=axis), getattr(np, name)(a, axis=axis), rtol=1e-9)
+        for name in ("sum", "mean", "std", "min", "max", "argmax", "any"):
+            if dt == "float16":
+                check_reduce(name, a, ng_a=g, axis=axis)
+            else:
+                rtol = 2e-5 if dt == "complex64" else 1e-9
+                assert_same(getattr(ng, name)(g, axis=axis), getattr(np, name)(a, axis=axis), rtol=rtol)

@@ -583,13 +583,21 @@ static NgStatus cuda_sync(NgDevice *dev)
 typedef struct cublasContext *cublasHandle_t;
 typedef int cublasStatus_t;
 enum { CUBLAS_OP_N = 0 };
+typedef struct { float x, y; } CuComplex;        /* cuComplex: NumPy's complex64 layout */
+typedef struct { double x, y; } CuDoubleComplex; /* cuDoubleComplex: complex128 */
 
 #define CUBLAS_SYMBOLS(X) \
     X(cublasCreate_v2, cublasStatus_t, (cublasHandle_t *)) \
     X(cublasSgemmStridedBatched, cublasStatus_t, (cublasHandle_t, int, int, int, int, int, const float *, \
         const float *, int, long long, const float *, int, long long, const float *, float *, int, long long, int)) \
     X(cublasDgemmStridedBatched, cublasStatus_t, (cublasHandle_t, int, int, int, int, int, const double *, \
-        const double *, int, long long, const double *, int, long long, const double *, double *, int, long long, int))
+        const double *, int, long long, const double *, int, long long, const double *, double *, int, long long, int)) \
+    X(cublasCgemmStridedBatched, cublasStatus_t, (cublasHandle_t, int, int, int, int, int, const CuComplex *, \
+        const CuComplex *, int, long long, const CuComplex *, int, long long, const CuComplex *, CuComplex *, int, \
+        long long, int)) \
+    X(cublasZgemmStridedBatched, cublasStatus_t, (cublasHandle_t, int, int, int, int, int, const CuDoubleComplex *, \
+        const CuDoubleComplex *, int, long long, const CuDoubleComplex *, int, long long, const CuDoubleComplex *, \
+        CuDoubleComplex *, int, long long, int))
 
 static struct {
 #define DECLARE(name, ret, params) ret (*name) params;
@@ -644,7 +652,7 @@ static NgStatus cuda_gemm(NgDevice *dev, NgDType dt, int64_t batch, int64_t n, i
 {
     CuState *s = dev->state;
     pthread_once(&blas_once, load_cublas);
-    if (!blas_ok || (dt != NG_FLOAT32 && dt != NG_FLOAT64) || n > INT32_MAX || m > INT32_MAX || k > INT32_MAX ||
+    if (!blas_ok || (dt != NG_FLOAT32 && dt != NG_FLOAT64 && dt != NG_COMPLEX64 && dt != NG_COMPLEX128) || n > INT32_MAX || m > INT32_MAX || k > INT32_MAX ||
         lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX || batch > INT32_MAX)
         return ng_error_set(NG_ERR_UNSUPPORTED, "cuBLAS not available for this product");
     NgStatus st = current(dev);
@@ -660,11 +668,23 @@ static NgStatus cuda_gemm(NgDevice *dev, NgDType dt, int64_t batch, int64_t n, i
         r = blas.cublasSgemmStridedBatched(s->blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)n, (int)k, &one,
                                            (const float *)(uintptr_t)b, (int)ldb, b_bs, (const float *)(uintptr_t)a,
                                            (int)lda, a_bs, &zero, (float *)(uintptr_t)c, (int)ldc, c_bs, (int)batch);
-    } else {
+    } else if (dt == NG_FLOAT64) {
         const double one = 1, zero = 0;
         r = blas.cublasDgemmStridedBatched(s->blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)n, (int)k, &one,
                                            (const double *)(uintptr_t)b, (int)ldb, b_bs, (const double *)(uintptr_t)a,
                                            (int)lda, a_bs, &zero, (double *)(uintptr_t)c, (int)ldc, c_bs, (int)batch);
+    } else if (dt == NG_COMPLEX64) {
+        const CuComplex one = {1, 0}, zero = {0, 0};
+        r = blas.cublasCgemmStridedBatched(s->blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)n, (int)k, &one,
+                                           (const CuComplex *)(uintptr_t)b, (int)ldb, b_bs,
+                                           (const CuComplex *)(uintptr_t)a, (int)lda, a_bs, &zero,
+                                           (CuComplex *)(uintptr_t)c, (int)ldc, c_bs, (int)batch);
+    } else {
+        const CuDoubleComplex one = {1, 0}, zero = {0, 0};
+        r = blas.cublasZgemmStridedBatched(s->blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)n, (int)k, &one,
+                                           (const CuDoubleComplex *)(uintptr_t)b, (int)ldb, b_bs,
+                                           (const CuDoubleComplex *)(uintptr_t)a, (int)lda, a_bs, &zero,
+                                           (CuDoubleComplex *)(uintptr_t)c, (int)ldc, c_bs, (int)batch);
     }
     return r == 0 ? NG_OK : ng_error_set(NG_ERR_DEVICE, "cuda: cuBLAS gemm failed (status %d)", r);
 }
