@@ -487,18 +487,8 @@ static NgStatus check_int_exponent(const NgOperand *e)
     if (!e->array) {
         negative = e->scalar.kind == NG_KIND_INT && !e->scalar.big && e->scalar.v.i < 0;
     } else if (ng_dtype_is_signed(e->array->dtype) && e->array->size > 0) {
-        NgArray m;
-        NgStatus st = ng_op_reduce(NG_RED_MIN, e->array, -1, NULL, false, NG_NODTYPE, 0, &m);
-        if (st != NG_OK)
-            return st;
-        NgArray as64;
-        st = ng_op_astype(&m, NG_INT64, &as64);
-        ng_array_release(&m);
-        if (st != NG_OK)
-            return st;
         int64_t v = 0;
-        st = ng_array_download(&as64, &v, NULL);
-        ng_array_release(&as64);
+        NgStatus st = ng_ops_reduce_int(NG_RED_MIN, e->array, &v);
         if (st != NG_OK)
             return st;
         negative = v < 0;

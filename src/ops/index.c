@@ -357,18 +357,8 @@ static NgStatus check_range(const NgArray *idx, int axis, int64_t n)
     const NgKernel *kern;
     if (dev->be->target->par != NG_PAR_OPENMP) {
         /* no one-kernel parallel min/max on GPUs: two reductions (multi-pass there) */
-        for (int i = 0; i < 2 && st == NG_OK; i++) {
-            NgArray m, m64;
-            st = ng_op_reduce(i ? NG_RED_MAX : NG_RED_MIN, &c, -1, NULL, false, NG_NODTYPE, 0, &m);
-            if (st != NG_OK)
-                break;
-            st = ng_op_astype(&m, NG_INT64, &m64);
-            ng_array_release(&m);
-            if (st == NG_OK) {
-                st = ng_array_download(&m64, &v[i], NULL);
-                ng_array_release(&m64);
-            }
-        }
+        for (int i = 0; i < 2 && st == NG_OK; i++)
+            st = ng_ops_reduce_int(i ? NG_RED_MAX : NG_RED_MIN, &c, &v[i]);
         if (st == NG_OK && (v[1] >= n || v[0] < -n))
             st = first_bad(idx, axis, n);
         goto done;

@@ -547,17 +547,8 @@ static NgStatus any_flag(const NgArray *flag, bool *any)
     *any = false;
     if (flag->size == 0)
         return NG_OK;
-    NgArray m, as64;
-    NgStatus st = ng_op_reduce(NG_RED_MAX, flag, -1, NULL, false, NG_NODTYPE, 0, &m);
-    if (st != NG_OK)
-        return st;
-    st = ng_op_astype(&m, NG_INT64, &as64);
-    ng_array_release(&m);
-    if (st != NG_OK)
-        return st;
     int64_t v = 0;
-    st = ng_array_download(&as64, &v, NULL);
-    ng_array_release(&as64);
+    NgStatus st = ng_ops_reduce_int(NG_RED_MAX, flag, &v);
     *any = v != 0;
     return st;
 }
@@ -612,26 +603,27 @@ static NgStatus batch_shape(const NgArray *a, const NgArray *b, int *bnd, int64_
     return ng_shape_broadcast(b ? 2 : 1, nds, shs, bnd, bshape);
 }
 
-static NgStatus check_square(const NgArray *a)
+/* a is a stack of square matrices; *dt its compute dtype. */
+static NgStatus check_square(const NgArray *a, NgDType *dt)
 {
     if (a->ndim < 2)
         return ng_error_set(NG_ERR_VALUE, "%d-dimensional array given. Array must be at least two-dimensional",
                             a->ndim);
     if (a->shape[a->ndim - 1] != a->shape[a->ndim - 2])
         return ng_error_set(NG_ERR_VALUE, "Last 2 dimensions of the array must be square");
-    return NG_OK;
+    return compute_dtype(a->dtype, dt);
 }
 
 NgStatus ng_lapack_solve(const NgArray *a, const NgArray *b, NgArray *out, int *info)
 {
     *info = 0;
-    NgStatus st = check_square(a);
+    NgDType dt = NG_FLOAT64;
+    NgStatus st = check_square(a, &dt);
     if (st != NG_OK)
         return st;
     if (ng_array_device(b) != ng_array_device(a))
         return ng_error_set(NG_ERR_VALUE, "arrays are on different devices (%s and %s)",
                             ng_device_name(ng_array_device(a)), ng_device_name(ng_array_device(b)));
-    NgDType dt = NG_FLOAT64;
     if ((st = compute_dtype(ng_dtype_promote(a->dtype, b->dtype), &dt)) != NG_OK)
         return st;
     int64_t n = a->shape[a->ndim - 1];
@@ -685,11 +677,9 @@ NgStatus ng_lapack_solve(const NgArray *a, const NgArray *b, NgArray *out, int *
 
 NgStatus ng_lapack_inv(const NgArray *a, NgArray *out, int *info)
 {
-    NgStatus st = check_square(a);
-    if (st != NG_OK)
-        return st;
     NgDType dt = NG_FLOAT64;
-    if ((st = compute_dtype(a->dtype, &dt)) != NG_OK)
+    NgStatus st = check_square(a, &dt);
+    if (st != NG_OK)
         return st;
     int64_t n = a->shape[a->ndim - 1];
     NgArray eye, eyes;
@@ -708,11 +698,9 @@ NgStatus ng_lapack_inv(const NgArray *a, NgArray *out, int *info)
 
 NgStatus ng_lapack_slogdet(const NgArray *a, NgArray *sign, NgArray *logabs, NgArray *det)
 {
-    NgStatus st = check_square(a);
-    if (st != NG_OK)
-        return st;
     NgDType dt = NG_FLOAT64;
-    if ((st = compute_dtype(a->dtype, &dt)) != NG_OK)
+    NgStatus st = check_square(a, &dt);
+    if (st != NG_OK)
         return st;
     NgDevice *dev = ng_array_device(a);
     int bnd = a->ndim - 2;
@@ -753,11 +741,9 @@ NgStatus ng_lapack_slogdet(const NgArray *a, NgArray *sign, NgArray *logabs, NgA
 NgStatus ng_lapack_cholesky(const NgArray *a, NgArray *out, int *info)
 {
     *info = 0;
-    NgStatus st = check_square(a);
-    if (st != NG_OK)
-        return st;
     NgDType dt = NG_FLOAT64;
-    if ((st = compute_dtype(a->dtype, &dt)) != NG_OK)
+    NgStatus st = check_square(a, &dt);
+    if (st != NG_OK)
         return st;
     NgDevice *dev = ng_array_device(a);
     int bnd = a->ndim - 2;

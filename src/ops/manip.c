@@ -619,20 +619,7 @@ NgStatus ng_op_nonzero(const NgArray *a, NgArray *out)
 }
 
 /* Smallest value of integer array x (x non-empty), downloaded. */
-static NgStatus min_value(const NgArray *x, int64_t *v)
-{
-    NgArray m, m64;
-    NgStatus st = ng_op_reduce(NG_RED_MIN, x, -1, NULL, false, NG_NODTYPE, 0, &m);
-    if (st != NG_OK)
-        return st;
-    st = ng_op_astype(&m, NG_INT64, &m64);
-    ng_array_release(&m);
-    if (st == NG_OK) {
-        st = ng_array_download(&m64, v, NULL);
-        ng_array_release(&m64);
-    }
-    return st;
-}
+static NgStatus min_value(const NgArray *x, int64_t *v) { return ng_ops_reduce_int(NG_RED_MIN, x, v); }
 
 /* One NgIndex list selecting `idx` along `axis` of a rank-nd array. */
 static void along_axis(int nd, int axis, const NgArray *idx, NgIndex *items)

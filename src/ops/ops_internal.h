@@ -63,6 +63,10 @@ NgKArg ng_scalar_karg(const NgScalar *s, NgDType dt);
  * args[*n]: one slot, or two (real, imaginary) for a complex dt. */
 void ng_scalar_kargs(const NgScalar *s, NgDType dt, NgKArg *args, int *n);
 
+/* The reduction op (min, max, ...) of every element of non-empty array a,
+ * as an int64 on the host (one small download). */
+NgStatus ng_ops_reduce_int(NgReduceOp op, const NgArray *a, int64_t *out);
+
 /* The device an operation runs on: that of its first array operand. */
 NgDevice *ng_ops_device(int n, const NgOperand *ops);
 

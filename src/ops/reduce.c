@@ -672,3 +672,18 @@ NgStatus ng_op_reduce(NgReduceOp op, const NgArray *a, int naxes, const int *axe
         ng_array_release(out);
     return st;
 }
+
+NgStatus ng_ops_reduce_int(NgReduceOp op, const NgArray *a, int64_t *out)
+{
+    NgArray m, m64;
+    NgStatus st = ng_op_reduce(op, a, -1, NULL, false, NG_NODTYPE, 0, &m);
+    if (st != NG_OK)
+        return st;
+    st = ng_op_astype(&m, NG_INT64, &m64);
+    ng_array_release(&m);
+    if (st != NG_OK)
+        return st;
+    st = ng_array_download(&m64, out, NULL);
+    ng_array_release(&m64);
+    return st;
+}
