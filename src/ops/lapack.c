@@ -553,10 +553,15 @@ static NgStatus any_flag(const NgArray *flag, bool *any)
     return st;
 }
 
-/* Whether a stack of nb n x n matrices is factorised one matrix per work
- * item in one kernel (small matrices, or more matrices than the steps'
- * kernels would have rows), rather than by a pair of kernels per column. */
-static bool whole_matrices(int64_t nb, int64_t n) { return n <= 48 || nb >= 16 * n; }
+/* Whether a stack of nb n x n matrices on dev is factorised one matrix per
+ * work item in one kernel (small matrices, or more matrices than the steps'
+ * kernels would have rows), rather than by a pair of kernels per column: a
+ * launch costs microseconds, so on cpu one thread doing n^3/3 operations
+ * wins up to n ~ 128; a GPU thread is slower, a GPU launch no cheaper. */
+static bool whole_matrices(NgDevice *dev, int64_t nb, int64_t n)
+{
+    return n <= (ng_device_host_visible(dev) ? 128 : 48) || nb >= 16 * n;
+}
 
 /* LU factorisation in place of the (B, n, n) work array lu; piv gets the
  * pivot rows, flag a 1 for each singular matrix. */
@@ -573,7 +578,7 @@ static NgStatus lu_factor(NgArray *lu, NgArray *piv, NgArray *flag)
         return st;
     }
     bool gpu = !ng_device_host_visible(dev); /* device memory: one work item per element */
-    if (whole_matrices(nb, n)) {
+    if (whole_matrices(dev, nb, n)) {
         const NgArray *arrs[3] = {lu, piv, flag};
         st = launch(LA_LU_FULL, lu->dtype, false, 3, arrs, -1, nb, nb * n * n * n / 3 + 1);
         n = 0;
@@ -756,7 +761,7 @@ NgStatus ng_lapack_cholesky(const NgArray *a, NgArray *out, int *info)
         return st;
     }
     bool gpu = !ng_device_host_visible(dev); /* device memory: one work item per element */
-    if (whole_matrices(nb, n)) {
+    if (whole_matrices(dev, nb, n)) {
         const NgArray *arrs[2] = {&c, &flag};
         st = launch(LA_CHOL_FULL, dt, false, 2, arrs, -1, nb, nb * n * n * n / 6 + 1);
         n = 0;
@@ -810,7 +815,7 @@ NgStatus ng_lapack_qr(const NgArray *a, bool complete, NgArray *q, NgArray *r)
         return st;
     }
     const NgArray *wt[2] = {&w, &tau};
-    if (whole_matrices(nb, n)) {
+    if (whole_matrices(dev, nb, n)) {
         st = launch(LA_QR_FULL, dt, false, 2, wt, kk, nb, nb * m * n * kk + 1);
     } else {
         for (int64_t j = 0; j < kk && st == NG_OK; j++) {
@@ -830,9 +835,9 @@ NgStatus ng_lapack_qr(const NgArray *a, bool complete, NgArray *q, NgArray *r)
             ng_array_release(&eye);
         }
         const NgArray *wtx[3] = {&w, &tau, &x};
-        if (st == NG_OK && whole_matrices(nb, n))
+        if (st == NG_OK && whole_matrices(dev, nb, n))
             st = launch(LA_Q_FULL, dt, false, 3, wtx, kk, nb, nb * m * kq * kk + 1);
-        for (int64_t j = kk - 1; !whole_matrices(nb, n) && j >= 0 && st == NG_OK; j--)
+        for (int64_t j = kk - 1; !whole_matrices(dev, nb, n) && j >= 0 && st == NG_OK; j--)
             st = launch(LA_Q_APPLY, dt, false, 3, wtx, j, nb * kq, nb * kq * (m - j));
     }
     if (st == NG_OK) { /* R: the upper triangle of the first `rows` rows */
