@@ -88,7 +88,9 @@ class JitFunction:
                                if isinstance(n, _ast.Name) and isinstance(n.ctx, _ast.Store)})
             ind = " " * loop["col"]
             body = ["    " + l if l.strip() else l for l in src_lines[loop["line"] - 1:loop["end_line"]]]
-            back = "; ".join("%s = __ng_r.get(%r, locals().get(%r))" % (a, a, a) for a in assigned) or "pass"
+            # names the kernel hands back (live-out scalars); the others keep their binding, or stay
+            # unbound: binding them to None would make the next loop reading them stay Python
+            back = "; ".join("(%s := __ng_r[%r]) if %r in __ng_r else None" % (a, a, a) for a in assigned) or "pass"
             out[loop["line"]] = (loop["end_line"],
                                  ["%sif (__ng_r := __ng_launch(%d, locals(), %r)) is None:" % (ind, i, tuple(assigned))] +
                                  body +

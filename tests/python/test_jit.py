@@ -337,3 +337,26 @@ def test_conditional_stores_and_shifted_indices():
     check(floyd, D)
     check(clamp_rows, rng.standard_normal((40, 33)), 0.5)
     check(clamp_rows, rng.standard_normal((40, 33))[:, ::-2], 0.5)
+
+
+def two_sweeps(u, v, steps):
+    n, m = u.shape
+    for t in range(steps):
+        for i in range(1, n - 1):
+            for j in range(1, m - 1):
+                v[i, j] = 0.25 * (u[i + 1, j] + u[i - 1, j] + u[i, j + 1] + u[i, j - 1])
+        for i in range(1, n - 1):
+            for j in range(1, m - 1):
+                u[i, j] = v[i, j]
+
+
+def test_a_loop_after_a_parallel_loop_with_the_same_names_is_compiled():
+    """The first nest's i and j are dead after it (parallel: not handed back): the second nest
+    must still see them as unbound, not as None, or it would run as Python on the first step."""
+    rng = np.random.default_rng(5)
+    u = rng.random((30, 40))
+    check(two_sweeps, u, u.copy(), 3)
+    f = jit(two_sweeps)
+    f(u.copy(), u.copy(), 1)
+    ran = [r["ran"] for r in f.loop_report() if r["kind"] == "parallel" and not r["collapsed"]]
+    assert ran == ["kernel", "kernel"], f.loop_report()
