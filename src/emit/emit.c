@@ -66,6 +66,37 @@ static NgDType kid_dtype(const Emitter *e, NgIrRef r, int i)
 }
 
 /* Element address of array parameter p at the multi-index kids[first..]. */
+/* True if int64 expression x is made only of + - * over loop counters and
+ * other variables, extents, scalar parameters and constants: an index that
+ * cannot overflow for any array that fits in memory. */
+static bool plain_index(const NgIrKernel *k, NgIrRef x)
+{
+    const NgIrNode *n = ng_ir_node(k, x);
+    if (n->dtype != NG_INT64)
+        return false;
+    if (n->kind == NG_IR_VAR || n->kind == NG_IR_SHAPE || n->kind == NG_IR_SCALAR || n->kind == NG_IR_CONST)
+        return true;
+    return n->kind == NG_IR_BINARY && (n->op == NG_OP_ADD || n->op == NG_OP_SUB || n->op == NG_OP_MUL) &&
+           plain_index(k, ng_ir_kid(k, x, 0)) && plain_index(k, ng_ir_kid(k, x, 1));
+}
+
+/* An index expression: + - * of plain_index terms in signed arithmetic (the
+ * C compiler may then treat the address as affine in the loop counters and
+ * strength-reduce it), anything else as any expression. */
+static void index_expr(Emitter *e, NgIrRef x)
+{
+    const NgIrNode *n = ng_ir_node(e->k, x);
+    if (n->kind != NG_IR_BINARY || !plain_index(e->k, x)) {
+        expr(e, x);
+        return;
+    }
+    cat(e, "(");
+    index_expr(e, ng_ir_kid(e->k, x, 0));
+    cat(e, n->op == NG_OP_ADD ? " + " : n->op == NG_OP_SUB ? " - " : " * ");
+    index_expr(e, ng_ir_kid(e->k, x, 1));
+    cat(e, ")");
+}
+
 static void element(Emitter *e, NgIrRef r, int p, int first)
 {
     const NgIrParam *pp = &e->k->params[p];
@@ -76,7 +107,7 @@ static void element(Emitter *e, NgIrRef r, int p, int first)
         if (d)
             cat(e, " + ");
         cat(e, "(");
-        kid(e, r, first + d);
+        index_expr(e, ng_ir_kid(e->k, r, first + d));
         if (d == pp->ndim - 1 && pp->inner_contig)
             cat(e, ")");
         else
@@ -168,6 +199,22 @@ static void logical(Emitter *e, NgIrRef r, const char *shortcut, const char *eag
     cat(e, ") != 0)");
 }
 
+/* k when BINARY r divides an integer by the constant 2^k (k < bits - 1);
+ * -1 otherwise. Python's floor division and modulo by it are then a shift
+ * and a mask in two's complement, for negative dividends too. */
+static int pow2_divisor(const NgIrKernel *k, NgIrRef r)
+{
+    NgIrRef b = ng_ir_kid(k, r, 1);
+    const NgIrNode *d = ng_ir_node(k, b);
+    NgDType t = (NgDType)d->dtype;
+    if (d->kind != NG_IR_CONST || !ng_dtype_is_int(t) || d->c.i <= 0 || (d->c.i & (d->c.i - 1)) != 0)
+        return -1;
+    int bits = ng_dtype_info(t)->itemsize * 8, sh = 0;
+    while ((INT64_C(1) << sh) != d->c.i)
+        sh++;
+    return sh < bits - 1 ? sh : -1;
+}
+
 static void binary(Emitter *e, NgIrRef r)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
@@ -182,8 +229,21 @@ static void binary(Emitter *e, NgIrRef r)
     case NG_OP_SUB: in_int ? wrapping(e, "-", r, in) : infix(e, "-", r); break;
     case NG_OP_MUL: in_int ? wrapping(e, "*", r, in) : infix(e, in == NG_BOOL ? "&" : "*", r); break;
     case NG_OP_TRUEDIV: infix(e, "/", r); break;
-    case NG_OP_FLOORDIV: call2(e, "fdiv", r, in, true); break;
-    case NG_OP_MOD: call2(e, "mod", r, in, true); break;
+    case NG_OP_FLOORDIV: case NG_OP_MOD: {
+        int k = pow2_divisor(e->k, r);
+        if (k >= 0 && n->op == NG_OP_FLOORDIV) { /* by 2^k: floor division is the arithmetic shift */
+            catf(e, "((%s)(", tname(e, in));
+            kid(e, r, 0);
+            catf(e, " >> %d))", k);
+        } else if (k >= 0) { /* and Python's modulo the low bits, for either sign */
+            catf(e, "((%s)(", tname(e, in));
+            kid(e, r, 0);
+            catf(e, " & %lld%s))", (long long)((INT64_C(1) << k) - 1), e->t->int64_suffix);
+        } else {
+            call2(e, n->op == NG_OP_FLOORDIV ? "fdiv" : "mod", r, in, true);
+        }
+        break;
+    }
     case NG_OP_POW: fl ? call2(e, "pow", r, in, false) : call2(e, "pow", r, in, true); break;
     case NG_OP_MAXIMUM: call2(e, "max", r, in, true); break;
     case NG_OP_MINIMUM: call2(e, "min", r, in, true); break;

@@ -360,3 +360,17 @@ def test_a_loop_after_a_parallel_loop_with_the_same_names_is_compiled():
     f(u.copy(), u.copy(), 1)
     ran = [r["ran"] for r in f.loop_report() if r["kind"] == "parallel" and not r["collapsed"]]
     assert ran == ["kernel", "kernel"], f.loop_report()
+
+
+def by_powers_of_two(a, q, r):
+    for i in range(a.shape[0]):
+        q[i] = a[i] // 4
+        r[i] = a[i] % 8 - a[i] % 1
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint64])
+def test_floor_division_by_a_power_of_two_keeps_python_signs(dt):
+    """// and % by a constant 2^k compile to a shift and a mask: still floor semantics for negatives."""
+    info = np.iinfo(dt)
+    a = np.arange(max(info.min, -300), min(info.max, 300) + 1, dtype=np.int64).astype(dt)
+    check(by_powers_of_two, a, np.zeros_like(a), np.zeros_like(a))

@@ -22,8 +22,8 @@ void collatz_int64(const NgKArg *A)
             if ((v2 > s2)) {
                 break;
             }
-            if ((ng_mod_i64(v1, ((int64_t)2LL)) == ((int64_t)0LL))) {
-                v1 = ng_fdiv_i64(v1, ((int64_t)2LL));
+            if ((((int64_t)(v1 & 1LL)) == ((int64_t)0LL))) {
+                v1 = ((int64_t)(v1 >> 1));
             } else {
                 v1 = ((int64_t)((uint64_t)((int64_t)((uint64_t)((int64_t)3LL) * (uint64_t)v1)) + (uint64_t)((int64_t)1LL)));
             }
