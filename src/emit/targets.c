@@ -15,10 +15,15 @@
  * unsigned type integer arithmetic wraps in, BITS the width. */
 #define NG_HELPERS \
 "#define NG_INT_HELPERS(S, T, U, BITS) \\\n" \
+"NG_FN int ng_fits32_##S(T a) { return BITS < 64 || ((T)-1 < 0 ? (T)(int32_t)a == a : (T)(uint32_t)a == a); }\\\n" \
+"NG_FN T ng_quot_##S(T a, T b) { return !(ng_fits32_##S(a) && ng_fits32_##S(b)) ? (T)(a / b)\\\n" \
+"    : (T)-1 < 0 ? (T)((int32_t)a / (int32_t)b) : (T)((uint32_t)a / (uint32_t)b); }\\\n" \
+"NG_FN T ng_rem_##S(T a, T b) { return !(ng_fits32_##S(a) && ng_fits32_##S(b)) ? (T)(a % b)\\\n" \
+"    : (T)-1 < 0 ? (T)((int32_t)a % (int32_t)b) : (T)((uint32_t)a % (uint32_t)b); }\\\n" \
 "NG_FN T ng_fdiv_##S(T a, T b) { if (b == 0) return 0; if ((T)-1 < 0 && b == (T)-1) return (T)(0 - (U)a);\\\n" \
-"    T q = (T)(a / b); if ((T)(a % b) != 0 && ((a < 0) != (b < 0))) q--; return q; }\\\n" \
+"    T q = ng_quot_##S(a, b); if (ng_rem_##S(a, b) != 0 && ((a < 0) != (b < 0))) q--; return q; }\\\n" \
 "NG_FN T ng_mod_##S(T a, T b) { if (b == 0 || ((T)-1 < 0 && b == (T)-1)) return 0;\\\n" \
-"    T r = (T)(a % b); if (r != 0 && ((r < 0) != (b < 0))) r = (T)(r + b); return r; }\\\n" \
+"    T r = ng_rem_##S(a, b); if (r != 0 && ((r < 0) != (b < 0))) r = (T)(r + b); return r; }\\\n" \
 "NG_FN T ng_pow_##S(T a, T b) { U r = 1, x = (U)a; if (b < 0) return (T)(a == 1 ? 1 : a == (T)-1 ? ((b & 1) ? -1 : 1) : 0);\\\n" \
 "    while (b) { if (b & 1) r *= x; x *= x; b = (T)(b / 2); } return (T)r; }\\\n" \
 "NG_FN T ng_shl_##S(T a, T b) { return (b < 0 || b >= BITS) ? (T)0 : (T)((U)a << b); }\\\n" \
@@ -28,7 +33,7 @@
 "NG_FN T ng_abs_##S(T a) { return a < 0 ? (T)(0 - (U)a) : a; }\\\n" \
 "NG_FN T ng_sign_##S(T a) { return (T)((a > 0) - (a < 0)); }\\\n" \
 "NG_FN T ng_f2u_##S(NG_WIDEST_FLOAT x) { return x < 0 ? (T)(int64_t)x : (T)x; }\\\n" \
-"NG_FN T ng_fmod_##S(T a, T b) { return (b == 0 || ((T)-1 < 0 && b == (T)-1)) ? (T)0 : (T)(a % b); }\\\n" \
+"NG_FN T ng_fmod_##S(T a, T b) { return (b == 0 || ((T)-1 < 0 && b == (T)-1)) ? (T)0 : ng_rem_##S(a, b); }\\\n" \
 "NG_FN T ng_reciprocal_##S(T a) { return a == 0 ? ((T)-1 < 0 && BITS >= 32 ? (T)((U)1 << (BITS - 1)) : (T)0) : (T)(1 / a); }\\\n" \
 "NG_INT_EXTRA(S, T)\n" \
 "NG_INT_HELPERS(b, uint8_t, uint32_t, 8)\n" \
