@@ -701,6 +701,20 @@ def test_floor_divide_and_remainder_signs(dt):
     assert_same(-7 % ng.asarray(b), -7 % b)
 
 
+@pytest.mark.parametrize("dt", [np.int64, np.uint64], ids=dtype_id)
+def test_64bit_division_at_the_32bit_boundary(dt):
+    """64-bit division takes a 32-bit path when both operands fit: operands either side of the edge."""
+    edge = [1, 3, 7, 2**31 - 1, 2**31, 2**31 + 1, 2**32 - 1, 2**32, 2**32 + 1, 2**40 + 3, 2**62 + 5]
+    if np.issubdtype(dt, np.signedinteger):
+        edge += [-v for v in edge] + [-2**31 - 1, -2**63 + 1]
+    else:
+        edge += [2**64 - 1, 2**63, 2**63 - 1]
+    v = np.array(edge, dtype=dt)
+    a, b = (x.ravel() for x in np.meshgrid(v, v))
+    for name in ["floor_divide", "remainder", "fmod"]:
+        check_ufunc(name, a, b)
+
+
 @pytest.mark.parametrize("dt", FLOATS, ids=dtype_id)
 def test_float_floor_divide_remainder_fractions(dt):
     a = np.array([5.5, -5.5, 5.5, -5.5, 1e-3, -1e-3, 7.0, -0.0], dtype=dt)
