@@ -314,6 +314,33 @@ NgIrRef ng_ir_for(NgIrKernel *k, int var, NgIrRef start, NgIrRef stop, NgIrRef s
     return add(k, n, 4, kids, false);
 }
 
+NgIrRef ng_ir_box(NgIrKernel *k, int nd, const int *vars, const NgIrRef *ext, NgIrRef body, bool flat)
+{
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+    if (!flat || nd < 2) {
+        for (int d = nd - 1; d >= 0; d--)
+            body = ng_ir_for(k, vars[d], zero, ext[d], one, body, d == 0 ? NG_IR_PARALLEL : 0);
+        return body;
+    }
+    /* t's digits, innermost first, in unsigned arithmetic (t >= 0) */
+    int t = ng_ir_var(k, NG_INT64), rem = ng_ir_var(k, NG_UINT64);
+    NgIrRef stmts[NG_MAXDIMS + 2];
+    if (nd > NG_MAXDIMS)
+        nd = NG_MAXDIMS; /* (callers never pass more) */
+    stmts[0] = ng_ir_let(k, rem, ng_ir_cast(k, NG_UINT64, ng_ir_varref(k, t)));
+    NgIrRef total = ext[0];
+    for (int d = nd - 1; d > 0; d--) {
+        NgIrRef n = ng_ir_cast(k, NG_UINT64, ext[d]), r = ng_ir_varref(k, rem);
+        NgIrRef pair[2] = {ng_ir_let(k, vars[d], ng_ir_cast(k, NG_INT64, ng_ir_binary(k, NG_OP_MOD, NG_UINT64, r, n))),
+                           ng_ir_assign(k, rem, ng_ir_binary(k, NG_OP_FLOORDIV, NG_UINT64, r, n))};
+        stmts[nd - d] = ng_ir_block(k, 2, pair);
+        total = ng_ir_binary(k, NG_OP_MUL, NG_INT64, total, ext[d]);
+    }
+    stmts[nd] = ng_ir_let(k, vars[0], ng_ir_cast(k, NG_INT64, ng_ir_varref(k, rem)));
+    stmts[nd + 1] = body;
+    return ng_ir_for(k, t, zero, total, one, ng_ir_block(k, nd + 2, stmts), NG_IR_PARALLEL);
+}
+
 NgIrRef ng_ir_while(NgIrKernel *k, NgIrRef cond, NgIrRef body)
 {
     NgIrRef kids[2] = {cond, body};

@@ -164,6 +164,13 @@ NgIrRef ng_ir_if(NgIrKernel *k, NgIrRef cond, NgIrRef then, NgIrRef otherwise);
 NgIrRef ng_ir_for(NgIrKernel *k, int var, NgIrRef start, NgIrRef stop, NgIrRef step,
                   NgIrRef body, unsigned flags);
 NgIrRef ng_ir_while(NgIrKernel *k, NgIrRef cond, NgIrRef body);
+/* Loops that run body for every point of the box ext[0] x ... x ext[nd-1]
+ * (int64 extents), vars[d] (int64 variables) counting [0, ext[d]). Nested,
+ * the outermost parallel; or, `flat`, one parallel loop over every point that
+ * sets vars[] from the point's digits (the last axis fastest), so that on a
+ * GPU neighbouring threads take neighbouring points. A flat box is launched
+ * with the box's size as its extent. nd == 0: body itself. */
+NgIrRef ng_ir_box(NgIrKernel *k, int nd, const int *vars, const NgIrRef *ext, NgIrRef body, bool flat);
 NgIrRef ng_ir_jump(NgIrKernel *k, NgIrKind kind); /* BREAK or CONTINUE */
 /* Block-level kernels (see NgIrThread). */
 NgIrRef ng_ir_thread(NgIrKernel *k, NgIrThread which);

@@ -193,12 +193,10 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
     default:
         return ng_error_set(NG_ERR_INTERNAL, "bad elementwise kind %d", key->kind);
     }
-    NgIrRef body = ng_ir_store(k, out, nd, idx, ng_ir_cast(k, outdt, value));
-    for (int d = nd - 1; d >= 0; d--) {
-        NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
-        body = ng_ir_for(k, vars[d], zero, ng_ir_shape(k, out, d), one, body, d == 0 ? NG_IR_PARALLEL : 0);
-    }
-    k->body = body;
+    NgIrRef ext[NG_MAXDIMS];
+    for (int d = 0; d < nd; d++)
+        ext[d] = ng_ir_shape(k, out, d);
+    k->body = ng_ir_box(k, nd, vars, ext, ng_ir_store(k, out, nd, idx, ng_ir_cast(k, outdt, value)), key->flat);
     return k->status;
 }
 
@@ -272,8 +270,10 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
         key->in_scalar[i] = in[i].array == NULL;
         key->in_contig[i] = in[i].array && p.ndim > 0 && p.strides[1 + i][p.ndim - 1] == 1;
     }
+    NgDevice *dev = ng_array_device(out);
+    key->flat = dev->be->target->par != NG_PAR_OPENMP && p.ndim > 1; /* see ng_ir_box */
     const NgKernel *kern;
-    NgStatus st = ng_kernel_get(ng_array_device(out), key, sizeof *key, build_ew, key, &kern);
+    NgStatus st = ng_kernel_get(dev, key, sizeof *key, build_ew, key, &kern);
     if (st != NG_OK)
         return st;
     NgKArg args[2 + 2 * NG_MAXDIMS + EW_MAXIN * (2 + 2 * NG_MAXDIMS)];
@@ -285,7 +285,7 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
         else
             ng_scalar_kargs(&in[i].scalar, in[i].dtype, args, &n);
     }
-    return ng_kernel_launch(kern, args, n, p.ndim ? p.shape[0] : 1, out->size);
+    return ng_kernel_launch(kern, args, n, key->flat ? out->size : p.ndim ? p.shape[0] : 1, out->size);
 }
 
 /* ---- type resolution (NumPy 2's loops) ---- */

@@ -678,6 +678,7 @@ typedef struct IdxKey {
     uint8_t nent;                /* entries */
     uint8_t view_contig;         /* view's last axis is unit-stride */
     uint8_t res_contig;          /* result (gather) / value (scatter) last axis unit-stride */
+    uint8_t flat;                /* one parallel loop over every result element (GPU targets) */
     uint8_t kind[NG_MAXDIMS];    /* ENT_* per entry */
     uint8_t axis[NG_MAXDIMS];    /* first view axis per entry */
     uint8_t naxes[NG_MAXDIMS];   /* view axes per entry */
@@ -685,13 +686,10 @@ typedef struct IdxKey {
     uint8_t icontig[NG_MAXDIMS]; /* index array's last (broadcast) axis unit-stride */
 } IdxKey;
 
-static NgIrRef loop0(NgIrKernel *k, int var, NgIrRef stop, NgIrRef body, unsigned flags)
-{
-    return ng_ir_for(k, var, ng_ir_const_i(k, NG_INT64, 0), stop, ng_ir_const_i(k, NG_INT64, 1), body, flags);
-}
-
-/* Nested loops over the result (extents are scalars), outermost parallel;
- * the body moves one element between the view and the result/value. */
+/* Loops over the result (extents are scalars; flat on GPU targets, see
+ * ng_ir_box: a thread per outer index would walk a whole block of the result
+ * alone, 11820 elements each in eye[codes]); the body moves one element
+ * between the view and the result/value. */
 static NgStatus build_idx(const void *ctx, NgIrKernel *k)
 {
     const IdxKey *key = ctx;
@@ -753,8 +751,10 @@ static NgStatus build_idx(const void *ctx, NgIrKernel *k)
     } else {
         body = ng_ir_store(k, res, R, o, ng_ir_load(k, view, key->vnd, vidx));
     }
-    for (int d = R - 1; d >= 0; d--)
-        body = loop0(k, vars[d], ng_ir_scalar(k, ext[d]), body, d == 0 ? NG_IR_PARALLEL : 0);
+    NgIrRef extent[NG_MAXDIMS];
+    for (int d = 0; d < R; d++)
+        extent[d] = ng_ir_scalar(k, ext[d]);
+    body = ng_ir_box(k, R, vars, extent, body, key->flat);
     k->body = body;
     return k->status;
 }
@@ -815,8 +815,10 @@ static NgStatus run_idx(const Plan *p, const NgArray *res, const NgArray *value,
             key.icontig[e] = p->bnd > 0 && istr[e][p->bnd - 1] == 1;
         }
     }
+    NgDevice *dev = ng_array_device(v);
+    key.flat = dev->be->target->par != NG_PAR_OPENMP && p->rnd > 1;
     const NgKernel *kern;
-    NgStatus st = ng_kernel_get(ng_array_device(v), &key, sizeof key, build_idx, &key, &kern);
+    NgStatus st = ng_kernel_get(dev, &key, sizeof key, build_idx, &key, &kern);
     if (st != NG_OK)
         return st;
     size_t cap = (size_t)(2 + 2 * NG_MAXDIMS) * (size_t)(p->nent + 2) + NG_MAXDIMS + 1;
@@ -837,7 +839,7 @@ static NgStatus run_idx(const Plan *p, const NgArray *res, const NgArray *value,
     }
     for (int d = 0; d < p->rnd; d++)
         args[n++].i = p->rshape[d];
-    st = ng_kernel_launch(kern, args, n, p->rnd ? p->rshape[0] : 1, rsize);
+    st = ng_kernel_launch(kern, args, n, key.flat ? rsize : p->rnd ? p->rshape[0] : 1, rsize);
     ng_free(args);
     return st;
 }
