@@ -151,6 +151,7 @@ class JitFunction:
                 "atomic": loop["atomic"],
                 "asserted": loop["asserted"],
                 "collapsed": loop["collapsed"],
+                "search": loop["search"],
                 "reason": reason,
                 "ran": ran or "not reached yet",
             })

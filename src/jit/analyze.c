@@ -2202,6 +2202,68 @@ static const char *analyze_arrays(Ctx *c, int li)
     return NULL;
 }
 
+/* Sets *(bool *)arg when e calls a helper function (which may write arrays). */
+static void helper_calls(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    if (e->kind == NG_JIT_E_CALL && ng_jit_call_kind(e) == NG_JIT_CALL_HELPER)
+        *(bool *)arg = true;
+    each_child(c, e, helper_calls, arg);
+}
+
+static bool has_continue(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_CONTINUE ||
+            (s->kind == NG_JIT_S_IF && (has_continue(s->body) || has_continue(s->orelse))))
+            return true;
+    }
+    return false;
+}
+
+/* A search (NgJitLoopInfo.search): a range loop with a literal step whose
+ * body is `<assignments to names>; if <test>: <anything>; break`, where the
+ * assignments and the test write no array, call no helper and read no name
+ * the assignments set before they set it (nothing carried from one iteration
+ * to the next), and nothing after the `if`. Every iteration before the one
+ * that breaks then has no effect the host can see (its names are set again
+ * by the iteration that runs), so that iteration can be found in parallel. */
+static bool search_shape(Ctx *c, int li)
+{
+    const NgJitStmt *s = c->res->items[li].stmt;
+    NgJitBlock b = s->body;
+    if (s->orelse.n || c->ld[li].step == 0 || b.n == 0)
+        return false;
+    const NgJitStmt *hit = b.stmts[b.n - 1];
+    if (hit->kind != NG_JIT_S_IF || hit->orelse.n || hit->body.n == 0 ||
+        hit->body.stmts[hit->body.n - 1]->kind != NG_JIT_S_BREAK || has_continue(hit->body))
+        return false;
+    uint64_t *set_so_far = set_new(c), *later = set_new(c), *reads = set_new(c), *walrus = set_new(c);
+    for (int i = 0; i < b.n - 1; i++) { /* names the assignments set */
+        const NgJitStmt *a = b.stmts[i];
+        if (a->kind != NG_JIT_S_ASSIGN || a->ntargets != 1 || a->targets[0]->kind != NG_JIT_E_NAME ||
+            a->targets[0]->name_id == c->res->items[li].var_id)
+            return false;
+        set_add(later, a->targets[0]->name_id);
+    }
+    for (int i = 0; i < b.n; i++) {
+        const NgJitExpr *e = i < b.n - 1 ? b.stmts[i]->value : hit->test;
+        bool helper = false;
+        helper_calls(c, e, &helper);
+        walrus_into(c, e, walrus);
+        memset(reads, 0, (size_t)c->nw * sizeof *reads);
+        loads_into(c, e, reads);
+        for (int w = 0; w < c->nw; w++)
+            if (walrus[w] || (reads[w] & later[w] & ~set_so_far[w]))
+                return false;
+        if (helper)
+            return false;
+        if (i < b.n - 1)
+            set_add(set_so_far, b.stmts[i]->targets[0]->name_id);
+    }
+    return true;
+}
+
 static void analyze_loop(Ctx *c, int li)
 {
     NgJitLoopInfo *L = &c->res->items[li];
@@ -2242,7 +2304,11 @@ static void analyze_loop(Ctx *c, int li)
         return;
     }
     if (has_break(s->body)) {
-        L->reason = "contains break";
+        L->search = search_shape(c, li);
+        L->search_step = d->step;
+        L->reason = L->search ? "contains break (a search: the iteration that breaks is found in parallel, "
+                                "then runs in order)"
+                              : "contains break";
         return;
     }
     if (set_has(d->assigned, L->var_id))
@@ -2277,6 +2343,12 @@ static bool collapsible(Ctx *c, int p, int li)
     return true;
 }
 
+static void not_search(NgJitLoopInfo *L)
+{
+    L->search = false;
+    L->reason = "contains break";
+}
+
 static void decide(Ctx *c)
 {
     NgJitLoopInfo *items = c->res->items;
@@ -2300,6 +2372,8 @@ static void decide(Ctx *c)
         } else {
             L->kind = d->ok ? NG_JIT_LOOP_PARALLEL : NG_JIT_LOOP_SEQUENTIAL;
         }
+        if (L->search && (L->kind != NG_JIT_LOOP_SEQUENTIAL || outer >= 0))
+            not_search(L); /* only a loop the host launches runs as a search */
         if (L->kind != NG_JIT_LOOP_PARALLEL) {
             /* no iterations to combine: the lowering needs neither */
             L->nreductions = L->natomics = L->nscalars = 0;
@@ -2309,8 +2383,11 @@ static void decide(Ctx *c)
     for (int li = 0; li < c->res->n; li++)
         if (items[li].kind == NG_JIT_LOOP_PARALLEL)
             for (int p = items[li].parent; p >= 0; p = items[p].parent)
-                if (items[p].kind != NG_JIT_LOOP_PARALLEL)
+                if (items[p].kind != NG_JIT_LOOP_PARALLEL) {
                     items[p].host = true;
+                    if (items[p].search)
+                        not_search(&items[p]);
+                }
 }
 
 /* ---- entry points ---- */
@@ -2430,6 +2507,8 @@ void ng_jit_loops_print(const NgJitLoops *loops, NgStr *out)
             ng_str_cat(out, L->independent ? " asserted (also proven)" : " asserted, not proven");
         if (L->host)
             ng_str_cat(out, " host");
+        if (L->search)
+            ng_str_cat(out, " search");
         for (int k = 0; k < L->nscalars; k++)
             ng_str_catf(out, " scalar(%s)", L->scalars[k]);
         if (L->reason)

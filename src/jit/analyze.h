@@ -72,6 +72,13 @@ typedef struct NgJitLoopInfo {
                                   dimension of the parent's launch */
     bool host;                 /* not PARALLEL, but holds PARALLEL loops: a host loop that
                                   launches them (else a SEQUENTIAL nest runs as one thread) */
+    bool search;               /* SEQUENTIAL, launched by the host: `for` over a range whose
+                                  only effects come from its last statement, `if t: ...;
+                                  break`: the first iteration whose t holds is found in
+                                  parallel (a min/max of the loop variable), then the loop
+                                  runs in order from there (from its last iteration when
+                                  none holds), so that iteration breaks at once */
+    int64_t search_step;       /* search: the range's literal step */
     bool atomic;               /* some array is updated with atomic read-modify-writes */
     const char *reason;        /* why the analysis did not prove it parallel, in words;
                                   NULL when it did */

@@ -120,6 +120,10 @@ typedef struct Lower {
     int depth;           /* loops entered inside the outer loop */
     /* plan->boundscheck */
     int err_param;       /* the int64[4] error array, -1 without boundscheck */
+    /* plan->search */
+    int search_param;    /* 1: the NG_JIT_FOUND cell; 2: the NG_JIT_START scalar */
+    int trips_param, from_param, to_param; /* 1: the NG_JIT_TRIPS cell, NG_JIT_FROM, NG_JIT_TO */
+    int found_var;       /* 1: the loop variable of the first iteration found so far */
     NgIrRef guard;       /* when the expression being lowered runs (a short-circuit
                             operand, a branch): NG_IR_NONE for always */
     struct Stmts *pending; /* what must run before the statement being lowered: its bounds
@@ -2194,13 +2198,45 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     bool known = start.r != NG_IR_NONE && stop.r != NG_IR_NONE && step.r != NG_IR_NONE;
     bool const_step = known && is_const(L, step.r);
     int64_t st = const_step ? const_i(L, step.r) : 0;
+    int search = outer ? L->plan->search : 0;
+    if (search && !const_step) {
+        fail(L, s->span.line, NG_ERR_INTERNAL, "a search loop needs a literal range step");
+        return NG_IR_NONE;
+    }
+    if (search == 2) { /* from the iteration found, else from the last one (range order kept) */
+        NgIrKernel *k = L->k;
+        NgIrRef w = ng_ir_scalar(k, L->search_param), n = trip_count(L, start, stop, step);
+        NgIrRef last = ng_ir_binary(k, NG_OP_ADD, NG_INT64, start.r,
+                                    ng_ir_binary(k, NG_OP_MUL, NG_INT64, ng_ir_binary(k, NG_OP_SUB, NG_INT64, n,
+                                                                                      ng_ir_const_i(k, NG_INT64, 1)),
+                                                 step.r));
+        NgIrRef none = ng_ir_const_i(k, NG_INT64, st > 0 ? INT64_MAX : INT64_MIN);
+        NgIrRef from = ng_ir_select(k, ng_ir_binary(k, NG_OP_NE, NG_BOOL, w, none), w,
+                                    ng_ir_select(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, 0)),
+                                                 last, start.r));
+        start.r = from; /* a later iteration: start's bounds still hold */
+        start = pin(L, start, out);
+    }
+    NgIrRef search_stop = stop.r;
+    if (search == 1) { /* iterations [from, to) of the range, and its trip count in a cell */
+        NgIrKernel *k = L->k;
+        Val n = pin(L, mkval(trip_count(L, start, stop, step), NG_INT64, true, true), out);
+        NgIrRef none[1] = {0};
+        push(L, out, ng_ir_store(k, L->trips_param, 0, none, n.r));
+        NgIrRef lo = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, ng_ir_scalar(k, L->from_param), n.r);
+        NgIrRef hi = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, ng_ir_scalar(k, L->to_param), n.r);
+        search_stop = pin(L, mkval(ng_ir_binary(k, NG_OP_ADD, NG_INT64, start.r, ng_ir_binary(k, NG_OP_MUL, NG_INT64, hi, step.r)),
+                                   NG_INT64, true, false), out).r;
+        start.r = ng_ir_binary(k, NG_OP_ADD, NG_INT64, start.r, ng_ir_binary(k, NG_OP_MUL, NG_INT64, lo, step.r));
+        start = pin(L, start, out); /* (a later iteration: start's bounds still hold) */
+    }
     int counter = ng_ir_var(L->k, NG_INT64);
     NgIrRef c = ng_ir_varref(L->k, counter);
     NgIrRef first = NG_IR_NONE, last = NG_IR_NONE, by = NG_IR_NONE;
     Val value = NOVAL;
     if (known && const_step) {
         /* for (c = start; c < stop; c += step): the Python variable is c */
-        first = start.r, last = stop.r, by = step.r;
+        first = start.r, last = search_stop, by = step.r;
         bool stop_ok = stop.nonneg || (is_const(L, stop.r) && const_i(L, stop.r) >= -1);
         value = mkval(c, NG_INT64, true, st > 0 ? start.nonneg : stop_ok);
         if (st > 0)
@@ -2223,7 +2259,20 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     L->depth += outer ? 0 : 1;
     Sym saved = *var;
     bind_counter(L, var, value, s->body);
-    block(L, s->body, &body);
+    if (search == 1) {
+        /* the assignments before the `if`, then: if test: found = min(found, i) */
+        NgJitBlock head = s->body;
+        const NgJitStmt *hit = head.stmts[--head.n];
+        block(L, head, &body);
+        Val t = cond(L, hit->test);
+        if (t.r != NG_IR_NONE && value.r != NG_IR_NONE && L->st == NG_OK) {
+            NgIrRef f = ng_ir_varref(L->k, L->found_var);
+            NgIrRef upd = ng_ir_binary(L->k, st > 0 ? NG_OP_MINIMUM : NG_OP_MAXIMUM, NG_INT64, f, value.r);
+            push(L, &body, ng_ir_if(L->k, t.r, ng_ir_assign(L->k, L->found_var, upd), NG_IR_NONE));
+        }
+    } else {
+        block(L, s->body, &body);
+    }
     var->bound = saved.bound, var->bound_val = saved.bound_val;
     L->depth -= outer ? 0 : 1;
     NgIrRef b = seal(L, &body);
@@ -2688,6 +2737,11 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
             s->param = ng_ir_param_array(k, usable(s->dt) ? s->dt : NG_INT64, 0, true, true);
     }
     Stmts checks = {0};
+    L->search_param = plan->search == 1 ? ng_ir_param_array(k, NG_INT64, 0, true, true)
+                    : plan->search == 2 ? ng_ir_param_scalar(k, NG_INT64) : -1;
+    L->trips_param = plan->search == 1 ? ng_ir_param_array(k, NG_INT64, 0, true, true) : -1;
+    L->from_param = plan->search == 1 ? ng_ir_param_scalar(k, NG_INT64) : -1;
+    L->to_param = plan->search == 1 ? ng_ir_param_scalar(k, NG_INT64) : -1;
     L->err_param = plan->boundscheck ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
     L->pending = &checks;
     L->guard = L->elem = L->elem_n = NG_IR_NONE;
@@ -2711,6 +2765,12 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     }
     NgIrRef outer = NG_IR_NONE;
     L->depth = 0;
+    if (plan->search == 1) { /* starts at "none": the identity of the reduction */
+        L->found_var = ng_ir_var(k, NG_INT64);
+        push(L, &pre, ng_ir_let(k, L->found_var, ng_ir_const_i(k, NG_INT64, plan->search_step > 0 ? INT64_MAX : INT64_MIN)));
+        NgIrRef none[1] = {0};
+        push(L, &post, ng_ir_store(k, L->search_param, 0, none, ng_ir_varref(k, L->found_var)));
+    }
     if (loop->kind == NG_JIT_S_FOR) {
         if (plan->parallel && plan->collapse > 1)
             push(L, &pre, collapsed_for(L, loop, &pre, &priv, &outer));
@@ -2732,6 +2792,8 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
             if (s->kind == SYM_LOCAL && s->red >= 0)
                 ng_ir_reduce(k, outer, s->var, plan->reductions[s->red].op);
         }
+    if (outer != NG_IR_NONE && plan->search == 1)
+        ng_ir_reduce(k, outer, L->found_var, plan->search_step > 0 ? NG_OP_MINIMUM : NG_OP_MAXIMUM);
     for (int i = 0; i < post.n; i++)
         push(L, &pre, post.v[i]);
     ng_free(post.v);
@@ -2759,6 +2821,14 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
                             s->red >= 0 ? L->plan->reductions[s->red].op : NG_NOPS};
         }
     }
+    if (L->plan->search == 1) {
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_FOUND, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS};
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_TRIPS, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS};
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_FROM, NG_JIT_ARG_SCALAR, NG_INT64, 0, false, false, true, NG_NOPS};
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_TO, NG_JIT_ARG_SCALAR, NG_INT64, 0, false, false, true, NG_NOPS};
+    }
+    else if (L->plan->search == 2)
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_START, NG_JIT_ARG_SCALAR, NG_INT64, 0, false, false, true, NG_NOPS};
     if (L->plan->boundscheck)
         info->args[info->nargs++] = (NgJitArg){NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS};
 }
@@ -2824,7 +2894,8 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
         ng_str_catf(out, "%s:%d%d.%d.%d%d%d;", v->name ? v->name : "", v->module, v->is_array, (int)v->dtype,
                     v->ndim, v->numpy_scalar, v->inner_contig);
     }
-    ng_str_catf(out, "|p%d a%d b%d c%d", plan->parallel, plan->atomic, plan->boundscheck, plan->collapse);
+    ng_str_catf(out, "|p%d a%d b%d c%d s%d", plan->parallel, plan->atomic, plan->boundscheck, plan->collapse,
+                plan->search * (plan->search_step > 0 ? 1 : -1));
     for (int i = 0; i < plan->nreductions; i++)
         ng_str_catf(out, " r%s:%d", plan->reductions[i].name ? plan->reductions[i].name : "", plan->reductions[i].op);
     for (int i = 0; i < plan->natomics; i++)

@@ -79,6 +79,14 @@ enum {
     NG_JIT_MAX_COLLAPSE = 8,   /* loops collapsed into one parallel loop */
 };
 
+/* The names of the search loop's extra parameters (NgJitLoopPlan.search),
+ * last before the error array; no Python name starts with them. */
+#define NG_JIT_FOUND "__ng_found" /* find: cell, the loop variable found ("none" before) */
+#define NG_JIT_TRIPS "__ng_trips" /* find: cell, the range's trip count */
+#define NG_JIT_FROM "__ng_from"   /* find: scalar, the first iteration (0-based) to test */
+#define NG_JIT_TO "__ng_to"       /* find: scalar, one past the last */
+#define NG_JIT_START "__ng_start" /* run: scalar, NG_JIT_FOUND's value */
+
 /* What a module-valued free variable is. */
 typedef enum NgJitModule {
     NG_JIT_MOD_NONE,  /* not a module: an array or a scalar */
@@ -115,6 +123,18 @@ typedef struct NgJitLoopPlan {
     const char *live_out[NG_JIT_MAX_LIVE_OUT]; /* host reads afterwards (become cells) */
     bool boundscheck;                /* check every index: an access out of range is skipped
                                         (a read gives 0) and reported in the error array */
+    int search;                      /* a search loop (NgJitLoopInfo.search): 1, the find
+                                        kernel: `parallel` over iterations [NG_JIT_FROM,
+                                        NG_JIT_TO) of the range (the host runs growing chunks in
+                                        order until one finds, or NG_JIT_TRIPS says the range is
+                                        done), reducing the loop
+                                        variable of every iteration whose test holds (min when
+                                        search_step > 0, else max; "none" is INT64_MAX / INT64_MIN)
+                                        into the cell NG_JIT_FOUND, the assignments before the
+                                        test private; 2, the run kernel: the loop in order from
+                                        the scalar NG_JIT_START (a value found by 1, or none:
+                                        then from the range's last iteration); 0: neither */
+    int64_t search_step;             /* the range's literal step (its sign) */
     int collapse;                    /* parallel: the outer loop and the loops perfectly nested
                                         in it (1 + its chain of `collapsed` loops in the
                                         analysis) run as one flat parallel loop over all their

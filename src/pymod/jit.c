@@ -116,11 +116,11 @@ static PyObject *loop_dict(const NgJitLoopInfo *l)
         Py_XDECREF(atomics);
         return NULL;
     }
-    return Py_BuildValue("{sisisisssNsOsNsOsOsOsOsisz}", "line", l->line, "end_line", l->stmt->span.end_line,
+    return Py_BuildValue("{sisisisssNsOsNsOsOsOsOsOsisz}", "line", l->line, "end_line", l->stmt->span.end_line,
                          "col", l->stmt->span.col, "kind", ng_jit_loop_kind_name(l->kind), "reductions", reds,
                          "atomic", l->atomic ? Py_True : Py_False, "atomics", atomics,
                          "asserted", l->asserted ? Py_True : Py_False, "collapsed", l->collapsed ? Py_True : Py_False,
-                         "host", l->host ? Py_True : Py_False, "is_for", l->stmt->kind == NG_JIT_S_FOR ? Py_True : Py_False,
+                         "host", l->host ? Py_True : Py_False, "search", l->search ? Py_True : Py_False, "is_for", l->stmt->kind == NG_JIT_S_FOR ? Py_True : Py_False,
                          "parent", l->parent, "reason", l->reason);
 }
 
@@ -367,11 +367,189 @@ static int index_of(const Launch *L, const char *name)
 static PyObject *cell_value(const NgArray *cell, const NgJitArg *a)
 {
     PyObject *np = ngpy_to_numpy(cell);
-    if (!np || !a->weak)
-        return np;
-    PyObject *v = PyObject_CallMethod(np, "item", NULL);
+    if (!np)
+        return NULL;
+    PyObject *empty = PyTuple_New(0); /* a NumPy scalar, as Python's own loop leaves it */
+    PyObject *v = !empty ? NULL : a->weak ? PyObject_CallMethod(np, "item", NULL) : PyObject_GetItem(np, empty);
+    Py_XDECREF(empty);
     Py_DECREF(np);
     return v;
+}
+
+/* Lowers loop `info` with `plan` for the values in L, gets its kernel, runs it
+ * and returns what the host needs after it (the cells by name, "__ng_note":
+ * `note`); NULL with *why set when the loop must run as Python instead, or
+ * with a Python error. `sargs`: a search's NG_JIT_START, NG_JIT_FROM and
+ * NG_JIT_TO arguments; `oob` (may be NULL): an index out of range sets it
+ * instead of raising. */
+static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, const NgJitLoopPlan *plan,
+                            NgDevice *dev, const int64_t *sargs, int line_offset, const char *note,
+                            const char **why, bool *oob)
+{
+    PyObject *result = NULL;
+    NgStr key;
+    ng_str_init(&key);
+    NgStatus st = ng_jit_lower_key(p->ast, info->stmt, L->types, L->n, plan, &key);
+    if (st != NG_OK) {
+        ng_str_free(&key);
+        ngpy_raise(st);
+        return NULL;
+    }
+    NgJitLowered low;
+    const NgJitLowered *known = find_lowered(p, key.s, key.len);
+    if (known) {
+        low = *known;
+    } else {
+        NgIrKernel scratch;
+        ng_ir_init(&scratch, "ngjit");
+        st = ng_jit_lower(p->ast, info->stmt, L->types, L->n, plan, &scratch, &low);
+        ng_ir_free(&scratch);
+        if (st != NG_OK) {
+            ng_str_free(&key);
+            if (st == NG_ERR_UNSUPPORTED || st == NG_ERR_TYPE || st == NG_ERR_VALUE) {
+                *why = ng_error_message();
+                return NULL;
+            }
+            ngpy_raise(st);
+            return NULL;
+        }
+        remember_lowered(p, key.s, key.len, &low);
+    }
+    const NgKernel *kern = NULL;
+    BuildCtx ctx = {p, info->stmt, L, plan};
+    if (st == NG_OK)
+        st = ng_kernel_get(dev, key.s, key.len, build_loop, &ctx, &kern);
+    ng_str_free(&key);
+    if (st != NG_OK) {
+        ngpy_raise(st);
+        return NULL;
+    }
+    /* arguments */
+    NgKArg kargs[4 * NG_JIT_MAX_ARGS * (2 + 2 * 8)];
+    NgArray cells[NG_JIT_MAX_ARGS];
+    memset(cells, 0, sizeof cells);
+    int na = 0;
+    int64_t work = 1;
+    for (int a = 0; a < low.nargs && st == NG_OK; a++) {
+        const NgJitArg *arg = &low.args[a];
+        int vi = arg->name ? index_of(L, arg->name) : -1;
+        if (arg->role == NG_JIT_ARG_ERROR) {
+            int64_t four = 4, zeros[4] = {0, 0, 0, 0}, unit = 1;
+            st = ng_array_empty(dev, NG_INT64, 1, &four, &cells[a]);
+            if (st == NG_OK)
+                st = ng_array_upload(&cells[a], zeros, NULL);
+            ng_kargs_array(kargs, &na, &cells[a], 1, &four, &unit);
+        } else if (arg->role == NG_JIT_ARG_ARRAY) {
+            const NgArray *x = &L->arrays[vi];
+            int64_t es[NG_MAXDIMS];
+            for (int d = 0; d < x->ndim; d++)
+                es[d] = x->strides[d] / ng_array_itemsize(x);
+            ng_kargs_array(kargs, &na, x, x->ndim, x->shape, es);
+            if (x->size > work)
+                work = x->size;
+        } else if (arg->role == NG_JIT_ARG_SCALAR && strcmp(arg->name, NG_JIT_START) == 0) {
+            kargs[na++].i = sargs[0];
+        } else if (arg->role == NG_JIT_ARG_SCALAR && strcmp(arg->name, NG_JIT_FROM) == 0) {
+            kargs[na++].i = sargs[1];
+        } else if (arg->role == NG_JIT_ARG_SCALAR && strcmp(arg->name, NG_JIT_TO) == 0) {
+            kargs[na++].i = sargs[2];
+        } else if (arg->role == NG_JIT_ARG_SCALAR) {
+            NgOperand op;
+            NgArray tmp;
+            if (ngpy_operand(L->values[vi], &op, &tmp) < 0) {
+                st = NG_ERR_TYPE;
+                break;
+            }
+            if (op.array) { /* a NumPy scalar: read its value through a download */
+                double d = 0;
+                NgArray f;
+                st = ng_op_astype(op.array, ng_dtype_is_float(arg->dtype) ? NG_FLOAT64 : NG_INT64, &f);
+                if (st == NG_OK) {
+                    st = ng_array_download(&f, &d, NULL);
+                    ng_array_release(&f);
+                }
+                memcpy(&kargs[na++], &d, sizeof d);
+                ng_array_release(&tmp);
+            } else {
+                NgKArg k1;
+                if (ng_dtype_is_float(arg->dtype))
+                    k1.f = op.scalar.kind == NG_KIND_FLOAT ? op.scalar.v.f : (double)op.scalar.v.i;
+                else
+                    k1.i = op.scalar.kind == NG_KIND_FLOAT ? (int64_t)op.scalar.v.f : op.scalar.v.i;
+                kargs[na++] = k1;
+            }
+        } else { /* cell */
+            st = ng_array_empty(dev, arg->dtype, 0, NULL, &cells[a]);
+            if (st == NG_OK && strcmp(arg->name, NG_JIT_FOUND) == 0) { /* GPUs combine into it: "none" */
+                int64_t none = plan->search_step > 0 ? INT64_MAX : INT64_MIN;
+                st = ng_array_upload(&cells[a], &none, NULL);
+            } else if (st == NG_OK && arg->has_input && vi >= 0) {
+                NgOperand op;
+                NgArray tmp;
+                if (ngpy_operand(L->values[vi], &op, &tmp) < 0) {
+                    st = NG_ERR_TYPE;
+                    break;
+                }
+                st = ng_op_assign(&cells[a], &op);
+                ng_array_release(&tmp);
+            }
+            ng_kargs_array(kargs, &na, &cells[a], 0, NULL, NULL);
+        }
+    }
+    if (st == NG_OK)
+        st = ng_kernel_launch(kern, kargs, na, work, work);
+    if (st == NG_OK) {
+        result = PyDict_New();
+        PyObject *n = result ? PyUnicode_FromString(note) : NULL;
+        if (!n || PyDict_SetItemString(result, "__ng_note", n) < 0)
+            Py_CLEAR(result);
+        Py_XDECREF(n);
+    }
+    for (int a = 0; a < low.nargs && result; a++) {
+        const NgJitArg *arg = &low.args[a];
+        int vi = arg->name ? index_of(L, arg->name) : -1;
+        if (arg->role == NG_JIT_ARG_ERROR) {
+            int64_t e[4] = {0, 0, 0, 0};
+            st = ng_array_download(&cells[a], e, NULL);
+            if (st != NG_OK) {
+                Py_CLEAR(result);
+                ngpy_raise(st);
+            } else if (e[0] != 0 && oob) {
+                *oob = true;
+            } else if (e[0] != 0) {
+                Py_CLEAR(result);
+                PyErr_Format(PyExc_IndexError, "%s:%lld: index %lld is out of bounds for axis %lld with size %lld",
+                             p->ast->filename, (long long)(e[0] + line_offset), (long long)e[1], (long long)e[2],
+                             (long long)e[3]);
+            }
+        } else if (arg->role == NG_JIT_ARG_CELL) {
+            PyObject *v = cell_value(&cells[a], arg);
+            if (!v || PyDict_SetItemString(result, arg->name, v) < 0)
+                Py_CLEAR(result);
+            Py_XDECREF(v);
+        } else if (arg->role == NG_JIT_ARG_ARRAY && arg->written && L->uploaded[vi]) {
+            /* in-place semantics for NumPy arguments: copy the result back */
+            Py_buffer view;
+            if (PyObject_GetBuffer(L->values[vi], &view, PyBUF_RECORDS) < 0) {
+                Py_CLEAR(result);
+                break;
+            }
+            int64_t hs[NG_MAXDIMS];
+            for (int d = 0; d < view.ndim; d++)
+                hs[d] = view.strides[d];
+            st = ng_array_download(&L->arrays[vi], view.buf, hs);
+            PyBuffer_Release(&view);
+            if (st != NG_OK) {
+                Py_CLEAR(result);
+                ngpy_raise(st);
+            }
+        }
+    }
+    for (int a = 0; a < NG_JIT_MAX_ARGS; a++)
+        ng_array_release(&cells[a]);
+    if (st != NG_OK && !PyErr_Occurred())
+        ngpy_raise(st);
+    return result;
 }
 
 static PyObject *f_jit_launch(PyObject *m, PyObject *args)
@@ -433,6 +611,7 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *args)
             }
     NgJitLoopPlan plan;
     make_plan(info, &plan);
+    int64_t sargs[3] = {0, 0, 0}; /* a search's start, from, to */
     const char *note = plan.parallel ? "kernel" : "kernel (one thread)";
     plan.boundscheck = boundscheck;
     if (plan.parallel) {
@@ -456,157 +635,44 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *args)
                 plan.live_out[plan.nlive_out++] = nm;
         }
     }
-    NgStr key;
-    ng_str_init(&key);
-    st = ng_jit_lower_key(p->ast, info->stmt, L.types, L.n, &plan, &key);
-    if (st != NG_OK) {
-        ng_str_free(&key);
-        ngpy_raise(st);
-        goto done;
-    }
-    NgJitLowered low;
-    const NgJitLowered *known = find_lowered(p, key.s, key.len);
-    if (known) {
-        low = *known;
-    } else {
-        NgIrKernel scratch;
-        ng_ir_init(&scratch, "ngjit");
-        st = ng_jit_lower(p->ast, info->stmt, L.types, L.n, &plan, &scratch, &low);
-        ng_ir_free(&scratch);
-        if (st != NG_OK) {
-            ng_str_free(&key);
-            if (st == NG_ERR_UNSUPPORTED || st == NG_ERR_TYPE || st == NG_ERR_VALUE) {
-                why = ng_error_message();
+    if (info->search) {
+        /* find the iteration that breaks in parallel, in chunks of the range
+         * that grow, in order (a hit near the start stops early), then run
+         * from it */
+        NgJitLoopPlan find = plan;
+        find.parallel = true;
+        find.search = 1;
+        find.search_step = info->search_step;
+        find.nlive_out = 0;
+        find.boundscheck = true; /* it reads iterations past the one that breaks, which Python never runs */
+        for (int64_t from = 0, chunk = (int64_t)1 << 16;;) {
+            const char *skip_why = NULL;
+            bool oob = false;
+            sargs[1] = from;
+            sargs[2] = from + (chunk < INT64_MAX - from ? chunk : INT64_MAX - from);
+            PyObject *found = run_kernel(p, info, &L, &find, dev, sargs, line_offset, "kernel", &skip_why, &oob);
+            PyObject *w = found && !oob ? PyDict_GetItemString(found, NG_JIT_FOUND) : NULL;
+            PyObject *n = found && !oob ? PyDict_GetItemString(found, NG_JIT_TRIPS) : NULL;
+            int64_t none = info->search_step > 0 ? INT64_MAX : INT64_MIN;
+            int64_t wv = w ? PyLong_AsLongLong(w) : none, nv = n ? PyLong_AsLongLong(n) : 0;
+            Py_XDECREF(found);
+            if (PyErr_Occurred())
                 goto done;
-            }
-            ngpy_raise(st);
-            goto done;
-        }
-        remember_lowered(p, key.s, key.len, &low);
-    }
-    const NgKernel *kern = NULL;
-    BuildCtx ctx = {p, info->stmt, &L, &plan};
-    if (st == NG_OK)
-        st = ng_kernel_get(dev, key.s, key.len, build_loop, &ctx, &kern);
-    ng_str_free(&key);
-    if (st != NG_OK) {
-        ngpy_raise(st);
-        goto done;
-    }
-    /* arguments */
-    NgKArg kargs[4 * NG_JIT_MAX_ARGS * (2 + 2 * 8)];
-    NgArray cells[NG_JIT_MAX_ARGS];
-    memset(cells, 0, sizeof cells);
-    int na = 0;
-    int64_t work = 1;
-    for (int a = 0; a < low.nargs && st == NG_OK; a++) {
-        const NgJitArg *arg = &low.args[a];
-        int vi = arg->name ? index_of(&L, arg->name) : -1;
-        if (arg->role == NG_JIT_ARG_ERROR) {
-            int64_t four = 4, zeros[4] = {0, 0, 0, 0}, unit = 1;
-            st = ng_array_empty(dev, NG_INT64, 1, &four, &cells[a]);
-            if (st == NG_OK)
-                st = ng_array_upload(&cells[a], zeros, NULL);
-            ng_kargs_array(kargs, &na, &cells[a], 1, &four, &unit);
-        } else if (arg->role == NG_JIT_ARG_ARRAY) {
-            const NgArray *x = &L.arrays[vi];
-            int64_t es[NG_MAXDIMS];
-            for (int d = 0; d < x->ndim; d++)
-                es[d] = x->strides[d] / ng_array_itemsize(x);
-            ng_kargs_array(kargs, &na, x, x->ndim, x->shape, es);
-            if (x->size > work)
-                work = x->size;
-        } else if (arg->role == NG_JIT_ARG_SCALAR) {
-            NgOperand op;
-            NgArray tmp;
-            if (ngpy_operand(L.values[vi], &op, &tmp) < 0) {
-                st = NG_ERR_TYPE;
+            if (!w || !n) /* (an index out of range: the whole loop in order, as before) */
+                break;
+            if (wv != none || sargs[2] >= nv) {
+                plan.search = 2;
+                plan.search_step = info->search_step;
+                sargs[0] = wv;
+                note = "kernel (parallel search, then in order)";
                 break;
             }
-            if (op.array) { /* a NumPy scalar: read its value through a download */
-                double d = 0;
-                NgArray f;
-                st = ng_op_astype(op.array, ng_dtype_is_float(arg->dtype) ? NG_FLOAT64 : NG_INT64, &f);
-                if (st == NG_OK) {
-                    st = ng_array_download(&f, &d, NULL);
-                    ng_array_release(&f);
-                }
-                memcpy(&kargs[na++], &d, sizeof d);
-                ng_array_release(&tmp);
-            } else {
-                NgKArg k1;
-                if (ng_dtype_is_float(arg->dtype))
-                    k1.f = op.scalar.kind == NG_KIND_FLOAT ? op.scalar.v.f : (double)op.scalar.v.i;
-                else
-                    k1.i = op.scalar.kind == NG_KIND_FLOAT ? (int64_t)op.scalar.v.f : op.scalar.v.i;
-                kargs[na++] = k1;
-            }
-        } else { /* cell */
-            st = ng_array_empty(dev, arg->dtype, 0, NULL, &cells[a]);
-            if (st == NG_OK && arg->has_input && vi >= 0) {
-                NgOperand op;
-                NgArray tmp;
-                if (ngpy_operand(L.values[vi], &op, &tmp) < 0) {
-                    st = NG_ERR_TYPE;
-                    break;
-                }
-                st = ng_op_assign(&cells[a], &op);
-                ng_array_release(&tmp);
-            }
-            ng_kargs_array(kargs, &na, &cells[a], 0, NULL, NULL);
+            from = sargs[2];
+            if (chunk < ((int64_t)1 << 24))
+                chunk *= 2;
         }
     }
-    if (st == NG_OK)
-        st = ng_kernel_launch(kern, kargs, na, work, work);
-    if (st == NG_OK) {
-        result = PyDict_New();
-        PyObject *n = result ? PyUnicode_FromString(note) : NULL;
-        if (!n || PyDict_SetItemString(result, "__ng_note", n) < 0)
-            Py_CLEAR(result);
-        Py_XDECREF(n);
-    }
-    for (int a = 0; a < low.nargs && result; a++) {
-        const NgJitArg *arg = &low.args[a];
-        int vi = arg->name ? index_of(&L, arg->name) : -1;
-        if (arg->role == NG_JIT_ARG_ERROR) {
-            int64_t e[4] = {0, 0, 0, 0};
-            st = ng_array_download(&cells[a], e, NULL);
-            if (st != NG_OK) {
-                Py_CLEAR(result);
-                ngpy_raise(st);
-            } else if (e[0] != 0) {
-                Py_CLEAR(result);
-                PyErr_Format(PyExc_IndexError, "%s:%lld: index %lld is out of bounds for axis %lld with size %lld",
-                             p->ast->filename, (long long)(e[0] + line_offset), (long long)e[1], (long long)e[2],
-                             (long long)e[3]);
-            }
-        } else if (arg->role == NG_JIT_ARG_CELL) {
-            PyObject *v = cell_value(&cells[a], arg);
-            if (!v || PyDict_SetItemString(result, arg->name, v) < 0)
-                Py_CLEAR(result);
-            Py_XDECREF(v);
-        } else if (arg->role == NG_JIT_ARG_ARRAY && arg->written && L.uploaded[vi]) {
-            /* in-place semantics for NumPy arguments: copy the result back */
-            Py_buffer view;
-            if (PyObject_GetBuffer(L.values[vi], &view, PyBUF_RECORDS) < 0) {
-                Py_CLEAR(result);
-                break;
-            }
-            int64_t hs[NG_MAXDIMS];
-            for (int d = 0; d < view.ndim; d++)
-                hs[d] = view.strides[d];
-            st = ng_array_download(&L.arrays[vi], view.buf, hs);
-            PyBuffer_Release(&view);
-            if (st != NG_OK) {
-                Py_CLEAR(result);
-                ngpy_raise(st);
-            }
-        }
-    }
-    for (int a = 0; a < NG_JIT_MAX_ARGS; a++)
-        ng_array_release(&cells[a]);
-    if (st != NG_OK && !PyErr_Occurred())
-        ngpy_raise(st);
+    result = run_kernel(p, info, &L, &plan, dev, sargs, line_offset, note, &why, NULL);
 done:
     launch_clear(&L);
     ng_free(names);

@@ -327,6 +327,71 @@ static void test_unsafe(void)
                  "                return j\n",
                  "line 2: sequential: contains return\n"
                  "  line 3: sequential: contains return\n");
+    /* searches: nothing but assignments and the test before `if t: ...; break` */
+#define SEARCH ": contains break (a search: the iteration that breaks is found in parallel, then runs in order)\n"
+    CHECK_REPORT("def f(a, n, t):\n"
+                 "    k = -1\n"
+                 "    for i in range(n - 1, -1, -1):\n"
+                 "        v = a[i] * 2\n"
+                 "        w = v + t\n"
+                 "        if w > 0 and v < 9:\n"
+                 "            k = i\n"
+                 "            a[i] = 0\n"
+                 "            break\n"
+                 "    return k, v\n",
+                 "line 3: sequential search" SEARCH);
+    CHECK_REPORT("def f(a, n):\n" /* carried: v read before it is set */
+                 "    v = 0\n"
+                 "    for i in range(n):\n"
+                 "        w = v + a[i]\n"
+                 "        v = w\n"
+                 "        if w > 3:\n"
+                 "            break\n",
+                 "line 3: sequential: contains break\n");
+    CHECK_REPORT("def f(a, n, s):\n" /* a step known only at run time; a walrus in the test */
+                 "    for i in range(0, n, s):\n"
+                 "        if a[i] > 3:\n"
+                 "            break\n"
+                 "    for i in range(n):\n"
+                 "        if (v := a[i]) > 3:\n"
+                 "            break\n",
+                 "line 2: sequential: contains break\n"
+                 "line 5: sequential: contains break\n");
+    CHECK_REPORT("def f(a, n):\n" /* a branch that may go on; for-else; an augmented assignment */
+                 "    for i in range(n):\n"
+                 "        if a[i] > 3:\n"
+                 "            if a[i] > 4:\n"
+                 "                continue\n"
+                 "            break\n"
+                 "    for i in range(n):\n"
+                 "        if a[i] > 3:\n"
+                 "            break\n"
+                 "    else:\n"
+                 "        i = 0\n"
+                 "    for i in range(n):\n"
+                 "        t = 1\n"
+                 "        t += a[i]\n"
+                 "        if t > 3:\n"
+                 "            break\n",
+                 "line 2: sequential: contains break\n"
+                 "line 7: sequential: contains break\n"
+                 "line 12: sequential: contains break\n");
+    CHECK_REPORT("def g(x):\n" /* a helper may write; a search inside a parallel loop is its thread's */
+                 "    return x\n"
+                 "def f(a, b, n):\n"
+                 "    for i in range(n):\n"
+                 "        if g(a[i]) > 3:\n"
+                 "            break\n"
+                 "    for i in range(n):\n"
+                 "        b[i] = -1\n"
+                 "        for j in range(n):\n"
+                 "            if a[i, j] > 3:\n"
+                 "                b[i] = j\n"
+                 "                break\n",
+                 "line 4: sequential: contains break\n"
+                 "line 7: parallel\n"
+                 "  line 9: sequential: contains break\n");
+#undef SEARCH
     /* a break of an inner loop is the inner loop's */
     CHECK_REPORT("def f(a, b, n):\n"
                  "    for i in range(n):\n"
@@ -806,7 +871,8 @@ static void test_prange(void)
                  "line 5: parallel reduce(+:s) asserted, not proven: writes a[i], read as a[i - 1] in the next "
                  "iteration\n"
                  "line 8: parallel asserted (also proven)\n"
-                 "line 10: sequential asserted, not proven: contains break\n"
+                 "line 10: sequential asserted, not proven search: contains break (a search: the iteration that "
+                 "breaks is found in parallel, then runs in order)\n"
                  "line 13: parallel asserted, not proven: writes a[j], which may be the same element in different "
                  "iterations\n"
                  "  line 14: parallel collapsed asserted (also proven)\n");
