@@ -38,4 +38,11 @@ fi
 
 say "== benchmarks: numgpu (cuda) vs CuPy =="
 NUMGPU_DEVICE=cuda timeout ${BENCH_TIMEOUT:-200} $PY bench/bench_gpu.py ${QUICK:+--quick} 2>&1 | tee -a "$log"
+say "== loop corpus on cuda (run.py --expect) =="
+if [ -d ../shared/kernels ]; then
+  NUMGPU_DEVICE=cuda timeout ${CORPUS_TIMEOUT:-120} $PY ../shared/kernels/run.py --expect 2>&1 | tail -4 | tee -a "$log"
+fi
+say "== @numgpu.jit on cuda vs Numba on this machine's CPU (bench_jit.py) =="
+NUMGPU_DEVICE=cuda timeout ${JIT_TIMEOUT:-180} $PY bench/bench_jit.py --python-budget 0.5 \
+  ${JIT_ONLY:+--only $JIT_ONLY} 2>&1 | grep -v -i "warn\|numba.readthedocs\|^$\|^File\|^def \|^\^\|^To find" | tee -a "$log"
 say "== results in $log =="
