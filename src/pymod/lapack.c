@@ -30,6 +30,16 @@ static NgStatus solve_like(int op, const NgArray *a, const NgArray *b, NgArray *
                                                                : ng_lapack_cholesky(a, out, info);
 }
 
+/* (x, y) as a tuple of numgpu arrays; takes both references (released on failure). */
+static PyObject *wrap_pair(NgArray *x, NgArray *y)
+{
+    PyObject *xo = ngpy_wrap(x), *yo = xo ? ngpy_wrap(y) : (ng_array_release(y), NULL);
+    PyObject *pair = xo && yo ? PyTuple_Pack(2, xo, yo) : NULL;
+    Py_XDECREF(xo);
+    Py_XDECREF(yo);
+    return pair;
+}
+
 static PyObject *f_lapack(PyObject *m, PyObject *args)
 {
     int op;
@@ -74,10 +84,7 @@ static PyObject *f_lapack(PyObject *m, PyObject *args)
         } else if (mode == 2) {
             res = ngpy_wrap(&r);
         } else {
-            PyObject *qo = ngpy_wrap(&q), *ro = qo ? ngpy_wrap(&r) : (ng_array_release(&r), NULL);
-            res = qo && ro ? PyTuple_Pack(2, qo, ro) : NULL;
-            Py_XDECREF(qo);
-            Py_XDECREF(ro);
+            res = wrap_pair(&q, &r);
         }
     } else {
         NgArray sign, logabs, det;
@@ -89,10 +96,7 @@ static PyObject *f_lapack(PyObject *m, PyObject *args)
             ng_array_release(&logabs);
             res = ngpy_wrap(&det);
         } else {
-            PyObject *s = ngpy_wrap(&sign), *l = s ? ngpy_wrap(&logabs) : (ng_array_release(&logabs), NULL);
-            res = s && l ? PyTuple_Pack(2, s, l) : NULL;
-            Py_XDECREF(s);
-            Py_XDECREF(l);
+            res = wrap_pair(&sign, &logabs);
         }
     }
     ng_array_release(&a);
