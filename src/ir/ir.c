@@ -323,10 +323,13 @@ NgIrRef ng_ir_box(NgIrKernel *k, int nd, const int *vars, const NgIrRef *ext, Ng
         return body;
     }
     /* t's digits, innermost first, in unsigned arithmetic (t >= 0) */
+    if (nd > NG_MAXDIMS) {
+        if (k->status == NG_OK)
+            k->status = ng_error_set(NG_ERR_INTERNAL, "box with %d dimensions", nd);
+        return NG_IR_NONE;
+    }
     int t = ng_ir_var(k, NG_INT64), rem = ng_ir_var(k, NG_UINT64);
     NgIrRef stmts[NG_MAXDIMS + 2];
-    if (nd > NG_MAXDIMS)
-        nd = NG_MAXDIMS; /* (callers never pass more) */
     stmts[0] = ng_ir_let(k, rem, ng_ir_cast(k, NG_UINT64, ng_ir_varref(k, t)));
     NgIrRef total = ext[0];
     for (int d = nd - 1; d > 0; d--) {

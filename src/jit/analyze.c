@@ -2250,14 +2250,14 @@ static bool search_shape(Ctx *c, int li)
         const NgJitExpr *e = i < b.n - 1 ? b.stmts[i]->value : hit->test;
         bool helper = false;
         helper_calls(c, e, &helper);
+        if (helper)
+            return false;
         walrus_into(c, e, walrus);
         memset(reads, 0, (size_t)c->nw * sizeof *reads);
         loads_into(c, e, reads);
         for (int w = 0; w < c->nw; w++)
             if (walrus[w] || (reads[w] & later[w] & ~set_so_far[w]))
                 return false;
-        if (helper)
-            return false;
         if (i < b.n - 1)
             set_add(set_so_far, b.stmts[i]->targets[0]->name_id);
     }

@@ -2210,7 +2210,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
                                     ng_ir_binary(k, NG_OP_MUL, NG_INT64, ng_ir_binary(k, NG_OP_SUB, NG_INT64, n,
                                                                                       ng_ir_const_i(k, NG_INT64, 1)),
                                                  step.r));
-        NgIrRef none = ng_ir_const_i(k, NG_INT64, st > 0 ? INT64_MAX : INT64_MIN);
+        NgIrRef none = ng_ir_const_i(k, NG_INT64, ng_jit_search_none(L->plan->search_step));
         NgIrRef from = ng_ir_select(k, ng_ir_binary(k, NG_OP_NE, NG_BOOL, w, none), w,
                                     ng_ir_select(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, 0)),
                                                  last, start.r));
@@ -2267,7 +2267,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         Val t = cond(L, hit->test);
         if (t.r != NG_IR_NONE && value.r != NG_IR_NONE && L->st == NG_OK) {
             NgIrRef f = ng_ir_varref(L->k, L->found_var);
-            NgIrRef upd = ng_ir_binary(L->k, st > 0 ? NG_OP_MINIMUM : NG_OP_MAXIMUM, NG_INT64, f, value.r);
+            NgIrRef upd = ng_ir_binary(L->k, ng_jit_search_op(L->plan->search_step), NG_INT64, f, value.r);
             push(L, &body, ng_ir_if(L->k, t.r, ng_ir_assign(L->k, L->found_var, upd), NG_IR_NONE));
         }
     } else {
@@ -2767,7 +2767,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->depth = 0;
     if (plan->search == 1) { /* starts at "none": the identity of the reduction */
         L->found_var = ng_ir_var(k, NG_INT64);
-        push(L, &pre, ng_ir_let(k, L->found_var, ng_ir_const_i(k, NG_INT64, plan->search_step > 0 ? INT64_MAX : INT64_MIN)));
+        push(L, &pre, ng_ir_let(k, L->found_var, ng_ir_const_i(k, NG_INT64, ng_jit_search_none(plan->search_step))));
         NgIrRef none[1] = {0};
         push(L, &post, ng_ir_store(k, L->search_param, 0, none, ng_ir_varref(k, L->found_var)));
     }
@@ -2793,7 +2793,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
                 ng_ir_reduce(k, outer, s->var, plan->reductions[s->red].op);
         }
     if (outer != NG_IR_NONE && plan->search == 1)
-        ng_ir_reduce(k, outer, L->found_var, plan->search_step > 0 ? NG_OP_MINIMUM : NG_OP_MAXIMUM);
+        ng_ir_reduce(k, outer, L->found_var, ng_jit_search_op(plan->search_step));
     for (int i = 0; i < post.n; i++)
         push(L, &pre, post.v[i]);
     ng_free(post.v);

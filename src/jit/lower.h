@@ -87,6 +87,11 @@ enum {
 #define NG_JIT_TO "__ng_to"       /* find: scalar, one past the last */
 #define NG_JIT_START "__ng_start" /* run: scalar, NG_JIT_FOUND's value */
 
+/* A search's "none found": where the reduction of the loop variable starts
+ * (its identity: min for a positive step, max for a negative one). */
+static inline int64_t ng_jit_search_none(int64_t step) { return step > 0 ? INT64_MAX : INT64_MIN; }
+static inline NgOp ng_jit_search_op(int64_t step) { return step > 0 ? NG_OP_MINIMUM : NG_OP_MAXIMUM; }
+
 /* What a module-valued free variable is. */
 typedef enum NgJitModule {
     NG_JIT_MOD_NONE,  /* not a module: an array or a scalar */
@@ -129,7 +134,7 @@ typedef struct NgJitLoopPlan {
                                         order until one finds, or NG_JIT_TRIPS says the range is
                                         done), reducing the loop
                                         variable of every iteration whose test holds (min when
-                                        search_step > 0, else max; "none" is INT64_MAX / INT64_MIN)
+                                        search_step > 0, else max; see ng_jit_search_none)
                                         into the cell NG_JIT_FOUND, the assignments before the
                                         test private; 2, the run kernel: the loop in order from
                                         the scalar NG_JIT_START (a value found by 1, or none:

@@ -481,7 +481,7 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
         } else { /* cell */
             st = ng_array_empty(dev, arg->dtype, 0, NULL, &cells[a]);
             if (st == NG_OK && strcmp(arg->name, NG_JIT_FOUND) == 0) { /* GPUs combine into it: "none" */
-                int64_t none = plan->search_step > 0 ? INT64_MAX : INT64_MIN;
+                int64_t none = ng_jit_search_none(plan->search_step);
                 st = ng_array_upload(&cells[a], &none, NULL);
             } else if (st == NG_OK && arg->has_input && vi >= 0) {
                 NgOperand op;
@@ -653,7 +653,7 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *args)
             PyObject *found = run_kernel(p, info, &L, &find, dev, sargs, line_offset, "kernel", &skip_why, &oob);
             PyObject *w = found && !oob ? PyDict_GetItemString(found, NG_JIT_FOUND) : NULL;
             PyObject *n = found && !oob ? PyDict_GetItemString(found, NG_JIT_TRIPS) : NULL;
-            int64_t none = info->search_step > 0 ? INT64_MAX : INT64_MIN;
+            int64_t none = ng_jit_search_none(info->search_step);
             int64_t wv = w ? PyLong_AsLongLong(w) : none, nv = n ? PyLong_AsLongLong(n) : 0;
             Py_XDECREF(found);
             if (PyErr_Occurred())
