@@ -707,41 +707,40 @@ static void block_scratch(Emitter *e)
     }
 }
 
-/* The five shuffle steps that combine vV over one warp into lane 0. Values
- * narrower than 32 bits travel as int (shuffles have no 8/16-bit form). */
-static void warp_reduce(Emitter *e, int v, NgOp op, NgDType t, int depth)
+/* The five shuffle steps that combine variable `v` (a C name) over one warp
+ * into lane 0. Values narrower than 32 bits travel as int (shuffles have no
+ * 8/16-bit form). */
+static void warp_reduce(Emitter *e, const char *v, NgOp op, NgDType t, int depth)
 {
     bool narrow = ng_dtype_info(t)->itemsize < 4 && t != NG_FLOAT16; /* float16 values are floats */
     indent(e, depth);
     cat(e, "for (int ng_o = 16; ng_o > 0; ng_o >>= 1) {\n");
     indent(e, depth + 1);
     if (ng_dtype_is_complex(t)) /* part by part */
-        catf(e, "const %s ng_y = ng_cpack_%s(__shfl_down_sync(0xffffffffu, v%d.re, ng_o), "
-                "__shfl_down_sync(0xffffffffu, v%d.im, ng_o));\n", tname(e, t), sfx(t), v, v);
+        catf(e, "const %s ng_y = ng_cpack_%s(__shfl_down_sync(0xffffffffu, %s.re, ng_o), "
+                "__shfl_down_sync(0xffffffffu, %s.im, ng_o));\n", tname(e, t), sfx(t), v, v);
     else
-        catf(e, "const %s ng_y = (%s)__shfl_down_sync(0xffffffffu, %sv%d, ng_o);\n", tname(e, t), tname(e, t),
+        catf(e, "const %s ng_y = (%s)__shfl_down_sync(0xffffffffu, %s%s, ng_o);\n", tname(e, t), tname(e, t),
              narrow ? "(int)" : "", v);
-    char a[24];
-    snprintf(a, sizeof a, "v%d", v);
     indent(e, depth + 1);
-    catf(e, "v%d = ", v);
-    combine_expr(e, op, t, a, "ng_y");
+    catf(e, "%s = ", v);
+    combine_expr(e, op, t, v, "ng_y");
     cat(e, ";\n");
     indent(e, depth);
     cat(e, "}\n");
 }
 
-/* vV = the combination of vV over the block, in every thread of it.
+/* Variable `v` (a C name, of dtype t) = its combination over the block, in
+ * every thread of it, through the scratch array `sh` (see block_scratch).
  * CUDA (block size a multiple of 32): shuffles within each warp, the warps'
  * results through shared memory, shuffles again in warp 0, then a broadcast.
  * OpenCL: a tree in local memory, halving the live width each step (any
  * work-group size up to NG_BLOCK_THREADS). C: a block is one thread. */
-static void block_combine(Emitter *e, int v, NgOp op, NgIrRef r, int depth)
+static void block_combine_as(Emitter *e, const char *v, NgDType t, NgOp op, const char *sh, int depth)
 {
-    NgDType t = e->k->vars[v].dtype;
     if (e->t->par == NG_PAR_OPENMP) {
         indent(e, depth);
-        catf(e, "/* block reduction of v%d: one thread per block here */\n", v);
+        catf(e, "/* block reduction of %s: one thread per block here */\n", v);
         return;
     }
     indent(e, depth);
@@ -757,39 +756,39 @@ static void block_combine(Emitter *e, int v, NgOp op, NgIrRef r, int depth)
         indent(e, depth);
         catf(e, "if (ng_lane == 0u)\n");
         indent(e, depth + 1);
-        catf(e, "ng_sh%d[ng_warp] = v%d;\n", r, v);
+        catf(e, "%s[ng_warp] = %s;\n", sh, v);
         indent(e, depth);
         cat(e, "__syncthreads();\n");
         indent(e, depth);
         cat(e, "if (ng_warp == 0u) {\n");
         indent(e, depth + 1);
-        catf(e, "v%d = ng_lane < (blockDim.x >> 5) ? ng_sh%d[ng_lane] : ", v, r);
+        catf(e, "%s = ng_lane < (blockDim.x >> 5) ? %s[ng_lane] : ", v, sh);
         reduction_identity(e, op, t);
         cat(e, ";\n");
         warp_reduce(e, v, op, t, depth + 1);
         indent(e, depth + 1);
         catf(e, "if (ng_lane == 0u)\n");
         indent(e, depth + 2);
-        catf(e, "ng_sh%d[32] = v%d;\n", r, v);
+        catf(e, "%s[32] = %s;\n", sh, v);
         indent(e, depth);
         cat(e, "}\n");
         indent(e, depth);
         cat(e, "__syncthreads();\n");
         indent(e, depth);
-        catf(e, "v%d = ng_sh%d[32];\n", v, r);
+        catf(e, "%s = %s[32];\n", v, sh);
         depth--;
         indent(e, depth);
         cat(e, "}\n");
     } else {
-        char a[32], b[48];
-        snprintf(a, sizeof a, "ng_sh%d[ng_lid]", r);
-        snprintf(b, sizeof b, "ng_sh%d[ng_lid + ng_h]", r);
+        char a[48], b[64];
+        snprintf(a, sizeof a, "%s[ng_lid]", sh);
+        snprintf(b, sizeof b, "%s[ng_lid + ng_h]", sh);
         indent(e, depth);
         cat(e, "const int ng_lid = (int)get_local_id(0);\n");
         indent(e, depth);
         cat(e, "int ng_w = (int)get_local_size(0);\n");
         indent(e, depth);
-        catf(e, "ng_sh%d[ng_lid] = v%d;\n", r, v);
+        catf(e, "%s[ng_lid] = %s;\n", sh, v);
         indent(e, depth);
         cat(e, "barrier(CLK_LOCAL_MEM_FENCE);\n");
         indent(e, depth);
@@ -809,12 +808,21 @@ static void block_combine(Emitter *e, int v, NgOp op, NgIrRef r, int depth)
         indent(e, depth);
         cat(e, "}\n");
         indent(e, depth);
-        catf(e, "v%d = ng_sh%d[0];\n", v, r);
+        catf(e, "%s = %s[0];\n", v, sh);
         indent(e, depth); /* nobody writes the array again before everyone has read it */
         cat(e, "barrier(CLK_LOCAL_MEM_FENCE);\n");
     }
     indent(e, depth - 1);
     cat(e, "}\n");
+}
+
+/* vV = its combination over the block, through the scratch array of node r. */
+static void block_combine(Emitter *e, int v, NgOp op, NgIrRef r, int depth)
+{
+    char name[24], sh[24];
+    snprintf(name, sizeof name, "v%d", v);
+    snprintf(sh, sizeof sh, "ng_sh%d", r);
+    block_combine_as(e, name, e->k->vars[v].dtype, op, sh, depth);
 }
 
 static void block_reduce(Emitter *e, NgIrRef r, int depth)
@@ -836,7 +844,20 @@ static bool block_first_store(const NgIrKernel *k, NgIrRef r)
     for (int i = 0; v->kind == NG_IR_VAR && i < k->nreds; i++)
         if (k->reds[i].var == v->a)
             return true;
+    for (int i = 0; v->kind == NG_IR_VAR && i < k->nranked; i++)
+        if (k->ranked[i].vars[0] == v->a)
+            return true;
     return false;
+}
+
+/* The ranked reduction whose key (vars[0]) STORE node r stores, or NULL. */
+static const NgIrRanked *ranked_key_store(const NgIrKernel *k, NgIrRef r)
+{
+    const NgIrNode *v = ng_ir_node(k, ng_ir_kid(k, r, 0));
+    for (int i = 0; v->kind == NG_IR_VAR && i < k->nranked; i++)
+        if (k->ranked[i].vars[0] == v->a)
+            return &k->ranked[i];
+    return NULL;
 }
 
 /* Scratch arrays of the top-level stores of reductions (see block_first_store). */
@@ -851,10 +872,14 @@ static void store_scratch(Emitter *e, NgIrRef r)
     if (!block_first_store(e->k, r))
         return;
     const char *T = tname(e, e->k->vars[ng_ir_node(e->k, ng_ir_kid(e->k, r, 0))->a].dtype);
-    if (e->t->par == NG_PAR_GRID_STRIDE)
-        catf(e, "    __shared__ %s ng_sh%d[33];\n", T, r);
-    else
-        catf(e, "    __local %s ng_sh%d[%d];\n", T, r, NG_BLOCK_THREADS);
+    bool ranked = ranked_key_store(e->k, r) != NULL; /* and the ranks: ng_srR */
+    for (int i = 0; i <= ranked; i++) {
+        const char *ty = i ? tname(e, NG_INT64) : T, *nm = i ? "ng_sr" : "ng_sh";
+        if (e->t->par == NG_PAR_GRID_STRIDE)
+            catf(e, "    __shared__ %s %s%d[33];\n", ty, nm, r);
+        else
+            catf(e, "    __local %s %s%d[%d];\n", ty, nm, r, NG_BLOCK_THREADS);
+    }
 }
 
 /* An NG_IR_THREAD value. */
@@ -982,6 +1007,162 @@ static int reduction_of(const NgIrKernel *k, int v, NgIrRef loop)
     return -1;
 }
 
+static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team);
+
+/* The ranked reduction of loop `loop`, or NULL. */
+static const NgIrRanked *ranked_of(const NgIrKernel *k, NgIrRef loop)
+{
+    for (int i = 0; loop != NG_IR_NONE && i < k->nranked; i++)
+        if (k->ranked[i].loop == loop)
+            return &k->ranked[i];
+    return NULL;
+}
+
+/* The rank of a worker that never updated: below the start's -1. */
+static void rank_none(Emitter *e) { limit(e, NG_INT64, false); }
+
+/* `(a) beats (b)` for ranked reduction rk, given C expressions of the two
+ * keys and ranks: a has a rank, and a larger key (MINIMUM: smaller) or an
+ * equal one with an earlier rank (`last`: later). A NaN b is never beaten. */
+static void ranked_beats(Emitter *e, const NgIrRanked *rk, const char *ak, const char *ar, const char *bk,
+                         const char *br)
+{
+    const char *cmp = rk->op == NG_OP_MAXIMUM ? ">" : "<";
+    catf(e, "(%s != ", ar);
+    rank_none(e);
+    catf(e, " && (%s %s %s || (%s == %s && %s %s %s)))", ak, cmp, bk, ak, bk, ar, rk->last ? ">" : "<", br);
+}
+
+/* Parallel loop r with ranked reduction rk on OpenMP: each thread runs its
+ * share (static schedule) from the key's identity and no rank, in private
+ * copies of the variables, then folds its state into the shared ones under
+ * a critical section:
+ *     { T *ng_rkI = &vI...; omp parallel { T vI = ...; omp for ...; omp critical if (beats) *ng_rkI = vI; } } */
+static void for_loop_ranked(Emitter *e, NgIrRef r, const NgIrRanked *rk, int depth)
+{
+    indent(e, depth);
+    cat(e, "{\n");
+    for (int i = 0; i < rk->nvars; i++) {
+        indent(e, depth + 1);
+        catf(e, "%s *const ng_rk%d = &v%d;\n", tname(e, e->k->vars[rk->vars[i]].dtype), i, rk->vars[i]);
+    }
+    indent(e, depth + 1);
+    cat(e, "#pragma omp parallel if(ng_work >= NG_PAR_MIN_WORK)\n");
+    indent(e, depth + 1);
+    cat(e, "{\n");
+    for (int i = 0; i < rk->nvars; i++) {
+        NgDType t = e->k->vars[rk->vars[i]].dtype;
+        indent(e, depth + 2);
+        catf(e, "%s v%d = ", tname(e, t), rk->vars[i]);
+        if (i == 0)
+            reduction_identity(e, rk->op, t);
+        else if (i == 1)
+            rank_none(e);
+        else
+            catf(e, "*ng_rk%d", i);
+        cat(e, ";\n");
+    }
+    for_loop_plain(e, r, depth + 2, true);
+    char ak[24], ar[24];
+    snprintf(ak, sizeof ak, "v%d", rk->vars[0]);
+    snprintf(ar, sizeof ar, "v%d", rk->vars[1]);
+    indent(e, depth + 2);
+    cat(e, "#pragma omp critical\n");
+    indent(e, depth + 2);
+    cat(e, "if ");
+    ranked_beats(e, rk, ak, ar, "(*ng_rk0)", "(*ng_rk1)");
+    cat(e, " {\n");
+    for (int i = 0; i < rk->nvars; i++) {
+        indent(e, depth + 3);
+        catf(e, "*ng_rk%d = v%d;\n", i, rk->vars[i]);
+    }
+    indent(e, depth + 2);
+    cat(e, "}\n");
+    indent(e, depth + 1);
+    cat(e, "}\n");
+    indent(e, depth);
+    cat(e, "}\n");
+}
+
+/* After the GPU-wide loop of ranked reduction rk, at the STORE r of its key:
+ * the block finds its best thread (the best key by a tree, then the
+ * earliest, or latest, rank among the threads holding it); that thread, if
+ * its key is not already beaten by the cell's (the cells only get better),
+ * takes the lock and, if it still beats the cells, writes every variable to
+ * its cell. `whole`: every thread of the block reaches r (else each thread
+ * with a rank takes the lock itself). */
+static void ranked_gpu_combine(Emitter *e, const NgIrRanked *rk, NgIrRef r, bool whole, int depth)
+{
+    bool cuda = e->t->par == NG_PAR_GRID_STRIDE;
+    const char *gp = e->t->global_ptr;
+    NgDType kt = e->k->vars[rk->vars[0]].dtype;
+    int vk = rk->vars[0], vr = rk->vars[1];
+    char cell[NG_IR_MAX_RANKED][96], ak[24], ar[24];
+    for (int i = 0; i < rk->nvars; i++)
+        snprintf(cell[i], sizeof cell[i], "(*(volatile %s%s *)&a%d[0])", gp,
+                 tname(e, e->k->vars[rk->vars[i]].dtype), rk->cells[i]);
+    snprintf(ak, sizeof ak, "v%d", vk);
+    snprintf(ar, sizeof ar, "v%d", vr);
+    indent(e, depth);
+    cat(e, "{\n");
+    if (whole) {
+        char sh[24], sr[24];
+        snprintf(sh, sizeof sh, "ng_sh%d", r);
+        snprintf(sr, sizeof sr, "ng_sr%d", r);
+        indent(e, depth + 1);
+        catf(e, "%s ng_bk = v%d;\n", tname(e, kt), vk);
+        block_combine_as(e, "ng_bk", kt, rk->op, sh, depth + 1);
+        indent(e, depth + 1);
+        catf(e, "%s ng_br = (v%d != ", tname(e, NG_INT64), vr);
+        rank_none(e);
+        catf(e, " && v%d == ng_bk) ? v%d : ", vk, vr);
+        limit(e, NG_INT64, !rk->last);
+        cat(e, ";\n");
+        block_combine_as(e, "ng_br", NG_INT64, rk->last ? NG_OP_MAXIMUM : NG_OP_MINIMUM, sr, depth + 1);
+        indent(e, depth + 1);
+        catf(e, "if (v%d != ", vr);
+        rank_none(e);
+        catf(e, " && v%d == ng_br) {\n", vr);
+    } else {
+        indent(e, depth + 1);
+        catf(e, "if (v%d != ", vr);
+        rank_none(e);
+        cat(e, ") {\n");
+    }
+    indent(e, depth + 2);
+    catf(e, "if (!(v%d %s %s)) {\n", vk, rk->op == NG_OP_MAXIMUM ? "<" : ">", cell[0]);
+    indent(e, depth + 3);
+    if (cuda)
+        catf(e, "while (atomicCAS((unsigned int *)&a%d[0], 0u, 1u) != 0u) {}\n", rk->lock);
+    else
+        catf(e, "while (atomic_cmpxchg((volatile __global int *)&a%d[0], 0, 1) != 0) {}\n", rk->lock);
+    indent(e, depth + 3);
+    cat(e, cuda ? "__threadfence();\n" : "mem_fence(CLK_GLOBAL_MEM_FENCE);\n");
+    indent(e, depth + 3);
+    cat(e, "if ");
+    ranked_beats(e, rk, ak, ar, cell[0], cell[1]);
+    cat(e, " {\n");
+    for (int i = 0; i < rk->nvars; i++) {
+        indent(e, depth + 4);
+        catf(e, "%s = v%d;\n", cell[i], rk->vars[i]);
+    }
+    indent(e, depth + 3);
+    cat(e, "}\n");
+    indent(e, depth + 3);
+    cat(e, cuda ? "__threadfence();\n" : "mem_fence(CLK_GLOBAL_MEM_FENCE);\n");
+    indent(e, depth + 3);
+    if (cuda)
+        catf(e, "atomicExch((unsigned int *)&a%d[0], 0u);\n", rk->lock);
+    else
+        catf(e, "atomic_xchg((volatile __global int *)&a%d[0], 0);\n", rk->lock);
+    indent(e, depth + 2);
+    cat(e, "}\n");
+    indent(e, depth + 1);
+    cat(e, "}\n");
+    indent(e, depth);
+    cat(e, "}\n");
+}
+
 /* Opens (or closes) a block in which each reduction variable of loop r is
  * a local starting at the reduction's identity, under the variable's own
  * name, and folds it into OpenMP's private copy at the end:
@@ -1061,6 +1242,17 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
                 reduction_identity(e, e->k->reds[i].op, e->k->vars[e->k->reds[i].var].dtype);
                 cat(e, ";\n");
             }
+    const NgIrRanked *rk = outer_parallel && e->t->par != NG_PAR_OPENMP ? ranked_of(e->k, r) : NULL;
+    if (rk) { /* (a ranked reduction: the key at its identity, no rank) */
+        indent(e, depth);
+        catf(e, "v%d = ", rk->vars[0]);
+        reduction_identity(e, rk->op, e->k->vars[rk->vars[0]].dtype);
+        catf(e, ";\n");
+        indent(e, depth);
+        catf(e, "v%d = ", rk->vars[1]);
+        rank_none(e);
+        cat(e, ";\n");
+    }
     indent(e, depth);
     if (outer_parallel && e->t->par != NG_PAR_OPENMP) {
         /* each thread starts at its global index and strides by the grid */
@@ -1182,6 +1374,11 @@ static void for_loop_private(Emitter *e, NgIrRef r, int p, int depth)
 static void for_loop(Emitter *e, NgIrRef r, int depth)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
+    const NgIrRanked *rk = ranked_of(e->k, r);
+    if ((n->flags & NG_IR_PARALLEL) && e->par_depth == 0 && e->t->par == NG_PAR_OPENMP && rk) {
+        for_loop_ranked(e, r, rk, depth);
+        return;
+    }
     if ((n->flags & NG_IR_PARALLEL) && e->par_depth == 0 && e->t->par == NG_PAR_OPENMP) {
         int p = atomic_target(e->k, ng_ir_kid(e->k, r, 3), -1);
         if (p >= 0 && atomic_target(e->k, ng_ir_kid(e->k, r, 3), p) == p) {
@@ -1276,6 +1473,18 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
         /* after a GPU-wide loop, storing one of its reduction variables */
         int red = v->kind == NG_IR_VAR && e->t->par != NG_PAR_OPENMP && e->par_depth == 0
                       ? reduction_of(e->k, v->a, e->grid) : -1;
+        const NgIrRanked *rk = v->kind == NG_IR_VAR && e->t->par != NG_PAR_OPENMP && e->par_depth == 0
+                                   ? ranked_of(e->k, e->grid) : NULL;
+        int member = -1;
+        for (int i = 0; rk && i < rk->nvars; i++)
+            if (rk->vars[i] == v->a)
+                member = i;
+        if (member == 0) { /* the key: every variable of the ranked reduction */
+            ranked_gpu_combine(e, rk, r, depth == 1 && block_first_store(e->k, r), depth);
+            break;
+        }
+        if (member > 0) /* (stored with the key) */
+            break;
         indent(e, depth);
         if (red >= 0 && depth == 1 && block_first_store(e->k, r)) {
             /* the block combines its threads' partials; one atomic per block */

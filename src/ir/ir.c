@@ -20,6 +20,7 @@ void ng_ir_free(NgIrKernel *k)
     ng_free(k->nodes);
     ng_free(k->kidpool);
     ng_free(k->reds);
+    ng_free(k->ranked);
     ng_free(k->hash);
     memset(k, 0, sizeof *k);
 }
@@ -369,6 +370,20 @@ void ng_ir_reduce(NgIrKernel *k, NgIrRef loop, int var, NgOp op)
     if (!grow(k, (void **)&k->reds, k->nreds, &k->cap_reds, sizeof *k->reds))
         return;
     k->reds[k->nreds++] = (NgIrReduction){loop, var, op};
+}
+
+void ng_ir_reduce_ranked(NgIrKernel *k, const NgIrRanked *r)
+{
+    if (k->status != NG_OK)
+        return;
+    if (r->nvars < 2 || r->nvars > NG_IR_MAX_RANKED || (r->op != NG_OP_MAXIMUM && r->op != NG_OP_MINIMUM)) {
+        k->status = ng_error_set(NG_ERR_INTERNAL, "invalid ranked reduction (%d variables, op %s)", r->nvars,
+                                 ng_op_name(r->op));
+        return;
+    }
+    if (!grow(k, (void **)&k->ranked, k->nranked, &k->cap_ranked, sizeof *k->ranked))
+        return;
+    k->ranked[k->nranked++] = *r;
 }
 
 /* ---- verifier ---- */

@@ -109,6 +109,33 @@ typedef struct NgIrReduction {
     NgOp op;           /* combining operator */
 } NgIrReduction;
 
+enum { NG_IR_MAX_RANKED = 10 }; /* variables of one ranked reduction: key, rank, 8 companions */
+
+/* A ranked reduction attached to a parallel FOR (an argmax): among the
+ * iterations that update it, the one with the best key wins, and with it the
+ * values the body assigned together with the key. The body updates all of
+ * vars[] together (under a condition of its own), setting vars[1], the rank,
+ * to the iteration's rank: an int64 >= 0 that grows with the iteration order.
+ * Before the loop the variables hold the starting state, with rank -1 (before
+ * every iteration). Each parallel worker starts at the key's identity and no
+ * rank; the state after the loop is the best of the start and the workers':
+ * the larger key (op MAXIMUM; MINIMUM: the smaller), among equal keys the
+ * earlier rank (`last`: the later), a NaN start never replaced. That is the
+ * state an in-order run of `if e > key: key = e; ...` (`>=`: last) leaves.
+ * On GPU targets, workers combine into cells[] (rank-0 array parameters
+ * holding the starting state) under the int32 rank-0 `lock` parameter (0
+ * before the launch); the top-level STORE of vars[0] into cells[0] after the
+ * loop does it, and the other members' STOREs are left out. */
+typedef struct NgIrRanked {
+    NgIrRef loop;      /* the FOR node */
+    NgOp op;           /* NG_OP_MAXIMUM or NG_OP_MINIMUM */
+    bool last;         /* equal keys: the later iteration wins */
+    int nvars;         /* 2 .. NG_IR_MAX_RANKED */
+    int vars[NG_IR_MAX_RANKED];  /* key, rank (int64), companions */
+    int cells[NG_IR_MAX_RANKED]; /* the parameters their results go to */
+    int lock;
+} NgIrRanked;
+
 typedef struct NgIrKernel {
     char name[48];          /* symbol name in generated source */
     NgIrParam *params;      /* parameters, in argument order */
@@ -121,6 +148,8 @@ typedef struct NgIrKernel {
     int nkidpool, cap_kidpool;
     NgIrReduction *reds;    /* reductions on parallel loops */
     int nreds, cap_reds;
+    NgIrRanked *ranked;     /* ranked reductions on parallel loops */
+    int nranked, cap_ranked;
     int32_t *hash;          /* open-addressing table of expression nodes */
     int cap_hash;
     NgIrRef body;           /* top statement */
@@ -177,6 +206,8 @@ NgIrRef ng_ir_thread(NgIrKernel *k, NgIrThread which);
 NgIrRef ng_ir_block_reduce(NgIrKernel *k, int var, NgOp op);
 /* Declares a reduction of `var` with `op` over the parallel loop `loop`. */
 void ng_ir_reduce(NgIrKernel *k, NgIrRef loop, int var, NgOp op);
+/* Declares a ranked reduction over the parallel loop `loop` (see NgIrRanked). */
+void ng_ir_reduce_ranked(NgIrKernel *k, const NgIrRanked *r);
 
 static inline const NgIrNode *ng_ir_node(const NgIrKernel *k, NgIrRef r) { return &k->nodes[r]; }
 static inline NgIrRef ng_ir_kid(const NgIrKernel *k, NgIrRef r, int i) {

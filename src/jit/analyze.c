@@ -1382,6 +1382,114 @@ static int reduction_of(Ctx *c, NgJitBlock body, int id)
     return k.n == r.loads ? r.op : RED_NONE;
 }
 
+/* ---- pass 3b': ranked reductions (argmax) ---- */
+
+/* `if e OP key: key = e; n1 = v1; ...`, either way round, no else: the body
+ * assigns distinct names, one of them the key from the compared expression,
+ * and neither e nor any value reads a name the body assigns. *key and *op
+ * (e OP key: > >= < <=) when it is one. */
+static bool ranked_if(Ctx *c, const NgJitStmt *s, int *key, NgJitOp *op)
+{
+    if (s->kind != NG_JIT_S_IF || s->orelse.n || s->body.n < 2 || s->test->kind != NG_JIT_E_COMPARE ||
+        s->test->nitems != 2)
+        return false;
+    uint64_t *tg = set_new(c), *reads = set_new(c);
+    for (int i = 0; i < s->body.n; i++) {
+        const NgJitStmt *a = s->body.stmts[i];
+        if (a->kind != NG_JIT_S_ASSIGN || a->ntargets != 1 || a->targets[0]->kind != NG_JIT_E_NAME ||
+            set_has(tg, a->targets[0]->name_id))
+            return false;
+        set_add(tg, a->targets[0]->name_id);
+        loads_into(c, a->value, reads);
+        walrus_into(c, a->value, reads);
+    }
+    NgJitOp o = s->test->ops[0];
+    const NgJitExpr *l = s->test->items[0], *r = s->test->items[1], *e;
+    if (r->kind == NG_JIT_E_NAME && set_has(tg, r->name_id)) {
+        *key = r->name_id, e = l;
+    } else if (l->kind == NG_JIT_E_NAME && set_has(tg, l->name_id)) {
+        *key = l->name_id, e = r;
+        o = o == NG_JIT_OP_LT ? NG_JIT_OP_GT : o == NG_JIT_OP_GT ? NG_JIT_OP_LT
+            : o == NG_JIT_OP_LE ? NG_JIT_OP_GE : o == NG_JIT_OP_GE ? NG_JIT_OP_LE : o;
+    } else {
+        return false;
+    }
+    if (o != NG_JIT_OP_GT && o != NG_JIT_OP_GE && o != NG_JIT_OP_LT && o != NG_JIT_OP_LE)
+        return false;
+    loads_into(c, e, reads);
+    walrus_into(c, e, reads);
+    for (int i = 0; i < s->body.n; i++) {
+        const NgJitStmt *a = s->body.stmts[i];
+        if (a->targets[0]->name_id == *key && !expr_equal(a->value, e))
+            return false;
+    }
+    set_and(c, reads, tg);
+    for (int k = 0; k < c->nw; k++)
+        if (reads[k])
+            return false;
+    *op = o;
+    return true;
+}
+
+/* The ranked ifs in b (not in nested defs): how many, and the first. */
+static void find_ranked(Ctx *c, NgJitBlock b, const NgJitStmt **first, int *key, NgJitOp *op, int *n)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        int k;
+        NgJitOp o;
+        if (ranked_if(c, s, &k, &o)) {
+            if ((*n)++ == 0)
+                *first = s, *key = k, *op = o;
+            continue;
+        }
+        if (s->kind != NG_JIT_S_DEF) {
+            find_ranked(c, s->body, first, key, op, n);
+            find_ranked(c, s->orelse, first, key, op, n);
+        }
+    }
+}
+
+/* Names the statements of b assign, but for the body of `skip`. */
+static void stores_except(Ctx *c, NgJitBlock b, const NgJitStmt *skip, uint64_t *set)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        stmt_stores(c, s, set);
+        if (s != skip && s->kind != NG_JIT_S_DEF) {
+            stores_except(c, s->body, skip, set);
+            stores_except(c, s->orelse, skip, set);
+        }
+    }
+}
+
+/* The body's one argmax-style update, `if e > best: best = e; k = i; ...`,
+ * whose names the rest of the body neither assigns nor reads (best only in
+ * its test): *key, *op (e OP best), and the names it assigns into `names`;
+ * false when there is none (or more than one). Run in order, it leaves the
+ * best e (the largest for > >=, the smallest for < <=) with the values of
+ * its iteration: the first such iteration for a strict test, the last
+ * otherwise; a pair reduction over (e, iteration) gives the same. */
+static bool ranked_group(Ctx *c, NgJitBlock body, int *key, NgJitOp *op, uint64_t *names)
+{
+    const NgJitStmt *s = NULL;
+    int n = 0;
+    find_ranked(c, body, &s, key, op, &n);
+    if (n != 1)
+        return false;
+    uint64_t *other = set_new(c);
+    stores_except(c, body, s, other);
+    for (int i = 0; i < s->body.n; i++) {
+        int id = s->body.stmts[i]->targets[0]->name_id;
+        Count k = {id, 0};
+        block_exprs(c, body, count_loads, &k);
+        if (set_has(other, id) || k.n != (id == *key))
+            return false;
+        set_add(names, id);
+    }
+    return true;
+}
+
 /* ---- pass 3c: the accesses to written arrays ---- */
 
 static void add_access(Ctx *c, const NgJitExpr *e, int root, bool write, bool aug, NgJitOp op)
@@ -2111,8 +2219,12 @@ static const char *analyze_scalars(Ctx *c, int li)
     set_add(du.def, L->var_id);
     du_block(c, body, &du, exposed);
 
-    uint64_t *priv = set_new(c);
-    int nred = 0;
+    uint64_t *priv = set_new(c), *group = set_new(c);
+    int nred = 0, key = -1;
+    NgJitOp kop = NG_JIT_OP_NONE;
+    if (!ranked_group(c, body, &key, &kop, group) || set_has(group, L->var_id))
+        key = -1;
+    bool kmax = kop == NG_JIT_OP_GT || kop == NG_JIT_OP_GE;
     int *red_op = xalloc(c, &c->tmp, (size_t)c->ast->nnames * sizeof *red_op);
     const char *why = NULL;
     for (int id = 0; id < c->ast->nnames; id++) {
@@ -2122,6 +2234,12 @@ static const char *analyze_scalars(Ctx *c, int li)
         bool ex = set_has(exposed, id), live = set_has(d->live_out, id);
         if (!ex && !live) {
             set_add(priv, id);
+            continue;
+        }
+        if (key >= 0 && set_has(group, id)) { /* the key and the names that go with it */
+            red_op[id] = id == key ? (kmax ? NG_JIT_RED_MAX : NG_JIT_RED_MIN) : kmax ? NG_JIT_RED_ARGMAX
+                                                                                      : NG_JIT_RED_ARGMIN;
+            nred++;
             continue;
         }
         red_op[id] = reduction_of(c, body, id);
@@ -2139,7 +2257,9 @@ static const char *analyze_scalars(Ctx *c, int li)
         L->reductions = xalloc(c, &c->res->arena, (size_t)nred * sizeof *L->reductions);
         for (int id = 0; id < c->ast->nnames; id++)
             if (red_op[id] != RED_NONE)
-                L->reductions[L->nreductions++] = (NgJitReduction){name_of(c, id), id, (NgJitRedOp)red_op[id]};
+                L->reductions[L->nreductions++] = (NgJitReduction){name_of(c, id), id, (NgJitRedOp)red_op[id],
+                                                                   key >= 0 && set_has(group, id)};
+        L->ranked_last = key >= 0 && (kop == NG_JIT_OP_GE || kop == NG_JIT_OP_LE);
     }
     return why;
 }
@@ -2488,7 +2608,7 @@ const char *ng_jit_loop_kind_name(NgJitLoopKind kind)
 
 const char *ng_jit_red_op_name(NgJitRedOp op)
 {
-    static const char *const names[] = {"+", "*", "max", "min", "|", "&", "^"};
+    static const char *const names[] = {"+", "*", "max", "min", "|", "&", "^", "argmax", "argmin"};
     return (unsigned)op < sizeof names / sizeof names[0] ? names[op] : "?";
 }
 

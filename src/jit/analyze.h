@@ -48,6 +48,8 @@ typedef enum NgJitRedOp {
     NG_JIT_RED_OR,  /* s |= e */
     NG_JIT_RED_AND, /* s &= e */
     NG_JIT_RED_XOR, /* s ^= e */
+    NG_JIT_RED_ARGMAX, /* k = i in `if e > s: s = e; k = i` (s: a ranked MAX) */
+    NG_JIT_RED_ARGMIN, /* k = i in `if e < s: s = e; k = i` (s: a ranked MIN) */
 } NgJitRedOp;
 
 /* A scalar combined over the iterations of a parallel loop. */
@@ -55,6 +57,11 @@ typedef struct NgJitReduction {
     const char *name; /* the scalar (interned in the AST) */
     int name_id;      /* its index in ast->names */
     NgJitRedOp op;
+    bool ranked;      /* part of the loop's argmax-style update, `if e > s: s = e; k = i; ...`
+                         (at most one per loop): its key s (MAX or MIN: `>`/`>=` or `<`/`<=`)
+                         and the names assigned with it (ARGMAX/ARGMIN), which end with the
+                         values of the iteration that gave the best e: the first one for a
+                         strict test, the last for `>=`/`<=` (ranked_last) */
 } NgJitReduction;
 
 /* What the analysis says about one loop. Lists are in order of name_id. */
@@ -79,6 +86,8 @@ typedef struct NgJitLoopInfo {
                                   runs in order from there (from its last iteration when
                                   none holds), so that iteration breaks at once */
     int64_t search_step;       /* search: the range's literal step */
+    bool ranked_last;          /* the ranked reductions' test is `>=` or `<=`: among equal
+                                  keys the last iteration wins */
     bool atomic;               /* some array is updated with atomic read-modify-writes */
     const char *reason;        /* why the analysis did not prove it parallel, in words;
                                   NULL when it did */
@@ -110,7 +119,7 @@ void ng_jit_loops_free(NgJitLoops *loops);
 
 /* "parallel", "sequential", "python": the words of f.loop_report(). */
 const char *ng_jit_loop_kind_name(NgJitLoopKind kind);
-/* "+", "*", "max", "min", "|", "&", "^". */
+/* "+", "*", "max", "min", "|", "&", "^", "argmax", "argmin". */
 const char *ng_jit_red_op_name(NgJitRedOp op);
 
 /* Appends one line per loop, indented by depth, as f.explain() shows it:

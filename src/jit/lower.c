@@ -124,6 +124,10 @@ typedef struct Lower {
     int search_param;    /* 1: the NG_JIT_FOUND cell; 2: the NG_JIT_START scalar */
     int trips_param, from_param, to_param; /* 1: the NG_JIT_TRIPS cell, NG_JIT_FROM, NG_JIT_TO */
     int found_var;       /* 1: the loop variable of the first iteration found so far */
+    /* a ranked reduction (plan->reductions[].ranked) */
+    int rank_param, lock_param; /* the NG_JIT_RANK and NG_JIT_LOCK cells, -1 without */
+    int rank_var;        /* the rank of the winner so far */
+    NgIrRef rank;        /* the parallel loop's iteration rank (0, 1, ...), once it is lowered */
     NgIrRef guard;       /* when the expression being lowered runs (a short-circuit
                             operand, a branch): NG_IR_NONE for always */
     struct Stmts *pending; /* what must run before the statement being lowered: its bounds
@@ -617,6 +621,13 @@ static void merge_type(Lower *L, NgDType *dt, bool *weak, bool *nonneg, Val v)
 }
 
 /* Assigns v to local s (merging v's type into the local's). */
+/* Whether s is the key of the plan's ranked reduction. */
+static bool ranked_key(const Lower *L, const Sym *s)
+{
+    return s->red >= 0 && L->plan->parallel && L->plan->reductions[s->red].ranked &&
+           L->plan->reductions[s->red].op != NG_NOPS;
+}
+
 static NgIrRef assign_local(Lower *L, Sym *s, Val v)
 {
     if (v.r == NG_IR_NONE)
@@ -624,7 +635,12 @@ static NgIrRef assign_local(Lower *L, Sym *s, Val v)
     merge_type(L, &s->dt, &s->weak, &s->nonneg, v);
     if (!usable(s->dt))
         return NG_IR_NONE;
-    return ng_ir_assign(L->k, s->var, as(L, v, s->dt));
+    NgIrRef a = ng_ir_assign(L->k, s->var, as(L, v, s->dt));
+    if (ranked_key(L, s) && L->rank != NG_IR_NONE) { /* the key's update records its iteration */
+        NgIrRef both[2] = {a, ng_ir_assign(L->k, L->rank_var, L->rank)};
+        a = ng_ir_block(L->k, 2, both);
+    }
+    return a;
 }
 
 /* ---- expressions ---- */
@@ -2256,6 +2272,9 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         push(L, &body, assign_local(L, var, value));
     else
         assign_to(L, s->target, value, &body); /* the error */
+    if (outer && (flags & NG_IR_PARALLEL) && known) /* the iteration's rank: trips from the start */
+        L->rank = !const_step ? c : st > 0 ? ng_ir_binary(L->k, NG_OP_SUB, NG_INT64, c, start.r)
+                                           : ng_ir_binary(L->k, NG_OP_SUB, NG_INT64, start.r, c);
     L->depth += outer ? 0 : 1;
     Sym saved = *var;
     bind_counter(L, var, value, s->body);
@@ -2360,6 +2379,7 @@ static NgIrRef collapsed_for(Lower *L, const NgJitStmt *loop, Stmts *out, const 
     if (prologue)
         for (int i = 0; i < prologue->n; i++)
             push(L, &body, prologue->v[i]);
+    L->rank = ng_ir_varref(k, counter);
     if (known) {
         /* innermost digit first: q = rem % n[d], rem //= n[d] */
         NgIrRef rem = ng_ir_varref(k, counter), digit[NG_JIT_MAX_COLLAPSE];
@@ -2742,6 +2762,12 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->trips_param = plan->search == 1 ? ng_ir_param_array(k, NG_INT64, 0, true, true) : -1;
     L->from_param = plan->search == 1 ? ng_ir_param_scalar(k, NG_INT64) : -1;
     L->to_param = plan->search == 1 ? ng_ir_param_scalar(k, NG_INT64) : -1;
+    bool ranked = false;
+    for (int r = 0; plan->parallel && r < plan->nreductions; r++)
+        ranked = ranked || plan->reductions[r].ranked;
+    L->rank_param = ranked ? ng_ir_param_array(k, NG_INT64, 0, true, true) : -1;
+    L->lock_param = ranked ? ng_ir_param_array(k, NG_INT32, 0, true, true) : -1;
+    L->rank = NG_IR_NONE;
     L->err_param = plan->boundscheck ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
     L->pending = &checks;
     L->guard = L->elem = L->elem_n = NG_IR_NONE;
@@ -2765,6 +2791,12 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     }
     NgIrRef outer = NG_IR_NONE;
     L->depth = 0;
+    if (ranked) { /* the start comes before every iteration */
+        L->rank_var = ng_ir_var(k, NG_INT64);
+        push(L, &pre, ng_ir_let(k, L->rank_var, ng_ir_const_i(k, NG_INT64, -1)));
+        NgIrRef none[1] = {0};
+        push(L, &post, ng_ir_store(k, L->rank_param, 0, none, ng_ir_varref(k, L->rank_var)));
+    }
     if (plan->search == 1) { /* starts at "none": the identity of the reduction */
         L->found_var = ng_ir_var(k, NG_INT64);
         push(L, &pre, ng_ir_let(k, L->found_var, ng_ir_const_i(k, NG_INT64, ng_jit_search_none(plan->search_step))));
@@ -2786,12 +2818,30 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
              loop->kind == NG_JIT_S_WHILE ? "while" : "non-range");
     }
     ng_free(priv.v);
+    NgIrRanked rk = {.loop = outer, .nvars = 2, .vars = {-1, ranked ? L->rank_var : -1},
+                     .cells = {-1, L->rank_param}, .lock = L->lock_param, .last = plan->ranked_last};
     if (outer != NG_IR_NONE)
         for (int i = 0; i < L->norder; i++) {
             Sym *s = &L->syms[L->order[i]];
-            if (s->kind == SYM_LOCAL && s->red >= 0)
+            if (s->kind != SYM_LOCAL || s->red < 0)
+                continue;
+            if (!plan->reductions[s->red].ranked) {
                 ng_ir_reduce(k, outer, s->var, plan->reductions[s->red].op);
+            } else if (plan->reductions[s->red].op != NG_NOPS) {
+                rk.vars[0] = s->var, rk.cells[0] = s->param, rk.op = plan->reductions[s->red].op;
+            } else if (rk.nvars < NG_IR_MAX_RANKED) {
+                rk.vars[rk.nvars] = s->var, rk.cells[rk.nvars++] = s->param;
+            } else {
+                fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "more than %d names updated with '%s' in one loop",
+                     NG_IR_MAX_RANKED - 2, "the key");
+            }
         }
+    if (outer != NG_IR_NONE && ranked) {
+        if (rk.vars[0] < 0)
+            fail(L, loop->span.line, NG_ERR_INTERNAL, "a ranked reduction without its key");
+        else
+            ng_ir_reduce_ranked(k, &rk);
+    }
     if (outer != NG_IR_NONE && plan->search == 1)
         ng_ir_reduce(k, outer, L->found_var, ng_jit_search_op(plan->search_step));
     for (int i = 0; i < post.n; i++)
@@ -2829,6 +2879,10 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     }
     else if (L->plan->search == 2)
         info->args[info->nargs++] = (NgJitArg){NG_JIT_START, NG_JIT_ARG_SCALAR, NG_INT64, 0, false, false, true, NG_NOPS};
+    if (L->rank_param >= 0) {
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_RANK, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS};
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_LOCK, NG_JIT_ARG_CELL, NG_INT32, 0, true, false, true, NG_NOPS};
+    }
     if (L->plan->boundscheck)
         info->args[info->nargs++] = (NgJitArg){NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS};
 }
@@ -2897,7 +2951,8 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
     ng_str_catf(out, "|p%d a%d b%d c%d s%d", plan->parallel, plan->atomic, plan->boundscheck, plan->collapse,
                 plan->search * (plan->search_step > 0 ? 1 : -1));
     for (int i = 0; i < plan->nreductions; i++)
-        ng_str_catf(out, " r%s:%d", plan->reductions[i].name ? plan->reductions[i].name : "", plan->reductions[i].op);
+        ng_str_catf(out, " r%s:%d%s", plan->reductions[i].name ? plan->reductions[i].name : "", plan->reductions[i].op,
+                    plan->reductions[i].ranked ? (plan->ranked_last ? "R" : "r") : "");
     for (int i = 0; i < plan->natomics; i++)
         ng_str_catf(out, " a%s", plan->atomics[i] ? plan->atomics[i] : "");
     for (int i = 0; i < plan->nlive_out; i++)

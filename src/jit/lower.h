@@ -86,6 +86,10 @@ enum {
 #define NG_JIT_FROM "__ng_from"   /* find: scalar, the first iteration (0-based) to test */
 #define NG_JIT_TO "__ng_to"       /* find: scalar, one past the last */
 #define NG_JIT_START "__ng_start" /* run: scalar, NG_JIT_FOUND's value */
+/* ... and of a ranked reduction's (before the search's), which GPUs combine
+ * into: the winner's rank (-1 before the launch) and a lock (0 before it). */
+#define NG_JIT_RANK "__ng_rank"   /* cell, int64 */
+#define NG_JIT_LOCK "__ng_lock"   /* cell, int32 */
 
 /* A search's "none found": where the reduction of the loop variable starts
  * (its identity: min for a positive step, max for a negative one). */
@@ -117,8 +121,13 @@ typedef struct NgJitLoopPlan {
     int nreductions;                 /* parallel: scalars combined across iterations */
     struct {
         const char *name;            /* the scalar (bound before the loop) */
-        NgOp op;                     /* NG_OP_ADD, MUL, MAXIMUM, MINIMUM, BITAND, BITOR, BITXOR */
+        NgOp op;                     /* NG_OP_ADD, MUL, MAXIMUM, MINIMUM, BITAND, BITOR, BITXOR;
+                                        NG_NOPS for a name that goes with the ranked key */
+        bool ranked;                 /* the argmax-style update (NgJitReduction.ranked): its
+                                        key (op MAXIMUM or MINIMUM, one per loop) and the names
+                                        assigned with it (op NG_NOPS) */
     } reductions[NG_JIT_MAX_REDUCTIONS];
+    bool ranked_last;                /* ranked: equal keys, the last iteration wins */
     bool atomic;                     /* parallel: scattered `a[e] += v` / `a[e] -= v` updates are
                                         atomic: of the arrays named in atomics[], or of every
                                         array when natomics is 0 */

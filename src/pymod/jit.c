@@ -99,6 +99,7 @@ static NgOp red_op(NgJitRedOp op)
     case NG_JIT_RED_OR: return NG_OP_BITOR;
     case NG_JIT_RED_AND: return NG_OP_BITAND;
     case NG_JIT_RED_XOR: return NG_OP_BITXOR;
+    case NG_JIT_RED_ARGMAX: case NG_JIT_RED_ARGMIN: return NG_NOPS; /* (goes with the ranked key) */
     default: return NG_OP_ADD;
     }
 }
@@ -343,8 +344,10 @@ static void make_plan(const NgJitLoopInfo *info, NgJitLoopPlan *plan)
     for (int i = 0; i < info->nreductions && i < NG_JIT_MAX_REDUCTIONS; i++) {
         plan->reductions[i].name = info->reductions[i].name;
         plan->reductions[i].op = red_op(info->reductions[i].op);
+        plan->reductions[i].ranked = info->reductions[i].ranked;
         plan->nreductions++;
     }
+    plan->ranked_last = info->ranked_last;
     plan->atomic = info->atomic;
     for (int i = 0; i < info->natomics && i < NG_JIT_MAX_ATOMICS; i++)
         plan->atomics[plan->natomics++] = info->atomics[i];
@@ -483,6 +486,12 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             if (st == NG_OK && strcmp(arg->name, NG_JIT_FOUND) == 0) { /* GPUs combine into it: "none" */
                 int64_t none = ng_jit_search_none(plan->search_step);
                 st = ng_array_upload(&cells[a], &none, NULL);
+            } else if (st == NG_OK && strcmp(arg->name, NG_JIT_RANK) == 0) { /* the start's rank */
+                int64_t start = -1;
+                st = ng_array_upload(&cells[a], &start, NULL);
+            } else if (st == NG_OK && strcmp(arg->name, NG_JIT_LOCK) == 0) { /* free */
+                int32_t free_ = 0;
+                st = ng_array_upload(&cells[a], &free_, NULL);
             } else if (st == NG_OK && arg->has_input && vi >= 0) {
                 NgOperand op;
                 NgArray tmp;
