@@ -654,17 +654,87 @@ static void test_scalars(void)
                  "line 10: sequential: reads u before assigning it, so it carries over from one iteration to the next\n"
                  "line 15: sequential: reads v before assigning it, so it carries over from one iteration to the next\n"
                  "line 18: sequential: reads w before assigning it, so it carries over from one iteration to the next\n");
-    /* argmax: best is a max, best_i is not a reduction */
-    CHECK_REPORT("def f(x):\n"
+    /* argmax: best is a ranked max, best_i goes with it; either way round, min, >=, a dead name */
+    CHECK_REPORT("def f(x, y):\n"
                  "    best = x[0]\n"
                  "    best_i = 0\n"
                  "    for i in range(1, x.shape[0]):\n"
                  "        if x[i] > best:\n"
                  "            best = x[i]\n"
                  "            best_i = i\n"
-                 "    return best_i, best\n",
-                 "line 4: sequential: reads best before assigning it, so it carries over from one iteration to the "
-                 "next\n");
+                 "    lo = 0.0\n"
+                 "    at = 0\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        if lo >= x[i] * y[i]:\n"
+                 "            at = i - 1\n"
+                 "            tmp = i\n"
+                 "            lo = x[i] * y[i]\n"
+                 "    return best_i, best, lo, at\n",
+                 "line 4: parallel reduce(max:best) reduce(argmax:best_i)\n"
+                 "line 10: parallel reduce(min:lo) reduce(argmin:at)\n");
+    {
+        const char *rs = "def f(x):\n"
+                         "    best = x[0]\n"
+                         "    k = 0\n"
+                         "    for i in range(x.shape[0]):\n"
+                         "        if x[i] >= best:\n"
+                         "            best = x[i]\n"
+                         "            k = i\n"
+                         "    return best, k\n";
+        NgJitAst *ra;
+        NgJitLoops *rl;
+        CHECK_OK(ng_jit_parse(rs, strlen(rs), "t.py", &ra, NULL));
+        CHECK_OK(ng_jit_analyze(ra, find_def(ra, "f"), &rl));
+        CHECK_EQ_INT(2, rl->items[0].nreductions);
+        CHECK(rl->items[0].ranked_last);
+        for (int i = 0; i < rl->items[0].nreductions; i++)
+            CHECK(rl->items[0].reductions[i].ranked);
+        ng_jit_loops_free(rl);
+        ng_jit_ast_free(ra);
+    }
+    /* not ranked: the index read elsewhere, the key assigned twice, a value reading the key, an else,
+       two updates in one loop, the key compared with something else than its value */
+#define CARRIES(v) "sequential: reads " v " before assigning it, so it carries over from one iteration to the next\n"
+    CHECK_REPORT("def f(x, y):\n"
+                 "    b = x[0]\n"
+                 "    k = 0\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        if x[i] > b:\n"
+                 "            b = x[i]\n"
+                 "            k = i\n"
+                 "        y[i] = k\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        if x[i] > b:\n"
+                 "            b = x[i]\n"
+                 "            k = i\n"
+                 "        if x[i] < 0:\n"
+                 "            b = 0.0\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        if x[i] > b:\n"
+                 "            k = b\n"
+                 "            b = x[i]\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        if x[i] > b:\n"
+                 "            b = x[i]\n"
+                 "            k = i\n"
+                 "        else:\n"
+                 "            k = 0\n"
+                 "    c = 0.0\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        if x[i] > b:\n"
+                 "            b = x[i]\n"
+                 "            k = i\n"
+                 "        if x[i] < c:\n"
+                 "            c = x[i]\n"
+                 "            k = i\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        if x[i] > b:\n"
+                 "            b = y[i]\n"
+                 "            k = i\n"
+                 "    return b, k, c\n",
+                 "line 4: " CARRIES("b") "line 9: " CARRIES("b") "line 15: " CARRIES("b") "line 19: " CARRIES("b")
+                 "line 26: " CARRIES("b") "line 33: " CARRIES("b"));
+#undef CARRIES
     /* privates, continue, tuples; the privates list */
     const char *src = "def f(a, b, n):\n"
                       "    for i in range(n):\n"
