@@ -79,6 +79,8 @@ def main():
         ("a*b+c", lambda: a * b + c, lambda X: (lambda: X[0] * X[1] + X[2]), 6 * 8 * n, "GB/s",
          lambda r: np.allclose(r, x * y + z)),
         ("sum", lambda: a.sum(), lambda X: (lambda: X[0].sum()), 8 * n, "GB/s", lambda r: np.isclose(r, x.sum())),
+        ("argmax", lambda: a.argmax(), lambda X: (lambda: X[0].argmax()), 8 * n, "GB/s",
+         lambda r: int(r) == int(np.argmax(x))),
         ("sum(axis=0)", lambda: m.sum(axis=0), lambda X: (lambda: X[0].reshape(rows, cols).sum(axis=0)), 8 * n,
          "GB/s", lambda r: np.allclose(r, x.reshape(rows, cols).sum(axis=0))),
         ("matmul", lambda: gA @ gB, lambda X: (lambda: X[3] @ X[4]), 2 * mm**3, "TFLOP/s",

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reductions on the current device (NUMGPU_DEVICE) against NumPy on the host:
-a full sum / max / std of 10^7 float64 (and a float32 sum), and a row sum
+a full sum / max / std / argmax of 10^7 float64 (and a float32 sum), and a row sum
 (axis=1) and column sum (axis=0) of a 1000 x 10^4 float64 matrix. Prints
 numgpu's time, NumPy's and the ratio NumPy time / numgpu time (>1: numgpu
 faster). Every result is checked against NumPy first.
@@ -40,6 +40,7 @@ def main():
         ("sum 1e7 float32", lambda: gx32.sum(), lambda: x32.sum()),
         ("max 1e7 float64", lambda: gx.max(), lambda: x.max()),
         ("std 1e7 float64", lambda: gx.std(), lambda: x.std()),
+        ("argmax 1e7 float64", lambda: gx.argmax(), lambda: x.argmax()),
         ("sum(axis=1) 1000x1e4", lambda: gm.sum(axis=1), lambda: m.sum(axis=1)),
         ("sum(axis=0) 1000x1e4", lambda: gm.sum(axis=0), lambda: m.sum(axis=0)),
     ]

@@ -1021,16 +1021,28 @@ static const NgIrRanked *ranked_of(const NgIrKernel *k, NgIrRef loop)
 /* The rank of a worker that never updated: below the start's -1. */
 static void rank_none(Emitter *e) { limit(e, NG_INT64, false); }
 
+/* Whether ranked reduction rk's keys may be NaN and NaN wins. */
+static bool nan_keys(const NgIrKernel *k, const NgIrRanked *rk)
+{
+    return rk->nan_wins && ng_dtype_is_float(k->vars[rk->vars[0]].dtype);
+}
+
 /* `(a) beats (b)` for ranked reduction rk, given C expressions of the two
  * keys and ranks: a has a rank, and a larger key (MINIMUM: smaller) or an
- * equal one with an earlier rank (`last`: later). A NaN b is never beaten. */
+ * equal one with an earlier rank (`last`: later). A NaN b is never beaten,
+ * unless NaN wins: then a NaN a beats any other b, and a NaN b only an
+ * earlier NaN a. */
 static void ranked_beats(Emitter *e, const NgIrRanked *rk, const char *ak, const char *ar, const char *bk,
                          const char *br)
 {
-    const char *cmp = rk->op == NG_OP_MAXIMUM ? ">" : "<";
+    const char *cmp = rk->op == NG_OP_MAXIMUM ? ">" : "<", *order = rk->last ? ">" : "<";
     catf(e, "(%s != ", ar);
     rank_none(e);
-    catf(e, " && (%s %s %s || (%s == %s && %s %s %s)))", ak, cmp, bk, ak, bk, ar, rk->last ? ">" : "<", br);
+    if (nan_keys(e->k, rk))
+        catf(e, " && (%s != %s ? (%s != %s && %s %s %s) : (%s != %s || %s %s %s || (%s == %s && %s %s %s))))", bk,
+             bk, ak, ak, ar, order, br, ak, ak, ak, cmp, bk, ak, bk, ar, order, br);
+    else
+        catf(e, " && (%s %s %s || (%s == %s && %s %s %s)))", ak, cmp, bk, ak, bk, ar, order, br);
 }
 
 /* Parallel loop r with ranked reduction rk on OpenMP: each thread runs its
@@ -1115,7 +1127,10 @@ static void ranked_gpu_combine(Emitter *e, const NgIrRanked *rk, NgIrRef r, bool
         indent(e, depth + 1);
         catf(e, "%s ng_br = (v%d != ", tname(e, NG_INT64), vr);
         rank_none(e);
-        catf(e, " && v%d == ng_bk) ? v%d : ", vk, vr);
+        if (nan_keys(e->k, rk)) /* (the tree's max is NaN when a key is) */
+            catf(e, " && (v%d == ng_bk || (v%d != v%d && ng_bk != ng_bk))) ? v%d : ", vk, vk, vk, vr);
+        else
+            catf(e, " && v%d == ng_bk) ? v%d : ", vk, vr);
         limit(e, NG_INT64, !rk->last);
         cat(e, ";\n");
         block_combine_as(e, "ng_br", NG_INT64, rk->last ? NG_OP_MAXIMUM : NG_OP_MINIMUM, sr, depth + 1);

@@ -117,7 +117,7 @@ enum { NG_IR_MAX_RANKED = 10 }; /* variables of one ranked reduction: key, rank,
  * vars[] together (under a condition of its own), setting vars[1], the rank,
  * to the iteration's rank: an int64 >= 0 that grows with the iteration order.
  * Before the loop the variables hold the starting state, with rank -1 (before
- * every iteration). Each parallel worker starts at the key's identity and no
+ * every iteration) or the rank of the iteration it is a copy of. Each parallel worker starts at the key's identity and no
  * rank; the state after the loop is the best of the start and the workers':
  * the larger key (op MAXIMUM; MINIMUM: the smaller), among equal keys the
  * earlier rank (`last`: the later), a NaN start never replaced. That is the
@@ -125,11 +125,14 @@ enum { NG_IR_MAX_RANKED = 10 }; /* variables of one ranked reduction: key, rank,
  * On GPU targets, workers combine into cells[] (rank-0 array parameters
  * holding the starting state) under the int32 rank-0 `lock` parameter (0
  * before the launch); the top-level STORE of vars[0] into cells[0] after the
- * loop does it, and the other members' STOREs are left out. */
+ * loop does it, and the other members' STOREs are left out (the C target
+ * needs no cells: they may be -1). */
 typedef struct NgIrRanked {
     NgIrRef loop;      /* the FOR node */
     NgOp op;           /* NG_OP_MAXIMUM or NG_OP_MINIMUM */
     bool last;         /* equal keys: the later iteration wins */
+    bool nan_wins;     /* a NaN key beats every other, the earliest NaN wins (np.argmax);
+                          else a NaN start is never beaten and workers never take a NaN */
     int nvars;         /* 2 .. NG_IR_MAX_RANKED */
     int vars[NG_IR_MAX_RANKED];  /* key, rank (int64), companions */
     int cells[NG_IR_MAX_RANKED]; /* the parameters their results go to */

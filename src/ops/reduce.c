@@ -37,6 +37,7 @@ enum { PLAN_FULL, PLAN_ROWS, PLAN_EACH, PLAN_BLOCKS };
 
 #define RED_MAX_BLOCKS 1024      /* partials a full reduction leaves on a GPU */
 #define RED_PER_THREAD 16        /* elements a GPU thread combines before the tree, at least */
+#define RED_RANKED_MIN 32768     /* elements from which a GPU argmax runs in parallel (below: one thread) */
 
 /* finish(): what happens to the accumulator before the store */
 enum { POST_NONE, POST_DIVIDE, POST_DIVIDE_SQRT };
@@ -52,6 +53,8 @@ typedef struct RedKey {
     uint8_t in_contig;    /* input's last (collapsed) axis is unit-stride */
     uint8_t has_mean;     /* var/std: a mean array parameter */
     uint8_t serial;       /* full reduction in one thread (small, on a GPU) */
+    uint8_t ranked;       /* argmin/argmax of a whole array as a ranked reduction (parallel):
+                             1 on cpu; 2 on a GPU, with a key cell and a lock parameter */
     uint8_t post;         /* POST_*: divide by count (mean/var), then sqrt (std) */
     uint8_t half;         /* float16 var/std steps: round to half, divide in float64 (see finish) */
     uint8_t runs;         /* float16: the innermost `runs` reduced loops are one float32 run (see half_steps) */
@@ -190,6 +193,8 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
     int in = ng_ir_param_array(k, (NgDType)key->in, K + R, key->in_contig, false);
     int mean = key->has_mean ? ng_ir_param_array(k, (NgDType)key->mdt, K, true, false) : -1;
     int count = ng_ir_param_scalar(k, NG_INT64);
+    int kcell = key->ranked == 2 ? ng_ir_param_array(k, (NgDType)key->in, 0, true, true) : -1;
+    int lock = key->ranked == 2 ? ng_ir_param_array(k, NG_INT32, 0, true, true) : -1;
     int vk[NG_MAXDIMS], vr[NG_MAXDIMS];
     NgIrRef idx[NG_MAXDIMS];
     for (int d = 0; d < K + R; d++) {
@@ -246,11 +251,19 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
             better = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, anan),
                                   ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, better, xnan));
         }
-        NgIrRef take[2] = {ng_ir_assign(k, acc, x), ng_ir_assign(k, best, ng_ir_varref(k, flat))};
+        NgIrRef at = ng_ir_varref(k, flat);
+        if (key->ranked) { /* the element's flat index from its indices, in parallel */
+            at = ng_ir_varref(k, vr[0]);
+            for (int d = 1; d < R; d++)
+                at = ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_binary(k, NG_OP_MUL, NG_INT64, at,
+                                                                     ng_ir_shape(k, in, K + d)),
+                                  ng_ir_varref(k, vr[d]));
+        }
+        NgIrRef take[2] = {ng_ir_assign(k, acc, x), ng_ir_assign(k, best, at)};
         NgIrRef steps[2] = {ng_ir_if(k, better, ng_ir_block(k, 2, take), NG_IR_NONE),
                             ng_ir_assign(k, flat, ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_varref(k, flat),
                                                                ng_ir_const_i(k, NG_INT64, 1)))};
-        update = ng_ir_block(k, 2, steps);
+        update = key->ranked ? steps[0] : ng_ir_block(k, 2, steps);
     } else {
         NgDType rdt = key->runs ? NG_FLOAT32 : adt;
         update = ng_ir_assign(k, run, ng_ir_binary(k, comb, rdt, ng_ir_varref(k, run),
@@ -259,8 +272,14 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
     NgIrRef red = update;
     for (int d = R - 1; d >= 0; d--) {
         bool outer = d == 0;
-        unsigned flags = (outer && key->plan == PLAN_FULL && !arg && !key->serial) ? NG_IR_PARALLEL : 0;
+        unsigned flags = (outer && key->plan == PLAN_FULL && (!arg || key->ranked) && !key->serial) ? NG_IR_PARALLEL : 0;
         red = loop(k, vr[d], ng_ir_shape(k, in, K + d), red, flags);
+        if (outer && key->ranked) {
+            NgIrRanked rk = {.loop = red, .op = key->op == NG_RED_ARGMAX ? NG_OP_MAXIMUM : NG_OP_MINIMUM,
+                             .nan_wins = true, .nvars = 2, .vars = {acc, best}, .cells = {kcell, out},
+                             .lock = lock};
+            ng_ir_reduce_ranked(k, &rk);
+        }
         if (!arg && key->runs && d == R - key->runs) {
             ng_ir_reduce(k, red, run, comb);
             NgIrRef sum = ng_ir_binary(k, comb, NG_FLOAT32, ng_ir_cast(k, NG_FLOAT32, ng_ir_varref(k, acc)),
@@ -287,9 +306,13 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
     } else {
         init[ni++] = ng_ir_let(k, acc, identity(k, (NgReduceOp)key->op, adt));
     }
-    NgIrRef stmts[6];
+    NgIrRef stmts[7];
     memcpy(stmts, init, sizeof(NgIrRef) * (size_t)ni);
     stmts[ni++] = red;
+    if (kcell >= 0) { /* a GPU's ranked reduction combines into the cells at the key's store */
+        NgIrRef none[1] = {0};
+        stmts[ni++] = ng_ir_store(k, kcell, 0, none, ng_ir_varref(k, acc));
+    }
     stmts[ni++] = ng_ir_store(k, out, K, idx, result);
     NgIrRef body = ng_ir_block(k, ni, stmts);
     for (int d = K - 1; d >= 0; d--)
@@ -430,6 +453,30 @@ static NgStatus run_blocks(const NgArray *a, int R, int64_t n, int64_t stride, R
     return st;
 }
 
+/* The cells a GPU's ranked argmin/argmax combines into, set to the start:
+ * cells[0] (a's dtype) = a's first element, *out (the rank) = 0, cells[1]
+ * (the int32 lock) = 0. */
+static NgStatus ranked_cells(const NgArray *a, const NgArray *out, NgArray *cells)
+{
+    NgDevice *dev = ng_array_device(a);
+    NgArray first;
+    ng_array_view(a, &first);
+    first.ndim = 0;
+    first.size = 1;
+    NgOperand from = {.array = &first}, zero = {.array = NULL, .scalar = {.kind = NG_KIND_INT}};
+    NgStatus st = ng_array_empty(dev, a->dtype, 0, NULL, &cells[0]);
+    if (st == NG_OK)
+        st = ng_op_assign(&cells[0], &from);
+    if (st == NG_OK)
+        st = ng_array_empty(dev, NG_INT32, 0, NULL, &cells[1]);
+    if (st == NG_OK)
+        st = ng_op_assign(&cells[1], &zero);
+    if (st == NG_OK)
+        st = ng_op_assign(out, &zero);
+    ng_array_release(&first);
+    return st;
+}
+
 static int64_t abs64(int64_t x) { return x < 0 ? -x : x; }
 
 /* NumPy's float16 sums and products accumulate in float32 along the
@@ -551,7 +598,13 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
     key.nred = (uint8_t)R;
     key.in_contig = strides[K + R - 1] == 1;
     key.has_mean = mean != NULL;
-    key.serial = K == 0 && dev->be->target->par != NG_PAR_OPENMP;
+    /* argmin/argmax of everything: in parallel (on a real GPU from
+     * RED_RANKED_MIN elements; OpenCL on a CPU runs the strided GPU loop's
+     * branchy body slower than one work-item does; complex and float16
+     * keys: in order) */
+    bool rankable = arg && K == 0 && !ng_dtype_is_complex(a->dtype) && a->dtype != NG_FLOAT16;
+    key.ranked = !rankable ? 0 : !gpu ? 1 : dev->gpu && a->size >= RED_RANKED_MIN ? 2 : 0;
+    key.serial = K == 0 && gpu && !key.ranked;
     if (K == 0)
         key.plan = PLAN_FULL;
     else if (!dev->gpu && !arg && !mean && !key.post && !key.runs && key.acc == key.out && strides[K - 1] == 1 &&
@@ -570,8 +623,17 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
     if (mean)
         ng_kargs_array(args, &n, mean, K, oshape, ostrides);
     args[n++].i = count;
+    NgArray cells[2] = {{0}};
+    if (key.ranked == 2) /* the start: a[0...0] at rank 0; the lock free */
+        st = ranked_cells(a, out, cells);
+    for (int i = 0; st == NG_OK && key.ranked == 2 && i < 2; i++)
+        ng_kargs_array(args, &n, &cells[i], 0, NULL, NULL);
     int64_t extent = K ? (key.plan == PLAN_ROWS && K == 1 ? (oshape[0] + 511) / 512 : oshape[0]) : shape[0];
-    return ng_kernel_launch(kern, args, n, extent, a->size);
+    if (st == NG_OK)
+        st = ng_kernel_launch(kern, args, n, extent, a->size);
+    ng_array_release(&cells[0]);
+    ng_array_release(&cells[1]);
+    return st;
 }
 
 NgStatus ng_op_reduce(NgReduceOp op, const NgArray *a, int naxes, const int *axes, bool keepdims, NgDType dtype,

@@ -374,6 +374,36 @@ def test_argmax_first_nan(dt):
         check_reduce("argmin", m, axis=axis)
 
 
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64, np.int32, np.uint8, np.int8, np.bool_],
+                         ids=dtype_id)
+@pytest.mark.parametrize("kind", ["random", "ties", "nan", "all_nan", "constant", "extremes"])
+def test_argmax_of_a_large_array(dt, kind):
+    """Whole-array argmax/argmin large enough to run in parallel (a ranked reduction: the
+    first of equal values, the first NaN), contiguous and strided."""
+    rng = np.random.default_rng(11)
+    n = 100_003
+    inexact = np.issubdtype(dt, np.floating)
+    if kind in ("nan", "all_nan") and not inexact:
+        pytest.skip("no NaN in %s" % np.dtype(dt).name)
+    x = (rng.random(n) * 100).astype(dt) if kind == "random" else rng.integers(0, 3, n).astype(dt)
+    if kind == "nan":
+        x[rng.integers(1, n, 4)] = np.nan
+    elif kind == "all_nan":
+        x[:] = np.nan
+    elif kind == "constant":
+        x[:] = 1
+    elif kind == "extremes" and dt != np.bool_:  # the lowest and highest values, where workers start
+        info = np.finfo(dt) if inexact else np.iinfo(dt)
+        x[:] = info.min
+        x[n // 2:] = info.max
+        if inexact:
+            x[n // 3] = -np.inf
+            x[n - 5] = np.inf
+    for name in ("argmax", "argmin"):
+        for v in (x, x[::-3], x[7:].reshape(4, -1)[:, ::2]):
+            assert getattr(ng, name)(ng.asarray(v)).item() == getattr(np, name)(v), (name, v.shape)
+
+
 @pytest.mark.parametrize("dt", COMPLEX, ids=dtype_id)
 def test_complex_order_and_nan(dt):
     """min/max/argmin/argmax of complex: NumPy's lexicographic order (real part, then imaginary), ties
