@@ -6,9 +6,15 @@ with prange on the loops the corpus marks parallel, in one run.
     python bench/bench_jit.py [--only saxpy,dot_reduce] [--python-budget 20]
 
 Numba is installed from the package index when missing (pip install numba).
-Plain Python runs at the bench size when a test-size run predicts it fits the
-budget; otherwise its time is extrapolated from the test size by element
-count, and marked "~". Every jit result is compared with Numba's (or
+Plain Python's bench-size time is predicted from its test-size time, scaled by
+the growth of the element count or, when it is more than twice that, by the
+growth of the work, measured as the ratio of serial Numba's (`@njit`, no
+prange) bench-size time to its test-size time (loops whose work grows faster
+than their data: floyd_warshall's n^3 over n^2 elements, nbody's n^2, the time
+steps of heat_2d). Python runs at the bench size when the prediction fits the
+budget; otherwise the prediction stands, marked "~" (serial Numba's growth
+includes the bench size's memory traffic, so for memory-bound loops it may
+overstate Python's). Every jit result is compared with Numba's (or
 Python's) before its time counts. Ratios: >1 means numgpu is faster.
 """
 import argparse
@@ -59,6 +65,21 @@ def timed(fn, args, repeat=3):
         out = fn(*a)
         best = min(best, time.perf_counter() - t)
     return best, out, a
+
+
+def work_ratio(mod, numba, bench_args, test_args):
+    """How much more work the bench size is than the test size, by serial Numba's times
+    (None without Numba, or where Numba cannot compile the case)."""
+    if numba is None:
+        return None
+    try:
+        g = numba.njit(mod.kernel)
+        g(*copy.deepcopy(test_args))
+        t_test = min(timed(g, test_args, repeat=1)[0] for _ in range(5))
+        t_bench = timed(g, bench_args, repeat=1)[0]
+    except Exception:  # noqa: BLE001 - Numba does not support the case
+        return None
+    return t_bench / t_test if t_test > 0 else None
 
 
 def size_of(args):
@@ -131,6 +152,9 @@ def main():
         test_args = mod.inputs("test", np.random.default_rng(0))
         t_small, _, _ = timed(mod.kernel, test_args, repeat=1)
         scale = size_of(bench_args) / size_of(test_args)
+        work = work_ratio(mod, numba, bench_args, test_args)
+        if work is not None and work > 2 * scale:  # the work grows faster than the data
+            scale = work
         if t_small * scale < args.python_budget:
             t_py, out_py, args_py = timed(mod.kernel, bench_args, repeat=1)
             approx = ""
