@@ -7,15 +7,15 @@ with prange on the loops the corpus marks parallel, in one run.
 
 Numba is installed from the package index when missing (pip install numba).
 Plain Python's bench-size time is predicted from its test-size time, scaled by
-the growth of the element count or, when it is more than twice that, by the
+the growth of the element count or, when it is more than 8 times that, by the
 growth of the work, measured as the ratio of serial Numba's (`@njit`, no
 prange) bench-size time to its test-size time (loops whose work grows faster
 than their data: floyd_warshall's n^3 over n^2 elements, nbody's n^2, the time
 steps of heat_2d). Python runs at the bench size when the prediction fits the
 budget; otherwise the prediction stands, marked "~" (serial Numba's growth
-includes the bench size's memory traffic, so for memory-bound loops it may
-overstate Python's). Every jit result is compared with Numba's (or
-Python's) before its time counts. Ratios: >1 means numgpu is faster.
+includes the bench size's memory traffic, a few times slower per element than
+the test size's cache-resident data, hence the margin of 8). Every jit result is compared with Python's where
+Python ran at the bench size, else with Numba's, before its time counts. Ratios: >1 means numgpu is faster.
 """
 import argparse
 import copy
@@ -153,13 +153,12 @@ def main():
         t_small, _, _ = timed(mod.kernel, test_args, repeat=1)
         scale = size_of(bench_args) / size_of(test_args)
         work = work_ratio(mod, numba, bench_args, test_args)
-        if work is not None and work > 2 * scale:  # the work grows faster than the data
+        if work is not None and work > 8 * scale:  # the work grows faster than the data
             scale = work
         if t_small * scale < args.python_budget:
             t_py, out_py, args_py = timed(mod.kernel, bench_args, repeat=1)
             approx = ""
-            if ref is None:
-                ref = (out_py, args_py)
+            ref = (out_py, args_py)  # (Python's answer, where it ran, over Numba's)
         else:
             t_py, approx = t_small * scale, "~"
         # the jit against plain Python at the test size always; at the bench
