@@ -12,15 +12,67 @@ loop nest that can run on the device replaced by
 so a loop the kernel cannot take at run time (a list argument, an
 unsupported construct for the types it meets) simply runs as Python, and
 everything outside loops is the function's own code.
+
+On a device that is not host-visible (a GPU), a NumPy argument that the
+function's own code never touches between its loops (only its shape, ndim,
+dtype, size or len(), or returns it) is uploaded once per call, at its first
+loop, and written back once, at the end of the call, rather than around every
+loop launch (a time-stepping loop launching its inner loops would otherwise
+copy the arrays both ways at every step).
 """
 import ast as _ast
 import functools
 import inspect
 import linecache
 import textwrap
+import threading
 import warnings
 
+import numpy as _np
+
 from . import _core
+
+_SHAPE_ATTRS = frozenset(("shape", "ndim", "dtype", "size"))
+_SIMPLE = (int, float, complex, bool, str, bytes, type(None), _np.generic)
+
+
+def _kept_names(func, launched, params):
+    """The parameters whose arrays may stay on the device between the loops of
+    one call, and the other names the code outside the launched loops reads.
+
+    A parameter qualifies when the function never rebinds it (or declares it
+    global) and the code outside the loops in `launched` (their first lines)
+    only reads its shape, ndim, dtype or size, takes its len() or returns it
+    (alone or in a tuple): then no Python statement of the call reads or
+    writes its elements between two launches."""
+    kept = set(params)
+    for n in _ast.walk(func):
+        if isinstance(n, _ast.Name) and not isinstance(n.ctx, _ast.Load):
+            kept.discard(n.id)
+        elif isinstance(n, (_ast.Global, _ast.Nonlocal)):
+            kept.difference_update(n.names)
+        elif isinstance(n, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.Lambda)) and n is not func:
+            kept.difference_update(a.arg for a in _ast.walk(n.args) if isinstance(a, _ast.arg))
+    reads = set()
+
+    def visit(node, parent, grand):
+        if isinstance(node, (_ast.For, _ast.While)) and node.lineno in launched:
+            return
+        if isinstance(node, _ast.Name) and isinstance(node.ctx, _ast.Load):
+            reads.add(node.id)
+            fine = (isinstance(parent, _ast.Attribute) and parent.attr in _SHAPE_ATTRS) or \
+                   (isinstance(parent, _ast.Call) and isinstance(parent.func, _ast.Name) and
+                    parent.func.id == "len" and node in parent.args) or \
+                   isinstance(parent, _ast.Return) or \
+                   (isinstance(parent, _ast.Tuple) and isinstance(grand, _ast.Return))
+            if not fine:
+                kept.discard(node.id)
+        for child in _ast.iter_child_nodes(node):
+            visit(child, node, parent)
+
+    for stmt in func.body:
+        visit(stmt, func, None)
+    return kept, reads - set(params)
 
 
 class JitFunction:
@@ -33,6 +85,9 @@ class JitFunction:
         self._plan = None
         self._loops = None
         self._launched = {}   # loop index -> "kernel" or the reason it ran as Python
+        self._kept = frozenset()    # parameters whose NumPy arrays may stay on the device (see _kept_names)
+        self._reads = frozenset()   # other names the code outside the launched loops reads
+        self._call = threading.local()  # .keep: the current call's kept arrays (for jit_launch)
 
     # -- compile ---------------------------------------------------------
     def _compile(self):
@@ -95,6 +150,9 @@ class JitFunction:
                                  ["%sif (__ng_r := __ng_launch(%d, locals(), %r)) is None:" % (ind, i, tuple(assigned))] +
                                  body +
                                  ["%selse: %s" % (ind, back)])
+        params = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]
+        kept, reads = _kept_names(func, set(out), params)
+        self._kept, self._reads = frozenset(kept), frozenset(reads)
         plan, ln = [], func.lineno  # from the `def` line: decorators are not re-applied
         while ln <= func.end_lineno:
             if ln in out:
@@ -115,7 +173,7 @@ class JitFunction:
 
     def _launch(self, index, local_vars, assigned):
         result = _core.jit_launch(self._program, index, local_vars, self._fn.__globals__, assigned,
-                                  self._boundscheck, self._first - 1)
+                                  self._boundscheck, self._first - 1, getattr(self._call, "keep", None))
         if isinstance(result, tuple):
             self._launched[index] = result[1]
             return None
@@ -132,7 +190,49 @@ class JitFunction:
                               "Python. Define it in a file to compile its loops." % (self.__name__, exc),
                               RuntimeWarning, stacklevel=2)
                 self._plan, self._loops, self._first = self._fn, [], 1
-        return self._plan(*args, **kwargs)
+        keep = self._keep(args, kwargs) if self._kept else None
+        if not keep:
+            return self._plan(*args, **kwargs)
+        outer = getattr(self._call, "keep", None)
+        self._call.keep = keep
+        try:
+            return self._plan(*args, **kwargs)
+        finally:
+            self._call.keep = outer
+            _core.jit_flush(keep)
+
+    def _keep(self, args, kwargs):
+        """{id(a): [a, None, False]} for the NumPy arguments of this call that may stay
+        on the device between its loops (see _kept_names), or None. Only when every
+        argument is a scalar or an array (a container could reach an array too), and
+        never for an array that may share memory with another argument or with an
+        array the function's own code reads by another name (a global, a closure)."""
+        if not _core.jit_keeps_arrays():
+            return None
+        try:
+            bound = inspect.signature(self._fn).bind(*args, **kwargs)
+        except (TypeError, ValueError):
+            return None  # the call itself raises the right error
+        values = bound.arguments
+        for v in values.values():
+            if not isinstance(v, _SIMPLE + (_np.ndarray, _core.ndarray)):
+                return None
+        cands = [values[p] for p in self._kept if type(values.get(p)) is _np.ndarray]
+        if not cands:
+            return None
+        others = [v for v in values.values() if isinstance(v, _np.ndarray)]
+        closure = dict(zip(self._fn.__code__.co_freevars, (c.cell_contents for c in self._fn.__closure__ or ())))
+        for name in self._reads:
+            v = closure.get(name, self._fn.__globals__.get(name))
+            if isinstance(v, _np.ndarray):
+                others.append(v)
+        keep = {}
+        for a in cands:
+            if id(a) in keep:
+                continue
+            if sum(1 for o in others if _np.may_share_memory(a, o)) == 1:  # itself, once
+                keep[id(a)] = [a, None, False]
+        return keep or None
 
     def loop_report(self):
         """One dict per loop: line (in the file), kind, reductions, atomic, reason, ..."""

@@ -190,8 +190,127 @@ typedef struct Launch {
     PyObject *values[MAXV];    /* their values (borrowed) */
     NgArray arrays[MAXV];      /* numgpu arrays for array variables (views or uploads) */
     bool uploaded[MAXV];       /* arrays[i] is a copy of a host array: write it back if written */
+    PyObject *kept[MAXV];      /* or a view of the call's device copy: its `keep` entry (borrowed) */
     int n;
 } Launch;
+
+/* ---- NumPy arrays kept on the device for one call ----
+ *
+ * `keep` (from JitFunction.__call__, or None) maps id(a) to [a, copy, written]
+ * for the NumPy arguments a the function's own code never touches between
+ * its loops: a is uploaded at its first loop (copy, a numgpu array; None
+ * before), the loops work on the copy, and a written copy goes back into a
+ * once, by jit_flush at the end of the call (or before a loop runs as
+ * Python, which works on a itself). */
+
+/* The entry of NumPy array v in keep (borrowed), or NULL. */
+static PyObject *kept_entry(PyObject *keep, PyObject *v)
+{
+    if (!keep || keep == Py_None || !PyDict_Check(keep))
+        return NULL;
+    PyObject *key = PyLong_FromVoidPtr(v);
+    PyObject *e = key ? PyDict_GetItemWithError(keep, key) : NULL;
+    Py_XDECREF(key);
+    if (!e)
+        PyErr_Clear();
+    return e && PyList_Check(e) && PyList_GET_SIZE(e) == 3 && PyList_GET_ITEM(e, 0) == v ? e : NULL;
+}
+
+/* Copies numgpu array `a` back into the memory of NumPy array `host`. */
+static int write_back(const NgArray *a, PyObject *host)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(host, &view, PyBUF_RECORDS) < 0)
+        return -1;
+    int64_t hs[NG_MAXDIMS];
+    for (int d = 0; d < view.ndim; d++)
+        hs[d] = view.strides[d];
+    NgStatus st = ng_array_download(a, view.buf, hs);
+    PyBuffer_Release(&view);
+    return st == NG_OK ? 0 : (ngpy_raise(st), -1);
+}
+
+/* Writes every written copy in keep back to its array and drops the copies;
+ * 0, or -1 with the first Python error (the other entries are still
+ * written back). */
+static int flush_kept(PyObject *keep)
+{
+    if (!keep || keep == Py_None || !PyDict_Check(keep))
+        return 0;
+    PyObject *et = NULL, *ev = NULL, *etb = NULL;
+    Py_ssize_t pos = 0;
+    PyObject *k, *e;
+    while (PyDict_Next(keep, &pos, &k, &e)) {
+        if (!PyList_Check(e) || PyList_GET_SIZE(e) != 3)
+            continue;
+        PyObject *copy = PyList_GET_ITEM(e, 1);
+        if (copy != Py_None && ngpy_check(copy) && PyObject_IsTrue(PyList_GET_ITEM(e, 2)) == 1 &&
+            write_back(ngpy_arr(copy), PyList_GET_ITEM(e, 0)) < 0) {
+            if (!et)
+                PyErr_Fetch(&et, &ev, &etb);
+            else
+                PyErr_Clear();
+        }
+        Py_INCREF(Py_None);
+        PyList_SetItem(e, 1, Py_None);
+        Py_INCREF(Py_False);
+        PyList_SetItem(e, 2, Py_False);
+    }
+    if (!et)
+        return 0;
+    PyErr_Restore(et, ev, etb);
+    return -1;
+}
+
+/* The bytes [*lo, *hi) NumPy array v spans in host memory; false (no
+ * error) when it has no buffer to look at. */
+static bool host_span(PyObject *v, uintptr_t *lo, uintptr_t *hi)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(v, &view, PyBUF_RECORDS_RO) < 0) {
+        PyErr_Clear();
+        return false;
+    }
+    uintptr_t a = (uintptr_t)view.buf, b = a + (uintptr_t)view.itemsize;
+    bool empty = false;
+    for (int d = 0; d < view.ndim; d++) {
+        Py_ssize_t ext = (view.shape[d] - 1) * view.strides[d];
+        empty = empty || view.shape[d] == 0;
+        if (ext < 0)
+            a -= (uintptr_t)-ext;
+        else
+            b += (uintptr_t)ext;
+    }
+    PyBuffer_Release(&view);
+    *lo = a, *hi = empty ? a : b;
+    return true;
+}
+
+/* Whether the host memory of NumPy arrays v and w may overlap (their device
+ * copies never do, so the launch's own check cannot see it). */
+static bool host_overlap(PyObject *v, PyObject *w)
+{
+    uintptr_t a0, a1, b0, b1;
+    return host_span(v, &a0, &a1) && host_span(w, &b0, &b1) && a0 < b1 && b0 < a1;
+}
+
+/* The device copy of NumPy array v kept in entry e (uploaded now if it has
+ * none yet), viewed into arr; 0, or -1 with a Python error. */
+static int kept_copy(PyObject *e, PyObject *v, NgArray *arr)
+{
+    PyObject *copy = PyList_GET_ITEM(e, 1);
+    if (copy == Py_None || !ngpy_check(copy)) {
+        NgArray up;
+        if (ngpy_to_array(v, NG_NODTYPE, &up) < 0)
+            return -1;
+        copy = ngpy_wrap(&up);
+        if (!copy)
+            return -1;
+        PyList_SetItem(e, 1, copy); /* (steals it) */
+    }
+    ng_array_view(ngpy_arr(copy), arr);
+    return 0;
+}
 
 static void release_view(void *view)
 {
@@ -246,13 +365,14 @@ static int wrap_host_array(PyObject *v, NgDevice *dev, NgArray *arr)
 
 /* The type of one value; 0 if the kernel can use it, 1 if the value makes
  * the loop Python's (why in *why), -1 on a Python error. */
-static int type_of(PyObject *v, const char *name, NgDevice *dev, NgJitVarType *t, NgArray *arr, bool *uploaded,
-                   const char **why)
+static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep, NgJitVarType *t, NgArray *arr,
+                   bool *uploaded, PyObject **kept, const char **why)
 {
     memset(t, 0, sizeof *t);
     t->name = name;
     arr->buf = NULL;
     *uploaded = false;
+    *kept = NULL;
     if (PyModule_Check(v)) {
         const char *mod = PyModule_GetName(v);
         if (!mod)
@@ -288,6 +408,13 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, NgJitVarType *t
         } else if (!scalar && ng_device_host_visible(dev) && (wrapped = wrap_host_array(v, dev, arr)) <= 0) {
             if (wrapped < 0)
                 return -1;
+        } else if (!scalar && (*kept = kept_entry(keep, v)) != NULL) {
+            if (kept_copy(*kept, v, arr) < 0) { /* unsupported dtype: leave it to Python */
+                PyErr_Clear();
+                *kept = NULL;
+                *why = "an array of a dtype numgpu does not support";
+                return 1;
+            }
         } else {
             if (ngpy_to_array(v, NG_NODTYPE, arr) < 0) { /* unsupported dtype: leave it to Python */
                 PyErr_Clear();
@@ -538,20 +665,11 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             Py_XDECREF(v);
         } else if (arg->role == NG_JIT_ARG_ARRAY && arg->written && L->uploaded[vi]) {
             /* in-place semantics for NumPy arguments: copy the result back */
-            Py_buffer view;
-            if (PyObject_GetBuffer(L->values[vi], &view, PyBUF_RECORDS) < 0) {
+            if (write_back(&L->arrays[vi], L->values[vi]) < 0)
                 Py_CLEAR(result);
-                break;
-            }
-            int64_t hs[NG_MAXDIMS];
-            for (int d = 0; d < view.ndim; d++)
-                hs[d] = view.strides[d];
-            st = ng_array_download(&L->arrays[vi], view.buf, hs);
-            PyBuffer_Release(&view);
-            if (st != NG_OK) {
-                Py_CLEAR(result);
-                ngpy_raise(st);
-            }
+        } else if (arg->role == NG_JIT_ARG_ARRAY && arg->written && L->kept[vi]) {
+            Py_INCREF(Py_True); /* (back at the end of the call) */
+            PyList_SetItem(L->kept[vi], 2, Py_True);
         }
     }
     for (int a = 0; a < NG_JIT_MAX_ARGS; a++)
@@ -561,13 +679,42 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
     return result;
 }
 
+static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject *globals, PyObject *assigned,
+                        int boundscheck, int line_offset, PyObject *keep);
+
 static PyObject *f_jit_launch(PyObject *m, PyObject *args)
 {
-    PyObject *capsule, *locals, *globals, *assigned;
+    PyObject *capsule, *locals, *globals, *assigned, *keep = Py_None;
     int index, boundscheck, line_offset;
-    if (!PyArg_ParseTuple(args, "OiO!O!O!pi:jit_launch", &capsule, &index, &PyDict_Type, &locals, &PyDict_Type,
-                          &globals, &PyTuple_Type, &assigned, &boundscheck, &line_offset))
+    if (!PyArg_ParseTuple(args, "OiO!O!O!pi|O:jit_launch", &capsule, &index, &PyDict_Type, &locals, &PyDict_Type,
+                          &globals, &PyTuple_Type, &assigned, &boundscheck, &line_offset, &keep))
         return NULL;
+    PyObject *r = launch(capsule, index, locals, globals, assigned, boundscheck, line_offset, keep);
+    if (r && PyTuple_Check(r) && flush_kept(keep) < 0) /* the loop runs as Python, on the NumPy arrays */
+        Py_CLEAR(r);
+    return r;
+}
+
+static PyObject *f_jit_flush(PyObject *m, PyObject *keep)
+{
+    if (flush_kept(keep) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *f_jit_keeps_arrays(PyObject *m, PyObject *unused)
+{
+    NgDevice *dev = ngpy_device();
+    if (!dev)
+        return NULL;
+    return PyBool_FromLong(!ng_device_host_visible(dev));
+}
+
+/* Runs loop `index` of the program as a kernel: the cells by name (plus
+ * "__ng_note"), or (None, why) when it must run as Python. */
+static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject *globals, PyObject *assigned,
+                        int boundscheck, int line_offset, PyObject *keep)
+{
     Program *p = PyCapsule_GetPointer(capsule, "numgpu.jit.program");
     if (!p)
         return NULL;
@@ -601,7 +748,7 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *args)
             why = "too many free variables";
             goto done;
         }
-        int r = type_of(v, names[i], dev, &L.types[L.n], &L.arrays[L.n], &L.uploaded[L.n], &why);
+        int r = type_of(v, names[i], dev, keep, &L.types[L.n], &L.arrays[L.n], &L.uploaded[L.n], &L.kept[L.n], &why);
         if (r < 0)
             goto done;
         if (r == 1)
@@ -614,7 +761,10 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *args)
      * analysis assumed it); checked conservatively for every array pair */
     for (int i = 0; i < L.n; i++)
         for (int j = i + 1; j < L.n; j++)
-            if (L.types[i].is_array && L.types[j].is_array && ng_array_may_overlap(&L.arrays[i], &L.arrays[j])) {
+            if (L.types[i].is_array && L.types[j].is_array &&
+                (ng_array_may_overlap(&L.arrays[i], &L.arrays[j]) ||
+                 ((L.uploaded[i] || L.kept[i]) && (L.uploaded[j] || L.kept[j]) &&
+                  host_overlap(L.values[i], L.values[j])))) {
                 why = "two array arguments share memory";
                 goto done;
             }
@@ -693,5 +843,8 @@ done:
 PyMethodDef ngpy_jit_functions[] = {
     {"jit_program", f_jit_program, METH_VARARGS, "Parse and analyse a function for @numgpu.jit."},
     {"jit_launch", f_jit_launch, METH_VARARGS, "Run one analysed loop as a kernel."},
+    {"jit_flush", f_jit_flush, METH_O, "Write a call's kept device copies back into their NumPy arrays."},
+    {"jit_keeps_arrays", f_jit_keeps_arrays, METH_NOARGS,
+     "Whether NumPy arguments are copied to the current device (not host-visible)."},
     {NULL},
 };

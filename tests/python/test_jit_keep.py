@@ -1,0 +1,193 @@
+"""@numgpu.jit keeps a NumPy argument on the device between the loops of one
+call when the function's own code never touches its elements between them:
+uploaded once, written back once (on a device that is not host-visible; on
+cpu the loops work on the NumPy memory itself). Every case is compared with
+plain Python, including those where Python code reads or writes the array
+between loops, a loop that runs as Python, aliasing and an exception."""
+import numpy as np
+import pytest
+
+import numgpu
+from numgpu import _core, jit
+
+COPIES = _core.jit_keeps_arrays()  # the device copies NumPy arguments
+
+
+def transfers(f, *args):
+    before = numgpu.stats()
+    out = f(*args)
+    after = numgpu.stats()
+    return out, after["uploads"] - before["uploads"], after["downloads"] - before["downloads"]
+
+
+def heat(u, v, steps, alpha):
+    n, m = u.shape
+    for t in range(steps):
+        for i in range(1, n - 1):
+            for j in range(1, m - 1):
+                v[i, j] = u[i, j] + alpha * (u[i + 1, j] + u[i - 1, j] + u[i, j + 1] + u[i, j - 1] - 4.0 * u[i, j])
+        for i in range(1, n - 1):
+            for j in range(1, m - 1):
+                u[i, j] = v[i, j]
+    return u
+
+
+def grid(n=40, m=33):
+    return np.random.default_rng(0).random((n, m))
+
+
+def test_time_steps_upload_once_and_write_back_once():
+    u, v = grid(), np.zeros((40, 33))
+    pu, pv = u.copy(), v.copy()
+    want = heat(pu, pv, 12, 0.1)
+    got, up, down = transfers(jit(heat), u, v, 12, 0.1)
+    assert got is u  # the caller's own array, updated in place
+    np.testing.assert_allclose(u, pu, rtol=1e-12)
+    np.testing.assert_allclose(v, pv, rtol=1e-12)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    if COPIES:
+        assert (up, down) == (2, 2)  # 24 launches
+    else:
+        assert (up, down) == (0, 0)
+
+
+def read_between(x, y):
+    n = len(x)
+    for i in range(n):
+        x[i] = x[i] * 2.0
+    first = x[0] + x[n - 1]  # the function reads x between its loops
+    for i in range(n):
+        y[i] = x[i] + first
+    return first
+
+
+def write_between(x, y):
+    for i in range(x.shape[0]):
+        x[i] += 1.0
+    x[3] = -5.0  # and writes it
+    for i in range(x.shape[0]):
+        y[i] = x[i] * 3.0
+
+
+def python_loop_between(x, y, out):
+    for i in range(x.shape[0]):
+        x[i] = x[i] + 1.0
+    seen = []
+    for i in range(x.shape[0]):  # a list: this loop stays Python, on the NumPy array
+        seen.append(x[i])
+    for i in range(x.shape[0]):
+        y[i] = x[i] * 2.0
+    out[0] = len(seen)
+    return sum(seen)
+
+
+@pytest.mark.parametrize("fn", [read_between, write_between, python_loop_between])
+def test_python_between_loops_sees_and_makes_the_current_values(fn):
+    n = 5000
+    x, y, out = np.arange(n, dtype=np.float64), np.zeros(n), np.zeros(1)
+    args = (x, y, out) if fn is python_loop_between else (x, y)
+    plain = [a.copy() for a in args]
+    want = fn(*plain)
+    got = jit(fn)(*args)
+    assert got == want
+    for a, p in zip(args, plain):
+        np.testing.assert_array_equal(a, p)
+
+
+def twice(x, y):
+    for i in range(x.shape[0]):
+        y[i] = x[i] + 1.0
+    for i in range(x.shape[0]):
+        x[i] = y[i] * 2.0
+
+
+def test_the_same_array_twice_and_overlapping_views():
+    a = np.arange(1000, dtype=np.float64)
+    b = a.copy()
+    jit(twice)(a, a)  # aliased: each launch on the current values
+    twice(b, b)
+    np.testing.assert_array_equal(a, b)
+    c = np.arange(1001, dtype=np.float64)
+    d = c.copy()
+    jit(twice)(c[1:], c[:-1])
+    twice(d[1:], d[:-1])
+    np.testing.assert_array_equal(c, d)
+
+
+G = np.zeros(100)
+
+
+def uses_global(x):
+    for i in range(x.shape[0]):
+        x[i] = i * 1.5
+    s = G[10]  # the same array as x, by another name
+    for i in range(x.shape[0]):
+        x[i] = x[i] + s
+    return s
+
+
+def test_an_argument_that_is_also_a_global():
+    G[:] = 0.0
+    want = uses_global(G.copy())  # a copy: G[10] stays 0
+    G[:] = 0.0
+    got = jit(uses_global)(G)
+    assert got == 15.0 and want == 0.0  # (Python on G itself reads 15.0)
+    G[:] = 0.0
+    assert uses_global(G) == got
+
+
+class Boom(Exception):
+    pass
+
+
+def fails_after_a_loop(x, bad):
+    for i in range(x.shape[0]):
+        x[i] = x[i] * 10.0
+    if bad:
+        raise Boom("after the first loop")
+    for i in range(x.shape[0]):
+        x[i] = 0.0
+
+
+def test_an_exception_still_writes_back():
+    x = np.arange(50, dtype=np.float64)
+    with pytest.raises(Boom):
+        jit(fails_after_a_loop)(x, True)
+    np.testing.assert_array_equal(x, np.arange(50) * 10.0)
+
+
+def container_arg(x, parts):
+    for i in range(x.shape[0]):
+        x[i] = x[i] + 1.0
+    parts[0][0] = 100.0  # an array reached through a list
+    for i in range(x.shape[0]):
+        x[i] = x[i] * 2.0
+
+
+def test_an_array_inside_a_container_argument():
+    x = np.zeros(20)
+    jit(container_arg)(x, [x])
+    y = np.zeros(20)
+    container_arg(y, [y])
+    np.testing.assert_array_equal(x, y)
+
+
+def half_between(x, h, y):
+    for i in range(x.shape[0]):
+        x[i] = x[i] + 1.0
+    for i in range(x.shape[0]):  # float16: compiled, but it runs as Python when it meets the dtype
+        h[i] = x[i] * 0.5
+    for i in range(x.shape[0]):
+        y[i] = x[i] * 2.0 + h[i]
+
+
+def test_a_loop_that_runs_as_python_sees_the_kept_arrays():
+    n = 3000
+    args = (np.arange(n, dtype=np.float64), np.zeros(n, dtype=np.float16), np.zeros(n))
+    plain = [a.copy() for a in args]
+    half_between(*plain)
+    f = jit(half_between)
+    f(*args)
+    assert f.loop_report()[1]["kind"] == "python"
+    for a, p in zip(args, plain):
+        np.testing.assert_array_equal(a, p)
