@@ -1109,10 +1109,13 @@ static void ranked_gpu_combine(Emitter *e, const NgIrRanked *rk, NgIrRef r, bool
     const char *gp = e->t->global_ptr;
     NgDType kt = e->k->vars[rk->vars[0]].dtype;
     int vk = rk->vars[0], vr = rk->vars[1];
-    char cell[NG_IR_MAX_RANKED][96], ak[24], ar[24];
-    for (int i = 0; i < rk->nvars; i++)
-        snprintf(cell[i], sizeof cell[i], "(*(volatile %s%s *)&a%d[0])", gp,
-                 tname(e, e->k->vars[rk->vars[i]].dtype), rk->cells[i]);
+    /* the cells as values (read, a float16 widened) and as places (written, a float16 narrowed) */
+    char cell[NG_IR_MAX_RANKED][112], place[NG_IR_MAX_RANKED][96], ak[24], ar[24];
+    for (int i = 0; i < rk->nvars; i++) {
+        NgDType t = e->k->vars[rk->vars[i]].dtype;
+        snprintf(place[i], sizeof place[i], "(*(volatile %s%s *)&a%d[0])", gp, sname(e, t), rk->cells[i]);
+        snprintf(cell[i], sizeof cell[i], t == NG_FLOAT16 ? "ng_h2f(%s)" : "%s", place[i]);
+    }
     snprintf(ak, sizeof ak, "v%d", vk);
     snprintf(ar, sizeof ar, "v%d", vr);
     indent(e, depth);
@@ -1159,7 +1162,8 @@ static void ranked_gpu_combine(Emitter *e, const NgIrRanked *rk, NgIrRef r, bool
     cat(e, " {\n");
     for (int i = 0; i < rk->nvars; i++) {
         indent(e, depth + 4);
-        catf(e, "%s = v%d;\n", cell[i], rk->vars[i]);
+        catf(e, e->k->vars[rk->vars[i]].dtype == NG_FLOAT16 ? "%s = ng_f2h(v%d);\n" : "%s = v%d;\n", place[i],
+             rk->vars[i]);
     }
     indent(e, depth + 3);
     cat(e, "}\n");

@@ -478,7 +478,21 @@ static void promote(NgDType a, bool aw, NgDType b, bool bw, NgDType *dt, bool *w
  * stay Python for now (their scalar semantics are not lowered yet). */
 static bool usable(NgDType dt)
 {
-    return dt >= 0 && dt < NG_NTYPES && ng_dtype_info(dt)->supported && dt != NG_FLOAT16 && !ng_dtype_is_complex(dt);
+    return dt >= 0 && dt < NG_NTYPES && ng_dtype_info(dt)->supported && !ng_dtype_is_complex(dt);
+}
+
+/* x rounded to the nearest float16 (ties to even), as a double: what a
+ * constant becomes in float16 arithmetic (NumPy converts the Python number
+ * to the array's half first). */
+static double round_half(double x)
+{
+    if (x != x || x == 0 || isinf(x))
+        return x;
+    int e;
+    frexp(fabs(x), &e); /* |x| in [2^(e-1), 2^e) */
+    int ex = e - 1 < -14 ? -14 : e - 1; /* (subnormals: a fixed quantum of 2^-24) */
+    double q = ldexp(1.0, ex - 10), r = nearbyint(fabs(x) / q) * q;
+    return copysign(r >= 65520.0 ? INFINITY : r, x);
 }
 
 static Val mkval(NgIrRef r, NgDType dt, bool weak, bool nonneg)
@@ -498,6 +512,8 @@ static NgIrRef as(Lower *L, Val v, NgDType dt)
         bool from_float = ng_dtype_is_float((NgDType)n->dtype);
         if (dt == NG_BOOL)
             return ng_ir_const_i(L->k, dt, from_float ? n->c.f != 0 : n->c.i != 0);
+        if (dt == NG_FLOAT16)
+            return ng_ir_const_f(L->k, dt, round_half(from_float ? n->c.f : (double)n->c.i));
         if (ng_dtype_is_float(dt) && from_float)
             return ng_ir_const_f(L->k, dt, dt == NG_FLOAT32 ? (double)(float)n->c.f : n->c.f);
         if (ng_dtype_is_float(dt) && n->c.i == (int64_t)(double)n->c.i)
@@ -2079,7 +2095,7 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         Val sum = arith(L, s->op, cur, rhs, line);
         if (sum.r == NG_IR_NONE)
             return;
-        if (sum.dt != adt) {
+        if (sum.dt != adt || adt == NG_FLOAT16) { /* (no atomic add rounds to half) */
             fail(L, line, NG_ERR_UNSUPPORTED,
                  "an atomic update of %s elements with a %s value is not supported in a compiled loop",
                  ng_dtype_info(adt)->name, type_name(rhs));
@@ -2825,7 +2841,11 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
             Sym *s = &L->syms[L->order[i]];
             if (s->kind != SYM_LOCAL || s->red < 0)
                 continue;
-            if (!plan->reductions[s->red].ranked) {
+            if (!plan->reductions[s->red].ranked && s->dt == NG_FLOAT16) {
+                /* (a float16 sum rounds after every step, in order: no parallel tree gives that) */
+                fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a float16 reduction ('%s') cannot run in parallel",
+                     s->name);
+            } else if (!plan->reductions[s->red].ranked) {
                 ng_ir_reduce(k, outer, s->var, plan->reductions[s->red].op);
             } else if (plan->reductions[s->red].op != NG_NOPS) {
                 rk.vars[0] = s->var, rk.cells[0] = s->param, rk.op = plan->reductions[s->red].op;

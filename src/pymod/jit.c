@@ -682,6 +682,21 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
 static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject *globals, PyObject *assigned,
                         int boundscheck, int line_offset, PyObject *keep);
 
+/* A sequential plan's live-out names: those in `assigned` (the names the
+ * loop assigns) not bound before it (those are cells already); -1 on a
+ * Python error. */
+static int live_out(NgJitLoopPlan *plan, PyObject *assigned, const Launch *L)
+{
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(assigned) && plan->nlive_out < NG_JIT_MAX_LIVE_OUT; i++) {
+        const char *nm = PyUnicode_AsUTF8(PyTuple_GET_ITEM(assigned, i));
+        if (!nm)
+            return -1;
+        if (index_of(L, nm) < 0)
+            plan->live_out[plan->nlive_out++] = nm;
+    }
+    return 0;
+}
+
 static PyObject *f_jit_launch(PyObject *m, PyObject *args)
 {
     PyObject *capsule, *locals, *globals, *assigned, *keep = Py_None;
@@ -785,14 +800,8 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 plan.collapse++;
                 cur = j;
             }
-    } else { /* in order: the names the loop assigns come back to the host */
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(assigned) && plan.nlive_out < NG_JIT_MAX_LIVE_OUT; i++) {
-            const char *nm = PyUnicode_AsUTF8(PyTuple_GET_ITEM(assigned, i));
-            if (!nm)
-                goto done;
-            if (index_of(&L, nm) < 0) /* bound before the loop: a cell already */
-                plan.live_out[plan.nlive_out++] = nm;
-        }
+    } else if (live_out(&plan, assigned, &L) < 0) { /* in order: the names the loop assigns come back */
+        goto done;
     }
     if (info->search) {
         /* find the iteration that breaks in parallel, in chunks of the range
@@ -832,6 +841,17 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
         }
     }
     result = run_kernel(p, info, &L, &plan, dev, sargs, line_offset, note, &why, NULL);
+    if (!result && !PyErr_Occurred() && plan.parallel && !plan.search) {
+        /* the parallel form is beyond the lowering (a float16 sum): in order, which is always right */
+        NgJitLoopPlan seq;
+        memset(&seq, 0, sizeof seq);
+        seq.boundscheck = plan.boundscheck;
+        char in_order[200];
+        snprintf(in_order, sizeof in_order, "kernel (one thread: %s)", why ? why : "in order");
+        const char *why_seq = NULL;
+        if (live_out(&seq, assigned, &L) == 0)
+            result = run_kernel(p, info, &L, &seq, dev, sargs, line_offset, in_order, &why_seq, NULL);
+    }
 done:
     launch_clear(&L);
     ng_free(names);
