@@ -36,6 +36,10 @@ _SHAPE_ATTRS = frozenset(("shape", "ndim", "dtype", "size"))
 _SIMPLE = (int, float, complex, bool, str, bytes, type(None), _np.generic)
 
 
+_SAFE_CALLS = frozenset(("len", "range", "int", "float", "bool", "abs", "min", "max", "round"))
+_MODULES = frozenset(("np", "numpy", "math"))
+
+
 def _kept_names(func, launched, params):
     """The parameters whose arrays may stay on the device between the loops of
     one call, and the other names the code outside the launched loops reads.
@@ -43,8 +47,10 @@ def _kept_names(func, launched, params):
     A parameter qualifies when the function never rebinds it (or declares it
     global) and the code outside the loops in `launched` (their first lines)
     only reads its shape, ndim, dtype or size, takes its len() or returns it
-    (alone or in a tuple): then no Python statement of the call reads or
-    writes its elements between two launches."""
+    (alone or in a tuple), outside any nested def or lambda. And none does
+    when that code calls anything but a few builtins (len, range, int, float,
+    bool, abs, min, max, round) and np./numpy./math. functions: a helper, a
+    method or eval could reach the array without naming it."""
     kept = set(params)
     for n in _ast.walk(func):
         if isinstance(n, _ast.Name) and not isinstance(n.ctx, _ast.Load):
@@ -54,24 +60,35 @@ def _kept_names(func, launched, params):
         elif isinstance(n, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.Lambda)) and n is not func:
             kept.difference_update(a.arg for a in _ast.walk(n.args) if isinstance(a, _ast.arg))
     reads = set()
+    calls_out = []
 
-    def visit(node, parent, grand):
+    def visit(node, parent, grand, nested):
         if isinstance(node, (_ast.For, _ast.While)) and node.lineno in launched:
             return
+        nested = nested or isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.Lambda))
+        if isinstance(node, _ast.Call):
+            f = node.func
+            if not ((isinstance(f, _ast.Name) and f.id in _SAFE_CALLS) or
+                    (isinstance(f, _ast.Attribute) and isinstance(f.value, _ast.Name) and f.value.id in _MODULES)):
+                calls_out.append(node)
         if isinstance(node, _ast.Name) and isinstance(node.ctx, _ast.Load):
             reads.add(node.id)
-            fine = (isinstance(parent, _ast.Attribute) and parent.attr in _SHAPE_ATTRS) or \
-                   (isinstance(parent, _ast.Call) and isinstance(parent.func, _ast.Name) and
-                    parent.func.id == "len" and node in parent.args) or \
-                   isinstance(parent, _ast.Return) or \
-                   (isinstance(parent, _ast.Tuple) and isinstance(grand, _ast.Return))
+            fine = not nested and (
+                (isinstance(parent, _ast.Attribute) and parent.attr in _SHAPE_ATTRS and
+                 isinstance(parent.ctx, _ast.Load)) or
+                (isinstance(parent, _ast.Call) and isinstance(parent.func, _ast.Name) and
+                 parent.func.id == "len" and node in parent.args) or
+                isinstance(parent, _ast.Return) or
+                (isinstance(parent, _ast.Tuple) and isinstance(grand, _ast.Return)))
             if not fine:
                 kept.discard(node.id)
         for child in _ast.iter_child_nodes(node):
-            visit(child, node, parent)
+            visit(child, node, parent, nested)
 
     for stmt in func.body:
-        visit(stmt, func, None)
+        visit(stmt, func, None, False)
+    if calls_out:
+        kept.clear()
     return kept, reads - set(params)
 
 
@@ -166,7 +183,10 @@ class JitFunction:
         namespace = dict(self._fn.__globals__)
         if self._fn.__closure__:
             for name, cell in zip(self._fn.__code__.co_freevars, self._fn.__closure__):
-                namespace[name] = cell.cell_contents
+                try:
+                    namespace[name] = cell.cell_contents
+                except ValueError:  # not bound yet: reading it raises NameError, as in Python
+                    pass
         namespace["__ng_launch"] = self._launch
         exec(compile(code, filename, "exec"), namespace)
         return namespace[self._fn.__name__]
@@ -205,23 +225,32 @@ class JitFunction:
         """{id(a): [a, None, False]} for the NumPy arguments of this call that may stay
         on the device between its loops (see _kept_names), or None. Only when every
         argument is a scalar or an array (a container could reach an array too), and
-        never for an array that may share memory with another argument or with an
-        array the function's own code reads by another name (a global, a closure)."""
+        never for a read-only array, nor one that may share memory with another
+        argument (defaults included) or with an array the function's own code reads
+        by another name (a global, a closure). (The loops themselves may read such
+        a name: the launch then writes the kept copy back first.)"""
         if not _core.jit_keeps_arrays():
             return None
         try:
             bound = inspect.signature(self._fn).bind(*args, **kwargs)
         except (TypeError, ValueError):
             return None  # the call itself raises the right error
+        bound.apply_defaults()  # (a default may be an array passed in as well)
         values = bound.arguments
         for v in values.values():
             if not isinstance(v, _SIMPLE + (_np.ndarray, _core.ndarray)):
                 return None
-        cands = [values[p] for p in self._kept if type(values.get(p)) is _np.ndarray]
+        cands = [values[p] for p in self._kept
+                 if type(values.get(p)) is _np.ndarray and values[p].flags.writeable]  # (read-only: raise at once)
         if not cands:
             return None
         others = [v for v in values.values() if isinstance(v, _np.ndarray)]
-        closure = dict(zip(self._fn.__code__.co_freevars, (c.cell_contents for c in self._fn.__closure__ or ())))
+        closure = {}
+        for name, cell in zip(self._fn.__code__.co_freevars, self._fn.__closure__ or ()):
+            try:
+                closure[name] = cell.cell_contents
+            except ValueError:  # an empty cell (bound later)
+                pass
         for name in self._reads:
             v = closure.get(name, self._fn.__globals__.get(name))
             if isinstance(v, _np.ndarray):

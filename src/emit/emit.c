@@ -1236,7 +1236,7 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         e->out = saved;
         indent(e, depth);
         catf(e, "#pragma omp %sfor%s schedule(static)%s%s\n", team ? "" : "parallel ",
-             builtin && innermost && has_reductions(e->k, r) ? " simd" : "",
+             builtin && innermost && has_reductions(e->k, r) && !ranked_of(e->k, r) ? " simd" : "",
              team ? "" : " if(ng_work >= NG_PAR_MIN_WORK)", clauses.s);
         ng_str_free(&clauses);
     } else if (has_reductions(e->k, r) && innermost && e->t->par == NG_PAR_OPENMP) {

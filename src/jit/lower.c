@@ -2858,7 +2858,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         }
     if (outer != NG_IR_NONE && ranked) {
         if (rk.vars[0] < 0)
-            fail(L, loop->span.line, NG_ERR_INTERNAL, "a ranked reduction without its key");
+            fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a ranked reduction without its key");
         else
             ng_ir_reduce_ranked(k, &rk);
     }

@@ -216,12 +216,22 @@ static PyObject *kept_entry(PyObject *keep, PyObject *v)
     return e && PyList_Check(e) && PyList_GET_SIZE(e) == 3 && PyList_GET_ITEM(e, 0) == v ? e : NULL;
 }
 
-/* Copies numgpu array `a` back into the memory of NumPy array `host`. */
+/* Copies numgpu array `a` back into the memory of NumPy array `host`, which
+ * must still have a's shape and item size. */
 static int write_back(const NgArray *a, PyObject *host)
 {
     Py_buffer view;
     if (PyObject_GetBuffer(host, &view, PyBUF_RECORDS) < 0)
         return -1;
+    bool same = view.ndim == a->ndim && view.itemsize == ng_array_itemsize(a);
+    for (int d = 0; same && d < view.ndim; d++)
+        same = view.shape[d] == a->shape[d];
+    if (!same) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_RuntimeError, "numgpu.jit: a NumPy argument changed its shape or dtype during the "
+                                            "call; its device copy cannot be written back");
+        return -1;
+    }
     int64_t hs[NG_MAXDIMS];
     for (int d = 0; d < view.ndim; d++)
         hs[d] = view.strides[d];
@@ -292,6 +302,31 @@ static bool host_overlap(PyObject *v, PyObject *w)
 {
     uintptr_t a0, a1, b0, b1;
     return host_span(v, &a0, &a1) && host_span(w, &b0, &b1) && a0 < b1 && b0 < a1;
+}
+
+/* Before NumPy array v, not kept itself, is uploaded for a launch: the kept
+ * arrays whose memory it may share are written back and dropped, so that it
+ * sees (and its write-back does not lose) their latest values. */
+static int sync_overlapping(PyObject *keep, PyObject *v)
+{
+    if (!keep || keep == Py_None || !PyDict_Check(keep))
+        return 0;
+    Py_ssize_t pos = 0;
+    PyObject *k, *e;
+    while (PyDict_Next(keep, &pos, &k, &e)) {
+        if (!PyList_Check(e) || PyList_GET_SIZE(e) != 3 || PyList_GET_ITEM(e, 1) == Py_None ||
+            !host_overlap(PyList_GET_ITEM(e, 0), v))
+            continue;
+        PyObject *copy = PyList_GET_ITEM(e, 1);
+        if (ngpy_check(copy) && PyObject_IsTrue(PyList_GET_ITEM(e, 2)) == 1 &&
+            write_back(ngpy_arr(copy), PyList_GET_ITEM(e, 0)) < 0)
+            return -1;
+        Py_INCREF(Py_None);
+        PyList_SetItem(e, 1, Py_None);
+        Py_INCREF(Py_False);
+        PyList_SetItem(e, 2, Py_False);
+    }
+    return 0;
 }
 
 /* The device copy of NumPy array v kept in entry e (uploaded now if it has
@@ -408,7 +443,9 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
         } else if (!scalar && ng_device_host_visible(dev) && (wrapped = wrap_host_array(v, dev, arr)) <= 0) {
             if (wrapped < 0)
                 return -1;
-        } else if (!scalar && (*kept = kept_entry(keep, v)) != NULL) {
+        } else if (!scalar && (*kept = kept_entry(keep, v)) == NULL && sync_overlapping(keep, v) < 0) {
+            return -1;
+        } else if (*kept) {
             if (kept_copy(*kept, v, arr) < 0) { /* unsupported dtype: leave it to Python */
                 PyErr_Clear();
                 *kept = NULL;
@@ -467,7 +504,11 @@ static NgStatus build_loop(const void *ctx, NgIrKernel *k)
 static void make_plan(const NgJitLoopInfo *info, NgJitLoopPlan *plan)
 {
     memset(plan, 0, sizeof *plan);
-    plan->parallel = info->kind == NG_JIT_LOOP_PARALLEL;
+    /* (more reductions or atomic arrays than a plan holds: in order, which is always right) */
+    plan->parallel = info->kind == NG_JIT_LOOP_PARALLEL && info->nreductions <= NG_JIT_MAX_REDUCTIONS &&
+                     info->natomics <= NG_JIT_MAX_ATOMICS;
+    if (!plan->parallel)
+        return;
     for (int i = 0; i < info->nreductions && i < NG_JIT_MAX_REDUCTIONS; i++) {
         plan->reductions[i].name = info->reductions[i].name;
         plan->reductions[i].op = red_op(info->reductions[i].op);

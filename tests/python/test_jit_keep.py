@@ -191,3 +191,142 @@ def test_a_loop_that_runs_as_python_sees_the_kept_arrays():
     assert f.loop_report()[1]["kind"] == "python"
     for a, p in zip(args, plain):
         np.testing.assert_array_equal(a, p)
+
+
+# ---- ways to reach a kept array without naming it (each must see current values) ----
+
+GA = np.zeros(8)
+GA_VIEW = GA[:]
+GB = np.zeros(8)
+GB_VIEW = GB[:]
+GK = np.zeros(4)
+GD = np.zeros(4)
+
+
+def view_read_in_a_loop(a, out):
+    for i in range(a.shape[0]):
+        a[i] = i + 1.0
+    for i in range(out.shape[0]):
+        out[i] = GA_VIEW[i]  # the same memory as a, by a global view
+
+
+def view_written_in_a_loop(a):
+    for i in range(a.shape[0]):
+        a[i] = 1.0
+    for i in range(8):
+        GB_VIEW[i] = GB_VIEW[i] + 10.0
+    for i in range(a.shape[0]):
+        a[i] = a[i] + 1.0
+
+
+def _bump():
+    GK[0] += 100.0
+
+
+def helper_between(a):
+    for i in range(a.shape[0]):
+        a[i] += 1.0
+    _bump()  # writes a through the global
+    for i in range(a.shape[0]):
+        a[i] += 1.0
+
+
+def default_alias(a, b=GD):
+    for i in range(a.shape[0]):
+        a[i] += 1.0
+    b[0] = 50.0
+    for i in range(a.shape[0]):
+        a[i] += 1.0
+
+
+def eval_between(a):
+    for i in range(a.shape[0]):
+        a[i] += 1.0
+    s = eval("a[0]")
+    for i in range(a.shape[0]):
+        a[i] += s
+    return s
+
+
+def nested_def_between(a):
+    for i in range(a.shape[0]):
+        a[i] += 1.0
+
+    def get():
+        return a
+    get()[0] = 100.0
+    for i in range(a.shape[0]):
+        a[i] += 1.0
+
+
+def reshape_between(a):
+    for i in range(a.shape[0]):
+        a[i] = i
+    a.shape = (2, a.shape[0] // 2)
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            a[i, j] = a[i, j] * 10 + i
+    return a
+
+
+def test_globals_views_helpers_defaults_eval_and_nested_defs():
+    GA[:] = 0
+    out = np.zeros(8)
+    jit(view_read_in_a_loop)(GA, out)
+    np.testing.assert_array_equal(out, np.arange(1, 9))
+    GB[:] = 0
+    jit(view_written_in_a_loop)(GB)
+    np.testing.assert_array_equal(GB, np.full(8, 12.0))
+    GK[:] = 0
+    jit(helper_between)(GK)
+    np.testing.assert_array_equal(GK, [102, 2, 2, 2])
+    GD[:] = 0
+    jit(default_alias)(GD)
+    np.testing.assert_array_equal(GD, [51, 2, 2, 2])
+    x = np.zeros(3)
+    assert jit(eval_between)(x) == 1.0
+    np.testing.assert_array_equal(x, [2, 2, 2])
+    y = np.zeros(3)
+    jit(nested_def_between)(y)
+    np.testing.assert_array_equal(y, [101, 2, 2])
+    z, w = np.zeros(200_000), np.zeros(200_000)
+    np.testing.assert_array_equal(jit(reshape_between)(z), reshape_between(w))
+
+
+def read_only_first(a, b):
+    for i in range(b.shape[0]):
+        b[i] = 2.0
+    for i in range(a.shape[0]):
+        a[i] = 1.0
+    for i in range(b.shape[0]):
+        b[i] = 3.0
+
+
+def test_a_read_only_argument_fails_at_its_loop():
+    ro, b = np.zeros(3), np.zeros(3)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError):
+        jit(read_only_first)(ro, b)
+    np.testing.assert_array_equal(b, [2, 2, 2])  # the loop before ran, the one after did not
+
+
+def nine_sums(a):
+    s1 = s2 = s3 = s4 = s5 = s6 = s7 = s8 = s9 = 0.0
+    for i in range(a.shape[0]):
+        s1 += a[i]
+        s2 += a[i]
+        s3 += a[i]
+        s4 += a[i]
+        s5 += a[i]
+        s6 += a[i]
+        s7 += a[i]
+        s8 += a[i]
+        s9 += a[i] * 2.0
+    return s1, s2, s3, s4, s5, s6, s7, s8, s9
+
+
+def test_more_reductions_than_a_plan_holds_run_in_order():
+    x = np.arange(50_000, dtype=np.float64)
+    f = jit(nine_sums)
+    assert f(x.copy()) == nine_sums(x.copy())
+    assert f.loop_report()[0]["ran"] == "kernel (one thread)"
