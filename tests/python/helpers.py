@@ -1,7 +1,8 @@
 """Shared helpers of the numgpu test suite: NumPy is the oracle.
 
 assert_same(ng_result, np_result) checks a numgpu result against NumPy's for
-the same inputs: type, shape, dtype and values. data(dtype, shape, ...) makes
+the same inputs: type, shape, dtype and values. jit_same(fn, *args) checks
+@numgpu.jit(fn) against plain Python's fn on copies of the same arguments. data(dtype, shape, ...) makes
 reproducible inputs for every dtype, kept inside a domain where the test needs
 one (positive, unit interval, small, nonzero).
 """
@@ -183,3 +184,32 @@ def case_id(v):
     if isinstance(v, np.dtype):
         return v.name
     return repr(v) if not isinstance(v, str) else v
+
+
+def _same_value(g, w):
+    if isinstance(w, tuple):
+        return isinstance(g, tuple) and len(g) == len(w) and all(_same_value(a, b) for a, b in zip(g, w))
+    if isinstance(w, np.ndarray):
+        return np.array_equal(np.asarray(g), w, equal_nan=w.dtype.kind in "fc")
+    return g == w or (g != g and w != w)  # (NaN where Python gives NaN)
+
+
+def jit_same(fn, *args):
+    """@numgpu.jit(fn) against plain fn on copies of args: the result's type (each
+    item's, for a tuple) and value (NaN equal to NaN), and every array argument
+    afterwards (in-place writes), dtype included. Returns the jitted function."""
+    plain = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    f = ng.jit(fn)
+    with np.errstate(all="ignore"):
+        want = fn(*plain)
+    got = f(*mine)
+    assert type(got) is type(want), (got, want)
+    if isinstance(want, tuple):
+        assert [type(g) for g in got] == [type(w) for w in want], (got, want)
+    assert _same_value(got, want), (got, want)
+    for p, m in zip(plain, mine):
+        if isinstance(p, np.ndarray):
+            assert m.dtype == p.dtype
+            np.testing.assert_array_equal(m, p)
+    return f

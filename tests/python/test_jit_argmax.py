@@ -8,25 +8,9 @@ import pytest
 
 from numgpu import jit
 
+from helpers import jit_same
+
 N = 100_003  # over the parallel threshold, odd so that threads' shares differ
-
-
-def both(fn, *args):
-    plain = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    f = jit(fn)
-    want, got = fn(*plain), f(*mine)
-    assert type(got) is type(want)
-    if isinstance(want, tuple):
-        assert [type(g) for g in got] == [type(w) for w in want]
-        for g, w in zip(got, want):
-            assert g == w or (g != g and w != w), (got, want)
-    else:
-        assert got == want
-    for p, m in zip(plain, mine):
-        if isinstance(p, np.ndarray):
-            np.testing.assert_array_equal(m, p)
-    return f
 
 
 def argmax_gt(x):
@@ -186,21 +170,21 @@ def ties():
 
 @pytest.mark.parametrize("fn", [argmax_gt, argmax_ge, argmin_reversed, argmin_le])
 def test_ties_go_to_the_first_or_last_iteration(ties, fn):
-    f = both(fn, ties)
+    f = jit_same(fn, ties)
     assert f.loop_report()[0]["kind"] == "parallel"
 
 
 @pytest.mark.parametrize("fn", [argmax_gt, argmax_ge, argmin_reversed, argmin_le])
 def test_random_values(fn):
-    both(fn, np.random.default_rng(1).standard_normal(N))
+    jit_same(fn, np.random.default_rng(1).standard_normal(N))
 
 
 @pytest.mark.parametrize("at", [0, 1, 2, N // 2, N - 2, N - 1])
 def test_the_maximum_at_every_place(at):
     x = np.random.default_rng(2).random(N)
     x[at] = 2.0
-    both(argmax_gt, x)
-    both(argmax_ge, x)
+    jit_same(argmax_gt, x)
+    jit_same(argmax_ge, x)
 
 
 @pytest.mark.parametrize("start", [10.0, 6.0, -1.0, np.nan])
@@ -208,53 +192,53 @@ def test_the_start_wins_or_ties(ties, start):
     """10 beats everything; 6 ties the maximum (> keeps the start, >= takes the last 6).
     (A NumPy start: a Python float start that no element beats stays a Python
     float in Python, where the compiled loop's best has the elements' type.)"""
-    both(argmax_from, ties, np.float64(start))
-    both(argmax_from_ge, ties, np.float64(start))
+    jit_same(argmax_from, ties, np.float64(start))
+    jit_same(argmax_from_ge, ties, np.float64(start))
 
 
 def test_nan_elements_are_never_taken():
     x = np.random.default_rng(3).random(N)
     x[::7] = np.nan
-    both(argmax_gt, x)
-    both(argmax_ge, x)
-    both(argmin_le, x)
+    jit_same(argmax_gt, x)
+    jit_same(argmax_ge, x)
+    jit_same(argmin_le, x)
     x[0] = np.nan  # a NaN start: no comparison holds, nothing changes
-    both(argmax_gt, x)
+    jit_same(argmax_gt, x)
 
 
 def test_negative_and_odd_steps(ties):
-    both(argmax_backwards, ties)
-    both(argmax_steps, ties, 5, 3)
-    both(argmax_steps, ties, 1, 1)
+    jit_same(argmax_backwards, ties)
+    jit_same(argmax_steps, ties, 5, 3)
+    jit_same(argmax_steps, ties, 1, 1)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 10])
 def test_short_ranges(n):
     x = np.random.default_rng(n).integers(0, 3, n).astype(np.float64)
-    both(argmax_gt, x)
-    both(argmax_ge, x)
-    both(argmin_le, x)
+    jit_same(argmax_gt, x)
+    jit_same(argmax_ge, x)
+    jit_same(argmin_le, x)
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.float32, np.int16])
 def test_element_dtypes(dtype):
     x = np.random.default_rng(4).integers(0, 100, N).astype(dtype)
-    both(argmax_gt, x)
-    both(argmin_le, x)
+    jit_same(argmax_gt, x)
+    jit_same(argmin_le, x)
 
 
 def test_two_dimensional_nest():
     a = np.random.default_rng(6).integers(0, 50, (301, 257)).astype(np.float64)
-    f = both(argmax_2d, a)
+    f = jit_same(argmax_2d, a)
     assert f.loop_report()[0]["kind"] == "parallel"
-    both(argmax_2d, np.full((40, 900), 3.0))  # every element ties: the first
-    both(argmax_row_inner, a)
+    jit_same(argmax_2d, np.full((40, 900), 3.0))  # every element ties: the first
+    jit_same(argmax_row_inner, a)
 
 
 def test_several_names_and_another_reduction():
     rng = np.random.default_rng(7)  # (small integers: the parallel sum is exact)
     x, y = rng.integers(0, 40, N).astype(np.float64), rng.integers(0, 40, N).astype(np.float64)
-    f = both(several_names_and_a_sum, x, y)
+    f = jit_same(several_names_and_a_sum, x, y)
     rep = f.loop_report()[0]
     assert rep["kind"] == "parallel"
     assert dict(rep["reductions"]) == {"best": "max", "k": "argmax", "twice": "argmax", "other": "argmax",
@@ -263,8 +247,8 @@ def test_several_names_and_another_reduction():
 
 def test_dead_companion_and_computed_keys():
     x = np.random.default_rng(8).random(N)
-    both(dead_companion, x)
-    both(score_and_index, x)
+    jit_same(dead_companion, x)
+    jit_same(score_and_index, x)
 
 
 def test_int_keys_at_their_extremes():
@@ -272,11 +256,11 @@ def test_int_keys_at_their_extremes():
     equal to it must still lose to the start and win with >=."""
     x = np.full(N, np.iinfo(np.int64).min, dtype=np.int64)
     x[N // 3] = 5
-    both(argmax_gt, x)
+    jit_same(argmax_gt, x)
     x[N // 3] = np.iinfo(np.int64).min
-    both(argmax_gt, x)
-    both(argmax_ge, x)
-    both(argmax_from_ge, x, np.iinfo(np.int64).min)
+    jit_same(argmax_gt, x)
+    jit_same(argmax_ge, x)
+    jit_same(argmax_from_ge, x, np.iinfo(np.int64).min)
 
 
 def read_elsewhere(x, y):
@@ -342,13 +326,13 @@ def two_updates(x):
 @pytest.mark.parametrize("fn", [key_assigned_twice, value_reads_the_key, with_else, two_updates])
 def test_lookalikes_stay_in_order(fn):
     x = np.random.default_rng(9).standard_normal(20_000)
-    f = both(fn, x)
+    f = jit_same(fn, x)
     assert f.loop_report()[0]["kind"] == "sequential"
 
 
 def test_running_index_stays_in_order():
     x = np.random.default_rng(10).standard_normal(20_000)
-    f = both(read_elsewhere, x, np.zeros(20_000, dtype=np.int64))
+    f = jit_same(read_elsewhere, x, np.zeros(20_000, dtype=np.int64))
     assert f.loop_report()[0]["kind"] == "sequential"
 
 

@@ -7,26 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from numgpu import jit
+
+from helpers import jit_same
 
 N = 50_000
-
-
-def both(fn, *args):
-    plain = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    f = jit(fn)
-    with np.errstate(all="ignore"):
-        want = fn(*plain)
-    got = f(*mine)
-    assert type(got) is type(want)
-    if want is not None:
-        assert np.array_equal(np.asarray(got), np.asarray(want), equal_nan=True), (got, want)
-    for p, m in zip(plain, mine):
-        if isinstance(p, np.ndarray):
-            assert m.dtype == p.dtype
-            np.testing.assert_array_equal(m, p)
-    return f
 
 
 @pytest.fixture
@@ -71,29 +55,29 @@ def compare_and_count(h):
 
 @pytest.mark.parametrize("a", [1.7, np.float16(1.7), 3])
 def test_scale_with_python_and_half_scalars(h, a):
-    f = both(scale_shift, h, np.zeros(N, np.float16), a)
+    f = jit_same(scale_shift, h, np.zeros(N, np.float16), a)
     assert f.loop_report()[0]["kind"] == "parallel" and f.loop_report()[0]["ran"] == "kernel"
 
 
 @pytest.mark.parametrize("out_dtype", [np.float16, np.float32, np.float64])
 def test_arithmetic_rounds_like_numpy(h, out_dtype):
-    both(arithmetic, h, np.zeros(N, out_dtype))
+    jit_same(arithmetic, h, np.zeros(N, out_dtype))
 
 
 def test_numpy_and_builtin_functions(h):
-    both(functions, h, np.zeros(N, np.float16))
+    jit_same(functions, h, np.zeros(N, np.float16))
 
 
 def test_wider_operands_and_math_give_wider_results(h):
-    both(to_wider, h, np.random.default_rng(1).standard_normal(N).astype(np.float32), np.zeros(N))
+    jit_same(to_wider, h, np.random.default_rng(1).standard_normal(N).astype(np.float32), np.zeros(N))
 
 
 def test_constants_become_halves(h):
-    both(big_int_constant, h, np.zeros(N, np.float16))
+    jit_same(big_int_constant, h, np.zeros(N, np.float16))
 
 
 def test_counting_with_a_half_test(h):
-    f = both(compare_and_count, h)
+    f = jit_same(compare_and_count, h)
     assert f.loop_report()[0]["reductions"] == [("n", "+")]
 
 
@@ -121,13 +105,13 @@ def running(h, out):
 
 @pytest.mark.parametrize("fn", [half_sum, weak_start_sum])
 def test_half_sums_run_in_order(h, fn):
-    f = both(fn, h[:5000])
+    f = jit_same(fn, h[:5000])
     rep = f.loop_report()[0]
     assert rep["ran"].startswith("kernel (one thread"), rep
 
 
 def test_a_carried_half(h):
-    both(running, h[:5000], np.zeros(5000, np.float16))
+    jit_same(running, h[:5000], np.zeros(5000, np.float16))
 
 
 def argmax_half(h):
@@ -141,7 +125,7 @@ def argmax_half(h):
 
 
 def test_argmax_of_halves(h):
-    f = both(argmax_half, h)
+    f = jit_same(argmax_half, h)
     assert f.loop_report()[0]["ran"] == "kernel"
 
 
@@ -152,5 +136,5 @@ def scatter_half(idx, hist):
 
 def test_scattered_half_updates_run_in_order():
     idx = np.random.default_rng(2).integers(0, 50, 20_000)
-    f = both(scatter_half, idx, np.zeros(50, np.float16))  # counts past 2048 stop growing, as in NumPy
+    f = jit_same(scatter_half, idx, np.zeros(50, np.float16))  # counts past 2048 stop growing, as in NumPy
     assert f.loop_report()[0]["ran"].startswith("kernel (one thread")

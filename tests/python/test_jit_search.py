@@ -7,20 +7,7 @@ import pytest
 
 from numgpu import jit
 
-
-def both(fn, *args):
-    plain = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    f = jit(fn)
-    want, got = fn(*plain), f(*mine)
-    assert type(got) is type(want)
-    if isinstance(want, tuple):
-        assert [type(g) for g in got] == [type(w) for w in want]
-    assert got == want
-    for p, m in zip(plain, mine):
-        if isinstance(p, np.ndarray):
-            np.testing.assert_array_equal(m, p)
-    return f
+from helpers import jit_same
 
 
 def first_above(x, t):
@@ -83,34 +70,34 @@ def test_first_above_at_every_place(x, at):
         x[-1] = 6.0  # a later hit must not win
         if at == 199_999:
             x[-1] = 5.0
-    f = both(first_above, x, 2.0)
+    f = jit_same(first_above, x, 2.0)
     assert is_search(f)
 
 
 def test_first_of_many_hits(x):
     x[[123, 50_000, 123_456, 150_000]] = 3.0
-    assert is_search(both(first_above, x, 2.0))
+    assert is_search(jit_same(first_above, x, 2.0))
 
 
 def test_backwards_with_step_assignments_and_live_out_names(x):
     for t in [-0.5, 1.001, 1.5, 2.0, 3.5]:
-        f = both(last_below, x, t)
+        f = jit_same(last_below, x, t)
         assert is_search(f)
 
 
 def test_empty_and_one_element_ranges():
     for n in [0, 1, 2, 3]:
-        both(first_above, np.full(n, 3.0), 2.0)
-        both(first_above, np.full(n, 1.0), 2.0)
+        jit_same(first_above, np.full(n, 3.0), 2.0)
+        jit_same(first_above, np.full(n, 1.0), 2.0)
         if n:  # (Python itself fails to return w otherwise)
-            both(last_below, np.full(n, -3.0), 0.0)
-            both(last_below, np.full(n, 3.0), 0.0)
+            jit_same(last_below, np.full(n, -3.0), 0.0)
+            jit_same(last_below, np.full(n, 3.0), 0.0)
 
 
 def test_nan_never_passes_the_test(x):
     x[:1000] = np.nan
     x[5000] = 9.0
-    assert is_search(both(first_above, x, 2.0))
+    assert is_search(jit_same(first_above, x, 2.0))
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.float32])
@@ -118,14 +105,14 @@ def test_integer_and_float32_elements(dtype):
     codes = (np.arange(300_000) % 200).astype(dtype)
     codes[:150_000] = 1
     for c in [0, 1, 199, 250]:
-        assert is_search(both(first_equal, codes, dtype(c)))
+        assert is_search(jit_same(first_equal, codes, dtype(c)))
 
 
 def test_row_reductions_in_the_test_and_a_writing_branch():
     rng = np.random.default_rng(3)
     a = rng.integers(-3, 4, (3000, 40)).astype(np.float64)
     for t in [20.0, 25.0, 1000.0]:
-        both(first_row_with_sum, a, t)
+        jit_same(first_row_with_sum, a, t)
 
 
 def sentinel(x):
@@ -139,7 +126,7 @@ def sentinel(x):
 def test_range_past_the_array(x, at):
     """Chunks of the range are searched in order; one that reads past x leaves the loop in order."""
     x[at] = 7.0
-    f = both(sentinel, x)
+    f = jit_same(sentinel, x)
     (loop,) = f.loop_report()
     assert loop["search"]
     assert loop["ran"] == ("kernel (one thread)" if at == 199_000 else "kernel (parallel search, then in order)")
@@ -196,12 +183,12 @@ def calls_helper(x):
 
 @pytest.mark.parametrize("fn", [carried, continue_in_branch, for_else, calls_helper])
 def test_lookalikes_are_not_searches(x, fn):
-    f = both(fn, x)
+    f = jit_same(fn, x)
     assert not any(r["search"] for r in f.loop_report())
 
 
 def test_a_write_before_the_test_is_not_a_search(x):
-    f = both(effect_before_test, x, np.zeros_like(x))
+    f = jit_same(effect_before_test, x, np.zeros_like(x))
     assert not f.loop_report()[0]["search"]
 
 
@@ -217,7 +204,7 @@ def search_in_parallel_loop(a, out):
 def test_inner_search_runs_in_each_thread_of_its_parallel_loop():
     rng = np.random.default_rng(5)
     a = rng.uniform(0, 1, (500, 300))
-    f = both(search_in_parallel_loop, a, np.zeros(500, np.int64))
+    f = jit_same(search_in_parallel_loop, a, np.zeros(500, np.int64))
     outer, inner = f.loop_report()
     assert outer["kind"] == "parallel" and not inner["search"]
 
