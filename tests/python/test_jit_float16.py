@@ -7,7 +7,6 @@ import math
 import numpy as np
 import pytest
 
-
 from helpers import jit_same
 
 N = 50_000
