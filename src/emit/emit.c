@@ -502,6 +502,8 @@ static const char *omp_reduction(NgOp op, NgDType dt)
     case NG_OP_BITXOR: return "^";
     case NG_OP_MAXIMUM: return "ngmax";
     case NG_OP_MINIMUM: return "ngmin";
+    case NG_OP_FMAX: return "max"; /* (NaN-free values: reduce.c's select never takes one) */
+    case NG_OP_FMIN: return "min";
     default: return NULL;
     }
 }
@@ -645,8 +647,8 @@ static void reduction_identity(Emitter *e, NgOp op, NgDType t)
         return;
     }
     catf(e, "((%s)", tname(e, t));
-    if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)
-        limit(e, t, op == NG_OP_MINIMUM);
+    if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM || op == NG_OP_FMAX || op == NG_OP_FMIN)
+        limit(e, t, op == NG_OP_MINIMUM || op == NG_OP_FMIN);
     else if (op == NG_OP_BITAND)
         cat(e, t == NG_BOOL ? "1" : "~0");
     else
@@ -665,8 +667,8 @@ static void combine_expr(Emitter *e, NgOp op, NgDType t, const char *a, const ch
     }
     const char *sym = op == NG_OP_ADD ? (t == NG_BOOL ? "|" : "+") : op == NG_OP_MUL ? (t == NG_BOOL ? "&" : "*")
                       : op == NG_OP_BITAND ? "&" : op == NG_OP_BITOR ? "|" : "^";
-    if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)
-        catf(e, "ng_%s_%s(%s, %s)", op == NG_OP_MAXIMUM ? "max" : "min", sfx(t), a, b);
+    if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM || op == NG_OP_FMAX || op == NG_OP_FMIN)
+        catf(e, "ng_%s_%s(%s, %s)", op == NG_OP_MAXIMUM || op == NG_OP_FMAX ? "max" : "min", sfx(t), a, b);
     else if (wraps)
         catf(e, "(%s)((%s)%s %s (%s)%s)", tname(e, t), wrap_type(t), a, sym, wrap_type(t), b);
     else

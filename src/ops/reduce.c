@@ -239,8 +239,22 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
      * reduction) */
     int run = key->runs ? ng_ir_var(k, NG_FLOAT32) : acc;
     bool in_order = adt == NG_FLOAT16 && (comb == NG_OP_ADD || comb == NG_OP_MUL);
+    /* max/min of float32/float64: the larger (smaller) by a plain select, which
+     * vectorises, and whether a NaN was seen, apart: NaN at the end if one was
+     * (NumPy's answer; the select never takes a NaN, so partials combine as fmax) */
+    bool nan_apart = !arg && !key->runs && !in_order && (key->op == NG_RED_MAX || key->op == NG_RED_MIN) &&
+                     (adt == NG_FLOAT32 || adt == NG_FLOAT64);
+    int nanv = nan_apart ? ng_ir_var(k, NG_BOOL) : -1;
+    NgOp acc_comb = !nan_apart ? comb : key->op == NG_RED_MAX ? NG_OP_FMAX : NG_OP_FMIN;
     NgIrRef update;
-    if (arg) {
+    if (nan_apart) {
+        NgIrRef c = ng_ir_cast(k, adt, contribution(k, key, x, mu)), a = ng_ir_varref(k, acc);
+        NgIrRef take = ng_ir_binary(k, key->op == NG_RED_MAX ? NG_OP_GT : NG_OP_LT, NG_BOOL, c, a);
+        NgIrRef steps[2] = {ng_ir_assign(k, acc, ng_ir_select(k, take, c, a)),
+                            ng_ir_assign(k, nanv, ng_ir_binary(k, NG_OP_BITOR, NG_BOOL, ng_ir_varref(k, nanv),
+                                                               ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, c)))};
+        update = ng_ir_block(k, 2, steps);
+    } else if (arg) {
         /* argmax: take x if x > acc, or x is NaN while acc is not; the first NaN wins */
         NgDType dt = (NgDType)key->in;
         NgIrRef a = ng_ir_varref(k, acc);
@@ -288,10 +302,15 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
                                 ng_ir_assign(k, acc, ng_ir_cast(k, NG_FLOAT16, sum))};
             red = ng_ir_block(k, 3, steps);
         } else if (!arg && (flags || d == R - 1) && !in_order && !key->runs) {
-            ng_ir_reduce(k, red, acc, comb);
+            ng_ir_reduce(k, red, acc, acc_comb);
+            if (nan_apart)
+                ng_ir_reduce(k, red, nanv, NG_OP_BITOR);
         }
     }
-    NgIrRef result = arg ? ng_ir_varref(k, best) : finish(k, key, ng_ir_varref(k, acc), count);
+    NgIrRef total = ng_ir_varref(k, acc);
+    if (nan_apart)
+        total = ng_ir_select(k, ng_ir_varref(k, nanv), ng_ir_const_f(k, adt, NAN), total);
+    NgIrRef result = arg ? ng_ir_varref(k, best) : finish(k, key, total, count);
     NgIrRef init[4];
     int ni = 0;
     if (arg) {
@@ -305,6 +324,8 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
         init[ni++] = ng_ir_let(k, flat, ng_ir_const_i(k, NG_INT64, 0));
     } else {
         init[ni++] = ng_ir_let(k, acc, identity(k, (NgReduceOp)key->op, adt));
+        if (nan_apart)
+            init[ni++] = ng_ir_let(k, nanv, ng_ir_const_i(k, NG_BOOL, 0));
     }
     NgIrRef stmts[7];
     memcpy(stmts, init, sizeof(NgIrRef) * (size_t)ni);
