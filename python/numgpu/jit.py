@@ -92,6 +92,18 @@ def _kept_names(func, launched, params):
     return kept, reads - set(params)
 
 
+def _closure_values(fn):
+    """fn's closure variables by name (those bound yet: an empty cell is left out,
+    and reading it raises NameError, as in Python)."""
+    values = {}
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            values[name] = cell.cell_contents
+        except ValueError:  # an empty cell
+            pass
+    return values
+
+
 class JitFunction:
     """A function compiled by @numgpu.jit (compiled at its first call)."""
 
@@ -105,6 +117,7 @@ class JitFunction:
         self._kept = frozenset()    # parameters whose NumPy arrays may stay on the device (see _kept_names)
         self._reads = frozenset()   # other names the code outside the launched loops reads
         self._call = threading.local()  # .keep: the current call's kept arrays (for jit_launch)
+        self._sig = None  # inspect.signature(fn), once a call needs it
 
     # -- compile ---------------------------------------------------------
     def _compile(self):
@@ -181,12 +194,7 @@ class JitFunction:
                 ln += 1
         code = "\n" * (first - 1 + func.lineno - 1) + "\n".join(plan) + "\n"
         namespace = dict(self._fn.__globals__)
-        if self._fn.__closure__:
-            for name, cell in zip(self._fn.__code__.co_freevars, self._fn.__closure__):
-                try:
-                    namespace[name] = cell.cell_contents
-                except ValueError:  # not bound yet: reading it raises NameError, as in Python
-                    pass
+        namespace.update(_closure_values(self._fn))
         namespace["__ng_launch"] = self._launch
         exec(compile(code, filename, "exec"), namespace)
         return namespace[self._fn.__name__]
@@ -231,8 +239,10 @@ class JitFunction:
         a name: the launch then writes the kept copy back first.)"""
         if not _core.jit_keeps_arrays():
             return None
+        if self._sig is None:
+            self._sig = inspect.signature(self._fn)
         try:
-            bound = inspect.signature(self._fn).bind(*args, **kwargs)
+            bound = self._sig.bind(*args, **kwargs)
         except (TypeError, ValueError):
             return None  # the call itself raises the right error
         bound.apply_defaults()  # (a default may be an array passed in as well)
@@ -245,12 +255,7 @@ class JitFunction:
         if not cands:
             return None
         others = [v for v in values.values() if isinstance(v, _np.ndarray)]
-        closure = {}
-        for name, cell in zip(self._fn.__code__.co_freevars, self._fn.__closure__ or ()):
-            try:
-                closure[name] = cell.cell_contents
-            except ValueError:  # an empty cell (bound later)
-                pass
+        closure = _closure_values(self._fn)
         for name in self._reads:
             v = closure.get(name, self._fn.__globals__.get(name))
             if isinstance(v, _np.ndarray):

@@ -833,6 +833,16 @@ static void block_reduce(Emitter *e, NgIrRef r, int depth)
     block_combine(e, n->a, (NgOp)n->op, r, depth);
 }
 
+/* The ranked reduction whose key (vars[0]) STORE node r stores, or NULL. */
+static const NgIrRanked *ranked_key_store(const NgIrKernel *k, NgIrRef r)
+{
+    const NgIrNode *v = ng_ir_node(k, ng_ir_kid(k, r, 0));
+    for (int i = 0; v->kind == NG_IR_VAR && i < k->nranked; i++)
+        if (k->ranked[i].vars[0] == v->a)
+            return &k->ranked[i];
+    return NULL;
+}
+
 /* True if statement r, at the kernel's top level (every thread runs it),
  * stores a variable that has a reduction: on a GPU each block combines its
  * threads' partials first, then one thread per block combines the block's
@@ -846,20 +856,7 @@ static bool block_first_store(const NgIrKernel *k, NgIrRef r)
     for (int i = 0; v->kind == NG_IR_VAR && i < k->nreds; i++)
         if (k->reds[i].var == v->a)
             return true;
-    for (int i = 0; v->kind == NG_IR_VAR && i < k->nranked; i++)
-        if (k->ranked[i].vars[0] == v->a)
-            return true;
-    return false;
-}
-
-/* The ranked reduction whose key (vars[0]) STORE node r stores, or NULL. */
-static const NgIrRanked *ranked_key_store(const NgIrKernel *k, NgIrRef r)
-{
-    const NgIrNode *v = ng_ir_node(k, ng_ir_kid(k, r, 0));
-    for (int i = 0; v->kind == NG_IR_VAR && i < k->nranked; i++)
-        if (k->ranked[i].vars[0] == v->a)
-            return &k->ranked[i];
-    return NULL;
+    return ranked_key_store(k, r) != NULL;
 }
 
 /* Scratch arrays of the top-level stores of reductions (see block_first_store). */
@@ -1139,16 +1136,13 @@ static void ranked_gpu_combine(Emitter *e, const NgIrRanked *rk, NgIrRef r, bool
         limit(e, NG_INT64, !rk->last);
         cat(e, ";\n");
         block_combine_as(e, "ng_br", NG_INT64, rk->last ? NG_OP_MAXIMUM : NG_OP_MINIMUM, sr, depth + 1);
-        indent(e, depth + 1);
-        catf(e, "if (v%d != ", vr);
-        rank_none(e);
-        catf(e, " && v%d == ng_br) {\n", vr);
-    } else {
-        indent(e, depth + 1);
-        catf(e, "if (v%d != ", vr);
-        rank_none(e);
-        cat(e, ") {\n");
     }
+    indent(e, depth + 1);
+    catf(e, "if (v%d != ", vr);
+    rank_none(e);
+    if (whole) /* (the block's winner alone) */
+        catf(e, " && v%d == ng_br", vr);
+    cat(e, ") {\n");
     indent(e, depth + 2);
     catf(e, "if (!(v%d %s %s)) {\n", vk, rk->op == NG_OP_MAXIMUM ? "<" : ">", cell[0]);
     indent(e, depth + 3);

@@ -117,8 +117,9 @@ enum { NG_IR_MAX_RANKED = 10 }; /* variables of one ranked reduction: key, rank,
  * vars[] together (under a condition of its own), setting vars[1], the rank,
  * to the iteration's rank: an int64 >= 0 that grows with the iteration order.
  * Before the loop the variables hold the starting state, with rank -1 (before
- * every iteration) or the rank of the iteration it is a copy of. Each parallel worker starts at the key's identity and no
- * rank; the state after the loop is the best of the start and the workers':
+ * every iteration) or the rank of the iteration it is a copy of. Each
+ * parallel worker starts at the key's identity and no rank; the state after
+ * the loop is the best of the start and the workers':
  * the larger key (op MAXIMUM; MINIMUM: the smaller), among equal keys the
  * earlier rank (`last`: the later), a NaN start never replaced. That is the
  * state an in-order run of `if e > key: key = e; ...` (`>=`: last) leaves.

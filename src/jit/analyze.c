@@ -1289,6 +1289,13 @@ static int assign_red(Ctx *c, const NgJitExpr *v, int id)
     return found == 1 ? red : RED_NONE;
 }
 
+/* The comparison seen from the other side: `a < b` is `b > a`. */
+static NgJitOp flipped(NgJitOp op)
+{
+    return op == NG_JIT_OP_LT ? NG_JIT_OP_GT : op == NG_JIT_OP_GT ? NG_JIT_OP_LT
+           : op == NG_JIT_OP_LE ? NG_JIT_OP_GE : op == NG_JIT_OP_GE ? NG_JIT_OP_LE : op;
+}
+
 /* `if e > s: s = e` (max) or `if e < s: s = e` (min), either way round, no else. */
 static int if_red(Ctx *c, const NgJitStmt *s, int id)
 {
@@ -1305,8 +1312,7 @@ static int if_red(Ctx *c, const NgJitStmt *s, int id)
     if (r->kind == NG_JIT_E_NAME && r->name_id == id && expr_equal(l, a->value)) {
         /* e OP s */
     } else if (l->kind == NG_JIT_E_NAME && l->name_id == id && expr_equal(r, a->value)) {
-        op = op == NG_JIT_OP_LT ? NG_JIT_OP_GT : op == NG_JIT_OP_GT ? NG_JIT_OP_LT
-             : op == NG_JIT_OP_LE ? NG_JIT_OP_GE : op == NG_JIT_OP_GE ? NG_JIT_OP_LE : op;
+        op = flipped(op);
     } else {
         return RED_NONE;
     }
@@ -1409,8 +1415,7 @@ static bool ranked_if(Ctx *c, const NgJitStmt *s, int *key, NgJitOp *op)
         *key = r->name_id, e = l;
     } else if (l->kind == NG_JIT_E_NAME && set_has(tg, l->name_id)) {
         *key = l->name_id, e = r;
-        o = o == NG_JIT_OP_LT ? NG_JIT_OP_GT : o == NG_JIT_OP_GT ? NG_JIT_OP_LT
-            : o == NG_JIT_OP_LE ? NG_JIT_OP_GE : o == NG_JIT_OP_GE ? NG_JIT_OP_LE : o;
+        o = flipped(o);
     } else {
         return false;
     }

@@ -2756,6 +2756,10 @@ static NgIrRef initial(Lower *L, Sym *s)
     return zero_of(L, dt).r;
 }
 
+/* A ranked reduction holds its key, the rank and the other reductions of
+ * the plan (companions). */
+_Static_assert(NG_JIT_MAX_REDUCTIONS + 1 <= NG_IR_MAX_RANKED, "a ranked reduction cannot hold a full plan");
+
 /* One pass: the whole kernel into L->k. */
 static void lower_pass(Lower *L, const NgJitStmt *loop)
 {
@@ -2849,11 +2853,8 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
                 ng_ir_reduce(k, outer, s->var, plan->reductions[s->red].op);
             } else if (plan->reductions[s->red].op != NG_NOPS) {
                 rk.vars[0] = s->var, rk.cells[0] = s->param, rk.op = plan->reductions[s->red].op;
-            } else if (rk.nvars < NG_IR_MAX_RANKED) {
+            } else { /* (room for them all: see the assertion below) */
                 rk.vars[rk.nvars] = s->var, rk.cells[rk.nvars++] = s->param;
-            } else {
-                fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "more than %d names updated with '%s' in one loop",
-                     NG_IR_MAX_RANKED - 2, "the key");
             }
         }
     if (outer != NG_IR_NONE && ranked) {

@@ -86,7 +86,7 @@ enum {
 #define NG_JIT_FROM "__ng_from"   /* find: scalar, the first iteration (0-based) to test */
 #define NG_JIT_TO "__ng_to"       /* find: scalar, one past the last */
 #define NG_JIT_START "__ng_start" /* run: scalar, NG_JIT_FOUND's value */
-/* ... and of a ranked reduction's (before the search's), which GPUs combine
+/* ... and of a ranked reduction's (after the search's), which GPUs combine
  * into: the winner's rank (-1 before the launch) and a lock (0 before it). */
 #define NG_JIT_RANK "__ng_rank"   /* cell, int64 */
 #define NG_JIT_LOCK "__ng_lock"   /* cell, int32 */

@@ -232,7 +232,8 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
     }
 
     int acc = ng_ir_var(k, arg ? (NgDType)key->in : adt);
-    int best = arg ? ng_ir_var(k, NG_INT64) : -1, flat = arg ? ng_ir_var(k, NG_INT64) : -1;
+    /* argmin/argmax: the index of the best so far; in order, `flat` counts the elements */
+    int best = arg ? ng_ir_var(k, NG_INT64) : -1, flat = arg && !key->ranked ? ng_ir_var(k, NG_INT64) : -1;
     /* key->runs: the innermost `runs` loops sum into a float32 `run`,
      * folded into the half accumulator after them; a float16 accumulator of
      * + or * otherwise rounds after every element, in order (no simd
@@ -265,19 +266,23 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
             better = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, anan),
                                   ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, better, xnan));
         }
-        NgIrRef at = ng_ir_varref(k, flat);
+        NgIrRef at;
         if (key->ranked) { /* the element's flat index from its indices, in parallel */
             at = ng_ir_varref(k, vr[0]);
             for (int d = 1; d < R; d++)
                 at = ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_binary(k, NG_OP_MUL, NG_INT64, at,
                                                                      ng_ir_shape(k, in, K + d)),
                                   ng_ir_varref(k, vr[d]));
+        } else {
+            at = ng_ir_varref(k, flat);
         }
         NgIrRef take[2] = {ng_ir_assign(k, acc, x), ng_ir_assign(k, best, at)};
-        NgIrRef steps[2] = {ng_ir_if(k, better, ng_ir_block(k, 2, take), NG_IR_NONE),
-                            ng_ir_assign(k, flat, ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_varref(k, flat),
-                                                               ng_ir_const_i(k, NG_INT64, 1)))};
-        update = key->ranked ? steps[0] : ng_ir_block(k, 2, steps);
+        update = ng_ir_if(k, better, ng_ir_block(k, 2, take), NG_IR_NONE);
+        if (!key->ranked) {
+            NgIrRef steps[2] = {update, ng_ir_assign(k, flat, ng_ir_binary(k, NG_OP_ADD, NG_INT64, at,
+                                                                           ng_ir_const_i(k, NG_INT64, 1)))};
+            update = ng_ir_block(k, 2, steps);
+        }
     } else {
         NgDType rdt = key->runs ? NG_FLOAT32 : adt;
         update = ng_ir_assign(k, run, ng_ir_binary(k, comb, rdt, ng_ir_varref(k, run),
@@ -321,7 +326,8 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
             first[K + d] = ng_ir_const_i(k, NG_INT64, 0);
         init[ni++] = ng_ir_let(k, acc, ng_ir_load(k, in, K + R, first));
         init[ni++] = ng_ir_let(k, best, ng_ir_const_i(k, NG_INT64, 0));
-        init[ni++] = ng_ir_let(k, flat, ng_ir_const_i(k, NG_INT64, 0));
+        if (flat >= 0)
+            init[ni++] = ng_ir_let(k, flat, ng_ir_const_i(k, NG_INT64, 0));
     } else {
         init[ni++] = ng_ir_let(k, acc, identity(k, (NgReduceOp)key->op, adt));
         if (nan_apart)

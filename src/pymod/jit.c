@@ -203,17 +203,21 @@ typedef struct Launch {
  * once, by jit_flush at the end of the call (or before a loop runs as
  * Python, which works on a itself). */
 
+static bool is_keep(PyObject *keep) { return keep && keep != Py_None && PyDict_Check(keep); }
+
+static bool is_entry(PyObject *e) { return PyList_Check(e) && PyList_GET_SIZE(e) == 3; }
+
 /* The entry of NumPy array v in keep (borrowed), or NULL. */
 static PyObject *kept_entry(PyObject *keep, PyObject *v)
 {
-    if (!keep || keep == Py_None || !PyDict_Check(keep))
+    if (!is_keep(keep))
         return NULL;
     PyObject *key = PyLong_FromVoidPtr(v);
     PyObject *e = key ? PyDict_GetItemWithError(keep, key) : NULL;
     Py_XDECREF(key);
     if (!e)
         PyErr_Clear();
-    return e && PyList_Check(e) && PyList_GET_SIZE(e) == 3 && PyList_GET_ITEM(e, 0) == v ? e : NULL;
+    return e && is_entry(e) && PyList_GET_ITEM(e, 0) == v ? e : NULL;
 }
 
 /* Copies numgpu array `a` back into the memory of NumPy array `host`, which
@@ -240,31 +244,36 @@ static int write_back(const NgArray *a, PyObject *host)
     return st == NG_OK ? 0 : (ngpy_raise(st), -1);
 }
 
-/* Writes every written copy in keep back to its array and drops the copies;
- * 0, or -1 with the first Python error (the other entries are still
- * written back). */
+/* Writes entry e's copy back to its array if a loop wrote it, then drops the
+ * copy (the entry is reset either way); 0, or -1 with a Python error. */
+static int settle(PyObject *e)
+{
+    PyObject *copy = PyList_GET_ITEM(e, 1);
+    int rc = copy != Py_None && ngpy_check(copy) && PyObject_IsTrue(PyList_GET_ITEM(e, 2)) == 1
+                 ? write_back(ngpy_arr(copy), PyList_GET_ITEM(e, 0)) : 0;
+    Py_INCREF(Py_None);
+    PyList_SetItem(e, 1, Py_None);
+    Py_INCREF(Py_False);
+    PyList_SetItem(e, 2, Py_False);
+    return rc;
+}
+
+/* Settles every entry of keep; 0, or -1 with the first Python error (the
+ * other entries are still written back). */
 static int flush_kept(PyObject *keep)
 {
-    if (!keep || keep == Py_None || !PyDict_Check(keep))
+    if (!is_keep(keep))
         return 0;
     PyObject *et = NULL, *ev = NULL, *etb = NULL;
     Py_ssize_t pos = 0;
     PyObject *k, *e;
     while (PyDict_Next(keep, &pos, &k, &e)) {
-        if (!PyList_Check(e) || PyList_GET_SIZE(e) != 3)
-            continue;
-        PyObject *copy = PyList_GET_ITEM(e, 1);
-        if (copy != Py_None && ngpy_check(copy) && PyObject_IsTrue(PyList_GET_ITEM(e, 2)) == 1 &&
-            write_back(ngpy_arr(copy), PyList_GET_ITEM(e, 0)) < 0) {
+        if (is_entry(e) && settle(e) < 0) {
             if (!et)
                 PyErr_Fetch(&et, &ev, &etb);
             else
                 PyErr_Clear();
         }
-        Py_INCREF(Py_None);
-        PyList_SetItem(e, 1, Py_None);
-        Py_INCREF(Py_False);
-        PyList_SetItem(e, 2, Py_False);
     }
     if (!et)
         return 0;
@@ -309,23 +318,14 @@ static bool host_overlap(PyObject *v, PyObject *w)
  * sees (and its write-back does not lose) their latest values. */
 static int sync_overlapping(PyObject *keep, PyObject *v)
 {
-    if (!keep || keep == Py_None || !PyDict_Check(keep))
+    if (!is_keep(keep))
         return 0;
     Py_ssize_t pos = 0;
     PyObject *k, *e;
-    while (PyDict_Next(keep, &pos, &k, &e)) {
-        if (!PyList_Check(e) || PyList_GET_SIZE(e) != 3 || PyList_GET_ITEM(e, 1) == Py_None ||
-            !host_overlap(PyList_GET_ITEM(e, 0), v))
-            continue;
-        PyObject *copy = PyList_GET_ITEM(e, 1);
-        if (ngpy_check(copy) && PyObject_IsTrue(PyList_GET_ITEM(e, 2)) == 1 &&
-            write_back(ngpy_arr(copy), PyList_GET_ITEM(e, 0)) < 0)
+    while (PyDict_Next(keep, &pos, &k, &e))
+        if (is_entry(e) && PyList_GET_ITEM(e, 1) != Py_None && host_overlap(PyList_GET_ITEM(e, 0), v) &&
+            settle(e) < 0)
             return -1;
-        Py_INCREF(Py_None);
-        PyList_SetItem(e, 1, Py_None);
-        Py_INCREF(Py_False);
-        PyList_SetItem(e, 2, Py_False);
-    }
     return 0;
 }
 
