@@ -298,7 +298,7 @@ static bool expr_equal(const NgJitExpr *a, const NgJitExpr *b)
         return a->name_id == b->name_id;
     case NG_JIT_E_INT:
         return !a->big && !b->big && a->ival == b->ival;
-    case NG_JIT_E_FLOAT:
+    case NG_JIT_E_FLOAT: case NG_JIT_E_IMAG:
         return a->fval == b->fval;
     case NG_JIT_E_CONST:
         return a->cval == b->cval;
@@ -508,12 +508,14 @@ static const char *const np_scalar_fns[] = {
     "arctanh", "abs", "absolute", "fabs", "floor", "ceil", "trunc", "rint", "sign", "square",
     "minimum", "maximum", "fmin", "fmax", "power", "hypot", "isnan", "isinf", "isfinite", "where",
     "clip", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
-    "uint32", "uint64", "bool_", NULL};
+    "uint32", "uint64", "bool_", "complex64", "complex128", "conjugate", "conj", NULL};
 static const char *const np_binary_fns[] = {
     "arctan2", "minimum", "maximum", "fmin", "fmax", "power", "hypot", NULL};
 static const char *const np_ternary_fns[] = {"where", "clip", NULL};
 static const char *const np_reduce_fns[] = {"sum", "max", "min", "dot", "prod", "mean", NULL};
 static const char *const module_consts[] = {"pi", "e", "tau", "inf", "nan", NULL};
+static const char *const scalar_methods[] = {"conjugate", "conj", NULL};
+static const char *const part_attrs[] = {"real", "imag", NULL}; /* of a scalar value */
 /* Python builtins, named as such when a loop calls them. */
 static const char *const python_builtins[] = {
     "print", "input", "open", "sorted", "reversed", "list", "dict", "set", "tuple", "str", "repr",
@@ -553,6 +555,9 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
     }
     if (is_module(f->lhs, "numgpu", "ng") && strcmp(f->name, "prange") == 0)
         return NG_JIT_CALL_PRANGE;
+    if (!is_module(f->lhs, "math", NULL) && !is_module(f->lhs, "np", "numpy") && in_list(f->name, scalar_methods) &&
+        call->nitems == 0)
+        return NG_JIT_CALL_METHOD;
     return NG_JIT_CALL_OTHER;
 }
 
@@ -590,7 +595,6 @@ static const char *python_what(const NgJitExpr *e)
     case NG_JIT_E_DICT: return "a dict";
     case NG_JIT_E_SET: return "a set";
     case NG_JIT_E_LAMBDA: return "a lambda";
-    case NG_JIT_E_IMAG: return "a complex number";
     case NG_JIT_E_STR: return "an f-string";
     case NG_JIT_E_AWAIT: return "await";
     case NG_JIT_E_YIELD: case NG_JIT_E_YIELD_FROM: return "yield";
@@ -627,6 +631,8 @@ static const char *check_call(Ctx *c, const NgJitExpr *e)
             return fmt(c, "calls %s with *arguments (not compilable)", text(c, f));
     if (k == NG_JIT_CALL_PRANGE)
         return fmt(c, "calls %s outside a for statement (not compilable)", text(c, f));
+    if (k == NG_JIT_CALL_METHOD)
+        return check_expr(c, f->lhs);
     if (k == NG_JIT_CALL_HELPER) {
         Helper *h = find_helper(c, f->name_id);
         if (!h) {
@@ -669,6 +675,8 @@ static const char *check_expr(Ctx *c, const NgJitExpr *e)
         if ((is_module(e->lhs, "math", NULL) || is_module(e->lhs, "np", "numpy")) &&
             in_list(e->name, module_consts))
             return NULL;
+        if (in_list(e->name, part_attrs) && !is_module(e->lhs, "math", NULL) && !is_module(e->lhs, "np", "numpy"))
+            return check_expr(c, e->lhs); /* (of an array, not a scalar: the lowering says so) */
         return fmt(c, "uses %s (not compilable)", text(c, e));
     case NG_JIT_E_LIST:
         return fmt(c, "uses a list, %s (not compilable)", text(c, e));
@@ -2045,7 +2053,7 @@ static void alias_sources(Ctx *c, const NgJitExpr *e, void *set)
         const NgJitExpr *f = e->lhs;
         NgJitCallKind k = ng_jit_call_kind(e);
         if (k == NG_JIT_CALL_BUILTIN || k == NG_JIT_CALL_MATH || k == NG_JIT_CALL_NP_SCALAR ||
-            k == NG_JIT_CALL_NP_REDUCE)
+            k == NG_JIT_CALL_NP_REDUCE || k == NG_JIT_CALL_METHOD)
             return;
         if (f->kind == NG_JIT_E_ATTR && is_module(f->lhs, "np", "numpy") && !in_list(f->name, view_np_fns))
             return; /* numpy functions return new arrays, but for these views */

@@ -136,6 +136,7 @@ typedef enum NgJitCallKind {
     NG_JIT_CALL_NP_REDUCE, /* np.sum np.max np.min np.prod np.mean (one argument), np.dot (two) */
     NG_JIT_CALL_PRANGE,    /* prange, numgpu.prange: only as a loop's iterable */
     NG_JIT_CALL_HELPER,    /* any other plain name: a function the lowering inlines */
+    NG_JIT_CALL_METHOD,    /* <value>.conjugate() or .conj(): a scalar method, no arguments */
 } NgJitCallKind;
 
 /* The kind of a CALL node by the function it names (arguments not looked at). */

@@ -72,7 +72,7 @@ typedef enum NgJitExprKind {
     NG_JIT_E_NAME,      /* variable `name` (name_id) */
     NG_JIT_E_INT,       /* int literal: `ival`, or `big` when it needs more than 64 bits */
     NG_JIT_E_FLOAT,     /* float literal `fval` */
-    NG_JIT_E_IMAG,      /* imaginary literal `fval`j (python) */
+    NG_JIT_E_IMAG,      /* imaginary literal `fval`j */
     NG_JIT_E_STR,       /* string literal(s), concatenated: `str`/`str_len` (see flags) */
     NG_JIT_E_CONST,     /* True, False, None or ... (`cval`) */
     NG_JIT_E_TUPLE,     /* items[0..nitems) */

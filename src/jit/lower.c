@@ -236,7 +236,7 @@ static const char *snip(const Lower *L, const NgJitExpr *e, char *buf, size_t n)
 static const char *type_name(Val v)
 {
     if (v.weak)
-        return v.dt == NG_BOOL ? "bool" : ng_dtype_is_float(v.dt) ? "float" : "int";
+        return v.dt == NG_BOOL ? "bool" : ng_dtype_is_float(v.dt) ? "float" : ng_dtype_is_complex(v.dt) ? "complex" : "int";
     return ng_dtype_info(v.dt)->name;
 }
 
@@ -449,14 +449,17 @@ NgStatus ng_jit_loop_names(const NgJitAst *ast, const NgJitStmt *loop, const cha
 
 static NgKind kind_of(NgDType dt) { return ng_dtype_info(dt)->kind; }
 
-/* Rank of a weak value's kind: bool < int < float. */
+/* Rank of a weak value's kind: bool < int < float < complex. */
 static int weak_rank(NgDType dt)
 {
     NgKind k = kind_of(dt);
-    return k == NG_KIND_BOOL ? 0 : k == NG_KIND_FLOAT ? 2 : 1;
+    return k == NG_KIND_BOOL ? 0 : k == NG_KIND_FLOAT ? 2 : k == NG_KIND_COMPLEX ? 3 : 1;
 }
 
-static NgDType weak_dtype(int rank) { return rank == 0 ? NG_BOOL : rank == 1 ? NG_INT64 : NG_FLOAT64; }
+static NgDType weak_dtype(int rank)
+{
+    return rank == 0 ? NG_BOOL : rank == 1 ? NG_INT64 : rank == 2 ? NG_FLOAT64 : NG_COMPLEX128;
+}
 
 /* NEP 50 promotion of two values' types; NG_NODTYPE when there is none. */
 static void promote(NgDType a, bool aw, NgDType b, bool bw, NgDType *dt, bool *weak)
@@ -474,12 +477,15 @@ static void promote(NgDType a, bool aw, NgDType b, bool bw, NgDType *dt, bool *w
     }
 }
 
-/* Dtypes a compiled loop computes in; loops over float16 or complex values
- * stay Python for now (their scalar semantics are not lowered yet). */
+/* Dtypes a compiled loop computes in. */
 static bool usable(NgDType dt)
 {
-    return dt >= 0 && dt < NG_NTYPES && ng_dtype_info(dt)->supported && !ng_dtype_is_complex(dt);
+    return dt >= 0 && dt < NG_NTYPES && ng_dtype_info(dt)->supported;
 }
+
+/* Fails (a TypeError, as Python's) when v is complex: `what` takes real
+ * numbers only. False after the error. */
+static bool real_only(Lower *L, Val v, int line, const char *what);
 
 /* x rounded to the nearest float16 (ties to even), as a double: what a
  * constant becomes in float16 arithmetic (NumPy converts the Python number
@@ -508,7 +514,7 @@ static NgIrRef as(Lower *L, Val v, NgDType dt)
     if (v.r == NG_IR_NONE || v.dt == dt)
         return ng_ir_cast(L->k, dt, v.r);
     const NgIrNode *n = ng_ir_node(L->k, v.r);
-    if (n->kind == NG_IR_CONST) {
+    if (n->kind == NG_IR_CONST && !ng_dtype_is_complex((NgDType)n->dtype)) {
         bool from_float = ng_dtype_is_float((NgDType)n->dtype);
         if (dt == NG_BOOL)
             return ng_ir_const_i(L->k, dt, from_float ? n->c.f != 0 : n->c.i != 0);
@@ -550,7 +556,18 @@ static Val int_const(Lower *L, int64_t v) { return mkval(ng_ir_const_i(L->k, NG_
 
 static Val zero_of(Lower *L, NgDType dt)
 {
-    return mkval(ng_dtype_is_float(dt) ? ng_ir_const_f(L->k, dt, 0.0) : ng_ir_const_i(L->k, dt, 0), dt, false, true);
+    NgIrRef z = ng_dtype_is_complex(dt) ? ng_ir_const_c(L->k, dt, 0.0, 0.0)
+              : ng_dtype_is_float(dt)   ? ng_ir_const_f(L->k, dt, 0.0)
+                                        : ng_ir_const_i(L->k, dt, 0);
+    return mkval(z, dt, false, true);
+}
+
+static bool real_only(Lower *L, Val v, int line, const char *what)
+{
+    if (v.r == NG_IR_NONE || !ng_dtype_is_complex(v.dt))
+        return v.r != NG_IR_NONE;
+    fail(L, line, NG_ERR_TYPE, "%s takes real numbers, not '%s'", what, type_name(v));
+    return false;
 }
 
 /* Python truthiness, as a bool. */
@@ -719,10 +736,13 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
             return fail(L, line, NG_ERR_TYPE, "numpy boolean subtract, the `-` operator, is not supported");
         break;
     case NG_OP_TRUEDIV:
-        if (!ng_dtype_is_float(dt))
+        if (!ng_dtype_is_inexact(dt))
             dt = NG_FLOAT64;
         break;
     case NG_OP_FLOORDIV: case NG_OP_MOD:
+        if (ng_dtype_is_complex(dt))
+            return fail(L, line, NG_ERR_TYPE, "unsupported operand types for %s: '%s' and '%s'",
+                        ng_jit_op_name(op), type_name(a), type_name(b));
         if (dt == NG_BOOL)
             dt = weak ? NG_INT64 : NG_INT8;
         nonneg = iop == NG_OP_MOD ? b.nonneg : (a.nonneg && b.nonneg);
@@ -743,13 +763,13 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
         nonneg = a.nonneg;
         break;
     case NG_OP_BITAND: case NG_OP_BITOR: case NG_OP_BITXOR:
-        if (ng_dtype_is_float(dt))
+        if (ng_dtype_is_inexact(dt))
             return fail(L, line, NG_ERR_TYPE, "unsupported operand types for %s: '%s' and '%s'",
                         ng_jit_op_name(op), type_name(a), type_name(b));
         nonneg = iop == NG_OP_BITAND ? (a.nonneg || b.nonneg) : (a.nonneg && b.nonneg);
         break;
     case NG_OP_LSHIFT: case NG_OP_RSHIFT:
-        if (ng_dtype_is_float(dt))
+        if (ng_dtype_is_inexact(dt))
             return fail(L, line, NG_ERR_TYPE, "unsupported operand types for %s: '%s' and '%s'",
                         ng_jit_op_name(op), type_name(a), type_name(b));
         if (dt == NG_BOOL)
@@ -784,6 +804,9 @@ static Val compare(Lower *L, NgJitOp op, Val a, Val b, int line)
     promote(a.dt, a.weak, b.dt, b.weak, &dt, &weak);
     if (!usable(dt))
         return fail(L, line, NG_ERR_TYPE, "cannot compare '%s' and '%s'", type_name(a), type_name(b));
+    if (ng_dtype_is_complex(dt) && iop != NG_OP_EQ && iop != NG_OP_NE)
+        return fail(L, line, NG_ERR_TYPE, "'%s' not supported between instances of '%s' and '%s'",
+                    ng_jit_op_name(op), type_name(a), type_name(b));
     return mkval(ng_ir_binary(L->k, iop, NG_BOOL, as(L, a, dt), as(L, b, dt)), NG_BOOL, weak, true);
 }
 
@@ -1059,6 +1082,31 @@ static bool module_const(const char *name, double *v)
     return false;
 }
 
+/* x.real or x.imag (`imag`) of a scalar: the parts of a complex value; a
+ * real one is its own real part, with an imaginary part of 0 (a Python bool
+ * gives ints, as True.real does). */
+static Val part_of(Lower *L, Val x, bool imag)
+{
+    if (x.r == NG_IR_NONE)
+        return NOVAL;
+    if (ng_dtype_is_complex(x.dt)) {
+        NgDType rt = ng_dtype_real(x.dt);
+        return mkval(imag ? ng_ir_imag(L->k, x.r) : ng_ir_cast(L->k, rt, x.r), rt, x.weak, false);
+    }
+    NgDType dt = x.weak && x.dt == NG_BOOL ? NG_INT64 : x.dt;
+    Val z = zero_of(L, dt);
+    z.weak = x.weak;
+    return imag ? z : mkval(as(L, x, dt), dt, x.weak, x.nonneg);
+}
+
+/* x.conjugate() / x.conj(): of a real value, the value itself. */
+static Val conjugate_of(Lower *L, Val x)
+{
+    if (x.r == NG_IR_NONE || !ng_dtype_is_complex(x.dt))
+        return x;
+    return mkval(ng_ir_unary(L->k, NG_OP_CONJUGATE, x.dt, x.r), x.dt, x.weak, false);
+}
+
 static Val attribute(Lower *L, const NgJitExpr *e)
 {
     char buf[80], what[256];
@@ -1078,6 +1126,10 @@ static Val attribute(Lower *L, const NgJitExpr *e)
             return mkval(n, NG_INT64, true, true);
         }
     }
+    bool part = strcmp(e->name, "real") == 0 || strcmp(e->name, "imag") == 0;
+    if (part && !(b->kind == NG_JIT_E_NAME && sym_of(L, b)->kind == SYM_MODULE) &&
+        !(b->kind == NG_JIT_E_NAME && sym_of(L, b)->kind == SYM_ARRAY))
+        return part_of(L, expr(L, b), e->name[0] == 'i');
     snprintf(what, sizeof what, "the attribute '%s'", snip(L, e, buf, sizeof buf));
     return unsupported(L, e->span.line, what);
 }
@@ -1127,7 +1179,7 @@ static const struct BinaryFn {
 /* The float dtype NumPy computes a float function of dt in. */
 static NgDType float_for(NgDType dt)
 {
-    if (ng_dtype_is_float(dt))
+    if (ng_dtype_is_inexact(dt)) /* (complex stays complex) */
         return dt;
     return ng_dtype_info(dt)->itemsize <= 2 ? NG_FLOAT32 : NG_FLOAT64; /* NumPy: float16 for 8-bit */
 }
@@ -1166,7 +1218,7 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
         if (!check_args(L, e, 1, 1, fn))
             return NOVAL;
         Val x = expr(L, e->items[0]);
-        if (x.r == NG_IR_NONE)
+        if (!real_only(L, x, line, "math.*"))
             return NOVAL;
         unsigned how = unary_fns[i].math;
         if (how == FN_INT && !ng_dtype_is_float(x.dt))
@@ -1185,7 +1237,7 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
         if (!check_args(L, e, 2, 2, fn))
             return NOVAL;
         Val x = expr(L, e->items[0]), y = expr(L, e->items[1]);
-        if (x.r == NG_IR_NONE || y.r == NG_IR_NONE)
+        if (!real_only(L, x, line, "math.*") || !real_only(L, y, line, "math.*"))
             return NOVAL;
         if (binary_fns[i].op == NG_OP_MOD) {
             /* math.fmod keeps the dividend's sign: x - trunc(x / y) * y */
@@ -1208,6 +1260,8 @@ static NgIrRef identity_of(Lower *L, NgOp op, NgDType dt)
     NgIrKernel *k = L->k;
     bool fl = ng_dtype_is_float(dt);
     int bits = ng_dtype_info(dt)->itemsize * 8;
+    if (ng_dtype_is_complex(dt)) /* (sums and products only: complex values have no max here) */
+        return ng_ir_const_c(k, dt, op == NG_OP_MUL ? 1.0 : 0.0, 0.0);
     if (op == NG_OP_MUL || op == NG_OP_LOGAND)
         return fl ? ng_ir_const_f(k, dt, 1.0) : ng_ir_const_i(k, dt, 1);
     if (op == NG_OP_MAXIMUM) {
@@ -1266,6 +1320,10 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op)
         ng_free(inner.v);
         return NOVAL;
     }
+    if (ng_dtype_is_complex(x.dt) && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)) {
+        ng_free(inner.v);
+        return fail(L, line, NG_ERR_UNSUPPORTED, "%s() of complex values is not supported in a compiled loop", fn);
+    }
     NgDType acc = x.dt;
     bool is_mean = strcmp(fn, "mean") == 0;
     if (op == NG_OP_ADD || op == NG_OP_MUL) { /* NumPy's accumulator: at least 64-bit integers */
@@ -1273,7 +1331,7 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op)
             acc = NG_INT64;
         else if (kind_of(x.dt) == NG_KIND_UINT)
             acc = NG_UINT64;
-        if (is_mean && !ng_dtype_is_float(x.dt))
+        if (is_mean && !ng_dtype_is_inexact(x.dt))
             acc = NG_FLOAT64;
     }
     NgIrRef v = op == NG_OP_LOGAND || op == NG_OP_LOGOR ? truth(L, x).r : as(L, x, acc);
@@ -1308,11 +1366,18 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
         if (!check_args(L, e, 1, 1, fn))
             return NOVAL;
         Val x = expr(L, e->items[0]);
-        if (x.r == NG_IR_NONE)
+        if (x.r == NG_IR_NONE || (!ng_dtype_is_complex(cast_to) && !real_only(L, x, line, fn)))
             return NOVAL;
         if (cast_to == NG_BOOL)
             return mkval(truth(L, x).r, NG_BOOL, false, true);
         return mkval(as(L, x, cast_to), cast_to, false, x.nonneg && ng_dtype_is_int(cast_to));
+    }
+    if (strcmp(fn, "conjugate") == 0 || strcmp(fn, "conj") == 0) {
+        if (!check_args(L, e, 1, 1, fn))
+            return NOVAL;
+        Val x = conjugate_of(L, expr(L, e->items[0]));
+        x.weak = false;
+        return x;
     }
     for (size_t i = 0; i < sizeof unary_fns / sizeof *unary_fns; i++) {
         if (strcmp(unary_fns[i].name, fn) != 0 || !unary_fns[i].np)
@@ -1324,6 +1389,13 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
             return NOVAL;
         NgDType dt = x.dt; /* a Python scalar becomes its default NumPy dtype */
         unsigned how = unary_fns[i].np;
+        if (ng_dtype_is_complex(dt)) { /* (NumPy has no complex floor, ceil, trunc, fabs) */
+            NgOp op = unary_fns[i].op;
+            if (op == NG_OP_FLOOR || op == NG_OP_CEIL || op == NG_OP_TRUNC || strcmp(fn, "fabs") == 0)
+                return fail(L, line, NG_ERR_TYPE, "ufunc '%s' not supported for the input types", fn);
+            if (op == NG_OP_ABS) /* |z|: the real dtype */
+                return mkval(ng_ir_unary(L->k, op, ng_dtype_real(dt), x.r), ng_dtype_real(dt), false, true);
+        }
         if (how == FN_BOOL)
             return mkval(ng_ir_unary(L->k, unary_fns[i].op, NG_BOOL, x.r), NG_BOOL, false, true);
         if (how == FN_FLOAT)
@@ -1348,6 +1420,8 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
             return fail(L, line, NG_ERR_TYPE, "np.%s: no common type for '%s' and '%s'", fn, type_name(x),
                         type_name(y));
         NgOp op = binary_fns[i].op;
+        if ((op == NG_OP_ARCTAN2 || op == NG_OP_HYPOT) && ng_dtype_is_complex(dt))
+            return fail(L, line, NG_ERR_TYPE, "ufunc '%s' not supported for the input types", fn);
         if (op == NG_OP_ARCTAN2 || op == NG_OP_HYPOT)
             dt = float_for(dt);
         else if (dt == NG_BOOL && op == NG_OP_POW)
@@ -1427,6 +1501,8 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
         Val x = expr(L, e->items[0]);
         if (x.r == NG_IR_NONE)
             return NOVAL;
+        if (ng_dtype_is_complex(x.dt)) /* |z|, of the real dtype */
+            return mkval(ng_ir_unary(L->k, NG_OP_ABS, ng_dtype_real(x.dt), x.r), ng_dtype_real(x.dt), x.weak, true);
         NgDType dt = x.dt == NG_BOOL && x.weak ? NG_INT64 : x.dt;
         return mkval(ng_ir_unary(L->k, NG_OP_ABS, dt, as(L, x, dt)), dt, x.weak, x.nonneg);
     }
@@ -1434,7 +1510,7 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
         if (!check_args(L, e, 1, 1, fn))
             return NOVAL;
         Val x = expr(L, e->items[0]);
-        if (x.r == NG_IR_NONE)
+        if (x.r == NG_IR_NONE || (fn[0] != 'b' && !real_only(L, x, line, fn)))
             return NOVAL;
         if (fn[0] == 'b')
             return mkval(truth(L, x).r, NG_BOOL, true, true);
@@ -1449,7 +1525,7 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
         if (!check_args(L, e, 1, 1, fn))
             return NOVAL;
         Val x = expr(L, e->items[0]);
-        if (x.r == NG_IR_NONE)
+        if (!real_only(L, x, line, fn))
             return NOVAL;
         NgIrRef r = ng_dtype_is_float(x.dt) ? ng_ir_unary(L->k, NG_OP_RINT, x.dt, x.r) : x.r;
         return mkval(ng_ir_cast(L->k, NG_INT64, r), NG_INT64, true, x.nonneg && !ng_dtype_is_float(x.dt));
@@ -1738,6 +1814,10 @@ static Val call(Lower *L, const NgJitExpr *e)
         if (m->kind == SYM_MODULE)
             return m->module == NG_JIT_MOD_MATH ? math_call(L, e, f->name) : np_call(L, e, f->name);
     }
+    if (f->kind == NG_JIT_E_ATTR && (strcmp(f->name, "conjugate") == 0 || strcmp(f->name, "conj") == 0) &&
+        e->nitems == 0 && !e->nkeywords &&
+        !(f->lhs->kind == NG_JIT_E_NAME && sym_of(L, f->lhs)->kind == SYM_ARRAY))
+        return conjugate_of(L, expr(L, f->lhs));
     char buf[80], what[256];
     snprintf(what, sizeof what, "calling %s()", snip(L, f, buf, sizeof buf));
     return unsupported(L, e->span.line, what);
@@ -1876,7 +1956,8 @@ static Val expr(Lower *L, const NgJitExpr *e)
         return attribute(L, e);
     case NG_JIT_E_SUBSCRIPT:
         return subscript(L, e);
-    case NG_JIT_E_IMAG: return unsupported(L, line, "a complex number");
+    case NG_JIT_E_IMAG:
+        return mkval(ng_ir_const_c(L->k, NG_COMPLEX128, 0.0, e->fval), NG_COMPLEX128, true, false);
     case NG_JIT_E_STR: return unsupported(L, line, "a string");
     case NG_JIT_E_TUPLE: return unsupported(L, line, "a tuple value");
     case NG_JIT_E_LIST: return unsupported(L, line, "a list");
@@ -2849,6 +2930,10 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
                 /* (a float16 sum rounds after every step, in order: no parallel tree gives that) */
                 fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a float16 reduction ('%s') cannot run in parallel",
                      s->name);
+            } else if (ng_dtype_is_complex(s->dt) && plan->reductions[s->red].op != NG_OP_ADD) {
+                /* (GPUs combine partials atomically, part by part: sums only) */
+                fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a complex %s reduction ('%s') cannot run in parallel",
+                     ng_op_name(plan->reductions[s->red].op), s->name);
             } else if (!plan->reductions[s->red].ranked) {
                 ng_ir_reduce(k, outer, s->var, plan->reductions[s->red].op);
             } else if (plan->reductions[s->red].op != NG_NOPS) {

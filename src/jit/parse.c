@@ -357,7 +357,7 @@ static NgJitExpr *seal(Parser *P, NgJitExpr *e)
         break;
     }
     switch (e->kind) {
-    case NG_JIT_E_IMAG: case NG_JIT_E_SET: case NG_JIT_E_DICT: case NG_JIT_E_LISTCOMP:
+    case NG_JIT_E_SET: case NG_JIT_E_DICT: case NG_JIT_E_LISTCOMP:
     case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP: case NG_JIT_E_GENEXP: case NG_JIT_E_LAMBDA:
     case NG_JIT_E_AWAIT: case NG_JIT_E_YIELD: case NG_JIT_E_YIELD_FROM:
         e->python = true;

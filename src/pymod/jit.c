@@ -422,8 +422,9 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
         }
         return 0;
     }
-    if (PyBool_Check(v) || PyLong_CheckExact(v) || PyFloat_CheckExact(v)) {
-        t->dtype = PyBool_Check(v) ? NG_BOOL : PyLong_CheckExact(v) ? NG_INT64 : NG_FLOAT64;
+    if (PyBool_Check(v) || PyLong_CheckExact(v) || PyFloat_CheckExact(v) || PyComplex_CheckExact(v)) {
+        t->dtype = PyBool_Check(v) ? NG_BOOL : PyLong_CheckExact(v) ? NG_INT64 : PyFloat_CheckExact(v) ? NG_FLOAT64
+                                                                                                       : NG_COMPLEX128;
         if (PyLong_CheckExact(v)) {
             int overflow;
             PyLong_AsLongLongAndOverflow(v, &overflow);
@@ -631,16 +632,24 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                 st = NG_ERR_TYPE;
                 break;
             }
+            bool cplx = ng_dtype_is_complex(arg->dtype); /* two slots: real, imaginary */
             if (op.array) { /* a NumPy scalar: read its value through a download */
-                double d = 0;
+                double d[2] = {0, 0};
                 NgArray f;
-                st = ng_op_astype(op.array, ng_dtype_is_float(arg->dtype) ? NG_FLOAT64 : NG_INT64, &f);
+                st = ng_op_astype(op.array, cplx ? NG_COMPLEX128 : ng_dtype_is_float(arg->dtype) ? NG_FLOAT64 : NG_INT64,
+                                  &f);
                 if (st == NG_OK) {
-                    st = ng_array_download(&f, &d, NULL);
+                    st = ng_array_download(&f, d, NULL);
                     ng_array_release(&f);
                 }
-                memcpy(&kargs[na++], &d, sizeof d);
+                memcpy(&kargs[na++], &d[0], sizeof d[0]);
+                if (cplx)
+                    kargs[na++].f = d[1];
                 ng_array_release(&tmp);
+            } else if (cplx) {
+                kargs[na++].f = op.scalar.kind == NG_KIND_COMPLEX || op.scalar.kind == NG_KIND_FLOAT ? op.scalar.v.f
+                                                                                                     : (double)op.scalar.v.i;
+                kargs[na++].f = op.scalar.im;
             } else {
                 NgKArg k1;
                 if (ng_dtype_is_float(arg->dtype))

@@ -172,10 +172,10 @@ def test_an_array_inside_a_container_argument():
     np.testing.assert_array_equal(x, y)
 
 
-def complex_between(x, h, y):
+def object_between(x, h, y):
     for i in range(x.shape[0]):
         x[i] = x[i] + 1.0
-    for i in range(x.shape[0]):  # complex: compiled, but it runs as Python when it meets the dtype
+    for i in range(x.shape[0]):  # object: compiled, but it runs as Python when it meets the dtype
         h[i] = x[i] * 0.5
     for i in range(x.shape[0]):
         y[i] = x[i] * 2.0 + h[i].real
@@ -183,10 +183,10 @@ def complex_between(x, h, y):
 
 def test_a_loop_that_runs_as_python_sees_the_kept_arrays():
     n = 3000
-    args = (np.arange(n, dtype=np.float64), np.zeros(n, dtype=np.complex128), np.zeros(n))
+    args = (np.arange(n, dtype=np.float64), np.zeros(n, dtype=object), np.zeros(n))
     plain = [a.copy() for a in args]
-    complex_between(*plain)
-    f = jit(complex_between)
+    object_between(*plain)
+    f = jit(object_between)
     f(*args)
     assert f.loop_report()[1]["kind"] == "python"
     for a, p in zip(args, plain):
