@@ -3,7 +3,7 @@
 speedup over plain Python and ratio against Numba's @njit(parallel=True)
 with prange on the loops the corpus marks parallel, in one run.
 
-    python bench/bench_jit.py [--only saxpy,dot_reduce] [--python-budget 20]
+    python bench/bench_jit.py [--only saxpy,dot_reduce] [--python-budget 20] [--dir bench/jit_complex]
 
 Numba is installed from the package index when missing (pip install numba).
 Plain Python's bench-size time is predicted from its test-size time, scaled by
@@ -16,6 +16,8 @@ budget; otherwise the prediction stands, marked "~" (serial Numba's growth
 includes the bench size's memory traffic, a few times slower per element than
 the test size's cache-resident data, hence the margin of 8). Every jit result is compared with Python's where
 Python ran at the bench size, else with Numba's, before its time counts. Ratios: >1 means numgpu is faster.
+`--dir bench/jit_complex` runs the project's own complex-valued loops (mandelbrot in complex
+numbers, a conjugate dot product, a rotation by np.exp(1j * theta)) the same way.
 """
 import argparse
 import copy
@@ -91,8 +93,8 @@ def same(x, y):
         return np.allclose(x, y, rtol=1e-6, equal_nan=True)
     if isinstance(x, (tuple, list)):
         return all(same(a, b) for a, b in zip(x, y))
-    if isinstance(x, float):
-        return np.isclose(x, y, rtol=1e-6)
+    if isinstance(x, (float, complex, np.inexact)):
+        return bool(np.isclose(x, y, rtol=1e-6))
     return x == y
 
 
