@@ -375,10 +375,14 @@ static void cast(Emitter *e, NgIrRef r)
             catf(e, ").re, (%s)(", R);
             kid(e, r, 0);
             cat(e, ").im)");
+        } else if (n->a == NG_IR_AS_IM) { /* (ng_ir_complex) */
+            catf(e, "(%s)-0.0f, (%s)(", R, R);
+            kid(e, r, 0);
+            cat(e, "))");
         } else {
             catf(e, "(%s)(", R);
             kid(e, r, 0);
-            catf(e, "), (%s)0)", R);
+            catf(e, "), (%s)%s)", R, n->a == NG_IR_AS_RE ? "-0.0f" : "0");
         }
     } else if (to == NG_FLOAT16) {
         /* a double rounds to half directly (no double rounding through float) */

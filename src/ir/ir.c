@@ -261,6 +261,15 @@ NgIrRef ng_ir_imag(NgIrKernel *k, NgIrRef x)
     return add(k, mk(NG_IR_CAST, 0, ng_dtype_real(dt), 1, 0), 1, &x, true);
 }
 
+NgIrRef ng_ir_complex(NgIrKernel *k, NgDType dt, NgIrRef re, NgIrRef im)
+{
+    if (re == NG_IR_NONE || im == NG_IR_NONE)
+        return NG_IR_NONE;
+    NgIrRef r = add(k, mk(NG_IR_CAST, 0, dt, NG_IR_AS_RE, 0), 1, &re, true);
+    NgIrRef i = add(k, mk(NG_IR_CAST, 0, dt, NG_IR_AS_IM, 0), 1, &im, true);
+    return ng_ir_binary(k, NG_OP_ADD, dt, r, i);
+}
+
 NgIrRef ng_ir_block(NgIrKernel *k, int n, const NgIrRef *stmts)
 {
     return add(k, mk(NG_IR_BLOCK, 0, NG_NODTYPE, 0, 0), n, stmts, false);
@@ -439,8 +448,11 @@ static NgStatus verify_node(const NgIrKernel *k, NgIrRef r, bool *declared)
         declared[n->a] = true;
         break;
     case NG_IR_CAST:
-        if (n->a && (!ng_dtype_is_complex(dtype_of(k, ng_ir_kid(k, r, 0))) ||
-                     n->dtype != ng_dtype_real(dtype_of(k, ng_ir_kid(k, r, 0)))))
+        if ((n->a == NG_IR_AS_RE || n->a == NG_IR_AS_IM) &&
+            (ng_dtype_is_complex(dtype_of(k, ng_ir_kid(k, r, 0))) || !ng_dtype_is_complex((NgDType)n->dtype)))
+            return bad(r, "a complex part of a value that is not real, or into a dtype that is not complex");
+        if (n->a == 1 && (!ng_dtype_is_complex(dtype_of(k, ng_ir_kid(k, r, 0))) ||
+                          n->dtype != ng_dtype_real(dtype_of(k, ng_ir_kid(k, r, 0)))))
             return bad(r, "imaginary part of a value that is not complex");
         break;
     default:
@@ -507,7 +519,7 @@ void ng_ir_print(const NgIrKernel *k, char *buf, size_t len)
         if (n->kind == NG_IR_SHAPE)
             OUT(" axis %d", n->b);
         if (n->kind == NG_IR_CAST && n->a)
-            OUT(" imag");
+            OUT(n->a == NG_IR_AS_RE ? " as re" : n->a == NG_IR_AS_IM ? " as im" : " imag");
         if (n->kind == NG_IR_LET || n->kind == NG_IR_ASSIGN || n->kind == NG_IR_FOR || n->kind == NG_IR_STORE ||
             n->kind == NG_IR_THREAD || n->kind == NG_IR_BLOCK_REDUCE)
             OUT(" #%d", n->a);

@@ -36,7 +36,9 @@ typedef enum NgIrKind {
     NG_IR_BINARY,  /* kids[0] `op` kids[1] */
     NG_IR_SELECT,  /* kids[0] ? kids[1] : kids[2] */
     NG_IR_CAST,    /* kids[0] converted to `dtype` (NumPy's unsafe cast); `a` = 1: the
-                    * imaginary part of a complex kids[0], of its real dtype (ng_ir_imag) */
+                    * imaginary part of a complex kids[0], of its real dtype (ng_ir_imag);
+                    * of a real kids[0] to a complex dtype, `a` = NG_IR_AS_RE / NG_IR_AS_IM:
+                    * kids[0] as that part, the other -0.0 (ng_ir_complex) */
     /* statements */
     NG_IR_BLOCK,   /* kids in order */
     NG_IR_LET,     /* declare variable `a` = kids[0] */
@@ -186,6 +188,11 @@ NgIrRef ng_ir_cast(NgIrKernel *k, NgDType dt, NgIrRef x); /* x itself if already
 /* The imaginary part of x, of x's real dtype (a cast of a complex x to a real
  * dtype gives the real part); 0 of x's dtype for a real x. */
 NgIrRef ng_ir_imag(NgIrKernel *k, NgIrRef x);
+/* The complex value (re, im) of dtype dt from two real values, exactly as
+ * Python's complex(re, im): (re, -0.0) + (-0.0, im), since adding -0.0
+ * leaves every value as it is (-0.0, infinities, NaN). */
+enum { NG_IR_AS_RE = 2, NG_IR_AS_IM = 3 };
+NgIrRef ng_ir_complex(NgIrKernel *k, NgDType dt, NgIrRef re, NgIrRef im);
 
 /* Statements. */
 NgIrRef ng_ir_block(NgIrKernel *k, int n, const NgIrRef *stmts);

@@ -496,7 +496,7 @@ static bool in_list(const char *s, const char *const *list)
     return false;
 }
 
-static const char *const builtin_fns[] = {"range", "len", "abs", "min", "max", "int", "float", "bool", NULL};
+static const char *const builtin_fns[] = {"range", "len", "abs", "min", "max", "int", "float", "bool", "complex", NULL};
 static const char *const math_fns[] = {
     "sqrt", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan", "asin", "acos",
     "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "floor", "ceil", "trunc",

@@ -1518,6 +1518,19 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
             return mkval(as(L, x, NG_FLOAT64), NG_FLOAT64, true, false);
         return mkval(as(L, x, NG_INT64), NG_INT64, true, x.nonneg && !ng_dtype_is_float(x.dt));
     }
+    if (strcmp(fn, "complex") == 0) {
+        /* complex(re[, im]) of real numbers, a Python complex (a complex argument: Python's) */
+        if (!check_args(L, e, 1, 2, fn))
+            return NOVAL;
+        Val re = expr(L, e->items[0]);
+        Val im = e->nitems == 2 ? expr(L, e->items[1]) : NOVAL;
+        if (!real_only(L, re, line, fn) || (e->nitems == 2 && !real_only(L, im, line, fn)))
+            return NOVAL;
+        if (e->nitems == 1)
+            return mkval(as(L, re, NG_COMPLEX128), NG_COMPLEX128, true, false);
+        return mkval(ng_ir_complex(L->k, NG_COMPLEX128, as(L, re, NG_FLOAT64), as(L, im, NG_FLOAT64)),
+                     NG_COMPLEX128, true, false);
+    }
     if (strcmp(fn, "sum") == 0 || strcmp(fn, "any") == 0 || strcmp(fn, "all") == 0)
         return np_reduce(L, e, fn, fn[0] == 's' ? NG_OP_ADD : fn[1] == 'n' ? NG_OP_LOGOR : NG_OP_LOGAND);
     if (strcmp(fn, "round") == 0) {

@@ -510,10 +510,40 @@ static void test_imag_part(void)
     ng_ir_free(&k);
 }
 
+/* ng_ir_complex: (re, -0.0) + (-0.0, im) of two real values, printed as the parts they are;
+ * the verifier refuses a part cast of a complex operand. */
+static void test_complex_from_parts(void)
+{
+    NgIrKernel k;
+    ng_ir_init(&k, "cplx");
+    int x = ng_ir_param_array(&k, NG_FLOAT64, 1, true, false);
+    int out = ng_ir_param_array(&k, NG_COMPLEX128, 1, true, true);
+    int i = ng_ir_var(&k, NG_INT64);
+    NgIrRef I = ng_ir_varref(&k, i), v = ng_ir_load(&k, x, 1, &I);
+    NgIrRef c = ng_ir_complex(&k, NG_COMPLEX128, v, ng_ir_const_f(&k, NG_FLOAT64, 2.0));
+    CHECK_EQ_INT(NG_IR_BINARY, ng_ir_node(&k, c)->kind);
+    CHECK_EQ_INT(NG_COMPLEX128, ng_ir_node(&k, c)->dtype);
+    CHECK_EQ_INT(NG_IR_AS_RE, ng_ir_node(&k, ng_ir_kid(&k, c, 0))->a);
+    CHECK_EQ_INT(NG_IR_AS_IM, ng_ir_node(&k, ng_ir_kid(&k, c, 1))->a);
+    CHECK_EQ_INT(NG_IR_NONE, ng_ir_complex(&k, NG_COMPLEX128, v, NG_IR_NONE));
+    k.body = ng_ir_for(&k, i, ng_ir_const_i(&k, NG_INT64, 0), ng_ir_shape(&k, x, 0), ng_ir_const_i(&k, NG_INT64, 1),
+                       ng_ir_store(&k, out, 1, &I, c), NG_IR_PARALLEL);
+    CHECK_OK(ng_ir_verify(&k));
+    char buf[2048];
+    ng_ir_print(&k, buf, sizeof buf);
+    CHECK(strstr(buf, "as re") != NULL && strstr(buf, "as im") != NULL);
+    NgIrRef im = ng_ir_kid(&k, c, 1);
+    k.nodes[im].dtype = NG_FLOAT64; /* a part cast into a real dtype */
+    CHECK_EQ_INT(NG_ERR_INTERNAL, ng_ir_verify(&k));
+    CHECK(strstr(ng_error_message(), "complex part") != NULL);
+    ng_ir_free(&k);
+}
+
 int main(void)
 {
     test_saxpy();
     test_imag_part();
+    test_complex_from_parts();
     test_hash_consing();
     test_reduction();
     test_nested();

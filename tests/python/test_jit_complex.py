@@ -320,3 +320,37 @@ def test_division_by_zero_gives_numpy_values():
     w = np.array([0j, 0j, 0j, 1 + 1j, 1j], np.complex128)
     f = jit_same(complex_division_by_zero, z, w, np.zeros(5, np.complex128))
     ran_kernel(f)
+
+
+def construct(x, y, out):
+    for i in range(x.shape[0]):
+        out[i] = complex(x[i], y[i]) * 2 + complex(x[i]) + complex(3, -1)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.int64])
+def test_the_complex_constructor(dt):
+    x = np.array([1.5, -0.0, 0.0, np.inf, -np.inf, np.nan, 2, -7] * 50).astype(dt) if dt != np.int64 \
+        else np.arange(-200, 200, dtype=dt)
+    y = np.roll(x, 3)
+    f = jit_same(construct, x, y, np.zeros(x.shape[0], np.complex128))
+    ran_kernel(f)
+
+
+def parts_of_constructed(x, y, re, im):
+    for i in range(x.shape[0]):
+        z = complex(x[i], y[i])
+        re[i] = z.real
+        im[i] = z.imag
+
+
+def test_the_constructor_keeps_signed_zeros_and_infinities():
+    v = np.array([-0.0, 0.0, np.inf, -np.inf, np.nan, 1.0])
+    x, y = np.repeat(v, 6), np.tile(v, 6)
+    re, im = np.zeros(36), np.zeros(36)
+    f = numgpu.jit(parts_of_constructed)
+    f(x, y, re, im)
+    ran_kernel(f)
+    np.testing.assert_array_equal(re, x)
+    np.testing.assert_array_equal(np.signbit(re), np.signbit(x))
+    np.testing.assert_array_equal(im, y)
+    np.testing.assert_array_equal(np.signbit(im), np.signbit(y))
