@@ -514,6 +514,9 @@ static NgIrRef as(Lower *L, Val v, NgDType dt)
     if (v.r == NG_IR_NONE || v.dt == dt)
         return ng_ir_cast(L->k, dt, v.r);
     const NgIrNode *n = ng_ir_node(L->k, v.r);
+    if (n->kind == NG_IR_CONST && ng_dtype_is_complex((NgDType)n->dtype) && ng_dtype_is_complex(dt))
+        return dt == NG_COMPLEX64 ? ng_ir_const_c(L->k, dt, (double)(float)n->c.f, (double)(float)n->im)
+                                  : ng_ir_const_c(L->k, dt, n->c.f, n->im);
     if (n->kind == NG_IR_CONST && !ng_dtype_is_complex((NgDType)n->dtype)) {
         bool from_float = ng_dtype_is_float((NgDType)n->dtype);
         if (dt == NG_BOOL)
@@ -804,7 +807,9 @@ static Val compare(Lower *L, NgJitOp op, Val a, Val b, int line)
     promote(a.dt, a.weak, b.dt, b.weak, &dt, &weak);
     if (!usable(dt))
         return fail(L, line, NG_ERR_TYPE, "cannot compare '%s' and '%s'", type_name(a), type_name(b));
-    if (ng_dtype_is_complex(dt) && iop != NG_OP_EQ && iop != NG_OP_NE)
+    /* NumPy's complex scalars order lexicographically (real part, then imaginary); Python's
+     * complex numbers do not order at all */
+    if (ng_dtype_is_complex(dt) && iop != NG_OP_EQ && iop != NG_OP_NE && a.weak && b.weak)
         return fail(L, line, NG_ERR_TYPE, "'%s' not supported between instances of '%s' and '%s'",
                     ng_jit_op_name(op), type_name(a), type_name(b));
     return mkval(ng_ir_binary(L->k, iop, NG_BOOL, as(L, a, dt), as(L, b, dt)), NG_BOOL, weak, true);
