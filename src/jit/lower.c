@@ -1866,6 +1866,8 @@ static Val unary(Lower *L, const NgJitExpr *e)
         NgIrRef r = as(L, x, dt);
         if (is_const(L, r)) { /* fold -1 so it reads as a constant (index wrap, range steps) */
             const NgIrNode *c = ng_ir_node(L->k, r);
+            if (ng_dtype_is_complex(dt)) /* -(2j) is (-0.0-2j), as Python's */
+                return mkval(ng_ir_const_c(L->k, dt, -c->c.f, -c->im), dt, x.weak, false);
             if (ng_dtype_is_float(dt))
                 return mkval(ng_ir_const_f(L->k, dt, -c->c.f), dt, x.weak, false);
             return mkval(ng_ir_const_i(L->k, dt, (int64_t)(0 - (uint64_t)c->c.i)), dt, x.weak, c->c.i <= 0);
@@ -1873,7 +1875,7 @@ static Val unary(Lower *L, const NgJitExpr *e)
         return mkval(ng_ir_unary(L->k, NG_OP_NEG, dt, r), dt, x.weak, false);
     }
     case NG_JIT_OP_INVERT:
-        if (ng_dtype_is_float(dt))
+        if (ng_dtype_is_inexact(dt))
             return fail(L, e->span.line, NG_ERR_TYPE, "bad operand type for unary ~: '%s'", type_name(x));
         return mkval(ng_ir_unary(L->k, NG_OP_INVERT, dt, as(L, x, dt)), dt, x.weak, false);
     default:

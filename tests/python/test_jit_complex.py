@@ -364,3 +364,37 @@ def test_the_constructor_keeps_signed_zeros_and_infinities():
     np.testing.assert_array_equal(np.signbit(re), np.signbit(x))
     np.testing.assert_array_equal(im, y)
     np.testing.assert_array_equal(np.signbit(im), np.signbit(y))
+
+
+def negated_literals(z, out):
+    for i in range(z.shape[0]):
+        w = -2.5j + z[i] * -1j - (-z[i])
+        out[i] = w.real * 10 + (-w).imag + (-(3 + 0j)).imag
+
+
+def test_negated_complex_literals_and_values():
+    f = jit_same(negated_literals, data(np.complex128, 500), np.zeros(500))
+    ran_kernel(f)
+
+
+def signed_zero_parts(out):
+    for i in range(out.shape[0]):
+        out[i] = math.copysign(1.0, (-1j).real) + math.copysign(2.0, (-(1 + 0j)).imag)
+
+
+def test_negated_literals_have_python_signed_zeros():
+    jit_same(signed_zero_parts, np.zeros(4))
+
+
+def inverted(z, out):
+    for i in range(z.shape[0]):
+        out[i] = ~z[i]
+
+
+def test_invert_of_complex_raises_as_python_does():
+    z = np.array([1j], np.complex128)
+    with pytest.raises(TypeError) as plain:
+        inverted(z.copy(), np.zeros(1, np.complex128))
+    with pytest.raises(TypeError) as mine:
+        numgpu.jit(inverted)(z, np.zeros(1, np.complex128))
+    assert str(mine.value) == str(plain.value)
