@@ -758,7 +758,7 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
                 return fail(L, line, NG_ERR_VALUE, "Integers to negative integer powers are not allowed.");
             dt = NG_FLOAT64; /* 2 ** -1 == 0.5 */
         }
-        if (is_const(L, b.r) && (ng_dtype_is_float((NgDType)ng_ir_node(L->k, b.r)->dtype)
+        if (is_const(L, b.r) && !ng_dtype_is_complex(b.dt) && (ng_dtype_is_float((NgDType)ng_ir_node(L->k, b.r)->dtype)
                                      ? ng_ir_node(L->k, b.r)->c.f == 2.0 : const_i(L, b.r) == 2)) {
             NgIrRef x = as(L, a, dt);
             return mkval(ng_ir_binary(L->k, NG_OP_MUL, dt, x, x), dt, weak, ng_dtype_is_int(dt));
