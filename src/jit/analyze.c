@@ -502,6 +502,9 @@ static const char *const math_fns[] = {
     "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "floor", "ceil", "trunc",
     "fabs", "pow", "hypot", "copysign", "fmod", "isnan", "isinf", "isfinite", "erf", "erfc",
     "gamma", "lgamma", "degrees", "radians", NULL};
+static const char *const cmath_fns[] = {
+    "exp", "log", "log10", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+    "tanh", "asinh", "acosh", "atanh", "phase", "isnan", "isinf", "isfinite", NULL};
 static const char *const np_scalar_fns[] = {
     "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
     "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
@@ -513,7 +516,7 @@ static const char *const np_binary_fns[] = {
     "arctan2", "minimum", "maximum", "fmin", "fmax", "power", "hypot", NULL};
 static const char *const np_ternary_fns[] = {"where", "clip", NULL};
 static const char *const np_reduce_fns[] = {"sum", "max", "min", "dot", "prod", "mean", NULL};
-static const char *const module_consts[] = {"pi", "e", "tau", "inf", "nan", NULL};
+static const char *const module_consts[] = {"pi", "e", "tau", "inf", "nan", "infj", "nanj", NULL};
 static const char *const scalar_methods[] = {"conjugate", "conj", NULL};
 static const char *const part_attrs[] = {"real", "imag", NULL}; /* of a scalar value */
 /* Python builtins, named as such when a loop calls them. */
@@ -540,7 +543,8 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
     }
     if (f->kind != NG_JIT_E_ATTR)
         return NG_JIT_CALL_OTHER;
-    if (is_module(f->lhs, "math", NULL) && in_list(f->name, math_fns))
+    if ((is_module(f->lhs, "math", NULL) && in_list(f->name, math_fns)) ||
+        (is_module(f->lhs, "cmath", NULL) && in_list(f->name, cmath_fns)))
         return NG_JIT_CALL_MATH;
     if (is_module(f->lhs, "np", "numpy")) {
         /* as many positional arguments as inputs: one more would be `out` */
@@ -555,7 +559,7 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
     }
     if (is_module(f->lhs, "numgpu", "ng") && strcmp(f->name, "prange") == 0)
         return NG_JIT_CALL_PRANGE;
-    if (!is_module(f->lhs, "math", NULL) && !is_module(f->lhs, "np", "numpy") && in_list(f->name, scalar_methods) &&
+    if (!is_module(f->lhs, "math", "cmath") && !is_module(f->lhs, "np", "numpy") && in_list(f->name, scalar_methods) &&
         call->nitems == 0)
         return NG_JIT_CALL_METHOD;
     return NG_JIT_CALL_OTHER;
@@ -672,10 +676,10 @@ static const char *check_expr(Ctx *c, const NgJitExpr *e)
     case NG_JIT_E_ATTR:
         if (strcmp(e->name, "shape") == 0 || strcmp(e->name, "size") == 0 || strcmp(e->name, "ndim") == 0)
             return check_expr(c, e->lhs);
-        if ((is_module(e->lhs, "math", NULL) || is_module(e->lhs, "np", "numpy")) &&
+        if ((is_module(e->lhs, "math", "cmath") || is_module(e->lhs, "np", "numpy")) &&
             in_list(e->name, module_consts))
             return NULL;
-        if (in_list(e->name, part_attrs) && !is_module(e->lhs, "math", NULL) && !is_module(e->lhs, "np", "numpy"))
+        if (in_list(e->name, part_attrs) && !is_module(e->lhs, "math", "cmath") && !is_module(e->lhs, "np", "numpy"))
             return check_expr(c, e->lhs); /* (of an array, not a scalar: the lowering says so) */
         return fmt(c, "uses %s (not compilable)", text(c, e));
     case NG_JIT_E_LIST:

@@ -130,7 +130,7 @@ void ng_jit_loops_print(const NgJitLoops *loops, NgStr *out);
 typedef enum NgJitCallKind {
     NG_JIT_CALL_OTHER,     /* not compilable: the loop stays Python */
     NG_JIT_CALL_BUILTIN,   /* range len abs min max int float bool complex */
-    NG_JIT_CALL_MATH,      /* math.<f>, a scalar function (sqrt, exp, ...) */
+    NG_JIT_CALL_MATH,      /* math.<f> or cmath.<f>, a scalar function (sqrt, exp, ...) */
     NG_JIT_CALL_NP_SCALAR, /* np.<f>/numpy.<f>, elementwise (sqrt, exp, abs, float32, ...),
                               with one positional argument per input (no `out`) */
     NG_JIT_CALL_NP_REDUCE, /* np.sum np.max np.min np.prod np.mean (one argument), np.dot (two) */

@@ -1119,6 +1119,10 @@ static Val attribute(Lower *L, const NgJitExpr *e)
     if (b->kind == NG_JIT_E_NAME) {
         Sym *s = sym_of(L, b);
         double c;
+        if (s->kind == SYM_MODULE && s->module == NG_JIT_MOD_CMATH &&
+            (strcmp(e->name, "infj") == 0 || strcmp(e->name, "nanj") == 0))
+            return mkval(ng_ir_const_c(L->k, NG_COMPLEX128, 0.0, e->name[0] == 'i' ? INFINITY : NAN), NG_COMPLEX128,
+                         true, false);
         if (s->kind == SYM_MODULE && module_const(e->name, &c))
             return mkval(ng_ir_const_f(L->k, NG_FLOAT64, c), NG_FLOAT64, true, false);
         if (s->kind == SYM_ARRAY && strcmp(e->name, "ndim") == 0)
@@ -1257,6 +1261,39 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
     char what[80];
     snprintf(what, sizeof what, "math.%s()", fn);
     return unsupported(L, line, what);
+}
+
+/* cmath.<fn>(x): x as a Python complex, the result a Python complex (a
+ * float for phase, a bool for the tests). */
+static Val cmath_call(Lower *L, const NgJitExpr *e, const char *fn)
+{
+    static const struct { const char *name; NgOp op; } fns[] = {
+        {"exp", NG_OP_EXP}, {"log", NG_OP_LOG}, {"log10", NG_OP_LOG10}, {"sqrt", NG_OP_SQRT},
+        {"sin", NG_OP_SIN}, {"cos", NG_OP_COS}, {"tan", NG_OP_TAN}, {"asin", NG_OP_ARCSIN},
+        {"acos", NG_OP_ARCCOS}, {"atan", NG_OP_ARCTAN}, {"sinh", NG_OP_SINH}, {"cosh", NG_OP_COSH},
+        {"tanh", NG_OP_TANH}, {"asinh", NG_OP_ARCSINH}, {"acosh", NG_OP_ARCCOSH}, {"atanh", NG_OP_ARCTANH},
+        {"isnan", NG_OP_ISNAN}, {"isinf", NG_OP_ISINF}, {"isfinite", NG_OP_ISFINITE}, {"phase", NG_NOPS},
+    };
+    for (size_t i = 0; i < sizeof fns / sizeof *fns; i++) {
+        if (strcmp(fns[i].name, fn) != 0)
+            continue;
+        if (!check_args(L, e, 1, 1, fn)) /* (cmath.log(x, base): the two-argument form stays Python) */
+            return NOVAL;
+        Val x = expr(L, e->items[0]);
+        if (x.r == NG_IR_NONE)
+            return NOVAL;
+        NgIrRef z = as(L, x, NG_COMPLEX128);
+        NgOp op = fns[i].op;
+        if (op == NG_NOPS) /* phase: atan2(imag, real) */
+            return mkval(ng_ir_binary(L->k, NG_OP_ARCTAN2, NG_FLOAT64, ng_ir_imag(L->k, z),
+                                      ng_ir_cast(L->k, NG_FLOAT64, z)), NG_FLOAT64, true, false);
+        if (op == NG_OP_ISNAN || op == NG_OP_ISINF || op == NG_OP_ISFINITE)
+            return mkval(ng_ir_unary(L->k, op, NG_BOOL, z), NG_BOOL, true, true);
+        return mkval(ng_ir_unary(L->k, op, NG_COMPLEX128, z), NG_COMPLEX128, true, false);
+    }
+    char what[80];
+    snprintf(what, sizeof what, "cmath.%s()", fn);
+    return unsupported(L, e->span.line, what);
 }
 
 /* The identity of a reduction with op in dt. */
@@ -1664,9 +1701,9 @@ static Frame *frame_for(Lower *L, const NgJitExpr *e, const NgJitStmt *def)
         } else if (strcmp(s->name, "np") == 0 || strcmp(s->name, "numpy") == 0) {
             s->kind = SYM_MODULE;
             s->module = NG_JIT_MOD_NUMPY;
-        } else if (strcmp(s->name, "math") == 0) {
+        } else if (strcmp(s->name, "math") == 0 || strcmp(s->name, "cmath") == 0) {
             s->kind = SYM_MODULE;
-            s->module = NG_JIT_MOD_MATH;
+            s->module = s->name[0] == 'c' ? NG_JIT_MOD_CMATH : NG_JIT_MOD_MATH;
         } else {
             s->kind = SYM_UNBOUND; /* builtins and other helpers; globals have no type */
         }
@@ -1830,7 +1867,9 @@ static Val call(Lower *L, const NgJitExpr *e)
     if (f->kind == NG_JIT_E_ATTR && f->lhs->kind == NG_JIT_E_NAME) {
         Sym *m = sym_of(L, f->lhs);
         if (m->kind == SYM_MODULE)
-            return m->module == NG_JIT_MOD_MATH ? math_call(L, e, f->name) : np_call(L, e, f->name);
+            return m->module == NG_JIT_MOD_MATH    ? math_call(L, e, f->name)
+                   : m->module == NG_JIT_MOD_CMATH ? cmath_call(L, e, f->name)
+                                                   : np_call(L, e, f->name);
     }
     if (f->kind == NG_JIT_E_ATTR && (strcmp(f->name, "conjugate") == 0 || strcmp(f->name, "conj") == 0) &&
         e->nitems == 0 && !e->nkeywords &&
@@ -2759,9 +2798,9 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
         } else if (!g && !s->assigned && (strcmp(s->name, "np") == 0 || strcmp(s->name, "numpy") == 0)) {
             s->kind = SYM_MODULE;
             s->module = NG_JIT_MOD_NUMPY;
-        } else if (!g && !s->assigned && strcmp(s->name, "math") == 0) {
+        } else if (!g && !s->assigned && (strcmp(s->name, "math") == 0 || strcmp(s->name, "cmath") == 0)) {
             s->kind = SYM_MODULE;
-            s->module = NG_JIT_MOD_MATH;
+            s->module = s->name[0] == 'c' ? NG_JIT_MOD_CMATH : NG_JIT_MOD_MATH;
         } else if (g && g->is_array) {
             if (g->ndim < 0 || g->ndim > NG_MAXDIMS || !usable(g->dtype))
                 return fail(L, line, NG_ERR_TYPE, "array '%s' of dtype %s is not supported in a compiled loop",

@@ -101,6 +101,7 @@ typedef enum NgJitModule {
     NG_JIT_MOD_NONE,  /* not a module: an array or a scalar */
     NG_JIT_MOD_NUMPY, /* numpy (or numgpu standing in for it): np.sqrt, np.pi, np.float32 ... */
     NG_JIT_MOD_MATH,  /* math: math.sqrt, math.floor, math.pi ... */
+    NG_JIT_MOD_CMATH, /* cmath: cmath.exp, cmath.phase, cmath.pi ... (complex results) */
 } NgJitModule;
 
 /* The run-time type of one free variable: a name bound before the loop. */

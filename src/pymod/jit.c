@@ -416,8 +416,10 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
             t->module = NG_JIT_MOD_NUMPY;
         else if (!strcmp(mod, "math"))
             t->module = NG_JIT_MOD_MATH;
+        else if (!strcmp(mod, "cmath"))
+            t->module = NG_JIT_MOD_CMATH;
         else {
-            *why = "a module other than numpy/math is used in the loop";
+            *why = "a module other than numpy/math/cmath is used in the loop";
             return 1;
         }
         return 0;
