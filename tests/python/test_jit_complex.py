@@ -419,3 +419,28 @@ def test_invert_of_complex_raises_as_python_does():
     with pytest.raises(TypeError) as mine:
         numgpu.jit(inverted)(z, np.zeros(1, np.complex128))
     assert str(mine.value) == str(plain.value)
+
+
+def complex_argmax(z):
+    best = z[0]
+    k = 0
+    for i in range(z.shape[0]):
+        if z[i] > best:
+            best = z[i]
+            k = i
+    return best, k
+
+
+def complex_running_max(z):
+    m = z[0]
+    for i in range(z.shape[0]):
+        m = max(m, z[i])
+    return m
+
+
+@pytest.mark.parametrize("fn", [complex_argmax, complex_running_max])
+def test_complex_maxima_run_in_order_and_match_python(fn):
+    z = data(np.complex128, 50_000)
+    z[[100, 40_000]] = 9 + 1j  # a tie: the first one wins
+    f = jit_same(fn, z)
+    assert f.loop_report()[0]["ran"].startswith("kernel (one thread")
