@@ -1389,8 +1389,9 @@ static NgJitStmt *seal_stmt(NgJitStmt *s)
     return s;
 }
 
-/* The end of a block: that of its last statement. */
-static NgJitSpan block_end(NgJitBlock b) { return b.stmts[b.n - 1]->span; }
+/* The end of a block: that of its last statement; `none` for a block left
+ * empty by a syntax error. */
+static NgJitSpan block_end(NgJitBlock b, NgJitSpan none) { return b.n ? b.stmts[b.n - 1]->span : none; }
 
 static void statement(Parser *P, StmtVec *out);
 static void simple_stmts(Parser *P, StmtVec *out);
@@ -1703,7 +1704,7 @@ static NgJitStmt *if_stmt(Parser *P)
         s->else_line = t->line;
         s->orelse = block(P, "'else' statement", t->line);
     }
-    NgJitSpan end = block_end(s->orelse.n ? s->orelse : s->body);
+    NgJitSpan end = block_end(s->orelse.n ? s->orelse : s->body, s->span);
     for (int i = chain.n - 1; i >= 0; i--) {
         chain.v[i]->span = join(chain.v[i]->span, end);
         seal_stmt(chain.v[i]);
@@ -1723,7 +1724,7 @@ static NgJitStmt *loop_rest(Parser *P, NgJitStmt *s, const char *what, int line)
         s->else_line = e->line;
         s->orelse = block(P, "'else' statement", e->line);
     }
-    s->span = join(s->span, block_end(s->orelse.n ? s->orelse : s->body));
+    s->span = join(s->span, block_end(s->orelse.n ? s->orelse : s->body, s->span));
     P->ast->nloops++;
     return seal_stmt(s);
 }
@@ -1786,7 +1787,7 @@ static NgJitStmt *funcdef(Parser *P, ExprVec *decorators, const NgJitToken *firs
         s->decorators = decorators->v;
         s->ndecorators = decorators->n;
     }
-    s->span = join(s->span, block_end(s->body));
+    s->span = join(s->span, block_end(s->body, s->span));
     return seal_stmt(s);
 }
 

@@ -688,6 +688,27 @@ static void test_errors(void)
                 "(unicode error) 'unicodeescape' codec can't decode bytes in position 0-9: illegal Unicode character");
 }
 
+/* Inputs the fuzzer found (tools/fuzz_jit.sh): a parse or an error, never undefined behaviour
+ * (CI runs ctest under ASan + UBSan too). */
+static void test_fuzz_finds(void)
+{
+    /* parameters after **b (CPython refuses them; the jit only ever sees source CPython compiled),
+     * then a body of a continuation and carriage returns: a block left empty, whose end the
+     * statement's span took from a last statement that is not there */
+    const char *src = "def f(a,**b, c=1, **d) -> int:\n  \\\n\r\r\r\r\r\ra,ass\n";
+    NgJitAst *ast = NULL;
+    NgJitError err;
+    NgStatus st = ng_jit_parse(src, strlen(src), "t.py", &ast, &err);
+    CHECK_OK(st);
+    if (st == NG_OK)
+        ng_jit_ast_free(ast);
+    static const char *const errors[] = {"for x in y:\n  \\\n\r\r)\n", "while (:\n  \\\n\r\rpass\n"};
+    for (size_t i = 0; i < sizeof errors / sizeof *errors; i++) {
+        CHECK(ng_jit_parse(errors[i], strlen(errors[i]), "t.py", &ast, &err) != NG_OK);
+        CHECK_EQ_STR("SyntaxError", err.kind);
+    }
+}
+
 /* Input built to be deep or long: an error or a parse, never a crash. */
 static void test_limits(void)
 {
@@ -926,6 +947,7 @@ int main(void)
     test_corpus();
     test_errors();
     test_limits();
+    test_fuzz_finds();
     test_mutations();
     test_out_of_memory();
     test_threads();
