@@ -1237,7 +1237,7 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         indent(e, depth);
         catf(e, "#pragma omp %sfor%s schedule(static)%s%s\n", team ? "" : "parallel ",
              builtin && innermost && has_reductions(e->k, r) && !ranked_of(e->k, r) ? " simd" : "",
-             team ? "" : " if(ng_work >= NG_PAR_MIN_WORK)", clauses.s);
+             team ? "" : " if(parallel: ng_work >= NG_PAR_MIN_WORK)", clauses.s);
         ng_str_free(&clauses);
     } else if (has_reductions(e->k, r) && innermost && e->t->par == NG_PAR_OPENMP) {
         NgStr clauses, *saved = e->out;

@@ -13,7 +13,7 @@ void collatz_int64(const NgKArg *A)
     (void)a1_n0; (void)a1_s0;
     const int64_t s2 = (int64_t)A[8].i;
     const int64_t ng_work = A[9].i; (void)ng_work;
-    #pragma omp parallel for schedule(static) if(ng_work >= NG_PAR_MIN_WORK)
+    #pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)
     for (int64_t v0 = ((int64_t)0LL); v0 < a1_n0; v0 += ((int64_t)1LL)) {
         int64_t v1 = a0[(v0)];
         int64_t v2 = ((int64_t)0LL);
