@@ -274,6 +274,7 @@ struct NgJitAst {
     NgJitArena arena;   /* owns every node */
     const char *src;    /* copy of the source text, NUL-terminated */
     size_t len;         /* bytes in src */
+    uint64_t src_hash;  /* ng_hash64 of src (part of every kernel key) */
     const char *filename;
     NgJitBlock body;    /* the module's statements */
     const char **names; /* interned identifiers: names[name_id] */

@@ -3106,12 +3106,14 @@ NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVar
 NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVarType *vars, int nvars,
                           const NgJitLoopPlan *plan, NgStr *out)
 {
-    ng_str_catf(out, "jit1:%016llx:%u:%u|", (unsigned long long)ng_hash64(ast->src, ast->len, 0),
-                (unsigned)loop->span.off, (unsigned)loop->span.end_off);
-    for (int i = 0; i < nvars; i++) {
+    ng_str_catf(out, "jit1:%016llx:%u:%u|", (unsigned long long)ast->src_hash, (unsigned)loop->span.off,
+                (unsigned)loop->span.end_off);
+    for (int i = 0; i < nvars; i++) { /* name:<6 fixed-width characters>; (a launch builds this per loop) */
         const NgJitVarType *v = &vars[i];
-        ng_str_catf(out, "%s:%d%d.%d.%d%d%d;", v->name ? v->name : "", v->module, v->is_array, (int)v->dtype,
-                    v->ndim, v->numpy_scalar, v->inner_contig);
+        char t[9] = {':', (char)('0' + v->module), (char)('0' + v->is_array), (char)('A' + (int)v->dtype),
+                     (char)('A' + v->ndim), (char)('0' + v->numpy_scalar), (char)('0' + v->inner_contig), ';', 0};
+        ng_str_cat(out, v->name ? v->name : "");
+        ng_str_cat(out, t);
     }
     ng_str_catf(out, "|p%d a%d b%d c%d s%d", plan->parallel, plan->atomic, plan->boundscheck, plan->collapse,
                 plan->search * (plan->search_step > 0 ? 1 : -1));

@@ -1872,6 +1872,7 @@ static void setup(Parser *P, const char *src, size_t len, const char *filename)
         memcpy(copy, src, len);
     ast->src = P->src = copy;
     ast->len = len;
+    ast->src_hash = ng_hash64(copy, len, 0);
     size_t flen = strlen(filename);
     char *fcopy = alloc(P, flen + 1);
     memcpy(fcopy, filename, flen + 1);

@@ -369,9 +369,11 @@ static int wrap_host_array(PyObject *v, NgDevice *dev, NgArray *arr)
         return 1;
     }
     PyObject *dt = PyObject_GetAttrString(v, "dtype");
+    PyObject *native = dt ? PyObject_GetAttrString(dt, "isnative") : NULL;
     NgDType t = NG_NODTYPE;
-    if (dt && ngpy_dtype(dt, &t) < 0)
+    if (native == Py_True && ngpy_dtype(dt, &t) < 0) /* (a byte-swapped array is uploaded: refused there) */
         PyErr_Clear();
+    Py_XDECREF(native);
     Py_XDECREF(dt);
     bool aligned = view->itemsize > 0 && ((uintptr_t)view->buf % (uintptr_t)view->itemsize) == 0;
     for (int d = 0; d < view->ndim && aligned; d++)
@@ -600,8 +602,8 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
     }
     /* arguments */
     NgKArg kargs[4 * NG_JIT_MAX_ARGS * (2 + 2 * 8)];
-    NgArray cells[NG_JIT_MAX_ARGS];
-    memset(cells, 0, sizeof cells);
+    NgArray cells[NG_JIT_MAX_ARGS]; /* (only the first low.nargs are used: 35 KB not cleared per launch) */
+    memset(cells, 0, (size_t)low.nargs * sizeof *cells);
     int na = 0;
     int64_t work = 1;
     for (int a = 0; a < low.nargs && st == NG_OK; a++) {
@@ -724,7 +726,7 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             PyList_SetItem(L->kept[vi], 2, Py_True);
         }
     }
-    for (int a = 0; a < NG_JIT_MAX_ARGS; a++)
+    for (int a = 0; a < low.nargs; a++)
         ng_array_release(&cells[a]);
     if (st != NG_OK && !PyErr_Occurred())
         ngpy_raise(st);
@@ -801,8 +803,8 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
     NgStatus st = ng_jit_loop_names(p->ast, info->stmt, &names, &nnames);
     if (st != NG_OK)
         return ngpy_raise(st);
-    Launch L;
-    memset(&L, 0, sizeof L);
+    Launch L; /* (type_of fills entry L.n before it counts: 40 KB not cleared per launch) */
+    L.n = 0;
     PyObject *result = NULL;
     const char *why = NULL;
     for (int i = 0; i < nnames; i++) {

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import numgpu
+from helpers import jit_same
 from numgpu import jit, prange
 
 
@@ -374,3 +375,17 @@ def test_floor_division_by_a_power_of_two_keeps_python_signs(dt):
     info = np.iinfo(dt)
     a = np.arange(max(info.min, -300), min(info.max, 300) + 1, dtype=np.int64).astype(dt)
     check(by_powers_of_two, a, np.zeros_like(a), np.zeros_like(a))
+
+
+def doubled(x, out):
+    for i in range(x.shape[0]):
+        out[i] = x[i] * 2
+
+
+@pytest.mark.parametrize("dt", [">f8", ">i4", "<f8", "=i8"])
+def test_byte_swapped_numpy_arrays_give_python_results(dt):
+    # (a non-native array is never wrapped as native memory: the loop runs as Python)
+    x = np.arange(50).astype(dt)
+    f = jit_same(doubled, x, np.zeros(50))
+    native = np.dtype(dt).isnative
+    assert f.loop_report()[0]["ran"].startswith("kernel") == native
