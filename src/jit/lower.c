@@ -3103,11 +3103,23 @@ NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVar
     return st;
 }
 
+/* Appends v as 16 hex digits (keys are built per launch: no printf). */
+static void cat_hex(NgStr *out, uint64_t v)
+{
+    char b[17];
+    for (int i = 15; i >= 0; i--, v >>= 4)
+        b[i] = "0123456789abcdef"[v & 15];
+    b[16] = 0;
+    ng_str_cat(out, b);
+}
+
 NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVarType *vars, int nvars,
                           const NgJitLoopPlan *plan, NgStr *out)
 {
-    ng_str_catf(out, "jit1:%016llx:%u:%u|", (unsigned long long)ast->src_hash, (unsigned)loop->span.off,
-                (unsigned)loop->span.end_off);
+    ng_str_cat(out, "jit1:");
+    cat_hex(out, ast->src_hash);
+    cat_hex(out, ((uint64_t)loop->span.off << 32) | (uint32_t)loop->span.end_off);
+    ng_str_cat(out, "|");
     for (int i = 0; i < nvars; i++) { /* name:<6 fixed-width characters>; (a launch builds this per loop) */
         const NgJitVarType *v = &vars[i];
         char t[9] = {':', (char)('0' + v->module), (char)('0' + v->is_array), (char)('A' + (int)v->dtype),
@@ -3115,8 +3127,10 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
         ng_str_cat(out, v->name ? v->name : "");
         ng_str_cat(out, t);
     }
-    ng_str_catf(out, "|p%d a%d b%d c%d s%d", plan->parallel, plan->atomic, plan->boundscheck, plan->collapse,
-                plan->search * (plan->search_step > 0 ? 1 : -1));
+    char f[8] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck),
+                 (char)('0' + plan->collapse), (char)('0' + plan->search),
+                 !plan->search ? '.' : plan->search_step > 0 ? '+' : '-', 0};
+    ng_str_cat(out, f);
     for (int i = 0; i < plan->nreductions; i++)
         ng_str_catf(out, " r%s:%d%s", plan->reductions[i].name ? plan->reductions[i].name : "", plan->reductions[i].op,
                     plan->reductions[i].ranked ? (plan->ranked_last ? "R" : "r") : "");
