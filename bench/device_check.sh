@@ -45,4 +45,9 @@ fi
 say "== @numgpu.jit on cuda vs Numba on this machine's CPU (bench_jit.py) =="
 NUMGPU_DEVICE=cuda timeout ${JIT_TIMEOUT:-180} $PY bench/bench_jit.py --python-budget 0.5 \
   ${JIT_ONLY:+--only $JIT_ONLY} 2>&1 | grep -v -i "warn\|numba.readthedocs\|^$\|^File\|^def \|^\^\|^To find" | tee -a "$log"
+say "== complex loops on cuda vs Numba on this machine's CPU (bench_jit.py --dir bench/jit_complex) =="
+NUMGPU_DEVICE=cuda timeout ${JIT_COMPLEX_TIMEOUT:-90} $PY bench/bench_jit.py --python-budget 0.5 --dir bench/jit_complex \
+  2>&1 | grep -v -i "warn\|numba.readthedocs\|^$\|^File\|^def \|^\^\|^To find" | tee -a "$log"
+say "== fixed cost of a jit call on cuda (bench_jit_call.py) =="
+NUMGPU_DEVICE=cuda timeout 60 $PY bench/bench_jit_call.py 2>&1 | tee -a "$log"
 say "== results in $log =="
