@@ -17,7 +17,9 @@ includes the bench size's memory traffic, a few times slower per element than
 the test size's cache-resident data, hence the margin of 8). Every jit result is compared with Python's where
 Python ran at the bench size, else with Numba's, before its time counts. Ratios: >1 means numgpu is faster.
 `--dir bench/jit_complex` runs the project's own complex-valued loops (mandelbrot in complex
-numbers, a conjugate dot product, a rotation by np.exp(1j * theta)) the same way.
+numbers, a conjugate dot product, a rotation by np.exp(1j * theta)) the same way, and
+`--dir bench/jit_uneven` a loop whose iterations cost very different amounts (the upper half of
+the Mandelbrot set: dynamic scheduling on cpu).
 """
 import argparse
 import copy

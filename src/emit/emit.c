@@ -545,6 +545,20 @@ static bool has_loop(const NgIrKernel *k, NgIrRef r)
     return false;
 }
 
+/* True if the tree at r holds a node of the given kind. */
+static bool holds(const NgIrKernel *k, NgIrRef r, int kind)
+{
+    if (r == NG_IR_NONE)
+        return false;
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (n->kind == kind)
+        return true;
+    for (int i = 0; i < n->nkids; i++)
+        if (holds(k, ng_ir_kid(k, r, i), kind))
+            return true;
+    return false;
+}
+
 /* Appends " reduction(op:v)" clauses of loop r; false if one needs a
  * user-declared reduction (then simd is not used). */
 static bool reduction_clauses(Emitter *e, NgIrRef r)
@@ -1220,6 +1234,32 @@ static void reduction_shadows(Emitter *e, NgIrRef r, int depth, bool open)
     }
 }
 
+/* Declares ng_chunk<loop variable>, a 256th of FOR r's trip count (at least 1, at most
+ * 2^31 - 1), in unsigned arithmetic: no bounds overflow. */
+static void dynamic_chunk(Emitter *e, NgIrRef r, int depth)
+{
+    indent(e, depth);
+    catf(e, "int64_t ng_chunk%d; {\n", ng_ir_node(e->k, r)->a);
+    indent(e, depth + 1);
+    cat(e, "const uint64_t ng_span = (uint64_t)(");
+    kid(e, r, 1);
+    cat(e, ") - (uint64_t)(");
+    kid(e, r, 0);
+    cat(e, ");\n");
+    indent(e, depth + 1);
+    cat(e, "const int64_t ng_step = ");
+    kid(e, r, 2);
+    cat(e, ";\n");
+    indent(e, depth + 1);
+    cat(e, "const uint64_t ng_by = ng_step > 0 ? (uint64_t)ng_step : (uint64_t)0 - (uint64_t)ng_step;\n");
+    indent(e, depth + 1);
+    cat(e, "const uint64_t ng_c = ng_by ? (ng_step > 0 ? ng_span : (uint64_t)0 - ng_span) / ng_by / 256u : 1u;\n");
+    indent(e, depth + 1);
+    catf(e, "ng_chunk%d = ng_c < 1u ? 1 : ng_c > 2147483647u ? 2147483647 : (int64_t)ng_c;\n", ng_ir_node(e->k, r)->a);
+    indent(e, depth);
+    cat(e, "}\n");
+}
+
 /* A loop; `team`: the parallel loop inside an enclosing `omp parallel`. */
 static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
 {
@@ -1234,9 +1274,17 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         e->out = &clauses;
         bool builtin = reduction_clauses(e, r);
         e->out = saved;
+        /* An iteration holding a while loop costs what its data says (mandelbrot over a region
+         * mostly inside the set on one side): 256 chunks of the range, handed out as threads
+         * free up. With reductions, static keeps each run's sums in the same order. */
+        bool uneven = holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_WHILE) && !has_reductions(e->k, r) && !team;
+        if (uneven)
+            dynamic_chunk(e, r, depth);
         indent(e, depth);
-        catf(e, "#pragma omp %sfor%s schedule(static)%s%s\n", team ? "" : "parallel ",
-             builtin && innermost && has_reductions(e->k, r) && !ranked_of(e->k, r) ? " simd" : "",
+        char sched[40];
+        snprintf(sched, sizeof sched, uneven ? "dynamic, ng_chunk%d" : "static", n->a);
+        catf(e, "#pragma omp %sfor%s schedule(%s)%s%s\n", team ? "" : "parallel ",
+             builtin && innermost && has_reductions(e->k, r) && !ranked_of(e->k, r) ? " simd" : "", sched,
              team ? "" : " if(parallel: ng_work >= NG_PAR_MIN_WORK)", clauses.s);
         ng_str_free(&clauses);
     } else if (has_reductions(e->k, r) && innermost && e->t->par == NG_PAR_OPENMP) {

@@ -389,3 +389,23 @@ def test_byte_swapped_numpy_arrays_give_python_results(dt):
     f = jit_same(doubled, x, np.zeros(50))
     native = np.dtype(dt).isnative
     assert f.loop_report()[0]["ran"].startswith("kernel") == native
+
+
+def uneven_steps(start, steps, lo, hi, by):
+    for i in range(lo, hi, by):
+        v = start[i]
+        c = 0
+        while v > 1:
+            v = v // 2 if v % 2 == 0 else 3 * v + 1
+            c += 1
+        steps[i] = c
+
+
+@pytest.mark.parametrize("lo,hi,by", [(0, 40_000, 1), (39_999, -1, -1), (5, 40_000, 7), (39_000, 3, -13),
+                                      (0, 300, 1), (10, 10, 1)])
+def test_loops_with_uneven_iterations_share_work_dynamically(lo, hi, by):
+    # (an outer loop holding a while loop is handed out in chunks of a 256th of its range on cpu)
+    start = np.arange(40_000, dtype=np.int64)[::-1].copy()
+    start[:2000] = 7  # cheap iterations at one end
+    f = jit_same(uneven_steps, start, np.zeros(40_000, np.int64), lo, hi, by)
+    assert f.loop_report()[0]["kind"] == "parallel"
