@@ -511,7 +511,7 @@ static const char *const np_scalar_fns[] = {
     "arctanh", "abs", "absolute", "fabs", "floor", "ceil", "trunc", "rint", "sign", "square",
     "minimum", "maximum", "fmin", "fmax", "power", "hypot", "isnan", "isinf", "isfinite", "where",
     "clip", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
-    "uint32", "uint64", "bool_", "complex64", "complex128", "conjugate", "conj", NULL};
+    "uint32", "uint64", "bool_", "complex64", "complex128", "conjugate", "conj", "real", "imag", NULL};
 static const char *const np_binary_fns[] = {
     "arctan2", "minimum", "maximum", "fmin", "fmax", "power", "hypot", NULL};
 static const char *const np_ternary_fns[] = {"where", "clip", NULL};
@@ -2056,7 +2056,8 @@ static void alias_sources(Ctx *c, const NgJitExpr *e, void *set)
     case NG_JIT_E_CALL: {
         const NgJitExpr *f = e->lhs;
         NgJitCallKind k = ng_jit_call_kind(e);
-        if (k == NG_JIT_CALL_BUILTIN || k == NG_JIT_CALL_MATH || k == NG_JIT_CALL_NP_SCALAR ||
+        bool part = f->kind == NG_JIT_E_ATTR && in_list(f->name, part_attrs); /* np.real(a): a view of a */
+        if (k == NG_JIT_CALL_BUILTIN || k == NG_JIT_CALL_MATH || (k == NG_JIT_CALL_NP_SCALAR && !part) ||
             k == NG_JIT_CALL_NP_REDUCE || k == NG_JIT_CALL_METHOD)
             return;
         if (f->kind == NG_JIT_E_ATTR && is_module(f->lhs, "np", "numpy") && !in_list(f->name, view_np_fns))

@@ -1414,6 +1414,11 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
             return mkval(truth(L, x).r, NG_BOOL, false, true);
         return mkval(as(L, x, cast_to), cast_to, false, x.nonneg && ng_dtype_is_int(cast_to));
     }
+    if (strcmp(fn, "real") == 0 || strcmp(fn, "imag") == 0) { /* of a scalar: its .real / .imag */
+        if (!check_args(L, e, 1, 1, fn))
+            return NOVAL;
+        return part_of(L, expr(L, e->items[0]), fn[0] == 'i');
+    }
     if (strcmp(fn, "conjugate") == 0 || strcmp(fn, "conj") == 0) {
         if (!check_args(L, e, 1, 1, fn))
             return NOVAL;

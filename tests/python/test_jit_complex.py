@@ -444,3 +444,28 @@ def test_complex_maxima_run_in_order_and_match_python(fn):
     z[[100, 40_000]] = 9 + 1j  # a tie: the first one wins
     f = jit_same(fn, z)
     assert f.loop_report()[0]["ran"].startswith("kernel (one thread")
+
+
+def numpy_parts(z, x, re, im):
+    for i in range(z.shape[0]):
+        re[i] = np.real(z[i]) + np.real(x[i]) + np.real(2 + 3j)
+        im[i] = np.imag(z[i]) * 2 + np.imag(x[i]) + np.imag(True)
+
+
+def test_np_real_and_np_imag_of_scalars():
+    z, x = data(np.complex64, 500), np.arange(500, dtype=np.float64)
+    f = jit_same(numpy_parts, z, x, np.zeros(500), np.zeros(500))
+    ran_kernel(f)
+
+
+def through_a_real_view(z, out):
+    v = np.real(z)  # a view of z's real parts
+    for i in range(1, z.shape[0]):
+        z[i] = z[i] + v[i - 1]
+        out[i] = v[i]
+
+
+def test_np_real_of_an_array_is_a_view_the_analysis_sees():
+    z = np.arange(64, dtype=np.complex128) * (1 + 1j)
+    f = jit_same(through_a_real_view, z, np.zeros(64))
+    assert f.loop_report()[0]["kind"] != "parallel"
