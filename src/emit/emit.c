@@ -529,23 +529,8 @@ static bool jumps_out(const NgIrKernel *k, NgIrRef r)
     return false;
 }
 
-/* True if statement r contains a loop. */
-static bool has_loop(const NgIrKernel *k, NgIrRef r)
-{
-    if (r == NG_IR_NONE)
-        return false;
-    const NgIrNode *n = ng_ir_node(k, r);
-    if (n->kind == NG_IR_FOR || n->kind == NG_IR_WHILE)
-        return true;
-    if (n->kind != NG_IR_BLOCK && n->kind != NG_IR_IF)
-        return false;
-    for (int i = 0; i < n->nkids; i++)
-        if (has_loop(k, ng_ir_kid(k, r, i)))
-            return true;
-    return false;
-}
-
-/* True if the tree at r holds a node of the given kind. */
+/* True if statement r holds a statement of the given kind (FOR, WHILE,
+ * ATOMIC ...), itself or anywhere in its blocks and loop bodies. */
 static bool holds(const NgIrKernel *k, NgIrRef r, int kind)
 {
     if (r == NG_IR_NONE)
@@ -553,10 +538,18 @@ static bool holds(const NgIrKernel *k, NgIrRef r, int kind)
     const NgIrNode *n = ng_ir_node(k, r);
     if (n->kind == kind)
         return true;
+    if (n->kind != NG_IR_BLOCK && n->kind < NG_IR_LET) /* an expression holds no statement */
+        return false;
     for (int i = 0; i < n->nkids; i++)
         if (holds(k, ng_ir_kid(k, r, i), kind))
             return true;
     return false;
+}
+
+/* True if statement r contains a loop. */
+static bool has_loop(const NgIrKernel *k, NgIrRef r)
+{
+    return holds(k, r, NG_IR_FOR) || holds(k, r, NG_IR_WHILE);
 }
 
 /* Appends " reduction(op:v)" clauses of loop r; false if one needs a

@@ -483,10 +483,6 @@ static bool usable(NgDType dt)
     return dt >= 0 && dt < NG_NTYPES && ng_dtype_info(dt)->supported;
 }
 
-/* Fails (a TypeError, as Python's) when v is complex: `what` takes real
- * numbers only. False after the error. */
-static bool real_only(Lower *L, Val v, int line, const char *what);
-
 /* x rounded to the nearest float16 (ties to even), as a double: what a
  * constant becomes in float16 arithmetic (NumPy converts the Python number
  * to the array's half first). */
@@ -565,6 +561,8 @@ static Val zero_of(Lower *L, NgDType dt)
     return mkval(z, dt, false, true);
 }
 
+/* Fails (a TypeError, as Python's) when v is complex: `what` takes real
+ * numbers only. False after the error (or for no value). */
 static bool real_only(Lower *L, Val v, int line, const char *what)
 {
     if (v.r == NG_IR_NONE || !ng_dtype_is_complex(v.dt))
@@ -584,6 +582,17 @@ static Val truth(Lower *L, Val v)
 /* ---- names ---- */
 
 static Sym *sym_of(Lower *L, const NgJitExpr *name) { return &L->syms[name->name_id]; }
+
+/* The module a name without a value stands for (np, numpy, math, cmath), or
+ * NG_JIT_MOD_NONE. */
+static NgJitModule module_named(const char *name)
+{
+    if (strcmp(name, "np") == 0 || strcmp(name, "numpy") == 0)
+        return NG_JIT_MOD_NUMPY;
+    if (strcmp(name, "math") == 0)
+        return NG_JIT_MOD_MATH;
+    return strcmp(name, "cmath") == 0 ? NG_JIT_MOD_CMATH : NG_JIT_MOD_NONE;
+}
 
 static int view_indices(Lower *L, const Sym *view, NgIrRef *idx, NgIrRef *ok);
 static NgIrRef guarded_load(Lower *L, Sym *s, const NgIrRef *idx, NgIrRef ok);
@@ -1104,6 +1113,13 @@ static Val part_of(Lower *L, Val x, bool imag)
     return imag ? z : mkval(as(L, x, dt), dt, x.weak, x.nonneg);
 }
 
+/* |x| of a complex x, of its real dtype. */
+static Val magnitude(Lower *L, Val x)
+{
+    NgDType rt = ng_dtype_real(x.dt);
+    return mkval(ng_ir_unary(L->k, NG_OP_ABS, rt, x.r), rt, x.weak, true);
+}
+
 /* x.conjugate() / x.conj(): of a real value, the value itself. */
 static Val conjugate_of(Lower *L, Val x)
 {
@@ -1440,8 +1456,11 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
             NgOp op = unary_fns[i].op;
             if (op == NG_OP_FLOOR || op == NG_OP_CEIL || op == NG_OP_TRUNC || strcmp(fn, "fabs") == 0)
                 return fail(L, line, NG_ERR_TYPE, "ufunc '%s' not supported for the input types", fn);
-            if (op == NG_OP_ABS) /* |z|: the real dtype */
-                return mkval(ng_ir_unary(L->k, op, ng_dtype_real(dt), x.r), ng_dtype_real(dt), false, true);
+            if (op == NG_OP_ABS) { /* |z|: the real dtype */
+                Val m = magnitude(L, x);
+                m.weak = false;
+                return m;
+            }
         }
         if (how == FN_BOOL)
             return mkval(ng_ir_unary(L->k, unary_fns[i].op, NG_BOOL, x.r), NG_BOOL, false, true);
@@ -1548,8 +1567,8 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
         Val x = expr(L, e->items[0]);
         if (x.r == NG_IR_NONE)
             return NOVAL;
-        if (ng_dtype_is_complex(x.dt)) /* |z|, of the real dtype */
-            return mkval(ng_ir_unary(L->k, NG_OP_ABS, ng_dtype_real(x.dt), x.r), ng_dtype_real(x.dt), x.weak, true);
+        if (ng_dtype_is_complex(x.dt))
+            return magnitude(L, x);
         NgDType dt = x.dt == NG_BOOL && x.weak ? NG_INT64 : x.dt;
         return mkval(ng_ir_unary(L->k, NG_OP_ABS, dt, as(L, x, dt)), dt, x.weak, x.nonneg);
     }
@@ -1703,12 +1722,9 @@ static Frame *frame_for(Lower *L, const NgJitExpr *e, const NgJitStmt *def)
         } else if (outer->kind == SYM_MODULE) { /* a global module the loop also uses */
             s->kind = SYM_MODULE;
             s->module = outer->module;
-        } else if (strcmp(s->name, "np") == 0 || strcmp(s->name, "numpy") == 0) {
+        } else if (module_named(s->name) != NG_JIT_MOD_NONE) {
             s->kind = SYM_MODULE;
-            s->module = NG_JIT_MOD_NUMPY;
-        } else if (strcmp(s->name, "math") == 0 || strcmp(s->name, "cmath") == 0) {
-            s->kind = SYM_MODULE;
-            s->module = s->name[0] == 'c' ? NG_JIT_MOD_CMATH : NG_JIT_MOD_MATH;
+            s->module = module_named(s->name);
         } else {
             s->kind = SYM_UNBOUND; /* builtins and other helpers; globals have no type */
         }
@@ -2800,12 +2816,9 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
         if (g && g->module != NG_JIT_MOD_NONE) {
             s->kind = SYM_MODULE;
             s->module = g->module;
-        } else if (!g && !s->assigned && (strcmp(s->name, "np") == 0 || strcmp(s->name, "numpy") == 0)) {
+        } else if (!g && !s->assigned && module_named(s->name) != NG_JIT_MOD_NONE) {
             s->kind = SYM_MODULE;
-            s->module = NG_JIT_MOD_NUMPY;
-        } else if (!g && !s->assigned && (strcmp(s->name, "math") == 0 || strcmp(s->name, "cmath") == 0)) {
-            s->kind = SYM_MODULE;
-            s->module = s->name[0] == 'c' ? NG_JIT_MOD_CMATH : NG_JIT_MOD_MATH;
+            s->module = module_named(s->name);
         } else if (g && g->is_array) {
             if (g->ndim < 0 || g->ndim > NG_MAXDIMS || !usable(g->dtype))
                 return fail(L, line, NG_ERR_TYPE, "array '%s' of dtype %s is not supported in a compiled loop",

@@ -102,7 +102,8 @@ int ngpy_warn_complex_cast(NgDType from, NgDType to)
 
 /* The dtype of a native-order NumPy dtype object from its kind and itemsize
  * (C-level attributes: .name is computed in Python, a few microseconds per
- * call, which a jit launch pays per array); NG_NODTYPE for anything else. */
+ * call, which a jit launch pays per array), looked up in the dtype table;
+ * NG_NODTYPE for anything else. */
 static NgDType dtype_by_kind(PyObject *dt)
 {
     PyObject *native = PyObject_GetAttrString(dt, "isnative");
@@ -111,21 +112,11 @@ static NgDType dtype_by_kind(PyObject *dt)
     NgDType t = NG_NODTYPE;
     const char *k = kind && PyUnicode_Check(kind) ? PyUnicode_AsUTF8(kind) : NULL;
     long n = size ? PyLong_AsLong(size) : -1;
-    if (k && k[0] && !k[1] && n > 0) {
-        int lg = n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : n == 8 ? 3 : n == 16 ? 4 : -1;
-        static const NgDType ints[] = {NG_INT8, NG_INT16, NG_INT32, NG_INT64};
-        static const NgDType uints[] = {NG_UINT8, NG_UINT16, NG_UINT32, NG_UINT64};
-        if (k[0] == 'b' && lg == 0)
-            t = NG_BOOL;
-        else if (k[0] == 'i' && lg >= 0 && lg <= 3)
-            t = ints[lg];
-        else if (k[0] == 'u' && lg >= 0 && lg <= 3)
-            t = uints[lg];
-        else if (k[0] == 'f' && lg >= 1 && lg <= 3)
-            t = lg == 1 ? NG_FLOAT16 : lg == 2 ? NG_FLOAT32 : NG_FLOAT64;
-        else if (k[0] == 'c' && (lg == 3 || lg == 4))
-            t = lg == 3 ? NG_COMPLEX64 : NG_COMPLEX128;
-    }
+    const char *at = k && k[0] && !k[1] ? strchr("biufc", k[0]) : NULL; /* NgKind's order */
+    for (int i = 0; at && i < NG_NTYPES && t == NG_NODTYPE; i++)
+        if (ng_dtype_info((NgDType)i)->kind == (NgKind)(at - "biufc") && ng_dtype_info((NgDType)i)->itemsize == n &&
+            ng_dtype_info((NgDType)i)->supported)
+            t = (NgDType)i;
     Py_XDECREF(native);
     Py_XDECREF(kind);
     Py_XDECREF(size);
@@ -139,33 +130,27 @@ int ngpy_dtype(PyObject *o, NgDType *out)
         *out = NG_NODTYPE;
         return 0;
     }
-    NgDType fast = PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_dtype) ? dtype_by_kind(o) : NG_NODTYPE;
-    if (fast != NG_NODTYPE) {
-        if (fast == NG_FLOAT64 && ngpy.float32) /* precision policy */
-            fast = NG_FLOAT32;
-        else if (fast == NG_COMPLEX128 && ngpy.float32)
-            fast = NG_COMPLEX64;
-        *out = fast;
-        return 0;
+    NgDType t = PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_dtype) ? dtype_by_kind(o) : NG_NODTYPE;
+    if (t == NG_NODTYPE) { /* by NumPy's name of it, which also names what is not supported */
+        PyObject *dt = PyObject_CallOneArg(ngpy.np_dtype, o);
+        if (!dt)
+            return -1;
+        PyObject *name = PyObject_GetAttrString(dt, "name");
+        Py_DECREF(dt);
+        if (!name)
+            return -1;
+        const char *s = PyUnicode_AsUTF8(name);
+        t = s ? ng_dtype_from_name(s) : NG_NODTYPE;
+        if (s && (t == NG_NODTYPE || !ng_dtype_info(t)->supported))
+            PyErr_Format(PyExc_TypeError, "numgpu does not support dtype %s yet", s);
+        Py_DECREF(name);
+        if (PyErr_Occurred())
+            return -1;
     }
-    PyObject *dt = PyObject_CallOneArg(ngpy.np_dtype, o);
-    if (!dt)
-        return -1;
-    PyObject *name = PyObject_GetAttrString(dt, "name");
-    Py_DECREF(dt);
-    if (!name)
-        return -1;
-    const char *s = PyUnicode_AsUTF8(name);
-    NgDType t = s ? ng_dtype_from_name(s) : NG_NODTYPE;
     if (t == NG_FLOAT64 && ngpy.float32) /* precision policy */
         t = NG_FLOAT32;
     else if (t == NG_COMPLEX128 && ngpy.float32)
         t = NG_COMPLEX64;
-    if (s && (t == NG_NODTYPE || !ng_dtype_info(t)->supported))
-        PyErr_Format(PyExc_TypeError, "numgpu does not support dtype %s yet", s);
-    Py_DECREF(name);
-    if (PyErr_Occurred())
-        return -1;
     *out = t;
     return 0;
 }
