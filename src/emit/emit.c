@@ -1274,8 +1274,9 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         if (uneven)
             dynamic_chunk(e, r, depth);
         indent(e, depth);
-        char sched[40];
-        snprintf(sched, sizeof sched, uneven ? "dynamic, ng_chunk%d" : "static", n->a);
+        char sched[40] = "static";
+        if (uneven)
+            snprintf(sched, sizeof sched, "dynamic, ng_chunk%d", n->a);
         catf(e, "#pragma omp %sfor%s schedule(%s)%s%s\n", team ? "" : "parallel ",
              builtin && innermost && has_reductions(e->k, r) && !ranked_of(e->k, r) ? " simd" : "", sched,
              team ? "" : " if(parallel: ng_work >= NG_PAR_MIN_WORK)", clauses.s);

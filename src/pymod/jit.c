@@ -650,17 +650,14 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                 if (cplx)
                     kargs[na++].f = d[1];
                 ng_array_release(&tmp);
-            } else if (cplx) {
-                kargs[na++].f = op.scalar.kind == NG_KIND_COMPLEX || op.scalar.kind == NG_KIND_FLOAT ? op.scalar.v.f
-                                                                                                     : (double)op.scalar.v.i;
-                kargs[na++].f = op.scalar.im;
-            } else {
-                NgKArg k1;
-                if (ng_dtype_is_float(arg->dtype))
-                    k1.f = op.scalar.kind == NG_KIND_FLOAT ? op.scalar.v.f : (double)op.scalar.v.i;
+            } else { /* a Python scalar (a complex one's real part in v.f) */
+                bool fl = op.scalar.kind == NG_KIND_FLOAT || op.scalar.kind == NG_KIND_COMPLEX;
+                if (ng_dtype_is_inexact(arg->dtype))
+                    kargs[na++].f = fl ? op.scalar.v.f : (double)op.scalar.v.i;
                 else
-                    k1.i = op.scalar.kind == NG_KIND_FLOAT ? (int64_t)op.scalar.v.f : op.scalar.v.i;
-                kargs[na++] = k1;
+                    kargs[na++].i = fl ? (int64_t)op.scalar.v.f : op.scalar.v.i;
+                if (cplx)
+                    kargs[na++].f = op.scalar.im;
             }
         } else { /* cell */
             st = ng_array_empty(dev, arg->dtype, 0, NULL, &cells[a]);
