@@ -531,6 +531,12 @@ static bool is_module(const NgJitExpr *e, const char *a, const char *b)
     return e->kind == NG_JIT_E_NAME && (strcmp(e->name, a) == 0 || (b && strcmp(e->name, b) == 0));
 }
 
+/* e names one of the modules a loop may use (np, numpy, math, cmath). */
+static bool is_known_module(const NgJitExpr *e)
+{
+    return is_module(e, "math", "cmath") || is_module(e, "np", "numpy");
+}
+
 NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
 {
     const NgJitExpr *f = call->lhs;
@@ -559,8 +565,7 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
     }
     if (is_module(f->lhs, "numgpu", "ng") && strcmp(f->name, "prange") == 0)
         return NG_JIT_CALL_PRANGE;
-    if (!is_module(f->lhs, "math", "cmath") && !is_module(f->lhs, "np", "numpy") && in_list(f->name, scalar_methods) &&
-        call->nitems == 0)
+    if (!is_known_module(f->lhs) && in_list(f->name, scalar_methods) && call->nitems == 0)
         return NG_JIT_CALL_METHOD;
     return NG_JIT_CALL_OTHER;
 }
@@ -676,10 +681,9 @@ static const char *check_expr(Ctx *c, const NgJitExpr *e)
     case NG_JIT_E_ATTR:
         if (strcmp(e->name, "shape") == 0 || strcmp(e->name, "size") == 0 || strcmp(e->name, "ndim") == 0)
             return check_expr(c, e->lhs);
-        if ((is_module(e->lhs, "math", "cmath") || is_module(e->lhs, "np", "numpy")) &&
-            in_list(e->name, module_consts))
+        if (is_known_module(e->lhs) && in_list(e->name, module_consts))
             return NULL;
-        if (in_list(e->name, part_attrs) && !is_module(e->lhs, "math", "cmath") && !is_module(e->lhs, "np", "numpy"))
+        if (in_list(e->name, part_attrs) && !is_known_module(e->lhs))
             return check_expr(c, e->lhs); /* (of an array, not a scalar: the lowering says so) */
         return fmt(c, "uses %s (not compilable)", text(c, e));
     case NG_JIT_E_LIST:
