@@ -1341,6 +1341,50 @@ static NgIrRef identity_of(Lower *L, NgOp op, NgDType dt)
     return fl ? ng_ir_const_f(k, dt, 0.0) : ng_ir_const_i(k, dt, 0);
 }
 
+enum { NG_LANES = 8 }; /* partial results of a row's float sum, as NumPy's pairwise sum keeps */
+
+/* The reduction of a float row of n >= NG_LANES elements into variable av
+ * (at the reduction's identity), in NumPy's order for np.sum (its pairwise
+ * sum, for rows of up to 128 elements): NG_LANES partial results start at
+ * the first NG_LANES elements and take every NG_LANES-th element after them,
+ * then combine as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), the leftover tail is
+ * added one by one, and av takes the result. NumPy splits longer rows in two,
+ * recursively, before this step; here they run it whole (a few ulps apart).
+ * The partials are independent chains: the C compiler vectorises them. v is
+ * the element at index variable kv. max and min take the same shape (order
+ * does not change their value). */
+static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType acc, int av)
+{
+    NgIrKernel *k = L->k;
+    Stmts out = {0}, body = {0};
+    int r[NG_LANES], bv = ng_ir_var(k, NG_INT64), tv = ng_ir_var(k, acc);
+    NgIrRef base = ng_ir_varref(k, bv);
+    for (int j = 0; j < NG_LANES; j++) {
+        r[j] = ng_ir_var(k, acc);
+        NgIrRef at = ng_ir_const_i(k, NG_INT64, j);
+        append(L, &out, (j ? ng_ir_assign : ng_ir_let)(k, kv, at)); /* (kv: the plain loop's own variable) */
+        append(L, &out, ng_ir_let(k, r[j], v));
+        append(L, &body, ng_ir_assign(k, kv, ng_ir_binary(k, NG_OP_ADD, NG_INT64, base, at)));
+        append(L, &body, ng_ir_assign(k, r[j], ng_ir_binary(k, op, acc, ng_ir_varref(k, r[j]), v)));
+    }
+    NgIrRef whole = ng_ir_binary(k, NG_OP_SUB, NG_INT64, n, /* n less n % NG_LANES */
+                                 ng_ir_binary(k, NG_OP_BITAND, NG_INT64, n, ng_ir_const_i(k, NG_INT64, NG_LANES - 1)));
+    NgIrRef lanes = ng_ir_const_i(k, NG_INT64, NG_LANES);
+    append(L, &out, ng_ir_for(k, bv, lanes, whole, lanes, seal(L, &body), 0));
+    NgIrRef part[NG_LANES];
+    for (int j = 0; j < NG_LANES; j++)
+        part[j] = ng_ir_varref(k, r[j]);
+    for (int w = NG_LANES; w > 1; w /= 2) /* pairs, then pairs of pairs */
+        for (int j = 0; j < w / 2; j++)
+            part[j] = ng_ir_binary(k, op, acc, part[2 * j], part[2 * j + 1]);
+    append(L, &out, ng_ir_let(k, tv, part[0]));
+    NgIrRef tail = ng_ir_block(k, 2, (NgIrRef[]){ng_ir_assign(k, kv, base),
+                                                 ng_ir_assign(k, tv, ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), v))});
+    append(L, &out, ng_ir_for(k, bv, whole, n, ng_ir_const_i(k, NG_INT64, 1), tail, 0));
+    append(L, &out, ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), ng_ir_varref(k, tv))));
+    return seal(L, &out);
+}
+
 /* np.sum(e), np.max(e) ... np.dot(a, b) of 1-d arrays (or rows of arrays,
  * and elementwise expressions of them): a loop over the elements, run
  * before the statement, its result in a variable. */
@@ -1396,9 +1440,13 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op)
     if (op == NG_OP_LOGAND || op == NG_OP_LOGOR)
         acc = NG_BOOL;
     int av = ng_ir_var(k, acc);
+    bool lanes = inner.n == 0 && (acc == NG_FLOAT32 || acc == NG_FLOAT64) && op == NG_OP_ADD;
+    NgIrRef blocked = lanes ? in_lanes(L, kv, n, v, op, acc, av) : NG_IR_NONE;
     append(L, &inner, ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), v)));
     NgIrRef loop = ng_ir_for(k, kv, ng_ir_const_i(k, NG_INT64, 0), n, ng_ir_const_i(k, NG_INT64, 1),
                              seal(L, &inner), 0);
+    if (lanes) /* (rows of fewer than 8: one by one, as NumPy) */
+        loop = ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, NG_LANES)), loop, blocked);
     append(L, L->pending, ng_ir_let(k, av, identity_of(L, op, acc)));
     append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
     NgIrRef r = ng_ir_varref(k, av);

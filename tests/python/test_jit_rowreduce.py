@@ -1,0 +1,129 @@
+"""NumPy reductions of a row inside a compiled loop (np.sum, np.mean, np.dot,
+np.prod, np.max, np.min, np.any, np.all of X[i] and of expressions of rows),
+compared against plain Python running NumPy itself on the same data.
+
+np.sum and np.mean of a float row add in NumPy's pairwise order, so rows of
+up to 128 elements give NumPy's result bit for bit; longer rows keep its eight
+partial sums but not its recursive split, and are compared to a few ulps."""
+import numpy as np
+import pytest
+
+import numgpu
+from helpers import jit_same
+
+
+def row_sums(X, out):
+    for i in range(X.shape[0]):
+        out[i] = np.sum(X[i])
+
+
+def row_means(X, out):
+    for i in range(X.shape[0]):
+        out[i] = np.mean(X[i])
+
+
+def row_norms(X, out):
+    for i in range(X.shape[0]):
+        row = X[i]
+        out[i] = np.sqrt(np.sum(row * row))
+
+
+def row_dots(X, Y, out):
+    for i in range(X.shape[0]):
+        out[i] = np.dot(X[i], Y[i])
+
+
+def row_extremes(X, hi, lo):
+    for i in range(X.shape[0]):
+        hi[i] = np.max(np.abs(X[i]))
+        lo[i] = np.min(X[i])
+
+
+def row_products(X, out):
+    for i in range(X.shape[0]):
+        out[i] = np.prod(X[i])
+
+
+def row_any_all(X, out):
+    for i in range(X.shape[0]):
+        out[i] = 2 * np.any(X[i] > 1.5) + np.all(X[i] > -1.5)
+
+
+def sum_of_a_shifted_row(X, m, out):
+    for i in range(X.shape[0]):
+        out[i] = np.sum(np.abs(X[i] - m[i]) * 0.5)  # (NumPy's exp is not libm's: exact ops only)
+
+
+def varied(rng, rows, n, dt):
+    """Rows of magnitudes spread over six decades, of both signs: sums that
+    round differently in every order."""
+    return (rng.standard_normal((rows, n)) * 10.0 ** rng.uniform(-3, 3, (rows, n))).astype(dt)
+
+
+@pytest.mark.filterwarnings("ignore:Mean of empty slice")
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+def test_row_sums_follow_numpys_pairwise_order(dt):
+    rng = np.random.default_rng(5)
+    for n in list(range(0, 20)) + [23, 31, 32, 33, 64, 65, 100, 127, 128]:
+        X = varied(rng, 40, n, dt)
+        jit_same(row_sums, X, np.zeros(40, dt))
+        jit_same(row_means, X, np.zeros(40, dt))
+        jit_same(row_norms, X, np.zeros(40, dt))
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+def test_long_row_sums_are_within_a_few_ulps(dt):
+    rng = np.random.default_rng(6)
+    for n in (129, 300, 1000, 4099):
+        X = rng.uniform(0.5, 1.5, (20, n)).astype(dt)  # (no cancellation: ulps of the sum)
+        want, got = np.zeros(20, dt), np.zeros(20, dt)
+        row_sums(X, want)
+        numgpu.jit(row_sums)(X, got)
+        np.testing.assert_allclose(got, want, rtol=8 * np.finfo(dt).eps * np.log2(n), atol=0)
+
+
+def test_row_sums_of_special_values():
+    X = np.array([[np.nan, 1.0] + [0.0] * 10,
+                  [np.inf, -np.inf] + [1.0] * 10,
+                  [np.inf] + [1.0] * 11,
+                  [-0.0] * 12,
+                  [-0.0] * 3 + [0.0] * 9,
+                  [1e308] * 12])
+    jit_same(row_sums, X, np.zeros(len(X)))
+    jit_same(row_sums, X[:, :5], np.zeros(len(X)))
+
+
+def test_row_sum_of_an_expression_and_of_a_strided_view():
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((30, 90))
+    jit_same(sum_of_a_shifted_row, X, X.max(axis=1), np.zeros(30))
+    jit_same(row_sums, X[:, ::3], np.zeros(30))  # rows of stride 3
+    jit_same(row_sums, X.T.copy()[:, :30].T, np.zeros(30))  # rows along the first axis
+
+
+def test_integer_row_sums_are_exact():
+    rng = np.random.default_rng(8)
+    for dt in (np.int64, np.int32, np.uint8, np.bool_):
+        X = rng.integers(0, 200, (25, 77)).astype(dt)
+        jit_same(row_sums, X, np.zeros(25, np.int64))
+
+
+def test_other_row_reductions():
+    rng = np.random.default_rng(9)
+    X = rng.standard_normal((50, 37))
+    X[3, 5] = np.nan
+    jit_same(row_extremes, X, np.zeros(50), np.zeros(50))
+    jit_same(row_products, rng.uniform(0.5, 1.5, (50, 37)), np.zeros(50))
+    jit_same(row_any_all, X, np.zeros(50, np.int64))
+    Y = rng.standard_normal((50, 37))
+    want, got = np.zeros(50), np.zeros(50)
+    row_dots(X, Y, want)
+    numgpu.jit(row_dots)(X, Y, got)  # (NumPy's dot is BLAS's: its own order)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_row_reductions_run_compiled_in_parallel():
+    f = numgpu.jit(row_norms)
+    f(np.ones((4, 9)), np.zeros(4))
+    (loop,) = f.loop_report()
+    assert loop["kind"] == "parallel", loop
