@@ -1253,6 +1253,167 @@ static void dynamic_chunk(Emitter *e, NgIrRef r, int depth)
     cat(e, "}\n");
 }
 
+/* ---- tiles (C target) ----
+ * A parallel loop whose body is a parallel loop (plain statements before it)
+ * and whose inner body reads or writes an array across its rows (B[j, i] =
+ * A[i, j]: the inner variable in an index before the last, not in the last)
+ * runs the pair in NG_TILE x NG_TILE tiles: each tile's rows of both arrays
+ * stay in cache while it is done, instead of one row of B per element. Any
+ * order is right for two parallel loops; both count up by 1 here. */
+enum { NG_TILE = 32 };
+
+/* True if expression or statement x reads variable v. */
+static bool reads_var(const NgIrKernel *k, NgIrRef x, int v)
+{
+    if (x == NG_IR_NONE)
+        return false;
+    const NgIrNode *n = ng_ir_node(k, x);
+    if (n->kind == NG_IR_VAR)
+        return n->a == v;
+    for (int i = 0; i < n->nkids; i++)
+        if (reads_var(k, ng_ir_kid(k, x, i), v))
+            return true;
+    return false;
+}
+
+/* True if expression x reads any variable. */
+static bool reads_vars(const NgIrKernel *k, NgIrRef x)
+{
+    const NgIrNode *n = ng_ir_node(k, x);
+    if (n->kind == NG_IR_VAR)
+        return true;
+    for (int i = 0; i < n->nkids; i++)
+        if (reads_vars(k, ng_ir_kid(k, x, i)))
+            return true;
+    return false;
+}
+
+/* True if statement r accesses an array of rank >= 2 with variable v in an
+ * index before the last and not in the last. */
+static bool across_rows(const NgIrKernel *k, NgIrRef r, int v)
+{
+    if (r == NG_IR_NONE)
+        return false;
+    const NgIrNode *n = ng_ir_node(k, r);
+    if ((n->kind == NG_IR_LOAD || n->kind == NG_IR_STORE) && k->params[n->a].ndim >= 2) {
+        int first = n->kind == NG_IR_STORE; /* (a STORE's kid 0 is its value) */
+        bool before = false;
+        for (int i = first; i < n->nkids - 1; i++)
+            before = before || reads_var(k, ng_ir_kid(k, r, i), v);
+        if (before && !reads_var(k, ng_ir_kid(k, r, n->nkids - 1), v))
+            return true;
+    }
+    for (int i = 0; i < n->nkids; i++)
+        if (across_rows(k, ng_ir_kid(k, r, i), v))
+            return true;
+    return false;
+}
+
+static bool steps_by_one(const NgIrKernel *k, NgIrRef loop)
+{
+    const NgIrNode *st = ng_ir_node(k, ng_ir_kid(k, loop, 2));
+    return st->kind == NG_IR_CONST && st->c.i == 1;
+}
+
+/* The inner loop of parallel loop r when the pair runs in tiles, else NONE. */
+static NgIrRef tiled_inner(const Emitter *e, NgIrRef r)
+{
+    const NgIrKernel *k = e->k;
+    if (e->t->par != NG_PAR_OPENMP || has_reductions(k, r) || ranked_of(k, r) || !steps_by_one(k, r))
+        return NG_IR_NONE;
+    NgIrRef body = ng_ir_kid(k, r, 3), in = body;
+    const NgIrNode *b = ng_ir_node(k, body);
+    if (b->kind == NG_IR_BLOCK) {
+        if (b->nkids == 0)
+            return NG_IR_NONE;
+        for (int i = 0; i + 1 < b->nkids; i++) {
+            int kind = ng_ir_node(k, ng_ir_kid(k, body, i))->kind;
+            if (kind != NG_IR_LET && kind != NG_IR_ASSIGN)
+                return NG_IR_NONE;
+        }
+        in = ng_ir_kid(k, body, b->nkids - 1);
+    }
+    const NgIrNode *n = ng_ir_node(k, in);
+    if (n->kind != NG_IR_FOR || !(n->flags & NG_IR_PARALLEL) || !steps_by_one(k, in))
+        return NG_IR_NONE;
+    NgIrRef inner_body = ng_ir_kid(k, in, 3);
+    if (has_loop(k, inner_body) || holds(k, inner_body, NG_IR_ATOMIC) || jumps_out(k, inner_body))
+        return NG_IR_NONE;
+    for (int i = 0; i < 2; i++) /* (bounds the outer iterations do not change) */
+        if (reads_vars(k, ng_ir_kid(k, in, i)))
+            return NG_IR_NONE;
+    return across_rows(k, inner_body, n->a) ? in : NG_IR_NONE;
+}
+
+/* Declares ng_n<v>, FOR r's trip count (unsigned: no overflow). */
+static void trip_count(Emitter *e, NgIrRef r, int depth)
+{
+    int v = ng_ir_node(e->k, r)->a;
+    indent(e, depth);
+    catf(e, "const uint64_t ng_n%d = (", v);
+    kid(e, r, 1);
+    cat(e, ") > (");
+    kid(e, r, 0);
+    cat(e, ") ? (uint64_t)(");
+    kid(e, r, 1);
+    cat(e, ") - (uint64_t)(");
+    kid(e, r, 0);
+    cat(e, ") : 0u;\n");
+}
+
+/* Opens the loop over FOR r's tiles, ng_t<v> their first trip. */
+static void tiles_of(Emitter *e, NgIrRef r, int depth)
+{
+    int v = ng_ir_node(e->k, r)->a;
+    indent(e, depth);
+    catf(e, "for (uint64_t ng_t%d = 0; ng_t%d < ng_n%d; ng_t%d += %du) {\n", v, v, v, v, NG_TILE);
+}
+
+/* Opens FOR r over the trips of tile ng_t<v>. */
+static void in_tile(Emitter *e, NgIrRef r, int depth)
+{
+    int v = ng_ir_node(e->k, r)->a;
+    for (int hi = 0; hi < 2; hi++) {
+        indent(e, depth);
+        catf(e, "const int64_t ng_%s%d = (int64_t)((uint64_t)(", hi ? "hi" : "lo", v);
+        kid(e, r, 0);
+        if (hi)
+            catf(e, ") + (ng_n%d - ng_t%d < %du ? ng_n%d : ng_t%d + %du));\n", v, v, NG_TILE, v, v, NG_TILE);
+        else
+            catf(e, ") + ng_t%d);\n", v);
+    }
+    indent(e, depth);
+    catf(e, "for (int64_t v%d = ng_lo%d; v%d < ng_hi%d; v%d++) {\n", v, v, v, v, v);
+}
+
+/* Parallel loop r and its inner loop `in` (tiled_inner), in tiles:
+ *     for each tile of r's range (in parallel), for each tile of in's:
+ *         for v in r's tile: (r's statements before `in`); for w in in's tile: body */
+static void for_loop_tiled(Emitter *e, NgIrRef r, NgIrRef in, int depth)
+{
+    NgIrRef body = ng_ir_kid(e->k, r, 3);
+    const NgIrNode *b = ng_ir_node(e->k, body);
+    indent(e, depth);
+    cat(e, "{\n");
+    trip_count(e, r, depth + 1);
+    trip_count(e, in, depth + 1);
+    indent(e, depth + 1);
+    cat(e, "#pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)\n");
+    tiles_of(e, r, depth + 1);
+    tiles_of(e, in, depth + 2);
+    in_tile(e, r, depth + 3);
+    e->par_depth++;
+    for (int i = 0; b->kind == NG_IR_BLOCK && i + 1 < b->nkids; i++)
+        stmt(e, ng_ir_kid(e->k, body, i), depth + 4);
+    in_tile(e, in, depth + 4);
+    stmt(e, ng_ir_kid(e->k, in, 3), depth + 5);
+    e->par_depth--;
+    for (int d = depth + 4; d >= depth; d--) {
+        indent(e, d);
+        cat(e, "}\n");
+    }
+}
+
 /* A loop; `team`: the parallel loop inside an enclosing `omp parallel`. */
 static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
 {
@@ -1436,6 +1597,11 @@ static void for_loop(Emitter *e, NgIrRef r, int depth)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
     const NgIrRanked *rk = ranked_of(e->k, r);
+    NgIrRef in = (n->flags & NG_IR_PARALLEL) && e->par_depth == 0 ? tiled_inner(e, r) : NG_IR_NONE;
+    if (in != NG_IR_NONE) {
+        for_loop_tiled(e, r, in, depth);
+        return;
+    }
     if ((n->flags & NG_IR_PARALLEL) && e->par_depth == 0 && e->t->par == NG_PAR_OPENMP && rk) {
         for_loop_ranked(e, r, rk, depth);
         return;

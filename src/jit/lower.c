@@ -118,6 +118,8 @@ typedef struct Lower {
     int unknown_line;    /* first read of a value without a type in this pass (0: none) */
     char unknown_msg[160]; /* what to say if it never gets one */
     int depth;           /* loops entered inside the outer loop */
+    const NgJitStmt *par_inner; /* plan->inner_parallel: the loop nested in the outer one, when
+                                   the nest is perfect and rectangular (lowered NG_IR_PARALLEL) */
     /* plan->boundscheck */
     int err_param;       /* the int64[4] error array, -1 without boundscheck */
     /* plan->search */
@@ -2560,6 +2562,18 @@ static bool breaks(NgJitBlock b)
     return false;
 }
 
+/* Whether loop's body is one loop over a range that stays the same from one of
+ * its iterations to the next, counting a local, with no break: a perfect,
+ * rectangular nest of the two. */
+static bool perfect_inner(Lower *L, const NgJitStmt *loop)
+{
+    if (loop->body.n != 1)
+        return false;
+    const NgJitStmt *in = loop->body.stmts[0];
+    return in->kind == NG_JIT_S_FOR && !in->orelse.n && in->target->kind == NG_JIT_E_NAME &&
+           sym_of(L, in->target)->kind == SYM_LOCAL && !mentions_assigned(L, in->test) && !breaks(in->body);
+}
+
 /* The outer loop and the loops perfectly nested in it, as one flat parallel
  * loop over t in [0, n0 * n1 * ...): each variable from t's digits.
  * Collapses up to plan->collapse loops, fewer where the nest stops being
@@ -2571,13 +2585,9 @@ static NgIrRef collapsed_for(Lower *L, const NgJitStmt *loop, Stmts *out, const 
     int nl = 0;
     for (const NgJitStmt *cur = loop;;) {
         lv[nl++] = cur;
-        if (nl == L->plan->collapse || nl == NG_JIT_MAX_COLLAPSE || cur->body.n != 1)
+        if (nl == L->plan->collapse || nl == NG_JIT_MAX_COLLAPSE || !perfect_inner(L, cur))
             break;
-        const NgJitStmt *in = cur->body.stmts[0];
-        if (in->kind != NG_JIT_S_FOR || in->orelse.n || in->target->kind != NG_JIT_E_NAME ||
-            sym_of(L, in->target)->kind != SYM_LOCAL || mentions_assigned(L, in->test) || breaks(in->body))
-            break;
-        cur = in;
+        cur = cur->body.stmts[0];
     }
     if (nl == 1 || loop->orelse.n || loop->target->kind != NG_JIT_E_NAME)
         return for_range(L, loop, out, prologue, NG_IR_PARALLEL, loop_ref, true);
@@ -2701,7 +2711,7 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         augassign_stmt(L, s, out);
         break;
     case NG_JIT_S_FOR:
-        push(L, out, for_range(L, s, out, NULL, 0, NULL, false));
+        push(L, out, for_range(L, s, out, NULL, s == L->par_inner ? NG_IR_PARALLEL : 0, NULL, false));
         break;
     case NG_JIT_S_WHILE:
         while_stmt(L, s, out);
@@ -3029,6 +3039,9 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         NgIrRef none[1] = {0};
         push(L, &post, ng_ir_store(k, L->search_param, 0, none, ng_ir_varref(k, L->found_var)));
     }
+    L->par_inner = NULL;
+    if (loop->kind == NG_JIT_S_FOR && plan->parallel && plan->inner_parallel && perfect_inner(L, loop))
+        L->par_inner = loop->body.stmts[0];
     if (loop->kind == NG_JIT_S_FOR) {
         if (plan->parallel && plan->collapse > 1)
             push(L, &pre, collapsed_for(L, loop, &pre, &priv, &outer));
@@ -3193,9 +3206,9 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
         ng_str_cat(out, v->name ? v->name : "");
         ng_str_cat(out, t);
     }
-    char f[8] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck),
+    char f[9] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck),
                  (char)('0' + plan->collapse), (char)('0' + plan->search),
-                 !plan->search ? '.' : plan->search_step > 0 ? '+' : '-', 0};
+                 !plan->search ? '.' : plan->search_step > 0 ? '+' : '-', (char)('0' + plan->inner_parallel), 0};
     ng_str_cat(out, f);
     for (int i = 0; i < plan->nreductions; i++)
         ng_str_catf(out, " r%s:%d%s", plan->reductions[i].name ? plan->reductions[i].name : "", plan->reductions[i].op,

@@ -155,6 +155,10 @@ typedef struct NgJitLoopPlan {
                                         analysis) run as one flat parallel loop over all their
                                         iterations; fewer where the nest is not rectangular;
                                         0 or 1: the outer loop alone */
+    bool inner_parallel;             /* parallel, collapse <= 1 (cpu): the loop perfectly nested
+                                        in the outer one is parallel too (`collapsed` in the
+                                        analysis); its FOR is flagged NG_IR_PARALLEL inside the
+                                        outer one, which lets the C emitter tile the pair */
 } NgJitLoopPlan;
 
 /* How the host passes one kernel parameter. */

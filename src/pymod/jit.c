@@ -851,6 +851,9 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 plan.collapse++;
                 cur = j;
             }
+        for (int j = index + 1; j < p->loops->n && dev->be->target->par == NG_PAR_OPENMP; j++)
+            if (p->loops->items[j].parent == index && p->loops->items[j].collapsed)
+                plan.inner_parallel = true;
     } else if (live_out(&plan, assigned, &L) < 0) { /* in order: the names the loop assigns come back */
         goto done;
     }

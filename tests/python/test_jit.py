@@ -409,3 +409,49 @@ def test_loops_with_uneven_iterations_share_work_dynamically(lo, hi, by):
     start[:2000] = 7  # cheap iterations at one end
     f = jit_same(uneven_steps, start, np.zeros(40_000, np.int64), lo, hi, by)
     assert f.loop_report()[0]["kind"] == "parallel"
+
+
+def transpose_into(A, B, lo, hi):
+    n, m = A.shape
+    for i in range(lo, hi):
+        for j in range(m):
+            B[j, i - lo] = A[i, j] * 2 + i
+
+
+def symmetrize(A, S):
+    n = A.shape[0]
+    for i in range(n):
+        for j in range(n):
+            S[i, j] = 0.5 * (A[i, j] + A[j, i])
+
+
+def transpose_stepped(A, B):
+    n, m = A.shape
+    for i in range(0, n, 2):
+        for j in range(m):
+            B[j, i] = A[i, j]
+
+
+@pytest.mark.parametrize("shape", [(70, 75), (32, 32), (1, 100), (100, 1), (33, 65), (0, 5), (5, 0)])
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int16])
+def test_transposing_loops_give_python_results(shape, dt):
+    # (on cpu two nested parallel loops that write across rows run in 32 x 32 tiles)
+    rng = np.random.default_rng(11)
+    A = rng.integers(-50, 50, shape).astype(dt)
+    n, m = shape
+    f = jit_same(transpose_into, A, np.zeros((m, n), dt), 0, n)
+    assert [loop["kind"] for loop in f.loop_report()] == ["parallel", "parallel"]
+    if n > 3:
+        jit_same(transpose_into, A, np.zeros((m, n - 3), dt), 2, n - 1)  # a range not starting at 0
+    jit_same(transpose_stepped, A, np.zeros((m, n), dt))
+    if n == m:
+        jit_same(symmetrize, A, np.zeros(shape, dt))
+
+
+def test_transposing_loops_over_views():
+    rng = np.random.default_rng(12)
+    A = rng.standard_normal((90, 120))
+    jit_same(transpose_into, A[::2, 3:], np.zeros((117, 45)), 0, 45)
+    jit_same(transpose_into, A.T, np.zeros((90, 120)), 0, 120)
+    B = np.zeros((200, 100))
+    jit_same(transpose_into, A[:50, :80], B[::2, 1::2], 0, 50)
