@@ -3,6 +3,7 @@
  * NgTarget table; helper functions (Python-sign floor division, NaN-aware
  * max, wrapping integer arithmetic) are defined once in the target's
  * prologue and called by name, with a dtype suffix. */
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,7 +17,12 @@ typedef struct Emitter {
     int priv;        /* >=0: atomic += to this array param go to the thread's private copy ng_p */
     NgIrRef grid;    /* GPUs: the last outermost parallel loop spread over the threads */
     NgStatus st;     /* first construct the target cannot express */
+    int lane;        /* >=0 inside a jammed loop body (C target): the lane being written */
+    uint8_t *laned;  /* by variable: has a copy per lane there (v<n>_<lane>) */
 } Emitter;
+
+/* Variable v's name: its copy for the current lane where it has one. */
+static void var_name(struct Emitter *e, int v);
 
 /* Dtype suffix of helper names: ng_fdiv_i64. */
 static const char *sfx(NgDType t)
@@ -471,7 +477,7 @@ static void expr(Emitter *e, NgIrRef r)
         }
         break;
     case NG_IR_SCALAR: catf(e, "s%d", n->a); break;
-    case NG_IR_VAR: catf(e, "v%d", n->a); break;
+    case NG_IR_VAR: var_name(e, n->a); break;
     case NG_IR_SHAPE: catf(e, "a%d_n%d", n->a, n->b); break;
     case NG_IR_LOAD: load_value(e, r, n->a, 0); break;
     case NG_IR_UNARY: case NG_IR_BINARY:
@@ -1253,6 +1259,273 @@ static void dynamic_chunk(Emitter *e, NgIrRef r, int depth)
     cat(e, "}\n");
 }
 
+static bool steps_by_one(const NgIrKernel *k, NgIrRef loop)
+{
+    const NgIrNode *st = ng_ir_node(k, ng_ir_kid(k, loop, 2));
+    return st->kind == NG_IR_CONST && st->c.i == 1;
+}
+
+/* Declares ng_n<v>, FOR r's trip count (unsigned: no overflow). */
+static void trip_count(Emitter *e, NgIrRef r, int depth)
+{
+    int v = ng_ir_node(e->k, r)->a;
+    indent(e, depth);
+    catf(e, "const uint64_t ng_n%d = (", v);
+    kid(e, r, 1);
+    cat(e, ") > (");
+    kid(e, r, 0);
+    cat(e, ") ? (uint64_t)(");
+    kid(e, r, 1);
+    cat(e, ") - (uint64_t)(");
+    kid(e, r, 0);
+    cat(e, ") : 0u;\n");
+}
+
+/* ---- jammed loops (C target) ----
+ * A parallel loop whose body holds sequential loops over the same range in
+ * every iteration (a dot product per element: matmul, horner, convolutions)
+ * runs NG_JAM iterations at once: every statement of its body is written
+ * once per lane, on the lane's own copies of the variables the body assigns
+ * (v<n>_<lane>), while the loops inside are shared by the lanes. The lanes'
+ * statements are alike and side by side, so the C compiler makes them one
+ * vector operation where the lanes' elements are adjacent, and the lanes'
+ * chains of additions no longer wait on one another. Each lane computes what
+ * its iteration computes, in the same order: the same bits. */
+enum { NG_JAM = 8 };
+
+static void var_name(Emitter *e, int v)
+{
+    if (e->lane >= 0 && e->laned[v])
+        catf(e, "v%d_%d", v, e->lane);
+    else
+        catf(e, "v%d", v);
+}
+
+/* Marks the variables statement r assigns or declares in assigned[], those it declares in declared[]. */
+static void assigned_vars(const NgIrKernel *k, NgIrRef r, uint8_t *assigned, uint8_t *declared)
+{
+    if (r == NG_IR_NONE)
+        return;
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (n->kind == NG_IR_LET || n->kind == NG_IR_ASSIGN) {
+        assigned[n->a] = 1;
+        declared[n->a] |= n->kind == NG_IR_LET;
+        return;
+    }
+    if (n->kind != NG_IR_BLOCK && n->kind < NG_IR_LET)
+        return;
+    for (int i = 0; i < n->nkids; i++)
+        assigned_vars(k, ng_ir_kid(k, r, i), assigned, declared);
+}
+
+/* True if x (an expression, or a statement and what it holds) reads
+ * variable v; v < 0: one marked in among[], or any variable when among is
+ * NULL. */
+static bool reads(const NgIrKernel *k, NgIrRef x, int v, const uint8_t *among)
+{
+    if (x == NG_IR_NONE)
+        return false;
+    const NgIrNode *n = ng_ir_node(k, x);
+    if (n->kind == NG_IR_VAR)
+        return v >= 0 ? n->a == v : !among || among[n->a];
+    for (int i = 0; i < n->nkids; i++)
+        if (reads(k, ng_ir_kid(k, x, i), v, among))
+            return true;
+    return false;
+}
+
+/* Where a statement of a jammed body is: shared by the lanes (outside ifs),
+ * written once per lane (inside an if), or in a loop of its own there. */
+enum { JAM_SHARED, JAM_PER_LANE, JAM_LANE_LOOP };
+
+/* True if statement r, `at` JAM_SHARED, JAM_PER_LANE or JAM_LANE_LOOP, can
+ * be written in lanes: shared loops are sequential FORs whose ranges read no
+ * lane's variable; an if is written once per lane, with whatever it holds,
+ * but no jump out of it (break and continue only in a loop inside it), no
+ * atomics, no parallel loops. No FOR counts with a variable that has lanes. */
+static bool jam_ok(const NgIrKernel *k, NgIrRef r, const uint8_t *laned, int at)
+{
+    if (r == NG_IR_NONE)
+        return true;
+    const NgIrNode *n = ng_ir_node(k, r);
+    switch ((NgIrKind)n->kind) {
+    case NG_IR_BLOCK:
+        for (int i = 0; i < n->nkids; i++)
+            if (!jam_ok(k, ng_ir_kid(k, r, i), laned, at))
+                return false;
+        return true;
+    case NG_IR_LET: case NG_IR_ASSIGN: case NG_IR_STORE:
+        return true;
+    case NG_IR_IF:
+        at = at == JAM_SHARED ? JAM_PER_LANE : at;
+        return jam_ok(k, ng_ir_kid(k, r, 1), laned, at) && jam_ok(k, ng_ir_kid(k, r, 2), laned, at);
+    case NG_IR_FOR:
+        if ((n->flags & NG_IR_PARALLEL) || has_reductions(k, r) || laned[n->a])
+            return false;
+        for (int i = 0; i < 3 && at == JAM_SHARED; i++)
+            if (reads(k, ng_ir_kid(k, r, i), -1, laned))
+                return false;
+        return jam_ok(k, ng_ir_kid(k, r, 3), laned, at == JAM_SHARED ? at : JAM_LANE_LOOP);
+    case NG_IR_WHILE:
+        return at != JAM_SHARED && jam_ok(k, ng_ir_kid(k, r, 1), laned, JAM_LANE_LOOP);
+    case NG_IR_BREAK: case NG_IR_CONTINUE:
+        return at == JAM_LANE_LOOP;
+    default:
+        return false;
+    }
+}
+
+/* True if statement r holds a loop whose body assigns a variable from its
+ * own value (acc = acc * x + c): a chain of dependent steps in every
+ * iteration, which lanes overlap. (Loops that only store, like a 2-d
+ * elementwise kernel's rows, vectorise along their own index already.) */
+static bool holds_chain(const NgIrKernel *k, NgIrRef r, bool in_loop)
+{
+    if (r == NG_IR_NONE)
+        return false;
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (n->kind == NG_IR_ASSIGN)
+        return in_loop && reads(k, ng_ir_kid(k, r, 0), n->a, NULL);
+    if (n->kind != NG_IR_BLOCK && n->kind != NG_IR_IF && n->kind != NG_IR_FOR)
+        return false;
+    for (int i = n->kind == NG_IR_BLOCK ? 0 : n->kind == NG_IR_IF ? 1 : 3; i < n->nkids; i++)
+        if (holds_chain(k, ng_ir_kid(k, r, i), in_loop || n->kind == NG_IR_FOR))
+            return true;
+    return false;
+}
+
+/* True if x (statement or expression) computes or stores a float16 value.
+ * GCC 12 vectorises lanes' double -> _Float16 conversions through float,
+ * rounding twice (NumPy rounds once): such bodies are not jammed. */
+static bool has_half(const NgIrKernel *k, NgIrRef x)
+{
+    if (x == NG_IR_NONE)
+        return false;
+    const NgIrNode *n = ng_ir_node(k, x);
+    if ((n->kind < NG_IR_BLOCK && n->dtype == NG_FLOAT16) ||
+        ((n->kind == NG_IR_STORE || n->kind == NG_IR_LOAD) && k->params[n->a].dtype == NG_FLOAT16) ||
+        ((n->kind == NG_IR_LET || n->kind == NG_IR_ASSIGN) && k->vars[n->a].dtype == NG_FLOAT16))
+        return true;
+    for (int i = 0; i < n->nkids; i++)
+        if (has_half(k, ng_ir_kid(k, x, i)))
+            return true;
+    return false;
+}
+
+/* Whether parallel loop r's body holds a loop and can be jammed; fills
+ * laned[] (k->nvars, zeroed) with the variables that get a copy per lane and
+ * declared[] with those the body declares itself. */
+static bool jammable(const NgIrKernel *k, NgIrRef r, uint8_t *laned, uint8_t *declared)
+{
+    NgIrRef body = ng_ir_kid(k, r, 3);
+    if (!holds_chain(k, body, false) || has_half(k, body) || !steps_by_one(k, r))
+        return false;
+    assigned_vars(k, body, laned, declared);
+    laned[ng_ir_node(k, r)->a] = 1;
+    return jam_ok(k, body, laned, JAM_SHARED);
+}
+
+/* Statement r of a jammed body: loops shared, everything else once per lane. */
+static void jam_stmt(Emitter *e, NgIrRef r, int depth)
+{
+    if (r == NG_IR_NONE)
+        return;
+    const NgIrNode *n = ng_ir_node(e->k, r);
+    if (n->kind == NG_IR_BLOCK) {
+        for (int i = 0; i < n->nkids; i++)
+            jam_stmt(e, ng_ir_kid(e->k, r, i), depth);
+        return;
+    }
+    if (n->kind == NG_IR_FOR) {
+        indent(e, depth);
+        catf(e, "for (int64_t v%d = ", n->a);
+        kid(e, r, 0);
+        cat(e, "; ");
+        loop_test(e, r, ng_ir_node(e->k, ng_ir_kid(e->k, r, 2)));
+        catf(e, "; v%d += ", n->a);
+        kid(e, r, 2);
+        cat(e, ") {\n");
+        jam_stmt(e, ng_ir_kid(e->k, r, 3), depth + 1);
+        indent(e, depth);
+        cat(e, "}\n");
+        return;
+    }
+    for (int l = 0; l < NG_JAM; l++) {
+        e->lane = l;
+        stmt(e, r, depth);
+    }
+    e->lane = -1;
+}
+
+/* One group of FOR r's iterations: ng_c<v> (at most NG_JAM) from ng_lo<v>,
+ * jammed when there are NG_JAM of them, else one by one. */
+static void jam_group(Emitter *e, NgIrRef r, const uint8_t *declared, int depth)
+{
+    const NgIrKernel *k = e->k;
+    int v = ng_ir_node(k, r)->a;
+    indent(e, depth);
+    catf(e, "if (ng_c%d == %du) {\n", v, NG_JAM);
+    for (int x = 0; x < k->nvars; x++) {
+        if (!e->laned[x] || declared[x])
+            continue;
+        indent(e, depth + 1);
+        catf(e, "%s", tname(e, k->vars[x].dtype));
+        for (int l = 0; l < NG_JAM; l++)
+            if (x == v)
+                catf(e, "%s v%d_%d = (int64_t)((uint64_t)ng_lo%d + %du)", l ? "," : "", x, l, v, l);
+            else
+                catf(e, "%s v%d_%d = v%d", l ? "," : "", x, l, x);
+        cat(e, ";\n");
+    }
+    jam_stmt(e, ng_ir_kid(k, r, 3), depth + 1);
+    indent(e, depth);
+    cat(e, "} else {\n");
+    indent(e, depth + 1);
+    catf(e, "for (int64_t v%d = ng_lo%d; v%d < (int64_t)((uint64_t)ng_lo%d + ng_c%d); v%d++) {\n", v, v, v, v, v, v);
+    stmt(e, ng_ir_kid(k, r, 3), depth + 2);
+    indent(e, depth + 1);
+    cat(e, "}\n");
+    indent(e, depth);
+    cat(e, "}\n");
+}
+
+/* Opens the loop over FOR r's groups of NG_JAM trips in [from, to) (uint64
+ * trip numbers, C expressions): ng_lo<v>, the first iteration, ng_c<v>, how
+ * many. */
+static void jam_groups(Emitter *e, NgIrRef r, const char *from, const char *to, int depth)
+{
+    int v = ng_ir_node(e->k, r)->a;
+    indent(e, depth);
+    catf(e, "for (uint64_t ng_g%d = %s; ng_g%d < %s; ng_g%d += %du) {\n", v, from, v, to, v, NG_JAM);
+    indent(e, depth + 1);
+    catf(e, "const int64_t ng_lo%d = (int64_t)((uint64_t)(", v);
+    kid(e, r, 0);
+    catf(e, ") + ng_g%d);\n", v);
+    indent(e, depth + 1);
+    catf(e, "const uint64_t ng_c%d = %s - ng_g%d < %du ? %s - ng_g%d : %du;\n", v, to, v, NG_JAM, to, v, NG_JAM);
+}
+
+/* Parallel loop r, jammed (its laned[] and declared[] from jammable). */
+static void for_loop_jammed(Emitter *e, NgIrRef r, const uint8_t *declared, int depth)
+{
+    int v = ng_ir_node(e->k, r)->a;
+    char n[32];
+    snprintf(n, sizeof n, "ng_n%d", v);
+    indent(e, depth);
+    cat(e, "{\n");
+    trip_count(e, r, depth + 1);
+    indent(e, depth + 1);
+    cat(e, "#pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)\n");
+    jam_groups(e, r, "0", n, depth + 1);
+    e->par_depth++;
+    jam_group(e, r, declared, depth + 2);
+    e->par_depth--;
+    indent(e, depth + 1);
+    cat(e, "}\n");
+    indent(e, depth);
+    cat(e, "}\n");
+}
+
 /* ---- tiles (C target) ----
  * A parallel loop whose body is a parallel loop (plain statements before it)
  * and whose inner body reads or writes an array across its rows (B[j, i] =
@@ -1261,32 +1534,6 @@ static void dynamic_chunk(Emitter *e, NgIrRef r, int depth)
  * stay in cache while it is done, instead of one row of B per element. Any
  * order is right for two parallel loops; both count up by 1 here. */
 enum { NG_TILE = 32 };
-
-/* True if expression or statement x reads variable v. */
-static bool reads_var(const NgIrKernel *k, NgIrRef x, int v)
-{
-    if (x == NG_IR_NONE)
-        return false;
-    const NgIrNode *n = ng_ir_node(k, x);
-    if (n->kind == NG_IR_VAR)
-        return n->a == v;
-    for (int i = 0; i < n->nkids; i++)
-        if (reads_var(k, ng_ir_kid(k, x, i), v))
-            return true;
-    return false;
-}
-
-/* True if expression x reads any variable. */
-static bool reads_vars(const NgIrKernel *k, NgIrRef x)
-{
-    const NgIrNode *n = ng_ir_node(k, x);
-    if (n->kind == NG_IR_VAR)
-        return true;
-    for (int i = 0; i < n->nkids; i++)
-        if (reads_vars(k, ng_ir_kid(k, x, i)))
-            return true;
-    return false;
-}
 
 /* True if statement r accesses an array of rank >= 2 with variable v in an
  * index before the last and not in the last. */
@@ -1299,8 +1546,8 @@ static bool across_rows(const NgIrKernel *k, NgIrRef r, int v)
         int first = n->kind == NG_IR_STORE; /* (a STORE's kid 0 is its value) */
         bool before = false;
         for (int i = first; i < n->nkids - 1; i++)
-            before = before || reads_var(k, ng_ir_kid(k, r, i), v);
-        if (before && !reads_var(k, ng_ir_kid(k, r, n->nkids - 1), v))
+            before = before || reads(k, ng_ir_kid(k, r, i), v, NULL);
+        if (before && !reads(k, ng_ir_kid(k, r, n->nkids - 1), v, NULL))
             return true;
     }
     for (int i = 0; i < n->nkids; i++)
@@ -1309,14 +1556,10 @@ static bool across_rows(const NgIrKernel *k, NgIrRef r, int v)
     return false;
 }
 
-static bool steps_by_one(const NgIrKernel *k, NgIrRef loop)
-{
-    const NgIrNode *st = ng_ir_node(k, ng_ir_kid(k, loop, 2));
-    return st->kind == NG_IR_CONST && st->c.i == 1;
-}
-
-/* The inner loop of parallel loop r when the pair runs in tiles, else NONE. */
-static NgIrRef tiled_inner(const Emitter *e, NgIrRef r)
+/* The inner loop of parallel loop r when the pair runs in tiles, else NONE;
+ * *jam: the inner loop holds loops and is jammed in its tiles (laned[] and
+ * declared[] as jammable fills them). */
+static NgIrRef tiled_inner(const Emitter *e, NgIrRef r, uint8_t *laned, uint8_t *declared, bool *jam)
 {
     const NgIrKernel *k = e->k;
     if (e->t->par != NG_PAR_OPENMP || has_reductions(k, r) || ranked_of(k, r) || !steps_by_one(k, r))
@@ -1337,28 +1580,15 @@ static NgIrRef tiled_inner(const Emitter *e, NgIrRef r)
     if (n->kind != NG_IR_FOR || !(n->flags & NG_IR_PARALLEL) || !steps_by_one(k, in))
         return NG_IR_NONE;
     NgIrRef inner_body = ng_ir_kid(k, in, 3);
-    if (has_loop(k, inner_body) || holds(k, inner_body, NG_IR_ATOMIC) || jumps_out(k, inner_body))
+    if (holds(k, inner_body, NG_IR_ATOMIC) || jumps_out(k, inner_body))
         return NG_IR_NONE;
     for (int i = 0; i < 2; i++) /* (bounds the outer iterations do not change) */
-        if (reads_vars(k, ng_ir_kid(k, in, i)))
+        if (reads(k, ng_ir_kid(k, in, i), -1, NULL))
             return NG_IR_NONE;
+    *jam = has_loop(k, inner_body);
+    if (*jam) /* (lanes of the inner loop, tiles to reuse what they read across the outer one) */
+        return jammable(k, in, laned, declared) ? in : NG_IR_NONE;
     return across_rows(k, inner_body, n->a) ? in : NG_IR_NONE;
-}
-
-/* Declares ng_n<v>, FOR r's trip count (unsigned: no overflow). */
-static void trip_count(Emitter *e, NgIrRef r, int depth)
-{
-    int v = ng_ir_node(e->k, r)->a;
-    indent(e, depth);
-    catf(e, "const uint64_t ng_n%d = (", v);
-    kid(e, r, 1);
-    cat(e, ") > (");
-    kid(e, r, 0);
-    cat(e, ") ? (uint64_t)(");
-    kid(e, r, 1);
-    cat(e, ") - (uint64_t)(");
-    kid(e, r, 0);
-    cat(e, ") : 0u;\n");
 }
 
 /* Opens the loop over FOR r's tiles, ng_t<v> their first trip. */
@@ -1388,8 +1618,9 @@ static void in_tile(Emitter *e, NgIrRef r, int depth)
 
 /* Parallel loop r and its inner loop `in` (tiled_inner), in tiles:
  *     for each tile of r's range (in parallel), for each tile of in's:
- *         for v in r's tile: (r's statements before `in`); for w in in's tile: body */
-static void for_loop_tiled(Emitter *e, NgIrRef r, NgIrRef in, int depth)
+ *         for v in r's tile: (r's statements before `in`); for w in in's tile: body
+ * (declared: the inner loop is jammed, e->laned its lanes' variables). */
+static void for_loop_tiled(Emitter *e, NgIrRef r, NgIrRef in, const uint8_t *declared, int depth)
 {
     NgIrRef body = ng_ir_kid(e->k, r, 3);
     const NgIrNode *b = ng_ir_node(e->k, body);
@@ -1405,8 +1636,20 @@ static void for_loop_tiled(Emitter *e, NgIrRef r, NgIrRef in, int depth)
     e->par_depth++;
     for (int i = 0; b->kind == NG_IR_BLOCK && i + 1 < b->nkids; i++)
         stmt(e, ng_ir_kid(e->k, body, i), depth + 4);
-    in_tile(e, in, depth + 4);
-    stmt(e, ng_ir_kid(e->k, in, 3), depth + 5);
+    if (declared) {
+        int w = ng_ir_node(e->k, in)->a;
+        char from[32], to[32];
+        snprintf(from, sizeof from, "ng_t%d", w);
+        snprintf(to, sizeof to, "ng_e%d", w);
+        indent(e, depth + 4);
+        catf(e, "const uint64_t ng_e%d = ng_n%d - ng_t%d < %du ? ng_n%d : ng_t%d + %du;\n", w, w, w, NG_TILE, w, w,
+             NG_TILE);
+        jam_groups(e, in, from, to, depth + 4);
+        jam_group(e, in, declared, depth + 5);
+    } else {
+        in_tile(e, in, depth + 4);
+        stmt(e, ng_ir_kid(e->k, in, 3), depth + 5);
+    }
     e->par_depth--;
     for (int d = depth + 4; d >= depth; d--) {
         indent(e, d);
@@ -1593,15 +1836,40 @@ static void for_loop_private(Emitter *e, NgIrRef r, int p, int depth)
     cat(e, "}\n");
 }
 
+/* Parallel loop r (C target) in tiles or in lanes where that applies; false
+ * if neither does (or no memory for the lanes' tables). */
+static bool loop_in_lanes(Emitter *e, NgIrRef r, int depth)
+{
+    const NgIrKernel *k = e->k;
+    size_t nv = k->nvars ? (size_t)k->nvars : 1;
+    uint8_t *laned = ng_calloc(2, nv), *declared = laned ? laned + nv : NULL;
+    if (!laned)
+        return false;
+    bool jam = false, done = true;
+    e->laned = laned;
+    NgIrRef in = tiled_inner(e, r, laned, declared, &jam);
+    if (in != NG_IR_NONE) {
+        for_loop_tiled(e, r, in, jam ? declared : NULL, depth);
+    } else {
+        memset(laned, 0, 2 * nv);
+        if (!has_reductions(k, r) && !ranked_of(k, r) && !holds(k, ng_ir_kid(k, r, 3), NG_IR_ATOMIC) &&
+            jammable(k, r, laned, declared))
+            for_loop_jammed(e, r, declared, depth);
+        else
+            done = false;
+    }
+    e->laned = NULL;
+    ng_free(laned);
+    return done;
+}
+
 static void for_loop(Emitter *e, NgIrRef r, int depth)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
     const NgIrRanked *rk = ranked_of(e->k, r);
-    NgIrRef in = (n->flags & NG_IR_PARALLEL) && e->par_depth == 0 ? tiled_inner(e, r) : NG_IR_NONE;
-    if (in != NG_IR_NONE) {
-        for_loop_tiled(e, r, in, depth);
+    if ((n->flags & NG_IR_PARALLEL) && e->par_depth == 0 && e->t->par == NG_PAR_OPENMP && e->k->lanes &&
+        !e->laned && loop_in_lanes(e, r, depth))
         return;
-    }
     if ((n->flags & NG_IR_PARALLEL) && e->par_depth == 0 && e->t->par == NG_PAR_OPENMP && rk) {
         for_loop_ranked(e, r, rk, depth);
         return;
@@ -1665,11 +1933,14 @@ static bool if_convert(Emitter *e, NgIrRef r, int depth)
     if (t->kind != NG_IR_ASSIGN || !speculable(e->k, ng_ir_kid(e->k, then, 0), c))
         return false;
     indent(e, depth);
-    catf(e, "v%d = (", t->a);
+    var_name(e, t->a);
+    cat(e, " = (");
     kid(e, r, 0);
     cat(e, ") ? (");
     kid(e, then, 0);
-    catf(e, ") : v%d;\n", t->a);
+    cat(e, ") : ");
+    var_name(e, t->a);
+    cat(e, ";\n");
     return true;
 }
 
@@ -1685,13 +1956,16 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
         break;
     case NG_IR_LET:
         indent(e, depth);
-        catf(e, "%s v%d = ", tname(e, e->k->vars[n->a].dtype), n->a);
+        catf(e, "%s ", tname(e, e->k->vars[n->a].dtype));
+        var_name(e, n->a);
+        cat(e, " = ");
         kid(e, r, 0);
         cat(e, ";\n");
         break;
     case NG_IR_ASSIGN:
         indent(e, depth);
-        catf(e, "v%d = ", n->a);
+        var_name(e, n->a);
+        cat(e, " = ");
         kid(e, r, 0);
         cat(e, ";\n");
         break;
@@ -1982,7 +2256,7 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
         if (!t->type_names[k->params[p].dtype])
             return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported on target %s",
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
-    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK};
+    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL};
     cat(&e, t->prologue);
     bool half = false, cplx = false;
     uses_dtypes(k, &half, &cplx);

@@ -159,6 +159,9 @@ typedef struct NgIrKernel {
     int32_t *hash;          /* open-addressing table of expression nodes */
     int cap_hash;
     NgIrRef body;           /* top statement */
+    bool lanes;             /* the C emitter may run a parallel loop's iterations in lanes
+                             * and pairs of parallel loops in tiles (set by the jit; the
+                             * array library's kernels keep the loop order they are built in) */
     NgStatus status;        /* first failure while building (sticky) */
 } NgIrKernel;
 

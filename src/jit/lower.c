@@ -3161,6 +3161,7 @@ NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVar
         if (st == NG_OK && !L.changed) {
             ng_ir_free(k);
             *k = tmp;
+            k->lanes = true;
             if (info)
                 fill_info(&L, loop, info);
             break;
