@@ -1394,6 +1394,24 @@ static bool holds_chain(const NgIrKernel *k, NgIrRef r, bool in_loop)
     return false;
 }
 
+/* True if every loop in statement r (outside loops) holds a chain: a loop
+ * without one (out[i, j] = out[i, j] / s) vectorises along its own index,
+ * adjacent elements, which lanes of different iterations are not. */
+static bool loops_chain(const NgIrKernel *k, NgIrRef r)
+{
+    if (r == NG_IR_NONE)
+        return true;
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (n->kind == NG_IR_FOR || n->kind == NG_IR_WHILE)
+        return holds_chain(k, r, false);
+    if (n->kind != NG_IR_BLOCK && n->kind != NG_IR_IF)
+        return true;
+    for (int i = n->kind == NG_IR_IF; i < n->nkids; i++)
+        if (!loops_chain(k, ng_ir_kid(k, r, i)))
+            return false;
+    return true;
+}
+
 /* True if x (statement or expression) computes or stores a float16 value.
  * GCC 12 vectorises lanes' double -> _Float16 conversions through float,
  * rounding twice (NumPy rounds once): such bodies are not jammed. */
@@ -1418,7 +1436,7 @@ static bool has_half(const NgIrKernel *k, NgIrRef x)
 static bool jammable(const NgIrKernel *k, NgIrRef r, uint8_t *laned, uint8_t *declared)
 {
     NgIrRef body = ng_ir_kid(k, r, 3);
-    if (!holds_chain(k, body, false) || has_half(k, body) || !steps_by_one(k, r))
+    if (!holds_chain(k, body, false) || !loops_chain(k, body) || has_half(k, body) || !steps_by_one(k, r))
         return false;
     assigned_vars(k, body, laned, declared);
     laned[ng_ir_node(k, r)->a] = 1;
