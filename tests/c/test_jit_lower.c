@@ -1657,6 +1657,92 @@ static void test_more_builtins(void)
     ng_array_release(&x), ng_array_release(&out);
 }
 
+/* cpu loop orders: a parallel loop running a chain goes 8 iterations at a
+ * time in lanes; with plan.inner_parallel a matmul-like pair goes in 32 x 32
+ * tiles with lanes inside, a transpose in tiles. Each compared bit for bit
+ * with the same arithmetic written as plain C, at sizes off the lane and
+ * tile widths. */
+static void test_lanes_and_tiles(void)
+{
+    const char *horner =
+        "def f(coef, x, out):\n"
+        "    for i in range(len(x)):\n"
+        "        acc = 0.0\n"
+        "        for k in range(len(coef)):\n"
+        "            acc = acc * x[i] + coef[k]\n"
+        "        out[i] = acc\n";
+    enum { N = 203, D = 9 };
+    double coef[D], x[N], out[N], want[N];
+    for (int k = 0; k < D; k++)
+        coef[k] = urand() - 0.5;
+    for (int i = 0; i < N; i++) {
+        x[i] = 2 * urand() - 1;
+        want[i] = 0.0;
+        for (int k = 0; k < D; k++)
+            want[i] = want[i] * x[i] + coef[k];
+    }
+    NgArray c = vec(NG_FLOAT64, D, coef), xa = vec(NG_FLOAT64, N, x), o = vec(NG_FLOAT64, N, NULL);
+    NgJitVarType hv[] = {arr("coef", NG_FLOAT64, 1), arr("x", NG_FLOAT64, 1), arr("out", NG_FLOAT64, 1)};
+    Bind hb[] = {barr("coef", &c), barr("x", &xa), barr("out", &o)};
+    NgJitLoopPlan plan = par();
+    CHECK_OK(run_loop(horner, 0, hv, 3, &plan, hb, 3, N, NULL));
+    CHECK(strstr(last_source, "v1_7") != NULL); /* (acc's copy in lane 7) */
+    CHECK_OK(ng_array_download(&o, out, NULL));
+    CHECK(memcmp(out, want, sizeof out) == 0);
+    ng_array_release(&c), ng_array_release(&xa), ng_array_release(&o);
+
+    const char *matmul =
+        "def f(A, B, C):\n"
+        "    for i in range(C.shape[0]):\n"
+        "        for j in range(C.shape[1]):\n"
+        "            acc = 0.0\n"
+        "            for k in range(A.shape[1]):\n"
+        "                acc += A[i, k] * B[k, j]\n"
+        "            C[i, j] = acc\n";
+    enum { R = 37, P = 11, M = 45 };
+    static double A[R][P], B[P][M], C[R][M], W[R][M];
+    for (int i = 0; i < R; i++)
+        for (int k = 0; k < P; k++)
+            A[i][k] = urand() - 0.5;
+    for (int k = 0; k < P; k++)
+        for (int j = 0; j < M; j++)
+            B[k][j] = urand() - 0.5;
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < M; j++) {
+            W[i][j] = 0.0;
+            for (int k = 0; k < P; k++)
+                W[i][j] += A[i][k] * B[k][j];
+        }
+    NgArray a = mat(NG_FLOAT64, R, P, A), b = mat(NG_FLOAT64, P, M, B), cm = mat(NG_FLOAT64, R, M, NULL);
+    NgJitVarType mv[] = {arr("A", NG_FLOAT64, 2), arr("B", NG_FLOAT64, 2), arr("C", NG_FLOAT64, 2)};
+    Bind mb[] = {barr("A", &a), barr("B", &b), barr("C", &cm)};
+    NgJitLoopPlan tiled = par();
+    tiled.inner_parallel = true;
+    CHECK_OK(run_loop(matmul, 0, mv, 3, &tiled, mb, 3, R, NULL));
+    CHECK(strstr(last_source, "+= 32u") != NULL && strstr(last_source, "== 8u") != NULL);
+    CHECK_OK(ng_array_download(&cm, C, NULL));
+    CHECK(memcmp(C, W, sizeof C) == 0);
+
+    const char *transpose =
+        "def f(A, T):\n"
+        "    for i in range(A.shape[0]):\n"
+        "        for j in range(A.shape[1]):\n"
+        "            T[j, i] = A[i, j]\n";
+    static double T[M][R];
+    NgArray t = mat(NG_FLOAT64, M, R, NULL);
+    NgJitVarType tv[] = {arr("A", NG_FLOAT64, 2), arr("T", NG_FLOAT64, 2)};
+    Bind tb[] = {barr("A", &cm), barr("T", &t)};
+    CHECK_OK(run_loop(transpose, 0, tv, 2, &tiled, tb, 2, R, NULL));
+    CHECK(strstr(last_source, "+= 32u") != NULL && strstr(last_source, "== 8u") == NULL);
+    CHECK_OK(ng_array_download(&t, T, NULL));
+    int bad = 0;
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < M; j++)
+            bad += memcmp(&T[j][i], &W[i][j], sizeof(double)) != 0;
+    CHECK_EQ_INT(0, bad);
+    ng_array_release(&a), ng_array_release(&b), ng_array_release(&cm), ng_array_release(&t);
+}
+
 int main(void)
 {
     if (ng_device_open("cpu", &dev) != NG_OK) {
@@ -1680,6 +1766,7 @@ int main(void)
     test_with_analysis();
     test_collapse();
     test_more_builtins();
+    test_lanes_and_tiles();
     test_errors();
     test_alloc_failures();
     printf("%d CUDA kernels compiled by NVRTC\n", nvrtc_compiled);
