@@ -3,7 +3,6 @@
  * NgTarget table; helper functions (Python-sign floor division, NaN-aware
  * max, wrapping integer arithmetic) are defined once in the target's
  * prologue and called by name, with a dtype suffix. */
-#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,9 +19,6 @@ typedef struct Emitter {
     int lane;        /* >=0 inside a jammed loop body (C target): the lane being written */
     uint8_t *laned;  /* by variable: has a copy per lane there (v<n>_<lane>) */
 } Emitter;
-
-/* Variable v's name: its copy for the current lane where it has one. */
-static void var_name(struct Emitter *e, int v);
 
 /* Dtype suffix of helper names: ng_fdiv_i64. */
 static const char *sfx(NgDType t)
@@ -54,6 +50,15 @@ static const char *wrap_type(NgDType t) { return ng_dtype_info(t)->itemsize == 8
 static void cat(Emitter *e, const char *s) { ng_str_cat(e->out, s); }
 
 #define catf(e, ...) ng_str_catf((e)->out, __VA_ARGS__)
+
+/* Variable v's name: its copy for the current lane where it has one. */
+static void var_name(Emitter *e, int v)
+{
+    if (e->lane >= 0 && e->laned[v])
+        catf(e, "v%d_%d", v, e->lane);
+    else
+        catf(e, "v%d", v);
+}
 
 static void indent(Emitter *e, int depth)
 {
@@ -621,6 +626,19 @@ static void loop_test(Emitter *e, NgIrRef r, const NgIrNode *sn)
         kid(e, r, 1);
         cat(e, ")");
     }
+}
+
+/* Opens `for (int64_t v = start; test; v += step) {` of FOR r. */
+static void plain_for_head(Emitter *e, NgIrRef r)
+{
+    int v = ng_ir_node(e->k, r)->a;
+    catf(e, "for (int64_t v%d = ", v);
+    kid(e, r, 0);
+    cat(e, "; ");
+    loop_test(e, r, ng_ir_node(e->k, ng_ir_kid(e->k, r, 2)));
+    catf(e, "; v%d += ", v);
+    kid(e, r, 2);
+    cat(e, ") {\n");
 }
 
 /* The lowest (hi: highest) value of dtype t, as a literal of the target. */
@@ -1293,14 +1311,6 @@ static void trip_count(Emitter *e, NgIrRef r, int depth)
  * its iteration computes, in the same order: the same bits. */
 enum { NG_JAM = 8 };
 
-static void var_name(Emitter *e, int v)
-{
-    if (e->lane >= 0 && e->laned[v])
-        catf(e, "v%d_%d", v, e->lane);
-    else
-        catf(e, "v%d", v);
-}
-
 /* Marks the variables statement r assigns or declares in assigned[], those it declares in declared[]. */
 static void assigned_vars(const NgIrKernel *k, NgIrRef r, uint8_t *assigned, uint8_t *declared)
 {
@@ -1430,7 +1440,7 @@ static bool has_half(const NgIrKernel *k, NgIrRef x)
     return false;
 }
 
-/* Whether parallel loop r's body holds a loop and can be jammed; fills
+/* Whether parallel loop r's body runs chains in loops and can be jammed; fills
  * laned[] (k->nvars, zeroed) with the variables that get a copy per lane and
  * declared[] with those the body declares itself. */
 static bool jammable(const NgIrKernel *k, NgIrRef r, uint8_t *laned, uint8_t *declared)
@@ -1456,13 +1466,7 @@ static void jam_stmt(Emitter *e, NgIrRef r, int depth)
     }
     if (n->kind == NG_IR_FOR) {
         indent(e, depth);
-        catf(e, "for (int64_t v%d = ", n->a);
-        kid(e, r, 0);
-        cat(e, "; ");
-        loop_test(e, r, ng_ir_node(e->k, ng_ir_kid(e->k, r, 2)));
-        catf(e, "; v%d += ", n->a);
-        kid(e, r, 2);
-        cat(e, ") {\n");
+        plain_for_head(e, r);
         jam_stmt(e, ng_ir_kid(e->k, r, 3), depth + 1);
         indent(e, depth);
         cat(e, "}\n");
@@ -1580,7 +1584,7 @@ static bool across_rows(const NgIrKernel *k, NgIrRef r, int v)
 static NgIrRef tiled_inner(const Emitter *e, NgIrRef r, uint8_t *laned, uint8_t *declared, bool *jam)
 {
     const NgIrKernel *k = e->k;
-    if (e->t->par != NG_PAR_OPENMP || has_reductions(k, r) || ranked_of(k, r) || !steps_by_one(k, r))
+    if (has_reductions(k, r) || ranked_of(k, r) || !steps_by_one(k, r))
         return NG_IR_NONE;
     NgIrRef body = ng_ir_kid(k, r, 3), in = body;
     const NgIrNode *b = ng_ir_node(k, body);
@@ -1609,12 +1613,15 @@ static NgIrRef tiled_inner(const Emitter *e, NgIrRef r, uint8_t *laned, uint8_t 
     return across_rows(k, inner_body, n->a) ? in : NG_IR_NONE;
 }
 
-/* Opens the loop over FOR r's tiles, ng_t<v> their first trip. */
+/* Opens the loop over FOR r's tiles: trips [ng_t<v>, ng_e<v>). */
 static void tiles_of(Emitter *e, NgIrRef r, int depth)
 {
     int v = ng_ir_node(e->k, r)->a;
     indent(e, depth);
     catf(e, "for (uint64_t ng_t%d = 0; ng_t%d < ng_n%d; ng_t%d += %du) {\n", v, v, v, v, NG_TILE);
+    indent(e, depth + 1);
+    catf(e, "const uint64_t ng_e%d = ng_n%d - ng_t%d < %du ? ng_n%d : ng_t%d + %du;\n", v, v, v, NG_TILE, v, v,
+         NG_TILE);
 }
 
 /* Opens FOR r over the trips of tile ng_t<v>. */
@@ -1625,10 +1632,7 @@ static void in_tile(Emitter *e, NgIrRef r, int depth)
         indent(e, depth);
         catf(e, "const int64_t ng_%s%d = (int64_t)((uint64_t)(", hi ? "hi" : "lo", v);
         kid(e, r, 0);
-        if (hi)
-            catf(e, ") + (ng_n%d - ng_t%d < %du ? ng_n%d : ng_t%d + %du));\n", v, v, NG_TILE, v, v, NG_TILE);
-        else
-            catf(e, ") + ng_t%d);\n", v);
+        catf(e, ") + ng_%c%d);\n", hi ? 'e' : 't', v);
     }
     indent(e, depth);
     catf(e, "for (int64_t v%d = ng_lo%d; v%d < ng_hi%d; v%d++) {\n", v, v, v, v, v);
@@ -1659,9 +1663,6 @@ static void for_loop_tiled(Emitter *e, NgIrRef r, NgIrRef in, const uint8_t *dec
         char from[32], to[32];
         snprintf(from, sizeof from, "ng_t%d", w);
         snprintf(to, sizeof to, "ng_e%d", w);
-        indent(e, depth + 4);
-        catf(e, "const uint64_t ng_e%d = ng_n%d - ng_t%d < %du ? ng_n%d : ng_t%d + %du;\n", w, w, w, NG_TILE, w, w,
-             NG_TILE);
         jam_groups(e, in, from, to, depth + 4);
         jam_group(e, in, declared, depth + 5);
     } else {
@@ -1753,13 +1754,7 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         kid(e, r, 2);
         cat(e, ") {\n");
     } else {
-        catf(e, "for (int64_t v%d = ", n->a);
-        kid(e, r, 0);
-        cat(e, "; ");
-        loop_test(e, r, sn);
-        catf(e, "; v%d += ", n->a);
-        kid(e, r, 2);
-        cat(e, ") {\n");
+        plain_for_head(e, r);
     }
     if (outer_parallel)
         e->par_depth++;

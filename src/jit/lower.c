@@ -1353,8 +1353,7 @@ enum { NG_LANES = 8 }; /* partial results of a row's float sum, as NumPy's pairw
  * added one by one, and av takes the result. NumPy splits longer rows in two,
  * recursively, before this step; here they run it whole (a few ulps apart).
  * The partials are independent chains: the C compiler vectorises them. v is
- * the element at index variable kv. max and min take the same shape (order
- * does not change their value). */
+ * the element at index variable kv; op is the sum's NG_OP_ADD. */
 static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType acc, int av)
 {
     NgIrKernel *k = L->k;

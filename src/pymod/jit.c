@@ -841,19 +841,20 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
     plan.boundscheck = boundscheck;
     if (plan.parallel) {
         /* GPUs: 1 + the chain of loops the analysis collapsed into this one, as
-         * one flat launch (on cpu the outer loop's rows are parallelism enough,
-         * and the inner loop stays a plain loop the compiler vectorises) */
+         * one flat launch; cpu: the outer loop's rows are parallelism enough, and
+         * a collapsed inner loop stays a loop of its own (inner_parallel), which
+         * the compiler vectorises and the C emitter may tile */
         int cur = index;
         plan.collapse = 1;
-        for (int j = index + 1; j < p->loops->n && plan.collapse < NG_JIT_MAX_COLLAPSE &&
-                                dev->be->target->par != NG_PAR_OPENMP; j++)
+        for (int j = index + 1; j < p->loops->n && plan.collapse < NG_JIT_MAX_COLLAPSE; j++)
             if (p->loops->items[j].parent == cur && p->loops->items[j].collapsed) {
+                if (dev->be->target->par == NG_PAR_OPENMP) {
+                    plan.inner_parallel = true;
+                    break;
+                }
                 plan.collapse++;
                 cur = j;
             }
-        for (int j = index + 1; j < p->loops->n && dev->be->target->par == NG_PAR_OPENMP; j++)
-            if (p->loops->items[j].parent == index && p->loops->items[j].collapsed)
-                plan.inner_parallel = true;
     } else if (live_out(&plan, assigned, &L) < 0) { /* in order: the names the loop assigns come back */
         goto done;
     }
