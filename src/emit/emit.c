@@ -1344,6 +1344,400 @@ static bool reads(const NgIrKernel *k, NgIrRef x, int v, const uint8_t *among)
     return false;
 }
 
+/* ---- while loops in lanes (C target) ----
+ * A while loop of a jammed body, outside its ifs, runs once for all NG_JAM
+ * lanes on vector values (ng_vi64, ng_vu64, ng_vf64 of the lanes prologue:
+ * element l is lane l's value), for as long as one lane's test holds. A test
+ * is a mask, -1 in the lanes where it holds and 0 elsewhere; a lane's
+ * variables change only under its mask (ng_vsel), so each lane takes the
+ * steps its own iteration takes, in order, with the same bits, and the steps
+ * of lanes that are done are computed and dropped. A loop can be run so only
+ * when each of its steps can be computed for any values without harm and
+ * without a branch: assignments and ifs over 8-byte numbers and bools, by
+ * arithmetic that cannot fault (no loads, no calls, integer division only by
+ * powers of two, no float to integer conversion, whose out-of-range values
+ * are undefined in C). */
+
+static bool vec_dtype(NgDType t) { return t == NG_INT64 || t == NG_UINT64 || t == NG_FLOAT64 || t == NG_BOOL; }
+
+/* Vector type of dtype t's values (bools: masks). */
+static const char *vec_type(NgDType t) { return t == NG_FLOAT64 ? "ng_vf64" : t == NG_UINT64 ? "ng_vu64" : "ng_vi64"; }
+
+/* Suffix of the lanes prologue's helpers for dtype t. */
+static const char *vec_sfx(NgDType t) { return t == NG_FLOAT64 ? "f64" : t == NG_UINT64 ? "u64" : "i64"; }
+
+/* True if expression x can be computed in vector lanes, for any values. */
+static bool vec_expr_ok(const NgIrKernel *k, NgIrRef x)
+{
+    const NgIrNode *n = ng_ir_node(k, x);
+    NgDType t = (NgDType)n->dtype;
+    if (!vec_dtype(t))
+        return false;
+    for (int i = 0; i < n->nkids; i++)
+        if (!vec_expr_ok(k, ng_ir_kid(k, x, i)))
+            return false;
+    NgDType in = n->nkids ? (NgDType)ng_ir_node(k, ng_ir_kid(k, x, 0))->dtype : t;
+    bool b = in == NG_BOOL, f = in == NG_FLOAT64;
+    switch ((NgIrKind)n->kind) {
+    case NG_IR_CONST: case NG_IR_SCALAR: case NG_IR_VAR: case NG_IR_SHAPE: case NG_IR_SELECT:
+        return true;
+    case NG_IR_CAST:
+        return !f || t == NG_FLOAT64 || t == NG_BOOL;
+    case NG_IR_UNARY:
+        switch ((NgOp)n->op) {
+        case NG_OP_NEG: case NG_OP_POS: case NG_OP_COPY: case NG_OP_SQUARE: return !b;
+        case NG_OP_ABS: case NG_OP_LOGNOT: case NG_OP_INVERT: case NG_OP_ISNAN: return true;
+        case NG_OP_FLOOR: case NG_OP_CEIL: case NG_OP_TRUNC: case NG_OP_RINT: return !f && !b;
+        default: return false;
+        }
+    case NG_IR_BINARY:
+        if (ng_ir_node(k, ng_ir_kid(k, x, 1))->dtype != in)
+            return false;
+        switch ((NgOp)n->op) {
+        case NG_OP_ADD: case NG_OP_MUL: case NG_OP_EQ: case NG_OP_NE:
+        case NG_OP_LOGAND: case NG_OP_LOGOR: case NG_OP_LOGXOR: return true;
+        case NG_OP_SUB: case NG_OP_LT: case NG_OP_LE: case NG_OP_GT: case NG_OP_GE:
+        case NG_OP_MAXIMUM: case NG_OP_MINIMUM: return !b;
+        case NG_OP_TRUEDIV: return f;
+        case NG_OP_FLOORDIV: case NG_OP_MOD: return !b && !f && pow2_divisor(k, x) >= 0;
+        case NG_OP_BITAND: case NG_OP_BITOR: case NG_OP_BITXOR: return !f;
+        default: return false;
+        }
+    default:
+        return false;
+    }
+}
+
+/* True if statement r can run in vector lanes: assignments and ifs. */
+static bool vec_stmt_ok(const NgIrKernel *k, NgIrRef r)
+{
+    if (r == NG_IR_NONE)
+        return true;
+    const NgIrNode *n = ng_ir_node(k, r);
+    switch ((NgIrKind)n->kind) {
+    case NG_IR_BLOCK:
+        for (int i = 0; i < n->nkids; i++)
+            if (!vec_stmt_ok(k, ng_ir_kid(k, r, i)))
+                return false;
+        return true;
+    case NG_IR_LET: case NG_IR_ASSIGN:
+        return vec_dtype(k->vars[n->a].dtype) && ng_ir_node(k, ng_ir_kid(k, r, 0))->dtype == k->vars[n->a].dtype &&
+               vec_expr_ok(k, ng_ir_kid(k, r, 0));
+    case NG_IR_IF:
+        return vec_expr_ok(k, ng_ir_kid(k, r, 0)) && vec_stmt_ok(k, ng_ir_kid(k, r, 1)) &&
+               vec_stmt_ok(k, ng_ir_kid(k, r, 2));
+    default:
+        return false;
+    }
+}
+
+/* True if WHILE r can run in vector lanes (its test reads none of the
+ * variables its body declares). */
+static bool vec_while_ok(const NgIrKernel *k, NgIrRef r)
+{
+    NgIrRef test = ng_ir_kid(k, r, 0), body = ng_ir_kid(k, r, 1);
+    if (!vec_expr_ok(k, test) || !vec_stmt_ok(k, body))
+        return false;
+    size_t nv = k->nvars ? (size_t)k->nvars : 1;
+    uint8_t *assigned = ng_calloc(2, nv), *declared = assigned ? assigned + nv : NULL;
+    if (!assigned)
+        return false;
+    assigned_vars(k, body, assigned, declared);
+    bool ok = !reads(k, test, -1, declared);
+    ng_free(assigned);
+    return ok;
+}
+
+static void vexpr(Emitter *e, NgIrRef r);
+
+static void vkid(Emitter *e, NgIrRef r, int i) { vexpr(e, ng_ir_kid(e->k, r, i)); }
+
+/* Scalar expression r, the same in every lane (a bool as a mask). */
+static void splat(Emitter *e, NgIrRef r)
+{
+    NgDType t = (NgDType)ng_ir_node(e->k, r)->dtype;
+    catf(e, "NG_SPLAT(%s, ", vec_type(t));
+    if (t == NG_BOOL)
+        cat(e, "-(int64_t)(");
+    expr(e, r);
+    cat(e, t == NG_BOOL ? " != 0))" : ")");
+}
+
+/* Expression r as a mask: a number is true where it is not 0. */
+static void vmask(Emitter *e, NgIrRef r)
+{
+    NgDType t = (NgDType)ng_ir_node(e->k, r)->dtype;
+    if (t == NG_BOOL) {
+        vexpr(e, r);
+        return;
+    }
+    cat(e, "(");
+    vexpr(e, r);
+    catf(e, " != NG_SPLAT(%s, 0))", vec_type(t));
+}
+
+static void vinfix(Emitter *e, const char *op, NgIrRef r)
+{
+    cat(e, "(");
+    vkid(e, r, 0);
+    catf(e, " %s ", op);
+    vkid(e, r, 1);
+    cat(e, ")");
+}
+
+/* Integer +, -, * of BINARY r (or -x, x * x: b < 0, b == 0), wrapping as unsigned. */
+static void vwrap(Emitter *e, const char *op, NgIrRef r, int b, NgDType t)
+{
+    catf(e, "((%s)(", vec_type(t));
+    if (b >= 0) {
+        cat(e, "(ng_vu64)");
+        vkid(e, r, 0);
+    }
+    catf(e, " %s (ng_vu64)", op);
+    vkid(e, r, b > 0 ? 1 : 0);
+    cat(e, "))");
+}
+
+static void vbinary(Emitter *e, NgIrRef r)
+{
+    const NgIrNode *n = ng_ir_node(e->k, r);
+    NgDType in = kid_dtype(e, r, 0);
+    bool b = in == NG_BOOL, f = in == NG_FLOAT64;
+    static const struct { NgOp op; const char *c; } infixes[] = {
+        {NG_OP_TRUEDIV, "/"}, {NG_OP_BITAND, "&"}, {NG_OP_BITOR, "|"}, {NG_OP_BITXOR, "^"}, {NG_OP_EQ, "=="},
+        {NG_OP_NE, "!="}, {NG_OP_LT, "<"}, {NG_OP_LE, "<="}, {NG_OP_GT, ">"}, {NG_OP_GE, ">="},
+    };
+    for (size_t i = 0; i < sizeof infixes / sizeof *infixes; i++)
+        if (infixes[i].op == n->op) {
+            vinfix(e, infixes[i].c, r);
+            return;
+        }
+    const char *logic = n->op == NG_OP_LOGAND ? "&" : n->op == NG_OP_LOGOR ? "|" : n->op == NG_OP_LOGXOR ? "^" : NULL;
+    int k = pow2_divisor(e->k, r);
+    switch ((NgOp)n->op) {
+    case NG_OP_ADD: case NG_OP_SUB: case NG_OP_MUL: {
+        const char *op = n->op == NG_OP_ADD ? (b ? "|" : "+") : n->op == NG_OP_SUB ? "-" : (b ? "&" : "*");
+        if (b || f)
+            vinfix(e, op, r);
+        else
+            vwrap(e, op, r, 1, in);
+        break;
+    }
+    case NG_OP_FLOORDIV: /* (vec_expr_ok: by 2^k, see binary) */
+        cat(e, "(");
+        vkid(e, r, 0);
+        catf(e, " >> %d)", k);
+        break;
+    case NG_OP_MOD:
+        cat(e, "(");
+        vkid(e, r, 0);
+        catf(e, " & NG_SPLAT(%s, %lldLL))", vec_type(in), (long long)((INT64_C(1) << k) - 1));
+        break;
+    case NG_OP_MAXIMUM: case NG_OP_MINIMUM:
+        catf(e, "ng_v%s_%s(", n->op == NG_OP_MAXIMUM ? "max" : "min", vec_sfx(in));
+        vkid(e, r, 0);
+        cat(e, ", ");
+        vkid(e, r, 1);
+        cat(e, ")");
+        break;
+    default: /* and, or, xor of masks */
+        cat(e, "(");
+        vmask(e, ng_ir_kid(e->k, r, 0));
+        catf(e, " %s ", logic ? logic : "&");
+        vmask(e, ng_ir_kid(e->k, r, 1));
+        cat(e, ")");
+        break;
+    }
+}
+
+static void vunary(Emitter *e, NgIrRef r)
+{
+    const NgIrNode *n = ng_ir_node(e->k, r);
+    NgDType in = kid_dtype(e, r, 0);
+    bool b = in == NG_BOOL, f = in == NG_FLOAT64;
+    switch ((NgOp)n->op) {
+    case NG_OP_NEG:
+        if (f) { cat(e, "(-"); vkid(e, r, 0); cat(e, ")"); }
+        else vwrap(e, "-", r, -1, in);
+        break;
+    case NG_OP_SQUARE:
+        if (f) { cat(e, "("); vkid(e, r, 0); cat(e, " * "); vkid(e, r, 0); cat(e, ")"); }
+        else vwrap(e, "*", r, 0, in);
+        break;
+    case NG_OP_ABS:
+        if (f || in == NG_INT64) { catf(e, "ng_vabs_%s(", vec_sfx(in)); vkid(e, r, 0); cat(e, ")"); }
+        else vkid(e, r, 0);
+        break;
+    case NG_OP_LOGNOT: cat(e, "(~"); vmask(e, ng_ir_kid(e->k, r, 0)); cat(e, ")"); break;
+    case NG_OP_INVERT: cat(e, "(~"); vkid(e, r, 0); cat(e, ")"); break;
+    case NG_OP_ISNAN:
+        if (f) { cat(e, "("); vkid(e, r, 0); cat(e, " != "); vkid(e, r, 0); cat(e, ")"); }
+        else cat(e, "NG_SPLAT(ng_vi64, 0)");
+        break;
+    default: /* +x, and floor, ceil, trunc, rint of an integer: x */
+        (void)b;
+        vkid(e, r, 0);
+        break;
+    }
+}
+
+static void vcast(Emitter *e, NgIrRef r)
+{
+    NgDType to = (NgDType)ng_ir_node(e->k, r)->dtype, from = kid_dtype(e, r, 0);
+    if (to == NG_BOOL) {
+        vmask(e, ng_ir_kid(e->k, r, 0));
+    } else if (from == NG_BOOL) { /* a mask's -1 to 1 */
+        if (to == NG_FLOAT64)
+            cat(e, "__builtin_convertvector((");
+        else
+            catf(e, "((%s)(", vec_type(to));
+        vkid(e, r, 0);
+        cat(e, to == NG_FLOAT64 ? " & NG_SPLAT(ng_vi64, 1)), ng_vf64)" : " & NG_SPLAT(ng_vi64, 1)))");
+    } else if (to == NG_FLOAT64 && from != NG_FLOAT64) {
+        cat(e, "__builtin_convertvector(");
+        vkid(e, r, 0);
+        cat(e, ", ng_vf64)");
+    } else if (to != from) { /* int64 <-> uint64: the same bits */
+        catf(e, "((%s)", vec_type(to));
+        vkid(e, r, 0);
+        cat(e, ")");
+    } else {
+        vkid(e, r, 0);
+    }
+}
+
+static void vexpr(Emitter *e, NgIrRef r)
+{
+    const NgIrNode *n = ng_ir_node(e->k, r);
+    switch ((NgIrKind)n->kind) {
+    case NG_IR_VAR:
+        if (e->laned[n->a]) {
+            catf(e, "ng_w%d", n->a);
+            break;
+        }
+        splat(e, r);
+        break;
+    case NG_IR_CONST: case NG_IR_SCALAR: case NG_IR_SHAPE: splat(e, r); break;
+    case NG_IR_SELECT:
+        catf(e, "ng_vsel_%s(", vec_sfx((NgDType)n->dtype));
+        vmask(e, ng_ir_kid(e->k, r, 0));
+        cat(e, ", ");
+        vkid(e, r, 1);
+        cat(e, ", ");
+        vkid(e, r, 2);
+        cat(e, ")");
+        break;
+    case NG_IR_CAST: vcast(e, r); break;
+    case NG_IR_UNARY: vunary(e, r); break;
+    case NG_IR_BINARY: vbinary(e, r); break;
+    default: cat(e, "/* (vec_expr_ok) */0"); break;
+    }
+}
+
+/* Statement r of a while loop in lanes, for the lanes in mask m. A variable
+ * the loop declares is declared where the scalar code declares it and set
+ * in every lane (the lanes outside m never read it in that scope). */
+static void vstmt(Emitter *e, NgIrRef r, const char *m, int depth)
+{
+    if (r == NG_IR_NONE)
+        return;
+    const NgIrNode *n = ng_ir_node(e->k, r);
+    if (n->kind == NG_IR_BLOCK) {
+        for (int i = 0; i < n->nkids; i++)
+            vstmt(e, ng_ir_kid(e->k, r, i), m, depth);
+        return;
+    }
+    indent(e, depth);
+    if (n->kind == NG_IR_LET) {
+        catf(e, "%s ng_w%d = ", vec_type(e->k->vars[n->a].dtype), n->a);
+        vkid(e, r, 0);
+        cat(e, ";\n");
+    } else if (n->kind == NG_IR_ASSIGN) {
+        catf(e, "ng_w%d = ng_vsel_%s(%s, ", n->a, vec_sfx(e->k->vars[n->a].dtype), m);
+        vkid(e, r, 0);
+        catf(e, ", ng_w%d);\n", n->a);
+    } else { /* IF */
+        catf(e, "{\n");
+        indent(e, depth + 1);
+        catf(e, "const ng_vi64 ng_vc%d = ", depth);
+        vmask(e, ng_ir_kid(e->k, r, 0));
+        cat(e, ";\n");
+        for (int br = 1; br <= 2; br++) {
+            if (ng_ir_kid(e->k, r, br) == NG_IR_NONE)
+                continue;
+            char sub[32];
+            snprintf(sub, sizeof sub, "ng_vm%d", depth + 1);
+            indent(e, depth + 1);
+            catf(e, "{\n");
+            indent(e, depth + 2);
+            catf(e, "const ng_vi64 %s = %s & %sng_vc%d;\n", sub, m, br == 1 ? "" : "~", depth);
+            vstmt(e, ng_ir_kid(e->k, r, br), sub, depth + 2);
+            indent(e, depth + 1);
+            cat(e, "}\n");
+        }
+        indent(e, depth);
+        cat(e, "}\n");
+    }
+}
+
+/* WHILE r of a jammed body, in vector lanes (vec_while_ok): the lanes'
+ * variables it uses packed into vectors ng_w<n>, the loop run while a lane's
+ * test holds, then the variables it assigns unpacked. */
+static void vec_while(Emitter *e, NgIrRef r, int depth)
+{
+    const NgIrKernel *k = e->k;
+    size_t nv = k->nvars ? (size_t)k->nvars : 1;
+    uint8_t *assigned = ng_calloc(2, nv), *declared = assigned ? assigned + nv : NULL;
+    if (!assigned) {
+        e->st = ng_error_set(NG_ERR_NOMEM, "out of memory emitting a while loop in lanes");
+        return;
+    }
+    assigned_vars(k, ng_ir_kid(k, r, 1), assigned, declared);
+    indent(e, depth);
+    cat(e, "{\n");
+    for (int x = 0; x < k->nvars; x++) {
+        if (!e->laned[x] || declared[x] || (!assigned[x] && !reads(k, r, x, NULL)))
+            continue;
+        bool b = k->vars[x].dtype == NG_BOOL;
+        indent(e, depth + 1);
+        catf(e, "%s ng_w%d = {", vec_type(k->vars[x].dtype), x);
+        for (int l = 0; l < NG_JAM; l++)
+            catf(e, b ? "%s-(int64_t)(v%d_%d != 0)" : "%sv%d_%d", l ? ", " : "", x, l);
+        cat(e, "};\n");
+    }
+    indent(e, depth + 1);
+    cat(e, "ng_vi64 ng_vlive = NG_SPLAT(ng_vi64, -1);\n");
+    indent(e, depth + 1);
+    cat(e, "for (;;) {\n");
+    indent(e, depth + 2);
+    catf(e, "const ng_vi64 ng_vm%d = ng_vlive & ", depth + 2);
+    vmask(e, ng_ir_kid(k, r, 0));
+    cat(e, ";\n");
+    indent(e, depth + 2);
+    catf(e, "if (!ng_vany(ng_vm%d))\n", depth + 2);
+    indent(e, depth + 3);
+    cat(e, "break;\n");
+    char m[32];
+    snprintf(m, sizeof m, "ng_vm%d", depth + 2);
+    vstmt(e, ng_ir_kid(k, r, 1), m, depth + 2);
+    indent(e, depth + 2);
+    catf(e, "ng_vlive = %s;\n", m);
+    indent(e, depth + 1);
+    cat(e, "}\n");
+    for (int x = 0; x < k->nvars; x++) {
+        if (!e->laned[x] || declared[x] || !assigned[x])
+            continue;
+        indent(e, depth + 1);
+        for (int l = 0; l < NG_JAM; l++)
+            catf(e, k->vars[x].dtype == NG_BOOL ? "%sv%d_%d = ng_w%d[%d] != 0;" : "%sv%d_%d = ng_w%d[%d];",
+                 l ? " " : "", x, l, x, l);
+        cat(e, "\n");
+    }
+    indent(e, depth);
+    cat(e, "}\n");
+    ng_free(assigned);
+}
+
 /* Where a statement of a jammed body is: shared by the lanes (outside ifs),
  * written once per lane (inside an if), or in a loop of its own there. */
 enum { JAM_SHARED, JAM_PER_LANE, JAM_LANE_LOOP };
@@ -1376,8 +1770,8 @@ static bool jam_ok(const NgIrKernel *k, NgIrRef r, const uint8_t *laned, int at)
             if (reads(k, ng_ir_kid(k, r, i), -1, laned))
                 return false;
         return jam_ok(k, ng_ir_kid(k, r, 3), laned, at == JAM_SHARED ? at : JAM_LANE_LOOP);
-    case NG_IR_WHILE:
-        return at != JAM_SHARED && jam_ok(k, ng_ir_kid(k, r, 1), laned, JAM_LANE_LOOP);
+    case NG_IR_WHILE: /* shared: in vector lanes */
+        return at == JAM_SHARED ? vec_while_ok(k, r) : jam_ok(k, ng_ir_kid(k, r, 1), laned, JAM_LANE_LOOP);
     case NG_IR_BREAK: case NG_IR_CONTINUE:
         return at == JAM_LANE_LOOP;
     default:
@@ -1396,28 +1790,34 @@ static bool holds_chain(const NgIrKernel *k, NgIrRef r, bool in_loop)
     const NgIrNode *n = ng_ir_node(k, r);
     if (n->kind == NG_IR_ASSIGN)
         return in_loop && reads(k, ng_ir_kid(k, r, 0), n->a, NULL);
-    if (n->kind != NG_IR_BLOCK && n->kind != NG_IR_IF && n->kind != NG_IR_FOR)
+    if (n->kind != NG_IR_BLOCK && n->kind != NG_IR_IF && n->kind != NG_IR_FOR && n->kind != NG_IR_WHILE)
         return false;
-    for (int i = n->kind == NG_IR_BLOCK ? 0 : n->kind == NG_IR_IF ? 1 : 3; i < n->nkids; i++)
-        if (holds_chain(k, ng_ir_kid(k, r, i), in_loop || n->kind == NG_IR_FOR))
+    int first = n->kind == NG_IR_BLOCK ? 0 : n->kind == NG_IR_FOR ? 3 : 1;
+    for (int i = first; i < n->nkids; i++)
+        if (holds_chain(k, ng_ir_kid(k, r, i), in_loop || n->kind == NG_IR_FOR || n->kind == NG_IR_WHILE))
             return true;
     return false;
 }
 
-/* True if every loop in statement r (outside loops) holds a chain: a loop
- * without one (out[i, j] = out[i, j] / s) vectorises along its own index,
- * adjacent elements, which lanes of different iterations are not. */
-static bool loops_chain(const NgIrKernel *k, NgIrRef r)
+/* True if every loop in statement r (outside loops; `in_if`: inside an if)
+ * holds a chain: a loop without one (out[i, j] = out[i, j] / s) vectorises
+ * along its own index, adjacent elements, which lanes of different
+ * iterations are not. A while loop must run in vector lanes: each lane's
+ * own (the lanes' scalar copies take as many steps as the longest lane's,
+ * one branch each) was slower than no lanes. */
+static bool loops_chain(const NgIrKernel *k, NgIrRef r, bool in_if)
 {
     if (r == NG_IR_NONE)
         return true;
     const NgIrNode *n = ng_ir_node(k, r);
-    if (n->kind == NG_IR_FOR || n->kind == NG_IR_WHILE)
+    if (n->kind == NG_IR_WHILE)
+        return !in_if && vec_while_ok(k, r) && holds_chain(k, r, false);
+    if (n->kind == NG_IR_FOR)
         return holds_chain(k, r, false);
     if (n->kind != NG_IR_BLOCK && n->kind != NG_IR_IF)
         return true;
     for (int i = n->kind == NG_IR_IF; i < n->nkids; i++)
-        if (!loops_chain(k, ng_ir_kid(k, r, i)))
+        if (!loops_chain(k, ng_ir_kid(k, r, i), in_if || n->kind == NG_IR_IF))
             return false;
     return true;
 }
@@ -1446,7 +1846,7 @@ static bool has_half(const NgIrKernel *k, NgIrRef x)
 static bool jammable(const NgIrKernel *k, NgIrRef r, uint8_t *laned, uint8_t *declared)
 {
     NgIrRef body = ng_ir_kid(k, r, 3);
-    if (!holds_chain(k, body, false) || !loops_chain(k, body) || has_half(k, body) || !steps_by_one(k, r))
+    if (!holds_chain(k, body, false) || !loops_chain(k, body, false) || has_half(k, body) || !steps_by_one(k, r))
         return false;
     assigned_vars(k, body, laned, declared);
     laned[ng_ir_node(k, r)->a] = 1;
@@ -1462,6 +1862,10 @@ static void jam_stmt(Emitter *e, NgIrRef r, int depth)
     if (n->kind == NG_IR_BLOCK) {
         for (int i = 0; i < n->nkids; i++)
             jam_stmt(e, ng_ir_kid(e->k, r, i), depth);
+        return;
+    }
+    if (n->kind == NG_IR_WHILE) {
+        vec_while(e, r, depth);
         return;
     }
     if (n->kind == NG_IR_FOR) {
@@ -1527,6 +1931,24 @@ static void jam_groups(Emitter *e, NgIrRef r, const char *from, const char *to, 
     catf(e, "const uint64_t ng_c%d = %s - ng_g%d < %du ? %s - ng_g%d : %du;\n", v, to, v, NG_JAM, to, v, NG_JAM);
 }
 
+/* The `omp parallel for` of the loop over parallel loop r's ng_n<v> trips in
+ * steps of `per` (groups of lanes, tiles): one share per thread, or chunks
+ * of a 256th of them where r's body holds a while loop, whose iterations may
+ * take very different times (as dynamic_chunk for plain loops). */
+static void omp_for_steps(Emitter *e, NgIrRef r, unsigned per, int depth)
+{
+    int v = ng_ir_node(e->k, r)->a;
+    indent(e, depth);
+    if (!holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_WHILE)) {
+        cat(e, "#pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)\n");
+        return;
+    }
+    catf(e, "const uint64_t ng_k%d = ng_n%d / %uu / 256u;\n", v, v, per);
+    indent(e, depth);
+    catf(e, "#pragma omp parallel for schedule(dynamic, ng_k%d < 1u ? 1 : ng_k%d > 2147483647u ? 2147483647 : "
+            "(int)ng_k%d) if(parallel: ng_work >= NG_PAR_MIN_WORK)\n", v, v, v);
+}
+
 /* Parallel loop r, jammed (its laned[] and declared[] from jammable). */
 static void for_loop_jammed(Emitter *e, NgIrRef r, const uint8_t *declared, int depth)
 {
@@ -1536,8 +1958,7 @@ static void for_loop_jammed(Emitter *e, NgIrRef r, const uint8_t *declared, int 
     indent(e, depth);
     cat(e, "{\n");
     trip_count(e, r, depth + 1);
-    indent(e, depth + 1);
-    cat(e, "#pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)\n");
+    omp_for_steps(e, r, NG_JAM, depth + 1);
     jam_groups(e, r, "0", n, depth + 1);
     e->par_depth++;
     jam_group(e, r, declared, depth + 2);
@@ -1650,8 +2071,7 @@ static void for_loop_tiled(Emitter *e, NgIrRef r, NgIrRef in, const uint8_t *dec
     cat(e, "{\n");
     trip_count(e, r, depth + 1);
     trip_count(e, in, depth + 1);
-    indent(e, depth + 1);
-    cat(e, "#pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)\n");
+    omp_for_steps(e, r, NG_TILE, depth + 1);
     tiles_of(e, r, depth + 1);
     tiles_of(e, in, depth + 2);
     in_tile(e, r, depth + 3);
@@ -2271,6 +2691,11 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
     Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL};
     cat(&e, t->prologue);
+    for (NgIrRef r = 0; t->lanes_prologue && k->lanes && r < k->nnodes; r++)
+        if (k->nodes[r].kind == NG_IR_WHILE) { /* (one may run in vector lanes) */
+            cat(&e, t->lanes_prologue);
+            break;
+        }
     bool half = false, cplx = false;
     uses_dtypes(k, &half, &cplx);
     if (half)

@@ -19,6 +19,7 @@ typedef struct NgTarget {
     const char *prologue;                /* helper definitions, once per source */
     const char *half_prologue;           /* after it when the kernel uses float16 */
     const char *complex_prologue;        /* after those when the kernel uses a complex dtype */
+    const char *lanes_prologue;          /* C: vector values, when a kernel may run a while loop in lanes */
     const char *global_ptr;              /* qualifier of array pointers: "" or "__global " */
     const char *kernel_head;             /* text before the kernel's name */
     bool float_suffix;                   /* float32 math is sinf() rather than overloaded sin() */

@@ -92,6 +92,27 @@ NG_HALF_SRC
 "#endif\n" \
 NG_HALF_PROLOGUE
 
+/* The C target's vector values, for while loops in lanes (emit.c): one
+ * element per lane (NG_JAM = 8), a test's mask -1 or 0 per lane. */
+#define NG_C_LANES_PROLOGUE \
+"typedef int64_t ng_vi64 __attribute__((vector_size(64)));\n" \
+"typedef uint64_t ng_vu64 __attribute__((vector_size(64)));\n" \
+"typedef double ng_vf64 __attribute__((vector_size(64)));\n" \
+"typedef int8_t ng_vm8 __attribute__((vector_size(8)));\n" \
+"#define NG_SPLAT(T, x) ((T){x, x, x, x, x, x, x, x})\n" \
+"NG_FN int ng_vany(ng_vi64 m) { ng_vm8 b = __builtin_convertvector(m, ng_vm8); uint64_t a; __builtin_memcpy(&a, &b, 8); return a != 0; }\n" \
+"NG_FN ng_vi64 ng_vsel_i64(ng_vi64 m, ng_vi64 a, ng_vi64 b) { return (m & a) | (~m & b); }\n" \
+"NG_FN ng_vu64 ng_vsel_u64(ng_vi64 m, ng_vu64 a, ng_vu64 b) { return (ng_vu64)ng_vsel_i64(m, (ng_vi64)a, (ng_vi64)b); }\n" \
+"NG_FN ng_vf64 ng_vsel_f64(ng_vi64 m, ng_vf64 a, ng_vf64 b) { return (ng_vf64)ng_vsel_i64(m, (ng_vi64)a, (ng_vi64)b); }\n" \
+"NG_FN ng_vi64 ng_vmax_i64(ng_vi64 a, ng_vi64 b) { return ng_vsel_i64(a > b, a, b); }\n" \
+"NG_FN ng_vi64 ng_vmin_i64(ng_vi64 a, ng_vi64 b) { return ng_vsel_i64(a < b, a, b); }\n" \
+"NG_FN ng_vu64 ng_vmax_u64(ng_vu64 a, ng_vu64 b) { return ng_vsel_u64(a > b, a, b); }\n" \
+"NG_FN ng_vu64 ng_vmin_u64(ng_vu64 a, ng_vu64 b) { return ng_vsel_u64(a < b, a, b); }\n" \
+"NG_FN ng_vf64 ng_vmax_f64(ng_vf64 a, ng_vf64 b) { return ng_vsel_f64((a >= b) | (a != a), a, b); }\n" \
+"NG_FN ng_vf64 ng_vmin_f64(ng_vf64 a, ng_vf64 b) { return ng_vsel_f64((a <= b) | (a != a), a, b); }\n" \
+"NG_FN ng_vi64 ng_vabs_i64(ng_vi64 a) { return ng_vsel_i64(a < 0, (ng_vi64)(-(ng_vu64)a), a); }\n" \
+"NG_FN ng_vf64 ng_vabs_f64(ng_vf64 a) { return (ng_vf64)((ng_vi64)a & NG_SPLAT(ng_vi64, INT64_MAX)); }\n"
+
 /* Complex helpers of a GPU target with double. */
 #define NG_GPU_COMPLEX_F64 \
 "typedef struct { float re, im; } ng_c64;\n" \
@@ -214,6 +235,7 @@ const NgTarget ng_target_c = {
     .prologue = NG_C_PROLOGUE,
     .half_prologue = NG_C_HALF_PROLOGUE,
     .complex_prologue = NG_C_COMPLEX_PROLOGUE,
+    .lanes_prologue = NG_C_LANES_PROLOGUE,
     .global_ptr = "",
     .kernel_head = "void ",
     .float_suffix = true,
