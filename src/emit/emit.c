@@ -218,7 +218,10 @@ static int pow2_divisor(const NgIrKernel *k, NgIrRef r)
     NgIrRef b = ng_ir_kid(k, r, 1);
     const NgIrNode *d = ng_ir_node(k, b);
     NgDType t = (NgDType)d->dtype;
-    if (d->kind != NG_IR_CONST || !ng_dtype_is_int(t) || d->c.i <= 0 || (d->c.i & (d->c.i - 1)) != 0)
+    if (d->kind == NG_IR_CAST && ng_dtype_is_int(t)) /* (a constant cast to t: uint64(8); kept if k fits t) */
+        d = ng_ir_node(k, ng_ir_kid(k, b, 0));
+    if (d->kind != NG_IR_CONST || !ng_dtype_is_int((NgDType)d->dtype) || !ng_dtype_is_int(t) || d->c.i <= 0 ||
+        (d->c.i & (d->c.i - 1)) != 0)
         return -1;
     int bits = ng_dtype_info(t)->itemsize * 8, sh = 0;
     while ((INT64_C(1) << sh) != d->c.i)
@@ -1682,7 +1685,9 @@ static void vstmt(Emitter *e, NgIrRef r, const char *m, int depth)
 
 /* WHILE r of a jammed body, in vector lanes (vec_while_ok): the lanes'
  * variables it uses packed into vectors ng_w<n>, the loop run while a lane's
- * test holds, then the variables it assigns unpacked. */
+ * test holds, then the variables it assigns unpacked. A lane whose test
+ * failed keeps its values (the test reads none that are set unmasked), so
+ * its test keeps failing: the mask of a step is the test's alone. */
 static void vec_while(Emitter *e, NgIrRef r, int depth)
 {
     const NgIrKernel *k = e->k;
@@ -1706,11 +1711,9 @@ static void vec_while(Emitter *e, NgIrRef r, int depth)
         cat(e, "};\n");
     }
     indent(e, depth + 1);
-    cat(e, "ng_vi64 ng_vlive = NG_SPLAT(ng_vi64, -1);\n");
-    indent(e, depth + 1);
     cat(e, "for (;;) {\n");
     indent(e, depth + 2);
-    catf(e, "const ng_vi64 ng_vm%d = ng_vlive & ", depth + 2);
+    catf(e, "const ng_vi64 ng_vm%d = ", depth + 2);
     vmask(e, ng_ir_kid(k, r, 0));
     cat(e, ";\n");
     indent(e, depth + 2);
@@ -1720,8 +1723,6 @@ static void vec_while(Emitter *e, NgIrRef r, int depth)
     char m[32];
     snprintf(m, sizeof m, "ng_vm%d", depth + 2);
     vstmt(e, ng_ir_kid(k, r, 1), m, depth + 2);
-    indent(e, depth + 2);
-    catf(e, "ng_vlive = %s;\n", m);
     indent(e, depth + 1);
     cat(e, "}\n");
     for (int x = 0; x < k->nvars; x++) {

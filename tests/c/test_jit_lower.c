@@ -1741,6 +1741,37 @@ static void test_lanes_and_tiles(void)
             bad += memcmp(&T[j][i], &W[i][j], sizeof(double)) != 0;
     CHECK_EQ_INT(0, bad);
     ng_array_release(&a), ng_array_release(&b), ng_array_release(&cm), ng_array_release(&t);
+
+    /* a while loop in vector lanes: every lane stops at its own step */
+    const char *collatz =
+        "def f(start, steps):\n"
+        "    for i in range(start.shape[0]):\n"
+        "        v = start[i]\n"
+        "        c = 0\n"
+        "        while v != 1:\n"
+        "            if v % 2 == 0:\n"
+        "                v = v // 2\n"
+        "            else:\n"
+        "                v = 3 * v + 1\n"
+        "            c += 1\n"
+        "        steps[i] = c\n";
+    enum { NC = 101 };
+    int64_t start[NC], steps[NC], wsteps[NC];
+    for (int i = 0; i < NC; i++) {
+        start[i] = i % 9 == 4 ? 1 : 1 + (int64_t)(urand() * 1e9);
+        int64_t v = start[i], n = 0;
+        for (; v != 1; n++)
+            v = v % 2 == 0 ? v / 2 : 3 * v + 1;
+        wsteps[i] = n;
+    }
+    NgArray st = vec(NG_INT64, NC, start), sp = vec(NG_INT64, NC, NULL);
+    NgJitVarType cv[] = {arr("start", NG_INT64, 1), arr("steps", NG_INT64, 1)};
+    Bind cb[] = {barr("start", &st), barr("steps", &sp)};
+    CHECK_OK(run_loop(collatz, 0, cv, 2, &plan, cb, 2, NC, NULL));
+    CHECK(strstr(last_source, "ng_vany(") != NULL && strstr(last_source, "ng_w1[7]") != NULL);
+    CHECK_OK(ng_array_download(&sp, steps, NULL));
+    CHECK(memcmp(steps, wsteps, sizeof steps) == 0);
+    ng_array_release(&st), ng_array_release(&sp);
 }
 
 int main(void)

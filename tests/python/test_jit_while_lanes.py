@@ -1,0 +1,287 @@
+"""While loops in vector lanes on the cpu device, against plain Python bit for
+bit: a parallel loop whose body runs a while loop (collatz, an escape-time
+fractal, a digit count) runs eight iterations' while loops at once, each lane
+stepping only while its own test holds. The cases cover what the lanes must
+get right: lanes that finish at very different steps or at once, sizes
+around the lane width, ranges not starting at 0 and counting down, ifs and
+nested ifs inside, bools, unsigned and wrapping integers, floor division and
+modulo of negative numbers by powers of two, NaN in max/min, -0.0, casts,
+and loops that cannot run in lanes (a load or a break inside, a while inside
+an if), which must stay right the plain way."""
+import numpy as np
+import pytest
+
+from helpers import jit_same
+
+
+def collatz(start, steps, lo, hi, by):
+    for i in range(lo, hi, by):
+        v = start[i]
+        c = 0
+        while v != 1:
+            if v % 2 == 0:
+                v = v // 2
+            else:
+                v = 3 * v + 1
+            c += 1
+        steps[i] = c
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000])
+def test_collatz_around_the_lane_width(n):
+    start = np.arange(1, n + 1, dtype=np.int64)
+    jit_same(collatz, start, np.zeros(n, np.int64), 0, n, 1)
+
+
+@pytest.mark.parametrize("lo,hi,by", [(3, 997, 1), (996, -1, -1), (5, 1000, 7), (999, 2, -3), (10, 10, 1)])
+def test_collatz_ranges(lo, hi, by):
+    rng = np.random.default_rng(lo + hi)
+    start = rng.integers(1, 1 << 40, 1000).astype(np.int64)
+    start[::5] = 1  # lanes that are done before the first step
+    jit_same(collatz, start, np.full(1000, -1, np.int64), lo, hi, by)
+
+
+def escape(out, x0, x1, y0, y1, max_iter):
+    h, w = out.shape
+    for py in range(h):
+        for px in range(w):
+            cr = x0 + (x1 - x0) * px / w
+            ci = y0 + (y1 - y0) * py / h
+            zr = 0.0
+            zi = 0.0
+            n = 0
+            while n < max_iter and zr * zr + zi * zi <= 4.0:
+                zr, zi = zr * zr - zi * zi + cr, 2.0 * zr * zi + ci
+                n += 1
+            out[py, px] = n
+
+
+def orbit(zs, cr, ci, max_iter):
+    for i in range(zs.shape[0]):
+        zr = 0.0
+        zi = 0.0
+        n = 0
+        while n < max_iter and zr * zr + zi * zi <= 4.0:
+            zr, zi = zr * zr - zi * zi + cr[i], 2.0 * zr * zi + ci[i]
+            n += 1
+        zs[i, 0] = zr
+        zs[i, 1] = zi
+
+
+@pytest.mark.parametrize("h,w,dt", [(13, 29, np.int32), (8, 8, np.int64), (1, 7, np.int32), (0, 5, np.int32),
+                                    (21, 40, np.float64)])
+def test_escape_time(h, w, dt):
+    jit_same(escape, np.zeros((h, w), dt), -2.0, 1.0, -1.2, 1.2, 60)
+
+
+def test_escaped_orbits_bit_for_bit():
+    # the last z of each orbit: every lane's float steps, in order, and none
+    # after its own test failed
+    rng = np.random.default_rng(3)
+    n = 203
+    cr, ci = rng.uniform(-2, 1, n), rng.uniform(-1.3, 1.3, n)
+    want = np.zeros((n, 2))
+    orbit(want, cr, ci, 80)
+    f = jit_same(orbit, np.zeros((n, 2)), cr, ci, 80)
+    got = np.zeros((n, 2))
+    f(got, cr, ci, 80)
+    assert np.array_equal(got.view(np.int64), want.view(np.int64))
+
+
+def branches(x, out, limit):
+    for i in range(x.shape[0]):
+        v = x[i]
+        k = 0
+        big = False
+        while k < limit and not big:
+            if v > 100:
+                v = v // 4
+                big = v > 1000
+            elif v % 4 == 3:
+                v = v * 3 + 5
+            else:
+                if v < -50:
+                    v = -v
+                else:
+                    v = v + 7
+            k += 1
+        out[i] = v + k + big
+
+
+def test_if_elif_else_and_a_bool_flag():
+    rng = np.random.default_rng(5)
+    x = rng.integers(-200, 5000, 301).astype(np.int64)
+    jit_same(branches, x, np.zeros(301, np.int64), 40)
+
+
+def floor_ops(x, out):
+    for i in range(x.shape[0]):
+        v = x[i]
+        r = 0
+        while v < -1 or v > 1:
+            r = r * 4 + v % 4
+            v = v // 2
+        out[i] = r + v
+
+
+def test_floor_division_and_modulo_of_negative_numbers():
+    x = np.arange(-300, 301, dtype=np.int64) * 7919
+    jit_same(floor_ops, x, np.zeros(x.shape[0], np.int64))
+
+
+def lcg(seed, out, rounds):
+    for i in range(seed.shape[0]):
+        v = seed[i]
+        k = 0
+        while k < rounds or v % 8 != 0:
+            v = v * 6364136223846793005 + 1442695040888963407
+            k += 1
+        out[i] = v
+
+
+@pytest.mark.parametrize("dt", [np.uint64, np.int64])
+def test_wrapping_integers(dt):
+    seed = np.arange(1, 90, dtype=dt) * dt(2654435761)
+    jit_same(lcg, seed, np.zeros(89, dt), 5)
+
+
+def digits(x, out):
+    for i in range(x.shape[0]):
+        v = x[i]
+        n = 0
+        while v > 0:
+            v = v // 8
+            n += 1
+        out[i] = n
+
+
+def test_unsigned_digits():
+    x = np.array([0, 1, 7, 8, 9, 2**63, 2**64 - 1, 12345678901234567890] * 5, dtype=np.uint64)
+    jit_same(digits, x, np.zeros(x.shape[0], np.int64))
+
+
+def float_walk(x, out, steps):
+    for i in range(x.shape[0]):
+        v = x[i]
+        lo = v
+        hi = v
+        s = 0.0
+        k = 0
+        while k < steps:
+            v = v * -0.75 + (k % 4 == 1) - 0.5 * (v > 0)
+            lo = min(lo, v)
+            hi = max(hi, v)
+            s = s + abs(v) + float(k)
+            k += 1
+        out[i, 0] = lo
+        out[i, 1] = hi
+        out[i, 2] = s
+        out[i, 3] = -v if k > 3 else v
+
+
+def test_float_min_max_abs_casts():
+    x = np.array([0.0, -0.0, 1.5, -2.25, np.inf, -np.inf, np.nan, 3e300, -5e-324] * 3)
+    f = jit_same(float_walk, x, np.zeros((x.shape[0], 4)), 9)
+    want, got = np.zeros((x.shape[0], 4)), np.zeros((x.shape[0], 4))
+    with np.errstate(all="ignore"):
+        float_walk(x, want, 9)
+    f(x, got, 9)
+    assert np.array_equal(got.view(np.int64), want.view(np.int64))
+
+
+def np_minmax(x, y, out, steps):
+    for i in range(x.shape[0]):
+        hi = x[i]
+        lo = x[i]
+        v = y[i]
+        k = 0
+        while k < steps:
+            v = v * 0.5 - 1.0
+            hi = np.maximum(hi, v)
+            lo = np.minimum(lo, v)
+            k += 1
+        out[i, 0] = hi
+        out[i, 1] = lo
+
+
+def test_nan_propagating_maximum_and_minimum():
+    x = np.array([np.nan, 1.0, -3.0, np.inf, 0.0, -0.0, 2.0, np.nan, 5.0, -np.inf] * 2)
+    y = np.array([1.0, np.nan, 2.0, -1.0, np.inf, 3.0, -0.0, 4.0, 0.5, 7.0] * 2)
+    jit_same(np_minmax, x, y, np.zeros((x.shape[0], 2)), 6)
+
+
+def select_and_shapes(x, out, scale):
+    for i in range(x.shape[0]):
+        v = x[i]
+        k = 0
+        while k < x.shape[0] and v != 0:
+            v = v - 1 if v > 0 else v + 2
+            k += 1 if k % 2 == 0 else scale
+        out[i] = k * 1000 + v
+
+
+def test_conditional_expressions_shared_scalars_and_shapes():
+    x = np.arange(-20, 21, dtype=np.int64) * 3
+    jit_same(select_and_shapes, x, np.zeros(x.shape[0], np.int64), 3)
+
+
+def mixed_widths(x, out):
+    for i in range(x.shape[0]):
+        v = x[i]
+        t = 0.0
+        while v > 0:
+            v = v - 3
+            t = t + v / 7
+        out[i] = t
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.float32, np.int64])
+def test_narrow_dtypes_run_right(dt):
+    # int32 and float32 values are not 8-byte lanes: the plain loop
+    x = (np.arange(50) * 5 - 30).astype(dt)
+    jit_same(mixed_widths, x, np.zeros(50), )
+
+
+def load_inside(x, first, limit):
+    for i in range(first.shape[0]):
+        j = i
+        while j < limit and x[j] <= x[i]:
+            j += 1
+        first[i] = j
+
+
+def break_inside(x, out):
+    for i in range(x.shape[0]):
+        v = x[i]
+        k = 0
+        while True:
+            v = v // 2
+            k += 1
+            if v < 3:
+                break
+        out[i] = k
+
+
+def while_in_if(x, out):
+    for i in range(x.shape[0]):
+        v = x[i]
+        k = 0
+        if v > 10:
+            while v > 1:
+                v = v // 3
+                k += 1
+        out[i] = k
+
+
+def test_loops_that_stay_out_of_lanes():
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal(100)
+    jit_same(load_inside, x, np.zeros(60, np.int64), 100)
+    xi = rng.integers(0, 10**6, 77).astype(np.int64)
+    jit_same(break_inside, xi, np.zeros(77, np.int64))
+    jit_same(while_in_if, xi, np.zeros(77, np.int64))
+
+
+def test_loop_report_stays_parallel():
+    f = jit_same(collatz, np.arange(1, 100, dtype=np.int64), np.zeros(99, np.int64), 0, 99, 1)
+    assert f.loop_report()[0]["kind"] == "parallel"
