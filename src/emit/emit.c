@@ -18,6 +18,8 @@ typedef struct Emitter {
     NgStatus st;     /* first construct the target cannot express */
     int lane;        /* >=0 inside a jammed loop body (C target): the lane being written */
     uint8_t *laned;  /* by variable: has a copy per lane there (v<n>_<lane>) */
+    const char *vmask; /* a while loop in vector lanes: the lanes that evaluate the expression
+                        * being written (a mask's C expression; NULL: all) */
 } Emitter;
 
 /* Dtype suffix of helper names: ng_fdiv_i64. */
@@ -1357,9 +1359,12 @@ static bool reads(const NgIrKernel *k, NgIrRef x, int v, const uint8_t *among)
  * of lanes that are done are computed and dropped. A loop can be run so only
  * when each of its steps can be computed for any values without harm and
  * without a branch: assignments and ifs over 8-byte numbers and bools, by
- * arithmetic that cannot fault (no loads, no calls, integer division only by
- * powers of two, no float to integer conversion, whose out-of-range values
- * are undefined in C). */
+ * arithmetic that cannot fault (no calls, integer division only by powers of
+ * two, no float to integer conversion, whose out-of-range values are
+ * undefined in C). Loads of 8-byte and bool elements are done lane by lane,
+ * only in the lanes whose scalar code would do them (Emitter.vmask: the
+ * step's lanes, narrowed by ifs, `and`, `or` and conditional expressions),
+ * so no lane reads out of its bounds. */
 
 static bool vec_dtype(NgDType t) { return t == NG_INT64 || t == NG_UINT64 || t == NG_FLOAT64 || t == NG_BOOL; }
 
@@ -1384,6 +1389,11 @@ static bool vec_expr_ok(const NgIrKernel *k, NgIrRef x)
     switch ((NgIrKind)n->kind) {
     case NG_IR_CONST: case NG_IR_SCALAR: case NG_IR_VAR: case NG_IR_SHAPE: case NG_IR_SELECT:
         return true;
+    case NG_IR_LOAD:
+        for (int i = 0; i < n->nkids; i++)
+            if (ng_ir_node(k, ng_ir_kid(k, x, i))->dtype != NG_INT64)
+                return false;
+        return k->params[n->a].dtype == t;
     case NG_IR_CAST:
         return !f || t == NG_FLOAT64 || t == NG_BOOL;
     case NG_IR_UNARY:
@@ -1488,6 +1498,74 @@ static void vinfix(Emitter *e, const char *op, NgIrRef r)
     cat(e, ")");
 }
 
+static bool has_load(const NgIrKernel *k, NgIrRef x)
+{
+    const NgIrNode *n = ng_ir_node(k, x);
+    if (n->kind == NG_IR_LOAD)
+        return true;
+    for (int i = 0; i < n->nkids; i++)
+        if (has_load(k, ng_ir_kid(k, x, i)))
+            return true;
+    return false;
+}
+
+/* Expression x (a mask: as_mask) where the scalar code evaluates it only if
+ * cond holds (negate: fails) in the lanes of e->vmask: its loads, if any,
+ * in those lanes only. */
+static void vexpr_if(Emitter *e, NgIrRef x, NgIrRef cond, bool negate, bool as_mask)
+{
+    if (!has_load(e->k, x)) {
+        as_mask ? vmask(e, x) : vexpr(e, x);
+        return;
+    }
+    NgStr m, *out = e->out;
+    ng_str_init(&m);
+    e->out = &m;
+    catf(e, "(%s%s%s", e->vmask ? e->vmask : "", e->vmask ? " & " : "", negate ? "~" : "");
+    vmask(e, cond);
+    cat(e, ")");
+    e->out = out;
+    if (m.failed)
+        e->st = ng_error_set(NG_ERR_NOMEM, "out of memory emitting a while loop in lanes");
+    const char *outer = e->vmask;
+    e->vmask = m.s;
+    as_mask ? vmask(e, x) : vexpr(e, x);
+    e->vmask = outer;
+    ng_str_free(&m);
+}
+
+/* LOAD r, lane by lane at the lanes' offsets ng_o (in the lanes of e->vmask;
+ * 0 in the others): a bool element as a mask. */
+static void vload(Emitter *e, NgIrRef r)
+{
+    const NgIrNode *n = ng_ir_node(e->k, r);
+    const NgIrParam *pp = &e->k->params[n->a];
+    cat(e, "({ const ng_vi64 ng_o = ");
+    if (pp->ndim == 0)
+        cat(e, "NG_SPLAT(ng_vi64, 0)");
+    else
+        cat(e, "(ng_vi64)(");
+    for (int d = 0; d < pp->ndim; d++) {
+        catf(e, "%s(ng_vu64)", d ? " + " : "");
+        vkid(e, r, d);
+        if (d < pp->ndim - 1 || !pp->inner_contig)
+            catf(e, " * (ng_vu64)NG_SPLAT(ng_vi64, a%d_s%d)", n->a, d);
+    }
+    cat(e, pp->ndim ? ");" : ";");
+    if (e->vmask)
+        catf(e, " const ng_vi64 ng_lm = %s;", e->vmask);
+    catf(e, " (%s){", vec_type(pp->dtype));
+    for (int l = 0; l < NG_JAM; l++) {
+        catf(e, "%s", l ? ", " : "");
+        if (e->vmask)
+            catf(e, "ng_lm[%d] ? ", l);
+        catf(e, pp->dtype == NG_BOOL ? "-(int64_t)(a%d[ng_o[%d]] != 0)" : "a%d[ng_o[%d]]", n->a, l);
+        if (e->vmask)
+            cat(e, " : 0");
+    }
+    cat(e, "}; })");
+}
+
 /* Integer +, -, * of BINARY r (or -x, x * x: b < 0, b == 0), wrapping as unsigned. */
 static void vwrap(Emitter *e, const char *op, NgIrRef r, int b, NgDType t)
 {
@@ -1543,11 +1621,14 @@ static void vbinary(Emitter *e, NgIrRef r)
         vkid(e, r, 1);
         cat(e, ")");
         break;
-    default: /* and, or, xor of masks */
+    default: /* and, or, xor of masks; and, or evaluate their right side where they must */
         cat(e, "(");
         vmask(e, ng_ir_kid(e->k, r, 0));
         catf(e, " %s ", logic ? logic : "&");
-        vmask(e, ng_ir_kid(e->k, r, 1));
+        if (n->op == NG_OP_LOGXOR)
+            vmask(e, ng_ir_kid(e->k, r, 1));
+        else
+            vexpr_if(e, ng_ir_kid(e->k, r, 1), ng_ir_kid(e->k, r, 0), n->op == NG_OP_LOGOR, true);
         cat(e, ")");
         break;
     }
@@ -1625,11 +1706,12 @@ static void vexpr(Emitter *e, NgIrRef r)
         catf(e, "ng_vsel_%s(", vec_sfx((NgDType)n->dtype));
         vmask(e, ng_ir_kid(e->k, r, 0));
         cat(e, ", ");
-        vkid(e, r, 1);
+        vexpr_if(e, ng_ir_kid(e->k, r, 1), ng_ir_kid(e->k, r, 0), false, false);
         cat(e, ", ");
-        vkid(e, r, 2);
+        vexpr_if(e, ng_ir_kid(e->k, r, 2), ng_ir_kid(e->k, r, 0), true, false);
         cat(e, ")");
         break;
+    case NG_IR_LOAD: vload(e, r); break;
     case NG_IR_CAST: vcast(e, r); break;
     case NG_IR_UNARY: vunary(e, r); break;
     case NG_IR_BINARY: vbinary(e, r); break;
@@ -1651,6 +1733,7 @@ static void vstmt(Emitter *e, NgIrRef r, const char *m, int depth)
         return;
     }
     indent(e, depth);
+    e->vmask = m;
     if (n->kind == NG_IR_LET) {
         catf(e, "%s ng_w%d = ", vec_type(e->k->vars[n->a].dtype), n->a);
         vkid(e, r, 0);
@@ -1665,6 +1748,7 @@ static void vstmt(Emitter *e, NgIrRef r, const char *m, int depth)
         catf(e, "const ng_vi64 ng_vc%d = ", depth);
         vmask(e, ng_ir_kid(e->k, r, 0));
         cat(e, ";\n");
+        e->vmask = NULL;
         for (int br = 1; br <= 2; br++) {
             if (ng_ir_kid(e->k, r, br) == NG_IR_NONE)
                 continue;
@@ -1681,6 +1765,7 @@ static void vstmt(Emitter *e, NgIrRef r, const char *m, int depth)
         indent(e, depth);
         cat(e, "}\n");
     }
+    e->vmask = NULL;
 }
 
 /* WHILE r of a jammed body, in vector lanes (vec_while_ok): the lanes'
@@ -1783,12 +1868,16 @@ static bool jam_ok(const NgIrKernel *k, NgIrRef r, const uint8_t *laned, int at)
 /* True if statement r holds a loop whose body assigns a variable from its
  * own value (acc = acc * x + c): a chain of dependent steps in every
  * iteration, which lanes overlap. (Loops that only store, like a 2-d
- * elementwise kernel's rows, vectorise along their own index already.) */
+ * elementwise kernel's rows, vectorise along their own index already.) A
+ * while loop that runs in vector lanes is one: its test reads what its body
+ * assigns (lo = mid + 1 with mid from lo), step after step. */
 static bool holds_chain(const NgIrKernel *k, NgIrRef r, bool in_loop)
 {
     if (r == NG_IR_NONE)
         return false;
     const NgIrNode *n = ng_ir_node(k, r);
+    if (n->kind == NG_IR_WHILE && vec_while_ok(k, r))
+        return true;
     if (n->kind == NG_IR_ASSIGN)
         return in_loop && reads(k, ng_ir_kid(k, r, 0), n->a, NULL);
     if (n->kind != NG_IR_BLOCK && n->kind != NG_IR_IF && n->kind != NG_IR_FOR && n->kind != NG_IR_WHILE)
@@ -2690,7 +2779,7 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
         if (!t->type_names[k->params[p].dtype])
             return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported on target %s",
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
-    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL};
+    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL};
     cat(&e, t->prologue);
     for (NgIrRef r = 0; t->lanes_prologue && k->lanes && r < k->nnodes; r++)
         if (k->nodes[r].kind == NG_IR_WHILE) { /* (one may run in vector lanes) */

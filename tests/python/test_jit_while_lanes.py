@@ -6,8 +6,9 @@ get right: lanes that finish at very different steps or at once, sizes
 around the lane width, ranges not starting at 0 and counting down, ifs and
 nested ifs inside, bools, unsigned and wrapping integers, floor division and
 modulo of negative numbers by powers of two, NaN in max/min, -0.0, casts,
-and loops that cannot run in lanes (a load or a break inside, a while inside
-an if), which must stay right the plain way."""
+loads guarded by `and`, `or`, ifs and conditional expressions at the edges of
+their arrays, and loops that cannot run in lanes (a break inside, a while
+inside an if), which must stay right the plain way."""
 import numpy as np
 import pytest
 
@@ -242,12 +243,80 @@ def test_narrow_dtypes_run_right(dt):
     jit_same(mixed_widths, x, np.zeros(50), )
 
 
-def load_inside(x, first, limit):
+def first_larger(x, first, limit):
     for i in range(first.shape[0]):
         j = i
         while j < limit and x[j] <= x[i]:
             j += 1
         first[i] = j
+
+
+def search(a, keys, out):
+    for i in range(keys.shape[0]):
+        lo = 0
+        hi = a.shape[0]
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if a[mid] < keys[i]:
+                lo = mid + 1
+            else:
+                hi = mid
+        out[i] = lo
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 100, 4099])
+def test_binary_search_per_key(n):
+    rng = np.random.default_rng(n)
+    a = np.sort(rng.standard_normal(n))
+    keys = np.concatenate([rng.standard_normal(61), a[: min(n, 20)], [-np.inf, np.inf, np.nan]])
+    jit_same(search, a, keys, np.full(keys.shape[0], -1, np.int64))
+
+
+@pytest.mark.parametrize("limit", [0, 1, 57, 100])
+def test_scans_stop_at_the_end_of_the_array(limit):
+    # x[j] is read only while j < limit: the lanes past it must not read x[100]
+    x = np.random.default_rng(limit).standard_normal(limit)
+    jit_same(first_larger, x, np.zeros(limit, np.int64), limit)
+
+
+def walk_grid(grid, wall, out, steps):
+    for i in range(out.shape[0]):
+        r = i % grid.shape[0]
+        c = 0
+        k = 0
+        total = 0
+        while k < steps and (c >= grid.shape[1] or not wall[r, c]):
+            total += grid[r, c] if c < grid.shape[1] else -1
+            c = c + 1 if c < grid.shape[1] else 0
+            r = r - 1 if r > -grid.shape[0] else grid.shape[0] - 1
+            k += 1
+        out[i] = total * 1000 + k
+
+
+def test_2d_loads_negative_indices_bool_elements_and_guards():
+    rng = np.random.default_rng(2)
+    grid = rng.integers(-50, 50, (9, 13)).astype(np.int64)
+    wall = rng.random((9, 13)) < 0.15
+    jit_same(walk_grid, grid, wall, np.zeros(70, np.int64), 40)
+
+
+def either(x, y, out):
+    for i in range(out.shape[0]):
+        j = i
+        s = 0.0
+        while j >= 0:
+            if j >= x.shape[0] or x[j] > 0:
+                s = s + 1.0
+            else:
+                s = s + y[j]
+            j -= 1
+        out[i] = s
+
+
+def test_loads_under_or_and_else():
+    rng = np.random.default_rng(4)
+    x, y = rng.standard_normal(30), rng.standard_normal(30)
+    jit_same(either, x, y, np.zeros(45))
 
 
 def break_inside(x, out):
@@ -276,12 +345,12 @@ def while_in_if(x, out):
 def test_loops_that_stay_out_of_lanes():
     rng = np.random.default_rng(9)
     x = rng.standard_normal(100)
-    jit_same(load_inside, x, np.zeros(60, np.int64), 100)
     xi = rng.integers(0, 10**6, 77).astype(np.int64)
     jit_same(break_inside, xi, np.zeros(77, np.int64))
     jit_same(while_in_if, xi, np.zeros(77, np.int64))
 
 
 def test_loop_report_stays_parallel():
+    jit_same(orbit, np.zeros((3, 2)), np.zeros(3), np.zeros(3), 5)
     f = jit_same(collatz, np.arange(1, 100, dtype=np.int64), np.zeros(99, np.int64), 0, 99, 1)
     assert f.loop_report()[0]["kind"] == "parallel"
