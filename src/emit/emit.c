@@ -1366,6 +1366,19 @@ static bool reads(const NgIrKernel *k, NgIrRef x, int v, const uint8_t *among)
  * step's lanes, narrowed by ifs, `and`, `or` and conditional expressions),
  * so no lane reads out of its bounds. */
 
+enum { NG_VEC_MIN = 3 };
+
+static bool has_load(const NgIrKernel *k, NgIrRef x)
+{
+    const NgIrNode *n = ng_ir_node(k, x);
+    if (n->kind == NG_IR_LOAD)
+        return true;
+    for (int i = 0; i < n->nkids; i++)
+        if (has_load(k, ng_ir_kid(k, x, i)))
+            return true;
+    return false;
+}
+
 static bool vec_dtype(NgDType t) { return t == NG_INT64 || t == NG_UINT64 || t == NG_FLOAT64 || t == NG_BOOL; }
 
 /* Vector type of dtype t's values (bools: masks). */
@@ -1444,12 +1457,15 @@ static bool vec_stmt_ok(const NgIrKernel *k, NgIrRef r)
     }
 }
 
-/* True if WHILE r can run in vector lanes (its test reads none of the
- * variables its body declares). */
+/* True if WHILE r can run in vector lanes. Its test reads none of the
+ * variables its body declares, and no array: a loop that stops at an
+ * element (a scan to the first larger one) runs as long as the data says,
+ * from a step to thousands, and lanes kept waiting for their longest were
+ * slower than the plain loop. */
 static bool vec_while_ok(const NgIrKernel *k, NgIrRef r)
 {
     NgIrRef test = ng_ir_kid(k, r, 0), body = ng_ir_kid(k, r, 1);
-    if (!vec_expr_ok(k, test) || !vec_stmt_ok(k, body))
+    if (!vec_expr_ok(k, test) || has_load(k, test) || !vec_stmt_ok(k, body))
         return false;
     size_t nv = k->nvars ? (size_t)k->nvars : 1;
     uint8_t *assigned = ng_calloc(2, nv), *declared = assigned ? assigned + nv : NULL;
@@ -1496,17 +1512,6 @@ static void vinfix(Emitter *e, const char *op, NgIrRef r)
     catf(e, " %s ", op);
     vkid(e, r, 1);
     cat(e, ")");
-}
-
-static bool has_load(const NgIrKernel *k, NgIrRef x)
-{
-    const NgIrNode *n = ng_ir_node(k, x);
-    if (n->kind == NG_IR_LOAD)
-        return true;
-    for (int i = 0; i < n->nkids; i++)
-        if (has_load(k, ng_ir_kid(k, x, i)))
-            return true;
-    return false;
 }
 
 /* Expression x (a mask: as_mask) where the scalar code evaluates it only if
@@ -1769,10 +1774,13 @@ static void vstmt(Emitter *e, NgIrRef r, const char *m, int depth)
 }
 
 /* WHILE r of a jammed body, in vector lanes (vec_while_ok): the lanes'
- * variables it uses packed into vectors ng_w<n>, the loop run while a lane's
- * test holds, then the variables it assigns unpacked. A lane whose test
- * failed keeps its values (the test reads none that are set unmasked), so
- * its test keeps failing: the mask of a step is the test's alone. */
+ * variables it uses packed into vectors ng_w<n>, the loop run while the
+ * test holds in NG_VEC_MIN lanes or more, the variables it assigns unpacked,
+ * and the lanes still running finished one by one by the plain loop (a lane
+ * that runs far longer than the others would keep seven idle). A lane whose
+ * test failed keeps its values (the test reads none that are set unmasked),
+ * so its test keeps failing: the mask of a step is the test's alone, and the
+ * plain loop of a finished lane only tests once more. */
 static void vec_while(Emitter *e, NgIrRef r, int depth)
 {
     const NgIrKernel *k = e->k;
@@ -1802,7 +1810,7 @@ static void vec_while(Emitter *e, NgIrRef r, int depth)
     vmask(e, ng_ir_kid(k, r, 0));
     cat(e, ";\n");
     indent(e, depth + 2);
-    catf(e, "if (!ng_vany(ng_vm%d))\n", depth + 2);
+    catf(e, "if (ng_vlanes(ng_vm%d) < %d)\n", depth + 2, NG_VEC_MIN);
     indent(e, depth + 3);
     cat(e, "break;\n");
     char m[32];
@@ -1819,6 +1827,11 @@ static void vec_while(Emitter *e, NgIrRef r, int depth)
                  l ? " " : "", x, l, x, l);
         cat(e, "\n");
     }
+    for (int l = 0; l < NG_JAM; l++) {
+        e->lane = l;
+        stmt(e, r, depth + 1);
+    }
+    e->lane = -1;
     indent(e, depth);
     cat(e, "}\n");
     ng_free(assigned);

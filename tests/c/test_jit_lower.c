@@ -1768,7 +1768,7 @@ static void test_lanes_and_tiles(void)
     NgJitVarType cv[] = {arr("start", NG_INT64, 1), arr("steps", NG_INT64, 1)};
     Bind cb[] = {barr("start", &st), barr("steps", &sp)};
     CHECK_OK(run_loop(collatz, 0, cv, 2, &plan, cb, 2, NC, NULL));
-    CHECK(strstr(last_source, "ng_vany(") != NULL && strstr(last_source, "ng_w1[7]") != NULL);
+    CHECK(strstr(last_source, "ng_vlanes(") != NULL && strstr(last_source, "ng_w1[7]") != NULL);
     CHECK_OK(ng_array_download(&sp, steps, NULL));
     CHECK(memcmp(steps, wsteps, sizeof steps) == 0);
     ng_array_release(&st), ng_array_release(&sp);
