@@ -149,14 +149,18 @@ static void call2(Emitter *e, const char *fn, NgIrRef r, NgDType dt, bool helper
     cat(e, ")");
 }
 
-static void infix(Emitter *e, const char *op, NgIrRef r)
+/* (a op b) of BINARY r's operands, each written by `operand` (expr, or
+ * vexpr in vector lanes). */
+static void infix_of(Emitter *e, const char *op, NgIrRef r, void (*operand)(Emitter *, NgIrRef))
 {
     cat(e, "(");
-    kid(e, r, 0);
+    operand(e, ng_ir_kid(e->k, r, 0));
     catf(e, " %s ", op);
-    kid(e, r, 1);
+    operand(e, ng_ir_kid(e->k, r, 1));
     cat(e, ")");
 }
+
+static void infix(Emitter *e, const char *op, NgIrRef r) { infix_of(e, op, r, expr); }
 
 /* Integer +, -, * wrap modulo 2^bits as in NumPy: computed unsigned. */
 static void wrapping(Emitter *e, const char *op, NgIrRef r, NgDType dt)
@@ -1505,14 +1509,7 @@ static void vmask(Emitter *e, NgIrRef r)
     catf(e, " != NG_SPLAT(%s, 0))", vec_type(t));
 }
 
-static void vinfix(Emitter *e, const char *op, NgIrRef r)
-{
-    cat(e, "(");
-    vkid(e, r, 0);
-    catf(e, " %s ", op);
-    vkid(e, r, 1);
-    cat(e, ")");
-}
+static void vinfix(Emitter *e, const char *op, NgIrRef r) { infix_of(e, op, r, vexpr); }
 
 /* Expression x (a mask: as_mask) where the scalar code evaluates it only if
  * cond holds (negate: fails) in the lanes of e->vmask: its loads, if any,
