@@ -20,6 +20,7 @@ typedef struct Emitter {
     uint8_t *laned;  /* by variable: has a copy per lane there (v<n>_<lane>) */
     const char *vmask; /* a while loop in vector lanes: the lanes that evaluate the expression
                         * being written (a mask's C expression; NULL: all) */
+    bool vjumps;       /* and it breaks or continues: a statement's lanes are also in ng_vstep */
 } Emitter;
 
 /* Dtype suffix of helper names: ng_fdiv_i64. */
@@ -1438,7 +1439,8 @@ static bool vec_expr_ok(const NgIrKernel *k, NgIrRef x)
     }
 }
 
-/* True if statement r can run in vector lanes: assignments and ifs. */
+/* True if statement r can run in vector lanes: assignments, ifs, and the
+ * while loop's own break and continue (no loop is inside). */
 static bool vec_stmt_ok(const NgIrKernel *k, NgIrRef r)
 {
     if (r == NG_IR_NONE)
@@ -1456,6 +1458,8 @@ static bool vec_stmt_ok(const NgIrKernel *k, NgIrRef r)
     case NG_IR_IF:
         return vec_expr_ok(k, ng_ir_kid(k, r, 0)) && vec_stmt_ok(k, ng_ir_kid(k, r, 1)) &&
                vec_stmt_ok(k, ng_ir_kid(k, r, 2));
+    case NG_IR_BREAK: case NG_IR_CONTINUE:
+        return true;
     default:
         return false;
     }
@@ -1734,14 +1738,20 @@ static void vstmt(Emitter *e, NgIrRef r, const char *m, int depth)
             vstmt(e, ng_ir_kid(e->k, r, i), m, depth);
         return;
     }
+    char use[48]; /* m, and where the loop jumps, the lanes that have not jumped in this step */
+    snprintf(use, sizeof use, e->vjumps && strcmp(m, "ng_vstep") != 0 ? "(%s & ng_vstep)" : "%s", m);
     indent(e, depth);
-    e->vmask = m;
-    if (n->kind == NG_IR_LET) {
+    e->vmask = use;
+    if (n->kind == NG_IR_BREAK) {
+        catf(e, "ng_vlive &= ~%s; ng_vstep &= ~%s;\n", use, m);
+    } else if (n->kind == NG_IR_CONTINUE) {
+        catf(e, "ng_vstep &= ~%s;\n", m);
+    } else if (n->kind == NG_IR_LET) {
         catf(e, "%s ng_w%d = ", vec_type(e->k->vars[n->a].dtype), n->a);
         vkid(e, r, 0);
         cat(e, ";\n");
     } else if (n->kind == NG_IR_ASSIGN) {
-        catf(e, "ng_w%d = ng_vsel_%s(%s, ", n->a, vec_sfx(e->k->vars[n->a].dtype), m);
+        catf(e, "ng_w%d = ng_vsel_%s(%s, ", n->a, vec_sfx(e->k->vars[n->a].dtype), use);
         vkid(e, r, 0);
         catf(e, ", ng_w%d);\n", n->a);
     } else { /* IF */
@@ -1800,19 +1810,26 @@ static void vec_while(Emitter *e, NgIrRef r, int depth)
             catf(e, b ? "%s-(int64_t)(v%d_%d != 0)" : "%sv%d_%d", l ? ", " : "", x, l);
         cat(e, "};\n");
     }
+    bool breaks = holds(k, ng_ir_kid(k, r, 1), NG_IR_BREAK);
+    e->vjumps = breaks || holds(k, ng_ir_kid(k, r, 1), NG_IR_CONTINUE);
+    char m[32];
+    snprintf(m, sizeof m, e->vjumps ? "ng_vstep" : "ng_vm%d", depth + 2);
+    if (breaks) {
+        indent(e, depth + 1);
+        cat(e, "ng_vi64 ng_vlive = NG_SPLAT(ng_vi64, -1);\n");
+    }
     indent(e, depth + 1);
     cat(e, "for (;;) {\n");
     indent(e, depth + 2);
-    catf(e, "const ng_vi64 ng_vm%d = ", depth + 2);
+    catf(e, "%s %s = %s", e->vjumps ? "ng_vi64" : "const ng_vi64", m, breaks ? "ng_vlive & " : "");
     vmask(e, ng_ir_kid(k, r, 0));
     cat(e, ";\n");
     indent(e, depth + 2);
-    catf(e, "if (ng_vlanes(ng_vm%d) < %d)\n", depth + 2, NG_VEC_MIN);
+    catf(e, "if (ng_vlanes(%s) < %d)\n", m, NG_VEC_MIN);
     indent(e, depth + 3);
     cat(e, "break;\n");
-    char m[32];
-    snprintf(m, sizeof m, "ng_vm%d", depth + 2);
     vstmt(e, ng_ir_kid(k, r, 1), m, depth + 2);
+    e->vjumps = false;
     indent(e, depth + 1);
     cat(e, "}\n");
     for (int x = 0; x < k->nvars; x++) {
@@ -1824,9 +1841,13 @@ static void vec_while(Emitter *e, NgIrRef r, int depth)
                  l ? " " : "", x, l, x, l);
         cat(e, "\n");
     }
-    for (int l = 0; l < NG_JAM; l++) {
+    for (int l = 0; l < NG_JAM; l++) { /* (not the lanes that broke out) */
         e->lane = l;
-        stmt(e, r, depth + 1);
+        if (breaks) {
+            indent(e, depth + 1);
+            catf(e, "if (ng_vlive[%d])\n", l);
+        }
+        stmt(e, r, depth + 1 + breaks);
     }
     e->lane = -1;
     indent(e, depth);
@@ -2789,7 +2810,7 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
         if (!t->type_names[k->params[p].dtype])
             return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported on target %s",
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
-    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL};
+    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL, false};
     cat(&e, t->prologue);
     for (NgIrRef r = 0; t->lanes_prologue && k->lanes && r < k->nnodes; r++)
         if (k->nodes[r].kind == NG_IR_WHILE) { /* (one may run in vector lanes) */

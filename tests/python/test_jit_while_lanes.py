@@ -7,8 +7,9 @@ around the lane width, ranges not starting at 0 and counting down, ifs and
 nested ifs inside, bools, unsigned and wrapping integers, floor division and
 modulo of negative numbers by powers of two, NaN in max/min, -0.0, casts,
 loads guarded by `and`, `or`, ifs and conditional expressions at the edges of
-their arrays, and loops that cannot run in lanes (a break inside, a while
-inside an if), which must stay right the plain way."""
+their arrays, break and continue, and loops that cannot run in lanes (a test
+that reads an array, a while inside an if, 4-byte values), which must stay
+right the plain way."""
 import numpy as np
 import pytest
 
@@ -323,16 +324,70 @@ def test_loads_under_or_and_else():
     jit_same(either, x, y, np.zeros(45))
 
 
-def break_inside(x, out):
+def newton_sqrt(x, out, tol):
+    for i in range(x.shape[0]):
+        g = x[i] * 0.5 + 1.0
+        k = 0
+        while True:
+            h = 0.5 * (g + x[i] / g)
+            k += 1
+            if abs(h - g) <= tol * h or k >= 60:
+                g = h
+                break
+            g = h
+        out[i, 0] = g
+        out[i, 1] = k
+
+
+def test_break_out_of_a_while_true():
+    x = np.concatenate([np.linspace(0.0, 1e6, 97), [np.inf, np.nan, 1e300, 5e-324, 2.0, 4.0]])
+    f = jit_same(newton_sqrt, x, np.zeros((x.shape[0], 2)), 1e-15)
+    want, got = np.zeros((x.shape[0], 2)), np.zeros((x.shape[0], 2))
+    with np.errstate(all="ignore"):
+        newton_sqrt(x, want, 1e-15)
+    f(x, got, 1e-15)
+    assert np.array_equal(got.view(np.int64), want.view(np.int64))
+
+
+def skip_and_stop(x, out, stop):
+    for i in range(x.shape[0]):
+        v = x[i]
+        s = 0
+        k = 0
+        while k < 50:
+            k += 1
+            v = v * 5 + 3
+            if v % 4 == 1:
+                continue
+            s += v % 16
+            if s > stop:
+                if k % 2 == 0:
+                    break
+                s -= 7
+        out[i] = s * 100 + k
+
+
+@pytest.mark.parametrize("stop", [0, 40, 200, 10**6])
+def test_continue_and_break_in_nested_ifs(stop):
+    x = np.arange(-40, 60, dtype=np.int64) * 12345
+    jit_same(skip_and_stop, x, np.zeros(x.shape[0], np.int64), stop)
+
+
+def halve_until(x, out):
     for i in range(x.shape[0]):
         v = x[i]
         k = 0
-        while True:
+        while v > 1:
             v = v // 2
             k += 1
-            if v < 3:
+            if v % 8 == 5:
                 break
-        out[i] = k
+        out[i] = v * 100 + k
+
+
+def test_break_with_a_test_and_lanes_finished_one_by_one():
+    x = (2.0 ** np.random.default_rng(8).uniform(0, 60, 203)).astype(np.int64)
+    jit_same(halve_until, x, np.zeros(203, np.int64))
 
 
 def while_in_if(x, out):
@@ -350,7 +405,6 @@ def test_loops_that_stay_out_of_lanes():
     rng = np.random.default_rng(9)
     x = rng.standard_normal(100)
     xi = rng.integers(0, 10**6, 77).astype(np.int64)
-    jit_same(break_inside, xi, np.zeros(77, np.int64))
     jit_same(while_in_if, xi, np.zeros(77, np.int64))
 
 
