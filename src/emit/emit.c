@@ -1371,7 +1371,10 @@ static bool reads(const NgIrKernel *k, NgIrRef x, int v, const uint8_t *among)
  * step's lanes, narrowed by ifs, `and`, `or` and conditional expressions),
  * so no lane reads out of its bounds. */
 
-enum { NG_VEC_MIN = 3 };
+/* A while loop in vector lanes leaves the lanes still running to the plain
+ * loop when fewer than NG_VEC_MIN are, after NG_VEC_STEPS steps (short
+ * loops end in lanes: handing over costs a branch per lane). */
+enum { NG_VEC_MIN = 3, NG_VEC_STEPS = 16 };
 
 static bool has_load(const NgIrKernel *k, NgIrRef x)
 {
@@ -1782,12 +1785,13 @@ static void vstmt(Emitter *e, NgIrRef r, const char *m, int depth)
 
 /* WHILE r of a jammed body, in vector lanes (vec_while_ok): the lanes'
  * variables it uses packed into vectors ng_w<n>, the loop run while the
- * test holds in NG_VEC_MIN lanes or more, the variables it assigns unpacked,
- * and the lanes still running finished one by one by the plain loop (a lane
+ * test holds in a lane (NG_VEC_MIN lanes, after NG_VEC_STEPS steps), the
+ * variables it assigns unpacked, and the lanes still running (ng_vrun)
+ * finished one by one by the plain loop, from the test they are at (a lane
  * that runs far longer than the others would keep seven idle). A lane whose
  * test failed keeps its values (the test reads none that are set unmasked),
- * so its test keeps failing: the mask of a step is the test's alone, and the
- * plain loop of a finished lane only tests once more. */
+ * so its test keeps failing: the mask of a step is the test's alone (and the
+ * lanes' that have not broken out, ng_vlive). */
 static void vec_while(Emitter *e, NgIrRef r, int depth)
 {
     const NgIrKernel *k = e->k;
@@ -1819,15 +1823,21 @@ static void vec_while(Emitter *e, NgIrRef r, int depth)
         cat(e, "ng_vi64 ng_vlive = NG_SPLAT(ng_vi64, -1);\n");
     }
     indent(e, depth + 1);
-    cat(e, "for (;;) {\n");
+    cat(e, "ng_vi64 ng_vrun;\n");
+    indent(e, depth + 1);
+    cat(e, "for (int64_t ng_vn = 0;; ng_vn++) {\n");
     indent(e, depth + 2);
     catf(e, "%s %s = %s", e->vjumps ? "ng_vi64" : "const ng_vi64", m, breaks ? "ng_vlive & " : "");
     vmask(e, ng_ir_kid(k, r, 0));
     cat(e, ";\n");
     indent(e, depth + 2);
-    catf(e, "if (ng_vlanes(%s) < %d)\n", m, NG_VEC_MIN);
+    catf(e, "if (!ng_vany(%s) || (ng_vn >= %d && ng_vlanes(%s) < %d)) {\n", m, NG_VEC_STEPS, m, NG_VEC_MIN);
+    indent(e, depth + 3);
+    catf(e, "ng_vrun = %s;\n", m);
     indent(e, depth + 3);
     cat(e, "break;\n");
+    indent(e, depth + 2);
+    cat(e, "}\n");
     vstmt(e, ng_ir_kid(k, r, 1), m, depth + 2);
     e->vjumps = false;
     indent(e, depth + 1);
@@ -1841,15 +1851,17 @@ static void vec_while(Emitter *e, NgIrRef r, int depth)
                  l ? " " : "", x, l, x, l);
         cat(e, "\n");
     }
-    for (int l = 0; l < NG_JAM; l++) { /* (not the lanes that broke out) */
+    indent(e, depth + 1);
+    cat(e, "if (ng_vany(ng_vrun)) {\n");
+    for (int l = 0; l < NG_JAM; l++) {
         e->lane = l;
-        if (breaks) {
-            indent(e, depth + 1);
-            catf(e, "if (ng_vlive[%d])\n", l);
-        }
-        stmt(e, r, depth + 1 + breaks);
+        indent(e, depth + 2);
+        catf(e, "if (ng_vrun[%d])\n", l);
+        stmt(e, r, depth + 3);
     }
     e->lane = -1;
+    indent(e, depth + 1);
+    cat(e, "}\n");
     indent(e, depth);
     cat(e, "}\n");
     ng_free(assigned);

@@ -100,6 +100,7 @@ NG_HALF_PROLOGUE
 "typedef double ng_vf64 __attribute__((vector_size(64)));\n" \
 "typedef int8_t ng_vm8 __attribute__((vector_size(8)));\n" \
 "#define NG_SPLAT(T, x) ((T){x, x, x, x, x, x, x, x})\n" \
+"NG_FN int ng_vany(ng_vi64 m) { ng_vm8 b = __builtin_convertvector(m, ng_vm8); uint64_t a; __builtin_memcpy(&a, &b, 8); return a != 0; }\n" \
 "NG_FN int ng_vlanes(ng_vi64 m) { ng_vm8 b = __builtin_convertvector(m, ng_vm8); uint64_t a; __builtin_memcpy(&a, &b, 8); return __builtin_popcountll(a) >> 3; }\n" \
 "NG_FN ng_vi64 ng_vsel_i64(ng_vi64 m, ng_vi64 a, ng_vi64 b) { return (m & a) | (~m & b); }\n" \
 "NG_FN ng_vu64 ng_vsel_u64(ng_vi64 m, ng_vu64 a, ng_vu64 b) { return (ng_vu64)ng_vsel_i64(m, (ng_vi64)a, (ng_vi64)b); }\n" \
