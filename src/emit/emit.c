@@ -1355,7 +1355,8 @@ static bool reads(const NgIrKernel *k, NgIrRef x, int v, const uint8_t *among)
 }
 
 /* ---- while loops in lanes (C target) ----
- * A while loop of a jammed body, outside its ifs, runs once for all NG_JAM
+ * A while loop of a jammed body, outside its ifs (or a FOR there that
+ * breaks or continues: a while loop over its counter), runs once for all NG_JAM
  * lanes on vector values (ng_vi64, ng_vu64, ng_vf64 of the lanes prologue:
  * element l is lane l's value), for as long as one lane's test holds. A test
  * is a mask, -1 in the lanes where it holds and 0 elsewhere; a lane's
@@ -1484,6 +1485,30 @@ static bool vec_while_ok(const NgIrKernel *k, NgIrRef r)
         return false;
     assigned_vars(k, body, assigned, declared);
     bool ok = !reads(k, test, -1, declared);
+    ng_free(assigned);
+    return ok;
+}
+
+/* True if FOR r, which breaks or continues, can run in vector lanes: it
+ * counts by a constant, over a range of values lanes can compute (each
+ * lane's own), and its body can run in lanes without assigning its counter. */
+static bool vec_for_ok(const NgIrKernel *k, NgIrRef r)
+{
+    const NgIrNode *n = ng_ir_node(k, r), *by = ng_ir_node(k, ng_ir_kid(k, r, 2));
+    if (by->kind != NG_IR_CONST || by->dtype != NG_INT64 || by->c.i == 0 || by->c.i == INT64_MIN)
+        return false;
+    for (int i = 0; i < 2; i++)
+        if (ng_ir_node(k, ng_ir_kid(k, r, i))->dtype != NG_INT64 || !vec_expr_ok(k, ng_ir_kid(k, r, i)))
+            return false;
+    NgIrRef body = ng_ir_kid(k, r, 3);
+    if (!vec_stmt_ok(k, body))
+        return false;
+    size_t nv = k->nvars ? (size_t)k->nvars : 1;
+    uint8_t *assigned = ng_calloc(2, nv), *declared = assigned ? assigned + nv : NULL;
+    if (!assigned)
+        return false;
+    assigned_vars(k, body, assigned, declared);
+    bool ok = !assigned[n->a];
     ng_free(assigned);
     return ok;
 }
@@ -1783,25 +1808,30 @@ static void vstmt(Emitter *e, NgIrRef r, const char *m, int depth)
     e->vmask = NULL;
 }
 
-/* WHILE r of a jammed body, in vector lanes (vec_while_ok): the lanes'
- * variables it uses packed into vectors ng_w<n>, the loop run while the
- * test holds in a lane (NG_VEC_MIN lanes, after NG_VEC_STEPS steps), the
+/* WHILE r of a jammed body, or a FOR that breaks or continues (vec_for_ok),
+ * in vector lanes: the lanes' variables it uses packed into vectors ng_w<n>
+ * (a FOR's own from its start, with its end ng_vhi<n>), the loop run while
+ * the test holds in a lane (NG_VEC_MIN lanes, after NG_VEC_STEPS steps), the
  * variables it assigns unpacked, and the lanes still running (ng_vrun)
  * finished one by one by the plain loop, from the test they are at (a lane
  * that runs far longer than the others would keep seven idle). A lane whose
  * test failed keeps its values (the test reads none that are set unmasked),
  * so its test keeps failing: the mask of a step is the test's alone (and the
- * lanes' that have not broken out, ng_vlive). */
-static void vec_while(Emitter *e, NgIrRef r, int depth)
+ * lanes' that have not broken out, ng_vlive). A FOR's counter steps in the
+ * lanes that began the step (ng_vgo) and did not break. */
+static void vec_loop(Emitter *e, NgIrRef r, int depth)
 {
     const NgIrKernel *k = e->k;
+    const NgIrNode *n = ng_ir_node(k, r);
+    bool is_for = n->kind == NG_IR_FOR;
+    NgIrRef body = ng_ir_kid(k, r, is_for ? 3 : 1);
     size_t nv = k->nvars ? (size_t)k->nvars : 1;
     uint8_t *assigned = ng_calloc(2, nv), *declared = assigned ? assigned + nv : NULL;
     if (!assigned) {
-        e->st = ng_error_set(NG_ERR_NOMEM, "out of memory emitting a while loop in lanes");
+        e->st = ng_error_set(NG_ERR_NOMEM, "out of memory emitting a loop in vector lanes");
         return;
     }
-    assigned_vars(k, ng_ir_kid(k, r, 1), assigned, declared);
+    assigned_vars(k, body, assigned, declared);
     indent(e, depth);
     cat(e, "{\n");
     for (int x = 0; x < k->nvars; x++) {
@@ -1814,8 +1844,18 @@ static void vec_while(Emitter *e, NgIrRef r, int depth)
             catf(e, b ? "%s-(int64_t)(v%d_%d != 0)" : "%sv%d_%d", l ? ", " : "", x, l);
         cat(e, "};\n");
     }
-    bool breaks = holds(k, ng_ir_kid(k, r, 1), NG_IR_BREAK);
-    e->vjumps = breaks || holds(k, ng_ir_kid(k, r, 1), NG_IR_CONTINUE);
+    int64_t by = is_for ? ng_ir_node(k, ng_ir_kid(k, r, 2))->c.i : 0;
+    if (is_for) { /* (its range is evaluated once, by every lane) */
+        for (int i = 0; i < 2; i++) {
+            indent(e, depth + 1);
+            catf(e, i ? "const ng_vi64 ng_vhi%d = " : "ng_vi64 ng_w%d = ", n->a);
+            vkid(e, r, i);
+            cat(e, ";\n");
+        }
+        e->laned[n->a] = 1;
+    }
+    bool breaks = holds(k, body, NG_IR_BREAK);
+    e->vjumps = breaks || holds(k, body, NG_IR_CONTINUE);
     char m[32];
     snprintf(m, sizeof m, e->vjumps ? "ng_vstep" : "ng_vm%d", depth + 2);
     if (breaks) {
@@ -1828,7 +1868,10 @@ static void vec_while(Emitter *e, NgIrRef r, int depth)
     cat(e, "for (int64_t ng_vn = 0;; ng_vn++) {\n");
     indent(e, depth + 2);
     catf(e, "%s %s = %s", e->vjumps ? "ng_vi64" : "const ng_vi64", m, breaks ? "ng_vlive & " : "");
-    vmask(e, ng_ir_kid(k, r, 0));
+    if (is_for)
+        catf(e, "(ng_w%d %s ng_vhi%d)", n->a, by > 0 ? "<" : ">", n->a);
+    else
+        vmask(e, ng_ir_kid(k, r, 0));
     cat(e, ";\n");
     indent(e, depth + 2);
     catf(e, "if (!ng_vany(%s) || (ng_vn >= %d && ng_vlanes(%s) < %d)) {\n", m, NG_VEC_STEPS, m, NG_VEC_MIN);
@@ -1838,8 +1881,17 @@ static void vec_while(Emitter *e, NgIrRef r, int depth)
     cat(e, "break;\n");
     indent(e, depth + 2);
     cat(e, "}\n");
-    vstmt(e, ng_ir_kid(k, r, 1), m, depth + 2);
+    if (is_for) {
+        indent(e, depth + 2);
+        catf(e, "const ng_vi64 ng_vgo = %s;\n", m);
+    }
+    vstmt(e, body, m, depth + 2);
     e->vjumps = false;
+    if (is_for) {
+        indent(e, depth + 2);
+        catf(e, "ng_w%d = ng_vsel_i64(ng_vgo%s, (ng_vi64)((ng_vu64)ng_w%d + (ng_vu64)NG_SPLAT(ng_vi64, %lldLL)), "
+                "ng_w%d);\n", n->a, breaks ? " & ng_vlive" : "", n->a, (long long)by, n->a);
+    }
     indent(e, depth + 1);
     cat(e, "}\n");
     for (int x = 0; x < k->nvars; x++) {
@@ -1857,9 +1909,20 @@ static void vec_while(Emitter *e, NgIrRef r, int depth)
         e->lane = l;
         indent(e, depth + 2);
         catf(e, "if (ng_vrun[%d])\n", l);
-        stmt(e, r, depth + 3);
+        if (!is_for) {
+            stmt(e, r, depth + 3);
+            continue;
+        }
+        indent(e, depth + 3);
+        catf(e, "for (int64_t v%d_%d = ng_w%d[%d]; v%d_%d %s ng_vhi%d[%d]; v%d_%d += %lldLL) {\n", n->a, l, n->a, l,
+             n->a, l, by > 0 ? "<" : ">", n->a, l, n->a, l, (long long)by);
+        stmt(e, body, depth + 4);
+        indent(e, depth + 3);
+        cat(e, "}\n");
     }
     e->lane = -1;
+    if (is_for)
+        e->laned[n->a] = 0;
     indent(e, depth + 1);
     cat(e, "}\n");
     indent(e, depth);
@@ -1895,6 +1958,8 @@ static bool jam_ok(const NgIrKernel *k, NgIrRef r, const uint8_t *laned, int at)
     case NG_IR_FOR:
         if ((n->flags & NG_IR_PARALLEL) || has_reductions(k, r) || laned[n->a])
             return false;
+        if (at == JAM_SHARED && jumps_out(k, ng_ir_kid(k, r, 3))) /* in vector lanes */
+            return vec_for_ok(k, r);
         for (int i = 0; i < 3 && at == JAM_SHARED; i++)
             if (reads(k, ng_ir_kid(k, r, i), -1, laned))
                 return false;
@@ -1912,14 +1977,16 @@ static bool jam_ok(const NgIrKernel *k, NgIrRef r, const uint8_t *laned, int at)
  * own value (acc = acc * x + c): a chain of dependent steps in every
  * iteration, which lanes overlap. (Loops that only store, like a 2-d
  * elementwise kernel's rows, vectorise along their own index already.) A
- * while loop that runs in vector lanes is one: its test reads what its body
- * assigns (lo = mid + 1 with mid from lo), step after step. */
+ * loop that runs in vector lanes is one: a while's test reads what its body
+ * assigns (lo = mid + 1 with mid from lo), step after step, and a loop left
+ * by a break stops on what its steps computed. */
 static bool holds_chain(const NgIrKernel *k, NgIrRef r, bool in_loop)
 {
     if (r == NG_IR_NONE)
         return false;
     const NgIrNode *n = ng_ir_node(k, r);
-    if (n->kind == NG_IR_WHILE && vec_while_ok(k, r))
+    if ((n->kind == NG_IR_WHILE && vec_while_ok(k, r)) ||
+        (n->kind == NG_IR_FOR && jumps_out(k, ng_ir_kid(k, r, 3)) && vec_for_ok(k, r)))
         return true;
     if (n->kind == NG_IR_ASSIGN)
         return in_loop && reads(k, ng_ir_kid(k, r, 0), n->a, NULL);
@@ -1997,8 +2064,8 @@ static void jam_stmt(Emitter *e, NgIrRef r, int depth)
             jam_stmt(e, ng_ir_kid(e->k, r, i), depth);
         return;
     }
-    if (n->kind == NG_IR_WHILE) {
-        vec_while(e, r, depth);
+    if (n->kind == NG_IR_WHILE || (n->kind == NG_IR_FOR && jumps_out(e->k, ng_ir_kid(e->k, r, 3)))) {
+        vec_loop(e, r, depth);
         return;
     }
     if (n->kind == NG_IR_FOR) {
@@ -2825,7 +2892,8 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
     Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL, false};
     cat(&e, t->prologue);
     for (NgIrRef r = 0; t->lanes_prologue && k->lanes && r < k->nnodes; r++)
-        if (k->nodes[r].kind == NG_IR_WHILE) { /* (one may run in vector lanes) */
+        if (k->nodes[r].kind == NG_IR_WHILE || k->nodes[r].kind == NG_IR_BREAK ||
+            k->nodes[r].kind == NG_IR_CONTINUE) { /* (a loop that may run in vector lanes) */
             cat(&e, t->lanes_prologue);
             break;
         }

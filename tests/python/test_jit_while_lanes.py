@@ -349,6 +349,52 @@ def test_break_out_of_a_while_true():
     assert np.array_equal(got.view(np.int64), want.view(np.int64))
 
 
+def newton_for(x, out, tol, maxit):
+    for i in range(x.shape[0]):
+        g = x[i] * 0.5 + 1.0
+        used = maxit
+        for it in range(maxit):
+            h = 0.5 * (g + x[i] / g)
+            if abs(h - g) <= tol * h:
+                used = it
+                g = h
+                break
+            g = h
+        out[i, 0] = g
+        out[i, 1] = used
+
+
+@pytest.mark.parametrize("maxit", [0, 1, 3, 60])
+def test_for_loop_left_by_break(maxit):
+    x = np.concatenate([np.linspace(0.0, 1e6, 97), [np.inf, np.nan, 1e300, 5e-324, 2.0, 4.0]])
+    f = jit_same(newton_for, x, np.zeros((x.shape[0], 2)), 1e-15, maxit)
+    want, got = np.zeros((x.shape[0], 2)), np.zeros((x.shape[0], 2))
+    with np.errstate(all="ignore"):
+        newton_for(x, want, 1e-15, maxit)
+    f(x, got, 1e-15, maxit)
+    assert np.array_equal(got.view(np.int64), want.view(np.int64))
+
+
+def countdown(x, out, lo):
+    for i in range(x.shape[0]):
+        v = x[i]
+        s = 0
+        for k in range(40, lo, -3):
+            if (v + k) % 4 == 0:
+                continue
+            s = s * 3 + k
+            v = v // 2
+            if v == 0:
+                break
+        out[i] = s
+
+
+@pytest.mark.parametrize("lo", [-5, 0, 39, 50])
+def test_for_loop_counting_down_with_continue_and_break(lo):
+    x = (np.arange(90, dtype=np.int64) * 7919) % 100003
+    jit_same(countdown, x, np.zeros(90, np.int64), lo)
+
+
 def skip_and_stop(x, out, stop):
     for i in range(x.shape[0]):
         v = x[i]
