@@ -2891,12 +2891,8 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
     Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL, false};
     cat(&e, t->prologue);
-    for (NgIrRef r = 0; t->lanes_prologue && k->lanes && r < k->nnodes; r++)
-        if (k->nodes[r].kind == NG_IR_WHILE || k->nodes[r].kind == NG_IR_BREAK ||
-            k->nodes[r].kind == NG_IR_CONTINUE) { /* (a loop that may run in vector lanes) */
-            cat(&e, t->lanes_prologue);
-            break;
-        }
+    if (t->lanes_prologue && k->lanes) /* (a loop may run in vector lanes) */
+        cat(&e, t->lanes_prologue);
     bool half = false, cplx = false;
     uses_dtypes(k, &half, &cplx);
     if (half)
