@@ -1443,6 +1443,25 @@ static bool vec_expr_ok(const NgIrKernel *k, NgIrRef x)
     }
 }
 
+/* How deeply the loads of expression x nest in `and`, `or` and conditional
+ * expressions: each level writes the mask of the level above into its own
+ * (vexpr_if), so the source grows twice per level. */
+static int guard_depth(const NgIrKernel *k, NgIrRef x)
+{
+    const NgIrNode *n = ng_ir_node(k, x);
+    int d = 0;
+    for (int i = 0; i < n->nkids; i++) {
+        int di = guard_depth(k, ng_ir_kid(k, x, i));
+        d = di > d ? di : d;
+    }
+    bool guards = (n->kind == NG_IR_BINARY && (n->op == NG_OP_LOGAND || n->op == NG_OP_LOGOR)) ||
+                  n->kind == NG_IR_SELECT;
+    return guards && has_load(k, x) ? d + 1 : d;
+}
+
+/* True if expression x can run in vector lanes, in few enough words. */
+static bool vec_root_ok(const NgIrKernel *k, NgIrRef x) { return vec_expr_ok(k, x) && guard_depth(k, x) <= 4; }
+
 /* True if statement r can run in vector lanes: assignments, ifs, and the
  * while loop's own break and continue (no loop is inside). */
 static bool vec_stmt_ok(const NgIrKernel *k, NgIrRef r)
@@ -1458,9 +1477,9 @@ static bool vec_stmt_ok(const NgIrKernel *k, NgIrRef r)
         return true;
     case NG_IR_LET: case NG_IR_ASSIGN:
         return vec_dtype(k->vars[n->a].dtype) && ng_ir_node(k, ng_ir_kid(k, r, 0))->dtype == k->vars[n->a].dtype &&
-               vec_expr_ok(k, ng_ir_kid(k, r, 0));
+               vec_root_ok(k, ng_ir_kid(k, r, 0));
     case NG_IR_IF:
-        return vec_expr_ok(k, ng_ir_kid(k, r, 0)) && vec_stmt_ok(k, ng_ir_kid(k, r, 1)) &&
+        return vec_root_ok(k, ng_ir_kid(k, r, 0)) && vec_stmt_ok(k, ng_ir_kid(k, r, 1)) &&
                vec_stmt_ok(k, ng_ir_kid(k, r, 2));
     case NG_IR_BREAK: case NG_IR_CONTINUE:
         return true;
@@ -1498,7 +1517,7 @@ static bool vec_for_ok(const NgIrKernel *k, NgIrRef r)
     if (by->kind != NG_IR_CONST || by->dtype != NG_INT64 || by->c.i == 0 || by->c.i == INT64_MIN)
         return false;
     for (int i = 0; i < 2; i++)
-        if (ng_ir_node(k, ng_ir_kid(k, r, i))->dtype != NG_INT64 || !vec_expr_ok(k, ng_ir_kid(k, r, i)))
+        if (ng_ir_node(k, ng_ir_kid(k, r, i))->dtype != NG_INT64 || !vec_root_ok(k, ng_ir_kid(k, r, i)))
             return false;
     NgIrRef body = ng_ir_kid(k, r, 3);
     if (!vec_stmt_ok(k, body))

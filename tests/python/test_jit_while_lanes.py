@@ -436,6 +436,25 @@ def test_break_with_a_test_and_lanes_finished_one_by_one():
     jit_same(halve_until, x, np.zeros(203, np.int64))
 
 
+def guard_chain(x, out):
+    for i in range(out.shape[0]):
+        j = i
+        n = 0
+        while j > 0:
+            j -= 1
+            if (j + 7 < x.shape[0] and x[j] > 0 and x[j + 1] > 0 and x[j + 2] > 0 and x[j + 3] > 0
+                    and x[j + 4] > 0 and x[j + 5] > 0 and x[j + 6] > 0 and x[j + 7] > 0):
+                n += 1
+        out[i] = n
+
+
+def test_long_chains_of_guarded_loads():
+    # (eight loads, each guarded by the ones before it: the lanes' masks
+    # nest too deep for vector lanes, and the loop stays plain)
+    x = np.random.default_rng(6).standard_normal(80) + 0.8
+    jit_same(guard_chain, x, np.zeros(90, np.int64))
+
+
 def while_in_if(x, out):
     for i in range(x.shape[0]):
         v = x[i]
