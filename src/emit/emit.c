@@ -1388,13 +1388,40 @@ static bool has_load(const NgIrKernel *k, NgIrRef x)
     return false;
 }
 
-static bool vec_dtype(NgDType t) { return t == NG_INT64 || t == NG_UINT64 || t == NG_FLOAT64 || t == NG_BOOL; }
+static bool vec_dtype(NgDType t)
+{
+    return t == NG_INT64 || t == NG_UINT64 || t == NG_FLOAT64 || t == NG_BOOL || t == NG_INT32 || t == NG_UINT32 ||
+           t == NG_FLOAT32;
+}
 
-/* Vector type of dtype t's values (bools: masks). */
-static const char *vec_type(NgDType t) { return t == NG_FLOAT64 ? "ng_vf64" : t == NG_UINT64 ? "ng_vu64" : "ng_vi64"; }
+/* True for a 4-byte dtype: its comparisons' masks are widened (NG_VM). */
+static bool vec_narrow(NgDType t) { return t == NG_INT32 || t == NG_UINT32 || t == NG_FLOAT32; }
 
-/* Suffix of the lanes prologue's helpers for dtype t. */
-static const char *vec_sfx(NgDType t) { return t == NG_FLOAT64 ? "f64" : t == NG_UINT64 ? "u64" : "i64"; }
+/* Suffix of the lanes prologue's helpers for dtype t (bools: masks, i64). */
+static const char *vec_sfx(NgDType t)
+{
+    switch (t) {
+    case NG_FLOAT64: return "f64";
+    case NG_UINT64: return "u64";
+    case NG_FLOAT32: return "f32";
+    case NG_INT32: return "i32";
+    case NG_UINT32: return "u32";
+    default: return "i64";
+    }
+}
+
+/* Vector type of dtype t's values (bools: masks, ng_vi64). */
+static const char *vec_type(NgDType t)
+{
+    switch (t) {
+    case NG_FLOAT64: return "ng_vf64";
+    case NG_UINT64: return "ng_vu64";
+    case NG_FLOAT32: return "ng_vf32";
+    case NG_INT32: return "ng_vi32";
+    case NG_UINT32: return "ng_vu32";
+    default: return "ng_vi64";
+    }
+}
 
 /* True if expression x can be computed in vector lanes, for any values. */
 static bool vec_expr_ok(const NgIrKernel *k, NgIrRef x)
@@ -1407,7 +1434,7 @@ static bool vec_expr_ok(const NgIrKernel *k, NgIrRef x)
         if (!vec_expr_ok(k, ng_ir_kid(k, x, i)))
             return false;
     NgDType in = n->nkids ? (NgDType)ng_ir_node(k, ng_ir_kid(k, x, 0))->dtype : t;
-    bool b = in == NG_BOOL, f = in == NG_FLOAT64;
+    bool b = in == NG_BOOL, f = ng_dtype_is_float(in);
     switch ((NgIrKind)n->kind) {
     case NG_IR_CONST: case NG_IR_SCALAR: case NG_IR_VAR: case NG_IR_SHAPE: case NG_IR_SELECT:
         return true;
@@ -1417,7 +1444,7 @@ static bool vec_expr_ok(const NgIrKernel *k, NgIrRef x)
                 return false;
         return k->params[n->a].dtype == t;
     case NG_IR_CAST:
-        return !f || t == NG_FLOAT64 || t == NG_BOOL;
+        return !f || ng_dtype_is_float(t) || t == NG_BOOL;
     case NG_IR_UNARY:
         switch ((NgOp)n->op) {
         case NG_OP_NEG: case NG_OP_POS: case NG_OP_COPY: case NG_OP_SQUARE: return !b;
@@ -1555,9 +1582,9 @@ static void vmask(Emitter *e, NgIrRef r)
         vexpr(e, r);
         return;
     }
-    cat(e, "(");
+    cat(e, vec_narrow(t) ? "NG_VM((" : "(");
     vexpr(e, r);
-    catf(e, " != NG_SPLAT(%s, 0))", vec_type(t));
+    catf(e, " != NG_SPLAT(%s, 0))%s", vec_type(t), vec_narrow(t) ? ")" : "");
 }
 
 static void vinfix(Emitter *e, const char *op, NgIrRef r) { infix_of(e, op, r, vexpr); }
@@ -1622,12 +1649,13 @@ static void vload(Emitter *e, NgIrRef r)
 /* Integer +, -, * of BINARY r (or -x, x * x: b < 0, b == 0), wrapping as unsigned. */
 static void vwrap(Emitter *e, const char *op, NgIrRef r, int b, NgDType t)
 {
+    const char *u = vec_narrow(t) ? "ng_vu32" : "ng_vu64";
     catf(e, "((%s)(", vec_type(t));
     if (b >= 0) {
-        cat(e, "(ng_vu64)");
+        catf(e, "(%s)", u);
         vkid(e, r, 0);
     }
-    catf(e, " %s (ng_vu64)", op);
+    catf(e, " %s (%s)", op, u);
     vkid(e, r, b > 0 ? 1 : 0);
     cat(e, "))");
 }
@@ -1636,14 +1664,17 @@ static void vbinary(Emitter *e, NgIrRef r)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
     NgDType in = kid_dtype(e, r, 0);
-    bool b = in == NG_BOOL, f = in == NG_FLOAT64;
+    bool b = in == NG_BOOL, f = ng_dtype_is_float(in);
     static const struct { NgOp op; const char *c; } infixes[] = {
         {NG_OP_TRUEDIV, "/"}, {NG_OP_BITAND, "&"}, {NG_OP_BITOR, "|"}, {NG_OP_BITXOR, "^"}, {NG_OP_EQ, "=="},
         {NG_OP_NE, "!="}, {NG_OP_LT, "<"}, {NG_OP_LE, "<="}, {NG_OP_GT, ">"}, {NG_OP_GE, ">="},
     };
     for (size_t i = 0; i < sizeof infixes / sizeof *infixes; i++)
         if (infixes[i].op == n->op) {
+            bool widen = i >= 4 && vec_narrow(in); /* (a comparison's mask, of 8 bytes) */
+            cat(e, widen ? "NG_VM(" : "");
             vinfix(e, infixes[i].c, r);
+            cat(e, widen ? ")" : "");
             return;
         }
     const char *logic = n->op == NG_OP_LOGAND ? "&" : n->op == NG_OP_LOGOR ? "|" : n->op == NG_OP_LOGXOR ? "^" : NULL;
@@ -1691,7 +1722,7 @@ static void vunary(Emitter *e, NgIrRef r)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
     NgDType in = kid_dtype(e, r, 0);
-    bool b = in == NG_BOOL, f = in == NG_FLOAT64;
+    bool b = in == NG_BOOL, f = ng_dtype_is_float(in);
     switch ((NgOp)n->op) {
     case NG_OP_NEG:
         if (f) { cat(e, "(-"); vkid(e, r, 0); cat(e, ")"); }
@@ -1702,13 +1733,13 @@ static void vunary(Emitter *e, NgIrRef r)
         else vwrap(e, "*", r, 0, in);
         break;
     case NG_OP_ABS:
-        if (f || in == NG_INT64) { catf(e, "ng_vabs_%s(", vec_sfx(in)); vkid(e, r, 0); cat(e, ")"); }
+        if (f || in == NG_INT64 || in == NG_INT32) { catf(e, "ng_vabs_%s(", vec_sfx(in)); vkid(e, r, 0); cat(e, ")"); }
         else vkid(e, r, 0);
         break;
     case NG_OP_LOGNOT: cat(e, "(~"); vmask(e, ng_ir_kid(e->k, r, 0)); cat(e, ")"); break;
     case NG_OP_INVERT: cat(e, "(~"); vkid(e, r, 0); cat(e, ")"); break;
     case NG_OP_ISNAN:
-        if (f) { cat(e, "("); vkid(e, r, 0); cat(e, " != "); vkid(e, r, 0); cat(e, ")"); }
+        if (f) { cat(e, vec_narrow(in) ? "NG_VM((" : "("); vkid(e, r, 0); cat(e, " != "); vkid(e, r, 0); cat(e, vec_narrow(in) ? "))" : ")"); }
         else cat(e, "NG_SPLAT(ng_vi64, 0)");
         break;
     default: /* +x, and floor, ceil, trunc, rint of an integer: x */
@@ -1723,21 +1754,10 @@ static void vcast(Emitter *e, NgIrRef r)
     NgDType to = (NgDType)ng_ir_node(e->k, r)->dtype, from = kid_dtype(e, r, 0);
     if (to == NG_BOOL) {
         vmask(e, ng_ir_kid(e->k, r, 0));
-    } else if (from == NG_BOOL) { /* a mask's -1 to 1 */
-        if (to == NG_FLOAT64)
-            cat(e, "__builtin_convertvector((");
-        else
-            catf(e, "((%s)(", vec_type(to));
-        vkid(e, r, 0);
-        cat(e, to == NG_FLOAT64 ? " & NG_SPLAT(ng_vi64, 1)), ng_vf64)" : " & NG_SPLAT(ng_vi64, 1)))");
-    } else if (to == NG_FLOAT64 && from != NG_FLOAT64) {
+    } else if (to != from) { /* (a mask's -1 to 1 first; each element as C converts it) */
         cat(e, "__builtin_convertvector(");
         vkid(e, r, 0);
-        cat(e, ", ng_vf64)");
-    } else if (to != from) { /* int64 <-> uint64: the same bits */
-        catf(e, "((%s)", vec_type(to));
-        vkid(e, r, 0);
-        cat(e, ")");
+        catf(e, "%s, %s)", from == NG_BOOL ? " & NG_SPLAT(ng_vi64, 1)" : "", vec_type(to));
     } else {
         vkid(e, r, 0);
     }

@@ -93,7 +93,8 @@ NG_HALF_SRC
 NG_HALF_PROLOGUE
 
 /* The C target's vector values, for while loops in lanes (emit.c): one
- * element per lane (NG_JAM = 8), a test's mask -1 or 0 per lane. */
+ * element per lane (NG_JAM = 8), of 8 or 4 bytes, a test's mask -1 or 0 per
+ * lane, always 8 bytes (NG_VM widens a 4-byte comparison's). */
 #define NG_C_LANES_PROLOGUE \
 "typedef int64_t ng_vi64 __attribute__((vector_size(64)));\n" \
 "typedef uint64_t ng_vu64 __attribute__((vector_size(64)));\n" \
@@ -112,7 +113,22 @@ NG_HALF_PROLOGUE
 "NG_FN ng_vf64 ng_vmax_f64(ng_vf64 a, ng_vf64 b) { return ng_vsel_f64((a >= b) | (a != a), a, b); }\n" \
 "NG_FN ng_vf64 ng_vmin_f64(ng_vf64 a, ng_vf64 b) { return ng_vsel_f64((a <= b) | (a != a), a, b); }\n" \
 "NG_FN ng_vi64 ng_vabs_i64(ng_vi64 a) { return ng_vsel_i64(a < 0, (ng_vi64)(-(ng_vu64)a), a); }\n" \
-"NG_FN ng_vf64 ng_vabs_f64(ng_vf64 a) { return (ng_vf64)((ng_vi64)a & NG_SPLAT(ng_vi64, INT64_MAX)); }\n"
+"NG_FN ng_vf64 ng_vabs_f64(ng_vf64 a) { return (ng_vf64)((ng_vi64)a & NG_SPLAT(ng_vi64, INT64_MAX)); }\n" \
+"typedef int32_t ng_vi32 __attribute__((vector_size(32)));\n" \
+"typedef uint32_t ng_vu32 __attribute__((vector_size(32)));\n" \
+"typedef float ng_vf32 __attribute__((vector_size(32)));\n" \
+"#define NG_VM(m32) __builtin_convertvector(m32, ng_vi64)\n" \
+"NG_FN ng_vi32 ng_vsel_i32(ng_vi64 m, ng_vi32 a, ng_vi32 b) { ng_vi32 n = __builtin_convertvector(m, ng_vi32); return (n & a) | (~n & b); }\n" \
+"NG_FN ng_vu32 ng_vsel_u32(ng_vi64 m, ng_vu32 a, ng_vu32 b) { return (ng_vu32)ng_vsel_i32(m, (ng_vi32)a, (ng_vi32)b); }\n" \
+"NG_FN ng_vf32 ng_vsel_f32(ng_vi64 m, ng_vf32 a, ng_vf32 b) { return (ng_vf32)ng_vsel_i32(m, (ng_vi32)a, (ng_vi32)b); }\n" \
+"NG_FN ng_vi32 ng_vmax_i32(ng_vi32 a, ng_vi32 b) { return ng_vsel_i32(NG_VM(a > b), a, b); }\n" \
+"NG_FN ng_vi32 ng_vmin_i32(ng_vi32 a, ng_vi32 b) { return ng_vsel_i32(NG_VM(a < b), a, b); }\n" \
+"NG_FN ng_vu32 ng_vmax_u32(ng_vu32 a, ng_vu32 b) { return ng_vsel_u32(NG_VM(a > b), a, b); }\n" \
+"NG_FN ng_vu32 ng_vmin_u32(ng_vu32 a, ng_vu32 b) { return ng_vsel_u32(NG_VM(a < b), a, b); }\n" \
+"NG_FN ng_vf32 ng_vmax_f32(ng_vf32 a, ng_vf32 b) { return ng_vsel_f32(NG_VM((a >= b) | (a != a)), a, b); }\n" \
+"NG_FN ng_vf32 ng_vmin_f32(ng_vf32 a, ng_vf32 b) { return ng_vsel_f32(NG_VM((a <= b) | (a != a)), a, b); }\n" \
+"NG_FN ng_vi32 ng_vabs_i32(ng_vi32 a) { return ng_vsel_i32(NG_VM(a < 0), (ng_vi32)(-(ng_vu32)a), a); }\n" \
+"NG_FN ng_vf32 ng_vabs_f32(ng_vf32 a) { return (ng_vf32)((ng_vi32)a & NG_SPLAT(ng_vi32, INT32_MAX)); }\n"
 
 /* Complex helpers of a GPU target with double. */
 #define NG_GPU_COMPLEX_F64 \

@@ -4,11 +4,11 @@ fractal, a digit count) runs eight iterations' while loops at once, each lane
 stepping only while its own test holds. The cases cover what the lanes must
 get right: lanes that finish at very different steps or at once, sizes
 around the lane width, ranges not starting at 0 and counting down, ifs and
-nested ifs inside, bools, unsigned and wrapping integers, floor division and
+nested ifs inside, bools, unsigned and wrapping integers of 4 and 8 bytes, float32 arithmetic, floor division and
 modulo of negative numbers by powers of two, NaN in max/min, -0.0, casts,
 loads guarded by `and`, `or`, ifs and conditional expressions at the edges of
 their arrays, break and continue, and loops that cannot run in lanes (a test
-that reads an array, a while inside an if, 4-byte values), which must stay
+that reads an array, a while inside an if), which must stay
 right the plain way."""
 import numpy as np
 import pytest
@@ -227,6 +227,78 @@ def test_conditional_expressions_shared_scalars_and_shapes():
     jit_same(select_and_shapes, x, np.zeros(x.shape[0], np.int64), 3)
 
 
+def escape32(cr, ci, out, max_iter):
+    for i in range(cr.shape[0]):
+        zr = cr[i] * 0
+        zi = ci[i] * 0
+        n = 0
+        while n < max_iter and zr * zr + zi * zi <= 4:
+            zr, zi = zr * zr - zi * zi + cr[i], zr * zi * 2 + ci[i]
+            n += 1
+        out[i, 0] = zr
+        out[i, 1] = n
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_escape_time_in_float32_stays_float32(dt):
+    rng = np.random.default_rng(11)
+    cr, ci = rng.uniform(-2, 1, 203).astype(dt), rng.uniform(-1.3, 1.3, 203).astype(dt)
+    want, got = np.zeros((203, 2), dt), np.zeros((203, 2), dt)
+    with np.errstate(all="ignore"):
+        escape32(cr, ci, want, 70)
+    f = jit_same(escape32, cr, ci, np.zeros((203, 2), dt), 70)
+    f(cr, ci, got, 70)
+    assert np.array_equal(got.view(np.uint8), want.view(np.uint8))
+
+
+def int_steps(x, out, limit):
+    for i in range(x.shape[0]):
+        v = x[i]
+        k = 0
+        m = v
+        while k < limit and v != 1:
+            v = v // 2 if v % 2 == 0 else v * 3 + 1
+            m = max(m, abs(v))
+            k += 1
+        out[i, 0] = v
+        out[i, 1] = m
+        out[i, 2] = k
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.uint32, np.int64, np.uint64])
+def test_4_and_8_byte_integers_wrap_as_numpy(dt):
+    info = np.iinfo(dt)
+    x = np.array(list(range(1, 60)) + [int(info.max), int(info.max) // 3, int(info.min) + 1 if info.min else 7,
+                                       int(info.min) if info.min else 9, 27, 97], dtype=dt)
+    jit_same(int_steps, x, np.zeros((x.shape[0], 3), dt), 200)
+
+
+def casts(x, y, out):
+    for i in range(x.shape[0]):
+        a = x[i]
+        b = y[i]
+        k = 0
+        while k < 6:
+            a = a * 0.5 + b
+            b = b - 3 if b > 0 else b + 5
+            k += 1
+        out[i, 0] = a
+        out[i, 1] = b
+
+
+@pytest.mark.parametrize("fd,idt", [(np.float32, np.int32), (np.float32, np.int64), (np.float64, np.int32),
+                                    (np.float32, np.uint32)])
+def test_mixed_widths_convert_as_numpy(fd, idt):
+    x = np.array([0.0, -0.0, 1.5, np.nan, np.inf, -3.25, 1e30, 7.0, 2.5, -1e-30], dtype=fd)
+    y = np.array([1, 0, 5, 9, 2, 100, 3, 4, 7, 8], dtype=idt)
+    f = jit_same(casts, x, y, np.zeros((10, 2)))
+    want, got = np.zeros((10, 2)), np.zeros((10, 2))
+    with np.errstate(all="ignore"):
+        casts(x, y, want)
+    f(x, y, got)
+    assert np.array_equal(got.view(np.int64), want.view(np.int64))
+
+
 def mixed_widths(x, out):
     for i in range(x.shape[0]):
         v = x[i]
@@ -238,8 +310,7 @@ def mixed_widths(x, out):
 
 
 @pytest.mark.parametrize("dt", [np.int32, np.float32, np.int64])
-def test_narrow_dtypes_run_right(dt):
-    # int32 and float32 values are not 8-byte lanes: the plain loop
+def test_4_byte_values_beside_8_byte_ones(dt):
     x = (np.arange(50) * 5 - 30).astype(dt)
     jit_same(mixed_widths, x, np.zeros(50), )
 
