@@ -21,6 +21,8 @@ typedef struct Emitter {
     const char *vmask; /* a while loop in vector lanes: the lanes that evaluate the expression
                         * being written (a mask's C expression; NULL: all) */
     bool vjumps;       /* and it breaks or continues: a statement's lanes are also in ng_vstep */
+    const NgIrRef *vhoist; /* and its loads done once before it (ng_h<ref>), vhoist[0..nvhoist) */
+    int nvhoist;
 } Emitter;
 
 /* Dtype suffix of helper names: ng_fdiv_i64. */
@@ -1784,7 +1786,14 @@ static void vexpr(Emitter *e, NgIrRef r)
         vexpr_if(e, ng_ir_kid(e->k, r, 2), ng_ir_kid(e->k, r, 0), true, false);
         cat(e, ")");
         break;
-    case NG_IR_LOAD: vload(e, r); break;
+    case NG_IR_LOAD:
+        for (int i = 0; i < e->nvhoist; i++)
+            if (e->vhoist[i] == r) {
+                catf(e, "ng_h%d", r);
+                return;
+            }
+        vload(e, r);
+        break;
     case NG_IR_CAST: vcast(e, r); break;
     case NG_IR_UNARY: vunary(e, r); break;
     case NG_IR_BINARY: vbinary(e, r); break;
@@ -1847,6 +1856,51 @@ static void vstmt(Emitter *e, NgIrRef r, const char *m, int depth)
     e->vmask = NULL;
 }
 
+enum { NG_VEC_HOIST = 16 };
+
+/* Adds to hoist[] (*n of NG_VEC_HOIST) the loads expression x does in every
+ * step whose element is the same in every step (its index reads no variable
+ * the loop sets: not in assigned[], not its counter): not those on the right
+ * of an `and`/`or` or in a branch of a conditional expression, which a step
+ * may skip. */
+static void hoistable(const NgIrKernel *k, NgIrRef x, const uint8_t *assigned, int counter, NgIrRef *hoist, int *n)
+{
+    const NgIrNode *nd = ng_ir_node(k, x);
+    if (nd->kind == NG_IR_LOAD) {
+        for (int i = 0; i < nd->nkids; i++) {
+            NgIrRef ix = ng_ir_kid(k, x, i);
+            if (has_load(k, ix) || reads(k, ix, -1, assigned) || (counter >= 0 && reads(k, ix, counter, NULL)))
+                return;
+        }
+        for (int i = 0; i < *n; i++)
+            if (hoist[i] == x)
+                return;
+        if (*n < NG_VEC_HOIST)
+            hoist[(*n)++] = x;
+        return;
+    }
+    bool guarded = (nd->kind == NG_IR_BINARY && (nd->op == NG_OP_LOGAND || nd->op == NG_OP_LOGOR)) ||
+                   nd->kind == NG_IR_SELECT;
+    for (int i = 0; i < (guarded ? 1 : nd->nkids); i++)
+        hoistable(k, ng_ir_kid(k, x, i), assigned, counter, hoist, n);
+}
+
+/* The loads of a loop body without jumps (`body`) to do once before the
+ * loop, from its statements outside ifs (an if's test is one). */
+static int loop_hoist(const NgIrKernel *k, NgIrRef body, const uint8_t *assigned, int counter, NgIrRef *hoist)
+{
+    int n = 0;
+    const NgIrNode *b = ng_ir_node(k, body);
+    int nst = b->kind == NG_IR_BLOCK ? b->nkids : 1;
+    for (int i = 0; i < nst; i++) {
+        NgIrRef st = b->kind == NG_IR_BLOCK ? ng_ir_kid(k, body, i) : body;
+        int kind = ng_ir_node(k, st)->kind;
+        if (kind == NG_IR_LET || kind == NG_IR_ASSIGN || kind == NG_IR_IF)
+            hoistable(k, ng_ir_kid(k, st, 0), assigned, counter, hoist, &n);
+    }
+    return n;
+}
+
 /* WHILE r of a jammed body, or a FOR that breaks or continues (vec_for_ok),
  * in vector lanes: the lanes' variables it uses packed into vectors ng_w<n>
  * (a FOR's own from its start, with its end ng_vhi<n>), the loop run while
@@ -1857,7 +1911,10 @@ static void vstmt(Emitter *e, NgIrRef r, const char *m, int depth)
  * test failed keeps its values (the test reads none that are set unmasked),
  * so its test keeps failing: the mask of a step is the test's alone (and the
  * lanes' that have not broken out, ng_vlive). A FOR's counter steps in the
- * lanes that began the step (ng_vgo) and did not break. */
+ * lanes that began the step (ng_vgo) and did not break. In a loop without
+ * jumps, the loads every step does of the same element are done once,
+ * before it, in the lanes that take a first step (ng_vfirst: the others
+ * never load). */
 static void vec_loop(Emitter *e, NgIrRef r, int depth)
 {
     const NgIrKernel *k = e->k;
@@ -1895,6 +1952,27 @@ static void vec_loop(Emitter *e, NgIrRef r, int depth)
     }
     bool breaks = holds(k, body, NG_IR_BREAK);
     e->vjumps = breaks || holds(k, body, NG_IR_CONTINUE);
+    NgIrRef hoist[NG_VEC_HOIST];
+    int nh = e->vjumps || body == NG_IR_NONE ? 0 : loop_hoist(k, body, assigned, is_for ? n->a : -1, hoist);
+    if (nh) {
+        indent(e, depth + 1);
+        cat(e, "const ng_vi64 ng_vfirst = ");
+        if (is_for)
+            catf(e, "(ng_w%d %s ng_vhi%d)", n->a, by > 0 ? "<" : ">", n->a);
+        else
+            vmask(e, ng_ir_kid(k, r, 0));
+        cat(e, ";\n");
+        e->vmask = "ng_vfirst";
+        for (int i = 0; i < nh; i++) {
+            indent(e, depth + 1);
+            catf(e, "const %s ng_h%d = ", vec_type((NgDType)ng_ir_node(k, hoist[i])->dtype), hoist[i]);
+            vload(e, hoist[i]);
+            cat(e, ";\n");
+        }
+        e->vmask = NULL;
+        e->vhoist = hoist;
+        e->nvhoist = nh;
+    }
     char m[32];
     snprintf(m, sizeof m, e->vjumps ? "ng_vstep" : "ng_vm%d", depth + 2);
     if (breaks) {
@@ -1926,6 +2004,8 @@ static void vec_loop(Emitter *e, NgIrRef r, int depth)
     }
     vstmt(e, body, m, depth + 2);
     e->vjumps = false;
+    e->vhoist = NULL;
+    e->nvhoist = 0;
     if (is_for) {
         indent(e, depth + 2);
         catf(e, "ng_w%d = ng_vsel_i64(ng_vgo%s, (ng_vi64)((ng_vu64)ng_w%d + (ng_vu64)NG_SPLAT(ng_vi64, %lldLL)), "
@@ -2928,7 +3008,7 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
         if (!t->type_names[k->params[p].dtype])
             return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported on target %s",
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
-    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL, false};
+    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL, false, NULL, 0};
     cat(&e, t->prologue);
     if (t->lanes_prologue && k->lanes) /* (a loop may run in vector lanes) */
         cat(&e, t->lanes_prologue);

@@ -389,6 +389,25 @@ def either(x, y, out):
         out[i] = s
 
 
+def far_guarded(x, out, stride):
+    for i in range(out.shape[0]):
+        k = 0
+        s = 0.0
+        while k < 3:
+            s = s + (x[i * stride] if i * stride < x.shape[0] else 0.5)
+            if i * stride + 1 < x.shape[0] and x[i * stride + 1] > 0:
+                s = s * 2.0
+            k += 1
+        out[i] = s
+
+
+def test_guarded_loads_are_not_done_ahead():
+    # x[i * stride] for i > 0 is gigabytes past the end: a lane may load it only
+    # if its own guard holds (loads done once before the loop are unguarded)
+    x = np.array([1.5, 2.0, -1.0])
+    jit_same(far_guarded, x, np.zeros(16), 10**9)
+
+
 def test_loads_under_or_and_else():
     rng = np.random.default_rng(4)
     x, y = rng.standard_normal(30), rng.standard_normal(30)
