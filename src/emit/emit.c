@@ -1399,19 +1399,6 @@ static bool vec_dtype(NgDType t)
 /* True for a 4-byte dtype: its comparisons' masks are widened (NG_VM). */
 static bool vec_narrow(NgDType t) { return t == NG_INT32 || t == NG_UINT32 || t == NG_FLOAT32; }
 
-/* Suffix of the lanes prologue's helpers for dtype t (bools: masks, i64). */
-static const char *vec_sfx(NgDType t)
-{
-    switch (t) {
-    case NG_FLOAT64: return "f64";
-    case NG_UINT64: return "u64";
-    case NG_FLOAT32: return "f32";
-    case NG_INT32: return "i32";
-    case NG_UINT32: return "u32";
-    default: return "i64";
-    }
-}
-
 /* Vector type of dtype t's values (bools: masks, ng_vi64). */
 static const char *vec_type(NgDType t)
 {
@@ -1424,6 +1411,9 @@ static const char *vec_type(NgDType t)
     default: return "ng_vi64";
     }
 }
+
+/* Suffix of the lanes prologue's helpers for dtype t: ng_vsel_f64 (the type's name after ng_v). */
+static const char *vec_sfx(NgDType t) { return vec_type(t) + 4; }
 
 /* True if expression x can be computed in vector lanes, for any values. */
 static bool vec_expr_ok(const NgIrKernel *k, NgIrRef x)
@@ -1517,6 +1507,17 @@ static bool vec_stmt_ok(const NgIrKernel *k, NgIrRef r)
     }
 }
 
+/* The variables loop body `body` assigns or declares ([0, nvars)) and those
+ * it declares ([nvars, 2 nvars)), from assigned_vars; NULL without memory. */
+static uint8_t *body_vars(const NgIrKernel *k, NgIrRef body)
+{
+    size_t nv = k->nvars ? (size_t)k->nvars : 1;
+    uint8_t *vars = ng_calloc(2, nv);
+    if (vars)
+        assigned_vars(k, body, vars, vars + nv);
+    return vars;
+}
+
 /* True if WHILE r can run in vector lanes. Its test reads none of the
  * variables its body declares, and no array: a loop that stops at an
  * element (a scan to the first larger one) runs as long as the data says,
@@ -1527,13 +1528,9 @@ static bool vec_while_ok(const NgIrKernel *k, NgIrRef r)
     NgIrRef test = ng_ir_kid(k, r, 0), body = ng_ir_kid(k, r, 1);
     if (!vec_expr_ok(k, test) || has_load(k, test) || !vec_stmt_ok(k, body))
         return false;
-    size_t nv = k->nvars ? (size_t)k->nvars : 1;
-    uint8_t *assigned = ng_calloc(2, nv), *declared = assigned ? assigned + nv : NULL;
-    if (!assigned)
-        return false;
-    assigned_vars(k, body, assigned, declared);
-    bool ok = !reads(k, test, -1, declared);
-    ng_free(assigned);
+    uint8_t *vars = body_vars(k, body);
+    bool ok = vars && !reads(k, test, -1, vars + (k->nvars ? k->nvars : 1));
+    ng_free(vars);
     return ok;
 }
 
@@ -1551,13 +1548,9 @@ static bool vec_for_ok(const NgIrKernel *k, NgIrRef r)
     NgIrRef body = ng_ir_kid(k, r, 3);
     if (!vec_stmt_ok(k, body))
         return false;
-    size_t nv = k->nvars ? (size_t)k->nvars : 1;
-    uint8_t *assigned = ng_calloc(2, nv), *declared = assigned ? assigned + nv : NULL;
-    if (!assigned)
-        return false;
-    assigned_vars(k, body, assigned, declared);
-    bool ok = !assigned[n->a];
-    ng_free(assigned);
+    uint8_t *vars = body_vars(k, body);
+    bool ok = vars && !vars[n->a];
+    ng_free(vars);
     return ok;
 }
 
@@ -1860,16 +1853,15 @@ enum { NG_VEC_HOIST = 16 };
 
 /* Adds to hoist[] (*n of NG_VEC_HOIST) the loads expression x does in every
  * step whose element is the same in every step (its index reads no variable
- * the loop sets: not in assigned[], not its counter): not those on the right
- * of an `and`/`or` or in a branch of a conditional expression, which a step
- * may skip. */
-static void hoistable(const NgIrKernel *k, NgIrRef x, const uint8_t *assigned, int counter, NgIrRef *hoist, int *n)
+ * the loop sets, in assigned[]): not those on the right of an `and`/`or` or
+ * in a branch of a conditional expression, which a step may skip. */
+static void hoistable(const NgIrKernel *k, NgIrRef x, const uint8_t *assigned, NgIrRef *hoist, int *n)
 {
     const NgIrNode *nd = ng_ir_node(k, x);
     if (nd->kind == NG_IR_LOAD) {
         for (int i = 0; i < nd->nkids; i++) {
             NgIrRef ix = ng_ir_kid(k, x, i);
-            if (has_load(k, ix) || reads(k, ix, -1, assigned) || (counter >= 0 && reads(k, ix, counter, NULL)))
+            if (has_load(k, ix) || reads(k, ix, -1, assigned))
                 return;
         }
         for (int i = 0; i < *n; i++)
@@ -1882,12 +1874,12 @@ static void hoistable(const NgIrKernel *k, NgIrRef x, const uint8_t *assigned, i
     bool guarded = (nd->kind == NG_IR_BINARY && (nd->op == NG_OP_LOGAND || nd->op == NG_OP_LOGOR)) ||
                    nd->kind == NG_IR_SELECT;
     for (int i = 0; i < (guarded ? 1 : nd->nkids); i++)
-        hoistable(k, ng_ir_kid(k, x, i), assigned, counter, hoist, n);
+        hoistable(k, ng_ir_kid(k, x, i), assigned, hoist, n);
 }
 
-/* The loads of a loop body without jumps (`body`) to do once before the
- * loop, from its statements outside ifs (an if's test is one). */
-static int loop_hoist(const NgIrKernel *k, NgIrRef body, const uint8_t *assigned, int counter, NgIrRef *hoist)
+/* The loads of a while loop's body without jumps (`body`) to do once before
+ * the loop, from its statements outside ifs (an if's test is one). */
+static int loop_hoist(const NgIrKernel *k, NgIrRef body, const uint8_t *assigned, NgIrRef *hoist)
 {
     int n = 0;
     const NgIrNode *b = ng_ir_node(k, body);
@@ -1896,7 +1888,7 @@ static int loop_hoist(const NgIrKernel *k, NgIrRef body, const uint8_t *assigned
         NgIrRef st = b->kind == NG_IR_BLOCK ? ng_ir_kid(k, body, i) : body;
         int kind = ng_ir_node(k, st)->kind;
         if (kind == NG_IR_LET || kind == NG_IR_ASSIGN || kind == NG_IR_IF)
-            hoistable(k, ng_ir_kid(k, st, 0), assigned, counter, hoist, &n);
+            hoistable(k, ng_ir_kid(k, st, 0), assigned, hoist, &n);
     }
     return n;
 }
@@ -1921,13 +1913,11 @@ static void vec_loop(Emitter *e, NgIrRef r, int depth)
     const NgIrNode *n = ng_ir_node(k, r);
     bool is_for = n->kind == NG_IR_FOR;
     NgIrRef body = ng_ir_kid(k, r, is_for ? 3 : 1);
-    size_t nv = k->nvars ? (size_t)k->nvars : 1;
-    uint8_t *assigned = ng_calloc(2, nv), *declared = assigned ? assigned + nv : NULL;
+    uint8_t *assigned = body_vars(k, body), *declared = assigned ? assigned + (k->nvars ? k->nvars : 1) : NULL;
     if (!assigned) {
         e->st = ng_error_set(NG_ERR_NOMEM, "out of memory emitting a loop in vector lanes");
         return;
     }
-    assigned_vars(k, body, assigned, declared);
     indent(e, depth);
     cat(e, "{\n");
     for (int x = 0; x < k->nvars; x++) {
@@ -1953,14 +1943,12 @@ static void vec_loop(Emitter *e, NgIrRef r, int depth)
     bool breaks = holds(k, body, NG_IR_BREAK);
     e->vjumps = breaks || holds(k, body, NG_IR_CONTINUE);
     NgIrRef hoist[NG_VEC_HOIST];
-    int nh = e->vjumps || body == NG_IR_NONE ? 0 : loop_hoist(k, body, assigned, is_for ? n->a : -1, hoist);
+    /* (a FOR here always jumps) */
+    int nh = e->vjumps || body == NG_IR_NONE ? 0 : loop_hoist(k, body, assigned, hoist);
     if (nh) {
         indent(e, depth + 1);
         cat(e, "const ng_vi64 ng_vfirst = ");
-        if (is_for)
-            catf(e, "(ng_w%d %s ng_vhi%d)", n->a, by > 0 ? "<" : ">", n->a);
-        else
-            vmask(e, ng_ir_kid(k, r, 0));
+        vmask(e, ng_ir_kid(k, r, 0));
         cat(e, ";\n");
         e->vmask = "ng_vfirst";
         for (int i = 0; i < nh; i++) {
@@ -2109,11 +2097,10 @@ static bool holds_chain(const NgIrKernel *k, NgIrRef r, bool in_loop)
         return true;
     if (n->kind == NG_IR_ASSIGN)
         return in_loop && reads(k, ng_ir_kid(k, r, 0), n->a, NULL);
-    if (n->kind != NG_IR_BLOCK && n->kind != NG_IR_IF && n->kind != NG_IR_FOR && n->kind != NG_IR_WHILE)
+    if (n->kind != NG_IR_BLOCK && n->kind != NG_IR_IF && n->kind != NG_IR_FOR)
         return false;
-    int first = n->kind == NG_IR_BLOCK ? 0 : n->kind == NG_IR_FOR ? 3 : 1;
-    for (int i = first; i < n->nkids; i++)
-        if (holds_chain(k, ng_ir_kid(k, r, i), in_loop || n->kind == NG_IR_FOR || n->kind == NG_IR_WHILE))
+    for (int i = n->kind == NG_IR_BLOCK ? 0 : n->kind == NG_IR_IF ? 1 : 3; i < n->nkids; i++)
+        if (holds_chain(k, ng_ir_kid(k, r, i), in_loop || n->kind == NG_IR_FOR))
             return true;
     return false;
 }

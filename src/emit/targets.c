@@ -101,8 +101,9 @@ NG_HALF_PROLOGUE
 "typedef double ng_vf64 __attribute__((vector_size(64)));\n" \
 "typedef int8_t ng_vm8 __attribute__((vector_size(8)));\n" \
 "#define NG_SPLAT(T, x) ((T){x, x, x, x, x, x, x, x})\n" \
-"NG_FN int ng_vany(ng_vi64 m) { ng_vm8 b = __builtin_convertvector(m, ng_vm8); uint64_t a; __builtin_memcpy(&a, &b, 8); return a != 0; }\n" \
-"NG_FN int ng_vlanes(ng_vi64 m) { ng_vm8 b = __builtin_convertvector(m, ng_vm8); uint64_t a; __builtin_memcpy(&a, &b, 8); return __builtin_popcountll(a) >> 3; }\n" \
+"NG_FN uint64_t ng_vbits(ng_vi64 m) { ng_vm8 b = __builtin_convertvector(m, ng_vm8); uint64_t a; __builtin_memcpy(&a, &b, 8); return a; }\n" \
+"NG_FN int ng_vany(ng_vi64 m) { return ng_vbits(m) != 0; }\n" \
+"NG_FN int ng_vlanes(ng_vi64 m) { return __builtin_popcountll(ng_vbits(m)) >> 3; }\n" \
 "NG_FN ng_vi64 ng_vsel_i64(ng_vi64 m, ng_vi64 a, ng_vi64 b) { return (m & a) | (~m & b); }\n" \
 "NG_FN ng_vu64 ng_vsel_u64(ng_vi64 m, ng_vu64 a, ng_vu64 b) { return (ng_vu64)ng_vsel_i64(m, (ng_vi64)a, (ng_vi64)b); }\n" \
 "NG_FN ng_vf64 ng_vsel_f64(ng_vi64 m, ng_vf64 a, ng_vf64 b) { return (ng_vf64)ng_vsel_i64(m, (ng_vi64)a, (ng_vi64)b); }\n" \
