@@ -286,6 +286,7 @@ class JitFunction:
                 "asserted": loop["asserted"],
                 "collapsed": loop["collapsed"],
                 "search": loop["search"],
+                "peel": loop["peel"],
                 "reason": reason,
                 "ran": ran or "not reached yet",
             })
@@ -298,7 +299,8 @@ class JitFunction:
             text = lines[r["line"] - first].strip() if 0 <= r["line"] - first < len(lines) else ""
             red = " reduce(%s)" % ", ".join("%s:%s" % (op, name) for name, op in r["reductions"]) \
                 if r["reductions"] else ""
-            extra = (" atomic" if r["atomic"] else "") + (" (asserted by prange)" if r["asserted"] else "")
+            extra = (" atomic" if r["atomic"] else "") + (" (asserted by prange)" if r["asserted"] else "") \
+                + (" around %s" % r["peel"] if r["peel"] and r["kind"] == "parallel" else "")
             why = (": " + r["reason"]) if r["reason"] and r["kind"] != "parallel" else ""
             print("line %d: %s%s%s%s\n    %s" % (r["line"], r["kind"], red, extra, why, text))
 

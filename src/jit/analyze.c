@@ -54,6 +54,7 @@ typedef struct LoopData {
     bool python;          /* not compilable */
     bool ok;              /* may run parallel on its own: independent, or asserted */
     int64_t step;         /* range step when a literal, else 0 */
+    const char *peel_why; /* peel: the first conflict the peeled iteration resolves */
 } LoopData;
 
 /* One subscript use of an array the loop writes, or a use of the whole array. */
@@ -1993,6 +1994,69 @@ static bool independent(Ctx *c, const Access *w, const Access *r, bool *has_dist
     return false;
 }
 
+/* The one iteration v0 of a range loop whose accesses alone meet those of
+ * other iterations (NgJitLoopInfo.peel): v0 = P, a polynomial in names the
+ * loop does not assign, found where one access's index on some axis is
+ * v + off (off >= 0) and the other's an invariant expression `at` with
+ * P = at - off: there they meet only when the first access is iteration
+ * v0's. */
+typedef struct Peel {
+    bool found;
+    Poly p;               /* at - off */
+    const NgJitExpr *at;  /* the invariant index (its first occurrence) */
+    int64_t off;
+    int root, axis;       /* the array and axis `at` indexes (negative values wrap there) */
+    const char *why;      /* the first conflict it resolves, in words */
+} Peel;
+
+/* True when e's polynomial is v + off with off >= 0 (*off). */
+static bool counter_plus(Ctx *c, const Poly *e, int64_t *off)
+{
+    if (e->n != 1 || e->t[0].k != 1 || e->t[0].b >= 0 || cls(c, e->t[0].a) != CLS_IND || e->c < 0)
+        return false;
+    *off = e->c;
+    return true;
+}
+
+/* True when every atom of e is a name the loop does not change. */
+static bool names_only(Ctx *c, const Poly *e)
+{
+    for (int i = 0; i < e->n; i++)
+        for (int k = 0; k < 2; k++) {
+            int a = k ? e->t[i].b : e->t[i].a;
+            if (a >= 0 && (cls(c, a) != CLS_INV || c->atoms[a].name_id < 0))
+                return false;
+        }
+    return true;
+}
+
+/* True when accesses w and r (not independent) meet only when one of them
+ * is iteration pk->p's, on the same array axis as the pairs before
+ * (which set *pk when it was not yet found). */
+static bool peel_pair(Ctx *c, const Access *w, const Access *r, Peel *pk)
+{
+    int n = w->npos < r->npos ? w->npos : r->npos;
+    for (int pos = 0; pos < n; pos++)
+        for (int side = 0; side < 2; side++) {
+            const NgJitExpr *ve = side ? r->pos[pos] : w->pos[pos], *ie = side ? w->pos[pos] : r->pos[pos];
+            Poly v, at;
+            int64_t off;
+            if (!ve || !ie)
+                continue;
+            poly_of(c, ve, &v);
+            poly_of(c, ie, &at);
+            if (!counter_plus(c, &v, &off) || !names_only(c, &at) || __builtin_sub_overflow(at.c, off, &at.c))
+                continue;
+            if (!pk->found) {
+                *pk = (Peel){true, at, ie, off, w->root, pos, NULL};
+                return true;
+            }
+            if (pk->root == w->root && pk->axis == pos && poly_equal(&pk->p, &at))
+                return true;
+        }
+    return false;
+}
+
 /* Why accesses w and r make the loop sequential, in words. */
 static const char *conflict_reason(Ctx *c, const Access *w, const Access *r, bool hd, int64_t d)
 {
@@ -2286,8 +2350,10 @@ static const char *analyze_scalars(Ctx *c, int li)
     return why;
 }
 
-/* The arrays loop li writes: the dependence test over every pair of accesses. */
-static const char *analyze_arrays(Ctx *c, int li)
+/* The arrays loop li writes: the dependence test over every pair of accesses.
+ * Conflicts that all meet in one iteration (peel_pair) are left in *pk,
+ * the first one's reason in pk->why, and NULL returned. */
+static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
 {
     NgJitLoopInfo *L = &c->res->items[li];
     LoopData *d = &c->ld[li];
@@ -2335,6 +2401,11 @@ static const char *analyze_arrays(Ctx *c, int li)
             if (only && loads.n == updates) {
                 set_add(atomic, w->root);
                 break;
+            }
+            if (peel_pair(c, w, r, pk)) {
+                if (!pk->why)
+                    pk->why = conflict_reason(c, w, r, hd, dist);
+                continue;
             }
             return conflict_reason(c, w, r, hd, dist);
         }
@@ -2406,6 +2477,34 @@ static bool search_shape(Ctx *c, int li)
     return true;
 }
 
+/* Whether loop li can run around the iteration pk found (NgJitLoopInfo.peel):
+ * not asserted (then nothing is peeled), no reductions, a literal step > 0
+ * and a constant start >= 0 (the counter's indices never wrap). Sets the
+ * loop's peel fields when it can. */
+static bool peel_ok(Ctx *c, int li, const Peel *pk)
+{
+    NgJitLoopInfo *L = &c->res->items[li];
+    const NgJitExpr *it = L->stmt->test;
+    if (L->asserted || L->nreductions || c->ld[li].step <= 0)
+        return false;
+    if (it->nitems > 1) {
+        Poly start;
+        poly_of(c, it->items[0], &start);
+        if (start.n || start.c < 0)
+            return false;
+    }
+    L->peel = true;
+    L->peel_at = pk->at;
+    L->peel_off = pk->off;
+    L->peel_array = pk->root;
+    L->peel_axis = pk->axis;
+    const char *at = text(c, pk->at);
+    if (pk->off)
+        at = fmt(c, pk->at->kind == NG_JIT_E_NAME ? "%s - %lld" : "(%s) - %lld", at, (long long)pk->off);
+    L->peel_text = fmt(c, "%s = %s", name_of(c, L->var_id), at);
+    return true;
+}
+
 static void analyze_loop(Ctx *c, int li)
 {
     NgJitLoopInfo *L = &c->res->items[li];
@@ -2458,11 +2557,17 @@ static void analyze_loop(Ctx *c, int li)
     else if (set_has(d->live_out, L->var_id))
         why = fmt(c, "its loop variable %s is read after the loop", name_of(c, L->var_id));
     const char *scal = analyze_scalars(c, li);
-    const char *arr = analyze_arrays(c, li);
+    Peel pk = {0};
+    const char *arr = analyze_arrays(c, li, &pk);
+    if (!arr && pk.found && !peel_ok(c, li, &pk))
+        arr = pk.why;
+    d->peel_why = pk.why;
     assumed_scalars(c, li);
     L->reason = why ? why : scal ? scal : arr;
-    L->independent = L->reason == NULL;
-    d->ok = L->independent || L->asserted;
+    L->independent = L->reason == NULL && !L->peel;
+    d->ok = L->reason == NULL || L->asserted;
+    if (L->reason)
+        L->peel = false;
 }
 
 /* ---- pass 4: verdicts, outermost loops first ---- */
@@ -2503,14 +2608,21 @@ static void decide(Ctx *c)
         if (d->python) {
             L->kind = NG_JIT_LOOP_PYTHON;
         } else if (outer >= 0) {
-            if (outer == L->parent && d->ok && collapsible(c, outer, li)) {
+            if (outer == L->parent && d->ok && !L->peel && !items[outer].peel && collapsible(c, outer, li)) {
                 L->kind = NG_JIT_LOOP_PARALLEL;
                 L->collapsed = true;
             } else {
                 L->kind = NG_JIT_LOOP_SEQUENTIAL;
                 if (!L->reason)
-                    L->reason = fmt(c, "runs in one thread of the parallel loop at line %d", items[outer].line);
+                    L->reason = L->peel ? fmt(c, "runs in one thread of the parallel loop at line %d, in three parts "
+                                                 "around %s", items[outer].line, L->peel_text)
+                                        : fmt(c, "runs in one thread of the parallel loop at line %d", items[outer].line);
             }
+        } else if (L->peel && L->depth > 0 && count_loops(L->stmt->body) == 0) {
+            /* a launch per outer iteration would do too little work: in order, in three parts */
+            L->kind = NG_JIT_LOOP_SEQUENTIAL;
+            L->reason = fmt(c, "%s; in order, in three parts around %s (a launch per iteration of the loops around "
+                               "it would do too little work)", d->peel_why, L->peel_text);
         } else {
             L->kind = d->ok ? NG_JIT_LOOP_PARALLEL : NG_JIT_LOOP_SEQUENTIAL;
         }
@@ -2651,6 +2763,8 @@ void ng_jit_loops_print(const NgJitLoops *loops, NgStr *out)
             ng_str_cat(out, " host");
         if (L->search)
             ng_str_cat(out, " search");
+        if (L->peel && L->kind == NG_JIT_LOOP_PARALLEL)
+            ng_str_catf(out, " around %s", L->peel_text);
         for (int k = 0; k < L->nscalars; k++)
             ng_str_catf(out, " scalar(%s)", L->scalars[k]);
         if (L->reason)

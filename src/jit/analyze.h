@@ -86,6 +86,22 @@ typedef struct NgJitLoopInfo {
                                   runs in order from there (from its last iteration when
                                   none holds), so that iteration breaks at once */
     int64_t search_step;       /* search: the range's literal step */
+    bool peel;                 /* a range loop (literal step > 0, constant start >= 0, no
+                                  reductions) whose iterations are independent but for one,
+                                  v0 = peel_at - peel_off, whose accesses meet the other
+                                  iterations' (`for i: ... D[i, j] ... D[k, j]`: iteration
+                                  i = k writes the row all of them read): PARALLEL, the
+                                  iterations before v0 run at once, then v0, then those after
+                                  it (three launches); a loop run in order (inside a
+                                  parallel one, or innermost in a sequential nest) is split
+                                  in the same three parts, in order, so that in each part the
+                                  elements at peel_at stay as they are (the C compiler then
+                                  vectorises it). Never collapsed, nor collapses a loop. */
+    const NgJitExpr *peel_at;  /* peel: an invariant index, of names and integers only */
+    int64_t peel_off;          /* peel: >= 0 */
+    int peel_array;            /* peel: the name_id of the array, and the axis, peel_at */
+    int peel_axis;             /*   indexes (where a negative value wraps) */
+    const char *peel_text;     /* peel: "i = k", as the report says it */
     bool ranked_last;          /* the ranked reductions' test is `>=` or `<=`: among equal
                                   keys the last iteration wins */
     bool atomic;               /* some array is updated with atomic read-modify-writes */

@@ -125,6 +125,7 @@ typedef struct Lower {
     /* plan->search */
     int search_param;    /* 1: the NG_JIT_FOUND cell; 2: the NG_JIT_START scalar */
     int trips_param, from_param, to_param; /* 1: the NG_JIT_TRIPS cell, NG_JIT_FROM, NG_JIT_TO */
+    int phase_param;     /* plan->peel: the NG_JIT_PHASE scalar */
     int found_var;       /* 1: the loop variable of the first iteration found so far */
     /* a ranked reduction (plan->reductions[].ranked) */
     int rank_param, lock_param; /* the NG_JIT_RANK and NG_JIT_LOCK cells, -1 without */
@@ -2415,6 +2416,69 @@ static NgIrRef trip_count(Lower *L, Val start, Val stop, Val step)
     return ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, n, ng_ir_const_i(k, NG_INT64, 0));
 }
 
+/* The analysis of loop s when it runs around one iteration (NgJitLoopInfo.peel). */
+static const NgJitLoopInfo *peeled(Lower *L, const NgJitStmt *s)
+{
+    const NgJitLoops *loops = L->plan->loops;
+    for (int i = 0; loops && i < loops->n; i++)
+        if (loops->items[i].stmt == s)
+            return loops->items[i].peel ? &loops->items[i] : NULL;
+    return NULL;
+}
+
+/* The trips [*before, *after) of range(first, ..., st) (n trips, st > 0)
+ * whose only iteration is the peeled one of p (NgJitLoopInfo.peel): v0 =
+ * peel_at (wrapped on its array's axis when negative) - peel_off, when v0
+ * is one of the iterations; else *after == *before, the number of them
+ * below v0. False when peel_at is not an integer, or (`wrap` false) may be
+ * negative. Everything pinned in `out`. */
+static bool peel_trips(Lower *L, const NgJitLoopInfo *p, NgIrRef first, NgIrRef n, int64_t st, bool wrap,
+                       Stmts *out, NgIrRef *before, NgIrRef *after)
+{
+    NgIrKernel *k = L->k;
+    Val at = expr(L, p->peel_at);
+    if (at.r == NG_IR_NONE || !(ng_dtype_is_int(at.dt) || at.dt == NG_BOOL))
+        return false;
+    NgIrRef v = as(L, at, NG_INT64);
+    if (!at.nonneg && kind_of(at.dt) != NG_KIND_UINT) {
+        Sym *a = &L->syms[p->peel_array];
+        if (!wrap || a->kind != SYM_ARRAY || a->param < 0 || p->peel_axis >= a->given->ndim)
+            return false;
+        NgIrRef len = ng_ir_shape(k, a->param, p->peel_axis);
+        v = ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, v, ng_ir_const_i(k, NG_INT64, 0)),
+                         ng_ir_binary(k, NG_OP_ADD, NG_INT64, v, len), v);
+    }
+    NgIrRef one = ng_ir_const_i(k, NG_INT64, 1), zero = ng_ir_const_i(k, NG_INT64, 0), by = ng_ir_const_i(k, NG_INT64, st);
+    /* d = max(v0, first - 1) - first >= -1 (no overflow; -1: v0 before the first iteration);
+     * before = min(ceil(max(d, 0) / st), n); v0 is an iteration when d >= 0, d % st == 0 and before < n */
+    NgIrRef v0 = ng_ir_binary(k, NG_OP_SUB, NG_INT64, v, ng_ir_const_i(k, NG_INT64, p->peel_off));
+    NgIrRef d = ng_ir_binary(k, NG_OP_SUB, NG_INT64,
+                             ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, v0, ng_ir_binary(k, NG_OP_SUB, NG_INT64, first, one)),
+                             first);
+    Val dv = pin(L, mkval(d, NG_INT64, true, false), out);
+    NgIrRef d0 = ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, dv.r, zero);
+    NgIrRef up = ng_ir_unary(k, NG_OP_NEG, NG_INT64,
+                             ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, ng_ir_unary(k, NG_OP_NEG, NG_INT64, d0), by));
+    Val b = pin(L, mkval(ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, up, n), NG_INT64, true, true), out);
+    NgIrRef hit = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_LT, NG_BOOL, b.r, n),
+                               ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_GE, NG_BOOL, dv.r, zero),
+                                            ng_ir_binary(k, NG_OP_EQ, NG_BOOL,
+                                                         ng_ir_binary(k, NG_OP_MOD, NG_INT64, dv.r, by), zero)));
+    Val a = pin(L, mkval(ng_ir_binary(k, NG_OP_ADD, NG_INT64, b.r, ng_ir_cast(k, NG_INT64, hit)), NG_INT64, true, true),
+                out);
+    *before = b.r;
+    *after = a.r;
+    return L->st == NG_OK;
+}
+
+/* phase 0, 1, 2 (a scalar) of x: a, b or c. */
+static NgIrRef by_phase(Lower *L, NgIrRef phase, NgIrRef a, NgIrRef b, NgIrRef c)
+{
+    NgIrKernel *k = L->k;
+    return ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, phase, ng_ir_const_i(k, NG_INT64, 0)), a,
+                        ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, phase, ng_ir_const_i(k, NG_INT64, 1)), b, c));
+}
+
 /* A for-range loop: the FOR node, with its bounds pinned in `out` first.
  * `prologue` (may be NULL) goes at the top of each iteration, before the
  * loop variable is set; *loop_ref (may be NULL) gets the FOR; `outer` for
@@ -2460,13 +2524,39 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         start = pin(L, start, out);
     }
     NgIrRef search_stop = stop.r;
-    if (search == 1) { /* iterations [from, to) of the range, and its trip count in a cell */
+    const NgJitLoopInfo *peel = known && const_step && st > 0 ? peeled(L, s) : NULL;
+    bool phases = outer && L->plan->peel;
+    if (phases && !peel) {
+        fail(L, s->span.line, NG_ERR_INTERNAL, "a loop run around one iteration needs a literal step > 0");
+        return NG_IR_NONE;
+    }
+    NgIrRef split_n = NG_IR_NONE, before = NG_IR_NONE, after = NG_IR_NONE; /* a loop in order, in three parts */
+    if (peel && !phases) {
+        split_n = pin(L, mkval(trip_count(L, start, stop, step), NG_INT64, true, true), out).r;
+        if (!peel_trips(L, peel, start.r, split_n, st, true, out, &before, &after))
+            split_n = NG_IR_NONE;
+        if (L->st != NG_OK)
+            return NG_IR_NONE;
+    }
+    if (search == 1 || phases) { /* iterations [from, to) of the range (a search: its trip count in a cell) */
         NgIrKernel *k = L->k;
         Val n = pin(L, mkval(trip_count(L, start, stop, step), NG_INT64, true, true), out);
-        NgIrRef none[1] = {0};
-        push(L, out, ng_ir_store(k, L->trips_param, 0, none, n.r));
-        NgIrRef lo = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, ng_ir_scalar(k, L->from_param), n.r);
-        NgIrRef hi = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, ng_ir_scalar(k, L->to_param), n.r);
+        NgIrRef lo, hi;
+        if (phases) { /* [0, before), [before, after), [after, n) by NG_JIT_PHASE */
+            if (!peel_trips(L, peel, start.r, n.r, st, true, out, &before, &after)) {
+                if (L->st == NG_OK)
+                    fail(L, s->span.line, NG_ERR_UNSUPPORTED, "an index that is not an integer of a free array");
+                return NG_IR_NONE;
+            }
+            NgIrRef ph = ng_ir_scalar(k, L->phase_param);
+            lo = by_phase(L, ph, ng_ir_const_i(k, NG_INT64, 0), before, after);
+            hi = by_phase(L, ph, before, after, n.r);
+        } else {
+            NgIrRef none[1] = {0};
+            push(L, out, ng_ir_store(k, L->trips_param, 0, none, n.r));
+            lo = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, ng_ir_scalar(k, L->from_param), n.r);
+            hi = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, ng_ir_scalar(k, L->to_param), n.r);
+        }
         search_stop = pin(L, mkval(ng_ir_binary(k, NG_OP_ADD, NG_INT64, start.r, ng_ir_binary(k, NG_OP_MUL, NG_INT64, hi, step.r)),
                                    NG_INT64, true, false), out).r;
         start.r = ng_ir_binary(k, NG_OP_ADD, NG_INT64, start.r, ng_ir_binary(k, NG_OP_MUL, NG_INT64, lo, step.r));
@@ -2525,7 +2615,21 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         return NG_IR_NONE;
     if (b == NG_IR_NONE)
         b = ng_ir_block(L->k, 0, NULL);
-    NgIrRef r = ng_ir_for(L->k, counter, first, last, by, b, flags);
+    NgIrRef r;
+    if (split_n != NG_IR_NONE) {
+        /* for part in 0, 1, 2: for c in [first, v0), [v0, v0 + 1) when v0 is an iteration, the rest */
+        NgIrKernel *k = L->k;
+        int part = ng_ir_var(k, NG_INT64);
+        NgIrRef pr = ng_ir_varref(k, part);
+        NgIrRef at_before = ng_ir_binary(k, NG_OP_ADD, NG_INT64, first, ng_ir_binary(k, NG_OP_MUL, NG_INT64, before, by));
+        NgIrRef at_after = ng_ir_binary(k, NG_OP_ADD, NG_INT64, first, ng_ir_binary(k, NG_OP_MUL, NG_INT64, after, by));
+        NgIrRef in = ng_ir_for(k, counter, by_phase(L, pr, first, at_before, at_after),
+                               by_phase(L, pr, at_before, at_after, last), by, b, flags);
+        r = ng_ir_for(k, part, ng_ir_const_i(k, NG_INT64, 0), ng_ir_const_i(k, NG_INT64, 3),
+                      ng_ir_const_i(k, NG_INT64, 1), ng_ir_block(k, 1, &in), 0);
+    } else {
+        r = ng_ir_for(L->k, counter, first, last, by, b, flags);
+    }
     if (loop_ref)
         *loop_ref = r;
     return r;
@@ -2997,6 +3101,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->trips_param = plan->search == 1 ? ng_ir_param_array(k, NG_INT64, 0, true, true) : -1;
     L->from_param = plan->search == 1 ? ng_ir_param_scalar(k, NG_INT64) : -1;
     L->to_param = plan->search == 1 ? ng_ir_param_scalar(k, NG_INT64) : -1;
+    L->phase_param = plan->peel ? ng_ir_param_scalar(k, NG_INT64) : -1;
     bool ranked = false;
     for (int r = 0; plan->parallel && r < plan->nreductions; r++)
         ranked = ranked || plan->reductions[r].ranked;
@@ -3122,6 +3227,8 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     }
     else if (L->plan->search == 2)
         info->args[info->nargs++] = (NgJitArg){NG_JIT_START, NG_JIT_ARG_SCALAR, NG_INT64, 0, false, false, true, NG_NOPS};
+    if (L->plan->peel)
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_PHASE, NG_JIT_ARG_SCALAR, NG_INT64, 0, false, false, true, NG_NOPS};
     if (L->rank_param >= 0) {
         info->args[info->nargs++] = (NgJitArg){NG_JIT_RANK, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS};
         info->args[info->nargs++] = (NgJitArg){NG_JIT_LOCK, NG_JIT_ARG_CELL, NG_INT32, 0, true, false, true, NG_NOPS};
@@ -3206,9 +3313,10 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
         ng_str_cat(out, v->name ? v->name : "");
         ng_str_cat(out, t);
     }
-    char f[9] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck),
+    char f[10] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck),
                  (char)('0' + plan->collapse), (char)('0' + plan->search),
-                 !plan->search ? '.' : plan->search_step > 0 ? '+' : '-', (char)('0' + plan->inner_parallel), 0};
+                 !plan->search ? '.' : plan->search_step > 0 ? '+' : '-', (char)('0' + plan->inner_parallel),
+                 (char)('0' + plan->peel), 0};
     ng_str_cat(out, f);
     for (int i = 0; i < plan->nreductions; i++)
         ng_str_catf(out, " r%s:%d%s", plan->reductions[i].name ? plan->reductions[i].name : "", plan->reductions[i].op,

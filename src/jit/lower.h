@@ -69,6 +69,7 @@
 #include <stdbool.h>
 
 #include "ir/ir.h"
+#include "jit/analyze.h"
 #include "jit/ast.h"
 
 enum {
@@ -86,6 +87,8 @@ enum {
 #define NG_JIT_FROM "__ng_from"   /* find: scalar, the first iteration (0-based) to test */
 #define NG_JIT_TO "__ng_to"       /* find: scalar, one past the last */
 #define NG_JIT_START "__ng_start" /* run: scalar, NG_JIT_FOUND's value */
+/* ... of a loop run around one iteration (NgJitLoopPlan.peel), last before the error array: */
+#define NG_JIT_PHASE "__ng_phase" /* scalar: 0, the iterations before it; 1, it; 2, those after */
 /* ... and of a ranked reduction's (after the search's), which GPUs combine
  * into: the winner's rank (-1 before the launch) and a lock (0 before it). */
 #define NG_JIT_RANK "__ng_rank"   /* cell, int64 */
@@ -155,6 +158,12 @@ typedef struct NgJitLoopPlan {
                                         analysis) run as one flat parallel loop over all their
                                         iterations; fewer where the nest is not rectangular;
                                         0 or 1: the outer loop alone */
+    bool peel;                       /* parallel, the outer loop's NgJitLoopInfo.peel: the kernel
+                                        runs the part of its iterations the scalar NG_JIT_PHASE
+                                        names (the host launches it three times, phases 0, 1, 2) */
+    const NgJitLoops *loops;         /* the analysis of the function (may be NULL): loops of the
+                                        nest run in order with NgJitLoopInfo.peel are split in
+                                        three parts there (in order: the result is the same) */
     bool inner_parallel;             /* parallel, collapse <= 1 (cpu): the loop perfectly nested
                                         in the outer one is parallel too (`collapsed` in the
                                         analysis); its FOR is flagged NG_IR_PARALLEL inside the

@@ -117,12 +117,12 @@ static PyObject *loop_dict(const NgJitLoopInfo *l)
         Py_XDECREF(atomics);
         return NULL;
     }
-    return Py_BuildValue("{sisisisssNsOsNsOsOsOsOsOsisz}", "line", l->line, "end_line", l->stmt->span.end_line,
+    return Py_BuildValue("{sisisisssNsOsNsOsOsOsOsOsiszsz}", "line", l->line, "end_line", l->stmt->span.end_line,
                          "col", l->stmt->span.col, "kind", ng_jit_loop_kind_name(l->kind), "reductions", reds,
                          "atomic", l->atomic ? Py_True : Py_False, "atomics", atomics,
                          "asserted", l->asserted ? Py_True : Py_False, "collapsed", l->collapsed ? Py_True : Py_False,
                          "host", l->host ? Py_True : Py_False, "search", l->search ? Py_True : Py_False, "is_for", l->stmt->kind == NG_JIT_S_FOR ? Py_True : Py_False,
-                         "parent", l->parent, "reason", l->reason);
+                         "parent", l->parent, "reason", l->reason, "peel", l->peel ? l->peel_text : NULL);
 }
 
 static PyObject *f_jit_program(PyObject *m, PyObject *args)
@@ -192,6 +192,7 @@ typedef struct Launch {
     bool uploaded[MAXV];       /* arrays[i] is a copy of a host array: write it back if written */
     PyObject *kept[MAXV];      /* or a view of the call's device copy: its `keep` entry (borrowed) */
     int n;
+    bool hold;                 /* more launches of the loop follow: write uploads back after the last */
 } Launch;
 
 /* ---- NumPy arrays kept on the device for one call ----
@@ -506,9 +507,10 @@ static NgStatus build_loop(const void *ctx, NgIrKernel *k)
 }
 
 /* The plan the analysis gives loop `info`, for the lowering. */
-static void make_plan(const NgJitLoopInfo *info, NgJitLoopPlan *plan)
+static void make_plan(const NgJitLoops *loops, const NgJitLoopInfo *info, NgJitLoopPlan *plan)
 {
     memset(plan, 0, sizeof *plan);
+    plan->loops = loops;
     /* (more reductions or atomic arrays than a plan holds: in order, which is always right) */
     plan->parallel = info->kind == NG_JIT_LOOP_PARALLEL && info->nreductions <= NG_JIT_MAX_REDUCTIONS &&
                      info->natomics <= NG_JIT_MAX_ATOMICS;
@@ -521,6 +523,7 @@ static void make_plan(const NgJitLoopInfo *info, NgJitLoopPlan *plan)
         plan->nreductions++;
     }
     plan->ranked_last = info->ranked_last;
+    plan->peel = info->peel;
     plan->atomic = info->atomic;
     for (int i = 0; i < info->natomics && i < NG_JIT_MAX_ATOMICS; i++)
         plan->atomics[plan->natomics++] = info->atomics[i];
@@ -556,7 +559,7 @@ static PyObject *cell_value(const NgArray *cell, const NgJitArg *a)
  * and returns what the host needs after it (the cells by name, "__ng_note":
  * `note`); NULL with *why set when the loop must run as Python instead, or
  * with a Python error. `sargs`: a search's NG_JIT_START, NG_JIT_FROM and
- * NG_JIT_TO arguments; `oob` (may be NULL): an index out of range sets it
+ * NG_JIT_TO arguments, then NG_JIT_PHASE; `oob` (may be NULL): an index out of range sets it
  * instead of raising. */
 static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, const NgJitLoopPlan *plan,
                             NgDevice *dev, const int64_t *sargs, int line_offset, const char *note,
@@ -629,6 +632,8 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             kargs[na++].i = sargs[1];
         } else if (arg->role == NG_JIT_ARG_SCALAR && strcmp(arg->name, NG_JIT_TO) == 0) {
             kargs[na++].i = sargs[2];
+        } else if (arg->role == NG_JIT_ARG_SCALAR && strcmp(arg->name, NG_JIT_PHASE) == 0) {
+            kargs[na++].i = sargs[3];
         } else if (arg->role == NG_JIT_ARG_SCALAR) {
             NgOperand op;
             NgArray tmp;
@@ -714,7 +719,7 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             if (!v || PyDict_SetItemString(result, arg->name, v) < 0)
                 Py_CLEAR(result);
             Py_XDECREF(v);
-        } else if (arg->role == NG_JIT_ARG_ARRAY && arg->written && L->uploaded[vi]) {
+        } else if (arg->role == NG_JIT_ARG_ARRAY && arg->written && L->uploaded[vi] && !L->hold) {
             /* in-place semantics for NumPy arguments: copy the result back */
             if (write_back(&L->arrays[vi], L->values[vi]) < 0)
                 Py_CLEAR(result);
@@ -802,6 +807,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
         return ngpy_raise(st);
     Launch L; /* (type_of fills entry L.n before it counts: 40 KB not cleared per launch) */
     L.n = 0;
+    L.hold = false;
     PyObject *result = NULL;
     const char *why = NULL;
     for (int i = 0; i < nnames; i++) {
@@ -835,8 +841,8 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 goto done;
             }
     NgJitLoopPlan plan;
-    make_plan(info, &plan);
-    int64_t sargs[3] = {0, 0, 0}; /* a search's start, from, to */
+    make_plan(p->loops, info, &plan);
+    int64_t sargs[4] = {0, 0, 0, 0}; /* a search's start, from, to; a peeled loop's phase */
     const char *note = plan.parallel ? "kernel" : "kernel (one thread)";
     plan.boundscheck = boundscheck;
     if (plan.parallel) {
@@ -895,12 +901,28 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 chunk *= 2;
         }
     }
-    result = run_kernel(p, info, &L, &plan, dev, sargs, line_offset, note, &why, NULL);
+    if (plan.peel) {
+        /* the iterations before the peeled one, it, those after it: one kernel, three launches */
+        char around[200];
+        snprintf(around, sizeof around, "kernel (in three parts: before, at and after %s)", info->peel_text);
+        for (int phase = 0; phase < 3; phase++) {
+            sargs[3] = phase;
+            L.hold = phase < 2;
+            Py_XDECREF(result);
+            result = run_kernel(p, info, &L, &plan, dev, sargs, line_offset, around, &why, NULL);
+            if (!result)
+                break;
+        }
+        L.hold = false;
+    } else {
+        result = run_kernel(p, info, &L, &plan, dev, sargs, line_offset, note, &why, NULL);
+    }
     if (!result && !PyErr_Occurred() && plan.parallel && !plan.search) {
         /* the parallel form is beyond the lowering (a float16 sum): in order, which is always right */
         NgJitLoopPlan seq;
         memset(&seq, 0, sizeof seq);
         seq.boundscheck = plan.boundscheck;
+        seq.loops = plan.loops;
         char in_order[200];
         snprintf(in_order, sizeof in_order, "kernel (one thread: %s)", why ? why : "in order");
         const char *why_seq = NULL;

@@ -227,9 +227,38 @@ static void test_corpus_reports(void)
                  "            for j in range(n):\n"
                  "                if D[i, k] + D[k, j] < D[i, j]:\n"
                  "                    D[i, j] = D[i, k] + D[k, j]\n",
-                 "line 3: sequential: writes D[i, j], read as D[i, k], possibly in another iteration\n"
-                 "  line 4: sequential: writes D[i, j], read as D[k, j], possibly in another iteration\n"
-                 "    line 5: sequential: writes D[i, j], read as D[i, k], possibly in another iteration\n");
+                 "line 3: sequential host: writes D[i, j], read as D[i, k], possibly in another iteration\n"
+                 "  line 4: parallel around i = k\n"
+                 "    line 5: sequential: runs in one thread of the parallel loop at line 4, in three parts around j = k\n");
+    /* one iteration apart (peel): the others are independent of each other */
+#define PEEL_PREFIX "def f(a, k, m, n, T, idx):\n"
+    CHECK_REPORT(PEEL_PREFIX "    for i in range(n):\n        a[i] = a[k] * 2.0\n", "line 2: parallel around i = k\n");
+    CHECK_REPORT(PEEL_PREFIX "    for i in range(3, n, 2):\n        a[i + 1] = a[n - 1 - k] * 2.0 + a[i]\n",
+                 "line 2: parallel around i = (n - 1 - k) - 1\n");
+    CHECK_REPORT(PEEL_PREFIX "    for i in range(n):\n        a[i, 0] = a[k, 1] + a[k, 0]\n", "line 2: parallel around i = k\n");
+    CHECK_REPORT(PEEL_PREFIX "    for i in range(n):\n        a[i] = a[k] + a[m]\n",
+                 "line 2: sequential: writes a[i], read as a[m], possibly in another iteration\n");
+    CHECK_REPORT(PEEL_PREFIX "    for i in range(n):\n        a[i] = a[idx[0]]\n",
+                 "line 2: sequential: writes a[i], read as a[idx[0]], possibly in another iteration\n");
+    CHECK_REPORT(PEEL_PREFIX "    for i in range(m, n):\n        a[i] = a[k] * 2.0\n",
+                 "line 2: sequential: writes a[i], read as a[k], possibly in another iteration\n");
+    CHECK_REPORT(PEEL_PREFIX "    for i in range(n, 0, -1):\n        a[i] = a[k] * 2.0\n",
+                 "line 2: sequential: writes a[i], read as a[k], possibly in another iteration\n");
+    CHECK_REPORT(PEEL_PREFIX "    for i in range(n):\n        a[i - 1] = a[k] * 2.0\n",
+                 "line 2: sequential: writes a[i - 1], read as a[k], possibly in another iteration\n");
+    CHECK_REPORT(PEEL_PREFIX "    for i in range(n):\n        a[k] = a[i] * 2.0\n",
+                 "line 2: sequential: writes a[k], which may be the same element in different iterations\n");
+    CHECK_REPORT(PEEL_PREFIX "    s = 0.0\n    for i in range(n):\n        a[i] = a[k] * 2.0\n        s += a[i]\n    return s\n",
+                 "line 3: sequential: writes a[i], read as a[k], possibly in another iteration\n");
+    CHECK_REPORT(PEEL_PREFIX "    for i in prange(n):\n        a[i] = a[k] * 2.0\n",
+                 "line 2: parallel asserted, not proven: writes a[i], read as a[k], possibly in another iteration\n");
+    CHECK_REPORT(PEEL_PREFIX "    for t in range(T):\n        for i in range(n):\n            a[i] = a[k] + 1.0\n",
+                 "line 2: sequential: writes a[i], read as a[k], possibly in another iteration\n"
+                 "  line 3: sequential: writes a[i], read as a[k], possibly in another iteration; in order, in three "
+                 "parts around i = k (a launch per iteration of the loops around it would do too little work)\n");
+    CHECK_REPORT(PEEL_PREFIX "    for i in range(n):\n        for j in range(m):\n            a[i, j] = a[k, j] + a[i, k]\n",
+                 "line 2: parallel around i = k\n"
+                 "  line 3: sequential: runs in one thread of the parallel loop at line 2, in three parts around j = k\n");
 }
 
 /* ---- what must never run in parallel ---- */

@@ -1,0 +1,179 @@
+"""Loops run around one iteration (the analysis' `peel`), against plain Python:
+in `for i: D[i, j] = min(D[i, j], D[i, k] + D[k, j])` only iteration i = k
+writes the row the others read, so the iterations before it run in
+parallel, then it, then those after it; an inner loop run in order is split
+the same way (j = k) so each part's reads stay put. The cases cover what
+the split must get right: the peeled iteration changing what the later
+ones read (negative weights on Floyd-Warshall's diagonal), a peel point
+before, after or between the range's iterations, or off its step, a
+negative index that wraps, offsets, other dtypes, boundscheck, and what the
+report says."""
+import numpy as np
+import pytest
+
+import numgpu as ng
+from helpers import jit_same
+
+
+def floyd(D):
+    n = D.shape[0]
+    for k in range(n):
+        for i in range(n):
+            for j in range(n):
+                if D[i, k] + D[k, j] < D[i, j]:
+                    D[i, j] = D[i, k] + D[k, j]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 17, 64, 130])
+def test_floyd_warshall(n):
+    rng = np.random.default_rng(n)
+    D = rng.integers(1, 100, (n, n)).astype(np.float64)
+    np.fill_diagonal(D, 0.0)
+    jit_same(floyd, D)
+
+
+@pytest.mark.parametrize("n", [5, 40, 97])
+def test_floyd_warshall_negative_cycles(n):
+    # a negative diagonal: iteration i = k changes row k, which the
+    # iterations after it must see and those before it must not
+    rng = np.random.default_rng(n + 1)
+    D = rng.standard_normal((n, n))
+    D[np.arange(n), np.arange(n)] = -rng.random(n)
+    jit_same(floyd, D)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.float32])
+def test_floyd_warshall_dtypes(dtype):
+    rng = np.random.default_rng(7)
+    D = rng.integers(-3, 50, (45, 45)).astype(dtype)
+    jit_same(floyd, D)
+
+
+def test_floyd_report():
+    f = ng.jit(floyd)
+    kinds = [(r["kind"], r["peel"]) for r in f.loop_report()]
+    assert kinds == [("sequential", None), ("parallel", "i = k"), ("sequential", "j = k")]
+    D = np.zeros((3, 3))
+    f(D)
+    assert f.loop_report()[1]["ran"].startswith("kernel (in three parts")
+
+
+def scale_all(a, k, n):
+    for i in range(n):
+        a[i] = a[i] * 0.5 + a[k] * 2.0
+
+
+def scale_from_3(a, k, n):
+    for i in range(3, n):
+        a[i] = a[i] * 0.5 + a[k] * 2.0
+
+
+def scale_by_3(a, k, n):
+    for i in range(1, n, 3):
+        a[i] = a[i] * 0.5 + a[k] * 2.0
+
+
+def scale_by_2(a, k, n):
+    for i in range(2, n, 2):
+        a[i] = a[i] * 0.5 + a[k] * 2.0
+
+
+@pytest.mark.parametrize("fn", [scale_all, scale_from_3, scale_by_3, scale_by_2])
+@pytest.mark.parametrize("k", [0, 1, 2, 3, 4, 50, 51, 98, 99, 150, -1, -150, -199])
+@pytest.mark.parametrize("n", [0, 1, 100])
+def test_one_dimension(fn, k, n):
+    # the peel point inside, at either end of, before, after or between the iterations
+    a = np.random.default_rng(abs(k) + n).standard_normal(200)
+    f = jit_same(fn, a, k, n)
+    assert f.loop_report()[0]["kind"] == "parallel"
+
+
+def test_step_known_at_run_time_stays_in_order():
+    a = np.random.default_rng(1).standard_normal(50)
+    f = jit_same(lambda_free_step, a, 7, 1)
+    assert f.loop_report()[0]["kind"] == "sequential"
+
+
+def lambda_free_step(a, k, by):
+    for i in range(0, a.shape[0], by):
+        a[i] = a[i] + a[k]
+
+
+def shifted(a, k, n):
+    for i in range(n):
+        a[i + 2] = a[k] + a[i + 2] * 3
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 5, 11, -1, -12])
+def test_offset(k):
+    a = np.arange(12, dtype=np.int64)
+    f = jit_same(shifted, a, k, 10)
+    assert f.loop_report()[0]["peel"] == "i = k - 2"
+
+
+def two_axes(a, k):
+    n, m = a.shape
+    for i in range(n):
+        for j in range(m):
+            a[i, j] = a[k, j] - a[i, k] * 0.25
+
+
+@pytest.mark.parametrize("k", [0, 3, 9, -2])
+def test_two_axes(k):
+    a = np.random.default_rng(k + 5).standard_normal((10, 10))
+    jit_same(two_axes, a, k)
+
+
+def inner_split_in_order(a, k, steps):
+    n = a.shape[0]
+    for t in range(steps):
+        for i in range(n):
+            a[i] = a[i] + a[k] * 0.5
+
+
+@pytest.mark.parametrize("k", [0, 4, 20, -1])
+def test_split_loop_in_order(k):
+    # innermost in a sequential nest: one thread, in three parts
+    a = np.random.default_rng(3).standard_normal(21)
+    f = jit_same(inner_split_in_order, a, k, 5)
+    r = f.loop_report()
+    assert [x["kind"] for x in r] == ["sequential", "sequential"]
+    assert r[1]["peel"] == "i = k"
+
+
+def test_boundscheck_still_reports():
+    def g(a, k):
+        for i in range(a.shape[0]):
+            a[i] = a[k] + 1.0
+
+    f = ng.jit(g, boundscheck=True)
+    with pytest.raises(IndexError, match="out of bounds"):
+        f(np.zeros(8), 8)
+    a = np.arange(8.0)
+    b = a.copy()
+    g(a, 3)
+    f(b, 3)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_float_index_stays_an_error():
+    def g(a, k):
+        for i in range(a.shape[0]):
+            a[i] = a[k] + 1.0
+
+    with pytest.raises(IndexError):
+        g(np.zeros(4), 1.0)
+    with pytest.raises(Exception):
+        ng.jit(g)(np.zeros(4), 1.0)
+
+
+def not_one_point(a, k, m):
+    for i in range(a.shape[0]):
+        a[i] = a[k] + a[m]
+
+
+def test_two_points_stay_in_order():
+    a = np.arange(30.0)
+    f = jit_same(not_one_point, a, 4, 20)
+    assert f.loop_report()[0]["kind"] == "sequential"
+    assert f.loop_report()[0]["peel"] is None
