@@ -869,6 +869,10 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
          * that grow, in order (a hit near the start stops early), then run
          * from it */
         NgJitLoopPlan find = plan;
+        /* chunks up to 2Mi iterations on cpu (a chunk past the hit is read to its end: 16Mi
+         * doubles, read at memory speed, cost first_above a quarter), 16Mi on GPUs (a launch
+         * there must cover enough memory to hide its own cost) */
+        int64_t top = (int64_t)1 << (dev->be->target->par == NG_PAR_OPENMP ? 21 : 24);
         find.parallel = true;
         find.search = 1;
         find.search_step = info->search_step;
@@ -897,7 +901,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 break;
             }
             from = sargs[2];
-            if (chunk < ((int64_t)1 << 24))
+            if (chunk < top)
                 chunk *= 2;
         }
     }
