@@ -1932,6 +1932,50 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 
 static uint64_t mag(int64_t x) { return x < 0 ? -(uint64_t)x : (uint64_t)x; }
 
+/* p without its terms in the loop variable. */
+static Poly invariant_part(Ctx *c, const Poly *p)
+{
+    Poly q = {p->c, 0, {{0}}};
+    for (int i = 0; i < p->n; i++)
+        if (cls(c, p->t[i].a) != CLS_IND && (p->t[i].b < 0 || cls(c, p->t[i].b) != CLS_IND))
+            q.t[q.n++] = p->t[i];
+    return q;
+}
+
+/* Indices a*v + P and -a*v + Q (a = 1 or -1, P and Q invariant) meet when
+ * v1 + v2 = D = a*(Q - P). True when no two iterations sum to D: the loop is
+ * `for v in range(..., S[, step > 0])`, so v1 + v2 <= 2S - 2, and either
+ * S = E // 2 with D + 1 - E a constant >= 0 (2S <= E <= D + 1), or
+ * D + 2 - 2S a constant > 0. The two halves of a reversal:
+ * `for i in range(n // 2): a[i], a[n - 1 - i] = a[n - 1 - i], a[i]`. */
+static bool mirrored(Ctx *c, const Poly *w, const Poly *r, int64_t a)
+{
+    const NgJitStmt *loop = c->res->items[c->cur].stmt;
+    const NgJitExpr *it = loop->test;
+    if (c->ld[c->cur].step <= 0 || (a != 1 && a != -1) || it->nitems < 1 || it->nitems > 3)
+        return false;
+    const NgJitExpr *stop = it->items[it->nitems == 1 ? 0 : 1];
+    Poly p = invariant_part(c, w), q = invariant_part(c, r), d = {0}, e;
+    if (!poly_add(&d, &q, 1) || !poly_add(&d, &p, -1))
+        return false;
+    if (a < 0) {
+        Poly z = {0};
+        if (!poly_add(&z, &d, -1))
+            return false;
+        d = z;
+    }
+    bool half = stop->kind == NG_JIT_E_BINARY && stop->op == NG_JIT_OP_FLOORDIV && stop->rhs->kind == NG_JIT_E_INT &&
+                !stop->rhs->big && stop->rhs->ival == 2;
+    poly_of(c, half ? stop->lhs : stop, &e);
+    for (int i = 0; i < e.n; i++)
+        if (cls(c, e.t[i].a) != CLS_INV || (e.t[i].b >= 0 && cls(c, e.t[i].b) != CLS_INV))
+            return false;
+    /* D + 1 - E, or D + 2 - 2S */
+    if (__builtin_add_overflow(d.c, half ? 1 : 2, &d.c) || !poly_add(&d, &e, -1) || (!half && !poly_add(&d, &e, -1)))
+        return false;
+    return d.n == 0 && (half ? d.c >= 0 : d.c > 0);
+}
+
 /* The dependence test at one position: true when index expressions we (of a
  * write) and re (of another access) differ in any two different iterations.
  * Else, when they meet at a known distance, *dist = k_w - k_r in iterations. */
@@ -1949,7 +1993,11 @@ static bool pos_independent(Ctx *c, const NgJitExpr *we, const NgJitExpr *re, bo
         return false;
     if (sw.sym || sr.sym)
         return bounded(c, &w, &r);
-    if (sw.nfree || sr.nfree || !inv_equal(c, &w, &r))
+    if (sw.nfree || sr.nfree)
+        return false;
+    if (sw.a == -sr.a && sw.a != 0 && mirrored(c, &w, &r, sw.a))
+        return true;
+    if (!inv_equal(c, &w, &r))
         return false;
     int64_t a = sw.a, b = sr.a, delta;
     if (__builtin_sub_overflow(r.c, w.c, &delta) || (a == 0 && b == 0))

@@ -230,6 +230,26 @@ static void test_corpus_reports(void)
                  "line 3: sequential host: writes D[i, j], read as D[i, k], possibly in another iteration\n"
                  "  line 4: parallel around i = k\n"
                  "    line 5: sequential: runs in one thread of the parallel loop at line 4, in three parts around j = k\n");
+    /* mirrored halves: a*v + P and -a*v + Q meet when v1 + v2 = a*(Q - P) */
+#define MIRROR_PREFIX "def f(a, n, m):\n"
+    CHECK_REPORT(MIRROR_PREFIX "    for i in range(n // 2):\n        a[i], a[n - 1 - i] = a[n - 1 - i], a[i]\n",
+                 "line 2: parallel\n");
+    CHECK_REPORT(MIRROR_PREFIX "    for i in range(n // 2):\n        a[n - i], a[i] = a[i], a[n - i]\n", "line 2: parallel\n");
+    CHECK_REPORT(MIRROR_PREFIX "    for i in range(1, n // 2, 3):\n        a[i, 0], a[n - 1 - i, 0] = a[n - 1 - i, 0], a[i, 0]\n",
+                 "line 2: parallel\n");
+    CHECK_REPORT(MIRROR_PREFIX "    for i in range(m):\n        a[i] = a[2 * m - i + 5]\n", "line 2: parallel\n");
+    CHECK_REPORT(MIRROR_PREFIX "    for i in range(m):\n        a[i] = a[2 * m - i - 2]\n",
+                 "line 2: sequential: writes a[i], read as a[2 * m - i - 2], possibly in another iteration\n");
+    CHECK_REPORT(MIRROR_PREFIX "    for i in range(n // 2 + 1):\n        a[i], a[n - 1 - i] = a[n - 1 - i], a[i]\n",
+                 "line 2: sequential: writes a[i], read as a[n - 1 - i], possibly in another iteration\n");
+    CHECK_REPORT(MIRROR_PREFIX "    for i in range(n // 2):\n        a[i], a[n - 2 - i] = a[n - 2 - i], a[i]\n",
+                 "line 2: sequential: writes a[i], read as a[n - 2 - i], possibly in another iteration\n");
+    CHECK_REPORT(MIRROR_PREFIX "    for i in range(n):\n        a[i], a[n - 1 - i] = a[n - 1 - i], a[i]\n",
+                 "line 2: sequential: writes a[i], read as a[n - 1 - i], possibly in another iteration\n");
+    CHECK_REPORT(MIRROR_PREFIX "    for i in range(n // 3):\n        a[i], a[n - 1 - i] = a[n - 1 - i], a[i]\n",
+                 "line 2: sequential: writes a[i], read as a[n - 1 - i], possibly in another iteration\n");
+    CHECK_REPORT(MIRROR_PREFIX "    for i in range(n // 2, 0, -1):\n        a[i], a[n - 1 - i] = a[n - 1 - i], a[i]\n",
+                 "line 2: sequential: writes a[i], read as a[n - 1 - i], possibly in another iteration\n");
     /* one iteration apart (peel): the others are independent of each other */
 #define PEEL_PREFIX "def f(a, k, m, n, T, idx):\n"
     CHECK_REPORT(PEEL_PREFIX "    for i in range(n):\n        a[i] = a[k] * 2.0\n", "line 2: parallel around i = k\n");
@@ -492,7 +512,7 @@ static void test_unsafe(void)
     /* two writes that may meet */
     CHECK_REPORT("def f(a):\n"
                  "    n = a.shape[0]\n"
-                 "    for i in range(n // 2):\n"
+                 "    for i in range((n + 1) // 2):\n"
                  "        a[i], a[n - 1 - i] = a[n - 1 - i], a[i]\n",
                  "line 3: sequential: writes a[i], read as a[n - 1 - i], possibly in another iteration\n");
     CHECK_REPORT("def f(a, n):\n"

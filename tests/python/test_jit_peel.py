@@ -177,3 +177,58 @@ def test_two_points_stay_in_order():
     f = jit_same(not_one_point, a, 4, 20)
     assert f.loop_report()[0]["kind"] == "sequential"
     assert f.loop_report()[0]["peel"] is None
+
+
+# Mirrored halves: a*v + P and -a*v + Q meet only when two iterations sum to
+# a*(Q - P), which range(n // 2) never reaches: a reversal runs in parallel.
+
+def reverse(a):
+    n = a.shape[0]
+    for i in range(n // 2):
+        a[i], a[n - 1 - i] = a[n - 1 - i], a[i]
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 5, 16, 17, 1000, 100001])
+def test_reverse(n):
+    a = np.random.default_rng(n).standard_normal(n)
+    f = jit_same(reverse, a)
+    assert f.loop_report()[0]["kind"] == "parallel"
+
+
+def flip_rows(a):
+    n, m = a.shape
+    for i in range(n // 2):
+        for j in range(m):
+            a[i, j], a[n - 1 - i, j] = a[n - 1 - i, j], a[i, j]
+
+
+@pytest.mark.parametrize("shape", [(1, 3), (6, 5), (7, 4), (129, 33)])
+def test_flip_rows(shape):
+    a = np.random.default_rng(shape[0]).integers(-99, 99, shape).astype(np.int32)
+    jit_same(flip_rows, a)
+
+
+def reverse_tail(a, m):
+    for i in range(m // 2):
+        a[i + 1], a[m - i] = a[m - i], a[i + 1]
+
+
+@pytest.mark.parametrize("m", [0, 1, 2, 9, 10, 99])
+def test_reverse_with_offsets(m):
+    a = np.arange(100, dtype=np.int64)
+    f = jit_same(reverse_tail, a, m)
+    assert f.loop_report()[0]["kind"] == "parallel"
+
+
+def reverse_too_far(a):
+    n = a.shape[0]
+    for i in range(n // 2 + 1):
+        a[i], a[n - 1 - i] = a[n - 1 - i], a[i]
+
+
+@pytest.mark.parametrize("n", [4, 5, 64])
+def test_reverse_past_the_middle_stays_in_order(n):
+    # for even n the last iteration swaps back what the one before swapped
+    a = np.arange(n, dtype=np.float64)
+    f = jit_same(reverse_too_far, a)
+    assert f.loop_report()[0]["kind"] == "sequential"
