@@ -1903,7 +1903,7 @@ static bool bounded(Ctx *c, const Poly *w, const Poly *r)
             if (x == CLS_IND)
                 return false;
             if (x == CLS_FREE) {
-                if (f >= 0 || (t->k != 1 && t->k != -1) || c->atoms[t->a].name_id < 0)
+                if (f >= 0 || t->k != 1 || c->atoms[t->a].name_id < 0) /* (+f: v*S is its least value) */
                     return false;
                 f = t->a;
             }
@@ -2023,7 +2023,7 @@ static bool pos_independent(Ctx *c, const NgJitExpr *we, const NgJitExpr *re, bo
 
 /* True when accesses w (a write) and r touch different elements in any two
  * different iterations: some position proves it. */
-static bool independent(Ctx *c, const Access *w, const Access *r, bool *has_dist, int64_t *dist)
+static bool independent(Ctx *c, const Access *w, const Access *r, bool *has_dist, int64_t *dist, int *at)
 {
     *has_dist = false;
     if (w->npos < 0 || r->npos < 0)
@@ -2032,8 +2032,10 @@ static bool independent(Ctx *c, const Access *w, const Access *r, bool *has_dist
     for (int p = 0; p < n; p++) {
         bool hd = false;
         int64_t d = 0;
-        if (pos_independent(c, w->pos[p], r->pos[p], &hd, &d))
+        if (pos_independent(c, w->pos[p], r->pos[p], &hd, &d)) {
+            *at = p;
             return true;
+        }
         if (hd && !*has_dist) {
             *has_dist = true;
             *dist = d;
@@ -2103,6 +2105,24 @@ static bool peel_pair(Ctx *c, const Access *w, const Access *r, Peel *pk)
                 return true;
         }
     return false;
+}
+
+/* Adds index e of axis `axis` of array `root` to the loop's wrap checks
+ * (NgJitLoopInfo.wraps), once. */
+static void add_wrap(Ctx *c, NgJitLoopInfo *L, const NgJitExpr *e, int root, int axis, int *cap)
+{
+    for (int i = 0; i < L->nwraps; i++)
+        if (L->wraps[i].array == root && L->wraps[i].axis == axis && expr_equal(L->wraps[i].e, e))
+            return;
+    if (L->nwraps == *cap) {
+        int ncap = *cap ? *cap * 2 : 8;
+        NgJitIndexUse *v = xalloc(c, &c->res->arena, (size_t)ncap * sizeof *v);
+        if (L->nwraps)
+            memcpy(v, L->wraps, (size_t)L->nwraps * sizeof *v);
+        L->wraps = v;
+        *cap = ncap;
+    }
+    L->wraps[L->nwraps++] = (NgJitIndexUse){e, root, axis};
 }
 
 /* Why accesses w and r make the loop sequential, in words. */
@@ -2422,6 +2442,8 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
             return why;
     }
     uint64_t *atomic = set_new(c);
+    int wcap = 0;
+    L->nwraps = 0;
     for (int i = 0; i < c->nacc; i++) {
         const Access *w = &c->acc[i];
         if (!w->write || set_has(atomic, w->root))
@@ -2432,8 +2454,14 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
             const Access *r = &c->acc[j];
             bool hd = false;
             int64_t dist = 0;
-            if (r->root != w->root || (r->write && j < i) || independent(c, w, r, &hd, &dist))
+            int at = -1;
+            if (r->root != w->root || (r->write && j < i))
                 continue;
+            if (independent(c, w, r, &hd, &dist, &at)) { /* (proven for indices that do not wrap) */
+                add_wrap(c, L, w->pos[at], w->root, at, &wcap);
+                add_wrap(c, L, r->pos[at], w->root, at, &wcap);
+                continue;
+            }
             /* atomic: the array is only updated by `a[...] += v` (or -=), read nowhere else */
             int updates = 0;
             bool only = true;

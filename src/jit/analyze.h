@@ -15,8 +15,8 @@
  *   subscript of an array the loop writes, the loop must run sequentially;
  * - subscripts do not wrap: two iterations whose indices differ may still
  *   meet when one is negative (A[i - m] with len(A) == m), so a parallel
- *   kernel must check that the indices of written arrays are >= 0 (or fall
- *   back to running the loop in order);
+ *   kernel must check that the indices its proofs compared (NgJitLoopInfo.
+ *   wraps) are >= 0 (or fall back to running the loop in order);
  * - reductions and privates are scalars: NgJitLoopInfo.scalars lists the
  *   names whose being arrays would break the verdict;
  * - helper functions are the `def`s of the same source (module level, or
@@ -64,6 +64,13 @@ typedef struct NgJitReduction {
                          strict test, the last for `>=`/`<=` (ranked_last) */
 } NgJitReduction;
 
+/* An index expression of an array axis. */
+typedef struct NgJitIndexUse {
+    const NgJitExpr *e;
+    int array;                 /* name_id */
+    int axis;
+} NgJitIndexUse;
+
 /* What the analysis says about one loop. Lists are in order of name_id. */
 typedef struct NgJitLoopInfo {
     const NgJitStmt *stmt;     /* the FOR or WHILE statement */
@@ -102,6 +109,14 @@ typedef struct NgJitLoopInfo {
     int peel_array;            /* peel: the name_id of the array, and the axis, peel_at */
     int peel_axis;             /*   indexes (where a negative value wraps) */
     const char *peel_text;     /* peel: "i = k", as the report says it */
+    NgJitIndexUse *wraps;      /* the index expressions the verdict's proofs compare (a*v + P
+                                  over invariant names, or v*S + f with f a loop variable of a
+                                  range(S) inside), with the array axis they index: distinct
+                                  values there are distinct elements only when wrapping the
+                                  negative ones keeps them apart (all >= 0, or all within a
+                                  window as long as the axis), so a PARALLEL loop not asserted
+                                  must check that (else run in order) */
+    int nwraps;
     bool ranked_last;          /* the ranked reductions' test is `>=` or `<=`: among equal
                                   keys the last iteration wins */
     bool atomic;               /* some array is updated with atomic read-modify-writes */

@@ -31,6 +31,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include "jit/lower.h"
 
@@ -126,6 +127,7 @@ typedef struct Lower {
     int search_param;    /* 1: the NG_JIT_FOUND cell; 2: the NG_JIT_START scalar */
     int trips_param, from_param, to_param; /* 1: the NG_JIT_TRIPS cell, NG_JIT_FROM, NG_JIT_TO */
     int phase_param;     /* plan->peel: the NG_JIT_PHASE scalar */
+    int wrap_param;      /* the NG_JIT_WRAP cell (wrap_checks), -1 without */
     int found_var;       /* 1: the loop variable of the first iteration found so far */
     /* a ranked reduction (plan->reductions[].ranked) */
     int rank_param, lock_param; /* the NG_JIT_RANK and NG_JIT_LOCK cells, -1 without */
@@ -2416,14 +2418,174 @@ static NgIrRef trip_count(Lower *L, Val start, Val stop, Val step)
     return ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, n, ng_ir_const_i(k, NG_INT64, 0));
 }
 
-/* The analysis of loop s when it runs around one iteration (NgJitLoopInfo.peel). */
-static const NgJitLoopInfo *peeled(Lower *L, const NgJitStmt *s)
+/* The analysis of loop s (NULL when the plan has none). */
+static const NgJitLoopInfo *loop_info(const Lower *L, const NgJitStmt *s)
 {
     const NgJitLoops *loops = L->plan->loops;
     for (int i = 0; loops && i < loops->n; i++)
         if (loops->items[i].stmt == s)
-            return loops->items[i].peel ? &loops->items[i] : NULL;
+            return &loops->items[i];
     return NULL;
+}
+
+/* ... when it runs around one iteration (NgJitLoopInfo.peel). */
+static const NgJitLoopInfo *peeled(Lower *L, const NgJitStmt *s)
+{
+    const NgJitLoopInfo *info = loop_info(L, s);
+    return info && info->peel ? info : NULL;
+}
+
+/* The analysis of the outer loop when the kernel must check, before it, that
+ * the indices its verdict compared are not negative (NgJitLoopInfo.wraps):
+ * parallel, not asserted, not a search. */
+static const NgJitLoopInfo *wrap_checks(const Lower *L, const NgJitStmt *loop)
+{
+    const NgJitLoopInfo *info = L->plan->parallel && !L->plan->search ? loop_info(L, loop) : NULL;
+    return info && !info->asserted && info->nwraps ? info : NULL;
+}
+
+/* Whether index e can be evaluated before the loop: integers, names,
+ * arithmetic, x.shape[k], len(x). */
+static bool plain_index(const NgJitExpr *e)
+{
+    switch (e->kind) {
+    case NG_JIT_E_NAME: case NG_JIT_E_INT: return true;
+    case NG_JIT_E_UNARY: return plain_index(e->lhs);
+    case NG_JIT_E_BINARY: return plain_index(e->lhs) && plain_index(e->rhs);
+    case NG_JIT_E_ATTR: return e->lhs->kind == NG_JIT_E_NAME;
+    case NG_JIT_E_SUBSCRIPT:
+        return e->lhs->kind == NG_JIT_E_ATTR && strcmp(e->lhs->name, "shape") == 0 && e->rhs->kind == NG_JIT_E_INT;
+    case NG_JIT_E_CALL:
+        return e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 && e->nitems == 1 &&
+               e->items[0]->kind == NG_JIT_E_NAME;
+    default: return false;
+    }
+}
+
+/* Binds the locals e names other than `var` (loop variables of a range
+ * inside, by the analysis: never below 0) to 0, or (value NULL) unbinds them. */
+static void bind_locals(Lower *L, const NgJitExpr *e, const Sym *var, const Val *value)
+{
+    if (e->kind == NG_JIT_E_NAME) {
+        Sym *s = sym_of(L, e);
+        if (s != var && s->kind == SYM_LOCAL) {
+            s->bound = value != NULL;
+            if (value)
+                s->bound_val = *value;
+        }
+        return;
+    }
+    if (e->kind == NG_JIT_E_UNARY || e->kind == NG_JIT_E_BINARY) {
+        bind_locals(L, e->lhs, var, value);
+        if (e->kind == NG_JIT_E_BINARY)
+            bind_locals(L, e->rhs, var, value);
+    }
+}
+
+/* The length of axis `axis` of array name_id `id` as the loop sees it, or
+ * NG_IR_NONE when it is not a free array or a view of one. */
+static NgIrRef axis_length(Lower *L, int id, int axis)
+{
+    const Sym *a = &L->syms[id];
+    if (a->kind == SYM_VIEW && a->base && a->base->param >= 0 && a->nfixed + axis < a->base->given->ndim)
+        return ng_ir_shape(L->k, a->base->param, a->nfixed + axis);
+    if (a->kind == SYM_ARRAY && a->param >= 0 && axis < a->given->ndim)
+        return ng_ir_shape(L->k, a->param, axis);
+    return NG_IR_NONE;
+}
+
+/* Whether e names a local other than var (a loop variable of a range inside). */
+static bool names_local(Lower *L, const NgJitExpr *e, const Sym *var)
+{
+    if (e->kind == NG_JIT_E_NAME) {
+        const Sym *s = sym_of(L, e);
+        return s != var && s->kind == SYM_LOCAL;
+    }
+    return (e->kind == NG_JIT_E_UNARY || e->kind == NG_JIT_E_BINARY) &&
+           (names_local(L, e->lhs, var) || (e->kind == NG_JIT_E_BINARY && names_local(L, e->rhs, var)));
+}
+
+/* The check before a parallel loop (wrap_checks): `wrapped`, true when the
+ * range has iterations and the indices the verdict compared on some array
+ * axis would not stay apart once wrapped: some is negative, and they do not
+ * all fit in a window as long as the axis (so no two distinct ones wrap onto
+ * one element). Each index is a*v + P or v*S + f, so it is least and
+ * greatest at the range's ends (with an inner loop's f at 0: such a one
+ * must be >= 0 at both). Then the NG_JIT_WRAP cell gets 1. NG_IR_NONE when
+ * no index may be negative; fails when one cannot be evaluated before the loop. */
+static NgIrRef wrap_check(Lower *L, const NgJitLoopInfo *info, Sym *var, Val start, Val step, NgIrRef n, Stmts *out)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef bad = NG_IR_NONE, zero = ng_ir_const_i(k, NG_INT64, 0);
+    Val ends[2] = {start, mkval(ng_ir_binary(k, NG_OP_ADD, NG_INT64, start.r,
+                                             ng_ir_binary(k, NG_OP_MUL, NG_INT64,
+                                                          ng_ir_binary(k, NG_OP_SUB, NG_INT64, n, ng_ir_const_i(k, NG_INT64, 1)),
+                                                          step.r)),
+                                NG_INT64, true, false)};
+    if (is_const(L, step.r) && const_i(L, step.r) > 0) /* the last iteration is at least the first */
+        ends[1] = at_least(mkval(ends[1].r, NG_INT64, true, start.nonneg), lo_of(L, start));
+    Val nothing = mkval(zero, NG_INT64, true, true);
+    bool was = var->bound;
+    Val was_val = var->bound_val;
+    for (int g = 0; g < info->nwraps && L->st == NG_OK; g++) {
+        const NgJitIndexUse *u = &info->wraps[g];
+        bool first = true;
+        for (int h = 0; h < g && first; h++)
+            first = !(info->wraps[h].array == u->array && info->wraps[h].axis == u->axis);
+        if (!first)
+            continue;
+        /* the group of indices of this axis: least and greatest, and whether each is >= 0 */
+        NgIrRef lo = NG_IR_NONE, hi = NG_IR_NONE, neg = NG_IR_NONE;
+        bool window = true, may = false;
+        for (int m = g; m < info->nwraps && L->st == NG_OK; m++) {
+            const NgJitIndexUse *x = &info->wraps[m];
+            if (x->array != u->array || x->axis != u->axis)
+                continue;
+            if (!plain_index(x->e)) {
+                fail(L, x->e->span.line, NG_ERR_UNSUPPORTED,
+                     "an index that may be negative and cannot be checked before the loop (it reads an array)");
+                break;
+            }
+            bool inner = names_local(L, x->e, var);
+            window = window && !inner;
+            bind_locals(L, x->e, var, &nothing);
+            for (int end = 0; end < 2 && L->st == NG_OK; end++) {
+                var->bound = true;
+                var->bound_val = ends[end];
+                Val v = expr(L, x->e);
+                if (v.r == NG_IR_NONE || !ng_dtype_is_int(v.dt))
+                    continue;
+                NgIrRef r = as(L, v, NG_INT64);
+                lo = lo == NG_IR_NONE ? r : ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, lo, r);
+                hi = hi == NG_IR_NONE ? r : ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, hi, r);
+                if (v.nonneg || lo_of(L, v) >= 0)
+                    continue;
+                may = true;
+                NgIrRef below = ng_ir_binary(k, NG_OP_LT, NG_BOOL, r, zero);
+                neg = neg == NG_IR_NONE ? below : ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, neg, below);
+            }
+            bind_locals(L, x->e, var, NULL);
+        }
+        if (!may || L->st != NG_OK)
+            continue;
+        NgIrRef len = window ? axis_length(L, u->array, u->axis) : NG_IR_NONE;
+        if (len != NG_IR_NONE) { /* negative, and (unsigned: no overflow) hi - lo >= len */
+            NgIrRef span = ng_ir_binary(k, NG_OP_SUB, NG_UINT64, ng_ir_cast(k, NG_UINT64, hi), ng_ir_cast(k, NG_UINT64, lo));
+            neg = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, neg,
+                               ng_ir_binary(k, NG_OP_GE, NG_BOOL, span, ng_ir_cast(k, NG_UINT64, len)));
+        }
+        bad = bad == NG_IR_NONE ? neg : ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, bad, neg);
+    }
+    var->bound = was;
+    var->bound_val = was_val;
+    if (bad == NG_IR_NONE || L->st != NG_OK)
+        return NG_IR_NONE;
+    NgIrRef w = pin(L, mkval(ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_GT, NG_BOOL, n, zero), bad),
+                             NG_BOOL, false, false), out).r;
+    NgIrRef none[1] = {0};
+    L->wrap_param = ng_ir_param_array(k, NG_INT64, 0, true, true);
+    push(L, out, ng_ir_store(k, L->wrap_param, 0, none, ng_ir_cast(k, NG_INT64, w)));
+    return w;
 }
 
 /* The trips [*before, *after) of range(first, ..., st) (n trips, st > 0)
@@ -2505,6 +2667,14 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     bool const_step = known && is_const(L, step.r);
     int64_t st = const_step ? const_i(L, step.r) : 0;
     int search = outer ? L->plan->search : 0;
+    const NgJitLoopInfo *checks = outer && known ? wrap_checks(L, s) : NULL;
+    NgIrRef wrapped = NG_IR_NONE; /* (then no iteration runs) */
+    if (checks) {
+        Val n = pin(L, mkval(trip_count(L, start, stop, step), NG_INT64, true, true), out);
+        wrapped = wrap_check(L, checks, var, start, step, n.r, out);
+        if (L->st != NG_OK)
+            return NG_IR_NONE;
+    }
     if (search && !const_step) {
         fail(L, s->span.line, NG_ERR_INTERNAL, "a search loop needs a literal range step");
         return NG_IR_NONE;
@@ -2628,6 +2798,8 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         r = ng_ir_for(k, part, ng_ir_const_i(k, NG_INT64, 0), ng_ir_const_i(k, NG_INT64, 3),
                       ng_ir_const_i(k, NG_INT64, 1), ng_ir_block(k, 1, &in), 0);
     } else {
+        if (wrapped != NG_IR_NONE)
+            last = ng_ir_select(L->k, wrapped, first, last);
         r = ng_ir_for(L->k, counter, first, last, by, b, flags);
     }
     if (loop_ref)
@@ -3101,6 +3273,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->trips_param = plan->search == 1 ? ng_ir_param_array(k, NG_INT64, 0, true, true) : -1;
     L->from_param = plan->search == 1 ? ng_ir_param_scalar(k, NG_INT64) : -1;
     L->to_param = plan->search == 1 ? ng_ir_param_scalar(k, NG_INT64) : -1;
+    L->wrap_param = -1; /* (made, last, by the check, when it checks anything) */
     L->phase_param = plan->peel ? ng_ir_param_scalar(k, NG_INT64) : -1;
     bool ranked = false;
     for (int r = 0; plan->parallel && r < plan->nreductions; r++)
@@ -3235,6 +3408,8 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     }
     if (L->plan->boundscheck)
         info->args[info->nargs++] = (NgJitArg){NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS};
+    if (L->wrap_param >= 0)
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_WRAP, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS};
 }
 
 NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVarType *vars, int nvars,

@@ -22,7 +22,8 @@
  *     the names in plan->live_out. Each is a "cell": a 0-d array of the
  *     scalar's dtype holding the value before the loop (when bound then) and,
  *     after the launch, the value after it;
- *   - with plan->boundscheck, last, the error array (NG_JIT_ARG_ERROR).
+ *   - with plan->boundscheck, the error array (NG_JIT_ARG_ERROR);
+ *   - last, NG_JIT_WRAP when the kernel checks that indices do not wrap.
  * The outer loop becomes a FOR, NG_IR_PARALLEL when plan->parallel (with its
  * reductions attached by ng_ir_reduce), else the whole nest runs as one
  * thread. Launch it with extent = the outer loop's trip count
@@ -87,6 +88,10 @@ enum {
 #define NG_JIT_FROM "__ng_from"   /* find: scalar, the first iteration (0-based) to test */
 #define NG_JIT_TO "__ng_to"       /* find: scalar, one past the last */
 #define NG_JIT_START "__ng_start" /* run: scalar, NG_JIT_FOUND's value */
+/* ... of a parallel loop whose proofs compared indices that may be negative
+ * (NgJitLoopInfo.wraps), the very last, after the error array: */
+#define NG_JIT_WRAP "__ng_wrap"   /* cell, int64: 1 when they would wrap onto one element (then
+                                     no iteration ran: run the loop in order), else 0 */
 /* ... of a loop run around one iteration (NgJitLoopPlan.peel), last before the error array: */
 #define NG_JIT_PHASE "__ng_phase" /* scalar: 0, the iterations before it; 1, it; 2, those after */
 /* ... and of a ranked reduction's (after the search's), which GPUs combine
@@ -177,7 +182,7 @@ typedef enum NgJitArgRole {
     NG_JIT_ARG_CELL,   /* a scalar the host needs after the loop: a 0-d array of `dtype`
                           holding the value before the loop (when has_input; else anything)
                           and, after the launch, the value after it */
-    NG_JIT_ARG_ERROR,  /* boundscheck, always last: an int64[4] array of zeros; after the
+    NG_JIT_ARG_ERROR,  /* boundscheck, last (but NG_JIT_WRAP): an int64[4] array of zeros; after the
                           launch, when [0] != 0, [0..3] = (line, index, axis, size) of an index
                           out of range: raise IndexError("index {index} is out of bounds for
                           axis {axis} with size {size}") at that line */

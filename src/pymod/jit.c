@@ -675,6 +675,7 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             } else if (st == NG_OK && strcmp(arg->name, NG_JIT_LOCK) == 0) { /* free */
                 int32_t free_ = 0;
                 st = ng_array_upload(&cells[a], &free_, NULL);
+
             } else if (st == NG_OK && arg->has_input && vi >= 0) {
                 NgOperand op;
                 NgArray tmp;
@@ -737,6 +738,29 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
 
 static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject *globals, PyObject *assigned,
                         int boundscheck, int line_offset, PyObject *keep);
+
+/* A parallel launch's result without its NG_JIT_WRAP cell; NULL with *why
+ * set when the cell says an index was negative (nothing ran: the loop must
+ * run in order), or on a Python error. */
+static PyObject *unless_wrapped(PyObject *result, const char **why)
+{
+    PyObject *w = result ? PyDict_GetItemString(result, NG_JIT_WRAP) : NULL;
+    if (!w)
+        return result;
+    long long v = PyLong_AsLongLong(w);
+    if (v == -1 && PyErr_Occurred()) {
+        Py_DECREF(result);
+        return NULL;
+    }
+    if (v) {
+        Py_DECREF(result);
+        *why = "an index of an array it writes is negative, so two iterations may meet in one element";
+        return NULL;
+    }
+    if (PyDict_DelItemString(result, NG_JIT_WRAP) < 0)
+        Py_CLEAR(result);
+    return result;
+}
 
 /* A sequential plan's live-out names: those in `assigned` (the names the
  * loop assigns) not bound before it (those are cells already); -1 on a
@@ -913,13 +937,15 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
             sargs[3] = phase;
             L.hold = phase < 2;
             Py_XDECREF(result);
-            result = run_kernel(p, info, &L, &plan, dev, sargs, line_offset, around, &why, NULL);
+            result = unless_wrapped(run_kernel(p, info, &L, &plan, dev, sargs, line_offset, around, &why, NULL), &why);
             if (!result)
                 break;
         }
         L.hold = false;
     } else {
         result = run_kernel(p, info, &L, &plan, dev, sargs, line_offset, note, &why, NULL);
+        if (plan.parallel)
+            result = unless_wrapped(result, &why);
     }
     if (!result && !PyErr_Occurred() && plan.parallel && !plan.search) {
         /* the parallel form is beyond the lowering (a float16 sum): in order, which is always right */
