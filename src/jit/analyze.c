@@ -55,6 +55,7 @@ typedef struct LoopData {
     bool ok;              /* may run parallel on its own: independent, or asserted */
     int64_t step;         /* range step when a literal, else 0 */
     const char *peel_why; /* peel: the first conflict the peeled iteration resolves */
+    bool wraps_nonneg;    /* every index its proofs compared is >= 0 by its form alone */
 } LoopData;
 
 /* One subscript use of an array the loop writes, or a use of the whole array. */
@@ -2122,7 +2123,12 @@ static void add_wrap(Ctx *c, NgJitLoopInfo *L, const NgJitExpr *e, int root, int
         L->wraps = v;
         *cap = ncap;
     }
-    L->wraps[L->nwraps++] = (NgJitIndexUse){e, root, axis};
+    Poly p;
+    poly_of(c, e, &p);
+    bool inner = false;
+    for (int i = 0; i < p.n; i++)
+        inner = inner || cls(c, p.t[i].a) == CLS_FREE || (p.t[i].b >= 0 && cls(c, p.t[i].b) == CLS_FREE);
+    L->wraps[L->nwraps++] = (NgJitIndexUse){e, root, axis, inner};
 }
 
 /* Why accesses w and r make the loop sequential, in words. */
@@ -2581,6 +2587,45 @@ static bool peel_ok(Ctx *c, int li, const Peel *pk)
     return true;
 }
 
+/* Whether index e of loop li is >= 0 by its form: k*v + f... + c with k >= 0,
+ * the range from a constant start >= 0 up, each f a loop variable of a range
+ * inside (never below 0, by `bounded`), and c with k*start at least 0. */
+static bool nonneg_form(Ctx *c, int li, const NgJitExpr *e)
+{
+    const NgJitExpr *it = c->res->items[li].stmt->test;
+    Poly p, start = {0};
+    if (c->ld[li].step <= 0)
+        return false;
+    if (it->nitems > 1)
+        poly_of(c, it->items[0], &start);
+    poly_of(c, e, &p);
+    if (start.n || start.c < 0)
+        return false;
+    int64_t least = p.c;
+    for (int i = 0; i < p.n; i++) {
+        int x = cls(c, p.t[i].a);
+        if (p.t[i].b >= 0 || p.t[i].k < 0 || x == CLS_INV)
+            return false;
+        if (x == CLS_IND && __builtin_add_overflow(least, p.t[i].k * start.c, &least))
+            return false;
+    }
+    return least >= 0;
+}
+
+/* Whether loop p (-1: none), when it runs in parallel, checks that e is >= 0
+ * in every iteration: e is one of its wrap checks naming a loop variable of
+ * a range inside it (the check then requires all of them >= 0, not a window). */
+static bool checked_nonneg(Ctx *c, int p, const NgJitExpr *e)
+{
+    if (p < 0 || c->res->items[p].asserted)
+        return false;
+    const NgJitLoopInfo *P = &c->res->items[p];
+    for (int i = 0; i < P->nwraps; i++)
+        if (P->wraps[i].inner && expr_equal(P->wraps[i].e, e))
+            return true;
+    return false;
+}
+
 static void analyze_loop(Ctx *c, int li)
 {
     NgJitLoopInfo *L = &c->res->items[li];
@@ -2639,6 +2684,9 @@ static void analyze_loop(Ctx *c, int li)
         arr = pk.why;
     d->peel_why = pk.why;
     assumed_scalars(c, li);
+    d->wraps_nonneg = true;
+    for (int i = 0; i < L->nwraps && d->wraps_nonneg; i++)
+        d->wraps_nonneg = nonneg_form(c, li, L->wraps[i].e) || checked_nonneg(c, L->parent, L->wraps[i].e);
     L->reason = why ? why : scal ? scal : arr;
     L->independent = L->reason == NULL && !L->peel;
     d->ok = L->reason == NULL || L->asserted;
@@ -2684,7 +2732,9 @@ static void decide(Ctx *c)
         if (d->python) {
             L->kind = NG_JIT_LOOP_PYTHON;
         } else if (outer >= 0) {
-            if (outer == L->parent && d->ok && !L->peel && !items[outer].peel && collapsible(c, outer, li)) {
+            /* (a collapsed loop's iterations are not checked for indices that wrap: none may) */
+            if (outer == L->parent && d->ok && !L->peel && !items[outer].peel && (d->wraps_nonneg || L->asserted) &&
+                collapsible(c, outer, li)) {
                 L->kind = NG_JIT_LOOP_PARALLEL;
                 L->collapsed = true;
             } else {

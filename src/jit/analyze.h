@@ -69,6 +69,7 @@ typedef struct NgJitIndexUse {
     const NgJitExpr *e;
     int array;                 /* name_id */
     int axis;
+    bool inner;                /* e names a loop variable of a range inside (v*S + f) */
 } NgJitIndexUse;
 
 /* What the analysis says about one loop. Lists are in order of name_id. */

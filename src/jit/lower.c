@@ -2494,17 +2494,6 @@ static NgIrRef axis_length(Lower *L, int id, int axis)
     return NG_IR_NONE;
 }
 
-/* Whether e names a local other than var (a loop variable of a range inside). */
-static bool names_local(Lower *L, const NgJitExpr *e, const Sym *var)
-{
-    if (e->kind == NG_JIT_E_NAME) {
-        const Sym *s = sym_of(L, e);
-        return s != var && s->kind == SYM_LOCAL;
-    }
-    return (e->kind == NG_JIT_E_UNARY || e->kind == NG_JIT_E_BINARY) &&
-           (names_local(L, e->lhs, var) || (e->kind == NG_JIT_E_BINARY && names_local(L, e->rhs, var)));
-}
-
 /* The check before a parallel loop (wrap_checks): `wrapped`, true when the
  * range has iterations and the indices the verdict compared on some array
  * axis would not stay apart once wrapped: some is negative, and they do not
@@ -2546,8 +2535,7 @@ static NgIrRef wrap_check(Lower *L, const NgJitLoopInfo *info, Sym *var, Val sta
                      "an index that may be negative and cannot be checked before the loop (it reads an array)");
                 break;
             }
-            bool inner = names_local(L, x->e, var);
-            window = window && !inner;
+            window = window && !x->inner;
             bind_locals(L, x->e, var, &nothing);
             for (int end = 0; end < 2 && L->st == NG_OK; end++) {
                 var->bound = true;

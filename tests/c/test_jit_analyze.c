@@ -230,6 +230,17 @@ static void test_corpus_reports(void)
                  "line 3: sequential host: writes D[i, j], read as D[i, k], possibly in another iteration\n"
                  "  line 4: parallel around i = k\n"
                  "    line 5: sequential: runs in one thread of the parallel loop at line 4, in three parts around j = k\n");
+#define MIRROR_PREFIX0 "def f(a, n, m):\n"
+    /* a loop folded into a parallel one must have indices >= 0 by their form
+     * (the kernel checks only the outer loop's) */
+    CHECK_REPORT(MIRROR_PREFIX0 "    for i in range(n):\n        for j in range(m):\n            a[i, j + n] = 1.0\n",
+                 "line 2: parallel\n  line 3: sequential: runs in one thread of the parallel loop at line 2\n");
+    CHECK_REPORT(MIRROR_PREFIX0 "    for i in range(n):\n        for j in range(2, m):\n            a[i, j - 2] = 1.0\n",
+                 "line 2: parallel\n  line 3: parallel collapsed\n");
+    CHECK_REPORT(MIRROR_PREFIX0 "    for i in range(n):\n        for j in range(1, m):\n            a[i, j - 2] = 1.0\n",
+                 "line 2: parallel\n  line 3: sequential: runs in one thread of the parallel loop at line 2\n");
+    CHECK_REPORT(MIRROR_PREFIX0 "    for i in range(n):\n        for j in prange(m):\n            a[i, j + n] = 1.0\n",
+                 "line 2: parallel\n  line 3: parallel collapsed asserted (also proven)\n");
     /* mirrored halves: a*v + P and -a*v + Q meet when v1 + v2 = a*(Q - P) */
 #define MIRROR_PREFIX "def f(a, n, m):\n"
     CHECK_REPORT(MIRROR_PREFIX "    for i in range(n // 2):\n        a[i], a[n - 1 - i] = a[n - 1 - i], a[i]\n",

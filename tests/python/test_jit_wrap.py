@@ -104,3 +104,34 @@ def test_prange_is_the_users_word():
     a = np.arange(10.0)
     f = jit_same(g, a, -5, 5)
     assert f.loop_report()[0]["ran"] == "kernel"
+
+
+def inner_twice(a, lo, hi):
+    n = a.shape[0]
+    for i in range(n):
+        for j in range(lo, hi):
+            a[i, j] = a[i, j] + 1.0
+
+
+@pytest.mark.parametrize("lo,hi", [(-8, 8), (-3, 3), (0, 8), (-8, 0)])
+def test_inner_loop_across_zero(lo, hi):
+    # the inner loop is not folded into the parallel one (its indices are not
+    # checked there): each row in order, every element of a row twice when
+    # the range crosses zero
+    a = np.zeros((300, 8))
+    f = jit_same(inner_twice, a, lo, hi)
+    assert f.loop_report()[0]["kind"] == "parallel"
+    assert not f.loop_report()[1]["collapsed"]
+
+
+def flat_plus(a, b):
+    n, m = a.shape
+    for i in range(n):
+        for j in range(m):
+            b[i * m + j] = a[i, j]
+
+
+def test_flat_index_checked_by_the_outer_loop_keeps_the_inner_one_collapsed():
+    a = np.random.default_rng(0).standard_normal((20, 7))
+    f = jit_same(flat_plus, a, np.zeros(140))
+    assert f.loop_report()[1]["collapsed"]
