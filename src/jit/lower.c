@@ -2657,9 +2657,8 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     int search = outer ? L->plan->search : 0;
     const NgJitLoopInfo *checks = outer && known ? wrap_checks(L, s) : NULL;
     NgIrRef wrapped = NG_IR_NONE; /* (then no iteration runs) */
-    if (checks) {
-        Val n = pin(L, mkval(trip_count(L, start, stop, step), NG_INT64, true, true), out);
-        wrapped = wrap_check(L, checks, var, start, step, n.r, out);
+    if (checks) { /* (the trip count an expression: nothing is left behind when nothing is checked) */
+        wrapped = wrap_check(L, checks, var, start, step, trip_count(L, start, stop, step), out);
         if (L->st != NG_OK)
             return NG_IR_NONE;
     }
