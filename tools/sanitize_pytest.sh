@@ -17,7 +17,11 @@
 # Python itself is not instrumented, so the ASan runtime is preloaded;
 # leak detection is off (CPython keeps much alive until exit). If the
 # subset's test files do not exist yet, this says so and exits 0.
-# SANITIZE_CMAKE_ARGS adds configure options (e.g. -DNUMGPU_WERROR=OFF).
+# SANITIZE_CMAKE_ARGS adds configure options (e.g. -DNUMGPU_WERROR=OFF);
+# SANITIZE_TESTS replaces the subset (test files, space-separated): the
+# default is the array library's elementwise ops and reductions and the jit's
+# loops run around one iteration and its wrap checks (the analysis and the
+# lowering in C, and the kernels they generate).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -28,7 +32,8 @@ PY=${PYTHON:-$ROOT/.venv/bin/python}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 TESTS=()
-for t in tests/python/test_elementwise.py tests/python/test_reduce.py; do
+for t in ${SANITIZE_TESTS:-tests/python/test_elementwise.py tests/python/test_reduce.py tests/python/test_jit_peel.py \
+           tests/python/test_jit_wrap.py}; do
   [ -f "$t" ] && TESTS+=("$t")
 done
 if [ ${#TESTS[@]} -eq 0 ]; then
