@@ -1,5 +1,5 @@
 #!/bin/sh
-# Fuzzes the jit front end (src/jit: tokenizer, parser, printer) with
+# Fuzzes the jit front end (src/jit: tokenizer, parser, printer, analysis) with
 # libFuzzer under ASan + UBSan for the given number of seconds (default 60).
 #
 #   tools/fuzz_jit.sh [seconds]
@@ -28,6 +28,7 @@ mkdir -p "$out/jit-corpus" "$out/jit-seeds"
     -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Werror \
     -I"$root/include" -I"$root/src" \
     "$root/tests/fuzz/fuzz_jit_parse.c" "$root/src/jit/lex.c" "$root/src/jit/parse.c" "$root/src/jit/ast.c" \
+    "$root/src/jit/analyze.c" \
     "$root/src/core/util.c" "$root/src/core/status.c" -lm \
     -o "$out/fuzz_jit_parse"
 

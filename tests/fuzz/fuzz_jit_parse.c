@@ -1,13 +1,17 @@
 /* libFuzzer target for the jit front end: arbitrary bytes through
  * ng_jit_parse (and so ng_jit_lex), then the printer and a walk that checks
  * what later stages rely on: spans inside the text, end not before start,
- * expression height within NG_JIT_MAX_DEPTH, names interned. A syntax error
- * must come back as NG_ERR_VALUE with a position; nothing may crash, hang
- * or leak. Built and run by tools/fuzz_jit.sh. */
+ * expression height within NG_JIT_MAX_DEPTH, names interned; then the
+ * dependence analysis (ng_jit_analyze) of every function defined at module
+ * level, and its report, whose verdicts must be consistent (a peeled loop is
+ * parallel or in order, a collapsed one parallel). A syntax error must come
+ * back as NG_ERR_VALUE with a position; nothing may crash, hang or leak.
+ * Built and run by tools/fuzz_jit.sh. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "jit/analyze.h"
 #include "jit/ast.h"
 
 static void check(int ok)
@@ -98,6 +102,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ng_str_init(&out);
     ng_jit_ast_print(ast, &out, NG_JIT_PRINT_LINES);
     check(!out.failed);
+    for (int i = 0; i < ast->body.n; i++) {
+        const NgJitStmt *f = ast->body.stmts[i];
+        NgJitLoops *loops;
+        if (f->kind != NG_JIT_S_DEF)
+            continue;
+        check(ng_jit_analyze(ast, f, &loops) == NG_OK);
+        for (int l = 0; l < loops->n; l++) {
+            const NgJitLoopInfo *L = &loops->items[l];
+            check(!L->peel || (L->kind != NG_JIT_LOOP_PYTHON && !L->collapsed && L->peel_at && L->peel_off >= 0));
+            check(!L->collapsed || L->kind == NG_JIT_LOOP_PARALLEL);
+            for (int w = 0; w < L->nwraps; w++)
+                check(L->wraps[w].e && L->wraps[w].axis >= 0);
+        }
+        ng_jit_loops_print(loops, &out);
+        check(!out.failed);
+        ng_jit_loops_free(loops);
+    }
     ng_str_free(&out);
     ng_jit_ast_free(ast);
     return 0;
