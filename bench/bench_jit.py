@@ -18,6 +18,8 @@ the test size's cache-resident data, hence the margin of 8). Every jit result is
 Python ran at the bench size, else with Numba's, before its time counts. Ratios: >1 means numgpu is faster.
 `--dir bench/jit_complex` runs the project's own complex-valued loops (mandelbrot in complex
 numbers, a conjugate dot product, a rotation by np.exp(1j * theta)) the same way, and
+`--dir bench/jit_peel` loops the analysis proves parallel around one iteration or in mirrored
+halves (Gaussian elimination's rows below the pivot, an image flipped in place), and
 `--dir bench/jit_uneven` a loop whose iterations cost very different amounts (the upper half of
 the Mandelbrot set: dynamic scheduling on cpu).
 """

@@ -2055,6 +2055,7 @@ typedef struct Peel {
     bool found;
     Poly p;               /* at - off */
     const NgJitExpr *at;  /* the invariant index (its first occurrence) */
+    const NgJitExpr *v;   /* the index v + off it meets there (its first occurrence) */
     int64_t off;
     int root, axis;       /* the array and axis `at` indexes (negative values wrap there) */
     const char *why;      /* the first conflict it resolves, in words */
@@ -2099,7 +2100,7 @@ static bool peel_pair(Ctx *c, const Access *w, const Access *r, Peel *pk)
             if (!counter_plus(c, &v, &off) || !names_only(c, &at) || __builtin_sub_overflow(at.c, off, &at.c))
                 continue;
             if (!pk->found) {
-                *pk = (Peel){true, at, ie, off, w->root, pos, NULL};
+                *pk = (Peel){true, at, ie, ve, off, w->root, pos, NULL};
                 return true;
             }
             if (pk->root == w->root && pk->axis == pos && poly_equal(&pk->p, &at))
@@ -2109,26 +2110,26 @@ static bool peel_pair(Ctx *c, const Access *w, const Access *r, Peel *pk)
 }
 
 /* Adds index e of axis `axis` of array `root` to the loop's wrap checks
- * (NgJitLoopInfo.wraps), once. */
-static void add_wrap(Ctx *c, NgJitLoopInfo *L, const NgJitExpr *e, int root, int axis, int *cap)
+ * (NgJitLoopInfo.wraps), once; `strict` when it must be >= 0 itself (else
+ * when it names a loop variable of a range inside). */
+static void add_wrap(Ctx *c, NgJitLoopInfo *L, const NgJitExpr *e, int root, int axis, bool strict)
 {
+    Poly p;
+    poly_of(c, e, &p);
+    for (int i = 0; i < p.n; i++)
+        strict = strict || cls(c, p.t[i].a) == CLS_FREE || (p.t[i].b >= 0 && cls(c, p.t[i].b) == CLS_FREE);
     for (int i = 0; i < L->nwraps; i++)
-        if (L->wraps[i].array == root && L->wraps[i].axis == axis && expr_equal(L->wraps[i].e, e))
+        if (L->wraps[i].array == root && L->wraps[i].axis == axis && expr_equal(L->wraps[i].e, e)) {
+            L->wraps[i].strict = L->wraps[i].strict || strict;
             return;
-    if (L->nwraps == *cap) {
-        int ncap = *cap ? *cap * 2 : 8;
-        NgJitIndexUse *v = xalloc(c, &c->res->arena, (size_t)ncap * sizeof *v);
+        }
+    if (L->nwraps == 0 || (L->nwraps >= 8 && (L->nwraps & (L->nwraps - 1)) == 0)) { /* room for 8, then doubled */
+        NgJitIndexUse *v = xalloc(c, &c->res->arena, (size_t)(L->nwraps ? 2 * L->nwraps : 8) * sizeof *v);
         if (L->nwraps)
             memcpy(v, L->wraps, (size_t)L->nwraps * sizeof *v);
         L->wraps = v;
-        *cap = ncap;
     }
-    Poly p;
-    poly_of(c, e, &p);
-    bool inner = false;
-    for (int i = 0; i < p.n; i++)
-        inner = inner || cls(c, p.t[i].a) == CLS_FREE || (p.t[i].b >= 0 && cls(c, p.t[i].b) == CLS_FREE);
-    L->wraps[L->nwraps++] = (NgJitIndexUse){e, root, axis, inner};
+    L->wraps[L->nwraps++] = (NgJitIndexUse){e, root, axis, strict};
 }
 
 /* Why accesses w and r make the loop sequential, in words. */
@@ -2448,7 +2449,6 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
             return why;
     }
     uint64_t *atomic = set_new(c);
-    int wcap = 0;
     L->nwraps = 0;
     for (int i = 0; i < c->nacc; i++) {
         const Access *w = &c->acc[i];
@@ -2464,8 +2464,8 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
             if (r->root != w->root || (r->write && j < i))
                 continue;
             if (independent(c, w, r, &hd, &dist, &at)) { /* (proven for indices that do not wrap) */
-                add_wrap(c, L, w->pos[at], w->root, at, &wcap);
-                add_wrap(c, L, r->pos[at], w->root, at, &wcap);
+                add_wrap(c, L, w->pos[at], w->root, at, false);
+                add_wrap(c, L, r->pos[at], w->root, at, false);
                 continue;
             }
             /* atomic: the array is only updated by `a[...] += v` (or -=), read nowhere else */
@@ -2560,21 +2560,16 @@ static bool search_shape(Ctx *c, int li)
 }
 
 /* Whether loop li can run around the iteration pk found (NgJitLoopInfo.peel):
- * not asserted (then nothing is peeled), no reductions, a literal step > 0
- * and a constant start >= 0 (the counter's indices never wrap). Sets the
- * loop's peel fields when it can. */
+ * not asserted (then nothing is peeled), no reductions, a literal step > 0.
+ * Sets the loop's peel fields when it can, and adds the counter's index
+ * v + off to its wrap checks, strict: a negative one would wrap onto another
+ * element of the axis, and a second iteration would meet the others. */
 static bool peel_ok(Ctx *c, int li, const Peel *pk)
 {
     NgJitLoopInfo *L = &c->res->items[li];
-    const NgJitExpr *it = L->stmt->test;
     if (L->asserted || L->nreductions || c->ld[li].step <= 0)
         return false;
-    if (it->nitems > 1) {
-        Poly start;
-        poly_of(c, it->items[0], &start);
-        if (start.n || start.c < 0)
-            return false;
-    }
+    add_wrap(c, L, pk->v, pk->root, pk->axis, true);
     L->peel = true;
     L->peel_at = pk->at;
     L->peel_off = pk->off;
@@ -2621,7 +2616,7 @@ static bool checked_nonneg(Ctx *c, int p, const NgJitExpr *e)
         return false;
     const NgJitLoopInfo *P = &c->res->items[p];
     for (int i = 0; i < P->nwraps; i++)
-        if (P->wraps[i].inner && expr_equal(P->wraps[i].e, e))
+        if (P->wraps[i].strict && expr_equal(P->wraps[i].e, e))
             return true;
     return false;
 }

@@ -16,7 +16,7 @@
  * - subscripts do not wrap: two iterations whose indices differ may still
  *   meet when one is negative (A[i - m] with len(A) == m), so a parallel
  *   kernel must check that the indices its proofs compared (NgJitLoopInfo.
- *   wraps) are >= 0 (or fall back to running the loop in order);
+ *   wraps) do not wrap onto one element (or fall back to running the loop in order);
  * - reductions and privates are scalars: NgJitLoopInfo.scalars lists the
  *   names whose being arrays would break the verdict;
  * - helper functions are the `def`s of the same source (module level, or
@@ -69,7 +69,9 @@ typedef struct NgJitIndexUse {
     const NgJitExpr *e;
     int array;                 /* name_id */
     int axis;
-    bool inner;                /* e names a loop variable of a range inside (v*S + f) */
+    bool strict;               /* it must be >= 0 itself, not only apart from the others once
+                                  wrapped: it names a loop variable of a range inside (v*S + f),
+                                  or it is the counter's index v + off of a peel */
 } NgJitIndexUse;
 
 /* What the analysis says about one loop. Lists are in order of name_id. */
@@ -94,8 +96,8 @@ typedef struct NgJitLoopInfo {
                                   runs in order from there (from its last iteration when
                                   none holds), so that iteration breaks at once */
     int64_t search_step;       /* search: the range's literal step */
-    bool peel;                 /* a range loop (literal step > 0, constant start >= 0, no
-                                  reductions) whose iterations are independent but for one,
+    bool peel;                 /* a range loop (literal step > 0, no reductions) whose
+                                  iterations are independent but for one,
                                   v0 = peel_at - peel_off, whose accesses meet the other
                                   iterations' (`for i: ... D[i, j] ... D[k, j]`: iteration
                                   i = k writes the row all of them read): PARALLEL, the

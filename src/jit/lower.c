@@ -2499,8 +2499,8 @@ static NgIrRef axis_length(Lower *L, int id, int axis)
  * axis would not stay apart once wrapped: some is negative, and they do not
  * all fit in a window as long as the axis (so no two distinct ones wrap onto
  * one element). Each index is a*v + P or v*S + f, so it is least and
- * greatest at the range's ends (with an inner loop's f at 0: such a one
- * must be >= 0 at both). Then the NG_JIT_WRAP cell gets 1. NG_IR_NONE when
+ * greatest at the range's ends (with an inner loop's f at 0); a strict one
+ * (NgJitIndexUse.strict) must be >= 0 at both. Then the NG_JIT_WRAP cell gets 1. NG_IR_NONE when
  * no index may be negative; fails when one cannot be evaluated before the loop. */
 static NgIrRef wrap_check(Lower *L, const NgJitLoopInfo *info, Sym *var, Val start, Val step, NgIrRef n, Stmts *out)
 {
@@ -2535,7 +2535,7 @@ static NgIrRef wrap_check(Lower *L, const NgJitLoopInfo *info, Sym *var, Val sta
                      "an index that may be negative and cannot be checked before the loop (it reads an array)");
                 break;
             }
-            window = window && !x->inner;
+            window = window && !x->strict;
             bind_locals(L, x->e, var, &nothing);
             for (int end = 0; end < 2 && L->st == NG_OK; end++) {
                 var->bound = true;

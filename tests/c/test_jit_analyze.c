@@ -271,8 +271,12 @@ static void test_corpus_reports(void)
                  "line 2: sequential: writes a[i], read as a[m], possibly in another iteration\n");
     CHECK_REPORT(PEEL_PREFIX "    for i in range(n):\n        a[i] = a[idx[0]]\n",
                  "line 2: sequential: writes a[i], read as a[idx[0]], possibly in another iteration\n");
-    CHECK_REPORT(PEEL_PREFIX "    for i in range(m, n):\n        a[i] = a[k] * 2.0\n",
-                 "line 2: sequential: writes a[i], read as a[k], possibly in another iteration\n");
+    CHECK_REPORT(PEEL_PREFIX "    for i in range(m, n):\n        a[i] = a[k] * 2.0\n", "line 2: parallel around i = k\n");
+    CHECK_REPORT(PEEL_PREFIX "    for k in range(n):\n        for i in range(k + 1, n):\n            f = a[i, k] / a[k, k]\n"
+                 "            for j in range(k, n):\n                a[i, j] = a[i, j] - f * a[k, j]\n",
+                 "line 2: sequential host: writes a[i, j], read as a[i, k], possibly in another iteration\n"
+                 "  line 3: parallel around i = k\n"
+                 "    line 5: sequential: runs in one thread of the parallel loop at line 3\n");
     CHECK_REPORT(PEEL_PREFIX "    for i in range(n, 0, -1):\n        a[i] = a[k] * 2.0\n",
                  "line 2: sequential: writes a[i], read as a[k], possibly in another iteration\n");
     CHECK_REPORT(PEEL_PREFIX "    for i in range(n):\n        a[i - 1] = a[k] * 2.0\n",

@@ -232,3 +232,39 @@ def test_reverse_past_the_middle_stays_in_order(n):
     a = np.arange(n, dtype=np.float64)
     f = jit_same(reverse_too_far, a)
     assert f.loop_report()[0]["kind"] == "sequential"
+
+
+# A start known only at run time: Gaussian elimination's rows below the pivot
+# (the peeled row k is never one of them), and a start whose indices would
+# wrap (checked before the loop: then in order).
+
+def eliminate(a):
+    n = a.shape[0]
+    for k in range(n):
+        for i in range(k + 1, n):
+            f = a[i, k] / a[k, k]
+            for j in range(k, n):
+                a[i, j] = a[i, j] - f * a[k, j]
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 33, 120])
+def test_gaussian_elimination(n):
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((n, n)) + n * np.eye(n)
+    f = jit_same(eliminate, a)
+    r = f.loop_report()
+    assert (r[1]["kind"], r[1]["peel"]) == ("parallel", "i = k")
+
+
+def scale_from(a, k, lo):
+    for i in range(lo, a.shape[0]):
+        a[i] = a[i] * 0.5 + a[k]
+
+
+@pytest.mark.parametrize("lo,k", [(0, 3), (5, 3), (5, 9), (-4, 2), (-4, -1), (-10, 0)])
+def test_runtime_start(lo, k):
+    a = np.random.default_rng(lo + 20).standard_normal(10)
+    f = jit_same(scale_from, a, k, lo)
+    ran = f.loop_report()[0]["ran"]
+    # a negative start wraps onto the end, where a second iteration would meet the others
+    assert ran.startswith("kernel (one thread") == (lo < 0), ran
