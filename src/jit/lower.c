@@ -2580,10 +2580,10 @@ static NgIrRef wrap_check(Lower *L, const NgJitLoopInfo *info, Sym *var, Val sta
  * whose only iteration is the peeled one of p (NgJitLoopInfo.peel): v0 =
  * peel_at (wrapped on its array's axis when negative) - peel_off, when v0
  * is one of the iterations; else *after == *before, the number of them
- * below v0. False when peel_at is not an integer, or (`wrap` false) may be
- * negative. Everything pinned in `out`. */
-static bool peel_trips(Lower *L, const NgJitLoopInfo *p, NgIrRef first, NgIrRef n, int64_t st, bool wrap,
-                       Stmts *out, NgIrRef *before, NgIrRef *after)
+ * below v0. False when peel_at is not an integer, or may be negative and
+ * its array is not a free one. Everything pinned in `out`. */
+static bool peel_trips(Lower *L, const NgJitLoopInfo *p, NgIrRef first, NgIrRef n, int64_t st, Stmts *out,
+                       NgIrRef *before, NgIrRef *after)
 {
     NgIrKernel *k = L->k;
     Val at = expr(L, p->peel_at);
@@ -2592,7 +2592,7 @@ static bool peel_trips(Lower *L, const NgJitLoopInfo *p, NgIrRef first, NgIrRef 
     NgIrRef v = as(L, at, NG_INT64);
     if (!at.nonneg && kind_of(at.dt) != NG_KIND_UINT) {
         Sym *a = &L->syms[p->peel_array];
-        if (!wrap || a->kind != SYM_ARRAY || a->param < 0 || p->peel_axis >= a->given->ndim)
+        if (a->kind != SYM_ARRAY || a->param < 0 || p->peel_axis >= a->given->ndim)
             return false;
         NgIrRef len = ng_ir_shape(k, a->param, p->peel_axis);
         v = ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, v, ng_ir_const_i(k, NG_INT64, 0)),
@@ -2690,7 +2690,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     NgIrRef split_n = NG_IR_NONE, before = NG_IR_NONE, after = NG_IR_NONE; /* a loop in order, in three parts */
     if (peel && !phases) {
         split_n = pin(L, mkval(trip_count(L, start, stop, step), NG_INT64, true, true), out).r;
-        if (!peel_trips(L, peel, start.r, split_n, st, true, out, &before, &after))
+        if (!peel_trips(L, peel, start.r, split_n, st, out, &before, &after))
             split_n = NG_IR_NONE;
         if (L->st != NG_OK)
             return NG_IR_NONE;
@@ -2700,9 +2700,11 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         Val n = pin(L, mkval(trip_count(L, start, stop, step), NG_INT64, true, true), out);
         NgIrRef lo, hi;
         if (phases) { /* [0, before), [before, after), [after, n) by NG_JIT_PHASE */
-            if (!peel_trips(L, peel, start.r, n.r, st, true, out, &before, &after)) {
+            if (!peel_trips(L, peel, start.r, n.r, st, out, &before, &after)) {
                 if (L->st == NG_OK)
-                    fail(L, s->span.line, NG_ERR_UNSUPPORTED, "an index that is not an integer of a free array");
+                    fail(L, s->span.line, NG_ERR_UNSUPPORTED,
+                         "the loop runs around iteration %s, whose index is not an integer or may be negative on a view",
+                         peel->peel_text);
                 return NG_IR_NONE;
             }
             NgIrRef ph = ng_ir_scalar(k, L->phase_param);
