@@ -1957,14 +1957,8 @@ static bool mirrored(Ctx *c, const Poly *w, const Poly *r, int64_t a)
         return false;
     const NgJitExpr *stop = it->items[it->nitems == 1 ? 0 : 1];
     Poly p = invariant_part(c, w), q = invariant_part(c, r), d = {0}, e;
-    if (!poly_add(&d, &q, 1) || !poly_add(&d, &p, -1))
+    if (!poly_add(&d, a > 0 ? &q : &p, 1) || !poly_add(&d, a > 0 ? &p : &q, -1)) /* D = a*(Q - P) */
         return false;
-    if (a < 0) {
-        Poly z = {0};
-        if (!poly_add(&z, &d, -1))
-            return false;
-        d = z;
-    }
     bool half = stop->kind == NG_JIT_E_BINARY && stop->op == NG_JIT_OP_FLOORDIV && stop->rhs->kind == NG_JIT_E_INT &&
                 !stop->rhs->big && stop->rhs->ival == 2;
     poly_of(c, half ? stop->lhs : stop, &e);

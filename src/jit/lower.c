@@ -31,7 +31,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <stdlib.h>
 
 #include "jit/lower.h"
 

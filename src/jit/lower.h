@@ -92,7 +92,7 @@ enum {
  * (NgJitLoopInfo.wraps), the very last, after the error array: */
 #define NG_JIT_WRAP "__ng_wrap"   /* cell, int64: 1 when they would wrap onto one element (then
                                      no iteration ran: run the loop in order), else 0 */
-/* ... of a loop run around one iteration (NgJitLoopPlan.peel), last before the error array: */
+/* ... of a loop run around one iteration (NgJitLoopPlan.peel), after the search's: */
 #define NG_JIT_PHASE "__ng_phase" /* scalar: 0, the iterations before it; 1, it; 2, those after */
 /* ... and of a ranked reduction's (after the search's), which GPUs combine
  * into: the winner's rank (-1 before the launch) and a lock (0 before it). */

@@ -675,7 +675,6 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             } else if (st == NG_OK && strcmp(arg->name, NG_JIT_LOCK) == 0) { /* free */
                 int32_t free_ = 0;
                 st = ng_array_upload(&cells[a], &free_, NULL);
-
             } else if (st == NG_OK && arg->has_input && vi >= 0) {
                 NgOperand op;
                 NgArray tmp;
