@@ -142,9 +142,25 @@ NG_HALF_PROLOGUE
 "NG_COMPLEX_NUMPY(c64, ng_c64, float, f)\n" \
 "NG_COMPLEX_NUMPY(c128, ng_c128, double, )\n"
 
+/* glibc's vector math library (libmvec, within 4 ulp as NumPy's own SIMD
+ * functions): declared with their vector variants, loops that call them
+ * vectorise. -DNG_SCALAR_MATH (NUMGPU_VECTOR_MATH=0) keeps libm's. */
+#define NG_C_VECTOR_MATH \
+"#if defined(__x86_64__) && defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 35) && !defined(NG_SCALAR_MATH)\n" \
+"#define NG_VM1(fn) double fn(double) __attribute__((simd(\"notinbranch\")));\\\n" \
+"    float fn##f(float) __attribute__((simd(\"notinbranch\")));\n" \
+"#define NG_VM2(fn) double fn(double, double) __attribute__((simd(\"notinbranch\")));\\\n" \
+"    float fn##f(float, float) __attribute__((simd(\"notinbranch\")));\n" \
+"NG_VM1(sin) NG_VM1(cos) NG_VM1(tan) NG_VM1(asin) NG_VM1(acos) NG_VM1(atan)\n" \
+"NG_VM1(sinh) NG_VM1(cosh) NG_VM1(tanh) NG_VM1(asinh) NG_VM1(acosh) NG_VM1(atanh)\n" \
+"NG_VM1(exp) NG_VM1(exp2) NG_VM1(expm1) NG_VM1(log) NG_VM1(log2) NG_VM1(log10) NG_VM1(log1p)\n" \
+"NG_VM1(cbrt) NG_VM1(erf) NG_VM1(erfc) NG_VM2(pow) NG_VM2(atan2) NG_VM2(hypot)\n" \
+"#endif\n"
+
 #define NG_C_PROLOGUE \
 "#include <stdint.h>\n" \
 "#include <math.h>\n" \
+NG_C_VECTOR_MATH \
 "#define NG_HAVE_F64 1\n" \
 "#define NG_U64(x) x##ULL\n" \
 "static inline uint32_t ng_as_u32(float f) { union { float f; uint32_t u; } v; v.f = f; return v.u; }\n" \

@@ -99,6 +99,8 @@ typedef struct Frame {
     int *order;                 /* its name_ids: parameters, then first mention */
     int norder;
     bool wrapped;               /* a return before the end: body in while True ... break */
+    bool tail;                  /* its returns end if-branches: what follows an if goes in
+                                   its one branch that does not return (no while, no break) */
     NgDType ret_dt;             /* what it returns; NG_NODTYPE until known */
     bool ret_weak, ret_nonneg;
     int ret_var;                /* this pass: the variable the call's value is in */
@@ -1679,6 +1681,8 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
 enum { MAX_INLINE_DEPTH = 8 };
 
 static void block(Lower *L, NgJitBlock b, Stmts *out);
+struct Tail;
+static void tail_block(Lower *L, const struct Tail *t, Stmts *out);
 
 /* The def named `name` anywhere in the module (module level first). */
 static const NgJitStmt *find_def(NgJitBlock b, const char *name)
@@ -1706,6 +1710,66 @@ static int count_returns(NgJitBlock b)
             n += count_returns(s->body) + count_returns(s->orelse);
     }
     return n;
+}
+
+/* True if every path through b ends in a return. */
+static bool returns_all(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_RETURN ||
+            (s->kind == NG_JIT_S_IF && s->orelse.n && returns_all(s->body) && returns_all(s->orelse)))
+            return true;
+    }
+    return false;
+}
+
+/* A helper's statements from where lowering stands: n statements at s, then
+ * what follows the block they are in (next), up to the end of the body. */
+typedef struct Tail {
+    NgJitStmt *const *s;
+    int n;
+    const struct Tail *next;
+} Tail;
+
+static bool tail_empty(const Tail *t)
+{
+    for (; t; t = t->next)
+        if (t->n)
+            return false;
+    return true;
+}
+
+static bool has_returns(const NgJitStmt *s)
+{
+    return s->kind != NG_JIT_S_DEF && count_returns(s->body) + count_returns(s->orelse) > 0;
+}
+
+/* True if a helper's returns, from t on, can be lowered without a loop to
+ * break out of: each if that returns has at most one branch that goes on
+ * to what follows it, which moves into that branch (no code is copied),
+ * and no loop returns. `if v < lo: return lo` then `return v` becomes
+ * `if v < lo: r = lo else: r = v`, which GCC vectorises. */
+static bool tail_ok(const Tail *t)
+{
+    for (; t; t = t->next)
+        for (int i = 0; i < t->n; i++) {
+            const NgJitStmt *s = t->s[i];
+            if (s->kind == NG_JIT_S_RETURN)
+                return true;
+            if (!has_returns(s))
+                continue;
+            if (s->kind != NG_JIT_S_IF)
+                return false;
+            Tail cont = {t->s + i + 1, t->n - i - 1, t->next};
+            bool fb = !returns_all(s->body), fo = !returns_all(s->orelse);
+            if (fb && fo && !tail_empty(&cont))
+                return false;
+            Tail tb = {s->body.stmts, s->body.n, fb ? &cont : NULL};
+            Tail to = {s->orelse.stmts, s->orelse.n, fo ? &cont : NULL};
+            return tail_ok(&tb) && tail_ok(&to);
+        }
+    return true;
 }
 
 /* The frame of call site e (calling def), made on first use. */
@@ -1782,6 +1846,9 @@ static Frame *frame_for(Lower *L, const NgJitExpr *e, const NgJitStmt *def)
     }
     const NgJitBlock *body = &def->body;
     f->wrapped = !(count_returns(*body) == 1 && body->n && body->stmts[body->n - 1]->kind == NG_JIT_S_RETURN);
+    Tail all = {body->stmts, body->n, NULL};
+    f->tail = f->wrapped && tail_ok(&all);
+    f->wrapped = f->wrapped && !f->tail;
     return f;
 }
 
@@ -1870,7 +1937,11 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, bool 
             append(L, &blk, assign_local(L, &f->syms[ps->items[i].name_id], args[i]));
     f->ret_var = ng_ir_var(L->k, usable(f->ret_dt) ? f->ret_dt : NG_INT64);
     Stmts body = {0};
-    block(L, def->body, &body);
+    Tail all = {def->body.stmts, def->body.n, NULL};
+    if (f->tail)
+        tail_block(L, &all, &body);
+    else
+        block(L, def->body, &body);
     NgIrRef b = seal(L, &body);
     if (f->wrapped && b != NG_IR_NONE) {
         const NgJitBlock *db = &def->body;
@@ -3037,6 +3108,42 @@ static void block(Lower *L, NgJitBlock b, Stmts *out)
     L->guard = NG_IR_NONE;
     for (int i = 0; i < b.n && L->st == NG_OK; i++)
         stmt(L, b.stmts[i], out);
+    ng_free(checks.v);
+    L->pending = saved;
+    L->guard = guard;
+}
+
+/* A helper's statements from t on (tail_ok holds), as block() would lower
+ * them: an if that returns takes what follows it into the branch that goes
+ * on, and a return ends them. */
+static void tail_block(Lower *L, const Tail *t, Stmts *out)
+{
+    Stmts checks = {0}, *saved = L->pending;
+    NgIrRef guard = L->guard;
+    L->pending = &checks;
+    L->guard = NG_IR_NONE;
+    bool done = false;
+    for (; t && !done; t = t->next)
+        for (int i = 0; i < t->n && !done && L->st == NG_OK; i++) {
+            const NgJitStmt *s = t->s[i];
+            done = s->kind == NG_JIT_S_RETURN;
+            if (s->kind != NG_JIT_S_IF || !has_returns(s)) {
+                stmt(L, s, out);
+                continue;
+            }
+            done = true;
+            Tail cont = {t->s + i + 1, t->n - i - 1, t->next};
+            Tail tb = {s->body.stmts, s->body.n, returns_all(s->body) ? NULL : &cont};
+            Tail to = {s->orelse.stmts, s->orelse.n, returns_all(s->orelse) ? NULL : &cont};
+            Val c = cond(L, s->test);
+            Stmts then = {0}, other = {0};
+            tail_block(L, &tb, &then);
+            tail_block(L, &to, &other);
+            NgIrRef b = seal(L, &then), o = seal(L, &other);
+            if (c.r == NG_IR_NONE || L->st != NG_OK)
+                break;
+            push(L, out, ng_ir_if(L->k, c.r, b == NG_IR_NONE ? ng_ir_block(L->k, 0, NULL) : b, o));
+        }
     ng_free(checks.v);
     L->pending = saved;
     L->guard = guard;

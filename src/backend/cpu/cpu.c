@@ -103,6 +103,14 @@ static const char *cpu_model(void)
     return model;
 }
 
+/* NUMGPU_VECTOR_MATH=0: math functions from libm one value at a time, not
+ * from glibc's vector math library (results then match libm's bits). */
+static bool scalar_math(void)
+{
+    const char *v = getenv("NUMGPU_VECTOR_MATH");
+    return v && strcmp(v, "0") == 0;
+}
+
 static const char *cpu_compiler_id(NgDevice *dev)
 {
     static char id[320];
@@ -115,8 +123,8 @@ static const char *cpu_compiler_id(NgDevice *dev)
     unlink(log);
     if (ver)
         ver[strcspn(ver, "\n")] = 0;
-    snprintf(id, sizeof id, "%s %s -O3 -march=native -ffp-contract=off -fopenmp on %s", compiler(),
-             ver ? ver : "unknown", cpu_model());
+    snprintf(id, sizeof id, "%s %s -O3 -march=native -ffp-contract=off -fopenmp%s on %s", compiler(),
+             ver ? ver : "unknown", scalar_math() ? " -DNG_SCALAR_MATH" : "", cpu_model());
     ng_free(ver);
     return id;
 }
@@ -135,7 +143,8 @@ static NgStatus cpu_compile(NgDevice *dev, const char *source, const char *name,
      * key); -ffp-contract=off: no fused multiply-add, so results round as
      * NumPy's do. */
     char *argv[] = {(char *)compiler(), "-O3", "-march=native", "-ffp-contract=off", "-fopenmp", "-fPIC",
-                    "-shared", "-std=gnu11", "-fno-math-errno", "-w", "-o", (char *)out_path, src_path, "-lm", NULL};
+                    "-shared", "-std=gnu11", "-fno-math-errno", "-w", "-o", (char *)out_path, src_path, "-lm",
+                    scalar_math() ? "-DNG_SCALAR_MATH" : NULL, NULL};
     int rc = run(argv, log_path);
     NgStatus st = NG_OK;
     if (rc < 0) {
