@@ -72,6 +72,8 @@
 "NG_FN T ng_deg2rad_##S(T a) { return a * (T)0.017453292519943295769; }\\\n" \
 "NG_FN T ng_rad2deg_##S(T a) { return a * (T)57.295779513082320877; }\\\n" \
 "NG_FN T ng_fabs_##S(T a) { return NG_MATH(fabs, F)(a); }\\\n" \
+"NG_FN T ng_erf_##S(T a) { return NG_MATH(erf, F)(a); }\\\n" \
+"NG_FN T ng_erfc_##S(T a) { return NG_MATH(erfc, F)(a); }\\\n" \
 "NG_FLOAT_EXTRA(S, T)\n" \
 "NG_FLOAT_HELPERS(f32, float, f)\n"
 

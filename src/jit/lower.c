@@ -1192,6 +1192,13 @@ static const struct UnaryFn {
     {"sign", NG_OP_SIGN, 0, FN_SAME}, {"square", NG_OP_SQUARE, 0, FN_SAME},
     {"negative", NG_OP_NEG, 0, FN_SAME}, {"isnan", NG_OP_ISNAN, FN_BOOL, FN_BOOL},
     {"isinf", NG_OP_ISINF, FN_BOOL, FN_BOOL}, {"isfinite", NG_OP_ISFINITE, FN_BOOL, FN_BOOL},
+    {"asinh", NG_OP_ARCSINH, FN_FLOAT, 0}, {"acosh", NG_OP_ARCCOSH, FN_FLOAT, 0},
+    {"atanh", NG_OP_ARCTANH, FN_FLOAT, 0}, {"arcsinh", NG_OP_ARCSINH, 0, FN_FLOAT},
+    {"arccosh", NG_OP_ARCCOSH, 0, FN_FLOAT}, {"arctanh", NG_OP_ARCTANH, 0, FN_FLOAT},
+    {"cbrt", NG_OP_CBRT, FN_FLOAT, FN_FLOAT}, {"exp2", NG_OP_EXP2, FN_FLOAT, FN_FLOAT},
+    {"degrees", NG_OP_RAD2DEG, FN_FLOAT, 0}, {"radians", NG_OP_DEG2RAD, FN_FLOAT, 0},
+    {"rad2deg", NG_OP_RAD2DEG, 0, FN_FLOAT}, {"deg2rad", NG_OP_DEG2RAD, 0, FN_FLOAT},
+    {"erf", NG_OP_ERF, FN_FLOAT, 0}, {"erfc", NG_OP_ERFC, FN_FLOAT, 0},
 };
 
 /* Binary functions of math and numpy (float results for math). */
@@ -1204,7 +1211,7 @@ static const struct BinaryFn {
     {"atan2", NG_OP_ARCTAN2, true, false}, {"arctan2", NG_OP_ARCTAN2, false, true},
     {"hypot", NG_OP_HYPOT, true, true}, {"maximum", NG_OP_MAXIMUM, false, true},
     {"minimum", NG_OP_MINIMUM, false, true}, {"fmax", NG_OP_FMAX, false, true},
-    {"fmin", NG_OP_FMIN, false, true}, {"fmod", NG_OP_MOD, true, false},
+    {"fmin", NG_OP_FMIN, false, true}, {"fmod", NG_OP_FMOD, true, false}, /* (C fmod: exact, the dividend's sign) */
 };
 
 /* The float dtype NumPy computes a float function of dt in. */
@@ -1270,13 +1277,6 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
         Val x = expr(L, e->items[0]), y = expr(L, e->items[1]);
         if (!real_only(L, x, line, "math.*") || !real_only(L, y, line, "math.*"))
             return NOVAL;
-        if (binary_fns[i].op == NG_OP_MOD) {
-            /* math.fmod keeps the dividend's sign: x - trunc(x / y) * y */
-            NgIrRef a = as(L, x, NG_FLOAT64), b = as(L, y, NG_FLOAT64);
-            NgIrRef q = ng_ir_unary(L->k, NG_OP_TRUNC, NG_FLOAT64, ng_ir_binary(L->k, NG_OP_TRUEDIV, NG_FLOAT64, a, b));
-            return mkval(ng_ir_binary(L->k, NG_OP_SUB, NG_FLOAT64, a, ng_ir_binary(L->k, NG_OP_MUL, NG_FLOAT64, q, b)),
-                         NG_FLOAT64, true, false);
-        }
         return mkval(ng_ir_binary(L->k, binary_fns[i].op, NG_FLOAT64, as(L, x, NG_FLOAT64), as(L, y, NG_FLOAT64)),
                      NG_FLOAT64, true, false);
     }
