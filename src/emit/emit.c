@@ -23,6 +23,7 @@ typedef struct Emitter {
     bool vjumps;       /* and it breaks or continues: a statement's lanes are also in ng_vstep */
     const NgIrRef *vhoist; /* and its loads done once before it (ng_h<ref>), vhoist[0..nvhoist) */
     int nvhoist;
+    int vlane0, vwidth; /* and the lanes its vectors hold: vlane0 .. vlane0 + vwidth - 1 */
 } Emitter;
 
 /* Dtype suffix of helper names: ng_fdiv_i64. */
@@ -1375,9 +1376,10 @@ static bool reads(const NgIrKernel *k, NgIrRef x, int v, const uint8_t *among)
  * so no lane reads out of its bounds. */
 
 /* A while loop in vector lanes leaves the lanes still running to the plain
- * loop when fewer than NG_VEC_MIN are, after NG_VEC_STEPS steps (short
- * loops end in lanes: handing over costs a branch per lane). */
-enum { NG_VEC_MIN = 3, NG_VEC_STEPS = 16 };
+ * loop when fewer than NG_VMIN are (lanes prologue: 3 of 8, 2 of 4, 1 of 2),
+ * after NG_VEC_STEPS steps (short loops end in lanes: handing over costs a
+ * branch per lane). */
+enum { NG_VEC_STEPS = 16 };
 
 static bool has_load(const NgIrKernel *k, NgIrRef x)
 {
@@ -1630,7 +1632,7 @@ static void vload(Emitter *e, NgIrRef r)
     if (e->vmask)
         catf(e, " const ng_vi64 ng_lm = %s;", e->vmask);
     catf(e, " (%s){", vec_type(pp->dtype));
-    for (int l = 0; l < NG_JAM; l++) {
+    for (int l = 0; l < e->vwidth; l++) {
         catf(e, "%s", l ? ", " : "");
         if (e->vmask)
             catf(e, "ng_lm[%d] ? ", l);
@@ -1896,7 +1898,7 @@ static int loop_hoist(const NgIrKernel *k, NgIrRef body, const uint8_t *assigned
 /* WHILE r of a jammed body, or a FOR that breaks or continues (vec_for_ok),
  * in vector lanes: the lanes' variables it uses packed into vectors ng_w<n>
  * (a FOR's own from its start, with its end ng_vhi<n>), the loop run while
- * the test holds in a lane (NG_VEC_MIN lanes, after NG_VEC_STEPS steps), the
+ * the test holds in a lane (NG_VMIN lanes, after NG_VEC_STEPS steps), the
  * variables it assigns unpacked, and the lanes still running (ng_vrun)
  * finished one by one by the plain loop, from the test they are at (a lane
  * that runs far longer than the others would keep seven idle). A lane whose
@@ -1907,9 +1909,10 @@ static int loop_hoist(const NgIrKernel *k, NgIrRef body, const uint8_t *assigned
  * jumps, the loads every step does of the same element are done once,
  * before it, in the lanes that take a first step (ng_vfirst: the others
  * never load). */
-static void vec_loop(Emitter *e, NgIrRef r, int depth)
+static void vec_group(Emitter *e, NgIrRef r, int depth)
 {
     const NgIrKernel *k = e->k;
+    const int l0 = e->vlane0, w = e->vwidth;
     const NgIrNode *n = ng_ir_node(k, r);
     bool is_for = n->kind == NG_IR_FOR;
     NgIrRef body = ng_ir_kid(k, r, is_for ? 3 : 1);
@@ -1926,8 +1929,8 @@ static void vec_loop(Emitter *e, NgIrRef r, int depth)
         bool b = k->vars[x].dtype == NG_BOOL;
         indent(e, depth + 1);
         catf(e, "%s ng_w%d = {", vec_type(k->vars[x].dtype), x);
-        for (int l = 0; l < NG_JAM; l++)
-            catf(e, b ? "%s-(int64_t)(v%d_%d != 0)" : "%sv%d_%d", l ? ", " : "", x, l);
+        for (int l = 0; l < w; l++)
+            catf(e, b ? "%s-(int64_t)(v%d_%d != 0)" : "%sv%d_%d", l ? ", " : "", x, l0 + l);
         cat(e, "};\n");
     }
     int64_t by = is_for ? ng_ir_node(k, ng_ir_kid(k, r, 2))->c.i : 0;
@@ -1979,7 +1982,7 @@ static void vec_loop(Emitter *e, NgIrRef r, int depth)
         vmask(e, ng_ir_kid(k, r, 0));
     cat(e, ";\n");
     indent(e, depth + 2);
-    catf(e, "if (!ng_vany(%s) || (ng_vn >= %d && ng_vlanes(%s) < %d)) {\n", m, NG_VEC_STEPS, m, NG_VEC_MIN);
+    catf(e, "if (!ng_vany(%s) || (ng_vn >= %d && ng_vlanes(%s) < NG_VMIN)) {\n", m, NG_VEC_STEPS, m);
     indent(e, depth + 3);
     catf(e, "ng_vrun = %s;\n", m);
     indent(e, depth + 3);
@@ -2005,15 +2008,15 @@ static void vec_loop(Emitter *e, NgIrRef r, int depth)
         if (!e->laned[x] || declared[x] || !assigned[x])
             continue;
         indent(e, depth + 1);
-        for (int l = 0; l < NG_JAM; l++)
+        for (int l = 0; l < w; l++)
             catf(e, k->vars[x].dtype == NG_BOOL ? "%sv%d_%d = ng_w%d[%d] != 0;" : "%sv%d_%d = ng_w%d[%d];",
-                 l ? " " : "", x, l, x, l);
+                 l ? " " : "", x, l0 + l, x, l);
         cat(e, "\n");
     }
     indent(e, depth + 1);
     cat(e, "if (ng_vany(ng_vrun)) {\n");
-    for (int l = 0; l < NG_JAM; l++) {
-        e->lane = l;
+    for (int l = 0; l < w; l++) {
+        e->lane = l0 + l;
         indent(e, depth + 2);
         catf(e, "if (ng_vrun[%d])\n", l);
         if (!is_for) {
@@ -2021,8 +2024,8 @@ static void vec_loop(Emitter *e, NgIrRef r, int depth)
             continue;
         }
         indent(e, depth + 3);
-        catf(e, "for (int64_t v%d_%d = ng_w%d[%d]; v%d_%d %s ng_vhi%d[%d]; v%d_%d += %lldLL) {\n", n->a, l, n->a, l,
-             n->a, l, by > 0 ? "<" : ">", n->a, l, n->a, l, (long long)by);
+        catf(e, "for (int64_t v%d_%d = ng_w%d[%d]; v%d_%d %s ng_vhi%d[%d]; v%d_%d += %lldLL) {\n", n->a, l0 + l, n->a,
+             l, n->a, l0 + l, by > 0 ? "<" : ">", n->a, l, n->a, l0 + l, (long long)by);
         stmt(e, body, depth + 4);
         indent(e, depth + 3);
         cat(e, "}\n");
@@ -2035,6 +2038,23 @@ static void vec_loop(Emitter *e, NgIrRef r, int depth)
     indent(e, depth);
     cat(e, "}\n");
     ng_free(assigned);
+}
+
+/* WHILE (or FOR) r in lanes: the NG_JAM lanes in groups of the host's
+ * vector width, NG_VW of the lanes prologue (8 with AVX-512, 4 with AVX2, 2
+ * otherwise: a vector wider than the host's registers lives in memory, and
+ * was 2.5x slower than the plain loop), one group after another. The source
+ * holds the three forms; the preprocessor keeps one. */
+static void vec_loop(Emitter *e, NgIrRef r, int depth)
+{
+    for (int w = NG_JAM; w >= 2 && e->st == NG_OK; w /= 2) {
+        cat(e, w == NG_JAM ? "#if NG_VW == 8\n" : w > 2 ? "#elif NG_VW == 4\n" : "#else\n");
+        e->vwidth = w;
+        for (e->vlane0 = 0; e->vlane0 < NG_JAM; e->vlane0 += w)
+            vec_group(e, r, depth);
+    }
+    cat(e, "#endif\n");
+    e->vlane0 = e->vwidth = 0;
 }
 
 /* Where a statement of a jammed body is: shared by the lanes (outside ifs),
@@ -2995,7 +3015,7 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
         if (!t->type_names[k->params[p].dtype])
             return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported on target %s",
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
-    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL, false, NULL, 0};
+    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL, false, NULL, 0, 0, 0};
     cat(&e, t->prologue);
     if (t->lanes_prologue && k->lanes) /* (a loop may run in vector lanes) */
         cat(&e, t->lanes_prologue);

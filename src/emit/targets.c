@@ -95,15 +95,30 @@ NG_HALF_SRC
 NG_HALF_PROLOGUE
 
 /* The C target's vector values, for while loops in lanes (emit.c): one
- * element per lane (NG_JAM = 8), of 8 or 4 bytes, a test's mask -1 or 0 per
- * lane, always 8 bytes (NG_VM widens a 4-byte comparison's). */
+ * element per lane, NG_VW lanes (the host's vector registers: 8 with
+ * AVX-512, 4 with AVX2, else 2; the kernel's NG_JAM = 8 lanes go in groups
+ * of NG_VW), of 8 or 4 bytes, a test's mask -1 or 0 per lane, always 8
+ * bytes (NG_VM widens a 4-byte comparison's). NG_VMIN: the fewest lanes
+ * still running that stay in vectors. */
 #define NG_C_LANES_PROLOGUE \
-"typedef int64_t ng_vi64 __attribute__((vector_size(64)));\n" \
-"typedef uint64_t ng_vu64 __attribute__((vector_size(64)));\n" \
-"typedef double ng_vf64 __attribute__((vector_size(64)));\n" \
-"typedef int8_t ng_vm8 __attribute__((vector_size(8)));\n" \
+"#if defined(__AVX512F__)\n" \
+"#define NG_VW 8\n" \
 "#define NG_SPLAT(T, x) ((T){x, x, x, x, x, x, x, x})\n" \
-"NG_FN uint64_t ng_vbits(ng_vi64 m) { ng_vm8 b = __builtin_convertvector(m, ng_vm8); uint64_t a; __builtin_memcpy(&a, &b, 8); return a; }\n" \
+"#define NG_VMIN 3\n" \
+"#elif defined(__AVX2__)\n" \
+"#define NG_VW 4\n" \
+"#define NG_SPLAT(T, x) ((T){x, x, x, x})\n" \
+"#define NG_VMIN 2\n" \
+"#else\n" \
+"#define NG_VW 2\n" \
+"#define NG_SPLAT(T, x) ((T){x, x})\n" \
+"#define NG_VMIN 1\n" \
+"#endif\n" \
+"typedef int64_t ng_vi64 __attribute__((vector_size(8 * NG_VW)));\n" \
+"typedef uint64_t ng_vu64 __attribute__((vector_size(8 * NG_VW)));\n" \
+"typedef double ng_vf64 __attribute__((vector_size(8 * NG_VW)));\n" \
+"typedef int8_t ng_vm8 __attribute__((vector_size(NG_VW)));\n" \
+"NG_FN uint64_t ng_vbits(ng_vi64 m) { ng_vm8 b = __builtin_convertvector(m, ng_vm8); uint64_t a = 0; __builtin_memcpy(&a, &b, NG_VW); return a; }\n" \
 "NG_FN int ng_vany(ng_vi64 m) { return ng_vbits(m) != 0; }\n" \
 "NG_FN int ng_vlanes(ng_vi64 m) { return __builtin_popcountll(ng_vbits(m)) >> 3; }\n" \
 "NG_FN ng_vi64 ng_vsel_i64(ng_vi64 m, ng_vi64 a, ng_vi64 b) { return (m & a) | (~m & b); }\n" \
@@ -117,9 +132,9 @@ NG_HALF_PROLOGUE
 "NG_FN ng_vf64 ng_vmin_f64(ng_vf64 a, ng_vf64 b) { return ng_vsel_f64((a <= b) | (a != a), a, b); }\n" \
 "NG_FN ng_vi64 ng_vabs_i64(ng_vi64 a) { return ng_vsel_i64(a < 0, (ng_vi64)(-(ng_vu64)a), a); }\n" \
 "NG_FN ng_vf64 ng_vabs_f64(ng_vf64 a) { return (ng_vf64)((ng_vi64)a & NG_SPLAT(ng_vi64, INT64_MAX)); }\n" \
-"typedef int32_t ng_vi32 __attribute__((vector_size(32)));\n" \
-"typedef uint32_t ng_vu32 __attribute__((vector_size(32)));\n" \
-"typedef float ng_vf32 __attribute__((vector_size(32)));\n" \
+"typedef int32_t ng_vi32 __attribute__((vector_size(4 * NG_VW)));\n" \
+"typedef uint32_t ng_vu32 __attribute__((vector_size(4 * NG_VW)));\n" \
+"typedef float ng_vf32 __attribute__((vector_size(4 * NG_VW)));\n" \
 "#define NG_VM(m32) __builtin_convertvector(m32, ng_vi64)\n" \
 "NG_FN ng_vi32 ng_vsel_i32(ng_vi64 m, ng_vi32 a, ng_vi32 b) { ng_vi32 n = __builtin_convertvector(m, ng_vi32); return (n & a) | (~n & b); }\n" \
 "NG_FN ng_vu32 ng_vsel_u32(ng_vi64 m, ng_vu32 a, ng_vu32 b) { return (ng_vu32)ng_vsel_i32(m, (ng_vi32)a, (ng_vi32)b); }\n" \

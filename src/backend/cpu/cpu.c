@@ -123,7 +123,7 @@ static const char *cpu_compiler_id(NgDevice *dev)
     unlink(log);
     if (ver)
         ver[strcspn(ver, "\n")] = 0;
-    snprintf(id, sizeof id, "%s %s -O3 -march=native -ffp-contract=off -fopenmp%s on %s", compiler(),
+    snprintf(id, sizeof id, "%s %s -O3 -march=native -ffp-contract=off -fno-trapping-math -fopenmp%s on %s", compiler(),
              ver ? ver : "unknown", scalar_math() ? " -DNG_SCALAR_MATH" : "", cpu_model());
     ng_free(ver);
     return id;
@@ -141,8 +141,12 @@ static NgStatus cpu_compile(NgDevice *dev, const char *source, const char *name,
     fclose(f);
     /* -march=native: the host's vector width (the CPU model is in the cache
      * key); -ffp-contract=off: no fused multiply-add, so results round as
-     * NumPy's do. */
-    char *argv[] = {(char *)compiler(), "-O3", "-march=native", "-ffp-contract=off", "-fopenmp", "-fPIC",
+     * NumPy's do; -fno-trapping-math: a comparison inside an if may be
+     * computed for every element (numgpu never reads the floating-point
+     * exception flags), so branches become selects in vector loops without
+     * AVX-512's masks. */
+    char *argv[] = {(char *)compiler(), "-O3", "-march=native", "-ffp-contract=off", "-fno-trapping-math",
+                    "-fopenmp", "-fPIC",
                     "-shared", "-std=gnu11", "-fno-math-errno", "-w", "-o", (char *)out_path, src_path, "-lm",
                     scalar_math() ? "-DNG_SCALAR_MATH" : NULL, NULL};
     int rc = run(argv, log_path);
