@@ -1,6 +1,7 @@
 """While loops in vector lanes on the cpu device, against plain Python bit for
 bit: a parallel loop whose body runs a while loop (collatz, an escape-time
-fractal, a digit count) runs eight iterations' while loops at once, each lane
+fractal, a digit count) runs eight iterations' while loops at once (in vectors of 8, 4 or 2 lanes:
+the host's width), each lane
 stepping only while its own test holds. The cases cover what the lanes must
 get right: lanes that finish at very different steps or at once, sizes
 around the lane width, ranges not starting at 0 and counting down, ifs and
@@ -10,6 +11,11 @@ loads guarded by `and`, `or`, ifs and conditional expressions at the edges of
 their arrays, break and continue, and loops that cannot run in lanes (a test
 that reads an array, a while inside an if), which must stay
 right the plain way."""
+import os
+import platform
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -567,3 +573,22 @@ def test_loop_report_stays_parallel():
     jit_same(orbit, np.zeros((3, 2)), np.zeros(3), np.zeros(3), 5)
     f = jit_same(collatz, np.arange(1, 100, dtype=np.int64), np.zeros(99, np.int64), 0, 99, 1)
     assert f.loop_report()[0]["kind"] == "parallel"
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64" or os.environ.get("NUMGPU_LANES_NARROW") == "1",
+                    reason="x86-64 flags; (the run inside)")
+def test_this_file_with_two_lane_vectors(tmp_path):
+    """The lanes run NG_VW at a time, the host's vector width (8 with AVX-512,
+    4 with AVX2, 2 otherwise): this file again on the cpu device with AVX2
+    turned off, in 2-lane vectors (a compiler wrapper adds -mno-avx2 -mno-avx512f)."""
+    cc = os.environ.get("CC", "cc")
+    wrapper = tmp_path / "cc"
+    wrapper.write_text('#!/bin/sh\nexec %s "$@" -mno-avx2 -mno-avx512f\n' % cc)
+    wrapper.chmod(0o755)
+    env = dict(os.environ, CC=str(wrapper), NUMGPU_DEVICE="cpu", NUMGPU_LANES_NARROW="1",
+               NUMGPU_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("NUMGPU_EMIT_DIR", None)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__], env=env,
+                          capture_output=True, text=True, timeout=900, cwd=os.path.dirname(__file__))
+    assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-2000:]
+    assert " passed" in proc.stdout
