@@ -37,7 +37,8 @@ typedef enum NgOp {
      * target's helper ng_<ufunc name>_<dtype suffix> */
     NG_OP_ARCSINH, NG_OP_ARCCOSH, NG_OP_ARCTANH, NG_OP_SIGNBIT, NG_OP_CBRT, NG_OP_EXP2,
     NG_OP_RECIPROCAL, NG_OP_DEG2RAD, NG_OP_RAD2DEG, NG_OP_FABS,
-    NG_OP_ERF, NG_OP_ERFC, /* math.erf, math.erfc: compiled loops only (NumPy has no such ufunc) */
+    NG_OP_ERF, NG_OP_ERFC, NG_OP_GAMMA, NG_OP_LGAMMA, /* math.erf, erfc, gamma, lgamma: compiled loops only
+                                                      * (NumPy has no such ufuncs) */
     NG_OP_CONJUGATE, /* complex conjugate; the identity on real dtypes */
     NG_OP_COPY,   /* identity: used for casts and assignment */
     NG_NOPS

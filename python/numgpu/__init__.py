@@ -277,7 +277,7 @@ def _make_ufunc(code, name, binary):
 
 
 for _code, _name in enumerate(_core.op_names()):
-    if _name not in ("copy", "erf", "erfc"):  # (math.erf in compiled loops: NumPy has no such ufunc)
+    if _name not in ("copy", "erf", "erfc", "gamma", "lgamma"):  # (math.erf in compiled loops: NumPy has no such ufunc)
         globals()[_name] = _make_ufunc(_code, _name, _code <= _core.op_names().index("greater_equal"))
 del _code, _name
 

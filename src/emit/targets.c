@@ -74,6 +74,8 @@
 "NG_FN T ng_fabs_##S(T a) { return NG_MATH(fabs, F)(a); }\\\n" \
 "NG_FN T ng_erf_##S(T a) { return NG_MATH(erf, F)(a); }\\\n" \
 "NG_FN T ng_erfc_##S(T a) { return NG_MATH(erfc, F)(a); }\\\n" \
+"NG_FN T ng_gamma_##S(T a) { return NG_MATH(tgamma, F)(a); }\\\n" \
+"NG_FN T ng_lgamma_##S(T a) { return NG_MATH(lgamma, F)(a); }\\\n" \
 "NG_FLOAT_EXTRA(S, T)\n" \
 "NG_FLOAT_HELPERS(f32, float, f)\n"
 

@@ -512,10 +512,10 @@ static const char *const np_scalar_fns[] = {
     "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
     "arctanh", "abs", "absolute", "fabs", "floor", "ceil", "trunc", "rint", "sign", "square",
     "minimum", "maximum", "fmin", "fmax", "power", "hypot", "isnan", "isinf", "isfinite", "where",
-    "clip", "deg2rad", "rad2deg", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+    "clip", "deg2rad", "rad2deg", "copysign", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
     "uint32", "uint64", "bool_", "complex64", "complex128", "conjugate", "conj", "real", "imag", NULL};
 static const char *const np_binary_fns[] = {
-    "arctan2", "minimum", "maximum", "fmin", "fmax", "power", "hypot", NULL};
+    "arctan2", "minimum", "maximum", "fmin", "fmax", "power", "hypot", "copysign", NULL};
 static const char *const np_ternary_fns[] = {"where", "clip", NULL};
 static const char *const np_reduce_fns[] = {"sum", "max", "min", "dot", "prod", "mean", NULL};
 static const char *const module_consts[] = {"pi", "e", "tau", "inf", "nan", "infj", "nanj", NULL};

@@ -1199,6 +1199,7 @@ static const struct UnaryFn {
     {"degrees", NG_OP_RAD2DEG, FN_FLOAT, 0}, {"radians", NG_OP_DEG2RAD, FN_FLOAT, 0},
     {"rad2deg", NG_OP_RAD2DEG, 0, FN_FLOAT}, {"deg2rad", NG_OP_DEG2RAD, 0, FN_FLOAT},
     {"erf", NG_OP_ERF, FN_FLOAT, 0}, {"erfc", NG_OP_ERFC, FN_FLOAT, 0},
+    {"gamma", NG_OP_GAMMA, FN_FLOAT, 0}, {"lgamma", NG_OP_LGAMMA, FN_FLOAT, 0},
 };
 
 /* Binary functions of math and numpy (float results for math). */
@@ -1212,6 +1213,7 @@ static const struct BinaryFn {
     {"hypot", NG_OP_HYPOT, true, true}, {"maximum", NG_OP_MAXIMUM, false, true},
     {"minimum", NG_OP_MINIMUM, false, true}, {"fmax", NG_OP_FMAX, false, true},
     {"fmin", NG_OP_FMIN, false, true}, {"fmod", NG_OP_FMOD, true, false}, /* (C fmod: exact, the dividend's sign) */
+    {"copysign", NG_OP_COPYSIGN, true, true},
 };
 
 /* The float dtype NumPy computes a float function of dt in. */
@@ -1539,9 +1541,10 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
             return fail(L, line, NG_ERR_TYPE, "np.%s: no common type for '%s' and '%s'", fn, type_name(x),
                         type_name(y));
         NgOp op = binary_fns[i].op;
-        if ((op == NG_OP_ARCTAN2 || op == NG_OP_HYPOT) && ng_dtype_is_complex(dt))
+        bool real = op == NG_OP_ARCTAN2 || op == NG_OP_HYPOT || op == NG_OP_COPYSIGN; /* (float loops only) */
+        if (real && ng_dtype_is_complex(dt))
             return fail(L, line, NG_ERR_TYPE, "ufunc '%s' not supported for the input types", fn);
-        if (op == NG_OP_ARCTAN2 || op == NG_OP_HYPOT)
+        if (real)
             dt = float_for(dt);
         else if (dt == NG_BOOL && op == NG_OP_POW)
             dt = NG_INT8;

@@ -25,7 +25,7 @@ static const char *op_names[NG_NOPS] = {
     "log1p", "log2", "log10", "sqrt", "square", "sin", "cos", "tan", "arcsin", "arccos", "arctan",
     "sinh", "cosh", "tanh", "floor", "ceil", "trunc", "rint", "isnan", "isinf", "isfinite",
     "arcsinh", "arccosh", "arctanh", "signbit", "cbrt", "exp2", "reciprocal", "deg2rad", "rad2deg",
-    "fabs", "erf", "erfc", "conjugate", "copy",
+    "fabs", "erf", "erfc", "gamma", "lgamma", "conjugate", "copy",
 };
 
 const char *ng_op_name(NgOp op) { return (op >= 0 && op < NG_NOPS) ? op_names[op] : "?"; }
@@ -355,6 +355,7 @@ static NgStatus resolve(NgOp op, int n, const NgOperand *ops, NgDType *compute, 
         case NG_OP_FMOD: case NG_OP_ARCTAN2: case NG_OP_HYPOT: case NG_OP_COPYSIGN: case NG_OP_NEXTAFTER:
         case NG_OP_LOGADDEXP: case NG_OP_LOGADDEXP2: case NG_OP_HEAVISIDE: case NG_OP_SIGNBIT: case NG_OP_CBRT:
         case NG_OP_DEG2RAD: case NG_OP_RAD2DEG: case NG_OP_FABS: case NG_OP_ERF: case NG_OP_ERFC:
+        case NG_OP_GAMMA: case NG_OP_LGAMMA:
             return unsupported(op, n, ops);
         case NG_OP_ABS:
             *out = ng_dtype_real(c);

@@ -79,7 +79,7 @@ static const char *const nt_weak[NT_NDTYPES][4] = {
 };
 
 /* NgOp order: the ufunc's __name__ (NULL: not a ufunc) and its number of inputs */
-#define NT_NOPS 77
+#define NT_NOPS 79
 static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {
     {"add", 2}, /* np.add */
     {"subtract", 2}, /* np.subtract */
@@ -154,6 +154,8 @@ static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {
     {"deg2rad", 1}, /* np.deg2rad */
     {"rad2deg", 1}, /* np.rad2deg */
     {"fabs", 1}, /* np.fabs */
+    {NULL, 1},
+    {NULL, 1},
     {NULL, 1},
     {NULL, 1},
     {"conjugate", 1}, /* np.conjugate */

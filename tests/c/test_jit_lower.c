@@ -1772,6 +1772,12 @@ static void test_lanes_and_tiles(void)
     Bind cb[] = {barr("start", &st), barr("steps", &sp)};
     CHECK_OK(run_loop(collatz, 0, cv, 2, &plan, cb, 2, NC, NULL));
     CHECK(strstr(last_source, "ng_vlanes(") != NULL && strstr(last_source, "ng_w1[7]") != NULL);
+    /* the loop in each vector width, one of which the host's preprocessor keeps: the 8 lanes in
+     * one vector (AVX-512), in two of 4 (lanes 4..7 in the second) or four of 2 */
+    const char *w8 = strstr(last_source, "#if NG_VW == 8\n"), *w4 = w8 ? strstr(w8, "#elif NG_VW == 4\n") : NULL;
+    const char *w2 = w4 ? strstr(w4, "#else\n") : NULL, *end = w2 ? strstr(w2, "#endif\n") : NULL;
+    CHECK(end && strstr(w4, "v1_7 = ng_w1[3];") && strstr(w4, "v1_7 = ng_w1[3];") < w2 &&
+          strstr(w2, "v1_7 = ng_w1[1];") && strstr(w2, "v1_7 = ng_w1[1];") < end);
     CHECK_OK(ng_array_download(&sp, steps, NULL));
     CHECK(memcmp(steps, wsteps, sizeof steps) == 0);
     ng_array_release(&st), ng_array_release(&sp);
