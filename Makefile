@@ -34,10 +34,10 @@ EMIT := $(CURDIR)/$(BUILD)/emitted
 # and compiled with NVRTC for sm_90 at the end.
 pytest: build
 	rm -rf $(EMIT) && mkdir -p $(EMIT)
-	NUMGPU_EMIT_DIR=$(EMIT) $(PY) -m pytest -q -n $(JOBS) tests/python
+	NUMGPU_EMIT_DIR=$(EMIT) $(PY) -m pytest -q -n $(JOBS) --durations=15 tests/python
 	@if $(PY) -c "import numgpu; numgpu.set_device('opencl')" 2>/dev/null; then \
 	  echo "== pytest on opencl =="; \
-	  NUMGPU_DEVICE=opencl NUMGPU_EMIT_DIR=$(EMIT) $(PY) -m pytest -q -n $(JOBS) tests/python; \
+	  NUMGPU_DEVICE=opencl NUMGPU_EMIT_DIR=$(EMIT) $(PY) -m pytest -q -n $(JOBS) --durations=15 tests/python; \
 	else echo "== no OpenCL platform: opencl pass skipped =="; \
 	  if [ "$${NUMGPU_REQUIRE_OPENCL:-0}" = 1 ]; then echo "NUMGPU_REQUIRE_OPENCL=1: failing"; exit 1; fi; fi
 	$(PY) tools/nvrtc_check.py $(EMIT)

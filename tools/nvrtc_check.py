@@ -7,15 +7,28 @@ with NVRTC (no GPU needed) and fails on any compile error, so CUDA codegen
 bugs surface on machines without a GPU. Kernels a GPU target cannot express
 (cpu-only plans such as OpenMP reductions) were written as *.skipped.
 
-Usage: nvrtc_check.py DIR [--arch sm_90]
+Usage: nvrtc_check.py DIR [--arch sm_90]   (in as many processes as there are CPUs)
 """
 import argparse
+import concurrent.futures
 import glob
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import numgpu  # noqa: E402
+
+
+def compile_one(job):
+    """None when the kernel at job's path compiles for job's arch, else the compiler's log."""
+    path, arch = job
+    with open(path) as f:
+        src = f.read()
+    try:
+        numgpu._core.nvrtc_compile(src, arch)
+        return None
+    except numgpu.CompileError as e:
+        return getattr(e, "log", str(e))
 
 
 def main():
@@ -29,15 +42,14 @@ def main():
         return 0
     files = sorted(glob.glob(os.path.join(args.dir, "*.cu")))
     skipped = len(glob.glob(os.path.join(args.dir, "*.cu.skipped")))
+    jobs = [(path, args.arch) for path in files]
+    with concurrent.futures.ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        logs = list(pool.map(compile_one, jobs, chunksize=64))
     failed = 0
-    for path in files:
-        with open(path) as f:
-            src = f.read()
-        try:
-            numgpu._core.nvrtc_compile(src, args.arch)
-        except numgpu.CompileError as e:
+    for path, log in zip(files, logs):
+        if log is not None:
             failed += 1
-            print("FAIL %s\n%s" % (path, getattr(e, "log", str(e))[:3000]))
+            print("FAIL %s\n%s" % (path, log[:3000]))
     print("nvrtc_check: NVRTC %s, %s: %d kernels compiled, %d failed, %d cpu-only plans not applicable"
           % (version, args.arch, len(files) - failed, failed, skipped))
     print("%d passed, %d failed" % (len(files) - failed, failed))

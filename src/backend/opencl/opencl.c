@@ -379,8 +379,11 @@ static cl_int set_args(cl_kernel k, const NgKArg *args, const uint8_t *kinds, in
 }
 
 /* Work-groups of the kernel's own size; the global size rounded up to a
- * whole number of them (grid-stride loops leave the extra work-items idle).
- * A kernel without a parallel loop (extent 1) runs as one work-item. */
+ * whole number of them (grid-stride loops leave the extra work-items idle),
+ * small extents too: PoCL compiles a kernel again for each work-group size
+ * it meets (0.25 s each), so sizing groups by the extent compiled every
+ * kernel once per small array length. A kernel without a parallel loop
+ * (extent 1) runs as one work-item. */
 static NgStatus ocl_launch(NgDevice *dev, void *module, const NgKArg *args, const uint8_t *kinds, int nargs,
                            int64_t extent, int64_t work)
 {
@@ -389,7 +392,7 @@ static NgStatus ocl_launch(NgDevice *dev, void *module, const NgKArg *args, cons
     size_t global = extent < 1 ? 1 : (size_t)extent;
     if (global > s->max_global)
         global = s->max_global;
-    size_t local = global < kern->local ? global : kern->local;
+    size_t local = global == 1 ? 1 : kern->local;
     global = (global + local - 1) / local * local;
     pthread_mutex_lock(&s->launch_lock);
     cl_int e = set_args(kern->k, args, kinds, nargs, work);
