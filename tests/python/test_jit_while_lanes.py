@@ -575,8 +575,9 @@ def test_loop_report_stays_parallel():
     assert f.loop_report()[0]["kind"] == "parallel"
 
 
-@pytest.mark.skipif(platform.machine() != "x86_64" or os.environ.get("NUMGPU_LANES_NARROW") == "1",
-                    reason="x86-64 flags; (the run inside)")
+@pytest.mark.skipif(platform.machine() != "x86_64" or os.environ.get("NUMGPU_LANES_NARROW") == "1" or
+                    os.environ.get("NUMGPU_DEVICE", "auto") not in ("auto", "cpu"),
+                    reason="x86-64 flags, the cpu device (run in the default pass); (the run inside)")
 def test_this_file_with_two_lane_vectors(tmp_path):
     """The lanes run NG_VW at a time, the host's vector width (8 with AVX-512,
     4 with AVX2, 2 otherwise): this file again on the cpu device with AVX2

@@ -13,6 +13,12 @@ import platform
 import subprocess
 import sys
 
+import pytest
+
+# (cpu only: run in the default pass; the suite's second pass on another device would repeat it)
+pytestmark = pytest.mark.skipif(os.environ.get("NUMGPU_DEVICE", "auto") not in ("auto", "cpu"),
+                                reason="a cpu-device test, run in the default pass")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
