@@ -500,10 +500,10 @@ static bool in_list(const char *s, const char *const *list)
 
 static const char *const builtin_fns[] = {"range", "len", "abs", "min", "max", "int", "float", "bool", "complex", NULL};
 static const char *const math_fns[] = {
-    "sqrt", "cbrt", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan", "asin", "acos",
-    "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "floor", "ceil", "trunc",
-    "fabs", "pow", "hypot", "copysign", "fmod", "isnan", "isinf", "isfinite", "erf", "erfc",
-    "gamma", "lgamma", "degrees", "radians", NULL};
+    "sqrt", "cbrt", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan",
+    "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "floor",
+    "ceil", "trunc", "fabs", "pow", "hypot", "copysign", "fmod", "isnan", "isinf", "isfinite",
+    "erf", "erfc", "gamma", "lgamma", "degrees", "radians", NULL};
 static const char *const cmath_fns[] = {
     "exp", "log", "log10", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
     "tanh", "asinh", "acosh", "atanh", "phase", "isnan", "isinf", "isfinite", NULL};
@@ -512,8 +512,9 @@ static const char *const np_scalar_fns[] = {
     "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
     "arctanh", "abs", "absolute", "fabs", "floor", "ceil", "trunc", "rint", "sign", "square",
     "minimum", "maximum", "fmin", "fmax", "power", "hypot", "isnan", "isinf", "isfinite", "where",
-    "clip", "deg2rad", "rad2deg", "copysign", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
-    "uint32", "uint64", "bool_", "complex64", "complex128", "conjugate", "conj", "real", "imag", NULL};
+    "clip", "deg2rad", "rad2deg", "copysign", "float16", "float32", "float64", "int8", "int16",
+    "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool_", "complex64", "complex128",
+    "conjugate", "conj", "real", "imag", NULL};
 static const char *const np_binary_fns[] = {
     "arctan2", "minimum", "maximum", "fmin", "fmax", "power", "hypot", "copysign", NULL};
 static const char *const np_ternary_fns[] = {"where", "clip", NULL};

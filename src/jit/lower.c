@@ -1212,7 +1212,7 @@ static const struct BinaryFn {
     {"atan2", NG_OP_ARCTAN2, true, false}, {"arctan2", NG_OP_ARCTAN2, false, true},
     {"hypot", NG_OP_HYPOT, true, true}, {"maximum", NG_OP_MAXIMUM, false, true},
     {"minimum", NG_OP_MINIMUM, false, true}, {"fmax", NG_OP_FMAX, false, true},
-    {"fmin", NG_OP_FMIN, false, true}, {"fmod", NG_OP_FMOD, true, false}, /* (C fmod: exact, the dividend's sign) */
+    {"fmin", NG_OP_FMIN, false, true}, {"fmod", NG_OP_FMOD, true, false}, /* (C's: exact, the dividend's sign) */
     {"copysign", NG_OP_COPYSIGN, true, true},
 };
 

@@ -123,8 +123,8 @@ static const char *cpu_compiler_id(NgDevice *dev)
     unlink(log);
     if (ver)
         ver[strcspn(ver, "\n")] = 0;
-    snprintf(id, sizeof id, "%s %s -O3 -march=native -ffp-contract=off -fno-trapping-math -fopenmp%s on %s", compiler(),
-             ver ? ver : "unknown", scalar_math() ? " -DNG_SCALAR_MATH" : "", cpu_model());
+    snprintf(id, sizeof id, "%s %s -O3 -march=native -ffp-contract=off -fno-trapping-math -fopenmp%s on %s",
+             compiler(), ver ? ver : "unknown", scalar_math() ? " -DNG_SCALAR_MATH" : "", cpu_model());
     ng_free(ver);
     return id;
 }
