@@ -576,25 +576,66 @@ static bool has_loop(const NgIrKernel *k, NgIrRef r)
     return holds(k, r, NG_IR_FOR) || holds(k, r, NG_IR_WHILE);
 }
 
-/* Appends " reduction(op:v)" clauses of loop r; false if one needs a
- * user-declared reduction (then simd is not used). */
+/* Appends the " reduction(op:v)" clause of variable v reduced by op. False
+ * when simd must not be used with it: a complex one (a user-declared
+ * reduction over a struct); the declared max and min of real values
+ * (ng_max_f64 ...) take simd lanes, in any order. */
+static bool reduction_clause(Emitter *e, int v, NgOp op)
+{
+    NgDType vt = e->k->vars[v].dtype;
+    const char *name = omp_reduction(op, vt);
+    if (name && name[0] == 'n')
+        catf(e, " reduction(%s_%s:v%d)", name, sfx(vt), v);
+    else if (name)
+        catf(e, " reduction(%s:v%d)", name, v);
+    return !ng_dtype_is_complex(vt);
+}
+
+/* Appends the " reduction(op:v)" clauses of loop r; false if simd must not
+ * be used with one of them. */
 static bool reduction_clauses(Emitter *e, NgIrRef r)
 {
-    bool builtin = true;
-    for (int i = 0; i < e->k->nreds; i++) {
-        if (e->k->reds[i].loop != r)
-            continue;
-        int v = e->k->reds[i].var;
-        NgDType vt = e->k->vars[v].dtype;
-        const char *op = omp_reduction(e->k->reds[i].op, vt);
-        if (op && op[0] == 'n') {
-            catf(e, " reduction(%s_%s:v%d)", op, sfx(vt), v);
-            builtin = false;
-        } else if (op) {
-            catf(e, " reduction(%s:v%d)", op, v);
-        }
+    bool simd = true;
+    for (int i = 0; i < e->k->nreds; i++)
+        if (e->k->reds[i].loop == r)
+            simd = reduction_clause(e, e->k->reds[i].var, e->k->reds[i].op) && simd;
+    return simd;
+}
+
+/* True if expression x reads variable v. */
+static bool reads_var(const NgIrKernel *k, NgIrRef x, int v)
+{
+    const NgIrNode *n = ng_ir_node(k, x);
+    if (n->kind == NG_IR_VAR)
+        return n->a == v;
+    for (int i = 0; i < n->nkids; i++)
+        if (reads_var(k, ng_ir_kid(k, x, i), v))
+            return true;
+    return false;
+}
+
+/* The variable a sequential loop body `body` only carries as a float max or
+ * min, `v = max(v, x)` with x not reading v (np.max(row) in a jit loop), with
+ * its op in *op; -1 otherwise. Such a loop runs in simd lanes, each with its
+ * own maximum (the C compiler cannot vectorise the NaN-aware select alone). */
+static int simd_extremum(const NgIrKernel *k, NgIrRef body, NgOp *op)
+{
+    const NgIrNode *n = ng_ir_node(k, body);
+    while (n->kind == NG_IR_BLOCK && n->nkids == 1) {
+        body = ng_ir_kid(k, body, 0);
+        n = ng_ir_node(k, body);
     }
-    return builtin;
+    if (n->kind != NG_IR_ASSIGN || !ng_dtype_is_float(k->vars[n->a].dtype))
+        return -1;
+    NgIrRef x = ng_ir_kid(k, body, 0);
+    const NgIrNode *b = ng_ir_node(k, x);
+    if (b->kind != NG_IR_BINARY || (b->op != NG_OP_MAXIMUM && b->op != NG_OP_MINIMUM))
+        return -1;
+    const NgIrNode *acc = ng_ir_node(k, ng_ir_kid(k, x, 0));
+    if (acc->kind != NG_IR_VAR || acc->a != n->a || reads_var(k, ng_ir_kid(k, x, 1), n->a))
+        return -1;
+    *op = (NgOp)b->op;
+    return n->a;
 }
 
 static bool has_reductions(const NgIrKernel *k, NgIrRef r)
@@ -2434,7 +2475,7 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         NgStr clauses, *saved = e->out;
         ng_str_init(&clauses);
         e->out = &clauses;
-        bool builtin = reduction_clauses(e, r);
+        bool simd = reduction_clauses(e, r);
         e->out = saved;
         /* An iteration holding a while loop costs what its data says (mandelbrot over a region
          * mostly inside the set on one side): 256 chunks of the range, handed out as threads
@@ -2447,16 +2488,18 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         if (uneven)
             snprintf(sched, sizeof sched, "dynamic, ng_chunk%d", n->a);
         catf(e, "#pragma omp %sfor%s schedule(%s)%s%s\n", team ? "" : "parallel ",
-             builtin && innermost && has_reductions(e->k, r) && !ranked_of(e->k, r) ? " simd" : "", sched,
+             simd && innermost && has_reductions(e->k, r) && !ranked_of(e->k, r) ? " simd" : "", sched,
              team ? "" : " if(parallel: ng_work >= NG_PAR_MIN_WORK)", clauses.s);
         ng_str_free(&clauses);
-    } else if (has_reductions(e->k, r) && innermost && e->t->par == NG_PAR_OPENMP) {
+    } else if (innermost && e->t->par == NG_PAR_OPENMP) {
         NgStr clauses, *saved = e->out;
         ng_str_init(&clauses);
         e->out = &clauses;
-        bool builtin = reduction_clauses(e, r);
+        NgOp op;
+        int v = has_reductions(e->k, r) ? -1 : simd_extremum(e->k, ng_ir_kid(e->k, r, 3), &op);
+        bool simd = v >= 0 ? reduction_clause(e, v, op) : has_reductions(e->k, r) && reduction_clauses(e, r);
         e->out = saved;
-        if (builtin) {
+        if (simd) {
             indent(e, depth);
             catf(e, "#pragma omp simd%s\n", clauses.s);
         }

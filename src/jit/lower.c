@@ -43,9 +43,11 @@ typedef struct Val {
     bool weak;   /* a Python int/float/bool (NEP 50 weak) */
     bool nonneg; /* an integer known never to be negative (no index wrap needed) */
     int64_t lo;  /* int64: a known lower bound (INT64_MIN: none), so i - 1 with i >= 1 needs no wrap */
+    int within;  /* 0, or an axis (axis_key) the value is a valid index of: a range(x.shape[k])'s
+                    counter, whose reads need neither a wrap nor a bounds check */
 } Val;
 
-static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN};
+static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN, 0};
 
 typedef enum SymKind {
     SYM_UNBOUND, /* neither bound before the loop nor assigned in it: a builtin, or an error */
@@ -507,8 +509,11 @@ static Val mkval(NgIrRef r, NgDType dt, bool weak, bool nonneg)
 {
     if (r == NG_IR_NONE)
         return NOVAL;
-    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN};
+    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0};
 }
+
+/* Val.within of axis `axis` of array parameter `param` */
+static int axis_key(int param, int axis) { return 1 + param * NG_MAXDIMS + axis; }
 
 /* v converted to dt; a constant is converted here (exact cases only). */
 static NgIrRef as(Lower *L, Val v, NgDType dt)
@@ -941,6 +946,8 @@ static NgIrRef index_value(Lower *L, Sym *s, int axis, const NgJitExpr *ix, NgIr
     }
     if (kind_of(v.dt) == NG_KIND_UINT)
         v.nonneg = true;
+    if (v.within == axis_key(s->param, axis))
+        return v.r; /* range(x.shape[k])'s counter on that axis: in range */
     NgIrRef i = as(L, v, NG_INT64), w = i;
     NgIrRef n = ng_ir_shape(L->k, s->param, axis);
     if (!v.nonneg && is_const(L, i)) {
@@ -2805,6 +2812,9 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         value = mkval(c, NG_INT64, true, st > 0 ? start.nonneg : stop_ok);
         if (st > 0)
             value = at_least(value, lo_of(L, start));
+        const NgIrNode *end = ng_ir_node(L->k, stop.r);
+        if (st > 0 && value.nonneg && end->kind == NG_IR_SHAPE) /* every part run is a part of the range */
+            value.within = axis_key(end->a, end->b);
     } else if (known) {
         /* a step known only at run time: count the trips, v = start + c * step */
         Val n = pin(L, mkval(trip_count(L, start, stop, step), NG_INT64, true, true), out);
@@ -2827,15 +2837,24 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     Sym saved = *var;
     bind_counter(L, var, value, s->body);
     if (search == 1) {
-        /* the assignments before the `if`, then: if test: found = min(found, i) */
+        /* the assignments before the `if`, then found = min(found, test ? i : none), a plain
+           min (max) reduction: the select spelled as masks, (i & m) | (none & ~m) with m = -test,
+           vectorises where GCC folds a select back into `test ? min(found, i) : found`, which
+           does not */
         NgJitBlock head = s->body;
         const NgJitStmt *hit = head.stmts[--head.n];
         block(L, head, &body);
         Val t = cond(L, hit->test);
         if (t.r != NG_IR_NONE && value.r != NG_IR_NONE && L->st == NG_OK) {
-            NgIrRef f = ng_ir_varref(L->k, L->found_var);
-            NgIrRef upd = ng_ir_binary(L->k, ng_jit_search_op(L->plan->search_step), NG_INT64, f, value.r);
-            push(L, &body, ng_ir_if(L->k, t.r, ng_ir_assign(L->k, L->found_var, upd), NG_IR_NONE));
+            NgIrKernel *k = L->k;
+            NgIrRef none = ng_ir_const_i(k, NG_INT64, ng_jit_search_none(L->plan->search_step));
+            NgIrRef m = ng_ir_unary(k, NG_OP_NEG, NG_INT64, ng_ir_cast(k, NG_INT64, t.r));
+            NgIrRef first_i = ng_ir_binary(k, NG_OP_BITOR, NG_INT64, ng_ir_binary(k, NG_OP_BITAND, NG_INT64, value.r, m),
+                                       ng_ir_binary(k, NG_OP_BITAND, NG_INT64, none,
+                                                    ng_ir_unary(k, NG_OP_INVERT, NG_INT64, m)));
+            NgIrRef upd = ng_ir_binary(k, ng_jit_search_op(L->plan->search_step), NG_INT64,
+                                       ng_ir_varref(k, L->found_var), first_i);
+            push(L, &body, ng_ir_assign(k, L->found_var, upd));
         }
     } else {
         block(L, s->body, &body);

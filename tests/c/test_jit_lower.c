@@ -1048,7 +1048,29 @@ static void test_boundscheck(void)
     CHECK_EQ_INT(4, last_err[1]);
     CHECK_EQ_INT(1, last_err[2]);
     CHECK_EQ_INT(4, last_err[3]);
-    ng_array_release(&a), ng_array_release(&out), ng_array_release(&mm);
+
+    /* range(a.shape[0])'s counter is an index of a's first axis: a[i] needs no
+     * check (the loop keeps no branch and vectorises); out[i], on a shorter
+     * array, still has one */
+    const char *src5 =
+        "def f(a, out, n):\n"
+        "    for i in range(a.shape[0]):\n"
+        "        out[i] = a[i] * 2.0\n";
+    NgArray half = vec(NG_FLOAT64, N / 2, NULL);
+    Bind bs5[] = {barr("a", &a), barr("out", &half), bint("n", N)};
+    CHECK_OK(run_loop(src5, 0, vars, 3, &plan, bs5, 3, N, NULL));
+    CHECK_EQ_INT(3, last_err[0]);
+    CHECK(last_err[1] >= N / 2 && last_err[1] < N); /* (one of the bad ones: threads race to report) */
+    CHECK_EQ_INT(N / 2, last_err[3]);
+    const char *src6 =
+        "def f(a, out, n):\n"
+        "    for i in range(a.shape[0]):\n"
+        "        a[i] = a[i] * 2.0\n";
+    CHECK_OK(run_loop(src6, 0, vars, 3, &plan, bs, 3, N, NULL));
+    CHECK_EQ_INT(0, last_err[0]);
+    const char *body = strstr(last_source, "omp parallel for");
+    CHECK(body && !strstr(body, "if ("));
+    ng_array_release(&a), ng_array_release(&out), ng_array_release(&mm), ng_array_release(&half);
 }
 
 /* Lowering only: the status and error text of an unsupported loop. */
@@ -1256,6 +1278,8 @@ static void test_views_and_numpy_reductions(void)
     NgJitLowered info;
     CHECK_OK(run_loop(src, 0, vars, 5, &plan, bs, 5, R, &info));
     CHECK_EQ_INT(5, info.nargs); /* row and plane are not parameters */
+    /* np.max of a float row: simd lanes, each with the NaN-aware max */
+    CHECK(strstr(last_source, "#pragma omp simd reduction(ngmax_f64:") != NULL);
     CHECK_OK(ng_array_download(&out, O, NULL));
     CHECK_OK(ng_array_download(&o2, O2, NULL));
     int bad = 0;

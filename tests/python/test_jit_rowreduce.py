@@ -127,3 +127,42 @@ def test_row_reductions_run_compiled_in_parallel():
     f(np.ones((4, 9)), np.zeros(4))
     (loop,) = f.loop_report()
     assert loop["kind"] == "parallel", loop
+
+
+def row_max_min(X, hi, lo):
+    for i in range(X.shape[0]):
+        hi[i] = np.max(X[i])
+        lo[i] = np.min(X[i] * 2.0)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+def test_row_max_and_min_find_nan_and_the_extreme_at_every_place(dt):
+    # np.max/np.min of a row run in simd lanes (omp simd with the NaN-aware
+    # max): a NaN or the extreme in any lane or in the tail must still win
+    rng = np.random.default_rng(10)
+    for n in (1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 64, 67):
+        X = rng.uniform(-1.0, 1.0, (3 * n, n)).astype(dt)
+        for j in range(n):
+            X[j, j] = np.nan           # a NaN at every place
+            X[n + j, j] = 5.0          # the max at every place
+            X[2 * n + j, j] = -np.inf  # the min at every place
+        jit_same(row_max_min, X, np.zeros(3 * n, dt), np.zeros(3 * n, dt))
+
+
+def abs_max(x):
+    m = 0.0
+    for i in range(x.shape[0]):
+        m = max(m, abs(x[i]))
+    return m
+
+
+def test_python_max_reduction_in_simd_lanes_skips_nan_as_python_does():
+    # Python's max(m, v) keeps m when v is NaN (NaN > m is false); the loop's
+    # threads and simd lanes each start at m and are combined after
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal(100_003)
+    x[::7] = np.nan
+    x[54_321] = -9.5
+    f = jit_same(abs_max, x)
+    assert f.loop_report()[0]["reductions"] == [("m", "max")]
+    assert numgpu.jit(abs_max)(np.full(1000, np.nan)) == 0.0  # (Python: the float 0.0, never replaced)

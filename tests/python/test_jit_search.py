@@ -115,6 +115,24 @@ def test_row_reductions_in_the_test_and_a_writing_branch():
         jit_same(first_row_with_sum, a, t)
 
 
+def first_from_the_end(x, t):
+    pos = 0
+    for i in range(-len(x), len(x) // 2):  # negative indices first: they wrap
+        if x[i] > t:
+            pos = i
+            break
+    return pos
+
+
+@pytest.mark.parametrize("at", [0, 5, 100_000, 199_999, 50_000, None])
+def test_search_over_negative_indices(x, at):
+    """The found iteration may be negative: the first hit is still the least index."""
+    if at is not None:
+        x[at] = 5.0
+        x[at // 2 + 3] = 6.0  # (a hit at an index that comes later in the range, or earlier)
+    assert is_search(jit_same(first_from_the_end, x, 4.0))
+
+
 def sentinel(x):
     for i in range(10 ** 12):  # the range runs past x: only the hit keeps Python in bounds
         if x[i] == 7.0:

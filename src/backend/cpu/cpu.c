@@ -111,6 +111,17 @@ static bool scalar_math(void)
     return v && strcmp(v, "0") == 0;
 }
 
+/* The flags that decide the generated code, in the compiler id (the cache
+ * key) and on the command line alike. -march=native: the host's vector width
+ * (the CPU model is in the cache key too); -ffp-contract=off: no fused
+ * multiply-add, so results round as NumPy's do; -fno-trapping-math: a
+ * comparison inside an if may be computed for every element (numgpu never
+ * reads the floating-point exception flags), so branches become selects in
+ * vector loops without AVX-512's masks. */
+static const char *const code_flags[] = {"-O3", "-march=native", "-ffp-contract=off", "-fno-trapping-math",
+                                         "-fno-math-errno", "-fopenmp", "-std=gnu11"};
+enum { NCODE_FLAGS = sizeof code_flags / sizeof *code_flags };
+
 static const char *cpu_compiler_id(NgDevice *dev)
 {
     static char id[320];
@@ -123,8 +134,11 @@ static const char *cpu_compiler_id(NgDevice *dev)
     unlink(log);
     if (ver)
         ver[strcspn(ver, "\n")] = 0;
-    snprintf(id, sizeof id, "%s %s -O3 -march=native -ffp-contract=off -fno-trapping-math -fopenmp%s on %s",
-             compiler(), ver ? ver : "unknown", scalar_math() ? " -DNG_SCALAR_MATH" : "", cpu_model());
+    int n = snprintf(id, sizeof id, "%s %s", compiler(), ver ? ver : "unknown");
+    for (int i = 0; i < NCODE_FLAGS && n < (int)sizeof id; i++)
+        n += snprintf(id + n, sizeof id - (size_t)n, " %s", code_flags[i]);
+    if (n < (int)sizeof id)
+        snprintf(id + n, sizeof id - (size_t)n, "%s on %s", scalar_math() ? " -DNG_SCALAR_MATH" : "", cpu_model());
     ng_free(ver);
     return id;
 }
@@ -139,16 +153,14 @@ static NgStatus cpu_compile(NgDevice *dev, const char *source, const char *name,
         return ng_error_set(NG_ERR_DEVICE, "cpu: cannot write kernel source %s: %s", src_path, strerror(errno));
     fputs(source, f);
     fclose(f);
-    /* -march=native: the host's vector width (the CPU model is in the cache
-     * key); -ffp-contract=off: no fused multiply-add, so results round as
-     * NumPy's do; -fno-trapping-math: a comparison inside an if may be
-     * computed for every element (numgpu never reads the floating-point
-     * exception flags), so branches become selects in vector loops without
-     * AVX-512's masks. */
-    char *argv[] = {(char *)compiler(), "-O3", "-march=native", "-ffp-contract=off", "-fno-trapping-math",
-                    "-fopenmp", "-fPIC",
-                    "-shared", "-std=gnu11", "-fno-math-errno", "-w", "-o", (char *)out_path, src_path, "-lm",
+    char *argv[NCODE_FLAGS + 12];
+    int n = 0;
+    argv[n++] = (char *)compiler();
+    for (int i = 0; i < NCODE_FLAGS; i++)
+        argv[n++] = (char *)code_flags[i];
+    char *rest[] = {"-fPIC", "-shared", "-w", "-o", (char *)out_path, src_path, "-lm",
                     scalar_math() ? "-DNG_SCALAR_MATH" : NULL, NULL};
+    memcpy(argv + n, rest, sizeof rest);
     int rc = run(argv, log_path);
     NgStatus st = NG_OK;
     if (rc < 0) {
