@@ -34,6 +34,9 @@ typedef struct Helper {
     int state;            /* 0 not looked at, 1 being checked, 2 inlinable, 3 not */
     const char *why;      /* state 3: what it does that the jit cannot compile */
     uint64_t *globals;    /* state 2: names it or its helpers read without assigning them */
+    uint64_t *stores;     /* names it assigns (its locals, and parameters it rebinds) */
+    uint64_t wparams;     /* bit j: it writes into the array of its parameter j (itself or
+                             through a helper it calls), `p[i] = v` */
 } Helper;
 
 /* A variable of a subscript polynomial, classified for the loop under test. */
@@ -67,6 +70,7 @@ typedef struct Access {
     NgJitOp op;
     const NgJitExpr **pos;/* index expression per position; NULL for a slice */
     int npos;             /* -1: the whole array, or positions not known */
+    const char *via;      /* the helper whose body makes it (its own names in e), or NULL */
 } Access;
 
 /* `t = value` somewhere in the function, where value may be (a view of) the
@@ -88,6 +92,13 @@ typedef struct Ctx {
     LoopData *ld;         /* per loop, beside res->items */
     Helper *helpers;
     int nhelpers;
+    Helper *checking;     /* the helper whose body is being checked (pass 3), NULL in a loop's */
+    int opaque;           /* a name id past the AST's: a helper's own variable in a subscript
+                             of the caller's array (substitute), a value that may be anything */
+    bool opaque_wrap;     /* an index the loop's proof needs unwrapped reads an opaque name */
+    const NgJitExpr **view; /* per name, for the loop under analysis: the value of `row = X[i]`
+                               when that is the only assignment of row in its body, at its top
+                               level (then row[j] is X[i][j]); else NULL */
     uint64_t *always_live;/* names to treat as read at every point (globals, closures) */
 
     /* the loop under analysis (pass 3) */
@@ -627,6 +638,31 @@ static void helper_globals_into(Ctx *c, const NgJitExpr *e, void *set)
     each_child(c, e, helper_globals_into, set);
 }
 
+/* The position of name_id among h's parameters, or -1. */
+static int param_index(const Helper *h, int name_id)
+{
+    for (int i = 0; i < h->def->params->n; i++)
+        if (h->def->params->items[i].name_id == name_id)
+            return i;
+    return -1;
+}
+
+/* Why helper h may not write into the array `root` (in `what`), or NULL
+ * (then h->wparams has its bit): only the arrays of its own parameters, so
+ * that a loop calling it knows what it writes, through the arguments. */
+static const char *param_write(Ctx *c, Helper *h, const NgJitExpr *root, const NgJitExpr *what)
+{
+    int j = root ? param_index(h, root->name_id) : -1;
+    if (j < 0)
+        return fmt(c, "writes into %s, which is not one of its parameters (not inlined)", text(c, what));
+    if (j >= 64)
+        return fmt(c, "writes into %s, its parameter number %d (not inlined)", text(c, what), j + 1);
+    if (set_has(h->stores, root->name_id))
+        return fmt(c, "writes into %s, a parameter it also assigns (not inlined)", text(c, what));
+    h->wparams |= (uint64_t)1 << j;
+    return NULL;
+}
+
 static const char *check_call(Ctx *c, const NgJitExpr *e)
 {
     const NgJitExpr *f = e->lhs;
@@ -657,6 +693,20 @@ static const char *check_call(Ctx *c, const NgJitExpr *e)
             return fmt(c, "calls helper %s recursively (not compilable)", f->name);
         if (!helper_ok(c, h))
             return fmt(c, "calls helper %s, which %s", f->name, h->why);
+        for (int j = 0; j < 64; j++) {
+            if (!(h->wparams >> j & 1))
+                continue;
+            if (j >= e->nitems)
+                return fmt(c, "calls helper %s without its argument %s, an array it writes (not compilable)",
+                           f->name, h->def->params->items[j].name);
+            const NgJitExpr *root = subscript_root(e->items[j]);
+            if (!root)
+                return fmt(c, "passes %s to helper %s, which writes into it (not compilable)",
+                           text(c, e->items[j]), f->name);
+            const char *r = c->checking ? param_write(c, c->checking, root, e->items[j]) : NULL;
+            if (r)
+                return r;
+        }
     }
     for (int i = 0; i < e->nitems; i++) {
         const char *r = check_expr(c, e->items[i]);
@@ -728,8 +778,11 @@ static const char *check_target(Ctx *c, const NgJitExpr *t, bool helper)
     case NG_JIT_E_SUBSCRIPT:
         if (!subscript_root(t))
             return fmt(c, "assigns %s (not compilable)", text(c, t));
-        if (helper)
-            return fmt(c, "writes into an array, %s (not inlined)", text(c, t));
+        if (helper) {
+            const char *r = param_write(c, c->checking, subscript_root(t), t);
+            if (r)
+                return r;
+        }
         for (const NgJitExpr *e = t; e->kind == NG_JIT_E_SUBSCRIPT; e = e->lhs) {
             const char *r = check_expr(c, e->rhs);
             if (r)
@@ -825,14 +878,19 @@ static bool helper_ok(Ctx *c, Helper *h)
     for (int i = 0; !why && i < d->params->n; i++)
         if (d->params->items[i].kind == NG_JIT_P_VARARGS || d->params->items[i].kind == NG_JIT_P_VARKW)
             why = "takes *args or **kwargs (not inlined)";
-    if (!why)
+    h->stores = set_new(c);
+    block_stores(c, d->body, h->stores);
+    if (!why) {
+        Helper *outer = c->checking;
+        c->checking = h;
         why = check_block(c, d->body, true);
+        c->checking = outer;
+    }
     h->state = why ? 3 : 2;
     h->why = why;
     if (!why) {
         /* what it reads that is neither a parameter nor its own local */
-        uint64_t *own = set_new(c);
-        block_stores(c, d->body, own);
+        uint64_t *own = set_dup(c, h->stores);
         for (int i = 0; i < d->params->n; i++)
             set_add(own, d->params->items[i].name_id);
         h->globals = set_new(c);
@@ -1516,11 +1574,38 @@ static bool ranked_group(Ctx *c, NgJitBlock body, int *key, NgJitOp *op, uint64_
 
 /* ---- pass 3c: the accesses to written arrays ---- */
 
+/* e with the view at its root (Ctx.view) replaced by the view's value: row[j]
+ * is X[i][j], row is X[i] (a copy, in the result's arena); e itself when its
+ * root is no view. */
+static const NgJitExpr *through_view(Ctx *c, const NgJitExpr *e)
+{
+    if (e->kind == NG_JIT_E_NAME)
+        return c->view && c->view[e->name_id] ? c->view[e->name_id] : e;
+    if (e->kind != NG_JIT_E_SUBSCRIPT)
+        return e;
+    const NgJitExpr *lhs = through_view(c, e->lhs);
+    if (lhs == e->lhs)
+        return e;
+    NgJitExpr *x = xalloc(c, &c->res->arena, sizeof *x);
+    *x = *e;
+    x->lhs = (NgJitExpr *)lhs;
+    return x;
+}
+
+/* The array a subscript rooted at NAME r is of: a view's array, or r's. */
+static int array_of(Ctx *c, const NgJitExpr *r)
+{
+    return subscript_root(through_view(c, r))->name_id;
+}
+
 static void add_access(Ctx *c, const NgJitExpr *e, int root, bool write, bool aug, NgJitOp op)
 {
+    const NgJitExpr *v = through_view(c, e);
+    if (v != e) /* (an access through row = X[i] is one of X) */
+        e = v, root = subscript_root(v)->name_id;
     c->acc = grow(c, c->acc, c->nacc, &c->acc_cap, sizeof *c->acc);
     Access *a = &c->acc[c->nacc++];
-    *a = (Access){e, root, write, aug, op, NULL, -1};
+    *a = (Access){e, root, write, aug, op, NULL, -1, NULL};
     if (e->kind != NG_JIT_E_SUBSCRIPT)
         return;
     /* A[i][j] is A[i, j]: positions run from the innermost subscript out; a
@@ -1549,13 +1634,211 @@ static void add_access(Ctx *c, const NgJitExpr *e, int root, bool write, bool au
     a->npos = npos;
 }
 
+/* A helper inlined at a call: per parameter, the argument expression in the
+ * caller's names (NULL where it is not known in them: a helper's own local
+ * passed on to a helper it calls), and the array it is of in the caller (the
+ * NAME of the argument's root, known even when the expression is not; NULL
+ * for an argument that is no caller's array). */
+typedef struct Inline {
+    const Helper *h;
+    const NgJitExpr **args, **roots;
+    int nargs;
+} Inline;
+
+static void acc_helper_call(Ctx *c, const NgJitExpr *call, const Inline *outer);
+static void acc_expr(Ctx *c, const NgJitExpr *e, void *arg);
+
+/* The argument of the parameter that NAME e is in m's helper, or NULL (also
+ * for a parameter the helper assigns: its value there is not the argument). */
+static const NgJitExpr *arg_of(const Inline *m, const NgJitExpr *e)
+{
+    if (e->kind != NG_JIT_E_NAME || set_has(m->h->stores, e->name_id))
+        return NULL;
+    int j = param_index(m->h, e->name_id);
+    return j >= 0 && j < m->nargs ? m->args[j] : NULL;
+}
+
+/* The caller's array that subscript or NAME e of m's helper is of, or NULL. */
+static const NgJitExpr *root_of(const Inline *m, const NgJitExpr *e)
+{
+    const NgJitExpr *r = subscript_root(e);
+    int j = r ? param_index(m->h, r->name_id) : -1;
+    return j >= 0 && j < m->nargs ? m->roots[j] : NULL;
+}
+
+/* Expression e of m's helper in the caller's names: its parameters replaced
+ * by their arguments, every other name (its own variables, globals: the
+ * caller may have names alike) by the opaque name (a copy, in the result's
+ * arena: wrap checks keep it); NULL if it has a part other than arithmetic,
+ * comparisons, subscripts and builtin calls. */
+static const NgJitExpr *substitute(Ctx *c, const NgJitExpr *e, const Inline *m)
+{
+    switch (e->kind) {
+    case NG_JIT_E_NAME: {
+        const NgJitExpr *a = arg_of(m, e);
+        if (a)
+            return a;
+        NgJitExpr *x = xalloc(c, &c->res->arena, sizeof *x);
+        *x = *e;
+        x->name_id = c->opaque;
+        x->name = "?";
+        return x;
+    }
+    case NG_JIT_E_INT: case NG_JIT_E_FLOAT: case NG_JIT_E_CONST:
+        return e;
+    case NG_JIT_E_UNARY: case NG_JIT_E_BINARY: case NG_JIT_E_COMPARE: case NG_JIT_E_IFEXP:
+    case NG_JIT_E_SUBSCRIPT: case NG_JIT_E_TUPLE: case NG_JIT_E_SLICE: case NG_JIT_E_ATTR:
+    case NG_JIT_E_CALL:
+        break;
+    default:
+        return NULL;
+    }
+    if (e->kind == NG_JIT_E_CALL && (e->nkeywords || e->lhs->kind != NG_JIT_E_NAME ||
+                                     !in_list(e->lhs->name, builtin_fns)))
+        return NULL;
+    NgJitExpr *x = xalloc(c, &c->res->arena, sizeof *x);
+    *x = *e;
+    if (e->kind != NG_JIT_E_CALL && e->lhs && !(x->lhs = (NgJitExpr *)substitute(c, e->lhs, m)))
+        return NULL;
+    if (e->rhs && !(x->rhs = (NgJitExpr *)substitute(c, e->rhs, m)))
+        return NULL;
+    if (e->cond && !(x->cond = (NgJitExpr *)substitute(c, e->cond, m)))
+        return NULL;
+    if (e->nitems) {
+        x->items = xalloc(c, &c->res->arena, (size_t)e->nitems * sizeof *x->items);
+        for (int i = 0; i < e->nitems; i++)
+            if (!(x->items[i] = (NgJitExpr *)substitute(c, e->items[i], m)))
+                return NULL;
+    }
+    return x;
+}
+
+/* An access of m's helper, e (a subscript of parameter p's array, or p
+ * itself), to the caller's array at `root`: with the caller's indices, or
+ * as a use of the whole array when they are not known in its names. */
+static void helper_access(Ctx *c, const NgJitExpr *e, const NgJitExpr *root, bool write, bool aug, NgJitOp op,
+                          const Inline *m)
+{
+    const NgJitExpr *x = e->kind == NG_JIT_E_SUBSCRIPT ? substitute(c, e, m) : NULL;
+    add_access(c, x ? x : root, root->name_id, write, aug, op);
+    c->acc[c->nacc - 1].via = m->h->def->name;
+}
+
+/* acc_expr for an expression of the body of m's helper (arg: the Inline). */
+static void acc_in_helper(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    const Inline *m = arg;
+    const uint64_t *w = c->ld[c->cur].written;
+    switch (e->kind) {
+    case NG_JIT_E_SUBSCRIPT: case NG_JIT_E_NAME: {
+        const NgJitExpr *r = subscript_root(e), *root = root_of(m, e);
+        if (e->kind == NG_JIT_E_NAME && e->ctx != NG_JIT_LOAD)
+            return;
+        if (root && set_has(w, root->name_id))
+            helper_access(c, e, root, false, false, NG_JIT_OP_NONE, m);
+        if (e->kind == NG_JIT_E_SUBSCRIPT && r && param_index(m->h, r->name_id) >= 0) {
+            for (const NgJitExpr *x = e; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs)
+                acc_in_helper(c, x->rhs, arg);
+            return;
+        }
+        break;
+    }
+    case NG_JIT_E_ATTR:
+        if (e->lhs->kind == NG_JIT_E_NAME &&
+            (strcmp(e->name, "shape") == 0 || strcmp(e->name, "size") == 0 || strcmp(e->name, "ndim") == 0))
+            return; /* not an element */
+        break;
+    case NG_JIT_E_CALL:
+        if (e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 && e->nitems == 1 &&
+            e->items[0]->kind == NG_JIT_E_NAME)
+            return;
+        if (ng_jit_call_kind(e) == NG_JIT_CALL_HELPER) {
+            acc_helper_call(c, e, m);
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    each_child(c, e, acc_in_helper, arg);
+}
+
+static void acc_helper_target(Ctx *c, const NgJitExpr *t, bool aug, NgJitOp op, const Inline *m)
+{
+    switch (t->kind) {
+    case NG_JIT_E_SUBSCRIPT: {
+        const NgJitExpr *root = root_of(m, t);
+        if (root) /* (the check makes every array a helper writes its parameter's) */
+            helper_access(c, t, root, true, aug, op, m);
+        for (const NgJitExpr *x = t; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs)
+            acc_in_helper(c, x->rhs, (void *)m);
+        break;
+    }
+    case NG_JIT_E_TUPLE: case NG_JIT_E_LIST:
+        for (int i = 0; i < t->nitems; i++)
+            acc_helper_target(c, t->items[i], aug, op, m);
+        break;
+    case NG_JIT_E_STARRED:
+        acc_helper_target(c, t->lhs, aug, op, m);
+        break;
+    default:
+        break;
+    }
+}
+
+static void acc_helper_block(Ctx *c, NgJitBlock b, const Inline *m)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->value)
+            acc_in_helper(c, s->value, (void *)m);
+        if (s->test)
+            acc_in_helper(c, s->test, (void *)m);
+        for (int k = 0; k < s->ntargets; k++)
+            acc_helper_target(c, s->targets[k], false, NG_JIT_OP_NONE, m);
+        if (s->target)
+            acc_helper_target(c, s->target, s->kind == NG_JIT_S_AUGASSIGN, s->op, m);
+        acc_helper_block(c, s->body, m);
+        acc_helper_block(c, s->orelse, m);
+    }
+}
+
+/* The accesses of a helper call to the arrays the loop writes, the helper's
+ * body read with its parameters as the call's arguments; `outer`: the helper
+ * the call is in (NULL: the loop body itself). Arguments that are not the
+ * loop's written arrays are read as ever. */
+static void acc_helper_call(Ctx *c, const NgJitExpr *call, const Inline *outer)
+{
+    const uint64_t *w = c->ld[c->cur].written;
+    Helper *h = find_helper(c, call->lhs->name_id);
+    if (!h || h->state != 2) {
+        each_child(c, call, outer ? acc_in_helper : acc_expr, (void *)outer);
+        return;
+    }
+    Inline m = {h, xalloc(c, &c->tmp, (size_t)(call->nitems + 1) * sizeof *m.args),
+                xalloc(c, &c->tmp, (size_t)(call->nitems + 1) * sizeof *m.roots), call->nitems};
+    for (int i = 0; i < call->nitems; i++) {
+        const NgJitExpr *a = call->items[i];
+        m.args[i] = outer ? substitute(c, a, outer) : through_view(c, a);
+        m.roots[i] = outer ? root_of(outer, a) : subscript_root(a) ? subscript_root(through_view(c, a)) : NULL;
+        const NgJitExpr *root = m.roots[i];
+        if (a->kind == NG_JIT_E_NAME && root && set_has(w, root->name_id))
+            continue; /* an array the loop writes, passed whole: its uses are the helper's */
+        if (outer)
+            acc_in_helper(c, a, (void *)outer);
+        else
+            acc_expr(c, a, NULL);
+    }
+    acc_helper_block(c, h->def->body, &m);
+}
+
 static void acc_expr(Ctx *c, const NgJitExpr *e, void *arg)
 {
     const uint64_t *w = c->ld[c->cur].written;
     switch (e->kind) {
     case NG_JIT_E_SUBSCRIPT: {
         const NgJitExpr *r = subscript_root(e);
-        if (r && set_has(w, r->name_id)) {
+        if (r && set_has(w, array_of(c, r))) {
             add_access(c, e, r->name_id, false, false, NG_JIT_OP_NONE);
             for (const NgJitExpr *x = e; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs)
                 acc_expr(c, x->rhs, arg);
@@ -1577,10 +1860,12 @@ static void acc_expr(Ctx *c, const NgJitExpr *e, void *arg)
             for (int i = 0; h && h->state == 2 && i < c->ast->nnames; i++)
                 if (set_has(h->globals, i) && set_has(w, i))
                     add_access(c, e, i, false, false, NG_JIT_OP_NONE);
+            acc_helper_call(c, e, NULL);
+            return;
         }
         break;
     case NG_JIT_E_NAME:
-        if (e->ctx == NG_JIT_LOAD && set_has(w, e->name_id))
+        if (e->ctx == NG_JIT_LOAD && set_has(w, array_of(c, e)))
             add_access(c, e, e->name_id, false, false, NG_JIT_OP_NONE);
         break;
     default:
@@ -1641,13 +1926,13 @@ static int atom_of(Ctx *c, const NgJitExpr *e)
                 return i;
         a.name_id = e->name_id;
         a.cls = e->name_id == var ? CLS_IND
-                : set_has(d->assigned, e->name_id) || set_has(d->written, e->name_id) ? CLS_FREE
-                                                                                       : CLS_INV;
+                : set_has(d->assigned, e->name_id) || set_has(d->written, e->name_id) ||
+                  e->name_id == c->opaque ? CLS_FREE : CLS_INV;
     } else {
         uint64_t *names = set_new(c);
         loads_into(c, e, names);
         walrus_into(c, e, names);
-        bool variant = set_has(names, var);
+        bool variant = set_has(names, var) || set_has(names, c->opaque);
         for (int i = 0; i < c->nw && !variant; i++)
             variant = (names[i] & (d->assigned[i] | d->written[i])) != 0;
         if (variant) {
@@ -2109,6 +2394,10 @@ static bool peel_pair(Ctx *c, const Access *w, const Access *r, Peel *pk)
  * when it names a loop variable of a range inside). */
 static void add_wrap(Ctx *c, NgJitLoopInfo *L, const NgJitExpr *e, int root, int axis, bool strict)
 {
+    if (mentions(c, e, c->opaque)) { /* (the kernel could not evaluate it before the loop) */
+        c->opaque_wrap = true;
+        return;
+    }
     Poly p;
     poly_of(c, e, &p);
     for (int i = 0; i < p.n; i++)
@@ -2127,8 +2416,20 @@ static void add_wrap(Ctx *c, NgJitLoopInfo *L, const NgJitExpr *e, int root, int
     L->wraps[L->nwraps++] = (NgJitIndexUse){e, root, axis, strict};
 }
 
-/* Why accesses w and r make the loop sequential, in words. */
+static const char *conflict_words(Ctx *c, const Access *w, const Access *r, bool hd, int64_t d);
+
+/* Why accesses w and r make the loop sequential, in words (an access a helper
+ * makes is named in its own words, and the helper said). */
 static const char *conflict_reason(Ctx *c, const Access *w, const Access *r, bool hd, int64_t d)
+{
+    const char *why = conflict_words(c, w, r, hd, d);
+    const char *a = w->via ? w->via : r->via, *b = w->via && r->via && strcmp(w->via, r->via) ? r->via : NULL;
+    if (!a)
+        return why;
+    return b ? fmt(c, "%s (in helpers %s and %s)", why, a, b) : fmt(c, "%s (in helper %s)", why, a);
+}
+
+static const char *conflict_words(Ctx *c, const Access *w, const Access *r, bool hd, int64_t d)
 {
     const char *W = text(c, w->e);
     if (r->e->kind == NG_JIT_E_CALL)
@@ -2303,8 +2604,8 @@ static const char *alias_reason(Ctx *c, int li, int a, const uint64_t *used)
         }
     }
     for (int id = 0; id < c->ast->nnames; id++) {
-        if (id == a || !set_has(comp, id) || !set_has(used, id))
-            continue;
+        if (id == a || !set_has(comp, id) || !set_has(used, id) || c->view[id])
+            continue; /* (a view of the loop's own is bound in it before every use) */
         for (int i = 0; i < c->nbinds; i++) {
             const Bind *b = &c->binds[i];
             if (b->off >= s->span.off && b->off < s->span.end_off)
@@ -2445,6 +2746,7 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
     }
     uint64_t *atomic = set_new(c);
     L->nwraps = 0;
+    c->opaque_wrap = false;
     for (int i = 0; i < c->nacc; i++) {
         const Access *w = &c->acc[i];
         if (!w->write || set_has(atomic, w->root))
@@ -2487,6 +2789,9 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
             return conflict_reason(c, w, r, hd, dist);
         }
     }
+    if (c->opaque_wrap)
+        return "calls a helper that indexes an array the loop writes with a variable of its own, "
+               "which the loop cannot check for negative values";
     L->atomics = name_list(c, atomic, &L->natomics);
     L->atomic = L->natomics > 0;
     return NULL;
@@ -2616,6 +2921,53 @@ static bool checked_nonneg(Ctx *c, int p, const NgJitExpr *e)
     return false;
 }
 
+/* Ctx.view for a loop body: per name, the value of `v = X[...]` when that is
+ * a top-level statement of the body and the only one that assigns v, X a
+ * name the body does not assign (nor is v the loop variable). */
+static const NgJitExpr **find_views(Ctx *c, NgJitBlock body, int var, const uint64_t *assigned)
+{
+    const NgJitExpr **view = xalloc(c, &c->tmp, (size_t)(c->ast->nnames + 1) * sizeof *view);
+    memset(view, 0, (size_t)(c->ast->nnames + 1) * sizeof *view);
+    uint64_t *once = set_new(c), *more = set_new(c);
+    for (int i = 0; i < body.n; i++) { /* names assigned by one top-level statement, or more */
+        uint64_t *st = set_new(c);
+        block_stores(c, (NgJitBlock){&body.stmts[i], 1}, st);
+        for (int k = 0; k < c->nw; k++) {
+            more[k] |= once[k] & st[k];
+            once[k] |= st[k];
+        }
+    }
+    for (int i = 0; i < body.n; i++) {
+        const NgJitStmt *s = body.stmts[i];
+        if (s->kind != NG_JIT_S_ASSIGN || s->ntargets != 1 || s->targets[0]->kind != NG_JIT_E_NAME ||
+            s->value->kind != NG_JIT_E_SUBSCRIPT)
+            continue;
+        int v = s->targets[0]->name_id;
+        const NgJitExpr *root = subscript_root(s->value);
+        uint64_t *own = set_new(c); /* (a walrus in the value assigning v) */
+        stmt_exprs(c, s, walrus_into, own);
+        if (root && v != var && root->name_id != v && !set_has(assigned, root->name_id) && !set_has(more, v) &&
+            !set_has(own, v))
+            view[v] = s->value;
+    }
+    return view;
+}
+
+/* Adds to `set` the arrays the helper calls in e write into: the roots of
+ * the arguments of the parameters they write (Helper.wparams). */
+static void helper_writes_into(Ctx *c, const NgJitExpr *e, void *set)
+{
+    if (e->kind == NG_JIT_E_CALL && ng_jit_call_kind(e) == NG_JIT_CALL_HELPER) {
+        const Helper *h = find_helper(c, e->lhs->name_id);
+        for (int j = 0; h && h->state == 2 && j < e->nitems && j < 64; j++) {
+            const NgJitExpr *root = (h->wparams >> j & 1) ? subscript_root(e->items[j]) : NULL;
+            if (root)
+                set_add(set, root->name_id);
+        }
+    }
+    each_child(c, e, helper_writes_into, set);
+}
+
 static void analyze_loop(Ctx *c, int li)
 {
     NgJitLoopInfo *L = &c->res->items[li];
@@ -2644,6 +2996,13 @@ static void analyze_loop(Ctx *c, int li)
     d->written = set_new(c);
     block_stores(c, s->body, d->assigned);
     block_writes(s->body, d->written);
+    block_exprs(c, s->body, helper_writes_into, d->written);
+    c->view = find_views(c, s->body, L->var_id, d->assigned);
+    for (int id = 0; id < c->ast->nnames; id++)
+        if (c->view[id] && set_has(d->written, id)) { /* row[j] = v writes X */
+            set_del(d->written, id);
+            set_add(d->written, subscript_root(c->view[id])->name_id);
+        }
     d->step = 1;
     if (s->test->nitems == 3) {
         Poly p;
@@ -2766,6 +3125,7 @@ static void run(Ctx *c)
 {
     const NgJitAst *ast = c->ast;
     c->nw = (ast->nnames + 63) / 64 + 1;
+    c->opaque = ast->nnames; /* (the sets have room for it) */
     /* helpers: module-level defs and defs nested in the function */
     int nh = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -2776,7 +3136,7 @@ static void run(Ctx *c)
                 if (s->kind != NG_JIT_S_DEF || s == c->func)
                     continue;
                 if (pass == 1)
-                    c->helpers[nh] = (Helper){s, 0, NULL, NULL};
+                    c->helpers[nh] = (Helper){s, 0, NULL, NULL, NULL, 0};
                 nh++;
             }
         }

@@ -2508,6 +2508,16 @@ static const NgJitLoopInfo *loop_info(const Lower *L, const NgJitStmt *s)
     return NULL;
 }
 
+/* Whether the analysis found `name` dead after loop s (one of its privates). */
+static bool dead_after(const Lower *L, const NgJitStmt *s, const char *name)
+{
+    const NgJitLoopInfo *info = loop_info(L, s);
+    for (int i = 0; info && i < info->nprivates; i++)
+        if (info->privates[i] && strcmp(info->privates[i], name) == 0)
+            return true;
+    return false;
+}
+
 /* ... when it runs around one iteration (NgJitLoopInfo.peel). */
 static const NgJitLoopInfo *peeled(Lower *L, const NgJitStmt *s)
 {
@@ -3335,6 +3345,8 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
         if (plan->parallel)
             return fail(L, line, NG_ERR_VALUE, "a parallel loop cannot have a live-out scalar ('%s')",
                         plan->live_out[o] ? plan->live_out[o] : "?"), L->st;
+        if (s && s->kind == SYM_VIEW && dead_after(L, loop, s->name))
+            continue; /* (row = X[i], not read after the loop: Python keeps no binding of it) */
         if (!s || s->kind != SYM_LOCAL)
             return fail(L, line, NG_ERR_VALUE, "live-out name '%s' is not assigned in the loop",
                         plan->live_out[o] ? plan->live_out[o] : "?"), L->st;

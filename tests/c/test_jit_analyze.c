@@ -467,13 +467,30 @@ static void test_unsafe(void)
                  "        b[i] = c\n",
                  "line 2: parallel\n"
                  "  line 4: sequential: contains break\n");
-    /* writes through a view the loop makes */
-    CHECK_REPORT("def f(A, n):\n"
+    /* writes through a view the loop makes: row[j] is A[i][j] when `row = A[i]`
+     * is row's only assignment in the body, at its top level */
+    CHECK_REPORT("def f(A, B, n):\n"
                  "    for i in range(n):\n"
                  "        row = A[i]\n"
+                 "        row[0] = 1.0\n"
+                 "    for i in range(1, n):\n"
+                 "        row = A[i]\n"
+                 "        row[0] = A[i - 1, 0]\n"
+                 "    for i in range(n):\n"
+                 "        row = A[i]\n"
+                 "        if i > 2:\n"
+                 "            row = B[i]\n"
+                 "        row[0] = 1.0\n"
+                 "    for i in range(n):\n"
+                 "        row = A[i]\n"
+                 "        A = B\n"
                  "        row[0] = 1.0\n",
-                 "line 2: sequential: writes row[0] through row, which the loop assigns (the array it refers to "
-                 "is not known)\n");
+                 "line 2: parallel\n"
+                 "line 5: sequential: writes row[0], read as A[i - 1, 0] in the next iteration\n"
+                 "line 8: sequential: writes row[0] through row, which the loop assigns (the array it refers to "
+                 "is not known)\n"
+                 "line 13: sequential: reads A before assigning it, so it carries over from one iteration to "
+                 "the next\n");
     /* a name bound to (a view of) a written array before the loop */
     CHECK_REPORT("def f(A, n):\n"
                  "    B = A\n"
@@ -1075,6 +1092,62 @@ static void test_python(void)
                  "    for i in range(n):\n"
                  "        a[i] = {1: 2}[i]\n",
                  "line 2: python: uses a dict, {1: 2} (not compilable)\n");
+    /* helpers that write into their parameters' arrays: the loop sees the
+     * writes at the call's arguments (the helper's own variables in an index
+     * are unknown values); a helper may write only its parameters' arrays */
+    CHECK_REPORT("G = None\n"
+                 "def put(p, k, v):\n"
+                 "    p[k] = v\n"
+                 "def put_next(p, k, v):\n"
+                 "    put(p, k + 1, v)\n"
+                 "def swap(p, k, m):\n"
+                 "    t = p[k]\n"
+                 "    p[k] = p[m]\n"
+                 "    p[m] = t\n"
+                 "def scale_row(X, r, s):\n"
+                 "    for j in range(X.shape[1]):\n"
+                 "        X[r, j] = X[r, j] * s\n"
+                 "def bump(h, k):\n"
+                 "    h[k] += 1\n"
+                 "def to_global(k):\n"
+                 "    G[k] = 0\n"
+                 "def rebinds(p, q, k):\n"
+                 "    p = q\n"
+                 "    p[k] = 0\n"
+                 "def shifted(p, k):\n"
+                 "    k = k + 1\n"
+                 "    return p[k]\n"
+                 "def f(a, b, X, idx, n):\n"
+                 "    for i in range(n):\n"
+                 "        put(a, i, b[i])\n"
+                 "    for i in range(n):\n"
+                 "        put_next(a, i, a[i])\n"
+                 "    for i in range(n // 2):\n"
+                 "        swap(a, i, n - 1 - i)\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        scale_row(X, i, 2.0)\n"
+                 "    for i in range(n):\n"
+                 "        bump(b, idx[i])\n"
+                 "    for i in range(n):\n"
+                 "        to_global(i)\n"
+                 "    for i in range(n):\n"
+                 "        rebinds(a, b, i)\n"
+                 "    for i in range(n):\n"
+                 "        put(a + 1, i, 0.0)\n"
+                 "    for i in range(n):\n"
+                 "        a[i] = shifted(a, i)\n",
+                 "line 24: parallel\n"
+                 "line 26: sequential: writes p[k], read as a[i] in the next iteration (in helper put)\n"
+                 "line 28: parallel\n"
+                 "line 30: parallel\n" /* (the helper's own loop is no loop of f's) */
+                 "line 32: parallel atomic(b)\n"
+                 "line 34: python: calls helper to_global, which writes into G[k], which is not one of its "
+                 "parameters (not inlined)\n"
+                 "line 36: python: calls helper rebinds, which writes into p[k], a parameter it also assigns "
+                 "(not inlined)\n"
+                 "line 38: python: passes a + 1 to helper put, which writes into it (not compilable)\n"
+                 "line 40: sequential: writes a[i], read as p[k], possibly in another iteration "
+                 "(in helper shifted)\n");
     /* helpers of the same source are inlined when they compile and write nothing */
     CHECK_REPORT("import math\n"
                  "def clamp(v, lo, hi):\n"
@@ -1110,7 +1183,7 @@ static void test_python(void)
                  "    for i in range(n):\n"
                  "        b[i] = f(a, b, i)\n",
                  "line 22: parallel\n"
-                 "line 24: python: calls helper writes, which writes into an array, a[i] (not inlined)\n"
+                 "line 24: parallel\n"
                  "line 26: python: calls helper rec, which calls helper rec recursively (not compilable)\n"
                  "line 28: python: calls helper talks, which calls print (not compilable)\n"
                  "line 30: python: calls helper gen, which is a generator (not compilable)\n"
