@@ -41,6 +41,7 @@ fi
 printf 'def f(a, *b, c=1, **d) -> int:\n    for i, (j, *k) in enumerate(a[1:n:2, ...]):\n        s += -x**2 if a < b <= c else y\n    else:\n        pass\n' > "$out/jit-seeds/s1.py"
 printf 'x = f"{d["k"]!r:>{w}} {f"{y}"}" + rb"\\x00" """t\n"q"\n"""\nwith a as b, c:\n    try:\n        pass\n    except* E as e:\n        raise\n    finally:\n        del x\n' > "$out/jit-seeds/s2.py"
 printf '@deco(1)\nclass A[T]:\n    match p:\n        case [1, *r] if r: pass\nasync def g():\n    await h()\nlambda x=(yield): [y async for y in x]\nif a:\n\tb = 0x_ff; c = 1_0.5e-3j\n\\\nelif b: pass\n' > "$out/jit-seeds/s3.py"
+printf 'def put(p, k, v):\n    p[k] = v\ndef nest(q, k):\n    t = k + 1\n    put(q, t, q[k])\n    for j in range(q.shape[0]):\n        q[j] += 1\ndef f(X, a, n):\n    for i in range(n):\n        row = X[i]\n        put(row, i, 1.0)\n        nest(a, i)\n        row[0] = a[i - 1]\n' > "$out/jit-seeds/s4.py"
 
 echo "fuzz_jit.sh: running $out/fuzz_jit_parse for ${secs}s"
 "$out/fuzz_jit_parse" -max_total_time="$secs" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
