@@ -28,7 +28,7 @@ mkdir -p "$out/jit-corpus" "$out/jit-seeds"
     -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Werror \
     -I"$root/include" -I"$root/src" \
     "$root/tests/fuzz/fuzz_jit_parse.c" "$root/src/jit/lex.c" "$root/src/jit/parse.c" "$root/src/jit/ast.c" \
-    "$root/src/jit/analyze.c" \
+    "$root/src/jit/analyze.c" "$root/src/jit/desugar.c" \
     "$root/src/core/util.c" "$root/src/core/status.c" -lm \
     -o "$out/fuzz_jit_parse"
 

@@ -798,7 +798,7 @@ static const char *check_target(Ctx *c, const NgJitExpr *t, bool helper)
 static const char *check_for_head(Ctx *c, const NgJitStmt *s)
 {
     if (!range_like(s->test))
-        return fmt(c, "iterates over %s (only range() and prange() loops compile)", text(c, s->test));
+        return fmt(c, "iterates over %s (only range() and prange() loops, and loops over arrays, enumerate() or zip() of them, compile)", text(c, s->test));
     if (s->target->kind != NG_JIT_E_NAME)
         return fmt(c, "assigns %s as its loop variable (not compilable)", text(c, s->target));
     for (int i = 0; i < s->test->nitems; i++) {

@@ -2426,7 +2426,7 @@ static bool range_args(Lower *L, const NgJitStmt *s, Val *start, Val *stop, Val 
     }
     if (!ok) {
         char buf[80], what[256];
-        snprintf(what, sizeof what, "iterating over '%s' (only range() and prange() loops compile)",
+        snprintf(what, sizeof what, "iterating over '%s' (only range() and prange() loops, and loops over arrays, enumerate() or zip() of them, compile)",
                  snip(L, it, buf, sizeof buf));
         unsupported(L, line, what);
         return false;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "jit/analyze.h"
+#include "jit/desugar.h"
 #include "jit/jit.h"
 #include "jit/lower.h"
 #include "kernel/kernel.h"
@@ -145,6 +146,12 @@ static PyObject *f_jit_program(PyObject *m, PyObject *args)
             PyErr_Format(exc, "%s (%s, line %d)", err.msg, file, err.line);
             return NULL;
         }
+        return ngpy_raise(st);
+    }
+    st = ng_jit_desugar(p->ast); /* for v in x: ... as a range loop */
+    if (st != NG_OK) {
+        ng_jit_ast_free(p->ast);
+        PyMem_Free(p);
         return ngpy_raise(st);
     }
     p->func = find_def(p->ast, fname);

@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "jit/analyze.h"
+#include "jit/desugar.h"
 
 /* ---- helpers ---- */
 
@@ -33,7 +34,7 @@ static const char *report(const char *src)
 {
     static char buf[1 << 14];
     NgJitAst *ast;
-    if (ng_jit_parse(src, strlen(src), "t.py", &ast, NULL) != NG_OK) {
+    if (ng_jit_parse(src, strlen(src), "t.py", &ast, NULL) != NG_OK || ng_jit_desugar(ast) != NG_OK) {
         snprintf(buf, sizeof buf, "ERROR %s", ng_error_message());
         return buf;
     }
@@ -1049,7 +1050,7 @@ static void test_python(void)
                  "            pass\n"
                  "    for i in range(n):\n"
                  "        a[i] = np.zeros(3)\n"
-                 "    for x in a:\n"
+                 "    for x in a.T:\n"
                  "        pass\n"
                  "    for i in range(n):\n"
                  "        a[i] = np.sqrt(a[i], out=a)\n"
@@ -1074,11 +1075,12 @@ static void test_python(void)
                  "line 8: python: calls a[i].sum (not compilable)\n"
                  "line 10: python: contains a `try` statement (left to Python)\n"
                  "line 15: python: calls np.zeros (not compilable)\n"
-                 "line 17: python: iterates over a (only range() and prange() loops compile)\n"
+                 "line 17: python: iterates over a.T (only range() and prange() loops, and loops over arrays, "
+                 "enumerate() or zip() of them, compile)\n"
                  "line 19: python: calls np.sqrt with keyword arguments (not compilable)\n"
                  "line 21: python: uses a list, [1, 2] (not compilable)\n"
                  "line 23: python: calls sum (not compilable)\n"
-                 "line 25: python: iterates over enumerate(a) (only range() and prange() loops compile)\n"
+                 "line 25: parallel\n"
                  "line 27: parallel\n"
                  "line 29: python: uses `in`, i in a (not compilable)\n"
                  "line 31: python: assigns a.x (not compilable)\n"

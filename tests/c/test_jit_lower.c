@@ -16,6 +16,7 @@
 #include "check.h"
 #include "emit/emit.h"
 #include "jit/analyze.h"
+#include "jit/desugar.h"
 #include "jit/lower.h"
 #include "kernel/kernel.h"
 
@@ -153,6 +154,8 @@ static NgStatus run_loop(const char *src, int nth, const NgJitVarType *vars, int
     if (st != NG_OK)
         return st;
     last_ast = ast;
+    if ((st = ng_jit_desugar(ast)) != NG_OK)
+        return st;
     const NgJitStmt *loop = find_loop(ast, nth);
     NgJitLowered info;
     NgIrKernel k;
@@ -1099,7 +1102,8 @@ static void test_errors(void)
     expect_error("def f(a):\n    for i in range(3):\n        a[i] = a[i:3]\n", v, 1, &p, NG_ERR_UNSUPPORTED,
                  "t.py:3: slicing an array is not supported in a compiled loop");
     expect_error("def f(a):\n    for x in a:\n        pass\n", v, 1, &p, NG_ERR_UNSUPPORTED,
-                 "t.py:2: iterating over 'a' (only range() and prange() loops compile)");
+                 "t.py:2: iterating over 'a' (only range() and prange() loops, and loops over arrays, "
+                 "enumerate() or zip() of them, compile)");
     expect_error("def f(a):\n    for i in range(3):\n        a[i] = zz\n", v, 1, &p, NG_ERR_VALUE,
                  "t.py:3: name 'zz' has no type");
     expect_error("def f(a):\n    for i in range(3):\n        a[i] = 1.5 & 2\n", v, 1, &p, NG_ERR_TYPE,

@@ -13,6 +13,7 @@
 
 #include "jit/analyze.h"
 #include "jit/ast.h"
+#include "jit/desugar.h"
 
 static void check(int ok)
 {
@@ -102,6 +103,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ng_str_init(&out);
     ng_jit_ast_print(ast, &out, NG_JIT_PRINT_LINES);
     check(!out.failed);
+    check(ng_jit_desugar(ast) == NG_OK);
+    walk_block(ast, ast->body, NULL); /* (the rewritten loops are well formed too) */
     for (int i = 0; i < ast->body.n; i++) {
         const NgJitStmt *f = ast->body.stmts[i];
         NgJitLoops *loops;

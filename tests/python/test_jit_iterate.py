@@ -1,0 +1,121 @@
+"""Loops over arrays: `for v in x`, `for i, v in enumerate(x)` and `for p, q
+in zip(a, b)` compile as range loops over the arrays' first axis (src/jit/
+desugar.c), with the names they assign as Python leaves them; over anything
+else (a list, a generator) they run as written. Compared with plain Python."""
+import numpy as np
+import pytest
+
+import numgpu
+from helpers import jit_same
+
+rng = np.random.default_rng(31)
+
+
+def total(x):
+    s = 0.0
+    for v in x:
+        s += v * v
+    return s
+
+
+def last_seen(x, v):
+    for v in x:  # the loop name keeps the last element
+        pass
+    return v
+
+
+def indexed(x, out):
+    for i, v in enumerate(x):
+        out[i] = v * i
+
+
+def indexed_from(x, out, k):
+    for i, v in enumerate(x, k):
+        out[i - k] = v + i
+
+
+def paired(a, b, out):
+    n = 0
+    for p, q in zip(a, b):  # as long as the shorter one
+        out[n] = p * q
+        n += 1
+    return n
+
+
+def tripled(a, b, c):
+    s = 0
+    for p, q, r in zip(a, b, c):
+        s += p * q - r
+    return s
+
+
+def row_norms(X, out):
+    for i, row in enumerate(X):  # rows of a matrix
+        s = 0.0
+        for v in row:
+            s += v * v
+        out[i] = s
+
+
+def nested(X, out):
+    for i in range(X.shape[0]):
+        for j, v in enumerate(X[i]):
+            out[i, j] = v * 2 + j
+
+
+def rebinds(x, y):
+    s = 0.0
+    for v in x:
+        s += v
+        x = y  # Python iterates over the first x still
+    return s
+
+
+def kinds(f):
+    return [r["kind"] for r in f.loop_report()]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_for_over_an_array(dtype):
+    x = rng.integers(-20, 21, 10_001).astype(dtype)  # (sums exact in any order)
+    f = jit_same(total, x)
+    assert kinds(f) == ["parallel"] and f.loop_report()[0]["reductions"] == [("s", "+")]
+    assert f.loop_report()[0]["ran"] == "kernel"
+    jit_same(last_seen, x, dtype(-1))
+    jit_same(last_seen, x[:0], dtype(-1))  # no element: the name keeps its value
+
+
+def test_enumerate_with_and_without_a_start():
+    x = rng.integers(-20, 21, 5000).astype(np.float64)
+    f = jit_same(indexed, x, np.zeros_like(x))
+    assert kinds(f) == ["parallel"] and f.loop_report()[0]["ran"] == "kernel"
+    for k in (0, 3, -2):
+        f = jit_same(indexed_from, x, np.zeros_like(x), k)
+        assert kinds(f) == ["parallel"] and f.loop_report()[0]["ran"] == "kernel"
+
+
+def test_zip_stops_at_the_shorter_array():
+    a, b = rng.standard_normal(3000), rng.standard_normal(2500)
+    f = jit_same(paired, a, b, np.zeros(3000))
+    assert f.loop_report()[0]["ran"] == "kernel (one thread)"  # (n carries over: in order)
+    jit_same(paired, b, a, np.zeros(3000))
+    ints = rng.integers(-9, 9, (3, 4000))
+    f = jit_same(tripled, *ints)
+    assert kinds(f) == ["parallel"]
+
+
+def test_rows_of_a_matrix_and_an_inner_enumerate():
+    X = rng.integers(-20, 21, (300, 13)).astype(np.float64)
+    f = jit_same(row_norms, X, np.zeros(300))
+    assert kinds(f)[0] == "parallel" and f.loop_report()[0]["ran"] == "kernel"
+    f = jit_same(nested, X, np.zeros_like(X))
+    assert kinds(f)[0] == "parallel" and f.loop_report()[0]["ran"] == "kernel"
+
+
+def test_other_iterables_run_as_python():
+    assert numgpu.jit(total)([1.0, 2.0, 3.0]) == 14.0  # a list: the loop runs as written
+    f = numgpu.jit(total)
+    assert f(np.arange(4.0)) == 14.0 and f((1.0, 2.0)) == 5.0
+    f = jit_same(rebinds, np.arange(5.0), np.arange(100.0))  # the iterable is rebound in the body
+    (loop,) = f.loop_report()
+    assert loop["kind"] == "python" and "iterates over x" in loop["reason"], loop
