@@ -21,7 +21,9 @@ numbers, a conjugate dot product, a rotation by np.exp(1j * theta)) the same way
 `--dir bench/jit_peel` loops the analysis proves parallel around one iteration or in mirrored
 halves (Gaussian elimination's rows below the pivot, an image flipped in place), and
 `--dir bench/jit_uneven` a loop whose iterations cost very different amounts (the upper half of
-the Mandelbrot set: dynamic scheduling on cpu).
+the Mandelbrot set: dynamic scheduling on cpu), and `--dir bench/jit_helpers` helpers that write
+into the arrays passed to them, rows normalised in place through `row = X[i]`, and loops over
+arrays with zip and enumerate. A case's helper functions are jitted for Numba too (`njit`).
 """
 import argparse
 import copy
@@ -59,6 +61,10 @@ def numba_version(path, numba):
         lines.append(line)
     ns = {"prange": numba.prange}
     exec(compile("\n".join(lines), path, "exec"), ns)
+    for name, fn in list(ns.items()):  # the case's helpers jitted too, as a Numba user would
+        if name != "kernel" and getattr(fn, "__module__", None) is None and callable(fn) and \
+                getattr(fn, "__code__", None) is not None and fn.__code__.co_filename == path:
+            ns[name] = numba.njit(fn)
     return numba.njit(parallel=True)(ns["kernel"])
 
 
