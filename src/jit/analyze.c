@@ -1634,6 +1634,17 @@ static void add_access(Ctx *c, const NgJitExpr *e, int root, bool write, bool au
     a->npos = npos;
 }
 
+/* Whether e reads what an array is rather than its elements: x.shape,
+ * x.size, x.ndim, len(x). */
+static bool of_the_array(const NgJitExpr *e)
+{
+    if (e->kind == NG_JIT_E_ATTR)
+        return e->lhs->kind == NG_JIT_E_NAME &&
+               (strcmp(e->name, "shape") == 0 || strcmp(e->name, "size") == 0 || strcmp(e->name, "ndim") == 0);
+    return e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 &&
+           e->nitems == 1 && e->items[0]->kind == NG_JIT_E_NAME;
+}
+
 /* A helper inlined at a call: per parameter, the argument expression in the
  * caller's names (NULL where it is not known in them: a helper's own local
  * passed on to a helper it calls), and the array it is of in the caller (the
@@ -1743,16 +1754,10 @@ static void acc_in_helper(Ctx *c, const NgJitExpr *e, void *arg)
         }
         break;
     }
-    case NG_JIT_E_ATTR:
-        if (e->lhs->kind == NG_JIT_E_NAME &&
-            (strcmp(e->name, "shape") == 0 || strcmp(e->name, "size") == 0 || strcmp(e->name, "ndim") == 0))
+    case NG_JIT_E_ATTR: case NG_JIT_E_CALL:
+        if (of_the_array(e))
             return; /* not an element */
-        break;
-    case NG_JIT_E_CALL:
-        if (e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 && e->nitems == 1 &&
-            e->items[0]->kind == NG_JIT_E_NAME)
-            return;
-        if (ng_jit_call_kind(e) == NG_JIT_CALL_HELPER) {
+        if (e->kind == NG_JIT_E_CALL && ng_jit_call_kind(e) == NG_JIT_CALL_HELPER) {
             acc_helper_call(c, e, m);
             return;
         }
@@ -1846,16 +1851,10 @@ static void acc_expr(Ctx *c, const NgJitExpr *e, void *arg)
         }
         break;
     }
-    case NG_JIT_E_ATTR:
-        if (e->lhs->kind == NG_JIT_E_NAME &&
-            (strcmp(e->name, "shape") == 0 || strcmp(e->name, "size") == 0 || strcmp(e->name, "ndim") == 0))
+    case NG_JIT_E_ATTR: case NG_JIT_E_CALL:
+        if (of_the_array(e))
             return; /* not an element */
-        break;
-    case NG_JIT_E_CALL:
-        if (e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 && e->nitems == 1 &&
-            e->items[0]->kind == NG_JIT_E_NAME)
-            return;
-        if (ng_jit_call_kind(e) == NG_JIT_CALL_HELPER) {
+        if (e->kind == NG_JIT_E_CALL && ng_jit_call_kind(e) == NG_JIT_CALL_HELPER) {
             Helper *h = find_helper(c, e->lhs->name_id);
             for (int i = 0; h && h->state == 2 && i < c->ast->nnames; i++)
                 if (set_has(h->globals, i) && set_has(w, i))
