@@ -83,6 +83,9 @@ struct Sym {
     bool nonneg;                /* locals: never negative (only falls over the passes) */
     int param;                  /* this pass: its parameter, -1 none */
     int var;                    /* this pass: a local's IR variable */
+    bool unbound_out;           /* this pass: a cell of a name not bound before the loop, which
+                                   has a bool cell of its own saying whether the loop assigned it */
+    int bound_param, bound_var; /* this pass, unbound_out: that cell and the flag's variable */
     Sym *alias;          /* a helper's array parameter: the caller's array */
     Sym *base;                  /* SYM_VIEW: the array it is part of */
     int nfixed;                 /* SYM_VIEW: leading indices fixed by the assignment */
@@ -692,6 +695,10 @@ static NgIrRef assign_local(Lower *L, Sym *s, Val v)
     if (!usable(s->dt))
         return NG_IR_NONE;
     NgIrRef a = ng_ir_assign(L->k, s->var, as(L, v, s->dt));
+    if (s->unbound_out) { /* the name is bound now */
+        NgIrRef both[2] = {a, ng_ir_assign(L->k, s->bound_var, ng_ir_const_i(L->k, NG_BOOL, 1))};
+        a = ng_ir_block(L->k, 2, both);
+    }
     if (ranked_key(L, s) && L->rank != NG_IR_NONE) { /* the key's update records its iteration */
         NgIrRef both[2] = {a, ng_ir_assign(L->k, L->rank_var, L->rank)};
         a = ng_ir_block(L->k, 2, both);
@@ -3356,6 +3363,7 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
     for (int i = 0; i < L->norder; i++) {
         Sym *s = &L->syms[L->order[i]];
         nparams += s->kind == SYM_ARRAY || s->kind == SYM_SCALAR || (s->kind == SYM_LOCAL && s->home != HOME_NONE);
+        nparams += s->kind == SYM_LOCAL && s->home == HOME_CELL && !s->given && s->red < 0; /* (its bound flag) */
     }
     if (nparams + plan->boundscheck > NG_JIT_MAX_ARGS)
         return fail(L, line, NG_ERR_UNSUPPORTED, "a loop with more than %d parameters is not supported",
@@ -3395,6 +3403,9 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
             s->param = ng_ir_param_scalar(k, s->given->dtype);
         else if (s->kind == SYM_LOCAL && s->home == HOME_CELL)
             s->param = ng_ir_param_array(k, usable(s->dt) ? s->dt : NG_INT64, 0, true, true);
+        s->unbound_out = s->kind == SYM_LOCAL && s->home == HOME_CELL && !s->given && s->red < 0;
+        if (s->unbound_out)
+            s->bound_param = ng_ir_param_array(k, NG_BOOL, 0, true, true);
     }
     Stmts checks = {0};
     L->search_param = plan->search == 1 ? ng_ir_param_array(k, NG_INT64, 0, true, true)
@@ -3429,6 +3440,12 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         if (s->home == HOME_CELL) {
             NgIrRef none[1] = {0};
             push(L, &post, ng_ir_store(k, s->param, 0, none, ng_ir_varref(k, s->var)));
+        }
+        if (s->unbound_out) {
+            NgIrRef none[1] = {0};
+            s->bound_var = ng_ir_var(k, NG_BOOL);
+            push(L, &pre, ng_ir_let(k, s->bound_var, ng_ir_const_i(k, NG_BOOL, 0)));
+            push(L, &post, ng_ir_store(k, s->bound_param, 0, none, ng_ir_varref(k, s->bound_var)));
         }
     }
     NgIrRef outer = NG_IR_NONE;
@@ -3519,6 +3536,9 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
         } else {
             *a = (NgJitArg){s->name, NG_JIT_ARG_CELL, s->dt, 0, true, s->given != NULL, s->weak,
                             s->red >= 0 ? L->plan->reductions[s->red].op : NG_NOPS};
+            if (s->unbound_out)
+                info->args[info->nargs++] = (NgJitArg){s->name, NG_JIT_ARG_BOUND, NG_BOOL, 0, true, false, true,
+                                                       NG_NOPS};
         }
     }
     if (L->plan->search == 1) {

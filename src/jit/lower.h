@@ -182,6 +182,9 @@ typedef enum NgJitArgRole {
     NG_JIT_ARG_CELL,   /* a scalar the host needs after the loop: a 0-d array of `dtype`
                           holding the value before the loop (when has_input; else anything)
                           and, after the launch, the value after it */
+    NG_JIT_ARG_BOUND,  /* right after the CELL of a name not bound before the loop: a bool
+                          cell, false after the launch when the loop never assigned the name
+                          (then Python's name stays unbound: the host leaves it out) */
     NG_JIT_ARG_ERROR,  /* boundscheck, last (but NG_JIT_WRAP): an int64[4] array of zeros; after the
                           launch, when [0] != 0, [0..3] = (line, index, axis, size) of an index
                           out of range: raise IndexError("index {index} is out of bounds for

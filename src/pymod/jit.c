@@ -726,6 +726,15 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             if (!v || PyDict_SetItemString(result, arg->name, v) < 0)
                 Py_CLEAR(result);
             Py_XDECREF(v);
+        } else if (arg->role == NG_JIT_ARG_BOUND) { /* never assigned: Python's name stays unbound */
+            uint8_t bound = 1;
+            st = ng_array_download(&cells[a], &bound, NULL);
+            if (st != NG_OK) {
+                Py_CLEAR(result);
+                ngpy_raise(st);
+            } else if (!bound && PyDict_DelItemString(result, arg->name) < 0) {
+                Py_CLEAR(result);
+            }
         } else if (arg->role == NG_JIT_ARG_ARRAY && arg->written && L->uploaded[vi] && !L->hold) {
             /* in-place semantics for NumPy arguments: copy the result back */
             if (write_back(&L->arrays[vi], L->values[vi]) < 0)

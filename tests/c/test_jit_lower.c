@@ -80,11 +80,12 @@ typedef struct Bind {
     double f;
     int64_t i;
     double out;       /* cells: the value after the loop */
+    bool unbound;     /* cells of a name not bound before: the loop never assigned it */
 } Bind;
 
-static Bind barr(const char *name, NgArray *a) { return (Bind){name, a, false, 0, 0, 0}; }
-static Bind bint(const char *name, int64_t i) { return (Bind){name, NULL, false, 0, i, 0}; }
-static Bind bflt(const char *name, double f) { return (Bind){name, NULL, true, f, 0, 0}; }
+static Bind barr(const char *name, NgArray *a) { return (Bind){name, a, false, 0, 0, 0, false}; }
+static Bind bint(const char *name, int64_t i) { return (Bind){name, NULL, false, 0, i, 0, false}; }
+static Bind bflt(const char *name, double f) { return (Bind){name, NULL, true, f, 0, 0, false}; }
 
 typedef struct BuildCtx {
     const NgJitAst *ast;
@@ -223,7 +224,7 @@ static NgStatus run_loop(const char *src, int nth, const NgJitVarType *vars, int
         for (int j = 0; j < nbinds; j++)
             if (strcmp(binds[j].name, ja->name) == 0)
                 b = &binds[j];
-        if (!b && !(ja->role == NG_JIT_ARG_CELL && !ja->has_input)) {
+        if (!b && !((ja->role == NG_JIT_ARG_CELL || ja->role == NG_JIT_ARG_BOUND) && !ja->has_input)) {
             printf("no binding for '%s'\n", ja->name);
             st = NG_ERR_VALUE;
             break;
@@ -255,10 +256,16 @@ static NgStatus run_loop(const char *src, int nth, const NgJitVarType *vars, int
     for (int c = 0; c < ncells; c++) {
         const NgJitArg *ja = &info.args[cell_of[c]];
         char buf[16];
-        if (st == NG_OK && ng_array_download(&cells[c], buf, NULL) == NG_OK)
-            for (int j = 0; j < nbinds; j++)
-                if (strcmp(binds[j].name, ja->name) == 0)
+        if (st == NG_OK && ng_array_download(&cells[c], buf, NULL) == NG_OK) {
+            for (int j = 0; j < nbinds; j++) {
+                if (strcmp(binds[j].name, ja->name) != 0)
+                    continue;
+                if (ja->role == NG_JIT_ARG_BOUND)
+                    binds[j].unbound = get_scalar(ja->dtype, buf) == 0;
+                else
                     binds[j].out = get_scalar(ja->dtype, buf);
+            }
+        }
         ng_array_release(&cells[c]);
     }
     memset(last_err, 0, sizeof last_err);
@@ -279,6 +286,15 @@ static const NgJitArg *arg_named(const NgJitLowered *info, const char *name)
             return &info->args[i];
     printf("no parameter '%s'\n", name);
     return &none;
+}
+
+/* The position of the first parameter named `name` (-1 when none is). */
+static int arg_index(const NgJitLowered *info, const char *name)
+{
+    for (int i = 0; i < info->nargs; i++)
+        if (info->args[i].name && strcmp(info->args[i].name, name) == 0)
+            return i;
+    return -1;
 }
 
 /* The value a cell named `name` ended with. */
@@ -880,6 +896,14 @@ static void test_sequential_scalars(void)
     CHECK_EQ_INT(N - 1, (int64_t)out_of(bs2, 4, "i"));
     CHECK(!arg_named(&info, "best")->weak);
     CHECK(!arg_named(&info, "i")->has_input);
+    CHECK(info.args[arg_index(&info, "i") + 1].role == NG_JIT_ARG_BOUND && !bs2[3].unbound);
+    /* a range that runs no iteration leaves i unbound: the bound flag says so */
+    Bind bs2e[] = {barr("x", &x), bflt("best", X[0]), bint("best_i", 0), bint("i", 0)};
+    NgArray one = vec(NG_FLOAT64, 1, X);
+    bs2e[0] = barr("x", &one);
+    CHECK_OK(run_loop(src2, 0, vars2, 3, &plan2, bs2e, 4, 1, &info));
+    CHECK(bs2e[3].unbound);
+    ng_array_release(&one);
 
     /* reverse_inplace: a swap of two elements; horner: a sequential inner loop */
     const char *src3 =

@@ -119,3 +119,29 @@ def test_other_iterables_run_as_python():
     f = jit_same(rebinds, np.arange(5.0), np.arange(100.0))  # the iterable is rebound in the body
     (loop,) = f.loop_report()
     assert loop["kind"] == "python" and "iterates over x" in loop["reason"], loop
+
+
+def last_positive(x):
+    for i in range(x.shape[0]):
+        if x[i] > 0:
+            last = x[i]  # assigned only when some element is positive
+    return last
+
+
+def test_a_name_the_loop_never_assigns_stays_unbound():
+    # the kernel says which names it assigned: the others stay unbound, as in Python
+    for fn, x in [(last_seen_unbound, np.zeros(0)), (last_positive, -np.ones(50)), (last_positive, np.zeros(0))]:
+        with pytest.raises(UnboundLocalError):
+            fn(x)
+        f = numgpu.jit(fn)
+        with pytest.raises(UnboundLocalError):
+            f(x)
+        assert f.loop_report()[0]["ran"].startswith("kernel"), f.loop_report()
+    jit_same(last_positive, rng.standard_normal(50))
+    jit_same(last_seen_unbound, np.arange(3.0))
+
+
+def last_seen_unbound(x):
+    for v in x:
+        pass
+    return v
