@@ -551,6 +551,61 @@ static bool is_known_module(const NgJitExpr *e)
     return is_module(e, "math", "cmath") || is_module(e, "np", "numpy");
 }
 
+const char *ng_jit_bind_args(const NgJitExpr *call, const NgJitParams *ps, const char *fname, const NgJitExpr **out,
+                             char *why, size_t why_size)
+{
+    int npos = 0; /* parameters that take positional arguments */
+    for (int j = 0; j < ps->n; j++) {
+        out[j] = NULL;
+        NgJitParamKind k = ps->items[j].kind;
+        if (k == NG_JIT_P_VARARGS || k == NG_JIT_P_VARKW) {
+            snprintf(why, why_size, "%s() takes *args or **kwargs", fname);
+            return why;
+        }
+        npos += k == NG_JIT_P_POSONLY || k == NG_JIT_P_NORMAL;
+    }
+    for (int i = 0; i < call->nitems; i++)
+        if (call->items[i]->kind == NG_JIT_E_STARRED) {
+            snprintf(why, why_size, "%s() is given a starred argument", fname);
+            return why;
+        }
+    if (call->nitems > npos) {
+        snprintf(why, why_size, "%s() takes %d positional argument%s but %d were given", fname, npos,
+                 npos == 1 ? "" : "s", call->nitems);
+        return why;
+    }
+    for (int i = 0; i < call->nitems; i++)
+        out[i] = call->items[i];
+    for (int k = 0; k < call->nkeywords; k++) {
+        const NgJitKeyword *kw = &call->keywords[k];
+        if (!kw->name) {
+            snprintf(why, why_size, "%s() is given **arguments", fname);
+            return why;
+        }
+        int j = 0;
+        while (j < ps->n && !(ps->items[j].name_id == kw->name_id && ps->items[j].kind != NG_JIT_P_POSONLY))
+            j++;
+        if (j == ps->n) {
+            snprintf(why, why_size, "%s() got an unexpected keyword argument '%s'", fname, kw->name);
+            return why;
+        }
+        if (out[j]) {
+            snprintf(why, why_size, "%s() got multiple values for argument '%s'", fname, kw->name);
+            return why;
+        }
+        out[j] = kw->value;
+    }
+    for (int j = 0; j < ps->n; j++) {
+        if (!out[j])
+            out[j] = ps->items[j].dflt;
+        if (!out[j]) {
+            snprintf(why, why_size, "%s() missing required argument: '%s'", fname, ps->items[j].name);
+            return why;
+        }
+    }
+    return NULL;
+}
+
 NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
 {
     const NgJitExpr *f = call->lhs;
@@ -672,7 +727,7 @@ static const char *check_call(Ctx *c, const NgJitExpr *e)
         return fmt(c, "calls %s with %d arguments (not compilable)", text(c, f), e->nitems);
     if (k == NG_JIT_CALL_OTHER)
         return fmt(c, "calls %s (not compilable)", text(c, f));
-    if (e->nkeywords)
+    if (e->nkeywords && k != NG_JIT_CALL_HELPER)
         return fmt(c, "calls %s with keyword arguments (not compilable)", text(c, f));
     for (int i = 0; i < e->nitems; i++)
         if (e->items[i]->kind == NG_JIT_E_STARRED)
@@ -693,17 +748,27 @@ static const char *check_call(Ctx *c, const NgJitExpr *e)
             return fmt(c, "calls helper %s recursively (not compilable)", f->name);
         if (!helper_ok(c, h))
             return fmt(c, "calls helper %s, which %s", f->name, h->why);
-        for (int j = 0; j < 64; j++) {
+        const NgJitParams *ps = h->def->params;
+        const NgJitExpr **args = xalloc(c, &c->tmp, (size_t)(ps->n + 1) * sizeof *args);
+        char why[200];
+        if (ng_jit_bind_args(e, ps, f->name, args, why, sizeof why))
+            return fmt(c, "calls helper %s, but %s (left to Python)", f->name, why);
+        for (int j = 0; j < ps->n && j < 64; j++) {
             if (!(h->wparams >> j & 1))
                 continue;
-            if (j >= e->nitems)
+            if (args[j] == ps->items[j].dflt)
                 return fmt(c, "calls helper %s without its argument %s, an array it writes (not compilable)",
-                           f->name, h->def->params->items[j].name);
-            const NgJitExpr *root = subscript_root(e->items[j]);
+                           f->name, ps->items[j].name);
+            const NgJitExpr *root = subscript_root(args[j]);
             if (!root)
                 return fmt(c, "passes %s to helper %s, which writes into it (not compilable)",
-                           text(c, e->items[j]), f->name);
-            const char *r = c->checking ? param_write(c, c->checking, root, e->items[j]) : NULL;
+                           text(c, args[j]), f->name);
+            const char *r = c->checking ? param_write(c, c->checking, root, args[j]) : NULL;
+            if (r)
+                return r;
+        }
+        for (int i = 0; i < e->nkeywords; i++) {
+            const char *r = check_expr(c, e->keywords[i].value);
             if (r)
                 return r;
         }
@@ -1645,6 +1710,15 @@ static bool of_the_array(const NgJitExpr *e)
            e->nitems == 1 && e->items[0]->kind == NG_JIT_E_NAME;
 }
 
+/* The argument expression per parameter of helper h at `call` (defaults
+ * for those not given), or NULL when they do not bind (check_call said so). */
+static const NgJitExpr **call_args(Ctx *c, const NgJitExpr *call, const Helper *h)
+{
+    const NgJitExpr **args = xalloc(c, &c->tmp, (size_t)(h->def->params->n + 1) * sizeof *args);
+    char why[200];
+    return ng_jit_bind_args(call, h->def->params, h->def->name, args, why, sizeof why) ? NULL : args;
+}
+
 /* A helper inlined at a call: per parameter, the argument expression in the
  * caller's names (NULL where it is not known in them: a helper's own local
  * passed on to a helper it calls), and the array it is of in the caller (the
@@ -1820,10 +1894,21 @@ static void acc_helper_call(Ctx *c, const NgJitExpr *call, const Inline *outer)
         each_child(c, call, outer ? acc_in_helper : acc_expr, (void *)outer);
         return;
     }
-    Inline m = {h, xalloc(c, &c->tmp, (size_t)(call->nitems + 1) * sizeof *m.args),
-                xalloc(c, &c->tmp, (size_t)(call->nitems + 1) * sizeof *m.roots), call->nitems};
-    for (int i = 0; i < call->nitems; i++) {
-        const NgJitExpr *a = call->items[i];
+    const NgJitParams *ps = h->def->params;
+    const NgJitExpr **given = call_args(c, call, h);
+    if (!given) {
+        each_child(c, call, outer ? acc_in_helper : acc_expr, (void *)outer);
+        return;
+    }
+    Inline m = {h, xalloc(c, &c->tmp, (size_t)(ps->n + 1) * sizeof *m.args),
+                xalloc(c, &c->tmp, (size_t)(ps->n + 1) * sizeof *m.roots), ps->n};
+    for (int i = 0; i < ps->n; i++) {
+        const NgJitExpr *a = given[i];
+        if (a == ps->items[i].dflt) { /* (in the def's scope: a literal, else an unknown value) */
+            m.args[i] = a->kind == NG_JIT_E_INT || a->kind == NG_JIT_E_FLOAT || a->kind == NG_JIT_E_CONST ? a : NULL;
+            m.roots[i] = NULL;
+            continue;
+        }
         m.args[i] = outer ? substitute(c, a, outer) : through_view(c, a);
         m.roots[i] = outer ? root_of(outer, a) : subscript_root(a) ? subscript_root(through_view(c, a)) : NULL;
         const NgJitExpr *root = m.roots[i];
@@ -2958,8 +3043,9 @@ static void helper_writes_into(Ctx *c, const NgJitExpr *e, void *set)
 {
     if (e->kind == NG_JIT_E_CALL && ng_jit_call_kind(e) == NG_JIT_CALL_HELPER) {
         const Helper *h = find_helper(c, e->lhs->name_id);
-        for (int j = 0; h && h->state == 2 && j < e->nitems && j < 64; j++) {
-            const NgJitExpr *root = (h->wparams >> j & 1) ? subscript_root(e->items[j]) : NULL;
+        const NgJitExpr **args = h && h->state == 2 ? call_args(c, e, h) : NULL;
+        for (int j = 0; args && j < h->def->params->n && j < 64; j++) {
+            const NgJitExpr *root = (h->wparams >> j & 1) ? subscript_root(args[j]) : NULL;
             if (root)
                 set_add(set, root->name_id);
         }

@@ -176,4 +176,13 @@ typedef enum NgJitCallKind {
 /* The kind of a CALL node by the function it names (arguments not looked at). */
 NgJitCallKind ng_jit_call_kind(const NgJitExpr *call);
 
+/* The arguments of a call of a function with parameters ps, as Python binds
+ * them: out[j] (ps->n of them) is the expression passed for parameter j,
+ * positionally or by keyword, or the parameter's default. NULL when they
+ * bind (every parameter has a value), else Python's TypeError in words
+ * ("got an unexpected keyword argument 'z'"), naming the function `fname`;
+ * *args, **kwargs parameters and starred arguments are not bound (words). */
+const char *ng_jit_bind_args(const NgJitExpr *call, const NgJitParams *ps, const char *fname, const NgJitExpr **out,
+                             char *why, size_t why_size);
+
 #endif

@@ -1882,26 +1882,24 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, bool 
         return fail(L, line, NG_ERR_UNSUPPORTED, "calling %s() (decorated or a generator) is not supported "
                     "in a compiled loop", def->name);
     for (int i = 0; i < ps->n; i++)
-        if (ps->items[i].kind != NG_JIT_P_POSONLY && ps->items[i].kind != NG_JIT_P_NORMAL)
-            return fail(L, line, NG_ERR_UNSUPPORTED, "calling %s() (*args, **kwargs or keyword-only "
-                        "parameters) is not supported in a compiled loop", def->name);
-    int nargs = e->nitems;
-    if (!check_args(L, e, 0, ps->n, def->name))
-        return NOVAL;
-    for (int i = nargs; i < ps->n; i++)
-        if (!ps->items[i].dflt)
-            return fail(L, line, NG_ERR_TYPE, "%s() missing required argument: '%s'", def->name, ps->items[i].name);
+        if (ps->items[i].kind == NG_JIT_P_VARARGS || ps->items[i].kind == NG_JIT_P_VARKW)
+            return fail(L, line, NG_ERR_UNSUPPORTED, "calling %s() (*args or **kwargs parameters) is not "
+                        "supported in a compiled loop", def->name);
+    if (ps->n > 64)
+        return unsupported(L, line, "a helper with more than 64 parameters");
+    const NgJitExpr *given[64]; /* per parameter: positional, keyword or default */
+    char why[200];
+    if (ng_jit_bind_args(e, ps, def->name, given, why, sizeof why))
+        return fail(L, line, NG_ERR_TYPE, "%s", why);
     Frame *f = frame_for(L, e, def);
     if (!f)
         return fail(L, line, NG_ERR_NOMEM, "out of memory inlining %s()", def->name);
     /* the arguments, in the caller's scope (defaults: literals, lowered there too) */
     Val args[64];
     Sym *arrays[64], *views[64];
-    if (ps->n > 64)
-        return unsupported(L, line, "a helper with more than 64 parameters");
     bool known = true;
     for (int i = 0; i < ps->n; i++) {
-        const NgJitExpr *a = i < nargs ? e->items[i] : ps->items[i].dflt;
+        const NgJitExpr *a = given[i];
         arrays[i] = array_name(L, a);
         views[i] = a->kind == NG_JIT_E_NAME && sym_of(L, a)->kind == SYM_VIEW ? sym_of(L, a) : NULL;
         args[i] = arrays[i] || views[i] ? NOVAL : expr(L, a);

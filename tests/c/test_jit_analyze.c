@@ -1150,6 +1150,31 @@ static void test_python(void)
                  "line 38: python: passes a + 1 to helper put, which writes into it (not compilable)\n"
                  "line 40: sequential: writes a[i], read as p[k], possibly in another iteration "
                  "(in helper shifted)\n");
+    /* keyword arguments bind as in Python; a call Python refuses stays Python */
+    CHECK_REPORT("def put(p, k, v=0.0, *, s=1.0):\n"
+                 "    p[k] = v * s\n"
+                 "def f(a, b, n):\n"
+                 "    for i in range(n):\n"
+                 "        put(k=i, p=a, v=b[i], s=2.0)\n"
+                 "    for i in range(1, n):\n"
+                 "        put(a, k=i - 1, v=a[i])\n"
+                 "    for i in range(n):\n"
+                 "        put(a, i, q=1)\n"
+                 "    for i in range(n):\n"
+                 "        put(a, i, 1.0, 2.0)\n"
+                 "    for i in range(n):\n"
+                 "        put(a, i, k=1)\n"
+                 "    for i in range(n):\n"
+                 "        put(k=i, v=1.0)\n",
+                 "line 4: parallel\n"
+                 "line 6: sequential: writes p[k], read as a[i] in the previous iteration (in helper put)\n"
+                 "line 8: python: calls helper put, but put() got an unexpected keyword argument 'q' (left to "
+                 "Python)\n"
+                 "line 10: python: calls helper put, but put() takes 3 positional arguments but 4 were given "
+                 "(left to Python)\n"
+                 "line 12: python: calls helper put, but put() got multiple values for argument 'k' (left to "
+                 "Python)\n"
+                 "line 14: python: calls helper put, but put() missing required argument: 'p' (left to Python)\n");
     /* helpers of the same source are inlined when they compile and write nothing */
     CHECK_REPORT("import math\n"
                  "def clamp(v, lo, hi):\n"

@@ -8,6 +8,7 @@ Every case is compared with plain Python on the same data."""
 import numpy as np
 import pytest
 
+import numgpu
 from helpers import jit_same
 
 rng = np.random.default_rng(21)
@@ -180,3 +181,44 @@ def test_writes_through_a_row_view_are_writes_of_its_array():
     assert f.loop_report()[0]["kind"] == "sequential", f.loop_report()
     f = jit_same(row_chosen_by_data, rng.integers(0, 5, (3000, 2)), np.zeros((5, 5)))
     assert f.loop_report()[0]["kind"] == "sequential", f.loop_report()
+
+
+def clamp(v, lo=0.0, hi=1.0):
+    return lo if v < lo else hi if v > hi else v
+
+
+def put_scaled(out, i, v, *, scale=1.0):
+    out[i] = v * scale
+
+
+def with_keywords(x, out, o2):
+    for i in range(x.shape[0]):
+        out[i] = clamp(x[i], hi=0.5) + clamp(x[i], lo=-1.0, hi=2.0) + clamp(v=x[i])
+        put_scaled(o2, i, x[i], scale=3.0)
+
+
+def keywords_in_any_order(x, out):
+    for i in range(x.shape[0]):
+        put_scaled(v=x[i] * 2, i=i, out=out)
+
+
+def unknown_keyword(x, out):
+    for i in range(x.shape[0]):
+        out[i] = clamp(x[i], z=1)
+
+
+def test_helpers_called_with_keyword_arguments_and_defaults():
+    x = rng.standard_normal(3001) * 2
+    f = jit_same(with_keywords, x, np.zeros_like(x), np.zeros_like(x))
+    assert kinds(f) == [("parallel", "kernel")]
+    assert kinds(jit_same(keywords_in_any_order, x, np.zeros_like(x))) == [("parallel", "kernel")]
+
+
+def test_a_call_python_would_refuse_stays_python_and_raises_as_python():
+    x = rng.standard_normal(10)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'z'"):
+        unknown_keyword(x, np.zeros(10))
+    f = numgpu.jit(unknown_keyword)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'z'"):
+        f(x, np.zeros(10))
+    assert "got an unexpected keyword argument 'z'" in f.loop_report()[0]["reason"]
