@@ -200,8 +200,12 @@ class JitFunction:
         return namespace[self._fn.__name__]
 
     def _launch(self, index, local_vars, assigned):
-        result = _core.jit_launch(self._program, index, local_vars, self._fn.__globals__, assigned,
-                                  self._boundscheck, self._first - 1, getattr(self._call, "keep", None))
+        try:
+            result = _core.jit_launch(self._program, index, local_vars, self._fn.__globals__, assigned,
+                                      self._boundscheck, self._first - 1, getattr(self._call, "keep", None))
+        except (ValueError, OverflowError, IndexError):  # what Python would raise in the loop, raised
+            self._launched[index] = "kernel (raised)"     # after the kernel ran (or a bad argument)
+            raise
         if isinstance(result, tuple):
             self._launched[index] = result[1]
             return None

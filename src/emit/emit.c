@@ -646,6 +646,20 @@ static bool has_reductions(const NgIrKernel *k, NgIrRef r)
     return false;
 }
 
+/* True if loop r's reductions give one result in any order: none, or
+ * integer max, min, and, or, xor (so a dynamic schedule keeps runs alike). */
+static bool order_free(const NgIrKernel *k, NgIrRef r)
+{
+    for (int i = 0; i < k->nreds; i++) {
+        NgOp op = k->reds[i].op;
+        if (k->reds[i].loop == r && (!ng_dtype_is_int(k->vars[k->reds[i].var].dtype) ||
+                                     (op != NG_OP_MAXIMUM && op != NG_OP_MINIMUM && op != NG_OP_BITAND &&
+                                      op != NG_OP_BITOR && op != NG_OP_BITXOR)))
+            return false;
+    }
+    return true;
+}
+
 /* True if expression x is known positive: a positive constant, a block's
  * size or the number of blocks, or a product of such (the strides of
  * block-level loops). */
@@ -2480,7 +2494,7 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         /* An iteration holding a while loop costs what its data says (mandelbrot over a region
          * mostly inside the set on one side): 256 chunks of the range, handed out as threads
          * free up. With reductions, static keeps each run's sums in the same order. */
-        bool uneven = holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_WHILE) && !has_reductions(e->k, r) && !team;
+        bool uneven = holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_WHILE) && order_free(e->k, r) && !team;
         if (uneven)
             dynamic_chunk(e, r, depth);
         indent(e, depth);

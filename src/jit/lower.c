@@ -134,6 +134,9 @@ typedef struct Lower {
     int trips_param, from_param, to_param; /* 1: the NG_JIT_TRIPS cell, NG_JIT_FROM, NG_JIT_TO */
     int phase_param;     /* plan->peel: the NG_JIT_PHASE scalar */
     int wrap_param;      /* the NG_JIT_WRAP cell (wrap_checks), -1 without */
+    int raise_var;       /* what Python would raise, so far (NG_JIT_RAISE): made by the first
+                            operation that may raise, -1 before */
+    int raise_param;     /* its cell, made last when raise_var is */
     int found_var;       /* 1: the loop variable of the first iteration found so far */
     /* a ranked reduction (plan->reductions[].ranked) */
     int rank_param, lock_param; /* the NG_JIT_RANK and NG_JIT_LOCK cells, -1 without */
@@ -1041,6 +1044,62 @@ static NgIrRef guarded_load(Lower *L, Sym *s, const NgIrRef *idx, NgIrRef ok)
     return ng_ir_select(L->k, ok, x, zero_of(L, s->given->dtype).r);
 }
 
+/* Where `bad` holds (under the guard), Python raises `what` (NgJitRaise) at
+ * line: the kernel records the greatest such line with it in the
+ * NG_JIT_RAISE cell (a max reduction: order-free), for the host to raise. */
+static void raise_if(Lower *L, NgIrRef bad, NgJitRaise what, int line)
+{
+    NgIrKernel *k = L->k;
+    if (bad == NG_IR_NONE || L->st != NG_OK || !L->pending)
+        return;
+    if (L->guard != NG_IR_NONE)
+        bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, L->guard, bad);
+    if (L->raise_var < 0)
+        L->raise_var = ng_ir_var(k, NG_INT64);
+    NgIrRef code = ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, (int64_t)line * 8 + what),
+                                ng_ir_const_i(k, NG_INT64, 0));
+    append(L, L->pending, ng_ir_assign(k, L->raise_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
+                                                                      ng_ir_varref(k, L->raise_var), code)));
+}
+
+/* Python's checks of a math function's float result r of float arguments
+ * x (and y): NaN from numbers is a domain error, an infinity from finite
+ * numbers a range error (`overflows`) or a domain one (log(0.0)), but
+ * where `domain` (NG_IR_NONE: nowhere) holds, a domain error (a pole). */
+static void math_raises(Lower *L, NgIrRef r, NgIrRef x, NgIrRef y, bool overflows, NgIrRef domain, int line)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef nan_in = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x), finite_in = ng_ir_unary(k, NG_OP_ISFINITE, NG_BOOL, x);
+    if (y != NG_IR_NONE) {
+        nan_in = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, nan_in, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, y));
+        finite_in = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, finite_in, ng_ir_unary(k, NG_OP_ISFINITE, NG_BOOL, y));
+    }
+    NgIrRef nan_out = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, r),
+                                   ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, nan_in));
+    NgIrRef inf_out = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, r), finite_in);
+    raise_if(L, nan_out, NG_JIT_RAISE_DOMAIN, line);
+    if (domain != NG_IR_NONE && overflows) {
+        raise_if(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, inf_out, domain), NG_JIT_RAISE_DOMAIN, line);
+        inf_out = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, inf_out, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, domain));
+    }
+    raise_if(L, inf_out, overflows ? NG_JIT_RAISE_RANGE : NG_JIT_RAISE_DOMAIN, line);
+}
+
+/* int() of float f, as Python: NaN and infinities raise, and so (here) does
+ * a value beyond int64. */
+static void int_raises(Lower *L, NgIrRef f, int line)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef nan = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, f), inf = ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, f);
+    NgIrRef big = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL,
+                               ng_ir_binary(k, NG_OP_GE, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, 9223372036854775808.0)),
+                               ng_ir_binary(k, NG_OP_LT, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, -9223372036854775808.0)));
+    raise_if(L, nan, NG_JIT_RAISE_NAN_INT, line);
+    raise_if(L, inf, NG_JIT_RAISE_INF_INT, line);
+    raise_if(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, big, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, inf)),
+             NG_JIT_RAISE_BIG_INT, line);
+}
+
 /* `ok ? stmt : nothing` */
 static NgIrRef guarded(Lower *L, NgIrRef ok, NgIrRef stmt)
 {
@@ -1281,8 +1340,24 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
         if (how == FN_BOOL)
             return mkval(ng_ir_unary(L->k, unary_fns[i].op, NG_BOOL, f), NG_BOOL, true, true);
         NgIrRef r = ng_ir_unary(L->k, unary_fns[i].op, NG_FLOAT64, f);
-        if (how == FN_INT)
+        if (how == FN_INT) {
+            int_raises(L, r, line);
             return mkval(ng_ir_cast(L->k, NG_INT64, r), NG_INT64, true, false);
+        }
+        NgOp op = unary_fns[i].op;
+        NgIrRef pole = NG_IR_NONE; /* gamma's and lgamma's (0, -1, ...): a domain error */
+        if (op == NG_OP_GAMMA || op == NG_OP_LGAMMA) {
+            NgIrKernel *k = L->k;
+            pole = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
+                                ng_ir_binary(k, NG_OP_LE, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, 0.0)),
+                                ng_ir_binary(k, NG_OP_EQ, NG_BOOL, ng_ir_unary(k, NG_OP_FLOOR, NG_FLOAT64, f), f));
+        }
+        /* (CPython's math module: these raise OverflowError; the others never raise) */
+        bool overflows = op == NG_OP_EXP || op == NG_OP_EXP2 || op == NG_OP_EXPM1 || op == NG_OP_COSH ||
+                         op == NG_OP_SINH || op == NG_OP_GAMMA || op == NG_OP_LGAMMA;
+        if (op != NG_OP_TANH && op != NG_OP_ARCTAN && op != NG_OP_ARCSINH && op != NG_OP_ERF && op != NG_OP_ERFC &&
+            op != NG_OP_ABS && op != NG_OP_CBRT && op != NG_OP_RAD2DEG && op != NG_OP_DEG2RAD)
+            math_raises(L, r, f, NG_IR_NONE, overflows, pole, line);
         return mkval(r, NG_FLOAT64, true, false);
     }
     for (size_t i = 0; i < sizeof binary_fns / sizeof *binary_fns; i++) {
@@ -1293,8 +1368,13 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
         Val x = expr(L, e->items[0]), y = expr(L, e->items[1]);
         if (!real_only(L, x, line, "math.*") || !real_only(L, y, line, "math.*"))
             return NOVAL;
-        return mkval(ng_ir_binary(L->k, binary_fns[i].op, NG_FLOAT64, as(L, x, NG_FLOAT64), as(L, y, NG_FLOAT64)),
-                     NG_FLOAT64, true, false);
+        NgIrRef fx = as(L, x, NG_FLOAT64), fy = as(L, y, NG_FLOAT64);
+        NgIrRef r = ng_ir_binary(L->k, binary_fns[i].op, NG_FLOAT64, fx, fy);
+        NgOp op = binary_fns[i].op; /* (pow(0.0, -1.0): a domain error, other infinities range errors) */
+        NgIrRef zero = ng_ir_binary(L->k, NG_OP_EQ, NG_BOOL, fx, ng_ir_const_f(L->k, NG_FLOAT64, 0.0));
+        if (op == NG_OP_POW || op == NG_OP_FMOD) /* (atan2, hypot and copysign never raise) */
+            math_raises(L, r, fx, fy, true, op == NG_OP_POW ? zero : NG_IR_NONE, line);
+        return mkval(r, NG_FLOAT64, true, false);
     }
     char what[80];
     snprintf(what, sizeof what, "math.%s()", fn);
@@ -1652,6 +1732,8 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
             return mkval(truth(L, x).r, NG_BOOL, true, true);
         if (fn[0] == 'f')
             return mkval(as(L, x, NG_FLOAT64), NG_FLOAT64, true, false);
+        if (ng_dtype_is_float(x.dt))
+            int_raises(L, as(L, x, NG_FLOAT64), line);
         return mkval(as(L, x, NG_INT64), NG_INT64, true, x.nonneg && !ng_dtype_is_float(x.dt));
     }
     if (strcmp(fn, "complex") == 0) {
@@ -3412,6 +3494,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->from_param = plan->search == 1 ? ng_ir_param_scalar(k, NG_INT64) : -1;
     L->to_param = plan->search == 1 ? ng_ir_param_scalar(k, NG_INT64) : -1;
     L->wrap_param = -1; /* (made, last, by the check, when it checks anything) */
+    L->raise_var = L->raise_param = -1; /* (made by the first operation that may raise; its cell last) */
     L->phase_param = plan->peel ? ng_ir_param_scalar(k, NG_INT64) : -1;
     bool ranked = false;
     for (int r = 0; plan->parallel && r < plan->nreductions; r++)
@@ -3509,6 +3592,19 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     }
     if (outer != NG_IR_NONE && plan->search == 1)
         ng_ir_reduce(k, outer, L->found_var, ng_jit_search_op(plan->search_step));
+    if (L->raise_var >= 0 && L->st == NG_OK) { /* what Python would raise: 0 first, the cell last */
+        NgIrRef none[1] = {0};
+        L->raise_param = ng_ir_param_array(k, NG_INT64, 0, true, true);
+        push(L, &post, ng_ir_store(k, L->raise_param, 0, none, ng_ir_varref(k, L->raise_var)));
+        NgIrRef first = ng_ir_let(k, L->raise_var, ng_ir_const_i(k, NG_INT64, 0));
+        append(L, &pre, first); /* (moved to the front) */
+        if (pre.n > 1 && pre.v[pre.n - 1] == first) {
+            memmove(pre.v + 1, pre.v, (size_t)(pre.n - 1) * sizeof *pre.v);
+            pre.v[0] = first;
+        }
+        if (outer != NG_IR_NONE && plan->parallel)
+            ng_ir_reduce(k, outer, L->raise_var, NG_OP_MAXIMUM);
+    }
     for (int i = 0; i < post.n; i++)
         push(L, &pre, post.v[i]);
     ng_free(post.v);
@@ -3557,6 +3653,9 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
         info->args[info->nargs++] = (NgJitArg){NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS};
     if (L->wrap_param >= 0)
         info->args[info->nargs++] = (NgJitArg){NG_JIT_WRAP, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS};
+    if (L->raise_param >= 0)
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_RAISE, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true,
+                                               L->plan->parallel ? NG_OP_MAXIMUM : NG_NOPS};
 }
 
 NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVarType *vars, int nvars,

@@ -92,6 +92,19 @@ enum {
  * (NgJitLoopInfo.wraps), the very last, after the error array: */
 #define NG_JIT_WRAP "__ng_wrap"   /* cell, int64: 1 when they would wrap onto one element (then
                                      no iteration ran: run the loop in order), else 0 */
+/* ... of a loop with an operation Python raises on for some values (math.sqrt of a negative
+ * number, int() of a NaN), the very last: */
+#define NG_JIT_RAISE "__ng_raise" /* cell, int64, 0 before the launch: after it, 0, or line * 8 + what
+                                     Python would raise (NgJitRaise) for the greatest line that did */
+typedef enum NgJitRaise {
+    NG_JIT_RAISE_DOMAIN = 1, /* ValueError: math domain error */
+    NG_JIT_RAISE_RANGE,      /* OverflowError: math range error */
+    NG_JIT_RAISE_ZERODIV,    /* ZeroDivisionError: division by zero (not checked yet: a kernel gives
+                                NumPy's inf or 0 where Python numbers would raise) */
+    NG_JIT_RAISE_NAN_INT,    /* ValueError: cannot convert float NaN to integer */
+    NG_JIT_RAISE_INF_INT,    /* OverflowError: cannot convert float infinity to integer */
+    NG_JIT_RAISE_BIG_INT,    /* OverflowError: a float too large for a kernel's int64 */
+} NgJitRaise;
 /* ... of a loop run around one iteration (NgJitLoopPlan.peel), after the search's: */
 #define NG_JIT_PHASE "__ng_phase" /* scalar: 0, the iterations before it; 1, it; 2, those after */
 /* ... and of a ranked reduction's (after the search's), which GPUs combine

@@ -562,6 +562,26 @@ static PyObject *cell_value(const NgArray *cell, const NgJitArg *a)
     return v;
 }
 
+/* Raises what Python would have raised in the loop (an NG_JIT_RAISE cell's
+ * line * 8 + NgJitRaise), naming the line. */
+static void raise_as_python(const Program *p, int64_t what, int line_offset)
+{
+    static const struct { const char *msg; } words[] = {
+        [NG_JIT_RAISE_DOMAIN] = {"math domain error"},
+        [NG_JIT_RAISE_RANGE] = {"math range error"},
+        [NG_JIT_RAISE_ZERODIV] = {"division by zero"},
+        [NG_JIT_RAISE_NAN_INT] = {"cannot convert float NaN to integer"},
+        [NG_JIT_RAISE_INF_INT] = {"cannot convert float infinity to integer"},
+        [NG_JIT_RAISE_BIG_INT] = {"int() of a float beyond the int64 range (a compiled loop's integers)"},
+    };
+    int code = (int)(what & 7);
+    PyObject *exc = code == NG_JIT_RAISE_ZERODIV ? PyExc_ZeroDivisionError
+                    : code == NG_JIT_RAISE_DOMAIN || code == NG_JIT_RAISE_NAN_INT ? PyExc_ValueError
+                                                                                   : PyExc_OverflowError;
+    const char *msg = code >= 1 && code <= NG_JIT_RAISE_BIG_INT ? words[code].msg : "error";
+    PyErr_Format(exc, "%s:%lld: %s", p->ast->filename, (long long)(what / 8 + line_offset), msg);
+}
+
 /* Lowers loop `info` with `plan` for the values in L, gets its kernel, runs it
  * and returns what the host needs after it (the cells by name, "__ng_note":
  * `note`); NULL with *why set when the loop must run as Python instead, or
@@ -682,6 +702,9 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             } else if (st == NG_OK && strcmp(arg->name, NG_JIT_LOCK) == 0) { /* free */
                 int32_t free_ = 0;
                 st = ng_array_upload(&cells[a], &free_, NULL);
+            } else if (st == NG_OK && strcmp(arg->name, NG_JIT_RAISE) == 0) { /* nothing raised yet */
+                int64_t nothing = 0;
+                st = ng_array_upload(&cells[a], &nothing, NULL);
             } else if (st == NG_OK && arg->has_input && vi >= 0) {
                 NgOperand op;
                 NgArray tmp;
@@ -720,6 +743,16 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                 PyErr_Format(PyExc_IndexError, "%s:%lld: index %lld is out of bounds for axis %lld with size %lld",
                              p->ast->filename, (long long)(e[0] + line_offset), (long long)e[1], (long long)e[2],
                              (long long)e[3]);
+            }
+        } else if (arg->role == NG_JIT_ARG_CELL && strcmp(arg->name, NG_JIT_RAISE) == 0) {
+            int64_t what = 0;
+            st = ng_array_download(&cells[a], &what, NULL);
+            if (st != NG_OK) {
+                Py_CLEAR(result);
+                ngpy_raise(st);
+            } else if (what != 0) {
+                Py_CLEAR(result);
+                raise_as_python(p, what, line_offset);
             }
         } else if (arg->role == NG_JIT_ARG_CELL) {
             PyObject *v = cell_value(&cells[a], arg);

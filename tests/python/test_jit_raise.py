@@ -1,0 +1,168 @@
+"""Compiled loops raise where Python does: math.* domain and range errors
+(ValueError, OverflowError) and int() of NaN or an infinity. The kernel
+records what the first failing operation would raise and the host raises it
+after the launch, naming the line; NumPy's own functions (np.sqrt of a
+negative number: NaN) do not raise, as in NumPy. Each case is compared with
+plain Python: the same exception type, or the same result."""
+import importlib.util
+import math
+
+import numpy as np
+import pytest
+
+import numgpu
+from helpers import jit_same
+
+
+def apply(fn_name, tmp_path):
+    """`for i ...: out[i] = math.<fn_name>(x[i])`, from a module of its own."""
+    path = tmp_path / ("loop_%s.py" % fn_name)
+    path.write_text("import math\n\n\ndef loop(x, out):\n    for i in range(x.shape[0]):\n"
+                    "        out[i] = math.%s(x[i])\n" % fn_name)
+    spec = importlib.util.spec_from_file_location("loop_%s" % fn_name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.loop
+
+
+def sqrt_loop(x, out):
+    for i in range(x.shape[0]):  # parallel
+        out[i] = math.sqrt(x[i])
+
+
+def log_sum(x):
+    s = 0.0
+    for i in range(x.shape[0]):  # parallel reduce(+:s)
+        s += math.log(x[i])
+    return s
+
+
+def exp_prefix(x, out):
+    for i in range(1, x.shape[0]):  # sequential
+        out[i] = out[i - 1] + math.exp(x[i])
+
+
+def to_int(x, out):
+    for i in range(x.shape[0]):
+        out[i] = int(x[i]) + math.floor(x[i])
+
+
+def gamma_of(x, out):
+    for i in range(x.shape[0]):
+        out[i] = math.gamma(x[i]) + math.lgamma(x[i])
+
+
+def powers(x, y, out):
+    for i in range(x.shape[0]):
+        out[i] = math.pow(x[i], y[i]) + math.fmod(x[i], y[i])
+
+
+def guarded(x, out):
+    for i in range(x.shape[0]):
+        if x[i] >= 0:
+            out[i] = math.sqrt(x[i])  # never reached for the negative ones
+        else:
+            out[i] = -1.0
+
+
+def numpy_sqrt(x, out):
+    for i in range(x.shape[0]):
+        out[i] = np.sqrt(x[i])  # NumPy's: NaN, no exception
+
+
+def safe_root(v):
+    return math.sqrt(v)
+
+
+def through_a_helper(x, out):
+    for i in range(x.shape[0]):
+        out[i] = safe_root(x[i])
+
+
+def outcome(fn, *args):
+    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    try:
+        with np.errstate(all="ignore"):
+            return ("ok", fn(*args), args)
+    except (ValueError, OverflowError, ZeroDivisionError) as e:
+        return (type(e), str(e), None)
+
+
+def same_outcome(fn, *args):
+    want = outcome(fn, *args)
+    f = numgpu.jit(fn)
+    got = outcome(f, *args)
+    assert got[0] == want[0], (got, want)
+    if want[0] == "ok":
+        for g, w in zip(got[2], want[2]):  # (gamma, lgamma: CPython's own, a few ulps from libm's)
+            np.testing.assert_allclose(g, w, rtol=1e-14, atol=0)
+    else:  # Python's words, and the line
+        assert want[1] in got[1] and ".py:" in got[1], (got, want)
+    assert f.loop_report()[0]["ran"].startswith("kernel"), f.loop_report()
+    return got
+
+
+def test_a_negative_square_root_raises_at_any_place_in_a_parallel_loop():
+    rng = np.random.default_rng(41)
+    x = rng.uniform(0.0, 4.0, 100_001)
+    same_outcome(sqrt_loop, x, np.zeros_like(x))
+    for at in (0, 77, 50_000, 100_000):
+        y = x.copy()
+        y[at] = -1e-300
+        got = same_outcome(sqrt_loop, y, np.zeros_like(y))
+        assert "math domain error" in got[1]
+
+
+def test_domain_and_range_errors_in_reductions_and_sequential_loops():
+    x = np.array([1.0, 2.0, 0.5, 3.0])
+    same_outcome(log_sum, x)
+    same_outcome(log_sum, np.array([1.0, 0.0, 2.0]))   # log(0): ValueError
+    same_outcome(log_sum, np.array([1.0, -2.0]))       # log(-2): ValueError
+    same_outcome(exp_prefix, np.array([0.0, 1.0, 2.0]), np.zeros(3))
+    same_outcome(exp_prefix, np.array([0.0, 1.0, 800.0, 1.0]), np.zeros(4))  # OverflowError
+
+
+@pytest.mark.parametrize("name,bad", [
+    ("acos", 2.0), ("asin", -1.5), ("acosh", 0.5), ("atanh", 1.0), ("log1p", -1.0), ("log2", 0.0),
+    ("log10", -1.0), ("sin", np.inf), ("cos", -np.inf), ("tan", np.inf), ("exp2", 2000.0),
+    ("expm1", 1000.0), ("cosh", 1000.0), ("sinh", -1000.0),
+])
+def test_each_function_raises_as_python_and_otherwise_computes(name, bad, tmp_path):
+    loop = apply(name, tmp_path)
+    x = np.array([0.5, 0.25, 0.75])
+    same_outcome(loop, x, np.zeros(3))
+    same_outcome(loop, np.array([0.5, bad, 0.25]), np.zeros(3))
+
+
+@pytest.mark.parametrize("name", ["tanh", "atan", "asinh", "erf", "erfc", "fabs", "cbrt", "degrees"])
+def test_functions_that_never_raise(name, tmp_path):
+    x = np.array([0.5, np.inf, -np.inf, np.nan, 1e308])
+    same_outcome(apply(name, tmp_path), x, np.zeros(5))
+
+
+def test_int_of_nan_and_infinity():
+    same_outcome(to_int, np.array([1.5, -2.5, 7.0]), np.zeros(3, np.int64))
+    same_outcome(to_int, np.array([1.5, np.nan]), np.zeros(2, np.int64))
+    same_outcome(to_int, np.array([np.inf, 1.0]), np.zeros(2, np.int64))
+
+
+def test_gamma_poles_are_domain_errors_and_its_overflow_a_range_error():
+    same_outcome(gamma_of, np.array([0.5, 3.0, -1.5]), np.zeros(3))
+    same_outcome(gamma_of, np.array([2.0, 0.0]), np.zeros(2))    # gamma(0): ValueError
+    same_outcome(gamma_of, np.array([2.0, -3.0]), np.zeros(2))   # a negative integer: ValueError
+    same_outcome(gamma_of, np.array([200.0]), np.zeros(1))       # OverflowError
+
+
+def test_pow_and_fmod():
+    same_outcome(powers, np.array([2.0, 3.0]), np.array([3.0, 0.5]), np.zeros(2))
+    same_outcome(powers, np.array([0.0]), np.array([-1.0]), np.zeros(1))    # pow(0, -1): ValueError
+    same_outcome(powers, np.array([-1.0]), np.array([0.5]), np.zeros(1))    # pow(-1, 0.5): ValueError
+    same_outcome(powers, np.array([1e300]), np.array([2.0]), np.zeros(1))   # OverflowError
+    same_outcome(powers, np.array([1.0]), np.array([0.0]), np.zeros(1))     # fmod(1, 0): ValueError
+
+
+def test_only_operations_that_run_raise_and_numpy_functions_never_do():
+    x = np.array([4.0, -1.0, 9.0, -3.0])
+    jit_same(guarded, x, np.zeros(4))
+    jit_same(numpy_sqrt, x, np.zeros(4))
+    same_outcome(through_a_helper, x, np.zeros(4))
