@@ -1732,6 +1732,7 @@ typedef struct Inline {
 
 static void acc_helper_call(Ctx *c, const NgJitExpr *call, const Inline *outer);
 static void acc_expr(Ctx *c, const NgJitExpr *e, void *arg);
+static void acc_block(Ctx *c, NgJitBlock b, const Inline *m);
 
 /* The argument of the parameter that NAME e is in m's helper, or NULL (also
  * for a parameter the helper assigns: its value there is not the argument). */
@@ -1809,79 +1810,6 @@ static void helper_access(Ctx *c, const NgJitExpr *e, const NgJitExpr *root, boo
     c->acc[c->nacc - 1].via = m->h->def->name;
 }
 
-/* acc_expr for an expression of the body of m's helper (arg: the Inline). */
-static void acc_in_helper(Ctx *c, const NgJitExpr *e, void *arg)
-{
-    const Inline *m = arg;
-    const uint64_t *w = c->ld[c->cur].written;
-    switch (e->kind) {
-    case NG_JIT_E_SUBSCRIPT: case NG_JIT_E_NAME: {
-        const NgJitExpr *r = subscript_root(e), *root = root_of(m, e);
-        if (e->kind == NG_JIT_E_NAME && e->ctx != NG_JIT_LOAD)
-            return;
-        if (root && set_has(w, root->name_id))
-            helper_access(c, e, root, false, false, NG_JIT_OP_NONE, m);
-        if (e->kind == NG_JIT_E_SUBSCRIPT && r && param_index(m->h, r->name_id) >= 0) {
-            for (const NgJitExpr *x = e; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs)
-                acc_in_helper(c, x->rhs, arg);
-            return;
-        }
-        break;
-    }
-    case NG_JIT_E_ATTR: case NG_JIT_E_CALL:
-        if (of_the_array(e))
-            return; /* not an element */
-        if (e->kind == NG_JIT_E_CALL && ng_jit_call_kind(e) == NG_JIT_CALL_HELPER) {
-            acc_helper_call(c, e, m);
-            return;
-        }
-        break;
-    default:
-        break;
-    }
-    each_child(c, e, acc_in_helper, arg);
-}
-
-static void acc_helper_target(Ctx *c, const NgJitExpr *t, bool aug, NgJitOp op, const Inline *m)
-{
-    switch (t->kind) {
-    case NG_JIT_E_SUBSCRIPT: {
-        const NgJitExpr *root = root_of(m, t);
-        if (root) /* (the check makes every array a helper writes its parameter's) */
-            helper_access(c, t, root, true, aug, op, m);
-        for (const NgJitExpr *x = t; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs)
-            acc_in_helper(c, x->rhs, (void *)m);
-        break;
-    }
-    case NG_JIT_E_TUPLE: case NG_JIT_E_LIST:
-        for (int i = 0; i < t->nitems; i++)
-            acc_helper_target(c, t->items[i], aug, op, m);
-        break;
-    case NG_JIT_E_STARRED:
-        acc_helper_target(c, t->lhs, aug, op, m);
-        break;
-    default:
-        break;
-    }
-}
-
-static void acc_helper_block(Ctx *c, NgJitBlock b, const Inline *m)
-{
-    for (int i = 0; i < b.n; i++) {
-        const NgJitStmt *s = b.stmts[i];
-        if (s->value)
-            acc_in_helper(c, s->value, (void *)m);
-        if (s->test)
-            acc_in_helper(c, s->test, (void *)m);
-        for (int k = 0; k < s->ntargets; k++)
-            acc_helper_target(c, s->targets[k], false, NG_JIT_OP_NONE, m);
-        if (s->target)
-            acc_helper_target(c, s->target, s->kind == NG_JIT_S_AUGASSIGN, s->op, m);
-        acc_helper_block(c, s->body, m);
-        acc_helper_block(c, s->orelse, m);
-    }
-}
-
 /* The accesses of a helper call to the arrays the loop writes, the helper's
  * body read with its parameters as the call's arguments; `outer`: the helper
  * the call is in (NULL: the loop body itself). Arguments that are not the
@@ -1891,13 +1819,13 @@ static void acc_helper_call(Ctx *c, const NgJitExpr *call, const Inline *outer)
     const uint64_t *w = c->ld[c->cur].written;
     Helper *h = find_helper(c, call->lhs->name_id);
     if (!h || h->state != 2) {
-        each_child(c, call, outer ? acc_in_helper : acc_expr, (void *)outer);
+        each_child(c, call, acc_expr, (void *)outer);
         return;
     }
     const NgJitParams *ps = h->def->params;
     const NgJitExpr **given = call_args(c, call, h);
     if (!given) {
-        each_child(c, call, outer ? acc_in_helper : acc_expr, (void *)outer);
+        each_child(c, call, acc_expr, (void *)outer);
         return;
     }
     Inline m = {h, xalloc(c, &c->tmp, (size_t)(ps->n + 1) * sizeof *m.args),
@@ -1914,25 +1842,34 @@ static void acc_helper_call(Ctx *c, const NgJitExpr *call, const Inline *outer)
         const NgJitExpr *root = m.roots[i];
         if (a->kind == NG_JIT_E_NAME && root && set_has(w, root->name_id))
             continue; /* an array the loop writes, passed whole: its uses are the helper's */
-        if (outer)
-            acc_in_helper(c, a, (void *)outer);
-        else
-            acc_expr(c, a, NULL);
+        acc_expr(c, a, (void *)outer);
     }
-    acc_helper_block(c, h->def->body, &m);
+    acc_block(c, h->def->body, &m);
 }
 
+/* Adds the accesses expression e makes to the arrays the loop writes. arg:
+ * NULL in the loop's body, else the Inline of the helper whose body e is
+ * in (its names then the helper's: subscripts of its parameters are the
+ * caller's arrays, at the arguments, helper_access). */
 static void acc_expr(Ctx *c, const NgJitExpr *e, void *arg)
 {
+    const Inline *m = arg;
     const uint64_t *w = c->ld[c->cur].written;
     switch (e->kind) {
-    case NG_JIT_E_SUBSCRIPT: {
-        const NgJitExpr *r = subscript_root(e);
-        if (r && set_has(w, array_of(c, r))) {
+    case NG_JIT_E_SUBSCRIPT: case NG_JIT_E_NAME: {
+        if (e->kind == NG_JIT_E_NAME && e->ctx != NG_JIT_LOAD)
+            return;
+        const NgJitExpr *r = subscript_root(e), *root = m ? root_of(m, e) : NULL;
+        int id = m ? (root ? root->name_id : -1) : r ? array_of(c, r) : -1; /* the caller's array */
+        bool wr = id >= 0 && set_has(w, id);
+        if (wr && m)
+            helper_access(c, e, root, false, false, NG_JIT_OP_NONE, m);
+        else if (wr)
             add_access(c, e, r->name_id, false, false, NG_JIT_OP_NONE);
+        if (e->kind == NG_JIT_E_SUBSCRIPT && (m ? r && param_index(m->h, r->name_id) >= 0 : wr)) {
             for (const NgJitExpr *x = e; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs)
                 acc_expr(c, x->rhs, arg);
-            return;
+            return; /* (the array itself is no whole-array use) */
         }
         break;
     }
@@ -1941,16 +1878,12 @@ static void acc_expr(Ctx *c, const NgJitExpr *e, void *arg)
             return; /* not an element */
         if (e->kind == NG_JIT_E_CALL && ng_jit_call_kind(e) == NG_JIT_CALL_HELPER) {
             Helper *h = find_helper(c, e->lhs->name_id);
-            for (int i = 0; h && h->state == 2 && i < c->ast->nnames; i++)
+            for (int i = 0; !m && h && h->state == 2 && i < c->ast->nnames; i++) /* (nested ones' too) */
                 if (set_has(h->globals, i) && set_has(w, i))
                     add_access(c, e, i, false, false, NG_JIT_OP_NONE);
-            acc_helper_call(c, e, NULL);
+            acc_helper_call(c, e, m);
             return;
         }
-        break;
-    case NG_JIT_E_NAME:
-        if (e->ctx == NG_JIT_LOAD && set_has(w, array_of(c, e)))
-            add_access(c, e, e->name_id, false, false, NG_JIT_OP_NONE);
         break;
     default:
         break;
@@ -1958,40 +1891,46 @@ static void acc_expr(Ctx *c, const NgJitExpr *e, void *arg)
     each_child(c, e, acc_expr, arg);
 }
 
-static void acc_target(Ctx *c, const NgJitExpr *t, bool aug, NgJitOp op)
+static void acc_target(Ctx *c, const NgJitExpr *t, bool aug, NgJitOp op, const Inline *m)
 {
     switch (t->kind) {
-    case NG_JIT_E_SUBSCRIPT:
-        add_access(c, t, subscript_root(t)->name_id, true, aug, op);
+    case NG_JIT_E_SUBSCRIPT: {
+        const NgJitExpr *root = m ? root_of(m, t) : NULL;
+        if (!m)
+            add_access(c, t, subscript_root(t)->name_id, true, aug, op);
+        else if (root) /* (the check makes every array a helper writes its parameter's) */
+            helper_access(c, t, root, true, aug, op, m);
         for (const NgJitExpr *x = t; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs)
-            acc_expr(c, x->rhs, NULL);
+            acc_expr(c, x->rhs, (void *)m);
         break;
+    }
     case NG_JIT_E_TUPLE: case NG_JIT_E_LIST:
         for (int i = 0; i < t->nitems; i++)
-            acc_target(c, t->items[i], aug, op);
+            acc_target(c, t->items[i], aug, op, m);
         break;
     case NG_JIT_E_STARRED:
-        acc_target(c, t->lhs, aug, op);
+        acc_target(c, t->lhs, aug, op, m);
         break;
     default:
         break;
     }
 }
 
-static void acc_block(Ctx *c, NgJitBlock b)
+/* The accesses of block b: the loop's body (m NULL) or a helper's. */
+static void acc_block(Ctx *c, NgJitBlock b, const Inline *m)
 {
     for (int i = 0; i < b.n; i++) {
         const NgJitStmt *s = b.stmts[i];
         if (s->value)
-            acc_expr(c, s->value, NULL);
+            acc_expr(c, s->value, (void *)m);
         if (s->test)
-            acc_expr(c, s->test, NULL);
+            acc_expr(c, s->test, (void *)m);
         for (int k = 0; k < s->ntargets; k++)
-            acc_target(c, s->targets[k], false, NG_JIT_OP_NONE);
+            acc_target(c, s->targets[k], false, NG_JIT_OP_NONE, m);
         if (s->target)
-            acc_target(c, s->target, s->kind == NG_JIT_S_AUGASSIGN, s->op);
-        acc_block(c, s->body);
-        acc_block(c, s->orelse);
+            acc_target(c, s->target, s->kind == NG_JIT_S_AUGASSIGN, s->op, m);
+        acc_block(c, s->body, m);
+        acc_block(c, s->orelse, m);
     }
 }
 
@@ -2814,7 +2753,7 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
     LoopData *d = &c->ld[li];
     c->nacc = 0;
     c->natoms = 0;
-    acc_block(c, L->stmt->body);
+    acc_block(c, L->stmt->body, NULL);
     for (int i = 0; i < c->nacc; i++) {
         const Access *a = &c->acc[i];
         if (a->write && set_has(d->assigned, a->root))
