@@ -602,17 +602,7 @@ static bool reduction_clauses(Emitter *e, NgIrRef r)
     return simd;
 }
 
-/* True if expression x reads variable v. */
-static bool reads_var(const NgIrKernel *k, NgIrRef x, int v)
-{
-    const NgIrNode *n = ng_ir_node(k, x);
-    if (n->kind == NG_IR_VAR)
-        return n->a == v;
-    for (int i = 0; i < n->nkids; i++)
-        if (reads_var(k, ng_ir_kid(k, x, i), v))
-            return true;
-    return false;
-}
+static bool reads(const NgIrKernel *k, NgIrRef x, int v, const uint8_t *among);
 
 /* The variable a sequential loop body `body` only carries as a float max or
  * min, `v = max(v, x)` with x not reading v (np.max(row) in a jit loop), with
@@ -632,7 +622,7 @@ static int simd_extremum(const NgIrKernel *k, NgIrRef body, NgOp *op)
     if (b->kind != NG_IR_BINARY || (b->op != NG_OP_MAXIMUM && b->op != NG_OP_MINIMUM))
         return -1;
     const NgIrNode *acc = ng_ir_node(k, ng_ir_kid(k, x, 0));
-    if (acc->kind != NG_IR_VAR || acc->a != n->a || reads_var(k, ng_ir_kid(k, x, 1), n->a))
+    if (acc->kind != NG_IR_VAR || acc->a != n->a || reads(k, ng_ir_kid(k, x, 1), n->a, NULL))
         return -1;
     *op = (NgOp)b->op;
     return n->a;

@@ -1371,9 +1371,10 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
         NgIrRef fx = as(L, x, NG_FLOAT64), fy = as(L, y, NG_FLOAT64);
         NgIrRef r = ng_ir_binary(L->k, binary_fns[i].op, NG_FLOAT64, fx, fy);
         NgOp op = binary_fns[i].op; /* (pow(0.0, -1.0): a domain error, other infinities range errors) */
-        NgIrRef zero = ng_ir_binary(L->k, NG_OP_EQ, NG_BOOL, fx, ng_ir_const_f(L->k, NG_FLOAT64, 0.0));
+        NgIrRef zero = op == NG_OP_POW ? ng_ir_binary(L->k, NG_OP_EQ, NG_BOOL, fx, ng_ir_const_f(L->k, NG_FLOAT64, 0.0))
+                                       : NG_IR_NONE;
         if (op == NG_OP_POW || op == NG_OP_FMOD) /* (atan2, hypot and copysign never raise) */
-            math_raises(L, r, fx, fy, true, op == NG_OP_POW ? zero : NG_IR_NONE, line);
+            math_raises(L, r, fx, fy, true, zero, line);
         return mkval(r, NG_FLOAT64, true, false);
     }
     char what[80];
@@ -3329,6 +3330,14 @@ static void scan_views(Lower *L, NgJitBlock b)
     }
 }
 
+/* Whether local s is a cell of a name not bound before the loop (no
+ * reduction): it takes a bool cell beside it saying whether the loop
+ * assigned it (NG_JIT_ARG_BOUND). */
+static bool needs_bound_flag(const Sym *s)
+{
+    return s->kind == SYM_LOCAL && s->home == HOME_CELL && !s->given && s->red < 0;
+}
+
 /* Classifies the names of the nest (once, before the passes). */
 static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars, int nvars)
 {
@@ -3443,7 +3452,7 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
     for (int i = 0; i < L->norder; i++) {
         Sym *s = &L->syms[L->order[i]];
         nparams += s->kind == SYM_ARRAY || s->kind == SYM_SCALAR || (s->kind == SYM_LOCAL && s->home != HOME_NONE);
-        nparams += s->kind == SYM_LOCAL && s->home == HOME_CELL && !s->given && s->red < 0; /* (its bound flag) */
+        nparams += needs_bound_flag(s);
     }
     if (nparams + plan->boundscheck > NG_JIT_MAX_ARGS)
         return fail(L, line, NG_ERR_UNSUPPORTED, "a loop with more than %d parameters is not supported",
@@ -3483,7 +3492,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
             s->param = ng_ir_param_scalar(k, s->given->dtype);
         else if (s->kind == SYM_LOCAL && s->home == HOME_CELL)
             s->param = ng_ir_param_array(k, usable(s->dt) ? s->dt : NG_INT64, 0, true, true);
-        s->unbound_out = s->kind == SYM_LOCAL && s->home == HOME_CELL && !s->given && s->red < 0;
+        s->unbound_out = needs_bound_flag(s);
         if (s->unbound_out)
             s->bound_param = ng_ir_param_array(k, NG_BOOL, 0, true, true);
     }
@@ -3597,8 +3606,8 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         L->raise_param = ng_ir_param_array(k, NG_INT64, 0, true, true);
         push(L, &post, ng_ir_store(k, L->raise_param, 0, none, ng_ir_varref(k, L->raise_var)));
         NgIrRef first = ng_ir_let(k, L->raise_var, ng_ir_const_i(k, NG_INT64, 0));
-        append(L, &pre, first); /* (moved to the front) */
-        if (pre.n > 1 && pre.v[pre.n - 1] == first) {
+        append(L, &pre, first);
+        if (L->st == NG_OK) { /* before everything: the loop's range may already raise */
             memmove(pre.v + 1, pre.v, (size_t)(pre.n - 1) * sizeof *pre.v);
             pre.v[0] = first;
         }
