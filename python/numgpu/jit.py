@@ -203,7 +203,7 @@ class JitFunction:
         try:
             result = _core.jit_launch(self._program, index, local_vars, self._fn.__globals__, assigned,
                                       self._boundscheck, self._first - 1, getattr(self._call, "keep", None))
-        except (ValueError, OverflowError, IndexError):  # what Python would raise in the loop, raised
+        except (ValueError, OverflowError, ZeroDivisionError, IndexError):  # what Python would raise in the loop, raised
             self._launched[index] = "kernel (raised)"     # after the kernel ran (or a bad argument)
             raise
         if isinstance(result, tuple):

@@ -137,6 +137,9 @@ typedef struct Lower {
     int raise_var;       /* what Python would raise, so far (NG_JIT_RAISE): made by the first
                             operation that may raise, -1 before */
     int raise_param;     /* its cell, made last when raise_var is */
+    NgIrRef python_code; /* the same for operations whose operands are the same in every
+                            iteration (raise_or_python): checked before the loop */
+    int python_param;    /* its NG_JIT_PYTHON cell, made by the outer loop after its body */
     int found_var;       /* 1: the loop variable of the first iteration found so far */
     /* a ranked reduction (plan->reductions[].ranked) */
     int rank_param, lock_param; /* the NG_JIT_RANK and NG_JIT_LOCK cells, -1 without */
@@ -739,6 +742,109 @@ static NgOp binop_of(NgJitOp op)
     }
 }
 
+/* Whether r has one value in the whole kernel: constants, scalar parameters,
+ * array extents and operations on them (no variable, no load). */
+static bool invariant(const Lower *L, NgIrRef r)
+{
+    const NgIrNode *n = ng_ir_node(L->k, r);
+    switch (n->kind) {
+    case NG_IR_CONST: case NG_IR_SCALAR: case NG_IR_SHAPE:
+        return true;
+    case NG_IR_UNARY: case NG_IR_BINARY: case NG_IR_SELECT: case NG_IR_CAST:
+        for (int i = 0; i < n->nkids; i++)
+            if (!invariant(L, ng_ir_kid(L->k, r, i)))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Whether v (an operand as it is, before promotion) is never 0: a nonzero
+ * constant, or an integer known to be at least 1. */
+static bool nonzero(const Lower *L, Val v)
+{
+    if (is_const(L, v.r) && !ng_dtype_is_complex(v.dt))
+        return ng_dtype_is_float((NgDType)ng_ir_node(L->k, v.r)->dtype) ? ng_ir_node(L->k, v.r)->c.f != 0.0
+                                                                         : const_i(L, v.r) != 0;
+    return ng_dtype_is_int(v.dt) && lo_of(L, v) >= 1;
+}
+
+/* Whether v is never negative: a nonnegative constant or a nonneg integer. */
+static bool never_negative(const Lower *L, Val v)
+{
+    if (is_const(L, v.r) && !ng_dtype_is_complex(v.dt))
+        return ng_dtype_is_float((NgDType)ng_ir_node(L->k, v.r)->dtype) ? ng_ir_node(L->k, v.r)->c.f >= 0.0
+                                                                         : const_i(L, v.r) >= 0;
+    return v.nonneg || (ng_dtype_is_int(v.dt) && lo_of(L, v) >= 0);
+}
+
+static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line);
+
+/* What Python raises for r = a `iop` b in dtype dt, where NumPy's answer
+ * (inf, nan, 0) is not Python's: / // % of Python numbers by zero; 0.0 **
+ * a negative number, a negative float ** a fractional one (complex in
+ * Python), a float ** beyond float64 (OverflowError), an int ** a negative
+ * int (a float in Python), all of Python numbers; and NumPy's ValueError for
+ * a NumPy integer ** a negative integer. */
+static void arith_raises(Lower *L, NgOp iop, Val a, Val b, NgDType dt, NgIrRef r, int line)
+{
+    NgIrKernel *k = L->k;
+    bool python = a.weak && b.weak;
+    bool ints = !ng_dtype_is_inexact(a.dt) && !ng_dtype_is_inexact(b.dt);
+    bool cplx = ng_dtype_is_complex(dt);
+    if (L->st != NG_OK || r == NG_IR_NONE)
+        return;
+    if ((iop == NG_OP_TRUEDIV || iop == NG_OP_FLOORDIV || iop == NG_OP_MOD) && python && !nonzero(L, b)) {
+        NgJitRaise what = iop == NG_OP_TRUEDIV ? (ints ? NG_JIT_RAISE_ZERODIV
+                                                  : cplx ? NG_JIT_RAISE_ZERODIV_COMPLEX : NG_JIT_RAISE_ZERODIV_FLOAT)
+                        : iop == NG_OP_FLOORDIV ? (ints ? NG_JIT_RAISE_FLOORDIV_INT : NG_JIT_RAISE_FLOORDIV_FLOAT)
+                                                : (ints ? NG_JIT_RAISE_MOD_INT : NG_JIT_RAISE_MOD_FLOAT);
+        NgDType in = iop == NG_OP_TRUEDIV && ints ? NG_INT64 : dt;
+        raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, as(L, b, in), zero_of(L, in).r), what, line);
+        return;
+    }
+    if (iop != NG_OP_POW || cplx)
+        return;
+    NgIrRef zero = zero_of(L, dt).r;
+    if (ng_dtype_is_int(dt) && !never_negative(L, b)) {
+        NgIrRef neg = ng_ir_binary(k, NG_OP_LT, NG_BOOL, as(L, b, dt), zero);
+        if (!python) {
+            raise_or_python(L, neg, NG_JIT_RAISE_POW_NUMPY_NEG, line);
+            return;
+        }
+        if (invariant(L, neg)) { /* (then Python, which gives floats, or raises for 0 ** -1) */
+            raise_or_python(L, neg, NG_JIT_RAISE_POW_INT_NEG, line);
+            return;
+        }
+        NgIrRef a0 = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, as(L, a, dt), zero);
+        raise_or_python(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, neg, a0), NG_JIT_RAISE_ZERO_POW, line);
+        raise_or_python(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, neg, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, a0)),
+                        NG_JIT_RAISE_POW_INT_NEG, line);
+        return;
+    }
+    if (!python || !ng_dtype_is_float(dt))
+        return;
+    NgIrRef x = as(L, a, dt), y = as(L, b, dt);
+    NgIrRef finite = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_unary(k, NG_OP_ISFINITE, NG_BOOL, x),
+                                  ng_ir_unary(k, NG_OP_ISFINITE, NG_BOOL, y));
+    NgIrRef x0 = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, x, zero);
+    if (!never_negative(L, b))
+        raise_or_python(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, x0, ng_ir_binary(k, NG_OP_LT, NG_BOOL, y, zero)),
+                        NG_JIT_RAISE_ZERO_POW, line);
+    bool integral = is_const(L, b.r) && (ng_dtype_is_int(b.dt) || ng_dtype_is_int((NgDType)ng_ir_node(k, b.r)->dtype) ||
+                                         ng_ir_node(k, b.r)->c.f == trunc(ng_ir_node(k, b.r)->c.f));
+    if (!integral && !never_negative(L, a) && !ng_dtype_is_int(b.dt)) /* (an int exponent is integral) */
+        raise_or_python(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
+                                        ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, finite, ng_ir_binary(k, NG_OP_LT, NG_BOOL, x, zero)),
+                                        ng_ir_binary(k, NG_OP_NE, NG_BOOL, y, ng_ir_unary(k, NG_OP_TRUNC, dt, y))),
+                        NG_JIT_RAISE_POW_COMPLEX, line);
+    raise_or_python(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
+                                    ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, finite, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, x0)),
+                                    ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, r)),
+                    NG_JIT_RAISE_POW_RANGE, line);
+}
+
 /* a `op` b with Python/NumPy semantics (op an arithmetic, bit or shift
  * operator of ast.h). */
 static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
@@ -790,8 +896,9 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
         }
         if (is_const(L, b.r) && !ng_dtype_is_complex(b.dt) && (ng_dtype_is_float((NgDType)ng_ir_node(L->k, b.r)->dtype)
                                      ? ng_ir_node(L->k, b.r)->c.f == 2.0 : const_i(L, b.r) == 2)) {
-            NgIrRef x = as(L, a, dt);
-            return mkval(ng_ir_binary(L->k, NG_OP_MUL, dt, x, x), dt, weak, ng_dtype_is_int(dt));
+            NgIrRef x = as(L, a, dt), sq = ng_ir_binary(L->k, NG_OP_MUL, dt, x, x);
+            arith_raises(L, iop, a, b, dt, sq, line); /* (1e200 ** 2 of Python floats: OverflowError) */
+            return mkval(sq, dt, weak, ng_dtype_is_int(dt));
         }
         nonneg = a.nonneg;
         break;
@@ -814,6 +921,7 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
     }
     nonneg = nonneg && ng_dtype_is_int(dt);
     Val v = mkval(ng_ir_binary(L->k, iop, dt, as(L, a, dt), as(L, b, dt)), dt, weak, nonneg);
+    arith_raises(L, iop, a, b, dt, v.r, line);
     int64_t la = lo_of(L, a), lb = lo_of(L, b), lo;
     if (dt == NG_INT64 && la != INT64_MIN && lb != INT64_MIN && iop == NG_OP_ADD && !__builtin_add_overflow(la, lb, &lo))
         v = at_least(v, lo);
@@ -1056,10 +1164,31 @@ static void raise_if(Lower *L, NgIrRef bad, NgJitRaise what, int line)
         bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, L->guard, bad);
     if (L->raise_var < 0)
         L->raise_var = ng_ir_var(k, NG_INT64);
-    NgIrRef code = ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, (int64_t)line * 8 + what),
+    NgIrRef code = ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, (int64_t)line * NG_JIT_RAISE_CODES + what),
                                 ng_ir_const_i(k, NG_INT64, 0));
     append(L, L->pending, ng_ir_assign(k, L->raise_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
                                                                       ng_ir_varref(k, L->raise_var), code)));
+}
+
+/* raise_if, but where `bad` has one value in the whole kernel (1.0 / w, w a
+ * Python number the loop never assigns), the kernel tests it before the loop
+ * and runs nothing when it holds (python_skip): the loop then runs as
+ * Python, which raises at the iteration it should, after the ones before it
+ * (or not at all, where the operation is in a branch never taken). That
+ * costs the loop nothing per iteration. */
+static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line)
+{
+    if (bad == NG_IR_NONE || L->st != NG_OK)
+        return;
+    if (!invariant(L, bad)) {
+        raise_if(L, bad, what, line);
+        return;
+    }
+    NgIrKernel *k = L->k;
+    NgIrRef code = ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, (int64_t)line * NG_JIT_RAISE_CODES + what),
+                                ng_ir_const_i(k, NG_INT64, 0));
+    L->python_code = L->python_code == NG_IR_NONE ? code
+                                                  : ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, L->python_code, code);
 }
 
 /* Python's checks of a math function's float result r of float arguments
@@ -2807,6 +2936,21 @@ static NgIrRef by_phase(Lower *L, NgIrRef phase, NgIrRef a, NgIrRef b, NgIrRef c
                         ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, phase, ng_ir_const_i(k, NG_INT64, 1)), b, c));
 }
 
+/* After the outer loop's body, before the loop (in `out`): the NG_JIT_PYTHON
+ * cell gets python_code (raise_or_python), and the loop must run no
+ * iteration where the result, `skip`, holds. NG_IR_NONE (and no cell)
+ * when the body checked nothing so. */
+static NgIrRef python_skip(Lower *L, Stmts *out)
+{
+    if (L->python_code == NG_IR_NONE || L->st != NG_OK)
+        return NG_IR_NONE;
+    NgIrKernel *k = L->k;
+    NgIrRef code = pin(L, mkval(L->python_code, NG_INT64, true, true), out).r, none[1] = {0};
+    L->python_param = ng_ir_param_array(k, NG_INT64, 0, true, true);
+    push(L, out, ng_ir_store(k, L->python_param, 0, none, code));
+    return ng_ir_binary(k, NG_OP_NE, NG_BOOL, code, ng_ir_const_i(k, NG_INT64, 0));
+}
+
 /* A for-range loop: the FOR node, with its bounds pinned in `out` first.
  * `prologue` (may be NULL) goes at the top of each iteration, before the
  * loop variable is set; *loop_ref (may be NULL) gets the FOR; `outer` for
@@ -2964,6 +3108,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         return NG_IR_NONE;
     if (b == NG_IR_NONE)
         b = ng_ir_block(L->k, 0, NULL);
+    NgIrRef skip = outer ? python_skip(L, out) : NG_IR_NONE; /* (then no iteration runs) */
     NgIrRef r;
     if (split_n != NG_IR_NONE) {
         /* for part in 0, 1, 2: for c in [first, v0), [v0, v0 + 1) when v0 is an iteration, the rest */
@@ -2974,11 +3119,16 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         NgIrRef at_after = ng_ir_binary(k, NG_OP_ADD, NG_INT64, first, ng_ir_binary(k, NG_OP_MUL, NG_INT64, after, by));
         NgIrRef in = ng_ir_for(k, counter, by_phase(L, pr, first, at_before, at_after),
                                by_phase(L, pr, at_before, at_after, last), by, b, flags);
-        r = ng_ir_for(k, part, ng_ir_const_i(k, NG_INT64, 0), ng_ir_const_i(k, NG_INT64, 3),
-                      ng_ir_const_i(k, NG_INT64, 1), ng_ir_block(k, 1, &in), 0);
+        NgIrRef parts = ng_ir_const_i(k, NG_INT64, 3);
+        if (skip != NG_IR_NONE)
+            parts = ng_ir_select(k, skip, ng_ir_const_i(k, NG_INT64, 0), parts);
+        r = ng_ir_for(k, part, ng_ir_const_i(k, NG_INT64, 0), parts, ng_ir_const_i(k, NG_INT64, 1),
+                      ng_ir_block(k, 1, &in), 0);
     } else {
         if (wrapped != NG_IR_NONE)
             last = ng_ir_select(L->k, wrapped, first, last);
+        if (skip != NG_IR_NONE)
+            last = ng_ir_select(L->k, skip, first, last);
         r = ng_ir_for(L->k, counter, first, last, by, b, flags);
     }
     if (loop_ref)
@@ -3098,8 +3248,9 @@ static NgIrRef collapsed_for(Lower *L, const NgJitStmt *loop, Stmts *out, const 
         return NG_IR_NONE;
     if (b == NG_IR_NONE)
         b = ng_ir_block(k, 0, NULL);
-    NgIrRef r = ng_ir_for(k, counter, ng_ir_const_i(k, NG_INT64, 0), total.r, ng_ir_const_i(k, NG_INT64, 1), b,
-                          NG_IR_PARALLEL);
+    NgIrRef skip = python_skip(L, out), zero = ng_ir_const_i(k, NG_INT64, 0);
+    NgIrRef r = ng_ir_for(k, counter, zero, skip != NG_IR_NONE ? ng_ir_select(k, skip, zero, total.r) : total.r,
+                          ng_ir_const_i(k, NG_INT64, 1), b, NG_IR_PARALLEL);
     *loop_ref = r;
     return r;
 }
@@ -3504,6 +3655,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->to_param = plan->search == 1 ? ng_ir_param_scalar(k, NG_INT64) : -1;
     L->wrap_param = -1; /* (made, last, by the check, when it checks anything) */
     L->raise_var = L->raise_param = -1; /* (made by the first operation that may raise; its cell last) */
+    L->python_code = NG_IR_NONE, L->python_param = -1; /* (its cell made after the outer loop's body) */
     L->phase_param = plan->peel ? ng_ir_param_scalar(k, NG_INT64) : -1;
     bool ranked = false;
     for (int r = 0; plan->parallel && r < plan->nreductions; r++)
@@ -3564,7 +3716,13 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         L->depth = -1; /* break and continue apply to this loop, not a parallel one */
         for (int i = 0; i < priv.n; i++)
             push(L, &pre, priv.v[i]);
-        while_stmt(L, loop, &pre);
+        Stmts w = {0};
+        while_stmt(L, loop, &w);
+        NgIrRef skip = python_skip(L, &pre), in = seal(L, &w);
+        if (skip != NG_IR_NONE && in != NG_IR_NONE)
+            in = ng_ir_if(k, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, skip), in, NG_IR_NONE);
+        if (in != NG_IR_NONE)
+            push(L, &pre, in);
     } else {
         fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a parallel %s loop is not supported in a compiled loop",
              loop->kind == NG_JIT_S_WHILE ? "while" : "non-range");
@@ -3662,6 +3820,8 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
         info->args[info->nargs++] = (NgJitArg){NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS};
     if (L->wrap_param >= 0)
         info->args[info->nargs++] = (NgJitArg){NG_JIT_WRAP, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS};
+    if (L->python_param >= 0)
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_PYTHON, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS};
     if (L->raise_param >= 0)
         info->args[info->nargs++] = (NgJitArg){NG_JIT_RAISE, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true,
                                                L->plan->parallel ? NG_OP_MAXIMUM : NG_NOPS};

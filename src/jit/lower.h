@@ -58,11 +58,12 @@
  * Type errors are NG_ERR_TYPE, names without a type NG_ERR_VALUE, all naming
  * the Python source line.
  *
- * Where results differ from Python: integers are int64 and wrap; integer
- * `//` and `%` by zero give 0 and float division by zero gives inf/nan
- * (NumPy's answers, not ZeroDivisionError); an out-of-range index is not
- * checked unless plan->boundscheck; a name read before any assignment reads
- * 0 (Python raises).
+ * Where results differ from Python: integers are int64 and wrap; an
+ * out-of-range index is not checked unless plan->boundscheck. Where Python
+ * raises (a division of Python numbers by zero, math.sqrt(-1.0)), the
+ * kernel records it (NG_JIT_RAISE) and the host raises after the launch, or,
+ * where the operands are the same in every iteration, the kernel runs no
+ * iteration and the loop runs as Python (NG_JIT_PYTHON).
  */
 #ifndef NUMGPU_JIT_LOWER_H
 #define NUMGPU_JIT_LOWER_H
@@ -93,17 +94,36 @@ enum {
 #define NG_JIT_WRAP "__ng_wrap"   /* cell, int64: 1 when they would wrap onto one element (then
                                      no iteration ran: run the loop in order), else 0 */
 /* ... of a loop with an operation Python raises on for some values (math.sqrt of a negative
- * number, int() of a NaN), the very last: */
-#define NG_JIT_RAISE "__ng_raise" /* cell, int64, 0 before the launch: after it, 0, or line * 8 + what
-                                     Python would raise (NgJitRaise) for the greatest line that did */
+ * number, int() of a NaN, 1.0 / 0.0 of Python floats), after NG_JIT_WRAP and NG_JIT_PYTHON: */
+#define NG_JIT_RAISE "__ng_raise" /* cell, int64, 0 before the launch: after it, 0, or
+                                     line * NG_JIT_RAISE_CODES + what Python would raise
+                                     (NgJitRaise) for the greatest line that did */
+/* ... where that operation's operands are the same in every iteration (`x / w`, w a Python
+ * number the loop does not assign), after NG_JIT_WRAP: */
+#define NG_JIT_PYTHON "__ng_python" /* cell, int64: as NG_JIT_RAISE's, checked before the loop:
+                                       when not 0, no iteration ran: the loop must run as Python,
+                                       which raises where it should */
 typedef enum NgJitRaise {
-    NG_JIT_RAISE_DOMAIN = 1, /* ValueError: math domain error */
-    NG_JIT_RAISE_RANGE,      /* OverflowError: math range error */
-    NG_JIT_RAISE_ZERODIV,    /* ZeroDivisionError: division by zero (not checked yet: a kernel gives
-                                NumPy's inf or 0 where Python numbers would raise) */
-    NG_JIT_RAISE_NAN_INT,    /* ValueError: cannot convert float NaN to integer */
-    NG_JIT_RAISE_INF_INT,    /* OverflowError: cannot convert float infinity to integer */
-    NG_JIT_RAISE_BIG_INT,    /* OverflowError: a float too large for a kernel's int64 */
+    NG_JIT_RAISE_DOMAIN = 1,    /* ValueError: math domain error */
+    NG_JIT_RAISE_RANGE,         /* OverflowError: math range error */
+    NG_JIT_RAISE_ZERODIV,       /* ZeroDivisionError of int / int ("division by zero") */
+    NG_JIT_RAISE_NAN_INT,       /* ValueError: cannot convert float NaN to integer */
+    NG_JIT_RAISE_INF_INT,       /* OverflowError: cannot convert float infinity to integer */
+    NG_JIT_RAISE_BIG_INT,       /* OverflowError: a float too large for a kernel's int64 */
+    NG_JIT_RAISE_ZERODIV_FLOAT, /* ZeroDivisionError of float / 0 */
+    NG_JIT_RAISE_ZERODIV_COMPLEX, /* ZeroDivisionError of complex / 0 */
+    NG_JIT_RAISE_FLOORDIV_INT,  /* ZeroDivisionError of int // 0 */
+    NG_JIT_RAISE_MOD_INT,       /* ZeroDivisionError of int % 0 */
+    NG_JIT_RAISE_FLOORDIV_FLOAT, /* ZeroDivisionError of float // 0.0 */
+    NG_JIT_RAISE_MOD_FLOAT,     /* ZeroDivisionError of float % 0.0 */
+    NG_JIT_RAISE_ZERO_POW,      /* ZeroDivisionError of 0.0 ** negative (and 0 ** negative int) */
+    NG_JIT_RAISE_POW_RANGE,     /* OverflowError of a float ** whose result is beyond float64 */
+    NG_JIT_RAISE_POW_COMPLEX,   /* a negative float ** a fractional one: complex in Python, which a
+                                   kernel's float cannot become (ValueError, numgpu's words) */
+    NG_JIT_RAISE_POW_INT_NEG,   /* an int ** a negative int: a float in Python, which a kernel's
+                                   int cannot become (ValueError, numgpu's words) */
+    NG_JIT_RAISE_POW_NUMPY_NEG, /* a NumPy integer ** a negative integer: NumPy's ValueError */
+    NG_JIT_RAISE_CODES = 32,    /* (the multiplier of the line) */
 } NgJitRaise;
 /* ... of a loop run around one iteration (NgJitLoopPlan.peel), after the search's: */
 #define NG_JIT_PHASE "__ng_phase" /* scalar: 0, the iterations before it; 1, it; 2, those after */

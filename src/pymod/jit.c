@@ -200,6 +200,8 @@ typedef struct Launch {
     PyObject *kept[MAXV];      /* or a view of the call's device copy: its `keep` entry (borrowed) */
     int n;
     bool hold;                 /* more launches of the loop follow: write uploads back after the last */
+    bool python;               /* a launch found (NG_JIT_PYTHON) that the loop must run as Python */
+    char why[200];             /* and why */
 } Launch;
 
 /* ---- NumPy arrays kept on the device for one call ----
@@ -562,24 +564,93 @@ static PyObject *cell_value(const NgArray *cell, const NgJitArg *a)
     return v;
 }
 
+/* Python's own exception for NgJitRaise `code` (a new reference, with
+ * *type its class): where Python raises it, from Python itself (1.0 / 0.0:
+ * its words in this Python version); else numgpu's. NULL on a Python error. */
+static PyObject *python_exception(int code, PyObject **type)
+{
+    /* the operation: a `op` b of Python numbers of `kind` (int, float, complex) */
+    static const struct { char kind, op; double a, b; } ops[NG_JIT_RAISE_CODES] = {
+        [NG_JIT_RAISE_ZERODIV] = {'i', '/', 1, 0},
+        [NG_JIT_RAISE_ZERODIV_FLOAT] = {'f', '/', 1, 0},
+        [NG_JIT_RAISE_ZERODIV_COMPLEX] = {'c', '/', 1, 0},
+        [NG_JIT_RAISE_FLOORDIV_INT] = {'i', 'f', 1, 0},
+        [NG_JIT_RAISE_MOD_INT] = {'i', '%', 1, 0},
+        [NG_JIT_RAISE_FLOORDIV_FLOAT] = {'f', 'f', 1, 0},
+        [NG_JIT_RAISE_MOD_FLOAT] = {'f', '%', 1, 0},
+        [NG_JIT_RAISE_ZERO_POW] = {'f', '^', 0, -1},
+        [NG_JIT_RAISE_POW_RANGE] = {'f', '^', 10, 400},
+    };
+    static const struct { const char *msg; int value_error; } words[NG_JIT_RAISE_CODES] = {
+        [NG_JIT_RAISE_DOMAIN] = {"math domain error", 1},
+        [NG_JIT_RAISE_RANGE] = {"math range error", 0},
+        [NG_JIT_RAISE_NAN_INT] = {"cannot convert float NaN to integer", 1},
+        [NG_JIT_RAISE_INF_INT] = {"cannot convert float infinity to integer", 0},
+        [NG_JIT_RAISE_BIG_INT] = {"int() of a float beyond the int64 range (a compiled loop's integers)", 0},
+        [NG_JIT_RAISE_POW_COMPLEX] = {"a negative float to a fractional power is a complex number in Python, which "
+                                      "a compiled loop's float cannot become (write complex(x) ** y, or np.power "
+                                      "for NumPy's nan)", 1},
+        [NG_JIT_RAISE_POW_INT_NEG] = {"an int to a negative int power is a float in Python, which a compiled "
+                                      "loop's int cannot become (write float(x) ** n)", 1},
+        [NG_JIT_RAISE_POW_NUMPY_NEG] = {"Integers to negative integer powers are not allowed.", 1},
+    };
+    if (code > 0 && code < NG_JIT_RAISE_CODES && ops[code].kind) {
+        char kind = ops[code].kind;
+        PyObject *a = kind == 'i' ? PyLong_FromDouble(ops[code].a) : kind == 'f' ? PyFloat_FromDouble(ops[code].a)
+                                                                   : PyComplex_FromDoubles(ops[code].a, 0);
+        PyObject *b = !a ? NULL : kind == 'i' ? PyLong_FromDouble(ops[code].b) : kind == 'f' ? PyFloat_FromDouble(ops[code].b)
+                                                                                : PyComplex_FromDoubles(ops[code].b, 0);
+        PyObject *r = !b ? NULL
+                      : ops[code].op == '/' ? PyNumber_TrueDivide(a, b)
+                      : ops[code].op == 'f' ? PyNumber_FloorDivide(a, b)
+                      : ops[code].op == '%' ? PyNumber_Remainder(a, b)
+                                            : PyNumber_Power(a, b, Py_None);
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        Py_XDECREF(r);
+        PyObject *t = NULL, *v = NULL, *tb = NULL;
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_NormalizeException(&t, &v, &tb);
+        Py_XDECREF(tb);
+        if (!t) { /* (this Python did not raise) */
+            Py_XDECREF(v);
+            *type = Py_NewRef(PyExc_ZeroDivisionError);
+            return PyUnicode_FromString("division by zero");
+        }
+        PyObject *msg = v ? PyObject_Str(v) : NULL;
+        Py_XDECREF(v);
+        *type = t; /* (a reference) */
+        return msg;
+    }
+    const char *msg = code > 0 && code < NG_JIT_RAISE_CODES && words[code].msg ? words[code].msg : "error";
+    *type = Py_NewRef(code > 0 && code < NG_JIT_RAISE_CODES && words[code].value_error ? PyExc_ValueError
+                                                                                       : PyExc_OverflowError);
+    return PyUnicode_FromString(msg);
+}
+
 /* Raises what Python would have raised in the loop (an NG_JIT_RAISE cell's
- * line * 8 + NgJitRaise), naming the line. */
+ * line * NG_JIT_RAISE_CODES + NgJitRaise), naming the line. */
 static void raise_as_python(const Program *p, int64_t what, int line_offset)
 {
-    static const struct { const char *msg; } words[] = {
-        [NG_JIT_RAISE_DOMAIN] = {"math domain error"},
-        [NG_JIT_RAISE_RANGE] = {"math range error"},
-        [NG_JIT_RAISE_ZERODIV] = {"division by zero"},
-        [NG_JIT_RAISE_NAN_INT] = {"cannot convert float NaN to integer"},
-        [NG_JIT_RAISE_INF_INT] = {"cannot convert float infinity to integer"},
-        [NG_JIT_RAISE_BIG_INT] = {"int() of a float beyond the int64 range (a compiled loop's integers)"},
-    };
-    int code = (int)(what & 7);
-    PyObject *exc = code == NG_JIT_RAISE_ZERODIV ? PyExc_ZeroDivisionError
-                    : code == NG_JIT_RAISE_DOMAIN || code == NG_JIT_RAISE_NAN_INT ? PyExc_ValueError
-                                                                                   : PyExc_OverflowError;
-    const char *msg = code >= 1 && code <= NG_JIT_RAISE_BIG_INT ? words[code].msg : "error";
-    PyErr_Format(exc, "%s:%lld: %s", p->ast->filename, (long long)(what / 8 + line_offset), msg);
+    PyObject *type = NULL, *msg = python_exception((int)(what % NG_JIT_RAISE_CODES), &type);
+    if (msg && type)
+        PyErr_Format(type, "%s:%lld: %U", p->ast->filename, (long long)(what / NG_JIT_RAISE_CODES + line_offset), msg);
+    Py_XDECREF(type);
+    Py_XDECREF(msg);
+}
+
+/* Why the loop runs as Python when its NG_JIT_PYTHON cell holds `what`, into
+ * L->why; -1 on a Python error. */
+static int python_reason(Launch *L, int64_t what, int line_offset)
+{
+    PyObject *type = NULL, *msg = python_exception((int)(what % NG_JIT_RAISE_CODES), &type);
+    if (msg && type)
+        PyOS_snprintf(L->why, sizeof L->why, "line %lld raises %s (%s) for these values",
+                      (long long)(what / NG_JIT_RAISE_CODES + line_offset), ((PyTypeObject *)type)->tp_name,
+                      PyUnicode_AsUTF8(msg));
+    Py_XDECREF(type);
+    Py_XDECREF(msg);
+    return msg && type && !PyErr_Occurred() ? 0 : -1;
 }
 
 /* Lowers loop `info` with `plan` for the values in L, gets its kernel, runs it
@@ -720,6 +791,20 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
     }
     if (st == NG_OK)
         st = ng_kernel_launch(kern, kargs, na, work, work);
+    for (int a = 0; a < low.nargs && st == NG_OK; a++) {
+        if (low.args[a].role != NG_JIT_ARG_CELL || strcmp(low.args[a].name, NG_JIT_PYTHON) != 0)
+            continue;
+        int64_t what = 0; /* not 0: the kernel ran no iteration, and the loop runs as Python */
+        st = ng_array_download(&cells[a], &what, NULL);
+        if (st == NG_OK && what != 0) {
+            L->python = true;
+            if (python_reason(L, what, line_offset) == 0)
+                *why = L->why;
+            for (int c = 0; c < low.nargs; c++)
+                ng_array_release(&cells[c]);
+            return NULL;
+        }
+    }
     if (st == NG_OK) {
         result = PyDict_New();
         PyObject *n = result ? PyUnicode_FromString(note) : NULL;
@@ -880,6 +965,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
     Launch L; /* (type_of fills entry L.n before it counts: 40 KB not cleared per launch) */
     L.n = 0;
     L.hold = false;
+    L.python = false;
     PyObject *result = NULL;
     const char *why = NULL;
     for (int i = 0; i < nnames; i++) {
@@ -977,6 +1063,8 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 chunk *= 2;
         }
     }
+    if (L.python) /* (the search's launch found it) */
+        goto done;
     if (plan.peel) {
         /* the iterations before the peeled one, it, those after it: one kernel, three launches */
         char around[200];
@@ -995,7 +1083,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
         if (plan.parallel)
             result = unless_wrapped(result, &why);
     }
-    if (!result && !PyErr_Occurred() && plan.parallel && !plan.search) {
+    if (!result && !PyErr_Occurred() && plan.parallel && !plan.search && !L.python) {
         /* the parallel form is beyond the lowering (a float16 sum): in order, which is always right */
         NgJitLoopPlan seq;
         memset(&seq, 0, sizeof seq);
