@@ -37,6 +37,10 @@ typedef struct Helper {
     uint64_t *stores;     /* names it assigns (its locals, and parameters it rebinds) */
     uint64_t wparams;     /* bit j: it writes into the array of its parameter j (itself or
                              through a helper it calls), `p[i] = v` */
+    int nlets;            /* state 2: its own names assigned once, at its top level, before
+                             any read of them (`k = i + 1`), and their values (find_lets) */
+    const int *let_ids;
+    const NgJitExpr *const *let_vals;
 } Helper;
 
 /* A variable of a subscript polynomial, classified for the loop under test. */
@@ -929,6 +933,47 @@ static const char *check_block(Ctx *c, NgJitBlock b, bool helper)
     return NULL;
 }
 
+/* h's lets: names other than its parameters that one top-level statement
+ * `k = value` assigns, no other statement assigns, and nothing reads
+ * before it (nor value itself). Wherever the helper reads k, k is value
+ * (its names as they were then: substitute makes any name the helper
+ * assigns opaque), so `k = i + 1; p[k] = v` is proven as p[i + 1] = v. */
+static void find_lets(Ctx *c, Helper *h)
+{
+    NgJitBlock b = h->def->body;
+    int *ids = xalloc(c, &c->tmp, (size_t)(b.n + 1) * sizeof *ids);
+    const NgJitExpr **vals = xalloc(c, &c->tmp, (size_t)(b.n + 1) * sizeof *vals);
+    h->nlets = 0;
+    for (int j = 0; j < b.n; j++) {
+        const NgJitStmt *s = b.stmts[j];
+        if (s->kind != NG_JIT_S_ASSIGN || s->ntargets != 1 || s->targets[0]->kind != NG_JIT_E_NAME ||
+            param_index(h, s->targets[0]->name_id) >= 0)
+            continue;
+        int id = s->targets[0]->name_id;
+        uint64_t *seen = set_new(c);
+        block_exprs(c, (NgJitBlock){b.stmts, j}, loads_into, seen);
+        loads_into(c, s->value, seen);
+        block_stores(c, (NgJitBlock){b.stmts, j}, seen);
+        block_stores(c, (NgJitBlock){b.stmts + j + 1, b.n - j - 1}, seen);
+        walrus_into(c, s->value, seen);
+        if (set_has(seen, id))
+            continue;
+        ids[h->nlets] = id;
+        vals[h->nlets++] = s->value;
+    }
+    h->let_ids = ids;
+    h->let_vals = vals;
+}
+
+/* The value of let `name_id` of h (find_lets), or NULL. */
+static const NgJitExpr *let_of(const Helper *h, int name_id)
+{
+    for (int i = 0; i < h->nlets; i++)
+        if (h->let_ids[i] == name_id)
+            return h->let_vals[i];
+    return NULL;
+}
+
 static bool helper_ok(Ctx *c, Helper *h)
 {
     if (h->state >= 2)
@@ -963,6 +1008,7 @@ static bool helper_ok(Ctx *c, Helper *h)
         for (int i = 0; i < c->nw; i++)
             h->globals[i] &= ~own[i];
         block_exprs(c, d->body, helper_globals_into, h->globals);
+        find_lets(c, h);
     }
     return !why;
 }
@@ -1753,17 +1799,20 @@ static const NgJitExpr *root_of(const Inline *m, const NgJitExpr *e)
 }
 
 /* Expression e of m's helper in the caller's names: its parameters replaced
- * by their arguments, every other name (its own variables, globals: the
- * caller may have names alike) by the opaque name (a copy, in the result's
+ * by their arguments, its lets by their values (find_lets), every other name
+ * (its own variables, globals: the caller may have names alike) by the
+ * opaque name (a copy, in the result's
  * arena: wrap checks keep it); NULL if it has a part other than arithmetic,
  * comparisons, subscripts and builtin calls. */
 static const NgJitExpr *substitute(Ctx *c, const NgJitExpr *e, const Inline *m)
 {
     switch (e->kind) {
     case NG_JIT_E_NAME: {
-        const NgJitExpr *a = arg_of(m, e);
+        const NgJitExpr *a = arg_of(m, e), *v = a ? NULL : let_of(m->h, e->name_id);
         if (a)
             return a;
+        if (v) /* (a let's value reads only lets before it: this ends) */
+            return substitute(c, v, m);
         NgJitExpr *x = xalloc(c, &c->res->arena, sizeof *x);
         *x = *e;
         x->name_id = c->opaque;
@@ -3160,7 +3209,7 @@ static void run(Ctx *c)
                 if (s->kind != NG_JIT_S_DEF || s == c->func)
                     continue;
                 if (pass == 1)
-                    c->helpers[nh] = (Helper){s, 0, NULL, NULL, NULL, 0};
+                    c->helpers[nh] = (Helper){s, 0, NULL, NULL, NULL, 0, 0, NULL, NULL};
                 nh++;
             }
         }

@@ -785,7 +785,8 @@ static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line);
  * (inf, nan, 0) is not Python's: / // % of Python numbers by zero; 0.0 **
  * a negative number, a negative float ** a fractional one (complex in
  * Python), a float ** beyond float64 (OverflowError), an int ** a negative
- * int (a float in Python), all of Python numbers; and NumPy's ValueError for
+ * int (a float in Python), a shift by a negative count, all of Python
+ * numbers; and NumPy's ValueError for
  * a NumPy integer ** a negative integer. */
 static void arith_raises(Lower *L, NgOp iop, Val a, Val b, NgDType dt, NgIrRef r, int line)
 {
@@ -802,6 +803,11 @@ static void arith_raises(Lower *L, NgOp iop, Val a, Val b, NgDType dt, NgIrRef r
                                                 : (ints ? NG_JIT_RAISE_MOD_INT : NG_JIT_RAISE_MOD_FLOAT);
         NgDType in = iop == NG_OP_TRUEDIV && ints ? NG_INT64 : dt;
         raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, as(L, b, in), zero_of(L, in).r), what, line);
+        return;
+    }
+    if ((iop == NG_OP_LSHIFT || iop == NG_OP_RSHIFT) && python && !never_negative(L, b)) {
+        raise_or_python(L, ng_ir_binary(k, NG_OP_LT, NG_BOOL, as(L, b, dt), zero_of(L, dt).r),
+                        NG_JIT_RAISE_NEG_SHIFT, line);
         return;
     }
     if (iop != NG_OP_POW || cplx)

@@ -123,6 +123,7 @@ typedef enum NgJitRaise {
     NG_JIT_RAISE_POW_INT_NEG,   /* an int ** a negative int: a float in Python, which a kernel's
                                    int cannot become (ValueError, numgpu's words) */
     NG_JIT_RAISE_POW_NUMPY_NEG, /* a NumPy integer ** a negative integer: NumPy's ValueError */
+    NG_JIT_RAISE_NEG_SHIFT,     /* ValueError of a Python int shifted by a negative count */
     NG_JIT_RAISE_CODES = 32,    /* (the multiplier of the line) */
 } NgJitRaise;
 /* ... of a loop run around one iteration (NgJitLoopPlan.peel), after the search's: */

@@ -580,6 +580,7 @@ static PyObject *python_exception(int code, PyObject **type)
         [NG_JIT_RAISE_MOD_FLOAT] = {'f', '%', 1, 0},
         [NG_JIT_RAISE_ZERO_POW] = {'f', '^', 0, -1},
         [NG_JIT_RAISE_POW_RANGE] = {'f', '^', 10, 400},
+        [NG_JIT_RAISE_NEG_SHIFT] = {'i', '<', 1, -1},
     };
     static const struct { const char *msg; int value_error; } words[NG_JIT_RAISE_CODES] = {
         [NG_JIT_RAISE_DOMAIN] = {"math domain error", 1},
@@ -604,6 +605,7 @@ static PyObject *python_exception(int code, PyObject **type)
                       : ops[code].op == '/' ? PyNumber_TrueDivide(a, b)
                       : ops[code].op == 'f' ? PyNumber_FloorDivide(a, b)
                       : ops[code].op == '%' ? PyNumber_Remainder(a, b)
+                      : ops[code].op == '<' ? PyNumber_Lshift(a, b)
                                             : PyNumber_Power(a, b, Py_None);
         Py_XDECREF(a);
         Py_XDECREF(b);

@@ -222,3 +222,45 @@ def test_a_call_python_would_refuse_stays_python_and_raises_as_python():
     with pytest.raises(TypeError, match="unexpected keyword argument 'z'"):
         f(x, np.zeros(10))
     assert "got an unexpected keyword argument 'z'" in f.loop_report()[0]["reason"]
+
+
+def put_pair(p, i, a, b):
+    j = 2 * i      # the helper's own names, assigned once before any read:
+    k = j + 1      # p[j] and p[k] are p[2 * i] and p[2 * i + 1]
+    p[j] = a
+    p[k] = b
+
+
+def put_next(p, i, v):
+    k = i + 1
+    p[k] = p[i] + v  # p[i + 1] from p[i]: carried from one iteration to the next
+
+
+def put_moved(p, i, v):
+    k = i
+    k = k + 1        # assigned twice: not a let (what it holds is not known)
+    p[k] = v
+
+
+def interleave(a, b, out):
+    for i in range(a.shape[0]):
+        put_pair(out, i, a[i], b[i])
+
+
+def running(x, out):
+    for i in range(x.shape[0] - 1):
+        put_next(out, i, x[i])
+
+
+def moved(x, out):
+    for i in range(x.shape[0] - 1):
+        put_moved(out, i, x[i])
+
+
+def test_a_helpers_own_index_names_assigned_once_are_proven():
+    a, b = rng.standard_normal(3001), rng.standard_normal(3001)
+    assert kinds(jit_same(interleave, a, b, np.zeros(6002))) == [("parallel", "kernel")]
+    f = jit_same(running, rng.standard_normal(400), np.zeros(400))
+    assert f.loop_report()[0]["kind"] == "sequential", f.loop_report()
+    f = jit_same(moved, rng.standard_normal(400), np.zeros(400))
+    assert f.loop_report()[0]["kind"] == "sequential", f.loop_report()

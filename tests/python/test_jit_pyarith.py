@@ -306,3 +306,26 @@ def test_numpy_integers_to_negative_powers():
     same_outcome(numpy_int_power, x, np.zeros(3, np.int64), 2)
     got, _ = same_outcome(numpy_int_power, x, np.zeros(3, np.int64), -1, ran="python")
     assert got[0] is ValueError
+
+
+def shift_by(n, k):
+    s = 0
+    for i in range(n):
+        s += (i << k) + (i >> k)
+    return s
+
+
+def shift_moving(n):
+    s = 0
+    for i in range(n):
+        s += 1 << (i - 3)
+    return s
+
+
+def test_a_shift_by_a_negative_count():
+    same_outcome(shift_by, 50, 3)
+    got, _ = same_outcome(shift_by, 50, -1, ran="python")
+    assert got[0] is ValueError
+    got, _ = same_outcome(shift_moving, 10)
+    assert got[0] is ValueError and "negative shift count" in got[1]
+    same_outcome(shift_moving, 0)
