@@ -1490,8 +1490,12 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
         /* (CPython's math module: these raise OverflowError; the others never raise) */
         bool overflows = op == NG_OP_EXP || op == NG_OP_EXP2 || op == NG_OP_EXPM1 || op == NG_OP_COSH ||
                          op == NG_OP_SINH || op == NG_OP_GAMMA || op == NG_OP_LGAMMA;
-        if (op != NG_OP_TANH && op != NG_OP_ARCTAN && op != NG_OP_ARCSINH && op != NG_OP_ERF && op != NG_OP_ERFC &&
-            op != NG_OP_ABS && op != NG_OP_CBRT && op != NG_OP_RAD2DEG && op != NG_OP_DEG2RAD)
+        if (op == NG_OP_SQRT) /* (its one failure: a number below 0, -0.0 and NaN not) */
+            raise_if(L, ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, f, ng_ir_const_f(L->k, NG_FLOAT64, 0.0)),
+                     NG_JIT_RAISE_DOMAIN, line);
+        else if (op != NG_OP_TANH && op != NG_OP_ARCTAN && op != NG_OP_ARCSINH && op != NG_OP_ERF &&
+                 op != NG_OP_ERFC && op != NG_OP_ABS && op != NG_OP_CBRT && op != NG_OP_RAD2DEG &&
+                 op != NG_OP_DEG2RAD)
             math_raises(L, r, f, NG_IR_NONE, overflows, pole, line);
         return mkval(r, NG_FLOAT64, true, false);
     }
