@@ -213,3 +213,15 @@ def jit_same(fn, *args):
             assert m.dtype == p.dtype
             np.testing.assert_array_equal(m, p)
     return f
+
+
+def outcome(fn, *args):
+    """fn(*args) on copies of the arrays: ("ok", result, args), or, where it raises
+    what Python raises in arithmetic (ValueError, OverflowError, ZeroDivisionError),
+    (its type, its words, args)."""
+    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    try:
+        with np.errstate(all="ignore"):
+            return ("ok", fn(*args), args)
+    except (ValueError, OverflowError, ZeroDivisionError) as e:
+        return (type(e), str(e), args)
