@@ -1212,12 +1212,12 @@ static void math_raises(Lower *L, NgIrRef r, NgIrRef x, NgIrRef y, bool overflow
     NgIrRef nan_out = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, r),
                                    ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, nan_in));
     NgIrRef inf_out = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, r), finite_in);
-    raise_if(L, nan_out, NG_JIT_RAISE_DOMAIN, line);
+    raise_or_python(L, nan_out, NG_JIT_RAISE_DOMAIN, line);
     if (domain != NG_IR_NONE && overflows) {
-        raise_if(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, inf_out, domain), NG_JIT_RAISE_DOMAIN, line);
+        raise_or_python(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, inf_out, domain), NG_JIT_RAISE_DOMAIN, line);
         inf_out = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, inf_out, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, domain));
     }
-    raise_if(L, inf_out, overflows ? NG_JIT_RAISE_RANGE : NG_JIT_RAISE_DOMAIN, line);
+    raise_or_python(L, inf_out, overflows ? NG_JIT_RAISE_RANGE : NG_JIT_RAISE_DOMAIN, line);
 }
 
 /* int() of float f, as Python: NaN and infinities raise, and so (here) does
@@ -1229,9 +1229,9 @@ static void int_raises(Lower *L, NgIrRef f, int line)
     NgIrRef big = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL,
                                ng_ir_binary(k, NG_OP_GE, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, 9223372036854775808.0)),
                                ng_ir_binary(k, NG_OP_LT, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, -9223372036854775808.0)));
-    raise_if(L, nan, NG_JIT_RAISE_NAN_INT, line);
-    raise_if(L, inf, NG_JIT_RAISE_INF_INT, line);
-    raise_if(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, big, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, inf)),
+    raise_or_python(L, nan, NG_JIT_RAISE_NAN_INT, line);
+    raise_or_python(L, inf, NG_JIT_RAISE_INF_INT, line);
+    raise_or_python(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, big, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, inf)),
              NG_JIT_RAISE_BIG_INT, line);
 }
 
@@ -1491,7 +1491,7 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
         bool overflows = op == NG_OP_EXP || op == NG_OP_EXP2 || op == NG_OP_EXPM1 || op == NG_OP_COSH ||
                          op == NG_OP_SINH || op == NG_OP_GAMMA || op == NG_OP_LGAMMA;
         if (op == NG_OP_SQRT) /* (its one failure: a number below 0, -0.0 and NaN not) */
-            raise_if(L, ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, f, ng_ir_const_f(L->k, NG_FLOAT64, 0.0)),
+            raise_or_python(L, ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, f, ng_ir_const_f(L->k, NG_FLOAT64, 0.0)),
                      NG_JIT_RAISE_DOMAIN, line);
         else if (op != NG_OP_TANH && op != NG_OP_ARCTAN && op != NG_OP_ARCSINH && op != NG_OP_ERF &&
                  op != NG_OP_ERFC && op != NG_OP_ABS && op != NG_OP_CBRT && op != NG_OP_RAD2DEG &&

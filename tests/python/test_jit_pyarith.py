@@ -12,6 +12,8 @@ after the launch, naming the line. NumPy values (array elements) keep
 NumPy's answers (inf, nan, 0) and never raise, as in NumPy; a NumPy integer
 ** a negative integer raises NumPy's ValueError. Each case is compared with
 plain Python."""
+import math
+
 import numpy as np
 import pytest
 
@@ -322,3 +324,25 @@ def test_a_shift_by_a_negative_count():
     got, _ = same_outcome(shift_moving, 10)
     assert got[0] is ValueError and "negative shift count" in got[1]
     same_outcome(shift_moving, 0)
+
+
+def sqrt_of(out, c):
+    for i in range(out.shape[0]):
+        out[i] = 1.0
+        out[i] = math.sqrt(c) + i
+
+
+def sqrt_guarded(out, c):
+    for i in range(out.shape[0]):
+        if c >= 0:
+            out[i] = math.sqrt(c)
+        else:
+            out[i] = -1.0
+
+
+def test_math_errors_the_same_in_every_iteration_run_the_loop_as_python():
+    same_outcome(sqrt_of, np.zeros(20), 4.0)
+    got, f = same_outcome(sqrt_of, np.zeros(20), -1.0, ran="python")  # out[0] = 1.0, then Python raises
+    assert got[0] is ValueError and "ValueError" in f.loop_report()[0]["ran"]
+    same_outcome(sqrt_guarded, np.zeros(20), -1.0, ran="python")  # never taken: Python's values
+    same_outcome(sqrt_guarded, np.zeros(20), 9.0)
