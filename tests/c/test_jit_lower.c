@@ -619,6 +619,52 @@ static void test_floordiv_mod(void)
         ng_array_release(all[i]);
 }
 
+/* Python numbers' division by zero: a divisor the same in every iteration is
+ * checked before the loop (NG_JIT_PYTHON: nothing runs), one that changes
+ * in it (NG_JIT_RAISE), one known to be at least 1 not at all. */
+static void test_python_division_checks(void)
+{
+    const char *src =
+        "def f(x, k, m):\n"
+        "    for i in range(x.shape[0]):\n"
+        "        x[i] = i / k + 1.0 / (i - m)\n";
+    enum { N = 16 };
+    double X[N];
+    for (int i = 0; i < N; i++)
+        X[i] = 7.0;
+    NgArray x = vec(NG_FLOAT64, N, X);
+    NgJitVarType vars[] = {arr("x", NG_FLOAT64, 1), py("k", NG_INT64), py("m", NG_INT64)};
+    NgJitLoopPlan plan = par();
+    Bind bs[] = {barr("x", &x), bint("k", 0), bint("m", -5), bint(NG_JIT_PYTHON, 0), bint(NG_JIT_RAISE, 0)};
+    NgJitLowered info;
+    CHECK_OK(run_loop(src, 0, vars, 3, &plan, bs, 5, N, &info));
+    CHECK(arg_index(&info, NG_JIT_PYTHON) >= 0 && arg_index(&info, NG_JIT_RAISE) > arg_index(&info, NG_JIT_PYTHON));
+    CHECK_EQ_INT(3 * NG_JIT_RAISE_CODES + NG_JIT_RAISE_ZERODIV, (int64_t)out_of(bs, 5, NG_JIT_PYTHON));
+    CHECK_OK(ng_array_download(&x, X, NULL));
+    int untouched = 0;
+    for (int i = 0; i < N; i++)
+        untouched += X[i] == 7.0;
+    CHECK_EQ_INT(N, untouched); /* (no iteration ran: the host runs the loop as Python) */
+    Bind bs2[] = {barr("x", &x), bint("k", 2), bint("m", 3), bint(NG_JIT_PYTHON, 0), bint(NG_JIT_RAISE, 0)};
+    CHECK_OK(run_loop(src, 0, vars, 3, &plan, bs2, 5, N, NULL));
+    CHECK_EQ_INT(0, (int64_t)out_of(bs2, 5, NG_JIT_PYTHON));
+    CHECK_EQ_INT(3 * NG_JIT_RAISE_CODES + NG_JIT_RAISE_ZERODIV_FLOAT, (int64_t)out_of(bs2, 5, NG_JIT_RAISE));
+    CHECK_OK(ng_array_download(&x, X, NULL));
+    CHECK(X[0] == 0.0 / 2 + 1.0 / (0 - 3) && X[5] == 5.0 / 2 + 1.0 / 2);
+    const char *from_one =
+        "def f(x, n):\n"
+        "    for i in range(1, n):\n"
+        "        x[i] = 1.0 / i + 7 // i\n";
+    NgJitVarType vars1[] = {arr("x", NG_FLOAT64, 1), py("n", NG_INT64)};
+    Bind bs1[] = {barr("x", &x), bint("n", N)};
+    NgJitLoopPlan p1 = par();
+    CHECK_OK(run_loop(from_one, 0, vars1, 2, &p1, bs1, 2, N, &info));
+    CHECK(arg_index(&info, NG_JIT_RAISE) < 0 && arg_index(&info, NG_JIT_PYTHON) < 0);
+    CHECK_OK(ng_array_download(&x, X, NULL));
+    CHECK(X[3] == 1.0 / 3 + 2);
+    ng_array_release(&x);
+}
+
 static void test_conditional_max(void)
 {
     const char *src =
@@ -1845,6 +1891,7 @@ int main(void)
     test_nested_2d();
     test_dot_reduction();
     test_floordiv_mod();
+    test_python_division_checks();
     test_conditional_max();
     test_collatz();
     test_histogram();
