@@ -23,7 +23,9 @@ halves (Gaussian elimination's rows below the pivot, an image flipped in place),
 `--dir bench/jit_uneven` a loop whose iterations cost very different amounts (the upper half of
 the Mandelbrot set: dynamic scheduling on cpu), and `--dir bench/jit_helpers` helpers that write
 into the arrays passed to them, rows normalised in place through `row = X[i]`, and loops over
-arrays with zip and enumerate. A case's helper functions are jitted for Numba too (`njit`).
+arrays with zip and enumerate, and `--dir bench/jit_pyarith` arithmetic of Python numbers that
+Python raises on (division by zero: checked in the loop, or before it where the divisor is the
+same in every iteration). A case's helper functions are jitted for Numba too (`njit`).
 """
 import argparse
 import copy
