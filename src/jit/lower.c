@@ -45,9 +45,11 @@ typedef struct Val {
     int64_t lo;  /* int64: a known lower bound (INT64_MIN: none), so i - 1 with i >= 1 needs no wrap */
     int within;  /* 0, or an axis (axis_key) the value is a valid index of: a range(x.shape[k])'s
                     counter, whose reads need neither a wrap nor a bounds check */
+    double flo;  /* float64: a known lower bound (-INFINITY: none) unless it is NaN, so the
+                    divisor 1.0 + x * x needs no check for 0 (flo_of) */
 } Val;
 
-static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN, 0};
+static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN, 0, -INFINITY};
 
 typedef enum SymKind {
     SYM_UNBOUND, /* neither bound before the loop nor assigned in it: a builtin, or an error */
@@ -518,7 +520,7 @@ static Val mkval(NgIrRef r, NgDType dt, bool weak, bool nonneg)
 {
     if (r == NG_IR_NONE)
         return NOVAL;
-    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0};
+    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0, -INFINITY};
 }
 
 /* Val.within of axis `axis` of array parameter `param` */
@@ -760,13 +762,56 @@ static bool invariant(const Lower *L, NgIrRef r)
     }
 }
 
+/* A lower bound of v as a float64 (-INFINITY: none), NaN aside: a
+ * constant's value, an integer's known bound, else v.flo. */
+static double flo_of(const Lower *L, Val v)
+{
+    if (v.r == NG_IR_NONE || ng_dtype_is_complex(v.dt))
+        return -INFINITY;
+    if (is_const(L, v.r))
+        return ng_dtype_is_float((NgDType)ng_ir_node(L->k, v.r)->dtype) ? ng_ir_node(L->k, v.r)->c.f
+                                                                         : (double)const_i(L, v.r);
+    if (ng_dtype_is_int(v.dt))
+        return lo_of(L, v) == INT64_MIN ? -INFINITY : (double)lo_of(L, v);
+    return v.dt == NG_FLOAT64 ? v.flo : -INFINITY;
+}
+
+/* Whether a and b are one value: one node, or reads of one variable. */
+static bool same_value(const Lower *L, Val a, Val b)
+{
+    if (a.r == b.r)
+        return true;
+    const NgIrNode *x = ng_ir_node(L->k, a.r), *y = ng_ir_node(L->k, b.r);
+    return x->kind == NG_IR_VAR && y->kind == NG_IR_VAR && x->a == y->a;
+}
+
+/* v's float64 lower bound after r = a `iop` b (rounding is monotonic, so the
+ * bounds' own sum or product, rounded, bounds the result): x * x >= 0, a sum
+ * of bounded values, a product of nonnegative ones. */
+static Val float_bound(const Lower *L, Val v, NgOp iop, Val a, Val b)
+{
+    if (v.r == NG_IR_NONE || v.dt != NG_FLOAT64)
+        return v;
+    double fa = flo_of(L, a), fb = flo_of(L, b);
+    if (iop == NG_OP_MUL && same_value(L, a, b))
+        v.flo = 0.0;
+    else if (iop == NG_OP_ADD && fa > -INFINITY && fb > -INFINITY)
+        v.flo = fa + fb;
+    else if (iop == NG_OP_MUL && fa >= 0.0 && fb >= 0.0)
+        v.flo = fa * fb;
+    return v;
+}
+
 /* Whether v (an operand as it is, before promotion) is never 0: a nonzero
- * constant, or an integer known to be at least 1. */
+ * constant, an integer known to be at least 1, a float known to be above 0
+ * (or NaN: not 0 either). */
 static bool nonzero(const Lower *L, Val v)
 {
     if (is_const(L, v.r) && !ng_dtype_is_complex(v.dt))
         return ng_dtype_is_float((NgDType)ng_ir_node(L->k, v.r)->dtype) ? ng_ir_node(L->k, v.r)->c.f != 0.0
                                                                          : const_i(L, v.r) != 0;
+    if (ng_dtype_is_float(v.dt))
+        return flo_of(L, v) > 0.0;
     return ng_dtype_is_int(v.dt) && lo_of(L, v) >= 1;
 }
 
@@ -904,7 +949,7 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
                                      ? ng_ir_node(L->k, b.r)->c.f == 2.0 : const_i(L, b.r) == 2)) {
             NgIrRef x = as(L, a, dt), sq = ng_ir_binary(L->k, NG_OP_MUL, dt, x, x);
             arith_raises(L, iop, a, b, dt, sq, line); /* (1e200 ** 2 of Python floats: OverflowError) */
-            return mkval(sq, dt, weak, ng_dtype_is_int(dt));
+            return float_bound(L, mkval(sq, dt, weak, ng_dtype_is_int(dt)), NG_OP_MUL, a, a);
         }
         nonneg = a.nonneg;
         break;
@@ -926,7 +971,7 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
         break;
     }
     nonneg = nonneg && ng_dtype_is_int(dt);
-    Val v = mkval(ng_ir_binary(L->k, iop, dt, as(L, a, dt), as(L, b, dt)), dt, weak, nonneg);
+    Val v = float_bound(L, mkval(ng_ir_binary(L->k, iop, dt, as(L, a, dt), as(L, b, dt)), dt, weak, nonneg), iop, a, b);
     arith_raises(L, iop, a, b, dt, v.r, line);
     int64_t la = lo_of(L, a), lb = lo_of(L, b), lo;
     if (dt == NG_INT64 && la != INT64_MIN && lb != INT64_MIN && iop == NG_OP_ADD && !__builtin_add_overflow(la, lb, &lo))

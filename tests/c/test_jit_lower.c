@@ -662,6 +662,22 @@ static void test_python_division_checks(void)
     CHECK(arg_index(&info, NG_JIT_RAISE) < 0 && arg_index(&info, NG_JIT_PYTHON) < 0);
     CHECK_OK(ng_array_download(&x, X, NULL));
     CHECK(X[3] == 1.0 / 3 + 2);
+    /* 1.0 + t * t >= 1 (float bounds): no check; t * t - 1.0 may be 0: checked */
+    const char *squares =
+        "def f(x, n):\n"
+        "    for i in range(n):\n"
+        "        t = i * 0.5\n"
+        "        x[i] = 4.0 / (1.0 + t * t)\n"
+        "    for i in range(n):\n"
+        "        t = i * 0.5\n"
+        "        x[i] = 4.0 / (t * t - 1.0)\n";
+    CHECK_OK(run_loop(squares, 0, vars1, 2, &p1, bs1, 2, N, &info));
+    CHECK(arg_index(&info, NG_JIT_RAISE) < 0);
+    CHECK_OK(ng_array_download(&x, X, NULL));
+    CHECK(X[4] == 4.0 / (1.0 + 2.0 * 2.0));
+    Bind bs3[] = {barr("x", &x), bint("n", N), bint(NG_JIT_RAISE, 0)};
+    CHECK_OK(run_loop(squares, 1, vars1, 2, &p1, bs3, 3, N, &info));
+    CHECK_EQ_INT(7 * NG_JIT_RAISE_CODES + NG_JIT_RAISE_ZERODIV_FLOAT, (int64_t)out_of(bs3, 3, NG_JIT_RAISE));
     ng_array_release(&x);
 }
 

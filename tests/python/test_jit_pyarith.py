@@ -346,3 +346,28 @@ def test_math_errors_the_same_in_every_iteration_run_the_loop_as_python():
     assert got[0] is ValueError and "ValueError" in f.loop_report()[0]["ran"]
     same_outcome(sqrt_guarded, np.zeros(20), -1.0, ran="python")  # never taken: Python's values
     same_outcome(sqrt_guarded, np.zeros(20), 9.0)
+
+
+def midpoint_pi(n):
+    h = 1.0 / n
+    s = 0.0
+    for i in range(n):
+        x = (i + 0.5) * h
+        s += 4.0 / (1.0 + x * x)  # >= 1: no check needed
+    return s * h
+
+
+def over_square(n, c):
+    s = 0.0
+    for i in range(n):
+        x = i - c
+        s += 1.0 / (x * x)  # 0 where i == c: Python raises
+    return s
+
+
+def test_divisors_bounded_away_from_zero_and_squares_that_reach_it():
+    f = numgpu.jit(midpoint_pi)
+    assert f(100_000) == pytest.approx(midpoint_pi(100_000), rel=1e-12)
+    same_outcome(over_square, 10, 0.5)
+    got, _ = same_outcome(over_square, 10, 4)
+    assert got[0] is ZeroDivisionError
