@@ -555,6 +555,13 @@ static bool is_const(const Lower *L, NgIrRef r) { return r != NG_IR_NONE && ng_i
 
 static int64_t const_i(const Lower *L, NgIrRef r) { return ng_ir_node(L->k, r)->c.i; }
 
+/* Real constant r's value as a double (an integer's converted). */
+static double const_value(const Lower *L, NgIrRef r)
+{
+    const NgIrNode *n = ng_ir_node(L->k, r);
+    return ng_dtype_is_float((NgDType)n->dtype) ? n->c.f : (double)n->c.i;
+}
+
 /* v's lower bound: its value if a constant int. */
 static int64_t lo_of(const Lower *L, Val v)
 {
@@ -769,8 +776,7 @@ static double flo_of(const Lower *L, Val v)
     if (v.r == NG_IR_NONE || ng_dtype_is_complex(v.dt))
         return -INFINITY;
     if (is_const(L, v.r))
-        return ng_dtype_is_float((NgDType)ng_ir_node(L->k, v.r)->dtype) ? ng_ir_node(L->k, v.r)->c.f
-                                                                         : (double)const_i(L, v.r);
+        return const_value(L, v.r);
     if (ng_dtype_is_int(v.dt))
         return lo_of(L, v) == INT64_MIN ? -INFINITY : (double)lo_of(L, v);
     return v.dt == NG_FLOAT64 ? v.flo : -INFINITY;
@@ -808,20 +814,15 @@ static Val float_bound(const Lower *L, Val v, NgOp iop, Val a, Val b)
 static bool nonzero(const Lower *L, Val v)
 {
     if (is_const(L, v.r) && !ng_dtype_is_complex(v.dt))
-        return ng_dtype_is_float((NgDType)ng_ir_node(L->k, v.r)->dtype) ? ng_ir_node(L->k, v.r)->c.f != 0.0
-                                                                         : const_i(L, v.r) != 0;
-    if (ng_dtype_is_float(v.dt))
-        return flo_of(L, v) > 0.0;
-    return ng_dtype_is_int(v.dt) && lo_of(L, v) >= 1;
+        return const_value(L, v.r) != 0.0;
+    return flo_of(L, v) > 0.0;
 }
 
-/* Whether v is never negative: a nonnegative constant or a nonneg integer. */
+/* Whether v is never negative (NaN aside): a nonneg integer, or a value
+ * whose lower bound (flo_of) is at least 0. */
 static bool never_negative(const Lower *L, Val v)
 {
-    if (is_const(L, v.r) && !ng_dtype_is_complex(v.dt))
-        return ng_dtype_is_float((NgDType)ng_ir_node(L->k, v.r)->dtype) ? ng_ir_node(L->k, v.r)->c.f >= 0.0
-                                                                         : const_i(L, v.r) >= 0;
-    return v.nonneg || (ng_dtype_is_int(v.dt) && lo_of(L, v) >= 0);
+    return v.nonneg || flo_of(L, v) >= 0.0;
 }
 
 static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line);
@@ -883,8 +884,7 @@ static void arith_raises(Lower *L, NgOp iop, Val a, Val b, NgDType dt, NgIrRef r
     if (!never_negative(L, b))
         raise_or_python(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, x0, ng_ir_binary(k, NG_OP_LT, NG_BOOL, y, zero)),
                         NG_JIT_RAISE_ZERO_POW, line);
-    bool integral = is_const(L, b.r) && (ng_dtype_is_int(b.dt) || ng_dtype_is_int((NgDType)ng_ir_node(k, b.r)->dtype) ||
-                                         ng_ir_node(k, b.r)->c.f == trunc(ng_ir_node(k, b.r)->c.f));
+    bool integral = is_const(L, b.r) && const_value(L, b.r) == trunc(const_value(L, b.r));
     if (!integral && !never_negative(L, a) && !ng_dtype_is_int(b.dt)) /* (an int exponent is integral) */
         raise_or_python(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
                                         ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, finite, ng_ir_binary(k, NG_OP_LT, NG_BOOL, x, zero)),
@@ -945,8 +945,7 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
                 return fail(L, line, NG_ERR_VALUE, "Integers to negative integer powers are not allowed.");
             dt = NG_FLOAT64; /* 2 ** -1 == 0.5 */
         }
-        if (is_const(L, b.r) && !ng_dtype_is_complex(b.dt) && (ng_dtype_is_float((NgDType)ng_ir_node(L->k, b.r)->dtype)
-                                     ? ng_ir_node(L->k, b.r)->c.f == 2.0 : const_i(L, b.r) == 2)) {
+        if (is_const(L, b.r) && !ng_dtype_is_complex(b.dt) && const_value(L, b.r) == 2.0) {
             NgIrRef x = as(L, a, dt), sq = ng_ir_binary(L->k, NG_OP_MUL, dt, x, x);
             arith_raises(L, iop, a, b, dt, sq, line); /* (1e200 ** 2 of Python floats: OverflowError) */
             return float_bound(L, mkval(sq, dt, weak, ng_dtype_is_int(dt)), NG_OP_MUL, a, a);
@@ -1203,6 +1202,13 @@ static NgIrRef guarded_load(Lower *L, Sym *s, const NgIrRef *idx, NgIrRef ok)
     return ng_ir_select(L->k, ok, x, zero_of(L, s->given->dtype).r);
 }
 
+/* `bad ? line * NG_JIT_RAISE_CODES + what : 0`: what a raise cell keeps the greatest of. */
+static NgIrRef raise_code(Lower *L, NgIrRef bad, NgJitRaise what, int line)
+{
+    return ng_ir_select(L->k, bad, ng_ir_const_i(L->k, NG_INT64, (int64_t)line * NG_JIT_RAISE_CODES + what),
+                        ng_ir_const_i(L->k, NG_INT64, 0));
+}
+
 /* Where `bad` holds (under the guard), Python raises `what` (NgJitRaise) at
  * line: the kernel records the greatest such line with it in the
  * NG_JIT_RAISE cell (a max reduction: order-free), for the host to raise. */
@@ -1215,8 +1221,7 @@ static void raise_if(Lower *L, NgIrRef bad, NgJitRaise what, int line)
         bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, L->guard, bad);
     if (L->raise_var < 0)
         L->raise_var = ng_ir_var(k, NG_INT64);
-    NgIrRef code = ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, (int64_t)line * NG_JIT_RAISE_CODES + what),
-                                ng_ir_const_i(k, NG_INT64, 0));
+    NgIrRef code = raise_code(L, bad, what, line);
     append(L, L->pending, ng_ir_assign(k, L->raise_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
                                                                       ng_ir_varref(k, L->raise_var), code)));
 }
@@ -1235,11 +1240,9 @@ static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line)
         raise_if(L, bad, what, line);
         return;
     }
-    NgIrKernel *k = L->k;
-    NgIrRef code = ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, (int64_t)line * NG_JIT_RAISE_CODES + what),
-                                ng_ir_const_i(k, NG_INT64, 0));
+    NgIrRef code = raise_code(L, bad, what, line);
     L->python_code = L->python_code == NG_IR_NONE ? code
-                                                  : ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, L->python_code, code);
+                                                  : ng_ir_binary(L->k, NG_OP_MAXIMUM, NG_INT64, L->python_code, code);
 }
 
 /* Python's checks of a math function's float result r of float arguments

@@ -564,6 +564,12 @@ static PyObject *cell_value(const NgArray *cell, const NgJitArg *a)
     return v;
 }
 
+/* The Python number x of `kind`: 'i' an int, 'f' a float, 'c' a complex (a new reference). */
+static PyObject *python_number(char kind, double x)
+{
+    return kind == 'i' ? PyLong_FromDouble(x) : kind == 'f' ? PyFloat_FromDouble(x) : PyComplex_FromDoubles(x, 0);
+}
+
 /* Python's own exception for NgJitRaise `code` (a new reference, with
  * *type its class): where Python raises it, from Python itself (1.0 / 0.0:
  * its words in this Python version); else numgpu's. NULL on a Python error. */
@@ -596,11 +602,8 @@ static PyObject *python_exception(int code, PyObject **type)
         [NG_JIT_RAISE_POW_NUMPY_NEG] = {"Integers to negative integer powers are not allowed.", 1},
     };
     if (code > 0 && code < NG_JIT_RAISE_CODES && ops[code].kind) {
-        char kind = ops[code].kind;
-        PyObject *a = kind == 'i' ? PyLong_FromDouble(ops[code].a) : kind == 'f' ? PyFloat_FromDouble(ops[code].a)
-                                                                   : PyComplex_FromDoubles(ops[code].a, 0);
-        PyObject *b = !a ? NULL : kind == 'i' ? PyLong_FromDouble(ops[code].b) : kind == 'f' ? PyFloat_FromDouble(ops[code].b)
-                                                                                : PyComplex_FromDoubles(ops[code].b, 0);
+        PyObject *a = python_number(ops[code].kind, ops[code].a);
+        PyObject *b = a ? python_number(ops[code].kind, ops[code].b) : NULL;
         PyObject *r = !b ? NULL
                       : ops[code].op == '/' ? PyNumber_TrueDivide(a, b)
                       : ops[code].op == 'f' ? PyNumber_FloorDivide(a, b)
@@ -1065,8 +1068,10 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 chunk *= 2;
         }
     }
-    if (L.python) /* (the search's launch found it) */
+    if (L.python) { /* (the search's launch found it, into its own skip_why) */
+        why = L.why;
         goto done;
+    }
     if (plan.peel) {
         /* the iterations before the peeled one, it, those after it: one kernel, three launches */
         char around[200];

@@ -371,3 +371,19 @@ def test_divisors_bounded_away_from_zero_and_squares_that_reach_it():
     same_outcome(over_square, 10, 0.5)
     got, _ = same_outcome(over_square, 10, 4)
     assert got[0] is ZeroDivisionError
+
+
+def first_over(x, k):
+    pos = -1
+    for i in range(x.shape[0]):  # a search
+        if i / k > 3:
+            pos = i
+            break
+    return pos
+
+
+def test_a_search_dividing_by_a_zero_python_number_says_why_it_ran_as_python():
+    same_outcome(first_over, np.zeros(100), 2)
+    got, f = same_outcome(first_over, np.zeros(100), 0, ran="python")
+    assert got[0] is ZeroDivisionError
+    assert f.loop_report()[0]["search"] and "ZeroDivisionError" in f.loop_report()[0]["ran"], f.loop_report()
