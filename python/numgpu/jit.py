@@ -145,11 +145,12 @@ class JitFunction:
         """Loops that become one launch: compiled, not inside another launch."""
         points = []
         for i, loop in enumerate(loops):
-            if loop["kind"] == "python" or loop["collapsed"] or loop["host"]:
+            if loop["kind"] == "python" or loop["collapsed"] or loop["host"] or loop["made"]:
                 continue
             parent, inside = loop["parent"], False
             while parent >= 0:
-                if parent in points:
+                # (a loop whose body desugar.c rewrote runs its inner loops itself, or as Python)
+                if parent in points or loops[parent]["lets"]:
                     inside = True
                     break
                 parent = loops[parent]["parent"]
@@ -278,6 +279,8 @@ class JitFunction:
             self._compile()
         report = []
         for i, loop in enumerate(self._loops):
+            if loop["made"]:    # (a list comprehension's or an np.zeros's loop: no loop of the source)
+                continue
             kind, reason = loop["kind"], loop["reason"]
             ran = self._launched.get(i)
             if ran is not None and not ran.startswith("kernel"):

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "jit/analyze.h"
+#include "jit/desugar.h"
 
 /* ---- context ---- */
 
@@ -513,7 +514,8 @@ static bool in_list(const char *s, const char *const *list)
     return false;
 }
 
-static const char *const builtin_fns[] = {"range", "len", "abs", "min", "max", "int", "float", "bool", "complex", NULL};
+static const char *const builtin_fns[] = {"range", "len", "abs", "min", "max", "int", "float", "bool", "complex", "ord",
+                                            NG_JIT_SAME_SHAPE, NULL};
 static const char *const math_fns[] = {
     "sqrt", "cbrt", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan",
     "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "floor",
@@ -817,8 +819,10 @@ static const char *check_expr(Ctx *c, const NgJitExpr *e)
             return fmt(c, "uses @, %s (not compilable)", text(c, e));
         break;
     case NG_JIT_E_COMPARE:
-        for (int i = 0; i + 1 < e->nitems; i++)
-            if (e->ops[i] == NG_JIT_OP_IN || e->ops[i] == NG_JIT_OP_NOT_IN)
+        for (int i = 0; i + 1 < e->nitems; i++) /* (but `c in 'aeiou'`, `key in d`: the lowering's) */
+            if ((e->ops[i] == NG_JIT_OP_IN || e->ops[i] == NG_JIT_OP_NOT_IN) &&
+                !(e->nitems == 2 && (e->items[1]->kind == NG_JIT_E_NAME ||
+                                     (e->items[1]->kind == NG_JIT_E_STR && e->items[1]->str))))
                 return fmt(c, "uses `%s`, %s (not compilable)", ng_jit_op_name(e->ops[i]), text(c, e));
         break;
     default:

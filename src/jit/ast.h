@@ -251,6 +251,11 @@ struct NgJitStmt {
     NgJitBlock body;    /* FOR, WHILE, IF, DEF */
     NgJitBlock orelse;  /* FOR, WHILE, IF: the else block (n == 0 when none) */
     int else_line;      /* line of the `else`/`elif` keyword; 0 when none */
+    bool made;          /* FOR: made by desugar.c where the source has no loop (the elements of
+                           a list comprehension, the fill of an np.zeros): not reported, never
+                           launched by the host */
+    bool lets;          /* FOR: desugar.c rewrote values its body makes and uses up (a slice, a
+                           list, an np.zeros): the loops inside it may run as part of it only */
 
     /* DEF */
     const char *name;   /* interned function name */

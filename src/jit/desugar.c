@@ -334,6 +334,741 @@ static void rewrite(Rewriter *R, NgJitStmt *s)
     s->body = (NgJitBlock){stmts, nseq + s->body.n};
 }
 
+/* ---- values a loop body makes and uses up (rewrite_lets) ---- */
+
+/* Calls fn on every NAME node of e, every child included. */
+typedef void (*NameVisit)(const NgJitExpr *name, void *ctx);
+
+static void visit_names(const NgJitExpr *e, NameVisit fn, void *ctx)
+{
+    if (!e)
+        return;
+    if (e->kind == NG_JIT_E_NAME) {
+        fn(e, ctx);
+        return;
+    }
+    visit_names(e->lhs, fn, ctx);
+    visit_names(e->rhs, fn, ctx);
+    visit_names(e->cond, fn, ctx);
+    for (int i = 0; i < e->nitems; i++) /* (an f-string's items: the names its fields read) */
+        visit_names(e->items[i], fn, ctx);
+    switch (e->kind) {
+    case NG_JIT_E_DICT:
+        for (int i = 0; i < e->nitems; i++)
+            visit_names(e->keys[i], fn, ctx);
+        break;
+    case NG_JIT_E_CALL:
+        for (int i = 0; i < e->nkeywords; i++)
+            visit_names(e->keywords[i].value, fn, ctx);
+        break;
+    case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP: case NG_JIT_E_GENEXP:
+        for (int g = 0; g < e->ngens; g++) {
+            visit_names(e->gens[g].target, fn, ctx);
+            visit_names(e->gens[g].iter, fn, ctx);
+            for (int i = 0; i < e->gens[g].nifs; i++)
+                visit_names(e->gens[g].ifs[i], fn, ctx);
+        }
+        break;
+    case NG_JIT_E_LAMBDA:
+        for (int i = 0; e->params && i < e->params->n; i++)
+            visit_names(e->params->items[i].dflt, fn, ctx);
+        break;
+    default:
+        break;
+    }
+}
+
+typedef struct Count {
+    int id;
+    int n;
+} Count;
+
+static void count_one(const NgJitExpr *name, void *ctx)
+{
+    Count *c = ctx;
+    c->n += name->name_id == c->id;
+}
+
+static int count_block(NgJitBlock b, int id);
+
+/* Mentions of name `id` in statement s (nested blocks, defs, statements
+ * left to Python included). */
+static int count_stmt(const NgJitStmt *s, int id)
+{
+    Count c = {id, 0};
+    if (s->kind == NG_JIT_S_OTHER) {
+        for (int k = 0; k < s->nnames; k++)
+            c.n += s->name_ids[k] == id;
+        return c.n;
+    }
+    const NgJitExpr *parts[4] = {s->target, s->value, s->test, s->annotation};
+    for (int k = 0; k < 4; k++)
+        visit_names(parts[k], count_one, &c);
+    for (int k = 0; k < s->ntargets; k++)
+        visit_names(s->targets[k], count_one, &c);
+    if (s->kind == NG_JIT_S_DEF) {
+        c.n += s->name_id == id;
+        for (int k = 0; k < s->ndecorators; k++)
+            visit_names(s->decorators[k], count_one, &c);
+        for (int k = 0; s->params && k < s->params->n; k++) {
+            c.n += s->params->items[k].name_id == id;
+            visit_names(s->params->items[k].dflt, count_one, &c);
+            visit_names(s->params->items[k].annotation, count_one, &c);
+        }
+    }
+    return c.n + count_block(s->body, id) + count_block(s->orelse, id);
+}
+
+static int count_block(NgJitBlock b, int id)
+{
+    int n = 0;
+    for (int i = 0; i < b.n; i++)
+        n += count_stmt(b.stmts[i], id);
+    return n;
+}
+
+/* Whether e is a name `id` (a NAME node). */
+static bool is_name(const NgJitExpr *e, int id) { return e && e->kind == NG_JIT_E_NAME && e->name_id == id; }
+
+/* Whether e has no effect but its value (and what Python raises): names,
+ * literals, operators, subscripts, attributes, and calls of builtins and of
+ * math/np functions without keywords. */
+static bool pure_expr(const NgJitExpr *e)
+{
+    static const char *const fns[] = {"len", "abs", "min", "max", "int", "float", "bool", "ord", "round", NULL};
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case NG_JIT_E_NAME: case NG_JIT_E_INT: case NG_JIT_E_FLOAT: case NG_JIT_E_IMAG: case NG_JIT_E_CONST:
+        return true;
+    case NG_JIT_E_STR:
+        return e->str != NULL && !(e->str_flags & NG_JIT_STR_FSTRING);
+    case NG_JIT_E_CALL: {
+        const NgJitExpr *f = e->lhs;
+        bool known = false;
+        if (f->kind == NG_JIT_E_NAME)
+            for (int i = 0; fns[i]; i++)
+                known = known || strcmp(f->name, fns[i]) == 0;
+        if (f->kind == NG_JIT_E_ATTR && f->lhs->kind == NG_JIT_E_NAME)
+            known = strcmp(f->lhs->name, "math") == 0 || strcmp(f->lhs->name, "np") == 0 ||
+                    strcmp(f->lhs->name, "numpy") == 0;
+        if (!known || e->nkeywords)
+            return false;
+        for (int i = 0; i < e->nitems; i++)
+            if (!pure_expr(e->items[i]))
+                return false;
+        return true;
+    }
+    case NG_JIT_E_UNARY: case NG_JIT_E_BINARY: case NG_JIT_E_BOOLOP: case NG_JIT_E_COMPARE:
+    case NG_JIT_E_IFEXP: case NG_JIT_E_SUBSCRIPT: case NG_JIT_E_ATTR: case NG_JIT_E_TUPLE: case NG_JIT_E_SLICE:
+        if (!pure_expr(e->lhs) || !pure_expr(e->rhs) || !pure_expr(e->cond))
+            return false;
+        for (int i = 0; i < e->nitems; i++)
+            if (!pure_expr(e->items[i]))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* A deep copy of pure expression e in LOAD context, each NAME `id` in it
+ * replaced by a copy of `with` (id -1: none). */
+static NgJitExpr *copy_with(Rewriter *R, const NgJitExpr *e, int id, const NgJitExpr *with)
+{
+    if (!e)
+        return NULL;
+    if (is_name(e, id))
+        return copy_with(R, with, -1, NULL);
+    NgJitExpr *c = alloc(R, sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *e;
+    c->ctx = NG_JIT_LOAD;
+    if ((e->lhs && !(c->lhs = copy_with(R, e->lhs, id, with))) || (e->rhs && !(c->rhs = copy_with(R, e->rhs, id, with))) ||
+        (e->cond && !(c->cond = copy_with(R, e->cond, id, with))))
+        return NULL;
+    if (e->nitems && e->kind != NG_JIT_E_STR) {
+        c->items = alloc(R, (size_t)e->nitems * sizeof *c->items);
+        for (int i = 0; c->items && i < e->nitems; i++)
+            if (!(c->items[i] = copy_with(R, e->items[i], id, with)))
+                return NULL;
+        if (!c->items)
+            return NULL;
+    }
+    int h = 0;
+    const NgJitExpr *kids[3] = {c->lhs, c->rhs, c->cond};
+    for (int k = 0; k < 3; k++)
+        h = kids[k] && kids[k]->height > h ? kids[k]->height : h;
+    for (int i = 0; e->kind != NG_JIT_E_STR && i < c->nitems; i++)
+        h = c->items[i]->height > h ? c->items[i]->height : h;
+    c->height = h + 1;
+    return c;
+}
+
+static NgJitExpr *int_lit(Rewriter *R, int64_t v, NgJitSpan span)
+{
+    NgJitExpr *e = node(R, v < 0 ? NG_JIT_E_UNARY : NG_JIT_E_INT, span);
+    if (e && v < 0) {
+        e->op = NG_JIT_OP_NEG;
+        e->lhs = int_lit(R, -v, span);
+        e->height = 2;
+        return e->lhs ? e : NULL;
+    }
+    if (e)
+        e->ival = (uint64_t)v;
+    return e;
+}
+
+static NgJitExpr *compare(Rewriter *R, NgJitOp op, NgJitExpr *a, NgJitExpr *b, NgJitSpan span)
+{
+    NgJitExpr *e = node(R, NG_JIT_E_COMPARE, span);
+    NgJitExpr **items = alloc(R, 2 * sizeof *items);
+    NgJitOp *ops = alloc(R, sizeof *ops);
+    if (!e || !items || !ops || !a || !b)
+        return NULL;
+    items[0] = a, items[1] = b, ops[0] = op;
+    e->items = items;
+    e->nitems = 2;
+    e->ops = ops;
+    e->height = (a->height > b->height ? a->height : b->height) + 1;
+    return e;
+}
+
+/* x if c else y */
+static NgJitExpr *ifexp(Rewriter *R, NgJitExpr *c, NgJitExpr *x, NgJitExpr *y, NgJitSpan span)
+{
+    NgJitExpr *e = node(R, NG_JIT_E_IFEXP, span);
+    if (!e || !c || !x || !y)
+        return NULL;
+    e->cond = c, e->lhs = x, e->rhs = y;
+    int h = c->height > x->height ? c->height : x->height;
+    e->height = (h > y->height ? h : y->height) + 1;
+    return e;
+}
+
+static NgJitStmt *for_range(Rewriter *R, const char *var, NgJitExpr *stop, NgJitStmt *body, NgJitSpan span)
+{
+    NgJitStmt *s = alloc(R, sizeof *s);
+    NgJitStmt **stmts = alloc(R, sizeof *stmts);
+    NgJitExpr *v = name(R, var, NG_JIT_STORE, span), *range = call(R, "range", &stop, 1, span);
+    if (!s || !stmts || !v || !range || !body)
+        return NULL;
+    s->kind = NG_JIT_S_FOR;
+    s->made = true;
+    s->span = span;
+    s->target = v;
+    s->test = range;
+    stmts[0] = body;
+    s->body = (NgJitBlock){stmts, 1};
+    R->ast->nloops++;
+    return s;
+}
+
+static NgJitStmt *expr_stmt(Rewriter *R, NgJitExpr *value, NgJitSpan span)
+{
+    NgJitStmt *s = alloc(R, sizeof *s);
+    if (!s || !value)
+        return NULL;
+    s->kind = NG_JIT_S_EXPR;
+    s->span = span;
+    s->value = value;
+    return s;
+}
+
+/* How a let's uses are rewritten: `name[i]` and `len(name)`. */
+typedef struct Let {
+    int id;                  /* the name */
+    const NgJitExpr *elt;    /* a comprehension's element, `var` in it standing for iter[i] */
+    int var;
+    const NgJitExpr *iter;
+    const NgJitExpr *base;   /* a slice's: base[lo + i], where i wraps on n */
+    const char *lo, *n;
+    bool tuple_ok;           /* name[i, j] too (a slice: base[lo + i, j]) */
+} Let;
+
+/* Whether every mention of the let in e is name[i] (one index, no slice,
+ * read) or len(name). */
+static bool uses_ok(const NgJitExpr *e, const Let *t)
+{
+    if (!e)
+        return true;
+    if (e->kind == NG_JIT_E_SUBSCRIPT && is_name(e->lhs, t->id)) {
+        const NgJitExpr *ix = e->rhs;
+        if (e->ctx != NG_JIT_LOAD || ix->kind == NG_JIT_E_SLICE)
+            return false;
+        if (ix->kind == NG_JIT_E_TUPLE) {
+            if (!t->tuple_ok || ix->nitems == 0)
+                return false;
+            for (int i = 0; i < ix->nitems; i++)
+                if (ix->items[i]->kind == NG_JIT_E_SLICE && i == 0)
+                    return false;
+        }
+        return uses_ok(ix, t);
+    }
+    if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 &&
+        e->nitems == 1 && !e->nkeywords && is_name(e->items[0], t->id))
+        return true;
+    if (is_name(e, t->id))
+        return false;
+    Count c = {t->id, 0};
+    switch (e->kind) {
+    case NG_JIT_E_DICT: case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP:
+    case NG_JIT_E_GENEXP: case NG_JIT_E_LAMBDA: case NG_JIT_E_STR:
+        visit_names(e, count_one, &c);
+        return c.n == 0;
+    case NG_JIT_E_CALL:
+        for (int i = 0; i < e->nkeywords; i++)
+            if (!uses_ok(e->keywords[i].value, t))
+                return false;
+        break;
+    default:
+        break;
+    }
+    if (!uses_ok(e->lhs, t) || !uses_ok(e->rhs, t) || !uses_ok(e->cond, t))
+        return false;
+    for (int i = 0; i < e->nitems; i++)
+        if (!uses_ok(e->items[i], t))
+            return false;
+    return true;
+}
+
+static bool uses_ok_block(NgJitBlock b, const Let *t);
+
+static bool uses_ok_stmt(const NgJitStmt *s, const Let *t)
+{
+    if (s->kind == NG_JIT_S_OTHER || s->kind == NG_JIT_S_DEF)
+        return count_stmt(s, t->id) == 0;
+    const NgJitExpr *parts[4] = {s->target, s->value, s->test, s->annotation};
+    for (int k = 0; k < 4; k++)
+        if (!uses_ok(parts[k], t))
+            return false;
+    for (int k = 0; k < s->ntargets; k++)
+        if (!uses_ok(s->targets[k], t))
+            return false;
+    return uses_ok_block(s->body, t) && uses_ok_block(s->orelse, t);
+}
+
+static bool uses_ok_block(NgJitBlock b, const Let *t)
+{
+    for (int i = 0; i < b.n; i++)
+        if (!uses_ok_stmt(b.stmts[i], t))
+            return false;
+    return true;
+}
+
+/* name[i] as the let reads it (see Let). */
+static NgJitExpr *let_element(Rewriter *R, const Let *t, const NgJitExpr *sub)
+{
+    NgJitSpan sp = sub->span;
+    const NgJitExpr *ix = sub->rhs;
+    bool tuple = ix->kind == NG_JIT_E_TUPLE;
+    const NgJitExpr *i = tuple ? ix->items[0] : ix;
+    if (t->elt) { /* elt with var := iter[i] */
+        NgJitExpr *at = subscript(R, t->iter, copy_with(R, i, -1, NULL), sp);
+        return at ? copy_with(R, t->elt, t->var, at) : NULL;
+    }
+    /* base[lo + (i + n if i < 0 else i)] */
+    NgJitExpr *wrapped;
+    if (i->kind == NG_JIT_E_INT)
+        wrapped = copy_with(R, i, -1, NULL);
+    else
+        wrapped = ifexp(R, compare(R, NG_JIT_OP_LT, copy_with(R, i, -1, NULL), int_lit(R, 0, sp), sp),
+                        binary(R, NG_JIT_OP_ADD, copy_with(R, i, -1, NULL), name(R, t->n, NG_JIT_LOAD, sp), sp),
+                        copy_with(R, i, -1, NULL), sp);
+    NgJitExpr *first = binary(R, NG_JIT_OP_ADD, name(R, t->lo, NG_JIT_LOAD, sp), wrapped, sp);
+    if (!tuple)
+        return subscript(R, t->base, first, sp);
+    NgJitExpr *tup = copy_with(R, ix, -1, NULL);
+    if (!tup || !first)
+        return NULL;
+    tup->items[0] = first;
+    tup->height = first->height + 1 > tup->height ? first->height + 1 : tup->height;
+    return subscript(R, t->base, tup, sp);
+}
+
+/* Rewrites the let's uses in *slot (see uses_ok). */
+static void let_uses(Rewriter *R, NgJitExpr **slot, const Let *t)
+{
+    NgJitExpr *e = *slot;
+    if (!e || R->st != NG_OK)
+        return;
+    if (e->kind == NG_JIT_E_SUBSCRIPT && is_name(e->lhs, t->id)) {
+        let_uses(R, &e->rhs, t);
+        NgJitExpr *r = let_element(R, t, e);
+        if (r) {
+            r->parenthesized = e->parenthesized;
+            *slot = r;
+        }
+        return;
+    }
+    if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 &&
+        e->nitems == 1 && is_name(e->items[0], t->id)) {
+        NgJitExpr *r = t->elt ? call(R, "len", (NgJitExpr *[]){copy_with(R, t->iter, -1, NULL)}, 1, e->span)
+                              : name(R, t->n, NG_JIT_LOAD, e->span);
+        if (r)
+            *slot = r;
+        return;
+    }
+    let_uses(R, &e->lhs, t);
+    let_uses(R, &e->rhs, t);
+    let_uses(R, &e->cond, t);
+    for (int i = 0; e->kind != NG_JIT_E_STR && i < e->nitems; i++)
+        let_uses(R, &e->items[i], t);
+    if (e->kind == NG_JIT_E_CALL)
+        for (int i = 0; i < e->nkeywords; i++)
+            let_uses(R, &e->keywords[i].value, t);
+}
+
+static void let_uses_block(Rewriter *R, NgJitBlock b, const Let *t)
+{
+    for (int i = 0; i < b.n; i++) {
+        NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_OTHER || s->kind == NG_JIT_S_DEF)
+            continue;
+        let_uses(R, &s->target, t);
+        let_uses(R, &s->value, t);
+        let_uses(R, &s->test, t);
+        for (int k = 0; k < s->ntargets; k++)
+            let_uses(R, &s->targets[k], t);
+        let_uses_block(R, s->body, t);
+        let_uses_block(R, s->orelse, t);
+    }
+}
+
+typedef struct Reads {
+    const bool *stored;
+    int n, except;
+    bool hit;
+} Reads;
+
+static void read_one(const NgJitExpr *name, void *ctx)
+{
+    Reads *r = ctx;
+    r->hit = r->hit || (name->name_id < r->n && name->name_id != r->except && r->stored[name->name_id]);
+}
+
+/* Whether e reads a name (but `except`) that the statements `rest` assign. */
+static bool reads_stored(Rewriter *R, const NgJitExpr *e, NgJitBlock rest, int except)
+{
+    int n = R->ast->nnames;
+    bool *stored = alloc(R, (size_t)(n + 1) * sizeof *stored);
+    if (!stored)
+        return true;
+    mark_stores(rest, stored, n);
+    Reads r = {stored, n, except, false};
+    visit_names(e, read_one, &r);
+    return r.hit;
+}
+
+/* b.stmts[p] replaced by the n statements with[] (in the arena). */
+static void splice(Rewriter *R, NgJitBlock *b, int p, NgJitStmt **with, int n)
+{
+    NgJitStmt **stmts = alloc(R, (size_t)(b->n - 1 + n + 1) * sizeof *stmts);
+    for (int i = 0; i < n; i++)
+        if (!with[i])
+            return;
+    if (!stmts)
+        return;
+    memcpy(stmts, b->stmts, (size_t)p * sizeof *stmts);
+    memcpy(stmts + p, with, (size_t)n * sizeof *stmts);
+    memcpy(stmts + p + n, b->stmts + p + 1, (size_t)(b->n - p - 1) * sizeof *stmts);
+    b->stmts = stmts;
+    b->n += n - 1;
+}
+
+/* name = [elt for var in iter]: the list is never made. */
+static void comprehension_let(Rewriter *R, NgJitBlock *b, int p, int id)
+{
+    const NgJitExpr *c = b->stmts[p]->value;
+    NgJitBlock rest = {b->stmts + p + 1, b->n - p - 1};
+    if (c->ngens != 1 || c->gens[0].nifs || c->gens[0].is_async || c->gens[0].target->kind != NG_JIT_E_NAME)
+        return;
+    Let t = {.id = id, .elt = c->lhs, .var = c->gens[0].target->name_id, .iter = c->gens[0].iter};
+    if (!pure_expr(t.elt) || !pure_expr(t.iter) || !plain_iterable(t.iter) || t.iter->kind == NG_JIT_E_INT ||
+        reads_stored(R, t.elt, rest, t.var) || reads_stored(R, t.iter, rest, -1) || !uses_ok_block(rest, &t))
+        return;
+    /* Python evaluates every element now: what that raises, the loop raises here */
+    NgJitSpan sp = c->span;
+    char k[32];
+    snprintf(k, sizeof k, "__ng_c%d", ++R->nloops);
+    NgJitExpr *at = subscript(R, t.iter, name(R, k, NG_JIT_LOAD, sp), sp);
+    NgJitStmt *each = expr_stmt(R, at ? copy_with(R, t.elt, t.var, at) : NULL, sp);
+    NgJitStmt *check = for_range(R, k, call(R, "len", (NgJitExpr *[]){copy_with(R, t.iter, -1, NULL)}, 1, sp), each,
+                                 b->stmts[p]->span);
+    if (!check)
+        return;
+    let_uses_block(R, rest, &t);
+    b->stmts[p] = check;
+}
+
+/* min(max(x + len(base) if x < 0 else x, 0), len(base)): a slice bound as Python clamps it. */
+static NgJitExpr *clamped(Rewriter *R, const NgJitExpr *x, const NgJitExpr *base, NgJitSpan sp)
+{
+    NgJitExpr *len = call(R, "len", (NgJitExpr *[]){copy_with(R, base, -1, NULL)}, 1, sp);
+    if (!x)
+        return len;
+    NgJitExpr *w = ifexp(R, compare(R, NG_JIT_OP_LT, copy_with(R, x, -1, NULL), int_lit(R, 0, sp), sp),
+                         binary(R, NG_JIT_OP_ADD, copy_with(R, x, -1, NULL),
+                                call(R, "len", (NgJitExpr *[]){copy_with(R, base, -1, NULL)}, 1, sp), sp),
+                         copy_with(R, x, -1, NULL), sp);
+    return call(R, "min", (NgJitExpr *[]){call(R, "max", (NgJitExpr *[]){w, int_lit(R, 0, sp)}, 2, sp), len}, 2, sp);
+}
+
+/* name = base[lo:hi]: its start and length in two locals; name[i] reads base. */
+static void slice_let(Rewriter *R, NgJitBlock *b, int p, int id)
+{
+    const NgJitStmt *s = b->stmts[p];
+    const NgJitExpr *base = s->value->lhs, *sl = s->value->rhs;
+    NgJitBlock rest = {b->stmts + p + 1, b->n - p - 1};
+    if (sl->cond || !plain_iterable(base) || base->kind == NG_JIT_E_INT || !pure_expr(sl->lhs) ||
+        !pure_expr(sl->rhs) || reads_stored(R, s->value, rest, -1))
+        return;
+    char lo[32], n[32];
+    snprintf(lo, sizeof lo, "__ng_lo%d", ++R->nloops);
+    snprintf(n, sizeof n, "__ng_n%d", R->nloops);
+    Let t = {.id = id, .base = base, .lo = lo, .n = n, .tuple_ok = true};
+    if (!uses_ok_block(rest, &t))
+        return;
+    NgJitSpan sp = s->value->span;
+    NgJitExpr *start = sl->lhs ? clamped(R, sl->lhs, base, sp) : int_lit(R, 0, sp);
+    NgJitExpr *len = call(R, "max", (NgJitExpr *[]){binary(R, NG_JIT_OP_SUB, clamped(R, sl->rhs, base, sp),
+                                                           name(R, lo, NG_JIT_LOAD, sp), sp), int_lit(R, 0, sp)}, 2, sp);
+    NgJitStmt *two[2] = {assign(R, name(R, lo, NG_JIT_LOAD, sp), start, s->span),
+                         assign(R, name(R, n, NG_JIT_LOAD, sp), len, s->span)};
+    if (!two[0] || !two[1])
+        return;
+    let_uses_block(R, rest, &t);
+    splice(R, b, p, two, 2);
+}
+
+/* The NumPy scalar type a dtype argument names (np.float32, float, 'int8'), or NULL. */
+static const char *dtype_name(const NgJitExpr *d)
+{
+    static const char *const types[] = {"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
+                                        "uint16", "uint32", "uint64", "bool_", "complex64", "complex128", NULL};
+    const char *nm = NULL;
+    if (!d)
+        return "float64";
+    if (d->kind == NG_JIT_E_ATTR && d->lhs->kind == NG_JIT_E_NAME &&
+        (strcmp(d->lhs->name, "np") == 0 || strcmp(d->lhs->name, "numpy") == 0))
+        nm = d->name;
+    else if (d->kind == NG_JIT_E_STR && d->str && !(d->str_flags & (NG_JIT_STR_FSTRING | NG_JIT_STR_BYTES)))
+        nm = d->str;
+    else if (d->kind == NG_JIT_E_NAME)
+        nm = strcmp(d->name, "float") == 0 ? "float64" : strcmp(d->name, "int") == 0 ? "int64"
+             : strcmp(d->name, "bool") == 0 ? "bool_" : strcmp(d->name, "complex") == 0 ? "complex128" : NULL;
+    if (nm && strcmp(nm, "bool") == 0)
+        nm = "bool_";
+    for (int i = 0; nm && types[i]; i++)
+        if (strcmp(nm, types[i]) == 0)
+            return types[i];
+    return NULL;
+}
+
+/* Whether every mention of `id` in the statements is as the array a store
+ * `id[i][j] = v` (one target, no slice) goes into, and none of them jumps
+ * out of the enclosing loop's iteration (depth: loops entered). */
+static bool stores_only(NgJitBlock b, int id, int depth)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_OTHER || s->kind == NG_JIT_S_DEF || s->kind == NG_JIT_S_RETURN ||
+            ((s->kind == NG_JIT_S_BREAK || s->kind == NG_JIT_S_CONTINUE) && depth == 0))
+            return false;
+        if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_SUBSCRIPT) {
+            const NgJitExpr *t = s->targets[0];
+            int n = 0;
+            for (; t->kind == NG_JIT_E_SUBSCRIPT; t = t->lhs) {
+                Count c = {id, 0};
+                visit_names(t->rhs, count_one, &c);
+                bool slice = t->rhs->kind == NG_JIT_E_SLICE;
+                for (int k = 0; t->rhs->kind == NG_JIT_E_TUPLE && k < t->rhs->nitems; k++)
+                    slice = slice || t->rhs->items[k]->kind == NG_JIT_E_SLICE;
+                if (c.n || slice)
+                    return false;
+                n++;
+            }
+            Count v = {id, 0};
+            visit_names(s->value, count_one, &v);
+            if (v.n || (!is_name(t, id) && count_stmt(s, id)))
+                return false;
+            continue;
+        }
+        bool loop = s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE;
+        Count c = {id, 0};
+        const NgJitExpr *parts[4] = {s->target, s->value, s->test, s->annotation};
+        for (int k = 0; k < 4; k++)
+            visit_names(parts[k], count_one, &c);
+        for (int k = 0; k < s->ntargets; k++)
+            visit_names(s->targets[k], count_one, &c);
+        if (c.n || !stores_only(s->body, id, depth + loop) || !stores_only(s->orelse, id, depth + loop))
+            return false;
+    }
+    return true;
+}
+
+/* np.<dt>(v) */
+static NgJitExpr *cast_to(Rewriter *R, const char *np, const char *dt, NgJitExpr *v)
+{
+    NgJitExpr *f = v ? node(R, NG_JIT_E_ATTR, v->span) : NULL;
+    int id = f ? name_id(R, dt) : -1;
+    if (id < 0 || !(f->lhs = name(R, np, NG_JIT_LOAD, v->span)))
+        return NULL;
+    f->name = R->ast->names[id];
+    f->name_id = id;
+    f->height = 2;
+    NgJitExpr *c = node(R, NG_JIT_E_CALL, v->span);
+    NgJitExpr **items = alloc(R, sizeof *items);
+    if (!c || !items)
+        return NULL;
+    items[0] = v;
+    c->lhs = f;
+    c->items = items;
+    c->nitems = 1;
+    c->height = (v->height > 2 ? v->height : 2) + 1;
+    return c;
+}
+
+/* The stores into `id` go into `to` instead, their values made `np.<dt>(v)`. */
+static void retarget(Rewriter *R, NgJitBlock b, int id, const NgJitExpr *to, const char *np, const char *dt)
+{
+    for (int i = 0; i < b.n && R->st == NG_OK; i++) {
+        NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_ASSIGN && s->targets[0]->kind == NG_JIT_E_SUBSCRIPT) {
+            NgJitExpr *t = s->targets[0];
+            while (t->lhs->kind == NG_JIT_E_SUBSCRIPT)
+                t = t->lhs;
+            if (is_name(t->lhs, id)) {
+                NgJitExpr *dst = copy_with(R, to, -1, NULL), *v = cast_to(R, np, dt, s->value);
+                if (!dst || !v)
+                    return;
+                t->lhs = dst;
+                s->value = v;
+            }
+        }
+        retarget(R, s->body, id, to, np, dt);
+        retarget(R, s->orelse, id, to, np, dt);
+    }
+}
+
+/* name = np.zeros(shape) (or np.ones, with a dtype), filled in by stores,
+ * then copied whole into a part of an array, `X[i] = name`, and not used
+ * after: the part is filled and stored into instead, after a check that
+ * it has the shape (else the loop runs as Python, which broadcasts or
+ * raises). */
+static void fresh_array(Rewriter *R, NgJitBlock *b, int p, int id)
+{
+    const NgJitStmt *s = b->stmts[p];
+    const NgJitExpr *c = s->value, *f = c->lhs;
+    bool ones = strcmp(f->name, "ones") == 0;
+    const NgJitExpr *dtype = c->nitems == 2 ? c->items[1] : NULL;
+    if (c->nitems < 1 || c->nitems > 2 || c->nkeywords > 1 || (c->nkeywords && (dtype || !c->keywords[0].name ||
+                                                                                strcmp(c->keywords[0].name, "dtype"))))
+        return;
+    if (c->nkeywords)
+        dtype = c->keywords[0].value;
+    const char *dt = dtype_name(dtype);
+    const NgJitExpr *shape = c->items[0];
+    int r = shape->kind == NG_JIT_E_TUPLE ? shape->nitems : 1;
+    if (!dt || !pure_expr(shape) || r < 1 || r > 8)
+        return;
+    /* the copy: X[idx] = name, at the top level after it */
+    int q = p + 1;
+    for (; q < b->n; q++) {
+        const NgJitStmt *t = b->stmts[q];
+        if (t->kind == NG_JIT_S_ASSIGN && t->ntargets == 1 && is_name(t->value, id) &&
+            t->targets[0]->kind == NG_JIT_E_SUBSCRIPT && t->targets[0]->lhs->kind == NG_JIT_E_NAME)
+            break;
+    }
+    if (q == b->n)
+        return;
+    const NgJitExpr *to = b->stmts[q]->targets[0], *ix = to->rhs;
+    int dst = to->lhs->name_id, k = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1;
+    for (int i = 0; i < k; i++)
+        if ((ix->kind == NG_JIT_E_TUPLE ? ix->items[i] : ix)->kind == NG_JIT_E_SLICE)
+            return;
+    NgJitBlock window = {b->stmts + p + 1, q - p - 1};
+    NgJitBlock after = {b->stmts + q + 1, b->n - q - 1};
+    if (dst == id || !pure_expr(ix) || count_block(window, dst) || count_block(after, id) ||
+        count_stmt(b->stmts[q], id) != 1 || !stores_only(window, id, 0) || reads_stored(R, ix, window, -1) ||
+        reads_stored(R, shape, window, -1))
+        return;
+    NgJitSpan sp = s->span;
+    /* __ng_same_shape(X.ndim, k, s0, s1 ...): X[idx] is of shape (s0, s1 ...) */
+    NgJitExpr *args[10];
+    NgJitExpr *nd = node(R, NG_JIT_E_ATTR, sp);
+    int nd_id = name_id(R, "ndim");
+    if (!nd || nd_id < 0)
+        return;
+    nd->lhs = name(R, to->lhs->name, NG_JIT_LOAD, sp);
+    nd->name = R->ast->names[nd_id];
+    nd->name_id = nd_id;
+    nd->height = 2;
+    args[0] = nd;
+    args[1] = int_lit(R, k, sp);
+    for (int t = 0; t < r; t++)
+        args[2 + t] = copy_with(R, shape->kind == NG_JIT_E_TUPLE ? shape->items[t] : shape, -1, NULL);
+    NgJitStmt *check = expr_stmt(R, call(R, NG_JIT_SAME_SHAPE, args, 2 + r, sp), sp);
+    /* for z0 in range(s0): for z1 in range(s1): X[idx][z0][z1] = np.<dt>(0) */
+    NgJitExpr *part = copy_with(R, to, -1, NULL);
+    char z[8][32];
+    for (int t = 0; t < r; t++) {
+        snprintf(z[t], sizeof z[t], "__ng_z%d", ++R->nloops);
+        part = subscript(R, part, name(R, z[t], NG_JIT_LOAD, sp), sp);
+    }
+    if (!part)
+        return;
+    NgJitStmt *fill = assign(R, part, cast_to(R, f->lhs->name, dt, int_lit(R, ones, sp)), sp);
+    for (int t = r - 1; t >= 0; t--)
+        fill = for_range(R, z[t], args[2 + t] ? copy_with(R, args[2 + t], -1, NULL) : NULL, fill, sp);
+    if (!check || !fill)
+        return;
+    retarget(R, window, id, to, f->lhs->name, dt);
+    NgJitStmt **stmts = alloc(R, (size_t)(b->n + 1) * sizeof *stmts);
+    if (!stmts || R->st != NG_OK)
+        return;
+    int n = 0;
+    for (int i = 0; i < p; i++)
+        stmts[n++] = b->stmts[i];
+    stmts[n++] = check;
+    stmts[n++] = fill;
+    for (int i = p + 1; i < q; i++)
+        stmts[n++] = b->stmts[i];
+    for (int i = q + 1; i < b->n; i++)
+        stmts[n++] = b->stmts[i];
+    b->stmts = stmts;
+    b->n = n;
+}
+
+/* Rewrites the values loop body b makes and uses up (last first, so that a
+ * comprehension over a slice goes before the slice). */
+static void rewrite_lets(Rewriter *R, NgJitStmt *loop)
+{
+    NgJitBlock *b = &loop->body;
+    for (int p = b->n - 1; p >= 0 && R->st == NG_OK; p--) {
+        const NgJitStmt *s = b->stmts[p];
+        if (s->kind != NG_JIT_S_ASSIGN || s->ntargets != 1 || s->targets[0]->kind != NG_JIT_E_NAME)
+            continue;
+        int id = s->targets[0]->name_id;
+        NgJitBlock rest = {b->stmts + p + 1, b->n - p - 1};
+        if (count_stmt(s, id) != 1 || count_block(R->ast->body, id) != 1 + count_block(rest, id))
+            continue; /* (mentioned before it, or outside the loop's body) */
+        const NgJitExpr *v = s->value;
+        int before = b->n;
+        const NgJitStmt *was = s;
+        if (v->kind == NG_JIT_E_LISTCOMP)
+            comprehension_let(R, b, p, id);
+        else if (v->kind == NG_JIT_E_SUBSCRIPT && v->rhs->kind == NG_JIT_E_SLICE)
+            slice_let(R, b, p, id);
+        else if (v->kind == NG_JIT_E_CALL && v->lhs->kind == NG_JIT_E_ATTR && v->lhs->lhs->kind == NG_JIT_E_NAME &&
+                 (strcmp(v->lhs->lhs->name, "np") == 0 || strcmp(v->lhs->lhs->name, "numpy") == 0) &&
+                 (strcmp(v->lhs->name, "zeros") == 0 || strcmp(v->lhs->name, "ones") == 0))
+            fresh_array(R, b, p, id);
+        loop->lets = loop->lets || b->n != before || b->stmts[p] != was;
+    }
+}
+
 static void rewrite_block(Rewriter *R, NgJitBlock b)
 {
     for (int i = 0; i < b.n && R->st == NG_OK; i++) {
@@ -344,6 +1079,8 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
         rewrite_block(R, s->orelse);
         if (s->kind == NG_JIT_S_FOR && !s->orelse.n)
             rewrite(R, s);
+        if (s->kind == NG_JIT_S_FOR)
+            rewrite_lets(R, s);
     }
 }
 

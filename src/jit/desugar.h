@@ -9,6 +9,11 @@
 
 #include "jit/ast.h"
 
+/* The call the rewrite of a fresh array leaves where the array was made:
+ * __ng_same_shape(X.ndim, k, s0, s1 ...) says that X[i0 ... ik-1] is of
+ * shape (s0, s1 ...); where it is not, the loop must run as Python. */
+#define NG_JIT_SAME_SHAPE "__ng_same_shape"
+
 /* Rewrites every such loop of ast (module level, functions, nested loops);
  * NG_ERR_NOMEM when its arena cannot grow (then some loops are rewritten). */
 NgStatus ng_jit_desugar(NgJitAst *ast);

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "jit/desugar.h"
 #include "jit/lower.h"
 
 /* ---- values, names, the lowering state ---- */
@@ -47,9 +48,11 @@ typedef struct Val {
                     counter, whose reads need neither a wrap nor a bounds check */
     double flo;  /* float64: a known lower bound (-INFINITY: none) unless it is NaN, so the
                     divisor 1.0 + x * x needs no check for 0 (flo_of) */
+    bool chr;    /* a 1-character str (an element of a str, a literal 'a'): r is its code point,
+                    an int64; only str_expr's callers take it (compare, dict keys, ord) */
 } Val;
 
-static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN, 0, -INFINITY};
+static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN, 0, -INFINITY, false};
 
 typedef enum SymKind {
     SYM_UNBOUND, /* neither bound before the loop nor assigned in it: a builtin, or an error */
@@ -83,6 +86,7 @@ struct Sym {
     NgDType dt;                 /* locals: settled type, NG_NODTYPE until assigned */
     bool weak;                  /* locals: a Python scalar */
     bool nonneg;                /* locals: never negative (only falls over the passes) */
+    bool chr;                   /* locals: holds a 1-character str (Val.chr) */
     int param;                  /* this pass: its parameter, -1 none */
     int var;                    /* this pass: a local's IR variable */
     bool unbound_out;           /* this pass: a cell of a name not bound before the loop, which
@@ -520,7 +524,7 @@ static Val mkval(NgIrRef r, NgDType dt, bool weak, bool nonneg)
 {
     if (r == NG_IR_NONE)
         return NOVAL;
-    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0, -INFINITY};
+    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0, -INFINITY, false};
 }
 
 /* Val.within of axis `axis` of array parameter `param` */
@@ -643,10 +647,18 @@ static Val read_name(Lower *L, const NgJitExpr *e)
             }
             return NOVAL;
         }
-        return mkval(ng_ir_varref(L->k, s->var), s->dt, s->weak, s->nonneg && ng_dtype_is_int(s->dt));
+    {
+        Val v = mkval(ng_ir_varref(L->k, s->var), s->dt, s->weak, s->nonneg && ng_dtype_is_int(s->dt));
+        v.chr = s->chr;
+        return v;
+    }
     case SYM_ARRAY: case SYM_VIEW: {
         Sym *a = s->kind == SYM_VIEW ? s->base : s;
         int fixed = s->kind == SYM_VIEW ? s->nfixed : 0;
+        if (a->given->seq != NG_JIT_SEQ_ARRAY)
+            return fail(L, e->span.line, NG_ERR_UNSUPPORTED,
+                        "%s '%s' used as a value (not indexed) is not supported in a compiled loop",
+                        a->given->seq == NG_JIT_SEQ_STR ? "str" : "dict", s->name);
         if (L->elem != NG_IR_NONE && a->given->ndim - fixed == 1) {
             /* inside np.sum(...): the element the reduction is at */
             NgIrRef idx[NG_MAXDIMS], ok = NG_IR_NONE;
@@ -706,6 +718,7 @@ static NgIrRef assign_local(Lower *L, Sym *s, Val v)
 {
     if (v.r == NG_IR_NONE)
         return NG_IR_NONE;
+    s->chr = v.chr;
     merge_type(L, &s->dt, &s->weak, &s->nonneg, v);
     if (!usable(s->dt))
         return NG_IR_NONE;
@@ -724,6 +737,7 @@ static NgIrRef assign_local(Lower *L, Sym *s, Val v)
 /* ---- expressions ---- */
 
 static Val expr(Lower *L, const NgJitExpr *e);
+static Val str_expr(Lower *L, const NgJitExpr *e);
 static Val cond(Lower *L, const NgJitExpr *e);
 
 static NgOp binop_of(NgJitOp op)
@@ -990,6 +1004,11 @@ static Val compare(Lower *L, NgJitOp op, Val a, Val b, int line)
     if (iop == NG_NOPS)
         return fail(L, line, NG_ERR_UNSUPPORTED, "the operator '%s' is not supported in a compiled loop",
                     ng_jit_op_name(op));
+    if (a.chr || b.chr) { /* 1-character strs order as their code points */
+        if (!a.chr || !b.chr)
+            return unsupported(L, line, "comparing a str with a number");
+        return mkval(ng_ir_binary(L->k, iop, NG_BOOL, a.r, b.r), NG_BOOL, true, true);
+    }
     NgDType dt;
     bool weak;
     promote(a.dt, a.weak, b.dt, b.weak, &dt, &weak);
@@ -1163,6 +1182,10 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
     Sym *s = index_chain(L, e, ix, &n, &view);
     if (!s)
         return NULL;
+    if (s->given->seq == NG_JIT_SEQ_DICT_CHR || s->given->seq == NG_JIT_SEQ_DICT_INT) {
+        fail(L, e->span.line, NG_ERR_UNSUPPORTED, "changing dict '%s' is not supported in a compiled loop", s->name);
+        return NULL;
+    }
     int fixed = view_indices(L, view, idx, ok);
     if (L->elem != NG_IR_NONE && fixed + n == s->given->ndim - 1) {
         /* np.sum(X[i]): the element the reduction is at, on the last axis */
@@ -1211,8 +1234,9 @@ static NgIrRef raise_code(Lower *L, NgIrRef bad, NgJitRaise what, int line)
 
 /* Where `bad` holds (under the guard), Python raises `what` (NgJitRaise) at
  * line: the kernel records the greatest such line with it in the
- * NG_JIT_RAISE cell (a max reduction: order-free), for the host to raise. */
-static void raise_if(Lower *L, NgIrRef bad, NgJitRaise what, int line)
+ * NG_JIT_RAISE cell (a max reduction: order-free), for the host to raise.
+ * raise_value_if records `value`, an int64 raise code made in the kernel. */
+static void raise_value_if(Lower *L, NgIrRef bad, NgIrRef value)
 {
     NgIrKernel *k = L->k;
     if (bad == NG_IR_NONE || L->st != NG_OK || !L->pending)
@@ -1221,9 +1245,15 @@ static void raise_if(Lower *L, NgIrRef bad, NgJitRaise what, int line)
         bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, L->guard, bad);
     if (L->raise_var < 0)
         L->raise_var = ng_ir_var(k, NG_INT64);
-    NgIrRef code = raise_code(L, bad, what, line);
+    NgIrRef code = ng_ir_select(k, bad, value, ng_ir_const_i(k, NG_INT64, 0));
     append(L, L->pending, ng_ir_assign(k, L->raise_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
                                                                       ng_ir_varref(k, L->raise_var), code)));
+}
+
+static void raise_if(Lower *L, NgIrRef bad, NgJitRaise what, int line)
+{
+    if (bad != NG_IR_NONE)
+        raise_value_if(L, bad, ng_ir_const_i(L->k, NG_INT64, (int64_t)line * NG_JIT_RAISE_CODES + what));
 }
 
 /* raise_if, but where `bad` has one value in the whole kernel (1.0 / w, w a
@@ -1296,7 +1326,66 @@ static Val load(Lower *L, const NgJitExpr *e)
     if (!s)
         return NOVAL;
     NgDType dt = s->given->dtype;
+    if (s->given->seq == NG_JIT_SEQ_STR) { /* a 1-character str: its code point */
+        Val c = mkval(ng_ir_cast(L->k, NG_INT64, guarded_load(L, s, idx, ok)), NG_INT64, false, true);
+        c.chr = true;
+        return c;
+    }
     return mkval(guarded_load(L, s, idx, ok), dt, false, dt == NG_BOOL || kind_of(dt) == NG_KIND_UINT);
+}
+
+/* The entry of dict d (a table, NG_JIT_SEQ_DICT_*) for key, with *missing
+ * whether the dict has no such key. NG_IR_NONE (after an error) when the
+ * key is of another type than the dict's keys (Python may still find it:
+ * True is 1, 1.0 is 1). */
+static NgIrRef dict_entry(Lower *L, Sym *d, Val key, int line, NgIrRef *missing)
+{
+    NgIrKernel *k = L->k;
+    if (key.r == NG_IR_NONE)
+        return NG_IR_NONE;
+    bool by_str = d->given->seq == NG_JIT_SEQ_DICT_CHR;
+    if (by_str != key.chr || (!key.chr && (!ng_dtype_is_int(key.dt) || key.dt == NG_BOOL))) {
+        fail(L, line, NG_ERR_UNSUPPORTED, "looking up dict '%s' (%s keys) by %s is not supported in a compiled loop",
+             d->name, by_str ? "str" : "int", key.chr ? "a str" : type_name(key));
+        return NG_IR_NONE;
+    }
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+    NgIrRef off = ng_ir_binary(k, NG_OP_SUB, NG_INT64, as(L, key, NG_INT64), ng_ir_load(k, d->param, 1, &zero));
+    NgIrRef n = ng_ir_binary(k, NG_OP_SUB, NG_INT64, ng_ir_shape(k, d->param, 0), one);
+    NgIrRef in = ng_ir_binary(k, NG_OP_LT, NG_BOOL, ng_ir_cast(k, NG_UINT64, off), ng_ir_cast(k, NG_UINT64, n));
+    NgIrRef at = ng_ir_select(k, in, ng_ir_binary(k, NG_OP_ADD, NG_INT64, off, one), zero);
+    NgIrRef v = ng_ir_load(k, d->param, 1, &at);
+    *missing = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, in),
+                            ng_ir_binary(k, NG_OP_EQ, NG_BOOL, v, ng_ir_const_i(k, NG_INT64, NG_JIT_NO_KEY)));
+    return v;
+}
+
+/* d[key] of a dict: its value, or where the dict has no such key, KeyError
+ * (its code tells the key, within +-2**31). */
+static Val dict_get(Lower *L, Sym *d, const NgJitExpr *ix)
+{
+    NgIrKernel *k = L->k;
+    int line = ix->span.line;
+    if (ix->kind == NG_JIT_E_SLICE || ix->kind == NG_JIT_E_TUPLE)
+        return unsupported(L, line, "a dict key that is a tuple or a slice");
+    Val key = str_expr(L, ix);
+    NgIrRef missing, v = dict_entry(L, d, key, line, &missing);
+    if (v == NG_IR_NONE)
+        return NOVAL;
+    NgIrRef kk = as(L, key, NG_INT64);
+    NgIrRef told = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
+                                ng_ir_binary(k, NG_OP_GT, NG_BOOL, kk, ng_ir_const_i(k, NG_INT64, -NG_JIT_KEY_BIAS)),
+                                ng_ir_binary(k, NG_OP_LT, NG_BOOL, kk, ng_ir_const_i(k, NG_INT64, NG_JIT_KEY_BIAS)));
+    NgIrRef field = ng_ir_select(k, told, ng_ir_binary(k, NG_OP_ADD, NG_INT64, kk, ng_ir_const_i(k, NG_INT64, NG_JIT_KEY_BIAS)),
+                                 ng_ir_const_i(k, NG_INT64, 0));
+    int64_t what = (int64_t)line * NG_JIT_RAISE_CODES +
+                   (d->given->seq == NG_JIT_SEQ_DICT_CHR ? NG_JIT_RAISE_KEY_STR : NG_JIT_RAISE_KEY_INT);
+    NgIrRef code = ng_ir_binary(k, NG_OP_ADD, NG_INT64,
+                                ng_ir_binary(k, NG_OP_MUL, NG_INT64, field,
+                                             ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_LINES * NG_JIT_RAISE_CODES)),
+                                ng_ir_const_i(k, NG_INT64, what));
+    raise_value_if(L, missing, code);
+    return mkval(v, NG_INT64, true, false);
 }
 
 /* The array named by e (a NAME), or NULL. */
@@ -1330,6 +1419,9 @@ static Val shape_of(Lower *L, Sym *s, int offset, const NgJitExpr *ix)
 static Val subscript(Lower *L, const NgJitExpr *e)
 {
     const NgJitExpr *b = e->lhs;
+    Sym *d = array_name(L, b);
+    if (d && (d->given->seq == NG_JIT_SEQ_DICT_CHR || d->given->seq == NG_JIT_SEQ_DICT_INT))
+        return dict_get(L, d, e->rhs);
     if (b->kind == NG_JIT_E_ATTR && strcmp(b->name, "shape") == 0) {
         Sym *s = array_name(L, b->lhs);
         if (s)
@@ -1883,6 +1975,8 @@ static Val len_of(Lower *L, const NgJitExpr *e)
     Sym *s = index_chain(L, a, ix, &n, &view);
     if (!s)
         return NOVAL;
+    if (s->given->seq == NG_JIT_SEQ_DICT_CHR || s->given->seq == NG_JIT_SEQ_DICT_INT)
+        return unsupported(L, e->span.line, "len() of a dict");
     int fixed = view ? view->nfixed : 0;
     if (fixed + n >= s->given->ndim)
         return fail(L, e->span.line, NG_ERR_TYPE, "len() of an unsized object (an element of '%s')", s->name);
@@ -1892,11 +1986,51 @@ static Val len_of(Lower *L, const NgJitExpr *e)
     return mkval(ng_ir_shape(L->k, s->param, fixed + n), NG_INT64, true, true);
 }
 
+/* __ng_same_shape(X.ndim, k, s0, s1 ...) (desugar.h): where the shapes
+ * differ, the loop runs as Python; they must be the same in every
+ * iteration (else the loop is not compiled). */
+static Val same_shape(Lower *L, const NgJitExpr *e)
+{
+    int line = e->span.line;
+    const NgJitExpr *nd = e->nitems >= 3 ? e->items[0] : NULL;
+    Sym *a = nd && nd->kind == NG_JIT_E_ATTR ? array_name(L, nd->lhs) : NULL;
+    if (!a || a->given->seq != NG_JIT_SEQ_ARRAY || e->items[1]->kind != NG_JIT_E_INT)
+        return unsupported(L, line, "copying an array made in the loop into something other than an array");
+    int k = (int)e->items[1]->ival, r = e->nitems - 2;
+    if (a->given->ndim != k + r)
+        return unsupported(L, line, "copying an array made in the loop into a part of another rank "
+                                    "(NumPy broadcasts it)");
+    NgIrRef bad = ng_ir_const_i(L->k, NG_BOOL, 0);
+    for (int t = 0; t < r; t++) {
+        Val n = expr(L, e->items[2 + t]);
+        if (n.r == NG_IR_NONE)
+            return NOVAL;
+        if (!ng_dtype_is_int(n.dt) || n.dt == NG_BOOL)
+            return unsupported(L, line, "an array made in the loop with a shape that is not of ints");
+        bad = ng_ir_binary(L->k, NG_OP_LOGOR, NG_BOOL, bad,
+                           ng_ir_binary(L->k, NG_OP_NE, NG_BOOL, ng_ir_shape(L->k, a->param, k + t), as(L, n, NG_INT64)));
+    }
+    if (!invariant(L, bad))
+        return unsupported(L, line, "an array made in the loop whose shape is not the same in every iteration");
+    raise_or_python(L, bad, NG_JIT_RAISE_SHAPE, line);
+    return mkval(ng_ir_const_i(L->k, NG_BOOL, 1), NG_BOOL, true, true);
+}
+
 static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
 {
     int line = e->span.line;
     if (strcmp(fn, "len") == 0)
         return len_of(L, e);
+    if (strcmp(fn, NG_JIT_SAME_SHAPE) == 0)
+        return same_shape(L, e);
+    if (strcmp(fn, "ord") == 0) {
+        if (!check_args(L, e, 1, 1, "ord"))
+            return NOVAL;
+        Val c = str_expr(L, e->items[0]);
+        if (c.r != NG_IR_NONE && !c.chr)
+            return fail(L, line, NG_ERR_TYPE, "ord() expected string of length 1, but %s found", type_name(c));
+        return mkval(c.r, NG_INT64, true, true);
+    }
     if (strcmp(fn, "min") == 0 || strcmp(fn, "max") == 0)
         return min_max(L, e, fn[1] == 'a');
     if (strcmp(fn, "abs") == 0) {
@@ -2371,14 +2505,50 @@ static Val boolop(Lower *L, const NgJitExpr *e)
 
 /* a < b < c: each comparison, and-ed (each operand is evaluated once: IR
  * expressions have no side effects). */
+/* `x in s` / `x not in s` of a 1-character str x and a str literal s, or
+ * of a key and a dict. */
+static Val membership(Lower *L, const NgJitExpr *e)
+{
+    int line = e->span.line;
+    const NgJitExpr *in = e->items[1];
+    Val x = str_expr(L, e->items[0]);
+    if (x.r == NG_IR_NONE)
+        return NOVAL;
+    NgIrRef r = NG_IR_NONE;
+    Sym *d = array_name(L, in);
+    if (d && (d->given->seq == NG_JIT_SEQ_DICT_CHR || d->given->seq == NG_JIT_SEQ_DICT_INT)) {
+        NgIrRef missing;
+        if (dict_entry(L, d, x, line, &missing) == NG_IR_NONE)
+            return NOVAL;
+        r = ng_ir_unary(L->k, NG_OP_LOGNOT, NG_BOOL, missing);
+    } else if (in->kind == NG_JIT_E_STR && in->str && !(in->str_flags & NG_JIT_STR_BYTES) && x.chr) {
+        r = ng_ir_const_i(L->k, NG_BOOL, 0);
+        for (const unsigned char *p = (const unsigned char *)in->str; *p;) {
+            int64_t c = *p < 0x80 ? *p : *p & (0x7F >> (*p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4));
+            for (p++; (*p & 0xC0) == 0x80; p++)
+                c = c << 6 | (*p & 0x3F);
+            r = ng_ir_binary(L->k, NG_OP_LOGOR, NG_BOOL, r,
+                             ng_ir_binary(L->k, NG_OP_EQ, NG_BOOL, x.r, ng_ir_const_i(L->k, NG_INT64, c)));
+        }
+    } else {
+        return fail(L, line, NG_ERR_UNSUPPORTED, "the operator '%s' is not supported in a compiled loop "
+                    "(but for a 1-character str in a str literal, or a key in a dict)", ng_jit_op_name(e->ops[0]));
+    }
+    if (e->ops[0] == NG_JIT_OP_NOT_IN)
+        r = ng_ir_unary(L->k, NG_OP_LOGNOT, NG_BOOL, r);
+    return mkval(r, NG_BOOL, true, true);
+}
+
 static Val compare_chain(Lower *L, const NgJitExpr *e)
 {
-    Val prev = expr(L, e->items[0]), r = NOVAL;
+    if (e->nitems == 2 && (e->ops[0] == NG_JIT_OP_IN || e->ops[0] == NG_JIT_OP_NOT_IN))
+        return membership(L, e);
+    Val prev = str_expr(L, e->items[0]), r = NOVAL;
     NgIrRef saved = L->guard;
     for (int i = 1; i < e->nitems; i++) {
         if (i > 1) /* a < b < c evaluates c only when a < b */
             L->guard = guard_with(L, r.r, false);
-        Val next = expr(L, e->items[i]);
+        Val next = str_expr(L, e->items[i]);
         Val c = compare(L, e->ops[i - 1], prev, next, e->span.line);
         if (c.r == NG_IR_NONE)
             break;
@@ -2406,7 +2576,32 @@ static Val ifexp(Lower *L, const NgJitExpr *e)
     return select_val(L, c, x, y, e->span.line);
 }
 
+/* The code point of a str literal of one character, or -1. */
+static int64_t one_char(const NgJitExpr *e)
+{
+    if (e->kind != NG_JIT_E_STR || !e->str || (e->str_flags & NG_JIT_STR_BYTES) || e->str_len == 0)
+        return -1;
+    const unsigned char *p = (const unsigned char *)e->str;
+    size_t n = p[0] < 0x80 ? 1 : p[0] < 0xE0 ? 2 : p[0] < 0xF0 ? 3 : 4;
+    if (n != e->str_len)
+        return -1;
+    int64_t c = n == 1 ? p[0] : p[0] & (0x7F >> n);
+    for (size_t i = 1; i < n; i++)
+        c = c << 6 | (p[i] & 0x3F);
+    return c;
+}
+
+/* An expression's value: a number, or a 1-character str (Val.chr) that
+ * only comparisons, dict keys, ord() and locals take. */
 static Val expr(Lower *L, const NgJitExpr *e)
+{
+    Val v = str_expr(L, e);
+    if (v.chr)
+        return unsupported(L, e->span.line, "a str (in Python, no number) in this place");
+    return v;
+}
+
+static Val str_expr(Lower *L, const NgJitExpr *e)
 {
     if (L->st != NG_OK)
         return NOVAL;
@@ -2445,7 +2640,14 @@ static Val expr(Lower *L, const NgJitExpr *e)
         return subscript(L, e);
     case NG_JIT_E_IMAG:
         return mkval(ng_ir_const_c(L->k, NG_COMPLEX128, 0.0, e->fval), NG_COMPLEX128, true, false);
-    case NG_JIT_E_STR: return unsupported(L, line, "a string");
+    case NG_JIT_E_STR: {
+        int64_t c = one_char(e);
+        if (c < 0)
+            return unsupported(L, line, "a string of other than one character");
+        Val v = int_const(L, c);
+        v.chr = true;
+        return v;
+    }
     case NG_JIT_E_TUPLE: return unsupported(L, line, "a tuple value");
     case NG_JIT_E_LIST: return unsupported(L, line, "a list");
     case NG_JIT_E_SET: case NG_JIT_E_SETCOMP: return unsupported(L, line, "a set");
@@ -2523,6 +2725,11 @@ static void store(Lower *L, const NgJitExpr *e, Val v, Stmts *out)
     Sym *s = element(L, e, idx, &ok);
     if (!s || v.r == NG_IR_NONE)
         return;
+    if (s->given->seq == NG_JIT_SEQ_STR || v.chr) {
+        fail(L, e->span.line, NG_ERR_UNSUPPORTED, "%s is not supported in a compiled loop",
+             v.chr ? "storing a str into an array" : "assigning into a str (Python's are immutable)");
+        return;
+    }
     mark_written(L, s);
     push(L, out, guarded(L, ok, ng_ir_store(L->k, s->param, s->given->ndim, idx, as(L, v, s->given->dtype))));
 }
@@ -2538,6 +2745,11 @@ static void assign_to(Lower *L, const NgJitExpr *t, Val v, Stmts *out)
             fail(L, t->span.line, NG_ERR_UNSUPPORTED,
                  "assigning to '%s' (%s) is not supported in a compiled loop", s->name,
                  s->kind == SYM_ARRAY ? "an array" : "a module");
+            return;
+        }
+        if (v.r != NG_IR_NONE && v.chr != s->chr && (s->dt != NG_NODTYPE || s->home != HOME_NONE)) {
+            fail(L, t->span.line, NG_ERR_UNSUPPORTED, "'%s' holding a str %s is not supported in a compiled loop",
+                 s->name, s->home != HOME_NONE ? "that Python reads after the loop" : "and a number");
             return;
         }
         push(L, out, assign_local(L, s, v));
@@ -2622,7 +2834,7 @@ static void assign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         }
         return;
     }
-    Val v = expr(L, s->value);
+    Val v = str_expr(L, s->value);
     if (s->ntargets > 1)
         v = pin(L, v, out);
     for (int t = 0; t < s->ntargets; t++)
@@ -3397,6 +3609,12 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
             s->value->kind == NG_JIT_E_INT || s->value->kind == NG_JIT_E_FLOAT)
             break;
         if (s->value->kind == NG_JIT_E_CALL && s->value->lhs->kind == NG_JIT_E_NAME &&
+            strcmp(s->value->lhs->name, NG_JIT_SAME_SHAPE) == 0) {
+            expr(L, s->value); /* (a check before the loop) */
+        } else if (s->value->kind != NG_JIT_E_CALL) {
+            str_expr(L, s->value); /* (for what it raises: a comprehension's elements, desugar.c) */
+            flush(L, out);
+        } else if (s->value->kind == NG_JIT_E_CALL && s->value->lhs->kind == NG_JIT_E_NAME &&
             sym_of(L, s->value->lhs)->kind == SYM_UNBOUND && find_def(L->ast->body, s->value->lhs->name)) {
             /* a helper called for its effect: its body, the value dropped */
             helper_call(L, s->value, find_def(L->ast->body, s->value->lhs->name), false);
@@ -3405,8 +3623,6 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
             char buf[80], what[256];
             snprintf(what, sizeof what, "calling %s() for its effect", snip(L, s->value->lhs, buf, sizeof buf));
             unsupported(L, line, what);
-        } else {
-            unsupported(L, line, "an expression statement");
         }
         break;
     case NG_JIT_S_RETURN:
@@ -3956,8 +4172,9 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
     ng_str_cat(out, "|");
     for (int i = 0; i < nvars; i++) { /* name:<6 fixed-width characters>; (a launch builds this per loop) */
         const NgJitVarType *v = &vars[i];
-        char t[9] = {':', (char)('0' + v->module), (char)('0' + v->is_array), (char)('A' + (int)v->dtype),
-                     (char)('A' + v->ndim), (char)('0' + v->numpy_scalar), (char)('0' + v->inner_contig), ';', 0};
+        char t[10] = {':', (char)('0' + v->module), (char)('0' + v->is_array), (char)('A' + (int)v->dtype),
+                      (char)('A' + v->ndim), (char)('0' + v->numpy_scalar), (char)('0' + v->inner_contig),
+                      (char)('0' + v->seq), ';', 0};
         ng_str_cat(out, v->name ? v->name : "");
         ng_str_cat(out, t);
     }

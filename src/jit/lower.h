@@ -124,8 +124,27 @@ typedef enum NgJitRaise {
                                    int cannot become (ValueError, numgpu's words) */
     NG_JIT_RAISE_POW_NUMPY_NEG, /* a NumPy integer ** a negative integer: NumPy's ValueError */
     NG_JIT_RAISE_NEG_SHIFT,     /* ValueError of a Python int shifted by a negative count */
+    NG_JIT_RAISE_KEY_STR,       /* KeyError of a dict lookup by a 1-character str, and */
+    NG_JIT_RAISE_KEY_INT,       /* ... by an int: the key is in the code too (ng_jit_raise_key) */
+    NG_JIT_RAISE_SHAPE,         /* (NG_JIT_PYTHON only) an array made in the loop is copied into a
+                                   part of another shape: NumPy broadcasts it, or raises */
     NG_JIT_RAISE_CODES = 32,    /* (the multiplier of the line) */
 } NgJitRaise;
+
+/* A raise code's parts. KeyError's is (key field * NG_JIT_RAISE_LINES +
+ * line) * NG_JIT_RAISE_CODES + NG_JIT_RAISE_KEY_*, the key field being the key
+ * + 2**31 for keys in (-2**31, 2**31), else 0 (a key not told). */
+#define NG_JIT_RAISE_LINES (INT64_C(1) << 20)
+#define NG_JIT_KEY_BIAS (INT64_C(1) << 31)
+static inline int64_t ng_jit_raise_line(int64_t what) { return what / NG_JIT_RAISE_CODES % NG_JIT_RAISE_LINES; }
+static inline int ng_jit_raise_kind(int64_t what) { return (int)(what % NG_JIT_RAISE_CODES); }
+/* KeyError's key; false when the code does not tell it. */
+static inline bool ng_jit_raise_key(int64_t what, int64_t *key)
+{
+    int64_t field = what / NG_JIT_RAISE_CODES / NG_JIT_RAISE_LINES;
+    *key = field - NG_JIT_KEY_BIAS;
+    return field != 0;
+}
 /* ... of a loop run around one iteration (NgJitLoopPlan.peel), after the search's: */
 #define NG_JIT_PHASE "__ng_phase" /* scalar: 0, the iterations before it; 1, it; 2, those after */
 /* ... and of a ranked reduction's (after the search's), which GPUs combine
@@ -146,6 +165,20 @@ typedef enum NgJitModule {
     NG_JIT_MOD_CMATH, /* cmath: cmath.exp, cmath.phase, cmath.pi ... (complex results) */
 } NgJitModule;
 
+/* What a free variable that is passed as an array really is in Python. */
+typedef enum NgJitSeq {
+    NG_JIT_SEQ_ARRAY,    /* an ndarray (or not an array at all) */
+    NG_JIT_SEQ_STR,      /* a str: its code points, a uint32 array of rank 1 (read-only); its
+                            elements are 1-character strings, compared as code points */
+    NG_JIT_SEQ_DICT_CHR, /* a dict from 1-character str keys to ints: an int64 table, [0] the
+                            least key's code point k0, [1 + c - k0] the value of key chr(c) or
+                            NG_JIT_NO_KEY (read-only) */
+    NG_JIT_SEQ_DICT_INT, /* the same for a dict from int keys to ints */
+} NgJitSeq;
+
+/* A dict table's entry of a key the dict does not have (no value may be it). */
+#define NG_JIT_NO_KEY INT64_MIN
+
 /* The run-time type of one free variable: a name bound before the loop. */
 typedef struct NgJitVarType {
     const char *name;    /* the Python name (need not be interned) */
@@ -156,6 +189,7 @@ typedef struct NgJitVarType {
     bool numpy_scalar;   /* scalars: a NumPy scalar (strong dtype), not a Python one (weak) */
     bool inner_contig;   /* arrays: the last axis has stride 1 (part of the specialisation) */
     NgJitModule module;  /* a module, not a value (then the fields above are unused) */
+    NgJitSeq seq;        /* arrays: a str or dict passed as one (NG_JIT_SEQ_ARRAY otherwise) */
 } NgJitVarType;
 
 /* The dependence analysis' verdict on the loop being lowered. */

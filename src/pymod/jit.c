@@ -118,12 +118,13 @@ static PyObject *loop_dict(const NgJitLoopInfo *l)
         Py_XDECREF(atomics);
         return NULL;
     }
-    return Py_BuildValue("{sisisisssNsOsNsOsOsOsOsOsiszsz}", "line", l->line, "end_line", l->stmt->span.end_line,
+    return Py_BuildValue("{sisisisssNsOsNsOsOsOsOsOsiszszsOsO}", "line", l->line, "end_line", l->stmt->span.end_line,
                          "col", l->stmt->span.col, "kind", ng_jit_loop_kind_name(l->kind), "reductions", reds,
                          "atomic", l->atomic ? Py_True : Py_False, "atomics", atomics,
                          "asserted", l->asserted ? Py_True : Py_False, "collapsed", l->collapsed ? Py_True : Py_False,
                          "host", l->host ? Py_True : Py_False, "search", l->search ? Py_True : Py_False, "is_for", l->stmt->kind == NG_JIT_S_FOR ? Py_True : Py_False,
-                         "parent", l->parent, "reason", l->reason, "peel", l->peel ? l->peel_text : NULL);
+                         "parent", l->parent, "reason", l->reason, "peel", l->peel ? l->peel_text : NULL,
+                         "made", l->stmt->made ? Py_True : Py_False, "lets", l->stmt->lets ? Py_True : Py_False);
 }
 
 static PyObject *f_jit_program(PyObject *m, PyObject *args)
@@ -412,6 +413,103 @@ static int wrap_host_array(PyObject *v, NgDevice *dev, NgArray *arr)
 
 /* The type of one value; 0 if the kernel can use it, 1 if the value makes
  * the loop Python's (why in *why), -1 on a Python error. */
+/* A device array of n int64 or uint32 values from host memory. */
+static int device_copy(NgDevice *dev, NgDType dt, const void *data, int64_t n, NgArray *arr)
+{
+    NgStatus st = ng_array_empty(dev, dt, 1, &n, arr);
+    if (st == NG_OK && n > 0)
+        st = ng_array_upload(arr, data, NULL);
+    if (st != NG_OK) {
+        ng_array_release(arr);
+        arr->buf = NULL;
+        ngpy_raise(st);
+        return -1;
+    }
+    return 0;
+}
+
+/* A str as the kernel reads it (NG_JIT_SEQ_STR): its code points. */
+static int str_array(PyObject *v, NgDevice *dev, NgArray *arr)
+{
+    Py_ssize_t n = PyUnicode_GetLength(v);
+    Py_UCS4 *codes = PyUnicode_AsUCS4Copy(v);
+    if (!codes)
+        return -1;
+    int r = device_copy(dev, NG_UINT32, codes, n, arr);
+    PyMem_Free(codes);
+    return r;
+}
+
+/* A dict as the kernel reads it (NG_JIT_SEQ_DICT_CHR or _INT): the table of
+ * lower.h, when its keys are all 1-character strs or all ints over a span
+ * not much larger than the dict, and its values all ints (not bools) of
+ * int64 other than NG_JIT_NO_KEY; 1 with *why otherwise. */
+static int dict_table(PyObject *v, NgDevice *dev, NgArray *arr, NgJitVarType *t, const char **why)
+{
+    Py_ssize_t pos = 0, n = PyDict_Size(v);
+    PyObject *key, *val;
+    int64_t lo = 0, hi = -1;
+    bool chars = true, ints = true;
+    while (PyDict_Next(v, &pos, &key, &val)) {
+        int64_t k;
+        if (PyUnicode_CheckExact(key) && PyUnicode_GetLength(key) == 1) {
+            k = PyUnicode_ReadChar(key, 0);
+            ints = false;
+        } else if (PyLong_CheckExact(key)) {
+            int overflow;
+            k = PyLong_AsLongLongAndOverflow(key, &overflow);
+            if (overflow || k < -(INT64_C(1) << 40) || k > (INT64_C(1) << 40)) {
+                *why = "a dict with an int key beyond +-2**40";
+                return 1;
+            }
+            chars = false;
+        } else {
+            *why = "a dict whose keys are not all 1-character strs or all ints";
+            return 1;
+        }
+        if (!PyLong_CheckExact(val)) {
+            *why = "a dict whose values are not all ints";
+            return 1;
+        }
+        int overflow;
+        int64_t x = PyLong_AsLongLongAndOverflow(val, &overflow);
+        if (overflow || x == NG_JIT_NO_KEY) {
+            *why = "a dict with a value beyond the int64 range";
+            return 1;
+        }
+        if (hi < lo)
+            lo = hi = k;
+        lo = k < lo ? k : lo;
+        hi = k > hi ? k : hi;
+    }
+    if (!chars && !ints) {
+        *why = "a dict whose keys are not all 1-character strs or all ints";
+        return 1;
+    }
+    int64_t span = hi - lo + 1;
+    if (span > 4 * (int64_t)n + 65536) {
+        *why = "a dict whose int keys are spread too thinly for a table";
+        return 1;
+    }
+    int64_t *table = PyMem_Malloc((size_t)(span + 1) * sizeof *table);
+    if (!table) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    table[0] = lo;
+    for (int64_t i = 0; i < span; i++)
+        table[1 + i] = NG_JIT_NO_KEY;
+    pos = 0;
+    while (PyDict_Next(v, &pos, &key, &val)) {
+        int64_t k = PyUnicode_Check(key) ? (int64_t)PyUnicode_ReadChar(key, 0) : PyLong_AsLongLong(key);
+        table[1 + k - lo] = PyLong_AsLongLong(val);
+    }
+    t->seq = chars && n > 0 ? NG_JIT_SEQ_DICT_CHR : ints && n > 0 ? NG_JIT_SEQ_DICT_INT : NG_JIT_SEQ_DICT_CHR;
+    int r = device_copy(dev, NG_INT64, table, span + 1, arr);
+    PyMem_Free(table);
+    return r;
+}
+
 static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep, NgJitVarType *t, NgArray *arr,
                    bool *uploaded, PyObject **kept, const char **why)
 {
@@ -485,11 +583,22 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
         t->inner_contig = arr->ndim > 0 && arr->strides[arr->ndim - 1] == ng_array_itemsize(arr);
         return 0;
     }
+    if (PyUnicode_CheckExact(v) || PyDict_CheckExact(v)) {
+        int r = PyUnicode_CheckExact(v) ? str_array(v, dev, arr) : dict_table(v, dev, arr, t, why);
+        if (r != 0)
+            return r;
+        t->seq = PyUnicode_CheckExact(v) ? NG_JIT_SEQ_STR : t->seq;
+        t->is_array = true;
+        t->dtype = arr->dtype;
+        t->ndim = 1;
+        t->inner_contig = true;
+        return 0;
+    }
     if (PyCallable_Check(v)) { /* builtins (range, abs ...) and helpers are resolved by name */
         t->module = NG_JIT_MOD_NONE;
         return 2;
     }
-    *why = "a value the compiled loop cannot take (list, tuple, dict, str or object)";
+    *why = "a value the compiled loop cannot take (a list, a tuple, a set or an object)";
     return 1;
 }
 
@@ -633,13 +742,45 @@ static PyObject *python_exception(int code, PyObject **type)
     return PyUnicode_FromString(msg);
 }
 
+/* KeyError(key) of a raise code that tells its key (a new reference), with
+ * *type KeyError; NULL without a Python error when the code is no KeyError. */
+static PyObject *key_error(int64_t what, PyObject **type)
+{
+    int kind = ng_jit_raise_kind(what);
+    int64_t key;
+    if (kind != NG_JIT_RAISE_KEY_STR && kind != NG_JIT_RAISE_KEY_INT)
+        return NULL;
+    *type = Py_NewRef(PyExc_KeyError);
+    if (!ng_jit_raise_key(what, &key))
+        return PyUnicode_FromString("a key the dict does not have");
+    if (kind == NG_JIT_RAISE_KEY_STR && key >= 0 && key <= 0x10FFFF)
+        return PyUnicode_FromOrdinal((int)key);
+    return PyLong_FromLongLong(key);
+}
+
 /* Raises what Python would have raised in the loop (an NG_JIT_RAISE cell's
- * line * NG_JIT_RAISE_CODES + NgJitRaise), naming the line. */
+ * line * NG_JIT_RAISE_CODES + NgJitRaise), naming the line; a KeyError
+ * carries the key as Python's does, the line in a note. */
 static void raise_as_python(const Program *p, int64_t what, int line_offset)
 {
-    PyObject *type = NULL, *msg = python_exception((int)(what % NG_JIT_RAISE_CODES), &type);
+    long long line = (long long)(ng_jit_raise_line(what) + line_offset);
+    PyObject *type = NULL, *key = key_error(what, &type);
+    if (key) {
+        PyObject *exc = PyObject_CallOneArg(type, key);
+        PyObject *note = exc ? PyUnicode_FromFormat("%s:%lld: in a compiled loop", p->ast->filename, line) : NULL;
+        PyObject *r = note ? PyObject_CallMethod(exc, "add_note", "O", note) : NULL;
+        if (r)
+            PyErr_SetObject(type, exc);
+        Py_XDECREF(r);
+        Py_XDECREF(note);
+        Py_XDECREF(exc);
+        Py_DECREF(key);
+        Py_DECREF(type);
+        return;
+    }
+    PyObject *msg = PyErr_Occurred() ? NULL : python_exception(ng_jit_raise_kind(what), &type);
     if (msg && type)
-        PyErr_Format(type, "%s:%lld: %U", p->ast->filename, (long long)(what / NG_JIT_RAISE_CODES + line_offset), msg);
+        PyErr_Format(type, "%s:%lld: %U", p->ast->filename, line, msg);
     Py_XDECREF(type);
     Py_XDECREF(msg);
 }
@@ -648,10 +789,15 @@ static void raise_as_python(const Program *p, int64_t what, int line_offset)
  * L->why; -1 on a Python error. */
 static int python_reason(Launch *L, int64_t what, int line_offset)
 {
-    PyObject *type = NULL, *msg = python_exception((int)(what % NG_JIT_RAISE_CODES), &type);
+    if (ng_jit_raise_kind(what) == NG_JIT_RAISE_SHAPE) {
+        PyOS_snprintf(L->why, sizeof L->why, "line %lld makes an array of another shape than the part it is "
+                      "copied into (which NumPy broadcasts, or raises on)", (long long)(ng_jit_raise_line(what) + line_offset));
+        return 0;
+    }
+    PyObject *type = NULL, *msg = python_exception(ng_jit_raise_kind(what), &type);
     if (msg && type)
         PyOS_snprintf(L->why, sizeof L->why, "line %lld raises %s (%s) for these values",
-                      (long long)(what / NG_JIT_RAISE_CODES + line_offset), ((PyTypeObject *)type)->tp_name,
+                      (long long)(ng_jit_raise_line(what) + line_offset), ((PyTypeObject *)type)->tp_name,
                       PyUnicode_AsUTF8(msg));
     Py_XDECREF(type);
     Py_XDECREF(msg);

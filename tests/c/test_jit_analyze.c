@@ -1082,7 +1082,7 @@ static void test_python(void)
                  "line 23: python: calls sum (not compilable)\n"
                  "line 25: parallel\n"
                  "line 27: parallel\n"
-                 "line 29: python: uses `in`, i in a (not compilable)\n"
+                 "line 29: sequential: writes a[i] and uses the whole array a\n"
                  "line 31: python: assigns a.x (not compilable)\n"
                  "line 33: python: calls np.sqrt with 2 arguments (not compilable)\n"
                  "line 35: python: calls np.sum with 2 arguments (not compilable)\n");
