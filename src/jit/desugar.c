@@ -25,6 +25,7 @@
 
 typedef struct Rewriter {
     NgJitAst *ast;
+    NgJitBlock scope; /* the body of the function being rewritten (the module's, outside any) */
     int nloops; /* rewritten so far: their counters are __ng_k1, __ng_k2 ... */
     NgStatus st;
 } Rewriter;
@@ -1052,7 +1053,7 @@ static void rewrite_lets(Rewriter *R, NgJitStmt *loop)
             continue;
         int id = s->targets[0]->name_id;
         NgJitBlock rest = {b->stmts + p + 1, b->n - p - 1};
-        if (count_stmt(s, id) != 1 || count_block(R->ast->body, id) != 1 + count_block(rest, id))
+        if (count_stmt(s, id) != 1 || count_block(R->scope, id) != 1 + count_block(rest, id))
             continue; /* (mentioned before it, or outside the loop's body) */
         const NgJitExpr *v = s->value;
         int before = b->n;
@@ -1075,7 +1076,11 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
         NgJitStmt *s = b.stmts[i];
         if (s->kind == NG_JIT_S_OTHER)
             continue;
+        NgJitBlock scope = R->scope;
+        if (s->kind == NG_JIT_S_DEF)
+            R->scope = s->body;
         rewrite_block(R, s->body); /* (inner loops first: the body's stores are the written ones) */
+        R->scope = scope;
         rewrite_block(R, s->orelse);
         if (s->kind == NG_JIT_S_FOR && !s->orelse.n)
             rewrite(R, s);
@@ -1086,7 +1091,7 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
 
 NgStatus ng_jit_desugar(NgJitAst *ast)
 {
-    Rewriter R = {ast, 0, NG_OK};
+    Rewriter R = {ast, ast->body, 0, NG_OK};
     rewrite_block(&R, ast->body);
     return R.st;
 }

@@ -627,6 +627,7 @@ static NgJitModule module_named(const char *name)
     return strcmp(name, "cmath") == 0 ? NG_JIT_MOD_CMATH : NG_JIT_MOD_NONE;
 }
 
+static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line);
 static int view_indices(Lower *L, const Sym *view, NgIrRef *idx, NgIrRef *ok);
 static NgIrRef guarded_load(Lower *L, Sym *s, const NgIrRef *idx, NgIrRef ok);
 
@@ -655,6 +656,15 @@ static Val read_name(Lower *L, const NgJitExpr *e)
     case SYM_ARRAY: case SYM_VIEW: {
         Sym *a = s->kind == SYM_VIEW ? s->base : s;
         int fixed = s->kind == SYM_VIEW ? s->nfixed : 0;
+        if (a->given->seq == NG_JIT_SEQ_STR && s->kind == SYM_ARRAY && L->elem == NG_IR_NONE) {
+            /* a str as a value: one character (compared, a dict key), else the loop runs as Python */
+            NgIrRef zero = ng_ir_const_i(L->k, NG_INT64, 0);
+            raise_or_python(L, ng_ir_binary(L->k, NG_OP_NE, NG_BOOL, ng_ir_shape(L->k, a->param, 0),
+                                            ng_ir_const_i(L->k, NG_INT64, 1)), NG_JIT_RAISE_STR_LEN, e->span.line);
+            Val c = mkval(ng_ir_cast(L->k, NG_INT64, ng_ir_load(L->k, a->param, 1, &zero)), NG_INT64, false, true);
+            c.chr = true;
+            return c;
+        }
         if (a->given->seq != NG_JIT_SEQ_ARRAY)
             return fail(L, e->span.line, NG_ERR_UNSUPPORTED,
                         "%s '%s' used as a value (not indexed) is not supported in a compiled loop",

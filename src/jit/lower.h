@@ -128,6 +128,8 @@ typedef enum NgJitRaise {
     NG_JIT_RAISE_KEY_INT,       /* ... by an int: the key is in the code too (ng_jit_raise_key) */
     NG_JIT_RAISE_SHAPE,         /* (NG_JIT_PYTHON only) an array made in the loop is copied into a
                                    part of another shape: NumPy broadcasts it, or raises */
+    NG_JIT_RAISE_STR_LEN,       /* (NG_JIT_PYTHON only) a str argument read as one character is
+                                   of another length */
     NG_JIT_RAISE_CODES = 32,    /* (the multiplier of the line) */
 } NgJitRaise;
 

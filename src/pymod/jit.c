@@ -794,6 +794,11 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
                       "copied into (which NumPy broadcasts, or raises on)", (long long)(ng_jit_raise_line(what) + line_offset));
         return 0;
     }
+    if (ng_jit_raise_kind(what) == NG_JIT_RAISE_STR_LEN) {
+        PyOS_snprintf(L->why, sizeof L->why, "line %lld compares a str of other than one character",
+                      (long long)(ng_jit_raise_line(what) + line_offset));
+        return 0;
+    }
     PyObject *type = NULL, *msg = python_exception(ng_jit_raise_kind(what), &type);
     if (msg && type)
         PyOS_snprintf(L->why, sizeof L->why, "line %lld raises %s (%s) for these values",
