@@ -2491,8 +2491,10 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         char sched[40] = "static";
         if (uneven)
             snprintf(sched, sizeof sched, "dynamic, ng_chunk%d", n->a);
+        /* (never simd over atomic updates: two lanes may add into one element) */
         catf(e, "#pragma omp %sfor%s schedule(%s)%s%s\n", team ? "" : "parallel ",
-             simd && innermost && has_reductions(e->k, r) && !ranked_of(e->k, r) ? " simd" : "", sched,
+             simd && innermost && has_reductions(e->k, r) && !ranked_of(e->k, r) &&
+                     !holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_ATOMIC) ? " simd" : "", sched,
              team ? "" : " if(parallel: ng_work >= NG_PAR_MIN_WORK)", clauses.s);
         ng_str_free(&clauses);
     } else if (innermost && e->t->par == NG_PAR_OPENMP) {
@@ -2503,7 +2505,7 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         int v = has_reductions(e->k, r) ? -1 : simd_extremum(e->k, ng_ir_kid(e->k, r, 3), &op);
         bool simd = v >= 0 ? reduction_clause(e, v, op) : has_reductions(e->k, r) && reduction_clauses(e, r);
         e->out = saved;
-        if (simd) {
+        if (simd && !holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_ATOMIC)) {
             indent(e, depth);
             catf(e, "#pragma omp simd%s\n", clauses.s);
         }

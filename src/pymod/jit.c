@@ -413,10 +413,11 @@ static int wrap_host_array(PyObject *v, NgDevice *dev, NgArray *arr)
 
 /* The type of one value; 0 if the kernel can use it, 1 if the value makes
  * the loop Python's (why in *why), -1 on a Python error. */
-/* A device array of n int64 or uint32 values from host memory. */
+/* A device array of n values of dt from host memory. */
 static int device_copy(NgDevice *dev, NgDType dt, const void *data, int64_t n, NgArray *arr)
 {
     NgStatus st = ng_array_empty(dev, dt, 1, &n, arr);
+    arr->buf = st == NG_OK ? arr->buf : NULL;
     if (st == NG_OK && n > 0)
         st = ng_array_upload(arr, data, NULL);
     if (st != NG_OK) {
@@ -428,16 +429,31 @@ static int device_copy(NgDevice *dev, NgDType dt, const void *data, int64_t n, N
     return 0;
 }
 
-/* A str as the kernel reads it (NG_JIT_SEQ_STR): its code points. */
+static void release_str(void *str) { Py_DECREF((PyObject *)str); }
+
+/* A str as the kernel reads it (NG_JIT_SEQ_STR): its code points, of the
+ * width Python keeps them in (uint8, uint16 or uint32); on a host-visible
+ * device Python's own memory, else a copy. */
 static int str_array(PyObject *v, NgDevice *dev, NgArray *arr)
 {
     Py_ssize_t n = PyUnicode_GetLength(v);
-    Py_UCS4 *codes = PyUnicode_AsUCS4Copy(v);
-    if (!codes)
+    int kind = PyUnicode_KIND(v);
+    NgDType dt = kind == PyUnicode_1BYTE_KIND ? NG_UINT8 : kind == PyUnicode_2BYTE_KIND ? NG_UINT16 : NG_UINT32;
+    if (!ng_device_host_visible(dev) || n == 0)
+        return device_copy(dev, dt, PyUnicode_DATA(v), n, arr);
+    memset(arr, 0, sizeof *arr);
+    if (ng_buffer_wrap(dev, PyUnicode_DATA(v), (size_t)n * (size_t)kind, Py_NewRef(v), release_str, &arr->buf) != NG_OK) {
+        Py_DECREF(v);
+        arr->buf = NULL;
+        ngpy_raise(NG_ERR_NOMEM);
         return -1;
-    int r = device_copy(dev, NG_UINT32, codes, n, arr);
-    PyMem_Free(codes);
-    return r;
+    }
+    arr->dtype = dt;
+    arr->ndim = 1;
+    arr->size = n;
+    arr->shape[0] = n;
+    arr->strides[0] = kind;
+    return 0;
 }
 
 /* A dict as the kernel reads it (NG_JIT_SEQ_DICT_CHR or _INT): the table of

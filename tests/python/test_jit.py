@@ -168,6 +168,30 @@ def test_histogram_atomic():
     assert f.loop_report()[0]["atomic"]
 
 
+def histogram_checked(x, h):
+    for i in range(x.shape[0]):
+        h[int(math.sqrt(x[i]))] += 1
+
+
+def histogram_rows(x, h, out):
+    for i in range(x.shape[0]):
+        s = 0
+        for j in range(x.shape[1]):
+            h[x[i, j]] += 1
+            s += x[i, j]
+        out[i] = s
+
+
+def test_histogram_with_a_checked_operation_loses_no_update():
+    """math.sqrt's check is a max reduction of the loop: that must not make
+    the C loop `omp simd`, whose lanes would add into one bin at once (the
+    per-thread copies of a small histogram are plain adds). Large enough to
+    take that path."""
+    check(histogram_checked, rng.integers(0, 100, 2_000_000).astype(np.float64), np.zeros(10, dtype=np.int64))
+    check(histogram_rows, rng.integers(0, 8, (1500, 1500)), np.zeros(8, dtype=np.int64),
+          np.zeros(1500, dtype=np.int64))
+
+
 def test_negative_step_and_float32():
     check(reverse_steps, rng.random(101), np.zeros(101))
     x = rng.random(100).astype(np.float32)
