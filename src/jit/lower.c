@@ -2532,14 +2532,18 @@ static Val membership(Lower *L, const NgJitExpr *e)
             return NOVAL;
         r = ng_ir_unary(L->k, NG_OP_LOGNOT, NG_BOOL, missing);
     } else if (in->kind == NG_JIT_E_STR && in->str && !(in->str_flags & NG_JIT_STR_BYTES) && x.chr) {
-        r = ng_ir_const_i(L->k, NG_BOOL, 0);
+        /* the least of (uint64)(x - c) over the literal's characters c is 0: a chain of `x == c or
+         * ...` would become a bit test in gcc (reassoc) that its vectoriser refuses */
+        NgIrRef least = NG_IR_NONE, u = ng_ir_cast(L->k, NG_UINT64, x.r);
         for (const unsigned char *p = (const unsigned char *)in->str; *p;) {
             int64_t c = *p < 0x80 ? *p : *p & (0x7F >> (*p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4));
             for (p++; (*p & 0xC0) == 0x80; p++)
                 c = c << 6 | (*p & 0x3F);
-            r = ng_ir_binary(L->k, NG_OP_LOGOR, NG_BOOL, r,
-                             ng_ir_binary(L->k, NG_OP_EQ, NG_BOOL, x.r, ng_ir_const_i(L->k, NG_INT64, c)));
+            NgIrRef gap = ng_ir_binary(L->k, NG_OP_SUB, NG_UINT64, u, ng_ir_const_i(L->k, NG_UINT64, c));
+            least = least == NG_IR_NONE ? gap : ng_ir_binary(L->k, NG_OP_MINIMUM, NG_UINT64, least, gap);
         }
+        r = least == NG_IR_NONE ? ng_ir_const_i(L->k, NG_BOOL, 0) /* ('' holds no character) */
+                                : ng_ir_binary(L->k, NG_OP_EQ, NG_BOOL, least, ng_ir_const_i(L->k, NG_UINT64, 0));
     } else {
         return fail(L, line, NG_ERR_UNSUPPORTED, "the operator '%s' is not supported in a compiled loop "
                     "(but for a 1-character str in a str literal, or a key in a dict)", ng_jit_op_name(e->ops[0]));
