@@ -100,12 +100,13 @@ static int expectations(const char *src, Expect *out, int max)
 /* Checks every expectation of one corpus file; returns how many held. */
 static int check_corpus_file(const char *name, const char *src, int *nexpect)
 {
-    /* strings, dicts and list comprehensions: the stretch goal, not checked */
-    bool exempt = strcmp(name, "seed_onehot_str.py") == 0;
+    bool exempt = false; /* (a file whose expectations the analysis does not meet yet) */
     NgJitAst *ast = NULL;
     NgJitLoops *loops = NULL;
     int held = 0;
     CHECK_OK(ng_jit_parse(src, strlen(src), name, &ast, NULL));
+    if (ast) /* (as the glue does: the seed's slices, list and np.zeros are rewritten first) */
+        CHECK_OK(ng_jit_desugar(ast));
     const NgJitStmt *k = ast ? find_def(ast, "kernel") : NULL;
     CHECK(k != NULL);
     if (k)
@@ -1361,6 +1362,97 @@ static void test_size(void)
     ng_str_free(&src);
 }
 
+/* The module src after ng_jit_desugar, printed (ast.c), or "ERROR msg". */
+static const char *desugared(const char *src)
+{
+    static char buf[1 << 14];
+    NgJitAst *ast;
+    if (ng_jit_parse(src, strlen(src), "t.py", &ast, NULL) != NG_OK || ng_jit_desugar(ast) != NG_OK) {
+        snprintf(buf, sizeof buf, "ERROR %s", ng_error_message());
+        return buf;
+    }
+    NgStr out;
+    ng_str_init(&out);
+    ng_jit_ast_print(ast, &out, 0);
+    snprintf(buf, sizeof buf, "%s", out.s);
+    ng_str_free(&out);
+    ng_jit_ast_free(ast);
+    return buf;
+}
+
+/* A loop body's slices, list comprehensions and np.zeros copied whole into
+ * a part of an array become reads of the text and writes into the part
+ * (desugar.c), only where nothing outside the body sees them. */
+static void test_lets(void)
+{
+    const char *seed = "def f(data, d, L, X):\n"
+                       "    for i in range(X.shape[0]):\n"
+                       "        s = data[i * L:(i + 1) * L]\n"
+                       "        ix = [d[c] for c in s]\n"
+                       "        a = np.zeros((L, X.shape[2]))\n"
+                       "        for j in range(L):\n"
+                       "            a[j][ix[j]] = 1.0\n"
+                       "        X[i] = a\n";
+    /* the slice: its clamped start and length; the comprehension: a loop evaluating each
+     * element for what it raises, the uses read d[data[...]]; the fresh array: the shape
+     * check, the fill, the stores into X[i], the copy gone */
+    CHECK_EQ_STR("(def f (data d L X)\n"
+                 "  (for i (call range ([] (. X shape) 0))\n"
+                 "    (= __ng_lo4 (call min (call max (ifexp (cmp (* i L) < 0) (+ (* i L) (call len data)) (* i L)) 0) "
+                 "(call len data)))\n"
+                 "    (= __ng_n4 (call max (- (call min (call max (ifexp (cmp (* (+ i 1) L) < 0) (+ (* (+ i 1) L) "
+                 "(call len data)) (* (+ i 1) L)) 0) (call len data)) __ng_lo4) 0))\n"
+                 "    (for __ng_c3 (call range __ng_n4)\n"
+                 "      (expr ([] d ([] data (+ __ng_lo4 (ifexp (cmp __ng_c3 < 0) (+ __ng_c3 __ng_n4) __ng_c3))))))\n"
+                 "    (expr (call __ng_same_shape (. X ndim) 1 L ([] (. X shape) 2)))\n"
+                 "    (for __ng_z1 (call range L)\n"
+                 "      (for __ng_z2 (call range ([] (. X shape) 2))\n"
+                 "        (= ([] ([] ([] X i) __ng_z1) __ng_z2) (call (. np float64) 0))))\n"
+                 "    (for j (call range L)\n"
+                 "      (= ([] ([] ([] X i) j) ([] d ([] data (+ __ng_lo4 (ifexp (cmp j < 0) (+ j __ng_n4) j))))) "
+                 "(call (. np float64) 1.0)))))\n",
+                 desugared(seed));
+    CHECK_REPORT(seed, "line 2: parallel\n"
+                       "  line 4: sequential: runs in one thread of the parallel loop at line 2\n"
+                       "  line 5: sequential: runs in one thread of the parallel loop at line 2\n"
+                       "    line 5: sequential: runs in one thread of the parallel loop at line 2\n"
+                       "  line 6: sequential: runs in one thread of the parallel loop at line 2\n");
+    /* what stops each rewrite: a read after the loop, a read before the copy, a jump past it */
+    CHECK(strstr(desugared("def f(t, o):\n"
+                           "    for i in range(3):\n"
+                           "        w = t[i:i + 2]\n"
+                           "        o[i] = len(w)\n"
+                           "    return w\n"), "__ng_lo") == NULL);
+    CHECK(strstr(desugared("def f(X):\n"
+                           "    for i in range(3):\n"
+                           "        a = np.zeros(4)\n"
+                           "        a[0] = 1\n"
+                           "        a[1] = a[0]\n"
+                           "        X[i] = a\n"), "__ng_same_shape") == NULL);
+    CHECK(strstr(desugared("def f(X):\n"
+                           "    for i in range(3):\n"
+                           "        a = np.zeros(4)\n"
+                           "        if i:\n"
+                           "            continue\n"
+                           "        X[i] = a\n"), "__ng_same_shape") == NULL);
+    CHECK(strstr(desugared("def f(t, d, o):\n"
+                           "    for i in range(3):\n"
+                           "        k = [d[c] for c in t if c]\n"
+                           "        o[i] = k[0]\n"), "listcomp") != NULL); /* (a filter: length unknown) */
+    CHECK(strstr(desugared("def f(t, d, o):\n"
+                           "    for i in range(3):\n"
+                           "        k = [d[c] for c in t]\n"
+                           "        o[i] = k[0]\n"
+                           "        d = 2\n"), "listcomp") != NULL); /* (d changes before the uses) */
+    /* the same names in another function of the module do not count */
+    CHECK(strstr(desugared("def g(w):\n"
+                           "    return w\n"
+                           "def f(t, o):\n"
+                           "    for i in range(3):\n"
+                           "        w = t[i:i + 2]\n"
+                           "        o[i] = len(w)\n"), "__ng_lo") != NULL);
+}
+
 int main(void)
 {
     test_corpus();
@@ -1376,5 +1468,6 @@ int main(void)
     test_api();
     test_alloc_failures();
     test_size();
+    test_lets();
     return check_summary();
 }

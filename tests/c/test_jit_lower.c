@@ -81,11 +81,12 @@ typedef struct Bind {
     int64_t i;
     double out;       /* cells: the value after the loop */
     bool unbound;     /* cells of a name not bound before: the loop never assigned it */
+    int64_t out_i;    /* int64 cells: the value after the loop, exactly */
 } Bind;
 
-static Bind barr(const char *name, NgArray *a) { return (Bind){name, a, false, 0, 0, 0, false}; }
-static Bind bint(const char *name, int64_t i) { return (Bind){name, NULL, false, 0, i, 0, false}; }
-static Bind bflt(const char *name, double f) { return (Bind){name, NULL, true, f, 0, 0, false}; }
+static Bind barr(const char *name, NgArray *a) { return (Bind){name, a, false, 0, 0, 0, false, 0}; }
+static Bind bint(const char *name, int64_t i) { return (Bind){name, NULL, false, 0, i, 0, false, 0}; }
+static Bind bflt(const char *name, double f) { return (Bind){name, NULL, true, f, 0, 0, false, 0}; }
 
 typedef struct BuildCtx {
     const NgJitAst *ast;
@@ -264,6 +265,8 @@ static NgStatus run_loop(const char *src, int nth, const NgJitVarType *vars, int
                     binds[j].unbound = get_scalar(ja->dtype, buf) == 0;
                 else
                     binds[j].out = get_scalar(ja->dtype, buf);
+                if (ja->dtype == NG_INT64)
+                    memcpy(&binds[j].out_i, buf, sizeof binds[j].out_i);
             }
         }
         ng_array_release(&cells[c]);
@@ -679,6 +682,76 @@ static void test_python_division_checks(void)
     CHECK_OK(run_loop(squares, 1, vars1, 2, &p1, bs3, 3, N, &info));
     CHECK_EQ_INT(7 * NG_JIT_RAISE_CODES + NG_JIT_RAISE_ZERODIV_FLOAT, (int64_t)out_of(bs3, 3, NG_JIT_RAISE));
     ng_array_release(&x);
+}
+
+static void expect_error(const char *src, const NgJitVarType *vars, int nvars, const NgJitLoopPlan *plan,
+                         NgStatus want, const char *text);
+
+/* A str (its code points) and a dict (lower.h's table): elements compare
+ * with literals, look up the dict; a missing key's raise code tells the
+ * key and the line; a str read whole must be of one character. */
+static void test_str_and_dict(void)
+{
+    const char *src =
+        "def f(t, d, o):\n"
+        "    for i in range(len(t)):\n"
+        "        c = t[i]\n"
+        "        o[i] = d[c] if c in 'abc' else -ord(c)\n";
+    enum { N = 6 };
+    const uint8_t T[N] = {'a', 'c', 'z', 'b', ' ', 'a'};
+    const int64_t D[4] = {'a', 10, 20, 30}; /* {'a': 10, 'b': 20, 'c': 30} */
+    int64_t O[N] = {0};
+    NgArray t = vec(NG_UINT8, N, T), d = vec(NG_INT64, 4, D), o = vec(NG_INT64, N, O);
+    NgJitVarType vars[] = {arr("t", NG_UINT8, 1), arr("d", NG_INT64, 1), arr("o", NG_INT64, 1)};
+    vars[0].seq = NG_JIT_SEQ_STR;
+    vars[1].seq = NG_JIT_SEQ_DICT_CHR;
+    NgJitLoopPlan plan = par();
+    Bind bs[] = {barr("t", &t), barr("d", &d), barr("o", &o), bint(NG_JIT_RAISE, 0)};
+    CHECK_OK(run_loop(src, 0, vars, 3, &plan, bs, 4, N, NULL));
+    CHECK_EQ_INT(0, (int64_t)out_of(bs, 4, NG_JIT_RAISE));
+    CHECK_OK(ng_array_download(&o, O, NULL));
+    CHECK(O[0] == 10 && O[1] == 30 && O[2] == -'z' && O[3] == 20 && O[4] == -' ' && O[5] == 10);
+    /* 'b' missing (the table's entry is NG_JIT_NO_KEY): KeyError('b') at line 4 */
+    const int64_t D2[4] = {'a', 10, NG_JIT_NO_KEY, 30};
+    NgArray d2 = vec(NG_INT64, 4, D2);
+    Bind bs2[] = {barr("t", &t), barr("d", &d2), barr("o", &o), bint(NG_JIT_RAISE, 0)};
+    CHECK_OK(run_loop(src, 0, vars, 3, &plan, bs2, 4, N, NULL));
+    int64_t what = bs2[3].out_i, key = 0;
+    CHECK_EQ_INT(NG_JIT_RAISE_KEY_STR, ng_jit_raise_kind(what));
+    CHECK_EQ_INT(4, ng_jit_raise_line(what));
+    CHECK(ng_jit_raise_key(what, &key) && key == 'b');
+    /* a str compared whole: one character, else nothing runs (the loop runs as Python) */
+    const char *whole =
+        "def f(t, ch, o):\n"
+        "    for i in range(len(t)):\n"
+        "        o[i] = t[i] == ch\n";
+    NgJitVarType wv[] = {arr("t", NG_UINT8, 1), arr("ch", NG_UINT8, 1), arr("o", NG_INT64, 1)};
+    wv[0].seq = wv[1].seq = NG_JIT_SEQ_STR;
+    const uint8_t two[2] = {'a', 'b'};
+    NgArray ch1 = vec(NG_UINT8, 1, two), ch2 = vec(NG_UINT8, 2, two);
+    Bind b1[] = {barr("t", &t), barr("ch", &ch1), barr("o", &o), bint(NG_JIT_PYTHON, 0)};
+    CHECK_OK(run_loop(whole, 0, wv, 3, &plan, b1, 4, N, NULL));
+    CHECK_EQ_INT(0, (int64_t)out_of(b1, 4, NG_JIT_PYTHON));
+    CHECK_OK(ng_array_download(&o, O, NULL));
+    CHECK(O[0] == 1 && O[1] == 0 && O[5] == 1);
+    Bind b2[] = {barr("t", &t), barr("ch", &ch2), barr("o", &o), bint(NG_JIT_PYTHON, 0)};
+    CHECK_OK(run_loop(whole, 0, wv, 3, &plan, b2, 4, N, NULL));
+    CHECK_EQ_INT(3 * NG_JIT_RAISE_CODES + NG_JIT_RAISE_STR_LEN, (int64_t)out_of(b2, 4, NG_JIT_PYTHON));
+    /* a str stored into an array, added to one, a dict changed or looked up by an int: not compiled */
+    expect_error("def f(t, d, o):\n    for i in range(len(t)):\n        o[i] = t[i]\n", vars, 3, &plan,
+                 NG_ERR_UNSUPPORTED, "t.py:3: storing a str into an array is not supported");
+    expect_error("def f(t, d, o):\n    for i in range(len(t)):\n        o[i] = ord(t[i] + 'a')\n", vars, 3, &plan,
+                 NG_ERR_UNSUPPORTED, "t.py:3: a str (in Python, no number) in this place is not supported");
+    expect_error("def f(t, d, o):\n    for i in range(len(t)):\n        d[t[i]] = 1\n", vars, 3, &plan,
+                 NG_ERR_UNSUPPORTED, "t.py:3: changing dict 'd' is not supported");
+    expect_error("def f(t, d, o):\n    for i in range(len(t)):\n        o[i] = d[i]\n", vars, 3, &plan,
+                 NG_ERR_UNSUPPORTED, "t.py:3: looking up dict 'd' (str keys) by int is not supported");
+    ng_array_release(&t);
+    ng_array_release(&d);
+    ng_array_release(&d2);
+    ng_array_release(&o);
+    ng_array_release(&ch1);
+    ng_array_release(&ch2);
 }
 
 static void test_conditional_max(void)
@@ -1908,6 +1981,7 @@ int main(void)
     test_dot_reduction();
     test_floordiv_mod();
     test_python_division_checks();
+    test_str_and_dict();
     test_conditional_max();
     test_collatz();
     test_histogram();
