@@ -762,6 +762,16 @@ static bool reads_stored(Rewriter *R, const NgJitExpr *e, NgJitBlock rest, int e
     return r.hit;
 }
 
+/* The empty span where s starts: a statement made before another one from
+ * the same source (statements of a block stay in order, apart). */
+static NgJitSpan start_of(NgJitSpan s)
+{
+    s.end_line = s.line;
+    s.end_col = s.col;
+    s.end_off = s.off;
+    return s;
+}
+
 /* b.stmts[p] replaced by the n statements with[] (in the arena). */
 static void splice(Rewriter *R, NgJitBlock *b, int p, NgJitStmt **with, int n)
 {
@@ -835,7 +845,7 @@ static void slice_let(Rewriter *R, NgJitBlock *b, int p, int id)
     NgJitExpr *start = sl->lhs ? clamped(R, sl->lhs, base, sp) : int_lit(R, 0, sp);
     NgJitExpr *len = call(R, "max", (NgJitExpr *[]){binary(R, NG_JIT_OP_SUB, clamped(R, sl->rhs, base, sp),
                                                            name(R, lo, NG_JIT_LOAD, sp), sp), int_lit(R, 0, sp)}, 2, sp);
-    NgJitStmt *two[2] = {assign(R, name(R, lo, NG_JIT_LOAD, sp), start, s->span),
+    NgJitStmt *two[2] = {assign(R, name(R, lo, NG_JIT_LOAD, sp), start, start_of(s->span)),
                          assign(R, name(R, n, NG_JIT_LOAD, sp), len, s->span)};
     if (!two[0] || !two[1])
         return;
@@ -995,7 +1005,7 @@ static void fresh_array(Rewriter *R, NgJitBlock *b, int p, int id)
         count_stmt(b->stmts[q], id) != 1 || !stores_only(window, id, 0) || reads_stored(R, ix, window, -1) ||
         reads_stored(R, shape, window, -1))
         return;
-    NgJitSpan sp = s->span;
+    NgJitSpan sp = s->span, at = start_of(s->span);
     /* __ng_same_shape(X.ndim, k, s0, s1 ...): X[idx] is of shape (s0, s1 ...) */
     NgJitExpr *args[10];
     NgJitExpr *nd = node(R, NG_JIT_E_ATTR, sp);
@@ -1010,7 +1020,7 @@ static void fresh_array(Rewriter *R, NgJitBlock *b, int p, int id)
     args[1] = int_lit(R, k, sp);
     for (int t = 0; t < r; t++)
         args[2 + t] = copy_with(R, shape->kind == NG_JIT_E_TUPLE ? shape->items[t] : shape, -1, NULL);
-    NgJitStmt *check = expr_stmt(R, call(R, NG_JIT_SAME_SHAPE, args, 2 + r, sp), sp);
+    NgJitStmt *check = expr_stmt(R, call(R, NG_JIT_SAME_SHAPE, args, 2 + r, sp), at);
     /* for z0 in range(s0): for z1 in range(s1): X[idx][z0][z1] = np.<dt>(0) */
     NgJitExpr *part = copy_with(R, to, -1, NULL);
     char z[8][32];
@@ -1020,9 +1030,9 @@ static void fresh_array(Rewriter *R, NgJitBlock *b, int p, int id)
     }
     if (!part)
         return;
-    NgJitStmt *fill = assign(R, part, cast_to(R, f->lhs->name, dt, int_lit(R, ones, sp)), sp);
+    NgJitStmt *fill = assign(R, part, cast_to(R, f->lhs->name, dt, int_lit(R, ones, sp)), at);
     for (int t = r - 1; t >= 0; t--)
-        fill = for_range(R, z[t], args[2 + t] ? copy_with(R, args[2 + t], -1, NULL) : NULL, fill, sp);
+        fill = for_range(R, z[t], args[2 + t] ? copy_with(R, args[2 + t], -1, NULL) : NULL, fill, at);
     if (!check || !fill)
         return;
     retarget(R, window, id, to, f->lhs->name, dt);

@@ -462,6 +462,25 @@ static void test_emit_branch_free(void)
     const char *fn = strstr(src.s, "void ngk_bf") ? strstr(src.s, "void ngk_bf") : src.s;
     CHECK_STR_CONTAINS(fn, "< a0_n0)) != 0 && ("); /* guarded: short-circuit */
     CHECK_STR_CONTAINS(fn, ")) != 0 & ((a0[(v1)] < s2)");  /* same element both sides: eager */
+    /* an eager chain of four: a sum of the operands at its top (gcc's bit test of `|` chains) */
+    NgIrKernel k4;
+    ng_ir_init(&k4, "chain4");
+    int x4 = ng_ir_param_array(&k4, NG_INT64, 1, true, true), v4 = ng_ir_var(&k4, NG_INT64);
+    NgIrRef at4 = ng_ir_varref(&k4, v4), c4 = NG_IR_NONE;
+    for (int q = 0; q < 4; q++) {
+        NgIrRef eq = ng_ir_binary(&k4, NG_OP_EQ, NG_BOOL, ng_ir_load(&k4, x4, 1, &at4), ng_ir_const_i(&k4, NG_INT64, 3 * q));
+        c4 = q ? ng_ir_binary(&k4, NG_OP_LOGOR, NG_BOOL, c4, eq) : eq;
+    }
+    NgIrRef st4 = ng_ir_store(&k4, x4, 1, &at4, ng_ir_cast(&k4, NG_INT64, c4));
+    k4.body = ng_ir_for(&k4, v4, ng_ir_const_i(&k4, NG_INT64, 0), ng_ir_shape(&k4, x4, 0),
+                        ng_ir_const_i(&k4, NG_INT64, 1), st4, NG_IR_PARALLEL);
+    NgStr src4;
+    ng_str_init(&src4);
+    CHECK_OK(ng_emit(&k4, &ng_target_c, &src4));
+    CHECK_STR_CONTAINS(src4.s, ") != 0) + (int)((");
+    CHECK_STR_CONTAINS(src4.s, ") != 0 | (");
+    ng_str_free(&src4);
+    ng_ir_free(&k4);
     CHECK_STR_CONTAINS(fn, " : v2;");             /* if (c) count += 1 as a select */
     CHECK_STR_CONTAINS(fn, "int64_t v2 = ((int64_t)0);"); /* the shadow starts at +'s identity */
     CHECK_STR_CONTAINS(fn, "v2 = (int64_t)((uint64_t)v2 + (uint64_t)ng_l2);");

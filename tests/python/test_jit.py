@@ -192,6 +192,21 @@ def test_histogram_with_a_checked_operation_loses_no_update():
           np.zeros(1500, dtype=np.int64))
 
 
+def long_chains(x, out):
+    for i in range(x.shape[0]):
+        c = x[i]
+        a = c == 1 or c == 5 or c == 9 or c == 12 or c == 40
+        b = c != 2 and c != 3 and c != 7 and c != 41
+        out[i] = a + 2 * b
+
+
+def test_chains_of_four_or_more_compares():
+    """A chain of four or more eager `or`/`and` operands is emitted as a sum
+    (gcc would make `|` of compares a bit test it cannot vectorise): the
+    same truth values."""
+    check(long_chains, rng.integers(0, 45, 5000), np.zeros(5000, dtype=np.int64))
+
+
 def test_negative_step_and_float32():
     check(reverse_steps, rng.random(101), np.zeros(101))
     x = rng.random(100).astype(np.float32)
