@@ -26,6 +26,8 @@
 typedef struct Rewriter {
     NgJitAst *ast;
     NgJitBlock scope; /* the body of the function being rewritten (the module's, outside any) */
+    const uint32_t *keep; /* loops (their span.off) whose bodies keep their lets */
+    int nkeep;
     int nloops; /* rewritten so far: their counters are __ng_k1, __ng_k2 ... */
     NgStatus st;
 } Rewriter;
@@ -1094,14 +1096,19 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
         rewrite_block(R, s->orelse);
         if (s->kind == NG_JIT_S_FOR && !s->orelse.n)
             rewrite(R, s);
-        if (s->kind == NG_JIT_S_FOR)
+        bool keep = false;
+        for (int k = 0; k < R->nkeep; k++)
+            keep = keep || R->keep[k] == s->span.off;
+        if (s->kind == NG_JIT_S_FOR && !keep)
             rewrite_lets(R, s);
     }
 }
 
-NgStatus ng_jit_desugar(NgJitAst *ast)
+NgStatus ng_jit_desugar(NgJitAst *ast) { return ng_jit_desugar_keeping(ast, NULL, 0); }
+
+NgStatus ng_jit_desugar_keeping(NgJitAst *ast, const uint32_t *keep, int nkeep)
 {
-    Rewriter R = {ast, ast->body, 0, NG_OK};
+    Rewriter R = {ast, ast->body, keep, nkeep, 0, NG_OK};
     rewrite_block(&R, ast->body);
     return R.st;
 }

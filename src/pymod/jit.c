@@ -127,6 +127,37 @@ static PyObject *loop_dict(const NgJitLoopInfo *l)
                          "made", l->stmt->made ? Py_True : Py_False, "lets", l->stmt->lets ? Py_True : Py_False);
 }
 
+/* A loop whose body desugar.c rewrote (`lets`) but that the host runs as
+ * Python (the analysis says PYTHON, or it is a host loop) runs its source
+ * as written, and its inner loops launch on their own: they must be
+ * compiled from that source, not from the rewrite (a store into X[i] where
+ * the source stores into the array it copies there later). The program is
+ * made again with those loops' lets kept. */
+static NgStatus keep_lets_of_python_loops(Program *p, const char *src, size_t len, const char *file, const char *fname)
+{
+    uint32_t keep[64];
+    int nkeep = 0;
+    for (int i = 0; i < p->loops->n && nkeep < 64; i++) {
+        const NgJitLoopInfo *l = &p->loops->items[i];
+        if (l->stmt->lets && (l->kind == NG_JIT_LOOP_PYTHON || l->host))
+            keep[nkeep++] = l->stmt->span.off;
+    }
+    if (nkeep == 0)
+        return NG_OK;
+    ng_jit_loops_free(p->loops);
+    p->loops = NULL;
+    ng_jit_ast_free(p->ast);
+    p->ast = NULL;
+    NgStatus st = ng_jit_parse(src, len, file, &p->ast, NULL);
+    if (st == NG_OK)
+        st = ng_jit_desugar_keeping(p->ast, keep, nkeep);
+    if (st == NG_OK && !(p->func = find_def(p->ast, fname)))
+        st = ng_error_set(NG_ERR_VALUE, "numgpu.jit: no function %s found in its source", fname);
+    if (st == NG_OK)
+        st = ng_jit_analyze(p->ast, p->func, &p->loops);
+    return st;
+}
+
 static PyObject *f_jit_program(PyObject *m, PyObject *args)
 {
     const char *src, *file, *fname;
@@ -163,6 +194,8 @@ static PyObject *f_jit_program(PyObject *m, PyObject *args)
         return NULL;
     }
     st = ng_jit_analyze(p->ast, p->func, &p->loops);
+    if (st == NG_OK)
+        st = keep_lets_of_python_loops(p, src, (size_t)len, file, fname);
     PyObject *capsule = NULL;
     if (st == NG_OK)
         capsule = PyCapsule_New(p, "numgpu.jit.program", program_free);

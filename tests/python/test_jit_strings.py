@@ -321,10 +321,28 @@ def inner_fill(X, n):
         X[i] = a
 
 
-def test_loops_inside_a_rewritten_body_never_launch_alone():
-    """The inner loop's rewrite stores into X[i], not into a: only the outer
-    loop's kernel may run it. With the outer loop left to Python, so is the
-    inner one (launched alone, it would fill X[i] before Python copies the
-    zeros of a into it)."""
+def test_a_loop_run_as_python_keeps_its_body_as_written():
+    """The outer loop stays Python (print): its body is compiled as written,
+    not rewritten, so the inner loop stores into `a` and launches on its own
+    (had it been compiled from the rewrite, it would fill X[i] before
+    Python copies the zeros of a into it)."""
     f = jit_same(inner_fill, np.full((4, 3), 9.0), 3)
-    assert kinds(f) == ["python", "parallel"] and ran(f)[1] == "not reached yet"
+    assert kinds(f) == ["python", "parallel"] and ran(f)[1] == "kernel"
+
+
+def host_steps(X, n):
+    acc = 0.0
+    for t in range(X.shape[0]):
+        a = np.zeros(n)
+        for j in range(n):
+            a[j] = acc + j
+        acc = acc * 0.5 + a[n - 1]
+        X[t] = a
+
+
+def test_a_carried_loop_keeps_its_fresh_array_and_launches_its_inner_loop():
+    """The outer loop carries acc: rewritten, it would run in one thread
+    (its np.zeros gone) or stay Python; it is left as written, and the inner
+    loop into `a` launches on its own each step."""
+    f = jit_same(host_steps, np.zeros((6, 40000)), 40000)
+    assert kinds(f)[1] == "parallel" and ran(f)[1] == "kernel"
