@@ -48,6 +48,9 @@ NUMGPU_DEVICE=cuda timeout ${JIT_TIMEOUT:-180} $PY bench/bench_jit.py --python-b
 say "== complex loops on cuda vs Numba on this machine's CPU (bench_jit.py --dir bench/jit_complex) =="
 NUMGPU_DEVICE=cuda timeout ${JIT_COMPLEX_TIMEOUT:-90} $PY bench/bench_jit.py --python-budget 0.5 --dir bench/jit_complex \
   2>&1 | grep -v -i "warn\|numba.readthedocs\|^$\|^File\|^def \|^\^\|^To find" | tee -a "$log"
+say "== str and dict loops on cuda vs plain Python (bench_jit.py --dir bench/jit_strings) =="
+NUMGPU_DEVICE=cuda timeout ${JIT_STRINGS_TIMEOUT:-90} $PY bench/bench_jit.py --python-budget 0.5 --dir bench/jit_strings \
+  2>&1 | grep -v -i "warn\|numba.readthedocs\|^$\|^File\|^def \|^\^\|^To find" | tee -a "$log"
 say "== fixed cost of a jit call on cuda (bench_jit_call.py) =="
 NUMGPU_DEVICE=cuda timeout 60 $PY bench/bench_jit_call.py 2>&1 | tee -a "$log"
 say "== results in $log =="
