@@ -2758,7 +2758,10 @@ static void assign_to(Lower *L, const NgJitExpr *t, Val v, Stmts *out)
         if (s->kind != SYM_LOCAL) {
             fail(L, t->span.line, NG_ERR_UNSUPPORTED,
                  "assigning to '%s' (%s) is not supported in a compiled loop", s->name,
-                 s->kind == SYM_ARRAY ? "an array" : "a module");
+                 s->kind != SYM_ARRAY                       ? "a module"
+                 : s->given->seq == NG_JIT_SEQ_STR          ? "a str bound before the loop"
+                 : s->given->seq != NG_JIT_SEQ_ARRAY        ? "a dict"
+                                                            : "an array");
             return;
         }
         if (v.r != NG_IR_NONE && v.chr != s->chr && (s->dt != NG_NODTYPE || s->home != HOME_NONE)) {
