@@ -16,6 +16,7 @@ budget; otherwise the prediction stands, marked "~" (serial Numba's growth
 includes the bench size's memory traffic, a few times slower per element than
 the test size's cache-resident data, hence the margin of 8). Every jit result is compared with Python's where
 Python ran at the bench size, else with Numba's, before its time counts. Ratios: >1 means numgpu is faster.
+numgpu and Numba are timed in turns, best of 5 each (see `interleaved`).
 `--dir bench/jit_complex` runs the project's own complex-valued loops (mandelbrot in complex
 numbers, a conjugate dot product, a rotation by np.exp(1j * theta)) the same way, and
 `--dir bench/jit_peel` loops the analysis proves parallel around one iteration or in mirrored
@@ -79,6 +80,21 @@ def timed(fn, args, repeat=3):
         out = fn(*a)
         best = min(best, time.perf_counter() - t)
     return best, out, a
+
+
+def interleaved(fns, args, repeat=5):
+    """Best-of-`repeat` times of several functions on the same inputs, taken in
+    turns (A B A B ...) so that drift on a shared machine (another process, the
+    CPU's clock, the page cache) falls on each alike: timing one function's runs
+    and then the other's let a slow spell land on one side only. Returns
+    [(best, out, args)] in the order of `fns`."""
+    best = [(float("inf"), None, None) for _ in fns]
+    for _ in range(repeat):
+        for k, fn in enumerate(fns):
+            t, out, a = timed(fn, args, repeat=1)
+            if t < best[k][0]:
+                best[k] = (t, out, a)
+    return best
 
 
 def work_ratio(mod, numba, bench_args, test_args):
@@ -149,19 +165,22 @@ def main():
         f = numgpu.jit(mod.kernel)
         try:
             f(*copy.deepcopy(bench_args))  # compile (first call)
-            t_ng, out_ng, args_ng = timed(f, bench_args)
         except Exception as e:  # noqa: BLE001 - report and go on
             print("%-18s numgpu failed: %s" % (name, str(e)[:80]))
             continue
-        t_nb, ref = None, None
+        g = None
         if numba:
             try:
                 g = numba_version(os.path.join(args.dir, p), numba)
-                g(*copy.deepcopy(bench_args))
-                t_nb, out_nb, args_nb = timed(g, bench_args)
-                ref = (out_nb, args_nb)
+                g(*copy.deepcopy(bench_args))  # compile
             except Exception:  # noqa: BLE001 - Numba does not support the case
-                t_nb = None
+                g = None
+        t_nb, ref = None, None
+        if g is not None:
+            (t_ng, out_ng, args_ng), (t_nb, out_nb, args_nb) = interleaved([f, g], bench_args)
+            ref = (out_nb, args_nb)
+        else:
+            t_ng, out_ng, args_ng = interleaved([f], bench_args)[0]
         # plain Python: test size first, then bench size if it fits the budget
         test_args = mod.inputs("test", np.random.default_rng(0))
         t_small, _, _ = timed(mod.kernel, test_args, repeat=1)

@@ -23,7 +23,9 @@ typedef struct Emitter {
     bool vjumps;       /* and it breaks or continues: a statement's lanes are also in ng_vstep */
     const NgIrRef *vhoist; /* and its loads done once before it (ng_h<ref>), vhoist[0..nvhoist) */
     int nvhoist;
-    int vlane0, vwidth; /* and the lanes its vectors hold: vlane0 .. vlane0 + vwidth - 1 */
+    int vlane0, vwidth; /* and the lanes its vectors hold: vlane0 .. vlane0 + vgroups * vwidth - 1, */
+    int vgroups;        /* in vgroups vectors side by side */
+    int jam;            /* the lanes of the jammed loop being written (jam_lanes) */
 } Emitter;
 
 /* Dtype suffix of helper names: ng_fdiv_i64. */
@@ -1963,11 +1965,64 @@ static int loop_hoist(const NgIrKernel *k, NgIrRef body, const uint8_t *assigned
     return n;
 }
 
+/* The names a group's step uses, bound to group g's own (ng_w<x>__<g>, ...)
+ * in a block of its own, so that the body's code is the same for every
+ * group: the packed variables (in packed[]), the FOR's counter and end
+ * (`cnt` >= 0), the lanes that have not broken out, the hoisted loads. */
+static void vgroup_open(Emitter *e, int g, const uint8_t *packed, int cnt, bool breaks, bool hoisted, int depth)
+{
+    const NgIrKernel *k = e->k;
+    indent(e, depth);
+    cat(e, "{\n");
+    for (int x = 0; x < k->nvars; x++)
+        if (packed[x]) {
+            indent(e, depth + 1);
+            catf(e, "%s ng_w%d = ng_w%d__%d;\n", vec_type(k->vars[x].dtype), x, x, g);
+        }
+    if (cnt >= 0) {
+        indent(e, depth + 1);
+        catf(e, "ng_vi64 ng_w%d = ng_w%d__%d; const ng_vi64 ng_vhi%d = ng_vhi%d__%d;\n", cnt, cnt, g, cnt, cnt, g);
+    }
+    if (breaks) {
+        indent(e, depth + 1);
+        catf(e, "ng_vi64 ng_vlive = ng_vlive__%d;\n", g);
+    }
+    for (int i = 0; hoisted && i < e->nvhoist; i++) {
+        indent(e, depth + 1);
+        catf(e, "const %s ng_h%d = ng_h%d__%d;\n", vec_type((NgDType)ng_ir_node(k, e->vhoist[i])->dtype),
+             e->vhoist[i], e->vhoist[i], g);
+    }
+}
+
+/* The end of vgroup_open's block: what the step changed back into group g's own. */
+static void vgroup_close(Emitter *e, int g, const uint8_t *packed, const uint8_t *assigned, int cnt, bool breaks,
+                         int depth)
+{
+    for (int x = 0; x < e->k->nvars; x++)
+        if (packed[x] && assigned[x]) {
+            indent(e, depth + 1);
+            catf(e, "ng_w%d__%d = ng_w%d;\n", x, g, x);
+        }
+    if (cnt >= 0) {
+        indent(e, depth + 1);
+        catf(e, "ng_w%d__%d = ng_w%d;\n", cnt, g, cnt);
+    }
+    if (breaks) {
+        indent(e, depth + 1);
+        catf(e, "ng_vlive__%d = ng_vlive;\n", g);
+    }
+    indent(e, depth);
+    cat(e, "}\n");
+}
+
 /* WHILE r of a jammed body, or a FOR that breaks or continues (vec_for_ok),
- * in vector lanes: the lanes' variables it uses packed into vectors ng_w<n>
- * (a FOR's own from its start, with its end ng_vhi<n>), the loop run while
- * the test holds in a lane (NG_VMIN lanes, after NG_VEC_STEPS steps), the
- * variables it assigns unpacked, and the lanes still running (ng_vrun)
+ * in vector lanes, e->vgroups groups of e->vwidth lanes from e->vlane0 side
+ * by side in one loop (each step's chain of dependent operations is as long
+ * as a group's: two groups take the time of one, 2x on collatz): each
+ * group's lanes' variables packed into vectors ng_w<n>__<g>
+ * (a FOR's own from its start, with its end ng_vhi<n>__<g>), the loop run while
+ * the test holds in a lane (NG_VMIN lanes per group, after NG_VEC_STEPS steps), the
+ * variables it assigns unpacked, and the lanes still running (ng_vrun__<g>)
  * finished one by one by the plain loop, from the test they are at (a lane
  * that runs far longer than the others would keep seven idle). A lane whose
  * test failed keeps its values (the test reads none that are set unmasked),
@@ -1980,149 +2035,201 @@ static int loop_hoist(const NgIrKernel *k, NgIrRef body, const uint8_t *assigned
 static void vec_group(Emitter *e, NgIrRef r, int depth)
 {
     const NgIrKernel *k = e->k;
-    const int l0 = e->vlane0, w = e->vwidth;
+    const int l0 = e->vlane0, w = e->vwidth, G = e->vgroups;
     const NgIrNode *n = ng_ir_node(k, r);
     bool is_for = n->kind == NG_IR_FOR;
     NgIrRef body = ng_ir_kid(k, r, is_for ? 3 : 1);
     uint8_t *assigned = body_vars(k, body), *declared = assigned ? assigned + (k->nvars ? k->nvars : 1) : NULL;
-    if (!assigned) {
+    uint8_t *packed = ng_calloc(1, (size_t)(k->nvars ? k->nvars : 1));
+    if (!assigned || !packed) {
+        ng_free(assigned);
+        ng_free(packed);
         e->st = ng_error_set(NG_ERR_NOMEM, "out of memory emitting a loop in vector lanes");
         return;
     }
     indent(e, depth);
     cat(e, "{\n");
     for (int x = 0; x < k->nvars; x++) {
-        if (!e->laned[x] || declared[x] || (!assigned[x] && !reads(k, r, x, NULL)))
+        packed[x] = e->laned[x] && !declared[x] && (assigned[x] || reads(k, r, x, NULL));
+        if (!packed[x])
             continue;
         bool b = k->vars[x].dtype == NG_BOOL;
-        indent(e, depth + 1);
-        catf(e, "%s ng_w%d = {", vec_type(k->vars[x].dtype), x);
-        for (int l = 0; l < w; l++)
-            catf(e, b ? "%s-(int64_t)(v%d_%d != 0)" : "%sv%d_%d", l ? ", " : "", x, l0 + l);
-        cat(e, "};\n");
+        for (int g = 0; g < G; g++) {
+            indent(e, depth + 1);
+            catf(e, "%s ng_w%d__%d = {", vec_type(k->vars[x].dtype), x, g);
+            for (int l = 0; l < w; l++)
+                catf(e, b ? "%s-(int64_t)(v%d_%d != 0)" : "%sv%d_%d", l ? ", " : "", x, l0 + g * w + l);
+            cat(e, "};\n");
+        }
     }
     int64_t by = is_for ? ng_ir_node(k, ng_ir_kid(k, r, 2))->c.i : 0;
+    int cnt = is_for ? n->a : -1;
     if (is_for) { /* (its range is evaluated once, by every lane) */
-        for (int i = 0; i < 2; i++) {
+        for (int g = 0; g < G; g++) {
             indent(e, depth + 1);
-            catf(e, i ? "const ng_vi64 ng_vhi%d = " : "ng_vi64 ng_w%d = ", n->a);
-            vkid(e, r, i);
-            cat(e, ";\n");
+            catf(e, "ng_vi64 ng_w%d__%d, ng_vhi%d__%d;\n", cnt, g, cnt, g);
+            vgroup_open(e, g, packed, -1, false, false, depth + 1);
+            for (int i = 0; i < 2; i++) {
+                indent(e, depth + 2);
+                catf(e, i ? "ng_vhi%d__%d = " : "ng_w%d__%d = ", cnt, g);
+                vkid(e, r, i);
+                cat(e, ";\n");
+            }
+            indent(e, depth + 1);
+            cat(e, "}\n");
         }
-        e->laned[n->a] = 1;
+        e->laned[cnt] = 1;
     }
     bool breaks = holds(k, body, NG_IR_BREAK);
-    e->vjumps = breaks || holds(k, body, NG_IR_CONTINUE);
+    bool jumps = breaks || holds(k, body, NG_IR_CONTINUE);
     NgIrRef hoist[NG_VEC_HOIST];
     /* (a FOR here always jumps) */
-    int nh = e->vjumps || body == NG_IR_NONE ? 0 : loop_hoist(k, body, assigned, hoist);
-    if (nh) {
-        indent(e, depth + 1);
+    int nh = jumps || body == NG_IR_NONE ? 0 : loop_hoist(k, body, assigned, hoist);
+    e->vhoist = hoist;
+    e->nvhoist = nh;
+    for (int g = 0; g < G && nh; g++) {
+        for (int i = 0; i < nh; i++) {
+            indent(e, depth + 1);
+            catf(e, "%s ng_h%d__%d;\n", vec_type((NgDType)ng_ir_node(k, hoist[i])->dtype), hoist[i], g);
+        }
+        vgroup_open(e, g, packed, -1, false, false, depth + 1);
+        indent(e, depth + 2);
         cat(e, "const ng_vi64 ng_vfirst = ");
+        e->nvhoist = 0;
         vmask(e, ng_ir_kid(k, r, 0));
         cat(e, ";\n");
         e->vmask = "ng_vfirst";
         for (int i = 0; i < nh; i++) {
-            indent(e, depth + 1);
-            catf(e, "const %s ng_h%d = ", vec_type((NgDType)ng_ir_node(k, hoist[i])->dtype), hoist[i]);
+            indent(e, depth + 2);
+            catf(e, "ng_h%d__%d = ", hoist[i], g);
             vload(e, hoist[i]);
             cat(e, ";\n");
         }
         e->vmask = NULL;
-        e->vhoist = hoist;
         e->nvhoist = nh;
+        indent(e, depth + 1);
+        cat(e, "}\n");
     }
     char m[32];
-    snprintf(m, sizeof m, e->vjumps ? "ng_vstep" : "ng_vm%d", depth + 2);
-    if (breaks) {
+    snprintf(m, sizeof m, jumps ? "ng_vstep" : "ng_vm%d", depth + 3);
+    for (int g = 0; g < G; g++) {
         indent(e, depth + 1);
-        cat(e, "ng_vi64 ng_vlive = NG_SPLAT(ng_vi64, -1);\n");
+        catf(e, "ng_vi64 ng_vrun__%d, ng_vs__%d;\n", g, g);
+        if (breaks) {
+            indent(e, depth + 1);
+            catf(e, "ng_vi64 ng_vlive__%d = NG_SPLAT(ng_vi64, -1);\n", g);
+        }
     }
     indent(e, depth + 1);
-    cat(e, "ng_vi64 ng_vrun;\n");
-    indent(e, depth + 1);
     cat(e, "for (int64_t ng_vn = 0;; ng_vn++) {\n");
+    for (int g = 0; g < G; g++) { /* each group's test */
+        vgroup_open(e, g, packed, cnt, breaks, nh > 0, depth + 2);
+        indent(e, depth + 3);
+        catf(e, "ng_vs__%d = %s", g, breaks ? "ng_vlive & " : "");
+        if (is_for)
+            catf(e, "(ng_w%d %s ng_vhi%d)", cnt, by > 0 ? "<" : ">", cnt);
+        else
+            vmask(e, ng_ir_kid(k, r, 0));
+        cat(e, ";\n");
+        indent(e, depth + 2);
+        cat(e, "}\n");
+    }
     indent(e, depth + 2);
-    catf(e, "%s %s = %s", e->vjumps ? "ng_vi64" : "const ng_vi64", m, breaks ? "ng_vlive & " : "");
-    if (is_for)
-        catf(e, "(ng_w%d %s ng_vhi%d)", n->a, by > 0 ? "<" : ">", n->a);
-    else
-        vmask(e, ng_ir_kid(k, r, 0));
-    cat(e, ";\n");
-    indent(e, depth + 2);
-    catf(e, "if (!ng_vany(%s) || (ng_vn >= %d && ng_vlanes(%s) < NG_VMIN)) {\n", m, NG_VEC_STEPS, m);
-    indent(e, depth + 3);
-    catf(e, "ng_vrun = %s;\n", m);
+    cat(e, "if (!ng_vany(");
+    for (int g = 0; g < G; g++)
+        catf(e, "%sng_vs__%d", g ? " | " : "", g);
+    catf(e, ") || (ng_vn >= %d && ", NG_VEC_STEPS);
+    for (int g = 0; g < G; g++)
+        catf(e, "%sng_vlanes(ng_vs__%d)", g ? " + " : "", g);
+    catf(e, " < %d * NG_VMIN)) {\n", G);
+    for (int g = 0; g < G; g++) {
+        indent(e, depth + 3);
+        catf(e, "ng_vrun__%d = ng_vs__%d;\n", g, g);
+    }
     indent(e, depth + 3);
     cat(e, "break;\n");
     indent(e, depth + 2);
     cat(e, "}\n");
-    if (is_for) {
-        indent(e, depth + 2);
-        catf(e, "const ng_vi64 ng_vgo = %s;\n", m);
+    for (int g = 0; g < G; g++) { /* each group's step */
+        vgroup_open(e, g, packed, cnt, breaks, nh > 0, depth + 2);
+        indent(e, depth + 3);
+        catf(e, "%s %s = ng_vs__%d;\n", jumps ? "ng_vi64" : "const ng_vi64", m, g);
+        if (is_for) {
+            indent(e, depth + 3);
+            catf(e, "const ng_vi64 ng_vgo = %s;\n", m);
+        }
+        e->vjumps = jumps;
+        vstmt(e, body, m, depth + 3);
+        e->vjumps = false;
+        if (is_for) {
+            indent(e, depth + 3);
+            catf(e, "ng_w%d = ng_vsel_i64(ng_vgo%s, (ng_vi64)((ng_vu64)ng_w%d + (ng_vu64)NG_SPLAT(ng_vi64, %lldLL)), "
+                    "ng_w%d);\n", cnt, breaks ? " & ng_vlive" : "", cnt, (long long)by, cnt);
+        }
+        vgroup_close(e, g, packed, assigned, cnt, breaks, depth + 2);
     }
-    vstmt(e, body, m, depth + 2);
-    e->vjumps = false;
     e->vhoist = NULL;
     e->nvhoist = 0;
-    if (is_for) {
-        indent(e, depth + 2);
-        catf(e, "ng_w%d = ng_vsel_i64(ng_vgo%s, (ng_vi64)((ng_vu64)ng_w%d + (ng_vu64)NG_SPLAT(ng_vi64, %lldLL)), "
-                "ng_w%d);\n", n->a, breaks ? " & ng_vlive" : "", n->a, (long long)by, n->a);
-    }
     indent(e, depth + 1);
     cat(e, "}\n");
-    for (int x = 0; x < k->nvars; x++) {
-        if (!e->laned[x] || declared[x] || !assigned[x])
-            continue;
-        indent(e, depth + 1);
-        for (int l = 0; l < w; l++)
-            catf(e, k->vars[x].dtype == NG_BOOL ? "%sv%d_%d = ng_w%d[%d] != 0;" : "%sv%d_%d = ng_w%d[%d];",
-                 l ? " " : "", x, l0 + l, x, l);
-        cat(e, "\n");
-    }
-    indent(e, depth + 1);
-    cat(e, "if (ng_vany(ng_vrun)) {\n");
-    for (int l = 0; l < w; l++) {
-        e->lane = l0 + l;
-        indent(e, depth + 2);
-        catf(e, "if (ng_vrun[%d])\n", l);
-        if (!is_for) {
-            stmt(e, r, depth + 3);
-            continue;
+    for (int g = 0; g < G; g++) {
+        for (int x = 0; x < k->nvars; x++) {
+            if (!packed[x] || !assigned[x])
+                continue;
+            indent(e, depth + 1);
+            for (int l = 0; l < w; l++)
+                catf(e, k->vars[x].dtype == NG_BOOL ? "%sv%d_%d = ng_w%d__%d[%d] != 0;" : "%sv%d_%d = ng_w%d__%d[%d];",
+                     l ? " " : "", x, l0 + g * w + l, x, g, l);
+            cat(e, "\n");
         }
-        indent(e, depth + 3);
-        catf(e, "for (int64_t v%d_%d = ng_w%d[%d]; v%d_%d %s ng_vhi%d[%d]; v%d_%d += %lldLL) {\n", n->a, l0 + l, n->a,
-             l, n->a, l0 + l, by > 0 ? "<" : ">", n->a, l, n->a, l0 + l, (long long)by);
-        stmt(e, body, depth + 4);
-        indent(e, depth + 3);
+        indent(e, depth + 1);
+        catf(e, "if (ng_vany(ng_vrun__%d)) {\n", g);
+        for (int l = 0; l < w; l++) {
+            e->lane = l0 + g * w + l;
+            indent(e, depth + 2);
+            catf(e, "if (ng_vrun__%d[%d])\n", g, l);
+            if (!is_for) {
+                stmt(e, r, depth + 3);
+                continue;
+            }
+            indent(e, depth + 3);
+            catf(e, "for (int64_t v%d_%d = ng_w%d__%d[%d]; v%d_%d %s ng_vhi%d__%d[%d]; v%d_%d += %lldLL) {\n", cnt,
+                 e->lane, cnt, g, l, cnt, e->lane, by > 0 ? "<" : ">", cnt, g, l, cnt, e->lane, (long long)by);
+            stmt(e, body, depth + 4);
+            indent(e, depth + 3);
+            cat(e, "}\n");
+        }
+        e->lane = -1;
+        indent(e, depth + 1);
         cat(e, "}\n");
     }
-    e->lane = -1;
     if (is_for)
-        e->laned[n->a] = 0;
-    indent(e, depth + 1);
-    cat(e, "}\n");
+        e->laned[cnt] = 0;
     indent(e, depth);
     cat(e, "}\n");
     ng_free(assigned);
+    ng_free(packed);
 }
 
-/* WHILE (or FOR) r in lanes: the NG_JAM lanes in groups of the host's
+/* WHILE (or FOR) r in lanes: the e->jam lanes in groups of the host's
  * vector width, NG_VW of the lanes prologue (8 with AVX-512, 4 with AVX2, 2
  * otherwise: a vector wider than the host's registers lives in memory, and
- * was 2.5x slower than the plain loop), one group after another. The source
- * holds the three forms; the preprocessor keeps one. */
+ * was 2.5x slower than the plain loop), two groups side by side at a time
+ * (vec_group). The source holds the three forms; the preprocessor keeps one. */
 static void vec_loop(Emitter *e, NgIrRef r, int depth)
 {
     for (int w = NG_JAM; w >= 2 && e->st == NG_OK; w /= 2) {
         cat(e, w == NG_JAM ? "#if NG_VW == 8\n" : w > 2 ? "#elif NG_VW == 4\n" : "#else\n");
         e->vwidth = w;
-        for (e->vlane0 = 0; e->vlane0 < NG_JAM; e->vlane0 += w)
+        int groups = e->jam / w;
+        for (int g = 0; g < groups; g += 2) {
+            e->vlane0 = g * w;
+            e->vgroups = groups - g < 2 ? groups - g : 2;
             vec_group(e, r, depth);
+        }
     }
     cat(e, "#endif\n");
-    e->vlane0 = e->vwidth = 0;
+    e->vlane0 = e->vwidth = e->vgroups = 0;
 }
 
 /* Where a statement of a jammed body is: shared by the lanes (outside ifs),
@@ -2247,6 +2354,31 @@ static bool jammable(const NgIrKernel *k, NgIrRef r, uint8_t *laned, uint8_t *de
     return jam_ok(k, body, laned, JAM_SHARED);
 }
 
+/* True if statement r of a jammed body holds a loop that runs in vector
+ * lanes (vec_loop): a WHILE, or a FOR that breaks or continues, among its
+ * shared statements (jam_ok). */
+static bool holds_vec_loop(const NgIrKernel *k, NgIrRef r)
+{
+    if (r == NG_IR_NONE)
+        return false;
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (n->kind == NG_IR_WHILE)
+        return true;
+    if (n->kind == NG_IR_FOR)
+        return jumps_out(k, ng_ir_kid(k, r, 3)) || holds_vec_loop(k, ng_ir_kid(k, r, 3));
+    if (n->kind != NG_IR_BLOCK)
+        return false;
+    for (int i = 0; i < n->nkids; i++)
+        if (holds_vec_loop(k, ng_ir_kid(k, r, i)))
+            return true;
+    return false;
+}
+
+/* How many iterations a jammed loop with body `body` runs at once: NG_JAM,
+ * or twice that where a loop runs in vector lanes, so that two vectors of
+ * lanes step side by side even with AVX-512's 8 (vec_group). */
+static int jam_lanes(const NgIrKernel *k, NgIrRef body) { return holds_vec_loop(k, body) ? 2 * NG_JAM : NG_JAM; }
+
 /* Statement r of a jammed body: loops shared, everything else once per lane. */
 static void jam_stmt(Emitter *e, NgIrRef r, int depth)
 {
@@ -2270,27 +2402,27 @@ static void jam_stmt(Emitter *e, NgIrRef r, int depth)
         cat(e, "}\n");
         return;
     }
-    for (int l = 0; l < NG_JAM; l++) {
+    for (int l = 0; l < e->jam; l++) {
         e->lane = l;
         stmt(e, r, depth);
     }
     e->lane = -1;
 }
 
-/* One group of FOR r's iterations: ng_c<v> (at most NG_JAM) from ng_lo<v>,
- * jammed when there are NG_JAM of them, else one by one. */
+/* One group of FOR r's iterations: ng_c<v> (at most e->jam) from ng_lo<v>,
+ * jammed when there are e->jam of them, else one by one. */
 static void jam_group(Emitter *e, NgIrRef r, const uint8_t *declared, int depth)
 {
     const NgIrKernel *k = e->k;
     int v = ng_ir_node(k, r)->a;
     indent(e, depth);
-    catf(e, "if (ng_c%d == %du) {\n", v, NG_JAM);
+    catf(e, "if (ng_c%d == %du) {\n", v, e->jam);
     for (int x = 0; x < k->nvars; x++) {
         if (!e->laned[x] || declared[x])
             continue;
         indent(e, depth + 1);
         catf(e, "%s", tname(e, k->vars[x].dtype));
-        for (int l = 0; l < NG_JAM; l++)
+        for (int l = 0; l < e->jam; l++)
             if (x == v)
                 catf(e, "%s v%d_%d = (int64_t)((uint64_t)ng_lo%d + %du)", l ? "," : "", x, l, v, l);
             else
@@ -2309,20 +2441,20 @@ static void jam_group(Emitter *e, NgIrRef r, const uint8_t *declared, int depth)
     cat(e, "}\n");
 }
 
-/* Opens the loop over FOR r's groups of NG_JAM trips in [from, to) (uint64
+/* Opens the loop over FOR r's groups of e->jam trips in [from, to) (uint64
  * trip numbers, C expressions): ng_lo<v>, the first iteration, ng_c<v>, how
  * many. */
 static void jam_groups(Emitter *e, NgIrRef r, const char *from, const char *to, int depth)
 {
     int v = ng_ir_node(e->k, r)->a;
     indent(e, depth);
-    catf(e, "for (uint64_t ng_g%d = %s; ng_g%d < %s; ng_g%d += %du) {\n", v, from, v, to, v, NG_JAM);
+    catf(e, "for (uint64_t ng_g%d = %s; ng_g%d < %s; ng_g%d += %du) {\n", v, from, v, to, v, e->jam);
     indent(e, depth + 1);
     catf(e, "const int64_t ng_lo%d = (int64_t)((uint64_t)(", v);
     kid(e, r, 0);
     catf(e, ") + ng_g%d);\n", v);
     indent(e, depth + 1);
-    catf(e, "const uint64_t ng_c%d = %s - ng_g%d < %du ? %s - ng_g%d : %du;\n", v, to, v, NG_JAM, to, v, NG_JAM);
+    catf(e, "const uint64_t ng_c%d = %s - ng_g%d < %du ? %s - ng_g%d : %du;\n", v, to, v, e->jam, to, v, e->jam);
 }
 
 /* The `omp parallel for` of the loop over parallel loop r's ng_n<v> trips in
@@ -2352,7 +2484,8 @@ static void for_loop_jammed(Emitter *e, NgIrRef r, const uint8_t *declared, int 
     indent(e, depth);
     cat(e, "{\n");
     trip_count(e, r, depth + 1);
-    omp_for_steps(e, r, NG_JAM, depth + 1);
+    e->jam = jam_lanes(e->k, ng_ir_kid(e->k, r, 3));
+    omp_for_steps(e, r, (unsigned)e->jam, depth + 1);
     jam_groups(e, r, "0", n, depth + 1);
     e->par_depth++;
     jam_group(e, r, declared, depth + 2);
@@ -2477,6 +2610,7 @@ static void for_loop_tiled(Emitter *e, NgIrRef r, NgIrRef in, const uint8_t *dec
         char from[32], to[32];
         snprintf(from, sizeof from, "ng_t%d", w);
         snprintf(to, sizeof to, "ng_e%d", w);
+        e->jam = jam_lanes(e->k, ng_ir_kid(e->k, in, 3));
         jam_groups(e, in, from, to, depth + 4);
         jam_group(e, in, declared, depth + 5);
     } else {
@@ -3087,7 +3221,7 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
         if (!t->type_names[k->params[p].dtype])
             return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported on target %s",
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
-    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL, false, NULL, 0, 0, 0};
+    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL, false, NULL, 0, 0, 0, 0, NG_JAM};
     cat(&e, t->prologue);
     if (t->lanes_prologue && k->lanes) /* (a loop may run in vector lanes) */
         cat(&e, t->lanes_prologue);
