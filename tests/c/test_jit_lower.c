@@ -138,7 +138,7 @@ static double get_scalar(NgDType dt, const void *p)
     }
 }
 
-static char last_source[1 << 16];
+static char last_source[1 << 18];
 static int64_t last_err[4]; /* the error array after a boundscheck launch */
 static NgJitAst *last_ast;
 static int nvrtc_compiled;  /* CUDA sources NVRTC compiled */  /* kept until the next run: the names in NgJitLowered point into it */
@@ -1958,13 +1958,18 @@ static void test_lanes_and_tiles(void)
     NgJitVarType cv[] = {arr("start", NG_INT64, 1), arr("steps", NG_INT64, 1)};
     Bind cb[] = {barr("start", &st), barr("steps", &sp)};
     CHECK_OK(run_loop(collatz, 0, cv, 2, &plan, cb, 2, NC, NULL));
-    CHECK(strstr(last_source, "ng_vlanes(") != NULL && strstr(last_source, "ng_w1[7]") != NULL);
-    /* the loop in each vector width, one of which the host's preprocessor keeps: the 8 lanes in
-     * one vector (AVX-512), in two of 4 (lanes 4..7 in the second) or four of 2 */
+    CHECK(strstr(last_source, "ng_vlanes(") != NULL && strstr(last_source, "ng_w1__1[7]") != NULL);
+    /* the loop in each vector width, one of which the host's preprocessor keeps: 16 lanes (a
+     * loop in lanes doubles the jam), two vectors stepping side by side in one loop: lanes 8..15
+     * in the second of 8 (AVX-512), or pairs of vectors of 4 (lanes 12..15 in the second of the
+     * second pair) or of 2 */
     const char *w8 = strstr(last_source, "#if NG_VW == 8\n"), *w4 = w8 ? strstr(w8, "#elif NG_VW == 4\n") : NULL;
     const char *w2 = w4 ? strstr(w4, "#else\n") : NULL, *end = w2 ? strstr(w2, "#endif\n") : NULL;
-    CHECK(end && strstr(w4, "v1_7 = ng_w1[3];") && strstr(w4, "v1_7 = ng_w1[3];") < w2 &&
-          strstr(w2, "v1_7 = ng_w1[1];") && strstr(w2, "v1_7 = ng_w1[1];") < end);
+    CHECK(end && strstr(w8, "v1_15 = ng_w1__1[7];") && strstr(w8, "v1_15 = ng_w1__1[7];") < w4 &&
+          strstr(w4, "v1_15 = ng_w1__1[3];") && strstr(w4, "v1_15 = ng_w1__1[3];") < w2 &&
+          strstr(w2, "v1_15 = ng_w1__1[1];") && strstr(w2, "v1_15 = ng_w1__1[1];") < end);
+    CHECK(strstr(w8, "ng_vlanes(ng_vs__0) + ng_vlanes(ng_vs__1) < 2 * NG_VMIN") != NULL &&
+          strstr(w8, "ng_vlanes(ng_vs__0) + ng_vlanes(ng_vs__1) < 2 * NG_VMIN") < w4);
     CHECK_OK(ng_array_download(&sp, steps, NULL));
     CHECK(memcmp(steps, wsteps, sizeof steps) == 0);
     ng_array_release(&st), ng_array_release(&sp);
