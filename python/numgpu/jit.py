@@ -104,6 +104,11 @@ def _closure_values(fn):
     return values
 
 
+class _CallState(threading.local):
+    keep = None  # the current call's kept arrays (for jit_launch); a class default: no
+    #              AttributeError to catch in every launch of a thread that set none
+
+
 class JitFunction:
     """A function compiled by @numgpu.jit (compiled at its first call)."""
 
@@ -116,7 +121,7 @@ class JitFunction:
         self._launched = {}   # loop index -> "kernel" or the reason it ran as Python
         self._kept = frozenset()    # parameters whose NumPy arrays may stay on the device (see _kept_names)
         self._reads = frozenset()   # other names the code outside the launched loops reads
-        self._call = threading.local()  # .keep: the current call's kept arrays (for jit_launch)
+        self._call = _CallState()
         self._sig = None  # inspect.signature(fn), once a call needs it
 
     # -- compile ---------------------------------------------------------
@@ -203,7 +208,7 @@ class JitFunction:
     def _launch(self, index, local_vars, assigned):
         try:
             result = _core.jit_launch(self._program, index, local_vars, self._fn.__globals__, assigned,
-                                      self._boundscheck, self._first - 1, getattr(self._call, "keep", None))
+                                      self._boundscheck, self._first - 1, self._call.keep)
         except (ValueError, OverflowError, ZeroDivisionError, IndexError):  # what Python would raise in the loop, raised
             self._launched[index] = "kernel (raised)"     # after the kernel ran (or a bad argument)
             raise
@@ -226,7 +231,7 @@ class JitFunction:
         keep = self._keep(args, kwargs) if self._kept else None
         if not keep:
             return self._plan(*args, **kwargs)
-        outer = getattr(self._call, "keep", None)
+        outer = self._call.keep
         self._call.keep = keep
         try:
             return self._plan(*args, **kwargs)

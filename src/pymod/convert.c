@@ -124,13 +124,36 @@ static NgDType dtype_by_kind(PyObject *dt)
     return t;
 }
 
+/* The dtypes met so far by their NumPy dtype objects (held: a pointer is only
+ * compared while its object lives), for dtype_by_kind's three attribute reads,
+ * which a jit launch or an operation taking dtype= would pay each time. */
+static struct {
+    PyObject *dt;
+    NgDType t;
+} known_dtypes[32];
+
+static NgDType dtype_known(PyObject *dt)
+{
+    int i = 0;
+    for (; i < (int)(sizeof known_dtypes / sizeof *known_dtypes) && known_dtypes[i].dt; i++)
+        if (known_dtypes[i].dt == dt)
+            return known_dtypes[i].t;
+    NgDType t = dtype_by_kind(dt);
+    if (t != NG_NODTYPE && i < (int)(sizeof known_dtypes / sizeof *known_dtypes)) {
+        Py_INCREF(dt);
+        known_dtypes[i].dt = dt;
+        known_dtypes[i].t = t;
+    }
+    return t;
+}
+
 int ngpy_dtype(PyObject *o, NgDType *out)
 {
     if (o == NULL || o == Py_None) {
         *out = NG_NODTYPE;
         return 0;
     }
-    NgDType t = PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_dtype) ? dtype_by_kind(o) : NG_NODTYPE;
+    NgDType t = PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_dtype) ? dtype_known(o) : NG_NODTYPE;
     if (t == NG_NODTYPE) { /* by NumPy's name of it, which also names what is not supported */
         PyObject *dt = PyObject_CallOneArg(ngpy.np_dtype, o);
         if (!dt)
@@ -157,15 +180,27 @@ int ngpy_dtype(PyObject *o, NgDType *out)
 
 PyObject *ngpy_dtype_object(NgDType t)
 {
-    return PyObject_CallFunction(ngpy.np_dtype, "s", ng_dtype_info(t)->name);
+    static PyObject *made[NG_NTYPES]; /* (numpy.dtype(name), made once per dtype) */
+    if ((int)t < 0 || (int)t >= NG_NTYPES)
+        return PyObject_CallFunction(ngpy.np_dtype, "s", ng_dtype_info(t)->name);
+    if (!made[t] && !(made[t] = PyObject_CallFunction(ngpy.np_dtype, "s", ng_dtype_info(t)->name)))
+        return NULL;
+    Py_INCREF(made[t]);
+    return made[t];
 }
 
-/* Buffer format -> dtype ('<d', '=i', 'l', ...). */
-static NgDType dtype_of_format(const char *fmt, Py_ssize_t itemsize)
+/* Buffer format -> dtype ('<d', '=i', 'l', ...); NG_NODTYPE for anything else,
+ * a byte-swapped array ('>d') included. */
+NgDType ngpy_dtype_of_format(const char *fmt, Py_ssize_t itemsize)
 {
     if (!fmt)
         return NG_UINT8;
-    if (*fmt == '<' || *fmt == '=' || *fmt == '@' || *fmt == '|')
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    const char native = '>';
+#else
+    const char native = '<';
+#endif
+    if (*fmt == native || *fmt == '=' || *fmt == '@' || *fmt == '|')
         fmt++;
     if (fmt[0] == 'Z' && fmt[1] && !fmt[2]) /* complex: 'Z' + the part's code */
         return fmt[1] == 'f' ? NG_COMPLEX64 : fmt[1] == 'd' ? NG_COMPLEX128 : NG_NODTYPE;
@@ -205,7 +240,7 @@ static int upload_buffer(PyObject *o, NgArray *out)
         }
         return -1;
     }
-    NgDType dt = dtype_of_format(view.format, view.itemsize);
+    NgDType dt = ngpy_dtype_of_format(view.format, view.itemsize);
     int rc = -1;
     if (dt == NG_NODTYPE) {
         PyObject *npdt = PyObject_GetAttrString(o, "dtype");
@@ -251,6 +286,23 @@ done:
     return rc;
 }
 
+/* A byte-swapped NumPy array's values in the host's order (data written on
+ * another machine, a file's), converted by NumPy (a new reference); NULL,
+ * with no error set, for any other array. */
+static PyObject *native_order(PyObject *np)
+{
+    PyObject *dt = PyObject_GetAttrString(np, "dtype");
+    PyObject *native = dt ? PyObject_GetAttrString(dt, "isnative") : NULL;
+    PyObject *order = native == Py_False ? PyObject_CallMethod(dt, "newbyteorder", "s", "=") : NULL;
+    PyObject *fixed = order ? PyObject_CallMethod(np, "astype", "O", order) : NULL;
+    if (native != Py_False)
+        PyErr_Clear();
+    Py_XDECREF(order);
+    Py_XDECREF(native);
+    Py_XDECREF(dt);
+    return fixed;
+}
+
 int ngpy_to_array(PyObject *o, NgDType dtype, NgArray *out)
 {
     NgStatus st;
@@ -281,6 +333,21 @@ int ngpy_to_array(PyObject *o, NgDType dtype, NgArray *out)
         return -1;
     /* NumPy's default dtypes for Python objects we do not support (object, str). */
     int rc = upload_buffer(np, out);
+    if (rc < 0 && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyObject *fixed = native_order(np);
+        if (fixed || PyErr_Occurred()) { /* (a conversion that failed says why) */
+            Py_XDECREF(type);
+            Py_XDECREF(value);
+            Py_XDECREF(tb);
+        } else {
+            PyErr_Restore(type, value, tb);
+        }
+        if (fixed)
+            rc = upload_buffer(fixed, out);
+        Py_XDECREF(fixed);
+    }
     Py_DECREF(np);
     return rc;
 }

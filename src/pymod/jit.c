@@ -31,12 +31,24 @@ typedef struct Lowered {
     NgJitLowered info;
 } Lowered;
 
+/* The free names of one loop (ng_jit_loop_names) with their interned str
+ * keys: found at its first launch, looked up by every one. */
+typedef struct LoopNames {
+    const char **names;
+    PyObject **keys;
+    int n;
+} LoopNames;
+
 typedef struct Program {
     NgJitAst *ast;
     const NgJitStmt *func;
     NgJitLoops *loops;
     Lowered *lowered;    /* grows; one per signature seen */
     int nlowered, cap_lowered;
+    LoopNames *names;    /* one per loop, made as loops launch (NULL until then) */
+    int nnames;
+    PyObject *strs[64];  /* the result dicts' keys and notes, made once (str_of) */
+    int nstrs;
 } Program;
 
 static void program_free(PyObject *capsule)
@@ -51,7 +63,72 @@ static void program_free(PyObject *capsule)
     for (int i = 0; i < p->nlowered; i++)
         PyMem_Free(p->lowered[i].key);
     PyMem_Free(p->lowered);
+    for (int i = 0; i < p->nnames; i++) {
+        for (int j = 0; p->names[i].keys && j < p->names[i].n; j++)
+            Py_XDECREF(p->names[i].keys[j]);
+        PyMem_Free(p->names[i].keys);
+        ng_free(p->names[i].names);
+    }
+    PyMem_Free(p->names);
+    for (int i = 0; i < p->nstrs; i++)
+        Py_DECREF(p->strs[i]);
     PyMem_Free(p);
+}
+
+/* s as an interned str (a new reference): the program's own, made at its
+ * first use, while it has room (a launch returns a few of them each time). */
+static PyObject *str_of(Program *p, const char *s)
+{
+    for (int i = 0; i < p->nstrs; i++)
+        if (strcmp(PyUnicode_AsUTF8(p->strs[i]), s) == 0) {
+            Py_INCREF(p->strs[i]);
+            return p->strs[i];
+        }
+    PyObject *o = PyUnicode_InternFromString(s);
+    if (o && p->nstrs < (int)(sizeof p->strs / sizeof *p->strs)) {
+        Py_INCREF(o);
+        p->strs[p->nstrs++] = o;
+    }
+    return o;
+}
+
+/* Loop `index`'s free names, made at its first launch; NULL on an error. */
+static const LoopNames *loop_names(Program *p, int index, const NgJitStmt *loop)
+{
+    if (!p->names) {
+        p->names = PyMem_Calloc((size_t)p->loops->n, sizeof *p->names);
+        if (!p->names) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        p->nnames = p->loops->n;
+    }
+    LoopNames *ln = &p->names[index];
+    if (ln->keys)
+        return ln;
+    const char **names = NULL;
+    int n = 0;
+    NgStatus st = ng_jit_loop_names(p->ast, loop, &names, &n);
+    if (st != NG_OK) {
+        ngpy_raise(st);
+        return NULL;
+    }
+    PyObject **keys = PyMem_Calloc((size_t)n + 1, sizeof *keys);
+    for (int i = 0; keys && i < n; i++)
+        if (!(keys[i] = PyUnicode_InternFromString(names[i]))) {
+            for (int j = 0; j < i; j++)
+                Py_DECREF(keys[j]);
+            PyMem_Free(keys);
+            ng_free(names);
+            return NULL;
+        }
+    if (!keys) {
+        ng_free(names);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    *ln = (LoopNames){names, keys, n};
+    return ln;
 }
 
 /* The remembered lowering for key, or NULL. */
@@ -271,14 +348,24 @@ static int write_back(const NgArray *a, PyObject *host)
     Py_buffer view;
     if (PyObject_GetBuffer(host, &view, PyBUF_RECORDS) < 0)
         return -1;
-    bool same = view.ndim == a->ndim && view.itemsize == ng_array_itemsize(a);
+    bool same = view.ndim == a->ndim;
     for (int d = 0; same && d < view.ndim; d++)
         same = view.shape[d] == a->shape[d];
     if (!same) {
         PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_RuntimeError, "numgpu.jit: a NumPy argument changed its shape or dtype during the "
+        PyErr_SetString(PyExc_RuntimeError, "numgpu.jit: a NumPy argument changed its shape during the "
                                             "call; its device copy cannot be written back");
         return -1;
+    }
+    if (ngpy_dtype_of_format(view.format, view.itemsize) != a->dtype) {
+        /* a copy of another dtype (float32 for float64 under the precision policy) or byte
+         * order (a byte-swapped array's): NumPy converts it back */
+        PyBuffer_Release(&view);
+        PyObject *copy = ngpy_to_numpy(a);
+        PyObject *r = copy ? PyObject_CallMethod(ngpy.numpy, "copyto", "OO", host, copy) : NULL;
+        Py_XDECREF(copy);
+        Py_XDECREF(r);
+        return r ? 0 : -1;
     }
     int64_t hs[NG_MAXDIMS];
     for (int d = 0; d < view.ndim; d++)
@@ -412,13 +499,11 @@ static int wrap_host_array(PyObject *v, NgDevice *dev, NgArray *arr)
         PyMem_Free(view);
         return 1;
     }
-    PyObject *dt = PyObject_GetAttrString(v, "dtype");
-    PyObject *native = dt ? PyObject_GetAttrString(dt, "isnative") : NULL;
-    NgDType t = NG_NODTYPE;
-    if (native == Py_True && ngpy_dtype(dt, &t) < 0) /* (a byte-swapped array is uploaded: refused there) */
-        PyErr_Clear();
-    Py_XDECREF(native);
-    Py_XDECREF(dt);
+    /* the dtype from the buffer's format (NG_NODTYPE for a byte-swapped array: uploaded, refused
+     * there); float64 under the precision policy is uploaded too, as float32 */
+    NgDType t = ngpy_dtype_of_format(view->format, view->itemsize);
+    if (ngpy.float32 && (t == NG_FLOAT64 || t == NG_COMPLEX128))
+        t = NG_NODTYPE;
     bool aligned = view->itemsize > 0 && ((uintptr_t)view->buf % (uintptr_t)view->itemsize) == 0;
     for (int d = 0; d < view->ndim && aligned; d++)
         aligned = view->strides[d] % view->itemsize == 0;
@@ -709,9 +794,75 @@ static int index_of(const Launch *L, const char *name)
     return -1;
 }
 
-/* Converts the 0-d cell array to a Python value. */
+/* The Python number in the 0-d cell `bytes` of dtype t (not float16), or NULL
+ * with no error set for a dtype it does not read. */
+static PyObject *cell_number(NgDType t, const unsigned char *bytes)
+{
+    union {
+        bool b;
+        int8_t i8;
+        int16_t i16;
+        int32_t i32;
+        int64_t i64;
+        uint8_t u8;
+        uint16_t u16;
+        uint32_t u32;
+        uint64_t u64;
+        float f32;
+        double f64;
+        float c64[2];
+        double c128[2];
+    } v;
+    memcpy(&v, bytes, sizeof v);
+    switch (t) {
+    case NG_BOOL: return PyBool_FromLong(v.b);
+    case NG_INT8: return PyLong_FromLong(v.i8);
+    case NG_INT16: return PyLong_FromLong(v.i16);
+    case NG_INT32: return PyLong_FromLong(v.i32);
+    case NG_INT64: return PyLong_FromLongLong(v.i64);
+    case NG_UINT8: return PyLong_FromLong(v.u8);
+    case NG_UINT16: return PyLong_FromLong(v.u16);
+    case NG_UINT32: return PyLong_FromUnsignedLong(v.u32);
+    case NG_UINT64: return PyLong_FromUnsignedLongLong(v.u64);
+    case NG_FLOAT32: return PyFloat_FromDouble(v.f32);
+    case NG_FLOAT64: return PyFloat_FromDouble(v.f64);
+    case NG_COMPLEX64: return PyComplex_FromDoubles(v.c64[0], v.c64[1]);
+    case NG_COMPLEX128: return PyComplex_FromDoubles(v.c128[0], v.c128[1]);
+    default: return NULL;
+    }
+}
+
+/* Converts the 0-d cell array to a Python value: a Python number for a weak
+ * cell, else a NumPy scalar of its dtype, as Python's own loop leaves it
+ * (made by the scalar type from the Python number, which holds the value
+ * exactly; no NumPy array made: a small call's result costs nanoseconds). */
 static PyObject *cell_value(const NgArray *cell, const NgJitArg *a)
 {
+    static PyObject *scalar_types[NG_NTYPES]; /* numpy.float64 ..., by dtype */
+    unsigned char bytes[16] = {0};
+    PyObject *num = NULL;
+    if (cell->ndim == 0 && cell->dtype != NG_FLOAT16 && (int)cell->dtype >= 0 && (int)cell->dtype < NG_NTYPES &&
+        ng_array_itemsize(cell) <= (int64_t)sizeof bytes) {
+        NgStatus st = ng_array_download(cell, bytes, NULL);
+        if (st != NG_OK)
+            return ngpy_raise(st);
+        num = cell_number(cell->dtype, bytes);
+        if (!num && PyErr_Occurred())
+            return NULL;
+    }
+    if (num && a->weak)
+        return num;
+    if (num) {
+        PyObject **type = &scalar_types[cell->dtype];
+        if (!*type) {
+            PyObject *dt = ngpy_dtype_object(cell->dtype);
+            *type = dt ? PyObject_GetAttrString(dt, "type") : NULL;
+            Py_XDECREF(dt);
+        }
+        PyObject *v = *type ? PyObject_CallOneArg(*type, num) : NULL;
+        Py_DECREF(num);
+        return v;
+    }
     PyObject *np = ngpy_to_numpy(cell);
     if (!np)
         return NULL;
@@ -864,6 +1015,29 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
  * with a Python error. `sargs`: a search's NG_JIT_START, NG_JIT_FROM and
  * NG_JIT_TO arguments, then NG_JIT_PHASE; `oob` (may be NULL): an index out of range sets it
  * instead of raising. */
+/* The bytes of the 0-d cell of dtype t holding the Python scalar op, where
+ * that is the scalar's own dtype or an int's float64 (C's conversion is
+ * NumPy's); false otherwise: ng_op_assign converts it, in a kernel. */
+static bool scalar_bytes(const NgOperand *op, NgDType t, unsigned char *bytes)
+{
+    const NgScalar *v = &op->scalar;
+    if (op->array || v->big)
+        return false;
+    double f = v->kind == NG_KIND_INT ? (double)v->v.i : v->v.f;
+    if (v->kind == NG_KIND_BOOL && t == NG_BOOL)
+        bytes[0] = v->v.i != 0;
+    else if (v->kind == NG_KIND_INT && t == NG_INT64)
+        memcpy(bytes, &v->v.i, sizeof v->v.i);
+    else if ((v->kind == NG_KIND_INT || v->kind == NG_KIND_FLOAT) && t == NG_FLOAT64)
+        memcpy(bytes, &f, sizeof f);
+    else if (v->kind == NG_KIND_COMPLEX && t == NG_COMPLEX128) {
+        memcpy(bytes, &v->v.f, sizeof v->v.f);
+        memcpy(bytes + 8, &v->im, sizeof v->im);
+    } else
+        return false;
+    return true;
+}
+
 static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, const NgJitLoopPlan *plan,
                             NgDevice *dev, const int64_t *sargs, int line_offset, const char *note,
                             const char **why, bool *oob)
@@ -988,7 +1162,9 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                     st = NG_ERR_TYPE;
                     break;
                 }
-                st = ng_op_assign(&cells[a], &op);
+                unsigned char bytes[16];
+                st = scalar_bytes(&op, arg->dtype, bytes) ? ng_array_upload(&cells[a], bytes, NULL)
+                                                          : ng_op_assign(&cells[a], &op);
                 ng_array_release(&tmp);
             }
             ng_kargs_array(kargs, &na, &cells[a], 0, NULL, NULL);
@@ -1012,10 +1188,11 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
     }
     if (st == NG_OK) {
         result = PyDict_New();
-        PyObject *n = result ? PyUnicode_FromString(note) : NULL;
-        if (!n || PyDict_SetItemString(result, "__ng_note", n) < 0)
+        PyObject *n = result ? str_of(p, note) : NULL, *k = n ? str_of(p, "__ng_note") : NULL;
+        if (!k || PyDict_SetItem(result, k, n) < 0)
             Py_CLEAR(result);
         Py_XDECREF(n);
+        Py_XDECREF(k);
     }
     for (int a = 0; a < low.nargs && result; a++) {
         const NgJitArg *arg = &low.args[a];
@@ -1045,10 +1222,11 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                 raise_as_python(p, what, line_offset);
             }
         } else if (arg->role == NG_JIT_ARG_CELL) {
-            PyObject *v = cell_value(&cells[a], arg);
-            if (!v || PyDict_SetItemString(result, arg->name, v) < 0)
+            PyObject *v = cell_value(&cells[a], arg), *k = v ? str_of(p, arg->name) : NULL;
+            if (!k || PyDict_SetItem(result, k, v) < 0)
                 Py_CLEAR(result);
             Py_XDECREF(v);
+            Py_XDECREF(k);
         } else if (arg->role == NG_JIT_ARG_BOUND) { /* never assigned: Python's name stays unbound */
             uint8_t bound = 1;
             st = ng_array_download(&cells[a], &bound, NULL);
@@ -1162,28 +1340,26 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
     if (!dev)
         return NULL;
 
-    const char **names = NULL;
-    int nnames = 0;
-    NgStatus st = ng_jit_loop_names(p->ast, info->stmt, &names, &nnames);
-    if (st != NG_OK)
-        return ngpy_raise(st);
+    const LoopNames *ln = loop_names(p, index, info->stmt);
+    if (!ln)
+        return NULL;
     Launch L; /* (type_of fills entry L.n before it counts: 40 KB not cleared per launch) */
     L.n = 0;
     L.hold = false;
     L.python = false;
     PyObject *result = NULL;
     const char *why = NULL;
-    for (int i = 0; i < nnames; i++) {
-        PyObject *v = PyDict_GetItemString(locals, names[i]);
+    for (int i = 0; i < ln->n; i++) {
+        PyObject *v = PyDict_GetItem(locals, ln->keys[i]);
         if (!v)
-            v = PyDict_GetItemString(globals, names[i]);
+            v = PyDict_GetItem(globals, ln->keys[i]);
         if (!v) /* not bound yet: assigned in the loop, or a builtin */
             continue;
         if (L.n == MAXV) {
             why = "too many free variables";
             goto done;
         }
-        int r = type_of(v, names[i], dev, keep, &L.types[L.n], &L.arrays[L.n], &L.uploaded[L.n], &L.kept[L.n], &why);
+        int r = type_of(v, ln->names[i], dev, keep, &L.types[L.n], &L.arrays[L.n], &L.uploaded[L.n], &L.kept[L.n], &why);
         if (r < 0)
             goto done;
         if (r == 1)
@@ -1304,7 +1480,6 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
     }
 done:
     launch_clear(&L);
-    ng_free(names);
     if (!result && !PyErr_Occurred())
         return skip(why ? why : "not compiled");
     return result;

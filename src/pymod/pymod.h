@@ -55,6 +55,7 @@ int ngpy_to_array(PyObject *o, NgDType dtype, NgArray *out);
 int ngpy_dtype(PyObject *o, NgDType *out);
 /* numpy.dtype object for an NgDType (new reference). */
 PyObject *ngpy_dtype_object(NgDType t);
+NgDType ngpy_dtype_of_format(const char *fmt, Py_ssize_t itemsize);
 /* ComplexWarning (NumPy's text) when a cast from `from` to `to` drops imaginary
  * parts (to a real float or an integer); 0 otherwise. -1 with an exception when warnings are errors. */
 int ngpy_warn_complex_cast(NgDType from, NgDType to);
