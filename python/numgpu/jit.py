@@ -201,22 +201,12 @@ class JitFunction:
         code = "\n" * (first - 1 + func.lineno - 1) + "\n".join(plan) + "\n"
         namespace = dict(self._fn.__globals__)
         namespace.update(_closure_values(self._fn))
-        namespace["__ng_launch"] = self._launch
+        # (C all the way: the launch records how the loop ran in self._launched, "kernel (raised)"
+        # when it raised what Python would raise in the loop, after the kernel ran)
+        namespace["__ng_launch"] = functools.partial(_core.jit_launch, self._program, self._fn.__globals__,
+                                                     self._boundscheck, self._first - 1, self._call, self._launched)
         exec(compile(code, filename, "exec"), namespace)
         return namespace[self._fn.__name__]
-
-    def _launch(self, index, local_vars, assigned):
-        try:
-            result = _core.jit_launch(self._program, index, local_vars, self._fn.__globals__, assigned,
-                                      self._boundscheck, self._first - 1, self._call.keep)
-        except (ValueError, OverflowError, ZeroDivisionError, IndexError):  # what Python would raise in the loop, raised
-            self._launched[index] = "kernel (raised)"     # after the kernel ran (or a bad argument)
-            raise
-        if isinstance(result, tuple):
-            self._launched[index] = result[1]
-            return None
-        self._launched[index] = result.pop("__ng_note", "kernel")
-        return result
 
     # -- call and report --------------------------------------------------
     def __call__(self, *args, **kwargs):

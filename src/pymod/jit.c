@@ -5,14 +5,16 @@
  *       parses the source, analyses the function's loops; `program` is a
  *       capsule owning the AST and the analysis, `loops` one dict per loop
  *       (line, end_line, col, kind, reductions, atomic, reason, ...).
- *   jit_launch(program, loop_index, locals, globals, assigned, boundscheck, line_offset)
- *       -> dict or (None, why)
+ *   jit_launch(program, globals, boundscheck, line_offset, state, launched,
+ *              loop_index, locals, assigned) -> dict or None
+ *       (the first six bound once per function)
  *       types the loop's free variables from their current values, lowers
  *       the loop for those types (cached as a kernel), uploads NumPy arrays,
  *       launches, writes written NumPy arrays back and returns the values of
  *       the scalars the host needs after the loop ("cells").
  * Values the kernel cannot take (a list, a dict, an aliased array) return
- * (None, reason): the host plan then runs the loop as Python. */
+ * None (the reason in launched[loop_index]): the host plan then runs the
+ * loop as Python. */
 #include "pymod.h"
 
 #include <string.h>
@@ -1293,16 +1295,61 @@ static int live_out(NgJitLoopPlan *plan, PyObject *assigned, const Launch *L)
     return 0;
 }
 
-static PyObject *f_jit_launch(PyObject *m, PyObject *args)
+/* jit_launch(program, globals, boundscheck, line_offset, state, launched, index, locals, assigned):
+ * the first six bound once per function (functools.partial), the last three
+ * by each launch point of its host plan. state.keep: the call's kept arrays;
+ * launched[index] is set to how the loop ran. */
+static PyObject *f_jit_launch(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *capsule, *locals, *globals, *assigned, *keep = Py_None;
-    int index, boundscheck, line_offset;
-    if (!PyArg_ParseTuple(args, "OiO!O!O!pi|O:jit_launch", &capsule, &index, &PyDict_Type, &locals, &PyDict_Type,
-                          &globals, &PyTuple_Type, &assigned, &boundscheck, &line_offset, &keep))
+    if (nargs != 9 || !PyDict_Check(args[1]) || !PyDict_Check(args[5]) || !PyLong_Check(args[6]) ||
+        !PyDict_Check(args[7]) || !PyTuple_Check(args[8])) {
+        PyErr_SetString(PyExc_TypeError, "jit_launch(program, globals, boundscheck, line_offset, state, launched, "
+                                         "index, locals, assigned)");
         return NULL;
-    PyObject *r = launch(capsule, index, locals, globals, assigned, boundscheck, line_offset, keep);
+    }
+    PyObject *globals = args[1], *launched = args[5], *index = args[6];
+    int boundscheck = PyObject_IsTrue(args[2]);
+    int line_offset = (int)PyLong_AsLong(args[3]), i = (int)PyLong_AsLong(index);
+    PyObject *keep = PyObject_GetAttrString(args[4], "keep");
+    if (boundscheck < 0 || PyErr_Occurred() || !keep) {
+        Py_XDECREF(keep);
+        return NULL;
+    }
+    PyObject *r = launch(args[0], i, args[7], globals, args[8], boundscheck, line_offset, keep);
     if (r && PyTuple_Check(r) && flush_kept(keep) < 0) /* the loop runs as Python, on the NumPy arrays */
         Py_CLEAR(r);
+    Py_DECREF(keep);
+    /* how it ran, for loop_report: the note, the reason it ran as Python, or that it raised
+     * (what Python would raise in the loop, raised after the kernel ran, or a bad argument) */
+    PyObject *how = NULL;
+    if (!r && (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_OverflowError) ||
+               PyErr_ExceptionMatches(PyExc_ZeroDivisionError) || PyErr_ExceptionMatches(PyExc_IndexError))) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        how = PyUnicode_FromString("kernel (raised)");
+        if (how && PyDict_SetItem(launched, index, how) < 0)
+            PyErr_Clear();
+        PyErr_Restore(type, value, tb);
+        Py_XDECREF(how);
+        return NULL;
+    }
+    if (!r)
+        return NULL;
+    if (PyTuple_Check(r)) {
+        how = PyTuple_GET_ITEM(r, 1);
+        Py_INCREF(how);
+        Py_DECREF(r);
+        r = Py_None;
+        Py_INCREF(r);
+    } else {
+        how = PyDict_GetItemString(r, "__ng_note");
+        Py_XINCREF(how);
+        if (how && PyDict_DelItemString(r, "__ng_note") < 0)
+            Py_CLEAR(r);
+    }
+    if (r && how && PyDict_SetItem(launched, index, how) < 0)
+        Py_CLEAR(r);
+    Py_XDECREF(how);
     return r;
 }
 
@@ -1487,7 +1534,7 @@ done:
 
 PyMethodDef ngpy_jit_functions[] = {
     {"jit_program", f_jit_program, METH_VARARGS, "Parse and analyse a function for @numgpu.jit."},
-    {"jit_launch", f_jit_launch, METH_VARARGS, "Run one analysed loop as a kernel."},
+    {"jit_launch", (PyCFunction)(void (*)(void))f_jit_launch, METH_FASTCALL, "Run one analysed loop as a kernel."},
     {"jit_flush", f_jit_flush, METH_O, "Write a call's kept device copies back into their NumPy arrays."},
     {"jit_keeps_arrays", f_jit_keeps_arrays, METH_NOARGS,
      "Whether NumPy arguments are copied to the current device (not host-visible)."},
