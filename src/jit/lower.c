@@ -4220,3 +4220,40 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
         return ng_error_set(NG_ERR_NOMEM, "out of memory building a kernel key");
     return NG_OK;
 }
+
+/* The combining op of the analysis' reduction op. */
+static NgOp red_op(NgJitRedOp op)
+{
+    switch (op) {
+    case NG_JIT_RED_MUL: return NG_OP_MUL;
+    case NG_JIT_RED_MAX: return NG_OP_MAXIMUM;
+    case NG_JIT_RED_MIN: return NG_OP_MINIMUM;
+    case NG_JIT_RED_OR: return NG_OP_BITOR;
+    case NG_JIT_RED_AND: return NG_OP_BITAND;
+    case NG_JIT_RED_XOR: return NG_OP_BITXOR;
+    case NG_JIT_RED_ARGMAX: case NG_JIT_RED_ARGMIN: return NG_NOPS; /* (goes with the ranked key) */
+    default: return NG_OP_ADD;
+    }
+}
+
+void ng_jit_plan(const NgJitLoops *loops, const NgJitLoopInfo *info, NgJitLoopPlan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->loops = loops;
+    /* (more reductions or atomic arrays than a plan holds: in order, which is always right) */
+    plan->parallel = info->kind == NG_JIT_LOOP_PARALLEL && info->nreductions <= NG_JIT_MAX_REDUCTIONS &&
+                     info->natomics <= NG_JIT_MAX_ATOMICS;
+    if (!plan->parallel)
+        return;
+    for (int i = 0; i < info->nreductions && i < NG_JIT_MAX_REDUCTIONS; i++) {
+        plan->reductions[i].name = info->reductions[i].name;
+        plan->reductions[i].op = red_op(info->reductions[i].op);
+        plan->reductions[i].ranked = info->reductions[i].ranked;
+        plan->nreductions++;
+    }
+    plan->ranked_last = info->ranked_last;
+    plan->peel = info->peel;
+    plan->atomic = info->atomic;
+    for (int i = 0; i < info->natomics && i < NG_JIT_MAX_ATOMICS; i++)
+        plan->atomics[plan->natomics++] = info->atomics[i];
+}

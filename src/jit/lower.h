@@ -281,6 +281,13 @@ typedef struct NgJitLowered {
     int line;          /* the loop's first line */
 } NgJitLowered;
 
+/* The plan the analysis gives loop `info` of `loops` (its kind, reductions,
+ * atomics, peel): parallel as the analysis found it, else in order (also
+ * when it has more reductions or atomic arrays than a plan holds). The
+ * caller adds what depends on the launch: live-out names, boundscheck,
+ * collapse, search. */
+void ng_jit_plan(const NgJitLoops *loops, const NgJitLoopInfo *info, NgJitLoopPlan *plan);
+
 /* Lowers the loop statement `loop` (a FOR over range/prange or, when
  * sequential, a WHILE of `ast`) into k (already ng_ir_init'ed: its name is
  * kept), given the run-time types of the free variables (vars[0..nvars):

@@ -170,20 +170,6 @@ static const NgJitStmt *find_def(const NgJitAst *ast, const char *name)
     return NULL;
 }
 
-static NgOp red_op(NgJitRedOp op)
-{
-    switch (op) {
-    case NG_JIT_RED_MUL: return NG_OP_MUL;
-    case NG_JIT_RED_MAX: return NG_OP_MAXIMUM;
-    case NG_JIT_RED_MIN: return NG_OP_MINIMUM;
-    case NG_JIT_RED_OR: return NG_OP_BITOR;
-    case NG_JIT_RED_AND: return NG_OP_BITAND;
-    case NG_JIT_RED_XOR: return NG_OP_BITXOR;
-    case NG_JIT_RED_ARGMAX: case NG_JIT_RED_ARGMIN: return NG_NOPS; /* (goes with the ranked key) */
-    default: return NG_OP_ADD;
-    }
-}
-
 static PyObject *loop_dict(const NgJitLoopInfo *l)
 {
     PyObject *reds = PyList_New(l->nreductions);
@@ -760,29 +746,6 @@ static NgStatus build_loop(const void *ctx, NgIrKernel *k)
     return ng_jit_lower(c->p->ast, c->loop, c->L->types, c->L->n, c->plan, k, NULL);
 }
 
-/* The plan the analysis gives loop `info`, for the lowering. */
-static void make_plan(const NgJitLoops *loops, const NgJitLoopInfo *info, NgJitLoopPlan *plan)
-{
-    memset(plan, 0, sizeof *plan);
-    plan->loops = loops;
-    /* (more reductions or atomic arrays than a plan holds: in order, which is always right) */
-    plan->parallel = info->kind == NG_JIT_LOOP_PARALLEL && info->nreductions <= NG_JIT_MAX_REDUCTIONS &&
-                     info->natomics <= NG_JIT_MAX_ATOMICS;
-    if (!plan->parallel)
-        return;
-    for (int i = 0; i < info->nreductions && i < NG_JIT_MAX_REDUCTIONS; i++) {
-        plan->reductions[i].name = info->reductions[i].name;
-        plan->reductions[i].op = red_op(info->reductions[i].op);
-        plan->reductions[i].ranked = info->reductions[i].ranked;
-        plan->nreductions++;
-    }
-    plan->ranked_last = info->ranked_last;
-    plan->peel = info->peel;
-    plan->atomic = info->atomic;
-    for (int i = 0; i < info->natomics && i < NG_JIT_MAX_ATOMICS; i++)
-        plan->atomics[plan->natomics++] = info->atomics[i];
-}
-
 static PyObject *skip(const char *why)
 {
     return Py_BuildValue("(Os)", Py_None, why);
@@ -1064,7 +1027,10 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
         ng_ir_free(&scratch);
         if (st != NG_OK) {
             ng_str_free(&key);
-            if (st == NG_ERR_UNSUPPORTED || st == NG_ERR_TYPE || st == NG_ERR_VALUE) {
+            /* beyond the kernel for these types, or an error Python raises only if it runs the
+             * line (an index the array has not, an int beyond 64 bits): the loop runs as Python */
+            if (st == NG_ERR_UNSUPPORTED || st == NG_ERR_TYPE || st == NG_ERR_VALUE || st == NG_ERR_INDEX ||
+                st == NG_ERR_OVERFLOW) {
                 *why = ng_error_message();
                 return NULL;
             }
@@ -1427,7 +1393,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 goto done;
             }
     NgJitLoopPlan plan;
-    make_plan(p->loops, info, &plan);
+    ng_jit_plan(p->loops, info, &plan);
     int64_t sargs[4] = {0, 0, 0, 0}; /* a search's start, from, to; a peeled loop's phase */
     const char *note = plan.parallel ? "kernel" : "kernel (one thread)";
     plan.boundscheck = boundscheck;

@@ -185,3 +185,46 @@ def test_under_the_float32_policy_a_written_float64_argument_comes_back_float64(
         numgpu.config(**prev)
     assert x.dtype == np.float64
     np.testing.assert_allclose(x, want, rtol=1e-6)  # (computed in float32)
+
+
+def set_corner(X, n):
+    for i in range(n):
+        X[i, 0] = 1.0
+    return X
+
+
+def shape_in_a_branch(x, flag):
+    s = 0
+    for i in range(x.shape[0]):
+        if flag and i == 3:
+            s += x.shape[2]
+        s += 1
+    return s
+
+
+def big_literal(x):
+    s = 0
+    for i in range(x.shape[0]):
+        s = s + 1180591620717411303424
+    return s
+
+
+def test_an_index_the_array_has_not_raises_only_where_python_does():
+    f = jit(set_corner)
+    out = f(np.zeros(3), 0)  # no iteration: Python never reads the line
+    np.testing.assert_array_equal(out, np.zeros(3))
+    with pytest.raises(IndexError) as mine:
+        f(np.zeros(3), 2)
+    with pytest.raises(IndexError) as python:
+        set_corner(np.zeros(3), 2)
+    assert str(mine.value) == str(python.value)
+    g = jit(shape_in_a_branch)
+    assert g(np.zeros(6), False) == shape_in_a_branch(np.zeros(6), False)
+    with pytest.raises(IndexError, match="tuple index out of range"):
+        g(np.zeros(6), True)
+
+
+def test_an_int_literal_beyond_64_bits_gives_pythons_int():
+    f = jit(big_literal)
+    x = np.zeros(5)
+    assert f(x) == big_literal(x) == 5 * 2**70
