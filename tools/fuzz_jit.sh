@@ -53,6 +53,7 @@ printf '@deco(1)\nclass A[T]:\n    match p:\n        case [1, *r] if r: pass\nas
 printf 'def put(p, k, v):\n    p[k] = v\ndef nest(q, k):\n    t = k + 1\n    put(q, t, q[k])\n    for j in range(q.shape[0]):\n        q[j] += 1\ndef f(X, a, n):\n    for i in range(n):\n        row = X[i]\n        put(row, i, 1.0)\n        nest(a, i)\n        row[0] = a[i - 1]\n' > "$out/jit-seeds/s4.py"
 
 cp "$root"/bench/jit_*/*.py "$out/jit-seeds/" 2>/dev/null || true
+cp "$root"/tests/fuzz/seeds/* "$out/jit-seeds/" # (inputs that once crashed a target: run first, every time)
 
 for target in parse:jit-corpus lower:lower-corpus; do
     name=fuzz_jit_${target%%:*}

@@ -2476,12 +2476,12 @@ static Val unary(Lower *L, const NgJitExpr *e)
             return fail(L, e->span.line, NG_ERR_TYPE, "the numpy boolean negative, the `-` operator, is not supported");
         NgIrRef r = as(L, x, dt);
         if (is_const(L, r)) { /* fold -1 so it reads as a constant (index wrap, range steps) */
-            const NgIrNode *c = ng_ir_node(L->k, r);
+            const NgIrNode c = *ng_ir_node(L->k, r); /* (a copy: a new node may move the node array) */
             if (ng_dtype_is_complex(dt)) /* -(2j) is (-0.0-2j), as Python's */
-                return mkval(ng_ir_const_c(L->k, dt, -c->c.f, -c->im), dt, x.weak, false);
+                return mkval(ng_ir_const_c(L->k, dt, -c.c.f, -c.im), dt, x.weak, false);
             if (ng_dtype_is_float(dt))
-                return mkval(ng_ir_const_f(L->k, dt, -c->c.f), dt, x.weak, false);
-            return mkval(ng_ir_const_i(L->k, dt, (int64_t)(0 - (uint64_t)c->c.i)), dt, x.weak, c->c.i <= 0);
+                return mkval(ng_ir_const_f(L->k, dt, -c.c.f), dt, x.weak, false);
+            return mkval(ng_ir_const_i(L->k, dt, (int64_t)(0 - (uint64_t)c.c.i)), dt, x.weak, c.c.i <= 0);
         }
         return mkval(ng_ir_unary(L->k, NG_OP_NEG, dt, r), dt, x.weak, false);
     }
