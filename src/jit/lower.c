@@ -86,6 +86,9 @@ struct Sym {
     NgDType dt;                 /* locals: settled type, NG_NODTYPE until assigned */
     bool weak;                  /* locals: a Python scalar */
     bool nonneg;                /* locals: never negative (only falls over the passes) */
+    double flo;                 /* locals not bound before the loop: a lower bound of every value
+                                   assigned (Val.flo; only falls over the passes, INFINITY until
+                                   one is); a read's bound is at most 0.0, the value before any */
     bool chr;                   /* locals: holds a 1-character str (Val.chr) */
     int param;                  /* this pass: its parameter, -1 none */
     int var;                    /* this pass: a local's IR variable */
@@ -128,6 +131,8 @@ typedef struct Lower {
     int norder;
     NgStatus st;         /* first error */
     bool changed;        /* a local's type or flag changed in this pass */
+    bool no_flo;         /* locals' float bounds (Sym.flo) given up: from the 8th pass, so a
+                            chain of locals bounding each other cannot keep the passes going */
     int unknown_line;    /* first read of a value without a type in this pass (0: none) */
     char unknown_msg[160]; /* what to say if it never gets one */
     int depth;           /* loops entered inside the outer loop */
@@ -651,6 +656,8 @@ static Val read_name(Lower *L, const NgJitExpr *e)
     {
         Val v = mkval(ng_ir_varref(L->k, s->var), s->dt, s->weak, s->nonneg && ng_dtype_is_int(s->dt));
         v.chr = s->chr;
+        if (!s->given && s->dt == NG_FLOAT64 && !L->no_flo) /* (r2 = dx * dx + 1e-3; math.sqrt(r2): no check) */
+            v.flo = s->flo < 0.0 ? s->flo : 0.0;
         return v;
     }
     case SYM_ARRAY: case SYM_VIEW: {
@@ -724,12 +731,21 @@ static bool ranked_key(const Lower *L, const Sym *s)
            L->plan->reductions[s->red].op != NG_NOPS;
 }
 
+static double flo_of(const Lower *L, Val v);
+
 static NgIrRef assign_local(Lower *L, Sym *s, Val v)
 {
     if (v.r == NG_IR_NONE)
         return NG_IR_NONE;
     s->chr = v.chr;
     merge_type(L, &s->dt, &s->weak, &s->nonneg, v);
+    /* every assignment, whatever the local's type is yet; a second fall goes to no bound (x = x - 1.0
+     * would fall at every pass) */
+    double f = flo_of(L, v);
+    if (!L->no_flo && !(f >= s->flo)) {
+        s->flo = s->flo == INFINITY && f == f ? f : -INFINITY;
+        L->changed = true;
+    }
     if (!usable(s->dt))
         return NG_IR_NONE;
     NgIrRef a = ng_ir_assign(L->k, s->var, as(L, v, s->dt));
@@ -1640,9 +1656,12 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
         /* (CPython's math module: these raise OverflowError; the others never raise) */
         bool overflows = op == NG_OP_EXP || op == NG_OP_EXP2 || op == NG_OP_EXPM1 || op == NG_OP_COSH ||
                          op == NG_OP_SINH || op == NG_OP_GAMMA || op == NG_OP_LGAMMA;
-        if (op == NG_OP_SQRT) /* (its one failure: a number below 0, -0.0 and NaN not) */
-            raise_or_python(L, ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, f, ng_ir_const_f(L->k, NG_FLOAT64, 0.0)),
-                     NG_JIT_RAISE_DOMAIN, line);
+        if (op == NG_OP_SQRT) { /* (its one failure: a number below 0, -0.0 and NaN not; none where
+                                 * x is known not to be, a sum of squares) */
+            if (!(flo_of(L, x) >= 0.0))
+                raise_or_python(L, ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, f, ng_ir_const_f(L->k, NG_FLOAT64, 0.0)),
+                                NG_JIT_RAISE_DOMAIN, line);
+        }
         else if (op != NG_OP_TANH && op != NG_OP_ARCTAN && op != NG_OP_ARCSINH && op != NG_OP_ERF &&
                  op != NG_OP_ERFC && op != NG_OP_ABS && op != NG_OP_CBRT && op != NG_OP_RAD2DEG &&
                  op != NG_OP_DEG2RAD)
@@ -2265,6 +2284,7 @@ static Frame *frame_for(Lower *L, const NgJitExpr *e, const NgJitStmt *def)
         if (s->assigned) {
             s->kind = SYM_LOCAL;
             s->nonneg = true;
+            s->flo = INFINITY;
         } else if (outer->kind == SYM_MODULE) { /* a global module the loop also uses */
             s->kind = SYM_MODULE;
             s->module = outer->module;
@@ -3838,6 +3858,7 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
         } else if (s->assigned) {
             s->kind = SYM_LOCAL;
             s->nonneg = true; /* starts at 0 */
+            s->flo = INFINITY;
         } else {
             s->kind = SYM_UNBOUND; /* a builtin, or an error where it is read */
         }
@@ -4135,6 +4156,7 @@ NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVar
         ng_ir_init(&tmp, name);
         L.k = &tmp;
         L.changed = false;
+        L.no_flo = pass >= 8;
         L.unknown_line = 0;
         lower_pass(&L, loop);
         st = L.st != NG_OK ? L.st : tmp.status;

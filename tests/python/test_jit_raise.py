@@ -159,3 +159,63 @@ def test_only_operations_that_run_raise_and_numpy_functions_never_do():
     jit_same(guarded, x, np.zeros(4))
     jit_same(numpy_sqrt, x, np.zeros(4))
     same_outcome(through_a_helper, x, np.zeros(4))
+
+
+def softened_norms(pos, out):
+    for i in range(pos.shape[0]):  # parallel
+        dx = pos[i, 0] - pos[0, 0]
+        dy = pos[i, 1] - pos[0, 1]
+        r2 = dx * dx + dy * dy + 1e-3
+        out[i] = 1.0 / (r2 * math.sqrt(r2))
+
+
+def shifted_roots(x, c, out):
+    for i in range(x.shape[0]):  # parallel
+        d = x[i] - c
+        r = d * d - 0.5  # may be below 0: checked
+        out[i] = math.sqrt(r)
+
+
+def falling(x, out):
+    for i in range(x.shape[0]):
+        y = x[i] * x[i]
+        for k in range(2):  # y * y - 1.0: its bound falls from 0.0 to none
+            y = y * y - 1.0
+        out[i] = math.sqrt(y)
+
+
+def chain(x, out):
+    for i in range(x.shape[0]):  # locals bounding each other, last to first
+        a = 0.0
+        for k in range(2):
+            a = b1 if k else 1.0
+            b1 = b2 if k else 1.0
+            b2 = b3 if k else 1.0
+            b3 = b4 if k else 1.0
+            b4 = b5 if k else 1.0
+            b5 = b6 if k else 1.0
+            b6 = b7 if k else 1.0
+            b7 = b8 if k else 1.0
+            b8 = b9 if k else 1.0
+            b9 = b10 if k else 1.0
+            b10 = x[i] - 3.0
+        out[i] = math.sqrt(a) + math.sqrt(b9)
+
+
+def test_a_sum_of_squares_through_locals_needs_no_check_and_others_keep_theirs():
+    rng = np.random.default_rng(3)
+    pos = rng.standard_normal((300, 2))
+    jit_same(softened_norms, pos, np.zeros(300))
+    src = numgpu._core.last_kernel_source()
+    assert "sqrt(" in src and "< ((double)0" not in src  # (no domain check left)
+    x = rng.standard_normal(200)
+    jit_same(shifted_roots, x, 10.0, np.zeros(200))  # (every d * d - 0.5 above 0)
+    with pytest.raises(ValueError, match="math domain error"):  # (some below)
+        numgpu.jit(shifted_roots)(x, 0.0, np.zeros(200))
+    with pytest.raises(ValueError):
+        shifted_roots(x, 0.0, np.zeros(200))
+    for fn in (falling, chain):  # (the passes settle: the bounds fall to none)
+        jit_same(fn, np.full(50, 4.0), np.zeros(50))
+        with pytest.raises(ValueError, match="math domain error"):
+            numgpu.jit(fn)(np.full(50, 1.0), np.zeros(50))
+        assert numgpu.jit(fn).loop_report()[0]["kind"] != "python"
