@@ -148,6 +148,8 @@ typedef struct Lower {
     int raise_var;       /* what Python would raise, so far (NG_JIT_RAISE): made by the first
                             operation that may raise, -1 before */
     int raise_param;     /* its cell, made last when raise_var is */
+    int stop_var;        /* bool: a sequential kernel stopped on an index out of range under
+                            boundscheck (stops; the error array says which), -1 before one may */
     NgIrRef python_code; /* the same for operations whose operands are the same in every
                             iteration (raise_or_python): checked before the loop */
     int python_param;    /* its NG_JIT_PYTHON cell, made by the outer loop after its body */
@@ -168,6 +170,9 @@ typedef struct Lower {
     NgIrRef elem;        /* inside np.sum(...) and the like: the element index, else NONE */
     NgIrRef elem_n;      /* ... and the length of the arrays summed over (NONE until seen) */
     int inlining;        /* helpers being inlined around the current expression */
+    int in_loop;         /* loop bodies being lowered around the current statement (the outer
+                            loop's, inner loops', a helper's one-trip loop): in a sequential
+                            kernel a raise there leaves them (stops) */
 } Lower;
 
 /* A growing list of statements. */
@@ -1113,6 +1118,10 @@ static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int
     return s;
 }
 
+/* Whether a raise (or an index out of range) stops the kernel where Python's loop stops: in a sequential
+ * kernel, inside a loop body (the iterations in parallel ones all run). */
+static bool stops(const Lower *L) { return !L->plan->parallel && L->in_loop > 0; }
+
 /* Under boundscheck: records the check `good` of index i (before wrapping)
  * on `axis` of size n, as a statement for L->pending that fills the error
  * array when the access runs and fails. */
@@ -1130,6 +1139,14 @@ static void record_check(Lower *L, NgIrRef good, NgIrRef i, int axis, NgIrRef n,
         at[f] = ng_ir_const_i(k, NG_INT64, f);
     for (int f = 0; f < 4; f++) /* the line last: the host looks at [0] */
         st[f] = ng_ir_store(k, L->err_param, 1, &at[(f + 1) % 4], vals[(f + 1) % 4]);
+    if (stops(L)) { /* (a sequential kernel: as Python, nothing after the first runs) */
+        if (L->stop_var < 0)
+            L->stop_var = ng_ir_var(k, NG_BOOL);
+        NgIrRef six[6] = {st[0], st[1], st[2], st[3], ng_ir_assign(k, L->stop_var, ng_ir_const_i(k, NG_BOOL, 1)),
+                          ng_ir_jump(k, NG_IR_BREAK)};
+        append(L, L->pending, ng_ir_if(k, bad, ng_ir_block(k, 6, six), NG_IR_NONE));
+        return;
+    }
     append(L, L->pending, ng_ir_if(k, bad, ng_ir_block(k, 4, st), NG_IR_NONE));
 }
 
@@ -1262,6 +1279,25 @@ static NgIrRef raise_code(Lower *L, NgIrRef bad, NgJitRaise what, int line)
  * line: the kernel records the greatest such line with it in the
  * NG_JIT_RAISE cell (a max reduction: order-free), for the host to raise.
  * raise_value_if records `value`, an int64 raise code made in the kernel. */
+/* After a loop inside a loop body of a sequential kernel (or a helper's
+ * one-trip loop) that may have stopped on a raise: `if (raise) break;`, so
+ * the stop leaves every loop around it, and nothing after the failing
+ * operation runs (no store of what it gave: Python's arrays as its loop
+ * leaves them). */
+static void carry_stop(Lower *L, Stmts *out)
+{
+    if (!stops(L) || (L->raise_var < 0 && L->stop_var < 0) || L->st != NG_OK)
+        return;
+    NgIrKernel *k = L->k;
+    NgIrRef raised = L->raise_var < 0 ? NG_IR_NONE
+                                      : ng_ir_binary(k, NG_OP_NE, NG_BOOL, ng_ir_varref(k, L->raise_var),
+                                                     ng_ir_const_i(k, NG_INT64, 0));
+    NgIrRef stopped = L->stop_var < 0 ? NG_IR_NONE : ng_ir_varref(k, L->stop_var);
+    NgIrRef any = raised == NG_IR_NONE ? stopped
+                  : stopped == NG_IR_NONE ? raised : ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, raised, stopped);
+    append(L, out, ng_ir_if(k, any, ng_ir_jump(k, NG_IR_BREAK), NG_IR_NONE));
+}
+
 static void raise_value_if(Lower *L, NgIrRef bad, NgIrRef value)
 {
     NgIrKernel *k = L->k;
@@ -1271,6 +1307,11 @@ static void raise_value_if(Lower *L, NgIrRef bad, NgIrRef value)
         bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, L->guard, bad);
     if (L->raise_var < 0)
         L->raise_var = ng_ir_var(k, NG_INT64);
+    if (stops(L)) { /* the first failure, and nothing after it */
+        NgIrRef two[2] = {ng_ir_assign(k, L->raise_var, value), ng_ir_jump(k, NG_IR_BREAK)};
+        append(L, L->pending, ng_ir_if(k, bad, ng_ir_block(k, 2, two), NG_IR_NONE));
+        return;
+    }
     NgIrRef code = ng_ir_select(k, bad, value, ng_ir_const_i(k, NG_INT64, 0));
     append(L, L->pending, ng_ir_assign(k, L->raise_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
                                                                       ng_ir_varref(k, L->raise_var), code)));
@@ -2387,10 +2428,12 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, bool 
     f->ret_var = ng_ir_var(L->k, usable(f->ret_dt) ? f->ret_dt : NG_INT64);
     Stmts body = {0};
     Tail all = {def->body.stmts, def->body.n, NULL};
+    L->in_loop += f->wrapped;
     if (f->tail)
         tail_block(L, &all, &body);
     else
         block(L, def->body, &body);
+    L->in_loop -= f->wrapped;
     NgIrRef b = seal(L, &body);
     if (f->wrapped && b != NG_IR_NONE) {
         const NgJitBlock *db = &def->body;
@@ -2418,6 +2461,8 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, bool 
     NgDType rdt = usable(f->ret_dt) ? f->ret_dt : NG_INT64;
     append(L, L->pending, ng_ir_let(L->k, f->ret_var, zero_of(L, rdt).r));
     append(L, L->pending, L->guard == NG_IR_NONE ? inlined : ng_ir_if(L->k, L->guard, inlined, NG_IR_NONE));
+    if (f->wrapped)
+        carry_stop(L, L->pending);
     return mkval(ng_ir_varref(L->k, f->ret_var), rdt, f->ret_weak, f->ret_nonneg && ng_dtype_is_int(rdt));
 }
 
@@ -3406,7 +3451,9 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
             push(L, &body, ng_ir_assign(k, L->found_var, upd));
         }
     } else {
+        L->in_loop++;
         block(L, s->body, &body);
+        L->in_loop--;
     }
     var->bound = saved.bound, var->bound_val = saved.bound_val;
     L->depth -= outer ? 0 : 1;
@@ -3582,7 +3629,9 @@ static void while_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         c = mkval(ng_ir_const_i(L->k, NG_BOOL, 1), NG_BOOL, true, true);
     }
     L->depth++;
+    L->in_loop++;
     block(L, s->body, &body);
+    L->in_loop--;
     L->depth--;
     NgIrRef b = seal(L, &body);
     if (c.r == NG_IR_NONE || L->st != NG_OK)
@@ -3590,6 +3639,7 @@ static void while_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     if (b == NG_IR_NONE)
         b = ng_ir_block(L->k, 0, NULL);
     push(L, out, ng_ir_while(L->k, c.r, b));
+    carry_stop(L, out);
 }
 
 static void if_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
@@ -3624,6 +3674,7 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         break;
     case NG_JIT_S_FOR:
         push(L, out, for_range(L, s, out, NULL, s == L->par_inner ? NG_IR_PARALLEL : 0, NULL, false));
+        carry_stop(L, out);
         break;
     case NG_JIT_S_WHILE:
         while_stmt(L, s, out);
@@ -3967,6 +4018,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->to_param = plan->search == 1 ? ng_ir_param_scalar(k, NG_INT64) : -1;
     L->wrap_param = -1; /* (made, last, by the check, when it checks anything) */
     L->raise_var = L->raise_param = -1; /* (made by the first operation that may raise; its cell last) */
+    L->stop_var = -1;
     L->python_code = NG_IR_NONE, L->python_param = -1; /* (its cell made after the outer loop's body) */
     L->phase_param = plan->peel ? ng_ir_param_scalar(k, NG_INT64) : -1;
     bool ranked = false;
@@ -4083,6 +4135,14 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         }
         if (outer != NG_IR_NONE && plan->parallel)
             ng_ir_reduce(k, outer, L->raise_var, NG_OP_MAXIMUM);
+    }
+    if (L->stop_var >= 0 && L->st == NG_OK) { /* not stopped, before everything */
+        NgIrRef first = ng_ir_let(k, L->stop_var, ng_ir_const_i(k, NG_BOOL, 0));
+        append(L, &pre, first);
+        if (L->st == NG_OK) {
+            memmove(pre.v + 1, pre.v, (size_t)(pre.n - 1) * sizeof *pre.v);
+            pre.v[0] = first;
+        }
     }
     for (int i = 0; i < post.n; i++)
         push(L, &pre, post.v[i]);

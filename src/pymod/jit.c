@@ -1289,7 +1289,8 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *const *args, Py_ssize_t nar
      * (what Python would raise in the loop, raised after the kernel ran, or a bad argument) */
     PyObject *how = NULL;
     if (!r && (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_OverflowError) ||
-               PyErr_ExceptionMatches(PyExc_ZeroDivisionError) || PyErr_ExceptionMatches(PyExc_IndexError))) {
+               PyErr_ExceptionMatches(PyExc_ZeroDivisionError) || PyErr_ExceptionMatches(PyExc_IndexError) ||
+               PyErr_ExceptionMatches(PyExc_KeyError))) {
         PyObject *type, *value, *tb;
         PyErr_Fetch(&type, &value, &tb);
         how = PyUnicode_FromString("kernel (raised)");

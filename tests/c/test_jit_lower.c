@@ -1492,15 +1492,12 @@ static void test_views_and_numpy_reductions(void)
     CHECK_EQ_INT(C, last_err[3]);
     CHECK_OK(ng_array_download(&x, X, NULL));
     CHECK_OK(ng_array_download(&a, acc, NULL));
+    (void)acc;
+    /* as Python: the loop stops at its first IndexError, in iteration i = 1 after its inner
+     * loop ran and before acc[1] is stored; the rows after it are as they were */
     bad = 0;
-    for (int i = 1; i < R; i++) {
-        double sum = 0;
-        for (int j = 0; j < C; j++) {
-            XX[i][j] += XX[i - 1][j];
-            sum += XX[i][j];
-        }
-        bad += fabs(acc[i] - sum) > 1e-12 * fabs(sum) + 1e-12;
-    }
+    for (int j = 0; j < C; j++)
+        XX[1][j] += XX[0][j];
     for (int i = 0; i < R; i++)
         for (int j = 0; j < C; j++)
             bad += X[i][j] != XX[i][j];

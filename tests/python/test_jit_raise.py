@@ -219,3 +219,88 @@ def test_a_sum_of_squares_through_locals_needs_no_check_and_others_keep_theirs()
         with pytest.raises(ValueError, match="math domain error"):
             numgpu.jit(fn)(np.full(50, 1.0), np.zeros(50))
         assert numgpu.jit(fn).loop_report()[0]["kind"] != "python"
+
+
+def running_roots(x, out):
+    acc = 0.0
+    for i in range(x.shape[0]):  # in order: acc carries over
+        acc = acc + math.sqrt(x[i])
+        out[i] = acc
+
+
+def running_lookup(text, d, out):
+    acc = 0
+    for i in range(len(text)):  # in order
+        acc = acc + d[text[i]]
+        out[i] = acc
+
+
+def nested_rows(X, out):
+    t = 0.0
+    for i in range(X.shape[0]):  # in order: t carries over
+        for j in range(X.shape[1]):
+            t = t + math.log(X[i, j])
+            out[i, j] = t
+        out[i, 0] = -t
+
+
+def checked_root(v):
+    if v > 100.0:
+        return 10.0
+    return math.sqrt(v)
+
+
+def through_helper(x, out):
+    acc = 0.0
+    for i in range(x.shape[0]):  # in order
+        acc = acc + checked_root(x[i])
+        out[i] = acc
+
+
+def halving(x, out):
+    acc = 0.0
+    for i in range(x.shape[0]):  # in order
+        v = x[i]
+        while v > 1.0:
+            v = v / 2.0
+            acc = acc + math.log(v - 1.5)
+        out[i] = acc
+
+
+def gathered_sums(x, idx, out):
+    acc = 0.0
+    for i in range(idx.shape[0]):  # in order
+        acc = acc + x[idx[i]]
+        out[i] = acc
+
+
+def fails_the_same(fn, *args, boundscheck=False):
+    """fn under @numgpu.jit against plain fn, on copies: the same exception
+    (type, Python's words at the end of numgpu's) and the arrays as Python's
+    loop leaves them when it raises: nothing after the failing operation ran."""
+    plain = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    with pytest.raises(Exception) as want:
+        fn(*plain)
+    f = numgpu.jit(fn, boundscheck=boundscheck)
+    with pytest.raises(Exception) as got:
+        f(*mine)
+    assert type(got.value) is type(want.value)
+    assert str(got.value).endswith(str(want.value)), (got.value, want.value)
+    for p, m in zip(plain, mine):
+        if isinstance(p, np.ndarray):
+            np.testing.assert_array_equal(m, p)
+    assert f.loop_report()[0]["kind"] == "sequential" and f.loop_report()[0]["ran"].startswith("kernel")
+
+
+def test_a_loop_in_order_stops_where_python_raises():
+    x = np.array([1.0, 4.0, -1.0, 9.0, -4.0, 16.0])
+    fails_the_same(running_roots, x, np.zeros(6))
+    fails_the_same(through_helper, x, np.zeros(6))
+    fails_the_same(running_lookup, "abcxyzq" * 20, {"a": 1, "b": 2, "c": 3}, np.zeros(140, dtype=np.int64))
+    X = np.ones((4, 5)) * 2.0
+    X[2, 3] = -1.0
+    X[3, 1] = 0.0
+    fails_the_same(nested_rows, X, np.zeros((4, 5)))
+    fails_the_same(halving, np.array([8.0, 0.5, 3.0, 40.0]), np.zeros(4))
+    fails_the_same(gathered_sums, np.arange(5.0), np.array([0, 1, 7, 2, 9, 3]), np.zeros(6), boundscheck=True)
