@@ -128,8 +128,8 @@ static NgDType dtype_by_kind(PyObject *dt)
  * compared while its object lives), for dtype_by_kind's three attribute reads,
  * which a jit launch or an operation taking dtype= would pay each time. */
 static struct {
-    PyObject *dt;
-    NgDType t;
+    PyObject *dt; /* a native-order NumPy dtype object (a reference held) */
+    NgDType t;    /* its dtype */
 } known_dtypes[32];
 
 static NgDType dtype_known(PyObject *dt)

@@ -36,9 +36,9 @@ typedef struct Lowered {
 /* The free names of one loop (ng_jit_loop_names) with their interned str
  * keys: found at its first launch, looked up by every one. */
 typedef struct LoopNames {
-    const char **names;
-    PyObject **keys;
-    int n;
+    const char **names;  /* ng_jit_loop_names' (the AST's strings; the array is ours) */
+    PyObject **keys;     /* an interned str per name; NULL until the loop first launches */
+    int n;               /* how many */
 } LoopNames;
 
 typedef struct Program {
