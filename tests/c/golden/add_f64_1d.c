@@ -17,8 +17,14 @@ void add_f64_1d(const NgKArg *A)
     (void)a2;
     (void)a2_n0; (void)a2_s0;
     const int64_t ng_work = A[12].i; (void)ng_work;
-    #pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)
-    for (int64_t v0 = ((int64_t)0LL); v0 < a2_n0; v0 += ((int64_t)1LL)) {
-        a2[(v0)] = (a0[(v0)] + a1[(v0)]);
+    if (ng_work >= NG_PAR_MIN_WORK) {
+        #pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)
+        for (int64_t v0 = ((int64_t)0LL); v0 < a2_n0; v0 += ((int64_t)1LL)) {
+            a2[(v0)] = (a0[(v0)] + a1[(v0)]);
+        }
+    } else {
+        for (int64_t v0 = ((int64_t)0LL); v0 < a2_n0; v0 += ((int64_t)1LL)) {
+            a2[(v0)] = (a0[(v0)] + a1[(v0)]);
+        }
     }
 }

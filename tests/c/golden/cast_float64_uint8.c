@@ -12,8 +12,14 @@ void cast_float64_uint8(const NgKArg *A)
     (void)a1;
     (void)a1_n0; (void)a1_s0;
     const int64_t ng_work = A[8].i; (void)ng_work;
-    #pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)
-    for (int64_t v0 = ((int64_t)0LL); v0 < a1_n0; v0 += ((int64_t)1LL)) {
-        a1[(v0)] = ng_f2u_u8(a0[(v0)]);
+    if (ng_work >= NG_PAR_MIN_WORK) {
+        #pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)
+        for (int64_t v0 = ((int64_t)0LL); v0 < a1_n0; v0 += ((int64_t)1LL)) {
+            a1[(v0)] = ng_f2u_u8(a0[(v0)]);
+        }
+    } else {
+        for (int64_t v0 = ((int64_t)0LL); v0 < a1_n0; v0 += ((int64_t)1LL)) {
+            a1[(v0)] = ng_f2u_u8(a0[(v0)]);
+        }
     }
 }

@@ -13,28 +13,54 @@ void collatz_int64(const NgKArg *A)
     (void)a1_n0; (void)a1_s0;
     const int64_t s2 = (int64_t)A[8].i;
     const int64_t ng_work = A[9].i; (void)ng_work;
-    int64_t ng_chunk0; {
-        const uint64_t ng_span = (uint64_t)(a1_n0) - (uint64_t)(((int64_t)0LL));
-        const int64_t ng_step = ((int64_t)1LL);
-        const uint64_t ng_by = ng_step > 0 ? (uint64_t)ng_step : (uint64_t)0 - (uint64_t)ng_step;
-        const uint64_t ng_c = ng_by ? (ng_step > 0 ? ng_span : (uint64_t)0 - ng_span) / ng_by / 256u : 1u;
-        ng_chunk0 = ng_c < 1u ? 1 : ng_c > 2147483647u ? 2147483647 : (int64_t)ng_c;
-    }
-    #pragma omp parallel for schedule(dynamic, ng_chunk0) if(parallel: ng_work >= NG_PAR_MIN_WORK)
-    for (int64_t v0 = ((int64_t)0LL); v0 < a1_n0; v0 += ((int64_t)1LL)) {
-        int64_t v1 = a0[(v0)];
-        int64_t v2 = ((int64_t)0LL);
-        while ((v1 > ((int64_t)1LL))) {
-            v2 = ((int64_t)((uint64_t)v2 + (uint64_t)((int64_t)1LL)));
-            if ((v2 > s2)) {
-                break;
-            }
-            if ((((int64_t)(v1 & 1LL)) == ((int64_t)0LL))) {
-                v1 = ((int64_t)(v1 >> 1));
-            } else {
-                v1 = ((int64_t)((uint64_t)((int64_t)((uint64_t)((int64_t)3LL) * (uint64_t)v1)) + (uint64_t)((int64_t)1LL)));
-            }
+    if (ng_work >= NG_PAR_MIN_WORK) {
+        int64_t ng_chunk0; {
+            const uint64_t ng_span = (uint64_t)(a1_n0) - (uint64_t)(((int64_t)0LL));
+            const int64_t ng_step = ((int64_t)1LL);
+            const uint64_t ng_by = ng_step > 0 ? (uint64_t)ng_step : (uint64_t)0 - (uint64_t)ng_step;
+            const uint64_t ng_c = ng_by ? (ng_step > 0 ? ng_span : (uint64_t)0 - ng_span) / ng_by / 256u : 1u;
+            ng_chunk0 = ng_c < 1u ? 1 : ng_c > 2147483647u ? 2147483647 : (int64_t)ng_c;
         }
-        a1[(v0)] = v2;
+        #pragma omp parallel for schedule(dynamic, ng_chunk0) if(parallel: ng_work >= NG_PAR_MIN_WORK)
+        for (int64_t v0 = ((int64_t)0LL); v0 < a1_n0; v0 += ((int64_t)1LL)) {
+            int64_t v1 = a0[(v0)];
+            int64_t v2 = ((int64_t)0LL);
+            while ((v1 > ((int64_t)1LL))) {
+                v2 = ((int64_t)((uint64_t)v2 + (uint64_t)((int64_t)1LL)));
+                if ((v2 > s2)) {
+                    break;
+                }
+                if ((((int64_t)(v1 & 1LL)) == ((int64_t)0LL))) {
+                    v1 = ((int64_t)(v1 >> 1));
+                } else {
+                    v1 = ((int64_t)((uint64_t)((int64_t)((uint64_t)((int64_t)3LL) * (uint64_t)v1)) + (uint64_t)((int64_t)1LL)));
+                }
+            }
+            a1[(v0)] = v2;
+        }
+    } else {
+        int64_t ng_chunk0; {
+            const uint64_t ng_span = (uint64_t)(a1_n0) - (uint64_t)(((int64_t)0LL));
+            const int64_t ng_step = ((int64_t)1LL);
+            const uint64_t ng_by = ng_step > 0 ? (uint64_t)ng_step : (uint64_t)0 - (uint64_t)ng_step;
+            const uint64_t ng_c = ng_by ? (ng_step > 0 ? ng_span : (uint64_t)0 - ng_span) / ng_by / 256u : 1u;
+            ng_chunk0 = ng_c < 1u ? 1 : ng_c > 2147483647u ? 2147483647 : (int64_t)ng_c;
+        }
+        for (int64_t v0 = ((int64_t)0LL); v0 < a1_n0; v0 += ((int64_t)1LL)) {
+            int64_t v1 = a0[(v0)];
+            int64_t v2 = ((int64_t)0LL);
+            while ((v1 > ((int64_t)1LL))) {
+                v2 = ((int64_t)((uint64_t)v2 + (uint64_t)((int64_t)1LL)));
+                if ((v2 > s2)) {
+                    break;
+                }
+                if ((((int64_t)(v1 & 1LL)) == ((int64_t)0LL))) {
+                    v1 = ((int64_t)(v1 >> 1));
+                } else {
+                    v1 = ((int64_t)((uint64_t)((int64_t)((uint64_t)((int64_t)3LL) * (uint64_t)v1)) + (uint64_t)((int64_t)1LL)));
+                }
+            }
+            a1[(v0)] = v2;
+        }
     }
 }

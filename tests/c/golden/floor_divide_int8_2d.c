@@ -26,10 +26,18 @@ void floor_divide_int8_2d(const NgKArg *A)
     (void)a2_n0; (void)a2_s0;
     (void)a2_n1; (void)a2_s1;
     const int64_t ng_work = A[18].i; (void)ng_work;
-    #pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)
-    for (int64_t v0 = ((int64_t)0LL); v0 < a2_n0; v0 += ((int64_t)1LL)) {
-        for (int64_t v1 = ((int64_t)0LL); v1 < a2_n1; v1 += ((int64_t)1LL)) {
-            a2[(v0)*a2_s0 + (v1)*a2_s1] = ng_fdiv_i8(a0[(v0)*a0_s0 + (v1)*a0_s1], a1[(v0)*a1_s0 + (v1)*a1_s1]);
+    if (ng_work >= NG_PAR_MIN_WORK) {
+        #pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)
+        for (int64_t v0 = ((int64_t)0LL); v0 < a2_n0; v0 += ((int64_t)1LL)) {
+            for (int64_t v1 = ((int64_t)0LL); v1 < a2_n1; v1 += ((int64_t)1LL)) {
+                a2[(v0)*a2_s0 + (v1)*a2_s1] = ng_fdiv_i8(a0[(v0)*a0_s0 + (v1)*a0_s1], a1[(v0)*a1_s0 + (v1)*a1_s1]);
+            }
+        }
+    } else {
+        for (int64_t v0 = ((int64_t)0LL); v0 < a2_n0; v0 += ((int64_t)1LL)) {
+            for (int64_t v1 = ((int64_t)0LL); v1 < a2_n1; v1 += ((int64_t)1LL)) {
+                a2[(v0)*a2_s0 + (v1)*a2_s1] = ng_fdiv_i8(a0[(v0)*a0_s0 + (v1)*a0_s1], a1[(v0)*a1_s0 + (v1)*a1_s1]);
+            }
         }
     }
 }

@@ -13,8 +13,14 @@ void saxpy_float32(const NgKArg *A)
     (void)a1_n0; (void)a1_s0;
     const float s2 = (float)A[8].f;
     const int64_t ng_work = A[9].i; (void)ng_work;
-    #pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)
-    for (int64_t v0 = ((int64_t)0LL); v0 < a1_n0; v0 += ((int64_t)1LL)) {
-        a1[(v0)] = ((s2 * a0[(v0)]) + a1[(v0)]);
+    if (ng_work >= NG_PAR_MIN_WORK) {
+        #pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)
+        for (int64_t v0 = ((int64_t)0LL); v0 < a1_n0; v0 += ((int64_t)1LL)) {
+            a1[(v0)] = ((s2 * a0[(v0)]) + a1[(v0)]);
+        }
+    } else {
+        for (int64_t v0 = ((int64_t)0LL); v0 < a1_n0; v0 += ((int64_t)1LL)) {
+            a1[(v0)] = ((s2 * a0[(v0)]) + a1[(v0)]);
+        }
     }
 }

@@ -10,9 +10,15 @@ void sum_float32(const NgKArg *A)
     (void)a1;
     const int64_t ng_work = A[6].i; (void)ng_work;
     float v1 = ((float)0.000000000e+00f);
-    #pragma omp parallel for simd schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK) reduction(+:v1)
-    for (int64_t v0 = ((int64_t)0LL); v0 < a0_n0; v0 += ((int64_t)1LL)) {
-        v1 = (v1 + a0[(v0)]);
+    if (ng_work >= NG_PAR_MIN_WORK) {
+        #pragma omp parallel for simd schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK) reduction(+:v1)
+        for (int64_t v0 = ((int64_t)0LL); v0 < a0_n0; v0 += ((int64_t)1LL)) {
+            v1 = (v1 + a0[(v0)]);
+        }
+    } else {
+        for (int64_t v0 = ((int64_t)0LL); v0 < a0_n0; v0 += ((int64_t)1LL)) {
+            v1 = (v1 + a0[(v0)]);
+        }
     }
     a1[0] = v1;
 }

@@ -22,8 +22,14 @@ void where_float64(const NgKArg *A)
     (void)a3;
     (void)a3_n0; (void)a3_s0;
     const int64_t ng_work = A[16].i; (void)ng_work;
-    #pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)
-    for (int64_t v0 = ((int64_t)0LL); v0 < a3_n0; v0 += ((int64_t)1LL)) {
-        a3[(v0)] = ((a0[(v0)]) ? (a1[(v0)]) : (a2[(v0)]));
+    if (ng_work >= NG_PAR_MIN_WORK) {
+        #pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)
+        for (int64_t v0 = ((int64_t)0LL); v0 < a3_n0; v0 += ((int64_t)1LL)) {
+            a3[(v0)] = ((a0[(v0)]) ? (a1[(v0)]) : (a2[(v0)]));
+        }
+    } else {
+        for (int64_t v0 = ((int64_t)0LL); v0 < a3_n0; v0 += ((int64_t)1LL)) {
+            a3[(v0)] = ((a0[(v0)]) ? (a1[(v0)]) : (a2[(v0)]));
+        }
     }
 }
