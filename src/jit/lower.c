@@ -199,6 +199,16 @@ static void append(Lower *L, Stmts *s, NgIrRef r)
     s->v[s->n++] = r;
 }
 
+/* Puts r first in s. */
+static void prepend(Lower *L, Stmts *s, NgIrRef r)
+{
+    append(L, s, r);
+    if (r == NG_IR_NONE || L->st != NG_OK)
+        return;
+    memmove(s->v + 1, s->v, (size_t)(s->n - 1) * sizeof *s->v);
+    s->v[0] = r;
+}
+
 /* Moves what waits in L->pending to the end of s. */
 static void flush(Lower *L, Stmts *s)
 {
@@ -1275,10 +1285,6 @@ static NgIrRef raise_code(Lower *L, NgIrRef bad, NgJitRaise what, int line)
                         ng_ir_const_i(L->k, NG_INT64, 0));
 }
 
-/* Where `bad` holds (under the guard), Python raises `what` (NgJitRaise) at
- * line: the kernel records the greatest such line with it in the
- * NG_JIT_RAISE cell (a max reduction: order-free), for the host to raise.
- * raise_value_if records `value`, an int64 raise code made in the kernel. */
 /* After a loop inside a loop body of a sequential kernel (or a helper's
  * one-trip loop) that may have stopped on a raise: `if (raise) break;`, so
  * the stop leaves every loop around it, and nothing after the failing
@@ -1298,6 +1304,10 @@ static void carry_stop(Lower *L, Stmts *out)
     append(L, out, ng_ir_if(k, any, ng_ir_jump(k, NG_IR_BREAK), NG_IR_NONE));
 }
 
+/* Where `bad` holds (under the guard), Python raises `what` (NgJitRaise) at
+ * line: the kernel records the greatest such line with it in the
+ * NG_JIT_RAISE cell (a max reduction: order-free), for the host to raise.
+ * raise_value_if records `value`, an int64 raise code made in the kernel. */
 static void raise_value_if(Lower *L, NgIrRef bad, NgIrRef value)
 {
     NgIrKernel *k = L->k;
@@ -4127,23 +4137,13 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         NgIrRef none[1] = {0};
         L->raise_param = ng_ir_param_array(k, NG_INT64, 0, true, true);
         push(L, &post, ng_ir_store(k, L->raise_param, 0, none, ng_ir_varref(k, L->raise_var)));
-        NgIrRef first = ng_ir_let(k, L->raise_var, ng_ir_const_i(k, NG_INT64, 0));
-        append(L, &pre, first);
-        if (L->st == NG_OK) { /* before everything: the loop's range may already raise */
-            memmove(pre.v + 1, pre.v, (size_t)(pre.n - 1) * sizeof *pre.v);
-            pre.v[0] = first;
-        }
+        /* before everything: the loop's range may already raise */
+        prepend(L, &pre, ng_ir_let(k, L->raise_var, ng_ir_const_i(k, NG_INT64, 0)));
         if (outer != NG_IR_NONE && plan->parallel)
             ng_ir_reduce(k, outer, L->raise_var, NG_OP_MAXIMUM);
     }
-    if (L->stop_var >= 0 && L->st == NG_OK) { /* not stopped, before everything */
-        NgIrRef first = ng_ir_let(k, L->stop_var, ng_ir_const_i(k, NG_BOOL, 0));
-        append(L, &pre, first);
-        if (L->st == NG_OK) {
-            memmove(pre.v + 1, pre.v, (size_t)(pre.n - 1) * sizeof *pre.v);
-            pre.v[0] = first;
-        }
-    }
+    if (L->stop_var >= 0 && L->st == NG_OK) /* not stopped, before everything */
+        prepend(L, &pre, ng_ir_let(k, L->stop_var, ng_ir_const_i(k, NG_BOOL, 0)));
     for (int i = 0; i < post.n; i++)
         push(L, &pre, post.v[i]);
     ng_free(post.v);

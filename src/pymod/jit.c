@@ -487,8 +487,8 @@ static int wrap_host_array(PyObject *v, NgDevice *dev, NgArray *arr)
         PyMem_Free(view);
         return 1;
     }
-    /* the dtype from the buffer's format (NG_NODTYPE for a byte-swapped array: uploaded, refused
-     * there); float64 under the precision policy is uploaded too, as float32 */
+    /* the dtype from the buffer's format (NG_NODTYPE for a byte-swapped array: uploaded in the
+     * host's order instead); float64 under the precision policy is uploaded too, as float32 */
     NgDType t = ngpy_dtype_of_format(view->format, view->itemsize);
     if (ngpy.float32 && (t == NG_FLOAT64 || t == NG_COMPLEX128))
         t = NG_NODTYPE;
@@ -974,12 +974,6 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
     return msg && type && !PyErr_Occurred() ? 0 : -1;
 }
 
-/* Lowers loop `info` with `plan` for the values in L, gets its kernel, runs it
- * and returns what the host needs after it (the cells by name, "__ng_note":
- * `note`); NULL with *why set when the loop must run as Python instead, or
- * with a Python error. `sargs`: a search's NG_JIT_START, NG_JIT_FROM and
- * NG_JIT_TO arguments, then NG_JIT_PHASE; `oob` (may be NULL): an index out of range sets it
- * instead of raising. */
 /* The bytes of the 0-d cell of dtype t holding the Python scalar op, where
  * that is the scalar's own dtype or an int's float64 (C's conversion is
  * NumPy's); false otherwise: ng_op_assign converts it, in a kernel. */
@@ -1003,6 +997,12 @@ static bool scalar_bytes(const NgOperand *op, NgDType t, unsigned char *bytes)
     return true;
 }
 
+/* Lowers loop `info` with `plan` for the values in L, gets its kernel, runs it
+ * and returns what the host needs after it (the cells by name, "__ng_note":
+ * `note`); NULL with *why set when the loop must run as Python instead, or
+ * with a Python error. `sargs`: a search's NG_JIT_START, NG_JIT_FROM and
+ * NG_JIT_TO arguments, then NG_JIT_PHASE; `oob` (may be NULL): an index out of range sets it
+ * instead of raising. */
 static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, const NgJitLoopPlan *plan,
                             NgDevice *dev, const int64_t *sargs, int line_offset, const char *note,
                             const char **why, bool *oob)
@@ -1308,11 +1308,13 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *const *args, Py_ssize_t nar
         Py_DECREF(r);
         r = Py_None;
         Py_INCREF(r);
-    } else {
-        how = PyDict_GetItemString(r, "__ng_note");
+    } else { /* (a launch that returns a dict got its program: the capsule is good) */
+        PyObject *key = str_of(PyCapsule_GetPointer(args[0], "numgpu.jit.program"), "__ng_note");
+        how = key ? PyDict_GetItem(r, key) : NULL;
         Py_XINCREF(how);
-        if (how && PyDict_DelItemString(r, "__ng_note") < 0)
+        if (!key || (how && PyDict_DelItem(r, key) < 0))
             Py_CLEAR(r);
+        Py_XDECREF(key);
     }
     if (r && how && PyDict_SetItem(launched, index, how) < 0)
         Py_CLEAR(r);
