@@ -976,7 +976,8 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
 
 /* The bytes of the 0-d cell of dtype t holding the Python scalar op, where
  * that is the scalar's own dtype or an int's float64 (C's conversion is
- * NumPy's); false otherwise: ng_op_assign converts it, in a kernel. */
+ * NumPy's); false otherwise: ng_op_assign converts it, in a kernel (which a
+ * device that is not host-visible queues, where an upload waits). */
 static bool scalar_bytes(const NgOperand *op, NgDType t, unsigned char *bytes)
 {
     const NgScalar *v = &op->scalar;
@@ -1130,9 +1131,12 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                     st = NG_ERR_TYPE;
                     break;
                 }
+                /* on cpu a copy of the bytes; elsewhere a kernel, queued, where an upload would
+                 * wait for the device (PoCL: 30 us a call more) */
                 unsigned char bytes[16];
-                st = scalar_bytes(&op, arg->dtype, bytes) ? ng_array_upload(&cells[a], bytes, NULL)
-                                                          : ng_op_assign(&cells[a], &op);
+                st = ng_device_host_visible(dev) && scalar_bytes(&op, arg->dtype, bytes)
+                         ? ng_array_upload(&cells[a], bytes, NULL)
+                         : ng_op_assign(&cells[a], &op);
                 ng_array_release(&tmp);
             }
             ng_kargs_array(kargs, &na, &cells[a], 0, NULL, NULL);
