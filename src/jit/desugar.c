@@ -23,23 +23,176 @@
 
 #include "jit/desugar.h"
 
+/* Bytes of new nodes one rewrite may make: a let's element copied into
+ * each of its uses, nested uses into each other (w[w[w[0]]]), can grow
+ * without bound; past this the rewrite is given up. */
+#define REWRITE_BUDGET ((size_t)4 << 20)
+
+/* An in-place change a let's rewrite made, kept so that a rewrite that goes
+ * over a cap (an expression taller than NG_JIT_MAX_DEPTH, more than
+ * REWRITE_BUDGET) can be undone: the loop then keeps that let as written. */
+typedef struct Change {
+    NgJitExpr **expr, *old_expr;  /* a child slot and what it held */
+    NgJitStmt **stmt, *old_stmt;  /* a block's statement slot and what it held */
+    NgJitBlock *block, old_block; /* a block given new statements, and its old ones */
+} Change;
+
 typedef struct Rewriter {
     NgJitAst *ast;
     NgJitBlock scope; /* the body of the function being rewritten (the module's, outside any) */
     const uint32_t *keep; /* loops (their span.off) whose bodies keep their lets */
     int nkeep;
     int nloops; /* rewritten so far: their counters are __ng_k1, __ng_k2 ... */
+    size_t budget; /* bytes the rewrite under way may still allocate */
+    bool over;  /* the rewrite under way went over a cap: it is given up */
+    Change *log; /* the let rewrite under way's changes, oldest first */
+    int nlog, caplog;
     NgStatus st;
 } Rewriter;
 
 static void *alloc(Rewriter *R, size_t n)
 {
-    void *p = R->st == NG_OK ? ng_jit_arena_alloc(&R->ast->arena, n) : NULL;
-    if (!p && R->st == NG_OK)
+    if (R->st != NG_OK || R->over)
+        return NULL;
+    if (n > R->budget) {
+        R->over = true; /* (not an error: the rewrite is given up) */
+        return NULL;
+    }
+    R->budget -= n;
+    void *p = ng_jit_arena_alloc(&R->ast->arena, n);
+    if (!p)
         R->st = ng_error_set(NG_ERR_NOMEM, "out of memory rewriting the loops of %s", R->ast->filename);
-    if (p)
+    else
         memset(p, 0, n);
     return p;
+}
+
+/* A new entry of the change log (NULL, with R->st set, when it cannot grow). */
+static Change *logged(Rewriter *R)
+{
+    if (R->st != NG_OK)
+        return NULL;
+    if (R->nlog == R->caplog) {
+        int cap = R->caplog ? 2 * R->caplog : 64;
+        Change *log = ng_realloc(R->log, (size_t)cap * sizeof *log);
+        if (!log) {
+            R->st = ng_error_set(NG_ERR_NOMEM, "out of memory rewriting the loops of %s", R->ast->filename);
+            return NULL;
+        }
+        R->log = log;
+        R->caplog = cap;
+    }
+    Change *c = &R->log[R->nlog++];
+    memset(c, 0, sizeof *c);
+    return c;
+}
+
+/* *slot = v, logged. */
+static void set_expr(Rewriter *R, NgJitExpr **slot, NgJitExpr *v)
+{
+    Change *c = logged(R);
+    if (c) {
+        c->expr = slot, c->old_expr = *slot;
+        *slot = v;
+    }
+}
+
+static void set_stmt(Rewriter *R, NgJitStmt **slot, NgJitStmt *v)
+{
+    Change *c = logged(R);
+    if (c) {
+        c->stmt = slot, c->old_stmt = *slot;
+        *slot = v;
+    }
+}
+
+static void set_block(Rewriter *R, NgJitBlock *b, NgJitBlock v)
+{
+    Change *c = logged(R);
+    if (c) {
+        c->block = b, c->old_block = *b;
+        *b = v;
+    }
+}
+
+/* Undoes the logged changes from the mark'th on, newest first. */
+static void undo(Rewriter *R, int mark)
+{
+    for (int i = R->nlog - 1; i >= mark; i--) {
+        Change *c = &R->log[i];
+        if (c->expr)
+            *c->expr = c->old_expr;
+        if (c->stmt)
+            *c->stmt = c->old_stmt;
+        if (c->block)
+            *c->block = c->old_block;
+    }
+    R->nlog = mark;
+}
+
+/* Sets the heights of e and of everything under it from the leaves up (as
+ * the parser's seal does); returns e's. */
+static int reheight(NgJitExpr *e)
+{
+    if (!e)
+        return 0;
+    int h = 0;
+#define KID(k) do { int kh_ = reheight(k); h = kh_ > h ? kh_ : h; } while (0)
+    KID(e->lhs);
+    KID(e->rhs);
+    KID(e->cond);
+    for (int i = 0; i < e->nitems; i++)
+        KID(e->items[i]);
+    switch (e->kind) {
+    case NG_JIT_E_DICT:
+        for (int i = 0; i < e->nitems; i++)
+            KID(e->keys[i]);
+        break;
+    case NG_JIT_E_CALL:
+        for (int i = 0; i < e->nkeywords; i++)
+            KID(e->keywords[i].value);
+        break;
+    case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP: case NG_JIT_E_GENEXP:
+        for (int i = 0; i < e->ngens; i++) {
+            KID(e->gens[i].target);
+            KID(e->gens[i].iter);
+            for (int k = 0; k < e->gens[i].nifs; k++)
+                KID(e->gens[i].ifs[k]);
+        }
+        break;
+    case NG_JIT_E_LAMBDA:
+        for (int i = 0; i < e->params->n; i++) {
+            KID(e->params->items[i].dflt);
+            KID(e->params->items[i].annotation);
+        }
+        break;
+    default:
+        break;
+    }
+#undef KID
+    return e->height = h + 1;
+}
+
+/* reheight of every expression of block b; returns the tallest. */
+static int reheight_block(NgJitBlock b)
+{
+    int h = 0;
+    for (int i = 0; i < b.n; i++) {
+        NgJitStmt *s = b.stmts[i];
+        NgJitExpr *parts[4] = {s->target, s->value, s->test, s->annotation};
+        for (int k = 0; k < 4; k++) {
+            int kh = reheight(parts[k]);
+            h = kh > h ? kh : h;
+        }
+        for (int k = 0; k < s->ntargets; k++) {
+            int kh = reheight(s->targets[k]);
+            h = kh > h ? kh : h;
+        }
+        int kh = reheight_block(s->body), oh = reheight_block(s->orelse);
+        h = kh > h ? kh : h;
+        h = oh > h ? oh : h;
+    }
+    return h;
 }
 
 /* The id of name s, added to the AST's names when it is new. */
@@ -289,6 +442,8 @@ static void rewrite(Rewriter *R, NgJitStmt *s)
     } else {
         return;
     }
+    R->budget = REWRITE_BUDGET;
+    R->over = false;
     /* Python evaluates the iterable once: it may read no name the loop assigns */
     int n = R->ast->nnames;
     bool *stored = alloc(R, (size_t)(n + 1) * sizeof *stored);
@@ -322,15 +477,17 @@ static void rewrite(Rewriter *R, NgJitStmt *s)
     if (!range || !var || !stmts)
         return;
     int at = 0;
+    if (range->height > NG_JIT_MAX_DEPTH)
+        return; /* (len(X[0][0]...) of a subscript nearly as tall as the cap) */
     for (int i = 0; i < nseq; i++) { /* v = x[k], or x[i - s] */
         NgJitExpr *at_k = name(R, k, NG_JIT_LOAD, sp);
         NgJitExpr *elem = subscript(R, seqs[i], start ? binary(R, NG_JIT_OP_SUB, at_k, load_copy(R, start), sp) : at_k,
                                     seqs[i]->span);
-        if (!(stmts[at++] = assign(R, vals[i], elem, vals[i]->span)))
+        if (!(stmts[at++] = assign(R, vals[i], elem, vals[i]->span)) || elem->height > NG_JIT_MAX_DEPTH)
             return;
     }
     memcpy(stmts + at, s->body.stmts, (size_t)s->body.n * sizeof *stmts);
-    if (R->st != NG_OK)
+    if (R->st != NG_OK || R->over)
         return;
     s->target = var;
     s->test = range;
@@ -479,7 +636,7 @@ static bool pure_expr(const NgJitExpr *e)
  * replaced by a copy of `with` (id -1: none). */
 static NgJitExpr *copy_with(Rewriter *R, const NgJitExpr *e, int id, const NgJitExpr *with)
 {
-    if (!e)
+    if (!e || R->over)
         return NULL;
     if (is_name(e, id))
         return copy_with(R, with, -1, NULL);
@@ -506,6 +663,7 @@ static NgJitExpr *copy_with(Rewriter *R, const NgJitExpr *e, int id, const NgJit
     for (int i = 0; e->kind != NG_JIT_E_STR && i < c->nitems; i++)
         h = c->items[i]->height > h ? c->items[i]->height : h;
     c->height = h + 1;
+    R->over = R->over || c->height > NG_JIT_MAX_DEPTH; /* (so copies of copies stop here) */
     return c;
 }
 
@@ -701,7 +859,7 @@ static void let_uses(Rewriter *R, NgJitExpr **slot, const Let *t)
         NgJitExpr *r = let_element(R, t, e);
         if (r) {
             r->parenthesized = e->parenthesized;
-            *slot = r;
+            set_expr(R, slot, r);
         }
         return;
     }
@@ -710,7 +868,7 @@ static void let_uses(Rewriter *R, NgJitExpr **slot, const Let *t)
         NgJitExpr *r = t->elt ? call(R, "len", (NgJitExpr *[]){copy_with(R, t->iter, -1, NULL)}, 1, e->span)
                               : name(R, t->n, NG_JIT_LOAD, e->span);
         if (r)
-            *slot = r;
+            set_expr(R, slot, r);
         return;
     }
     let_uses(R, &e->lhs, t);
@@ -786,8 +944,7 @@ static void splice(Rewriter *R, NgJitBlock *b, int p, NgJitStmt **with, int n)
     memcpy(stmts, b->stmts, (size_t)p * sizeof *stmts);
     memcpy(stmts + p, with, (size_t)n * sizeof *stmts);
     memcpy(stmts + p + n, b->stmts + p + 1, (size_t)(b->n - p - 1) * sizeof *stmts);
-    b->stmts = stmts;
-    b->n += n - 1;
+    set_block(R, b, (NgJitBlock){stmts, b->n + n - 1});
 }
 
 /* name = [elt for var in iter]: the list is never made. */
@@ -812,7 +969,7 @@ static void comprehension_let(Rewriter *R, NgJitBlock *b, int p, int id)
     if (!check)
         return;
     let_uses_block(R, rest, &t);
-    b->stmts[p] = check;
+    set_stmt(R, &b->stmts[p], check);
 }
 
 /* min(max(x + len(base) if x < 0 else x, 0), len(base)): a slice bound as Python clamps it. */
@@ -956,8 +1113,8 @@ static void retarget(Rewriter *R, NgJitBlock b, int id, const NgJitExpr *to, con
                 NgJitExpr *dst = copy_with(R, to, -1, NULL), *v = cast_to(R, np, dt, s->value);
                 if (!dst || !v)
                     return;
-                t->lhs = dst;
-                s->value = v;
+                set_expr(R, &t->lhs, dst);
+                set_expr(R, &s->value, v);
             }
         }
         retarget(R, s->body, id, to, np, dt);
@@ -1050,8 +1207,7 @@ static void fresh_array(Rewriter *R, NgJitBlock *b, int p, int id)
         stmts[n++] = b->stmts[i];
     for (int i = q + 1; i < b->n; i++)
         stmts[n++] = b->stmts[i];
-    b->stmts = stmts;
-    b->n = n;
+    set_block(R, b, (NgJitBlock){stmts, n});
 }
 
 /* Rewrites the values loop body b makes and uses up (last first, so that a
@@ -1068,8 +1224,10 @@ static void rewrite_lets(Rewriter *R, NgJitStmt *loop)
         if (count_stmt(s, id) != 1 || count_block(R->scope, id) != 1 + count_block(rest, id))
             continue; /* (mentioned before it, or outside the loop's body) */
         const NgJitExpr *v = s->value;
-        int before = b->n;
+        int before = b->n, mark = R->nlog, nloops = R->ast->nloops;
         const NgJitStmt *was = s;
+        R->budget = REWRITE_BUDGET;
+        R->over = false;
         if (v->kind == NG_JIT_E_LISTCOMP)
             comprehension_let(R, b, p, id);
         else if (v->kind == NG_JIT_E_SUBSCRIPT && v->rhs->kind == NG_JIT_E_SLICE)
@@ -1078,6 +1236,15 @@ static void rewrite_lets(Rewriter *R, NgJitStmt *loop)
                  (strcmp(v->lhs->lhs->name, "np") == 0 || strcmp(v->lhs->lhs->name, "numpy") == 0) &&
                  (strcmp(v->lhs->name, "zeros") == 0 || strcmp(v->lhs->name, "ones") == 0))
             fresh_array(R, b, p, id);
+        if (R->st != NG_OK)
+            break;
+        /* uses now hold the let's value: an expression may have grown past the cap */
+        if (R->over || reheight_block(*b) > NG_JIT_MAX_DEPTH) {
+            undo(R, mark);
+            R->ast->nloops = nloops;
+            reheight_block(*b);
+        }
+        R->nlog = mark;
         loop->lets = loop->lets || b->n != before || b->stmts[p] != was;
     }
 }
@@ -1108,7 +1275,8 @@ NgStatus ng_jit_desugar(NgJitAst *ast) { return ng_jit_desugar_keeping(ast, NULL
 
 NgStatus ng_jit_desugar_keeping(NgJitAst *ast, const uint32_t *keep, int nkeep)
 {
-    Rewriter R = {ast, ast->body, keep, nkeep, 0, NG_OK};
+    Rewriter R = {.ast = ast, .scope = ast->body, .keep = keep, .nkeep = nkeep, .st = NG_OK};
     rewrite_block(&R, ast->body);
+    ng_free(R.log);
     return R.st;
 }

@@ -1453,6 +1453,103 @@ static void test_lets(void)
                            "        o[i] = len(w)\n"), "__ng_lo") != NULL);
 }
 
+/* The true height of e (1 + its tallest child's), checked against the
+ * height each node records. */
+static int true_height(const NgJitExpr *e, bool *wrong)
+{
+    if (!e)
+        return 0;
+    int h = 0;
+    const NgJitExpr *kids[3] = {e->lhs, e->rhs, e->cond};
+    for (int k = 0; k < 3; k++) {
+        int kh = true_height(kids[k], wrong);
+        h = kh > h ? kh : h;
+    }
+    for (int i = 0; i < e->nitems; i++) {
+        int kh = true_height(e->items[i], wrong);
+        h = kh > h ? kh : h;
+    }
+    *wrong = *wrong || e->height != h + 1;
+    return h + 1;
+}
+
+/* The tallest expression of block b; *wrong when a node's recorded height is not its own. */
+static int tallest(NgJitBlock b, bool *wrong)
+{
+    int h = 0;
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        const NgJitExpr *parts[4] = {s->target, s->value, s->test, s->annotation};
+        for (int k = 0; k < 4; k++) {
+            int kh = true_height(parts[k], wrong);
+            h = kh > h ? kh : h;
+        }
+        for (int k = 0; k < s->ntargets; k++) {
+            int kh = true_height(s->targets[k], wrong);
+            h = kh > h ? kh : h;
+        }
+        int bh = tallest(s->body, wrong), oh = tallest(s->orelse, wrong);
+        h = bh > h ? bh : h;
+        h = oh > h ? oh : h;
+    }
+    return h;
+}
+
+/* A loop of `k = [<m minus signs>c for c in t]` and a use `o[i] =
+ * k[<n minus signs>i]`, desugared; *lets: whether the list was rewritten;
+ * returns the tallest expression after. */
+static int list_use_of_height(int m, int n, bool *lets, bool *wrong)
+{
+    NgStr src;
+    ng_str_init(&src);
+    ng_str_cat(&src, "def f(t, o):\n    for i in range(3):\n        k = [");
+    for (int j = 0; j < m; j++)
+        ng_str_cat(&src, "-");
+    ng_str_cat(&src, "c for c in t]\n        o[i] = k[");
+    for (int j = 0; j < n; j++)
+        ng_str_cat(&src, "-");
+    ng_str_cat(&src, "i]\n");
+    NgJitAst *ast;
+    int h = -1;
+    if (ng_jit_parse(src.s, src.len, "t.py", &ast, NULL) == NG_OK) {
+        if (ng_jit_desugar(ast) == NG_OK) {
+            h = tallest(ast->body, wrong);
+            *lets = ast->body.stmts[0]->body.stmts[0]->lets;
+        }
+        ng_jit_ast_free(ast);
+    }
+    ng_str_free(&src);
+    return h;
+}
+
+/* A let whose rewrite would make an expression taller than the parser
+ * allows, or copy without bound (nested uses), is left as written; the
+ * loop's other lets are still rewritten. */
+static void test_lets_capped(void)
+{
+    bool lets = false, wrong = false;
+    /* k[x] becomes the element with c := t[x]: m + n + 2 high */
+    CHECK_EQ_INT(NG_JIT_MAX_DEPTH, list_use_of_height(298, 300, &lets, &wrong));
+    CHECK(lets && !wrong);
+    CHECK_EQ_INT(302, list_use_of_height(299, 300, &lets, &wrong)); /* (o[i] = k[...], as written) */
+    CHECK(!lets && !wrong);
+    /* w[w[w[...w[0]...]]]: each use copies its index three times (the wrap) */
+    NgStr src;
+    ng_str_init(&src);
+    ng_str_cat(&src, "def f(t, d, o):\n    for i in range(3):\n        k = [d[c] for c in t]\n"
+                        "        w = t[1:]\n        o[i] = k[0] + ");
+    for (int n = 0; n < 40; n++)
+        ng_str_cat(&src, "w[");
+    ng_str_cat(&src, "0");
+    for (int n = 0; n < 40; n++)
+        ng_str_cat(&src, "]");
+    ng_str_cat(&src, "\n");
+    const char *out = desugared(src.s);
+    CHECK(strstr(out, "__ng_lo") == NULL);               /* (the slice kept) */
+    CHECK(strstr(out, "listcomp") == NULL && strstr(out, "__ng_c") != NULL); /* (the list rewritten) */
+    ng_str_free(&src);
+}
+
 int main(void)
 {
     test_corpus();
@@ -1469,5 +1566,6 @@ int main(void)
     test_alloc_failures();
     test_size();
     test_lets();
+    test_lets_capped();
     return check_summary();
 }
