@@ -288,6 +288,7 @@ class JitFunction:
                 "asserted": loop["asserted"],
                 "collapsed": loop["collapsed"],
                 "search": loop["search"],
+                "scan": loop["scan"],
                 "peel": loop["peel"],
                 "reason": reason,
                 "ran": ran or "not reached yet",
@@ -302,7 +303,8 @@ class JitFunction:
             red = " reduce(%s)" % ", ".join("%s:%s" % (op, name) for name, op in r["reductions"]) \
                 if r["reductions"] else ""
             extra = (" atomic" if r["atomic"] else "") + (" (asserted by prange)" if r["asserted"] else "") \
-                + (" around %s" % r["peel"] if r["peel"] and r["kind"] == "parallel" else "")
+                + (" around %s" % r["peel"] if r["peel"] and r["kind"] == "parallel" else "") \
+                + (" (a scan)" if r["scan"] else "")
             why = (": " + r["reason"]) if r["reason"] and r["kind"] != "parallel" else ""
             print("line %d: %s%s%s%s\n    %s" % (r["line"], r["kind"], red, extra, why, text))
 

@@ -64,6 +64,7 @@ typedef struct LoopData {
     int64_t step;         /* range step when a literal, else 0 */
     const char *peel_why; /* peel: the first conflict the peeled iteration resolves */
     bool wraps_nonneg;    /* every index its proofs compared is >= 0 by its form alone */
+    const char *unscanned;/* scan: the reason it gives as a loop in order */
 } LoopData;
 
 /* One subscript use of an array the loop writes, or a use of the whole array. */
@@ -1415,28 +1416,66 @@ enum { RED_NONE = -1 };
  * which flips the sign; NG_JIT_OP_NONE when there is none). */
 typedef struct Chain {
     int id;
+    const NgJitExpr *leaf; /* when not NULL: the leaf is an expression equal to it, not id */
     NgJitOp op, inv;
     int found;   /* times id stands as a term with a + sign */
     bool bad;    /* id with a - sign, or inside a term */
 } Chain;
+
+typedef struct Leaf {
+    const NgJitExpr *leaf;
+    bool found;
+} Leaf;
+
+static void find_leaf(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    Leaf *l = arg;
+    if (expr_equal(e, l->leaf))
+        l->found = true;
+    else
+        each_child(c, e, find_leaf, arg);
+}
+
+/* Whether e is the chain's leaf, or holds it. */
+static bool is_leaf(const NgJitExpr *e, int id, const NgJitExpr *leaf)
+{
+    return leaf ? expr_equal(e, leaf) : e->kind == NG_JIT_E_NAME && e->name_id == id;
+}
+
+static bool holds_leaf(Ctx *c, const NgJitExpr *e, int id, const NgJitExpr *leaf)
+{
+    if (!leaf)
+        return mentions(c, e, id);
+    Leaf l = {leaf, false};
+    find_leaf(c, e, &l);
+    return l.found;
+}
 
 static void chain_find(Ctx *c, const NgJitExpr *e, Chain *ch, int sign)
 {
     if (e->kind == NG_JIT_E_BINARY && (e->op == ch->op || (ch->inv && e->op == ch->inv))) {
         chain_find(c, e->lhs, ch, sign);
         chain_find(c, e->rhs, ch, e->op == ch->op ? sign : -sign);
-    } else if (e->kind == NG_JIT_E_NAME && e->name_id == ch->id) {
+    } else if (is_leaf(e, ch->id, ch->leaf)) {
         if (sign > 0)
             ch->found++;
         else
             ch->bad = true;
-    } else if (mentions(c, e, ch->id)) {
+    } else if (holds_leaf(c, e, ch->id, ch->leaf)) {
         ch->bad = true;
     }
 }
 
+static int combine_op(Ctx *c, const NgJitExpr *v, int id, const NgJitExpr *leaf);
+
 /* The reduction `id = v` performs, or RED_NONE. */
-static int assign_red(Ctx *c, const NgJitExpr *v, int id)
+static int assign_red(Ctx *c, const NgJitExpr *v, int id) { return combine_op(c, v, id, NULL); }
+
+/* How v combines a leaf (name id, or an expression equal to `leaf`) with
+ * the rest of it: the operator of a chain `x + e1 - e2`, `x * e`, `x | e`
+ * ... or of max/min(x, e ...) in which the leaf stands once, as a term with a
+ * + sign, and nowhere else; RED_NONE otherwise. */
+static int combine_op(Ctx *c, const NgJitExpr *v, int id, const NgJitExpr *leaf)
 {
     static const struct {
         NgJitOp op, inv;
@@ -1450,7 +1489,7 @@ static int assign_red(Ctx *c, const NgJitExpr *v, int id)
         for (size_t i = 0; i < sizeof chains / sizeof chains[0]; i++) {
             if (v->op != chains[i].op && (!chains[i].inv || v->op != chains[i].inv))
                 continue;
-            Chain ch = {id, chains[i].op, chains[i].inv, 0, false};
+            Chain ch = {id, leaf, chains[i].op, chains[i].inv, 0, false};
             chain_find(c, v, &ch, 1);
             return ch.found == 1 && !ch.bad ? (int)chains[i].red : RED_NONE;
         }
@@ -1473,9 +1512,9 @@ static int assign_red(Ctx *c, const NgJitExpr *v, int id)
     int found = 0;
     for (int i = 0; i < v->nitems; i++) {
         const NgJitExpr *x = v->items[i];
-        if (x->kind == NG_JIT_E_NAME && x->name_id == id)
+        if (is_leaf(x, id, leaf))
             found++;
-        else if (x->kind == NG_JIT_E_STARRED || mentions(c, x, id))
+        else if (x->kind == NG_JIT_E_STARRED || holds_leaf(c, x, id, leaf))
             return RED_NONE;
     }
     return found == 1 ? red : RED_NONE;
@@ -2741,8 +2780,9 @@ static void assumed_scalars(Ctx *c, int li)
     L->scalars = name_list(c, aug, &L->nscalars);
 }
 
-/* The scalars of loop li: private, reduction, or the reason it is sequential. */
-static const char *analyze_scalars(Ctx *c, int li)
+/* The scalars of loop li: private, reduction, or the reason it is sequential;
+ * *carried: the name behind that reason when it is the only one, else -1. */
+static const char *analyze_scalars(Ctx *c, int li, int *carried)
 {
     NgJitLoopInfo *L = &c->res->items[li];
     LoopData *d = &c->ld[li];
@@ -2760,6 +2800,8 @@ static const char *analyze_scalars(Ctx *c, int li)
     bool kmax = kop == NG_JIT_OP_GT || kop == NG_JIT_OP_GE;
     int *red_op = xalloc(c, &c->tmp, (size_t)c->ast->nnames * sizeof *red_op);
     const char *why = NULL;
+    int nbad = 0;
+    *carried = -1;
     for (int id = 0; id < c->ast->nnames; id++) {
         red_op[id] = RED_NONE;
         if (!set_has(d->assigned, id) || id == L->var_id)
@@ -2784,6 +2826,7 @@ static const char *analyze_scalars(Ctx *c, int li)
             why = ex ? fmt(c, "reads %s before assigning it, so it carries over from one iteration to the next",
                            name_of(c, id))
                      : fmt(c, "assigns %s, which is read after the loop", name_of(c, id));
+        *carried = nbad++ ? -1 : id;
     }
     L->privates = name_list(c, priv, &L->nprivates);
     if (nred) {
@@ -2932,6 +2975,189 @@ static bool search_shape(Ctx *c, int li)
         if (i < b.n - 1)
             set_add(set_so_far, b.stmts[i]->targets[0]->name_id);
     }
+    return true;
+}
+
+/* ---- scans ---- */
+
+/* Whether e calls no helper (which may write arrays) and assigns no name
+ * with a walrus: it can be evaluated again, in another part of a scan. */
+static bool scan_pure(Ctx *c, const NgJitExpr *e)
+{
+    bool helper = false;
+    helper_calls(c, e, &helper);
+    uint64_t *w = set_new(c);
+    walrus_into(c, e, w);
+    for (int i = 0; i < c->nw && !helper; i++)
+        helper = w[i] != 0;
+    return !helper;
+}
+
+/* The operator of a scalar update `s op= e` or `s = <chain of s>` (e not
+ * reading s, op + - * | & ^ or max/min), RED_NONE for anything else. */
+static int update_op(Ctx *c, const NgJitStmt *a, int id)
+{
+    if (a->kind == NG_JIT_S_AUGASSIGN && a->target->kind == NG_JIT_E_NAME && a->target->name_id == id &&
+        !mentions(c, a->value, id) && scan_pure(c, a->value)) {
+        switch (a->op) {
+        case NG_JIT_OP_ADD: case NG_JIT_OP_SUB: return NG_JIT_RED_ADD;
+        case NG_JIT_OP_MUL: return NG_JIT_RED_MUL;
+        case NG_JIT_OP_BITOR: return NG_JIT_RED_OR;
+        case NG_JIT_OP_BITAND: return NG_JIT_RED_AND;
+        case NG_JIT_OP_BITXOR: return NG_JIT_RED_XOR;
+        default: return RED_NONE;
+        }
+    }
+    if (a->kind == NG_JIT_S_ASSIGN && a->ntargets == 1 && a->targets[0]->kind == NG_JIT_E_NAME &&
+        a->targets[0]->name_id == id && scan_pure(c, a->value))
+        return assign_red(c, a->value, id);
+    return RED_NONE;
+}
+
+/* Whether every expression of the range loop's iterable (its bounds) can be
+ * evaluated again: the host reads the trip count before a scan. */
+static bool scan_range(Ctx *c, const NgJitStmt *s)
+{
+    const NgJitExpr *it = s->test;
+    if (it->kind != NG_JIT_E_CALL || it->lhs->kind != NG_JIT_E_NAME || strcmp(it->lhs->name, "range") != 0 ||
+        it->nkeywords || it->nitems < 1 || it->nitems > 3)
+        return false;
+    for (int i = 0; i < it->nitems; i++)
+        if (it->items[i]->kind == NG_JIT_E_STARRED || !scan_pure(c, it->items[i]))
+            return false;
+    return true;
+}
+
+/* Loop li as a scan of accumulator s (NgJitLoopInfo.scan): s, the one name
+ * it carries from an iteration to the next, is updated once, by a statement
+ * at the top level of the body: `s op= e`, `s = s op e ...` (op + - * | & ^),
+ * `s = max(s, e)` or `min`, or one of them under an `if t:` without else, e
+ * and t not reading s. The statements before it assign names, not reading
+ * s, or store into arrays (the partial results leave those out); they and
+ * the update read no array the loop writes and call no helper. */
+static bool scan_accumulator(Ctx *c, int li, int id)
+{
+    NgJitLoopInfo *L = &c->res->items[li];
+    NgJitBlock b = L->stmt->body;
+    int u = -1;
+    for (int i = 0; i < b.n; i++) {
+        uint64_t *st = set_new(c);
+        block_stores(c, (NgJitBlock){&b.stmts[i], 1}, st);
+        if (set_has(st, id)) {
+            if (u >= 0)
+                return false;
+            u = i;
+        }
+    }
+    if (u < 0)
+        return false;
+    const NgJitStmt *upd = b.stmts[u];
+    if (upd->kind == NG_JIT_S_IF &&
+        (upd->orelse.n || upd->body.n != 1 || mentions(c, upd->test, id) || !scan_pure(c, upd->test)))
+        return false;
+    int op = update_op(c, upd->kind == NG_JIT_S_IF ? upd->body.stmts[0] : upd, id);
+    if (op == RED_NONE)
+        return false;
+    uint64_t *reads = set_new(c);
+    for (int i = 0; i <= u; i++) { /* what the partial results evaluate */
+        const NgJitStmt *p = b.stmts[i];
+        if (i < u && p->kind == NG_JIT_S_ASSIGN && p->ntargets == 1 && p->targets[0]->kind == NG_JIT_E_SUBSCRIPT)
+            continue; /* (a store: left out of them) */
+        if (i < u && (p->kind != NG_JIT_S_ASSIGN || p->ntargets != 1 || p->targets[0]->kind != NG_JIT_E_NAME ||
+                      p->targets[0]->name_id == L->var_id || mentions(c, p->value, id) || !scan_pure(c, p->value)))
+            return false;
+        stmt_exprs(c, p, loads_into, reads);
+        block_exprs(c, p->body, loads_into, reads);
+    }
+    for (int w = 0; w < c->nw; w++)
+        if (reads[w] & c->ld[li].written[w])
+            return false;
+    L->scan = true;
+    L->scan_op = (NgJitRedOp)op;
+    L->scan_var = id;
+    L->scan_update = upd;
+    L->scan_prev = NULL;
+    return true;
+}
+
+typedef struct Prev {
+    int array, var;
+    int64_t step;
+    const NgJitExpr *found; /* the first a[var - step] */
+} Prev;
+
+/* Finds in e a read a[i - step] of the array by the loop variable. */
+static void find_prev(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    Prev *pv = arg;
+    if (pv->found)
+        return;
+    if (e->kind == NG_JIT_E_SUBSCRIPT && e->lhs->kind == NG_JIT_E_NAME && e->lhs->name_id == pv->array) {
+        Poly p;
+        poly_of(c, e->rhs, &p);
+        if (p.n == 1 && p.t[0].k == 1 && p.t[0].b < 0 && cls(c, p.t[0].a) == CLS_IND && p.c == -pv->step) {
+            pv->found = e;
+            return;
+        }
+    }
+    each_child(c, e, find_prev, arg);
+}
+
+typedef struct Only {
+    int array;
+    const NgJitExpr *ok[2]; /* the reads of it allowed */
+    bool bad;
+} Only;
+
+/* Sets bad where e mentions the array other than as one of the reads allowed. */
+static void only_reads(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    Only *o = arg;
+    if (expr_equal(e, o->ok[0]) || expr_equal(e, o->ok[1]))
+        return;
+    if (e->kind == NG_JIT_E_NAME && e->name_id == o->array)
+        o->bad = true;
+    else
+        each_child(c, e, only_reads, arg);
+}
+
+/* Loop li as a scan of an array recurrence (NgJitLoopInfo.scan): its body
+ * is one statement, `a[i] = a[i - step] op e` (op + - * | & ^ with a[i -
+ * step] a term with a + sign, or max/min(a[i - step], e)) or `a[i] op=
+ * a[i - step]` (op + * | & ^; or `op= a[i - step] op e`), i the loop
+ * variable, a a name, e reading a only as a[i] and calling no helper. */
+static bool scan_recurrence(Ctx *c, int li)
+{
+    NgJitLoopInfo *L = &c->res->items[li];
+    NgJitBlock b = L->stmt->body;
+    if (b.n != 1)
+        return false;
+    const NgJitStmt *s = b.stmts[0];
+    const NgJitExpr *t = s->kind == NG_JIT_S_AUGASSIGN ? s->target
+                         : s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 ? s->targets[0] : NULL;
+    if (!t || t->kind != NG_JIT_E_SUBSCRIPT || t->lhs->kind != NG_JIT_E_NAME || t->rhs->kind != NG_JIT_E_NAME ||
+        t->rhs->name_id != L->var_id || c->view[t->lhs->name_id] || !scan_pure(c, s->value))
+        return false;
+    Prev pv = {t->lhs->name_id, L->var_id, c->ld[li].step, NULL};
+    find_prev(c, s->value, &pv);
+    if (!pv.found)
+        return false;
+    int op = combine_op(c, s->value, -1, pv.found);
+    if (s->kind == NG_JIT_S_AUGASSIGN) { /* a[i] op= (a[i - step] op e), the same op */
+        int aug = s->op == NG_JIT_OP_ADD ? NG_JIT_RED_ADD : s->op == NG_JIT_OP_MUL ? NG_JIT_RED_MUL
+                  : s->op == NG_JIT_OP_BITOR ? NG_JIT_RED_OR : s->op == NG_JIT_OP_BITAND ? NG_JIT_RED_AND
+                  : s->op == NG_JIT_OP_BITXOR ? NG_JIT_RED_XOR : RED_NONE;
+        op = s->value == pv.found || op == aug ? aug : RED_NONE;
+    }
+    Only o = {pv.array, {pv.found, t}, false};
+    only_reads(c, s->value, &o);
+    if (o.bad || op == RED_NONE || op == NG_JIT_RED_ARGMAX || op == NG_JIT_RED_ARGMIN)
+        return false;
+    L->scan = true;
+    L->scan_op = (NgJitRedOp)op;
+    L->scan_var = -1;
+    L->scan_update = s;
+    L->scan_prev = pv.found;
     return true;
 }
 
@@ -3103,7 +3329,8 @@ static void analyze_loop(Ctx *c, int li)
         why = fmt(c, "assigns its loop variable %s in the body", name_of(c, L->var_id));
     else if (set_has(d->live_out, L->var_id))
         why = fmt(c, "its loop variable %s is read after the loop", name_of(c, L->var_id));
-    const char *scal = analyze_scalars(c, li);
+    int carried;
+    const char *scal = analyze_scalars(c, li, &carried);
     Peel pk = {0};
     const char *arr = analyze_arrays(c, li, &pk);
     if (!arr && pk.found && !peel_ok(c, li, &pk))
@@ -3118,6 +3345,16 @@ static void analyze_loop(Ctx *c, int li)
     d->ok = L->reason == NULL || L->asserted;
     if (L->reason)
         L->peel = false;
+    /* in order, but for one running combination (exact in integers: the lowering checks) */
+    if (L->reason && !L->asserted && !why && d->step != 0 && !pk.found && !L->natomics && !L->nreductions &&
+        scan_range(c, s) &&
+        ((scal && !arr && carried >= 0 && d->wraps_nonneg && scan_accumulator(c, li, carried)) ||
+         (!scal && arr && scan_recurrence(c, li)))) {
+        L->scan_step = d->step;
+        d->unscanned = L->reason;
+        L->reason = fmt(c, "%s (a scan: blocks of iterations run in parallel, from the %s of the blocks before them)",
+                        L->reason, L->scan_op == NG_JIT_RED_ADD ? "sums" : "combined values");
+    }
 }
 
 /* ---- pass 4: verdicts, outermost loops first ---- */
@@ -3144,6 +3381,14 @@ static void not_search(NgJitLoopInfo *L)
 {
     L->search = false;
     L->reason = "contains break";
+}
+
+static void not_scan(Ctx *c, int li)
+{
+    if (c->res->items[li].scan) {
+        c->res->items[li].scan = false;
+        c->res->items[li].reason = c->ld[li].unscanned;
+    }
 }
 
 static void decide(Ctx *c)
@@ -3180,6 +3425,8 @@ static void decide(Ctx *c)
         }
         if (L->search && (L->kind != NG_JIT_LOOP_SEQUENTIAL || outer >= 0))
             not_search(L); /* only a loop the host launches runs as a search */
+        if (L->kind != NG_JIT_LOOP_SEQUENTIAL || outer >= 0)
+            not_scan(c, li); /* ... or as a scan */
         if (L->kind != NG_JIT_LOOP_PARALLEL) {
             /* no iterations to combine: the lowering needs neither */
             L->nreductions = L->natomics = L->nscalars = 0;
@@ -3193,6 +3440,7 @@ static void decide(Ctx *c)
                     items[p].host = true;
                     if (items[p].search)
                         not_search(&items[p]);
+                    not_scan(c, p);
                 }
 }
 
@@ -3316,6 +3564,8 @@ void ng_jit_loops_print(const NgJitLoops *loops, NgStr *out)
             ng_str_cat(out, " host");
         if (L->search)
             ng_str_cat(out, " search");
+        if (L->scan)
+            ng_str_catf(out, " scan(%s)", ng_jit_red_op_name(L->scan_op));
         if (L->peel && L->kind == NG_JIT_LOOP_PARALLEL)
             ng_str_catf(out, " around %s", L->peel_text);
         for (int k = 0; k < L->nscalars; k++)

@@ -96,6 +96,25 @@ typedef struct NgJitLoopInfo {
                                   runs in order from there (from its last iteration when
                                   none holds), so that iteration breaks at once */
     int64_t search_step;       /* search: the range's literal step */
+    bool scan;                 /* SEQUENTIAL, launched by the host: a `for` over range(...)
+                                  (bounds the host can evaluate again, a literal step) whose
+                                  only carried dependence is one running combination, exact
+                                  in integers: an accumulator (scan_var) or an array
+                                  recurrence (scan_prev). The lowering may run it in three
+                                  launches: each block of iterations combines its own values
+                                  (in parallel), the blocks' starting values are combined in
+                                  order, then each block runs in order from its start (in
+                                  parallel); see desugar.h, ng_jit_scan_phases */
+    NgJitRedOp scan_op;        /* scan: how the values combine (ADD MUL MAX MIN OR AND XOR) */
+    int scan_var;              /* scan: the accumulator s (name_id), updated once, by a
+                                  top-level statement (scan_update) of the body: `s op= e`,
+                                  `s = s op e ...`, `s = max(s, e)`, or one of them under an
+                                  `if t:`; the statements before it assign names (not reading
+                                  s) or store into arrays; -1 for an array recurrence */
+    const NgJitStmt *scan_update; /* scan: s's update, or the body's one statement `a[i] =
+                                  a[i - step] op e` (`a[i] op= a[i - step]`) */
+    const NgJitExpr *scan_prev; /* scan, a recurrence: its read a[i - step] */
+    int64_t scan_step;         /* scan: the range's literal step */
     bool peel;                 /* a range loop (literal step > 0, no reductions) whose
                                   iterations are independent but for one,
                                   v0 = peel_at - peel_off, whose accesses meet the other

@@ -500,6 +500,8 @@ static void print_stmt(const NgJitAst *ast, const NgJitStmt *s, int indent, int 
     ng_str_cat(out, ")");
 }
 
+void ng_jit_stmt_print(const NgJitAst *ast, const NgJitStmt *s, NgStr *out) { print_stmt(ast, s, 0, 0, out); }
+
 void ng_jit_ast_print(const NgJitAst *ast, NgStr *out, int flags)
 {
     for (int i = 0; i < ast->body.n; i++) {

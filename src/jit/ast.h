@@ -294,5 +294,7 @@ uint32_t ng_jit_ast_offset(const NgJitAst *ast, int line, int col);
 
 /* Appends one expression of `ast`, as ng_jit_ast_print prints it: `(+ a (* b c))`. */
 void ng_jit_expr_print(const NgJitAst *ast, const NgJitExpr *e, NgStr *out);
+/* ... and one statement, with its blocks. */
+void ng_jit_stmt_print(const NgJitAst *ast, const NgJitStmt *s, NgStr *out);
 
 #endif

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "jit/analyze.h"
 #include "jit/desugar.h"
 
 /* Bytes of new nodes one rewrite may make: a let's element copied into
@@ -634,24 +635,27 @@ static bool pure_expr(const NgJitExpr *e)
 
 /* A deep copy of pure expression e in LOAD context, each NAME `id` in it
  * replaced by a copy of `with` (id -1: none). */
-static NgJitExpr *copy_with(Rewriter *R, const NgJitExpr *e, int id, const NgJitExpr *with)
+/* A copy of e (in LOAD context) with `with` (copied) in place of the
+ * name id and of the node `at` (either may be -1 / NULL). */
+static NgJitExpr *copy_sub(Rewriter *R, const NgJitExpr *e, int id, const NgJitExpr *at, const NgJitExpr *with)
 {
     if (!e || R->over)
         return NULL;
-    if (is_name(e, id))
-        return copy_with(R, with, -1, NULL);
+    if (is_name(e, id) || e == at)
+        return copy_sub(R, with, -1, NULL, NULL);
     NgJitExpr *c = alloc(R, sizeof *c);
     if (!c)
         return NULL;
     *c = *e;
     c->ctx = NG_JIT_LOAD;
-    if ((e->lhs && !(c->lhs = copy_with(R, e->lhs, id, with))) || (e->rhs && !(c->rhs = copy_with(R, e->rhs, id, with))) ||
-        (e->cond && !(c->cond = copy_with(R, e->cond, id, with))))
+    if ((e->lhs && !(c->lhs = copy_sub(R, e->lhs, id, at, with))) ||
+        (e->rhs && !(c->rhs = copy_sub(R, e->rhs, id, at, with))) ||
+        (e->cond && !(c->cond = copy_sub(R, e->cond, id, at, with))))
         return NULL;
     if (e->nitems && e->kind != NG_JIT_E_STR) {
         c->items = alloc(R, (size_t)e->nitems * sizeof *c->items);
         for (int i = 0; c->items && i < e->nitems; i++)
-            if (!(c->items[i] = copy_with(R, e->items[i], id, with)))
+            if (!(c->items[i] = copy_sub(R, e->items[i], id, at, with)))
                 return NULL;
         if (!c->items)
             return NULL;
@@ -665,6 +669,11 @@ static NgJitExpr *copy_with(Rewriter *R, const NgJitExpr *e, int id, const NgJit
     c->height = h + 1;
     R->over = R->over || c->height > NG_JIT_MAX_DEPTH; /* (so copies of copies stop here) */
     return c;
+}
+
+static NgJitExpr *copy_with(Rewriter *R, const NgJitExpr *e, int id, const NgJitExpr *with)
+{
+    return copy_sub(R, e, id, NULL, with);
 }
 
 static NgJitExpr *int_lit(Rewriter *R, int64_t v, NgJitSpan span)
@@ -708,22 +717,31 @@ static NgJitExpr *ifexp(Rewriter *R, NgJitExpr *c, NgJitExpr *x, NgJitExpr *y, N
     return e;
 }
 
-static NgJitStmt *for_range(Rewriter *R, const char *var, NgJitExpr *stop, NgJitStmt *body, NgJitSpan span)
+/* for var in range(args...): body[0..n) (a loop the source has not: `made`). */
+static NgJitStmt *loop_over(Rewriter *R, const char *var, NgJitExpr **args, int nargs, NgJitStmt **body, int n,
+                            NgJitSpan span)
 {
     NgJitStmt *s = alloc(R, sizeof *s);
-    NgJitStmt **stmts = alloc(R, sizeof *stmts);
-    NgJitExpr *v = name(R, var, NG_JIT_STORE, span), *range = call(R, "range", &stop, 1, span);
-    if (!s || !stmts || !v || !range || !body)
+    NgJitStmt **stmts = alloc(R, (size_t)n * sizeof *stmts);
+    NgJitExpr *v = name(R, var, NG_JIT_STORE, span), *range = call(R, "range", args, nargs, span);
+    if (!s || !stmts || !v || !range)
         return NULL;
+    for (int i = 0; i < n; i++)
+        if (!(stmts[i] = body[i]))
+            return NULL;
     s->kind = NG_JIT_S_FOR;
     s->made = true;
     s->span = span;
     s->target = v;
     s->test = range;
-    stmts[0] = body;
-    s->body = (NgJitBlock){stmts, 1};
+    s->body = (NgJitBlock){stmts, n};
     R->ast->nloops++;
     return s;
+}
+
+static NgJitStmt *for_range(Rewriter *R, const char *var, NgJitExpr *stop, NgJitStmt *body, NgJitSpan span)
+{
+    return loop_over(R, var, &stop, 1, &body, 1, span);
 }
 
 static NgJitStmt *expr_stmt(Rewriter *R, NgJitExpr *value, NgJitSpan span)
@@ -1277,6 +1295,235 @@ NgStatus ng_jit_desugar_keeping(NgJitAst *ast, const uint32_t *keep, int nkeep)
 {
     Rewriter R = {.ast = ast, .scope = ast->body, .keep = keep, .nkeep = nkeep, .st = NG_OK};
     rewrite_block(&R, ast->body);
+    ng_free(R.log);
+    return R.st;
+}
+
+/* ---- the three loops of a scan (ng_jit_scan_phases) ---- */
+
+/* A new statement `if test: body[0..n)`. */
+static NgJitStmt *if_stmt(Rewriter *R, NgJitExpr *test, NgJitStmt **body, int n, NgJitSpan span)
+{
+    NgJitStmt *s = alloc(R, sizeof *s);
+    NgJitStmt **stmts = alloc(R, (size_t)n * sizeof *stmts);
+    if (!s || !stmts || !test)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        if (!(stmts[i] = body[i]))
+            return NULL;
+    s->kind = NG_JIT_S_IF;
+    s->span = span;
+    s->test = test;
+    s->body = (NgJitBlock){stmts, n};
+    return s;
+}
+
+static NgJitExpr *load(Rewriter *R, const char *s, NgJitSpan span) { return name(R, s, NG_JIT_LOAD, span); }
+
+/* The combination of x and y by the scan's operator. */
+static NgJitExpr *combined(Rewriter *R, NgJitRedOp op, NgJitExpr *x, NgJitExpr *y, NgJitSpan sp)
+{
+    switch (op) {
+    case NG_JIT_RED_MAX: return call(R, "max", (NgJitExpr *[]){x, y}, 2, sp);
+    case NG_JIT_RED_MIN: return call(R, "min", (NgJitExpr *[]){x, y}, 2, sp);
+    case NG_JIT_RED_MUL: return binary(R, NG_JIT_OP_MUL, x, y, sp);
+    case NG_JIT_RED_OR: return binary(R, NG_JIT_OP_BITOR, x, y, sp);
+    case NG_JIT_RED_AND: return binary(R, NG_JIT_OP_BITAND, x, y, sp);
+    case NG_JIT_RED_XOR: return binary(R, NG_JIT_OP_BITXOR, x, y, sp);
+    default: return binary(R, NG_JIT_OP_ADD, x, y, sp);
+    }
+}
+
+/* Where a block's partial result starts, of the type of the value x(): the
+ * operator's identity made from it (x - x, x ^ x, x - x + 1), or x itself for
+ * max, min, | and &, which take it in again at no harm (it is the value every
+ * combination starts from). */
+static NgJitExpr *partial_start(Rewriter *R, NgJitRedOp op, NgJitExpr *(*x)(Rewriter *, const void *),
+                                const void *arg, NgJitSpan sp)
+{
+    switch (op) {
+    case NG_JIT_RED_ADD: return binary(R, NG_JIT_OP_SUB, x(R, arg), x(R, arg), sp);
+    case NG_JIT_RED_XOR: return binary(R, NG_JIT_OP_BITXOR, x(R, arg), x(R, arg), sp);
+    case NG_JIT_RED_MUL:
+        return binary(R, NG_JIT_OP_ADD, binary(R, NG_JIT_OP_SUB, x(R, arg), x(R, arg), sp), int_lit(R, 1, sp), sp);
+    default: return x(R, arg);
+    }
+}
+
+/* What the partial results start from: the accumulator's value before the loop, or the
+ * recurrence's first read a[__ng_st - step]. */
+typedef struct Start {
+    const char *acc;        /* the accumulator, or NULL */
+    const NgJitExpr *array; /* the recurrence's array (a NAME) */
+    NgJitExpr *at;          /* its index */
+    NgJitSpan span;
+} Start;
+
+static NgJitExpr *start_value(Rewriter *R, const void *arg)
+{
+    const Start *st = arg;
+    if (st->acc)
+        return load(R, st->acc, st->span);
+    return subscript(R, st->array, copy_with(R, st->at, -1, NULL), st->span);
+}
+
+/* The recurrence's new element with x read for a[i - step]: its value, or
+ * an augmented assignment's `a[i] op value`. */
+static NgJitExpr *recurrence_value(Rewriter *R, const NgJitLoopInfo *info, const NgJitExpr *target, const char *x)
+{
+    const NgJitStmt *u = info->scan_update;
+    NgJitExpr *v = copy_sub(R, u->value, -1, info->scan_prev, load(R, x, u->span));
+    return u->kind == NG_JIT_S_AUGASSIGN ? binary(R, u->op, copy_with(R, target, -1, NULL), v, u->span) : v;
+}
+
+/* The first statements of a phase's block b: __ng_lo = b * max(__ng_ch, 0);
+ * __ng_hi = min(__ng_n, __ng_lo + __ng_ch); __ng_st = <the range's start>.
+ * (The max, a no-op, tells the lowering that the iterations' numbers are >=
+ * 0: then so is an index start + c * step with start >= 0, step > 0, and its
+ * read needs no wrap, which would keep the C compiler from vectorising.) */
+static void block_bounds(Rewriter *R, const NgJitExpr *start, NgJitSpan sp, NgJitStmt **out)
+{
+    NgJitExpr *ch = call(R, "max", (NgJitExpr *[]){load(R, NG_JIT_SCAN_CHUNK, sp), int_lit(R, 0, sp)}, 2, sp);
+    out[0] = assign(R, load(R, NG_JIT_SCAN_LO, sp), binary(R, NG_JIT_OP_MUL, load(R, NG_JIT_SCAN_B, sp), ch, sp), sp);
+    out[1] = assign(R, load(R, NG_JIT_SCAN_HI, sp),
+                    call(R, "min", (NgJitExpr *[]){load(R, NG_JIT_SCAN_N, sp),
+                                                   binary(R, NG_JIT_OP_ADD, load(R, NG_JIT_SCAN_LO, sp),
+                                                          load(R, NG_JIT_SCAN_CHUNK, sp), sp)}, 2, sp), sp);
+    out[2] = assign(R, load(R, NG_JIT_SCAN_ST, sp), start ? copy_with(R, start, -1, NULL) : int_lit(R, 0, sp), sp);
+}
+
+/* for __ng_c in range(__ng_lo, __ng_hi): i = __ng_st + __ng_c * step; body[0..n) */
+static NgJitStmt *block_loop(Rewriter *R, const NgJitStmt *loop, int64_t step, NgJitStmt **body, int n,
+                             NgJitSpan sp)
+{
+    NgJitStmt **stmts = alloc(R, (size_t)(n + 1) * sizeof *stmts);
+    if (!stmts)
+        return NULL;
+    stmts[0] = assign(R, loop->target,
+                      binary(R, NG_JIT_OP_ADD, load(R, NG_JIT_SCAN_ST, sp),
+                             binary(R, NG_JIT_OP_MUL, load(R, NG_JIT_SCAN_C, sp), int_lit(R, step, sp), sp), sp), sp);
+    for (int i = 0; i < n; i++)
+        stmts[1 + i] = body[i];
+    return loop_over(R, NG_JIT_SCAN_C, (NgJitExpr *[]){load(R, NG_JIT_SCAN_LO, sp), load(R, NG_JIT_SCAN_HI, sp)}, 2,
+                     stmts, n + 1, sp);
+}
+
+/* __ng_part[__ng_b] */
+static NgJitExpr *part_b(Rewriter *R, NgJitSpan sp)
+{
+    NgJitExpr *part = load(R, NG_JIT_SCAN_PART, sp);
+    return part ? subscript(R, part, load(R, NG_JIT_SCAN_B, sp), sp) : NULL;
+}
+
+/* A copy of the accumulator's update statement u (`s op= e`, `s = ...`, or
+ * under an `if`) that updates `to` instead of s (name id). */
+static NgJitStmt *update_into(Rewriter *R, const NgJitStmt *u, int id, const char *to)
+{
+    NgJitStmt *c = alloc(R, sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *u;
+    if (u->kind == NG_JIT_S_IF) {
+        NgJitStmt *in = update_into(R, u->body.stmts[0], id, to);
+        NgJitStmt **one = alloc(R, sizeof *one);
+        if (!in || !one)
+            return NULL;
+        one[0] = in;
+        c->body = (NgJitBlock){one, 1};
+        return c;
+    }
+    NgJitExpr *x = load(R, to, u->span);
+    if (u->kind == NG_JIT_S_AUGASSIGN)
+        return x ? (c->target = name(R, to, NG_JIT_STORE, u->target->span), c) : NULL;
+    NgJitExpr **t = alloc(R, sizeof *t);
+    if (!t || !x || !(t[0] = name(R, to, NG_JIT_STORE, u->targets[0]->span)) ||
+        !(c->value = copy_with(R, u->value, id, x)))
+        return NULL;
+    c->targets = t;
+    return c;
+}
+
+NgStatus ng_jit_scan_phases(NgJitAst *ast, const NgJitLoopInfo *info, NgJitStmt *phase[3])
+{
+    Rewriter R = {.ast = ast, .scope = ast->body, .budget = REWRITE_BUDGET, .st = NG_OK};
+    const NgJitStmt *loop = info->stmt, *u = info->scan_update;
+    const NgJitExpr *it = loop->test, *start = it->nitems > 1 ? it->items[0] : NULL;
+    NgJitSpan sp = loop->span;
+    int64_t step = info->scan_step;
+    phase[0] = phase[1] = phase[2] = NULL;
+    if (!info->scan)
+        return ng_error_set(NG_ERR_VALUE, "ng_jit_scan_phases: not a scan");
+    bool acc = info->scan_var >= 0;
+    const char *s = acc ? ast->names[info->scan_var] : NG_JIT_SCAN_S;
+    const NgJitExpr *target = acc ? NULL : u->kind == NG_JIT_S_AUGASSIGN ? u->target : u->targets[0];
+    /* the recurrence's start a[__ng_st - step] (phase 0), a[<start> - step] (phase 1) */
+    Start st0 = {acc ? s : NULL, acc ? NULL : target->lhs,
+                 binary(&R, NG_JIT_OP_SUB, load(&R, NG_JIT_SCAN_ST, sp), int_lit(&R, step, sp), sp), sp};
+    Start st1 = {NULL, st0.array, binary(&R, NG_JIT_OP_SUB, start ? copy_with(&R, start, -1, NULL) : int_lit(&R, 0, sp),
+                                         int_lit(&R, step, sp), sp), sp};
+    NgJitStmt *body0[8], *body2[8], *in[2];
+    int n0 = 0, n2 = 0, nin = 0;
+
+    /* phase 0: each block's partial result into __ng_part[b] */
+    block_bounds(&R, start, sp, body0);
+    n0 = 3;
+    body0[n0++] = assign(&R, load(&R, NG_JIT_SCAN_P, sp), partial_start(&R, info->scan_op, start_value, &st0, sp), sp);
+    NgJitStmt **pre = NULL;
+    int npre = 0;
+    if (acc) { /* the names assigned before the update, then the update into __ng_p */
+        int at = 0;
+        while (at < loop->body.n && loop->body.stmts[at] != u)
+            at++;
+        pre = alloc(&R, (size_t)(at + 1) * sizeof *pre);
+        for (int i = 0; pre && i < at; i++)
+            if (loop->body.stmts[i]->targets[0]->kind == NG_JIT_E_NAME)
+                pre[npre++] = loop->body.stmts[i];
+        if (pre)
+            pre[npre++] = update_into(&R, u, info->scan_var, NG_JIT_SCAN_P);
+    } else {
+        pre = alloc(&R, sizeof *pre);
+        if (pre)
+            pre[npre++] = assign(&R, load(&R, NG_JIT_SCAN_P, sp), recurrence_value(&R, info, target, NG_JIT_SCAN_P),
+                                 u->span);
+    }
+    body0[n0++] = pre ? block_loop(&R, loop, step, pre, npre, sp) : NULL;
+    body0[n0++] = assign(&R, part_b(&R, sp), load(&R, NG_JIT_SCAN_P, sp), sp);
+    phase[0] = loop_over(&R, NG_JIT_SCAN_B, (NgJitExpr *[]){load(&R, NG_JIT_SCAN_NB, sp)}, 1, body0, n0, sp);
+
+    /* phase 1, in order: each block's start into __ng_part[b], s combined on */
+    NgJitStmt *carry[3] = {
+        assign(&R, load(&R, NG_JIT_SCAN_T, sp), part_b(&R, sp), sp),
+        assign(&R, part_b(&R, sp), load(&R, s, sp), sp),
+        assign(&R, load(&R, s, sp), combined(&R, info->scan_op, load(&R, s, sp), load(&R, NG_JIT_SCAN_T, sp), sp), sp),
+    };
+    NgJitExpr *nonempty = compare(&R, NG_JIT_OP_LT, binary(&R, NG_JIT_OP_MUL, load(&R, NG_JIT_SCAN_B, sp),
+                                                          load(&R, NG_JIT_SCAN_CHUNK, sp), sp),
+                                  load(&R, NG_JIT_SCAN_N, sp), sp);
+    if (!acc) { /* __ng_s starts as the recurrence's first read */
+        NgJitStmt *first = assign(&R, load(&R, s, sp), start_value(&R, &st1), sp);
+        in[nin++] = if_stmt(&R, compare(&R, NG_JIT_OP_EQ, load(&R, NG_JIT_SCAN_B, sp), int_lit(&R, 0, sp), sp),
+                            &first, 1, sp);
+    }
+    in[nin++] = if_stmt(&R, nonempty, carry, 3, sp);
+    phase[1] = loop_over(&R, NG_JIT_SCAN_B, (NgJitExpr *[]){load(&R, NG_JIT_SCAN_NB, sp)}, 1, in, nin, sp);
+
+    /* phase 2: each block in order from its start */
+    block_bounds(&R, start, sp, body2);
+    n2 = 3;
+    body2[n2++] = assign(&R, load(&R, s, sp), part_b(&R, sp), sp);
+    if (acc) {
+        body2[n2++] = block_loop(&R, loop, step, loop->body.stmts, loop->body.n, sp);
+    } else {
+        NgJitStmt *two[2] = {assign(&R, load(&R, s, sp), recurrence_value(&R, info, target, s), u->span),
+                             assign(&R, target, load(&R, s, sp), u->span)};
+        body2[n2++] = block_loop(&R, loop, step, two, 2, sp);
+    }
+    phase[2] = loop_over(&R, NG_JIT_SCAN_B, (NgJitExpr *[]){load(&R, NG_JIT_SCAN_NB, sp)}, 1, body2, n2, sp);
+    if (R.st == NG_OK && (R.over || !phase[0] || !phase[1] || !phase[2]))
+        R.st = ng_error_set(NG_ERR_UNSUPPORTED, "%s:%d: the scan's loops could not be made", ast->filename,
+                            loop->span.line);
+    if (R.st != NG_OK)
+        phase[0] = phase[1] = phase[2] = NULL;
     ng_free(R.log);
     return R.st;
 }

@@ -32,4 +32,43 @@ NgStatus ng_jit_desugar(NgJitAst *ast);
  * source's). */
 NgStatus ng_jit_desugar_keeping(NgJitAst *ast, const uint32_t *keep, int nkeep);
 
+/* The names of a scan's loops (ng_jit_scan_phases): no Python name starts
+ * with them. The host binds the first four. */
+#define NG_JIT_SCAN_NB "__ng_nb"       /* the blocks */
+#define NG_JIT_SCAN_CHUNK "__ng_ch"    /* iterations per block (the last one may have fewer) */
+#define NG_JIT_SCAN_N "__ng_n"         /* the range's trip count (> 0) */
+#define NG_JIT_SCAN_PART "__ng_part"   /* a 1-d array of __ng_nb values, of the accumulator's
+                                          dtype (the recurrence's array's) */
+#define NG_JIT_SCAN_B "__ng_b"         /* the block */
+#define NG_JIT_SCAN_LO "__ng_lo"       /* its first iteration (0-based), */
+#define NG_JIT_SCAN_HI "__ng_hi"       /* one past its last */
+#define NG_JIT_SCAN_ST "__ng_st"       /* the range's start */
+#define NG_JIT_SCAN_C "__ng_c"         /* an iteration (0-based) */
+#define NG_JIT_SCAN_P "__ng_p"         /* a block's partial result */
+#define NG_JIT_SCAN_T "__ng_t"         /* phase 1: a partial result taken out */
+#define NG_JIT_SCAN_S "__ng_s"         /* a recurrence's running value */
+
+struct NgJitLoopInfo;
+
+/* The three loops that run scan loop `info` (NgJitLoopInfo.scan, a loop of
+ * ast) in blocks, made in ast's arena (they share the loop's statements):
+ *   0: for __ng_b in range(__ng_nb): each block combines its values into
+ *      __ng_part[__ng_b] (parallel: the host launches it so), starting from
+ *      the operator's identity (made from s, so of s's type: s - s, s ^ s,
+ *      s - s + 1) or, for max min | &, from s itself; the statements that
+ *      store into arrays are left out;
+ *   1: for __ng_b in range(__ng_nb), in order: __ng_part[__ng_b] becomes
+ *      the block's start, s the value after it (the accumulator's value
+ *      after the loop: a cell);
+ *   2: for __ng_b in range(__ng_nb): s = __ng_part[__ng_b], then the block's
+ *      iterations in order, the loop's own body (parallel).
+ * An array recurrence a[i] = a[i - step] op e runs the same with __ng_s
+ * for a[i - step] (starting from a[<start> - step]; phase 2 stores __ng_s
+ * into a[i]). Block b's iterations are [b * __ng_ch, min(__ng_n, (b + 1) *
+ * __ng_ch)), the loop variable start + c * step at iteration c. What makes
+ * this right (one carried name, the other statements independent, exact
+ * integer arithmetic, indices >= 0) is for the analysis and the host to
+ * check. NG_ERR_UNSUPPORTED when a part would be too large an expression. */
+NgStatus ng_jit_scan_phases(NgJitAst *ast, const struct NgJitLoopInfo *info, NgJitStmt *phase[3]);
+
 #endif

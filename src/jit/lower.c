@@ -4277,10 +4277,10 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
         ng_str_cat(out, v->name ? v->name : "");
         ng_str_cat(out, t);
     }
-    char f[10] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck),
-                 (char)('0' + plan->collapse), (char)('0' + plan->search),
-                 !plan->search ? '.' : plan->search_step > 0 ? '+' : '-', (char)('0' + plan->inner_parallel),
-                 (char)('0' + plan->peel), 0};
+    char f[11] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck),
+                  (char)('0' + plan->collapse), (char)('0' + plan->search),
+                  !plan->search ? '.' : plan->search_step > 0 ? '+' : '-', (char)('0' + plan->inner_parallel),
+                  (char)('0' + plan->peel), (char)('0' + plan->scan), 0};
     ng_str_cat(out, f);
     /* (no printf: a launch builds this key, and formatting cost a tenth of a small call) */
     for (int i = 0; i < plan->nreductions; i++) {

@@ -239,6 +239,9 @@ typedef struct NgJitLoopPlan {
     const NgJitLoops *loops;         /* the analysis of the function (may be NULL): loops of the
                                         nest run in order with NgJitLoopInfo.peel are split in
                                         three parts there (in order: the result is the same) */
+    int scan;                        /* 1 + the phase of a scan that `loop` is one of the loops of
+                                        (ng_jit_scan_phases: the three share the scan loop's
+                                        source position, so this keeps their kernels apart); 0 */
     bool inner_parallel;             /* parallel, collapse <= 1 (cpu): the loop perfectly nested
                                         in the outer one is parallel too (`collapsed` in the
                                         analysis); its FOR is flagged NG_IR_PARALLEL inside the

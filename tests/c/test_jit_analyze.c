@@ -193,7 +193,8 @@ static void test_corpus_reports(void)
     CHECK_REPORT("def f(a):\n"
                  "    for i in range(1, a.shape[0]):\n"
                  "        a[i] += a[i - 1]\n",
-                 "line 2: sequential: writes a[i], read as a[i - 1] in the next iteration\n");
+                 "line 2: sequential scan(+): writes a[i], read as a[i - 1] in the next iteration (a scan: blocks of "
+                 "iterations run in parallel, from the sums of the blocks before them)\n");
     CHECK_REPORT("def f(img, w, out):\n"
                  "    oh, ow = out.shape\n"
                  "    kh, kw = w.shape\n"
@@ -306,7 +307,8 @@ static void test_unsafe(void)
     CHECK_REPORT("def f(A, n):\n"
                  "    for i in range(1, n):\n"
                  "        A[i] = A[i - 1] + 1\n",
-                 "line 2: sequential: writes A[i], read as A[i - 1] in the next iteration\n");
+                 "line 2: sequential scan(+): writes A[i], read as A[i - 1] in the next iteration (a scan: blocks of "
+                 "iterations run in parallel, from the sums of the blocks before them)\n");
     CHECK_REPORT("def f(A, n):\n"
                  "    for i in range(n):\n"
                  "        A[i + 1] = A[i]\n",
@@ -325,7 +327,8 @@ static void test_unsafe(void)
                  "    for i in range(n):\n"
                  "        s += a[i]\n"
                  "        b[i] = s\n",
-                 "line 3: sequential: reads s before assigning it, so it carries over from one iteration to the next\n");
+                 "line 3: sequential scan(+): reads s before assigning it, so it carries over from one iteration to "
+                 "the next (a scan: blocks of iterations run in parallel, from the sums of the blocks before them)\n");
     /* a scalar carried across iterations */
     CHECK_REPORT("def f(a, b, n):\n"
                  "    t = 0.0\n"
@@ -1550,6 +1553,159 @@ static void test_lets_capped(void)
     ng_str_free(&src);
 }
 
+/* The three loops of the scan at the first loop of module src's first function,
+ * printed one after the other, or "ERROR ..." / "NOT A SCAN". */
+static const char *scan_phases(const char *src)
+{
+    static char buf[1 << 13];
+    NgJitAst *ast = NULL;
+    NgJitLoops *loops = NULL;
+    snprintf(buf, sizeof buf, "NOT A SCAN");
+    if (ng_jit_parse(src, strlen(src), "t.py", &ast, NULL) != NG_OK || ng_jit_desugar(ast) != NG_OK ||
+        ng_jit_analyze(ast, ast->body.stmts[0], &loops) != NG_OK) {
+        snprintf(buf, sizeof buf, "ERROR %s", ng_error_message());
+    } else if (loops->n && loops->items[0].scan) {
+        NgJitStmt *ph[3];
+        if (ng_jit_scan_phases(ast, &loops->items[0], ph) != NG_OK) {
+            snprintf(buf, sizeof buf, "ERROR %s", ng_error_message());
+        } else {
+            NgStr out;
+            ng_str_init(&out);
+            for (int i = 0; i < 3; i++) {
+                ng_jit_stmt_print(ast, ph[i], &out);
+                ng_str_cat(&out, "\n");
+            }
+            snprintf(buf, sizeof buf, "%s", out.s);
+            ng_str_free(&out);
+        }
+    }
+    ng_jit_loops_free(loops);
+    ng_jit_ast_free(ast);
+    return buf;
+}
+
+/* Loops in order whose one carried dependence is a running combination: an
+ * accumulator or an array recurrence (scan), their three loops. */
+static void test_scans(void)
+{
+    CHECK_REPORT("def f(a):\n"
+                 "    for i in range(1, a.shape[0]):\n"
+                 "        a[i] += a[i - 1]\n",
+                 "line 2: sequential scan(+): writes a[i], read as a[i - 1] in the next iteration (a scan: blocks of "
+                 "iterations run in parallel, from the sums of the blocks before them)\n");
+    CHECK_EQ_STR("(for __ng_b (call range __ng_nb)\n"
+                 "  (= __ng_lo (* __ng_b __ng_ch))\n"
+                 "  (= __ng_hi (call min __ng_n (+ __ng_lo __ng_ch)))\n"
+                 "  (= __ng_st 1)\n"
+                 "  (= __ng_p (- ([] a (- __ng_st 1)) ([] a (- __ng_st 1))))\n"
+                 "  (for __ng_c (call range __ng_lo __ng_hi)\n"
+                 "    (= i (+ __ng_st (* __ng_c 1)))\n"
+                 "    (= __ng_p (+ ([] a i) __ng_p)))\n"
+                 "  (= ([] __ng_part __ng_b) __ng_p))\n"
+                 "(for __ng_b (call range __ng_nb)\n"
+                 "  (if (cmp __ng_b == 0)\n"
+                 "    (= __ng_s ([] a (- 1 1))))\n"
+                 "  (if (cmp (* __ng_b __ng_ch) < __ng_n)\n"
+                 "    (= __ng_t ([] __ng_part __ng_b))\n"
+                 "    (= ([] __ng_part __ng_b) __ng_s)\n"
+                 "    (= __ng_s (+ __ng_s __ng_t))))\n"
+                 "(for __ng_b (call range __ng_nb)\n"
+                 "  (= __ng_lo (* __ng_b __ng_ch))\n"
+                 "  (= __ng_hi (call min __ng_n (+ __ng_lo __ng_ch)))\n"
+                 "  (= __ng_st 1)\n"
+                 "  (= __ng_s ([] __ng_part __ng_b))\n"
+                 "  (for __ng_c (call range __ng_lo __ng_hi)\n"
+                 "    (= i (+ __ng_st (* __ng_c 1)))\n"
+                 "    (= __ng_s (+ ([] a i) __ng_s))\n"
+                 "    (= ([] a i) __ng_s)))\n",
+                 scan_phases("def f(a):\n"
+                             "    for i in range(1, a.shape[0]):\n"
+                             "        a[i] += a[i - 1]\n"));
+    /* an accumulator read before and after its update, a name it reads, an update under an if */
+    const char *acc = "def f(x, out):\n"
+                      "    s = 0\n"
+                      "    for i in range(x.shape[0]):\n"
+                      "        out[i] = s\n"
+                      "        v = x[i] * 2\n"
+                      "        if v > 3:\n"
+                      "            s = max(s, v)\n"
+                      "        out[i] += s\n"
+                      "    return s\n";
+    CHECK_REPORT(acc, "line 3: sequential scan(max): reads s before assigning it, so it carries over from one "
+                      "iteration to the next (a scan: blocks of iterations run in parallel, from the combined values "
+                      "of the blocks before them)\n");
+    CHECK_EQ_STR("(for __ng_b (call range __ng_nb)\n"
+                 "  (= __ng_lo (* __ng_b __ng_ch))\n"
+                 "  (= __ng_hi (call min __ng_n (+ __ng_lo __ng_ch)))\n"
+                 "  (= __ng_st 0)\n"
+                 "  (= __ng_p s)\n"
+                 "  (for __ng_c (call range __ng_lo __ng_hi)\n"
+                 "    (= i (+ __ng_st (* __ng_c 1)))\n"
+                 "    (= v (* ([] x i) 2))\n"
+                 "    (if (cmp v > 3)\n"
+                 "      (= __ng_p (call max __ng_p v))))\n"
+                 "  (= ([] __ng_part __ng_b) __ng_p))\n"
+                 "(for __ng_b (call range __ng_nb)\n"
+                 "  (if (cmp (* __ng_b __ng_ch) < __ng_n)\n"
+                 "    (= __ng_t ([] __ng_part __ng_b))\n"
+                 "    (= ([] __ng_part __ng_b) s)\n"
+                 "    (= s (call max s __ng_t))))\n"
+                 "(for __ng_b (call range __ng_nb)\n"
+                 "  (= __ng_lo (* __ng_b __ng_ch))\n"
+                 "  (= __ng_hi (call min __ng_n (+ __ng_lo __ng_ch)))\n"
+                 "  (= __ng_st 0)\n"
+                 "  (= s ([] __ng_part __ng_b))\n"
+                 "  (for __ng_c (call range __ng_lo __ng_hi)\n"
+                 "    (= i (+ __ng_st (* __ng_c 1)))\n"
+                 "    (= ([] out i) s)\n"
+                 "    (= v (* ([] x i) 2))\n"
+                 "    (if (cmp v > 3)\n"
+                 "      (= s (call max s v)))\n"
+                 "    (+= ([] out i) s)))\n",
+                 scan_phases(acc));
+    /* a recurrence backwards, minus chains */
+    CHECK(strstr(report("def f(x, out):\n"
+                        "    for i in range(len(x) - 2, -1, -1):\n"
+                        "        out[i] = x[i] + out[i + 1] - 3\n"), "scan(+)") != NULL);
+    CHECK(strstr(scan_phases("def f(x, out):\n"
+                             "    for i in range(len(x) - 2, -1, -1):\n"
+                             "        out[i] = x[i] + out[i + 1] - 3\n"),
+                 "(= __ng_p (- (+ ([] x i) __ng_p) 3))") != NULL);
+    /* not scans: a recurrence that is not associative as written, two carried names, the
+     * accumulator read by what the partial results need, a read of an array the loop writes,
+     * a helper call, bounds with a walrus, a non-literal step, the loop variable read after */
+    const char *nots[] = {
+        "def f(x, out):\n    for i in range(1, len(x)):\n        out[i] = x[i] - out[i - 1]\n",
+        "def f(x, out):\n    for i in range(1, len(x)):\n        out[i] = out[i - 1] * 2 + x[i]\n",
+        "def f(x, out):\n    for i in range(1, len(x)):\n        out[i] = out[i - 2] + x[i]\n",
+        "def f(x, out):\n    for i in range(1, len(x)):\n        out[i] = out[i - 1] + out[i - 1]\n",
+        "def f(x, out):\n    s = 0\n    t = 0\n    for i in range(len(x)):\n        s += x[i]\n        t += s\n"
+        "        out[i] = t\n",
+        "def f(x, out):\n    s = 0\n    for i in range(len(x)):\n        v = s + 1\n        s += x[i]\n"
+        "        out[i] = v\n",
+        "def f(x, out):\n    s = 0\n    for i in range(len(x)):\n        out[i] = x[i]\n        s += out[i]\n"
+        "        out[i] = s\n",
+        "def g(v):\n    return v\ndef f(x, out):\n    s = 0\n    for i in range(len(x)):\n        s += g(x[i])\n"
+        "        out[i] = s\n",
+        "def f(x, out):\n    s = 0\n    for i in range(len(x)):\n        s = s * 2 + x[i]\n        out[i] = s\n",
+        "def f(x, out):\n    s = 0\n    for i in range(len(x)):\n        s += x[i]\n        if s > 4:\n"
+        "            s = 0\n        out[i] = s\n",
+        "def f(x, out, n):\n    s = 0\n    for i in range(1, (k := n)):\n        s += x[i]\n        out[i] = s\n",
+        "def f(x, out, d):\n    s = 0\n    for i in range(0, len(x), d):\n        s += x[i]\n        out[i] = s\n",
+        "def f(x, out):\n    s = 0\n    for i in range(len(x)):\n        s += x[i]\n        out[i] = s\n"
+        "    return i\n",
+        "def f(x, out):\n    s = 0\n    for i in range(len(x)):\n        s += x[i]\n        out[i % 4] = s\n",
+    };
+    for (size_t i = 0; i < sizeof nots / sizeof *nots; i++)
+        if (!CHECK(strstr(report(nots[i]), "scan") == NULL))
+            fprintf(stderr, "  (case %zu)\n%s", i, report(nots[i]));
+    /* a scan inside a parallel loop runs in its one thread: no scan there */
+    CHECK(strstr(report("def f(X):\n"
+                        "    for r in range(X.shape[0]):\n"
+                        "        for i in range(1, X.shape[1]):\n"
+                        "            X[r, i] += X[r, i - 1]\n"), "scan") == NULL);
+}
+
 int main(void)
 {
     test_corpus();
@@ -1567,5 +1723,6 @@ int main(void)
     test_size();
     test_lets();
     test_lets_capped();
+    test_scans();
     return check_summary();
 }
