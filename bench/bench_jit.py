@@ -26,7 +26,9 @@ the Mandelbrot set: dynamic scheduling on cpu), and `--dir bench/jit_helpers` he
 into the arrays passed to them, rows normalised in place through `row = X[i]`, and loops over
 arrays with zip and enumerate, and `--dir bench/jit_pyarith` arithmetic of Python numbers that
 Python raises on (division by zero: checked in the loop, or before it where the divisor is the
-same in every iteration). A case's helper functions are jitted for Numba too (`njit`).
+same in every iteration), and `--dir bench/jit_scan` integer scans (a running sum, a
+conditional count, a running maximum: in order in Numba; NUMGPU_SCAN=0 runs them in order
+here too). A case's helper functions are jitted for Numba too (`njit`).
 """
 import argparse
 import copy

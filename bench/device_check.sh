@@ -51,6 +51,12 @@ NUMGPU_DEVICE=cuda timeout ${JIT_COMPLEX_TIMEOUT:-90} $PY bench/bench_jit.py --p
 say "== str and dict loops on cuda vs plain Python (bench_jit.py --dir bench/jit_strings) =="
 NUMGPU_DEVICE=cuda timeout ${JIT_STRINGS_TIMEOUT:-90} $PY bench/bench_jit.py --python-budget 0.5 --dir bench/jit_strings \
   2>&1 | grep -v -i "warn\|numba.readthedocs\|^$\|^File\|^def \|^\^\|^To find" | tee -a "$log"
+say "== integer scans on cuda, in blocks vs one GPU thread (bench_jit.py --dir bench/jit_scan) =="
+for scan in 1 0; do
+  NUMGPU_SCAN=$scan NUMGPU_DEVICE=cuda timeout ${JIT_SCAN_TIMEOUT:-60} $PY bench/bench_jit.py --python-budget 0.5 \
+    --dir bench/jit_scan 2>&1 | grep -v -i "warn\|numba.readthedocs\|^$\|^File\|^def \|^\^\|^To find" \
+    | sed "s/^/NUMGPU_SCAN=$scan /" | tee -a "$log"
+done
 say "== fixed cost of a jit call on cuda (bench_jit_call.py) =="
 NUMGPU_DEVICE=cuda timeout 60 $PY bench/bench_jit_call.py 2>&1 | tee -a "$log"
 say "== results in $log =="

@@ -20,8 +20,8 @@
 # SANITIZE_CMAKE_ARGS adds configure options (e.g. -DNUMGPU_WERROR=OFF);
 # SANITIZE_TESTS replaces the subset (test files, space-separated): the
 # default is the array library's elementwise ops and reductions and the jit's
-# loops run around one iteration and its wrap checks (the analysis and the
-# lowering in C, and the kernels they generate).
+# loops run around one iteration, its wrap checks and its scans (the analysis,
+# the scan's loops and the lowering in C, and the kernels they generate).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -33,7 +33,7 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 TESTS=()
 for t in ${SANITIZE_TESTS:-tests/python/test_elementwise.py tests/python/test_reduce.py tests/python/test_jit_peel.py \
-           tests/python/test_jit_wrap.py}; do
+           tests/python/test_jit_wrap.py tests/python/test_jit_scan.py}; do
   [ -f "$t" ] && TESTS+=("$t")
 done
 if [ ${#TESTS[@]} -eq 0 ]; then

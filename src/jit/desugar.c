@@ -17,6 +17,10 @@
  * source. The rewrite is made only where the iterable (a name, or a
  * subscript of one by names and integers) reads no name the loop assigns,
  * since Python evaluates it once, before the loop.
+ *
+ * Also here, as they build statements the same way: the lets of a loop
+ * body (rewrite_lets), and the three loops that run a scan in blocks
+ * (ng_jit_scan_phases), made beside the AST at a scan's first launch.
  */
 #include <stdio.h>
 #include <string.h>
@@ -717,24 +721,33 @@ static NgJitExpr *ifexp(Rewriter *R, NgJitExpr *c, NgJitExpr *x, NgJitExpr *y, N
     return e;
 }
 
-/* for var in range(args...): body[0..n) (a loop the source has not: `made`). */
-static NgJitStmt *loop_over(Rewriter *R, const char *var, NgJitExpr **args, int nargs, NgJitStmt **body, int n,
-                            NgJitSpan span)
+/* A new statement of `kind` whose block is body[0..n) (NULL if one is NULL). */
+static NgJitStmt *with_body(Rewriter *R, NgJitStmtKind kind, NgJitStmt **body, int n, NgJitSpan span)
 {
     NgJitStmt *s = alloc(R, sizeof *s);
     NgJitStmt **stmts = alloc(R, (size_t)n * sizeof *stmts);
-    NgJitExpr *v = name(R, var, NG_JIT_STORE, span), *range = call(R, "range", args, nargs, span);
-    if (!s || !stmts || !v || !range)
+    if (!s || !stmts)
         return NULL;
     for (int i = 0; i < n; i++)
         if (!(stmts[i] = body[i]))
             return NULL;
-    s->kind = NG_JIT_S_FOR;
-    s->made = true;
+    s->kind = kind;
     s->span = span;
+    s->body = (NgJitBlock){stmts, n};
+    return s;
+}
+
+/* for var in range(args...): body[0..n) (a loop the source has not: `made`). */
+static NgJitStmt *loop_over(Rewriter *R, const char *var, NgJitExpr **args, int nargs, NgJitStmt **body, int n,
+                            NgJitSpan span)
+{
+    NgJitStmt *s = with_body(R, NG_JIT_S_FOR, body, n, span);
+    NgJitExpr *v = name(R, var, NG_JIT_STORE, span), *range = call(R, "range", args, nargs, span);
+    if (!s || !v || !range)
+        return NULL;
+    s->made = true;
     s->target = v;
     s->test = range;
-    s->body = (NgJitBlock){stmts, n};
     R->ast->nloops++;
     return s;
 }
@@ -1304,17 +1317,10 @@ NgStatus ng_jit_desugar_keeping(NgJitAst *ast, const uint32_t *keep, int nkeep)
 /* A new statement `if test: body[0..n)`. */
 static NgJitStmt *if_stmt(Rewriter *R, NgJitExpr *test, NgJitStmt **body, int n, NgJitSpan span)
 {
-    NgJitStmt *s = alloc(R, sizeof *s);
-    NgJitStmt **stmts = alloc(R, (size_t)n * sizeof *stmts);
-    if (!s || !stmts || !test)
+    NgJitStmt *s = with_body(R, NG_JIT_S_IF, body, n, span);
+    if (!s || !test)
         return NULL;
-    for (int i = 0; i < n; i++)
-        if (!(stmts[i] = body[i]))
-            return NULL;
-    s->kind = NG_JIT_S_IF;
-    s->span = span;
     s->test = test;
-    s->body = (NgJitBlock){stmts, n};
     return s;
 }
 

@@ -1257,8 +1257,9 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
 /* ---- scans: a loop in order run in blocks (NgJitLoopInfo.scan) ---- */
 
 /* Whether a scan of n iterations runs in blocks on dev (else in order, one
- * kernel): on a GPU from 4096 iterations (its one thread is slow); on a CPU
- * of 2 cores or more from 65536. A scan in blocks reads its data twice and
+ * kernel): on a GPU from 4096 iterations (its one thread is slow); on the
+ * cpu device, with 2 cores or more, from 65536 (an OpenCL CPU device, PoCL:
+ * never, it ran 10-20% slower in blocks). A scan in blocks reads its data twice and
  * writes it once, where the loop in order reads and writes it once at one
  * core's memory bandwidth: on 2 cores (an Intel Xeon, 2026-12-05, 20M
  * int64) `a[i] += a[i - 1]` ran at parity (11.8 and 11.1 ms), a running sum
@@ -1268,7 +1269,7 @@ static bool scan_pays(const NgDevice *dev, int64_t n)
 {
     if (dev->gpu)
         return n >= 4096;
-    return n >= 65536 && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+    return dev->be->target->par == NG_PAR_OPENMP && n >= 65536 && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
 
 /* Scan loop `index`'s loops and range, made at its first launch (state 2 when
@@ -1304,12 +1305,13 @@ static Scan *scan_of(Program *p, int index)
     return sc;
 }
 
-/* The blocks a scan of n iterations runs in: on cpu 64, or 4 per core past 16 (a few per thread:
- * the C compiler vectorises each block's partial result), on GPUs about
- * sqrt(n) (the one thread of the middle launch walks them). */
+/* The blocks a scan of n iterations runs in: on a CPU 64, or 4 per core past
+ * 16 (a few per thread: the C compiler vectorises each block's partial
+ * result); on GPUs about sqrt(n) (the one thread of the middle launch walks
+ * them). */
 static int64_t scan_blocks(NgDevice *dev, int64_t n)
 {
-    if (dev->be->target->par == NG_PAR_OPENMP) {
+    if (!dev->gpu) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         return cores > 16 ? 4 * (int64_t)cores : 64;
     }

@@ -4,7 +4,8 @@
  * IR for free variables of types drawn from the input (arrays of several
  * dtypes and ranks, Python and NumPy scalars, str and dict tables, the math
  * modules), under the analysis' plan and in order, with and without bounds
- * checks, as a search's two kernels where the analysis found one; each
+ * checks, as a search's two kernels where the analysis found one, as a
+ * scan's three loops (ng_jit_scan_phases) where it found one; each
  * kernel lowered is emitted for the C, CUDA and OpenCL targets. Lowering
  * may refuse (unsupported, type, value: with a message); nothing may crash,
  * hang or leak. Built and run by tools/fuzz_jit.sh. */
@@ -107,7 +108,33 @@ static bool launch_point(const NgJitLoops *loops, int i, const bool *point)
     return true;
 }
 
-static void lower_loops(const NgJitAst *ast, const NgJitLoops *loops, uint64_t pick)
+/* A scan's three loops (ng_jit_scan_phases), lowered as the launch would:
+ * the loop's values and the four the host binds (the partial results an
+ * integer array of a drawn dtype). */
+static void lower_scan(NgJitAst *ast, const NgJitLoops *loops, const NgJitLoopInfo *info, NgJitVarType *vars,
+                       int nvars, uint64_t pick)
+{
+    NgJitStmt *ph[3];
+    NgStatus st = ng_jit_scan_phases(ast, info, ph);
+    check(st == NG_OK || st == NG_ERR_UNSUPPORTED || st == NG_ERR_NOMEM);
+    if (st != NG_OK || nvars > 60)
+        return;
+    static const char *const ints[] = {NG_JIT_SCAN_NB, NG_JIT_SCAN_CHUNK, NG_JIT_SCAN_N};
+    for (int i = 0; i < 3; i++)
+        vars[nvars++] = (NgJitVarType){.name = ints[i], .dtype = NG_INT64};
+    vars[nvars++] = (NgJitVarType){.name = NG_JIT_SCAN_PART, .is_array = true, .ndim = 1, .inner_contig = true,
+                                   .dtype = (NgDType)(NG_INT8 + (int)((pick >> 13) % 8))};
+    for (int k = 0; k < 3; k++) {
+        NgJitLoopPlan plan;
+        memset(&plan, 0, sizeof plan);
+        plan.parallel = k != 1;
+        plan.scan = 1 + k;
+        plan.loops = loops;
+        lower_one(ast, ph[k], vars, nvars, &plan);
+    }
+}
+
+static void lower_loops(NgJitAst *ast, const NgJitLoops *loops, uint64_t pick)
 {
     bool point[256] = {false};
     for (int i = 0; i < loops->n && i < 256; i++) {
@@ -145,6 +172,8 @@ static void lower_loops(const NgJitAst *ast, const NgJitLoops *loops, uint64_t p
         seq.boundscheck = !plan.boundscheck;
         if (plan.parallel) /* (the launch's fallback: in order) */
             lower_one(ast, info->stmt, vars, nvars, &seq);
+        if (info->scan)
+            lower_scan(ast, loops, info, vars, nvars, pick);
         ng_free(names);
     }
 }
