@@ -2659,6 +2659,7 @@ static Val ifexp(Lower *L, const NgJitExpr *e)
     NgIrRef saved = L->guard;
     L->guard = guard_with(L, c.r, false);
     Val x = expr(L, e->lhs);
+    L->guard = saved; /* (the else branch runs under the guard outside, not x's) */
     L->guard = guard_with(L, c.r, true);
     Val y = expr(L, e->rhs);
     L->guard = saved;

@@ -1,0 +1,56 @@
+"""@numgpu.jit against plain Python on random loop functions (tools/jit_difftest.py:
+a grammar of what the jit compiles, every array and the result compared), for a
+fixed set of seeds, scans in blocks at any size; and the cases it found."""
+import math
+import os
+import sys
+
+import numpy as np
+import pytest
+
+from numgpu import jit
+
+from helpers import jit_same, outcome
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import jit_difftest  # noqa: E402
+
+
+@pytest.mark.parametrize("first", range(0, 120, 20))
+def test_random_loops(monkeypatch, first):
+    monkeypatch.setenv("NUMGPU_SCAN", "1")
+    reports = [r for r in (jit_difftest.check(seed) for seed in range(first, first + 20)) if r]
+    assert not reports, "\n\n".join(reports)
+
+
+# ---- what it found ----
+
+def row_sum_in_else(c, out, M):
+    for i in range(len(c) - 1):
+        out[i] = out[i + 1] + (c[i] if i > 3 else int(np.sum(M[i + 1])))
+
+
+def row_sum_in_else_parallel(c, out, M):
+    for i in range(len(c)):
+        out[i] = c[i] if i > 3 else int(np.sum(M[i]))
+
+
+def raise_in_else(x, out):
+    for i in range(len(x)):
+        out[i] = 1.0 if x[i] >= 0 else math.sqrt(x[i])
+
+
+@pytest.mark.parametrize("fn", [row_sum_in_else, row_sum_in_else_parallel])
+def test_else_branch_of_a_conditional_expression(fn):
+    """`a if c else b` ran b's row reduction (and b's raise checks) under `c and not c`:
+    never (2026-12-05: the sums read 0)."""
+    rng = np.random.default_rng(0)
+    jit_same(fn, rng.integers(-9, 9, 12).astype(np.int32), rng.integers(-5, 5, 12), rng.integers(-9, 9, (12, 4)))
+
+
+def test_raise_in_else_branch():
+    x = np.linspace(-1.0, 1.0, 101)
+    want = outcome(raise_in_else, x, np.zeros(101))
+    got = outcome(jit(raise_in_else), x, np.zeros(101))
+    assert want[0] is ValueError and got[0] is ValueError
+    assert got[1].endswith(want[1])

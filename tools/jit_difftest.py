@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""Differential test of @numgpu.jit against plain Python on random loop functions.
+
+Each function is drawn from a small grammar of what the jit compiles (range loops
+with several bounds and steps, nested loops, if/else, locals, accumulators, running
+values, array recurrences, reads at i - 1 and i + 1, integer and float arithmetic,
+min/max/abs, math functions, bit operations), run once as Python and once through
+numgpu.jit on copies of the same inputs; every array afterwards and the return value
+must agree (integers exactly, floats within 1e-9 relative: a parallel sum adds in
+another order), or both must raise the same exception type. A mismatch prints the
+function and its seed and the run exits 1.
+
+    python tools/jit_difftest.py [--count 300] [--seed 0] [--seconds 0] [--show]
+
+`--seconds N` runs until N seconds have passed (seeds from --seed on). Used by
+tests/python/test_jit_difftest.py for a few fixed seeds; run it longer by hand.
+"""
+import argparse
+import math
+import os
+import random
+import sys
+import textwrap
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import numgpu  # noqa: E402
+
+N = 37  # (odd, so halves and steps of 2 and 3 meet the ends in several ways)
+
+
+class Gen:
+    """One random function's source."""
+
+    def __init__(self, rng):
+        self.r = rng
+        self.lines = []
+        self.locals = []      # int locals assigned in the current loop body
+        self.flocals = []     # float locals
+
+    def pick(self, *xs):
+        return self.r.choice(xs)
+
+    # -- expressions --
+    def iexpr(self, idx, depth=0):
+        """An int expression; idx: the index expressions safe to read at."""
+        r = self.r.random()
+        if depth > 2 or r < 0.35:
+            leaves = ["a[%s]" % self.pick(*idx), "c[%s]" % self.pick(*idx), "k", str(self.r.randint(-4, 9))]
+            leaves += ["i"] * 2 + self.locals
+            return self.pick(*leaves)
+        d = depth + 1
+        form = self.r.randint(0, 9)
+        if form <= 3:
+            return "(%s %s %s)" % (self.iexpr(idx, d), self.pick("+", "-", "*", "+"), self.iexpr(idx, d))
+        if form == 4:
+            return "(%s %s %d)" % (self.iexpr(idx, d), self.pick("//", "%"), self.pick(2, 3, 5, -3))
+        if form == 5:
+            return "%s(%s, %s)" % (self.pick("min", "max"), self.iexpr(idx, d), self.iexpr(idx, d))
+        if form == 6:
+            return "abs(%s)" % self.iexpr(idx, d)
+        if form == 7:
+            return "(%s %s %d)" % (self.iexpr(idx, d), self.pick("&", "|", "^"), self.r.randint(0, 15))
+        if form == 8:
+            return "(%s if %s else %s)" % (self.iexpr(idx, d), self.cond(idx, d), self.iexpr(idx, d))
+        return "int(%s)" % self.fexpr(idx, d)
+
+    def fexpr(self, idx, depth=0):
+        r = self.r.random()
+        if depth > 2 or r < 0.35:
+            leaves = ["b[%s]" % self.pick(*idx), "t", "%.2f" % self.r.uniform(-3, 3), "float(i)"] + self.flocals
+            return self.pick(*leaves)
+        d = depth + 1
+        form = self.r.randint(0, 9)
+        if form == 8:
+            return "%s(%s)" % (self.pick("h", "math.sqrt", "math.log"), self.fexpr(idx, d))  # (may raise)
+        if form == 9:
+            row = self.pick(*idx)
+            return self.pick("np.sum(M[%s])" % row, "np.max(M[%s])" % row, "float(M[%s, 0])" % row)
+        if form <= 2:
+            return "(%s %s %s)" % (self.fexpr(idx, d), self.pick("+", "-", "*"), self.fexpr(idx, d))
+        if form == 3:
+            return "(%s / %s)" % (self.fexpr(idx, d), self.pick("2.0", "-4.0", "3.0"))
+        if form == 4:
+            return "math.sqrt(abs(%s))" % self.fexpr(idx, d)
+        if form == 5:
+            return "%s(%s, %s)" % (self.pick("min", "max"), self.fexpr(idx, d), self.fexpr(idx, d))
+        if form == 6:
+            return "(%s * 0.5)" % self.iexpr(idx, d)
+        return "math.%s(min(%s, 3.0))" % (self.pick("exp", "tanh", "sin"), self.fexpr(idx, d))
+
+    def cond(self, idx, depth=0):
+        form = self.r.randint(0, 3)
+        if form == 0:
+            return "%s %s %s" % (self.iexpr(idx, depth + 1), self.pick("<", ">", "==", "!=", "<=", ">="),
+                                 self.iexpr(idx, depth + 1))
+        if form == 1:
+            return "%s > %s" % (self.fexpr(idx, depth + 1), self.fexpr(idx, depth + 1))
+        if form == 2:
+            return "%s %s %s" % (self.cond(idx, depth + 1) if depth < 2 else "i > 3", self.pick("and", "or"),
+                                 "a[%s] %% 2 == 0" % self.pick(*idx))
+        return "not (%s)" % (self.cond(idx, depth + 1) if depth < 2 else "k > i")
+
+    # -- statements --
+    def stmt(self, ind, idx, accs, depth=0):
+        """One statement (lines appended) of a loop body over i."""
+        form = self.r.randint(0, 15)
+        pad = "    " * ind
+        if form == 12:  # a while loop
+            self.lines.append("%sx = abs(a[%s]) + 1" % (pad, self.pick(*idx)))
+            self.lines.append("%swhile x > 1:" % pad)
+            self.lines.append("%s    x = x // %d" % (pad, self.r.randint(2, 3)))
+            self.lines.append("%s    iout[i] += 1" % pad)
+            return
+        if form == 13 and depth < 1:  # a search in an inner loop
+            self.lines.append("%sfor j in range(M.shape[1]):" % pad)
+            self.lines.append("%s    if M[%s, j] > %d:" % (pad, self.pick(*idx), self.r.randint(-5, 5)))
+            self.lines.append("%s        iout[i] = j" % pad)
+            self.lines.append("%s        break" % pad)
+            return
+        if form == 14 and depth < 1:  # a row written
+            self.lines.append("%sfor j in range(M.shape[1]):" % pad)
+            self.lines.append("%s    M[i, j] = %s" % (pad, self.iexpr(idx, 2)))
+            return
+        if form == 15 and depth == 0 and accs:  # a running value
+            name, kind = self.r.choice(accs)
+            if kind == "i":
+                self.lines.append("%s%s %s= %s" % (pad, name, self.pick("+", "|", "^"), self.iexpr(idx, 1)))
+                self.lines.append("%siout[i] = %s" % (pad, name))
+            else:
+                self.lines.append("%s%s = max(%s, %s)" % (pad, name, name, self.fexpr(idx, 1)))
+                self.lines.append("%sout[i] = %s" % (pad, name))
+            return
+        if form <= 1:
+            self.lines.append("%siout[i] = %s" % (pad, self.iexpr(idx)))
+        elif form <= 3:
+            self.lines.append("%sout[i] = %s" % (pad, self.fexpr(idx)))
+        elif form == 4:
+            self.lines.append("%siout[i] %s= %s" % (pad, self.pick("+", "-", "^", "|"), self.iexpr(idx)))
+        elif form == 5 and accs:
+            name, kind = self.r.choice(accs)
+            if kind == "i":
+                upd = self.pick("%s += %s", "%s -= %s", "%s = max(%s, %s)", "%s |= %s", "%s ^= %s")
+                self.lines.append(pad + (upd % ((name, name, self.iexpr(idx)) if upd.count("%s") == 3
+                                                else (name, self.iexpr(idx)))))
+            else:
+                self.lines.append("%s%s += %s" % (pad, name, self.fexpr(idx)))
+        elif form == 6 and accs:
+            name, kind = self.r.choice(accs)
+            self.lines.append("%s%s[i] = %s" % (pad, "iout" if kind == "i" else "out", name))
+        elif form == 7 and depth < 2:
+            self.lines.append("%sif %s:" % (pad, self.cond(idx)))
+            self.stmt(ind + 1, idx, accs, depth + 1)
+            if self.r.random() < 0.5:
+                self.lines.append("%selse:" % pad)
+                self.stmt(ind + 1, idx, accs, depth + 1)
+        elif form == 8:
+            v = "v%d" % len(self.lines)
+            self.lines.append("%s%s = %s" % (pad, v, self.iexpr(idx)))
+            if depth == 0:
+                self.locals.append(v)
+        elif form == 9:
+            w = "w%d" % len(self.lines)
+            self.lines.append("%s%s = %s" % (pad, w, self.fexpr(idx)))
+            if depth == 0:
+                self.flocals.append(w)
+        elif form == 10 and depth < 1:
+            self.lines.append("%sfor j in range(%d):" % (pad, self.r.randint(0, 4)))
+            self.lines.append("%s    iout[i] += j * %s" % (pad, self.iexpr(idx, 2)))
+        else:
+            self.lines.append("%siout[i] = iout[%s] + %s" % (pad, self.pick(*idx), self.iexpr(idx)))
+
+    def loop(self, accs):
+        """A range loop over i whose indices stay in [0, N)."""
+        kind = self.r.randint(0, 4)
+        if kind == 0:
+            head, idx = "range(N)", ["i"]
+        elif kind == 1:
+            head, idx = "range(1, N - 1)", ["i", "i - 1", "i + 1"]
+        elif kind == 2:
+            head, idx = "range(N - 2, 0, -1)", ["i", "i + 1", "i - 1"]
+        elif kind == 3:
+            head, idx = "range(%d, N, %d)" % (self.r.randint(1, 3), self.r.randint(1, 3)), ["i", "i - 1"]
+        else:
+            head, idx = "range(len(a) - 1)", ["i", "i + 1", "N - 1 - i"]
+        self.locals, self.flocals = [], []
+        self.lines.append("    for i in %s:" % head)
+        for _ in range(self.r.randint(1, 4)):
+            self.stmt(2, idx, accs)
+
+    def function(self):
+        self.lines = ["def h(x):", "    if x > 1.0:", "        return x * 0.5", "    return x - 1.0", "",
+                      "def f(a, b, c, out, iout, k, t, M):", "    N = len(a)"]
+        accs = []
+        for n in range(self.r.randint(0, 2)):
+            kind = self.pick("i", "f")
+            name = "s%d" % n
+            self.lines.append("    %s = %s" % (name, "0" if kind == "i" else "0.0"))
+            accs.append((name, kind))
+        for _ in range(self.r.randint(1, 2)):
+            self.loop(accs)
+        self.lines.append("    return (%s)" % ", ".join([n for n, _ in accs] + ["0"]))
+        return "\n".join(self.lines) + "\n"
+
+
+def inputs(seed):
+    rng = np.random.default_rng(seed)
+    return [rng.integers(-20, 20, N).astype(np.int64), rng.uniform(-5, 5, N), rng.integers(-9, 9, N).astype(np.int32),
+            np.zeros(N), np.zeros(N, np.int64), int(rng.integers(1, 6)), float(rng.uniform(-2, 2)),
+            rng.integers(-9, 9, (N, 4)).astype(np.int64)]
+
+
+def outcome(fn, args):
+    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    try:
+        with np.errstate(all="ignore"):
+            return "ok", fn(*args), args
+    except (ValueError, OverflowError, ZeroDivisionError, IndexError) as e:
+        return type(e).__name__, None, args
+
+
+def same(x, y):
+    if isinstance(x, tuple):
+        return isinstance(y, tuple) and len(x) == len(y) and all(same(p, q) for p, q in zip(x, y))
+    if isinstance(x, np.ndarray):
+        if x.dtype.kind == "f":
+            return np.allclose(x, y, rtol=1e-9, atol=1e-9, equal_nan=True)
+        return np.array_equal(x, y)
+    if isinstance(x, (float, np.floating)):
+        return math.isclose(float(x), float(y), rel_tol=1e-9, abs_tol=1e-9) or (math.isnan(x) and math.isnan(y))
+    return x == y
+
+
+HOW = {}  # how the loops ran ("kernel", "kernel (one thread)", a reason it ran as Python ...): counts
+
+
+def check(seed, show=False):
+    """None when the function of `seed` runs alike both ways, else a report."""
+    src = Gen(random.Random(seed)).function()
+    ns = {"math": math, "np": np}
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "ngdiff_%d_%d.py" % (os.getpid(), seed))
+    with open(path, "w") as f:  # (the jit reads the function's source from its file)
+        f.write("import math\nimport numpy as np\n\n" + src)
+    try:
+        exec(compile(open(path).read(), path, "exec"), ns)
+        args = inputs(seed)
+        want = outcome(ns["f"], args)
+        jf = numgpu.jit(ns["f"])
+        got = outcome(jf, args)
+    finally:
+        os.unlink(path)
+    if show:
+        print(src)
+    for r in jf.loop_report():
+        how = r["ran"] if r["ran"].startswith("kernel") else "python: " + r["ran"][:60]
+        HOW[how] = HOW.get(how, 0) + 1
+    ok = want[0] == got[0] and (want[0] != "ok" or (same(want[1], got[1]) and
+                                                     all(same(p, q) for p, q in zip(want[2], got[2]))))
+    if ok:
+        return None
+    return "seed %d: %s\n%s\npython: %s %r\njit:    %s %r\nreport: %s" % (
+        seed, "mismatch", textwrap.indent(src, "  "), want[0], want[1:], got[0], got[1:],
+        [(r["line"], r["kind"], r["ran"]) for r in jf.loop_report()])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--count", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seconds", type=float, default=0)
+    ap.add_argument("--show", action="store_true")
+    args = ap.parse_args()
+    start, bad, n = time.time(), 0, 0
+    seed = args.seed
+    while (time.time() - start < args.seconds) if args.seconds else n < args.count:
+        report = check(seed, args.show)
+        if report:
+            bad += 1
+            print(report, flush=True)
+        seed += 1
+        n += 1
+    for how, count in sorted(HOW.items(), key=lambda x: -x[1]):
+        print("  %5d loops ran as %s" % (count, how))
+    print("jit_difftest: %d functions, %d mismatched (seeds %d..%d, device %s)"
+          % (n, bad, args.seed, seed - 1, numgpu.get_device()))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
