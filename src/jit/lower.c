@@ -148,6 +148,9 @@ typedef struct Lower {
     int raise_var;       /* what Python would raise, so far (NG_JIT_RAISE): made by the first
                             operation that may raise, -1 before */
     int raise_param;     /* its cell, made last when raise_var is */
+    int first_var;       /* bool: the parallel loop's iteration has raised already (only its first
+                            raise counts, as Python stops there), -1 before an operation may */
+    bool in_iteration;   /* lowering the body of the parallel outer loop (first_var's scope) */
     int stop_var;        /* bool: a sequential kernel stopped on an index out of range under
                             boundscheck (stops; the error array says which), -1 before one may */
     NgIrRef python_code; /* the same for operations whose operands are the same in every
@@ -1322,9 +1325,40 @@ static void raise_value_if(Lower *L, NgIrRef bad, NgIrRef value)
         append(L, L->pending, ng_ir_if(k, bad, ng_ir_block(k, 2, two), NG_IR_NONE));
         return;
     }
+    if (L->in_iteration) { /* an iteration's first raise only: what an operation after it raises, its
+                              own error value given, Python never reaches (int(math.log(0.0))) */
+        if (L->first_var < 0)
+            L->first_var = ng_ir_var(k, NG_BOOL);
+        NgIrRef raised = ng_ir_varref(k, L->first_var);
+        NgIrRef first = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, bad, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, raised));
+        NgIrRef code = ng_ir_select(k, first, value, ng_ir_const_i(k, NG_INT64, 0));
+        append(L, L->pending, ng_ir_assign(k, L->raise_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
+                                                                          ng_ir_varref(k, L->raise_var), code)));
+        append(L, L->pending, ng_ir_assign(k, L->first_var, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, raised, bad)));
+        return;
+    }
     NgIrRef code = ng_ir_select(k, bad, value, ng_ir_const_i(k, NG_INT64, 0));
     append(L, L->pending, ng_ir_assign(k, L->raise_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
                                                                       ng_ir_varref(k, L->raise_var), code)));
+}
+
+static void block(Lower *L, NgJitBlock b, Stmts *out);
+
+/* Lowers a parallel outer loop's body (for_range, collapsed_for) into *body,
+ * which starts with first_var's reset when an operation in it may raise.
+ * (Not around a parallel pair the C emitter may tile: the reset would part
+ * them; there every raise counts, the greatest winning, as before.) */
+static void iteration_body(Lower *L, NgJitBlock b, Stmts *body)
+{
+    bool was = L->in_iteration;
+    int first = L->first_var;
+    L->in_iteration = L->par_inner == NULL;
+    L->first_var = -1;
+    block(L, b, body);
+    if (L->first_var >= 0)
+        prepend(L, body, ng_ir_let(L->k, L->first_var, ng_ir_const_i(L->k, NG_BOOL, 0)));
+    L->in_iteration = was;
+    L->first_var = first;
 }
 
 static void raise_if(Lower *L, NgIrRef bad, NgJitRaise what, int line)
@@ -3463,7 +3497,10 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         }
     } else {
         L->in_loop++;
-        block(L, s->body, &body);
+        if (outer && (flags & NG_IR_PARALLEL))
+            iteration_body(L, s->body, &body);
+        else
+            block(L, s->body, &body);
         L->in_loop--;
     }
     var->bound = saved.bound, var->bound_val = saved.bound_val;
@@ -3605,7 +3642,7 @@ static NgIrRef collapsed_for(Lower *L, const NgJitStmt *loop, Stmts *out, const 
             bind_counter(L, sym_of(L, lv[d]->target), value, lv[nl - 1]->body);
         }
     }
-    block(L, lv[nl - 1]->body, &body);
+    iteration_body(L, lv[nl - 1]->body, &body);
     for (int d = 0; d < nl; d++)
         sym_of(L, lv[d]->target)->bound = false;
     NgIrRef b = seal(L, &body);
@@ -4029,6 +4066,8 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->to_param = plan->search == 1 ? ng_ir_param_scalar(k, NG_INT64) : -1;
     L->wrap_param = -1; /* (made, last, by the check, when it checks anything) */
     L->raise_var = L->raise_param = -1; /* (made by the first operation that may raise; its cell last) */
+    L->first_var = -1;
+    L->in_iteration = false;
     L->stop_var = -1;
     L->python_code = NG_IR_NONE, L->python_param = -1; /* (its cell made after the outer loop's body) */
     L->phase_param = plan->peel ? ng_ir_param_scalar(k, NG_INT64) : -1;

@@ -54,3 +54,17 @@ def test_raise_in_else_branch():
     got = outcome(jit(raise_in_else), x, np.zeros(101))
     assert want[0] is ValueError and got[0] is ValueError
     assert got[1].endswith(want[1])
+
+
+def log_then_int(out):
+    for i in range(len(out)):
+        out[i] -= int(math.log(float(i))) % 5
+
+
+def test_first_raise_of_an_iteration():
+    """int(math.log(0.0)): Python stops at the log's ValueError; a parallel iteration went on
+    to int(-inf), whose OverflowError (the greater code) won."""
+    want = outcome(log_then_int, np.zeros(6, np.int64))
+    got = outcome(jit(log_then_int), np.zeros(6, np.int64))
+    assert want[0] is ValueError and got[0] is ValueError, (want[:2], got[:2])
+    assert got[1].endswith(want[1])
