@@ -106,8 +106,28 @@ class Gen:
     # -- statements --
     def stmt(self, ind, idx, accs, depth=0):
         """One statement (lines appended) of a loop body over i."""
-        form = self.r.randint(0, 15)
+        form = self.r.randint(0, 21)
         pad = "    " * ind
+        if form == 16:  # float32 values stay float32
+            self.lines.append("%sg[i] = g[%s] * np.float32(%s) + %s" % (pad, self.pick(*idx), self.fexpr(idx, 2),
+                                                                      self.pick("g[i]", "np.float32(1.5)", "1.0")))
+            return
+        if form == 17:  # a helper writing into its argument
+            self.lines.append("%sput(iout, i, %s)" % (pad, self.iexpr(idx, 1)))
+            return
+        if form == 18 and depth < 1:  # a row loop of the 2-d array
+            self.lines.append("%sfor j in range(M.shape[1]):" % pad)
+            self.lines.append("%s    M[i, j] = M[i, j] * 2 + %s" % (pad, self.iexpr(idx, 2)))
+            return
+        if form == 19:  # a division by a Python int that may be 0
+            self.lines.append("%siout[i] += k // (i - %d)" % (pad, self.r.randint(0, 40)))
+            return
+        if form == 20 and depth >= 1:
+            self.lines.append("%scontinue" % pad)
+            return
+        if form == 21:  # a read that wraps
+            self.lines.append("%sout[i] = b[i - %d] + out[i]" % (pad, self.r.randint(1, 8)))
+            return
         if form == 12:  # a while loop
             self.lines.append("%sx = abs(a[%s]) + 1" % (pad, self.pick(*idx)))
             self.lines.append("%swhile x > 1:" % pad)
@@ -176,7 +196,7 @@ class Gen:
         """A range loop over i whose indices stay in [0, N)."""
         kind = self.r.randint(0, 4)
         if kind == 0:
-            head, idx = "range(N)", ["i"]
+            head, idx = self.pick("range(N)", "numgpu.prange(N)"), ["i"]
         elif kind == 1:
             head, idx = "range(1, N - 1)", ["i", "i - 1", "i + 1"]
         elif kind == 2:
@@ -186,13 +206,16 @@ class Gen:
         else:
             head, idx = "range(len(a) - 1)", ["i", "i + 1", "N - 1 - i"]
         self.locals, self.flocals = [], []
+        if head.startswith("numgpu.prange"):
+            accs = []  # (prange promises independent iterations: no running value)
         self.lines.append("    for i in %s:" % head)
         for _ in range(self.r.randint(1, 4)):
             self.stmt(2, idx, accs)
 
     def function(self):
         self.lines = ["def h(x):", "    if x > 1.0:", "        return x * 0.5", "    return x - 1.0", "",
-                      "def f(a, b, c, out, iout, k, t, M):", "    N = len(a)"]
+                      "def put(arr, i, v):", "    arr[i] = v", "",
+                      "def f(a, b, c, out, iout, k, t, M, g):", "    N = len(a)"]
         accs = []
         for n in range(self.r.randint(0, 2)):
             kind = self.pick("i", "f")
@@ -209,7 +232,7 @@ def inputs(seed):
     rng = np.random.default_rng(seed)
     return [rng.integers(-20, 20, N).astype(np.int64), rng.uniform(-5, 5, N), rng.integers(-9, 9, N).astype(np.int32),
             np.zeros(N), np.zeros(N, np.int64), int(rng.integers(1, 6)), float(rng.uniform(-2, 2)),
-            rng.integers(-9, 9, (N, 4)).astype(np.int64)]
+            rng.integers(-9, 9, (N, 4)).astype(np.int64), rng.uniform(-2, 2, N).astype(np.float32)]
 
 
 def outcome(fn, args):
@@ -225,8 +248,11 @@ def same(x, y):
     if isinstance(x, tuple):
         return isinstance(y, tuple) and len(x) == len(y) and all(same(p, q) for p, q in zip(x, y))
     if isinstance(x, np.ndarray):
+        if x.dtype != y.dtype:
+            return False
         if x.dtype.kind == "f":
-            return np.allclose(x, y, rtol=1e-9, atol=1e-9, equal_nan=True)
+            tol = 1e-5 if x.dtype == np.float32 else 1e-9
+            return np.allclose(x, y, rtol=tol, atol=tol, equal_nan=True)
         return np.array_equal(x, y)
     if isinstance(x, (float, np.floating)):
         return math.isclose(float(x), float(y), rel_tol=1e-9, abs_tol=1e-9) or (math.isnan(x) and math.isnan(y))
@@ -239,10 +265,10 @@ HOW = {}  # how the loops ran ("kernel", "kernel (one thread)", a reason it ran 
 def check(seed, show=False):
     """None when the function of `seed` runs alike both ways, else a report."""
     src = Gen(random.Random(seed)).function()
-    ns = {"math": math, "np": np}
+    ns = {"math": math, "np": np, "numgpu": numgpu}
     path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "ngdiff_%d_%d.py" % (os.getpid(), seed))
     with open(path, "w") as f:  # (the jit reads the function's source from its file)
-        f.write("import math\nimport numpy as np\n\n" + src)
+        f.write("import math\nimport numpy as np\nimport numgpu\n\n" + src)
     try:
         exec(compile(open(path).read(), path, "exec"), ns)
         args = inputs(seed)

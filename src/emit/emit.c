@@ -3258,6 +3258,50 @@ static void uses_dtypes(const NgIrKernel *k, bool *half, bool *cplx)
     }
 }
 
+/* Adds to counts[p] the STOREs into array parameter p in the statements at
+ * r, but not in the loops among them (their bodies are loops of their own). */
+static void count_stores(const NgIrKernel *k, NgIrRef r, int *counts)
+{
+    if (r == NG_IR_NONE)
+        return;
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (n->kind == NG_IR_STORE)
+        counts[n->a]++;
+    else if (n->kind == NG_IR_BLOCK)
+        for (int i = 0; i < n->nkids; i++)
+            count_stores(k, ng_ir_kid(k, r, i), counts);
+    else if (n->kind == NG_IR_IF)
+        for (int i = 1; i < n->nkids; i++)
+            count_stores(k, ng_ir_kid(k, r, i), counts);
+}
+
+/* Whether a loop of k with a constant step of 2 or -2 stores twice into one
+ * array in an iteration. GCC 12.2 (Debian 12's), at -O3 -march=native,
+ * vectorises some such loops wrongly: a stride-2 group of loads meeting
+ * if-converted selects and two stores into one element (`if (c) o[v] =
+ * x[v - 1]; o[v] = d ? x[v] : 0;` in `for (v = 1; v < n; v += 2)` stores
+ * the wrong elements of x; found by tools/jit_difftest.py, reduced by hand,
+ * tests/c/test_emit.c). The C target compiles such a kernel without
+ * tree-loop-if-convert (NG_NO_IFCVT), which gets it right. */
+static bool stride2_double_store(const NgIrKernel *k)
+{
+    int *counts = ng_calloc((size_t)k->nparams + 1, sizeof *counts);
+    bool found = false;
+    for (NgIrRef r = 0; counts && r < k->nnodes && !found; r++) {
+        const NgIrNode *n = &k->nodes[r];
+        NgIrRef step = n->kind == NG_IR_FOR ? ng_ir_kid(k, r, 2) : NG_IR_NONE;
+        if (step == NG_IR_NONE || ng_ir_node(k, step)->kind != NG_IR_CONST ||
+            (ng_ir_node(k, step)->c.i != 2 && ng_ir_node(k, step)->c.i != -2))
+            continue;
+        memset(counts, 0, (size_t)k->nparams * sizeof *counts);
+        count_stores(k, ng_ir_kid(k, r, 3), counts);
+        for (int p = 0; p < k->nparams; p++)
+            found = found || counts[p] > 1;
+    }
+    ng_free(counts);
+    return found;
+}
+
 NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
 {
     NgStatus st = ng_ir_verify(k);
@@ -3280,6 +3324,8 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
     if (t->par != NG_PAR_OPENMP)
         atom_helpers(&e);
     if (t->packed_args) {
+        if (stride2_double_store(k)) /* (see there: a workaround for a C compiler's bug) */
+            cat(&e, "\nNG_NO_IFCVT");
         catf(&e, "\n%s%s(const NgKArg *A)\n{\n", t->kernel_head, k->name);
         unpack_args(&e);
     } else {

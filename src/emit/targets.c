@@ -187,6 +187,11 @@ NG_C_VECTOR_MATH \
 "static inline uint64_t ng_as_u64(double d) { union { double d; uint64_t u; } v; v.d = d; return v.u; }\n" \
 "typedef union { void *p; int64_t i; double f; } NgKArg;\n" \
 "#define NG_PAR_MIN_WORK 32768\n" \
+"#if defined(__GNUC__) && !defined(__clang__)\n" \
+"#define NG_NO_IFCVT __attribute__((optimize(\"no-tree-loop-if-convert\")))\n" \
+"#else\n" \
+"#define NG_NO_IFCVT\n" \
+"#endif\n" \
 "#define NG_FN static inline\n" \
 "#define NG_MATH(fn, F) fn##F\n" \
 "#define NG_WIDEST_FLOAT double\n" \

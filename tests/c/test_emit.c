@@ -890,6 +890,62 @@ static void test_saxpy(NgDevice *dev)
     }
 }
 
+/* for v in range(1, n, 2): if a[v] > 0: o[v] = c[v - 1]; o[v] = c[v] if a[v] < 3 else 0
+ * (a, o int64; c int32): what GCC 12.2 vectorised wrongly at -O3 -march=native
+ * (stride2_double_store in emit.c). */
+static NgStatus build_stride2(const void *ctx, NgIrKernel *k)
+{
+    (void)ctx;
+    int a = ng_ir_param_array(k, NG_INT64, 1, true, false), c = ng_ir_param_array(k, NG_INT32, 1, true, false);
+    int o = ng_ir_param_array(k, NG_INT64, 1, true, true), v = ng_ir_var(k, NG_INT64);
+    NgIrRef at = ng_ir_varref(k, v), one = ng_ir_const_i(k, NG_INT64, 1);
+    NgIrRef prev = ng_ir_binary(k, NG_OP_SUB, NG_INT64, at, one), av = ng_ir_load(k, a, 1, &at);
+    NgIrRef first = ng_ir_if(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, av, ng_ir_const_i(k, NG_INT64, 0)),
+                             ng_ir_store(k, o, 1, &at, ng_ir_cast(k, NG_INT64, ng_ir_load(k, c, 1, &prev))), NG_IR_NONE);
+    NgIrRef pick = ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, av, ng_ir_const_i(k, NG_INT64, 3)),
+                                ng_ir_cast(k, NG_INT64, ng_ir_load(k, c, 1, &at)), ng_ir_const_i(k, NG_INT64, 0));
+    NgIrRef body[2] = {first, ng_ir_store(k, o, 1, &at, pick)};
+    k->body = ng_ir_for(k, v, one, ng_ir_shape(k, o, 0), ng_ir_const_i(k, NG_INT64, 2), ng_ir_block(k, 2, body), 0);
+    return k->status;
+}
+
+static void test_stride2_double_store(NgDevice *dev)
+{
+    NgIrKernel k;
+    NgStr src;
+    ng_ir_init(&k, "s2");
+    ng_str_init(&src);
+    CHECK_OK(build_stride2(NULL, &k));
+    CHECK_OK(ng_emit(&k, &ng_target_c, &src));
+    CHECK_STR_CONTAINS(src.s, "NG_NO_IFCVT\nvoid s2("); /* (compiled without tree-loop-if-convert) */
+    ng_str_free(&src);
+    ng_ir_free(&k);
+    const NgKernel *kern = get_kernel(dev, "test:stride2", build_stride2, NULL);
+    if (!kern)
+        return;
+    int64_t n = 101, av[101], ov[101] = {0};
+    int32_t cv[101];
+    for (int i = 0; i < 101; i++) {
+        av[i] = (int64_t)((i * 7919) % 10) - 4;
+        cv[i] = 10 * i + 1;
+    }
+    NgArray a = device_array(dev, NG_INT64, 1, &n, av), c = device_array(dev, NG_INT32, 1, &n, cv);
+    NgArray o = device_array(dev, NG_INT64, 1, &n, ov);
+    const NgArray *arrays[3] = {&a, &c, &o};
+    launch(kern, arrays, 3, NULL, 0, n, n);
+    CHECK_OK(ng_array_download(&o, ov, NULL));
+    int bad = 0;
+    for (int v = 1; v < 101; v += 2) {
+        int64_t want = av[v] > 0 ? cv[v - 1] : 0;
+        want = av[v] < 3 ? cv[v] : 0;
+        bad += ov[v] != want;
+    }
+    CHECK_EQ_INT(0, bad);
+    ng_array_release(&a);
+    ng_array_release(&c);
+    ng_array_release(&o);
+}
+
 static void test_add_offset_view(NgDevice *dev)
 {
     const NgKernel *kern = get_kernel(dev, "test:add_f64_1d", build_binary, &add_f64_1d);
@@ -1296,6 +1352,7 @@ int main(int argc, char **argv)
         test_memory_cache(cpu);
         test_kernel_errors(cpu);
         test_saxpy(cpu);
+        test_stride2_double_store(cpu);
         test_add_offset_view(cpu);
         test_divmod(cpu);
         test_cast(cpu);

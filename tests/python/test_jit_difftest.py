@@ -68,3 +68,25 @@ def test_first_raise_of_an_iteration():
     got = outcome(jit(log_then_int), np.zeros(6, np.int64))
     assert want[0] is ValueError and got[0] is ValueError, (want[:2], got[:2])
     assert got[1].endswith(want[1])
+
+
+def put(arr, i, v):
+    arr[i] = v
+
+
+def stride_two(a, b, c, iout, k):
+    N = len(a)
+    for i in range(1, N, 2):
+        iout[i] = iout[i - 1] + ((-4 + (k if not (k > i) else i)) + i)
+        if ((a[i] + -2) + -4) == ((1 - i) * min(i, i)):
+            iout[i] = iout[i - 1] + (((c[i - 1] - i) & 10) + ((k - i) + (a[i] + 6)))
+        put(iout, i, ((c[i] * i) if b[i - 1] > b[i] else (a[i] + i)))
+
+
+def test_stride_two_stores_twice():
+    """GCC 12.2 vectorised this loop (step 2, two stores into iout[i], selects over c[i - 1]
+    and c[i]) wrongly at -O3 -march=native: such kernels compile without tree-loop-if-convert
+    (emit.c, stride2_double_store)."""
+    rng = np.random.default_rng(50219)
+    jit_same(stride_two, rng.integers(-20, 20, 37), rng.uniform(-5, 5, 37), rng.integers(-9, 9, 37).astype(np.int32),
+             np.zeros(37, np.int64), 3)
