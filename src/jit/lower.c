@@ -1325,8 +1325,12 @@ static void raise_value_if(Lower *L, NgIrRef bad, NgIrRef value)
         append(L, L->pending, ng_ir_if(k, bad, ng_ir_block(k, 2, two), NG_IR_NONE));
         return;
     }
-    if (L->in_iteration) { /* an iteration's first raise only: what an operation after it raises, its
-                              own error value given, Python never reaches (int(math.log(0.0))) */
+    if (L->in_iteration) {
+        /* an iteration's first raise only: what an operation after it raises, its own error
+         * value given, Python never reaches (int(math.log(0.0))). Not in a loop inside the
+         * iteration: the flag would carry from one of its steps to the next, which keeps the C
+         * compiler from vectorising it (row_softmax's exp loop ran 2x slower); there every
+         * raise counts, the greatest winning */
         if (L->first_var < 0)
             L->first_var = ng_ir_var(k, NG_BOOL);
         NgIrRef raised = ng_ir_varref(k, L->first_var);
@@ -1899,11 +1903,14 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op)
     L->elem_n = NG_IR_NONE;
     L->pending = &inner;
     L->guard = NG_IR_NONE;
+    bool in_iteration = L->in_iteration;
+    L->in_iteration = false; /* (a loop: see raise_value_if) */
     Val x = expr(L, e->items[0]);
     if (dot) {
         Val y = expr(L, e->items[1]);
         x = arith(L, NG_JIT_OP_MUL, x, y, line);
     }
+    L->in_iteration = in_iteration;
     NgIrRef n = L->elem_n;
     L->elem = L->elem_n = NG_IR_NONE;
     L->pending = saved_pending;
@@ -3497,10 +3504,13 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         }
     } else {
         L->in_loop++;
+        bool in_iteration = L->in_iteration;
+        L->in_iteration = in_iteration && outer; /* (see raise_value_if) */
         if (outer && (flags & NG_IR_PARALLEL))
             iteration_body(L, s->body, &body);
         else
             block(L, s->body, &body);
+        L->in_iteration = in_iteration;
         L->in_loop--;
     }
     var->bound = saved.bound, var->bound_val = saved.bound_val;
@@ -3678,7 +3688,10 @@ static void while_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     }
     L->depth++;
     L->in_loop++;
+    bool in_iteration = L->in_iteration;
+    L->in_iteration = false; /* (see raise_value_if) */
     block(L, s->body, &body);
+    L->in_iteration = in_iteration;
     L->in_loop--;
     L->depth--;
     NgIrRef b = seal(L, &body);
