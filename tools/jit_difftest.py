@@ -212,6 +212,31 @@ class Gen:
         for _ in range(self.r.randint(1, 4)):
             self.stmt(2, idx, accs)
 
+    def nest(self):
+        """A 2-d nest over M (parallel pairs the C emitter may tile or collapse)."""
+        j_read = self.pick("M[i, j]", "M[i, j - 1]", "M[i - 1, j]", "M[N - 1 - i, j]", "M[i, 3 - j]")
+        lo = 1 if "i - 1" in j_read else 0
+        jlo = 1 if "j - 1" in j_read else 0
+        self.lines.append("    for i in range(%d, N):" % lo)
+        self.lines.append("        for j in range(%d, M.shape[1]):" % jlo)
+        val = self.pick("%s * 2 + i - j" % j_read, "max(%s, j) - a[i]" % j_read, "(%s if (i + j) %% 3 else c[i])" % j_read,
+                        "%s + int(b[i] * j)" % j_read)
+        self.lines.append("            M[i, j] = %s" % val)
+
+    def over_arrays(self):
+        """for v in x / enumerate / zip: range loops over the first axis."""
+        form = self.r.randint(0, 2)
+        if form == 0:
+            self.lines.append("    for v in c:")
+            self.lines.append("        iout[abs(v) %% N] += %d" % self.r.randint(1, 3))
+        elif form == 1:
+            self.lines.append("    for q, v in enumerate(b%s):" % self.pick("", ", 1"))
+            self.lines.append("        out[q %% N] = v * %s" % self.pick("2.0", "t", "float(q)"))
+        else:
+            self.lines.append("    for x, y in zip(a, b):")
+            self.lines.append("        iout[abs(x) % N] = int(y * 3)")
+            self.lines.append("        x, y = y, x")
+
     def function(self):
         self.lines = ["def h(x):", "    if x > 1.0:", "        return x * 0.5", "    return x - 1.0", "",
                       "def put(arr, i, v):", "    arr[i] = v", "",
@@ -223,7 +248,13 @@ class Gen:
             self.lines.append("    %s = %s" % (name, "0" if kind == "i" else "0.0"))
             accs.append((name, kind))
         for _ in range(self.r.randint(1, 2)):
-            self.loop(accs)
+            kind = self.r.random()
+            if kind < 0.15:
+                self.nest()
+            elif kind < 0.25:
+                self.over_arrays()
+            else:
+                self.loop(accs)
         self.lines.append("    return (%s)" % ", ".join([n for n, _ in accs] + ["0"]))
         return "\n".join(self.lines) + "\n"
 
