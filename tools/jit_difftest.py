@@ -39,6 +39,7 @@ class Gen:
         self.lines = []
         self.locals = []      # int locals assigned in the current loop body
         self.flocals = []     # float locals
+        self.wide = rng.random() < 0.6  # (the forms added later: narrow ints, bools, powers, divisors, ...)
 
     def pick(self, *xs):
         return self.r.choice(xs)
@@ -50,9 +51,21 @@ class Gen:
         if depth > 2 or r < 0.35:
             leaves = ["a[%s]" % self.pick(*idx), "c[%s]" % self.pick(*idx), "k", str(self.r.randint(-4, 9))]
             leaves += ["i"] * 2 + self.locals
+            if self.wide:
+                leaves += ["e[%s]" % self.pick(*idx), "u[%s]" % self.pick(*idx), "m[%s]" % self.pick(*idx),
+                           "a[-1]", "c[-%d]" % self.r.randint(1, 5), "M[%s, -1]" % self.pick(*idx)]
             return self.pick(*leaves)
         d = depth + 1
-        form = self.r.randint(0, 9)
+        form = self.r.randint(0, 13 if self.wide else 9)
+        if form == 10:  # a power: ints to small exponents (a negative one raises in NumPy)
+            return "(%s ** %s)" % (self.iexpr(idx, d), self.pick("2", "3", "0", "(i % 3)", "(a[0] % 3)"))
+        if form == 11:  # shifts
+            return "(%s %s %s)" % (self.iexpr(idx, d), self.pick("<<", ">>"), self.pick("2", "(i % 5)", "(c[0] & 3)"))
+        if form == 12:  # a divisor that may be 0 (0 for NumPy ints, ZeroDivisionError for Python's)
+            return "(%s %s %s)" % (self.iexpr(idx, d), self.pick("//", "%"),
+                                   self.pick("c[%s]" % self.pick(*idx), "(i - %d)" % self.r.randint(0, 30), "k"))
+        if form == 13:
+            return "%s(%s)" % (self.pick("math.floor", "math.ceil", "round"), self.fexpr(idx, d))
         if form <= 3:
             return "(%s %s %s)" % (self.iexpr(idx, d), self.pick("+", "-", "*", "+"), self.iexpr(idx, d))
         if form == 4:
@@ -73,7 +86,17 @@ class Gen:
             leaves = ["b[%s]" % self.pick(*idx), "t", "%.2f" % self.r.uniform(-3, 3), "float(i)"] + self.flocals
             return self.pick(*leaves)
         d = depth + 1
-        form = self.r.randint(0, 9)
+        form = self.r.randint(0, 13 if self.wide else 9)
+        if form == 10:  # a divisor that may be 0.0 (inf for NumPy floats, ZeroDivisionError for Python's)
+            return "(%s %s %s)" % (self.fexpr(idx, d), self.pick("/", "//", "%"),
+                                   self.pick("float(i)", "b[%s]" % self.pick(*idx), "t", "0.75", "float(i - 3)"))
+        if form == 11:
+            return "%s(%s)" % (self.pick("np.floor", "np.abs", "np.exp", "np.sqrt", "np.tanh"),
+                               self.fexpr(idx, d))
+        if form == 12:
+            return "(abs(%s) ** %s)" % (self.fexpr(idx, d), self.pick("2", "0.5", "-1", "1.5", "k"))
+        if form == 13:
+            return "(%s / %s)" % (self.iexpr(idx, d), self.pick("2", "c[%s]" % self.pick(*idx), "k", "(i - 4)"))
         if form == 8:
             return "%s(%s)" % (self.pick("h", "math.sqrt", "math.log"), self.fexpr(idx, d))  # (may raise)
         if form == 9:
@@ -92,7 +115,13 @@ class Gen:
         return "math.%s(min(%s, 3.0))" % (self.pick("exp", "tanh", "sin"), self.fexpr(idx, d))
 
     def cond(self, idx, depth=0):
-        form = self.r.randint(0, 3)
+        form = self.r.randint(0, 5 if self.wide else 3)
+        if form == 4:
+            return "%d %s %s %s %d" % (self.r.randint(-6, 0), self.pick("<", "<="), self.iexpr(idx, depth + 1),
+                                      self.pick("<", "<="), self.r.randint(0, 8))
+        if form == 5:
+            return self.pick("m[%s]" % self.pick(*idx), "not m[%s]" % self.pick(*idx), "bool(%s)" % self.iexpr(idx, 2),
+                             "%s" % self.iexpr(idx, 2))
         if form == 0:
             return "%s %s %s" % (self.iexpr(idx, depth + 1), self.pick("<", ">", "==", "!=", "<=", ">="),
                                  self.iexpr(idx, depth + 1))
@@ -106,8 +135,41 @@ class Gen:
     # -- statements --
     def stmt(self, ind, idx, accs, depth=0):
         """One statement (lines appended) of a loop body over i."""
-        form = self.r.randint(0, 21)
+        form = self.r.randint(0, 27 if self.wide else 21)
         pad = "    " * ind
+        if form == 22:  # narrow integers: NumPy's wrap, and its OverflowError for a Python int out of range
+            arr = self.pick("e", "u")
+            self.lines.append("%s%s[i] = %s" % (pad, arr, self.pick("%s[%s] %s %s" % (arr, self.pick(*idx),
+                                                                                     self.pick("+", "-", "*"), self.iexpr(idx, 2)),
+                                                                self.iexpr(idx, 1), "%s[i] + %d" % (arr, self.r.randint(1, 200)))))
+            return
+        if form == 23:  # bools
+            self.lines.append("%sm[i] = %s" % (pad, self.pick(self.cond(idx, 1), "m[%s] ^ m[i]" % self.pick(*idx),
+                                                              "not m[i]", "m[i] and %s" % self.cond(idx, 2))))
+            return
+        if form == 24 and len(self.locals) >= 2:  # a swap of locals
+            x, y = self.r.sample(self.locals, 2)
+            self.lines.append("%s%s, %s = %s, %s" % (pad, x, y, y, self.pick(x, self.iexpr(idx, 1))))
+            return
+        if form == 25:  # tuple unpacking into new locals
+            v = "p%d" % len(self.lines)
+            self.lines.append("%s%s, %sq = %s, %s" % (pad, v, v, self.iexpr(idx, 1), self.fexpr(idx, 1)))
+            self.lines.append("%sout[i] = %sq + %s" % (pad, v, v))
+            if depth == 0:
+                self.locals.append(v)
+                self.flocals.append(v + "q")
+            return
+        if form == 26 and depth < 1:  # a while loop left by break
+            self.lines.append("%sx = %s" % (pad, self.iexpr(idx, 1)))
+            self.lines.append("%swhile True:" % pad)
+            self.lines.append("%s    if x %% 7 == 0 or x > 40 or x < -40:" % pad)
+            self.lines.append("%s        break" % pad)
+            self.lines.append("%s    x = x * 3 + %d" % (pad, self.pick(1, 3, 5)))  # (no fixed point: it ends)
+            self.lines.append("%siout[i] = x" % pad)
+            return
+        if form == 27:  # the loop's own result: an index into another array
+            self.lines.append("%sout[%s %% N] = %s" % (pad, self.iexpr(idx, 1), self.fexpr(idx, 1)))
+            return
         if form == 16:  # float32 values stay float32
             self.lines.append("%sg[i] = g[%s] * np.float32(%s) + %s" % (pad, self.pick(*idx), self.fexpr(idx, 2),
                                                                       self.pick("g[i]", "np.float32(1.5)", "1.0")))
@@ -240,7 +302,7 @@ class Gen:
     def function(self):
         self.lines = ["def h(x):", "    if x > 1.0:", "        return x * 0.5", "    return x - 1.0", "",
                       "def put(arr, i, v):", "    arr[i] = v", "",
-                      "def f(a, b, c, out, iout, k, t, M, g):", "    N = len(a)"]
+                      "def f(a, b, c, out, iout, k, t, M, g, e, u, m):", "    N = len(a)"]
         accs = []
         for n in range(self.r.randint(0, 2)):
             kind = self.pick("i", "f")
@@ -263,7 +325,8 @@ def inputs(seed):
     rng = np.random.default_rng(seed)
     return [rng.integers(-20, 20, N).astype(np.int64), rng.uniform(-5, 5, N), rng.integers(-9, 9, N).astype(np.int32),
             np.zeros(N), np.zeros(N, np.int64), int(rng.integers(1, 6)), float(rng.uniform(-2, 2)),
-            rng.integers(-9, 9, (N, 4)).astype(np.int64), rng.uniform(-2, 2, N).astype(np.float32)]
+            rng.integers(-9, 9, (N, 4)).astype(np.int64), rng.uniform(-2, 2, N).astype(np.float32),
+            rng.integers(-128, 128, N).astype(np.int8), rng.integers(0, 256, N).astype(np.uint8), rng.random(N) < 0.5]
 
 
 def outcome(fn, args):
@@ -271,8 +334,8 @@ def outcome(fn, args):
     try:
         with np.errstate(all="ignore"):
             return "ok", fn(*args), args
-    except (ValueError, OverflowError, ZeroDivisionError, IndexError) as e:
-        return type(e).__name__, None, args
+    except (ValueError, OverflowError, ZeroDivisionError, IndexError, TypeError) as e:
+        return type(e).__name__, str(e)[-70:], args
 
 
 def same(x, y):
@@ -317,8 +380,10 @@ def check(seed, show=False):
                                                      all(same(p, q) for p, q in zip(want[2], got[2]))))
     if ok:
         return None
-    return "seed %d: %s\n%s\npython: %s %r\njit:    %s %r\nreport: %s" % (
-        seed, "mismatch", textwrap.indent(src, "  "), want[0], want[1:], got[0], got[1:],
+    names = "a b c out iout k t M g e u m".split()
+    diffs = ["%s: python %r, jit %r" % (n, p, q) for n, p, q in zip(names, want[2], got[2]) if not same(p, q)]
+    return "seed %d: mismatch\n%s\npython: %s %r\njit:    %s %r\n%s\nreport: %s\n" % (
+        seed, textwrap.indent(src, "  "), want[0], want[1], got[0], got[1], "\n".join(diffs),
         [(r["line"], r["kind"], r["ran"]) for r in jf.loop_report()])
 
 

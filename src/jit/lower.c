@@ -651,6 +651,7 @@ static NgJitModule module_named(const char *name)
 }
 
 static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line);
+static void int_bounds(Lower *L, Val w, NgDType dt, int line);
 static int view_indices(Lower *L, const Sym *view, NgIrRef *idx, NgIrRef *ok);
 static NgIrRef guarded_load(Lower *L, Sym *s, const NgIrRef *idx, NgIrRef ok);
 
@@ -1028,6 +1029,10 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
         break;
     }
     nonneg = nonneg && ng_dtype_is_int(dt);
+    if (!weak) {
+        int_bounds(L, a, dt, line);
+        int_bounds(L, b, dt, line);
+    }
     Val v = float_bound(L, mkval(ng_ir_binary(L->k, iop, dt, as(L, a, dt), as(L, b, dt)), dt, weak, nonneg), iop, a, b);
     arith_raises(L, iop, a, b, dt, v.r, line);
     int64_t la = lo_of(L, a), lb = lo_of(L, b), lo;
@@ -1037,6 +1042,24 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
              !__builtin_sub_overflow(la, const_i(L, b.r), &lo))
         v = at_least(v, lo); /* i - 1: the constant is also b's upper bound */
     return v;
+}
+
+/* a `iop` b, one a Python int, the other a NumPy integer of dtype dt:
+ * NumPy 2 compares their values (np.uint8(3) < -1 is False), where a cast of
+ * the int to dt would wrap it. */
+static Val compare_python_int(Lower *L, NgOp iop, Val a, Val b, NgDType dt)
+{
+    NgIrKernel *k = L->k;
+    if (dt != NG_UINT64)
+        return mkval(ng_ir_binary(k, iop, NG_BOOL, as(L, a, NG_INT64), as(L, b, NG_INT64)), NG_BOOL, false, true);
+    Val w = a.weak ? a : b;
+    NgIrRef cmp = ng_ir_binary(k, iop, NG_BOOL, as(L, a, dt), as(L, b, dt));
+    if (never_negative(L, w))
+        return mkval(cmp, NG_BOOL, false, true);
+    /* a negative int is below every uint64 */
+    bool w_less = iop == NG_OP_NE || (a.weak ? (iop == NG_OP_LT || iop == NG_OP_LE) : (iop == NG_OP_GT || iop == NG_OP_GE));
+    NgIrRef neg = ng_ir_binary(k, NG_OP_LT, NG_BOOL, w.r, ng_ir_const_i(k, NG_INT64, 0));
+    return mkval(ng_ir_select(k, neg, ng_ir_const_i(k, NG_BOOL, w_less), cmp), NG_BOOL, false, true);
 }
 
 /* a `op` b for a comparison operator. */
@@ -1063,6 +1086,8 @@ static Val compare(Lower *L, NgJitOp op, Val a, Val b, int line)
     if (ng_dtype_is_complex(dt) && iop != NG_OP_EQ && iop != NG_OP_NE && a.weak && b.weak)
         return fail(L, line, NG_ERR_TYPE, "'%s' not supported between instances of '%s' and '%s'",
                     ng_jit_op_name(op), type_name(a), type_name(b));
+    if (!weak && ng_dtype_is_int(dt) && dt != NG_INT64 && ((a.weak && a.dt == NG_INT64) || (b.weak && b.dt == NG_INT64)))
+        return compare_python_int(L, iop, a, b, dt);
     return mkval(ng_ir_binary(L->k, iop, NG_BOOL, as(L, a, dt), as(L, b, dt)), NG_BOOL, weak, true);
 }
 
@@ -1388,6 +1413,133 @@ static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line)
     NgIrRef code = raise_code(L, bad, what, line);
     L->python_code = L->python_code == NG_IR_NONE ? code
                                                   : ng_ir_binary(L->k, NG_OP_MAXIMUM, NG_INT64, L->python_code, code);
+}
+
+/* The values of integer dtype dt: [*lo, *hi] (uint64's above INT64_MAX left out: a kernel's
+ * Python ints are int64). */
+static void int_range(NgDType dt, int64_t *lo, int64_t *hi)
+{
+    int bits = 8 * (int)ng_dtype_info(dt)->itemsize;
+    bool sign = ng_dtype_is_signed(dt);
+    *lo = sign ? -(INT64_C(1) << (bits - 1)) : 0;
+    *hi = bits == 64 ? INT64_MAX : sign ? (INT64_C(1) << (bits - 1)) - 1 : (INT64_C(1) << bits) - 1;
+}
+
+/* Where the int64 value x is out of dtype dt's range (`bad`), an
+ * OverflowError "Python integer x out of bounds for dt": the code carries x
+ * where `told` holds, and dt. */
+static void bounds_raise(Lower *L, NgIrRef bad, NgIrRef x, NgIrRef told, NgDType dt, int line)
+{
+    NgIrKernel *k = L->k;
+    if (bad == NG_IR_NONE || L->st != NG_OK)
+        return;
+    if (invariant(L, bad)) { /* (Python raises with its own words) */
+        raise_or_python(L, bad, NG_JIT_RAISE_INT_BOUNDS, line);
+        return;
+    }
+    NgIrRef field = ng_ir_select(k, told, ng_ir_binary(k, NG_OP_ADD, NG_INT64, x, ng_ir_const_i(k, NG_INT64, NG_JIT_BOUNDS_BIAS)),
+                                 ng_ir_const_i(k, NG_INT64, 0));
+    NgIrRef code = ng_ir_binary(k, NG_OP_ADD, NG_INT64,
+                                ng_ir_binary(k, NG_OP_MUL, NG_INT64, field,
+                                             ng_ir_const_i(k, NG_INT64, 16 * NG_JIT_RAISE_LINES * NG_JIT_RAISE_CODES)),
+                                ng_ir_const_i(k, NG_INT64, ((int64_t)dt * NG_JIT_RAISE_LINES + line) * NG_JIT_RAISE_CODES +
+                                                               NG_JIT_RAISE_INT_BOUNDS));
+    raise_value_if(L, bad, code);
+}
+
+/* x < lo || x > hi of an int64 x, leaving out what `lo_known` (x's lower bound) rules out;
+ * NG_IR_NONE when nothing is left. */
+static NgIrRef outside(Lower *L, NgIrRef x, int64_t lo_known, int64_t lo, int64_t hi)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef bad = NG_IR_NONE;
+    if (lo_known < lo)
+        bad = ng_ir_binary(k, NG_OP_LT, NG_BOOL, x, ng_ir_const_i(k, NG_INT64, lo));
+    if (hi != INT64_MAX) {
+        NgIrRef over = ng_ir_binary(k, NG_OP_GT, NG_BOOL, x, ng_ir_const_i(k, NG_INT64, hi));
+        bad = bad == NG_IR_NONE ? over : ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, bad, over);
+    }
+    return bad;
+}
+
+/* NumPy 2 (NEP 50): a Python int w meeting a NumPy integer of dtype dt (an
+ * operand of an arithmetic operator) raises OverflowError where dt does not
+ * hold it ("Python integer -4 out of bounds for uint8"). */
+static void int_bounds(Lower *L, Val w, NgDType dt, int line)
+{
+    if (!w.weak || w.dt != NG_INT64 || !ng_dtype_is_int(dt) || dt == NG_INT64 || w.r == NG_IR_NONE ||
+        L->st != NG_OK)
+        return;
+    NgIrKernel *k = L->k;
+    int64_t lo, hi;
+    int_range(dt, &lo, &hi);
+    if (is_const(L, w.r) && const_i(L, w.r) >= lo && const_i(L, w.r) <= hi)
+        return;
+    NgIrRef told = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
+                                ng_ir_binary(k, NG_OP_GT, NG_BOOL, w.r, ng_ir_const_i(k, NG_INT64, -NG_JIT_BOUNDS_BIAS)),
+                                ng_ir_binary(k, NG_OP_LT, NG_BOOL, w.r, ng_ir_const_i(k, NG_INT64, NG_JIT_BOUNDS_BIAS)));
+    bounds_raise(L, outside(L, w.r, w.nonneg ? 0 : lo_of(L, w), lo, hi), w.r, told, dt, line);
+}
+
+/* What NumPy raises where a number v becomes an integer of dtype dt, through
+ * a Python int: stored into an array element (or np.int8(v), `store` false).
+ * A Python number always goes that way; a NumPy one stored into a signed
+ * integer array too (a NumPy one into an unsigned array wraps, as a cast,
+ * and np.int8 of one wraps). A NaN is a ValueError, an infinity an
+ * OverflowError, and so is a value dt does not hold ("Python integer 300
+ * out of bounds for int8"). */
+static void int_conversion(Lower *L, Val v, NgDType dt, bool store, int line)
+{
+    if (!ng_dtype_is_int(dt) || v.r == NG_IR_NONE || L->st != NG_OK || v.dt == NG_BOOL || v.chr)
+        return;
+    if (!v.weak && !(store && ng_dtype_is_signed(dt)))
+        return;
+    NgIrKernel *k = L->k;
+    int64_t lo, hi, slo, shi;
+    int_range(dt, &lo, &hi);
+    if (v.weak && ng_dtype_is_int(v.dt)) {
+        int_bounds(L, v, dt, line);
+        return;
+    }
+    if (ng_dtype_is_int(v.dt)) { /* a NumPy integer into a signed array */
+        int_range(v.dt, &slo, &shi);
+        if (v.dt == NG_UINT64) { /* (its values from 2**63 on read as negative int64s) */
+            NgIrRef x = ng_ir_cast(k, NG_INT64, v.r);
+            NgIrRef told = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
+                                        ng_ir_binary(k, NG_OP_GE, NG_BOOL, x, ng_ir_const_i(k, NG_INT64, 0)),
+                                        ng_ir_binary(k, NG_OP_LT, NG_BOOL, x, ng_ir_const_i(k, NG_INT64, NG_JIT_BOUNDS_BIAS)));
+            bounds_raise(L, outside(L, x, INT64_MIN, 0, hi), x, told, dt, line);
+            return;
+        }
+        if (slo >= lo && shi <= hi)
+            return;
+        NgIrRef x = ng_ir_cast(k, NG_INT64, v.r);
+        bounds_raise(L, outside(L, x, v.nonneg ? 0 : slo, lo, hi), x, ng_ir_const_i(k, NG_BOOL, 1), dt, line);
+        return;
+    }
+    if (!ng_dtype_is_float(v.dt))
+        return;
+    /* a float: NaN, an infinity, or its integer part out of range */
+    NgIrRef f = as(L, v, NG_FLOAT64);
+    NgIrRef nan = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, f), inf = ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, f);
+    raise_or_python(L, nan, NG_JIT_RAISE_NAN_INT, line);
+    raise_or_python(L, inf, NG_JIT_RAISE_INF_INT, line);
+    /* (past NaN and the infinities: the integer part is in [lo, hi] exactly where f is in
+     * (lo - 1, hi + 1); those bounds as doubles, hi + 1 exact for every dtype) */
+    bool i64 = lo == INT64_MIN; /* (then f < -2**63, which is exact, is out) */
+    double below = i64 ? (double)lo : (double)lo - 1.0, above = hi == INT64_MAX ? 9223372036854775808.0 : (double)hi + 1.0;
+    NgIrRef bad = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL,
+                               ng_ir_binary(k, i64 ? NG_OP_LT : NG_OP_LE, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, below)),
+                               ng_ir_binary(k, NG_OP_GE, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, above)));
+    bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, bad, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, inf));
+    double cap = (double)NG_JIT_BOUNDS_BIAS;
+    NgIrRef told = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
+                                ng_ir_binary(k, NG_OP_GT, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, -cap)),
+                                ng_ir_binary(k, NG_OP_LT, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, cap)));
+    NgIrRef clamped = ng_ir_binary(k, NG_OP_MINIMUM, NG_FLOAT64,
+                                   ng_ir_binary(k, NG_OP_MAXIMUM, NG_FLOAT64, f, ng_ir_const_f(k, NG_FLOAT64, -cap)),
+                                   ng_ir_const_f(k, NG_FLOAT64, cap));
+    bounds_raise(L, bad, ng_ir_cast(k, NG_INT64, clamped), told, dt, line);
 }
 
 /* Python's checks of a math function's float result r of float arguments
@@ -1978,6 +2130,7 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
             return NOVAL;
         if (cast_to == NG_BOOL)
             return mkval(truth(L, x).r, NG_BOOL, false, true);
+        int_conversion(L, x, cast_to, false, line);
         return mkval(as(L, x, cast_to), cast_to, false, x.nonneg && ng_dtype_is_int(cast_to));
     }
     if (strcmp(fn, "real") == 0 || strcmp(fn, "imag") == 0) { /* of a scalar: its .real / .imag */
@@ -2862,6 +3015,7 @@ static void store(Lower *L, const NgJitExpr *e, Val v, Stmts *out)
         return;
     }
     mark_written(L, s);
+    int_conversion(L, v, s->given->dtype, true, e->span.line);
     push(L, out, guarded(L, ok, ng_ir_store(L->k, s->param, s->given->ndim, idx, as(L, v, s->given->dtype))));
 }
 
@@ -3027,6 +3181,7 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         return;
     }
     Val r = arith(L, s->op, cur, rhs, line);
+    int_conversion(L, r, adt, true, line);
     if (r.r != NG_IR_NONE)
         push(L, out, guarded(L, ok, ng_ir_store(L->k, a->param, nd, idx, as(L, r, adt))));
 }

@@ -130,6 +130,9 @@ typedef enum NgJitRaise {
                                    part of another shape: NumPy broadcasts it, or raises */
     NG_JIT_RAISE_STR_LEN,       /* (NG_JIT_PYTHON only) a str argument read as one character is
                                    of another length */
+    NG_JIT_RAISE_INT_BOUNDS,    /* OverflowError of a Python int meeting a NumPy integer dtype that
+                                   does not hold it (NEP 50): the int and the dtype in the code
+                                   too (ng_jit_raise_bounds) */
     NG_JIT_RAISE_CODES = 32,    /* (the multiplier of the line) */
 } NgJitRaise;
 
@@ -146,6 +149,17 @@ static inline bool ng_jit_raise_key(int64_t what, int64_t *key)
     int64_t field = what / NG_JIT_RAISE_CODES / NG_JIT_RAISE_LINES;
     *key = field - NG_JIT_KEY_BIAS;
     return field != 0;
+}
+/* NG_JIT_RAISE_INT_BOUNDS's field: (the int + NG_JIT_BOUNDS_BIAS for ints in
+ * (-2**32, 2**32), else 0) * 16 + the NgDType. */
+#define NG_JIT_BOUNDS_BIAS (INT64_C(1) << 32)
+/* The dtype and, when the code tells it (true), the int of an NG_JIT_RAISE_INT_BOUNDS code. */
+static inline bool ng_jit_raise_bounds(int64_t what, int *dtype, int64_t *value)
+{
+    int64_t field = what / NG_JIT_RAISE_CODES / NG_JIT_RAISE_LINES;
+    *dtype = (int)(field % 16);
+    *value = field / 16 - NG_JIT_BOUNDS_BIAS;
+    return field / 16 != 0;
 }
 /* ... of a loop run around one iteration (NgJitLoopPlan.peel), after the search's: */
 #define NG_JIT_PHASE "__ng_phase" /* scalar: 0, the iterations before it; 1, it; 2, those after */

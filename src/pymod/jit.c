@@ -889,6 +889,7 @@ static PyObject *python_exception(int code, PyObject **type)
         [NG_JIT_RAISE_POW_INT_NEG] = {"an int to a negative int power is a float in Python, which a compiled "
                                       "loop's int cannot become (write float(x) ** n)", 1},
         [NG_JIT_RAISE_POW_NUMPY_NEG] = {"Integers to negative integer powers are not allowed.", 1},
+        [NG_JIT_RAISE_INT_BOUNDS] = {"Python integer out of bounds for a NumPy integer", 0},
     };
     if (code > 0 && code < NG_JIT_RAISE_CODES && ops[code].kind) {
         PyObject *a = python_number(ops[code].kind, ops[code].a);
@@ -956,6 +957,17 @@ static void raise_as_python(const Program *p, int64_t what, int line_offset)
         Py_XDECREF(exc);
         Py_DECREF(key);
         Py_DECREF(type);
+        return;
+    }
+    int dtype;
+    int64_t value;
+    if (ng_jit_raise_kind(what) == NG_JIT_RAISE_INT_BOUNDS && !PyErr_Occurred()) { /* NumPy's words */
+        if (ng_jit_raise_bounds(what, &dtype, &value))
+            PyErr_Format(PyExc_OverflowError, "%s:%lld: Python integer %lld out of bounds for %s", p->ast->filename,
+                         line, (long long)value, ng_dtype_info((NgDType)dtype)->name);
+        else
+            PyErr_Format(PyExc_OverflowError, "%s:%lld: Python integer out of bounds for %s", p->ast->filename,
+                         line, ng_dtype_info((NgDType)dtype)->name);
         return;
     }
     PyObject *msg = PyErr_Occurred() ? NULL : python_exception(ng_jit_raise_kind(what), &type);
