@@ -71,13 +71,15 @@ class Gen:
         if form == 4:
             return "(%s %s %d)" % (self.iexpr(idx, d), self.pick("//", "%"), self.pick(2, 3, 5, -3))
         if form == 5:
-            return "%s(%s, %s)" % (self.pick("min", "max"), self.iexpr(idx, d), self.iexpr(idx, d))
+            m = "%s(%s, %s)" % (self.pick("min", "max"), self.iexpr(idx, d), self.iexpr(idx, d))
+            return "int(%s)" % m if self.wide else m  # (Python's type is the object's: README)
         if form == 6:
             return "abs(%s)" % self.iexpr(idx, d)
         if form == 7:
             return "(%s %s %d)" % (self.iexpr(idx, d), self.pick("&", "|", "^"), self.r.randint(0, 15))
         if form == 8:
-            return "(%s if %s else %s)" % (self.iexpr(idx, d), self.cond(idx, d), self.iexpr(idx, d))
+            m = "(%s if %s else %s)" % (self.iexpr(idx, d), self.cond(idx, d), self.iexpr(idx, d))
+            return "int%s" % m if self.wide else m
         return "int(%s)" % self.fexpr(idx, d)
 
     def fexpr(self, idx, depth=0):

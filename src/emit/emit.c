@@ -2411,6 +2411,8 @@ static void jam_stmt(Emitter *e, NgIrRef r, int depth)
 
 /* One group of FOR r's iterations: ng_c<v> (at most e->jam) from ng_lo<v>,
  * jammed when there are e->jam of them, else one by one. */
+static void lane_combine(Emitter *e, const uint8_t *declared, int depth);
+
 static void jam_group(Emitter *e, NgIrRef r, const uint8_t *declared, int depth)
 {
     const NgIrKernel *k = e->k;
@@ -2430,6 +2432,7 @@ static void jam_group(Emitter *e, NgIrRef r, const uint8_t *declared, int depth)
         cat(e, ";\n");
     }
     jam_stmt(e, ng_ir_kid(k, r, 3), depth + 1);
+    lane_combine(e, declared, depth + 1);
     indent(e, depth);
     cat(e, "} else {\n");
     indent(e, depth + 1);
@@ -2466,13 +2469,55 @@ static void omp_for_steps(Emitter *e, NgIrRef r, unsigned per, int depth)
     int v = ng_ir_node(e->k, r)->a;
     indent(e, depth);
     if (!holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_WHILE)) {
-        cat(e, "#pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)\n");
-        return;
+        cat(e, "#pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)");
+    } else {
+        catf(e, "const uint64_t ng_k%d = ng_n%d / %uu / 256u;\n", v, v, per);
+        indent(e, depth);
+        catf(e, "#pragma omp parallel for schedule(dynamic, ng_k%d < 1u ? 1 : ng_k%d > 2147483647u ? 2147483647 : "
+                "(int)ng_k%d) if(parallel: ng_work >= NG_PAR_MIN_WORK)", v, v, v);
     }
-    catf(e, "const uint64_t ng_k%d = ng_n%d / %uu / 256u;\n", v, v, per);
-    indent(e, depth);
-    catf(e, "#pragma omp parallel for schedule(dynamic, ng_k%d < 1u ? 1 : ng_k%d > 2147483647u ? 2147483647 : "
-            "(int)ng_k%d) if(parallel: ng_work >= NG_PAR_MIN_WORK)\n", v, v, v);
+    reduction_clauses(e, r); /* (lanes_combine's only: no simd here) */
+    cat(e, "\n");
+}
+
+/* True if every reduction of loop r is an integer max, min, and or or:
+ * each lane of a jammed body may start its own copy from the running value
+ * and the copies combine after the group in any order, exactly (lane_combine).
+ * Such are a kernel's raise codes (a max). */
+static bool lanes_combine(const NgIrKernel *k, NgIrRef r)
+{
+    for (int i = 0; i < k->nreds; i++) {
+        NgOp op = k->reds[i].op;
+        if (k->reds[i].loop == r && (!ng_dtype_is_int(k->vars[k->reds[i].var].dtype) ||
+                                     (op != NG_OP_MAXIMUM && op != NG_OP_MINIMUM && op != NG_OP_BITAND &&
+                                      op != NG_OP_BITOR)))
+            return false;
+    }
+    return true;
+}
+
+/* After a group of jammed lanes: each reduction variable of the kernel that
+ * the lanes kept copies of (v<x>_<l>, each started from v<x>) combined into
+ * v<x> (lanes_combine's ops: starting every copy from v<x> changes nothing). */
+static void lane_combine(Emitter *e, const uint8_t *declared, int depth)
+{
+    const NgIrKernel *k = e->k;
+    for (int i = 0; i < k->nreds; i++) {
+        int x = k->reds[i].var;
+        bool first = true;
+        for (int j = 0; j < i; j++)
+            first = first && k->reds[j].var != x;
+        if (!e->laned[x] || declared[x] || !first)
+            continue;
+        const char *fn = k->reds[i].op == NG_OP_MAXIMUM ? "ng_max" : k->reds[i].op == NG_OP_MINIMUM ? "ng_min" : NULL;
+        for (int l = 0; l < e->jam; l++) {
+            indent(e, depth);
+            if (fn)
+                catf(e, "v%d = %s_%s(v%d, v%d_%d);\n", x, fn, sfx(k->vars[x].dtype), x, x, l);
+            else
+                catf(e, "v%d = v%d %s v%d_%d;\n", x, x, k->reds[i].op == NG_OP_BITAND ? "&" : "|", x, l);
+        }
+    }
 }
 
 /* Parallel loop r, jammed (its laned[] and declared[] from jammable). */
@@ -2532,7 +2577,7 @@ static bool across_rows(const NgIrKernel *k, NgIrRef r, int v)
 static NgIrRef tiled_inner(const Emitter *e, NgIrRef r, uint8_t *laned, uint8_t *declared, bool *jam)
 {
     const NgIrKernel *k = e->k;
-    if (has_reductions(k, r) || ranked_of(k, r) || !steps_by_one(k, r))
+    if (!lanes_combine(k, r) || ranked_of(k, r) || !steps_by_one(k, r))
         return NG_IR_NONE;
     NgIrRef body = ng_ir_kid(k, r, 3), in = body;
     const NgIrNode *b = ng_ir_node(k, body);
@@ -2861,7 +2906,7 @@ static bool loop_in_lanes(Emitter *e, NgIrRef r, int depth)
         for_loop_tiled(e, r, in, jam ? declared : NULL, depth);
     } else {
         memset(laned, 0, 2 * nv);
-        if (!has_reductions(k, r) && !ranked_of(k, r) && !holds(k, ng_ir_kid(k, r, 3), NG_IR_ATOMIC) &&
+        if (lanes_combine(k, r) && !ranked_of(k, r) && !holds(k, ng_ir_kid(k, r, 3), NG_IR_ATOMIC) &&
             jammable(k, r, laned, declared))
             for_loop_jammed(e, r, declared, depth);
         else

@@ -532,6 +532,16 @@ static bool usable(NgDType dt)
 /* x rounded to the nearest float16 (ties to even), as a double: what a
  * constant becomes in float16 arithmetic (NumPy converts the Python number
  * to the array's half first). */
+/* The values of integer dtype dt: [*lo, *hi] (uint64's above INT64_MAX left out: a kernel's
+ * Python ints are int64). */
+static void int_range(NgDType dt, int64_t *lo, int64_t *hi)
+{
+    int bits = 8 * (int)ng_dtype_info(dt)->itemsize;
+    bool sign = ng_dtype_is_signed(dt);
+    *lo = sign ? -(INT64_C(1) << (bits - 1)) : 0;
+    *hi = bits == 64 ? INT64_MAX : sign ? (INT64_C(1) << (bits - 1)) - 1 : (INT64_C(1) << bits) - 1;
+}
+
 static double round_half(double x)
 {
     if (x != x || x == 0 || isinf(x))
@@ -1105,6 +1115,50 @@ static Val select_val(Lower *L, Val c, Val x, Val y, int line)
                  x.nonneg && y.nonneg && ng_dtype_is_int(dt));
 }
 
+/* Whether dtype dt holds the value of w, a Python number, exactly (known
+ * only for constants, but int64 holds every int, float64 every float). */
+static bool holds(const Lower *L, NgDType dt, Val w)
+{
+    if (w.dt == NG_BOOL || dt == w.dt || dt == NG_COMPLEX128 || (dt == NG_FLOAT64 && !ng_dtype_is_complex(w.dt)))
+        return true;
+    if (!is_const(L, w.r) || ng_dtype_is_complex(w.dt))
+        return false;
+    double v = const_value(L, w.r);
+    if (ng_dtype_is_int(w.dt)) {
+        int64_t lo, hi, i = const_i(L, w.r);
+        if (ng_dtype_is_int(dt)) {
+            int_range(dt, &lo, &hi);
+            return i >= lo && i <= hi;
+        }
+        return ng_dtype_is_inexact(dt) && (dt == NG_FLOAT16 ? fabs(v) <= 2048 : fabs(v) <= 16777216);
+    }
+    return dt == NG_FLOAT32 || dt == NG_COMPLEX64 ? (double)(float)v == v : dt == NG_FLOAT16 && round_half(v) == v;
+}
+
+/* c ? x : y where the value is one of two Python objects (x if c else y,
+ * min(x, y), x or y), so it keeps the one chosen: where one is a Python
+ * number and the other a NumPy one, their NEP 50 type (as of x + y) unless
+ * that cannot hold the Python number (-3 and a uint8, 0.1 and a float32),
+ * then int64, float64 or complex128; but a local name keeps the NEP 50 type.
+ * (Its type stays one of the two in every iteration, where Python's is the
+ * object's: README.) */
+static Val choose_val(Lower *L, Val c, Val x, Val y, int line)
+{
+    if (x.r == NG_IR_NONE || y.r == NG_IR_NONE || x.weak == y.weak || c.r == NG_IR_NONE)
+        return select_val(L, c, x, y, line);
+    NgDType dt;
+    bool weak;
+    promote(x.dt, x.weak, y.dt, y.weak, &dt, &weak);
+    Val w = x.weak ? x : y;
+    if (!usable(dt) || holds(L, dt, w) || ng_ir_node(L->k, w.r)->kind == NG_IR_VAR)
+        return select_val(L, c, x, y, line); /* (a name the loop assigns, as best in best = max(best,
+                                                x[i]), is a NumPy number after its first update) */
+    dt = ng_dtype_is_complex(dt) ? NG_COMPLEX128 : ng_dtype_is_inexact(dt) ? NG_FLOAT64
+         : dt == NG_UINT64 ? NG_UINT64 : NG_INT64;
+    return mkval(ng_ir_select(L->k, c.r, as(L, x, dt), as(L, y, dt)), dt, false,
+                 x.nonneg && y.nonneg && ng_dtype_is_int(dt));
+}
+
 /* The array a subscript chain or name refers to, with its indices:
  * a[i][j, k] gives a and (i, j, k). Returns the Sym or NULL after an error. */
 static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int *nidx, Sym **view)
@@ -1415,16 +1469,6 @@ static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line)
                                                   : ng_ir_binary(L->k, NG_OP_MAXIMUM, NG_INT64, L->python_code, code);
 }
 
-/* The values of integer dtype dt: [*lo, *hi] (uint64's above INT64_MAX left out: a kernel's
- * Python ints are int64). */
-static void int_range(NgDType dt, int64_t *lo, int64_t *hi)
-{
-    int bits = 8 * (int)ng_dtype_info(dt)->itemsize;
-    bool sign = ng_dtype_is_signed(dt);
-    *lo = sign ? -(INT64_C(1) << (bits - 1)) : 0;
-    *hi = bits == 64 ? INT64_MAX : sign ? (INT64_C(1) << (bits - 1)) - 1 : (INT64_C(1) << bits) - 1;
-}
-
 /* Where the int64 value x is out of dtype dt's range (`bad`), an
  * OverflowError "Python integer x out of bounds for dt": the code carries x
  * where `told` holds, and dt. */
@@ -1527,7 +1571,8 @@ static void int_conversion(Lower *L, Val v, NgDType dt, bool store, int line)
     /* (past NaN and the infinities: the integer part is in [lo, hi] exactly where f is in
      * (lo - 1, hi + 1); those bounds as doubles, hi + 1 exact for every dtype) */
     bool i64 = lo == INT64_MIN; /* (then f < -2**63, which is exact, is out) */
-    double below = i64 ? (double)lo : (double)lo - 1.0, above = hi == INT64_MAX ? 9223372036854775808.0 : (double)hi + 1.0;
+    double below = i64 ? (double)lo : (double)lo - 1.0;
+    double above = dt == NG_UINT64 ? 18446744073709551616.0 : hi == INT64_MAX ? 9223372036854775808.0 : (double)hi + 1.0;
     NgIrRef bad = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL,
                                ng_ir_binary(k, i64 ? NG_OP_LT : NG_OP_LE, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, below)),
                                ng_ir_binary(k, NG_OP_GE, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, above)));
@@ -1539,7 +1584,16 @@ static void int_conversion(Lower *L, Val v, NgDType dt, bool store, int line)
     NgIrRef clamped = ng_ir_binary(k, NG_OP_MINIMUM, NG_FLOAT64,
                                    ng_ir_binary(k, NG_OP_MAXIMUM, NG_FLOAT64, f, ng_ir_const_f(k, NG_FLOAT64, -cap)),
                                    ng_ir_const_f(k, NG_FLOAT64, cap));
-    bounds_raise(L, bad, ng_ir_cast(k, NG_INT64, clamped), told, dt, line);
+    /* (beyond a C long, NumPy's words are Python's "Python int too large to convert to C
+     * long": NG_JIT_BOUNDS_LONG in the dtype's place) */
+    NgIrRef huge = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL,
+                                ng_ir_binary(k, NG_OP_LT, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, -9223372036854775808.0)),
+                                ng_ir_binary(k, NG_OP_GE, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, dt == NG_UINT64 ? 18446744073709551616.0
+                                                                                                           : 9223372036854775808.0)));
+    bounds_raise(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, bad, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, huge)),
+                 ng_ir_cast(k, NG_INT64, clamped), told, dt, line);
+    bounds_raise(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, huge, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, inf)),
+                 ng_ir_const_i(k, NG_INT64, 0), ng_ir_const_i(k, NG_BOOL, 0), (NgDType)NG_JIT_BOUNDS_LONG, line);
 }
 
 /* Python's checks of a math function's float result r of float arguments
@@ -2229,7 +2283,7 @@ static Val min_max(Lower *L, const NgJitExpr *e, bool is_max)
     for (int i = 1; i < e->nitems; i++) {
         Val b = expr(L, e->items[i]);
         Val better = compare(L, is_max ? NG_JIT_OP_GT : NG_JIT_OP_LT, b, r, e->span.line);
-        Val m = select_val(L, better, b, r, e->span.line);
+        Val m = choose_val(L, better, b, r, e->span.line);
         if (m.r != NG_IR_NONE)
             m.nonneg = is_max ? (b.nonneg || r.nonneg) : (b.nonneg && r.nonneg);
         r = m;
@@ -2779,7 +2833,7 @@ static Val boolop(Lower *L, const NgJitExpr *e)
         return mkval(ng_ir_binary(L->k, is_and ? NG_OP_LOGAND : NG_OP_LOGOR, NG_BOOL, a.r, b.r), NG_BOOL,
                      a.weak && b.weak, true);
     Val t = truth(L, a);
-    return is_and ? select_val(L, t, b, a, e->span.line) : select_val(L, t, a, b, e->span.line);
+    return is_and ? choose_val(L, t, b, a, e->span.line) : choose_val(L, t, a, b, e->span.line);
 }
 
 /* a < b < c: each comparison, and-ed (each operand is evaluated once: IR
@@ -2857,7 +2911,7 @@ static Val ifexp(Lower *L, const NgJitExpr *e)
     L->guard = guard_with(L, c.r, true);
     Val y = expr(L, e->rhs);
     L->guard = saved;
-    return select_val(L, c, x, y, e->span.line);
+    return choose_val(L, c, x, y, e->span.line);
 }
 
 /* The code point of a str literal of one character, or -1. */

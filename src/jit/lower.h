@@ -151,8 +151,10 @@ static inline bool ng_jit_raise_key(int64_t what, int64_t *key)
     return field != 0;
 }
 /* NG_JIT_RAISE_INT_BOUNDS's field: (the int + NG_JIT_BOUNDS_BIAS for ints in
- * (-2**32, 2**32), else 0) * 16 + the NgDType. */
+ * (-2**32, 2**32), else 0) * 16 + the NgDType, or NG_JIT_BOUNDS_LONG for a
+ * float beyond a C long (Python's "Python int too large to convert to C long"). */
 #define NG_JIT_BOUNDS_BIAS (INT64_C(1) << 32)
+#define NG_JIT_BOUNDS_LONG 15
 /* The dtype and, when the code tells it (true), the int of an NG_JIT_RAISE_INT_BOUNDS code. */
 static inline bool ng_jit_raise_bounds(int64_t what, int *dtype, int64_t *value)
 {

@@ -962,7 +962,11 @@ static void raise_as_python(const Program *p, int64_t what, int line_offset)
     int dtype;
     int64_t value;
     if (ng_jit_raise_kind(what) == NG_JIT_RAISE_INT_BOUNDS && !PyErr_Occurred()) { /* NumPy's words */
-        if (ng_jit_raise_bounds(what, &dtype, &value))
+        bool told = ng_jit_raise_bounds(what, &dtype, &value);
+        if (dtype == NG_JIT_BOUNDS_LONG)
+            PyErr_Format(PyExc_OverflowError, "%s:%lld: Python int too large to convert to C long", p->ast->filename,
+                         line);
+        else if (told)
             PyErr_Format(PyExc_OverflowError, "%s:%lld: Python integer %lld out of bounds for %s", p->ast->filename,
                          line, (long long)value, ng_dtype_info((NgDType)dtype)->name);
         else
