@@ -53,7 +53,8 @@ class Gen:
             leaves += ["i"] * 2 + self.locals
             if self.wide:
                 leaves += ["e[%s]" % self.pick(*idx), "u[%s]" % self.pick(*idx), "m[%s]" % self.pick(*idx),
-                           "a[-1]", "c[-%d]" % self.r.randint(1, 5), "M[%s, -1]" % self.pick(*idx)]
+                           "a[-1]", "c[-%d]" % self.r.randint(1, 5), "M[%s, -1]" % self.pick(*idx),
+                           "w[%s]" % self.pick(*idx)]  # (w: uint64; with an int64, a float64 in NumPy)
             return self.pick(*leaves)
         d = depth + 1
         form = self.r.randint(0, 13 if self.wide else 9)
@@ -86,6 +87,8 @@ class Gen:
         r = self.r.random()
         if depth > 2 or r < 0.35:
             leaves = ["b[%s]" % self.pick(*idx), "t", "%.2f" % self.r.uniform(-3, 3), "float(i)"] + self.flocals
+            if self.wide:
+                leaves += ["g[%s]" % self.pick(*idx)]  # (float32: with Python floats, float32 in NumPy 2)
             return self.pick(*leaves)
         d = depth + 1
         form = self.r.randint(0, 13 if self.wide else 9)
@@ -111,7 +114,8 @@ class Gen:
         if form == 4:
             return "math.sqrt(abs(%s))" % self.fexpr(idx, d)
         if form == 5:
-            return "%s(%s, %s)" % (self.pick("min", "max"), self.fexpr(idx, d), self.fexpr(idx, d))
+            m = "%s(%s, %s)" % (self.pick("min", "max"), self.fexpr(idx, d), self.fexpr(idx, d))
+            return "float(%s)" % m if self.wide else m  # (Python's type is the object's: README)
         if form == 6:
             return "(%s * 0.5)" % self.iexpr(idx, d)
         return "math.%s(min(%s, 3.0))" % (self.pick("exp", "tanh", "sin"), self.fexpr(idx, d))
@@ -304,7 +308,7 @@ class Gen:
     def function(self):
         self.lines = ["def h(x):", "    if x > 1.0:", "        return x * 0.5", "    return x - 1.0", "",
                       "def put(arr, i, v):", "    arr[i] = v", "",
-                      "def f(a, b, c, out, iout, k, t, M, g, e, u, m):", "    N = len(a)"]
+                      "def f(a, b, c, out, iout, k, t, M, g, e, u, m, w):", "    N = len(a)"]
         accs = []
         for n in range(self.r.randint(0, 2)):
             kind = self.pick("i", "f")
@@ -328,7 +332,8 @@ def inputs(seed):
     return [rng.integers(-20, 20, N).astype(np.int64), rng.uniform(-5, 5, N), rng.integers(-9, 9, N).astype(np.int32),
             np.zeros(N), np.zeros(N, np.int64), int(rng.integers(1, 6)), float(rng.uniform(-2, 2)),
             rng.integers(-9, 9, (N, 4)).astype(np.int64), rng.uniform(-2, 2, N).astype(np.float32),
-            rng.integers(-128, 128, N).astype(np.int8), rng.integers(0, 256, N).astype(np.uint8), rng.random(N) < 0.5]
+            rng.integers(-128, 128, N).astype(np.int8), rng.integers(0, 256, N).astype(np.uint8), rng.random(N) < 0.5,
+            rng.integers(0, 50, N).astype(np.uint64)]
 
 
 def outcome(fn, args):
@@ -340,18 +345,22 @@ def outcome(fn, args):
         return type(e).__name__, str(e)[-70:], args
 
 
-def same(x, y):
+def same(x, y, f32=False):
+    """x and y alike; f32: float32 values may have gone into them."""
     if isinstance(x, tuple):
-        return isinstance(y, tuple) and len(x) == len(y) and all(same(p, q) for p, q in zip(x, y))
+        return isinstance(y, tuple) and len(x) == len(y) and all(same(p, q, f32) for p, q in zip(x, y))
     if isinstance(x, np.ndarray):
         if x.dtype != y.dtype:
             return False
         if x.dtype.kind == "f":
-            tol = 1e-5 if x.dtype == np.float32 else 1e-9
+            # (float32 values stored into float64 arrays: NumPy's float32 functions and the
+            # kernel's may differ by an ulp, 6e-8)
+            tol = 1e-5 if x.dtype == np.float32 else 4e-7 if f32 else 1e-9
             return np.allclose(x, y, rtol=tol, atol=tol, equal_nan=True)
         return np.array_equal(x, y)
     if isinstance(x, (float, np.floating)):
-        return math.isclose(float(x), float(y), rel_tol=1e-9, abs_tol=1e-9) or (math.isnan(x) and math.isnan(y))
+        tol = 4e-7 if f32 else 1e-9
+        return math.isclose(float(x), float(y), rel_tol=tol, abs_tol=tol) or (math.isnan(x) and math.isnan(y))
     return x == y
 
 
@@ -378,12 +387,13 @@ def check(seed, show=False):
     for r in jf.loop_report():
         how = r["ran"] if r["ran"].startswith("kernel") else "python: " + r["ran"][:60]
         HOW[how] = HOW.get(how, 0) + 1
-    ok = want[0] == got[0] and (want[0] != "ok" or (same(want[1], got[1]) and
-                                                     all(same(p, q) for p, q in zip(want[2], got[2]))))
+    f32 = "g[" in src or "float32" in src
+    ok = want[0] == got[0] and (want[0] != "ok" or (same(want[1], got[1], f32) and
+                                                     all(same(p, q, f32) for p, q in zip(want[2], got[2]))))
     if ok:
         return None
-    names = "a b c out iout k t M g e u m".split()
-    diffs = ["%s: python %r, jit %r" % (n, p, q) for n, p, q in zip(names, want[2], got[2]) if not same(p, q)]
+    names = "a b c out iout k t M g e u m w".split()
+    diffs = ["%s: python %r, jit %r" % (n, p, q) for n, p, q in zip(names, want[2], got[2]) if not same(p, q, f32)]
     return "seed %d: mismatch\n%s\npython: %s %r\njit:    %s %r\n%s\nreport: %s\n" % (
         seed, textwrap.indent(src, "  "), want[0], want[1], got[0], got[1], "\n".join(diffs),
         [(r["line"], r["kind"], r["ran"]) for r in jf.loop_report()])

@@ -538,7 +538,7 @@ static void int_range(NgDType dt, int64_t *lo, int64_t *hi)
 {
     int bits = 8 * (int)ng_dtype_info(dt)->itemsize;
     bool sign = ng_dtype_is_signed(dt);
-    *lo = sign ? -(INT64_C(1) << (bits - 1)) : 0;
+    *lo = !sign ? 0 : bits == 64 ? INT64_MIN : -(INT64_C(1) << (bits - 1));
     *hi = bits == 64 ? INT64_MAX : sign ? (INT64_C(1) << (bits - 1)) - 1 : (INT64_C(1) << bits) - 1;
 }
 
