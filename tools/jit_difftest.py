@@ -64,7 +64,8 @@ class Gen:
             return "(%s %s %s)" % (self.iexpr(idx, d), self.pick("<<", ">>"), self.pick("2", "(i % 5)", "(c[0] & 3)"))
         if form == 12:  # a divisor that may be 0 (0 for NumPy ints, ZeroDivisionError for Python's)
             return "(%s %s %s)" % (self.iexpr(idx, d), self.pick("//", "%"),
-                                   self.pick("c[%s]" % self.pick(*idx), "(i - %d)" % self.r.randint(0, 30), "k"))
+                                   self.pick("c[%s]" % self.pick(*idx), "(i - %d)" % self.r.randint(0, 30), "k",
+                                             "e[%s]" % self.pick(*idx), "u[%s]" % self.pick(*idx)))
         if form == 13:
             return "%s(%s)" % (self.pick("math.floor", "math.ceil", "round"), self.fexpr(idx, d))
         if form <= 3:
@@ -144,7 +145,7 @@ class Gen:
         form = self.r.randint(0, 27 if self.wide else 21)
         pad = "    " * ind
         if form == 22:  # narrow integers: NumPy's wrap, and its OverflowError for a Python int out of range
-            arr = self.pick("e", "u")
+            arr = self.pick("e", "u", "c")
             self.lines.append("%s%s[i] = %s" % (pad, arr, self.pick("%s[%s] %s %s" % (arr, self.pick(*idx),
                                                                                      self.pick("+", "-", "*"), self.iexpr(idx, 2)),
                                                                 self.iexpr(idx, 1), "%s[i] + %d" % (arr, self.r.randint(1, 200)))))
