@@ -168,3 +168,31 @@ def test_store_check_in_lanes(max_iter, dt):
     after its group), so mandelbrot keeps its lanes; a count beyond int8 raises, from
     lanes too."""
     same_outcome(escape_counts, np.zeros((24, 40), dt), max_iter)
+
+
+def collatz_sqrt(start, out, shift):
+    for i in range(len(start)):
+        v = start[i]
+        c = 0
+        while v != 1:
+            if v % 2 == 0:
+                v = v // 2
+            else:
+                v = 3 * v + 1
+            c += 1
+        out[i] = math.sqrt(c - shift) + c
+
+
+@pytest.mark.parametrize("shift", [0, 5, 120])
+def test_raise_from_jammed_lanes(shift):
+    """A parallel loop with a while loop (jammed: 16 lanes, two vectors) and a raise check
+    (a max reduction of raise codes, each lane's copy combined after its group): with no
+    raise the values are Python's; a negative sqrt in any lane raises Python's ValueError."""
+    start = np.arange(1, 3001)
+    if shift == 0:
+        jit_same(collatz_sqrt, start, np.zeros(3000), shift)
+        return
+    want = outcome(collatz_sqrt, start, np.zeros(3000), shift)
+    got = outcome(jit(collatz_sqrt), start, np.zeros(3000), shift)
+    assert want[0] is ValueError and got[0] is ValueError, (want[:2], got[:2])
+    assert got[1].endswith(want[1])
