@@ -84,6 +84,12 @@ class Gen:
             return "int%s" % m if self.wide else m
         return "int(%s)" % self.fexpr(idx, d)
 
+    def acc_value(self, idx, depth=0):
+        """What an int accumulator takes in: in the wide forms a Python int (s = 0; s -= u[i] is
+        a uint8 in Python's first iteration, then the name's type changes: README)."""
+        x = self.iexpr(idx, depth)
+        return "int(%s)" % x if self.wide else x
+
     def fexpr(self, idx, depth=0):
         r = self.r.random()
         if depth > 2 or r < 0.35:
@@ -216,7 +222,7 @@ class Gen:
         if form == 15 and depth == 0 and accs:  # a running value
             name, kind = self.r.choice(accs)
             if kind == "i":
-                self.lines.append("%s%s %s= %s" % (pad, name, self.pick("+", "|", "^"), self.iexpr(idx, 1)))
+                self.lines.append("%s%s %s= %s" % (pad, name, self.pick("+", "|", "^"), self.acc_value(idx, 1)))
                 self.lines.append("%siout[i] = %s" % (pad, name))
             else:
                 self.lines.append("%s%s = max(%s, %s)" % (pad, name, name, self.fexpr(idx, 1)))
@@ -232,8 +238,8 @@ class Gen:
             name, kind = self.r.choice(accs)
             if kind == "i":
                 upd = self.pick("%s += %s", "%s -= %s", "%s = max(%s, %s)", "%s |= %s", "%s ^= %s")
-                self.lines.append(pad + (upd % ((name, name, self.iexpr(idx)) if upd.count("%s") == 3
-                                                else (name, self.iexpr(idx)))))
+                self.lines.append(pad + (upd % ((name, name, self.acc_value(idx)) if upd.count("%s") == 3
+                                                else (name, self.acc_value(idx)))))
             else:
                 self.lines.append("%s%s += %s" % (pad, name, self.fexpr(idx)))
         elif form == 6 and accs:
