@@ -397,6 +397,13 @@ def check(seed, show=False):
     f32 = "g[" in src or "float32" in src
     ok = want[0] == got[0] and (want[0] != "ok" or (same(want[1], got[1], f32) and
                                                      all(same(p, q, f32) for p, q in zip(want[2], got[2]))))
+    if not ok and want[0] != "ok" and got[0] != "ok" and any(
+            r["kind"] == "parallel" and r["ran"] == "kernel (raised)" for r in jf.loop_report()):
+        # (a parallel loop raises one of its failing iterations' exceptions, the greatest code
+        # (line), not the first's in Python's order: README's known deviations)
+        HOW["kernel (raised): another iteration's exception"] = HOW.get(
+            "kernel (raised): another iteration's exception", 0) + 1
+        return None
     if ok:
         return None
     names = "a b c out iout k t M g e u m w".split()
