@@ -3068,8 +3068,15 @@ static void store(Lower *L, const NgJitExpr *e, Val v, Stmts *out)
              v.chr ? "storing a str into an array" : "assigning into a str (Python's are immutable)");
         return;
     }
+    NgDType dt = s->given->dtype;
+    if (v.weak && ng_dtype_is_complex(v.dt) && !ng_dtype_is_complex(dt) && dt != NG_BOOL) {
+        /* (NumPy takes a NumPy complex's real part, but raises TypeError for a Python one:
+         * Python raises it when it gets there) */
+        unsupported(L, e->span.line, "storing a Python complex into an array of real numbers");
+        return;
+    }
     mark_written(L, s);
-    int_conversion(L, v, s->given->dtype, true, e->span.line);
+    int_conversion(L, v, dt, true, e->span.line);
     push(L, out, guarded(L, ok, ng_ir_store(L->k, s->param, s->given->ndim, idx, as(L, v, s->given->dtype))));
 }
 

@@ -5,6 +5,7 @@ OverflowError, a NaN stored raises ValueError, comparisons compare values, and a
 conditional expression or min/max keeps the value of the Python int it chooses."""
 import math
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -23,12 +24,20 @@ def words(msg):
     return msg.split(".py:")[-1].split(": ", 1)[-1]
 
 
+def outcome_of(fn, *args):
+    """helpers.outcome, TypeError too."""
+    try:
+        return outcome(fn, *args)
+    except TypeError as e:
+        return (TypeError, str(e), args)
+
+
 def same_outcome(fn, *args):
     """fn and jit(fn) raise the same exception with the same words (words()), or both
     return alike with the same arrays."""
-    want = outcome(fn, *args)
+    want = outcome_of(fn, *args)
     f = jit(fn)
-    got = outcome(f, *args)
+    got = outcome_of(f, *args)
     assert want[0] == got[0], (want[:2], got[:2])
     if want[0] == "ok":
         jit_same(fn, *args)
@@ -196,3 +205,26 @@ def test_raise_from_jammed_lanes(shift):
     got = outcome(jit(collatz_sqrt), start, np.zeros(3000), shift)
     assert want[0] is ValueError and got[0] is ValueError, (want[:2], got[:2])
     assert got[1].endswith(want[1])
+
+
+def store_python_complex(a, out):
+    for i in range(len(a)):
+        if a[i] > 2:
+            out[i] = complex(a[i], 1.0)
+
+
+def store_numpy_complex(a, out):
+    for i in range(len(a)):
+        out[i] = a[i] * np.complex128(1j) + a[i]
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64, np.int8, np.bool_, np.complex64])
+def test_complex_stored(dt):
+    """A Python complex stored into an array of real numbers: TypeError (the loop runs as
+    Python, which raises where it gets there); a NumPy complex: its real part (NumPy's
+    ComplexWarning)."""
+    a = np.arange(5.0)
+    same_outcome(store_python_complex, a, np.zeros(5, dt))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (NumPy's ComplexWarning)
+        same_outcome(store_numpy_complex, a, np.zeros(5, dt))
