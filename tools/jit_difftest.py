@@ -4,11 +4,16 @@
 Each function is drawn from a small grammar of what the jit compiles (range loops
 with several bounds and steps, nested loops, if/else, locals, accumulators, running
 values, array recurrences, reads at i - 1 and i + 1, integer and float arithmetic,
-min/max/abs, math functions, bit operations), run once as Python and once through
+min/max/abs, math functions, bit operations; in 60% of functions also int8, uint8,
+uint64, float32 and bool arrays, powers, shifts, divisors that may be 0, chained
+comparisons, swaps, tuple unpacking, while True left by break), run once as Python and once through
 numgpu.jit on copies of the same inputs; every array afterwards and the return value
 must agree (integers exactly, floats within 1e-9 relative: a parallel sum adds in
-another order), or both must raise the same exception type. A mismatch prints the
-function and its seed and the run exits 1.
+another order; 4e-7 where float32 values took part), or both must raise the same
+exception type (a parallel loop may raise another failing iteration's: README). Forms
+whose Python type depends on values (min/max of a Python and a NumPy number) are
+wrapped in int()/float(). A mismatch prints the function, its seed and the arrays
+that differ, and the run exits 1.
 
     python tools/jit_difftest.py [--count 300] [--seed 0] [--seconds 0] [--show]
 
