@@ -228,3 +228,19 @@ def test_complex_stored(dt):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (NumPy's ComplexWarning)
         same_outcome(store_numpy_complex, a, np.zeros(5, dt))
+
+
+def name_of_two_types(w, iout):
+    for i in range(len(w)):
+        x = abs(i - 5) - 7
+        if i > 100:
+            x = w[i] * 3
+        iout[i] = x
+
+
+def test_negative_python_int_in_a_uint64_name():
+    """x holds a Python int (negative here) and, in a branch, a uint64: the kernel's x is a
+    uint64, whose values from 2**63 on are those negative ints; stored into an int64 array
+    they come back as Python's (found by jit_difftest on PoCL: the store's range check raised
+    OverflowError where Python stores -7)."""
+    jit_same(name_of_two_types, np.arange(20, dtype=np.uint64), np.zeros(20, np.int64))
