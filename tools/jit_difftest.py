@@ -44,6 +44,7 @@ class Gen:
         self.lines = []
         self.locals = []      # int locals assigned in the current loop body
         self.flocals = []     # float locals
+        self.u64 = True
         self.wide = rng.random() < 0.6  # (the forms added later: narrow ints, bools, powers, divisors, ...)
 
     def pick(self, *xs):
@@ -59,7 +60,7 @@ class Gen:
             if self.wide:
                 leaves += ["e[%s]" % self.pick(*idx), "u[%s]" % self.pick(*idx), "m[%s]" % self.pick(*idx),
                            "a[-1]", "c[-%d]" % self.r.randint(1, 5), "M[%s, -1]" % self.pick(*idx),
-                           "w[%s]" % self.pick(*idx)]  # (w: uint64; with an int64, a float64 in NumPy)
+                           ] + (["w[%s]" % self.pick(*idx)] if self.u64 else [])  # (w: uint64; with an int64, a float64 in NumPy)
             return self.pick(*leaves)
         d = depth + 1
         form = self.r.randint(0, 13 if self.wide else 9)
@@ -92,7 +93,9 @@ class Gen:
     def acc_value(self, idx, depth=0):
         """What an int accumulator takes in: in the wide forms a Python int (s = 0; s -= u[i] is
         a uint8 in Python's first iteration, then the name's type changes: README)."""
-        x = self.iexpr(idx, depth)
+        self.u64 = False  # (int() of a uint64 that wrapped below 0 is past 2**63: a compiled loop's
+        x = self.iexpr(idx, depth)  # Python ints are int64, README)
+        self.u64 = True
         return "int(%s)" % x if self.wide else x
 
     def fexpr(self, idx, depth=0):
@@ -178,12 +181,13 @@ class Gen:
                 self.flocals.append(v + "q")
             return
         if form == 26 and depth < 1:  # a while loop left by break
-            self.lines.append("%sx = %s" % (pad, self.iexpr(idx, 1)))
+            x = "x%d" % len(self.lines)  # (a name of one type: README)
+            self.lines.append("%s%s = %s" % (pad, x, self.iexpr(idx, 1)))
             self.lines.append("%swhile True:" % pad)
-            self.lines.append("%s    if x %% 7 == 0 or x > 40 or x < -40:" % pad)
+            self.lines.append("%s    if %s %% 7 == 0 or %s > 40 or %s < -40:" % (pad, x, x, x))
             self.lines.append("%s        break" % pad)
-            self.lines.append("%s    x = x * 3 + %d" % (pad, self.pick(1, 3, 5)))  # (no fixed point: it ends)
-            self.lines.append("%siout[i] = x" % pad)
+            self.lines.append("%s    %s = %s * 3 + %d" % (pad, x, x, self.pick(1, 3, 5)))  # (no fixed point: it ends)
+            self.lines.append("%siout[i] = %s" % (pad, x))
             return
         if form == 27:  # the loop's own result: an index into another array
             self.lines.append("%sout[%s %% N] = %s" % (pad, self.iexpr(idx, 1), self.fexpr(idx, 1)))
@@ -209,9 +213,10 @@ class Gen:
             self.lines.append("%sout[i] = b[i - %d] + out[i]" % (pad, self.r.randint(1, 8)))
             return
         if form == 12:  # a while loop
-            self.lines.append("%sx = abs(a[%s]) + 1" % (pad, self.pick(*idx)))
-            self.lines.append("%swhile x > 1:" % pad)
-            self.lines.append("%s    x = x // %d" % (pad, self.r.randint(2, 3)))
+            x = "x" if not self.wide else "x%d" % len(self.lines)  # (a name of one type: README)
+            self.lines.append("%s%s = abs(a[%s]) + 1" % (pad, x, self.pick(*idx)))
+            self.lines.append("%swhile %s > 1:" % (pad, x))
+            self.lines.append("%s    %s = %s // %d" % (pad, x, x, self.r.randint(2, 3)))
             self.lines.append("%s    iout[i] += 1" % pad)
             return
         if form == 13 and depth < 1:  # a search in an inner loop

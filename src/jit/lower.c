@@ -1547,19 +1547,18 @@ static void int_conversion(Lower *L, Val v, NgDType dt, bool store, int line)
     }
     if (ng_dtype_is_int(v.dt)) { /* a NumPy integer into a signed array */
         int_range(v.dt, &slo, &shi);
-        /* a uint64 is read as an int64: a name the loop gives a Python int and a uint64 is a
-         * uint64, which holds the int's negative values as from 2**63 on, and the cast gives
-         * them back (so a uint64 from 2**63 on, stored into a signed array, is checked as a
-         * negative int: int64's take it, wrapping, where NumPy raises) */
-        if (v.dt != NG_UINT64 && slo >= lo && shi <= hi)
+        if (v.dt == NG_UINT64) { /* (its values from 2**63 on read as negative int64s) */
+            NgIrRef x = ng_ir_cast(k, NG_INT64, v.r);
+            NgIrRef told = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
+                                        ng_ir_binary(k, NG_OP_GE, NG_BOOL, x, ng_ir_const_i(k, NG_INT64, 0)),
+                                        ng_ir_binary(k, NG_OP_LT, NG_BOOL, x, ng_ir_const_i(k, NG_INT64, NG_JIT_BOUNDS_BIAS)));
+            bounds_raise(L, outside(L, x, INT64_MIN, 0, hi), x, told, dt, line);
+            return;
+        }
+        if (slo >= lo && shi <= hi)
             return;
         NgIrRef x = ng_ir_cast(k, NG_INT64, v.r);
-        NgIrRef told = v.dt != NG_UINT64 ? ng_ir_const_i(k, NG_BOOL, 1)
-                                         : ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
-                                                        ng_ir_binary(k, NG_OP_GT, NG_BOOL, x, ng_ir_const_i(k, NG_INT64, -NG_JIT_BOUNDS_BIAS)),
-                                                        ng_ir_binary(k, NG_OP_LT, NG_BOOL, x, ng_ir_const_i(k, NG_INT64, NG_JIT_BOUNDS_BIAS)));
-        int64_t known = v.dt == NG_UINT64 ? INT64_MIN : v.nonneg ? 0 : slo;
-        bounds_raise(L, outside(L, x, known, lo, hi), x, told, dt, line);
+        bounds_raise(L, outside(L, x, v.nonneg ? 0 : slo, lo, hi), x, ng_ir_const_i(k, NG_BOOL, 1), dt, line);
         return;
     }
     if (!ng_dtype_is_float(v.dt))
