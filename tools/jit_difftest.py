@@ -45,6 +45,7 @@ class Gen:
         self.locals = []      # int locals assigned in the current loop body
         self.flocals = []     # float locals
         self.u64 = True
+        self.prange = False
         self.wide = rng.random() < 0.6  # (the forms added later: narrow ints, bools, powers, divisors, ...)
 
     def pick(self, *xs):
@@ -189,7 +190,7 @@ class Gen:
             self.lines.append("%s    %s = %s * 3 + %d" % (pad, x, x, self.pick(1, 3, 5)))  # (no fixed point: it ends)
             self.lines.append("%siout[i] = %s" % (pad, x))
             return
-        if form == 27:  # the loop's own result: an index into another array
+        if form == 27 and not self.prange:  # a store at a computed index (no prange: it races)
             self.lines.append("%sout[%s %% N] = %s" % (pad, self.iexpr(idx, 1), self.fexpr(idx, 1)))
             return
         if form == 16:  # float32 values stay float32
@@ -291,7 +292,8 @@ class Gen:
         else:
             head, idx = "range(len(a) - 1)", ["i", "i + 1", "N - 1 - i"]
         self.locals, self.flocals = [], []
-        if head.startswith("numgpu.prange"):
+        self.prange = head.startswith("numgpu.prange")
+        if self.prange:
             accs = []  # (prange promises independent iterations: no running value)
         self.lines.append("    for i in %s:" % head)
         for _ in range(self.r.randint(1, 4)):
