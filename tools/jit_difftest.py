@@ -183,7 +183,8 @@ class Gen:
             return
         if form == 26 and depth < 1:  # a while loop left by break
             x = "x%d" % len(self.lines)  # (a name of one type: README)
-            self.lines.append("%s%s = %s" % (pad, x, self.iexpr(idx, 1)))
+            # (an int: a float NaN would never leave the loop; uint64 with int32 is a float64)
+            self.lines.append("%s%s = %s" % (pad, x, self.acc_value(idx, 1)))
             self.lines.append("%swhile True:" % pad)
             self.lines.append("%s    if %s %% 7 == 0 or %s > 40 or %s < -40:" % (pad, x, x, x))
             self.lines.append("%s        break" % pad)
