@@ -1470,9 +1470,10 @@ static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line)
 }
 
 /* Where the int64 value x is out of dtype dt's range (`bad`), an
- * OverflowError "Python integer x out of bounds for dt": the code carries x
- * where `told` holds, and dt. */
-static void bounds_raise(Lower *L, NgIrRef bad, NgIrRef x, NgIrRef told, NgDType dt, int line)
+ * OverflowError "Python integer x out of bounds for dt": the code carries dt,
+ * and x where it is in (-2**32, 2**32) (and not negative when `unsigned`: a
+ * uint64 from 2**63 on, read as an int64). */
+static void bounds_raise(Lower *L, NgIrRef bad, NgIrRef x, bool unsigned_x, NgDType dt, int line)
 {
     NgIrKernel *k = L->k;
     if (bad == NG_IR_NONE || L->st != NG_OK)
@@ -1481,6 +1482,10 @@ static void bounds_raise(Lower *L, NgIrRef bad, NgIrRef x, NgIrRef told, NgDType
         raise_or_python(L, bad, NG_JIT_RAISE_INT_BOUNDS, line);
         return;
     }
+    NgIrRef told = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
+                                ng_ir_binary(k, unsigned_x ? NG_OP_GE : NG_OP_GT, NG_BOOL, x,
+                                             ng_ir_const_i(k, NG_INT64, unsigned_x ? 0 : -NG_JIT_BOUNDS_BIAS)),
+                                ng_ir_binary(k, NG_OP_LT, NG_BOOL, x, ng_ir_const_i(k, NG_INT64, NG_JIT_BOUNDS_BIAS)));
     NgIrRef field = ng_ir_select(k, told, ng_ir_binary(k, NG_OP_ADD, NG_INT64, x, ng_ir_const_i(k, NG_INT64, NG_JIT_BOUNDS_BIAS)),
                                  ng_ir_const_i(k, NG_INT64, 0));
     NgIrRef code = ng_ir_binary(k, NG_OP_ADD, NG_INT64,
@@ -1514,15 +1519,11 @@ static void int_bounds(Lower *L, Val w, NgDType dt, int line)
     if (!w.weak || w.dt != NG_INT64 || !ng_dtype_is_int(dt) || dt == NG_INT64 || w.r == NG_IR_NONE ||
         L->st != NG_OK)
         return;
-    NgIrKernel *k = L->k;
     int64_t lo, hi;
     int_range(dt, &lo, &hi);
     if (is_const(L, w.r) && const_i(L, w.r) >= lo && const_i(L, w.r) <= hi)
         return;
-    NgIrRef told = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
-                                ng_ir_binary(k, NG_OP_GT, NG_BOOL, w.r, ng_ir_const_i(k, NG_INT64, -NG_JIT_BOUNDS_BIAS)),
-                                ng_ir_binary(k, NG_OP_LT, NG_BOOL, w.r, ng_ir_const_i(k, NG_INT64, NG_JIT_BOUNDS_BIAS)));
-    bounds_raise(L, outside(L, w.r, w.nonneg ? 0 : lo_of(L, w), lo, hi), w.r, told, dt, line);
+    bounds_raise(L, outside(L, w.r, w.nonneg ? 0 : lo_of(L, w), lo, hi), w.r, false, dt, line);
 }
 
 /* What NumPy raises where a number v becomes an integer of dtype dt, through
@@ -1549,16 +1550,13 @@ static void int_conversion(Lower *L, Val v, NgDType dt, bool store, int line)
         int_range(v.dt, &slo, &shi);
         if (v.dt == NG_UINT64) { /* (its values from 2**63 on read as negative int64s) */
             NgIrRef x = ng_ir_cast(k, NG_INT64, v.r);
-            NgIrRef told = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
-                                        ng_ir_binary(k, NG_OP_GE, NG_BOOL, x, ng_ir_const_i(k, NG_INT64, 0)),
-                                        ng_ir_binary(k, NG_OP_LT, NG_BOOL, x, ng_ir_const_i(k, NG_INT64, NG_JIT_BOUNDS_BIAS)));
-            bounds_raise(L, outside(L, x, INT64_MIN, 0, hi), x, told, dt, line);
+            bounds_raise(L, outside(L, x, INT64_MIN, 0, hi), x, true, dt, line);
             return;
         }
         if (slo >= lo && shi <= hi)
             return;
         NgIrRef x = ng_ir_cast(k, NG_INT64, v.r);
-        bounds_raise(L, outside(L, x, v.nonneg ? 0 : slo, lo, hi), x, ng_ir_const_i(k, NG_BOOL, 1), dt, line);
+        bounds_raise(L, outside(L, x, v.nonneg ? 0 : slo, lo, hi), x, false, dt, line);
         return;
     }
     if (!ng_dtype_is_float(v.dt))
@@ -1577,10 +1575,7 @@ static void int_conversion(Lower *L, Val v, NgDType dt, bool store, int line)
                                ng_ir_binary(k, i64 ? NG_OP_LT : NG_OP_LE, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, below)),
                                ng_ir_binary(k, NG_OP_GE, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, above)));
     bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, bad, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, inf));
-    double cap = (double)NG_JIT_BOUNDS_BIAS;
-    NgIrRef told = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
-                                ng_ir_binary(k, NG_OP_GT, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, -cap)),
-                                ng_ir_binary(k, NG_OP_LT, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, cap)));
+    double cap = (double)NG_JIT_BOUNDS_BIAS; /* (a clamped value is not told) */
     NgIrRef clamped = ng_ir_binary(k, NG_OP_MINIMUM, NG_FLOAT64,
                                    ng_ir_binary(k, NG_OP_MAXIMUM, NG_FLOAT64, f, ng_ir_const_f(k, NG_FLOAT64, -cap)),
                                    ng_ir_const_f(k, NG_FLOAT64, cap));
@@ -1591,9 +1586,9 @@ static void int_conversion(Lower *L, Val v, NgDType dt, bool store, int line)
                                 ng_ir_binary(k, NG_OP_GE, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, dt == NG_UINT64 ? 18446744073709551616.0
                                                                                                            : 9223372036854775808.0)));
     bounds_raise(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, bad, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, huge)),
-                 ng_ir_cast(k, NG_INT64, clamped), told, dt, line);
+                 ng_ir_cast(k, NG_INT64, clamped), false, dt, line);
     bounds_raise(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, huge, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, inf)),
-                 ng_ir_const_i(k, NG_INT64, 0), ng_ir_const_i(k, NG_BOOL, 0), (NgDType)NG_JIT_BOUNDS_LONG, line);
+                 ng_ir_const_i(k, NG_INT64, 0), false, (NgDType)NG_JIT_BOUNDS_LONG, line);
 }
 
 /* Python's checks of a math function's float result r of float arguments
