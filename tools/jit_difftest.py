@@ -21,6 +21,7 @@ that differ, and the run exits 1.
 tests/python/test_jit_difftest.py for a few fixed seeds; run it longer by hand.
 """
 import argparse
+import cmath
 import math
 import os
 import random
@@ -47,6 +48,9 @@ class Gen:
         self.u64 = True
         self.prange = False
         self.wide = rng.random() < 0.6  # (the forms added later: narrow ints, bools, powers, divisors, ...)
+        # (and in half of those the forms added after: complex values, globals, a shape tuple, rows,
+        # elif chains, more math, scattered +=, a break out of the loop, argmax pairs)
+        self.wide2 = self.wide and rng.random() < 0.5
 
     def pick(self, *xs):
         return self.r.choice(xs)
@@ -62,9 +66,23 @@ class Gen:
                 leaves += ["e[%s]" % self.pick(*idx), "u[%s]" % self.pick(*idx), "m[%s]" % self.pick(*idx),
                            "a[-1]", "c[-%d]" % self.r.randint(1, 5), "M[%s, -1]" % self.pick(*idx),
                            ] + (["w[%s]" % self.pick(*idx)] if self.u64 else [])  # (w: uint64; with an int64, a float64 in NumPy)
+            if self.wide2:
+                leaves += ["SCALE", "TAB[%s]" % self.pick(*idx), "sh[1]", "len(M)", "M.shape[0]"]
             return self.pick(*leaves)
         d = depth + 1
-        form = self.r.randint(0, 13 if self.wide else 9)
+        form = self.r.randint(0, 17 if self.wide2 else 13 if self.wide else 9)
+        if form == 14:
+            return "int(%s(%s, %s, %s))" % (self.pick("min", "max"), self.iexpr(idx, d), self.iexpr(idx, d),
+                                            self.iexpr(idx, d))
+        if form == 15:  # (inf: OverflowError, nan: ValueError)
+            return "%s(%s)" % (self.pick("math.trunc", "int"), self.fexpr(idx, d))
+        if form == 16:
+            return "int(np.sign(%s))" % self.fexpr(idx, d)
+        if form == 17:  # a row's reduction
+            row = self.pick(*idx)
+            return self.pick("int(np.sum(M[%s] * %s))" % (row, self.iexpr(idx, d)), "int(np.max(M[%s]))" % row,
+                             "int(np.min(M[%s] - M[%s]))" % (row, self.pick(*idx)), "int(np.dot(M[%s], M[%s]))" % (
+                                 row, self.pick(*idx)), "rowsum(M, %s)" % row)
         if form == 10:  # a power: ints to small exponents (a negative one raises in NumPy)
             return "(%s ** %s)" % (self.iexpr(idx, d), self.pick("2", "3", "0", "(i % 3)", "(a[0] % 3)"))
         if form == 11:  # shifts
@@ -105,9 +123,27 @@ class Gen:
             leaves = ["b[%s]" % self.pick(*idx), "t", "%.2f" % self.r.uniform(-3, 3), "float(i)"] + self.flocals
             if self.wide:
                 leaves += ["g[%s]" % self.pick(*idx)]  # (float32: with Python floats, float32 in NumPy 2)
+            if self.wide2:
+                leaves += ["OFFS", "z[%s].real" % self.pick(*idx), "z[%s].imag" % self.pick(*idx),
+                           "abs(z[%s])" % self.pick(*idx)]
             return self.pick(*leaves)
         d = depth + 1
-        form = self.r.randint(0, 13 if self.wide else 9)
+        form = self.r.randint(0, 19 if self.wide2 else 13 if self.wide else 9)
+        if form == 14:
+            return "%s(%s, %s)" % (self.pick("math.atan2", "math.hypot", "math.copysign", "np.minimum", "np.maximum"),
+                                   self.fexpr(idx, d), self.fexpr(idx, d))
+        if form == 15:  # (a 0 divisor or an infinite x: ValueError)
+            return "math.fmod(%s, %s)" % (self.fexpr(idx, d), self.pick("t", "b[%s]" % self.pick(*idx), "1.5",
+                                                                        "float(i - 5)"))
+        if form == 16:
+            row = self.pick(*idx)
+            return self.pick("float(np.sum(M[%s] * %s))" % (row, self.fexpr(idx, d)), "float(np.mean(M[%s]))" % row,
+                             "float(np.prod(M[%s] %% 3 + 1))" % row)
+        if form == 17:
+            return "%s(%s)" % (self.pick("np.log1p", "math.expm1", "np.cos", "math.atan"), self.pick(
+                "abs(%s)" % self.fexpr(idx, d), "min(%s, 3.0)" % self.fexpr(idx, d)))
+        if form >= 18:
+            return self.pick("abs(%s)", "(%s).real", "(%s).imag") % self.cexpr(idx, d)
         if form == 10:  # a divisor that may be 0.0 (inf for NumPy floats, ZeroDivisionError for Python's)
             return "(%s %s %s)" % (self.fexpr(idx, d), self.pick("/", "//", "%"),
                                    self.pick("float(i)", "b[%s]" % self.pick(*idx), "t", "0.75", "float(i - 3)"))
@@ -136,8 +172,30 @@ class Gen:
             return "(%s * 0.5)" % self.iexpr(idx, d)
         return "math.%s(min(%s, 3.0))" % (self.pick("exp", "tanh", "sin"), self.fexpr(idx, d))
 
+    def cexpr(self, idx, depth=0):
+        """A complex expression (z: complex128)."""
+        if depth > 2 or self.r.random() < 0.4:
+            return self.pick("z[%s]" % self.pick(*idx), "z[%s]" % self.pick(*idx), "complex(%s, %s)" % (
+                self.fexpr(idx, 3), self.fexpr(idx, 3)), "1j", "(%s * 1j)" % self.fexpr(idx, 3))
+        d = depth + 1
+        form = self.r.randint(0, 5)
+        if form <= 1:
+            return "(%s %s %s)" % (self.cexpr(idx, d), self.pick("+", "-", "*"), self.cexpr(idx, d))
+        if form == 2:
+            return "(%s %s %s)" % (self.cexpr(idx, d), self.pick("*", "+", "/"), self.fexpr(idx, d))
+        if form == 3:  # (0 for z[i] + 2 == 0: NumPy's inf/nan, Python's ZeroDivisionError)
+            return "(%s / (%s + 2))" % (self.cexpr(idx, d), self.cexpr(idx, d))
+        if form == 4:
+            return "cmath.sqrt(%s)" % self.cexpr(idx, d)
+        return "%s.conjugate()" % self.cexpr(idx, d)
+
     def cond(self, idx, depth=0):
-        form = self.r.randint(0, 5 if self.wide else 3)
+        form = self.r.randint(0, 7 if self.wide2 else 5 if self.wide else 3)
+        if form == 6:
+            return "%s(%s)" % (self.pick("math.isnan", "math.isfinite", "math.isinf"), self.fexpr(idx, depth + 1))
+        if form == 7:
+            return self.pick("abs(z[%s]) > 1.0" % self.pick(*idx), "z[%s] == z[%s]" % (self.pick(*idx), self.pick(*idx)),
+                             "%s != 0" % self.cexpr(idx, 2))
         if form == 4:
             return "%d %s %s %s %d" % (self.r.randint(-6, 0), self.pick("<", "<="), self.iexpr(idx, depth + 1),
                                       self.pick("<", "<="), self.r.randint(0, 8))
@@ -157,8 +215,55 @@ class Gen:
     # -- statements --
     def stmt(self, ind, idx, accs, depth=0):
         """One statement (lines appended) of a loop body over i."""
-        form = self.r.randint(0, 27 if self.wide else 21)
+        form = self.r.randint(0, 34 if self.wide2 else 27 if self.wide else 21)
         pad = "    " * ind
+        if form == 28 and depth < 2:  # an elif chain
+            self.lines.append("%sif %s:" % (pad, self.cond(idx, 1)))
+            self.stmt(ind + 1, idx, accs, depth + 1)
+            for _ in range(self.r.randint(1, 2)):
+                self.lines.append("%selif %s:" % (pad, self.cond(idx, 1)))
+                self.stmt(ind + 1, idx, accs, depth + 1)
+            if self.r.random() < 0.6:
+                self.lines.append("%selse:" % pad)
+                self.stmt(ind + 1, idx, accs, depth + 1)
+            return
+        if form == 29:  # complex values
+            self.lines.append(self.pick("%sz[i] = %s", "%sz[i] += %s", "%sz[i] *= %s") % (pad, self.cexpr(idx)))
+            return
+        if form == 30:
+            self.lines.append("%sout[i] = %s(%s)" % (pad, self.pick("abs", "float"),
+                                                    self.pick("z[i] * z[%s]" % self.pick(*idx), "cmath.sqrt(z[i])",
+                                                              "(z[i] - %s).real" % self.fexpr(idx, 2))))
+            return
+        if form == 31 and depth < 1:  # a row of M, read, or written at this i
+            r = "r%d" % len(self.lines)
+            src = self.pick(*idx)
+            self.lines.append("%s%s = M[%s]" % (pad, r, src))
+            if src == "i" and self.r.random() < 0.5:
+                self.lines.append("%s%s[%d] = %s" % (pad, r, self.r.randint(0, 3), self.iexpr(idx, 2)))
+            self.lines.append("%siout[i] = %s" % (pad, self.pick("int(np.sum(%s * %s))" % (r, r), "%s[%d] + %s[-1]" % (
+                r, self.r.randint(0, 3), r), "int(np.max(%s)) - %s[0]" % (r, r))))
+            return
+        if form == 32 and not self.prange:  # a scattered += (atomics)
+            self.lines.append(self.pick("%siout[abs(%s) %% N] += %s" % (pad, self.iexpr(idx, 2), self.iexpr(idx, 2)),
+                                        "%sout[abs(%s) %% N] += %s" % (pad, self.iexpr(idx, 2), self.fexpr(idx, 2)),
+                                        "%siout[%s %% N] -= 1" % (pad, self.iexpr(idx, 1))))
+            return
+        if form == 33 and depth == 0 and not self.prange:  # leaving the loop
+            self.lines.append("%sif %s:" % (pad, self.cond(idx, 1)))
+            self.lines.append("%s    break" % pad)
+            return
+        if form == 34 and depth == 0 and accs:  # an argmax pair, or a product, or a minimum
+            name, kind = self.r.choice(accs)
+            if kind == "i":
+                v = self.iexpr(idx, 2)
+                self.lines.append("%sif %s %s %s:" % (pad, v, self.pick(">", "<", ">="), name))
+                self.lines.append("%s    %s = %s" % (pad, name, v))
+                self.lines.append("%s    %s_at = i" % (pad, name))
+            else:
+                self.lines.append(self.pick("%s%s = min(%s, %s)" % (pad, name, name, self.fexpr(idx, 1)),
+                                            "%s%s *= 1.0 + %s * 0.01" % (pad, name, self.fexpr(idx, 2))))
+            return
         if form == 22:  # narrow integers: NumPy's wrap, and its OverflowError for a Python int out of range
             arr = self.pick("e", "u", "c")
             self.lines.append("%s%s[i] = %s" % (pad, arr, self.pick("%s[%s] %s %s" % (arr, self.pick(*idx),
@@ -326,14 +431,19 @@ class Gen:
             self.lines.append("        x, y = y, x")
 
     def function(self):
-        self.lines = ["def h(x):", "    if x > 1.0:", "        return x * 0.5", "    return x - 1.0", "",
+        self.lines = ["SCALE = 3", "OFFS = 0.25", "TAB = np.arange(%d) %% 7 - 3" % N, "",
+                      "def h(x):", "    if x > 1.0:", "        return x * 0.5", "    return x - 1.0", "",
                       "def put(arr, i, v):", "    arr[i] = v", "",
-                      "def f(a, b, c, out, iout, k, t, M, g, e, u, m, w):", "    N = len(a)"]
+                      "def rowsum(X, i):", "    s = 0", "    for j in range(X.shape[1]):", "        s += X[i, j]",
+                      "    return int(s)", "",
+                      "def f(a, b, c, out, iout, k, t, M, g, e, u, m, w, z, sh):", "    N = len(a)"]
         accs = []
         for n in range(self.r.randint(0, 2)):
             kind = self.pick("i", "f")
             name = "s%d" % n
             self.lines.append("    %s = %s" % (name, "0" if kind == "i" else "0.0"))
+            if self.wide2 and kind == "i":
+                self.lines.append("    %s_at = -1" % name)
             accs.append((name, kind))
         for _ in range(self.r.randint(1, 2)):
             kind = self.r.random()
@@ -343,7 +453,8 @@ class Gen:
                 self.over_arrays()
             else:
                 self.loop(accs)
-        self.lines.append("    return (%s)" % ", ".join([n for n, _ in accs] + ["0"]))
+        ret = [n for n, _ in accs] + (["%s_at" % n for n, kind in accs if kind == "i"] if self.wide2 else [])
+        self.lines.append("    return (%s)" % ", ".join(ret + ["0"]))
         return "\n".join(self.lines) + "\n"
 
 
@@ -353,7 +464,9 @@ def inputs(seed):
             np.zeros(N), np.zeros(N, np.int64), int(rng.integers(1, 6)), float(rng.uniform(-2, 2)),
             rng.integers(-9, 9, (N, 4)).astype(np.int64), rng.uniform(-2, 2, N).astype(np.float32),
             rng.integers(-128, 128, N).astype(np.int8), rng.integers(0, 256, N).astype(np.uint8), rng.random(N) < 0.5,
-            rng.integers(0, 50, N).astype(np.uint64)]
+            rng.integers(0, 50, N).astype(np.uint64),
+            (rng.uniform(-2, 2, N) + 1j * rng.uniform(-2, 2, N)) * (rng.random(N) < 0.9) - 2 * (rng.random(N) < 0.1),
+            (N, 4)]
 
 
 def outcome(fn, args):
@@ -372,15 +485,17 @@ def same(x, y, f32=False):
     if isinstance(x, np.ndarray):
         if x.dtype != y.dtype:
             return False
-        if x.dtype.kind == "f":
+        if x.dtype.kind in "fc":
             # (float32 values stored into float64 arrays: NumPy's float32 functions and the
             # kernel's may differ by an ulp, 6e-8)
             tol = 1e-5 if x.dtype == np.float32 else 4e-7 if f32 else 1e-9
             return np.allclose(x, y, rtol=tol, atol=tol, equal_nan=True)
         return np.array_equal(x, y)
-    if isinstance(x, (float, np.floating)):
+    if isinstance(x, (float, np.floating, complex, np.complexfloating)):
         tol = 4e-7 if f32 else 1e-9
-        return math.isclose(float(x), float(y), rel_tol=tol, abs_tol=tol) or (math.isnan(x) and math.isnan(y))
+        if isinstance(x, (complex, np.complexfloating)) != isinstance(y, (complex, np.complexfloating)):
+            return False
+        return cmath.isclose(x, y, rel_tol=tol, abs_tol=tol) or (cmath.isnan(x) and cmath.isnan(y))
     return x == y
 
 
@@ -390,10 +505,10 @@ HOW = {}  # how the loops ran ("kernel", "kernel (one thread)", a reason it ran 
 def check(seed, show=False):
     """None when the function of `seed` runs alike both ways, else a report."""
     src = Gen(random.Random(seed)).function()
-    ns = {"math": math, "np": np, "numgpu": numgpu}
+    ns = {"math": math, "cmath": cmath, "np": np, "numgpu": numgpu}
     path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "ngdiff_%d_%d.py" % (os.getpid(), seed))
     with open(path, "w") as f:  # (the jit reads the function's source from its file)
-        f.write("import math\nimport numpy as np\nimport numgpu\n\n" + src)
+        f.write("import cmath\nimport math\nimport numpy as np\nimport numgpu\n\n" + src)
     try:
         exec(compile(open(path).read(), path, "exec"), ns)
         args = inputs(seed)
@@ -419,7 +534,7 @@ def check(seed, show=False):
         return None
     if ok:
         return None
-    names = "a b c out iout k t M g e u m w".split()
+    names = "a b c out iout k t M g e u m w z sh".split()
     diffs = ["%s: python %r, jit %r" % (n, p, q) for n, p, q in zip(names, want[2], got[2]) if not same(p, q, f32)]
     return "seed %d: mismatch\n%s\npython: %s %r\njit:    %s %r\n%s\nreport: %s\n" % (
         seed, textwrap.indent(src, "  "), want[0], want[1], got[0], got[1], "\n".join(diffs),

@@ -704,7 +704,9 @@ static Val read_name(Lower *L, const NgJitExpr *e)
         if (a->given->seq != NG_JIT_SEQ_ARRAY)
             return fail(L, e->span.line, NG_ERR_UNSUPPORTED,
                         "%s '%s' used as a value (not indexed) is not supported in a compiled loop",
-                        a->given->seq == NG_JIT_SEQ_STR ? "str" : "dict", s->name);
+                        a->given->seq == NG_JIT_SEQ_STR     ? "str"
+                        : a->given->seq == NG_JIT_SEQ_TUPLE ? "tuple"
+                                                            : "dict", s->name);
         if (L->elem != NG_IR_NONE && a->given->ndim - fixed == 1) {
             /* inside np.sum(...): the element the reduction is at */
             NgIrRef idx[NG_MAXDIMS], ok = NG_IR_NONE;
@@ -1647,6 +1649,14 @@ static Val load(Lower *L, const NgJitExpr *e)
         c.chr = true;
         return c;
     }
+    if (s->given->seq == NG_JIT_SEQ_TUPLE) { /* an item: a Python number, IndexError outside */
+        NgIrKernel *k = L->k;
+        NgIrRef in = ng_ir_binary(k, NG_OP_LT, NG_BOOL, ng_ir_cast(k, NG_UINT64, idx[0]),
+                                  ng_ir_cast(k, NG_UINT64, ng_ir_shape(k, s->param, 0)));
+        raise_or_python(L, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, in), NG_JIT_RAISE_TUPLE_INDEX, e->span.line);
+        NgIrRef at = ng_ir_select(k, in, idx[0], ng_ir_const_i(k, NG_INT64, 0)); /* (a tuple is never empty) */
+        return mkval(guarded_load(L, s, &at, ok), dt, true, dt == NG_BOOL);
+    }
     return mkval(guarded_load(L, s, idx, ok), dt, false, dt == NG_BOOL || kind_of(dt) == NG_KIND_UINT);
 }
 
@@ -1913,6 +1923,17 @@ static bool check_args(Lower *L, const NgJitExpr *e, int lo, int hi, const char 
     return true;
 }
 
+/* The Python int of x (an int64): a uint64 from 2**63 on raises OverflowError, being
+ * a Python int a kernel's int64 cannot be. */
+static NgIrRef python_int(Lower *L, Val x, int line)
+{
+    NgIrRef r = as(L, x, NG_INT64);
+    if (x.dt == NG_UINT64)
+        raise_or_python(L, ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, r, ng_ir_const_i(L->k, NG_INT64, 0)),
+                        NG_JIT_RAISE_BIG_UINT, line);
+    return r;
+}
+
 static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
 {
     int line = e->span.line;
@@ -1925,8 +1946,10 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
         if (!real_only(L, x, line, "math.*"))
             return NOVAL;
         unsigned how = unary_fns[i].math;
+        if (unary_fns[i].op == NG_OP_TRUNC && !x.weak && x.dt != NG_FLOAT64) /* (only float64 is a float) */
+            return unsupported(L, line, "math.trunc() of a NumPy scalar other than a float64 (Python's TypeError)");
         if (how == FN_INT && !ng_dtype_is_float(x.dt))
-            return mkval(as(L, x, NG_INT64), NG_INT64, true, x.nonneg);
+            return mkval(python_int(L, x, line), NG_INT64, true, x.nonneg);
         NgIrRef f = as(L, x, NG_FLOAT64);
         if (how == FN_BOOL)
             return mkval(ng_ir_unary(L->k, unary_fns[i].op, NG_BOOL, f), NG_BOOL, true, true);
@@ -2379,7 +2402,7 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
             return mkval(as(L, x, NG_FLOAT64), NG_FLOAT64, true, false);
         if (ng_dtype_is_float(x.dt))
             int_raises(L, as(L, x, NG_FLOAT64), line);
-        return mkval(as(L, x, NG_INT64), NG_INT64, true, x.nonneg && !ng_dtype_is_float(x.dt));
+        return mkval(python_int(L, x, line), NG_INT64, true, x.nonneg && !ng_dtype_is_float(x.dt));
     }
     if (strcmp(fn, "complex") == 0) {
         /* complex(re[, im]) of real numbers, a Python complex (a complex argument: Python's) */
@@ -2403,8 +2426,13 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
         Val x = expr(L, e->items[0]);
         if (!real_only(L, x, line, fn))
             return NOVAL;
-        NgIrRef r = ng_dtype_is_float(x.dt) ? ng_ir_unary(L->k, NG_OP_RINT, x.dt, x.r) : x.r;
-        return mkval(ng_ir_cast(L->k, NG_INT64, r), NG_INT64, true, x.nonneg && !ng_dtype_is_float(x.dt));
+        if (x.dt == NG_BOOL && !x.weak)
+            return unsupported(L, line, "round() of a NumPy bool (Python's TypeError)");
+        if (!ng_dtype_is_float(x.dt))
+            return mkval(python_int(L, x, line), NG_INT64, true, x.nonneg);
+        NgIrRef r = ng_ir_unary(L->k, NG_OP_RINT, x.dt, x.r);
+        int_raises(L, as(L, mkval(r, x.dt, x.weak, false), NG_FLOAT64), line);
+        return mkval(ng_ir_cast(L->k, NG_INT64, r), NG_INT64, true, false);
     }
     if (strcmp(fn, "pow") == 0) {
         if (!check_args(L, e, 2, 2, fn))
@@ -3042,6 +3070,16 @@ static bool is_atomic_target(Lower *L, Sym *a)
 
 /* A store into s (through a helper's parameter, the caller's array): it
  * is written, declared so from the next pass on if it was not yet. */
+/* Whether s is a str or a tuple (after an error: Python's are immutable). */
+static bool immutable(Lower *L, const Sym *s, int line)
+{
+    if (s->given->seq != NG_JIT_SEQ_STR && s->given->seq != NG_JIT_SEQ_TUPLE)
+        return false;
+    fail(L, line, NG_ERR_UNSUPPORTED, "assigning into a %s (Python's are immutable) is not supported in a compiled "
+         "loop", s->given->seq == NG_JIT_SEQ_STR ? "str" : "tuple");
+    return true;
+}
+
 static void mark_written(Lower *L, Sym *s)
 {
     Sym *t = s->alias ? s->alias : s;
@@ -3058,9 +3096,10 @@ static void store(Lower *L, const NgJitExpr *e, Val v, Stmts *out)
     Sym *s = element(L, e, idx, &ok);
     if (!s || v.r == NG_IR_NONE)
         return;
-    if (s->given->seq == NG_JIT_SEQ_STR || v.chr) {
-        fail(L, e->span.line, NG_ERR_UNSUPPORTED, "%s is not supported in a compiled loop",
-             v.chr ? "storing a str into an array" : "assigning into a str (Python's are immutable)");
+    if (immutable(L, s, e->span.line))
+        return;
+    if (v.chr) {
+        fail(L, e->span.line, NG_ERR_UNSUPPORTED, "storing a str into an array is not supported in a compiled loop");
         return;
     }
     NgDType dt = s->given->dtype;
@@ -3087,6 +3126,7 @@ static void assign_to(Lower *L, const NgJitExpr *t, Val v, Stmts *out)
                  "assigning to '%s' (%s) is not supported in a compiled loop", s->name,
                  s->kind != SYM_ARRAY                       ? "a module"
                  : s->given->seq == NG_JIT_SEQ_STR          ? "a str bound before the loop"
+                 : s->given->seq == NG_JIT_SEQ_TUPLE        ? "a tuple bound before the loop"
                  : s->given->seq != NG_JIT_SEQ_ARRAY        ? "a dict"
                                                             : "an array");
             return;
@@ -3131,6 +3171,17 @@ static int unpack_values(Lower *L, const NgJitExpr *value, int n, Val *vals, Stm
                 vals[i] = mkval(ng_ir_shape(L->k, s->param, i), NG_INT64, true, true);
             return 1;
         }
+    }
+    Sym *t = array_name(L, value);
+    if (t && t->given->seq == NG_JIT_SEQ_TUPLE) { /* (of another length: Python's ValueError) */
+        NgIrRef len = ng_ir_shape(L->k, t->param, 0);
+        raise_or_python(L, ng_ir_binary(L->k, NG_OP_NE, NG_BOOL, len, ng_ir_const_i(L->k, NG_INT64, n)),
+                        NG_JIT_RAISE_UNPACK, value->span.line);
+        for (int i = 0; i < n; i++) {
+            NgIrRef at = ng_ir_const_i(L->k, NG_INT64, i);
+            vals[i] = mkval(ng_ir_load(L->k, t->param, 1, &at), t->given->dtype, true, t->given->dtype == NG_BOOL);
+        }
+        return 1;
     }
     return unsupported(L, value->span.line, "unpacking a value that is not a tuple"), 0;
 }
@@ -3207,7 +3258,7 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     NgIrRef idx[NG_MAXDIMS], ok;
     Sym *a = element(L, t, idx, &ok);
     Val rhs = expr(L, s->value);
-    if (!a || rhs.r == NG_IR_NONE)
+    if (!a || rhs.r == NG_IR_NONE || immutable(L, a, line))
         return;
     mark_written(L, a);
     NgDType adt = a->given->dtype;

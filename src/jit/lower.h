@@ -133,6 +133,10 @@ typedef enum NgJitRaise {
     NG_JIT_RAISE_INT_BOUNDS,    /* OverflowError of a Python int meeting a NumPy integer dtype that
                                    does not hold it (NEP 50): the int and the dtype in the code
                                    too (ng_jit_raise_bounds) */
+    NG_JIT_RAISE_TUPLE_INDEX,   /* IndexError: tuple index out of range */
+    NG_JIT_RAISE_UNPACK,        /* (NG_JIT_PYTHON only) a tuple unpacked into another number of names */
+    NG_JIT_RAISE_BIG_UINT,      /* OverflowError: int() of a uint64 from 2**63 on (a Python int a
+                                   kernel's int64 cannot be) */
     NG_JIT_RAISE_CODES = 32,    /* (the multiplier of the line) */
 } NgJitRaise;
 
@@ -192,6 +196,8 @@ typedef enum NgJitSeq {
                             least key's code point k0, [1 + c - k0] the value of key chr(c) or
                             NG_JIT_NO_KEY (read-only) */
     NG_JIT_SEQ_DICT_INT, /* the same for a dict from int keys to ints */
+    NG_JIT_SEQ_TUPLE,    /* a tuple of Python ints (int64), floats, bools or complex numbers: its
+                            items, an array of rank 1 (read-only); an item is a Python number */
 } NgJitSeq;
 
 /* A dict table's entry of a key the dict does not have (no value may be it). */

@@ -647,6 +647,51 @@ static int dict_table(PyObject *v, NgDevice *dev, NgArray *arr, NgJitVarType *t,
     return r;
 }
 
+/* A tuple as the kernel reads it (NG_JIT_SEQ_TUPLE): its items, all Python
+ * ints (of int64), all floats, all bools or all complex numbers, copied into
+ * an array of rank 1; 1 with *why otherwise (an empty tuple too). */
+static int tuple_array(PyObject *v, NgDevice *dev, NgArray *arr, const char **why)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(v);
+    PyTypeObject *kind = n > 0 ? Py_TYPE(PyTuple_GET_ITEM(v, 0)) : NULL;
+    bool same = kind == &PyLong_Type || kind == &PyFloat_Type || kind == &PyBool_Type || kind == &PyComplex_Type;
+    for (Py_ssize_t i = 0; i < n && same; i++)
+        same = Py_TYPE(PyTuple_GET_ITEM(v, i)) == kind;
+    if (!same) {
+        *why = "a tuple that is empty or not all ints, all floats, all bools or all complex numbers";
+        return 1;
+    }
+    NgDType dt = kind == &PyLong_Type ? NG_INT64 : kind == &PyFloat_Type ? NG_FLOAT64
+                 : kind == &PyBool_Type ? NG_BOOL : NG_COMPLEX128;
+    double *items = PyMem_Malloc((size_t)n * 2 * sizeof(double)); /* (room for n complex numbers) */
+    if (!items) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyTuple_GET_ITEM(v, i);
+        int overflow = 0;
+        if (dt == NG_INT64)
+            ((int64_t *)items)[i] = PyLong_AsLongLongAndOverflow(x, &overflow);
+        else if (dt == NG_FLOAT64)
+            items[i] = PyFloat_AS_DOUBLE(x);
+        else if (dt == NG_BOOL)
+            ((uint8_t *)items)[i] = x == Py_True;
+        else {
+            items[2 * i] = PyComplex_RealAsDouble(x);
+            items[2 * i + 1] = PyComplex_ImagAsDouble(x);
+        }
+        if (overflow) {
+            PyMem_Free(items);
+            *why = "a tuple holding an int that does not fit in 64 bits";
+            return 1;
+        }
+    }
+    int r = device_copy(dev, dt, items, n, arr);
+    PyMem_Free(items);
+    return r;
+}
+
 static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep, NgJitVarType *t, NgArray *arr,
                    bool *uploaded, PyObject **kept, const char **why)
 {
@@ -720,11 +765,12 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
         t->inner_contig = arr->ndim > 0 && arr->strides[arr->ndim - 1] == ng_array_itemsize(arr);
         return 0;
     }
-    if (PyUnicode_CheckExact(v) || PyDict_CheckExact(v)) {
-        int r = PyUnicode_CheckExact(v) ? str_array(v, dev, arr) : dict_table(v, dev, arr, t, why);
+    if (PyUnicode_CheckExact(v) || PyDict_CheckExact(v) || PyTuple_CheckExact(v)) {
+        int r = PyUnicode_CheckExact(v) ? str_array(v, dev, arr)
+                : PyTuple_CheckExact(v) ? tuple_array(v, dev, arr, why) : dict_table(v, dev, arr, t, why);
         if (r != 0)
             return r;
-        t->seq = PyUnicode_CheckExact(v) ? NG_JIT_SEQ_STR : t->seq;
+        t->seq = PyUnicode_CheckExact(v) ? NG_JIT_SEQ_STR : PyTuple_CheckExact(v) ? NG_JIT_SEQ_TUPLE : t->seq;
         t->is_array = true;
         t->dtype = arr->dtype;
         t->ndim = 1;
@@ -735,7 +781,7 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
         t->module = NG_JIT_MOD_NONE;
         return 2;
     }
-    *why = "a value the compiled loop cannot take (a list, a tuple, a set or an object)";
+    *why = "a value the compiled loop cannot take (a list, a set or an object)";
     return 1;
 }
 
@@ -877,19 +923,23 @@ static PyObject *python_exception(int code, PyObject **type)
         [NG_JIT_RAISE_POW_RANGE] = {'f', '^', 10, 400},
         [NG_JIT_RAISE_NEG_SHIFT] = {'i', '<', 1, -1},
     };
-    static const struct { const char *msg; int value_error; } words[NG_JIT_RAISE_CODES] = {
-        [NG_JIT_RAISE_DOMAIN] = {"math domain error", 1},
+    /* (exc: 'V' ValueError, 'I' IndexError, else OverflowError) */
+    static const struct { const char *msg; char exc; } words[NG_JIT_RAISE_CODES] = {
+        [NG_JIT_RAISE_DOMAIN] = {"math domain error", 'V'},
         [NG_JIT_RAISE_RANGE] = {"math range error", 0},
-        [NG_JIT_RAISE_NAN_INT] = {"cannot convert float NaN to integer", 1},
+        [NG_JIT_RAISE_NAN_INT] = {"cannot convert float NaN to integer", 'V'},
         [NG_JIT_RAISE_INF_INT] = {"cannot convert float infinity to integer", 0},
         [NG_JIT_RAISE_BIG_INT] = {"int() of a float beyond the int64 range (a compiled loop's integers)", 0},
+        [NG_JIT_RAISE_BIG_UINT] = {"int() of a uint64 from 2**63 on (a compiled loop's ints are 64-bit: keep it "
+                                   "a NumPy uint64)", 0},
         [NG_JIT_RAISE_POW_COMPLEX] = {"a negative float to a fractional power is a complex number in Python, which "
                                       "a compiled loop's float cannot become (write complex(x) ** y, or np.power "
-                                      "for NumPy's nan)", 1},
+                                      "for NumPy's nan)", 'V'},
         [NG_JIT_RAISE_POW_INT_NEG] = {"an int to a negative int power is a float in Python, which a compiled "
-                                      "loop's int cannot become (write float(x) ** n)", 1},
-        [NG_JIT_RAISE_POW_NUMPY_NEG] = {"Integers to negative integer powers are not allowed.", 1},
+                                      "loop's int cannot become (write float(x) ** n)", 'V'},
+        [NG_JIT_RAISE_POW_NUMPY_NEG] = {"Integers to negative integer powers are not allowed.", 'V'},
         [NG_JIT_RAISE_INT_BOUNDS] = {"Python integer out of bounds for a NumPy integer", 0},
+        [NG_JIT_RAISE_TUPLE_INDEX] = {"tuple index out of range", 'I'},
     };
     if (code > 0 && code < NG_JIT_RAISE_CODES && ops[code].kind) {
         PyObject *a = python_number(ops[code].kind, ops[code].a);
@@ -918,8 +968,8 @@ static PyObject *python_exception(int code, PyObject **type)
         return msg;
     }
     const char *msg = code > 0 && code < NG_JIT_RAISE_CODES && words[code].msg ? words[code].msg : "error";
-    *type = Py_NewRef(code > 0 && code < NG_JIT_RAISE_CODES && words[code].value_error ? PyExc_ValueError
-                                                                                       : PyExc_OverflowError);
+    char exc = code > 0 && code < NG_JIT_RAISE_CODES ? words[code].exc : 0;
+    *type = Py_NewRef(exc == 'V' ? PyExc_ValueError : exc == 'I' ? PyExc_IndexError : PyExc_OverflowError);
     return PyUnicode_FromString(msg);
 }
 
@@ -988,6 +1038,11 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
     if (ng_jit_raise_kind(what) == NG_JIT_RAISE_SHAPE) {
         PyOS_snprintf(L->why, sizeof L->why, "line %lld makes an array of another shape than the part it is "
                       "copied into (which NumPy broadcasts, or raises on)", (long long)(ng_jit_raise_line(what) + line_offset));
+        return 0;
+    }
+    if (ng_jit_raise_kind(what) == NG_JIT_RAISE_UNPACK) {
+        PyOS_snprintf(L->why, sizeof L->why, "line %lld unpacks a tuple into another number of names",
+                      (long long)(ng_jit_raise_line(what) + line_offset));
         return 0;
     }
     if (ng_jit_raise_kind(what) == NG_JIT_RAISE_STR_LEN) {
