@@ -231,9 +231,8 @@ class Gen:
             self.lines.append(self.pick("%sz[i] = %s", "%sz[i] += %s", "%sz[i] *= %s") % (pad, self.cexpr(idx)))
             return
         if form == 30:
-            self.lines.append("%sout[i] = %s(%s)" % (pad, self.pick("abs", "float"),
-                                                    self.pick("z[i] * z[%s]" % self.pick(*idx), "cmath.sqrt(z[i])",
-                                                              "(z[i] - %s).real" % self.fexpr(idx, 2))))
+            self.lines.append("%sout[i] = %s" % (pad, self.pick("abs(%s)", "(%s).real", "(%s).imag") % self.pick(
+                "z[i] * z[%s]" % self.pick(*idx), "cmath.sqrt(z[i])", "z[i] - %s" % self.fexpr(idx, 2))))
             return
         if form == 31 and depth < 1:  # a row of M, read, or written at this i
             r = "r%d" % len(self.lines)
@@ -245,9 +244,11 @@ class Gen:
                 r, self.r.randint(0, 3), r), "int(np.max(%s)) - %s[0]" % (r, r))))
             return
         if form == 32 and not self.prange:  # a scattered += (atomics)
+            self.u64 = False  # (an index: with a uint64, a float in NumPy)
             self.lines.append(self.pick("%siout[abs(%s) %% N] += %s" % (pad, self.iexpr(idx, 2), self.iexpr(idx, 2)),
                                         "%sout[abs(%s) %% N] += %s" % (pad, self.iexpr(idx, 2), self.fexpr(idx, 2)),
                                         "%siout[%s %% N] -= 1" % (pad, self.iexpr(idx, 1))))
+            self.u64 = True
             return
         if form == 33 and depth == 0 and not self.prange:  # leaving the loop
             self.lines.append("%sif %s:" % (pad, self.cond(idx, 1)))
@@ -297,7 +298,10 @@ class Gen:
             self.lines.append("%siout[i] = %s" % (pad, x))
             return
         if form == 27 and not self.prange:  # a store at a computed index (no prange: it races)
-            self.lines.append("%sout[%s %% N] = %s" % (pad, self.iexpr(idx, 1), self.fexpr(idx, 1)))
+            self.u64 = not self.wide2  # (an index: with a uint64, a float in NumPy)
+            index = self.iexpr(idx, 1)
+            self.u64 = True
+            self.lines.append("%sout[%s %% N] = %s" % (pad, index, self.fexpr(idx, 1)))
             return
         if form == 16:  # float32 values stay float32
             self.lines.append("%sg[i] = g[%s] * np.float32(%s) + %s" % (pad, self.pick(*idx), self.fexpr(idx, 2),

@@ -3306,6 +3306,11 @@ static void analyze_loop(Ctx *c, int li)
             set_del(d->written, id);
             set_add(d->written, subscript_root(c->view[id])->name_id);
         }
+    uint64_t *dead = set_new(c);
+    for (int id = 0; id < c->ast->nnames; id++)
+        if (set_has(d->assigned, id) && !set_has(d->live_out, id))
+            set_add(dead, id);
+    L->dead = name_list(c, dead, &L->ndead);
     d->step = 1;
     if (s->test->nitems == 3) {
         Poly p;

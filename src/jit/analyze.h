@@ -150,6 +150,9 @@ typedef struct NgJitLoopInfo {
     int natomics;
     const char **privates;     /* scalars private to one iteration (dead after the loop) */
     int nprivates;
+    const char **dead;         /* names the loop assigns that nothing reads after it (whatever
+                                  the verdict; for loops only) */
+    int ndead;
     const char **scalars;      /* PARALLEL only: names updated in place (`t += e`) that may hold
                                   an array (a parameter, or bound to a subscript or a name):
                                   the verdict holds only if they are scalars; if one is an

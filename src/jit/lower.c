@@ -50,9 +50,13 @@ typedef struct Val {
                     divisor 1.0 + x * x needs no check for 0 (flo_of) */
     bool chr;    /* a 1-character str (an element of a str, a literal 'a'): r is its code point,
                     an int64; only str_expr's callers take it (compare, dict keys, ord) */
+    bool choice; /* a uint64 chosen between a Python int and a NumPy uint64 (choose_val): the
+                    Python int's bits where it was chosen (-1 as 2**64 - 1), and `big` whether
+                    the NumPy uint64 was chosen and is from 2**63 on (what int() refuses) */
+    NgIrRef big;
 } Val;
 
-static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN, 0, -INFINITY, false};
+static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN, 0, -INFINITY, false, false, NG_IR_NONE};
 
 typedef enum SymKind {
     SYM_UNBOUND, /* neither bound before the loop nor assigned in it: a builtin, or an error */
@@ -557,7 +561,7 @@ static Val mkval(NgIrRef r, NgDType dt, bool weak, bool nonneg)
 {
     if (r == NG_IR_NONE)
         return NOVAL;
-    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0, -INFINITY, false};
+    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0, -INFINITY, false, false, NG_IR_NONE};
 }
 
 /* Val.within of axis `axis` of array parameter `param` */
@@ -1157,8 +1161,17 @@ static Val choose_val(Lower *L, Val c, Val x, Val y, int line)
                                                 x[i]), is a NumPy number after its first update) */
     dt = ng_dtype_is_complex(dt) ? NG_COMPLEX128 : ng_dtype_is_inexact(dt) ? NG_FLOAT64
          : dt == NG_UINT64 ? NG_UINT64 : NG_INT64;
-    return mkval(ng_ir_select(L->k, c.r, as(L, x, dt), as(L, y, dt)), dt, false,
-                 x.nonneg && y.nonneg && ng_dtype_is_int(dt));
+    Val v = mkval(ng_ir_select(L->k, c.r, as(L, x, dt), as(L, y, dt)), dt, false,
+                  x.nonneg && y.nonneg && ng_dtype_is_int(dt));
+    if (dt == NG_UINT64 && ng_dtype_is_int(w.dt)) {
+        NgIrKernel *k = L->k;
+        Val u = x.weak ? y : x;
+        NgIrRef picked = x.weak ? ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, c.r) : c.r;
+        v.choice = true;
+        v.big = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, picked,
+                             ng_ir_binary(k, NG_OP_LT, NG_BOOL, as(L, u, NG_INT64), ng_ir_const_i(k, NG_INT64, 0)));
+    }
+    return v;
 }
 
 /* The array a subscript chain or name refers to, with its indices:
@@ -1923,13 +1936,13 @@ static bool check_args(Lower *L, const NgJitExpr *e, int lo, int hi, const char 
     return true;
 }
 
-/* The Python int of x (an int64): a uint64 from 2**63 on raises OverflowError, being
- * a Python int a kernel's int64 cannot be. */
+/* The Python int of x (an int64): a NumPy uint64 from 2**63 on raises OverflowError,
+ * being a Python int a kernel's int64 cannot be (a choice's Python int is its bits). */
 static NgIrRef python_int(Lower *L, Val x, int line)
 {
     NgIrRef r = as(L, x, NG_INT64);
     if (x.dt == NG_UINT64)
-        raise_or_python(L, ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, r, ng_ir_const_i(L->k, NG_INT64, 0)),
+        raise_or_python(L, x.choice ? x.big : ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, r, ng_ir_const_i(L->k, NG_INT64, 0)),
                         NG_JIT_RAISE_BIG_UINT, line);
     return r;
 }
@@ -3391,12 +3404,12 @@ static const NgJitLoopInfo *loop_info(const Lower *L, const NgJitStmt *s)
     return NULL;
 }
 
-/* Whether the analysis found `name` dead after loop s (one of its privates). */
+/* Whether the analysis found `name` dead after loop s (nothing reads it after). */
 static bool dead_after(const Lower *L, const NgJitStmt *s, const char *name)
 {
     const NgJitLoopInfo *info = loop_info(L, s);
-    for (int i = 0; info && i < info->nprivates; i++)
-        if (info->privates[i] && strcmp(info->privates[i], name) == 0)
+    for (int i = 0; info && i < info->ndead; i++)
+        if (info->dead[i] && strcmp(info->dead[i], name) == 0)
             return true;
     return false;
 }
@@ -4280,6 +4293,9 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
                         plan->live_out[o] ? plan->live_out[o] : "?"), L->st;
         if (s && s->kind == SYM_VIEW && dead_after(L, loop, s->name))
             continue; /* (row = X[i], not read after the loop: Python keeps no binding of it) */
+        if (s && s->kind == SYM_VIEW)
+            return fail(L, line, NG_ERR_UNSUPPORTED, "'%s' (a part of an array) read after the loop is not "
+                        "supported in a compiled loop", s->name), L->st;
         if (!s || s->kind != SYM_LOCAL)
             return fail(L, line, NG_ERR_VALUE, "live-out name '%s' is not assigned in the loop",
                         plan->live_out[o] ? plan->live_out[o] : "?"), L->st;

@@ -232,3 +232,33 @@ def test_explain_names_the_search(x, capsys):
     f(x, 0.5)
     f.explain()
     assert "a search" in capsys.readouterr().out
+
+
+def row_then_break(M, out, c):
+    for i in range(len(out)):
+        if c[i] > 5:
+            break
+        r = M[i]
+        r[0] = c[i] * 2
+        out[i] = int(np.sum(r * r))
+    return 0
+
+
+def row_read_after(M, out, c):
+    for i in range(len(out)):
+        if c[i] > 5:
+            break
+        r = M[i]
+        out[i] = r[1]
+    return r[0]
+
+
+def test_a_row_in_a_loop_with_break():
+    """r = M[i] in a loop left by break: compiled (in order) where nothing reads r after the
+    loop (2026-12-05: the loop ran as Python, 'live-out name r'), Python where something does."""
+    c = np.array([1, 4, 2, 0, 3, 7, 1, 1])
+    M = np.arange(24).reshape(8, 3)
+    f = jit_same(row_then_break, M, np.zeros(8, np.int64), c)
+    assert [r["ran"] for r in f.loop_report()] == ["kernel (one thread)"]
+    f = jit_same(row_read_after, M, np.zeros(8, np.int64), c)
+    assert "read after the loop" in f.loop_report()[0]["ran"]

@@ -1,0 +1,118 @@
+"""round() and pow() in @numgpu.jit loops against plain Python (the lowering had them, the
+analysis refused them until 2026-12-05: such loops ran as Python), and the Python ints of
+NumPy scalars: int()/round()/math.floor() of a uint64 from 2**63 on, which a kernel's
+64-bit int cannot hold (OverflowError, numgpu's words), and math.trunc() of a NumPy scalar
+other than a float64 or round() of a NumPy bool (Python's TypeError: the loop runs as Python)."""
+import math
+
+import numpy as np
+import pytest
+
+from numgpu import jit
+
+from helpers import jit_same
+
+
+def ran(f):
+    return [r["ran"] for r in f.loop_report()]
+
+
+def both(fn, *args):
+    """(exception type or "ok") of Python's fn and of jit(fn), and the jitted function."""
+    out = []
+    f = jit(fn)
+    for g in (fn, f):
+        copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        try:
+            with np.errstate(all="ignore"):
+                g(*copies)
+            out.append("ok")
+        except (ValueError, TypeError, OverflowError, ZeroDivisionError) as e:
+            out.append(type(e))
+    return out[0], out[1], f
+
+
+def rounded(out, x):
+    for i in range(len(out)):
+        out[i] = round(x[i]) + round(x[i] * 0.5)
+
+
+def powered(out, x, k):
+    for i in range(len(out)):
+        out[i] = pow(x[i], k) + pow(2.0, x[i])
+
+
+def truncated(out, x):
+    for i in range(len(out)):
+        out[i] = math.trunc(x[i])
+
+
+def floored(out, x):
+    for i in range(len(out)):
+        out[i] = math.floor(x[i]) + int(x[i]) + round(x[i])
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int8, np.uint64, np.int64])
+def test_round_ties_to_even(dt):
+    x = (np.arange(-40, 40) * 0.5).astype(dt) if dt in (np.float64, np.float32) else np.arange(60).astype(dt)
+    f = jit_same(rounded, np.zeros(len(x), np.int64), x)
+    assert ran(f) == ["kernel"]
+
+
+@pytest.mark.parametrize("bad, exc", [(np.nan, ValueError), (np.inf, OverflowError)])
+def test_round_of_nan_and_infinity_raises(bad, exc):
+    x = np.linspace(-3, 3, 30)
+    x[17] = bad
+    want, got, _ = both(rounded, np.zeros(30, np.int64), x)
+    assert want is exc and got is exc
+
+
+@pytest.mark.parametrize("k", [2, 3, 0, -1])
+def test_pow(k):
+    x = np.linspace(-2, 2, 41)
+    want, got = np.zeros(41), np.zeros(41)
+    powered(want, x, k)
+    f = jit(powered)
+    f(got, x, k)
+    np.testing.assert_allclose(got, want, rtol=1e-15 * 4)  # (glibc's vector pow: within 4 ulp, README)
+    assert ran(f) == ["kernel"]
+    want, got, _ = both(powered, np.zeros(41), x.astype(np.int64), k)  # (int ** -1: NumPy's ValueError)
+    assert want == got
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.int64, np.bool_])
+def test_trunc_of_a_numpy_scalar_other_than_float64_is_a_type_error(dt):
+    want, got, f = both(truncated, np.zeros(5, np.int64), np.ones(5, dt))
+    assert want is TypeError and got is TypeError
+    jit_same(truncated, np.zeros(5, np.int64), np.linspace(-3, 3, 5))
+
+
+def test_round_of_a_numpy_bool_is_a_type_error():
+    want, got, f = both(rounded, np.zeros(5, np.int64), np.ones(5, np.bool_))
+    assert want is TypeError and got is TypeError
+
+
+def test_python_int_of_a_large_uint64_raises():
+    x = np.arange(20, dtype=np.uint64) * 12345
+    jit_same(floored, np.zeros(20, np.int64), x)
+    x[11] = 2 ** 64 - 3
+    want, got, f = both(floored, np.zeros(20, np.int64), x)
+    assert want is OverflowError and got is OverflowError  # (Python's: the store; the kernel's: the int)
+    assert ran(f) == ["kernel (raised)"]
+
+
+def chosen(out, w, k):
+    for i in range(len(out)):
+        out[i] = int(min(k, w[i])) + int(w[i] if i % 3 else k - i)
+
+
+@pytest.mark.parametrize("k", [-1, -7, 5])
+def test_python_int_of_a_choice_between_a_python_int_and_a_uint64(k):
+    """min(-1, w[i]) is the Python int -1 (the kernel keeps it as a uint64's bits): int() of it
+    is -1; where the uint64 is chosen and past 2**63, OverflowError."""
+    w = np.arange(30, dtype=np.uint64) * 7
+    f = jit_same(chosen, np.zeros(30, np.int64), w, k)
+    assert ran(f) == ["kernel"]
+    w[4] = 2 ** 64 - 3  # (in Python a big int, too big to store)
+    want, got, f = both(chosen, np.zeros(30, np.int64), w, k)
+    assert want is OverflowError and got is OverflowError
