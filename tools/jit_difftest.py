@@ -82,7 +82,8 @@ class Gen:
             row = self.pick(*idx)
             return self.pick("int(np.sum(M[%s] * %s))" % (row, self.iexpr(idx, d)), "int(np.max(M[%s]))" % row,
                              "int(np.min(M[%s] - M[%s]))" % (row, self.pick(*idx)), "int(np.dot(M[%s], M[%s]))" % (
-                                 row, self.pick(*idx)), "rowsum(M, %s)" % row)
+                                 row, self.pick(*idx)), "rowsum(M, %s)" % row, "int(%s(M[%s]))" % (
+                                 self.pick("max", "min"), row))
         if form == 10:  # a power: ints to small exponents (a negative one raises in NumPy)
             return "(%s ** %s)" % (self.iexpr(idx, d), self.pick("2", "3", "0", "(i % 3)", "(a[0] % 3)"))
         if form == 11:  # shifts

@@ -2123,8 +2123,10 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
 
 /* np.sum(e), np.max(e) ... np.dot(a, b) of 1-d arrays (or rows of arrays,
  * and elementwise expressions of them): a loop over the elements, run
- * before the statement, its result in a variable. */
-static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op)
+ * before the statement, its result in a variable. `python`: Python's own
+ * max(row)/min(row), which keeps the first element no later one beats (a NaN
+ * neither beats nor is beaten: not NumPy's NaN) and raises for an empty row. */
+static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python)
 {
     int line = e->span.line;
     bool dot = strcmp(fn, "dot") == 0;
@@ -2181,7 +2183,20 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op)
     int av = ng_ir_var(k, acc);
     bool lanes = inner.n == 0 && (acc == NG_FLOAT32 || acc == NG_FLOAT64) && op == NG_OP_ADD;
     NgIrRef blocked = lanes ? in_lanes(L, kv, n, v, op, acc, av) : NG_IR_NONE;
-    append(L, &inner, ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), v)));
+    if (python) { /* av = kv == 0 or v beats av ? v : av */
+        NgIrRef empty = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, 0));
+        if (!invariant(L, empty)) {
+            ng_free(inner.v);
+            return unsupported(L, line, "min()/max() of a row whose length is not the same in every iteration");
+        }
+        raise_or_python(L, empty, NG_JIT_RAISE_EMPTY, line);
+        NgIrRef beats = ng_ir_binary(k, op == NG_OP_MAXIMUM ? NG_OP_GT : NG_OP_LT, NG_BOOL, v, ng_ir_varref(k, av));
+        NgIrRef first = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, ng_ir_varref(k, kv), ng_ir_const_i(k, NG_INT64, 0));
+        append(L, &inner, ng_ir_assign(k, av, ng_ir_select(k, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, first, beats), v,
+                                                           ng_ir_varref(k, av))));
+    } else {
+        append(L, &inner, ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), v)));
+    }
     NgIrRef loop = ng_ir_for(k, kv, ng_ir_const_i(k, NG_INT64, 0), n, ng_ir_const_i(k, NG_INT64, 1),
                              seal(L, &inner), 0);
     if (lanes) /* (rows of fewer than 8: one by one, as NumPy) */
@@ -2204,7 +2219,7 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
     };
     for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++)
         if (strcmp(fn, reductions[i].name) == 0)
-            return np_reduce(L, e, fn, reductions[i].op);
+            return np_reduce(L, e, fn, reductions[i].op, false);
     NgDType cast_to = strcmp(fn, "bool_") == 0 ? NG_BOOL : ng_dtype_from_name(fn);
     if (cast_to != NG_NODTYPE && usable(cast_to)) {
         /* np.float32(x): a strong scalar of that dtype */
@@ -2299,7 +2314,7 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
     return unsupported(L, line, what);
 }
 
-static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op);
+static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python);
 
 /* min(a, b, ...) / max(a, b, ...) as Python computes them: the first
  * argument that no later one beats; min(row) / max(row) over its elements. */
@@ -2309,7 +2324,7 @@ static Val min_max(Lower *L, const NgJitExpr *e, bool is_max)
     if (!check_args(L, e, 1, 64, fn))
         return NOVAL;
     if (e->nitems == 1) /* max(row): over the elements */
-        return np_reduce(L, e, fn, is_max ? NG_OP_MAXIMUM : NG_OP_MINIMUM);
+        return np_reduce(L, e, fn, is_max ? NG_OP_MAXIMUM : NG_OP_MINIMUM, true);
     Val r = expr(L, e->items[0]);
     for (int i = 1; i < e->nitems; i++) {
         Val b = expr(L, e->items[i]);
@@ -2431,7 +2446,7 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
                      NG_COMPLEX128, true, false);
     }
     if (strcmp(fn, "sum") == 0 || strcmp(fn, "any") == 0 || strcmp(fn, "all") == 0)
-        return np_reduce(L, e, fn, fn[0] == 's' ? NG_OP_ADD : fn[1] == 'n' ? NG_OP_LOGOR : NG_OP_LOGAND);
+        return np_reduce(L, e, fn, fn[0] == 's' ? NG_OP_ADD : fn[1] == 'n' ? NG_OP_LOGOR : NG_OP_LOGAND, false);
     if (strcmp(fn, "round") == 0) {
         /* round(x): to the nearest int, ties to even (rint in the default rounding mode) */
         if (!check_args(L, e, 1, 1, fn))

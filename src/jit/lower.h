@@ -137,6 +137,7 @@ typedef enum NgJitRaise {
     NG_JIT_RAISE_UNPACK,        /* (NG_JIT_PYTHON only) a tuple unpacked into another number of names */
     NG_JIT_RAISE_BIG_UINT,      /* OverflowError: int() of a uint64 from 2**63 on (a Python int a
                                    kernel's int64 cannot be) */
+    NG_JIT_RAISE_EMPTY,         /* (NG_JIT_PYTHON only) min()/max() of an empty row */
     NG_JIT_RAISE_CODES = 32,    /* (the multiplier of the line) */
 } NgJitRaise;
 

@@ -1040,6 +1040,11 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
                       "copied into (which NumPy broadcasts, or raises on)", (long long)(ng_jit_raise_line(what) + line_offset));
         return 0;
     }
+    if (ng_jit_raise_kind(what) == NG_JIT_RAISE_EMPTY) {
+        PyOS_snprintf(L->why, sizeof L->why, "line %lld takes min() or max() of an empty row",
+                      (long long)(ng_jit_raise_line(what) + line_offset));
+        return 0;
+    }
     if (ng_jit_raise_kind(what) == NG_JIT_RAISE_UNPACK) {
         PyOS_snprintf(L->why, sizeof L->why, "line %lld unpacks a tuple into another number of names",
                       (long long)(ng_jit_raise_line(what) + line_offset));

@@ -166,3 +166,31 @@ def test_python_max_reduction_in_simd_lanes_skips_nan_as_python_does():
     f = jit_same(abs_max, x)
     assert f.loop_report()[0]["reductions"] == [("m", "max")]
     assert numgpu.jit(abs_max)(np.full(1000, np.nan)) == 0.0  # (Python: the float 0.0, never replaced)
+
+
+def python_max_min(M, out):
+    for i in range(M.shape[0]):
+        out[i] = max(M[i]) - min(M[i] * 2.0)
+
+
+def test_python_max_of_a_row_keeps_what_no_later_element_beats():
+    """Python's max(row) is not np.max: a NaN neither beats nor is beaten, so it wins only
+    where it comes first (2026-12-05: the kernel gave NaN for every row holding one)."""
+    M = np.array([[1.0, np.nan, 3.0], [np.nan, 2.0, 1.0], [2.0, 5.0, np.nan], [4.0, -1.0, 0.5]])
+    f = jit_same(python_max_min, M, np.zeros(4))
+    assert [r["ran"] for r in f.loop_report()] == ["kernel"]
+    rng = np.random.default_rng(3)
+    M = rng.standard_normal((50, 21))
+    M[rng.random((50, 21)) < 0.1] = np.nan
+    jit_same(python_max_min, M, np.zeros(50))
+
+
+def test_python_max_of_an_empty_row_raises_as_python():
+    M = np.zeros((3, 0))
+    with pytest.raises(ValueError) as want:
+        python_max_min(M, np.zeros(3))
+    f = numgpu.jit(python_max_min)
+    with pytest.raises(ValueError) as got:
+        f(M, np.zeros(3))
+    assert str(got.value) == str(want.value)
+    assert "empty row" in f.loop_report()[0]["ran"]
