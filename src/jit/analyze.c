@@ -516,7 +516,7 @@ static bool in_list(const char *s, const char *const *list)
 }
 
 static const char *const builtin_fns[] = {"range", "len", "abs", "min", "max", "int", "float", "bool", "complex", "ord",
-                                            "round", "pow", NG_JIT_SAME_SHAPE, NULL};
+                                            "round", "pow", "sum", "any", "all", NG_JIT_SAME_SHAPE, NULL};
 static const char *const math_fns[] = {
     "sqrt", "cbrt", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan",
     "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "floor",
@@ -543,7 +543,7 @@ static const char *const part_attrs[] = {"real", "imag", NULL}; /* of a scalar v
 /* Python builtins, named as such when a loop calls them. */
 static const char *const python_builtins[] = {
     "print", "input", "open", "sorted", "reversed", "list", "dict", "set", "tuple", "str", "repr",
-    "enumerate", "zip", "map", "filter", "sum", "any", "all", "isinstance", "type", "id",
+    "enumerate", "zip", "map", "filter", "isinstance", "type", "id",
     "iter", "next", "getattr", "setattr", "hasattr", "format", "ord", "chr", "divmod",
     "hash", "sorted", "locals", "globals", "vars", "eval", "exec", "super", "object", NULL};
 

@@ -2125,7 +2125,9 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
  * and elementwise expressions of them): a loop over the elements, run
  * before the statement, its result in a variable. `python`: Python's own
  * max(row)/min(row), which keeps the first element no later one beats (a NaN
- * neither beats nor is beaten: not NumPy's NaN) and raises for an empty row. */
+ * neither beats nor is beaten: not NumPy's NaN) and raises for an empty row;
+ * sum(row), 0 + row[0] + row[1] ... in order in the elements' own dtype (an
+ * int8 sum wraps); any(row)/all(row), a Python bool. */
 static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python)
 {
     int line = e->span.line;
@@ -2169,7 +2171,9 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     }
     NgDType acc = x.dt;
     bool is_mean = strcmp(fn, "mean") == 0;
-    if (op == NG_OP_ADD || op == NG_OP_MUL) { /* NumPy's accumulator: at least 64-bit integers */
+    if (python && op == NG_OP_ADD) {
+        acc = x.dt == NG_BOOL ? NG_INT64 : x.dt;
+    } else if (op == NG_OP_ADD || op == NG_OP_MUL) { /* NumPy's accumulator: at least 64-bit integers */
         if (x.dt == NG_BOOL || (ng_dtype_is_signed(x.dt) && x.dt != NG_INT64))
             acc = NG_INT64;
         else if (kind_of(x.dt) == NG_KIND_UINT)
@@ -2181,9 +2185,9 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     if (op == NG_OP_LOGAND || op == NG_OP_LOGOR)
         acc = NG_BOOL;
     int av = ng_ir_var(k, acc);
-    bool lanes = inner.n == 0 && (acc == NG_FLOAT32 || acc == NG_FLOAT64) && op == NG_OP_ADD;
+    bool lanes = inner.n == 0 && (acc == NG_FLOAT32 || acc == NG_FLOAT64) && op == NG_OP_ADD && !python;
     NgIrRef blocked = lanes ? in_lanes(L, kv, n, v, op, acc, av) : NG_IR_NONE;
-    if (python) { /* av = kv == 0 or v beats av ? v : av */
+    if (python && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)) { /* av = kv == 0 or v beats av ? v : av */
         NgIrRef empty = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, 0));
         if (!invariant(L, empty)) {
             ng_free(inner.v);
@@ -2206,7 +2210,7 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     NgIrRef r = ng_ir_varref(k, av);
     if (is_mean)
         r = ng_ir_binary(k, NG_OP_TRUEDIV, acc, r, ng_ir_cast(k, acc, n));
-    return mkval(r, acc, false, false);
+    return mkval(r, acc, python && acc == NG_BOOL, acc == NG_BOOL);
 }
 
 static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
@@ -2446,7 +2450,7 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
                      NG_COMPLEX128, true, false);
     }
     if (strcmp(fn, "sum") == 0 || strcmp(fn, "any") == 0 || strcmp(fn, "all") == 0)
-        return np_reduce(L, e, fn, fn[0] == 's' ? NG_OP_ADD : fn[1] == 'n' ? NG_OP_LOGOR : NG_OP_LOGAND, false);
+        return np_reduce(L, e, fn, fn[0] == 's' ? NG_OP_ADD : fn[1] == 'n' ? NG_OP_LOGOR : NG_OP_LOGAND, true);
     if (strcmp(fn, "round") == 0) {
         /* round(x): to the nearest int, ties to even (rint in the default rounding mode) */
         if (!check_args(L, e, 1, 1, fn))

@@ -194,3 +194,22 @@ def test_python_max_of_an_empty_row_raises_as_python():
         f(M, np.zeros(3))
     assert str(got.value) == str(want.value)
     assert "empty row" in f.loop_report()[0]["ran"]
+
+
+def python_sums(M, out, flags):
+    for i in range(M.shape[0]):
+        out[i] = sum(M[i]) + sum(M[i] * 2)
+        flags[i] = any(M[i]) + all(M[i] > 0) * 2
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int8, np.uint16, np.bool_])
+def test_python_sum_any_all_of_rows(dt):
+    """Python's sum(row) adds in order in the elements' dtype (an int8 sum wraps, a float sum
+    rounds as Python's, not NumPy's pairwise sum); any()/all() are Python bools (2026-12-05:
+    the analysis refused these builtins, so such loops ran as Python)."""
+    rng = np.random.default_rng(5)
+    M = (rng.standard_normal((30, 37)) * 60).astype(dt)
+    out = np.zeros(30, dt if np.dtype(dt).kind == "f" else np.int64)
+    with np.errstate(over="ignore"):
+        f = jit_same(python_sums, M, out, np.zeros(30, np.int64))
+    assert [r["ran"] for r in f.loop_report()] == ["kernel"]
