@@ -225,3 +225,19 @@ def outcome(fn, *args):
             return ("ok", fn(*args), args)
     except (ValueError, OverflowError, ZeroDivisionError) as e:
         return (type(e), str(e), args)
+
+
+def python_and_jit(fn, *args):
+    """fn and @numgpu.jit(fn) each on copies of args: ("ok", "") or (exception type, its words
+    without the file and line the jit names) for each, and the jitted function."""
+    out = []
+    f = ng.jit(fn)
+    for g in (fn, f):
+        copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        try:
+            with np.errstate(all="ignore"):
+                g(*copies)
+            out.append(("ok", ""))
+        except (IndexError, ValueError, TypeError, OverflowError, ZeroDivisionError) as e:
+            out.append((type(e), str(e).split(".py:")[-1].split(": ", 1)[-1]))
+    return out[0], out[1], f

@@ -10,7 +10,7 @@ import pytest
 
 from numgpu import jit
 
-from helpers import jit_same
+from helpers import jit_same, python_and_jit
 
 
 def ran(f):
@@ -18,18 +18,9 @@ def ran(f):
 
 
 def both(fn, *args):
-    """(exception type or "ok") of Python's fn and of jit(fn), and the jitted function."""
-    out = []
-    f = jit(fn)
-    for g in (fn, f):
-        copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        try:
-            with np.errstate(all="ignore"):
-                g(*copies)
-            out.append("ok")
-        except (ValueError, TypeError, OverflowError, ZeroDivisionError) as e:
-            out.append(type(e))
-    return out[0], out[1], f
+    """The exception types (or "ok") of Python's fn and of jit(fn), and the jitted function."""
+    want, got, f = python_and_jit(fn, *args)
+    return want[0], got[0], f
 
 
 def rounded(out, x):

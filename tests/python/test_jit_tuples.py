@@ -7,29 +7,11 @@ int() of a uint64 from 2**63 on, which a kernel's 64-bit int cannot hold."""
 import numpy as np
 import pytest
 
-from numgpu import jit
-
-from helpers import jit_same
+from helpers import jit_same, python_and_jit
 
 
 def ran(f):
     return [r["ran"] for r in f.loop_report()]
-
-
-def try_both(fn, *args):
-    """(exception type or "ok", words without the line the jit names) of Python's fn and of
-    jit(fn), and the jitted function."""
-    out = []
-    f = jit(fn)
-    for g in (fn, f):
-        copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        try:
-            with np.errstate(all="ignore"):
-                g(*copies)
-            out.append(("ok", ""))
-        except (IndexError, ValueError, TypeError, OverflowError, ZeroDivisionError) as e:
-            out.append((type(e), str(e).split(".py:")[-1].split(": ", 1)[-1]))
-    return out[0], out[1], f
 
 
 def shape_items(out, sh):
@@ -77,10 +59,10 @@ def test_unpacking():
 
 
 def test_unpacking_another_length_raises_as_python():
-    want, got, f = try_both(unpacked, np.zeros(30, np.int64), (3, 11, 2))
+    want, got, f = python_and_jit(unpacked, np.zeros(30, np.int64), (3, 11, 2))
     assert want == got == (ValueError, "too many values to unpack (expected 2)")
     assert "unpacks a tuple into another number of names" in ran(f)[0]
-    want, got, f = try_both(unpacked, np.zeros(30, np.int64), (3,))
+    want, got, f = python_and_jit(unpacked, np.zeros(30, np.int64), (3,))
     assert want == got and want[0] is ValueError
 
 
@@ -93,14 +75,14 @@ def test_items_are_python_ints_under_nep50():
     """u[i] + sh[0] over a uint8 u is a uint8 (wrapping), not an int64: the item is a Python int."""
     u = np.arange(200, 250, dtype=np.uint8)
     jit_same(narrow, u, (100, 1))
-    want, got, _ = try_both(narrow, u, (300, 1))
+    want, got, _ = python_and_jit(narrow, u, (300, 1))
     assert want == got == (OverflowError, "Python integer 300 out of bounds for uint8")
 
 
 @pytest.mark.parametrize("k", [2, -3, 3, -4, 10])
 def test_an_index_out_of_range_raises_index_error(k):
     """k out of range: the same in every iteration, so the loop runs as Python and raises there."""
-    want, got, f = try_both(by_index, np.zeros(20), (1, 2, 3), k)
+    want, got, f = python_and_jit(by_index, np.zeros(20), (1, 2, 3), k)
     assert want == got
     assert (want[0] is IndexError) == (k >= 3 or k < -3)
 
@@ -112,7 +94,7 @@ def late_index(out, w):
 
 
 def test_an_index_out_of_range_in_some_iterations():
-    want, got, f = try_both(late_index, np.zeros(20), (1, 2, 3))
+    want, got, f = python_and_jit(late_index, np.zeros(20), (1, 2, 3))
     assert want == got == (IndexError, "tuple index out of range")
     assert ran(f) == ["kernel (raised)"]
 
@@ -129,14 +111,14 @@ def whole(out, w):
 
 @pytest.mark.parametrize("fn, exc", [(assign_item, TypeError), (whole, ValueError)])
 def test_what_a_kernel_cannot_do_runs_as_python(fn, exc):
-    want, got, f = try_both(fn, np.zeros(5), (1, 2))
+    want, got, f = python_and_jit(fn, np.zeros(5), (1, 2))
     assert want == got and want[0] is exc
     assert ran(f)[0].startswith(("/", "tests")) or "not supported" in ran(f)[0]
 
 
 @pytest.mark.parametrize("w", [(1, 2.5), (), (1, "a"), (2 ** 70, 1)])
 def test_tuples_a_kernel_cannot_take_run_as_python(w):
-    want, got, f = try_both(by_index, np.zeros(10), w, 0)
+    want, got, f = python_and_jit(by_index, np.zeros(10), w, 0)
     assert want == got
     assert "tuple" in ran(f)[0]
 
@@ -152,6 +134,6 @@ def test_int_of_a_large_uint64_raises_rather_than_wrap():
     w = np.arange(10, dtype=np.uint64) * 1000 + 7
     jit_same(uint_to_int, np.zeros(10, np.int64), w)
     w[7] = 2 ** 63 + 5
-    want, got, f = try_both(uint_to_int, np.zeros(10, np.int64), w)
+    want, got, f = python_and_jit(uint_to_int, np.zeros(10, np.int64), w)
     assert want == ("ok", "") and got[0] is OverflowError
     assert "int() of a uint64 from 2**63 on" in got[1]
