@@ -216,8 +216,24 @@ class Gen:
     # -- statements --
     def stmt(self, ind, idx, accs, depth=0):
         """One statement (lines appended) of a loop body over i."""
-        form = self.r.randint(0, 34 if self.wide2 else 27 if self.wide else 21)
+        form = self.r.randint(0, 37 if self.wide2 else 27 if self.wide else 21)
         pad = "    " * ind
+        if form == 35:  # a helper returning two values
+            v = "p%d" % len(self.lines)
+            self.lines.append("%s%s, %sq = two(%s)" % (pad, v, v, self.iexpr(idx, 1)))
+            self.lines.append("%siout[i] = %s - %sq" % (pad, v, v))
+            return
+        if form == 36 and depth < 1:  # a loop over the shape tuple
+            self.lines.append("%sfor d in sh:" % pad)
+            self.lines.append("%s    iout[i] += d * %s" % (pad, self.iexpr(idx, 2)))
+            return
+        if form == 37 and depth < 1:  # a while loop whose test reads arrays
+            x = "y%d" % len(self.lines)
+            self.lines.append("%s%s = i" % (pad, x))
+            self.lines.append("%swhile %s > 0 and a[%s] %s %d:" % (pad, x, x, self.pick(">", "<", "!="), self.r.randint(-5, 5)))
+            self.lines.append("%s    %s -= %d" % (pad, x, self.r.randint(1, 3)))
+            self.lines.append("%siout[i] = %s" % (pad, x))
+            return
         if form == 28 and depth < 2:  # an elif chain
             self.lines.append("%sif %s:" % (pad, self.cond(idx, 1)))
             self.stmt(ind + 1, idx, accs, depth + 1)
@@ -410,16 +426,29 @@ class Gen:
         for _ in range(self.r.randint(1, 4)):
             self.stmt(2, idx, accs)
 
-    def nest(self):
+    def nest(self, accs=()):
         """A 2-d nest over M (parallel pairs the C emitter may tile or collapse)."""
         j_read = self.pick("M[i, j]", "M[i, j - 1]", "M[i - 1, j]", "M[N - 1 - i, j]", "M[i, 3 - j]")
         lo = 1 if "i - 1" in j_read else 0
         jlo = 1 if "j - 1" in j_read else 0
-        self.lines.append("    for i in range(%d, N):" % lo)
-        self.lines.append("        for j in range(%d, M.shape[1]):" % jlo)
+        outer = "range(%d, N)" % lo
+        inner = "range(%d, M.shape[1])" % jlo
+        if self.wide2:  # (the shape tuple, prange, a triangle)
+            outer = self.pick(outer, "range(%d, sh[0])" % lo, "numgpu.prange(%d, N)" % lo if "i - 1" not in j_read
+                              and "N - 1 - i" not in j_read else outer)
+            inner = self.pick(inner, "range(%d, sh[1])" % jlo, "range(%d, min(i, 4))" % jlo)
+        self.lines.append("    for i in %s:" % outer)
+        self.lines.append("        for j in %s:" % inner)
         val = self.pick("%s * 2 + i - j" % j_read, "max(%s, j) - a[i]" % j_read, "(%s if (i + j) %% 3 else c[i])" % j_read,
                         "%s + int(b[i] * j)" % j_read)
         self.lines.append("            M[i, j] = %s" % val)
+        if self.wide2 and accs and "prange" not in outer:  # a reduction over the nest
+            name, kind = self.r.choice(accs)
+            if kind == "i":
+                self.lines.append("            %s %s" % (name, self.pick("+= M[i, j]", "^= M[i, j] * j", "= max(%s, M[i, j] - i)"
+                                                                         % name)))
+            else:
+                self.lines.append("            %s += M[i, j] * b[i]" % name)
 
     def over_arrays(self):
         """for v in x / enumerate / zip: range loops over the first axis."""
@@ -439,6 +468,7 @@ class Gen:
         self.lines = ["SCALE = 3", "OFFS = 0.25", "TAB = np.arange(%d) %% 7 - 3" % N, "",
                       "def h(x):", "    if x > 1.0:", "        return x * 0.5", "    return x - 1.0", "",
                       "def put(arr, i, v):", "    arr[i] = v", "",
+                      "def two(x):", "    return x + 1, x * 2", "",
                       "def rowsum(X, i):", "    s = 0", "    for j in range(X.shape[1]):", "        s += X[i, j]",
                       "    return int(s)", "",
                       "def f(a, b, c, out, iout, k, t, M, g, e, u, m, w, z, sh):", "    N = len(a)"]
@@ -453,7 +483,7 @@ class Gen:
         for _ in range(self.r.randint(1, 2)):
             kind = self.r.random()
             if kind < 0.15:
-                self.nest()
+                self.nest(accs)
             elif kind < 0.25:
                 self.over_arrays()
             else:

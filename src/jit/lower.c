@@ -110,6 +110,8 @@ struct Sym {
 
 /* A helper function inlined at one call site: its own names and the type
  * of what it returns, settled over the passes like the loop's locals. */
+enum { MAX_RETURNS = 8 }; /* the values a helper's `return a, b, ...` may give */
+
 typedef struct Frame {
     const NgJitExpr *site;      /* the call */
     const NgJitStmt *def;       /* the helper's def */
@@ -119,9 +121,12 @@ typedef struct Frame {
     bool wrapped;               /* a return before the end: body in while True ... break */
     bool tail;                  /* its returns end if-branches: what follows an if goes in
                                    its one branch that does not return (no while, no break) */
-    NgDType ret_dt;             /* what it returns; NG_NODTYPE until known */
-    bool ret_weak, ret_nonneg;
-    int ret_var;                /* this pass: the variable the call's value is in */
+    int nret;                   /* what it returns: one value (1), a tuple of nret values
+                                   (`return a, b`), 0 until known */
+    NgDType ret_dt[MAX_RETURNS]; /* each value's dtype; NG_NODTYPE until known */
+    bool ret_weak[MAX_RETURNS], ret_nonneg[MAX_RETURNS];
+    int ret_var[MAX_RETURNS];   /* this pass: the variables the call's values are in (-1:
+                                   none yet, when the pass found the tuple's length) */
 } Frame;
 
 struct Stmts;
@@ -2607,8 +2612,10 @@ static Frame *frame_for(Lower *L, const NgJitExpr *e, const NgJitStmt *def)
     L->frames[L->nframes++] = f;
     f->site = e;
     f->def = def;
-    f->ret_dt = NG_NODTYPE;
-    f->ret_nonneg = true;
+    for (int j = 0; j < MAX_RETURNS; j++) {
+        f->ret_dt[j] = NG_NODTYPE;
+        f->ret_nonneg[j] = true;
+    }
     for (int i = 0; i < ast->nnames; i++) {
         f->syms[i].name = ast->names[i];
         f->syms[i].red = -1;
@@ -2658,8 +2665,10 @@ static Frame *frame_for(Lower *L, const NgJitExpr *e, const NgJitStmt *def)
 }
 
 /* A call of helper `def`: its body inlined before the current statement
- * (under the current guard), its value left in a variable. */
-static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, bool want_value)
+ * (under the current guard), its value left in a variable. `want`: 0 for
+ * its effects only, 1 for its value, n > 1 for the n values of the tuple
+ * it returns (`p, q = two(x)`), into items[0..n) (the first also returned). */
+static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, int want, Val *items)
 {
     int line = e->span.line;
     const NgJitParams *ps = def->params;
@@ -2738,7 +2747,9 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, bool 
     for (int i = 0; i < ps->n; i++)
         if (!arrays[i] && !views[i])
             append(L, &blk, assign_local(L, &f->syms[ps->items[i].name_id], args[i]));
-    f->ret_var = ng_ir_var(L->k, usable(f->ret_dt) ? f->ret_dt : NG_INT64);
+    for (int j = 0; j < MAX_RETURNS; j++)
+        f->ret_var[j] = j < (f->nret ? f->nret : 1) ? ng_ir_var(L->k, usable(f->ret_dt[j]) ? f->ret_dt[j] : NG_INT64)
+                                                   : -1;
     Stmts body = {0};
     Tail all = {def->body.stmts, def->body.n, NULL};
     L->in_loop += f->wrapped;
@@ -2762,24 +2773,42 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, bool 
     L->depth = saved_depth;
     L->guard = saved_guard;
     L->pending = saved_pending;
-    if (want_value && f->ret_dt == NG_NODTYPE && !L->unknown_line) {
+    bool typed = f->nret == want || want == 0;
+    for (int j = 0; j < want && typed; j++)
+        typed = f->ret_dt[j] != NG_NODTYPE && f->ret_var[j] >= 0;
+    if (want && f->nret && f->nret != want) {
+        if (want == 1)
+            return unsupported(L, line, "using the tuple a helper returns as one value");
+        return unsupported(L, line, "unpacking what a helper returns into another number of names");
+    }
+    if (want && !typed && !L->unknown_line) {
         L->unknown_line = line;
         snprintf(L->unknown_msg, sizeof L->unknown_msg, "%s() returns no value the loop can use", def->name);
     }
     NgIrRef inlined = seal(L, &blk);
-    if (!known || L->st != NG_OK || (want_value && f->ret_dt == NG_NODTYPE) || inlined == NG_IR_NONE)
+    if (!known || L->st != NG_OK || !typed || inlined == NG_IR_NONE)
         return NOVAL;
-    /* the result variable lives in the caller's block; the body runs when
+    /* the result variables live in the caller's block; the body runs when
      * the call would (under the guard) */
-    NgDType rdt = usable(f->ret_dt) ? f->ret_dt : NG_INT64;
-    append(L, L->pending, ng_ir_let(L->k, f->ret_var, zero_of(L, rdt).r));
+    Val first = NOVAL;
+    for (int j = 0; j < (f->nret ? f->nret : 1); j++) {
+        NgDType rdt = usable(f->ret_dt[j]) ? f->ret_dt[j] : NG_INT64;
+        append(L, L->pending, ng_ir_let(L->k, f->ret_var[j], zero_of(L, rdt).r));
+        Val v = mkval(ng_ir_varref(L->k, f->ret_var[j]), rdt, f->ret_weak[j], f->ret_nonneg[j] && ng_dtype_is_int(rdt));
+        if (j == 0)
+            first = v;
+        if (items && j < want)
+            items[j] = v;
+    }
     append(L, L->pending, L->guard == NG_IR_NONE ? inlined : ng_ir_if(L->k, L->guard, inlined, NG_IR_NONE));
     if (f->wrapped)
         carry_stop(L, L->pending);
-    return mkval(ng_ir_varref(L->k, f->ret_var), rdt, f->ret_weak, f->ret_nonneg && ng_dtype_is_int(rdt));
+    return first;
 }
 
-/* `return e` in a helper: the call's value, then out of its body. */
+static Val pin(Lower *L, Val v, Stmts *out);
+
+/* `return e` (or `return a, b`) in a helper: the call's values, then out of its body. */
 static void return_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
 {
     Frame *f = L->frame;
@@ -2796,13 +2825,39 @@ static void return_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
             push(L, out, ng_ir_jump(L->k, NG_IR_BREAK));
         return;
     }
-    Val v = expr(L, s->value);
-    if (v.r == NG_IR_NONE)
+    const NgJitExpr *value = s->value;
+    bool tuple = value->kind == NG_JIT_E_TUPLE;
+    int n = tuple ? value->nitems : 1;
+    for (int j = 0; tuple && j < n; j++)
+        if (value->items[j]->kind == NG_JIT_E_STARRED)
+            n = 0;
+    if (n < 2 && tuple) {
+        unsupported(L, s->span.line, "returning an empty tuple, one of one item, or a starred one");
         return;
-    merge_type(L, &f->ret_dt, &f->ret_weak, &f->ret_nonneg, v);
-    if (!usable(f->ret_dt))
+    }
+    if (n > MAX_RETURNS) {
+        unsupported(L, s->span.line, "returning a tuple of more than 8 values");
         return;
-    push(L, out, ng_ir_assign(L->k, f->ret_var, as(L, v, f->ret_dt)));
+    }
+    if (f->nret && f->nret != n) {
+        unsupported(L, s->span.line, "a helper returning tuples of other lengths, or a tuple and a value");
+        return;
+    }
+    if (!f->nret) {
+        f->nret = n;
+        L->changed = true;
+    }
+    Val v[MAX_RETURNS];
+    for (int j = 0; j < n; j++) { /* every value first: return b, a */
+        v[j] = pin(L, expr(L, tuple ? value->items[j] : value), out);
+        if (v[j].r == NG_IR_NONE)
+            return;
+    }
+    for (int j = 0; j < n; j++) {
+        merge_type(L, &f->ret_dt[j], &f->ret_weak[j], &f->ret_nonneg[j], v[j]);
+        if (usable(f->ret_dt[j]) && f->ret_var[j] >= 0)
+            push(L, out, ng_ir_assign(L->k, f->ret_var[j], as(L, v[j], f->ret_dt[j])));
+    }
     if (f->wrapped)
         push(L, out, ng_ir_jump(L->k, NG_IR_BREAK));
 }
@@ -2812,7 +2867,7 @@ static Val call(Lower *L, const NgJitExpr *e)
     const NgJitExpr *f = e->lhs;
     if (f->kind == NG_JIT_E_NAME && sym_of(L, f)->kind == SYM_UNBOUND) {
         const NgJitStmt *def = find_def(L->ast->body, f->name);
-        return def ? helper_call(L, e, def, true) : builtin_call(L, e, f->name);
+        return def ? helper_call(L, e, def, 1, NULL) : builtin_call(L, e, f->name);
     }
     if (f->kind == NG_JIT_E_ATTR && f->lhs->kind == NG_JIT_E_NAME) {
         Sym *m = sym_of(L, f->lhs);
@@ -3201,6 +3256,19 @@ static int unpack_values(Lower *L, const NgJitExpr *value, int n, Val *vals, Stm
                             s->given->ndim > n ? "too many" : "not enough", n, s->given->ndim), 0;
             for (int i = 0; i < n; i++)
                 vals[i] = mkval(ng_ir_shape(L->k, s->param, i), NG_INT64, true, true);
+            return 1;
+        }
+    }
+    if (value->kind == NG_JIT_E_CALL && value->lhs->kind == NG_JIT_E_NAME &&
+        sym_of(L, value->lhs)->kind == SYM_UNBOUND) { /* p, q = helper(x) */
+        const NgJitStmt *def = find_def(L->ast->body, value->lhs->name);
+        if (def) {
+            for (int i = 0; i < n; i++)
+                vals[i] = NOVAL;
+            helper_call(L, value, def, n, vals);
+            for (int i = 0; i < n; i++)
+                if (vals[i].r == NG_IR_NONE)
+                    return 0;
             return 1;
         }
     }
@@ -4060,7 +4128,7 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         } else if (s->value->kind == NG_JIT_E_CALL && s->value->lhs->kind == NG_JIT_E_NAME &&
             sym_of(L, s->value->lhs)->kind == SYM_UNBOUND && find_def(L->ast->body, s->value->lhs->name)) {
             /* a helper called for its effect: its body, the value dropped */
-            helper_call(L, s->value, find_def(L->ast->body, s->value->lhs->name), false);
+            helper_call(L, s->value, find_def(L->ast->body, s->value->lhs->name), 0, NULL);
             flush(L, out);
         } else if (s->value->kind == NG_JIT_E_CALL) {
             char buf[80], what[256];

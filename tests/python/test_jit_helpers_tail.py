@@ -9,7 +9,7 @@ dtype the helper sees, and the loop must still run as a kernel."""
 import numpy as np
 import pytest
 
-from helpers import jit_same
+from helpers import jit_same, python_and_jit
 
 rng = np.random.default_rng(17)
 
@@ -192,3 +192,55 @@ def test_edges_of_the_conditions():
     ran_as_kernel(jit_same(apply_bucket, x.astype(np.float64), np.zeros(x.shape[0], np.int64)))
     ran_as_kernel(jit_same(apply_nested, x, np.zeros_like(x), 3))
     ran_as_kernel(jit_same(apply_scaled, x, np.zeros_like(x)))
+
+
+# ---- helpers returning several values (2026-12-05: `p, q = h(x)` left the loop to Python) ----
+
+def rotate(x, y, c, s):
+    return c * x - s * y, s * x + c * y
+
+
+def quot_rem(a, b):
+    if b == 0:
+        return 0, a
+    return a // b, a % b
+
+
+def spread(v):
+    return v, v * 2, v * 3.5
+
+
+def uses_tuples(x, y, out, q, r, k, c, s):
+    for i in range(len(x)):
+        px, py = rotate(x[i], y[i], c, s)
+        out[i] = px * py
+        q[i], r[i] = quot_rem(i, k - i % 3)
+        a, b, d = spread(x[i])
+        out[i] += a + b + d
+
+
+def one_value_of_a_tuple(x, out):
+    for i in range(len(x)):
+        t = spread(x[i])
+        out[i] = t[0]
+
+
+def too_few_names(x, out):
+    for i in range(len(x)):
+        a, b = spread(x[i])
+        out[i] = a
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int32])
+def test_helpers_returning_tuples(dt):
+    x = (np.linspace(-4, 4, 41) * 3).astype(dt)
+    y = (np.linspace(1, 3, 41) * 2).astype(dt)
+    f = jit_same(uses_tuples, x, y, np.zeros(41), np.zeros(41, np.int64), np.zeros(41, np.int64), 2, 0.8, 0.6)
+    assert [r["ran"] for r in f.loop_report()] == ["kernel"]
+
+
+@pytest.mark.parametrize("fn", [one_value_of_a_tuple, too_few_names])
+def test_what_a_kernel_does_not_take_of_a_returned_tuple_runs_as_python(fn):
+    want, got, f = python_and_jit(fn, np.linspace(0, 1, 5), np.zeros(5))
+    assert want == got
+    assert "not supported" in f.loop_report()[0]["ran"]
