@@ -216,8 +216,14 @@ class Gen:
     # -- statements --
     def stmt(self, ind, idx, accs, depth=0):
         """One statement (lines appended) of a loop body over i."""
-        form = self.r.randint(0, 37 if self.wide2 else 27 if self.wide else 21)
+        form = self.r.randint(0, 38 if self.wide2 else 27 if self.wide else 21)
         pad = "    " * ind
+        if form == 38:  # float16: every operation rounds to a half
+            self.lines.append("%shf[i] = %s" % (pad, self.pick(
+                "hf[%s] * np.float16(%s) + hf[i]" % (self.pick(*idx), self.fexpr(idx, 2)),
+                "hf[i] - hf[%s] / np.float16(3)" % self.pick(*idx), "np.float16(%s)" % self.fexpr(idx, 1),
+                "max(hf[i], hf[%s])" % self.pick(*idx))))
+            return
         if form == 35:  # a helper returning two values
             v = "p%d" % len(self.lines)
             self.lines.append("%s%s, %sq = two(%s)" % (pad, v, v, self.iexpr(idx, 1)))
@@ -471,7 +477,7 @@ class Gen:
                       "def two(x):", "    return x + 1, x * 2", "",
                       "def rowsum(X, i):", "    s = 0", "    for j in range(X.shape[1]):", "        s += X[i, j]",
                       "    return int(s)", "",
-                      "def f(a, b, c, out, iout, k, t, M, g, e, u, m, w, z, sh):", "    N = len(a)"]
+                      "def f(a, b, c, out, iout, k, t, M, g, e, u, m, w, z, sh, hf):", "    N = len(a)"]
         accs = []
         for n in range(self.r.randint(0, 2)):
             kind = self.pick("i", "f")
@@ -501,7 +507,7 @@ def inputs(seed):
             rng.integers(-128, 128, N).astype(np.int8), rng.integers(0, 256, N).astype(np.uint8), rng.random(N) < 0.5,
             rng.integers(0, 50, N).astype(np.uint64),
             (rng.uniform(-2, 2, N) + 1j * rng.uniform(-2, 2, N)) * (rng.random(N) < 0.9) - 2 * (rng.random(N) < 0.1),
-            (N, 4)]
+            (N, 4), rng.uniform(-4, 4, N).astype(np.float16)]
 
 
 def outcome(fn, args):
@@ -523,7 +529,7 @@ def same(x, y, f32=False):
         if x.dtype.kind in "fc":
             # (float32 values stored into float64 arrays: NumPy's float32 functions and the
             # kernel's may differ by an ulp, 6e-8)
-            tol = 1e-5 if x.dtype == np.float32 else 4e-7 if f32 else 1e-9
+            tol = 2e-3 if x.dtype == np.float16 else 1e-5 if x.dtype == np.float32 else 4e-7 if f32 else 1e-9
             return np.allclose(x, y, rtol=tol, atol=tol, equal_nan=True)
         return np.array_equal(x, y)
     if isinstance(x, (float, np.floating, complex, np.complexfloating)):
@@ -557,7 +563,7 @@ def check(seed, show=False):
     for r in jf.loop_report():
         how = r["ran"] if r["ran"].startswith("kernel") else "python: " + r["ran"][:60]
         HOW[how] = HOW.get(how, 0) + 1
-    f32 = "g[" in src or "float32" in src
+    f32 = "g[" in src or "float32" in src or "hf[" in src
     ok = want[0] == got[0] and (want[0] != "ok" or (same(want[1], got[1], f32) and
                                                      all(same(p, q, f32) for p, q in zip(want[2], got[2]))))
     if not ok and want[0] != "ok" and got[0] != "ok" and any(
@@ -569,7 +575,7 @@ def check(seed, show=False):
         return None
     if ok:
         return None
-    names = "a b c out iout k t M g e u m w z sh".split()
+    names = "a b c out iout k t M g e u m w z sh hf".split()
     diffs = ["%s: python %r, jit %r" % (n, p, q) for n, p, q in zip(names, want[2], got[2]) if not same(p, q, f32)]
     return "seed %d: mismatch\n%s\npython: %s %r\njit:    %s %r\n%s\nreport: %s\n" % (
         seed, textwrap.indent(src, "  "), want[0], want[1], got[0], got[1], "\n".join(diffs),

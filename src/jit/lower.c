@@ -936,6 +936,15 @@ static void arith_raises(Lower *L, NgOp iop, Val a, Val b, NgDType dt, NgIrRef r
                         NG_JIT_RAISE_NEG_SHIFT, line);
         return;
     }
+    if (iop == NG_OP_POW && cplx && python) { /* 0j ** y, y's real part < 0 or its imaginary part not 0 */
+        NgIrRef x0 = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, as(L, a, dt), zero_of(L, dt).r);
+        NgIrRef y = as(L, b, dt), re = ng_ir_cast(k, NG_FLOAT64, y), im = ng_ir_imag(k, y);
+        NgIrRef f0 = ng_ir_const_f(k, NG_FLOAT64, 0.0);
+        NgIrRef bad = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_binary(k, NG_OP_LT, NG_BOOL, re, f0),
+                                   ng_ir_binary(k, NG_OP_NE, NG_BOOL, im, f0));
+        raise_or_python(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, x0, bad), NG_JIT_RAISE_ZERO_POW_COMPLEX, line);
+        return;
+    }
     if (iop != NG_OP_POW || cplx)
         return;
     NgIrRef zero = zero_of(L, dt).r;
@@ -986,6 +995,9 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
     if (iop == NG_NOPS || op == NG_JIT_OP_MATMUL)
         return fail(L, line, NG_ERR_UNSUPPORTED, "the operator %s is not supported in a compiled loop",
                     ng_jit_op_name(op));
+    if (a.weak && ng_dtype_is_complex(a.dt) && !b.weak && b.dt == NG_FLOAT64)
+        b.weak = true; /* (a NumPy float64 is a Python float, which a Python complex's own operator
+                          takes first: Python's complex arithmetic, ZeroDivisionError included) */
     NgDType dt;
     bool weak;
     promote(a.dt, a.weak, b.dt, b.weak, &dt, &weak);

@@ -138,8 +138,11 @@ typedef enum NgJitRaise {
     NG_JIT_RAISE_BIG_UINT,      /* OverflowError: int() of a uint64 from 2**63 on (a Python int a
                                    kernel's int64 cannot be) */
     NG_JIT_RAISE_EMPTY,         /* (NG_JIT_PYTHON only) min()/max() of an empty row */
+    NG_JIT_RAISE_ZERO_POW_COMPLEX, /* ZeroDivisionError of 0j ** a negative or complex power */
+    NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this) */
     NG_JIT_RAISE_CODES = 32,    /* (the multiplier of the line) */
 } NgJitRaise;
+_Static_assert(NG_JIT_RAISE_KINDS <= NG_JIT_RAISE_CODES, "raise kinds must fit below NG_JIT_RAISE_CODES");
 
 /* A raise code's parts. KeyError's is (key field * NG_JIT_RAISE_LINES +
  * line) * NG_JIT_RAISE_CODES + NG_JIT_RAISE_KEY_*, the key field being the key

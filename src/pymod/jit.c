@@ -920,6 +920,7 @@ static PyObject *python_exception(int code, PyObject **type)
         [NG_JIT_RAISE_FLOORDIV_FLOAT] = {'f', 'f', 1, 0},
         [NG_JIT_RAISE_MOD_FLOAT] = {'f', '%', 1, 0},
         [NG_JIT_RAISE_ZERO_POW] = {'f', '^', 0, -1},
+        [NG_JIT_RAISE_ZERO_POW_COMPLEX] = {'c', '^', 0, -1},
         [NG_JIT_RAISE_POW_RANGE] = {'f', '^', 10, 400},
         [NG_JIT_RAISE_NEG_SHIFT] = {'i', '<', 1, -1},
     };

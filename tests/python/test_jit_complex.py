@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import numgpu
-from helpers import jit_same
+from helpers import jit_same, python_and_jit
 
 N = 20_000
 
@@ -469,3 +469,38 @@ def test_np_real_of_an_array_is_a_view_the_analysis_sees():
     z = np.arange(64, dtype=np.complex128) * (1 + 1j)
     f = jit_same(through_a_real_view, z, np.zeros(64))
     assert f.loop_report()[0]["kind"] != "parallel"
+
+
+def python_complex_by_float64(x, out):
+    w = 0j
+    for i in range(len(x)):
+        w = complex(1.0, 2.0) / x[i] + 1j ** x[i]
+        out[i] = w * x[i]
+    return w
+
+
+def zero_to_the_power(x, out, c):
+    for i in range(len(x)):
+        out[i] = c ** x[i]
+
+
+def test_a_python_complex_with_a_numpy_float64_is_python_arithmetic():
+    """np.float64 is a Python float, so complex(1, 2) / x[i] is Python's complex division
+    (ZeroDivisionError at 0.0, a Python complex), where complex / np.float32 is NumPy's
+    (found by tools/jit_difftest.py, 2026-12-05: the kernel gave inf)."""
+    x = np.linspace(-1, 1, 10)
+    f = jit_same(python_complex_by_float64, x, np.zeros(10, complex))
+    assert f.loop_report()[0]["ran"].startswith("kernel")  # (in order: w is read after the loop)
+    x = np.linspace(-1, 1, 9)  # (0.0 at 4)
+    want, got, _ = python_and_jit(python_complex_by_float64, x, np.zeros(9, complex))
+    assert want == got == (ZeroDivisionError, "complex division by zero")
+    want, got, _ = python_and_jit(python_complex_by_float64, x.astype(np.float32), np.zeros(9, complex))
+    assert want == got == ("ok", "")
+
+
+@pytest.mark.parametrize("c", [0j, 1j, complex(2, -1)])
+def test_python_complex_zero_to_a_negative_power_raises(c):
+    x = np.array([2.0, 0.5, -1.0, 3.0])
+    want, got, _ = python_and_jit(zero_to_the_power, x, np.zeros(4, complex), c)
+    assert want == got
+    assert (want[0] is ZeroDivisionError) == (c == 0)
