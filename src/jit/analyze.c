@@ -516,7 +516,7 @@ static bool in_list(const char *s, const char *const *list)
 }
 
 static const char *const builtin_fns[] = {"range", "len", "abs", "min", "max", "int", "float", "bool", "complex", "ord",
-                                            "round", "pow", "sum", "any", "all", NG_JIT_SAME_SHAPE, NULL};
+                                            "round", "pow", "sum", "any", "all", "divmod", NG_JIT_SAME_SHAPE, NULL};
 static const char *const math_fns[] = {
     "sqrt", "cbrt", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan",
     "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "floor",
@@ -544,7 +544,7 @@ static const char *const part_attrs[] = {"real", "imag", NULL}; /* of a scalar v
 static const char *const python_builtins[] = {
     "print", "input", "open", "sorted", "reversed", "list", "dict", "set", "tuple", "str", "repr",
     "enumerate", "zip", "map", "filter", "isinstance", "type", "id",
-    "iter", "next", "getattr", "setattr", "hasattr", "format", "ord", "chr", "divmod",
+    "iter", "next", "getattr", "setattr", "hasattr", "format", "ord", "chr",
     "hash", "sorted", "locals", "globals", "vars", "eval", "exec", "super", "object", NULL};
 
 static bool is_module(const NgJitExpr *e, const char *a, const char *b)

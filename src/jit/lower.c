@@ -3245,6 +3245,25 @@ static void assign_to(Lower *L, const NgJitExpr *t, Val v, Stmts *out)
     }
 }
 
+/* q, r = divmod(a, b): a // b and a % b (Python floats' 0.0 divisor raises in divmod's words). */
+static int divmod_values(Lower *L, const NgJitExpr *call, Val *vals, Stmts *out)
+{
+    if (call->nitems != 2 || call->items[0]->kind == NG_JIT_E_STARRED || call->items[1]->kind == NG_JIT_E_STARRED)
+        return unsupported(L, call->span.line, "divmod() of other than two arguments"), 0;
+    int line = call->span.line;
+    Val a = pin(L, expr(L, call->items[0]), out), b = pin(L, expr(L, call->items[1]), out);
+    if (a.r == NG_IR_NONE || b.r == NG_IR_NONE)
+        return 0;
+    if (ng_dtype_is_complex(a.dt) || ng_dtype_is_complex(b.dt))
+        return unsupported(L, line, "divmod() of complex numbers (Python's TypeError)"), 0;
+    if (a.weak && b.weak && (ng_dtype_is_float(a.dt) || ng_dtype_is_float(b.dt)) && !nonzero(L, b))
+        raise_or_python(L, ng_ir_binary(L->k, NG_OP_EQ, NG_BOOL, as(L, b, NG_FLOAT64), ng_ir_const_f(L->k, NG_FLOAT64, 0.0)),
+                        NG_JIT_RAISE_DIVMOD_FLOAT, line);
+    vals[0] = pin(L, arith(L, NG_JIT_OP_FLOORDIV, a, b, line), out);
+    vals[1] = pin(L, arith(L, NG_JIT_OP_MOD, a, b, line), out);
+    return vals[0].r != NG_IR_NONE && vals[1].r != NG_IR_NONE;
+}
+
 /* The values a tuple assignment unpacks: the items of a tuple, or x.shape. */
 static int unpack_values(Lower *L, const NgJitExpr *value, int n, Val *vals, Stmts *out)
 {
@@ -3274,6 +3293,8 @@ static int unpack_values(Lower *L, const NgJitExpr *value, int n, Val *vals, Stm
     if (value->kind == NG_JIT_E_CALL && value->lhs->kind == NG_JIT_E_NAME &&
         sym_of(L, value->lhs)->kind == SYM_UNBOUND) { /* p, q = helper(x) */
         const NgJitStmt *def = find_def(L->ast->body, value->lhs->name);
+        if (!def && strcmp(value->lhs->name, "divmod") == 0 && n == 2 && !value->nkeywords)
+            return divmod_values(L, value, vals, out);
         if (def) {
             for (int i = 0; i < n; i++)
                 vals[i] = NOVAL;

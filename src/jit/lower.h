@@ -139,6 +139,7 @@ typedef enum NgJitRaise {
                                    kernel's int64 cannot be) */
     NG_JIT_RAISE_EMPTY,         /* (NG_JIT_PYTHON only) min()/max() of an empty row */
     NG_JIT_RAISE_ZERO_POW_COMPLEX, /* ZeroDivisionError of 0j ** a negative or complex power */
+    NG_JIT_RAISE_DIVMOD_FLOAT,  /* ZeroDivisionError of divmod(x, 0.0) of Python floats */
     NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this) */
     NG_JIT_RAISE_CODES = 32,    /* (the multiplier of the line) */
 } NgJitRaise;

@@ -921,6 +921,7 @@ static PyObject *python_exception(int code, PyObject **type)
         [NG_JIT_RAISE_MOD_FLOAT] = {'f', '%', 1, 0},
         [NG_JIT_RAISE_ZERO_POW] = {'f', '^', 0, -1},
         [NG_JIT_RAISE_ZERO_POW_COMPLEX] = {'c', '^', 0, -1},
+        [NG_JIT_RAISE_DIVMOD_FLOAT] = {'f', 'd', 1, 0},
         [NG_JIT_RAISE_POW_RANGE] = {'f', '^', 10, 400},
         [NG_JIT_RAISE_NEG_SHIFT] = {'i', '<', 1, -1},
     };
@@ -950,6 +951,7 @@ static PyObject *python_exception(int code, PyObject **type)
                       : ops[code].op == 'f' ? PyNumber_FloorDivide(a, b)
                       : ops[code].op == '%' ? PyNumber_Remainder(a, b)
                       : ops[code].op == '<' ? PyNumber_Lshift(a, b)
+                      : ops[code].op == 'd' ? PyNumber_Divmod(a, b)
                                             : PyNumber_Power(a, b, Py_None);
         Py_XDECREF(a);
         Py_XDECREF(b);

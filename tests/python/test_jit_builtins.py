@@ -107,3 +107,45 @@ def test_python_int_of_a_choice_between_a_python_int_and_a_uint64(k):
     w[4] = 2 ** 64 - 3  # (in Python a big int, too big to store)
     want, got, f = both(chosen, np.zeros(30, np.int64), w, k)
     assert want is OverflowError and got is OverflowError
+
+
+def cells(out, q, r, ncols, x):
+    for k in range(len(out)):
+        row, col = divmod(k, ncols)
+        q[k], r[k] = divmod(x[k], 2.5)
+        out[k] = row * 100 + col
+
+
+def divmod_of_python_floats(out, t):
+    for k in range(len(out)):
+        a, b = divmod(float(k) - 3.5, t)
+        out[k] = a + b
+
+
+def divmod_whole(out):
+    for k in range(len(out)):
+        t = divmod(k, 3)
+        out[k] = t[0]
+
+
+@pytest.mark.parametrize("ncols", [1, 3, -4])
+def test_divmod(ncols):
+    x = np.linspace(-9, 9, 37)
+    f = jit_same(cells, np.zeros(37, np.int64), np.zeros(37), np.zeros(37), ncols, x)
+    assert ran(f) == ["kernel"]
+    jit_same(cells, np.zeros(37, np.int64), np.zeros(37), np.zeros(37), ncols, x.astype(np.float32))
+
+
+@pytest.mark.parametrize("t", [2.0, -1.5, 0.0])
+def test_divmod_by_a_python_float_that_may_be_zero(t):
+    want, got, f = python_and_jit(divmod_of_python_floats, np.zeros(10), t)
+    assert want == got
+    assert (want[0] is ZeroDivisionError) == (t == 0.0)
+
+
+def test_divmod_by_zero_ints_and_divmod_used_whole():
+    want, got, f = python_and_jit(cells, np.zeros(5, np.int64), np.zeros(5), np.zeros(5), 0, np.ones(5))
+    assert want == got and want[0] is ZeroDivisionError
+    want, got, f = python_and_jit(divmod_whole, np.zeros(5, np.int64))
+    assert want == got == ("ok", "")
+    assert "divmod" in ran(f)[0]
