@@ -216,8 +216,45 @@ class Gen:
     # -- statements --
     def stmt(self, ind, idx, accs, depth=0):
         """One statement (lines appended) of a loop body over i."""
-        form = self.r.randint(0, 38 if self.wide2 else 27 if self.wide else 21)
+        form = self.r.randint(0, 43 if self.wide2 else 27 if self.wide else 21)
         pad = "    " * ind
+        if form == 39:  # a dict looked up by a character (KeyError where it has none)
+            ch = "txt[%s]" % self.pick(*idx)
+            if self.r.random() < 0.5:
+                self.lines.append("%sif %s in dct:" % (pad, ch))
+                pad += "    "
+            self.lines.append("%siout[i] = dct[%s] + %s" % (pad, ch, self.iexpr(idx, 2)))
+            return
+        if form == 40:
+            self.lines.append("%sif txt[%s] == '%s' or txt[%s] in '%s':" % (pad, self.pick(*idx), self.pick("a", "b", "z"),
+                                                                         self.pick(*idx), self.pick("xyz", "ae", "")))
+            self.lines.append("%s    iout[i] += %s" % (pad, self.pick("1", "ord(txt[i]) - 97", "len(txt)")))
+            return
+        if form == 41:  # a dict of int keys (KeyError where it has none)
+            self.u64 = False
+            key = "abs(%s) %% 12" % self.iexpr(idx, 2)
+            self.u64 = True
+            if self.r.random() < 0.5:
+                self.lines.append("%sif %s in idct:" % (pad, key))
+                pad += "    "
+            self.lines.append("%siout[i] = idct[%s]" % (pad, key))
+            return
+        if form == 42 and depth < 1:  # a fresh array filled and copied into a row
+            zr = "zr%d" % len(self.lines)
+            self.u64 = False
+            at = self.iexpr(idx, 2)
+            self.u64 = True
+            self.lines.append("%s%s = np.zeros(4, np.int64)" % (pad, zr))
+            self.lines.append("%s%s[abs(%s) %% 4] = %s" % (pad, zr, at, self.r.randint(1, 9)))
+            self.lines.append("%sM[i] = %s" % (pad, zr))
+            return
+        if form == 43 and depth < 1:  # a slice of the str and a list made from it
+            w = "sl%d" % len(self.lines)
+            self.lines.append("%s%s = txt[i:i + %d]" % (pad, w, self.r.randint(1, 4)))
+            self.lines.append("%s%sx = [ord(q) - 96 for q in %s]" % (pad, w, w))
+            self.lines.append("%sfor j in range(len(%sx)):" % (pad, w))
+            self.lines.append("%s    iout[i] += %sx[j] * (j + 1)" % (pad, w))
+            return
         if form == 38:  # float16: every operation rounds to a half
             self.lines.append("%shf[i] = %s" % (pad, self.pick(
                 "hf[%s] * np.float16(%s) + hf[i]" % (self.pick(*idx), self.fexpr(idx, 2)),
@@ -458,7 +495,12 @@ class Gen:
 
     def over_arrays(self):
         """for v in x / enumerate / zip: range loops over the first axis."""
-        form = self.r.randint(0, 2)
+        form = self.r.randint(0, 3 if self.wide2 else 2)
+        if form == 3:  # over the characters of a str
+            self.lines.append("    for ch in txt:")
+            self.lines.append("        if ch in %s:" % self.pick("dct", "'aeiou'"))
+            self.lines.append("            iout[%s %% N] += 1" % self.pick("ord(ch)", "len(txt)"))
+            return
         if form == 0:
             self.lines.append("    for v in c:")
             self.lines.append("        iout[abs(v) %% N] += %d" % self.r.randint(1, 3))
@@ -477,7 +519,7 @@ class Gen:
                       "def two(x):", "    return x + 1, x * 2", "",
                       "def rowsum(X, i):", "    s = 0", "    for j in range(X.shape[1]):", "        s += X[i, j]",
                       "    return int(s)", "",
-                      "def f(a, b, c, out, iout, k, t, M, g, e, u, m, w, z, sh, hf):", "    N = len(a)"]
+                      "def f(a, b, c, out, iout, k, t, M, g, e, u, m, w, z, sh, hf, txt, dct, idct):", "    N = len(a)"]
         accs = []
         for n in range(self.r.randint(0, 2)):
             kind = self.pick("i", "f")
@@ -507,7 +549,10 @@ def inputs(seed):
             rng.integers(-128, 128, N).astype(np.int8), rng.integers(0, 256, N).astype(np.uint8), rng.random(N) < 0.5,
             rng.integers(0, 50, N).astype(np.uint64),
             (rng.uniform(-2, 2, N) + 1j * rng.uniform(-2, 2, N)) * (rng.random(N) < 0.9) - 2 * (rng.random(N) < 0.1),
-            (N, 4), rng.uniform(-4, 4, N).astype(np.float16)]
+            (N, 4), rng.uniform(-4, 4, N).astype(np.float16),
+            "".join(rng.choice(list("abcdexyz"), N)),
+            {ch: int(v) for ch, v in zip("abcdxz", rng.integers(-5, 50, 6)) if rng.random() < 0.9},
+            {q: int(v) for q, v in enumerate(rng.integers(-9, 9, 10)) if rng.random() < 0.85}]
 
 
 def outcome(fn, args):
@@ -515,7 +560,7 @@ def outcome(fn, args):
     try:
         with np.errstate(all="ignore"):
             return "ok", fn(*args), args
-    except (ValueError, OverflowError, ZeroDivisionError, IndexError, TypeError) as e:
+    except (ValueError, OverflowError, ZeroDivisionError, IndexError, TypeError, KeyError) as e:
         return type(e).__name__, str(e)[-70:], args
 
 
@@ -575,7 +620,7 @@ def check(seed, show=False):
         return None
     if ok:
         return None
-    names = "a b c out iout k t M g e u m w z sh hf".split()
+    names = "a b c out iout k t M g e u m w z sh hf txt dct idct".split()
     diffs = ["%s: python %r, jit %r" % (n, p, q) for n, p, q in zip(names, want[2], got[2]) if not same(p, q, f32)]
     return "seed %d: mismatch\n%s\npython: %s %r\njit:    %s %r\n%s\nreport: %s\n" % (
         seed, textwrap.indent(src, "  "), want[0], want[1], got[0], got[1], "\n".join(diffs),

@@ -1083,7 +1083,7 @@ static void test_python(void)
                  "enumerate() or zip() of them, compile)\n"
                  "line 19: python: calls np.sqrt with keyword arguments (not compilable)\n"
                  "line 21: python: uses a list, [1, 2] (not compilable)\n"
-                 "line 23: python: calls sum (not compilable)\n"
+                 "line 23: python: uses a generator expression, (x for x in a) (not compilable)\n"
                  "line 25: parallel\n"
                  "line 27: parallel\n"
                  "line 29: sequential: writes a[i] and uses the whole array a\n"
