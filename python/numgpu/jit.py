@@ -40,6 +40,22 @@ _SAFE_CALLS = frozenset(("len", "range", "int", "float", "bool", "abs", "min", "
 _MODULES = frozenset(("np", "numpy", "math"))
 
 
+def _stored_names(node):
+    """The names node's statements bind: not a comprehension's own variables, which Python 3
+    keeps inside it (a walrus there binds outside, and counts)."""
+    out = set()
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (_ast.ListComp, _ast.SetComp, _ast.DictComp, _ast.GeneratorExp)):
+            todo.extend(w for w in _ast.walk(n) if isinstance(w, _ast.NamedExpr))
+            continue
+        if isinstance(n, _ast.Name) and isinstance(n.ctx, _ast.Store):
+            out.add(n.id)
+        todo.extend(_ast.iter_child_nodes(n))
+    return out
+
+
 def _kept_names(func, launched, params):
     """The parameters whose arrays may stay on the device between the loops of
     one call, and the other names the code outside the launched loops reads.
@@ -175,8 +191,7 @@ class JitFunction:
             node = nodes.get(loop["line"])
             if node is None:
                 continue
-            assigned = sorted({n.id for n in _ast.walk(node)
-                               if isinstance(n, _ast.Name) and isinstance(n.ctx, _ast.Store)})
+            assigned = sorted(_stored_names(node))
             ind = " " * loop["col"]
             body = ["    " + l if l.strip() else l for l in src_lines[loop["line"] - 1:loop["end_line"]]]
             # names the kernel hands back (live-out scalars); the others keep their binding, or stay

@@ -3278,6 +3278,8 @@ static void analyze_loop(Ctx *c, int li)
     const NgJitStmt *s = L->stmt;
     const char *why;
     c->cur = li;
+    L->live = name_list(c, d->live_out, &L->nlive);
+    L->live_known = true;
     if (s->kind == NG_JIT_S_FOR)
         why = check_for_head(c, s);
     else
@@ -3306,11 +3308,6 @@ static void analyze_loop(Ctx *c, int li)
             set_del(d->written, id);
             set_add(d->written, subscript_root(c->view[id])->name_id);
         }
-    uint64_t *dead = set_new(c);
-    for (int id = 0; id < c->ast->nnames; id++)
-        if (set_has(d->assigned, id) && !set_has(d->live_out, id))
-            set_add(dead, id);
-    L->dead = name_list(c, dead, &L->ndead);
     d->step = 1;
     if (s->test->nitems == 3) {
         Poly p;
@@ -3438,10 +3435,13 @@ static void decide(Ctx *c)
             L->atomic = false;
         }
     }
-    for (int li = 0; li < c->res->n; li++)
-        if (items[li].kind == NG_JIT_LOOP_PARALLEL)
+    for (int li = 0; li < c->res->n; li++) /* (not for a loop desugar made: a comprehension's
+                                                check, a few elements, is no launch's worth) */
+        if (items[li].kind == NG_JIT_LOOP_PARALLEL && !items[li].stmt->made)
             for (int p = items[li].parent; p >= 0; p = items[p].parent)
-                if (items[p].kind != NG_JIT_LOOP_PARALLEL) {
+                if (items[p].kind != NG_JIT_LOOP_PARALLEL && !items[p].stmt->lets) {
+                    /* (a body desugar.c rewrote runs whole in one kernel: as a host loop it would
+                     * keep its lets as written, which run as Python) */
                     items[p].host = true;
                     if (items[p].search)
                         not_search(&items[p]);
@@ -3534,6 +3534,14 @@ void ng_jit_loops_free(NgJitLoops *loops)
         return;
     ng_jit_arena_free(&loops->arena);
     ng_free(loops);
+}
+
+bool ng_jit_loop_reads_after(const NgJitLoopInfo *loop, const char *name)
+{
+    for (int i = 0; i < loop->nlive; i++)
+        if (loop->live[i] && strcmp(loop->live[i], name) == 0)
+            return true;
+    return !loop->live_known;
 }
 
 const char *ng_jit_loop_kind_name(NgJitLoopKind kind)

@@ -150,9 +150,10 @@ typedef struct NgJitLoopInfo {
     int natomics;
     const char **privates;     /* scalars private to one iteration (dead after the loop) */
     int nprivates;
-    const char **dead;         /* names the loop assigns that nothing reads after it (whatever
-                                  the verdict; for loops only) */
-    int ndead;
+    const char **live;         /* names something may read after the loop (whatever the
+                                  verdict): what a loop in order must hand back */
+    int nlive;
+    bool live_known;           /* `live` was found (else every name counts as read after) */
     const char **scalars;      /* PARALLEL only: names updated in place (`t += e`) that may hold
                                   an array (a parameter, or bound to a subscript or a name):
                                   the verdict holds only if they are scalars; if one is an
@@ -175,6 +176,9 @@ void ng_jit_loops_free(NgJitLoops *loops);
 
 /* "parallel", "sequential", "python": the words of f.loop_report(). */
 const char *ng_jit_loop_kind_name(NgJitLoopKind kind);
+
+/* Whether something may read `name` after the loop (NgJitLoopInfo.live). */
+bool ng_jit_loop_reads_after(const NgJitLoopInfo *loop, const char *name);
 /* "+", "*", "max", "min", "|", "&", "^", "argmax", "argmin". */
 const char *ng_jit_red_op_name(NgJitRedOp op);
 

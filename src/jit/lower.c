@@ -3528,10 +3528,7 @@ static const NgJitLoopInfo *loop_info(const Lower *L, const NgJitStmt *s)
 static bool dead_after(const Lower *L, const NgJitStmt *s, const char *name)
 {
     const NgJitLoopInfo *info = loop_info(L, s);
-    for (int i = 0; info && i < info->ndead; i++)
-        if (info->dead[i] && strcmp(info->dead[i], name) == 0)
-            return true;
-    return false;
+    return info && !ng_jit_loop_reads_after(info, name);
 }
 
 /* ... when it runs around one iteration (NgJitLoopInfo.peel). */

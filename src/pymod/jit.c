@@ -1620,15 +1620,17 @@ static PyObject *unless_wrapped(PyObject *result, const char **why)
 }
 
 /* A sequential plan's live-out names: those in `assigned` (the names the
- * loop assigns) not bound before it (those are cells already); -1 on a
- * Python error. */
-static int live_out(NgJitLoopPlan *plan, PyObject *assigned, const Launch *L)
+ * loop assigns) not bound before it (those are cells already) that
+ * something may read after the loop (the analysis' liveness: a list
+ * comprehension's name, which desugar.c rewrote away, or a row view need not
+ * come back); -1 on a Python error. */
+static int live_out(NgJitLoopPlan *plan, PyObject *assigned, const Launch *L, const NgJitLoopInfo *info)
 {
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(assigned) && plan->nlive_out < NG_JIT_MAX_LIVE_OUT; i++) {
         const char *nm = PyUnicode_AsUTF8(PyTuple_GET_ITEM(assigned, i));
         if (!nm)
             return -1;
-        if (index_of(L, nm) < 0)
+        if (index_of(L, nm) < 0 && ng_jit_loop_reads_after(info, nm))
             plan->live_out[plan->nlive_out++] = nm;
     }
     return 0;
@@ -1789,7 +1791,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 plan.collapse++;
                 cur = j;
             }
-    } else if (live_out(&plan, assigned, &L) < 0) { /* in order: the names the loop assigns come back */
+    } else if (live_out(&plan, assigned, &L, info) < 0) { /* in order: the names the loop assigns come back */
         goto done;
     }
     if (info->search) {
@@ -1868,7 +1870,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
         char in_order[200];
         snprintf(in_order, sizeof in_order, "kernel (one thread: %s)", why ? why : "in order");
         const char *why_seq = NULL;
-        if (live_out(&seq, assigned, &L) == 0)
+        if (live_out(&seq, assigned, &L, info) == 0)
             result = run_kernel(p, info, &L, &seq, dev, sargs, line_offset, in_order, &why_seq, NULL);
     }
 done:

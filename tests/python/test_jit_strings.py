@@ -183,6 +183,27 @@ def test_slice_and_comprehension_in_the_body():
     assert kinds(f)[0] == "parallel" and ran(f)[0] == "kernel"
 
 
+def windows_in_order(text, d, L, out, hist):
+    """windows, but in order (a scattered store): one kernel in one thread"""
+    for i in range(out.shape[0]):
+        w = text[i * L:(i + 1) * L]
+        codes = [d[c] for c in w]
+        s = 0
+        for j in range(len(codes)):
+            s += codes[j] * (j + 1)
+        out[i] = s + len(w)
+        hist[s % len(hist)] = i
+
+
+def test_slice_and_comprehension_in_a_loop_in_order():
+    """2026-12-05: such a loop ran as Python (its comprehension's variable came back as a
+    live-out name, and the inner loop made it a host loop that kept the body as written)."""
+    text = TEXT * 7
+    d = {c: i for i, c in enumerate(sorted(set(text)))}
+    f = jit_same(windows_in_order, text, d, 5, np.zeros(len(text) // 5 + 3, np.int64), np.zeros(13, np.int64))
+    assert kinds(f)[0] == "sequential" and ran(f)[0] == "kernel (one thread)"
+
+
 def slices(text, lo, hi, out):
     for i in range(out.shape[0]):
         a = text[lo:hi]
