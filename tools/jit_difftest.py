@@ -6,7 +6,12 @@ with several bounds and steps, nested loops, if/else, locals, accumulators, runn
 values, array recurrences, reads at i - 1 and i + 1, integer and float arithmetic,
 min/max/abs, math functions, bit operations; in 60% of functions also int8, uint8,
 uint64, float32 and bool arrays, powers, shifts, divisors that may be 0, chained
-comparisons, swaps, tuple unpacking, while True left by break), run once as Python and once through
+comparisons, swaps, tuple unpacking, while True left by break; and in half of those
+complex and float16 values, globals, a shape tuple, rows (`r = M[i]`, Python's and NumPy's
+reductions of them), elif chains, more math, scattered +=, a break out of the loop, argmax
+pairs, nests with prange or triangles and reductions, helpers returning two values, strs,
+dicts of chars and of ints, str slices, list comprehensions, fresh arrays copied into rows),
+run once as Python and once through
 numgpu.jit on copies of the same inputs; every array afterwards and the return value
 must agree (integers exactly, floats within 1e-9 relative: a parallel sum adds in
 another order; 4e-7 where float32 values took part), or both must raise the same
