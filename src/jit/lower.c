@@ -670,6 +670,18 @@ static NgJitModule module_named(const char *name)
 }
 
 static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line);
+
+/* A row of length n in an elementwise expression of rows (np.sum(X[i] * Y[i])):
+ * the first gives the length (L->elem_n); another length is NumPy's
+ * broadcast (a length 1) or its ValueError, which the loop leaves to Python
+ * (never reading past a row's end). */
+static void row_length(Lower *L, NgIrRef n, int line)
+{
+    if (L->elem_n == NG_IR_NONE)
+        L->elem_n = n;
+    else if (n != L->elem_n)
+        raise_or_python(L, ng_ir_binary(L->k, NG_OP_NE, NG_BOOL, n, L->elem_n), NG_JIT_RAISE_ROW_SHAPE, line);
+}
 static void int_bounds(Lower *L, Val w, NgDType dt, int line);
 static int view_indices(Lower *L, const Sym *view, NgIrRef *idx, NgIrRef *ok);
 static NgIrRef guarded_load(Lower *L, Sym *s, const NgIrRef *idx, NgIrRef ok);
@@ -722,8 +734,7 @@ static Val read_name(Lower *L, const NgJitExpr *e)
             view_indices(L, s->kind == SYM_VIEW ? s : NULL, idx, &ok);
             idx[fixed] = L->elem;
             NgIrRef n = ng_ir_shape(L->k, a->param, fixed);
-            if (L->elem_n == NG_IR_NONE)
-                L->elem_n = n;
+            row_length(L, n, e->span.line);
             if (L->err_param >= 0) { /* arrays of other lengths: no element read outside them */
                 NgIrRef in = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, L->elem, n);
                 ok = ok == NG_IR_NONE ? in : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, ok, in);
@@ -1358,8 +1369,7 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
         /* np.sum(X[i]): the element the reduction is at, on the last axis */
         int last = s->given->ndim - 1;
         NgIrRef len = ng_ir_shape(L->k, s->param, last);
-        if (L->elem_n == NG_IR_NONE)
-            L->elem_n = len;
+        row_length(L, len, e->span.line);
         if (L->err_param >= 0) {
             NgIrRef in = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, L->elem, len);
             *ok = *ok == NG_IR_NONE ? in : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, *ok, in);

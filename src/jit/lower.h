@@ -140,6 +140,8 @@ typedef enum NgJitRaise {
     NG_JIT_RAISE_EMPTY,         /* (NG_JIT_PYTHON only) min()/max() of an empty row */
     NG_JIT_RAISE_ZERO_POW_COMPLEX, /* ZeroDivisionError of 0j ** a negative or complex power */
     NG_JIT_RAISE_DIVMOD_FLOAT,  /* ZeroDivisionError of divmod(x, 0.0) of Python floats */
+    NG_JIT_RAISE_ROW_SHAPE,     /* ValueError: rows of other lengths in one elementwise expression
+                                   (NumPy broadcasts a length 1: the loop runs as Python) */
     NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this) */
     NG_JIT_RAISE_CODES = 32,    /* (the multiplier of the line) */
 } NgJitRaise;

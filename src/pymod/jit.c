@@ -942,6 +942,7 @@ static PyObject *python_exception(int code, PyObject **type)
         [NG_JIT_RAISE_POW_NUMPY_NEG] = {"Integers to negative integer powers are not allowed.", 'V'},
         [NG_JIT_RAISE_INT_BOUNDS] = {"Python integer out of bounds for a NumPy integer", 0},
         [NG_JIT_RAISE_TUPLE_INDEX] = {"tuple index out of range", 'I'},
+        [NG_JIT_RAISE_ROW_SHAPE] = {"operands could not be broadcast together (rows of other lengths)", 'V'},
     };
     if (code > 0 && code < NG_JIT_RAISE_CODES && ops[code].kind) {
         PyObject *a = python_number(ops[code].kind, ops[code].a);
@@ -1041,6 +1042,11 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
     if (ng_jit_raise_kind(what) == NG_JIT_RAISE_SHAPE) {
         PyOS_snprintf(L->why, sizeof L->why, "line %lld makes an array of another shape than the part it is "
                       "copied into (which NumPy broadcasts, or raises on)", (long long)(ng_jit_raise_line(what) + line_offset));
+        return 0;
+    }
+    if (ng_jit_raise_kind(what) == NG_JIT_RAISE_ROW_SHAPE) {
+        PyOS_snprintf(L->why, sizeof L->why, "line %lld combines rows of other lengths (which NumPy broadcasts, "
+                      "or raises on)", (long long)(ng_jit_raise_line(what) + line_offset));
         return 0;
     }
     if (ng_jit_raise_kind(what) == NG_JIT_RAISE_EMPTY) {

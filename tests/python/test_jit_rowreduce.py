@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import numgpu
-from helpers import jit_same
+from helpers import jit_same, outcome
 
 
 def row_sums(X, out):
@@ -213,3 +213,23 @@ def test_python_sum_any_all_of_rows(dt):
     with np.errstate(over="ignore"):
         f = jit_same(python_sums, M, out, np.zeros(30, np.int64))
     assert [r["ran"] for r in f.loop_report()] == ["kernel"]
+
+
+def products(X, Y, out):
+    for i in range(X.shape[0]):
+        out[i] = np.sum(X[i] * Y[i]) + np.dot(X[i], Y[i])
+
+
+@pytest.mark.parametrize("m", [4, 1, 1000])
+def test_rows_of_other_lengths_are_numpy_broadcast_or_its_error(m):
+    """2026-12-05: np.sum(X[i] * Y[i]) with rows of other lengths read past the shorter row
+    (NaN, or worse); NumPy broadcasts a length 1 or raises ValueError: the loop now runs as
+    Python there."""
+    X, Y = np.ones((3, 4)), np.arange(3.0 * m).reshape(3, m)
+    want = outcome(products, X, Y, np.zeros(3))
+    f = numgpu.jit(products)
+    got = outcome(f, X, Y, np.zeros(3))
+    assert want[0] == got[0]
+    if want[0] == "ok":
+        np.testing.assert_array_equal(got[2][2], want[2][2])
+    assert f.loop_report()[0]["ran"] == "kernel" if m == 4 else "other lengths" in f.loop_report()[0]["ran"]
