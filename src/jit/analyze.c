@@ -305,49 +305,6 @@ static bool mentions(Ctx *c, const NgJitExpr *e, int id)
     return k.n > 0;
 }
 
-/* True when a and b are the same expression, written alike up to spacing. */
-static bool expr_equal(const NgJitExpr *a, const NgJitExpr *b)
-{
-    if (!a || !b)
-        return a == b;
-    if (a->kind != b->kind || a->nitems != b->nitems)
-        return false;
-    switch (a->kind) {
-    case NG_JIT_E_NAME:
-        return a->name_id == b->name_id;
-    case NG_JIT_E_INT:
-        return !a->big && !b->big && a->ival == b->ival;
-    case NG_JIT_E_FLOAT: case NG_JIT_E_IMAG:
-        return a->fval == b->fval;
-    case NG_JIT_E_CONST:
-        return a->cval == b->cval;
-    case NG_JIT_E_ATTR:
-        return a->name_id == b->name_id && expr_equal(a->lhs, b->lhs);
-    case NG_JIT_E_UNARY: case NG_JIT_E_BINARY: case NG_JIT_E_BOOLOP:
-        if (a->op != b->op)
-            return false;
-        break;
-    case NG_JIT_E_COMPARE:
-        for (int i = 0; i + 1 < a->nitems; i++)
-            if (a->ops[i] != b->ops[i])
-                return false;
-        break;
-    case NG_JIT_E_CALL:
-        if (a->nkeywords || b->nkeywords)
-            return false;
-        break;
-    case NG_JIT_E_TUPLE: case NG_JIT_E_SUBSCRIPT: case NG_JIT_E_SLICE: case NG_JIT_E_IFEXP:
-        break;
-    default:
-        return false;
-    }
-    if (!expr_equal(a->lhs, b->lhs) || !expr_equal(a->rhs, b->rhs) || !expr_equal(a->cond, b->cond))
-        return false;
-    for (int i = 0; i < a->nitems; i++)
-        if (!expr_equal(a->items[i], b->items[i]))
-            return false;
-    return true;
-}
 
 /* ---- walking statements ---- */
 
@@ -1430,7 +1387,7 @@ typedef struct Leaf {
 static void find_leaf(Ctx *c, const NgJitExpr *e, void *arg)
 {
     Leaf *l = arg;
-    if (expr_equal(e, l->leaf))
+    if (ng_jit_expr_equal(e, l->leaf))
         l->found = true;
     else
         each_child(c, e, find_leaf, arg);
@@ -1439,7 +1396,7 @@ static void find_leaf(Ctx *c, const NgJitExpr *e, void *arg)
 /* Whether e is the chain's leaf, or holds it. */
 static bool is_leaf(const NgJitExpr *e, int id, const NgJitExpr *leaf)
 {
-    return leaf ? expr_equal(e, leaf) : e->kind == NG_JIT_E_NAME && e->name_id == id;
+    return leaf ? ng_jit_expr_equal(e, leaf) : e->kind == NG_JIT_E_NAME && e->name_id == id;
 }
 
 static bool holds_leaf(Ctx *c, const NgJitExpr *e, int id, const NgJitExpr *leaf)
@@ -1540,9 +1497,9 @@ static int if_red(Ctx *c, const NgJitStmt *s, int id)
         return RED_NONE;
     NgJitOp op = t->ops[0];
     const NgJitExpr *l = t->items[0], *r = t->items[1];
-    if (r->kind == NG_JIT_E_NAME && r->name_id == id && expr_equal(l, a->value)) {
+    if (r->kind == NG_JIT_E_NAME && r->name_id == id && ng_jit_expr_equal(l, a->value)) {
         /* e OP s */
-    } else if (l->kind == NG_JIT_E_NAME && l->name_id == id && expr_equal(r, a->value)) {
+    } else if (l->kind == NG_JIT_E_NAME && l->name_id == id && ng_jit_expr_equal(r, a->value)) {
         op = flipped(op);
     } else {
         return RED_NONE;
@@ -1656,7 +1613,7 @@ static bool ranked_if(Ctx *c, const NgJitStmt *s, int *key, NgJitOp *op)
     walrus_into(c, e, reads);
     for (int i = 0; i < s->body.n; i++) {
         const NgJitStmt *a = s->body.stmts[i];
-        if (a->targets[0]->name_id == *key && !expr_equal(a->value, e))
+        if (a->targets[0]->name_id == *key && !ng_jit_expr_equal(a->value, e))
             return false;
     }
     set_and(c, reads, tg);
@@ -1752,6 +1709,20 @@ static int array_of(Ctx *c, const NgJitExpr *r)
     return subscript_root(through_view(c, r))->name_id;
 }
 
+/* The positions a subscript's index gives: its items less the full slices
+ * after the last index (X[i, :] is X[i], so X[i, :][j] is X[i, j]). */
+static int positions(const NgJitExpr *ix)
+{
+    int n = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1;
+    while (n > 1) {
+        const NgJitExpr *sl = ix->items[n - 1];
+        if (sl->kind != NG_JIT_E_SLICE || sl->lhs || sl->rhs || sl->cond)
+            break;
+        n--;
+    }
+    return n;
+}
+
 static void add_access(Ctx *c, const NgJitExpr *e, int root, bool write, bool aug, NgJitOp op)
 {
     const NgJitExpr *v = through_view(c, e);
@@ -1767,12 +1738,12 @@ static void add_access(Ctx *c, const NgJitExpr *e, int root, bool write, bool au
     int nlev = 0, npos = 0;
     for (const NgJitExpr *x = e; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs) {
         nlev++;
-        npos += x->rhs->kind == NG_JIT_E_TUPLE ? x->rhs->nitems : 1;
+        npos += positions(x->rhs);
     }
     const NgJitExpr **pos = xalloc(c, &c->tmp, (size_t)(npos + 1) * sizeof *pos);
     int at = npos, lev = 0;
     for (const NgJitExpr *x = e; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs, lev++) {
-        int n = x->rhs->kind == NG_JIT_E_TUPLE ? x->rhs->nitems : 1;
+        int n = positions(x->rhs);
         NgJitExpr *const *items = x->rhs->kind == NG_JIT_E_TUPLE ? x->rhs->items : &x->rhs;
         at -= n;
         for (int i = 0; i < n; i++) {
@@ -2054,7 +2025,7 @@ static int atom_of(Ctx *c, const NgJitExpr *e)
             a.cls = CLS_FREE;
         } else {
             for (int i = 0; i < c->natoms; i++)
-                if (c->atoms[i].e && expr_equal(c->atoms[i].e, e))
+                if (c->atoms[i].e && ng_jit_expr_equal(c->atoms[i].e, e))
                     return i;
             a.e = e;
         }
@@ -2518,7 +2489,7 @@ static void add_wrap(Ctx *c, NgJitLoopInfo *L, const NgJitExpr *e, int root, int
     for (int i = 0; i < p.n; i++)
         strict = strict || cls(c, p.t[i].a) == CLS_FREE || (p.t[i].b >= 0 && cls(c, p.t[i].b) == CLS_FREE);
     for (int i = 0; i < L->nwraps; i++)
-        if (L->wraps[i].array == root && L->wraps[i].axis == axis && expr_equal(L->wraps[i].e, e)) {
+        if (L->wraps[i].array == root && L->wraps[i].axis == axis && ng_jit_expr_equal(L->wraps[i].e, e)) {
             L->wraps[i].strict = L->wraps[i].strict || strict;
             return;
         }
@@ -2551,7 +2522,7 @@ static const char *conflict_words(Ctx *c, const Access *w, const Access *r, bool
         return fmt(c, "writes %s and calls helper %s, which reads %s", W, text(c, r->e->lhs), name_of(c, r->root));
     if (r->e->kind == NG_JIT_E_NAME)
         return fmt(c, "writes %s and uses the whole array %s", W, name_of(c, r->root));
-    if (w == r || expr_equal(w->e, r->e))
+    if (w == r || ng_jit_expr_equal(w->e, r->e))
         return fmt(c, "writes %s, which may be the same element in different iterations", W);
     const char *R = text(c, r->e);
     long long n = d < 0 ? -(long long)d : (long long)d;
@@ -3113,7 +3084,7 @@ typedef struct Only {
 static void only_reads(Ctx *c, const NgJitExpr *e, void *arg)
 {
     Only *o = arg;
-    if (expr_equal(e, o->ok[0]) || expr_equal(e, o->ok[1]))
+    if (ng_jit_expr_equal(e, o->ok[0]) || ng_jit_expr_equal(e, o->ok[1]))
         return;
     if (e->kind == NG_JIT_E_NAME && e->name_id == o->array)
         o->bad = true;
@@ -3218,7 +3189,7 @@ static bool checked_nonneg(Ctx *c, int p, const NgJitExpr *e)
         return false;
     const NgJitLoopInfo *P = &c->res->items[p];
     for (int i = 0; i < P->nwraps; i++)
-        if (P->wraps[i].strict && expr_equal(P->wraps[i].e, e))
+        if (P->wraps[i].strict && ng_jit_expr_equal(P->wraps[i].e, e))
             return true;
     return false;
 }

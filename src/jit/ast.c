@@ -509,3 +509,47 @@ void ng_jit_ast_print(const NgJitAst *ast, NgStr *out, int flags)
         ng_str_cat(out, "\n");
     }
 }
+
+/* True when a and b are the same expression, written alike up to spacing. */
+bool ng_jit_expr_equal(const NgJitExpr *a, const NgJitExpr *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (a->kind != b->kind || a->nitems != b->nitems)
+        return false;
+    switch (a->kind) {
+    case NG_JIT_E_NAME:
+        return a->name_id == b->name_id;
+    case NG_JIT_E_INT:
+        return !a->big && !b->big && a->ival == b->ival;
+    case NG_JIT_E_FLOAT: case NG_JIT_E_IMAG:
+        return a->fval == b->fval;
+    case NG_JIT_E_CONST:
+        return a->cval == b->cval;
+    case NG_JIT_E_ATTR:
+        return a->name_id == b->name_id && ng_jit_expr_equal(a->lhs, b->lhs);
+    case NG_JIT_E_UNARY: case NG_JIT_E_BINARY: case NG_JIT_E_BOOLOP:
+        if (a->op != b->op)
+            return false;
+        break;
+    case NG_JIT_E_COMPARE:
+        for (int i = 0; i + 1 < a->nitems; i++)
+            if (a->ops[i] != b->ops[i])
+                return false;
+        break;
+    case NG_JIT_E_CALL:
+        if (a->nkeywords || b->nkeywords)
+            return false;
+        break;
+    case NG_JIT_E_TUPLE: case NG_JIT_E_SUBSCRIPT: case NG_JIT_E_SLICE: case NG_JIT_E_IFEXP:
+        break;
+    default:
+        return false;
+    }
+    if (!ng_jit_expr_equal(a->lhs, b->lhs) || !ng_jit_expr_equal(a->rhs, b->rhs) || !ng_jit_expr_equal(a->cond, b->cond))
+        return false;
+    for (int i = 0; i < a->nitems; i++)
+        if (!ng_jit_expr_equal(a->items[i], b->items[i]))
+            return false;
+    return true;
+}

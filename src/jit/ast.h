@@ -297,4 +297,7 @@ void ng_jit_expr_print(const NgJitAst *ast, const NgJitExpr *e, NgStr *out);
 /* ... and one statement, with its blocks. */
 void ng_jit_stmt_print(const NgJitAst *ast, const NgJitStmt *s, NgStr *out);
 
+/* True when a and b are the same expression, written alike up to spacing. */
+bool ng_jit_expr_equal(const NgJitExpr *a, const NgJitExpr *b);
+
 #endif

@@ -181,6 +181,9 @@ typedef struct Lower {
     struct Frame *frame; /* the helper being inlined, NULL in the loop itself */
     NgIrRef elem;        /* inside np.sum(...) and the like: the element index, else NONE */
     NgIrRef elem_n;      /* ... and the length of the arrays summed over (NONE until seen) */
+    struct Stmts *row_before; /* in a row store's value (X[i] = e): where a reduction in e goes,
+                                 before the row's loop (NULL elsewhere) */
+    NgIrRef row_guard;   /* ... and the guard there */
     int inlining;        /* helpers being inlined around the current expression */
     int in_loop;         /* loop bodies being lowered around the current statement (the outer
                             loop's, inner loops', a helper's one-trip loop): in a sequential
@@ -1240,8 +1243,23 @@ static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int
     for (int i = 0; i < n; i++) {
         const NgJitExpr *one = ix->kind == NG_JIT_E_TUPLE ? ix->items[i] : ix;
         if (one->kind == NG_JIT_E_SLICE) {
-            unsupported(L, one->span.line, "slicing an array");
-            return NULL;
+            /* X[i, :] is X[i]: full slices after the indices (a part of the array, of the rank
+             * that X[i] is: still not more axes than X has) */
+            bool full = true;
+            for (int j = i; j < n && full; j++) {
+                const NgJitExpr *sl = ix->kind == NG_JIT_E_TUPLE ? ix->items[j] : ix;
+                full = sl->kind == NG_JIT_E_SLICE && !sl->lhs && !sl->rhs && !sl->cond;
+            }
+            if (!full || i == 0) {
+                unsupported(L, one->span.line, "slicing an array");
+                return NULL;
+            }
+            if (fixed + *nidx + (n - i) > s->given->ndim) {
+                fail(L, e->span.line, NG_ERR_INDEX, "too many indices for array '%s': array is %d-dimensional",
+                     s->name, s->given->ndim);
+                return NULL;
+            }
+            break;
         }
         if (fixed + *nidx >= s->given->ndim) {
             fail(L, e->span.line, NG_ERR_INDEX, "too many indices for array '%s': array is %d-dimensional",
@@ -2161,6 +2179,21 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     bool dot = strcmp(fn, "dot") == 0;
     if (!check_args(L, e, dot ? 2 : 1, dot ? 2 : 1, fn))
         return NOVAL;
+    if (L->elem != NG_IR_NONE && L->row_before) { /* X[i] = X[i] / np.sum(X[i]): once, before the row */
+        NgIrRef elem = L->elem, elem_n = L->elem_n, guard = L->guard;
+        struct Stmts *pending = L->pending, *before = L->row_before;
+        L->elem = L->elem_n = NG_IR_NONE;
+        L->pending = before;
+        L->guard = L->row_guard;
+        L->row_before = NULL;
+        Val r = np_reduce(L, e, fn, op, python);
+        L->elem = elem;
+        L->elem_n = elem_n;
+        L->pending = pending;
+        L->guard = guard;
+        L->row_before = before;
+        return r;
+    }
     if (L->elem != NG_IR_NONE)
         return unsupported(L, line, "a NumPy reduction inside another");
     NgIrKernel *k = L->k;
@@ -3329,8 +3362,147 @@ static int unpack_values(Lower *L, const NgJitExpr *value, int n, Val *vals, Stm
     return unsupported(L, value->span.line, "unpacking a value that is not a tuple"), 0;
 }
 
+/* Whether e reads array `a` otherwise than as the row `row` itself (the same
+ * subscript, written alike): X[i] = X[i] * 2 reads each element where it
+ * stores it, X[i] = X[i] / X[i][0] reads an element the row's loop changes. */
+static bool reads_other_than(const Lower *L, const NgJitExpr *e, const Sym *a, const NgJitExpr *row)
+{
+    if (!e)
+        return false;
+    const Sym *of = a->alias ? a->alias : a;
+    if (e->kind == NG_JIT_E_SUBSCRIPT) { /* a's rows, read element by element, are what they were */
+        int n = 0;
+        const NgJitExpr *r = e;
+        for (; r->kind == NG_JIT_E_SUBSCRIPT; r = r->lhs) {
+            if (reads_other_than(L, r->rhs, a, row))
+                return true;
+            n += r->rhs->kind == NG_JIT_E_TUPLE ? r->rhs->nitems : 1;
+        }
+        if (r->kind != NG_JIT_E_NAME)
+            return reads_other_than(L, r, a, row);
+        const Sym *s = &L->syms[r->name_id];
+        const Sym *base = s->kind == SYM_VIEW ? s->base : s;
+        if (base != a && (base->alias ? base->alias : base) != of)
+            return false;
+        int fixed = s->kind == SYM_VIEW ? s->nfixed : 0;
+        if (ng_jit_expr_equal(e, row))
+            return false;
+        if (e->rhs->kind == NG_JIT_E_TUPLE || e->rhs->kind == NG_JIT_E_SLICE)
+            return true; /* (X[k, :] and such: not looked into) */
+        return fixed + n != a->given->ndim - 1;
+    }
+    if (e->kind == NG_JIT_E_NAME) { /* a whole (or a view of a row of a: that row) */
+        const Sym *s = &L->syms[e->name_id];
+        const Sym *base = s->kind == SYM_VIEW ? s->base : s;
+        if (base != a && (base->alias ? base->alias : base) != of)
+            return false;
+        return !(s->kind == SYM_VIEW && s->nfixed == a->given->ndim - 1);
+    }
+    if (reads_other_than(L, e->lhs, a, row) || reads_other_than(L, e->rhs, a, row) ||
+        reads_other_than(L, e->cond, a, row))
+        return true;
+    for (int i = 0; i < e->nitems; i++)
+        if (reads_other_than(L, e->items[i], a, row))
+            return true;
+    if (e->kind == NG_JIT_E_CALL)
+        for (int i = 0; i < e->nkeywords; i++)
+            if (reads_other_than(L, e->keywords[i].value, a, row))
+                return true;
+    return false;
+}
+
+/* X[i] = e or X[i] op= e where X[i] is a row (one axis left): a loop over its
+ * elements, e's rows read at each (L->elem, as in np_reduce; each of the row's
+ * length, else NumPy broadcasts or raises: Python), its scalars as they are,
+ * its NumPy reductions once before the loop. A Python number is stored as
+ * into an element (its range checked); a NumPy one casts as NumPy's
+ * assignment does. False when t is not a row (the caller stores an element). */
+static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJitOp op, int line, Stmts *out)
+{
+    const NgJitExpr *ix[NG_MAXDIMS];
+    int n = 0;
+    Sym *view;
+    if (t->kind != NG_JIT_E_SUBSCRIPT)
+        return false;
+    Sym *a = index_chain(L, t, ix, &n, &view);
+    if (!a)
+        return true;
+    int fixed = view ? view->nfixed : 0, nd = a->given->ndim;
+    if (fixed + n != nd - 1 || a->given->seq != NG_JIT_SEQ_ARRAY)
+        return false;
+    if (immutable(L, a, line))
+        return true;
+    if (L->elem != NG_IR_NONE || L->row_before) {
+        unsupported(L, line, "storing a row inside a NumPy reduction");
+        return true;
+    }
+    if (reads_other_than(L, value, a, t)) {
+        unsupported(L, line, "storing a row of an array its value reads otherwise (NumPy evaluates it first)");
+        return true;
+    }
+    NgIrKernel *k = L->k;
+    NgIrRef idx[NG_MAXDIMS], ok = NG_IR_NONE;
+    view_indices(L, view, idx, &ok);
+    for (int d = 0; d < n; d++) {
+        NgIrRef i = index_value(L, a, fixed + d, ix[d], &ok);
+        if (i == NG_IR_NONE)
+            return true;
+        int v = ng_ir_var(k, NG_INT64); /* (the row's indices, before its loop) */
+        push(L, out, ng_ir_let(k, v, i));
+        idx[fixed + d] = ng_ir_varref(k, v);
+    }
+    int kv = ng_ir_var(k, NG_INT64);
+    NgIrRef len = ng_ir_shape(k, a->param, nd - 1);
+    idx[nd - 1] = ng_ir_varref(k, kv);
+    Stmts before = {0}, inner = {0};
+    NgIrRef guard = L->guard;
+    Stmts *pending = L->pending;
+    bool in_iteration = L->in_iteration;
+    L->elem = ng_ir_varref(k, kv);
+    L->elem_n = len; /* (each row of e: of the row's length) */
+    L->pending = &inner;
+    L->row_before = &before;
+    L->row_guard = guard;
+    L->guard = NG_IR_NONE;
+    L->in_iteration = false; /* (a loop: see raise_value_if) */
+    NgDType dt = a->given->dtype;
+    Val v = expr(L, value);
+    if (op != NG_JIT_OP_NONE && v.r != NG_IR_NONE) { /* in place, NumPy's same-kind casting */
+        Val cur = mkval(guarded_load(L, a, idx, ok), dt, false, false);
+        v = arith(L, op, cur, v, line);
+        if (v.r != NG_IR_NONE && v.dt != dt)
+            unsupported(L, line, "an in-place update of a row whose result is of another dtype");
+    }
+    if (v.r != NG_IR_NONE && v.weak && ng_dtype_is_complex(v.dt) && !ng_dtype_is_complex(dt) && dt != NG_BOOL)
+        unsupported(L, line, "storing a Python complex into an array of real numbers");
+    if (v.r != NG_IR_NONE && v.weak)
+        int_conversion(L, v, dt, true, line);
+    if (v.r != NG_IR_NONE && L->st == NG_OK)
+        push(L, &inner, guarded(L, ok, ng_ir_store(k, a->param, nd, idx, as(L, v, dt))));
+    L->elem = L->elem_n = NG_IR_NONE;
+    L->pending = pending;
+    L->row_before = NULL;
+    L->guard = guard;
+    L->in_iteration = in_iteration;
+    if (v.r == NG_IR_NONE || L->st != NG_OK) {
+        ng_free(before.v);
+        ng_free(inner.v);
+        return true;
+    }
+    mark_written(L, a);
+    for (int i = 0; i < before.n; i++)
+        push(L, out, before.v[i]);
+    ng_free(before.v);
+    NgIrRef loop = ng_ir_for(k, kv, ng_ir_const_i(k, NG_INT64, 0), len, ng_ir_const_i(k, NG_INT64, 1),
+                             seal(L, &inner), 0);
+    push(L, out, loop);
+    return true;
+}
+
 static void assign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
 {
+    if (s->ntargets == 1 && row_store(L, s->targets[0], s->value, NG_JIT_OP_NONE, s->span.line, out))
+        return;
     for (int t = 0; t < s->ntargets; t++) {
         const NgJitExpr *tg = s->targets[t];
         if (tg->kind == NG_JIT_E_TUPLE || tg->kind == NG_JIT_E_LIST) {
@@ -3398,6 +3570,8 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         assign_to(L, t, NOVAL, out);
         return;
     }
+    if (row_store(L, t, s->value, s->op, line, out))
+        return;
     NgIrRef idx[NG_MAXDIMS], ok;
     Sym *a = element(L, t, idx, &ok);
     Val rhs = expr(L, s->value);
@@ -4252,9 +4426,15 @@ static void tail_block(Lower *L, const Tail *t, Stmts *out)
 static Sym *view_of(Lower *L, const NgJitExpr *v, int *nfixed)
 {
     int n = 0;
-    while (v->kind == NG_JIT_E_SUBSCRIPT) {
+    for (bool outer = true; v->kind == NG_JIT_E_SUBSCRIPT; outer = false) {
         const NgJitExpr *ix = v->rhs;
         int m = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1;
+        for (int i = m - 1; outer && i > 0; i--) { /* X[i, :] is X[i] (index_chain) */
+            const NgJitExpr *sl = ix->kind == NG_JIT_E_TUPLE ? ix->items[i] : ix;
+            if (sl->kind != NG_JIT_E_SLICE || sl->lhs || sl->rhs || sl->cond)
+                break;
+            m--;
+        }
         for (int i = 0; i < m; i++)
             if ((ix->kind == NG_JIT_E_TUPLE ? ix->items[i] : ix)->kind == NG_JIT_E_SLICE)
                 return NULL;

@@ -90,3 +90,22 @@ def test_stride_two_stores_twice():
     rng = np.random.default_rng(50219)
     jit_same(stride_two, rng.integers(-20, 20, 37), rng.uniform(-5, 5, 37), rng.integers(-9, 9, 37).astype(np.int32),
              np.zeros(37, np.int64), 3)
+
+
+def stores_thrice(a, b, c, out, iout):
+    for i in range(1, len(a) - 1):
+        for j in range(2):
+            iout[i] += j * c[i + 1]
+        iout[i] = 0
+        iout[i] = iout[i] + (a[i + 1] & 1)
+        out[i] = b[i - 2] + out[i]
+
+
+@pytest.mark.parametrize("n", [9, 20, 37])
+def test_an_element_stored_three_times_in_jammed_lanes(n):
+    """GCC 12.2's loop distribution at -O3 lost every store of iout (as if its `= 0` ran
+    last) in this loop's kernel; the cpu backend compiles with -fno-tree-loop-distribution
+    (seed 211433, 2026-12-05)."""
+    rng = np.random.default_rng(n)
+    jit_same(stores_thrice, rng.integers(-5, 5, n), rng.random(n), rng.integers(-5, 5, n).astype(np.int32),
+             np.zeros(n), np.zeros(n, np.int64))

@@ -117,9 +117,14 @@ static bool scalar_math(void)
  * multiply-add, so results round as NumPy's do; -fno-trapping-math: a
  * comparison inside an if may be computed for every element (numgpu never
  * reads the floating-point exception flags), so branches become selects in
- * vector loops without AVX-512's masks. */
+ * vector loops without AVX-512's masks; -fno-tree-loop-distribution: GCC
+ * 12.2's loop distribution at -O3 miscompiled a jammed loop that stores into
+ * one element three times (an inner loop's `+=`, then `= 0`, then `+= x`):
+ * every store was lost, as if its `= 0` ran last (found by
+ * tools/jit_difftest.py, seed 211433; tests/python/test_jit_difftest.py). */
 static const char *const code_flags[] = {"-O3", "-march=native", "-ffp-contract=off", "-fno-trapping-math",
-                                         "-fno-math-errno", "-fopenmp", "-std=gnu11"};
+                                         "-fno-math-errno", "-fno-tree-loop-distribution", "-fopenmp",
+                                         "-std=gnu11"};
 enum { NCODE_FLAGS = sizeof code_flags / sizeof *code_flags };
 
 static const char *cpu_compiler_id(NgDevice *dev)

@@ -1,0 +1,118 @@
+"""Rows stored whole in @numgpu.jit loops, `Y[i] = X[i] * 2`, `Y[i, :] = v`, `Y[i] += X[i]`,
+and `X[i, :]` read as `X[i]` (2026-12-05: these loops ran as Python, "slicing an array" or
+"a sub-array"). The row's elements are stored in a loop of their own, each row of the value
+read at the same element; a NumPy reduction in the value runs once before it; rows of other
+lengths are NumPy's broadcast or its ValueError (the loop runs as Python); a value that reads
+the stored array otherwise than by whole rows (`X[i] = X[i] / X[i][0]`) runs as Python, which
+evaluates it before storing. Against plain Python, on every device."""
+import numpy as np
+import pytest
+
+from helpers import jit_same, python_and_jit
+
+
+def ran(f):
+    return [r["ran"] for r in f.loop_report()]
+
+
+def scaled(Y, X, c):
+    for i in range(Y.shape[0]):
+        Y[i] = X[i] * c + 1
+
+
+def scaled_slices(Y, X, c):
+    for i in range(Y.shape[0]):
+        Y[i, :] = X[i, :] * c + np.sum(X[i, :])
+
+
+def normalised(X):
+    for i in range(X.shape[0]):
+        X[i] = X[i] / np.sum(X[i])
+
+
+def accumulated(Y, X):
+    for i in range(Y.shape[0]):
+        Y[i] += X[i] * 2
+
+
+def running(Y, X):
+    for i in range(1, Y.shape[0]):
+        Y[i] = Y[i - 1] + X[i]
+
+
+def filled(Y, v):
+    for i in range(Y.shape[0]):
+        Y[i, :] = v
+
+
+def through_a_view(Y, X):
+    for i in range(Y.shape[0]):
+        r = Y[i, :]
+        r[0] = X[i, 0]
+        r[1] = np.max(X[i, :])
+
+
+def by_first(X):
+    for i in range(X.shape[0]):
+        X[i] = X[i] / X[i][0]
+
+
+def copied(Y, X):
+    for i in range(Y.shape[0]):
+        Y[i] = X[i]
+
+
+X = np.arange(1.0, 61.0).reshape(12, 5) * 0.37
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64, np.int16])
+def test_rows_stored_whole(dt):
+    f = jit_same(scaled, np.zeros((12, 5), dt), (X * 3).astype(dt), 2)
+    assert ran(f) == ["kernel"]
+    f = jit_same(scaled_slices, np.zeros((12, 5), dt), (X * 3).astype(dt), 3)
+    assert ran(f) == ["kernel"]
+    f = jit_same(accumulated, np.ones((12, 5), dt), (X * 3).astype(dt))
+    assert ran(f) == ["kernel"]
+
+
+def test_a_reduction_in_the_value_runs_before_the_row():
+    f = jit_same(normalised, X.copy())
+    assert ran(f) == ["kernel"]
+
+
+def test_another_row_of_the_stored_array():
+    f = jit_same(running, np.ones((12, 5)), X)
+    assert ran(f) == ["kernel (one thread)"]
+
+
+@pytest.mark.parametrize("dt, v", [(np.float64, 2.5), (np.int64, 2.5), (np.uint8, 300), (np.int32, float("nan")),
+                                   (np.float32, 1e40)])
+def test_a_python_number_filled_in_as_into_an_element(dt, v):
+    want, got, f = python_and_jit(filled, np.zeros((6, 3), dt), v)
+    assert want == got
+    if want[0] == "ok":
+        jit_same(filled, np.zeros((6, 3), dt), v)
+
+
+def test_writes_through_a_view_of_a_row():
+    f = jit_same(through_a_view, np.zeros((12, 5)), X)
+    assert ran(f) == ["kernel"]
+
+
+def test_a_value_reading_the_row_elsewhere_runs_as_python():
+    f = jit_same(by_first, X.copy())
+    assert "reads otherwise" in ran(f)[0]
+
+
+@pytest.mark.parametrize("m", [1, 2, 5])
+def test_rows_of_other_lengths(m):
+    want, got, f = python_and_jit(copied, np.zeros((4, 5)), np.arange(4.0 * m).reshape(4, m))
+    assert want == got
+    assert ran(f) == ["kernel"] if m == 5 else "other lengths" in ran(f)[0]
+    if want[0] == "ok":
+        jit_same(copied, np.zeros((4, 5)), np.arange(4.0 * m).reshape(4, m))
+
+
+def test_an_in_place_update_of_another_dtype_raises_as_numpy():
+    want, got, f = python_and_jit(accumulated, np.ones((3, 4), np.int64), np.ones((3, 4)) * 0.5)
+    assert want == got and want[0].__name__ == "UFuncTypeError"
