@@ -221,8 +221,18 @@ class Gen:
     # -- statements --
     def stmt(self, ind, idx, accs, depth=0):
         """One statement (lines appended) of a loop body over i."""
-        form = self.r.randint(0, 43 if self.wide2 else 27 if self.wide else 21)
+        form = self.r.randint(0, 45 if self.wide2 else 27 if self.wide else 21)
         pad = "    " * ind
+        if form == 44 and depth < 1:  # a row stored whole
+            src = self.pick(*idx)
+            self.lines.append("%sM[i%s] %s %s" % (pad, self.pick("", ", :"), self.pick("=", "=", "+="), self.pick(
+                "M[%s] * 2 + %s" % (src, self.iexpr(idx, 2)), "M[%s] - int(np.sum(M[%s]))" % (src, self.pick(*idx)),
+                "%s" % self.iexpr(idx, 2), "M[%s, :] // 3" % src)))
+            return
+        if form == 45 and depth < 1:  # a float row from a row of M
+            self.lines.append("%srw%d = M[%s] * %s" % (pad, len(self.lines), self.pick(*idx), self.fexpr(idx, 2)))
+            self.lines.append("%sout[i] = float(np.max(rw%d))" % (pad, len(self.lines) - 1))
+            return
         if form == 39:  # a dict looked up by a character (KeyError where it has none)
             ch = "txt[%s]" % self.pick(*idx)
             if self.r.random() < 0.5:

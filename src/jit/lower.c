@@ -3478,7 +3478,7 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     if (v.r != NG_IR_NONE && v.weak)
         int_conversion(L, v, dt, true, line);
     if (v.r != NG_IR_NONE && L->st == NG_OK)
-        push(L, &inner, guarded(L, ok, ng_ir_store(k, a->param, nd, idx, as(L, v, dt))));
+        append(L, &inner, guarded(L, ok, ng_ir_store(k, a->param, nd, idx, as(L, v, dt)))); /* (after its checks) */
     L->elem = L->elem_n = NG_IR_NONE;
     L->pending = pending;
     L->row_before = NULL;

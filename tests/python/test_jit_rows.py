@@ -116,3 +116,22 @@ def test_rows_of_other_lengths(m):
 def test_an_in_place_update_of_another_dtype_raises_as_numpy():
     want, got, f = python_and_jit(accumulated, np.ones((3, 4), np.int64), np.ones((3, 4)) * 0.5)
     assert want == got and want[0].__name__ == "UFuncTypeError"
+
+
+def checked_value(Y, x):
+    for i in range(Y.shape[0]):
+        Y[i] = int(x[i] * 3) + X[i % 12] // 2
+
+
+@pytest.mark.parametrize("bad", [None, np.nan, np.inf])
+def test_a_value_with_checks(bad):
+    """int() of a float checks for NaN and infinity in the row's loop (2026-12-05: such a
+    value made the row's statements append to themselves without end: MemoryError)."""
+    x = np.linspace(-2, 2, 12)
+    if bad is not None:
+        x[7] = bad
+    want, got, f = python_and_jit(checked_value, np.zeros((12, 5), np.int64), x)
+    assert want[0] == got[0]
+    if bad is None:
+        jit_same(checked_value, np.zeros((12, 5), np.int64), x)
+        assert ran(f) == ["kernel"]
