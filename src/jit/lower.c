@@ -2267,6 +2267,7 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         loop = ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, NG_LANES)), loop, blocked);
     append(L, L->pending, ng_ir_let(k, av, identity_of(L, op, acc)));
     append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
+    carry_stop(L, L->pending); /* (a raise in it: nothing after it runs, in a sequential kernel) */
     NgIrRef r = ng_ir_varref(k, av);
     if (is_mean)
         r = ng_ir_binary(k, NG_OP_TRUEDIV, acc, r, ng_ir_cast(k, acc, n));
@@ -3496,6 +3497,7 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     NgIrRef loop = ng_ir_for(k, kv, ng_ir_const_i(k, NG_INT64, 0), len, ng_ir_const_i(k, NG_INT64, 1),
                              seal(L, &inner), 0);
     push(L, out, loop);
+    carry_stop(L, out); /* (a raise in it: nothing after it runs, in a sequential kernel) */
     return true;
 }
 

@@ -5,6 +5,8 @@ compared against plain Python running NumPy itself on the same data.
 np.sum and np.mean of a float row add in NumPy's pairwise order, so rows of
 up to 128 elements give NumPy's result bit for bit; longer rows keep its eight
 partial sums but not its recursive split, and are compared to a few ulps."""
+import math
+
 import numpy as np
 import pytest
 
@@ -233,3 +235,18 @@ def test_rows_of_other_lengths_are_numpy_broadcast_or_its_error(m):
     if want[0] == "ok":
         np.testing.assert_array_equal(got[2][2], want[2][2])
     assert f.loop_report()[0]["ran"] == "kernel" if m == 4 else "other lengths" in f.loop_report()[0]["ran"]
+
+
+def raising_sum_in_order(M, out, k):
+    for i in range(1, M.shape[0]):
+        out[i] = out[i - 1] + np.sum(M[i] * math.sqrt(k - i))
+
+
+def test_a_raise_in_a_row_reduction_stops_a_loop_in_order():
+    """2026-12-05: the raise left the reduction's loop but not the loop around it, whose later
+    iterations still ran (and stored): Python's arrays stop at the failing iteration."""
+    M = np.ones((10, 4))
+    want = outcome(raising_sum_in_order, M, np.zeros(10), 5)
+    got = outcome(numgpu.jit(raising_sum_in_order), M, np.zeros(10), 5)
+    assert want[0] is ValueError and got[0] is ValueError
+    np.testing.assert_array_equal(got[2][1], want[2][1])

@@ -5,6 +5,8 @@ read at the same element; a NumPy reduction in the value runs once before it; ro
 lengths are NumPy's broadcast or its ValueError (the loop runs as Python); a value that reads
 the stored array otherwise than by whole rows (`X[i] = X[i] / X[i][0]`) runs as Python, which
 evaluates it before storing. Against plain Python, on every device."""
+import math
+
 import numpy as np
 import pytest
 
@@ -135,3 +137,25 @@ def test_a_value_with_checks(bad):
     if bad is None:
         jit_same(checked_value, np.zeros((12, 5), np.int64), x)
         assert ran(f) == ["kernel"]
+
+
+def raising_row_in_order(M, out, k):
+    for i in range(1, M.shape[0]):
+        M[i] = M[i - 1] + math.sqrt(k - i)
+        out[i] = i
+
+
+def test_a_raise_in_a_row_store_stops_a_loop_in_order():
+    want, got, f = python_and_jit(raising_row_in_order, np.ones((10, 4)), np.zeros(10), 5)
+    assert want == got and want[0] is ValueError
+    M1, o1, M2, o2 = np.ones((10, 4)), np.zeros(10), np.ones((10, 4)), np.zeros(10)
+    try:
+        raising_row_in_order(M1, o1, 5)
+    except ValueError:
+        pass
+    try:
+        f(M2, o2, 5)
+    except ValueError:
+        pass
+    np.testing.assert_array_equal(M2, M1)
+    np.testing.assert_array_equal(o2, o1)
