@@ -144,7 +144,8 @@ class Gen:
         if form == 16:
             row = self.pick(*idx)
             return self.pick("float(np.sum(M[%s] * %s))" % (row, self.fexpr(idx, d)), "float(np.mean(M[%s]))" % row,
-                             "float(np.prod(M[%s] %% 3 + 1))" % row)
+                             "float(np.prod(M[%s] %% 3 + 1))" % row,
+                             "float(np.sum(M[%s] * math.sqrt(%s)))" % (row, self.fexpr(idx, d)))  # (may raise)
         if form == 17:
             return "%s(%s)" % (self.pick("np.log1p", "math.expm1", "np.cos", "math.atan"), self.pick(
                 "abs(%s)" % self.fexpr(idx, d), "min(%s, 3.0)" % self.fexpr(idx, d)))
