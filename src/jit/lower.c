@@ -3425,6 +3425,11 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     Sym *view;
     if (t->kind != NG_JIT_E_SUBSCRIPT)
         return false;
+    const NgJitExpr *root = t;
+    while (root->kind == NG_JIT_E_SUBSCRIPT)
+        root = root->lhs;
+    if (root->kind != NG_JIT_E_NAME || (sym_of(L, root)->kind != SYM_ARRAY && sym_of(L, root)->kind != SYM_VIEW))
+        return false; /* (not an array: the value's errors first, as Python evaluates it first) */
     Sym *a = index_chain(L, t, ix, &n, &view);
     if (!a)
         return true;
