@@ -1118,6 +1118,8 @@ static Val compare(Lower *L, NgJitOp op, Val a, Val b, int line)
     if (iop == NG_NOPS)
         return fail(L, line, NG_ERR_UNSUPPORTED, "the operator '%s' is not supported in a compiled loop",
                     ng_jit_op_name(op));
+    if (a.choice || b.choice) /* (min(k, w[i], u[i]): Python compares the chosen object, signed or not) */
+        return unsupported(L, line, "comparing a value chosen between a Python int and a NumPy uint64");
     if (a.chr || b.chr) { /* 1-character strs order as their code points */
         if (!a.chr || !b.chr)
             return unsupported(L, line, "comparing a str with a number");

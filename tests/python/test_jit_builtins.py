@@ -149,3 +149,19 @@ def test_divmod_by_zero_ints_and_divmod_used_whole():
     want, got, f = python_and_jit(divmod_whole, np.zeros(5, np.int64))
     assert want == got == ("ok", "")
     assert "divmod" in ran(f)[0]
+
+
+def chosen_of_three(out, w, u, k):
+    for i in range(len(out)):
+        out[i] = int(min(k, w[i], abs(u[i])))
+
+
+@pytest.mark.parametrize("k", [-1, 3, 100])
+def test_a_choice_compared_again(k):
+    """min(k, w[i], u[i]): Python compares the chosen object (-1, a Python int) with u[i]; the
+    kernel's choice holds -1 as a uint64's bits, which compared as 2**64 - 1 (jit_difftest seed
+    240736, 2026-12-05): such a comparison leaves the loop to Python."""
+    w = np.arange(20, dtype=np.uint64) * 3
+    u = (np.arange(20) * 7 % 50).astype(np.uint8)
+    f = jit_same(chosen_of_three, np.zeros(20, np.int64), w, u, k)
+    assert "chosen between a Python int and a NumPy uint64" in ran(f)[0]
