@@ -1039,31 +1039,21 @@ static void raise_as_python(const Program *p, int64_t what, int line_offset)
  * L->why; -1 on a Python error. */
 static int python_reason(Launch *L, int64_t what, int line_offset)
 {
-    if (ng_jit_raise_kind(what) == NG_JIT_RAISE_SHAPE) {
-        PyOS_snprintf(L->why, sizeof L->why, "line %lld makes an array of another shape than the part it is "
-                      "copied into (which NumPy broadcasts, or raises on)", (long long)(ng_jit_raise_line(what) + line_offset));
-        return 0;
-    }
-    if (ng_jit_raise_kind(what) == NG_JIT_RAISE_ROW_SHAPE) {
-        PyOS_snprintf(L->why, sizeof L->why, "line %lld combines rows of other lengths (which NumPy broadcasts, "
-                      "or raises on)", (long long)(ng_jit_raise_line(what) + line_offset));
-        return 0;
-    }
-    if (ng_jit_raise_kind(what) == NG_JIT_RAISE_EMPTY) {
-        PyOS_snprintf(L->why, sizeof L->why, "line %lld takes min() or max() of an empty row",
-                      (long long)(ng_jit_raise_line(what) + line_offset));
-        return 0;
-    }
-    if (ng_jit_raise_kind(what) == NG_JIT_RAISE_UNPACK) {
-        PyOS_snprintf(L->why, sizeof L->why, "line %lld unpacks a tuple into another number of names",
-                      (long long)(ng_jit_raise_line(what) + line_offset));
-        return 0;
-    }
-    if (ng_jit_raise_kind(what) == NG_JIT_RAISE_STR_LEN) {
-        PyOS_snprintf(L->why, sizeof L->why, "line %lld compares a str of other than one character",
-                      (long long)(ng_jit_raise_line(what) + line_offset));
-        return 0;
-    }
+    /* what only makes the loop run as Python (NG_JIT_PYTHON), in words after "line N " */
+    static const struct { int kind; const char *why; } only[] = {
+        {NG_JIT_RAISE_SHAPE, "makes an array of another shape than the part it is copied into (which NumPy "
+                             "broadcasts, or raises on)"},
+        {NG_JIT_RAISE_ROW_SHAPE, "combines rows of other lengths (which NumPy broadcasts, or raises on)"},
+        {NG_JIT_RAISE_EMPTY, "takes min() or max() of an empty row"},
+        {NG_JIT_RAISE_UNPACK, "unpacks a tuple into another number of names"},
+        {NG_JIT_RAISE_STR_LEN, "compares a str of other than one character"},
+    };
+    for (size_t k = 0; k < sizeof only / sizeof *only; k++)
+        if (ng_jit_raise_kind(what) == only[k].kind) {
+            PyOS_snprintf(L->why, sizeof L->why, "line %lld %s", (long long)(ng_jit_raise_line(what) + line_offset),
+                          only[k].why);
+            return 0;
+        }
     PyObject *type = NULL, *msg = python_exception(ng_jit_raise_kind(what), &type);
     if (msg && type)
         PyOS_snprintf(L->why, sizeof L->why, "line %lld raises %s (%s) for these values",
