@@ -76,9 +76,6 @@ class Gen:
             return self.pick(*leaves)
         d = depth + 1
         form = self.r.randint(0, 17 if self.wide2 else 13 if self.wide else 9)
-        if form == 14:
-            return "int(%s(%s, %s, %s))" % (self.pick("min", "max"), self.iexpr(idx, d), self.iexpr(idx, d),
-                                            self.iexpr(idx, d))
         if form == 15:  # (inf: OverflowError, nan: ValueError)
             return "%s(%s)" % (self.pick("math.trunc", "int"), self.fexpr(idx, d))
         if form == 16:
@@ -103,6 +100,11 @@ class Gen:
             return "(%s %s %s)" % (self.iexpr(idx, d), self.pick("+", "-", "*", "+"), self.iexpr(idx, d))
         if form == 4:
             return "(%s %s %d)" % (self.iexpr(idx, d), self.pick("//", "%"), self.pick(2, 3, 5, -3))
+        if form in (5, 8, 14) and self.wide:  # (int() of a uint64 past 2**63 raises: README, so no uint64 in it)
+            u64, self.u64 = self.u64, False
+            x = self.iexpr_chosen(idx, d, form)
+            self.u64 = u64
+            return x
         if form == 5:
             m = "%s(%s, %s)" % (self.pick("min", "max"), self.iexpr(idx, d), self.iexpr(idx, d))
             return "int(%s)" % m if self.wide else m  # (Python's type is the object's: README)
@@ -114,6 +116,16 @@ class Gen:
             m = "(%s if %s else %s)" % (self.iexpr(idx, d), self.cond(idx, d), self.iexpr(idx, d))
             return "int%s" % m if self.wide else m
         return "int(%s)" % self.fexpr(idx, d)
+
+    def iexpr_chosen(self, idx, d, form):
+        """int() of min/max (of two or three) or a conditional expression (Python's type is
+        the chosen object's: README)."""
+        if form == 5:
+            return "int(%s(%s, %s))" % (self.pick("min", "max"), self.iexpr(idx, d), self.iexpr(idx, d))
+        if form == 8:
+            return "int(%s if %s else %s)" % (self.iexpr(idx, d), self.cond(idx, d), self.iexpr(idx, d))
+        return "int(%s(%s, %s, %s))" % (self.pick("min", "max"), self.iexpr(idx, d), self.iexpr(idx, d),
+                                        self.iexpr(idx, d))
 
     def acc_value(self, idx, depth=0):
         """What an int accumulator takes in: in the wide forms a Python int (s = 0; s -= u[i] is
