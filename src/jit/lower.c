@@ -50,13 +50,13 @@ typedef struct Val {
                     divisor 1.0 + x * x needs no check for 0 (flo_of) */
     bool chr;    /* a 1-character str (an element of a str, a literal 'a'): r is its code point,
                     an int64; only str_expr's callers take it (compare, dict keys, ord) */
-    bool choice; /* a uint64 chosen between a Python int and a NumPy uint64 (choose_val): the
-                    Python int's bits where it was chosen (-1 as 2**64 - 1), and `big` whether
-                    the NumPy uint64 was chosen and is from 2**63 on (what int() refuses) */
-    NgIrRef big;
+    NgIrRef big; /* NONE, or for a uint64 chosen between a Python int and a NumPy uint64
+                    (choose_val), holding the Python int's bits where it was chosen (-1 as
+                    2**64 - 1): whether the NumPy uint64 was chosen and is from 2**63 on (what
+                    int() refuses) */
 } Val;
 
-static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN, 0, -INFINITY, false, false, NG_IR_NONE};
+static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN, 0, -INFINITY, false, NG_IR_NONE};
 
 typedef enum SymKind {
     SYM_UNBOUND, /* neither bound before the loop nor assigned in it: a builtin, or an error */
@@ -569,7 +569,7 @@ static Val mkval(NgIrRef r, NgDType dt, bool weak, bool nonneg)
 {
     if (r == NG_IR_NONE)
         return NOVAL;
-    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0, -INFINITY, false, false, NG_IR_NONE};
+    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0, -INFINITY, false, NG_IR_NONE};
 }
 
 /* Val.within of axis `axis` of array parameter `param` */
@@ -1118,7 +1118,7 @@ static Val compare(Lower *L, NgJitOp op, Val a, Val b, int line)
     if (iop == NG_NOPS)
         return fail(L, line, NG_ERR_UNSUPPORTED, "the operator '%s' is not supported in a compiled loop",
                     ng_jit_op_name(op));
-    if (a.choice || b.choice) /* (min(k, w[i], u[i]): Python compares the chosen object, signed or not) */
+    if (a.big != NG_IR_NONE || b.big != NG_IR_NONE) /* (min(k, w[i], u[i]): Python compares the chosen object, signed or not) */
         return unsupported(L, line, "comparing a value chosen between a Python int and a NumPy uint64");
     if (a.chr || b.chr) { /* 1-character strs order as their code points */
         if (!a.chr || !b.chr)
@@ -1200,7 +1200,6 @@ static Val choose_val(Lower *L, Val c, Val x, Val y, int line)
         NgIrKernel *k = L->k;
         Val u = x.weak ? y : x;
         NgIrRef picked = x.weak ? ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, c.r) : c.r;
-        v.choice = true;
         v.big = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, picked,
                              ng_ir_binary(k, NG_OP_LT, NG_BOOL, as(L, u, NG_INT64), ng_ir_const_i(k, NG_INT64, 0)));
     }
@@ -1988,9 +1987,11 @@ static bool check_args(Lower *L, const NgJitExpr *e, int lo, int hi, const char 
 static NgIrRef python_int(Lower *L, Val x, int line)
 {
     NgIrRef r = as(L, x, NG_INT64);
-    if (x.dt == NG_UINT64)
-        raise_or_python(L, x.choice ? x.big : ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, r, ng_ir_const_i(L->k, NG_INT64, 0)),
-                        NG_JIT_RAISE_BIG_UINT, line);
+    if (x.dt == NG_UINT64) {
+        NgIrRef big = x.big != NG_IR_NONE ? x.big
+                                           : ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, r, ng_ir_const_i(L->k, NG_INT64, 0));
+        raise_or_python(L, big, NG_JIT_RAISE_BIG_UINT, line);
+    }
     return r;
 }
 
