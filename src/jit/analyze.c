@@ -1709,20 +1709,6 @@ static int array_of(Ctx *c, const NgJitExpr *r)
     return subscript_root(through_view(c, r))->name_id;
 }
 
-/* The positions a subscript's index gives: its items less the full slices
- * after the last index (X[i, :] is X[i], so X[i, :][j] is X[i, j]). */
-static int positions(const NgJitExpr *ix)
-{
-    int n = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1;
-    while (n > 1) {
-        const NgJitExpr *sl = ix->items[n - 1];
-        if (sl->kind != NG_JIT_E_SLICE || sl->lhs || sl->rhs || sl->cond)
-            break;
-        n--;
-    }
-    return n;
-}
-
 static void add_access(Ctx *c, const NgJitExpr *e, int root, bool write, bool aug, NgJitOp op)
 {
     const NgJitExpr *v = through_view(c, e);
@@ -1738,12 +1724,12 @@ static void add_access(Ctx *c, const NgJitExpr *e, int root, bool write, bool au
     int nlev = 0, npos = 0;
     for (const NgJitExpr *x = e; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs) {
         nlev++;
-        npos += positions(x->rhs);
+        npos += ng_jit_index_count(x->rhs);
     }
     const NgJitExpr **pos = xalloc(c, &c->tmp, (size_t)(npos + 1) * sizeof *pos);
     int at = npos, lev = 0;
     for (const NgJitExpr *x = e; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs, lev++) {
-        int n = positions(x->rhs);
+        int n = ng_jit_index_count(x->rhs);
         NgJitExpr *const *items = x->rhs->kind == NG_JIT_E_TUPLE ? x->rhs->items : &x->rhs;
         at -= n;
         for (int i = 0; i < n; i++) {

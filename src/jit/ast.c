@@ -553,3 +553,15 @@ bool ng_jit_expr_equal(const NgJitExpr *a, const NgJitExpr *b)
             return false;
     return true;
 }
+
+int ng_jit_index_count(const NgJitExpr *ix)
+{
+    int n = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1;
+    while (n > 1) {
+        const NgJitExpr *sl = ix->items[n - 1];
+        if (sl->kind != NG_JIT_E_SLICE || sl->lhs || sl->rhs || sl->cond)
+            break;
+        n--;
+    }
+    return n;
+}

@@ -300,4 +300,8 @@ void ng_jit_stmt_print(const NgJitAst *ast, const NgJitStmt *s, NgStr *out);
 /* True when a and b are the same expression, written alike up to spacing. */
 bool ng_jit_expr_equal(const NgJitExpr *a, const NgJitExpr *b);
 
+/* The indices a subscript's index ix gives: its items less the full slices
+ * after the last of them (X[i, :] is X[i], so X[i, :][j] is X[i, j]). */
+int ng_jit_index_count(const NgJitExpr *ix);
+
 #endif

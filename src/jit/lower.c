@@ -1240,34 +1240,22 @@ static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int
         return NULL;
     int fixed = *view ? (*view)->nfixed : 0;
     const NgJitExpr *ix = e->rhs;
-    int n = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1;
-    for (int i = 0; i < n; i++) {
+    /* X[i, :] is X[i]: the full slices after the indices name no axis of their own (but may
+     * not be more axes than X has) */
+    int n = ng_jit_index_count(ix), all = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1;
+    for (int i = 0; i < all; i++) {
         const NgJitExpr *one = ix->kind == NG_JIT_E_TUPLE ? ix->items[i] : ix;
-        if (one->kind == NG_JIT_E_SLICE) {
-            /* X[i, :] is X[i]: full slices after the indices (a part of the array, of the rank
-             * that X[i] is: still not more axes than X has) */
-            bool full = true;
-            for (int j = i; j < n && full; j++) {
-                const NgJitExpr *sl = ix->kind == NG_JIT_E_TUPLE ? ix->items[j] : ix;
-                full = sl->kind == NG_JIT_E_SLICE && !sl->lhs && !sl->rhs && !sl->cond;
-            }
-            if (!full || i == 0) {
-                unsupported(L, one->span.line, "slicing an array");
-                return NULL;
-            }
-            if (fixed + *nidx + (n - i) > s->given->ndim) {
-                fail(L, e->span.line, NG_ERR_INDEX, "too many indices for array '%s': array is %d-dimensional",
-                     s->name, s->given->ndim);
-                return NULL;
-            }
-            break;
+        if (i < n && one->kind == NG_JIT_E_SLICE) {
+            unsupported(L, one->span.line, "slicing an array");
+            return NULL;
         }
-        if (fixed + *nidx >= s->given->ndim) {
+        if (fixed + *nidx + (i < n ? 0 : all - i - 1) >= s->given->ndim) {
             fail(L, e->span.line, NG_ERR_INDEX, "too many indices for array '%s': array is %d-dimensional",
                  s->name, s->given->ndim);
             return NULL;
         }
-        idx[(*nidx)++] = one;
+        if (i < n)
+            idx[(*nidx)++] = one;
     }
     return s;
 }
@@ -4436,15 +4424,9 @@ static void tail_block(Lower *L, const Tail *t, Stmts *out)
 static Sym *view_of(Lower *L, const NgJitExpr *v, int *nfixed)
 {
     int n = 0;
-    for (bool outer = true; v->kind == NG_JIT_E_SUBSCRIPT; outer = false) {
+    while (v->kind == NG_JIT_E_SUBSCRIPT) {
         const NgJitExpr *ix = v->rhs;
-        int m = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1;
-        for (int i = m - 1; outer && i > 0; i--) { /* X[i, :] is X[i] (index_chain) */
-            const NgJitExpr *sl = ix->kind == NG_JIT_E_TUPLE ? ix->items[i] : ix;
-            if (sl->kind != NG_JIT_E_SLICE || sl->lhs || sl->rhs || sl->cond)
-                break;
-            m--;
-        }
+        int m = ng_jit_index_count(ix); /* (X[i, :] is X[i], as in index_chain) */
         for (int i = 0; i < m; i++)
             if ((ix->kind == NG_JIT_E_TUPLE ? ix->items[i] : ix)->kind == NG_JIT_E_SLICE)
                 return NULL;
