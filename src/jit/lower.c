@@ -180,10 +180,7 @@ typedef struct Lower {
     int nframes, cap_frames;
     struct Frame *frame; /* the helper being inlined, NULL in the loop itself */
     NgIrRef elem;        /* inside np.sum(...) and the like: the element index, else NONE */
-    NgIrRef elem_n;      /* ... and the length of the arrays summed over (NONE until seen) */
-    struct Stmts *row_before; /* in a row store's value (X[i] = e): where a reduction in e goes,
-                                 before the row's loop (NULL elsewhere) */
-    NgIrRef row_guard;   /* ... and the guard there */
+    struct Rows *rows;   /* ... and what that expression's loop needs (NULL elsewhere) */
     int inlining;        /* helpers being inlined around the current expression */
     int in_loop;         /* loop bodies being lowered around the current statement (the outer
                             loop's, inner loops', a helper's one-trip loop): in a sequential
@@ -195,6 +192,30 @@ typedef struct Stmts {
     NgIrRef *v;
     int n, cap;
 } Stmts;
+
+enum { MAX_ROWS = 16 }; /* rows of different lengths in one elementwise expression */
+
+/* An elementwise expression of rows being lowered (np.sum(X[i] * Y[i]), np.max(x[a:b]), a
+ * row store's value): its elements are read at L->elem, in a loop made once the expression
+ * is lowered, over the length its rows broadcast to (rows_length). */
+typedef struct Rows {
+    NgIrRef lens[MAX_ROWS]; /* the length of each row read (each IR node once) */
+    int nlens;
+    NgIrRef target;         /* a row store: the stored row's length (the value's rows broadcast to
+                               it); NONE in a reduction */
+    Stmts *before;          /* where what runs once before the loop goes (a slice's window; a
+                               reduction in a row store's value), */
+    NgIrRef guard;          /* ... the guard there */
+    bool in_iteration;      /* ... and L->in_iteration there */
+} Rows;
+
+/* The fields of Lower an elementwise expression of rows changes, saved (enter_rows, outside_rows). */
+typedef struct RowsSaved {
+    NgIrRef elem, guard;
+    Stmts *pending;
+    Rows *rows;
+    bool in_iteration;
+} RowsSaved;
 
 static void append(Lower *L, Stmts *s, NgIrRef r)
 {
@@ -674,16 +695,108 @@ static NgJitModule module_named(const char *name)
 
 static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line);
 
-/* A row of length n in an elementwise expression of rows (np.sum(X[i] * Y[i])):
- * the first gives the length (L->elem_n); another length is NumPy's
- * broadcast (a length 1) or its ValueError, which the loop leaves to Python
- * (never reading past a row's end). */
-static void row_length(Lower *L, NgIrRef n, int line)
+static void raise_if(Lower *L, NgIrRef bad, NgJitRaise what, int line);
+static bool invariant(const Lower *L, NgIrRef r);
+
+/* Enters an elementwise expression of rows (rows: its record, filled here):
+ * its elements are read at `elem` (the loop's variable), the statements they
+ * need go into *inner (the loop's body, which the loop's guard covers). */
+static RowsSaved enter_rows(Lower *L, Rows *rows, NgIrRef elem, Stmts *inner)
 {
-    if (L->elem_n == NG_IR_NONE)
-        L->elem_n = n;
-    else if (n != L->elem_n)
-        raise_or_python(L, ng_ir_binary(L->k, NG_OP_NE, NG_BOOL, n, L->elem_n), NG_JIT_RAISE_ROW_SHAPE, line);
+    RowsSaved was = {L->elem, L->guard, L->pending, L->rows, L->in_iteration};
+    *rows = (Rows){.target = NG_IR_NONE, .before = L->pending, .guard = L->guard, .in_iteration = L->in_iteration};
+    L->elem = elem;
+    L->rows = rows;
+    L->pending = inner;
+    L->guard = NG_IR_NONE;
+    L->in_iteration = false; /* (a loop: see raise_value_if) */
+    return was;
+}
+
+/* Steps out of the elementwise expression, to what runs once before its loop. */
+static RowsSaved outside_rows(Lower *L)
+{
+    RowsSaved was = {L->elem, L->guard, L->pending, L->rows, L->in_iteration};
+    L->elem = NG_IR_NONE;
+    L->pending = L->rows->before;
+    L->guard = L->rows->guard;
+    L->in_iteration = L->rows->in_iteration;
+    L->rows = NULL;
+    return was;
+}
+
+static void restore_rows(Lower *L, RowsSaved was)
+{
+    L->elem = was.elem;
+    L->guard = was.guard;
+    L->pending = was.pending;
+    L->rows = was.rows;
+    L->in_iteration = was.in_iteration;
+}
+
+/* A row of length n read in the elementwise expression: the index of the
+ * element the loop is at. A length that is the same in the whole kernel (an
+ * axis, a slice of constant bounds) is the loop's length or leaves the loop
+ * to Python (rows_length); another (a slice x[i:i + 3]) may be NumPy's
+ * broadcast length 1: then its one element. */
+static NgIrRef row_index(Lower *L, NgIrRef n, int line)
+{
+    Rows *r = L->rows;
+    int i = 0;
+    while (i < r->nlens && r->lens[i] != n)
+        i++;
+    if (i == r->nlens) {
+        if (r->nlens == MAX_ROWS) {
+            unsupported(L, line, "an expression of rows of more than 16 different lengths");
+            return L->elem;
+        }
+        r->lens[r->nlens++] = n;
+    }
+    if (invariant(L, n))
+        return L->elem;
+    NgIrKernel *k = L->k;
+    return ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, 1)),
+                        ng_ir_const_i(k, NG_INT64, 0), L->elem);
+}
+
+/* The length of the loop over the rows' elements (after restore_rows):
+ * what they broadcast to, the stored row's length for a row store. Where
+ * lengths the same in the whole kernel differ, the loop runs as Python
+ * (NumPy broadcasts a length 1, or raises); where others cannot broadcast,
+ * ValueError as NumPy's, and the loop runs over no element. NONE when no
+ * row was read. */
+static NgIrRef rows_length(Lower *L, const Rows *rows, int line)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef n = rows->target, one = ng_ir_const_i(k, NG_INT64, 1);
+    for (int i = 0; n == NG_IR_NONE && i < rows->nlens; i++) /* (rows read at the element itself) */
+        if (invariant(L, rows->lens[i]))
+            n = rows->lens[i];
+    if (n == NG_IR_NONE && rows->nlens > 0) { /* (only lengths that vary: a slice's) */
+        n = rows->lens[0];
+        for (int j = 1; j < rows->nlens; j++)
+            n = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, one), rows->lens[j], n);
+    }
+    NgIrRef bad = NG_IR_NONE;
+    for (int i = 0; i < rows->nlens; i++) {
+        NgIrRef len = rows->lens[i];
+        if (len == n)
+            continue;
+        NgIrRef ne = ng_ir_binary(k, NG_OP_NE, NG_BOOL, len, n);
+        if (invariant(L, len) && invariant(L, n)) {
+            raise_or_python(L, ne, NG_JIT_RAISE_ROW_SHAPE, line);
+            continue;
+        }
+        if (invariant(L, len)) /* (read at the element itself: NumPy's broadcast of its one is Python's) */
+            raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, len, one), NG_JIT_RAISE_ROW_SHAPE, line);
+        else
+            ne = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ne, ng_ir_binary(k, NG_OP_NE, NG_BOOL, len, one));
+        bad = bad == NG_IR_NONE ? ne : ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, bad, ne);
+    }
+    if (bad == NG_IR_NONE || n == NG_IR_NONE)
+        return n;
+    raise_if(L, bad, NG_JIT_RAISE_ROW_SHAPE, line);
+    return ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, 0), n);
 }
 static void int_bounds(Lower *L, Val w, NgDType dt, int line);
 static int view_indices(Lower *L, const Sym *view, NgIrRef *idx, NgIrRef *ok);
@@ -735,9 +848,8 @@ static Val read_name(Lower *L, const NgJitExpr *e)
             /* inside np.sum(...): the element the reduction is at */
             NgIrRef idx[NG_MAXDIMS], ok = NG_IR_NONE;
             view_indices(L, s->kind == SYM_VIEW ? s : NULL, idx, &ok);
-            idx[fixed] = L->elem;
             NgIrRef n = ng_ir_shape(L->k, a->param, fixed);
-            row_length(L, n, e->span.line);
+            idx[fixed] = row_index(L, n, e->span.line);
             if (L->err_param >= 0) { /* arrays of other lengths: no element read outside them */
                 NgIrRef in = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, L->elem, n);
                 ok = ok == NG_IR_NONE ? in : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, ok, in);
@@ -1206,8 +1318,18 @@ static Val choose_val(Lower *L, Val c, Val x, Val y, int line)
     return v;
 }
 
+/* How many of the indices idx[0..n) are slices. */
+static int slices_in(const NgJitExpr *const *idx, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += idx[i]->kind == NG_JIT_E_SLICE;
+    return k;
+}
+
 /* The array a subscript chain or name refers to, with its indices:
- * a[i][j, k] gives a and (i, j, k). Returns the Sym or NULL after an error. */
+ * a[i][j, k] gives a and (i, j, k), a[i, 1:3] a and (i, the slice). Returns
+ * the Sym or NULL after an error. */
 static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int *nidx, Sym **view)
 {
     if (e->kind == NG_JIT_E_NAME) {
@@ -1238,15 +1360,20 @@ static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int
     Sym *s = index_chain(L, e->lhs, idx, nidx, view);
     if (!s)
         return NULL;
+    if (slices_in(idx, *nidx)) {
+        unsupported(L, e->span.line, "indexing a slice of an array");
+        return NULL;
+    }
     int fixed = *view ? (*view)->nfixed : 0;
     const NgJitExpr *ix = e->rhs;
     /* X[i, :] is X[i]: the full slices after the indices name no axis of their own (but may
-     * not be more axes than X has) */
+     * not be more axes than X has); other slices are in idx, for the callers that take them */
     int n = ng_jit_index_count(ix), all = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1;
     for (int i = 0; i < all; i++) {
         const NgJitExpr *one = ix->kind == NG_JIT_E_TUPLE ? ix->items[i] : ix;
-        if (i < n && one->kind == NG_JIT_E_SLICE) {
-            unsupported(L, one->span.line, "slicing an array");
+        if (i < n && one->kind == NG_JIT_E_SLICE && s->given->seq != NG_JIT_SEQ_ARRAY) {
+            unsupported(L, one->span.line, s->given->seq == NG_JIT_SEQ_STR ? "slicing a str other than into a local"
+                                                                             : "slicing a tuple or a dict");
             return NULL;
         }
         if (fixed + *nidx + (i < n ? 0 : all - i - 1) >= s->given->ndim) {
@@ -1355,9 +1482,128 @@ static int view_indices(Lower *L, const Sym *view, NgIrRef *idx, NgIrRef *ok)
     return view->nfixed;
 }
 
+/* A slice bound (x of a[x:y]) as an int64, NONE after an error. */
+static NgIrRef slice_bound(Lower *L, const NgJitExpr *x)
+{
+    NgIrKernel *k = L->k;
+    Val v = expr(L, x);
+    if (v.r == NG_IR_NONE)
+        return NG_IR_NONE;
+    if (!ng_dtype_is_int(v.dt) || v.chr) {
+        fail(L, x->span.line, v.dt == NG_BOOL ? NG_ERR_UNSUPPORTED : NG_ERR_TYPE,
+             "slice indices must be integers or None or have an __index__ method (got '%s')",
+             v.chr ? "str" : type_name(v));
+        return NG_IR_NONE;
+    }
+    NgIrRef b = as(L, v, NG_INT64);
+    if (v.dt == NG_UINT64) /* (from 2**63 on: past every end) */
+        b = ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, b, ng_ir_const_i(k, NG_INT64, 0)),
+                         ng_ir_const_i(k, NG_INT64, INT64_MAX), b);
+    return b;
+}
+
+/* Slice bound b on an axis of length n, as Python clamps it: b + n where
+ * negative, then into [lo, n + lo] (lo 0 for a positive step, -1 else). */
+static NgIrRef clamp_bound(Lower *L, NgIrRef b, NgIrRef n, int64_t lo)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef neg = ng_ir_binary(k, NG_OP_LT, NG_BOOL, b, ng_ir_const_i(k, NG_INT64, 0));
+    NgIrRef up = ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_INT64, b, n),
+                              ng_ir_const_i(k, NG_INT64, lo));
+    NgIrRef top = lo ? ng_ir_binary(k, NG_OP_ADD, NG_INT64, n, ng_ir_const_i(k, NG_INT64, lo)) : n;
+    return ng_ir_select(k, neg, up, ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, b, top));
+}
+
+/* The elements slice sl (a[x:y:z]) selects on axis `axis` of s, as Python's
+ * slices do: the first one's index *start, their number *len (int64) and
+ * the step *step (a constant). False after an error. */
+static bool slice_window(Lower *L, Sym *s, int axis, const NgJitExpr *sl, NgIrRef *start, NgIrRef *len,
+                         int64_t *step)
+{
+    NgIrKernel *k = L->k;
+    int line = sl->span.line;
+    NgIrRef lo = NG_IR_NONE, hi = NG_IR_NONE; /* (Python's order: start, stop, step) */
+    if ((sl->lhs && (lo = slice_bound(L, sl->lhs)) == NG_IR_NONE) ||
+        (sl->rhs && (hi = slice_bound(L, sl->rhs)) == NG_IR_NONE))
+        return false;
+    *step = 1;
+    if (sl->cond) {
+        Val st = expr(L, sl->cond);
+        if (st.r == NG_IR_NONE)
+            return false;
+        if (!is_const(L, st.r) || !ng_dtype_is_int(st.dt) || st.chr) {
+            unsupported(L, line, "a slice step that is not a constant integer");
+            return false;
+        }
+        if ((*step = const_i(L, st.r)) == 0) {
+            unsupported(L, line, "a slice step of 0 (Python's ValueError)");
+            return false;
+        }
+    }
+    NgIrRef n = ng_ir_shape(k, s->param, axis), zero = ng_ir_const_i(k, NG_INT64, 0);
+    NgIrRef one = ng_ir_const_i(k, NG_INT64, 1);
+    bool up = *step > 0;
+    NgIrRef first = lo != NG_IR_NONE ? clamp_bound(L, lo, n, up ? 0 : -1)
+                    : up ? zero : ng_ir_binary(k, NG_OP_SUB, NG_INT64, n, one);
+    NgIrRef last = hi != NG_IR_NONE ? clamp_bound(L, hi, n, up ? 0 : -1) : up ? n : ng_ir_const_i(k, NG_INT64, -1);
+    NgIrRef a = up ? first : last, b = up ? last : first; /* (a < b: not empty) */
+    NgIrRef d = a == zero ? b : ng_ir_binary(k, NG_OP_SUB, NG_INT64, b, a);
+    int64_t m = up ? *step : -*step;
+    if (m == 1 && (lo == NG_IR_NONE || hi == NG_IR_NONE)) { /* (one end the axis' own: b >= a) */
+        *len = d;
+    } else if (m == 1) {
+        *len = ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, d, zero);
+    } else { /* (d - 1) // m + 1 elements when d > 0 */
+        NgIrRef count = ng_ir_binary(k, NG_OP_ADD, NG_INT64,
+                                     ng_ir_binary(k, NG_OP_TRUEDIV, NG_INT64, ng_ir_binary(k, NG_OP_SUB, NG_INT64, d, one),
+                                                  ng_ir_const_i(k, NG_INT64, m)), one);
+        *len = ng_ir_select(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, d, zero), count, zero);
+    }
+    *start = first;
+    return true;
+}
+
+/* r (an int64), the same in the whole kernel, or else computed now (under
+ * the guard) into a variable. */
+static NgIrRef settled(Lower *L, NgIrRef r)
+{
+    NgIrKernel *k = L->k;
+    if (invariant(L, r))
+        return r;
+    int v = ng_ir_var(k, NG_INT64);
+    append(L, L->pending, ng_ir_let(k, v, L->guard == NG_IR_NONE ? r
+                                                                 : ng_ir_select(k, L->guard, r, ng_ir_const_i(k, NG_INT64, 0))));
+    return ng_ir_varref(k, v);
+}
+
+/* a[x:y:z] on axis `axis` of s in an elementwise expression of rows: the
+ * index of the element its loop is at (the slice's window made once,
+ * before the loop). */
+static NgIrRef window_index(Lower *L, Sym *s, int axis, const NgJitExpr *sl)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef start, len;
+    int64_t step;
+    RowsSaved was = outside_rows(L);
+    bool good = slice_window(L, s, axis, sl, &start, &len, &step);
+    if (good) {
+        start = settled(L, start);
+        len = settled(L, len);
+    }
+    restore_rows(L, was);
+    if (!good)
+        return NG_IR_NONE;
+    NgIrRef at = row_index(L, len, sl->span.line);
+    if (step != 1)
+        at = ng_ir_binary(k, NG_OP_MUL, NG_INT64, at, ng_ir_const_i(k, NG_INT64, step));
+    return ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, at);
+}
+
 /* Resolves an element reference a[i, j]: its array and full multi-index;
  * *ok is NG_IR_NONE, or under boundscheck whether every index is in range.
- * Returns NULL (after an error, or with an index unknown in this pass). */
+ * In an elementwise expression of rows, a[i] (one axis left) and a[i, x:y]
+ * (one slice) are rows: the element the loop is at. Returns NULL (after an
+ * error, or with an index unknown in this pass). */
 static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
 {
     *ok = NG_IR_NONE;
@@ -1371,30 +1617,31 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
         fail(L, e->span.line, NG_ERR_UNSUPPORTED, "changing dict '%s' is not supported in a compiled loop", s->name);
         return NULL;
     }
-    int fixed = view_indices(L, view, idx, ok);
-    if (L->elem != NG_IR_NONE && fixed + n == s->given->ndim - 1) {
+    int fixed = view_indices(L, view, idx, ok), nd = s->given->ndim, slices = slices_in(ix, n);
+    bool row = L->elem != NG_IR_NONE && fixed + n + (slices ? 0 : 1) == nd && slices <= 1;
+    if (row && !slices) {
         /* np.sum(X[i]): the element the reduction is at, on the last axis */
-        int last = s->given->ndim - 1;
-        NgIrRef len = ng_ir_shape(L->k, s->param, last);
-        row_length(L, len, e->span.line);
+        NgIrRef len = ng_ir_shape(L->k, s->param, nd - 1);
+        idx[nd - 1] = row_index(L, len, e->span.line);
         if (L->err_param >= 0) {
             NgIrRef in = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, L->elem, len);
             *ok = *ok == NG_IR_NONE ? in : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, *ok, in);
         }
-        idx[last] = L->elem;
-        n++;
-        ix[n - 1] = NULL;
-    }
-    if (fixed + n != s->given->ndim) {
+    } else if (!row && (slices || fixed + n != nd)) {
         char buf[80], what[256];
-        snprintf(what, sizeof what, "'%s' (%d of the %d indices of a %d-d array: a sub-array)",
-                 snip(L, e, buf, sizeof buf), fixed + n, s->given->ndim, s->given->ndim);
+        if (slices)
+            snprintf(what, sizeof what, "'%s' (a slice: a sub-array, which compiles inside np.sum(...) and the like, "
+                     "and stored into, when it has one axis)", snip(L, e, buf, sizeof buf));
+        else
+            snprintf(what, sizeof what, "'%s' (%d of the %d indices of a %d-d array: a sub-array)",
+                     snip(L, e, buf, sizeof buf), fixed + n, nd, nd);
         unsupported(L, e->span.line, what);
         return NULL;
     }
     bool known = true;
-    for (int d = 0; d < n && ix[d]; d++) {
-        idx[fixed + d] = index_value(L, s, fixed + d, ix[d], ok);
+    for (int d = 0; d < n; d++) {
+        idx[fixed + d] = ix[d]->kind == NG_JIT_E_SLICE ? window_index(L, s, fixed + d, ix[d])
+                                                        : index_value(L, s, fixed + d, ix[d], ok);
         known = known && idx[fixed + d] != NG_IR_NONE;
     }
     return known ? s : NULL;
@@ -2170,43 +2417,26 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     bool dot = strcmp(fn, "dot") == 0;
     if (!check_args(L, e, dot ? 2 : 1, dot ? 2 : 1, fn))
         return NOVAL;
-    if (L->elem != NG_IR_NONE && L->row_before) { /* X[i] = X[i] / np.sum(X[i]): once, before the row */
-        NgIrRef elem = L->elem, elem_n = L->elem_n, guard = L->guard;
-        struct Stmts *pending = L->pending, *before = L->row_before;
-        L->elem = L->elem_n = NG_IR_NONE;
-        L->pending = before;
-        L->guard = L->row_guard;
-        L->row_before = NULL;
+    if (L->elem != NG_IR_NONE && L->rows->target != NG_IR_NONE) { /* X[i] = X[i] / np.sum(X[i]): once, before */
+        RowsSaved was = outside_rows(L);
         Val r = np_reduce(L, e, fn, op, python);
-        L->elem = elem;
-        L->elem_n = elem_n;
-        L->pending = pending;
-        L->guard = guard;
-        L->row_before = before;
+        restore_rows(L, was);
         return r;
     }
     if (L->elem != NG_IR_NONE)
         return unsupported(L, line, "a NumPy reduction inside another");
     NgIrKernel *k = L->k;
     int kv = ng_ir_var(k, NG_INT64);
-    NgIrRef saved_guard = L->guard;
-    Stmts *saved_pending = L->pending, inner = {0};
-    L->elem = ng_ir_varref(k, kv);
-    L->elem_n = NG_IR_NONE;
-    L->pending = &inner;
-    L->guard = NG_IR_NONE;
-    bool in_iteration = L->in_iteration;
-    L->in_iteration = false; /* (a loop: see raise_value_if) */
+    Stmts inner = {0};
+    Rows rows;
+    RowsSaved was = enter_rows(L, &rows, ng_ir_varref(k, kv), &inner);
     Val x = expr(L, e->items[0]);
     if (dot) {
         Val y = expr(L, e->items[1]);
         x = arith(L, NG_JIT_OP_MUL, x, y, line);
     }
-    L->in_iteration = in_iteration;
-    NgIrRef n = L->elem_n;
-    L->elem = L->elem_n = NG_IR_NONE;
-    L->pending = saved_pending;
-    L->guard = saved_guard;
+    restore_rows(L, was);
+    NgIrRef n = rows_length(L, &rows, line);
     if (x.r != NG_IR_NONE && n == NG_IR_NONE) {
         ng_free(inner.v);
         return fail(L, line, NG_ERR_UNSUPPORTED, "np.%s() of something that is not a 1-d array is not supported "
@@ -2238,13 +2468,15 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     int av = ng_ir_var(k, acc);
     bool lanes = inner.n == 0 && (acc == NG_FLOAT32 || acc == NG_FLOAT64) && op == NG_OP_ADD && !python;
     NgIrRef blocked = lanes ? in_lanes(L, kv, n, v, op, acc, av) : NG_IR_NONE;
-    if (python && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)) { /* av = kv == 0 or v beats av ? v : av */
+    if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM) { /* of no element: Python's ValueError, or NumPy's */
         NgIrRef empty = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, 0));
-        if (!invariant(L, empty)) {
-            ng_free(inner.v);
-            return unsupported(L, line, "min()/max() of a row whose length is not the same in every iteration");
-        }
-        raise_or_python(L, empty, NG_JIT_RAISE_EMPTY, line);
+        int which = (python ? 0 : 2) + (op == NG_OP_MAXIMUM ? NG_JIT_EMPTY_MAX : NG_JIT_EMPTY_MIN);
+        if (invariant(L, empty))
+            raise_or_python(L, empty, NG_JIT_RAISE_EMPTY, line);
+        else
+            raise_value_if(L, empty, ng_ir_const_i(k, NG_INT64, ng_jit_raise_code(NG_JIT_RAISE_EMPTY, line, which)));
+    }
+    if (python && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)) { /* av = kv == 0 or v beats av ? v : av */
         NgIrRef beats = ng_ir_binary(k, op == NG_OP_MAXIMUM ? NG_OP_GT : NG_OP_LT, NG_BOOL, v, ng_ir_varref(k, av));
         NgIrRef first = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, ng_ir_varref(k, kv), ng_ir_const_i(k, NG_INT64, 0));
         append(L, &inner, ng_ir_assign(k, av, ng_ir_select(k, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, first, beats), v,
@@ -2408,12 +2640,24 @@ static Val len_of(Lower *L, const NgJitExpr *e)
     if (s->given->seq == NG_JIT_SEQ_DICT_CHR || s->given->seq == NG_JIT_SEQ_DICT_INT)
         return unsupported(L, e->span.line, "len() of a dict");
     int fixed = view ? view->nfixed : 0;
-    if (fixed + n >= s->given->ndim)
+    if (fixed + n >= s->given->ndim && !slices_in(ix, n))
         return fail(L, e->span.line, NG_ERR_TYPE, "len() of an unsized object (an element of '%s')", s->name);
-    for (int d = 0; d < n; d++) /* the indices still have to be valid expressions */
-        if (index_value(L, s, fixed + d, ix[d], NULL) == NG_IR_NONE)
+    NgIrRef len = NG_IR_NONE;
+    for (int d = 0; d < n; d++) { /* the indices still have to be valid expressions */
+        NgIrRef start, count;
+        int64_t step;
+        if (ix[d]->kind != NG_JIT_E_SLICE) {
+            if (index_value(L, s, fixed + d, ix[d], NULL) == NG_IR_NONE)
+                return NOVAL;
+        } else if (!slice_window(L, s, fixed + d, ix[d], &start, &count, &step)) {
             return NOVAL;
-    return mkval(ng_ir_shape(L->k, s->param, fixed + n), NG_INT64, true, true);
+        } else if (len == NG_IR_NONE) { /* len(x[a:b]), len(X[:, j]): the first slice's */
+            len = count;
+        }
+    }
+    if (len == NG_IR_NONE)
+        len = ng_ir_shape(L->k, s->param, fixed + n);
+    return mkval(len, NG_INT64, true, true);
 }
 
 /* __ng_same_shape(X.ndim, k, s0, s1 ...) (desugar.h): where the shapes
@@ -3403,12 +3647,13 @@ static bool reads_other_than(const Lower *L, const NgJitExpr *e, const Sym *a, c
     return false;
 }
 
-/* X[i] = e or X[i] op= e where X[i] is a row (one axis left): a loop over its
- * elements, e's rows read at each (L->elem, as in np_reduce; each of the row's
- * length, else NumPy broadcasts or raises: Python), its scalars as they are,
- * its NumPy reductions once before the loop. A Python number is stored as
- * into an element (its range checked); a NumPy one casts as NumPy's
- * assignment does. False when t is not a row (the caller stores an element). */
+/* X[i] = e or X[i] op= e where X[i] is a row (one axis left, or one slice:
+ * x[a:b], X[:, j]): a loop over its elements, e's rows read at each (L->elem,
+ * as in np_reduce; each broadcast to the row's length, else NumPy's
+ * ValueError), its scalars as they are, its NumPy reductions once before the
+ * loop. A Python number is stored as into an element (its range checked); a
+ * NumPy one casts as NumPy's assignment does. False when t is not a row (the
+ * caller stores an element). */
 static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJitOp op, int line, Stmts *out)
 {
     const NgJitExpr *ix[NG_MAXDIMS];
@@ -3424,12 +3669,12 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     Sym *a = index_chain(L, t, ix, &n, &view);
     if (!a)
         return true;
-    int fixed = view ? view->nfixed : 0, nd = a->given->ndim;
-    if (fixed + n != nd - 1 || a->given->seq != NG_JIT_SEQ_ARRAY)
+    int fixed = view ? view->nfixed : 0, nd = a->given->ndim, slices = slices_in(ix, n);
+    if (fixed + n + (slices ? 0 : 1) != nd || slices > 1 || a->given->seq != NG_JIT_SEQ_ARRAY)
         return false;
     if (immutable(L, a, line))
         return true;
-    if (L->elem != NG_IR_NONE || L->row_before) {
+    if (L->elem != NG_IR_NONE) {
         unsupported(L, line, "storing a row inside a NumPy reduction");
         return true;
     }
@@ -3438,30 +3683,36 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
         return true;
     }
     NgIrKernel *k = L->k;
-    NgIrRef idx[NG_MAXDIMS], ok = NG_IR_NONE;
+    NgIrRef idx[NG_MAXDIMS], ok = NG_IR_NONE, start = ng_ir_const_i(k, NG_INT64, 0);
+    NgIrRef len = ng_ir_shape(k, a->param, nd - 1);
+    int64_t step = 1;
+    int free = nd - 1;
     view_indices(L, view, idx, &ok);
-    for (int d = 0; d < n; d++) {
+    for (int d = 0; d < n; d++) { /* (the row's indices and window, before its loop) */
+        if (ix[d]->kind == NG_JIT_E_SLICE) {
+            free = fixed + d;
+            if (!slice_window(L, a, free, ix[d], &start, &len, &step))
+                return true;
+            start = settled(L, start);
+            len = settled(L, len);
+            continue;
+        }
         NgIrRef i = index_value(L, a, fixed + d, ix[d], &ok);
         if (i == NG_IR_NONE)
             return true;
-        int v = ng_ir_var(k, NG_INT64); /* (the row's indices, before its loop) */
+        int v = ng_ir_var(k, NG_INT64);
         push(L, out, ng_ir_let(k, v, i));
         idx[fixed + d] = ng_ir_varref(k, v);
     }
     int kv = ng_ir_var(k, NG_INT64);
-    NgIrRef len = ng_ir_shape(k, a->param, nd - 1);
-    idx[nd - 1] = ng_ir_varref(k, kv);
-    Stmts before = {0}, inner = {0};
-    NgIrRef guard = L->guard;
-    Stmts *pending = L->pending;
-    bool in_iteration = L->in_iteration;
-    L->elem = ng_ir_varref(k, kv);
-    L->elem_n = len; /* (each row of e: of the row's length) */
-    L->pending = &inner;
-    L->row_before = &before;
-    L->row_guard = guard;
-    L->guard = NG_IR_NONE;
-    L->in_iteration = false; /* (a loop: see raise_value_if) */
+    NgIrRef at = ng_ir_varref(k, kv);
+    if (step != 1)
+        at = ng_ir_binary(k, NG_OP_MUL, NG_INT64, at, ng_ir_const_i(k, NG_INT64, step));
+    idx[free] = ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, at);
+    Stmts inner = {0};
+    Rows rows;
+    RowsSaved was = enter_rows(L, &rows, ng_ir_varref(k, kv), &inner);
+    rows.target = len; /* (each row of e: broadcast to the stored row's length) */
     NgDType dt = a->given->dtype;
     Val v = expr(L, value);
     if (op != NG_JIT_OP_NONE && v.r != NG_IR_NONE) { /* in place, NumPy's same-kind casting */
@@ -3476,21 +3727,14 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
         int_conversion(L, v, dt, true, line);
     if (v.r != NG_IR_NONE && L->st == NG_OK)
         append(L, &inner, guarded(L, ok, ng_ir_store(k, a->param, nd, idx, as(L, v, dt)))); /* (after its checks) */
-    L->elem = L->elem_n = NG_IR_NONE;
-    L->pending = pending;
-    L->row_before = NULL;
-    L->guard = guard;
-    L->in_iteration = in_iteration;
+    restore_rows(L, was);
     if (v.r == NG_IR_NONE || L->st != NG_OK) {
-        ng_free(before.v);
         ng_free(inner.v);
         return true;
     }
+    NgIrRef count = rows_length(L, &rows, line);
     mark_written(L, a);
-    for (int i = 0; i < before.n; i++)
-        push(L, out, before.v[i]);
-    ng_free(before.v);
-    NgIrRef loop = ng_ir_for(k, kv, ng_ir_const_i(k, NG_INT64, 0), len, ng_ir_const_i(k, NG_INT64, 1),
+    NgIrRef loop = ng_ir_for(k, kv, ng_ir_const_i(k, NG_INT64, 0), count, ng_ir_const_i(k, NG_INT64, 1),
                              seal(L, &inner), 0);
     push(L, out, loop);
     carry_stop(L, out); /* (a raise in it: nothing after it runs, in a sequential kernel) */
@@ -4669,7 +4913,8 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->rank = NG_IR_NONE;
     L->err_param = plan->boundscheck ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
     L->pending = &checks;
-    L->guard = L->elem = L->elem_n = NG_IR_NONE;
+    L->guard = L->elem = NG_IR_NONE;
+    L->rows = NULL;
     /* locals: shared ones before the loop, private ones at the top of each iteration */
     Stmts pre = {0}, priv = {0}, post = {0};
     for (int i = 0; i < L->norder; i++) {

@@ -137,7 +137,8 @@ typedef enum NgJitRaise {
     NG_JIT_RAISE_UNPACK,        /* (NG_JIT_PYTHON only) a tuple unpacked into another number of names */
     NG_JIT_RAISE_BIG_UINT,      /* OverflowError: int() of a uint64 from 2**63 on (a Python int a
                                    kernel's int64 cannot be) */
-    NG_JIT_RAISE_EMPTY,         /* (NG_JIT_PYTHON only) min()/max() of an empty row */
+    NG_JIT_RAISE_EMPTY,         /* ValueError: min()/max() of no element, Python's or NumPy's (the
+                                   field says which: NG_JIT_EMPTY_*) */
     NG_JIT_RAISE_ZERO_POW_COMPLEX, /* ZeroDivisionError of 0j ** a negative or complex power */
     NG_JIT_RAISE_DIVMOD_FLOAT,  /* ZeroDivisionError of divmod(x, 0.0) of Python floats */
     NG_JIT_RAISE_ROW_SHAPE,     /* ValueError: rows of other lengths in one elementwise expression
@@ -161,6 +162,14 @@ static inline bool ng_jit_raise_key(int64_t what, int64_t *key)
     *key = field - NG_JIT_KEY_BIAS;
     return field != 0;
 }
+/* The code of `kind` at `line` with `field` (0: none). */
+static inline int64_t ng_jit_raise_code(int kind, int64_t line, int64_t field)
+{
+    return (field * NG_JIT_RAISE_LINES + line) * NG_JIT_RAISE_CODES + kind;
+}
+static inline int64_t ng_jit_raise_field(int64_t what) { return what / NG_JIT_RAISE_CODES / NG_JIT_RAISE_LINES; }
+/* NG_JIT_RAISE_EMPTY's field: Python's max() / min(), NumPy's np.max / np.min. */
+enum { NG_JIT_EMPTY_MAX = 1, NG_JIT_EMPTY_MIN, NG_JIT_EMPTY_NP_MAX, NG_JIT_EMPTY_NP_MIN };
 /* NG_JIT_RAISE_INT_BOUNDS's field: (the int + NG_JIT_BOUNDS_BIAS for ints in
  * (-2**32, 2**32), else 0) * 16 + the NgDType, or NG_JIT_BOUNDS_LONG for a
  * float beyond a C long (Python's "Python int too large to convert to C long"). */

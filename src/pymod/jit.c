@@ -1013,6 +1013,34 @@ static void raise_as_python(const Program *p, int64_t what, int line_offset)
         Py_DECREF(type);
         return;
     }
+    if (ng_jit_raise_kind(what) == NG_JIT_RAISE_EMPTY && !PyErr_Occurred()) { /* min/max of no element */
+        int64_t field = ng_jit_raise_field(what);
+        if (field == NG_JIT_EMPTY_NP_MAX || field == NG_JIT_EMPTY_NP_MIN) {
+            PyErr_Format(PyExc_ValueError, "%s:%lld: zero-size array to reduction operation %s which has no identity",
+                         p->ast->filename, line, field == NG_JIT_EMPTY_NP_MAX ? "maximum" : "minimum");
+            return;
+        }
+        PyObject *empty = PyTuple_New(0); /* Python's own words: max(()) */
+        PyObject *r = empty ? PyObject_CallOneArg(PyDict_GetItemString(PyEval_GetBuiltins(),
+                                                                      field == NG_JIT_EMPTY_MIN ? "min" : "max"),
+                                                  empty)
+                            : NULL;
+        Py_XDECREF(empty);
+        Py_XDECREF(r);
+        PyObject *t = NULL, *v = NULL, *tb = NULL;
+        PyErr_Fetch(&t, &v, &tb);
+        PyObject *msg = v ? PyObject_Str(v) : NULL;
+        if (msg)
+            PyErr_Format(PyExc_ValueError, "%s:%lld: %U", p->ast->filename, line, msg);
+        else
+            PyErr_Format(PyExc_ValueError, "%s:%lld: %s() of no element", p->ast->filename, line,
+                         field == NG_JIT_EMPTY_MIN ? "min" : "max");
+        Py_XDECREF(msg);
+        Py_XDECREF(t);
+        Py_XDECREF(v);
+        Py_XDECREF(tb);
+        return;
+    }
     int dtype;
     int64_t value;
     if (ng_jit_raise_kind(what) == NG_JIT_RAISE_INT_BOUNDS && !PyErr_Occurred()) { /* NumPy's words */
