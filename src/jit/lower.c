@@ -1630,8 +1630,8 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
     } else if (!row && (slices || fixed + n != nd)) {
         char buf[80], what[256];
         if (slices)
-            snprintf(what, sizeof what, "'%s' (a slice: a sub-array, which compiles inside np.sum(...) and the like, "
-                     "and stored into, when it has one axis)", snip(L, e, buf, sizeof buf));
+            snprintf(what, sizeof what, "'%s' (a slice as a value: slices of one axis compile inside np.sum(...) and "
+                     "the like, and as rows stored whole)", snip(L, e, buf, sizeof buf));
         else
             snprintf(what, sizeof what, "'%s' (%d of the %d indices of a %d-d array: a sub-array)",
                      snip(L, e, buf, sizeof buf), fixed + n, nd, nd);

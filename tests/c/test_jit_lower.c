@@ -1259,7 +1259,8 @@ static void test_errors(void)
     expect_error("def f(a):\n    for i in range(3):\n        print(i)\n", v, 1, &s, NG_ERR_UNSUPPORTED,
                  "t.py:3: calling print() for its effect is not supported in a compiled loop");
     expect_error("def f(a):\n    for i in range(3):\n        a[i] = a[i:3]\n", v, 1, &p, NG_ERR_UNSUPPORTED,
-                 "t.py:3: slicing an array is not supported in a compiled loop");
+                 "t.py:3: 'a[i:3]' (a slice as a value: slices of one axis compile inside np.sum(...) and the like, "
+                 "and as rows stored whole) is not supported in a compiled loop");
     expect_error("def f(a):\n    for x in a:\n        pass\n", v, 1, &p, NG_ERR_UNSUPPORTED,
                  "t.py:2: iterating over 'a' (only range() and prange() loops, and loops over arrays, "
                  "enumerate() or zip() of them, compile)");
