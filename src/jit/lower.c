@@ -201,6 +201,8 @@ enum { MAX_ROWS = 16 }; /* rows of different lengths in one elementwise expressi
 typedef struct Rows {
     NgIrRef lens[MAX_ROWS]; /* the length of each row read (each IR node once) */
     int nlens;
+    int split;              /* np.dot(a, b): the lengths from lens[split] on are b's rows' (a's and
+                               b's must be one length, not broadcast); -1 elsewhere */
     NgIrRef target;         /* a row store: the stored row's length (the value's rows broadcast to
                                it); NONE in a reduction */
     Stmts *before;          /* where what runs once before the loop goes (a slice's window; a
@@ -704,7 +706,7 @@ static bool invariant(const Lower *L, NgIrRef r);
 static RowsSaved enter_rows(Lower *L, Rows *rows, NgIrRef elem, Stmts *inner)
 {
     RowsSaved was = {L->elem, L->guard, L->pending, L->rows, L->in_iteration};
-    *rows = (Rows){.target = NG_IR_NONE, .before = L->pending, .guard = L->guard, .in_iteration = L->in_iteration};
+    *rows = (Rows){.split = -1, .target = NG_IR_NONE, .before = L->pending, .guard = L->guard, .in_iteration = L->in_iteration};
     L->elem = elem;
     L->rows = rows;
     L->pending = inner;
@@ -734,15 +736,18 @@ static void restore_rows(Lower *L, RowsSaved was)
     L->in_iteration = was.in_iteration;
 }
 
+/* Whether a row of length n is read at the loop's element itself: a whole
+ * axis (its length an extent). A slice's row may be NumPy's broadcast length
+ * 1 instead, and is read at its one element then. */
+static bool direct_row(const Lower *L, NgIrRef n) { return ng_ir_node(L->k, n)->kind == NG_IR_SHAPE; }
+
 /* A row of length n read in the elementwise expression: the index of the
- * element the loop is at. A length that is the same in the whole kernel (an
- * axis, a slice of constant bounds) is the loop's length or leaves the loop
- * to Python (rows_length); another (a slice x[i:i + 3]) may be NumPy's
- * broadcast length 1: then its one element. */
+ * element the loop is at (rows_length makes the loop's length one its rows
+ * broadcast to). */
 static NgIrRef row_index(Lower *L, NgIrRef n, int line)
 {
     Rows *r = L->rows;
-    int i = 0;
+    int i = r->split < 0 ? 0 : r->split;
     while (i < r->nlens && r->lens[i] != n)
         i++;
     if (i == r->nlens) {
@@ -752,52 +757,83 @@ static NgIrRef row_index(Lower *L, NgIrRef n, int line)
         }
         r->lens[r->nlens++] = n;
     }
-    if (invariant(L, n))
+    if (direct_row(L, n))
         return L->elem;
     NgIrKernel *k = L->k;
     return ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, 1)),
                         ng_ir_const_i(k, NG_INT64, 0), L->elem);
 }
 
-/* The length of the loop over the rows' elements (after restore_rows):
- * what they broadcast to, the stored row's length for a row store. Where
- * lengths the same in the whole kernel differ, the loop runs as Python
- * (NumPy broadcasts a length 1, or raises); where others cannot broadcast,
- * ValueError as NumPy's, and the loop runs over no element. NONE when no
- * row was read. */
-static NgIrRef rows_length(Lower *L, const Rows *rows, int line)
+/* The length rows of lengths lens[0..nlens) broadcast to (NONE for none),
+ * or where target is not NONE, the length they must broadcast to. A whole
+ * axis' row (direct_row) of another length, or of length 1 beside slices,
+ * leaves the loop to Python (NumPy broadcasts it, or raises); so do slices'
+ * lengths that do not broadcast and are the same in the whole kernel; where
+ * others do not, *bad (or-ed) holds. */
+static NgIrRef broadcast_length(Lower *L, const NgIrRef *lens, int nlens, NgIrRef target, NgIrRef *bad, int line)
 {
     NgIrKernel *k = L->k;
-    NgIrRef n = rows->target, one = ng_ir_const_i(k, NG_INT64, 1);
-    for (int i = 0; n == NG_IR_NONE && i < rows->nlens; i++) /* (rows read at the element itself) */
-        if (invariant(L, rows->lens[i]))
-            n = rows->lens[i];
-    if (n == NG_IR_NONE && rows->nlens > 0) { /* (only lengths that vary: a slice's) */
-        n = rows->lens[0];
-        for (int j = 1; j < rows->nlens; j++)
-            n = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, one), rows->lens[j], n);
+    NgIrRef n = target, one = ng_ir_const_i(k, NG_INT64, 1);
+    bool slices = false;
+    for (int i = 0; i < nlens; i++)
+        slices = slices || !direct_row(L, lens[i]);
+    for (int i = 0; n == NG_IR_NONE && i < nlens; i++)
+        if (direct_row(L, lens[i])) {
+            n = lens[i];
+            if (slices) /* (its one broadcast to a slice's length: Python) */
+                raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, one), NG_JIT_RAISE_ROW_SHAPE, line);
+        }
+    if (n == NG_IR_NONE && nlens > 0) { /* (slices only) */
+        n = lens[0];
+        for (int j = 1; j < nlens; j++)
+            n = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, one), lens[j], n);
     }
-    NgIrRef bad = NG_IR_NONE;
-    for (int i = 0; i < rows->nlens; i++) {
-        NgIrRef len = rows->lens[i];
+    for (int i = 0; i < nlens; i++) {
+        NgIrRef len = lens[i];
         if (len == n)
             continue;
         NgIrRef ne = ng_ir_binary(k, NG_OP_NE, NG_BOOL, len, n);
-        if (invariant(L, len) && invariant(L, n)) {
-            raise_or_python(L, ne, NG_JIT_RAISE_ROW_SHAPE, line);
-            continue;
-        }
-        if (invariant(L, len)) /* (read at the element itself: NumPy's broadcast of its one is Python's) */
-            raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, len, one), NG_JIT_RAISE_ROW_SHAPE, line);
-        else
+        if (direct_row(L, len)) {
+            if (!invariant(L, n)) /* (a slice stored into: its one broadcast is Python's) */
+                raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, len, one), NG_JIT_RAISE_ROW_SHAPE, line);
+        } else {
             ne = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ne, ng_ir_binary(k, NG_OP_NE, NG_BOOL, len, one));
-        bad = bad == NG_IR_NONE ? ne : ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, bad, ne);
+        }
+        if (invariant(L, ne))
+            raise_or_python(L, ne, NG_JIT_RAISE_ROW_SHAPE, line);
+        else
+            *bad = *bad == NG_IR_NONE ? ne : ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, *bad, ne);
+    }
+    return n;
+}
+
+/* The length of the loop over the rows' elements (after restore_rows):
+ * what they broadcast to (broadcast_length), np.dot's two sides one length;
+ * where that fails in the kernel, NumPy's ValueError, and no element. NONE
+ * when no row was read. */
+static NgIrRef rows_length(Lower *L, const Rows *rows, int line)
+{
+    NgIrRef bad = NG_IR_NONE, n;
+    if (rows->split < 0) {
+        n = broadcast_length(L, rows->lens, rows->nlens, rows->target, &bad, line);
+    } else { /* np.dot(a, b): a's length is b's (NumPy's dot broadcasts neither) */
+        NgIrRef a = broadcast_length(L, rows->lens, rows->split, NG_IR_NONE, &bad, line);
+        n = broadcast_length(L, rows->lens + rows->split, rows->nlens - rows->split, NG_IR_NONE, &bad, line);
+        NgIrRef ne = a == NG_IR_NONE || n == NG_IR_NONE || a == n ? NG_IR_NONE
+                                                                  : ng_ir_binary(L->k, NG_OP_NE, NG_BOOL, a, n);
+        if (a == NG_IR_NONE)
+            n = NG_IR_NONE;
+        else if (ne != NG_IR_NONE && invariant(L, ne))
+            raise_or_python(L, ne, NG_JIT_RAISE_ROW_SHAPE, line);
+        else if (ne != NG_IR_NONE)
+            bad = bad == NG_IR_NONE ? ne : ng_ir_binary(L->k, NG_OP_LOGOR, NG_BOOL, bad, ne);
     }
     if (bad == NG_IR_NONE || n == NG_IR_NONE)
         return n;
     raise_if(L, bad, NG_JIT_RAISE_ROW_SHAPE, line);
-    return ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, 0), n);
+    return ng_ir_select(L->k, bad, ng_ir_const_i(L->k, NG_INT64, 0), n);
 }
+
 static void int_bounds(Lower *L, Val w, NgDType dt, int line);
 static int view_indices(Lower *L, const Sym *view, NgIrRef *idx, NgIrRef *ok);
 static NgIrRef guarded_load(Lower *L, Sym *s, const NgIrRef *idx, NgIrRef ok);
@@ -2432,6 +2468,7 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     RowsSaved was = enter_rows(L, &rows, ng_ir_varref(k, kv), &inner);
     Val x = expr(L, e->items[0]);
     if (dot) {
+        rows.split = rows.nlens;
         Val y = expr(L, e->items[1]);
         x = arith(L, NG_JIT_OP_MUL, x, y, line);
     }
