@@ -736,14 +736,15 @@ static void restore_rows(Lower *L, RowsSaved was)
     L->in_iteration = was.in_iteration;
 }
 
-/* Whether a row of length n is read at the loop's element itself: a whole
- * axis (its length an extent). A slice's row may be NumPy's broadcast length
- * 1 instead, and is read at its one element then. */
-static bool direct_row(const Lower *L, NgIrRef n) { return ng_ir_node(L->k, n)->kind == NG_IR_SHAPE; }
+/* Whether a row of length n is read at the loop's element itself: one whose
+ * length is the same in the whole kernel (a whole axis, a slice of bounds the
+ * loop does not change). Another slice's (x[i:i + 3]) may be NumPy's broadcast
+ * length 1 instead, and is read at its one element then (window_index). */
+static bool direct_row(const Lower *L, NgIrRef n) { return invariant(L, n); }
 
 /* A row of length n read in the elementwise expression: the index of the
- * element the loop is at (rows_length makes the loop's length one its rows
- * broadcast to). */
+ * element the loop is at, for a whole axis' row (rows_length makes the loop's
+ * length one its rows broadcast to). */
 static NgIrRef row_index(Lower *L, NgIrRef n, int line)
 {
     Rows *r = L->rows;
@@ -757,33 +758,29 @@ static NgIrRef row_index(Lower *L, NgIrRef n, int line)
         }
         r->lens[r->nlens++] = n;
     }
-    if (direct_row(L, n))
-        return L->elem;
-    NgIrKernel *k = L->k;
-    return ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, 1)),
-                        ng_ir_const_i(k, NG_INT64, 0), L->elem);
+    return L->elem;
 }
 
 /* The length rows of lengths lens[0..nlens) broadcast to (NONE for none),
- * or where target is not NONE, the length they must broadcast to. A whole
- * axis' row (direct_row) of another length, or of length 1 beside slices,
- * leaves the loop to Python (NumPy broadcasts it, or raises); so do slices'
- * lengths that do not broadcast and are the same in the whole kernel; where
- * others do not, *bad (or-ed) holds. */
+ * or where target is not NONE, the length they must broadcast to. A row read
+ * at the element itself (direct_row) of another length, or of length 1 beside
+ * rows whose lengths vary, leaves the loop to Python (NumPy broadcasts it,
+ * or raises); where rows whose lengths vary do not broadcast, *bad (or-ed)
+ * holds. */
 static NgIrRef broadcast_length(Lower *L, const NgIrRef *lens, int nlens, NgIrRef target, NgIrRef *bad, int line)
 {
     NgIrKernel *k = L->k;
     NgIrRef n = target, one = ng_ir_const_i(k, NG_INT64, 1);
-    bool slices = false;
+    bool varies = false;
     for (int i = 0; i < nlens; i++)
-        slices = slices || !direct_row(L, lens[i]);
+        varies = varies || !direct_row(L, lens[i]);
     for (int i = 0; n == NG_IR_NONE && i < nlens; i++)
         if (direct_row(L, lens[i])) {
             n = lens[i];
-            if (slices) /* (its one broadcast to a slice's length: Python) */
+            if (varies) /* (its one broadcast to a varying length: Python) */
                 raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, one), NG_JIT_RAISE_ROW_SHAPE, line);
         }
-    if (n == NG_IR_NONE && nlens > 0) { /* (slices only) */
+    if (n == NG_IR_NONE && nlens > 0) { /* (varying lengths only) */
         n = lens[0];
         for (int j = 1; j < nlens; j++)
             n = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, one), lens[j], n);
@@ -794,7 +791,7 @@ static NgIrRef broadcast_length(Lower *L, const NgIrRef *lens, int nlens, NgIrRe
             continue;
         NgIrRef ne = ng_ir_binary(k, NG_OP_NE, NG_BOOL, len, n);
         if (direct_row(L, len)) {
-            if (!invariant(L, n)) /* (a slice stored into: its one broadcast is Python's) */
+            if (!invariant(L, n)) /* (a varying slice stored into: its one broadcast is Python's) */
                 raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, len, one), NG_JIT_RAISE_ROW_SHAPE, line);
         } else {
             ne = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ne, ng_ir_binary(k, NG_OP_NE, NG_BOOL, len, one));
@@ -1543,11 +1540,13 @@ static NgIrRef slice_bound(Lower *L, const NgJitExpr *x)
 static NgIrRef clamp_bound(Lower *L, NgIrRef b, NgIrRef n, int64_t lo)
 {
     NgIrKernel *k = L->k;
-    NgIrRef neg = ng_ir_binary(k, NG_OP_LT, NG_BOOL, b, ng_ir_const_i(k, NG_INT64, 0));
     NgIrRef up = ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_INT64, b, n),
                               ng_ir_const_i(k, NG_INT64, lo));
     NgIrRef top = lo ? ng_ir_binary(k, NG_OP_ADD, NG_INT64, n, ng_ir_const_i(k, NG_INT64, lo)) : n;
-    return ng_ir_select(k, neg, up, ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, b, top));
+    NgIrRef down = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, b, top);
+    if (is_const(L, b)) /* (x[1:-1]: the one that applies) */
+        return const_i(L, b) < 0 ? up : down;
+    return ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, b, ng_ir_const_i(k, NG_INT64, 0)), up, down);
 }
 
 /* The elements slice sl (a[x:y:z]) selects on axis `axis` of s, as Python's
@@ -1599,13 +1598,29 @@ static bool slice_window(Lower *L, Sym *s, int axis, const NgJitExpr *sl, NgIrRe
     return true;
 }
 
+static NgIrRef in_var(Lower *L, NgIrRef r);
+
+/* A loop's trip count n as a variable computed before it, unless it is an
+ * extent, a constant or a scalar parameter already. */
+static NgIrRef plain_count(Lower *L, NgIrRef n)
+{
+    if (n == NG_IR_NONE)
+        return n;
+    NgIrKind kind = (NgIrKind)ng_ir_node(L->k, n)->kind;
+    return kind == NG_IR_SHAPE || kind == NG_IR_CONST || kind == NG_IR_SCALAR || kind == NG_IR_VAR ? n : in_var(L, n);
+}
+
 /* r (an int64), the same in the whole kernel, or else computed now (under
  * the guard) into a variable. */
 static NgIrRef settled(Lower *L, NgIrRef r)
 {
+    return invariant(L, r) ? r : in_var(L, r);
+}
+
+/* r (an int64) computed now (under the guard) into a variable. */
+static NgIrRef in_var(Lower *L, NgIrRef r)
+{
     NgIrKernel *k = L->k;
-    if (invariant(L, r))
-        return r;
     int v = ng_ir_var(k, NG_INT64);
     append(L, L->pending, ng_ir_let(k, v, L->guard == NG_IR_NONE ? r
                                                                  : ng_ir_select(k, L->guard, r, ng_ir_const_i(k, NG_INT64, 0))));
@@ -1620,19 +1635,23 @@ static NgIrRef window_index(Lower *L, Sym *s, int axis, const NgJitExpr *sl)
     NgIrKernel *k = L->k;
     NgIrRef start, len;
     int64_t step;
+    NgIrRef stride = NG_IR_NONE;
     RowsSaved was = outside_rows(L);
     bool good = slice_window(L, s, axis, sl, &start, &len, &step);
-    if (good) {
-        start = settled(L, start);
+    if (good) { /* (variables: start + elem * stride is an index the C compiler sees is affine) */
+        start = in_var(L, start);
         len = settled(L, len);
+        stride = direct_row(L, len) ? ng_ir_const_i(k, NG_INT64, step)
+                 : in_var(L, ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, len, ng_ir_const_i(k, NG_INT64, 1)),
+                                          ng_ir_const_i(k, NG_INT64, 0), ng_ir_const_i(k, NG_INT64, step)));
     }
     restore_rows(L, was);
     if (!good)
         return NG_IR_NONE;
-    NgIrRef at = row_index(L, len, sl->span.line);
-    if (step != 1)
-        at = ng_ir_binary(k, NG_OP_MUL, NG_INT64, at, ng_ir_const_i(k, NG_INT64, step));
-    return ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, at);
+    row_index(L, len, sl->span.line); /* (a length 1 that varies: NumPy's broadcast, its one element) */
+    if (step == 1 && is_const(L, stride))
+        return ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, L->elem);
+    return ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, ng_ir_binary(k, NG_OP_MUL, NG_INT64, L->elem, stride));
 }
 
 /* Resolves an element reference a[i, j]: its array and full multi-index;
@@ -2502,11 +2521,13 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     NgIrRef v = op == NG_OP_LOGAND || op == NG_OP_LOGOR ? truth(L, x).r : as(L, x, acc);
     if (op == NG_OP_LOGAND || op == NG_OP_LOGOR)
         acc = NG_BOOL;
+    NgIrRef whole = n; /* (its length as computed: what the checks below test before the loop) */
+    n = plain_count(L, n);
     int av = ng_ir_var(k, acc);
     bool lanes = inner.n == 0 && (acc == NG_FLOAT32 || acc == NG_FLOAT64) && op == NG_OP_ADD && !python;
     NgIrRef blocked = lanes ? in_lanes(L, kv, n, v, op, acc, av) : NG_IR_NONE;
     if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM) { /* of no element: Python's ValueError, or NumPy's */
-        NgIrRef empty = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, 0));
+        NgIrRef empty = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, whole, ng_ir_const_i(k, NG_INT64, 0));
         int which = (python ? 0 : 2) + (op == NG_OP_MAXIMUM ? NG_JIT_EMPTY_MAX : NG_JIT_EMPTY_MIN);
         if (invariant(L, empty))
             raise_or_python(L, empty, NG_JIT_RAISE_EMPTY, line);
@@ -3730,7 +3751,7 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
             free = fixed + d;
             if (!slice_window(L, a, free, ix[d], &start, &len, &step))
                 return true;
-            start = settled(L, start);
+            start = in_var(L, start);
             len = settled(L, len);
             continue;
         }
@@ -3769,7 +3790,7 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
         ng_free(inner.v);
         return true;
     }
-    NgIrRef count = rows_length(L, &rows, line);
+    NgIrRef count = plain_count(L, rows_length(L, &rows, line));
     mark_written(L, a);
     NgIrRef loop = ng_ir_for(k, kv, ng_ir_const_i(k, NG_INT64, 0), count, ng_ir_const_i(k, NG_INT64, 1),
                              seal(L, &inner), 0);

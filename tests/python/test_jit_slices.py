@@ -68,12 +68,13 @@ def sliced_dot(X, y, out, k):
 
 def dot_of_windows(x, y, out):
     for i in range(x.shape[0]):
-        out[i] = np.dot(x[i:i + 2] * y[0:1], y[i:i + 2])
+        out[i] = np.dot(x[i:i + 2] * y[i % 3:i % 3 + 1], y[i:i + 2])
 
 
 def test_dot_of_windows_broadcasts_inside_a_side_not_between():
     x, y = np.arange(1.0, 6.0), np.arange(10.0, 16.0)
-    jit_same(dot_of_windows, x, y[:5].copy(), np.zeros(5))  # (y[0:1] broadcast on x's side)
+    f = jit_same(dot_of_windows, x, y[:5].copy(), np.zeros(5))  # (y's one broadcast on x's side)
+    assert kinds(f) == [("parallel", "kernel")]
     py, jit, f = python_and_jit(dot_of_windows, x, y, np.zeros(5))  # (at i = 4: lengths 1 and 2)
     assert py[0] is ValueError and jit[0] is ValueError
     assert kinds(f) == [("parallel", "kernel (raised)")]
