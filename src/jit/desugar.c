@@ -780,7 +780,7 @@ typedef struct Let {
 } Let;
 
 /* Whether every mention of the let in e is name[i] (one index, no slice,
- * read) or len(name). */
+ * read) or len(name), or, of a slice's, name read whole. */
 static bool uses_ok(const NgJitExpr *e, const Let *t)
 {
     if (!e)
@@ -801,8 +801,8 @@ static bool uses_ok(const NgJitExpr *e, const Let *t)
     if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 &&
         e->nitems == 1 && !e->nkeywords && is_name(e->items[0], t->id))
         return true;
-    if (is_name(e, t->id))
-        return false;
+    if (is_name(e, t->id)) /* (a slice's used whole: base[lo:lo + n]) */
+        return t->base && e->ctx == NG_JIT_LOAD;
     Count c = {t->id, 0};
     switch (e->kind) {
     case NG_JIT_E_DICT: case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP:
@@ -892,6 +892,19 @@ static void let_uses(Rewriter *R, NgJitExpr **slot, const Let *t)
             r->parenthesized = e->parenthesized;
             set_expr(R, slot, r);
         }
+        return;
+    }
+    if (t->base && is_name(e, t->id)) { /* np.sum(w): np.sum(base[lo:lo + n]) */
+        NgJitSpan sp = e->span;
+        NgJitExpr *sl = node(R, NG_JIT_E_SLICE, sp);
+        if (sl) {
+            sl->lhs = name(R, t->lo, NG_JIT_LOAD, sp);
+            sl->rhs = binary(R, NG_JIT_OP_ADD, name(R, t->lo, NG_JIT_LOAD, sp), name(R, t->n, NG_JIT_LOAD, sp), sp);
+            sl->height = 3;
+        }
+        NgJitExpr *r = sl && sl->lhs && sl->rhs ? subscript(R, t->base, sl, sp) : NULL;
+        if (r)
+            set_expr(R, slot, r);
         return;
     }
     if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 &&
@@ -1016,7 +1029,8 @@ static NgJitExpr *clamped(Rewriter *R, const NgJitExpr *x, const NgJitExpr *base
     return call(R, "min", (NgJitExpr *[]){call(R, "max", (NgJitExpr *[]){w, int_lit(R, 0, sp)}, 2, sp), len}, 2, sp);
 }
 
-/* name = base[lo:hi]: its start and length in two locals; name[i] reads base. */
+/* name = base[lo:hi]: its start and length in two locals; name[i] reads base,
+ * name itself is base[lo:lo + n]. */
 static void slice_let(Rewriter *R, NgJitBlock *b, int p, int id)
 {
     const NgJitStmt *s = b->stmts[p];

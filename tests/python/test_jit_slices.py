@@ -296,3 +296,34 @@ def test_windows_under_boundscheck():
     numgpu.jit(boundscheck=True)(checked)(np.arange(7.0), got)
     checked(np.arange(7.0), want)
     np.testing.assert_array_equal(got, want)
+
+
+def named_window(x, out):
+    for i in range(1, x.shape[0] - 1):
+        w = x[i - 1:i + 2]
+        out[i] = np.sum(w) * len(w) + np.max(w) + w[0] + np.dot(w, w)
+
+
+def named_window_stored(x, out):
+    for i in range(2, x.shape[0]):
+        w = x[i - 2:i]
+        out[i - 2:i] = w * 2.0 + out[i - 2:i]
+
+
+def named_window_returned(x):
+    w = x
+    for i in range(1, x.shape[0]):
+        w = x[i - 1:i + 1]
+    return w
+
+
+def test_a_slice_named_in_the_loop_is_read_whole_too():
+    x = np.random.default_rng(7).standard_normal(9)
+    f = jit_same(named_window, x, np.zeros(9))
+    assert kinds(f) == [("parallel", "kernel")]
+    f = jit_same(named_window_stored, x, np.zeros(9))
+    assert kinds(f)[0][1].startswith("kernel")
+    f = numgpu.jit(named_window_returned)  # (the view itself is Python's)
+    got = f(x)
+    np.testing.assert_array_equal(got, x[-2:])
+    assert kinds(f)[0][0] == "python"
