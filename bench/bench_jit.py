@@ -28,7 +28,9 @@ arrays with zip and enumerate, and `--dir bench/jit_pyarith` arithmetic of Pytho
 Python raises on (division by zero: checked in the loop, or before it where the divisor is the
 same in every iteration), and `--dir bench/jit_scan` integer scans (a running sum, a
 conditional count, a running maximum: in order in Numba; NUMGPU_SCAN=0 runs them in order
-here too). A case's helper functions are jitted for Numba too (`njit`).
+here too), and `--dir bench/jit_slices` slices of one axis (a moving average of windows
+`np.sum(x[i - w:i + w + 1])`, column means and maxima of `X[:, j]`, a row stencil
+`Y[i, 1:-1] = 0.25 * X[i, :-2] + ...`). A case's helper functions are jitted for Numba too (`njit`).
 """
 import argparse
 import copy

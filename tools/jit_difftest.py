@@ -10,7 +10,9 @@ comparisons, swaps, tuple unpacking, while True left by break; and in half of th
 complex and float16 values, globals, a shape tuple, rows (`r = M[i]`, Python's and NumPy's
 reductions of them), elif chains, more math, scattered +=, a break out of the loop, argmax
 pairs, nests with prange or triangles and reductions, helpers returning two values, strs,
-dicts of chars and of ints, str slices, list comprehensions, fresh arrays copied into rows),
+dicts of chars and of ints, str slices, list comprehensions, fresh arrays copied into rows; and
+in half of those, slices of one axis: their reductions, len(), stores through them, a window
+named in the body),
 run once as Python and once through
 numgpu.jit on copies of the same inputs; every array afterwards and the return value
 must agree (integers exactly, floats within 1e-9 relative: a parallel sum adds in
@@ -56,9 +58,27 @@ class Gen:
         # (and in half of those the forms added after: complex values, globals, a shape tuple, rows,
         # elif chains, more math, scattered +=, a break out of the loop, argmax pairs)
         self.wide2 = self.wide and rng.random() < 0.5
+        # (and in half of those: slices of one axis, in reductions, len(), stores and named windows)
+        self.slices = self.wide2 and rng.random() < 0.5
 
     def pick(self, *xs):
         return self.r.choice(xs)
+
+    def bound(self):
+        """A slice bound: near i, an argument, negative (from the end), or an int expression."""
+        r = self.r.random()
+        if r < 0.75:
+            return self.pick("i", "i - %d" % self.r.randint(1, 4), "i + %d" % self.r.randint(1, 5), "k",
+                             "-%d" % self.r.randint(1, 6), str(self.r.randint(0, 40)), "N - i", "")
+        u64, self.u64 = self.u64, False
+        x = self.iexpr([("i")], 2)
+        self.u64 = u64
+        return x
+
+    def sl(self):
+        """A slice: lo:hi, with a step sometimes."""
+        step = self.pick("", "", "", ":2", ":-1", ":3", ":-2")
+        return "%s:%s%s" % (self.bound(), self.bound(), step)
 
     # -- expressions --
     def iexpr(self, idx, depth=0):
@@ -75,7 +95,13 @@ class Gen:
                 leaves += ["SCALE", "TAB[%s]" % self.pick(*idx), "sh[1]", "len(M)", "M.shape[0]"]
             return self.pick(*leaves)
         d = depth + 1
-        form = self.r.randint(0, 17 if self.wide2 else 13 if self.wide else 9)
+        form = self.r.randint(0, 18 if self.slices else 17 if self.wide2 else 13 if self.wide else 9)
+        if form == 18:  # a slice's reduction or length
+            return self.pick("int(np.sum(a[%s]))" % self.sl(), "len(c[%s])" % self.sl(), "int(np.max(c[%s]))" % self.sl(),
+                             "int(np.sum(M[%s, %d]))" % (self.sl(), self.r.randint(0, 3)),
+                             "int(np.min(M[%s, %s]))" % (self.pick(*idx), self.sl()), "len(M[%s])" % self.sl(),
+                             "int(np.sum(a[%s] * c[%s]))" % (self.sl(), self.sl()), "int(%s(e[%s]))" % (
+                                 self.pick("max", "min", "sum"), self.sl()))
         if form == 15:  # (inf: OverflowError, nan: ValueError)
             return "%s(%s)" % (self.pick("math.trunc", "int"), self.fexpr(idx, d))
         if form == 16:
@@ -147,6 +173,12 @@ class Gen:
             return self.pick(*leaves)
         d = depth + 1
         form = self.r.randint(0, 19 if self.wide2 else 13 if self.wide else 9)
+        if self.slices and self.r.random() < 0.08:  # a slice's reduction
+            return self.pick("float(np.sum(b[%s]))" % self.sl(), "float(np.max(b[%s]))" % self.sl(),
+                             "float(np.mean(b[%s]))" % self.sl(), "float(np.dot(b[%s], b[%s]))" % (self.sl(), self.sl()),
+                             "float(np.sum(b[%s] * g[%s]))" % (self.sl(), self.sl()), "float(max(b[%s]))" % self.sl(),
+                             "float(np.sum(M[:, %d] * b[%s]))" % (self.r.randint(0, 3), self.sl()),
+                             "float(np.prod(b[%s] * 0.5 + 1))" % self.sl())
         if form == 14:
             return "%s(%s, %s)" % (self.pick("math.atan2", "math.hypot", "math.copysign", "np.minimum", "np.maximum"),
                                    self.fexpr(idx, d), self.fexpr(idx, d))
@@ -234,8 +266,23 @@ class Gen:
     # -- statements --
     def stmt(self, ind, idx, accs, depth=0):
         """One statement (lines appended) of a loop body over i."""
-        form = self.r.randint(0, 45 if self.wide2 else 27 if self.wide else 21)
+        form = self.r.randint(0, 47 if self.slices else 45 if self.wide2 else 27 if self.wide else 21)
         pad = "    " * ind
+        if form == 46 and depth < 1:  # a store through a slice
+            self.lines.append(self.pick(
+                "%sout[%s] = b[%s] * %s" % (pad, self.sl(), self.sl(), self.fexpr(idx, 2)),
+                "%sout[%s] = %s" % (pad, self.sl(), self.fexpr(idx, 2)),
+                "%siout[%s] += %s" % (pad, self.sl(), self.iexpr(idx, 2)),
+                "%sM[i, %s] = a[%s] + %s" % (pad, self.sl(), self.sl(), self.iexpr(idx, 2)),
+                "%sM[%s, %d] -= c[%s]" % (pad, self.sl(), self.r.randint(0, 3), self.sl())))
+            return
+        if form == 47 and depth < 1:  # a window named in the body, read whole and by element
+            wv = "wv%d" % len(self.lines)
+            self.lines.append("%s%s = b[%s:%s]" % (pad, wv, self.bound(), self.bound()))
+            self.lines.append("%sout[i] = %s" % (pad, self.pick("float(np.sum(%s)) + len(%s)" % (wv, wv),
+                                                                "float(np.sum(%s * %s))" % (wv, wv),
+                                                                "%s[0] + float(np.max(%s))" % (wv, wv))))
+            return
         if form == 44 and depth < 1:  # a row stored whole
             src = self.pick(*idx)
             self.lines.append("%sM[i%s] %s %s" % (pad, self.pick("", ", :"), self.pick("=", "=", "+="), self.pick(

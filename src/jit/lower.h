@@ -47,8 +47,10 @@
  * float bool round pow, sum/min/max/any/all of a row; math.* and np.* scalar functions, constants (pi, e, inf, nan)
  * and dtype constructors (np.float32(x) ...); locals naming part of an
  * array (`row = X[i]`: row[j], len(row), row.shape, writes through it) and
- * np.sum/prod/mean/max/min/any/all/dot over 1-d arrays, rows (np.sum(X[i]))
- * and elementwise expressions of them (a loop run before the statement);
+ * np.sum/prod/mean/max/min/any/all/dot over 1-d arrays, rows (np.sum(X[i])),
+ * slices of one axis (np.sum(x[a:b]), np.max(X[:, j])) and elementwise
+ * expressions of them (a loop run before the statement, rows broadcast as
+ * NumPy's); rows and slices stored whole (Y[i] = ..., y[a:b] = ...);
  * calls of helper functions
  * defined in the same source (module level or nested), inlined at each call
  * site (several returns, defaults, array parameters, calls for their effect;
