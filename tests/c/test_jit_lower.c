@@ -1590,6 +1590,49 @@ static void analysed_free(Analysed *a)
     ng_jit_ast_free(a->ast);
 }
 
+/* Slices of one axis: a moving window's sum (clamped at both ends as
+ * Python's slices are), a column's reduction, a store through a column. */
+static void test_slices(void)
+{
+    const char *src =
+        "def kernel(x, X, out, k):\n"
+        "    for i in range(x.shape[0]):\n"
+        "        out[i] = np.sum(x[i - 1:i + 2]) + 100 * np.max(X[:, i % 3]) + len(x[k:]) * 1000\n"
+        "        X[:, 3] = x[2:6] * 2\n";
+    enum { N = 10, R = 4 };
+    double x[N], X[R][4], O[N], X2[R][4];
+    for (int i = 0; i < N; i++)
+        x[i] = (double)(i + 1);
+    for (int r = 0; r < R; r++)
+        for (int j = 0; j < 4; j++)
+            X[r][j] = (double)(r * 4 + j);
+    NgArray xa = vec(NG_FLOAT64, N, x), Xa = mat(NG_FLOAT64, R, 4, X), out = vec(NG_FLOAT64, N, NULL);
+    NgJitVarType vars[] = {arr("x", NG_FLOAT64, 1), arr("X", NG_FLOAT64, 2), arr("out", NG_FLOAT64, 1),
+                           py("k", NG_INT64)};
+    Bind bs[] = {barr("x", &xa), barr("X", &Xa), barr("out", &out), bint("k", -3)};
+    NgJitLoopPlan plan = seq();
+    CHECK_OK(run_loop(src, 0, vars, 4, &plan, bs, 4, N, NULL));
+    CHECK_OK(ng_array_download(&out, O, NULL));
+    CHECK_OK(ng_array_download(&Xa, X2, NULL));
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        /* x[i - 1:i + 2]: at i = 0, x[-1:2] is empty (start N - 1 past stop 2) */
+        double s = 0;
+        for (int j = i - 1 < 0 ? N - 1 : i - 1; j < i + 2 && j < N; j++)
+            s += x[j];
+        double mx = -INFINITY;
+        for (int r = 0; r < R; r++)
+            mx = fmax(mx, X[r][i % 3]); /* (column 3 is stored, not read) */
+        bad += O[i] != s + 100 * mx + 3000;
+    }
+    for (int r = 0; r < R; r++)
+        bad += X2[r][3] != 2 * x[2 + r] || X2[r][0] != X[r][0];
+    CHECK_EQ_INT(0, bad);
+    ng_array_release(&xa);
+    ng_array_release(&Xa);
+    ng_array_release(&out);
+}
+
 static void test_with_analysis(void)
 {
     enum { N = 5000 };
@@ -1996,6 +2039,7 @@ int main(void)
     test_boundscheck();
     test_helpers();
     test_views_and_numpy_reductions();
+    test_slices();
     test_with_analysis();
     test_collapse();
     test_more_builtins();
