@@ -205,6 +205,14 @@ typedef struct Rows {
                                b's must be one length, not broadcast); -1 elsewhere */
     NgIrRef target;         /* a row store: the stored row's length (the value's rows broadcast to
                                it); NONE in a reduction */
+    struct {
+        int var;            /* a slice whose length varies: the variable its elements' stride is in
+                               (0 for a length 1 NumPy broadcasts), set by rows_length */
+        NgIrRef len;
+        int64_t step;
+        bool second;        /* np.dot's second side */
+    } strides[MAX_ROWS];
+    int nstrides;
     Stmts *before;          /* where what runs once before the loop goes (a slice's window; a
                                reduction in a row store's value), */
     NgIrRef guard;          /* ... the guard there */
@@ -824,6 +832,16 @@ static NgIrRef rows_length(Lower *L, const Rows *rows, int line)
             raise_or_python(L, ne, NG_JIT_RAISE_ROW_SHAPE, line);
         else if (ne != NG_IR_NONE)
             bad = bad == NG_IR_NONE ? ne : ng_ir_binary(L->k, NG_OP_LOGOR, NG_BOOL, bad, ne);
+    }
+    for (int i = 0; i < rows->nstrides; i++) { /* the slices' strides: 0 for a broadcast length 1 */
+        NgIrKernel *k = L->k;
+        int from = rows->strides[i].second ? rows->split : 0, to = rows->strides[i].second || rows->split < 0
+                                                                       ? rows->nlens : rows->split;
+        NgIrRef step = ng_ir_const_i(k, NG_INT64, rows->strides[i].step);
+        if (to - from > 1 || rows->target != NG_IR_NONE) /* (alone, it broadcasts to nothing) */
+            step = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, rows->strides[i].len, ng_ir_const_i(k, NG_INT64, 1)),
+                                ng_ir_const_i(k, NG_INT64, 0), step);
+        append(L, L->pending, ng_ir_let(k, rows->strides[i].var, step));
     }
     if (bad == NG_IR_NONE || n == NG_IR_NONE)
         return n;
@@ -1635,20 +1653,28 @@ static NgIrRef window_index(Lower *L, Sym *s, int axis, const NgJitExpr *sl)
     NgIrKernel *k = L->k;
     NgIrRef start, len;
     int64_t step;
-    NgIrRef stride = NG_IR_NONE;
     RowsSaved was = outside_rows(L);
     bool good = slice_window(L, s, axis, sl, &start, &len, &step);
     if (good) { /* (variables: start + elem * stride is an index the C compiler sees is affine) */
         start = in_var(L, start);
         len = settled(L, len);
-        stride = direct_row(L, len) ? ng_ir_const_i(k, NG_INT64, step)
-                 : in_var(L, ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, len, ng_ir_const_i(k, NG_INT64, 1)),
-                                          ng_ir_const_i(k, NG_INT64, 0), ng_ir_const_i(k, NG_INT64, step)));
     }
     restore_rows(L, was);
     if (!good)
         return NG_IR_NONE;
-    row_index(L, len, sl->span.line); /* (a length 1 that varies: NumPy's broadcast, its one element) */
+    row_index(L, len, sl->span.line);
+    NgIrRef stride = ng_ir_const_i(k, NG_INT64, step);
+    Rows *r = L->rows;
+    if (!direct_row(L, len) && r->nstrides < MAX_ROWS) { /* (a length 1 may be NumPy's broadcast) */
+        int v = ng_ir_var(k, NG_INT64);
+        r->strides[r->nstrides].var = v;
+        r->strides[r->nstrides].len = len;
+        r->strides[r->nstrides].step = step;
+        r->strides[r->nstrides++].second = r->split >= 0;
+        stride = ng_ir_varref(k, v);
+    } else if (!direct_row(L, len)) {
+        unsupported(L, sl->span.line, "an expression of more than 16 slices");
+    }
     if (step == 1 && is_const(L, stride))
         return ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, L->elem);
     return ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, ng_ir_binary(k, NG_OP_MUL, NG_INT64, L->elem, stride));
