@@ -473,7 +473,8 @@ static bool in_list(const char *s, const char *const *list)
 }
 
 static const char *const builtin_fns[] = {"range", "len", "abs", "min", "max", "int", "float", "bool", "complex", "ord",
-                                            "round", "pow", "sum", "any", "all", "divmod", NG_JIT_SAME_SHAPE, NULL};
+                                            "round", "pow", "sum", "any", "all", "divmod", NG_JIT_SAME_SHAPE,
+                                            NG_JIT_WINDOW, NG_JIT_SLICE_BOUND, NULL};
 static const char *const math_fns[] = {
     "sqrt", "cbrt", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan",
     "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "floor",

@@ -860,14 +860,10 @@ static NgJitExpr *let_element(Rewriter *R, const Let *t, const NgJitExpr *sub)
         NgJitExpr *at = subscript(R, t->iter, copy_with(R, i, -1, NULL), sp);
         return at ? copy_with(R, t->elt, t->var, at) : NULL;
     }
-    /* base[lo + (i + n if i < 0 else i)] */
-    NgJitExpr *wrapped;
-    if (i->kind == NG_JIT_E_INT)
-        wrapped = copy_with(R, i, -1, NULL);
-    else
-        wrapped = ifexp(R, compare(R, NG_JIT_OP_LT, copy_with(R, i, -1, NULL), int_lit(R, 0, sp), sp),
-                        binary(R, NG_JIT_OP_ADD, copy_with(R, i, -1, NULL), name(R, t->n, NG_JIT_LOAD, sp), sp),
-                        copy_with(R, i, -1, NULL), sp);
+    /* base[lo + __ng_window(i, n, len(base))]: i wrapped, IndexError outside the window */
+    NgJitExpr *wrapped = call(R, NG_JIT_WINDOW, (NgJitExpr *[]){copy_with(R, i, -1, NULL), name(R, t->n, NG_JIT_LOAD, sp),
+                                                                call(R, "len", (NgJitExpr *[]){copy_with(R, t->base, -1, NULL)},
+                                                                     1, sp)}, 3, sp);
     NgJitExpr *first = binary(R, NG_JIT_OP_ADD, name(R, t->lo, NG_JIT_LOAD, sp), wrapped, sp);
     if (!tuple)
         return subscript(R, t->base, first, sp);
@@ -1016,16 +1012,22 @@ static void comprehension_let(Rewriter *R, NgJitBlock *b, int p, int id)
     set_stmt(R, &b->stmts[p], check);
 }
 
+/* __ng_slice_bound(x): x as a slice bound (desugar.h). */
+static NgJitExpr *bound_of(Rewriter *R, const NgJitExpr *x, NgJitSpan sp)
+{
+    return call(R, NG_JIT_SLICE_BOUND, (NgJitExpr *[]){copy_with(R, x, -1, NULL)}, 1, sp);
+}
+
 /* min(max(x + len(base) if x < 0 else x, 0), len(base)): a slice bound as Python clamps it. */
 static NgJitExpr *clamped(Rewriter *R, const NgJitExpr *x, const NgJitExpr *base, NgJitSpan sp)
 {
     NgJitExpr *len = call(R, "len", (NgJitExpr *[]){copy_with(R, base, -1, NULL)}, 1, sp);
     if (!x)
         return len;
-    NgJitExpr *w = ifexp(R, compare(R, NG_JIT_OP_LT, copy_with(R, x, -1, NULL), int_lit(R, 0, sp), sp),
-                         binary(R, NG_JIT_OP_ADD, copy_with(R, x, -1, NULL),
+    NgJitExpr *w = ifexp(R, compare(R, NG_JIT_OP_LT, bound_of(R, x, sp), int_lit(R, 0, sp), sp),
+                         binary(R, NG_JIT_OP_ADD, bound_of(R, x, sp),
                                 call(R, "len", (NgJitExpr *[]){copy_with(R, base, -1, NULL)}, 1, sp), sp),
-                         copy_with(R, x, -1, NULL), sp);
+                         bound_of(R, x, sp), sp);
     return call(R, "min", (NgJitExpr *[]){call(R, "max", (NgJitExpr *[]){w, int_lit(R, 0, sp)}, 2, sp), len}, 2, sp);
 }
 

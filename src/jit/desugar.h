@@ -22,6 +22,14 @@
  * shape (s0, s1 ...); where it is not, the loop must run as Python. */
 #define NG_JIT_SAME_SHAPE "__ng_same_shape"
 
+/* What the rewrite of a slice let (`w = s[a:b]`) leaves: __ng_window(j, n,
+ * len(s)) is w[j]'s index in the window of length n (j + n where negative),
+ * an IndexError where it is outside (len(s): s's name, for the words); and
+ * __ng_slice_bound(x) is a bound of the slice, an int as Python's slices
+ * take it (TypeError for a float or a NumPy bool). */
+#define NG_JIT_WINDOW "__ng_window"
+#define NG_JIT_SLICE_BOUND "__ng_slice_bound"
+
 /* Rewrites every such loop of ast (module level, functions, nested loops);
  * NG_ERR_NOMEM when its arena cannot grow (then some loops are rewritten). */
 NgStatus ng_jit_desugar(NgJitAst *ast);

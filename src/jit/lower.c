@@ -2774,6 +2774,35 @@ static Val same_shape(Lower *L, const NgJitExpr *e)
     return mkval(ng_ir_const_i(L->k, NG_BOOL, 1), NG_BOOL, true, true);
 }
 
+/* __ng_window(j, n, len(s)) (desugar.h): the index j of a window of length
+ * n, wrapped where negative; outside it, IndexError as Python's for s. */
+static Val window_of(Lower *L, const NgJitExpr *e)
+{
+    NgIrKernel *k = L->k;
+    int line = e->span.line;
+    const NgJitExpr *of = e->nitems == 3 && e->items[2]->kind == NG_JIT_E_CALL && e->items[2]->nitems == 1
+                              ? e->items[2]->items[0] : NULL;
+    Sym *s = of ? array_name(L, of) : NULL;
+    if (!s)
+        return unsupported(L, line, "indexing a slice of something other than an array, a str or a tuple");
+    Val j = expr(L, e->items[0]), n = expr(L, e->items[1]);
+    if (j.r == NG_IR_NONE || n.r == NG_IR_NONE)
+        return NOVAL;
+    if (!ng_dtype_is_int(j.dt) || j.chr)
+        return fail(L, line, j.dt == NG_BOOL ? NG_ERR_UNSUPPORTED : NG_ERR_TYPE,
+                    "only integers are valid indices (got '%s')", j.chr ? "str" : type_name(j));
+    NgIrRef i = as(L, j, NG_INT64), len = as(L, n, NG_INT64), zero = ng_ir_const_i(k, NG_INT64, 0);
+    NgIrRef w = kind_of(j.dt) == NG_KIND_UINT ? i
+                : ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, i, zero), ng_ir_binary(k, NG_OP_ADD, NG_INT64, i, len), i);
+    NgIrRef bad = kind_of(j.dt) == NG_KIND_UINT && j.dt == NG_UINT64
+                      ? ng_ir_binary(k, NG_OP_GE, NG_BOOL, ng_ir_cast(k, NG_UINT64, j.r), ng_ir_cast(k, NG_UINT64, len))
+                      : ng_ir_binary(k, NG_OP_GE, NG_BOOL, ng_ir_cast(k, NG_UINT64, w), ng_ir_cast(k, NG_UINT64, len));
+    int what = s->given->seq == NG_JIT_SEQ_STR ? NG_JIT_INDEX_STR
+               : s->given->seq == NG_JIT_SEQ_TUPLE ? NG_JIT_INDEX_TUPLE : NG_JIT_INDEX_ARRAY;
+    raise_value_if(L, bad, ng_ir_const_i(k, NG_INT64, ng_jit_raise_code(NG_JIT_RAISE_INDEX, line, what)));
+    return mkval(ng_ir_select(k, bad, zero, w), NG_INT64, true, true); /* (no element read outside it) */
+}
+
 static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
 {
     int line = e->span.line;
@@ -2781,6 +2810,12 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
         return len_of(L, e);
     if (strcmp(fn, NG_JIT_SAME_SHAPE) == 0)
         return same_shape(L, e);
+    if (strcmp(fn, NG_JIT_WINDOW) == 0)
+        return window_of(L, e);
+    if (strcmp(fn, NG_JIT_SLICE_BOUND) == 0) {
+        NgIrRef b = e->nitems == 1 ? slice_bound(L, e->items[0]) : NG_IR_NONE;
+        return b == NG_IR_NONE ? NOVAL : mkval(b, NG_INT64, true, false);
+    }
     if (strcmp(fn, "ord") == 0) {
         if (!check_args(L, e, 1, 1, "ord"))
             return NOVAL;

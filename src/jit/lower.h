@@ -145,7 +145,11 @@ typedef enum NgJitRaise {
     NG_JIT_RAISE_DIVMOD_FLOAT,  /* ZeroDivisionError of divmod(x, 0.0) of Python floats */
     NG_JIT_RAISE_ROW_SHAPE,     /* ValueError: rows of other lengths in one elementwise expression
                                    (NumPy broadcasts a length 1: the loop runs as Python) */
-    NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this) */
+    NG_JIT_RAISE_INDEX,         /* IndexError of an index outside a slice named in the loop (w[j] of
+                                   w = s[a:b]); the field says what s is: NG_JIT_INDEX_* */
+    NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this; none fits now before
+                                   NG_JIT_RAISE_CODES must grow, which leaves fewer bits for the
+                                   fields of KeyError and NG_JIT_RAISE_INT_BOUNDS) */
     NG_JIT_RAISE_CODES = 32,    /* (the multiplier of the line) */
 } NgJitRaise;
 _Static_assert(NG_JIT_RAISE_KINDS <= NG_JIT_RAISE_CODES, "raise kinds must fit below NG_JIT_RAISE_CODES");
@@ -172,6 +176,8 @@ static inline int64_t ng_jit_raise_code(int kind, int64_t line, int64_t field)
 static inline int64_t ng_jit_raise_field(int64_t what) { return what / NG_JIT_RAISE_CODES / NG_JIT_RAISE_LINES; }
 /* NG_JIT_RAISE_EMPTY's field: Python's max() / min(), NumPy's np.max / np.min. */
 enum { NG_JIT_EMPTY_MAX = 1, NG_JIT_EMPTY_MIN, NG_JIT_EMPTY_NP_MAX, NG_JIT_EMPTY_NP_MIN };
+/* NG_JIT_RAISE_INDEX's field: what the slice is of. */
+enum { NG_JIT_INDEX_STR = 1, NG_JIT_INDEX_ARRAY, NG_JIT_INDEX_TUPLE };
 /* NG_JIT_RAISE_INT_BOUNDS's field: (the int + NG_JIT_BOUNDS_BIAS for ints in
  * (-2**32, 2**32), else 0) * 16 + the NgDType, or NG_JIT_BOUNDS_LONG for a
  * float beyond a C long (Python's "Python int too large to convert to C long"). */

@@ -1013,6 +1013,14 @@ static void raise_as_python(const Program *p, int64_t what, int line_offset)
         Py_DECREF(type);
         return;
     }
+    if (ng_jit_raise_kind(what) == NG_JIT_RAISE_INDEX && !PyErr_Occurred()) { /* w[j] of a slice w */
+        int64_t field = ng_jit_raise_field(what);
+        PyErr_Format(PyExc_IndexError, "%s:%lld: %s", p->ast->filename, line,
+                     field == NG_JIT_INDEX_STR     ? "string index out of range"
+                     : field == NG_JIT_INDEX_TUPLE ? "tuple index out of range"
+                                                   : "index out of bounds for axis 0 of a slice");
+        return;
+    }
     if (ng_jit_raise_kind(what) == NG_JIT_RAISE_EMPTY && !PyErr_Occurred()) { /* min/max of no element */
         int64_t field = ng_jit_raise_field(what);
         if (field == NG_JIT_EMPTY_NP_MAX || field == NG_JIT_EMPTY_NP_MIN) {

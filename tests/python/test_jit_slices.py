@@ -327,3 +327,50 @@ def test_a_slice_named_in_the_loop_is_read_whole_too():
     got = f(x)
     np.testing.assert_array_equal(got, x[-2:])
     assert kinds(f)[0][0] == "python"
+
+
+def window_element(x, out, j):
+    for i in range(x.shape[0]):
+        w = x[i:i + 3]
+        out[i] = w[j] + len(w)
+
+
+def text_element(txt, out, j):
+    for i in range(len(out)):
+        w = txt[i:i + 2]
+        out[i] = ord(w[j])
+
+
+def tuple_element(sh, out, j):
+    for i in range(out.shape[0]):
+        w = sh[1:]
+        out[i] = w[j] * i
+
+
+def bool_bound(x, m, out):
+    for i in range(x.shape[0]):
+        w = x[:m[i]]
+        out[i] = len(w)
+
+
+def test_an_index_outside_a_named_slice_raises_indexerror():
+    """w[j] of `w = x[a:b]` reads x[a + j] only inside the window (2026-12-05: it read
+    past the window's end, into x or beyond it); outside, Python's IndexError."""
+    x = np.arange(1.0, 7.0)
+    for j in (1, 2, -2, -3):  # (x[5:8] has 1 element)
+        py, jit, f = python_and_jit(window_element, x, np.zeros(6), j)
+        assert py[0] is IndexError and jit[0] is IndexError, j
+    for j in (0, -1):
+        jit_same(window_element, x, np.zeros(6), j)
+    py, jit, f = python_and_jit(text_element, "abcd", np.zeros(4, np.int64), 1)  # ("d" at i = 3)
+    assert py == (IndexError, "string index out of range") and jit == py
+    jit_same(text_element, "abcd", np.zeros(3, np.int64), -1)
+    py, jit, f = python_and_jit(tuple_element, (4, 5, 6), np.zeros(3, np.int64), 2)
+    assert py == (IndexError, "tuple index out of range") and jit == py
+    jit_same(tuple_element, (4, 5, 6), np.zeros(3, np.int64), -2)
+
+
+def test_a_numpy_bool_slice_bound_is_pythons_typeerror():
+    m = np.array([True, False, True])
+    py, jit, f = python_and_jit(bool_bound, np.arange(3.0), m, np.zeros(3))
+    assert py[0] is TypeError and jit == py
