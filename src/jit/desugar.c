@@ -1031,13 +1031,44 @@ static NgJitExpr *clamped(Rewriter *R, const NgJitExpr *x, const NgJitExpr *base
     return call(R, "min", (NgJitExpr *[]){call(R, "max", (NgJitExpr *[]){w, int_lit(R, 0, sp)}, 2, sp), len}, 2, sp);
 }
 
-/* name = base[lo:hi]: its start and length in two locals; name[i] reads base,
- * name itself is base[lo:lo + n]. */
+/* Whether index tuple ix is indices then one slice: X[i, a:b]. */
+static bool last_slice_only(const NgJitExpr *ix)
+{
+    if (ix->kind != NG_JIT_E_TUPLE || ix->nitems < 2 || ix->items[ix->nitems - 1]->kind != NG_JIT_E_SLICE)
+        return false;
+    for (int i = 0; i < ix->nitems - 1; i++)
+        if (ix->items[i]->kind == NG_JIT_E_SLICE || ix->items[i]->kind == NG_JIT_E_STARRED ||
+            ix->items[i]->kind == NG_JIT_E_CONST)
+            return false;
+    return true;
+}
+
+/* name = base[lo:hi] (or X[i, lo:hi], the slice of X[i]): its start and
+ * length in two locals; name[i] reads base, name itself is base[lo:lo + n]. */
 static void slice_let(Rewriter *R, NgJitBlock *b, int p, int id)
 {
     const NgJitStmt *s = b->stmts[p];
     const NgJitExpr *base = s->value->lhs, *sl = s->value->rhs;
     NgJitBlock rest = {b->stmts + p + 1, b->n - p - 1};
+    if (sl->kind == NG_JIT_E_TUPLE) { /* X[i, a:b]: the slice a:b of X[i] */
+        const NgJitExpr *ix = sl;
+        NgJitSpan sp = ix->span;
+        sl = ix->items[ix->nitems - 1];
+        NgJitExpr *lead = ix->nitems == 2 ? copy_with(R, ix->items[0], -1, NULL) : node(R, NG_JIT_E_TUPLE, sp);
+        if (lead && ix->nitems > 2) {
+            lead->items = alloc(R, (size_t)(ix->nitems - 1) * sizeof *lead->items);
+            if (!lead->items)
+                return;
+            lead->nitems = ix->nitems - 1;
+            for (int i = 0; i < lead->nitems; i++) {
+                if (!(lead->items[i] = copy_with(R, ix->items[i], -1, NULL)))
+                    return;
+                lead->height = lead->height > lead->items[i]->height + 1 ? lead->height : lead->items[i]->height + 1;
+            }
+        }
+        if (!lead || !(base = subscript(R, base, lead, sp)))
+            return;
+    }
     if (sl->cond || !plain_iterable(base) || base->kind == NG_JIT_E_INT || !pure_expr(sl->lhs) ||
         !pure_expr(sl->rhs) || reads_stored(R, s->value, rest, -1))
         return;
@@ -1277,7 +1308,7 @@ static void rewrite_lets(Rewriter *R, NgJitStmt *loop)
         R->over = false;
         if (v->kind == NG_JIT_E_LISTCOMP)
             comprehension_let(R, b, p, id);
-        else if (v->kind == NG_JIT_E_SUBSCRIPT && v->rhs->kind == NG_JIT_E_SLICE)
+        else if (v->kind == NG_JIT_E_SUBSCRIPT && (v->rhs->kind == NG_JIT_E_SLICE || last_slice_only(v->rhs)))
             slice_let(R, b, p, id);
         else if (v->kind == NG_JIT_E_CALL && v->lhs->kind == NG_JIT_E_ATTR && v->lhs->lhs->kind == NG_JIT_E_NAME &&
                  (strcmp(v->lhs->lhs->name, "np") == 0 || strcmp(v->lhs->lhs->name, "numpy") == 0) &&

@@ -2782,6 +2782,8 @@ static Val window_of(Lower *L, const NgJitExpr *e)
     int line = e->span.line;
     const NgJitExpr *of = e->nitems == 3 && e->items[2]->kind == NG_JIT_E_CALL && e->items[2]->nitems == 1
                               ? e->items[2]->items[0] : NULL;
+    while (of && of->kind == NG_JIT_E_SUBSCRIPT) /* (len(X[i]): of X[i, a:b]) */
+        of = of->lhs;
     Sym *s = of ? array_name(L, of) : NULL;
     if (!s)
         return unsupported(L, line, "indexing a slice of something other than an array, a str or a tuple");

@@ -317,7 +317,17 @@ def named_window_returned(x):
     return w
 
 
+def named_row_part(X, T, out):
+    for i in range(X.shape[0]):
+        w = X[i, 1:]
+        v = T[i, 1, 2:]
+        out[i] = np.sum(w) + w[0] * len(w) + w[-1] + np.max(v) + v[1]
+
+
 def test_a_slice_named_in_the_loop_is_read_whole_too():
+    rng = np.random.default_rng(8)
+    f = jit_same(named_row_part, rng.standard_normal((5, 6)), rng.standard_normal((5, 3, 6)), np.zeros(5))
+    assert kinds(f) == [("parallel", "kernel")]
     x = np.random.default_rng(7).standard_normal(9)
     f = jit_same(named_window, x, np.zeros(9))
     assert kinds(f) == [("parallel", "kernel")]
