@@ -193,23 +193,32 @@ typedef struct Stmts {
     int n, cap;
 } Stmts;
 
-enum { MAX_ROWS = 16 }; /* rows of different lengths in one elementwise expression */
+enum {
+    MAX_ROWS = 16,    /* rows of different lengths on one axis of an elementwise expression */
+    MAX_ROW_RANK = 4, /* axes of an elementwise expression of rows (X[i] of a 5-d X: 4) */
+};
 
-/* An elementwise expression of rows being lowered (np.sum(X[i] * Y[i]), np.max(x[a:b]), a
- * row store's value): its elements are read at L->elem, in a loop made once the expression
- * is lowered, over the length its rows broadcast to (rows_length). */
+/* An elementwise expression of rows being lowered (np.sum(X[i] * Y[i]), np.max(x[a:b]),
+ * np.sum(img[i:i + 3, j:j + 3] * K), a row store's value): its elements are read at the
+ * variables elem_var (L->elem the last axis'), in loops made once the expression is lowered,
+ * over the lengths its rows broadcast to (rows_length). Axes count from the last, as NumPy
+ * aligns them: axis 0 is every row's last. */
 typedef struct Rows {
-    NgIrRef lens[MAX_ROWS]; /* the length of each row read (each IR node once) */
-    int nlens;
-    int split;              /* np.dot(a, b): the lengths from lens[split] on are b's rows' (a's and
+    int rank;               /* the most axes a row of it has (1 for rows) */
+    int elem_var[MAX_ROW_RANK]; /* per axis: the loop's variable (made when first needed) */
+    NgIrRef lens[MAX_ROW_RANK][MAX_ROWS]; /* per axis: the length of each row read there (each
+                                             IR node once) */
+    int nlens[MAX_ROW_RANK];
+    int split;              /* np.dot(a, b): the lengths from lens[0][split] on are b's rows' (a's and
                                b's must be one length, not broadcast); -1 elsewhere */
-    NgIrRef target;         /* a row store: the stored row's length (the value's rows broadcast to
-                               it); NONE in a reduction */
+    int target_rank;        /* a row store: the stored part's axes, */
+    NgIrRef target[MAX_ROW_RANK]; /* ... and their lengths (the value's rows broadcast to them) */
     struct {
         int var;            /* a slice whose length varies: the variable its elements' stride is in
                                (0 for a length 1 NumPy broadcasts), set by rows_length */
         NgIrRef len;
         int64_t step;
+        int axis;
         bool second;        /* np.dot's second side */
     } strides[MAX_ROWS];
     int nstrides;
@@ -709,13 +718,16 @@ static void raise_if(Lower *L, NgIrRef bad, NgJitRaise what, int line);
 static bool invariant(const Lower *L, NgIrRef r);
 
 /* Enters an elementwise expression of rows (rows: its record, filled here):
- * its elements are read at `elem` (the loop's variable), the statements they
- * need go into *inner (the loop's body, which the loop's guard covers). */
-static RowsSaved enter_rows(Lower *L, Rows *rows, NgIrRef elem, Stmts *inner)
+ * its elements are read at variable `elem` on the last axis (the innermost
+ * loop's), the statements they need go into *inner (the innermost loop's
+ * body, which the loops' guard covers). */
+static RowsSaved enter_rows(Lower *L, Rows *rows, int elem, Stmts *inner)
 {
     RowsSaved was = {L->elem, L->guard, L->pending, L->rows, L->in_iteration};
-    *rows = (Rows){.split = -1, .target = NG_IR_NONE, .before = L->pending, .guard = L->guard, .in_iteration = L->in_iteration};
-    L->elem = elem;
+    *rows = (Rows){.split = -1, .before = L->pending, .guard = L->guard, .in_iteration = L->in_iteration};
+    for (int d = 0; d < MAX_ROW_RANK; d++)
+        rows->elem_var[d] = d ? -1 : elem, rows->target[d] = NG_IR_NONE;
+    L->elem = ng_ir_varref(L->k, elem);
     L->rows = rows;
     L->pending = inner;
     L->guard = NG_IR_NONE;
@@ -750,23 +762,37 @@ static void restore_rows(Lower *L, RowsSaved was)
  * length 1 instead, and is read at its one element then (window_index). */
 static bool direct_row(const Lower *L, NgIrRef n) { return invariant(L, n); }
 
-/* A row of length n read in the elementwise expression: the index of the
- * element the loop is at, for a whole axis' row (rows_length makes the loop's
- * length one its rows broadcast to). */
-static NgIrRef row_index(Lower *L, NgIrRef n, int line)
+/* The loop variable of axis d (from the last) of the elementwise expression. */
+static NgIrRef elem_at(Lower *L, int d)
 {
     Rows *r = L->rows;
-    int i = r->split < 0 ? 0 : r->split;
-    while (i < r->nlens && r->lens[i] != n)
+    if (r->elem_var[d] < 0)
+        r->elem_var[d] = ng_ir_var(L->k, NG_INT64);
+    return ng_ir_varref(L->k, r->elem_var[d]);
+}
+
+/* A row of length n on axis d (from the last) read in the elementwise
+ * expression: the index of the element the loop is at there, for a row read
+ * at it (rows_length makes the loop's length one its rows broadcast to). */
+static NgIrRef row_index(Lower *L, NgIrRef n, int d, int line)
+{
+    Rows *r = L->rows;
+    if (d >= MAX_ROW_RANK) {
+        unsupported(L, line, "an expression of arrays of more than 4 axes");
+        return L->elem;
+    }
+    int i = r->split < 0 || d ? 0 : r->split;
+    while (i < r->nlens[d] && r->lens[d][i] != n)
         i++;
-    if (i == r->nlens) {
-        if (r->nlens == MAX_ROWS) {
+    if (i == r->nlens[d]) {
+        if (r->nlens[d] == MAX_ROWS) {
             unsupported(L, line, "an expression of rows of more than 16 different lengths");
             return L->elem;
         }
-        r->lens[r->nlens++] = n;
+        r->lens[d][r->nlens[d]++] = n;
     }
-    return L->elem;
+    r->rank = d + 1 > r->rank ? d + 1 : r->rank;
+    return elem_at(L, d);
 }
 
 /* The length rows of lengths lens[0..nlens) broadcast to (NONE for none),
@@ -812,41 +838,48 @@ static NgIrRef broadcast_length(Lower *L, const NgIrRef *lens, int nlens, NgIrRe
     return n;
 }
 
-/* The length of the loop over the rows' elements (after restore_rows):
- * what they broadcast to (broadcast_length), np.dot's two sides one length;
- * where that fails in the kernel, NumPy's ValueError, and no element. NONE
- * when no row was read. */
-static NgIrRef rows_length(Lower *L, const Rows *rows, int line)
+/* The lengths of the loops over the rows' elements, n[d] for the axes d <
+ * rows->rank (after restore_rows): what they broadcast to (broadcast_length),
+ * np.dot's two sides one length; where that fails in the kernel, NumPy's
+ * ValueError, and no element. False when no row was read. */
+static bool rows_length(Lower *L, const Rows *rows, NgIrRef *n, int line)
 {
-    NgIrRef bad = NG_IR_NONE, n;
-    if (rows->split < 0) {
-        n = broadcast_length(L, rows->lens, rows->nlens, rows->target, &bad, line);
-    } else { /* np.dot(a, b): a's length is b's (NumPy's dot broadcasts neither) */
-        NgIrRef a = broadcast_length(L, rows->lens, rows->split, NG_IR_NONE, &bad, line);
-        n = broadcast_length(L, rows->lens + rows->split, rows->nlens - rows->split, NG_IR_NONE, &bad, line);
-        NgIrRef ne = a == NG_IR_NONE || n == NG_IR_NONE || a == n ? NG_IR_NONE
-                                                                  : ng_ir_binary(L->k, NG_OP_NE, NG_BOOL, a, n);
-        if (a == NG_IR_NONE)
-            n = NG_IR_NONE;
-        else if (ne != NG_IR_NONE && invariant(L, ne))
+    NgIrKernel *k = L->k;
+    NgIrRef bad = NG_IR_NONE;
+    if (rows->rank == 0)
+        return false;
+    for (int d = 0; d < rows->rank; d++) {
+        if (rows->split < 0 || d) {
+            n[d] = broadcast_length(L, rows->lens[d], rows->nlens[d], d < rows->target_rank ? rows->target[d] : NG_IR_NONE,
+                                    &bad, line);
+            continue;
+        } /* np.dot(a, b): a's length is b's (NumPy's dot broadcasts neither) */
+        NgIrRef a = broadcast_length(L, rows->lens[0], rows->split, NG_IR_NONE, &bad, line);
+        n[0] = broadcast_length(L, rows->lens[0] + rows->split, rows->nlens[0] - rows->split, NG_IR_NONE, &bad, line);
+        NgIrRef ne = a == NG_IR_NONE || n[0] == NG_IR_NONE || a == n[0] ? NG_IR_NONE
+                                                                        : ng_ir_binary(k, NG_OP_NE, NG_BOOL, a, n[0]);
+        if (a == NG_IR_NONE || n[0] == NG_IR_NONE)
+            return false;
+        if (ne != NG_IR_NONE && invariant(L, ne))
             raise_or_python(L, ne, NG_JIT_RAISE_ROW_SHAPE, line);
         else if (ne != NG_IR_NONE)
-            bad = bad == NG_IR_NONE ? ne : ng_ir_binary(L->k, NG_OP_LOGOR, NG_BOOL, bad, ne);
+            bad = bad == NG_IR_NONE ? ne : ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, bad, ne);
     }
     for (int i = 0; i < rows->nstrides; i++) { /* the slices' strides: 0 for a broadcast length 1 */
-        NgIrKernel *k = L->k;
-        int from = rows->strides[i].second ? rows->split : 0, to = rows->strides[i].second || rows->split < 0
-                                                                       ? rows->nlens : rows->split;
+        int d = rows->strides[i].axis;
+        int from = rows->strides[i].second ? rows->split : 0;
+        int to = rows->strides[i].second || rows->split < 0 || d ? rows->nlens[d] : rows->split;
         NgIrRef step = ng_ir_const_i(k, NG_INT64, rows->strides[i].step);
-        if (to - from > 1 || rows->target != NG_IR_NONE) /* (alone, it broadcasts to nothing) */
+        if (to - from > 1 || d < rows->target_rank) /* (alone, it broadcasts to nothing) */
             step = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, rows->strides[i].len, ng_ir_const_i(k, NG_INT64, 1)),
                                 ng_ir_const_i(k, NG_INT64, 0), step);
         append(L, L->pending, ng_ir_let(k, rows->strides[i].var, step));
     }
-    if (bad == NG_IR_NONE || n == NG_IR_NONE)
-        return n;
+    if (bad == NG_IR_NONE)
+        return true;
     raise_if(L, bad, NG_JIT_RAISE_ROW_SHAPE, line);
-    return ng_ir_select(L->k, bad, ng_ir_const_i(L->k, NG_INT64, 0), n);
+    n[rows->rank - 1] = ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, 0), n[rows->rank - 1]); /* (the outer loop) */
+    return true;
 }
 
 static void int_bounds(Lower *L, Val w, NgDType dt, int line);
@@ -895,15 +928,17 @@ static Val read_name(Lower *L, const NgJitExpr *e)
                         a->given->seq == NG_JIT_SEQ_STR     ? "str"
                         : a->given->seq == NG_JIT_SEQ_TUPLE ? "tuple"
                                                             : "dict", s->name);
-        if (L->elem != NG_IR_NONE && a->given->ndim - fixed == 1) {
+        if (L->elem != NG_IR_NONE && a->given->ndim > fixed) {
             /* inside np.sum(...): the element the reduction is at */
             NgIrRef idx[NG_MAXDIMS], ok = NG_IR_NONE;
             view_indices(L, s->kind == SYM_VIEW ? s : NULL, idx, &ok);
-            NgIrRef n = ng_ir_shape(L->k, a->param, fixed);
-            idx[fixed] = row_index(L, n, e->span.line);
-            if (L->err_param >= 0) { /* arrays of other lengths: no element read outside them */
-                NgIrRef in = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, L->elem, n);
-                ok = ok == NG_IR_NONE ? in : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, ok, in);
+            for (int ax = fixed; ax < a->given->ndim; ax++) {
+                NgIrRef n = ng_ir_shape(L->k, a->param, ax);
+                idx[ax] = row_index(L, n, a->given->ndim - 1 - ax, e->span.line);
+                if (L->err_param >= 0) { /* arrays of other lengths: no element read outside them */
+                    NgIrRef in = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, idx[ax], n);
+                    ok = ok == NG_IR_NONE ? in : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, ok, in);
+                }
             }
             NgDType dt = a->given->dtype;
             return mkval(guarded_load(L, a, idx, ok), dt, false, dt == NG_BOOL || kind_of(dt) == NG_KIND_UINT);
@@ -1648,7 +1683,7 @@ static NgIrRef in_var(Lower *L, NgIrRef r)
 /* a[x:y:z] on axis `axis` of s in an elementwise expression of rows: the
  * index of the element its loop is at (the slice's window made once,
  * before the loop). */
-static NgIrRef window_index(Lower *L, Sym *s, int axis, const NgJitExpr *sl)
+static NgIrRef window_index(Lower *L, Sym *s, int axis, const NgJitExpr *sl, int d)
 {
     NgIrKernel *k = L->k;
     NgIrRef start, len;
@@ -1662,7 +1697,7 @@ static NgIrRef window_index(Lower *L, Sym *s, int axis, const NgJitExpr *sl)
     restore_rows(L, was);
     if (!good)
         return NG_IR_NONE;
-    row_index(L, len, sl->span.line);
+    NgIrRef at = row_index(L, len, d, sl->span.line);
     NgIrRef stride = ng_ir_const_i(k, NG_INT64, step);
     Rows *r = L->rows;
     if (!direct_row(L, len) && r->nstrides < MAX_ROWS) { /* (a length 1 may be NumPy's broadcast) */
@@ -1670,14 +1705,15 @@ static NgIrRef window_index(Lower *L, Sym *s, int axis, const NgJitExpr *sl)
         r->strides[r->nstrides].var = v;
         r->strides[r->nstrides].len = len;
         r->strides[r->nstrides].step = step;
-        r->strides[r->nstrides++].second = r->split >= 0;
+        r->strides[r->nstrides].axis = d;
+        r->strides[r->nstrides++].second = r->split >= 0 && d == 0;
         stride = ng_ir_varref(k, v);
     } else if (!direct_row(L, len)) {
         unsupported(L, sl->span.line, "an expression of more than 16 slices");
     }
     if (step == 1 && is_const(L, stride))
-        return ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, L->elem);
-    return ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, ng_ir_binary(k, NG_OP_MUL, NG_INT64, L->elem, stride));
+        return ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, at);
+    return ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, ng_ir_binary(k, NG_OP_MUL, NG_INT64, at, stride));
 }
 
 /* Resolves an element reference a[i, j]: its array and full multi-index;
@@ -1699,33 +1735,36 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
         return NULL;
     }
     int fixed = view_indices(L, view, idx, ok), nd = s->given->ndim, slices = slices_in(ix, n);
-    bool row = L->elem != NG_IR_NONE && fixed + n + (slices ? 0 : 1) == nd && slices <= 1;
-    if (row && !slices) {
-        /* np.sum(X[i]): the element the reduction is at, on the last axis */
-        NgIrRef len = ng_ir_shape(L->k, s->param, nd - 1);
-        idx[nd - 1] = row_index(L, len, e->span.line);
-        if (L->err_param >= 0) {
-            NgIrRef in = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, L->elem, len);
-            *ok = *ok == NG_IR_NONE ? in : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, *ok, in);
-        }
-    } else if (!row && (slices || fixed + n != nd)) {
+    int free = slices + nd - fixed - n; /* (the axes of the part it names: its slices, the axes after) */
+    if (free && L->elem == NG_IR_NONE) {
         char buf[80], what[256];
         if (slices)
-            snprintf(what, sizeof what, "'%s' (a slice as a value: slices of one axis compile inside np.sum(...) and "
-                     "the like, and as rows stored whole)", snip(L, e, buf, sizeof buf));
+            snprintf(what, sizeof what, "'%s' (a slice as a value: slices compile inside np.sum(...) and "
+                     "the like, and as parts stored whole)", snip(L, e, buf, sizeof buf));
         else
             snprintf(what, sizeof what, "'%s' (%d of the %d indices of a %d-d array: a sub-array)",
                      snip(L, e, buf, sizeof buf), fixed + n, nd, nd);
         unsupported(L, e->span.line, what);
         return NULL;
     }
+    /* in an elementwise expression of rows (np.sum(X[i]), np.max(img[i:i + 2, j:j + 2])): the
+     * element its loops are at on the free axes, the last one's innermost */
     bool known = true;
-    for (int d = 0; d < n; d++) {
-        idx[fixed + d] = ix[d]->kind == NG_JIT_E_SLICE ? window_index(L, s, fixed + d, ix[d])
-                                                        : index_value(L, s, fixed + d, ix[d], ok);
-        known = known && idx[fixed + d] != NG_IR_NONE;
+    int d = free;
+    for (int p = 0; p < n; p++) {
+        idx[fixed + p] = ix[p]->kind == NG_JIT_E_SLICE ? window_index(L, s, fixed + p, ix[p], --d)
+                                                        : index_value(L, s, fixed + p, ix[p], ok);
+        known = known && idx[fixed + p] != NG_IR_NONE;
     }
-    return known ? s : NULL;
+    for (int ax = fixed + n; ax < nd; ax++) {
+        NgIrRef len = ng_ir_shape(L->k, s->param, ax);
+        idx[ax] = row_index(L, len, --d, e->span.line);
+        if (L->err_param >= 0) {
+            NgIrRef in = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, idx[ax], len);
+            *ok = *ok == NG_IR_NONE ? in : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, *ok, in);
+        }
+    }
+    return known && L->st == NG_OK ? s : NULL;
 }
 
 /* a[idx], or under boundscheck `ok ? a[idx] : 0` (never reading outside a). */
@@ -2444,6 +2483,22 @@ static NgIrRef identity_of(Lower *L, NgOp op, NgDType dt)
 
 enum { NG_LANES = 8 }; /* partial results of a row's float sum, as NumPy's pairwise sum keeps */
 
+/* Variables computed from a flat element counter (in_lanes' kv) before each
+ * element is read: the loop variables of a part of several axes, walked in
+ * C order as one row (NULL: none). */
+typedef struct Derived {
+    int n;
+    int var[MAX_ROW_RANK];
+    NgIrRef val[MAX_ROW_RANK];
+} Derived;
+
+/* Appends the assignments of dv's variables (lets when `first`). */
+static void derive(Lower *L, Stmts *out, const Derived *dv, bool first)
+{
+    for (int d = 0; dv && d < dv->n; d++)
+        append(L, out, (first ? ng_ir_let : ng_ir_assign)(L->k, dv->var[d], dv->val[d]));
+}
+
 /* The reduction of a float row of n >= NG_LANES elements into variable av
  * (at the reduction's identity), in NumPy's order for np.sum (its pairwise
  * sum, for rows of up to 128 elements): NG_LANES partial results start at
@@ -2453,7 +2508,7 @@ enum { NG_LANES = 8 }; /* partial results of a row's float sum, as NumPy's pairw
  * recursively, before this step; here they run it whole (a few ulps apart).
  * The partials are independent chains: the C compiler vectorises them. v is
  * the element at index variable kv; op is the sum's NG_OP_ADD. */
-static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType acc, int av)
+static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType acc, int av, const Derived *dv)
 {
     NgIrKernel *k = L->k;
     Stmts out = {0}, body = {0};
@@ -2463,8 +2518,10 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
         r[j] = ng_ir_var(k, acc);
         NgIrRef at = ng_ir_const_i(k, NG_INT64, j);
         append(L, &out, (j ? ng_ir_assign : ng_ir_let)(k, kv, at)); /* (kv: the plain loop's own variable) */
+        derive(L, &out, dv, j == 0);
         append(L, &out, ng_ir_let(k, r[j], v));
         append(L, &body, ng_ir_assign(k, kv, ng_ir_binary(k, NG_OP_ADD, NG_INT64, base, at)));
+        derive(L, &body, dv, false);
         append(L, &body, ng_ir_assign(k, r[j], ng_ir_binary(k, op, acc, ng_ir_varref(k, r[j]), v)));
     }
     NgIrRef whole = ng_ir_binary(k, NG_OP_SUB, NG_INT64, n, /* n less n % NG_LANES */
@@ -2478,9 +2535,11 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
         for (int j = 0; j < w / 2; j++)
             part[j] = ng_ir_binary(k, op, acc, part[2 * j], part[2 * j + 1]);
     append(L, &out, ng_ir_let(k, tv, part[0]));
-    NgIrRef tail = ng_ir_block(k, 2, (NgIrRef[]){ng_ir_assign(k, kv, base),
-                                                 ng_ir_assign(k, tv, ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), v))});
-    append(L, &out, ng_ir_for(k, bv, whole, n, ng_ir_const_i(k, NG_INT64, 1), tail, 0));
+    Stmts tail = {0};
+    append(L, &tail, ng_ir_assign(k, kv, base));
+    derive(L, &tail, dv, false);
+    append(L, &tail, ng_ir_assign(k, tv, ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), v)));
+    append(L, &out, ng_ir_for(k, bv, whole, n, ng_ir_const_i(k, NG_INT64, 1), seal(L, &tail), 0));
     append(L, &out, ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), ng_ir_varref(k, tv))));
     return seal(L, &out);
 }
@@ -2498,7 +2557,7 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     bool dot = strcmp(fn, "dot") == 0;
     if (!check_args(L, e, dot ? 2 : 1, dot ? 2 : 1, fn))
         return NOVAL;
-    if (L->elem != NG_IR_NONE && L->rows->target != NG_IR_NONE) { /* X[i] = X[i] / np.sum(X[i]): once, before */
+    if (L->elem != NG_IR_NONE && L->rows->target_rank > 0) { /* X[i] = X[i] / np.sum(X[i]): once, before */
         RowsSaved was = outside_rows(L);
         Val r = np_reduce(L, e, fn, op, python);
         restore_rows(L, was);
@@ -2510,28 +2569,30 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     int kv = ng_ir_var(k, NG_INT64);
     Stmts inner = {0};
     Rows rows;
-    RowsSaved was = enter_rows(L, &rows, ng_ir_varref(k, kv), &inner);
+    RowsSaved was = enter_rows(L, &rows, kv, &inner);
     Val x = expr(L, e->items[0]);
     if (dot) {
-        rows.split = rows.nlens;
+        rows.split = rows.nlens[0];
         Val y = expr(L, e->items[1]);
         x = arith(L, NG_JIT_OP_MUL, x, y, line);
     }
     restore_rows(L, was);
-    NgIrRef n = rows_length(L, &rows, line);
-    if (x.r != NG_IR_NONE && n == NG_IR_NONE) {
+    NgIrRef n[MAX_ROW_RANK];
+    int rank = rows.rank;
+    const char *refused = x.r == NG_IR_NONE || L->st != NG_OK ? NULL
+                          : rank == 0                        ? "of something that is not an array"
+                          : rank > 1 && dot                  ? "of arrays of 2 or more axes (a matrix product)"
+                          : rank > 1 && python               ? "of an array of 2 or more axes (Python's goes over its rows)"
+                          : ng_dtype_is_complex(x.dt) && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)
+                              ? "of complex values" : NULL;
+    if (x.r == NG_IR_NONE || L->st != NG_OK || refused) {
         ng_free(inner.v);
-        return fail(L, line, NG_ERR_UNSUPPORTED, "np.%s() of something that is not a 1-d array is not supported "
-                    "in a compiled loop", fn);
-    }
-    if (x.r == NG_IR_NONE) {
-        ng_free(inner.v);
+        if (refused)
+            fail(L, line, NG_ERR_UNSUPPORTED, "%s%s() %s is not supported in a compiled loop", python ? "" : "np.", fn,
+                 refused);
         return NOVAL;
     }
-    if (ng_dtype_is_complex(x.dt) && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)) {
-        ng_free(inner.v);
-        return fail(L, line, NG_ERR_UNSUPPORTED, "%s() of complex values is not supported in a compiled loop", fn);
-    }
+    rows_length(L, &rows, n, line);
     NgDType acc = x.dt;
     bool is_mean = strcmp(fn, "mean") == 0;
     if (python && op == NG_OP_ADD) {
@@ -2547,11 +2608,16 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     NgIrRef v = op == NG_OP_LOGAND || op == NG_OP_LOGOR ? truth(L, x).r : as(L, x, acc);
     if (op == NG_OP_LOGAND || op == NG_OP_LOGOR)
         acc = NG_BOOL;
-    NgIrRef whole = n; /* (its length as computed: what the checks below test before the loop) */
-    n = plain_count(L, n);
-    int av = ng_ir_var(k, acc);
+    NgIrRef whole = n[0]; /* (the element count as computed: what the checks below test before the loop) */
+    for (int d = 1; d < rank; d++)
+        whole = ng_ir_binary(k, NG_OP_MUL, NG_INT64, whole, n[d]);
+    for (int d = 0; d < rank; d++)
+        n[d] = plain_count(L, n[d]);
+    /* av the result; tv the last axis' (a row's) own, added into av row by row, as NumPy's
+     * reduction adds each inner run's pairwise sum */
+    int av = ng_ir_var(k, acc), tv = rank > 1 ? ng_ir_var(k, acc) : av;
     bool lanes = inner.n == 0 && (acc == NG_FLOAT32 || acc == NG_FLOAT64) && op == NG_OP_ADD && !python;
-    NgIrRef blocked = lanes ? in_lanes(L, kv, n, v, op, acc, av) : NG_IR_NONE;
+    NgIrRef blocked = lanes ? in_lanes(L, kv, n[0], v, op, acc, tv, NULL) : NG_IR_NONE;
     if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM) { /* of no element: Python's ValueError, or NumPy's */
         NgIrRef empty = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, whole, ng_ir_const_i(k, NG_INT64, 0));
         int which = (python ? 0 : 2) + (op == NG_OP_MAXIMUM ? NG_JIT_EMPTY_MAX : NG_JIT_EMPTY_MIN);
@@ -2566,18 +2632,47 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         append(L, &inner, ng_ir_assign(k, av, ng_ir_select(k, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, first, beats), v,
                                                            ng_ir_varref(k, av))));
     } else {
-        append(L, &inner, ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), v)));
+        append(L, &inner, ng_ir_assign(k, tv, ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), v)));
     }
-    NgIrRef loop = ng_ir_for(k, kv, ng_ir_const_i(k, NG_INT64, 0), n, ng_ir_const_i(k, NG_INT64, 1),
-                             seal(L, &inner), 0);
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+    NgIrRef loop = ng_ir_for(k, kv, zero, n[0], one, seal(L, &inner), 0);
     if (lanes) /* (rows of fewer than 8: one by one, as NumPy) */
-        loop = ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, NG_LANES)), loop, blocked);
+        loop = ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, n[0], ng_ir_const_i(k, NG_INT64, NG_LANES)), loop, blocked);
+    if (rank > 1) {
+        NgIrRef three[3] = {ng_ir_let(k, tv, identity_of(L, op, acc)), loop,
+                            ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), ng_ir_varref(k, tv)))};
+        loop = ng_ir_block(k, 3, three);
+        for (int d = 1; d < rank; d++)
+            loop = ng_ir_for(k, rows.elem_var[d], zero, n[d], one, loop, 0);
+    }
+    if (rank > 1 && lanes) {
+        /* NumPy sums a part of several axes as one row of its elements in C order (its
+         * buffered copy): for up to 128 elements that order exactly, a flat counter giving the
+         * axes' variables; beyond, row by row as above (a few ulps apart) */
+        int fv = ng_ir_var(k, NG_INT64), all = ng_ir_var(k, NG_INT64);
+        Derived dv = {.n = rank};
+        NgIrRef rest = ng_ir_varref(k, fv);
+        for (int d = 0; d < rank; d++) {
+            dv.var[d] = rows.elem_var[d];
+            dv.val[d] = d == rank - 1 ? rest : ng_ir_binary(k, NG_OP_MOD, NG_INT64, rest, n[d]);
+            rest = ng_ir_binary(k, NG_OP_TRUEDIV, NG_INT64, rest, n[d]);
+        }
+        append(L, L->pending, ng_ir_let(k, all, whole));
+        NgIrRef count = ng_ir_varref(k, all);
+        Stmts each = {0};
+        derive(L, &each, &dv, true);
+        append(L, &each, ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), v)));
+        NgIrRef few = ng_ir_for(k, fv, zero, count, one, seal(L, &each), 0);
+        NgIrRef flat = ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, count, ng_ir_const_i(k, NG_INT64, NG_LANES)), few,
+                                in_lanes(L, fv, count, v, op, acc, av, &dv));
+        loop = ng_ir_if(k, ng_ir_binary(k, NG_OP_LE, NG_BOOL, count, ng_ir_const_i(k, NG_INT64, 128)), flat, loop);
+    }
     append(L, L->pending, ng_ir_let(k, av, identity_of(L, op, acc)));
     append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
     carry_stop(L, L->pending); /* (a raise in it: nothing after it runs, in a sequential kernel) */
     NgIrRef r = ng_ir_varref(k, av);
     if (is_mean)
-        r = ng_ir_binary(k, NG_OP_TRUEDIV, acc, r, ng_ir_cast(k, acc, n));
+        r = ng_ir_binary(k, NG_OP_TRUEDIV, acc, r, ng_ir_cast(k, acc, plain_count(L, whole)));
     return mkval(r, acc, python && acc == NG_BOOL, acc == NG_BOOL);
 }
 
@@ -3791,10 +3886,15 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     if (!a)
         return true;
     int fixed = view ? view->nfixed : 0, nd = a->given->ndim, slices = slices_in(ix, n);
-    if (fixed + n + (slices ? 0 : 1) != nd || slices > 1 || a->given->seq != NG_JIT_SEQ_ARRAY)
+    int free = slices + nd - fixed - n; /* (the stored part's axes: its slices, the axes after) */
+    if (free < 1 || a->given->seq != NG_JIT_SEQ_ARRAY)
         return false;
     if (immutable(L, a, line))
         return true;
+    if (free > MAX_ROW_RANK) {
+        unsupported(L, line, "storing a part of more than 4 axes");
+        return true;
+    }
     if (L->elem != NG_IR_NONE) {
         unsupported(L, line, "storing a row inside a NumPy reduction");
         return true;
@@ -3804,36 +3904,44 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
         return true;
     }
     NgIrKernel *k = L->k;
-    NgIrRef idx[NG_MAXDIMS], ok = NG_IR_NONE, start = ng_ir_const_i(k, NG_INT64, 0);
-    NgIrRef len = ng_ir_shape(k, a->param, nd - 1);
-    int64_t step = 1;
-    int free = nd - 1;
+    NgIrRef idx[NG_MAXDIMS], ok = NG_IR_NONE, len[MAX_ROW_RANK];
+    int var[MAX_ROW_RANK], d = free; /* per axis of the part, from its last: the loop's variable */
+    for (int q = 0; q < free; q++)
+        var[q] = ng_ir_var(k, NG_INT64);
     view_indices(L, view, idx, &ok);
-    for (int d = 0; d < n; d++) { /* (the row's indices and window, before its loop) */
-        if (ix[d]->kind == NG_JIT_E_SLICE) {
-            free = fixed + d;
-            if (!slice_window(L, a, free, ix[d], &start, &len, &step))
+    for (int p = 0; p < n; p++) { /* (the part's indices and windows, before its loops) */
+        if (ix[p]->kind == NG_JIT_E_SLICE) {
+            NgIrRef start;
+            int64_t step;
+            if (!slice_window(L, a, fixed + p, ix[p], &start, &len[--d], &step))
                 return true;
             start = in_var(L, start);
-            len = settled(L, len);
+            len[d] = settled(L, len[d]);
+            NgIrRef at = ng_ir_varref(k, var[d]);
+            if (step != 1)
+                at = ng_ir_binary(k, NG_OP_MUL, NG_INT64, at, ng_ir_const_i(k, NG_INT64, step));
+            idx[fixed + p] = ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, at);
             continue;
         }
-        NgIrRef i = index_value(L, a, fixed + d, ix[d], &ok);
+        NgIrRef i = index_value(L, a, fixed + p, ix[p], &ok);
         if (i == NG_IR_NONE)
             return true;
         int v = ng_ir_var(k, NG_INT64);
         push(L, out, ng_ir_let(k, v, i));
-        idx[fixed + d] = ng_ir_varref(k, v);
+        idx[fixed + p] = ng_ir_varref(k, v);
     }
-    int kv = ng_ir_var(k, NG_INT64);
-    NgIrRef at = ng_ir_varref(k, kv);
-    if (step != 1)
-        at = ng_ir_binary(k, NG_OP_MUL, NG_INT64, at, ng_ir_const_i(k, NG_INT64, step));
-    idx[free] = ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, at);
+    for (int ax = fixed + n; ax < nd; ax++) {
+        len[--d] = ng_ir_shape(k, a->param, ax);
+        idx[ax] = ng_ir_varref(k, var[d]);
+    }
     Stmts inner = {0};
     Rows rows;
-    RowsSaved was = enter_rows(L, &rows, ng_ir_varref(k, kv), &inner);
-    rows.target = len; /* (each row of e: broadcast to the stored row's length) */
+    RowsSaved was = enter_rows(L, &rows, var[0], &inner);
+    rows.target_rank = free; /* (the value's rows: broadcast to the stored part's lengths) */
+    for (int q = 0; q < free; q++) {
+        rows.elem_var[q] = var[q];
+        rows.target[q] = len[q];
+    }
     NgDType dt = a->given->dtype;
     Val v = expr(L, value);
     if (op != NG_JIT_OP_NONE && v.r != NG_IR_NONE) { /* in place, NumPy's same-kind casting */
@@ -3849,14 +3957,20 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     if (v.r != NG_IR_NONE && L->st == NG_OK)
         append(L, &inner, guarded(L, ok, ng_ir_store(k, a->param, nd, idx, as(L, v, dt)))); /* (after its checks) */
     restore_rows(L, was);
+    if (v.r != NG_IR_NONE && L->st == NG_OK && rows.rank > free)
+        unsupported(L, line, "storing a value of more axes than the part it goes into (NumPy's ValueError)");
     if (v.r == NG_IR_NONE || L->st != NG_OK) {
         ng_free(inner.v);
         return true;
     }
-    NgIrRef count = plain_count(L, rows_length(L, &rows, line));
+    NgIrRef count[MAX_ROW_RANK];
+    if (!rows_length(L, &rows, count, line))
+        rows.rank = 0;
     mark_written(L, a);
-    NgIrRef loop = ng_ir_for(k, kv, ng_ir_const_i(k, NG_INT64, 0), count, ng_ir_const_i(k, NG_INT64, 1),
-                             seal(L, &inner), 0);
+    NgIrRef loop = seal(L, &inner);
+    for (int q = 0; q < free; q++)
+        loop = ng_ir_for(k, var[q], ng_ir_const_i(k, NG_INT64, 0), plain_count(L, q < rows.rank ? count[q] : len[q]),
+                         ng_ir_const_i(k, NG_INT64, 1), loop, 0);
     push(L, out, loop);
     carry_stop(L, out); /* (a raise in it: nothing after it runs, in a sequential kernel) */
     return true;

@@ -384,3 +384,100 @@ def test_a_numpy_bool_slice_bound_is_pythons_typeerror():
     m = np.array([True, False, True])
     py, jit, f = python_and_jit(bool_bound, np.arange(3.0), m, np.zeros(3))
     assert py[0] is TypeError and jit == py
+
+
+# ---- parts of several axes: windows of an image, planes of a 3-d array ----
+
+def box_filter(img, K, out):
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            out[i, j] = np.sum(img[i:i + K.shape[0], j:j + K.shape[1]] * K)
+
+
+def max_pool(img, out):
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            out[i, j] = np.max(img[2 * i:2 * i + 2, 2 * j:2 * j + 2])
+
+
+def window_sums(img, out, h, w):
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            out[i, j] = np.sum(img[i:i + h, j:j + w])
+
+
+def plane_stats(T, mean, top, any_neg):
+    for i in range(T.shape[0]):
+        mean[i] = np.mean(T[i])
+        top[i] = np.max(np.abs(T[i]))
+        any_neg[i] = np.any(T[i, 1:, :2] < 0)
+
+
+def plane_update(T, A):
+    for i in range(T.shape[0]):
+        T[i] = A * i + T[i]
+
+
+def block_fill(img, v):
+    for i in range(0, img.shape[0] - 1, 2):
+        img[i:i + 2, 1:3] = i
+        img[i:i + 2, 3:] += v
+
+
+def rows_times_column(img, w, out):
+    for i in range(out.shape[0]):
+        out[i] = np.sum(img[i:i + 3, :] * w)  # (w: one length per row: NumPy's last axis)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+def test_image_windows_sum_in_numpys_order(dt):
+    """NumPy sums a part of several axes as its buffered copy: one row of its elements in C
+    order; up to 128 elements that order exactly (bit for bit here), beyond within ulps."""
+    rng = np.random.default_rng(9)
+    img = (rng.standard_normal((20, 24)) * 10.0 ** rng.uniform(-3, 3, (20, 24))).astype(dt)
+    for kh, kw in ((3, 3), (1, 5), (5, 1), (4, 4), (3, 9)):
+        K = rng.standard_normal((kh, kw)).astype(dt)
+        f = jit_same(box_filter, img, K, np.zeros((20 - kh + 1, 24 - kw + 1), dt))
+    assert kinds(f)[0] == ("parallel", "kernel")
+    for h, w in ((2, 2), (3, 8), (8, 9), (11, 11)):
+        jit_same(window_sums, img, np.zeros((5, 6), dt), h, w)
+    want, got = np.zeros((2, 2), dt), np.zeros((2, 2), dt)
+    window_sums(img, want, 15, 20)  # (300 elements: NumPy splits the row)
+    numgpu.jit(window_sums)(img, got, 15, 20)
+    np.testing.assert_allclose(got, want, rtol=1e-12 if dt == np.float64 else 1e-5)
+
+
+def test_pooling_and_planes():
+    rng = np.random.default_rng(10)
+    img = rng.standard_normal((9, 11))
+    jit_same(max_pool, img, np.zeros((4, 5)))
+    jit_same(max_pool, rng.integers(-50, 50, (8, 8)).astype(np.int16), np.zeros((4, 4), np.int16))
+    T = rng.standard_normal((5, 3, 4))
+    jit_same(plane_stats, T, np.zeros(5), np.zeros(5), np.zeros(5, bool))
+    f = jit_same(plane_update, T, rng.standard_normal((3, 4)))
+    assert kinds(f) == [("parallel", "kernel")]
+    jit_same(plane_update, T, rng.standard_normal(4))  # (a row broadcast over each plane)
+    py, jit, f = python_and_jit(plane_update, T, rng.standard_normal((2, 4)))
+    assert py[0] is ValueError and jit[0] is ValueError
+    jit_same(block_fill, rng.standard_normal((7, 6)), rng.standard_normal(3))
+    jit_same(rows_times_column, rng.standard_normal((8, 4)), rng.standard_normal(4), np.zeros(6))
+
+
+def matrix_dot(X, out):
+    for i in range(out.shape[0]):
+        out[i] = np.dot(X, X[i])
+
+
+def python_max_of_plane(T, out):
+    for i in range(T.shape[0]):
+        out[i] = max(T[i])
+
+
+def test_what_parts_of_several_axes_leave_to_python():
+    X = np.arange(4.0).reshape(2, 2)
+    f = numgpu.jit(matrix_dot)
+    with pytest.raises(ValueError):  # (np.dot(X, X[i]) is a vector: NumPy's error storing it)
+        f(X, np.zeros(2))
+    assert kinds(f)[0][0] == "python" and "matrix product" in f.loop_report()[0]["reason"]
+    py, jit, f = python_and_jit(python_max_of_plane, np.arange(8.0).reshape(2, 2, 2), np.zeros(2))
+    assert py[0] is ValueError and jit == py  # (Python's max of rows: an array's truth)
