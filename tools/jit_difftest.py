@@ -11,8 +11,8 @@ complex and float16 values, globals, a shape tuple, rows (`r = M[i]`, Python's a
 reductions of them), elif chains, more math, scattered +=, a break out of the loop, argmax
 pairs, nests with prange or triangles and reductions, helpers returning two values, strs,
 dicts of chars and of ints, str slices, list comprehensions, fresh arrays copied into rows; and
-in half of those, slices of one axis: their reductions, len(), stores through them, a window
-named in the body),
+in half of those, slices: their reductions (of one axis and of two), len(), stores through
+them, a window named in the body),
 run once as Python and once through
 numgpu.jit on copies of the same inputs; every array afterwards and the return value
 must agree (integers exactly, floats within 1e-9 relative: a parallel sum adds in
@@ -178,7 +178,10 @@ class Gen:
                              "float(np.mean(b[%s]))" % self.sl(), "float(np.dot(b[%s], b[%s]))" % (self.sl(), self.sl()),
                              "float(np.sum(b[%s] * g[%s]))" % (self.sl(), self.sl()), "float(max(b[%s]))" % self.sl(),
                              "float(np.sum(M[:, %d] * b[%s]))" % (self.r.randint(0, 3), self.sl()),
-                             "float(np.prod(b[%s] * 0.5 + 1))" % self.sl())
+                             "float(np.prod(b[%s] * 0.5 + 1))" % self.sl(),
+                             "float(np.sum(M[%s, %s] * %s))" % (self.sl(), self.sl(), self.fexpr(idx, 3)),
+                             "float(np.max(M[%s, %s]))" % (self.sl(), self.sl()),
+                             "float(np.mean(M[%s, %s] - M[%s, %s]))" % (self.sl(), self.sl(), self.sl(), self.sl()))
         if form == 14:
             return "%s(%s, %s)" % (self.pick("math.atan2", "math.hypot", "math.copysign", "np.minimum", "np.maximum"),
                                    self.fexpr(idx, d), self.fexpr(idx, d))
@@ -274,7 +277,9 @@ class Gen:
                 "%sout[%s] = %s" % (pad, self.sl(), self.fexpr(idx, 2)),
                 "%siout[%s] += %s" % (pad, self.sl(), self.iexpr(idx, 2)),
                 "%sM[i, %s] = a[%s] + %s" % (pad, self.sl(), self.sl(), self.iexpr(idx, 2)),
-                "%sM[%s, %d] -= c[%s]" % (pad, self.sl(), self.r.randint(0, 3), self.sl())))
+                "%sM[%s, %d] -= c[%s]" % (pad, self.sl(), self.r.randint(0, 3), self.sl()),
+                "%sM[%s, %s] = %s" % (pad, self.sl(), self.sl(), self.iexpr(idx, 2)),
+                "%sM[%s, %s] *= %d" % (pad, self.sl(), self.sl(), self.r.randint(-2, 3))))
             return
         if form == 47 and depth < 1:  # a window named in the body, read whole and by element
             wv = "wv%d" % len(self.lines)

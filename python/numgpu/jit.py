@@ -218,8 +218,10 @@ class JitFunction:
         namespace.update(_closure_values(self._fn))
         # (C all the way: the launch records how the loop ran in self._launched, "kernel (raised)"
         # when it raised what Python would raise in the loop, after the kernel ran)
+        code_obj = self._fn.__code__  # (its locals are never its globals, bound or not)
+        local_names = frozenset(code_obj.co_varnames + code_obj.co_cellvars)
         namespace["__ng_launch"] = functools.partial(_core.jit_launch, self._program, self._fn.__globals__,
-                                                     self._boundscheck, self._first - 1, self._call, self._launched)
+                                                     local_names, self._boundscheck, self._first - 1, self._call, self._launched)
         exec(compile(code, filename, "exec"), namespace)
         return namespace[self._fn.__name__]
 

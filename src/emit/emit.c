@@ -2699,7 +2699,7 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
                      !holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_ATOMIC) ? " simd" : "", sched,
              team ? "" : " if(parallel: ng_work >= NG_PAR_MIN_WORK)", clauses.s);
         ng_str_free(&clauses);
-    } else if (innermost && e->t->par == NG_PAR_OPENMP) {
+    } else if (innermost && e->t->par == NG_PAR_OPENMP && !(n->flags & NG_IR_SHORT)) {
         NgStr clauses, *saved = e->out;
         ng_str_init(&clauses);
         e->out = &clauses;

@@ -1568,8 +1568,9 @@ static int view_indices(Lower *L, const Sym *view, NgIrRef *idx, NgIrRef *ok)
     return view->nfixed;
 }
 
-/* A slice bound (x of a[x:y]) as an int64, NONE after an error. */
-static NgIrRef slice_bound(Lower *L, const NgJitExpr *x)
+/* A slice bound (x of a[x:y]) as an int64, NONE after an error; *nonneg
+ * (may be NULL) whether it is known never to be negative. */
+static NgIrRef slice_bound(Lower *L, const NgJitExpr *x, bool *nonneg)
 {
     NgIrKernel *k = L->k;
     Val v = expr(L, x);
@@ -1582,6 +1583,8 @@ static NgIrRef slice_bound(Lower *L, const NgJitExpr *x)
         return NG_IR_NONE;
     }
     NgIrRef b = as(L, v, NG_INT64);
+    if (nonneg)
+        *nonneg = (v.nonneg || lo_of(L, v) >= 0) && v.dt != NG_UINT64;
     if (v.dt == NG_UINT64) /* (from 2**63 on: past every end) */
         b = ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, b, ng_ir_const_i(k, NG_INT64, 0)),
                          ng_ir_const_i(k, NG_INT64, INT64_MAX), b);
@@ -1589,8 +1592,9 @@ static NgIrRef slice_bound(Lower *L, const NgJitExpr *x)
 }
 
 /* Slice bound b on an axis of length n, as Python clamps it: b + n where
- * negative, then into [lo, n + lo] (lo 0 for a positive step, -1 else). */
-static NgIrRef clamp_bound(Lower *L, NgIrRef b, NgIrRef n, int64_t lo)
+ * negative, then into [lo, n + lo] (lo 0 for a positive step, -1 else);
+ * `nonneg`: b is known never to be negative. */
+static NgIrRef clamp_bound(Lower *L, NgIrRef b, NgIrRef n, int64_t lo, bool nonneg)
 {
     NgIrKernel *k = L->k;
     NgIrRef up = ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_INT64, b, n),
@@ -1599,6 +1603,8 @@ static NgIrRef clamp_bound(Lower *L, NgIrRef b, NgIrRef n, int64_t lo)
     NgIrRef down = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, b, top);
     if (is_const(L, b)) /* (x[1:-1]: the one that applies) */
         return const_i(L, b) < 0 ? up : down;
+    if (nonneg) /* (x[i:i + 3] in range(n): no wrap) */
+        return down;
     return ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, b, ng_ir_const_i(k, NG_INT64, 0)), up, down);
 }
 
@@ -1611,8 +1617,9 @@ static bool slice_window(Lower *L, Sym *s, int axis, const NgJitExpr *sl, NgIrRe
     NgIrKernel *k = L->k;
     int line = sl->span.line;
     NgIrRef lo = NG_IR_NONE, hi = NG_IR_NONE; /* (Python's order: start, stop, step) */
-    if ((sl->lhs && (lo = slice_bound(L, sl->lhs)) == NG_IR_NONE) ||
-        (sl->rhs && (hi = slice_bound(L, sl->rhs)) == NG_IR_NONE))
+    bool lo_pos = false, hi_pos = false;
+    if ((sl->lhs && (lo = slice_bound(L, sl->lhs, &lo_pos)) == NG_IR_NONE) ||
+        (sl->rhs && (hi = slice_bound(L, sl->rhs, &hi_pos)) == NG_IR_NONE))
         return false;
     *step = 1;
     if (sl->cond) {
@@ -1631,9 +1638,9 @@ static bool slice_window(Lower *L, Sym *s, int axis, const NgJitExpr *sl, NgIrRe
     NgIrRef n = ng_ir_shape(k, s->param, axis), zero = ng_ir_const_i(k, NG_INT64, 0);
     NgIrRef one = ng_ir_const_i(k, NG_INT64, 1);
     bool up = *step > 0;
-    NgIrRef first = lo != NG_IR_NONE ? clamp_bound(L, lo, n, up ? 0 : -1)
+    NgIrRef first = lo != NG_IR_NONE ? clamp_bound(L, lo, n, up ? 0 : -1, lo_pos)
                     : up ? zero : ng_ir_binary(k, NG_OP_SUB, NG_INT64, n, one);
-    NgIrRef last = hi != NG_IR_NONE ? clamp_bound(L, hi, n, up ? 0 : -1) : up ? n : ng_ir_const_i(k, NG_INT64, -1);
+    NgIrRef last = hi != NG_IR_NONE ? clamp_bound(L, hi, n, up ? 0 : -1, hi_pos) : up ? n : ng_ir_const_i(k, NG_INT64, -1);
     NgIrRef a = up ? first : last, b = up ? last : first; /* (a < b: not empty) */
     NgIrRef d = a == zero ? b : ng_ir_binary(k, NG_OP_SUB, NG_INT64, b, a);
     int64_t m = up ? *step : -*step;
@@ -2483,22 +2490,6 @@ static NgIrRef identity_of(Lower *L, NgOp op, NgDType dt)
 
 enum { NG_LANES = 8 }; /* partial results of a row's float sum, as NumPy's pairwise sum keeps */
 
-/* Variables computed from a flat element counter (in_lanes' kv) before each
- * element is read: the loop variables of a part of several axes, walked in
- * C order as one row (NULL: none). */
-typedef struct Derived {
-    int n;
-    int var[MAX_ROW_RANK];
-    NgIrRef val[MAX_ROW_RANK];
-} Derived;
-
-/* Appends the assignments of dv's variables (lets when `first`). */
-static void derive(Lower *L, Stmts *out, const Derived *dv, bool first)
-{
-    for (int d = 0; dv && d < dv->n; d++)
-        append(L, out, (first ? ng_ir_let : ng_ir_assign)(L->k, dv->var[d], dv->val[d]));
-}
-
 /* The reduction of a float row of n >= NG_LANES elements into variable av
  * (at the reduction's identity), in NumPy's order for np.sum (its pairwise
  * sum, for rows of up to 128 elements): NG_LANES partial results start at
@@ -2508,7 +2499,7 @@ static void derive(Lower *L, Stmts *out, const Derived *dv, bool first)
  * recursively, before this step; here they run it whole (a few ulps apart).
  * The partials are independent chains: the C compiler vectorises them. v is
  * the element at index variable kv; op is the sum's NG_OP_ADD. */
-static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType acc, int av, const Derived *dv)
+static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType acc, int av)
 {
     NgIrKernel *k = L->k;
     Stmts out = {0}, body = {0};
@@ -2518,10 +2509,8 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
         r[j] = ng_ir_var(k, acc);
         NgIrRef at = ng_ir_const_i(k, NG_INT64, j);
         append(L, &out, (j ? ng_ir_assign : ng_ir_let)(k, kv, at)); /* (kv: the plain loop's own variable) */
-        derive(L, &out, dv, j == 0);
         append(L, &out, ng_ir_let(k, r[j], v));
         append(L, &body, ng_ir_assign(k, kv, ng_ir_binary(k, NG_OP_ADD, NG_INT64, base, at)));
-        derive(L, &body, dv, false);
         append(L, &body, ng_ir_assign(k, r[j], ng_ir_binary(k, op, acc, ng_ir_varref(k, r[j]), v)));
     }
     NgIrRef whole = ng_ir_binary(k, NG_OP_SUB, NG_INT64, n, /* n less n % NG_LANES */
@@ -2535,13 +2524,74 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
         for (int j = 0; j < w / 2; j++)
             part[j] = ng_ir_binary(k, op, acc, part[2 * j], part[2 * j + 1]);
     append(L, &out, ng_ir_let(k, tv, part[0]));
-    Stmts tail = {0};
-    append(L, &tail, ng_ir_assign(k, kv, base));
-    derive(L, &tail, dv, false);
-    append(L, &tail, ng_ir_assign(k, tv, ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), v)));
-    append(L, &out, ng_ir_for(k, bv, whole, n, ng_ir_const_i(k, NG_INT64, 1), seal(L, &tail), 0));
+    NgIrRef tail = ng_ir_block(k, 2, (NgIrRef[]){ng_ir_assign(k, kv, base),
+                                                 ng_ir_assign(k, tv, ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), v))});
+    append(L, &out, ng_ir_for(k, bv, whole, n, ng_ir_const_i(k, NG_INT64, 1), tail, 0));
     append(L, &out, ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), ng_ir_varref(k, tv))));
     return seal(L, &out);
+}
+
+/* A float sum of a part of several axes (np.sum(img[i:i + 3, j:j + 3] * K)) in
+ * NumPy's order where it has up to 128 elements: NumPy sums its buffered copy,
+ * one row of the elements in C order, pairwise (in_lanes' order: 8 partial
+ * sums taking every 8th element, combined as a tree, then the last n % 8 in
+ * order). Here the part's own loops walk the elements, a counter giving each
+ * its partial sum, so no index is divided. Beyond 128 elements NumPy splits
+ * the row, recursively: `nested` (row by row, a few ulps apart) runs then.
+ * rows: the expression's loops (their counts n[], `whole` their product);
+ * v the element; the result into av. */
+static NgIrRef flat_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef whole, NgIrRef v, NgDType acc, int av,
+                        NgIrRef nested)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+    int all = ng_ir_var(k, NG_INT64), t8 = ng_ir_var(k, NG_INT64), f = ng_ir_var(k, NG_INT64), x = ng_ir_var(k, acc);
+    int res = ng_ir_var(k, acc), r[NG_LANES];
+    Stmts out = {0}, each = {0};
+    append(L, L->pending, ng_ir_let(k, all, whole)); /* (before the loop: the choice below tests it) */
+    NgIrRef count = ng_ir_varref(k, all), fr = ng_ir_varref(k, f), xr = ng_ir_varref(k, x);
+    append(L, &out, ng_ir_let(k, t8, ng_ir_binary(k, NG_OP_SUB, NG_INT64, count,
+                                                  ng_ir_binary(k, NG_OP_BITAND, NG_INT64, count,
+                                                               ng_ir_const_i(k, NG_INT64, NG_LANES - 1)))));
+    append(L, &out, ng_ir_let(k, f, zero));
+    append(L, &out, ng_ir_let(k, res, identity_of(L, NG_OP_ADD, acc)));
+    append(L, &each, ng_ir_let(k, x, v));
+    /* the partial sums as a shift register: r[0] is the one element f goes to (f % 8); it
+     * takes the element (the first 8: as they are) and goes last, the others move up one;
+     * after a multiple of 8 elements each is back in its place */
+    NgIrRef first = ng_ir_binary(k, NG_OP_LT, NG_BOOL, fr, ng_ir_const_i(k, NG_INT64, NG_LANES));
+    NgIrRef part[NG_LANES], shift[NG_LANES];
+    for (int j = 0; j < NG_LANES; j++) {
+        r[j] = ng_ir_var(k, acc);
+        append(L, &out, ng_ir_let(k, r[j], identity_of(L, NG_OP_ADD, acc)));
+        part[j] = ng_ir_varref(k, r[j]);
+    }
+    int y = ng_ir_var(k, acc);
+    shift[0] = ng_ir_let(k, y, ng_ir_select(k, first, xr, ng_ir_binary(k, NG_OP_ADD, acc, part[0], xr)));
+    for (int j = 0; j + 1 < NG_LANES; j++)
+        shift[j + 1] = ng_ir_assign(k, r[j], part[j + 1]);
+    NgIrRef rotate = ng_ir_block(k, NG_LANES + 1, (NgIrRef[]){shift[0], shift[1], shift[2], shift[3], shift[4],
+                                                              shift[5], shift[6], shift[7],
+                                                              ng_ir_assign(k, r[NG_LANES - 1], ng_ir_varref(k, y))});
+    for (int w = NG_LANES; w > 1; w /= 2) /* pairs, then pairs of pairs */
+        for (int j = 0; j < w / 2; j++)
+            part[j] = ng_ir_binary(k, NG_OP_ADD, acc, part[2 * j], part[2 * j + 1]);
+    /* past the partial sums: their tree once (f == t8), then the last elements in order */
+    NgIrRef tail = ng_ir_block(k, 2, (NgIrRef[]){
+        ng_ir_if(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, fr, ng_ir_varref(k, t8)), ng_ir_assign(k, res, part[0]),
+                 NG_IR_NONE),
+        ng_ir_assign(k, res, ng_ir_binary(k, NG_OP_ADD, acc, ng_ir_varref(k, res), xr))});
+    append(L, &each, ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, fr, ng_ir_varref(k, t8)), rotate, tail));
+    append(L, &each, ng_ir_assign(k, f, ng_ir_binary(k, NG_OP_ADD, NG_INT64, fr, one)));
+    NgIrRef walk = seal(L, &each);
+    for (int d = 0; d < rows->rank; d++)
+        walk = ng_ir_for(k, rows->elem_var[d], zero, n[d], one, walk, d == 0 ? NG_IR_SHORT : 0);
+    append(L, &out, walk);
+    append(L, &out, ng_ir_if(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, count, ng_ir_varref(k, t8)),
+                             ng_ir_assign(k, res, part[0]), NG_IR_NONE));
+    append(L, &out, ng_ir_assign(k, av, ng_ir_varref(k, res)));
+    return ng_ir_if(k, ng_ir_binary(k, NG_OP_LE, NG_BOOL, count, ng_ir_const_i(k, NG_INT64, 128)), seal(L, &out),
+                    nested);
 }
 
 /* np.sum(e), np.max(e) ... np.dot(a, b) of 1-d arrays (or rows of arrays,
@@ -2613,11 +2663,12 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         whole = ng_ir_binary(k, NG_OP_MUL, NG_INT64, whole, n[d]);
     for (int d = 0; d < rank; d++)
         n[d] = plain_count(L, n[d]);
-    /* av the result; tv the last axis' (a row's) own, added into av row by row, as NumPy's
-     * reduction adds each inner run's pairwise sum */
-    int av = ng_ir_var(k, acc), tv = rank > 1 ? ng_ir_var(k, acc) : av;
+    /* av the result; for a float sum of several axes tv a row's own, added into av row by row
+     * (NumPy's order up to 128 elements: flat_sum); other reductions take each element into av,
+     * in C order as NumPy's */
     bool lanes = inner.n == 0 && (acc == NG_FLOAT32 || acc == NG_FLOAT64) && op == NG_OP_ADD && !python;
-    NgIrRef blocked = lanes ? in_lanes(L, kv, n[0], v, op, acc, tv, NULL) : NG_IR_NONE;
+    int av = ng_ir_var(k, acc), tv = rank > 1 && lanes ? ng_ir_var(k, acc) : av;
+    NgIrRef blocked = lanes ? in_lanes(L, kv, n[0], v, op, acc, tv) : NG_IR_NONE;
     if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM) { /* of no element: Python's ValueError, or NumPy's */
         NgIrRef empty = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, whole, ng_ir_const_i(k, NG_INT64, 0));
         int which = (python ? 0 : 2) + (op == NG_OP_MAXIMUM ? NG_JIT_EMPTY_MAX : NG_JIT_EMPTY_MIN);
@@ -2635,38 +2686,19 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         append(L, &inner, ng_ir_assign(k, tv, ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), v)));
     }
     NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
-    NgIrRef loop = ng_ir_for(k, kv, zero, n[0], one, seal(L, &inner), 0);
+    NgIrRef loop = ng_ir_for(k, kv, zero, n[0], one, seal(L, &inner), rank > 1 ? NG_IR_SHORT : 0);
     if (lanes) /* (rows of fewer than 8: one by one, as NumPy) */
         loop = ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, n[0], ng_ir_const_i(k, NG_INT64, NG_LANES)), loop, blocked);
     if (rank > 1) {
         NgIrRef three[3] = {ng_ir_let(k, tv, identity_of(L, op, acc)), loop,
                             ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), ng_ir_varref(k, tv)))};
-        loop = ng_ir_block(k, 3, three);
+        if (tv != av)
+            loop = ng_ir_block(k, 3, three);
         for (int d = 1; d < rank; d++)
             loop = ng_ir_for(k, rows.elem_var[d], zero, n[d], one, loop, 0);
     }
-    if (rank > 1 && lanes) {
-        /* NumPy sums a part of several axes as one row of its elements in C order (its
-         * buffered copy): for up to 128 elements that order exactly, a flat counter giving the
-         * axes' variables; beyond, row by row as above (a few ulps apart) */
-        int fv = ng_ir_var(k, NG_INT64), all = ng_ir_var(k, NG_INT64);
-        Derived dv = {.n = rank};
-        NgIrRef rest = ng_ir_varref(k, fv);
-        for (int d = 0; d < rank; d++) {
-            dv.var[d] = rows.elem_var[d];
-            dv.val[d] = d == rank - 1 ? rest : ng_ir_binary(k, NG_OP_MOD, NG_INT64, rest, n[d]);
-            rest = ng_ir_binary(k, NG_OP_TRUEDIV, NG_INT64, rest, n[d]);
-        }
-        append(L, L->pending, ng_ir_let(k, all, whole));
-        NgIrRef count = ng_ir_varref(k, all);
-        Stmts each = {0};
-        derive(L, &each, &dv, true);
-        append(L, &each, ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), v)));
-        NgIrRef few = ng_ir_for(k, fv, zero, count, one, seal(L, &each), 0);
-        NgIrRef flat = ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, count, ng_ir_const_i(k, NG_INT64, NG_LANES)), few,
-                                in_lanes(L, fv, count, v, op, acc, av, &dv));
-        loop = ng_ir_if(k, ng_ir_binary(k, NG_OP_LE, NG_BOOL, count, ng_ir_const_i(k, NG_INT64, 128)), flat, loop);
-    }
+    if (rank > 1 && lanes)
+        loop = flat_sum(L, &rows, n, whole, v, acc, av, loop);
     append(L, L->pending, ng_ir_let(k, av, identity_of(L, op, acc)));
     append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
     carry_stop(L, L->pending); /* (a raise in it: nothing after it runs, in a sequential kernel) */
@@ -2910,7 +2942,7 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
     if (strcmp(fn, NG_JIT_WINDOW) == 0)
         return window_of(L, e);
     if (strcmp(fn, NG_JIT_SLICE_BOUND) == 0) {
-        NgIrRef b = e->nitems == 1 ? slice_bound(L, e->items[0]) : NG_IR_NONE;
+        NgIrRef b = e->nitems == 1 ? slice_bound(L, e->items[0], NULL) : NG_IR_NONE;
         return b == NG_IR_NONE ? NOVAL : mkval(b, NG_INT64, true, false);
     }
     if (strcmp(fn, "ord") == 0) {

@@ -48,9 +48,10 @@
  * and dtype constructors (np.float32(x) ...); locals naming part of an
  * array (`row = X[i]`: row[j], len(row), row.shape, writes through it) and
  * np.sum/prod/mean/max/min/any/all/dot over 1-d arrays, rows (np.sum(X[i])),
- * slices of one axis (np.sum(x[a:b]), np.max(X[:, j])) and elementwise
- * expressions of them (a loop run before the statement, rows broadcast as
- * NumPy's); rows and slices stored whole (Y[i] = ..., y[a:b] = ...);
+ * slices (np.sum(x[a:b]), np.max(X[:, j]), np.sum(img[i:i + 3, j:j + 3]))
+ * and elementwise expressions of them (loops run before the statement, one
+ * per axis, parts broadcast as NumPy's); parts stored whole (Y[i] = ...,
+ * y[a:b] = ..., img[i:i + 2, 1:3] = v);
  * calls of helper functions
  * defined in the same source (module level or nested), inlined at each call
  * site (several returns, defaults, array parameters, calls for their effect;

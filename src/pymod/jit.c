@@ -5,9 +5,9 @@
  *       parses the source, analyses the function's loops; `program` is a
  *       capsule owning the AST and the analysis, `loops` one dict per loop
  *       (line, end_line, col, kind, reductions, atomic, reason, ...).
- *   jit_launch(program, globals, boundscheck, line_offset, state, launched,
- *              loop_index, locals, assigned) -> dict or None
- *       (the first six bound once per function)
+ *   jit_launch(program, globals, local_names, boundscheck, line_offset, state,
+ *              launched, loop_index, locals, assigned) -> dict or None
+ *       (the first seven bound once per function)
  *       types the loop's free variables from their current values, lowers
  *       the loop for those types (cached as a kernel), uploads NumPy arrays,
  *       launches, writes written NumPy arrays back and returns the values of
@@ -1362,8 +1362,8 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
     return result;
 }
 
-static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject *globals, PyObject *assigned,
-                        int boundscheck, int line_offset, PyObject *keep);
+static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject *globals, PyObject *local_names,
+                        PyObject *assigned, int boundscheck, int line_offset, PyObject *keep);
 
 /* ---- scans: a loop in order run in blocks (NgJitLoopInfo.scan) ---- */
 
@@ -1668,27 +1668,29 @@ static int live_out(NgJitLoopPlan *plan, PyObject *assigned, const Launch *L, co
     return 0;
 }
 
-/* jit_launch(program, globals, boundscheck, line_offset, state, launched, index, locals, assigned):
- * the first six bound once per function (functools.partial), the last three
- * by each launch point of its host plan. state.keep: the call's kept arrays;
- * launched[index] is set to how the loop ran. */
+/* jit_launch(program, globals, local_names, boundscheck, line_offset, state, launched, index, locals,
+ * assigned): the first seven bound once per function (functools.partial), the
+ * last three by each launch point of its host plan. local_names: a frozenset
+ * of the function's local names (Python never reads those from its globals:
+ * one not bound yet is assigned in the loop). state.keep: the call's kept
+ * arrays; launched[index] is set to how the loop ran. */
 static PyObject *f_jit_launch(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 9 || !PyDict_Check(args[1]) || !PyDict_Check(args[5]) || !PyLong_Check(args[6]) ||
-        !PyDict_Check(args[7]) || !PyTuple_Check(args[8])) {
-        PyErr_SetString(PyExc_TypeError, "jit_launch(program, globals, boundscheck, line_offset, state, launched, "
-                                         "index, locals, assigned)");
+    if (nargs != 10 || !PyDict_Check(args[1]) || !PyFrozenSet_Check(args[2]) || !PyDict_Check(args[6]) ||
+        !PyLong_Check(args[7]) || !PyDict_Check(args[8]) || !PyTuple_Check(args[9])) {
+        PyErr_SetString(PyExc_TypeError, "jit_launch(program, globals, local_names, boundscheck, line_offset, state, "
+                                         "launched, index, locals, assigned)");
         return NULL;
     }
-    PyObject *globals = args[1], *launched = args[5], *index = args[6];
-    int boundscheck = PyObject_IsTrue(args[2]);
-    int line_offset = (int)PyLong_AsLong(args[3]), i = (int)PyLong_AsLong(index);
-    PyObject *keep = PyObject_GetAttrString(args[4], "keep");
+    PyObject *globals = args[1], *launched = args[6], *index = args[7];
+    int boundscheck = PyObject_IsTrue(args[3]);
+    int line_offset = (int)PyLong_AsLong(args[4]), i = (int)PyLong_AsLong(index);
+    PyObject *keep = PyObject_GetAttrString(args[5], "keep");
     if (boundscheck < 0 || PyErr_Occurred() || !keep) {
         Py_XDECREF(keep);
         return NULL;
     }
-    PyObject *r = launch(args[0], i, args[7], globals, args[8], boundscheck, line_offset, keep);
+    PyObject *r = launch(args[0], i, args[8], globals, args[2], args[9], boundscheck, line_offset, keep);
     if (r && PyTuple_Check(r) && flush_kept(keep) < 0) /* the loop runs as Python, on the NumPy arrays */
         Py_CLEAR(r);
     Py_DECREF(keep);
@@ -1746,8 +1748,8 @@ static PyObject *f_jit_keeps_arrays(PyObject *m, PyObject *unused)
 
 /* Runs loop `index` of the program as a kernel: the cells by name (plus
  * "__ng_note"), or (None, why) when it must run as Python. */
-static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject *globals, PyObject *assigned,
-                        int boundscheck, int line_offset, PyObject *keep)
+static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject *globals, PyObject *local_names,
+                        PyObject *assigned, int boundscheck, int line_offset, PyObject *keep)
 {
     Program *p = PyCapsule_GetPointer(capsule, "numgpu.jit.program");
     if (!p)
@@ -1774,7 +1776,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
     const char *why = NULL;
     for (int i = 0; i < ln->n; i++) {
         PyObject *v = PyDict_GetItem(locals, ln->keys[i]);
-        if (!v)
+        if (!v && !PySet_Contains(local_names, ln->keys[i])) /* (a local not bound yet: not the global) */
             v = PyDict_GetItem(globals, ln->keys[i]);
         if (!v) /* not bound yet: assigned in the loop, or a builtin */
             continue;

@@ -137,3 +137,21 @@ def test_int_of_a_large_uint64_raises_rather_than_wrap():
     want, got, f = python_and_jit(uint_to_int, np.zeros(10, np.int64), w)
     assert want == ("ok", "") and got[0] is OverflowError
     assert "int() of a uint64 from 2**63 on" in got[1]
+
+
+step = (1, "two")  # (a global of the name a loop below assigns: never the loop's value)
+
+
+def inner_counter_named_like_a_global(x, out):
+    for i in range(x.shape[0]):
+        s = 0.0
+        for step in range(3):
+            s += x[i] * step
+        out[i] = s
+
+
+def test_a_local_assigned_in_the_loop_is_not_the_global_of_its_name():
+    """(2026-12-05: the loop's free names were looked up in the globals when not yet bound, so
+    `step`, a local the inner loop assigns, was the tuple above, and the loop ran as Python.)"""
+    f = jit_same(inner_counter_named_like_a_global, np.arange(5.0), np.zeros(5))
+    assert [r["ran"] for r in f.loop_report()][0] == "kernel"
