@@ -51,6 +51,9 @@ NUMGPU_DEVICE=cuda timeout ${JIT_COMPLEX_TIMEOUT:-90} $PY bench/bench_jit.py --p
 say "== str and dict loops on cuda vs plain Python (bench_jit.py --dir bench/jit_strings) =="
 NUMGPU_DEVICE=cuda timeout ${JIT_STRINGS_TIMEOUT:-90} $PY bench/bench_jit.py --python-budget 0.5 --dir bench/jit_strings \
   2>&1 | grep -v -i "warn\|numba.readthedocs\|^$\|^File\|^def \|^\^\|^To find" | tee -a "$log"
+say "== slices and windows on cuda vs Numba on this machine's CPU (bench_jit.py --dir bench/jit_slices) =="
+NUMGPU_DEVICE=cuda timeout ${JIT_SLICES_TIMEOUT:-90} $PY bench/bench_jit.py --python-budget 0.5 --dir bench/jit_slices \
+  2>&1 | grep -v -i "warn\|numba.readthedocs\|^$\|^File\|^def \|^\^\|^To find" | tee -a "$log"
 say "== integer scans on cuda, in blocks vs one GPU thread (bench_jit.py --dir bench/jit_scan) =="
 for scan in 1 0; do
   NUMGPU_SCAN=$scan NUMGPU_DEVICE=cuda timeout ${JIT_SCAN_TIMEOUT:-60} $PY bench/bench_jit.py --python-budget 0.5 \
