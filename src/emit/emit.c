@@ -610,9 +610,13 @@ static bool reduction_clause(Emitter *e, int v, NgOp op)
     NgDType vt = e->k->vars[v].dtype;
     const char *name = omp_reduction(op, vt);
     if (name && name[0] == 'n')
-        catf(e, " reduction(%s_%s:v%d)", name, sfx(vt), v);
+        catf(e, " reduction(%s_%s:", name, sfx(vt));
     else if (name)
-        catf(e, " reduction(%s:v%d)", name, v);
+        catf(e, " reduction(%s:", name);
+    if (name) { /* (in jammed lanes: the lane's own copy, v3_0) */
+        var_name(e, v);
+        cat(e, ")");
+    }
     return !ng_dtype_is_complex(vt);
 }
 

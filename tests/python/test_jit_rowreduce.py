@@ -250,3 +250,17 @@ def test_a_raise_in_a_row_reduction_stops_a_loop_in_order():
     got = outcome(numgpu.jit(raising_sum_in_order), M, np.zeros(10), 5)
     assert want[0] is ValueError and got[0] is ValueError
     np.testing.assert_array_equal(got[2][1], want[2][1])
+
+
+def guarded_row_max(X, out):
+    for r in range(out.shape[0]):
+        if r > 0 and np.max(X[r]) > 0.5:
+            out[r] = 1.0
+
+
+def test_a_row_max_under_a_guard_in_lanes_compiles():
+    """(2026-12-05: the loop ran in jammed lanes and the row's simd max named `v3` in its
+    reduction clause where each lane's copy is `v3_0` ...: the C compiler refused the kernel.)"""
+    rng = np.random.default_rng(11)
+    f = jit_same(guarded_row_max, rng.random((20, 6)), np.zeros(20))
+    assert [r["ran"] for r in f.loop_report()] == ["kernel"]
