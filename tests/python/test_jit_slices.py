@@ -481,3 +481,31 @@ def test_what_parts_of_several_axes_leave_to_python():
     assert kinds(f)[0][0] == "python" and "matrix product" in f.loop_report()[0]["reason"]
     py, jit, f = python_and_jit(python_max_of_plane, np.arange(8.0).reshape(2, 2, 2), np.zeros(2))
     assert py[0] is ValueError and jit == py  # (Python's max of rows: an array's truth)
+
+
+def segment_sums(indptr, data, out):
+    for r in range(out.shape[0]):
+        out[r] = np.sum(data[indptr[r]:indptr[r + 1]])
+
+
+def segment_max_guarded(indptr, data, out):
+    for r in range(out.shape[0]):
+        if indptr[r + 1] > indptr[r] and np.max(data[indptr[r]:indptr[r + 1]]) > 0.5:
+            out[r] = 1.0
+
+
+def test_segments_given_by_offsets():
+    """Row sums of a CSR matrix: each row a slice between two offsets read from an array."""
+    rng = np.random.default_rng(12)
+    counts = rng.integers(0, 140, 60)  # (empty rows, and rows past 128: within an ulp there)
+    indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    data = rng.standard_normal(int(indptr[-1]))
+    want, got = np.zeros(60), np.zeros(60)
+    segment_sums(indptr, data, want)
+    f = numgpu.jit(segment_sums)
+    f(indptr, data, got)
+    short = counts <= 128
+    np.testing.assert_array_equal(got[short], want[short])
+    np.testing.assert_allclose(got, want, rtol=1e-13)
+    assert kinds(f) == [("parallel", "kernel")]
+    jit_same(segment_max_guarded, indptr, data, np.zeros(60))
