@@ -75,6 +75,7 @@ typedef struct Access {
     bool aug;             /* target of an augmented assignment with `op` */
     NgJitOp op;
     const NgJitExpr **pos;/* index expression per position; NULL for a slice */
+    const NgJitExpr **slc;/* per position: the slice there (of the last subscript), or NULL */
     int npos;             /* -1: the whole array, or positions not known */
     const char *via;      /* the helper whose body makes it (its own names in e), or NULL */
 } Access;
@@ -1717,7 +1718,7 @@ static void add_access(Ctx *c, const NgJitExpr *e, int root, bool write, bool au
         e = v, root = subscript_root(v)->name_id;
     c->acc = grow(c, c->acc, c->nacc, &c->acc_cap, sizeof *c->acc);
     Access *a = &c->acc[c->nacc++];
-    *a = (Access){e, root, write, aug, op, NULL, -1, NULL};
+    *a = (Access){e, root, write, aug, op, NULL, NULL, -1, NULL};
     if (e->kind != NG_JIT_E_SUBSCRIPT)
         return;
     /* A[i][j] is A[i, j]: positions run from the innermost subscript out; a
@@ -1728,6 +1729,7 @@ static void add_access(Ctx *c, const NgJitExpr *e, int root, bool write, bool au
         npos += ng_jit_index_count(x->rhs);
     }
     const NgJitExpr **pos = xalloc(c, &c->tmp, (size_t)(npos + 1) * sizeof *pos);
+    const NgJitExpr **slc = xalloc(c, &c->tmp, (size_t)(npos + 1) * sizeof *slc);
     int at = npos, lev = 0;
     for (const NgJitExpr *x = e; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs, lev++) {
         int n = ng_jit_index_count(x->rhs);
@@ -1740,9 +1742,11 @@ static void add_access(Ctx *c, const NgJitExpr *e, int root, bool write, bool au
                 (it->kind == NG_JIT_E_SLICE && lev > 0))
                 return;
             pos[at + i] = it->kind == NG_JIT_E_SLICE ? NULL : it;
+            slc[at + i] = it->kind == NG_JIT_E_SLICE ? it : NULL;
         }
     }
     a->pos = pos;
+    a->slc = slc;
     a->npos = npos;
 }
 
@@ -2375,11 +2379,67 @@ static bool pos_independent(Ctx *c, const NgJitExpr *we, const NgJitExpr *re, bo
     return mag(delta) % gcd(mag(a), mag(b)) != 0;
 }
 
+/* Position e of an access (its index) or its slice sl, a[lo:hi], as the
+ * elements [lo, lo + *width) it touches: *lo the polynomial of lo, *width a
+ * constant (an index: 1; a slice whose end is its start plus a constant: that
+ * constant, 0 or less for none). False for another slice (a step, an open end,
+ * a width that varies). */
+static bool interval_of(Ctx *c, const NgJitExpr *e, const NgJitExpr *sl, Poly *lo, int64_t *width)
+{
+    if (e) {
+        poly_of(c, e, lo);
+        *width = 1;
+        return true;
+    }
+    if (!sl || sl->cond || !sl->lhs || !sl->rhs)
+        return false;
+    Poly hi;
+    poly_of(c, sl->lhs, lo);
+    poly_of(c, sl->rhs, &hi);
+    if (!poly_add(&hi, lo, -1) || hi.n != 0)
+        return false;
+    *width = hi.c;
+    return true;
+}
+
+/* The dependence test at a position where an access has a slice (y[i:i + 4],
+ * y[4 * i:4 * i + 4]): true when the elements the two touch are apart in any
+ * two different iterations. Both are intervals [a*v + P + c, ... + width) with
+ * one a and one invariant P (an index: width 1); iterations step*m apart (m not
+ * 0) shift one by a*step*m against the other, so they are apart when
+ * |a*step| is at least the width of the one ahead plus their offset. Python
+ * clamps a slice into the axis, which only shrinks it, once its bounds are not
+ * negative: the caller has them checked before the loop (add_wrap, strict). */
+static bool slices_apart(Ctx *c, const Access *w, const Access *r, int p)
+{
+    Poly lw, lr;
+    int64_t ww, wr;
+    if ((!w->slc[p] && !r->slc[p]) || !interval_of(c, w->pos[p], w->slc[p], &lw, &ww) ||
+        !interval_of(c, r->pos[p], r->slc[p], &lr, &wr))
+        return false;
+    if (ww <= 0 || wr <= 0) /* (an empty slice touches nothing) */
+        return true;
+    Split sw, sr;
+    split(c, &lw, &sw);
+    split(c, &lr, &sr);
+    if (sw.bad || sr.bad || sw.sym || sr.sym || sw.nfree || sr.nfree || sw.a != sr.a || sw.a == 0 ||
+        !inv_equal(c, &lw, &lr))
+        return false;
+    int64_t step = c->ld[c->cur].step ? c->ld[c->cur].step : 1, g, d, need_w, need_r;
+    if (__builtin_mul_overflow(sw.a, step, &g) || g == INT64_MIN || __builtin_sub_overflow(lw.c, lr.c, &d) ||
+        __builtin_sub_overflow(wr, d, &need_r) || __builtin_add_overflow(ww, d, &need_w))
+        return false;
+    g = g < 0 ? -g : g;
+    return g >= need_r && g >= need_w;
+}
+
 /* True when accesses w (a write) and r touch different elements in any two
- * different iterations: some position proves it. */
-static bool independent(Ctx *c, const Access *w, const Access *r, bool *has_dist, int64_t *dist, int *at)
+ * different iterations: some position proves it (*slices: by slices_apart). */
+static bool independent(Ctx *c, const Access *w, const Access *r, bool *has_dist, int64_t *dist, int *at,
+                        bool *slices)
 {
     *has_dist = false;
+    *slices = false;
     if (w->npos < 0 || r->npos < 0)
         return false;
     int n = w->npos < r->npos ? w->npos : r->npos;
@@ -2388,6 +2448,11 @@ static bool independent(Ctx *c, const Access *w, const Access *r, bool *has_dist
         int64_t d = 0;
         if (pos_independent(c, w->pos[p], r->pos[p], &hd, &d)) {
             *at = p;
+            return true;
+        }
+        if (slices_apart(c, w, r, p)) {
+            *at = p;
+            *slices = true;
             return true;
         }
         if (hd && !*has_dist) {
@@ -2835,11 +2900,17 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
             bool hd = false;
             int64_t dist = 0;
             int at = -1;
+            bool slices;
             if (r->root != w->root || (r->write && j < i))
                 continue;
-            if (independent(c, w, r, &hd, &dist, &at)) { /* (proven for indices that do not wrap) */
-                add_wrap(c, L, w->pos[at], w->root, at, false);
-                add_wrap(c, L, r->pos[at], w->root, at, false);
+            if (independent(c, w, r, &hd, &dist, &at, &slices)) { /* (proven for indices that do not wrap) */
+                for (int side = 0; side < 2; side++) {
+                    const Access *x = side ? r : w;
+                    if (x->pos[at])
+                        add_wrap(c, L, x->pos[at], w->root, at, slices);
+                    else if (x->slc[at]->lhs) /* (a slice's bounds: not negative, so not wrapped) */
+                        add_wrap(c, L, x->slc[at]->lhs, w->root, at, true), add_wrap(c, L, x->slc[at]->rhs, w->root, at, true);
+                }
                 continue;
             }
             /* atomic: the array is only updated by `a[...] += v` (or -=), read nowhere else */

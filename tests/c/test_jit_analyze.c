@@ -680,6 +680,33 @@ static void test_subscripts(void)
                  "line 2: parallel\n"
                  "line 4: sequential: writes A[i + x.shape[0]], read as A[i + x.shape[1]], possibly in another "
                  "iteration\n");
+    /* slices as the elements [lo, lo + w) they touch: apart when the step times the counter's
+     * coefficient is at least the width (and the offset between two of them) */
+    CHECK_REPORT("def f(A, B, n):\n"
+                 "    for i in range(0, n, 4):\n"
+                 "        A[i:i + 4] = B[i:i + 4]\n"
+                 "    for i in range(0, n, 2):\n"
+                 "        A[i:i + 4] = 0\n"
+                 "    for i in range(n):\n"
+                 "        A[3 * i + 1:3 * i + 4] = A[3 * i + 2] + A[3 * i + 3:3 * i + 3]\n"
+                 "    for i in range(0, n, 4):\n"
+                 "        A[i:i + 4] = A[i + 4]\n"
+                 "    for i in range(0, n, 4):\n"
+                 "        A[i:i + 4:2] = 0\n"
+                 "    for i in range(n):\n"
+                 "        A[i, 1:3] = A[i + 1, 0]\n"
+                 "    for j in range(n):\n"
+                 "        A[:, j] = B[:, j] * 2\n"
+                 "    for i in range(n):\n"
+                 "        A[i:] = 0\n",
+                 "line 2: parallel\n"
+                 "line 4: sequential: writes A[i:i + 4], which may be the same element in different iterations\n"
+                 "line 6: parallel\n"
+                 "line 8: sequential: writes A[i:i + 4], read as A[i + 4], possibly in another iteration\n"
+                 "line 10: sequential: writes A[i:i + 4:2], which may be the same element in different iterations\n"
+                 "line 12: sequential: writes A[i, 1:3], read as A[i + 1, 0] in the previous iteration\n"
+                 "line 14: parallel\n"
+                 "line 16: sequential: writes A[i:], which may be the same element in different iterations\n");
 }
 
 /* ---- scalars: private, reductions ---- */

@@ -241,7 +241,7 @@ def test_rows_stored_through_slices():
     rng = np.random.default_rng(6)
     x = rng.standard_normal(14)
     f = jit_same(strided_store, x, np.zeros(14))
-    assert kinds(f) == [("sequential", "kernel (one thread)")]  # (the analysis cannot tell the slices apart)
+    assert kinds(f) == [("parallel", "kernel")]  # (4 apart, 4 wide: never one element)
     f = jit_same(column_store, rng.standard_normal((5, 4)), np.arange(5.0))
     assert kinds(f) == [("parallel", "kernel")]
     for a, b in ((1, 3), (-2, 100), (4, 1), (0, 0)):
@@ -269,6 +269,38 @@ def zero_step(x, out):
 def slice_of_slice(x, out):
     for i in range(x.shape[0]):
         out[i] = np.sum(x[i:][1:])
+
+
+def chunk_overlap(x, y):
+    for i in range(0, x.shape[0] - 4, 2):
+        y[i:i + 4] = y[i:i + 4] + x[i]
+
+
+def chunk_then_next(x, y):
+    for i in range(0, x.shape[0] - 4, 4):
+        y[i:i + 4] = x[i:i + 4] + 1.0
+        y[i + 4] = -1.0  # (the next chunk's first element: iteration i + 4 writes it too)
+
+
+def chunk_offset(x, y, k):
+    for i in range(0, x.shape[0], 4):
+        y[i - k:i - k + 4] = x[i] + 1.0
+
+
+def test_stores_through_slices_apart_are_parallel():
+    """A slice stored in each iteration is parallel where the analysis proves no two
+    iterations' slices meet: y[a*i + P:a*i + P + w] with the range's step times a at least w
+    (and at least the gap to another access), the bounds checked not negative before the
+    loop (then it runs in order: Python wraps a negative bound)."""
+    x = np.arange(1.0, 22.0)
+    f = jit_same(chunk_overlap, x, np.zeros(21))
+    assert kinds(f) == [("sequential", "kernel (one thread)")]  # (4 wide, 2 apart)
+    f = jit_same(chunk_then_next, x, np.zeros(21))
+    assert kinds(f)[0][0] == "sequential"
+    f = jit_same(chunk_offset, x, np.zeros(21), 0)
+    assert kinds(f) == [("parallel", "kernel")]
+    f = jit_same(chunk_offset, x, np.zeros(21), 3)  # (i - 3 at i = 0: y[-3:1], empty in Python)
+    assert kinds(f)[0][1].startswith("kernel (one thread")
 
 
 def test_slices_python_refuses_and_what_stays_python():
