@@ -271,7 +271,7 @@ class Gen:
         """One statement (lines appended) of a loop body over i."""
         form = self.r.randint(0, 47 if self.slices else 45 if self.wide2 else 27 if self.wide else 21)
         pad = "    " * ind
-        if form == 46 and depth < 1:  # a store through a slice
+        if form == 46 and depth < 1 and not self.prange:  # a store through a slice (no prange: it races)
             self.lines.append(self.pick(
                 "%sout[%s] = b[%s] * %s" % (pad, self.sl(), self.sl(), self.fexpr(idx, 2)),
                 "%sout[%s] = %s" % (pad, self.sl(), self.fexpr(idx, 2)),
