@@ -1276,6 +1276,17 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                          ? ng_array_upload(&cells[a], bytes, NULL)
                          : ng_op_assign(&cells[a], &op);
                 ng_array_release(&tmp);
+                if (st == NG_ERR_OVERFLOW && !op.array) {
+                    /* a Python int the name's type in the loop cannot hold (s = 300 before it, s =
+                     * u[i] of a uint8 u in it): Python's name changes type, the kernel's cannot */
+                    PyOS_snprintf(L->why, sizeof L->why, "'%s' holds a Python int before the loop that the %s "
+                                  "the loop makes it cannot hold", arg->name, ng_dtype_info(arg->dtype)->name);
+                    *why = L->why;
+                    L->python = true;
+                    for (int c = 0; c < low.nargs; c++)
+                        ng_array_release(&cells[c]);
+                    return NULL;
+                }
             }
             ng_kargs_array(kargs, &na, &cells[a], 0, NULL, NULL);
         }

@@ -165,3 +165,23 @@ def test_a_choice_compared_again(k):
     u = (np.arange(20) * 7 % 50).astype(np.uint8)
     f = jit_same(chosen_of_three, np.zeros(20, np.int64), w, u, k)
     assert "chosen between a Python int and a NumPy uint64" in ran(f)[0]
+
+
+def argmin_from_a_big_int(u, s):
+    at = -1
+    for i in range(u.shape[0]):
+        if u[i] < s:
+            s = u[i]
+            at = i
+    return s, at
+
+
+def test_a_python_int_the_loops_type_cannot_hold_runs_as_python():
+    """s starts as a Python int and becomes u's uint8: the kernel types s as a uint8 for the
+    whole loop, and 1000 is none (2026-12-05: NumPy's OverflowError from the cell; found by
+    jit_difftest seed 370178). The loop runs as Python, which compares 1000 with a uint8."""
+    u = np.array([7, 3, 9, 3], np.uint8)
+    f = jit_same(argmin_from_a_big_int, u, 1000)
+    assert f.loop_report()[0]["ran"].startswith("'s' holds a Python int")
+    f = jit_same(argmin_from_a_big_int, u, 200)
+    assert f.loop_report()[0]["ran"] == "kernel"
