@@ -202,7 +202,9 @@ class Gen:
             return "(%s %s %s)" % (self.fexpr(idx, d), self.pick("/", "//", "%"),
                                    self.pick("float(i)", "b[%s]" % self.pick(*idx), "t", "0.75", "float(i - 3)"))
         if form == 11:
-            return "%s(%s)" % (self.pick("np.floor", "np.abs", "np.exp", "np.sqrt", "np.tanh"),
+            # (not np.tanh: NumPy's SIMD tanh gives 1.0 where libm's gives 1 - 2**-53, which int()
+            # makes 1 or 0: README's few-ulp math; seeds 260209, 320784, 364336)
+            return "%s(%s)" % (self.pick("np.floor", "np.abs", "np.exp", "np.sqrt", "np.arctan"),
                                self.fexpr(idx, d))
         if form == 12:
             return "(abs(%s) ** %s)" % (self.fexpr(idx, d), self.pick("2", "0.5", "-1", "1.5", "k"))
