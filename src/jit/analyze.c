@@ -2908,8 +2908,10 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
                     const Access *x = side ? r : w;
                     if (x->pos[at])
                         add_wrap(c, L, x->pos[at], w->root, at, slices);
-                    else if (x->slc[at]->lhs) /* (a slice's bounds: not negative, so not wrapped) */
-                        add_wrap(c, L, x->slc[at]->lhs, w->root, at, true), add_wrap(c, L, x->slc[at]->rhs, w->root, at, true);
+                    else { /* (a slice's bounds: not negative, so not wrapped) */
+                        add_wrap(c, L, x->slc[at]->lhs, w->root, at, true);
+                        add_wrap(c, L, x->slc[at]->rhs, w->root, at, true);
+                    }
                 }
                 continue;
             }

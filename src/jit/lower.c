@@ -1687,6 +1687,18 @@ static NgIrRef in_var(Lower *L, NgIrRef r)
     return ng_ir_varref(k, v);
 }
 
+/* slice_window, its start computed now into a variable (start + e * stride
+ * is then an index the C compiler sees is affine), its length too unless it
+ * is the same in the whole kernel. */
+static bool window_vars(Lower *L, Sym *s, int axis, const NgJitExpr *sl, NgIrRef *start, NgIrRef *len, int64_t *step)
+{
+    if (!slice_window(L, s, axis, sl, start, len, step))
+        return false;
+    *start = in_var(L, *start);
+    *len = settled(L, *len);
+    return true;
+}
+
 /* a[x:y:z] on axis `axis` of s in an elementwise expression of rows: the
  * index of the element its loop is at (the slice's window made once,
  * before the loop). */
@@ -1696,11 +1708,7 @@ static NgIrRef window_index(Lower *L, Sym *s, int axis, const NgJitExpr *sl, int
     NgIrRef start, len;
     int64_t step;
     RowsSaved was = outside_rows(L);
-    bool good = slice_window(L, s, axis, sl, &start, &len, &step);
-    if (good) { /* (variables: start + elem * stride is an index the C compiler sees is affine) */
-        start = in_var(L, start);
-        len = settled(L, len);
-    }
+    bool good = window_vars(L, s, axis, sl, &start, &len, &step);
     restore_rows(L, was);
     if (!good)
         return NG_IR_NONE;
@@ -2538,18 +2546,17 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
  * order). Here the part's own loops walk the elements, a counter giving each
  * its partial sum, so no index is divided. Beyond 128 elements NumPy splits
  * the row, recursively: `nested` (row by row, a few ulps apart) runs then.
- * rows: the expression's loops (their counts n[], `whole` their product);
- * v the element; the result into av. */
-static NgIrRef flat_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef whole, NgIrRef v, NgDType acc, int av,
+ * rows: the expression's loops (their counts n[], `count` their product,
+ * computed before the loop); v the element; the result into av. */
+static NgIrRef flat_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef count, NgIrRef v, NgDType acc, int av,
                         NgIrRef nested)
 {
     NgIrKernel *k = L->k;
     NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
-    int all = ng_ir_var(k, NG_INT64), t8 = ng_ir_var(k, NG_INT64), f = ng_ir_var(k, NG_INT64), x = ng_ir_var(k, acc);
+    int t8 = ng_ir_var(k, NG_INT64), f = ng_ir_var(k, NG_INT64), x = ng_ir_var(k, acc);
     int res = ng_ir_var(k, acc), r[NG_LANES];
     Stmts out = {0}, each = {0};
-    append(L, L->pending, ng_ir_let(k, all, whole)); /* (before the loop: the choice below tests it) */
-    NgIrRef count = ng_ir_varref(k, all), fr = ng_ir_varref(k, f), xr = ng_ir_varref(k, x);
+    NgIrRef fr = ng_ir_varref(k, f), xr = ng_ir_varref(k, x);
     append(L, &out, ng_ir_let(k, t8, ng_ir_binary(k, NG_OP_SUB, NG_INT64, count,
                                                   ng_ir_binary(k, NG_OP_BITAND, NG_INT64, count,
                                                                ng_ir_const_i(k, NG_INT64, NG_LANES - 1)))));
@@ -2689,22 +2696,23 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     NgIrRef loop = ng_ir_for(k, kv, zero, n[0], one, seal(L, &inner), rank > 1 ? NG_IR_SHORT : 0);
     if (lanes) /* (rows of fewer than 8: one by one, as NumPy) */
         loop = ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, n[0], ng_ir_const_i(k, NG_INT64, NG_LANES)), loop, blocked);
-    if (rank > 1) {
+    if (tv != av) { /* (a row's sum, added into av) */
         NgIrRef three[3] = {ng_ir_let(k, tv, identity_of(L, op, acc)), loop,
                             ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), ng_ir_varref(k, tv)))};
-        if (tv != av)
-            loop = ng_ir_block(k, 3, three);
-        for (int d = 1; d < rank; d++)
-            loop = ng_ir_for(k, rows.elem_var[d], zero, n[d], one, loop, 0);
+        loop = ng_ir_block(k, 3, three);
     }
+    for (int d = 1; d < rank; d++)
+        loop = ng_ir_for(k, rows.elem_var[d], zero, n[d], one, loop, 0);
+    /* the element count, before the loop (flat_sum tests it; a mean divides by it) */
+    NgIrRef count = rank > 1 && (lanes || is_mean) ? plain_count(L, whole) : n[0];
     if (rank > 1 && lanes)
-        loop = flat_sum(L, &rows, n, whole, v, acc, av, loop);
+        loop = flat_sum(L, &rows, n, count, v, acc, av, loop);
     append(L, L->pending, ng_ir_let(k, av, identity_of(L, op, acc)));
     append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
     carry_stop(L, L->pending); /* (a raise in it: nothing after it runs, in a sequential kernel) */
     NgIrRef r = ng_ir_varref(k, av);
     if (is_mean)
-        r = ng_ir_binary(k, NG_OP_TRUEDIV, acc, r, ng_ir_cast(k, acc, plain_count(L, whole)));
+        r = ng_ir_binary(k, NG_OP_TRUEDIV, acc, r, ng_ir_cast(k, acc, count));
     return mkval(r, acc, python && acc == NG_BOOL, acc == NG_BOOL);
 }
 
@@ -2923,9 +2931,7 @@ static Val window_of(Lower *L, const NgJitExpr *e)
     NgIrRef i = as(L, j, NG_INT64), len = as(L, n, NG_INT64), zero = ng_ir_const_i(k, NG_INT64, 0);
     NgIrRef w = kind_of(j.dt) == NG_KIND_UINT ? i
                 : ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, i, zero), ng_ir_binary(k, NG_OP_ADD, NG_INT64, i, len), i);
-    NgIrRef bad = kind_of(j.dt) == NG_KIND_UINT && j.dt == NG_UINT64
-                      ? ng_ir_binary(k, NG_OP_GE, NG_BOOL, ng_ir_cast(k, NG_UINT64, j.r), ng_ir_cast(k, NG_UINT64, len))
-                      : ng_ir_binary(k, NG_OP_GE, NG_BOOL, ng_ir_cast(k, NG_UINT64, w), ng_ir_cast(k, NG_UINT64, len));
+    NgIrRef bad = ng_ir_binary(k, NG_OP_GE, NG_BOOL, ng_ir_cast(k, NG_UINT64, w), ng_ir_cast(k, NG_UINT64, len));
     int what = s->given->seq == NG_JIT_SEQ_STR ? NG_JIT_INDEX_STR
                : s->given->seq == NG_JIT_SEQ_TUPLE ? NG_JIT_INDEX_TUPLE : NG_JIT_INDEX_ARRAY;
     raise_value_if(L, bad, ng_ir_const_i(k, NG_INT64, ng_jit_raise_code(NG_JIT_RAISE_INDEX, line, what)));
@@ -3945,10 +3951,8 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
         if (ix[p]->kind == NG_JIT_E_SLICE) {
             NgIrRef start;
             int64_t step;
-            if (!slice_window(L, a, fixed + p, ix[p], &start, &len[--d], &step))
+            if (!window_vars(L, a, fixed + p, ix[p], &start, &len[--d], &step))
                 return true;
-            start = in_var(L, start);
-            len[d] = settled(L, len[d]);
             NgIrRef at = ng_ir_varref(k, var[d]);
             if (step != 1)
                 at = ng_ir_binary(k, NG_OP_MUL, NG_INT64, at, ng_ir_const_i(k, NG_INT64, step));

@@ -1165,6 +1165,15 @@ static int lowered_for(Program *p, const NgJitStmt *stmt, const Launch *L, const
     return 0;
 }
 
+/* NULL: the loop runs as Python (*why set by the caller), the launch's cells released. */
+static PyObject *as_python(Launch *L, NgArray *cells, int ncells)
+{
+    L->python = true;
+    for (int c = 0; c < ncells; c++)
+        ng_array_release(&cells[c]);
+    return NULL;
+}
+
 static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, const NgJitLoopPlan *plan,
                             NgDevice *dev, const int64_t *sargs, int line_offset, const char *note,
                             const char **why, bool *oob)
@@ -1282,10 +1291,7 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                     PyOS_snprintf(L->why, sizeof L->why, "'%s' holds a Python int before the loop that the %s "
                                   "the loop makes it cannot hold", arg->name, ng_dtype_info(arg->dtype)->name);
                     *why = L->why;
-                    L->python = true;
-                    for (int c = 0; c < low.nargs; c++)
-                        ng_array_release(&cells[c]);
-                    return NULL;
+                    return as_python(L, cells, low.nargs);
                 }
             }
             ng_kargs_array(kargs, &na, &cells[a], 0, NULL, NULL);
@@ -1299,12 +1305,9 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
         int64_t what = 0; /* not 0: the kernel ran no iteration, and the loop runs as Python */
         st = ng_array_download(&cells[a], &what, NULL);
         if (st == NG_OK && what != 0) {
-            L->python = true;
             if (python_reason(L, what, line_offset) == 0)
                 *why = L->why;
-            for (int c = 0; c < low.nargs; c++)
-                ng_array_release(&cells[c]);
-            return NULL;
+            return as_python(L, cells, low.nargs);
         }
     }
     if (st == NG_OK) {
