@@ -26,6 +26,10 @@ typedef struct Emitter {
     int vlane0, vwidth; /* and the lanes its vectors hold: vlane0 .. vlane0 + vgroups * vwidth - 1, */
     int vgroups;        /* in vgroups vectors side by side */
     int jam;            /* the lanes of the jammed loop being written (jam_lanes) */
+    int fast;           /* >0 in the fast version of a statement (NG_IR_VERSIONED): its loops
+                           have constant trip counts and may be vectorised across the loop around
+                           them, so a float max/min is ng_maxv/ng_minv, which GCC vectorises
+                           there (ng_max's || does not), and scalar code runs slower */
 } Emitter;
 
 /* Dtype suffix of helper names: ng_fdiv_i64. */
@@ -294,8 +298,8 @@ static void binary(Emitter *e, NgIrRef r)
         break;
     }
     case NG_OP_POW: fl ? call2(e, "pow", r, in, false) : call2(e, "pow", r, in, true); break;
-    case NG_OP_MAXIMUM: call2(e, "max", r, in, true); break;
-    case NG_OP_MINIMUM: call2(e, "min", r, in, true); break;
+    case NG_OP_MAXIMUM: call2(e, e->fast && fl ? "maxv" : "max", r, in, true); break;
+    case NG_OP_MINIMUM: call2(e, e->fast && fl ? "minv" : "min", r, in, true); break;
     case NG_OP_FMAX: fl ? call2(e, "fmax", r, in, false) : call2(e, "max", r, in, true); break;
     case NG_OP_FMIN: fl ? call2(e, "fmin", r, in, false) : call2(e, "min", r, in, true); break;
     case NG_OP_ARCTAN2: call2(e, "atan2", r, in, false); break;
@@ -3148,7 +3152,9 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
         cat(e, "if (");
         kid(e, r, 0);
         cat(e, ") {\n");
+        e->fast += (n->flags & NG_IR_VERSIONED) != 0;
         stmt(e, ng_ir_kid(e->k, r, 1), depth + 1);
+        e->fast -= (n->flags & NG_IR_VERSIONED) != 0;
         indent(e, depth);
         if (ng_ir_kid(e->k, r, 2) != NG_IR_NONE) {
             cat(e, "} else {\n");
@@ -3360,7 +3366,7 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
         if (!t->type_names[k->params[p].dtype])
             return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported on target %s",
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
-    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL, false, NULL, 0, 0, 0, 0, NG_JAM};
+    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL, false, NULL, 0, 0, 0, 0, NG_JAM, 0};
     cat(&e, t->prologue);
     if (t->lanes_prologue && k->lanes) /* (a loop may run in vector lanes) */
         cat(&e, t->lanes_prologue);

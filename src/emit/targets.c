@@ -48,6 +48,8 @@
 "#define NG_FLOAT_HELPERS(S, T, F) \\\n" \
 "NG_FN T ng_max_##S(T a, T b) { return (a >= b || a != a) ? a : b; }\\\n" \
 "NG_FN T ng_min_##S(T a, T b) { return (a <= b || a != a) ? a : b; }\\\n" \
+"NG_FN T ng_maxv_##S(T a, T b) { return a != a ? a : (b > a || b != b) ? b : a; }\\\n" \
+"NG_FN T ng_minv_##S(T a, T b) { return a != a ? a : (b < a || b != b) ? b : a; }\\\n" \
 "NG_FN T ng_mod_##S(T a, T b) { T m = NG_MATH(fmod, F)(a, b); if (b == 0) return m;\\\n" \
 "    if (m != 0) { if ((b < 0) != (m < 0)) m += b; } else m = NG_MATH(copysign, F)((T)0, b); return m; }\\\n" \
 "NG_FN T ng_fdiv_##S(T a, T b) { if (b == 0) return a / b; T m = NG_MATH(fmod, F)(a, b); T d = (a - m) / b;\\\n" \

@@ -315,6 +315,14 @@ NgIrRef ng_ir_if(NgIrKernel *k, NgIrRef cond, NgIrRef then, NgIrRef otherwise)
     return add(k, mk(NG_IR_IF, 0, NG_NODTYPE, 0, 0), 3, kids, false);
 }
 
+NgIrRef ng_ir_version(NgIrKernel *k, NgIrRef cond, NgIrRef fast, NgIrRef general)
+{
+    NgIrRef kids[3] = {cond, fast, general};
+    NgIrNode n = mk(NG_IR_IF, 0, NG_NODTYPE, 0, 0);
+    n.flags = NG_IR_VERSIONED;
+    return add(k, n, 3, kids, false);
+}
+
 NgIrRef ng_ir_for(NgIrKernel *k, int var, NgIrRef start, NgIrRef stop, NgIrRef step,
                   NgIrRef body, unsigned flags)
 {
@@ -393,6 +401,66 @@ void ng_ir_reduce_ranked(NgIrKernel *k, const NgIrRanked *r)
     if (!grow(k, (void **)&k->ranked, k->nranked, &k->cap_ranked, sizeof *k->ranked))
         return;
     k->ranked[k->nranked++] = *r;
+}
+
+/* ---- substitution ---- */
+
+enum { UNSEEN = -2 };
+
+/* ng_ir_substitute's walk: memo[r] is r's copy once made (r < top). */
+static NgIrRef substitute(NgIrKernel *k, NgIrRef r, NgIrRef *memo, int top)
+{
+    if (r == NG_IR_NONE || r >= top || k->status != NG_OK)
+        return r;
+    if (memo[r] != UNSEEN)
+        return memo[r];
+    NgIrNode n = k->nodes[r];
+    NgIrRef *kids = n.nkids ? ng_malloc(sizeof *kids * (size_t)n.nkids) : NULL;
+    if (n.nkids && !kids) {
+        k->status = ng_error_set(NG_ERR_NOMEM, "out of memory copying kernel IR");
+        return NG_IR_NONE;
+    }
+    bool changed = false;
+    for (int i = 0; i < n.nkids; i++) {
+        NgIrRef was = ng_ir_kid(k, r, i);
+        kids[i] = substitute(k, was, memo, top);
+        changed = changed || kids[i] != was;
+    }
+    NgIrRef out = changed ? add(k, n, n.nkids, kids, is_expr(&n)) : r;
+    ng_free(kids);
+    if (out != r && n.kind == NG_IR_FOR) { /* (the copy of a loop reduces as the loop) */
+        for (int i = 0, nreds = k->nreds; i < nreds; i++)
+            if (k->reds[i].loop == r)
+                ng_ir_reduce(k, out, k->reds[i].var, k->reds[i].op);
+        for (int i = 0, nranked = k->nranked; i < nranked; i++)
+            if (k->ranked[i].loop == r) {
+                NgIrRanked copy = k->ranked[i];
+                copy.loop = out;
+                ng_ir_reduce_ranked(k, &copy);
+            }
+    }
+    memo[r] = out;
+    return k->status == NG_OK ? out : NG_IR_NONE;
+}
+
+NgIrRef ng_ir_substitute(NgIrKernel *k, NgIrRef r, int n, const NgIrRef *from, const NgIrRef *to)
+{
+    int top = k->nnodes;
+    if (k->status != NG_OK || r == NG_IR_NONE)
+        return NG_IR_NONE;
+    NgIrRef *memo = ng_malloc(sizeof *memo * (size_t)(top ? top : 1));
+    if (!memo) {
+        k->status = ng_error_set(NG_ERR_NOMEM, "out of memory copying kernel IR");
+        return NG_IR_NONE;
+    }
+    for (int i = 0; i < top; i++)
+        memo[i] = UNSEEN;
+    for (int i = 0; i < n; i++)
+        if (from[i] >= 0 && from[i] < top)
+            memo[from[i]] = to[i];
+    NgIrRef out = substitute(k, r, memo, top);
+    ng_free(memo);
+    return out;
 }
 
 /* ---- verifier ---- */

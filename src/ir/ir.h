@@ -78,6 +78,12 @@ enum {
                            reduction clauses, whose set-up and final combine would cost more */
 };
 
+/* Flags of an IF node. */
+enum {
+    NG_IR_VERSIONED = 4, /* kids[1] is kids[2] with values put in that equal theirs where
+                            kids[0] holds (ng_ir_version) */
+};
+
 typedef struct NgIrNode {
     uint8_t kind;    /* NgIrKind */
     uint8_t op;      /* NgOp for UNARY/BINARY/ATOMIC; reduction op for FOR */
@@ -209,6 +215,11 @@ NgIrRef ng_ir_if(NgIrKernel *k, NgIrRef cond, NgIrRef then, NgIrRef otherwise);
 NgIrRef ng_ir_for(NgIrKernel *k, int var, NgIrRef start, NgIrRef stop, NgIrRef step,
                   NgIrRef body, unsigned flags);
 NgIrRef ng_ir_while(NgIrKernel *k, NgIrRef cond, NgIrRef body);
+/* if cond: fast, else general: a statement in two versions, `fast` general's
+ * copy (ng_ir_substitute) with values that equal theirs where cond holds (a
+ * slice's clamped bounds, its length, where the slice lies inside its axis):
+ * constants and simpler expressions the target compiler can do more with. */
+NgIrRef ng_ir_version(NgIrKernel *k, NgIrRef cond, NgIrRef fast, NgIrRef general);
 /* Loops that run body for every point of the box ext[0] x ... x ext[nd-1]
  * (int64 extents), vars[d] (int64 variables) counting [0, ext[d]). Nested,
  * the outermost parallel; or, `flat`, one parallel loop over every point that
@@ -220,6 +231,11 @@ NgIrRef ng_ir_jump(NgIrKernel *k, NgIrKind kind); /* BREAK or CONTINUE */
 /* Block-level kernels (see NgIrThread). */
 NgIrRef ng_ir_thread(NgIrKernel *k, NgIrThread which);
 NgIrRef ng_ir_block_reduce(NgIrKernel *k, int var, NgOp op);
+/* A copy of r with each node from[i] (i < n) in it replaced by to[i]: the
+ * nodes above a replaced one are made anew (expressions through the hash,
+ * so an unchanged one is itself), the others shared. A loop made anew keeps
+ * its flags and reductions. NONE when building fails (k->status says). */
+NgIrRef ng_ir_substitute(NgIrKernel *k, NgIrRef r, int n, const NgIrRef *from, const NgIrRef *to);
 /* Declares a reduction of `var` with `op` over the parallel loop `loop`. */
 void ng_ir_reduce(NgIrKernel *k, NgIrRef loop, int var, NgOp op);
 /* Declares a ranked reduction over the parallel loop `loop` (see NgIrRanked). */

@@ -131,6 +131,20 @@ typedef struct Frame {
 
 struct Stmts;
 
+/* A slice a[lo:lo + width] (a constant width) in an elementwise expression of rows: for_range
+ * versions a loop on its lying inside its axis in every iteration (versioned). */
+typedef struct Window {
+    NgIrRef lo;         /* its start as written (int64) */
+    NgIrRef n;          /* its axis' length */
+    int64_t width;      /* its end minus its start, 1 .. MAX_WINDOW_WIDTH */
+    NgIrRef start, len; /* what slice_window made of them: lo and width where it lies inside */
+} Window;
+
+enum {
+    MAX_WINDOWS = 16,       /* windows a loop is versioned on */
+    MAX_WINDOW_WIDTH = 64,  /* (wider: its loop gains little from a constant trip count) */
+};
+
 typedef struct Lower {
     const NgJitAst *ast;
     const NgJitLoopPlan *plan;
@@ -185,6 +199,8 @@ typedef struct Lower {
     int in_loop;         /* loop bodies being lowered around the current statement (the outer
                             loop's, inner loops', a helper's one-trip loop): in a sequential
                             kernel a raise there leaves them (stops) */
+    Window windows[MAX_WINDOWS]; /* the slices' windows in the loop bodies being lowered, */
+    int nwindows;        /* ... each loop's from where its body began (for_range) */
 } Lower;
 
 /* A growing list of statements. */
@@ -1611,8 +1627,46 @@ static NgIrRef clamp_bound(Lower *L, NgIrRef b, NgIrRef n, int64_t lo, bool nonn
 /* The elements slice sl (a[x:y:z]) selects on axis `axis` of s, as Python's
  * slices do: the first one's index *start, their number *len (int64) and
  * the step *step (a constant). False after an error. */
+/* r as base + *off, *off a constant (base NONE for a constant r). */
+static NgIrRef offset_of(const Lower *L, NgIrRef r, int64_t *off)
+{
+    const NgIrNode *n = ng_ir_node(L->k, r);
+    const int64_t most = INT64_C(1) << 32;
+    *off = 0;
+    if (n->kind == NG_IR_CONST && ng_dtype_is_int((NgDType)n->dtype) && n->c.i >= -most && n->c.i <= most) {
+        *off = n->c.i;
+        return NG_IR_NONE;
+    }
+    if (n->kind != NG_IR_BINARY || n->dtype != NG_INT64 || (n->op != NG_OP_ADD && n->op != NG_OP_SUB))
+        return r;
+    NgIrRef a = ng_ir_kid(L->k, r, 0), b = ng_ir_kid(L->k, r, 1);
+    if (is_const(L, b) && const_i(L, b) >= -most && const_i(L, b) <= most) {
+        *off = n->op == NG_OP_ADD ? const_i(L, b) : -const_i(L, b);
+        return a;
+    }
+    if (is_const(L, a) && n->op == NG_OP_ADD && const_i(L, a) >= -most && const_i(L, a) <= most) {
+        *off = const_i(L, a);
+        return b;
+    }
+    return r;
+}
+
+/* Window sl (a[lo:hi] on an axis of `n` elements) into *win where hi is lo plus a constant
+ * (x[i - 1:i + 2], img[2 * i:2 * i + 2]), else win->width 0; start and len as slice_window
+ * made them. */
+static void window_of_slice(Lower *L, NgIrRef lo, NgIrRef hi, NgIrRef n, int64_t step, NgIrRef start,
+                            NgIrRef len, Window *win)
+{
+    int64_t a, b;
+    win->width = 0;
+    if (step != 1 || lo == NG_IR_NONE || hi == NG_IR_NONE || offset_of(L, lo, &a) != offset_of(L, hi, &b) ||
+        b - a < 1 || b - a > MAX_WINDOW_WIDTH)
+        return;
+    *win = (Window){.lo = lo, .n = n, .width = b - a, .start = start, .len = len};
+}
+
 static bool slice_window(Lower *L, Sym *s, int axis, const NgJitExpr *sl, NgIrRef *start, NgIrRef *len,
-                         int64_t *step)
+                         int64_t *step, Window *win)
 {
     NgIrKernel *k = L->k;
     int line = sl->span.line;
@@ -1655,6 +1709,8 @@ static bool slice_window(Lower *L, Sym *s, int axis, const NgJitExpr *sl, NgIrRe
         *len = ng_ir_select(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, d, zero), count, zero);
     }
     *start = first;
+    if (win)
+        window_of_slice(L, lo, hi, n, *step, first, *len, win);
     return true;
 }
 
@@ -1689,11 +1745,15 @@ static NgIrRef in_var(Lower *L, NgIrRef r)
 
 /* slice_window, its start computed now into a variable (start + e * stride
  * is then an index the C compiler sees is affine), its length too unless it
- * is the same in the whole kernel. */
+ * is the same in the whole kernel; a window of a constant width noted for
+ * the loop around (versioned). */
 static bool window_vars(Lower *L, Sym *s, int axis, const NgJitExpr *sl, NgIrRef *start, NgIrRef *len, int64_t *step)
 {
-    if (!slice_window(L, s, axis, sl, start, len, step))
+    Window win;
+    if (!slice_window(L, s, axis, sl, start, len, step, &win))
         return false;
+    if (win.width && L->nwindows < MAX_WINDOWS)
+        L->windows[L->nwindows++] = win;
     *start = in_var(L, *start);
     *len = settled(L, *len);
     return true;
@@ -2868,7 +2928,7 @@ static Val len_of(Lower *L, const NgJitExpr *e)
         if (ix[d]->kind != NG_JIT_E_SLICE) {
             if (index_value(L, s, fixed + d, ix[d], NULL) == NG_IR_NONE)
                 return NOVAL;
-        } else if (!slice_window(L, s, fixed + d, ix[d], &start, &count, &step)) {
+        } else if (!slice_window(L, s, fixed + d, ix[d], &start, &count, &step, NULL)) {
             return NOVAL;
         } else if (len == NG_IR_NONE) { /* len(x[a:b]), len(X[:, j]): the first slice's */
             len = count;
@@ -4448,6 +4508,127 @@ static NgIrRef python_skip(Lower *L, Stmts *out)
  * `prologue` (may be NULL) goes at the top of each iteration, before the
  * loop variable is set; *loop_ref (may be NULL) gets the FOR; `outer` for
  * the nest's own loop (break and continue at depth 0 leave it). */
+/* Whether statement r (or one in it) declares or assigns variable v. */
+static bool assigns(const NgIrKernel *k, NgIrRef r, int v)
+{
+    if (r == NG_IR_NONE)
+        return false;
+    const NgIrNode *n = ng_ir_node(k, r);
+    switch ((NgIrKind)n->kind) {
+    case NG_IR_LET: case NG_IR_ASSIGN:
+        return n->a == v;
+    case NG_IR_FOR:
+        return n->a == v || assigns(k, ng_ir_kid(k, r, 3), v);
+    case NG_IR_WHILE:
+        return assigns(k, ng_ir_kid(k, r, 1), v);
+    case NG_IR_IF:
+        return assigns(k, ng_ir_kid(k, r, 1), v) || assigns(k, ng_ir_kid(k, r, 2), v);
+    case NG_IR_BLOCK:
+        for (int i = 0; i < n->nkids; i++)
+            if (assigns(k, ng_ir_kid(k, r, i), v))
+                return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* Whether int64 expression r is coef * v + (what loop body `body` leaves as it is), |coef|
+ * at most 2**20: constants, parameters, extents, variables the body does not assign, and v,
+ * added and multiplied by constants (r is then monotonic over v's range, wrapping nowhere
+ * between its ends when they are within 2**40: versioned). */
+static bool linear_in(const Lower *L, NgIrRef r, int v, NgIrRef body, int64_t *coef)
+{
+    const NgIrKernel *k = L->k;
+    const NgIrNode *n = ng_ir_node(k, r);
+    const int64_t most = INT64_C(1) << 20;
+    int64_t c[3] = {0, 0, 0};
+    *coef = 0;
+    switch ((NgIrKind)n->kind) {
+    case NG_IR_CONST: case NG_IR_SCALAR: case NG_IR_SHAPE:
+        return true;
+    case NG_IR_VAR:
+        *coef = n->a == v;
+        return n->a == v || !assigns(k, body, n->a);
+    case NG_IR_LOAD: /* (the body may store into the array) */
+        return false;
+    default:
+        break;
+    }
+    if (n->nkids > 3)
+        return false;
+    for (int i = 0; i < n->nkids; i++)
+        if (!linear_in(L, ng_ir_kid(k, r, i), v, body, &c[i]))
+            return false;
+    if (!c[0] && !c[1] && !c[2]) /* (an expression the loop does not change) */
+        return true;
+    if (n->kind != NG_IR_BINARY || n->dtype != NG_INT64)
+        return false;
+    NgIrRef a = ng_ir_kid(k, r, 0), b = ng_ir_kid(k, r, 1);
+    if (n->op == NG_OP_ADD || n->op == NG_OP_SUB)
+        *coef = n->op == NG_OP_ADD ? c[0] + c[1] : c[0] - c[1];
+    else if (n->op == NG_OP_MUL && !c[1] && is_const(L, b) && const_i(L, b) >= -most && const_i(L, b) <= most)
+        *coef = c[0] * const_i(L, b);
+    else if (n->op == NG_OP_MUL && !c[0] && is_const(L, a) && const_i(L, a) >= -most && const_i(L, a) <= most)
+        *coef = c[1] * const_i(L, a);
+    else
+        return false;
+    return *coef >= -most && *coef <= most;
+}
+
+/* Inner loop `loop` (trips iterations) in two versions (ng_ir_version) where slices of a
+ * constant width in its body (L->windows from `from` on) may lie inside their axes in every
+ * iteration: then their clamped bounds are the bounds as written and their lengths constants
+ * (img[2 * i:2 * i + 2, 2 * j:2 * j + 2]: loops of 2 trips, which the C compiler unrolls, and
+ * the loop around them vectorises). A window lies inside in every iteration when its start
+ * does at the first and the last (linear_in); one whose start is not linear leaves the loop
+ * as it is for that window. */
+static NgIrRef versioned(Lower *L, NgIrRef loop, int from, NgIrRef trips)
+{
+    NgIrKernel *k = L->k;
+    int counter = ng_ir_node(k, loop)->a;
+    NgIrRef first = ng_ir_kid(k, loop, 0), by = ng_ir_kid(k, loop, 2), body = ng_ir_kid(k, loop, 3);
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+    NgIrRef last = ng_ir_binary(k, NG_OP_ADD, NG_INT64, first,
+                                ng_ir_binary(k, NG_OP_MUL, NG_INT64, ng_ir_binary(k, NG_OP_SUB, NG_INT64, trips, one), by));
+    NgIrRef cond = ng_ir_binary(k, NG_OP_GT, NG_BOOL, trips, zero), c = ng_ir_varref(k, counter);
+    NgIrRef subs[2 * MAX_WINDOWS], by_what[2 * MAX_WINDOWS];
+    int nsubs = 0;
+    bool moves = false;
+    for (int i = from; i < L->nwindows; i++) {
+        const Window *w = &L->windows[i];
+        int64_t coef;
+        if (!linear_in(L, w->lo, counter, body, &coef))
+            continue;
+        NgIrRef ends[2] = {w->lo, NG_IR_NONE}; /* (where the loop starts and ends: all between) */
+        if (coef) {
+            ends[0] = ng_ir_substitute(k, w->lo, 1, &c, &first);
+            ends[1] = ng_ir_substitute(k, w->lo, 1, &c, &last);
+            moves = true;
+        }
+        NgIrRef top = ng_ir_binary(k, NG_OP_SUB, NG_INT64, w->n, ng_ir_const_i(k, NG_INT64, w->width));
+        for (int e = 0; e < 2 && ends[e] != NG_IR_NONE; e++) {
+            NgIrRef inside = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_GE, NG_BOOL, ends[e], zero),
+                                          ng_ir_binary(k, NG_OP_LE, NG_BOOL, ends[e], top));
+            cond = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, cond, inside);
+        }
+        subs[nsubs] = w->start, by_what[nsubs++] = w->lo;
+        subs[nsubs] = w->len, by_what[nsubs++] = ng_ir_const_i(k, NG_INT64, w->width);
+    }
+    if (nsubs == 0)
+        return loop;
+    if (moves) { /* (the counter's ends within 2**40: the windows' starts wrap nowhere between) */
+        NgIrRef most = ng_ir_const_i(k, NG_INT64, INT64_C(1) << 40), least = ng_ir_const_i(k, NG_INT64, -(INT64_C(1) << 40));
+        NgIrRef ends[2] = {first, last};
+        for (int e = 0; e < 2; e++)
+            cond = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, cond,
+                                ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_GE, NG_BOOL, ends[e], least),
+                                             ng_ir_binary(k, NG_OP_LE, NG_BOOL, ends[e], most)));
+    }
+    NgIrRef fast = ng_ir_substitute(k, loop, nsubs, subs, by_what);
+    return fast == NG_IR_NONE || fast == loop ? loop : ng_ir_version(k, cond, fast, loop);
+}
+
 static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *prologue, unsigned flags,
                          NgIrRef *loop_ref, bool outer)
 {
@@ -4570,6 +4751,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
                                            : ng_ir_binary(L->k, NG_OP_SUB, NG_INT64, start.r, c);
     L->depth += outer ? 0 : 1;
     Sym saved = *var;
+    int windows = L->nwindows; /* (the body's: versioned) */
     bind_counter(L, var, value, s->body);
     if (search == 1) {
         /* the assignments before the `if`, then found = min(found, test ? i : none), a plain
@@ -4605,6 +4787,8 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     var->bound = saved.bound, var->bound_val = saved.bound_val;
     L->depth -= outer ? 0 : 1;
     NgIrRef b = seal(L, &body);
+    int body_windows = L->nwindows;
+    L->nwindows = windows;
     if (!known || L->st != NG_OK)
         return NG_IR_NONE;
     if (b == NG_IR_NONE)
@@ -4631,6 +4815,11 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         if (skip != NG_IR_NONE)
             last = ng_ir_select(L->k, skip, first, last);
         r = ng_ir_for(L->k, counter, first, last, by, b, flags);
+        if (!outer && body_windows > windows) {
+            L->nwindows = body_windows;
+            r = versioned(L, r, windows, const_step ? trip_count(L, start, stop, step) : last);
+            L->nwindows = windows;
+        }
     }
     if (loop_ref)
         *loop_ref = r;
@@ -5149,6 +5338,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
 {
     NgIrKernel *k = L->k;
     const NgJitLoopPlan *plan = L->plan;
+    L->nwindows = 0;
     /* parameters, in order of first mention */
     for (int i = 0; i < L->norder; i++) {
         Sym *s = &L->syms[L->order[i]];

@@ -1633,6 +1633,64 @@ static void test_slices(void)
     ng_array_release(&out);
 }
 
+/* An inner loop whose slices have constant widths runs in two versions (versioned): where
+ * each window lies inside its axis in every iteration, a copy with their widths as constants
+ * (a float max there is ng_maxv, which GCC vectorises); else the loop clamping each window. */
+static void test_versioned_windows(void)
+{
+    const char *src =
+        "def kernel(img, out, d):\n"
+        "    for i in range(out.shape[0]):\n"
+        "        for j in range(out.shape[1]):\n"
+        "            out[i, j] = np.max(img[2 * i:2 * i + 2, 2 * j + d:2 * j + d + 2])\n";
+    enum { R = 9, C = 11 };
+    double img[R][C], O[5 * 6];
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++)
+            img[r][c] = urand() - 0.5;
+    img[2][3] = NAN;
+    NgJitVarType vars[] = {arr("img", NG_FLOAT64, 2), arr("out", NG_FLOAT64, 2), py("d", NG_INT64)};
+    /* (out rows x cols, d): all inside; the last row, the last column, the first one past an end */
+    static const int cases[][3] = {{4, 5, 0}, {5, 5, 0}, {4, 6, 0}, {4, 5, 1}, {4, 5, -1}};
+    for (size_t t = 0; t < sizeof cases / sizeof *cases; t++) {
+        int rows = cases[t][0], cols = cases[t][1], d = cases[t][2];
+        NgArray im = mat(NG_FLOAT64, R, C, img), out = mat(NG_FLOAT64, rows, cols, NULL);
+        Bind bs[] = {barr("img", &im), barr("out", &out), bint("d", d)};
+        NgJitLoopPlan plan = par();
+        CHECK_OK(run_loop(src, 0, vars, 3, &plan, bs, 3, rows, NULL));
+        CHECK(strstr(last_source, "ng_maxv_f64(") != NULL && strstr(last_source, "ng_max_f64(") != NULL);
+        CHECK_OK(ng_array_download(&out, O, NULL));
+        int bad = 0;
+        for (int i = 0; i < rows; i++)
+            for (int j = 0; j < cols; j++) { /* Python's slices: a negative start wraps, ends clamp */
+                int lo = 2 * j + d < 0 ? 2 * j + d + C : 2 * j + d, hi = 2 * j + d + 2 < C ? 2 * j + d + 2 : C;
+                double m = -INFINITY;
+                for (int r = 2 * i; r < 2 * i + 2 && r < R; r++)
+                    for (int c = lo; c < hi; c++)
+                        m = isnan(m) || m >= img[r][c] ? m : img[r][c];
+                double o = O[i * cols + j];
+                bad += !(o == m || (isnan(o) && isnan(m)));
+            }
+        CHECK_EQ_INT(0, bad);
+        ng_array_release(&im);
+        ng_array_release(&out);
+    }
+    /* a start the loop assigns: one version */
+    const char *local =
+        "def kernel(img, out, d):\n"
+        "    for i in range(out.shape[0]):\n"
+        "        for j in range(out.shape[1]):\n"
+        "            k = 2 * j + d\n"
+        "            out[i, j] = np.max(img[i, k:k + 2])\n";
+    NgArray im = mat(NG_FLOAT64, R, C, img), out = mat(NG_FLOAT64, 4, 5, NULL);
+    Bind bs[] = {barr("img", &im), barr("out", &out), bint("d", 0)};
+    NgJitLoopPlan plan = par();
+    CHECK_OK(run_loop(local, 0, vars, 3, &plan, bs, 3, 4, NULL));
+    CHECK(strstr(last_source, "ng_maxv_f64(") == NULL);
+    ng_array_release(&im);
+    ng_array_release(&out);
+}
+
 static void test_with_analysis(void)
 {
     enum { N = 5000 };
@@ -2040,6 +2098,7 @@ int main(void)
     test_helpers();
     test_views_and_numpy_reductions();
     test_slices();
+    test_versioned_windows();
     test_with_analysis();
     test_collapse();
     test_more_builtins();
