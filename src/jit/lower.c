@@ -132,12 +132,15 @@ typedef struct Frame {
 struct Stmts;
 
 /* A slice a[lo:lo + width] (a constant width) in an elementwise expression of rows: for_range
- * versions a loop on its lying inside its axis in every iteration (versioned). */
+ * versions a loop on its lying inside its axis in every iteration (versioned). Or (lo NONE)
+ * the length `len` of a row beside such slices (K's in np.sum(img[i:i + 3, j:j + 3] * K)),
+ * which the loop over their elements counts to: the version takes it to be `width`. */
 typedef struct Window {
     NgIrRef lo;         /* its start as written (int64) */
     NgIrRef n;          /* its axis' length */
     int64_t width;      /* its end minus its start, 1 .. MAX_WINDOW_WIDTH */
     NgIrRef start, len; /* what slice_window made of them: lo and width where it lies inside */
+    NgIrRef held;       /* the length as rows read it (window_vars: a variable where it varies) */
 } Window;
 
 enum {
@@ -854,6 +857,24 @@ static NgIrRef broadcast_length(Lower *L, const NgIrRef *lens, int nlens, NgIrRe
     return n;
 }
 
+/* Where the rows on axis d of an elementwise expression broadcast to n, a length the same in
+ * the whole kernel, beside a window of a constant width (L->windows): n noted, to be that
+ * width in the loop's fast version (versioned), so that the loop over the elements has a
+ * constant trip count there too. */
+static void note_extent(Lower *L, const Rows *rows, int d, NgIrRef n)
+{
+    if (n == NG_IR_NONE || is_const(L, n) || !invariant(L, n) || L->nwindows == MAX_WINDOWS)
+        return;
+    for (int i = 0; i < L->nwindows; i++)
+        for (int j = 0; j < rows->nlens[d] && L->windows[i].lo != NG_IR_NONE; j++)
+            if (rows->lens[d][j] == L->windows[i].held && rows->lens[d][j] != n) {
+                L->windows[L->nwindows++] = (Window){.lo = NG_IR_NONE, .n = NG_IR_NONE,
+                                                     .width = L->windows[i].width, .start = NG_IR_NONE,
+                                                     .len = n, .held = n};
+                return;
+            }
+}
+
 /* The lengths of the loops over the rows' elements, n[d] for the axes d <
  * rows->rank (after restore_rows): what they broadcast to (broadcast_length),
  * np.dot's two sides one length; where that fails in the kernel, NumPy's
@@ -868,6 +889,7 @@ static bool rows_length(Lower *L, const Rows *rows, NgIrRef *n, int line)
         if (rows->split < 0 || d) {
             n[d] = broadcast_length(L, rows->lens[d], rows->nlens[d], d < rows->target_rank ? rows->target[d] : NG_IR_NONE,
                                     &bad, line);
+            note_extent(L, rows, d, n[d]);
             continue;
         } /* np.dot(a, b): a's length is b's (NumPy's dot broadcasts neither) */
         NgIrRef a = broadcast_length(L, rows->lens[0], rows->split, NG_IR_NONE, &bad, line);
@@ -1752,10 +1774,10 @@ static bool window_vars(Lower *L, Sym *s, int axis, const NgJitExpr *sl, NgIrRef
     Window win;
     if (!slice_window(L, s, axis, sl, start, len, step, &win))
         return false;
+    *start = in_var(L, *start);
+    *len = win.held = settled(L, *len);
     if (win.width && L->nwindows < MAX_WINDOWS)
         L->windows[L->nwindows++] = win;
-    *start = in_var(L, *start);
-    *len = settled(L, *len);
     return true;
 }
 
@@ -4598,6 +4620,14 @@ static NgIrRef versioned(Lower *L, NgIrRef loop, int from, NgIrRef trips)
     for (int i = from; i < L->nwindows; i++) {
         const Window *w = &L->windows[i];
         int64_t coef;
+        if (w->lo == NG_IR_NONE) { /* (a length beside windows: note_extent) */
+            if (!linear_in(L, w->len, counter, body, &coef) || coef)
+                continue;
+            cond = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, cond,
+                                ng_ir_binary(k, NG_OP_EQ, NG_BOOL, w->len, ng_ir_const_i(k, NG_INT64, w->width)));
+            subs[nsubs] = w->len, by_what[nsubs++] = ng_ir_const_i(k, NG_INT64, w->width);
+            continue;
+        }
         if (!linear_in(L, w->lo, counter, body, &coef))
             continue;
         NgIrRef ends[2] = {w->lo, NG_IR_NONE}; /* (where the loop starts and ends: all between) */

@@ -85,6 +85,8 @@ def test_box_filter_with_kernels_of_every_shape():
     img = rng.standard_normal((12, 14))
     for kshape in ((3, 3), (1, 3), (3, 1), (1, 1)):
         jit_same(box_filter, img, rng.standard_normal(kshape), np.zeros((10, 12)))
+    py, jit, f = python_and_jit(box_filter, img, rng.standard_normal((2, 2)), np.zeros((10, 12)))
+    assert py[0] is ValueError and jit[0] is ValueError  # (K's 2 beside the windows' 3: NumPy's error)
     for past in ((11, 12), (10, 13)):  # (a window cut short at the last row or column: NumPy's error)
         py, jit, f = python_and_jit(box_filter, img, rng.standard_normal((3, 3)), np.zeros(past))
         assert py[0] is ValueError and jit[0] is ValueError
