@@ -195,6 +195,46 @@ static void test_reduction(void)
     ng_ir_free(&k);
 }
 
+/* ng_ir_substitute: the nodes above a replaced one are new, the rest shared; an expression
+ * made anew that exists already is that one (hash-consing); a copied parallel loop keeps its
+ * flags and reductions; ng_ir_version holds both. */
+static void test_substitute(void)
+{
+    NgIrKernel k;
+    ng_ir_init(&k, "versions");
+    int x = ng_ir_param_array(&k, NG_FLOAT64, 1, true, false);
+    int out = ng_ir_param_array(&k, NG_FLOAT64, 0, true, true);
+    int n = ng_ir_param_scalar(&k, NG_INT64);
+    int i = ng_ir_var(&k, NG_INT64), acc = ng_ir_var(&k, NG_FLOAT64);
+    NgIrRef iv = ng_ir_varref(&k, i), av = ng_ir_varref(&k, acc), nv = ng_ir_scalar(&k, n);
+    NgIrRef len = ng_ir_binary(&k, NG_OP_MINIMUM, NG_INT64, nv, ng_ir_shape(&k, x, 0));
+    NgIrRef load = ng_ir_load(&k, x, 1, &iv);
+    NgIrRef upd = ng_ir_assign(&k, acc, ng_ir_binary(&k, NG_OP_ADD, NG_FLOAT64, av, load));
+    NgIrRef loop = ng_ir_for(&k, i, i64(&k, 0), len, i64(&k, 1), upd, NG_IR_PARALLEL);
+    ng_ir_reduce(&k, loop, acc, NG_OP_ADD);
+    int before = k.nnodes;
+    NgIrRef four = i64(&k, 4), shape = ng_ir_shape(&k, x, 0);
+    NgIrRef fast = ng_ir_substitute(&k, loop, 1, &len, &four);
+    CHECK(fast != loop && fast >= before);
+    CHECK_EQ_INT(four, ng_ir_kid(&k, fast, 1)); /* the bound replaced */
+    CHECK_EQ_INT(upd, ng_ir_kid(&k, fast, 3)); /* the body shared */
+    CHECK_EQ_INT(NG_IR_PARALLEL, ng_ir_node(&k, fast)->flags);
+    CHECK_EQ_INT(2, k.nreds);
+    CHECK_EQ_INT(fast, k.reds[1].loop);
+    CHECK_EQ_INT(acc, k.reds[1].var);
+    NgIrRef same = ng_ir_substitute(&k, loop, 1, &shape, &shape);
+    CHECK_EQ_INT(loop, same); /* (nothing changed: the loop itself) */
+    NgIrRef min4 = ng_ir_binary(&k, NG_OP_MINIMUM, NG_INT64, four, shape);
+    CHECK_EQ_INT(min4, ng_ir_substitute(&k, len, 1, &nv, &four)); /* (made anew: the one there) */
+    NgIrRef both = ng_ir_version(&k, ng_ir_binary(&k, NG_OP_EQ, NG_BOOL, len, four), fast, loop);
+    CHECK_EQ_INT(NG_IR_VERSIONED, ng_ir_node(&k, both)->flags);
+    NgIrRef stmts[3] = {ng_ir_let(&k, acc, ng_ir_const_f(&k, NG_FLOAT64, 0.0)), both,
+                        ng_ir_store(&k, out, 0, &iv, av)};
+    k.body = ng_ir_block(&k, 3, stmts);
+    CHECK_OK(ng_ir_verify(&k));
+    ng_ir_free(&k);
+}
+
 /* Nested loops with IF/LET/ASSIGN and a WHILE with BREAK/CONTINUE:
  *   for i (parallel): for j:
  *       let t = a[i, j]; if t < 0: t = -t
@@ -546,6 +586,7 @@ int main(void)
     test_complex_from_parts();
     test_hash_consing();
     test_reduction();
+    test_substitute();
     test_nested();
     test_verify_rejects();
     test_verify_known_gaps();
