@@ -495,9 +495,12 @@ static const char *const np_scalar_fns[] = {
 static const char *const np_binary_fns[] = {
     "arctan2", "minimum", "maximum", "fmin", "fmax", "power", "hypot", "copysign", NULL};
 static const char *const np_ternary_fns[] = {"where", "clip", NULL};
-static const char *const np_reduce_fns[] = {"sum", "max", "min", "dot", "prod", "mean", NULL};
+static const char *const np_reduce_fns[] = {"sum", "max", "min", "dot", "prod", "mean", "amax", "amin", "any",
+                                             "all", NULL};
 static const char *const module_consts[] = {"pi", "e", "tau", "inf", "nan", "infj", "nanj", NULL};
 static const char *const scalar_methods[] = {"conjugate", "conj", NULL};
+/* An array's reductions as methods: x.sum() is np.sum(x), x.dot(y) np.dot(x, y). */
+static const char *const array_methods[] = {"sum", "max", "min", "mean", "prod", "any", "all", "dot", NULL};
 static const char *const part_attrs[] = {"real", "imag", NULL}; /* of a scalar value */
 /* Python builtins, named as such when a loop calls them. */
 static const char *const python_builtins[] = {
@@ -602,6 +605,9 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
         return NG_JIT_CALL_PRANGE;
     if (!is_known_module(f->lhs) && in_list(f->name, scalar_methods) && call->nitems == 0)
         return NG_JIT_CALL_METHOD;
+    if (!is_known_module(f->lhs) && in_list(f->name, array_methods) &&
+        call->nitems == (strcmp(f->name, "dot") == 0))
+        return NG_JIT_CALL_METHOD;
     return NG_JIT_CALL_OTHER;
 }
 
@@ -700,7 +706,7 @@ static const char *check_call(Ctx *c, const NgJitExpr *e)
             return fmt(c, "calls %s with *arguments (not compilable)", text(c, f));
     if (k == NG_JIT_CALL_PRANGE)
         return fmt(c, "calls %s outside a for statement (not compilable)", text(c, f));
-    if (k == NG_JIT_CALL_METHOD)
+    if (k == NG_JIT_CALL_METHOD && check_expr(c, f->lhs))
         return check_expr(c, f->lhs);
     if (k == NG_JIT_CALL_HELPER) {
         Helper *h = find_helper(c, f->name_id);

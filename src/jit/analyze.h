@@ -193,10 +193,13 @@ typedef enum NgJitCallKind {
     NG_JIT_CALL_MATH,      /* math.<f> or cmath.<f>, a scalar function (sqrt, exp, ...) */
     NG_JIT_CALL_NP_SCALAR, /* np.<f>/numpy.<f>, elementwise (sqrt, exp, abs, float32, ...),
                               with one positional argument per input (no `out`) */
-    NG_JIT_CALL_NP_REDUCE, /* np.sum np.max np.min np.prod np.mean (one argument), np.dot (two) */
+    NG_JIT_CALL_NP_REDUCE, /* np.sum np.max np.min np.prod np.mean np.amax np.amin np.any np.all (one
+                              argument), np.dot (two) */
     NG_JIT_CALL_PRANGE,    /* prange, numgpu.prange: only as a loop's iterable */
     NG_JIT_CALL_HELPER,    /* any other plain name: a function the lowering inlines */
-    NG_JIT_CALL_METHOD,    /* <value>.conjugate() or .conj(): a scalar method, no arguments */
+    NG_JIT_CALL_METHOD,    /* <value>.conjugate() or .conj(): a scalar method, no arguments; an
+                              array's reduction, x.sum() .max() .min() .mean() .prod() .any() .all()
+                              (no arguments), x.dot(y) */
 } NgJitCallKind;
 
 /* The kind of a CALL node by the function it names (arguments not looked at). */

@@ -2798,9 +2798,10 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     return mkval(r, acc, python && acc == NG_BOOL, acc == NG_BOOL);
 }
 
-static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
+/* NumPy's reductions a loop compiles (np.sum(x), and as methods x.sum()): the combining op,
+ * NG_NOPS for none. */
+static NgOp np_reduction(const char *fn)
 {
-    int line = e->span.line;
     static const struct { const char *name; NgOp op; } reductions[] = {
         {"sum", NG_OP_ADD}, {"dot", NG_OP_ADD}, {"mean", NG_OP_ADD}, {"prod", NG_OP_MUL},
         {"max", NG_OP_MAXIMUM}, {"amax", NG_OP_MAXIMUM}, {"min", NG_OP_MINIMUM}, {"amin", NG_OP_MINIMUM},
@@ -2808,7 +2809,16 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
     };
     for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++)
         if (strcmp(fn, reductions[i].name) == 0)
-            return np_reduce(L, e, fn, reductions[i].op, false);
+            return reductions[i].op;
+    return NG_NOPS;
+}
+
+static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
+{
+    int line = e->span.line;
+    NgOp reduce = np_reduction(fn);
+    if (reduce != NG_NOPS)
+        return np_reduce(L, e, fn, reduce, false);
     NgDType cast_to = strcmp(fn, "bool_") == 0 ? NG_BOOL : ng_dtype_from_name(fn);
     if (cast_to != NG_NODTYPE && usable(cast_to)) {
         /* np.float32(x): a strong scalar of that dtype */
@@ -3489,6 +3499,21 @@ static void return_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         push(L, out, ng_ir_jump(L->k, NG_IR_BREAK));
 }
 
+/* An array's reduction as a method (ng_jit_call_kind: x.sum(), x.max(), x.dot(y)): NumPy's
+ * function of the array and the arguments. Of a number (a NumPy scalar has these methods, a
+ * Python number has not), the loop runs as Python. */
+static Val reduce_method(Lower *L, const NgJitExpr *e)
+{
+    const NgJitExpr *f = e->lhs;
+    NgJitExpr *args[2] = {f->lhs, e->nitems ? e->items[0] : NULL};
+    NgJitExpr as_np = *e; /* (np.<name>(x, ...)) */
+    as_np.items = args;
+    as_np.nitems = e->nitems + 1;
+    NgOp op = np_reduction(f->name);
+    return op != NG_NOPS ? np_reduce(L, &as_np, f->name, op, false)
+                             : unsupported(L, e->span.line, "an array method");
+}
+
 static Val call(Lower *L, const NgJitExpr *e)
 {
     const NgJitExpr *f = e->lhs;
@@ -3507,6 +3532,8 @@ static Val call(Lower *L, const NgJitExpr *e)
         e->nitems == 0 && !e->nkeywords &&
         !(f->lhs->kind == NG_JIT_E_NAME && sym_of(L, f->lhs)->kind == SYM_ARRAY))
         return conjugate_of(L, expr(L, f->lhs));
+    if (f->kind == NG_JIT_E_ATTR && ng_jit_call_kind(e) == NG_JIT_CALL_METHOD) /* x.sum(): np.sum(x) */
+        return reduce_method(L, e);
     char buf[80], what[256];
     snprintf(what, sizeof what, "calling %s()", snip(L, f, buf, sizeof buf));
     return unsupported(L, e->span.line, what);

@@ -1073,7 +1073,7 @@ static void test_python(void)
                  "    for i in range(n):\n"
                  "        a[i] = foo(a[i])\n"
                  "    for i in range(n):\n"
-                 "        a[i] = a[i].sum()\n"
+                 "        a[i] = a[i].cumsum()\n"
                  "    for i in range(n):\n"
                  "        try:\n"
                  "            a[i] = 1\n"
@@ -1103,7 +1103,7 @@ static void test_python(void)
                  "        a[i] = np.sum(a, 0) + np.maximum(a[i], 0.0) + np.where(a[i] > 0, 1, 2)\n",
                  "line 4: python: calls print (not compilable)\n"
                  "line 6: python: calls helper foo, whose source is not part of the compile (needs helper inlining)\n"
-                 "line 8: python: calls a[i].sum (not compilable)\n"
+                 "line 8: python: calls a[i].cumsum (not compilable)\n"
                  "line 10: python: contains a `try` statement (left to Python)\n"
                  "line 15: python: calls np.zeros (not compilable)\n"
                  "line 17: python: iterates over a.T (only range() and prange() loops, and loops over arrays, "
@@ -1315,7 +1315,7 @@ static void test_api(void)
     const NgJitExpr *t = ast->body.stmts[0]->body.stmts[0]->value;
     NgJitCallKind want[] = {NG_JIT_CALL_BUILTIN, NG_JIT_CALL_BUILTIN, NG_JIT_CALL_MATH, NG_JIT_CALL_NP_SCALAR,
                             NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_PRANGE, NG_JIT_CALL_PRANGE,
-                            NG_JIT_CALL_HELPER, NG_JIT_CALL_OTHER, NG_JIT_CALL_OTHER, NG_JIT_CALL_OTHER,
+                            NG_JIT_CALL_HELPER, NG_JIT_CALL_METHOD, NG_JIT_CALL_OTHER, NG_JIT_CALL_OTHER,
                             NG_JIT_CALL_OTHER};
     CHECK_EQ_INT(13, t->nitems);
     for (int i = 0; i < t->nitems && i < 13; i++)

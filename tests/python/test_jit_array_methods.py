@@ -1,0 +1,102 @@
+"""An array's reductions as methods in @numgpu.jit loops, `X[i].sum()`, `row.max()`,
+`x[i - 1:i + 2].mean()`, `(X[i] > 0).any()`, `X[i].dot(y)`: NumPy's functions of the array
+(before 2026-12-05 each such loop ran as Python, "calls X[i].sum"), and `np.any`, `np.all`,
+`np.amax`, `np.amin` of rows, which the analysis now lets compile too. Against plain Python,
+on every device."""
+import numpy as np
+import pytest
+
+import numgpu
+from helpers import jit_same, python_and_jit
+
+
+def kinds(f):
+    return [(r["kind"], r["ran"]) for r in f.loop_report()]
+
+
+def row_methods(X, out):
+    for i in range(X.shape[0]):
+        out[i, 0] = X[i].sum()
+        out[i, 1] = X[i].max() - X[i].min()
+        out[i, 2] = X[i].mean()
+        out[i, 3] = X[i, 1:3].prod()
+        out[i, 4] = (X[i] > X[i, 0]).any() + 2 * (X[i] >= 0).all()
+
+
+def view_methods(X, y, out):
+    for i in range(X.shape[0]):
+        row = X[i]
+        out[i] = row.dot(y) + (row * 2).sum() + row[1:].max()
+
+
+def window_methods(img, out):
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            out[i, j] = img[i:i + 2, j:j + 3].max() + img[i, j:j + 2].mean()
+
+
+def normalise(X):
+    for i in range(X.shape[0]):
+        X[i] = X[i] / X[i].sum()
+
+
+def numpy_functions(X, out):
+    for i in range(X.shape[0]):
+        out[i] = np.any(X[i] > 0.5) + 2 * np.all(X[i] > 0.1) + np.amax(X[i]) - np.amin(X[i, ::2])
+
+
+def empty_max(X, out, a):
+    for i in range(X.shape[0]):
+        out[i] = X[i, a:].max()
+
+
+def scalar_method(X, out):
+    for i in range(X.shape[0]):
+        v = X[i, 0]
+        out[i] = v.sum()  # (a NumPy scalar's method: the loop runs as Python)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int8, np.int64, np.uint16])
+def test_methods_of_rows_slices_and_expressions(dt):
+    rng = np.random.default_rng(31)
+    X = (rng.standard_normal((7, 5)) * 4).astype(dt)
+    f = jit_same(row_methods, X, np.zeros((7, 5)))
+    assert kinds(f) == [("parallel", "kernel")]
+    B = X > 0
+    py, jit, f = python_and_jit(row_methods, B, np.zeros((7, 5)))  # (bool - bool: NumPy's TypeError)
+    assert py[0] is TypeError and jit[0] is TypeError
+    jit_same(bool_methods, B, np.zeros((7, 3)))
+
+
+def bool_methods(B, out):
+    for i in range(B.shape[0]):
+        out[i, 0] = B[i].sum() + B[i, 1:].max()
+        out[i, 1] = B[i].any() + 2 * B[i].all() + 4 * B[i].min()
+        out[i, 2] = B[i].mean() + B[i].prod()
+
+
+def test_methods_of_views_windows_and_in_place():
+    rng = np.random.default_rng(32)
+    X = rng.standard_normal((6, 4))
+    f = jit_same(view_methods, X, rng.standard_normal(4), np.zeros(6))
+    assert kinds(f) == [("parallel", "kernel")]
+    img = rng.standard_normal((9, 10))
+    jit_same(window_methods, img, np.zeros((8, 8)))
+    jit_same(window_methods, img, np.zeros((8, 9)))  # (windows cut short at the last column)
+    f = jit_same(normalise, rng.uniform(1, 2, (5, 3)))
+    assert kinds(f) == [("parallel", "kernel")]
+
+
+def test_numpys_any_all_amax_amin_of_rows():
+    rng = np.random.default_rng(33)
+    f = jit_same(numpy_functions, rng.uniform(0, 1, (8, 5)), np.zeros(8))
+    assert kinds(f) == [("parallel", "kernel")]
+
+
+def test_an_empty_rows_max_and_a_scalars_method():
+    X = np.arange(12.0).reshape(3, 4)
+    py, jit, f = python_and_jit(empty_max, X, np.zeros(3), 4)
+    assert py[0] is ValueError and jit == py
+    jit_same(empty_max, X, np.zeros(3), 2)
+    f = jit_same(scalar_method, X, np.zeros(3))
+    assert kinds(f)[0][0] == "python"
