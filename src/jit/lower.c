@@ -2734,6 +2734,7 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     rows_length(L, &rows, n, line);
     NgDType acc = x.dt;
     bool is_mean = strcmp(fn, "mean") == 0;
+    bool arg = strncmp(fn, "arg", 3) == 0; /* np.argmax / np.argmin: the first best element's place */
     if (python && op == NG_OP_ADD) {
         acc = x.dt == NG_BOOL ? NG_INT64 : x.dt;
     } else if (op == NG_OP_ADD || op == NG_OP_MUL) { /* NumPy's accumulator: at least 64-bit integers */
@@ -2760,13 +2761,29 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     NgIrRef blocked = lanes ? in_lanes(L, kv, n[0], v, op, acc, tv) : NG_IR_NONE;
     if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM) { /* of no element: Python's ValueError, or NumPy's */
         NgIrRef empty = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, whole, ng_ir_const_i(k, NG_INT64, 0));
-        int which = (python ? 0 : 2) + (op == NG_OP_MAXIMUM ? NG_JIT_EMPTY_MAX : NG_JIT_EMPTY_MIN);
+        int which = (arg ? 4 : python ? 0 : 2) + (op == NG_OP_MAXIMUM ? NG_JIT_EMPTY_MAX : NG_JIT_EMPTY_MIN);
         if (invariant(L, empty))
             raise_or_python(L, empty, NG_JIT_RAISE_EMPTY, line);
         else
             raise_value_if(L, empty, ng_ir_const_i(k, NG_INT64, ng_jit_raise_code(NG_JIT_RAISE_EMPTY, line, which)));
     }
-    if (python && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)) { /* av = kv == 0 or v beats av ? v : av */
+    int place = arg ? ng_ir_var(k, NG_INT64) : -1, at = arg ? ng_ir_var(k, NG_INT64) : -1;
+    if (arg) { /* at: the element's place in C order; the first best (a NaN: the first NaN) wins */
+        NgIrRef atr = ng_ir_varref(k, at), best = ng_ir_varref(k, av);
+        NgIrRef beats = ng_ir_binary(k, op == NG_OP_MAXIMUM ? NG_OP_GT : NG_OP_LT, NG_BOOL, v, best);
+        if (ng_dtype_is_float(acc)) /* (v a NaN where the best so far is not) */
+            beats = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, beats,
+                                 ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_NE, NG_BOOL, v, v),
+                                              ng_ir_binary(k, NG_OP_EQ, NG_BOOL, best, best)));
+        int won = ng_ir_var(k, NG_BOOL);
+        append(L, &inner, ng_ir_let(k, won, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, beats,
+                                                         ng_ir_binary(k, NG_OP_EQ, NG_BOOL, atr,
+                                                                      ng_ir_const_i(k, NG_INT64, 0)))));
+        NgIrRef w = ng_ir_varref(k, won);
+        append(L, &inner, ng_ir_assign(k, av, ng_ir_select(k, w, v, best)));
+        append(L, &inner, ng_ir_assign(k, place, ng_ir_select(k, w, atr, ng_ir_varref(k, place))));
+        append(L, &inner, ng_ir_assign(k, at, ng_ir_binary(k, NG_OP_ADD, NG_INT64, atr, ng_ir_const_i(k, NG_INT64, 1))));
+    } else if (python && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)) { /* av = kv == 0 or v beats av ? v : av */
         NgIrRef beats = ng_ir_binary(k, op == NG_OP_MAXIMUM ? NG_OP_GT : NG_OP_LT, NG_BOOL, v, ng_ir_varref(k, av));
         NgIrRef first = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, ng_ir_varref(k, kv), ng_ir_const_i(k, NG_INT64, 0));
         append(L, &inner, ng_ir_assign(k, av, ng_ir_select(k, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, first, beats), v,
@@ -2790,8 +2807,14 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     if (rank > 1 && lanes)
         loop = flat_sum(L, &rows, n, count, v, acc, av, loop);
     append(L, L->pending, ng_ir_let(k, av, identity_of(L, op, acc)));
+    if (arg) {
+        append(L, L->pending, ng_ir_let(k, place, ng_ir_const_i(k, NG_INT64, 0)));
+        append(L, L->pending, ng_ir_let(k, at, ng_ir_const_i(k, NG_INT64, 0)));
+    }
     append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
     carry_stop(L, L->pending); /* (a raise in it: nothing after it runs, in a sequential kernel) */
+    if (arg) /* (NumPy's intp) */
+        return mkval(ng_ir_varref(k, place), NG_INT64, false, true);
     NgIrRef r = ng_ir_varref(k, av);
     if (is_mean)
         r = ng_ir_binary(k, NG_OP_TRUEDIV, acc, r, ng_ir_cast(k, acc, count));
@@ -2805,7 +2828,7 @@ static NgOp np_reduction(const char *fn)
     static const struct { const char *name; NgOp op; } reductions[] = {
         {"sum", NG_OP_ADD}, {"dot", NG_OP_ADD}, {"mean", NG_OP_ADD}, {"prod", NG_OP_MUL},
         {"max", NG_OP_MAXIMUM}, {"amax", NG_OP_MAXIMUM}, {"min", NG_OP_MINIMUM}, {"amin", NG_OP_MINIMUM},
-        {"any", NG_OP_LOGOR}, {"all", NG_OP_LOGAND},
+        {"any", NG_OP_LOGOR}, {"all", NG_OP_LOGAND}, {"argmax", NG_OP_MAXIMUM}, {"argmin", NG_OP_MINIMUM},
     };
     for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++)
         if (strcmp(fn, reductions[i].name) == 0)

@@ -1023,6 +1023,11 @@ static void raise_as_python(const Program *p, int64_t what, int line_offset)
     }
     if (ng_jit_raise_kind(what) == NG_JIT_RAISE_EMPTY && !PyErr_Occurred()) { /* min/max of no element */
         int64_t field = ng_jit_raise_field(what);
+        if (field == NG_JIT_EMPTY_ARGMAX || field == NG_JIT_EMPTY_ARGMIN) {
+            PyErr_Format(PyExc_ValueError, "%s:%lld: attempt to get %s of an empty sequence", p->ast->filename, line,
+                         field == NG_JIT_EMPTY_ARGMAX ? "argmax" : "argmin");
+            return;
+        }
         if (field == NG_JIT_EMPTY_NP_MAX || field == NG_JIT_EMPTY_NP_MIN) {
             PyErr_Format(PyExc_ValueError, "%s:%lld: zero-size array to reduction operation %s which has no identity",
                          p->ast->filename, line, field == NG_JIT_EMPTY_NP_MAX ? "maximum" : "minimum");
@@ -1080,7 +1085,7 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
         {NG_JIT_RAISE_SHAPE, "makes an array of another shape than the part it is copied into (which NumPy "
                              "broadcasts, or raises on)"},
         {NG_JIT_RAISE_ROW_SHAPE, "combines rows of other lengths (which NumPy broadcasts, or raises on)"},
-        {NG_JIT_RAISE_EMPTY, "takes min() or max() of an empty row"},
+        {NG_JIT_RAISE_EMPTY, "takes a min, max, argmin or argmax of an empty row"},
         {NG_JIT_RAISE_UNPACK, "unpacks a tuple into another number of names"},
         {NG_JIT_RAISE_STR_LEN, "compares a str of other than one character"},
     };

@@ -100,3 +100,58 @@ def test_an_empty_rows_max_and_a_scalars_method():
     jit_same(empty_max, X, np.zeros(3), 2)
     f = jit_same(scalar_method, X, np.zeros(3))
     assert kinds(f)[0][0] == "python"
+
+
+def arg_extremes(X, out):
+    for i in range(X.shape[0]):
+        out[i, 0] = np.argmax(X[i])
+        out[i, 1] = X[i].argmin()
+        out[i, 2] = np.argmax(X[i, 1:-1]) + 10 * np.argmin(X[i, ::-2])
+        out[i, 3] = np.argmax(X[i] * X[i, 0])
+
+
+def arg_of_windows(img, out):
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            out[i, j] = np.argmax(img[i:i + 2, j:j + 3]) + 100 * img[i:i + 3, j].argmin()
+
+
+def empty_argmax(X, out, a):
+    for i in range(X.shape[0]):
+        out[i] = np.argmax(X[i, a:])
+
+
+def late_empty_argmin(X, out):
+    for i in range(X.shape[0]):
+        out[i] = X[i, i:].argmin()
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int16, np.uint8, np.bool_])
+def test_argmax_argmin_first_best_in_c_order(dt):
+    """NumPy's argmax/argmin: the first place of the best element (of a NaN, the first NaN),
+    counted in C order over a part of several axes."""
+    rng = np.random.default_rng(34)
+    X = rng.integers(0, 4, (9, 7)).astype(dt)  # (ties everywhere)
+    f = jit_same(arg_extremes, X, np.zeros((9, 4), np.int64))
+    assert kinds(f) == [("parallel", "kernel")]
+    img = rng.integers(0, 3, (8, 9)).astype(dt)
+    jit_same(arg_of_windows, img, np.zeros((6, 6), np.int64))
+    jit_same(arg_of_windows, img, np.zeros((7, 7), np.int64))  # (windows cut short at the ends)
+    if dt in (np.float64, np.float32):
+        X = rng.standard_normal((9, 7)).astype(dt)
+        X[1, 3] = X[2, 0] = X[2, 5] = X[3, 6] = X[4, 2] = X[4, 4] = np.nan
+        X[5] = np.nan
+        X[6, :3] = -np.inf
+        X[7, 4:] = np.inf
+        jit_same(arg_extremes, X, np.zeros((9, 4), np.int64))
+
+
+def test_argmax_of_an_empty_row_raises_numpys_error():
+    X = np.arange(12.0).reshape(3, 4)
+    py, jit, f = python_and_jit(empty_argmax, X, np.zeros(3, np.int64), 4)
+    assert py[0] is ValueError and jit == py, (py, jit)
+    jit_same(empty_argmax, X, np.zeros(3, np.int64), 3)
+    X = np.arange(20.0).reshape(5, 4)  # (row 4's X[4, 4:] is empty: raised in the kernel)
+    py, jit, f = python_and_jit(late_empty_argmin, X, np.zeros(5, np.int64))
+    assert py[0] is ValueError and jit == py, (py, jit)
+    assert kinds(f) == [("parallel", "kernel (raised)")]
