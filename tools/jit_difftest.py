@@ -101,7 +101,9 @@ class Gen:
                              "int(np.sum(M[%s, %d]))" % (self.sl(), self.r.randint(0, 3)),
                              "int(np.min(M[%s, %s]))" % (self.pick(*idx), self.sl()), "len(M[%s])" % self.sl(),
                              "int(np.sum(a[%s] * c[%s]))" % (self.sl(), self.sl()), "int(%s(e[%s]))" % (
-                                 self.pick("max", "min", "sum"), self.sl()))
+                                 self.pick("max", "min", "sum"), self.sl()),
+                             "int(np.argmax(c[%s]))" % self.sl(), "int(M[%s, %s].argmin())" % (self.sl(), self.sl()),
+                             "int(a[%s].sum())" % self.sl())
         if form == 15:  # (inf: OverflowError, nan: ValueError)
             return "%s(%s)" % (self.pick("math.trunc", "int"), self.fexpr(idx, d))
         if form == 16:
@@ -181,7 +183,9 @@ class Gen:
                              "float(np.prod(b[%s] * 0.5 + 1))" % self.sl(),
                              "float(np.sum(M[%s, %s] * %s))" % (self.sl(), self.sl(), self.fexpr(idx, 3)),
                              "float(np.max(M[%s, %s]))" % (self.sl(), self.sl()),
-                             "float(np.mean(M[%s, %s] - M[%s, %s]))" % (self.sl(), self.sl(), self.sl(), self.sl()))
+                             "float(np.mean(M[%s, %s] - M[%s, %s]))" % (self.sl(), self.sl(), self.sl(), self.sl()),
+                             "float(b[%s].max())" % self.sl(), "float(M[%s, %s].mean())" % (self.sl(), self.sl()),
+                             "float(np.argmin(b[%s] - g[%s]))" % (self.sl(), self.sl()))
         if form == 14:
             return "%s(%s, %s)" % (self.pick("math.atan2", "math.hypot", "math.copysign", "np.minimum", "np.maximum"),
                                    self.fexpr(idx, d), self.fexpr(idx, d))
