@@ -2406,7 +2406,8 @@ static NgDType float_for(NgDType dt)
 {
     if (ng_dtype_is_inexact(dt)) /* (complex stays complex) */
         return dt;
-    return ng_dtype_info(dt)->itemsize <= 2 ? NG_FLOAT32 : NG_FLOAT64; /* NumPy: float16 for 8-bit */
+    int size = ng_dtype_info(dt)->itemsize; /* NumPy: float16 for bool and 8-bit ints, float32 for 16-bit */
+    return size == 1 ? NG_FLOAT16 : size == 2 ? NG_FLOAT32 : NG_FLOAT64;
 }
 
 static bool check_args(Lower *L, const NgJitExpr *e, int lo, int hi, const char *fname)

@@ -185,3 +185,20 @@ def test_a_python_int_the_loops_type_cannot_hold_runs_as_python():
     assert f.loop_report()[0]["ran"].startswith("'s' holds a Python int")
     f = jit_same(argmin_from_a_big_int, u, 200)
     assert f.loop_report()[0]["ran"] == "kernel"
+
+
+def float_functions_of_ints(a, b, out):
+    for i in range(a.shape[0]):
+        out[i, 0] = np.sqrt(a[i]) * 1000
+        out[i, 1] = np.arctan2(a[i], b[i]) * 1000
+        out[i, 2] = np.log1p(a[i]) * 1000
+        out[i, 3] = np.hypot(a[i], b[i]) * 1000
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.bool_])
+def test_float_functions_of_bytes_compute_in_float16_as_numpys(dt):
+    """NumPy's float functions of bools and 8-bit ints give float16 (of 16-bit ints float32):
+    np.sqrt(np.int8(2)) is 1.414 to float16's 11 bits (before 2026-12-05, float32's here)."""
+    a = (np.arange(1, 40) % (2 if dt is np.bool_ else 100)).astype(dt)
+    b = (np.arange(39) % (2 if dt is np.bool_ else 7)).astype(dt)
+    jit_same(float_functions_of_ints, a, b, np.zeros((39, 4)))
