@@ -71,8 +71,8 @@
 "NG_FN T ng_cbrt_##S(T a) { return NG_MATH(cbrt, F)(a); }\\\n" \
 "NG_FN T ng_exp2_##S(T a) { return NG_MATH(exp2, F)(a); }\\\n" \
 "NG_FN T ng_reciprocal_##S(T a) { return (T)1 / a; }\\\n" \
-"NG_FN T ng_deg2rad_##S(T a) { return a * (T)0.017453292519943295769; }\\\n" \
-"NG_FN T ng_rad2deg_##S(T a) { return a * (T)57.295779513082320877; }\\\n" \
+"NG_FN T ng_deg2rad_##S(T a) { return a * ((T)3.14159265358979323846 / (T)180); }\\\n" \
+"NG_FN T ng_rad2deg_##S(T a) { return a * ((T)180 / (T)3.14159265358979323846); }\\\n" \
 "NG_FN T ng_fabs_##S(T a) { return NG_MATH(fabs, F)(a); }\\\n" \
 "NG_FN T ng_erf_##S(T a) { return NG_MATH(erf, F)(a); }\\\n" \
 "NG_FN T ng_erfc_##S(T a) { return NG_MATH(erfc, F)(a); }\\\n" \

@@ -491,9 +491,15 @@ static const char *const np_scalar_fns[] = {
     "minimum", "maximum", "fmin", "fmax", "power", "hypot", "isnan", "isinf", "isfinite", "where",
     "clip", "deg2rad", "rad2deg", "copysign", "float16", "float32", "float64", "int8", "int16",
     "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool_", "complex64", "complex128",
-    "conjugate", "conj", "real", "imag", NULL};
+    "conjugate", "conj", "real", "imag", "degrees", "radians", "negative", "positive", "reciprocal", "invert",
+    "bitwise_not", "logical_not", "signbit", "fmod", "add", "subtract", "multiply", "divide", "true_divide",
+    "floor_divide", "remainder", "mod", "logaddexp", "logaddexp2", "heaviside", "nextafter", "logical_and",
+    "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", NULL};
 static const char *const np_binary_fns[] = {
-    "arctan2", "minimum", "maximum", "fmin", "fmax", "power", "hypot", "copysign", NULL};
+    "arctan2", "minimum", "maximum", "fmin", "fmax", "power", "hypot", "copysign", "fmod", "add", "subtract",
+    "multiply", "divide", "true_divide", "floor_divide", "remainder", "mod", "logaddexp", "logaddexp2", "heaviside",
+    "nextafter", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
+    "right_shift", NULL};
 static const char *const np_ternary_fns[] = {"where", "clip", NULL};
 static const char *const np_reduce_fns[] = {"sum", "max", "min", "dot", "prod", "mean", "amax", "amin", "any",
                                              "all", "argmax", "argmin", NULL};

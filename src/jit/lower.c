@@ -2381,7 +2381,10 @@ static const struct UnaryFn {
     {"atanh", NG_OP_ARCTANH, FN_FLOAT, 0}, {"arcsinh", NG_OP_ARCSINH, 0, FN_FLOAT},
     {"arccosh", NG_OP_ARCCOSH, 0, FN_FLOAT}, {"arctanh", NG_OP_ARCTANH, 0, FN_FLOAT},
     {"cbrt", NG_OP_CBRT, FN_FLOAT, FN_FLOAT}, {"exp2", NG_OP_EXP2, FN_FLOAT, FN_FLOAT},
-    {"degrees", NG_OP_RAD2DEG, FN_FLOAT, 0}, {"radians", NG_OP_DEG2RAD, FN_FLOAT, 0},
+    {"degrees", NG_OP_RAD2DEG, FN_FLOAT, FN_FLOAT}, {"radians", NG_OP_DEG2RAD, FN_FLOAT, FN_FLOAT},
+    {"positive", NG_OP_POS, 0, FN_SAME}, {"reciprocal", NG_OP_RECIPROCAL, 0, FN_SAME},
+    {"invert", NG_OP_INVERT, 0, FN_SAME}, {"bitwise_not", NG_OP_INVERT, 0, FN_SAME},
+    {"logical_not", NG_OP_LOGNOT, 0, FN_BOOL}, {"signbit", NG_OP_SIGNBIT, 0, FN_BOOL},
     {"rad2deg", NG_OP_RAD2DEG, 0, FN_FLOAT}, {"deg2rad", NG_OP_DEG2RAD, 0, FN_FLOAT},
     {"erf", NG_OP_ERF, FN_FLOAT, 0}, {"erfc", NG_OP_ERFC, FN_FLOAT, 0},
     {"gamma", NG_OP_GAMMA, FN_FLOAT, 0}, {"lgamma", NG_OP_LGAMMA, FN_FLOAT, 0},
@@ -2398,7 +2401,18 @@ static const struct BinaryFn {
     {"hypot", NG_OP_HYPOT, true, true}, {"maximum", NG_OP_MAXIMUM, false, true},
     {"minimum", NG_OP_MINIMUM, false, true}, {"fmax", NG_OP_FMAX, false, true},
     {"fmin", NG_OP_FMIN, false, true}, {"fmod", NG_OP_FMOD, true, false}, /* (C's: exact, the dividend's sign) */
-    {"copysign", NG_OP_COPYSIGN, true, true},
+    {"copysign", NG_OP_COPYSIGN, true, true}, {"fmod", NG_OP_FMOD, false, true}, /* (NumPy's: of ints, ints) */
+    /* NumPy's ufuncs of the operators: ufunc semantics (np.divide(1.0, 0.0) is inf) */
+    {"add", NG_OP_ADD, false, true}, {"subtract", NG_OP_SUB, false, true}, {"multiply", NG_OP_MUL, false, true},
+    {"divide", NG_OP_TRUEDIV, false, true}, {"true_divide", NG_OP_TRUEDIV, false, true},
+    {"floor_divide", NG_OP_FLOORDIV, false, true}, {"remainder", NG_OP_MOD, false, true},
+    {"mod", NG_OP_MOD, false, true}, {"logaddexp", NG_OP_LOGADDEXP, false, true},
+    {"logaddexp2", NG_OP_LOGADDEXP2, false, true}, {"heaviside", NG_OP_HEAVISIDE, false, true},
+    {"nextafter", NG_OP_NEXTAFTER, false, true}, {"logical_and", NG_OP_LOGAND, false, true},
+    {"logical_or", NG_OP_LOGOR, false, true}, {"logical_xor", NG_OP_LOGXOR, false, true},
+    {"bitwise_and", NG_OP_BITAND, false, true}, {"bitwise_or", NG_OP_BITOR, false, true},
+    {"bitwise_xor", NG_OP_BITXOR, false, true}, {"left_shift", NG_OP_LSHIFT, false, true},
+    {"right_shift", NG_OP_RSHIFT, false, true},
 };
 
 /* The float dtype NumPy computes a float function of dt in. */
@@ -2408,6 +2422,23 @@ static NgDType float_for(NgDType dt)
         return dt;
     int size = ng_dtype_info(dt)->itemsize; /* NumPy: float16 for bool and 8-bit ints, float32 for 16-bit */
     return size == 1 ? NG_FLOAT16 : size == 2 ? NG_FLOAT32 : NG_FLOAT64;
+}
+
+/* The float dtype NumPy computes a ufunc with float loops only (np.arctan2, np.logaddexp) of x
+ * and y in: the first loop both cast to safely, the wider of their float_for (np.arctan2 of an
+ * int8 and a uint8 is a float16); a Python int counts for nothing there, a Python float for
+ * float64 beside an integer (NEP 50). */
+static NgDType float_pair(Val x, Val y)
+{
+    if (x.weak && y.weak)
+        return NG_FLOAT64;
+    NgDType a = x.weak ? (ng_dtype_is_inexact(x.dt) && !ng_dtype_is_inexact(y.dt) ? NG_FLOAT64 : NG_NODTYPE)
+                       : float_for(x.dt);
+    NgDType b = y.weak ? (ng_dtype_is_inexact(y.dt) && !ng_dtype_is_inexact(x.dt) ? NG_FLOAT64 : NG_NODTYPE)
+                       : float_for(y.dt);
+    if (a == NG_NODTYPE || b == NG_NODTYPE)
+        return a == NG_NODTYPE ? b : a;
+    return ng_dtype_info(a)->itemsize >= ng_dtype_info(b)->itemsize ? a : b;
 }
 
 static bool check_args(Lower *L, const NgJitExpr *e, int lo, int hi, const char *fname)
@@ -2888,11 +2919,24 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
                 return m;
             }
         }
+        NgOp op = unary_fns[i].op;
+        if (dt == NG_BOOL && (op == NG_OP_NEG || op == NG_OP_POS))
+            return fail(L, line, NG_ERR_TYPE, op == NG_OP_NEG
+                        ? "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or "
+                          "the logical_not function instead."
+                        : "ufunc 'positive' did not contain a loop with signature matching types");
+        if ((op == NG_OP_INVERT && ng_dtype_is_inexact(dt)) ||
+            (ng_dtype_is_complex(dt) && (op == NG_OP_RECIPROCAL || op == NG_OP_SIGNBIT)))
+            return fail(L, line, NG_ERR_TYPE, "ufunc '%s' not supported for the input types", fn);
+        if (op == NG_OP_LOGNOT || (op == NG_OP_INVERT && dt == NG_BOOL)) /* (~True is False) */
+            return mkval(ng_ir_unary(L->k, NG_OP_LOGNOT, NG_BOOL, truth(L, x).r), NG_BOOL, false, true);
+        if (op == NG_OP_SIGNBIT && !ng_dtype_is_inexact(dt)) /* (an integer's sign) */
+            return mkval(ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, x.r, zero_of(L, dt).r), NG_BOOL, false, true);
         if (how == FN_BOOL)
-            return mkval(ng_ir_unary(L->k, unary_fns[i].op, NG_BOOL, x.r), NG_BOOL, false, true);
+            return mkval(ng_ir_unary(L->k, op, NG_BOOL, x.r), NG_BOOL, false, true);
         if (how == FN_FLOAT)
             dt = float_for(dt);
-        else if (dt == NG_BOOL && unary_fns[i].op != NG_OP_ABS)
+        else if (dt == NG_BOOL && op != NG_OP_ABS)
             dt = NG_INT8;
         return mkval(ng_ir_unary(L->k, unary_fns[i].op, dt, as(L, x, dt)), dt, false,
                      unary_fns[i].op == NG_OP_ABS && x.nonneg);
@@ -2912,12 +2956,30 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
             return fail(L, line, NG_ERR_TYPE, "np.%s: no common type for '%s' and '%s'", fn, type_name(x),
                         type_name(y));
         NgOp op = binary_fns[i].op;
-        bool real = op == NG_OP_ARCTAN2 || op == NG_OP_HYPOT || op == NG_OP_COPYSIGN; /* (float loops only) */
-        if (real && ng_dtype_is_complex(dt))
+        bool real = op == NG_OP_ARCTAN2 || op == NG_OP_HYPOT || op == NG_OP_COPYSIGN || op == NG_OP_LOGADDEXP ||
+                    op == NG_OP_LOGADDEXP2 || op == NG_OP_HEAVISIDE || op == NG_OP_NEXTAFTER; /* (float loops only) */
+        if (!weak && !real && !(op == NG_OP_TRUEDIV && !ng_dtype_is_inexact(dt))) { /* (integer loops: a Python
+                                      int the other's dtype cannot hold is NumPy's OverflowError) */
+            int_bounds(L, x, dt, line);
+            int_bounds(L, y, dt, line);
+        }
+        bool ints = op == NG_OP_BITAND || op == NG_OP_BITOR || op == NG_OP_BITXOR || op == NG_OP_LSHIFT ||
+                    op == NG_OP_RSHIFT; /* (integer loops only) */
+        bool modular = op == NG_OP_FLOORDIV || op == NG_OP_MOD || op == NG_OP_FMOD;
+        if (((real || modular) && ng_dtype_is_complex(dt)) || (ints && ng_dtype_is_inexact(dt)))
             return fail(L, line, NG_ERR_TYPE, "ufunc '%s' not supported for the input types", fn);
+        if (op == NG_OP_SUB && dt == NG_BOOL)
+            return fail(L, line, NG_ERR_TYPE, "numpy boolean subtract, the `-` operator, is not supported, use the "
+                                              "bitwise_xor, the `^` operator, or the logical_xor function instead.");
+        if (op == NG_OP_LOGAND || op == NG_OP_LOGOR || op == NG_OP_LOGXOR) /* of the truths: a bool */
+            return mkval(ng_ir_binary(L->k, op, NG_BOOL, truth(L, x).r, truth(L, y).r), NG_BOOL, false, true);
         if (real)
-            dt = float_for(dt);
-        else if (dt == NG_BOOL && op == NG_OP_POW)
+            dt = float_pair(x, y);
+        if (op == NG_OP_NEXTAFTER && dt == NG_FLOAT16) /* (float16 values are computed as float32s) */
+            return unsupported(L, line, "np.nextafter of float16 values");
+        if (op == NG_OP_TRUEDIV && !ng_dtype_is_inexact(dt)) /* (of integers: float64) */
+            dt = NG_FLOAT64;
+        else if (dt == NG_BOOL && (op == NG_OP_POW || modular || op == NG_OP_LSHIFT || op == NG_OP_RSHIFT))
             dt = NG_INT8;
         return mkval(ng_ir_binary(L->k, op, dt, as(L, x, dt), as(L, y, dt)), dt, false,
                      (op == NG_OP_MAXIMUM || op == NG_OP_FMAX) ? (x.nonneg || y.nonneg) : false);

@@ -1,0 +1,124 @@
+"""NumPy's ufuncs of the operators and their kin as scalar functions in @numgpu.jit loops,
+`np.add(a[i], b[i])`, `np.floor_divide`, `np.logical_and`, `np.left_shift`, `np.reciprocal`,
+`np.signbit` ...: ufunc semantics (np.divide(1.0, 0.0) is inf, np.floor_divide(7, 0) is 0),
+NumPy's result dtypes (NEP 50: a Python int the other operand's dtype cannot hold is an
+OverflowError) and NumPy's TypeErrors. Before 2026-12-05 each such loop ran as Python.
+Against plain Python (NumPy's scalars), on every device."""
+import importlib.util
+import os
+import tempfile
+
+import numpy as np
+import pytest
+
+import numgpu
+from helpers import jit_same, python_and_jit
+
+BINARY = ["add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "remainder", "mod", "fmod",
+          "logaddexp", "logaddexp2", "heaviside", "nextafter", "logical_and", "logical_or", "logical_xor",
+          "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "maximum", "arctan2"]
+UNARY = ["negative", "positive", "reciprocal", "invert", "bitwise_not", "logical_not", "signbit", "degrees",
+         "radians"]
+DTYPES = [np.int8, np.uint8, np.int64, np.float32, np.float64, np.bool_]
+PAIRS = [(d, d) for d in DTYPES] + [(np.int8, np.uint8), (np.uint8, np.int64), (np.int8, np.float32),
+                                     (np.float32, np.float64), (np.bool_, np.int8), (np.int64, np.float64),
+                                     (np.uint8, np.bool_)]
+MATH = {"logaddexp", "logaddexp2", "arctan2"}  # (exp, log1p, atan2: glibc's within 4 ulps, README)
+
+
+def same_within_ulps(fn, a, b, out):
+    """fn's results within a few ulps of the dtype NumPy computes in (the narrower of the
+    arguments' float dtypes: a float16 for bytes)."""
+    want, got = out.copy(), out.copy()
+    with np.errstate(all="ignore"):
+        fn(a, b, want)
+    f = numgpu.jit(fn)
+    f(a, b, got)
+    size = min(np.dtype(a.dtype).itemsize, np.dtype(b.dtype).itemsize, out.dtype.itemsize)
+    rtol = {1: 4e-3, 2: 4e-3, 4: 5e-7}.get(size, 1e-15)
+    np.testing.assert_allclose(got, want, rtol=rtol, equal_nan=True)
+    return f
+
+
+def values(dt):
+    v = np.array([-7, -1, 0, 1, 3, 5, 100, -100, 2, 6])
+    if dt is np.bool_:
+        return v % 3 == 0
+    if np.issubdtype(dt, np.floating):
+        f = np.concatenate([v * 0.75, [np.nan, np.inf, -np.inf, -0.0, 0.5]])
+        return f.astype(dt)
+    return v.astype(dt) if np.issubdtype(dt, np.signedinteger) else (v % 7).astype(dt)
+
+
+def make(name, call):
+    """A loop of `call` in a module file, so that numgpu.jit reads its source."""
+    d = tempfile.mkdtemp()
+    path = os.path.join(d, "uf_%s.py" % name)
+    with open(path, "w") as fh:
+        fh.write("import numpy as np\n\n\ndef f(a, b, out):\n    for i in range(a.shape[0]):\n"
+                 "        out[i] = %s\n" % call)
+    spec = importlib.util.spec_from_file_location("uf_%s" % name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.f
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_binary_ufuncs_of_dtype_pairs(name):
+    fn = make(name, "np.%s(a[i], b[i])" % name)
+    compiled = 0
+    for da, db in PAIRS:
+        a, b = values(da), np.roll(values(db), 3)
+        n = min(len(a), len(b))
+        a, b = a[:n], b[:n]
+        with np.errstate(all="ignore"):
+            try:
+                rdt = np.asarray(getattr(np, name)(a[0], b[0])).dtype
+            except TypeError:
+                rdt = None
+        if rdt is None:  # (NumPy's TypeError: the jit's too)
+            py, jit, f = python_and_jit(fn, a, b, np.zeros(n))
+            assert issubclass(py[0], TypeError) and issubclass(jit[0], TypeError), (name, da, db, py, jit)
+            continue
+        f = (same_within_ulps if name in MATH else jit_same)(fn, a, b, np.zeros(n, rdt))
+        compiled += f.loop_report()[0]["kind"] == "parallel"
+    assert compiled > 0
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_binary_ufuncs_of_an_array_and_a_python_number(name):
+    """NEP 50: a Python number takes the array's dtype (a Python float beside an integer:
+    float64)."""
+    for g in (make(name + "_r", "np.%s(a[i], 3)" % name), make(name + "_l", "np.%s(2.5, a[i])" % name)):
+        for dt in DTYPES:
+            a = values(dt)
+            py, jit, f = python_and_jit(g, a, a, np.zeros(len(a), np.float64))
+            assert py[0] == jit[0], (name, dt, py, jit)
+            if py[0] == "ok":
+                (same_within_ulps if name in MATH else jit_same)(g, a, a, np.zeros(len(a), np.float64))
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_ufuncs_of_every_dtype(name):
+    fn = make("u_" + name, "np.%s(a[i])" % name)
+    for dt in DTYPES:
+        a = values(dt)
+        with np.errstate(all="ignore"):
+            try:
+                rdt = np.asarray(getattr(np, name)(a[0])).dtype
+            except TypeError:
+                rdt = None
+        if rdt is None:
+            py, jit, f = python_and_jit(fn, a, a, np.zeros(len(a)))
+            assert issubclass(py[0], TypeError) and issubclass(jit[0], TypeError), (name, dt, py, jit)
+            continue
+        f = jit_same(fn, a, a, np.zeros(len(a), rdt))
+        assert f.loop_report()[0]["kind"] == "parallel"
+
+
+def test_a_python_int_the_other_dtype_cannot_hold_is_numpys_overflowerror():
+    fn = make("bounds", "np.maximum(a[i], 300) + np.add(b[i], -129)")
+    a = np.arange(5, dtype=np.int8)
+    py, jit, f = python_and_jit(fn, a, a, np.zeros(5))
+    assert py[0] is OverflowError and jit == py, (py, jit)
+    jit_same(fn, a.astype(np.int16), a.astype(np.int16), np.zeros(5))
