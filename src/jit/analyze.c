@@ -494,7 +494,8 @@ static const char *const np_scalar_fns[] = {
     "conjugate", "conj", "real", "imag", "degrees", "radians", "negative", "positive", "reciprocal", "invert",
     "bitwise_not", "logical_not", "signbit", "fmod", "add", "subtract", "multiply", "divide", "true_divide",
     "floor_divide", "remainder", "mod", "logaddexp", "logaddexp2", "heaviside", "nextafter", "logical_and",
-    "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", NULL};
+    "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "round",
+    "around", NULL};
 static const char *const np_binary_fns[] = {
     "arctan2", "minimum", "maximum", "fmin", "fmax", "power", "hypot", "copysign", "fmod", "add", "subtract",
     "multiply", "divide", "true_divide", "floor_divide", "remainder", "mod", "logaddexp", "logaddexp2", "heaviside",
@@ -601,7 +602,8 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
         /* as many positional arguments as inputs: one more would be `out` */
         if (in_list(f->name, np_scalar_fns)) {
             int nin = in_list(f->name, np_binary_fns) ? 2 : in_list(f->name, np_ternary_fns) ? 3 : 1;
-            return call->nitems == nin ? NG_JIT_CALL_NP_SCALAR : NG_JIT_CALL_OTHER;
+            bool rounding = strcmp(f->name, "round") == 0 || strcmp(f->name, "around") == 0; /* (decimals) */
+            return call->nitems == nin || (rounding && call->nitems == 2) ? NG_JIT_CALL_NP_SCALAR : NG_JIT_CALL_OTHER;
         }
         if (in_list(f->name, np_reduce_fns)) {
             int nin = strcmp(f->name, "dot") == 0 ? 2 : 1;

@@ -2868,12 +2868,48 @@ static NgOp np_reduction(const char *fn)
     return NG_NOPS;
 }
 
+/* np.round(x, decimals=0) (np.around) of a number as NumPy rounds an array: a float to the
+ * nearest even at `decimals` places, through x * 10**decimals (x / 10**-decimals where negative:
+ * NumPy's power_of_ten, in x's dtype); an integer stays itself. */
+static Val np_round(Lower *L, const NgJitExpr *e, const char *fn)
+{
+    NgIrKernel *k = L->k;
+    int line = e->span.line;
+    if (!check_args(L, e, 1, 2, fn))
+        return NOVAL;
+    Val x = expr(L, e->items[0]);
+    if (x.r == NG_IR_NONE)
+        return NOVAL;
+    int64_t d = 0;
+    if (e->nitems == 2) {
+        Val dv = expr(L, e->items[1]);
+        if (dv.r == NG_IR_NONE)
+            return NOVAL;
+        if (!is_const(L, dv.r) || !ng_dtype_is_int(dv.dt) || dv.dt == NG_BOOL || dv.chr)
+            return unsupported(L, line, "np.round() to decimals that are not a constant integer");
+        d = const_i(L, dv.r);
+    }
+    NgDType dt = x.dt;
+    if (dt == NG_BOOL || ng_dtype_is_complex(dt) || (!ng_dtype_is_inexact(dt) && d < 0) || d > 400 || d < -400)
+        return unsupported(L, line, "np.round() of a bool, of a complex number, or of an integer to negative decimals");
+    if (!ng_dtype_is_inexact(dt) || d == 0)
+        return mkval(ng_dtype_is_inexact(dt) ? ng_ir_unary(k, NG_OP_RINT, dt, x.r) : x.r, dt, false, x.nonneg);
+    double ten = 1.0; /* NumPy's power_of_ten: exact to 1e22, then as NumPy multiplies */
+    for (int64_t n = d < 0 ? -d : d; n > 0; n--)
+        ten *= 10.0;
+    NgIrRef f = ng_ir_const_f(k, dt, ten);
+    NgIrRef y = ng_ir_unary(k, NG_OP_RINT, dt, ng_ir_binary(k, d > 0 ? NG_OP_MUL : NG_OP_TRUEDIV, dt, x.r, f));
+    return mkval(ng_ir_binary(k, d > 0 ? NG_OP_TRUEDIV : NG_OP_MUL, dt, y, f), dt, false, false);
+}
+
 static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
 {
     int line = e->span.line;
     NgOp reduce = np_reduction(fn);
     if (reduce != NG_NOPS)
         return np_reduce(L, e, fn, reduce, false);
+    if (strcmp(fn, "round") == 0 || strcmp(fn, "around") == 0)
+        return np_round(L, e, fn);
     NgDType cast_to = strcmp(fn, "bool_") == 0 ? NG_BOOL : ng_dtype_from_name(fn);
     if (cast_to != NG_NODTYPE && usable(cast_to)) {
         /* np.float32(x): a strong scalar of that dtype */

@@ -122,3 +122,38 @@ def test_a_python_int_the_other_dtype_cannot_hold_is_numpys_overflowerror():
     py, jit, f = python_and_jit(fn, a, a, np.zeros(5))
     assert py[0] is OverflowError and jit == py, (py, jit)
     jit_same(fn, a.astype(np.int16), a.astype(np.int16), np.zeros(5))
+
+
+def rounded(x, out):
+    for i in range(x.shape[0]):
+        out[i, 0] = np.round(x[i])
+        out[i, 1] = np.round(x[i], 2)
+        out[i, 2] = np.around(x[i], -2)
+        out[i, 3] = np.round(x[i] * 10.0, 1) + np.round(2.5) + np.round(3)
+
+
+def rounded_int(a, out):
+    for i in range(a.shape[0]):
+        out[i] = np.round(a[i]) + np.round(a[i], 3)
+
+
+def rounded_int_negative(a, out):
+    for i in range(a.shape[0]):
+        out[i] = np.round(a[i], -1)  # (an integer to tens: the loop runs as Python)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.float16])
+def test_np_round_to_decimals_as_numpy(dt):
+    rng = np.random.default_rng(35)
+    x = np.concatenate([rng.uniform(-3000, 3000, 40), [2.675, 0.125, -0.5, 0.5, 1.5, 2.5, 1e300, np.nan, np.inf,
+                                                       -0.0]]).astype(dt)
+    f = jit_same(rounded, x, np.zeros((len(x), 4), dt))
+    assert f.loop_report()[0]["kind"] == "parallel"
+
+
+def test_np_round_of_integers():
+    a = np.arange(-50, 50, 7, dtype=np.int16)
+    f = jit_same(rounded_int, a, np.zeros(len(a), np.int16))
+    assert f.loop_report()[0]["kind"] == "parallel"
+    f = jit_same(rounded_int_negative, a, np.zeros(len(a), np.int16))
+    assert f.loop_report()[0]["kind"] == "python"
