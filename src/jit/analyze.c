@@ -503,12 +503,12 @@ static const char *const np_binary_fns[] = {
     "right_shift", NULL};
 static const char *const np_ternary_fns[] = {"where", "clip", NULL};
 static const char *const np_reduce_fns[] = {"sum", "max", "min", "dot", "prod", "mean", "amax", "amin", "any",
-                                             "all", "argmax", "argmin", NULL};
+                                             "all", "argmax", "argmin", "var", "std", NULL};
 static const char *const module_consts[] = {"pi", "e", "tau", "inf", "nan", "infj", "nanj", NULL};
 static const char *const scalar_methods[] = {"conjugate", "conj", NULL};
 /* An array's reductions as methods: x.sum() is np.sum(x), x.dot(y) np.dot(x, y). */
 static const char *const array_methods[] = {"sum", "max", "min", "mean", "prod", "any", "all", "dot", "argmax",
-                                            "argmin", NULL};
+                                            "argmin", "var", "std", NULL};
 static const char *const part_attrs[] = {"real", "imag", NULL}; /* of a scalar value */
 /* Python builtins, named as such when a loop calls them. */
 static const char *const python_builtins[] = {

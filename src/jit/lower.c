@@ -2722,7 +2722,7 @@ static NgIrRef flat_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef co
  * neither beats nor is beaten: not NumPy's NaN) and raises for an empty row;
  * sum(row), 0 + row[0] + row[1] ... in order in the elements' own dtype (an
  * int8 sum wraps); any(row)/all(row), a Python bool. */
-static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python)
+static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python, Val center)
 {
     int line = e->span.line;
     bool dot = strcmp(fn, "dot") == 0;
@@ -2730,7 +2730,7 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         return NOVAL;
     if (L->elem != NG_IR_NONE && L->rows->target_rank > 0) { /* X[i] = X[i] / np.sum(X[i]): once, before */
         RowsSaved was = outside_rows(L);
-        Val r = np_reduce(L, e, fn, op, python);
+        Val r = reduce_rows(L, e, fn, op, python, center);
         restore_rows(L, was);
         return r;
     }
@@ -2747,6 +2747,10 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         Val y = expr(L, e->items[1]);
         x = arith(L, NG_JIT_OP_MUL, x, y, line);
     }
+    if (center.r != NG_IR_NONE && x.r != NG_IR_NONE && !ng_dtype_is_complex(x.dt)) { /* (x - mean)**2 */
+        NgIrRef d = ng_ir_binary(L->k, NG_OP_SUB, center.dt, as(L, x, center.dt), center.r);
+        x = mkval(ng_ir_binary(L->k, NG_OP_MUL, center.dt, d, d), center.dt, false, true);
+    }
     restore_rows(L, was);
     NgIrRef n[MAX_ROW_RANK];
     int rank = rows.rank;
@@ -2754,7 +2758,8 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
                           : rank == 0                        ? "of something that is not an array"
                           : rank > 1 && dot                  ? "of arrays of 2 or more axes (a matrix product)"
                           : rank > 1 && python               ? "of an array of 2 or more axes (Python's goes over its rows)"
-                          : ng_dtype_is_complex(x.dt) && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)
+                          : ng_dtype_is_complex(x.dt) && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM ||
+                                                          center.r != NG_IR_NONE)
                               ? "of complex values" : NULL;
     if (x.r == NG_IR_NONE || L->st != NG_OK || refused) {
         ng_free(inner.v);
@@ -2853,6 +2858,25 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     return mkval(r, acc, python && acc == NG_BOOL, acc == NG_BOOL);
 }
 
+/* np_reduce; np.var(e) and np.std(e) as NumPy's: the mean, then the mean of the squares of the
+ * elements' distances from it (in the mean's dtype: float64 for integers), and its square root. */
+static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python)
+{
+    bool var = strcmp(fn, "var") == 0, std = strcmp(fn, "std") == 0;
+    if (!var && !std)
+        return reduce_rows(L, e, fn, op, python, NOVAL);
+    Val mean = reduce_rows(L, e, "mean", NG_OP_ADD, false, NOVAL);
+    if (mean.r == NG_IR_NONE)
+        return NOVAL;
+    if (ng_dtype_is_complex(mean.dt) || mean.dt == NG_FLOAT16)
+        return unsupported(L, e->span.line, ng_dtype_is_complex(mean.dt) ? "np.var()/np.std() of complex values"
+                                                                          : "np.var()/np.std() of float16 values");
+    Val v = reduce_rows(L, e, "mean", NG_OP_ADD, false, mean);
+    if (v.r != NG_IR_NONE && std)
+        v.r = ng_ir_unary(L->k, NG_OP_SQRT, v.dt, v.r);
+    return v;
+}
+
 /* NumPy's reductions a loop compiles (np.sum(x), and as methods x.sum()): the combining op,
  * NG_NOPS for none. */
 static NgOp np_reduction(const char *fn)
@@ -2861,6 +2885,7 @@ static NgOp np_reduction(const char *fn)
         {"sum", NG_OP_ADD}, {"dot", NG_OP_ADD}, {"mean", NG_OP_ADD}, {"prod", NG_OP_MUL},
         {"max", NG_OP_MAXIMUM}, {"amax", NG_OP_MAXIMUM}, {"min", NG_OP_MINIMUM}, {"amin", NG_OP_MINIMUM},
         {"any", NG_OP_LOGOR}, {"all", NG_OP_LOGAND}, {"argmax", NG_OP_MAXIMUM}, {"argmin", NG_OP_MINIMUM},
+        {"var", NG_OP_ADD}, {"std", NG_OP_ADD},
     };
     for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++)
         if (strcmp(fn, reductions[i].name) == 0)
@@ -3034,8 +3059,6 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
     snprintf(what, sizeof what, "np.%s()", fn);
     return unsupported(L, line, what);
 }
-
-static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python);
 
 /* min(a, b, ...) / max(a, b, ...) as Python computes them: the first
  * argument that no later one beats; min(row) / max(row) over its elements. */

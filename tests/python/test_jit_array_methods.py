@@ -155,3 +155,21 @@ def test_argmax_of_an_empty_row_raises_numpys_error():
     py, jit, f = python_and_jit(late_empty_argmin, X, np.zeros(5, np.int64))
     assert py[0] is ValueError and jit == py, (py, jit)
     assert kinds(f) == [("parallel", "kernel (raised)")]
+
+
+def spreads(X, out):
+    for i in range(X.shape[0]):
+        out[i, 0] = np.var(X[i])
+        out[i, 1] = X[i].std()
+        out[i, 2] = np.std(X[i, 1:4] * 2)
+        out[i, 3] = np.var(X[i:i + 2, :3])
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int16, np.uint8, np.bool_])
+def test_var_and_std_as_numpys(dt):
+    """NumPy's two passes: the mean, then the mean of the squared distances from it (in the
+    mean's dtype: float64 for integers and bools); std its square root."""
+    rng = np.random.default_rng(36)
+    X = (rng.standard_normal((9, 7)) * 30 + 5).astype(dt)
+    f = jit_same(spreads, X, np.zeros((9, 4), np.float64 if dt is not np.float32 else np.float32))
+    assert kinds(f) == [("parallel", "kernel")]
