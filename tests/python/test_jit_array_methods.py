@@ -173,3 +173,17 @@ def test_var_and_std_as_numpys(dt):
     X = (rng.standard_normal((9, 7)) * 30 + 5).astype(dt)
     f = jit_same(spreads, X, np.zeros((9, 4), np.float64 if dt is not np.float32 else np.float32))
     assert kinds(f) == [("parallel", "kernel")]
+
+
+def standardise(X):
+    for i in range(X.shape[0]):
+        X[i] = (X[i] - X[i].mean()) / X[i].std()
+
+
+def test_rows_standardised_in_place():
+    """The row's mean and std computed once before the row is stored (NumPy evaluates the value
+    first)."""
+    rng = np.random.default_rng(37)
+    f = jit_same(standardise, rng.standard_normal((12, 6)) * 5 + 3)
+    assert kinds(f) == [("parallel", "kernel")]
+    jit_same(standardise, rng.standard_normal((12, 6)).astype(np.float32))
