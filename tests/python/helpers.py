@@ -6,6 +6,9 @@ the same inputs: type, shape, dtype and values. jit_same(fn, *args) checks
 reproducible inputs for every dtype, kept inside a domain where the test needs
 one (positive, unit interval, small, nonzero).
 """
+import importlib.util
+import os
+
 import numpy as np
 import pytest
 
@@ -241,3 +244,15 @@ def python_and_jit(fn, *args):
         except (IndexError, ValueError, TypeError, OverflowError, ZeroDivisionError) as e:
             out.append((type(e), str(e).split(".py:")[-1].split(": ", 1)[-1]))
     return out[0], out[1], f
+
+
+def module_function(folder, module, source, name):
+    """Function `name` of `source` written as module `module` in `folder` and imported (numgpu.jit
+    reads a function's source from its file)."""
+    path = os.path.join(str(folder), module + ".py")
+    with open(path, "w") as fh:
+        fh.write(source)
+    spec = importlib.util.spec_from_file_location(module, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return getattr(mod, name)

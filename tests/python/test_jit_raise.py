@@ -4,25 +4,19 @@ records what the first failing operation would raise and the host raises it
 after the launch, naming the line; NumPy's own functions (np.sqrt of a
 negative number: NaN) do not raise, as in NumPy. Each case is compared with
 plain Python: the same exception type, or the same result."""
-import importlib.util
 import math
 
 import numpy as np
 import pytest
 
 import numgpu
-from helpers import jit_same, outcome
+from helpers import jit_same, module_function, outcome
 
 
 def apply(fn_name, tmp_path):
     """`for i ...: out[i] = math.<fn_name>(x[i])`, from a module of its own."""
-    path = tmp_path / ("loop_%s.py" % fn_name)
-    path.write_text("import math\n\n\ndef loop(x, out):\n    for i in range(x.shape[0]):\n"
-                    "        out[i] = math.%s(x[i])\n" % fn_name)
-    spec = importlib.util.spec_from_file_location("loop_%s" % fn_name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.loop
+    return module_function(tmp_path, "loop_" + fn_name, "import math\n\n\ndef loop(x, out):\n"
+                           "    for i in range(x.shape[0]):\n        out[i] = math.%s(x[i])\n" % fn_name, "loop")
 
 
 def sqrt_loop(x, out):

@@ -4,15 +4,13 @@
 NumPy's result dtypes (NEP 50: a Python int the other operand's dtype cannot hold is an
 OverflowError) and NumPy's TypeErrors. Before 2026-12-05 each such loop ran as Python.
 Against plain Python (NumPy's scalars), on every device."""
-import importlib.util
-import os
 import tempfile
 
 import numpy as np
 import pytest
 
 import numgpu
-from helpers import jit_same, python_and_jit
+from helpers import jit_same, module_function, python_and_jit
 
 BINARY = ["add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "remainder", "mod", "fmod",
           "logaddexp", "logaddexp2", "heaviside", "nextafter", "logical_and", "logical_or", "logical_xor",
@@ -51,16 +49,9 @@ def values(dt):
 
 
 def make(name, call):
-    """A loop of `call` in a module file, so that numgpu.jit reads its source."""
-    d = tempfile.mkdtemp()
-    path = os.path.join(d, "uf_%s.py" % name)
-    with open(path, "w") as fh:
-        fh.write("import numpy as np\n\n\ndef f(a, b, out):\n    for i in range(a.shape[0]):\n"
-                 "        out[i] = %s\n" % call)
-    spec = importlib.util.spec_from_file_location("uf_%s" % name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.f
+    """`for i ...: out[i] = <call>`, from a module of its own."""
+    return module_function(tempfile.mkdtemp(), "uf_" + name, "import numpy as np\n\n\ndef f(a, b, out):\n"
+                           "    for i in range(a.shape[0]):\n        out[i] = %s\n" % call, "f")
 
 
 @pytest.mark.parametrize("name", BINARY)
