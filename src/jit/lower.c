@@ -2804,22 +2804,23 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
         else
             raise_value_if(L, empty, ng_ir_const_i(k, NG_INT64, ng_jit_raise_code(NG_JIT_RAISE_EMPTY, line, which)));
     }
-    int place = arg ? ng_ir_var(k, NG_INT64) : -1, at = arg ? ng_ir_var(k, NG_INT64) : -1;
-    if (arg) { /* at: the element's place in C order; the first best (a NaN: the first NaN) wins */
-        NgIrRef atr = ng_ir_varref(k, at), best = ng_ir_varref(k, av);
+    int place = arg ? ng_ir_var(k, NG_INT64) : -1, at = arg && rank > 1 ? ng_ir_var(k, NG_INT64) : -1;
+    if (arg) { /* at: the element's place in C order (a row's: kv); the first best (a NaN: the first NaN)
+                  wins; av starts at op's identity, which no element beats, so the first is place 0 */
+        NgIrRef atr = ng_ir_varref(k, at >= 0 ? at : kv), best = ng_ir_varref(k, av);
         NgIrRef beats = ng_ir_binary(k, op == NG_OP_MAXIMUM ? NG_OP_GT : NG_OP_LT, NG_BOOL, v, best);
         if (ng_dtype_is_float(acc)) /* (v a NaN where the best so far is not) */
             beats = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, beats,
                                  ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_NE, NG_BOOL, v, v),
                                               ng_ir_binary(k, NG_OP_EQ, NG_BOOL, best, best)));
         int won = ng_ir_var(k, NG_BOOL);
-        append(L, &inner, ng_ir_let(k, won, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, beats,
-                                                         ng_ir_binary(k, NG_OP_EQ, NG_BOOL, atr,
-                                                                      ng_ir_const_i(k, NG_INT64, 0)))));
+        append(L, &inner, ng_ir_let(k, won, beats));
         NgIrRef w = ng_ir_varref(k, won);
         append(L, &inner, ng_ir_assign(k, av, ng_ir_select(k, w, v, best)));
         append(L, &inner, ng_ir_assign(k, place, ng_ir_select(k, w, atr, ng_ir_varref(k, place))));
-        append(L, &inner, ng_ir_assign(k, at, ng_ir_binary(k, NG_OP_ADD, NG_INT64, atr, ng_ir_const_i(k, NG_INT64, 1))));
+        if (at >= 0)
+            append(L, &inner, ng_ir_assign(k, at, ng_ir_binary(k, NG_OP_ADD, NG_INT64, atr,
+                                                               ng_ir_const_i(k, NG_INT64, 1))));
     } else if (python && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)) { /* av = kv == 0 or v beats av ? v : av */
         NgIrRef beats = ng_ir_binary(k, op == NG_OP_MAXIMUM ? NG_OP_GT : NG_OP_LT, NG_BOOL, v, ng_ir_varref(k, av));
         NgIrRef first = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, ng_ir_varref(k, kv), ng_ir_const_i(k, NG_INT64, 0));
@@ -2846,7 +2847,8 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
     append(L, L->pending, ng_ir_let(k, av, identity_of(L, op, acc)));
     if (arg) {
         append(L, L->pending, ng_ir_let(k, place, ng_ir_const_i(k, NG_INT64, 0)));
-        append(L, L->pending, ng_ir_let(k, at, ng_ir_const_i(k, NG_INT64, 0)));
+        if (at >= 0)
+            append(L, L->pending, ng_ir_let(k, at, ng_ir_const_i(k, NG_INT64, 0)));
     }
     append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
     carry_stop(L, L->pending); /* (a raise in it: nothing after it runs, in a sequential kernel) */
