@@ -30,7 +30,8 @@ same in every iteration), and `--dir bench/jit_scan` integer scans (a running su
 conditional count, a running maximum: in order in Numba; NUMGPU_SCAN=0 runs them in order
 here too), and `--dir bench/jit_slices` slices of one axis (a moving average of windows
 `np.sum(x[i - w:i + w + 1])`, column means and maxima of `X[:, j]`, a row stencil
-`Y[i, 1:-1] = 0.25 * X[i, :-2] + ...`). A case's helper functions are jitted for Numba too (`njit`).
+`Y[i, 1:-1] = 0.25 * X[i, :-2] + ...`, a 3x3 filter and 2x2 max pooling over windows of
+two axes, each row's std and argmax). A case's helper functions are jitted for Numba too (`njit`).
 """
 import argparse
 import copy
