@@ -2747,6 +2747,9 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
         Val y = expr(L, e->items[1]);
         x = arith(L, NG_JIT_OP_MUL, x, y, line);
     }
+    bool counting = strcmp(fn, "count_nonzero") == 0; /* (the elements' truths summed: a Python int) */
+    if (counting && x.r != NG_IR_NONE)
+        x = truth(L, x);
     if (center.r != NG_IR_NONE && x.r != NG_IR_NONE && !ng_dtype_is_complex(x.dt)) { /* (x - mean)**2 */
         NgIrRef d = ng_ir_binary(L->k, NG_OP_SUB, center.dt, as(L, x, center.dt), center.r);
         x = mkval(ng_ir_binary(L->k, NG_OP_MUL, center.dt, d, d), center.dt, false, true);
@@ -2857,7 +2860,7 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
     NgIrRef r = ng_ir_varref(k, av);
     if (is_mean)
         r = ng_ir_binary(k, NG_OP_TRUEDIV, acc, r, ng_ir_cast(k, acc, count));
-    return mkval(r, acc, python && acc == NG_BOOL, acc == NG_BOOL);
+    return mkval(r, acc, (python && acc == NG_BOOL) || counting, acc == NG_BOOL || counting);
 }
 
 /* np_reduce; np.var(e) and np.std(e) as NumPy's: the mean, then the mean of the squares of the
@@ -2887,7 +2890,7 @@ static NgOp np_reduction(const char *fn)
         {"sum", NG_OP_ADD}, {"dot", NG_OP_ADD}, {"mean", NG_OP_ADD}, {"prod", NG_OP_MUL},
         {"max", NG_OP_MAXIMUM}, {"amax", NG_OP_MAXIMUM}, {"min", NG_OP_MINIMUM}, {"amin", NG_OP_MINIMUM},
         {"any", NG_OP_LOGOR}, {"all", NG_OP_LOGAND}, {"argmax", NG_OP_MAXIMUM}, {"argmin", NG_OP_MINIMUM},
-        {"var", NG_OP_ADD}, {"std", NG_OP_ADD},
+        {"var", NG_OP_ADD}, {"std", NG_OP_ADD}, {"count_nonzero", NG_OP_ADD},
     };
     for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++)
         if (strcmp(fn, reductions[i].name) == 0)

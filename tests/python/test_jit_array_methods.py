@@ -187,3 +187,19 @@ def test_rows_standardised_in_place():
     f = jit_same(standardise, rng.standard_normal((12, 6)) * 5 + 3)
     assert kinds(f) == [("parallel", "kernel")]
     jit_same(standardise, rng.standard_normal((12, 6)).astype(np.float32))
+
+
+def nonzeros(X, out):
+    for i in range(X.shape[0]):
+        n = np.count_nonzero(X[i])
+        out[i] = n + np.count_nonzero(X[i, 1:] > 0.5) * 100 + np.count_nonzero(X[i:i + 2, ::2]) * 10000
+        if n > 3:  # (a Python int)
+            out[i] += 0.5
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.int8, np.bool_, np.complex128])
+def test_count_nonzero_of_rows_and_parts(dt):
+    rng = np.random.default_rng(38)
+    X = (rng.integers(0, 3, (9, 7)) * rng.random((9, 7))).astype(dt)
+    f = jit_same(nonzeros, X, np.zeros(9))
+    assert kinds(f) == [("parallel", "kernel")]
