@@ -197,7 +197,7 @@ typedef enum NgJitCallKind {
                               argument), np.dot (two) */
     NG_JIT_CALL_PRANGE,    /* prange, numgpu.prange: only as a loop's iterable */
     NG_JIT_CALL_HELPER,    /* any other plain name: a function the lowering inlines */
-    NG_JIT_CALL_METHOD,    /* <value>.conjugate() or .conj(): a scalar method, no arguments; an
+    NG_JIT_CALL_METHOD,    /* <value>.conjugate(), .conj(), .item(): a scalar method, no arguments; an
                               array's reduction, x.sum() .max() .min() .mean() .prod() .any() .all()
                               (no arguments), x.dot(y) */
 } NgJitCallKind;

@@ -2750,6 +2750,8 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
     bool counting = strcmp(fn, "count_nonzero") == 0; /* (the elements' truths summed: a Python int) */
     if (counting && x.r != NG_IR_NONE)
         x = truth(L, x);
+    if (strcmp(fn, "nansum") == 0 && x.r != NG_IR_NONE && ng_dtype_is_float(x.dt)) /* (a NaN counts as 0) */
+        x.r = ng_ir_select(L->k, ng_ir_binary(L->k, NG_OP_NE, NG_BOOL, x.r, x.r), zero_of(L, x.dt).r, x.r);
     if (center.r != NG_IR_NONE && x.r != NG_IR_NONE && !ng_dtype_is_complex(x.dt)) { /* (x - mean)**2 */
         NgIrRef d = ng_ir_binary(L->k, NG_OP_SUB, center.dt, as(L, x, center.dt), center.r);
         x = mkval(ng_ir_binary(L->k, NG_OP_MUL, center.dt, d, d), center.dt, false, true);
@@ -2890,7 +2892,7 @@ static NgOp np_reduction(const char *fn)
         {"sum", NG_OP_ADD}, {"dot", NG_OP_ADD}, {"mean", NG_OP_ADD}, {"prod", NG_OP_MUL},
         {"max", NG_OP_MAXIMUM}, {"amax", NG_OP_MAXIMUM}, {"min", NG_OP_MINIMUM}, {"amin", NG_OP_MINIMUM},
         {"any", NG_OP_LOGOR}, {"all", NG_OP_LOGAND}, {"argmax", NG_OP_MAXIMUM}, {"argmin", NG_OP_MINIMUM},
-        {"var", NG_OP_ADD}, {"std", NG_OP_ADD}, {"count_nonzero", NG_OP_ADD},
+        {"var", NG_OP_ADD}, {"std", NG_OP_ADD}, {"count_nonzero", NG_OP_ADD}, {"nansum", NG_OP_ADD},
     };
     for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++)
         if (strcmp(fn, reductions[i].name) == 0)
@@ -3682,6 +3684,14 @@ static Val call(Lower *L, const NgJitExpr *e)
         e->nitems == 0 && !e->nkeywords &&
         !(f->lhs->kind == NG_JIT_E_NAME && sym_of(L, f->lhs)->kind == SYM_ARRAY))
         return conjugate_of(L, expr(L, f->lhs));
+    if (f->kind == NG_JIT_E_ATTR && strcmp(f->name, "item") == 0 && e->nitems == 0 && !e->nkeywords) {
+        Val x = expr(L, f->lhs); /* x.item() of a NumPy scalar: the Python number of its value */
+        if (x.r == NG_IR_NONE || L->elem != NG_IR_NONE || x.dt == NG_UINT64 || x.chr)
+            return x.r == NG_IR_NONE ? NOVAL : unsupported(L, e->span.line, ".item() of a uint64 or of an array");
+        NgDType py = ng_dtype_is_complex(x.dt) ? NG_COMPLEX128 : ng_dtype_is_float(x.dt) ? NG_FLOAT64
+                   : x.dt == NG_BOOL ? NG_BOOL : NG_INT64;
+        return mkval(as(L, x, py), py, true, x.nonneg);
+    }
     if (f->kind == NG_JIT_E_ATTR && ng_jit_call_kind(e) == NG_JIT_CALL_METHOD) /* x.sum(): np.sum(x) */
         return reduce_method(L, e);
     char buf[80], what[256];

@@ -203,3 +203,28 @@ def test_count_nonzero_of_rows_and_parts(dt):
     X = (rng.integers(0, 3, (9, 7)) * rng.random((9, 7))).astype(dt)
     f = jit_same(nonzeros, X, np.zeros(9))
     assert kinds(f) == [("parallel", "kernel")]
+
+
+def items(a, out):
+    for i in range(a.shape[0]):
+        v = a[i].item()  # (a Python number: Python's arithmetic after)
+        out[i] = v * 3 + (v > 0)
+
+
+def nan_sums(X, out):
+    for i in range(X.shape[0]):
+        out[i] = np.nansum(X[i]) + 10 * np.nansum(X[i, ::2] * 2)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int8, np.uint32, np.bool_])
+def test_item_and_nansum(dt):
+    rng = np.random.default_rng(39)
+    a = (rng.standard_normal(20) * 50).astype(dt)
+    f = jit_same(items, a, np.zeros(20))
+    assert kinds(f) == [("parallel", "kernel")]
+    X = (rng.standard_normal((6, 11)) * 9).astype(dt)
+    if np.issubdtype(dt, np.floating):
+        X[::2, 1::3] = np.nan
+        X[5] = np.nan
+    f = jit_same(nan_sums, X, np.zeros(6, np.float64 if dt is not np.float32 else np.float32))
+    assert kinds(f) == [("parallel", "kernel")]
