@@ -4,8 +4,6 @@
 NumPy's result dtypes (NEP 50: a Python int the other operand's dtype cannot hold is an
 OverflowError) and NumPy's TypeErrors. Before 2026-12-05 each such loop ran as Python.
 Against plain Python (NumPy's scalars), on every device."""
-import tempfile
-
 import numpy as np
 import pytest
 
@@ -48,15 +46,15 @@ def values(dt):
     return v.astype(dt) if np.issubdtype(dt, np.signedinteger) else (v % 7).astype(dt)
 
 
-def make(name, call):
-    """`for i ...: out[i] = <call>`, from a module of its own."""
-    return module_function(tempfile.mkdtemp(), "uf_" + name, "import numpy as np\n\n\ndef f(a, b, out):\n"
+def make(folder, name, call):
+    """`for i ...: out[i] = <call>`, from a module of its own in `folder`."""
+    return module_function(folder, "uf_" + name, "import numpy as np\n\n\ndef f(a, b, out):\n"
                            "    for i in range(a.shape[0]):\n        out[i] = %s\n" % call, "f")
 
 
 @pytest.mark.parametrize("name", BINARY)
-def test_binary_ufuncs_of_dtype_pairs(name):
-    fn = make(name, "np.%s(a[i], b[i])" % name)
+def test_binary_ufuncs_of_dtype_pairs(name, tmp_path):
+    fn = make(tmp_path, name, "np.%s(a[i], b[i])" % name)
     compiled = 0
     for da, db in PAIRS:
         a, b = values(da), np.roll(values(db), 3)
@@ -77,10 +75,11 @@ def test_binary_ufuncs_of_dtype_pairs(name):
 
 
 @pytest.mark.parametrize("name", BINARY)
-def test_binary_ufuncs_of_an_array_and_a_python_number(name):
+def test_binary_ufuncs_of_an_array_and_a_python_number(name, tmp_path):
     """NEP 50: a Python number takes the array's dtype (a Python float beside an integer:
     float64)."""
-    for g in (make(name + "_r", "np.%s(a[i], 3)" % name), make(name + "_l", "np.%s(2.5, a[i])" % name)):
+    for g in (make(tmp_path, name + "_r", "np.%s(a[i], 3)" % name),
+              make(tmp_path, name + "_l", "np.%s(2.5, a[i])" % name)):
         for dt in DTYPES:
             a = values(dt)
             py, jit, f = python_and_jit(g, a, a, np.zeros(len(a), np.float64))
@@ -90,8 +89,8 @@ def test_binary_ufuncs_of_an_array_and_a_python_number(name):
 
 
 @pytest.mark.parametrize("name", UNARY)
-def test_unary_ufuncs_of_every_dtype(name):
-    fn = make("u_" + name, "np.%s(a[i])" % name)
+def test_unary_ufuncs_of_every_dtype(name, tmp_path):
+    fn = make(tmp_path, "u_" + name, "np.%s(a[i])" % name)
     for dt in DTYPES:
         a = values(dt)
         with np.errstate(all="ignore"):
@@ -107,8 +106,8 @@ def test_unary_ufuncs_of_every_dtype(name):
         assert f.loop_report()[0]["kind"] == "parallel"
 
 
-def test_a_python_int_the_other_dtype_cannot_hold_is_numpys_overflowerror():
-    fn = make("bounds", "np.maximum(a[i], 300) + np.add(b[i], -129)")
+def test_a_python_int_the_other_dtype_cannot_hold_is_numpys_overflowerror(tmp_path):
+    fn = make(tmp_path, "bounds", "np.maximum(a[i], 300) + np.add(b[i], -129)")
     a = np.arange(5, dtype=np.int8)
     py, jit, f = python_and_jit(fn, a, a, np.zeros(5))
     assert py[0] is OverflowError and jit == py, (py, jit)
