@@ -716,8 +716,11 @@ static const char *check_call(Ctx *c, const NgJitExpr *e)
             return fmt(c, "calls %s with *arguments (not compilable)", text(c, f));
     if (k == NG_JIT_CALL_PRANGE)
         return fmt(c, "calls %s outside a for statement (not compilable)", text(c, f));
-    if (k == NG_JIT_CALL_METHOD && check_expr(c, f->lhs))
-        return check_expr(c, f->lhs);
+    if (k == NG_JIT_CALL_METHOD) { /* (the receiver; x.dot(y)'s argument below) */
+        const char *r = check_expr(c, f->lhs);
+        if (r)
+            return r;
+    }
     if (k == NG_JIT_CALL_HELPER) {
         Helper *h = find_helper(c, f->name_id);
         if (!h) {

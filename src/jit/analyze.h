@@ -193,7 +193,8 @@ typedef enum NgJitCallKind {
     NG_JIT_CALL_MATH,      /* math.<f> or cmath.<f>, a scalar function (sqrt, exp, ...) */
     NG_JIT_CALL_NP_SCALAR, /* np.<f>/numpy.<f>, elementwise (sqrt, exp, abs, float32, ...),
                               with one positional argument per input (no `out`) */
-    NG_JIT_CALL_NP_REDUCE, /* np.sum np.max np.min np.prod np.mean np.amax np.amin np.any np.all (one
+    NG_JIT_CALL_NP_REDUCE, /* np.sum np.max np.min np.prod np.mean np.amax np.amin np.any np.all
+                              np.argmax np.argmin np.var np.std np.count_nonzero np.nansum (one
                               argument), np.dot (two) */
     NG_JIT_CALL_PRANGE,    /* prange, numgpu.prange: only as a loop's iterable */
     NG_JIT_CALL_HELPER,    /* any other plain name: a function the lowering inlines */

@@ -1646,9 +1646,6 @@ static NgIrRef clamp_bound(Lower *L, NgIrRef b, NgIrRef n, int64_t lo, bool nonn
     return ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, b, ng_ir_const_i(k, NG_INT64, 0)), up, down);
 }
 
-/* The elements slice sl (a[x:y:z]) selects on axis `axis` of s, as Python's
- * slices do: the first one's index *start, their number *len (int64) and
- * the step *step (a constant). False after an error. */
 /* r as base + *off, *off a constant (base NONE for a constant r). */
 static NgIrRef offset_of(const Lower *L, NgIrRef r, int64_t *off)
 {
@@ -1687,6 +1684,10 @@ static void window_of_slice(Lower *L, NgIrRef lo, NgIrRef hi, NgIrRef n, int64_t
     *win = (Window){.lo = lo, .n = n, .width = b - a, .start = start, .len = len};
 }
 
+/* The elements slice sl (a[x:y:z]) selects on axis `axis` of s, as Python's
+ * slices do: the first one's index *start, their number *len (int64) and
+ * the step *step (a constant). False after an error. *win (may be NULL): the window where
+ * its width is a constant (window_of_slice). */
 static bool slice_window(Lower *L, Sym *s, int axis, const NgJitExpr *sl, NgIrRef *start, NgIrRef *len,
                          int64_t *step, Window *win)
 {
@@ -3006,8 +3007,7 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
             dt = float_for(dt);
         else if (dt == NG_BOOL && op != NG_OP_ABS)
             dt = NG_INT8;
-        return mkval(ng_ir_unary(L->k, unary_fns[i].op, dt, as(L, x, dt)), dt, false,
-                     unary_fns[i].op == NG_OP_ABS && x.nonneg);
+        return mkval(ng_ir_unary(L->k, op, dt, as(L, x, dt)), dt, false, op == NG_OP_ABS && x.nonneg);
     }
     for (size_t i = 0; i < sizeof binary_fns / sizeof *binary_fns; i++) {
         if (strcmp(binary_fns[i].name, fn) != 0 || !binary_fns[i].np)
@@ -4713,10 +4713,6 @@ static NgIrRef python_skip(Lower *L, Stmts *out)
     return ng_ir_binary(k, NG_OP_NE, NG_BOOL, code, ng_ir_const_i(k, NG_INT64, 0));
 }
 
-/* A for-range loop: the FOR node, with its bounds pinned in `out` first.
- * `prologue` (may be NULL) goes at the top of each iteration, before the
- * loop variable is set; *loop_ref (may be NULL) gets the FOR; `outer` for
- * the nest's own loop (break and continue at depth 0 leave it). */
 /* Whether statement r (or one in it) declares or assigns variable v. */
 static bool assigns(const NgIrKernel *k, NgIrRef r, int v)
 {
@@ -4785,14 +4781,22 @@ static bool linear_in(const Lower *L, NgIrRef r, int v, NgIrRef body, int64_t *c
     return *coef >= -most && *coef <= most;
 }
 
+/* lo <= x <= hi, a bool. */
+static NgIrRef within(Lower *L, NgIrRef x, NgIrRef lo, NgIrRef hi)
+{
+    NgIrKernel *k = L->k;
+    return ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_GE, NG_BOOL, x, lo),
+                        ng_ir_binary(k, NG_OP_LE, NG_BOOL, x, hi));
+}
+
 /* Inner loop `loop` (trips iterations) in two versions (ng_ir_version) where slices of a
- * constant width in its body (L->windows from `from` on) may lie inside their axes in every
+ * constant width in its body (L->windows[from .. to)) may lie inside their axes in every
  * iteration: then their clamped bounds are the bounds as written and their lengths constants
  * (img[2 * i:2 * i + 2, 2 * j:2 * j + 2]: loops of 2 trips, which the C compiler unrolls, and
  * the loop around them vectorises). A window lies inside in every iteration when its start
  * does at the first and the last (linear_in); one whose start is not linear leaves the loop
  * as it is for that window. */
-static NgIrRef versioned(Lower *L, NgIrRef loop, int from, NgIrRef trips)
+static NgIrRef versioned(Lower *L, NgIrRef loop, int from, int to, NgIrRef trips)
 {
     NgIrKernel *k = L->k;
     int counter = ng_ir_node(k, loop)->a;
@@ -4804,7 +4808,7 @@ static NgIrRef versioned(Lower *L, NgIrRef loop, int from, NgIrRef trips)
     NgIrRef subs[2 * MAX_WINDOWS], by_what[2 * MAX_WINDOWS];
     int nsubs = 0;
     bool moves = false;
-    for (int i = from; i < L->nwindows; i++) {
+    for (int i = from; i < to; i++) {
         const Window *w = &L->windows[i];
         int64_t coef;
         if (w->lo == NG_IR_NONE) { /* (a length beside windows: note_extent) */
@@ -4824,11 +4828,8 @@ static NgIrRef versioned(Lower *L, NgIrRef loop, int from, NgIrRef trips)
             moves = true;
         }
         NgIrRef top = ng_ir_binary(k, NG_OP_SUB, NG_INT64, w->n, ng_ir_const_i(k, NG_INT64, w->width));
-        for (int e = 0; e < 2 && ends[e] != NG_IR_NONE; e++) {
-            NgIrRef inside = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_GE, NG_BOOL, ends[e], zero),
-                                          ng_ir_binary(k, NG_OP_LE, NG_BOOL, ends[e], top));
-            cond = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, cond, inside);
-        }
+        for (int e = 0; e < 2 && ends[e] != NG_IR_NONE; e++)
+            cond = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, cond, within(L, ends[e], zero, top));
         subs[nsubs] = w->start, by_what[nsubs++] = w->lo;
         subs[nsubs] = w->len, by_what[nsubs++] = ng_ir_const_i(k, NG_INT64, w->width);
     }
@@ -4838,14 +4839,16 @@ static NgIrRef versioned(Lower *L, NgIrRef loop, int from, NgIrRef trips)
         NgIrRef most = ng_ir_const_i(k, NG_INT64, INT64_C(1) << 40), least = ng_ir_const_i(k, NG_INT64, -(INT64_C(1) << 40));
         NgIrRef ends[2] = {first, last};
         for (int e = 0; e < 2; e++)
-            cond = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, cond,
-                                ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_GE, NG_BOOL, ends[e], least),
-                                             ng_ir_binary(k, NG_OP_LE, NG_BOOL, ends[e], most)));
+            cond = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, cond, within(L, ends[e], least, most));
     }
     NgIrRef fast = ng_ir_substitute(k, loop, nsubs, subs, by_what);
     return fast == NG_IR_NONE || fast == loop ? loop : ng_ir_version(k, cond, fast, loop);
 }
 
+/* A for-range loop: the FOR node, with its bounds pinned in `out` first.
+ * `prologue` (may be NULL) goes at the top of each iteration, before the
+ * loop variable is set; *loop_ref (may be NULL) gets the FOR; `outer` for
+ * the nest's own loop (break and continue at depth 0 leave it). */
 static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *prologue, unsigned flags,
                          NgIrRef *loop_ref, bool outer)
 {
@@ -5032,11 +5035,8 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         if (skip != NG_IR_NONE)
             last = ng_ir_select(L->k, skip, first, last);
         r = ng_ir_for(L->k, counter, first, last, by, b, flags);
-        if (!outer && body_windows > windows) {
-            L->nwindows = body_windows;
-            r = versioned(L, r, windows, const_step ? trip_count(L, start, stop, step) : last);
-            L->nwindows = windows;
-        }
+        if (!outer && body_windows > windows)
+            r = versioned(L, r, windows, body_windows, const_step ? trip_count(L, start, stop, step) : last);
     }
     if (loop_ref)
         *loop_ref = r;
