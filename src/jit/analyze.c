@@ -611,6 +611,9 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
             return call->nitems == nin ? NG_JIT_CALL_NP_REDUCE : NG_JIT_CALL_OTHER;
         }
     }
+    if (f->lhs->kind == NG_JIT_E_ATTR && strcmp(f->lhs->name, "linalg") == 0 && is_module(f->lhs->lhs, "np", "numpy") &&
+        strcmp(f->name, "norm") == 0) /* np.linalg.norm(x[, ord]) */
+        return call->nitems == 1 || call->nitems == 2 ? NG_JIT_CALL_NP_REDUCE : NG_JIT_CALL_OTHER;
     if (is_module(f->lhs, "numgpu", "ng") && strcmp(f->name, "prange") == 0)
         return NG_JIT_CALL_PRANGE;
     if (!is_known_module(f->lhs) && in_list(f->name, scalar_methods) && call->nitems == 0)
@@ -700,6 +703,19 @@ static const char *param_write(Ctx *c, Helper *h, const NgJitExpr *root, const N
     return NULL;
 }
 
+/* Whether call e (a NumPy reduction, or one as a method) compiles with keyword argument kw:
+ * np.var's and np.std's ddof=, np.linalg.norm's ord=. */
+static bool known_keyword(const NgJitExpr *e, const char *kw)
+{
+    NgJitCallKind k = ng_jit_call_kind(e);
+    const char *fn = e->lhs->kind == NG_JIT_E_ATTR ? e->lhs->name : "";
+    if (k != NG_JIT_CALL_NP_REDUCE && k != NG_JIT_CALL_METHOD)
+        return false;
+    if (strcmp(fn, "var") == 0 || strcmp(fn, "std") == 0)
+        return strcmp(kw, "ddof") == 0;
+    return strcmp(fn, "norm") == 0 && strcmp(kw, "ord") == 0 && e->nitems == 1;
+}
+
 static const char *check_call(Ctx *c, const NgJitExpr *e)
 {
     const NgJitExpr *f = e->lhs;
@@ -709,8 +725,14 @@ static const char *check_call(Ctx *c, const NgJitExpr *e)
         return fmt(c, "calls %s with %d arguments (not compilable)", text(c, f), e->nitems);
     if (k == NG_JIT_CALL_OTHER)
         return fmt(c, "calls %s (not compilable)", text(c, f));
-    if (e->nkeywords && k != NG_JIT_CALL_HELPER)
-        return fmt(c, "calls %s with keyword arguments (not compilable)", text(c, f));
+    for (int i = 0; i < e->nkeywords && k != NG_JIT_CALL_HELPER; i++) {
+        const char *kw = e->keywords[i].name;
+        if (!kw || !known_keyword(e, kw))
+            return fmt(c, "calls %s with keyword arguments (not compilable)", text(c, f));
+        const char *r = check_expr(c, e->keywords[i].value);
+        if (r)
+            return r;
+    }
     for (int i = 0; i < e->nitems; i++)
         if (e->items[i]->kind == NG_JIT_E_STARRED)
             return fmt(c, "calls %s with *arguments (not compilable)", text(c, f));
@@ -793,10 +815,6 @@ static const char *check_expr(Ctx *c, const NgJitExpr *e)
         return fmt(c, "uses a list, %s (not compilable)", text(c, e));
     case NG_JIT_E_STARRED:
         return fmt(c, "uses *unpacking, %s (not compilable)", text(c, e));
-    case NG_JIT_E_BINARY:
-        if (e->op == NG_JIT_OP_MATMUL)
-            return fmt(c, "uses @, %s (not compilable)", text(c, e));
-        break;
     case NG_JIT_E_COMPARE:
         for (int i = 0; i + 1 < e->nitems; i++) /* (but `c in 'aeiou'`, `key in d`: the lowering's) */
             if ((e->ops[i] == NG_JIT_OP_IN || e->ops[i] == NG_JIT_OP_NOT_IN) &&

@@ -2723,15 +2723,57 @@ static NgIrRef flat_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef co
  * neither beats nor is beaten: not NumPy's NaN) and raises for an empty row;
  * sum(row), 0 + row[0] + row[1] ... in order in the elements' own dtype (an
  * int8 sum wraps); any(row)/all(row), a Python bool. */
-static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python, Val center)
+/* np.linalg.norm's forms (its `ord`): what reduce_rows makes of each element before the sum
+ * (or max, min) that linalg_norm finishes. */
+typedef enum Norm {
+    NORM_NONE,
+    NORM_SQUARES, /* ord None, 2, 'fro': |x|**2, summed (then the square root) */
+    NORM_ABS,     /* ord 1: |x| summed; inf: their max (0 of none); -inf: their min */
+    NORM_NONZERO, /* ord 0: x != 0 as a float, summed */
+    NORM_POWER,   /* any other: |x|**ord summed (then to the power 1/ord) */
+} Norm;
+
+/* What reduce_rows does beyond fn's own: np.var's second pass takes (x - center)**2 of each
+ * element and divides its sum by max(n - ddof, 0); np.linalg.norm's form, of x as a float
+ * (an integer or bool as float64), for arrays of `rank` axes (0: any). */
+typedef struct Pre {
+    Val center, ddof;
+    Norm norm;
+    double p; /* NORM_POWER's ord */
+    int rank;
+} Pre;
+
+/* The element x of a norm's reduction: |x|**2, |x|, x != 0 or |x|**p, in x's float dtype. */
+static Val norm_element(Lower *L, Val x, const Pre *pre)
+{
+    NgIrKernel *k = L->k;
+    if (!ng_dtype_is_inexact(x.dt))
+        x = mkval(as(L, x, NG_FLOAT64), NG_FLOAT64, false, false);
+    NgDType rt = ng_dtype_real(x.dt);
+    if (pre->norm == NORM_NONZERO)
+        return mkval(ng_ir_cast(k, rt, truth(L, x).r), rt, false, true);
+    if (pre->norm == NORM_SQUARES) {
+        if (!ng_dtype_is_complex(x.dt))
+            return mkval(ng_ir_binary(k, NG_OP_MUL, rt, x.r, x.r), rt, false, true);
+        NgIrRef re = ng_ir_cast(k, rt, x.r), im = ng_ir_imag(k, x.r);
+        return mkval(ng_ir_binary(k, NG_OP_ADD, rt, ng_ir_binary(k, NG_OP_MUL, rt, re, re),
+                                  ng_ir_binary(k, NG_OP_MUL, rt, im, im)), rt, false, true);
+    }
+    NgIrRef a = ng_ir_unary(k, NG_OP_ABS, rt, x.r);
+    if (pre->norm == NORM_POWER)
+        a = ng_ir_binary(k, NG_OP_POW, rt, a, ng_ir_const_f(k, rt, rt == NG_FLOAT32 ? (double)(float)pre->p : pre->p));
+    return mkval(a, rt, false, true);
+}
+
+static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python, const Pre *pre)
 {
     int line = e->span.line;
-    bool dot = strcmp(fn, "dot") == 0;
+    bool dot = strcmp(fn, "dot") == 0 || strcmp(fn, "matmul") == 0; /* (a @ b of rows: np.matmul's is np.dot's) */
     if (!check_args(L, e, dot ? 2 : 1, dot ? 2 : 1, fn))
         return NOVAL;
     if (L->elem != NG_IR_NONE && L->rows->target_rank > 0) { /* X[i] = X[i] / np.sum(X[i]): once, before */
         RowsSaved was = outside_rows(L);
-        Val r = reduce_rows(L, e, fn, op, python, center);
+        Val r = reduce_rows(L, e, fn, op, python, pre);
         restore_rows(L, was);
         return r;
     }
@@ -2743,9 +2785,16 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
     Rows rows;
     RowsSaved was = enter_rows(L, &rows, kv, &inner);
     Val x = expr(L, e->items[0]);
+    NgDType product = NG_NODTYPE; /* a dot's: its result's dtype */
     if (dot) {
         rows.split = rows.nlens[0];
         Val y = expr(L, e->items[1]);
+        bool w;
+        promote(x.dt, x.weak, y.dt, y.weak, &product, &w);
+        if (product == NG_FLOAT16 && x.r != NG_IR_NONE && y.r != NG_IR_NONE) { /* (NumPy's: in float32, in order) */
+            x = mkval(as(L, x, NG_FLOAT32), NG_FLOAT32, false, false);
+            y = mkval(as(L, y, NG_FLOAT32), NG_FLOAT32, false, false);
+        }
         x = arith(L, NG_JIT_OP_MUL, x, y, line);
     }
     bool counting = strcmp(fn, "count_nonzero") == 0; /* (the elements' truths summed: a Python int) */
@@ -2753,10 +2802,14 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
         x = truth(L, x);
     if (strcmp(fn, "nansum") == 0 && x.r != NG_IR_NONE && ng_dtype_is_float(x.dt)) /* (a NaN counts as 0) */
         x.r = ng_ir_select(L->k, ng_ir_binary(L->k, NG_OP_NE, NG_BOOL, x.r, x.r), zero_of(L, x.dt).r, x.r);
+    Val center = pre ? pre->center : NOVAL;
     if (center.r != NG_IR_NONE && x.r != NG_IR_NONE && !ng_dtype_is_complex(x.dt)) { /* (x - mean)**2 */
         NgIrRef d = ng_ir_binary(L->k, NG_OP_SUB, center.dt, as(L, x, center.dt), center.r);
         x = mkval(ng_ir_binary(L->k, NG_OP_MUL, center.dt, d, d), center.dt, false, true);
     }
+    Norm norm = pre ? pre->norm : NORM_NONE;
+    if (norm && x.r != NG_IR_NONE && x.dt != NG_FLOAT16)
+        x = norm_element(L, x, pre);
     restore_rows(L, was);
     NgIrRef n[MAX_ROW_RANK];
     int rank = rows.rank;
@@ -2764,6 +2817,10 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
                           : rank == 0                        ? "of something that is not an array"
                           : rank > 1 && dot                  ? "of arrays of 2 or more axes (a matrix product)"
                           : rank > 1 && python               ? "of an array of 2 or more axes (Python's goes over its rows)"
+                          : norm && x.dt == NG_FLOAT16        ? "of float16 values"
+                          : norm && pre->rank && rank != pre->rank
+                              ? (pre->rank == 1 ? "of an array of 2 or more axes with this ord (a matrix norm)"
+                                                : "with ord='fro' of an array of other than 2 axes")
                           : ng_dtype_is_complex(x.dt) && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM ||
                                                           center.r != NG_IR_NONE)
                               ? "of complex values" : NULL;
@@ -2774,7 +2831,11 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
                  refused);
         return NOVAL;
     }
-    rows_length(L, &rows, n, line);
+    if (!rows_length(L, &rows, n, line)) { /* (np.dot(row, 2.0): NumPy's is an array) */
+        ng_free(inner.v);
+        return L->st != NG_OK ? NOVAL : fail(L, line, NG_ERR_UNSUPPORTED, "np.%s() of an array and a number is not "
+                                                                            "supported in a compiled loop", fn);
+    }
     NgDType acc = x.dt;
     bool is_mean = strcmp(fn, "mean") == 0;
     bool arg = strncmp(fn, "arg", 3) == 0; /* np.argmax / np.argmin: the first best element's place */
@@ -2799,10 +2860,12 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
     /* av the result; for a float sum of several axes tv a row's own, added into av row by row
      * (NumPy's order up to 128 elements: flat_sum); other reductions take each element into av,
      * in C order as NumPy's */
-    bool lanes = inner.n == 0 && (acc == NG_FLOAT32 || acc == NG_FLOAT64) && op == NG_OP_ADD && !python;
+    bool lanes = inner.n == 0 && (acc == NG_FLOAT32 || acc == NG_FLOAT64) && op == NG_OP_ADD && !python &&
+                 product != NG_FLOAT16;
     int av = ng_ir_var(k, acc), tv = rank > 1 && lanes ? ng_ir_var(k, acc) : av;
     NgIrRef blocked = lanes ? in_lanes(L, kv, n[0], v, op, acc, tv) : NG_IR_NONE;
-    if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM) { /* of no element: Python's ValueError, or NumPy's */
+    if ((op == NG_OP_MAXIMUM && norm != NORM_ABS) || op == NG_OP_MINIMUM) { /* of no element: Python's ValueError,
+                                                       or NumPy's (a norm's max starts at 0, linalg_norm) */
         NgIrRef empty = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, whole, ng_ir_const_i(k, NG_INT64, 0));
         int which = (arg ? 4 : python ? 0 : 2) + (op == NG_OP_MAXIMUM ? NG_JIT_EMPTY_MAX : NG_JIT_EMPTY_MIN);
         if (invariant(L, empty))
@@ -2861,28 +2924,125 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
     if (arg) /* (NumPy's intp) */
         return mkval(ng_ir_varref(k, place), NG_INT64, false, true);
     NgIrRef r = ng_ir_varref(k, av);
-    if (is_mean)
+    Val ddof = pre ? pre->ddof : NOVAL;
+    if (is_mean && ddof.r != NG_IR_NONE) { /* np.var's sum / max(n - ddof, 0), divided in float64 as NumPy's */
+        NgIrRef d = ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, count), as(L, ddof, NG_FLOAT64));
+        d = ng_ir_binary(k, NG_OP_MAXIMUM, NG_FLOAT64, d, ng_ir_const_f(k, NG_FLOAT64, 0.0));
+        r = ng_ir_cast(k, acc, ng_ir_binary(k, NG_OP_TRUEDIV, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, r), d));
+    } else if (is_mean) {
         r = ng_ir_binary(k, NG_OP_TRUEDIV, acc, r, ng_ir_cast(k, acc, count));
+    }
+    if (dot && product != acc) /* (NumPy's dot sums in a wider type and returns the product's: an int8 dot
+                                  wraps, a bool one is whether any pair is both true, a float16 one rounds) */
+        return mkval(ng_ir_cast(k, product, r), product, false, product == NG_BOOL);
     return mkval(r, acc, (python && acc == NG_BOOL) || counting, acc == NG_BOOL || counting);
 }
 
-/* np_reduce; np.var(e) and np.std(e) as NumPy's: the mean, then the mean of the squares of the
- * elements' distances from it (in the mean's dtype: float64 for integers), and its square root. */
+/* The value of call e's keyword argument `name`, or NULL; any other keyword is unsupported
+ * (L fails). *plain: e without its keywords. */
+static const NgJitExpr *keyword_arg(Lower *L, const NgJitExpr *e, const char *name, NgJitExpr *plain)
+{
+    const NgJitExpr *v = NULL;
+    *plain = *e;
+    plain->nkeywords = 0;
+    for (int i = 0; i < e->nkeywords; i++) {
+        const NgJitKeyword *kw = &e->keywords[i];
+        if (kw->name && strcmp(kw->name, name) == 0) {
+            v = kw->value;
+            continue;
+        }
+        char what[120];
+        snprintf(what, sizeof what, "the keyword argument %s=", kw->name ? kw->name : "**");
+        unsupported(L, e->span.line, what);
+        return NULL;
+    }
+    return v;
+}
+
+/* np_reduce; np.var(e) and np.std(e) as NumPy's: the mean, then the sum of the squares of the
+ * elements' distances from it (in the mean's dtype: float64 for integers) over max(n - ddof, 0),
+ * and its square root. */
 static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python)
 {
     bool var = strcmp(fn, "var") == 0, std = strcmp(fn, "std") == 0;
     if (!var && !std)
-        return reduce_rows(L, e, fn, op, python, NOVAL);
-    Val mean = reduce_rows(L, e, "mean", NG_OP_ADD, false, NOVAL);
+        return reduce_rows(L, e, fn, op, python, NULL);
+    NgJitExpr plain;
+    const NgJitExpr *dk = keyword_arg(L, e, "ddof", &plain);
+    if (L->st != NG_OK)
+        return NOVAL;
+    Val mean = reduce_rows(L, &plain, "mean", NG_OP_ADD, false, NULL);
     if (mean.r == NG_IR_NONE)
         return NOVAL;
     if (ng_dtype_is_complex(mean.dt) || mean.dt == NG_FLOAT16)
         return unsupported(L, e->span.line, ng_dtype_is_complex(mean.dt) ? "np.var()/np.std() of complex values"
                                                                           : "np.var()/np.std() of float16 values");
-    Val v = reduce_rows(L, e, "mean", NG_OP_ADD, false, mean);
+    Pre pre = {.center = mean, .ddof = dk ? expr(L, dk) : NOVAL};
+    if (dk && pre.ddof.r == NG_IR_NONE)
+        return NOVAL;
+    if (dk && (ng_dtype_is_complex(pre.ddof.dt) || pre.ddof.chr))
+        return unsupported(L, e->span.line, "ddof= that is not a real number");
+    Val v = reduce_rows(L, &plain, "mean", NG_OP_ADD, false, &pre);
     if (v.r != NG_IR_NONE && std)
         v.r = ng_ir_unary(L->k, NG_OP_SQRT, v.dt, v.r);
     return v;
+}
+
+/* np.linalg.norm(x, ord=None) of a row or a part of an array, as NumPy's for a vector (and
+ * ord None / 'fro' of a matrix or any array: the square root of the sum of the squares, of
+ * NumPy's x.ravel().dot(x), a few ulps apart where its BLAS sums in another order); an
+ * integer or bool x as float64. ord must be a constant; matrix norms of other orders, and
+ * float16 values, run as Python. */
+static Val linalg_norm(Lower *L, const NgJitExpr *e)
+{
+    int line = e->span.line;
+    NgJitExpr plain;
+    const NgJitExpr *ord = keyword_arg(L, e, "ord", &plain);
+    if (L->st != NG_OK)
+        return NOVAL;
+    if (ord && e->nitems == 2)
+        return fail(L, line, NG_ERR_TYPE, "norm() got multiple values for argument 'ord'");
+    if (!check_args(L, &plain, 1, 2, "linalg.norm"))
+        return NOVAL;
+    if (e->nitems == 2)
+        ord = e->items[1];
+    plain.nitems = 1;
+    Pre pre = {.center = NOVAL, .ddof = NOVAL, .norm = NORM_SQUARES, .rank = 0};
+    NgOp op = NG_OP_ADD;
+    if (ord && ord->kind == NG_JIT_E_STR && ord->nitems == 0 && ord->str &&
+        (strcmp(ord->str, "fro") == 0 || strcmp(ord->str, "f") == 0)) {
+        pre.rank = 2;
+    } else if (ord && ord->kind == NG_JIT_E_STR) {
+        return unsupported(L, line, "np.linalg.norm() of an ord other than 'fro'");
+    } else if (ord && !(ord->kind == NG_JIT_E_CONST && ord->cval == NG_JIT_C_NONE)) {
+        Val o = expr(L, ord);
+        if (o.r == NG_IR_NONE)
+            return NOVAL;
+        if (!is_const(L, o.r) || ng_dtype_is_complex(o.dt) || o.chr)
+            return unsupported(L, line, "np.linalg.norm() of an ord that is not a constant number");
+        double p = ng_dtype_is_inexact(o.dt) ? ng_ir_node(L->k, o.r)->c.f : (double)const_i(L, o.r);
+        pre.rank = 1;
+        pre.norm = p == 2 ? NORM_SQUARES : p == 1 || isinf(p) ? NORM_ABS : p == 0 ? NORM_NONZERO : NORM_POWER;
+        pre.p = p;
+        if (isinf(p))
+            op = p > 0 ? NG_OP_MAXIMUM : NG_OP_MINIMUM;
+        if (p != p)
+            return unsupported(L, line, "np.linalg.norm() of ord nan");
+    }
+    Val r = reduce_rows(L, &plain, "linalg.norm", op, false, &pre);
+    if (r.r == NG_IR_NONE)
+        return NOVAL;
+    NgIrKernel *k = L->k;
+    if (op == NG_OP_MAXIMUM) /* (abs(x).max(initial=0): 0 of no element, a NaN stays) */
+        r.r = ng_ir_binary(k, NG_OP_MAXIMUM, r.dt, r.r, ng_ir_const_f(k, r.dt, 0.0));
+    if (pre.norm == NORM_SQUARES)
+        r.r = ng_ir_unary(k, NG_OP_SQRT, r.dt, r.r);
+    if (pre.norm == NORM_POWER) /* ret **= reciprocal(ord, dtype=ret.dtype) */
+        r.r = ng_ir_binary(k, NG_OP_POW, r.dt, r.r,
+                           ng_ir_const_f(k, r.dt, r.dt == NG_FLOAT32 ? (double)(1.0f / (float)pre.p) : 1.0 / pre.p));
+    r.weak = false;
+    r.nonneg = true;
+    return r;
 }
 
 /* NumPy's reductions a loop compiles (np.sum(x), and as methods x.sum()): the combining op,
@@ -2933,6 +3093,45 @@ static Val np_round(Lower *L, const NgJitExpr *e, const char *fn)
     NgIrRef f = ng_ir_const_f(k, dt, ten);
     NgIrRef y = ng_ir_unary(k, NG_OP_RINT, dt, ng_ir_binary(k, d > 0 ? NG_OP_MUL : NG_OP_TRUEDIV, dt, x.r, f));
     return mkval(ng_ir_binary(k, d > 0 ? NG_OP_TRUEDIV : NG_OP_MUL, dt, y, f), dt, false, false);
+}
+
+/* np.clip(x, lo, hi) of numbers as NumPy's: np.minimum(np.maximum(x, lo), hi) in the three's
+ * common dtype (a NaN anywhere is the result; lo > hi gives hi; an equal bound keeps x, -0.0
+ * too). A Python int bound an integer dtype cannot hold stands for that end of its range, as
+ * NumPy 2's clip takes it (no OverflowError). Complex values run as Python. */
+static Val np_clip(Lower *L, const NgJitExpr *e)
+{
+    int line = e->span.line;
+    if (!check_args(L, e, 3, 3, "clip"))
+        return NOVAL;
+    Val v[3];
+    for (int i = 0; i < 3; i++) /* (Python's order: left to right) */
+        if ((v[i] = expr(L, e->items[i])).r == NG_IR_NONE)
+            return NOVAL;
+    NgDType dt;
+    bool weak;
+    promote(v[0].dt, v[0].weak, v[1].dt, v[1].weak, &dt, &weak);
+    promote(dt, weak, v[2].dt, v[2].weak, &dt, &weak);
+    if (!usable(dt))
+        return fail(L, line, NG_ERR_TYPE, "np.clip: no common type for '%s', '%s' and '%s'", type_name(v[0]),
+                    type_name(v[1]), type_name(v[2]));
+    if (ng_dtype_is_complex(dt))
+        return unsupported(L, line, "np.clip() of complex numbers");
+    NgIrKernel *k = L->k;
+    NgIrRef b[2];
+    for (int i = 0; i < 2; i++) {
+        Val w = v[i + 1];
+        int64_t lo, hi;
+        int_range(dt, &lo, &hi);
+        if (w.weak && w.dt == NG_INT64 && ng_dtype_is_int(dt) && dt != NG_INT64 && dt != NG_BOOL) {
+            w.r = ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, w.r, ng_ir_const_i(k, NG_INT64, lo));
+            if (hi != INT64_MAX)
+                w.r = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, w.r, ng_ir_const_i(k, NG_INT64, hi));
+        }
+        b[i] = as(L, w, dt);
+    }
+    NgIrRef up = ng_ir_binary(k, NG_OP_MAXIMUM, dt, as(L, v[0], dt), b[0]);
+    return mkval(ng_ir_binary(k, NG_OP_MINIMUM, dt, up, b[1]), dt, false, false);
 }
 
 static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
@@ -3052,6 +3251,8 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
         return mkval(ng_ir_binary(L->k, op, dt, as(L, x, dt), as(L, y, dt)), dt, false,
                      (op == NG_OP_MAXIMUM || op == NG_OP_FMAX) ? (x.nonneg || y.nonneg) : false);
     }
+    if (strcmp(fn, "clip") == 0)
+        return np_clip(L, e);
     if (strcmp(fn, "where") == 0) {
         if (!check_args(L, e, 3, 3, fn))
             return NOVAL;
@@ -3673,6 +3874,12 @@ static Val call(Lower *L, const NgJitExpr *e)
         const NgJitStmt *def = find_def(L->ast->body, f->name);
         return def ? helper_call(L, e, def, 1, NULL) : builtin_call(L, e, f->name);
     }
+    if (f->kind == NG_JIT_E_ATTR && strcmp(f->name, "norm") == 0 && f->lhs->kind == NG_JIT_E_ATTR &&
+        strcmp(f->lhs->name, "linalg") == 0 && f->lhs->lhs->kind == NG_JIT_E_NAME) { /* np.linalg.norm */
+        Sym *m = sym_of(L, f->lhs->lhs);
+        if (m->kind == SYM_MODULE && m->module == NG_JIT_MOD_NUMPY)
+            return linalg_norm(L, e);
+    }
     if (f->kind == NG_JIT_E_ATTR && f->lhs->kind == NG_JIT_E_NAME) {
         Sym *m = sym_of(L, f->lhs);
         if (m->kind == SYM_MODULE)
@@ -3884,6 +4091,14 @@ static Val str_expr(Lower *L, const NgJitExpr *e)
     case NG_JIT_E_UNARY:
         return unary(L, e);
     case NG_JIT_E_BINARY: {
+        if (e->op == NG_JIT_OP_MATMUL) { /* a @ b of two rows: np.matmul(a, b), their dot */
+            NgJitExpr *ab[2] = {e->lhs, e->rhs}, c = *e;
+            c.kind = NG_JIT_E_CALL;
+            c.items = ab;
+            c.nitems = 2;
+            c.nkeywords = 0;
+            return reduce_rows(L, &c, "matmul", NG_OP_ADD, false, NULL);
+        }
         Val a = expr(L, e->lhs); /* Python's order: left to right */
         Val b = expr(L, e->rhs);
         return arith(L, e->op, a, b, line);
