@@ -1117,6 +1117,23 @@ static void test_python(void)
                  "line 31: python: assigns a.x (not compilable)\n"
                  "line 33: python: calls np.sqrt with 2 arguments (not compilable)\n"
                  "line 35: python: calls np.sum with 2 arguments (not compilable)\n");
+    /* the keywords a NumPy reduction compiles with (ddof=, ord=), np.linalg.norm, @ of rows */
+    CHECK_REPORT("def f(a, b, n):\n"
+                 "    for i in range(n):\n"
+                 "        b[i] = np.std(a[i], ddof=1) + a[i].var(ddof=n) + np.linalg.norm(a[i], ord=2) + a[i] @ a[i]\n"
+                 "    for i in range(n):\n"
+                 "        b[i] = np.std(a[i], axis=0)\n"
+                 "    for i in range(n):\n"
+                 "        b[i] = np.linalg.norm(a[i], 2, ord=1)\n"
+                 "    for i in range(n):\n"
+                 "        b[i] = np.sum(a[i], ddof=1)\n"
+                 "    for i in range(n):\n"
+                 "        b[i] = np.std(a[i], ddof=print(i))\n",
+                 "line 2: parallel\n"
+                 "line 4: python: calls np.std with keyword arguments (not compilable)\n"
+                 "line 6: python: calls np.linalg.norm with keyword arguments (not compilable)\n"
+                 "line 8: python: calls np.sum with keyword arguments (not compilable)\n"
+                 "line 10: python: calls print (not compilable)\n");
     CHECK_REPORT("def f(a, n):\n"
                  "    for i in range(n):\n"
                  "        a[i] = (lambda v: v)(i)\n",
@@ -1310,15 +1327,17 @@ static void test_api(void)
     /* call kinds, as the lowering sees them */
     const char *calls = "def f():\n"
                         "    (range(3), len(a), math.sqrt(x), np.exp(x), numpy.sum(r), np.dot(a, b),\n"
-                        "     prange(3), numgpu.prange(3), helper(x), a.sum(), np.zeros(3), math.frexp(x), a[0](x))\n";
+                        "     prange(3), numgpu.prange(3), helper(x), a.sum(), np.zeros(3), math.frexp(x), a[0](x),\n"
+                        "     np.linalg.norm(a), numpy.linalg.norm(a, 1), np.linalg.norm(a, 1, 0), np.linalg.inv(a))\n";
     CHECK_OK(ng_jit_parse(calls, strlen(calls), "t.py", &ast, NULL));
     const NgJitExpr *t = ast->body.stmts[0]->body.stmts[0]->value;
     NgJitCallKind want[] = {NG_JIT_CALL_BUILTIN, NG_JIT_CALL_BUILTIN, NG_JIT_CALL_MATH, NG_JIT_CALL_NP_SCALAR,
                             NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_PRANGE, NG_JIT_CALL_PRANGE,
                             NG_JIT_CALL_HELPER, NG_JIT_CALL_METHOD, NG_JIT_CALL_OTHER, NG_JIT_CALL_OTHER,
+                            NG_JIT_CALL_OTHER, NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_OTHER,
                             NG_JIT_CALL_OTHER};
-    CHECK_EQ_INT(13, t->nitems);
-    for (int i = 0; i < t->nitems && i < 13; i++)
+    CHECK_EQ_INT(17, t->nitems);
+    for (int i = 0; i < t->nitems && i < 17; i++)
         CHECK_EQ_INT(want[i], ng_jit_call_kind(t->items[i]));
     ng_jit_ast_free(ast);
 }
