@@ -4338,8 +4338,11 @@ static int unpack_values(Lower *L, const NgJitExpr *value, int n, Val *vals, Stm
 
 /* Whether e reads array `a` otherwise than as the row `row` itself (the same
  * subscript, written alike): X[i] = X[i] * 2 reads each element where it
- * stores it, X[i] = X[i] / X[i][0] reads an element the row's loop changes. */
-static bool reads_other_than(const Lower *L, const NgJitExpr *e, const Sym *a, const NgJitExpr *row)
+ * stores it, X[i] = X[i] / X[i][0] reads an element the row's loop changes.
+ * Where row is not `plain` (its elements in their own order at a whole row's
+ * places: X[i], X[i, :]), any other read of a is: X[i, ::-1] = X[i] * 2
+ * reads an element the loop has changed. */
+static bool reads_other_than(const Lower *L, const NgJitExpr *e, const Sym *a, const NgJitExpr *row, bool plain)
 {
     if (!e)
         return false;
@@ -4348,12 +4351,12 @@ static bool reads_other_than(const Lower *L, const NgJitExpr *e, const Sym *a, c
         int n = 0;
         const NgJitExpr *r = e;
         for (; r->kind == NG_JIT_E_SUBSCRIPT; r = r->lhs) {
-            if (reads_other_than(L, r->rhs, a, row))
+            if (reads_other_than(L, r->rhs, a, row, plain))
                 return true;
             n += r->rhs->kind == NG_JIT_E_TUPLE ? r->rhs->nitems : 1;
         }
         if (r->kind != NG_JIT_E_NAME)
-            return reads_other_than(L, r, a, row);
+            return reads_other_than(L, r, a, row, plain);
         const Sym *s = &L->syms[r->name_id];
         const Sym *base = s->kind == SYM_VIEW ? s->base : s;
         if (base != a && (base->alias ? base->alias : base) != of)
@@ -4361,7 +4364,7 @@ static bool reads_other_than(const Lower *L, const NgJitExpr *e, const Sym *a, c
         int fixed = s->kind == SYM_VIEW ? s->nfixed : 0;
         if (ng_jit_expr_equal(e, row))
             return false;
-        if (e->rhs->kind == NG_JIT_E_TUPLE || e->rhs->kind == NG_JIT_E_SLICE)
+        if (!plain || e->rhs->kind == NG_JIT_E_TUPLE || e->rhs->kind == NG_JIT_E_SLICE)
             return true; /* (X[k, :] and such: not looked into) */
         return fixed + n != a->given->ndim - 1;
     }
@@ -4370,17 +4373,17 @@ static bool reads_other_than(const Lower *L, const NgJitExpr *e, const Sym *a, c
         const Sym *base = s->kind == SYM_VIEW ? s->base : s;
         if (base != a && (base->alias ? base->alias : base) != of)
             return false;
-        return !(s->kind == SYM_VIEW && s->nfixed == a->given->ndim - 1);
+        return !plain || !(s->kind == SYM_VIEW && s->nfixed == a->given->ndim - 1);
     }
-    if (reads_other_than(L, e->lhs, a, row) || reads_other_than(L, e->rhs, a, row) ||
-        reads_other_than(L, e->cond, a, row))
+    if (reads_other_than(L, e->lhs, a, row, plain) || reads_other_than(L, e->rhs, a, row, plain) ||
+        reads_other_than(L, e->cond, a, row, plain))
         return true;
     for (int i = 0; i < e->nitems; i++)
-        if (reads_other_than(L, e->items[i], a, row))
+        if (reads_other_than(L, e->items[i], a, row, plain))
             return true;
     if (e->kind == NG_JIT_E_CALL)
         for (int i = 0; i < e->nkeywords; i++)
-            if (reads_other_than(L, e->keywords[i].value, a, row))
+            if (reads_other_than(L, e->keywords[i].value, a, row, plain))
                 return true;
     return false;
 }
@@ -4421,7 +4424,11 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
         unsupported(L, line, "storing a row inside a NumPy reduction");
         return true;
     }
-    if (reads_other_than(L, value, a, t)) {
+    bool plain = true; /* (indices, then whole axes `:` only) */
+    for (int p = 0; p < n; p++)
+        plain = plain && (ix[p]->kind == NG_JIT_E_SLICE ? !ix[p]->lhs && !ix[p]->rhs && !ix[p]->cond
+                                                        : p == 0 || ix[p - 1]->kind != NG_JIT_E_SLICE);
+    if (reads_other_than(L, value, a, t, plain)) {
         unsupported(L, line, "storing a row of an array its value reads otherwise (NumPy evaluates it first)");
         return true;
     }

@@ -106,6 +106,44 @@ def test_a_value_reading_the_row_elsewhere_runs_as_python():
     assert "reads otherwise" in ran(f)[0]
 
 
+def reversed_into(X):
+    for i in range(X.shape[0]):
+        X[i, ::-1] = X[i] * 2
+
+
+def column_from_row(X):
+    for j in range(X.shape[1]):
+        X[:, j] = X[j] + 1
+
+
+def through_a_reversed_view(X):
+    for i in range(X.shape[0]):
+        row = X[i]
+        row[::-1] = row + 1
+
+
+def shifted_into(X):
+    for i in range(X.shape[0]):
+        X[i, 1:] = X[i, 1:] * 2 + 1
+
+
+def whole_axis(X):
+    for i in range(X.shape[0]):
+        X[i, :] = X[i] / X[i].sum()
+
+
+def test_a_part_stored_in_another_order_than_its_value_reads_runs_as_python():
+    """(2026-12-05: `X[i, ::-1] = X[i] * 2` compiled, each element read after the store had
+    changed it: [0, 4, 2, 0] for NumPy's [6, 4, 2, 0])"""
+    for fn in (reversed_into, column_from_row, through_a_reversed_view):
+        f = jit_same(fn, np.arange(16.0).reshape(4, 4))
+        assert "reads otherwise" in ran(f)[0]
+    f = jit_same(shifted_into, np.arange(16.0).reshape(4, 4))  # (the same part, written alike)
+    assert ran(f) == ["kernel"]
+    f = jit_same(whole_axis, np.arange(1.0, 17.0).reshape(4, 4))  # (X[i, :] is X[i])
+    assert ran(f) == ["kernel"]
+
+
 @pytest.mark.parametrize("m", [1, 2, 5])
 def test_rows_of_other_lengths(m):
     want, got, f = python_and_jit(copied, np.zeros((4, 5)), np.arange(4.0 * m).reshape(4, m))
