@@ -65,6 +65,8 @@ typedef enum SymKind {
     SYM_LOCAL,   /* a scalar the nest assigns */
     SYM_MODULE,  /* np, numpy, math */
     SYM_VIEW,    /* a local naming part of a free array: row = X[i] */
+    SYM_EXPR,    /* a local naming an elementwise expression of rows, e = np.exp(X[i] - m):
+                    read as that expression (scan_exprs) */
 } SymKind;
 
 /* Where a local's value comes from before the loop and goes after it. */
@@ -106,6 +108,8 @@ struct Sym {
     bool is_array_param;        /* a helper's parameter given an array */
     bool bound;                 /* inside a for loop over it that never assigns it: reads are */
     Val bound_val;              /* ... this value, the loop's counter */
+    const NgJitExpr *value;     /* SYM_EXPR: the expression */
+    bool expanding;             /* SYM_EXPR: being read (a read inside its own expression fails) */
 };
 
 /* A helper function inlined at one call site: its own names and the type
@@ -924,10 +928,24 @@ static void int_bounds(Lower *L, Val w, NgDType dt, int line);
 static int view_indices(Lower *L, const Sym *view, NgIrRef *idx, NgIrRef *ok);
 static NgIrRef guarded_load(Lower *L, Sym *s, const NgIrRef *idx, NgIrRef ok);
 
+static Val expr(Lower *L, const NgJitExpr *e);
+
 static Val read_name(Lower *L, const NgJitExpr *e)
 {
     Sym *s = sym_of(L, e);
     switch (s->kind) {
+    case SYM_EXPR: { /* its expression, read where it is read: in an elementwise expression of rows */
+        if (L->elem == NG_IR_NONE || s->expanding) {
+            char what[160];
+            snprintf(what, sizeof what, "'%s' (an array the loop computes) read other than as a whole in NumPy's "
+                     "elementwise operations and reductions", s->name);
+            return unsupported(L, e->span.line, what);
+        }
+        s->expanding = true;
+        Val v = expr(L, s->value);
+        s->expanding = false;
+        return v;
+    }
     case SYM_SCALAR:
         return mkval(ng_ir_scalar(L->k, s->param), s->given->dtype, !s->given->numpy_scalar, false);
     case SYM_LOCAL:
@@ -1052,7 +1070,6 @@ static NgIrRef assign_local(Lower *L, Sym *s, Val v)
 
 /* ---- expressions ---- */
 
-static Val expr(Lower *L, const NgJitExpr *e);
 static Val str_expr(Lower *L, const NgJitExpr *e);
 static Val cond(Lower *L, const NgJitExpr *e);
 
@@ -2771,14 +2788,13 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
     bool dot = strcmp(fn, "dot") == 0 || strcmp(fn, "matmul") == 0; /* (a @ b of rows: np.matmul's is np.dot's) */
     if (!check_args(L, e, dot ? 2 : 1, dot ? 2 : 1, fn))
         return NOVAL;
-    if (L->elem != NG_IR_NONE && L->rows->target_rank > 0) { /* X[i] = X[i] / np.sum(X[i]): once, before */
+    if (L->elem != NG_IR_NONE) { /* X[i] = X[i] / np.sum(X[i]), np.sum(X[i] - np.max(X[i])): NumPy's is
+                                    one number for the whole expression, computed once, before it */
         RowsSaved was = outside_rows(L);
         Val r = reduce_rows(L, e, fn, op, python, pre);
         restore_rows(L, was);
         return r;
     }
-    if (L->elem != NG_IR_NONE)
-        return unsupported(L, line, "a NumPy reduction inside another");
     NgIrKernel *k = L->k;
     int kv = ng_ir_var(k, NG_INT64);
     Stmts inner = {0};
@@ -2849,6 +2865,10 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
         if (is_mean && !ng_dtype_is_inexact(x.dt))
             acc = NG_FLOAT64;
     }
+    /* NumPy's float16 sums (pairwise) and products take float32s and round once, at the end */
+    bool half = !python && acc == NG_FLOAT16 && (op == NG_OP_ADD || op == NG_OP_MUL) && !dot;
+    if (half)
+        acc = NG_FLOAT32;
     NgIrRef v = op == NG_OP_LOGAND || op == NG_OP_LOGOR ? truth(L, x).r : as(L, x, acc);
     if (op == NG_OP_LOGAND || op == NG_OP_LOGOR)
         acc = NG_BOOL;
@@ -2929,9 +2949,13 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
         NgIrRef d = ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, count), as(L, ddof, NG_FLOAT64));
         d = ng_ir_binary(k, NG_OP_MAXIMUM, NG_FLOAT64, d, ng_ir_const_f(k, NG_FLOAT64, 0.0));
         r = ng_ir_cast(k, acc, ng_ir_binary(k, NG_OP_TRUEDIV, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, r), d));
+    } else if (is_mean && half) { /* (NumPy's: float16(float32 sum / n), divided in float64) */
+        r = ng_ir_binary(k, NG_OP_TRUEDIV, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, r), ng_ir_cast(k, NG_FLOAT64, count));
     } else if (is_mean) {
         r = ng_ir_binary(k, NG_OP_TRUEDIV, acc, r, ng_ir_cast(k, acc, count));
     }
+    if (half)
+        return mkval(ng_ir_cast(k, NG_FLOAT16, r), NG_FLOAT16, false, false);
     if (dot && product != acc) /* (NumPy's dot sums in a wider type and returns the product's: an int8 dot
                                   wraps, a bool one is whether any pair is both true, a float16 one rounds) */
         return mkval(ng_ir_cast(k, product, r), product, false, product == NG_BOOL);
@@ -4370,6 +4394,8 @@ static bool reads_other_than(const Lower *L, const NgJitExpr *e, const Sym *a, c
     }
     if (e->kind == NG_JIT_E_NAME) { /* a whole (or a view of a row of a: that row) */
         const Sym *s = &L->syms[e->name_id];
+        if (s->kind == SYM_EXPR) /* (what its expression reads) */
+            return !s->expanding && reads_other_than(L, s->value, a, row, plain);
         const Sym *base = s->kind == SYM_VIEW ? s->base : s;
         if (base != a && (base->alias ? base->alias : base) != of)
             return false;
@@ -4503,8 +4529,28 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     return true;
 }
 
+/* e = <an elementwise expression of rows> (SYM_EXPR): its reads compute it; here, where Python
+ * makes the array, only what NumPy would raise making it (its rows' lengths not broadcasting,
+ * their indices). */
+static void expr_let(Lower *L, const NgJitExpr *value, int line)
+{
+    Stmts inner = {0};
+    Rows rows;
+    RowsSaved was = enter_rows(L, &rows, ng_ir_var(L->k, NG_INT64), &inner);
+    Val x = expr(L, value);
+    restore_rows(L, was);
+    NgIrRef n[MAX_ROW_RANK];
+    if (x.r != NG_IR_NONE && L->st == NG_OK)
+        rows_length(L, &rows, n, line);
+    ng_free(inner.v);
+}
+
 static void assign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
 {
+    if (s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_NAME && sym_of(L, s->targets[0])->kind == SYM_EXPR) {
+        expr_let(L, s->value, s->span.line);
+        return;
+    }
     if (s->ntargets == 1 && row_store(L, s->targets[0], s->value, NG_JIT_OP_NONE, s->span.line, out))
         return;
     for (int t = 0; t < s->ntargets; t++) {
@@ -5272,7 +5318,8 @@ static bool mentions_assigned(Lower *L, const NgJitExpr *e)
     if (!e)
         return false;
     if (e->kind == NG_JIT_E_NAME)
-        return L->syms[e->name_id].kind == SYM_LOCAL || L->syms[e->name_id].kind == SYM_VIEW;
+        return L->syms[e->name_id].kind == SYM_LOCAL || L->syms[e->name_id].kind == SYM_VIEW ||
+               L->syms[e->name_id].kind == SYM_EXPR;
     if (e->kind == NG_JIT_E_ATTR)
         return mentions_assigned(L, e->lhs);
     if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME &&
@@ -5621,6 +5668,224 @@ static void scan_views(Lower *L, NgJitBlock b)
     }
 }
 
+/* ---- locals naming an elementwise expression of rows (SYM_EXPR) ---- */
+
+/* Whether e, a value a loop body assigns to a name, is an array computed elementwise from parts
+ * of arrays (np.exp(X[i] - m), X[i] > 0, d * d where d is one too): a part read outside any
+ * reduction, through arithmetic, one comparison, abs() and NumPy's scalar functions. */
+static bool row_valued(Lower *L, const NgJitExpr *e)
+{
+    switch (e->kind) {
+    case NG_JIT_E_NAME: {
+        const Sym *s = sym_of(L, e);
+        return s->kind == SYM_EXPR || (s->kind == SYM_VIEW && s->nfixed < s->base->given->ndim);
+    }
+    case NG_JIT_E_SUBSCRIPT: {
+        int n = 0, slices = 0;
+        const NgJitExpr *r = e;
+        for (; r->kind == NG_JIT_E_SUBSCRIPT; r = r->lhs) {
+            int m = ng_jit_index_count(r->rhs);
+            for (int i = 0; i < m; i++) {
+                const NgJitExpr *x = r->rhs->kind == NG_JIT_E_TUPLE ? r->rhs->items[i] : r->rhs;
+                if (x->kind == NG_JIT_E_STARRED || x->kind == NG_JIT_E_CONST)
+                    return false; /* (x[..., 0], x[None]) */
+                slices += x->kind == NG_JIT_E_SLICE;
+            }
+            n += m;
+        }
+        if (r->kind != NG_JIT_E_NAME)
+            return false;
+        const Sym *s = sym_of(L, r);
+        const Sym *a = s->kind == SYM_VIEW ? s->base : s;
+        int fixed = s->kind == SYM_VIEW ? s->nfixed : 0;
+        return (s->kind == SYM_ARRAY || s->kind == SYM_VIEW) && a->given->seq == NG_JIT_SEQ_ARRAY &&
+               a->given->module == NG_JIT_MOD_NONE && slices + a->given->ndim - fixed - n > 0;
+    }
+    case NG_JIT_E_BINARY:
+        return e->op != NG_JIT_OP_MATMUL && (row_valued(L, e->lhs) || row_valued(L, e->rhs));
+    case NG_JIT_E_UNARY:
+        return e->op != NG_JIT_OP_NOT && row_valued(L, e->lhs);
+    case NG_JIT_E_COMPARE:
+        return e->nitems == 2 && (row_valued(L, e->items[0]) || row_valued(L, e->items[1]));
+    case NG_JIT_E_CALL: {
+        NgJitCallKind k = ng_jit_call_kind(e);
+        bool abs_call = k == NG_JIT_CALL_BUILTIN && strcmp(e->lhs->name, "abs") == 0;
+        if ((k != NG_JIT_CALL_NP_SCALAR && !abs_call) || e->nkeywords)
+            return false;
+        for (int i = 0; i < e->nitems; i++)
+            if (row_valued(L, e->items[i]))
+                return true;
+        return false;
+    }
+    default:
+        return false;
+    }
+}
+
+typedef struct NameCount {
+    int id, n;
+} NameCount;
+
+static void count_name(void *ctx, const NgJitExpr *e)
+{
+    NameCount *c = ctx;
+    c->n += e->name_id == c->id;
+}
+
+static int mentions_in(NgJitBlock b, int id)
+{
+    NameCount c = {id, 0};
+    walk_block(b, count_name, &c);
+    return c.n;
+}
+
+/* Whether e reads name id only whole: never as x[i], x.attr, x(...) or x := v. */
+static bool read_whole(const NgJitExpr *e, int id)
+{
+    if (!e)
+        return true;
+    if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_ATTR && e->lhs->lhs->kind == NG_JIT_E_NAME &&
+        e->lhs->lhs->name_id == id && ng_jit_call_kind(e) == NG_JIT_CALL_METHOD) { /* e.sum(): np.sum(e) */
+        for (int i = 0; i < e->nitems; i++)
+            if (!read_whole(e->items[i], id))
+                return false;
+        for (int i = 0; i < e->nkeywords; i++)
+            if (!read_whole(e->keywords[i].value, id))
+                return false;
+        return true;
+    }
+    if ((e->kind == NG_JIT_E_SUBSCRIPT || e->kind == NG_JIT_E_ATTR || e->kind == NG_JIT_E_CALL ||
+         e->kind == NG_JIT_E_NAMED) && e->lhs && e->lhs->kind == NG_JIT_E_NAME && e->lhs->name_id == id)
+        return false;
+    if (!read_whole(e->lhs, id) || !read_whole(e->rhs, id) || !read_whole(e->cond, id))
+        return false;
+    for (int i = 0; i < e->nitems && e->kind != NG_JIT_E_DICT; i++)
+        if (!read_whole(e->items[i], id))
+            return false;
+    for (int i = 0; e->kind == NG_JIT_E_CALL && i < e->nkeywords; i++)
+        if (!read_whole(e->keywords[i].value, id))
+            return false;
+    return true;
+}
+
+static bool read_whole_block(NgJitBlock b, int id)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        for (int t = 0; t < s->ntargets; t++)
+            if (s->targets[t]->kind == NG_JIT_E_NAME ? s->targets[t]->name_id == id : !read_whole(s->targets[t], id))
+                return false;
+        if ((s->target && (s->target->kind == NG_JIT_E_NAME ? s->target->name_id == id : !read_whole(s->target, id))) ||
+            !read_whole(s->value, id) || !read_whole(s->test, id) || !read_whole_block(s->body, id) ||
+            !read_whole_block(s->orelse, id))
+            return false;
+    }
+    return true;
+}
+
+/* The storage a name is: a view's array, else its own symbol. */
+static const Sym *storage(const Sym *s) { return s->kind == SYM_VIEW ? s->base : s->alias ? s->alias : s; }
+
+/* Whether evaluating e reads what `w` names (its array, or a view of it, or the scalar). */
+static bool reads_storage(Lower *L, const NgJitExpr *e, const Sym *w)
+{
+    if (!e)
+        return false;
+    if (e->kind == NG_JIT_E_NAME) {
+        const Sym *s = sym_of(L, e);
+        return storage(s) == storage(w) || (s->kind == SYM_EXPR && reads_storage(L, s->value, w));
+    }
+    if (reads_storage(L, e->lhs, w) || reads_storage(L, e->rhs, w) || reads_storage(L, e->cond, w))
+        return true;
+    for (int i = 0; i < e->nitems && e->kind != NG_JIT_E_DICT; i++)
+        if (reads_storage(L, e->items[i], w))
+            return true;
+    return false;
+}
+
+/* Whether a store target t changes what `value` reads. */
+static bool target_changes(Lower *L, const NgJitExpr *t, const NgJitExpr *value)
+{
+    if (t->kind == NG_JIT_E_TUPLE || t->kind == NG_JIT_E_LIST) {
+        for (int i = 0; i < t->nitems; i++)
+            if (target_changes(L, t->items[i], value))
+                return true;
+        return false;
+    }
+    if (t->kind == NG_JIT_E_STARRED)
+        return target_changes(L, t->lhs, value);
+    const NgJitExpr *root = subscript_base(t);
+    return !root || reads_storage(L, value, sym_of(L, root));
+}
+
+/* Whether e calls a helper function (which may write the arrays it is given) or assigns (:=). */
+static bool calls_or_walrus(Lower *L, const NgJitExpr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == NG_JIT_E_NAMED ||
+        (e->kind == NG_JIT_E_CALL && ng_jit_call_kind(e) == NG_JIT_CALL_HELPER))
+        return true;
+    if (calls_or_walrus(L, e->lhs) || calls_or_walrus(L, e->rhs) || calls_or_walrus(L, e->cond))
+        return true;
+    for (int i = 0; i < e->nitems && e->kind != NG_JIT_E_DICT; i++)
+        if (calls_or_walrus(L, e->items[i]))
+            return true;
+    for (int i = 0; e->kind == NG_JIT_E_CALL && i < e->nkeywords; i++)
+        if (calls_or_walrus(L, e->keywords[i].value))
+            return true;
+    return false;
+}
+
+/* Whether statements b may change what `value` reads: a store into its arrays (or through a
+ * view of them), an assignment of its names, a helper's call. */
+static bool block_changes(Lower *L, NgJitBlock b, const NgJitExpr *value)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        for (int t = 0; t < s->ntargets; t++)
+            if (target_changes(L, s->targets[t], value))
+                return true;
+        if ((s->target && target_changes(L, s->target, value)) || calls_or_walrus(L, s->value) ||
+            calls_or_walrus(L, s->test) || block_changes(L, s->body, value) || block_changes(L, s->orelse, value))
+            return true;
+    }
+    return false;
+}
+
+/* Marks the locals that name an elementwise expression of rows (row_valued): assigned once in
+ * the nest, `e = np.exp(X[i] - m)`, then read only whole, only by the statements after it in
+ * its block, and not after the loop; nothing those statements do before the last of them that
+ * reads it changes what the expression reads (that one may: Python evaluates its value before
+ * storing it). Each read is the expression itself, computed where it is read (twice where it
+ * is read twice: NumPy's values, without the array NumPy makes). */
+static void scan_exprs(Lower *L, const NgJitStmt *loop, NgJitBlock whole, NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_NAME) {
+            int id = s->targets[0]->name_id;
+            Sym *v = &L->syms[id];
+            NgJitBlock rest = {b.stmts + i + 1, b.n - i - 1};
+            int last = -1; /* (the last statement of rest reading it) */
+            for (int j = 0; j < rest.n; j++)
+                if (mentions_in((NgJitBlock){rest.stmts + j, 1}, id))
+                    last = j;
+            NgJitBlock before = {rest.stmts, last < 0 ? 0 : last};
+            const NgJitStmt *reader = last < 0 ? NULL : rest.stmts[last];
+            if (v->kind == SYM_LOCAL && !v->given && row_valued(L, s->value) && last >= 0 &&
+                mentions_in(whole, id) == 1 + mentions_in(rest, id) && read_whole_block(rest, id) &&
+                dead_after(L, loop, v->name) && !block_changes(L, before, s->value) &&
+                !((reader->body.n || reader->orelse.n) && block_changes(L, (NgJitBlock){rest.stmts + last, 1}, s->value))) {
+                v->kind = SYM_EXPR;
+                v->value = s->value;
+            }
+        }
+        scan_exprs(L, loop, whole, s->body);
+        scan_exprs(L, loop, whole, s->orelse);
+    }
+}
+
 /* Whether local s is a cell of a name not bound before the loop (no
  * reduction): it takes a bool cell beside it saying whether the loop
  * assigned it (NG_JIT_ARG_BOUND). */
@@ -5705,6 +5970,7 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
         } else
             s->base = NULL, s->nfixed = 0;
     }
+    scan_exprs(L, loop, whole, loop->body);
     /* the plan's names */
     for (int r = 0; plan->parallel && r < plan->nreductions; r++) {
         Sym *s = NULL;
