@@ -5,7 +5,8 @@ with prange on the loops the corpus marks parallel, in one run.
 
     python bench/bench_jit.py [--only saxpy,dot_reduce] [--python-budget 20] [--dir bench/jit_complex]
 
-Numba is installed from the package index when missing (pip install numba).
+Numba is installed from the package index when missing (pip install numba), and SciPy
+(Numba's np.linalg needs it).
 Plain Python's bench-size time is predicted from its test-size time, scaled by
 the growth of the element count or, when it is more than 8 times that, by the
 growth of the work, measured as the ratio of serial Numba's (`@njit`, no
@@ -154,6 +155,10 @@ def main():
             import numba
         except ImportError:
             numba = None
+    try:  # (Numba's np.linalg needs SciPy's BLAS and LAPACK)
+        import scipy  # noqa: F401
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "scipy"], check=False)
     only = set(filter(None, args.only.split(",")))
     paths = sorted(p for p in os.listdir(args.dir) if p.endswith(".py") and p != "run.py")
     print("device %s; numba %s" % (numgpu.get_device(), numba.__version__ if numba else "not installed"))
