@@ -54,9 +54,11 @@ typedef struct Val {
                     (choose_val), holding the Python int's bits where it was chosen (-1 as
                     2**64 - 1): whether the NumPy uint64 was chosen and is from 2**63 on (what
                     int() refuses) */
+    bool local;  /* a read of a local the loop assigns (choose_val: a Python number there is a NumPy
+                    number after its first update, as best in best = max(best, x[i])) */
 } Val;
 
-static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN, 0, -INFINITY, false, NG_IR_NONE};
+static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN, 0, -INFINITY, false, NG_IR_NONE, false};
 
 typedef enum SymKind {
     SYM_UNBOUND, /* neither bound before the loop nor assigned in it: a builtin, or an error */
@@ -632,7 +634,7 @@ static Val mkval(NgIrRef r, NgDType dt, bool weak, bool nonneg)
 {
     if (r == NG_IR_NONE)
         return NOVAL;
-    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0, -INFINITY, false, NG_IR_NONE};
+    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0, -INFINITY, false, NG_IR_NONE, false};
 }
 
 /* Val.within of axis `axis` of array parameter `param` */
@@ -962,6 +964,7 @@ static Val read_name(Lower *L, const NgJitExpr *e)
     {
         Val v = mkval(ng_ir_varref(L->k, s->var), s->dt, s->weak, s->nonneg && ng_dtype_is_int(s->dt));
         v.chr = s->chr;
+        v.local = true;
         if (!s->given && s->dt == NG_FLOAT64 && !L->no_flo) /* (r2 = dx * dx + 1e-3; math.sqrt(r2): no check) */
             v.flo = s->flo < 0.0 ? s->flo : 0.0;
         return v;
@@ -1442,9 +1445,10 @@ static Val choose_val(Lower *L, Val c, Val x, Val y, int line)
     bool weak;
     promote(x.dt, x.weak, y.dt, y.weak, &dt, &weak);
     Val w = x.weak ? x : y;
-    if (!usable(dt) || holds(L, dt, w) || ng_ir_node(L->k, w.r)->kind == NG_IR_VAR)
+    if (!usable(dt) || holds(L, dt, w) || w.local)
         return select_val(L, c, x, y, line); /* (a name the loop assigns, as best in best = max(best,
-                                                x[i]), is a NumPy number after its first update) */
+                                                x[i]), is a NumPy number after its first update;
+                                                int(s) of one is not: a Python int) */
     dt = ng_dtype_is_complex(dt) ? NG_COMPLEX128 : ng_dtype_is_inexact(dt) ? NG_FLOAT64
          : dt == NG_UINT64 ? NG_UINT64 : NG_INT64;
     Val v = mkval(ng_ir_select(L->k, c.r, as(L, x, dt), as(L, y, dt)), dt, false,

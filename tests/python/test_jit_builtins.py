@@ -109,6 +109,32 @@ def test_python_int_of_a_choice_between_a_python_int_and_a_uint64(k):
     assert want is OverflowError and got is OverflowError
 
 
+def chosen_from_int_of_a_local(out, M, u):
+    for i in range(len(out)):
+        s = 0
+        for j in range(M.shape[1]):
+            s += M[i, j]
+        out[i] = int(min(u[i], int(s))) + int(max(rowsum(M, i), u[i]))
+
+
+def rowsum(X, i):
+    s = 0
+    for j in range(X.shape[1]):
+        s += X[i, j]
+    return int(s)
+
+
+def test_a_python_int_made_by_int_of_a_local_or_returned_by_a_helper_against_a_uint64():
+    """int(s) of a NumPy int local, and a helper's `return int(s)`, are Python ints: min() of one
+    and a uint64 is the Python int where it is smaller, negative too (2026-12-05: the kernel
+    took them for NumPy int64s, chose in uint64 and raised OverflowError, or, through further
+    arithmetic, gave other numbers)."""
+    M = np.array([[-3, 1], [4, 5], [1, 1], [-9, 2], [0, -1]])
+    u = np.array([5, 7, 0, 3, 2], np.uint64)
+    f = jit_same(chosen_from_int_of_a_local, np.zeros(5, np.int64), M, u)
+    assert ran(f)[0] == "kernel"  # (the inner loop is part of the outer one's kernel)
+
+
 def cells(out, q, r, ncols, x):
     for k in range(len(out)):
         row, col = divmod(k, ncols)
