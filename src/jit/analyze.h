@@ -195,7 +195,8 @@ typedef enum NgJitCallKind {
                               with one positional argument per input (no `out`) */
     NG_JIT_CALL_NP_REDUCE, /* np.sum np.max np.min np.prod np.mean np.amax np.amin np.any np.all
                               np.argmax np.argmin np.var np.std np.count_nonzero np.nansum (one
-                              argument), np.dot (two) */
+                              argument), np.dot (two), np.linalg.norm (one or two); keywords:
+                              only np.var's and np.std's ddof=, np.linalg.norm's ord= */
     NG_JIT_CALL_PRANGE,    /* prange, numgpu.prange: only as a loop's iterable */
     NG_JIT_CALL_HELPER,    /* any other plain name: a function the lowering inlines */
     NG_JIT_CALL_METHOD,    /* <value>.conjugate(), .conj(), .item(): a scalar method, no arguments; an
