@@ -2737,13 +2737,6 @@ static NgIrRef flat_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef co
                     nested);
 }
 
-/* np.sum(e), np.max(e) ... np.dot(a, b) of 1-d arrays (or rows of arrays,
- * and elementwise expressions of them): a loop over the elements, run
- * before the statement, its result in a variable. `python`: Python's own
- * max(row)/min(row), which keeps the first element no later one beats (a NaN
- * neither beats nor is beaten: not NumPy's NaN) and raises for an empty row;
- * sum(row), 0 + row[0] + row[1] ... in order in the elements' own dtype (an
- * int8 sum wraps); any(row)/all(row), a Python bool. */
 /* np.linalg.norm's forms (its `ord`): what reduce_rows makes of each element before the sum
  * (or max, min) that linalg_norm finishes. */
 typedef enum Norm {
@@ -2786,6 +2779,14 @@ static Val norm_element(Lower *L, Val x, const Pre *pre)
     return mkval(a, rt, false, true);
 }
 
+/* np.sum(e), np.max(e) ... np.dot(a, b) of 1-d arrays (or rows of arrays,
+ * and elementwise expressions of them): a loop over the elements, run
+ * before the statement, its result in a variable. `python`: Python's own
+ * max(row)/min(row), which keeps the first element no later one beats (a NaN
+ * neither beats nor is beaten: not NumPy's NaN) and raises for an empty row;
+ * sum(row), 0 + row[0] + row[1] ... in order in the elements' own dtype (an
+ * int8 sum wraps); any(row)/all(row), a Python bool. `pre` (may be NULL): what
+ * it does beyond fn's own (np.var's second pass, a norm's form). */
 static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python, const Pre *pre)
 {
     int line = e->span.line;
@@ -3049,13 +3050,13 @@ static Val linalg_norm(Lower *L, const NgJitExpr *e)
         if (!is_const(L, o.r) || ng_dtype_is_complex(o.dt) || o.chr)
             return unsupported(L, line, "np.linalg.norm() of an ord that is not a constant number");
         double p = ng_dtype_is_inexact(o.dt) ? ng_ir_node(L->k, o.r)->c.f : (double)const_i(L, o.r);
+        if (p != p)
+            return unsupported(L, line, "np.linalg.norm() of ord nan");
         pre.rank = 1;
         pre.norm = p == 2 ? NORM_SQUARES : p == 1 || isinf(p) ? NORM_ABS : p == 0 ? NORM_NONZERO : NORM_POWER;
         pre.p = p;
         if (isinf(p))
             op = p > 0 ? NG_OP_MAXIMUM : NG_OP_MINIMUM;
-        if (p != p)
-            return unsupported(L, line, "np.linalg.norm() of ord nan");
     }
     Val r = reduce_rows(L, &plain, "linalg.norm", op, false, &pre);
     if (r.r == NG_IR_NONE)
@@ -4364,6 +4365,14 @@ static int unpack_values(Lower *L, const NgJitExpr *value, int n, Val *vals, Stm
     return unsupported(L, value->span.line, "unpacking a value that is not a tuple"), 0;
 }
 
+/* The memory a name is: a view's array, a helper's parameter the caller's array, else the
+ * name's own. */
+static const Sym *storage(const Sym *s)
+{
+    const Sym *b = s->kind == SYM_VIEW ? s->base : s;
+    return b->alias ? b->alias : b;
+}
+
 /* Whether e reads array `a` otherwise than as the row `row` itself (the same
  * subscript, written alike): X[i] = X[i] * 2 reads each element where it
  * stores it, X[i] = X[i] / X[i][0] reads an element the row's loop changes.
@@ -4374,7 +4383,6 @@ static bool reads_other_than(const Lower *L, const NgJitExpr *e, const Sym *a, c
 {
     if (!e)
         return false;
-    const Sym *of = a->alias ? a->alias : a;
     if (e->kind == NG_JIT_E_SUBSCRIPT) { /* a's rows, read element by element, are what they were */
         int n = 0;
         const NgJitExpr *r = e;
@@ -4386,8 +4394,7 @@ static bool reads_other_than(const Lower *L, const NgJitExpr *e, const Sym *a, c
         if (r->kind != NG_JIT_E_NAME)
             return reads_other_than(L, r, a, row, plain);
         const Sym *s = &L->syms[r->name_id];
-        const Sym *base = s->kind == SYM_VIEW ? s->base : s;
-        if (base != a && (base->alias ? base->alias : base) != of)
+        if (storage(s) != storage(a))
             return false;
         int fixed = s->kind == SYM_VIEW ? s->nfixed : 0;
         if (ng_jit_expr_equal(e, row))
@@ -4400,8 +4407,7 @@ static bool reads_other_than(const Lower *L, const NgJitExpr *e, const Sym *a, c
         const Sym *s = &L->syms[e->name_id];
         if (s->kind == SYM_EXPR) /* (what its expression reads) */
             return !s->expanding && reads_other_than(L, s->value, a, row, plain);
-        const Sym *base = s->kind == SYM_VIEW ? s->base : s;
-        if (base != a && (base->alias ? base->alias : base) != of)
+        if (storage(s) != storage(a))
             return false;
         return !plain || !(s->kind == SYM_VIEW && s->nfixed == a->given->ndim - 1);
     }
@@ -5787,24 +5793,28 @@ static bool read_whole_block(NgJitBlock b, int id)
     return true;
 }
 
-/* The storage a name is: a view's array, else its own symbol. */
-static const Sym *storage(const Sym *s) { return s->kind == SYM_VIEW ? s->base : s->alias ? s->alias : s; }
+typedef struct StorageRead {
+    Lower *L;
+    const Sym *w;
+    bool found;
+} StorageRead;
+
+static void storage_read(void *ctx, const NgJitExpr *name)
+{
+    StorageRead *q = ctx;
+    const Sym *s = sym_of(q->L, name);
+    if (storage(s) == storage(q->w))
+        q->found = true;
+    else if (s->kind == SYM_EXPR) /* (what its expression reads) */
+        walk_expr(s->value, storage_read, q);
+}
 
 /* Whether evaluating e reads what `w` names (its array, or a view of it, or the scalar). */
 static bool reads_storage(Lower *L, const NgJitExpr *e, const Sym *w)
 {
-    if (!e)
-        return false;
-    if (e->kind == NG_JIT_E_NAME) {
-        const Sym *s = sym_of(L, e);
-        return storage(s) == storage(w) || (s->kind == SYM_EXPR && reads_storage(L, s->value, w));
-    }
-    if (reads_storage(L, e->lhs, w) || reads_storage(L, e->rhs, w) || reads_storage(L, e->cond, w))
-        return true;
-    for (int i = 0; i < e->nitems && e->kind != NG_JIT_E_DICT; i++)
-        if (reads_storage(L, e->items[i], w))
-            return true;
-    return false;
+    StorageRead q = {L, w, false};
+    walk_expr(e, storage_read, &q);
+    return q.found;
 }
 
 /* Whether a store target t changes what `value` reads. */
@@ -5867,20 +5877,20 @@ static void scan_exprs(Lower *L, const NgJitStmt *loop, NgJitBlock whole, NgJitB
 {
     for (int i = 0; i < b.n; i++) {
         const NgJitStmt *s = b.stmts[i];
-        if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_NAME) {
-            int id = s->targets[0]->name_id;
-            Sym *v = &L->syms[id];
+        Sym *v = s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_NAME
+                     ? sym_of(L, s->targets[0]) : NULL;
+        if (v && v->kind == SYM_LOCAL && !v->given && row_valued(L, s->value)) {
+            int id = s->targets[0]->name_id, uses = 0, last = -1; /* (last: the last statement reading it) */
             NgJitBlock rest = {b.stmts + i + 1, b.n - i - 1};
-            int last = -1; /* (the last statement of rest reading it) */
-            for (int j = 0; j < rest.n; j++)
-                if (mentions_in((NgJitBlock){rest.stmts + j, 1}, id))
-                    last = j;
-            NgJitBlock before = {rest.stmts, last < 0 ? 0 : last};
-            const NgJitStmt *reader = last < 0 ? NULL : rest.stmts[last];
-            if (v->kind == SYM_LOCAL && !v->given && row_valued(L, s->value) && last >= 0 &&
-                mentions_in(whole, id) == 1 + mentions_in(rest, id) && read_whole_block(rest, id) &&
+            for (int j = 0; j < rest.n; j++) {
+                int m = mentions_in((NgJitBlock){rest.stmts + j, 1}, id);
+                uses += m;
+                last = m ? j : last;
+            }
+            NgJitBlock before = {rest.stmts, last}, reader = {rest.stmts + last, 1};
+            if (last >= 0 && mentions_in(whole, id) == 1 + uses && read_whole_block(rest, id) &&
                 dead_after(L, loop, v->name) && !block_changes(L, before, s->value) &&
-                !((reader->body.n || reader->orelse.n) && block_changes(L, (NgJitBlock){rest.stmts + last, 1}, s->value))) {
+                !((reader.stmts[0]->body.n || reader.stmts[0]->orelse.n) && block_changes(L, reader, s->value))) {
                 v->kind = SYM_EXPR;
                 v->value = s->value;
             }
