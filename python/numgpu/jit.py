@@ -8,6 +8,7 @@ loop nest that can run on the device replaced by
     if (__ng_r := __ng_launch(<loop>, locals())) is None:
         <the original loop, run by Python>
     else: <names the loop assigned> = values from __ng_r
+          [return what a return inside the loop returned, when one ran]
 
 so a loop the kernel cannot take at run time (a list argument, an
 unsupported construct for the types it meets) simply runs as Python, and
@@ -54,6 +55,44 @@ def _stored_names(node):
             out.add(n.id)
         todo.extend(_ast.iter_child_nodes(n))
     return out
+
+
+def _returns(node):
+    """{line: form} for the return statements inside loop node (not in a nested function or
+    class): None for a bare return, 0 for a value, k for a tuple of k items (desugar.c's forms:
+    the kernel sets __ng_ret to the line of the return that ran, the value into __ng_retv<line>,
+    a tuple's items into __ng_retv<line>_<i>)."""
+    out = {}
+    todo = list(_ast.iter_child_nodes(node))
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef, _ast.Lambda)):
+            continue
+        if isinstance(n, _ast.Return):
+            v = n.value
+            out[n.lineno] = (None if v is None else
+                             len(v.elts) if isinstance(v, _ast.Tuple) and not any(isinstance(e, _ast.Starred) for e in v.elts)
+                             else 0)
+        todo.extend(_ast.iter_child_nodes(n))
+    return out
+
+
+def _return_names(returns):
+    names = []
+    for line, form in sorted(returns.items()):
+        names += ["__ng_retv%d" % line] if form == 0 else ["__ng_retv%d_%d" % (line, k) for k in range(form or 0)]
+    return ["__ng_ret"] + names
+
+
+def _returned(r, returns):
+    """What the return statement that ran in a launched loop returns (see _returns)."""
+    line = r["__ng_ret"]
+    form = returns[line]
+    if form is None:
+        return None
+    if form == 0:
+        return r["__ng_retv%d" % line]
+    return tuple(r["__ng_retv%d_%d" % (line, k)] for k in range(form))
 
 
 def _kept_names(func, launched, params):
@@ -197,10 +236,15 @@ class JitFunction:
             # names the kernel hands back (live-out scalars); the others keep their binding, or stay
             # unbound: binding them to None would make the next loop reading them stay Python
             back = "; ".join("(%s := __ng_r[%r]) if %r in __ng_r else None" % (a, a, a) for a in assigned) or "pass"
+            returns = _returns(node)
+            names = tuple(assigned + (_return_names(returns) if returns else []))
+            after = ["%selse: %s" % (ind, back)]
+            if returns:  # the loop returned: its return statement's value, as Python's
+                after = ["%selse:" % ind, "%s    %s" % (ind, back),
+                         "%s    if __ng_r.get('__ng_ret'): return __ng_returned(__ng_r, %r)" % (ind, returns)]
             out[loop["line"]] = (loop["end_line"],
-                                 ["%sif (__ng_r := __ng_launch(%d, locals(), %r)) is None:" % (ind, i, tuple(assigned))] +
-                                 body +
-                                 ["%selse: %s" % (ind, back)])
+                                 ["%sif (__ng_r := __ng_launch(%d, locals(), %r)) is None:" % (ind, i, names)] +
+                                 body + after)
         params = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]
         kept, reads = _kept_names(func, set(out), params)
         self._kept, self._reads = frozenset(kept), frozenset(reads)
@@ -220,6 +264,7 @@ class JitFunction:
         # when it raised what Python would raise in the loop, after the kernel ran)
         code_obj = self._fn.__code__  # (its locals are never its globals, bound or not)
         local_names = frozenset(code_obj.co_varnames + code_obj.co_cellvars)
+        namespace["__ng_returned"] = _returned
         namespace["__ng_launch"] = functools.partial(_core.jit_launch, self._program, self._fn.__globals__,
                                                      local_names, self._boundscheck, self._first - 1, self._call, self._launched)
         exec(compile(code, filename, "exec"), namespace)

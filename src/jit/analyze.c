@@ -3003,16 +3003,72 @@ static bool has_continue(NgJitBlock b)
     return false;
 }
 
+/* Whether block b's statements, ahead of a search's `if`, are of its form:
+ * assignments to names (`x = e`, `x += e`), and ifs and loops of such
+ * statements (breaks and continues only of those loops); nothing writes an
+ * array, calls a helper or assigns with a walrus. */
+static bool search_head(Ctx *c, NgJitBlock b, bool in_loop)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        switch (s->kind) {
+        case NG_JIT_S_ASSIGN:
+            for (int k = 0; k < s->ntargets; k++)
+                if (s->targets[k]->kind != NG_JIT_E_NAME)
+                    return false;
+            break;
+        case NG_JIT_S_AUGASSIGN:
+            if (s->target->kind != NG_JIT_E_NAME)
+                return false;
+            break;
+        case NG_JIT_S_IF:
+            if (!search_head(c, s->body, in_loop) || !search_head(c, s->orelse, in_loop))
+                return false;
+            break;
+        case NG_JIT_S_FOR: case NG_JIT_S_WHILE:
+            if ((s->kind == NG_JIT_S_FOR && s->target->kind != NG_JIT_E_NAME) || !search_head(c, s->body, true) ||
+                !search_head(c, s->orelse, in_loop))
+                return false;
+            break;
+        case NG_JIT_S_BREAK: case NG_JIT_S_CONTINUE:
+            if (!in_loop)
+                return false;
+            break;
+        case NG_JIT_S_PASS:
+            break;
+        default:
+            return false;
+        }
+        bool helper = false;
+        stmt_exprs(c, s, helper_calls, &helper);
+        uint64_t *walrus = set_new(c);
+        stmt_exprs(c, s, walrus_into, walrus);
+        for (int w = 0; w < c->nw && !helper; w++)
+            helper = walrus[w] != 0;
+        if (helper)
+            return false;
+    }
+    return true;
+}
+
 /* A search (NgJitLoopInfo.search): a range loop with a literal step whose
- * body is `<assignments to names>; if <test>: <anything>; break`, where the
- * assignments and the test write no array, call no helper and read no name
- * the assignments set before they set it (nothing carried from one iteration
- * to the next), and nothing after the `if`. Every iteration before the one
- * that breaks then has no effect the host can see (its names are set again
- * by the iteration that runs), so that iteration can be found in parallel. */
+ * body is `<head>; if <test>: <anything>; break`, nothing after the `if`,
+ * where the head (search_head: assignments to names, ifs and loops of them)
+ * and the test write no array and call no helper, and
+ *   - nothing is carried from one iteration to the next: no name the head
+ *     assigns is read where it may not be assigned yet in the iteration
+ *     (du_block);
+ *   - every name the head assigns that is read after the loop is surely
+ *     assigned by it (in the iteration that runs, whatever ran before), or
+ *     is the value of a return desugar.c rewrote (NG_JIT_RET "v..."), which
+ *     is read only from the iteration whose return ran.
+ * Every iteration before the one that breaks then has no effect the host can
+ * see (its names are set again by the iteration that runs), so that
+ * iteration can be found in parallel. */
 static bool search_shape(Ctx *c, int li)
 {
-    const NgJitStmt *s = c->res->items[li].stmt;
+    const NgJitLoopInfo *L = &c->res->items[li];
+    const NgJitStmt *s = L->stmt;
     NgJitBlock b = s->body;
     if (s->orelse.n || c->ld[li].step == 0 || b.n == 0)
         return false;
@@ -3020,28 +3076,32 @@ static bool search_shape(Ctx *c, int li)
     if (hit->kind != NG_JIT_S_IF || hit->orelse.n || hit->body.n == 0 ||
         hit->body.stmts[hit->body.n - 1]->kind != NG_JIT_S_BREAK || has_continue(hit->body))
         return false;
-    uint64_t *set_so_far = set_new(c), *later = set_new(c), *reads = set_new(c), *walrus = set_new(c);
-    for (int i = 0; i < b.n - 1; i++) { /* names the assignments set */
-        const NgJitStmt *a = b.stmts[i];
-        if (a->kind != NG_JIT_S_ASSIGN || a->ntargets != 1 || a->targets[0]->kind != NG_JIT_E_NAME ||
-            a->targets[0]->name_id == c->res->items[li].var_id)
+    NgJitBlock head = {b.stmts, b.n - 1};
+    if (!search_head(c, head, false))
+        return false;
+    bool helper = false;
+    helper_calls(c, hit->test, &helper);
+    uint64_t *sets = set_new(c), *exposed = set_new(c), *walrus = set_new(c);
+    walrus_into(c, hit->test, walrus);
+    block_stores(c, head, sets);
+    Du du = {set_new(c), false};
+    set_add(du.def, L->var_id);
+    du_block(c, head, &du, exposed);
+    DuArg at_test = {&du, exposed};
+    du_loads(c, hit->test, &at_test);
+    for (int w = 0; w < c->nw; w++)
+        helper = helper || walrus[w] != 0;
+    if (helper || set_has(sets, L->var_id))
+        return false;
+    size_t nret = strlen(NG_JIT_RET "v");
+    for (int id = 0; id < c->ast->nnames; id++) {
+        if (!set_has(sets, id))
+            continue;
+        if (set_has(exposed, id))
             return false;
-        set_add(later, a->targets[0]->name_id);
-    }
-    for (int i = 0; i < b.n; i++) {
-        const NgJitExpr *e = i < b.n - 1 ? b.stmts[i]->value : hit->test;
-        bool helper = false;
-        helper_calls(c, e, &helper);
-        if (helper)
+        if (set_has(c->ld[li].live_out, id) && !set_has(du.def, id) &&
+            strncmp(name_of(c, id), NG_JIT_RET "v", nret) != 0)
             return false;
-        walrus_into(c, e, walrus);
-        memset(reads, 0, (size_t)c->nw * sizeof *reads);
-        loads_into(c, e, reads);
-        for (int w = 0; w < c->nw; w++)
-            if (walrus[w] || (reads[w] & later[w] & ~set_so_far[w]))
-                return false;
-        if (i < b.n - 1)
-            set_add(set_so_far, b.stmts[i]->targets[0]->name_id);
     }
     return true;
 }
@@ -3360,7 +3420,7 @@ static void analyze_loop(Ctx *c, int li)
         return;
     }
     if (s->kind == NG_JIT_S_WHILE) {
-        L->reason = "while loop (its iterations run in order)";
+        L->reason = has_return(s->body) ? "contains return" : "while loop (its iterations run in order)";
         return;
     }
     L->var_id = s->target->name_id;
@@ -3390,9 +3450,14 @@ static void analyze_loop(Ctx *c, int li)
     if (has_break(s->body)) {
         L->search = search_shape(c, li);
         L->search_step = d->step;
-        L->reason = L->search ? "contains break (a search: the iteration that breaks is found in parallel, "
-                                "then runs in order)"
-                              : "contains break";
+        if (s->returns)
+            L->reason = L->search ? "returns from inside it (a search: the iteration that returns is found in "
+                                    "parallel, then runs in order)"
+                                  : "returns from inside it";
+        else
+            L->reason = L->search ? "contains break (a search: the iteration that breaks is found in parallel, "
+                                    "then runs in order)"
+                                  : "contains break";
         return;
     }
     if (set_has(d->assigned, L->var_id))

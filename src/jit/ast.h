@@ -256,6 +256,7 @@ struct NgJitStmt {
                            launched by the host */
     bool lets;          /* FOR: desugar.c rewrote values its body makes and uses up (a slice, a
                            list, an np.zeros): the loops inside it may run as part of it only */
+    bool returns;       /* FOR, WHILE: desugar.c made the returns inside it breaks (return_loops) */
 
     /* DEF */
     const char *name;   /* interned function name */

@@ -1327,6 +1327,232 @@ static void rewrite_lets(Rewriter *R, NgJitStmt *loop)
     }
 }
 
+/* ---- return inside a loop (return_loops) ----
+ *
+ *   for i in range(n):                  __ng_ret = 0
+ *       for j in range(m):              for i in range(n):
+ *           if t:                           __ng_ret = 0
+ *               return i, j                 for j in range(m):
+ *   return None                                 if t:
+ *                                                   __ng_rv4_0 = i
+ *                                                   __ng_rv4_1 = j
+ *                                                   __ng_ret = 4
+ *                                                   break
+ *                                               if __ng_ret:
+ *                                                   break
+ *                                           if __ng_ret == 4:
+ *                                               return (__ng_rv4_0, __ng_rv4_1)
+ *                                           return None
+ *
+ * A return (on line 4 here) sets the flag to its line and its values into
+ * names of their own, then breaks; each loop it leaves is followed by a
+ * break when the flag is set, up to the outermost, which is followed by the
+ * returns. Python's order of evaluation and its results stay: the values
+ * are computed where the return stood, nothing else runs before the
+ * function returns. The loop then is an ordinary loop that breaks (a
+ * search where its form is one, analyze.c); the host, which runs the
+ * source, returns what the kernel's names hold (jit.py: NG_JIT_RET names
+ * the line of the return that ran). Left as written: a loop of a
+ * generator, returns of a loop's else, two returns on one line (the host
+ * tells them apart by their lines), a tuple with a starred item or more
+ * than NG_JIT_RET_ITEMS items. */
+
+/* Whether b, a loop body (nested functions aside), returns anywhere. */
+static bool returns_in(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_RETURN ||
+            (s->kind != NG_JIT_S_DEF && (returns_in(s->body) || returns_in(s->orelse))))
+            return true;
+    }
+    return false;
+}
+
+/* Whether every return of b can be rewritten (see above); lines[0..*n)
+ * gathers their lines. */
+static bool returns_ok(NgJitBlock b, int *lines, int *n, int cap)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_DEF)
+            continue;
+        if (s->kind != NG_JIT_S_RETURN) {
+            if (!returns_ok(s->body, lines, n, cap) || !returns_ok(s->orelse, lines, n, cap))
+                return false;
+            continue;
+        }
+        const NgJitExpr *v = s->value;
+        if (v && v->kind == NG_JIT_E_TUPLE) {
+            if (v->nitems > NG_JIT_RET_ITEMS)
+                return false;
+            for (int k = 0; k < v->nitems; k++)
+                if (v->items[k]->kind == NG_JIT_E_STARRED)
+                    return false;
+        }
+        for (int k = 0; k < *n; k++)
+            if (lines[k] == s->span.line)
+                return false;
+        if (*n == cap)
+            return false;
+        lines[(*n)++] = s->span.line;
+    }
+    return true;
+}
+
+/* The name of return `line`'s value (item k of its tuple; -1: not a tuple). */
+static NgJitExpr *ret_value(Rewriter *R, int line, int k, NgJitCtx ctx, NgJitSpan span)
+{
+    char nm[48];
+    if (k < 0)
+        snprintf(nm, sizeof nm, NG_JIT_RET "v%d", line);
+    else
+        snprintf(nm, sizeof nm, NG_JIT_RET "v%d_%d", line, k);
+    return name(R, nm, ctx, span);
+}
+
+/* __ng_ret = v */
+static NgJitStmt *set_flag(Rewriter *R, int64_t v, NgJitSpan span)
+{
+    NgJitExpr *flag = name(R, NG_JIT_RET, NG_JIT_STORE, span);
+    return flag ? assign(R, flag, int_lit(R, v, span), span) : NULL;
+}
+
+/* A new statement `if test: body[0..n)`. */
+static NgJitStmt *if_stmt(Rewriter *R, NgJitExpr *test, NgJitStmt **body, int n, NgJitSpan span)
+{
+    NgJitStmt *s = with_body(R, NG_JIT_S_IF, body, n, span);
+    if (!s || !test)
+        return NULL;
+    s->test = test;
+    return s;
+}
+
+/* break, or a return without a value */
+static NgJitStmt *jump(Rewriter *R, NgJitStmtKind kind, NgJitSpan span)
+{
+    NgJitStmt *s = alloc(R, sizeof *s);
+    if (s) {
+        s->kind = kind;
+        s->span = span;
+    }
+    return s;
+}
+
+/* The empty span where s ends (a statement made after it). */
+static NgJitSpan end_of(NgJitSpan s)
+{
+    s.line = s.end_line;
+    s.col = s.end_col;
+    s.off = s.end_off;
+    return s;
+}
+
+/* The returns of b (statements inside a loop) as breaks, the loops in b that
+ * return followed by a break when the flag is set. */
+static void returns_as_breaks(Rewriter *R, NgJitBlock *b)
+{
+    for (int p = b->n - 1; p >= 0 && R->st == NG_OK && !R->over; p--) {
+        NgJitStmt *s = b->stmts[p];
+        if (s->kind == NG_JIT_S_DEF || !returns_in((NgJitBlock){&b->stmts[p], 1}))
+            continue;
+        if (s->kind == NG_JIT_S_IF) {
+            returns_as_breaks(R, &s->body);
+            returns_as_breaks(R, &s->orelse);
+        } else if (s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE) {
+            returns_as_breaks(R, &s->body);
+            returns_as_breaks(R, &s->orelse); /* (an else's break leaves the loop around it) */
+            s->returns = true;
+            NgJitSpan end = end_of(s->span);
+            NgJitStmt *brk = jump(R, NG_JIT_S_BREAK, end);
+            splice(R, b, p, (NgJitStmt *[]){set_flag(R, 0, start_of(s->span)), s,
+                                             if_stmt(R, name(R, NG_JIT_RET, NG_JIT_LOAD, end), &brk, 1, end)}, 3);
+        } else if (s->kind == NG_JIT_S_RETURN) {
+            NgJitStmt *with[NG_JIT_RET_ITEMS + 2];
+            int n = 0, line = s->span.line;
+            const NgJitExpr *v = s->value;
+            if (v && v->kind == NG_JIT_E_TUPLE)
+                for (int k = 0; k < v->nitems; k++)
+                    with[n++] = assign(R, ret_value(R, line, k, NG_JIT_STORE, s->span), v->items[k], s->span);
+            else if (v)
+                with[n++] = assign(R, ret_value(R, line, -1, NG_JIT_STORE, s->span), s->value, s->span);
+            with[n++] = set_flag(R, line, s->span);
+            with[n++] = jump(R, NG_JIT_S_BREAK, s->span);
+            splice(R, b, p, with, n);
+        }
+    }
+}
+
+/* `if __ng_ret == line: return <its values>` for each of the n returns. */
+static NgJitStmt **returns_after(Rewriter *R, NgJitBlock loop, NgJitStmt **out, NgJitSpan span)
+{
+    for (int i = 0; i < loop.n; i++) {
+        const NgJitStmt *s = loop.stmts[i];
+        if (s->kind == NG_JIT_S_DEF)
+            continue;
+        if (s->kind != NG_JIT_S_RETURN) {
+            out = returns_after(R, s->body, out, span);
+            out = returns_after(R, s->orelse, out, span);
+            continue;
+        }
+        int line = s->span.line;
+        const NgJitExpr *v = s->value;
+        NgJitStmt *ret = jump(R, NG_JIT_S_RETURN, span);
+        if (ret && v && v->kind == NG_JIT_E_TUPLE) {
+            NgJitExpr *t = node(R, NG_JIT_E_TUPLE, span);
+            NgJitExpr **items = alloc(R, (size_t)v->nitems * sizeof *items);
+            if (!t || !items)
+                return out;
+            for (int k = 0; k < v->nitems; k++)
+                if (!(items[k] = ret_value(R, line, k, NG_JIT_LOAD, span)))
+                    return out;
+            t->items = items;
+            t->nitems = v->nitems;
+            t->height = 2;
+            ret->value = t;
+        } else if (ret && v) {
+            ret->value = ret_value(R, line, -1, NG_JIT_LOAD, span);
+        }
+        NgJitExpr *test = compare(R, NG_JIT_OP_EQ, name(R, NG_JIT_RET, NG_JIT_LOAD, span), int_lit(R, line, span), span);
+        *out++ = if_stmt(R, test, &ret, 1, span);
+    }
+    return out;
+}
+
+/* Rewrites the loops of function body b (at its level, or in its ifs) that
+ * return; see above. */
+static void return_loops(Rewriter *R, NgJitBlock *b)
+{
+    for (int p = b->n - 1; p >= 0 && R->st == NG_OK; p--) {
+        NgJitStmt *s = b->stmts[p];
+        if (s->kind == NG_JIT_S_IF) {
+            return_loops(R, &s->body);
+            return_loops(R, &s->orelse);
+            continue;
+        }
+        if ((s->kind != NG_JIT_S_FOR && s->kind != NG_JIT_S_WHILE) || !returns_in(s->body) ||
+            returns_in(s->orelse))
+            continue;
+        int lines[NG_JIT_RET_SITES], n = 0;
+        if (!returns_ok(s->body, lines, &n, NG_JIT_RET_SITES))
+            continue;
+        R->budget = REWRITE_BUDGET;
+        R->over = false;
+        int mark = R->nlog;
+        NgJitStmt *with[NG_JIT_RET_SITES + 2];
+        NgJitSpan end = end_of(s->span);
+        with[0] = set_flag(R, 0, start_of(s->span));
+        with[1] = s;
+        returns_after(R, s->body, with + 2, end); /* (before the returns become breaks) */
+        returns_as_breaks(R, &s->body);
+        splice(R, b, p, with, n + 2);
+        s->returns = true;
+        if (R->over)
+            undo(R, mark);
+        R->nlog = mark;
+    }
+}
+
 static void rewrite_block(Rewriter *R, NgJitBlock b)
 {
     for (int i = 0; i < b.n && R->st == NG_OK; i++) {
@@ -1334,6 +1560,8 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
         if (s->kind == NG_JIT_S_OTHER)
             continue;
         NgJitBlock scope = R->scope;
+        if (s->kind == NG_JIT_S_DEF && !s->is_generator)
+            return_loops(R, &s->body); /* (first: the loops it rewrites still go through the rest) */
         if (s->kind == NG_JIT_S_DEF)
             R->scope = s->body;
         rewrite_block(R, s->body); /* (inner loops first: the body's stores are the written ones) */
@@ -1360,16 +1588,6 @@ NgStatus ng_jit_desugar_keeping(NgJitAst *ast, const uint32_t *keep, int nkeep)
 }
 
 /* ---- the three loops of a scan (ng_jit_scan_phases) ---- */
-
-/* A new statement `if test: body[0..n)`. */
-static NgJitStmt *if_stmt(Rewriter *R, NgJitExpr *test, NgJitStmt **body, int n, NgJitSpan span)
-{
-    NgJitStmt *s = with_body(R, NG_JIT_S_IF, body, n, span);
-    if (!s || !test)
-        return NULL;
-    s->test = test;
-    return s;
-}
 
 static NgJitExpr *load(Rewriter *R, const char *s, NgJitSpan span) { return name(R, s, NG_JIT_LOAD, span); }
 

@@ -11,6 +11,8 @@
  *     `X[i] = a` (the stores go into X[i], filled first; NG_JIT_SAME_SHAPE
  *     checks the shape). The FOR whose body changed is marked `lets`, the
  *     loops made `made` (ast.h).
+ *   - Returns inside a function's loops as a break out of each loop, the
+ *     function returning after the outermost (NG_JIT_RET below).
  */
 #ifndef NUMGPU_JIT_DESUGAR_H
 #define NUMGPU_JIT_DESUGAR_H
@@ -55,6 +57,14 @@ NgStatus ng_jit_desugar_keeping(NgJitAst *ast, const uint32_t *keep, int nkeep);
 #define NG_JIT_SCAN_P "__ng_p"         /* a block's partial result */
 #define NG_JIT_SCAN_T "__ng_t"         /* phase 1: a partial result taken out */
 #define NG_JIT_SCAN_S "__ng_s"         /* a recurrence's running value */
+
+/* A loop that returns (return_loops, desugar.c) sets NG_JIT_RET to the line
+ * of the return that ran, its value into NG_JIT_RET "v<line>" (a tuple's
+ * items into NG_JIT_RET "v<line>_<k>"), and breaks; after the loop, the
+ * function returns what they hold. The host (jit.py) reads them back. */
+#define NG_JIT_RET "__ng_ret"
+#define NG_JIT_RET_ITEMS 8  /* items of a tuple returned */
+#define NG_JIT_RET_SITES 8  /* returns of one loop */
 
 struct NgJitLoopInfo;
 

@@ -80,7 +80,7 @@
 enum {
     NG_JIT_MAX_REDUCTIONS = 8, /* reductions of one loop */
     NG_JIT_MAX_ATOMICS = 8,    /* arrays with atomic updates in one loop */
-    NG_JIT_MAX_LIVE_OUT = 16,  /* live-out names of one loop */
+    NG_JIT_MAX_LIVE_OUT = 32,  /* live-out names of one loop */
     NG_JIT_MAX_ARGS = 64,      /* kernel parameters of one loop */
     NG_JIT_MAX_COLLAPSE = 8,   /* loops collapsed into one parallel loop */
 };

@@ -1674,15 +1674,19 @@ static PyObject *unless_wrapped(PyObject *result, const char **why)
  * loop assigns) not bound before it (those are cells already) that
  * something may read after the loop (the analysis' liveness: a list
  * comprehension's name, which desugar.c rewrote away, or a row view need not
- * come back); -1 on a Python error. */
+ * come back); -1 on a Python error, 1 when there are more than a plan holds
+ * (the loop runs as Python: a name left out would keep its old value). */
 static int live_out(NgJitLoopPlan *plan, PyObject *assigned, const Launch *L, const NgJitLoopInfo *info)
 {
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(assigned) && plan->nlive_out < NG_JIT_MAX_LIVE_OUT; i++) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(assigned); i++) {
         const char *nm = PyUnicode_AsUTF8(PyTuple_GET_ITEM(assigned, i));
         if (!nm)
             return -1;
-        if (index_of(L, nm) < 0 && ng_jit_loop_reads_after(info, nm))
+        if (index_of(L, nm) < 0 && ng_jit_loop_reads_after(info, nm)) {
+            if (plan->nlive_out == NG_JIT_MAX_LIVE_OUT)
+                return 1;
             plan->live_out[plan->nlive_out++] = nm;
+        }
     }
     return 0;
 }
@@ -1844,8 +1848,15 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 plan.collapse++;
                 cur = j;
             }
-    } else if (live_out(&plan, assigned, &L, info) < 0) { /* in order: the names the loop assigns come back */
-        goto done;
+    } else { /* in order: the names the loop assigns come back */
+        int r = live_out(&plan, assigned, &L, info);
+        if (r < 0)
+            goto done;
+        if (r > 0) {
+            snprintf(L.why, sizeof L.why, "more than %d names it assigns are read after the loop", NG_JIT_MAX_LIVE_OUT);
+            why = L.why;
+            goto done;
+        }
     }
     if (info->search) {
         /* find the iteration that breaks in parallel, in chunks of the range

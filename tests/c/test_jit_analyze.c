@@ -394,8 +394,40 @@ static void test_unsafe(void)
                  "        for j in range(n):\n"
                  "            if a[j] < 0:\n"
                  "                return j\n",
+                 "line 2: sequential search: returns from inside it (a search: the iteration that returns is "
+                 "found in parallel, then runs in order)\n"
+                 "  line 3: sequential search: returns from inside it (a search: the iteration that returns is "
+                 "found in parallel, then runs in order)\n");
+    CHECK_REPORT("def f(a, n):\n" /* a return after the search's `if`; a loop of a generator */
+                 "    for i in range(n):\n"
+                 "        if a[i] < 0:\n"
+                 "            return i\n"
+                 "        a[i] = 1\n"
+                 "    for i in range(n):\n"
+                 "        if a[i] < 0:\n"
+                 "            return i\n"
+                 "        return 0\n"
+                 "def g(a, n):\n"
+                 "    for i in range(n):\n"
+                 "        if a[i] < 0:\n"
+                 "            return\n"
+                 "        yield i\n",
+                 "line 2: sequential: returns from inside it\n"
+                 "line 6: sequential: returns from inside it\n");
+    CHECK_REPORT("def f(a, n):\n"
+                 "    for i in range(n):\n"
+                 "        if a[i] < 0:\n"
+                 "            return\n"
+                 "        yield i\n",
+                 "line 2: python: uses yield, yield i (not compilable)\n");
+    CHECK_REPORT("def f(a, n):\n"
+                 "    while n > 0:\n" /* two returns on one line; a starred value */
+                 "        if a[n] < 0: return 1; return 2\n"
+                 "    for i in range(n):\n"
+                 "        if a[i] < 0:\n"
+                 "            return *a, 1\n",
                  "line 2: sequential: contains return\n"
-                 "  line 3: sequential: contains return\n");
+                 "line 4: python: uses *unpacking, *a (not compilable)\n");
     /* searches: nothing but assignments and the test before `if t: ...; break` */
 #define SEARCH ": contains break (a search: the iteration that breaks is found in parallel, then runs in order)\n"
     CHECK_REPORT("def f(a, n, t):\n"
@@ -441,10 +473,69 @@ static void test_unsafe(void)
                  "        t = 1\n"
                  "        t += a[i]\n"
                  "        if t > 3:\n"
+                 "            break\n"
+                 "    for i in range(n):\n"
+                 "        t += a[i]\n"
+                 "        if t > 3:\n"
                  "            break\n",
                  "line 2: sequential: contains break\n"
                  "line 7: sequential: contains break\n"
-                 "line 12: sequential: contains break\n");
+                 "line 12: sequential search" SEARCH
+                 "line 17: sequential: contains break\n");
+    /* a head of ifs and loops: names it may not assign, read after the loop */
+    CHECK_REPORT("def f(a, n, m):\n"
+                 "    for i in range(n):\n"
+                 "        hit = False\n"
+                 "        for j in range(m):\n"
+                 "            if a[i, j] < 0:\n"
+                 "                hit = True\n"
+                 "                break\n"
+                 "        if hit:\n"
+                 "            break\n"
+                 "    return i\n",
+                 "line 2: sequential search" SEARCH
+                 "  line 4: sequential search" SEARCH);
+    CHECK_REPORT("def f(a, n, m):\n"
+                 "    for i in range(n):\n"
+                 "        hit = False\n"
+                 "        for j in range(m):\n"
+                 "            if a[i, j] < 0:\n"
+                 "                hit = True\n"
+                 "                break\n"
+                 "        if hit:\n"
+                 "            break\n"
+                 "    return j\n",
+                 "line 2: sequential: contains break\n"
+                 "  line 4: sequential search" SEARCH);
+    CHECK_REPORT("def f(a, n, m):\n" /* carried through an inner loop; an array written in the head */
+                 "    c = 0\n"
+                 "    for i in range(n):\n"
+                 "        for j in range(m):\n"
+                 "            c += a[i, j]\n"
+                 "        if c > 3:\n"
+                 "            break\n"
+                 "    for i in range(n):\n"
+                 "        c = 0\n"
+                 "        for j in range(m):\n"
+                 "            c += a[i, j]\n"
+                 "            a[i, j] = c\n"
+                 "        if c > 3:\n"
+                 "            break\n"
+                 "    for i in range(n):\n"
+                 "        c = 0\n"
+                 "        if a[i, 0] > 0:\n"
+                 "            c = 1\n"
+                 "        else:\n"
+                 "            d = 2\n"
+                 "        if c > 3:\n"
+                 "            break\n"
+                 "    return c, d\n",
+                 "line 3: sequential host: contains break\n"
+                 "  line 4: parallel reduce(+:c)\n"
+                 "line 8: sequential: contains break\n"
+                 "  line 10: sequential: reads c before assigning it, so it carries over from one iteration to "
+                 "the next\n"
+                 "line 15: sequential: contains break\n");
     CHECK_REPORT("def g(x):\n" /* a helper may write; a search inside a parallel loop is its thread's */
                  "    return x\n"
                  "def f(a, b, n):\n"
