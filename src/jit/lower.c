@@ -30,6 +30,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jit/desugar.h"
@@ -6015,6 +6016,10 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
                         plan->live_out[o] ? plan->live_out[o] : "?"), L->st;
         if (s && s->kind == SYM_VIEW && dead_after(L, loop, s->name))
             continue; /* (row = X[i], not read after the loop: Python keeps no binding of it) */
+        size_t nret = strlen(NG_JIT_RET "v");
+        if (s && s->kind == SYM_VIEW && strncmp(s->name, NG_JIT_RET "v", nret) == 0) /* (desugar.c's) */
+            return fail(L, atoi(s->name + nret), NG_ERR_UNSUPPORTED, "returning a part of an array from inside "
+                        "a loop is not supported in a compiled loop"), L->st;
         if (s && s->kind == SYM_VIEW)
             return fail(L, line, NG_ERR_UNSUPPORTED, "'%s' (a part of an array) read after the loop is not "
                         "supported in a compiled loop", s->name), L->st;
