@@ -228,7 +228,7 @@ def running_until(A, t):
             c = c * 0.5 + A[i, j]
         if c > t:
             break
-    return i, c
+    return i  # (c is not read after the loop: only its carrying keeps the loop in order)
 
 
 def test_a_search_whose_head_is_a_loop():
