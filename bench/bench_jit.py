@@ -33,7 +33,9 @@ here too), and `--dir bench/jit_slices` slices of one axis (a moving average of 
 `np.sum(x[i - w:i + w + 1])`, column means and maxima of `X[:, j]`, a row stencil
 `Y[i, 1:-1] = 0.25 * X[i, :-2] + ...`, a 3x3 filter and 2x2 max pooling over windows of
 two axes, each row's std and argmax, a softmax of rows through a local `e = np.exp(X[i] - ...)`,
-distances `np.linalg.norm(X[i] - Y[j])`). A case's helper functions are jitted for Numba too (`njit`).
+distances `np.linalg.norm(X[i] - Y[j])`), and `--dir bench/jit_returns` loops left by a `return`
+(all_close's `return False`, the first pair where a matrix differs from its transpose: searches).
+A case's helper functions are jitted for Numba too (`njit`).
 """
 import argparse
 import copy
