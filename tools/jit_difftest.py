@@ -8,7 +8,8 @@ min/max/abs, math functions, bit operations; in 60% of functions also int8, uint
 uint64, float32 and bool arrays, powers, shifts, divisors that may be 0, chained
 comparisons, swaps, tuple unpacking, while True left by break; and in half of those
 complex and float16 values, globals, a shape tuple, rows (`r = M[i]`, Python's and NumPy's
-reductions of them), elif chains, more math, scattered +=, a break out of the loop, argmax
+reductions of them), elif chains, more math, scattered +=, a break out of the loop (or a return
+from it, from an inner loop too), argmax
 pairs, nests with prange or triangles and reductions, helpers returning two values, strs,
 dicts of chars and of ints, str slices, list comprehensions, fresh arrays copied into rows; and
 in half of those, slices: their reductions (of one axis and of two), len(), stores through
@@ -396,9 +397,13 @@ class Gen:
                                         "%siout[%s %% N] -= 1" % (pad, self.iexpr(idx, 1))))
             self.u64 = True
             return
-        if form == 33 and depth == 0 and not self.prange:  # leaving the loop
+        if form == 33 and depth == 0 and not self.prange:  # leaving the loop (or the function)
             self.lines.append("%sif %s:" % (pad, self.cond(idx, 1)))
-            self.lines.append("%s    break" % pad)
+            if self.wide2 and self.r.random() < 0.5:
+                self.lines.append("%s    return %s" % (pad, self.pick("i", "(i, %s)" % self.iexpr(idx, 2), self.fexpr(idx, 2),
+                                                                      "None", "", "%s, i" % self.cond(idx, 2))))
+            else:
+                self.lines.append("%s    break" % pad)
             return
         if form == 34 and depth == 0 and accs:  # an argmax pair, or a product, or a minimum
             name, kind = self.r.choice(accs)
@@ -479,6 +484,9 @@ class Gen:
         if form == 13 and depth < 1:  # a search in an inner loop
             self.lines.append("%sfor j in range(M.shape[1]):" % pad)
             self.lines.append("%s    if M[%s, j] > %d:" % (pad, self.pick(*idx), self.r.randint(-5, 5)))
+            if self.wide2 and not self.prange and self.r.random() < 0.3:  # out of both loops
+                self.lines.append("%s        return j, %s" % (pad, self.pick("i", self.iexpr(idx, 2))))
+                return
             self.lines.append("%s        iout[i] = j" % pad)
             self.lines.append("%s        break" % pad)
             return

@@ -59,7 +59,7 @@ def _stored_names(node):
 
 def _returns(node):
     """{line: form} for the return statements inside loop node (not in a nested function or
-    class): None for a bare return, 0 for a value, k for a tuple of k items (desugar.c's forms:
+    class): None for a bare return or `return None`, 0 for a value, k for a tuple of k items (desugar.c's forms:
     the kernel sets __ng_ret to the line of the return that ran, the value into __ng_retv<line>,
     a tuple's items into __ng_retv<line>_<i>)."""
     out = {}
@@ -70,7 +70,7 @@ def _returns(node):
             continue
         if isinstance(n, _ast.Return):
             v = n.value
-            out[n.lineno] = (None if v is None else
+            out[n.lineno] = (None if v is None or (isinstance(v, _ast.Constant) and v.value is None) else
                              len(v.elts) if isinstance(v, _ast.Tuple) and not any(isinstance(e, _ast.Starred) for e in v.elts)
                              else 0)
         todo.extend(_ast.iter_child_nodes(n))

@@ -1357,6 +1357,13 @@ static void rewrite_lets(Rewriter *R, NgJitStmt *loop)
  * tells them apart by their lines), a tuple with a starred item or more
  * than NG_JIT_RET_ITEMS items. */
 
+/* What return s returns, NULL for nothing or None (both return None: no name is needed). */
+static NgJitExpr *returned(const NgJitStmt *s)
+{
+    NgJitExpr *v = s->value;
+    return v && v->kind == NG_JIT_E_CONST && v->cval == NG_JIT_C_NONE ? NULL : v;
+}
+
 /* Whether b, a loop body (nested functions aside), returns anywhere. */
 static bool returns_in(NgJitBlock b)
 {
@@ -1382,7 +1389,7 @@ static bool returns_ok(NgJitBlock b, int *lines, int *n, int cap)
                 return false;
             continue;
         }
-        const NgJitExpr *v = s->value;
+        const NgJitExpr *v = returned(s);
         if (v && v->kind == NG_JIT_E_TUPLE) {
             if (v->nitems > NG_JIT_RET_ITEMS)
                 return false;
@@ -1470,12 +1477,12 @@ static void returns_as_breaks(Rewriter *R, NgJitBlock *b)
         } else if (s->kind == NG_JIT_S_RETURN) {
             NgJitStmt *with[NG_JIT_RET_ITEMS + 2];
             int n = 0, line = s->span.line;
-            const NgJitExpr *v = s->value;
+            NgJitExpr *v = returned(s);
             if (v && v->kind == NG_JIT_E_TUPLE)
                 for (int k = 0; k < v->nitems; k++)
                     with[n++] = assign(R, ret_value(R, line, k, NG_JIT_STORE, s->span), v->items[k], s->span);
             else if (v)
-                with[n++] = assign(R, ret_value(R, line, -1, NG_JIT_STORE, s->span), s->value, s->span);
+                with[n++] = assign(R, ret_value(R, line, -1, NG_JIT_STORE, s->span), v, s->span);
             with[n++] = set_flag(R, line, s->span);
             with[n++] = jump(R, NG_JIT_S_BREAK, s->span);
             splice(R, b, p, with, n);
@@ -1496,7 +1503,7 @@ static NgJitStmt **returns_after(Rewriter *R, NgJitBlock loop, NgJitStmt **out, 
             continue;
         }
         int line = s->span.line;
-        const NgJitExpr *v = s->value;
+        const NgJitExpr *v = returned(s);
         NgJitStmt *ret = jump(R, NG_JIT_S_RETURN, span);
         if (ret && v && v->kind == NG_JIT_E_TUPLE) {
             NgJitExpr *t = node(R, NG_JIT_E_TUPLE, span);

@@ -57,6 +57,8 @@ def sqrt_until_negative(x):
     for i in range(len(x)):
         if x[i] < 0:
             return
+        if x[i] > 1e6:
+            return None
         x[i] = np.sqrt(x[i])
     return len(x)
 
@@ -166,6 +168,9 @@ def test_returns_of_other_forms():
     jit_same(sqrt_until_negative, x)  # no return ran
     x[600] = -1
     f = jit_same(sqrt_until_negative, x)  # None, after writing the first 600
+    assert ran(f) == ["kernel (one thread)"]
+    x[300] = 1e7
+    f = jit_same(sqrt_until_negative, x)  # `return None`, after the first 300
     assert ran(f) == ["kernel (one thread)"]
     for cap in (0, 10, 1e9):
         jit_same(prefix_sum_until, np.arange(100), cap)
