@@ -1288,6 +1288,56 @@ static void fresh_array(Rewriter *R, NgJitBlock *b, int p, int id)
     set_block(R, b, (NgJitBlock){stmts, n});
 }
 
+/* Whether e is a slice of one axis as a slice let takes it: base[lo:hi]
+ * (no step), X[i, lo:hi]. */
+static bool one_axis_slice(const NgJitExpr *e)
+{
+    return e->kind == NG_JIT_E_SUBSCRIPT && (e->rhs->kind == NG_JIT_E_SLICE || last_slice_only(e->rhs)) &&
+           plain_iterable(e->lhs) && e->lhs->kind != NG_JIT_E_INT;
+}
+
+/* The loops of loop body b over a slice, `for v in X[i, 1:]` (also
+ * enumerate's and zip's), iterate over a name the slice is given just
+ * before, `__ng_sN = X[i, 1:]`: a slice let, which rewrite_lets then
+ * rewrites away when it can (else the loop stays as written, Python: the
+ * host runs the source). Python too evaluates the slice once, before the
+ * loop, and reads its elements anew at each step. */
+static void name_slices(Rewriter *R, NgJitBlock *b)
+{
+    for (int p = b->n - 1; p >= 0 && R->st == NG_OK; p--) {
+        NgJitStmt *s = b->stmts[p];
+        if (s->kind != NG_JIT_S_FOR || s->orelse.n)
+            continue;
+        NgJitExpr **its[8];
+        int nits = 0;
+        if (is_call_of(s->test, "enumerate") || is_call_of(s->test, "zip")) {
+            for (int i = 0; i < s->test->nitems && i < 8; i++)
+                if (one_axis_slice(s->test->items[i]) && (i == 0 || is_call_of(s->test, "zip")))
+                    its[nits++] = &s->test->items[i];
+        } else if (one_axis_slice(s->test)) {
+            its[nits++] = &s->test;
+        }
+        if (!nits)
+            continue;
+        R->budget = REWRITE_BUDGET;
+        R->over = false;
+        NgJitStmt *lets[9];
+        for (int i = 0; i < nits; i++) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "__ng_s%d", ++R->nloops);
+            NgJitExpr *slice = *its[i];
+            lets[i] = assign(R, name(R, nm, NG_JIT_STORE, slice->span), slice, start_of(s->span));
+            *its[i] = name(R, nm, NG_JIT_LOAD, slice->span);
+            if (!lets[i] || !*its[i]) { /* (out of memory: R->st says so) */
+                *its[i] = slice;
+                return;
+            }
+        }
+        lets[nits] = s;
+        splice(R, b, p, lets, nits + 1);
+    }
+}
+
 /* Rewrites the values loop body b makes and uses up (last first, so that a
  * comprehension over a slice goes before the slice). */
 static void rewrite_lets(Rewriter *R, NgJitStmt *loop)
@@ -1571,14 +1621,16 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
             return_loops(R, &s->body); /* (first: the loops it rewrites still go through the rest) */
         if (s->kind == NG_JIT_S_DEF)
             R->scope = s->body;
+        bool keep = false;
+        for (int k = 0; k < R->nkeep; k++)
+            keep = keep || R->keep[k] == s->span.off;
+        if (s->kind == NG_JIT_S_FOR && !keep)
+            name_slices(R, &s->body); /* (before its loops over them become range loops) */
         rewrite_block(R, s->body); /* (inner loops first: the body's stores are the written ones) */
         R->scope = scope;
         rewrite_block(R, s->orelse);
         if (s->kind == NG_JIT_S_FOR && !s->orelse.n)
             rewrite(R, s);
-        bool keep = false;
-        for (int k = 0; k < R->nkeep; k++)
-            keep = keep || R->keep[k] == s->span.off;
         if (s->kind == NG_JIT_S_FOR && !keep)
             rewrite_lets(R, s);
     }

@@ -145,3 +145,69 @@ def last_seen_unbound(x):
     for v in x:
         pass
     return v
+
+
+def sum_tail(X, out):
+    for i in range(X.shape[0]):
+        s = 0.0
+        for v in X[i, 1:]:
+            s += v
+        out[i] = s
+
+
+def last_greater_before(x, out):
+    for i in range(1, len(x)):
+        best = -1
+        for k, v in enumerate(x[:i]):
+            if v > x[i]:
+                best = k
+        out[i] = best
+
+
+def lagged_dot(X, Y, out, lag):
+    for i in range(X.shape[0]):
+        s = 0.0
+        for p, q in zip(X[i, lag:], Y[i, :-lag]):
+            s += p * q
+        out[i] = s
+
+
+def add_into_the_head(X):
+    for i in range(X.shape[0]):
+        for v in X[i, 1:]:
+            X[i, 0] += v  # (the slice reads X's elements anew: Python's view does too)
+
+
+def every_other(X, out):
+    for i in range(X.shape[0]):
+        s = 0.0
+        for v in X[i, ::2]:
+            s += v
+        out[i] = s
+
+
+def moved_bound(X, out):
+    for i in range(X.shape[0]):
+        n = 1
+        for v in X[i, n:]:
+            n += 1
+            out[i] += v * n
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.uint8])
+def test_loops_over_slices_inside_a_loop(dtype):
+    X = (rng.random((60, 7)) * 50).astype(dtype)
+    Y = (rng.random((60, 7)) * 50).astype(dtype)
+    for fn, args in ((sum_tail, (X, np.zeros(60))), (last_greater_before, (X[:, 0].copy(), np.zeros(60, np.int64))),
+                     (lagged_dot, (X, Y, np.zeros(60), 2)), (lagged_dot, (X, Y, np.zeros(60), 9)),
+                     (add_into_the_head, (X,))):
+        f = jit_same(fn, *args)
+        assert [r["ran"] for r in f.loop_report()][0] == "kernel", fn.__name__  # (before 2026-12-05: Python)
+
+
+def test_loops_over_slices_that_stay_python():
+    X = rng.random((20, 7))
+    f = jit_same(every_other, X, np.zeros(20))  # a step: no slice let
+    assert not f.loop_report()[0]["ran"].startswith("kernel")
+    f = jit_same(moved_bound, X, np.zeros(20))  # n changes after the slice is made
+    assert not f.loop_report()[0]["ran"].startswith("kernel")
