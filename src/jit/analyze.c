@@ -504,7 +504,7 @@ static const char *const np_binary_fns[] = {
 static const char *const np_ternary_fns[] = {"where", "clip", NULL};
 static const char *const np_reduce_fns[] = {"sum", "max", "min", "dot", "prod", "mean", "amax", "amin", "any",
                                              "all", "argmax", "argmin", "var", "std", "count_nonzero", "nansum",
-                                             NULL};
+                                             "nanmax", "nanmin", "nanmean", "ptp", NULL};
 static const char *const module_consts[] = {"pi", "e", "tau", "inf", "nan", "infj", "nanj", NULL};
 static const char *const scalar_methods[] = {"conjugate", "conj", "item", NULL};
 /* An array's reductions as methods: x.sum() is np.sum(x), x.dot(y) np.dot(x, y). */

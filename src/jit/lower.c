@@ -2614,6 +2614,12 @@ static NgIrRef identity_of(Lower *L, NgOp op, NgDType dt)
         return ng_ir_const_c(k, dt, op == NG_OP_MUL ? 1.0 : 0.0, 0.0);
     if (op == NG_OP_MUL || op == NG_OP_LOGAND)
         return fl ? ng_ir_const_f(k, dt, 1.0) : ng_ir_const_i(k, dt, 1);
+    if ((op == NG_OP_FMAX || op == NG_OP_FMIN) && fl) /* (np.nanmax's: a NaN no number loses to) */
+        return ng_ir_const_f(k, dt, NAN);
+    if (op == NG_OP_FMAX)
+        op = NG_OP_MAXIMUM;
+    if (op == NG_OP_FMIN)
+        op = NG_OP_MINIMUM;
     if (op == NG_OP_MAXIMUM) {
         if (fl)
             return ng_ir_const_f(k, dt, -INFINITY);
@@ -2756,6 +2762,7 @@ typedef struct Pre {
     Norm norm;
     double p; /* NORM_POWER's ord */
     int rank;
+    bool numbers; /* count_nonzero of the elements that are not NaN (np.nanmean's count) */
 } Pre;
 
 /* The element x of a norm's reduction: |x|**2, |x|, x != 0 or |x|**p, in x's float dtype. */
@@ -2820,6 +2827,8 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
         x = arith(L, NG_JIT_OP_MUL, x, y, line);
     }
     bool counting = strcmp(fn, "count_nonzero") == 0; /* (the elements' truths summed: a Python int) */
+    if (counting && x.r != NG_IR_NONE && pre && pre->numbers)
+        x = mkval(ng_ir_binary(L->k, NG_OP_EQ, NG_BOOL, x.r, x.r), NG_BOOL, false, true);
     if (counting && x.r != NG_IR_NONE)
         x = truth(L, x);
     if (strcmp(fn, "nansum") == 0 && x.r != NG_IR_NONE && ng_dtype_is_float(x.dt)) /* (a NaN counts as 0) */
@@ -2844,6 +2853,7 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
                               ? (pre->rank == 1 ? "of an array of 2 or more axes with this ord (a matrix norm)"
                                                 : "with ord='fro' of an array of other than 2 axes")
                           : ng_dtype_is_complex(x.dt) && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM ||
+                                                          op == NG_OP_FMAX || op == NG_OP_FMIN ||
                                                           center.r != NG_IR_NONE)
                               ? "of complex values" : NULL;
     if (x.r == NG_IR_NONE || L->st != NG_OK || refused) {
@@ -2890,10 +2900,13 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
                  product != NG_FLOAT16;
     int av = ng_ir_var(k, acc), tv = rank > 1 && lanes ? ng_ir_var(k, acc) : av;
     NgIrRef blocked = lanes ? in_lanes(L, kv, n[0], v, op, acc, tv) : NG_IR_NONE;
-    if ((op == NG_OP_MAXIMUM && norm != NORM_ABS) || op == NG_OP_MINIMUM) { /* of no element: Python's ValueError,
-                                                       or NumPy's (a norm's max starts at 0, linalg_norm) */
+    bool fminmax = op == NG_OP_FMAX || op == NG_OP_FMIN; /* np.nanmax, np.nanmin: NaNs skipped (of integers:
+                                                            max, min, in NumPy's words for fmax, fmin) */
+    if ((op == NG_OP_MAXIMUM && norm != NORM_ABS) || op == NG_OP_MINIMUM || fminmax) { /* of no element: Python's
+                                                       ValueError, or NumPy's (a norm's max starts at 0) */
         NgIrRef empty = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, whole, ng_ir_const_i(k, NG_INT64, 0));
-        int which = (arg ? 4 : python ? 0 : 2) + (op == NG_OP_MAXIMUM ? NG_JIT_EMPTY_MAX : NG_JIT_EMPTY_MIN);
+        int which = (arg ? 4 : python ? 0 : fminmax ? 6 : 2) +
+                    (op == NG_OP_MAXIMUM || op == NG_OP_FMAX ? NG_JIT_EMPTY_MAX : NG_JIT_EMPTY_MIN);
         if (invariant(L, empty))
             raise_or_python(L, empty, NG_JIT_RAISE_EMPTY, line);
         else
@@ -2922,7 +2935,8 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
         append(L, &inner, ng_ir_assign(k, av, ng_ir_select(k, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, first, beats), v,
                                                            ng_ir_varref(k, av))));
     } else {
-        append(L, &inner, ng_ir_assign(k, tv, ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), v)));
+        NgOp by = fminmax && !ng_dtype_is_float(acc) ? (op == NG_OP_FMAX ? NG_OP_MAXIMUM : NG_OP_MINIMUM) : op;
+        append(L, &inner, ng_ir_assign(k, tv, ng_ir_binary(k, by, acc, ng_ir_varref(k, tv), v)));
     }
     NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
     NgIrRef loop = ng_ir_for(k, kv, zero, n[0], one, seal(L, &inner), rank > 1 ? NG_IR_SHORT : 0);
@@ -2989,11 +3003,50 @@ static const NgJitExpr *keyword_arg(Lower *L, const NgJitExpr *e, const char *na
     return v;
 }
 
+/* np.ptp(e) as NumPy's: np.max(e) - np.min(e) in e's dtype (an integer's wraps; of bools,
+ * NumPy's TypeError: Python raises it). */
+static Val np_ptp(Lower *L, const NgJitExpr *e)
+{
+    Val hi = reduce_rows(L, e, "max", NG_OP_MAXIMUM, false, NULL);
+    if (hi.r == NG_IR_NONE)
+        return NOVAL;
+    if (hi.dt == NG_BOOL)
+        return unsupported(L, e->span.line, "np.ptp() of bools (NumPy's TypeError)");
+    Val lo = reduce_rows(L, e, "min", NG_OP_MINIMUM, false, NULL);
+    if (lo.r == NG_IR_NONE)
+        return NOVAL;
+    return mkval(ng_ir_binary(L->k, NG_OP_SUB, hi.dt, hi.r, lo.r), hi.dt, false, false);
+}
+
+/* np.nanmean(e) as NumPy's: of floats, the sum with NaNs as 0 (np.nansum's) over the count of
+ * the others, divided in float64 and cast back (NaN where there is none; NumPy also warns); of
+ * integers and bools, np.mean. Complex values run as Python. */
+static Val np_nanmean(Lower *L, const NgJitExpr *e)
+{
+    Val tot = reduce_rows(L, e, "nansum", NG_OP_ADD, false, NULL);
+    if (tot.r == NG_IR_NONE)
+        return NOVAL;
+    if (ng_dtype_is_complex(tot.dt))
+        return unsupported(L, e->span.line, "np.nanmean() of complex values");
+    if (!ng_dtype_is_float(tot.dt))
+        return reduce_rows(L, e, "mean", NG_OP_ADD, false, NULL);
+    Pre numbers = {.numbers = true};
+    Val cnt = reduce_rows(L, e, "count_nonzero", NG_OP_ADD, false, &numbers);
+    if (cnt.r == NG_IR_NONE)
+        return NOVAL;
+    NgIrKernel *k = L->k;
+    NgIrRef q = ng_ir_binary(k, NG_OP_TRUEDIV, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, tot.r),
+                             ng_ir_cast(k, NG_FLOAT64, cnt.r));
+    return mkval(ng_ir_cast(k, tot.dt, q), tot.dt, false, false);
+}
+
 /* np_reduce; np.var(e) and np.std(e) as NumPy's: the mean, then the sum of the squares of the
  * elements' distances from it (in the mean's dtype: float64 for integers) over max(n - ddof, 0),
  * and its square root. */
 static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python)
 {
+    if (strcmp(fn, "ptp") == 0 || strcmp(fn, "nanmean") == 0)
+        return fn[0] == 'p' ? np_ptp(L, e) : np_nanmean(L, e);
     bool var = strcmp(fn, "var") == 0, std = strcmp(fn, "std") == 0;
     if (!var && !std)
         return reduce_rows(L, e, fn, op, python, NULL);
@@ -3084,6 +3137,7 @@ static NgOp np_reduction(const char *fn)
         {"max", NG_OP_MAXIMUM}, {"amax", NG_OP_MAXIMUM}, {"min", NG_OP_MINIMUM}, {"amin", NG_OP_MINIMUM},
         {"any", NG_OP_LOGOR}, {"all", NG_OP_LOGAND}, {"argmax", NG_OP_MAXIMUM}, {"argmin", NG_OP_MINIMUM},
         {"var", NG_OP_ADD}, {"std", NG_OP_ADD}, {"count_nonzero", NG_OP_ADD}, {"nansum", NG_OP_ADD},
+        {"nanmax", NG_OP_FMAX}, {"nanmin", NG_OP_FMIN}, {"nanmean", NG_OP_ADD}, {"ptp", NG_OP_SUB},
     };
     for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++)
         if (strcmp(fn, reductions[i].name) == 0)

@@ -176,9 +176,9 @@ static inline int64_t ng_jit_raise_code(int kind, int64_t line, int64_t field)
 }
 static inline int64_t ng_jit_raise_field(int64_t what) { return what / NG_JIT_RAISE_CODES / NG_JIT_RAISE_LINES; }
 /* NG_JIT_RAISE_EMPTY's field: Python's max() / min(), NumPy's np.max / np.min, np.argmax /
- * np.argmin. */
+ * np.argmin, np.nanmax / np.nanmin (NumPy's words: fmax, fmin). */
 enum { NG_JIT_EMPTY_MAX = 1, NG_JIT_EMPTY_MIN, NG_JIT_EMPTY_NP_MAX, NG_JIT_EMPTY_NP_MIN, NG_JIT_EMPTY_ARGMAX,
-       NG_JIT_EMPTY_ARGMIN };
+       NG_JIT_EMPTY_ARGMIN, NG_JIT_EMPTY_NP_FMAX, NG_JIT_EMPTY_NP_FMIN };
 /* NG_JIT_RAISE_INDEX's field: what the slice is of. */
 enum { NG_JIT_INDEX_STR = 1, NG_JIT_INDEX_ARRAY, NG_JIT_INDEX_TUPLE };
 /* NG_JIT_RAISE_INT_BOUNDS's field: (the int + NG_JIT_BOUNDS_BIAS for ints in

@@ -1028,9 +1028,10 @@ static void raise_as_python(const Program *p, int64_t what, int line_offset)
                          field == NG_JIT_EMPTY_ARGMAX ? "argmax" : "argmin");
             return;
         }
-        if (field == NG_JIT_EMPTY_NP_MAX || field == NG_JIT_EMPTY_NP_MIN) {
+        if (field >= NG_JIT_EMPTY_NP_MAX && field != NG_JIT_EMPTY_ARGMAX && field != NG_JIT_EMPTY_ARGMIN) {
             PyErr_Format(PyExc_ValueError, "%s:%lld: zero-size array to reduction operation %s which has no identity",
-                         p->ast->filename, line, field == NG_JIT_EMPTY_NP_MAX ? "maximum" : "minimum");
+                         p->ast->filename, line, field == NG_JIT_EMPTY_NP_MAX ? "maximum" : field == NG_JIT_EMPTY_NP_MIN
+                                                 ? "minimum" : field == NG_JIT_EMPTY_NP_FMAX ? "fmax" : "fmin");
             return;
         }
         PyObject *empty = PyTuple_New(0); /* Python's own words: max(()) */
@@ -1085,7 +1086,7 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
         {NG_JIT_RAISE_SHAPE, "makes an array of another shape than the part it is copied into (which NumPy "
                              "broadcasts, or raises on)"},
         {NG_JIT_RAISE_ROW_SHAPE, "combines rows of other lengths (which NumPy broadcasts, or raises on)"},
-        {NG_JIT_RAISE_EMPTY, "takes a min, max, argmin or argmax of an empty row"},
+        {NG_JIT_RAISE_EMPTY, "takes a min, max, argmin, argmax, nanmin or nanmax of an empty row"},
         {NG_JIT_RAISE_UNPACK, "unpacks a tuple into another number of names"},
         {NG_JIT_RAISE_STR_LEN, "compares a str of other than one character"},
     };

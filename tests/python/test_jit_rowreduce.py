@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import numgpu
-from helpers import jit_same, outcome
+from helpers import jit_same, module_function, outcome
 
 
 def row_sums(X, out):
@@ -264,3 +264,55 @@ def test_a_row_max_under_a_guard_in_lanes_compiles():
     rng = np.random.default_rng(11)
     f = jit_same(guarded_row_max, rng.random((20, 6)), np.zeros(20))
     assert [r["ran"] for r in f.loop_report()] == ["kernel"]
+
+
+def nan_reductions(X, a, b, c, d):
+    for i in range(X.shape[0]):
+        a[i] = np.nanmax(X[i])
+        b[i] = np.nanmin(X[i, 1:] * 2)
+        c[i] = np.nanmean(X[i])
+        d[i] = np.ptp(X[i])
+
+
+@pytest.mark.filterwarnings("ignore:Mean of empty slice", "ignore:All-NaN slice")
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.float16, np.int8, np.int64, np.uint8, np.uint64],
+                         ids=lambda d: np.dtype(d).name)
+def test_nanmax_nanmin_nanmean_and_ptp_of_rows(dt):
+    # (before 2026-12-05 these ran as Python: "calls np.nanmax (not compilable)")
+    rng = np.random.default_rng(81)
+    X = (rng.standard_normal((30, 9)) * 50).astype(dt) if dt not in (np.uint8, np.uint64) else \
+        rng.integers(0, 250, (30, 9)).astype(dt)
+    if np.dtype(dt).kind == "f":
+        X[rng.random(X.shape) < 0.3] = np.nan
+        X[3] = np.nan  # all NaN: NaN (NumPy also warns)
+        X[4, 1:] = np.nan
+        X[5, :] = [np.inf, -np.inf, np.nan, 0, -0.0, 1, 2, 3, np.nan]
+    wide = X.dtype if np.dtype(dt).kind == "f" else np.float64
+    with np.errstate(all="ignore"):
+        f = jit_same(nan_reductions, X, np.zeros(30, X.dtype), np.zeros(30, X.dtype), np.zeros(30, wide),
+                     np.zeros(30, X.dtype))
+    assert f.loop_report()[0]["ran"] == "kernel"
+
+
+@pytest.mark.filterwarnings("ignore:Mean of empty slice")
+def test_nan_reductions_of_empty_rows_and_what_stays_python(tmp_path):
+    E = np.zeros((3, 0))
+    src = ("import numpy as np\n\ndef f(X, out):\n    for i in range(X.shape[0]):\n        out[i] = %s\n")
+    for call, err in (("np.nanmax(X[i])", "fmax"), ("np.nanmin(X[i])", "fmin"), ("np.ptp(X[i])", "maximum")):
+        fn = module_function(tmp_path, "nanred_%s" % err, src % call, "f")
+        p = outcome(fn, E, np.zeros(3))
+        j = outcome(numgpu.jit(fn), E, np.zeros(3))
+        assert p[0] is ValueError and j[0] is ValueError
+        assert ("reduction operation %s which has no identity" % err) in p[1] and p[1] in j[1]
+    fn = module_function(tmp_path, "nanred_mean", src % "np.nanmean(X[i])", "f")
+    with np.errstate(all="ignore"):
+        f = jit_same(fn, E, np.ones(3))  # NaN
+    B = np.ones((3, 4), bool)
+    fn = module_function(tmp_path, "nanred_bool", src % "np.ptp(X[i])", "f")
+    for g in (fn, numgpu.jit(fn)):  # (NumPy's, from Python)
+        with pytest.raises(TypeError, match="boolean subtract"):
+            g(B, np.zeros(3))
+    Z = np.ones((3, 4), complex)
+    fn = module_function(tmp_path, "nanred_complex", src % "np.nanmean(X[i]).real", "f")
+    f = jit_same(fn, Z, np.zeros(3))
+    assert "complex" in f.loop_report()[0]["ran"]
