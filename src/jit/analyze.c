@@ -485,7 +485,7 @@ static const char *const cmath_fns[] = {
     "exp", "log", "log10", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
     "tanh", "asinh", "acosh", "atanh", "phase", "isnan", "isinf", "isfinite", NULL};
 static const char *const np_scalar_fns[] = {
-    "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+    "isclose", "float_power", "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
     "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
     "arctanh", "abs", "absolute", "fabs", "floor", "ceil", "trunc", "rint", "sign", "square",
     "minimum", "maximum", "fmin", "fmax", "power", "hypot", "isnan", "isinf", "isfinite", "where",
@@ -497,7 +497,7 @@ static const char *const np_scalar_fns[] = {
     "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "round",
     "around", NULL};
 static const char *const np_binary_fns[] = {
-    "arctan2", "minimum", "maximum", "fmin", "fmax", "power", "hypot", "copysign", "fmod", "add", "subtract",
+    "float_power", "arctan2", "minimum", "maximum", "fmin", "fmax", "power", "hypot", "copysign", "fmod", "add", "subtract",
     "multiply", "divide", "true_divide", "floor_divide", "remainder", "mod", "logaddexp", "logaddexp2", "heaviside",
     "nextafter", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
     "right_shift", NULL};
@@ -601,6 +601,8 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
         return NG_JIT_CALL_MATH;
     if (is_module(f->lhs, "np", "numpy")) {
         /* as many positional arguments as inputs: one more would be `out` */
+        if (strcmp(f->name, "isclose") == 0) /* (a, b[, rtol[, atol[, equal_nan]]]) */
+            return call->nitems >= 2 && call->nitems <= 5 ? NG_JIT_CALL_NP_SCALAR : NG_JIT_CALL_OTHER;
         if (in_list(f->name, np_scalar_fns)) {
             int nin = in_list(f->name, np_binary_fns) ? 2 : in_list(f->name, np_ternary_fns) ? 3 : 1;
             bool rounding = strcmp(f->name, "round") == 0 || strcmp(f->name, "around") == 0; /* (decimals) */
@@ -709,6 +711,8 @@ static bool known_keyword(const NgJitExpr *e, const char *kw)
 {
     NgJitCallKind k = ng_jit_call_kind(e);
     const char *fn = e->lhs->kind == NG_JIT_E_ATTR ? e->lhs->name : "";
+    if (k == NG_JIT_CALL_NP_SCALAR && strcmp(fn, "isclose") == 0)
+        return strcmp(kw, "rtol") == 0 || strcmp(kw, "atol") == 0 || strcmp(kw, "equal_nan") == 0;
     if (k != NG_JIT_CALL_NP_REDUCE && k != NG_JIT_CALL_METHOD)
         return false;
     if (strcmp(fn, "var") == 0 || strcmp(fn, "std") == 0)

@@ -2419,7 +2419,7 @@ static const struct BinaryFn {
     NgOp op;
     bool math, np;
 } binary_fns[] = {
-    {"pow", NG_OP_POW, true, false}, {"power", NG_OP_POW, false, true},
+    {"pow", NG_OP_POW, true, false}, {"power", NG_OP_POW, false, true}, {"float_power", NG_OP_POW, false, true},
     {"atan2", NG_OP_ARCTAN2, true, false}, {"arctan2", NG_OP_ARCTAN2, false, true},
     {"hypot", NG_OP_HYPOT, true, true}, {"maximum", NG_OP_MAXIMUM, false, true},
     {"minimum", NG_OP_MINIMUM, false, true}, {"fmax", NG_OP_FMAX, false, true},
@@ -3179,6 +3179,64 @@ static Val np_round(Lower *L, const NgJitExpr *e, const char *fn)
     return mkval(ng_ir_binary(k, d > 0 ? NG_OP_TRUEDIV : NG_OP_MUL, dt, y, f), dt, false, false);
 }
 
+/* np.isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) of numbers as NumPy's: |a - b| <=
+ * atol + rtol * |b| where b is finite, or a == b (infinities of one sign); b is taken as
+ * inexact first (an integer as float64, a Python int as a Python float); with equal_nan, two
+ * NaNs are close too. A NumPy bool. Complex values run as Python. */
+static Val np_isclose(Lower *L, const NgJitExpr *e)
+{
+    int line = e->span.line;
+    static const char *const names[5] = {"a", "b", "rtol", "atol", "equal_nan"};
+    const NgJitExpr *arg[5] = {0};
+    NgJitExpr plain = *e;
+    plain.nkeywords = 0; /* (taken below) */
+    if (!check_args(L, &plain, 2, 5, "isclose"))
+        return NOVAL;
+    for (int i = 0; i < e->nitems; i++)
+        arg[i] = e->items[i];
+    for (int i = 0; i < e->nkeywords; i++) {
+        const NgJitKeyword *kw = &e->keywords[i];
+        int at = -1;
+        for (int j = 0; j < 5 && kw->name; j++)
+            at = strcmp(kw->name, names[j]) == 0 ? j : at;
+        if (at < 0 || arg[at]) /* (Python's TypeError) */
+            return unsupported(L, line, "np.isclose() with these arguments");
+        arg[at] = kw->value;
+    }
+    NgIrKernel *k = L->k;
+    Val x = expr(L, arg[0]), y = expr(L, arg[1]);
+    Val rtol = arg[2] ? expr(L, arg[2]) : mkval(ng_ir_const_f(k, NG_FLOAT64, 1e-5), NG_FLOAT64, true, true);
+    Val atol = arg[3] ? expr(L, arg[3]) : mkval(ng_ir_const_f(k, NG_FLOAT64, 1e-8), NG_FLOAT64, true, true);
+    Val nan_eq = arg[4] ? truth(L, expr(L, arg[4])) : NOVAL;
+    if (x.r == NG_IR_NONE || y.r == NG_IR_NONE || rtol.r == NG_IR_NONE || atol.r == NG_IR_NONE ||
+        (arg[4] && nan_eq.r == NG_IR_NONE))
+        return NOVAL;
+    if (ng_dtype_is_complex(x.dt) || ng_dtype_is_complex(y.dt) || ng_dtype_is_complex(rtol.dt) ||
+        ng_dtype_is_complex(atol.dt) || x.chr || y.chr)
+        return unsupported(L, line, "np.isclose() of complex values or characters");
+    if (!ng_dtype_is_inexact(y.dt)) /* (NumPy's result_type(y, 1.0); a Python int: float(y)) */
+        y = mkval(as(L, y, NG_FLOAT64), NG_FLOAT64, y.weak, y.nonneg);
+    Val d = arith(L, NG_JIT_OP_SUB, x, y, line);
+    if (d.r == NG_IR_NONE)
+        return NOVAL;
+    d = mkval(ng_ir_unary(k, NG_OP_ABS, d.dt, d.r), d.dt, d.weak, true);
+    Val tol = arith(L, NG_JIT_OP_ADD, atol,
+                    arith(L, NG_JIT_OP_MUL, rtol, mkval(ng_ir_unary(k, NG_OP_ABS, y.dt, y.r), y.dt, y.weak, true),
+                          line), line);
+    Val near = compare(L, NG_JIT_OP_LE, d, tol, line), same = compare(L, NG_JIT_OP_EQ, x, y, line);
+    if (near.r == NG_IR_NONE || same.r == NG_IR_NONE)
+        return NOVAL;
+    NgIrRef r = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL,
+                             ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, near.r, ng_ir_unary(k, NG_OP_ISFINITE, NG_BOOL, y.r)),
+                             same.r);
+    if (arg[4] && ng_dtype_is_inexact(x.dt)) /* (x an integer: never a NaN) */
+        r = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, r,
+                         ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, nan_eq.r,
+                                      ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x.r),
+                                                   ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, y.r))));
+    return mkval(r, NG_BOOL, false, true);
+}
+
 /* np.clip(x, lo, hi) of numbers as NumPy's: np.minimum(np.maximum(x, lo), hi) in the three's
  * common dtype (a NaN anywhere is the result; lo > hi gives hi; an equal bound keeps x, -0.0
  * too). A Python int bound an integer dtype cannot hold stands for that end of its range, as
@@ -3307,9 +3365,10 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
             return fail(L, line, NG_ERR_TYPE, "np.%s: no common type for '%s' and '%s'", fn, type_name(x),
                         type_name(y));
         NgOp op = binary_fns[i].op;
+        bool fpow = strcmp(fn, "float_power") == 0; /* (float64 and complex128 loops only) */
         bool real = op == NG_OP_ARCTAN2 || op == NG_OP_HYPOT || op == NG_OP_COPYSIGN || op == NG_OP_LOGADDEXP ||
                     op == NG_OP_LOGADDEXP2 || op == NG_OP_HEAVISIDE || op == NG_OP_NEXTAFTER; /* (float loops only) */
-        if (!weak && !real && !(op == NG_OP_TRUEDIV && !ng_dtype_is_inexact(dt))) { /* (integer loops: a Python
+        if (!weak && !real && !fpow && !(op == NG_OP_TRUEDIV && !ng_dtype_is_inexact(dt))) { /* (integer loops: a Python
                                       int the other's dtype cannot hold is NumPy's OverflowError) */
             int_bounds(L, x, dt, line);
             int_bounds(L, y, dt, line);
@@ -3326,6 +3385,8 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
             return mkval(ng_ir_binary(L->k, op, NG_BOOL, truth(L, x).r, truth(L, y).r), NG_BOOL, false, true);
         if (real)
             dt = float_pair(x, y);
+        if (fpow)
+            dt = ng_dtype_is_complex(dt) ? NG_COMPLEX128 : NG_FLOAT64;
         if (op == NG_OP_NEXTAFTER && dt == NG_FLOAT16) /* (float16 values are computed as float32s) */
             return unsupported(L, line, "np.nextafter of float16 values");
         if (op == NG_OP_TRUEDIV && !ng_dtype_is_inexact(dt)) /* (of integers: float64) */
@@ -3337,6 +3398,8 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
     }
     if (strcmp(fn, "clip") == 0)
         return np_clip(L, e);
+    if (strcmp(fn, "isclose") == 0)
+        return np_isclose(L, e);
     if (strcmp(fn, "where") == 0) {
         if (!check_args(L, e, 3, 3, fn))
             return NOVAL;

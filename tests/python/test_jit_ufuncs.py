@@ -147,3 +147,75 @@ def test_np_round_of_integers():
     assert f.loop_report()[0]["kind"] == "parallel"
     f = jit_same(rounded_int_negative, a, np.zeros(len(a), np.int16))
     assert f.loop_report()[0]["kind"] == "python"
+
+
+def isclose_all_ways(a, b, o1, o2, o3):
+    for i in range(a.shape[0]):
+        o1[i] = np.isclose(a[i], b[i])
+        o2[i] = np.isclose(a[i], b[i], rtol=1e-3, equal_nan=True)
+        o3[i] = np.isclose(b[i], 3, 0.5, atol=2)
+
+
+def count_close(a, t):
+    n = 0
+    for i in range(a.shape[0]):
+        if np.isclose(a[i], t, 1e-2, 1e-3):
+            n += 1
+    return n
+
+
+def float_powers(a, b, out):
+    for i in range(a.shape[0]):
+        out[i] = np.float_power(a[i], 2.5) if a[i] > 0 else np.float_power(b[i], -1)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.float16, np.int32, np.uint8, np.bool_],
+                         ids=lambda d: np.dtype(d).name)
+def test_isclose_of_numbers_as_numpys(dt):
+    # (before 2026-12-05 these ran as Python: "calls np.isclose (not compilable)")
+    rng = np.random.default_rng(91)
+    a = (rng.standard_normal(300) * 10).astype(dt)
+    b = a.copy()
+    if np.dtype(dt).kind == "f":
+        b[::3] *= dt(1 + 1e-6)
+        b[1::5] += dt(0.001)
+        b[::7] = np.nan
+        a[::14] = np.nan
+        a[5] = b[5] = np.inf
+        a[6], b[6] = np.inf, -np.inf
+        a[8], b[8] = 1.0, np.inf
+    elif dt != np.bool_:
+        b[::3] += 1
+    f = jit_same(isclose_all_ways, a, b, *[np.zeros(300, bool) for _ in range(3)])
+    assert f.loop_report()[0]["ran"] == "kernel"
+    for t in (3, 3.0, 0.5):
+        f = jit_same(count_close, a, t)
+        assert f.loop_report()[0]["ran"] == "kernel"
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int32, np.uint8], ids=lambda d: np.dtype(d).name)
+def test_float_power_in_float64(dt):
+    rng = np.random.default_rng(92)
+    a = (rng.standard_normal(300) * 10).astype(dt)
+    b = (rng.standard_normal(300) * 10).astype(dt)
+    want, got = np.zeros(300), np.zeros(300)
+    with np.errstate(divide="ignore"):
+        float_powers(a, b, want)
+    f = numgpu.jit(float_powers)
+    f(a, b, got)  # (a Python int exponent with uint8: NumPy's float64 loop, no OverflowError)
+    assert f.loop_report()[0]["ran"] == "kernel"
+    np.testing.assert_allclose(got, want, rtol=4e-16)  # (pow through the vector math library: an ulp or so)
+
+
+def test_isclose_arguments_python_refuses(tmp_path):
+    src = ("import numpy as np\n\ndef f(a, out):\n    for i in range(a.shape[0]):\n        out[i] = %s\n")
+    a = np.linspace(0, 1, 10)
+    for call in ("np.isclose(a[i], 0.5, rtol=1e-3, rtol=1e-2)", "np.isclose(a[i], 0.5, 1e-3, rtol=1e-2)",
+                 "np.isclose(a[i], 0.5, tol=1)", "np.isclose(a[i])", "np.isclose(a[i], 1j)"):
+        try:
+            fn = module_function(tmp_path, "isclose_%d" % abs(hash(call)), src % call, "f")
+        except SyntaxError:
+            continue  # (a keyword twice: Python's own SyntaxError)
+        p, j, f = python_and_jit(fn, a, np.zeros(10, bool))
+        assert p == j, call
+        assert not f.loop_report()[0]["ran"].startswith("kernel") or call.endswith("1j)")
