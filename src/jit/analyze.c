@@ -480,12 +480,13 @@ static const char *const math_fns[] = {
     "sqrt", "cbrt", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan",
     "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "floor",
     "ceil", "trunc", "fabs", "pow", "hypot", "copysign", "fmod", "isnan", "isinf", "isfinite",
-    "erf", "erfc", "gamma", "lgamma", "degrees", "radians", NULL};
+    "erf", "erfc", "gamma", "lgamma", "degrees", "radians", "gcd", NULL};
 static const char *const cmath_fns[] = {
     "exp", "log", "log10", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
     "tanh", "asinh", "acosh", "atanh", "phase", "isnan", "isinf", "isfinite", NULL};
 static const char *const np_scalar_fns[] = {
-    "isclose", "float_power", "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+    "isclose", "float_power", "gcd", "lcm",
+    "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
     "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
     "arctanh", "abs", "absolute", "fabs", "floor", "ceil", "trunc", "rint", "sign", "square",
     "minimum", "maximum", "fmin", "fmax", "power", "hypot", "isnan", "isinf", "isfinite", "where",
@@ -497,7 +498,8 @@ static const char *const np_scalar_fns[] = {
     "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "round",
     "around", NULL};
 static const char *const np_binary_fns[] = {
-    "float_power", "arctan2", "minimum", "maximum", "fmin", "fmax", "power", "hypot", "copysign", "fmod", "add", "subtract",
+    "float_power", "gcd", "lcm",
+    "arctan2", "minimum", "maximum", "fmin", "fmax", "power", "hypot", "copysign", "fmod", "add", "subtract",
     "multiply", "divide", "true_divide", "floor_divide", "remainder", "mod", "logaddexp", "logaddexp2", "heaviside",
     "nextafter", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
     "right_shift", NULL};

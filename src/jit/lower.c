@@ -2502,9 +2502,104 @@ static NgIrRef python_int(Lower *L, Val x, int line)
     return r;
 }
 
+/* |v| of an integer, in uint64 (|INT64_MIN| is 2**63 there). */
+static NgIrRef int_magnitude(Lower *L, Val v)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef u = ng_ir_cast(k, NG_UINT64, v.r);
+    if (!ng_dtype_is_signed(v.dt) || v.nonneg)
+        return u;
+    return ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, v.r, zero_of(L, v.dt).r),
+                        ng_ir_unary(k, NG_OP_NEG, NG_UINT64, u), u);
+}
+
+/* The greatest common divisor of uint64 values a and b: Euclid's loop, run before the
+ * statement (in the element's loop inside a row expression). */
+static NgIrRef gcd_of(Lower *L, NgIrRef a, NgIrRef b)
+{
+    NgIrKernel *k = L->k;
+    int x = ng_ir_var(k, NG_UINT64), y = ng_ir_var(k, NG_UINT64), t = ng_ir_var(k, NG_UINT64);
+    NgIrRef xr = ng_ir_varref(k, x), yr = ng_ir_varref(k, y);
+    /* (x % y in 32 bits where both fit, as LLVM does on x86: a 64-bit division costs twice as much) */
+    NgIrRef small = ng_ir_binary(k, NG_OP_EQ, NG_BOOL,
+                                 ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, ng_ir_binary(k, NG_OP_BITOR, NG_UINT64, xr, yr),
+                                              ng_ir_const_i(k, NG_UINT64, 32)),
+                                 ng_ir_const_i(k, NG_UINT64, 0));
+    NgIrRef mod32 = ng_ir_cast(k, NG_UINT64, ng_ir_binary(k, NG_OP_MOD, NG_UINT32, ng_ir_cast(k, NG_UINT32, xr),
+                                                           ng_ir_cast(k, NG_UINT32, yr)));
+    NgIrRef step = ng_ir_block(k, 4, (NgIrRef[]){ng_ir_let(k, t, ng_ir_const_i(k, NG_UINT64, 0)),
+                                                   ng_ir_if(k, small, ng_ir_assign(k, t, mod32),
+                                                            ng_ir_assign(k, t, ng_ir_binary(k, NG_OP_MOD, NG_UINT64, xr, yr))),
+                                                   ng_ir_assign(k, x, yr), ng_ir_assign(k, y, ng_ir_varref(k, t))});
+    NgIrRef loop = ng_ir_while(k, ng_ir_binary(k, NG_OP_NE, NG_BOOL, yr, ng_ir_const_i(k, NG_UINT64, 0)), step);
+    append(L, L->pending, ng_ir_let(k, x, a));
+    append(L, L->pending, ng_ir_let(k, y, b));
+    append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
+    return xr;
+}
+
+/* math.gcd(*integers) as Python's: a Python int (0 of none; of ints and bools: a float is
+ * Python's TypeError, which the loop leaves to Python). One from 2**63 on (of int64's least,
+ * of uint64s) is beyond a kernel's int64: an OverflowError saying so. */
+static Val math_gcd(Lower *L, const NgJitExpr *e)
+{
+    int line = e->span.line;
+    if (!check_args(L, e, 0, 16, "gcd"))
+        return NOVAL;
+    NgIrKernel *k = L->k;
+    NgIrRef g = NG_IR_NONE;
+    for (int i = 0; i < e->nitems; i++) {
+        Val x = expr(L, e->items[i]);
+        if (x.r == NG_IR_NONE)
+            return NOVAL;
+        if (!ng_dtype_is_int(x.dt) || x.chr)
+            return unsupported(L, line, "math.gcd() of other than integers (Python's TypeError)");
+        g = i == 0 ? int_magnitude(L, x) : gcd_of(L, g, int_magnitude(L, x));
+    }
+    if (g == NG_IR_NONE)
+        return mkval(ng_ir_const_i(k, NG_INT64, 0), NG_INT64, true, true);
+    raise_or_python(L, ng_ir_binary(k, NG_OP_GT, NG_BOOL, g, ng_ir_const_i(k, NG_UINT64, INT64_MAX)),
+                    NG_JIT_RAISE_BIG_UINT, line);
+    return mkval(ng_ir_cast(k, NG_INT64, g), NG_INT64, true, true);
+}
+
+/* np.gcd(a, b) and np.lcm(a, b) of integers as NumPy's: in their common dtype (the gcd of
+ * int64's least and 0 is itself; lcm = |a / gcd * b|, 0 where the gcd is, wrapping as NumPy's
+ * does); bools and floats: NumPy's TypeError. */
+static Val np_gcd(Lower *L, const NgJitExpr *e, const char *fn)
+{
+    int line = e->span.line;
+    if (!check_args(L, e, 2, 2, fn))
+        return NOVAL;
+    Val x = expr(L, e->items[0]), y = expr(L, e->items[1]);
+    if (x.r == NG_IR_NONE || y.r == NG_IR_NONE)
+        return NOVAL;
+    NgDType dt;
+    bool weak;
+    promote(x.dt, x.weak, y.dt, y.weak, &dt, &weak);
+    if (!ng_dtype_is_int(dt) || dt == NG_BOOL || x.chr || y.chr)
+        return fail(L, line, NG_ERR_TYPE, "ufunc '%s' did not contain a loop with signature matching types", fn);
+    if (!weak) { /* (NEP 50: a Python int the other's dtype cannot hold) */
+        int_bounds(L, x, dt, line);
+        int_bounds(L, y, dt, line);
+    }
+    NgIrKernel *k = L->k;
+    NgIrRef ax = int_magnitude(L, mkval(as(L, x, dt), dt, false, x.nonneg));
+    NgIrRef ay = int_magnitude(L, mkval(as(L, y, dt), dt, false, y.nonneg));
+    NgIrRef g = gcd_of(L, ax, ay);
+    if (fn[0] == 'l') {
+        NgIrRef none = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, g, ng_ir_const_i(k, NG_UINT64, 0));
+        NgIrRef q = ng_ir_binary(k, NG_OP_FLOORDIV, NG_UINT64, ax, ng_ir_select(k, none, ng_ir_const_i(k, NG_UINT64, 1), g));
+        g = ng_ir_select(k, none, ng_ir_const_i(k, NG_UINT64, 0), ng_ir_binary(k, NG_OP_MUL, NG_UINT64, q, ay));
+    }
+    return mkval(ng_ir_cast(k, dt, g), dt, weak, false);
+}
+
 static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
 {
     int line = e->span.line;
+    if (strcmp(fn, "gcd") == 0)
+        return math_gcd(L, e);
     for (size_t i = 0; i < sizeof unary_fns / sizeof *unary_fns; i++) {
         if (strcmp(unary_fns[i].name, fn) != 0 || !unary_fns[i].math)
             continue;
@@ -3400,6 +3495,8 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
         return np_clip(L, e);
     if (strcmp(fn, "isclose") == 0)
         return np_isclose(L, e);
+    if (strcmp(fn, "gcd") == 0 || strcmp(fn, "lcm") == 0)
+        return np_gcd(L, e, fn);
     if (strcmp(fn, "where") == 0) {
         if (!check_args(L, e, 3, 3, fn))
             return NOVAL;

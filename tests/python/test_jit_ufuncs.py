@@ -4,6 +4,8 @@
 NumPy's result dtypes (NEP 50: a Python int the other operand's dtype cannot hold is an
 OverflowError) and NumPy's TypeErrors. Before 2026-12-05 each such loop ran as Python.
 Against plain Python (NumPy's scalars), on every device."""
+import math
+
 import numpy as np
 import pytest
 
@@ -219,3 +221,39 @@ def test_isclose_arguments_python_refuses(tmp_path):
         p, j, f = python_and_jit(fn, a, np.zeros(10, bool))
         assert p == j, call
         assert not f.loop_report()[0]["ran"].startswith("kernel") or call.endswith("1j)")
+
+
+def gcds(a, b, g, l, m):
+    for i in range(a.shape[0]):
+        g[i] = np.gcd(a[i], b[i])
+        l[i] = np.lcm(a[i], b[i])
+        m[i] = math.gcd(a[i], b[i], 12) - math.gcd(b[i] // 3) + math.gcd()
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int32, np.int64, np.uint64], ids=lambda d: np.dtype(d).name)
+def test_gcd_and_lcm_as_numpys_and_pythons(dt):
+    # (before 2026-12-05 these ran as Python: "calls math.gcd (not compilable)")
+    rng = np.random.default_rng(93)
+    info = np.iinfo(dt)
+    a = rng.integers(max(info.min, -1000), min(info.max, 1000), 400, endpoint=True).astype(dt)
+    b = rng.integers(max(info.min, -1000), min(info.max, 1000), 400, endpoint=True).astype(dt)
+    a[:4] = [0, 0, info.max, info.min]
+    b[:4] = [0, 7, info.max, 0 if dt != np.uint64 else 12]  # (int64's least: NumPy's wraps; Python's is 2**63)
+    if dt == np.int64:
+        a[3] = info.min + 2
+    f = jit_same(gcds, a, b, np.zeros(400, dt), np.zeros(400, dt), np.zeros(400, np.int64))
+    assert f.loop_report()[0]["ran"] == "kernel"
+
+
+def test_gcd_errors_as_numpys_and_pythons(tmp_path):
+    src = ("import math\nimport numpy as np\n\ndef f(a, out):\n    for i in range(a.shape[0]):\n        out[i] = %s\n")
+    for call, arr in (("np.gcd(a[i], 2)", np.arange(5.0)), ("np.gcd(a[i], a[i])", np.ones(5, bool)),
+                      ("math.gcd(a[i], 4)", np.arange(5.0)), ("np.gcd(a[i], 300)", np.arange(5, dtype=np.int8)),
+                      ("math.gcd(a[i], 0)", np.array([-2**63, 4], np.int64)),
+                      ("np.gcd(a[i], -2**63)", np.array([0, 4], np.int64))):
+        fn = module_function(tmp_path, "gcd_%d" % abs(hash(call + str(arr.dtype))), src % call, "f")
+        p, j, f = python_and_jit(fn, arr, np.zeros(len(arr), np.int64))
+        if call.startswith("math.gcd(a[i], 0)"):  # 2**63: a Python int no int64 holds
+            assert p[0] is OverflowError and j[0] is OverflowError
+            continue
+        assert p == j, (call, p, j)
