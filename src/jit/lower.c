@@ -2420,6 +2420,7 @@ static const struct BinaryFn {
     bool math, np;
 } binary_fns[] = {
     {"pow", NG_OP_POW, true, false}, {"power", NG_OP_POW, false, true}, {"float_power", NG_OP_POW, false, true},
+    {"gcd", NG_OP_MOD, false, true}, {"lcm", NG_OP_MOD, false, true}, /* (Euclid's: np_gcd) */
     {"atan2", NG_OP_ARCTAN2, true, false}, {"arctan2", NG_OP_ARCTAN2, false, true},
     {"hypot", NG_OP_HYPOT, true, true}, {"maximum", NG_OP_MAXIMUM, false, true},
     {"minimum", NG_OP_MINIMUM, false, true}, {"fmax", NG_OP_FMAX, false, true},
@@ -2563,26 +2564,13 @@ static Val math_gcd(Lower *L, const NgJitExpr *e)
     return mkval(ng_ir_cast(k, NG_INT64, g), NG_INT64, true, true);
 }
 
-/* np.gcd(a, b) and np.lcm(a, b) of integers as NumPy's: in their common dtype (the gcd of
- * int64's least and 0 is itself; lcm = |a / gcd * b|, 0 where the gcd is, wrapping as NumPy's
- * does); bools and floats: NumPy's TypeError. */
-static Val np_gcd(Lower *L, const NgJitExpr *e, const char *fn)
+/* np.gcd(x, y) and np.lcm(x, y) of integers as NumPy's, in their common dtype dt (np_call's
+ * binary ufuncs have promoted them): the gcd of int64's least and 0 is itself; lcm = |x / gcd *
+ * y|, 0 where the gcd is, wrapping as NumPy's does; bools and floats: NumPy's TypeError. */
+static Val np_gcd(Lower *L, Val x, Val y, NgDType dt, bool weak, const char *fn, int line)
 {
-    int line = e->span.line;
-    if (!check_args(L, e, 2, 2, fn))
-        return NOVAL;
-    Val x = expr(L, e->items[0]), y = expr(L, e->items[1]);
-    if (x.r == NG_IR_NONE || y.r == NG_IR_NONE)
-        return NOVAL;
-    NgDType dt;
-    bool weak;
-    promote(x.dt, x.weak, y.dt, y.weak, &dt, &weak);
     if (!ng_dtype_is_int(dt) || dt == NG_BOOL || x.chr || y.chr)
         return fail(L, line, NG_ERR_TYPE, "ufunc '%s' did not contain a loop with signature matching types", fn);
-    if (!weak) { /* (NEP 50: a Python int the other's dtype cannot hold) */
-        int_bounds(L, x, dt, line);
-        int_bounds(L, y, dt, line);
-    }
     NgIrKernel *k = L->k;
     NgIrRef ax = int_magnitude(L, mkval(as(L, x, dt), dt, false, x.nonneg));
     NgIrRef ay = int_magnitude(L, mkval(as(L, y, dt), dt, false, y.nonneg));
@@ -3473,6 +3461,8 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
         bool modular = op == NG_OP_FLOORDIV || op == NG_OP_MOD || op == NG_OP_FMOD;
         if (((real || modular) && ng_dtype_is_complex(dt)) || (ints && ng_dtype_is_inexact(dt)))
             return fail(L, line, NG_ERR_TYPE, "ufunc '%s' not supported for the input types", fn);
+        if (strcmp(fn, "gcd") == 0 || strcmp(fn, "lcm") == 0)
+            return np_gcd(L, x, y, dt, weak, fn, line);
         if (op == NG_OP_SUB && dt == NG_BOOL)
             return fail(L, line, NG_ERR_TYPE, "numpy boolean subtract, the `-` operator, is not supported, use the "
                                               "bitwise_xor, the `^` operator, or the logical_xor function instead.");
@@ -3495,8 +3485,6 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
         return np_clip(L, e);
     if (strcmp(fn, "isclose") == 0)
         return np_isclose(L, e);
-    if (strcmp(fn, "gcd") == 0 || strcmp(fn, "lcm") == 0)
-        return np_gcd(L, e, fn);
     if (strcmp(fn, "where") == 0) {
         if (!check_args(L, e, 3, 3, fn))
             return NOVAL;
