@@ -77,22 +77,22 @@ def _returns(node):
     return out
 
 
+def _value_names(line, form):
+    """The names the kernel hands the values of the return on `line` back in (see _returns)."""
+    return [] if form is None else ["__ng_retv%d" % line] if form == 0 else \
+        ["__ng_retv%d_%d" % (line, k) for k in range(form)]
+
+
 def _return_names(returns):
-    names = []
-    for line, form in sorted(returns.items()):
-        names += ["__ng_retv%d" % line] if form == 0 else ["__ng_retv%d_%d" % (line, k) for k in range(form or 0)]
-    return ["__ng_ret"] + names
+    return ["__ng_ret"] + [n for line, form in sorted(returns.items()) for n in _value_names(line, form)]
 
 
 def _returned(r, returns):
     """What the return statement that ran in a launched loop returns (see _returns)."""
     line = r["__ng_ret"]
     form = returns[line]
-    if form is None:
-        return None
-    if form == 0:
-        return r["__ng_retv%d" % line]
-    return tuple(r["__ng_retv%d_%d" % (line, k)] for k in range(form))
+    values = [r[n] for n in _value_names(line, form)]
+    return None if form is None else values[0] if form == 0 else tuple(values)
 
 
 def _kept_names(func, launched, params):

@@ -451,18 +451,6 @@ static bool has_break(NgJitBlock b)
     return false;
 }
 
-static bool has_return(NgJitBlock b)
-{
-    for (int i = 0; i < b.n; i++) {
-        const NgJitStmt *s = b.stmts[i];
-        if (s->kind == NG_JIT_S_RETURN)
-            return true;
-        if (s->kind != NG_JIT_S_DEF && (has_return(s->body) || has_return(s->orelse)))
-            return true;
-    }
-    return false;
-}
-
 /* ---- what compiles ---- */
 
 static bool in_list(const char *s, const char *const *list)
@@ -3009,6 +2997,27 @@ static bool has_continue(NgJitBlock b)
     return false;
 }
 
+/* Whether e calls no helper (which may write arrays) and assigns no name
+ * with a walrus: it can be evaluated again, or for an iteration that never
+ * runs (a search's find kernel, a scan's parts). */
+static bool pure_expr(Ctx *c, const NgJitExpr *e)
+{
+    bool helper = false;
+    helper_calls(c, e, &helper);
+    uint64_t *w = set_new(c);
+    walrus_into(c, e, w);
+    for (int i = 0; i < c->nw && !helper; i++)
+        helper = w[i] != 0;
+    return !helper;
+}
+
+/* Sets *(bool *)arg when e is not a pure_expr. */
+static void impure_into(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    if (!pure_expr(c, e))
+        *(bool *)arg = true;
+}
+
 /* Whether block b's statements, ahead of a search's `if`, are of its form:
  * assignments to names (`x = e`, `x += e`), and ifs and loops of such
  * statements (breaks and continues only of those loops); nothing writes an
@@ -3045,13 +3054,9 @@ static bool search_head(Ctx *c, NgJitBlock b, bool in_loop)
         default:
             return false;
         }
-        bool helper = false;
-        stmt_exprs(c, s, helper_calls, &helper);
-        uint64_t *walrus = set_new(c);
-        stmt_exprs(c, s, walrus_into, walrus);
-        for (int w = 0; w < c->nw && !helper; w++)
-            helper = walrus[w] != 0;
-        if (helper)
+        bool impure = false;
+        stmt_exprs(c, s, impure_into, &impure);
+        if (impure)
             return false;
     }
     return true;
@@ -3083,30 +3088,23 @@ static bool search_shape(Ctx *c, int li)
         hit->body.stmts[hit->body.n - 1]->kind != NG_JIT_S_BREAK || has_continue(hit->body))
         return false;
     NgJitBlock head = {b.stmts, b.n - 1};
-    if (!search_head(c, head, false))
+    if (!search_head(c, head, false) || !pure_expr(c, hit->test))
         return false;
-    bool helper = false;
-    helper_calls(c, hit->test, &helper);
-    uint64_t *sets = set_new(c), *exposed = set_new(c), *walrus = set_new(c);
-    walrus_into(c, hit->test, walrus);
+    uint64_t *sets = set_new(c), *exposed = set_new(c);
     block_stores(c, head, sets);
     Du du = {set_new(c), false};
     set_add(du.def, L->var_id);
     du_block(c, head, &du, exposed);
     DuArg at_test = {&du, exposed};
     du_loads(c, hit->test, &at_test);
-    for (int w = 0; w < c->nw; w++)
-        helper = helper || walrus[w] != 0;
-    if (helper || set_has(sets, L->var_id))
+    if (set_has(sets, L->var_id))
         return false;
-    size_t nret = strlen(NG_JIT_RET "v");
     for (int id = 0; id < c->ast->nnames; id++) {
         if (!set_has(sets, id))
             continue;
         if (set_has(exposed, id))
             return false;
-        if (set_has(c->ld[li].live_out, id) && !set_has(du.def, id) &&
-            strncmp(name_of(c, id), NG_JIT_RET "v", nret) != 0)
+        if (set_has(c->ld[li].live_out, id) && !set_has(du.def, id) && !ng_jit_ret_line(name_of(c, id)))
             return false;
     }
     return true;
@@ -3114,25 +3112,12 @@ static bool search_shape(Ctx *c, int li)
 
 /* ---- scans ---- */
 
-/* Whether e calls no helper (which may write arrays) and assigns no name
- * with a walrus: it can be evaluated again, in another part of a scan. */
-static bool scan_pure(Ctx *c, const NgJitExpr *e)
-{
-    bool helper = false;
-    helper_calls(c, e, &helper);
-    uint64_t *w = set_new(c);
-    walrus_into(c, e, w);
-    for (int i = 0; i < c->nw && !helper; i++)
-        helper = w[i] != 0;
-    return !helper;
-}
-
 /* The operator of a scalar update `s op= e` or `s = <chain of s>` (e not
  * reading s, op + - * | & ^ or max/min), RED_NONE for anything else. */
 static int update_op(Ctx *c, const NgJitStmt *a, int id)
 {
     if (a->kind == NG_JIT_S_AUGASSIGN && a->target->kind == NG_JIT_E_NAME && a->target->name_id == id &&
-        !mentions(c, a->value, id) && scan_pure(c, a->value)) {
+        !mentions(c, a->value, id) && pure_expr(c, a->value)) {
         switch (a->op) {
         case NG_JIT_OP_ADD: case NG_JIT_OP_SUB: return NG_JIT_RED_ADD;
         case NG_JIT_OP_MUL: return NG_JIT_RED_MUL;
@@ -3143,7 +3128,7 @@ static int update_op(Ctx *c, const NgJitStmt *a, int id)
         }
     }
     if (a->kind == NG_JIT_S_ASSIGN && a->ntargets == 1 && a->targets[0]->kind == NG_JIT_E_NAME &&
-        a->targets[0]->name_id == id && scan_pure(c, a->value))
+        a->targets[0]->name_id == id && pure_expr(c, a->value))
         return assign_red(c, a->value, id);
     return RED_NONE;
 }
@@ -3157,7 +3142,7 @@ static bool scan_range(Ctx *c, const NgJitStmt *s)
         it->nkeywords || it->nitems < 1 || it->nitems > 3)
         return false;
     for (int i = 0; i < it->nitems; i++)
-        if (it->items[i]->kind == NG_JIT_E_STARRED || !scan_pure(c, it->items[i]))
+        if (it->items[i]->kind == NG_JIT_E_STARRED || !pure_expr(c, it->items[i]))
             return false;
     return true;
 }
@@ -3187,7 +3172,7 @@ static bool scan_accumulator(Ctx *c, int li, int id)
         return false;
     const NgJitStmt *upd = b.stmts[u];
     if (upd->kind == NG_JIT_S_IF &&
-        (upd->orelse.n || upd->body.n != 1 || mentions(c, upd->test, id) || !scan_pure(c, upd->test)))
+        (upd->orelse.n || upd->body.n != 1 || mentions(c, upd->test, id) || !pure_expr(c, upd->test)))
         return false;
     int op = update_op(c, upd->kind == NG_JIT_S_IF ? upd->body.stmts[0] : upd, id);
     if (op == RED_NONE)
@@ -3198,7 +3183,7 @@ static bool scan_accumulator(Ctx *c, int li, int id)
         if (i < u && p->kind == NG_JIT_S_ASSIGN && p->ntargets == 1 && p->targets[0]->kind == NG_JIT_E_SUBSCRIPT)
             continue; /* (a store: left out of them) */
         if (i < u && (p->kind != NG_JIT_S_ASSIGN || p->ntargets != 1 || p->targets[0]->kind != NG_JIT_E_NAME ||
-                      p->targets[0]->name_id == L->var_id || mentions(c, p->value, id) || !scan_pure(c, p->value)))
+                      p->targets[0]->name_id == L->var_id || mentions(c, p->value, id) || !pure_expr(c, p->value)))
             return false;
         stmt_exprs(c, p, loads_into, reads);
         block_exprs(c, p->body, loads_into, reads);
@@ -3270,7 +3255,7 @@ static bool scan_recurrence(Ctx *c, int li)
     const NgJitExpr *t = s->kind == NG_JIT_S_AUGASSIGN ? s->target
                          : s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 ? s->targets[0] : NULL;
     if (!t || t->kind != NG_JIT_E_SUBSCRIPT || t->lhs->kind != NG_JIT_E_NAME || t->rhs->kind != NG_JIT_E_NAME ||
-        t->rhs->name_id != L->var_id || c->view[t->lhs->name_id] || !scan_pure(c, s->value))
+        t->rhs->name_id != L->var_id || c->view[t->lhs->name_id] || !pure_expr(c, s->value))
         return false;
     Prev pv = {t->lhs->name_id, L->var_id, c->ld[li].step, NULL};
     find_prev(c, s->value, &pv);
@@ -3426,7 +3411,7 @@ static void analyze_loop(Ctx *c, int li)
         return;
     }
     if (s->kind == NG_JIT_S_WHILE) {
-        L->reason = has_return(s->body) ? "contains return" : "while loop (its iterations run in order)";
+        L->reason = ng_jit_block_returns(s->body) ? "contains return" : "while loop (its iterations run in order)";
         return;
     }
     L->var_id = s->target->name_id;
@@ -3449,7 +3434,7 @@ static void analyze_loop(Ctx *c, int li)
         poly_of(c, s->test->items[2], &p);
         d->step = p.n == 0 ? p.c : 0;
     }
-    if (has_return(s->body)) {
+    if (ng_jit_block_returns(s->body)) {
         L->reason = "contains return";
         return;
     }

@@ -565,3 +565,14 @@ int ng_jit_index_count(const NgJitExpr *ix)
     }
     return n;
 }
+
+bool ng_jit_block_returns(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_RETURN ||
+            (s->kind != NG_JIT_S_DEF && (ng_jit_block_returns(s->body) || ng_jit_block_returns(s->orelse))))
+            return true;
+    }
+    return false;
+}

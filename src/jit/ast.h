@@ -305,4 +305,8 @@ bool ng_jit_expr_equal(const NgJitExpr *a, const NgJitExpr *b);
  * after the last of them (X[i, :] is X[i], so X[i, :][j] is X[i, j]). */
 int ng_jit_index_count(const NgJitExpr *ix);
 
+/* True when block b returns anywhere (in its blocks too; a nested function's returns are
+ * its own). */
+bool ng_jit_block_returns(NgJitBlock b);
+
 #endif

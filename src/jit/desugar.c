@@ -1322,17 +1322,17 @@ static void name_slices(Rewriter *R, NgJitBlock *b)
         R->budget = REWRITE_BUDGET;
         R->over = false;
         NgJitStmt *lets[9];
+        NgJitExpr *names[8];
         for (int i = 0; i < nits; i++) {
             char nm[32];
             snprintf(nm, sizeof nm, "__ng_s%d", ++R->nloops);
-            NgJitExpr *slice = *its[i];
-            lets[i] = assign(R, name(R, nm, NG_JIT_STORE, slice->span), slice, start_of(s->span));
-            *its[i] = name(R, nm, NG_JIT_LOAD, slice->span);
-            if (!lets[i] || !*its[i]) { /* (out of memory: R->st says so) */
-                *its[i] = slice;
-                return;
-            }
+            lets[i] = assign(R, name(R, nm, NG_JIT_STORE, (*its[i])->span), *its[i], start_of(s->span));
+            names[i] = name(R, nm, NG_JIT_LOAD, (*its[i])->span);
+            if (!lets[i] || !names[i])
+                return; /* (nothing changed yet) */
         }
+        for (int i = 0; i < nits; i++)
+            *its[i] = names[i];
         lets[nits] = s;
         splice(R, b, p, lets, nits + 1);
     }
@@ -1384,14 +1384,14 @@ static void rewrite_lets(Rewriter *R, NgJitStmt *loop)
  *           if t:                           __ng_ret = 0
  *               return i, j                 for j in range(m):
  *   return None                                 if t:
- *                                                   __ng_rv4_0 = i
- *                                                   __ng_rv4_1 = j
+ *                                                   __ng_retv4_0 = i
+ *                                                   __ng_retv4_1 = j
  *                                                   __ng_ret = 4
  *                                                   break
  *                                               if __ng_ret:
  *                                                   break
  *                                           if __ng_ret == 4:
- *                                               return (__ng_rv4_0, __ng_rv4_1)
+ *                                               return (__ng_retv4_0, __ng_retv4_1)
  *                                           return None
  *
  * A return (on line 4 here) sets the flag to its line and its values into
@@ -1414,28 +1414,16 @@ static NgJitExpr *returned(const NgJitStmt *s)
     return v && v->kind == NG_JIT_E_CONST && v->cval == NG_JIT_C_NONE ? NULL : v;
 }
 
-/* Whether b, a loop body (nested functions aside), returns anywhere. */
-static bool returns_in(NgJitBlock b)
-{
-    for (int i = 0; i < b.n; i++) {
-        const NgJitStmt *s = b.stmts[i];
-        if (s->kind == NG_JIT_S_RETURN ||
-            (s->kind != NG_JIT_S_DEF && (returns_in(s->body) || returns_in(s->orelse))))
-            return true;
-    }
-    return false;
-}
-
-/* Whether every return of b can be rewritten (see above); lines[0..*n)
- * gathers their lines. */
-static bool returns_ok(NgJitBlock b, int *lines, int *n, int cap)
+/* Whether every return of b can be rewritten (see above); rets[0..*n) gathers
+ * them, in source order. */
+static bool returns_ok(NgJitBlock b, const NgJitStmt **rets, int *n, int cap)
 {
     for (int i = 0; i < b.n; i++) {
         const NgJitStmt *s = b.stmts[i];
         if (s->kind == NG_JIT_S_DEF)
             continue;
         if (s->kind != NG_JIT_S_RETURN) {
-            if (!returns_ok(s->body, lines, n, cap) || !returns_ok(s->orelse, lines, n, cap))
+            if (!returns_ok(s->body, rets, n, cap) || !returns_ok(s->orelse, rets, n, cap))
                 return false;
             continue;
         }
@@ -1448,11 +1436,11 @@ static bool returns_ok(NgJitBlock b, int *lines, int *n, int cap)
                     return false;
         }
         for (int k = 0; k < *n; k++)
-            if (lines[k] == s->span.line)
+            if (rets[k]->span.line == s->span.line)
                 return false;
         if (*n == cap)
             return false;
-        lines[(*n)++] = s->span.line;
+        rets[(*n)++] = s;
     }
     return true;
 }
@@ -1511,7 +1499,7 @@ static void returns_as_breaks(Rewriter *R, NgJitBlock *b)
 {
     for (int p = b->n - 1; p >= 0 && R->st == NG_OK && !R->over; p--) {
         NgJitStmt *s = b->stmts[p];
-        if (s->kind == NG_JIT_S_DEF || !returns_in((NgJitBlock){&b->stmts[p], 1}))
+        if (s->kind == NG_JIT_S_DEF || !ng_jit_block_returns((NgJitBlock){&b->stmts[p], 1}))
             continue;
         if (s->kind == NG_JIT_S_IF) {
             returns_as_breaks(R, &s->body);
@@ -1540,40 +1528,29 @@ static void returns_as_breaks(Rewriter *R, NgJitBlock *b)
     }
 }
 
-/* `if __ng_ret == line: return <its values>` for each of the n returns. */
-static NgJitStmt **returns_after(Rewriter *R, NgJitBlock loop, NgJitStmt **out, NgJitSpan span)
+/* `if __ng_ret == <its line>: return <its values>` for return s. */
+static NgJitStmt *return_after(Rewriter *R, const NgJitStmt *s, NgJitSpan span)
 {
-    for (int i = 0; i < loop.n; i++) {
-        const NgJitStmt *s = loop.stmts[i];
-        if (s->kind == NG_JIT_S_DEF)
-            continue;
-        if (s->kind != NG_JIT_S_RETURN) {
-            out = returns_after(R, s->body, out, span);
-            out = returns_after(R, s->orelse, out, span);
-            continue;
-        }
-        int line = s->span.line;
-        const NgJitExpr *v = returned(s);
-        NgJitStmt *ret = jump(R, NG_JIT_S_RETURN, span);
-        if (ret && v && v->kind == NG_JIT_E_TUPLE) {
-            NgJitExpr *t = node(R, NG_JIT_E_TUPLE, span);
-            NgJitExpr **items = alloc(R, (size_t)v->nitems * sizeof *items);
-            if (!t || !items)
-                return out;
-            for (int k = 0; k < v->nitems; k++)
-                if (!(items[k] = ret_value(R, line, k, NG_JIT_LOAD, span)))
-                    return out;
-            t->items = items;
-            t->nitems = v->nitems;
-            t->height = 2;
-            ret->value = t;
-        } else if (ret && v) {
-            ret->value = ret_value(R, line, -1, NG_JIT_LOAD, span);
-        }
-        NgJitExpr *test = compare(R, NG_JIT_OP_EQ, name(R, NG_JIT_RET, NG_JIT_LOAD, span), int_lit(R, line, span), span);
-        *out++ = if_stmt(R, test, &ret, 1, span);
+    int line = s->span.line;
+    const NgJitExpr *v = returned(s);
+    NgJitStmt *ret = jump(R, NG_JIT_S_RETURN, span);
+    if (ret && v && v->kind == NG_JIT_E_TUPLE) {
+        NgJitExpr *t = node(R, NG_JIT_E_TUPLE, span);
+        NgJitExpr **items = alloc(R, (size_t)v->nitems * sizeof *items);
+        if (!t || !items)
+            return NULL;
+        for (int k = 0; k < v->nitems; k++)
+            if (!(items[k] = ret_value(R, line, k, NG_JIT_LOAD, span)))
+                return NULL;
+        t->items = items;
+        t->nitems = v->nitems;
+        t->height = 2;
+        ret->value = t;
+    } else if (ret && v) {
+        ret->value = ret_value(R, line, -1, NG_JIT_LOAD, span);
     }
-    return out;
+    NgJitExpr *test = compare(R, NG_JIT_OP_EQ, name(R, NG_JIT_RET, NG_JIT_LOAD, span), int_lit(R, line, span), span);
+    return if_stmt(R, test, &ret, 1, span);
 }
 
 /* Rewrites the loops of function body b (at its level, or in its ifs) that
@@ -1587,11 +1564,12 @@ static void return_loops(Rewriter *R, NgJitBlock *b)
             return_loops(R, &s->orelse);
             continue;
         }
-        if ((s->kind != NG_JIT_S_FOR && s->kind != NG_JIT_S_WHILE) || !returns_in(s->body) ||
-            returns_in(s->orelse))
+        if ((s->kind != NG_JIT_S_FOR && s->kind != NG_JIT_S_WHILE) || !ng_jit_block_returns(s->body) ||
+            ng_jit_block_returns(s->orelse))
             continue;
-        int lines[NG_JIT_RET_SITES], n = 0;
-        if (!returns_ok(s->body, lines, &n, NG_JIT_RET_SITES))
+        const NgJitStmt *rets[NG_JIT_RET_SITES];
+        int n = 0;
+        if (!returns_ok(s->body, rets, &n, NG_JIT_RET_SITES))
             continue;
         R->budget = REWRITE_BUDGET;
         R->over = false;
@@ -1600,7 +1578,8 @@ static void return_loops(Rewriter *R, NgJitBlock *b)
         NgJitSpan end = end_of(s->span);
         with[0] = set_flag(R, 0, start_of(s->span));
         with[1] = s;
-        returns_after(R, s->body, with + 2, end); /* (before the returns become breaks) */
+        for (int i = 0; i < n; i++) /* (before the returns become breaks) */
+            with[2 + i] = return_after(R, rets[i], end);
         returns_as_breaks(R, &s->body);
         splice(R, b, p, with, n + 2);
         s->returns = true;

@@ -17,6 +17,8 @@
 #ifndef NUMGPU_JIT_DESUGAR_H
 #define NUMGPU_JIT_DESUGAR_H
 
+#include <stdlib.h>
+
 #include "jit/ast.h"
 
 /* The call the rewrite of a fresh array leaves where the array was made:
@@ -65,6 +67,15 @@ NgStatus ng_jit_desugar_keeping(NgJitAst *ast, const uint32_t *keep, int nkeep);
 #define NG_JIT_RET "__ng_ret"
 #define NG_JIT_RET_ITEMS 8  /* items of a tuple returned */
 #define NG_JIT_RET_SITES 8  /* returns of one loop */
+
+/* The line of the return whose value `name` holds (NG_JIT_RET "v<line>..."), 0 for any other name. */
+static inline int ng_jit_ret_line(const char *name)
+{
+    const char *p = NG_JIT_RET "v";
+    while (*p && *name == *p)
+        p++, name++;
+    return *p ? 0 : atoi(name);
+}
 
 struct NgJitLoopInfo;
 

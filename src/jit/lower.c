@@ -30,7 +30,6 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "jit/desugar.h"
@@ -2983,8 +2982,8 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
                  product != NG_FLOAT16;
     int av = ng_ir_var(k, acc), tv = rank > 1 && lanes ? ng_ir_var(k, acc) : av;
     NgIrRef blocked = lanes ? in_lanes(L, kv, n[0], v, op, acc, tv) : NG_IR_NONE;
-    bool fminmax = op == NG_OP_FMAX || op == NG_OP_FMIN; /* np.nanmax, np.nanmin: NaNs skipped (of integers:
-                                                            max, min, in NumPy's words for fmax, fmin) */
+    bool fminmax = op == NG_OP_FMAX || op == NG_OP_FMIN; /* np.nanmax, np.nanmin: NaNs skipped (of integers,
+                                                            max and min; either way NumPy's words fmax, fmin) */
     if ((op == NG_OP_MAXIMUM && norm != NORM_ABS) || op == NG_OP_MINIMUM || fminmax) { /* of no element: Python's
                                                        ValueError, or NumPy's (a norm's max starts at 0) */
         NgIrRef empty = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, whole, ng_ir_const_i(k, NG_INT64, 0));
@@ -3018,8 +3017,7 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
         append(L, &inner, ng_ir_assign(k, av, ng_ir_select(k, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, first, beats), v,
                                                            ng_ir_varref(k, av))));
     } else {
-        NgOp by = fminmax && !ng_dtype_is_float(acc) ? (op == NG_OP_FMAX ? NG_OP_MAXIMUM : NG_OP_MINIMUM) : op;
-        append(L, &inner, ng_ir_assign(k, tv, ng_ir_binary(k, by, acc, ng_ir_varref(k, tv), v)));
+        append(L, &inner, ng_ir_assign(k, tv, ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), v)));
     }
     NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
     NgIrRef loop = ng_ir_for(k, kv, zero, n[0], one, seal(L, &inner), rank > 1 ? NG_IR_SHORT : 0);
@@ -3128,8 +3126,10 @@ static Val np_nanmean(Lower *L, const NgJitExpr *e)
  * and its square root. */
 static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python)
 {
-    if (strcmp(fn, "ptp") == 0 || strcmp(fn, "nanmean") == 0)
-        return fn[0] == 'p' ? np_ptp(L, e) : np_nanmean(L, e);
+    if (strcmp(fn, "ptp") == 0)
+        return np_ptp(L, e);
+    if (strcmp(fn, "nanmean") == 0)
+        return np_nanmean(L, e);
     bool var = strcmp(fn, "var") == 0, std = strcmp(fn, "std") == 0;
     if (!var && !std)
         return reduce_rows(L, e, fn, op, python, NULL);
@@ -3773,7 +3773,7 @@ static bool tail_empty(const Tail *t)
 
 static bool has_returns(const NgJitStmt *s)
 {
-    return s->kind != NG_JIT_S_DEF && count_returns(s->body) + count_returns(s->orelse) > 0;
+    return s->kind != NG_JIT_S_DEF && (ng_jit_block_returns(s->body) || ng_jit_block_returns(s->orelse));
 }
 
 /* True if a helper's returns, from t on, can be lowered without a loop to
@@ -6218,9 +6218,8 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
                         plan->live_out[o] ? plan->live_out[o] : "?"), L->st;
         if (s && s->kind == SYM_VIEW && dead_after(L, loop, s->name))
             continue; /* (row = X[i], not read after the loop: Python keeps no binding of it) */
-        size_t nret = strlen(NG_JIT_RET "v");
-        if (s && s->kind == SYM_VIEW && strncmp(s->name, NG_JIT_RET "v", nret) == 0) /* (desugar.c's) */
-            return fail(L, atoi(s->name + nret), NG_ERR_UNSUPPORTED, "returning a part of an array from inside "
+        if (s && s->kind == SYM_VIEW && ng_jit_ret_line(s->name)) /* (desugar.c's) */
+            return fail(L, ng_jit_ret_line(s->name), NG_ERR_UNSUPPORTED, "returning a part of an array from inside "
                         "a loop is not supported in a compiled loop"), L->st;
         if (s && s->kind == SYM_VIEW)
             return fail(L, line, NG_ERR_UNSUPPORTED, "'%s' (a part of an array) read after the loop is not "

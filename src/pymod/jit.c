@@ -1028,10 +1028,11 @@ static void raise_as_python(const Program *p, int64_t what, int line_offset)
                          field == NG_JIT_EMPTY_ARGMAX ? "argmax" : "argmin");
             return;
         }
-        if (field >= NG_JIT_EMPTY_NP_MAX && field != NG_JIT_EMPTY_ARGMAX && field != NG_JIT_EMPTY_ARGMIN) {
+        static const char *const np_op[] = {[NG_JIT_EMPTY_NP_MAX] = "maximum", [NG_JIT_EMPTY_NP_MIN] = "minimum",
+                                            [NG_JIT_EMPTY_NP_FMAX] = "fmax", [NG_JIT_EMPTY_NP_FMIN] = "fmin"};
+        if (field > 0 && field < (int64_t)(sizeof np_op / sizeof *np_op) && np_op[field]) { /* NumPy's words */
             PyErr_Format(PyExc_ValueError, "%s:%lld: zero-size array to reduction operation %s which has no identity",
-                         p->ast->filename, line, field == NG_JIT_EMPTY_NP_MAX ? "maximum" : field == NG_JIT_EMPTY_NP_MIN
-                                                 ? "minimum" : field == NG_JIT_EMPTY_NP_FMAX ? "fmax" : "fmin");
+                         p->ast->filename, line, np_op[field]);
             return;
         }
         PyObject *empty = PyTuple_New(0); /* Python's own words: max(()) */
