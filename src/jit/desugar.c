@@ -1516,13 +1516,15 @@ static void returns_as_breaks(Rewriter *R, NgJitBlock *b)
             NgJitStmt *with[NG_JIT_RET_ITEMS + 2];
             int n = 0, line = s->span.line;
             NgJitExpr *v = returned(s);
+            NgJitSpan end = end_of(s->span); /* (each statement's span after the one before it) */
             if (v && v->kind == NG_JIT_E_TUPLE)
                 for (int k = 0; k < v->nitems; k++)
-                    with[n++] = assign(R, ret_value(R, line, k, NG_JIT_STORE, s->span), v->items[k], s->span);
+                    with[n++] = assign(R, ret_value(R, line, k, NG_JIT_STORE, v->items[k]->span), v->items[k],
+                                       v->items[k]->span);
             else if (v)
-                with[n++] = assign(R, ret_value(R, line, -1, NG_JIT_STORE, s->span), v, s->span);
-            with[n++] = set_flag(R, line, s->span);
-            with[n++] = jump(R, NG_JIT_S_BREAK, s->span);
+                with[n++] = assign(R, ret_value(R, line, -1, NG_JIT_STORE, v->span), v, v->span);
+            with[n++] = set_flag(R, line, end);
+            with[n++] = jump(R, NG_JIT_S_BREAK, end);
             splice(R, b, p, with, n);
         }
     }
