@@ -65,6 +65,7 @@ typedef struct LoopData {
     const char *peel_why; /* peel: the first conflict the peeled iteration resolves */
     bool wraps_nonneg;    /* every index its proofs compared is >= 0 by its form alone */
     const char *unscanned;/* scan: the reason it gives as a loop in order */
+    uint64_t *fresh;      /* arrays made afresh in each iteration (fresh_arrays) */
 } LoopData;
 
 /* One subscript use of an array the loop writes, or a use of the whole array. */
@@ -590,6 +591,9 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
         (is_module(f->lhs, "cmath", NULL) && in_list(f->name, cmath_fns)))
         return NG_JIT_CALL_MATH;
     if (is_module(f->lhs, "np", "numpy")) {
+        if (strcmp(f->name, "zeros") == 0 || strcmp(f->name, "ones") == 0 || strcmp(f->name, "empty") == 0 ||
+            strcmp(f->name, "full") == 0)
+            return NG_JIT_CALL_NP_NEW;
         /* as many positional arguments as inputs: one more would be `out` */
         if (strcmp(f->name, "isclose") == 0) /* (a, b[, rtol[, atol[, equal_nan]]]) */
             return call->nitems >= 2 && call->nitems <= 5 ? NG_JIT_CALL_NP_SCALAR : NG_JIT_CALL_OTHER;
@@ -614,6 +618,30 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
         call->nitems == (strcmp(f->name, "dot") == 0))
         return NG_JIT_CALL_METHOD;
     return NG_JIT_CALL_OTHER;
+}
+
+bool ng_jit_new_array(const NgJitExpr *e, NgJitNewArray *out)
+{
+    memset(out, 0, sizeof *out);
+    if (e->kind != NG_JIT_E_CALL || ng_jit_call_kind(e) != NG_JIT_CALL_NP_NEW)
+        return false;
+    out->fn = e->lhs->name[0];
+    int nin = out->fn == 'f' ? 2 : 1; /* (the length, np.full's value) */
+    if (e->nitems < nin || e->nitems > nin + 1 || e->nkeywords > 1 || (e->nkeywords && e->nitems > nin))
+        return false;
+    for (int i = 0; i < e->nitems; i++)
+        if (e->items[i]->kind == NG_JIT_E_STARRED)
+            return false;
+    if (e->nkeywords && (!e->keywords[0].name || strcmp(e->keywords[0].name, "dtype") != 0))
+        return false;
+    out->dtype = e->nkeywords ? e->keywords[0].value : e->nitems > nin ? e->items[nin] : NULL;
+    out->fill = out->fn == 'f' ? e->items[1] : NULL;
+    const NgJitExpr *n = e->items[0];
+    if (n->kind == NG_JIT_E_TUPLE && n->nitems == 1)
+        n = n->items[0];
+    if (n->kind == NG_JIT_E_INT && !n->big && n->ival >= 1 && n->ival <= NG_JIT_MAX_NEW)
+        out->n = (int64_t)n->ival;
+    return true;
 }
 
 /* A `for` iterable the jit compiles: range(...) or prange(...) with 1 to 3
@@ -714,6 +742,8 @@ static const char *check_call(Ctx *c, const NgJitExpr *e)
 {
     const NgJitExpr *f = e->lhs;
     NgJitCallKind k = ng_jit_call_kind(e);
+    if (k == NG_JIT_CALL_NP_NEW)
+        return fmt(c, "calls %s other than as `name = %s(n)` in a loop's body (not compilable)", text(c, f), text(c, f));
     if (k == NG_JIT_CALL_OTHER && f->kind == NG_JIT_E_ATTR && is_module(f->lhs, "np", "numpy") &&
         (in_list(f->name, np_scalar_fns) || in_list(f->name, np_reduce_fns)))
         return fmt(c, "calls %s with %d arguments (not compilable)", text(c, f), e->nitems);
@@ -873,6 +903,23 @@ static const char *check_for_head(Ctx *c, const NgJitStmt *s)
     return NULL;
 }
 
+/* Why `a = np.zeros(...)` (call e) does not compile, or NULL. */
+static const char *check_new(Ctx *c, const NgJitExpr *e)
+{
+    NgJitNewArray na;
+    if (!ng_jit_new_array(e, &na))
+        return fmt(c, "calls %s with arguments other than (n%s[, dtype]) (not compilable)", text(c, e->lhs),
+                   na.fn == 'f' ? ", value" : "");
+    if (!na.n)
+        return fmt(c, "makes an array, %s, of a length not written as a number from 1 to %d (not compilable)",
+                   text(c, e), NG_JIT_MAX_NEW);
+    const NgJitExpr *t = na.dtype;
+    if (t && !(t->kind == NG_JIT_E_STR || t->kind == NG_JIT_E_NAME ||
+               (t->kind == NG_JIT_E_ATTR && is_module(t->lhs, "np", "numpy"))))
+        return fmt(c, "makes an array of dtype %s (only np.<dtype>, a builtin type or a string compile)", text(c, t));
+    return check_expr(c, na.fill);
+}
+
 /* Why s does not compile, or NULL; `helper` for a helper's body (which may not write arrays). */
 static const char *check_stmt(Ctx *c, const NgJitStmt *s, bool helper)
 {
@@ -885,6 +932,9 @@ static const char *check_stmt(Ctx *c, const NgJitStmt *s, bool helper)
     case NG_JIT_S_EXPR: case NG_JIT_S_RETURN:
         return check_expr(c, s->value);
     case NG_JIT_S_ASSIGN:
+        if (s->value->kind == NG_JIT_E_CALL && ng_jit_call_kind(s->value) == NG_JIT_CALL_NP_NEW &&
+            s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_NAME && !helper)
+            return check_new(c, s->value);
         if ((r = check_expr(c, s->value)))
             return r;
         for (int i = 0; i < s->ntargets && !r; i++)
@@ -2904,6 +2954,11 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
     c->nacc = 0;
     c->natoms = 0;
     acc_block(c, L->stmt->body, NULL);
+    int kept = 0;
+    for (int i = 0; i < c->nacc; i++) /* (an iteration's own arrays: no dependence) */
+        if (!set_has(d->fresh, c->acc[i].root))
+            c->acc[kept++] = c->acc[i];
+    c->nacc = kept;
     for (int i = 0; i < c->nacc; i++) {
         const Access *a = &c->acc[i];
         if (a->write && set_has(d->assigned, a->root))
@@ -3374,6 +3429,52 @@ static const NgJitExpr **find_views(Ctx *c, NgJitBlock body, int var, const uint
     return view;
 }
 
+/* Whether s is `a = np.zeros(...)` (np.ones, np.empty, np.full) of a NAME a. */
+static bool new_array_stmt(const NgJitStmt *s)
+{
+    return s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_NAME &&
+           s->value->kind == NG_JIT_E_CALL && ng_jit_call_kind(s->value) == NG_JIT_CALL_NP_NEW;
+}
+
+/* Whether the statements of b (and their blocks) bind name `id` only by `id = np.zeros(...)`
+ * (an update in place, id += v, is no binding). */
+static bool binds_only_new(Ctx *c, NgJitBlock b, int id)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        uint64_t *st = set_new(c);
+        if (new_array_stmt(s))
+            loads_into(c, s->value, st); /* (its arguments: a = np.full(3, a[0]) reads a) */
+        else if (!(s->kind == NG_JIT_S_AUGASSIGN && s->target->kind == NG_JIT_E_NAME))
+            stmt_stores(c, s, st);
+        if (set_has(st, id) || !binds_only_new(c, s->body, id) || !binds_only_new(c, s->orelse, id))
+            return false;
+    }
+    return true;
+}
+
+/* The arrays a loop body makes afresh in each iteration: `a = np.zeros(...)` a top-level
+ * statement of it, before every other mention of a, and a bound in it only so. What the
+ * iteration writes into them is its own (no dependence between iterations). */
+static uint64_t *fresh_arrays(Ctx *c, NgJitBlock body)
+{
+    uint64_t *fresh = set_new(c), *seen = set_new(c);
+    for (int i = 0; i < body.n; i++) {
+        const NgJitStmt *s = body.stmts[i];
+        int id = new_array_stmt(s) ? s->targets[0]->name_id : -1;
+        if (id >= 0 && !set_has(seen, id) && binds_only_new(c, body, id)) {
+            uint64_t *args = set_new(c);
+            loads_into(c, s->value, args);
+            if (!set_has(args, id))
+                set_add(fresh, id);
+        }
+        NgJitBlock one = {&body.stmts[i], 1};
+        block_exprs(c, one, loads_into, seen);
+        block_stores(c, one, seen);
+    }
+    return fresh;
+}
+
 /* Adds to `set` the arrays the helper calls in e write into: the roots of
  * the arguments of the parameters they write (Helper.wparams). */
 static void helper_writes_into(Ctx *c, const NgJitExpr *e, void *set)
@@ -3427,6 +3528,10 @@ static void analyze_loop(Ctx *c, int li)
             set_del(d->written, id);
             set_add(d->written, subscript_root(c->view[id])->name_id);
         }
+    d->fresh = fresh_arrays(c, s->body);
+    for (int id = 0; id < c->ast->nnames; id++)
+        if (set_has(d->fresh, id))
+            set_del(d->written, id);
     d->step = 1;
     if (s->test->nitems == 3) {
         Poly p;

@@ -202,7 +202,25 @@ typedef enum NgJitCallKind {
     NG_JIT_CALL_METHOD,    /* <value>.conjugate(), .conj(), .item(): a scalar method, no arguments; an
                               array's reduction, x.sum() .max() .min() .mean() .prod() .any() .all()
                               (no arguments), x.dot(y) */
+    NG_JIT_CALL_NP_NEW,    /* np.zeros np.ones np.empty np.full: a small array made in the loop, only as
+                              `a = np.zeros(3)` (ng_jit_new_array) */
 } NgJitCallKind;
+
+/* A small array a loop body makes, `a = np.zeros(n[, dtype])`, np.ones, np.empty or
+ * `np.full(n, value[, dtype])` (dtype also as a keyword): its length n a whole number written
+ * in the source, 1 .. NG_JIT_MAX_NEW, or a 1-tuple of one. Each element is a variable of the
+ * kernel (a register on a GPU). */
+enum { NG_JIT_MAX_NEW = 16 };
+typedef struct NgJitNewArray {
+    int64_t n;                 /* its length: 0 where it is not written as a number in range */
+    const NgJitExpr *fill;     /* np.full's value; NULL for the others */
+    const NgJitExpr *dtype;    /* the dtype argument as written; NULL for none */
+    char fn;                   /* 'z'eros, 'o'nes, 'e'mpty, 'f'ull */
+} NgJitNewArray;
+
+/* Whether e is a call ng_jit_call_kind calls NG_JIT_CALL_NP_NEW whose arguments are in one
+ * of the forms above (*out filled; n 0 where the length is not a number in range). */
+bool ng_jit_new_array(const NgJitExpr *e, NgJitNewArray *out);
 
 /* The kind of a CALL node by the function it names (arguments not looked at). */
 NgJitCallKind ng_jit_call_kind(const NgJitExpr *call);

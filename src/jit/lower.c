@@ -69,6 +69,8 @@ typedef enum SymKind {
     SYM_VIEW,    /* a local naming part of a free array: row = X[i] */
     SYM_EXPR,    /* a local naming an elementwise expression of rows, e = np.exp(X[i] - m):
                     read as that expression (scan_exprs) */
+    SYM_BUF,     /* a small array the loop makes, a = np.zeros(3): one variable per element
+                    (scan_bufs) */
 } SymKind;
 
 /* Where a local's value comes from before the loop and goes after it. */
@@ -112,6 +114,9 @@ struct Sym {
     Val bound_val;              /* ... this value, the loop's counter */
     const NgJitExpr *value;     /* SYM_EXPR: the expression */
     bool expanding;             /* SYM_EXPR: being read (a read inside its own expression fails) */
+    int64_t nbuf;               /* SYM_BUF: its length (dt: its dtype, NG_NODTYPE until np.full's value
+                                   has a type) */
+    int buf_var[NG_JIT_MAX_NEW]; /* SYM_BUF, this pass: its elements' variables */
 };
 
 /* A helper function inlined at one call site: its own names and the type
@@ -931,6 +936,7 @@ static int view_indices(Lower *L, const Sym *view, NgIrRef *idx, NgIrRef *ok);
 static NgIrRef guarded_load(Lower *L, Sym *s, const NgIrRef *idx, NgIrRef ok);
 
 static Val expr(Lower *L, const NgJitExpr *e);
+static Val buf_row(Lower *L, Sym *s, int line);
 
 static Val read_name(Lower *L, const NgJitExpr *e)
 {
@@ -950,6 +956,8 @@ static Val read_name(Lower *L, const NgJitExpr *e)
     }
     case SYM_SCALAR:
         return mkval(ng_ir_scalar(L->k, s->param), s->given->dtype, !s->given->numpy_scalar, false);
+    case SYM_BUF:
+        return buf_row(L, s, e->span.line);
     case SYM_LOCAL:
         if (s->bound)
             return s->bound_val;
@@ -2275,6 +2283,9 @@ static Val shape_of(Lower *L, Sym *s, int offset, const NgJitExpr *ix)
     return mkval(ng_ir_shape(L->k, s->param, (int)axis + offset), NG_INT64, true, true);
 }
 
+static Val buf_shape(Lower *L, Sym *s, const NgJitExpr *ix);
+static Val buf_load(Lower *L, Sym *s, const NgJitExpr *e);
+
 static Val subscript(Lower *L, const NgJitExpr *e)
 {
     const NgJitExpr *b = e->lhs;
@@ -2289,7 +2300,11 @@ static Val subscript(Lower *L, const NgJitExpr *e)
             Sym *v = sym_of(L, b->lhs);
             return shape_of(L, v->base, v->nfixed, e->rhs);
         }
+        if (b->lhs->kind == NG_JIT_E_NAME && sym_of(L, b->lhs)->kind == SYM_BUF)
+            return buf_shape(L, sym_of(L, b->lhs), e->rhs);
     }
+    if (b->kind == NG_JIT_E_NAME && sym_of(L, b)->kind == SYM_BUF)
+        return buf_load(L, sym_of(L, b), e);
     return load(L, e);
 }
 
@@ -2356,6 +2371,8 @@ static Val attribute(Lower *L, const NgJitExpr *e)
             return mkval(ng_ir_const_f(L->k, NG_FLOAT64, c), NG_FLOAT64, true, false);
         if (s->kind == SYM_ARRAY && strcmp(e->name, "ndim") == 0)
             return int_const(L, s->given->ndim);
+        if (s->kind == SYM_BUF && (strcmp(e->name, "ndim") == 0 || strcmp(e->name, "size") == 0))
+            return int_const(L, e->name[0] == 'n' ? 1 : s->nbuf);
         if (s->kind == SYM_ARRAY && strcmp(e->name, "size") == 0) {
             NgIrRef n = ng_ir_const_i(L->k, NG_INT64, 1);
             for (int d = 0; d < s->given->ndim; d++)
@@ -3529,6 +3546,8 @@ static Val len_of(Lower *L, const NgJitExpr *e)
     const NgJitExpr *ix[NG_MAXDIMS];
     int n = 0;
     const NgJitExpr *a = e->items[0];
+    if (a->kind == NG_JIT_E_NAME && sym_of(L, a)->kind == SYM_BUF)
+        return int_const(L, sym_of(L, a)->nbuf);
     Sym *view;
     Sym *s = index_chain(L, a, ix, &n, &view);
     if (!s)
@@ -4463,6 +4482,8 @@ static void store(Lower *L, const NgJitExpr *e, Val v, Stmts *out)
 }
 
 /* Assigns v to a target: a name or an element. */
+static void buf_store(Lower *L, Sym *s, const NgJitExpr *t, NgJitOp op, const NgJitExpr *value, Val v, Stmts *out);
+
 static void assign_to(Lower *L, const NgJitExpr *t, Val v, Stmts *out)
 {
     if (L->st != NG_OK)
@@ -4472,7 +4493,8 @@ static void assign_to(Lower *L, const NgJitExpr *t, Val v, Stmts *out)
         if (s->kind != SYM_LOCAL) {
             fail(L, t->span.line, NG_ERR_UNSUPPORTED,
                  "assigning to '%s' (%s) is not supported in a compiled loop", s->name,
-                 s->kind != SYM_ARRAY                       ? "a module"
+                 s->kind == SYM_BUF                         ? "an array made in the loop, other than by np.zeros"
+                 : s->kind != SYM_ARRAY                     ? "a module"
                  : s->given->seq == NG_JIT_SEQ_STR          ? "a str bound before the loop"
                  : s->given->seq == NG_JIT_SEQ_TUPLE        ? "a tuple bound before the loop"
                  : s->given->seq != NG_JIT_SEQ_ARRAY        ? "a dict"
@@ -4485,6 +4507,8 @@ static void assign_to(Lower *L, const NgJitExpr *t, Val v, Stmts *out)
             return;
         }
         push(L, out, assign_local(L, s, v));
+    } else if (t->kind == NG_JIT_E_SUBSCRIPT && t->lhs->kind == NG_JIT_E_NAME && sym_of(L, t->lhs)->kind == SYM_BUF) {
+        buf_store(L, sym_of(L, t->lhs), t, NG_JIT_OP_NONE, NULL, v, out); /* (a[0], a[1] = x, y) */
     } else if (t->kind == NG_JIT_E_SUBSCRIPT) {
         store(L, t, v, out);
     } else {
@@ -4758,8 +4782,302 @@ static void expr_let(Lower *L, const NgJitExpr *value, int line)
     ng_free(inner.v);
 }
 
+/* ---- small arrays the loop makes (SYM_BUF) ----
+ *
+ * `a = np.zeros(3)` inside the loop (np.ones, np.empty, np.full; scan_bufs): each element is a
+ * variable of the kernel, private to the iteration in a parallel loop. a[k] reads and writes
+ * them (a constant k: the variable itself; another: a select among them, which the compilers
+ * fold in a loop they unroll), `a` whole is a row of its length in NumPy's elementwise
+ * operations and reductions, and `a += v`, `a[:] = v` store such an expression into it. */
+
+/* The dtype a dtype argument names (np.float32, float, 'int32'), NG_NODTYPE for none. */
+static NgDType named_dtype(const NgJitExpr *t)
+{
+    static const struct { const char *name; NgDType dt; } names[] = {
+        {"float", NG_FLOAT64}, {"int", NG_INT64}, {"bool", NG_BOOL}, {"complex", NG_COMPLEX128},
+        {"bool_", NG_BOOL}, {"double", NG_FLOAT64}, {"single", NG_FLOAT32}, {"half", NG_FLOAT16},
+        {"intp", NG_INT64}, {"int_", NG_INT64}, {"uintp", NG_UINT64}, {"cdouble", NG_COMPLEX128},
+        {"csingle", NG_COMPLEX64}, {"byte", NG_INT8}, {"ubyte", NG_UINT8}, {"short", NG_INT16},
+        {"ushort", NG_UINT16}, {"intc", NG_INT32}, {"uintc", NG_UINT32}, {"longlong", NG_INT64},
+        {"ulonglong", NG_UINT64},
+    };
+    const char *n = t->kind == NG_JIT_E_STR ? t->str : t->kind == NG_JIT_E_NAME || t->kind == NG_JIT_E_ATTR ? t->name
+                                                                                                               : NULL;
+    if (!n)
+        return NG_NODTYPE;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(n, names[i].name) == 0 && (t->kind != NG_JIT_E_NAME || i < 4)) /* (builtins: the first 4) */
+            return names[i].dt;
+    return t->kind == NG_JIT_E_NAME ? NG_NODTYPE : ng_dtype_from_name(n);
+}
+
+static Val buf_unknown(Lower *L, Sym *s, int line)
+{
+    if (!L->unknown_line) {
+        L->unknown_line = line;
+        snprintf(L->unknown_msg, sizeof L->unknown_msg, "array '%s' is used before it is made", s->name);
+    }
+    return NOVAL;
+}
+
+/* Element i (an int64 in range) of buffer s. */
+static NgIrRef buf_at(Lower *L, const Sym *s, NgIrRef i)
+{
+    NgIrKernel *k = L->k;
+    if (is_const(L, i))
+        return ng_ir_varref(k, s->buf_var[const_i(L, i)]);
+    NgIrRef r = ng_ir_varref(k, s->buf_var[s->nbuf - 1]);
+    for (int64_t j = s->nbuf - 2; j >= 0; j--)
+        r = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, i, ng_ir_const_i(k, NG_INT64, j)),
+                         ng_ir_varref(k, s->buf_var[j]), r);
+    return r;
+}
+
+/* Element i (an int64; out of range: no element) of buffer s = v (of its dtype), appended to
+ * out (after the pending checks, except in an elementwise expression's loop, whose own they
+ * are). */
+static void buf_put(Lower *L, const Sym *s, NgIrRef i, NgIrRef v, Stmts *out)
+{
+    NgIrKernel *k = L->k;
+    void (*add)(Lower *, Stmts *, NgIrRef) = L->rows ? append : push;
+    if (is_const(L, i)) {
+        add(L, out, ng_ir_assign(k, s->buf_var[const_i(L, i)], v));
+        return;
+    }
+    int t = ng_ir_var(k, s->dt);
+    add(L, out, ng_ir_let(k, t, v));
+    for (int64_t j = 0; j < s->nbuf; j++) {
+        NgIrRef at = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, i, ng_ir_const_i(k, NG_INT64, j));
+        append(L, out, ng_ir_assign(k, s->buf_var[j], ng_ir_select(k, at, ng_ir_varref(k, t),
+                                                                   ng_ir_varref(k, s->buf_var[j]))));
+    }
+}
+
+/* Index ix of buffer s as an int64 in range (negative ones from its end), NONE after an
+ * error; under boundscheck one out of range is reported as NumPy's IndexError. */
+static NgIrRef buf_index(Lower *L, Sym *s, const NgJitExpr *ix)
+{
+    NgIrKernel *k = L->k;
+    int line = ix->span.line;
+    if (ix->kind == NG_JIT_E_SLICE || ix->kind == NG_JIT_E_TUPLE) {
+        char what[160];
+        snprintf(what, sizeof what, "a slice of, or more than one index into, '%s' (an array made in the loop)",
+                 s->name);
+        return unsupported(L, line, what), NG_IR_NONE;
+    }
+    Val v = expr(L, ix);
+    if (v.r == NG_IR_NONE)
+        return NG_IR_NONE;
+    if (v.dt == NG_BOOL || !ng_dtype_is_int(v.dt) || v.chr)
+        return fail(L, line, v.dt == NG_BOOL ? NG_ERR_UNSUPPORTED : NG_ERR_TYPE,
+                    "only integers are valid indices (got '%s')", v.chr ? "str" : type_name(v)), NG_IR_NONE;
+    NgIrRef i = as(L, v, NG_INT64), n = ng_ir_const_i(k, NG_INT64, s->nbuf);
+    bool nonneg = v.nonneg || kind_of(v.dt) == NG_KIND_UINT;
+    if (is_const(L, i)) { /* (out of range: Python's IndexError, where it is reached) */
+        int64_t c = const_i(L, i) < 0 && !nonneg ? const_i(L, i) + s->nbuf : const_i(L, i);
+        if (c < 0 || c >= s->nbuf || (kind_of(v.dt) == NG_KIND_UINT && const_i(L, i) < 0)) {
+            char what[160];
+            snprintf(what, sizeof what, "an index out of range of '%s' (an array made in the loop)", s->name);
+            return unsupported(L, line, what), NG_IR_NONE;
+        }
+        return ng_ir_const_i(k, NG_INT64, c);
+    }
+    NgIrRef w = nonneg ? i : ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, i, ng_ir_const_i(k, NG_INT64, 0)),
+                                          ng_ir_binary(k, NG_OP_ADD, NG_INT64, i, n), i);
+    if (L->err_param >= 0)
+        record_check(L, ng_ir_binary(k, NG_OP_LT, NG_BOOL, ng_ir_cast(k, NG_UINT64, w), ng_ir_cast(k, NG_UINT64, n)),
+                     i, 0, n, line);
+    return w;
+}
+
+static Val buf_elem(Lower *L, Sym *s, NgIrRef i)
+{
+    return mkval(buf_at(L, s, i), s->dt, false, s->dt == NG_BOOL || kind_of(s->dt) == NG_KIND_UINT);
+}
+
+/* a[k] of buffer s (e the subscript). */
+static Val buf_load(Lower *L, Sym *s, const NgJitExpr *e)
+{
+    if (e->rhs->kind == NG_JIT_E_SLICE && !e->rhs->lhs && !e->rhs->rhs && !e->rhs->cond)
+        return buf_row(L, s, e->span.line); /* a[:] */
+    if (s->dt == NG_NODTYPE)
+        return buf_unknown(L, s, e->span.line);
+    NgIrRef i = buf_index(L, s, e->rhs);
+    return i == NG_IR_NONE ? NOVAL : buf_elem(L, s, i);
+}
+
+/* a whole, in an elementwise expression of rows: the element the expression's loop is at. */
+static Val buf_row(Lower *L, Sym *s, int line)
+{
+    if (L->elem == NG_IR_NONE) {
+        char what[200];
+        snprintf(what, sizeof what, "'%s' (an array made in the loop) used other than indexed, or whole in NumPy's "
+                 "elementwise operations and reductions", s->name);
+        return unsupported(L, line, what);
+    }
+    if (s->dt == NG_NODTYPE)
+        return buf_unknown(L, s, line);
+    return buf_elem(L, s, row_index(L, ng_ir_const_i(L->k, NG_INT64, s->nbuf), 0, line));
+}
+
+/* a.shape[ix] of buffer s. */
+static Val buf_shape(Lower *L, Sym *s, const NgJitExpr *ix)
+{
+    Val k = ix->kind == NG_JIT_E_SLICE || ix->kind == NG_JIT_E_TUPLE ? NOVAL : expr(L, ix);
+    if (k.r == NG_IR_NONE || !is_const(L, k.r) || !ng_dtype_is_int(k.dt))
+        return L->st != NG_OK ? NOVAL : unsupported(L, ix->span.line, "a shape index that is not a constant integer");
+    if (const_i(L, k.r) != 0 && const_i(L, k.r) != -1)
+        return fail(L, ix->span.line, NG_ERR_INDEX, "tuple index out of range (a 1-dimensional array)");
+    return int_const(L, s->nbuf);
+}
+
+/* The value v stored into buffer s as NumPy stores it (weak ints in range, no complex into
+ * reals), NONE after an error. */
+static NgIrRef buf_value(Lower *L, const Sym *s, Val v, int line)
+{
+    if (v.r == NG_IR_NONE || L->st != NG_OK)
+        return NG_IR_NONE;
+    if (v.chr)
+        return unsupported(L, line, "storing a str into an array"), NG_IR_NONE;
+    if (ng_dtype_is_complex(v.dt) && !ng_dtype_is_complex(s->dt) && s->dt != NG_BOOL)
+        return unsupported(L, line, "storing a complex into an array of real numbers"), NG_IR_NONE;
+    if (v.weak)
+        int_conversion(L, v, s->dt, true, line);
+    return L->st == NG_OK ? as(L, v, s->dt) : NG_IR_NONE;
+}
+
+/* a = np.zeros(n) (np.ones, np.empty, np.full) of buffer s: every element set. */
+static void buf_make(Lower *L, Sym *s, const NgJitExpr *call, Stmts *out)
+{
+    int line = call->span.line;
+    NgJitNewArray na;
+    ng_jit_new_array(call, &na); /* (scan_bufs: made by one) */
+    NgDType dt = na.dtype ? named_dtype(na.dtype) : NG_FLOAT64;
+    if (na.dtype && (dt == NG_NODTYPE || !usable(dt))) {
+        char buf[80], what[200];
+        snprintf(what, sizeof what, "an array of dtype %s", snip(L, na.dtype, buf, sizeof buf));
+        unsupported(L, line, what);
+        return;
+    }
+    Val f = na.fn == 'o' ? int_const(L, 1) : int_const(L, 0);
+    if (na.fn == 'f') {
+        f = expr(L, na.fill);
+        if (f.r == NG_IR_NONE)
+            return;
+        if (!na.dtype) /* (NumPy's: the value's own, a Python number's default) */
+            dt = !f.weak ? f.dt : f.dt == NG_BOOL ? NG_BOOL : ng_dtype_is_int(f.dt) ? NG_INT64
+                 : ng_dtype_is_complex(f.dt) ? NG_COMPLEX128 : NG_FLOAT64;
+    }
+    if (s->dt == NG_NODTYPE) {
+        s->dt = dt;
+        L->changed = true;
+    } else if (s->dt != dt) {
+        char what[200];
+        snprintf(what, sizeof what, "'%s' made as arrays of two dtypes (%s, %s)", s->name,
+                 ng_dtype_info(s->dt)->name, ng_dtype_info(dt)->name);
+        unsupported(L, line, what);
+        return;
+    }
+    f.weak = f.weak || na.fn != 'f';
+    Val v = pin(L, mkval(buf_value(L, s, f, line), dt, false, false), out);
+    for (int64_t j = 0; v.r != NG_IR_NONE && j < s->nbuf; j++)
+        push(L, out, ng_ir_assign(L->k, s->buf_var[j], v.r));
+}
+
+/* a[k] = v or a[k] op= v (op NONE for `=`) of buffer s: target t, value already lowered
+ * (aug: not yet: `value` is its expression). */
+static void buf_store(Lower *L, Sym *s, const NgJitExpr *t, NgJitOp op, const NgJitExpr *value, Val v, Stmts *out)
+{
+    int line = t->span.line;
+    if (s->dt == NG_NODTYPE) {
+        buf_unknown(L, s, line);
+        return;
+    }
+    NgIrRef i = buf_index(L, s, t->rhs);
+    if (i == NG_IR_NONE)
+        return;
+    i = pin(L, mkval(i, NG_INT64, false, true), out).r;
+    if (op != NG_JIT_OP_NONE)
+        v = arith(L, op, buf_elem(L, s, i), expr(L, value), line);
+    NgIrRef x = buf_value(L, s, v, line);
+    if (x != NG_IR_NONE)
+        buf_put(L, s, i, x, out);
+}
+
+/* a op= value, a[:] = value (op NONE) of buffer s: value an elementwise expression of rows
+ * (or a number), stored element by element (it reads a only at the element it stores). */
+static void buf_rows(Lower *L, Sym *s, const NgJitExpr *value, NgJitOp op, int line, Stmts *out)
+{
+    NgIrKernel *k = L->k;
+    if (L->elem != NG_IR_NONE) {
+        unsupported(L, line, "storing a row inside a NumPy reduction");
+        return;
+    }
+    if (s->dt == NG_NODTYPE) {
+        buf_unknown(L, s, line);
+        return;
+    }
+    int var = ng_ir_var(k, NG_INT64);
+    NgIrRef n = ng_ir_const_i(k, NG_INT64, s->nbuf), at = ng_ir_varref(k, var);
+    Stmts inner = {0};
+    Rows rows;
+    RowsSaved was = enter_rows(L, &rows, var, &inner);
+    rows.target_rank = 1;
+    rows.elem_var[0] = var;
+    rows.target[0] = n;
+    Val v = expr(L, value);
+    if (op != NG_JIT_OP_NONE && v.r != NG_IR_NONE) { /* in place, NumPy's same-kind casting */
+        v = arith(L, op, buf_elem(L, s, at), v, line);
+        if (v.r != NG_IR_NONE && v.dt != s->dt)
+            unsupported(L, line, "an in-place update of an array whose result is of another dtype");
+    }
+    NgIrRef x = buf_value(L, s, v, line);
+    if (x != NG_IR_NONE)
+        buf_put(L, s, at, x, &inner);
+    restore_rows(L, was);
+    if (x != NG_IR_NONE && L->st == NG_OK && rows.rank > 1)
+        unsupported(L, line, "storing a value of more axes than the array it goes into (NumPy's ValueError)");
+    NgIrRef count[MAX_ROW_RANK];
+    if (x == NG_IR_NONE || L->st != NG_OK) {
+        ng_free(inner.v);
+        return;
+    }
+    if (!rows_length(L, &rows, count, line))
+        rows.rank = 0;
+    NgIrRef loop = seal(L, &inner);
+    push(L, out, ng_ir_for(k, var, ng_ir_const_i(k, NG_INT64, 0), plain_count(L, rows.rank ? count[0] : n),
+                           ng_ir_const_i(k, NG_INT64, 1), loop, 0));
+    carry_stop(L, out);
+}
+
+/* Whether statement s is one buffer statement (lowered here): `a = np.zeros(n)`, `a[k] = v`,
+ * `a[k] op= v`, `a op= v`, `a[:] = v` of a buffer a. */
+static bool buf_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
+{
+    const NgJitExpr *t = s->kind == NG_JIT_S_AUGASSIGN ? s->target
+                         : s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 ? s->targets[0] : NULL;
+    const NgJitExpr *root = t && t->kind == NG_JIT_E_SUBSCRIPT ? t->lhs : t;
+    if (!root || root->kind != NG_JIT_E_NAME || sym_of(L, root)->kind != SYM_BUF)
+        return false;
+    Sym *b = sym_of(L, root);
+    NgJitOp op = s->kind == NG_JIT_S_AUGASSIGN ? s->op : NG_JIT_OP_NONE;
+    bool whole = t->kind == NG_JIT_E_SUBSCRIPT && t->rhs->kind == NG_JIT_E_SLICE && !t->rhs->lhs && !t->rhs->rhs &&
+                 !t->rhs->cond;
+    if (t->kind == NG_JIT_E_NAME && op == NG_JIT_OP_NONE)
+        buf_make(L, b, s->value, out);
+    else if (t->kind == NG_JIT_E_NAME || whole)
+        buf_rows(L, b, s->value, op, s->span.line, out);
+    else if (t->lhs->kind != NG_JIT_E_NAME)
+        unsupported(L, s->span.line, "more than one index into an array made in the loop");
+    else
+        buf_store(L, b, t, op, s->value, op == NG_JIT_OP_NONE ? expr(L, s->value) : NOVAL, out);
+    return true;
+}
+
 static void assign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
 {
+    if (buf_stmt(L, s, out))
+        return;
     if (s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_NAME && sym_of(L, s->targets[0])->kind == SYM_EXPR) {
         expr_let(L, s->value, s->span.line);
         return;
@@ -4818,6 +5136,8 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
 {
     const NgJitExpr *t = s->target;
     int line = s->span.line;
+    if (buf_stmt(L, s, out))
+        return;
     if (t->kind == NG_JIT_E_NAME) {
         Sym *sym = sym_of(L, t);
         if (sym->kind != SYM_LOCAL) {
@@ -5891,7 +6211,7 @@ static bool row_valued(Lower *L, const NgJitExpr *e)
     switch (e->kind) {
     case NG_JIT_E_NAME: {
         const Sym *s = sym_of(L, e);
-        return s->kind == SYM_EXPR || (s->kind == SYM_VIEW && s->nfixed < s->base->given->ndim);
+        return s->kind == SYM_EXPR || s->kind == SYM_BUF || (s->kind == SYM_VIEW && s->nfixed < s->base->given->ndim);
     }
     case NG_JIT_E_SUBSCRIPT: {
         int n = 0, slices = 0;
@@ -6103,6 +6423,81 @@ static void scan_exprs(Lower *L, const NgJitStmt *loop, NgJitBlock whole, NgJitB
     }
 }
 
+typedef struct BufFind {
+    int id;
+    int made, updates;     /* its `a = np.zeros(n)` statements, its `a op= v` ones */
+    int64_t n;             /* the first one's length (-1: they differ) */
+    NgJitBlock block;      /* the block of the first one, */
+    int at;                /* ... its place there */
+} BufFind;
+
+static void find_bufs(NgJitBlock b, BufFind *q)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        NgJitNewArray na;
+        if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_NAME &&
+            s->targets[0]->name_id == q->id && ng_jit_new_array(s->value, &na)) {
+            if (!q->made++) {
+                q->n = na.n;
+                q->block = b;
+                q->at = i;
+            } else if (na.n != q->n) {
+                q->n = -1;
+            }
+        }
+        q->updates += s->kind == NG_JIT_S_AUGASSIGN && s->target->kind == NG_JIT_E_NAME && s->target->name_id == q->id;
+        find_bufs(s->body, q);
+        find_bufs(s->orelse, q);
+    }
+}
+
+static void count_store(void *ctx, const NgJitExpr *name)
+{
+    NameCount *c = ctx;
+    c->n += name->ctx == NG_JIT_STORE && name->name_id == c->id;
+}
+
+/* Marks the locals that are small arrays the loop makes (SYM_BUF): bound only by
+ * `a = np.zeros(n)` statements of one length n (np.ones, np.empty, np.full; updated in place
+ * besides), mentioned only after the first of them, by the statements after it in its block,
+ * and not read after the loop. Each iteration that reads one has made it first. */
+static NgStatus scan_bufs(Lower *L, const NgJitStmt *loop)
+{
+    NgJitBlock whole = {(NgJitStmt **)&loop, 1};
+    for (int i = 0; i < L->norder; i++) {
+        Sym *s = &L->syms[L->order[i]];
+        BufFind q = {.id = L->order[i]};
+        if (s->kind != SYM_LOCAL || s->given)
+            continue;
+        find_bufs(whole, &q);
+        if (!q.made)
+            continue;
+        NameCount stores = {q.id, 0};
+        walk_block(whole, count_store, &stores);
+        NgJitBlock rest = {q.block.stmts + q.at, q.block.n - q.at};
+        const char *why = NULL;
+        if (stores.n != q.made + q.updates)
+            why = "bound to other values too (only `%s = np.zeros(n)` and updates in place compile)";
+        else if (q.n < 0)
+            why = "made with two lengths";
+        else if (mentions_in(whole, q.id) != mentions_in(rest, q.id) ||
+                 mentions_in((NgJitBlock){rest.stmts, 1}, q.id) != 1)
+            why = "used before it is made, or outside the block that makes it";
+        else if (!dead_after(L, loop, s->name))
+            why = "read after the loop";
+        if (why) {
+            char fmt[200];
+            snprintf(fmt, sizeof fmt, "'%%s' (an array made in the loop) %s is not supported in a compiled loop", why);
+            return fail(L, rest.stmts[0]->span.line, NG_ERR_UNSUPPORTED, fmt, s->name, s->name), L->st;
+        }
+        s->kind = SYM_BUF;
+        s->nbuf = q.n;
+        s->dt = NG_NODTYPE;
+    }
+    return NG_OK;
+}
+
 /* Whether local s is a cell of a name not bound before the loop (no
  * reduction): it takes a bool cell beside it saying whether the loop
  * assigned it (NG_JIT_ARG_BOUND). */
@@ -6187,6 +6582,8 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
         } else
             s->base = NULL, s->nfixed = 0;
     }
+    if (scan_bufs(L, loop) != NG_OK)
+        return L->st;
     scan_exprs(L, loop, whole, loop->body);
     /* the plan's names */
     for (int r = 0; plan->parallel && r < plan->nreductions; r++) {
@@ -6308,6 +6705,11 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         for (int d = 0; s->kind == SYM_VIEW && d < s->nfixed; d++) {
             s->fixed_var[d] = ng_ir_var(k, NG_INT64);
             push(L, plan->parallel ? &priv : &pre, ng_ir_let(k, s->fixed_var[d], ng_ir_const_i(k, NG_INT64, 0)));
+        }
+        for (int64_t j = 0; s->kind == SYM_BUF && j < s->nbuf; j++) { /* (each iteration's own) */
+            NgDType dt = usable(s->dt) ? s->dt : NG_INT64;
+            s->buf_var[j] = ng_ir_var(k, dt);
+            push(L, plan->parallel ? &priv : &pre, ng_ir_let(k, s->buf_var[j], zero_of(L, dt).r));
         }
         if (s->kind != SYM_LOCAL)
             continue;

@@ -1196,7 +1196,7 @@ static void test_python(void)
                  "line 6: python: calls helper foo, whose source is not part of the compile (needs helper inlining)\n"
                  "line 8: python: calls a[i].cumsum (not compilable)\n"
                  "line 10: python: contains a `try` statement (left to Python)\n"
-                 "line 15: python: calls np.zeros (not compilable)\n"
+                 "line 15: python: calls np.zeros other than as `name = np.zeros(n)` in a loop's body (not compilable)\n"
                  "line 17: python: iterates over a.T (only range() and prange() loops, and loops over arrays, "
                  "enumerate() or zip() of them, compile)\n"
                  "line 19: python: calls np.sqrt with keyword arguments (not compilable)\n"
@@ -1424,7 +1424,7 @@ static void test_api(void)
     const NgJitExpr *t = ast->body.stmts[0]->body.stmts[0]->value;
     NgJitCallKind want[] = {NG_JIT_CALL_BUILTIN, NG_JIT_CALL_BUILTIN, NG_JIT_CALL_MATH, NG_JIT_CALL_NP_SCALAR,
                             NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_PRANGE, NG_JIT_CALL_PRANGE,
-                            NG_JIT_CALL_HELPER, NG_JIT_CALL_METHOD, NG_JIT_CALL_OTHER, NG_JIT_CALL_OTHER,
+                            NG_JIT_CALL_HELPER, NG_JIT_CALL_METHOD, NG_JIT_CALL_NP_NEW, NG_JIT_CALL_OTHER,
                             NG_JIT_CALL_OTHER, NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_OTHER,
                             NG_JIT_CALL_OTHER};
     CHECK_EQ_INT(17, t->nitems);
