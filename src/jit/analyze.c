@@ -915,8 +915,10 @@ static const char *check_new(Ctx *c, const NgJitExpr *e)
                    text(c, e), NG_JIT_MAX_NEW);
     const NgJitExpr *t = na.dtype;
     if (t && !(t->kind == NG_JIT_E_STR || t->kind == NG_JIT_E_NAME ||
-               (t->kind == NG_JIT_E_ATTR && is_module(t->lhs, "np", "numpy"))))
-        return fmt(c, "makes an array of dtype %s (only np.<dtype>, a builtin type or a string compile)", text(c, t));
+               (t->kind == NG_JIT_E_ATTR && is_module(t->lhs, "np", "numpy")) ||
+               (t->kind == NG_JIT_E_ATTR && strcmp(t->name, "dtype") == 0 && t->lhs->kind == NG_JIT_E_NAME)))
+        return fmt(c, "makes an array of dtype %s (only np.<dtype>, a builtin type, a string or x.dtype compile)",
+                   text(c, t));
     return check_expr(c, na.fill);
 }
 
@@ -3453,25 +3455,38 @@ static bool binds_only_new(Ctx *c, NgJitBlock b, int id)
     return true;
 }
 
-/* The arrays a loop body makes afresh in each iteration: `a = np.zeros(...)` a top-level
- * statement of it, before every other mention of a, and a bound in it only so. What the
- * iteration writes into them is its own (no dependence between iterations). */
+static int mentions_in(Ctx *c, NgJitBlock b, int id)
+{
+    Count k = {id, 0};
+    block_exprs(c, b, count_mentions, &k);
+    return k.n;
+}
+
+/* Adds to `fresh` the arrays made in block b (of loop body `body`, b itself or a block in it):
+ * `a = np.zeros(...)` a statement of b, every mention of a in the body after it in b (so each
+ * run of b makes a before reading it), a bound in the body only so. */
+static void fresh_in(Ctx *c, NgJitBlock body, NgJitBlock b, uint64_t *fresh)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        int id = new_array_stmt(s) ? s->targets[0]->name_id : -1;
+        if (id >= 0 && !set_has(fresh, id) && mentions_in(c, (NgJitBlock){&b.stmts[i], 1}, id) == 1 &&
+            mentions_in(c, (NgJitBlock){b.stmts + i, b.n - i}, id) == mentions_in(c, body, id) &&
+            binds_only_new(c, body, id))
+            set_add(fresh, id);
+        if (s->kind != NG_JIT_S_DEF) {
+            fresh_in(c, body, s->body, fresh);
+            fresh_in(c, body, s->orelse, fresh);
+        }
+    }
+}
+
+/* The arrays a loop body makes afresh in each iteration (fresh_in): what the iteration writes
+ * into them is its own (no dependence between iterations). */
 static uint64_t *fresh_arrays(Ctx *c, NgJitBlock body)
 {
-    uint64_t *fresh = set_new(c), *seen = set_new(c);
-    for (int i = 0; i < body.n; i++) {
-        const NgJitStmt *s = body.stmts[i];
-        int id = new_array_stmt(s) ? s->targets[0]->name_id : -1;
-        if (id >= 0 && !set_has(seen, id) && binds_only_new(c, body, id)) {
-            uint64_t *args = set_new(c);
-            loads_into(c, s->value, args);
-            if (!set_has(args, id))
-                set_add(fresh, id);
-        }
-        NgJitBlock one = {&body.stmts[i], 1};
-        block_exprs(c, one, loads_into, seen);
-        block_stores(c, one, seen);
-    }
+    uint64_t *fresh = set_new(c);
+    fresh_in(c, body, body, fresh);
     return fresh;
 }
 

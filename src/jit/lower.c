@@ -606,6 +606,15 @@ static void promote(NgDType a, bool aw, NgDType b, bool bw, NgDType *dt, bool *w
 }
 
 /* Dtypes a compiled loop computes in. */
+/* Whether NumPy casts `from` to `to` under casting='same_kind' (what an in-place ufunc stores):
+ * a safe cast, or one to a kind not below its own (bool, uint, int, float, complex). */
+static bool same_kind_cast(NgDType from, NgDType to)
+{
+    static const int rank[] = {[NG_KIND_BOOL] = 0, [NG_KIND_UINT] = 1, [NG_KIND_INT] = 2, [NG_KIND_FLOAT] = 3,
+                               [NG_KIND_COMPLEX] = 4};
+    return ng_dtype_can_cast_safe(from, to) || rank[ng_dtype_info(from)->kind] <= rank[ng_dtype_info(to)->kind];
+}
+
 static bool usable(NgDType dt)
 {
     return dt >= 0 && dt < NG_NTYPES && ng_dtype_info(dt)->supported;
@@ -4737,8 +4746,9 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     if (op != NG_JIT_OP_NONE && v.r != NG_IR_NONE) { /* in place, NumPy's same-kind casting */
         Val cur = mkval(guarded_load(L, a, idx, ok), dt, false, false);
         v = arith(L, op, cur, v, line);
-        if (v.r != NG_IR_NONE && v.dt != dt)
-            unsupported(L, line, "an in-place update of a row whose result is of another dtype");
+        if (v.r != NG_IR_NONE && !same_kind_cast(v.dt, dt))
+            unsupported(L, line, "an in-place update of a row whose result is of another kind (NumPy's "
+                                 "UFuncTypeError)");
     }
     if (v.r != NG_IR_NONE && v.weak && ng_dtype_is_complex(v.dt) && !ng_dtype_is_complex(dt) && dt != NG_BOOL)
         unsupported(L, line, "storing a Python complex into an array of real numbers");
@@ -4952,7 +4962,14 @@ static void buf_make(Lower *L, Sym *s, const NgJitExpr *call, Stmts *out)
     int line = call->span.line;
     NgJitNewArray na;
     ng_jit_new_array(call, &na); /* (scan_bufs: made by one) */
-    NgDType dt = na.dtype ? named_dtype(na.dtype) : NG_FLOAT64;
+    const NgJitExpr *t = na.dtype;
+    NgDType dt = t ? named_dtype(t) : NG_FLOAT64;
+    if (t && t->kind == NG_JIT_E_ATTR && strcmp(t->name, "dtype") == 0) { /* x.dtype: an array's */
+        Sym *of = t->lhs->kind == NG_JIT_E_NAME ? sym_of(L, t->lhs) : NULL;
+        of = of && of->kind == SYM_VIEW ? of->base : of;
+        dt = !of ? NG_NODTYPE : of->kind == SYM_BUF ? of->dt
+             : of->kind == SYM_ARRAY && of->given->seq == NG_JIT_SEQ_ARRAY ? of->given->dtype : NG_NODTYPE;
+    }
     if (na.dtype && (dt == NG_NODTYPE || !usable(dt))) {
         char buf[80], what[200];
         snprintf(what, sizeof what, "an array of dtype %s", snip(L, na.dtype, buf, sizeof buf));
@@ -5028,8 +5045,9 @@ static void buf_rows(Lower *L, Sym *s, const NgJitExpr *value, NgJitOp op, int l
     Val v = expr(L, value);
     if (op != NG_JIT_OP_NONE && v.r != NG_IR_NONE) { /* in place, NumPy's same-kind casting */
         v = arith(L, op, buf_elem(L, s, at), v, line);
-        if (v.r != NG_IR_NONE && v.dt != s->dt)
-            unsupported(L, line, "an in-place update of an array whose result is of another dtype");
+        if (v.r != NG_IR_NONE && !same_kind_cast(v.dt, s->dt))
+            unsupported(L, line, "an in-place update of an array whose result is of another kind (NumPy's "
+                                 "UFuncTypeError)");
     }
     NgIrRef x = buf_value(L, s, v, line);
     if (x != NG_IR_NONE)

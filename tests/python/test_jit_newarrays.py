@@ -1,0 +1,250 @@
+"""Small arrays a compiled loop makes in its body (`a = np.zeros(3)`, np.ones, np.empty,
+np.full): each element is a variable of the kernel, private to the iteration, so an n-body
+step or a per-row histogram stays one parallel kernel (before 2026-12-05 such loops ran as
+Python, "calls np.zeros (not compilable)"). Against plain Python on every device: results,
+arrays after, the loop's verdict; what stays Python still gives Python's results."""
+import numpy as np
+import pytest
+
+import numgpu
+from helpers import case_id, jit_same, python_and_jit
+
+
+def name_of(v):
+    return getattr(v, "__name__", None) or case_id(v)
+
+
+def kinds(f):
+    return [r["kind"] for r in f.loop_report()]
+
+
+def ran(f):
+    return [r["ran"] for r in f.loop_report()]
+
+
+def nbody(p, v, m, dt):
+    n = p.shape[0]
+    for i in range(n):
+        a = np.zeros(3)
+        for j in range(n):
+            if i != j:
+                d = p[j] - p[i]
+                r = np.sqrt(np.sum(d * d)) + 1e-3
+                a += m[j] * d / r**3
+        v[i] += a * dt
+
+
+def row_histogram(X, out):
+    for i in range(X.shape[0]):
+        h = np.zeros(4, dtype=np.int64)
+        for j in range(X.shape[1]):
+            h[X[i, j] % 4] += 1
+        out[i] = h
+
+
+def fixed_slots(x, y, out):
+    for i in range(x.shape[0]):
+        a = np.ones(3)
+        a[0] = x[i]
+        a[-1] = y[i]
+        out[i] = np.sum(a) / len(a) + a.shape[0] + a.size
+
+
+def filled(x, out):
+    for i in range(x.shape[0]):
+        a = np.full(2, 7)
+        b = np.full(3, 2.5, dtype=np.float32)
+        c = np.full((2,), True)
+        a[1] += x[i]
+        out[i] = a[0] * a[1] + b[i % 3] + c[0] + c.sum()
+
+
+def scaled_max(X, out):
+    for i in range(X.shape[0]):
+        a = np.empty(3, np.float32)
+        for k in range(3):
+            a[k] = X[i, k] * 2
+        out[i] = np.max(a) - a[-1] + a.min()
+
+
+def project(X, W, out):
+    for i in range(X.shape[0]):
+        acc = np.zeros(4, dtype=X.dtype)
+        for j in range(X.shape[1]):
+            for k in range(4):
+                acc[k] += X[i, j] * W[j, k]
+        out[i] = acc
+
+
+def norms(X, out):
+    for i in range(X.shape[0]):
+        a = np.zeros(3)
+        a[:] = X[i] * 2
+        a -= 1.0
+        t = 0.0
+        for v in a:
+            t += v
+        out[i] = np.dot(a, a) + t + np.linalg.norm(a)
+
+
+def running(X, out):
+    a = 0.0
+    for i in range(X.shape[0]):  # (in order: out[i] reads out[i - 1])
+        b = np.zeros(3)
+        b += X[i]
+        out[i] = out[i - 1] + b[0] * b[1] - b[2] + a
+
+
+def tuple_stores(x, out):
+    for i in range(x.shape[0]):
+        a = np.zeros(2, np.int32)
+        a[0], a[1] = x[i], 2 * x[i]
+        out[i] = a[0] - a[1]
+
+
+def reset_each_row(X, out):
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            a = np.zeros(2)
+            a[j % 2] = X[i, j]
+            out[i, j] = a[0] - a[1]
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32], ids=case_id)
+def test_nbody_step_is_one_parallel_kernel(dt):
+    rng = np.random.default_rng(1)
+    p = rng.standard_normal((60, 3)).astype(dt)
+    m = rng.random(60).astype(dt)
+    v0 = rng.standard_normal((60, 3)).astype(dt)
+    want, got = v0.copy(), v0.copy()
+    nbody(p, want, m, 0.01)
+    f = numgpu.jit(nbody)
+    f(p, got, m, 0.01)
+    assert kinds(f)[0] == "parallel" and ran(f)[0] == "kernel", f.loop_report()
+    np.testing.assert_allclose(got, want, rtol=1e-5 if dt == np.float32 else 1e-12, atol=1e-6)
+
+
+@pytest.mark.parametrize("dt", [np.int64, np.int32, np.uint8, np.int16], ids=case_id)
+def test_histogram_per_row(dt):
+    X = np.random.default_rng(2).integers(0, 50, (40, 17)).astype(dt)
+    f = jit_same(row_histogram, X, np.zeros((40, 4), np.int64))
+    assert kinds(f)[0] == "parallel" and ran(f)[0] == "kernel"
+
+
+@pytest.mark.parametrize("fn", [fixed_slots, filled, scaled_max, norms, tuple_stores], ids=name_of)
+def test_small_arrays_in_the_body(fn):
+    rng = np.random.default_rng(3)
+    if fn is scaled_max:
+        args = (rng.standard_normal((30, 3)).astype(np.float32), np.zeros(30, np.float32))
+    elif fn is norms:
+        args = (rng.integers(-5, 5, (30, 3)).astype(np.float64), np.zeros(30))
+    elif fn is tuple_stores:
+        args = (rng.integers(-1000, 1000, 30), np.zeros(30, np.int64))
+    elif fn is filled:
+        args = (rng.integers(-9, 9, 30), np.zeros(30))
+    else:
+        args = (rng.integers(-9, 9, 30).astype(np.float64), rng.standard_normal(30), np.zeros(30))
+    f = jit_same(fn, *args)
+    assert kinds(f)[0] == "parallel" and ran(f)[0] == "kernel", f.loop_report()
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64], ids=case_id)
+def test_accumulate_into_a_small_array(dt):
+    rng = np.random.default_rng(4)
+    X = rng.integers(-4, 4, (25, 6)).astype(dt)
+    W = rng.integers(-3, 3, (6, 4)).astype(dt)
+    f = jit_same(project, X, W, np.zeros((25, 4), dt))
+    assert kinds(f)[0] == "parallel"
+
+
+def test_in_a_loop_that_runs_in_order_and_in_an_inner_loop():
+    X = np.random.default_rng(5).integers(-3, 3, (20, 3)).astype(np.float64)
+    f = jit_same(running, X, np.zeros(20))
+    assert kinds(f)[0] == "sequential" and ran(f)[0] == "kernel (one thread)"
+    f = jit_same(reset_each_row, X, np.zeros((20, 3)))
+    assert kinds(f)[0] == "parallel" and ran(f)[0] == "kernel"
+
+
+def out_of_range(x, k, out):
+    for i in range(x.shape[0]):
+        a = np.zeros(3)
+        a[k] = x[i]
+        out[i] = a[0]
+
+
+def test_index_out_of_range_is_numpys_index_error():
+    x = np.arange(5.0)
+    for k in (1, -3):
+        jit_same(out_of_range, x, k, np.zeros(5))
+    f = numgpu.jit(boundscheck=True)(out_of_range)
+    with pytest.raises(IndexError, match="index 3 is out of bounds for axis 0 with size 3"):
+        f(x, 3, np.zeros(5))
+    py, mine, _ = python_and_jit(out_of_range, x, -4, np.zeros(5))
+    assert py[0] is IndexError
+
+
+def sized_by_argument(x, n, out):
+    for i in range(x.shape[0]):
+        a = np.zeros(n)
+        a[0] = x[i]
+        out[i] = a.sum()
+
+
+def read_after(x):
+    for i in range(x.shape[0]):
+        a = np.zeros(2)
+        a[0] = x[i]
+    return a
+
+
+def aliased(x, out):
+    for i in range(x.shape[0]):
+        a = np.zeros(2)
+        b = a
+        b[0] = x[i]
+        out[i] = a[0]
+
+
+def made_in_a_branch(x, out):
+    for i in range(x.shape[0]):
+        if x[i] > 0:
+            a = np.zeros(2)
+        a[0] = x[i]
+        out[i] = a[0]
+
+
+def two_lengths(x, out):
+    for i in range(x.shape[0]):
+        a = np.zeros(2)
+        if x[i] > 0:
+            a = np.zeros(3)
+        out[i] = len(a)
+
+
+def wrong_kind(x, out):
+    for i in range(x.shape[0]):
+        a = np.zeros(2, dtype=np.int8)
+        a += 1.5
+        out[i] = a[0]
+
+
+@pytest.mark.parametrize("fn,why", [
+    (sized_by_argument, "of a length not written as a number"),
+    (read_after, "read after the loop"),
+    (aliased, "used other than indexed"),
+    (made_in_a_branch, "used before it is made"),
+    (two_lengths, "made with two lengths"),
+], ids=name_of)
+def test_what_stays_python_gives_pythons_results(fn, why):
+    x = np.array([1.0, -2.0, 3.0, 4.0])
+    args = (x, 2, np.zeros(4)) if fn is sized_by_argument else (x,) if fn is read_after else (x, np.zeros(4))
+    if fn is made_in_a_branch:
+        x[:] = [1.0, 2.0, 3.0, 4.0]  # (Python: a is made before it is read)
+    f = jit_same(fn, *args)
+    assert f.loop_report()[0]["kind"] == "python" or why in ran(f)[0], f.loop_report()
+    assert why in f.loop_report()[0]["reason"] + ran(f)[0], f.loop_report()
+
+
+def test_an_in_place_update_of_another_kind_raises_numpys_error():
+    py, mine, f = python_and_jit(wrong_kind, np.arange(3.0), np.zeros(3))
+    assert py[0] is not None and py == mine, (py, mine)
