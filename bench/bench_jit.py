@@ -34,7 +34,10 @@ here too), and `--dir bench/jit_slices` slices of one axis (a moving average of 
 `Y[i, 1:-1] = 0.25 * X[i, :-2] + ...`, a 3x3 filter and 2x2 max pooling over windows of
 two axes, each row's std and argmax, a softmax of rows through a local `e = np.exp(X[i] - ...)`,
 distances `np.linalg.norm(X[i] - Y[j])`), and `--dir bench/jit_returns` loops left by a `return`
-(all_close's `return False`, the first pair where a matrix differs from its transpose: searches).
+(all_close's `return False`, the first pair where a matrix differs from its transpose: searches),
+and `--dir bench/jit_newarrays` small arrays made in the loop (`a = np.zeros(3)`: an n-body step
+in NumPy rows, a projection accumulated in `acc[k]`, a 16-bin histogram of each row, whose index
+from the data costs a compare per bin).
 A case's helper functions are jitted for Numba too (`njit`).
 """
 import argparse

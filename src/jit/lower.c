@@ -4830,17 +4830,24 @@ static Val buf_unknown(Lower *L, Sym *s, int line)
     return NOVAL;
 }
 
+/* The element of buffer s among [lo, hi) that i (an int64 in that range) is: selects halving the
+ * range (a tree of depth log2 of the length, not a chain of its length). */
+static NgIrRef buf_pick(Lower *L, const Sym *s, NgIrRef i, int64_t lo, int64_t hi)
+{
+    NgIrKernel *k = L->k;
+    if (hi - lo == 1)
+        return ng_ir_varref(k, s->buf_var[lo]);
+    int64_t mid = lo + (hi - lo) / 2;
+    return ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, i, ng_ir_const_i(k, NG_INT64, mid)),
+                        buf_pick(L, s, i, lo, mid), buf_pick(L, s, i, mid, hi));
+}
+
 /* Element i (an int64 in range) of buffer s. */
 static NgIrRef buf_at(Lower *L, const Sym *s, NgIrRef i)
 {
-    NgIrKernel *k = L->k;
     if (is_const(L, i))
-        return ng_ir_varref(k, s->buf_var[const_i(L, i)]);
-    NgIrRef r = ng_ir_varref(k, s->buf_var[s->nbuf - 1]);
-    for (int64_t j = s->nbuf - 2; j >= 0; j--)
-        r = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, i, ng_ir_const_i(k, NG_INT64, j)),
-                         ng_ir_varref(k, s->buf_var[j]), r);
-    return r;
+        return ng_ir_varref(L->k, s->buf_var[const_i(L, i)]);
+    return buf_pick(L, s, i, 0, s->nbuf);
 }
 
 /* Element i (an int64; out of range: no element) of buffer s = v (of its dtype), appended to
@@ -5014,6 +5021,19 @@ static void buf_store(Lower *L, Sym *s, const NgJitExpr *t, NgJitOp op, const Ng
     if (i == NG_IR_NONE)
         return;
     i = pin(L, mkval(i, NG_INT64, false, true), out).r;
+    if (!is_const(L, i) && (op == NG_JIT_OP_ADD || op == NG_JIT_OP_SUB || op == NG_JIT_OP_MUL)) {
+        /* each element updated where it is the one (no select tree reading it first: h[x] += 1 of
+         * a histogram is then a few independent operations per element) */
+        Val r = pin(L, expr(L, value), out);
+        for (int64_t j = 0; r.r != NG_IR_NONE && L->st == NG_OK && j < s->nbuf; j++) {
+            NgIrRef at = ng_ir_const_i(L->k, NG_INT64, j), cur = ng_ir_varref(L->k, s->buf_var[j]);
+            NgIrRef x = buf_value(L, s, arith(L, op, buf_elem(L, s, at), r, line), line);
+            NgIrRef is = ng_ir_binary(L->k, NG_OP_EQ, NG_BOOL, i, at);
+            if (x != NG_IR_NONE)
+                push(L, out, ng_ir_assign(L->k, s->buf_var[j], ng_ir_select(L->k, is, x, cur)));
+        }
+        return;
+    }
     if (op != NG_JIT_OP_NONE)
         v = arith(L, op, buf_elem(L, s, i), expr(L, value), line);
     NgIrRef x = buf_value(L, s, v, line);
