@@ -1846,6 +1846,62 @@ static void test_scans(void)
                         "            X[r, i] += X[r, i - 1]\n"), "scan") == NULL);
 }
 
+/* Small arrays a loop body makes, `a = np.zeros(3)`: the iteration's own where it makes them
+ * before every mention (in the body or in a block of it), else a write through them is one
+ * through a name the loop assigns; the call only in that form, of a length written as a number. */
+static void test_new_arrays(void)
+{
+    CHECK_REPORT("def f(p, v, m):\n"
+                 "    for i in range(p.shape[0]):\n"
+                 "        a = np.zeros(3)\n"
+                 "        for j in range(p.shape[0]):\n"
+                 "            a += m[j] * (p[j] - p[i])\n"
+                 "        v[i] += a\n",
+                 "line 2: parallel\n"
+                 "  line 4: sequential: runs in one thread of the parallel loop at line 2\n");
+    CHECK_REPORT("def f(X, out):\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        for j in range(X.shape[1]):\n"
+                 "            a = np.full(2, 1.0, dtype=np.float32)\n"
+                 "            a[j % 2] = X[i, j]\n"
+                 "            out[i, j] = a[0]\n",
+                 "line 2: parallel\n"
+                 "  line 3: parallel collapsed\n");
+    CHECK_REPORT("def f(x, out):\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        if x[i] > 0:\n"
+                 "            a = np.zeros(2)\n"
+                 "        a[0] = x[i]\n"
+                 "        out[i] = a[0]\n",
+                 "line 2: sequential: reads a before assigning it, so it carries over from one iteration to the next\n");
+    CHECK_REPORT("def f(x, out):\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        a = np.zeros(2)\n"
+                 "        b = a\n"
+                 "        b[0] = x[i]\n",
+                 "line 2: sequential: writes b[0] through b, which the loop assigns (the array it refers to is not "
+                 "known)\n");
+    CHECK_REPORT("def f(x, n, out):\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        a = np.zeros(n)\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        a = np.zeros(17)\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        a = np.zeros(3, order='F')\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        out[i] = np.zeros(3)[0]\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        a = np.zeros(3, dtype=x.dtype.type)\n",
+                 "line 2: python: makes an array, np.zeros(n), of a length not written as a number from 1 to 16 (not "
+                 "compilable)\n"
+                 "line 4: python: makes an array, np.zeros(17), of a length not written as a number from 1 to 16 (not "
+                 "compilable)\n"
+                 "line 6: python: calls np.zeros with arguments other than (n[, dtype]) (not compilable)\n"
+                 "line 8: python: calls np.zeros other than as `name = np.zeros(n)` in a loop's body (not compilable)\n"
+                 "line 10: python: makes an array of dtype x.dtype.type (only np.<dtype>, a builtin type, a string or "
+                 "x.dtype compile)\n");
+}
+
 int main(void)
 {
     test_corpus();
@@ -1864,5 +1920,6 @@ int main(void)
     test_lets();
     test_lets_capped();
     test_scans();
+    test_new_arrays();
     return check_summary();
 }
