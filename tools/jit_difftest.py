@@ -276,7 +276,7 @@ class Gen:
     # -- statements --
     def stmt(self, ind, idx, accs, depth=0):
         """One statement (lines appended) of a loop body over i."""
-        form = self.r.randint(0, 47 if self.slices else 45 if self.wide2 else 27 if self.wide else 21)
+        form = self.r.randint(0, 48 if self.slices else 45 if self.wide2 else 27 if self.wide else 21)
         pad = "    " * ind
         if form == 46 and depth < 1 and not self.prange:  # a store through a slice (no prange: it races)
             self.lines.append(self.pick(
@@ -287,6 +287,23 @@ class Gen:
                 "%sM[%s, %d] -= c[%s]" % (pad, self.sl(), self.r.randint(0, 3), self.sl()),
                 "%sM[%s, %s] = %s" % (pad, self.sl(), self.sl(), self.iexpr(idx, 2)),
                 "%sM[%s, %s] *= %d" % (pad, self.sl(), self.sl(), self.r.randint(-2, 3))))
+            return
+        if form == 48 and depth < 1:  # a small array made in the body (a variable per element)
+            bf, k = "bf%d" % len(self.lines), self.r.randint(1, 5)
+            ints = self.r.random() < 0.5
+            self.u64 = False
+            val = (lambda: self.iexpr(idx, 2)) if ints else (lambda: self.fexpr(idx, 2))
+            at = self.iexpr(idx, 2)
+            self.lines.append("%s%s = %s" % (pad, bf, self.pick(
+                "np.zeros(%d, np.int64)" % k, "np.ones(%d, dtype=np.int64)" % k, "np.full(%d, %d)" % (k, self.r.randint(-3, 3)))
+                if ints else self.pick("np.zeros(%d)" % k, "np.ones(%d)" % k, "np.full(%d, 1.5)" % k, "np.empty(%d)" % k)))
+            self.lines.append("%s%s[:] = %s" % (pad, bf, val()))
+            self.lines.append("%s%s[abs(%s) %% %d] %s %s" % (pad, bf, at, k, self.pick("=", "+=", "-="), val()))
+            self.lines.append("%s%s[%d] = %s" % (pad, bf, self.r.randint(-k, k - 1), val()))
+            self.lines.append("%s%s %s %s" % (pad, bf, self.pick("+=", "-=", "*="), val()))
+            self.u64 = True
+            self.lines.append(("%siout[i] = int(np.sum(%s)) + int(%s[-1]) + len(%s)" if ints else
+                               "%sout[i] = float(np.max(%s)) + float(%s[-1]) + len(%s)") % (pad, bf, bf, bf))
             return
         if form == 47 and depth < 1:  # a window named in the body, read whole and by element
             wv = "wv%d" % len(self.lines)
