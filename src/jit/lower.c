@@ -4948,9 +4948,11 @@ static Val buf_shape(Lower *L, Sym *s, const NgJitExpr *ix)
     return int_const(L, s->nbuf);
 }
 
-/* The value v stored into buffer s as NumPy stores it (weak ints in range, no complex into
- * reals), NONE after an error. */
-static NgIrRef buf_value(Lower *L, const Sym *s, Val v, int line)
+/* The value v stored into buffer s as NumPy stores it, NONE after an error: no Python complex
+ * into reals, a Python int in range; an element's store (`element`) checks a float or NumPy
+ * integer as NumPy's setitem does (NaN, out of range), a copy of values (np.full's, a row's)
+ * casts them. */
+static NgIrRef buf_value(Lower *L, const Sym *s, Val v, bool element, int line)
 {
     if (v.r == NG_IR_NONE || L->st != NG_OK)
         return NG_IR_NONE;
@@ -4958,7 +4960,7 @@ static NgIrRef buf_value(Lower *L, const Sym *s, Val v, int line)
         return unsupported(L, line, "storing a str into an array"), NG_IR_NONE;
     if (ng_dtype_is_complex(v.dt) && !ng_dtype_is_complex(s->dt) && s->dt != NG_BOOL)
         return unsupported(L, line, "storing a complex into an array of real numbers"), NG_IR_NONE;
-    if (v.weak)
+    if (v.weak || element)
         int_conversion(L, v, s->dt, true, line);
     return L->st == NG_OK ? as(L, v, s->dt) : NG_IR_NONE;
 }
@@ -5003,7 +5005,7 @@ static void buf_make(Lower *L, Sym *s, const NgJitExpr *call, Stmts *out)
         return;
     }
     f.weak = f.weak || na.fn != 'f';
-    Val v = pin(L, mkval(buf_value(L, s, f, line), dt, false, false), out);
+    Val v = pin(L, mkval(buf_value(L, s, f, false, line), dt, false, false), out);
     for (int64_t j = 0; v.r != NG_IR_NONE && j < s->nbuf; j++)
         push(L, out, ng_ir_assign(L->k, s->buf_var[j], v.r));
 }
@@ -5021,22 +5023,28 @@ static void buf_store(Lower *L, Sym *s, const NgJitExpr *t, NgJitOp op, const Ng
     if (i == NG_IR_NONE)
         return;
     i = pin(L, mkval(i, NG_INT64, false, true), out).r;
-    if (!is_const(L, i) && (op == NG_JIT_OP_ADD || op == NG_JIT_OP_SUB || op == NG_JIT_OP_MUL)) {
-        /* each element updated where it is the one (no select tree reading it first: h[x] += 1 of
-         * a histogram is then a few independent operations per element) */
+    if (op != NG_JIT_OP_NONE) {
         Val r = pin(L, expr(L, value), out);
-        for (int64_t j = 0; r.r != NG_IR_NONE && L->st == NG_OK && j < s->nbuf; j++) {
-            NgIrRef at = ng_ir_const_i(L->k, NG_INT64, j), cur = ng_ir_varref(L->k, s->buf_var[j]);
-            NgIrRef x = buf_value(L, s, arith(L, op, buf_elem(L, s, at), r, line), line);
-            NgIrRef is = ng_ir_binary(L->k, NG_OP_EQ, NG_BOOL, i, at);
-            if (x != NG_IR_NONE)
-                push(L, out, ng_ir_assign(L->k, s->buf_var[j], ng_ir_select(L->k, is, x, cur)));
+        if (r.r == NG_IR_NONE)
+            return;
+        NgIrRef zero = ng_ir_const_i(L->k, NG_INT64, 0);
+        if (!is_const(L, i) && (op == NG_JIT_OP_ADD || op == NG_JIT_OP_SUB || op == NG_JIT_OP_MUL) &&
+            arith(L, op, buf_elem(L, s, zero), r, line).dt == s->dt) {
+            /* each element updated where it is the one, no select tree reading it first (h[x] += 1
+             * of a histogram: a few independent operations per element); of the buffer's own
+             * dtype, so no element's value is checked for a store it does not get */
+            for (int64_t j = 0; L->st == NG_OK && j < s->nbuf; j++) {
+                NgIrRef at = ng_ir_const_i(L->k, NG_INT64, j), cur = ng_ir_varref(L->k, s->buf_var[j]);
+                Val x = arith(L, op, buf_elem(L, s, at), r, line);
+                NgIrRef is = ng_ir_binary(L->k, NG_OP_EQ, NG_BOOL, i, at);
+                if (x.r != NG_IR_NONE)
+                    push(L, out, ng_ir_assign(L->k, s->buf_var[j], ng_ir_select(L->k, is, x.r, cur)));
+            }
+            return;
         }
-        return;
+        v = arith(L, op, buf_elem(L, s, i), r, line);
     }
-    if (op != NG_JIT_OP_NONE)
-        v = arith(L, op, buf_elem(L, s, i), expr(L, value), line);
-    NgIrRef x = buf_value(L, s, v, line);
+    NgIrRef x = buf_value(L, s, v, true, line);
     if (x != NG_IR_NONE)
         buf_put(L, s, i, x, out);
 }
@@ -5069,7 +5077,7 @@ static void buf_rows(Lower *L, Sym *s, const NgJitExpr *value, NgJitOp op, int l
             unsupported(L, line, "an in-place update of an array whose result is of another kind (NumPy's "
                                  "UFuncTypeError)");
     }
-    NgIrRef x = buf_value(L, s, v, line);
+    NgIrRef x = buf_value(L, s, v, false, line);
     if (x != NG_IR_NONE)
         buf_put(L, s, at, x, &inner);
     restore_rows(L, was);

@@ -248,3 +248,30 @@ def test_what_stays_python_gives_pythons_results(fn, why):
 def test_an_in_place_update_of_another_kind_raises_numpys_error():
     py, mine, f = python_and_jit(wrong_kind, np.arange(3.0), np.zeros(3))
     assert py[0] is not None and py == mine, (py, mine)
+
+
+def int8_updates(x, k, out):
+    for i in range(x.shape[0]):
+        a = np.full(2, 100, dtype=np.int8)
+        a[1] = -100
+        a[k] += x[i]
+        out[i] = a[0] + a[1]
+
+
+def float_into_ints(x, out):
+    for i in range(x.shape[0]):
+        a = np.zeros(3, dtype=np.int16)
+        a[i % 3] = x[i]
+        a[:] = x[i] * 0.5
+        out[i] = a.sum()
+
+
+@pytest.mark.parametrize("k", [0, 1, -1], ids=case_id)
+@pytest.mark.parametrize("x", [[1.0, 27.0, 2.5], [100.0, 0.0, 1.0], [np.nan, 1.0, 0.0]], ids=case_id)
+def test_element_stores_check_as_numpys_setitem(k, x):
+    # a[k] += v stores a float64 into int8: NumPy's OverflowError/ValueError for the element
+    # stored (only that one: a[0] = 100 + 100.0 would be out of range, a[1] = -100 + 100.0 not)
+    py, mine, f = python_and_jit(int8_updates, np.array(x), k, np.zeros(3))
+    assert py == mine, (py, mine)
+    py, mine, f = python_and_jit(float_into_ints, np.array(x) * 1000, np.zeros(3))
+    assert py == mine, (py, mine)
