@@ -605,7 +605,6 @@ static void promote(NgDType a, bool aw, NgDType b, bool bw, NgDType *dt, bool *w
     }
 }
 
-/* Dtypes a compiled loop computes in. */
 /* Whether NumPy casts `from` to `to` under casting='same_kind' (what an in-place ufunc stores):
  * a safe cast, or one to a kind not below its own (bool, uint, int, float, complex). */
 static bool same_kind_cast(NgDType from, NgDType to)
@@ -615,6 +614,7 @@ static bool same_kind_cast(NgDType from, NgDType to)
     return ng_dtype_can_cast_safe(from, to) || rank[ng_dtype_info(from)->kind] <= rank[ng_dtype_info(to)->kind];
 }
 
+/* Dtypes a compiled loop computes in. */
 static bool usable(NgDType dt)
 {
     return dt >= 0 && dt < NG_NTYPES && ng_dtype_info(dt)->supported;
@@ -1595,6 +1595,28 @@ static NgIrRef guard_with(Lower *L, NgIrRef c, bool negate)
 /* The index expression for axis `axis` of array s: an int64, wrapped when it
  * may be negative. Under boundscheck *ok (NG_IR_NONE: true) gets and-ed with
  * the index being in range. */
+/* Integer index v on axis `axis` of length n as an int64, a negative one (unless v.nonneg)
+ * counted from the end; under boundscheck, where `check`, one out of range is recorded as
+ * NumPy's IndexError, and *ok (may be NULL) and-ed with its being in range. */
+static NgIrRef wrap_index(Lower *L, Val v, NgIrRef n, int axis, bool check, NgIrRef *ok, int line)
+{
+    NgIrRef i = as(L, v, NG_INT64), w = i;
+    if (!v.nonneg && is_const(L, i)) {
+        w = ng_ir_binary(L->k, NG_OP_ADD, NG_INT64, i, n);
+    } else if (!v.nonneg) {
+        NgIrRef neg = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, i, ng_ir_const_i(L->k, NG_INT64, 0));
+        w = ng_ir_select(L->k, neg, ng_ir_binary(L->k, NG_OP_ADD, NG_INT64, i, n), i);
+    }
+    if (L->err_param >= 0 && check) {
+        NgIrRef good = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, ng_ir_cast(L->k, NG_UINT64, w),
+                                    ng_ir_cast(L->k, NG_UINT64, n));
+        record_check(L, good, i, axis, n, line);
+        if (ok)
+            *ok = *ok == NG_IR_NONE ? good : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, *ok, good);
+    }
+    return w;
+}
+
 static NgIrRef index_value(Lower *L, Sym *s, int axis, const NgJitExpr *ix, NgIrRef *ok)
 {
     Val v = expr(L, ix);
@@ -1609,21 +1631,7 @@ static NgIrRef index_value(Lower *L, Sym *s, int axis, const NgJitExpr *ix, NgIr
         v.nonneg = true;
     if (v.within == axis_key(s->param, axis))
         return v.r; /* range(x.shape[k])'s counter on that axis: in range */
-    NgIrRef i = as(L, v, NG_INT64), w = i;
-    NgIrRef n = ng_ir_shape(L->k, s->param, axis);
-    if (!v.nonneg && is_const(L, i)) {
-        w = ng_ir_binary(L->k, NG_OP_ADD, NG_INT64, i, n);
-    } else if (!v.nonneg) {
-        NgIrRef neg = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, i, ng_ir_const_i(L->k, NG_INT64, 0));
-        w = ng_ir_select(L->k, neg, ng_ir_binary(L->k, NG_OP_ADD, NG_INT64, i, n), i);
-    }
-    if (L->err_param >= 0 && ok) {
-        NgIrRef good = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, ng_ir_cast(L->k, NG_UINT64, w),
-                                    ng_ir_cast(L->k, NG_UINT64, n));
-        record_check(L, good, i, axis, n, ix->span.line);
-        *ok = *ok == NG_IR_NONE ? good : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, *ok, good);
-    }
-    return w;
+    return wrap_index(L, v, ng_ir_shape(L->k, s->param, axis), axis, ok != NULL, ok, ix->span.line);
 }
 
 /* The indices a view fixes, in idx[0..view->nfixed); under boundscheck
@@ -4803,8 +4811,11 @@ static void expr_let(Lower *L, const NgJitExpr *value, int line)
 /* The dtype a dtype argument names (np.float32, float, 'int32'), NG_NODTYPE for none. */
 static NgDType named_dtype(const NgJitExpr *t)
 {
-    static const struct { const char *name; NgDType dt; } names[] = {
+    typedef struct { const char *name; NgDType dt; } Name;
+    static const Name builtins[] = { /* (also np.<name> and strings) */
         {"float", NG_FLOAT64}, {"int", NG_INT64}, {"bool", NG_BOOL}, {"complex", NG_COMPLEX128},
+    };
+    static const Name aliases[] = { /* np.<alias>, or a string */
         {"bool_", NG_BOOL}, {"double", NG_FLOAT64}, {"single", NG_FLOAT32}, {"half", NG_FLOAT16},
         {"intp", NG_INT64}, {"int_", NG_INT64}, {"uintp", NG_UINT64}, {"cdouble", NG_COMPLEX128},
         {"csingle", NG_COMPLEX64}, {"byte", NG_INT8}, {"ubyte", NG_UINT8}, {"short", NG_INT16},
@@ -4815,10 +4826,15 @@ static NgDType named_dtype(const NgJitExpr *t)
                                                                                                                : NULL;
     if (!n)
         return NG_NODTYPE;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strcmp(n, names[i].name) == 0 && (t->kind != NG_JIT_E_NAME || i < 4)) /* (builtins: the first 4) */
-            return names[i].dt;
-    return t->kind == NG_JIT_E_NAME ? NG_NODTYPE : ng_dtype_from_name(n);
+    for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+        if (strcmp(n, builtins[i].name) == 0)
+            return builtins[i].dt;
+    if (t->kind == NG_JIT_E_NAME)
+        return NG_NODTYPE;
+    for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++)
+        if (strcmp(n, aliases[i].name) == 0)
+            return aliases[i].dt;
+    return ng_dtype_from_name(n);
 }
 
 static Val buf_unknown(Lower *L, Sym *s, int line)
@@ -4888,10 +4904,10 @@ static NgIrRef buf_index(Lower *L, Sym *s, const NgJitExpr *ix)
     if (v.dt == NG_BOOL || !ng_dtype_is_int(v.dt) || v.chr)
         return fail(L, line, v.dt == NG_BOOL ? NG_ERR_UNSUPPORTED : NG_ERR_TYPE,
                     "only integers are valid indices (got '%s')", v.chr ? "str" : type_name(v)), NG_IR_NONE;
-    NgIrRef i = as(L, v, NG_INT64), n = ng_ir_const_i(k, NG_INT64, s->nbuf);
-    bool nonneg = v.nonneg || kind_of(v.dt) == NG_KIND_UINT;
+    NgIrRef i = as(L, v, NG_INT64);
+    v.nonneg = v.nonneg || kind_of(v.dt) == NG_KIND_UINT;
     if (is_const(L, i)) { /* (out of range: Python's IndexError, where it is reached) */
-        int64_t c = const_i(L, i) < 0 && !nonneg ? const_i(L, i) + s->nbuf : const_i(L, i);
+        int64_t c = const_i(L, i) < 0 && !v.nonneg ? const_i(L, i) + s->nbuf : const_i(L, i);
         if (c < 0 || c >= s->nbuf || (kind_of(v.dt) == NG_KIND_UINT && const_i(L, i) < 0)) {
             char what[160];
             snprintf(what, sizeof what, "an index out of range of '%s' (an array made in the loop)", s->name);
@@ -4899,12 +4915,7 @@ static NgIrRef buf_index(Lower *L, Sym *s, const NgJitExpr *ix)
         }
         return ng_ir_const_i(k, NG_INT64, c);
     }
-    NgIrRef w = nonneg ? i : ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, i, ng_ir_const_i(k, NG_INT64, 0)),
-                                          ng_ir_binary(k, NG_OP_ADD, NG_INT64, i, n), i);
-    if (L->err_param >= 0)
-        record_check(L, ng_ir_binary(k, NG_OP_LT, NG_BOOL, ng_ir_cast(k, NG_UINT64, w), ng_ir_cast(k, NG_UINT64, n)),
-                     i, 0, n, line);
-    return w;
+    return wrap_index(L, v, ng_ir_const_i(k, NG_INT64, s->nbuf), 0, true, NULL, line);
 }
 
 static Val buf_elem(Lower *L, Sym *s, NgIrRef i)
@@ -4991,8 +5002,7 @@ static void buf_make(Lower *L, Sym *s, const NgJitExpr *call, Stmts *out)
         if (f.r == NG_IR_NONE)
             return;
         if (!na.dtype) /* (NumPy's: the value's own, a Python number's default) */
-            dt = !f.weak ? f.dt : f.dt == NG_BOOL ? NG_BOOL : ng_dtype_is_int(f.dt) ? NG_INT64
-                 : ng_dtype_is_complex(f.dt) ? NG_COMPLEX128 : NG_FLOAT64;
+            dt = f.weak ? weak_dtype(weak_rank(f.dt)) : f.dt;
     }
     if (s->dt == NG_NODTYPE) {
         s->dt = dt;
@@ -6522,21 +6532,20 @@ static NgStatus scan_bufs(Lower *L, const NgJitStmt *loop)
         NameCount stores = {q.id, 0};
         walk_block(whole, count_store, &stores);
         NgJitBlock rest = {q.block.stmts + q.at, q.block.n - q.at};
-        const char *why = NULL;
+        char why[160] = "";
         if (stores.n != q.made + q.updates)
-            why = "bound to other values too (only `%s = np.zeros(n)` and updates in place compile)";
+            snprintf(why, sizeof why, "bound to other values too (only `%s = np.zeros(n)` and updates in place "
+                     "compile)", s->name);
         else if (q.n < 0)
-            why = "made with two lengths";
+            snprintf(why, sizeof why, "made with two lengths");
         else if (mentions_in(whole, q.id) != mentions_in(rest, q.id) ||
                  mentions_in((NgJitBlock){rest.stmts, 1}, q.id) != 1)
-            why = "used before it is made, or outside the block that makes it";
+            snprintf(why, sizeof why, "used before it is made, or outside the block that makes it");
         else if (!dead_after(L, loop, s->name))
-            why = "read after the loop";
-        if (why) {
-            char fmt[200];
-            snprintf(fmt, sizeof fmt, "'%%s' (an array made in the loop) %s is not supported in a compiled loop", why);
-            return fail(L, rest.stmts[0]->span.line, NG_ERR_UNSUPPORTED, fmt, s->name, s->name), L->st;
-        }
+            snprintf(why, sizeof why, "read after the loop");
+        if (why[0])
+            return fail(L, rest.stmts[0]->span.line, NG_ERR_UNSUPPORTED,
+                        "'%s' (an array made in the loop) %s is not supported in a compiled loop", s->name, why), L->st;
         s->kind = SYM_BUF;
         s->nbuf = q.n;
         s->dt = NG_NODTYPE;
