@@ -97,7 +97,8 @@ static bool plain_index(const NgIrKernel *k, NgIrRef x)
     const NgIrNode *n = ng_ir_node(k, x);
     if (n->dtype != NG_INT64)
         return false;
-    if (n->kind == NG_IR_VAR || n->kind == NG_IR_SHAPE || n->kind == NG_IR_SCALAR || n->kind == NG_IR_CONST)
+    if ((n->kind == NG_IR_VAR && n->nkids == 0) || n->kind == NG_IR_SHAPE || n->kind == NG_IR_SCALAR ||
+        n->kind == NG_IR_CONST)
         return true;
     return n->kind == NG_IR_BINARY && (n->op == NG_OP_ADD || n->op == NG_OP_SUB || n->op == NG_OP_MUL) &&
            plain_index(k, ng_ir_kid(k, x, 0)) && plain_index(k, ng_ir_kid(k, x, 1));
@@ -524,7 +525,14 @@ static void expr(Emitter *e, NgIrRef r)
         }
         break;
     case NG_IR_SCALAR: catf(e, "s%d", n->a); break;
-    case NG_IR_VAR: var_name(e, n->a); break;
+    case NG_IR_VAR:
+        var_name(e, n->a);
+        if (n->nkids) { /* an array variable's element */
+            cat(e, "[");
+            kid(e, r, 0);
+            cat(e, "]");
+        }
+        break;
     case NG_IR_SHAPE: catf(e, "a%d_n%d", n->a, n->b); break;
     case NG_IR_LOAD: load_value(e, r, n->a, 0); break;
     case NG_IR_UNARY: case NG_IR_BINARY:
@@ -648,7 +656,7 @@ static int simd_extremum(const NgIrKernel *k, NgIrRef body, NgOp *op)
         body = ng_ir_kid(k, body, 0);
         n = ng_ir_node(k, body);
     }
-    if (n->kind != NG_IR_ASSIGN || !ng_dtype_is_float(k->vars[n->a].dtype))
+    if (n->kind != NG_IR_ASSIGN || k->vars[n->a].len || !ng_dtype_is_float(k->vars[n->a].dtype))
         return -1;
     NgIrRef x = ng_ir_kid(k, body, 0);
     const NgIrNode *b = ng_ir_node(k, x);
@@ -1427,9 +1435,9 @@ static bool reads(const NgIrKernel *k, NgIrRef x, int v, const uint8_t *among)
     if (x == NG_IR_NONE)
         return false;
     const NgIrNode *n = ng_ir_node(k, x);
-    if (n->kind == NG_IR_VAR)
-        return v >= 0 ? n->a == v : !among || among[n->a];
-    for (int i = 0; i < n->nkids; i++)
+    if (n->kind == NG_IR_VAR && (v >= 0 ? n->a == v : !among || among[n->a]))
+        return true;
+    for (int i = 0; i < n->nkids; i++) /* (an array variable's element: and its index) */
         if (reads(k, ng_ir_kid(k, x, i), v, among))
             return true;
     return false;
@@ -1508,8 +1516,10 @@ static bool vec_expr_ok(const NgIrKernel *k, NgIrRef x)
     NgDType in = n->nkids ? (NgDType)ng_ir_node(k, ng_ir_kid(k, x, 0))->dtype : t;
     bool b = in == NG_BOOL, f = ng_dtype_is_float(in);
     switch ((NgIrKind)n->kind) {
-    case NG_IR_CONST: case NG_IR_SCALAR: case NG_IR_VAR: case NG_IR_SHAPE: case NG_IR_SELECT:
+    case NG_IR_CONST: case NG_IR_SCALAR: case NG_IR_SHAPE: case NG_IR_SELECT:
         return true;
+    case NG_IR_VAR: /* (not an array variable's element: one per lane, at the lane's index) */
+        return n->nkids == 0;
     case NG_IR_LOAD:
         for (int i = 0; i < n->nkids; i++)
             if (ng_ir_node(k, ng_ir_kid(k, x, i))->dtype != NG_INT64)
@@ -1575,7 +1585,7 @@ static bool vec_stmt_ok(const NgIrKernel *k, NgIrRef r)
                 return false;
         return true;
     case NG_IR_LET: case NG_IR_ASSIGN:
-        return vec_dtype(k->vars[n->a].dtype) && ng_ir_node(k, ng_ir_kid(k, r, 0))->dtype == k->vars[n->a].dtype &&
+        return !k->vars[n->a].len && vec_dtype(k->vars[n->a].dtype) && ng_ir_node(k, ng_ir_kid(k, r, 0))->dtype == k->vars[n->a].dtype &&
                vec_root_ok(k, ng_ir_kid(k, r, 0));
     case NG_IR_IF:
         return vec_root_ok(k, ng_ir_kid(k, r, 0)) && vec_stmt_ok(k, ng_ir_kid(k, r, 1)) &&
@@ -2260,7 +2270,9 @@ static bool jam_ok(const NgIrKernel *k, NgIrRef r, const uint8_t *laned, int at)
             if (!jam_ok(k, ng_ir_kid(k, r, i), laned, at))
                 return false;
         return true;
-    case NG_IR_LET: case NG_IR_ASSIGN: case NG_IR_STORE:
+    case NG_IR_LET: case NG_IR_ASSIGN: /* (array variables: no copy per lane) */
+        return !k->vars[n->a].len;
+    case NG_IR_STORE:
         return true;
     case NG_IR_IF:
         at = at == JAM_SHARED ? JAM_PER_LANE : at;
@@ -2592,9 +2604,9 @@ static NgIrRef tiled_inner(const Emitter *e, NgIrRef r, uint8_t *laned, uint8_t 
     if (b->kind == NG_IR_BLOCK) {
         if (b->nkids == 0)
             return NG_IR_NONE;
-        for (int i = 0; i + 1 < b->nkids; i++) {
-            int kind = ng_ir_node(k, ng_ir_kid(k, body, i))->kind;
-            if (kind != NG_IR_LET && kind != NG_IR_ASSIGN)
+        for (int i = 0; i + 1 < b->nkids; i++) { /* (scalars: a copy per lane) */
+            const NgIrNode *st = ng_ir_node(k, ng_ir_kid(k, body, i));
+            if ((st->kind != NG_IR_LET && st->kind != NG_IR_ASSIGN) || k->vars[st->a].len)
                 return NG_IR_NONE;
         }
         in = ng_ir_kid(k, body, b->nkids - 1);
@@ -2994,7 +3006,7 @@ static bool if_convert(Emitter *e, NgIrRef r, int depth)
         cat(e, ";\n");
         return true;
     }
-    if (t->kind != NG_IR_ASSIGN || !speculable(e->k, ng_ir_kid(e->k, then, 0), c))
+    if (t->kind != NG_IR_ASSIGN || e->k->vars[t->a].len || !speculable(e->k, ng_ir_kid(e->k, then, 0), c))
         return false;
     indent(e, depth);
     var_name(e, t->a);
@@ -3022,6 +3034,17 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
         indent(e, depth);
         catf(e, "%s ", tname(e, e->k->vars[n->a].dtype));
         var_name(e, n->a);
+        if (e->k->vars[n->a].len) { /* an array variable: every element set */
+            catf(e, "[%d];\n", e->k->vars[n->a].len);
+            indent(e, depth);
+            catf(e, "for (int ng_e = 0; ng_e < %d; ng_e++)\n", e->k->vars[n->a].len);
+            indent(e, depth + 1);
+            var_name(e, n->a);
+            cat(e, "[ng_e] = ");
+            kid(e, r, 0);
+            cat(e, ";\n");
+            break;
+        }
         cat(e, " = ");
         kid(e, r, 0);
         cat(e, ";\n");
@@ -3029,6 +3052,11 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
     case NG_IR_ASSIGN:
         indent(e, depth);
         var_name(e, n->a);
+        if (n->nkids > 1) { /* an array variable's element */
+            cat(e, "[");
+            kid(e, r, 1);
+            cat(e, "]");
+        }
         cat(e, " = ");
         kid(e, r, 0);
         cat(e, ";\n");
@@ -3036,9 +3064,9 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
     case NG_IR_STORE: {
         const NgIrNode *v = ng_ir_node(e->k, ng_ir_kid(e->k, r, 0));
         /* after a GPU-wide loop, storing one of its reduction variables */
-        int red = v->kind == NG_IR_VAR && e->t->par != NG_PAR_OPENMP && e->par_depth == 0
+        int red = v->kind == NG_IR_VAR && !v->nkids && e->t->par != NG_PAR_OPENMP && e->par_depth == 0
                       ? reduction_of(e->k, v->a, e->grid) : -1;
-        const NgIrRanked *rk = v->kind == NG_IR_VAR && e->t->par != NG_PAR_OPENMP && e->par_depth == 0
+        const NgIrRanked *rk = v->kind == NG_IR_VAR && !v->nkids && e->t->par != NG_PAR_OPENMP && e->par_depth == 0
                                    ? ranked_of(e->k, e->grid) : NULL;
         int member = -1;
         for (int i = 0; rk && i < rk->nvars; i++)

@@ -62,7 +62,16 @@ int ng_ir_var(NgIrKernel *k, NgDType dt)
     if (!grow(k, (void **)&k->vars, k->nvars, &k->cap_vars, sizeof *k->vars))
         return 0;
     k->vars[k->nvars].dtype = dt;
+    k->vars[k->nvars].len = 0;
     return k->nvars++;
+}
+
+int ng_ir_var_array(NgIrKernel *k, NgDType dt, int len)
+{
+    int v = ng_ir_var(k, dt);
+    if (k->status == NG_OK)
+        k->vars[v].len = len;
+    return v;
 }
 
 static uint64_t node_hash(const NgIrNode *n, const NgIrRef *kids)
@@ -215,6 +224,13 @@ NgIrRef ng_ir_varref(NgIrKernel *k, int var)
     return add(k, mk(NG_IR_VAR, 0, k->vars[var].dtype, var, 0), 0, NULL, true);
 }
 
+NgIrRef ng_ir_element(NgIrKernel *k, int var, NgIrRef i)
+{
+    if (k->status != NG_OK)
+        return NG_IR_NONE;
+    return add(k, mk(NG_IR_VAR, 0, k->vars[var].dtype, var, 0), 1, &i, true);
+}
+
 NgIrRef ng_ir_shape(NgIrKernel *k, int param, int axis)
 {
     return add(k, mk(NG_IR_SHAPE, 0, NG_INT64, param, axis), 0, NULL, true);
@@ -283,6 +299,12 @@ NgIrRef ng_ir_let(NgIrKernel *k, int var, NgIrRef value)
 NgIrRef ng_ir_assign(NgIrKernel *k, int var, NgIrRef value)
 {
     return add(k, mk(NG_IR_ASSIGN, 0, NG_NODTYPE, var, 0), 1, &value, false);
+}
+
+NgIrRef ng_ir_assign_element(NgIrKernel *k, int var, NgIrRef i, NgIrRef value)
+{
+    NgIrRef kids[2] = {value, i};
+    return add(k, mk(NG_IR_ASSIGN, 0, NG_NODTYPE, var, 0), 2, kids, false);
 }
 
 static NgIrRef store_like(NgIrKernel *k, NgIrKind kind, NgOp op, int param, int nidx,
@@ -486,7 +508,13 @@ static NgStatus verify_node(const NgIrKernel *k, NgIrRef r, bool *declared)
     case NG_IR_VAR:
         if (n->a < 0 || n->a >= k->nvars || !declared[n->a])
             return bad(r, "variable used before it is declared");
-        return NG_OK;
+        if (n->nkids != (k->vars[n->a].len > 0))
+            return bad(r, "an array variable read whole, or a scalar one by element");
+        break;
+    case NG_IR_ASSIGN:
+        if (n->a < 0 || n->a >= k->nvars || n->nkids != 1 + (k->vars[n->a].len > 0))
+            return bad(r, "an array variable assigned whole, or a scalar one by element");
+        break;
     case NG_IR_LOAD:
     case NG_IR_SHAPE:
         if (n->a < 0 || n->a >= k->nparams || !k->params[n->a].is_array)
@@ -568,6 +596,9 @@ void ng_ir_print(const NgIrKernel *k, char *buf, size_t len)
         OUT("%s%s%s[%d]%s", p ? ", " : "", k->params[p].is_array ? "array " : "scalar ",
             ng_dtype_info(k->params[p].dtype)->name, k->params[p].ndim, k->params[p].written ? " out" : "");
     OUT(")\n");
+    for (int v = 0; v < k->nvars; v++)
+        if (k->vars[v].len)
+            OUT("var #%d %s[%d]\n", v, ng_dtype_info(k->vars[v].dtype)->name, k->vars[v].len);
     for (NgIrRef r = 0; r < k->nnodes; r++) {
         const NgIrNode *n = &k->nodes[r];
         OUT("%%%d = %s", r, kind_names[n->kind]);

@@ -29,7 +29,8 @@ typedef enum NgIrKind {
     /* expressions (hash-consed) */
     NG_IR_CONST,   /* literal `c` of `dtype` (integers in c.i, floats in c.f, complex in c.f + im) */
     NG_IR_SCALAR,  /* scalar parameter number `a` */
-    NG_IR_VAR,     /* local variable number `a` (from LET or FOR) */
+    NG_IR_VAR,     /* local variable number `a` (from LET or FOR); of an array variable
+                    * (NgIrVar.len > 0), its element kids[0] (an int64 in [0, len)) */
     NG_IR_SHAPE,   /* extent of array parameter `a` along axis `b` (int64) */
     NG_IR_LOAD,    /* array parameter `a` at the multi-index kids[0..nkids) */
     NG_IR_UNARY,   /* `op`(kids[0]) */
@@ -41,8 +42,9 @@ typedef enum NgIrKind {
                     * kids[0] as that part, the other -0.0 (ng_ir_complex) */
     /* statements */
     NG_IR_BLOCK,   /* kids in order */
-    NG_IR_LET,     /* declare variable `a` = kids[0] */
-    NG_IR_ASSIGN,  /* variable `a` = kids[0] */
+    NG_IR_LET,     /* declare variable `a` = kids[0] (an array variable: every element) */
+    NG_IR_ASSIGN,  /* variable `a` = kids[0]; of an array variable, its element kids[1] (an
+                    * int64 in [0, len)) = kids[0] */
     NG_IR_STORE,   /* array `a` at kids[1..nkids) = kids[0] */
     NG_IR_ATOMIC,  /* array `a` at kids[1..) op= kids[0], atomically (`op` ADD/MAX/MIN...) */
     NG_IR_IF,      /* if kids[0]: kids[1] else kids[2] (kids[2] may be NONE) */
@@ -107,8 +109,13 @@ typedef struct NgIrParam {
     bool written;      /* arrays: the kernel stores to it */
 } NgIrParam;
 
+/* A local variable: a scalar, or (len > 0) a private array of len elements,
+ * each thread's or parallel iteration's own, declared where its LET is and
+ * read and written element by element (a small array a jit loop makes,
+ * indexed by values from the data: a histogram's bins). */
 typedef struct NgIrVar {
-    NgDType dtype;     /* type of the variable */
+    NgDType dtype;     /* type of the variable (an array's: of its elements) */
+    int len;           /* 0: a scalar; else an array of this many elements */
 } NgIrVar;
 
 /* A reduction attached to a parallel FOR: variable `var` combined with `op`
@@ -180,6 +187,7 @@ void ng_ir_free(NgIrKernel *k);
 int ng_ir_param_array(NgIrKernel *k, NgDType dt, int ndim, bool inner_contig, bool written);
 int ng_ir_param_scalar(NgIrKernel *k, NgDType dt);
 int ng_ir_var(NgIrKernel *k, NgDType dt);
+int ng_ir_var_array(NgIrKernel *k, NgDType dt, int len); /* an array variable (len >= 1) */
 
 /* Expressions. Builders never fail loudly: on allocation failure they set
  * k->status and return NG_IR_NONE, and every later builder passes NONE on. */
@@ -188,6 +196,8 @@ NgIrRef ng_ir_const_f(NgIrKernel *k, NgDType dt, double v);
 NgIrRef ng_ir_const_c(NgIrKernel *k, NgDType dt, double re, double im); /* complex dt */
 NgIrRef ng_ir_scalar(NgIrKernel *k, int param);
 NgIrRef ng_ir_varref(NgIrKernel *k, int var);
+/* Element i (an int64 the caller keeps in [0, len)) of array variable var. */
+NgIrRef ng_ir_element(NgIrKernel *k, int var, NgIrRef i);
 NgIrRef ng_ir_shape(NgIrKernel *k, int param, int axis);
 NgIrRef ng_ir_load(NgIrKernel *k, int param, int nidx, const NgIrRef *idx);
 /* Typed by the caller: `dt` is the result dtype; operands must already be
@@ -209,6 +219,8 @@ NgIrRef ng_ir_complex(NgIrKernel *k, NgDType dt, NgIrRef re, NgIrRef im);
 NgIrRef ng_ir_block(NgIrKernel *k, int n, const NgIrRef *stmts);
 NgIrRef ng_ir_let(NgIrKernel *k, int var, NgIrRef value);
 NgIrRef ng_ir_assign(NgIrKernel *k, int var, NgIrRef value);
+/* Element i (in [0, len)) of array variable var = value. */
+NgIrRef ng_ir_assign_element(NgIrKernel *k, int var, NgIrRef i, NgIrRef value);
 NgIrRef ng_ir_store(NgIrKernel *k, int param, int nidx, const NgIrRef *idx, NgIrRef value);
 NgIrRef ng_ir_atomic(NgIrKernel *k, NgOp op, int param, int nidx, const NgIrRef *idx, NgIrRef value);
 NgIrRef ng_ir_if(NgIrKernel *k, NgIrRef cond, NgIrRef then, NgIrRef otherwise);

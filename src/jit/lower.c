@@ -117,6 +117,10 @@ struct Sym {
     int64_t nbuf;               /* SYM_BUF: its length (dt: its dtype, NG_NODTYPE until np.full's value
                                    has a type) */
     int buf_var[NG_JIT_MAX_NEW]; /* SYM_BUF, this pass: its elements' variables */
+    bool buf_mem;               /* SYM_BUF: indexed by a value from the data somewhere (found by a
+                                   pass, kept for the next): one array variable instead */
+    int buf_arr;                /* SYM_BUF with buf_mem, this pass: that variable, of nbuf + 1
+                                   elements (the last for indices out of range) */
 };
 
 /* A helper function inlined at one call site: its own names and the type
@@ -1155,7 +1159,7 @@ static bool same_value(const Lower *L, Val a, Val b)
     if (a.r == b.r)
         return true;
     const NgIrNode *x = ng_ir_node(L->k, a.r), *y = ng_ir_node(L->k, b.r);
-    return x->kind == NG_IR_VAR && y->kind == NG_IR_VAR && x->a == y->a;
+    return x->kind == NG_IR_VAR && y->kind == NG_IR_VAR && x->a == y->a && !x->nkids && !y->nkids;
 }
 
 /* v's float64 lower bound after r = a `iop` b (rounding is monotonic, so the
@@ -1791,8 +1795,10 @@ static NgIrRef plain_count(Lower *L, NgIrRef n)
 {
     if (n == NG_IR_NONE)
         return n;
-    NgIrKind kind = (NgIrKind)ng_ir_node(L->k, n)->kind;
-    return kind == NG_IR_SHAPE || kind == NG_IR_CONST || kind == NG_IR_SCALAR || kind == NG_IR_VAR ? n : in_var(L, n);
+    const NgIrNode *x = ng_ir_node(L->k, n);
+    bool plain = x->kind == NG_IR_SHAPE || x->kind == NG_IR_CONST || x->kind == NG_IR_SCALAR ||
+                 (x->kind == NG_IR_VAR && !x->nkids);
+    return plain ? n : in_var(L, n);
 }
 
 /* r (an int64), the same in the whole kernel, or else computed now (under
@@ -4804,9 +4810,12 @@ static void expr_let(Lower *L, const NgJitExpr *value, int line)
  *
  * `a = np.zeros(3)` inside the loop (np.ones, np.empty, np.full; scan_bufs): each element is a
  * variable of the kernel, private to the iteration in a parallel loop. a[k] reads and writes
- * them (a constant k: the variable itself; another: a select among them, which the compilers
- * fold in a loop they unroll), `a` whole is a row of its length in NumPy's elementwise
- * operations and reductions, and `a += v`, `a[:] = v` store such an expression into it. */
+ * them (a constant k: the variable itself; a loop's counter: a select among them, which the
+ * compilers fold in the loop they unroll), `a` whole is a row of its length in NumPy's
+ * elementwise operations and reductions, and `a += v`, `a[:] = v` store such an expression into
+ * it. An array indexed by a value from the data (h[x & 15] += 1, buf_index) is instead one
+ * array variable of the kernel (buf_mem), read and written element by element: a select among
+ * its elements would cost one per element at every access. */
 
 /* The dtype a dtype argument names (np.float32, float, 'int32'), NG_NODTYPE for none. */
 static NgDType named_dtype(const NgJitExpr *t)
@@ -4852,7 +4861,8 @@ static NgIrRef buf_pick(Lower *L, const Sym *s, NgIrRef i, int64_t lo, int64_t h
 {
     NgIrKernel *k = L->k;
     if (hi - lo == 1)
-        return ng_ir_varref(k, s->buf_var[lo]);
+        return s->buf_mem ? ng_ir_element(k, s->buf_arr, ng_ir_const_i(k, NG_INT64, lo))
+                          : ng_ir_varref(k, s->buf_var[lo]);
     int64_t mid = lo + (hi - lo) / 2;
     return ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, i, ng_ir_const_i(k, NG_INT64, mid)),
                         buf_pick(L, s, i, lo, mid), buf_pick(L, s, i, mid, hi));
@@ -4861,6 +4871,8 @@ static NgIrRef buf_pick(Lower *L, const Sym *s, NgIrRef i, int64_t lo, int64_t h
 /* Element i (an int64 in range) of buffer s. */
 static NgIrRef buf_at(Lower *L, const Sym *s, NgIrRef i)
 {
+    if (s->buf_mem)
+        return ng_ir_element(L->k, s->buf_arr, i);
     if (is_const(L, i))
         return ng_ir_varref(L->k, s->buf_var[const_i(L, i)]);
     return buf_pick(L, s, i, 0, s->nbuf);
@@ -4873,6 +4885,10 @@ static void buf_put(Lower *L, const Sym *s, NgIrRef i, NgIrRef v, Stmts *out)
 {
     NgIrKernel *k = L->k;
     void (*add)(Lower *, Stmts *, NgIrRef) = L->rows ? append : push;
+    if (s->buf_mem) {
+        add(L, out, ng_ir_assign_element(k, s->buf_arr, i, v));
+        return;
+    }
     if (is_const(L, i)) {
         add(L, out, ng_ir_assign(k, s->buf_var[const_i(L, i)], v));
         return;
@@ -4886,8 +4902,27 @@ static void buf_put(Lower *L, const Sym *s, NgIrRef i, NgIrRef v, Stmts *out)
     }
 }
 
-/* Index ix of buffer s as an int64 in range (negative ones from its end), NONE after an
- * error; under boundscheck one out of range is reported as NumPy's IndexError. */
+/* Whether int64 i is known to lie in [0, n): a constant there, x & c or x % c (Python's sign,
+ * an integer's) with a constant c that keeps it there. */
+static bool below(const Lower *L, NgIrRef i, int64_t n)
+{
+    const NgIrNode *x = ng_ir_node(L->k, i);
+    if (is_const(L, i))
+        return const_i(L, i) >= 0 && const_i(L, i) < n;
+    if (x->kind != NG_IR_BINARY || (x->op != NG_OP_BITAND && x->op != NG_OP_MOD))
+        return false;
+    for (int side = x->op == NG_OP_MOD; side < 2; side++) {
+        NgIrRef c = ng_ir_kid(L->k, i, side);
+        if (is_const(L, c) && const_i(L, c) >= 0 && const_i(L, c) < n + (x->op == NG_OP_MOD) &&
+            (x->op == NG_OP_BITAND || const_i(L, c) > 0))
+            return true;
+    }
+    return false;
+}
+
+/* Index ix of buffer s as an int64 in range (negative ones from its end; ones out of range
+ * the spare element of an array variable), NONE after an error; under boundscheck one out of
+ * range is reported as NumPy's IndexError. */
 static NgIrRef buf_index(Lower *L, Sym *s, const NgJitExpr *ix)
 {
     NgIrKernel *k = L->k;
@@ -4915,7 +4950,16 @@ static NgIrRef buf_index(Lower *L, Sym *s, const NgJitExpr *ix)
         }
         return ng_ir_const_i(k, NG_INT64, c);
     }
-    return wrap_index(L, v, ng_ir_const_i(k, NG_INT64, s->nbuf), 0, true, NULL, line);
+    NgIrRef n = ng_ir_const_i(k, NG_INT64, s->nbuf), w = wrap_index(L, v, n, 0, true, NULL, line);
+    if (!s->buf_mem) { /* (an index from the data: the next pass makes s one array variable) */
+        s->buf_mem = true;
+        L->changed = true;
+    }
+    if (w == NG_IR_NONE || below(L, w, s->nbuf))
+        return w;
+    /* out of range (NumPy's IndexError, reported under boundscheck): the spare last element */
+    NgIrRef in = ng_ir_binary(k, NG_OP_LT, NG_BOOL, ng_ir_cast(k, NG_UINT64, w), ng_ir_cast(k, NG_UINT64, n));
+    return ng_ir_select(k, in, w, n);
 }
 
 static Val buf_elem(Lower *L, Sym *s, NgIrRef i)
@@ -5017,7 +5061,8 @@ static void buf_make(Lower *L, Sym *s, const NgJitExpr *call, Stmts *out)
     f.weak = f.weak || na.fn != 'f';
     Val v = pin(L, mkval(buf_value(L, s, f, false, line), dt, false, false), out);
     for (int64_t j = 0; v.r != NG_IR_NONE && j < s->nbuf; j++)
-        push(L, out, ng_ir_assign(L->k, s->buf_var[j], v.r));
+        push(L, out, s->buf_mem ? ng_ir_assign_element(L->k, s->buf_arr, ng_ir_const_i(L->k, NG_INT64, j), v.r)
+                                : ng_ir_assign(L->k, s->buf_var[j], v.r));
 }
 
 /* a[k] = v or a[k] op= v (op NONE for `=`) of buffer s: target t, value already lowered
@@ -5038,7 +5083,7 @@ static void buf_store(Lower *L, Sym *s, const NgJitExpr *t, NgJitOp op, const Ng
         if (r.r == NG_IR_NONE)
             return;
         NgIrRef zero = ng_ir_const_i(L->k, NG_INT64, 0);
-        if (!is_const(L, i) && (op == NG_JIT_OP_ADD || op == NG_JIT_OP_SUB || op == NG_JIT_OP_MUL) &&
+        if (!is_const(L, i) && !s->buf_mem && (op == NG_JIT_OP_ADD || op == NG_JIT_OP_SUB || op == NG_JIT_OP_MUL) &&
             arith(L, op, buf_elem(L, s, zero), r, line).dt == s->dt) {
             /* each element updated where it is the one, no select tree reading it first (h[x] += 1
              * of a histogram: a few independent operations per element); of the buffer's own
@@ -5611,7 +5656,7 @@ static bool linear_in(const Lower *L, NgIrRef r, int v, NgIrRef body, int64_t *c
         return true;
     case NG_IR_VAR:
         *coef = n->a == v;
-        return n->a == v || !assigns(k, body, n->a);
+        return !n->nkids && (n->a == v || !assigns(k, body, n->a));
     case NG_IR_LOAD: /* (the body may store into the array) */
         return false;
     default:
@@ -6761,10 +6806,14 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
             s->fixed_var[d] = ng_ir_var(k, NG_INT64);
             push(L, plan->parallel ? &priv : &pre, ng_ir_let(k, s->fixed_var[d], ng_ir_const_i(k, NG_INT64, 0)));
         }
-        for (int64_t j = 0; s->kind == SYM_BUF && j < s->nbuf; j++) { /* (each iteration's own) */
-            NgDType dt = usable(s->dt) ? s->dt : NG_INT64;
-            s->buf_var[j] = ng_ir_var(k, dt);
-            push(L, plan->parallel ? &priv : &pre, ng_ir_let(k, s->buf_var[j], zero_of(L, dt).r));
+        NgDType bdt = s->kind == SYM_BUF && usable(s->dt) ? s->dt : NG_INT64; /* (each iteration's own) */
+        if (s->kind == SYM_BUF && s->buf_mem) {
+            s->buf_arr = ng_ir_var_array(k, bdt, (int)s->nbuf + 1);
+            push(L, plan->parallel ? &priv : &pre, ng_ir_let(k, s->buf_arr, zero_of(L, bdt).r));
+        }
+        for (int64_t j = 0; s->kind == SYM_BUF && !s->buf_mem && j < s->nbuf; j++) {
+            s->buf_var[j] = ng_ir_var(k, bdt);
+            push(L, plan->parallel ? &priv : &pre, ng_ir_let(k, s->buf_var[j], zero_of(L, bdt).r));
         }
         if (s->kind != SYM_LOCAL)
             continue;
