@@ -208,9 +208,9 @@ typedef enum NgJitCallKind {
 
 /* A small array a loop body makes, `a = np.zeros(n[, dtype])`, np.ones, np.empty or
  * `np.full(n, value[, dtype])` (dtype also as a keyword): its length n a whole number written
- * in the source, 1 .. NG_JIT_MAX_NEW, or a 1-tuple of one. Each element is a variable of the
- * kernel (a register on a GPU). */
-enum { NG_JIT_MAX_NEW = 16 };
+ * in the source, 1 .. NG_JIT_MAX_NEW, or a 1-tuple of one. Each iteration has its own: a
+ * variable per element (registers on a GPU) or an array of the thread's (lower.c). */
+enum { NG_JIT_MAX_NEW = 256 };
 typedef struct NgJitNewArray {
     int64_t n;                 /* its length: 0 where it is not written as a number in range */
     const NgJitExpr *fill;     /* np.full's value; NULL for the others */

@@ -82,6 +82,10 @@ typedef enum Home {
 
 typedef struct Sym Sym;
 
+enum { MAX_BUF_VARS = 16 }; /* a small array of at most this many elements, indexed only by constants
+                               (and stored and read whole): a variable per element (else an array
+                               variable) */
+
 struct Sym {
     const char *name;           /* interned in the AST */
     SymKind kind;
@@ -116,7 +120,7 @@ struct Sym {
     bool expanding;             /* SYM_EXPR: being read (a read inside its own expression fails) */
     int64_t nbuf;               /* SYM_BUF: its length (dt: its dtype, NG_NODTYPE until np.full's value
                                    has a type) */
-    int buf_var[NG_JIT_MAX_NEW]; /* SYM_BUF, this pass: its elements' variables */
+    int buf_var[MAX_BUF_VARS];  /* SYM_BUF, this pass: its elements' variables */
     bool buf_mem;               /* SYM_BUF: indexed by a value from the data somewhere (found by a
                                    pass, kept for the next): one array variable instead */
     int buf_arr;                /* SYM_BUF with buf_mem, this pass: that variable, of nbuf + 1
@@ -4810,12 +4814,13 @@ static void expr_let(Lower *L, const NgJitExpr *value, int line)
  *
  * `a = np.zeros(3)` inside the loop (np.ones, np.empty, np.full; scan_bufs): each element is a
  * variable of the kernel, private to the iteration in a parallel loop. a[k] reads and writes
- * them (a constant k: the variable itself; a loop's counter: a select among them, which the
- * compilers fold in the loop they unroll), `a` whole is a row of its length in NumPy's
- * elementwise operations and reductions, and `a += v`, `a[:] = v` store such an expression into
- * it. An array indexed by a value from the data (h[x & 15] += 1, buf_index) is instead one
- * array variable of the kernel (buf_mem), read and written element by element: a select among
- * its elements would cost one per element at every access. */
+ * them (a constant k: the variable itself), `a` whole is a row of its length in NumPy's
+ * elementwise operations and reductions (read at the row loop's counter: a select among them,
+ * which the compilers fold in the loop they unroll), and `a += v`, `a[:] = v` store such an
+ * expression into it. An array indexed by anything but a constant (h[x & 15] += 1, acc[k] of a
+ * loop's k; buf_index) or longer than MAX_BUF_VARS is instead one array variable of the kernel
+ * (buf_mem), read and written element by element: a select among its elements would cost one
+ * per element at every access. */
 
 /* The dtype a dtype argument names (np.float32, float, 'int32'), NG_NODTYPE for none. */
 static NgDType named_dtype(const NgJitExpr *t)
@@ -5060,9 +5065,15 @@ static void buf_make(Lower *L, Sym *s, const NgJitExpr *call, Stmts *out)
     }
     f.weak = f.weak || na.fn != 'f';
     Val v = pin(L, mkval(buf_value(L, s, f, false, line), dt, false, false), out);
+    NgIrKernel *k = L->k;
+    if (v.r != NG_IR_NONE && s->buf_mem) { /* (an array variable: a loop over its elements) */
+        int e = ng_ir_var(k, NG_INT64);
+        push(L, out, ng_ir_for(k, e, ng_ir_const_i(k, NG_INT64, 0), ng_ir_const_i(k, NG_INT64, s->nbuf),
+                               ng_ir_const_i(k, NG_INT64, 1), ng_ir_assign_element(k, s->buf_arr, ng_ir_varref(k, e), v.r), 0));
+        return;
+    }
     for (int64_t j = 0; v.r != NG_IR_NONE && j < s->nbuf; j++)
-        push(L, out, s->buf_mem ? ng_ir_assign_element(L->k, s->buf_arr, ng_ir_const_i(L->k, NG_INT64, j), v.r)
-                                : ng_ir_assign(L->k, s->buf_var[j], v.r));
+        push(L, out, ng_ir_assign(k, s->buf_var[j], v.r));
 }
 
 /* a[k] = v or a[k] op= v (op NONE for `=`) of buffer s: target t, value already lowered
@@ -6593,6 +6604,7 @@ static NgStatus scan_bufs(Lower *L, const NgJitStmt *loop)
                         "'%s' (an array made in the loop) %s is not supported in a compiled loop", s->name, why), L->st;
         s->kind = SYM_BUF;
         s->nbuf = q.n;
+        s->buf_mem = q.n > MAX_BUF_VARS; /* (longer: one array variable from the start) */
         s->dt = NG_NODTYPE;
     }
     return NG_OK;

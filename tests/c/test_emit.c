@@ -224,6 +224,34 @@ static NgStatus build_collatz(const void *ctx, NgIrKernel *k)
     return k->status;
 }
 
+/* Per-row counts into a private array: an array variable (NgIrVar.len) each
+ * iteration of the parallel loop has to itself.
+ *   for i (parallel): h = [0] * 5   (4 bins and a spare one)
+ *       for j: h[x[i, j] & 3] = h[x[i, j] & 3] + 1
+ *       for b in range(4): out[i, b] = h[b] */
+static NgStatus build_row_bins(const void *ctx, NgIrKernel *k)
+{
+    (void)ctx;
+    int x = ng_ir_param_array(k, NG_INT64, 2, true, false);
+    int out = ng_ir_param_array(k, NG_INT64, 2, true, true);
+    int i = ng_ir_var(k, NG_INT64), j = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64);
+    int h = ng_ir_var_array(k, NG_INT64, 5);
+    if (k->status != NG_OK)
+        return k->status;
+    NgIrRef iv = ng_ir_varref(k, i), jv = ng_ir_varref(k, j), bv = ng_ir_varref(k, b);
+    NgIrRef ij[2] = {iv, jv}, ib[2] = {iv, bv};
+    NgIrRef bin = ng_ir_binary(k, NG_OP_BITAND, NG_INT64, ng_ir_load(k, x, 2, ij), i64(k, 3));
+    NgIrRef more = ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_element(k, h, bin), i64(k, 1));
+    NgIrRef count = ng_ir_for(k, j, i64(k, 0), ng_ir_shape(k, x, 1), i64(k, 1),
+                              ng_ir_assign_element(k, h, bin, more), 0);
+    NgIrRef put = ng_ir_for(k, b, i64(k, 0), i64(k, 4), i64(k, 1),
+                            ng_ir_store(k, out, 2, ib, ng_ir_element(k, h, bv)), 0);
+    NgIrRef body[3] = {ng_ir_let(k, h, i64(k, 0)), count, put};
+    k->body = ng_ir_for(k, i, i64(k, 0), ng_ir_shape(k, x, 0), i64(k, 1), ng_ir_block(k, 3, body),
+                        NG_IR_PARALLEL);
+    return k->status;
+}
+
 /* ---- golden files ---- */
 
 static char golden_dir[512];
@@ -354,6 +382,32 @@ static void test_golden(void)
     check_golden("cast_float64_uint8", build_cast_f64_u8, NULL);
     check_golden("saxpy_float32", build_saxpy, NULL);
     check_golden("collatz_int64", build_collatz, NULL);
+    check_golden("row_bins_int64", build_row_bins, NULL);
+}
+
+/* An array variable on every target: declared in the parallel loop's body
+ * (each iteration's own), every element set, read and written by element. */
+static void test_emit_array_variable(void)
+{
+    const NgTarget *targets[3] = {&ng_target_c, &ng_target_cuda, &ng_target_opencl};
+    for (int t = 0; t < 3; t++) {
+        NgIrKernel k;
+        NgStr src;
+        ng_ir_init(&k, "bins");
+        ng_str_init(&src);
+        CHECK_OK(build_row_bins(NULL, &k));
+        CHECK_OK(ng_ir_verify(&k));
+        CHECK_OK(ng_emit(&k, targets[t], &src));
+        if (!CHECK_STR_CONTAINS(src.s, "int64_t v3[5];"))
+            printf("    target %d\n", t);
+        CHECK_STR_CONTAINS(src.s, "v3[ng_e] = ");
+        CHECK_STR_CONTAINS(src.s, "v3[(a0[");
+        char buf[4096];
+        ng_ir_print(&k, buf, sizeof buf);
+        CHECK_STR_CONTAINS(buf, "var #3 int64[5]");
+        ng_str_free(&src);
+        ng_ir_free(&k);
+    }
 }
 
 /* Spot checks of emitted text that hold whatever the golden files say. */
@@ -1265,6 +1319,37 @@ static void test_collatz(NgDevice *dev)
     ng_array_release(&oa);
 }
 
+static void test_row_bins(NgDevice *dev)
+{
+    const NgKernel *kern = get_kernel(dev, "test:row_bins", build_row_bins, NULL);
+    if (!kern)
+        return;
+    enum { R = 300, C = 37 };
+    int64_t shape[2] = {R, C}, oshape[2] = {R, 4};
+    static int64_t x[R][C], got[R][4];
+    uint64_t seed = 12345;
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            x[i][j] = (int64_t)(seed >> 40) % 1000 - 500; /* (negative ones too: & 3 of two's complement) */
+        }
+    NgArray xa = device_array(dev, NG_INT64, 2, shape, x), oa = device_array(dev, NG_INT64, 2, oshape, NULL);
+    const NgArray *arrays[2] = {&xa, &oa};
+    launch(kern, arrays, 2, NULL, 0, R, R * C);
+    CHECK_OK(ng_array_download(&oa, got, NULL));
+    int bad = 0;
+    for (int i = 0; i < R; i++) {
+        int64_t want[4] = {0};
+        for (int j = 0; j < C; j++)
+            want[x[i][j] & 3]++;
+        for (int b = 0; b < 4; b++)
+            bad += got[i][b] != want[b];
+    }
+    CHECK_EQ_INT(0, bad);
+    ng_array_release(&xa);
+    ng_array_release(&oa);
+}
+
 /* Every host allocation on the way (IR, source text, cache files, the
  * table) can fail: ng_kernel_get then reports NG_ERR_NOMEM, caches nothing,
  * and the next call works. On the null device: no compiler needed. Returns
@@ -1335,6 +1420,7 @@ int main(int argc, char **argv)
     test_emit_text();
     test_emit_branch_free();
     test_emit_block_reduce();
+    test_emit_array_variable();
     if (argc > 1 && strcmp(argv[1], "golden") == 0)
         return check_summary();
 
@@ -1360,6 +1446,7 @@ int main(int argc, char **argv)
         test_max_nan(cpu);
         test_sums(cpu);
         test_collatz(cpu);
+        test_row_bins(cpu);
         test_kernel_alloc_failure();
         CHECK_EQ_INT(s0.bytes_in_use, stats().bytes_in_use); /* every array released */
     }

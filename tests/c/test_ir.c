@@ -362,6 +362,37 @@ static void test_verify_rejects(void)
     k.body = ng_ir_store(&k, s.y, 1, &zero, ng_ir_cast(&k, NG_FLOAT32, ng_ir_shape(&k, s.a, 0)));
     expect_rejected(&k, "not an array parameter");
 
+    /* an array variable read or assigned whole, a scalar one by element */
+    for (int form = 0; form < 3; form++) {
+        ng_ir_init(&k, "bad_array_var");
+        s = saxpy_params(&k);
+        int h = ng_ir_var_array(&k, NG_FLOAT32, 4), sc = ng_ir_var(&k, NG_FLOAT32);
+        zero = i64(&k, 0);
+        NgIrRef a = ng_ir_scalar(&k, s.a);
+        NgIrRef use = form == 0 ? ng_ir_store(&k, s.y, 1, &zero, ng_ir_varref(&k, h))
+                      : form == 1 ? ng_ir_assign(&k, h, a)
+                                  : ng_ir_store(&k, s.y, 1, &zero, ng_ir_element(&k, sc, zero));
+        NgIrRef st3[3] = {ng_ir_let(&k, h, a), ng_ir_let(&k, sc, a), use};
+        k.body = ng_ir_block(&k, 3, st3);
+        expect_rejected(&k, "an array variable ");
+    }
+    /* and the good forms */
+    ng_ir_init(&k, "array_var");
+    s = saxpy_params(&k);
+    int h = ng_ir_var_array(&k, NG_FLOAT32, 4);
+    zero = i64(&k, 0);
+    NgIrRef three = i64(&k, 3);
+    NgIrRef st2[3] = {ng_ir_let(&k, h, ng_ir_scalar(&k, s.a)),
+                      ng_ir_assign_element(&k, h, three, ng_ir_element(&k, h, zero)),
+                      ng_ir_store(&k, s.y, 1, &zero, ng_ir_element(&k, h, three))};
+    k.body = ng_ir_block(&k, 3, st2);
+    CHECK_OK(ng_ir_verify(&k));
+    CHECK_EQ_INT(4, k.vars[h].len);
+    CHECK_EQ_INT(0, k.vars[s.i].len);
+    CHECK(ng_ir_element(&k, h, zero) == ng_ir_element(&k, h, zero)); /* (hash-consed as any expression) */
+    CHECK(ng_ir_element(&k, h, zero) != ng_ir_element(&k, h, three));
+    ng_ir_free(&k);
+
     /* no body */
     ng_ir_init(&k, "empty");
     saxpy_params(&k);

@@ -141,6 +141,8 @@ static double get_scalar(NgDType dt, const void *p)
 static char last_source[1 << 18];
 static int64_t last_err[4]; /* the error array after a boundscheck launch */
 static NgJitAst *last_ast;
+static NgJitLoops *last_loops; /* run_loop's analysis of last_ast, when analyse_loops */
+static bool analyse_loops;
 static int nvrtc_compiled;  /* CUDA sources NVRTC compiled */  /* kept until the next run: the names in NgJitLowered point into it */
 
 /* Lowers loop `nth` of src with the types and plan, runs it on the cpu with
@@ -158,6 +160,16 @@ static NgStatus run_loop(const char *src, int nth, const NgJitVarType *vars, int
     last_ast = ast;
     if ((st = ng_jit_desugar(ast)) != NG_OK)
         return st;
+    NgJitLoopPlan with_loops;
+    if (analyse_loops) { /* (the analysis' facts about the loops: what is read after them) */
+        ng_jit_loops_free(last_loops);
+        last_loops = NULL;
+        if ((st = ng_jit_analyze(ast, ast->body.stmts[0], &last_loops)) != NG_OK)
+            return st;
+        with_loops = *plan;
+        with_loops.loops = last_loops;
+        plan = &with_loops;
+    }
     const NgJitStmt *loop = find_loop(ast, nth);
     NgJitLowered info;
     NgIrKernel k;
@@ -1952,6 +1964,71 @@ static void test_more_builtins(void)
  * tiles with lanes inside, a transpose in tiles. Each compared bit for bit
  * with the same arithmetic written as plain C, at sizes off the lane and
  * tile widths. */
+/* A small array made in the body: indexed only by constants and whole, a variable per
+ * element; indexed by values from the data, or longer than 16, one array variable (declared
+ * in the parallel loop's body, its own spare element for indices out of range). */
+static void test_small_array_variables(void)
+{
+    const char *bins =
+        "def f(X, out):\n"
+        "    for i in range(X.shape[0]):\n"
+        "        h = np.zeros(4, np.int64)\n"
+        "        for j in range(X.shape[1]):\n"
+        "            h[X[i, j] & 3] += 1\n"
+        "        out[i] = h\n";
+    const char *fixed =
+        "def f(X, out):\n"
+        "    for i in range(X.shape[0]):\n"
+        "        h = np.zeros(4, np.int64)\n"
+        "        h[0] = X[i, 0]\n"
+        "        h[-1] = X[i, 1]\n"
+        "        h += X[i, 2]\n"
+        "        out[i] = h\n";
+    const char *wide =
+        "def f(X, out):\n"
+        "    for i in range(X.shape[0]):\n"
+        "        h = np.ones(40, np.int64)\n"
+        "        h[7] = X[i, 0]\n"
+        "        out[i, 0] = h[7] + h[39]\n";
+    enum { R = 50, C = 9 };
+    int64_t X[R][C], got[R][4];
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            X[i][j] = (int64_t)(urand() * 100) - 50;
+    NgJitVarType vars[] = {arr("X", NG_INT64, 2), arr("out", NG_INT64, 2),
+                           {.name = "np", .module = NG_JIT_MOD_NUMPY}};
+    const char *srcs[3] = {bins, fixed, wide};
+    analyse_loops = true;
+    for (int form = 0; form < 3; form++) {
+        int64_t zeros[R][4] = {{0}};
+        NgArray x = mat(NG_INT64, R, C, X), out = mat(NG_INT64, R, 4, zeros);
+        Bind bs[] = {barr("X", &x), barr("out", &out)};
+        NgJitLoopPlan plan = par();
+        if (!CHECK_EQ_INT(NG_OK, run_loop(srcs[form], 0, vars, 3, &plan, bs, 2, R, NULL)))
+            printf("    %s\n", ng_error_message());
+        if (form == 1)
+            CHECK(strstr(last_source, "[5];") == NULL);
+        else
+            CHECK_STR_CONTAINS(last_source, form == 0 ? "int64_t v1[5];" : "int64_t v1[41];");
+        CHECK_OK(ng_array_download(&out, got, NULL));
+        int bad = 0;
+        for (int i = 0; i < R; i++) {
+            int64_t want[4] = {0};
+            for (int j = 0; form == 0 && j < C; j++)
+                want[X[i][j] & 3]++;
+            if (form == 1)
+                want[0] = X[i][0] + X[i][2], want[1] = want[2] = X[i][2], want[3] = X[i][1] + X[i][2];
+            if (form == 2)
+                want[0] = X[i][0] + 1;
+            for (int b = 0; b < 4; b++)
+                bad += got[i][b] != want[b];
+        }
+        CHECK_EQ_INT(0, bad);
+        ng_array_release(&x), ng_array_release(&out);
+    }
+    analyse_loops = false;
+}
+
 static void test_lanes_and_tiles(void)
 {
     const char *horner =
@@ -2103,9 +2180,11 @@ int main(void)
     test_collapse();
     test_more_builtins();
     test_lanes_and_tiles();
+    test_small_array_variables();
     test_errors();
     test_alloc_failures();
     printf("%d CUDA kernels compiled by NVRTC\n", nvrtc_compiled);
+    ng_jit_loops_free(last_loops);
     ng_jit_ast_free(last_ast);
     return check_summary();
 }

@@ -275,3 +275,125 @@ def test_element_stores_check_as_numpys_setitem(k, x):
     assert py == mine, (py, mine)
     py, mine, f = python_and_jit(float_into_ints, np.array(x) * 1000, np.zeros(3))
     assert py == mine, (py, mine)
+
+
+# ---- small arrays indexed by values from the data: one array of the iteration's own ----
+
+
+def weighted_bins(X, w, out):
+    for i in range(X.shape[0]):
+        h = np.zeros(8, dtype=w.dtype)
+        for j in range(X.shape[1]):
+            h[X[i, j] & 7] += w[j]
+        out[i] = h
+
+
+def wide_histogram(X, out, peaks):
+    for i in range(X.shape[0]):
+        h = np.zeros(200, np.int64)
+        for j in range(X.shape[1]):
+            h[X[i, j] % 200] += 1
+        out[i] = h.max()
+        best = 0
+        for b in range(200):
+            if h[b] > h[best]:
+                best = b
+        peaks[i] = best
+
+
+def from_the_end(x, out):
+    for i in range(x.shape[0]):
+        a = np.zeros(4)
+        a[-1 - (x[i] & 3)] = x[i]
+        a[x[i] % 4] -= 0.5
+        out[i] = a[0] - 2 * a[1] + 3 * a[2] - 4 * a[3] + np.sum(a * a)
+
+
+def digit_counts(x, out):
+    for i in range(x.shape[0]):
+        c = np.zeros(10, np.int64)
+        v = x[i]
+        while v > 0:
+            c[v % 10] += 1
+            v //= 10
+        out[i] = c
+
+
+def per_window_mode(X, out):
+    for i in range(X.shape[0]):
+        for t in range(X.shape[1] // 4):
+            h = np.zeros(4, np.int32)  # (made again for each window)
+            for j in range(4):
+                h[X[i, 4 * t + j] % 4] += 1
+            out[i, t] = h.max() * 10 + h[X[i, 4 * t] % 4]
+
+
+def seen_and_sums(x, out):
+    for i in range(x.shape[0]):
+        seen = np.zeros(8, dtype=bool)
+        z = np.zeros(4, dtype=complex)
+        for k in range(i % 7 + 1):
+            seen[(x[i] * k) & 7] = True
+            z[k % 4] += x[i] * 1j - k
+        out[i] = seen.sum() + np.dot(z, z).real + len(seen)
+
+
+def in_order(X, out):
+    for i in range(X.shape[0]):  # (in order: out[i] reads out[i - 1])
+        h = np.zeros(5)
+        for j in range(X.shape[1]):
+            h[X[i, j] % 5] = h[X[i, j] % 5] * 0.5 + X[i, j]  # (in order too)
+        out[i] = out[i - 1] + h[0] - h[4]
+
+
+@pytest.mark.parametrize("dt", [np.int64, np.float64, np.float32, np.uint8, np.int16], ids=case_id)
+def test_bins_indexed_by_the_data(dt):
+    rng = np.random.default_rng(7)
+    X = rng.integers(0, 1000, (50, 33))
+    w = rng.integers(0, 9, 33).astype(dt)
+    f = jit_same(weighted_bins, X, w, np.zeros((50, 8), dt))
+    assert kinds(f)[0] == "parallel" and ran(f)[0] == "kernel", f.loop_report()
+
+
+@pytest.mark.parametrize("fn", [wide_histogram, from_the_end, digit_counts, per_window_mode, seen_and_sums],
+                         ids=name_of)
+def test_array_indexed_by_the_data_in_the_body(fn):
+    rng = np.random.default_rng(8)
+    if fn is wide_histogram:
+        args = (rng.integers(0, 10**6, (30, 301)), np.zeros(30, np.int64), np.zeros(30, np.int64))
+    elif fn is digit_counts:
+        args = (rng.integers(0, 10**12, 40), np.zeros((40, 10), np.int64))
+    elif fn is per_window_mode:
+        args = (rng.integers(-50, 50, (12, 23)), np.zeros((12, 5), np.int64))
+    elif fn is seen_and_sums:
+        args = (rng.integers(-100, 100, 30), np.zeros(30))
+    else:
+        args = (rng.integers(-100, 100, 40), np.zeros(40))
+    f = jit_same(fn, *args)
+    assert kinds(f)[0] == "parallel" and ran(f)[0] == "kernel", f.loop_report()
+
+
+def test_array_indexed_by_the_data_in_a_loop_that_runs_in_order():
+    X = np.random.default_rng(9).integers(-9, 9, (20, 11))
+    f = jit_same(in_order, X, np.zeros(20))
+    assert kinds(f)[0] == "sequential" and ran(f)[0] == "kernel (one thread)", f.loop_report()
+
+
+def data_out_of_range(x, out):
+    for i in range(x.shape[0]):
+        a = np.full(3, 5.0)
+        a[x[i]] = 1.0  # (an index out of range stores nothing, reads what is there)
+        out[i] = a[0] + a[1] + a[2]
+
+
+def test_an_index_from_the_data_out_of_range():
+    x = np.array([0, 2, 1, -3, -1])
+    jit_same(data_out_of_range, x, np.zeros(5))
+    f = numgpu.jit(boundscheck=True)(data_out_of_range)
+    for bad in (3, -4, 1000):
+        y = np.append(x, bad)
+        with pytest.raises(IndexError, match=f"index {bad} is out of bounds for axis 0 with size 3"):
+            f(y, np.zeros(6))
+        out = np.zeros(6)
+        numgpu.jit(data_out_of_range)(y, out)  # (no check: no crash, the other elements kept)
+        assert (out[:5] == 11.0).all() and out[5] in (15.0, 11.0), out
