@@ -36,8 +36,8 @@ two axes, each row's std and argmax, a softmax of rows through a local `e = np.e
 distances `np.linalg.norm(X[i] - Y[j])`), and `--dir bench/jit_returns` loops left by a `return`
 (all_close's `return False`, the first pair where a matrix differs from its transpose: searches),
 and `--dir bench/jit_newarrays` small arrays made in the loop (`a = np.zeros(3)`: an n-body step
-in NumPy rows, a projection accumulated in `acc[k]`, a 16-bin histogram of each row, whose index
-from the data costs a compare per bin).
+in NumPy rows, a projection accumulated in `acc[k]`, a 16-bin and a 256-bin histogram of each
+row: arrays of the iteration's own, indexed by the data).
 A case's helper functions are jitted for Numba too (`njit`).
 """
 import argparse

@@ -1135,8 +1135,8 @@ static bool scalar_bytes(const NgOperand *op, NgDType t, unsigned char *bytes)
  * and returns what the host needs after it (the cells by name, "__ng_note":
  * `note`); NULL with *why set when the loop must run as Python instead, or
  * with a Python error. `sargs`: a search's NG_JIT_START, NG_JIT_FROM and
- * NG_JIT_TO arguments, then NG_JIT_PHASE; `oob` (may be NULL): an index out of range sets it
- * instead of raising. */
+ * NG_JIT_TO arguments, then NG_JIT_PHASE; `oob` (may be NULL): an index out of range, or an
+ * error an iteration raises, sets it instead of raising. */
 /* What lowering loop `stmt` with `plan` for the values in L gives (remembered
  * by its kernel key, which *key receives): 0; 1 with *why set when the
  * lowering refuses it (then the loop runs as Python); -1 with a Python error. */
@@ -1348,6 +1348,8 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             if (st != NG_OK) {
                 Py_CLEAR(result);
                 ngpy_raise(st);
+            } else if (what != 0 && oob) { /* (a search's iteration past the hit may raise) */
+                *oob = true;
             } else if (what != 0) {
                 Py_CLEAR(result);
                 raise_as_python(p, what, line_offset);
@@ -1887,7 +1889,8 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
             Py_XDECREF(found);
             if (PyErr_Occurred())
                 goto done;
-            if (!w || !n) /* (an index out of range: the whole loop in order, as before) */
+            if (!w || !n) /* (an index out of range, an error raised: the whole loop in order, where
+                             Python's first event decides) */
                 break;
             if (wv != none || sargs[2] >= nv) {
                 plan.search = 2;

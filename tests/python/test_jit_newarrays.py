@@ -1,8 +1,9 @@
 """Small arrays a compiled loop makes in its body (`a = np.zeros(3)`, np.ones, np.empty,
-np.full): each element is a variable of the kernel, private to the iteration, so an n-body
-step or a per-row histogram stays one parallel kernel (before 2026-12-05 such loops ran as
-Python, "calls np.zeros (not compilable)"). Against plain Python on every device: results,
-arrays after, the loop's verdict; what stays Python still gives Python's results."""
+np.full): private to the iteration (a variable per element where constants index it, else an
+array of the iteration's own), so an n-body step or a per-row histogram stays one parallel
+kernel (before 2026-12-04 such loops ran as Python, "calls np.zeros (not compilable)").
+Against plain Python on every device: results, arrays after, the loop's verdict; what stays
+Python still gives Python's results."""
 import numpy as np
 import pytest
 

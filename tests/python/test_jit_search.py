@@ -262,3 +262,29 @@ def test_a_row_in_a_loop_with_break():
     assert [r["ran"] for r in f.loop_report()] == ["kernel (one thread)"]
     f = jit_same(row_read_after, M, np.zeros(8, np.int64), c)
     assert "read after the loop" in f.loop_report()[0]["ran"]
+
+
+def raises_past_the_hit(x, d, t):
+    for i in range(x.shape[0]):
+        q = 7 // (i - d)  # (i == d: ZeroDivisionError, if the loop gets there)
+        if x[i] + q > t:
+            break
+    return i
+
+
+@pytest.mark.parametrize("d", [5000, 10, 0], ids=["after", "before", "first"])
+def test_an_error_past_the_hit_is_not_raised(d):
+    # the parallel phase computes iterations Python never runs: one that raises there
+    # (i == d) counts only where Python reaches it, before the hit
+    x = np.arange(200_000) % 97
+    x[1000] = 10**9
+    fn = jit(raises_past_the_hit)
+    if d == 5000:
+        assert fn(x.copy(), d, 10**6) == raises_past_the_hit(x, d, 10**6) == 1000
+    else:
+        with pytest.raises(ZeroDivisionError):
+            raises_past_the_hit(x, d, 10**6)
+        with pytest.raises(ZeroDivisionError, match="division or modulo by zero"):
+            fn(x.copy(), d, 10**6)
+    # (an iteration that raised in the parallel phase sends the whole loop in order)
+    assert fn.loop_report()[0]["search"] and not is_search(fn)
