@@ -45,7 +45,8 @@ typedef struct Val {
     bool nonneg; /* an integer known never to be negative (no index wrap needed) */
     int64_t lo;  /* int64: a known lower bound (INT64_MIN: none), so i - 1 with i >= 1 needs no wrap */
     int within;  /* 0, or an axis (axis_key) the value is a valid index of: a range(x.shape[k])'s
-                    counter, whose reads need neither a wrap nor a bounds check */
+                    counter, whose reads need neither a wrap nor a bounds check; or, negative,
+                    -c: the value lies in [0, c) (range(4)'s counter) */
     double flo;  /* float64: a known lower bound (-INFINITY: none) unless it is NaN, so the
                     divisor 1.0 + x * x needs no check for 0 (flo_of) */
     bool chr;    /* a 1-character str (an element of a str, a literal 'a'): r is its code point,
@@ -4946,6 +4947,8 @@ static NgIrRef buf_index(Lower *L, Sym *s, const NgJitExpr *ix)
                     "only integers are valid indices (got '%s')", v.chr ? "str" : type_name(v)), NG_IR_NONE;
     NgIrRef i = as(L, v, NG_INT64);
     v.nonneg = v.nonneg || kind_of(v.dt) == NG_KIND_UINT;
+    if (v.within < 0 && -(int64_t)v.within <= s->nbuf && !is_const(L, i))
+        return i; /* (a counter of a loop over a part of its range: the compilers unroll it) */
     if (is_const(L, i)) { /* (out of range: Python's IndexError, where it is reached) */
         int64_t c = const_i(L, i) < 0 && !v.nonneg ? const_i(L, i) + s->nbuf : const_i(L, i);
         if (c < 0 || c >= s->nbuf || (kind_of(v.dt) == NG_KIND_UINT && const_i(L, i) < 0)) {
@@ -5864,6 +5867,10 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         const NgIrNode *end = ng_ir_node(L->k, stop.r);
         if (st > 0 && value.nonneg && end->kind == NG_IR_SHAPE) /* every part run is a part of the range */
             value.within = axis_key(end->a, end->b);
+        NgIrRef top = st > 0 ? stop.r : start.r; /* (a constant: the counter is below it, or at it stepping down) */
+        int64_t below = is_const(L, top) ? const_i(L, top) + (st < 0) : 0;
+        if (value.nonneg && below > 0 && below <= INT32_MAX)
+            value.within = (int)-below;
     } else if (known) {
         /* a step known only at run time: count the trips, v = start + c * step */
         Val n = pin(L, mkval(trip_count(L, start, stop, step), NG_INT64, true, true), out);

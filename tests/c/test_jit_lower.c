@@ -1997,16 +1997,24 @@ static void test_small_array_variables(void)
             X[i][j] = (int64_t)(urand() * 100) - 50;
     NgJitVarType vars[] = {arr("X", NG_INT64, 2), arr("out", NG_INT64, 2),
                            {.name = "np", .module = NG_JIT_MOD_NUMPY}};
-    const char *srcs[3] = {bins, fixed, wide};
+    const char *counted = /* (a counter of range(4): the compilers unroll its loop, variables stay) */
+        "def f(X, out):\n"
+        "    for i in range(X.shape[0]):\n"
+        "        h = np.zeros(4, np.int64)\n"
+        "        for j in range(X.shape[1]):\n"
+        "            for k in range(4):\n"
+        "                h[k] += X[i, j] * k\n"
+        "        out[i] = h\n";
+    const char *srcs[4] = {bins, fixed, wide, counted};
     analyse_loops = true;
-    for (int form = 0; form < 3; form++) {
+    for (int form = 0; form < 4; form++) {
         int64_t zeros[R][4] = {{0}};
         NgArray x = mat(NG_INT64, R, C, X), out = mat(NG_INT64, R, 4, zeros);
         Bind bs[] = {barr("X", &x), barr("out", &out)};
         NgJitLoopPlan plan = par();
         if (!CHECK_EQ_INT(NG_OK, run_loop(srcs[form], 0, vars, 3, &plan, bs, 2, R, NULL)))
             printf("    %s\n", ng_error_message());
-        if (form == 1)
+        if (form == 1 || form == 3)
             CHECK(strstr(last_source, "[5];") == NULL);
         else
             CHECK_STR_CONTAINS(last_source, form == 0 ? "int64_t v1[5];" : "int64_t v1[41];");
@@ -2020,6 +2028,9 @@ static void test_small_array_variables(void)
                 want[0] = X[i][0] + X[i][2], want[1] = want[2] = X[i][2], want[3] = X[i][1] + X[i][2];
             if (form == 2)
                 want[0] = X[i][0] + 1;
+            for (int j = 0; form == 3 && j < C; j++)
+                for (int b = 0; b < 4; b++)
+                    want[b] += X[i][j] * b;
             for (int b = 0; b < 4; b++)
                 bad += got[i][b] != want[b];
         }
