@@ -1585,8 +1585,8 @@ static bool vec_stmt_ok(const NgIrKernel *k, NgIrRef r)
                 return false;
         return true;
     case NG_IR_LET: case NG_IR_ASSIGN:
-        return !k->vars[n->a].len && vec_dtype(k->vars[n->a].dtype) && ng_ir_node(k, ng_ir_kid(k, r, 0))->dtype == k->vars[n->a].dtype &&
-               vec_root_ok(k, ng_ir_kid(k, r, 0));
+        return !k->vars[n->a].len && vec_dtype(k->vars[n->a].dtype) &&
+               ng_ir_node(k, ng_ir_kid(k, r, 0))->dtype == k->vars[n->a].dtype && vec_root_ok(k, ng_ir_kid(k, r, 0));
     case NG_IR_IF:
         return vec_root_ok(k, ng_ir_kid(k, r, 0)) && vec_stmt_ok(k, ng_ir_kid(k, r, 1)) &&
                vec_stmt_ok(k, ng_ir_kid(k, r, 2));

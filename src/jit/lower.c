@@ -84,8 +84,8 @@ typedef enum Home {
 typedef struct Sym Sym;
 
 enum { MAX_BUF_VARS = 16 }; /* a small array of at most this many elements, indexed only by constants
-                               (and stored and read whole): a variable per element (else an array
-                               variable) */
+                               and counters of range(c) with c at most its length (and stored and
+                               read whole): a variable per element (else an array variable) */
 
 struct Sym {
     const char *name;           /* interned in the AST */
@@ -122,8 +122,8 @@ struct Sym {
     int64_t nbuf;               /* SYM_BUF: its length (dt: its dtype, NG_NODTYPE until np.full's value
                                    has a type) */
     int buf_var[MAX_BUF_VARS];  /* SYM_BUF, this pass: its elements' variables */
-    bool buf_mem;               /* SYM_BUF: indexed by a value from the data somewhere (found by a
-                                   pass, kept for the next): one array variable instead */
+    bool buf_mem;               /* SYM_BUF: indexed otherwise somewhere (a value from the data: found
+                                   by a pass, kept for the next), or longer: one array variable */
     int buf_arr;                /* SYM_BUF with buf_mem, this pass: that variable, of nbuf + 1
                                    elements (the last for indices out of range) */
 };
@@ -4815,13 +4815,13 @@ static void expr_let(Lower *L, const NgJitExpr *value, int line)
  *
  * `a = np.zeros(3)` inside the loop (np.ones, np.empty, np.full; scan_bufs): each element is a
  * variable of the kernel, private to the iteration in a parallel loop. a[k] reads and writes
- * them (a constant k: the variable itself), `a` whole is a row of its length in NumPy's
- * elementwise operations and reductions (read at the row loop's counter: a select among them,
+ * them (a constant k: the variable itself; the counter of a loop over range(c), acc[k], or of a
+ * row's loop, `a` whole in NumPy's elementwise operations and reductions: a select among them,
  * which the compilers fold in the loop they unroll), and `a += v`, `a[:] = v` store such an
- * expression into it. An array indexed by anything but a constant (h[x & 15] += 1, acc[k] of a
- * loop's k; buf_index) or longer than MAX_BUF_VARS is instead one array variable of the kernel
- * (buf_mem), read and written element by element: a select among its elements would cost one
- * per element at every access. */
+ * expression into it. An array indexed by anything else (h[x & 15] += 1: buf_index) or longer
+ * than MAX_BUF_VARS is instead one array variable of the kernel (buf_mem), read and written
+ * element by element: a select among its elements would cost one per element at every
+ * access. */
 
 /* The dtype a dtype argument names (np.float32, float, 'int32'), NG_NODTYPE for none. */
 static NgDType named_dtype(const NgJitExpr *t)
@@ -5071,8 +5071,9 @@ static void buf_make(Lower *L, Sym *s, const NgJitExpr *call, Stmts *out)
     NgIrKernel *k = L->k;
     if (v.r != NG_IR_NONE && s->buf_mem) { /* (an array variable: a loop over its elements) */
         int e = ng_ir_var(k, NG_INT64);
+        NgIrRef set = ng_ir_assign_element(k, s->buf_arr, ng_ir_varref(k, e), v.r);
         push(L, out, ng_ir_for(k, e, ng_ir_const_i(k, NG_INT64, 0), ng_ir_const_i(k, NG_INT64, s->nbuf),
-                               ng_ir_const_i(k, NG_INT64, 1), ng_ir_assign_element(k, s->buf_arr, ng_ir_varref(k, e), v.r), 0));
+                               ng_ir_const_i(k, NG_INT64, 1), set, 0));
         return;
     }
     for (int64_t j = 0; v.r != NG_IR_NONE && j < s->nbuf; j++)
