@@ -4867,8 +4867,7 @@ static NgIrRef buf_pick(Lower *L, const Sym *s, NgIrRef i, int64_t lo, int64_t h
 {
     NgIrKernel *k = L->k;
     if (hi - lo == 1)
-        return s->buf_mem ? ng_ir_element(k, s->buf_arr, ng_ir_const_i(k, NG_INT64, lo))
-                          : ng_ir_varref(k, s->buf_var[lo]);
+        return ng_ir_varref(k, s->buf_var[lo]);
     int64_t mid = lo + (hi - lo) / 2;
     return ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, i, ng_ir_const_i(k, NG_INT64, mid)),
                         buf_pick(L, s, i, lo, mid), buf_pick(L, s, i, mid, hi));
@@ -4908,13 +4907,11 @@ static void buf_put(Lower *L, const Sym *s, NgIrRef i, NgIrRef v, Stmts *out)
     }
 }
 
-/* Whether int64 i is known to lie in [0, n): a constant there, x & c or x % c (Python's sign,
- * an integer's) with a constant c that keeps it there. */
+/* Whether int64 i is known to lie in [0, n) by its form: x & c or x % c (Python's sign, an
+ * integer's) with a constant c that keeps it there. */
 static bool below(const Lower *L, NgIrRef i, int64_t n)
 {
     const NgIrNode *x = ng_ir_node(L->k, i);
-    if (is_const(L, i))
-        return const_i(L, i) >= 0 && const_i(L, i) < n;
     if (x->kind != NG_IR_BINARY || (x->op != NG_OP_BITAND && x->op != NG_OP_MOD))
         return false;
     for (int side = x->op == NG_OP_MOD; side < 2; side++) {

@@ -1131,12 +1131,6 @@ static bool scalar_bytes(const NgOperand *op, NgDType t, unsigned char *bytes)
     return true;
 }
 
-/* Lowers loop `info` with `plan` for the values in L, gets its kernel, runs it
- * and returns what the host needs after it (the cells by name, "__ng_note":
- * `note`); NULL with *why set when the loop must run as Python instead, or
- * with a Python error. `sargs`: a search's NG_JIT_START, NG_JIT_FROM and
- * NG_JIT_TO arguments, then NG_JIT_PHASE; `oob` (may be NULL): an index out of range, or an
- * error an iteration raises, sets it instead of raising. */
 /* What lowering loop `stmt` with `plan` for the values in L gives (remembered
  * by its kernel key, which *key receives): 0; 1 with *why set when the
  * lowering refuses it (then the loop runs as Python); -1 with a Python error. */
@@ -1181,9 +1175,16 @@ static PyObject *as_python(Launch *L, NgArray *cells, int ncells)
     return NULL;
 }
 
+/* Lowers loop `info` with `plan` for the values in L, gets its kernel, runs it
+ * and returns what the host needs after it (the cells by name, "__ng_note":
+ * `note`); NULL with *why set when the loop must run as Python instead, or
+ * with a Python error. `sargs`: a search's NG_JIT_START, NG_JIT_FROM and
+ * NG_JIT_TO arguments, then NG_JIT_PHASE; `stray` (may be NULL): an index out of range, or an
+ * error an iteration raises, sets it instead of raising (a search's iterations past its hit,
+ * which Python never runs, may do either). */
 static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, const NgJitLoopPlan *plan,
                             NgDevice *dev, const int64_t *sargs, int line_offset, const char *note,
-                            const char **why, bool *oob)
+                            const char **why, bool *stray)
 {
     PyObject *result = NULL;
     NgStr key;
@@ -1334,8 +1335,8 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             if (st != NG_OK) {
                 Py_CLEAR(result);
                 ngpy_raise(st);
-            } else if (e[0] != 0 && oob) {
-                *oob = true;
+            } else if (e[0] != 0 && stray) {
+                *stray = true;
             } else if (e[0] != 0) {
                 Py_CLEAR(result);
                 PyErr_Format(PyExc_IndexError, "%s:%lld: index %lld is out of bounds for axis %lld with size %lld",
@@ -1348,8 +1349,8 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             if (st != NG_OK) {
                 Py_CLEAR(result);
                 ngpy_raise(st);
-            } else if (what != 0 && oob) { /* (a search's iteration past the hit may raise) */
-                *oob = true;
+            } else if (what != 0 && stray) {
+                *stray = true;
             } else if (what != 0) {
                 Py_CLEAR(result);
                 raise_as_python(p, what, line_offset);
@@ -1878,12 +1879,12 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
         find.boundscheck = true; /* it reads iterations past the one that breaks, which Python never runs */
         for (int64_t from = 0, chunk = (int64_t)1 << 16;;) {
             const char *skip_why = NULL;
-            bool oob = false;
+            bool stray = false;
             sargs[1] = from;
             sargs[2] = from + (chunk < INT64_MAX - from ? chunk : INT64_MAX - from);
-            PyObject *found = run_kernel(p, info, &L, &find, dev, sargs, line_offset, "kernel", &skip_why, &oob);
-            PyObject *w = found && !oob ? PyDict_GetItemString(found, NG_JIT_FOUND) : NULL;
-            PyObject *n = found && !oob ? PyDict_GetItemString(found, NG_JIT_TRIPS) : NULL;
+            PyObject *found = run_kernel(p, info, &L, &find, dev, sargs, line_offset, "kernel", &skip_why, &stray);
+            PyObject *w = found && !stray ? PyDict_GetItemString(found, NG_JIT_FOUND) : NULL;
+            PyObject *n = found && !stray ? PyDict_GetItemString(found, NG_JIT_TRIPS) : NULL;
             int64_t none = ng_jit_search_none(info->search_step);
             int64_t wv = w ? PyLong_AsLongLong(w) : none, nv = n ? PyLong_AsLongLong(n) : 0;
             Py_XDECREF(found);
