@@ -636,11 +636,20 @@ bool ng_jit_new_array(const NgJitExpr *e, NgJitNewArray *out)
         return false;
     out->dtype = e->nkeywords ? e->keywords[0].value : e->nitems > nin ? e->items[nin] : NULL;
     out->fill = out->fn == 'f' ? e->items[1] : NULL;
-    const NgJitExpr *n = e->items[0];
-    if (n->kind == NG_JIT_E_TUPLE && n->nitems == 1)
-        n = n->items[0];
-    if (n->kind == NG_JIT_E_INT && !n->big && n->ival >= 1 && n->ival <= NG_JIT_MAX_NEW)
-        out->n = (int64_t)n->ival;
+    const NgJitExpr *sh = e->items[0];
+    int nd = sh->kind == NG_JIT_E_TUPLE ? sh->nitems : 1;
+    int64_t size = 1;
+    for (int d = 0; d < nd && nd <= NG_JIT_MAX_NEW_RANK; d++) {
+        const NgJitExpr *n = sh->kind == NG_JIT_E_TUPLE ? sh->items[d] : sh;
+        if (n->kind != NG_JIT_E_INT || n->big || n->ival < 1 || n->ival > NG_JIT_MAX_NEW ||
+            (size *= (int64_t)n->ival) > NG_JIT_MAX_NEW)
+            return true;
+        out->shape[d] = (int64_t)n->ival;
+    }
+    if (nd >= 1 && nd <= NG_JIT_MAX_NEW_RANK) {
+        out->ndim = nd;
+        out->n = size;
+    }
     return true;
 }
 
@@ -911,8 +920,8 @@ static const char *check_new(Ctx *c, const NgJitExpr *e)
         return fmt(c, "calls %s with arguments other than (n%s[, dtype]) (not compilable)", text(c, e->lhs),
                    na.fn == 'f' ? ", value" : "");
     if (!na.n)
-        return fmt(c, "makes an array, %s, of a length not written as a number from 1 to %d (not compilable)",
-                   text(c, e), NG_JIT_MAX_NEW);
+        return fmt(c, "makes an array, %s, whose shape is not written as numbers (up to %d of them) of 1 to %d "
+                   "elements in all (not compilable)", text(c, e), NG_JIT_MAX_NEW_RANK, NG_JIT_MAX_NEW);
     const NgJitExpr *t = na.dtype;
     if (t && !(t->kind == NG_JIT_E_STR || t->kind == NG_JIT_E_NAME ||
                (t->kind == NG_JIT_E_ATTR && is_module(t->lhs, "np", "numpy")) ||

@@ -206,20 +206,23 @@ typedef enum NgJitCallKind {
                               `a = np.zeros(3)` (ng_jit_new_array) */
 } NgJitCallKind;
 
-/* A small array a loop body makes, `a = np.zeros(n[, dtype])`, np.ones, np.empty or
- * `np.full(n, value[, dtype])` (dtype also as a keyword): its length n a whole number written
- * in the source, 1 .. NG_JIT_MAX_NEW, or a 1-tuple of one. Each iteration has its own: a
- * variable per element (registers on a GPU) or an array of the thread's (lower.c). */
-enum { NG_JIT_MAX_NEW = 256 };
+/* A small array a loop body makes, `a = np.zeros(shape[, dtype])`, np.ones, np.empty or
+ * `np.full(shape, value[, dtype])` (dtype also as a keyword): its shape whole numbers written in
+ * the source, a length or a tuple of up to NG_JIT_MAX_NEW_RANK of them, each at least 1, their
+ * product (its size) at most NG_JIT_MAX_NEW. Each iteration has its own: a variable per element
+ * (registers on a GPU) or an array of the thread's (lower.c). */
+enum { NG_JIT_MAX_NEW = 256, NG_JIT_MAX_NEW_RANK = 4 };
 typedef struct NgJitNewArray {
-    int64_t n;                 /* its length: 0 where it is not written as a number in range */
+    int64_t n;                 /* its size: 0 where its shape is not written as numbers in range */
+    int ndim;                  /* n > 0: its axes, */
+    int64_t shape[NG_JIT_MAX_NEW_RANK]; /* ... and their lengths */
     const NgJitExpr *fill;     /* np.full's value; NULL for the others */
     const NgJitExpr *dtype;    /* the dtype argument as written; NULL for none */
     char fn;                   /* 'z'eros, 'o'nes, 'e'mpty, 'f'ull */
 } NgJitNewArray;
 
 /* Whether e is a call ng_jit_call_kind calls NG_JIT_CALL_NP_NEW whose arguments are in one
- * of the forms above (*out filled; n 0 where the length is not a number in range). */
+ * of the forms above (*out filled; n 0 where the shape is not numbers in range). */
 bool ng_jit_new_array(const NgJitExpr *e, NgJitNewArray *out);
 
 /* The kind of a CALL node by the function it names (arguments not looked at). */

@@ -119,8 +119,10 @@ struct Sym {
     Val bound_val;              /* ... this value, the loop's counter */
     const NgJitExpr *value;     /* SYM_EXPR: the expression */
     bool expanding;             /* SYM_EXPR: being read (a read inside its own expression fails) */
-    int64_t nbuf;               /* SYM_BUF: its length (dt: its dtype, NG_NODTYPE until np.full's value
-                                   has a type) */
+    int64_t nbuf;               /* SYM_BUF: its size (dt: its dtype, NG_NODTYPE until np.full's value
+                                   has a type), */
+    int brank;                  /* ... its axes, */
+    int64_t bshape[NG_JIT_MAX_NEW_RANK]; /* ... their lengths (its elements in row-major order) */
     int buf_var[MAX_BUF_VARS];  /* SYM_BUF, this pass: its elements' variables */
     bool buf_mem;               /* SYM_BUF: indexed otherwise somewhere (a value from the data: found
                                    by a pass, kept for the next), or longer: one array variable */
@@ -1601,9 +1603,6 @@ static NgIrRef guard_with(Lower *L, NgIrRef c, bool negate)
     return L->guard == NG_IR_NONE ? c : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, L->guard, c);
 }
 
-/* The index expression for axis `axis` of array s: an int64, wrapped when it
- * may be negative. Under boundscheck *ok (NG_IR_NONE: true) gets and-ed with
- * the index being in range. */
 /* Integer index v on axis `axis` of length n as an int64, a negative one (unless v.nonneg)
  * counted from the end; under boundscheck, where `check`, one out of range is recorded as
  * NumPy's IndexError, and *ok (may be NULL) and-ed with its being in range. */
@@ -1626,6 +1625,9 @@ static NgIrRef wrap_index(Lower *L, Val v, NgIrRef n, int axis, bool check, NgIr
     return w;
 }
 
+/* The index expression for axis `axis` of array s: an int64, wrapped when it
+ * may be negative. Under boundscheck *ok (NG_IR_NONE: true) gets and-ed with
+ * the index being in range. */
 static NgIrRef index_value(Lower *L, Sym *s, int axis, const NgJitExpr *ix, NgIrRef *ok)
 {
     Val v = expr(L, ix);
@@ -2314,6 +2316,22 @@ static Val shape_of(Lower *L, Sym *s, int offset, const NgJitExpr *ix)
 static Val buf_shape(Lower *L, Sym *s, const NgJitExpr *ix);
 static Val buf_load(Lower *L, Sym *s, const NgJitExpr *e);
 
+/* The buffer (SYM_BUF) subscript chain e indexes (a[i], a[i][j], r[j] of a local r = a[i]),
+ * NULL for none. */
+static Sym *buf_root(Lower *L, const NgJitExpr *e)
+{
+    for (;;) {
+        while (e->kind == NG_JIT_E_SUBSCRIPT)
+            e = e->lhs;
+        Sym *s = e->kind == NG_JIT_E_NAME ? sym_of(L, e) : NULL;
+        if (!s || (s->kind == SYM_EXPR && s->value->kind != NG_JIT_E_SUBSCRIPT))
+            return NULL;
+        if (s->kind != SYM_EXPR)
+            return s->kind == SYM_BUF ? s : NULL;
+        e = s->value;
+    }
+}
+
 static Val subscript(Lower *L, const NgJitExpr *e)
 {
     const NgJitExpr *b = e->lhs;
@@ -2331,8 +2349,8 @@ static Val subscript(Lower *L, const NgJitExpr *e)
         if (b->lhs->kind == NG_JIT_E_NAME && sym_of(L, b->lhs)->kind == SYM_BUF)
             return buf_shape(L, sym_of(L, b->lhs), e->rhs);
     }
-    if (b->kind == NG_JIT_E_NAME && sym_of(L, b)->kind == SYM_BUF)
-        return buf_load(L, sym_of(L, b), e);
+    if (buf_root(L, e))
+        return buf_load(L, buf_root(L, e), e);
     return load(L, e);
 }
 
@@ -2400,7 +2418,7 @@ static Val attribute(Lower *L, const NgJitExpr *e)
         if (s->kind == SYM_ARRAY && strcmp(e->name, "ndim") == 0)
             return int_const(L, s->given->ndim);
         if (s->kind == SYM_BUF && (strcmp(e->name, "ndim") == 0 || strcmp(e->name, "size") == 0))
-            return int_const(L, e->name[0] == 'n' ? 1 : s->nbuf);
+            return int_const(L, e->name[0] == 'n' ? s->brank : s->nbuf);
         if (s->kind == SYM_ARRAY && strcmp(e->name, "size") == 0) {
             NgIrRef n = ng_ir_const_i(L->k, NG_INT64, 1);
             for (int d = 0; d < s->given->ndim; d++)
@@ -3575,7 +3593,7 @@ static Val len_of(Lower *L, const NgJitExpr *e)
     int n = 0;
     const NgJitExpr *a = e->items[0];
     if (a->kind == NG_JIT_E_NAME && sym_of(L, a)->kind == SYM_BUF)
-        return int_const(L, sym_of(L, a)->nbuf);
+        return int_const(L, sym_of(L, a)->bshape[0]);
     Sym *view;
     Sym *s = index_chain(L, a, ix, &n, &view);
     if (!s)
@@ -4509,9 +4527,11 @@ static void store(Lower *L, const NgJitExpr *e, Val v, Stmts *out)
     push(L, out, guarded(L, ok, ng_ir_store(L->k, s->param, s->given->ndim, idx, as(L, v, s->given->dtype))));
 }
 
-/* Assigns v to a target: a name or an element. */
-static void buf_store(Lower *L, Sym *s, const NgJitExpr *t, NgJitOp op, const NgJitExpr *value, Val v, Stmts *out);
+static bool buf_indices(Lower *L, const Sym *s, const NgJitExpr *e, const NgJitExpr **ix);
+static void buf_store(Lower *L, Sym *s, const NgJitExpr *t, const NgJitExpr *const *ix, NgJitOp op,
+                      const NgJitExpr *value, Val v, Stmts *out);
 
+/* Assigns v to a target: a name or an element. */
 static void assign_to(Lower *L, const NgJitExpr *t, Val v, Stmts *out)
 {
     if (L->st != NG_OK)
@@ -4535,8 +4555,17 @@ static void assign_to(Lower *L, const NgJitExpr *t, Val v, Stmts *out)
             return;
         }
         push(L, out, assign_local(L, s, v));
-    } else if (t->kind == NG_JIT_E_SUBSCRIPT && t->lhs->kind == NG_JIT_E_NAME && sym_of(L, t->lhs)->kind == SYM_BUF) {
-        buf_store(L, sym_of(L, t->lhs), t, NG_JIT_OP_NONE, NULL, v, out); /* (a[0], a[1] = x, y) */
+    } else if (t->kind == NG_JIT_E_SUBSCRIPT && buf_root(L, t)) { /* (a[0], a[1] = x, y) */
+        const NgJitExpr *ix[NG_JIT_MAX_NEW_RANK];
+        Sym *b = buf_root(L, t);
+        bool part = !buf_indices(L, b, t, ix);
+        for (int d = 0; d < b->brank && !part; d++)
+            if (!ix[d]) {
+                unsupported(L, t->span.line, "storing into a part of an array made in the loop in a tuple assignment");
+                part = true;
+            }
+        if (!part)
+            buf_store(L, b, t, ix, NG_JIT_OP_NONE, NULL, v, out);
     } else if (t->kind == NG_JIT_E_SUBSCRIPT) {
         store(L, t, v, out);
     } else {
@@ -4578,6 +4607,16 @@ static int unpack_values(Lower *L, const NgJitExpr *value, int n, Val *vals, Stm
         /* every value first, then the targets: a, b = b, a */
         for (int i = 0; i < n; i++)
             vals[i] = pin(L, expr(L, value->items[i]), out);
+        return 1;
+    }
+    if (value->kind == NG_JIT_E_ATTR && strcmp(value->name, "shape") == 0 && value->lhs->kind == NG_JIT_E_NAME &&
+        sym_of(L, value->lhs)->kind == SYM_BUF) { /* n, m = a.shape of a buffer */
+        Sym *b = sym_of(L, value->lhs);
+        if (b->brank != n)
+            return fail(L, value->span.line, NG_ERR_VALUE, "%s values to unpack (expected %d, got %d)",
+                        b->brank > n ? "too many" : "not enough", n, b->brank), 0;
+        for (int i = 0; i < n; i++)
+            vals[i] = int_const(L, b->bshape[i]);
         return 1;
     }
     if (value->kind == NG_JIT_E_ATTR && strcmp(value->name, "shape") == 0) {
@@ -4818,7 +4857,7 @@ static void expr_let(Lower *L, const NgJitExpr *value, int line)
  * them (a constant k: the variable itself; the counter of a loop over range(c), acc[k], or of a
  * row's loop, `a` whole in NumPy's elementwise operations and reductions: a select among them,
  * which the compilers fold in the loop they unroll), and `a += v`, `a[:] = v` store such an
- * expression into it. An array indexed by anything else (h[x & 15] += 1: buf_index) or longer
+ * expression into it. An array indexed by anything else (h[x & 15] += 1: buf_axis) or longer
  * than MAX_BUF_VARS is instead one array variable of the kernel (buf_mem), read and written
  * element by element: a select among its elements would cost one per element at every
  * access. */
@@ -4923,19 +4962,15 @@ static bool below(const Lower *L, NgIrRef i, int64_t n)
     return false;
 }
 
-/* Index ix of buffer s as an int64 in range (negative ones from its end; ones out of range
- * the spare element of an array variable), NONE after an error; under boundscheck one out of
- * range is reported as NumPy's IndexError. */
-static NgIrRef buf_index(Lower *L, Sym *s, const NgJitExpr *ix)
+/* Index ix on axis d of buffer s as an int64, NONE after an error: in [0, its length) where
+ * its form keeps it there (a constant, checked here; a counter of a loop over a part of the
+ * axis; x & c, x % c), else from the end where negative, with *in (NG_IR_NONE: true) and-ed
+ * with its being in range; under boundscheck one out of range is reported as NumPy's
+ * IndexError. */
+static NgIrRef buf_axis(Lower *L, Sym *s, int d, const NgJitExpr *ix, NgIrRef *in)
 {
     NgIrKernel *k = L->k;
     int line = ix->span.line;
-    if (ix->kind == NG_JIT_E_SLICE || ix->kind == NG_JIT_E_TUPLE) {
-        char what[160];
-        snprintf(what, sizeof what, "a slice of, or more than one index into, '%s' (an array made in the loop)",
-                 s->name);
-        return unsupported(L, line, what), NG_IR_NONE;
-    }
     Val v = expr(L, ix);
     if (v.r == NG_IR_NONE)
         return NG_IR_NONE;
@@ -4943,28 +4978,96 @@ static NgIrRef buf_index(Lower *L, Sym *s, const NgJitExpr *ix)
         return fail(L, line, v.dt == NG_BOOL ? NG_ERR_UNSUPPORTED : NG_ERR_TYPE,
                     "only integers are valid indices (got '%s')", v.chr ? "str" : type_name(v)), NG_IR_NONE;
     NgIrRef i = as(L, v, NG_INT64);
+    int64_t len = s->bshape[d];
     v.nonneg = v.nonneg || kind_of(v.dt) == NG_KIND_UINT;
-    if (v.within < 0 && -(int64_t)v.within <= s->nbuf && !is_const(L, i))
+    if (v.within < 0 && -(int64_t)v.within <= len && !is_const(L, i))
         return i; /* (a counter of a loop over a part of its range: the compilers unroll it) */
     if (is_const(L, i)) { /* (out of range: Python's IndexError, where it is reached) */
-        int64_t c = const_i(L, i) < 0 && !v.nonneg ? const_i(L, i) + s->nbuf : const_i(L, i);
-        if (c < 0 || c >= s->nbuf || (kind_of(v.dt) == NG_KIND_UINT && const_i(L, i) < 0)) {
+        int64_t c = const_i(L, i) < 0 && !v.nonneg ? const_i(L, i) + len : const_i(L, i);
+        if (c < 0 || c >= len || (kind_of(v.dt) == NG_KIND_UINT && const_i(L, i) < 0)) {
             char what[160];
             snprintf(what, sizeof what, "an index out of range of '%s' (an array made in the loop)", s->name);
             return unsupported(L, line, what), NG_IR_NONE;
         }
         return ng_ir_const_i(k, NG_INT64, c);
     }
-    NgIrRef n = ng_ir_const_i(k, NG_INT64, s->nbuf), w = wrap_index(L, v, n, 0, true, NULL, line);
+    NgIrRef n = ng_ir_const_i(k, NG_INT64, len), w = wrap_index(L, v, n, d, true, NULL, line);
     if (!s->buf_mem) { /* (an index from the data: the next pass makes s one array variable) */
         s->buf_mem = true;
         L->changed = true;
     }
-    if (w == NG_IR_NONE || below(L, w, s->nbuf))
+    if (w == NG_IR_NONE || below(L, w, len))
         return w;
-    /* out of range (NumPy's IndexError, reported under boundscheck): the spare last element */
-    NgIrRef in = ng_ir_binary(k, NG_OP_LT, NG_BOOL, ng_ir_cast(k, NG_UINT64, w), ng_ir_cast(k, NG_UINT64, n));
-    return ng_ir_select(k, in, w, n);
+    NgIrRef ok = ng_ir_binary(k, NG_OP_LT, NG_BOOL, ng_ir_cast(k, NG_UINT64, w), ng_ir_cast(k, NG_UINT64, n));
+    *in = *in == NG_IR_NONE ? ok : ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, *in, ok);
+    return w;
+}
+
+/* The indices of subscript e (a chain of them: a[i, j], a[i][j], a[i], a[:, j]) into buffer s:
+ * ix[d] per axis, NULL for a whole one (`:`, or an axis after the indices). False after the
+ * error (another slice, a slice before a further subscript, more indices than axes). */
+static bool buf_indices(Lower *L, const Sym *s, const NgJitExpr *e, const NgJitExpr **ix)
+{
+    const NgJitExpr *chain[NG_JIT_MAX_NEW_RANK + 1];
+    int nchain = 0, n = 0;
+    while (e->kind == NG_JIT_E_SUBSCRIPT) { /* (through locals naming parts: r[j] of r = a[i]) */
+        if (nchain == NG_JIT_MAX_NEW_RANK + 1)
+            return unsupported(L, e->span.line, "more indices than an array made in the loop has axes"), false;
+        chain[nchain++] = e;
+        e = e->lhs;
+        if (e->kind == NG_JIT_E_NAME && sym_of(L, e)->kind == SYM_EXPR)
+            e = sym_of(L, e)->value;
+    }
+    for (int c = nchain - 1; c >= 0; c--) {
+        const NgJitExpr *r = chain[c]->rhs;
+        int m = r->kind == NG_JIT_E_TUPLE ? r->nitems : 1;
+        for (int j = 0; j < m; j++) {
+            const NgJitExpr *x = r->kind == NG_JIT_E_TUPLE ? r->items[j] : r;
+            char what[200];
+            bool whole = x->kind == NG_JIT_E_SLICE && !x->lhs && !x->rhs && !x->cond;
+            const char *bad = x->kind == NG_JIT_E_SLICE && !whole ? "a slice other than `:` of"
+                              : whole && c > 0                    ? "a slice indexed again, of"
+                              : n == s->brank                     ? "more indices than the axes of"
+                                                                  : NULL;
+            if (bad) {
+                snprintf(what, sizeof what, "%s '%s' (an array made in the loop)", bad, s->name);
+                return unsupported(L, x->span.line, what), false;
+            }
+            ix[n++] = whole ? NULL : x;
+        }
+    }
+    while (n < s->brank)
+        ix[n++] = NULL;
+    return true;
+}
+
+/* a * m + b (int64s, constants folded). */
+static NgIrRef mul_add(Lower *L, NgIrRef a, int64_t m, NgIrRef b)
+{
+    NgIrKernel *k = L->k;
+    if (is_const(L, a) && is_const(L, b))
+        return ng_ir_const_i(k, NG_INT64, const_i(L, a) * m + const_i(L, b));
+    if (is_const(L, a) && const_i(L, a) == 0)
+        return b;
+    return ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_binary(k, NG_OP_MUL, NG_INT64, a, ng_ir_const_i(k, NG_INT64, m)),
+                        b);
+}
+
+/* The element of buffer s (in row-major order) at indices ix[d] (buf_indices), at[d] on the
+ * axes where ix[d] is NULL: an int64 in range, for an index out of range the spare element;
+ * NONE after an error. */
+static NgIrRef buf_place(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgIrRef *at)
+{
+    NgIrRef flat = ng_ir_const_i(L->k, NG_INT64, 0), in = NG_IR_NONE;
+    for (int d = 0; d < s->brank; d++) {
+        NgIrRef i = ix[d] ? buf_axis(L, s, d, ix[d], &in) : at[d];
+        if (i == NG_IR_NONE)
+            return NG_IR_NONE;
+        flat = mul_add(L, flat, s->bshape[d], i);
+    }
+    if (in == NG_IR_NONE) /* (out of range: NumPy's IndexError, reported under boundscheck) */
+        return flat;
+    return ng_ir_select(L->k, in, flat, ng_ir_const_i(L->k, NG_INT64, s->nbuf));
 }
 
 static Val buf_elem(Lower *L, Sym *s, NgIrRef i)
@@ -4972,19 +5075,9 @@ static Val buf_elem(Lower *L, Sym *s, NgIrRef i)
     return mkval(buf_at(L, s, i), s->dt, false, s->dt == NG_BOOL || kind_of(s->dt) == NG_KIND_UINT);
 }
 
-/* a[k] of buffer s (e the subscript). */
-static Val buf_load(Lower *L, Sym *s, const NgJitExpr *e)
-{
-    if (e->rhs->kind == NG_JIT_E_SLICE && !e->rhs->lhs && !e->rhs->rhs && !e->rhs->cond)
-        return buf_row(L, s, e->span.line); /* a[:] */
-    if (s->dt == NG_NODTYPE)
-        return buf_unknown(L, s, e->span.line);
-    NgIrRef i = buf_index(L, s, e->rhs);
-    return i == NG_IR_NONE ? NOVAL : buf_elem(L, s, i);
-}
-
-/* a whole, in an elementwise expression of rows: the element the expression's loop is at. */
-static Val buf_row(Lower *L, Sym *s, int line)
+/* The part of buffer s at indices ix (buf_indices) in an elementwise expression of rows: the
+ * element the expression's loop is at, its whole axes the expression's last ones. */
+static Val buf_part(Lower *L, Sym *s, const NgJitExpr *const *ix, int line)
 {
     if (L->elem == NG_IR_NONE) {
         char what[200];
@@ -4994,7 +5087,36 @@ static Val buf_row(Lower *L, Sym *s, int line)
     }
     if (s->dt == NG_NODTYPE)
         return buf_unknown(L, s, line);
-    return buf_elem(L, s, row_index(L, ng_ir_const_i(L->k, NG_INT64, s->nbuf), 0, line));
+    int nwhole = 0, q = 0;
+    for (int d = 0; d < s->brank; d++)
+        nwhole += !ix[d];
+    NgIrRef at[NG_JIT_MAX_NEW_RANK];
+    for (int d = 0; d < s->brank; d++)
+        at[d] = ix[d] ? NG_IR_NONE : row_index(L, ng_ir_const_i(L->k, NG_INT64, s->bshape[d]), nwhole - 1 - q++, line);
+    NgIrRef i = buf_place(L, s, ix, at);
+    return i == NG_IR_NONE ? NOVAL : buf_elem(L, s, i);
+}
+
+/* a[...] of buffer s (e the subscript): an element, or a part in an elementwise expression. */
+static Val buf_load(Lower *L, Sym *s, const NgJitExpr *e)
+{
+    const NgJitExpr *ix[NG_JIT_MAX_NEW_RANK];
+    if (!buf_indices(L, s, e, ix))
+        return NOVAL;
+    for (int d = 0; d < s->brank; d++)
+        if (!ix[d])
+            return buf_part(L, s, ix, e->span.line);
+    if (s->dt == NG_NODTYPE)
+        return buf_unknown(L, s, e->span.line);
+    NgIrRef i = buf_place(L, s, ix, NULL);
+    return i == NG_IR_NONE ? NOVAL : buf_elem(L, s, i);
+}
+
+/* a whole, in an elementwise expression of rows: the element the expression's loop is at. */
+static Val buf_row(Lower *L, Sym *s, int line)
+{
+    const NgJitExpr *ix[NG_JIT_MAX_NEW_RANK] = {NULL};
+    return buf_part(L, s, ix, line);
 }
 
 /* a.shape[ix] of buffer s. */
@@ -5003,9 +5125,10 @@ static Val buf_shape(Lower *L, Sym *s, const NgJitExpr *ix)
     Val k = ix->kind == NG_JIT_E_SLICE || ix->kind == NG_JIT_E_TUPLE ? NOVAL : expr(L, ix);
     if (k.r == NG_IR_NONE || !is_const(L, k.r) || !ng_dtype_is_int(k.dt))
         return L->st != NG_OK ? NOVAL : unsupported(L, ix->span.line, "a shape index that is not a constant integer");
-    if (const_i(L, k.r) != 0 && const_i(L, k.r) != -1)
-        return fail(L, ix->span.line, NG_ERR_INDEX, "tuple index out of range (a 1-dimensional array)");
-    return int_const(L, s->nbuf);
+    int64_t d = const_i(L, k.r);
+    if (d < -s->brank || d >= s->brank)
+        return fail(L, ix->span.line, NG_ERR_INDEX, "tuple index out of range (a %d-dimensional array)", s->brank);
+    return int_const(L, s->bshape[d < 0 ? d + s->brank : d]);
 }
 
 /* The value v stored into buffer s as NumPy stores it, NONE after an error: no Python complex
@@ -5077,16 +5200,17 @@ static void buf_make(Lower *L, Sym *s, const NgJitExpr *call, Stmts *out)
         push(L, out, ng_ir_assign(k, s->buf_var[j], v.r));
 }
 
-/* a[k] = v or a[k] op= v (op NONE for `=`) of buffer s: target t, value already lowered
- * (aug: not yet: `value` is its expression). */
-static void buf_store(Lower *L, Sym *s, const NgJitExpr *t, NgJitOp op, const NgJitExpr *value, Val v, Stmts *out)
+/* a[k] = v or a[k] op= v (op NONE for `=`) of buffer s: an element, at indices ix (buf_indices)
+ * of target t, value already lowered (aug: not yet: `value` is its expression). */
+static void buf_store(Lower *L, Sym *s, const NgJitExpr *t, const NgJitExpr *const *ix, NgJitOp op,
+                      const NgJitExpr *value, Val v, Stmts *out)
 {
     int line = t->span.line;
     if (s->dt == NG_NODTYPE) {
         buf_unknown(L, s, line);
         return;
     }
-    NgIrRef i = buf_index(L, s, t->rhs);
+    NgIrRef i = buf_place(L, s, ix, NULL);
     if (i == NG_IR_NONE)
         return;
     i = pin(L, mkval(i, NG_INT64, false, true), out).r;
@@ -5116,9 +5240,11 @@ static void buf_store(Lower *L, Sym *s, const NgJitExpr *t, NgJitOp op, const Ng
         buf_put(L, s, i, x, out);
 }
 
-/* a op= value, a[:] = value (op NONE) of buffer s: value an elementwise expression of rows
- * (or a number), stored element by element (it reads a only at the element it stores). */
-static void buf_rows(Lower *L, Sym *s, const NgJitExpr *value, NgJitOp op, int line, Stmts *out)
+/* a op= value, a[...] = value (op NONE) of buffer s, its part at indices ix (buf_indices; a
+ * whole: all NULL): value an elementwise expression of rows (or a number), stored element by
+ * element (it reads a only at the element it stores). */
+static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitExpr *value, NgJitOp op, int line,
+                     Stmts *out)
 {
     NgIrKernel *k = L->k;
     if (L->elem != NG_IR_NONE) {
@@ -5129,26 +5255,37 @@ static void buf_rows(Lower *L, Sym *s, const NgJitExpr *value, NgJitOp op, int l
         buf_unknown(L, s, line);
         return;
     }
-    int var = ng_ir_var(k, NG_INT64);
-    NgIrRef n = ng_ir_const_i(k, NG_INT64, s->nbuf), at = ng_ir_varref(k, var);
+    int var[NG_JIT_MAX_NEW_RANK], nwhole = 0; /* per whole axis, from the last: the loop's variable */
+    NgIrRef len[NG_JIT_MAX_NEW_RANK], at[NG_JIT_MAX_NEW_RANK];
+    for (int d = 0; d < s->brank; d++)
+        nwhole += !ix[d];
+    for (int d = 0, q = nwhole; d < s->brank; d++)
+        if (!ix[d]) {
+            var[--q] = ng_ir_var(k, NG_INT64);
+            len[q] = ng_ir_const_i(k, NG_INT64, s->bshape[d]);
+            at[d] = ng_ir_varref(k, var[q]);
+        }
     Stmts inner = {0};
     Rows rows;
-    RowsSaved was = enter_rows(L, &rows, var, &inner);
-    rows.target_rank = 1;
-    rows.elem_var[0] = var;
-    rows.target[0] = n;
+    RowsSaved was = enter_rows(L, &rows, var[0], &inner);
+    rows.target_rank = nwhole; /* (the value's rows: broadcast to the part's lengths) */
+    for (int q = 0; q < nwhole; q++) {
+        rows.elem_var[q] = var[q];
+        rows.target[q] = len[q];
+    }
     Val v = expr(L, value);
-    if (op != NG_JIT_OP_NONE && v.r != NG_IR_NONE) { /* in place, NumPy's same-kind casting */
-        v = arith(L, op, buf_elem(L, s, at), v, line);
+    NgIrRef place = v.r == NG_IR_NONE ? NG_IR_NONE : buf_place(L, s, ix, at); /* (the value first, as NumPy) */
+    if (op != NG_JIT_OP_NONE && place != NG_IR_NONE) { /* in place, NumPy's same-kind casting */
+        v = arith(L, op, buf_elem(L, s, place), v, line);
         if (v.r != NG_IR_NONE && !same_kind_cast(v.dt, s->dt))
             unsupported(L, line, "an in-place update of an array whose result is of another kind (NumPy's "
                                  "UFuncTypeError)");
     }
-    NgIrRef x = buf_value(L, s, v, false, line);
+    NgIrRef x = place == NG_IR_NONE ? NG_IR_NONE : buf_value(L, s, v, false, line);
     if (x != NG_IR_NONE)
-        buf_put(L, s, at, x, &inner);
+        buf_put(L, s, place, x, &inner);
     restore_rows(L, was);
-    if (x != NG_IR_NONE && L->st == NG_OK && rows.rank > 1)
+    if (x != NG_IR_NONE && L->st == NG_OK && rows.rank > nwhole)
         unsupported(L, line, "storing a value of more axes than the array it goes into (NumPy's ValueError)");
     NgIrRef count[MAX_ROW_RANK];
     if (x == NG_IR_NONE || L->st != NG_OK) {
@@ -5158,8 +5295,10 @@ static void buf_rows(Lower *L, Sym *s, const NgJitExpr *value, NgJitOp op, int l
     if (!rows_length(L, &rows, count, line))
         rows.rank = 0;
     NgIrRef loop = seal(L, &inner);
-    push(L, out, ng_ir_for(k, var, ng_ir_const_i(k, NG_INT64, 0), plain_count(L, rows.rank ? count[0] : n),
-                           ng_ir_const_i(k, NG_INT64, 1), loop, 0));
+    for (int q = 0; q < nwhole; q++)
+        loop = ng_ir_for(k, var[q], ng_ir_const_i(k, NG_INT64, 0), plain_count(L, q < rows.rank ? count[q] : len[q]),
+                         ng_ir_const_i(k, NG_INT64, 1), loop, 0);
+    push(L, out, loop);
     carry_stop(L, out);
 }
 
@@ -5174,16 +5313,20 @@ static bool buf_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         return false;
     Sym *b = sym_of(L, root);
     NgJitOp op = s->kind == NG_JIT_S_AUGASSIGN ? s->op : NG_JIT_OP_NONE;
-    bool whole = t->kind == NG_JIT_E_SUBSCRIPT && t->rhs->kind == NG_JIT_E_SLICE && !t->rhs->lhs && !t->rhs->rhs &&
-                 !t->rhs->cond;
-    if (t->kind == NG_JIT_E_NAME && op == NG_JIT_OP_NONE)
+    const NgJitExpr *ix[NG_JIT_MAX_NEW_RANK] = {NULL};
+    bool part = t->kind == NG_JIT_E_NAME;
+    if (t->kind == NG_JIT_E_NAME && op == NG_JIT_OP_NONE) {
         buf_make(L, b, s->value, out);
-    else if (t->kind == NG_JIT_E_NAME || whole)
-        buf_rows(L, b, s->value, op, s->span.line, out);
-    else if (t->lhs->kind != NG_JIT_E_NAME)
-        unsupported(L, s->span.line, "more than one index into an array made in the loop");
+        return true;
+    }
+    if (t->kind == NG_JIT_E_SUBSCRIPT && !buf_indices(L, b, t, ix))
+        return true;
+    for (int d = 0; d < b->brank; d++)
+        part = part || !ix[d];
+    if (part)
+        buf_rows(L, b, ix, s->value, op, s->span.line, out);
     else
-        buf_store(L, b, t, op, s->value, op == NG_JIT_OP_NONE ? expr(L, s->value) : NOVAL, out);
+        buf_store(L, b, t, ix, op, s->value, op == NG_JIT_OP_NONE ? expr(L, s->value) : NOVAL, out);
     return true;
 }
 
@@ -6348,6 +6491,8 @@ static bool row_valued(Lower *L, const NgJitExpr *e)
         const Sym *s = sym_of(L, r);
         const Sym *a = s->kind == SYM_VIEW ? s->base : s;
         int fixed = s->kind == SYM_VIEW ? s->nfixed : 0;
+        if (s->kind == SYM_BUF)
+            return slices + s->brank - n > 0;
         return (s->kind == SYM_ARRAY || s->kind == SYM_VIEW) && a->given->seq == NG_JIT_SEQ_ARRAY &&
                a->given->module == NG_JIT_MOD_NONE && slices + a->given->ndim - fixed - n > 0;
     }
@@ -6389,45 +6534,48 @@ static int mentions_in(NgJitBlock b, int id)
     return c.n;
 }
 
-/* Whether e reads name id only whole: never as x[i], x.attr, x(...) or x := v. */
-static bool read_whole(const NgJitExpr *e, int id)
+/* Whether e reads name id only whole: never as x[i] (where `indexed`, as x[i] too: a part of a
+ * buffer), x.attr, x(...) or x := v. */
+static bool read_whole(const NgJitExpr *e, int id, bool indexed)
 {
     if (!e)
         return true;
     if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_ATTR && e->lhs->lhs->kind == NG_JIT_E_NAME &&
         e->lhs->lhs->name_id == id && ng_jit_call_kind(e) == NG_JIT_CALL_METHOD) { /* e.sum(): np.sum(e) */
         for (int i = 0; i < e->nitems; i++)
-            if (!read_whole(e->items[i], id))
+            if (!read_whole(e->items[i], id, indexed))
                 return false;
         for (int i = 0; i < e->nkeywords; i++)
-            if (!read_whole(e->keywords[i].value, id))
+            if (!read_whole(e->keywords[i].value, id, indexed))
                 return false;
         return true;
     }
+    if (indexed && e->kind == NG_JIT_E_SUBSCRIPT && e->lhs->kind == NG_JIT_E_NAME && e->lhs->name_id == id)
+        return read_whole(e->rhs, id, indexed); /* (a buffer's part, indexed: r[j] of r = a[i]) */
     if ((e->kind == NG_JIT_E_SUBSCRIPT || e->kind == NG_JIT_E_ATTR || e->kind == NG_JIT_E_CALL ||
          e->kind == NG_JIT_E_NAMED) && e->lhs && e->lhs->kind == NG_JIT_E_NAME && e->lhs->name_id == id)
         return false;
-    if (!read_whole(e->lhs, id) || !read_whole(e->rhs, id) || !read_whole(e->cond, id))
+    if (!read_whole(e->lhs, id, indexed) || !read_whole(e->rhs, id, indexed) || !read_whole(e->cond, id, indexed))
         return false;
     for (int i = 0; i < e->nitems && e->kind != NG_JIT_E_DICT; i++)
-        if (!read_whole(e->items[i], id))
+        if (!read_whole(e->items[i], id, indexed))
             return false;
     for (int i = 0; e->kind == NG_JIT_E_CALL && i < e->nkeywords; i++)
-        if (!read_whole(e->keywords[i].value, id))
+        if (!read_whole(e->keywords[i].value, id, indexed))
             return false;
     return true;
 }
 
-static bool read_whole_block(NgJitBlock b, int id)
+static bool read_whole_block(NgJitBlock b, int id, bool indexed)
 {
     for (int i = 0; i < b.n; i++) {
         const NgJitStmt *s = b.stmts[i];
         for (int t = 0; t < s->ntargets; t++)
-            if (s->targets[t]->kind == NG_JIT_E_NAME ? s->targets[t]->name_id == id : !read_whole(s->targets[t], id))
+            if (s->targets[t]->kind == NG_JIT_E_NAME ? s->targets[t]->name_id == id : !read_whole(s->targets[t], id, false))
                 return false;
-        if ((s->target && (s->target->kind == NG_JIT_E_NAME ? s->target->name_id == id : !read_whole(s->target, id))) ||
-            !read_whole(s->value, id) || !read_whole(s->test, id) || !read_whole_block(s->body, id) ||
-            !read_whole_block(s->orelse, id))
+        if ((s->target && (s->target->kind == NG_JIT_E_NAME ? s->target->name_id == id : !read_whole(s->target, id, false))) ||
+            !read_whole(s->value, id, indexed) || !read_whole(s->test, id, indexed) || !read_whole_block(s->body, id, indexed) ||
+            !read_whole_block(s->orelse, id, indexed))
             return false;
     }
     return true;
@@ -6528,7 +6676,8 @@ static void scan_exprs(Lower *L, const NgJitStmt *loop, NgJitBlock whole, NgJitB
                 last = m ? j : last;
             }
             NgJitBlock before = {rest.stmts, last}, reader = {rest.stmts + last, 1};
-            if (last >= 0 && mentions_in(whole, id) == 1 + uses && read_whole_block(rest, id) &&
+            bool part = s->value->kind == NG_JIT_E_SUBSCRIPT && buf_root(L, s->value); /* (r = a[i]) */
+            if (last >= 0 && mentions_in(whole, id) == 1 + uses && read_whole_block(rest, id, part) &&
                 dead_after(L, loop, v->name) && !block_changes(L, before, s->value) &&
                 !((reader.stmts[0]->body.n || reader.stmts[0]->orelse.n) && block_changes(L, reader, s->value))) {
                 v->kind = SYM_EXPR;
@@ -6543,7 +6692,9 @@ static void scan_exprs(Lower *L, const NgJitStmt *loop, NgJitBlock whole, NgJitB
 typedef struct BufFind {
     int id;
     int made, updates;     /* its `a = np.zeros(n)` statements, its `a op= v` ones */
-    int64_t n;             /* the first one's length (-1: they differ) */
+    int64_t n;             /* the first one's size (-1: their shapes differ), */
+    int ndim;              /* ... its axes, */
+    int64_t shape[NG_JIT_MAX_NEW_RANK]; /* ... their lengths */
     NgJitBlock block;      /* the block of the first one, */
     int at;                /* ... its place there */
 } BufFind;
@@ -6557,9 +6708,11 @@ static void find_bufs(NgJitBlock b, BufFind *q)
             s->targets[0]->name_id == q->id && ng_jit_new_array(s->value, &na)) {
             if (!q->made++) {
                 q->n = na.n;
+                q->ndim = na.ndim;
+                memcpy(q->shape, na.shape, sizeof q->shape);
                 q->block = b;
                 q->at = i;
-            } else if (na.n != q->n) {
+            } else if (na.ndim != q->ndim || memcmp(na.shape, q->shape, sizeof q->shape) != 0) {
                 q->n = -1;
             }
         }
@@ -6598,7 +6751,7 @@ static NgStatus scan_bufs(Lower *L, const NgJitStmt *loop)
             snprintf(why, sizeof why, "bound to other values too (only `%s = np.zeros(n)` and updates in place "
                      "compile)", s->name);
         else if (q.n < 0)
-            snprintf(why, sizeof why, "made with two lengths");
+            snprintf(why, sizeof why, "made with two shapes");
         else if (mentions_in(whole, q.id) != mentions_in(rest, q.id) ||
                  mentions_in((NgJitBlock){rest.stmts, 1}, q.id) != 1)
             snprintf(why, sizeof why, "used before it is made, or outside the block that makes it");
@@ -6609,6 +6762,8 @@ static NgStatus scan_bufs(Lower *L, const NgJitStmt *loop)
                         "'%s' (an array made in the loop) %s is not supported in a compiled loop", s->name, why), L->st;
         s->kind = SYM_BUF;
         s->nbuf = q.n;
+        s->brank = q.ndim;
+        memcpy(s->bshape, q.shape, sizeof s->bshape);
         s->buf_mem = q.n > MAX_BUF_VARS; /* (longer: one array variable from the start) */
         s->dt = NG_NODTYPE;
     }

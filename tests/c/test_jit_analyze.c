@@ -1891,15 +1891,35 @@ static void test_new_arrays(void)
                  "    for i in range(x.shape[0]):\n"
                  "        out[i] = np.zeros(3)[0]\n"
                  "    for i in range(x.shape[0]):\n"
-                 "        a = np.zeros(3, dtype=x.dtype.type)\n",
-                 "line 2: python: makes an array, np.zeros(n), of a length not written as a number from 1 to 256 (not "
-                 "compilable)\n"
-                 "line 4: python: makes an array, np.zeros(257), of a length not written as a number from 1 to 256 (not "
-                 "compilable)\n"
+                 "        a = np.zeros(3, dtype=x.dtype.type)\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        a = np.zeros((16, 17))\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        a = np.ones((2, 0), np.int32)\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        a = np.zeros((2, n))\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        a = np.zeros((1, 2, 1, 2, 1))\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        a = np.full((16, 16), 2.0)\n"
+                 "        a = np.zeros((2, 3, 2, 2))\n",
+                 "line 2: python: makes an array, np.zeros(n), whose shape is not written as numbers (up to 4 of them) of "
+                 "1 to 256 elements in all (not compilable)\n"
+                 "line 4: python: makes an array, np.zeros(257), whose shape is not written as numbers (up to 4 of them) "
+                 "of 1 to 256 elements in all (not compilable)\n"
                  "line 6: python: calls np.zeros with arguments other than (n[, dtype]) (not compilable)\n"
                  "line 8: python: calls np.zeros other than as `name = np.zeros(n)` in a loop's body (not compilable)\n"
                  "line 10: python: makes an array of dtype x.dtype.type (only np.<dtype>, a builtin type, a string or "
-                 "x.dtype compile)\n");
+                 "x.dtype compile)\n"
+                 "line 12: python: makes an array, np.zeros((16, 17)), whose shape is not written as numbers (up to 4 of "
+                 "them) of 1 to 256 elements in all (not compilable)\n"
+                 "line 14: python: makes an array, np.ones((2, 0), np.int32), whose shape is not written as numbers (up "
+                 "to 4 of them) of 1 to 256 elements in all (not compilable)\n"
+                 "line 16: python: makes an array, np.zeros((2, n)), whose shape is not written as numbers (up to 4 of "
+                 "them) of 1 to 256 elements in all (not compilable)\n"
+                 "line 18: python: makes an array, np.zeros((1, 2, 1, 2, 1)), whose shape is not written as numbers (up "
+                 "to 4 of them) of 1 to 256 elements in all (not compilable)\n"
+                 "line 20: parallel\n");
 }
 
 int main(void)

@@ -230,11 +230,11 @@ def wrong_kind(x, out):
 
 
 @pytest.mark.parametrize("fn,why", [
-    (sized_by_argument, "of a length not written as a number"),
+    (sized_by_argument, "whose shape is not written as numbers"),
     (read_after, "read after the loop"),
     (aliased, "used other than indexed"),
     (made_in_a_branch, "used before it is made"),
-    (two_lengths, "made with two lengths"),
+    (two_lengths, "made with two shapes"),
 ], ids=name_of)
 def test_what_stays_python_gives_pythons_results(fn, why):
     x = np.array([1.0, -2.0, 3.0, 4.0])
