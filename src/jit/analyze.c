@@ -3410,8 +3410,9 @@ static bool checked_nonneg(Ctx *c, int p, const NgJitExpr *e)
 
 /* Ctx.view for a loop body: per name, the value of `v = X[...]` when that is
  * a top-level statement of the body and the only one that assigns v, X a
- * name the body does not assign (nor is v the loop variable). */
-static const NgJitExpr **find_views(Ctx *c, NgJitBlock body, int var, const uint64_t *assigned)
+ * name the body does not assign, or an array it makes afresh (`fresh`; nor
+ * is v the loop variable). */
+static const NgJitExpr **find_views(Ctx *c, NgJitBlock body, int var, const uint64_t *assigned, const uint64_t *fresh)
 {
     const NgJitExpr **view = xalloc(c, &c->tmp, (size_t)(c->ast->nnames + 1) * sizeof *view);
     memset(view, 0, (size_t)(c->ast->nnames + 1) * sizeof *view);
@@ -3433,7 +3434,8 @@ static const NgJitExpr **find_views(Ctx *c, NgJitBlock body, int var, const uint
         const NgJitExpr *root = subscript_root(s->value);
         uint64_t *own = set_new(c); /* (a walrus in the value assigning v) */
         stmt_exprs(c, s, walrus_into, own);
-        if (root && v != var && root->name_id != v && !set_has(assigned, root->name_id) && !set_has(more, v) &&
+        if (root && v != var && root->name_id != v &&
+            (!set_has(assigned, root->name_id) || set_has(fresh, root->name_id)) && !set_has(more, v) &&
             !set_has(own, v))
             view[v] = s->value;
     }
@@ -3546,13 +3548,13 @@ static void analyze_loop(Ctx *c, int li)
     block_stores(c, s->body, d->assigned);
     block_writes(s->body, d->written);
     block_exprs(c, s->body, helper_writes_into, d->written);
-    c->view = find_views(c, s->body, L->var_id, d->assigned);
+    d->fresh = fresh_arrays(c, s->body);
+    c->view = find_views(c, s->body, L->var_id, d->assigned, d->fresh);
     for (int id = 0; id < c->ast->nnames; id++)
         if (c->view[id] && set_has(d->written, id)) { /* row[j] = v writes X */
             set_del(d->written, id);
             set_add(d->written, subscript_root(c->view[id])->name_id);
         }
-    d->fresh = fresh_arrays(c, s->body);
     for (int id = 0; id < c->ast->nnames; id++)
         if (set_has(d->fresh, id))
             set_del(d->written, id);

@@ -5308,10 +5308,12 @@ static bool buf_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
 {
     const NgJitExpr *t = s->kind == NG_JIT_S_AUGASSIGN ? s->target
                          : s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 ? s->targets[0] : NULL;
-    const NgJitExpr *root = t && t->kind == NG_JIT_E_SUBSCRIPT ? t->lhs : t;
-    if (!root || root->kind != NG_JIT_E_NAME || sym_of(L, root)->kind != SYM_BUF)
+    Sym *b = !t                                                           ? NULL
+             : t->kind == NG_JIT_E_SUBSCRIPT                              ? buf_root(L, t)
+             : t->kind == NG_JIT_E_NAME && sym_of(L, t)->kind == SYM_BUF ? sym_of(L, t)
+                                                                          : NULL;
+    if (!b)
         return false;
-    Sym *b = sym_of(L, root);
     NgJitOp op = s->kind == NG_JIT_S_AUGASSIGN ? s->op : NG_JIT_OP_NONE;
     const NgJitExpr *ix[NG_JIT_MAX_NEW_RANK] = {NULL};
     bool part = t->kind == NG_JIT_E_NAME;
@@ -6571,9 +6573,9 @@ static bool read_whole_block(NgJitBlock b, int id, bool indexed)
     for (int i = 0; i < b.n; i++) {
         const NgJitStmt *s = b.stmts[i];
         for (int t = 0; t < s->ntargets; t++)
-            if (s->targets[t]->kind == NG_JIT_E_NAME ? s->targets[t]->name_id == id : !read_whole(s->targets[t], id, false))
+            if (s->targets[t]->kind == NG_JIT_E_NAME ? s->targets[t]->name_id == id : !read_whole(s->targets[t], id, indexed))
                 return false;
-        if ((s->target && (s->target->kind == NG_JIT_E_NAME ? s->target->name_id == id : !read_whole(s->target, id, false))) ||
+        if ((s->target && (s->target->kind == NG_JIT_E_NAME ? s->target->name_id == id : !read_whole(s->target, id, indexed))) ||
             !read_whole(s->value, id, indexed) || !read_whole(s->test, id, indexed) || !read_whole_block(s->body, id, indexed) ||
             !read_whole_block(s->orelse, id, indexed))
             return false;
@@ -6605,6 +6607,31 @@ static bool reads_storage(Lower *L, const NgJitExpr *e, const Sym *w)
     return q.found;
 }
 
+typedef struct BufRead {
+    Lower *L;
+    bool found;
+} BufRead;
+
+static void note_buf_read(void *ctx, const NgJitExpr *name)
+{
+    BufRead *q = ctx;
+    SymKind k = sym_of(q->L, name)->kind;
+    q->found = q->found || k == SYM_BUF || k == SYM_EXPR;
+}
+
+/* Whether value names a part of a buffer that no store into a buffer moves: `r = a[i]`, its
+ * indices reading no buffer (a store into a's elements changes what r holds, as it changes
+ * NumPy's view, not which elements r is). */
+static bool fixed_part(Lower *L, const NgJitExpr *value)
+{
+    if (value->kind != NG_JIT_E_SUBSCRIPT || !buf_root(L, value))
+        return false;
+    BufRead q = {L, false};
+    for (const NgJitExpr *e = value; e->kind == NG_JIT_E_SUBSCRIPT; e = e->lhs)
+        walk_expr(e->rhs, note_buf_read, &q);
+    return !q.found;
+}
+
 /* Whether a store target t changes what `value` reads. */
 static bool target_changes(Lower *L, const NgJitExpr *t, const NgJitExpr *value)
 {
@@ -6616,6 +6643,8 @@ static bool target_changes(Lower *L, const NgJitExpr *t, const NgJitExpr *value)
     }
     if (t->kind == NG_JIT_E_STARRED)
         return target_changes(L, t->lhs, value);
+    if (t->kind == NG_JIT_E_SUBSCRIPT && buf_root(L, t) && fixed_part(L, value))
+        return false; /* (a store into a buffer's elements: the part reads them where it is read) */
     const NgJitExpr *root = subscript_base(t);
     return !root || reads_storage(L, value, sym_of(L, root));
 }
