@@ -1843,12 +1843,13 @@ static void add_access(Ctx *c, const NgJitExpr *e, int root, bool write, bool au
 }
 
 /* Whether e reads what an array is rather than its elements: x.shape,
- * x.size, x.ndim, len(x). */
+ * x.size, x.ndim, x.dtype (np.zeros(3, x.dtype)), len(x). */
 static bool of_the_array(const NgJitExpr *e)
 {
     if (e->kind == NG_JIT_E_ATTR)
         return e->lhs->kind == NG_JIT_E_NAME &&
-               (strcmp(e->name, "shape") == 0 || strcmp(e->name, "size") == 0 || strcmp(e->name, "ndim") == 0);
+               (strcmp(e->name, "shape") == 0 || strcmp(e->name, "size") == 0 || strcmp(e->name, "ndim") == 0 ||
+                strcmp(e->name, "dtype") == 0);
     return e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 &&
            e->nitems == 1 && e->items[0]->kind == NG_JIT_E_NAME;
 }

@@ -1881,6 +1881,18 @@ static void test_new_arrays(void)
                  "        b[0] = x[i]\n",
                  "line 2: sequential: writes b[0] through b, which the loop assigns (the array it refers to is not "
                  "known)\n");
+    /* a view of an array the body makes afresh writes that array (its own); x.dtype reads no element */
+    CHECK_REPORT("def f(x, out):\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        a = np.zeros((2, 3), out.dtype)\n"
+                 "        r = a[1]\n"
+                 "        r[0] = x[i]\n"
+                 "        out[i] = a\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        r = out[0]\n"
+                 "        r[i] = x[i]\n",
+                 "line 2: parallel\n"
+                 "line 7: sequential: writes r[i], read as out[0], possibly in another iteration\n");
     CHECK_REPORT("def f(x, n, out):\n"
                  "    for i in range(x.shape[0]):\n"
                  "        a = np.zeros(n)\n"

@@ -398,3 +398,183 @@ def test_an_index_from_the_data_out_of_range():
         out = np.zeros(6)
         numgpu.jit(data_out_of_range)(y, out)  # (no check: no crash, the other elements kept)
         assert (out[:5] == 11.0).all() and out[5] in (15.0, 11.0), out
+
+
+# ---- small arrays of more than one axis (np.zeros((3, 3))): elements in row-major order ----
+
+
+def covariances(P, out):
+    for i in range(P.shape[0]):
+        C = np.zeros((3, 3))
+        for j in range(P.shape[1]):
+            for a in range(3):
+                for b in range(3):
+                    C[a, b] += P[i, j, a] * P[i, j, b]
+        out[i] = C
+
+
+def pair_histogram(X, Y, out):
+    for i in range(X.shape[0]):
+        h = np.zeros((4, 5), dtype=out.dtype)
+        for j in range(X.shape[1]):
+            h[X[i, j] & 3, Y[i, j] % 5] += 1
+        out[i] = h
+
+
+def rows_and_columns(X, out):
+    for i in range(X.shape[0]):
+        m = np.zeros((2, 3))
+        m[0] = X[i, :3]
+        m[1, :] = X[i, 3:6] * 2
+        m[:, 1] += 10
+        m[1][2] -= m[0][0]
+        out[i] = np.sum(m) + m[1].max() - np.sum(m[:, 2]) + m[-1, -2]
+
+
+def cube(x, out):
+    for i in range(x.shape[0]):
+        T = np.full((2, 3, 2), 1.5)
+        T[1] *= x[i]
+        T[:, 2, :] += 2
+        T[0, 0, 1] = 7
+        out[i] = np.sum(T) + T[1, 2, 1] + T[1][0][1] * 10
+
+
+def over_rows(X, out):
+    for i in range(X.shape[0]):
+        R = np.zeros((3, 2))
+        R[:, 0] = X[i, :3]
+        R[:, 1] = X[i, 3:]
+        s = 0.0
+        for r in R:
+            s += r[0] * r[1]
+        q = R[1]
+        out[i] = s + np.sum(q) + np.dot(R[0], R[2]) + R[2][:].sum()
+
+
+def through_a_part(X, out):
+    for i in range(X.shape[0]):
+        R = np.ones((2, 3))
+        r = R[1]
+        r[0] = X[i, 0]
+        R[1, 2] = X[i, 1]  # (seen through r, as through NumPy's view)
+        out[i] = np.sum(r) * 10 + R[1, 0]
+
+
+def shape_facts(x, out):
+    for i in range(x.shape[0]):
+        R = np.ones((2, 5), dtype=np.int32)
+        R *= x[i]
+        n, m = R.shape
+        out[i] = np.sum(R) + n * 10 + m * 100 + R.size * 1000 + R.ndim * 10000 + len(R) + R.shape[-1]
+
+
+def broadcast_into(X, out):
+    for i in range(X.shape[0]):
+        R = np.zeros((2, 3))
+        R[:] = X[i, :3]
+        R[:, 0] = X[i, 3:5]
+        R += X[i, 5]
+        out[i] = np.sum(R * R[1])
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32], ids=case_id)
+def test_a_small_matrix_per_row(dt):
+    P = np.random.default_rng(10).integers(-8, 8, (30, 7, 3)).astype(dt)
+    f = jit_same(covariances, P, np.zeros((30, 3, 3), dt))
+    assert kinds(f)[0] == "parallel" and ran(f)[0] == "kernel", f.loop_report()
+
+
+@pytest.mark.parametrize("dt", [np.int64, np.int32, np.float64], ids=case_id)
+def test_a_two_axis_histogram_indexed_by_the_data(dt):
+    rng = np.random.default_rng(11)
+    X, Y = rng.integers(-50, 50, (40, 23)), rng.integers(-50, 50, (40, 23))
+    f = jit_same(pair_histogram, X, Y, np.zeros((40, 4, 5), dt))
+    assert kinds(f)[0] == "parallel" and ran(f)[0] == "kernel", f.loop_report()
+
+
+@pytest.mark.parametrize("fn", [rows_and_columns, cube, over_rows, through_a_part, shape_facts, broadcast_into],
+                         ids=name_of)
+def test_parts_of_a_small_array_of_several_axes(fn):
+    rng = np.random.default_rng(12)
+    if fn in (cube, shape_facts):
+        args = (rng.integers(-9, 9, 30), np.zeros(30, np.int64 if fn is shape_facts else np.float64))
+    else:
+        args = (rng.integers(-9, 9, (30, 6)).astype(np.float64), np.zeros(30))
+    f = jit_same(fn, *args)
+    assert kinds(f)[0] == "parallel" and ran(f)[0] == "kernel", f.loop_report()
+
+
+def two_axis_bins(X, Y, out):
+    for i in range(X.shape[0]):
+        h = np.zeros((4, 4), dtype=np.int64)
+        for j in range(X.shape[1]):
+            h[X[i, j], Y[i, j]] += 1
+        out[i] = h[1, 2] * 100 + h[3, -1] * 7 + h[0, 0]
+
+
+def test_an_index_from_the_data_out_of_range_on_either_axis():
+    rng = np.random.default_rng(13)
+    X, Y = rng.integers(-4, 4, (20, 9)), rng.integers(-4, 4, (20, 9))
+    jit_same(two_axis_bins, X, Y, np.zeros(20, np.int64))  # (negative ones from the end)
+    f = numgpu.jit(boundscheck=True)(two_axis_bins)
+    for axis, (x, y) in enumerate([(4, 0), (0, -5)]):
+        X2, Y2 = X.copy(), Y.copy()
+        X2[7, 3], Y2[7, 3] = x, y
+        bad = x if axis == 0 else y
+        with pytest.raises(IndexError, match=f"index {bad} is out of bounds for axis {axis} with size 4"):
+            f(X2, Y2, np.zeros(20, np.int64))
+        out = np.zeros(20, np.int64)
+        numgpu.jit(two_axis_bins)(X2, Y2, out)  # (no check: no crash, the other rows right)
+        want = np.zeros(20, np.int64)
+        two_axis_bins(X[:7], Y[:7], want)
+        np.testing.assert_array_equal(out[:7], want[:7])
+
+
+def too_many_indices(x, out):
+    for i in range(x.shape[0]):
+        R = np.zeros((2, 2))
+        out[i] = R[0, 0, 0] + x[i]
+
+
+def stepped_slice(x, out):
+    for i in range(x.shape[0]):
+        R = np.zeros((2, 3))
+        R[0, ::2] = x[i]
+        out[i] = R[0, 2]
+
+
+def slice_indexed_again(x, out):
+    for i in range(x.shape[0]):
+        R = np.zeros((2, 3))
+        R[1] = x[i]
+        out[i] = np.sum(R[:][1])
+
+
+def too_long_a_row(X, out):
+    for i in range(X.shape[0]):
+        R = np.zeros((2, 3))
+        R[0] = X[i, :4]
+        out[i] = R[0, 1]
+
+
+def too_big(x, out):
+    for i in range(x.shape[0]):
+        R = np.zeros((16, 17))
+        R[0, 0] = x[i]
+        out[i] = R[0, 0]
+
+
+@pytest.mark.parametrize("fn,why", [
+    (too_many_indices, "more indices than the axes of 'R'"),
+    (stepped_slice, "a slice other than `:` of 'R'"),
+    (slice_indexed_again, "a slice indexed again"),
+    (too_long_a_row, "combines rows of other lengths"),
+    (too_big, "whose shape is not written as numbers"),
+], ids=lambda v: v if isinstance(v, str) else v.__name__)
+def test_what_stays_python_of_several_axes(fn, why):
+    x = np.arange(6.0).reshape(1, 6).repeat(3, 0) if fn is too_long_a_row else np.arange(3.0)
+    py, mine, f = python_and_jit(fn, x, np.zeros(3))
+    assert mine == py
+    assert kinds(f)[0] == "python" or why in ran(f)[0], f.loop_report()
+    assert why in (f.loop_report()[0]["reason"] or "") + ran(f)[0], f.loop_report()
