@@ -128,6 +128,10 @@ struct Sym {
                                    by a pass, kept for the next), or longer: one array variable */
     int buf_arr;                /* SYM_BUF with buf_mem, this pass: that variable, of nbuf + 1
                                    elements (the last for indices out of range) */
+    int unroll;                 /* the counter of an inner range(c) loop that indexes a buffer's
+                                   variables: 1, the loop is unrolled (the index a constant in
+                                   each copy: the variable itself, no select), -1 not (its body
+                                   has windows, which go with a loop); found by a pass, kept */
 };
 
 /* A helper function inlined at one call site: its own names and the type
@@ -221,6 +225,8 @@ typedef struct Lower {
     NgIrRef elem;        /* inside np.sum(...) and the like: the element index, else NONE */
     struct Rows *rows;   /* ... and what that expression's loop needs (NULL elsewhere) */
     int inlining;        /* helpers being inlined around the current expression */
+    int64_t unrolled;    /* copies of the statement being lowered that unrolled loops around it
+                            make (unroll_loop), 1 outside them */
     int in_loop;         /* loop bodies being lowered around the current statement (the outer
                             loop's, inner loops', a helper's one-trip loop): in a sequential
                             kernel a raise there leaves them (stops) */
@@ -4980,8 +4986,15 @@ static NgIrRef buf_axis(Lower *L, Sym *s, int d, const NgJitExpr *ix, NgIrRef *i
     NgIrRef i = as(L, v, NG_INT64);
     int64_t len = s->bshape[d];
     v.nonneg = v.nonneg || kind_of(v.dt) == NG_KIND_UINT;
-    if (v.within < 0 && -(int64_t)v.within <= len && !is_const(L, i))
-        return i; /* (a counter of a loop over a part of its range: the compilers unroll it) */
+    if (v.within < 0 && -(int64_t)v.within <= len && !is_const(L, i)) {
+        /* a counter of a loop over a part of its range: a loop the next pass unrolls */
+        Sym *c = ix->kind == NG_JIT_E_NAME ? sym_of(L, ix) : NULL;
+        if (c && c->bound && !c->unroll && !s->buf_mem) {
+            c->unroll = 1;
+            L->changed = true;
+        }
+        return i;
+    }
     if (is_const(L, i)) { /* (out of range: Python's IndexError, where it is reached) */
         int64_t c = const_i(L, i) < 0 && !v.nonneg ? const_i(L, i) + len : const_i(L, i);
         if (c < 0 || c >= len || (kind_of(v.dt) == NG_KIND_UINT && const_i(L, i) < 0)) {
@@ -5904,6 +5917,56 @@ static NgIrRef versioned(Lower *L, NgIrRef loop, int from, int to, NgIrRef trips
     return fast == NG_IR_NONE || fast == loop ? loop : ng_ir_version(k, cond, fast, loop);
 }
 
+enum { MAX_UNROLLED = 64 }; /* copies of a statement unrolled loops may make */
+
+/* Whether b leaves its loop other than at its end: a break or continue outside a loop of its
+ * own, a return. */
+static bool leaves(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_BREAK || s->kind == NG_JIT_S_CONTINUE || s->kind == NG_JIT_S_RETURN ||
+            (s->kind == NG_JIT_S_IF && (leaves(s->body) || leaves(s->orelse))) ||
+            ((s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE) && ng_jit_block_returns(s->body)))
+            return true;
+    }
+    return false;
+}
+
+/* The n trips of inner loop s over range(first, ..., step) (its counter var: Sym.unroll) as n
+ * copies of its body, var a constant in each: a buffer's variables indexed by it are read
+ * and written directly (a select among them otherwise, which the C compilers do not fold
+ * where a loop jammed 8 iterations at a time holds the loop). */
+static NgIrRef unroll_loop(Lower *L, const NgJitStmt *s, Sym *var, int64_t first, int64_t step, int64_t n)
+{
+    Stmts body = {0};
+    Sym saved = *var;
+    int windows = L->nwindows;
+    bool in_iteration = L->in_iteration;
+    L->in_iteration = false; /* (a loop's body: see raise_value_if) */
+    L->unrolled *= n;
+    L->depth++;
+    L->in_loop++;
+    for (int64_t t = 0; t < n && L->st == NG_OK; t++) {
+        Val value = int_const(L, first + t * step);
+        push(L, &body, assign_local(L, var, value));
+        bind_counter(L, var, value, s->body);
+        block(L, s->body, &body);
+        var->bound = saved.bound, var->bound_val = saved.bound_val;
+    }
+    L->in_loop--;
+    L->depth--;
+    L->unrolled /= n;
+    L->in_iteration = in_iteration;
+    if (L->nwindows > windows) { /* (a window belongs to a loop: the next pass keeps this one) */
+        L->nwindows = windows;
+        var->unroll = -1;
+        L->changed = true;
+    }
+    NgIrRef b = seal(L, &body);
+    return b == NG_IR_NONE ? ng_ir_block(L->k, 0, NULL) : b;
+}
+
 /* A for-range loop: the FOR node, with its bounds pinned in `out` first.
  * `prologue` (may be NULL) goes at the top of each iteration, before the
  * loop variable is set; *loop_ref (may be NULL) gets the FOR; `outer` for
@@ -5929,6 +5992,14 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     bool known = start.r != NG_IR_NONE && stop.r != NG_IR_NONE && step.r != NG_IR_NONE;
     bool const_step = known && is_const(L, step.r);
     int64_t st = const_step ? const_i(L, step.r) : 0;
+    if (!outer && var->unroll > 0 && var->kind == SYM_LOCAL && const_step && is_const(L, start.r) &&
+        is_const(L, stop.r) && !prologue && !flags && !leaves(s->body)) {
+        int64_t a = const_i(L, start.r), z = const_i(L, stop.r);
+        bool small = llabs(a) <= INT32_MAX && llabs(z) <= INT32_MAX && llabs(st) <= INT32_MAX; /* (no overflow) */
+        int64_t n = !small ? 0 : st > 0 ? (z > a ? (z - a + st - 1) / st : 0) : (a > z ? (a - z - st - 1) / -st : 0);
+        if (small && n <= MAX_BUF_VARS && L->unrolled * (n ? n : 1) <= MAX_UNROLLED)
+            return unroll_loop(L, s, var, a, st, n);
+    }
     int search = outer ? L->plan->search : 0;
     const NgJitLoopInfo *checks = outer && known ? wrap_checks(L, s) : NULL;
     NgIrRef wrapped = NG_IR_NONE; /* (then no iteration runs) */
@@ -7034,6 +7105,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     }
     NgIrRef outer = NG_IR_NONE;
     L->depth = 0;
+    L->unrolled = 1;
     if (ranked) { /* the start comes before every iteration */
         L->rank_var = ng_ir_var(k, NG_INT64);
         push(L, &pre, ng_ir_let(k, L->rank_var, ng_ir_const_i(k, NG_INT64, -1)));

@@ -2005,19 +2005,41 @@ static void test_small_array_variables(void)
         "            for k in range(4):\n"
         "                h[k] += X[i, j] * k\n"
         "        out[i] = h\n";
-    const char *srcs[4] = {bins, fixed, wide, counted};
+    const char *grid = /* (two axes, indices from the data: one array variable, row-major) */
+        "def f(X, out):\n"
+        "    for i in range(X.shape[0]):\n"
+        "        h = np.zeros((2, 2), np.int64)\n"
+        "        for j in range(X.shape[1]):\n"
+        "            h[X[i, j] & 1, (X[i, j] >> 1) & 1] += 1\n"
+        "        out[i, 0] = h[0, 0]\n"
+        "        out[i, 1] = h[0, 1]\n"
+        "        out[i, 2] = h[1, 0]\n"
+        "        out[i, 3] = h[1][1]\n";
+    const char *outer = /* (two axes, counters of range(2): variables) */
+        "def f(X, out):\n"
+        "    for i in range(X.shape[0]):\n"
+        "        h = np.zeros((2, 2), np.int64)\n"
+        "        for j in range(X.shape[1]):\n"
+        "            for a in range(2):\n"
+        "                for b in range(2):\n"
+        "                    h[a, b] += X[i, j] * (a + 2 * b)\n"
+        "        r = h[1]\n"
+        "        out[i, :2] = h[0]\n"
+        "        out[i, 2] = r[0]\n"
+        "        out[i, 3] = r[-1]\n";
+    const char *srcs[6] = {bins, fixed, wide, counted, grid, outer};
     analyse_loops = true;
-    for (int form = 0; form < 4; form++) {
+    for (int form = 0; form < 6; form++) {
         int64_t zeros[R][4] = {{0}};
         NgArray x = mat(NG_INT64, R, C, X), out = mat(NG_INT64, R, 4, zeros);
         Bind bs[] = {barr("X", &x), barr("out", &out)};
         NgJitLoopPlan plan = par();
         if (!CHECK_EQ_INT(NG_OK, run_loop(srcs[form], 0, vars, 3, &plan, bs, 2, R, NULL)))
             printf("    %s\n", ng_error_message());
-        if (form == 1 || form == 3)
+        if (form == 1 || form == 3 || form == 5)
             CHECK(strstr(last_source, "[5];") == NULL);
         else
-            CHECK_STR_CONTAINS(last_source, form == 0 ? "int64_t v1[5];" : "int64_t v1[41];");
+            CHECK_STR_CONTAINS(last_source, form == 0 || form == 4 ? "int64_t v1[5];" : "int64_t v1[41];");
         CHECK_OK(ng_array_download(&out, got, NULL));
         int bad = 0;
         for (int i = 0; i < R; i++) {
@@ -2031,6 +2053,11 @@ static void test_small_array_variables(void)
             for (int j = 0; form == 3 && j < C; j++)
                 for (int b = 0; b < 4; b++)
                     want[b] += X[i][j] * b;
+            for (int j = 0; form == 4 && j < C; j++)
+                want[(X[i][j] & 1) * 2 + ((X[i][j] >> 1) & 1)]++;
+            for (int j = 0; form == 5 && j < C; j++)
+                for (int b = 0; b < 4; b++)
+                    want[b] += X[i][j] * (b / 2 + 2 * (b % 2));
             for (int b = 0; b < 4; b++)
                 bad += got[i][b] != want[b];
         }
