@@ -578,3 +578,94 @@ def test_what_stays_python_of_several_axes(fn, why):
     assert mine == py
     assert kinds(f)[0] == "python" or why in ran(f)[0], f.loop_report()
     assert why in (f.loop_report()[0]["reason"] or "") + ran(f)[0], f.loop_report()
+
+
+# ---- loops over range(c) whose counter indexes a small array's variables: unrolled ----
+
+
+def counters_after(X, out):
+    for i in range(X.shape[0]):
+        acc = np.zeros(3)
+        k = -1
+        for k in range(3):
+            acc[k] += X[i, k]
+        m = -5
+        for m in range(0):
+            acc[m] = 1.0
+        out[i] = acc[0] + acc[2] * 10 + k * 100 + m * 1000
+
+
+def stepping_down(X, out):
+    for i in range(X.shape[0]):
+        acc = np.zeros(6)
+        for k in range(5, 0, -2):
+            acc[k] = X[i, k] * k
+        out[i] = np.sum(acc) + acc[1]
+
+
+def windows_in_the_body(X, out):
+    for i in range(X.shape[0]):
+        acc = np.zeros(4)
+        for k in range(4):
+            acc[k] = np.sum(X[i, k:k + 3])
+        out[i] = acc[0] + acc[3] * 3
+
+
+def past_the_cap(X, out):
+    for i in range(X.shape[0]):
+        acc = np.zeros((16, 16))
+        for a in range(16):
+            for b in range(16):
+                acc[a, b] = X[i, a] * X[i, b]
+        out[i] = np.sum(acc) + acc[3, 5]
+
+
+def with_a_break_inside(X, out):
+    for i in range(X.shape[0]):
+        acc = np.zeros(4)
+        for k in range(4):
+            if X[i, k] > 3:
+                break
+            acc[k] = X[i, k]
+        out[i] = np.sum(acc)
+
+
+@pytest.mark.parametrize("fn", [counters_after, stepping_down, windows_in_the_body, past_the_cap,
+                                with_a_break_inside], ids=name_of)
+def test_loops_indexing_a_small_array(fn):
+    X = np.random.default_rng(14).integers(-5, 6, (40, 16)).astype(np.float64)
+    f = jit_same(fn, X, np.zeros(40))
+    assert kinds(f)[0] == "parallel" and ran(f)[0] == "kernel", f.loop_report()
+
+
+def divides(X, out):
+    for i in range(X.shape[0]):
+        acc = np.zeros(3, dtype=np.int64)
+        for k in range(3):
+            acc[k] = 12 // int(X[i, k])
+        out[i] = acc[0] + acc[1] + acc[2]
+
+
+def divides_in_order(X, out):
+    t = 0
+    for i in range(X.shape[0]):
+        acc = np.zeros(3, dtype=np.int64)
+        for k in range(3):
+            acc[k] = t + 12 // int(X[i, k])
+            t += 1
+        out[i] = acc[0] + acc[1] + acc[2] + t
+
+
+@pytest.mark.parametrize("fn", [divides, divides_in_order], ids=name_of)
+def test_a_raise_in_an_unrolled_loop(fn):
+    X = np.random.default_rng(15).integers(1, 6, (40, 3))
+    jit_same(fn, X, np.zeros(40, np.int64))
+    X[9, 1] = 0
+    X[20, 0] = 0
+    want, got = np.zeros(40, np.int64), np.zeros(40, np.int64)
+    with pytest.raises(ZeroDivisionError):
+        fn(X, want)
+    with pytest.raises(ZeroDivisionError):
+        numgpu.jit(fn)(X, got)
+    if fn is divides_in_order:  # (in order: what Python wrote before it raised, and nothing after)
+        np.testing.assert_array_equal(got, want)
