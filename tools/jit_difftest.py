@@ -276,7 +276,7 @@ class Gen:
     # -- statements --
     def stmt(self, ind, idx, accs, depth=0):
         """One statement (lines appended) of a loop body over i."""
-        form = self.r.randint(0, 48 if self.slices else 45 if self.wide2 else 27 if self.wide else 21)
+        form = self.r.randint(0, 49 if self.slices else 45 if self.wide2 else 27 if self.wide else 21)
         pad = "    " * ind
         if form == 46 and depth < 1 and not self.prange:  # a store through a slice (no prange: it races)
             self.lines.append(self.pick(
@@ -304,6 +304,27 @@ class Gen:
             self.u64 = True
             self.lines.append(("%siout[i] = int(np.sum(%s)) + int(%s[-1]) + len(%s)" if ints else
                                "%sout[i] = float(np.max(%s)) + float(%s[-1]) + len(%s)") % (pad, bf, bf, bf))
+            return
+        if form == 49 and depth < 1:  # a small matrix made in the body: loops over its axes (unrolled), parts
+            bm, rows, cols = "bm%d" % len(self.lines), self.r.randint(1, 3), self.r.randint(1, 4)
+            p, q = "p%d" % len(self.lines), "q%d" % len(self.lines)
+            ints = self.r.random() < 0.5
+            self.u64 = False
+            val = (lambda ix: self.iexpr(ix, 2)) if ints else (lambda ix: self.fexpr(ix, 2))
+            self.lines.append("%s%s = %s" % (pad, bm, self.pick("np.zeros((%d, %d), np.int64)", "np.ones((%d, %d), int)")
+                                              % (rows, cols) if ints else
+                                              self.pick("np.zeros((%d, %d))", "np.full((%d, %d), 0.5)") % (rows, cols)))
+            self.lines.append("%sfor %s in range(%d):" % (pad, p, rows))
+            self.lines.append("%s    for %s in range(%s):" % (pad, q, self.pick(str(cols), "%d, 0, -1" % (cols - 1))))
+            self.lines.append("%s        %s[%s, %s] %s %s" % (pad, bm, p, q, self.pick("=", "+=", "-="),
+                                                             val(idx + [p, q])))
+            self.lines.append("%s%s[abs(%s) %% %d, %s] = %s" % (pad, bm, self.iexpr(idx, 2), rows,
+                                                              self.pick("-1", "abs(%s) %% %d" % (self.iexpr(idx, 2), cols)),
+                                                              val(idx)))
+            self.lines.append("%s%s[%d] %s %s" % (pad, bm, self.r.randint(-rows, rows - 1), self.pick("+=", "*="), val(idx)))
+            self.u64 = True
+            self.lines.append(("%siout[i] = int(np.sum(%s)) + int(%s[-1, 0]) + %s.shape[1]" if ints else
+                               "%sout[i] = float(np.max(%s)) + float(%s[-1][0]) + %s.shape[1]") % (pad, bm, bm, bm))
             return
         if form == 47 and depth < 1:  # a window named in the body, read whole and by element
             wv = "wv%d" % len(self.lines)
