@@ -5997,7 +5997,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         int64_t a = const_i(L, start.r), z = const_i(L, stop.r);
         bool small = llabs(a) <= INT32_MAX && llabs(z) <= INT32_MAX && llabs(st) <= INT32_MAX; /* (no overflow) */
         int64_t n = !small ? 0 : st > 0 ? (z > a ? (z - a + st - 1) / st : 0) : (a > z ? (a - z - st - 1) / -st : 0);
-        if (small && n <= MAX_BUF_VARS && L->unrolled * (n ? n : 1) <= MAX_UNROLLED)
+        if (small && n >= 1 && n <= MAX_BUF_VARS && L->unrolled * n <= MAX_UNROLLED) /* (none: the body still typed) */
             return unroll_loop(L, s, var, a, st, n);
     }
     int search = outer ? L->plan->search : 0;

@@ -630,8 +630,19 @@ def with_a_break_inside(X, out):
         out[i] = np.sum(acc)
 
 
+def an_empty_range(X, out):
+    for i in range(X.shape[0]):
+        acc = np.zeros(3)
+        k = 7
+        for k in range(5, 3):
+            acc[k] = X[i, k]
+        for k in range(1, 3):
+            acc[k] = X[i, k]
+        out[i] = np.sum(acc) + k
+
+
 @pytest.mark.parametrize("fn", [counters_after, stepping_down, windows_in_the_body, past_the_cap,
-                                with_a_break_inside], ids=name_of)
+                                with_a_break_inside, an_empty_range], ids=name_of)
 def test_loops_indexing_a_small_array(fn):
     X = np.random.default_rng(14).integers(-5, 6, (40, 16)).astype(np.float64)
     f = jit_same(fn, X, np.zeros(40))
