@@ -639,18 +639,44 @@ bool ng_jit_new_array(const NgJitExpr *e, NgJitNewArray *out)
     const NgJitExpr *sh = e->items[0];
     int nd = sh->kind == NG_JIT_E_TUPLE ? sh->nitems : 1;
     int64_t size = 1;
+    bool named = false;
     for (int d = 0; d < nd && nd <= NG_JIT_MAX_NEW_RANK; d++) {
         const NgJitExpr *n = sh->kind == NG_JIT_E_TUPLE ? sh->items[d] : sh;
-        if (n->kind != NG_JIT_E_INT || n->big || n->ival < 1 || n->ival > NG_JIT_MAX_NEW ||
-            (size *= (int64_t)n->ival) > NG_JIT_MAX_NEW)
+        if (n->kind == NG_JIT_E_NAME) {
+            out->named[d] = n;
+            named = true;
+            continue;
+        }
+        if (n->kind != NG_JIT_E_INT || n->big || n->ival < 1 || n->ival > NG_JIT_MAX_NEW)
             return true;
         out->shape[d] = (int64_t)n->ival;
+        size *= (int64_t)n->ival; /* (at most 256 ** 4) */
     }
     if (nd >= 1 && nd <= NG_JIT_MAX_NEW_RANK) {
         out->ndim = nd;
-        out->n = size;
+        out->n = !named && size <= NG_JIT_MAX_NEW ? size : 0;
     }
     return true;
+}
+
+static bool sizes_in(NgJitBlock b, const char *name)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        NgJitNewArray na;
+        if (s->kind == NG_JIT_S_ASSIGN && s->value && ng_jit_new_array(s->value, &na))
+            for (int d = 0; d < na.ndim; d++)
+                if (na.named[d] && strcmp(na.named[d]->name, name) == 0)
+                    return true;
+        if (s->kind != NG_JIT_S_DEF && (sizes_in(s->body, name) || sizes_in(s->orelse, name)))
+            return true;
+    }
+    return false;
+}
+
+bool ng_jit_sizes_array(const NgJitStmt *loop, const char *name)
+{
+    return sizes_in(loop->body, name);
 }
 
 /* A `for` iterable the jit compiles: range(...) or prange(...) with 1 to 3
@@ -919,9 +945,12 @@ static const char *check_new(Ctx *c, const NgJitExpr *e)
     if (!ng_jit_new_array(e, &na))
         return fmt(c, "calls %s with arguments other than (n%s[, dtype]) (not compilable)", text(c, e->lhs),
                    na.fn == 'f' ? ", value" : "");
-    if (!na.n)
-        return fmt(c, "makes an array, %s, whose shape is not written as numbers (up to %d of them) of 1 to %d "
-                   "elements in all (not compilable)", text(c, e), NG_JIT_MAX_NEW_RANK, NG_JIT_MAX_NEW);
+    bool named = false;
+    for (int d = 0; d < na.ndim; d++)
+        named = named || na.named[d];
+    if (!na.n && !named)
+        return fmt(c, "makes an array, %s, whose shape is not written as numbers or names (up to %d of them) of 1 "
+                   "to %d elements in all (not compilable)", text(c, e), NG_JIT_MAX_NEW_RANK, NG_JIT_MAX_NEW);
     const NgJitExpr *t = na.dtype;
     if (t && !(t->kind == NG_JIT_E_STR || t->kind == NG_JIT_E_NAME ||
                (t->kind == NG_JIT_E_ATTR && is_module(t->lhs, "np", "numpy")) ||

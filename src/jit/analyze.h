@@ -207,15 +207,17 @@ typedef enum NgJitCallKind {
 } NgJitCallKind;
 
 /* A small array a loop body makes, `a = np.zeros(shape[, dtype])`, np.ones, np.empty or
- * `np.full(shape, value[, dtype])` (dtype also as a keyword): its shape whole numbers written in
- * the source, a length or a tuple of up to NG_JIT_MAX_NEW_RANK of them, each at least 1, their
- * product (its size) at most NG_JIT_MAX_NEW. Each iteration has its own: a variable per element
- * (registers on a GPU) or an array of the thread's (lower.c). */
+ * `np.full(shape, value[, dtype])` (dtype also as a keyword): its shape a length or a tuple of up
+ * to NG_JIT_MAX_NEW_RANK of them, each a whole number written in the source or a name (of an int
+ * bound before the loop: the kernel is made for its value, ng_jit_sizes_array), each at least 1,
+ * their product (its size) at most NG_JIT_MAX_NEW. Each iteration has its own: a variable per
+ * element (registers on a GPU) or an array of the thread's (lower.c). */
 enum { NG_JIT_MAX_NEW = 256, NG_JIT_MAX_NEW_RANK = 4 };
 typedef struct NgJitNewArray {
-    int64_t n;                 /* its size: 0 where its shape is not written as numbers in range */
-    int ndim;                  /* n > 0: its axes, */
-    int64_t shape[NG_JIT_MAX_NEW_RANK]; /* ... and their lengths */
+    int64_t n;                 /* its size: 0 where its shape is not numbers in range */
+    int ndim;                  /* its axes: 0 where its shape is not numbers and names */
+    int64_t shape[NG_JIT_MAX_NEW_RANK]; /* ... their lengths (0 for a name), */
+    const NgJitExpr *named[NG_JIT_MAX_NEW_RANK]; /* ... the names (NULL for a number) */
     const NgJitExpr *fill;     /* np.full's value; NULL for the others */
     const NgJitExpr *dtype;    /* the dtype argument as written; NULL for none */
     char fn;                   /* 'z'eros, 'o'nes, 'e'mpty, 'f'ull */
@@ -224,6 +226,10 @@ typedef struct NgJitNewArray {
 /* Whether e is a call ng_jit_call_kind calls NG_JIT_CALL_NP_NEW whose arguments are in one
  * of the forms above (*out filled; n 0 where the shape is not numbers in range). */
 bool ng_jit_new_array(const NgJitExpr *e, NgJitNewArray *out);
+
+/* Whether `name` is a length of a small array loop's body makes (np.zeros(n)): the kernel is
+ * made for its value (NgJitVarType.has_value). */
+bool ng_jit_sizes_array(const NgJitStmt *loop, const char *name);
 
 /* The kind of a CALL node by the function it names (arguments not looked at). */
 NgJitCallKind ng_jit_call_kind(const NgJitExpr *call);

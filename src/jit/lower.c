@@ -6790,14 +6790,44 @@ static void scan_exprs(Lower *L, const NgJitStmt *loop, NgJitBlock whole, NgJitB
 }
 
 typedef struct BufFind {
+    Lower *L;
     int id;
     int made, updates;     /* its `a = np.zeros(n)` statements, its `a op= v` ones */
+    char why[160];         /* a shape the kernel cannot have (new_shape), "" for none */
     int64_t n;             /* the first one's size (-1: their shapes differ), */
     int ndim;              /* ... its axes, */
     int64_t shape[NG_JIT_MAX_NEW_RANK]; /* ... their lengths */
     NgJitBlock block;      /* the block of the first one, */
     int at;                /* ... its place there */
 } BufFind;
+
+/* The shape of small array na (ng_jit_new_array) with its names' values (NgJitVarType.has_value:
+ * ints bound before the loop, which it does not assign): false, with *why, where a name has no
+ * such value or the shape is out of range. */
+static bool new_shape(const Lower *L, NgJitNewArray *na, char *why, size_t size)
+{
+    int64_t n = 1;
+    for (int d = 0; d < na->ndim; d++) {
+        const Sym *s = na->named[d] ? &L->syms[na->named[d]->name_id] : NULL;
+        if (s && (s->kind != SYM_SCALAR || !s->given->has_value)) {
+            snprintf(why, size, "of a length, '%s', that is not an int bound before the loop and not changed in it",
+                     s->name);
+            return false;
+        }
+        if (s)
+            na->shape[d] = s->given->value;
+        if (na->shape[d] < 1 || na->shape[d] > NG_JIT_MAX_NEW || (n *= na->shape[d]) > NG_JIT_MAX_NEW) {
+            if (s)
+                snprintf(why, size, "made with '%s' = %lld (only shapes of 1 to %d elements in all compile)", s->name,
+                         (long long)na->shape[d], NG_JIT_MAX_NEW);
+            else
+                snprintf(why, size, "made of more than %d elements", NG_JIT_MAX_NEW);
+            return false;
+        }
+    }
+    na->n = n;
+    return true;
+}
 
 static void find_bufs(NgJitBlock b, BufFind *q)
 {
@@ -6806,6 +6836,8 @@ static void find_bufs(NgJitBlock b, BufFind *q)
         NgJitNewArray na;
         if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_NAME &&
             s->targets[0]->name_id == q->id && ng_jit_new_array(s->value, &na)) {
+            if (!q->why[0] && !new_shape(q->L, &na, q->why, sizeof q->why))
+                na.n = -1;
             if (!q->made++) {
                 q->n = na.n;
                 q->ndim = na.ndim;
@@ -6837,7 +6869,7 @@ static NgStatus scan_bufs(Lower *L, const NgJitStmt *loop)
     NgJitBlock whole = {(NgJitStmt **)&loop, 1};
     for (int i = 0; i < L->norder; i++) {
         Sym *s = &L->syms[L->order[i]];
-        BufFind q = {.id = L->order[i]};
+        BufFind q = {.L = L, .id = L->order[i]};
         if (s->kind != SYM_LOCAL || s->given)
             continue;
         find_bufs(whole, &q);
@@ -6850,6 +6882,8 @@ static NgStatus scan_bufs(Lower *L, const NgJitStmt *loop)
         if (stores.n != q.made + q.updates)
             snprintf(why, sizeof why, "bound to other values too (only `%s = np.zeros(n)` and updates in place "
                      "compile)", s->name);
+        else if (q.why[0])
+            snprintf(why, sizeof why, "%s", q.why);
         else if (q.n < 0)
             snprintf(why, sizeof why, "made with two shapes");
         else if (mentions_in(whole, q.id) != mentions_in(rest, q.id) ||
@@ -7316,6 +7350,11 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
                       (char)('0' + v->seq), ';', 0};
         ng_str_cat(out, v->name ? v->name : "");
         ng_str_cat(out, t);
+        if (v->has_value) { /* =<hex value>; (a small array's length) */
+            ng_str_cat(out, "=");
+            cat_hex(out, (uint64_t)v->value);
+            ng_str_cat(out, ";");
+        }
     }
     char f[11] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck),
                   (char)('0' + plan->collapse), (char)('0' + plan->search),

@@ -241,6 +241,9 @@ typedef struct NgJitVarType {
     bool inner_contig;   /* arrays: the last axis has stride 1 (part of the specialisation) */
     NgJitModule module;  /* a module, not a value (then the fields above are unused) */
     NgJitSeq seq;        /* arrays: a str or dict passed as one (NG_JIT_SEQ_ARRAY otherwise) */
+    bool has_value;      /* scalars: an int whose value the kernel is made for (a small array's
+                            length, ng_jit_sizes_array): value */
+    int64_t value;
 } NgJitVarType;
 
 /* The dependence analysis' verdict on the loop being lowered. */

@@ -39,6 +39,7 @@ typedef struct Lowered {
 typedef struct LoopNames {
     const char **names;  /* ng_jit_loop_names' (the AST's strings; the array is ours) */
     PyObject **keys;     /* an interned str per name; NULL until the loop first launches */
+    bool *sizes;         /* per name: a small array's length in the loop (ng_jit_sizes_array) */
     int n;               /* how many */
 } LoopNames;
 
@@ -80,6 +81,7 @@ static void program_free(PyObject *capsule)
         for (int j = 0; p->names[i].keys && j < p->names[i].n; j++)
             Py_XDECREF(p->names[i].keys[j]);
         PyMem_Free(p->names[i].keys);
+        PyMem_Free(p->names[i].sizes);
         ng_free(p->names[i].names);
     }
     PyMem_Free(p->names);
@@ -130,20 +132,26 @@ static const LoopNames *loop_names(Program *p, int index, const NgJitStmt *loop)
         return NULL;
     }
     PyObject **keys = PyMem_Calloc((size_t)n + 1, sizeof *keys);
-    for (int i = 0; keys && i < n; i++)
+    bool *sizes = PyMem_Calloc((size_t)n + 1, sizeof *sizes);
+    for (int i = 0; keys && sizes && i < n; i++) {
+        sizes[i] = ng_jit_sizes_array(loop, names[i]);
         if (!(keys[i] = PyUnicode_InternFromString(names[i]))) {
             for (int j = 0; j < i; j++)
                 Py_DECREF(keys[j]);
             PyMem_Free(keys);
+            PyMem_Free(sizes);
             ng_free(names);
             return NULL;
         }
-    if (!keys) {
+    }
+    if (!keys || !sizes) {
+        PyMem_Free(keys);
+        PyMem_Free(sizes);
         ng_free(names);
         PyErr_NoMemory();
         return NULL;
     }
-    *ln = (LoopNames){names, keys, n};
+    *ln = (LoopNames){names, keys, sizes, n};
     return ln;
 }
 
@@ -1819,6 +1827,17 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
             goto done;
         if (r == 2)
             continue;
+        if (ln->sizes[i] && !L.types[L.n].is_array && !L.types[L.n].module && !PyBool_Check(v) &&
+            ng_dtype_is_int(L.types[L.n].dtype)) { /* a small array's length: the kernel is made for it */
+            PyObject *ix = PyNumber_Index(v);
+            int overflow = 0;
+            long long n = ix ? PyLong_AsLongLongAndOverflow(ix, &overflow) : 0;
+            Py_XDECREF(ix);
+            if (PyErr_Occurred())
+                goto done;
+            L.types[L.n].has_value = !overflow;
+            L.types[L.n].value = (int64_t)n;
+        }
         L.values[L.n++] = v;
     }
     /* distinct names must be distinct memory when one is written (the

@@ -1895,7 +1895,7 @@ static void test_new_arrays(void)
                  "line 7: sequential: writes r[i], read as out[0], possibly in another iteration\n");
     CHECK_REPORT("def f(x, n, out):\n"
                  "    for i in range(x.shape[0]):\n"
-                 "        a = np.zeros(n)\n"
+                 "        a = np.zeros(n + 1)\n"
                  "    for i in range(x.shape[0]):\n"
                  "        a = np.zeros(257)\n"
                  "    for i in range(x.shape[0]):\n"
@@ -1910,28 +1910,46 @@ static void test_new_arrays(void)
                  "        a = np.ones((2, 0), np.int32)\n"
                  "    for i in range(x.shape[0]):\n"
                  "        a = np.zeros((2, n))\n"
+                 "        b = np.zeros(n)\n"
                  "    for i in range(x.shape[0]):\n"
                  "        a = np.zeros((1, 2, 1, 2, 1))\n"
                  "    for i in range(x.shape[0]):\n"
                  "        a = np.full((16, 16), 2.0)\n"
-                 "        a = np.zeros((2, 3, 2, 2))\n",
-                 "line 2: python: makes an array, np.zeros(n), whose shape is not written as numbers (up to 4 of them) of "
-                 "1 to 256 elements in all (not compilable)\n"
-                 "line 4: python: makes an array, np.zeros(257), whose shape is not written as numbers (up to 4 of them) "
-                 "of 1 to 256 elements in all (not compilable)\n"
+                 "        a = np.zeros((2, 3, 2, 2))\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        a = np.zeros(x.shape[0])\n",
+                 "line 2: python: makes an array, np.zeros(n + 1), whose shape is not written as numbers or names (up "
+                 "to 4 of them) of 1 to 256 elements in all (not compilable)\n"
+                 "line 4: python: makes an array, np.zeros(257), whose shape is not written as numbers or names (up to "
+                 "4 of them) of 1 to 256 elements in all (not compilable)\n"
                  "line 6: python: calls np.zeros with arguments other than (n[, dtype]) (not compilable)\n"
                  "line 8: python: calls np.zeros other than as `name = np.zeros(n)` in a loop's body (not compilable)\n"
                  "line 10: python: makes an array of dtype x.dtype.type (only np.<dtype>, a builtin type, a string or "
                  "x.dtype compile)\n"
-                 "line 12: python: makes an array, np.zeros((16, 17)), whose shape is not written as numbers (up to 4 of "
-                 "them) of 1 to 256 elements in all (not compilable)\n"
-                 "line 14: python: makes an array, np.ones((2, 0), np.int32), whose shape is not written as numbers (up "
-                 "to 4 of them) of 1 to 256 elements in all (not compilable)\n"
-                 "line 16: python: makes an array, np.zeros((2, n)), whose shape is not written as numbers (up to 4 of "
-                 "them) of 1 to 256 elements in all (not compilable)\n"
-                 "line 18: python: makes an array, np.zeros((1, 2, 1, 2, 1)), whose shape is not written as numbers (up "
-                 "to 4 of them) of 1 to 256 elements in all (not compilable)\n"
-                 "line 20: parallel\n");
+                 "line 12: python: makes an array, np.zeros((16, 17)), whose shape is not written as numbers or names "
+                 "(up to 4 of them) of 1 to 256 elements in all (not compilable)\n"
+                 "line 14: python: makes an array, np.ones((2, 0), np.int32), whose shape is not written as numbers or "
+                 "names (up to 4 of them) of 1 to 256 elements in all (not compilable)\n"
+                 "line 16: parallel\n"
+                 "line 19: python: makes an array, np.zeros((1, 2, 1, 2, 1)), whose shape is not written as numbers or "
+                 "names (up to 4 of them) of 1 to 256 elements in all (not compilable)\n"
+                 "line 21: parallel\n"
+                 "line 24: python: makes an array, np.zeros(x.shape[0]), whose shape is not written as numbers or "
+                 "names (up to 4 of them) of 1 to 256 elements in all (not compilable)\n");
+    /* the names whose values the kernel is made for: lengths of small arrays, in any block */
+    const char *sized = "def f(x, n, m, k, out):\n"
+                        "    for i in range(x.shape[0]):\n"
+                        "        if x[i] > 0:\n"
+                        "            a = np.zeros((2, n))\n"
+                        "            a[0, 0] = x[i] * k\n"
+                        "        b = np.full(m, 1.5)\n"
+                        "        out[i] = k + len(b)\n";
+    NgJitAst *ast;
+    CHECK_OK(ng_jit_parse(sized, strlen(sized), "t.py", &ast, NULL));
+    const NgJitStmt *loop = find_def(ast, "f")->body.stmts[0];
+    CHECK(ng_jit_sizes_array(loop, "n") && ng_jit_sizes_array(loop, "m"));
+    CHECK(!ng_jit_sizes_array(loop, "k") && !ng_jit_sizes_array(loop, "x") && !ng_jit_sizes_array(loop, "i"));
+    ng_jit_ast_free(ast);
 }
 
 int main(void)

@@ -230,7 +230,7 @@ def wrong_kind(x, out):
 
 
 @pytest.mark.parametrize("fn,why", [
-    (sized_by_argument, "whose shape is not written as numbers"),
+    (sized_by_argument, "made with 'n' = 300 (only shapes of 1 to 256 elements"),
     (read_after, "read after the loop"),
     (aliased, "used other than indexed"),
     (made_in_a_branch, "used before it is made"),
@@ -238,7 +238,7 @@ def wrong_kind(x, out):
 ], ids=name_of)
 def test_what_stays_python_gives_pythons_results(fn, why):
     x = np.array([1.0, -2.0, 3.0, 4.0])
-    args = (x, 2, np.zeros(4)) if fn is sized_by_argument else (x,) if fn is read_after else (x, np.zeros(4))
+    args = (x, 300, np.zeros(4)) if fn is sized_by_argument else (x,) if fn is read_after else (x, np.zeros(4))
     if fn is made_in_a_branch:
         x[:] = [1.0, 2.0, 3.0, 4.0]  # (Python: a is made before it is read)
     f = jit_same(fn, *args)
@@ -570,7 +570,7 @@ def too_big(x, out):
     (stepped_slice, "a slice other than `:` of 'R'"),
     (slice_indexed_again, "a slice indexed again"),
     (too_long_a_row, "combines rows of other lengths"),
-    (too_big, "whose shape is not written as numbers"),
+    (too_big, "whose shape is not written as numbers or names"),
 ], ids=lambda v: v if isinstance(v, str) else v.__name__)
 def test_what_stays_python_of_several_axes(fn, why):
     x = np.arange(6.0).reshape(1, 6).repeat(3, 0) if fn is too_long_a_row else np.arange(3.0)
@@ -680,3 +680,67 @@ def test_a_raise_in_an_unrolled_loop(fn):
         numgpu.jit(fn)(X, got)
     if fn is divides_in_order:  # (in order: what Python wrote before it raised, and nothing after)
         np.testing.assert_array_equal(got, want)
+
+
+# ---- a small array's length from a name: the kernel is made for its value ----
+
+
+def binned(X, nb, out):
+    for i in range(X.shape[0]):
+        h = np.zeros(nb, dtype=np.int64)
+        for j in range(X.shape[1]):
+            h[X[i, j] % nb] += 1
+        out[i] = h.max() * 1000 + h[0]
+
+
+def scratch_row(X, out):
+    m = X.shape[1]
+    for i in range(X.shape[0]):
+        t = np.empty(m)
+        t[:] = X[i] * 2
+        out[i] = np.sum(t * t)
+
+
+def gram(X, r, c, out):
+    for i in range(X.shape[0]):
+        G = np.zeros((r, c))
+        for a in range(r):
+            for b in range(c):
+                G[a, b] = X[i, a] * X[i, b]
+        out[i] = np.sum(G) + G[r - 1, c - 1]
+
+
+def grows(x, n, out):
+    for i in range(x.shape[0]):
+        n = n + 1
+        h = np.zeros(n)
+        out[i] = len(h)
+
+
+def test_a_length_from_an_argument():
+    X = np.random.default_rng(16).integers(0, 1000, (30, 40))
+    for nb in (7, 16, 256, 7):  # (a kernel per value; the first one's again)
+        f = jit_same(binned, X, nb, np.zeros(30, np.int64))
+        assert kinds(f)[0] == "parallel" and ran(f)[0] == "kernel", (nb, f.loop_report())
+    f = jit_same(binned, X, 257, np.zeros(30, np.int64))
+    assert "made with 'nb' = 257" in ran(f)[0], f.loop_report()
+    f = jit_same(binned, X, np.int32(5), np.zeros(30, np.int64))  # (a NumPy int: its value)
+    assert ran(f)[0] == "kernel", f.loop_report()
+
+
+def test_a_length_from_a_shape_named_before_the_loop():
+    rng = np.random.default_rng(17)
+    f = jit_same(scratch_row, rng.standard_normal((30, 9)), np.zeros(30))
+    assert ran(f)[0] == "kernel", f.loop_report()
+    f = jit_same(scratch_row, rng.standard_normal((30, 300)), np.zeros(30))  # (too long: Python)
+    assert "made with 'm' = 300" in ran(f)[0], f.loop_report()
+    for r, c in ((3, 4), (1, 1), (2, 6)):
+        f = jit_same(gram, rng.standard_normal((30, 6)), r, c, np.zeros(30))
+        assert ran(f)[0] == "kernel", f.loop_report()
+
+
+def test_a_length_the_loop_changes_stays_python():
+    f = jit_same(grows, np.arange(5.0), 2, np.zeros(5))
+    assert "that is not an int bound before the loop" in ran(f)[0], f.loop_report()
+    py, mine, f = python_and_jit(binned, np.ones((3, 4), np.int64), 0, np.zeros(3, np.int64))
+    assert mine == py  # (np.zeros(0): NumPy's IndexError reading h[0]; the loop ran as Python)
