@@ -290,16 +290,17 @@ class Gen:
             return
         if form == 48 and depth < 1:  # a small array made in the body (a variable per element)
             bf, k = "bf%d" % len(self.lines), self.r.randint(1, 5)
+            n = self.pick(str(k), "k")  # (the argument k, 1 to 5: the kernel made for its value)
             ints = self.r.random() < 0.5
             self.u64 = False
             val = (lambda: self.iexpr(idx, 2)) if ints else (lambda: self.fexpr(idx, 2))
             at = self.iexpr(idx, 2)
             self.lines.append("%s%s = %s" % (pad, bf, self.pick(
-                "np.zeros(%d, np.int64)" % k, "np.ones(%d, dtype=np.int64)" % k, "np.full(%d, %d)" % (k, self.r.randint(-3, 3)))
-                if ints else self.pick("np.zeros(%d)" % k, "np.ones(%d)" % k, "np.full(%d, 1.5)" % k, "np.empty(%d)" % k)))
+                "np.zeros(%s, np.int64)" % n, "np.ones(%s, dtype=np.int64)" % n, "np.full(%s, %d)" % (n, self.r.randint(-3, 3)))
+                if ints else self.pick("np.zeros(%s)" % n, "np.ones(%s)" % n, "np.full(%s, 1.5)" % n, "np.empty(%s)" % n)))
             self.lines.append("%s%s[:] = %s" % (pad, bf, val()))
-            self.lines.append("%s%s[abs(%s) %% %d] %s %s" % (pad, bf, at, k, self.pick("=", "+=", "-="), val()))
-            self.lines.append("%s%s[%d] = %s" % (pad, bf, self.r.randint(-k, k - 1), val()))
+            self.lines.append("%s%s[abs(%s) %% %s] %s %s" % (pad, bf, at, n, self.pick("=", "+=", "-="), val()))
+            self.lines.append("%s%s[%d] = %s" % (pad, bf, self.r.randint(-k, k - 1) if n != "k" else self.pick(0, -1), val()))
             self.lines.append("%s%s %s %s" % (pad, bf, self.pick("+=", "-=", "*="), val()))
             self.u64 = True
             self.lines.append(("%siout[i] = int(np.sum(%s)) + int(%s[-1]) + len(%s)" if ints else
