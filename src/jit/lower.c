@@ -2970,7 +2970,8 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
         rows.split = rows.nlens[0];
         Val y = expr(L, e->items[1]);
         bool w;
-        promote(x.dt, x.weak, y.dt, y.weak, &product, &w);
+        if (x.r != NG_IR_NONE && y.r != NG_IR_NONE) /* (else no dtype: a name not typed yet, an error) */
+            promote(x.dt, x.weak, y.dt, y.weak, &product, &w);
         if (product == NG_FLOAT16 && x.r != NG_IR_NONE && y.r != NG_IR_NONE) { /* (NumPy's: in float32, in order) */
             x = mkval(as(L, x, NG_FLOAT32), NG_FLOAT32, false, false);
             y = mkval(as(L, y, NG_FLOAT32), NG_FLOAT32, false, false);
