@@ -4725,6 +4725,37 @@ static bool reads_other_than(const Lower *L, const NgJitExpr *e, const Sym *a, c
     return false;
 }
 
+/* Enters the elementwise expression whose value a store into a part of `nfree` axes takes:
+ * var[q] and len[q] its loops' variables and lengths per axis, from the last; the value's rows
+ * broadcast to them. */
+static RowsSaved enter_store(Lower *L, Rows *rows, int nfree, const int *var, const NgIrRef *len, Stmts *inner)
+{
+    RowsSaved was = enter_rows(L, rows, var[0], inner);
+    rows->target_rank = nfree;
+    for (int q = 0; q < nfree; q++) {
+        rows->elem_var[q] = var[q];
+        rows->target[q] = len[q];
+    }
+    return was;
+}
+
+/* The loops of such a store around its body `inner` (after restore_rows), over the lengths the
+ * value's rows broadcast to (len[q] where it reads none), into out; then, in a sequential kernel,
+ * nothing after them runs where they raised. */
+static void store_loops(Lower *L, const Rows *rows, int nfree, const int *var, const NgIrRef *len, Stmts *inner,
+                        int line, Stmts *out)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef count[MAX_ROW_RANK];
+    int rank = rows_length(L, rows, count, line) ? rows->rank : 0;
+    NgIrRef loop = seal(L, inner);
+    for (int q = 0; q < nfree; q++)
+        loop = ng_ir_for(k, var[q], ng_ir_const_i(k, NG_INT64, 0), plain_count(L, q < rank ? count[q] : len[q]),
+                         ng_ir_const_i(k, NG_INT64, 1), loop, 0);
+    push(L, out, loop);
+    carry_stop(L, out);
+}
+
 /* X[i] = e or X[i] op= e where X[i] is a row (one axis left, or one slice:
  * x[a:b], X[:, j]): a loop over its elements, e's rows read at each (L->elem,
  * as in np_reduce; each broadcast to the row's length, else NumPy's
@@ -4800,12 +4831,7 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     }
     Stmts inner = {0};
     Rows rows;
-    RowsSaved was = enter_rows(L, &rows, var[0], &inner);
-    rows.target_rank = free; /* (the value's rows: broadcast to the stored part's lengths) */
-    for (int q = 0; q < free; q++) {
-        rows.elem_var[q] = var[q];
-        rows.target[q] = len[q];
-    }
+    RowsSaved was = enter_store(L, &rows, free, var, len, &inner);
     NgDType dt = a->given->dtype;
     Val v = expr(L, value);
     if (op != NG_JIT_OP_NONE && v.r != NG_IR_NONE) { /* in place, NumPy's same-kind casting */
@@ -4828,16 +4854,8 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
         ng_free(inner.v);
         return true;
     }
-    NgIrRef count[MAX_ROW_RANK];
-    if (!rows_length(L, &rows, count, line))
-        rows.rank = 0;
     mark_written(L, a);
-    NgIrRef loop = seal(L, &inner);
-    for (int q = 0; q < free; q++)
-        loop = ng_ir_for(k, var[q], ng_ir_const_i(k, NG_INT64, 0), plain_count(L, q < rows.rank ? count[q] : len[q]),
-                         ng_ir_const_i(k, NG_INT64, 1), loop, 0);
-    push(L, out, loop);
-    carry_stop(L, out); /* (a raise in it: nothing after it runs, in a sequential kernel) */
+    store_loops(L, &rows, free, var, len, &inner, line, out);
     return true;
 }
 
@@ -5281,12 +5299,7 @@ static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitEx
         }
     Stmts inner = {0};
     Rows rows;
-    RowsSaved was = enter_rows(L, &rows, var[0], &inner);
-    rows.target_rank = nwhole; /* (the value's rows: broadcast to the part's lengths) */
-    for (int q = 0; q < nwhole; q++) {
-        rows.elem_var[q] = var[q];
-        rows.target[q] = len[q];
-    }
+    RowsSaved was = enter_store(L, &rows, nwhole, var, len, &inner);
     Val v = expr(L, value);
     NgIrRef place = v.r == NG_IR_NONE ? NG_IR_NONE : buf_place(L, s, ix, at); /* (the value first, as NumPy) */
     if (op != NG_JIT_OP_NONE && place != NG_IR_NONE) { /* in place, NumPy's same-kind casting */
@@ -5301,19 +5314,11 @@ static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitEx
     restore_rows(L, was);
     if (x != NG_IR_NONE && L->st == NG_OK && rows.rank > nwhole)
         unsupported(L, line, "storing a value of more axes than the array it goes into (NumPy's ValueError)");
-    NgIrRef count[MAX_ROW_RANK];
     if (x == NG_IR_NONE || L->st != NG_OK) {
         ng_free(inner.v);
         return;
     }
-    if (!rows_length(L, &rows, count, line))
-        rows.rank = 0;
-    NgIrRef loop = seal(L, &inner);
-    for (int q = 0; q < nwhole; q++)
-        loop = ng_ir_for(k, var[q], ng_ir_const_i(k, NG_INT64, 0), plain_count(L, q < rows.rank ? count[q] : len[q]),
-                         ng_ir_const_i(k, NG_INT64, 1), loop, 0);
-    push(L, out, loop);
-    carry_stop(L, out);
+    store_loops(L, &rows, nwhole, var, len, &inner, line, out);
 }
 
 /* Whether statement s is one buffer statement (lowered here): `a = np.zeros(n)`, `a[k] = v`,
