@@ -4364,6 +4364,73 @@ static int64_t one_char(const NgJitExpr *e)
     return c;
 }
 
+/* Whether e is certainly one number (or 1-character str), not a row: constants, scalar names,
+ * elements (an index per axis, none a row), x.shape[k], and arithmetic, comparisons and
+ * scalar calls of such. False where unsure. */
+static bool surely_scalar(const Lower *L, const NgJitExpr *e)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case NG_JIT_E_INT: case NG_JIT_E_FLOAT: case NG_JIT_E_IMAG: case NG_JIT_E_STR:
+        return true;
+    case NG_JIT_E_CONST:
+        return e->cval == NG_JIT_C_TRUE || e->cval == NG_JIT_C_FALSE;
+    case NG_JIT_E_NAME: {
+        const Sym *s = &L->syms[e->name_id];
+        return s->kind == SYM_LOCAL || (s->kind == SYM_SCALAR && s->given && !s->given->is_array);
+    }
+    case NG_JIT_E_SUBSCRIPT: {
+        int n = 0;
+        const NgJitExpr *r = e;
+        for (; r->kind == NG_JIT_E_SUBSCRIPT; r = r->lhs) {
+            int m = ng_jit_index_count(r->rhs);
+            for (int i = 0; i < m; i++) {
+                const NgJitExpr *x = r->rhs->kind == NG_JIT_E_TUPLE ? r->rhs->items[i] : r->rhs;
+                if (x->kind == NG_JIT_E_SLICE || !surely_scalar(L, x) || x->kind == NG_JIT_E_CONST)
+                    return false;
+            }
+            n += m;
+        }
+        if (r->kind == NG_JIT_E_ATTR) /* x.shape[k] */
+            return e->lhs == r && r->name && strcmp(r->name, "shape") == 0 && n == 1;
+        if (r->kind != NG_JIT_E_NAME)
+            return false;
+        const Sym *s = &L->syms[r->name_id];
+        if (s->kind == SYM_BUF)
+            return n == s->brank;
+        if (s->kind == SYM_VIEW)
+            return s->base->given && n == s->base->given->ndim - s->nfixed;
+        return s->kind == SYM_ARRAY && s->given && n == s->given->ndim;
+    }
+    case NG_JIT_E_ATTR:
+        return e->name && (strcmp(e->name, "real") == 0 || strcmp(e->name, "imag") == 0) && surely_scalar(L, e->lhs);
+    case NG_JIT_E_BINARY:
+        return e->op != NG_JIT_OP_MATMUL && surely_scalar(L, e->lhs) && surely_scalar(L, e->rhs);
+    case NG_JIT_E_UNARY: case NG_JIT_E_BOOLOP:
+        return surely_scalar(L, e->lhs) && surely_scalar(L, e->rhs);
+    case NG_JIT_E_IFEXP:
+        return surely_scalar(L, e->cond) && surely_scalar(L, e->lhs) && surely_scalar(L, e->rhs);
+    case NG_JIT_E_COMPARE:
+        for (int i = 0; i < e->nitems; i++)
+            if (!surely_scalar(L, e->items[i]))
+                return false;
+        return true;
+    case NG_JIT_E_CALL: {
+        NgJitCallKind k = ng_jit_call_kind(e);
+        if ((k != NG_JIT_CALL_BUILTIN && k != NG_JIT_CALL_MATH && k != NG_JIT_CALL_NP_SCALAR) || e->nkeywords ||
+            !e->nitems || (k == NG_JIT_CALL_BUILTIN && strcmp(e->lhs->name, "range") == 0))
+            return false;
+        for (int i = 0; i < e->nitems; i++)
+            if (!surely_scalar(L, e->items[i]))
+                return false;
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
 /* An expression's value: a number, or a 1-character str (Val.chr) that
  * only comparisons, dict keys, ord() and locals take. */
 static Val expr(Lower *L, const NgJitExpr *e)
@@ -4379,6 +4446,15 @@ static Val str_expr(Lower *L, const NgJitExpr *e)
     if (L->st != NG_OK)
         return NOVAL;
     int line = e->span.line;
+    if (L->elem != NG_IR_NONE && L->guard == NG_IR_NONE && L->rows->before && e->kind != NG_JIT_E_NAME &&
+        e->kind != NG_JIT_E_INT && e->kind != NG_JIT_E_FLOAT && e->kind != NG_JIT_E_CONST && surely_scalar(L, e)) {
+        /* a number in an elementwise expression of rows (b[a:c] * math.log(v)): Python computes it
+         * once, before NumPy's operation, so what it raises is raised where the rows are empty too */
+        RowsSaved was = outside_rows(L);
+        Val v = str_expr(L, e);
+        restore_rows(L, was);
+        return v;
+    }
     switch (e->kind) {
     case NG_JIT_E_NAME:
         return read_name(L, e);

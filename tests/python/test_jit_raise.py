@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import numgpu
-from helpers import jit_same, module_function, outcome
+from helpers import jit_same, module_function, outcome, python_and_jit
 
 
 def apply(fn_name, tmp_path):
@@ -298,3 +298,35 @@ def test_a_loop_in_order_stops_where_python_raises():
     fails_the_same(nested_rows, X, np.zeros((4, 5)))
     fails_the_same(halving, np.array([8.0, 0.5, 3.0, 40.0]), np.zeros(4))
     fails_the_same(gathered_sums, np.arange(5.0), np.array([0, 1, 7, 2, 9, 3]), np.zeros(6), boundscheck=True)
+
+
+def scaled_parts(x, lo, hi, v, out):
+    for i in range(out.shape[0]):  # each row's part scaled by the log of v[i]
+        out[i, lo[i]:hi[i]] = x[i, lo[i]:hi[i]] * math.log(v[i])
+
+
+def part_sums(x, lo, hi, v, out):
+    for i in range(out.shape[0]):
+        out[i] = np.sum(x[i, lo[i]:hi[i]] / math.sqrt(v[i]))
+
+
+def guarded_in_the_part(x, d, out):
+    for i in range(out.shape[0]):
+        out[i, :] = x[i, :] * (1 // d[i] if d[i] else 0) + x[i, :]
+
+
+def test_a_number_in_an_expression_of_rows_raises_where_the_rows_are_empty():
+    """Python computes math.log(v[i]) before NumPy's product, so a row whose part is empty
+    raises as the others do (jit_difftest seed 960301: the kernel raised only where the part
+    had elements)."""
+    x = np.arange(24.0).reshape(4, 6)
+    lo = np.array([0, 2, 3, 1])
+    hi = np.array([3, 5, 3, 4])  # row 2's part is empty
+    jit_same(scaled_parts, x, lo, hi, np.array([1.0, 2.0, 3.0, 4.0]), np.zeros((4, 6)))
+    jit_same(part_sums, x, lo, hi, np.array([1.0, 2.0, 3.0, 4.0]), np.zeros(4))
+    for v in ([1.0, 2.0, -1.0, 4.0], [1.0, -2.0, 3.0, 4.0]):
+        for fn, out in ((scaled_parts, np.zeros((4, 6))), (part_sums, np.zeros(4))):
+            want, got, f = python_and_jit(fn, x, lo, hi, np.array(v), out)
+            assert want[0] is ValueError and got == want, (fn.__name__, v, got, want)
+    # a number under a condition inside the expression is computed only where it holds
+    jit_same(guarded_in_the_part, x, np.array([2, 0, -3, 0]), np.zeros((4, 6)))
