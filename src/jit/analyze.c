@@ -642,7 +642,7 @@ bool ng_jit_new_array(const NgJitExpr *e, NgJitNewArray *out)
     bool named = false;
     for (int d = 0; d < nd && nd <= NG_JIT_MAX_NEW_RANK; d++) {
         const NgJitExpr *n = sh->kind == NG_JIT_E_TUPLE ? sh->items[d] : sh;
-        if (n->kind == NG_JIT_E_NAME) {
+        if (n->kind != NG_JIT_E_INT && ng_jit_length_expr(n)) {
             out->named[d] = n;
             named = true;
             continue;
@@ -659,6 +659,51 @@ bool ng_jit_new_array(const NgJitExpr *e, NgJitNewArray *out)
     return true;
 }
 
+/* The array x of x.shape[k] or len(x), else NULL. */
+static const NgJitExpr *measured(const NgJitExpr *e)
+{
+    if (e->kind == NG_JIT_E_SUBSCRIPT && e->lhs->kind == NG_JIT_E_ATTR && strcmp(e->lhs->name, "shape") == 0 &&
+        e->lhs->lhs->kind == NG_JIT_E_NAME) {
+        const NgJitExpr *k = e->rhs->kind == NG_JIT_E_UNARY && e->rhs->op == NG_JIT_OP_NEG ? e->rhs->lhs : e->rhs;
+        return k->kind == NG_JIT_E_INT && !k->big ? e->lhs->lhs : NULL; /* (x.shape[1], x.shape[-1]) */
+    }
+    if (e->kind == NG_JIT_E_CALL && ng_jit_call_kind(e) == NG_JIT_CALL_BUILTIN && strcmp(e->lhs->name, "len") == 0 &&
+        e->nitems == 1 && !e->nkeywords && e->items[0]->kind == NG_JIT_E_NAME)
+        return e->items[0];
+    return NULL;
+}
+
+bool ng_jit_length_expr(const NgJitExpr *e)
+{
+    switch (e->kind) {
+    case NG_JIT_E_INT:
+        return !e->big;
+    case NG_JIT_E_NAME:
+        return true;
+    case NG_JIT_E_UNARY:
+        return (e->op == NG_JIT_OP_NEG || e->op == NG_JIT_OP_POS) && ng_jit_length_expr(e->lhs);
+    case NG_JIT_E_BINARY:
+        return (e->op == NG_JIT_OP_ADD || e->op == NG_JIT_OP_SUB || e->op == NG_JIT_OP_MUL ||
+                e->op == NG_JIT_OP_FLOORDIV || e->op == NG_JIT_OP_MOD) &&
+               ng_jit_length_expr(e->lhs) && ng_jit_length_expr(e->rhs);
+    default:
+        return measured(e) != NULL;
+    }
+}
+
+/* Whether e, a length expression, reads `name` (as a number, or as x of x.shape[k] and len(x)). */
+static bool length_reads(const NgJitExpr *e, const char *name)
+{
+    const NgJitExpr *x = measured(e);
+    if (x)
+        return strcmp(x->name, name) == 0;
+    if (e->kind == NG_JIT_E_NAME)
+        return strcmp(e->name, name) == 0;
+    if (e->kind == NG_JIT_E_UNARY || e->kind == NG_JIT_E_BINARY)
+        return length_reads(e->lhs, name) || (e->kind == NG_JIT_E_BINARY && length_reads(e->rhs, name));
+    return false;
+}
+
 static bool sizes_in(NgJitBlock b, const char *name)
 {
     for (int i = 0; i < b.n; i++) {
@@ -666,7 +711,7 @@ static bool sizes_in(NgJitBlock b, const char *name)
         NgJitNewArray na;
         if (s->kind == NG_JIT_S_ASSIGN && s->value && ng_jit_new_array(s->value, &na))
             for (int d = 0; d < na.ndim; d++)
-                if (na.named[d] && strcmp(na.named[d]->name, name) == 0)
+                if (na.named[d] && length_reads(na.named[d], name))
                     return true;
         if (s->kind != NG_JIT_S_DEF && (sizes_in(s->body, name) || sizes_in(s->orelse, name)))
             return true;
@@ -949,8 +994,9 @@ static const char *check_new(Ctx *c, const NgJitExpr *e)
     for (int d = 0; d < na.ndim; d++)
         named = named || na.named[d];
     if (!na.n && !named)
-        return fmt(c, "makes an array, %s, whose shape is not written as numbers or names (up to %d of them) of 1 "
-                   "to %d elements in all (not compilable)", text(c, e), NG_JIT_MAX_NEW_RANK, NG_JIT_MAX_NEW);
+        return fmt(c, "makes an array, %s, whose shape is not written as lengths (up to %d of them: numbers, ints "
+                   "bound before the loop, x.shape[k], len(x), and + - * // %% of them) of 1 to %d elements in all "
+                   "(not compilable)", text(c, e), NG_JIT_MAX_NEW_RANK, NG_JIT_MAX_NEW);
     const NgJitExpr *t = na.dtype;
     if (t && !(t->kind == NG_JIT_E_STR || t->kind == NG_JIT_E_NAME ||
                (t->kind == NG_JIT_E_ATTR && is_module(t->lhs, "np", "numpy")) ||

@@ -208,8 +208,9 @@ typedef enum NgJitCallKind {
 
 /* A small array a loop body makes, `a = np.zeros(shape[, dtype])`, np.ones, np.empty or
  * `np.full(shape, value[, dtype])` (dtype also as a keyword): its shape a length or a tuple of up
- * to NG_JIT_MAX_NEW_RANK of them, each a whole number written in the source or a name (of an int
- * bound before the loop: the kernel is made for its value, ng_jit_sizes_array), each at least 1,
+ * to NG_JIT_MAX_NEW_RANK of them, each a whole number written in the source or an expression of
+ * lengths (ng_jit_length_expr: ints bound before the loop, x.shape[k], len(x); the kernel is made
+ * for their values, ng_jit_sizes_array), each at least 1,
  * their product (its size) at most NG_JIT_MAX_NEW. Each iteration has its own: a variable per
  * element (registers on a GPU) or an array of the thread's (lower.c). */
 enum { NG_JIT_MAX_NEW = 256, NG_JIT_MAX_NEW_RANK = 4 };
@@ -217,7 +218,7 @@ typedef struct NgJitNewArray {
     int64_t n;                 /* its size: 0 where its shape is not numbers in range */
     int ndim;                  /* its axes: 0 where its shape is not numbers and names */
     int64_t shape[NG_JIT_MAX_NEW_RANK]; /* ... their lengths (0 for a name), */
-    const NgJitExpr *named[NG_JIT_MAX_NEW_RANK]; /* ... the names (NULL for a number) */
+    const NgJitExpr *named[NG_JIT_MAX_NEW_RANK]; /* ... their expressions (NULL for a number) */
     const NgJitExpr *fill;     /* np.full's value; NULL for the others */
     const NgJitExpr *dtype;    /* the dtype argument as written; NULL for none */
     char fn;                   /* 'z'eros, 'o'nes, 'e'mpty, 'f'ull */
@@ -227,8 +228,14 @@ typedef struct NgJitNewArray {
  * of the forms above (*out filled; n 0 where the shape is not numbers in range). */
 bool ng_jit_new_array(const NgJitExpr *e, NgJitNewArray *out);
 
-/* Whether `name` is a length of a small array loop's body makes (np.zeros(n)): the kernel is
- * made for its value (NgJitVarType.has_value). */
+/* Whether e is a length a small array's shape may be written with: an int literal, a name (of an
+ * int bound before the loop, lower.c checks), x.shape[k] or len(x) of a name x, and unary -, +,
+ * and + - * // % of such. */
+bool ng_jit_length_expr(const NgJitExpr *e);
+
+/* Whether `name` is read by a length of a small array loop's body makes (np.zeros(n),
+ * np.zeros(X.shape[1] + 1)): the kernel is made for its value, or for its shape where it is an
+ * array (NgJitVarType.has_value). */
 bool ng_jit_sizes_array(const NgJitStmt *loop, const char *name);
 
 /* The kind of a CALL node by the function it names (arguments not looked at). */

@@ -6883,25 +6883,95 @@ typedef struct BufFind {
     int at;                /* ... its place there */
 } BufFind;
 
-/* The shape of small array na (ng_jit_new_array) with its names' values (NgJitVarType.has_value:
- * ints bound before the loop, which it does not assign): false, with *why, where a name has no
- * such value or the shape is out of range. */
+/* The value of length expression e (ng_jit_length_expr) from the values the kernel is made for
+ * (NgJitVarType.has_value: ints bound before the loop, which it does not assign, and free arrays'
+ * shapes), in Python's arithmetic: false, with *why, where it has none. */
+static bool length_value(const Lower *L, const NgJitExpr *e, int64_t *v, char *why, size_t size)
+{
+    char t[64];
+    const Sym *s = NULL;
+    switch (e->kind) {
+    case NG_JIT_E_INT:
+        *v = (int64_t)e->ival;
+        return true;
+    case NG_JIT_E_NAME:
+        s = &L->syms[e->name_id];
+        if (s->kind == SYM_SCALAR && !s->given->is_array && s->given->has_value) {
+            *v = s->given->value;
+            return true;
+        }
+        snprintf(why, size, "of a length, '%s', that is not an int bound before the loop and not changed in it",
+                 s->name);
+        return false;
+    case NG_JIT_E_UNARY:
+        if (!length_value(L, e->lhs, v, why, size))
+            return false;
+        if (e->op == NG_JIT_OP_NEG)
+            *v = *v == INT64_MIN ? INT64_MAX : -*v; /* (out of range either way) */
+        return true;
+    case NG_JIT_E_BINARY: {
+        int64_t a, b;
+        if (!length_value(L, e->lhs, &a, why, size) || !length_value(L, e->rhs, &b, why, size))
+            return false;
+        bool over = false;
+        if (e->op == NG_JIT_OP_ADD)
+            over = __builtin_add_overflow(a, b, v);
+        else if (e->op == NG_JIT_OP_SUB)
+            over = __builtin_sub_overflow(a, b, v);
+        else if (e->op == NG_JIT_OP_MUL)
+            over = __builtin_mul_overflow(a, b, v);
+        else if (b == 0) {
+            snprintf(why, size, "of a length, '%s', that divides by zero", snip(L, e, t, sizeof t));
+            return false;
+        } else if (a == INT64_MIN && b == -1) {
+            over = true;
+        } else { /* Python's // and %: the quotient floored, the remainder of the divisor's sign */
+            int64_t q = a / b, r = a % b;
+            if (r != 0 && (r < 0) != (b < 0))
+                q--, r += b;
+            *v = e->op == NG_JIT_OP_FLOORDIV ? q : r;
+        }
+        if (over)
+            *v = INT64_MAX;
+        return true;
+    }
+    default:
+        break;
+    }
+    /* x.shape[k], len(x) */
+    const NgJitExpr *x = e->kind == NG_JIT_E_CALL ? e->items[0] : e->lhs->lhs;
+    s = &L->syms[x->name_id];
+    const NgJitVarType *g = s->kind == SYM_ARRAY ? s->given : NULL;
+    int64_t k = 0;
+    if (e->kind != NG_JIT_E_CALL) {
+        const NgJitExpr *ix = e->rhs->kind == NG_JIT_E_UNARY ? e->rhs->lhs : e->rhs;
+        k = ix->ival > (uint64_t)NG_MAXDIMS ? NG_MAXDIMS : (int64_t)ix->ival;
+        if (e->rhs->kind == NG_JIT_E_UNARY && g)
+            k = g->ndim - k;
+    }
+    if (!g || !g->has_value || (e->kind != NG_JIT_E_CALL && g->seq != NG_JIT_SEQ_ARRAY) ||
+        g->seq == NG_JIT_SEQ_DICT_CHR || g->seq == NG_JIT_SEQ_DICT_INT || k < 0 || k >= g->ndim) {
+        snprintf(why, size, "of a length, '%s', that is not the length of an array's axis the loop does not change",
+                 snip(L, e, t, sizeof t));
+        return false;
+    }
+    *v = g->shape[k];
+    return true;
+}
+
+/* The shape of small array na (ng_jit_new_array) with its lengths' values (length_value): false,
+ * with *why, where one has none or the shape is out of range. */
 static bool new_shape(const Lower *L, NgJitNewArray *na, char *why, size_t size)
 {
     int64_t n = 1;
+    char t[64];
     for (int d = 0; d < na->ndim; d++) {
-        const Sym *s = na->named[d] ? &L->syms[na->named[d]->name_id] : NULL;
-        if (s && (s->kind != SYM_SCALAR || !s->given->has_value)) {
-            snprintf(why, size, "of a length, '%s', that is not an int bound before the loop and not changed in it",
-                     s->name);
+        if (na->named[d] && !length_value(L, na->named[d], &na->shape[d], why, size))
             return false;
-        }
-        if (s)
-            na->shape[d] = s->given->value;
         if (na->shape[d] < 1 || na->shape[d] > NG_JIT_MAX_NEW || (n *= na->shape[d]) > NG_JIT_MAX_NEW) {
-            if (s)
-                snprintf(why, size, "made with '%s' = %lld (only shapes of 1 to %d elements in all compile)", s->name,
-                         (long long)na->shape[d], NG_JIT_MAX_NEW);
+            if (na->named[d])
+                snprintf(why, size, "made with '%s' = %lld (only shapes of 1 to %d elements in all compile)",
+                         snip(L, na->named[d], t, sizeof t), (long long)na->shape[d], NG_JIT_MAX_NEW);
             else
                 snprintf(why, size, "made of more than %d elements", NG_JIT_MAX_NEW);
             return false;
@@ -7432,9 +7502,13 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
                       (char)('0' + v->seq), ';', 0};
         ng_str_cat(out, v->name ? v->name : "");
         ng_str_cat(out, t);
-        if (v->has_value) { /* =<hex value>; (a small array's length) */
+        if (v->has_value) { /* =<hex value>; (a small array's length), an array's =<hex extent>...; */
             ng_str_cat(out, "=");
-            cat_hex(out, (uint64_t)v->value);
+            if (v->is_array)
+                for (int d = 0; d < v->ndim; d++)
+                    cat_hex(out, (uint64_t)v->shape[d]);
+            else
+                cat_hex(out, (uint64_t)v->value);
             ng_str_cat(out, ";");
         }
     }

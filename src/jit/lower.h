@@ -242,8 +242,10 @@ typedef struct NgJitVarType {
     NgJitModule module;  /* a module, not a value (then the fields above are unused) */
     NgJitSeq seq;        /* arrays: a str or dict passed as one (NG_JIT_SEQ_ARRAY otherwise) */
     bool has_value;      /* scalars: an int whose value the kernel is made for (a small array's
-                            length, ng_jit_sizes_array): value */
+                            length, ng_jit_sizes_array): value; arrays: one whose shape it is
+                            made for (np.zeros(X.shape[1])): shape */
     int64_t value;
+    const int64_t *shape; /* (its ndim extents, read while the loop is lowered and keyed) */
 } NgJitVarType;
 
 /* The dependence analysis' verdict on the loop being lowered. */

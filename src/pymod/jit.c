@@ -1837,6 +1837,9 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 goto done;
             L.types[L.n].has_value = !overflow;
             L.types[L.n].value = (int64_t)n;
+        } else if (ln->sizes[i] && L.types[L.n].is_array) { /* its shape is: np.zeros(X.shape[1]) */
+            L.types[L.n].has_value = true;
+            L.types[L.n].shape = L.arrays[L.n].shape;
         }
         L.values[L.n++] = v;
     }

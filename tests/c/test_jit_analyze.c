@@ -1849,6 +1849,11 @@ static void test_scans(void)
 /* Small arrays a loop body makes, `a = np.zeros(3)`: the iteration's own where it makes them
  * before every mention (in the body or in a block of it), else a write through them is one
  * through a name the loop assigns; the call only in that form, of a length written as a number. */
+/* The reason a small array's shape does not compile (after its call's text). */
+#define SHAPE_REASON                                                                                          \
+    ", whose shape is not written as lengths (up to 4 of them: numbers, ints bound before the loop, "          \
+    "x.shape[k], len(x), and + - * // % of them) of 1 to 256 elements in all (not compilable)\n"
+
 static void test_new_arrays(void)
 {
     CHECK_REPORT("def f(p, v, m):\n"
@@ -1895,7 +1900,7 @@ static void test_new_arrays(void)
                  "line 7: sequential: writes r[i], read as out[0], possibly in another iteration\n");
     CHECK_REPORT("def f(x, n, out):\n"
                  "    for i in range(x.shape[0]):\n"
-                 "        a = np.zeros(n + 1)\n"
+                 "        a = np.zeros(n / 2)\n"
                  "    for i in range(x.shape[0]):\n"
                  "        a = np.zeros(257)\n"
                  "    for i in range(x.shape[0]):\n"
@@ -1917,25 +1922,19 @@ static void test_new_arrays(void)
                  "        a = np.full((16, 16), 2.0)\n"
                  "        a = np.zeros((2, 3, 2, 2))\n"
                  "    for i in range(x.shape[0]):\n"
-                 "        a = np.zeros(x.shape[0])\n",
-                 "line 2: python: makes an array, np.zeros(n + 1), whose shape is not written as numbers or names (up "
-                 "to 4 of them) of 1 to 256 elements in all (not compilable)\n"
-                 "line 4: python: makes an array, np.zeros(257), whose shape is not written as numbers or names (up to "
-                 "4 of them) of 1 to 256 elements in all (not compilable)\n"
+                 "        a = np.zeros(x.shape[i])\n",
+                 "line 2: python: makes an array, np.zeros(n / 2)" SHAPE_REASON
+                 "line 4: python: makes an array, np.zeros(257)" SHAPE_REASON
                  "line 6: python: calls np.zeros with arguments other than (n[, dtype]) (not compilable)\n"
                  "line 8: python: calls np.zeros other than as `name = np.zeros(n)` in a loop's body (not compilable)\n"
                  "line 10: python: makes an array of dtype x.dtype.type (only np.<dtype>, a builtin type, a string or "
                  "x.dtype compile)\n"
-                 "line 12: python: makes an array, np.zeros((16, 17)), whose shape is not written as numbers or names "
-                 "(up to 4 of them) of 1 to 256 elements in all (not compilable)\n"
-                 "line 14: python: makes an array, np.ones((2, 0), np.int32), whose shape is not written as numbers or "
-                 "names (up to 4 of them) of 1 to 256 elements in all (not compilable)\n"
+                 "line 12: python: makes an array, np.zeros((16, 17))" SHAPE_REASON
+                 "line 14: python: makes an array, np.ones((2, 0), np.int32)" SHAPE_REASON
                  "line 16: parallel\n"
-                 "line 19: python: makes an array, np.zeros((1, 2, 1, 2, 1)), whose shape is not written as numbers or "
-                 "names (up to 4 of them) of 1 to 256 elements in all (not compilable)\n"
+                 "line 19: python: makes an array, np.zeros((1, 2, 1, 2, 1))" SHAPE_REASON
                  "line 21: parallel\n"
-                 "line 24: python: makes an array, np.zeros(x.shape[0]), whose shape is not written as numbers or "
-                 "names (up to 4 of them) of 1 to 256 elements in all (not compilable)\n");
+                 "line 24: python: makes an array, np.zeros(x.shape[i])" SHAPE_REASON);
     /* the names whose values the kernel is made for: lengths of small arrays, in any block */
     const char *sized = "def f(x, n, m, k, out):\n"
                         "    for i in range(x.shape[0]):\n"
@@ -1949,6 +1948,18 @@ static void test_new_arrays(void)
     const NgJitStmt *loop = find_def(ast, "f")->body.stmts[0];
     CHECK(ng_jit_sizes_array(loop, "n") && ng_jit_sizes_array(loop, "m"));
     CHECK(!ng_jit_sizes_array(loop, "k") && !ng_jit_sizes_array(loop, "x") && !ng_jit_sizes_array(loop, "i"));
+    ng_jit_ast_free(ast);
+    /* lengths written as expressions: their names, and the arrays whose axes they measure */
+    const char *measured = "def f(X, y, n, k, out):\n"
+                           "    for i in range(X.shape[0]):\n"
+                           "        a = np.zeros((X.shape[-1] + 1, (n - 1) // 2))\n"
+                           "        b = np.ones(len(y) * 2 % 7)\n"
+                           "        out[i] = a[0, 0] + b[0] + k\n";
+    CHECK_OK(ng_jit_parse(measured, strlen(measured), "t.py", &ast, NULL));
+    loop = find_def(ast, "f")->body.stmts[0];
+    CHECK(ng_jit_sizes_array(loop, "X") && ng_jit_sizes_array(loop, "y") && ng_jit_sizes_array(loop, "n"));
+    CHECK(!ng_jit_sizes_array(loop, "k") && !ng_jit_sizes_array(loop, "out"));
+    CHECK_REPORT(measured, "line 2: parallel\n");
     ng_jit_ast_free(ast);
 }
 

@@ -26,17 +26,17 @@ static NgDevice *dev;
 
 static NgJitVarType arr(const char *name, NgDType dt, int ndim)
 {
-    return (NgJitVarType){name, true, dt, ndim, false, true, NG_JIT_MOD_NONE, NG_JIT_SEQ_ARRAY, false, 0};
+    return (NgJitVarType){name, true, dt, ndim, false, true, NG_JIT_MOD_NONE, NG_JIT_SEQ_ARRAY, false, 0, NULL};
 }
 
 static NgJitVarType py(const char *name, NgDType dt) /* a Python int/float/bool */
 {
-    return (NgJitVarType){name, false, dt, 0, false, false, NG_JIT_MOD_NONE, NG_JIT_SEQ_ARRAY, false, 0};
+    return (NgJitVarType){name, false, dt, 0, false, false, NG_JIT_MOD_NONE, NG_JIT_SEQ_ARRAY, false, 0, NULL};
 }
 
 static NgJitVarType npscalar(const char *name, NgDType dt)
 {
-    return (NgJitVarType){name, false, dt, 0, true, false, NG_JIT_MOD_NONE, NG_JIT_SEQ_ARRAY, false, 0};
+    return (NgJitVarType){name, false, dt, 0, true, false, NG_JIT_MOD_NONE, NG_JIT_SEQ_ARRAY, false, 0, NULL};
 }
 
 static NgJitLoopPlan par(void) { return (NgJitLoopPlan){.parallel = true}; }

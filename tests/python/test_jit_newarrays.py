@@ -570,7 +570,7 @@ def too_big(x, out):
     (stepped_slice, "a slice other than `:` of 'R'"),
     (slice_indexed_again, "a slice indexed again"),
     (too_long_a_row, "combines rows of other lengths"),
-    (too_big, "whose shape is not written as numbers or names"),
+    (too_big, "whose shape is not written as lengths"),
 ], ids=lambda v: v if isinstance(v, str) else v.__name__)
 def test_what_stays_python_of_several_axes(fn, why):
     x = np.arange(6.0).reshape(1, 6).repeat(3, 0) if fn is too_long_a_row else np.arange(3.0)
@@ -744,3 +744,76 @@ def test_a_length_the_loop_changes_stays_python():
     assert "that is not an int bound before the loop" in ran(f)[0], f.loop_report()
     py, mine, f = python_and_jit(binned, np.ones((3, 4), np.int64), 0, np.zeros(3, np.int64))
     assert mine == py  # (np.zeros(0): NumPy's IndexError reading h[0]; the loop ran as Python)
+
+
+# ---- lengths written as expressions of names, x.shape[k] and len(x) ----
+
+
+def running_sums(X, out):
+    for i in range(X.shape[0]):
+        t = np.zeros(X.shape[1] + 1)
+        for j in range(X.shape[1]):
+            t[j + 1] = t[j] + X[i, j]
+        out[i] = t[-1] + len(t)
+
+
+def halves(X, y, out):
+    for i in range(len(X)):
+        H = np.empty((X.shape[-1] // 2, len(y) % 3 + 1), dtype=X.dtype)
+        H[:] = X[i, 0]
+        H[0, -1] = y[0]
+        out[i] = H.sum() + H.shape[0] * 10 + H.shape[1] * 100
+
+
+def shifted(X, n, out):
+    for i in range(X.shape[0]):
+        t = np.zeros(n - 3)
+        t[0] = X[i, 0]
+        out[i] = t[0] + t.size
+
+
+def divided(X, n, out):
+    for i in range(X.shape[0]):
+        t = np.ones(X.shape[1] // n - -1)
+        out[i] = np.sum(t) * X[i, 0]
+
+
+def letters(s, X, out):
+    for i in range(X.shape[0]):
+        c = np.zeros(len(s), dtype=np.int64)
+        for j in range(len(s)):
+            c[j] = ord(s[j]) + X[i]
+        out[i] = c.max()
+
+
+def test_a_length_from_an_expression_of_shapes_and_names():
+    rng = np.random.default_rng(18)
+    for shape in ((30, 9), (30, 1), (20, 255)):
+        f = jit_same(running_sums, rng.standard_normal(shape), np.zeros(shape[0]))
+        assert kinds(f)[0] == "parallel" and ran(f)[0] == "kernel", (shape, f.loop_report())
+    f = jit_same(running_sums, rng.standard_normal((5, 300)), np.zeros(5))  # (too long: Python)
+    assert "made with 'X.shape[1] + 1' = 301" in ran(f)[0], f.loop_report()
+    for shape, m in (((6, 8), 2), ((6, 5), 4), ((6, 8), 3), ((4, 3), 1)):  # (a kernel per shape)
+        f = jit_same(halves, rng.standard_normal(shape), np.arange(1.0, m + 1.0), np.zeros(shape[0]))
+        assert ran(f)[0] == "kernel", (shape, m, f.loop_report())
+    f = jit_same(letters, "numgpu", np.arange(7), np.zeros(7, np.int64))
+    assert ran(f)[0] == "kernel", f.loop_report()
+
+
+def test_a_length_python_cannot_make_fails_as_python():
+    X = np.arange(12.0).reshape(3, 4)
+    for n in (5, 4, 3, 2):  # np.zeros(2), np.zeros(1), np.zeros(0) (t[0]: IndexError), np.zeros(-1) (ValueError)
+        py, mine, f = python_and_jit(shifted, X, n, np.zeros(3))
+        assert mine == py, (n, mine, py)
+        assert (ran(f)[0] == "kernel") == (n > 3), (n, f.loop_report())
+    for n in (2, 5, 0, -1):  # X.shape[1] // n + 1: 3, 1, ZeroDivisionError, -3 (ValueError)
+        py, mine, f = python_and_jit(divided, X, n, np.zeros(3))
+        assert mine == py, (n, mine, py)
+    assert "that divides by zero" in divided_reason(X), "the reason names the division"
+
+
+def divided_reason(X):
+    f = numgpu.jit(divided)
+    with pytest.raises(ZeroDivisionError):
+        f(X, 0, np.zeros(3))
+    return ran(f)[0]
