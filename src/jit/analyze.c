@@ -502,6 +502,9 @@ static const char *const scalar_methods[] = {"conjugate", "conj", "item", NULL};
 static const char *const array_methods[] = {"sum", "max", "min", "mean", "prod", "any", "all", "dot", "argmax",
                                             "argmin", "var", "std", NULL};
 static const char *const part_attrs[] = {"real", "imag", NULL}; /* of a scalar value */
+/* NumPy's functions making a small array (ng_jit_new_array), and its name for each ('z'eros ...). */
+static const char *const new_fns[] = {"zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
+                                      "full_like", "copy", NULL};
 /* Python builtins, named as such when a loop calls them. */
 static const char *const python_builtins[] = {
     "print", "input", "open", "sorted", "reversed", "list", "dict", "set", "tuple", "str", "repr",
@@ -591,8 +594,7 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
         (is_module(f->lhs, "cmath", NULL) && in_list(f->name, cmath_fns)))
         return NG_JIT_CALL_MATH;
     if (is_module(f->lhs, "np", "numpy")) {
-        if (strcmp(f->name, "zeros") == 0 || strcmp(f->name, "ones") == 0 || strcmp(f->name, "empty") == 0 ||
-            strcmp(f->name, "full") == 0)
+        if (in_list(f->name, new_fns))
             return NG_JIT_CALL_NP_NEW;
         /* as many positional arguments as inputs: one more would be `out` */
         if (strcmp(f->name, "isclose") == 0) /* (a, b[, rtol[, atol[, equal_nan]]]) */
@@ -614,10 +616,28 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
         return NG_JIT_CALL_PRANGE;
     if (!is_known_module(f->lhs) && in_list(f->name, scalar_methods) && call->nitems == 0)
         return NG_JIT_CALL_METHOD;
+    if (!is_known_module(f->lhs) && strcmp(f->name, "copy") == 0) /* x.copy(): a small array */
+        return NG_JIT_CALL_NP_NEW;
     if (!is_known_module(f->lhs) && in_list(f->name, array_methods) &&
         call->nitems == (strcmp(f->name, "dot") == 0))
         return NG_JIT_CALL_METHOD;
     return NG_JIT_CALL_OTHER;
+}
+
+/* The NAME a part of an array is of (x, x[i], x[i, :], x[i][j]: indices and whole axes `:`),
+ * else NULL. */
+static const NgJitExpr *like_root(const NgJitExpr *e)
+{
+    for (; e->kind == NG_JIT_E_SUBSCRIPT; e = e->lhs) {
+        int m = ng_jit_index_count(e->rhs);
+        for (int i = 0; i < m; i++) {
+            const NgJitExpr *x = e->rhs->kind == NG_JIT_E_TUPLE ? e->rhs->items[i] : e->rhs;
+            if (x->kind == NG_JIT_E_STARRED || x->kind == NG_JIT_E_CONST ||
+                (x->kind == NG_JIT_E_SLICE && (x->lhs || x->rhs || x->cond)))
+                return NULL;
+        }
+    }
+    return e->kind == NG_JIT_E_NAME ? e : NULL;
 }
 
 bool ng_jit_new_array(const NgJitExpr *e, NgJitNewArray *out)
@@ -625,7 +645,22 @@ bool ng_jit_new_array(const NgJitExpr *e, NgJitNewArray *out)
     memset(out, 0, sizeof *out);
     if (e->kind != NG_JIT_E_CALL || ng_jit_call_kind(e) != NG_JIT_CALL_NP_NEW)
         return false;
-    out->fn = e->lhs->name[0];
+    const char *name = e->lhs->name;
+    out->fn = strcmp(name, "copy") == 0 ? 'c' : name[0];
+    if (strcmp(name, "copy") == 0 || strstr(name, "_like")) { /* x.copy(), np.copy(x), np.zeros_like(x) ... */
+        bool method = !is_module(e->lhs->lhs, "np", "numpy");
+        int nin = method ? 0 : out->fn == 'f' ? 2 : 1;
+        if (e->nitems < nin || e->nitems > nin + (out->fn != 'c') || e->nkeywords > (out->fn != 'c') ||
+            (e->nkeywords && (e->nitems > nin || !e->keywords[0].name || strcmp(e->keywords[0].name, "dtype") != 0)))
+            return false;
+        for (int i = 0; i < e->nitems; i++)
+            if (e->items[i]->kind == NG_JIT_E_STARRED)
+                return false;
+        out->like = method ? e->lhs->lhs : e->items[0];
+        out->fill = out->fn == 'f' ? e->items[1] : NULL;
+        out->dtype = e->nkeywords ? e->keywords[0].value : e->nitems > nin ? e->items[nin] : NULL;
+        return like_root(out->like) != NULL;
+    }
     int nin = out->fn == 'f' ? 2 : 1; /* (the length, np.full's value) */
     if (e->nitems < nin || e->nitems > nin + 1 || e->nkeywords > 1 || (e->nkeywords && e->nitems > nin))
         return false;
@@ -704,16 +739,39 @@ static bool length_reads(const NgJitExpr *e, const char *name)
     return false;
 }
 
-static bool sizes_in(NgJitBlock b, const char *name)
+/* Whether a statement of b assigns `local` a part of array `name` (r = X[i]). */
+static bool part_of(NgJitBlock b, const char *local, const char *name)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_NAME &&
+            strcmp(s->targets[0]->name, local) == 0 && s->value->kind == NG_JIT_E_SUBSCRIPT) {
+            const NgJitExpr *r = s->value;
+            while (r->kind == NG_JIT_E_SUBSCRIPT)
+                r = r->lhs;
+            if (r->kind == NG_JIT_E_NAME && strcmp(r->name, name) == 0)
+                return true;
+        }
+        if (s->kind != NG_JIT_S_DEF && (part_of(s->body, local, name) || part_of(s->orelse, local, name)))
+            return true;
+    }
+    return false;
+}
+
+static bool sizes_in(NgJitBlock b, NgJitBlock whole, const char *name)
 {
     for (int i = 0; i < b.n; i++) {
         const NgJitStmt *s = b.stmts[i];
         NgJitNewArray na;
-        if (s->kind == NG_JIT_S_ASSIGN && s->value && ng_jit_new_array(s->value, &na))
+        if (s->kind == NG_JIT_S_ASSIGN && s->value && ng_jit_new_array(s->value, &na)) {
             for (int d = 0; d < na.ndim; d++)
                 if (na.named[d] && length_reads(na.named[d], name))
                     return true;
-        if (s->kind != NG_JIT_S_DEF && (sizes_in(s->body, name) || sizes_in(s->orelse, name)))
+            const NgJitExpr *r = na.like ? like_root(na.like) : NULL; /* (a part of it, or of a local naming one) */
+            if (r && (strcmp(r->name, name) == 0 || part_of(whole, r->name, name)))
+                return true;
+        }
+        if (s->kind != NG_JIT_S_DEF && (sizes_in(s->body, whole, name) || sizes_in(s->orelse, whole, name)))
             return true;
     }
     return false;
@@ -721,7 +779,7 @@ static bool sizes_in(NgJitBlock b, const char *name)
 
 bool ng_jit_sizes_array(const NgJitStmt *loop, const char *name)
 {
-    return sizes_in(loop->body, name);
+    return sizes_in(loop->body, loop->body, name);
 }
 
 /* A `for` iterable the jit compiles: range(...) or prange(...) with 1 to 3
@@ -823,7 +881,8 @@ static const char *check_call(Ctx *c, const NgJitExpr *e)
     const NgJitExpr *f = e->lhs;
     NgJitCallKind k = ng_jit_call_kind(e);
     if (k == NG_JIT_CALL_NP_NEW)
-        return fmt(c, "calls %s other than as `name = %s(n)` in a loop's body (not compilable)", text(c, f), text(c, f));
+        return fmt(c, "calls %s other than as `name = %s(%s)` in a loop's body (not compilable)", text(c, f),
+                   text(c, f), strcmp(f->name, "copy") == 0 || strstr(f->name, "_like") ? "..." : "n");
     if (k == NG_JIT_CALL_OTHER && f->kind == NG_JIT_E_ATTR && is_module(f->lhs, "np", "numpy") &&
         (in_list(f->name, np_scalar_fns) || in_list(f->name, np_reduce_fns)))
         return fmt(c, "calls %s with %d arguments (not compilable)", text(c, f), e->nitems);
@@ -987,12 +1046,24 @@ static const char *check_for_head(Ctx *c, const NgJitStmt *s)
 static const char *check_new(Ctx *c, const NgJitExpr *e)
 {
     NgJitNewArray na;
-    if (!ng_jit_new_array(e, &na))
+    const char *r;
+    bool made = ng_jit_new_array(e, &na);
+    bool like = na.fn == 'c' || strstr(e->lhs->name, "_like");
+    if (!made && na.like)
+        return fmt(c, "calls %s other than on an array or a part of one (x[i], x[:, j]: indices and whole "
+                   "axes) (not compilable)", text(c, e->lhs));
+    if (!made && like)
+        return fmt(c, "calls %s with arguments other than (%s) (not compilable)", text(c, e->lhs),
+                   !is_module(e->lhs->lhs, "np", "numpy") ? "" : na.fn == 'c' ? "x" : na.fn == 'f' ? "x, value[, dtype]"
+                                                                                       : "x[, dtype]");
+    if (!made)
         return fmt(c, "calls %s with arguments other than (n%s[, dtype]) (not compilable)", text(c, e->lhs),
                    na.fn == 'f' ? ", value" : "");
-    bool named = false;
+    bool named = na.like != NULL;
     for (int d = 0; d < na.ndim; d++)
         named = named || na.named[d];
+    if (na.like && (r = check_expr(c, na.like)))
+        return r;
     if (!na.n && !named)
         return fmt(c, "makes an array, %s, whose shape is not written as lengths (up to %d of them: numbers, ints "
                    "bound before the loop, x.shape[k], len(x), and + - * // %% of them) of 1 to %d elements in all "
@@ -3532,8 +3603,10 @@ static bool binds_only_new(Ctx *c, NgJitBlock b, int id)
     for (int i = 0; i < b.n; i++) {
         const NgJitStmt *s = b.stmts[i];
         uint64_t *st = set_new(c);
-        if (new_array_stmt(s))
-            loads_into(c, s->value, st); /* (its arguments: a = np.full(3, a[0]) reads a) */
+        if (new_array_stmt(s)) {
+            if (s->targets[0]->name_id == id) /* (its arguments: a = np.full(3, a[0]) reads a) */
+                loads_into(c, s->value, st);
+        }
         else if (!(s->kind == NG_JIT_S_AUGASSIGN && s->target->kind == NG_JIT_E_NAME))
             stmt_stores(c, s, st);
         if (set_has(st, id) || !binds_only_new(c, s->body, id) || !binds_only_new(c, s->orelse, id))

@@ -202,8 +202,8 @@ typedef enum NgJitCallKind {
     NG_JIT_CALL_METHOD,    /* <value>.conjugate(), .conj(), .item(): a scalar method, no arguments; an
                               array's reduction, x.sum() .max() .min() .mean() .prod() .any() .all()
                               (no arguments), x.dot(y) */
-    NG_JIT_CALL_NP_NEW,    /* np.zeros np.ones np.empty np.full: a small array made in the loop, only as
-                              `a = np.zeros(3)` (ng_jit_new_array) */
+    NG_JIT_CALL_NP_NEW,    /* np.zeros np.ones np.empty np.full (and their _like), np.copy, x.copy(): a
+                              small array made in the loop, only as `a = np.zeros(3)` (ng_jit_new_array) */
 } NgJitCallKind;
 
 /* A small array a loop body makes, `a = np.zeros(shape[, dtype])`, np.ones, np.empty or
@@ -211,7 +211,9 @@ typedef enum NgJitCallKind {
  * to NG_JIT_MAX_NEW_RANK of them, each a whole number written in the source or an expression of
  * lengths (ng_jit_length_expr: ints bound before the loop, x.shape[k], len(x); the kernel is made
  * for their values, ng_jit_sizes_array), each at least 1,
- * their product (its size) at most NG_JIT_MAX_NEW. Each iteration has its own: a variable per
+ * their product (its size) at most NG_JIT_MAX_NEW; or np.zeros_like(x[, dtype]) (ones, empty),
+ * np.full_like(x, value[, dtype]), np.copy(x), x.copy() of a part x of an array (x[i]: the kernel is
+ * made for the array's shape). Each iteration has its own: a variable per
  * element (registers on a GPU) or an array of the thread's (lower.c). */
 enum { NG_JIT_MAX_NEW = 256, NG_JIT_MAX_NEW_RANK = 4 };
 typedef struct NgJitNewArray {
@@ -219,9 +221,12 @@ typedef struct NgJitNewArray {
     int ndim;                  /* its axes: 0 where its shape is not numbers and names */
     int64_t shape[NG_JIT_MAX_NEW_RANK]; /* ... their lengths (0 for a name), */
     const NgJitExpr *named[NG_JIT_MAX_NEW_RANK]; /* ... their expressions (NULL for a number) */
+    const NgJitExpr *like;     /* np.zeros_like(x) ... np.full_like(x, v), np.copy(x), x.copy(): x (a
+                                  name or a part of one, indices and whole axes: its shape, lower.c
+                                  finds it; ndim 0 here), NULL for the others */
     const NgJitExpr *fill;     /* np.full's value; NULL for the others */
     const NgJitExpr *dtype;    /* the dtype argument as written; NULL for none */
-    char fn;                   /* 'z'eros, 'o'nes, 'e'mpty, 'f'ull */
+    char fn;                   /* 'z'eros, 'o'nes, 'e'mpty, 'f'ull (and their _like), 'c'opy */
 } NgJitNewArray;
 
 /* Whether e is a call ng_jit_call_kind calls NG_JIT_CALL_NP_NEW whose arguments are in one

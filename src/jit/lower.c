@@ -5256,14 +5256,28 @@ static NgIrRef buf_value(Lower *L, const Sym *s, Val v, bool element, int line)
     return L->st == NG_OK ? as(L, v, s->dt) : NG_IR_NONE;
 }
 
-/* a = np.zeros(n) (np.ones, np.empty, np.full) of buffer s: every element set. */
+static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitExpr *value, NgJitOp op, int line,
+                     Stmts *out);
+
+/* The dtype of x in np.zeros_like(x) (a part of a free array, of a view of one, or of a small
+ * array: like_shape), NG_NODTYPE where it has none yet. */
+static NgDType like_dtype(Lower *L, const NgJitExpr *x)
+{
+    while (x->kind == NG_JIT_E_SUBSCRIPT)
+        x = x->lhs;
+    const Sym *s = sym_of(L, x);
+    s = s->kind == SYM_VIEW ? s->base : s;
+    return s->kind == SYM_BUF ? s->dt : s->given ? s->given->dtype : NG_NODTYPE;
+}
+
+/* a = np.zeros(n) (np.ones, np.empty, np.full; their _like, a copy) of buffer s: every element set. */
 static void buf_make(Lower *L, Sym *s, const NgJitExpr *call, Stmts *out)
 {
     int line = call->span.line;
     NgJitNewArray na;
     ng_jit_new_array(call, &na); /* (scan_bufs: made by one) */
     const NgJitExpr *t = na.dtype;
-    NgDType dt = t ? named_dtype(t) : NG_FLOAT64;
+    NgDType dt = t ? named_dtype(t) : na.like ? like_dtype(L, na.like) : NG_FLOAT64;
     if (t && t->kind == NG_JIT_E_ATTR && strcmp(t->name, "dtype") == 0) { /* x.dtype: an array's */
         Sym *of = t->lhs->kind == NG_JIT_E_NAME ? sym_of(L, t->lhs) : NULL;
         of = of && of->kind == SYM_VIEW ? of->base : of;
@@ -5276,12 +5290,18 @@ static void buf_make(Lower *L, Sym *s, const NgJitExpr *call, Stmts *out)
         unsupported(L, line, what);
         return;
     }
+    if (dt == NG_NODTYPE) { /* (like a small array not typed yet: the next pass) */
+        buf_unknown(L, s, line);
+        return;
+    }
+    if (na.like && na.fn != 'c') /* (what Python raises making x[i], np.zeros_like reads only its shape) */
+        expr_let(L, na.like, line);
     Val f = na.fn == 'o' ? int_const(L, 1) : int_const(L, 0);
     if (na.fn == 'f') {
         f = expr(L, na.fill);
         if (f.r == NG_IR_NONE)
             return;
-        if (!na.dtype) /* (NumPy's: the value's own, a Python number's default) */
+        if (!na.dtype && !na.like) /* (NumPy's: the value's own, a Python number's default) */
             dt = f.weak ? weak_dtype(weak_rank(f.dt)) : f.dt;
     }
     if (s->dt == NG_NODTYPE) {
@@ -5302,10 +5322,13 @@ static void buf_make(Lower *L, Sym *s, const NgJitExpr *call, Stmts *out)
         NgIrRef set = ng_ir_assign_element(k, s->buf_arr, ng_ir_varref(k, e), v.r);
         push(L, out, ng_ir_for(k, e, ng_ir_const_i(k, NG_INT64, 0), ng_ir_const_i(k, NG_INT64, s->nbuf),
                                ng_ir_const_i(k, NG_INT64, 1), set, 0));
-        return;
     }
-    for (int64_t j = 0; v.r != NG_IR_NONE && j < s->nbuf; j++)
+    for (int64_t j = 0; v.r != NG_IR_NONE && !s->buf_mem && j < s->nbuf; j++)
         push(L, out, ng_ir_assign(k, s->buf_var[j], v.r));
+    if (na.fn == 'c' && v.r != NG_IR_NONE) { /* a copy: the part's elements, as a[:] = x */
+        const NgJitExpr *whole[NG_JIT_MAX_NEW_RANK] = {0};
+        buf_rows(L, s, whole, na.like, NG_JIT_OP_NONE, line, out);
+    }
 }
 
 /* a[k] = v or a[k] op= v (op NONE for `=`) of buffer s: an element, at indices ix (buf_indices)
@@ -6959,12 +6982,79 @@ static bool length_value(const Lower *L, const NgJitExpr *e, int64_t *v, char *w
     return true;
 }
 
+/* The shape of na->like (np.zeros_like(X[i]), X[i].copy()): a part of a free array whose shape the
+ * kernel is made for (NgJitVarType.has_value), of a view of one, or of a small array (its indices
+ * drop their axes, whole axes `:` and the axes after them stay): false, with *why, where it has
+ * none or is not of 1 to NG_JIT_MAX_NEW_RANK axes. */
+static bool like_shape(const Lower *L, NgJitNewArray *na, char *why, size_t size)
+{
+    char t[64];
+    const NgJitExpr *chain[NG_MAXDIMS], *r = na->like;
+    int nsub = 0;
+    for (; r->kind == NG_JIT_E_SUBSCRIPT && nsub < NG_MAXDIMS; r = r->lhs)
+        chain[nsub++] = r;
+    const Sym *s = r->kind == NG_JIT_E_NAME ? &L->syms[r->name_id] : NULL;
+    const Sym *a = s && s->kind == SYM_VIEW ? s->base : s;
+    int rank = 0, from = s && s->kind == SYM_VIEW ? s->nfixed : 0;
+    const int64_t *ext = NULL;
+    if (a && a->kind == SYM_BUF)
+        rank = a->brank, ext = a->bshape;
+    else if (a && a->kind == SYM_ARRAY && a->given->seq == NG_JIT_SEQ_ARRAY && a->given->has_value)
+        rank = a->given->ndim, ext = a->given->shape;
+    if (!ext) {
+        snprintf(why, size, "like '%s', which is not a part of an array bound before the loop or made in it",
+                 snip(L, na->like, t, sizeof t));
+        return false;
+    }
+    int nd = 0, axis = from;
+    bool sliced = false;
+    for (int q = nsub - 1; q >= 0; q--) { /* (the innermost subscript first) */
+        const NgJitExpr *ix = chain[q]->rhs;
+        int m = ng_jit_index_count(ix);
+        if (sliced) {
+            snprintf(why, size, "like '%s', a slice indexed again", snip(L, na->like, t, sizeof t));
+            return false;
+        }
+        for (int i = 0; i < m; i++, axis++) {
+            const NgJitExpr *x = ix->kind == NG_JIT_E_TUPLE ? ix->items[i] : ix;
+            if (axis >= rank) {
+                snprintf(why, size, "like '%s', of more indices than axes", snip(L, na->like, t, sizeof t));
+                return false;
+            }
+            if (x->kind == NG_JIT_E_SLICE && nd < NG_JIT_MAX_NEW_RANK)
+                na->shape[nd] = ext[axis];
+            nd += x->kind == NG_JIT_E_SLICE;
+            sliced = sliced || x->kind == NG_JIT_E_SLICE;
+        }
+    }
+    for (; axis < rank; axis++, nd++)
+        if (nd < NG_JIT_MAX_NEW_RANK)
+            na->shape[nd] = ext[axis];
+    if (nd < 1 || nd > NG_JIT_MAX_NEW_RANK) {
+        snprintf(why, size, "like '%s', of %d axes (only 1 to %d compile)", snip(L, na->like, t, sizeof t), nd,
+                 NG_JIT_MAX_NEW_RANK);
+        return false;
+    }
+    int64_t n = 1;
+    for (int d = 0; d < nd; d++)
+        n = n > NG_JIT_MAX_NEW ? n : n * na->shape[d];
+    if (n < 1 || n > NG_JIT_MAX_NEW) {
+        snprintf(why, size, "like '%s', of %lld elements (only 1 to %d compile)", snip(L, na->like, t, sizeof t),
+                 (long long)n, NG_JIT_MAX_NEW);
+        return false;
+    }
+    na->ndim = nd;
+    return true;
+}
+
 /* The shape of small array na (ng_jit_new_array) with its lengths' values (length_value): false,
  * with *why, where one has none or the shape is out of range. */
 static bool new_shape(const Lower *L, NgJitNewArray *na, char *why, size_t size)
 {
     int64_t n = 1;
     char t[64];
+    if (na->like && !like_shape(L, na, why, size))
+        return false;
     for (int d = 0; d < na->ndim; d++) {
         if (na->named[d] && !length_value(L, na->named[d], &na->shape[d], why, size))
             return false;

@@ -1961,6 +1961,43 @@ static void test_new_arrays(void)
     CHECK(!ng_jit_sizes_array(loop, "k") && !ng_jit_sizes_array(loop, "out"));
     CHECK_REPORT(measured, "line 2: parallel\n");
     ng_jit_ast_free(ast);
+    /* copies and arrays like a part: their arrays' shapes (through a local naming a part too) */
+    const char *like = "def f(X, Y, Z, w, out):\n"
+                       "    for i in range(X.shape[0]):\n"
+                       "        a = X[i].copy()\n"
+                       "        r = Y[i]\n"
+                       "        b = np.zeros_like(r[:, 0], dtype=np.int32)\n"
+                       "        c = np.full_like(a, 2.0)\n"
+                       "        d = np.copy(c)\n"
+                       "        a[0] += b[0] + d[0] + w\n"
+                       "        out[i] = a[0]\n";
+    CHECK_OK(ng_jit_parse(like, strlen(like), "t.py", &ast, NULL));
+    loop = find_def(ast, "f")->body.stmts[0];
+    CHECK(ng_jit_sizes_array(loop, "X") && ng_jit_sizes_array(loop, "Y") && ng_jit_sizes_array(loop, "r"));
+    CHECK(!ng_jit_sizes_array(loop, "Z") && !ng_jit_sizes_array(loop, "w") && !ng_jit_sizes_array(loop, "out"));
+    CHECK_REPORT(like, "line 2: parallel\n");
+    ng_jit_ast_free(ast);
+    CHECK_REPORT("def f(X, out):\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        out[i] = X[i].copy()[0]\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        a = X[i, 1:].copy()\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        a = np.ones_like(X[i], np.int8, order='C')\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        a = X[i].copy('F')\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        a = np.zeros((2, 2))\n"
+                 "        a[0, 0] = X[i, 0]\n"
+                 "        b = np.zeros(2, a.dtype)\n"
+                 "        out[i] = a[0, 0] + b[0]\n",
+                 "line 2: python: calls X[i].copy other than as `name = X[i].copy(...)` in a loop's body (not "
+                 "compilable)\n"
+                 "line 4: python: calls X[i, 1:].copy other than on an array or a part of one (x[i], x[:, j]: "
+                 "indices and whole axes) (not compilable)\n"
+                 "line 6: python: calls np.ones_like with arguments other than (x[, dtype]) (not compilable)\n"
+                 "line 8: python: calls X[i].copy with arguments other than () (not compilable)\n"
+                 "line 10: parallel\n");
 }
 
 int main(void)

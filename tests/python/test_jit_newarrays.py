@@ -817,3 +817,130 @@ def divided_reason(X):
     with pytest.raises(ZeroDivisionError):
         f(X, 0, np.zeros(3))
     return ran(f)[0]
+
+
+# ---- copies of parts and arrays like them: x.copy(), np.copy(x), np.zeros_like(x) ... ----
+
+
+def changed_copy(X, out):
+    for i in range(X.shape[0]):
+        r = X[i].copy()
+        r[0] = 5
+        out[i] = np.sum(r) + X[i, 0]
+
+
+def copies_three_ways(X, out):
+    for i in range(X.shape[0]):
+        a = np.copy(X[i])
+        b = X[i, :].copy()
+        c = X[:, i % X.shape[1]].copy()
+        a += b
+        out[i] = a.max() + c[-1] + len(c)
+
+
+def likes(X, out):
+    for i in range(X.shape[0]):
+        z = np.zeros_like(X[i])
+        o = np.ones_like(X[i])
+        e = np.empty_like(X[i])
+        f = np.full_like(X[i], 2.5)
+        g = np.full_like(X[i], 2.5, dtype=np.float32)
+        e[:] = X[i] * 2
+        z[1] = X[i, 0]
+        out[i] = z.sum() + o.sum() * 10 + e[-1] + f[0] * 100 + g[0] * 1000
+
+
+def matrix_copies(X, out):
+    for i in range(X.shape[0]):
+        P = X[i].copy()
+        P[0, 0] += 1
+        Q = np.zeros_like(P)
+        for a in range(3):
+            for b in range(3):
+                Q[a, b] = P[b, a]
+        out[i] = np.sum(P * Q) + Q[2, 0]
+
+
+def view_copy(X, out):
+    for i in range(X.shape[0]):
+        r = X[i]
+        t = r.copy()
+        t *= 2
+        out[i] = t.sum() + r[0]
+
+
+def copy_of_a_small_array(x, out):
+    for i in range(x.shape[0]):
+        a = np.zeros(3)
+        a[0] = x[i]
+        b = a.copy()
+        b[1] = 7
+        out[i] = a.sum() * 10 + b.sum()
+
+
+def kept_before_the_write(X, out):
+    for i in range(X.shape[0]):
+        t = X[i].copy()
+        X[i, 0] = 99
+        out[i] = t[0] + X[i, 0]
+
+
+def running_rows(X):
+    for i in range(1, X.shape[0]):
+        t = X[i - 1].copy()
+        X[i] += t
+
+
+def test_copies_of_parts():
+    rng = np.random.default_rng(19)
+    for dt in (np.float64, np.float32, np.int32, np.int64):
+        X = (rng.standard_normal((20, 6)) * 10).astype(dt)
+        for fn in (changed_copy, copies_three_ways, view_copy, kept_before_the_write):
+            f = jit_same(fn, X, np.zeros(20, dt))
+            assert kinds(f)[0] == "parallel" and ran(f)[0] == "kernel", (fn.__name__, dt, f.loop_report())
+        f = jit_same(running_rows, X)
+        assert kinds(f)[0] == "sequential" and ran(f)[0].startswith("kernel"), (dt, f.loop_report())
+    f = jit_same(likes, rng.standard_normal((20, 6)), np.zeros(20))
+    assert ran(f)[0] == "kernel", f.loop_report()
+    f = jit_same(likes, rng.integers(-9, 9, (20, 6)), np.zeros(20))  # (full_like of ints: 2.5 is 2)
+    assert ran(f)[0] == "kernel", f.loop_report()
+    f = jit_same(matrix_copies, rng.standard_normal((20, 3, 3)), np.zeros(20))
+    assert ran(f)[0] == "kernel", f.loop_report()
+    f = jit_same(copy_of_a_small_array, rng.standard_normal(20), np.zeros(20))
+    assert ran(f)[0] == "kernel", f.loop_report()
+
+
+def bounded_copy(X, out):
+    for i in range(X.shape[0]):
+        t = X[i, 1:].copy()
+        out[i] = t[0]
+
+
+def element_like(X, out):
+    for i in range(X.shape[0]):
+        t = np.zeros_like(X[i, 0])
+        out[i] = t + X[i, 0]
+
+
+def copied_elsewhere(X, out):
+    for i in range(X.shape[0]):
+        out[i] = X[i].copy()[0]
+
+
+@pytest.mark.parametrize("fn,why", [
+    (bounded_copy, "other than on an array or a part of one"),
+    (element_like, "of 0 axes (only 1 to 4 compile)"),
+    (copied_elsewhere, "other than as `name = X[i].copy(...)`"),
+], ids=lambda v: v if isinstance(v, str) else v.__name__)
+def test_copies_that_stay_python(fn, why):
+    X = np.arange(12.0).reshape(3, 4)
+    py, mine, f = python_and_jit(fn, X, np.zeros(3))
+    assert mine == py
+    assert why in (f.loop_report()[0]["reason"] or "") + ran(f)[0], f.loop_report()
+
+
+def test_a_copy_of_a_long_row_runs_as_python():
+    f = jit_same(changed_copy, np.ones((4, 300)), np.zeros(4))
+    assert "like 'X[i]', of 300 elements (only 1 to 256 compile)" in ran(f)[0], f.loop_report()
+    f = jit_same(changed_copy, np.ones((4, 30)), np.zeros(4))  # (another shape: a kernel of its own)
+    assert ran(f)[0] == "kernel", f.loop_report()
