@@ -276,7 +276,7 @@ class Gen:
     # -- statements --
     def stmt(self, ind, idx, accs, depth=0):
         """One statement (lines appended) of a loop body over i."""
-        form = self.r.randint(0, 49 if self.slices else 45 if self.wide2 else 27 if self.wide else 21)
+        form = self.r.randint(0, 50 if self.slices else 45 if self.wide2 else 27 if self.wide else 21)
         pad = "    " * ind
         if form == 46 and depth < 1 and not self.prange:  # a store through a slice (no prange: it races)
             self.lines.append(self.pick(
@@ -326,6 +326,25 @@ class Gen:
             self.u64 = True
             self.lines.append(("%siout[i] = int(np.sum(%s)) + int(%s[-1, 0]) + %s.shape[1]" if ints else
                                "%sout[i] = float(np.max(%s)) + float(%s[-1][0]) + %s.shape[1]") % (pad, bm, bm, bm))
+            return
+        if form == 50 and depth < 1:  # small arrays copied from parts, made like them, of lengths from shapes
+            cp, cq = "cp%d" % len(self.lines), "cq%d" % len(self.lines)
+            src = "M[%s]" % self.pick(*idx)
+            self.u64 = False
+            self.lines.append("%s%s = %s" % (pad, cp, self.pick("%s.copy()" % src, "np.copy(%s)" % src,
+                                                                "np.zeros_like(%s)" % src,
+                                                                "np.full_like(%s, %d)" % (src, self.r.randint(-3, 3)),
+                                                                "M[:, %d].copy()" % self.r.randint(0, 3))))
+            self.lines.append("%s%s[abs(%s) %% len(%s)] %s %s" % (pad, cp, self.iexpr(idx, 2), cp,
+                                                                self.pick("=", "+=", "-="), self.iexpr(idx, 2)))
+            self.lines.append("%s%s = %s" % (pad, cq, self.pick("np.zeros(M.shape[1] + %d)" % self.r.randint(0, 2),
+                                                                "np.ones(len(a) // %d)" % self.r.randint(4, 9),
+                                                                "np.full((k, M.shape[-1] - 2), 0.5)",
+                                                                "np.zeros_like(%s, dtype=float)" % cp,
+                                                                "%s.copy()" % cp)))
+            self.lines.append("%s%s[abs(%s) %% len(%s)] = %s" % (pad, cq, self.iexpr(idx, 2), cq, self.fexpr(idx, 2)))
+            self.u64 = True
+            self.lines.append("%sout[i] = float(np.sum(%s)) + float(np.max(%s)) + len(%s) * 100" % (pad, cp, cq, cq))
             return
         if form == 47 and depth < 1:  # a window named in the body, read whole and by element
             wv = "wv%d" % len(self.lines)
