@@ -493,7 +493,7 @@ static const char *const np_binary_fns[] = {
     "nextafter", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
     "right_shift", NULL};
 static const char *const np_ternary_fns[] = {"where", "clip", NULL};
-static const char *const np_reduce_fns[] = {"sum", "max", "min", "dot", "prod", "mean", "amax", "amin", "any",
+static const char *const np_reduce_fns[] = {"sum", "max", "min", "dot", "matmul", "prod", "mean", "amax", "amin", "any",
                                              "all", "argmax", "argmin", "var", "std", "count_nonzero", "nansum",
                                              "nanmax", "nanmin", "nanmean", "ptp", NULL};
 static const char *const module_consts[] = {"pi", "e", "tau", "inf", "nan", "infj", "nanj", NULL};
@@ -605,7 +605,7 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
             return call->nitems == nin || (rounding && call->nitems == 2) ? NG_JIT_CALL_NP_SCALAR : NG_JIT_CALL_OTHER;
         }
         if (in_list(f->name, np_reduce_fns)) {
-            int nin = strcmp(f->name, "dot") == 0 ? 2 : 1;
+            int nin = strcmp(f->name, "dot") == 0 || strcmp(f->name, "matmul") == 0 ? 2 : 1;
             return call->nitems == nin ? NG_JIT_CALL_NP_REDUCE : NG_JIT_CALL_OTHER;
         }
     }

@@ -273,6 +273,13 @@ typedef struct Rows {
                                reduction in a row store's value), */
     NgIrRef guard;          /* ... the guard there */
     bool in_iteration;      /* ... and L->in_iteration there */
+    struct {
+        const NgJitExpr *m, *v; /* a matrix product computed at the element (matvec), read again where
+                                   a local naming it is (h * h): its value, under the guard it was made */
+        NgIrRef guard;
+        Val value;
+    } products[4];
+    int nproducts;
 } Rows;
 
 /* The fields of Lower an elementwise expression of rows changes, saved (enter_rows, outside_rows). */
@@ -2938,6 +2945,105 @@ static Val norm_element(Lower *L, Val x, const Pre *pre)
     return mkval(a, rt, false, true);
 }
 
+static Val pin(Lower *L, Val v, Stmts *out);
+
+/* Whether e is a matrix of an array bound before the loop: a name or indices (no slice) leaving
+ * two of its axes (W, R[i] of a 3-d R, a local naming such a part). */
+static bool matrix_of(Lower *L, const NgJitExpr *e)
+{
+    int n = 0;
+    for (; e->kind == NG_JIT_E_SUBSCRIPT; e = e->lhs) {
+        int m = ng_jit_index_count(e->rhs);
+        for (int i = 0; i < m; i++) {
+            const NgJitExpr *x = e->rhs->kind == NG_JIT_E_TUPLE ? e->rhs->items[i] : e->rhs;
+            if (x->kind == NG_JIT_E_SLICE || x->kind == NG_JIT_E_STARRED || x->kind == NG_JIT_E_CONST)
+                return false;
+        }
+        if (m != (e->rhs->kind == NG_JIT_E_TUPLE ? e->rhs->nitems : 1))
+            return false; /* (X[i, :]: not looked into) */
+        n += m;
+    }
+    if (e->kind != NG_JIT_E_NAME)
+        return false;
+    const Sym *s = sym_of(L, e);
+    const Sym *a = s->kind == SYM_VIEW ? s->base : s;
+    int fixed = s->kind == SYM_VIEW ? s->nfixed : 0;
+    return a->kind == SYM_ARRAY && a->given->seq == NG_JIT_SEQ_ARRAY && a->given->ndim - fixed - n == 2;
+}
+
+/* m @ v, v @ m, np.dot(m, v) (np.matmul), m a matrix (matrix_of), v a row, in an elementwise
+ * expression of rows: the row of their products, its element at the expression's element the
+ * sum over k of m[e, k] * v[k] (v @ m: v[k] * m[k, e]) in k's order (NumPy's BLAS sums in its
+ * own), a loop in the expression's loop. v's length must be the matrix's (no broadcasting: a
+ * length the kernel cannot know before raises NumPy's ValueError, else the loop runs as Python,
+ * which raises it). */
+static Val matvec(Lower *L, const NgJitExpr *e, const NgJitExpr *m, const NgJitExpr *v, bool left)
+{
+    NgIrKernel *k = L->k;
+    int line = e->span.line;
+    if (L->elem == NG_IR_NONE)
+        return unsupported(L, line, "a product of a matrix and a row other than in an elementwise expression of "
+                                    "rows (stored whole, reduced, named)");
+    for (int i = 0; i < L->rows->nproducts; i++) /* (made at this element already: h * h) */
+        if (L->rows->products[i].m == m && L->rows->products[i].v == v && L->rows->products[i].guard == L->guard)
+            return L->rows->products[i].value;
+    const NgJitExpr *ix[NG_MAXDIMS];
+    int n = 0;
+    Sym *view;
+    NgIrRef idx[NG_MAXDIMS], ok = NG_IR_NONE;
+    RowsSaved was = outside_rows(L); /* (the matrix's indices: once, before the expression's loop) */
+    Sym *a = index_chain(L, m, ix, &n, &view);
+    int fixed = a ? view_indices(L, view, idx, &ok) : 0;
+    for (int p = 0; a && p < n; p++) {
+        NgIrRef i = index_value(L, a, fixed + p, ix[p], &ok);
+        if (i == NG_IR_NONE)
+            a = NULL;
+        else
+            idx[fixed + p] = pin(L, mkval(i, NG_INT64, false, true), L->pending).r;
+    }
+    restore_rows(L, was);
+    if (!a || L->st != NG_OK)
+        return NOVAL;
+    int nd = a->given->ndim, out_axis = left ? nd - 2 : nd - 1, sum_axis = left ? nd - 1 : nd - 2;
+    NgIrRef at = row_index(L, ng_ir_shape(k, a->param, out_axis), 0, line);
+    int kv = ng_ir_var(k, NG_INT64);
+    Stmts inner = {0};
+    Rows rows;
+    RowsSaved outer = enter_rows(L, &rows, kv, &inner);
+    idx[out_axis] = at;
+    idx[sum_axis] = row_index(L, ng_ir_shape(k, a->param, sum_axis), 0, line);
+    Val x = mkval(guarded_load(L, a, idx, ok), a->given->dtype, false, false);
+    rows.split = rows.nlens[0]; /* (v's length is the matrix's: NumPy's matmul broadcasts neither) */
+    Val y = expr(L, v);
+    Val p = y.r == NG_IR_NONE ? NOVAL : arith(L, NG_JIT_OP_MUL, left ? x : y, left ? y : x, line);
+    restore_rows(L, outer);
+    NgIrRef len[MAX_ROW_RANK];
+    if (p.r == NG_IR_NONE || L->st != NG_OK || !rows_length(L, &rows, len, line) || rows.rank != 1) {
+        ng_free(inner.v);
+        if (L->st == NG_OK)
+            unsupported(L, line, "a product of a matrix and other than a row");
+        return NOVAL;
+    }
+    if (p.dt == NG_BOOL || ng_dtype_info(p.dt)->itemsize < 4) {
+        ng_free(inner.v);
+        return unsupported(L, line, "a matrix product of bools or of numbers of fewer than 4 bytes");
+    }
+    int av = ng_ir_var(k, p.dt);
+    Rows *r = L->rows;
+    if (r->nproducts < (int)(sizeof r->products / sizeof r->products[0])) {
+        r->products[r->nproducts].m = m;
+        r->products[r->nproducts].v = v;
+        r->products[r->nproducts].guard = L->guard;
+        r->products[r->nproducts++].value = mkval(ng_ir_varref(k, av), p.dt, false, false);
+    }
+    append(L, &inner, ng_ir_assign(k, av, ng_ir_binary(k, NG_OP_ADD, p.dt, ng_ir_varref(k, av), p.r)));
+    NgIrRef loop = ng_ir_for(k, kv, ng_ir_const_i(k, NG_INT64, 0), plain_count(L, len[0]), ng_ir_const_i(k, NG_INT64, 1),
+                             seal(L, &inner), 0);
+    append(L, L->pending, ng_ir_let(k, av, identity_of(L, NG_OP_ADD, p.dt)));
+    append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
+    return mkval(ng_ir_varref(k, av), p.dt, false, false);
+}
+
 /* np.sum(e), np.max(e) ... np.dot(a, b) of 1-d arrays (or rows of arrays,
  * and elementwise expressions of them): a loop over the elements, run
  * before the statement, its result in a variable. `python`: Python's own
@@ -2952,6 +3058,11 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
     bool dot = strcmp(fn, "dot") == 0 || strcmp(fn, "matmul") == 0; /* (a @ b of rows: np.matmul's is np.dot's) */
     if (!check_args(L, e, dot ? 2 : 1, dot ? 2 : 1, fn))
         return NOVAL;
+    if (dot && (matrix_of(L, e->items[0]) || matrix_of(L, e->items[1]))) /* (a row: W @ x[i]) */
+        return matrix_of(L, e->items[1]) && matrix_of(L, e->items[0])
+                   ? unsupported(L, line, "a product of two matrices")
+                   : matvec(L, e, e->items[matrix_of(L, e->items[1])], e->items[!matrix_of(L, e->items[1])],
+                            matrix_of(L, e->items[0]));
     if (L->elem != NG_IR_NONE) { /* X[i] = X[i] / np.sum(X[i]), np.sum(X[i] - np.max(X[i])): NumPy's is
                                     one number for the whole expression, computed once, before it */
         RowsSaved was = outside_rows(L);
@@ -3286,7 +3397,7 @@ static Val linalg_norm(Lower *L, const NgJitExpr *e)
 static NgOp np_reduction(const char *fn)
 {
     static const struct { const char *name; NgOp op; } reductions[] = {
-        {"sum", NG_OP_ADD}, {"dot", NG_OP_ADD}, {"mean", NG_OP_ADD}, {"prod", NG_OP_MUL},
+        {"sum", NG_OP_ADD}, {"dot", NG_OP_ADD}, {"matmul", NG_OP_ADD}, {"mean", NG_OP_ADD}, {"prod", NG_OP_MUL},
         {"max", NG_OP_MAXIMUM}, {"amax", NG_OP_MAXIMUM}, {"min", NG_OP_MINIMUM}, {"amin", NG_OP_MINIMUM},
         {"any", NG_OP_LOGOR}, {"all", NG_OP_LOGAND}, {"argmax", NG_OP_MAXIMUM}, {"argmin", NG_OP_MINIMUM},
         {"var", NG_OP_ADD}, {"std", NG_OP_ADD}, {"count_nonzero", NG_OP_ADD}, {"nansum", NG_OP_ADD},
@@ -6675,7 +6786,9 @@ static bool row_valued(Lower *L, const NgJitExpr *e)
                a->given->module == NG_JIT_MOD_NONE && slices + a->given->ndim - fixed - n > 0;
     }
     case NG_JIT_E_BINARY:
-        return e->op != NG_JIT_OP_MATMUL && (row_valued(L, e->lhs) || row_valued(L, e->rhs));
+        if (e->op == NG_JIT_OP_MATMUL) /* (of two rows, a number; a matrix and a row, a row) */
+            return matrix_of(L, e->lhs) != matrix_of(L, e->rhs);
+        return row_valued(L, e->lhs) || row_valued(L, e->rhs);
     case NG_JIT_E_UNARY:
         return e->op != NG_JIT_OP_NOT && row_valued(L, e->lhs);
     case NG_JIT_E_COMPARE:
@@ -6683,6 +6796,9 @@ static bool row_valued(Lower *L, const NgJitExpr *e)
     case NG_JIT_E_CALL: {
         NgJitCallKind k = ng_jit_call_kind(e);
         bool abs_call = k == NG_JIT_CALL_BUILTIN && strcmp(e->lhs->name, "abs") == 0;
+        if (k == NG_JIT_CALL_NP_REDUCE && e->nitems == 2 && !e->nkeywords &&
+            (strcmp(e->lhs->name, "dot") == 0 || strcmp(e->lhs->name, "matmul") == 0))
+            return matrix_of(L, e->items[0]) != matrix_of(L, e->items[1]); /* np.dot(W, x[i]): a row */
         if ((k != NG_JIT_CALL_NP_SCALAR && !abs_call) || e->nkeywords)
             return false;
         for (int i = 0; i < e->nitems; i++)
