@@ -508,9 +508,9 @@ def python_max_of_plane(T, out):
 def test_what_parts_of_several_axes_leave_to_python():
     X = np.arange(4.0).reshape(2, 2)
     f = numgpu.jit(matrix_dot)
-    with pytest.raises(ValueError):  # (np.dot(X, X[i]) is a vector: NumPy's error storing it)
+    with pytest.raises(ValueError):  # (np.dot(X, X[i]) is a row: NumPy's error storing it into an element)
         f(X, np.zeros(2))
-    assert kinds(f)[0][0] == "python" and "matrix product" in f.loop_report()[0]["reason"]
+    assert kinds(f)[0][0] == "python" and "a product of a matrix and a row" in f.loop_report()[0]["reason"]
     py, jit, f = python_and_jit(python_max_of_plane, np.arange(8.0).reshape(2, 2, 2), np.zeros(2))
     assert py[0] is ValueError and jit == py  # (Python's max of rows: an array's truth)
 
