@@ -2947,23 +2947,35 @@ static Val norm_element(Lower *L, Val x, const Pre *pre)
 
 static Val pin(Lower *L, Val v, Stmts *out);
 
-/* Whether e is a matrix of an array bound before the loop: a name or indices (no slice) leaving
- * two of its axes (W, R[i] of a 3-d R, a local naming such a part). */
-static bool matrix_of(Lower *L, const NgJitExpr *e)
+/* The root of subscript chain e (e itself where it is none): *n its indices (ng_jit_index_count's,
+ * whole axes `:` after the last index not counted, *trailing whether any subscript has them),
+ * *slices how many of them are slices. NULL for an index `...`, None or starred. */
+static const NgJitExpr *chain_root(const NgJitExpr *e, int *n, int *slices, bool *trailing)
 {
-    int n = 0;
+    *n = *slices = 0;
+    *trailing = false;
     for (; e->kind == NG_JIT_E_SUBSCRIPT; e = e->lhs) {
         int m = ng_jit_index_count(e->rhs);
         for (int i = 0; i < m; i++) {
             const NgJitExpr *x = e->rhs->kind == NG_JIT_E_TUPLE ? e->rhs->items[i] : e->rhs;
-            if (x->kind == NG_JIT_E_SLICE || x->kind == NG_JIT_E_STARRED || x->kind == NG_JIT_E_CONST)
-                return false;
+            if (x->kind == NG_JIT_E_STARRED || x->kind == NG_JIT_E_CONST)
+                return NULL; /* (x[..., 0], x[None]) */
+            *slices += x->kind == NG_JIT_E_SLICE;
         }
-        if (m != (e->rhs->kind == NG_JIT_E_TUPLE ? e->rhs->nitems : 1))
-            return false; /* (X[i, :]: not looked into) */
-        n += m;
+        *trailing = *trailing || m != (e->rhs->kind == NG_JIT_E_TUPLE ? e->rhs->nitems : 1);
+        *n += m;
     }
-    if (e->kind != NG_JIT_E_NAME)
+    return e;
+}
+
+/* Whether e is a matrix of an array bound before the loop: a name or indices (no slice) leaving
+ * two of its axes (W, R[i] of a 3-d R, a local naming such a part). */
+static bool matrix_of(Lower *L, const NgJitExpr *e)
+{
+    int n, slices;
+    bool trailing;
+    e = chain_root(e, &n, &slices, &trailing);
+    if (!e || slices || trailing || e->kind != NG_JIT_E_NAME) /* (X[i, :]: not looked into) */
         return false;
     const Sym *s = sym_of(L, e);
     const Sym *a = s->kind == SYM_VIEW ? s->base : s;
@@ -6763,19 +6775,10 @@ static bool row_valued(Lower *L, const NgJitExpr *e)
         return s->kind == SYM_EXPR || s->kind == SYM_BUF || (s->kind == SYM_VIEW && s->nfixed < s->base->given->ndim);
     }
     case NG_JIT_E_SUBSCRIPT: {
-        int n = 0, slices = 0;
-        const NgJitExpr *r = e;
-        for (; r->kind == NG_JIT_E_SUBSCRIPT; r = r->lhs) {
-            int m = ng_jit_index_count(r->rhs);
-            for (int i = 0; i < m; i++) {
-                const NgJitExpr *x = r->rhs->kind == NG_JIT_E_TUPLE ? r->rhs->items[i] : r->rhs;
-                if (x->kind == NG_JIT_E_STARRED || x->kind == NG_JIT_E_CONST)
-                    return false; /* (x[..., 0], x[None]) */
-                slices += x->kind == NG_JIT_E_SLICE;
-            }
-            n += m;
-        }
-        if (r->kind != NG_JIT_E_NAME)
+        int n, slices;
+        bool trailing;
+        const NgJitExpr *r = chain_root(e, &n, &slices, &trailing);
+        if (!r || r->kind != NG_JIT_E_NAME)
             return false;
         const Sym *s = sym_of(L, r);
         const Sym *a = s->kind == SYM_VIEW ? s->base : s;

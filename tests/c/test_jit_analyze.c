@@ -1849,6 +1849,23 @@ static void test_scans(void)
 /* Small arrays a loop body makes, `a = np.zeros(3)`: the iteration's own where it makes them
  * before every mention (in the body or in a block of it), else a write through them is one
  * through a name the loop assigns; the call only in that form, of a length written as a number. */
+/* ng_jit_sizes_array of the first loop of src's f: true for each name in `yes` (separated by
+ * spaces), false for each in `no`; and the loop compiles in parallel. */
+static void check_sizes(const char *src, const char *yes, const char *no)
+{
+    NgJitAst *ast;
+    CHECK_OK(ng_jit_parse(src, strlen(src), "t.py", &ast, NULL));
+    const NgJitStmt *loop = find_def(ast, "f")->body.stmts[0];
+    for (int want = 1; want >= 0; want--) {
+        char names[64];
+        snprintf(names, sizeof names, "%s", want ? yes : no);
+        for (char *save, *n = strtok_r(names, " ", &save); n; n = strtok_r(NULL, " ", &save))
+            check_true(ng_jit_sizes_array(loop, n) == want, n, __FILE__, __LINE__);
+    }
+    CHECK_REPORT(src, "line 2: parallel\n");
+    ng_jit_ast_free(ast);
+}
+
 /* The reason a small array's shape does not compile (after its call's text). */
 #define SHAPE_REASON                                                                                          \
     ", whose shape is not written as lengths (up to 4 of them: numbers, ints bound before the loop, "          \
@@ -1936,47 +1953,32 @@ static void test_new_arrays(void)
                  "line 21: parallel\n"
                  "line 24: python: makes an array, np.zeros(x.shape[i])" SHAPE_REASON);
     /* the names whose values the kernel is made for: lengths of small arrays, in any block */
-    const char *sized = "def f(x, n, m, k, out):\n"
-                        "    for i in range(x.shape[0]):\n"
-                        "        if x[i] > 0:\n"
-                        "            a = np.zeros((2, n))\n"
-                        "            a[0, 0] = x[i] * k\n"
-                        "        b = np.full(m, 1.5)\n"
-                        "        out[i] = k + len(b)\n";
-    NgJitAst *ast;
-    CHECK_OK(ng_jit_parse(sized, strlen(sized), "t.py", &ast, NULL));
-    const NgJitStmt *loop = find_def(ast, "f")->body.stmts[0];
-    CHECK(ng_jit_sizes_array(loop, "n") && ng_jit_sizes_array(loop, "m"));
-    CHECK(!ng_jit_sizes_array(loop, "k") && !ng_jit_sizes_array(loop, "x") && !ng_jit_sizes_array(loop, "i"));
-    ng_jit_ast_free(ast);
+    check_sizes("def f(x, n, m, k, out):\n"
+                "    for i in range(x.shape[0]):\n"
+                "        if x[i] > 0:\n"
+                "            a = np.zeros((2, n))\n"
+                "            a[0, 0] = x[i] * k\n"
+                "        b = np.full(m, 1.5)\n"
+                "        out[i] = k + len(b)\n",
+                "n m", "k x i");
     /* lengths written as expressions: their names, and the arrays whose axes they measure */
-    const char *measured = "def f(X, y, n, k, out):\n"
-                           "    for i in range(X.shape[0]):\n"
-                           "        a = np.zeros((X.shape[-1] + 1, (n - 1) // 2))\n"
-                           "        b = np.ones(len(y) * 2 % 7)\n"
-                           "        out[i] = a[0, 0] + b[0] + k\n";
-    CHECK_OK(ng_jit_parse(measured, strlen(measured), "t.py", &ast, NULL));
-    loop = find_def(ast, "f")->body.stmts[0];
-    CHECK(ng_jit_sizes_array(loop, "X") && ng_jit_sizes_array(loop, "y") && ng_jit_sizes_array(loop, "n"));
-    CHECK(!ng_jit_sizes_array(loop, "k") && !ng_jit_sizes_array(loop, "out"));
-    CHECK_REPORT(measured, "line 2: parallel\n");
-    ng_jit_ast_free(ast);
+    check_sizes("def f(X, y, n, k, out):\n"
+                "    for i in range(X.shape[0]):\n"
+                "        a = np.zeros((X.shape[-1] + 1, (n - 1) // 2))\n"
+                "        b = np.ones(len(y) * 2 % 7)\n"
+                "        out[i] = a[0, 0] + b[0] + k\n",
+                "X y n", "k out");
     /* copies and arrays like a part: their arrays' shapes (through a local naming a part too) */
-    const char *like = "def f(X, Y, Z, w, out):\n"
-                       "    for i in range(X.shape[0]):\n"
-                       "        a = X[i].copy()\n"
-                       "        r = Y[i]\n"
-                       "        b = np.zeros_like(r[:, 0], dtype=np.int32)\n"
-                       "        c = np.full_like(a, 2.0)\n"
-                       "        d = np.copy(c)\n"
-                       "        a[0] += b[0] + d[0] + w\n"
-                       "        out[i] = a[0]\n";
-    CHECK_OK(ng_jit_parse(like, strlen(like), "t.py", &ast, NULL));
-    loop = find_def(ast, "f")->body.stmts[0];
-    CHECK(ng_jit_sizes_array(loop, "X") && ng_jit_sizes_array(loop, "Y") && ng_jit_sizes_array(loop, "r"));
-    CHECK(!ng_jit_sizes_array(loop, "Z") && !ng_jit_sizes_array(loop, "w") && !ng_jit_sizes_array(loop, "out"));
-    CHECK_REPORT(like, "line 2: parallel\n");
-    ng_jit_ast_free(ast);
+    check_sizes("def f(X, Y, Z, w, out):\n"
+                "    for i in range(X.shape[0]):\n"
+                "        a = X[i].copy()\n"
+                "        r = Y[i]\n"
+                "        b = np.zeros_like(r[:, 0], dtype=np.int32)\n"
+                "        c = np.full_like(a, 2.0)\n"
+                "        d = np.copy(c)\n"
+                "        a[0] += b[0] + d[0] + w\n"
+                "        out[i] = a[0]\n",
+                "X Y r", "Z w out");
     CHECK_REPORT("def f(X, out):\n"
                  "    for i in range(X.shape[0]):\n"
                  "        out[i] = X[i].copy()[0]\n"
