@@ -973,6 +973,8 @@ static const char *check_expr(Ctx *c, const NgJitExpr *e)
             return NULL;
         if (in_list(e->name, part_attrs) && !is_known_module(e->lhs))
             return check_expr(c, e->lhs); /* (of an array, not a scalar: the lowering says so) */
+        if (strcmp(e->name, "T") == 0 && !is_known_module(e->lhs))
+            return check_expr(c, e->lhs); /* (a matrix's transpose in a product: W.T @ x[i]) */
         return fmt(c, "uses %s (not compilable)", text(c, e));
     case NG_JIT_E_LIST:
         return fmt(c, "uses a list, %s (not compilable)", text(c, e));

@@ -2974,6 +2974,8 @@ static bool matrix_of(Lower *L, const NgJitExpr *e)
 {
     int n, slices;
     bool trailing;
+    if (e->kind == NG_JIT_E_ATTR && strcmp(e->name, "T") == 0) /* (its transpose: W.T) */
+        e = e->lhs;
     e = chain_root(e, &n, &slices, &trailing);
     if (!e || slices || trailing || e->kind != NG_JIT_E_NAME) /* (X[i, :]: not looked into) */
         return false;
@@ -2983,7 +2985,8 @@ static bool matrix_of(Lower *L, const NgJitExpr *e)
     return a->kind == SYM_ARRAY && a->given->seq == NG_JIT_SEQ_ARRAY && a->given->ndim - fixed - n == 2;
 }
 
-/* m @ v, v @ m, np.dot(m, v) (np.matmul), m a matrix (matrix_of), v a row, in an elementwise
+/* m @ v, v @ m, np.dot(m, v) (np.matmul), m a matrix (matrix_of; m.T its other axis first), v a
+ * row, in an elementwise
  * expression of rows: the row of their products, its element at the expression's element the
  * sum over k of m[e, k] * v[k] (v @ m: v[k] * m[k, e]) in k's order (NumPy's BLAS sums in its
  * own), a loop in the expression's loop. v's length must be the matrix's (no broadcasting: a
@@ -3003,6 +3006,11 @@ static Val matvec(Lower *L, const NgJitExpr *e, const NgJitExpr *m, const NgJitE
     int n = 0;
     Sym *view;
     NgIrRef idx[NG_MAXDIMS], ok = NG_IR_NONE;
+    const NgJitExpr *key = m;
+    if (m->kind == NG_JIT_E_ATTR) { /* m.T: its rows are m's columns */
+        m = m->lhs;
+        left = !left;
+    }
     RowsSaved was = outside_rows(L); /* (the matrix's indices: once, before the expression's loop) */
     Sym *a = index_chain(L, m, ix, &n, &view);
     int fixed = a ? view_indices(L, view, idx, &ok) : 0;
@@ -3043,7 +3051,7 @@ static Val matvec(Lower *L, const NgJitExpr *e, const NgJitExpr *m, const NgJitE
     int av = ng_ir_var(k, p.dt);
     Rows *r = L->rows;
     if (r->nproducts < (int)(sizeof r->products / sizeof r->products[0])) {
-        r->products[r->nproducts].m = m;
+        r->products[r->nproducts].m = key;
         r->products[r->nproducts].v = v;
         r->products[r->nproducts].guard = L->guard;
         r->products[r->nproducts++].value = mkval(ng_ir_varref(k, av), p.dt, false, false);

@@ -63,6 +63,16 @@ def summed(W, X, out):
         out[i] = np.sum(W @ X[i]) + np.sum(X[i] @ W * 2)
 
 
+def transposed(W, X, out):
+    for i in range(X.shape[0]):
+        out[i] = W.T @ X[i] + np.dot(X[i], W.T) * 2
+
+
+def transposed_element(W, out):
+    for i in range(out.shape[0]):
+        out[i] = W.T[0, i]
+
+
 def partial_rows(W, x, start, out):
     for i in range(start.shape[0]):
         out[i] = W @ x[start[i]:start[i] + 3]
@@ -85,6 +95,7 @@ def test_a_matrix_times_rows(dt, rtol):
 
     W, X = arr(5, 7), arr(40, 7)
     for fn, args in ((matrix_rows, (W, X, np.zeros((40, 5), dt))),
+                     (transposed, (arr(7, 7), X, np.zeros((40, 7), dt))),
                      (rows_matrix, (arr(7, 5), X, np.zeros((40, 5), dt))),
                      (turned, (arr(40, 3, 3), arr(40, 3), np.zeros((40, 3), dt))),
                      (through_a_view, (arr(40, 3, 3), arr(40, 3), np.zeros((40, 3), dt))),
@@ -136,6 +147,12 @@ def test_what_stays_python():
     f(W, W.T.copy(), got)
     np.testing.assert_array_equal(got, want)
     assert "a product of two matrices" in ran(f)[0], f.loop_report()
+    want, got = np.zeros(3), np.zeros(3)
+    transposed_element(W, want)
+    f = numgpu.jit(transposed_element)
+    f(W, got)
+    np.testing.assert_array_equal(got, want)
+    assert "subscripting 'W.T'" in ran(f)[0], f.loop_report()
     Wi = np.arange(9, dtype=np.int8).reshape(3, 3)
     Xi = np.arange(12, dtype=np.int8).reshape(4, 3)
     want, got = np.zeros((4, 3), np.int8), np.zeros((4, 3), np.int8)
