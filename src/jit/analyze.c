@@ -624,6 +624,9 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
     return NG_JIT_CALL_OTHER;
 }
 
+/* Whether NumPy function or method `name` makes an array like another (np.zeros_like, a copy). */
+static bool like_fn(const char *name) { return strcmp(name, "copy") == 0 || strstr(name, "_like"); }
+
 /* The NAME a part of an array is of (x, x[i], x[i, :], x[i][j]: indices and whole axes `:`),
  * else NULL. */
 static const NgJitExpr *like_root(const NgJitExpr *e)
@@ -647,7 +650,7 @@ bool ng_jit_new_array(const NgJitExpr *e, NgJitNewArray *out)
         return false;
     const char *name = e->lhs->name;
     out->fn = strcmp(name, "copy") == 0 ? 'c' : name[0];
-    if (strcmp(name, "copy") == 0 || strstr(name, "_like")) { /* x.copy(), np.copy(x), np.zeros_like(x) ... */
+    if (like_fn(name)) { /* x.copy(), np.copy(x), np.zeros_like(x) ... */
         bool method = !is_module(e->lhs->lhs, "np", "numpy");
         int nin = method ? 0 : out->fn == 'f' ? 2 : 1;
         if (e->nitems < nin || e->nitems > nin + (out->fn != 'c') || e->nkeywords > (out->fn != 'c') ||
@@ -694,13 +697,18 @@ bool ng_jit_new_array(const NgJitExpr *e, NgJitNewArray *out)
     return true;
 }
 
-/* The array x of x.shape[k] or len(x), else NULL. */
-static const NgJitExpr *measured(const NgJitExpr *e)
+const NgJitExpr *ng_jit_measured(const NgJitExpr *e, int64_t *axis)
 {
+    *axis = 0;
     if (e->kind == NG_JIT_E_SUBSCRIPT && e->lhs->kind == NG_JIT_E_ATTR && strcmp(e->lhs->name, "shape") == 0 &&
         e->lhs->lhs->kind == NG_JIT_E_NAME) {
-        const NgJitExpr *k = e->rhs->kind == NG_JIT_E_UNARY && e->rhs->op == NG_JIT_OP_NEG ? e->rhs->lhs : e->rhs;
-        return k->kind == NG_JIT_E_INT && !k->big ? e->lhs->lhs : NULL; /* (x.shape[1], x.shape[-1]) */
+        bool neg = e->rhs->kind == NG_JIT_E_UNARY && e->rhs->op == NG_JIT_OP_NEG;
+        const NgJitExpr *k = neg ? e->rhs->lhs : e->rhs;
+        if (k->kind != NG_JIT_E_INT || k->big) /* (x.shape[1], x.shape[-1]) */
+            return NULL;
+        *axis = k->ival > (uint64_t)NG_MAXDIMS ? NG_MAXDIMS : (int64_t)k->ival;
+        *axis = neg ? -*axis : *axis;
+        return e->lhs->lhs;
     }
     if (e->kind == NG_JIT_E_CALL && ng_jit_call_kind(e) == NG_JIT_CALL_BUILTIN && strcmp(e->lhs->name, "len") == 0 &&
         e->nitems == 1 && !e->nkeywords && e->items[0]->kind == NG_JIT_E_NAME)
@@ -721,15 +729,18 @@ bool ng_jit_length_expr(const NgJitExpr *e)
         return (e->op == NG_JIT_OP_ADD || e->op == NG_JIT_OP_SUB || e->op == NG_JIT_OP_MUL ||
                 e->op == NG_JIT_OP_FLOORDIV || e->op == NG_JIT_OP_MOD) &&
                ng_jit_length_expr(e->lhs) && ng_jit_length_expr(e->rhs);
-    default:
-        return measured(e) != NULL;
+    default: {
+        int64_t axis;
+        return ng_jit_measured(e, &axis) != NULL;
+    }
     }
 }
 
 /* Whether e, a length expression, reads `name` (as a number, or as x of x.shape[k] and len(x)). */
 static bool length_reads(const NgJitExpr *e, const char *name)
 {
-    const NgJitExpr *x = measured(e);
+    int64_t axis;
+    const NgJitExpr *x = ng_jit_measured(e, &axis);
     if (x)
         return strcmp(x->name, name) == 0;
     if (e->kind == NG_JIT_E_NAME)
@@ -882,7 +893,7 @@ static const char *check_call(Ctx *c, const NgJitExpr *e)
     NgJitCallKind k = ng_jit_call_kind(e);
     if (k == NG_JIT_CALL_NP_NEW)
         return fmt(c, "calls %s other than as `name = %s(%s)` in a loop's body (not compilable)", text(c, f),
-                   text(c, f), strcmp(f->name, "copy") == 0 || strstr(f->name, "_like") ? "..." : "n");
+                   text(c, f), like_fn(f->name) ? "..." : "n");
     if (k == NG_JIT_CALL_OTHER && f->kind == NG_JIT_E_ATTR && is_module(f->lhs, "np", "numpy") &&
         (in_list(f->name, np_scalar_fns) || in_list(f->name, np_reduce_fns)))
         return fmt(c, "calls %s with %d arguments (not compilable)", text(c, f), e->nitems);
@@ -1050,11 +1061,10 @@ static const char *check_new(Ctx *c, const NgJitExpr *e)
     NgJitNewArray na;
     const char *r;
     bool made = ng_jit_new_array(e, &na);
-    bool like = na.fn == 'c' || strstr(e->lhs->name, "_like");
     if (!made && na.like)
         return fmt(c, "calls %s other than on an array or a part of one (x[i], x[:, j]: indices and whole "
                    "axes) (not compilable)", text(c, e->lhs));
-    if (!made && like)
+    if (!made && like_fn(e->lhs->name))
         return fmt(c, "calls %s with arguments other than (%s) (not compilable)", text(c, e->lhs),
                    !is_module(e->lhs->lhs, "np", "numpy") ? "" : na.fn == 'c' ? "x" : na.fn == 'f' ? "x, value[, dtype]"
                                                                                        : "x[, dtype]");
@@ -3608,8 +3618,7 @@ static bool binds_only_new(Ctx *c, NgJitBlock b, int id)
         if (new_array_stmt(s)) {
             if (s->targets[0]->name_id == id) /* (its arguments: a = np.full(3, a[0]) reads a) */
                 loads_into(c, s->value, st);
-        }
-        else if (!(s->kind == NG_JIT_S_AUGASSIGN && s->target->kind == NG_JIT_E_NAME))
+        } else if (!(s->kind == NG_JIT_S_AUGASSIGN && s->target->kind == NG_JIT_E_NAME))
             stmt_stores(c, s, st);
         if (set_has(st, id) || !binds_only_new(c, s->body, id) || !binds_only_new(c, s->orelse, id))
             return false;

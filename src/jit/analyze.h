@@ -238,6 +238,10 @@ bool ng_jit_new_array(const NgJitExpr *e, NgJitNewArray *out);
  * and + - * // % of such. */
 bool ng_jit_length_expr(const NgJitExpr *e);
 
+/* The array x (a NAME) of a length x.shape[k] (*axis k, negative as written: x.shape[-1] gives -1)
+ * or len(x) (*axis 0), else NULL. */
+const NgJitExpr *ng_jit_measured(const NgJitExpr *e, int64_t *axis);
+
 /* Whether `name` is read by a length of a small array loop's body makes (np.zeros(n),
  * np.zeros(X.shape[1] + 1)): the kernel is made for its value, or for its shape where it is an
  * array (NgJitVarType.has_value). */

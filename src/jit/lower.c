@@ -3078,11 +3078,11 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
     bool dot = strcmp(fn, "dot") == 0 || strcmp(fn, "matmul") == 0; /* (a @ b of rows: np.matmul's is np.dot's) */
     if (!check_args(L, e, dot ? 2 : 1, dot ? 2 : 1, fn))
         return NOVAL;
-    if (dot && (matrix_of(L, e->items[0]) || matrix_of(L, e->items[1]))) /* (a row: W @ x[i]) */
-        return matrix_of(L, e->items[1]) && matrix_of(L, e->items[0])
-                   ? unsupported(L, line, "a product of two matrices")
-                   : matvec(L, e, e->items[matrix_of(L, e->items[1])], e->items[!matrix_of(L, e->items[1])],
-                            matrix_of(L, e->items[0]));
+    bool m0 = dot && matrix_of(L, e->items[0]), m1 = dot && matrix_of(L, e->items[1]);
+    if (m0 && m1)
+        return unsupported(L, line, "a product of two matrices");
+    if (m0 || m1) /* (a row: W @ x[i], x[i] @ W) */
+        return matvec(L, e, e->items[m1], e->items[!m1], m0);
     if (L->elem != NG_IR_NONE) { /* X[i] = X[i] / np.sum(X[i]), np.sum(X[i] - np.max(X[i])): NumPy's is
                                     one number for the whole expression, computed once, before it */
         RowsSaved was = outside_rows(L);
@@ -7088,17 +7088,11 @@ static bool length_value(const Lower *L, const NgJitExpr *e, int64_t *v, char *w
     default:
         break;
     }
-    /* x.shape[k], len(x) */
-    const NgJitExpr *x = e->kind == NG_JIT_E_CALL ? e->items[0] : e->lhs->lhs;
-    s = &L->syms[x->name_id];
+    int64_t k; /* x.shape[k], len(x) */
+    s = &L->syms[ng_jit_measured(e, &k)->name_id];
     const NgJitVarType *g = s->kind == SYM_ARRAY ? s->given : NULL;
-    int64_t k = 0;
-    if (e->kind != NG_JIT_E_CALL) {
-        const NgJitExpr *ix = e->rhs->kind == NG_JIT_E_UNARY ? e->rhs->lhs : e->rhs;
-        k = ix->ival > (uint64_t)NG_MAXDIMS ? NG_MAXDIMS : (int64_t)ix->ival;
-        if (e->rhs->kind == NG_JIT_E_UNARY && g)
-            k = g->ndim - k;
-    }
+    if (g && k < 0)
+        k += g->ndim;
     if (!g || !g->has_value || (e->kind != NG_JIT_E_CALL && g->seq != NG_JIT_SEQ_ARRAY) ||
         g->seq == NG_JIT_SEQ_DICT_CHR || g->seq == NG_JIT_SEQ_DICT_INT || k < 0 || k >= g->ndim) {
         snprintf(why, size, "of a length, '%s', that is not the length of an array's axis the loop does not change",
