@@ -2,7 +2,7 @@
 """The elementwise ops added for the Array API standard, numgpu against NumPy.
 
 Prints, per op, on float64 arrays of 10^7 elements (10^6 with --quick) on the current device
-(NUMGPU_DEVICE, default cpu): numgpu's time, NumPy's and the ratio numpy_time / numgpu_time
+(NUMGPU_DEVICE, default cpu), and np.gcd/np.lcm on int64 arrays: numgpu's time, NumPy's and the ratio numpy_time / numgpu_time
 (> 1: numgpu is faster). Every numgpu result is compared with NumPy's first; a mismatch exits 1.
 
     PYTHONPATH=python .venv/bin/python bench/bench_array_api.py [--quick] [--dtype float32]
@@ -17,6 +17,7 @@ from _timing import device_time  # noqa: E402
 
 UNARY = ["arcsinh", "arccosh", "arctanh", "cbrt", "exp2", "reciprocal", "signbit", "deg2rad", "fabs"]
 BINARY = ["copysign", "nextafter", "logaddexp", "logaddexp2", "fmod", "heaviside"]
+INT_BINARY = ["gcd", "lcm"]  # (on int64 arrays of 1 to 10^9: the binary gcd against NumPy's Euclid)
 
 
 
@@ -56,6 +57,17 @@ def main():
         with numpy.errstate(all="ignore"):
             t_np = device_time(lambda: f_np(*np_args), repeat)
         print("%-12s %12.2f %12.2f %8.2f" % (name, t_ng * 1e3, t_np * 1e3, t_np / t_ng))
+    ia, ib = rng.integers(1, 10 ** 9, n), rng.integers(1, 10 ** 9, n)
+    da, db = ng.asarray(ia), ng.asarray(ib)
+    for name in INT_BINARY:
+        f_ng, f_np = getattr(ng, name), getattr(numpy, name)
+        if not numpy.array_equal(f_ng(da, db).get(), f_np(ia, ib)):
+            print("%-12s MISMATCH with NumPy" % name)
+            bad += 1
+            continue
+        t_ng = device_time(lambda: f_ng(da, db), repeat)
+        t_np = device_time(lambda: f_np(ia, ib), repeat)
+        print("%-12s %12.2f %12.2f %8.2f" % (name + " i64", t_ng * 1e3, t_np * 1e3, t_np / t_ng))
     return 1 if bad else 0
 
 

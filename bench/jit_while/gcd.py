@@ -2,8 +2,8 @@ import numpy as np
 
 
 def kernel(a, b, out):
-    """Greatest common divisors, np.gcd of two numbers per element: Euclid's
-    loop inside, its trip count varying with the numbers."""
+    """Greatest common divisors, np.gcd of two numbers per element: a loop
+    inside (the binary gcd's, as Numba's), its trip count varying with the numbers."""
     for i in range(a.shape[0]):  # expect: parallel
         out[i] = np.gcd(a[i], b[i])
 

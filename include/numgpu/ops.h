@@ -25,6 +25,7 @@ typedef enum NgOp {
     /* binary, added for the array API standard (before the comparisons, so
      * binary ops stay NG_OP_ADD..NG_OP_GE and comparisons NG_OP_EQ..NG_OP_GE) */
     NG_OP_COPYSIGN, NG_OP_NEXTAFTER, NG_OP_LOGADDEXP, NG_OP_LOGADDEXP2, NG_OP_FMOD, NG_OP_HEAVISIDE,
+    NG_OP_GCD, NG_OP_LCM, /* of integers: the helpers ng_gcd_<sfx>, ng_lcm_<sfx> (binary gcd) */
     NG_OP_EQ, NG_OP_NE, NG_OP_LT, NG_OP_LE, NG_OP_GT, NG_OP_GE,
     /* unary */
     NG_OP_NEG, NG_OP_POS, NG_OP_ABS, NG_OP_INVERT, NG_OP_LOGNOT, NG_OP_SIGN,

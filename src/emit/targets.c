@@ -12,8 +12,23 @@
 #include "emit/helpers.h"
 
 /* Helpers shared by every target; S is the dtype suffix, T the type, U the
- * unsigned type integer arithmetic wraps in, BITS the width. */
+ * unsigned type integer arithmetic wraps in, BITS the width. ng_gcdu, the
+ * greatest common divisor of two uint64s, is binary (Stein's: shifts and
+ * subtractions, no division; in 32 bits where both fit): both odd, the larger
+ * becomes |a - b| without its trailing zeros, counted on a - b before its sign
+ * is known (the same count), its sign a mask rather than a branch (the chain
+ * per step: subtract, count, shift). Trailing zeros come from each prologue's
+ * NG_CTZ32/NG_CTZ64 (of a nonzero value). */
 #define NG_HELPERS \
+"NG_FN uint64_t ng_gcdu(uint64_t a, uint64_t b) { if (a == 0 || b == 0) return a | b;\n" \
+"    int k = NG_CTZ64(a | b); a >>= NG_CTZ64(a); b >>= NG_CTZ64(b);\n" \
+"    if (((a | b) >> 32) == 0) { uint32_t x = (uint32_t)a, y = (uint32_t)b;\n" \
+"        while (x != y) { uint32_t d = x - y, s = 0 - (uint32_t)(x < y); int z = NG_CTZ32(d);\n" \
+"            y = x < y ? x : y; x = ((d ^ s) - s) >> z; }\n" \
+"        return (uint64_t)x << k; }\n" \
+"    while (a != b) { uint64_t d = a - b, s = 0 - (uint64_t)(a < b); int z = NG_CTZ64(d);\n" \
+"        b = a < b ? a : b; a = ((d ^ s) - s) >> z; }\n" \
+"    return a << k; }\n" \
 "#define NG_INT_HELPERS(S, T, U, BITS) \\\n" \
 "NG_FN int ng_fits32_##S(T a) { return BITS < 64 || ((T)-1 < 0 ? (T)(int32_t)a == a : (T)(uint32_t)a == a); }\\\n" \
 "NG_FN T ng_quot_##S(T a, T b) { return !(ng_fits32_##S(a) && ng_fits32_##S(b)) ? (T)(a / b)\\\n" \
@@ -35,6 +50,10 @@
 "NG_FN T ng_f2u_##S(NG_WIDEST_FLOAT x) { return x < 0 ? (T)(int64_t)x : (T)x; }\\\n" \
 "NG_FN T ng_fmod_##S(T a, T b) { return (b == 0 || ((T)-1 < 0 && b == (T)-1)) ? (T)0 : ng_rem_##S(a, b); }\\\n" \
 "NG_FN T ng_reciprocal_##S(T a) { return a == 0 ? ((T)-1 < 0 && BITS >= 32 ? (T)((U)1 << (BITS - 1)) : (T)0) : (T)(1 / a); }\\\n" \
+"NG_FN uint64_t ng_mag_##S(T a) { return a < 0 ? 0 - (uint64_t)(int64_t)a : (uint64_t)a; }\\\n" \
+"NG_FN T ng_gcd_##S(T a, T b) { return (T)ng_gcdu(ng_mag_##S(a), ng_mag_##S(b)); }\\\n" \
+"NG_FN T ng_lcm_##S(T a, T b) { uint64_t x = ng_mag_##S(a), y = ng_mag_##S(b), g = ng_gcdu(x, y);\\\n" \
+"    return g == 0 ? (T)0 : (T)(x / g * y); }\\\n" \
 "NG_INT_EXTRA(S, T)\n" \
 "NG_INT_HELPERS(b, uint8_t, uint32_t, 8)\n" \
 "NG_INT_HELPERS(i8, int8_t, uint32_t, 8)\n" \
@@ -197,6 +216,8 @@ NG_C_VECTOR_MATH \
 "#define NG_FN static inline\n" \
 "#define NG_MATH(fn, F) fn##F\n" \
 "#define NG_WIDEST_FLOAT double\n" \
+"#define NG_CTZ32(x) __builtin_ctz(x)\n" \
+"#define NG_CTZ64(x) __builtin_ctzll(x)\n" \
 "#define NG_PRAGMA(x) _Pragma(#x)\n" \
 "#define NG_OMP_MINMAX(S, T) \\\n" \
 "NG_PRAGMA(omp declare reduction(ngmax_##S : T : omp_out = ng_max_##S(omp_out, omp_in)) initializer(omp_priv = omp_orig))\\\n" \
@@ -239,6 +260,8 @@ NG_LIBC_COMPLEX_SRC \
 "#define ng_as_u64(d) ((uint64_t)__double_as_longlong(d))\n" \
 "#define NG_MATH(fn, F) fn##F\n" \
 "#define NG_WIDEST_FLOAT double\n" \
+"#define NG_CTZ32(x) (__ffs((int)(x)) - 1)\n" \
+"#define NG_CTZ64(x) (__ffsll((long long)(x)) - 1)\n" \
 "#define NG_INT_EXTRA(S, T)\n" \
 "#define NG_FLOAT_EXTRA(S, T)\n" \
 NG_HELPERS \
@@ -265,6 +288,8 @@ NG_GPU_COMPLEX_F64
 "#endif\n" \
 "#define NG_FN static inline\n" \
 "#define NG_MATH(fn, F) fn\n" \
+"#define NG_CTZ32(x) ((int)popcount(((x) & (0 - (x))) - 1))\n" \
+"#define NG_CTZ64(x) ((int)popcount(((x) & (0 - (x))) - 1))\n" \
 "#define NG_INT_EXTRA(S, T)\n" \
 "#define NG_FLOAT_EXTRA(S, T)\n" \
 NG_HELPERS \

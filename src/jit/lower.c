@@ -2495,7 +2495,7 @@ static const struct BinaryFn {
     bool math, np;
 } binary_fns[] = {
     {"pow", NG_OP_POW, true, false}, {"power", NG_OP_POW, false, true}, {"float_power", NG_OP_POW, false, true},
-    {"gcd", NG_OP_MOD, false, true}, {"lcm", NG_OP_MOD, false, true}, /* (Euclid's: np_gcd) */
+    {"gcd", NG_OP_GCD, false, true}, {"lcm", NG_OP_LCM, false, true}, /* (np_gcd) */
     {"atan2", NG_OP_ARCTAN2, true, false}, {"arctan2", NG_OP_ARCTAN2, false, true},
     {"hypot", NG_OP_HYPOT, true, true}, {"maximum", NG_OP_MAXIMUM, false, true},
     {"minimum", NG_OP_MINIMUM, false, true}, {"fmax", NG_OP_FMAX, false, true},
@@ -2589,31 +2589,6 @@ static NgIrRef int_magnitude(Lower *L, Val v)
                         ng_ir_unary(k, NG_OP_NEG, NG_UINT64, u), u);
 }
 
-/* The greatest common divisor of uint64 values a and b: Euclid's loop, run before the
- * statement (in the element's loop inside a row expression). */
-static NgIrRef gcd_of(Lower *L, NgIrRef a, NgIrRef b)
-{
-    NgIrKernel *k = L->k;
-    int x = ng_ir_var(k, NG_UINT64), y = ng_ir_var(k, NG_UINT64), t = ng_ir_var(k, NG_UINT64);
-    NgIrRef xr = ng_ir_varref(k, x), yr = ng_ir_varref(k, y);
-    /* (x % y in 32 bits where both fit, as LLVM does on x86: a 64-bit division costs twice as much) */
-    NgIrRef small = ng_ir_binary(k, NG_OP_EQ, NG_BOOL,
-                                 ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, ng_ir_binary(k, NG_OP_BITOR, NG_UINT64, xr, yr),
-                                              ng_ir_const_i(k, NG_UINT64, 32)),
-                                 ng_ir_const_i(k, NG_UINT64, 0));
-    NgIrRef mod32 = ng_ir_cast(k, NG_UINT64, ng_ir_binary(k, NG_OP_MOD, NG_UINT32, ng_ir_cast(k, NG_UINT32, xr),
-                                                           ng_ir_cast(k, NG_UINT32, yr)));
-    NgIrRef step = ng_ir_block(k, 4, (NgIrRef[]){ng_ir_let(k, t, ng_ir_const_i(k, NG_UINT64, 0)),
-                                                   ng_ir_if(k, small, ng_ir_assign(k, t, mod32),
-                                                            ng_ir_assign(k, t, ng_ir_binary(k, NG_OP_MOD, NG_UINT64, xr, yr))),
-                                                   ng_ir_assign(k, x, yr), ng_ir_assign(k, y, ng_ir_varref(k, t))});
-    NgIrRef loop = ng_ir_while(k, ng_ir_binary(k, NG_OP_NE, NG_BOOL, yr, ng_ir_const_i(k, NG_UINT64, 0)), step);
-    append(L, L->pending, ng_ir_let(k, x, a));
-    append(L, L->pending, ng_ir_let(k, y, b));
-    append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
-    return xr;
-}
-
 /* math.gcd(*integers) as Python's: a Python int (0 of none; of ints and bools: a float is
  * Python's TypeError, which the loop leaves to Python). One from 2**63 on (of int64's least,
  * of uint64s) is beyond a kernel's int64: an OverflowError saying so. */
@@ -2630,7 +2605,7 @@ static Val math_gcd(Lower *L, const NgJitExpr *e)
             return NOVAL;
         if (!ng_dtype_is_int(x.dt) || x.chr)
             return unsupported(L, line, "math.gcd() of other than integers (Python's TypeError)");
-        g = i == 0 ? int_magnitude(L, x) : gcd_of(L, g, int_magnitude(L, x));
+        g = i == 0 ? int_magnitude(L, x) : ng_ir_binary(k, NG_OP_GCD, NG_UINT64, g, int_magnitude(L, x));
     }
     if (g == NG_IR_NONE)
         return mkval(ng_ir_const_i(k, NG_INT64, 0), NG_INT64, true, true);
@@ -2649,12 +2624,7 @@ static Val np_gcd(Lower *L, Val x, Val y, NgDType dt, bool weak, const char *fn,
     NgIrKernel *k = L->k;
     NgIrRef ax = int_magnitude(L, mkval(as(L, x, dt), dt, false, x.nonneg));
     NgIrRef ay = int_magnitude(L, mkval(as(L, y, dt), dt, false, y.nonneg));
-    NgIrRef g = gcd_of(L, ax, ay);
-    if (fn[0] == 'l') {
-        NgIrRef none = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, g, ng_ir_const_i(k, NG_UINT64, 0));
-        NgIrRef q = ng_ir_binary(k, NG_OP_FLOORDIV, NG_UINT64, ax, ng_ir_select(k, none, ng_ir_const_i(k, NG_UINT64, 1), g));
-        g = ng_ir_select(k, none, ng_ir_const_i(k, NG_UINT64, 0), ng_ir_binary(k, NG_OP_MUL, NG_UINT64, q, ay));
-    }
+    NgIrRef g = ng_ir_binary(k, fn[0] == 'l' ? NG_OP_LCM : NG_OP_GCD, NG_UINT64, ax, ay); /* (of magnitudes) */
     return mkval(ng_ir_cast(k, dt, g), dt, weak, false);
 }
 

@@ -336,6 +336,7 @@ static NgStatus resolve(NgOp op, int n, const NgOperand *ops, NgDType *compute, 
         case NG_OP_FLOOR: case NG_OP_CEIL: case NG_OP_TRUNC: case NG_OP_FLOORDIV: case NG_OP_MOD:
         case NG_OP_FMOD: case NG_OP_ARCTAN2: case NG_OP_HYPOT: case NG_OP_COPYSIGN: case NG_OP_NEXTAFTER:
         case NG_OP_LOGADDEXP: case NG_OP_LOGADDEXP2: case NG_OP_HEAVISIDE: case NG_OP_SIGNBIT: case NG_OP_CBRT:
+        case NG_OP_GCD: case NG_OP_LCM:
         case NG_OP_DEG2RAD: case NG_OP_RAD2DEG: case NG_OP_FABS: case NG_OP_ERF: case NG_OP_ERFC:
         case NG_OP_GAMMA: case NG_OP_LGAMMA:
             return unsupported(op, n, ops);
@@ -374,6 +375,8 @@ static NgStatus resolve(NgOp op, int n, const NgOperand *ops, NgDType *compute, 
         return NG_OK;
     case NG_OP_BITAND: case NG_OP_BITOR: case NG_OP_BITXOR: case NG_OP_INVERT:
         return isfloat ? unsupported(op, n, ops) : NG_OK;
+    case NG_OP_GCD: case NG_OP_LCM: /* (no bool loop, and no cast of two bools to int8 either) */
+        return isfloat || isbool ? unsupported(op, n, ops) : NG_OK;
     case NG_OP_LSHIFT: case NG_OP_RSHIFT:
         if (isfloat)
             return unsupported(op, n, ops);

@@ -8,7 +8,7 @@ static const char *op_names[NG_NOPS] = {
     "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "power", "maximum",
     "minimum", "fmax", "fmin", "arctan2", "hypot", "bitwise_and", "bitwise_or", "bitwise_xor",
     "left_shift", "right_shift", "logical_and", "logical_or", "logical_xor",
-    "copysign", "nextafter", "logaddexp", "logaddexp2", "fmod", "heaviside",
+    "copysign", "nextafter", "logaddexp", "logaddexp2", "fmod", "heaviside", "gcd", "lcm",
     "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
     "negative", "positive", "absolute", "invert", "logical_not", "sign", "exp", "expm1", "log",
     "log1p", "log2", "log10", "sqrt", "square", "sin", "cos", "tan", "arcsin", "arccos", "arctan",

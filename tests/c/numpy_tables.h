@@ -79,7 +79,7 @@ static const char *const nt_weak[NT_NDTYPES][4] = {
 };
 
 /* NgOp order: the ufunc's __name__ (NULL: not a ufunc) and its number of inputs */
-#define NT_NOPS 79
+#define NT_NOPS 81
 static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {
     {"add", 2}, /* np.add */
     {"subtract", 2}, /* np.subtract */
@@ -108,6 +108,8 @@ static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {
     {"logaddexp2", 2}, /* np.logaddexp2 */
     {"fmod", 2}, /* np.fmod */
     {"heaviside", 2}, /* np.heaviside */
+    {"gcd", 2}, /* np.gcd */
+    {"lcm", 2}, /* np.lcm */
     {"equal", 2}, /* np.equal */
     {"not_equal", 2}, /* np.not_equal */
     {"less", 2}, /* np.less */

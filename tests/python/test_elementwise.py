@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import numgpu as ng
+from numgpu import _fallback
 from helpers import ALL, FLOATS, INTS, NUMERIC, SINTS, assert_same, assert_values, case_id, data, dtype_id
 
 N = 37  # one length for all 1-d tests, so kernels are shared between tests
@@ -49,6 +50,8 @@ BINARY = {
     "less_equal": ("any", "any"),
     "greater": ("any", "any"),
     "greater_equal": ("any", "any"),
+    "gcd": ("any", "any"),
+    "lcm": ("any", "any"),
 }
 
 UNARY = {
@@ -713,6 +716,48 @@ def test_64bit_division_at_the_32bit_boundary(dt):
     a, b = (x.ravel() for x in np.meshgrid(v, v))
     for name in ["floor_divide", "remainder", "fmod"]:
         check_ufunc(name, a, b)
+
+
+@pytest.mark.parametrize("dt", INTS, ids=dtype_id)
+def test_gcd_and_lcm_of_edge_values(dt):
+    """np.gcd and np.lcm of every pair of a grid: zeros, signs, the dtype's ends (|int64's least|
+    is 2**63, back to itself), powers of two, and numbers either side of 32 bits (the helper's
+    32-bit path), lcm wrapping where NumPy's does."""
+    info = np.iinfo(dt)
+    grid = [0, 1, 2, 3, 6, 12, 18, 35, 64, 97, 100, 127, info.max, info.max - 1, info.min]
+    grid += [2**31 - 1, 2**31, 2**32 - 5, 2**32, 3 * 2**33, 2**40 + 3, 6 * (2**40 + 3), 2**62, 2**62 + 5]
+    if info.min < 0:
+        grid += [-1, -6, -12, -64, -(2**31), -(3 * 2**33), info.min + 1]
+    else:
+        grid += [2**63 + 7, 2**64 - 2]
+    v = np.unique(np.array([g for g in grid if info.min <= g <= info.max], dtype=dt))
+    a, b = (x.ravel() for x in np.meshgrid(v, v))
+    check_ufunc("gcd", a, b)
+    check_ufunc("lcm", a, b)
+
+
+def test_gcd_and_lcm_mixed_and_refused():
+    rng = np.random.default_rng(5)
+    a, b = rng.integers(-10**9, 10**9, 500), rng.integers(1, 10**6, 500).astype(np.uint32)
+    check_ufunc("gcd", a, b)
+    check_ufunc("lcm", a.astype(np.int32), b.astype(np.int16))
+    check_ufunc("gcd", np.arange(-6, 7, dtype=np.int8), np.arange(13, dtype=np.uint8))  # int16
+    check_ufunc("gcd", np.arange(12), 18)  # a weak Python int
+    check_ufunc("lcm", np.array([True, False, True]), 4)  # bool with an int: int64
+    for x, y in [(np.arange(5.0), np.arange(5)), (np.ones(3, bool), np.ones(3, bool)),
+                 (np.arange(3, dtype=np.uint64), np.arange(3)), (np.ones(2, np.complex64), 2)]:
+        with pytest.raises(TypeError):
+            np.gcd(x, y)
+        with pytest.raises(TypeError, match="gcd"):
+            ng.gcd(*[_dev(v) for v in (x, y)])
+    # NumPy's own np.gcd of device arrays runs numgpu's (a fallback would raise here)
+    prev = _fallback.set_mode("error")
+    try:
+        x = ng.asarray(np.array([12, 18, -27]))
+        assert np.gcd(x, 6).get().tolist() == [6, 6, 3]
+        assert np.lcm(x, ng.asarray(np.array([8, 4, 6]))).get().tolist() == [24, 36, 54]
+    finally:
+        _fallback.set_mode(prev)
 
 
 @pytest.mark.parametrize("dt", FLOATS, ids=dtype_id)
