@@ -2,8 +2,9 @@
 """The elementwise ops added for the Array API standard, numgpu against NumPy.
 
 Prints, per op, on float64 arrays of 10^7 elements (10^6 with --quick) on the current device
-(NUMGPU_DEVICE, default cpu), and np.gcd/np.lcm on int64 arrays: numgpu's time, NumPy's and the ratio numpy_time / numgpu_time
-(> 1: numgpu is faster). Every numgpu result is compared with NumPy's first; a mismatch exits 1.
+(NUMGPU_DEVICE, default cpu), and for np.gcd and np.lcm on int64 arrays: numgpu's time, NumPy's
+and the ratio numpy_time / numgpu_time (> 1: numgpu is faster). Every numgpu result is compared
+with NumPy's first; a mismatch exits 1.
 
     PYTHONPATH=python .venv/bin/python bench/bench_array_api.py [--quick] [--dtype float32]
 """
