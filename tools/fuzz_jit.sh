@@ -37,7 +37,7 @@ front="$root/src/jit/lex.c $root/src/jit/parse.c $root/src/jit/ast.c $root/src/j
 # shellcheck disable=SC2086 # (word splitting of the lists is meant)
 "$cc" $flags "$root/tests/fuzz/fuzz_jit_parse.c" $front -lm -o "$out/fuzz_jit_parse"
 # shellcheck disable=SC2086
-"$cc" $flags "$root/tests/fuzz/fuzz_jit_lower.c" $front "$root/src/jit/lower.c" "$root/src/ir/ir.c" \
+"$cc" $flags "$root/tests/fuzz/fuzz_jit_lower.c" $front "$root/src/jit/lower.c" "$root/src/ir/ir.c" "$root/src/ir/philox.c" \
     "$root/src/emit/emit.c" "$root/src/emit/targets.c" "$root/src/core/dtype.c" "$root/src/ops/opnames.c" -lm \
     -o "$out/fuzz_jit_lower"
 

@@ -38,7 +38,7 @@ _SIMPLE = (int, float, complex, bool, str, bytes, type(None), _np.generic)
 
 
 _SAFE_CALLS = frozenset(("len", "range", "int", "float", "bool", "abs", "min", "max", "round"))
-_MODULES = frozenset(("np", "numpy", "math"))
+_MODULES = frozenset(("np", "numpy", "math", "random"))
 
 
 def _stored_names(node):

@@ -19,6 +19,7 @@
  * allocation failure anywhere longjmps back to ng_jit_analyze, which frees
  * both and returns NG_ERR_NOMEM.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -512,6 +513,20 @@ static const char *const python_builtins[] = {
     "iter", "next", "getattr", "setattr", "hasattr", "format", "ord", "chr",
     "hash", "sorted", "locals", "globals", "vars", "eval", "exec", "super", "object", NULL};
 
+static const NgJitRandomFn random_fns[] = {
+    {"random", false, false, 0, {NULL, NULL}, {0, 0}},
+    {"uniform", false, false, 2, {"a", "b"}, {NAN, NAN}},
+    {"gauss", false, true, 2, {"mu", "sigma"}, {0, 1}},
+    {"normalvariate", false, true, 2, {"mu", "sigma"}, {0, 1}},
+    {"random", true, false, 0, {NULL, NULL}, {0, 0}},
+    {"rand", true, false, 0, {NULL, NULL}, {0, 0}},
+    {"random_sample", true, false, 0, {NULL, NULL}, {0, 0}},
+    {"randn", true, true, 0, {NULL, NULL}, {0, 0}},
+    {"standard_normal", true, true, 0, {NULL, NULL}, {0, 0}},
+    {"uniform", true, false, 2, {"low", "high"}, {0, 1}},
+    {"normal", true, true, 2, {"loc", "scale"}, {0, 1}},
+};
+
 static bool is_module(const NgJitExpr *e, const char *a, const char *b)
 {
     return e->kind == NG_JIT_E_NAME && (strcmp(e->name, a) == 0 || (b && strcmp(e->name, b) == 0));
@@ -578,6 +593,19 @@ const char *ng_jit_bind_args(const NgJitExpr *call, const NgJitParams *ps, const
     return NULL;
 }
 
+const NgJitRandomFn *ng_jit_random_fn(const NgJitExpr *call)
+{
+    const NgJitExpr *f = call->lhs;
+    if (f->kind != NG_JIT_E_ATTR)
+        return NULL;
+    bool py = is_module(f->lhs, "random", NULL);
+    bool np = f->lhs->kind == NG_JIT_E_ATTR && strcmp(f->lhs->name, "random") == 0 && is_module(f->lhs->lhs, "np", "numpy");
+    for (size_t i = 0; (py || np) && i < sizeof random_fns / sizeof *random_fns; i++)
+        if (random_fns[i].numpy == np && strcmp(random_fns[i].name, f->name) == 0)
+            return &random_fns[i];
+    return NULL;
+}
+
 NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
 {
     const NgJitExpr *f = call->lhs;
@@ -612,6 +640,10 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
     if (f->lhs->kind == NG_JIT_E_ATTR && strcmp(f->lhs->name, "linalg") == 0 && is_module(f->lhs->lhs, "np", "numpy") &&
         strcmp(f->name, "norm") == 0) /* np.linalg.norm(x[, ord]) */
         return call->nitems == 1 || call->nitems == 2 ? NG_JIT_CALL_NP_REDUCE : NG_JIT_CALL_OTHER;
+    const NgJitRandomFn *rf = ng_jit_random_fn(call);
+    if (rf) { /* (positional and keyword arguments together: at most its parameters) */
+        return call->nitems + call->nkeywords <= rf->nparams ? NG_JIT_CALL_RANDOM : NG_JIT_CALL_OTHER;
+    }
     if (is_module(f->lhs, "numgpu", "ng") && strcmp(f->name, "prange") == 0)
         return NG_JIT_CALL_PRANGE;
     if (!is_known_module(f->lhs) && in_list(f->name, scalar_methods) && call->nitems == 0)
@@ -878,6 +910,9 @@ static bool known_keyword(const NgJitExpr *e, const char *kw)
 {
     NgJitCallKind k = ng_jit_call_kind(e);
     const char *fn = e->lhs->kind == NG_JIT_E_ATTR ? e->lhs->name : "";
+    const NgJitRandomFn *rf = k == NG_JIT_CALL_RANDOM ? ng_jit_random_fn(e) : NULL;
+    if (rf)
+        return rf->nparams && (strcmp(kw, rf->params[0]) == 0 || strcmp(kw, rf->params[1]) == 0);
     if (k == NG_JIT_CALL_NP_SCALAR && strcmp(fn, "isclose") == 0)
         return strcmp(kw, "rtol") == 0 || strcmp(kw, "atol") == 0 || strcmp(kw, "equal_nan") == 0;
     if (k != NG_JIT_CALL_NP_REDUCE && k != NG_JIT_CALL_METHOD)

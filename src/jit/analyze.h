@@ -204,7 +204,26 @@ typedef enum NgJitCallKind {
                               (no arguments), x.dot(y) */
     NG_JIT_CALL_NP_NEW,    /* np.zeros np.ones np.empty np.full (and their _like), np.copy, x.copy(): a
                               small array made in the loop, only as `a = np.zeros(3)` (ng_jit_new_array) */
+    NG_JIT_CALL_RANDOM,    /* one random number: random.random() .uniform(a, b) .gauss() .normalvariate(),
+                              np.random.random() .rand() .random_sample() .randn() .standard_normal()
+                              .uniform() .normal() (ng_jit_random_fn) */
 } NgJitCallKind;
+
+/* A random number a loop draws (NG_JIT_CALL_RANDOM): of module random or of np.random, uniform
+ * in [low, high) or normal(mean, sd), its two parameters (none for random.random() and the
+ * like) positional or by their keyword names, with defaults (random.uniform's a and b have none:
+ * NAN). The lowering draws it from a counter-based generator of its own (lower.c draw). */
+typedef struct NgJitRandomFn {
+    const char *name;
+    bool numpy;              /* np.random's (else module random's) */
+    bool normal;             /* normal(mean, sd), else uniform(low, high) */
+    int nparams;             /* 0 or 2 */
+    const char *params[2];   /* their keyword names */
+    double dflt[2];          /* their defaults (NAN: none) */
+} NgJitRandomFn;
+
+/* Call e's random function when it is one (its arguments aside: the caller checks they bind), else NULL. */
+const NgJitRandomFn *ng_jit_random_fn(const NgJitExpr *call);
 
 /* A small array a loop body makes, `a = np.zeros(shape[, dtype])`, np.ones, np.empty or
  * `np.full(shape, value[, dtype])` (dtype also as a keyword): its shape a length or a tuple of up

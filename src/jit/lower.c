@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ir/philox.h"
 #include "jit/desugar.h"
 #include "jit/lower.h"
 
@@ -209,6 +210,11 @@ typedef struct Lower {
                             iteration (raise_or_python): checked before the loop */
     int python_param;    /* its NG_JIT_PYTHON cell, made by the outer loop after its body */
     int found_var;       /* 1: the loop variable of the first iteration found so far */
+    /* random numbers (draw) */
+    int rand_param[2];   /* the 64-bit keys of module random's and of np.random's draws, -1 before one */
+    int draw_var;        /* uint64: the draws the iteration made so far, -1 before one (draw) */
+    NgIrRef draw_iter;   /* the outer loop's variable in the iteration (NG_IR_NONE outside one) */
+    int draw_top;        /* draw_var outside any iteration (a while loop's kernel), -1 before one */
     /* a ranked reduction (plan->reductions[].ranked) */
     int rank_param, lock_param; /* the NG_JIT_RANK and NG_JIT_LOCK cells, -1 without */
     int rank_var;        /* the rank of the winner so far */
@@ -764,7 +770,7 @@ static Val truth(Lower *L, Val v)
 
 static Sym *sym_of(Lower *L, const NgJitExpr *name) { return &L->syms[name->name_id]; }
 
-/* The module a name without a value stands for (np, numpy, math, cmath), or
+/* The module a name without a value stands for (np, numpy, math, cmath, random), or
  * NG_JIT_MOD_NONE. */
 static NgJitModule module_named(const char *name)
 {
@@ -772,6 +778,8 @@ static NgJitModule module_named(const char *name)
         return NG_JIT_MOD_NUMPY;
     if (strcmp(name, "math") == 0)
         return NG_JIT_MOD_MATH;
+    if (strcmp(name, "random") == 0)
+        return NG_JIT_MOD_RANDOM;
     return strcmp(name, "cmath") == 0 ? NG_JIT_MOD_CMATH : NG_JIT_MOD_NONE;
 }
 
@@ -3903,6 +3911,45 @@ static const NgJitStmt *find_def(NgJitBlock b, const char *name)
     return NULL;
 }
 
+static bool block_draws(const Lower *L, NgJitBlock b, int depth);
+
+/* Whether e draws a random number (NG_JIT_CALL_RANDOM), also in a helper it calls (8 deep). */
+static bool expr_draws(const Lower *L, const NgJitExpr *e, int depth)
+{
+    if (!e)
+        return false;
+    if (e->kind == NG_JIT_E_CALL) {
+        NgJitCallKind kind = ng_jit_call_kind(e);
+        const NgJitStmt *def = kind == NG_JIT_CALL_HELPER && depth < 8 ? find_def(L->ast->body, e->lhs->name) : NULL;
+        if (kind == NG_JIT_CALL_RANDOM || (def && block_draws(L, def->body, depth + 1)))
+            return true;
+        for (int i = 0; i < e->nkeywords; i++)
+            if (expr_draws(L, e->keywords[i].value, depth))
+                return true;
+    }
+    if (expr_draws(L, e->lhs, depth) || expr_draws(L, e->rhs, depth) || expr_draws(L, e->cond, depth))
+        return true;
+    for (int i = 0; i < e->nitems; i++)
+        if (expr_draws(L, e->items[i], depth))
+            return true;
+    return false;
+}
+
+/* Whether a statement of b draws a random number (expr_draws). */
+static bool block_draws(const Lower *L, NgJitBlock b, int depth)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        for (int t = 0; t < s->ntargets; t++)
+            if (expr_draws(L, s->targets[t], depth))
+                return true;
+        if (expr_draws(L, s->target, depth) || expr_draws(L, s->value, depth) || expr_draws(L, s->test, depth) ||
+            block_draws(L, s->body, depth) || block_draws(L, s->orelse, depth))
+            return true;
+    }
+    return false;
+}
+
 static int count_returns(NgJitBlock b)
 {
     int n = 0;
@@ -4272,9 +4319,113 @@ static Val reduce_method(Lower *L, const NgJitExpr *e)
                              : unsupported(L, e->span.line, "an array method");
 }
 
+/* ---- random numbers ---- */
+
+static void push_pending(void *list, NgIrRef stmt) { append(((Lower **)list)[0], ((Lower **)list)[0]->pending, stmt); }
+
+/* One random number of the call e (ng_jit_random_fn): Philox4x32-10's block at counter
+ * (iteration, draws) under the launch's key for its module (NG_JIT_RANDOM_PY, NG_JIT_RANDOM_NP:
+ * 64 bits the host draws from that module's own generator, so seeding it repeats a run), the
+ * iteration being the outer loop's variable (0 in a kernel without one) and `draws` the numbers
+ * the iteration drew before (L->draw_var, counted in order, also where a branch is not taken:
+ * its statements run before the statement, whichever way it goes). Every iteration's numbers are
+ * its own, whichever thread or device runs it, the same in every kernel of one launch (a
+ * search's, a scan's). A uniform takes 53 bits of two words; a normal, Box-Muller's cosine of
+ * the four. Not Python's numbers: see the guide. */
+static Val draw(Lower *L, const NgJitExpr *e)
+{
+    int line = e->span.line;
+    NgIrKernel *k = L->k;
+    const NgJitRandomFn *rf = ng_jit_random_fn(e);
+    const NgJitExpr *f = e->lhs, *mod = rf->numpy ? f->lhs->lhs : f->lhs;
+    const Sym *m = sym_of(L, mod);
+    char buf[80], what[256];
+    if (m->kind != SYM_MODULE || m->module != (rf->numpy ? NG_JIT_MOD_NUMPY : NG_JIT_MOD_RANDOM)) {
+        snprintf(what, sizeof what, "calling %s() of %s, which is not the module %s", snip(L, f, buf, sizeof buf),
+                 mod->name, rf->numpy ? "numpy" : "random");
+        return unsupported(L, line, what);
+    }
+    if (L->elem != NG_IR_NONE || L->rows)
+        return unsupported(L, line, "a random number in an elementwise expression of rows (NumPy's operation "
+                                    "takes one number for the whole row)");
+    const NgJitExpr *args[2] = {e->nitems > 0 ? e->items[0] : NULL, e->nitems > 1 ? e->items[1] : NULL};
+    for (int i = 0; i < e->nkeywords; i++) {
+        int j = strcmp(e->keywords[i].name, rf->params[0]) == 0 ? 0 : 1;
+        if (args[j])
+            return fail(L, line, NG_ERR_TYPE, "%s() got multiple values for argument '%s'", f->name, rf->params[j]);
+        args[j] = e->keywords[i].value;
+    }
+    NgIrRef p[2] = {NG_IR_NONE, NG_IR_NONE};
+    bool fixed = true; /* (the parameters are the same in every iteration) */
+    for (int j = 0; j < rf->nparams; j++) {
+        if (!args[j] && isnan(rf->dflt[j]))
+            return fail(L, line, NG_ERR_TYPE, "%s() missing 1 required positional argument: '%s'", f->name,
+                        rf->params[j]);
+        Val v = args[j] ? expr(L, args[j]) : mkval(ng_ir_const_f(k, NG_FLOAT64, rf->dflt[j]), NG_FLOAT64, true, false);
+        if (v.r == NG_IR_NONE)
+            return NOVAL;
+        if (ng_dtype_is_complex(v.dt))
+            return unsupported(L, line, "a random number with a complex parameter (Python's TypeError)");
+        p[j] = as(L, v, NG_FLOAT64);
+        fixed = fixed && invariant(L, p[j]);
+    }
+    if (rf->numpy && rf->nparams) { /* NumPy's checks: a scale < 0, a range beyond float64's */
+        NgIrRef bad = rf->normal ? ng_ir_binary(k, NG_OP_LT, NG_BOOL, p[1], ng_ir_const_f(k, NG_FLOAT64, 0))
+                                 : ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL,
+                                               ng_ir_unary(k, NG_OP_ISFINITE, NG_BOOL,
+                                                           ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, p[1], p[0])));
+        if (!fixed) {
+            snprintf(what, sizeof what, "np.random.%s() with a %s that changes in the loop (NumPy raises where it "
+                     "is %s: write %s)", f->name, rf->normal ? "scale" : "range", rf->normal ? "negative" : "not finite",
+                     rf->normal ? "loc + scale * np.random.standard_normal()" : "low + (high - low) * np.random.random()");
+            return unsupported(L, line, what);
+        }
+        raise_or_python(L, bad, NG_JIT_RAISE_DOMAIN, line);
+    }
+    /* the key and the counter */
+    int which = rf->numpy ? 1 : 0;
+    if (L->rand_param[which] < 0) /* (an int64 argument: its bits) */
+        L->rand_param[which] = ng_ir_param_scalar(k, NG_INT64);
+    if (L->draw_iter == NG_IR_NONE && L->draw_top < 0)
+        L->draw_top = ng_ir_var(k, NG_UINT64);
+    if (L->draw_iter != NG_IR_NONE && L->draw_var < 0)
+        L->draw_var = ng_ir_var(k, NG_UINT64);
+    int dv = L->draw_iter != NG_IR_NONE ? L->draw_var : L->draw_top;
+    NgIrRef key = ng_ir_cast(k, NG_UINT64, ng_ir_scalar(k, L->rand_param[which])), c32 = ng_ir_const_i(k, NG_UINT64, 32);
+    NgIrRef it = L->draw_iter != NG_IR_NONE ? ng_ir_cast(k, NG_UINT64, L->draw_iter) : ng_ir_const_i(k, NG_UINT64, 0);
+    NgIrRef n = ng_ir_varref(k, dv);
+    NgIrRef ctr[4] = {ng_ir_cast(k, NG_UINT32, it), ng_ir_cast(k, NG_UINT32, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, it, c32)),
+                      ng_ir_cast(k, NG_UINT32, n), ng_ir_cast(k, NG_UINT32, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, n, c32))};
+    NgIrRef w[4];
+    Lower *self[1] = {L};
+    ng_ir_philox(k, ng_ir_cast(k, NG_UINT32, key), ng_ir_cast(k, NG_UINT32, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, key, c32)),
+                 ctr, w, push_pending, self);
+    append(L, L->pending, ng_ir_assign(k, dv, ng_ir_binary(k, NG_OP_ADD, NG_UINT64, n, ng_ir_const_i(k, NG_UINT64, 1))));
+    NgIrRef u = ng_ir_unit_f64(k, w[0], w[1]), x = u;
+    if (rf->normal) { /* sqrt(-2 log(1 - u)) cos(2 pi u2), 1 - u in (0, 1] */
+        NgIrRef r = ng_ir_unary(k, NG_OP_SQRT, NG_FLOAT64,
+                                ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, ng_ir_const_f(k, NG_FLOAT64, -2.0),
+                                             ng_ir_unary(k, NG_OP_LOG, NG_FLOAT64,
+                                                         ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64,
+                                                                      ng_ir_const_f(k, NG_FLOAT64, 1.0), u))));
+        NgIrRef turn = ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, ng_ir_const_f(k, NG_FLOAT64, 6.283185307179586),
+                                    ng_ir_unit_f64(k, w[2], w[3]));
+        x = ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, r, ng_ir_unary(k, NG_OP_COS, NG_FLOAT64, turn));
+    }
+    if (rf->nparams) /* low + (high - low) u, mean + sd z */
+        x = ng_ir_binary(k, NG_OP_ADD, NG_FLOAT64, p[0],
+                         ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64,
+                                      rf->normal ? p[1] : ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, p[1], p[0]), x));
+    int v = ng_ir_var(k, NG_FLOAT64); /* (a variable: hash-consing would make two draws one) */
+    append(L, L->pending, ng_ir_let(k, v, x));
+    return mkval(ng_ir_varref(k, v), NG_FLOAT64, true, false);
+}
+
 static Val call(Lower *L, const NgJitExpr *e)
 {
     const NgJitExpr *f = e->lhs;
+    if (ng_jit_call_kind(e) == NG_JIT_CALL_RANDOM)
+        return draw(L, e);
     if (f->kind == NG_JIT_E_NAME && sym_of(L, f)->kind == SYM_UNBOUND) {
         const NgJitStmt *def = find_def(L->ast->body, f->name);
         return def ? helper_call(L, e, def, 1, NULL) : builtin_call(L, e, f->name);
@@ -6312,6 +6463,10 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     L->depth += outer ? 0 : 1;
     Sym saved = *var;
     int windows = L->nwindows; /* (the body's: versioned) */
+    int draws_was = L->draw_var; /* (the outer loop's iteration: its random numbers' counter, see draw) */
+    NgIrRef iter_was = L->draw_iter;
+    if (outer)
+        L->draw_var = -1, L->draw_iter = value.r;
     bind_counter(L, var, value, s->body);
     if (search == 1) {
         /* the assignments before the `if`, then found = min(found, test ? i : none), a plain
@@ -6345,6 +6500,10 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         L->in_loop--;
     }
     var->bound = saved.bound, var->bound_val = saved.bound_val;
+    if (outer && L->draw_var >= 0)
+        prepend(L, &body, ng_ir_let(L->k, L->draw_var, ng_ir_const_i(L->k, NG_UINT64, 0)));
+    if (outer) /* (an inner loop's draws count in the outer one's iteration) */
+        L->draw_var = draws_was, L->draw_iter = iter_was;
     L->depth -= outer ? 0 : 1;
     NgIrRef b = seal(L, &body);
     int body_windows = L->nwindows;
@@ -7426,6 +7585,8 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->in_iteration = false;
     L->stop_var = -1;
     L->python_code = NG_IR_NONE, L->python_param = -1; /* (its cell made after the outer loop's body) */
+    L->rand_param[0] = L->rand_param[1] = -1; /* (made by the first draw) */
+    L->draw_var = L->draw_top = -1, L->draw_iter = NG_IR_NONE;
     L->phase_param = plan->peel ? ng_ir_param_scalar(k, NG_INT64) : -1;
     bool ranked = false;
     for (int r = 0; plan->parallel && r < plan->nreductions; r++)
@@ -7486,10 +7647,12 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         push(L, &post, ng_ir_store(k, L->search_param, 0, none, ng_ir_varref(k, L->found_var)));
     }
     L->par_inner = NULL;
-    if (loop->kind == NG_JIT_S_FOR && plan->parallel && plan->inner_parallel && perfect_inner(L, loop))
+    /* (random numbers are counted per iteration of the outer loop: no inner one in parallel) */
+    bool draws = block_draws(L, loop->body, 0);
+    if (loop->kind == NG_JIT_S_FOR && plan->parallel && plan->inner_parallel && perfect_inner(L, loop) && !draws)
         L->par_inner = loop->body.stmts[0];
     if (loop->kind == NG_JIT_S_FOR) {
-        if (plan->parallel && plan->collapse > 1)
+        if (plan->parallel && plan->collapse > 1 && !draws)
             push(L, &pre, collapsed_for(L, loop, &pre, &priv, &outer));
         else
             push(L, &pre, for_range(L, loop, &pre, &priv, plan->parallel ? NG_IR_PARALLEL : 0, &outer, true));
@@ -7551,6 +7714,8 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     }
     if (L->stop_var >= 0 && L->st == NG_OK) /* not stopped, before everything */
         prepend(L, &pre, ng_ir_let(k, L->stop_var, ng_ir_const_i(k, NG_BOOL, 0)));
+    if (L->draw_top >= 0 && L->st == NG_OK) /* (the draws of a kernel without an outer for loop) */
+        prepend(L, &pre, ng_ir_let(k, L->draw_top, ng_ir_const_i(k, NG_UINT64, 0)));
     for (int i = 0; i < post.n; i++)
         push(L, &pre, post.v[i]);
     ng_free(post.v);
@@ -7558,6 +7723,12 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->pending = NULL;
     k->body = seal(L, &pre);
 }
+
+/* A kernel parameter fill_info lists after the others: made while lowering (param: its number). */
+typedef struct LateArg {
+    int param;
+    NgJitArg arg;
+} LateArg;
 
 static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
 {
@@ -7597,13 +7768,28 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     }
     if (L->plan->boundscheck)
         info->args[info->nargs++] = (NgJitArg){NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS};
+    /* the parameters made while lowering, in the order they were made */
+    LateArg late[5];
+    int nlate = 0;
     if (L->wrap_param >= 0)
-        info->args[info->nargs++] = (NgJitArg){NG_JIT_WRAP, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS};
+        late[nlate++] = (LateArg){L->wrap_param, {NG_JIT_WRAP, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS}};
+    for (int m = 0; m < 2; m++)
+        if (L->rand_param[m] >= 0)
+            late[nlate++] = (LateArg){L->rand_param[m], {m ? NG_JIT_RANDOM_NP : NG_JIT_RANDOM_PY, NG_JIT_ARG_SCALAR,
+                                                                     NG_INT64, 0, false, false, true, NG_NOPS}};
     if (L->python_param >= 0)
-        info->args[info->nargs++] = (NgJitArg){NG_JIT_PYTHON, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS};
+        late[nlate++] = (LateArg){L->python_param, {NG_JIT_PYTHON, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS}};
     if (L->raise_param >= 0)
-        info->args[info->nargs++] = (NgJitArg){NG_JIT_RAISE, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true,
-                                               L->plan->parallel ? NG_OP_MAXIMUM : NG_NOPS};
+        late[nlate++] = (LateArg){L->raise_param, {NG_JIT_RAISE, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true,
+                                                               L->plan->parallel ? NG_OP_MAXIMUM : NG_NOPS}};
+    for (int i = 0; i < nlate; i++) {
+        int first = i;
+        for (int j = i + 1; j < nlate; j++)
+            first = late[j].param < late[first].param ? j : first;
+        LateArg t = late[i];
+        late[i] = late[first], late[first] = t;
+        info->args[info->nargs++] = late[i].arg;
+    }
 }
 
 NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVarType *vars, int nvars,

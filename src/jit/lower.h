@@ -195,6 +195,8 @@ static inline bool ng_jit_raise_bounds(int64_t what, int *dtype, int64_t *value)
     return field / 16 != 0;
 }
 /* ... of a loop run around one iteration (NgJitLoopPlan.peel), after the search's: */
+#define NG_JIT_RANDOM_PY "__ng_random" /* scalar: the launch's 64-bit key of module random's draws (lower.c draw) */
+#define NG_JIT_RANDOM_NP "__ng_np_random" /* ... of np.random's */
 #define NG_JIT_PHASE "__ng_phase" /* scalar: 0, the iterations before it; 1, it; 2, those after */
 /* ... and of a ranked reduction's (after the search's), which GPUs combine
  * into: the winner's rank (-1 before the launch) and a lock (0 before it). */
@@ -212,6 +214,7 @@ typedef enum NgJitModule {
     NG_JIT_MOD_NUMPY, /* numpy (or numgpu standing in for it): np.sqrt, np.pi, np.float32 ... */
     NG_JIT_MOD_MATH,  /* math: math.sqrt, math.floor, math.pi ... */
     NG_JIT_MOD_CMATH, /* cmath: cmath.exp, cmath.phase, cmath.pi ... (complex results) */
+    NG_JIT_MOD_RANDOM, /* random: random.random(), random.uniform(a, b) ... (NG_JIT_CALL_RANDOM) */
 } NgJitModule;
 
 /* What a free variable that is passed as an array really is in Python. */

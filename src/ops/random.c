@@ -30,13 +30,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "ir/philox.h"
 #include "ops/ops_internal.h"
 
-#define PHILOX_M0 0xD2511F53u /* round multipliers (Random123's PHILOX_M4x32_0/1) */
-#define PHILOX_M1 0xCD9E8D57u
-#define PHILOX_W0 0x9E3779B9u /* Weyl key increments (golden ratio, sqrt(3) - 1) */
-#define PHILOX_W1 0xBB67AE85u
-#define PHILOX_ROUNDS 10
 #define FEISTEL_ROUNDS 12    /* rounds of the permutation network */
 #define INT_TRIES_SMALL 16   /* blocks an element may use: 64 words of 32 bits */
 #define INT_TRIES_BIG 32     /* blocks an element may use: 64 draws of 64 bits */
@@ -45,15 +41,15 @@
 void ng_philox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
 {
     uint32_t c[4] = {ctr[0], ctr[1], ctr[2], ctr[3]}, k0 = key[0], k1 = key[1];
-    for (int r = 0; r < PHILOX_ROUNDS; r++) {
-        uint64_t p0 = (uint64_t)PHILOX_M0 * c[0], p1 = (uint64_t)PHILOX_M1 * c[2];
+    for (int r = 0; r < NG_PHILOX_ROUNDS; r++) {
+        uint64_t p0 = (uint64_t)NG_PHILOX_M0 * c[0], p1 = (uint64_t)NG_PHILOX_M1 * c[2];
         uint32_t n0 = (uint32_t)(p1 >> 32) ^ c[1] ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c[3] ^ k1;
         c[0] = n0;
         c[1] = (uint32_t)p1;
         c[2] = n2;
         c[3] = (uint32_t)p0;
-        k0 += PHILOX_W0;
-        k1 += PHILOX_W1;
+        k0 += NG_PHILOX_W0;
+        k1 += NG_PHILOX_W1;
     }
     memcpy(out, c, sizeof c);
 }
@@ -147,9 +143,10 @@ static void stream_args(const NgPhilox *g, NgKArg *args, int *n)
     args[(*n)++].i = g->key[1];
 }
 
+static void push_stmt(void *b, NgIrRef stmt) { push((Body *)b, stmt); }
+
 /* Appends to b the Philox4x32-10 block number `off` (uint64) of the call;
- * w gets its four words. Each round's words are variables, so the emitted
- * source stays linear in the number of rounds. */
+ * w gets its four words. */
 static void philox_ir(Body *b, const Stream *s, NgIrRef off, NgIrRef w[4])
 {
     NgIrKernel *k = b->k;
@@ -159,21 +156,7 @@ static void philox_ir(Body *b, const Stream *s, NgIrRef off, NgIrRef w[4])
     NgIrRef c32 = cu64(k, 32);
     NgIrRef c[4] = {u32(k, lo), u32(k, op2(k, NG_OP_RSHIFT, NG_UINT64, lo, c32)),
                     u32(k, hi), u32(k, op2(k, NG_OP_RSHIFT, NG_UINT64, hi, c32))};
-    for (int r = 0; r < PHILOX_ROUNDS; r++) {
-        NgIrRef k0 = r ? op2(k, NG_OP_ADD, NG_UINT32, s->key0, cu32(k, (uint32_t)(PHILOX_W0 * (uint32_t)r))) : s->key0;
-        NgIrRef k1 = r ? op2(k, NG_OP_ADD, NG_UINT32, s->key1, cu32(k, (uint32_t)(PHILOX_W1 * (uint32_t)r))) : s->key1;
-        NgIrRef p0 = let(b, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, u64(k, c[0]), cu64(k, PHILOX_M0)));
-        NgIrRef p1 = let(b, NG_UINT64, op2(k, NG_OP_MUL, NG_UINT64, u64(k, c[2]), cu64(k, PHILOX_M1)));
-        NgIrRef hi0 = u32(k, op2(k, NG_OP_RSHIFT, NG_UINT64, p0, c32));
-        NgIrRef hi1 = u32(k, op2(k, NG_OP_RSHIFT, NG_UINT64, p1, c32));
-        NgIrRef n0 = op2(k, NG_OP_BITXOR, NG_UINT32, op2(k, NG_OP_BITXOR, NG_UINT32, hi1, c[1]), k0);
-        NgIrRef n2 = op2(k, NG_OP_BITXOR, NG_UINT32, op2(k, NG_OP_BITXOR, NG_UINT32, hi0, c[3]), k1);
-        c[0] = let(b, NG_UINT32, n0);
-        c[1] = let(b, NG_UINT32, u32(k, p1));
-        c[2] = let(b, NG_UINT32, n2);
-        c[3] = let(b, NG_UINT32, u32(k, p0));
-    }
-    memcpy(w, c, sizeof c);
+    ng_ir_philox(k, s->key0, s->key1, c, w, push_stmt, b);
 }
 
 /* Uniform float32 in [0, 1) from the top 24 bits of a word (exact). */
@@ -181,15 +164,6 @@ static NgIrRef unit_f32(NgIrKernel *k, NgIrRef w)
 {
     NgIrRef top = op2(k, NG_OP_RSHIFT, NG_UINT32, w, cu32(k, 8));
     return op2(k, NG_OP_MUL, NG_FLOAT32, ng_ir_cast(k, NG_FLOAT32, top), cf(k, NG_FLOAT32, 0x1p-24));
-}
-
-/* Uniform float64 in [0, 1) with 53 random bits: 27 from a, 26 from b. */
-static NgIrRef unit_f64(NgIrKernel *k, NgIrRef a, NgIrRef b)
-{
-    NgIrRef ha = ng_ir_cast(k, NG_FLOAT64, op2(k, NG_OP_RSHIFT, NG_UINT32, a, cu32(k, 5)));
-    NgIrRef hb = ng_ir_cast(k, NG_FLOAT64, op2(k, NG_OP_RSHIFT, NG_UINT32, b, cu32(k, 6)));
-    NgIrRef x = op2(k, NG_OP_ADD, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, ha, cf(k, NG_FLOAT64, 67108864.0)), hb);
-    return op2(k, NG_OP_MUL, NG_FLOAT64, x, cf(k, NG_FLOAT64, 0x1p-53));
 }
 
 /* ---- fill: raw words, uniform, normal, exponential ---- */
@@ -311,7 +285,7 @@ static void fill_values(Body *b, NgRandomDist dist, NgDType dt, bool src32, cons
     int per = per_block(src32), bits = src32 ? 24 : 53;
     if (dist == NG_RAND_RAW || dist == NG_RAND_UNIFORM) {
         for (int q = 0; q < per; q++)
-            v[q] = dist == NG_RAND_RAW ? w[q] : src32 ? unit_f32(k, w[q]) : unit_f64(k, w[2 * q], w[2 * q + 1]);
+            v[q] = dist == NG_RAND_RAW ? w[q] : src32 ? unit_f32(k, w[q]) : ng_ir_unit_f64(k, w[2 * q], w[2 * q + 1]);
         return;
     }
     NgDType srcdt = src32 ? NG_FLOAT32 : NG_FLOAT64; /* which words make a uniform */
@@ -638,7 +612,7 @@ static NgStatus build_choice(const void *ctx, NgIrKernel *k)
     philox_ir(b, &s, u64(k, jr), w);
     for (int q = 0; q < 2; q++) {
         search->n = step->n = 0;
-        NgIrRef u = let(search, NG_FLOAT64, unit_f64(k, w[2 * q], w[2 * q + 1]));
+        NgIrRef u = let(search, NG_FLOAT64, ng_ir_unit_f64(k, w[2 * q], w[2 * q + 1]));
         int lo = ng_ir_var(k, NG_INT64), hi = ng_ir_var(k, NG_INT64);
         NgIrRef lr = ng_ir_varref(k, lo), hr = ng_ir_varref(k, hi);
         push(search, ng_ir_let(k, lo, ng_ir_const_i(k, NG_INT64, 0)));

@@ -324,7 +324,41 @@ typedef struct Launch {
     bool hold;                 /* more launches of the loop follow: write uploads back after the last */
     bool python;               /* a launch found (NG_JIT_PYTHON) that the loop must run as Python */
     char why[200];             /* and why */
+    bool keyed[2];             /* key[m] drawn: the 64-bit keys of the loop's random numbers, module */
+    uint64_t key[2];           /* random's (m = 0) and np.random's (1), one per launch (random_key) */
 } Launch;
+
+/* The launch's key of the random numbers of module random (m = 0: random.getrandbits(64)) or of
+ * NumPy's global generator (1: numpy.random.bytes(8)), drawn from that generator at the launch's
+ * first kernel, so that seeding it repeats a run and every kernel of the launch draws the same
+ * numbers (lower.c draw). -1 on a Python error. */
+static int random_key(Launch *L, int m, int64_t *out)
+{
+    if (!L->keyed[m]) {
+        PyObject *mod = PyImport_ImportModule(m ? "numpy.random" : "random");
+        PyObject *r = !mod ? NULL : m ? PyObject_CallMethod(mod, "bytes", "i", 8)
+                                      : PyObject_CallMethod(mod, "getrandbits", "i", 64);
+        Py_XDECREF(mod);
+        if (!r)
+            return -1;
+        uint64_t key = 0;
+        if (m && PyBytes_Check(r) && PyBytes_GET_SIZE(r) == 8) {
+            for (int i = 0; i < 8; i++)
+                key |= (uint64_t)(unsigned char)PyBytes_AS_STRING(r)[i] << (8 * i);
+        } else if (!m) {
+            key = PyLong_AsUnsignedLongLong(r);
+        } else {
+            PyErr_SetString(PyExc_TypeError, "numpy.random.bytes(8) did not give 8 bytes");
+        }
+        Py_DECREF(r);
+        if (PyErr_Occurred())
+            return -1;
+        L->key[m] = key;
+        L->keyed[m] = true;
+    }
+    *out = (int64_t)L->key[m];
+    return 0;
+}
 
 /* ---- NumPy arrays kept on the device for one call ----
  *
@@ -718,8 +752,10 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
             t->module = NG_JIT_MOD_MATH;
         else if (!strcmp(mod, "cmath"))
             t->module = NG_JIT_MOD_CMATH;
+        else if (!strcmp(mod, "random"))
+            t->module = NG_JIT_MOD_RANDOM;
         else {
-            *why = "a module other than numpy/math/cmath is used in the loop";
+            *why = "a module other than numpy/math/cmath/random is used in the loop";
             return 1;
         }
         return 0;
@@ -1243,6 +1279,12 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             kargs[na++].i = sargs[2];
         } else if (arg->role == NG_JIT_ARG_SCALAR && strcmp(arg->name, NG_JIT_PHASE) == 0) {
             kargs[na++].i = sargs[3];
+        } else if (arg->role == NG_JIT_ARG_SCALAR &&
+                   (strcmp(arg->name, NG_JIT_RANDOM_PY) == 0 || strcmp(arg->name, NG_JIT_RANDOM_NP) == 0)) {
+            if (random_key(L, strcmp(arg->name, NG_JIT_RANDOM_NP) == 0, &kargs[na++].i) < 0) {
+                st = NG_ERR_TYPE; /* (the Python error stands) */
+                break;
+            }
         } else if (arg->role == NG_JIT_ARG_SCALAR) {
             NgOperand op;
             NgArray tmp;
@@ -1808,6 +1850,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
     L.n = 0;
     L.hold = false;
     L.python = false;
+    L.keyed[0] = L.keyed[1] = false;
     PyObject *result = NULL;
     const char *why = NULL;
     for (int i = 0; i < ln->n; i++) {

@@ -1,0 +1,30 @@
+/* Philox4x32-10 (Salmon, Moraes, Dror, Shaw, "Parallel random numbers: as easy
+ * as 1, 2, 3", SC'11) built as IR: four 32-bit words computed from a 128-bit
+ * counter and a 64-bit key alone, so every thread computes its own numbers and
+ * every device the same bits. The device generator (src/ops/random.c) and the
+ * loop jit's random numbers (src/jit/lower.c) both build it here. */
+#ifndef NUMGPU_IR_PHILOX_H
+#define NUMGPU_IR_PHILOX_H
+
+#include "ir/ir.h"
+
+#define NG_PHILOX_M0 0xD2511F53u /* round multipliers (Random123's PHILOX_M4x32_0/1) */
+#define NG_PHILOX_M1 0xCD9E8D57u
+#define NG_PHILOX_W0 0x9E3779B9u /* Weyl key increments (golden ratio, sqrt(3) - 1) */
+#define NG_PHILOX_W1 0xBB67AE85u
+#define NG_PHILOX_ROUNDS 10
+
+/* Appends a statement to the caller's statement list. */
+typedef void (*NgIrPush)(void *list, NgIrRef stmt);
+
+/* The block of counter ctr[0..3] (uint32 words, low first) under key key0, key1
+ * (uint32): its words in w, variables declared by statements handed to push
+ * (each round's words are variables, so the emitted source stays linear in the
+ * number of rounds). */
+void ng_ir_philox(NgIrKernel *k, NgIrRef key0, NgIrRef key1, const NgIrRef ctr[4], NgIrRef w[4], NgIrPush push,
+                  void *list);
+
+/* A uniform float64 in [0, 1) with 53 random bits of words a and b (uint32): 27 from a, 26 from b. */
+NgIrRef ng_ir_unit_f64(NgIrKernel *k, NgIrRef a, NgIrRef b);
+
+#endif

@@ -1,0 +1,259 @@
+"""Random numbers drawn inside a compiled loop (`random.random()`, `random.uniform(a, b)`,
+`random.gauss()`, `np.random.random()`, `np.random.rand()`, `np.random.normal(loc, scale)`,
+...): each iteration's from a counter-based generator (Philox4x32-10 at counter (the outer loop's
+variable, the draws the iteration made before), under a key the launch draws from the module's
+own generator). Not Python's numbers, so the tests compute the expected ones with a reference
+Philox written here (exactly, for uniforms; normals within a few ulps of libm), and check what
+users rely on: a seed repeats a run, each call differs, the distribution is right, and what
+cannot be compiled runs as Python."""
+import math
+import random
+
+import numpy as np
+import pytest
+
+import numgpu
+
+M32 = 0xFFFFFFFF
+
+
+def philox(ctr, key):
+    """Philox4x32-10 of four 32-bit counter words under a 64-bit key."""
+    c = list(ctr)
+    k0, k1 = key & M32, key >> 32
+    for _ in range(10):
+        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
+        c = [((p1 >> 32) ^ c[1] ^ k0) & M32, p1 & M32, ((p0 >> 32) ^ c[3] ^ k1) & M32, p0 & M32]
+        k0, k1 = (k0 + 0x9E3779B9) & M32, (k1 + 0xBB67AE85) & M32
+    return c
+
+
+def unit(a, b):
+    return ((a >> 5) * 67108864.0 + (b >> 6)) * 2.0 ** -53
+
+
+def block(key, it, n):
+    it, n = it & (2 ** 64 - 1), n & (2 ** 64 - 1)
+    return philox([it & M32, it >> 32, n & M32, n >> 32], key)
+
+
+def uniform(key, it, n):
+    w = block(key, it, n)
+    return unit(w[0], w[1])
+
+
+def normal(key, it, n):
+    w = block(key, it, n)
+    return math.sqrt(-2.0 * math.log(1.0 - unit(w[0], w[1]))) * math.cos(6.283185307179586 * unit(w[2], w[3]))
+
+
+def py_key(seed):
+    random.seed(seed)
+    return random.getrandbits(64)
+
+
+def np_key(seed):
+    np.random.seed(seed)
+    return int.from_bytes(np.random.bytes(8), "little")
+
+
+def ran(f):
+    return [loop["ran"] for loop in f.loop_report()]
+
+
+def uniforms(out):
+    for i in range(out.shape[0]):
+        out[i] = random.random()
+
+
+def three_kinds(lo, out):
+    for i in range(out.shape[0]):
+        a = random.uniform(lo, 2.0 * lo)
+        b = random.gauss(1.0, 0.5)
+        c = np.random.random()
+        out[i, 0] = a
+        out[i, 1] = b
+        out[i, 2] = c
+
+
+def test_each_iteration_draws_from_its_own_counter():
+    out = np.zeros(1000)
+    f = numgpu.jit(uniforms)
+    random.seed(7)
+    f(out)
+    assert ran(f) == ["kernel"] and f.loop_report()[0]["kind"] == "parallel", f.loop_report()
+    key = py_key(7)
+    assert out.tolist() == [uniform(key, i, 0) for i in range(1000)]
+    again = np.zeros(1000)
+    f(again)  # the generator moved on: other numbers
+    assert not np.array_equal(again, out)
+    random.seed(7)
+    f(again)  # seeded again: the same numbers
+    np.testing.assert_array_equal(again, out)
+
+
+def test_modules_and_distributions_with_their_parameters():
+    out = np.zeros((500, 3))
+    f = numgpu.jit(three_kinds)
+    random.seed(11)
+    np.random.seed(12)
+    f(3.0, out)
+    assert ran(f)[0] == "kernel", f.loop_report()
+    kp, kn = py_key(11), np_key(12)
+    exp_a = [3.0 + 3.0 * uniform(kp, i, 0) for i in range(500)]
+    exp_b = [1.0 + 0.5 * normal(kp, i, 1) for i in range(500)]
+    exp_c = [uniform(kn, i, 2) for i in range(500)]
+    np.testing.assert_array_equal(out[:, 0], exp_a)
+    np.testing.assert_allclose(out[:, 1], exp_b, rtol=1e-13, atol=1e-15)
+    np.testing.assert_array_equal(out[:, 2], exp_c)
+
+
+def rejections(out, tries):
+    for i in range(out.shape[0]):
+        x = random.random()
+        t = 1
+        while x < 0.75:  # a while loop's draws: one counter for the iteration
+            x = random.random()
+            t += 1
+        out[i] = x
+        tries[i] = t
+
+
+def test_draws_in_a_while_loop_and_a_sequential_walk():
+    out, tries = np.zeros(300), np.zeros(300, np.int64)
+    f = numgpu.jit(rejections)
+    random.seed(3)
+    f(out, tries)
+    assert ran(f)[0] == "kernel", f.loop_report()
+    key = py_key(3)
+    for i in range(300):
+        n = 0
+        x = uniform(key, i, n)
+        while x < 0.75:
+            n += 1
+            x = uniform(key, i, n)
+        assert (out[i], tries[i]) == (x, n + 1)
+    assert out.min() >= 0.75
+
+
+def walk(out):
+    x = 0.0
+    for i in range(out.shape[0]):
+        x += np.random.normal(0.0, 2.0)  # carried: one thread, in order
+        out[i] = x
+
+
+def test_a_random_walk_runs_in_order():
+    out = np.zeros(200)
+    f = numgpu.jit(walk)
+    np.random.seed(5)
+    f(out)
+    assert ran(f)[0] == "kernel (one thread)", f.loop_report()
+    key = np_key(5)
+    np.testing.assert_allclose(out, np.cumsum([2.0 * normal(key, i, 0) for i in range(200)]), rtol=1e-12)
+
+
+def monte_carlo_pi(n):
+    inside = 0
+    for i in range(n):
+        x = np.random.random()
+        y = np.random.random()
+        if x * x + y * y < 1.0:
+            inside += 1
+    return 4.0 * inside / n
+
+
+def moments(n, u, z, g):
+    for i in range(n):
+        u[i] = np.random.uniform(-1.0, 3.0)
+        z[i] = np.random.standard_normal()
+        g[i] = random.normalvariate(mu=2.0, sigma=0.5)
+
+
+def test_distributions_and_a_reduction():
+    f = numgpu.jit(monte_carlo_pi)
+    assert abs(f(1_000_000) - math.pi) < 0.01
+    assert f.loop_report()[0]["kind"] == "parallel" and ran(f)[0] == "kernel", f.loop_report()
+    n = 200_000
+    u, z, g = np.zeros(n), np.zeros(n), np.zeros(n)
+    m = numgpu.jit(moments)
+    m(n, u, z, g)
+    assert ran(m)[0] == "kernel", m.loop_report()
+    assert -1.0 <= u.min() and u.max() < 3.0
+    assert abs(u.mean() - 1.0) < 0.02 and abs(u.var() - 16 / 12) < 0.02
+    assert abs(z.mean()) < 0.01 and abs(z.std() - 1.0) < 0.01
+    assert abs(g.mean() - 2.0) < 0.01 and abs(g.std() - 0.5) < 0.01
+    # neighbours are independent: no correlation between consecutive iterations' numbers
+    assert abs(np.corrcoef(u[:-1], u[1:])[0, 1]) < 0.01
+
+
+def nested(out):
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):  # (perfectly nested: counted per iteration of i all the same)
+            out[i, j] = random.random()
+
+
+def test_a_nest_counts_its_draws_per_outer_iteration():
+    out = np.zeros((40, 30))
+    f = numgpu.jit(nested)
+    random.seed(9)
+    f(out)
+    assert ran(f)[0] == "kernel", f.loop_report()
+    key = py_key(9)
+    exp = [[uniform(key, i, j) for j in range(30)] for i in range(40)]
+    np.testing.assert_array_equal(out, exp)
+
+
+def rows_times(X, out):
+    for i in range(X.shape[0]):
+        out[i] = X[i] * np.random.random()
+
+
+def sized(out):
+    for i in range(out.shape[0]):
+        out[i] = np.random.random(size=None)
+
+
+def varying_scale(s, out):
+    for i in range(out.shape[0]):
+        out[i] = np.random.normal(0.0, s[i])
+
+
+def fixed_scale(s, out):
+    for i in range(out.shape[0]):
+        out[i] = np.random.normal(0.0, s)
+
+
+def test_what_runs_as_python():
+    X, out = np.ones((4, 3)), np.zeros((4, 3))
+    f = numgpu.jit(rows_times)
+    f(X, out)
+    assert "random number in an elementwise expression of rows" in ran(f)[0], f.loop_report()
+    assert (out[:, 0] == out[:, 1]).all()  # Python's: one number per row
+    g = numgpu.jit(sized)
+    g(np.zeros(3))
+    assert "calls np.random.random (not compilable)" in g.loop_report()[0]["reason"], g.loop_report()
+    h = numgpu.jit(varying_scale)
+    h(np.ones(5), np.zeros(5))
+    assert "scale that changes in the loop" in ran(h)[0], h.loop_report()
+    k = numgpu.jit(fixed_scale)
+    k(2.0, np.zeros(5))
+    assert ran(k)[0] == "kernel", k.loop_report()
+    with pytest.raises(ValueError, match="scale < 0"):  # NumPy's own, the loop run as Python
+        k(-1.0, np.zeros(5))
+
+
+def shadowed(random, out):
+    for i in range(out.shape[0]):
+        out[i] = random.random()
+
+
+def test_a_name_that_is_not_the_module():
+    class Fake:
+        @staticmethod
+        def random():
+            return 0.25
+    out = np.zeros(3)
+    f = numgpu.jit(shadowed)
+    f(Fake(), out)
+    assert (out == 0.25).all() and "kernel" not in ran(f)[0], f.loop_report()
