@@ -212,9 +212,12 @@ typedef struct Lower {
     int found_var;       /* 1: the loop variable of the first iteration found so far */
     /* random numbers (draw) */
     int rand_param[2];   /* the 64-bit keys of module random's and of np.random's draws, -1 before one */
-    int draw_var;        /* uint64: the draws the iteration made so far, -1 before one (draw) */
+    struct Draws {       /* the variables of the iteration's draws, -1 before one (draw): */
+        int n;           /* uint64: the blocks it drew so far */
+        int spare[2][2], have[2][2]; /* float64, bool: a block's second number, of module random's
+                                        (0) or np.random's (1) uniforms (0) or normals (1) */
+    } draws, top_draws;  /* of the outer loop's iteration; outside one (a while loop's kernel) */
     NgIrRef draw_iter;   /* the outer loop's variable in the iteration (NG_IR_NONE outside one) */
-    int draw_top;        /* draw_var outside any iteration (a while loop's kernel), -1 before one */
     /* a ranked reduction (plan->reductions[].ranked) */
     int rank_param, lock_param; /* the NG_JIT_RANK and NG_JIT_LOCK cells, -1 without */
     int rank_var;        /* the rank of the winner so far */
@@ -4321,17 +4324,20 @@ static Val reduce_method(Lower *L, const NgJitExpr *e)
 
 /* ---- random numbers ---- */
 
-static void push_pending(void *list, NgIrRef stmt) { append(((Lower **)list)[0], ((Lower **)list)[0]->pending, stmt); }
+/* (ng_ir_philox's push: list is {Lower, Stmts}) */
+static void push_into(void *list, NgIrRef stmt) { append(((void **)list)[0], ((void **)list)[1], stmt); }
 
-/* One random number of the call e (ng_jit_random_fn): Philox4x32-10's block at counter
- * (iteration, draws) under the launch's key for its module (NG_JIT_RANDOM_PY, NG_JIT_RANDOM_NP:
- * 64 bits the host draws from that module's own generator, so seeding it repeats a run), the
- * iteration being the outer loop's variable (0 in a kernel without one) and `draws` the numbers
- * the iteration drew before (L->draw_var, counted in order, also where a branch is not taken:
- * its statements run before the statement, whichever way it goes). Every iteration's numbers are
- * its own, whichever thread or device runs it, the same in every kernel of one launch (a
- * search's, a scan's). A uniform takes 53 bits of two words; a normal, Box-Muller's cosine of
- * the four. Not Python's numbers: see the guide. */
+/* One random number of the call e (ng_jit_random_fn). Philox4x32-10's block at counter
+ * (iteration, n) under the launch's key for the call's module (NG_JIT_RANDOM_PY, NG_JIT_RANDOM_NP:
+ * 64 bits the host draws from that module's own generator, so seeding it repeats a run) gives two
+ * numbers of a kind: two uniforms of 53 bits, or Box-Muller's two normals; the first is the draw,
+ * the second is kept for the iteration's next draw of that kind and module (struct Draws). The
+ * iteration is the outer loop's variable (0 in a kernel without one), n the blocks it made before,
+ * counted in order (also where a branch is not taken: a draw's statements run before its
+ * statement, whichever way it goes). So every iteration's numbers are its own, whichever thread or
+ * device runs it, and the same in every kernel of one launch (a search's, a scan's phases). Not
+ * Python's numbers: see the guide. NumPy's parameter checks (a scale < 0, a range beyond float64)
+ * run the loop as Python, where NumPy raises; parameters that change in the loop are not taken. */
 static Val draw(Lower *L, const NgJitExpr *e)
 {
     int line = e->span.line;
@@ -4382,44 +4388,69 @@ static Val draw(Lower *L, const NgJitExpr *e)
         }
         raise_or_python(L, bad, NG_JIT_RAISE_DOMAIN, line);
     }
-    /* the key and the counter */
-    int which = rf->numpy ? 1 : 0;
+    /* the key, the counter, the block's two numbers (the second kept for the next draw) */
+    int which = rf->numpy ? 1 : 0, kind = rf->normal ? 1 : 0;
     if (L->rand_param[which] < 0) /* (an int64 argument: its bits) */
         L->rand_param[which] = ng_ir_param_scalar(k, NG_INT64);
-    if (L->draw_iter == NG_IR_NONE && L->draw_top < 0)
-        L->draw_top = ng_ir_var(k, NG_UINT64);
-    if (L->draw_iter != NG_IR_NONE && L->draw_var < 0)
-        L->draw_var = ng_ir_var(k, NG_UINT64);
-    int dv = L->draw_iter != NG_IR_NONE ? L->draw_var : L->draw_top;
+    struct Draws *d = L->draw_iter != NG_IR_NONE ? &L->draws : &L->top_draws;
+    if (d->n < 0)
+        d->n = ng_ir_var(k, NG_UINT64);
+    if (d->spare[which][kind] < 0) {
+        d->spare[which][kind] = ng_ir_var(k, NG_FLOAT64);
+        d->have[which][kind] = ng_ir_var(k, NG_BOOL);
+    }
+    int sv = d->spare[which][kind], hv = d->have[which][kind], x = ng_ir_var(k, NG_FLOAT64);
     NgIrRef key = ng_ir_cast(k, NG_UINT64, ng_ir_scalar(k, L->rand_param[which])), c32 = ng_ir_const_i(k, NG_UINT64, 32);
     NgIrRef it = L->draw_iter != NG_IR_NONE ? ng_ir_cast(k, NG_UINT64, L->draw_iter) : ng_ir_const_i(k, NG_UINT64, 0);
-    NgIrRef n = ng_ir_varref(k, dv);
+    NgIrRef n = ng_ir_varref(k, d->n);
     NgIrRef ctr[4] = {ng_ir_cast(k, NG_UINT32, it), ng_ir_cast(k, NG_UINT32, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, it, c32)),
                       ng_ir_cast(k, NG_UINT32, n), ng_ir_cast(k, NG_UINT32, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, n, c32))};
     NgIrRef w[4];
-    Lower *self[1] = {L};
+    Stmts fresh = {0};
+    void *list[2] = {L, &fresh};
     ng_ir_philox(k, ng_ir_cast(k, NG_UINT32, key), ng_ir_cast(k, NG_UINT32, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, key, c32)),
-                 ctr, w, push_pending, self);
-    append(L, L->pending, ng_ir_assign(k, dv, ng_ir_binary(k, NG_OP_ADD, NG_UINT64, n, ng_ir_const_i(k, NG_UINT64, 1))));
-    NgIrRef u = ng_ir_unit_f64(k, w[0], w[1]), x = u;
-    if (rf->normal) { /* sqrt(-2 log(1 - u)) cos(2 pi u2), 1 - u in (0, 1] */
-        NgIrRef r = ng_ir_unary(k, NG_OP_SQRT, NG_FLOAT64,
-                                ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, ng_ir_const_f(k, NG_FLOAT64, -2.0),
-                                             ng_ir_unary(k, NG_OP_LOG, NG_FLOAT64,
-                                                         ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64,
-                                                                      ng_ir_const_f(k, NG_FLOAT64, 1.0), u))));
-        NgIrRef turn = ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, ng_ir_const_f(k, NG_FLOAT64, 6.283185307179586),
-                                    ng_ir_unit_f64(k, w[2], w[3]));
-        x = ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, r, ng_ir_unary(k, NG_OP_COS, NG_FLOAT64, turn));
+                 ctr, w, push_into, list);
+    NgIrRef a = ng_ir_unit_f64(k, w[0], w[1]), b = ng_ir_unit_f64(k, w[2], w[3]);
+    if (rf->normal) { /* Box-Muller: sqrt(-2 log(1 - a)) (cos, sin)(2 pi b), 1 - a in (0, 1] */
+        int r = ng_ir_var(k, NG_FLOAT64), t = ng_ir_var(k, NG_FLOAT64);
+        append(L, &fresh, ng_ir_let(k, r, ng_ir_unary(k, NG_OP_SQRT, NG_FLOAT64,
+                                                   ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, ng_ir_const_f(k, NG_FLOAT64, -2.0),
+                                                                ng_ir_unary(k, NG_OP_LOG, NG_FLOAT64,
+                                                                            ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64,
+                                                                                         ng_ir_const_f(k, NG_FLOAT64, 1.0), a))))));
+        append(L, &fresh, ng_ir_let(k, t, ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, ng_ir_const_f(k, NG_FLOAT64, 6.283185307179586), b)));
+        a = ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, ng_ir_varref(k, r), ng_ir_unary(k, NG_OP_COS, NG_FLOAT64, ng_ir_varref(k, t)));
+        b = ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, ng_ir_varref(k, r), ng_ir_unary(k, NG_OP_SIN, NG_FLOAT64, ng_ir_varref(k, t)));
     }
+    append(L, &fresh, ng_ir_assign(k, x, a));
+    append(L, &fresh, ng_ir_assign(k, sv, b));
+    append(L, &fresh, ng_ir_assign(k, hv, ng_ir_const_i(k, NG_BOOL, 1)));
+    append(L, &fresh, ng_ir_assign(k, d->n, ng_ir_binary(k, NG_OP_ADD, NG_UINT64, n, ng_ir_const_i(k, NG_UINT64, 1))));
+    NgIrRef kept[2] = {ng_ir_assign(k, x, ng_ir_varref(k, sv)), ng_ir_assign(k, hv, ng_ir_const_i(k, NG_BOOL, 0))};
+    append(L, L->pending, ng_ir_let(k, x, ng_ir_const_f(k, NG_FLOAT64, 0)));
+    append(L, L->pending, ng_ir_if(k, ng_ir_varref(k, hv), ng_ir_block(k, 2, kept), seal(L, &fresh)));
+    NgIrRef v = ng_ir_varref(k, x);
     if (rf->nparams) /* low + (high - low) u, mean + sd z */
-        x = ng_ir_binary(k, NG_OP_ADD, NG_FLOAT64, p[0],
-                         ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64,
-                                      rf->normal ? p[1] : ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, p[1], p[0]), x));
-    int v = ng_ir_var(k, NG_FLOAT64); /* (a variable: hash-consing would make two draws one) */
-    append(L, L->pending, ng_ir_let(k, v, x));
-    return mkval(ng_ir_varref(k, v), NG_FLOAT64, true, false);
+        v = ng_ir_binary(k, NG_OP_ADD, NG_FLOAT64, p[0],
+                         ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, rf->normal ? p[1] : ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, p[1], p[0]), v));
+    return mkval(v, NG_FLOAT64, true, false);
 }
+
+/* Declares the variables of draws d first in s (before the iteration, or the kernel, draws). */
+static void declare_draws(Lower *L, const struct Draws *d, Stmts *s)
+{
+    NgIrKernel *k = L->k;
+    for (int m = 0; m < 2; m++)
+        for (int kind = 0; kind < 2; kind++)
+            if (d->spare[m][kind] >= 0) {
+                prepend(L, s, ng_ir_let(k, d->have[m][kind], ng_ir_const_i(k, NG_BOOL, 0)));
+                prepend(L, s, ng_ir_let(k, d->spare[m][kind], ng_ir_const_f(k, NG_FLOAT64, 0)));
+            }
+    if (d->n >= 0)
+        prepend(L, s, ng_ir_let(k, d->n, ng_ir_const_i(k, NG_UINT64, 0)));
+}
+
+static const struct Draws no_draws = {-1, {{-1, -1}, {-1, -1}}, {{-1, -1}, {-1, -1}}};
 
 static Val call(Lower *L, const NgJitExpr *e)
 {
@@ -6463,10 +6494,10 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     L->depth += outer ? 0 : 1;
     Sym saved = *var;
     int windows = L->nwindows; /* (the body's: versioned) */
-    int draws_was = L->draw_var; /* (the outer loop's iteration: its random numbers' counter, see draw) */
+    struct Draws draws_was = L->draws; /* (the outer loop's iteration: its random numbers, see draw) */
     NgIrRef iter_was = L->draw_iter;
     if (outer)
-        L->draw_var = -1, L->draw_iter = value.r;
+        L->draws = no_draws, L->draw_iter = value.r;
     bind_counter(L, var, value, s->body);
     if (search == 1) {
         /* the assignments before the `if`, then found = min(found, test ? i : none), a plain
@@ -6500,10 +6531,10 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         L->in_loop--;
     }
     var->bound = saved.bound, var->bound_val = saved.bound_val;
-    if (outer && L->draw_var >= 0)
-        prepend(L, &body, ng_ir_let(L->k, L->draw_var, ng_ir_const_i(L->k, NG_UINT64, 0)));
-    if (outer) /* (an inner loop's draws count in the outer one's iteration) */
-        L->draw_var = draws_was, L->draw_iter = iter_was;
+    if (outer) { /* (an inner loop's draws count in the outer one's iteration) */
+        declare_draws(L, &L->draws, &body);
+        L->draws = draws_was, L->draw_iter = iter_was;
+    }
     L->depth -= outer ? 0 : 1;
     NgIrRef b = seal(L, &body);
     int body_windows = L->nwindows;
@@ -7586,7 +7617,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->stop_var = -1;
     L->python_code = NG_IR_NONE, L->python_param = -1; /* (its cell made after the outer loop's body) */
     L->rand_param[0] = L->rand_param[1] = -1; /* (made by the first draw) */
-    L->draw_var = L->draw_top = -1, L->draw_iter = NG_IR_NONE;
+    L->draws = L->top_draws = no_draws, L->draw_iter = NG_IR_NONE;
     L->phase_param = plan->peel ? ng_ir_param_scalar(k, NG_INT64) : -1;
     bool ranked = false;
     for (int r = 0; plan->parallel && r < plan->nreductions; r++)
@@ -7714,8 +7745,8 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     }
     if (L->stop_var >= 0 && L->st == NG_OK) /* not stopped, before everything */
         prepend(L, &pre, ng_ir_let(k, L->stop_var, ng_ir_const_i(k, NG_BOOL, 0)));
-    if (L->draw_top >= 0 && L->st == NG_OK) /* (the draws of a kernel without an outer for loop) */
-        prepend(L, &pre, ng_ir_let(k, L->draw_top, ng_ir_const_i(k, NG_UINT64, 0)));
+    if (L->st == NG_OK) /* (the draws of a kernel without an outer for loop) */
+        declare_draws(L, &L->top_draws, &pre);
     for (int i = 0; i < post.n; i++)
         push(L, &pre, post.v[i]);
     ng_free(post.v);

@@ -3,7 +3,8 @@
 ...): each iteration's from a counter-based generator (Philox4x32-10 at counter (the outer loop's
 variable, the draws the iteration made before), under a key the launch draws from the module's
 own generator). Not Python's numbers, so the tests compute the expected ones with a reference
-Philox written here (exactly, for uniforms; normals within a few ulps of libm), and check what
+Philox written here (exactly, for uniforms; normals within a few ulps of libm: each block
+gives two numbers of a kind, the second kept for the iteration's next draw of that kind), and check what
 users rely on: a seed repeats a run, each call differs, the distribution is right, and what
 cannot be compiled runs as Python."""
 import math
@@ -37,14 +38,29 @@ def block(key, it, n):
     return philox([it & M32, it >> 32, n & M32, n >> 32], key)
 
 
-def uniform(key, it, n):
+def pair(key, it, n, kind):
+    """Block n of iteration it's two uniforms (kind 0) or Box-Muller's two normals (kind 1)."""
     w = block(key, it, n)
-    return unit(w[0], w[1])
+    a, b = unit(w[0], w[1]), unit(w[2], w[3])
+    if kind == 0:
+        return a, b
+    r, t = math.sqrt(-2.0 * math.log(1.0 - a)), 6.283185307179586 * b
+    return r * math.cos(t), r * math.sin(t)
 
 
-def normal(key, it, n):
-    w = block(key, it, n)
-    return math.sqrt(-2.0 * math.log(1.0 - unit(w[0], w[1]))) * math.cos(6.283185307179586 * unit(w[2], w[3]))
+class Iteration:
+    """The numbers iteration `it` draws, in order: a block per two numbers of one kind and key
+    (the second kept for the next draw of that kind and key), the blocks counted in order."""
+
+    def __init__(self, it):
+        self.it, self.n, self.spare = it, 0, {}
+
+    def draw(self, key, kind):
+        if (key, kind) in self.spare:
+            return self.spare.pop((key, kind))
+        a, self.spare[key, kind] = pair(key, self.it, self.n, kind)
+        self.n += 1
+        return a
 
 
 def py_key(seed):
@@ -83,7 +99,7 @@ def test_each_iteration_draws_from_its_own_counter():
     f(out)
     assert ran(f) == ["kernel"] and f.loop_report()[0]["kind"] == "parallel", f.loop_report()
     key = py_key(7)
-    assert out.tolist() == [uniform(key, i, 0) for i in range(1000)]
+    assert out.tolist() == [Iteration(i).draw(key, 0) for i in range(1000)]
     again = np.zeros(1000)
     f(again)  # the generator moved on: other numbers
     assert not np.array_equal(again, out)
@@ -100,12 +116,11 @@ def test_modules_and_distributions_with_their_parameters():
     f(3.0, out)
     assert ran(f)[0] == "kernel", f.loop_report()
     kp, kn = py_key(11), np_key(12)
-    exp_a = [3.0 + 3.0 * uniform(kp, i, 0) for i in range(500)]
-    exp_b = [1.0 + 0.5 * normal(kp, i, 1) for i in range(500)]
-    exp_c = [uniform(kn, i, 2) for i in range(500)]
-    np.testing.assert_array_equal(out[:, 0], exp_a)
-    np.testing.assert_allclose(out[:, 1], exp_b, rtol=1e-13, atol=1e-15)
-    np.testing.assert_array_equal(out[:, 2], exp_c)
+    for i in range(500):
+        d = Iteration(i)
+        a, b, c = 3.0 + 3.0 * d.draw(kp, 0), 1.0 + 0.5 * d.draw(kp, 1), d.draw(kn, 0)
+        assert out[i, 0] == a and out[i, 2] == c
+        assert out[i, 1] == pytest.approx(b, rel=1e-13, abs=1e-15)
 
 
 def rejections(out, tries):
@@ -127,12 +142,12 @@ def test_draws_in_a_while_loop_and_a_sequential_walk():
     assert ran(f)[0] == "kernel", f.loop_report()
     key = py_key(3)
     for i in range(300):
-        n = 0
-        x = uniform(key, i, n)
+        d, t = Iteration(i), 1
+        x = d.draw(key, 0)
         while x < 0.75:
-            n += 1
-            x = uniform(key, i, n)
-        assert (out[i], tries[i]) == (x, n + 1)
+            x = d.draw(key, 0)
+            t += 1
+        assert (out[i], tries[i]) == (x, t)
     assert out.min() >= 0.75
 
 
@@ -150,7 +165,7 @@ def test_a_random_walk_runs_in_order():
     f(out)
     assert ran(f)[0] == "kernel (one thread)", f.loop_report()
     key = np_key(5)
-    np.testing.assert_allclose(out, np.cumsum([2.0 * normal(key, i, 0) for i in range(200)]), rtol=1e-12)
+    np.testing.assert_allclose(out, np.cumsum([2.0 * Iteration(i).draw(key, 1) for i in range(200)]), rtol=1e-12)
 
 
 def monte_carlo_pi(n):
@@ -200,7 +215,8 @@ def test_a_nest_counts_its_draws_per_outer_iteration():
     f(out)
     assert ran(f)[0] == "kernel", f.loop_report()
     key = py_key(9)
-    exp = [[uniform(key, i, j) for j in range(30)] for i in range(40)]
+    its = [Iteration(i) for i in range(40)]
+    exp = [[its[i].draw(key, 0) for j in range(30)] for i in range(40)]
     np.testing.assert_array_equal(out, exp)
 
 
