@@ -273,3 +273,30 @@ def test_a_name_that_is_not_the_module():
     f = numgpu.jit(shadowed)
     f(Fake(), out)
     assert (out == 0.25).all() and "kernel" not in ran(f)[0], f.loop_report()
+
+
+def missing(out):
+    for i in range(out.shape[0]):
+        out[i] = random.uniform(1.0)
+
+
+def keywords(out):
+    for i in range(out.shape[0]):
+        out[i] = np.random.normal(scale=2.0, loc=1.0) + random.gauss(sigma=0.5)
+
+
+def test_arguments_as_pythons():
+    f = numgpu.jit(missing)
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'b'"):
+        f(np.zeros(3))  # (the loop runs as Python, which raises its own)
+    assert "missing 1 required positional argument: 'b'" in f.loop_report()[0]["ran"], f.loop_report()
+    out = np.zeros(1000)
+    g = numgpu.jit(keywords)
+    random.seed(1)
+    np.random.seed(2)
+    g(out)
+    assert ran(g)[0] == "kernel", g.loop_report()
+    kp, kn = py_key(1), np_key(2)
+    for i in (0, 1, 999):
+        d = Iteration(i)
+        assert out[i] == pytest.approx(1.0 + 2.0 * d.draw(kn, 1) + 0.5 * d.draw(kp, 1), rel=1e-13)
