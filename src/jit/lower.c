@@ -3914,44 +3914,46 @@ static const NgJitStmt *find_def(NgJitBlock b, const char *name)
     return NULL;
 }
 
-static bool block_draws(const Lower *L, NgJitBlock b, int depth);
+static bool block_draws(const NgJitAst *ast, NgJitBlock b, int depth);
 
 /* Whether e draws a random number (NG_JIT_CALL_RANDOM), also in a helper it calls (8 deep). */
-static bool expr_draws(const Lower *L, const NgJitExpr *e, int depth)
+static bool expr_draws(const NgJitAst *ast, const NgJitExpr *e, int depth)
 {
     if (!e)
         return false;
     if (e->kind == NG_JIT_E_CALL) {
         NgJitCallKind kind = ng_jit_call_kind(e);
-        const NgJitStmt *def = kind == NG_JIT_CALL_HELPER && depth < 8 ? find_def(L->ast->body, e->lhs->name) : NULL;
-        if (kind == NG_JIT_CALL_RANDOM || (def && block_draws(L, def->body, depth + 1)))
+        const NgJitStmt *def = kind == NG_JIT_CALL_HELPER && depth < 8 ? find_def(ast->body, e->lhs->name) : NULL;
+        if (kind == NG_JIT_CALL_RANDOM || (def && block_draws(ast, def->body, depth + 1)))
             return true;
         for (int i = 0; i < e->nkeywords; i++)
-            if (expr_draws(L, e->keywords[i].value, depth))
+            if (expr_draws(ast, e->keywords[i].value, depth))
                 return true;
     }
-    if (expr_draws(L, e->lhs, depth) || expr_draws(L, e->rhs, depth) || expr_draws(L, e->cond, depth))
+    if (expr_draws(ast, e->lhs, depth) || expr_draws(ast, e->rhs, depth) || expr_draws(ast, e->cond, depth))
         return true;
     for (int i = 0; i < e->nitems; i++)
-        if (expr_draws(L, e->items[i], depth))
+        if (expr_draws(ast, e->items[i], depth))
             return true;
     return false;
 }
 
 /* Whether a statement of b draws a random number (expr_draws). */
-static bool block_draws(const Lower *L, NgJitBlock b, int depth)
+static bool block_draws(const NgJitAst *ast, NgJitBlock b, int depth)
 {
     for (int i = 0; i < b.n; i++) {
         const NgJitStmt *s = b.stmts[i];
         for (int t = 0; t < s->ntargets; t++)
-            if (expr_draws(L, s->targets[t], depth))
+            if (expr_draws(ast, s->targets[t], depth))
                 return true;
-        if (expr_draws(L, s->target, depth) || expr_draws(L, s->value, depth) || expr_draws(L, s->test, depth) ||
-            block_draws(L, s->body, depth) || block_draws(L, s->orelse, depth))
+        if (expr_draws(ast, s->target, depth) || expr_draws(ast, s->value, depth) || expr_draws(ast, s->test, depth) ||
+            block_draws(ast, s->body, depth) || block_draws(ast, s->orelse, depth))
             return true;
     }
     return false;
 }
+
+bool ng_jit_draws(const NgJitAst *ast, const NgJitStmt *loop) { return block_draws(ast, loop->body, 0); }
 
 static int count_returns(NgJitBlock b)
 {
@@ -7679,7 +7681,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     }
     L->par_inner = NULL;
     /* (random numbers are counted per iteration of the outer loop: no inner one in parallel) */
-    bool draws = block_draws(L, loop->body, 0);
+    bool draws = ng_jit_draws(L->ast, loop);
     if (loop->kind == NG_JIT_S_FOR && plan->parallel && plan->inner_parallel && perfect_inner(L, loop) && !draws)
         L->par_inner = loop->body.stmts[0];
     if (loop->kind == NG_JIT_S_FOR) {

@@ -341,6 +341,10 @@ typedef struct NgJitLowered {
     int line;          /* the loop's first line */
 } NgJitLowered;
 
+/* Whether the body of `loop` (or a helper it calls) draws random numbers (NG_JIT_CALL_RANDOM):
+ * counted per iteration of it (lower.c draw), so it runs as one loop, never as a scan's blocks. */
+bool ng_jit_draws(const NgJitAst *ast, const NgJitStmt *loop);
+
 /* The plan the analysis gives loop `info` of `loops` (its kind, reductions,
  * atomics, peel): parallel as the analysis found it, else in order (also
  * when it has more reductions or atomic arrays than a plan holds). The

@@ -1988,7 +1988,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
         }
         L.hold = false;
     } else {
-        if (info->scan && !plan.parallel && !boundscheck &&
+        if (info->scan && !plan.parallel && !boundscheck && !ng_jit_draws(p->ast, info->stmt) &&
             (result = run_scan(p, index, &L, &plan, dev, globals, locals, line_offset)) == NULL && PyErr_Occurred())
             goto done;
         if (!result)

@@ -300,3 +300,28 @@ def test_arguments_as_pythons():
     for i in (0, 1, 999):
         d = Iteration(i)
         assert out[i] == pytest.approx(1.0 + 2.0 * d.draw(kn, 1) + 0.5 * d.draw(kp, 1), rel=1e-13)
+
+
+def running(out, counts):
+    s = 0.0
+    c = 0
+    for i in range(out.shape[0]):  # (a scan: in order, never in blocks, when it draws)
+        s += random.random()
+        out[i] = s
+        if random.random() < 0.5:
+            c += 1
+        counts[i] = c
+
+
+def test_a_scan_that_draws_runs_in_order(monkeypatch):
+    monkeypatch.setenv("NUMGPU_SCAN", "1")  # (every other scan in blocks)
+    out, counts = np.zeros(5000), np.zeros(5000, np.int64)
+    f = numgpu.jit(running)
+    random.seed(8)
+    f(out, counts)
+    assert ran(f)[0] == "kernel (one thread)", f.loop_report()
+    key = py_key(8)
+    its = [Iteration(i) for i in range(5000)]
+    u = np.array([[d.draw(key, 0), d.draw(key, 0)] for d in its])
+    np.testing.assert_allclose(out, np.cumsum(u[:, 0]), rtol=1e-12)
+    np.testing.assert_array_equal(counts, np.cumsum(u[:, 1] < 0.5))
