@@ -513,6 +513,7 @@ static const char *const python_builtins[] = {
     "iter", "next", "getattr", "setattr", "hasattr", "format", "ord", "chr",
     "hash", "sorted", "locals", "globals", "vars", "eval", "exec", "super", "object", NULL};
 
+/* The random numbers a loop may draw (ng_jit_random_fn), module random's then np.random's. */
 static const NgJitRandomFn random_fns[] = {
     {"random", false, false, 0, {NULL, NULL}, {0, 0}},
     {"uniform", false, false, 2, {"a", "b"}, {NAN, NAN}},
@@ -641,9 +642,8 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
         strcmp(f->name, "norm") == 0) /* np.linalg.norm(x[, ord]) */
         return call->nitems == 1 || call->nitems == 2 ? NG_JIT_CALL_NP_REDUCE : NG_JIT_CALL_OTHER;
     const NgJitRandomFn *rf = ng_jit_random_fn(call);
-    if (rf) { /* (positional and keyword arguments together: at most its parameters) */
+    if (rf) /* (positional and keyword arguments together: at most its parameters; size= is one more) */
         return call->nitems + call->nkeywords <= rf->nparams ? NG_JIT_CALL_RANDOM : NG_JIT_CALL_OTHER;
-    }
     if (is_module(f->lhs, "numgpu", "ng") && strcmp(f->name, "prange") == 0)
         return NG_JIT_CALL_PRANGE;
     if (!is_known_module(f->lhs) && in_list(f->name, scalar_methods) && call->nitems == 0)
@@ -905,7 +905,7 @@ static const char *param_write(Ctx *c, Helper *h, const NgJitExpr *root, const N
 }
 
 /* Whether call e (a NumPy reduction, or one as a method) compiles with keyword argument kw:
- * np.var's and np.std's ddof=, np.linalg.norm's ord=. */
+ * np.var's and np.std's ddof=, np.linalg.norm's ord=; a random number's parameters (low=, scale=). */
 static bool known_keyword(const NgJitExpr *e, const char *kw)
 {
     NgJitCallKind k = ng_jit_call_kind(e);
