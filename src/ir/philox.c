@@ -9,10 +9,18 @@ static NgIrRef let(NgIrKernel *k, NgDType dt, NgIrRef value, NgIrPush push, void
     return ng_ir_varref(k, v);
 }
 
-void ng_ir_philox(NgIrKernel *k, NgIrRef key0, NgIrRef key1, const NgIrRef ctr[4], NgIrRef w[4], NgIrPush push,
+void ng_ir_halves(NgIrKernel *k, NgIrRef x, NgIrRef out[2])
+{
+    out[0] = ng_ir_cast(k, NG_UINT32, x);
+    out[1] = ng_ir_cast(k, NG_UINT32, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, x, ng_ir_const_i(k, NG_UINT64, 32)));
+}
+
+void ng_ir_philox(NgIrKernel *k, NgIrRef key0, NgIrRef key1, NgIrRef lo, NgIrRef hi, NgIrRef w[4], NgIrPush push,
                   void *list)
 {
-    NgIrRef c[4] = {ctr[0], ctr[1], ctr[2], ctr[3]}, c32 = ng_ir_const_i(k, NG_UINT64, 32);
+    NgIrRef c[4], c32 = ng_ir_const_i(k, NG_UINT64, 32);
+    ng_ir_halves(k, lo, c);
+    ng_ir_halves(k, hi, c + 2);
     for (int r = 0; r < NG_PHILOX_ROUNDS; r++) {
         NgIrRef k0 = r ? ng_ir_binary(k, NG_OP_ADD, NG_UINT32, key0, ng_ir_const_i(k, NG_UINT32, (uint32_t)(NG_PHILOX_W0 * (uint32_t)r)))
                        : key0;

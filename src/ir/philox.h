@@ -17,11 +17,13 @@
 /* Appends a statement to the caller's statement list. */
 typedef void (*NgIrPush)(void *list, NgIrRef stmt);
 
-/* The block of counter ctr[0..3] (uint32 words, low first) under key key0, key1
- * (uint32): its words in w, variables declared by statements handed to push
- * (each round's words are variables, so the emitted source stays linear in the
- * number of rounds). */
-void ng_ir_philox(NgIrKernel *k, NgIrRef key0, NgIrRef key1, const NgIrRef ctr[4], NgIrRef w[4], NgIrPush push,
+/* The uint32 words of uint64 x, low first. */
+void ng_ir_halves(NgIrKernel *k, NgIrRef x, NgIrRef out[2]);
+
+/* The block of the 128-bit counter (lo, hi: uint64) under key key0, key1 (uint32): its four
+ * words in w, variables declared by statements handed to push (each round's words are
+ * variables, so the emitted source stays linear in the number of rounds). */
+void ng_ir_philox(NgIrKernel *k, NgIrRef key0, NgIrRef key1, NgIrRef lo, NgIrRef hi, NgIrRef w[4], NgIrPush push,
                   void *list);
 
 /* A uniform float64 in [0, 1) with 53 random bits of words a and b (uint32): 27 from a, 26 from b. */

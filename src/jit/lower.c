@@ -4402,16 +4402,13 @@ static Val draw(Lower *L, const NgJitExpr *e)
         d->have[which][kind] = ng_ir_var(k, NG_BOOL);
     }
     int sv = d->spare[which][kind], hv = d->have[which][kind], x = ng_ir_var(k, NG_FLOAT64);
-    NgIrRef key = ng_ir_cast(k, NG_UINT64, ng_ir_scalar(k, L->rand_param[which])), c32 = ng_ir_const_i(k, NG_UINT64, 32);
+    NgIrRef key[2], w[4];
+    ng_ir_halves(k, ng_ir_cast(k, NG_UINT64, ng_ir_scalar(k, L->rand_param[which])), key);
     NgIrRef it = L->draw_iter != NG_IR_NONE ? ng_ir_cast(k, NG_UINT64, L->draw_iter) : ng_ir_const_i(k, NG_UINT64, 0);
     NgIrRef n = ng_ir_varref(k, d->n);
-    NgIrRef ctr[4] = {ng_ir_cast(k, NG_UINT32, it), ng_ir_cast(k, NG_UINT32, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, it, c32)),
-                      ng_ir_cast(k, NG_UINT32, n), ng_ir_cast(k, NG_UINT32, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, n, c32))};
-    NgIrRef w[4];
     Stmts fresh = {0};
     void *list[2] = {L, &fresh};
-    ng_ir_philox(k, ng_ir_cast(k, NG_UINT32, key), ng_ir_cast(k, NG_UINT32, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, key, c32)),
-                 ctr, w, push_into, list);
+    ng_ir_philox(k, key[0], key[1], it, n, w, push_into, list);
     NgIrRef a = ng_ir_unit_f64(k, w[0], w[1]), b = ng_ir_unit_f64(k, w[2], w[3]);
     if (rf->normal) { /* Box-Muller: sqrt(-2 log(1 - a)) (cos, sin)(2 pi b), 1 - a in (0, 1] */
         int r = ng_ir_var(k, NG_FLOAT64), t = ng_ir_var(k, NG_FLOAT64);

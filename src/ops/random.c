@@ -113,7 +113,6 @@ static NgIrRef let(Body *b, NgDType dt, NgIrRef value)
 
 static NgIrRef cu32(NgIrKernel *k, uint32_t v) { return ng_ir_const_i(k, NG_UINT32, v); }
 static NgIrRef cu64(NgIrKernel *k, uint64_t v) { return ng_ir_const_i(k, NG_UINT64, (int64_t)v); }
-static NgIrRef u32(NgIrKernel *k, NgIrRef x) { return ng_ir_cast(k, NG_UINT32, x); }
 static NgIrRef u64(NgIrKernel *k, NgIrRef x) { return ng_ir_cast(k, NG_UINT64, x); }
 static NgIrRef op2(NgIrKernel *k, NgOp op, NgDType dt, NgIrRef x, NgIrRef y) { return ng_ir_binary(k, op, dt, x, y); }
 static NgIrRef op1(NgIrKernel *k, NgOp op, NgDType dt, NgIrRef x) { return ng_ir_unary(k, op, dt, x); }
@@ -153,10 +152,7 @@ static void philox_ir(Body *b, const Stream *s, NgIrRef off, NgIrRef w[4])
     NgIrRef lo = let(b, NG_UINT64, op2(k, NG_OP_ADD, NG_UINT64, s->ctr_lo, off));
     NgIrRef carry = u64(k, op2(k, NG_OP_LT, NG_BOOL, lo, s->ctr_lo));
     NgIrRef hi = let(b, NG_UINT64, op2(k, NG_OP_ADD, NG_UINT64, s->ctr_hi, carry));
-    NgIrRef c32 = cu64(k, 32);
-    NgIrRef c[4] = {u32(k, lo), u32(k, op2(k, NG_OP_RSHIFT, NG_UINT64, lo, c32)),
-                    u32(k, hi), u32(k, op2(k, NG_OP_RSHIFT, NG_UINT64, hi, c32))};
-    ng_ir_philox(k, s->key0, s->key1, c, w, push_stmt, b);
+    ng_ir_philox(k, s->key0, s->key1, lo, hi, w, push_stmt, b);
 }
 
 /* Uniform float32 in [0, 1) from the top 24 bits of a word (exact). */
