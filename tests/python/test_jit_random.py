@@ -77,6 +77,20 @@ def ran(f):
     return [loop["ran"] for loop in f.loop_report()]
 
 
+def seeded(fn, *args, py=None, numpy=None, ran_as="kernel"):
+    """fn under @numgpu.jit, called on args after seeding module random with `py` and NumPy's
+    generator with `numpy` (None: not seeded); its outer loop must have run as `ran_as`. Returns
+    the function and the keys its launch drew from the two (None for one not seeded)."""
+    f = numgpu.jit(fn)
+    if py is not None:
+        random.seed(py)
+    if numpy is not None:
+        np.random.seed(numpy)
+    f(*args)
+    assert ran(f)[0] == ran_as, f.loop_report()
+    return f, py_key(py) if py is not None else None, np_key(numpy) if numpy is not None else None
+
+
 def uniforms(out):
     for i in range(out.shape[0]):
         out[i] = random.random()
@@ -94,11 +108,8 @@ def three_kinds(lo, out):
 
 def test_each_iteration_draws_from_its_own_counter():
     out = np.zeros(1000)
-    f = numgpu.jit(uniforms)
-    random.seed(7)
-    f(out)
-    assert ran(f) == ["kernel"] and f.loop_report()[0]["kind"] == "parallel", f.loop_report()
-    key = py_key(7)
+    f, key, _ = seeded(uniforms, out, py=7)
+    assert len(ran(f)) == 1 and f.loop_report()[0]["kind"] == "parallel", f.loop_report()
     assert out.tolist() == [Iteration(i).draw(key, 0) for i in range(1000)]
     again = np.zeros(1000)
     f(again)  # the generator moved on: other numbers
@@ -110,12 +121,7 @@ def test_each_iteration_draws_from_its_own_counter():
 
 def test_modules_and_distributions_with_their_parameters():
     out = np.zeros((500, 3))
-    f = numgpu.jit(three_kinds)
-    random.seed(11)
-    np.random.seed(12)
-    f(3.0, out)
-    assert ran(f)[0] == "kernel", f.loop_report()
-    kp, kn = py_key(11), np_key(12)
+    _, kp, kn = seeded(three_kinds, 3.0, out, py=11, numpy=12)
     for i in range(500):
         d = Iteration(i)
         a, b, c = 3.0 + 3.0 * d.draw(kp, 0), 1.0 + 0.5 * d.draw(kp, 1), d.draw(kn, 0)
@@ -136,11 +142,7 @@ def rejections(out, tries):
 
 def test_draws_in_a_while_loop_and_a_sequential_walk():
     out, tries = np.zeros(300), np.zeros(300, np.int64)
-    f = numgpu.jit(rejections)
-    random.seed(3)
-    f(out, tries)
-    assert ran(f)[0] == "kernel", f.loop_report()
-    key = py_key(3)
+    _, key, _ = seeded(rejections, out, tries, py=3)
     for i in range(300):
         d, t = Iteration(i), 1
         x = d.draw(key, 0)
@@ -160,11 +162,7 @@ def walk(out):
 
 def test_a_random_walk_runs_in_order():
     out = np.zeros(200)
-    f = numgpu.jit(walk)
-    np.random.seed(5)
-    f(out)
-    assert ran(f)[0] == "kernel (one thread)", f.loop_report()
-    key = np_key(5)
+    _, _, key = seeded(walk, out, numpy=5, ran_as="kernel (one thread)")
     np.testing.assert_allclose(out, np.cumsum([2.0 * Iteration(i).draw(key, 1) for i in range(200)]), rtol=1e-12)
 
 
@@ -210,11 +208,7 @@ def nested(out):
 
 def test_a_nest_counts_its_draws_per_outer_iteration():
     out = np.zeros((40, 30))
-    f = numgpu.jit(nested)
-    random.seed(9)
-    f(out)
-    assert ran(f)[0] == "kernel", f.loop_report()
-    key = py_key(9)
+    _, key, _ = seeded(nested, out, py=9)
     its = [Iteration(i) for i in range(40)]
     exp = [[its[i].draw(key, 0) for j in range(30)] for i in range(40)]
     np.testing.assert_array_equal(out, exp)
@@ -291,12 +285,7 @@ def test_arguments_as_pythons():
         f(np.zeros(3))  # (the loop runs as Python, which raises its own)
     assert "missing 1 required positional argument: 'b'" in f.loop_report()[0]["ran"], f.loop_report()
     out = np.zeros(1000)
-    g = numgpu.jit(keywords)
-    random.seed(1)
-    np.random.seed(2)
-    g(out)
-    assert ran(g)[0] == "kernel", g.loop_report()
-    kp, kn = py_key(1), np_key(2)
+    _, kp, kn = seeded(keywords, out, py=1, numpy=2)
     for i in (0, 1, 999):
         d = Iteration(i)
         assert out[i] == pytest.approx(1.0 + 2.0 * d.draw(kn, 1) + 0.5 * d.draw(kp, 1), rel=1e-13)
@@ -316,11 +305,7 @@ def running(out, counts):
 def test_a_scan_that_draws_runs_in_order(monkeypatch):
     monkeypatch.setenv("NUMGPU_SCAN", "1")  # (every other scan in blocks)
     out, counts = np.zeros(5000), np.zeros(5000, np.int64)
-    f = numgpu.jit(running)
-    random.seed(8)
-    f(out, counts)
-    assert ran(f)[0] == "kernel (one thread)", f.loop_report()
-    key = py_key(8)
+    _, key, _ = seeded(running, out, counts, py=8, ran_as="kernel (one thread)")
     its = [Iteration(i) for i in range(5000)]
     u = np.array([[d.draw(key, 0), d.draw(key, 0)] for d in its])
     np.testing.assert_allclose(out, np.cumsum(u[:, 0]), rtol=1e-12)
