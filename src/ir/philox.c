@@ -43,6 +43,33 @@ void ng_ir_philox(NgIrKernel *k, NgIrRef key0, NgIrRef key1, NgIrRef lo, NgIrRef
         w[i] = c[i];
 }
 
+NgIrRef ng_ir_join(NgIrKernel *k, NgIrRef hi, NgIrRef lo)
+{
+    return ng_ir_binary(k, NG_OP_BITOR, NG_UINT64,
+                        ng_ir_binary(k, NG_OP_LSHIFT, NG_UINT64, ng_ir_cast(k, NG_UINT64, hi), ng_ir_const_i(k, NG_UINT64, 32)),
+                        ng_ir_cast(k, NG_UINT64, lo));
+}
+
+NgIrRef ng_ir_below(NgIrKernel *k, NgIrRef x, NgIrRef n, NgIrPush push, void *list)
+{
+    NgIrRef xs[2], ns[2], c32 = ng_ir_const_i(k, NG_UINT64, 32), low = ng_ir_const_i(k, NG_UINT64, 0xFFFFFFFFu);
+    ng_ir_halves(k, x, xs);
+    ng_ir_halves(k, n, ns);
+    NgIrRef p[2][2]; /* p[i][j] = x's half i times n's half j, exact in uint64 */
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++)
+            p[i][j] = let(k, NG_UINT64, ng_ir_binary(k, NG_OP_MUL, NG_UINT64, ng_ir_cast(k, NG_UINT64, xs[i]),
+                                                     ng_ir_cast(k, NG_UINT64, ns[j])), push, list);
+    /* the carry out of the low 64 bits: p00's high half plus the low halves of p01 and p10 */
+    NgIrRef mid = ng_ir_binary(k, NG_OP_ADD, NG_UINT64, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, p[0][0], c32),
+                               ng_ir_binary(k, NG_OP_ADD, NG_UINT64, ng_ir_binary(k, NG_OP_BITAND, NG_UINT64, p[0][1], low),
+                                            ng_ir_binary(k, NG_OP_BITAND, NG_UINT64, p[1][0], low)));
+    NgIrRef carries = ng_ir_binary(k, NG_OP_ADD, NG_UINT64, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, p[0][1], c32),
+                                   ng_ir_binary(k, NG_OP_ADD, NG_UINT64, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, p[1][0], c32),
+                                                ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, mid, c32)));
+    return ng_ir_binary(k, NG_OP_ADD, NG_UINT64, p[1][1], carries);
+}
+
 NgIrRef ng_ir_unit_f64(NgIrKernel *k, NgIrRef a, NgIrRef b)
 {
     NgIrRef ha = ng_ir_cast(k, NG_FLOAT64, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT32, a, ng_ir_const_i(k, NG_UINT32, 5)));

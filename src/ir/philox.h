@@ -26,6 +26,14 @@ void ng_ir_halves(NgIrKernel *k, NgIrRef x, NgIrRef out[2]);
 void ng_ir_philox(NgIrKernel *k, NgIrRef key0, NgIrRef key1, NgIrRef lo, NgIrRef hi, NgIrRef w[4], NgIrPush push,
                   void *list);
 
+/* The uint64 of words hi and lo (uint32). */
+NgIrRef ng_ir_join(NgIrKernel *k, NgIrRef hi, NgIrRef lo);
+
+/* An integer in [0, n) of 64 random bits x (both uint64): the high half of x * n (Lemire's
+ * multiply, with no rejection: a value's odds are off by at most n / 2**64), its partial
+ * products' variables declared by statements handed to push. */
+NgIrRef ng_ir_below(NgIrKernel *k, NgIrRef x, NgIrRef n, NgIrPush push, void *list);
+
 /* A uniform float64 in [0, 1) with 53 random bits of words a and b (uint32): 27 from a, 26 from b. */
 NgIrRef ng_ir_unit_f64(NgIrKernel *k, NgIrRef a, NgIrRef b);
 

@@ -513,20 +513,36 @@ static const char *const python_builtins[] = {
     "iter", "next", "getattr", "setattr", "hasattr", "format", "ord", "chr",
     "hash", "sorted", "locals", "globals", "vars", "eval", "exec", "super", "object", NULL};
 
-/* The random numbers a loop may draw (ng_jit_random_fn), module random's then np.random's. */
+/* The random numbers a loop may draw (ng_jit_random_fn): module random's (and a random.Random's),
+ * np.random's (and a RandomState's), a Generator's. */
+#define R_NONE {NULL, NULL}, {0, 0}
 static const NgJitRandomFn random_fns[] = {
-    {"random", false, false, 0, {NULL, NULL}, {0, 0}},
-    {"uniform", false, false, 2, {"a", "b"}, {NAN, NAN}},
-    {"gauss", false, true, 2, {"mu", "sigma"}, {0, 1}},
-    {"normalvariate", false, true, 2, {"mu", "sigma"}, {0, 1}},
-    {"random", true, false, 0, {NULL, NULL}, {0, 0}},
-    {"rand", true, false, 0, {NULL, NULL}, {0, 0}},
-    {"random_sample", true, false, 0, {NULL, NULL}, {0, 0}},
-    {"randn", true, true, 0, {NULL, NULL}, {0, 0}},
-    {"standard_normal", true, true, 0, {NULL, NULL}, {0, 0}},
-    {"uniform", true, false, 2, {"low", "high"}, {0, 1}},
-    {"normal", true, true, 2, {"loc", "scale"}, {0, 1}},
+    {"random", NG_JIT_RNG_PY, NG_JIT_DRAW_UNIFORM, 0, R_NONE, false},
+    {"uniform", NG_JIT_RNG_PY, NG_JIT_DRAW_UNIFORM, 2, {"a", "b"}, {NAN, NAN}, false},
+    {"gauss", NG_JIT_RNG_PY, NG_JIT_DRAW_NORMAL, 2, {"mu", "sigma"}, {0, 1}, false},
+    {"normalvariate", NG_JIT_RNG_PY, NG_JIT_DRAW_NORMAL, 2, {"mu", "sigma"}, {0, 1}, false},
+    {"randint", NG_JIT_RNG_PY, NG_JIT_DRAW_INT, 2, {"a", "b"}, {NAN, NAN}, true},
+    {"randrange", NG_JIT_RNG_PY, NG_JIT_DRAW_INT, 2, {"start", "stop"}, {NAN, INFINITY}, false},
+    {"expovariate", NG_JIT_RNG_PY, NG_JIT_DRAW_EXP, 1, {"lambd", NULL}, {1, 0}, false},
+    {"random", NG_JIT_RNG_NUMPY, NG_JIT_DRAW_UNIFORM, 0, R_NONE, false},
+    {"rand", NG_JIT_RNG_NUMPY, NG_JIT_DRAW_UNIFORM, 0, R_NONE, false},
+    {"random_sample", NG_JIT_RNG_NUMPY, NG_JIT_DRAW_UNIFORM, 0, R_NONE, false},
+    {"randn", NG_JIT_RNG_NUMPY, NG_JIT_DRAW_NORMAL, 0, R_NONE, false},
+    {"standard_normal", NG_JIT_RNG_NUMPY, NG_JIT_DRAW_NORMAL, 0, R_NONE, false},
+    {"uniform", NG_JIT_RNG_NUMPY, NG_JIT_DRAW_UNIFORM, 2, {"low", "high"}, {0, 1}, false},
+    {"normal", NG_JIT_RNG_NUMPY, NG_JIT_DRAW_NORMAL, 2, {"loc", "scale"}, {0, 1}, false},
+    {"randint", NG_JIT_RNG_NUMPY, NG_JIT_DRAW_INT, 2, {"low", "high"}, {NAN, INFINITY}, false},
+    {"exponential", NG_JIT_RNG_NUMPY, NG_JIT_DRAW_EXP, 1, {"scale", NULL}, {1, 0}, false},
+    {"standard_exponential", NG_JIT_RNG_NUMPY, NG_JIT_DRAW_EXP, 0, R_NONE, false},
+    {"random", NG_JIT_RNG_GENERATOR, NG_JIT_DRAW_UNIFORM, 0, R_NONE, false},
+    {"standard_normal", NG_JIT_RNG_GENERATOR, NG_JIT_DRAW_NORMAL, 0, R_NONE, false},
+    {"uniform", NG_JIT_RNG_GENERATOR, NG_JIT_DRAW_UNIFORM, 2, {"low", "high"}, {0, 1}, false},
+    {"normal", NG_JIT_RNG_GENERATOR, NG_JIT_DRAW_NORMAL, 2, {"loc", "scale"}, {0, 1}, false},
+    {"integers", NG_JIT_RNG_GENERATOR, NG_JIT_DRAW_INT, 2, {"low", "high"}, {NAN, INFINITY}, false},
+    {"exponential", NG_JIT_RNG_GENERATOR, NG_JIT_DRAW_EXP, 1, {"scale", NULL}, {1, 0}, false},
+    {"standard_exponential", NG_JIT_RNG_GENERATOR, NG_JIT_DRAW_EXP, 0, R_NONE, false},
 };
+#undef R_NONE
 
 static bool is_module(const NgJitExpr *e, const char *a, const char *b)
 {
@@ -594,17 +610,34 @@ const char *ng_jit_bind_args(const NgJitExpr *call, const NgJitParams *ps, const
     return NULL;
 }
 
-const NgJitRandomFn *ng_jit_random_fn(const NgJitExpr *call)
+const NgJitRandomFn *ng_jit_random_fn(const NgJitExpr *call, NgJitRng rng)
 {
-    const NgJitExpr *f = call->lhs;
-    if (f->kind != NG_JIT_E_ATTR)
-        return NULL;
-    bool py = is_module(f->lhs, "random", NULL);
-    bool np = f->lhs->kind == NG_JIT_E_ATTR && strcmp(f->lhs->name, "random") == 0 && is_module(f->lhs->lhs, "np", "numpy");
-    for (size_t i = 0; (py || np) && i < sizeof random_fns / sizeof *random_fns; i++)
-        if (random_fns[i].numpy == np && strcmp(random_fns[i].name, f->name) == 0)
+    for (size_t i = 0; i < sizeof random_fns / sizeof *random_fns; i++)
+        if (random_fns[i].rng == rng && strcmp(random_fns[i].name, call->lhs->name) == 0)
             return &random_fns[i];
     return NULL;
+}
+
+/* np.random.<fn> (numpy.random's), or <name>.<fn> of a name other than NumPy's, math's, cmath's. */
+static bool random_receiver(const NgJitExpr *f)
+{
+    if (f->kind != NG_JIT_E_ATTR)
+        return false;
+    const NgJitExpr *r = f->lhs;
+    return (r->kind == NG_JIT_E_NAME && !is_known_module(r)) ||
+           (r->kind == NG_JIT_E_ATTR && strcmp(r->name, "random") == 0 && is_module(r->lhs, "np", "numpy"));
+}
+
+bool ng_jit_random_call(const NgJitExpr *call)
+{
+    const NgJitExpr *f = call->lhs;
+    if (!random_receiver(f))
+        return false;
+    int most = -1; /* the most parameters a function of that name takes (integers' endpoint= is one more) */
+    for (size_t i = 0; i < sizeof random_fns / sizeof *random_fns; i++)
+        if (strcmp(random_fns[i].name, f->name) == 0 && random_fns[i].nparams > most)
+            most = random_fns[i].nparams;
+    return most >= 0 && call->nitems <= most && call->nitems + call->nkeywords <= most + (strcmp(f->name, "integers") == 0);
 }
 
 NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
@@ -641,9 +674,8 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
     if (f->lhs->kind == NG_JIT_E_ATTR && strcmp(f->lhs->name, "linalg") == 0 && is_module(f->lhs->lhs, "np", "numpy") &&
         strcmp(f->name, "norm") == 0) /* np.linalg.norm(x[, ord]) */
         return call->nitems == 1 || call->nitems == 2 ? NG_JIT_CALL_NP_REDUCE : NG_JIT_CALL_OTHER;
-    const NgJitRandomFn *rf = ng_jit_random_fn(call);
-    if (rf) /* (positional and keyword arguments together: at most its parameters; size= is one more) */
-        return call->nitems + call->nkeywords <= rf->nparams ? NG_JIT_CALL_RANDOM : NG_JIT_CALL_OTHER;
+    if (ng_jit_random_call(call)) /* (size= is one argument more) */
+        return NG_JIT_CALL_RANDOM;
     if (is_module(f->lhs, "numgpu", "ng") && strcmp(f->name, "prange") == 0)
         return NG_JIT_CALL_PRANGE;
     if (!is_known_module(f->lhs) && in_list(f->name, scalar_methods) && call->nitems == 0)
@@ -910,9 +942,15 @@ static bool known_keyword(const NgJitExpr *e, const char *kw)
 {
     NgJitCallKind k = ng_jit_call_kind(e);
     const char *fn = e->lhs->kind == NG_JIT_E_ATTR ? e->lhs->name : "";
-    const NgJitRandomFn *rf = k == NG_JIT_CALL_RANDOM ? ng_jit_random_fn(e) : NULL;
-    if (rf)
-        return rf->nparams && (strcmp(kw, rf->params[0]) == 0 || strcmp(kw, rf->params[1]) == 0);
+    if (k == NG_JIT_CALL_RANDOM) { /* (the parameters of any generator's function of that name) */
+        for (NgJitRng g = 0; g < NG_JIT_RNGS; g++) {
+            const NgJitRandomFn *rf = ng_jit_random_fn(e, g);
+            for (int j = 0; rf && j < rf->nparams; j++)
+                if (strcmp(kw, rf->params[j]) == 0)
+                    return true;
+        }
+        return strcmp(fn, "integers") == 0 && strcmp(kw, "endpoint") == 0;
+    }
     if (k == NG_JIT_CALL_NP_SCALAR && strcmp(fn, "isclose") == 0)
         return strcmp(kw, "rtol") == 0 || strcmp(kw, "atol") == 0 || strcmp(kw, "equal_nan") == 0;
     if (k != NG_JIT_CALL_NP_REDUCE && k != NG_JIT_CALL_METHOD)

@@ -204,26 +204,41 @@ typedef enum NgJitCallKind {
                               (no arguments), x.dot(y) */
     NG_JIT_CALL_NP_NEW,    /* np.zeros np.ones np.empty np.full (and their _like), np.copy, x.copy(): a
                               small array made in the loop, only as `a = np.zeros(3)` (ng_jit_new_array) */
-    NG_JIT_CALL_RANDOM,    /* one random number: random.random() .uniform(a, b) .gauss() .normalvariate(),
-                              np.random.random() .rand() .random_sample() .randn() .standard_normal()
-                              .uniform() .normal() (ng_jit_random_fn) */
+    NG_JIT_CALL_RANDOM,    /* one random number: random.random() .uniform(a, b) .randint(a, b) ...,
+                              np.random.normal() ..., rng.integers(n) ... of a generator
+                              (ng_jit_random_fn: which the receiver's value decides) */
 } NgJitCallKind;
 
-/* A random number a loop draws (NG_JIT_CALL_RANDOM): of module random or of np.random, uniform
- * in [low, high) or normal(mean, sd), its two parameters (none for random.random() and the
- * like) positional or by their keyword names, with defaults (random.uniform's a and b have none:
- * NAN). The lowering draws it from a counter-based generator of its own (lower.c draw). */
+/* Whose random numbers a call draws: module random's (or a random.Random's), NumPy's
+ * legacy ones (np.random's functions, a RandomState's methods) or a numpy.random.Generator's. */
+typedef enum NgJitRng { NG_JIT_RNG_PY, NG_JIT_RNG_NUMPY, NG_JIT_RNG_GENERATOR, NG_JIT_RNGS } NgJitRng;
+
+/* What a random number is: uniform in [low, high), normal(mean, sd), an integer in [low, high)
+ * (randint(a, b): in [a, b]; with one argument: in [0, it)), exponential(scale) (Python's
+ * expovariate(lambd): of scale 1 / lambd). */
+typedef enum NgJitDraw { NG_JIT_DRAW_UNIFORM, NG_JIT_DRAW_NORMAL, NG_JIT_DRAW_INT, NG_JIT_DRAW_EXP } NgJitDraw;
+
+/* A random number a loop draws (NG_JIT_CALL_RANDOM): its up to two parameters positional or by
+ * their keyword names, with defaults (NAN: none, the argument is required; INFINITY: None, an
+ * integer's range then runs from 0 to the first argument). The lowering draws it from a
+ * counter-based generator of its own (lower.c draw). */
 typedef struct NgJitRandomFn {
     const char *name;
-    bool numpy;              /* np.random's (else module random's) */
-    bool normal;             /* normal(mean, sd), else uniform(low, high) */
-    int nparams;             /* 0 or 2 */
+    NgJitRng rng;
+    NgJitDraw draw;
+    int nparams;             /* 0, 1 or 2 */
     const char *params[2];   /* their keyword names */
-    double dflt[2];          /* their defaults (NAN: none) */
+    double dflt[2];          /* their defaults */
+    bool inclusive;          /* an integer's high is included (random.randint) */
 } NgJitRandomFn;
 
-/* Call e's random function when it is one (its arguments aside: the caller checks they bind), else NULL. */
-const NgJitRandomFn *ng_jit_random_fn(const NgJitExpr *call);
+/* Whether call e may draw a random number (NG_JIT_CALL_RANDOM): np.random.<fn>(...), or
+ * <name>.<fn>(...) of a function some generator has, with no more arguments than it takes. */
+bool ng_jit_random_call(const NgJitExpr *call);
+
+/* Function e->lhs->name of generator kind rng (its arguments aside: the caller checks they bind),
+ * NULL when that generator has none of that name. */
+const NgJitRandomFn *ng_jit_random_fn(const NgJitExpr *call, NgJitRng rng);
 
 /* A small array a loop body makes, `a = np.zeros(shape[, dtype])`, np.ones, np.empty or
  * `np.full(shape, value[, dtype])` (dtype also as a keyword): its shape a length or a tuple of up

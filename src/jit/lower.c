@@ -211,11 +211,15 @@ typedef struct Lower {
     int python_param;    /* its NG_JIT_PYTHON cell, made by the outer loop after its body */
     int found_var;       /* 1: the loop variable of the first iteration found so far */
     /* random numbers (draw) */
-    int rand_param[2];   /* the 64-bit keys of module random's and of np.random's draws, -1 before one */
+    struct Rng {         /* the generators the loop draws from (rng_of), NG_JIT_MAX_RNGS at most: */
+        const char *name; /* the name holding it (np for np.random's functions) */
+        int param;        /* int64: the launch's key of its numbers (NG_JIT_ARG_KEY), -1 before a draw */
+    } rngs[NG_JIT_MAX_RNGS];
+    int nrngs;
     struct Draws {       /* the variables of the iteration's draws, -1 before one (draw): */
         int n;           /* uint64: the blocks it drew so far */
-        int spare[2][2], have[2][2]; /* float64, bool: a block's second number, of module random's
-                                        (0) or np.random's (1) uniforms (0) or normals (1) */
+        int spare[NG_JIT_MAX_RNGS][2], have[NG_JIT_MAX_RNGS][2]; /* a block's second 64 random bits
+                                        (uint64, 0) or normal (float64, 1) of generator rngs[g], bool */
     } draws, top_draws;  /* of the outer loop's iteration; outside one (a while loop's kernel) */
     NgIrRef draw_iter;   /* the outer loop's variable in the iteration (NG_IR_NONE outside one) */
     /* a ranked reduction (plan->reductions[].ranked) */
@@ -2053,6 +2057,13 @@ static void raise_if(Lower *L, NgIrRef bad, NgJitRaise what, int line)
  * Python, which raises at the iteration it should, after the ones before it
  * (or not at all, where the operation is in a branch never taken). That
  * costs the loop nothing per iteration. */
+/* Keeps `code` (NG_JIT_PYTHON's: not 0 where the loop must run as Python) for the check before the loop. */
+static void python_if(Lower *L, NgIrRef code)
+{
+    L->python_code = L->python_code == NG_IR_NONE ? code
+                                                  : ng_ir_binary(L->k, NG_OP_MAXIMUM, NG_INT64, L->python_code, code);
+}
+
 static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line)
 {
     if (bad == NG_IR_NONE || L->st != NG_OK)
@@ -2061,9 +2072,21 @@ static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line)
         raise_if(L, bad, what, line);
         return;
     }
-    NgIrRef code = raise_code(L, bad, what, line);
-    L->python_code = L->python_code == NG_IR_NONE ? code
-                                                  : ng_ir_binary(L->k, NG_OP_MAXIMUM, NG_INT64, L->python_code, code);
+    python_if(L, raise_code(L, bad, what, line));
+}
+
+/* raise_or_python of a raise code with a field (`code`, a constant): where `bad` is the same in
+ * every iteration the loop runs as Python, which raises in its own words; else the kernel raises
+ * what the code says. */
+static void raise_told_or_python(Lower *L, NgIrRef bad, int64_t code)
+{
+    NgIrRef c = ng_ir_const_i(L->k, NG_INT64, code);
+    if (bad == NG_IR_NONE || L->st != NG_OK)
+        return;
+    if (invariant(L, bad))
+        python_if(L, ng_ir_select(L->k, bad, c, ng_ir_const_i(L->k, NG_INT64, 0)));
+    else
+        raise_value_if(L, bad, c);
 }
 
 /* Where the int64 value x is out of dtype dt's range (`bad`), an
@@ -3171,10 +3194,7 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
         NgIrRef empty = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, whole, ng_ir_const_i(k, NG_INT64, 0));
         int which = (arg ? 4 : python ? 0 : fminmax ? 6 : 2) +
                     (op == NG_OP_MAXIMUM || op == NG_OP_FMAX ? NG_JIT_EMPTY_MAX : NG_JIT_EMPTY_MIN);
-        if (invariant(L, empty))
-            raise_or_python(L, empty, NG_JIT_RAISE_EMPTY, line);
-        else
-            raise_value_if(L, empty, ng_ir_const_i(k, NG_INT64, ng_jit_raise_code(NG_JIT_RAISE_EMPTY, line, which)));
+        raise_told_or_python(L, empty, ng_jit_raise_code(NG_JIT_RAISE_EMPTY, line, which));
     }
     int place = arg ? ng_ir_var(k, NG_INT64) : -1, at = arg && rank > 1 ? ng_ir_var(k, NG_INT64) : -1;
     if (arg) { /* at: the element's place in C order (a row's: kv); the first best (a NaN: the first NaN)
@@ -4329,89 +4349,178 @@ static Val reduce_method(Lower *L, const NgJitExpr *e)
 /* (ng_ir_philox's push: list is {Lower, Stmts}) */
 static void push_into(void *list, NgIrRef stmt) { append(((void **)list)[0], ((void **)list)[1], stmt); }
 
-/* One random number of the call e (ng_jit_random_fn). Philox4x32-10's block at counter
- * (iteration, n) under the launch's key for the call's module (NG_JIT_RANDOM_PY, NG_JIT_RANDOM_NP:
- * 64 bits the host draws from that module's own generator, so seeding it repeats a run) gives two
- * numbers of a kind: two uniforms of 53 bits, or Box-Muller's two normals; the first is the draw,
- * the second is kept for the iteration's next draw of that kind and module (struct Draws). The
- * iteration is the outer loop's variable (0 in a kernel without one), n the blocks it made before,
- * counted in order (also where a branch is not taken: a draw's statements run before its
- * statement, whichever way it goes). So every iteration's numbers are its own, whichever thread or
- * device runs it, and the same in every kernel of one launch (a search's, a scan's phases). Not
- * Python's numbers: see the guide. NumPy's parameter checks (a scale < 0, a range beyond float64)
- * run the loop as Python, where NumPy raises; parameters that change in the loop are not taken. */
+/* The kind of generator the random call's function f is of (ng_jit_random_call), its place in
+ * L->rngs in *slot (-1 when that is full); -1 when the name holds no generator. */
+static int rng_of(Lower *L, const NgJitExpr *f, int *slot)
+{
+    bool np_random = f->lhs->kind == NG_JIT_E_ATTR; /* np.random.<fn> */
+    const Sym *m = sym_of(L, np_random ? f->lhs->lhs : f->lhs);
+    if (m->kind != SYM_MODULE || (np_random && m->module != NG_JIT_MOD_NUMPY))
+        return -1;
+    int rng = m->module == NG_JIT_MOD_RANDOM || m->module == NG_JIT_MOD_PYRNG ? NG_JIT_RNG_PY
+              : m->module == NG_JIT_MOD_NUMPY || m->module == NG_JIT_MOD_NPRANDOM || m->module == NG_JIT_MOD_RANDOMSTATE
+                  ? NG_JIT_RNG_NUMPY
+              : m->module == NG_JIT_MOD_GENERATOR ? NG_JIT_RNG_GENERATOR
+                                                   : -1;
+    *slot = 0;
+    while (*slot < L->nrngs && strcmp(L->rngs[*slot].name, m->name) != 0)
+        ++*slot;
+    if (*slot == L->nrngs && L->nrngs < NG_JIT_MAX_RNGS)
+        L->rngs[L->nrngs++] = (struct Rng){m->name, -1};
+    else if (*slot == L->nrngs)
+        *slot = -1;
+    return rng;
+}
+
+/* The arguments of random call e in args (NULL: not given, or None for a parameter whose
+ * default is None), *endpoint that of a Generator's integers(); NULL, or what keeps it from
+ * compiling (Python raises: a keyword of another generator's function, a missing argument). */
+static const char *random_args(Lower *L, const NgJitExpr *e, const NgJitRandomFn *rf, const NgJitExpr *args[2],
+                               bool *endpoint, char *why, size_t n)
+{
+    const char *fn = e->lhs->name;
+    args[0] = e->nitems > 0 ? e->items[0] : NULL, args[1] = e->nitems > 1 ? e->items[1] : NULL;
+    *endpoint = false;
+    if (e->nitems > rf->nparams)
+        return snprintf(why, n, "%s() given %d arguments (it takes %d)", fn, e->nitems, rf->nparams), why;
+    for (int i = 0; i < e->nkeywords; i++) {
+        const NgJitExpr *v = e->keywords[i].value;
+        const char *kw = e->keywords[i].name;
+        int j = 0;
+        while (j < rf->nparams && strcmp(kw, rf->params[j]) != 0)
+            j++;
+        if (j < rf->nparams && args[j])
+            return snprintf(why, n, "%s() got multiple values for argument '%s'", fn, kw), why;
+        if (j < rf->nparams)
+            args[j] = v;
+        else if (rf->draw == NG_JIT_DRAW_INT && rf->rng == NG_JIT_RNG_GENERATOR && strcmp(kw, "endpoint") == 0 &&
+                 v->kind == NG_JIT_E_CONST && v->cval != NG_JIT_C_NONE && v->cval != NG_JIT_C_ELLIPSIS)
+            *endpoint = v->cval == NG_JIT_C_TRUE;
+        else
+            return snprintf(why, n, "%s() with %s= %s", fn, kw,
+                            strcmp(kw, "endpoint") == 0 ? "other than True or False written out"
+                                                        : "(a parameter it does not take)"), why;
+    }
+    for (int j = 0; j < rf->nparams; j++) {
+        if (args[j] && isinf(rf->dflt[j]) && args[j]->kind == NG_JIT_E_CONST && args[j]->cval == NG_JIT_C_NONE)
+            args[j] = NULL; /* (high=None: as not given) */
+        if (!args[j] && isnan(rf->dflt[j]))
+            return snprintf(why, n, "%s() missing 1 required positional argument: '%s'", fn, rf->params[j]), why;
+    }
+    (void)L;
+    return NULL;
+}
+
+/* NumPy's (or Python's) error for random call rf's parameters p (float64; an integer's low and
+ * high int64, low NG_IR_NONE for one bound), NG_JIT_RAISE_RANDOM's field (raise_told_or_python). */
+static void random_checks(Lower *L, const NgJitRandomFn *rf, const NgIrRef p[2], bool inclusive, int line)
+{
+    NgIrKernel *k = L->k;
+    bool py = rf->rng == NG_JIT_RNG_PY, gen = rf->rng == NG_JIT_RNG_GENERATOR;
+    NgIrRef bad = NG_IR_NONE;
+    int field = 0;
+    if (rf->draw == NG_JIT_DRAW_INT) { /* an empty range */
+        bool one = p[0] == NG_IR_NONE;
+        NgIrRef low = one ? ng_ir_const_i(k, NG_INT64, 0) : p[0];
+        bad = ng_ir_binary(k, inclusive ? NG_OP_LT : NG_OP_LE, NG_BOOL, p[1], low);
+        field = py ? NG_JIT_RANDOM_RANDRANGE
+                : inclusive ? (one ? NG_JIT_RANDOM_HIGH_BELOW : NG_JIT_RANDOM_LOW_ABOVE)
+                            : (one ? NG_JIT_RANDOM_HIGH : NG_JIT_RANDOM_LOW_HIGH);
+    } else if (rf->nparams == 0) {
+        return;
+    } else if (rf->draw == NG_JIT_DRAW_EXP && py) { /* expovariate(0): 1 / 0 */
+        bad = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, p[0], ng_ir_const_f(k, NG_FLOAT64, 0));
+        field = NG_JIT_RANDOM_RATE;
+    } else if (py) {
+        return;
+    } else if (rf->draw == NG_JIT_DRAW_UNIFORM) { /* a range beyond float64's */
+        bad = ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL,
+                          ng_ir_unary(k, NG_OP_ISFINITE, NG_BOOL, ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, p[1], p[0])));
+        field = gen ? NG_JIT_RANDOM_RANGE_GENERATOR : NG_JIT_RANDOM_RANGE;
+    } else { /* a scale < 0 */
+        bad = ng_ir_binary(k, NG_OP_LT, NG_BOOL, p[rf->draw == NG_JIT_DRAW_NORMAL], ng_ir_const_f(k, NG_FLOAT64, 0));
+        field = NG_JIT_RANDOM_SCALE;
+    }
+    raise_told_or_python(L, bad, ng_jit_raise_code(NG_JIT_RAISE_RANDOM, line, field));
+}
+
+/* One random number of the call e (ng_jit_random_call). Philox4x32-10's block at counter
+ * (iteration, n) under the launch's key for the call's generator (NG_JIT_ARG_KEY: 64 bits the
+ * host draws from that generator, so seeding it repeats a run) gives two numbers of a kind: two
+ * 64-bit words of random bits (a uniform's 53, an exponential's, an integer's), or Box-Muller's
+ * two normals; the first is the draw, the second is kept for the iteration's next draw of that
+ * kind and generator (struct Draws). The iteration is the outer loop's variable (0 in a kernel
+ * without one), n the blocks it made before, counted in order (also where a branch is not taken:
+ * a draw's statements run before its statement, whichever way it goes). So every iteration's
+ * numbers are its own, whichever thread or device runs it, and the same in every kernel of one
+ * launch (a search's, a scan's phases). Not Python's numbers: see the guide. The parameters'
+ * errors (an empty range, a scale < 0) are Python's and NumPy's (random_checks). */
 static Val draw(Lower *L, const NgJitExpr *e)
 {
     int line = e->span.line;
     NgIrKernel *k = L->k;
-    const NgJitRandomFn *rf = ng_jit_random_fn(e);
-    const NgJitExpr *f = e->lhs, *mod = rf->numpy ? f->lhs->lhs : f->lhs;
-    const Sym *m = sym_of(L, mod);
+    const NgJitExpr *f = e->lhs;
     char buf[80], what[256];
-    if (m->kind != SYM_MODULE || m->module != (rf->numpy ? NG_JIT_MOD_NUMPY : NG_JIT_MOD_RANDOM)) {
-        snprintf(what, sizeof what, "calling %s() of %s, which is not the module %s", snip(L, f, buf, sizeof buf),
-                 mod->name, rf->numpy ? "numpy" : "random");
+    int slot = -1, rng = rng_of(L, f, &slot);
+    const NgJitRandomFn *rf = rng < 0 ? NULL : ng_jit_random_fn(e, (NgJitRng)rng);
+    if (!rf) {
+        snprintf(what, sizeof what, "calling %s(), %s", snip(L, f, buf, sizeof buf),
+                 rng < 0 ? "not of module random, numpy.random, a random.Random, a RandomState or a Generator"
+                         : "which that generator does not have");
         return unsupported(L, line, what);
     }
+    if (slot < 0)
+        return unsupported(L, line, "random numbers of more than 8 generators in one loop");
     if (L->elem != NG_IR_NONE || L->rows)
         return unsupported(L, line, "a random number in an elementwise expression of rows (NumPy's operation "
                                     "takes one number for the whole row)");
-    const NgJitExpr *args[2] = {e->nitems > 0 ? e->items[0] : NULL, e->nitems > 1 ? e->items[1] : NULL};
-    for (int i = 0; i < e->nkeywords; i++) {
-        int j = strcmp(e->keywords[i].name, rf->params[0]) == 0 ? 0 : 1;
-        if (args[j])
-            return fail(L, line, NG_ERR_TYPE, "%s() got multiple values for argument '%s'", f->name, rf->params[j]);
-        args[j] = e->keywords[i].value;
-    }
-    NgIrRef p[2] = {NG_IR_NONE, NG_IR_NONE};
-    bool fixed = true; /* (the parameters are the same in every iteration) */
+    const NgJitExpr *args[2];
+    bool endpoint;
+    if (random_args(L, e, rf, args, &endpoint, what, sizeof what))
+        return unsupported(L, line, what);
+    bool ints = rf->draw == NG_JIT_DRAW_INT, inclusive = rf->inclusive || endpoint;
+    NgIrRef p[2] = {NG_IR_NONE, NG_IR_NONE}; /* float64 parameters; an integer's bounds (low, high) */
     for (int j = 0; j < rf->nparams; j++) {
-        if (!args[j] && isnan(rf->dflt[j]))
-            return fail(L, line, NG_ERR_TYPE, "%s() missing 1 required positional argument: '%s'", f->name,
-                        rf->params[j]);
+        if (!args[j] && isinf(rf->dflt[j]))
+            continue;
         Val v = args[j] ? expr(L, args[j]) : mkval(ng_ir_const_f(k, NG_FLOAT64, rf->dflt[j]), NG_FLOAT64, true, false);
         if (v.r == NG_IR_NONE)
             return NOVAL;
-        if (ng_dtype_is_complex(v.dt))
-            return unsupported(L, line, "a random number with a complex parameter (Python's TypeError)");
-        p[j] = as(L, v, NG_FLOAT64);
-        fixed = fixed && invariant(L, p[j]);
-    }
-    if (rf->numpy && rf->nparams) { /* NumPy's checks: a scale < 0, a range beyond float64's */
-        NgIrRef bad = rf->normal ? ng_ir_binary(k, NG_OP_LT, NG_BOOL, p[1], ng_ir_const_f(k, NG_FLOAT64, 0))
-                                 : ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL,
-                                               ng_ir_unary(k, NG_OP_ISFINITE, NG_BOOL,
-                                                           ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, p[1], p[0])));
-        if (!fixed) {
-            snprintf(what, sizeof what, "np.random.%s() with a %s that changes in the loop (NumPy raises where it "
-                     "is %s: write %s)", f->name, rf->normal ? "scale" : "range", rf->normal ? "negative" : "not finite",
-                     rf->normal ? "loc + scale * np.random.standard_normal()" : "low + (high - low) * np.random.random()");
+        if (ng_dtype_is_complex(v.dt) || (ints && (ng_dtype_is_inexact(v.dt) || v.dt == NG_UINT64))) {
+            snprintf(what, sizeof what, "%s() of a %s %s", f->name, ng_dtype_info(v.dt)->name,
+                     ints ? "bound (an integer's bounds are ints)" : "parameter (Python's TypeError)");
             return unsupported(L, line, what);
         }
-        raise_or_python(L, bad, NG_JIT_RAISE_DOMAIN, line);
+        p[j] = as(L, v, ints ? NG_INT64 : NG_FLOAT64);
     }
+    if (ints && p[1] == NG_IR_NONE) /* one bound: [0, it) */
+        p[1] = p[0], p[0] = NG_IR_NONE;
+    random_checks(L, rf, p, inclusive, line);
     /* the key, the counter, the block's two numbers (the second kept for the next draw) */
-    int which = rf->numpy ? 1 : 0, kind = rf->normal ? 1 : 0;
-    if (L->rand_param[which] < 0) /* (an int64 argument: its bits) */
-        L->rand_param[which] = ng_ir_param_scalar(k, NG_INT64);
+    int kind = rf->draw == NG_JIT_DRAW_NORMAL;
+    NgDType held = kind ? NG_FLOAT64 : NG_UINT64;
+    struct Rng *g = &L->rngs[slot];
+    if (g->param < 0) /* (an int64 argument: its bits) */
+        g->param = ng_ir_param_scalar(k, NG_INT64);
     struct Draws *d = L->draw_iter != NG_IR_NONE ? &L->draws : &L->top_draws;
     if (d->n < 0)
         d->n = ng_ir_var(k, NG_UINT64);
-    if (d->spare[which][kind] < 0) {
-        d->spare[which][kind] = ng_ir_var(k, NG_FLOAT64);
-        d->have[which][kind] = ng_ir_var(k, NG_BOOL);
+    if (d->spare[slot][kind] < 0) {
+        d->spare[slot][kind] = ng_ir_var(k, held);
+        d->have[slot][kind] = ng_ir_var(k, NG_BOOL);
     }
-    int sv = d->spare[which][kind], hv = d->have[which][kind], x = ng_ir_var(k, NG_FLOAT64);
+    int sv = d->spare[slot][kind], hv = d->have[slot][kind], x = ng_ir_var(k, held);
     NgIrRef key[2], w[4];
-    ng_ir_halves(k, ng_ir_cast(k, NG_UINT64, ng_ir_scalar(k, L->rand_param[which])), key);
+    ng_ir_halves(k, ng_ir_cast(k, NG_UINT64, ng_ir_scalar(k, g->param)), key);
     NgIrRef it = L->draw_iter != NG_IR_NONE ? ng_ir_cast(k, NG_UINT64, L->draw_iter) : ng_ir_const_i(k, NG_UINT64, 0);
     NgIrRef n = ng_ir_varref(k, d->n);
     Stmts fresh = {0};
     void *list[2] = {L, &fresh};
     ng_ir_philox(k, key[0], key[1], it, n, w, push_into, list);
-    NgIrRef a = ng_ir_unit_f64(k, w[0], w[1]), b = ng_ir_unit_f64(k, w[2], w[3]);
-    if (rf->normal) { /* Box-Muller: sqrt(-2 log(1 - a)) (cos, sin)(2 pi b), 1 - a in (0, 1] */
+    NgIrRef a = ng_ir_join(k, w[0], w[1]), b = ng_ir_join(k, w[2], w[3]);
+    if (kind) { /* Box-Muller: sqrt(-2 log(1 - a)) (cos, sin)(2 pi b), 1 - a in (0, 1] */
         int r = ng_ir_var(k, NG_FLOAT64), t = ng_ir_var(k, NG_FLOAT64);
+        a = ng_ir_unit_f64(k, w[0], w[1]), b = ng_ir_unit_f64(k, w[2], w[3]);
         append(L, &fresh, ng_ir_let(k, r, ng_ir_unary(k, NG_OP_SQRT, NG_FLOAT64,
                                                    ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, ng_ir_const_f(k, NG_FLOAT64, -2.0),
                                                                 ng_ir_unary(k, NG_OP_LOG, NG_FLOAT64,
@@ -4426,30 +4535,62 @@ static Val draw(Lower *L, const NgJitExpr *e)
     append(L, &fresh, ng_ir_assign(k, hv, ng_ir_const_i(k, NG_BOOL, 1)));
     append(L, &fresh, ng_ir_assign(k, d->n, ng_ir_binary(k, NG_OP_ADD, NG_UINT64, n, ng_ir_const_i(k, NG_UINT64, 1))));
     NgIrRef kept[2] = {ng_ir_assign(k, x, ng_ir_varref(k, sv)), ng_ir_assign(k, hv, ng_ir_const_i(k, NG_BOOL, 0))};
-    append(L, L->pending, ng_ir_let(k, x, ng_ir_const_f(k, NG_FLOAT64, 0)));
+    append(L, L->pending, ng_ir_let(k, x, kind ? ng_ir_const_f(k, NG_FLOAT64, 0) : ng_ir_const_i(k, NG_UINT64, 0)));
     append(L, L->pending, ng_ir_if(k, ng_ir_varref(k, hv), ng_ir_block(k, 2, kept), seal(L, &fresh)));
-    NgIrRef v = ng_ir_varref(k, x);
-    if (rf->nparams) /* low + (high - low) u, mean + sd z */
+    NgIrRef v = ng_ir_varref(k, x), one = ng_ir_const_f(k, NG_FLOAT64, 1.0);
+    if (rf->draw == NG_JIT_DRAW_INT) { /* low + the bits' integer below high - low (+ 1) */
+        NgIrRef low = p[0] != NG_IR_NONE ? p[0] : ng_ir_const_i(k, NG_INT64, 0);
+        NgIrRef span = ng_ir_binary(k, NG_OP_SUB, NG_UINT64, ng_ir_cast(k, NG_UINT64, p[1]), ng_ir_cast(k, NG_UINT64, low));
+        if (inclusive)
+            span = ng_ir_binary(k, NG_OP_ADD, NG_UINT64, span, ng_ir_const_i(k, NG_UINT64, 1));
+        void *at[2] = {L, L->pending};
+        NgIrRef below = ng_ir_below(k, v, span, push_into, at);
+        if (inclusive) /* (all 2**64 int64s: the bits themselves) */
+            below = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, span, ng_ir_const_i(k, NG_UINT64, 0)), v, below);
+        NgIrRef r = ng_ir_cast(k, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_UINT64, ng_ir_cast(k, NG_UINT64, low), below));
+        return mkval(r, NG_INT64, rf->rng != NG_JIT_RNG_GENERATOR, p[0] == NG_IR_NONE);
+    }
+    if (rf->draw != NG_JIT_DRAW_NORMAL) { /* a uniform of the bits' 53 (the high word's 27, the low's 26) */
+        NgIrRef h[2];
+        ng_ir_halves(k, v, h);
+        v = ng_ir_unit_f64(k, h[1], h[0]);
+    }
+    if (rf->draw == NG_JIT_DRAW_EXP) /* -log(1 - u), 1 - u in (0, 1] */
+        v = ng_ir_unary(k, NG_OP_NEG, NG_FLOAT64, ng_ir_unary(k, NG_OP_LOG, NG_FLOAT64, ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, one, v)));
+    if (rf->draw == NG_JIT_DRAW_EXP && rf->nparams) /* of scale p[0], of rate p[0] (expovariate) */
+        v = ng_ir_binary(k, rf->rng == NG_JIT_RNG_PY ? NG_OP_TRUEDIV : NG_OP_MUL, NG_FLOAT64, v, p[0]);
+    else if (rf->nparams) /* low + (high - low) u, mean + sd z */
         v = ng_ir_binary(k, NG_OP_ADD, NG_FLOAT64, p[0],
-                         ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, rf->normal ? p[1] : ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, p[1], p[0]), v));
-    return mkval(v, NG_FLOAT64, true, false);
+                         ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64,
+                                      rf->draw == NG_JIT_DRAW_NORMAL ? p[1] : ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, p[1], p[0]), v));
+    return mkval(v, NG_FLOAT64, true, rf->draw == NG_JIT_DRAW_EXP && rf->nparams == 0);
 }
 
 /* Declares the variables of draws d first in s (before the iteration, or the kernel, draws). */
 static void declare_draws(Lower *L, const struct Draws *d, Stmts *s)
 {
     NgIrKernel *k = L->k;
-    for (int m = 0; m < 2; m++)
+    for (int g = 0; g < NG_JIT_MAX_RNGS; g++)
         for (int kind = 0; kind < 2; kind++)
-            if (d->spare[m][kind] >= 0) {
-                prepend(L, s, ng_ir_let(k, d->have[m][kind], ng_ir_const_i(k, NG_BOOL, 0)));
-                prepend(L, s, ng_ir_let(k, d->spare[m][kind], ng_ir_const_f(k, NG_FLOAT64, 0)));
+            if (d->spare[g][kind] >= 0) {
+                prepend(L, s, ng_ir_let(k, d->have[g][kind], ng_ir_const_i(k, NG_BOOL, 0)));
+                prepend(L, s, ng_ir_let(k, d->spare[g][kind], kind ? ng_ir_const_f(k, NG_FLOAT64, 0)
+                                                                   : ng_ir_const_i(k, NG_UINT64, 0)));
             }
     if (d->n >= 0)
         prepend(L, s, ng_ir_let(k, d->n, ng_ir_const_i(k, NG_UINT64, 0)));
 }
 
-static const struct Draws no_draws = {-1, {{-1, -1}, {-1, -1}}, {{-1, -1}, {-1, -1}}};
+/* Draws of none yet: every variable -1. */
+static struct Draws no_draws(void)
+{
+    struct Draws d;
+    d.n = -1;
+    for (int g = 0; g < NG_JIT_MAX_RNGS; g++)
+        for (int kind = 0; kind < 2; kind++)
+            d.spare[g][kind] = d.have[g][kind] = -1;
+    return d;
+}
 
 static Val call(Lower *L, const NgJitExpr *e)
 {
@@ -6496,7 +6637,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     struct Draws draws_was = L->draws; /* (the outer loop's iteration: its random numbers, see draw) */
     NgIrRef iter_was = L->draw_iter;
     if (outer)
-        L->draws = no_draws, L->draw_iter = value.r;
+        L->draws = no_draws(), L->draw_iter = value.r;
     bind_counter(L, var, value, s->body);
     if (search == 1) {
         /* the assignments before the `if`, then found = min(found, test ? i : none), a plain
@@ -7615,8 +7756,8 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->in_iteration = false;
     L->stop_var = -1;
     L->python_code = NG_IR_NONE, L->python_param = -1; /* (its cell made after the outer loop's body) */
-    L->rand_param[0] = L->rand_param[1] = -1; /* (made by the first draw) */
-    L->draws = L->top_draws = no_draws, L->draw_iter = NG_IR_NONE;
+    L->nrngs = 0; /* (made by the first draw) */
+    L->draws = L->top_draws = no_draws(), L->draw_iter = NG_IR_NONE;
     L->phase_param = plan->peel ? ng_ir_param_scalar(k, NG_INT64) : -1;
     bool ranked = false;
     for (int r = 0; plan->parallel && r < plan->nreductions; r++)
@@ -7799,14 +7940,14 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     if (L->plan->boundscheck)
         info->args[info->nargs++] = (NgJitArg){NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS};
     /* the parameters made while lowering, in the order they were made */
-    LateArg late[5];
+    LateArg late[3 + NG_JIT_MAX_RNGS];
     int nlate = 0;
     if (L->wrap_param >= 0)
         late[nlate++] = (LateArg){L->wrap_param, {NG_JIT_WRAP, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS}};
-    for (int m = 0; m < 2; m++)
-        if (L->rand_param[m] >= 0)
-            late[nlate++] = (LateArg){L->rand_param[m], {m ? NG_JIT_RANDOM_NP : NG_JIT_RANDOM_PY, NG_JIT_ARG_SCALAR,
-                                                                     NG_INT64, 0, false, false, true, NG_NOPS}};
+    for (int g = 0; g < L->nrngs; g++)
+        if (L->rngs[g].param >= 0)
+            late[nlate++] = (LateArg){L->rngs[g].param, {L->rngs[g].name, NG_JIT_ARG_KEY, NG_INT64, 0, false, false,
+                                                         true, NG_NOPS}};
     if (L->python_param >= 0)
         late[nlate++] = (LateArg){L->python_param, {NG_JIT_PYTHON, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS}};
     if (L->raise_param >= 0)

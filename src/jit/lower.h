@@ -82,6 +82,7 @@ enum {
     NG_JIT_MAX_ATOMICS = 8,    /* arrays with atomic updates in one loop */
     NG_JIT_MAX_LIVE_OUT = 32,  /* live-out names of one loop */
     NG_JIT_MAX_ARGS = 64,      /* kernel parameters of one loop */
+    NG_JIT_MAX_RNGS = 8,       /* generators one loop draws random numbers from */
     NG_JIT_MAX_COLLAPSE = 8,   /* loops collapsed into one parallel loop */
 };
 
@@ -148,17 +149,18 @@ typedef enum NgJitRaise {
                                    (NumPy broadcasts a length 1: the loop runs as Python) */
     NG_JIT_RAISE_INDEX,         /* IndexError of an index outside a slice named in the loop (w[j] of
                                    w = s[a:b]); the field says what s is: NG_JIT_INDEX_* */
-    NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this; none fits now before
-                                   NG_JIT_RAISE_CODES must grow, which leaves fewer bits for the
-                                   fields of KeyError and NG_JIT_RAISE_INT_BOUNDS) */
-    NG_JIT_RAISE_CODES = 32,    /* (the multiplier of the line) */
+    NG_JIT_RAISE_RANDOM,        /* the error of a random number's parameters (an empty range, a scale
+                                   < 0); the field says which: NG_JIT_RANDOM_* */
+    NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this) */
+    NG_JIT_RAISE_CODES = 64,    /* (the multiplier of the line; times NG_JIT_RAISE_LINES, 2**25, which
+                                   leaves the fields of KeyError and NG_JIT_RAISE_INT_BOUNDS their bits) */
 } NgJitRaise;
 _Static_assert(NG_JIT_RAISE_KINDS <= NG_JIT_RAISE_CODES, "raise kinds must fit below NG_JIT_RAISE_CODES");
 
 /* A raise code's parts. KeyError's is (key field * NG_JIT_RAISE_LINES +
  * line) * NG_JIT_RAISE_CODES + NG_JIT_RAISE_KEY_*, the key field being the key
  * + 2**31 for keys in (-2**31, 2**31), else 0 (a key not told). */
-#define NG_JIT_RAISE_LINES (INT64_C(1) << 20)
+#define NG_JIT_RAISE_LINES (INT64_C(1) << 19)
 #define NG_JIT_KEY_BIAS (INT64_C(1) << 31)
 static inline int64_t ng_jit_raise_line(int64_t what) { return what / NG_JIT_RAISE_CODES % NG_JIT_RAISE_LINES; }
 static inline int ng_jit_raise_kind(int64_t what) { return (int)(what % NG_JIT_RAISE_CODES); }
@@ -179,6 +181,14 @@ static inline int64_t ng_jit_raise_field(int64_t what) { return what / NG_JIT_RA
  * np.argmin, np.nanmax / np.nanmin (NumPy's words: fmax, fmin). */
 enum { NG_JIT_EMPTY_MAX = 1, NG_JIT_EMPTY_MIN, NG_JIT_EMPTY_NP_MAX, NG_JIT_EMPTY_NP_MIN, NG_JIT_EMPTY_ARGMAX,
        NG_JIT_EMPTY_ARGMIN, NG_JIT_EMPTY_NP_FMAX, NG_JIT_EMPTY_NP_FMIN };
+/* NG_JIT_RAISE_RANDOM's field: Python's randrange()/randint() of an empty range (ValueError in
+ * Python's words); NumPy's ValueErrors "low >= high", "high <= 0", and a Generator's integers()
+ * with endpoint=True, "low > high", "high < 0"; "scale < 0"; a uniform's range beyond float64
+ * (OverflowError in np.random's words, in a Generator's); Python's expovariate(0)
+ * (ZeroDivisionError). */
+enum { NG_JIT_RANDOM_RANDRANGE = 1, NG_JIT_RANDOM_LOW_HIGH, NG_JIT_RANDOM_HIGH, NG_JIT_RANDOM_LOW_ABOVE,
+       NG_JIT_RANDOM_HIGH_BELOW, NG_JIT_RANDOM_SCALE, NG_JIT_RANDOM_RANGE, NG_JIT_RANDOM_RANGE_GENERATOR,
+       NG_JIT_RANDOM_RATE };
 /* NG_JIT_RAISE_INDEX's field: what the slice is of. */
 enum { NG_JIT_INDEX_STR = 1, NG_JIT_INDEX_ARRAY, NG_JIT_INDEX_TUPLE };
 /* NG_JIT_RAISE_INT_BOUNDS's field: (the int + NG_JIT_BOUNDS_BIAS for ints in
@@ -195,8 +205,6 @@ static inline bool ng_jit_raise_bounds(int64_t what, int *dtype, int64_t *value)
     return field / 16 != 0;
 }
 /* ... of a loop run around one iteration (NgJitLoopPlan.peel), after the search's: */
-#define NG_JIT_RANDOM_PY "__ng_random" /* scalar: the launch's 64-bit key of module random's draws (lower.c draw) */
-#define NG_JIT_RANDOM_NP "__ng_np_random" /* ... of np.random's */
 #define NG_JIT_PHASE "__ng_phase" /* scalar: 0, the iterations before it; 1, it; 2, those after */
 /* ... and of a ranked reduction's (after the search's), which GPUs combine
  * into: the winner's rank (-1 before the launch) and a lock (0 before it). */
@@ -215,6 +223,11 @@ typedef enum NgJitModule {
     NG_JIT_MOD_MATH,  /* math: math.sqrt, math.floor, math.pi ... */
     NG_JIT_MOD_CMATH, /* cmath: cmath.exp, cmath.phase, cmath.pi ... (complex results) */
     NG_JIT_MOD_RANDOM, /* random: random.random(), random.uniform(a, b) ... (NG_JIT_CALL_RANDOM) */
+    NG_JIT_MOD_NPRANDOM, /* numpy.random itself (`import numpy.random as npr`): npr.normal() ... */
+    /* not modules, generators whose methods draw random numbers (NG_JIT_CALL_RANDOM): */
+    NG_JIT_MOD_PYRNG,  /* a random.Random: r.random(), r.randint(a, b) ... */
+    NG_JIT_MOD_RANDOMSTATE, /* a numpy.random.RandomState: rs.rand(), rs.normal() ... */
+    NG_JIT_MOD_GENERATOR, /* a numpy.random.Generator: rng.random(), rng.integers(n) ... */
 } NgJitModule;
 
 /* What a free variable that is passed as an array really is in Python. */
@@ -315,6 +328,12 @@ typedef enum NgJitArgRole {
     NG_JIT_ARG_BOUND,  /* right after the CELL of a name not bound before the loop: a bool
                           cell, false after the launch when the loop never assigned the name
                           (then Python's name stays unbound: the host leaves it out) */
+    NG_JIT_ARG_KEY,    /* int64, the launch's key of the random numbers drawn from the generator
+                          `name` holds (np, numpy: NumPy's global one, for np.random's
+                          functions; lower.c draw), its first kernel's draw from that
+                          generator: random.getrandbits(64) of module random or a
+                          random.Random, numpy.random.bytes(8) for NumPy's functions,
+                          .bytes(8) of a RandomState or a Generator */
     NG_JIT_ARG_ERROR,  /* boundscheck, last (but NG_JIT_WRAP): an int64[4] array of zeros; after the
                           launch, when [0] != 0, [0..3] = (line, index, axis, size) of an index
                           out of range: raise IndexError("index {index} is out of bounds for

@@ -324,39 +324,53 @@ typedef struct Launch {
     bool hold;                 /* more launches of the loop follow: write uploads back after the last */
     bool python;               /* a launch found (NG_JIT_PYTHON) that the loop must run as Python */
     char why[200];             /* and why */
-    bool keyed[2];             /* key[m] drawn: the 64-bit keys of the loop's random numbers, module */
-    uint64_t key[2];           /* random's (m = 0) and np.random's (1), one per launch (random_key) */
+    struct {                   /* the 64-bit keys of the loop's random numbers, one per generator and
+                                  launch (random_key) */
+        const char *name;      /* the name holding the generator */
+        uint64_t key;
+    } keys[NG_JIT_MAX_RNGS];
+    int nkeys;
 } Launch;
 
-/* The launch's key of the random numbers of module random (m = 0: random.getrandbits(64)) or of
- * NumPy's global generator (1: numpy.random.bytes(8)), drawn from that generator at the launch's
- * first kernel, so that seeding it repeats a run and every kernel of the launch draws the same
- * numbers (lower.c draw). -1 on a Python error. */
-static int random_key(Launch *L, int m, int64_t *out)
+/* The launch's key of the random numbers of the generator `name` holds (NG_JIT_ARG_KEY), `gen`
+ * its value and `kind` what it is (NULL: a module by that name a helper uses, imported): 64 bits
+ * drawn from it at the launch's first kernel, so that seeding it repeats a run and every kernel
+ * of the launch draws the same numbers (lower.c draw): random.getrandbits(64) of module random or
+ * a random.Random, numpy.random.bytes(8) for np.random's functions (NumPy's global generator),
+ * .bytes(8) of a RandomState or a Generator. -1 on a Python error. */
+static int random_key(Launch *L, const char *name, PyObject *gen, NgJitModule kind, int64_t *out)
 {
-    if (!L->keyed[m]) {
-        PyObject *mod = PyImport_ImportModule(m ? "numpy.random" : "random");
-        PyObject *r = !mod ? NULL : m ? PyObject_CallMethod(mod, "bytes", "i", 8)
-                                      : PyObject_CallMethod(mod, "getrandbits", "i", 64);
-        Py_XDECREF(mod);
-        if (!r)
-            return -1;
-        uint64_t key = 0;
-        if (m && PyBytes_Check(r) && PyBytes_GET_SIZE(r) == 8) {
-            for (int i = 0; i < 8; i++)
-                key |= (uint64_t)(unsigned char)PyBytes_AS_STRING(r)[i] << (8 * i);
-        } else if (!m) {
-            key = PyLong_AsUnsignedLongLong(r);
-        } else {
-            PyErr_SetString(PyExc_TypeError, "numpy.random.bytes(8) did not give 8 bytes");
+    for (int g = 0; g < L->nkeys; g++)
+        if (strcmp(L->keys[g].name, name) == 0) {
+            *out = (int64_t)L->keys[g].key;
+            return 0;
         }
-        Py_DECREF(r);
-        if (PyErr_Occurred())
-            return -1;
-        L->key[m] = key;
-        L->keyed[m] = true;
+    if (!gen)
+        kind = strcmp(name, "random") == 0 ? NG_JIT_MOD_RANDOM : NG_JIT_MOD_NUMPY;
+    bool bits = kind == NG_JIT_MOD_RANDOM || kind == NG_JIT_MOD_PYRNG; /* (else bytes) */
+    PyObject *mod = NULL;
+    if (kind == NG_JIT_MOD_RANDOM || kind == NG_JIT_MOD_NUMPY || kind == NG_JIT_MOD_NPRANDOM)
+        gen = mod = PyImport_ImportModule(bits ? "random" : "numpy.random");
+    PyObject *r = !gen ? NULL : bits ? PyObject_CallMethod(gen, "getrandbits", "i", 64)
+                                     : PyObject_CallMethod(gen, "bytes", "i", 8);
+    Py_XDECREF(mod);
+    if (!r)
+        return -1;
+    uint64_t key = 0;
+    if (!bits && PyBytes_Check(r) && PyBytes_GET_SIZE(r) == 8) {
+        for (int i = 0; i < 8; i++)
+            key |= (uint64_t)(unsigned char)PyBytes_AS_STRING(r)[i] << (8 * i);
+    } else if (bits) {
+        key = PyLong_AsUnsignedLongLongMask(r);
+    } else {
+        PyErr_SetString(PyExc_TypeError, "a generator's bytes(8) did not give 8 bytes");
     }
-    *out = (int64_t)L->key[m];
+    Py_DECREF(r);
+    if (PyErr_Occurred())
+        return -1;
+    if (L->nkeys < NG_JIT_MAX_RNGS) /* (the lowering draws from no more) */
+        L->keys[L->nkeys].name = name, L->keys[L->nkeys++].key = key;
+    *out = (int64_t)key;
     return 0;
 }
 
@@ -734,6 +748,34 @@ static int tuple_array(PyObject *v, NgDevice *dev, NgArray *arr, const char **wh
     return r;
 }
 
+/* Whether v is a generator of random numbers a loop draws from (lower.c draw): a random.Random,
+ * a numpy.random.RandomState, a numpy.random.Generator (1, *module says which); 0 when not, -1
+ * on a Python error. */
+static int generator_of(PyObject *v, NgJitModule *module)
+{
+    static const struct { const char *module, *cls; NgJitModule kind; } kinds[] = {
+        {"random", "Random", NG_JIT_MOD_PYRNG},
+        {"numpy.random", "RandomState", NG_JIT_MOD_RANDOMSTATE},
+        {"numpy.random", "Generator", NG_JIT_MOD_GENERATOR},
+    };
+    static PyObject *classes[3]; /* (imported once, kept) */
+    for (int i = 0; i < 3; i++) {
+        if (!classes[i]) {
+            PyObject *mod = PyImport_ImportModule(kinds[i].module);
+            classes[i] = mod ? PyObject_GetAttrString(mod, kinds[i].cls) : NULL;
+            Py_XDECREF(mod);
+            if (!classes[i])
+                return -1;
+        }
+        int is = PyObject_IsInstance(v, classes[i]);
+        if (is != 0) {
+            *module = kinds[i].kind;
+            return is;
+        }
+    }
+    return 0;
+}
+
 static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep, NgJitVarType *t, NgArray *arr,
                    bool *uploaded, PyObject **kept, const char **why)
 {
@@ -754,8 +796,10 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
             t->module = NG_JIT_MOD_CMATH;
         else if (!strcmp(mod, "random"))
             t->module = NG_JIT_MOD_RANDOM;
+        else if (!strcmp(mod, "numpy.random"))
+            t->module = NG_JIT_MOD_NPRANDOM;
         else {
-            *why = "a module other than numpy/math/cmath/random is used in the loop";
+            *why = "a module other than numpy/math/cmath/random/numpy.random is used in the loop";
             return 1;
         }
         return 0;
@@ -821,6 +865,9 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
         t->inner_contig = true;
         return 0;
     }
+    int gen = generator_of(v, &t->module);
+    if (gen != 0)
+        return gen < 0 ? -1 : 0;
     if (PyCallable_Check(v)) { /* builtins (range, abs ...) and helpers are resolved by name */
         t->module = NG_JIT_MOD_NONE;
         return 2;
@@ -949,11 +996,63 @@ static PyObject *python_number(char kind, double x)
     return kind == 'i' ? PyLong_FromDouble(x) : kind == 'f' ? PyFloat_FromDouble(x) : PyComplex_FromDoubles(x, 0);
 }
 
-/* Python's own exception for NgJitRaise `code` (a new reference, with
- * *type its class): where Python raises it, from Python itself (1.0 / 0.0:
- * its words in this Python version); else numgpu's. NULL on a Python error. */
-static PyObject *python_exception(int code, PyObject **type)
+/* The words of the error a call raised, r its result (NULL: it raised), *type its class (new
+ * references); where it did not raise (another Python), `exc` and `words`. */
+static PyObject *caught(PyObject *r, PyObject *exc, const char *words, PyObject **type)
 {
+    Py_XDECREF(r);
+    PyObject *t = NULL, *v = NULL, *tb = NULL;
+    PyErr_Fetch(&t, &v, &tb);
+    PyErr_NormalizeException(&t, &v, &tb);
+    Py_XDECREF(tb);
+    if (!t) {
+        Py_XDECREF(v);
+        *type = Py_NewRef(exc);
+        return PyUnicode_FromString(words);
+    }
+    PyObject *msg = v ? PyObject_Str(v) : NULL;
+    Py_XDECREF(v);
+    *type = t; /* (a reference) */
+    return msg;
+}
+
+static PyObject *python_exception(int64_t what, PyObject **type);
+
+/* The error of a random number's parameters (NG_JIT_RAISE_RANDOM's field; a new reference, with
+ * *type its class): Python's for randrange() (random.randrange(0): its words in this Python
+ * version) and expovariate(0) (1.0 / 0.0), NumPy's words for NumPy's. */
+static PyObject *random_exception(int64_t field, PyObject **type)
+{
+    static const struct { const char *msg; PyObject **exc; } words[] = {
+        [NG_JIT_RANDOM_LOW_HIGH] = {"low >= high", &PyExc_ValueError},
+        [NG_JIT_RANDOM_HIGH] = {"high <= 0", &PyExc_ValueError},
+        [NG_JIT_RANDOM_LOW_ABOVE] = {"low > high", &PyExc_ValueError},
+        [NG_JIT_RANDOM_HIGH_BELOW] = {"high < 0", &PyExc_ValueError},
+        [NG_JIT_RANDOM_SCALE] = {"scale < 0", &PyExc_ValueError},
+        [NG_JIT_RANDOM_RANGE] = {"Range exceeds valid bounds", &PyExc_OverflowError},
+        [NG_JIT_RANDOM_RANGE_GENERATOR] = {"high - low range exceeds valid bounds", &PyExc_OverflowError},
+    };
+    if (field == NG_JIT_RANDOM_RATE)
+        return python_exception(NG_JIT_RAISE_ZERODIV_FLOAT, type);
+    if (field == NG_JIT_RANDOM_RANDRANGE) {
+        PyObject *mod = PyImport_ImportModule("random");
+        PyObject *r = mod ? PyObject_CallMethod(mod, "randrange", "i", 0) : NULL;
+        Py_XDECREF(mod);
+        return caught(r, PyExc_ValueError, "empty range for randrange()", type);
+    }
+    bool known = field > 0 && field < (int64_t)(sizeof words / sizeof *words) && words[field].msg;
+    *type = Py_NewRef(known ? *words[field].exc : PyExc_ValueError);
+    return PyUnicode_FromString(known ? words[field].msg : "a random number's parameters");
+}
+
+/* Python's own exception for raise code `what` (line * NG_JIT_RAISE_CODES + NgJitRaise, a
+ * field above: a new reference, with *type its class): where Python raises it, from Python
+ * itself (1.0 / 0.0: its words in this Python version); else numgpu's. NULL on a Python error. */
+static PyObject *python_exception(int64_t what, PyObject **type)
+{
+    int code = ng_jit_raise_kind(what);
+    if (code == NG_JIT_RAISE_RANDOM)
+        return random_exception(ng_jit_raise_field(what), type);
     /* the operation: a `op` b of Python numbers of `kind` (int, float, complex) */
     static const struct { char kind, op; double a, b; } ops[NG_JIT_RAISE_CODES] = {
         [NG_JIT_RAISE_ZERODIV] = {'i', '/', 1, 0},
@@ -1000,20 +1099,7 @@ static PyObject *python_exception(int code, PyObject **type)
                                             : PyNumber_Power(a, b, Py_None);
         Py_XDECREF(a);
         Py_XDECREF(b);
-        Py_XDECREF(r);
-        PyObject *t = NULL, *v = NULL, *tb = NULL;
-        PyErr_Fetch(&t, &v, &tb);
-        PyErr_NormalizeException(&t, &v, &tb);
-        Py_XDECREF(tb);
-        if (!t) { /* (this Python did not raise) */
-            Py_XDECREF(v);
-            *type = Py_NewRef(PyExc_ZeroDivisionError);
-            return PyUnicode_FromString("division by zero");
-        }
-        PyObject *msg = v ? PyObject_Str(v) : NULL;
-        Py_XDECREF(v);
-        *type = t; /* (a reference) */
-        return msg;
+        return caught(r, PyExc_ZeroDivisionError, "division by zero", type);
     }
     const char *msg = code > 0 && code < NG_JIT_RAISE_CODES && words[code].msg ? words[code].msg : "error";
     char exc = code > 0 && code < NG_JIT_RAISE_CODES ? words[code].exc : 0;
@@ -1085,19 +1171,12 @@ static void raise_as_python(const Program *p, int64_t what, int line_offset)
                                                   empty)
                             : NULL;
         Py_XDECREF(empty);
-        Py_XDECREF(r);
-        PyObject *t = NULL, *v = NULL, *tb = NULL;
-        PyErr_Fetch(&t, &v, &tb);
-        PyObject *msg = v ? PyObject_Str(v) : NULL;
+        PyObject *t = NULL, *msg = caught(r, PyExc_ValueError, field == NG_JIT_EMPTY_MIN ? "min() of no element"
+                                                                                        : "max() of no element", &t);
         if (msg)
-            PyErr_Format(PyExc_ValueError, "%s:%lld: %U", p->ast->filename, line, msg);
-        else
-            PyErr_Format(PyExc_ValueError, "%s:%lld: %s() of no element", p->ast->filename, line,
-                         field == NG_JIT_EMPTY_MIN ? "min" : "max");
+            PyErr_Format(t, "%s:%lld: %U", p->ast->filename, line, msg);
         Py_XDECREF(msg);
         Py_XDECREF(t);
-        Py_XDECREF(v);
-        Py_XDECREF(tb);
         return;
     }
     int dtype;
@@ -1115,7 +1194,7 @@ static void raise_as_python(const Program *p, int64_t what, int line_offset)
                          line, ng_dtype_info((NgDType)dtype)->name);
         return;
     }
-    PyObject *msg = PyErr_Occurred() ? NULL : python_exception(ng_jit_raise_kind(what), &type);
+    PyObject *msg = PyErr_Occurred() ? NULL : python_exception(what, &type);
     if (msg && type)
         PyErr_Format(type, "%s:%lld: %U", p->ast->filename, line, msg);
     Py_XDECREF(type);
@@ -1141,7 +1220,7 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
                           only[k].why);
             return 0;
         }
-    PyObject *type = NULL, *msg = python_exception(ng_jit_raise_kind(what), &type);
+    PyObject *type = NULL, *msg = python_exception(what, &type);
     if (msg && type)
         PyOS_snprintf(L->why, sizeof L->why, "line %lld raises %s (%s) for these values",
                       (long long)(ng_jit_raise_line(what) + line_offset), ((PyTypeObject *)type)->tp_name,
@@ -1279,9 +1358,9 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             kargs[na++].i = sargs[2];
         } else if (arg->role == NG_JIT_ARG_SCALAR && strcmp(arg->name, NG_JIT_PHASE) == 0) {
             kargs[na++].i = sargs[3];
-        } else if (arg->role == NG_JIT_ARG_SCALAR &&
-                   (strcmp(arg->name, NG_JIT_RANDOM_PY) == 0 || strcmp(arg->name, NG_JIT_RANDOM_NP) == 0)) {
-            if (random_key(L, strcmp(arg->name, NG_JIT_RANDOM_NP) == 0, &kargs[na++].i) < 0) {
+        } else if (arg->role == NG_JIT_ARG_KEY) {
+            if (random_key(L, arg->name, vi >= 0 ? L->values[vi] : NULL, vi >= 0 ? L->types[vi].module : NG_JIT_MOD_NONE,
+                           &kargs[na++].i) < 0) {
                 st = NG_ERR_TYPE; /* (the Python error stands) */
                 break;
             }
@@ -1850,7 +1929,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
     L.n = 0;
     L.hold = false;
     L.python = false;
-    L.keyed[0] = L.keyed[1] = false;
+    L.nkeys = 0;
     PyObject *result = NULL;
     const char *why = NULL;
     for (int i = 0; i < ln->n; i++) {

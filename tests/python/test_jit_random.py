@@ -1,12 +1,14 @@
 """Random numbers drawn inside a compiled loop (`random.random()`, `random.uniform(a, b)`,
-`random.gauss()`, `np.random.random()`, `np.random.rand()`, `np.random.normal(loc, scale)`,
-...): each iteration's from a counter-based generator (Philox4x32-10 at counter (the outer loop's
-variable, the draws the iteration made before), under a key the launch draws from the module's
-own generator). Not Python's numbers, so the tests compute the expected ones with a reference
-Philox written here (exactly, for uniforms; normals within a few ulps of libm: each block
-gives two numbers of a kind, the second kept for the iteration's next draw of that kind), and check what
-users rely on: a seed repeats a run, each call differs, the distribution is right, and what
-cannot be compiled runs as Python."""
+`random.gauss()`, `random.randint(a, b)`, `np.random.random()`, `np.random.normal(loc, scale)`,
+`np.random.randint(n)`, a Generator's `rng.integers(lo, hi)`, ...): each iteration's from a
+counter-based generator (Philox4x32-10 at counter (the outer loop's variable, the draws the
+iteration made before), under a key the launch draws from the generator the call names). Not
+Python's numbers, so the tests compute the expected ones with a reference Philox written here
+(exactly, for uniforms and integers; normals within a few ulps of libm: each block gives two
+numbers of a kind, 64 random bits or normals, the second kept for the iteration's next draw of
+that kind), and check what users rely on: a seed repeats a run, each call differs, the
+distribution is right, the parameters' errors are Python's and NumPy's, and what cannot be
+compiled runs as Python."""
 import math
 import random
 
@@ -39,11 +41,12 @@ def block(key, it, n):
 
 
 def pair(key, it, n, kind):
-    """Block n of iteration it's two uniforms (kind 0) or Box-Muller's two normals (kind 1)."""
+    """Block n of iteration it's two 64-bit words of random bits (kind 0) or Box-Muller's two
+    normals (kind 1)."""
     w = block(key, it, n)
-    a, b = unit(w[0], w[1]), unit(w[2], w[3])
     if kind == 0:
-        return a, b
+        return w[0] << 32 | w[1], w[2] << 32 | w[3]
+    a, b = unit(w[0], w[1]), unit(w[2], w[3])
     r, t = math.sqrt(-2.0 * math.log(1.0 - a)), 6.283185307179586 * b
     return r * math.cos(t), r * math.sin(t)
 
@@ -55,12 +58,24 @@ class Iteration:
     def __init__(self, it):
         self.it, self.n, self.spare = it, 0, {}
 
-    def draw(self, key, kind):
+    def next(self, key, kind):
         if (key, kind) in self.spare:
             return self.spare.pop((key, kind))
         a, self.spare[key, kind] = pair(key, self.it, self.n, kind)
         self.n += 1
         return a
+
+    def draw(self, key, kind):
+        """A uniform in [0, 1) (kind 0: 53 of the 64 bits) or a normal (kind 1)."""
+        x = self.next(key, kind)
+        return unit(x >> 32, x & M32) if kind == 0 else x
+
+    def integer(self, key, low, high):
+        """An integer in [low, high): the high half of 64 random bits times high - low."""
+        return low + (self.next(key, 0) * (high - low) >> 64)
+
+    def exponential(self, key):
+        return -math.log(1.0 - self.draw(key, 0))
 
 
 def py_key(seed):
@@ -243,9 +258,11 @@ def test_what_runs_as_python():
     g = numgpu.jit(sized)
     g(np.zeros(3))
     assert "calls np.random.random (not compilable)" in g.loop_report()[0]["reason"], g.loop_report()
-    h = numgpu.jit(varying_scale)
+    h = numgpu.jit(varying_scale)  # a scale that changes in the loop: checked in each iteration
     h(np.ones(5), np.zeros(5))
-    assert "scale that changes in the loop" in ran(h)[0], h.loop_report()
+    assert ran(h)[0] == "kernel", h.loop_report()
+    with pytest.raises(ValueError, match="scale < 0"):
+        h(np.array([1.0, 1.0, -1.0, 1.0, 1.0]), np.zeros(5))
     k = numgpu.jit(fixed_scale)
     k(2.0, np.zeros(5))
     assert ran(k)[0] == "kernel", k.loop_report()
