@@ -4412,8 +4412,9 @@ static const char *random_args(Lower *L, const NgJitExpr *e, const NgJitRandomFn
 }
 
 /* NumPy's (or Python's) error for random call rf's parameters p (float64; an integer's low and
- * high int64, low NG_IR_NONE for one bound), NG_JIT_RAISE_RANDOM's field (raise_told_or_python). */
-static void random_checks(Lower *L, const NgJitRandomFn *rf, const NgIrRef p[2], bool inclusive, int line)
+ * high int64, low NG_IR_NONE for one bound), NG_JIT_RAISE_RANDOM's field (raise_told_or_python);
+ * weak: p[0] is a Python number (expovariate's 1 / lambd raises only then). */
+static void random_checks(Lower *L, const NgJitRandomFn *rf, const NgIrRef p[2], bool inclusive, bool weak, int line)
 {
     NgIrKernel *k = L->k;
     bool py = rf->rng == NG_JIT_RNG_PY, gen = rf->rng == NG_JIT_RNG_GENERATOR;
@@ -4427,6 +4428,8 @@ static void random_checks(Lower *L, const NgJitRandomFn *rf, const NgIrRef p[2],
                 : inclusive ? (one ? NG_JIT_RANDOM_HIGH_BELOW : NG_JIT_RANDOM_LOW_ABOVE)
                             : (one ? NG_JIT_RANDOM_HIGH : NG_JIT_RANDOM_LOW_HIGH);
     } else if (rf->nparams == 0) {
+        return;
+    } else if (rf->draw == NG_JIT_DRAW_EXP && py && !weak) { /* (NumPy's division: inf) */
         return;
     } else if (rf->draw == NG_JIT_DRAW_EXP && py) { /* expovariate(0): 1 / 0 */
         bad = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, p[0], ng_ir_const_f(k, NG_FLOAT64, 0));
@@ -4480,6 +4483,7 @@ static Val draw(Lower *L, const NgJitExpr *e)
         return unsupported(L, line, what);
     bool ints = rf->draw == NG_JIT_DRAW_INT, inclusive = rf->inclusive || endpoint;
     NgIrRef p[2] = {NG_IR_NONE, NG_IR_NONE}; /* float64 parameters; an integer's bounds (low, high) */
+    bool weak = true;
     for (int j = 0; j < rf->nparams; j++) {
         if (!args[j] && isinf(rf->dflt[j]))
             continue;
@@ -4492,10 +4496,11 @@ static Val draw(Lower *L, const NgJitExpr *e)
             return unsupported(L, line, what);
         }
         p[j] = as(L, v, ints ? NG_INT64 : NG_FLOAT64);
+        weak = weak && v.weak;
     }
     if (ints && p[1] == NG_IR_NONE) /* one bound: [0, it) */
         p[1] = p[0], p[0] = NG_IR_NONE;
-    random_checks(L, rf, p, inclusive, line);
+    random_checks(L, rf, p, inclusive, weak, line);
     /* the key, the counter, the block's two numbers (the second kept for the next draw) */
     int kind = rf->draw == NG_JIT_DRAW_NORMAL;
     NgDType held = kind ? NG_FLOAT64 : NG_UINT64;

@@ -327,3 +327,208 @@ def test_a_scan_that_draws_runs_in_order(monkeypatch):
     u = np.array([[d.draw(key, 0), d.draw(key, 0)] for d in its])
     np.testing.assert_allclose(out, np.cumsum(u[:, 0]), rtol=1e-12)
     np.testing.assert_array_equal(counts, np.cumsum(u[:, 1] < 0.5))
+
+
+rnd = random  # (module random under another name)
+import numpy.random as npr  # noqa: E402  (numpy.random itself, as a name)
+
+
+def gen_key(make):
+    """The key a launch draws from the generator make() gives: its bytes(8), or getrandbits(64)
+    of a random.Random."""
+    g = make()
+    return g.getrandbits(64) if isinstance(g, random.Random) else int.from_bytes(g.bytes(8), "little")
+
+
+def integers(out, rng, r, n):
+    for i in range(out.shape[0]):
+        out[i, 0] = random.randint(1, 6)
+        out[i, 1] = np.random.randint(10)
+        out[i, 2] = rng.integers(5, 8)
+        out[i, 3] = r.randrange(n)
+        out[i, 4] = rng.integers(-3, 3, endpoint=True)
+        out[i, 5] = npr.randint(-5, high=5)
+        out[i, 6] = rnd.randrange(-(2 ** 40), 2 ** 40)
+        out[i, 7] = rng.integers(-(2 ** 63), 2 ** 63 - 1, endpoint=True)  # (all 2**64 int64s)
+
+
+def test_integers_of_every_generator_exactly():
+    out = np.zeros((500, 8), np.int64)
+    _, kp, kn = seeded(integers, out, np.random.default_rng(4), random.Random(5), 7, py=1, numpy=2)
+    kg, kr = gen_key(lambda: np.random.default_rng(4)), gen_key(lambda: random.Random(5))
+    # a module under a second name: a key of its own, its generator's next draw after the first name's
+    random.seed(1), np.random.seed(2)
+    random.getrandbits(64), np.random.bytes(8)
+    kp2, kn2 = random.getrandbits(64), int.from_bytes(np.random.bytes(8), "little")
+    for i in range(500):
+        d = Iteration(i)
+        exp = [d.integer(kp, 1, 7), d.integer(kn, 0, 10), d.integer(kg, 5, 8), d.integer(kr, 0, 7),
+               d.integer(kg, -3, 4), d.integer(kn2, -5, 5), d.integer(kp2, -(2 ** 40), 2 ** 40)]
+        exp.append(-(2 ** 63) + d.next(kg, 0))  # (low plus the bits themselves)
+        assert out[i].tolist() == exp, i
+    # every value of a small range, evenly
+    counts = np.bincount(out[:, 0] - 1)
+    assert len(counts) == 6 and counts.min() > 50
+
+
+def exponentials(n, a, b, c, d, rng):
+    for i in range(n):
+        a[i] = rng.exponential(2.0)
+        b[i] = np.random.standard_exponential()
+        c[i] = random.expovariate(0.5)
+        d[i] = rng.normal(1.0, 3.0) + rng.standard_normal() * 0.0 + rng.uniform(0.0, 1e-300)
+
+
+def test_exponentials_and_a_generators_distributions():
+    n = 200_000
+    a, b, c, d = (np.zeros(n) for _ in range(4))
+    f = numgpu.jit(exponentials)
+    np.random.seed(3)
+    f(n, a, b, c, d, np.random.default_rng(8))
+    assert ran(f)[0] == "kernel", f.loop_report()
+    kg, kn = gen_key(lambda: np.random.default_rng(8)), np_key(3)
+    for i in (0, 1, n - 1):
+        it = Iteration(i)
+        assert a[i] == pytest.approx(2.0 * it.exponential(kg), rel=1e-14)
+        assert b[i] == pytest.approx(it.exponential(kn), rel=1e-14)
+    for x, mean in ((a, 2.0), (b, 1.0), (c, 2.0)):
+        assert x.min() >= 0.0 and abs(x.mean() - mean) < 0.02 * mean and abs(x.std() - mean) < 0.03 * mean
+    assert abs(d.mean() - 1.0) < 0.03 and abs(d.std() - 3.0) < 0.03
+
+
+def generator_sum(rng, n):
+    s = 0
+    t = 0.0
+    for i in range(n):
+        s += rng.integers(3)
+        t += rng.random()
+    return s, t
+
+
+def test_a_generator_moves_on_and_its_integers_are_numpys():
+    f = numgpu.jit(generator_sum)
+    rng = np.random.default_rng(11)
+    first, again = f(rng, 1000), f(rng, 1000)
+    assert first != again  # the generator moved on
+    assert f(np.random.default_rng(11), 1000) == first  # seeded again: the same
+    s, t = first
+    assert type(s) is type(generator_sum(np.random.default_rng(0), 3)[0])  # np.int64, as NumPy's
+    assert type(t) is float and 0 < s < 2000 and 0 < t < 1000
+    assert f.loop_report()[0]["kind"] == "parallel", f.loop_report()
+
+
+def shuffle(x):
+    for i in range(x.shape[0] - 1, 0, -1):  # Fisher-Yates: in order, a range that shrinks
+        j = random.randint(0, i)
+        x[i], x[j] = x[j], x[i]
+
+
+def test_a_shuffle_in_order():
+    x = np.arange(1000)
+    _, key, _ = seeded(shuffle, x, py=21, ran_as="kernel (one thread)")
+    y = list(range(1000))
+    for i in range(999, 0, -1):
+        j = Iteration(i).integer(key, 0, i + 1)
+        y[i], y[j] = y[j], y[i]
+    assert x.tolist() == y
+
+
+def empty_randint(out):
+    for i in range(out.shape[0]):
+        out[i] = random.randint(0, i - 3)
+
+
+def empty_numpy(out):
+    for i in range(out.shape[0]):
+        out[i] = np.random.randint(i, 3)
+
+
+def empty_integers(out, rng, highs):
+    for i in range(out.shape[0]):
+        out[i] = rng.integers(highs[i], endpoint=True)
+
+
+def bad_scale(out, scales):
+    for i in range(out.shape[0]):
+        out[i] = np.random.exponential(scales[i])
+
+
+def zero_rate(out, rates):
+    for i in range(out.shape[0]):
+        out[i] = random.expovariate(float(rates[i]))  # a Python float: ZeroDivisionError
+
+
+def wide_range(out, rng, highs):
+    for i in range(out.shape[0]):
+        out[i] = rng.uniform(0.0, highs[i])
+
+
+def fixed_empty(out, n):
+    for i in range(out.shape[0]):
+        out[i] = np.random.randint(n)
+
+
+@pytest.mark.parametrize("fn, args", [
+    (empty_randint, ()),
+    (empty_numpy, ()),
+    (empty_integers, (np.random.default_rng(1), np.array([2, 0, -1, 3, 3]))),
+    (bad_scale, (np.array([1.0, 1.0, -0.5, 1.0, 1.0]),)),
+    (zero_rate, (np.array([1.0, 1.0, 0.0, 1.0, 1.0]),)),
+    (wide_range, (np.random.default_rng(1), np.array([1.0, np.inf, 1.0, 1.0, 1.0]))),
+    (fixed_empty, (0,)),
+])
+def test_parameters_errors_are_pythons_and_numpys(fn, args):
+    with pytest.raises(Exception) as want:
+        fn(np.zeros(5), *args)
+    f = numgpu.jit(fn)
+    with pytest.raises(want.type) as got:
+        f(np.zeros(5), *args)
+    assert str(want.value).split("(")[0] in str(got.value)  # (Python's randrange() names its arguments too)
+    if fn is fixed_empty:  # the same in every iteration: the loop runs as Python instead
+        assert "raises ValueError (high <= 0)" in f.loop_report()[0]["ran"], f.loop_report()
+    else:
+        assert f.loop_report()[0]["ran"] == "kernel (raised)", f.loop_report()
+
+
+def numpy_rate(out, rates):
+    for i in range(out.shape[0]):
+        out[i] = random.expovariate(rates[i])  # a NumPy float: NumPy's division, inf
+
+
+def test_a_numpy_rate_of_zero_divides_as_numpy():
+    f = numgpu.jit(numpy_rate)
+    out = np.zeros(3)
+    with np.errstate(divide="ignore"):
+        f(out, np.array([1.0, 0.0, 2.0]))
+    assert ran(f)[0] == "kernel" and out[1] == np.inf and np.isfinite(out[[0, 2]]).all(), f.loop_report()
+
+
+def other_methods(out, rng):
+    for i in range(out.shape[0]):
+        out[i] = rng.randint(3)  # a Generator has integers(), not randint()
+
+
+def integer_of_float(out):
+    for i in range(out.shape[0]):
+        out[i] = random.randint(0, 2.5)
+
+
+def nine_generators(out, g1, g2, g3, g4, g5, g6, g7):
+    for i in range(out.shape[0]):
+        out[i] = (g1.random() + g2.random() + g3.random() + g4.random() + g5.random() + g6.random() + g7.random() +
+                  random.random() + np.random.random())
+
+
+def test_calls_that_run_as_python():
+    f = numgpu.jit(other_methods)
+    with pytest.raises(AttributeError):
+        f(np.zeros(3), np.random.default_rng())
+    assert "which that generator does not have" in ran(f)[0], f.loop_report()
+    g = numgpu.jit(integer_of_float)
+    with pytest.raises((ValueError, TypeError)):  # (Python's own: 3.11 ValueError, 3.12 TypeError)
+        g(np.zeros(3))
+    assert "float64 bound" in ran(g)[0], g.loop_report()
+    h = numgpu.jit(nine_generators)
+    out = np.zeros(4)
+    h(out, *(np.random.default_rng(i) for i in range(7)))
+    assert "more than 8 generators" in ran(h)[0] and 0 < out.min() and out.max() < 9, h.loop_report()
