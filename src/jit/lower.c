@@ -111,7 +111,8 @@ struct Sym {
     bool unbound_out;           /* this pass: a cell of a name not bound before the loop, which
                                    has a bool cell of its own saying whether the loop assigned it */
     int bound_param, bound_var; /* this pass, unbound_out: that cell and the flag's variable */
-    Sym *alias;          /* a helper's array parameter: the caller's array */
+    Sym *alias;          /* a helper's array parameter: the caller's array; a helper's module or
+                            generator parameter: the caller's name for it */
     Sym *base;                  /* SYM_VIEW: the array it is part of */
     int nfixed;                 /* SYM_VIEW: leading indices fixed by the assignment */
     int fixed_var[NG_MAXDIMS];  /* SYM_VIEW, this pass: the variables holding them */
@@ -4160,14 +4161,15 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, int w
         return fail(L, line, NG_ERR_NOMEM, "out of memory inlining %s()", def->name);
     /* the arguments, in the caller's scope (defaults: literals, lowered there too) */
     Val args[64];
-    Sym *arrays[64], *views[64];
+    Sym *arrays[64], *views[64], *mods[64];
     bool known = true;
     for (int i = 0; i < ps->n; i++) {
         const NgJitExpr *a = given[i];
         arrays[i] = array_name(L, a);
         views[i] = a->kind == NG_JIT_E_NAME && sym_of(L, a)->kind == SYM_VIEW ? sym_of(L, a) : NULL;
-        args[i] = arrays[i] || views[i] ? NOVAL : expr(L, a);
-        known = known && (arrays[i] || views[i] || args[i].r != NG_IR_NONE);
+        mods[i] = a->kind == NG_JIT_E_NAME && sym_of(L, a)->kind == SYM_MODULE ? sym_of(L, a) : NULL;
+        args[i] = arrays[i] || views[i] || mods[i] ? NOVAL : expr(L, a);
+        known = known && (arrays[i] || views[i] || mods[i] || args[i].r != NG_IR_NONE);
     }
     if (L->st != NG_OK)
         return NOVAL;
@@ -4202,6 +4204,10 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, int w
             s->base = views[i]->base;
             s->nfixed = views[i]->nfixed;
             memcpy(s->fixed_var, views[i]->fixed_var, sizeof s->fixed_var);
+        } else if (mods[i]) { /* a module or a generator passed on (rng_of keys its draws by the caller's name) */
+            s->kind = SYM_MODULE;
+            s->module = mods[i]->module;
+            s->alias = mods[i]->alias ? mods[i]->alias : mods[i];
         }
     }
     for (int i = 0; i < f->norder; i++) {
@@ -4212,7 +4218,7 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, int w
         append(L, &blk, ng_ir_let(L->k, s->var, zero_of(L, usable(s->dt) ? s->dt : NG_INT64).r));
     }
     for (int i = 0; i < ps->n; i++)
-        if (!arrays[i] && !views[i])
+        if (!arrays[i] && !views[i] && !mods[i])
             append(L, &blk, assign_local(L, &f->syms[ps->items[i].name_id], args[i]));
     for (int j = 0; j < MAX_RETURNS; j++)
         f->ret_var[j] = j < (f->nret ? f->nret : 1) ? ng_ir_var(L->k, usable(f->ret_dt[j]) ? f->ret_dt[j] : NG_INT64)
@@ -4357,6 +4363,7 @@ static int rng_of(Lower *L, const NgJitExpr *f, int *slot)
     const Sym *m = sym_of(L, np_random ? f->lhs->lhs : f->lhs);
     if (m->kind != SYM_MODULE || (np_random && m->module != NG_JIT_MOD_NUMPY))
         return -1;
+    m = m->alias ? m->alias : m; /* (a helper's parameter: the caller's name) */
     int rng = m->module == NG_JIT_MOD_RANDOM || m->module == NG_JIT_MOD_PYRNG ? NG_JIT_RNG_PY
               : m->module == NG_JIT_MOD_NUMPY || m->module == NG_JIT_MOD_NPRANDOM || m->module == NG_JIT_MOD_RANDOMSTATE
                   ? NG_JIT_RNG_NUMPY
@@ -4375,39 +4382,45 @@ static int rng_of(Lower *L, const NgJitExpr *f, int *slot)
 /* The arguments of random call e in args (NULL: not given, or None for a parameter whose
  * default is None), *endpoint that of a Generator's integers(); NULL, or what keeps it from
  * compiling (Python raises: a keyword of another generator's function, a missing argument). */
-static const char *random_args(Lower *L, const NgJitExpr *e, const NgJitRandomFn *rf, const NgJitExpr *args[2],
-                               bool *endpoint, char *why, size_t n)
+static const char *random_args(const NgJitExpr *e, const NgJitRandomFn *rf, const NgJitExpr *args[2], bool *endpoint,
+                               char *why, size_t n)
 {
     const char *fn = e->lhs->name;
     args[0] = e->nitems > 0 ? e->items[0] : NULL, args[1] = e->nitems > 1 ? e->items[1] : NULL;
     *endpoint = false;
-    if (e->nitems > rf->nparams)
-        return snprintf(why, n, "%s() given %d arguments (it takes %d)", fn, e->nitems, rf->nparams), why;
+    if (e->nitems > rf->nparams) {
+        snprintf(why, n, "%s() given %d arguments (it takes %d)", fn, e->nitems, rf->nparams);
+        return why;
+    }
     for (int i = 0; i < e->nkeywords; i++) {
         const NgJitExpr *v = e->keywords[i].value;
         const char *kw = e->keywords[i].name;
         int j = 0;
         while (j < rf->nparams && strcmp(kw, rf->params[j]) != 0)
             j++;
-        if (j < rf->nparams && args[j])
-            return snprintf(why, n, "%s() got multiple values for argument '%s'", fn, kw), why;
-        if (j < rf->nparams)
+        if (j < rf->nparams && !args[j]) {
             args[j] = v;
-        else if (rf->draw == NG_JIT_DRAW_INT && rf->rng == NG_JIT_RNG_GENERATOR && strcmp(kw, "endpoint") == 0 &&
-                 v->kind == NG_JIT_E_CONST && v->cval != NG_JIT_C_NONE && v->cval != NG_JIT_C_ELLIPSIS)
+        } else if (j < rf->nparams) {
+            snprintf(why, n, "%s() got multiple values for argument '%s'", fn, kw);
+            return why;
+        } else if (rf->draw == NG_JIT_DRAW_INT && rf->rng == NG_JIT_RNG_GENERATOR && strcmp(kw, "endpoint") == 0 &&
+                   v->kind == NG_JIT_E_CONST && (v->cval == NG_JIT_C_TRUE || v->cval == NG_JIT_C_FALSE)) {
             *endpoint = v->cval == NG_JIT_C_TRUE;
-        else
-            return snprintf(why, n, "%s() with %s= %s", fn, kw,
-                            strcmp(kw, "endpoint") == 0 ? "other than True or False written out"
-                                                        : "(a parameter it does not take)"), why;
+        } else {
+            snprintf(why, n, "%s() with %s= %s", fn, kw,
+                     strcmp(kw, "endpoint") == 0 ? "other than True or False written out"
+                                                 : "(a parameter it does not take)");
+            return why;
+        }
     }
     for (int j = 0; j < rf->nparams; j++) {
         if (args[j] && isinf(rf->dflt[j]) && args[j]->kind == NG_JIT_E_CONST && args[j]->cval == NG_JIT_C_NONE)
             args[j] = NULL; /* (high=None: as not given) */
-        if (!args[j] && isnan(rf->dflt[j]))
-            return snprintf(why, n, "%s() missing 1 required positional argument: '%s'", fn, rf->params[j]), why;
+        if (!args[j] && isnan(rf->dflt[j])) {
+            snprintf(why, n, "%s() missing 1 required positional argument: '%s'", fn, rf->params[j]);
+            return why;
+        }
     }
-    (void)L;
     return NULL;
 }
 
@@ -4479,7 +4492,7 @@ static Val draw(Lower *L, const NgJitExpr *e)
                                     "takes one number for the whole row)");
     const NgJitExpr *args[2];
     bool endpoint;
-    if (random_args(L, e, rf, args, &endpoint, what, sizeof what))
+    if (random_args(e, rf, args, &endpoint, what, sizeof what))
         return unsupported(L, line, what);
     bool ints = rf->draw == NG_JIT_DRAW_INT, inclusive = rf->inclusive || endpoint;
     NgIrRef p[2] = {NG_IR_NONE, NG_IR_NONE}; /* float64 parameters; an integer's bounds (low, high) */

@@ -532,3 +532,27 @@ def test_calls_that_run_as_python():
     out = np.zeros(4)
     h(out, *(np.random.default_rng(i) for i in range(7)))
     assert "more than 8 generators" in ran(h)[0] and 0 < out.min() and out.max() < 9, h.loop_report()
+
+
+def normal_step(g, scale):
+    return g.normal(0.0, scale)
+
+
+def directly(out, rng):
+    for i in range(out.shape[0]):
+        out[i] = rng.normal(0.0, 2.0) + random.gauss(0.0, 1.0) * 0.0
+
+
+def helper_draws(out, rng):
+    for i in range(out.shape[0]):
+        out[i] = normal_step(rng, 2.0)
+
+
+def test_a_generators_draws_in_a_helper_are_the_callers():
+    a, b = np.zeros(100), np.zeros(100)
+    f, g = numgpu.jit(helper_draws), numgpu.jit(directly)
+    f(a, np.random.default_rng(5))
+    random.seed(0)
+    g(b, np.random.default_rng(5))
+    assert ran(f)[0] == "kernel" and ran(g)[0] == "kernel", (f.loop_report(), g.loop_report())
+    np.testing.assert_array_equal(a, b)  # (the helper's draws keyed by the caller's name, rng)
