@@ -1962,13 +1962,6 @@ static NgIrRef guarded_load(Lower *L, Sym *s, const NgIrRef *idx, NgIrRef ok)
     return ng_ir_select(L->k, ok, x, zero_of(L, s->given->dtype).r);
 }
 
-/* `bad ? line * NG_JIT_RAISE_CODES + what : 0`: what a raise cell keeps the greatest of. */
-static NgIrRef raise_code(Lower *L, NgIrRef bad, NgJitRaise what, int line)
-{
-    return ng_ir_select(L->k, bad, ng_ir_const_i(L->k, NG_INT64, (int64_t)line * NG_JIT_RAISE_CODES + what),
-                        ng_ir_const_i(L->k, NG_INT64, 0));
-}
-
 /* After a loop inside a loop body of a sequential kernel (or a helper's
  * one-trip loop) that may have stopped on a raise: `if (raise) break;`, so
  * the stop leaves every loop around it, and nothing after the failing
@@ -2052,42 +2045,29 @@ static void raise_if(Lower *L, NgIrRef bad, NgJitRaise what, int line)
         raise_value_if(L, bad, ng_ir_const_i(L->k, NG_INT64, (int64_t)line * NG_JIT_RAISE_CODES + what));
 }
 
-/* raise_if, but where `bad` has one value in the whole kernel (1.0 / w, w a
- * Python number the loop never assigns), the kernel tests it before the loop
- * and runs nothing when it holds (python_skip): the loop then runs as
- * Python, which raises at the iteration it should, after the ones before it
- * (or not at all, where the operation is in a branch never taken). That
- * costs the loop nothing per iteration. */
-/* Keeps `code` (NG_JIT_PYTHON's: not 0 where the loop must run as Python) for the check before the loop. */
-static void python_if(Lower *L, NgIrRef code)
+/* raise_if of a raise code (a constant, which may carry a field: ng_jit_raise_code), but where
+ * `bad` has one value in the whole kernel (1.0 / w, w a Python number the loop never assigns),
+ * the kernel tests it before the loop and runs nothing when it holds (python_skip): the loop then
+ * runs as Python, which raises at the iteration it should, in its own words, after the ones
+ * before it (or not at all, where the operation is in a branch never taken). That costs the
+ * loop nothing per iteration. */
+static void raise_told_or_python(Lower *L, NgIrRef bad, int64_t code)
 {
-    L->python_code = L->python_code == NG_IR_NONE ? code
-                                                  : ng_ir_binary(L->k, NG_OP_MAXIMUM, NG_INT64, L->python_code, code);
+    if (bad == NG_IR_NONE || L->st != NG_OK)
+        return;
+    NgIrKernel *k = L->k;
+    NgIrRef c = ng_ir_const_i(k, NG_INT64, code);
+    if (!invariant(L, bad)) {
+        raise_value_if(L, bad, c);
+        return;
+    }
+    c = ng_ir_select(k, bad, c, ng_ir_const_i(k, NG_INT64, 0)); /* (the greatest is kept) */
+    L->python_code = L->python_code == NG_IR_NONE ? c : ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, L->python_code, c);
 }
 
 static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line)
 {
-    if (bad == NG_IR_NONE || L->st != NG_OK)
-        return;
-    if (!invariant(L, bad)) {
-        raise_if(L, bad, what, line);
-        return;
-    }
-    python_if(L, raise_code(L, bad, what, line));
-}
-
-/* raise_or_python of a raise code with a field (`code`, a constant): where `bad` is the same in
- * every iteration the loop runs as Python, which raises in its own words; else the kernel raises
- * what the code says. */
-static void raise_told_or_python(Lower *L, NgIrRef bad, int64_t code)
-{
-    NgIrRef c = ng_ir_const_i(L->k, NG_INT64, code);
-    if (bad == NG_IR_NONE || L->st != NG_OK)
-        return;
-    if (invariant(L, bad))
-        python_if(L, ng_ir_select(L->k, bad, c, ng_ir_const_i(L->k, NG_INT64, 0)));
-    else
-        raise_value_if(L, bad, c);
+    raise_told_or_python(L, bad, ng_jit_raise_code(what, line, 0));
 }
 
 /* Where the int64 value x is out of dtype dt's range (`bad`), an
@@ -4166,8 +4146,9 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, int w
     for (int i = 0; i < ps->n; i++) {
         const NgJitExpr *a = given[i];
         arrays[i] = array_name(L, a);
-        views[i] = a->kind == NG_JIT_E_NAME && sym_of(L, a)->kind == SYM_VIEW ? sym_of(L, a) : NULL;
-        mods[i] = a->kind == NG_JIT_E_NAME && sym_of(L, a)->kind == SYM_MODULE ? sym_of(L, a) : NULL;
+        Sym *named = a->kind == NG_JIT_E_NAME ? sym_of(L, a) : NULL;
+        views[i] = named && named->kind == SYM_VIEW ? named : NULL;
+        mods[i] = named && named->kind == SYM_MODULE ? named : NULL;
         args[i] = arrays[i] || views[i] || mods[i] ? NOVAL : expr(L, a);
         known = known && (arrays[i] || views[i] || mods[i] || args[i].r != NG_IR_NONE);
     }
@@ -4535,8 +4516,10 @@ static Val draw(Lower *L, const NgJitExpr *e)
     Stmts fresh = {0};
     void *list[2] = {L, &fresh};
     ng_ir_philox(k, key[0], key[1], it, n, w, push_into, list);
-    NgIrRef a = ng_ir_join(k, w[0], w[1]), b = ng_ir_join(k, w[2], w[3]);
-    if (kind) { /* Box-Muller: sqrt(-2 log(1 - a)) (cos, sin)(2 pi b), 1 - a in (0, 1] */
+    NgIrRef a, b; /* the block's two: 64 random bits each, or two normals */
+    if (!kind) {
+        a = ng_ir_join(k, w[0], w[1]), b = ng_ir_join(k, w[2], w[3]);
+    } else { /* Box-Muller: sqrt(-2 log(1 - a)) (cos, sin)(2 pi b), 1 - a in (0, 1] */
         int r = ng_ir_var(k, NG_FLOAT64), t = ng_ir_var(k, NG_FLOAT64);
         a = ng_ir_unit_f64(k, w[0], w[1]), b = ng_ir_unit_f64(k, w[2], w[3]);
         append(L, &fresh, ng_ir_let(k, r, ng_ir_unary(k, NG_OP_SQRT, NG_FLOAT64,
