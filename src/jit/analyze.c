@@ -666,14 +666,14 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
             bool rounding = strcmp(f->name, "round") == 0 || strcmp(f->name, "around") == 0; /* (decimals) */
             return call->nitems == nin || (rounding && call->nitems == 2) ? NG_JIT_CALL_NP_SCALAR : NG_JIT_CALL_OTHER;
         }
-        if (in_list(f->name, np_reduce_fns)) {
-            int nin = strcmp(f->name, "dot") == 0 || strcmp(f->name, "matmul") == 0 ? 2 : 1;
-            return call->nitems == nin ? NG_JIT_CALL_NP_REDUCE : NG_JIT_CALL_OTHER;
+        if (in_list(f->name, np_reduce_fns)) { /* (np.sum(x, axis)) */
+            bool dot = strcmp(f->name, "dot") == 0 || strcmp(f->name, "matmul") == 0;
+            return call->nitems == 1 + dot || (!dot && call->nitems == 2) ? NG_JIT_CALL_NP_REDUCE : NG_JIT_CALL_OTHER;
         }
     }
     if (f->lhs->kind == NG_JIT_E_ATTR && strcmp(f->lhs->name, "linalg") == 0 && is_module(f->lhs->lhs, "np", "numpy") &&
-        strcmp(f->name, "norm") == 0) /* np.linalg.norm(x[, ord]) */
-        return call->nitems == 1 || call->nitems == 2 ? NG_JIT_CALL_NP_REDUCE : NG_JIT_CALL_OTHER;
+        strcmp(f->name, "norm") == 0) /* np.linalg.norm(x[, ord[, axis]]) */
+        return call->nitems >= 1 && call->nitems <= 3 ? NG_JIT_CALL_NP_REDUCE : NG_JIT_CALL_OTHER;
     if (ng_jit_random_call(call)) /* (size= is one argument more) */
         return NG_JIT_CALL_RANDOM;
     if (is_module(f->lhs, "numgpu", "ng") && strcmp(f->name, "prange") == 0)
@@ -682,8 +682,8 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
         return NG_JIT_CALL_METHOD;
     if (!is_known_module(f->lhs) && strcmp(f->name, "copy") == 0) /* x.copy(): a small array */
         return NG_JIT_CALL_NP_NEW;
-    if (!is_known_module(f->lhs) && in_list(f->name, array_methods) &&
-        call->nitems == (strcmp(f->name, "dot") == 0))
+    if (!is_known_module(f->lhs) && in_list(f->name, array_methods) && /* (x.sum(axis), x.dot(y)) */
+        (strcmp(f->name, "dot") == 0 ? call->nitems == 1 : call->nitems <= 1))
         return NG_JIT_CALL_METHOD;
     return NG_JIT_CALL_OTHER;
 }
@@ -937,7 +937,8 @@ static const char *param_write(Ctx *c, Helper *h, const NgJitExpr *root, const N
 }
 
 /* Whether call e (a NumPy reduction, or one as a method) compiles with keyword argument kw:
- * np.var's and np.std's ddof=, np.linalg.norm's ord=; a random number's parameters (low=, scale=). */
+ * a reduction's axis= (not a product's), np.var's and np.std's ddof=, np.linalg.norm's ord=
+ * and axis=; a random number's parameters (low=, scale=). */
 static bool known_keyword(const NgJitExpr *e, const char *kw)
 {
     NgJitCallKind k = ng_jit_call_kind(e);
@@ -955,9 +956,13 @@ static bool known_keyword(const NgJitExpr *e, const char *kw)
         return strcmp(kw, "rtol") == 0 || strcmp(kw, "atol") == 0 || strcmp(kw, "equal_nan") == 0;
     if (k != NG_JIT_CALL_NP_REDUCE && k != NG_JIT_CALL_METHOD)
         return false;
-    if (strcmp(fn, "var") == 0 || strcmp(fn, "std") == 0)
-        return strcmp(kw, "ddof") == 0;
-    return strcmp(fn, "norm") == 0 && strcmp(kw, "ord") == 0 && e->nitems == 1;
+    if (strcmp(fn, "norm") == 0)
+        return (strcmp(kw, "ord") == 0 && e->nitems == 1) || (strcmp(kw, "axis") == 0 && e->nitems <= 2);
+    if (strcmp(fn, "dot") == 0 || strcmp(fn, "matmul") == 0)
+        return false;
+    if (strcmp(kw, "axis") == 0) /* (given once: np.sum(x, axis) or np.sum(x, axis=axis)) */
+        return in_list(fn, np_reduce_fns) && e->nitems == (k == NG_JIT_CALL_METHOD ? 0 : 1);
+    return (strcmp(fn, "var") == 0 || strcmp(fn, "std") == 0) && strcmp(kw, "ddof") == 0;
 }
 
 static const char *check_call(Ctx *c, const NgJitExpr *e)

@@ -2899,14 +2899,22 @@ typedef enum Norm {
 
 /* What reduce_rows does beyond fn's own: np.var's second pass takes (x - center)**2 of each
  * element and divides its sum by max(n - ddof, 0); np.linalg.norm's form, of x as a float
- * (an integer or bool as float64), for arrays of `rank` axes (0: any). */
+ * (an integer or bool as float64), for arrays of `rank` axes (0: any); the axis reduced
+ * (NULL: all). */
 typedef struct Pre {
     Val center, ddof;
     Norm norm;
     double p; /* NORM_POWER's ord */
     int rank;
     bool numbers; /* count_nonzero of the elements that are not NaN (np.nanmean's count) */
+    const NgJitExpr *axis;
 } Pre;
+
+/* A reduction's Pre of nothing beyond its own, along `axis` (NULL: all). */
+static Pre along(const NgJitExpr *axis)
+{
+    return (Pre){.center = NOVAL, .ddof = NOVAL, .norm = NORM_NONE, .axis = axis};
+}
 
 /* The element x of a norm's reduction: |x|**2, |x|, x != 0 or |x|**p, in x's float dtype. */
 static Val norm_element(Lower *L, Val x, const Pre *pre)
@@ -3057,6 +3065,9 @@ static Val matvec(Lower *L, const NgJitExpr *e, const NgJitExpr *m, const NgJitE
  * sum(row), 0 + row[0] + row[1] ... in order in the elements' own dtype (an
  * int8 sum wraps); any(row)/all(row), a Python bool. `pre` (may be NULL): what
  * it does beyond fn's own (np.var's second pass, a norm's form). */
+static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python, const Pre *pre,
+                     const RowsSaved *elem);
+
 static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python, const Pre *pre)
 {
     int line = e->span.line;
@@ -3069,12 +3080,50 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
     if (m0 || m1) /* (a row: W @ x[i], x[i] @ W) */
         return matvec(L, e, e->items[m1], e->items[!m1], m0);
     if (L->elem != NG_IR_NONE) { /* X[i] = X[i] / np.sum(X[i]), np.sum(X[i] - np.max(X[i])): NumPy's is
-                                    one number for the whole expression, computed once, before it */
+                                    one number for the whole expression, computed once, before it (one
+                                    along an axis, a row of the expression: reduce_in) */
         RowsSaved was = outside_rows(L);
-        Val r = reduce_rows(L, e, fn, op, python, pre);
+        Val r = reduce_in(L, e, fn, op, python, pre, &was);
         restore_rows(L, was);
         return r;
     }
+    return reduce_in(L, e, fn, op, python, pre, NULL);
+}
+
+/* The axis (from the last) a reduction along `axis` (a constant integer, NumPy's count from the
+ * first) of an array of `rank` axes takes, or -1 where it leaves a number (of a row: as with no
+ * axis) or fails; the row it leaves is an elementwise expression's (`in_rows`), else unsupported. */
+static int reduced_axis(Lower *L, const NgJitExpr *axis, int rank, bool in_rows, int line)
+{
+    Val a = expr(L, axis);
+    if (a.r == NG_IR_NONE)
+        return -1;
+    if (!is_const(L, a.r) || !ng_dtype_is_int(a.dt) || a.dt == NG_BOOL || a.chr) {
+        unsupported(L, line, "a reduction's axis other than a constant integer");
+        return -1;
+    }
+    int64_t ax = const_i(L, a.r);
+    if (ax < -rank || ax >= rank) { /* (Python raises NumPy's AxisError) */
+        unsupported(L, line, "a reduction along an axis its array does not have");
+        return -1;
+    }
+    if (rank > 1 && !in_rows)
+        unsupported(L, line, "a reduction along one axis of an array of 2 or more axes other than in an elementwise "
+                             "expression of rows (stored whole, reduced, named)");
+    return rank == 1 || !in_rows ? -1 : ax < 0 ? (int)(-ax - 1) : (int)(rank - 1 - ax);
+}
+
+/* reduce_rows' loop over the elements, where the expression is lowered (not inside another).
+ * Along an axis (pre->axis), of an array of 2 or more axes: a row of the elementwise expression
+ * `elem` is in (L is outside it: outside_rows), its element at that expression's element the
+ * reduction of the elements along the axis, in their order (the last axis': a float sum in
+ * NumPy's pairwise order, as NumPy sums its C-ordered temporary), a loop in the expression's
+ * loop; the other axes are the expression's (broadcast as NumPy's). */
+static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python, const Pre *pre,
+                     const RowsSaved *elem)
+{
+    int line = e->span.line;
+    bool dot = strcmp(fn, "dot") == 0 || strcmp(fn, "matmul") == 0;
     NgIrKernel *k = L->k;
     int kv = ng_ir_var(k, NG_INT64);
     Stmts inner = {0};
@@ -3112,12 +3161,15 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
     restore_rows(L, was);
     NgIrRef n[MAX_ROW_RANK];
     int rank = rows.rank;
+    int dk = pre && pre->axis && x.r != NG_IR_NONE && L->st == NG_OK && rank > 0
+                 ? reduced_axis(L, pre->axis, rank, elem != NULL, line) : -1; /* (the axis reduced: -1 all) */
+    int kept = dk >= 0 ? 1 : rank; /* (the axes reduced) */
     const char *refused = x.r == NG_IR_NONE || L->st != NG_OK ? NULL
                           : rank == 0                        ? "of something that is not an array"
                           : rank > 1 && dot                  ? "of arrays of 2 or more axes (a matrix product)"
                           : rank > 1 && python               ? "of an array of 2 or more axes (Python's goes over its rows)"
                           : norm && x.dt == NG_FLOAT16        ? "of float16 values"
-                          : norm && pre->rank && rank != pre->rank
+                          : norm && pre->rank && kept != pre->rank
                               ? (pre->rank == 1 ? "of an array of 2 or more axes with this ord (a matrix norm)"
                                                 : "with ord='fro' of an array of other than 2 axes")
                           : ng_dtype_is_complex(x.dt) && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM ||
@@ -3159,24 +3211,47 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
     NgIrRef whole = n[0]; /* (the element count as computed: what the checks below test before the loop) */
     for (int d = 1; d < rank; d++)
         whole = ng_ir_binary(k, NG_OP_MUL, NG_INT64, whole, n[d]);
-    for (int d = 0; d < rank; d++)
-        n[d] = plain_count(L, n[d]);
-    /* av the result; for a float sum of several axes tv a row's own, added into av row by row
-     * (NumPy's order up to 128 elements: flat_sum); other reductions take each element into av,
-     * in C order as NumPy's */
-    bool lanes = inner.n == 0 && (acc == NG_FLOAT32 || acc == NG_FLOAT64) && op == NG_OP_ADD && !python &&
-                 product != NG_FLOAT16;
-    int av = ng_ir_var(k, acc), tv = rank > 1 && lanes ? ng_ir_var(k, acc) : av;
-    NgIrRef blocked = lanes ? in_lanes(L, kv, n[0], v, op, acc, tv) : NG_IR_NONE;
     bool fminmax = op == NG_OP_FMAX || op == NG_OP_FMIN; /* np.nanmax, np.nanmin: NaNs skipped (of integers,
                                                             max and min; either way NumPy's words fmax, fmin) */
     if ((op == NG_OP_MAXIMUM && norm != NORM_ABS) || op == NG_OP_MINIMUM || fminmax) { /* of no element: Python's
-                                                       ValueError, or NumPy's (a norm's max starts at 0) */
-        NgIrRef empty = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, whole, ng_ir_const_i(k, NG_INT64, 0));
+                                                       ValueError, or NumPy's (a norm's max starts at 0); along an
+                                                       axis, where the row has elements */
+        NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0);
+        NgIrRef empty = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, dk >= 0 ? n[dk] : whole, zero);
+        for (int d = 0; dk >= 0 && d < rank; d++)
+            if (d != dk)
+                empty = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, empty, ng_ir_binary(k, NG_OP_NE, NG_BOOL, n[d], zero));
         int which = (arg ? 4 : python ? 0 : fminmax ? 6 : 2) +
                     (op == NG_OP_MAXIMUM || op == NG_OP_FMAX ? NG_JIT_EMPTY_MAX : NG_JIT_EMPTY_MIN);
         raise_told_or_python(L, empty, ng_jit_raise_code(NG_JIT_RAISE_EMPTY, line, which));
     }
+    for (int d = 0; d < rank; d++)
+        n[d] = plain_count(L, n[d]);
+    if (dk >= 0) { /* along axis dk: a loop over it at each element of the expression around (elem) */
+        restore_rows(L, *elem);
+        NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+        for (int d = 0; d < rank; d++) {
+            if (d == dk)
+                continue;
+            NgIrRef at = row_index(L, n[d], d < dk ? d : d - 1, line);
+            if (!invariant(L, n[d])) /* (a length 1 the expression broadcasts, as NumPy) */
+                at = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n[d], one), zero, at);
+            if (rows.elem_var[d] >= 0)
+                append(L, L->pending, ng_ir_let(k, rows.elem_var[d], at));
+        }
+        if (rows.elem_var[dk] < 0)
+            rows.elem_var[dk] = ng_ir_var(k, NG_INT64);
+        kv = rows.elem_var[dk];
+        n[0] = n[dk];
+        rank = 1;
+    }
+    /* av the result; for a float sum of several axes tv a row's own, added into av row by row
+     * (NumPy's order up to 128 elements: flat_sum); other reductions take each element into av,
+     * in C order as NumPy's */
+    bool lanes = inner.n == 0 && (acc == NG_FLOAT32 || acc == NG_FLOAT64) && op == NG_OP_ADD && !python &&
+                 product != NG_FLOAT16 && dk <= 0; /* (NumPy sums along another axis in order) */
+    int av = ng_ir_var(k, acc), tv = rank > 1 && lanes ? ng_ir_var(k, acc) : av;
+    NgIrRef blocked = lanes ? in_lanes(L, kv, n[0], v, op, acc, tv) : NG_IR_NONE;
     int place = arg ? ng_ir_var(k, NG_INT64) : -1, at = arg && rank > 1 ? ng_ir_var(k, NG_INT64) : -1;
     if (arg) { /* at: the element's place in C order (a row's: kv); the first best (a NaN: the first NaN)
                   wins; av starts at op's identity, which no element beats, so the first is place 0 */
@@ -3246,37 +3321,57 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
     return mkval(r, acc, (python && acc == NG_BOOL) || counting, acc == NG_BOOL || counting);
 }
 
-/* The value of call e's keyword argument `name`, or NULL; any other keyword is unsupported
- * (L fails). *plain: e without its keywords. */
-static const NgJitExpr *keyword_arg(Lower *L, const NgJitExpr *e, const char *name, NgJitExpr *plain)
+/* The values of call e's keyword arguments names[0..n) into v[] (NULL where not given); any
+ * other keyword is unsupported (L fails). *plain: e without its keywords. */
+static void keyword_args(Lower *L, const NgJitExpr *e, int n, const char *const *names, const NgJitExpr **v,
+                         NgJitExpr *plain)
 {
-    const NgJitExpr *v = NULL;
     *plain = *e;
     plain->nkeywords = 0;
+    for (int j = 0; j < n; j++)
+        v[j] = NULL;
     for (int i = 0; i < e->nkeywords; i++) {
         const NgJitKeyword *kw = &e->keywords[i];
-        if (kw->name && strcmp(kw->name, name) == 0) {
-            v = kw->value;
+        int j = 0;
+        while (j < n && !(kw->name && strcmp(kw->name, names[j]) == 0))
+            j++;
+        if (j < n) {
+            v[j] = kw->value;
             continue;
         }
         char what[120];
         snprintf(what, sizeof what, "the keyword argument %s=", kw->name ? kw->name : "**");
         unsupported(L, e->span.line, what);
+        return;
+    }
+}
+
+/* A reduction's axis: the keyword's value `kw` or else its positional argument `at` (taken off
+ * *plain); NULL for none, or None. Given twice, Python's TypeError (L fails). */
+static const NgJitExpr *axis_arg(Lower *L, const NgJitExpr *kw, int at, NgJitExpr *plain, const char *fn)
+{
+    const NgJitExpr *a = kw;
+    if (plain->nitems > at && kw) {
+        fail(L, plain->span.line, NG_ERR_TYPE, "%s() got multiple values for argument 'axis'", fn);
         return NULL;
     }
-    return v;
+    if (plain->nitems > at) {
+        a = plain->items[at];
+        plain->nitems = at;
+    }
+    return a && !(a->kind == NG_JIT_E_CONST && a->cval == NG_JIT_C_NONE) ? a : NULL;
 }
 
 /* np.ptp(e) as NumPy's: np.max(e) - np.min(e) in e's dtype (an integer's wraps; of bools,
  * NumPy's TypeError: Python raises it). */
-static Val np_ptp(Lower *L, const NgJitExpr *e)
+static Val np_ptp(Lower *L, const NgJitExpr *e, const Pre *axis)
 {
-    Val hi = reduce_rows(L, e, "max", NG_OP_MAXIMUM, false, NULL);
+    Val hi = reduce_rows(L, e, "max", NG_OP_MAXIMUM, false, axis);
     if (hi.r == NG_IR_NONE)
         return NOVAL;
     if (hi.dt == NG_BOOL)
         return unsupported(L, e->span.line, "np.ptp() of bools (NumPy's TypeError)");
-    Val lo = reduce_rows(L, e, "min", NG_OP_MINIMUM, false, NULL);
+    Val lo = reduce_rows(L, e, "min", NG_OP_MINIMUM, false, axis);
     if (lo.r == NG_IR_NONE)
         return NOVAL;
     return mkval(ng_ir_binary(L->k, NG_OP_SUB, hi.dt, hi.r, lo.r), hi.dt, false, false);
@@ -3285,16 +3380,17 @@ static Val np_ptp(Lower *L, const NgJitExpr *e)
 /* np.nanmean(e) as NumPy's: of floats, the sum with NaNs as 0 (np.nansum's) over the count of
  * the others, divided in float64 and cast back (NaN where there is none; NumPy also warns); of
  * integers and bools, np.mean. Complex values run as Python. */
-static Val np_nanmean(Lower *L, const NgJitExpr *e)
+static Val np_nanmean(Lower *L, const NgJitExpr *e, const Pre *axis)
 {
-    Val tot = reduce_rows(L, e, "nansum", NG_OP_ADD, false, NULL);
+    Val tot = reduce_rows(L, e, "nansum", NG_OP_ADD, false, axis);
     if (tot.r == NG_IR_NONE)
         return NOVAL;
     if (ng_dtype_is_complex(tot.dt))
         return unsupported(L, e->span.line, "np.nanmean() of complex values");
     if (!ng_dtype_is_float(tot.dt))
-        return reduce_rows(L, e, "mean", NG_OP_ADD, false, NULL);
-    Pre numbers = {.numbers = true};
+        return reduce_rows(L, e, "mean", NG_OP_ADD, false, axis);
+    Pre numbers = *axis;
+    numbers.numbers = true;
     Val cnt = reduce_rows(L, e, "count_nonzero", NG_OP_ADD, false, &numbers);
     if (cnt.r == NG_IR_NONE)
         return NOVAL;
@@ -3309,24 +3405,32 @@ static Val np_nanmean(Lower *L, const NgJitExpr *e)
  * and its square root. */
 static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python)
 {
-    if (strcmp(fn, "ptp") == 0)
-        return np_ptp(L, e);
-    if (strcmp(fn, "nanmean") == 0)
-        return np_nanmean(L, e);
-    bool var = strcmp(fn, "var") == 0, std = strcmp(fn, "std") == 0;
-    if (!var && !std)
+    if (python || strcmp(fn, "dot") == 0 || strcmp(fn, "matmul") == 0)
         return reduce_rows(L, e, fn, op, python, NULL);
+    bool var = strcmp(fn, "var") == 0, std = strcmp(fn, "std") == 0;
+    static const char *const names[] = {"axis", "ddof"};
+    const NgJitExpr *kw[2];
     NgJitExpr plain;
-    const NgJitExpr *dk = keyword_arg(L, e, "ddof", &plain);
+    keyword_args(L, e, var || std ? 2 : 1, names, kw, &plain);
+    Pre axis = along(L->st == NG_OK ? axis_arg(L, kw[0], 1, &plain, fn) : NULL);
     if (L->st != NG_OK)
         return NOVAL;
-    Val mean = reduce_rows(L, &plain, "mean", NG_OP_ADD, false, NULL);
+    if (strcmp(fn, "ptp") == 0)
+        return np_ptp(L, &plain, &axis);
+    if (strcmp(fn, "nanmean") == 0)
+        return np_nanmean(L, &plain, &axis);
+    if (!var && !std)
+        return reduce_rows(L, &plain, fn, op, python, &axis);
+    const NgJitExpr *dk = kw[1];
+    Val mean = reduce_rows(L, &plain, "mean", NG_OP_ADD, false, &axis);
     if (mean.r == NG_IR_NONE)
         return NOVAL;
     if (ng_dtype_is_complex(mean.dt) || mean.dt == NG_FLOAT16)
         return unsupported(L, e->span.line, ng_dtype_is_complex(mean.dt) ? "np.var()/np.std() of complex values"
                                                                           : "np.var()/np.std() of float16 values");
-    Pre pre = {.center = mean, .ddof = dk ? expr(L, dk) : NOVAL};
+    Pre pre = along(axis.axis);
+    pre.center = mean;
+    pre.ddof = dk ? expr(L, dk) : NOVAL;
     if (dk && pre.ddof.r == NG_IR_NONE)
         return NOVAL;
     if (dk && (ng_dtype_is_complex(pre.ddof.dt) || pre.ddof.chr))
@@ -3346,17 +3450,21 @@ static Val linalg_norm(Lower *L, const NgJitExpr *e)
 {
     int line = e->span.line;
     NgJitExpr plain;
-    const NgJitExpr *ord = keyword_arg(L, e, "ord", &plain);
+    static const char *const names[] = {"ord", "axis"};
+    const NgJitExpr *kw[2];
+    keyword_args(L, e, 2, names, kw, &plain);
+    Pre pre = along(L->st == NG_OK ? axis_arg(L, kw[1], 2, &plain, "norm") : NULL);
+    const NgJitExpr *ord = kw[0];
     if (L->st != NG_OK)
         return NOVAL;
-    if (ord && e->nitems == 2)
+    if (ord && plain.nitems == 2)
         return fail(L, line, NG_ERR_TYPE, "norm() got multiple values for argument 'ord'");
     if (!check_args(L, &plain, 1, 2, "linalg.norm"))
         return NOVAL;
-    if (e->nitems == 2)
-        ord = e->items[1];
+    if (plain.nitems == 2)
+        ord = plain.items[1];
     plain.nitems = 1;
-    Pre pre = {.center = NOVAL, .ddof = NOVAL, .norm = NORM_SQUARES, .rank = 0};
+    pre.norm = NORM_SQUARES;
     NgOp op = NG_OP_ADD;
     if (ord && ord->kind == NG_JIT_E_STR && ord->nitems == 0 && ord->str &&
         (strcmp(ord->str, "fro") == 0 || strcmp(ord->str, "f") == 0)) {
@@ -7073,53 +7181,82 @@ static void scan_views(Lower *L, NgJitBlock b)
 
 /* ---- locals naming an elementwise expression of rows (SYM_EXPR) ---- */
 
-/* Whether e, a value a loop body assigns to a name, is an array computed elementwise from parts
- * of arrays (np.exp(X[i] - m), X[i] > 0, d * d where d is one too): a part read outside any
- * reduction, through arithmetic, one comparison, abs() and NumPy's scalar functions. */
-static bool row_valued(Lower *L, const NgJitExpr *e)
+/* The axes of e's value where it is an array computed elementwise from parts of arrays
+ * (np.exp(X[i] - m), X[i] > 0, d * d where d is one too, W @ X[i], np.sum(C - X[i], axis=1)),
+ * else 0: a part read outside any reduction but one along an axis, through arithmetic, one
+ * comparison, abs() and NumPy's scalar functions; the value a loop body assigns to a name. */
+static int row_rank(Lower *L, const NgJitExpr *e)
 {
     switch (e->kind) {
     case NG_JIT_E_NAME: {
-        const Sym *s = sym_of(L, e);
-        return s->kind == SYM_EXPR || s->kind == SYM_BUF || (s->kind == SYM_VIEW && s->nfixed < s->base->given->ndim);
+        Sym *s = sym_of(L, e);
+        if (s->kind == SYM_EXPR && !s->expanding) {
+            s->expanding = true;
+            int r = row_rank(L, s->value);
+            s->expanding = false;
+            return r;
+        }
+        if (s->kind == SYM_ARRAY && s->given->seq == NG_JIT_SEQ_ARRAY && s->given->module == NG_JIT_MOD_NONE)
+            return s->given->ndim; /* (whole: C in C - X[i]) */
+        return s->kind == SYM_BUF ? s->brank
+               : s->kind == SYM_VIEW && s->nfixed < s->base->given->ndim ? s->base->given->ndim - s->nfixed : 0;
     }
     case NG_JIT_E_SUBSCRIPT: {
         int n, slices;
         bool trailing;
         const NgJitExpr *r = chain_root(e, &n, &slices, &trailing);
         if (!r || r->kind != NG_JIT_E_NAME)
-            return false;
+            return 0;
         const Sym *s = sym_of(L, r);
         const Sym *a = s->kind == SYM_VIEW ? s->base : s;
         int fixed = s->kind == SYM_VIEW ? s->nfixed : 0;
+        int rank = s->kind == SYM_BUF ? slices + s->brank - n : slices + a->given->ndim - fixed - n;
         if (s->kind == SYM_BUF)
-            return slices + s->brank - n > 0;
+            return rank > 0 ? rank : 0;
         return (s->kind == SYM_ARRAY || s->kind == SYM_VIEW) && a->given->seq == NG_JIT_SEQ_ARRAY &&
-               a->given->module == NG_JIT_MOD_NONE && slices + a->given->ndim - fixed - n > 0;
+               a->given->module == NG_JIT_MOD_NONE && rank > 0 ? rank : 0;
     }
-    case NG_JIT_E_BINARY:
+    case NG_JIT_E_BINARY: {
         if (e->op == NG_JIT_OP_MATMUL) /* (of two rows, a number; a matrix and a row, a row) */
             return matrix_of(L, e->lhs) != matrix_of(L, e->rhs);
-        return row_valued(L, e->lhs) || row_valued(L, e->rhs);
+        int a = row_rank(L, e->lhs), b = row_rank(L, e->rhs);
+        return a > b ? a : b;
+    }
     case NG_JIT_E_UNARY:
-        return e->op != NG_JIT_OP_NOT && row_valued(L, e->lhs);
-    case NG_JIT_E_COMPARE:
-        return e->nitems == 2 && (row_valued(L, e->items[0]) || row_valued(L, e->items[1]));
+        return e->op != NG_JIT_OP_NOT ? row_rank(L, e->lhs) : 0;
+    case NG_JIT_E_COMPARE: {
+        int a = e->nitems == 2 ? row_rank(L, e->items[0]) : 0, b = e->nitems == 2 ? row_rank(L, e->items[1]) : 0;
+        return a > b ? a : b;
+    }
     case NG_JIT_E_CALL: {
         NgJitCallKind k = ng_jit_call_kind(e);
+        const char *fn = e->lhs->kind == NG_JIT_E_ATTR ? e->lhs->name : "";
         bool abs_call = k == NG_JIT_CALL_BUILTIN && strcmp(e->lhs->name, "abs") == 0;
-        if (k == NG_JIT_CALL_NP_REDUCE && e->nitems == 2 && !e->nkeywords &&
-            (strcmp(e->lhs->name, "dot") == 0 || strcmp(e->lhs->name, "matmul") == 0))
+        bool dot = strcmp(fn, "dot") == 0 || strcmp(fn, "matmul") == 0;
+        if (k == NG_JIT_CALL_NP_REDUCE && e->nitems == 2 && !e->nkeywords && dot)
             return matrix_of(L, e->items[0]) != matrix_of(L, e->items[1]); /* np.dot(W, x[i]): a row */
+        if ((k == NG_JIT_CALL_NP_REDUCE || k == NG_JIT_CALL_METHOD) && !dot) { /* along an axis: one fewer */
+            bool method = k == NG_JIT_CALL_METHOD, norm = strcmp(fn, "norm") == 0;
+            const NgJitExpr *axis = e->nitems > 1 + norm - method ? e->items[1 + norm - method] : NULL;
+            for (int i = 0; i < e->nkeywords; i++)
+                if (e->keywords[i].name && strcmp(e->keywords[i].name, "axis") == 0)
+                    axis = e->keywords[i].value;
+            if (!axis || (axis->kind == NG_JIT_E_CONST && axis->cval == NG_JIT_C_NONE))
+                return 0;
+            int r = method ? row_rank(L, e->lhs->lhs) : e->nitems ? row_rank(L, e->items[0]) : 0;
+            return r > 1 ? r - 1 : 0;
+        }
         if ((k != NG_JIT_CALL_NP_SCALAR && !abs_call) || e->nkeywords)
-            return false;
-        for (int i = 0; i < e->nitems; i++)
-            if (row_valued(L, e->items[i]))
-                return true;
-        return false;
+            return 0;
+        int most = 0;
+        for (int i = 0; i < e->nitems; i++) {
+            int r = row_rank(L, e->items[i]);
+            most = r > most ? r : most;
+        }
+        return most;
     }
     default:
-        return false;
+        return 0;
     }
 }
 
@@ -7288,7 +7425,7 @@ static bool block_changes(Lower *L, NgJitBlock b, const NgJitExpr *value)
     return false;
 }
 
-/* Marks the locals that name an elementwise expression of rows (row_valued): assigned once in
+/* Marks the locals that name an elementwise expression of rows (row_rank): assigned once in
  * the nest, `e = np.exp(X[i] - m)`, then read only whole, only by the statements after it in
  * its block, and not after the loop; nothing those statements do before the last of them that
  * reads it changes what the expression reads (that one may: Python evaluates its value before
@@ -7300,7 +7437,8 @@ static void scan_exprs(Lower *L, const NgJitStmt *loop, NgJitBlock whole, NgJitB
         const NgJitStmt *s = b.stmts[i];
         Sym *v = s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_NAME
                      ? sym_of(L, s->targets[0]) : NULL;
-        if (v && v->kind == SYM_LOCAL && !v->given && row_valued(L, s->value)) {
+        if (v && v->kind == SYM_LOCAL && !v->given && row_rank(L, s->value) > 0 &&
+            !(s->value->kind == NG_JIT_E_NAME && sym_of(L, s->value)->kind == SYM_ARRAY)) { /* (not b = X) */
             int id = s->targets[0]->name_id, uses = 0, last = -1; /* (last: the last statement reading it) */
             NgJitBlock rest = {b.stmts + i + 1, b.n - i - 1};
             for (int j = 0; j < rest.n; j++) {
