@@ -40,7 +40,9 @@ compares statistics, the numbers being other than Python's and Numba's), and
 (all_close's `return False`, the first pair where a matrix differs from its transpose: searches),
 and `--dir bench/jit_newarrays` small arrays made in the loop (`a = np.zeros(3)`: an n-body step
 in NumPy rows, a projection accumulated in `acc[k]`, a 16-bin and a 256-bin histogram of each
-row: arrays of the iteration's own, indexed by the data).
+row: arrays of the iteration's own, indexed by the data), and `--dir bench/jit_axis` reductions
+along one axis (k-means' assignment `np.argmin(np.sum((C - X[i]) ** 2, axis=1))`, sums along
+each axis of a patch).
 A case's helper functions are jitted for Numba too (`njit`).
 """
 import argparse
