@@ -2985,6 +2985,63 @@ static bool matrix_of(Lower *L, const NgJitExpr *e)
  * own), a loop in the expression's loop. v's length must be the matrix's (no broadcasting: a
  * length the kernel cannot know before raises NumPy's ValueError, else the loop runs as Python,
  * which raises it). */
+/* The array of matrix m (matrix_of; m.T: *flip) and the indices before its two axes into idx
+ * (*ok: where they are in range), computed once before the elementwise expression (L is in
+ * it); NULL where that fails. */
+static Sym *matrix_at(Lower *L, const NgJitExpr *m, NgIrRef *idx, NgIrRef *ok, bool *flip)
+{
+    const NgJitExpr *ix[NG_MAXDIMS];
+    int n = 0;
+    Sym *view;
+    *ok = NG_IR_NONE;
+    *flip = m->kind == NG_JIT_E_ATTR;
+    if (*flip) /* m.T: its rows are m's columns */
+        m = m->lhs;
+    RowsSaved was = outside_rows(L);
+    Sym *a = index_chain(L, m, ix, &n, &view);
+    int fixed = a ? view_indices(L, view, idx, ok) : 0;
+    for (int p = 0; a && p < n; p++) {
+        NgIrRef i = index_value(L, a, fixed + p, ix[p], ok);
+        if (i == NG_IR_NONE)
+            a = NULL;
+        else
+            idx[fixed + p] = settled(L, i);
+    }
+    restore_rows(L, was);
+    return L->st == NG_OK ? a : NULL;
+}
+
+/* A matrix product's value made at this element of the elementwise expression already (h * h
+ * of h = W @ x), or NOVAL. */
+static Val product_made(const Lower *L, const NgJitExpr *m, const NgJitExpr *v)
+{
+    for (int i = 0; i < L->rows->nproducts; i++)
+        if (L->rows->products[i].m == m && L->rows->products[i].v == v && L->rows->products[i].guard == L->guard)
+            return L->rows->products[i].value;
+    return NOVAL;
+}
+
+/* The sum over kv of products p (in *inner, kv's loop of count n) into a new variable, before
+ * the element is read (under its guard), kept for the element as m and v's (product_made). */
+static Val product_sum(Lower *L, const NgJitExpr *m, const NgJitExpr *v, Val p, int kv, NgIrRef n, Stmts *inner)
+{
+    NgIrKernel *k = L->k;
+    int av = ng_ir_var(k, p.dt);
+    Rows *r = L->rows;
+    if (r->nproducts < (int)(sizeof r->products / sizeof r->products[0])) {
+        r->products[r->nproducts].m = m;
+        r->products[r->nproducts].v = v;
+        r->products[r->nproducts].guard = L->guard;
+        r->products[r->nproducts++].value = mkval(ng_ir_varref(k, av), p.dt, false, false);
+    }
+    append(L, inner, ng_ir_assign(k, av, ng_ir_binary(k, NG_OP_ADD, p.dt, ng_ir_varref(k, av), p.r)));
+    NgIrRef loop = ng_ir_for(k, kv, ng_ir_const_i(k, NG_INT64, 0), plain_count(L, n), ng_ir_const_i(k, NG_INT64, 1),
+                             seal(L, inner), 0);
+    append(L, L->pending, ng_ir_let(k, av, identity_of(L, NG_OP_ADD, p.dt)));
+    append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
+    return mkval(ng_ir_varref(k, av), p.dt, false, false);
+}
+
 static Val matvec(Lower *L, const NgJitExpr *e, const NgJitExpr *m, const NgJitExpr *v, bool left)
 {
     NgIrKernel *k = L->k;
@@ -2992,31 +3049,15 @@ static Val matvec(Lower *L, const NgJitExpr *e, const NgJitExpr *m, const NgJitE
     if (L->elem == NG_IR_NONE)
         return unsupported(L, line, "a product of a matrix and a row other than in an elementwise expression of "
                                     "rows (stored whole, reduced, named)");
-    for (int i = 0; i < L->rows->nproducts; i++) /* (made at this element already: h * h) */
-        if (L->rows->products[i].m == m && L->rows->products[i].v == v && L->rows->products[i].guard == L->guard)
-            return L->rows->products[i].value;
-    const NgJitExpr *ix[NG_MAXDIMS];
-    int n = 0;
-    Sym *view;
-    NgIrRef idx[NG_MAXDIMS], ok = NG_IR_NONE;
-    const NgJitExpr *key = m;
-    if (m->kind == NG_JIT_E_ATTR) { /* m.T: its rows are m's columns */
-        m = m->lhs;
-        left = !left;
-    }
-    RowsSaved was = outside_rows(L); /* (the matrix's indices: once, before the expression's loop) */
-    Sym *a = index_chain(L, m, ix, &n, &view);
-    int fixed = a ? view_indices(L, view, idx, &ok) : 0;
-    for (int p = 0; a && p < n; p++) {
-        NgIrRef i = index_value(L, a, fixed + p, ix[p], &ok);
-        if (i == NG_IR_NONE)
-            a = NULL;
-        else
-            idx[fixed + p] = pin(L, mkval(i, NG_INT64, false, true), L->pending).r;
-    }
-    restore_rows(L, was);
-    if (!a || L->st != NG_OK)
+    Val made = product_made(L, m, v);
+    if (made.r != NG_IR_NONE)
+        return made;
+    NgIrRef idx[NG_MAXDIMS], ok;
+    bool flip;
+    Sym *a = matrix_at(L, m, idx, &ok, &flip);
+    if (!a)
         return NOVAL;
+    left = left != flip;
     int nd = a->given->ndim, out_axis = left ? nd - 2 : nd - 1, sum_axis = left ? nd - 1 : nd - 2;
     NgIrRef at = row_index(L, ng_ir_shape(k, a->param, out_axis), 0, line);
     int kv = ng_ir_var(k, NG_INT64);
@@ -3041,20 +3082,53 @@ static Val matvec(Lower *L, const NgJitExpr *e, const NgJitExpr *m, const NgJitE
         ng_free(inner.v);
         return unsupported(L, line, "a matrix product of bools or of numbers of fewer than 4 bytes");
     }
-    int av = ng_ir_var(k, p.dt);
-    Rows *r = L->rows;
-    if (r->nproducts < (int)(sizeof r->products / sizeof r->products[0])) {
-        r->products[r->nproducts].m = key;
-        r->products[r->nproducts].v = v;
-        r->products[r->nproducts].guard = L->guard;
-        r->products[r->nproducts++].value = mkval(ng_ir_varref(k, av), p.dt, false, false);
+    return product_sum(L, m, v, p, kv, len[0], &inner);
+}
+
+/* a @ b, np.dot(a, b) (np.matmul) of two matrices (matrix_of; a.T its other axis first), in an
+ * elementwise expression of rows: a part of two axes, its element at the expression's (r, c)
+ * on its last two axes the sum over k of a[r, k] * b[k, c] in k's order (NumPy's BLAS sums in
+ * its own), a loop in the expression's loops. a's columns must be as many as b's rows (else
+ * the loop runs as Python, which raises NumPy's ValueError). */
+static Val matmat(Lower *L, const NgJitExpr *e, const NgJitExpr *ma, const NgJitExpr *mb)
+{
+    NgIrKernel *k = L->k;
+    int line = e->span.line;
+    if (L->elem == NG_IR_NONE)
+        return unsupported(L, line, "a product of two matrices other than in an elementwise expression of rows "
+                                    "(stored whole, reduced, named)");
+    Val made = product_made(L, ma, mb);
+    if (made.r != NG_IR_NONE)
+        return made;
+    NgIrRef ia[NG_MAXDIMS], ib[NG_MAXDIMS], oka, okb;
+    bool fa, fb;
+    Sym *a = matrix_at(L, ma, ia, &oka, &fa), *b = a ? matrix_at(L, mb, ib, &okb, &fb) : NULL;
+    if (!b)
+        return NOVAL;
+    int na = a->given->ndim, nb = b->given->ndim;
+    int rows_a = fa ? na - 1 : na - 2, sum_a = fa ? na - 2 : na - 1; /* (a's axis of rows, of the sum) */
+    int sum_b = fb ? nb - 1 : nb - 2, cols_b = fb ? nb - 2 : nb - 1;
+    NgIrRef n = ng_ir_shape(k, a->param, sum_a);
+    RowsSaved was = outside_rows(L); /* (NumPy's ValueError for a's columns not b's rows: Python's) */
+    raise_or_python(L, ng_ir_binary(k, NG_OP_NE, NG_BOOL, n, ng_ir_shape(k, b->param, sum_b)), NG_JIT_RAISE_ROW_SHAPE,
+                    line);
+    restore_rows(L, was);
+    ia[rows_a] = row_index(L, ng_ir_shape(k, a->param, rows_a), 1, line);
+    ib[cols_b] = row_index(L, ng_ir_shape(k, b->param, cols_b), 0, line);
+    int kv = ng_ir_var(k, NG_INT64);
+    ia[sum_a] = ib[sum_b] = ng_ir_varref(k, kv);
+    Stmts inner = {0};
+    Stmts *pending = L->pending;
+    L->pending = &inner; /* (the loads' checks: in the loop over k) */
+    Val x = mkval(guarded_load(L, a, ia, oka), a->given->dtype, false, false);
+    Val y = mkval(guarded_load(L, b, ib, okb), b->given->dtype, false, false);
+    Val p = arith(L, NG_JIT_OP_MUL, x, y, line);
+    L->pending = pending;
+    if (p.r == NG_IR_NONE || L->st != NG_OK || p.dt == NG_BOOL || ng_dtype_info(p.dt)->itemsize < 4) {
+        ng_free(inner.v);
+        return L->st != NG_OK ? NOVAL : unsupported(L, line, "a matrix product of bools or of numbers of fewer than 4 bytes");
     }
-    append(L, &inner, ng_ir_assign(k, av, ng_ir_binary(k, NG_OP_ADD, p.dt, ng_ir_varref(k, av), p.r)));
-    NgIrRef loop = ng_ir_for(k, kv, ng_ir_const_i(k, NG_INT64, 0), plain_count(L, len[0]), ng_ir_const_i(k, NG_INT64, 1),
-                             seal(L, &inner), 0);
-    append(L, L->pending, ng_ir_let(k, av, identity_of(L, NG_OP_ADD, p.dt)));
-    append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
-    return mkval(ng_ir_varref(k, av), p.dt, false, false);
+    return product_sum(L, ma, mb, p, kv, n, &inner);
 }
 
 /* np.sum(e), np.max(e) ... np.dot(a, b) of 1-d arrays (or rows of arrays,
@@ -3070,13 +3144,12 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
 
 static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python, const Pre *pre)
 {
-    int line = e->span.line;
     bool dot = strcmp(fn, "dot") == 0 || strcmp(fn, "matmul") == 0; /* (a @ b of rows: np.matmul's is np.dot's) */
     if (!check_args(L, e, dot ? 2 : 1, dot ? 2 : 1, fn))
         return NOVAL;
     bool m0 = dot && matrix_of(L, e->items[0]), m1 = dot && matrix_of(L, e->items[1]);
     if (m0 && m1)
-        return unsupported(L, line, "a product of two matrices");
+        return matmat(L, e, e->items[0], e->items[1]);
     if (m0 || m1) /* (a row: W @ x[i], x[i] @ W) */
         return matvec(L, e, e->items[m1], e->items[!m1], m0);
     if (L->elem != NG_IR_NONE) { /* X[i] = X[i] / np.sum(X[i]), np.sum(X[i] - np.max(X[i])): NumPy's is
@@ -7196,7 +7269,8 @@ static int row_rank(Lower *L, const NgJitExpr *e)
             s->expanding = false;
             return r;
         }
-        if (s->kind == SYM_ARRAY && s->given->seq == NG_JIT_SEQ_ARRAY && s->given->module == NG_JIT_MOD_NONE)
+        if (s->kind == SYM_ARRAY && s->given && s->given->seq == NG_JIT_SEQ_ARRAY &&
+            s->given->module == NG_JIT_MOD_NONE)
             return s->given->ndim; /* (whole: C in C - X[i]) */
         return s->kind == SYM_BUF ? s->brank
                : s->kind == SYM_VIEW && s->nfixed < s->base->given->ndim ? s->base->given->ndim - s->nfixed : 0;
@@ -7210,15 +7284,18 @@ static int row_rank(Lower *L, const NgJitExpr *e)
         const Sym *s = sym_of(L, r);
         const Sym *a = s->kind == SYM_VIEW ? s->base : s;
         int fixed = s->kind == SYM_VIEW ? s->nfixed : 0;
-        int rank = s->kind == SYM_BUF ? slices + s->brank - n : slices + a->given->ndim - fixed - n;
         if (s->kind == SYM_BUF)
-            return rank > 0 ? rank : 0;
-        return (s->kind == SYM_ARRAY || s->kind == SYM_VIEW) && a->given->seq == NG_JIT_SEQ_ARRAY &&
-               a->given->module == NG_JIT_MOD_NONE && rank > 0 ? rank : 0;
+            return slices + s->brank - n > 0 ? slices + s->brank - n : 0;
+        if ((s->kind != SYM_ARRAY && s->kind != SYM_VIEW) || !a->given || a->given->seq != NG_JIT_SEQ_ARRAY ||
+            a->given->module != NG_JIT_MOD_NONE)
+            return 0;
+        int rank = slices + a->given->ndim - fixed - n;
+        return rank > 0 ? rank : 0;
     }
     case NG_JIT_E_BINARY: {
-        if (e->op == NG_JIT_OP_MATMUL) /* (of two rows, a number; a matrix and a row, a row) */
-            return matrix_of(L, e->lhs) != matrix_of(L, e->rhs);
+        if (e->op == NG_JIT_OP_MATMUL) /* (of two rows, a number; a matrix and a row, a row; two matrices, a
+                                          part of two axes) */
+            return matrix_of(L, e->lhs) + matrix_of(L, e->rhs);
         int a = row_rank(L, e->lhs), b = row_rank(L, e->rhs);
         return a > b ? a : b;
     }
@@ -7234,7 +7311,7 @@ static int row_rank(Lower *L, const NgJitExpr *e)
         bool abs_call = k == NG_JIT_CALL_BUILTIN && strcmp(e->lhs->name, "abs") == 0;
         bool dot = strcmp(fn, "dot") == 0 || strcmp(fn, "matmul") == 0;
         if (k == NG_JIT_CALL_NP_REDUCE && e->nitems == 2 && !e->nkeywords && dot)
-            return matrix_of(L, e->items[0]) != matrix_of(L, e->items[1]); /* np.dot(W, x[i]): a row */
+            return matrix_of(L, e->items[0]) + matrix_of(L, e->items[1]); /* np.dot(W, x[i]): a row */
         if ((k == NG_JIT_CALL_NP_REDUCE || k == NG_JIT_CALL_METHOD) && !dot) { /* along an axis: one fewer */
             bool method = k == NG_JIT_CALL_METHOD, norm = strcmp(fn, "norm") == 0;
             const NgJitExpr *axis = e->nitems > 1 + norm - method ? e->items[1 + norm - method] : NULL;

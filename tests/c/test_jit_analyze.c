@@ -1207,7 +1207,7 @@ static void test_python(void)
                  "line 29: sequential: writes a[i] and uses the whole array a\n"
                  "line 31: python: assigns a.x (not compilable)\n"
                  "line 33: python: calls np.sqrt with 2 arguments (not compilable)\n"
-                 "line 35: python: calls np.sum with 2 arguments (not compilable)\n");
+                 "line 35: sequential: writes a[i] and uses the whole array a\n"); /* (np.sum(a, axis 0)) */
     /* the keywords a NumPy reduction compiles with (ddof=, ord=), np.linalg.norm, @ of rows */
     CHECK_REPORT("def f(a, b, n):\n"
                  "    for i in range(n):\n"
@@ -1221,7 +1221,7 @@ static void test_python(void)
                  "    for i in range(n):\n"
                  "        b[i] = np.std(a[i], ddof=print(i))\n",
                  "line 2: parallel\n"
-                 "line 4: python: calls np.std with keyword arguments (not compilable)\n"
+                 "line 4: parallel\n" /* (along an axis) */
                  "line 6: python: calls np.linalg.norm with keyword arguments (not compilable)\n"
                  "line 8: python: calls np.sum with keyword arguments (not compilable)\n"
                  "line 10: python: calls print (not compilable)\n");
@@ -1419,16 +1419,18 @@ static void test_api(void)
     const char *calls = "def f():\n"
                         "    (range(3), len(a), math.sqrt(x), np.exp(x), numpy.sum(r), np.dot(a, b),\n"
                         "     prange(3), numgpu.prange(3), helper(x), a.sum(), np.zeros(3), math.frexp(x), a[0](x),\n"
-                        "     np.linalg.norm(a), numpy.linalg.norm(a, 1), np.linalg.norm(a, 1, 0), np.linalg.inv(a))\n";
+                        "     np.linalg.norm(a), numpy.linalg.norm(a, 1), np.linalg.norm(a, 1, 0), np.linalg.inv(a),\n"
+                        "     np.linalg.norm(a, 1, 0, 2), np.sum(a, 0), np.sum(a, 0, 1), a.max(0), a.max(0, 1))\n";
     CHECK_OK(ng_jit_parse(calls, strlen(calls), "t.py", &ast, NULL));
     const NgJitExpr *t = ast->body.stmts[0]->body.stmts[0]->value;
     NgJitCallKind want[] = {NG_JIT_CALL_BUILTIN, NG_JIT_CALL_BUILTIN, NG_JIT_CALL_MATH, NG_JIT_CALL_NP_SCALAR,
                             NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_PRANGE, NG_JIT_CALL_PRANGE,
                             NG_JIT_CALL_HELPER, NG_JIT_CALL_METHOD, NG_JIT_CALL_NP_NEW, NG_JIT_CALL_OTHER,
-                            NG_JIT_CALL_OTHER, NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_OTHER,
-                            NG_JIT_CALL_OTHER};
-    CHECK_EQ_INT(17, t->nitems);
-    for (int i = 0; i < t->nitems && i < 17; i++)
+                            NG_JIT_CALL_OTHER, NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_NP_REDUCE,
+                            NG_JIT_CALL_OTHER, NG_JIT_CALL_OTHER, NG_JIT_CALL_NP_REDUCE, NG_JIT_CALL_OTHER,
+                            NG_JIT_CALL_METHOD, NG_JIT_CALL_OTHER};
+    CHECK_EQ_INT(22, t->nitems);
+    for (int i = 0; i < t->nitems && i < 22; i++)
         CHECK_EQ_INT(want[i], ng_jit_call_kind(t->items[i]));
     ng_jit_ast_free(ast);
 }

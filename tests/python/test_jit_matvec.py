@@ -1,6 +1,6 @@
 """A matrix times a row inside a compiled loop (`W @ X[i]`, `X[i] @ W`, `np.dot(R[i], p)`,
 `np.matmul`): a row, each element a sum over the matrix's other axis, in the loop over the
-row's elements. Compared with plain Python: integers exactly, floats within a few ulps (NumPy's
+row's elements; two matrices (`A[i] @ B[i]`, `W.T @ A[i]`): a part of two axes. Compared with plain Python: integers exactly, floats within a few ulps (NumPy's
 BLAS sums in its own order)."""
 import numpy as np
 import pytest
@@ -134,6 +134,55 @@ def two_matrices(W, V, out):
         out[i] = np.sum(W @ V) + i
 
 
+def products(A, B, C):
+    for i in range(A.shape[0]):
+        C[i] = A[i] @ B[i]
+
+
+def products_turned(A, B, C, D):
+    for i in range(A.shape[0]):
+        C[i] = np.dot(A[i].T, A[i]) + 1
+        D[i] = np.matmul(A[i], B[i].T)
+
+
+def gram_named(A, W, out, cols):
+    for i in range(A.shape[0]):
+        P = A[i] @ W
+        out[i] = np.max(P * P)
+        cols[i] = np.sum(P, axis=0)
+
+
+def chained(A, out):
+    for i in range(A.shape[0]):
+        out[i] = A[i] @ A[i] @ A[i]
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int32, np.int64, np.complex128])
+def test_two_matrices(dt):
+    rng = np.random.default_rng(33)
+    A = (rng.standard_normal((20, 3, 4)) * 4).astype(dt)
+    B = (rng.standard_normal((20, 5, 4)) * 4).astype(dt)
+    rtol = 1e-5 if dt == np.float32 else 1e-12
+    f = close_same(products, A, B.transpose(0, 2, 1).copy(), np.zeros((20, 3, 5), dt), rtol=rtol)
+    assert ran(f) == ["kernel"] and f.loop_report()[0]["kind"] == "parallel", f.loop_report()
+    f = close_same(products_turned, A, B, np.zeros((20, 4, 4), dt), np.zeros((20, 3, 5), dt), rtol=rtol)
+    assert ran(f) == ["kernel"], f.loop_report()
+    W = (rng.standard_normal((4, 6)) * 4).astype(dt)
+    if dt != np.complex128:  # (np.max of complex values runs as Python)
+        f = close_same(gram_named, A, W, np.zeros(20, dt), np.zeros((20, 6), dt), rtol=rtol)
+        assert ran(f) == ["kernel"], f.loop_report()
+    f = close_same(two_matrices, W, W.T.copy(), np.zeros(5, dt), rtol=rtol)
+    assert ran(f) == ["kernel"], f.loop_report()
+
+
+def test_two_matrices_that_do_not_fit_raise_numpys_valueerror():
+    rng = np.random.default_rng(34)
+    A = rng.standard_normal((5, 3, 4))
+    want, got, f = python_and_jit(products, A, rng.standard_normal((5, 3, 5)), np.zeros((5, 3, 5)))
+    assert want[0] is ValueError and got == want, (got, want)
+    assert "rows of other lengths" in ran(f)[0], f.loop_report()
+
+
 def small_ints(W, X, out):
     for i in range(X.shape[0]):
         out[i] = W @ X[i]
@@ -141,12 +190,9 @@ def small_ints(W, X, out):
 
 def test_what_stays_python():
     W = np.arange(9.0).reshape(3, 3)
-    f = numgpu.jit(two_matrices)
-    want, got = np.zeros(4), np.zeros(4)
-    two_matrices(W, W.T.copy(), want)
-    f(W, W.T.copy(), got)
-    np.testing.assert_array_equal(got, want)
-    assert "a product of two matrices" in ran(f)[0], f.loop_report()
+    A = np.arange(36.0).reshape(4, 3, 3)
+    f = close_same(chained, A, np.zeros((4, 3, 3)))  # (a product of a product: Python)
+    assert "a matrix and other than a row" in ran(f)[0], f.loop_report()
     want, got = np.zeros(3), np.zeros(3)
     transposed_element(W, want)
     f = numgpu.jit(transposed_element)
