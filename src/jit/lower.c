@@ -2978,13 +2978,6 @@ static bool matrix_of(Lower *L, const NgJitExpr *e)
     return a->kind == SYM_ARRAY && a->given->seq == NG_JIT_SEQ_ARRAY && a->given->ndim - fixed - n == 2;
 }
 
-/* m @ v, v @ m, np.dot(m, v) (np.matmul), m a matrix (matrix_of; m.T its other axis first), v a
- * row, in an elementwise
- * expression of rows: the row of their products, its element at the expression's element the
- * sum over k of m[e, k] * v[k] (v @ m: v[k] * m[k, e]) in k's order (NumPy's BLAS sums in its
- * own), a loop in the expression's loop. v's length must be the matrix's (no broadcasting: a
- * length the kernel cannot know before raises NumPy's ValueError, else the loop runs as Python,
- * which raises it). */
 /* The array of matrix m (matrix_of; m.T: *flip) and the indices before its two axes into idx
  * (*ok: where they are in range), computed once before the elementwise expression (L is in
  * it); NULL where that fails. */
@@ -3011,18 +3004,27 @@ static Sym *matrix_at(Lower *L, const NgJitExpr *m, NgIrRef *idx, NgIrRef *ok, b
     return L->st == NG_OK ? a : NULL;
 }
 
-/* A matrix product's value made at this element of the elementwise expression already (h * h
- * of h = W @ x), or NOVAL. */
-static Val product_made(const Lower *L, const NgJitExpr *m, const NgJitExpr *v)
+/* Whether the product of m and v (`what`) can be made here, in an elementwise expression of
+ * rows (else unsupported); *made its value made at this element already (h * h of h = W @ x),
+ * or NOVAL. */
+static bool product_here(Lower *L, int line, const NgJitExpr *m, const NgJitExpr *v, const char *what, Val *made)
 {
+    *made = NOVAL;
+    if (L->elem == NG_IR_NONE) {
+        char why[160];
+        snprintf(why, sizeof why, "a product of %s other than in an elementwise expression of rows (stored whole, "
+                 "reduced, named)", what);
+        unsupported(L, line, why);
+        return false;
+    }
     for (int i = 0; i < L->rows->nproducts; i++)
         if (L->rows->products[i].m == m && L->rows->products[i].v == v && L->rows->products[i].guard == L->guard)
-            return L->rows->products[i].value;
-    return NOVAL;
+            *made = L->rows->products[i].value;
+    return true;
 }
 
 /* The sum over kv of products p (in *inner, kv's loop of count n) into a new variable, before
- * the element is read (under its guard), kept for the element as m and v's (product_made). */
+ * the element is read (under its guard), kept for the element as m and v's (product_here). */
 static Val product_sum(Lower *L, const NgJitExpr *m, const NgJitExpr *v, Val p, int kv, NgIrRef n, Stmts *inner)
 {
     NgIrKernel *k = L->k;
@@ -3042,15 +3044,19 @@ static Val product_sum(Lower *L, const NgJitExpr *m, const NgJitExpr *v, Val p, 
     return mkval(ng_ir_varref(k, av), p.dt, false, false);
 }
 
+/* m @ v, v @ m, np.dot(m, v) (np.matmul), m a matrix (matrix_of; m.T its other axis first), v a
+ * row, in an elementwise
+ * expression of rows: the row of their products, its element at the expression's element the
+ * sum over k of m[e, k] * v[k] (v @ m: v[k] * m[k, e]) in k's order (NumPy's BLAS sums in its
+ * own), a loop in the expression's loop. v's length must be the matrix's (no broadcasting: a
+ * length the kernel cannot know before raises NumPy's ValueError, else the loop runs as Python,
+ * which raises it). */
 static Val matvec(Lower *L, const NgJitExpr *e, const NgJitExpr *m, const NgJitExpr *v, bool left)
 {
     NgIrKernel *k = L->k;
     int line = e->span.line;
-    if (L->elem == NG_IR_NONE)
-        return unsupported(L, line, "a product of a matrix and a row other than in an elementwise expression of "
-                                    "rows (stored whole, reduced, named)");
-    Val made = product_made(L, m, v);
-    if (made.r != NG_IR_NONE)
+    Val made;
+    if (!product_here(L, line, m, v, "a matrix and a row", &made) || made.r != NG_IR_NONE)
         return made;
     NgIrRef idx[NG_MAXDIMS], ok;
     bool flip;
@@ -3094,11 +3100,8 @@ static Val matmat(Lower *L, const NgJitExpr *e, const NgJitExpr *ma, const NgJit
 {
     NgIrKernel *k = L->k;
     int line = e->span.line;
-    if (L->elem == NG_IR_NONE)
-        return unsupported(L, line, "a product of two matrices other than in an elementwise expression of rows "
-                                    "(stored whole, reduced, named)");
-    Val made = product_made(L, ma, mb);
-    if (made.r != NG_IR_NONE)
+    Val made;
+    if (!product_here(L, line, ma, mb, "two matrices", &made) || made.r != NG_IR_NONE)
         return made;
     NgIrRef ia[NG_MAXDIMS], ib[NG_MAXDIMS], oka, okb;
     bool fa, fb;
