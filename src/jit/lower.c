@@ -2961,6 +2961,9 @@ static const NgJitExpr *chain_root(const NgJitExpr *e, int *n, int *slices, bool
     return e;
 }
 
+/* Whether e is the constant None. */
+static bool is_none(const NgJitExpr *e) { return e->kind == NG_JIT_E_CONST && e->cval == NG_JIT_C_NONE; }
+
 /* Whether e is a matrix of an array bound before the loop: a name or indices (no slice) leaving
  * two of its axes (W, R[i] of a 3-d R, a local naming such a part). */
 static bool matrix_of(Lower *L, const NgJitExpr *e)
@@ -3134,6 +3137,9 @@ static Val matmat(Lower *L, const NgJitExpr *e, const NgJitExpr *ma, const NgJit
     return product_sum(L, ma, mb, p, kv, n, &inner);
 }
 
+static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python, const Pre *pre,
+                     const RowsSaved *elem);
+
 /* np.sum(e), np.max(e) ... np.dot(a, b) of 1-d arrays (or rows of arrays,
  * and elementwise expressions of them): a loop over the elements, run
  * before the statement, its result in a variable. `python`: Python's own
@@ -3142,9 +3148,6 @@ static Val matmat(Lower *L, const NgJitExpr *e, const NgJitExpr *ma, const NgJit
  * sum(row), 0 + row[0] + row[1] ... in order in the elements' own dtype (an
  * int8 sum wraps); any(row)/all(row), a Python bool. `pre` (may be NULL): what
  * it does beyond fn's own (np.var's second pass, a norm's form). */
-static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python, const Pre *pre,
-                     const RowsSaved *elem);
-
 static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python, const Pre *pre)
 {
     bool dot = strcmp(fn, "dot") == 0 || strcmp(fn, "matmul") == 0; /* (a @ b of rows: np.matmul's is np.dot's) */
@@ -3435,7 +3438,7 @@ static const NgJitExpr *axis_arg(Lower *L, const NgJitExpr *kw, int at, NgJitExp
         a = plain->items[at];
         plain->nitems = at;
     }
-    return a && !(a->kind == NG_JIT_E_CONST && a->cval == NG_JIT_C_NONE) ? a : NULL;
+    return a && !is_none(a) ? a : NULL;
 }
 
 /* np.ptp(e) as NumPy's: np.max(e) - np.min(e) in e's dtype (an integer's wraps; of bools,
@@ -3547,7 +3550,7 @@ static Val linalg_norm(Lower *L, const NgJitExpr *e)
         pre.rank = 2;
     } else if (ord && ord->kind == NG_JIT_E_STR) {
         return unsupported(L, line, "np.linalg.norm() of an ord other than 'fro'");
-    } else if (ord && !(ord->kind == NG_JIT_E_CONST && ord->cval == NG_JIT_C_NONE)) {
+    } else if (ord && !is_none(ord)) {
         Val o = expr(L, ord);
         if (o.r == NG_IR_NONE)
             return NOVAL;
@@ -4579,7 +4582,7 @@ static const char *random_args(const NgJitExpr *e, const NgJitRandomFn *rf, cons
         }
     }
     for (int j = 0; j < rf->nparams; j++) {
-        if (args[j] && isinf(rf->dflt[j]) && args[j]->kind == NG_JIT_E_CONST && args[j]->cval == NG_JIT_C_NONE)
+        if (args[j] && isinf(rf->dflt[j]) && is_none(args[j]))
             args[j] = NULL; /* (high=None: as not given) */
         if (!args[j] && isnan(rf->dflt[j])) {
             snprintf(why, n, "%s() missing 1 required positional argument: '%s'", fn, rf->params[j]);
@@ -7321,7 +7324,7 @@ static int row_rank(Lower *L, const NgJitExpr *e)
             for (int i = 0; i < e->nkeywords; i++)
                 if (e->keywords[i].name && strcmp(e->keywords[i].name, "axis") == 0)
                     axis = e->keywords[i].value;
-            if (!axis || (axis->kind == NG_JIT_E_CONST && axis->cval == NG_JIT_C_NONE))
+            if (!axis || is_none(axis))
                 return 0;
             int r = method ? row_rank(L, e->lhs->lhs) : e->nitems ? row_rank(L, e->items[0]) : 0;
             return r > 1 ? r - 1 : 0;
