@@ -957,9 +957,12 @@ static bool known_keyword(const NgJitExpr *e, const char *kw)
     if (k != NG_JIT_CALL_NP_REDUCE && k != NG_JIT_CALL_METHOD)
         return false;
     if (strcmp(fn, "norm") == 0)
-        return (strcmp(kw, "ord") == 0 && e->nitems == 1) || (strcmp(kw, "axis") == 0 && e->nitems <= 2);
+        return (strcmp(kw, "ord") == 0 && e->nitems == 1) || (strcmp(kw, "axis") == 0 && e->nitems <= 2) ||
+               strcmp(kw, "keepdims") == 0;
     if (strcmp(fn, "dot") == 0 || strcmp(fn, "matmul") == 0)
         return false;
+    if (strcmp(kw, "keepdims") == 0)
+        return in_list(fn, np_reduce_fns);
     if (strcmp(kw, "axis") == 0) /* (given once: np.sum(x, axis) or np.sum(x, axis=axis)) */
         return in_list(fn, np_reduce_fns) && e->nitems == (k == NG_JIT_CALL_METHOD ? 0 : 1);
     return (strcmp(fn, "var") == 0 || strcmp(fn, "std") == 0) && strcmp(kw, "ddof") == 0;
@@ -1060,6 +1063,8 @@ static const char *check_expr(Ctx *c, const NgJitExpr *e)
             return check_expr(c, e->lhs);
         if (is_known_module(e->lhs) && in_list(e->name, module_consts))
             return NULL;
+        if (is_module(e->lhs, "np", "numpy") && strcmp(e->name, "newaxis") == 0)
+            return NULL; /* (an index: x[:, np.newaxis]; elsewhere the lowering says no) */
         if (in_list(e->name, part_attrs) && !is_known_module(e->lhs))
             return check_expr(c, e->lhs); /* (of an array, not a scalar: the lowering says so) */
         if (strcmp(e->name, "T") == 0 && !is_known_module(e->lhs))
@@ -2065,8 +2070,9 @@ static void add_access(Ctx *c, const NgJitExpr *e, int root, bool write, bool au
         at -= n;
         for (int i = 0; i < n; i++) {
             const NgJitExpr *it = items[i];
-            /* None, ..., *idx, or a slice then more indices: positions unknown */
+            /* None (np.newaxis), ..., *idx, or a slice then more indices: positions unknown */
             if (it->kind == NG_JIT_E_STARRED || it->kind == NG_JIT_E_CONST ||
+                (it->kind == NG_JIT_E_ATTR && strcmp(it->name, "newaxis") == 0) ||
                 (it->kind == NG_JIT_E_SLICE && lev > 0))
                 return;
             pos[at + i] = it->kind == NG_JIT_E_SLICE ? NULL : it;

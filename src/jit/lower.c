@@ -874,6 +874,18 @@ static NgIrRef row_index(Lower *L, NgIrRef n, int d, int line)
     return elem_at(L, d);
 }
 
+/* An axis d (from the last) of length 1 in the elementwise expression (x[:, None], a reduction
+ * with keepdims=True): NumPy broadcasts it to the other rows' length there, or it is 1. */
+static void new_axis(Lower *L, int d, int line)
+{
+    if (d >= MAX_ROW_RANK) {
+        unsupported(L, line, "an expression of arrays of more than 4 axes");
+        return;
+    }
+    elem_at(L, d); /* (its loop's variable, for the loop over the other rows' length) */
+    L->rows->rank = d + 1 > L->rows->rank ? d + 1 : L->rows->rank;
+}
+
 /* The length rows of lengths lens[0..nlens) broadcast to (NONE for none),
  * or where target is not NONE, the length they must broadcast to. A row read
  * at the element itself (direct_row) of another length, or of length 1 beside
@@ -949,6 +961,8 @@ static bool rows_length(Lower *L, const Rows *rows, NgIrRef *n, int line)
         if (rows->split < 0 || d) {
             n[d] = broadcast_length(L, rows->lens[d], rows->nlens[d], d < rows->target_rank ? rows->target[d] : NG_IR_NONE,
                                     &bad, line);
+            if (n[d] == NG_IR_NONE) /* (new axes only: new_axis) */
+                n[d] = ng_ir_const_i(k, NG_INT64, 1);
             note_extent(L, rows, d, n[d]);
             continue;
         } /* np.dot(a, b): a's length is b's (NumPy's dot broadcasts neither) */
@@ -1529,6 +1543,24 @@ static int slices_in(const NgJitExpr *const *idx, int n)
     return k;
 }
 
+/* Whether index e is None or np.newaxis (NumPy's new axis of length 1). */
+static bool is_newaxis(Lower *L, const NgJitExpr *e)
+{
+    if (e->kind == NG_JIT_E_CONST)
+        return e->cval == NG_JIT_C_NONE;
+    return e->kind == NG_JIT_E_ATTR && strcmp(e->name, "newaxis") == 0 && e->lhs->kind == NG_JIT_E_NAME &&
+           sym_of(L, e->lhs)->kind == SYM_MODULE && sym_of(L, e->lhs)->module == NG_JIT_MOD_NUMPY;
+}
+
+/* How many of the indices idx[0..n) are new axes (is_newaxis). */
+static int newaxes_in(Lower *L, const NgJitExpr *const *idx, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += is_newaxis(L, idx[i]);
+    return k;
+}
+
 /* The array a subscript chain or name refers to, with its indices:
  * a[i][j, k] gives a and (i, j, k), a[i, 1:3] a and (i, the slice). Returns
  * the Sym or NULL after an error. */
@@ -1562,23 +1594,33 @@ static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int
     Sym *s = index_chain(L, e->lhs, idx, nidx, view);
     if (!s)
         return NULL;
-    if (slices_in(idx, *nidx)) {
-        unsupported(L, e->span.line, "indexing a slice of an array");
+    if (slices_in(idx, *nidx) || newaxes_in(L, idx, *nidx)) {
+        unsupported(L, e->span.line, "indexing a slice of an array (or a part with a new axis)");
         return NULL;
     }
     int fixed = *view ? (*view)->nfixed : 0;
     const NgJitExpr *ix = e->rhs;
     /* X[i, :] is X[i]: the full slices after the indices name no axis of their own (but may
      * not be more axes than X has); other slices are in idx, for the callers that take them */
-    int n = ng_jit_index_count(ix), all = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1;
+    int n = ng_jit_index_count(ix), all = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1, nones = 0;
     for (int i = 0; i < all; i++) {
         const NgJitExpr *one = ix->kind == NG_JIT_E_TUPLE ? ix->items[i] : ix;
+        if (i < n && *nidx == NG_MAXDIMS) {
+            unsupported(L, e->span.line, "a part of more than 32 new axes and indices");
+            return NULL;
+        }
+        if (i < n && is_newaxis(L, one) && s->given->seq == NG_JIT_SEQ_ARRAY) { /* (x[:, None]: an axis of its
+                                                                                    own, none of x's) */
+            idx[(*nidx)++] = one;
+            nones++;
+            continue;
+        }
         if (i < n && one->kind == NG_JIT_E_SLICE && s->given->seq != NG_JIT_SEQ_ARRAY) {
             unsupported(L, one->span.line, s->given->seq == NG_JIT_SEQ_STR ? "slicing a str other than into a local"
                                                                              : "slicing a tuple or a dict");
             return NULL;
         }
-        if (fixed + *nidx + (i < n ? 0 : all - i - 1) >= s->given->ndim) {
+        if (fixed + *nidx - nones + (i < n ? 0 : all - i - 1) >= s->given->ndim) {
             fail(L, e->span.line, NG_ERR_INDEX, "too many indices for array '%s': array is %d-dimensional",
                  s->name, s->given->ndim);
             return NULL;
@@ -1921,10 +1963,12 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
         return NULL;
     }
     int fixed = view_indices(L, view, idx, ok), nd = s->given->ndim, slices = slices_in(ix, n);
-    int free = slices + nd - fixed - n; /* (the axes of the part it names: its slices, the axes after) */
+    int nones = newaxes_in(L, ix, n);
+    int free = slices + nones + nd - fixed - (n - nones); /* (the axes of the part it names: its slices, its
+                                                              new axes, the axes after) */
     if (free && L->elem == NG_IR_NONE) {
         char buf[80], what[256];
-        if (slices)
+        if (slices || nones)
             snprintf(what, sizeof what, "'%s' (a slice as a value: slices compile inside np.sum(...) and "
                      "the like, and as parts stored whole)", snip(L, e, buf, sizeof buf));
         else
@@ -1936,13 +1980,17 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
     /* in an elementwise expression of rows (np.sum(X[i]), np.max(img[i:i + 2, j:j + 2])): the
      * element its loops are at on the free axes, the last one's innermost */
     bool known = true;
-    int d = free;
-    for (int p = 0; p < n; p++) {
-        idx[fixed + p] = ix[p]->kind == NG_JIT_E_SLICE ? window_index(L, s, fixed + p, ix[p], --d)
-                                                        : index_value(L, s, fixed + p, ix[p], ok);
-        known = known && idx[fixed + p] != NG_IR_NONE;
+    int d = free, ax = fixed;
+    for (int p = 0; p < n; p++, ax++) {
+        if (is_newaxis(L, ix[p])) { /* (its length 1 broadcasts: no index) */
+            new_axis(L, --d, e->span.line);
+            ax--;
+            continue;
+        }
+        idx[ax] = ix[p]->kind == NG_JIT_E_SLICE ? window_index(L, s, ax, ix[p], --d) : index_value(L, s, ax, ix[p], ok);
+        known = known && idx[ax] != NG_IR_NONE;
     }
-    for (int ax = fixed + n; ax < nd; ax++) {
+    for (; ax < nd; ax++) {
         NgIrRef len = ng_ir_shape(L->k, s->param, ax);
         idx[ax] = row_index(L, len, --d, e->span.line);
         if (L->err_param >= 0) {
@@ -2907,6 +2955,7 @@ typedef struct Pre {
     double p; /* NORM_POWER's ord */
     int rank;
     bool numbers; /* count_nonzero of the elements that are not NaN (np.nanmean's count) */
+    bool keep;    /* keepdims=True: the axes reduced stay, of length 1 */
     const NgJitExpr *axis;
 } Pre;
 
@@ -2942,8 +2991,9 @@ static Val pin(Lower *L, Val v, Stmts *out);
 
 /* The root of subscript chain e (e itself where it is none): *n its indices (ng_jit_index_count's,
  * whole axes `:` after the last index not counted, *trailing whether any subscript has them),
- * *slices how many of them are slices. NULL for an index `...`, None or starred. */
-static const NgJitExpr *chain_root(const NgJitExpr *e, int *n, int *slices, bool *trailing)
+ * *slices how many of them are slices or new axes (x[:, None]: these not counted in *n). NULL
+ * for an index `...`, a constant other than None or starred. */
+static const NgJitExpr *chain_root(Lower *L, const NgJitExpr *e, int *n, int *slices, bool *trailing)
 {
     *n = *slices = 0;
     *trailing = false;
@@ -2951,9 +3001,11 @@ static const NgJitExpr *chain_root(const NgJitExpr *e, int *n, int *slices, bool
         int m = ng_jit_index_count(e->rhs);
         for (int i = 0; i < m; i++) {
             const NgJitExpr *x = e->rhs->kind == NG_JIT_E_TUPLE ? e->rhs->items[i] : e->rhs;
-            if (x->kind == NG_JIT_E_STARRED || x->kind == NG_JIT_E_CONST)
-                return NULL; /* (x[..., 0], x[None]) */
-            *slices += x->kind == NG_JIT_E_SLICE;
+            bool none = is_newaxis(L, x);
+            if (x->kind == NG_JIT_E_STARRED || (x->kind == NG_JIT_E_CONST && !none))
+                return NULL; /* (x[..., 0]) */
+            *slices += x->kind == NG_JIT_E_SLICE || none;
+            *n -= none;
         }
         *trailing = *trailing || m != (e->rhs->kind == NG_JIT_E_TUPLE ? e->rhs->nitems : 1);
         *n += m;
@@ -2972,7 +3024,7 @@ static bool matrix_of(Lower *L, const NgJitExpr *e)
     bool trailing;
     if (e->kind == NG_JIT_E_ATTR && strcmp(e->name, "T") == 0) /* (its transpose: W.T) */
         e = e->lhs;
-    e = chain_root(e, &n, &slices, &trailing);
+    e = chain_root(L, e, &n, &slices, &trailing);
     if (!e || slices || trailing || e->kind != NG_JIT_E_NAME) /* (X[i, :]: not looked into) */
         return false;
     const Sym *s = sym_of(L, e);
@@ -3255,6 +3307,9 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
                                                           op == NG_OP_FMAX || op == NG_OP_FMIN ||
                                                           center.r != NG_IR_NONE)
                               ? "of complex values" : NULL;
+    bool keep = pre && pre->keep;
+    if (keep && !refused && x.r != NG_IR_NONE && L->st == NG_OK && !elem)
+        refused = "with keepdims=True other than in an elementwise expression of rows (stored whole, reduced, named)";
     if (x.r == NG_IR_NONE || L->st != NG_OK || refused) {
         ng_free(inner.v);
         if (refused)
@@ -3310,10 +3365,17 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         restore_rows(L, *elem);
         NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
         for (int d = 0; d < rank; d++) {
-            if (d == dk)
+            if (d == dk) {
+                if (keep) /* (its length 1) */
+                    new_axis(L, d, line);
                 continue;
-            NgIrRef at = row_index(L, n[d], d < dk ? d : d - 1, line);
-            if (!invariant(L, n[d])) /* (a length 1 the expression broadcasts, as NumPy) */
+            }
+            int od = d < dk || keep ? d : d - 1; /* (the axis in the expression around) */
+            bool unit = is_const(L, n[d]) && const_i(L, n[d]) == 1; /* (a new axis: x[:, None]) */
+            NgIrRef at = unit ? zero : row_index(L, n[d], od, line);
+            if (unit)
+                new_axis(L, od, line);
+            else if (!invariant(L, n[d])) /* (a length 1 the expression broadcasts, as NumPy) */
                 at = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n[d], one), zero, at);
             if (rows.elem_var[d] >= 0)
                 append(L, L->pending, ng_ir_let(k, rows.elem_var[d], at));
@@ -3379,6 +3441,12 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     }
     append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
     carry_stop(L, L->pending); /* (a raise in it: nothing after it runs, in a sequential kernel) */
+    if (keep && dk < 0) { /* (of all axes: a number in an array of as many axes, each of length 1) */
+        restore_rows(L, *elem);
+        for (int d = 0; d < rows.rank; d++)
+            new_axis(L, d, line);
+        outside_rows(L);
+    }
     if (arg) /* (NumPy's intp) */
         return mkval(ng_ir_varref(k, place), NG_INT64, false, true);
     NgIrRef r = ng_ir_varref(k, av);
@@ -3441,6 +3509,22 @@ static const NgJitExpr *axis_arg(Lower *L, const NgJitExpr *kw, int at, NgJitExp
     return a && !is_none(a) ? a : NULL;
 }
 
+/* Whether a reduction's keepdims= argument `kw` (NULL: not given) is true: a constant (L fails
+ * for another). */
+static bool kept_dims(Lower *L, const NgJitExpr *kw)
+{
+    if (!kw)
+        return false;
+    Val v = expr(L, kw);
+    if (v.r == NG_IR_NONE)
+        return false;
+    if (!is_const(L, v.r) || ng_dtype_is_inexact(v.dt) || v.chr) {
+        unsupported(L, kw->span.line, "keepdims= other than a constant True or False");
+        return false;
+    }
+    return const_i(L, v.r) != 0;
+}
+
 /* np.ptp(e) as NumPy's: np.max(e) - np.min(e) in e's dtype (an integer's wraps; of bools,
  * NumPy's TypeError: Python raises it). */
 static Val np_ptp(Lower *L, const NgJitExpr *e, const Pre *axis)
@@ -3487,11 +3571,12 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     if (python || strcmp(fn, "dot") == 0 || strcmp(fn, "matmul") == 0)
         return reduce_rows(L, e, fn, op, python, NULL);
     bool var = strcmp(fn, "var") == 0, std = strcmp(fn, "std") == 0;
-    static const char *const names[] = {"axis", "ddof"};
-    const NgJitExpr *kw[2];
+    static const char *const names[] = {"axis", "keepdims", "ddof"};
+    const NgJitExpr *kw[3];
     NgJitExpr plain;
-    keyword_args(L, e, var || std ? 2 : 1, names, kw, &plain);
+    keyword_args(L, e, var || std ? 3 : 2, names, kw, &plain);
     Pre axis = along(L->st == NG_OK ? axis_arg(L, kw[0], 1, &plain, fn) : NULL);
+    axis.keep = L->st == NG_OK && kept_dims(L, kw[1]);
     if (L->st != NG_OK)
         return NOVAL;
     if (strcmp(fn, "ptp") == 0)
@@ -3500,7 +3585,7 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         return np_nanmean(L, &plain, &axis);
     if (!var && !std)
         return reduce_rows(L, &plain, fn, op, python, &axis);
-    const NgJitExpr *dk = kw[1];
+    const NgJitExpr *dk = kw[2];
     Val mean = reduce_rows(L, &plain, "mean", NG_OP_ADD, false, &axis);
     if (mean.r == NG_IR_NONE)
         return NOVAL;
@@ -3508,6 +3593,7 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         return unsupported(L, e->span.line, ng_dtype_is_complex(mean.dt) ? "np.var()/np.std() of complex values"
                                                                           : "np.var()/np.std() of float16 values");
     Pre pre = along(axis.axis);
+    pre.keep = axis.keep; /* (the mean's axes are the result's) */
     pre.center = mean;
     pre.ddof = dk ? expr(L, dk) : NOVAL;
     if (dk && pre.ddof.r == NG_IR_NONE)
@@ -3529,10 +3615,11 @@ static Val linalg_norm(Lower *L, const NgJitExpr *e)
 {
     int line = e->span.line;
     NgJitExpr plain;
-    static const char *const names[] = {"ord", "axis"};
-    const NgJitExpr *kw[2];
-    keyword_args(L, e, 2, names, kw, &plain);
+    static const char *const names[] = {"ord", "axis", "keepdims"};
+    const NgJitExpr *kw[3];
+    keyword_args(L, e, 3, names, kw, &plain);
     Pre pre = along(L->st == NG_OK ? axis_arg(L, kw[1], 2, &plain, "norm") : NULL);
+    pre.keep = L->st == NG_OK && kept_dims(L, kw[2]);
     const NgJitExpr *ord = kw[0];
     if (L->st != NG_OK)
         return NOVAL;
@@ -3907,6 +3994,8 @@ static Val len_of(Lower *L, const NgJitExpr *e)
         return NOVAL;
     if (s->given->seq == NG_JIT_SEQ_DICT_CHR || s->given->seq == NG_JIT_SEQ_DICT_INT)
         return unsupported(L, e->span.line, "len() of a dict");
+    if (newaxes_in(L, ix, n))
+        return unsupported(L, e->span.line, "len() of a part with a new axis (None)");
     int fixed = view ? view->nfixed : 0;
     if (fixed + n >= s->given->ndim && !slices_in(ix, n))
         return fail(L, e->span.line, NG_ERR_TYPE, "len() of an unsized object (an element of '%s')", s->name);
@@ -5465,6 +5554,10 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     Sym *a = index_chain(L, t, ix, &n, &view);
     if (!a)
         return true;
+    if (newaxes_in(L, ix, n)) {
+        unsupported(L, line, "storing into a part with a new axis (None)");
+        return true;
+    }
     int fixed = view ? view->nfixed : 0, nd = a->given->ndim, slices = slices_in(ix, n);
     int free = slices + nd - fixed - n; /* (the stored part's axes: its slices, the axes after) */
     if (free < 1 || a->given->seq != NG_JIT_SEQ_ARRAY)
@@ -7208,7 +7301,8 @@ static Sym *view_of(Lower *L, const NgJitExpr *v, int *nfixed)
         const NgJitExpr *ix = v->rhs;
         int m = ng_jit_index_count(ix); /* (X[i, :] is X[i], as in index_chain) */
         for (int i = 0; i < m; i++)
-            if ((ix->kind == NG_JIT_E_TUPLE ? ix->items[i] : ix)->kind == NG_JIT_E_SLICE)
+            if ((ix->kind == NG_JIT_E_TUPLE ? ix->items[i] : ix)->kind == NG_JIT_E_SLICE ||
+                is_newaxis(L, ix->kind == NG_JIT_E_TUPLE ? ix->items[i] : ix))
                 return NULL;
         n += m;
         v = v->lhs;
@@ -7284,7 +7378,7 @@ static int row_rank(Lower *L, const NgJitExpr *e)
     case NG_JIT_E_SUBSCRIPT: {
         int n, slices;
         bool trailing;
-        const NgJitExpr *r = chain_root(e, &n, &slices, &trailing);
+        const NgJitExpr *r = chain_root(L, e, &n, &slices, &trailing);
         if (!r || r->kind != NG_JIT_E_NAME)
             return 0;
         const Sym *s = sym_of(L, r);
@@ -7321,13 +7415,18 @@ static int row_rank(Lower *L, const NgJitExpr *e)
         if ((k == NG_JIT_CALL_NP_REDUCE || k == NG_JIT_CALL_METHOD) && !dot) { /* along an axis: one fewer */
             bool method = k == NG_JIT_CALL_METHOD, norm = strcmp(fn, "norm") == 0;
             const NgJitExpr *axis = e->nitems > 1 + norm - method ? e->items[1 + norm - method] : NULL;
-            for (int i = 0; i < e->nkeywords; i++)
-                if (e->keywords[i].name && strcmp(e->keywords[i].name, "axis") == 0)
-                    axis = e->keywords[i].value;
-            if (!axis || is_none(axis))
+            bool keep = false; /* (keepdims=True: as many axes, those reduced of length 1) */
+            for (int i = 0; i < e->nkeywords; i++) {
+                const NgJitKeyword *kw = &e->keywords[i];
+                if (kw->name && strcmp(kw->name, "axis") == 0)
+                    axis = kw->value;
+                if (kw->name && strcmp(kw->name, "keepdims") == 0)
+                    keep = kw->value->kind == NG_JIT_E_CONST && kw->value->cval == NG_JIT_C_TRUE;
+            }
+            if ((!axis || is_none(axis)) && !keep)
                 return 0;
             int r = method ? row_rank(L, e->lhs->lhs) : e->nitems ? row_rank(L, e->items[0]) : 0;
-            return r > 1 ? r - 1 : 0;
+            return keep ? r : r > 1 ? r - 1 : 0;
         }
         if ((k != NG_JIT_CALL_NP_SCALAR && !abs_call) || e->nkeywords)
             return 0;

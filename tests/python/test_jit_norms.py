@@ -195,7 +195,7 @@ def test_var_and_std_with_ddof(dt, d):
 
 def spread_of_unknown_keyword(X, out):
     for i in range(X.shape[0]):
-        out[i] = np.std(X[i], ddof=1, keepdims=False)
+        out[i] = np.std(X[i], ddof=1, where=X[i] > 2)
 
 
 def test_other_keywords_run_as_python():
