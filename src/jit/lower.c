@@ -294,6 +294,13 @@ typedef struct Rows {
         Val value;
     } products[4];
     int nproducts;
+    int hoist_var;          /* where not -1: the variable of the innermost loop the expression's
+                               builder makes over its elements (a store's, a reduction's); a
+                               reduction along an axis in it whose value that variable does not
+                               change (the mean of X[i].mean(axis=1, keepdims=True) in X[i] - ...)
+                               goes into `hoisted`, which the builder runs before that loop, not
+                               at each element of it (put_hoisted) */
+    Stmts hoisted;
 } Rows;
 
 /* The fields of Lower an elementwise expression of rows changes, saved (enter_rows, outside_rows). */
@@ -803,7 +810,8 @@ static bool invariant(const Lower *L, NgIrRef r);
 static RowsSaved enter_rows(Lower *L, Rows *rows, int elem, Stmts *inner)
 {
     RowsSaved was = {L->elem, L->guard, L->pending, L->rows, L->in_iteration};
-    *rows = (Rows){.split = -1, .before = L->pending, .guard = L->guard, .in_iteration = L->in_iteration};
+    *rows = (Rows){.split = -1, .before = L->pending, .guard = L->guard, .in_iteration = L->in_iteration,
+                   .hoist_var = -1};
     for (int d = 0; d < MAX_ROW_RANK; d++)
         rows->elem_var[d] = d ? -1 : elem, rows->target[d] = NG_IR_NONE;
     L->elem = ng_ir_varref(L->k, elem);
@@ -812,6 +820,37 @@ static RowsSaved enter_rows(Lower *L, Rows *rows, int elem, Stmts *inner)
     L->guard = NG_IR_NONE;
     L->in_iteration = false; /* (a loop: see raise_value_if) */
     return was;
+}
+
+/* Appends what rows hoisted out of its innermost loop (Rows.hoist_var) to `to`, where it runs
+ * before that loop. */
+static void move_hoisted(Lower *L, Rows *rows, Stmts *to)
+{
+    for (int i = 0; i < rows->hoisted.n; i++)
+        append(L, to, rows->hoisted.v[i]);
+    ng_free(rows->hoisted.v);
+    rows->hoisted = (Stmts){0};
+}
+
+/* Loop `loop` (over Rows.hoist_var) after what rows hoisted out of it: a block. */
+static NgIrRef put_hoisted(Lower *L, Rows *rows, NgIrRef loop)
+{
+    if (rows->hoisted.n == 0)
+        return loop;
+    append(L, &rows->hoisted, loop);
+    return seal(L, &rows->hoisted);
+}
+
+/* Puts what rows hoisted back at the start of its innermost loop's body `inner` (a builder
+ * whose loop is over another variable after all). */
+static void unhoist(Lower *L, Rows *rows, Stmts *inner)
+{
+    Stmts both = {0};
+    move_hoisted(L, rows, &both);
+    for (int i = 0; i < inner->n; i++)
+        append(L, &both, inner->v[i]);
+    ng_free(inner->v);
+    *inner = both;
 }
 
 /* Steps out of the elementwise expression, to what runs once before its loop. */
@@ -3260,6 +3299,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     Stmts inner = {0};
     Rows rows;
     RowsSaved was = enter_rows(L, &rows, kv, &inner);
+    rows.hoist_var = kv;
     Val x = expr(L, e->items[0]);
     NgDType product = NG_NODTYPE; /* a dot's: its result's dtype */
     if (dot) {
@@ -3312,6 +3352,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         refused = "with keepdims=True other than in an elementwise expression of rows (stored whole, reduced, named)";
     if (x.r == NG_IR_NONE || L->st != NG_OK || refused) {
         ng_free(inner.v);
+        ng_free(rows.hoisted.v);
         if (refused)
             fail(L, line, NG_ERR_UNSUPPORTED, "%s%s() %s is not supported in a compiled loop", python ? "" : "np.", fn,
                  refused);
@@ -3319,6 +3360,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     }
     if (!rows_length(L, &rows, n, line)) { /* (np.dot(row, 2.0): NumPy's is an array) */
         ng_free(inner.v);
+        ng_free(rows.hoisted.v);
         return L->st != NG_OK ? NOVAL : fail(L, line, NG_ERR_UNSUPPORTED, "np.%s() of an array and a number is not "
                                                                             "supported in a compiled loop", fn);
     }
@@ -3361,9 +3403,13 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     }
     for (int d = 0; d < rank; d++)
         n[d] = plain_count(L, n[d]);
+    if (dk > 0) /* (its loop is not over the variable they were hoisted out of) */
+        unhoist(L, &rows, &inner);
     if (dk >= 0) { /* along axis dk: a loop over it at each element of the expression around (elem) */
         restore_rows(L, *elem);
-        NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+        Rows *around = L->rows;
+        NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1), at[MAX_ROW_RANK];
+        bool moves = false; /* (with the innermost loop around: hoist_var) */
         for (int d = 0; d < rank; d++) {
             if (d == dk) {
                 if (keep) /* (its length 1) */
@@ -3372,25 +3418,32 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
             }
             int od = d < dk || keep ? d : d - 1; /* (the axis in the expression around) */
             bool unit = is_const(L, n[d]) && const_i(L, n[d]) == 1; /* (a new axis: x[:, None]) */
-            NgIrRef at = unit ? zero : row_index(L, n[d], od, line);
+            at[d] = unit ? zero : row_index(L, n[d], od, line);
             if (unit)
                 new_axis(L, od, line);
-            else if (!invariant(L, n[d])) /* (a length 1 the expression broadcasts, as NumPy) */
-                at = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n[d], one), zero, at);
-            if (rows.elem_var[d] >= 0)
-                append(L, L->pending, ng_ir_let(k, rows.elem_var[d], at));
+            moves = moves || (!unit && around->elem_var[od] == around->hoist_var);
+            if (!unit && !invariant(L, n[d])) /* (a length 1 the expression broadcasts, as NumPy) */
+                at[d] = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n[d], one), zero, at[d]);
         }
+        if (!moves && around->hoist_var >= 0 && L->guard == NG_IR_NONE)
+            L->pending = &around->hoisted; /* (the rest of it, once per element of the loops outside that one) */
+        for (int d = 0; d < rank; d++)
+            if (d != dk && rows.elem_var[d] >= 0)
+                append(L, L->pending, ng_ir_let(k, rows.elem_var[d], at[d]));
         if (rows.elem_var[dk] < 0)
             rows.elem_var[dk] = ng_ir_var(k, NG_INT64);
         kv = rows.elem_var[dk];
         n[0] = n[dk];
         rank = 1;
     }
+    if (rank == 1) /* (what its expression hoisted out of the loop: before it) */
+        move_hoisted(L, &rows, L->pending);
     /* av the result; for a float sum of several axes tv a row's own, added into av row by row
      * (NumPy's order up to 128 elements: flat_sum); other reductions take each element into av,
      * in C order as NumPy's */
-    bool lanes = inner.n == 0 && (acc == NG_FLOAT32 || acc == NG_FLOAT64) && op == NG_OP_ADD && !python &&
-                 product != NG_FLOAT16 && dk <= 0; /* (NumPy sums along another axis in order) */
+    bool lanes = inner.n == 0 && rows.hoisted.n == 0 && (acc == NG_FLOAT32 || acc == NG_FLOAT64) &&
+                 op == NG_OP_ADD && !python && product != NG_FLOAT16 && dk <= 0; /* (NumPy sums along another axis
+                                                                                   in order) */
     int av = ng_ir_var(k, acc), tv = rank > 1 && lanes ? ng_ir_var(k, acc) : av;
     NgIrRef blocked = lanes ? in_lanes(L, kv, n[0], v, op, acc, tv) : NG_IR_NONE;
     int place = arg ? ng_ir_var(k, NG_INT64) : -1, at = arg && rank > 1 ? ng_ir_var(k, NG_INT64) : -1;
@@ -3428,7 +3481,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         loop = ng_ir_block(k, 3, three);
     }
     for (int d = 1; d < rank; d++)
-        loop = ng_ir_for(k, rows.elem_var[d], zero, n[d], one, loop, 0);
+        loop = ng_ir_for(k, rows.elem_var[d], zero, n[d], one, d == 1 ? put_hoisted(L, &rows, loop) : loop, 0);
     /* the element count, before the loop (flat_sum tests it; a mean divides by it) */
     NgIrRef count = rank > 1 && (lanes || is_mean) ? plain_count(L, whole) : n[0];
     if (rank > 1 && lanes)
@@ -5450,16 +5503,26 @@ static const Sym *storage(const Sym *s)
     return b->alias ? b->alias : b;
 }
 
+static int row_rank(Lower *L, const NgJitExpr *e);
+static bool reads_storage(Lower *L, const NgJitExpr *e, const Sym *w);
+
 /* Whether e reads array `a` otherwise than as the row `row` itself (the same
  * subscript, written alike): X[i] = X[i] * 2 reads each element where it
  * stores it, X[i] = X[i] / X[i][0] reads an element the row's loop changes.
  * Where row is not `plain` (its elements in their own order at a whole row's
  * places: X[i], X[i, :]), any other read of a is: X[i, ::-1] = X[i] * 2
  * reads an element the loop has changed. */
-static bool reads_other_than(const Lower *L, const NgJitExpr *e, const Sym *a, const NgJitExpr *row, bool plain)
+static bool reads_other_than(Lower *L, const NgJitExpr *e, const Sym *a, const NgJitExpr *row, bool plain)
 {
     if (!e)
         return false;
+    NgJitCallKind call = e->kind == NG_JIT_E_CALL ? ng_jit_call_kind(e) : NG_JIT_CALL_OTHER;
+    bool across = call == NG_JIT_CALL_NP_REDUCE || call == NG_JIT_CALL_METHOD ||
+                  (e->kind == NG_JIT_E_BINARY && e->op == NG_JIT_OP_MATMUL); /* (a reduction along an axis, a
+                                                       matrix product: each element reads many of a's, made at
+                                                       the elements of the store, after some are stored) */
+    if (across && row_rank(L, e) > 0 && reads_storage(L, e, a))
+        return true;
     if (e->kind == NG_JIT_E_SUBSCRIPT) { /* a's rows, read element by element, are what they were */
         int n = 0;
         const NgJitExpr *r = e;
@@ -5507,6 +5570,7 @@ static bool reads_other_than(const Lower *L, const NgJitExpr *e, const Sym *a, c
 static RowsSaved enter_store(Lower *L, Rows *rows, int nfree, const int *var, const NgIrRef *len, Stmts *inner)
 {
     RowsSaved was = enter_rows(L, rows, var[0], inner);
+    rows->hoist_var = var[0];
     rows->target_rank = nfree;
     for (int q = 0; q < nfree; q++) {
         rows->elem_var[q] = var[q];
@@ -5518,16 +5582,19 @@ static RowsSaved enter_store(Lower *L, Rows *rows, int nfree, const int *var, co
 /* The loops of such a store around its body `inner` (after restore_rows), over the lengths the
  * value's rows broadcast to (len[q] where it reads none), into out; then, in a sequential kernel,
  * nothing after them runs where they raised. */
-static void store_loops(Lower *L, const Rows *rows, int nfree, const int *var, const NgIrRef *len, Stmts *inner,
+static void store_loops(Lower *L, Rows *rows, int nfree, const int *var, const NgIrRef *len, Stmts *inner,
                         int line, Stmts *out)
 {
     NgIrKernel *k = L->k;
     NgIrRef count[MAX_ROW_RANK];
     int rank = rows_length(L, rows, count, line) ? rows->rank : 0;
     NgIrRef loop = seal(L, inner);
-    for (int q = 0; q < nfree; q++)
+    for (int q = 0; q < nfree; q++) {
         loop = ng_ir_for(k, var[q], ng_ir_const_i(k, NG_INT64, 0), plain_count(L, q < rank ? count[q] : len[q]),
                          ng_ir_const_i(k, NG_INT64, 1), loop, 0);
+        if (q == 0)
+            loop = put_hoisted(L, rows, loop);
+    }
     push(L, out, loop);
     carry_stop(L, out);
 }
@@ -5632,6 +5699,7 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
         unsupported(L, line, "storing a value of more axes than the part it goes into (NumPy's ValueError)");
     if (v.r == NG_IR_NONE || L->st != NG_OK) {
         ng_free(inner.v);
+        ng_free(rows.hoisted.v);
         return true;
     }
     mark_written(L, a);
@@ -6078,6 +6146,45 @@ static void buf_store(Lower *L, Sym *s, const NgJitExpr *t, const NgJitExpr *con
 /* a op= value, a[...] = value (op NONE) of buffer s, its part at indices ix (buf_indices; a
  * whole: all NULL): value an elementwise expression of rows (or a number), stored element by
  * element (it reads a only at the element it stores). */
+/* Whether e, the value stored into a part of SYM_BUF s (`whole`: all of it) element by element,
+ * reads s otherwise than whole at the element stored (an element, a[:] = a[0] + a, or inside a
+ * reduction along an axis or a matrix product, which read others): the loop has changed some.
+ * A reduction of all of s (a[:] = a / np.sum(a)) is made before the loop. */
+static bool buf_reads_other(Lower *L, const NgJitExpr *e, const Sym *s, bool whole)
+{
+    if (!e)
+        return false;
+    if (e->kind == NG_JIT_E_NAME) {
+        Sym *n = sym_of(L, e);
+        if (n->kind == SYM_EXPR && !n->expanding) { /* (what its expression reads) */
+            n->expanding = true;
+            bool r = buf_reads_other(L, n->value, s, whole);
+            n->expanding = false;
+            return r;
+        }
+        return n == s && !whole;
+    }
+    const NgJitExpr *base = e->kind == NG_JIT_E_SUBSCRIPT ? subscript_base(e) : NULL;
+    if (base && sym_of(L, base) == s)
+        return true;
+    NgJitCallKind call = e->kind == NG_JIT_E_CALL ? ng_jit_call_kind(e) : NG_JIT_CALL_OTHER;
+    bool reduction = call == NG_JIT_CALL_NP_REDUCE || call == NG_JIT_CALL_METHOD ||
+                     (call == NG_JIT_CALL_BUILTIN && np_reduction(e->lhs->name) != NG_NOPS) ||
+                     (e->kind == NG_JIT_E_BINARY && e->op == NG_JIT_OP_MATMUL);
+    if (reduction) /* (of all of it: before the loop; along an axis, a product: at the elements) */
+        return row_rank(L, e) > 0 && reads_storage(L, e, s);
+    if (buf_reads_other(L, e->lhs, s, whole) || buf_reads_other(L, e->rhs, s, whole) ||
+        buf_reads_other(L, e->cond, s, whole))
+        return true;
+    for (int i = 0; i < e->nitems; i++)
+        if (buf_reads_other(L, e->items[i], s, whole))
+            return true;
+    for (int i = 0; e->kind == NG_JIT_E_CALL && i < e->nkeywords; i++)
+        if (buf_reads_other(L, e->keywords[i].value, s, whole))
+            return true;
+    return false;
+}
+
 static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitExpr *value, NgJitOp op, int line,
                      Stmts *out)
 {
@@ -6100,6 +6207,11 @@ static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitEx
             len[q] = ng_ir_const_i(k, NG_INT64, s->bshape[d]);
             at[d] = ng_ir_varref(k, var[q]);
         }
+    if (buf_reads_other(L, value, s, nwhole == s->brank)) {
+        unsupported(L, line, "storing into an array made in the loop a value that reads it otherwise than "
+                             "whole (NumPy evaluates it first)");
+        return;
+    }
     Stmts inner = {0};
     Rows rows;
     RowsSaved was = enter_store(L, &rows, nwhole, var, len, &inner);
@@ -6119,6 +6231,7 @@ static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitEx
         unsupported(L, line, "storing a value of more axes than the array it goes into (NumPy's ValueError)");
     if (x == NG_IR_NONE || L->st != NG_OK) {
         ng_free(inner.v);
+        ng_free(rows.hoisted.v);
         return;
     }
     store_loops(L, &rows, nwhole, var, len, &inner, line, out);
