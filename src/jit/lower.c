@@ -3518,7 +3518,8 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     if (dot && product != acc) /* (NumPy's dot sums in a wider type and returns the product's: an int8 dot
                                   wraps, a bool one is whether any pair is both true, a float16 one rounds) */
         return mkval(ng_ir_cast(k, product, r), product, false, product == NG_BOOL);
-    return mkval(r, acc, (python && acc == NG_BOOL) || counting, acc == NG_BOOL || counting);
+    bool number = dk < 0 && !keep; /* (np.count_nonzero's is a Python int; along an axis, an array of intp) */
+    return mkval(r, acc, (python && acc == NG_BOOL) || (counting && number), acc == NG_BOOL || counting);
 }
 
 /* The values of call e's keyword arguments names[0..n) into v[] (NULL where not given); any
