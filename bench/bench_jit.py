@@ -43,7 +43,11 @@ in NumPy rows, a projection accumulated in `acc[k]`, a 16-bin and a 256-bin hist
 row: arrays of the iteration's own, indexed by the data), and `--dir bench/jit_axis` reductions
 along one axis (k-means' assignment `np.argmin(np.sum((C - X[i]) ** 2, axis=1))`, sums along
 each axis of a patch).
-A case's helper functions are jitted for Numba too (`njit`).
+A case's helper functions are jitted for Numba too (`njit`). Where Numba lacks a NumPy form the
+case uses (keepdims=, np.mean's axis=), the case's `numba_kernel` is the same loop as a Numba
+user writes it, and Numba runs that. `--dir bench/jit_newaxis`: new axes (`w[:, None] * X[i]`,
+pairwise distances `P[i][:, None, :] - P[i][None, :, :]`) and keepdims=True (a softmax of each
+row of a batch, columns standardised).
 """
 import argparse
 import copy
@@ -82,10 +86,10 @@ def numba_version(path, numba):
     ns = {"prange": numba.prange}
     exec(compile("\n".join(lines), path, "exec"), ns)
     for name, fn in list(ns.items()):  # the case's helpers jitted too, as a Numba user would
-        if name != "kernel" and getattr(fn, "__module__", None) is None and callable(fn) and \
+        if name not in ("kernel", "numba_kernel") and getattr(fn, "__module__", None) is None and callable(fn) and \
                 getattr(fn, "__code__", None) is not None and fn.__code__.co_filename == path:
             ns[name] = numba.njit(fn)
-    return numba.njit(parallel=True)(ns["kernel"])
+    return numba.njit(parallel=True)(ns.get("numba_kernel", ns["kernel"]))
 
 
 def timed(fn, args, repeat=3):
@@ -120,7 +124,7 @@ def work_ratio(mod, numba, bench_args, test_args):
     if numba is None:
         return None
     try:
-        g = numba.njit(mod.kernel)
+        g = numba.njit(getattr(mod, "numba_kernel", mod.kernel))
         g(*copy.deepcopy(test_args))
         t_test = min(timed(g, test_args, repeat=1)[0] for _ in range(5))
         t_bench = timed(g, bench_args, repeat=1)[0]

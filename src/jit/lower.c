@@ -257,6 +257,7 @@ typedef struct Stmts {
 enum {
     MAX_ROWS = 16,    /* rows of different lengths on one axis of an elementwise expression */
     MAX_ROW_RANK = 4, /* axes of an elementwise expression of rows (X[i] of a 5-d X: 4) */
+    MAX_HOISTED = 16, /* reductions along an axis in one, made outside its innermost loop */
 };
 
 /* An elementwise expression of rows being lowered (np.sum(X[i] * Y[i]), np.max(x[a:b]),
@@ -294,13 +295,15 @@ typedef struct Rows {
         Val value;
     } products[4];
     int nproducts;
-    int hoist_var;          /* where not -1: the variable of the innermost loop the expression's
-                               builder makes over its elements (a store's, a reduction's); a
-                               reduction along an axis in it whose value that variable does not
-                               change (the mean of X[i].mean(axis=1, keepdims=True) in X[i] - ...)
-                               goes into `hoisted`, which the builder runs before that loop, not
-                               at each element of it (put_hoisted) */
-    Stmts hoisted;
+    bool hoists;            /* its builder (a store's loops, a reduction's) places `hoisted`: */
+    struct {
+        NgIrRef stmt;       /* a reduction along an axis in the expression (the mean of
+                               X[i] - X[i].mean(axis=1, keepdims=True)), made once per element of
+                               the loops over the axes it reads (`axes`, a bit per axis from the
+                               last), before the loops over the others (wrap_loops) */
+        unsigned axes;
+    } hoisted[MAX_HOISTED];
+    int nhoisted;
 } Rows;
 
 /* The fields of Lower an elementwise expression of rows changes, saved (enter_rows, outside_rows). */
@@ -810,8 +813,7 @@ static bool invariant(const Lower *L, NgIrRef r);
 static RowsSaved enter_rows(Lower *L, Rows *rows, int elem, Stmts *inner)
 {
     RowsSaved was = {L->elem, L->guard, L->pending, L->rows, L->in_iteration};
-    *rows = (Rows){.split = -1, .before = L->pending, .guard = L->guard, .in_iteration = L->in_iteration,
-                   .hoist_var = -1};
+    *rows = (Rows){.split = -1, .before = L->pending, .guard = L->guard, .in_iteration = L->in_iteration};
     for (int d = 0; d < MAX_ROW_RANK; d++)
         rows->elem_var[d] = d ? -1 : elem, rows->target[d] = NG_IR_NONE;
     L->elem = ng_ir_varref(L->k, elem);
@@ -822,35 +824,54 @@ static RowsSaved enter_rows(Lower *L, Rows *rows, int elem, Stmts *inner)
     return was;
 }
 
-/* Appends what rows hoisted out of its innermost loop (Rows.hoist_var) to `to`, where it runs
- * before that loop. */
-static void move_hoisted(Lower *L, Rows *rows, Stmts *to)
+/* How deep in loops over axes order[0] (the outermost) .. order[n - 1] rows' hoisted reduction h
+ * goes: inside the loop of the deepest of the axes it reads (-1: before them all). */
+static int hoist_level(const Rows *rows, int h, const int *order, int n)
 {
-    for (int i = 0; i < rows->hoisted.n; i++)
-        append(L, to, rows->hoisted.v[i]);
-    ng_free(rows->hoisted.v);
-    rows->hoisted = (Stmts){0};
+    int level = -1;
+    for (int q = 0; q < n; q++)
+        if (rows->hoisted[h].axes >> order[q] & 1)
+            level = q;
+    return level;
 }
 
-/* Loop `loop` (over Rows.hoist_var) after what rows hoisted out of it: a block. */
-static NgIrRef put_hoisted(Lower *L, Rows *rows, NgIrRef loop)
-{
-    if (rows->hoisted.n == 0)
-        return loop;
-    append(L, &rows->hoisted, loop);
-    return seal(L, &rows->hoisted);
-}
-
-/* Puts what rows hoisted back at the start of its innermost loop's body `inner` (a builder
- * whose loop is over another variable after all). */
-static void unhoist(Lower *L, Rows *rows, Stmts *inner)
+/* Puts rows' hoisted reductions that read the innermost loop's axis (order[n - 1]) at the start
+ * of its body `inner`, in their order (those that read only other axes: wrap_loops). */
+static void hoist_inner(Lower *L, const Rows *rows, const int *order, int n, Stmts *inner)
 {
     Stmts both = {0};
-    move_hoisted(L, rows, &both);
+    for (int h = 0; h < rows->nhoisted; h++)
+        if (hoist_level(rows, h, order, n) == n - 1)
+            append(L, &both, rows->hoisted[h].stmt);
+    if (both.n == 0)
+        return;
     for (int i = 0; i < inner->n; i++)
         append(L, &both, inner->v[i]);
     ng_free(inner->v);
     *inner = both;
+}
+
+/* `loop` (over the innermost axis, order[n - 1]) in the loops over order[n - 2] .. order[0],
+ * from 0 to count[axis] by variable var[axis], each of rows' hoisted reductions that does not
+ * read order[n - 1] inside the loops over the axes it reads, before the loop over the next. */
+static NgIrRef wrap_loops(Lower *L, const Rows *rows, const int *order, int n, const int *var,
+                          const NgIrRef *count, NgIrRef loop)
+{
+    NgIrKernel *k = L->k;
+    for (int q = n - 1; q >= 0; q--) {
+        if (q < n - 1)
+            loop = ng_ir_for(k, var[order[q]], ng_ir_const_i(k, NG_INT64, 0), count[order[q]],
+                             ng_ir_const_i(k, NG_INT64, 1), loop, 0);
+        Stmts here = {0};
+        for (int h = 0; h < rows->nhoisted; h++)
+            if (hoist_level(rows, h, order, n) == q - 1)
+                append(L, &here, rows->hoisted[h].stmt);
+        if (here.n) {
+            append(L, &here, loop);
+            loop = seal(L, &here);
+        }
+    }
+    return loop;
 }
 
 /* Steps out of the elementwise expression, to what runs once before its loop. */
@@ -3299,7 +3320,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     Stmts inner = {0};
     Rows rows;
     RowsSaved was = enter_rows(L, &rows, kv, &inner);
-    rows.hoist_var = kv;
+    rows.hoists = true;
     Val x = expr(L, e->items[0]);
     NgDType product = NG_NODTYPE; /* a dot's: its result's dtype */
     if (dot) {
@@ -3352,7 +3373,6 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         refused = "with keepdims=True other than in an elementwise expression of rows (stored whole, reduced, named)";
     if (x.r == NG_IR_NONE || L->st != NG_OK || refused) {
         ng_free(inner.v);
-        ng_free(rows.hoisted.v);
         if (refused)
             fail(L, line, NG_ERR_UNSUPPORTED, "%s%s() %s is not supported in a compiled loop", python ? "" : "np.", fn,
                  refused);
@@ -3360,7 +3380,6 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     }
     if (!rows_length(L, &rows, n, line)) { /* (np.dot(row, 2.0): NumPy's is an array) */
         ng_free(inner.v);
-        ng_free(rows.hoisted.v);
         return L->st != NG_OK ? NOVAL : fail(L, line, NG_ERR_UNSUPPORTED, "np.%s() of an array and a number is not "
                                                                             "supported in a compiled loop", fn);
     }
@@ -3403,13 +3422,12 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     }
     for (int d = 0; d < rank; d++)
         n[d] = plain_count(L, n[d]);
-    if (dk > 0) /* (its loop is not over the variable they were hoisted out of) */
-        unhoist(L, &rows, &inner);
+    Stmts chunk = {0}; /* (where it is hoisted in the expression around: what it makes) */
+    Rows *around = dk >= 0 ? elem->rows : NULL;
+    unsigned axes = 0; /* (of the expression around, it reads) */
     if (dk >= 0) { /* along axis dk: a loop over it at each element of the expression around (elem) */
         restore_rows(L, *elem);
-        Rows *around = L->rows;
         NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1), at[MAX_ROW_RANK];
-        bool moves = false; /* (with the innermost loop around: hoist_var) */
         for (int d = 0; d < rank; d++) {
             if (d == dk) {
                 if (keep) /* (its length 1) */
@@ -3421,12 +3439,12 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
             at[d] = unit ? zero : row_index(L, n[d], od, line);
             if (unit)
                 new_axis(L, od, line);
-            moves = moves || (!unit && around->elem_var[od] == around->hoist_var);
+            axes |= unit ? 0 : 1u << od;
             if (!unit && !invariant(L, n[d])) /* (a length 1 the expression broadcasts, as NumPy) */
                 at[d] = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n[d], one), zero, at[d]);
         }
-        if (!moves && around->hoist_var >= 0 && L->guard == NG_IR_NONE)
-            L->pending = &around->hoisted; /* (the rest of it, once per element of the loops outside that one) */
+        if (around->hoists && around->nhoisted < MAX_HOISTED && L->guard == NG_IR_NONE)
+            L->pending = &chunk; /* (the rest of it: around's builder places it, wrap_loops) */
         for (int d = 0; d < rank; d++)
             if (d != dk && rows.elem_var[d] >= 0)
                 append(L, L->pending, ng_ir_let(k, rows.elem_var[d], at[d]));
@@ -3436,12 +3454,14 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         n[0] = n[dk];
         rank = 1;
     }
-    if (rank == 1) /* (what its expression hoisted out of the loop: before it) */
-        move_hoisted(L, &rows, L->pending);
+    int order[MAX_ROW_RANK] = {0}; /* (its loops' axes, the outermost first) */
+    for (int q = 0; q < rank; q++)
+        order[q] = dk >= 0 ? dk : rank - 1 - q;
+    hoist_inner(L, &rows, order, rank, &inner);
     /* av the result; for a float sum of several axes tv a row's own, added into av row by row
      * (NumPy's order up to 128 elements: flat_sum); other reductions take each element into av,
      * in C order as NumPy's */
-    bool lanes = inner.n == 0 && rows.hoisted.n == 0 && (acc == NG_FLOAT32 || acc == NG_FLOAT64) &&
+    bool lanes = inner.n == 0 && (rank == 1 || rows.nhoisted == 0) && (acc == NG_FLOAT32 || acc == NG_FLOAT64) &&
                  op == NG_OP_ADD && !python && product != NG_FLOAT16 && dk <= 0; /* (NumPy sums along another axis
                                                                                    in order) */
     int av = ng_ir_var(k, acc), tv = rank > 1 && lanes ? ng_ir_var(k, acc) : av;
@@ -3480,8 +3500,13 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
                             ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), ng_ir_varref(k, tv)))};
         loop = ng_ir_block(k, 3, three);
     }
-    for (int d = 1; d < rank; d++)
-        loop = ng_ir_for(k, rows.elem_var[d], zero, n[d], one, d == 1 ? put_hoisted(L, &rows, loop) : loop, 0);
+    if (dk >= 0) { /* (the loop over axis dk: the other axes' variables are let around it) */
+        int var[MAX_ROW_RANK] = {0};
+        var[dk] = kv;
+        loop = wrap_loops(L, &rows, order, 1, var, n, loop);
+    } else {
+        loop = wrap_loops(L, &rows, order, rank, rows.elem_var, n, loop);
+    }
     /* the element count, before the loop (flat_sum tests it; a mean divides by it) */
     NgIrRef count = rank > 1 && (lanes || is_mean) ? plain_count(L, whole) : n[0];
     if (rank > 1 && lanes)
@@ -3494,6 +3519,11 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     }
     append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
     carry_stop(L, L->pending); /* (a raise in it: nothing after it runs, in a sequential kernel) */
+    if (L->pending == &chunk) { /* (hoisted: the expression's builder places it) */
+        around->hoisted[around->nhoisted].axes = axes;
+        around->hoisted[around->nhoisted++].stmt = seal(L, &chunk);
+        L->pending = elem->pending;
+    }
     if (keep && dk < 0) { /* (of all axes: a number in an array of as many axes, each of length 1) */
         restore_rows(L, *elem);
         for (int d = 0; d < rows.rank; d++)
@@ -5571,7 +5601,7 @@ static bool reads_other_than(Lower *L, const NgJitExpr *e, const Sym *a, const N
 static RowsSaved enter_store(Lower *L, Rows *rows, int nfree, const int *var, const NgIrRef *len, Stmts *inner)
 {
     RowsSaved was = enter_rows(L, rows, var[0], inner);
-    rows->hoist_var = var[0];
+    rows->hoists = true;
     rows->target_rank = nfree;
     for (int q = 0; q < nfree; q++) {
         rows->elem_var[q] = var[q];
@@ -5583,19 +5613,29 @@ static RowsSaved enter_store(Lower *L, Rows *rows, int nfree, const int *var, co
 /* The loops of such a store around its body `inner` (after restore_rows), over the lengths the
  * value's rows broadcast to (len[q] where it reads none), into out; then, in a sequential kernel,
  * nothing after them runs where they raised. */
-static void store_loops(Lower *L, Rows *rows, int nfree, const int *var, const NgIrRef *len, Stmts *inner,
+static void store_loops(Lower *L, const Rows *rows, int nfree, const int *var, const NgIrRef *len, Stmts *inner,
                         int line, Stmts *out)
 {
     NgIrKernel *k = L->k;
     NgIrRef count[MAX_ROW_RANK];
     int rank = rows_length(L, rows, count, line) ? rows->rank : 0;
-    NgIrRef loop = seal(L, inner);
+    int order[MAX_ROW_RANK], in0 = 0, in1 = 0; /* (the loops' axes, the outermost first) */
     for (int q = 0; q < nfree; q++) {
-        loop = ng_ir_for(k, var[q], ng_ir_const_i(k, NG_INT64, 0), plain_count(L, q < rank ? count[q] : len[q]),
-                         ng_ir_const_i(k, NG_INT64, 1), loop, 0);
-        if (q == 0)
-            loop = put_hoisted(L, rows, loop);
+        count[q] = plain_count(L, q < rank ? count[q] : len[q]);
+        order[q] = nfree - 1 - q;
     }
+    for (int h = 0; h < rows->nhoisted; h++) { /* (hoisted reductions that read axis 0 but not 1, or 1 not 0) */
+        in0 += (rows->hoisted[h].axes & 3) == 1;
+        in1 += (rows->hoisted[h].axes & 3) == 2;
+    }
+    if (nfree > 1 && in0 > in1) { /* (X[i] - X[i].mean(axis=0, keepdims=True): the columns outside the rows) */
+        order[nfree - 2] = 0;
+        order[nfree - 1] = 1;
+    }
+    hoist_inner(L, rows, order, nfree, inner);
+    NgIrRef loop = ng_ir_for(k, var[order[nfree - 1]], ng_ir_const_i(k, NG_INT64, 0), count[order[nfree - 1]],
+                             ng_ir_const_i(k, NG_INT64, 1), seal(L, inner), 0);
+    loop = wrap_loops(L, rows, order, nfree, var, count, loop);
     push(L, out, loop);
     carry_stop(L, out);
 }
@@ -5700,7 +5740,6 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
         unsupported(L, line, "storing a value of more axes than the part it goes into (NumPy's ValueError)");
     if (v.r == NG_IR_NONE || L->st != NG_OK) {
         ng_free(inner.v);
-        ng_free(rows.hoisted.v);
         return true;
     }
     mark_written(L, a);
@@ -6232,7 +6271,6 @@ static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitEx
         unsupported(L, line, "storing a value of more axes than the array it goes into (NumPy's ValueError)");
     if (x == NG_IR_NONE || L->st != NG_OK) {
         ng_free(inner.v);
-        ng_free(rows.hoisted.v);
         return;
     }
     store_loops(L, &rows, nwhole, var, len, &inner, line, out);
