@@ -87,6 +87,9 @@ KEEPDIMS = [
     "(X[i] - X[i].mean(0, keepdims=True)) / (np.std(X[i], axis=0, keepdims=True, ddof=1) + 1)",
     "X[i] - np.var(X[i], axis=1, keepdims=True)", "X[i].sum(axis=1, keepdims=False) + X[i][:, 0]",
     "np.nanmean(X[i], axis=1, keepdims=True) * X[i]", "np.count_nonzero(X[i] > 0, axis=0, keepdims=True) + X[i]",
+    "np.sum(X[i] - X[i].mean(axis=1, keepdims=True), axis=0)", "np.max(X[i] * X[i].sum(axis=0, keepdims=True), axis=1)",
+    "np.max(X[i] - X[i].mean(axis=1, keepdims=True))", "np.argmin(X[i] * X[i].max(axis=0, keepdims=True))",
+    "X[i] - X[i].max(axis=1, keepdims=True) + X[i].min(axis=0, keepdims=True)",
 ]
 
 
@@ -103,6 +106,19 @@ def test_each_keepdims_form(tmp_path, j, dt):
     fn = module_function(tmp_path, f"keepdims{j}", src, "f")
     f = jit_same(fn, X, np.zeros_like(want))
     assert kinds(f) == [("parallel", "kernel")], f.loop_report()
+
+
+def middle_axis(X, out):
+    for i in range(X.shape[0]):
+        out[i] = X[i] - X[i].max(axis=1, keepdims=True) * np.sum(X[i], axis=(0), keepdims=True)
+
+
+def test_kept_axes_of_parts_of_three_axes():
+    rng = np.random.default_rng(5)
+    X = rng.integers(-20, 20, (4, 3, 5, 6)).astype(np.int32)
+    f = jit_same(middle_axis, X, np.zeros((4, 3, 5, 6), np.int32))
+    assert kinds(f) == [("parallel", "kernel")]
+    jit_same(middle_axis, X.astype(np.float64), np.zeros((4, 3, 5, 6)))
 
 
 def softmax_rows(X, out):
