@@ -256,3 +256,18 @@ def module_function(folder, module, source, name):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return getattr(mod, name)
+
+
+def store_each(folder, module, what, X):
+    """`def f(X, out): for i in range(X.shape[0]): out[i] = <what>` written as module `module` in
+    `folder` and imported, and NumPy's own `what` for each i, stacked (what out should hold)."""
+    with np.errstate(all="ignore"):
+        want = np.stack([eval(what, {"np": np, "X": X, "i": i}) for i in range(X.shape[0])])
+    src = f"import numpy as np\n\ndef f(X, out):\n    for i in range(X.shape[0]):\n        out[i] = {what}\n"
+    return module_function(folder, module, src, "f"), want
+
+
+def parts(rng, dt, shape=(5, 6, 7)):
+    """A stack of parts in dtype dt: floats around 0 of spread 3, integers in [-9, 9)."""
+    kind = np.dtype(dt).kind
+    return (rng.standard_normal(shape) * 3 if kind == "f" else rng.integers(-9, 9, shape)).astype(dt)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import numgpu
-from helpers import jit_same, module_function, python_and_jit
+from helpers import jit_same, module_function, parts, python_and_jit, store_each
 
 
 def nearest_centre(X, C, labels):
@@ -87,13 +87,10 @@ REDUCTIONS = [
 def test_each_reduction_along_an_axis(tmp_path, j, dt):
     what = REDUCTIONS[j]
     rng = np.random.default_rng(10 + j)
-    X = rng.standard_normal((5, 6, 7)) * 3 if dt in (np.float64, np.float32) else rng.integers(-9, 9, (5, 6, 7))
-    X = X.astype(dt)
+    X = parts(rng, dt)
     if dt in (np.float64, np.float32):
         X[1, 2, 3] = X[3, 0, 0] = np.nan  # (NaNs: NumPy's, and skipped by the nan-functions)
-    want = np.stack([eval(what, {"np": np, "X": X, "i": i}) for i in range(5)])
-    src = f"import numpy as np\n\ndef f(X, out):\n    for i in range(X.shape[0]):\n        out[i] = {what}\n"
-    fn = module_function(tmp_path, f"axis{j}", src, "f")
+    fn, want = store_each(tmp_path, f"axis{j}", what, X)
     with np.errstate(all="ignore"):
         if "3, axis" in what:  # (NumPy's ** of an array is its SIMD pow, an ulp from the C library's)
             f = numgpu.jit(fn)

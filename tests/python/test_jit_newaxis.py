@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import numgpu
-from helpers import case_id, jit_same, module_function, python_and_jit
+from helpers import case_id, jit_same, module_function, parts, python_and_jit, store_each
 
 
 def kinds(f):
@@ -98,12 +98,8 @@ KEEPDIMS = [
 def test_each_keepdims_form(tmp_path, j, dt):
     what = KEEPDIMS[j]
     rng = np.random.default_rng(40 + j)
-    X = rng.standard_normal((5, 6, 7)) * 3 if dt in (np.float64, np.float32) else rng.integers(-9, 9, (5, 6, 7))
-    X = X.astype(dt)
-    with np.errstate(all="ignore"):
-        want = np.stack([eval(what, {"np": np, "X": X, "i": i}) for i in range(5)])
-    src = f"import numpy as np\n\ndef f(X, out):\n    for i in range(X.shape[0]):\n        out[i] = {what}\n"
-    fn = module_function(tmp_path, f"keepdims{j}", src, "f")
+    X = parts(rng, dt)
+    fn, want = store_each(tmp_path, f"keepdims{j}", what, X)
     f = jit_same(fn, X, np.zeros_like(want))
     assert kinds(f) == [("parallel", "kernel")], f.loop_report()
 
@@ -154,20 +150,18 @@ def test_a_kept_axis_stores_into_a_part_of_length_1():
     jit_same(kept_shape, X, np.zeros((5, 4, 3)))  # (a length 1 broadcast into the part)
 
 
+def kept_max(X, out):
+    for i in range(X.shape[0]):
+        out[i] = X[i] - X[i].max(axis=1, keepdims=True)
+
+
 def test_kept_axes_of_an_empty_part_are_numpys():
     X = np.zeros((3, 0, 4))
     jit_same(kept_shape, X, np.zeros((3, 0, 1)))
+    jit_same(kept_max, X, np.zeros((3, 0, 4)))
     Y = np.zeros((3, 4, 0))  # (max along an empty axis of a part with elements: NumPy's ValueError)
-    src = "import numpy as np\n\ndef f(X, out):\n    for i in range(X.shape[0]):\n" \
-          "        out[i] = X[i] - X[i].max(axis=1, keepdims=True)\n"
-    plain, jitted, _ = python_and_jit(module_function_here(src), Y, np.zeros((3, 4, 0)))
+    plain, jitted, _ = python_and_jit(kept_max, Y, np.zeros((3, 4, 0)))
     assert plain == jitted and plain[0] is ValueError, (plain, jitted)
-
-
-def module_function_here(src, _count=[0]):
-    import tempfile
-    _count[0] += 1
-    return module_function(tempfile.mkdtemp(), f"keep_empty{_count[0]}", src, "f")
 
 
 def keepdims_variable(X, out, kd):
