@@ -661,6 +661,9 @@ NgJitCallKind ng_jit_call_kind(const NgJitExpr *call)
         /* as many positional arguments as inputs: one more would be `out` */
         if (strcmp(f->name, "isclose") == 0) /* (a, b[, rtol[, atol[, equal_nan]]]) */
             return call->nitems >= 2 && call->nitems <= 5 ? NG_JIT_CALL_NP_SCALAR : NG_JIT_CALL_OTHER;
+        if (strcmp(f->name, "arange") == 0) /* ([start, ]stop[, step]): a row, of the elementwise expression
+                                               it is in */
+            return call->nitems >= 1 && call->nitems <= 3 ? NG_JIT_CALL_NP_SCALAR : NG_JIT_CALL_OTHER;
         if (in_list(f->name, np_scalar_fns)) {
             int nin = in_list(f->name, np_binary_fns) ? 2 : in_list(f->name, np_ternary_fns) ? 3 : 1;
             bool rounding = strcmp(f->name, "round") == 0 || strcmp(f->name, "around") == 0; /* (decimals) */

@@ -1939,20 +1939,20 @@ static NgIrRef plain_count(Lower *L, NgIrRef n)
     return plain ? n : in_var(L, n);
 }
 
-/* r (an int64), the same in the whole kernel, or else computed now (under
- * the guard) into a variable. */
+/* r, the same in the whole kernel, or else computed now (under the guard)
+ * into a variable. */
 static NgIrRef settled(Lower *L, NgIrRef r)
 {
     return invariant(L, r) ? r : in_var(L, r);
 }
 
-/* r (an int64) computed now (under the guard) into a variable. */
+/* r computed now (under the guard: else 0) into a variable of its dtype. */
 static NgIrRef in_var(Lower *L, NgIrRef r)
 {
     NgIrKernel *k = L->k;
-    int v = ng_ir_var(k, NG_INT64);
-    append(L, L->pending, ng_ir_let(k, v, L->guard == NG_IR_NONE ? r
-                                                                 : ng_ir_select(k, L->guard, r, ng_ir_const_i(k, NG_INT64, 0))));
+    NgDType dt = (NgDType)ng_ir_node(k, r)->dtype;
+    int v = ng_ir_var(k, dt);
+    append(L, L->pending, ng_ir_let(k, v, L->guard == NG_IR_NONE ? r : ng_ir_select(k, L->guard, r, zero_of(L, dt).r)));
     return ng_ir_varref(k, v);
 }
 
@@ -1972,6 +1972,28 @@ static bool window_vars(Lower *L, Sym *s, int axis, const NgJitExpr *sl, NgIrRef
     return true;
 }
 
+/* The step between the elements of a row of length len on axis d (from the last) in the
+ * elementwise expression, `step` in it: a constant where its length is the same in the whole
+ * kernel, else a variable rows_length sets, 0 where the length is NumPy's broadcast 1. */
+static NgIrRef row_stride(Lower *L, NgIrRef len, int64_t step, int d, int line)
+{
+    NgIrKernel *k = L->k;
+    Rows *r = L->rows;
+    if (direct_row(L, len))
+        return ng_ir_const_i(k, NG_INT64, step);
+    if (r->nstrides == MAX_ROWS) {
+        unsupported(L, line, "an expression of more than 16 rows whose lengths vary");
+        return ng_ir_const_i(k, NG_INT64, step);
+    }
+    int v = ng_ir_var(k, NG_INT64);
+    r->strides[r->nstrides].var = v;
+    r->strides[r->nstrides].len = len;
+    r->strides[r->nstrides].step = step;
+    r->strides[r->nstrides].axis = d;
+    r->strides[r->nstrides++].second = r->split >= 0 && d == 0;
+    return ng_ir_varref(k, v);
+}
+
 /* a[x:y:z] on axis `axis` of s in an elementwise expression of rows: the
  * index of the element its loop is at (the slice's window made once,
  * before the loop). */
@@ -1986,19 +2008,7 @@ static NgIrRef window_index(Lower *L, Sym *s, int axis, const NgJitExpr *sl, int
     if (!good)
         return NG_IR_NONE;
     NgIrRef at = row_index(L, len, d, sl->span.line);
-    NgIrRef stride = ng_ir_const_i(k, NG_INT64, step);
-    Rows *r = L->rows;
-    if (!direct_row(L, len) && r->nstrides < MAX_ROWS) { /* (a length 1 may be NumPy's broadcast) */
-        int v = ng_ir_var(k, NG_INT64);
-        r->strides[r->nstrides].var = v;
-        r->strides[r->nstrides].len = len;
-        r->strides[r->nstrides].step = step;
-        r->strides[r->nstrides].axis = d;
-        r->strides[r->nstrides++].second = r->split >= 0 && d == 0;
-        stride = ng_ir_varref(k, v);
-    } else if (!direct_row(L, len)) {
-        unsupported(L, sl->span.line, "an expression of more than 16 slices");
-    }
+    NgIrRef stride = row_stride(L, len, step, d, sl->span.line);
     if (step == 1 && is_const(L, stride))
         return ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, at);
     return ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, ng_ir_binary(k, NG_OP_MUL, NG_INT64, at, stride));
@@ -3609,6 +3619,93 @@ static bool kept_dims(Lower *L, const NgJitExpr *kw)
     return const_i(L, v.r) != 0;
 }
 
+/* np.arange(stop), (start, stop) or (start, stop, step) in an elementwise expression of rows: a
+ * row of max(ceil((stop - start) / step), 0) elements (NumPy's length, in float64 where an
+ * argument is a float), its arguments computed once before the expression. Of NumPy's dtype
+ * (float64 where an argument is a float or a uint64, else int64); element k is start + k * step, a float's as
+ * NumPy fills the array: start, start + step, then start + k * ((start + step) - start). A step
+ * of 0, or a length that is not a finite number, leaves the loop to Python, which raises. */
+static Val np_arange(Lower *L, const NgJitExpr *e)
+{
+    int line = e->span.line;
+    NgIrKernel *k = L->k;
+    if (!check_args(L, e, 1, 3, "arange"))
+        return NOVAL;
+    if (L->elem == NG_IR_NONE)
+        return unsupported(L, line, "np.arange() other than in an elementwise expression of rows (stored whole, "
+                                    "reduced, named)");
+    RowsSaved was = outside_rows(L);
+    Val a[3] = {int_const(L, 0), NOVAL, int_const(L, 1)}; /* start, stop, step */
+    bool flt = false; /* (NumPy's: float64 where one is a float or a uint64, else int64) */
+    for (int i = 0; i < e->nitems; i++) {
+        Val v = expr(L, e->items[i]);
+        if (v.r == NG_IR_NONE || !real_only(L, v, line, "arange"))
+            break;
+        a[e->nitems == 1 ? 1 : i] = v;
+        flt = flt || ng_dtype_is_float(v.dt) || v.dt == NG_UINT64;
+    }
+    if (L->st != NG_OK || a[1].r == NG_IR_NONE) {
+        restore_rows(L, was);
+        return NOVAL;
+    }
+    /* NumPy computes the length and the second element from the arguments as they are: Python
+     * numbers in Python's arithmetic (a step of 0 raises ZeroDivisionError), NumPy scalars in
+     * NumPy's (of np.float32s in float32; a step of 0 gives inf or nan, and NumPy's ValueError) */
+    NgDType dt = flt ? NG_FLOAT64 : NG_INT64, ct = a[0].dt;
+    bool python = a[0].weak;
+    promote(ct, python, a[1].dt, a[1].weak, &ct, &python);
+    promote(ct, python, a[2].dt, a[2].weak, &ct, &python);
+    if (ct == NG_BOOL)
+        ct = NG_INT64;
+    NgIrRef start = as(L, a[0], ct), stop = as(L, a[1], ct), step = as(L, a[2], ct), len;
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+    if (python && !ng_dtype_is_float(ct)) { /* Python ints: ceil(d / step), -((-d) // step) */
+        raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, step, zero_of(L, ct).r), NG_JIT_RAISE_ZERODIV, line);
+        NgIrRef d = ng_ir_binary(k, NG_OP_SUB, ct, as(L, a[0], NG_INT64), as(L, a[1], NG_INT64));
+        len = ng_ir_unary(k, NG_OP_NEG, NG_INT64, ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, d, as(L, a[2], NG_INT64)));
+        if (is_const(L, start) && is_const(L, stop) && is_const(L, step) && const_i(L, step) != 0) { /* (np.arange(3)) */
+            int64_t n = const_i(L, stop) - const_i(L, start), by = const_i(L, step);
+            len = ng_ir_const_i(k, NG_INT64, n / by + (n % by != 0 && (n < 0) == (by < 0)));
+        }
+    } else { /* ceil((stop - start) / step), a number within int64 */
+        if (python)
+            raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, step, zero_of(L, ct).r), NG_JIT_RAISE_ZERODIV_FLOAT,
+                            line);
+        NgDType qt = ng_dtype_is_float(ct) ? ct : NG_FLOAT64; /* (NumPy's true division) */
+        NgIrRef d = ng_ir_cast(k, qt, ng_ir_binary(k, NG_OP_SUB, ct, stop, start));
+        NgIrRef q = ng_ir_cast(k, NG_FLOAT64, ng_ir_unary(k, NG_OP_CEIL, qt, ng_ir_binary(k, NG_OP_TRUEDIV, qt, d,
+                                                                                          ng_ir_cast(k, qt, step))));
+        raise_or_python(L, ng_ir_binary(k, NG_OP_NE, NG_BOOL, q, q), NG_JIT_RAISE_ARANGE_NAN, line);
+        raise_or_python(L, ng_ir_binary(k, NG_OP_GE, NG_BOOL, ng_ir_unary(k, NG_OP_ABS, NG_FLOAT64, q),
+                                        ng_ir_const_f(k, NG_FLOAT64, 9.2e18)),
+                        NG_JIT_RAISE_ARANGE_SIZE, line);
+        len = ng_ir_cast(k, NG_INT64, ng_ir_binary(k, NG_OP_MAXIMUM, NG_FLOAT64, q, ng_ir_const_f(k, NG_FLOAT64, -1.0)));
+    }
+    len = is_const(L, len) ? ng_ir_const_i(k, NG_INT64, const_i(L, len) > 0 ? const_i(L, len) : 0)
+                           : settled(L, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, len, zero));
+    NgIrRef first = settled(L, ng_ir_cast(k, dt, start)), second = NG_IR_NONE, delta = NG_IR_NONE;
+    if (flt) { /* (NumPy's fill: the second element start + step, then steps of their difference) */
+        second = settled(L, ng_ir_cast(k, dt, ng_ir_binary(k, NG_OP_ADD, ct, start, step)));
+        delta = settled(L, ng_ir_binary(k, NG_OP_SUB, dt, second, first));
+    }
+    NgIrRef by = flt ? NG_IR_NONE : settled(L, ng_ir_cast(k, NG_INT64, step));
+    restore_rows(L, was);
+    if (L->st != NG_OK)
+        return NOVAL;
+    NgIrRef at = zero; /* (of a length 1: a new axis, NumPy's broadcast) */
+    if (is_const(L, len) && const_i(L, len) == 1)
+        new_axis(L, 0, line);
+    else
+        at = ng_ir_binary(k, NG_OP_MUL, NG_INT64, row_index(L, len, 0, line), row_stride(L, len, 1, 0, line));
+    if (!flt)
+        return mkval(ng_ir_binary(k, NG_OP_ADD, NG_INT64, first, ng_ir_binary(k, NG_OP_MUL, NG_INT64, at, by)),
+                     NG_INT64, false, false);
+    NgIrRef later = ng_ir_binary(k, NG_OP_ADD, dt, first, ng_ir_binary(k, NG_OP_MUL, dt, ng_ir_cast(k, dt, at), delta));
+    NgIrRef v = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, at, zero), first,
+                             ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, at, one), second, later));
+    return mkval(v, dt, false, false);
+}
+
 /* np.ptp(e) as NumPy's: np.max(e) - np.min(e) in e's dtype (an integer's wraps; of bools,
  * NumPy's TypeError: Python raises it). */
 static Val np_ptp(Lower *L, const NgJitExpr *e, const Pre *axis)
@@ -3650,6 +3747,8 @@ static Val np_nanmean(Lower *L, const NgJitExpr *e, const Pre *axis)
 /* np_reduce; np.var(e) and np.std(e) as NumPy's: the mean, then the sum of the squares of the
  * elements' distances from it (in the mean's dtype: float64 for integers) over max(n - ddof, 0),
  * and its square root. */
+static Val np_arange(Lower *L, const NgJitExpr *e);
+
 static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool python)
 {
     if (python || strcmp(fn, "dot") == 0 || strcmp(fn, "matmul") == 0)
@@ -3908,6 +4007,8 @@ static Val np_call(Lower *L, const NgJitExpr *e, const char *fn)
         return np_reduce(L, e, fn, reduce, false);
     if (strcmp(fn, "round") == 0 || strcmp(fn, "around") == 0)
         return np_round(L, e, fn);
+    if (strcmp(fn, "arange") == 0)
+        return np_arange(L, e);
     NgDType cast_to = strcmp(fn, "bool_") == 0 ? NG_BOOL : ng_dtype_from_name(fn);
     if (cast_to != NG_NODTYPE && usable(cast_to)) {
         /* np.float32(x): a strong scalar of that dtype */
@@ -5203,7 +5304,8 @@ static bool surely_scalar(const Lower *L, const NgJitExpr *e)
     case NG_JIT_E_CALL: {
         NgJitCallKind k = ng_jit_call_kind(e);
         if ((k != NG_JIT_CALL_BUILTIN && k != NG_JIT_CALL_MATH && k != NG_JIT_CALL_NP_SCALAR) || e->nkeywords ||
-            !e->nitems || (k == NG_JIT_CALL_BUILTIN && strcmp(e->lhs->name, "range") == 0))
+            !e->nitems || (k == NG_JIT_CALL_BUILTIN && strcmp(e->lhs->name, "range") == 0) ||
+            (k == NG_JIT_CALL_NP_SCALAR && strcmp(e->lhs->name, "arange") == 0))
             return false;
         for (int i = 0; i < e->nitems; i++)
             if (!surely_scalar(L, e->items[i]))
@@ -7580,6 +7682,8 @@ static int row_rank(Lower *L, const NgJitExpr *e)
             int r = method ? row_rank(L, e->lhs->lhs) : e->nitems ? row_rank(L, e->items[0]) : 0;
             return keep ? r : r > 1 ? r - 1 : 0;
         }
+        if (k == NG_JIT_CALL_NP_SCALAR && strcmp(fn, "arange") == 0)
+            return 1;
         if ((k != NG_JIT_CALL_NP_SCALAR && !abs_call) || e->nkeywords)
             return 0;
         int most = 0;

@@ -151,6 +151,8 @@ typedef enum NgJitRaise {
                                    w = s[a:b]); the field says what s is: NG_JIT_INDEX_* */
     NG_JIT_RAISE_RANDOM,        /* the error of a random number's parameters (an empty range, a scale
                                    < 0); the field says which: NG_JIT_RANDOM_* */
+    NG_JIT_RAISE_ARANGE_SIZE,   /* ValueError of np.arange of an infinite length (NumPy's words) */
+    NG_JIT_RAISE_ARANGE_NAN,    /* ValueError of np.arange of a NaN length (NumPy's words) */
     NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this) */
     NG_JIT_RAISE_CODES = 64,    /* (the multiplier of the line; times NG_JIT_RAISE_LINES, 2**25, which
                                    leaves the fields of KeyError and NG_JIT_RAISE_INT_BOUNDS their bits) */

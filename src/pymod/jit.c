@@ -1086,6 +1086,8 @@ static PyObject *python_exception(int64_t what, PyObject **type)
         [NG_JIT_RAISE_INT_BOUNDS] = {"Python integer out of bounds for a NumPy integer", 0},
         [NG_JIT_RAISE_TUPLE_INDEX] = {"tuple index out of range", 'I'},
         [NG_JIT_RAISE_ROW_SHAPE] = {"operands could not be broadcast together (rows of other lengths)", 'V'},
+        [NG_JIT_RAISE_ARANGE_SIZE] = {"Maximum allowed size exceeded", 'V'},
+        [NG_JIT_RAISE_ARANGE_NAN] = {"arange: cannot compute length", 'V'},
     };
     if (code > 0 && code < NG_JIT_RAISE_CODES && ops[code].kind) {
         PyObject *a = python_number(ops[code].kind, ops[code].a);
