@@ -46,8 +46,8 @@ each axis of a patch).
 A case's helper functions are jitted for Numba too (`njit`). Where Numba lacks a NumPy form the
 case uses (keepdims=, np.mean's axis=), the case's `numba_kernel` is the same loop as a Numba
 user writes it, and Numba runs that. `--dir bench/jit_newaxis`: new axes (`w[:, None] * X[i]`,
-pairwise distances `P[i][:, None, :] - P[i][None, :, :]`) and keepdims=True (a softmax of each
-row of a batch, columns standardised).
+pairwise distances `P[i][:, None, :] - P[i][None, :, :]`), keepdims=True (a softmax of each
+row of a batch, columns standardised) and np.arange (a polynomial `np.sum(c * x[i] ** np.arange(k))`).
 """
 import argparse
 import copy
