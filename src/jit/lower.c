@@ -3296,6 +3296,26 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
  * axis) or fails; the row it leaves is an elementwise expression's (`in_rows`), else unsupported. */
 static int reduced_axis(Lower *L, const NgJitExpr *axis, int rank, bool in_rows, int line)
 {
+    if (axis->kind == NG_JIT_E_TUPLE) { /* (axes: one, as it; all of them, as none) */
+        if (axis->nitems == 1)
+            return reduced_axis(L, axis->items[0], rank, in_rows, line);
+        unsigned seen = 0;
+        for (int i = 0; i < axis->nitems; i++) {
+            int d = reduced_axis(L, axis->items[i], rank, true, line);
+            if (L->st != NG_OK)
+                return -1;
+            d = d < 0 ? 0 : d; /* (of a 1-d part: its one axis) */
+            if (seen >> d & 1) { /* (Python raises NumPy's ValueError: duplicate value in 'axis') */
+                unsupported(L, line, "a reduction along an axis named twice");
+                return -1;
+            }
+            seen |= 1u << d;
+        }
+        if (axis->nitems != rank)
+            unsupported(L, line, "a reduction along some of a part's axes (a tuple of axes other than all of them "
+                                 "or one)");
+        return -1;
+    }
     Val a = expr(L, axis);
     if (a.r == NG_IR_NONE)
         return -1;
@@ -3762,6 +3782,8 @@ static Val np_reduce(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     axis.keep = L->st == NG_OK && kept_dims(L, kw[1]);
     if (L->st != NG_OK)
         return NOVAL;
+    if (axis.axis && axis.axis->kind == NG_JIT_E_TUPLE && strncmp(fn, "arg", 3) == 0)
+        return unsupported(L, e->span.line, "np.argmax()/np.argmin() with a tuple of axes (NumPy's TypeError)");
     if (strcmp(fn, "ptp") == 0)
         return np_ptp(L, &plain, &axis);
     if (strcmp(fn, "nanmean") == 0)
@@ -7680,7 +7702,8 @@ static int row_rank(Lower *L, const NgJitExpr *e)
             if ((!axis || is_none(axis)) && !keep)
                 return 0;
             int r = method ? row_rank(L, e->lhs->lhs) : e->nitems ? row_rank(L, e->items[0]) : 0;
-            return keep ? r : r > 1 ? r - 1 : 0;
+            int fewer = axis && axis->kind == NG_JIT_E_TUPLE ? axis->nitems : 1; /* (axis=(0, 1)) */
+            return keep ? r : r > fewer ? r - fewer : 0;
         }
         if (k == NG_JIT_CALL_NP_SCALAR && strcmp(fn, "arange") == 0)
             return 1;

@@ -245,3 +245,32 @@ def test_complex_sums_and_norms_along_an_axis(tmp_path, axis):
     np.testing.assert_allclose(got[0], want[0], rtol=1e-14)  # (NumPy's complex pairs: its own order)
     np.testing.assert_allclose(got[1], want[1], rtol=1e-14)
     assert f.loop_report()[0]["ran"] == "kernel"
+
+
+TUPLES = [
+    "np.sum(X[i] ** 2, axis=(0, 1))", "np.max(X[i], axis=(1, 0))", "np.mean(X[i], axis=(-1, -2))", "X[i].sum(axis=(1,))",
+    "np.sum(X[i], axis=(0, 1), keepdims=True) + X[i]", "np.sum(X[i, 0], axis=(0,))", "np.std(X[i], axis=(0, 1))",
+    "np.linalg.norm(X[i], axis=(0, 1))", "np.linalg.norm(X[i], 'fro', (1, 0))"
+]
+
+
+@pytest.mark.parametrize("j", range(len(TUPLES)))
+def test_a_tuple_of_all_axes_or_one(tmp_path, j):
+    X = parts(np.random.default_rng(80 + j), np.float64)
+    fn, want = store_each(tmp_path, f"tuple{j}", TUPLES[j], X)
+    f = numgpu.jit(fn)
+    got = np.zeros_like(want)
+    f(X, got)
+    np.testing.assert_allclose(got, want, rtol=1e-14, atol=0)  # (several axes' sums: in order, NumPy's pairwise)
+    assert f.loop_report()[0]["kind"] == "parallel", f.loop_report()
+
+
+@pytest.mark.parametrize("what", ["np.sum(X[i], axis=())", "np.sum(X[i], axis=(0, 0))", "np.linalg.norm(X[i], 1, (0, 1))",
+                                  "np.argmax(X[i], axis=(0,))"])
+def test_other_tuples_of_axes_run_as_python(tmp_path, what):
+    X = parts(np.random.default_rng(90), np.float64)
+    fn = module_function(tmp_path, "tuple_other", "import numpy as np\n\ndef f(X, out):\n"
+                         f"    for i in range(X.shape[0]):\n        out[i] = {what}\n", "f")
+    plain, jitted, f = python_and_jit(fn, X, np.zeros(X.shape))
+    assert plain == jitted, (plain, jitted)
+    assert f.loop_report()[0]["kind"] == "python", f.loop_report()
