@@ -2051,14 +2051,13 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
      * element its loops are at on the free axes, the last one's innermost */
     bool known = true;
     int d = free, ax = fixed;
-    for (int p = 0; p < n; p++, ax++) {
-        if (is_newaxis(L, ix[p])) { /* (its length 1 broadcasts: no index) */
+    for (int p = 0; p < n; p++) {
+        if (is_newaxis(L, ix[p])) { /* (its length 1 broadcasts: no index, no axis of s) */
             new_axis(L, --d, e->span.line);
-            ax--;
             continue;
         }
         idx[ax] = ix[p]->kind == NG_JIT_E_SLICE ? window_index(L, s, ax, ix[p], --d) : index_value(L, s, ax, ix[p], ok);
-        known = known && idx[ax] != NG_IR_NONE;
+        known = known && idx[ax++] != NG_IR_NONE;
     }
     for (; ax < nd; ax++) {
         NgIrRef len = ng_ir_shape(L->k, s->param, ax);
@@ -3530,13 +3529,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
                             ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), ng_ir_varref(k, tv)))};
         loop = ng_ir_block(k, 3, three);
     }
-    if (dk >= 0) { /* (the loop over axis dk: the other axes' variables are let around it) */
-        int var[MAX_ROW_RANK] = {0};
-        var[dk] = kv;
-        loop = wrap_loops(L, &rows, order, 1, var, n, loop);
-    } else {
-        loop = wrap_loops(L, &rows, order, rank, rows.elem_var, n, loop);
-    }
+    loop = wrap_loops(L, &rows, order, rank, rows.elem_var, n, loop); /* (along an axis: the one loop, kv) */
     /* the element count, before the loop (flat_sum tests it; a mean divides by it) */
     NgIrRef count = rank > 1 && (lanes || is_mean) ? plain_count(L, whole) : n[0];
     if (rank > 1 && lanes)
@@ -3680,12 +3673,14 @@ static Val np_arange(Lower *L, const NgJitExpr *e)
     NgIrRef start = as(L, a[0], ct), stop = as(L, a[1], ct), step = as(L, a[2], ct), len;
     NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
     if (python && !ng_dtype_is_float(ct)) { /* Python ints: ceil(d / step), -((-d) // step) */
-        raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, step, zero_of(L, ct).r), NG_JIT_RAISE_ZERODIV, line);
-        NgIrRef d = ng_ir_binary(k, NG_OP_SUB, ct, as(L, a[0], NG_INT64), as(L, a[1], NG_INT64));
-        len = ng_ir_unary(k, NG_OP_NEG, NG_INT64, ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, d, as(L, a[2], NG_INT64)));
-        if (is_const(L, start) && is_const(L, stop) && is_const(L, step) && const_i(L, step) != 0) { /* (np.arange(3)) */
+        raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, step, zero), NG_JIT_RAISE_ZERODIV, line);
+        NgIrRef d = ng_ir_binary(k, NG_OP_SUB, NG_INT64, start, stop);
+        len = ng_ir_unary(k, NG_OP_NEG, NG_INT64, ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, d, step));
+        if (is_const(L, start) && is_const(L, stop) && is_const(L, step) && const_i(L, step) != 0) { /* (np.arange(3):
+                                                                                   a constant, 1 a new axis below) */
             int64_t n = const_i(L, stop) - const_i(L, start), by = const_i(L, step);
-            len = ng_ir_const_i(k, NG_INT64, n / by + (n % by != 0 && (n < 0) == (by < 0)));
+            int64_t c = n / by + (n % by != 0 && (n < 0) == (by < 0));
+            len = ng_ir_const_i(k, NG_INT64, c > 0 ? c : 0);
         }
     } else { /* ceil((stop - start) / step), a number within int64 */
         if (python)
@@ -3701,8 +3696,8 @@ static Val np_arange(Lower *L, const NgJitExpr *e)
                         NG_JIT_RAISE_ARANGE_SIZE, line);
         len = ng_ir_cast(k, NG_INT64, ng_ir_binary(k, NG_OP_MAXIMUM, NG_FLOAT64, q, ng_ir_const_f(k, NG_FLOAT64, -1.0)));
     }
-    len = is_const(L, len) ? ng_ir_const_i(k, NG_INT64, const_i(L, len) > 0 ? const_i(L, len) : 0)
-                           : settled(L, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, len, zero));
+    if (!is_const(L, len))
+        len = settled(L, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, len, zero));
     NgIrRef first = settled(L, ng_ir_cast(k, dt, start)), second = NG_IR_NONE, delta = NG_IR_NONE;
     if (flt) { /* (NumPy's fill: the second element start + step, then steps of their difference) */
         second = settled(L, ng_ir_cast(k, dt, ng_ir_binary(k, NG_OP_ADD, ct, start, step)));
@@ -5661,6 +5656,24 @@ static const Sym *storage(const Sym *s)
 static int row_rank(Lower *L, const NgJitExpr *e);
 static bool reads_storage(Lower *L, const NgJitExpr *e, const Sym *w);
 
+/* Whether e is a reduction (NumPy's, a method, Python's sum/max/...) or a matrix product. */
+static bool reduction_or_product(const NgJitExpr *e)
+{
+    NgJitCallKind call = e->kind == NG_JIT_E_CALL ? ng_jit_call_kind(e) : NG_JIT_CALL_OTHER;
+    return call == NG_JIT_CALL_NP_REDUCE || call == NG_JIT_CALL_METHOD ||
+           (call == NG_JIT_CALL_BUILTIN && np_reduction(e->lhs->name) != NG_NOPS) ||
+           (e->kind == NG_JIT_E_BINARY && e->op == NG_JIT_OP_MATMUL);
+}
+
+/* Whether reduction or product e (reduction_or_product) is made at each element of the
+ * expression it is in (along an axis, a product of a matrix: row_rank > 0) and reads what `a`
+ * names, so that a store of that expression element by element reads elements it has changed
+ * (a reduction of all of it is made once before the store's loop). */
+static bool reads_across(Lower *L, const NgJitExpr *e, const Sym *a)
+{
+    return row_rank(L, e) > 0 && reads_storage(L, e, a);
+}
+
 /* Whether e reads array `a` otherwise than as the row `row` itself (the same
  * subscript, written alike): X[i] = X[i] * 2 reads each element where it
  * stores it, X[i] = X[i] / X[i][0] reads an element the row's loop changes.
@@ -5671,12 +5684,7 @@ static bool reads_other_than(Lower *L, const NgJitExpr *e, const Sym *a, const N
 {
     if (!e)
         return false;
-    NgJitCallKind call = e->kind == NG_JIT_E_CALL ? ng_jit_call_kind(e) : NG_JIT_CALL_OTHER;
-    bool across = call == NG_JIT_CALL_NP_REDUCE || call == NG_JIT_CALL_METHOD ||
-                  (e->kind == NG_JIT_E_BINARY && e->op == NG_JIT_OP_MATMUL); /* (a reduction along an axis, a
-                                                       matrix product: each element reads many of a's, made at
-                                                       the elements of the store, after some are stored) */
-    if (across && row_rank(L, e) > 0 && reads_storage(L, e, a))
+    if (reduction_or_product(e) && reads_across(L, e, a))
         return true;
     if (e->kind == NG_JIT_E_SUBSCRIPT) { /* a's rows, read element by element, are what they were */
         int n = 0;
@@ -6307,9 +6315,6 @@ static void buf_store(Lower *L, Sym *s, const NgJitExpr *t, const NgJitExpr *con
         buf_put(L, s, i, x, out);
 }
 
-/* a op= value, a[...] = value (op NONE) of buffer s, its part at indices ix (buf_indices; a
- * whole: all NULL): value an elementwise expression of rows (or a number), stored element by
- * element (it reads a only at the element it stores). */
 /* Whether e, the value stored into a part of SYM_BUF s (`whole`: all of it) element by element,
  * reads s otherwise than whole at the element stored (an element, a[:] = a[0] + a, or inside a
  * reduction along an axis or a matrix product, which read others): the loop has changed some.
@@ -6331,12 +6336,8 @@ static bool buf_reads_other(Lower *L, const NgJitExpr *e, const Sym *s, bool who
     const NgJitExpr *base = e->kind == NG_JIT_E_SUBSCRIPT ? subscript_base(e) : NULL;
     if (base && sym_of(L, base) == s)
         return true;
-    NgJitCallKind call = e->kind == NG_JIT_E_CALL ? ng_jit_call_kind(e) : NG_JIT_CALL_OTHER;
-    bool reduction = call == NG_JIT_CALL_NP_REDUCE || call == NG_JIT_CALL_METHOD ||
-                     (call == NG_JIT_CALL_BUILTIN && np_reduction(e->lhs->name) != NG_NOPS) ||
-                     (e->kind == NG_JIT_E_BINARY && e->op == NG_JIT_OP_MATMUL);
-    if (reduction) /* (of all of it: before the loop; along an axis, a product: at the elements) */
-        return row_rank(L, e) > 0 && reads_storage(L, e, s);
+    if (reduction_or_product(e))
+        return reads_across(L, e, s);
     if (buf_reads_other(L, e->lhs, s, whole) || buf_reads_other(L, e->rhs, s, whole) ||
         buf_reads_other(L, e->cond, s, whole))
         return true;
@@ -6349,6 +6350,9 @@ static bool buf_reads_other(Lower *L, const NgJitExpr *e, const Sym *s, bool who
     return false;
 }
 
+/* a op= value, a[...] = value (op NONE) of buffer s, its part at indices ix (buf_indices; a
+ * whole: all NULL): value an elementwise expression of rows (or a number), stored element by
+ * element (it reads a only at the element it stores). */
 static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitExpr *value, NgJitOp op, int line,
                      Stmts *out)
 {
