@@ -304,6 +304,9 @@ typedef struct Rows {
         unsigned axes;
     } hoisted[MAX_HOISTED];
     int nhoisted;
+    bool masks;             /* its builder (a whole reduction, a store) takes a boolean mask's selection: */
+    NgIrRef mask;           /* ... x[m]'s m at the element, once read (masked) */
+    unsigned touched;       /* the axes rows were read on (row_index; a bit per axis, from the last) */
 } Rows;
 
 /* The fields of Lower an elementwise expression of rows changes, saved (enter_rows, outside_rows). */
@@ -813,7 +816,8 @@ static bool invariant(const Lower *L, NgIrRef r);
 static RowsSaved enter_rows(Lower *L, Rows *rows, int elem, Stmts *inner)
 {
     RowsSaved was = {L->elem, L->guard, L->pending, L->rows, L->in_iteration};
-    *rows = (Rows){.split = -1, .before = L->pending, .guard = L->guard, .in_iteration = L->in_iteration};
+    *rows = (Rows){.split = -1, .before = L->pending, .guard = L->guard, .in_iteration = L->in_iteration,
+                   .mask = NG_IR_NONE};
     for (int d = 0; d < MAX_ROW_RANK; d++)
         rows->elem_var[d] = d ? -1 : elem, rows->target[d] = NG_IR_NONE;
     L->elem = ng_ir_varref(L->k, elem);
@@ -931,6 +935,7 @@ static NgIrRef row_index(Lower *L, NgIrRef n, int d, int line)
         r->lens[d][r->nlens[d]++] = n;
     }
     r->rank = d + 1 > r->rank ? d + 1 : r->rank;
+    r->touched |= 1u << d;
     return elem_at(L, d);
 }
 
@@ -2376,6 +2381,111 @@ static Val load(Lower *L, const NgJitExpr *e)
     return mkval(guarded_load(L, s, idx, ok), dt, false, dt == NG_BOOL || kind_of(dt) == NG_KIND_UINT);
 }
 
+static int row_rank(Lower *L, const NgJitExpr *e);
+
+/* Whether e is x[m], m an array (NumPy's boolean mask, or integer indices): not an index. */
+static bool is_mask_index(Lower *L, const NgJitExpr *e)
+{
+    return e->kind == NG_JIT_E_SUBSCRIPT && e->rhs->kind != NG_JIT_E_TUPLE && e->rhs->kind != NG_JIT_E_SLICE &&
+           row_rank(L, e->rhs) > 0;
+}
+
+/* Whether e reads a boolean mask's selection x[m] (is_mask_index) as NumPy's row of the
+ * selected elements in C order, where each element of e is one of them made elementwise with
+ * numbers only (x[m], a name for it, -x[m], x[m] ** 2 + 1, np.abs(x[m])): then e's elements are
+ * x's at the places m holds, and a whole reduction of e reads x's where m holds. */
+static bool selects(Lower *L, const NgJitExpr *e)
+{
+    switch (e->kind) {
+    case NG_JIT_E_SUBSCRIPT:
+        return is_mask_index(L, e);
+    case NG_JIT_E_NAME: {
+        Sym *s = sym_of(L, e);
+        if (s->kind != SYM_EXPR || s->expanding)
+            return false;
+        s->expanding = true;
+        bool r = selects(L, s->value);
+        s->expanding = false;
+        return r;
+    }
+    case NG_JIT_E_UNARY:
+        return e->op != NG_JIT_OP_NOT && selects(L, e->lhs);
+    case NG_JIT_E_BINARY:
+        return e->op != NG_JIT_OP_MATMUL && ((selects(L, e->lhs) && row_rank(L, e->rhs) == 0) ||
+                                             (selects(L, e->rhs) && row_rank(L, e->lhs) == 0));
+    case NG_JIT_E_COMPARE:
+        return e->nitems == 2 && ((selects(L, e->items[0]) && row_rank(L, e->items[1]) == 0) ||
+                                  (selects(L, e->items[1]) && row_rank(L, e->items[0]) == 0));
+    case NG_JIT_E_CALL: {
+        NgJitCallKind k = ng_jit_call_kind(e);
+        bool abs_call = k == NG_JIT_CALL_BUILTIN && strcmp(e->lhs->name, "abs") == 0;
+        if ((k != NG_JIT_CALL_NP_SCALAR && !abs_call) || e->nkeywords || strcmp(e->lhs->name, "arange") == 0)
+            return false;
+        int rows = 0, sel = 0;
+        for (int i = 0; i < e->nitems; i++) {
+            rows += row_rank(L, e->items[i]) > 0;
+            sel += selects(L, e->items[i]);
+        }
+        return rows == 1 && sel == 1;
+    }
+    default:
+        return false;
+    }
+}
+
+/* x[m] (is_mask_index) in an elementwise expression of rows whose builder takes a mask (Rows.masks:
+ * a whole reduction of a selection, selects): x's element at the element, where m, of x's axes
+ * (each read by both: a new axis in either runs as Python) and a bool, holds there (Rows.mask);
+ * mask_lengths checks that the lengths are x's. */
+static Val masked(Lower *L, const NgJitExpr *e)
+{
+    int line = e->span.line;
+    Rows *rows = L->rows;
+    if (!rows || !rows->masks || rows->mask != NG_IR_NONE)
+        return unsupported(L, line, "a boolean mask's selection (x[x > 0]) other than reduced whole (np.sum(x[m]), "
+                                    "len(x[m]), alone or elementwise with numbers) or stored into (x[m] = v)");
+    int rank = row_rank(L, e->lhs);
+    if (rank == 0 || row_rank(L, e->rhs) != rank)
+        return unsupported(L, line, "indexing with an array of other than its array's axes");
+    unsigned was = rows->touched;
+    rows->touched = 0;
+    Val m = expr(L, e->rhs);
+    unsigned by_mask = rows->touched;
+    rows->touched = 0;
+    if (m.r != NG_IR_NONE && m.dt != NG_BOOL)
+        return unsupported(L, line, "indexing with an array of integers");
+    Val x = expr(L, e->lhs);
+    unsigned by_x = rows->touched, all = (1u << rank) - 1;
+    rows->touched = was | by_mask | by_x;
+    if (m.r == NG_IR_NONE || x.r == NG_IR_NONE)
+        return NOVAL;
+    if ((by_mask & all) != all || (by_x & all) != all)
+        return unsupported(L, line, "a boolean mask or its array with a new axis (None)");
+    rows->mask = m.r;
+    return x;
+}
+
+/* Where a boolean mask's selection is read (Rows.mask), every row of the expression is of one
+ * length per axis, `target`'s where given (a store's): NumPy requires the mask's shape to be its
+ * array's (and broadcasts a length 1 within either): where the lengths are the same in every
+ * iteration, the loop runs as Python when they differ (tested before it); lengths that vary in
+ * the loop, one per axis, are one row's (hash-consed); several of them are not compiled. */
+static bool mask_lengths(Lower *L, const Rows *rows, const NgIrRef *target, int line)
+{
+    for (int d = 0; d < rows->rank; d++)
+        for (int i = 0; i < rows->nlens[d]; i++) {
+            NgIrRef n = target ? target[d] : rows->lens[d][0], len = rows->lens[d][i];
+            if (len == n)
+                continue;
+            if (!invariant(L, n) || !invariant(L, len)) {
+                unsupported(L, line, "a boolean mask over rows whose lengths vary in the loop, other than one row's");
+                return false;
+            }
+            raise_or_python(L, ng_ir_binary(L->k, NG_OP_NE, NG_BOOL, len, n), NG_JIT_RAISE_ROW_SHAPE, line);
+        }
+    return true;
+}
+
 /* The entry of dict d (a table, NG_JIT_SEQ_DICT_*) for key, with *missing
  * whether the dict has no such key. NG_IR_NONE (after an error) when the
  * key is of another type than the dict's keys (Python may still find it:
@@ -2479,6 +2589,8 @@ static Sym *buf_root(Lower *L, const NgJitExpr *e)
 
 static Val subscript(Lower *L, const NgJitExpr *e)
 {
+    if (is_mask_index(L, e))
+        return masked(L, e);
     const NgJitExpr *b = e->lhs;
     Sym *d = array_name(L, b);
     if (d && (d->given->seq == NG_JIT_SEQ_DICT_CHR || d->given->seq == NG_JIT_SEQ_DICT_INT))
@@ -2942,6 +3054,17 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
     return seal(L, &out);
 }
 
+/* body in loops over rows' elements in C order (axis 0, the last, innermost): by
+ * rows->elem_var[d] from 0 to n[d]; `few`: the innermost has few iterations (NG_IR_SHORT). */
+static NgIrRef each_element(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef body, bool few)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+    for (int d = 0; d < rows->rank; d++)
+        body = ng_ir_for(k, rows->elem_var[d], zero, n[d], one, body, d == 0 && few ? NG_IR_SHORT : 0);
+    return body;
+}
+
 /* A float sum of a part of several axes (np.sum(img[i:i + 3, j:j + 3] * K)) in
  * NumPy's order where it has up to 128 elements: NumPy sums its buffered copy,
  * one row of the elements in C order, pairwise (in_lanes' order: 8 partial
@@ -2950,9 +3073,11 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
  * its partial sum, so no index is divided. Beyond 128 elements NumPy splits
  * the row, recursively: `nested` (row by row, a few ulps apart) runs then.
  * rows: the expression's loops (their counts n[], `count` their product,
- * computed before the loop); v the element; the result into av. */
+ * computed before the loop); v the element; the result into av. Of a boolean
+ * mask's selection (np.sum(x[x > 0])), only the elements where `mask` holds
+ * (`count` of them), in any number: `nested` NG_IR_NONE. */
 static NgIrRef flat_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef count, NgIrRef v, NgDType acc, int av,
-                        NgIrRef nested)
+                        NgIrRef nested, NgIrRef mask)
 {
     NgIrKernel *k = L->k;
     NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
@@ -2994,12 +3119,14 @@ static NgIrRef flat_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef co
     append(L, &each, ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, fr, ng_ir_varref(k, t8)), rotate, tail));
     append(L, &each, ng_ir_assign(k, f, ng_ir_binary(k, NG_OP_ADD, NG_INT64, fr, one)));
     NgIrRef walk = seal(L, &each);
-    for (int d = 0; d < rows->rank; d++)
-        walk = ng_ir_for(k, rows->elem_var[d], zero, n[d], one, walk, d == 0 ? NG_IR_SHORT : 0);
-    append(L, &out, walk);
+    if (mask != NG_IR_NONE)
+        walk = ng_ir_if(k, mask, walk, NG_IR_NONE);
+    append(L, &out, each_element(L, rows, n, walk, true));
     append(L, &out, ng_ir_if(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, count, ng_ir_varref(k, t8)),
                              ng_ir_assign(k, res, part[0]), NG_IR_NONE));
     append(L, &out, ng_ir_assign(k, av, ng_ir_varref(k, res)));
+    if (nested == NG_IR_NONE)
+        return seal(L, &out);
     return ng_ir_if(k, ng_ir_binary(k, NG_OP_LE, NG_BOOL, count, ng_ir_const_i(k, NG_INT64, 128)), seal(L, &out),
                     nested);
 }
@@ -3350,7 +3477,10 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     Rows rows;
     RowsSaved was = enter_rows(L, &rows, kv, &inner);
     rows.hoists = true;
+    rows.masks = !dot && selects(L, e->items[0]);
     Val x = expr(L, e->items[0]);
+    if (strcmp(fn, "len") == 0 && x.r != NG_IR_NONE) /* (len(x[m]): the elements selected, counted) */
+        x = mkval(ng_ir_const_i(k, NG_BOOL, 1), NG_BOOL, false, true);
     NgDType product = NG_NODTYPE; /* a dot's: its result's dtype */
     if (dot) {
         rows.split = rows.nlens[0];
@@ -3364,7 +3494,8 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         }
         x = arith(L, NG_JIT_OP_MUL, x, y, line);
     }
-    bool counting = strcmp(fn, "count_nonzero") == 0; /* (the elements' truths summed: a Python int) */
+    bool counting = strcmp(fn, "count_nonzero") == 0 || strcmp(fn, "len") == 0; /* (the elements' truths
+                                                                                   summed: a Python int) */
     if (counting && x.r != NG_IR_NONE && pre && pre->numbers)
         x = mkval(ng_ir_binary(L->k, NG_OP_EQ, NG_BOOL, x.r, x.r), NG_BOOL, false, true);
     if (counting && x.r != NG_IR_NONE)
@@ -3380,15 +3511,16 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     if (norm && x.r != NG_IR_NONE && x.dt != NG_FLOAT16)
         x = norm_element(L, x, pre);
     restore_rows(L, was);
-    NgIrRef n[MAX_ROW_RANK];
-    int rank = rows.rank;
+    NgIrRef n[MAX_ROW_RANK], mask = rows.mask; /* (x[m]: a row of the elements where m holds) */
+    int rank = rows.rank, erank = mask != NG_IR_NONE ? 1 : rank; /* (the axes of what it reduces) */
     int dk = pre && pre->axis && x.r != NG_IR_NONE && L->st == NG_OK && rank > 0
-                 ? reduced_axis(L, pre->axis, rank, elem != NULL, line) : -1; /* (the axis reduced: -1 all) */
-    int kept = dk >= 0 ? 1 : rank; /* (the axes reduced) */
+                 ? reduced_axis(L, pre->axis, erank, elem != NULL && mask == NG_IR_NONE, line)
+                 : -1; /* (the axis reduced: -1 all) */
+    int kept = dk >= 0 ? 1 : erank; /* (the axes reduced) */
     const char *refused = x.r == NG_IR_NONE || L->st != NG_OK ? NULL
                           : rank == 0                        ? "of something that is not an array"
                           : rank > 1 && dot                  ? "of arrays of 2 or more axes (a matrix product)"
-                          : rank > 1 && python               ? "of an array of 2 or more axes (Python's goes over its rows)"
+                          : erank > 1 && python              ? "of an array of 2 or more axes (Python's goes over its rows)"
                           : norm && x.dt == NG_FLOAT16        ? "of float16 values"
                           : norm && pre->rank && kept != pre->rank
                               ? (pre->rank == 1 ? "of an array of 2 or more axes with this ord (a matrix norm)"
@@ -3398,19 +3530,25 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
                                                           center.r != NG_IR_NONE)
                               ? "of complex values" : NULL;
     bool keep = pre && pre->keep;
+    if (keep && !refused && x.r != NG_IR_NONE && L->st == NG_OK && mask != NG_IR_NONE)
+        refused = "with keepdims=True of a boolean mask's selection";
     if (keep && !refused && x.r != NG_IR_NONE && L->st == NG_OK && !elem)
         refused = "with keepdims=True other than in an elementwise expression of rows (stored whole, reduced, named)";
     if (x.r == NG_IR_NONE || L->st != NG_OK || refused) {
         ng_free(inner.v);
         if (refused)
-            fail(L, line, NG_ERR_UNSUPPORTED, "%s%s() %s is not supported in a compiled loop", python ? "" : "np.", fn,
-                 refused);
+            fail(L, line, NG_ERR_UNSUPPORTED, "%s%s() %s is not supported in a compiled loop",
+                 python || strcmp(fn, "len") == 0 ? "" : "np.", fn, refused);
         return NOVAL;
     }
     if (!rows_length(L, &rows, n, line)) { /* (np.dot(row, 2.0): NumPy's is an array) */
         ng_free(inner.v);
         return L->st != NG_OK ? NOVAL : fail(L, line, NG_ERR_UNSUPPORTED, "np.%s() of an array and a number is not "
                                                                             "supported in a compiled loop", fn);
+    }
+    if (mask != NG_IR_NONE && !mask_lengths(L, &rows, NULL, line)) {
+        ng_free(inner.v);
+        return NOVAL;
     }
     NgDType acc = x.dt;
     bool is_mean = strcmp(fn, "mean") == 0;
@@ -3435,6 +3573,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     NgIrRef whole = n[0]; /* (the element count as computed: what the checks below test before the loop) */
     for (int d = 1; d < rank; d++)
         whole = ng_ir_binary(k, NG_OP_MUL, NG_INT64, whole, n[d]);
+    int64_t empty_code = 0; /* (what min/max of no element raises: of a selection, tested after its loop) */
     bool fminmax = op == NG_OP_FMAX || op == NG_OP_FMIN; /* np.nanmax, np.nanmin: NaNs skipped (of integers,
                                                             max and min; either way NumPy's words fmax, fmin) */
     if ((op == NG_OP_MAXIMUM && norm != NORM_ABS) || op == NG_OP_MINIMUM || fminmax) { /* of no element: Python's
@@ -3447,7 +3586,9 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
                 empty = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, empty, ng_ir_binary(k, NG_OP_NE, NG_BOOL, n[d], zero));
         int which = (arg ? 4 : python ? 0 : fminmax ? 6 : 2) +
                     (op == NG_OP_MAXIMUM || op == NG_OP_FMAX ? NG_JIT_EMPTY_MAX : NG_JIT_EMPTY_MIN);
-        raise_told_or_python(L, empty, ng_jit_raise_code(NG_JIT_RAISE_EMPTY, line, which));
+        empty_code = ng_jit_raise_code(NG_JIT_RAISE_EMPTY, line, which);
+        if (mask == NG_IR_NONE)
+            raise_told_or_python(L, empty, empty_code);
     }
     for (int d = 0; d < rank; d++)
         n[d] = plain_count(L, n[d]);
@@ -3493,12 +3634,16 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     bool lanes = inner.n == 0 && (rank == 1 || rows.nhoisted == 0) && (acc == NG_FLOAT32 || acc == NG_FLOAT64) &&
                  op == NG_OP_ADD && !python && product != NG_FLOAT16 && dk <= 0; /* (NumPy sums along another axis
                                                                                    in order) */
-    int av = ng_ir_var(k, acc), tv = rank > 1 && lanes ? ng_ir_var(k, acc) : av;
-    NgIrRef blocked = lanes ? in_lanes(L, kv, n[0], v, op, acc, tv) : NG_IR_NONE;
-    int place = arg ? ng_ir_var(k, NG_INT64) : -1, at = arg && rank > 1 ? ng_ir_var(k, NG_INT64) : -1;
-    if (arg) { /* at: the element's place in C order (a row's: kv); the first best (a NaN: the first NaN)
-                  wins; av starts at op's identity, which no element beats, so the first is place 0 */
-        NgIrRef atr = ng_ir_varref(k, at >= 0 ? at : kv), best = ng_ir_varref(k, av);
+    bool flat = lanes && (rank > 1 || mask != NG_IR_NONE); /* (flat_sum's order) */
+    int av = ng_ir_var(k, acc), tv = flat && mask == NG_IR_NONE ? ng_ir_var(k, acc) : av;
+    NgIrRef blocked = lanes && mask == NG_IR_NONE ? in_lanes(L, kv, n[0], v, op, acc, tv) : NG_IR_NONE;
+    int sel = mask != NG_IR_NONE ? ng_ir_var(k, NG_INT64) : -1; /* (of a selection: its elements so far) */
+    int place = arg ? ng_ir_var(k, NG_INT64) : -1, at = arg && rank > 1 && sel < 0 ? ng_ir_var(k, NG_INT64) : -1;
+    int from = inner.n; /* (what each element does from here: of a selection, where the mask holds) */
+    if (arg) { /* at: the element's place in C order (a row's: kv; a selection's: sel); the first best (a
+                  NaN: the first NaN) wins; av starts at op's identity, which no element beats, so the first
+                  is place 0 */
+        NgIrRef atr = ng_ir_varref(k, sel >= 0 ? sel : at >= 0 ? at : kv), best = ng_ir_varref(k, av);
         NgIrRef beats = ng_ir_binary(k, op == NG_OP_MAXIMUM ? NG_OP_GT : NG_OP_LT, NG_BOOL, v, best);
         if (ng_dtype_is_float(acc)) /* (v a NaN where the best so far is not) */
             beats = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, beats,
@@ -3514,15 +3659,26 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
                                                                ng_ir_const_i(k, NG_INT64, 1))));
     } else if (python && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)) { /* av = kv == 0 or v beats av ? v : av */
         NgIrRef beats = ng_ir_binary(k, op == NG_OP_MAXIMUM ? NG_OP_GT : NG_OP_LT, NG_BOOL, v, ng_ir_varref(k, av));
-        NgIrRef first = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, ng_ir_varref(k, kv), ng_ir_const_i(k, NG_INT64, 0));
+        NgIrRef first = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, ng_ir_varref(k, sel >= 0 ? sel : kv),
+                                     ng_ir_const_i(k, NG_INT64, 0));
         append(L, &inner, ng_ir_assign(k, av, ng_ir_select(k, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, first, beats), v,
                                                            ng_ir_varref(k, av))));
     } else {
         append(L, &inner, ng_ir_assign(k, tv, ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), v)));
     }
     NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+    NgIrRef counted = sel < 0 ? NG_IR_NONE : ng_ir_assign(k, sel, ng_ir_binary(k, NG_OP_ADD, NG_INT64,
+                                                                                ng_ir_varref(k, sel), one));
+    if (sel >= 0) { /* (an element's part where the mask holds, counted) */
+        Stmts when = {0};
+        for (int i = from; i < inner.n; i++)
+            append(L, &when, inner.v[i]);
+        inner.n = from;
+        append(L, &when, counted);
+        append(L, &inner, ng_ir_if(k, mask, seal(L, &when), NG_IR_NONE));
+    }
     NgIrRef loop = ng_ir_for(k, kv, zero, n[0], one, seal(L, &inner), rank > 1 ? NG_IR_SHORT : 0);
-    if (lanes) /* (rows of fewer than 8: one by one, as NumPy) */
+    if (lanes && mask == NG_IR_NONE) /* (rows of fewer than 8: one by one, as NumPy) */
         loop = ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, n[0], ng_ir_const_i(k, NG_INT64, NG_LANES)), loop, blocked);
     if (tv != av) { /* (a row's sum, added into av) */
         NgIrRef three[3] = {ng_ir_let(k, tv, identity_of(L, op, acc)), loop,
@@ -3531,16 +3687,25 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     }
     loop = wrap_loops(L, &rows, order, rank, rows.elem_var, n, loop); /* (along an axis: the one loop, kv) */
     /* the element count, before the loop (flat_sum tests it; a mean divides by it) */
-    NgIrRef count = rank > 1 && (lanes || is_mean) ? plain_count(L, whole) : n[0];
-    if (rank > 1 && lanes)
-        loop = flat_sum(L, &rows, n, count, v, acc, av, loop);
+    NgIrRef count = sel >= 0                      ? ng_ir_varref(k, sel) /* (read after the loop) */
+                    : rank > 1 && (lanes || is_mean) ? plain_count(L, whole)
+                                                     : n[0];
+    if (flat && sel >= 0) /* (the selected elements counted first, for flat_sum's order) */
+        loop = ng_ir_block(k, 2, (NgIrRef[]){each_element(L, &rows, n, ng_ir_if(k, mask, counted, NG_IR_NONE), false),
+                                             flat_sum(L, &rows, n, count, v, acc, av, NG_IR_NONE, mask)});
+    else if (flat)
+        loop = flat_sum(L, &rows, n, count, v, acc, av, loop, NG_IR_NONE);
     append(L, L->pending, ng_ir_let(k, av, identity_of(L, op, acc)));
+    if (sel >= 0)
+        append(L, L->pending, ng_ir_let(k, sel, zero));
     if (arg) {
         append(L, L->pending, ng_ir_let(k, place, ng_ir_const_i(k, NG_INT64, 0)));
         if (at >= 0)
             append(L, L->pending, ng_ir_let(k, at, ng_ir_const_i(k, NG_INT64, 0)));
     }
     append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
+    if (sel >= 0 && empty_code) /* (min/max of a selection of no element) */
+        raise_told_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, ng_ir_varref(k, sel), zero), empty_code);
     carry_stop(L, L->pending); /* (a raise in it: nothing after it runs, in a sequential kernel) */
     if (L->pending == &chunk) { /* (hoisted: the expression's builder places it) */
         around->hoisted[around->nhoisted].axes = axes;
@@ -4190,6 +4355,8 @@ static Val len_of(Lower *L, const NgJitExpr *e)
     const NgJitExpr *a = e->items[0];
     if (a->kind == NG_JIT_E_NAME && sym_of(L, a)->kind == SYM_BUF)
         return int_const(L, sym_of(L, a)->bshape[0]);
+    if (selects(L, a)) /* (len(x[x > 0]): the elements the mask selects, counted) */
+        return reduce_rows(L, e, "len", NG_OP_ADD, false, NULL);
     Sym *view;
     Sym *s = index_chain(L, a, ix, &n, &view);
     if (!s)
@@ -5653,7 +5820,6 @@ static const Sym *storage(const Sym *s)
     return b->alias ? b->alias : b;
 }
 
-static int row_rank(Lower *L, const NgJitExpr *e);
 static bool reads_storage(Lower *L, const NgJitExpr *e, const Sym *w);
 
 /* Whether e is a reduction (NumPy's, a method, Python's sum/max/...) or a matrix product. */
@@ -7656,6 +7822,8 @@ static int row_rank(Lower *L, const NgJitExpr *e)
                : s->kind == SYM_VIEW && s->nfixed < s->base->given->ndim ? s->base->given->ndim - s->nfixed : 0;
     }
     case NG_JIT_E_SUBSCRIPT: {
+        if (is_mask_index(L, e)) /* (x[m]: the selected elements, a row) */
+            return row_rank(L, e->lhs) > 0;
         int n, slices;
         bool trailing;
         const NgJitExpr *r = chain_root(L, e, &n, &slices, &trailing);
