@@ -1626,6 +1626,8 @@ static int newaxes_in(Lower *L, const NgJitExpr *const *idx, int n)
     return k;
 }
 
+static bool is_mask_index(Lower *L, const NgJitExpr *e);
+
 /* The array a subscript chain or name refers to, with its indices:
  * a[i][j, k] gives a and (i, j, k), a[i, 1:3] a and (i, the slice). Returns
  * the Sym or NULL after an error. */
@@ -1654,6 +1656,10 @@ static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int
         char buf[80], what[256];
         snprintf(what, sizeof what, "subscripting '%s'", snip(L, e, buf, sizeof buf));
         unsupported(L, e->span.line, what);
+        return NULL;
+    }
+    if (is_mask_index(L, e)) {
+        unsupported(L, e->span.line, "indexing a boolean mask's selection (x[m][:3]), or an array by an array");
         return NULL;
     }
     Sym *s = index_chain(L, e->lhs, idx, nidx, view);
@@ -5876,7 +5882,7 @@ static bool reads_other_than(Lower *L, const NgJitExpr *e, const Sym *a, const N
         const Sym *s = &L->syms[e->name_id];
         if (s->kind == SYM_EXPR) /* (what its expression reads) */
             return !s->expanding && reads_other_than(L, s->value, a, row, plain);
-        if (storage(s) != storage(a))
+        if (storage(s) != storage(a) || ng_jit_expr_equal(e, row)) /* (row itself: x[x < 0] = 0) */
             return false;
         return !plain || !(s->kind == SYM_VIEW && s->nfixed == a->given->ndim - 1);
     }
@@ -5950,7 +5956,12 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     const NgJitExpr *ix[NG_MAXDIMS];
     int n = 0;
     Sym *view;
-    if (t->kind != NG_JIT_E_SUBSCRIPT)
+    const NgJitExpr *mask = NULL; /* (x[m] = v: part x, where m holds) */
+    if (is_mask_index(L, t)) {
+        mask = t->rhs;
+        t = t->lhs;
+    }
+    if (t->kind != NG_JIT_E_SUBSCRIPT && !(mask && t->kind == NG_JIT_E_NAME))
         return false;
     const NgJitExpr *root = t;
     while (root->kind == NG_JIT_E_SUBSCRIPT)
@@ -5978,11 +5989,19 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
         unsupported(L, line, "storing a row inside a NumPy reduction");
         return true;
     }
+    if (mask && row_rank(L, mask) != free) {
+        unsupported(L, line, "a boolean mask of other than its part's axes (of fewer: NumPy's selects whole rows)");
+        return true;
+    }
+    if (mask && row_rank(L, value) > 0) {
+        unsupported(L, line, "storing an array into a boolean mask's selection (x[m] = y: its elements in turn)");
+        return true;
+    }
     bool plain = true; /* (indices, then whole axes `:` only) */
     for (int p = 0; p < n; p++)
         plain = plain && (ix[p]->kind == NG_JIT_E_SLICE ? !ix[p]->lhs && !ix[p]->rhs && !ix[p]->cond
                                                         : p == 0 || ix[p - 1]->kind != NG_JIT_E_SLICE);
-    if (reads_other_than(L, value, a, t, plain)) {
+    if (reads_other_than(L, value, a, t, plain) || (mask && reads_other_than(L, mask, a, t, plain))) {
         unsupported(L, line, "storing a row of an array its value reads otherwise (NumPy evaluates it first)");
         return true;
     }
@@ -6019,7 +6038,12 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     Rows rows;
     RowsSaved was = enter_store(L, &rows, free, var, len, &inner);
     NgDType dt = a->given->dtype;
-    Val v = expr(L, value);
+    Val where = mask ? expr(L, mask) : NOVAL; /* (first: NumPy makes the mask before the value) */
+    if (where.r != NG_IR_NONE && where.dt != NG_BOOL)
+        unsupported(L, line, "storing into a part indexed by an array of integers");
+    else if (where.r != NG_IR_NONE && rows.touched != (1u << free) - 1)
+        unsupported(L, line, "a boolean mask with a new axis (None)");
+    Val v = mask && where.r == NG_IR_NONE ? NOVAL : expr(L, value);
     if (op != NG_JIT_OP_NONE && v.r != NG_IR_NONE) { /* in place, NumPy's same-kind casting */
         Val cur = mkval(guarded_load(L, a, idx, ok), dt, false, false);
         v = arith(L, op, cur, v, line);
@@ -6031,9 +6055,13 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
         unsupported(L, line, "storing a Python complex into an array of real numbers");
     if (v.r != NG_IR_NONE && v.weak)
         int_conversion(L, v, dt, true, line);
-    if (v.r != NG_IR_NONE && L->st == NG_OK)
-        append(L, &inner, guarded(L, ok, ng_ir_store(k, a->param, nd, idx, as(L, v, dt)))); /* (after its checks) */
+    if (v.r != NG_IR_NONE && L->st == NG_OK) { /* (after its checks) */
+        NgIrRef st = guarded(L, ok, ng_ir_store(k, a->param, nd, idx, as(L, v, dt)));
+        append(L, &inner, mask ? ng_ir_if(k, where.r, st, NG_IR_NONE) : st);
+    }
     restore_rows(L, was);
+    if (mask && v.r != NG_IR_NONE && L->st == NG_OK)
+        mask_lengths(L, &rows, len, line);
     if (v.r != NG_IR_NONE && L->st == NG_OK && rows.rank > free)
         unsupported(L, line, "storing a value of more axes than the part it goes into (NumPy's ValueError)");
     if (v.r == NG_IR_NONE || L->st != NG_OK) {
@@ -6053,11 +6081,12 @@ static void expr_let(Lower *L, const NgJitExpr *value, int line)
     Stmts inner = {0};
     Rows rows;
     RowsSaved was = enter_rows(L, &rows, ng_ir_var(L->k, NG_INT64), &inner);
+    rows.masks = selects(L, value); /* (pos = x[x > 0]: its mask's shape x's) */
     Val x = expr(L, value);
     restore_rows(L, was);
     NgIrRef n[MAX_ROW_RANK];
-    if (x.r != NG_IR_NONE && L->st == NG_OK)
-        rows_length(L, &rows, n, line);
+    if (x.r != NG_IR_NONE && L->st == NG_OK && rows_length(L, &rows, n, line) && rows.mask != NG_IR_NONE)
+        mask_lengths(L, &rows, NULL, line);
     ng_free(inner.v);
 }
 
