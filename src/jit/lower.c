@@ -3079,11 +3079,9 @@ static NgIrRef each_element(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRe
  * its partial sum, so no index is divided. Beyond 128 elements NumPy splits
  * the row, recursively: `nested` (row by row, a few ulps apart) runs then.
  * rows: the expression's loops (their counts n[], `count` their product,
- * computed before the loop); v the element; the result into av. Of a boolean
- * mask's selection (np.sum(x[x > 0])), only the elements where `mask` holds
- * (`count` of them), in any number: `nested` NG_IR_NONE. */
+ * computed before the loop); v the element; the result into av. */
 static NgIrRef flat_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef count, NgIrRef v, NgDType acc, int av,
-                        NgIrRef nested, NgIrRef mask)
+                        NgIrRef nested)
 {
     NgIrKernel *k = L->k;
     NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
@@ -3124,17 +3122,65 @@ static NgIrRef flat_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef co
         ng_ir_assign(k, res, ng_ir_binary(k, NG_OP_ADD, acc, ng_ir_varref(k, res), xr))});
     append(L, &each, ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, fr, ng_ir_varref(k, t8)), rotate, tail));
     append(L, &each, ng_ir_assign(k, f, ng_ir_binary(k, NG_OP_ADD, NG_INT64, fr, one)));
-    NgIrRef walk = seal(L, &each);
-    if (mask != NG_IR_NONE)
-        walk = ng_ir_if(k, mask, walk, NG_IR_NONE);
-    append(L, &out, each_element(L, rows, n, walk, true));
+    append(L, &out, each_element(L, rows, n, seal(L, &each), true));
     append(L, &out, ng_ir_if(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, count, ng_ir_varref(k, t8)),
                              ng_ir_assign(k, res, part[0]), NG_IR_NONE));
     append(L, &out, ng_ir_assign(k, av, ng_ir_varref(k, res)));
-    if (nested == NG_IR_NONE)
-        return seal(L, &out);
     return ng_ir_if(k, ng_ir_binary(k, NG_OP_LE, NG_BOOL, count, ng_ir_const_i(k, NG_INT64, 128)), seal(L, &out),
                     nested);
+}
+
+enum { MASK_BLOCK = 128 }; /* the most elements NumPy's pairwise sum takes as one row */
+
+/* The float sum of a boolean mask's selection (np.sum(x[x > 0])) into av, as NumPy sums its row of
+ * the selected elements: they are copied, without a branch on the mask (the data decides it: a
+ * misprediction in two), into a buffer of MASK_BLOCK (f of them so far), whose elements are summed
+ * as a row's (in_lanes' order: NumPy's pairwise sum, of up to 128 elements) when it is full and
+ * at the end, each block's sum added into av in turn (beyond 128 selected, a few ulps from NumPy's
+ * halving). rows' loops walk the elements, v the element; sel (at 0) counts the selected. */
+static NgIrRef masked_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef v, NgIrRef mask, NgDType acc, int av,
+                          int sel)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+    int buf = ng_ir_var_array(k, acc, MASK_BLOCK), f = ng_ir_var(k, NG_INT64), t = ng_ir_var(k, NG_INT64);
+    NgIrRef fr = ng_ir_varref(k, f), tr = ng_ir_varref(k, t), block[2];
+    for (int b = 0; b < 2; b++) { /* (the block's sum: of a full one in the loop, of the last after it) */
+        int kb = ng_ir_var(k, NG_INT64);
+        NgIrRef x = ng_ir_element(k, buf, ng_ir_varref(k, kb)), m = b ? fr : ng_ir_const_i(k, NG_INT64, MASK_BLOCK);
+        NgIrRef each = ng_ir_for(k, kb, zero, m, one, ng_ir_assign(k, av, ng_ir_binary(k, NG_OP_ADD, acc,
+                                                                                        ng_ir_varref(k, av), x)),
+                                 NG_IR_SHORT);
+        NgIrRef lanes = in_lanes(L, kb, m, x, NG_OP_ADD, acc, av);
+        block[b] = b ? ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, m, ng_ir_const_i(k, NG_INT64, NG_LANES)),
+                                each, lanes)
+                     : lanes;
+    }
+    Stmts out = {0}, step = {0};
+    append(L, &out, ng_ir_let(k, f, zero));
+    append(L, &out, ng_ir_let(k, buf, identity_of(L, NG_OP_ADD, acc)));
+    append(L, &step, ng_ir_assign_element(k, buf, fr, v));
+    append(L, &step, ng_ir_let(k, t, ng_ir_cast(k, NG_INT64, mask)));
+    append(L, &step, ng_ir_assign(k, f, ng_ir_binary(k, NG_OP_ADD, NG_INT64, fr, tr)));
+    append(L, &step, ng_ir_assign(k, sel, ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_varref(k, sel), tr)));
+    NgIrRef full = ng_ir_block(k, 2, (NgIrRef[]){block[0], ng_ir_assign(k, f, zero)});
+    append(L, &step, ng_ir_if(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, fr, ng_ir_const_i(k, NG_INT64, MASK_BLOCK)),
+                              full, NG_IR_NONE));
+    append(L, &out, each_element(L, rows, n, seal(L, &step), true));
+    append(L, &out, block[1]);
+    return seal(L, &out);
+}
+
+/* What an element a mask leaves out adds to a reduction with op in dt (reduce_in), where
+ * op(a, it) is a for every a: -0.0 for float sums (0.0 would turn a -0.0 into 0.0), op's identity
+ * otherwise; NG_IR_NONE for a complex product ((inf + 0j) * (1 + 0j) has a NaN part). */
+static NgIrRef left_out(Lower *L, NgOp op, NgDType dt)
+{
+    if (op == NG_OP_ADD && ng_dtype_is_complex(dt))
+        return ng_ir_const_c(L->k, dt, -0.0, -0.0);
+    if (op == NG_OP_ADD && ng_dtype_is_float(dt))
+        return ng_ir_const_f(L->k, dt, -0.0);
+    return op == NG_OP_MUL && ng_dtype_is_complex(dt) ? NG_IR_NONE : identity_of(L, op, dt);
 }
 
 /* np.linalg.norm's forms (its `ord`): what reduce_rows makes of each element before the sum
@@ -3645,7 +3691,6 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     NgIrRef blocked = lanes && mask == NG_IR_NONE ? in_lanes(L, kv, n[0], v, op, acc, tv) : NG_IR_NONE;
     int sel = mask != NG_IR_NONE ? ng_ir_var(k, NG_INT64) : -1; /* (of a selection: its elements so far) */
     int place = arg ? ng_ir_var(k, NG_INT64) : -1, at = arg && rank > 1 && sel < 0 ? ng_ir_var(k, NG_INT64) : -1;
-    int from = inner.n; /* (what each element does from here: of a selection, where the mask holds) */
     if (arg) { /* at: the element's place in C order (a row's: kv; a selection's: sel); the first best (a
                   NaN: the first NaN) wins; av starts at op's identity, which no element beats, so the first
                   is place 0 */
@@ -3655,6 +3700,8 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
             beats = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, beats,
                                  ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_NE, NG_BOOL, v, v),
                                               ng_ir_binary(k, NG_OP_EQ, NG_BOOL, best, best)));
+        if (mask != NG_IR_NONE) /* (of a selection: where the mask holds) */
+            beats = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, mask, beats);
         int won = ng_ir_var(k, NG_BOOL);
         append(L, &inner, ng_ir_let(k, won, beats));
         NgIrRef w = ng_ir_varref(k, won);
@@ -3667,22 +3714,25 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         NgIrRef beats = ng_ir_binary(k, op == NG_OP_MAXIMUM ? NG_OP_GT : NG_OP_LT, NG_BOOL, v, ng_ir_varref(k, av));
         NgIrRef first = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, ng_ir_varref(k, sel >= 0 ? sel : kv),
                                      ng_ir_const_i(k, NG_INT64, 0));
-        append(L, &inner, ng_ir_assign(k, av, ng_ir_select(k, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, first, beats), v,
-                                                           ng_ir_varref(k, av))));
-    } else {
-        append(L, &inner, ng_ir_assign(k, tv, ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), v)));
+        NgIrRef wins = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, first, beats);
+        if (mask != NG_IR_NONE)
+            wins = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, mask, wins);
+        append(L, &inner, ng_ir_assign(k, av, ng_ir_select(k, wins, v, ng_ir_varref(k, av))));
+    } else { /* (of a selection: the others add nothing, or where something would, left as they are) */
+        NgIrRef none = mask != NG_IR_NONE ? left_out(L, op, acc) : NG_IR_NONE;
+        NgIrRef to = ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), none != NG_IR_NONE ? ng_ir_select(k, mask, v, none) : v);
+        if (mask != NG_IR_NONE && none == NG_IR_NONE)
+            to = ng_ir_select(k, mask, to, ng_ir_varref(k, tv));
+        append(L, &inner, ng_ir_assign(k, tv, to));
     }
     NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
-    NgIrRef counted = sel < 0 ? NG_IR_NONE : ng_ir_assign(k, sel, ng_ir_binary(k, NG_OP_ADD, NG_INT64,
-                                                                                ng_ir_varref(k, sel), one));
-    if (sel >= 0) { /* (an element's part where the mask holds, counted) */
-        Stmts when = {0};
-        for (int i = from; i < inner.n; i++)
-            append(L, &when, inner.v[i]);
-        inner.n = from;
-        append(L, &when, counted);
-        append(L, &inner, ng_ir_if(k, mask, seal(L, &when), NG_IR_NONE));
-    }
+    NgIrRef counted = sel < 0 ? NG_IR_NONE /* (a selection's elements, counted without a branch) */
+                              : ng_ir_assign(k, sel, ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_varref(k, sel),
+                                                                  ng_ir_cast(k, NG_INT64, mask)));
+    bool running = arg || (python && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)); /* (the count so far, read in
+                                                                                       the loop) */
+    if (running)
+        append(L, &inner, counted);
     NgIrRef loop = ng_ir_for(k, kv, zero, n[0], one, seal(L, &inner), rank > 1 ? NG_IR_SHORT : 0);
     if (lanes && mask == NG_IR_NONE) /* (rows of fewer than 8: one by one, as NumPy) */
         loop = ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, n[0], ng_ir_const_i(k, NG_INT64, NG_LANES)), loop, blocked);
@@ -3696,11 +3746,13 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     NgIrRef count = sel >= 0                      ? ng_ir_varref(k, sel) /* (read after the loop) */
                     : rank > 1 && (lanes || is_mean) ? plain_count(L, whole)
                                                      : n[0];
-    if (flat && sel >= 0) /* (the selected elements counted first, for flat_sum's order) */
-        loop = ng_ir_block(k, 2, (NgIrRef[]){each_element(L, &rows, n, ng_ir_if(k, mask, counted, NG_IR_NONE), false),
-                                             flat_sum(L, &rows, n, count, v, acc, av, NG_IR_NONE, mask)});
+    if (flat && sel >= 0)
+        loop = masked_sum(L, &rows, n, v, mask, acc, av, sel);
+    else if (sel >= 0 && !running && (is_mean || empty_code)) /* (counted first: the loop's one statement
+                                                                  the C compiler vectorises as a reduction) */
+        loop = ng_ir_block(k, 2, (NgIrRef[]){each_element(L, &rows, n, counted, false), loop});
     else if (flat)
-        loop = flat_sum(L, &rows, n, count, v, acc, av, loop, NG_IR_NONE);
+        loop = flat_sum(L, &rows, n, count, v, acc, av, loop);
     append(L, L->pending, ng_ir_let(k, av, identity_of(L, op, acc)));
     if (sel >= 0)
         append(L, L->pending, ng_ir_let(k, sel, zero));
