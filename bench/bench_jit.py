@@ -48,6 +48,8 @@ case uses (keepdims=, np.mean's axis=), the case's `numba_kernel` is the same lo
 user writes it, and Numba runs that. `--dir bench/jit_newaxis`: new axes (`w[:, None] * X[i]`,
 pairwise distances `P[i][:, None, :] - P[i][None, :, :]`), keepdims=True (a softmax of each
 row of a batch, columns standardised) and np.arange (a polynomial `np.sum(c * x[i] ** np.arange(k))`).
+`--dir bench/jit_masks`: boolean masks' selections (each row's mean of its positive elements
+through `pos = X[i][X[i] > 0]`, a sum and count within bounds, rows clipped by `r[r < lo] = lo`).
 """
 import argparse
 import copy
