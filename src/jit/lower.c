@@ -305,7 +305,10 @@ typedef struct Rows {
     } hoisted[MAX_HOISTED];
     int nhoisted;
     bool masks;             /* its builder (a whole reduction, a store) takes a boolean mask's selection: */
-    NgIrRef mask;           /* ... x[m]'s m at the element, once read (masked) */
+    NgIrRef mask;           /* ... x[m]'s m at the element, once read (masked), */
+    int mask_rank;          /* ... and the selection's axes (x's less m's, and one) */
+    int shift;              /* while a mask of fewer axes than its array is read: its axes are the
+                               array's first (axis d of it is d + shift, from the last) */
     unsigned touched;       /* the axes rows were read on (row_index; a bit per axis, from the last) */
 } Rows;
 
@@ -920,6 +923,7 @@ static NgIrRef elem_at(Lower *L, int d)
 static NgIrRef row_index(Lower *L, NgIrRef n, int d, int line)
 {
     Rows *r = L->rows;
+    d += r->shift;
     if (d >= MAX_ROW_RANK) {
         unsupported(L, line, "an expression of arrays of more than 4 axes");
         return L->elem;
@@ -943,6 +947,7 @@ static NgIrRef row_index(Lower *L, NgIrRef n, int d, int line)
  * with keepdims=True): NumPy broadcasts it to the other rows' length there, or it is 1. */
 static void new_axis(Lower *L, int d, int line)
 {
+    d += L->rows->shift;
     if (d >= MAX_ROW_RANK) {
         unsupported(L, line, "an expression of arrays of more than 4 axes");
         return;
@@ -2000,7 +2005,7 @@ static NgIrRef row_stride(Lower *L, NgIrRef len, int64_t step, int d, int line)
     r->strides[r->nstrides].var = v;
     r->strides[r->nstrides].len = len;
     r->strides[r->nstrides].step = step;
-    r->strides[r->nstrides].axis = d;
+    r->strides[r->nstrides].axis = d + r->shift;
     r->strides[r->nstrides++].second = r->split >= 0 && d == 0;
     return ng_ir_varref(k, v);
 }
@@ -2389,11 +2394,37 @@ static Val load(Lower *L, const NgJitExpr *e)
 
 static int row_rank(Lower *L, const NgJitExpr *e);
 
-/* Whether e is x[m], m an array (NumPy's boolean mask, or integer indices): not an index. */
+/* Whether e is x[m] or x[i, m], m an array (NumPy's boolean mask, or integer indices) after
+ * indices (not slices, not new axes) i. */
 static bool is_mask_index(Lower *L, const NgJitExpr *e)
 {
-    return e->kind == NG_JIT_E_SUBSCRIPT && e->rhs->kind != NG_JIT_E_TUPLE && e->rhs->kind != NG_JIT_E_SLICE &&
-           row_rank(L, e->rhs) > 0;
+    if (e->kind != NG_JIT_E_SUBSCRIPT || e->rhs->kind == NG_JIT_E_SLICE)
+        return false;
+    if (e->rhs->kind != NG_JIT_E_TUPLE)
+        return row_rank(L, e->rhs) > 0;
+    int n = e->rhs->nitems;
+    for (int i = 0; i + 1 < n; i++)
+        if (e->rhs->items[i]->kind == NG_JIT_E_SLICE || is_newaxis(L, e->rhs->items[i]) ||
+            row_rank(L, e->rhs->items[i]) > 0)
+            return false;
+    return n > 1 && row_rank(L, e->rhs->items[n - 1]) > 0;
+}
+
+/* Mask subscript e (is_mask_index) as x[m]: *m its mask, and the part x it selects from, e->lhs
+ * or, of x[i, m], x[i] made in *part (its index in *index). */
+static const NgJitExpr *mask_parts(const NgJitExpr *e, NgJitExpr *part, NgJitExpr *index, const NgJitExpr **m)
+{
+    if (e->rhs->kind != NG_JIT_E_TUPLE) {
+        *m = e->rhs;
+        return e->lhs;
+    }
+    int n = e->rhs->nitems;
+    *m = e->rhs->items[n - 1];
+    *part = *e;
+    *index = *e->rhs;
+    index->nitems = n - 1;
+    part->rhs = n == 2 ? e->rhs->items[0] : index;
+    return part;
 }
 
 /* Whether e reads a boolean mask's selection x[m] (is_mask_index) as NumPy's row of the
@@ -2439,10 +2470,30 @@ static bool selects(Lower *L, const NgJitExpr *e)
     }
 }
 
+/* Boolean mask m of `mrank` axes lowered in the elementwise expression of rows of an array of
+ * `rank` (mrank <= rank): m's axes are the array's first (NumPy's), each read (a new axis: NULL
+ * after an error). */
+static Val mask_of(Lower *L, const NgJitExpr *m, int mrank, int rank, int line)
+{
+    Rows *rows = L->rows;
+    unsigned was = rows->touched, all = ((1u << mrank) - 1) << (rank - mrank);
+    rows->touched = 0;
+    rows->shift = rank - mrank;
+    Val v = expr(L, m);
+    rows->shift = 0;
+    unsigned read = rows->touched;
+    rows->touched = was | read;
+    if (v.r != NG_IR_NONE && v.dt != NG_BOOL)
+        return unsupported(L, line, "indexing with an array of integers");
+    if (v.r != NG_IR_NONE && read != all)
+        return unsupported(L, line, "a boolean mask with a new axis (None)");
+    return v;
+}
+
 /* x[m] (is_mask_index) in an elementwise expression of rows whose builder takes a mask (Rows.masks:
- * a whole reduction of a selection, selects): x's element at the element, where m, of x's axes
- * (each read by both: a new axis in either runs as Python) and a bool, holds there (Rows.mask);
- * mask_lengths checks that the lengths are x's. */
+ * a whole reduction of a selection, selects): x's element at the element, where m, a bool of x's
+ * first axes (mask_of: all of them, or fewer, which select whole rows), holds there (Rows.mask);
+ * mask_lengths checks that the lengths are x's. No mask inside another. */
 static Val masked(Lower *L, const NgJitExpr *e)
 {
     int line = e->span.line;
@@ -2450,24 +2501,25 @@ static Val masked(Lower *L, const NgJitExpr *e)
     if (!rows || !rows->masks || rows->mask != NG_IR_NONE)
         return unsupported(L, line, "a boolean mask's selection (x[x > 0]) other than reduced whole (np.sum(x[m]), "
                                     "len(x[m]), alone or elementwise with numbers) or stored into (x[m] = v)");
-    int rank = row_rank(L, e->lhs);
-    if (rank == 0 || row_rank(L, e->rhs) != rank)
-        return unsupported(L, line, "indexing with an array of other than its array's axes");
-    unsigned was = rows->touched;
+    NgJitExpr part, index;
+    const NgJitExpr *me, *xe = mask_parts(e, &part, &index, &me);
+    int rank = row_rank(L, xe), mrank = row_rank(L, me);
+    if (rank == 0 || mrank > rank)
+        return unsupported(L, line, "indexing with an array of more axes than its array's");
+    rows->masks = false;
+    Val m = mask_of(L, me, mrank, rank, line);
+    unsigned was = rows->touched, all = (1u << rank) - 1;
     rows->touched = 0;
-    Val m = expr(L, e->rhs);
-    unsigned by_mask = rows->touched;
-    rows->touched = 0;
-    if (m.r != NG_IR_NONE && m.dt != NG_BOOL)
-        return unsupported(L, line, "indexing with an array of integers");
-    Val x = expr(L, e->lhs);
-    unsigned by_x = rows->touched, all = (1u << rank) - 1;
-    rows->touched = was | by_mask | by_x;
+    Val x = m.r != NG_IR_NONE ? expr(L, xe) : NOVAL;
+    unsigned by_x = rows->touched;
+    rows->touched |= was;
+    rows->masks = true;
     if (m.r == NG_IR_NONE || x.r == NG_IR_NONE)
         return NOVAL;
-    if ((by_mask & all) != all || (by_x & all) != all)
-        return unsupported(L, line, "a boolean mask or its array with a new axis (None)");
+    if (by_x != all)
+        return unsupported(L, line, "a boolean mask's array with a new axis (None)");
     rows->mask = m.r;
+    rows->mask_rank = rank - mrank + 1;
     return x;
 }
 
@@ -3531,8 +3583,17 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     rows.hoists = true;
     rows.masks = !dot && selects(L, e->items[0]);
     Val x = expr(L, e->items[0]);
-    if (strcmp(fn, "len") == 0 && x.r != NG_IR_NONE) /* (len(x[m]): the elements selected, counted) */
-        x = mkval(ng_ir_const_i(k, NG_BOOL, 1), NG_BOOL, false, true);
+    bool rows_of = strcmp(fn, "len") == 0 && x.r != NG_IR_NONE && rows.mask_rank > 1; /* (len(X[m]), m of fewer
+                                                                                        axes: the rows selected) */
+    if (strcmp(fn, "len") == 0 && x.r != NG_IR_NONE) { /* (len(x[m]): the elements selected, counted; of rows, their
+                                                          first elements) */
+        NgIrRef first = ng_ir_const_i(k, NG_BOOL, 1);
+        for (int d = 0; rows_of && d < rows.mask_rank - 1; d++)
+            first = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, first, ng_ir_binary(k, NG_OP_EQ, NG_BOOL,
+                                                                               ng_ir_varref(k, rows.elem_var[d]),
+                                                                               ng_ir_const_i(k, NG_INT64, 0)));
+        x = mkval(first, NG_BOOL, false, true);
+    }
     NgDType product = NG_NODTYPE; /* a dot's: its result's dtype */
     if (dot) {
         rows.split = rows.nlens[0];
@@ -3564,10 +3625,11 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         x = norm_element(L, x, pre);
     restore_rows(L, was);
     NgIrRef n[MAX_ROW_RANK], mask = rows.mask; /* (x[m]: a row of the elements where m holds) */
-    int rank = rows.rank, erank = mask != NG_IR_NONE ? 1 : rank; /* (the axes of what it reduces) */
+    int rank = rows.rank, erank = mask != NG_IR_NONE ? rows.mask_rank : rank; /* (the axes of what it reduces) */
     int dk = pre && pre->axis && x.r != NG_IR_NONE && L->st == NG_OK && rank > 0
-                 ? reduced_axis(L, pre->axis, erank, elem != NULL && mask == NG_IR_NONE, line)
-                 : -1; /* (the axis reduced: -1 all) */
+                 ? reduced_axis(L, pre->axis, erank, elem != NULL, line)
+                 : -1; /* (the axis reduced: -1 all; of a selection of whole rows by a mask of one axis, the
+                          first, its axes numbered from the last as the array's) */
     int kept = dk >= 0 ? 1 : erank; /* (the axes reduced) */
     const char *refused = x.r == NG_IR_NONE || L->st != NG_OK ? NULL
                           : rank == 0                        ? "of something that is not an array"
@@ -3584,6 +3646,8 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     bool keep = pre && pre->keep;
     if (keep && !refused && x.r != NG_IR_NONE && L->st == NG_OK && mask != NG_IR_NONE)
         refused = "with keepdims=True of a boolean mask's selection";
+    if (dk >= 0 && !refused && mask != NG_IR_NONE && (erank != rank || dk != rank - 1))
+        refused = "of a boolean mask's selection along another axis than its first (of a mask of one axis)";
     if (keep && !refused && x.r != NG_IR_NONE && L->st == NG_OK && !elem)
         refused = "with keepdims=True other than in an elementwise expression of rows (stored whole, reduced, named)";
     if (x.r == NG_IR_NONE || L->st != NG_OK || refused) {
@@ -3601,6 +3665,14 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     if (mask != NG_IR_NONE && !mask_lengths(L, &rows, NULL, line)) {
         ng_free(inner.v);
         return NOVAL;
+    }
+    for (int d = 0; rows_of && d < rows.mask_rank - 1; d++) { /* (rows of no element: counted by Python) */
+        if (!invariant(L, n[d])) {
+            ng_free(inner.v);
+            return unsupported(L, line, "len() of a boolean mask's selection of rows whose length varies in the loop");
+        }
+        raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n[d], ng_ir_const_i(k, NG_INT64, 0)),
+                        NG_JIT_RAISE_MASK_ROWS, line);
     }
     NgDType acc = x.dt;
     bool is_mean = strcmp(fn, "mean") == 0;
@@ -3749,8 +3821,10 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     if (flat && sel >= 0)
         loop = masked_sum(L, &rows, n, v, mask, acc, av, sel);
     else if (sel >= 0 && !running && (is_mean || empty_code)) /* (counted first: the loop's one statement
-                                                                  the C compiler vectorises as a reduction) */
-        loop = ng_ir_block(k, 2, (NgIrRef[]){each_element(L, &rows, n, counted, false), loop});
+                                                                  the C compiler vectorises as a reduction;
+                                                                  along an axis, the one loop) */
+        loop = ng_ir_block(k, 2, (NgIrRef[]){dk >= 0 ? ng_ir_for(k, kv, zero, n[0], one, counted, 0)
+                                                     : each_element(L, &rows, n, counted, false), loop});
     else if (flat)
         loop = flat_sum(L, &rows, n, count, v, acc, av, loop);
     append(L, L->pending, ng_ir_let(k, av, identity_of(L, op, acc)));
@@ -6009,10 +6083,9 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     int n = 0;
     Sym *view;
     const NgJitExpr *mask = NULL; /* (x[m] = v: part x, where m holds) */
-    if (is_mask_index(L, t)) {
-        mask = t->rhs;
-        t = t->lhs;
-    }
+    NgJitExpr part, index;
+    if (is_mask_index(L, t))
+        t = mask_parts(t, &part, &index, &mask);
     if (t->kind != NG_JIT_E_SUBSCRIPT && !(mask && t->kind == NG_JIT_E_NAME))
         return false;
     const NgJitExpr *root = t;
@@ -6041,8 +6114,9 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
         unsupported(L, line, "storing a row inside a NumPy reduction");
         return true;
     }
-    if (mask && row_rank(L, mask) != free) {
-        unsupported(L, line, "a boolean mask of other than its part's axes (of fewer: NumPy's selects whole rows)");
+    int mrank = mask ? row_rank(L, mask) : 0; /* (of fewer axes than the part: whole rows) */
+    if (mask && mrank > free) {
+        unsupported(L, line, "a boolean mask of more axes than its part's");
         return true;
     }
     if (mask && row_rank(L, value) > 0) {
@@ -6090,11 +6164,8 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     Rows rows;
     RowsSaved was = enter_store(L, &rows, free, var, len, &inner);
     NgDType dt = a->given->dtype;
-    Val where = mask ? expr(L, mask) : NOVAL; /* (first: NumPy makes the mask before the value) */
-    if (where.r != NG_IR_NONE && where.dt != NG_BOOL)
-        unsupported(L, line, "storing into a part indexed by an array of integers");
-    else if (where.r != NG_IR_NONE && rows.touched != (1u << free) - 1)
-        unsupported(L, line, "a boolean mask with a new axis (None)");
+    Val where = mask ? mask_of(L, mask, mrank, free, line) : NOVAL; /* (first: NumPy makes the mask before the
+                                                                       value) */
     Val v = mask && where.r == NG_IR_NONE ? NOVAL : expr(L, value);
     if (op != NG_JIT_OP_NONE && v.r != NG_IR_NONE) { /* in place, NumPy's same-kind casting */
         Val cur = mkval(guarded_load(L, a, idx, ok), dt, false, false);
@@ -7903,8 +7974,12 @@ static int row_rank(Lower *L, const NgJitExpr *e)
                : s->kind == SYM_VIEW && s->nfixed < s->base->given->ndim ? s->base->given->ndim - s->nfixed : 0;
     }
     case NG_JIT_E_SUBSCRIPT: {
-        if (is_mask_index(L, e)) /* (x[m]: the selected elements, a row) */
-            return row_rank(L, e->lhs) > 0;
+        if (is_mask_index(L, e)) { /* (x[m]: the selected elements, a row; of fewer axes, rows of them) */
+            NgJitExpr part, index;
+            const NgJitExpr *me, *xe = mask_parts(e, &part, &index, &me);
+            int x = row_rank(L, xe), m = row_rank(L, me);
+            return x > 0 && m <= x ? x - m + 1 : 0;
+        }
         int n, slices;
         bool trailing;
         const NgJitExpr *r = chain_root(L, e, &n, &slices, &trailing);

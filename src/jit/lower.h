@@ -153,6 +153,8 @@ typedef enum NgJitRaise {
                                    < 0); the field says which: NG_JIT_RANDOM_* */
     NG_JIT_RAISE_ARANGE_SIZE,   /* ValueError of np.arange of an infinite length (NumPy's words) */
     NG_JIT_RAISE_ARANGE_NAN,    /* ValueError of np.arange of a NaN length (NumPy's words) */
+    NG_JIT_RAISE_MASK_ROWS,     /* (NG_JIT_PYTHON only) len() of a boolean mask's selection of rows that
+                                   have no element (counted by their elements here) */
     NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this) */
     NG_JIT_RAISE_CODES = 64,    /* (the multiplier of the line; times NG_JIT_RAISE_LINES, 2**25, which
                                    leaves the fields of KeyError and NG_JIT_RAISE_INT_BOUNDS their bits) */

@@ -1215,6 +1215,7 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
         {NG_JIT_RAISE_EMPTY, "takes a min, max, argmin, argmax, nanmin or nanmax of an empty row"},
         {NG_JIT_RAISE_UNPACK, "unpacks a tuple into another number of names"},
         {NG_JIT_RAISE_STR_LEN, "compares a str of other than one character"},
+        {NG_JIT_RAISE_MASK_ROWS, "counts the rows a boolean mask selects, which have no element"},
     };
     for (size_t k = 0; k < sizeof only / sizeof *only; k++)
         if (ng_jit_raise_kind(what) == only[k].kind) {

@@ -233,9 +233,8 @@ def test_what_runs_as_python():
         f = jit_same(fn, *args)
         (kind, ran), = kinds(f)
         assert kind == "python" and why in ran, (fn.__name__, ran)
-    P = rng.standard_normal((4, 5, 3))
-    f = jit_same(rows_of_a_part, P, np.zeros(4))
-    assert kinds(f)[0][0] == "python" and "fewer" not in kinds(f)[0][1] and "axes" in kinds(f)[0][1]
+    P = rng.standard_normal((4, 5, 3))  # (a mask of fewer axes selects whole rows: compiled)
+    assert kinds(jit_same(rows_of_a_part, P, np.zeros(4))) == [("parallel", "kernel")]
 
 
 def overflowing(X):
@@ -247,3 +246,98 @@ def test_a_python_int_out_of_the_dtype_raises_as_numpy():
     X = np.arange(-6, 6, dtype=np.int8).reshape(3, 4)
     want, got, f = python_and_jit(overflowing, X)
     assert want[0] is OverflowError and got == want
+
+
+def centres(X, labels, C, counts):
+    for k in range(C.shape[0]):
+        C[k] = X[labels == k].mean(axis=0)
+        counts[k] = len(X[labels == k])
+
+
+def spreads(X, labels, out):
+    for k in range(out.shape[0]):
+        out[k] = np.max(X[labels == k], axis=0) - X[labels == k].min(axis=0) + np.sum(X[labels == k], axis=0)
+
+
+def totals(X, labels, out):
+    for k in range(out.shape[0]):
+        out[k] = np.sum(X[labels == k]) + np.std(X[labels == k] * 2) + np.argmax(X[labels == k])
+
+
+def zero_rows(X, labels):
+    for i in range(X.shape[0]):
+        X[i][labels[i] > 0] = 0
+
+
+def test_masks_of_fewer_axes_select_whole_rows():
+    """X[labels == k] is NumPy's rows of X where the mask holds: k-means' update
+    `C[k] = X[labels == k].mean(axis=0)` (each column's sum in order, over their count)."""
+    rng = np.random.default_rng(9)
+    for dt in (np.float64, np.float32, np.int64):
+        X = stack(rng, dt, (300, 4))
+        labels = rng.integers(0, 5, 300)
+        f = jit_same(centres, X, labels, np.zeros((5, 4)), np.zeros(5, np.int64))
+        assert kinds(f) == [("parallel", "kernel")], f.loop_report()
+        assert kinds(jit_same(spreads, X, labels, np.zeros((5, 4), X.dtype))) == [("parallel", "kernel")]
+        want, got = np.zeros(5), np.zeros(5)
+        totals(X, labels, want)
+        f = __import__("numgpu").jit(totals)
+        f(X, labels, got)  # (sums of more than 128 elements: a few ulps from NumPy's halving)
+        assert kinds(f) == [("parallel", "kernel")]
+        np.testing.assert_allclose(got, want, rtol=1e-5 if dt == np.float32 else 1e-12)
+    P, labels = stack(rng, np.float64, (20, 3, 4)), rng.integers(0, 2, (20, 3))
+    assert kinds(jit_same(zero_rows, P, labels)) == [("parallel", "kernel")]
+
+
+def index_tuples(X, out):
+    for i in range(X.shape[0]):
+        out[i] = np.sum(X[i, X[i] > 0]) + len(X[i, X[i] < -1])
+        X[i, X[i] < 0] = 0
+
+
+def index_tuples_3d(P, out):
+    for i in range(P.shape[0]):
+        out[i] = np.mean(P[i, 1, P[i, 1] > 0])
+        P[i, 0, P[i, 0] > 0.5] -= 1
+
+
+def test_masks_after_indices():
+    rng = np.random.default_rng(10)
+    assert kinds(jit_same(index_tuples, stack(rng, np.float64, (30, 9)), np.zeros(30))) == [("parallel", "kernel")]
+    P = np.abs(stack(rng, np.float64, (30, 3, 9))) + 0.1
+    assert kinds(jit_same(index_tuples_3d, P, np.zeros(30))) == [("parallel", "kernel")]
+
+
+def along_second(X, labels, out):
+    for k in range(out.shape[0]):
+        out[k] = np.sum(np.sum(X[labels == k], axis=1))
+
+
+def mask_of_more_axes(x, M, out):
+    for i in range(out.shape[0]):
+        out[i] = np.sum(x[M > i])
+
+
+def test_selections_of_rows_that_run_as_python():
+    rng = np.random.default_rng(11)
+    X, labels = rng.standard_normal((40, 3)), np.repeat(np.arange(4), 10)
+    f = jit_same(along_second, X, labels, np.zeros(4))
+    assert kinds(f)[0][0] == "python" and "another axis than its first" in kinds(f)[0][1]
+    want, got, f = python_and_jit(mask_of_more_axes, rng.standard_normal(4), rng.standard_normal((4, 4)), np.zeros(3))
+    assert want[0] is IndexError and got == want
+    assert kinds(f)[0][0] == "python"
+
+
+def row_counts(X, labels, counts):
+    for k in range(counts.shape[0]):
+        counts[k] = len(X[labels == k])
+
+
+def test_len_of_selected_rows_counts_rows():
+    rng = np.random.default_rng(12)
+    labels = rng.integers(0, 3, 50)
+    assert kinds(jit_same(row_counts, rng.standard_normal((50, 6)), labels, np.zeros(3, np.int64))) == \
+        [("parallel", "kernel")]
+    f = jit_same(row_counts, np.zeros((50, 0)), labels, np.zeros(3, np.int64))  # (rows of no element)
+    (kind, ran), = kinds(f)
+    assert kind == "python" and ran.endswith("counts the rows a boolean mask selects, which have no element")
