@@ -3801,8 +3801,8 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     NgIrRef counted = sel < 0 ? NG_IR_NONE /* (a selection's elements, counted without a branch) */
                               : ng_ir_assign(k, sel, ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_varref(k, sel),
                                                                   ng_ir_cast(k, NG_INT64, mask)));
-    bool running = arg || (python && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)); /* (the count so far, read in
-                                                                                       the loop) */
+    /* (the count so far, read in the loop; along an axis, where the loop does not vectorise: the mask read once) */
+    bool running = arg || (python && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)) || dk >= 0;
     if (running)
         append(L, &inner, counted);
     NgIrRef loop = ng_ir_for(k, kv, zero, n[0], one, seal(L, &inner), rank > 1 ? NG_IR_SHORT : 0);
@@ -3821,10 +3821,8 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     if (flat && sel >= 0)
         loop = masked_sum(L, &rows, n, v, mask, acc, av, sel);
     else if (sel >= 0 && !running && (is_mean || empty_code)) /* (counted first: the loop's one statement
-                                                                  the C compiler vectorises as a reduction;
-                                                                  along an axis, the one loop) */
-        loop = ng_ir_block(k, 2, (NgIrRef[]){dk >= 0 ? ng_ir_for(k, kv, zero, n[0], one, counted, 0)
-                                                     : each_element(L, &rows, n, counted, false), loop});
+                                                                  the C compiler vectorises as a reduction) */
+        loop = ng_ir_block(k, 2, (NgIrRef[]){each_element(L, &rows, n, counted, false), loop});
     else if (flat)
         loop = flat_sum(L, &rows, n, count, v, acc, av, loop);
     append(L, L->pending, ng_ir_let(k, av, identity_of(L, op, acc)));
