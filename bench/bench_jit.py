@@ -49,7 +49,8 @@ user writes it, and Numba runs that. `--dir bench/jit_newaxis`: new axes (`w[:, 
 pairwise distances `P[i][:, None, :] - P[i][None, :, :]`), keepdims=True (a softmax of each
 row of a batch, columns standardised) and np.arange (a polynomial `np.sum(c * x[i] ** np.arange(k))`).
 `--dir bench/jit_masks`: boolean masks' selections (each row's mean of its positive elements
-through `pos = X[i][X[i] > 0]`, a sum and count within bounds, rows clipped by `r[r < lo] = lo`).
+through `pos = X[i][X[i] > 0]`, a sum and count within bounds, rows clipped by `r[r < lo] = lo`,
+k-means' update `C[k] = X[labels == k].mean(axis=0)`).
 """
 import argparse
 import copy
