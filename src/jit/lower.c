@@ -3759,6 +3759,8 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
                  op == NG_OP_ADD && !python && product != NG_FLOAT16 && dk <= 0; /* (NumPy sums along another axis
                                                                                    in order) */
     bool flat = lanes && (rank > 1 || mask != NG_IR_NONE); /* (flat_sum's order) */
+    bool bare = inner.n == 0 && rows.nhoisted == 0; /* (an element needs no statement before it: a loop of its own
+                                                       can read it) */
     int av = ng_ir_var(k, acc), tv = flat && mask == NG_IR_NONE ? ng_ir_var(k, acc) : av;
     NgIrRef blocked = lanes && mask == NG_IR_NONE ? in_lanes(L, kv, n[0], v, op, acc, tv) : NG_IR_NONE;
     int sel = mask != NG_IR_NONE ? ng_ir_var(k, NG_INT64) : -1; /* (of a selection: its elements so far) */
@@ -3801,8 +3803,9 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     NgIrRef counted = sel < 0 ? NG_IR_NONE /* (a selection's elements, counted without a branch) */
                               : ng_ir_assign(k, sel, ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_varref(k, sel),
                                                                   ng_ir_cast(k, NG_INT64, mask)));
-    /* (the count so far, read in the loop; along an axis, where the loop does not vectorise: the mask read once) */
-    bool running = arg || (python && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)) || dk >= 0;
+    /* (the count so far, read in the loop; along an axis, where the loop does not vectorise, the mask read once;
+       where the mask needs statements made in the loop) */
+    bool running = arg || (python && (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM)) || dk >= 0 || !bare;
     if (running)
         append(L, &inner, counted);
     NgIrRef loop = ng_ir_for(k, kv, zero, n[0], one, seal(L, &inner), rank > 1 ? NG_IR_SHORT : 0);

@@ -341,3 +341,28 @@ def test_len_of_selected_rows_counts_rows():
     f = jit_same(row_counts, np.zeros((50, 0)), labels, np.zeros(3, np.int64))  # (rows of no element)
     (kind, ran), = kinds(f)
     assert kind == "python" and ran.endswith("counts the rows a boolean mask selects, which have no element")
+
+
+def above_row_means(P, out):
+    for i in range(P.shape[0]):
+        out[i] = np.mean(P[i][P[i] > P[i].mean(axis=1, keepdims=True)])
+
+
+def max_above_column_means(P, out):
+    for i in range(P.shape[0]):
+        out[i] = np.max(P[i][P[i] > P[i].mean(axis=0, keepdims=True)]) + len(P[i][P[i] > P[i].mean(axis=0)])
+
+
+def test_masks_reading_reductions_along_an_axis():
+    """A mask that reads a reduction along an axis made once per row (hoisted into the loops over
+    the elements): the selection counted in that loop (a loop of its own would read it before it
+    is made). The float sum then goes in order: a few ulps from NumPy's pairwise sum."""
+    rng = np.random.default_rng(13)
+    P = rng.standard_normal((30, 5, 6))
+    want, got = np.zeros(30), np.zeros(30)
+    above_row_means(P, want)
+    f = __import__("numgpu").jit(above_row_means)
+    f(P, got)
+    assert kinds(f) == [("parallel", "kernel")]
+    np.testing.assert_allclose(got, want, rtol=1e-14)
+    assert kinds(jit_same(max_above_column_means, P, np.zeros(30))) == [("parallel", "kernel")]
