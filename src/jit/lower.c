@@ -6519,8 +6519,8 @@ static NgIrRef buf_value(Lower *L, const Sym *s, Val v, bool element, int line)
     return L->st == NG_OK ? as(L, v, s->dt) : NG_IR_NONE;
 }
 
-static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitExpr *value, NgJitOp op, int line,
-                     Stmts *out);
+static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitExpr *mask, const NgJitExpr *value,
+                     NgJitOp op, int line, Stmts *out);
 
 /* The dtype of x in np.zeros_like(x) (a part of a free array, of a view of one, or of a small
  * array: like_shape), NG_NODTYPE where it has none yet. */
@@ -6590,7 +6590,7 @@ static void buf_make(Lower *L, Sym *s, const NgJitExpr *call, Stmts *out)
         push(L, out, ng_ir_assign(k, s->buf_var[j], v.r));
     if (na.fn == 'c' && v.r != NG_IR_NONE) { /* a copy: the part's elements, as a[:] = x */
         const NgJitExpr *whole[NG_JIT_MAX_NEW_RANK] = {0};
-        buf_rows(L, s, whole, na.like, NG_JIT_OP_NONE, line, out);
+        buf_rows(L, s, whole, NULL, na.like, NG_JIT_OP_NONE, line, out);
     }
 }
 
@@ -6672,8 +6672,8 @@ static bool buf_reads_other(Lower *L, const NgJitExpr *e, const Sym *s, bool who
 /* a op= value, a[...] = value (op NONE) of buffer s, its part at indices ix (buf_indices; a
  * whole: all NULL): value an elementwise expression of rows (or a number), stored element by
  * element (it reads a only at the element it stores). */
-static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitExpr *value, NgJitOp op, int line,
-                     Stmts *out)
+static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitExpr *mask, const NgJitExpr *value,
+                     NgJitOp op, int line, Stmts *out)
 {
     NgIrKernel *k = L->k;
     if (L->elem != NG_IR_NONE) {
@@ -6694,15 +6694,23 @@ static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitEx
             len[q] = ng_ir_const_i(k, NG_INT64, s->bshape[d]);
             at[d] = ng_ir_varref(k, var[q]);
         }
-    if (buf_reads_other(L, value, s, nwhole == s->brank)) {
+    if (buf_reads_other(L, value, s, nwhole == s->brank) || (mask && buf_reads_other(L, mask, s, nwhole == s->brank))) {
         unsupported(L, line, "storing into an array made in the loop a value that reads it otherwise than "
                              "whole (NumPy evaluates it first)");
         return;
     }
-    Stmts inner = {0};
+    int mrank = mask ? row_rank(L, mask) : 0; /* (a[m] = v: a number where m holds) */
+    if (mask && (mrank > nwhole || row_rank(L, value) > 0)) {
+        unsupported(L, line, mrank > nwhole ? "a boolean mask of more axes than its part's"
+                                            : "storing an array into a boolean mask's selection (x[m] = y: its "
+                                              "elements in turn)");
+        return;
+    }
+    Stmts inner = {0}, put = {0};
     Rows rows;
     RowsSaved was = enter_store(L, &rows, nwhole, var, len, &inner);
-    Val v = expr(L, value);
+    Val where = mask ? mask_of(L, mask, mrank, nwhole, line) : NOVAL;
+    Val v = mask && where.r == NG_IR_NONE ? NOVAL : expr(L, value);
     NgIrRef place = v.r == NG_IR_NONE ? NG_IR_NONE : buf_place(L, s, ix, at); /* (the value first, as NumPy) */
     if (op != NG_JIT_OP_NONE && place != NG_IR_NONE) { /* in place, NumPy's same-kind casting */
         v = arith(L, op, buf_elem(L, s, place), v, line);
@@ -6712,8 +6720,12 @@ static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitEx
     }
     NgIrRef x = place == NG_IR_NONE ? NG_IR_NONE : buf_value(L, s, v, false, line);
     if (x != NG_IR_NONE)
-        buf_put(L, s, place, x, &inner);
+        buf_put(L, s, place, x, mask ? &put : &inner);
+    if (x != NG_IR_NONE && mask)
+        append(L, &inner, ng_ir_if(k, where.r, seal(L, &put), NG_IR_NONE));
     restore_rows(L, was);
+    if (mask && x != NG_IR_NONE && L->st == NG_OK)
+        mask_lengths(L, &rows, len, line);
     if (x != NG_IR_NONE && L->st == NG_OK && rows.rank > nwhole)
         unsupported(L, line, "storing a value of more axes than the array it goes into (NumPy's ValueError)");
     if (x == NG_IR_NONE || L->st != NG_OK) {
@@ -6736,7 +6748,15 @@ static bool buf_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     if (!b)
         return false;
     NgJitOp op = s->kind == NG_JIT_S_AUGASSIGN ? s->op : NG_JIT_OP_NONE;
-    const NgJitExpr *ix[NG_JIT_MAX_NEW_RANK] = {NULL};
+    const NgJitExpr *ix[NG_JIT_MAX_NEW_RANK] = {NULL}, *mask = NULL;
+    NgJitExpr part_of_t, index;
+    if (is_mask_index(L, t)) { /* (a[m] = v: into a's part, where m holds) */
+        t = mask_parts(t, &part_of_t, &index, &mask);
+        if (t->kind == NG_JIT_E_NAME) {
+            buf_rows(L, b, ix, mask, s->value, op, s->span.line, out);
+            return true;
+        }
+    }
     bool part = t->kind == NG_JIT_E_NAME;
     if (t->kind == NG_JIT_E_NAME && op == NG_JIT_OP_NONE) {
         buf_make(L, b, s->value, out);
@@ -6746,8 +6766,8 @@ static bool buf_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         return true;
     for (int d = 0; d < b->brank; d++)
         part = part || !ix[d];
-    if (part)
-        buf_rows(L, b, ix, s->value, op, s->span.line, out);
+    if (part || mask)
+        buf_rows(L, b, ix, mask, s->value, op, s->span.line, out);
     else
         buf_store(L, b, t, ix, op, s->value, op == NG_JIT_OP_NONE ? expr(L, s->value) : NOVAL, out);
     return true;

@@ -366,3 +366,28 @@ def test_masks_reading_reductions_along_an_axis():
     assert kinds(f) == [("parallel", "kernel")]
     np.testing.assert_allclose(got, want, rtol=1e-14)
     assert kinds(jit_same(max_above_column_means, P, np.zeros(30))) == [("parallel", "kernel")]
+
+
+def small_clipped(X, out):
+    for i in range(X.shape[0]):
+        a = np.zeros(4)
+        for j in range(4):
+            a[j] = X[i, j] - 0.5
+        a[a < 0] = 0
+        out[i] = np.sum(a) + np.sum(a[a > 0.25]) + len(a[a > 0])
+
+
+def small_grid(X, out):
+    for i in range(X.shape[0]):
+        g = np.zeros((2, 3))
+        for j in range(6):
+            g[j // 3, j % 3] = X[i, j]
+        g[g > 0.5] *= 2
+        g[g < 0.2] = -1
+        out[i] = np.max(g) + np.min(g)
+
+
+def test_masks_over_arrays_made_in_the_loop():
+    X = np.random.default_rng(14).random((40, 6))
+    assert kinds(jit_same(small_clipped, X, np.zeros(40)))[0] == ("parallel", "kernel")
+    assert kinds(jit_same(small_grid, X, np.zeros(40)))[0] == ("parallel", "kernel")
