@@ -2544,6 +2544,19 @@ static bool mask_lengths(Lower *L, const Rows *rows, const NgIrRef *target, int 
     return true;
 }
 
+/* The axes of boolean mask m in a store `x[m] = value` into a part of `free` axes (row_store, buf_rows):
+ * at most the part's (fewer: whole rows), and value a number (an array's elements would go to the
+ * selected places in turn); -1 after unsupported. */
+static int mask_store(Lower *L, const NgJitExpr *m, const NgJitExpr *value, int free, int line)
+{
+    int mrank = row_rank(L, m);
+    if (mrank > free)
+        unsupported(L, line, "a boolean mask of more axes than its part's");
+    else if (row_rank(L, value) > 0)
+        unsupported(L, line, "storing an array into a boolean mask's selection (x[m] = y: its elements in turn)");
+    return L->st == NG_OK ? mrank : -1;
+}
+
 /* The entry of dict d (a table, NG_JIT_SEQ_DICT_*) for key, with *missing
  * whether the dict has no such key. NG_IR_NONE (after an error) when the
  * key is of another type than the dict's keys (Python may still find it:
@@ -3583,10 +3596,11 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     rows.hoists = true;
     rows.masks = !dot && selects(L, e->items[0]);
     Val x = expr(L, e->items[0]);
-    bool rows_of = strcmp(fn, "len") == 0 && x.r != NG_IR_NONE && rows.mask_rank > 1; /* (len(X[m]), m of fewer
-                                                                                        axes: the rows selected) */
-    if (strcmp(fn, "len") == 0 && x.r != NG_IR_NONE) { /* (len(x[m]): the elements selected, counted; of rows, their
-                                                          first elements) */
+    bool is_len = strcmp(fn, "len") == 0;
+    bool rows_of = is_len && x.r != NG_IR_NONE && rows.mask_rank > 1; /* (len(X[m]), m of fewer axes: the rows
+                                                                         selected) */
+    if (is_len && x.r != NG_IR_NONE) { /* (len(x[m]): the elements selected, counted; of rows, their first
+                                          elements) */
         NgIrRef first = ng_ir_const_i(k, NG_BOOL, 1);
         for (int d = 0; rows_of && d < rows.mask_rank - 1; d++)
             first = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, first, ng_ir_binary(k, NG_OP_EQ, NG_BOOL,
@@ -3607,8 +3621,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         }
         x = arith(L, NG_JIT_OP_MUL, x, y, line);
     }
-    bool counting = strcmp(fn, "count_nonzero") == 0 || strcmp(fn, "len") == 0; /* (the elements' truths
-                                                                                   summed: a Python int) */
+    bool counting = strcmp(fn, "count_nonzero") == 0 || is_len; /* (the elements' truths summed: a Python int) */
     if (counting && x.r != NG_IR_NONE && pre && pre->numbers)
         x = mkval(ng_ir_binary(L->k, NG_OP_EQ, NG_BOOL, x.r, x.r), NG_BOOL, false, true);
     if (counting && x.r != NG_IR_NONE)
@@ -3654,7 +3667,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         ng_free(inner.v);
         if (refused)
             fail(L, line, NG_ERR_UNSUPPORTED, "%s%s() %s is not supported in a compiled loop",
-                 python || strcmp(fn, "len") == 0 ? "" : "np.", fn, refused);
+                 python || is_len ? "" : "np.", fn, refused);
         return NOVAL;
     }
     if (!rows_length(L, &rows, n, line)) { /* (np.dot(row, 2.0): NumPy's is an array) */
@@ -6115,15 +6128,9 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
         unsupported(L, line, "storing a row inside a NumPy reduction");
         return true;
     }
-    int mrank = mask ? row_rank(L, mask) : 0; /* (of fewer axes than the part: whole rows) */
-    if (mask && mrank > free) {
-        unsupported(L, line, "a boolean mask of more axes than its part's");
+    int mrank = mask ? mask_store(L, mask, value, free, line) : 0;
+    if (mrank < 0)
         return true;
-    }
-    if (mask && row_rank(L, value) > 0) {
-        unsupported(L, line, "storing an array into a boolean mask's selection (x[m] = y: its elements in turn)");
-        return true;
-    }
     bool plain = true; /* (indices, then whole axes `:` only) */
     for (int p = 0; p < n; p++)
         plain = plain && (ix[p]->kind == NG_JIT_E_SLICE ? !ix[p]->lhs && !ix[p]->rhs && !ix[p]->cond
@@ -6699,13 +6706,9 @@ static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitEx
                              "whole (NumPy evaluates it first)");
         return;
     }
-    int mrank = mask ? row_rank(L, mask) : 0; /* (a[m] = v: a number where m holds) */
-    if (mask && (mrank > nwhole || row_rank(L, value) > 0)) {
-        unsupported(L, line, mrank > nwhole ? "a boolean mask of more axes than its part's"
-                                            : "storing an array into a boolean mask's selection (x[m] = y: its "
-                                              "elements in turn)");
+    int mrank = mask ? mask_store(L, mask, value, nwhole, line) : 0; /* (a[m] = v: a number where m holds) */
+    if (mrank < 0)
         return;
-    }
     Stmts inner = {0}, put = {0};
     Rows rows;
     RowsSaved was = enter_store(L, &rows, nwhole, var, len, &inner);
