@@ -2258,8 +2258,9 @@ enum { JAM_SHARED, JAM_PER_LANE, JAM_LANE_LOOP };
  * be written in lanes: shared loops are sequential FORs whose ranges read no
  * lane's variable; an if is written once per lane, with whatever it holds,
  * but no jump out of it (break and continue only in a loop inside it), no
- * atomics, no parallel loops. No FOR counts with a variable that has lanes. */
-static bool jam_ok(const NgIrKernel *k, NgIrRef r, const uint8_t *laned, int at)
+ * atomics, no parallel loops. No FOR counts with a variable that has lanes;
+ * an array variable has lanes only where the body declares it (declared[]). */
+static bool jam_ok(const NgIrKernel *k, NgIrRef r, const uint8_t *laned, const uint8_t *declared, int at)
 {
     if (r == NG_IR_NONE)
         return true;
@@ -2267,16 +2268,16 @@ static bool jam_ok(const NgIrKernel *k, NgIrRef r, const uint8_t *laned, int at)
     switch ((NgIrKind)n->kind) {
     case NG_IR_BLOCK:
         for (int i = 0; i < n->nkids; i++)
-            if (!jam_ok(k, ng_ir_kid(k, r, i), laned, at))
+            if (!jam_ok(k, ng_ir_kid(k, r, i), laned, declared, at))
                 return false;
         return true;
-    case NG_IR_LET: case NG_IR_ASSIGN: /* (array variables: no copy per lane) */
-        return !k->vars[n->a].len;
+    case NG_IR_LET: case NG_IR_ASSIGN: /* (an array variable: a copy per lane where the body declares it) */
+        return !k->vars[n->a].len || declared[n->a];
     case NG_IR_STORE:
         return true;
     case NG_IR_IF:
         at = at == JAM_SHARED ? JAM_PER_LANE : at;
-        return jam_ok(k, ng_ir_kid(k, r, 1), laned, at) && jam_ok(k, ng_ir_kid(k, r, 2), laned, at);
+        return jam_ok(k, ng_ir_kid(k, r, 1), laned, declared, at) && jam_ok(k, ng_ir_kid(k, r, 2), laned, declared, at);
     case NG_IR_FOR:
         if ((n->flags & NG_IR_PARALLEL) || has_reductions(k, r) || laned[n->a])
             return false;
@@ -2285,9 +2286,9 @@ static bool jam_ok(const NgIrKernel *k, NgIrRef r, const uint8_t *laned, int at)
         for (int i = 0; i < 3 && at == JAM_SHARED; i++)
             if (reads(k, ng_ir_kid(k, r, i), -1, laned))
                 return false;
-        return jam_ok(k, ng_ir_kid(k, r, 3), laned, at == JAM_SHARED ? at : JAM_LANE_LOOP);
+        return jam_ok(k, ng_ir_kid(k, r, 3), laned, declared, at == JAM_SHARED ? at : JAM_LANE_LOOP);
     case NG_IR_WHILE: /* shared: in vector lanes */
-        return at == JAM_SHARED ? vec_while_ok(k, r) : jam_ok(k, ng_ir_kid(k, r, 1), laned, JAM_LANE_LOOP);
+        return at == JAM_SHARED ? vec_while_ok(k, r) : jam_ok(k, ng_ir_kid(k, r, 1), laned, declared, JAM_LANE_LOOP);
     case NG_IR_BREAK: case NG_IR_CONTINUE:
         return at == JAM_LANE_LOOP;
     default:
@@ -2371,7 +2372,7 @@ static bool jammable(const NgIrKernel *k, NgIrRef r, uint8_t *laned, uint8_t *de
         return false;
     assigned_vars(k, body, laned, declared);
     laned[ng_ir_node(k, r)->a] = 1;
-    return jam_ok(k, body, laned, JAM_SHARED);
+    return jam_ok(k, body, laned, declared, JAM_SHARED);
 }
 
 /* True if statement r of a jammed body holds a loop that runs in vector

@@ -302,6 +302,8 @@ typedef struct Rows {
                                the loops over the axes it reads (`axes`, a bit per axis from the
                                last), before the loops over the others (wrap_loops) */
         unsigned axes;
+        NgIrRef across;     /* ... its loop, where it goes along an axis before the last (a
+                               column's sum over the rows: columns_at_once), else NONE */
     } hoisted[MAX_HOISTED];
     int nhoisted;
     bool masks;             /* its builder (a whole reduction, a store) takes a boolean mask's selection: */
@@ -858,25 +860,40 @@ static void hoist_inner(Lower *L, const Rows *rows, const int *order, int n, Stm
     *inner = both;
 }
 
+static NgIrRef columns_at_once(Lower *L, const Rows *rows, const int *order, int n, int level, int c, NgIrRef count,
+                               Stmts *inner);
+
 /* `loop` (over the innermost axis, order[n - 1]) in the loops over order[n - 2] .. order[0],
  * from 0 to count[axis] by variable var[axis], each of rows' hoisted reductions that does not
- * read order[n - 1] inside the loops over the axes it reads, before the loop over the next. */
+ * read order[n - 1] inside the loops over the axes it reads, before the loop over the next;
+ * `blocks` (a store's loops): a loop over the last axis taking its reductions along an earlier
+ * axis a block of columns at once where it can (columns_at_once). */
 static NgIrRef wrap_loops(Lower *L, const Rows *rows, const int *order, int n, const int *var,
-                          const NgIrRef *count, NgIrRef loop)
+                          const NgIrRef *count, NgIrRef loop, bool blocks)
 {
     NgIrKernel *k = L->k;
-    for (int q = n - 1; q >= 0; q--) {
-        if (q < n - 1)
-            loop = ng_ir_for(k, var[order[q]], ng_ir_const_i(k, NG_INT64, 0), count[order[q]],
-                             ng_ir_const_i(k, NG_INT64, 1), loop, 0);
+    for (int q = n - 2; q >= -1; q--) {
         Stmts here = {0};
+        if (q >= 0 && blocks) {
+            append(L, &here, loop);
+            NgIrRef b = columns_at_once(L, rows, order, n, q, var[order[q]], count[order[q]], &here);
+            if (b != NG_IR_NONE) {
+                loop = b;
+                continue;
+            }
+            here.n = 0;
+        }
         for (int h = 0; h < rows->nhoisted; h++)
-            if (hoist_level(rows, h, order, n) == q - 1)
+            if (hoist_level(rows, h, order, n) == q)
                 append(L, &here, rows->hoisted[h].stmt);
         if (here.n) {
             append(L, &here, loop);
             loop = seal(L, &here);
         }
+        ng_free(here.v);
+        if (q >= 0)
+            loop = ng_ir_for(k, var[order[q]], ng_ir_const_i(k, NG_INT64, 0), count[order[q]],
+                             ng_ir_const_i(k, NG_INT64, 1), loop, 0);
     }
     return loop;
 }
@@ -3829,7 +3846,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
                             ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), ng_ir_varref(k, tv)))};
         loop = ng_ir_block(k, 3, three);
     }
-    loop = wrap_loops(L, &rows, order, rank, rows.elem_var, n, loop); /* (along an axis: the one loop, kv) */
+    loop = wrap_loops(L, &rows, order, rank, rows.elem_var, n, loop, false); /* (along an axis: the one loop, kv) */
     /* the element count, before the loop (flat_sum tests it; a mean divides by it) */
     NgIrRef count = sel >= 0                      ? ng_ir_varref(k, sel) /* (read after the loop) */
                     : rank > 1 && (lanes || is_mean) ? plain_count(L, whole)
@@ -3855,6 +3872,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     carry_stop(L, L->pending); /* (a raise in it: nothing after it runs, in a sequential kernel) */
     if (L->pending == &chunk) { /* (hoisted: the expression's builder places it) */
         around->hoisted[around->nhoisted].axes = axes;
+        around->hoisted[around->nhoisted].across = dk >= 1 && ng_ir_node(k, loop)->kind == NG_IR_FOR ? loop : NG_IR_NONE;
         around->hoisted[around->nhoisted++].stmt = seal(L, &chunk);
         L->pending = elem->pending;
     }
@@ -6054,6 +6072,194 @@ static RowsSaved enter_store(Lower *L, Rows *rows, int nfree, const int *var, co
     return was;
 }
 
+/* ---- a block of columns at once ----
+ * A store's value may hold reductions along an axis before the last of a part, each a loop
+ * over the rows made at each column (k-means' update, C[k] = X[labels == k].mean(axis=0)):
+ * read that way, every column's loop reads all the rows across, once per column. For
+ * COLUMNS_AT_ONCE columns at a time, each such loop goes over the rows once instead, the
+ * columns inside it, its running values (the variables it assigns that its statement declares
+ * before it) an array variable of an element per column; then the block's columns are stored.
+ * Each column's elements are taken in the same order as before, so its bits are the same. */
+enum { COLUMNS_AT_ONCE = 32 };
+
+static bool assigns(const NgIrKernel *k, NgIrRef r, int v);
+
+/* Marks owner[v] = id for each variable statement r declares (LET, FOR). */
+static void declared_by(const NgIrKernel *k, NgIrRef r, int *owner, int id)
+{
+    if (r == NG_IR_NONE)
+        return;
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (n->kind == NG_IR_LET || n->kind == NG_IR_FOR)
+        owner[n->a] = id;
+    if (n->kind >= NG_IR_BLOCK)
+        for (int i = 0; i < n->nkids; i++)
+            declared_by(k, ng_ir_kid(k, r, i), owner, id);
+}
+
+/* Whether r reads or assigns a variable another statement declares (owner[v] neither 0 nor
+ * id nor, a let before its own or an earlier one's loop, -1 .. -id), or variable `not` (-1: none). */
+static bool reads_others(const NgIrKernel *k, NgIrRef r, const int *owner, int id, int not)
+{
+    if (r == NG_IR_NONE)
+        return false;
+    const NgIrNode *n = ng_ir_node(k, r);
+    int o = n->kind == NG_IR_VAR || n->kind == NG_IR_LET || n->kind == NG_IR_ASSIGN || n->kind == NG_IR_FOR
+                ? owner[n->a] : 0;
+    if ((o > 0 && o != id) || o < -id || (n->kind == NG_IR_VAR && n->a == not))
+        return true;
+    for (int i = 0; i < n->nkids; i++)
+        if (reads_others(k, ng_ir_kid(k, r, i), owner, id, not))
+            return true;
+    return false;
+}
+
+/* Whether loop body r only computes: lets and assignments of scalars its statement declares
+ * (owner id), ifs and sequential loops; no store, raise, jump, while or draw. */
+static bool computes_only(const NgIrKernel *k, NgIrRef r, const int *owner, int id)
+{
+    if (r == NG_IR_NONE)
+        return true;
+    const NgIrNode *n = ng_ir_node(k, r);
+    switch ((NgIrKind)n->kind) {
+    case NG_IR_LET: case NG_IR_ASSIGN:
+        return !k->vars[n->a].len && (owner[n->a] == id || owner[n->a] == -id);
+    case NG_IR_FOR:
+        if (n->flags & NG_IR_PARALLEL)
+            return false;
+        return computes_only(k, ng_ir_kid(k, r, 3), owner, id);
+    case NG_IR_IF:
+        return computes_only(k, ng_ir_kid(k, r, 1), owner, id) && computes_only(k, ng_ir_kid(k, r, 2), owner, id);
+    case NG_IR_BLOCK:
+        for (int i = 0; i < n->nkids; i++)
+            if (!computes_only(k, ng_ir_kid(k, r, i), owner, id))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* One of columns_at_once's reductions: its statement's parts. */
+typedef struct Across {
+    NgIrRef stmt, loop;  /* the hoisted statement, its loop over the rows */
+    int first, nlets;    /* the loop's place in it, the lets before it (first of them) */
+    int arr[16];         /* per let: the array variable of its running values (-1: a let made again
+                            at each column) */
+} Across;
+
+/* The statement's lets before its loop with the running ones read from their arrays at column
+ * `at` of the block, into s. */
+static void across_lets(Lower *L, const Across *a, NgIrRef at, Stmts *s)
+{
+    NgIrKernel *k = L->k;
+    for (int i = 0; i < a->nlets; i++) {
+        NgIrRef let = ng_ir_kid(k, a->stmt, i);
+        int v = ng_ir_node(k, let)->a;
+        append(L, s, a->arr[i] < 0 ? let : ng_ir_let(k, v, ng_ir_element(k, a->arr[i], at)));
+    }
+}
+
+/* A store's loop at `level` of its loops over axes order[0 .. nfree) when it is over the last
+ * axis of its part (variable c, n trips; its body `inner`, after the hoisted reductions there),
+ * with those reductions taken a block of columns at once; NG_IR_NONE (inner as it was) where
+ * it is not, or they are not all such reductions (rows' `across`) of plain loops. */
+static NgIrRef columns_at_once(Lower *L, const Rows *rows, const int *order, int nfree, int level, int c, NgIrRef n,
+                               Stmts *inner)
+{
+    NgIrKernel *k = L->k;
+    Across a[MAX_HOISTED];
+    int na = 0;
+    if (order[level] != 0)
+        return NG_IR_NONE;
+    for (int h = 0; h < rows->nhoisted; h++) {
+        if (hoist_level(rows, h, order, nfree) != level)
+            continue;
+        NgIrRef st = rows->hoisted[h].stmt, loop = rows->hoisted[h].across;
+        if (loop == NG_IR_NONE || ng_ir_node(k, st)->kind != NG_IR_BLOCK)
+            return NG_IR_NONE;
+        a[na] = (Across){st, loop, -1, 0, {0}};
+        for (int i = 0; i < ng_ir_node(k, st)->nkids && a[na].first < 0; i++)
+            if (ng_ir_kid(k, st, i) == loop)
+                a[na].first = i;
+        if (a[na].first < 0 || a[na].first > 16)
+            return NG_IR_NONE;
+        a[na].nlets = a[na].first;
+        na++;
+    }
+    if (na == 0)
+        return NG_IR_NONE;
+    int *owner = ng_calloc((size_t)k->nvars + 1, sizeof *owner);
+    if (!owner) {
+        L->st = ng_error_set(NG_ERR_NOMEM, "out of memory lowering a loop");
+        return NG_IR_NONE;
+    }
+    for (int j = 0; j < na; j++) {
+        declared_by(k, a[j].stmt, owner, j + 1);
+        for (int i = 0; i < a[j].nlets; i++) /* (read by a later one: its result, say np.var's mean) */
+            owner[ng_ir_node(k, ng_ir_kid(k, a[j].stmt, i))->a] = -(j + 1);
+    }
+    bool ok = true;
+    for (int j = 0; j < na && ok; j++) {
+        NgIrRef loop = a[j].loop, body = ng_ir_kid(k, loop, 3);
+        ok = !(ng_ir_node(k, loop)->flags & NG_IR_PARALLEL) && computes_only(k, body, owner, j + 1) &&
+             !reads_others(k, body, owner, j + 1, -1);
+        for (int i = 0; i < 3 && ok; i++) /* (its range: the same at every column) */
+            ok = !reads_others(k, ng_ir_kid(k, loop, i), owner, 0, c);
+        for (int i = 0; i < a[j].nlets && ok; i++) {
+            NgIrRef let = ng_ir_kid(k, a[j].stmt, i);
+            const NgIrNode *ln = ng_ir_node(k, let);
+            ok = ln->kind == NG_IR_LET && !k->vars[ln->a].len && !reads_others(k, let, owner, j + 1, -1);
+            a[j].arr[i] = -1;
+            if (ok && assigns(k, body, ln->a)) { /* (a running value: starts the same at every column) */
+                ok = is_const(L, ng_ir_kid(k, let, 0));
+                a[j].arr[i] = ng_ir_var_array(k, k->vars[ln->a].dtype, COLUMNS_AT_ONCE);
+            }
+        }
+    }
+    ng_free(owner);
+    if (!ok)
+        return NG_IR_NONE;
+    int c0 = ng_ir_var(k, NG_INT64), cc = ng_ir_var(k, NG_INT64); /* (a block's first column; a column in it) */
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1), at = ng_ir_varref(k, cc);
+    NgIrRef width = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, ng_ir_const_i(k, NG_INT64, COLUMNS_AT_ONCE),
+                                 ng_ir_binary(k, NG_OP_SUB, NG_INT64, n, ng_ir_varref(k, c0)));
+    NgIrRef column = ng_ir_let(k, c, ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_varref(k, c0), at));
+    Stmts block = {0}, last = {0};
+    for (int j = 0; j < na; j++)
+        for (int i = 0; i < a[j].nlets; i++)
+            if (a[j].arr[i] >= 0)
+                append(L, &block, ng_ir_let(k, a[j].arr[i], ng_ir_kid(k, ng_ir_kid(k, a[j].stmt, i), 0)));
+    for (int j = 0; j < na; j++) { /* (each over the rows, the block's columns inside) */
+        Stmts cols = {0};
+        append(L, &cols, column);
+        for (int i = 0; i <= j; i++)
+            across_lets(L, &a[i], at, &cols);
+        append(L, &cols, ng_ir_kid(k, a[j].loop, 3));
+        for (int i = 0; i < a[j].nlets; i++)
+            if (a[j].arr[i] >= 0)
+                append(L, &cols, ng_ir_assign_element(k, a[j].arr[i], at,
+                                                       ng_ir_varref(k, ng_ir_node(k, ng_ir_kid(k, a[j].stmt, i))->a)));
+        const NgIrNode *ln = ng_ir_node(k, a[j].loop);
+        append(L, &block, ng_ir_for(k, ln->a, ng_ir_kid(k, a[j].loop, 0), ng_ir_kid(k, a[j].loop, 1),
+                                     ng_ir_kid(k, a[j].loop, 2), ng_ir_for(k, cc, zero, width, one, seal(L, &cols), 0),
+                                     ln->flags));
+    }
+    append(L, &last, column);
+    for (int j = 0; j < na; j++) { /* (then each column: the reductions' results, what follows them) */
+        across_lets(L, &a[j], at, &last);
+        for (int i = a[j].first + 1; i < ng_ir_node(k, a[j].stmt)->nkids; i++)
+            append(L, &last, ng_ir_kid(k, a[j].stmt, i));
+    }
+    for (int i = 0; i < inner->n; i++)
+        append(L, &last, inner->v[i]);
+    ng_free(inner->v);
+    *inner = (Stmts){0};
+    append(L, &block, ng_ir_for(k, cc, zero, width, one, seal(L, &last), 0));
+    carry_stop(L, &block); /* (a raise at a column: no later block) */
+    return ng_ir_for(k, c0, zero, n, ng_ir_const_i(k, NG_INT64, COLUMNS_AT_ONCE), seal(L, &block), 0);
+}
+
 /* The loops of such a store around its body `inner` (after restore_rows), over the lengths the
  * value's rows broadcast to (len[q] where it reads none), into out; then, in a sequential kernel,
  * nothing after them runs where they raised. */
@@ -6076,10 +6282,14 @@ static void store_loops(Lower *L, const Rows *rows, int nfree, const int *var, c
         order[nfree - 2] = 0;
         order[nfree - 1] = 1;
     }
-    hoist_inner(L, rows, order, nfree, inner);
-    NgIrRef loop = ng_ir_for(k, var[order[nfree - 1]], ng_ir_const_i(k, NG_INT64, 0), count[order[nfree - 1]],
-                             ng_ir_const_i(k, NG_INT64, 1), seal(L, inner), 0);
-    loop = wrap_loops(L, rows, order, nfree, var, count, loop);
+    NgIrRef loop = columns_at_once(L, rows, order, nfree, nfree - 1, var[order[nfree - 1]], count[order[nfree - 1]],
+                                   inner);
+    if (loop == NG_IR_NONE) {
+        hoist_inner(L, rows, order, nfree, inner);
+        loop = ng_ir_for(k, var[order[nfree - 1]], ng_ir_const_i(k, NG_INT64, 0), count[order[nfree - 1]],
+                         ng_ir_const_i(k, NG_INT64, 1), seal(L, inner), 0);
+    }
+    loop = wrap_loops(L, rows, order, nfree, var, count, loop, true);
     push(L, out, loop);
     carry_stop(L, out);
 }
