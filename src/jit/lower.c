@@ -1630,6 +1630,97 @@ static int slices_in(const NgJitExpr *const *idx, int n)
     return k;
 }
 
+static int row_rank(Lower *L, const NgJitExpr *e);
+static bool is_newaxis(Lower *L, const NgJitExpr *e);
+
+/* Whether e is surely an integer number: a literal, a scalar or local of an integer type (its
+ * type so far), an element of an array of integers, and sums, differences and products of them. */
+static bool int_number(Lower *L, const NgJitExpr *e)
+{
+    switch (e->kind) {
+    case NG_JIT_E_INT:
+        return true;
+    case NG_JIT_E_NAME: {
+        const Sym *s = sym_of(L, e);
+        NgDType dt = s->kind == SYM_LOCAL ? s->dt
+                     : s->kind == SYM_SCALAR && s->given && !s->given->is_array ? s->given->dtype
+                                                                               : NG_NODTYPE;
+        return s->bound ? ng_dtype_is_int(s->bound_val.dt) && s->bound_val.dt != NG_BOOL
+                        : dt != NG_NODTYPE && ng_dtype_is_int(dt) && dt != NG_BOOL;
+    }
+    case NG_JIT_E_SUBSCRIPT: {
+        const NgJitExpr *r = e;
+        while (r->kind == NG_JIT_E_SUBSCRIPT)
+            r = r->lhs;
+        if (r->kind != NG_JIT_E_NAME || row_rank(L, e) != 0)
+            return false;
+        const Sym *s = sym_of(L, r), *a = s->kind == SYM_VIEW ? s->base : s;
+        return (s->kind == SYM_ARRAY || s->kind == SYM_VIEW) && a->given && a->given->is_array &&
+               a->given->seq == NG_JIT_SEQ_ARRAY && ng_dtype_is_int(a->given->dtype) && a->given->dtype != NG_BOOL;
+    }
+    case NG_JIT_E_UNARY:
+        return e->op == NG_JIT_OP_NEG && int_number(L, e->lhs);
+    case NG_JIT_E_BINARY:
+        return (e->op == NG_JIT_OP_ADD || e->op == NG_JIT_OP_SUB || e->op == NG_JIT_OP_MUL) &&
+               int_number(L, e->lhs) && int_number(L, e->rhs);
+    default:
+        return false;
+    }
+}
+
+/* Whether e is surely a row of integers (of an array of integers, or such a row plus, minus or
+ * times another or an integer number): an index that gathers (x[idx], x[nbrs[i]], x[ind[a:b] +
+ * 1], x[idx + i]) rather than a boolean mask, which is any other row (its dtype known only once
+ * lowered). */
+static bool int_rows(Lower *L, const NgJitExpr *e)
+{
+    switch (e->kind) {
+    case NG_JIT_E_NAME: {
+        Sym *s = sym_of(L, e);
+        if (s->kind == SYM_EXPR && !s->expanding) {
+            s->expanding = true;
+            bool r = int_rows(L, s->value);
+            s->expanding = false;
+            return r;
+        }
+        const Sym *a = s->kind == SYM_VIEW ? s->base : s;
+        return (s->kind == SYM_ARRAY || s->kind == SYM_VIEW) && a->given && a->given->is_array &&
+               a->given->seq == NG_JIT_SEQ_ARRAY && a->given->module == NG_JIT_MOD_NONE &&
+               ng_dtype_is_int(a->given->dtype) && a->given->dtype != NG_BOOL && row_rank(L, e) > 0;
+    }
+    case NG_JIT_E_SUBSCRIPT: {
+        const NgJitExpr *r = e;
+        while (r->kind == NG_JIT_E_SUBSCRIPT)
+            r = r->lhs;
+        return r->kind == NG_JIT_E_NAME && row_rank(L, e) > 0 && int_rows(L, r);
+    }
+    case NG_JIT_E_BINARY: {
+        if (e->op != NG_JIT_OP_ADD && e->op != NG_JIT_OP_SUB && e->op != NG_JIT_OP_MUL)
+            return false;
+        bool a = int_rows(L, e->lhs), b = int_rows(L, e->rhs);
+        return (a && (b || int_number(L, e->rhs))) || (b && int_number(L, e->lhs));
+    }
+    default:
+        return false;
+    }
+}
+
+/* Whether index e (of a subscript's) is a row of integers (int_rows): x[idx] gathers x's
+ * elements at idx's. */
+static bool is_gather(Lower *L, const NgJitExpr *e)
+{
+    return e->kind != NG_JIT_E_SLICE && !is_newaxis(L, e) && int_rows(L, e);
+}
+
+/* How many of the indices idx[0..n) gather (is_gather). */
+static int gathers_in(Lower *L, const NgJitExpr *const *idx, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += is_gather(L, idx[i]);
+    return k;
+}
+
 /* Whether index e is None or np.newaxis (NumPy's new axis of length 1). */
 static bool is_newaxis(Lower *L, const NgJitExpr *e)
 {
@@ -1691,8 +1782,25 @@ static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int
         unsupported(L, e->span.line, "indexing a slice of an array (or a part with a new axis)");
         return NULL;
     }
+    if (gathers_in(L, idx, *nidx)) {
+        unsupported(L, e->span.line, "indexing an array indexed by an array of integers (x[idx][0])");
+        return NULL;
+    }
     int fixed = *view ? (*view)->nfixed : 0;
     const NgJitExpr *ix = e->rhs;
+    if (ix->kind == NG_JIT_E_TUPLE && gathers_in(L, (const NgJitExpr *const *)ix->items, ix->nitems)) {
+        int first = -1, last = -1, slices = 0; /* (NumPy's advanced indices: the array, the integers with it) */
+        for (int i = 0; i < ix->nitems; i++) {
+            bool plain = ix->items[i]->kind == NG_JIT_E_SLICE || is_newaxis(L, ix->items[i]);
+            first = !plain && first < 0 ? i : first;
+            last = !plain ? i : last;
+            slices += plain && first >= 0;
+        }
+        if (slices > (ix->nitems - 1 - last)) { /* (a slice between them: NumPy puts the array's axes first) */
+            unsupported(L, e->span.line, "indexing with an array of integers and an integer apart (X[i, :, idx])");
+            return NULL;
+        }
+    }
     /* X[i, :] is X[i]: the full slices after the indices name no axis of their own (but may
      * not be more axes than X has); other slices are in idx, for the callers that take them */
     int n = ng_jit_index_count(ix), all = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1, nones = 0;
@@ -1794,6 +1902,11 @@ static NgIrRef wrap_index(Lower *L, Val v, NgIrRef n, int axis, bool check, NgIr
  * the index being in range. */
 static NgIrRef index_value(Lower *L, Sym *s, int axis, const NgJitExpr *ix, NgIrRef *ok)
 {
+    if (is_gather(L, ix)) { /* (element() takes them, in an elementwise expression of rows) */
+        unsupported(L, ix->span.line, "an array indexed by an array of integers (x[idx]) other than read in an "
+                                      "elementwise expression or a reduction");
+        return NG_IR_NONE;
+    }
     Val v = expr(L, ix);
     if (v.r == NG_IR_NONE)
         return NG_IR_NONE;
@@ -2052,6 +2165,31 @@ static NgIrRef window_index(Lower *L, Sym *s, int axis, const NgJitExpr *sl, int
  * In an elementwise expression of rows, a[i] (one axis left) and a[i, x:y]
  * (one slice) are rows: the element the loop is at. Returns NULL (after an
  * error, or with an index unknown in this pass). */
+/* The index on axis `axis` of s that row of integers ix (is_gather) gives at axis d of the
+ * elementwise expression it is read in: ix's element there (ix lowered with its one axis at d,
+ * Rows.shift), wrapped where negative; under boundscheck, checked (NumPy's IndexError). */
+static NgIrRef gathered(Lower *L, Sym *s, int axis, const NgJitExpr *ix, int d, NgIrRef *ok)
+{
+    int line = ix->span.line;
+    if (row_rank(L, ix) != 1) {
+        unsupported(L, line, "indexing with an array of integers of 2 or more axes");
+        return NG_IR_NONE;
+    }
+    Rows *rows = L->rows;
+    int was = rows->shift;
+    rows->shift += d;
+    Val v = expr(L, ix);
+    rows->shift = was;
+    if (v.r == NG_IR_NONE)
+        return NG_IR_NONE;
+    if (!ng_dtype_is_int(v.dt) || v.dt == NG_BOOL) {
+        unsupported(L, line, "indexing with an array of integers and booleans mixed");
+        return NG_IR_NONE;
+    }
+    v.nonneg = v.nonneg || kind_of(v.dt) == NG_KIND_UINT;
+    return wrap_index(L, v, ng_ir_shape(L->k, s->param, axis), axis, ok != NULL, ok, line);
+}
+
 static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
 {
     *ok = NG_IR_NONE;
@@ -2065,7 +2203,12 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
         fail(L, e->span.line, NG_ERR_UNSUPPORTED, "changing dict '%s' is not supported in a compiled loop", s->name);
         return NULL;
     }
-    int fixed = view_indices(L, view, idx, ok), nd = s->given->ndim, slices = slices_in(ix, n);
+    int gathers = gathers_in(L, ix, n);
+    if (gathers > 1) { /* (NumPy pairs their elements up) */
+        unsupported(L, e->span.line, "indexing with two or more arrays of integers (X[a, b])");
+        return NULL;
+    }
+    int fixed = view_indices(L, view, idx, ok), nd = s->given->ndim, slices = slices_in(ix, n) + gathers;
     int nones = newaxes_in(L, ix, n);
     int free = slices + nones + nd - fixed - (n - nones); /* (the axes of the part it names: its slices, its
                                                               new axes, the axes after) */
@@ -2089,7 +2232,9 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
             new_axis(L, --d, e->span.line);
             continue;
         }
-        idx[ax] = ix[p]->kind == NG_JIT_E_SLICE ? window_index(L, s, ax, ix[p], --d) : index_value(L, s, ax, ix[p], ok);
+        idx[ax] = ix[p]->kind == NG_JIT_E_SLICE ? window_index(L, s, ax, ix[p], --d)
+                  : is_gather(L, ix[p])          ? gathered(L, s, ax, ix[p], --d, ok)
+                                                 : index_value(L, s, ax, ix[p], ok);
         known = known && idx[ax++] != NG_IR_NONE;
     }
     for (; ax < nd; ax++) {
@@ -2418,13 +2563,13 @@ static bool is_mask_index(Lower *L, const NgJitExpr *e)
     if (e->kind != NG_JIT_E_SUBSCRIPT || e->rhs->kind == NG_JIT_E_SLICE)
         return false;
     if (e->rhs->kind != NG_JIT_E_TUPLE)
-        return row_rank(L, e->rhs) > 0;
+        return row_rank(L, e->rhs) > 0 && !int_rows(L, e->rhs);
     int n = e->rhs->nitems;
     for (int i = 0; i + 1 < n; i++)
         if (e->rhs->items[i]->kind == NG_JIT_E_SLICE || is_newaxis(L, e->rhs->items[i]) ||
             row_rank(L, e->rhs->items[i]) > 0)
             return false;
-    return n > 1 && row_rank(L, e->rhs->items[n - 1]) > 0;
+    return n > 1 && row_rank(L, e->rhs->items[n - 1]) > 0 && !int_rows(L, e->rhs->items[n - 1]);
 }
 
 /* Mask subscript e (is_mask_index) as x[m]: *m its mask, and the part x it selects from, e->lhs
@@ -3321,7 +3466,8 @@ static Val pin(Lower *L, Val v, Stmts *out);
 
 /* The root of subscript chain e (e itself where it is none): *n its indices (ng_jit_index_count's,
  * whole axes `:` after the last index not counted, *trailing whether any subscript has them),
- * *slices how many of them are slices or new axes (x[:, None]: these not counted in *n). NULL
+ * *slices how many of them are slices, rows of integers or new axes (x[:, None]: these not
+ * counted in *n). NULL
  * for an index `...`, a constant other than None or starred. */
 static const NgJitExpr *chain_root(Lower *L, const NgJitExpr *e, int *n, int *slices, bool *trailing)
 {
@@ -3334,7 +3480,7 @@ static const NgJitExpr *chain_root(Lower *L, const NgJitExpr *e, int *n, int *sl
             bool none = is_newaxis(L, x);
             if (x->kind == NG_JIT_E_STARRED || (x->kind == NG_JIT_E_CONST && !none))
                 return NULL; /* (x[..., 0]) */
-            *slices += x->kind == NG_JIT_E_SLICE || none;
+            *slices += x->kind == NG_JIT_E_SLICE || none || is_gather(L, x); /* (x[idx]: idx's one axis) */
             *n -= none;
         }
         *trailing = *trailing || m != (e->rhs->kind == NG_JIT_E_TUPLE ? e->rhs->nitems : 1);
@@ -4530,13 +4676,28 @@ static Val len_of(Lower *L, const NgJitExpr *e)
     if (newaxes_in(L, ix, n))
         return unsupported(L, e->span.line, "len() of a part with a new axis (None)");
     int fixed = view ? view->nfixed : 0;
-    if (fixed + n >= s->given->ndim && !slices_in(ix, n))
+    if (fixed + n >= s->given->ndim && !slices_in(ix, n) && !gathers_in(L, ix, n))
         return fail(L, e->span.line, NG_ERR_TYPE, "len() of an unsized object (an element of '%s')", s->name);
     NgIrRef len = NG_IR_NONE;
     for (int d = 0; d < n; d++) { /* the indices still have to be valid expressions */
         NgIrRef start, count;
         int64_t step;
-        if (ix[d]->kind != NG_JIT_E_SLICE) {
+        if (is_gather(L, ix[d])) { /* (len(x[idx]): idx's, of idx + k the row's) */
+            const NgJitExpr *g = ix[d];
+            while (g->kind == NG_JIT_E_BINARY)
+                g = int_rows(L, g->lhs) && !int_rows(L, g->rhs) ? g->lhs
+                    : int_rows(L, g->rhs) && !int_rows(L, g->lhs) ? g->rhs : NULL;
+            if (!g)
+                return unsupported(L, e->span.line, "len() of an array indexed by a sum of two arrays of integers");
+            NgJitExpr call = *e;
+            const NgJitExpr *arg[1] = {g};
+            call.items = (NgJitExpr **)arg;
+            Val v = len_of(L, &call);
+            if (v.r == NG_IR_NONE)
+                return NOVAL;
+            if (len == NG_IR_NONE)
+                len = v.r;
+        } else if (ix[d]->kind != NG_JIT_E_SLICE) {
             if (index_value(L, s, fixed + d, ix[d], NULL) == NG_IR_NONE)
                 return NOVAL;
         } else if (!slice_window(L, s, fixed + d, ix[d], &start, &count, &step, NULL)) {
@@ -6322,6 +6483,10 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
         return true;
     if (newaxes_in(L, ix, n)) {
         unsupported(L, line, "storing into a part with a new axis (None)");
+        return true;
+    }
+    if (gathers_in(L, ix, n)) { /* (x[idx] += 1: NumPy adds once where idx repeats an index) */
+        unsupported(L, line, "storing into an array indexed by an array of integers (x[idx] = v)");
         return true;
     }
     int fixed = view ? view->nfixed : 0, nd = a->given->ndim, slices = slices_in(ix, n);

@@ -227,12 +227,13 @@ def test_what_runs_as_python():
              (selection_stored, (X, np.zeros((6, 3))), "indexing a boolean mask's selection"),
              (rows_into_selection, (X, Y), "storing an array into a boolean mask's selection"),
              (mask_reads_changed, (X,), "reads otherwise"),
-             (integer_indices, (X, np.array([0, 2, 2]), np.zeros(6)), "array of integers"),
              (kept, (X, np.zeros(6)), "keepdims")]
     for fn, args, why in cases:
         f = jit_same(fn, *args)
         (kind, ran), = kinds(f)
         assert kind == "python" and why in ran, (fn.__name__, ran)
+    # (an array of integers gathers: compiled, tests/python/test_jit_gathers.py)
+    assert kinds(jit_same(integer_indices, X, np.array([0, 2, 2]), np.zeros(6))) == [("parallel", "kernel")]
     P = rng.standard_normal((4, 5, 3))  # (a mask of fewer axes selects whole rows: compiled)
     assert kinds(jit_same(rows_of_a_part, P, np.zeros(4))) == [("parallel", "kernel")]
 
