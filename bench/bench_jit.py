@@ -50,7 +50,9 @@ pairwise distances `P[i][:, None, :] - P[i][None, :, :]`), keepdims=True (a soft
 row of a batch, columns standardised) and np.arange (a polynomial `np.sum(c * x[i] ** np.arange(k))`).
 `--dir bench/jit_masks`: boolean masks' selections (each row's mean of its positive elements
 through `pos = X[i][X[i] > 0]`, a sum and count within bounds, rows clipped by `r[r < lo] = lo`,
-k-means' update `C[k] = X[labels == k].mean(axis=0)`).
+k-means' update `C[k] = X[labels == k].mean(axis=0)`). `--dir bench/jit_gathers`: arrays indexed by
+arrays of integers (a sparse matrix times a vector in CSR form, `x[indices[a:b]]`; each node's
+largest neighbour, `np.max(v[nbrs[i]])`; groups' mean rows `np.sum(X[members[k]], axis=0)`).
 """
 import argparse
 import copy
