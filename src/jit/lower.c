@@ -6781,7 +6781,10 @@ static bool buf_indices(Lower *L, const Sym *s, const NgJitExpr *e, const NgJitE
             const char *bad = x->kind == NG_JIT_E_SLICE && !whole ? "a slice other than `:` of"
                               : whole && c > 0                    ? "a slice indexed again, of"
                               : n == s->brank                     ? "more indices than the axes of"
-                                                                  : NULL;
+                              : is_gather(L, x) && (s->brank > 1 || nchain > 1)
+                                  ? "indexing by an array of integers (other than of one axis alone) of" /* (its
+                                                                                   axis is not the row's) */
+                                  : NULL;
             if (bad) {
                 snprintf(what, sizeof what, "%s '%s' (an array made in the loop)", bad, s->name);
                 return unsupported(L, x->span.line, what), false;

@@ -175,3 +175,29 @@ def test_rows_gathered_along_the_first_axis():
     members = rng.integers(-100, 100, (6, 30))
     assert kinds(jit_same(gather_in_kmeans, X, np.zeros((6, 45)), members, np.zeros((6, 45)))) == [
         ("parallel", "kernel")]
+
+
+def small_gathered(x, idx, out):
+    for i in range(out.shape[0]):
+        a = np.zeros(5)
+        a[2] = x[i, 0]
+        a[4] = x[i, 1]
+        out[i] = np.max(a[idx[i]]) + np.sum(a[idx[i]] * 2)
+
+
+def small_rows_gathered(x, idx, out):
+    for i in range(out.shape[0]):
+        C = np.zeros((3, 4))
+        C[1] = x[i]
+        out[i] = np.sum(C[idx], axis=0)
+
+
+def test_arrays_made_in_the_loop():
+    """A small array the loop makes, of one axis, indexed by an array of integers: compiled;
+    of more axes (its rows gathered), as Python."""
+    rng = np.random.default_rng(10)
+    x = rng.standard_normal((6, 4))
+    assert kinds(jit_same(small_gathered, x, rng.integers(-5, 5, (6, 3)), np.zeros(6))) == [("parallel", "kernel")]
+    f = jit_same(small_rows_gathered, x, np.array([1, 2, -1, 1]), np.zeros((6, 4)))
+    (loop,) = f.loop_report()
+    assert loop["kind"] == "python" and "indexing by an array of integers" in loop["reason"], loop
