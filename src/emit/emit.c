@@ -2416,6 +2416,10 @@ static void jam_stmt(Emitter *e, NgIrRef r, int depth)
         return;
     }
     if (n->kind == NG_IR_FOR) {
+        if ((n->flags & NG_IR_SIMD) && e->t->par == NG_PAR_OPENMP) { /* (each lane's statements in vectors) */
+            indent(e, depth);
+            cat(e, "#pragma omp simd\n");
+        }
         indent(e, depth);
         plain_for_head(e, r);
         jam_stmt(e, ng_ir_kid(e->k, r, 3), depth + 1);
@@ -2728,9 +2732,9 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         int v = has_reductions(e->k, r) ? -1 : simd_extremum(e->k, ng_ir_kid(e->k, r, 3), &op);
         bool simd = v >= 0 ? reduction_clause(e, v, op) : has_reductions(e->k, r) && reduction_clauses(e, r);
         e->out = saved;
-        if (simd && !holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_ATOMIC)) {
+        if ((simd || (n->flags & NG_IR_SIMD)) && !holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_ATOMIC)) {
             indent(e, depth);
-            catf(e, "#pragma omp simd%s\n", clauses.s);
+            catf(e, "#pragma omp simd%s\n", simd ? clauses.s : "");
         }
         ng_str_free(&clauses);
     }

@@ -78,6 +78,9 @@ enum {
     NG_IR_PARALLEL = 1, /* iterations are independent: run them in parallel */
     NG_IR_SHORT = 2,    /* (C target) likely few iterations (a row of a small window): no simd
                            reduction clauses, whose set-up and final combine would cost more */
+    NG_IR_SIMD = 8,     /* (C target) iterations to run in vectors (`omp simd`): independent,
+                           each its own elements, calls of vector math among them (a block of
+                           a sum's elements made apart: in_lanes) */
 };
 
 /* Flags of an IF node. */
@@ -90,7 +93,7 @@ typedef struct NgIrNode {
     uint8_t kind;    /* NgIrKind */
     uint8_t op;      /* NgOp for UNARY/BINARY/ATOMIC; reduction op for FOR */
     int8_t dtype;    /* NgDType of an expression's value */
-    uint8_t flags;   /* FOR: NG_IR_PARALLEL, NG_IR_SHORT */
+    uint8_t flags;   /* FOR: NG_IR_PARALLEL, NG_IR_SHORT, NG_IR_SIMD */
     int32_t a, b;    /* kind-specific operands (see NgIrKind) */
     int32_t nkids;   /* number of children */
     int32_t kids;    /* first child's position in the kernel's kid pool */

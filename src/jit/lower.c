@@ -3246,6 +3246,34 @@ static NgIrRef identity_of(Lower *L, NgOp op, NgDType dt)
 
 enum { NG_LANES = 8 }; /* partial results of a row's float sum, as NumPy's pairwise sum keeps */
 
+/* Whether expression r calls a math function of real floats the C library computes (exp, log,
+ * sin, ...; not sqrt, an instruction) that its vector math library has in vectors. Not pow:
+ * glibc's vector pow takes a negative base (x ** k at points of both signs) lane by lane through
+ * the scalar pow, slower than the scalar loop. */
+static bool calls_math(const NgIrKernel *k, NgIrRef r)
+{
+    const NgIrNode *n = ng_ir_node(k, r);
+    if ((n->kind == NG_IR_UNARY || n->kind == NG_IR_BINARY) && ng_dtype_is_float(n->dtype) &&
+        n->dtype != NG_FLOAT16) {
+        switch ((NgOp)n->op) {
+        case NG_OP_ARCTAN2: case NG_OP_HYPOT: case NG_OP_EXP: case NG_OP_EXPM1: case NG_OP_LOG:
+        case NG_OP_LOG1P: case NG_OP_LOG2: case NG_OP_LOG10: case NG_OP_SIN: case NG_OP_COS: case NG_OP_TAN:
+        case NG_OP_ARCSIN: case NG_OP_ARCCOS: case NG_OP_ARCTAN: case NG_OP_SINH: case NG_OP_COSH: case NG_OP_TANH:
+        case NG_OP_ARCSINH: case NG_OP_ARCCOSH: case NG_OP_ARCTANH: case NG_OP_CBRT: case NG_OP_EXP2: case NG_OP_ERF:
+        case NG_OP_ERFC:
+            return true;
+        default:
+            break;
+        }
+    }
+    if (n->kind > NG_IR_CAST)
+        return false;
+    for (int i = 0; i < n->nkids; i++)
+        if (calls_math(k, ng_ir_kid(k, r, i)))
+            return true;
+    return false;
+}
+
 /* The reduction of a float row of n >= NG_LANES elements into variable av
  * (at the reduction's identity), in NumPy's order for np.sum (its pairwise
  * sum, for rows of up to 128 elements): NG_LANES partial results start at
@@ -3261,7 +3289,25 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
     Stmts out = {0}, body = {0};
     int r[NG_LANES], bv = ng_ir_var(k, NG_INT64), tv = ng_ir_var(k, acc);
     NgIrRef base = ng_ir_varref(k, bv);
-    for (int j = 0; j < NG_LANES; j++) {
+    bool apart = op == NG_OP_ADD && calls_math(k, v);
+    if (apart) { /* (each block's elements made in a loop of their own first, the first block's too: the C
+                    compiler's vector math takes the calls 8 at a time, which it does not in the lanes;
+                    the partials start at -0.0, which adding an element leaves as the element) */
+        int lv = ng_ir_var(k, NG_INT64), t = ng_ir_var_array(k, acc, NG_LANES);
+        NgIrRef l = ng_ir_varref(k, lv), from = ng_ir_varref(k, kv), zero = ng_ir_const_i(k, NG_INT64, 0);
+        NgIrRef to = ng_ir_binary(k, NG_OP_ADD, NG_INT64, base, l), lanes = ng_ir_const_i(k, NG_INT64, NG_LANES);
+        append(L, &out, ng_ir_let(k, kv, zero)); /* (for the tail) */
+        append(L, &out, ng_ir_let(k, t, ng_ir_const_f(k, acc, -0.0)));
+        append(L, &body, ng_ir_for(k, lv, zero, lanes, ng_ir_const_i(k, NG_INT64, 1),
+                                   ng_ir_assign_element(k, t, l, ng_ir_substitute(k, v, 1, &from, &to)), NG_IR_SIMD));
+        for (int j = 0; j < NG_LANES; j++) {
+            NgIrRef at = ng_ir_element(k, t, ng_ir_const_i(k, NG_INT64, j));
+            r[j] = ng_ir_var(k, acc);
+            append(L, &out, ng_ir_let(k, r[j], ng_ir_const_f(k, acc, -0.0)));
+            append(L, &body, ng_ir_assign(k, r[j], ng_ir_binary(k, op, acc, ng_ir_varref(k, r[j]), at)));
+        }
+    }
+    for (int j = 0; j < NG_LANES && !apart; j++) {
         r[j] = ng_ir_var(k, acc);
         NgIrRef at = ng_ir_const_i(k, NG_INT64, j);
         append(L, &out, (j ? ng_ir_assign : ng_ir_let)(k, kv, at)); /* (kv: the plain loop's own variable) */
@@ -3272,7 +3318,7 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
     NgIrRef whole = ng_ir_binary(k, NG_OP_SUB, NG_INT64, n, /* n less n % NG_LANES */
                                  ng_ir_binary(k, NG_OP_BITAND, NG_INT64, n, ng_ir_const_i(k, NG_INT64, NG_LANES - 1)));
     NgIrRef lanes = ng_ir_const_i(k, NG_INT64, NG_LANES);
-    append(L, &out, ng_ir_for(k, bv, lanes, whole, lanes, seal(L, &body), 0));
+    append(L, &out, ng_ir_for(k, bv, apart ? ng_ir_const_i(k, NG_INT64, 0) : lanes, whole, lanes, seal(L, &body), 0));
     NgIrRef part[NG_LANES];
     for (int j = 0; j < NG_LANES; j++)
         part[j] = ng_ir_varref(k, r[j]);

@@ -94,3 +94,53 @@ def test_scalar_math_is_pythons(tmp_path):
     # (CPython computes hypot itself, not with C's hypot: within an ulp of it)
     assert worst == {name: 1.0 if name == "hypot" and worst[name] == 1.0 else 0.0 for name in CALLS}, worst
 
+
+
+SUMS = """
+import json, math
+import numpy as np
+import numgpu
+
+def sums(X, out):
+    for i in range(X.shape[0]):
+        out[i] = np.sum(np.exp(X[i] * 0.5)) + np.sum(np.sin(X[i]) + 2.0)
+
+worst, differ = 0.0, 0
+rng = np.random.default_rng(5)
+for n in (7, 8, 9, 16, 37, 100):
+    X = rng.uniform(-4.0, 4.0, (50, n))
+    out = np.zeros(50)
+    f = numgpu.jit(sums)
+    f(X, out)
+    assert f.loop_report()[0]["ran"] == "kernel", f.loop_report()
+    for i in range(50):  # (NumPy's pairwise order of Python's math values)
+        want = np.sum(np.array([math.exp(v * 0.5) for v in X[i]])) + np.sum(np.array([math.sin(v) + 2.0 for v in X[i]]))
+        worst = max(worst, abs(out[i] - want) / np.spacing(want))
+        differ += out[i] != want
+print(json.dumps([worst, int(differ)]))
+"""
+
+
+def row_sums(tmp_path, vector_math):
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    script = tmp_path / "sums.py"
+    script.write_text(SUMS)
+    env = dict(os.environ, NUMGPU_DEVICE="cpu", NUMGPU_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.path.join(REPO, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("NUMGPU_VECTOR_MATH", None)
+    if not vector_math:
+        env["NUMGPU_VECTOR_MATH"] = "0"
+    proc = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_sums_of_math_of_rows(tmp_path):
+    """np.sum(np.exp(X[i])): each block of 8 elements made in a loop of its own, which the C
+    compiler's vector math takes 8 at a time, then added in NumPy's pairwise order: within a few
+    ulps of the scalar values' sum; with NUMGPU_VECTOR_MATH=0, those values' sum exactly."""
+    worst, differ = row_sums(tmp_path / "vector", True)
+    assert worst <= 8.0, worst
+    if libmvec_expected():
+        assert differ > 0, "no sum took the vector math"
+    assert row_sums(tmp_path / "scalar", False) == [0.0, 0], "scalar sums differ"
