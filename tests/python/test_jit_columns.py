@@ -12,6 +12,7 @@ import pytest
 
 import numgpu
 from helpers import jit_same, outcome, parts, python_and_jit, store_each
+from test_jit_masks import centres
 
 
 def kinds(f):
@@ -62,12 +63,6 @@ def test_parts_of_three_axes():
         P = parts(rng, dt, (3, 5, 4, 45))
         assert kinds(jit_same(sums_of_parts, P, np.zeros((3, 4, 45), dt))) == [("parallel", "kernel")]
         assert kinds(jit_same(sums_along_middle, P, np.zeros((3, 5, 45), dt))) == [("parallel", "kernel")]
-
-
-def centres(X, labels, C, counts):
-    for k in range(C.shape[0]):
-        C[k] = X[labels == k].mean(axis=0)
-        counts[k] = len(X[labels == k])
 
 
 def spreads(X, labels, out):

@@ -61,10 +61,12 @@ print(json.dumps(worst))
 KERNEL = "def k_%s(x, out):\n    for i in range(x.shape[0]):\n        t = x[i]\n        out[i] = %s\n"
 
 
-def worst_ulps(tmp_path, vector_math):
-    kernels = "\n".join(KERNEL % (name, call) for name, call in CALLS.items())
-    script = tmp_path / "table.py"
-    script.write_text(SCRIPT % (kernels, CALLS))
+def run_script(tmp_path, source, vector_math):
+    """source run as a script in a fresh process on the cpu device, with a cache of its own and
+    the vector math on or off: the JSON its last line prints."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    script = tmp_path / "script.py"
+    script.write_text(source)
     env = dict(os.environ, NUMGPU_DEVICE="cpu", NUMGPU_CACHE_DIR=str(tmp_path / "cache"),
                PYTHONPATH=os.path.join(REPO, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("NUMGPU_VECTOR_MATH", None)
@@ -73,6 +75,11 @@ def worst_ulps(tmp_path, vector_math):
     proc = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def worst_ulps(tmp_path, vector_math):
+    kernels = "\n".join(KERNEL % (name, call) for name, call in CALLS.items())
+    return run_script(tmp_path, SCRIPT % (kernels, CALLS), vector_math)
 
 
 def libmvec_expected():
@@ -121,26 +128,12 @@ print(json.dumps([worst, int(differ)]))
 """
 
 
-def row_sums(tmp_path, vector_math):
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    script = tmp_path / "sums.py"
-    script.write_text(SUMS)
-    env = dict(os.environ, NUMGPU_DEVICE="cpu", NUMGPU_CACHE_DIR=str(tmp_path / "cache"),
-               PYTHONPATH=os.path.join(REPO, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    env.pop("NUMGPU_VECTOR_MATH", None)
-    if not vector_math:
-        env["NUMGPU_VECTOR_MATH"] = "0"
-    proc = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return json.loads(proc.stdout.strip().splitlines()[-1])
-
-
 def test_sums_of_math_of_rows(tmp_path):
     """np.sum(np.exp(X[i])): each block of 8 elements made in a loop of its own, which the C
     compiler's vector math takes 8 at a time, then added in NumPy's pairwise order: within a few
     ulps of the scalar values' sum; with NUMGPU_VECTOR_MATH=0, those values' sum exactly."""
-    worst, differ = row_sums(tmp_path / "vector", True)
+    worst, differ = run_script(tmp_path / "vector", SUMS, True)
     assert worst <= 8.0, worst
     if libmvec_expected():
         assert differ > 0, "no sum took the vector math"
-    assert row_sums(tmp_path / "scalar", False) == [0.0, 0], "scalar sums differ"
+    assert run_script(tmp_path / "scalar", SUMS, False) == [0.0, 0], "scalar sums differ"
