@@ -6447,10 +6447,12 @@ static NgIrRef columns_at_once(Lower *L, const Rows *rows, const int *order, int
             if (a[j].arr[i] >= 0)
                 append(L, &cols, ng_ir_assign_element(k, a[j].arr[i], at,
                                                        ng_ir_varref(k, ng_ir_node(k, ng_ir_kid(k, a[j].stmt, i))->a)));
-        const NgIrNode *ln = ng_ir_node(k, a[j].loop);
-        append(L, &block, ng_ir_for(k, ln->a, ng_ir_kid(k, a[j].loop, 0), ng_ir_kid(k, a[j].loop, 1),
-                                     ng_ir_kid(k, a[j].loop, 2), ng_ir_for(k, cc, zero, width, one, seal(L, &cols), 0),
-                                     ln->flags));
+        NgIrRef cols_loop = ng_ir_for(k, cc, zero, width, one, seal(L, &cols), 0); /* (builders move the pool:
+                                                                                     no node pointer kept) */
+        int v = ng_ir_node(k, a[j].loop)->a;
+        unsigned flags = ng_ir_node(k, a[j].loop)->flags;
+        append(L, &block, ng_ir_for(k, v, ng_ir_kid(k, a[j].loop, 0), ng_ir_kid(k, a[j].loop, 1),
+                                     ng_ir_kid(k, a[j].loop, 2), cols_loop, flags));
     }
     append(L, &last, column);
     for (int j = 0; j < na; j++) { /* (then each column: the reductions' results, what follows them) */
