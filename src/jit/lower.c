@@ -2235,8 +2235,11 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
         idx[ax] = ix[p]->kind == NG_JIT_E_SLICE ? window_index(L, s, ax, ix[p], --d)
                   : is_gather(L, ix[p])          ? gathered(L, s, ax, ix[p], --d, ok)
                                                  : index_value(L, s, ax, ix[p], ok);
-        known = known && idx[ax++] != NG_IR_NONE;
+        known = known && idx[ax] != NG_IR_NONE;
+        ax++;
     }
+    if (!known) /* (an index failed, L says why: the axes after it are not the expression's) */
+        return NULL;
     for (; ax < nd; ax++) {
         NgIrRef len = ng_ir_shape(L->k, s->param, ax);
         idx[ax] = row_index(L, len, --d, e->span.line);
