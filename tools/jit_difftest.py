@@ -13,7 +13,7 @@ from it, from an inner loop too), argmax
 pairs, nests with prange or triangles and reductions, helpers returning two values, strs,
 dicts of chars and of ints, str slices, list comprehensions, fresh arrays copied into rows; and
 in half of those, slices: their reductions (of one axis and of two), len(), stores through
-them, a window named in the body),
+them, a window named in the body, arrays indexed by slices of integer arrays: `b[a[2:9]]`),
 run once as Python and once through
 numgpu.jit on copies of the same inputs; every array afterwards and the return value
 must agree (integers exactly, floats within 1e-9 relative: a parallel sum adds in
@@ -186,7 +186,10 @@ class Gen:
                              "float(np.max(M[%s, %s]))" % (self.sl(), self.sl()),
                              "float(np.mean(M[%s, %s] - M[%s, %s]))" % (self.sl(), self.sl(), self.sl(), self.sl()),
                              "float(b[%s].max())" % self.sl(), "float(M[%s, %s].mean())" % (self.sl(), self.sl()),
-                             "float(np.argmin(b[%s] - g[%s]))" % (self.sl(), self.sl()))
+                             "float(np.argmin(b[%s] - g[%s]))" % (self.sl(), self.sl()),
+                             "float(np.sum(b[a[%s]]))" % self.sl(), "float(np.max(b[c[%s]] * 2 - b[%s]))" % (
+                                 self.sl(), self.sl()), "float(np.sum(M[c[%s], 1]))" % self.sl(),
+                             "float(np.mean(M[a[%s] + 1]))" % self.sl())  # (arrays of integers as indices)
         if form == 14:
             return "%s(%s, %s)" % (self.pick("math.atan2", "math.hypot", "math.copysign", "np.minimum", "np.maximum"),
                                    self.fexpr(idx, d), self.fexpr(idx, d))
