@@ -4705,6 +4705,26 @@ static Val min_max(Lower *L, const NgJitExpr *e, bool is_max)
 }
 
 /* len(a) or len(a[i]): the extent of the first axis not indexed. */
+static Val len_of(Lower *L, const NgJitExpr *e);
+
+/* The length of row of integers g (is_gather): len() of it, of g + k its row's; NONE after an
+ * error (a sum of two such rows: unsupported). */
+static NgIrRef gather_length(Lower *L, const NgJitExpr *g)
+{
+    int line = g->span.line;
+    while (g && g->kind == NG_JIT_E_BINARY)
+        g = int_rows(L, g->lhs) && !int_rows(L, g->rhs) ? g->lhs
+            : int_rows(L, g->rhs) && !int_rows(L, g->lhs) ? g->rhs : NULL;
+    if (!g) {
+        unsupported(L, line, "an array indexed by a sum of two arrays of integers, other than read whole");
+        return NG_IR_NONE;
+    }
+    const NgJitExpr *arg[1] = {g};
+    NgJitExpr call = {.kind = NG_JIT_E_CALL, .span = g->span, .outer = g->span, .items = (NgJitExpr **)arg,
+                      .nitems = 1};
+    return len_of(L, &call).r;
+}
+
 static Val len_of(Lower *L, const NgJitExpr *e)
 {
     if (!check_args(L, e, 1, 1, "len"))
@@ -4731,21 +4751,12 @@ static Val len_of(Lower *L, const NgJitExpr *e)
     for (int d = 0; d < n; d++) { /* the indices still have to be valid expressions */
         NgIrRef start, count;
         int64_t step;
-        if (is_gather(L, ix[d])) { /* (len(x[idx]): idx's, of idx + k the row's) */
-            const NgJitExpr *g = ix[d];
-            while (g->kind == NG_JIT_E_BINARY)
-                g = int_rows(L, g->lhs) && !int_rows(L, g->rhs) ? g->lhs
-                    : int_rows(L, g->rhs) && !int_rows(L, g->lhs) ? g->rhs : NULL;
-            if (!g)
-                return unsupported(L, e->span.line, "len() of an array indexed by a sum of two arrays of integers");
-            NgJitExpr call = *e;
-            const NgJitExpr *arg[1] = {g};
-            call.items = (NgJitExpr **)arg;
-            Val v = len_of(L, &call);
-            if (v.r == NG_IR_NONE)
+        if (is_gather(L, ix[d])) { /* (len(x[idx]): idx's) */
+            NgIrRef g = gather_length(L, ix[d]);
+            if (g == NG_IR_NONE)
                 return NOVAL;
             if (len == NG_IR_NONE)
-                len = v.r;
+                len = g;
         } else if (ix[d]->kind != NG_JIT_E_SLICE) {
             if (index_value(L, s, fixed + d, ix[d], NULL) == NG_IR_NONE)
                 return NOVAL;
@@ -6536,12 +6547,27 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
         unsupported(L, line, "storing into a part with a new axis (None)");
         return true;
     }
-    if (gathers_in(L, ix, n)) { /* (x[idx] += 1: NumPy adds once where idx repeats an index) */
-        unsupported(L, line, "storing into an array indexed by an array of integers (x[idx] = v)");
+    int gathers = gathers_in(L, ix, n); /* (x[idx] = v: v's elements at idx's places, in order) */
+    if (gathers && (op != NG_JIT_OP_NONE || mask)) { /* (x[idx] += 1: NumPy adds once where idx repeats an index) */
+        unsupported(L, line, op != NG_JIT_OP_NONE ? "an in-place update of an array indexed by an array of integers "
+                                                    "(x[idx] += v: NumPy's adds once at an index idx repeats)"
+                                                  : "a boolean mask of an array indexed by an array of integers");
         return true;
     }
-    int fixed = view ? view->nfixed : 0, nd = a->given->ndim, slices = slices_in(ix, n);
-    int free = slices + nd - fixed - n; /* (the stored part's axes: its slices, the axes after) */
+    if (gathers > 1) { /* (NumPy pairs their elements up) */
+        unsupported(L, line, "storing with two or more arrays of integers as indices (X[a, b] = v)");
+        return true;
+    }
+    bool reads = gathers && reads_storage(L, value, a);
+    for (int p = 0; p < n && gathers; p++)
+        reads = reads || (is_gather(L, ix[p]) && reads_storage(L, ix[p], a));
+    if (reads) {
+        unsupported(L, line, "storing into an array indexed by an array of integers a value that reads it (NumPy "
+                             "makes the value first; an index idx repeats would read a stored element)");
+        return true;
+    }
+    int fixed = view ? view->nfixed : 0, nd = a->given->ndim, slices = slices_in(ix, n) + gathers;
+    int free = slices + nd - fixed - n; /* (the stored part's axes: its slices and gathers, the axes after) */
     if (free < 1 || a->given->seq != NG_JIT_SEQ_ARRAY)
         return false;
     if (immutable(L, a, line))
@@ -6571,7 +6597,15 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     for (int q = 0; q < free; q++)
         var[q] = ng_ir_var(k, NG_INT64);
     view_indices(L, view, idx, &ok);
+    int gp = -1, gd = -1; /* (a gather: its index, its axis of the part, read in the loops below) */
     for (int p = 0; p < n; p++) { /* (the part's indices and windows, before its loops) */
+        if (is_gather(L, ix[p])) {
+            gp = p;
+            gd = --d;
+            if ((len[gd] = gather_length(L, ix[p])) == NG_IR_NONE)
+                return true;
+            continue;
+        }
         if (ix[p]->kind == NG_JIT_E_SLICE) {
             NgIrRef start;
             int64_t step;
@@ -6597,6 +6631,8 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     Stmts inner = {0};
     Rows rows;
     RowsSaved was = enter_store(L, &rows, free, var, len, &inner);
+    if (gp >= 0) /* (its element at the loop's place on its axis) */
+        idx[fixed + gp] = gathered(L, a, fixed + gp, ix[gp], gd, &ok);
     NgDType dt = a->given->dtype;
     Val where = mask ? mask_of(L, mask, mrank, free, line) : NOVAL; /* (first: NumPy makes the mask before the
                                                                        value) */

@@ -5,8 +5,10 @@ compared against plain Python running NumPy on the same data.
 x[idx] is NumPy's array of x's elements (or rows) at idx's, a negative index counted from the
 end: read in an elementwise expression or a reduction, it is read in place (no array is made),
 idx's axis where the index is. Under boundscheck an index out of range raises NumPy's
-IndexError. Stores into such a selection, two arrays of integers in one subscript, and an
-integer apart from the array (X[i, :, idx], whose axes NumPy puts first) run as Python."""
+IndexError. A store `x[idx] = v` puts v's elements at idx's places in order. In-place updates
+(x[idx] += 1, where NumPy adds once at a repeated index), a value reading the array stored
+into, two arrays of integers in one subscript, and an integer apart from the array
+(X[i, :, idx], whose axes NumPy puts first) run as Python."""
 import numpy as np
 import pytest
 
@@ -118,6 +120,58 @@ def scatter(x, idx, out):
         x[idx] += 1
 
 
+def one_hot(Y, idx):
+    for i in range(Y.shape[0]):
+        Y[i][idx[i]] = 1
+
+
+def put_values(Y, idx, v):
+    for i in range(Y.shape[0]):
+        Y[i, idx[i]] = v[i] * 2 - 1
+
+
+def put_columns(P, idx, V):
+    for i in range(P.shape[0]):
+        P[i][:, idx[i]] = V[i]
+
+
+def put_all(x, idx, v):
+    for i in range(v.shape[0]):
+        x[idx] = v[i]
+
+
+def doubled(x, idx):
+    for i in range(3):
+        x[idx] = x[idx] * 2
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.int32, np.bool_])
+def test_stores_into_a_gather(dt):
+    """x[idx] = v stores v's elements at idx's places in order (an index idx repeats: the last
+    one's, as NumPy); a number, a row, a part of two axes; negative indices from the end."""
+    rng = np.random.default_rng(11)
+    idx = rng.integers(-6, 6, (5, 4))
+    idx[:, 3] = idx[:, 0]  # (repeated: the later value stays)
+    assert kinds(jit_same(one_hot, np.zeros((5, 6), dt), idx)) == [("parallel", "kernel")]
+    v = parts(rng, np.float64, (5, 4))
+    if dt != np.bool_:
+        assert kinds(jit_same(put_values, np.zeros((5, 6), dt), idx, v.astype(dt))) == [("parallel", "kernel")]
+    P, V = np.zeros((3, 4, 5), dt), parts(rng, np.float64, (3, 4, 2)).astype(dt)
+    assert kinds(jit_same(put_columns, P, rng.integers(0, 5, (3, 2)), V)) == [("parallel", "kernel")]
+    f = jit_same(put_all, np.zeros(6, dt), np.array([1, 3, 1]), v[:, 0].astype(dt))
+    assert kinds(f) == [("sequential", "kernel (one thread)")]  # (each iteration writes the same places)
+    f = jit_same(doubled, np.ones(6, dt), np.array([1, 3, 1]))
+    (loop,) = f.loop_report()
+    assert loop["kind"] == "python" and "a value that reads it" in loop["reason"], loop
+
+
+def test_a_store_out_of_range_under_boundscheck():
+    idx = np.array([[0, 1], [2, 6]])
+    f = numgpu.jit(one_hot, boundscheck=True)
+    with pytest.raises(IndexError, match="index 6 is out of bounds for axis 1 with size 6"):
+        f(np.zeros((2, 6)), idx)
+
+
 def pairs(X, a, b, out):
     for i in range(out.shape[0]):
         out[i] = np.sum(X[a, b])
@@ -142,7 +196,7 @@ def test_what_runs_as_python():
     rng = np.random.default_rng(8)
     x, idx = rng.standard_normal(10), np.array([1, 1, 3])
     cases = [
-        (scatter, (x, idx, np.zeros(2)), "storing into an array indexed by an array of integers"),
+        (scatter, (x, idx, np.zeros(2)), "an in-place update of an array indexed by an array of integers"),
         (pairs, (rng.standard_normal((5, 5)), idx, idx, np.zeros(2)), "two or more arrays of integers"),
         (apart, (rng.standard_normal((3, 4, 5)), idx, np.zeros(3)), "an integer apart"),
         (chained, (x, idx, np.zeros(3)), "indexed by an array of integers (x[idx][0])"),
