@@ -27,6 +27,7 @@
  * in a comparison chain) run under L->guard, the condition under which
  * Python evaluates it.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -6318,6 +6319,21 @@ static void declared_by(const NgIrKernel *k, NgIrRef r, int *owner, int id)
             declared_by(k, ng_ir_kid(k, r, i), owner, id);
 }
 
+/* Marks owner[v] = INT_MIN for each variable statement r assigns that no reduction declares
+ * (owner[v] 0): one the statements after the reductions change at a column, which a reduction
+ * of a later column would read changed (reads_others refuses it). */
+static void assigned_after(const NgIrKernel *k, NgIrRef r, int *owner)
+{
+    if (r == NG_IR_NONE)
+        return;
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (n->kind == NG_IR_ASSIGN && owner[n->a] == 0)
+        owner[n->a] = INT_MIN;
+    if (n->kind >= NG_IR_BLOCK)
+        for (int i = 0; i < n->nkids; i++)
+            assigned_after(k, ng_ir_kid(k, r, i), owner);
+}
+
 /* Whether r reads or assigns a variable another statement declares (owner[v] neither 0 nor
  * id nor, a let before its own or an earlier one's loop, -1 .. -id), or variable `not` (-1: none). */
 static bool reads_others(const NgIrKernel *k, NgIrRef r, const int *owner, int id, int not)
@@ -6420,6 +6436,8 @@ static NgIrRef columns_at_once(Lower *L, const Rows *rows, const int *order, int
         for (int i = 0; i < a[j].nlets; i++) /* (read by a later one: its result, say np.var's mean) */
             owner[ng_ir_node(k, ng_ir_kid(k, a[j].stmt, i))->a] = -(j + 1);
     }
+    for (int i = 0; i < inner->n; i++)
+        assigned_after(k, inner->v[i], owner);
     bool ok = true;
     for (int j = 0; j < na && ok; j++) {
         NgIrRef loop = a[j].loop, body = ng_ir_kid(k, loop, 3);
