@@ -6377,12 +6377,14 @@ static bool computes_only(const NgIrKernel *k, NgIrRef r, const int *owner, int 
     }
 }
 
+enum { MAX_ACROSS_LETS = 16 }; /* lets before a reduction's loop (its running values, its element's places) */
+
 /* One of columns_at_once's reductions: its statement's parts. */
 typedef struct Across {
     NgIrRef stmt, loop;  /* the hoisted statement, its loop over the rows */
-    int first, nlets;    /* the loop's place in it, the lets before it (first of them) */
-    int arr[16];         /* per let: the array variable of its running values (-1: a let made again
-                            at each column) */
+    int first;           /* the loop's place in it: the lets before it are its kids 0 .. first - 1 */
+    int arr[MAX_ACROSS_LETS]; /* per let: the array variable of its running values (-1: a let made
+                                 again at each column) */
 } Across;
 
 /* The statement's lets before its loop with the running ones read from their arrays at column
@@ -6390,7 +6392,7 @@ typedef struct Across {
 static void across_lets(Lower *L, const Across *a, NgIrRef at, Stmts *s)
 {
     NgIrKernel *k = L->k;
-    for (int i = 0; i < a->nlets; i++) {
+    for (int i = 0; i < a->first; i++) {
         NgIrRef let = ng_ir_kid(k, a->stmt, i);
         int v = ng_ir_node(k, let)->a;
         append(L, s, a->arr[i] < 0 ? let : ng_ir_let(k, v, ng_ir_element(k, a->arr[i], at)));
@@ -6415,13 +6417,12 @@ static NgIrRef columns_at_once(Lower *L, const Rows *rows, const int *order, int
         NgIrRef st = rows->hoisted[h].stmt, loop = rows->hoisted[h].across;
         if (loop == NG_IR_NONE || ng_ir_node(k, st)->kind != NG_IR_BLOCK)
             return NG_IR_NONE;
-        a[na] = (Across){st, loop, -1, 0, {0}};
+        a[na] = (Across){st, loop, -1, {0}};
         for (int i = 0; i < ng_ir_node(k, st)->nkids && a[na].first < 0; i++)
             if (ng_ir_kid(k, st, i) == loop)
                 a[na].first = i;
-        if (a[na].first < 0 || a[na].first > 16)
+        if (a[na].first < 0 || a[na].first > MAX_ACROSS_LETS)
             return NG_IR_NONE;
-        a[na].nlets = a[na].first;
         na++;
     }
     if (na == 0)
@@ -6433,7 +6434,7 @@ static NgIrRef columns_at_once(Lower *L, const Rows *rows, const int *order, int
     }
     for (int j = 0; j < na; j++) {
         declared_by(k, a[j].stmt, owner, j + 1);
-        for (int i = 0; i < a[j].nlets; i++) /* (read by a later one: its result, say np.var's mean) */
+        for (int i = 0; i < a[j].first; i++) /* (read by a later one: its result, say np.var's mean) */
             owner[ng_ir_node(k, ng_ir_kid(k, a[j].stmt, i))->a] = -(j + 1);
     }
     for (int i = 0; i < inner->n; i++)
@@ -6445,20 +6446,22 @@ static NgIrRef columns_at_once(Lower *L, const Rows *rows, const int *order, int
              !reads_others(k, body, owner, j + 1, -1);
         for (int i = 0; i < 3 && ok; i++) /* (its range: the same at every column) */
             ok = !reads_others(k, ng_ir_kid(k, loop, i), owner, 0, c);
-        for (int i = 0; i < a[j].nlets && ok; i++) {
+        for (int i = 0; i < a[j].first && ok; i++) {
             NgIrRef let = ng_ir_kid(k, a[j].stmt, i);
             const NgIrNode *ln = ng_ir_node(k, let);
             ok = ln->kind == NG_IR_LET && !k->vars[ln->a].len && !reads_others(k, let, owner, j + 1, -1);
-            a[j].arr[i] = -1;
-            if (ok && assigns(k, body, ln->a)) { /* (a running value: starts the same at every column) */
-                ok = is_const(L, ng_ir_kid(k, let, 0));
-                a[j].arr[i] = ng_ir_var_array(k, k->vars[ln->a].dtype, COLUMNS_AT_ONCE);
-            }
+            a[j].arr[i] = ok && assigns(k, body, ln->a) ? ln->a : -1; /* (a running value: its variable, for now) */
+            ok = ok && (a[j].arr[i] < 0 || is_const(L, ng_ir_kid(k, let, 0))); /* (starting the same at every
+                                                                                   column) */
         }
     }
     ng_free(owner);
     if (!ok)
         return NG_IR_NONE;
+    for (int j = 0; j < na; j++) /* (taken: the running values' arrays) */
+        for (int i = 0; i < a[j].first; i++)
+            if (a[j].arr[i] >= 0)
+                a[j].arr[i] = ng_ir_var_array(k, k->vars[a[j].arr[i]].dtype, COLUMNS_AT_ONCE);
     int c0 = ng_ir_var(k, NG_INT64), cc = ng_ir_var(k, NG_INT64); /* (a block's first column; a column in it) */
     NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1), at = ng_ir_varref(k, cc);
     NgIrRef width = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, ng_ir_const_i(k, NG_INT64, COLUMNS_AT_ONCE),
@@ -6466,7 +6469,7 @@ static NgIrRef columns_at_once(Lower *L, const Rows *rows, const int *order, int
     NgIrRef column = ng_ir_let(k, c, ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_varref(k, c0), at));
     Stmts block = {0}, last = {0};
     for (int j = 0; j < na; j++)
-        for (int i = 0; i < a[j].nlets; i++)
+        for (int i = 0; i < a[j].first; i++)
             if (a[j].arr[i] >= 0)
                 append(L, &block, ng_ir_let(k, a[j].arr[i], ng_ir_kid(k, ng_ir_kid(k, a[j].stmt, i), 0)));
     for (int j = 0; j < na; j++) { /* (each over the rows, the block's columns inside) */
@@ -6475,7 +6478,7 @@ static NgIrRef columns_at_once(Lower *L, const Rows *rows, const int *order, int
         for (int i = 0; i <= j; i++)
             across_lets(L, &a[i], at, &cols);
         append(L, &cols, ng_ir_kid(k, a[j].loop, 3));
-        for (int i = 0; i < a[j].nlets; i++)
+        for (int i = 0; i < a[j].first; i++)
             if (a[j].arr[i] >= 0)
                 append(L, &cols, ng_ir_assign_element(k, a[j].arr[i], at,
                                                        ng_ir_varref(k, ng_ir_node(k, ng_ir_kid(k, a[j].stmt, i))->a)));
