@@ -1634,6 +1634,15 @@ static int slices_in(const NgJitExpr *const *idx, int n)
 static int row_rank(Lower *L, const NgJitExpr *e);
 static bool is_newaxis(Lower *L, const NgJitExpr *e);
 
+/* Whether name s is (a view of) a free array of integers (not bools). */
+static bool of_ints(const Sym *s)
+{
+    const Sym *a = s->kind == SYM_VIEW ? s->base : s;
+    return (s->kind == SYM_ARRAY || s->kind == SYM_VIEW) && a->given && a->given->is_array &&
+           a->given->seq == NG_JIT_SEQ_ARRAY && a->given->module == NG_JIT_MOD_NONE &&
+           ng_dtype_is_int(a->given->dtype) && a->given->dtype != NG_BOOL;
+}
+
 /* Whether e is surely an integer number: a literal, a scalar or local of an integer type (its
  * type so far), an element of an array of integers, and sums, differences and products of them. */
 static bool int_number(Lower *L, const NgJitExpr *e)
@@ -1653,11 +1662,7 @@ static bool int_number(Lower *L, const NgJitExpr *e)
         const NgJitExpr *r = e;
         while (r->kind == NG_JIT_E_SUBSCRIPT)
             r = r->lhs;
-        if (r->kind != NG_JIT_E_NAME || row_rank(L, e) != 0)
-            return false;
-        const Sym *s = sym_of(L, r), *a = s->kind == SYM_VIEW ? s->base : s;
-        return (s->kind == SYM_ARRAY || s->kind == SYM_VIEW) && a->given && a->given->is_array &&
-               a->given->seq == NG_JIT_SEQ_ARRAY && ng_dtype_is_int(a->given->dtype) && a->given->dtype != NG_BOOL;
+        return r->kind == NG_JIT_E_NAME && of_ints(sym_of(L, r)) && row_rank(L, e) == 0;
     }
     case NG_JIT_E_UNARY:
         return e->op == NG_JIT_OP_NEG && int_number(L, e->lhs);
@@ -1684,16 +1689,13 @@ static bool int_rows(Lower *L, const NgJitExpr *e)
             s->expanding = false;
             return r;
         }
-        const Sym *a = s->kind == SYM_VIEW ? s->base : s;
-        return (s->kind == SYM_ARRAY || s->kind == SYM_VIEW) && a->given && a->given->is_array &&
-               a->given->seq == NG_JIT_SEQ_ARRAY && a->given->module == NG_JIT_MOD_NONE &&
-               ng_dtype_is_int(a->given->dtype) && a->given->dtype != NG_BOOL && row_rank(L, e) > 0;
+        return of_ints(s) && row_rank(L, e) > 0;
     }
     case NG_JIT_E_SUBSCRIPT: {
         const NgJitExpr *r = e;
         while (r->kind == NG_JIT_E_SUBSCRIPT)
             r = r->lhs;
-        return r->kind == NG_JIT_E_NAME && row_rank(L, e) > 0 && int_rows(L, r);
+        return r->kind == NG_JIT_E_NAME && of_ints(sym_of(L, r)) && row_rank(L, e) > 0;
     }
     case NG_JIT_E_BINARY: {
         if (e->op != NG_JIT_OP_ADD && e->op != NG_JIT_OP_SUB && e->op != NG_JIT_OP_MUL)
@@ -2161,11 +2163,6 @@ static NgIrRef window_index(Lower *L, Sym *s, int axis, const NgJitExpr *sl, int
     return ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, ng_ir_binary(k, NG_OP_MUL, NG_INT64, at, stride));
 }
 
-/* Resolves an element reference a[i, j]: its array and full multi-index;
- * *ok is NG_IR_NONE, or under boundscheck whether every index is in range.
- * In an elementwise expression of rows, a[i] (one axis left) and a[i, x:y]
- * (one slice) are rows: the element the loop is at. Returns NULL (after an
- * error, or with an index unknown in this pass). */
 /* The index on axis `axis` of s that row of integers ix (is_gather) gives at axis d of the
  * elementwise expression it is read in: ix's element there (ix lowered with its one axis at d,
  * Rows.shift), wrapped where negative; under boundscheck, checked (NumPy's IndexError). */
@@ -2191,6 +2188,11 @@ static NgIrRef gathered(Lower *L, Sym *s, int axis, const NgJitExpr *ix, int d, 
     return wrap_index(L, v, ng_ir_shape(L->k, s->param, axis), axis, ok != NULL, ok, line);
 }
 
+/* Resolves an element reference a[i, j]: its array and full multi-index;
+ * *ok is NG_IR_NONE, or under boundscheck whether every index is in range.
+ * In an elementwise expression of rows, a[i] (one axis left) and a[i, x:y]
+ * (one slice) are rows: the element the loop is at. Returns NULL (after an
+ * error, or with an index unknown in this pass). */
 static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
 {
     *ok = NG_IR_NONE;
@@ -2560,8 +2562,8 @@ static Val load(Lower *L, const NgJitExpr *e)
 
 static int row_rank(Lower *L, const NgJitExpr *e);
 
-/* Whether e is x[m] or x[i, m], m an array (NumPy's boolean mask, or integer indices) after
- * indices (not slices, not new axes) i. */
+/* Whether e is x[m] or x[i, m], m a row that is not surely of integers (int_rows: those gather),
+ * NumPy's boolean mask, after indices (not slices, not new axes) i. */
 static bool is_mask_index(Lower *L, const NgJitExpr *e)
 {
     if (e->kind != NG_JIT_E_SUBSCRIPT || e->rhs->kind == NG_JIT_E_SLICE)
@@ -3517,8 +3519,7 @@ static Val pin(Lower *L, Val v, Stmts *out);
 /* The root of subscript chain e (e itself where it is none): *n its indices (ng_jit_index_count's,
  * whole axes `:` after the last index not counted, *trailing whether any subscript has them),
  * *slices how many of them are slices, rows of integers or new axes (x[:, None]: these not
- * counted in *n). NULL
- * for an index `...`, a constant other than None or starred. */
+ * counted in *n). NULL for an index `...`, a constant other than None or starred. */
 static const NgJitExpr *chain_root(Lower *L, const NgJitExpr *e, int *n, int *slices, bool *trailing)
 {
     *n = *slices = 0;
