@@ -191,8 +191,8 @@ static bool contains(const NgIrKernel *k, NgIrRef x, NgIrRef target)
     if (x == target)
         return true;
     const NgIrNode *n = ng_ir_node(k, x);
-    if (n->kind == NG_IR_BLOCK || n->kind >= NG_IR_LET) /* statements: not expressions */
-        return false;
+    if (n->kind == NG_IR_BLOCK || (n->kind >= NG_IR_LET && n->kind != NG_IR_THREAD && n->kind != NG_IR_TABLE))
+        return false; /* statements: not expressions */
     for (int i = 0; i < n->nkids; i++)
         if (contains(k, ng_ir_kid(k, x, i), target))
             return true;
@@ -548,6 +548,7 @@ static void expr(Emitter *e, NgIrRef r)
     case NG_IR_SELECT: cat(e, "(("); kid(e, r, 0); cat(e, ") ? ("); kid(e, r, 1); cat(e, ") : ("); kid(e, r, 2); cat(e, "))"); break;
     case NG_IR_CAST: cast(e, r); break;
     case NG_IR_THREAD: thread_value(e, (NgIrThread)n->a); break;
+    case NG_IR_TABLE: catf(e, "ng_tab%d[", n->a); kid(e, r, 0); cat(e, "]"); break;
     default: cat(e, "/* statement in expression */0"); break;
     }
 }
@@ -3390,6 +3391,24 @@ static bool stride2_double_store(const NgIrKernel *k)
     return found;
 }
 
+/* The kernel's constant tables (NgIrTable), each ng_tab<number>. */
+static void tables(Emitter *e)
+{
+    for (int t = 0; t < e->k->ntables; t++) {
+        const NgIrTable *tb = &e->k->tables[t];
+        catf(e, "\n%s%s ng_tab%d[%d] = {", e->t->table_head, tname(e, tb->dtype), t, tb->n);
+        for (int i = 0; i < tb->n; i++) {
+            cat(e, i % 4 ? " " : "\n    ");
+            if (tb->dtype == NG_FLOAT64)
+                float_literal(e, NG_FLOAT64, ((const double *)tb->values)[i]);
+            else
+                catf(e, "%lluU%s", (unsigned long long)((const uint64_t *)tb->values)[i], e->t->int64_suffix);
+            cat(e, ",");
+        }
+        cat(e, "\n};\n");
+    }
+}
+
 NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
 {
     NgStatus st = ng_ir_verify(k);
@@ -3411,6 +3430,7 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
         cat(&e, t->complex_prologue);
     if (t->par != NG_PAR_OPENMP)
         atom_helpers(&e);
+    tables(&e);
     if (t->packed_args) {
         if (stride2_double_store(k)) /* (see there: a workaround for a C compiler's bug) */
             cat(&e, "\nNG_NO_IFCVT");

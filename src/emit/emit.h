@@ -22,6 +22,7 @@ typedef struct NgTarget {
     const char *lanes_prologue;          /* C: vector values, when a kernel may run a while loop in lanes */
     const char *global_ptr;              /* qualifier of array pointers: "" or "__global " */
     const char *kernel_head;             /* text before the kernel's name */
+    const char *table_head;              /* qualifiers of a constant table (NgIrTable) */
     bool float_suffix;                   /* float32 math is sinf() rather than overloaded sin() */
     bool packed_args;                    /* one `const NgKArg *A` parameter instead of one per argument */
     NgParallelStyle par;                 /* how the outermost parallel loop is spread */

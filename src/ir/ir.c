@@ -21,6 +21,7 @@ void ng_ir_free(NgIrKernel *k)
     ng_free(k->kidpool);
     ng_free(k->reds);
     ng_free(k->ranked);
+    ng_free(k->tables);
     ng_free(k->hash);
     memset(k, 0, sizeof *k);
 }
@@ -72,6 +73,17 @@ int ng_ir_var_array(NgIrKernel *k, NgDType dt, int len)
     if (k->status == NG_OK)
         k->vars[v].len = len;
     return v;
+}
+
+int ng_ir_table(NgIrKernel *k, NgDType dt, int n, const void *values)
+{
+    for (int t = 0; t < k->ntables; t++)
+        if (k->tables[t].values == values && k->tables[t].n == n && k->tables[t].dtype == dt)
+            return t;
+    if (!grow(k, (void **)&k->tables, k->ntables, &k->cap_tables, sizeof *k->tables))
+        return 0;
+    k->tables[k->ntables] = (NgIrTable){dt, n, values};
+    return k->ntables++;
 }
 
 static uint64_t node_hash(const NgIrNode *n, const NgIrRef *kids)
@@ -139,7 +151,10 @@ static NgIrRef add(NgIrKernel *k, NgIrNode n, int nkids, const NgIrRef *kids, bo
     return r;
 }
 
-static bool is_expr(const NgIrNode *n) { return n->kind <= NG_IR_CAST || n->kind == NG_IR_THREAD; }
+static bool is_expr(const NgIrNode *n)
+{
+    return n->kind <= NG_IR_CAST || n->kind == NG_IR_THREAD || n->kind == NG_IR_TABLE;
+}
 
 static int rehash(NgIrKernel *k)
 {
@@ -234,6 +249,13 @@ NgIrRef ng_ir_element(NgIrKernel *k, int var, NgIrRef i)
 NgIrRef ng_ir_shape(NgIrKernel *k, int param, int axis)
 {
     return add(k, mk(NG_IR_SHAPE, 0, NG_INT64, param, axis), 0, NULL, true);
+}
+
+NgIrRef ng_ir_table_at(NgIrKernel *k, int t, NgIrRef i)
+{
+    if (k->status != NG_OK)
+        return NG_IR_NONE;
+    return add(k, mk(NG_IR_TABLE, 0, k->tables[t].dtype, t, 0), 1, &i, true);
 }
 
 NgIrRef ng_ir_load(NgIrKernel *k, int param, int nidx, const NgIrRef *idx)
@@ -526,6 +548,11 @@ static NgStatus verify_node(const NgIrKernel *k, NgIrRef r, bool *declared)
         if (n->a < 0 || n->a >= k->nparams || k->params[n->a].is_array)
             return bad(r, "scalar reference to a non-scalar parameter");
         return NG_OK;
+    case NG_IR_TABLE:
+        if (n->a < 0 || n->a >= k->ntables || n->dtype != k->tables[n->a].dtype || n->nkids != 1 ||
+            dtype_of(k, ng_ir_kid(k, r, 0)) != NG_INT64)
+            return bad(r, "a read of a table that is not there, or by an index that is not an int64");
+        break;
     case NG_IR_STORE:
     case NG_IR_ATOMIC:
         if (n->a < 0 || n->a >= k->nparams || !k->params[n->a].is_array || !k->params[n->a].written)
@@ -584,7 +611,7 @@ NgStatus ng_ir_verify(const NgIrKernel *k)
 static const char *kind_names[] = {
     "const", "scalar", "var", "shape", "load", "unary", "binary", "select", "cast",
     "block", "let", "assign", "store", "atomic", "if", "for", "while", "break", "continue",
-    "thread", "block_reduce",
+    "thread", "block_reduce", "table",
 };
 
 void ng_ir_print(const NgIrKernel *k, char *buf, size_t len)
@@ -613,7 +640,7 @@ void ng_ir_print(const NgIrKernel *k, char *buf, size_t len)
             OUT(" %g", n->c.f);
         else if (n->kind == NG_IR_CONST)
             OUT(" %lld", (long long)n->c.i);
-        if (n->kind >= NG_IR_SCALAR && n->kind <= NG_IR_LOAD)
+        if ((n->kind >= NG_IR_SCALAR && n->kind <= NG_IR_LOAD) || n->kind == NG_IR_TABLE)
             OUT(" #%d", n->a);
         if (n->kind == NG_IR_SHAPE)
             OUT(" axis %d", n->b);

@@ -56,6 +56,8 @@ typedef enum NgIrKind {
     NG_IR_THREAD,  /* expression: the thread's place `a` (NgIrThread) in the launch, int64 */
     NG_IR_BLOCK_REDUCE, /* statement: variable `a` becomes its combination with `op` over the
                          * threads of the block; every thread of the block must reach it */
+    NG_IR_TABLE,   /* expression: element kids[0] (an int64 in [0, n)) of constant table `a`
+                    * (NgIrTable) */
 } NgIrKind;
 
 /* Block-level kernels. A kernel that uses NG_IR_THREAD or NG_IR_BLOCK_REDUCE
@@ -129,6 +131,15 @@ typedef struct NgIrReduction {
     NgOp op;           /* combining operator */
 } NgIrReduction;
 
+/* A constant table: n values of dtype, the same for every thread (the ziggurat of the
+ * normal draws' layers), read by NG_IR_TABLE; the emitter writes it once, before the kernel.
+ * The values are the caller's static storage, not copied. */
+typedef struct NgIrTable {
+    NgDType dtype;     /* NG_FLOAT64 (values: double[n]) or NG_UINT64 (uint64_t[n]) */
+    int n;
+    const void *values;
+} NgIrTable;
+
 enum { NG_IR_MAX_RANKED = 10 }; /* variables of one ranked reduction: key, rank, 8 companions */
 
 /* A ranked reduction attached to a parallel FOR (an argmax): among the
@@ -174,6 +185,8 @@ typedef struct NgIrKernel {
     int nreds, cap_reds;
     NgIrRanked *ranked;     /* ranked reductions on parallel loops */
     int nranked, cap_ranked;
+    NgIrTable *tables;      /* constant tables */
+    int ntables, cap_tables;
     int32_t *hash;          /* open-addressing table of expression nodes */
     int cap_hash;
     NgIrRef body;           /* top statement */
@@ -191,6 +204,9 @@ int ng_ir_param_array(NgIrKernel *k, NgDType dt, int ndim, bool inner_contig, bo
 int ng_ir_param_scalar(NgIrKernel *k, NgDType dt);
 int ng_ir_var(NgIrKernel *k, NgDType dt);
 int ng_ir_var_array(NgIrKernel *k, NgDType dt, int len); /* an array variable (len >= 1) */
+/* A constant table of n values (NG_FLOAT64 or NG_UINT64) at static storage `values`; the same
+ * values give the same table. */
+int ng_ir_table(NgIrKernel *k, NgDType dt, int n, const void *values);
 
 /* Expressions. Builders never fail loudly: on allocation failure they set
  * k->status and return NG_IR_NONE, and every later builder passes NONE on. */
@@ -202,6 +218,8 @@ NgIrRef ng_ir_varref(NgIrKernel *k, int var);
 /* Element i (an int64 the caller keeps in [0, len)) of array variable var. */
 NgIrRef ng_ir_element(NgIrKernel *k, int var, NgIrRef i);
 NgIrRef ng_ir_shape(NgIrKernel *k, int param, int axis);
+/* Element i (an int64 the caller keeps in [0, n)) of constant table t. */
+NgIrRef ng_ir_table_at(NgIrKernel *k, int t, NgIrRef i);
 NgIrRef ng_ir_load(NgIrKernel *k, int param, int nidx, const NgIrRef *idx);
 /* Typed by the caller: `dt` is the result dtype; operands must already be
  * of the operation's compute dtype (see ng_ir_cast). */

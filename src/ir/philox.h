@@ -37,4 +37,27 @@ NgIrRef ng_ir_below(NgIrKernel *k, NgIrRef x, NgIrRef n, NgIrPush push, void *li
 /* A uniform float64 in [0, 1) with 53 random bits of words a and b (uint32): 27 from a, 26 from b. */
 NgIrRef ng_ir_unit_f64(NgIrKernel *k, NgIrRef a, NgIrRef b);
 
+/* Horner: c[0] + z*(c[1] + z*(... c[n-1])), float64. */
+NgIrRef ng_ir_horner(NgIrKernel *k, NgIrRef z, const double *c, int n);
+
+/* log(K * 2^-shift) of an integer 1 <= K <= 2^53 (uint64) from + - * / alone (IEEE operations,
+ * correctly rounded everywhere): the same bits on every target, within a few ulp of log. */
+NgIrRef ng_ir_log_scaled(NgIrKernel *k, NgIrRef K, int shift, NgIrPush push, void *list);
+
+/* A standard normal by the ziggurat (Marsaglia and Tsang 2000; the layers in ir/ziggurat.h),
+ * from 64-bit random words handed in one at a time: the caller declares the variables
+ * (ng_ir_normal_vars), then loops while `go` holds, fetching a word w and running
+ * ng_ir_normal_step(w) each time (one word almost always, 1.01 on average), then reads
+ * ng_ir_normal_value. Its words decide it alone: + - * / and comparisons, a log of the
+ * statements' own (ng_ir_log_scaled) in the tail, the target's exp only in a comparison, so
+ * every target draws the same normal from the same words. */
+typedef struct NgIrNormal {
+    int state, word, layer, x, z, go; /* variables: the step, the try's first word, its layer,
+                                         its x (the tail's), the result's magnitude, not done */
+    int tx, tf;                       /* tables: the layers' widths and heights */
+} NgIrNormal;
+void ng_ir_normal_vars(NgIrKernel *k, NgIrNormal *v, NgIrPush push, void *list);
+NgIrRef ng_ir_normal_step(NgIrKernel *k, const NgIrNormal *v, NgIrRef w);
+NgIrRef ng_ir_normal_value(NgIrKernel *k, const NgIrNormal *v);
+
 #endif

@@ -221,7 +221,8 @@ typedef struct Lower {
     struct Draws {       /* the variables of the iteration's draws, -1 before one (draw): */
         int n;           /* uint64: the blocks it drew so far */
         int spare[NG_JIT_MAX_RNGS][2], have[NG_JIT_MAX_RNGS][2]; /* a block's second 64 random bits
-                                        (uint64, 0) or normal (float64, 1) of generator rngs[g], bool */
+                                        (uint64) for uniforms and integers (0) or normals (1) of
+                                        generator rngs[g], bool */
     } draws, top_draws;  /* of the outer loop's iteration; outside one (a while loop's kernel) */
     NgIrRef draw_iter;   /* the outer loop's variable in the iteration (NG_IR_NONE outside one) */
     /* a ranked reduction (plan->reductions[].ranked) */
@@ -5527,9 +5528,8 @@ static Val draw(Lower *L, const NgJitExpr *e)
     if (ints && p[1] == NG_IR_NONE) /* one bound: [0, it) */
         p[1] = p[0], p[0] = NG_IR_NONE;
     random_checks(L, rf, p, inclusive, weak, line);
-    /* the key, the counter, the block's two numbers (the second kept for the next draw) */
+    /* the key, the counter, the block's two words (the second kept for the next draw) */
     int kind = rf->draw == NG_JIT_DRAW_NORMAL;
-    NgDType held = kind ? NG_FLOAT64 : NG_UINT64;
     struct Rng *g = &L->rngs[slot];
     if (g->param < 0) /* (an int64 argument: its bits) */
         g->param = ng_ir_param_scalar(k, NG_INT64);
@@ -5537,53 +5537,50 @@ static Val draw(Lower *L, const NgJitExpr *e)
     if (d->n < 0)
         d->n = ng_ir_var(k, NG_UINT64);
     if (d->spare[slot][kind] < 0) {
-        d->spare[slot][kind] = ng_ir_var(k, held);
+        d->spare[slot][kind] = ng_ir_var(k, NG_UINT64);
         d->have[slot][kind] = ng_ir_var(k, NG_BOOL);
     }
-    int sv = d->spare[slot][kind], hv = d->have[slot][kind], x = ng_ir_var(k, held);
+    int sv = d->spare[slot][kind], hv = d->have[slot][kind], x = ng_ir_var(k, NG_UINT64);
     NgIrRef key[2], w[4];
     ng_ir_halves(k, ng_ir_cast(k, NG_UINT64, ng_ir_scalar(k, g->param)), key);
     NgIrRef it = L->draw_iter != NG_IR_NONE ? ng_ir_cast(k, NG_UINT64, L->draw_iter) : ng_ir_const_i(k, NG_UINT64, 0);
     NgIrRef n = ng_ir_varref(k, d->n);
-    Stmts fresh = {0};
-    void *list[2] = {L, &fresh};
+    Stmts fresh = {0}, word = {0};
+    void *list[2] = {L, &fresh}, *at[2] = {L, L->pending};
     ng_ir_philox(k, key[0], key[1], it, n, w, push_into, list);
-    NgIrRef a, b; /* the block's two: 64 random bits each, or two normals */
-    if (!kind) {
-        a = ng_ir_join(k, w[0], w[1]), b = ng_ir_join(k, w[2], w[3]);
-    } else { /* Box-Muller: sqrt(-2 log(1 - a)) (cos, sin)(2 pi b), 1 - a in (0, 1] */
-        int r = ng_ir_var(k, NG_FLOAT64), t = ng_ir_var(k, NG_FLOAT64);
-        a = ng_ir_unit_f64(k, w[0], w[1]), b = ng_ir_unit_f64(k, w[2], w[3]);
-        append(L, &fresh, ng_ir_let(k, r, ng_ir_unary(k, NG_OP_SQRT, NG_FLOAT64,
-                                                   ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, ng_ir_const_f(k, NG_FLOAT64, -2.0),
-                                                                ng_ir_unary(k, NG_OP_LOG, NG_FLOAT64,
-                                                                            ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64,
-                                                                                         ng_ir_const_f(k, NG_FLOAT64, 1.0), a))))));
-        append(L, &fresh, ng_ir_let(k, t, ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, ng_ir_const_f(k, NG_FLOAT64, 6.283185307179586), b)));
-        a = ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, ng_ir_varref(k, r), ng_ir_unary(k, NG_OP_COS, NG_FLOAT64, ng_ir_varref(k, t)));
-        b = ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, ng_ir_varref(k, r), ng_ir_unary(k, NG_OP_SIN, NG_FLOAT64, ng_ir_varref(k, t)));
-    }
-    append(L, &fresh, ng_ir_assign(k, x, a));
-    append(L, &fresh, ng_ir_assign(k, sv, b));
+    append(L, &fresh, ng_ir_assign(k, x, ng_ir_join(k, w[0], w[1])));
+    append(L, &fresh, ng_ir_assign(k, sv, ng_ir_join(k, w[2], w[3])));
     append(L, &fresh, ng_ir_assign(k, hv, ng_ir_const_i(k, NG_BOOL, 1)));
     append(L, &fresh, ng_ir_assign(k, d->n, ng_ir_binary(k, NG_OP_ADD, NG_UINT64, n, ng_ir_const_i(k, NG_UINT64, 1))));
     NgIrRef kept[2] = {ng_ir_assign(k, x, ng_ir_varref(k, sv)), ng_ir_assign(k, hv, ng_ir_const_i(k, NG_BOOL, 0))};
-    append(L, L->pending, ng_ir_let(k, x, kind ? ng_ir_const_f(k, NG_FLOAT64, 0) : ng_ir_const_i(k, NG_UINT64, 0)));
-    append(L, L->pending, ng_ir_if(k, ng_ir_varref(k, hv), ng_ir_block(k, 2, kept), seal(L, &fresh)));
-    NgIrRef v = ng_ir_varref(k, x), one = ng_ir_const_f(k, NG_FLOAT64, 1.0);
+    append(L, &word, ng_ir_let(k, x, ng_ir_const_i(k, NG_UINT64, 0)));
+    append(L, &word, ng_ir_if(k, ng_ir_varref(k, hv), ng_ir_block(k, 2, kept), seal(L, &fresh)));
+    NgIrRef v, one = ng_ir_const_f(k, NG_FLOAT64, 1.0);
+    if (kind) { /* the ziggurat's steps, a word each, until one gives the normal */
+        NgIrNormal nv;
+        ng_ir_normal_vars(k, &nv, push_into, at);
+        append(L, &word, ng_ir_normal_step(k, &nv, ng_ir_varref(k, x)));
+        append(L, L->pending, ng_ir_while(k, ng_ir_varref(k, nv.go), seal(L, &word)));
+        v = ng_ir_normal_value(k, &nv);
+    } else {
+        for (int i = 0; i < word.n; i++)
+            append(L, L->pending, word.v[i]);
+        seal(L, &word);
+        v = ng_ir_varref(k, x);
+    }
+
     if (rf->draw == NG_JIT_DRAW_INT) { /* low + the bits' integer below high - low (+ 1) */
         NgIrRef low = p[0] != NG_IR_NONE ? p[0] : ng_ir_const_i(k, NG_INT64, 0);
         NgIrRef span = ng_ir_binary(k, NG_OP_SUB, NG_UINT64, ng_ir_cast(k, NG_UINT64, p[1]), ng_ir_cast(k, NG_UINT64, low));
         if (inclusive)
             span = ng_ir_binary(k, NG_OP_ADD, NG_UINT64, span, ng_ir_const_i(k, NG_UINT64, 1));
-        void *at[2] = {L, L->pending};
         NgIrRef below = ng_ir_below(k, v, span, push_into, at);
         if (inclusive) /* (all 2**64 int64s: the bits themselves) */
             below = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, span, ng_ir_const_i(k, NG_UINT64, 0)), v, below);
         NgIrRef r = ng_ir_cast(k, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_UINT64, ng_ir_cast(k, NG_UINT64, low), below));
         return mkval(r, NG_INT64, rf->rng != NG_JIT_RNG_GENERATOR, p[0] == NG_IR_NONE);
     }
-    if (rf->draw != NG_JIT_DRAW_NORMAL) { /* a uniform of the bits' 53 (the high word's 27, the low's 26) */
+    if (!kind) { /* a uniform of the bits' 53 (the high word's 27, the low's 26) */
         NgIrRef h[2];
         ng_ir_halves(k, v, h);
         v = ng_ir_unit_f64(k, h[1], h[0]);
@@ -5607,8 +5604,7 @@ static void declare_draws(Lower *L, const struct Draws *d, Stmts *s)
         for (int kind = 0; kind < 2; kind++)
             if (d->spare[g][kind] >= 0) {
                 prepend(L, s, ng_ir_let(k, d->have[g][kind], ng_ir_const_i(k, NG_BOOL, 0)));
-                prepend(L, s, ng_ir_let(k, d->spare[g][kind], kind ? ng_ir_const_f(k, NG_FLOAT64, 0)
-                                                                   : ng_ir_const_i(k, NG_UINT64, 0)));
+                prepend(L, s, ng_ir_let(k, d->spare[g][kind], ng_ir_const_i(k, NG_UINT64, 0)));
             }
     if (d->n >= 0)
         prepend(L, s, ng_ir_let(k, d->n, ng_ir_const_i(k, NG_UINT64, 0)));

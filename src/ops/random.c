@@ -14,7 +14,7 @@
  *   fill      uniform / normal (Box-Muller) / exponential / raw words:
  *             parallel over blocks, each block storing 4 float32 values or
  *             2 float64 values (53-bit uniforms from two words); log, sin
- *             and cos are computed here from + - * / (see log_scaled), so
+ *             and cos are computed here from + - * / (see ng_ir_log_scaled), so
  *             normals too are bit-identical across devices;
  *   integers  Lemire's nearly-divisionless method with rejection, exact:
  *             element i tries the words of block i (one vectorisable pass),
@@ -193,50 +193,6 @@ static NgIrRef unit_bits(NgIrKernel *k, NgDType dt, const NgIrRef *w, int which)
     return op2(k, NG_OP_BITOR, NG_UINT64, op2(k, NG_OP_LSHIFT, NG_UINT64, a, cu64(k, 26)), b); /* 53 bits */
 }
 
-/* Horner: c[0] + z*(c[1] + z*(... c[n-1])). */
-static NgIrRef horner(NgIrKernel *k, NgIrRef z, const double *c, int n)
-{
-    NgIrRef r = cf(k, NG_FLOAT64, c[n - 1]);
-    for (int i = n - 2; i >= 0; i--)
-        r = op2(k, NG_OP_ADD, NG_FLOAT64, cf(k, NG_FLOAT64, c[i]), op2(k, NG_OP_MUL, NG_FLOAT64, z, r));
-    return r;
-}
-
-/* log(K * 2^-shift) for an integer 1 <= K <= 2^53: K = m * 2^e with m in
- * [sqrt(1/2), sqrt(2)) (exact, by a binary search for the top bit), then
- * log(m) = 2 atanh(s), s = (m-1)/(m+1), |s| < 0.172, as a series in s^2. */
-static NgIrRef log_scaled(Body *b, NgIrRef K, int shift)
-{
-    NgIrKernel *k = b->k;
-    NgIrRef t = K, e = ng_ir_const_i(k, NG_INT64, 0), p = cf(k, NG_FLOAT64, 1.0);
-    for (int sh = shift > 32 ? 32 : 16; sh >= 1; sh /= 2) { /* K < 2^33 needs no 32-bit step */
-        NgIrRef hi = op2(k, NG_OP_RSHIFT, NG_UINT64, t, cu64(k, (uint64_t)sh));
-        NgIrRef c = let(b, NG_BOOL, op2(k, NG_OP_NE, NG_BOOL, hi, cu64(k, 0)));
-        t = let(b, NG_UINT64, ng_ir_select(k, c, hi, t));
-        e = let(b, NG_INT64, op2(k, NG_OP_ADD, NG_INT64, e, ng_ir_select(k, c, ng_ir_const_i(k, NG_INT64, sh),
-                                                                          ng_ir_const_i(k, NG_INT64, 0))));
-        p = let(b, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, p, ng_ir_select(k, c, cf(k, NG_FLOAT64, ldexp(1.0, -sh)),
-                                                                             cf(k, NG_FLOAT64, 1.0))));
-    }
-    NgIrRef m = let(b, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, K), p)); /* [1, 2) */
-    NgIrRef big = let(b, NG_BOOL, op2(k, NG_OP_GT, NG_BOOL, m, cf(k, NG_FLOAT64, M_SQRT2)));
-    m = let(b, NG_FLOAT64, ng_ir_select(k, big, op2(k, NG_OP_MUL, NG_FLOAT64, m, cf(k, NG_FLOAT64, 0.5)), m));
-    e = op2(k, NG_OP_ADD, NG_INT64, e, ng_ir_select(k, big, ng_ir_const_i(k, NG_INT64, 1), ng_ir_const_i(k, NG_INT64, 0)));
-    NgIrRef f = let(b, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, op2(k, NG_OP_SUB, NG_INT64, e, ng_ir_const_i(k, NG_INT64, shift))));
-    NgIrRef one = cf(k, NG_FLOAT64, 1.0);
-    NgIrRef sv = let(b, NG_FLOAT64, op2(k, NG_OP_TRUEDIV, NG_FLOAT64, op2(k, NG_OP_SUB, NG_FLOAT64, m, one),
-                                        op2(k, NG_OP_ADD, NG_FLOAT64, m, one)));
-    NgIrRef z = let(b, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, sv, sv));
-    double c[11];
-    for (int i = 0; i < 11; i++)
-        c[i] = 1.0 / (2 * i + 3); /* 1/3, 1/5, ... 1/23 */
-    NgIrRef tail = op2(k, NG_OP_MUL, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, sv, z), horner(k, z, c, 11));
-    NgIrRef logm = op2(k, NG_OP_MUL, NG_FLOAT64, cf(k, NG_FLOAT64, 2.0), op2(k, NG_OP_ADD, NG_FLOAT64, sv, tail));
-    const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10; /* fdlibm's split */
-    return op2(k, NG_OP_ADD, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, f, cf(k, NG_FLOAT64, ln2_hi)),
-               op2(k, NG_OP_ADD, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, f, cf(k, NG_FLOAT64, ln2_lo)), logm));
-}
-
 /* sin and cos of 2*pi*J*2^-bits for an integer 0 <= J < 2^bits: the
  * quadrant q and the remainder r in [-1/2, 1/2) quarter turns are exact
  * integer arithmetic, then Taylor series of degree 17/18 on |a| <= pi/4. */
@@ -261,9 +217,9 @@ static void sincos_turn(Body *b, NgIrRef J, int bits, NgIrRef *sin_out, NgIrRef 
             cc[(n - 2) / 2] = (n / 2 % 2 ? -1.0 : 1.0) / f;
     }
     NgIrRef s = let(b, NG_FLOAT64, op2(k, NG_OP_ADD, NG_FLOAT64, a,
-                                       op2(k, NG_OP_MUL, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, a, z), horner(k, z, sc, 8))));
+                                       op2(k, NG_OP_MUL, NG_FLOAT64, op2(k, NG_OP_MUL, NG_FLOAT64, a, z), ng_ir_horner(k, z, sc, 8))));
     NgIrRef c = let(b, NG_FLOAT64, op2(k, NG_OP_ADD, NG_FLOAT64, cf(k, NG_FLOAT64, 1.0),
-                                       op2(k, NG_OP_MUL, NG_FLOAT64, z, horner(k, z, cc, 9))));
+                                       op2(k, NG_OP_MUL, NG_FLOAT64, z, ng_ir_horner(k, z, cc, 9))));
     NgIrRef q = let(b, NG_UINT64, op2(k, NG_OP_BITAND, NG_UINT64, q0, cu64(k, 3)));
     NgIrRef ns = op1(k, NG_OP_NEG, NG_FLOAT64, s), nc = op1(k, NG_OP_NEG, NG_FLOAT64, c);
     NgIrRef is0 = op2(k, NG_OP_EQ, NG_BOOL, q, cu64(k, 0)), is1 = op2(k, NG_OP_EQ, NG_BOOL, q, cu64(k, 1));
@@ -289,7 +245,7 @@ static void fill_values(Body *b, NgRandomDist dist, NgDType dt, bool src32, cons
     if (dist == NG_RAND_EXPONENTIAL) { /* -log(1 - u), 1 - u = (2^bits - k) 2^-bits > 0 */
         for (int q = 0; q < per; q++) {
             NgIrRef K = let(b, NG_UINT64, op2(k, NG_OP_SUB, NG_UINT64, full, unit_bits(k, srcdt, w, q)));
-            v[q] = ng_ir_cast(k, dt, op1(k, NG_OP_NEG, NG_FLOAT64, log_scaled(b, K, bits)));
+            v[q] = ng_ir_cast(k, dt, op1(k, NG_OP_NEG, NG_FLOAT64, ng_ir_log_scaled(k, K, bits, push_stmt, b)));
         }
         return;
     }
@@ -297,7 +253,7 @@ static void fill_values(Body *b, NgRandomDist dist, NgDType dt, bool src32, cons
     for (int h = 0; h < per; h += 2) {
         NgIrRef K = let(b, NG_UINT64, op2(k, NG_OP_SUB, NG_UINT64, full, unit_bits(k, srcdt, w, h)));
         NgIrRef r = let(b, NG_FLOAT64, op1(k, NG_OP_SQRT, NG_FLOAT64,
-                                           op2(k, NG_OP_MUL, NG_FLOAT64, cf(k, NG_FLOAT64, -2.0), log_scaled(b, K, bits))));
+                                           op2(k, NG_OP_MUL, NG_FLOAT64, cf(k, NG_FLOAT64, -2.0), ng_ir_log_scaled(k, K, bits, push_stmt, b))));
         NgIrRef sn, cs;
         sincos_turn(b, let(b, NG_UINT64, unit_bits(k, srcdt, w, h + 1)), bits, &sn, &cs);
         v[h] = ng_ir_cast(k, dt, op2(k, NG_OP_MUL, NG_FLOAT64, r, cs));

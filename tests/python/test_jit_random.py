@@ -3,10 +3,11 @@
 `np.random.randint(n)`, a Generator's `rng.integers(lo, hi)`, ...): each iteration's from a
 counter-based generator (Philox4x32-10 at counter (the outer loop's variable, the draws the
 iteration made before), under a key the launch draws from the generator the call names). Not
-Python's numbers, so the tests compute the expected ones with a reference Philox written here
-(exactly, for uniforms and integers; normals within a few ulps of libm: each block gives two
-numbers of a kind, 64 random bits or normals, the second kept for the iteration's next draw of
-that kind), and check what users rely on: a seed repeats a run, each call differs, the
+Python's numbers, so the tests compute the expected ones with a reference Philox and ziggurat
+written here (exactly, for uniforms, integers and normals but in the ziggurat's tail, within a
+few ulps of libm there: each block gives two 64-bit words of a kind, uniforms' and integers' or
+normals', the second kept for the iteration's next draw of that kind), and check what users rely
+on: a seed repeats a run, each call differs, the
 distribution is right, the parameters' errors are Python's and NumPy's, and what cannot be
 compiled runs as Python."""
 import math
@@ -40,19 +41,53 @@ def block(key, it, n):
     return philox([it & M32, it >> 32, n & M32, n >> 32], key)
 
 
-def pair(key, it, n, kind):
-    """Block n of iteration it's two 64-bit words of random bits (kind 0) or Box-Muller's two
-    normals (kind 1)."""
+def words(key, it, n):
+    """Block n of iteration it's two 64-bit words."""
     w = block(key, it, n)
-    if kind == 0:
-        return w[0] << 32 | w[1], w[2] << 32 | w[3]
-    a, b = unit(w[0], w[1]), unit(w[2], w[3])
-    r, t = math.sqrt(-2.0 * math.log(1.0 - a)), 6.283185307179586 * b
-    return r * math.cos(t), r * math.sin(t)
+    return w[0] << 32 | w[1], w[2] << 32 | w[3]
+
+
+ZIG_R, ZIG_V = 3.6541528853610088, 4.92867323399e-3
+
+
+def ziggurat():
+    """The normals' 256 layers of area ZIG_V under exp(-x^2 / 2), the base's edge at ZIG_R
+    (Marsaglia and Tsang): the widths X (X[0] the base's, its area over f(R); X[256] = 0) and
+    the heights at them F (F[256] = 1)."""
+    f = lambda x: math.exp(-0.5 * x * x)  # noqa: E731
+    x = [0.0] * 257
+    x[0], x[1] = ZIG_V / f(ZIG_R), ZIG_R
+    for i in range(1, 255):
+        x[i + 1] = math.sqrt(-2.0 * math.log(ZIG_V / x[i] + f(x[i])))
+    return x, [f(ZIG_R)] + [f(v) for v in x[1:256]] + [1.0]
+
+
+ZIG_X, ZIG_F = ziggurat()
+
+
+def normal(word):
+    """A standard normal from the words word() gives: a try takes a word's low 8 bits as its
+    layer, bit 8 as its sign, the top 52 as its place across the layer; inside the next
+    layer's width it is taken; else the base's tail (two more words at a time) or the wedge
+    (one more word: a height under the curve)."""
+    while True:
+        w = word()
+        i, x = w & 255, float(w >> 12) * ZIG_X[w & 255] * 2.0 ** -52
+        sign = -1.0 if w & 256 else 1.0
+        if x < ZIG_X[i + 1]:
+            return sign * x
+        if i == 0:
+            while True:
+                t = -math.log1p(-(word() >> 11) * 2.0 ** -53) / ZIG_R
+                if -2.0 * math.log1p(-(word() >> 11) * 2.0 ** -53) > t * t:
+                    return sign * (ZIG_R + t)
+        u = (word() >> 11) * 2.0 ** -53
+        if ZIG_F[i] + u * (ZIG_F[i + 1] - ZIG_F[i]) < math.exp(-0.5 * x * x):
+            return sign * x
 
 
 class Iteration:
-    """The numbers iteration `it` draws, in order: a block per two numbers of one kind and key
+    """The numbers iteration `it` draws, in order: a block per two words of one kind and key
     (the second kept for the next draw of that kind and key), the blocks counted in order."""
 
     def __init__(self, it):
@@ -61,14 +96,16 @@ class Iteration:
     def next(self, key, kind):
         if (key, kind) in self.spare:
             return self.spare.pop((key, kind))
-        a, self.spare[key, kind] = pair(key, self.it, self.n, kind)
+        a, self.spare[key, kind] = words(key, self.it, self.n)
         self.n += 1
         return a
 
     def draw(self, key, kind):
         """A uniform in [0, 1) (kind 0: 53 of the 64 bits) or a normal (kind 1)."""
-        x = self.next(key, kind)
-        return unit(x >> 32, x & M32) if kind == 0 else x
+        if kind == 1:
+            return normal(lambda: self.next(key, 1))
+        x = self.next(key, 0)
+        return unit(x >> 32, x & M32)
 
     def integer(self, key, low, high):
         """An integer in [low, high): the high half of 64 random bits times high - low."""
@@ -213,6 +250,76 @@ def test_distributions_and_a_reduction():
     assert abs(g.mean() - 2.0) < 0.01 and abs(g.std() - 0.5) < 0.01
     # neighbours are independent: no correlation between consecutive iterations' numbers
     assert abs(np.corrcoef(u[:-1], u[1:])[0, 1]) < 0.01
+
+
+def one_normal(out):
+    for i in range(out.shape[0]):
+        out[i] = np.random.standard_normal()
+
+
+def first_words(key, n):
+    """The first word of block 0 of iterations 0 .. n-1 (Philox in NumPy's uint64 lanes)."""
+    c = [np.arange(n, dtype=np.uint64), np.zeros(n, np.uint64), np.zeros(n, np.uint64), np.zeros(n, np.uint64)]
+    k0, k1, m = key & M32, key >> 32, np.uint64(M32)
+    for _ in range(10):
+        p0, p1 = c[0] * np.uint64(0xD2511F53), c[2] * np.uint64(0xCD9E8D57)
+        c = [(p1 >> np.uint64(32)) ^ c[1] ^ np.uint64(k0), p1 & m, (p0 >> np.uint64(32)) ^ c[3] ^ np.uint64(k1), p0 & m]
+        k0, k1 = (k0 + 0x9E3779B9) & M32, (k1 + 0xBB67AE85) & M32
+    return (c[0] << np.uint64(32)) | c[1]
+
+
+def test_normals_take_every_path_of_the_ziggurat():
+    """200,000 normals: those a first try takes (99%) are the reference's bit for bit; the
+    wedge's and the tail's (found from the first words) the reference's too, the tail's within
+    an ulp or two (its log is the kernel's own, the reference's libm's)."""
+    n = 200_000
+    out = np.zeros(n)
+    _, _, key = seeded(one_normal, out, numpy=5)
+    w = first_words(key, n)
+    layer = (w & np.uint64(255)).astype(np.int64)
+    x = (w >> np.uint64(12)).astype(np.float64) * np.array(ZIG_X)[layer] * 2.0 ** -52
+    first = x < np.array(ZIG_X)[layer + 1]
+    sign = np.where(w & np.uint64(256), -1.0, 1.0)
+    np.testing.assert_array_equal(out[first], (sign * x)[first])
+    slow = np.flatnonzero(~first)
+    tails = slow[layer[slow] == 0]
+    assert 0.005 < slow.size / n < 0.02 and tails.size >= 10, (slow.size, tails.size)
+    for i in slow:
+        expect = Iteration(int(i)).draw(key, 1)
+        if layer[i]:
+            assert out[i] == expect, i
+        else:
+            assert out[i] == pytest.approx(expect, rel=1e-15, abs=0), i
+    assert (np.abs(out[tails]) >= ZIG_R).all()  # (a tail's try ends in the tail)
+
+
+def test_normals_are_normal():
+    """A chi-square over 400 bins of equal probability, and the tails beyond 3 and the base's
+    edge, of 2,000,000 normals."""
+    from statistics import NormalDist
+    out = np.zeros(2_000_000)
+    seeded(one_normal, out, numpy=9)
+    nd = NormalDist()
+    edges = [nd.inv_cdf(q) for q in np.linspace(0.0, 1.0, 401)[1:-1]]
+    counts = np.bincount(np.searchsorted(edges, out), minlength=400)
+    expect = out.size / 400
+    chi2 = ((counts - expect) ** 2 / expect).sum()
+    assert chi2 < 399 + 5 * math.sqrt(2 * 399), chi2
+    for t in (3.0, ZIG_R):
+        p = 2 * (1 - nd.cdf(t))
+        assert abs((np.abs(out) > t).mean() - p) < 5 * math.sqrt(p / out.size), t
+
+
+def test_the_kernels_ziggurat_is_the_references():
+    """src/ir/ziggurat.h holds the layers the reference computes (tools/ziggurat_tables.py
+    writes it)."""
+    import pathlib
+    import re
+    text = (pathlib.Path(__file__).resolve().parents[2] / "src" / "ir" / "ziggurat.h").read_text()
+    for name, want in (("ng_zig_x", ZIG_X), ("ng_zig_f", ZIG_F)):
+        body = re.search(name + r"\[257\] = \{(.*?)\};", text, re.S).group(1)
+        assert [float.fromhex(v) for v in body.replace(",", " ").split()] == want, name
+    assert float(re.search(r"#define NG_ZIG_R (\S+)", text).group(1)) == ZIG_R
 
 
 def nested(out):
