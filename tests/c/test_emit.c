@@ -944,6 +944,72 @@ static void test_saxpy(NgDevice *dev)
     }
 }
 
+/* for v in range(n) parallel: o[v] = t[v % 5] * u[v % 3] (t a float64 table, u a uint64 one,
+ * the same two tables asked for twice). */
+static const double table_t[5] = {0.5, -1.25, 3.0, 1e300, -0.0};
+static const uint64_t table_u[3] = {1, UINT64_C(1) << 40, 7};
+static NgStatus build_tables(const void *ctx, NgIrKernel *k)
+{
+    (void)ctx;
+    int o = ng_ir_param_array(k, NG_FLOAT64, 1, true, true), v = ng_ir_var(k, NG_INT64);
+    int t = ng_ir_table(k, NG_FLOAT64, 5, table_t), u = ng_ir_table(k, NG_UINT64, 3, table_u);
+    if (ng_ir_table(k, NG_FLOAT64, 5, table_t) != t || k->ntables != 2)
+        return NG_ERR_INTERNAL;
+    NgIrRef at = ng_ir_varref(k, v);
+    NgIrRef tv = ng_ir_table_at(k, t, ng_ir_binary(k, NG_OP_MOD, NG_INT64, at, ng_ir_const_i(k, NG_INT64, 5)));
+    NgIrRef uv = ng_ir_table_at(k, u, ng_ir_binary(k, NG_OP_MOD, NG_INT64, at, ng_ir_const_i(k, NG_INT64, 3)));
+    NgIrRef value = ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, tv, ng_ir_cast(k, NG_FLOAT64, uv));
+    k->body = ng_ir_for(k, v, ng_ir_const_i(k, NG_INT64, 0), ng_ir_shape(k, o, 0), ng_ir_const_i(k, NG_INT64, 1),
+                        ng_ir_store(k, o, 1, &at, value), NG_IR_PARALLEL);
+    return k->status;
+}
+
+/* Constant tables on every target: written once before the kernel, read by element. */
+static void test_emit_tables(void)
+{
+    const NgTarget *targets[3] = {&ng_target_c, &ng_target_cuda, &ng_target_opencl};
+    const char *heads[3] = {"static const double ng_tab0[5] = {", "static __device__ const double ng_tab0[5] = {",
+                            "__constant double ng_tab0[5] = {"};
+    for (int t = 0; t < 3; t++) {
+        NgIrKernel k;
+        NgStr src;
+        ng_ir_init(&k, "tables");
+        ng_str_init(&src);
+        CHECK_OK(build_tables(NULL, &k));
+        CHECK_OK(ng_emit(&k, targets[t], &src));
+        CHECK_STR_CONTAINS(src.s, heads[t]);
+        CHECK_STR_CONTAINS(src.s, "ng_tab1[3] = {");
+        CHECK_STR_CONTAINS(src.s, "1099511627776U");
+        CHECK_STR_CONTAINS(src.s, "ng_tab0[ng_mod_i64(");
+        char buf[4096];
+        ng_ir_print(&k, buf, sizeof buf);
+        CHECK_STR_CONTAINS(buf, "= table :float64 #0");
+        ng_str_free(&src);
+        ng_ir_free(&k);
+    }
+}
+
+static void test_tables(NgDevice *dev)
+{
+    const NgKernel *kern = get_kernel(dev, "test:tables", build_tables, NULL);
+    if (!kern)
+        return;
+    int64_t n = 1001;
+    double *got = calloc((size_t)n, sizeof *got);
+    NgArray oa = device_array(dev, NG_FLOAT64, 1, &n, got);
+    const NgArray *arrays[1] = {&oa};
+    launch(kern, arrays, 1, NULL, 0, n, n);
+    CHECK_OK(ng_array_download(&oa, got, NULL));
+    int64_t bad = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double want = table_t[i % 5] * (double)table_u[i % 3];
+        bad += memcmp(&got[i], &want, sizeof want) != 0;
+    }
+    CHECK_EQ_INT(0, bad);
+    ng_array_release(&oa);
+    free(got);
+}
+
 /* for v in range(1, n, 2): if a[v] > 0: o[v] = c[v - 1]; o[v] = c[v] if a[v] < 3 else 0
  * (a, o int64; c int32): what GCC 12.2 vectorised wrongly at -O3 -march=native
  * (stride2_double_store in emit.c). */
@@ -1421,6 +1487,7 @@ int main(int argc, char **argv)
     test_emit_branch_free();
     test_emit_block_reduce();
     test_emit_array_variable();
+    test_emit_tables();
     if (argc > 1 && strcmp(argv[1], "golden") == 0)
         return check_summary();
 
@@ -1447,6 +1514,7 @@ int main(int argc, char **argv)
         test_sums(cpu);
         test_collatz(cpu);
         test_row_bins(cpu);
+        test_tables(cpu);
         test_kernel_alloc_failure();
         CHECK_EQ_INT(s0.bytes_in_use, stats().bytes_in_use); /* every array released */
     }
