@@ -2419,7 +2419,7 @@ static void jam_stmt(Emitter *e, NgIrRef r, int depth)
     if (n->kind == NG_IR_FOR) {
         if ((n->flags & NG_IR_SIMD) && e->t->par == NG_PAR_OPENMP) { /* (each lane's statements in vectors) */
             indent(e, depth);
-            cat(e, "#pragma omp simd\n");
+            cat(e, "NG_VM_SIMD\n");
         }
         indent(e, depth);
         plain_for_head(e, r);
@@ -2735,7 +2735,10 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         e->out = saved;
         if ((simd || (n->flags & NG_IR_SIMD)) && !holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_ATOMIC)) {
             indent(e, depth);
-            catf(e, "#pragma omp simd%s\n", simd ? clauses.s : "");
+            if (simd)
+                catf(e, "#pragma omp simd%s\n", clauses.s);
+            else
+                cat(e, "NG_VM_SIMD\n");
         }
         ng_str_free(&clauses);
     }

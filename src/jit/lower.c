@@ -1415,6 +1415,36 @@ static void arith_raises(Lower *L, NgOp iop, Val a, Val b, NgDType dt, NgIrRef r
                     NG_JIT_RAISE_POW_RANGE, line);
 }
 
+/* A float a ** an integer b (dt float32 or float64), where a may be negative, as the power of
+ * |a|, with a's sign where b is odd: pow(a, b) is exactly that, C's and CUDA's and OpenCL's (it
+ * takes a negative base's power so), and glibc's vector pow (a sum of powers in vectors,
+ * in_lanes) computes positive bases in its lanes but takes each negative one through the scalar
+ * pow (x[i] ** np.arange(k) at points of both signs: slower than the scalar loop). b is odd as
+ * pow sees it, in its float: an odd int beyond 2**53 (float32: 2**24) rounds to an even float.
+ * The parity is integer arithmetic and the sign a copysign, which GCC vectorises (a parity
+ * taken from the float, a comparison of floats or a sign factor from signbit kept it scalar).
+ * NG_IR_NONE where the plain pow does. */
+static NgIrRef int_power(Lower *L, Val a, Val b, NgDType dt)
+{
+    NgIrKernel *k = L->k;
+    if ((dt != NG_FLOAT64 && dt != NG_FLOAT32) || !ng_dtype_is_int(b.dt) || b.dt == NG_BOOL || never_negative(L, a))
+        return NG_IR_NONE;
+    NgIrRef x = as(L, a, dt), y = as(L, b, dt);
+    NgIrRef mag = ng_ir_binary(k, NG_OP_POW, dt, ng_ir_unary(k, NG_OP_ABS, dt, x), y);
+    int p = dt == NG_FLOAT64 ? 53 : 24; /* the float's exact integers: |b| < 2**p */
+#define U64(v) ng_ir_const_i(k, NG_UINT64, (int64_t)(v))
+    NgIrRef e = b.dt == NG_UINT64 ? b.r : ng_ir_cast(k, NG_UINT64, as(L, b, NG_INT64));
+    NgIrRef above = b.dt == NG_UINT64 ? ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, e, U64(p)) /* 0 where exact */
+                                      : ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64,
+                                                     ng_ir_binary(k, NG_OP_ADD, NG_UINT64, e, U64(UINT64_C(1) << p)), U64(p + 1));
+    NgIrRef exact = ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, ng_ir_binary(k, NG_OP_SUB, NG_UINT64, above, U64(1)), U64(63));
+    NgIrRef odd = ng_ir_binary(k, NG_OP_BITAND, NG_UINT64, ng_ir_binary(k, NG_OP_BITAND, NG_UINT64, e, exact), U64(1));
+#undef U64
+    NgIrRef sign = ng_ir_select(k, ng_ir_binary(k, NG_OP_NE, NG_BOOL, odd, ng_ir_const_i(k, NG_UINT64, 0)), x,
+                                ng_ir_const_f(k, dt, 1.0));
+    return ng_ir_binary(k, NG_OP_COPYSIGN, dt, mag, sign);
+}
+
 /* a `op` b with Python/NumPy semantics (op an arithmetic, bit or shift
  * operator of ast.h). */
 static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
@@ -1496,7 +1526,10 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
         int_bounds(L, a, dt, line);
         int_bounds(L, b, dt, line);
     }
-    Val v = float_bound(L, mkval(ng_ir_binary(L->k, iop, dt, as(L, a, dt), as(L, b, dt)), dt, weak, nonneg), iop, a, b);
+    NgIrRef r = iop == NG_OP_POW ? int_power(L, a, b, dt) : NG_IR_NONE;
+    if (r == NG_IR_NONE)
+        r = ng_ir_binary(L->k, iop, dt, as(L, a, dt), as(L, b, dt));
+    Val v = float_bound(L, mkval(r, dt, weak, nonneg), iop, a, b);
     arith_raises(L, iop, a, b, dt, v.r, line);
     int64_t la = lo_of(L, a), lb = lo_of(L, b), lo;
     if (dt == NG_INT64 && la != INT64_MIN && lb != INT64_MIN && iop == NG_OP_ADD && !__builtin_add_overflow(la, lb, &lo))
@@ -3254,8 +3287,8 @@ static NgIrRef identity_of(Lower *L, NgOp op, NgDType dt)
 enum { NG_LANES = 8 }; /* partial results of a row's float sum, as NumPy's pairwise sum keeps */
 
 /* Whether expression r calls a math function of real floats the C library computes (exp, log,
- * sin, ...; not sqrt, an instruction) that its vector math library has in vectors. Not pow:
- * glibc's vector pow takes a negative base (x ** k at points of both signs) lane by lane through
+ * sin, ...; not sqrt, an instruction) that its vector math library has in vectors. pow only of
+ * an absolute value (int_power's): glibc's vector pow takes a negative base lane by lane through
  * the scalar pow, slower than the scalar loop. */
 static bool calls_math(const NgIrKernel *k, NgIrRef r)
 {
@@ -3269,6 +3302,12 @@ static bool calls_math(const NgIrKernel *k, NgIrRef r)
         case NG_OP_ARCSINH: case NG_OP_ARCCOSH: case NG_OP_ARCTANH: case NG_OP_CBRT: case NG_OP_EXP2: case NG_OP_ERF:
         case NG_OP_ERFC:
             return true;
+        case NG_OP_POW: {
+            const NgIrNode *base = ng_ir_node(k, ng_ir_kid(k, r, 0));
+            if (base->kind == NG_IR_UNARY && base->op == NG_OP_ABS)
+                return true;
+            break;
+        }
         default:
             break;
         }
@@ -3297,20 +3336,23 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
     int r[NG_LANES], bv = ng_ir_var(k, NG_INT64), tv = ng_ir_var(k, acc);
     NgIrRef base = ng_ir_varref(k, bv);
     bool apart = op == NG_OP_ADD && calls_math(k, v);
-    if (apart) { /* (each block's elements made in a loop of their own first, the first block's too: the C
-                    compiler's vector math takes the calls 8 at a time, which it does not in the lanes;
-                    the partials start at -0.0, which adding an element leaves as the element) */
+    if (apart) { /* (each block's elements made in a loop of their own first: the C compiler's vector math
+                    takes the calls 8 at a time, which it does not in the lanes; the first block apart,
+                    where its elements' places are constants: x ** np.arange(k)'s first powers are
+                    products where the vector math is not there) */
         int lv = ng_ir_var(k, NG_INT64), t = ng_ir_var_array(k, acc, NG_LANES);
         NgIrRef l = ng_ir_varref(k, lv), from = ng_ir_varref(k, kv), zero = ng_ir_const_i(k, NG_INT64, 0);
         NgIrRef to = ng_ir_binary(k, NG_OP_ADD, NG_INT64, base, l), lanes = ng_ir_const_i(k, NG_INT64, NG_LANES);
         append(L, &out, ng_ir_let(k, kv, zero)); /* (for the tail) */
-        append(L, &out, ng_ir_let(k, t, ng_ir_const_f(k, acc, -0.0)));
-        append(L, &body, ng_ir_for(k, lv, zero, lanes, ng_ir_const_i(k, NG_INT64, 1),
-                                   ng_ir_assign_element(k, t, l, ng_ir_substitute(k, v, 1, &from, &to)), NG_IR_SIMD));
+        append(L, &out, ng_ir_let(k, t, ng_ir_const_f(k, acc, 0.0)));
+        for (int first = 1; first >= 0; first--)
+            append(L, first ? &out : &body,
+                   ng_ir_for(k, lv, zero, lanes, ng_ir_const_i(k, NG_INT64, 1),
+                             ng_ir_assign_element(k, t, l, ng_ir_substitute(k, v, 1, &from, first ? &l : &to)), NG_IR_SIMD));
         for (int j = 0; j < NG_LANES; j++) {
             NgIrRef at = ng_ir_element(k, t, ng_ir_const_i(k, NG_INT64, j));
             r[j] = ng_ir_var(k, acc);
-            append(L, &out, ng_ir_let(k, r[j], ng_ir_const_f(k, acc, -0.0)));
+            append(L, &out, ng_ir_let(k, r[j], at));
             append(L, &body, ng_ir_assign(k, r[j], ng_ir_binary(k, op, acc, ng_ir_varref(k, r[j]), at)));
         }
     }
@@ -3325,7 +3367,7 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
     NgIrRef whole = ng_ir_binary(k, NG_OP_SUB, NG_INT64, n, /* n less n % NG_LANES */
                                  ng_ir_binary(k, NG_OP_BITAND, NG_INT64, n, ng_ir_const_i(k, NG_INT64, NG_LANES - 1)));
     NgIrRef lanes = ng_ir_const_i(k, NG_INT64, NG_LANES);
-    append(L, &out, ng_ir_for(k, bv, apart ? ng_ir_const_i(k, NG_INT64, 0) : lanes, whole, lanes, seal(L, &body), 0));
+    append(L, &out, ng_ir_for(k, bv, lanes, whole, lanes, seal(L, &body), 0));
     NgIrRef part[NG_LANES];
     for (int j = 0; j < NG_LANES; j++)
         part[j] = ng_ir_varref(k, r[j]);
