@@ -5518,10 +5518,11 @@ static void random_checks(Lower *L, const NgJitRandomFn *rf, const NgIrRef p[2],
 
 /* One random number of the call e (ng_jit_random_call). Philox4x32-10's block at counter
  * (iteration, n) under the launch's key for the call's generator (NG_JIT_ARG_KEY: 64 bits the
- * host draws from that generator, so seeding it repeats a run) gives two numbers of a kind: two
- * 64-bit words of random bits (a uniform's 53, an exponential's, an integer's), or Box-Muller's
- * two normals; the first is the draw, the second is kept for the iteration's next draw of that
- * kind and generator (struct Draws). The iteration is the outer loop's variable (0 in a kernel
+ * host draws from that generator, so seeding it repeats a run) gives two 64-bit words of random
+ * bits of a kind: uniforms' (53 bits of one), exponentials' and integers', or normals' (the
+ * ziggurat's, NgIrNormal: one word almost always, a loop over words until one gives the normal);
+ * the second is kept for the iteration's next word of that kind and generator (struct Draws),
+ * so a normal's words never become a uniform. The iteration is the outer loop's variable (0 in a kernel
  * without one), n the blocks it made before, counted in order (also where a branch is not taken:
  * a draw's statements run before its statement, whichever way it goes). So every iteration's
  * numbers are its own, whichever thread or device runs it, and the same in every kernel of one
