@@ -5598,7 +5598,7 @@ static Val draw(Lower *L, const NgJitExpr *e)
     NgIrRef kept[2] = {ng_ir_assign(k, x, ng_ir_varref(k, sv)), ng_ir_assign(k, hv, ng_ir_const_i(k, NG_BOOL, 0))};
     append(L, &word, ng_ir_let(k, x, ng_ir_const_i(k, NG_UINT64, 0)));
     append(L, &word, ng_ir_if(k, ng_ir_varref(k, hv), ng_ir_block(k, 2, kept), seal(L, &fresh)));
-    NgIrRef v, one = ng_ir_const_f(k, NG_FLOAT64, 1.0);
+    NgIrRef v;
     if (kind) { /* the ziggurat's steps, a word each, until one gives the normal */
         NgIrNormal nv;
         ng_ir_normal_vars(k, &nv, push_into, at);
@@ -5623,13 +5623,20 @@ static Val draw(Lower *L, const NgJitExpr *e)
         NgIrRef r = ng_ir_cast(k, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_UINT64, ng_ir_cast(k, NG_UINT64, low), below));
         return mkval(r, NG_INT64, rf->rng != NG_JIT_RNG_GENERATOR, p[0] == NG_IR_NONE);
     }
-    if (!kind) { /* a uniform of the bits' 53 (the high word's 27, the low's 26) */
+    if (rf->draw == NG_JIT_DRAW_EXP) { /* -log(1 - u), 1 - u = (2**53 - u's 53 bits) 2**-53 in (0, 1] (the log */
+        NgIrRef h[2], bits[2];                                /* made of + - * /: every device's bits) */
+        ng_ir_halves(k, v, h);
+        for (int i = 0; i < 2; i++) /* (the high word's 27, the low's 26, as ng_ir_unit_f64 takes them) */
+            bits[i] = ng_ir_cast(k, NG_UINT64, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT32, h[i], ng_ir_const_i(k, NG_UINT32, 6 - i)));
+        NgIrRef K = ng_ir_binary(k, NG_OP_BITOR, NG_UINT64,
+                                 ng_ir_binary(k, NG_OP_LSHIFT, NG_UINT64, bits[1], ng_ir_const_i(k, NG_UINT64, 26)), bits[0]);
+        K = ng_ir_binary(k, NG_OP_SUB, NG_UINT64, ng_ir_const_i(k, NG_UINT64, INT64_C(1) << 53), K);
+        v = ng_ir_unary(k, NG_OP_NEG, NG_FLOAT64, ng_ir_log_scaled(k, K, 53, push_into, at));
+    } else if (!kind) { /* a uniform of the bits' 53 (the high word's 27, the low's 26) */
         NgIrRef h[2];
         ng_ir_halves(k, v, h);
         v = ng_ir_unit_f64(k, h[1], h[0]);
     }
-    if (rf->draw == NG_JIT_DRAW_EXP) /* -log(1 - u), 1 - u in (0, 1] */
-        v = ng_ir_unary(k, NG_OP_NEG, NG_FLOAT64, ng_ir_unary(k, NG_OP_LOG, NG_FLOAT64, ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, one, v)));
     if (rf->draw == NG_JIT_DRAW_EXP && rf->nparams) /* of scale p[0], of rate p[0] (expovariate) */
         v = ng_ir_binary(k, rf->rng == NG_JIT_RNG_PY ? NG_OP_TRUEDIV : NG_OP_MUL, NG_FLOAT64, v, p[0]);
     else if (rf->nparams) /* low + (high - low) u, mean + sd z */
