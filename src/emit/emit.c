@@ -30,6 +30,7 @@ typedef struct Emitter {
                            have constant trip counts and may be vectorised across the loop around
                            them, so a float max/min is ng_maxv/ng_minv, which GCC vectorises
                            there (ng_max's || does not), and scalar code runs slower */
+    bool par_told;      /* the next outermost parallel loop's ng_par<v> is declared (par_decision) */
 } Emitter;
 
 /* Dtype suffix of helper names: ng_fdiv_i64. */
@@ -1142,6 +1143,7 @@ static int reduction_of(const NgIrKernel *k, int v, NgIrRef loop)
 }
 
 static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team);
+static void par_decision(Emitter *e, NgIrRef r, int depth);
 
 /* The ranked reduction of loop `loop`, or NULL. */
 static const NgIrRanked *ranked_of(const NgIrKernel *k, NgIrRef loop)
@@ -1192,8 +1194,9 @@ static void for_loop_ranked(Emitter *e, NgIrRef r, const NgIrRanked *rk, int dep
         indent(e, depth + 1);
         catf(e, "%s *const ng_rk%d = &v%d;\n", tname(e, e->k->vars[rk->vars[i]].dtype), i, rk->vars[i]);
     }
+    par_decision(e, r, depth + 1);
     indent(e, depth + 1);
-    cat(e, "#pragma omp parallel if(ng_work >= NG_PAR_MIN_WORK)\n");
+    catf(e, "#pragma omp parallel if(ng_par%d)\n", ng_ir_node(e->k, r)->a);
     indent(e, depth + 1);
     cat(e, "{\n");
     for (int i = 0; i < rk->nvars; i++) {
@@ -2495,12 +2498,14 @@ static void omp_for_steps(Emitter *e, NgIrRef r, unsigned per, int depth)
     int v = ng_ir_node(e->k, r)->a;
     indent(e, depth);
     if (!holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_WHILE)) {
-        cat(e, "#pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)");
+        catf(e, "#pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK || "
+                "ng_n%d >= (uint64_t)NG_PAR_MIN_WORK)", v);
     } else {
         catf(e, "const uint64_t ng_k%d = ng_n%d / %uu / 256u;\n", v, v, per);
         indent(e, depth);
         catf(e, "#pragma omp parallel for schedule(dynamic, ng_k%d < 1u ? 1 : ng_k%d > 2147483647u ? 2147483647 : "
-                "(int)ng_k%d) if(parallel: ng_work >= NG_PAR_MIN_WORK)", v, v, v);
+                "(int)ng_k%d) if(parallel: ng_work >= NG_PAR_MIN_WORK || ng_n%d >= (uint64_t)NG_PAR_MIN_WORK)",
+             v, v, v, v);
     }
     reduction_clauses(e, r); /* (lanes_combine's only: no simd here) */
     cat(e, "\n");
@@ -2696,6 +2701,31 @@ static void for_loop_tiled(Emitter *e, NgIrRef r, NgIrRef in, const uint8_t *dec
 }
 
 /* A loop; `team`: the parallel loop inside an enclosing `omp parallel`. */
+/* int ng_par<v>: whether the outermost parallel loop r is worth a team of threads: its launch's
+ * work (the largest array's elements, ng_work) or its own trips (a range of a scalar over no
+ * array, the midpoint rule for pi: before, one thread) reach NG_PAR_MIN_WORK. */
+static void par_decision(Emitter *e, NgIrRef r, int depth)
+{
+    int v = ng_ir_node(e->k, r)->a;
+    indent(e, depth);
+    catf(e, "int ng_par%d; {\n", v);
+    const char *names[3] = {"ng_lo", "ng_hi", "ng_step"};
+    for (int i = 0; i < 3; i++) {
+        indent(e, depth + 1);
+        catf(e, "const int64_t %s = ", names[i]);
+        kid(e, r, i);
+        cat(e, ";\n");
+    }
+    indent(e, depth + 1);
+    cat(e, "const uint64_t ng_trips = ng_step > 0 ? (ng_hi > ng_lo ? ((uint64_t)ng_hi - (uint64_t)ng_lo) / (uint64_t)ng_step : 0u)\n");
+    indent(e, depth + 2);
+    cat(e, ": ng_step < 0 && ng_lo > ng_hi ? ((uint64_t)ng_lo - (uint64_t)ng_hi) / ((uint64_t)0 - (uint64_t)ng_step) : 0u;\n");
+    indent(e, depth + 1);
+    catf(e, "ng_par%d = ng_work >= NG_PAR_MIN_WORK || ng_trips >= (uint64_t)NG_PAR_MIN_WORK;\n", v);
+    indent(e, depth);
+    cat(e, "}\n");
+}
+
 static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
@@ -2715,15 +2745,19 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         bool uneven = holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_WHILE) && order_free(e->k, r) && !team;
         if (uneven)
             dynamic_chunk(e, r, depth);
+        if (!team && !e->par_told)
+            par_decision(e, r, depth);
         indent(e, depth);
         char sched[40] = "static";
         if (uneven)
             snprintf(sched, sizeof sched, "dynamic, ng_chunk%d", n->a);
         /* (never simd over atomic updates: two lanes may add into one element) */
+        char cond[48] = "";
+        if (!team)
+            snprintf(cond, sizeof cond, " if(parallel: ng_par%d)", n->a);
         catf(e, "#pragma omp %sfor%s schedule(%s)%s%s\n", team ? "" : "parallel ",
              simd && innermost && has_reductions(e->k, r) && !ranked_of(e->k, r) &&
-                     !holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_ATOMIC) ? " simd" : "", sched,
-             team ? "" : " if(parallel: ng_work >= NG_PAR_MIN_WORK)", clauses.s);
+                     !holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_ATOMIC) ? " simd" : "", sched, cond, clauses.s);
         ng_str_free(&clauses);
     } else if (innermost && e->t->par == NG_PAR_OPENMP && !(n->flags & NG_IR_SHORT)) {
         NgStr clauses, *saved = e->out;
@@ -2803,7 +2837,7 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
  * `omp parallel for ... if(false)` still makes and frees a team of one
  * thread (0.25 us, a tenth of a small jit call, a third of `a + b` on 16
  * elements), so a parallel loop of a few KB of source is written twice:
- *     if (ng_work >= NG_PAR_MIN_WORK) { omp parallel for ...; loop } else { loop }
+ *     if (ng_par<v>) { omp parallel for ...; loop } else { loop }
  * the second without the pragma: its iterations in order, on one thread (a
  * float sum then adds in Python's order). Bigger loops (vector lanes, long
  * bodies) keep one copy: their work dwarfs the team. */
@@ -2814,20 +2848,22 @@ static void for_loop_twins(Emitter *e, NgIrRef r, int depth)
     NgStr par, *saved = e->out;
     ng_str_init(&par);
     e->out = &par;
+    e->par_told = true;
     for_loop_plain(e, r, depth + 1, false);
+    e->par_told = false;
     e->out = saved;
     const char *pragma = par.failed || !par.s ? NULL : strstr(par.s, "#pragma omp parallel for");
-    if (!pragma || par.len > NG_TWIN_MAX) {
-        cat(e, par.failed || !par.s ? "" : par.s);
-        e->out->failed |= par.failed;
+    if (!pragma || par.len > NG_TWIN_MAX) { /* one copy, deciding for itself (par_decision) */
         ng_str_free(&par);
+        for_loop_plain(e, r, depth, false);
         return;
     }
     const char *line = pragma, *next = strchr(pragma, '\n');
     while (line > par.s && line[-1] == ' ')
         line--;
+    par_decision(e, r, depth);
     indent(e, depth);
-    cat(e, "if (ng_work >= NG_PAR_MIN_WORK) {\n");
+    catf(e, "if (ng_par%d) {\n", ng_ir_node(e->k, r)->a);
     cat(e, par.s);
     indent(e, depth);
     cat(e, "} else {\n");
@@ -3421,7 +3457,7 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
         if (!t->type_names[k->params[p].dtype])
             return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported on target %s",
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
-    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL, false, NULL, 0, 0, 0, 0, NG_JAM, 0};
+    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL, false, NULL, 0, 0, 0, 0, NG_JAM, 0, false};
     cat(&e, t->prologue);
     if (t->lanes_prologue && k->lanes) /* (a loop may run in vector lanes) */
         cat(&e, t->lanes_prologue);

@@ -17,8 +17,16 @@ void add_f64_1d(const NgKArg *A)
     (void)a2;
     (void)a2_n0; (void)a2_s0;
     const int64_t ng_work = A[12].i; (void)ng_work;
-    if (ng_work >= NG_PAR_MIN_WORK) {
-        #pragma omp parallel for schedule(static) if(parallel: ng_work >= NG_PAR_MIN_WORK)
+    int ng_par0; {
+        const int64_t ng_lo = ((int64_t)0LL);
+        const int64_t ng_hi = a2_n0;
+        const int64_t ng_step = ((int64_t)1LL);
+        const uint64_t ng_trips = ng_step > 0 ? (ng_hi > ng_lo ? ((uint64_t)ng_hi - (uint64_t)ng_lo) / (uint64_t)ng_step : 0u)
+            : ng_step < 0 && ng_lo > ng_hi ? ((uint64_t)ng_lo - (uint64_t)ng_hi) / ((uint64_t)0 - (uint64_t)ng_step) : 0u;
+        ng_par0 = ng_work >= NG_PAR_MIN_WORK || ng_trips >= (uint64_t)NG_PAR_MIN_WORK;
+    }
+    if (ng_par0) {
+        #pragma omp parallel for schedule(static) if(parallel: ng_par0)
         for (int64_t v0 = ((int64_t)0LL); v0 < a2_n0; v0 += ((int64_t)1LL)) {
             a2[(v0)] = (a0[(v0)] + a1[(v0)]);
         }

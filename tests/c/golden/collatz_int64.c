@@ -13,7 +13,15 @@ void collatz_int64(const NgKArg *A)
     (void)a1_n0; (void)a1_s0;
     const int64_t s2 = (int64_t)A[8].i;
     const int64_t ng_work = A[9].i; (void)ng_work;
-    if (ng_work >= NG_PAR_MIN_WORK) {
+    int ng_par0; {
+        const int64_t ng_lo = ((int64_t)0LL);
+        const int64_t ng_hi = a1_n0;
+        const int64_t ng_step = ((int64_t)1LL);
+        const uint64_t ng_trips = ng_step > 0 ? (ng_hi > ng_lo ? ((uint64_t)ng_hi - (uint64_t)ng_lo) / (uint64_t)ng_step : 0u)
+            : ng_step < 0 && ng_lo > ng_hi ? ((uint64_t)ng_lo - (uint64_t)ng_hi) / ((uint64_t)0 - (uint64_t)ng_step) : 0u;
+        ng_par0 = ng_work >= NG_PAR_MIN_WORK || ng_trips >= (uint64_t)NG_PAR_MIN_WORK;
+    }
+    if (ng_par0) {
         int64_t ng_chunk0; {
             const uint64_t ng_span = (uint64_t)(a1_n0) - (uint64_t)(((int64_t)0LL));
             const int64_t ng_step = ((int64_t)1LL);
@@ -21,7 +29,7 @@ void collatz_int64(const NgKArg *A)
             const uint64_t ng_c = ng_by ? (ng_step > 0 ? ng_span : (uint64_t)0 - ng_span) / ng_by / 256u : 1u;
             ng_chunk0 = ng_c < 1u ? 1 : ng_c > 2147483647u ? 2147483647 : (int64_t)ng_c;
         }
-        #pragma omp parallel for schedule(dynamic, ng_chunk0) if(parallel: ng_work >= NG_PAR_MIN_WORK)
+        #pragma omp parallel for schedule(dynamic, ng_chunk0) if(parallel: ng_par0)
         for (int64_t v0 = ((int64_t)0LL); v0 < a1_n0; v0 += ((int64_t)1LL)) {
             int64_t v1 = a0[(v0)];
             int64_t v2 = ((int64_t)0LL);
