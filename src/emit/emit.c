@@ -270,6 +270,25 @@ static int pow2_divisor(const NgIrKernel *k, NgIrRef r)
     return sh < bits - 1 ? sh : -1;
 }
 
+/* True if integer floor division or modulo r divides by a positive constant of its dtype: no
+ * zero, no -1 (whose quotient of the smallest value overflows), so the prologue's ng_fdivp and
+ * ng_modp, C's / and % with the sign fixed, which the C compiler makes multiplications (the
+ * general helpers test for 32-bit operands, to divide in 32 bits, first). */
+static bool positive_divisor(const NgIrKernel *k, NgIrRef r)
+{
+    NgIrRef b = ng_ir_kid(k, r, 1);
+    const NgIrNode *d = ng_ir_node(k, b);
+    NgDType t = (NgDType)d->dtype;
+    if (!ng_dtype_is_int(t) || t == NG_BOOL)
+        return false;
+    if (d->kind == NG_IR_CAST) /* (a constant cast to t, kept where it fits t) */
+        d = ng_ir_node(k, ng_ir_kid(k, b, 0));
+    if (d->kind != NG_IR_CONST || !ng_dtype_is_int((NgDType)d->dtype) || d->c.i <= 0)
+        return false;
+    int bits = ng_dtype_info(t)->itemsize * 8;
+    return bits == 64 || d->c.i < (INT64_C(1) << (ng_dtype_is_signed(t) ? bits - 1 : bits));
+}
+
 static void binary(Emitter *e, NgIrRef r)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
@@ -294,6 +313,8 @@ static void binary(Emitter *e, NgIrRef r)
             catf(e, "((%s)(", tname(e, in));
             kid(e, r, 0);
             catf(e, " & %lld%s))", (long long)((INT64_C(1) << k) - 1), e->t->int64_suffix);
+        } else if (positive_divisor(e->k, r)) { /* (by a constant: C's / and % with the sign fixed) */
+            call2(e, n->op == NG_OP_FLOORDIV ? "fdivp" : "modp", r, in, true);
         } else {
             call2(e, n->op == NG_OP_FLOORDIV ? "fdiv" : "mod", r, in, true);
         }

@@ -39,6 +39,8 @@
 "    T q = ng_quot_##S(a, b); if (ng_rem_##S(a, b) != 0 && ((a < 0) != (b < 0))) q--; return q; }\\\n" \
 "NG_FN T ng_mod_##S(T a, T b) { if (b == 0 || ((T)-1 < 0 && b == (T)-1)) return 0;\\\n" \
 "    T r = ng_rem_##S(a, b); if (r != 0 && ((r < 0) != (b < 0))) r = (T)(r + b); return r; }\\\n" \
+"NG_FN T ng_fdivp_##S(T a, T b) { T q = (T)(a / b); return (T)-1 < 0 && (T)(a % b) < 0 ? (T)(q - 1) : q; }\\\n" \
+"NG_FN T ng_modp_##S(T a, T b) { T r = (T)(a % b); return (T)-1 < 0 && r < 0 ? (T)(r + b) : r; }\\\n" \
 "NG_FN T ng_pow_##S(T a, T b) { U r = 1, x = (U)a; if (b < 0) return (T)(a == 1 ? 1 : a == (T)-1 ? ((b & 1) ? -1 : 1) : 0);\\\n" \
 "    while (b) { if (b & 1) r *= x; x *= x; b = (T)(b / 2); } return (T)r; }\\\n" \
 "NG_FN T ng_shl_##S(T a, T b) { return (b < 0 || b >= BITS) ? (T)0 : (T)((U)a << b); }\\\n" \

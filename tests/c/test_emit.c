@@ -980,7 +980,7 @@ static void test_emit_tables(void)
         CHECK_STR_CONTAINS(src.s, heads[t]);
         CHECK_STR_CONTAINS(src.s, "ng_tab1[3] = {");
         CHECK_STR_CONTAINS(src.s, "1099511627776U");
-        CHECK_STR_CONTAINS(src.s, "ng_tab0[ng_mod_i64(");
+        CHECK_STR_CONTAINS(src.s, "ng_tab0[ng_modp_i64(");
         char buf[4096];
         ng_ir_print(&k, buf, sizeof buf);
         CHECK_STR_CONTAINS(buf, "= table :float64 #0");

@@ -416,6 +416,31 @@ def test_floor_division_by_a_power_of_two_keeps_python_signs(dt):
     check(by_powers_of_two, a, np.zeros_like(a), np.zeros_like(a))
 
 
+def by_constants(a, q, r):
+    for i in range(a.shape[0]):
+        q[i] = a[i] // 3 + a[i] // 100 - a[i] // 127
+        r[i] = a[i] % 7 + a[i] % 100 - a[i] % 127
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64])
+def test_floor_division_by_a_positive_constant_keeps_python_signs(dt):
+    """// and % by a positive constant are C's / and % with the sign fixed (ng_fdivp, ng_modp):
+    Python's floors for negatives, the extremes of each dtype too (NumPy's results, the
+    arithmetic wrapping as NumPy's)."""
+    info = np.iinfo(dt)
+    rng = np.random.default_rng(1)
+    ends = np.array([info.min, info.min + 1, info.max, info.max - 1, 0, 1, 2, 99, 100, 126, 127], dtype=object)
+    a = np.concatenate([ends.astype(dt), rng.integers(info.min, info.max, 3000, dtype=dt, endpoint=True)])
+    q, r = np.zeros_like(a), np.zeros_like(a)
+    f = jit(by_constants)
+    with np.errstate(over="ignore"):
+        f(a, q, r)
+        by_constants(a, want_q := np.zeros_like(a), want_r := np.zeros_like(a))
+    assert f.loop_report()[0]["ran"] == "kernel", f.loop_report()
+    np.testing.assert_array_equal(q, want_q)
+    np.testing.assert_array_equal(r, want_r)
+
+
 def doubled(x, out):
     for i in range(x.shape[0]):
         out[i] = x[i] * 2
