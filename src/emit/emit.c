@@ -2721,7 +2721,6 @@ static void for_loop_tiled(Emitter *e, NgIrRef r, NgIrRef in, const uint8_t *dec
     }
 }
 
-/* A loop; `team`: the parallel loop inside an enclosing `omp parallel`. */
 /* int ng_par<v>: whether the outermost parallel loop r is worth a team of threads: its launch's
  * work (the largest array's elements, ng_work) or its own trips (a range of a scalar over no
  * array, the midpoint rule for pi: before, one thread) reach NG_PAR_MIN_WORK. */
@@ -2747,6 +2746,7 @@ static void par_decision(Emitter *e, NgIrRef r, int depth)
     cat(e, "}\n");
 }
 
+/* A loop; `team`: the parallel loop inside an enclosing `omp parallel`. */
 static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
