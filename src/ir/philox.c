@@ -74,6 +74,13 @@ NgIrRef ng_ir_below(NgIrKernel *k, NgIrRef x, NgIrRef n, NgIrPush push, void *li
     return ng_ir_binary(k, NG_OP_ADD, NG_UINT64, p[1][1], carries);
 }
 
+NgIrRef ng_ir_unit_bits(NgIrKernel *k, NgIrRef a, NgIrRef b)
+{
+    NgIrRef ha = ng_ir_cast(k, NG_UINT64, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT32, a, ng_ir_const_i(k, NG_UINT32, 5)));
+    NgIrRef hb = ng_ir_cast(k, NG_UINT64, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT32, b, ng_ir_const_i(k, NG_UINT32, 6)));
+    return ng_ir_binary(k, NG_OP_BITOR, NG_UINT64, ng_ir_binary(k, NG_OP_LSHIFT, NG_UINT64, ha, ng_ir_const_i(k, NG_UINT64, 26)), hb);
+}
+
 NgIrRef ng_ir_unit_f64(NgIrKernel *k, NgIrRef a, NgIrRef b)
 {
     NgIrRef ha = ng_ir_cast(k, NG_FLOAT64, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT32, a, ng_ir_const_i(k, NG_UINT32, 5)));

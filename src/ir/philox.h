@@ -34,6 +34,9 @@ NgIrRef ng_ir_join(NgIrKernel *k, NgIrRef hi, NgIrRef lo);
  * products' variables declared by statements handed to push. */
 NgIrRef ng_ir_below(NgIrKernel *k, NgIrRef x, NgIrRef n, NgIrPush push, void *list);
 
+/* The uint64 integer of those 53 bits (the uniform's, times 2^53). */
+NgIrRef ng_ir_unit_bits(NgIrKernel *k, NgIrRef a, NgIrRef b);
+
 /* A uniform float64 in [0, 1) with 53 random bits of words a and b (uint32): 27 from a, 26 from b. */
 NgIrRef ng_ir_unit_f64(NgIrKernel *k, NgIrRef a, NgIrRef b);
 

@@ -5588,7 +5588,7 @@ static Val draw(Lower *L, const NgJitExpr *e)
     ng_ir_halves(k, ng_ir_cast(k, NG_UINT64, ng_ir_scalar(k, g->param)), key);
     NgIrRef it = L->draw_iter != NG_IR_NONE ? ng_ir_cast(k, NG_UINT64, L->draw_iter) : ng_ir_const_i(k, NG_UINT64, 0);
     NgIrRef n = ng_ir_varref(k, d->n);
-    Stmts fresh = {0}, word = {0};
+    Stmts fresh = {0}, word = {0}, *into = kind ? &word : L->pending; /* (a normal's: in its loop) */
     void *list[2] = {L, &fresh}, *at[2] = {L, L->pending};
     ng_ir_philox(k, key[0], key[1], it, n, w, push_into, list);
     append(L, &fresh, ng_ir_assign(k, x, ng_ir_join(k, w[0], w[1])));
@@ -5596,20 +5596,15 @@ static Val draw(Lower *L, const NgJitExpr *e)
     append(L, &fresh, ng_ir_assign(k, hv, ng_ir_const_i(k, NG_BOOL, 1)));
     append(L, &fresh, ng_ir_assign(k, d->n, ng_ir_binary(k, NG_OP_ADD, NG_UINT64, n, ng_ir_const_i(k, NG_UINT64, 1))));
     NgIrRef kept[2] = {ng_ir_assign(k, x, ng_ir_varref(k, sv)), ng_ir_assign(k, hv, ng_ir_const_i(k, NG_BOOL, 0))};
-    append(L, &word, ng_ir_let(k, x, ng_ir_const_i(k, NG_UINT64, 0)));
-    append(L, &word, ng_ir_if(k, ng_ir_varref(k, hv), ng_ir_block(k, 2, kept), seal(L, &fresh)));
-    NgIrRef v;
+    append(L, into, ng_ir_let(k, x, ng_ir_const_i(k, NG_UINT64, 0)));
+    append(L, into, ng_ir_if(k, ng_ir_varref(k, hv), ng_ir_block(k, 2, kept), seal(L, &fresh)));
+    NgIrRef v = ng_ir_varref(k, x);
     if (kind) { /* the ziggurat's steps, a word each, until one gives the normal */
         NgIrNormal nv;
         ng_ir_normal_vars(k, &nv, push_into, at);
         append(L, &word, ng_ir_normal_step(k, &nv, ng_ir_varref(k, x)));
         append(L, L->pending, ng_ir_while(k, ng_ir_varref(k, nv.go), seal(L, &word)));
         v = ng_ir_normal_value(k, &nv);
-    } else {
-        for (int i = 0; i < word.n; i++)
-            append(L, L->pending, word.v[i]);
-        seal(L, &word);
-        v = ng_ir_varref(k, x);
     }
 
     if (rf->draw == NG_JIT_DRAW_INT) { /* low + the bits' integer below high - low (+ 1) */
@@ -5624,13 +5619,10 @@ static Val draw(Lower *L, const NgJitExpr *e)
         return mkval(r, NG_INT64, rf->rng != NG_JIT_RNG_GENERATOR, p[0] == NG_IR_NONE);
     }
     if (rf->draw == NG_JIT_DRAW_EXP) { /* -log(1 - u), 1 - u = (2**53 - u's 53 bits) 2**-53 in (0, 1] (the log */
-        NgIrRef h[2], bits[2];                                /* made of + - * /: every device's bits) */
+        NgIrRef h[2];                                         /* made of + - * /: every device's bits) */
         ng_ir_halves(k, v, h);
-        for (int i = 0; i < 2; i++) /* (the high word's 27, the low's 26, as ng_ir_unit_f64 takes them) */
-            bits[i] = ng_ir_cast(k, NG_UINT64, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT32, h[i], ng_ir_const_i(k, NG_UINT32, 6 - i)));
-        NgIrRef K = ng_ir_binary(k, NG_OP_BITOR, NG_UINT64,
-                                 ng_ir_binary(k, NG_OP_LSHIFT, NG_UINT64, bits[1], ng_ir_const_i(k, NG_UINT64, 26)), bits[0]);
-        K = ng_ir_binary(k, NG_OP_SUB, NG_UINT64, ng_ir_const_i(k, NG_UINT64, INT64_C(1) << 53), K);
+        NgIrRef K = ng_ir_binary(k, NG_OP_SUB, NG_UINT64, ng_ir_const_i(k, NG_UINT64, INT64_C(1) << 53),
+                                 ng_ir_unit_bits(k, h[1], h[0]));
         v = ng_ir_unary(k, NG_OP_NEG, NG_FLOAT64, ng_ir_log_scaled(k, K, 53, push_into, at));
     } else if (!kind) { /* a uniform of the bits' 53 (the high word's 27, the low's 26) */
         NgIrRef h[2];

@@ -188,9 +188,7 @@ static NgIrRef unit_bits(NgIrKernel *k, NgDType dt, const NgIrRef *w, int which)
 {
     if (dt == NG_FLOAT32) /* 24 bits of one word */
         return u64(k, op2(k, NG_OP_RSHIFT, NG_UINT32, w[which], cu32(k, 8)));
-    NgIrRef a = u64(k, op2(k, NG_OP_RSHIFT, NG_UINT32, w[2 * which], cu32(k, 5)));
-    NgIrRef b = u64(k, op2(k, NG_OP_RSHIFT, NG_UINT32, w[2 * which + 1], cu32(k, 6)));
-    return op2(k, NG_OP_BITOR, NG_UINT64, op2(k, NG_OP_LSHIFT, NG_UINT64, a, cu64(k, 26)), b); /* 53 bits */
+    return ng_ir_unit_bits(k, w[2 * which], w[2 * which + 1]); /* 53 bits */
 }
 
 /* sin and cos of 2*pi*J*2^-bits for an integer 0 <= J < 2^bits: the
