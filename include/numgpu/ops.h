@@ -146,6 +146,13 @@ typedef struct NgIndex {
 NgStatus ng_index_get(const NgArray *a, int n, const NgIndex *index, NgArray *out);
 /* a[index] = value (broadcast to the selection, cast to a's dtype). */
 NgStatus ng_index_set(const NgArray *a, int n, const NgIndex *index, const NgOperand *value);
+/* ufunc.at: a[index] = op(a[index], value) for each element the index selects,
+ * computed in dtype `compute` (NumPy's loop) and cast back to a's dtype
+ * (unsafe, as NumPy's ufunc.at); an element selected twice is updated twice,
+ * in the selection's order where the op's order matters (NumPy's unbuffered
+ * update). value: broadcast to the selection; NULL for a unary op. */
+NgStatus ng_index_update(const NgArray *a, int n, const NgIndex *index, NgOp op, NgDType compute,
+                         const NgOperand *value);
 
 /* ---- linear algebra -------------------------------------------------- */
 

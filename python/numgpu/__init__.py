@@ -22,6 +22,8 @@ __version__ = "0.1.0"
 # NumPy's protocols (__array_ufunc__, __array_function__, method fallback):
 # np.add(x, y) and np.sum(x) with numgpu arrays run here; a + numpy array stays on the device.
 from . import _protocols  # noqa: E402
+from . import _ufunc  # noqa: E402
+from ._ufunc import ufunc  # noqa: E402,F401
 _protocols.install()
 ndarray.__array_priority__ = 100
 
@@ -264,21 +266,9 @@ def identity(n, dtype=float64, device=None):
 
 # ---- ufuncs ------------------------------------------------------------------
 
-def _make_ufunc(code, name, binary):
-    if binary:
-        def f(x1, x2, out=None):
-            return _core.ufunc(code, x1, x2, out)
-    else:
-        def f(x, out=None):
-            return _core.ufunc(code, x, None, out)
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = "NumPy's %s, elementwise on the device." % name
-    return f
-
-
 for _code, _name in enumerate(_core.op_names()):
     if _name not in ("copy", "erf", "erfc", "gamma", "lgamma"):  # (math.erf in compiled loops: NumPy has no such ufunc)
-        globals()[_name] = _make_ufunc(_code, _name, _code <= _core.op_names().index("greater_equal"))
+        globals()[_name] = _ufunc.make(_code, _name)
 del _code, _name
 
 true_divide = divide  # noqa: F821 (defined in the loop above)

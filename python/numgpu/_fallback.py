@@ -52,6 +52,7 @@ class FallbackWarning(UserWarning):
 
 
 counts = {}          # name -> [calls, seconds]
+calls = [0]          # fallbacks so far (numgpu run's counting tells device calls from them)
 _warned = set()
 _mode = os.environ.get("NUMGPU_FALLBACK", "warn").strip().lower() or "warn"
 if _mode not in MODES:
@@ -121,6 +122,9 @@ def _down(x):
     return x
 
 
+down = _down   # for the modules that hand NumPy arguments of their own (numgpu._ufunc)
+
+
 def _up(x):
     # NumPy scalars too: a 0-d numgpu array stands in for one, as numgpu's own reductions return.
     # Only plain ndarrays: subclasses (masked arrays, matrix) keep their own semantics on the host.
@@ -158,12 +162,28 @@ def call_numpy(name, func, *args, **kwargs):
         res = outs[0] if len(outs) == 1 and isinstance(res, _np.ndarray) else _up(res)
     else:
         res = _up(res)
+    _count(name, t0)
+    return res
+
+
+def _count(name, t0):
+    calls[0] += 1
     rec = counts.get(name)
     if rec is None:
         rec = counts[name] = [0, 0.0]
     rec[0] += 1
     rec[1] += time.perf_counter() - t0
-    return res
+
+
+def call_numpy_inplace(name, func, target, *args, **kwargs):
+    """NumPy's func(target, *args) that changes numgpu array `target` in place (ufunc.at,
+    random.shuffle): run on a host copy, which is then copied back into target."""
+    _admit(name)
+    t0 = time.perf_counter()
+    host = target.get()
+    func(host, *_down(args), **_down(kwargs))
+    target[...] = host
+    _count(name, t0)
 
 
 def _wrap(name, func):
@@ -177,7 +197,11 @@ def _wrap(name, func):
 
 
 def wrap(name, value):
-    """NumPy's attribute `value` as numgpu serves it: callables (but not classes) through call_numpy."""
+    """NumPy's attribute `value` as numgpu serves it: callables (but not classes) through call_numpy;
+    a ufunc as a numgpu ufunc whose calls and methods all run NumPy's (ufunc.at changes its array)."""
+    if isinstance(value, _np.ufunc):
+        from ._ufunc import host
+        return host(value)
     if callable(value) and not isinstance(value, type):
         return _wrap(name, value)
     return value

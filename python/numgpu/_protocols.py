@@ -19,13 +19,9 @@ import threading
 
 import numpy as _np
 
-from . import _fallback
+from . import _fallback, _ufunc
 from ._core import ndarray
 
-# ufunc.reduce / .accumulate with numgpu's reductions and scans (when that module has them).
-_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
-           "logical_and": "all", "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
-_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 # Methods that change the array in place: the fallback copies NumPy's result back.
 _INPLACE_METHODS = {"sort", "partition", "put", "itemset", "setfield"}
 
@@ -43,15 +39,6 @@ def _own(module, name):
     return f if callable(f) and not isinstance(f, type) else None
 
 
-def _first_out(kwargs):
-    out = kwargs.get("out")
-    if isinstance(out, tuple):
-        if len(out) != 1:
-            return None
-        kwargs = dict(kwargs, out=out[0])
-    return kwargs
-
-
 def _try(f, args, kwargs):
     """numgpu's f(*args, **kwargs); None (meaning: fall back) where numgpu does not support the call."""
     try:
@@ -61,35 +48,18 @@ def _try(f, args, kwargs):
 
 
 def ufunc_dispatch(ufunc, method, *inputs, **kwargs):
-    """NumPy ufunc `ufunc`'s `method` ("__call__", "reduce", ...) on operands including numgpu arrays."""
-    if method == "__call__" and not kwargs:   # the common case, kept short
-        f = _target(ufunc)
-        if f is not None:
-            try:
-                return f(*inputs)
-            except (NotImplementedError, TypeError):
-                pass
-    ng = _numgpu()
-    name = ufunc.__name__
-    k = _first_out(kwargs) if "out" in kwargs else kwargs
-    res = None
-    if k is not None:
-        if method == "__call__":
-            f = _own(ng, name)
-            res = _try(f, inputs, k) if f is not None else None
-        elif method == "reduce" and name in _REDUCE and _own(ng, _REDUCE[name]) and len(inputs) == 1:
-            if k.get("initial") is None and "where" not in k:
-                k = {key: v for key, v in k.items() if key != "initial"}
-                k.setdefault("axis", 0)
-                res = _try(_own(ng, _REDUCE[name]), inputs, k)
-        elif method == "accumulate" and name in _ACCUMULATE and _own(ng, _ACCUMULATE[name]) and len(inputs) == 1:
-            k = dict(k)
-            k.setdefault("axis", 0)
-            res = _try(_own(ng, _ACCUMULATE[name]), inputs, k)
-    if res is not None and res is not NotImplemented:
-        return res
-    label = "numpy.%s" % name if method == "__call__" else "numpy.%s.%s" % (name, method)
-    return _fallback.call_numpy(label, getattr(ufunc, method), *inputs, **kwargs)
+    """NumPy ufunc `ufunc`'s `method` ("__call__", "reduce", "at", ...) on operands including numgpu
+    arrays: numgpu's ufunc of that name (numgpu._ufunc: the device where it can, else NumPy's
+    through the fallback, .at's array updated in place either way)."""
+    f = vars(_numgpu()).get(ufunc.__name__)
+    if not isinstance(f, _ufunc.ufunc) or f._np is not ufunc:
+        f = _hosts.get(ufunc)
+        if f is None:
+            f = _hosts[ufunc] = _ufunc.host(ufunc)
+    return (f if method == "__call__" else getattr(f, method))(*inputs, **kwargs)
+
+
+_hosts = {}   # NumPy ufunc numgpu has no kernel for -> its host ufunc
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):

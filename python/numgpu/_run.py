@@ -71,25 +71,33 @@ def _counted(name, f):
     if getattr(f, "_numgpu_counted", False):
         return f
 
+    fallbacks = _fallback_calls()
+
     @functools.wraps(f)
     def g(*args, **kwargs):
         if _depth[0]:
             return f(*args, **kwargs)
         _depth[0] += 1
-        t0 = time.perf_counter()
+        t0, n0 = time.perf_counter(), fallbacks[0]
         try:
             return f(*args, **kwargs)
         except RuntimeError as e:
             raise name_strict_error(e, name)
         finally:
             _depth[0] -= 1
-            rec = device_counts.get(name)
-            if rec is None:
-                rec = device_counts[name] = [0, 0.0]
-            rec[0] += 1
-            rec[1] += time.perf_counter() - t0
+            if fallbacks[0] == n0:   # (a call that fell back is counted by the fallback alone)
+                rec = device_counts.get(name)
+                if rec is None:
+                    rec = device_counts[name] = [0, 0.0]
+                rec[0] += 1
+                rec[1] += time.perf_counter() - t0
     g._numgpu_counted = True
     return g
+
+
+def _fallback_calls():
+    from ._fallback import calls
+    return calls
 
 
 def name_strict_error(e, name):
@@ -120,9 +128,12 @@ def start_counting():
     # Rows are named as NumPy names them, so a function's device and fallback calls share a row.
     mods = [(numgpu, "numpy.")] + [(vars(numgpu)[m], "numpy.%s." % m) for m in ("linalg", "random")
                              if isinstance(vars(numgpu).get(m), types.ModuleType)]
+    from ._ufunc import ufunc
     for mod, prefix in mods:
         for name, v in list(vars(mod).items()):
-            if _countable(name, v):
+            if isinstance(v, ufunc) and not getattr(v, "_numgpu_counted", False):
+                setattr(mod, name, v.counted(prefix + name, _counted))   # numpy.add, numpy.add.reduce, ...
+            elif _countable(name, v):
                 setattr(mod, name, _counted(prefix + name, v))
     for name, v in list(vars(ndarray).items()):
         if _countable(name, v) and name not in ("get", "to"):
@@ -154,20 +165,6 @@ def _guarded(name, f, npf):
     return g
 
 
-def _ufunc(npu, f):
-    """A function standing for NumPy ufunc npu: calls run numgpu's f (or fall back), and
-    .reduce/.accumulate/.outer/.at/.reduceat dispatch like __array_ufunc__ does."""
-    from ._fallback import _wrap
-    from ._protocols import ufunc_dispatch
-    label = "numpy." + npu.__name__
-    g = _guarded(label, f, npu) if f is not None else _wrap(label, npu)
-    for method in ("reduce", "accumulate", "outer", "at", "reduceat"):
-        setattr(g, method, functools.partial(ufunc_dispatch, npu, method))
-    for attr in ("nin", "nout", "nargs", "ntypes", "types", "identity", "signature"):
-        setattr(g, attr, getattr(npu, attr))
-    return g
-
-
 class _HostObject:
     """A NumPy object that lives on the host (a random Generator, RandomState): its methods run
     on NumPy through the fallback, so their arrays come back as numgpu arrays."""
@@ -193,12 +190,10 @@ class _HostObject:
 def _shuffle(label, host_shuffle, x, *args, **kwargs):
     """shuffle works in place: a numgpu array gets the shuffled host copy back."""
     from ._core import ndarray
-    from ._fallback import call_numpy
+    from ._fallback import call_numpy_inplace
     if not isinstance(x, ndarray):
         return host_shuffle(x, *args, **kwargs)
-    h = x.get()
-    call_numpy(label, host_shuffle, h, *args, **kwargs)
-    x[...] = h
+    call_numpy_inplace(label, host_shuffle, x, *args, **kwargs)
 
 
 def _host_factory(label, cls):
@@ -257,8 +252,9 @@ class NumpyShim(types.ModuleType):
             return _host_factory(label, npv)
         if np_mod.__name__ == "numpy.random" and name == "shuffle":
             return functools.partial(_shuffle, label, npv)
-        if isinstance(npv, numpy.ufunc):
-            return _ufunc(npv, ngv if callable(ngv) and ngv is not missing else None)
+        if isinstance(npv, numpy.ufunc):   # numgpu's (counted), else NumPy's through the fallback
+            from ._ufunc import host, ufunc
+            return ngv if isinstance(ngv, ufunc) else host(npv)
         if isinstance(npv, type) or not callable(npv):
             return npv    # dtypes, classes (finfo, errstate), constants: NumPy's own objects
         if callable(ngv) and not isinstance(ngv, type):

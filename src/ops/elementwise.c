@@ -104,7 +104,7 @@ typedef struct EwPlan {
 /* The dtype op gives computing in dtype c (before a cast into out=): bool for
  * comparisons and predicates, the real dtype for the absolute value of a
  * complex, c itself otherwise. */
-static NgDType op_result(NgOp op, NgDType c)
+NgDType ng_op_result_of(NgOp op, NgDType c)
 {
     switch (op) {
     case NG_OP_EQ: case NG_OP_NE: case NG_OP_LT: case NG_OP_LE: case NG_OP_GT: case NG_OP_GE:
@@ -144,10 +144,10 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
     NgIrRef value;
     switch ((EwKind)key->kind) {
     case EW_UNARY:
-        value = ng_ir_unary(k, (NgOp)key->op, op_result((NgOp)key->op, compute), ng_ir_cast(k, compute, in[0]));
+        value = ng_ir_unary(k, (NgOp)key->op, ng_op_result_of((NgOp)key->op, compute), ng_ir_cast(k, compute, in[0]));
         break;
     case EW_BINARY:
-        value = ng_ir_binary(k, (NgOp)key->op, op_result((NgOp)key->op, compute), ng_ir_cast(k, compute, in[0]),
+        value = ng_ir_binary(k, (NgOp)key->op, ng_op_result_of((NgOp)key->op, compute), ng_ir_cast(k, compute, in[0]),
                              ng_ir_cast(k, compute, in[1]));
         break;
     case EW_WHERE:
@@ -467,7 +467,7 @@ static NgStatus prepare_out(NgDevice *dev, const NgArray *dest, NgDType dt, int 
 
 /* NumPy refuses integer ** negative integer; an array exponent is checked
  * with a min reduction (one small download). */
-static NgStatus check_int_exponent(const NgOperand *e)
+NgStatus ng_check_int_exponent(const NgOperand *e)
 {
     bool negative = false;
     if (!e->array) {
@@ -504,7 +504,7 @@ static NgStatus run_op(EwKind kind, NgOp op, int n, const NgOperand *ops, const 
         if (!ops[i].array && ops[i].scalar.kind == NG_KIND_FLOAT && ops[i].scalar.big && !is_compare(op))
             return ng_error_set(NG_ERR_OVERFLOW, "Python integer %.0f out of bounds for %s", ops[i].scalar.v.f,
                                 ng_dtype_info(compute == NG_NODTYPE ? NG_INT64 : compute)->name);
-    if (op == NG_OP_POW && ng_dtype_is_int(compute) && (st = check_int_exponent(&ops[1])) != NG_OK)
+    if (op == NG_OP_POW && ng_dtype_is_int(compute) && (st = ng_check_int_exponent(&ops[1])) != NG_OK)
         return st;
     if (is_compare(op)) { /* a Python int out of the array's range compares exactly in a wider type */
         for (int i = 0; i < n; i++)

@@ -667,7 +667,7 @@ static NgStatus plan_index(const NgArray *a, int n, const NgIndex *index, Plan *
 /* ---- the gather / scatter kernel ---- */
 
 typedef struct IdxKey {
-    uint8_t tag;                 /* 'x' gather, 'X' scatter */
+    uint8_t tag;                 /* 'x' gather, 'X' scatter, 'U' update (ufunc.at) */
     int8_t dtype;                /* element dtype of the view */
     int8_t vdtype;               /* scatter: value dtype */
     uint8_t vscalar;             /* scatter: the value is a kernel scalar */
@@ -684,7 +684,35 @@ typedef struct IdxKey {
     uint8_t naxes[NG_MAXDIMS];   /* view axes per entry */
     int8_t idtype[NG_MAXDIMS];   /* index array dtype */
     uint8_t icontig[NG_MAXDIMS]; /* index array's last (broadcast) axis unit-stride */
+    uint8_t upd;                 /* update: UPD_* */
+    uint8_t op;                  /* update: the NgOp */
+    int8_t compute;              /* update: the dtype the op computes in */
+    uint8_t unary;               /* update: the op takes no value */
 } IdxKey;
+
+/* How an update's kernel runs: in parallel where no element can be selected twice (a basic
+ * index); by atomic read-modify-writes on GPU targets where the op allows any order; else
+ * one element after another in the selection's order (NumPy's), on one thread. */
+enum { UPD_PARALLEL = 1, UPD_ATOMIC, UPD_SERIAL };
+
+/* One update of ufunc.at: view[vidx] = op(view[vidx], val) computed in the key's dtype and
+ * cast back (NumPy's unsafe cast); an atomic one where the key says so (x - v as x + -v, the
+ * same value for every x and v, signed zeros too). */
+static NgIrRef update_element(NgIrKernel *k, const IdxKey *key, int view, const NgIrRef *vidx, NgIrRef val)
+{
+    NgDType dt = (NgDType)key->dtype, c = (NgDType)key->compute;
+    NgOp op = (NgOp)key->op;
+    if (key->upd == UPD_ATOMIC) {
+        NgIrRef v = ng_ir_cast(k, dt, val);
+        if (op == NG_OP_SUB)
+            v = ng_ir_unary(k, NG_OP_NEG, dt, v);
+        return ng_ir_atomic(k, op == NG_OP_SUB ? NG_OP_ADD : op, view, key->vnd, vidx, v);
+    }
+    NgIrRef x = ng_ir_cast(k, c, ng_ir_load(k, view, key->vnd, vidx));
+    NgDType rdt = ng_op_result_of(op, c);
+    NgIrRef r = key->unary ? ng_ir_unary(k, op, rdt, x) : ng_ir_binary(k, op, rdt, x, ng_ir_cast(k, c, val));
+    return ng_ir_store(k, view, key->vnd, vidx, ng_ir_cast(k, dt, r));
+}
 
 /* Loops over the result (extents are scalars; flat on GPU targets, see
  * ng_ir_box: a thread per outer index would walk a whole block of the result
@@ -693,14 +721,14 @@ typedef struct IdxKey {
 static NgStatus build_idx(const void *ctx, NgIrKernel *k)
 {
     const IdxKey *key = ctx;
-    bool scatter = key->tag == 'X';
+    bool scatter = key->tag != 'x', update = key->tag == 'U';
     NgDType dt = (NgDType)key->dtype;
     int R = key->rnd;
-    int res;
-    if (scatter)
+    int res = -1;
+    if (scatter && !key->unary)
         res = key->vscalar ? ng_ir_param_scalar(k, (NgDType)key->vdtype)
                            : ng_ir_param_array(k, (NgDType)key->vdtype, R, key->res_contig, false);
-    else
+    else if (!scatter)
         res = ng_ir_param_array(k, dt, R, key->res_contig, true);
     int view = ng_ir_param_array(k, dt, key->vnd, key->view_contig, scatter);
     int par[NG_MAXDIMS];
@@ -744,17 +772,25 @@ static NgStatus build_idx(const void *ctx, NgIrKernel *k)
             r += key->bnd;
         vidx[d] = o[r++];
     }
-    NgIrRef body;
-    if (scatter) {
-        NgIrRef val = key->vscalar ? ng_ir_scalar(k, res) : ng_ir_load(k, res, R, o);
+    NgIrRef body, val = NG_IR_NONE;
+    if (res >= 0)
+        val = key->vscalar ? ng_ir_scalar(k, res) : ng_ir_load(k, res, R, o);
+    if (update)
+        body = update_element(k, key, view, vidx, val);
+    else if (scatter)
         body = ng_ir_store(k, view, key->vnd, vidx, ng_ir_cast(k, dt, val));
-    } else {
+    else
         body = ng_ir_store(k, res, R, o, ng_ir_load(k, view, key->vnd, vidx));
-    }
     NgIrRef extent[NG_MAXDIMS];
     for (int d = 0; d < R; d++)
         extent[d] = ng_ir_scalar(k, ext[d]);
-    body = ng_ir_box(k, R, vars, extent, body, key->flat);
+    if (key->upd == UPD_SERIAL) { /* the selection's order, on one thread */
+        NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+        for (int d = R - 1; d >= 0; d--)
+            body = ng_ir_for(k, vars[d], zero, extent[d], one, body, 0);
+    } else {
+        body = ng_ir_box(k, R, vars, extent, body, key->flat);
+    }
     k->body = body;
     return k->status;
 }
@@ -769,10 +805,31 @@ static void bstrides(const NgArray *x, int nd, int64_t *out)
     }
 }
 
-/* Runs the gather (res: fresh result array) or the scatter (value: array
- * broadcastable to the result shape, or scalar) of plan p. */
+/* An update's op (ufunc.at): NULL for a plain gather or scatter. */
+typedef struct Update {
+    NgOp op;
+    NgDType compute;  /* the dtype the op computes in (NumPy's loop) */
+    bool unary;       /* the op takes no value */
+} Update;
+
+/* How update u of plan p's selection runs on dev (UPD_*). */
+static uint8_t update_mode(const Plan *p, const Update *u, const NgDevice *dev)
+{
+    if (!p->advanced)
+        return UPD_PARALLEL;
+    NgDType dt = p->view.dtype;
+    bool any_order = u->op == NG_OP_ADD || u->op == NG_OP_SUB || u->op == NG_OP_MUL || u->op == NG_OP_MAXIMUM ||
+                     u->op == NG_OP_MINIMUM || u->op == NG_OP_BITAND || u->op == NG_OP_BITOR || u->op == NG_OP_BITXOR;
+    bool atomic = dev->be->target->par != NG_PAR_OPENMP && any_order && !u->unary && u->compute == dt &&
+                  dt != NG_BOOL && dt != NG_FLOAT16 && (!ng_dtype_is_complex(dt) || u->op == NG_OP_ADD || u->op == NG_OP_SUB);
+    return atomic ? UPD_ATOMIC : UPD_SERIAL;
+}
+
+/* Runs the gather (res: fresh result array), the scatter (value: array
+ * broadcastable to the result shape, or scalar) or, with u, the update of
+ * plan p. */
 static NgStatus run_idx(const Plan *p, const NgArray *res, const NgArray *value, const NgScalar *scalar,
-                        NgDType sdtype)
+                        NgDType sdtype, const Update *u)
 {
     int64_t rsize = 1;
     for (int d = 0; d < p->rnd; d++)
@@ -784,7 +841,7 @@ static NgStatus run_idx(const Plan *p, const NgArray *res, const NgArray *value,
     bool scatter = res == NULL;
     IdxKey key;
     memset(&key, 0, sizeof key);
-    key.tag = scatter ? 'X' : 'x';
+    key.tag = u ? 'U' : scatter ? 'X' : 'x';
     key.dtype = (int8_t)v->dtype;
     key.vnd = (uint8_t)v->ndim;
     key.rnd = (uint8_t)p->rnd;
@@ -817,6 +874,12 @@ static NgStatus run_idx(const Plan *p, const NgArray *res, const NgArray *value,
     }
     NgDevice *dev = ng_array_device(v);
     key.flat = dev->be->target->par != NG_PAR_OPENMP && p->rnd > 1;
+    if (u) {
+        key.upd = update_mode(p, u, dev);
+        key.op = (uint8_t)u->op;
+        key.compute = (int8_t)u->compute;
+        key.unary = u->unary;
+    }
     const NgKernel *kern;
     NgStatus st = ng_kernel_get(dev, &key, sizeof key, build_idx, &key, &kern);
     if (st != NG_OK)
@@ -828,7 +891,7 @@ static NgStatus run_idx(const Plan *p, const NgArray *res, const NgArray *value,
     int n = 0;
     if (rarr)
         ng_kargs_array(args, &n, rarr, p->rnd, p->rshape, rstr);
-    else
+    else if (scalar)
         ng_scalar_kargs(scalar, sdtype, args, &n);
     ng_kargs_array(args, &n, v, v->ndim, v->shape, vstr);
     for (int e = 0; e < p->nent; e++) {
@@ -857,7 +920,7 @@ NgStatus ng_index_get(const NgArray *a, int n, const NgIndex *index, NgArray *ou
         memset(&p.view, 0, sizeof p.view);
     } else if (st == NG_OK) {
         st = ng_array_empty(ng_array_device(a), a->dtype, p.rnd, p.rshape, out);
-        if (st == NG_OK && (st = run_idx(&p, out, NULL, NULL, NG_NODTYPE)) != NG_OK)
+        if (st == NG_OK && (st = run_idx(&p, out, NULL, NULL, NG_NODTYPE, NULL)) != NG_OK)
             ng_array_release(out);
     }
     plan_free(&p);
@@ -890,6 +953,13 @@ static bool fits(const NgArray *x, int nd, const int64_t *shape)
             return false;
     }
     return true;
+}
+
+/* The kernel dtype that carries a Python scalar's value. */
+static NgDType scalar_dtype(const NgScalar *s)
+{
+    return s->kind == NG_KIND_COMPLEX ? NG_COMPLEX128 : s->kind == NG_KIND_FLOAT ? NG_FLOAT64
+           : s->kind == NG_KIND_BOOL ? NG_BOOL : s->big ? NG_UINT64 : NG_INT64;
 }
 
 NgStatus ng_index_set(const NgArray *a, int n, const NgIndex *index, const NgOperand *value)
@@ -936,9 +1006,7 @@ NgStatus ng_index_set(const NgArray *a, int n, const NgIndex *index, const NgOpe
                               : "int() argument must be a string, a bytes-like object or a real number, not 'complex'");
             goto done;
         }
-        NgDType sdt = s.kind == NG_KIND_COMPLEX ? NG_COMPLEX128 : s.kind == NG_KIND_FLOAT ? NG_FLOAT64
-                      : s.kind == NG_KIND_BOOL ? NG_BOOL : s.big ? NG_UINT64 : NG_INT64;
-        st = run_idx(&p, NULL, NULL, &s, sdt);
+        st = run_idx(&p, NULL, NULL, &s, scalar_dtype(&s), NULL);
         goto done;
     }
     strip_leading(value->array, p.rnd, &val);
@@ -955,7 +1023,62 @@ NgStatus ng_index_set(const NgArray *a, int n, const NgIndex *index, const NgOpe
             goto done;
         src = &tmp;
     }
-    st = run_idx(&p, NULL, src, NULL, NG_NODTYPE);
+    st = run_idx(&p, NULL, src, NULL, NG_NODTYPE, NULL);
+done:
+    ng_array_release(&tmp);
+    ng_array_release(&val);
+    plan_free(&p);
+    return st;
+}
+
+NgStatus ng_index_update(const NgArray *a, int n, const NgIndex *index, NgOp op, NgDType compute,
+                         const NgOperand *value)
+{
+    bool unary = !ng_op_is_binary(op);
+    if (op < 0 || op >= NG_NOPS || op == NG_OP_COPY || unary != (value == NULL))
+        return ng_error_set(NG_ERR_INTERNAL, "update with op %d and %s value", (int)op, value ? "a" : "no");
+    if (!ng_dtype_info(a->dtype)->supported || !ng_dtype_info(compute)->supported)
+        return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet",
+                            ng_dtype_info(ng_dtype_info(a->dtype)->supported ? compute : a->dtype)->name);
+    if (value && value->array && ng_array_device(value->array) != ng_array_device(a))
+        return ng_error_set(NG_ERR_VALUE, "arrays are on different devices (%s and %s); move one with x.to(device)",
+                            ng_device_name(ng_array_device(a)), ng_device_name(ng_array_device(value->array)));
+    if (op == NG_OP_POW && ng_dtype_is_int(compute)) {
+        NgStatus st = ng_check_int_exponent(value);
+        if (st != NG_OK)
+            return st;
+    }
+    Plan p;
+    NgArray val, tmp;
+    memset(&val, 0, sizeof val);
+    memset(&tmp, 0, sizeof tmp);
+    NgStatus st = plan_index(a, n, index, &p);
+    if (st != NG_OK)
+        goto done;
+    if (!p.advanced) { /* the view is the selection */
+        p.rnd = p.view.ndim;
+        memcpy(p.rshape, p.view.shape, sizeof(int64_t) * (size_t)p.rnd);
+        p.first = p.bnd = 0;
+    }
+    Update u = {op, compute, unary};
+    if (!value) {
+        st = run_idx(&p, NULL, NULL, NULL, NG_NODTYPE, &u);
+    } else if (!value->array) {
+        st = run_idx(&p, NULL, NULL, &value->scalar, scalar_dtype(&value->scalar), &u);
+    } else {
+        strip_leading(value->array, p.rnd, &val);
+        if (!fits(&val, p.rnd, p.rshape)) {
+            st = ng_error_set(NG_ERR_VALUE, "array is not broadcastable to correct shape");
+            goto done;
+        }
+        const NgArray *src = &val;
+        if (ng_array_may_overlap(&p.view, &val)) { /* ufunc.at(a, idx, a[...]): read a copy */
+            if ((st = ng_op_astype(&val, val.dtype, &tmp)) != NG_OK)
+                goto done;
+            src = &tmp;
+        }
+        st = run_idx(&p, NULL, src, NULL, NG_NODTYPE, &u);
+    }
 done:
     ng_array_release(&tmp);
     ng_array_release(&val);

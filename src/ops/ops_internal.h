@@ -51,6 +51,14 @@ typedef struct EwKey {
 NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, int nin,
                    const EwInput *in);
 
+/* The dtype op gives computing in dtype c: bool for comparisons and
+ * predicates, the real dtype for the absolute value of a complex, else c. */
+NgDType ng_op_result_of(NgOp op, NgDType c);
+
+/* NumPy's ValueError for an integer power whose exponent operand e is
+ * negative (a scalar, or any element of an array). */
+NgStatus ng_check_int_exponent(const NgOperand *e);
+
 /* Broadcast shape of the array operands (scalars ignored). */
 NgStatus ng_ew_broadcast(int n, const NgOperand *ops, int *ndim, int64_t *shape);
 

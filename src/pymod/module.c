@@ -264,6 +264,40 @@ static PyObject *f_ufunc(PyObject *m, PyObject *args)
     return ngpy_wrap(&out);
 }
 
+/* ufunc_at(op, a, index, value_or_None, compute): ufunc.at on a numgpu array, in place. */
+static PyObject *f_ufunc_at(PyObject *m, PyObject *args)
+{
+    int op;
+    PyObject *a, *key, *value, *compute;
+    if (!PyArg_ParseTuple(args, "iO!OOO:ufunc_at", &op, ngpy.ndarray_type, &a, &key, &value, &compute))
+        return NULL;
+    if (op < 0 || op >= NG_NOPS || op == NG_OP_COPY) {
+        PyErr_SetString(PyExc_ValueError, "bad op code");
+        return NULL;
+    }
+    NgDType cdt;
+    if (ngpy_dtype(compute, &cdt) < 0)
+        return NULL;
+    NgOperand v;
+    NgArray tv = {0};
+    if (value != Py_None && ngpy_operand(value, &v, &tv) < 0)
+        return NULL;
+    NgIndex items[2 * NG_MAXDIMS];
+    NgArray tmps[2 * NG_MAXDIMS];
+    int n, ntmp;
+    if (ngpy_index(key, &n, items, tmps, &ntmp) < 0) {
+        ng_array_release(&tv);
+        return NULL;
+    }
+    NgStatus st = ng_index_update(ngpy_arr(a), n, items, (NgOp)op, cdt, value == Py_None ? NULL : &v);
+    for (int t = 0; t < ntmp; t++)
+        ng_array_release(&tmps[t]);
+    ng_array_release(&tv);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    Py_RETURN_NONE;
+}
+
 static PyObject *f_where(PyObject *m, PyObject *args)
 {
     PyObject *c, *x, *y;
@@ -510,6 +544,7 @@ static PyMethodDef functions[] = {
     {"linspace", f_linspace, METH_VARARGS, "linspace(start, stop, n, endpoint, dtype, device)"},
     {"eye", f_eye, METH_VARARGS, "eye(n, m, k, dtype, device)"},
     {"ufunc", f_ufunc, METH_VARARGS, "ufunc(opcode, a, b_or_None, out)"},
+    {"ufunc_at", f_ufunc_at, METH_VARARGS, "ufunc_at(opcode, a, index, value_or_None, compute_dtype): ufunc.at."},
     {"where", f_where, METH_VARARGS, "where(cond, x, y)"},
     {"reduce", f_reduce, METH_VARARGS, "reduce(opcode, a, axis, dtype, keepdims, ddof)"},
     {"concatenate", f_concatenate, METH_VARARGS, "concatenate(arrays, axis)"},

@@ -1,0 +1,268 @@
+"""numgpu's ufuncs: objects like NumPy's, each standing for NumPy's ufunc of the same name.
+
+    add(x, y)    the elementwise op on the device; out= (also positional), where=, dtype= and casting=
+                 as NumPy's: the loop's dtypes come from NumPy's own ufunc.resolve_dtypes, the inputs
+                 are cast to them on the device, `where` selects between the result and out
+    .reduce      numgpu's reductions where the op has one (add: sum, multiply: prod, maximum: max,
+                 minimum: min, logical_and: all, logical_or: any); any other binary op as the last
+                 element of its accumulate (NumPy's left-to-right order)
+    .accumulate  the device scan of any binary op (src/ops/scan.c), in the dtype NumPy gives
+    .outer       the op of a with new trailing axes and b, broadcast
+    .at          in place on the device (src/ops/index.c ng_index_update: unbuffered, an element
+                 indexed twice is updated twice); on a NumPy array, NumPy's own at
+    .reduceat    NumPy's (the fallback)
+
+The dtype a reduction or scan gives is NumPy's answer for a one-element array of the same dtype
+(cached per dtype): the rules (add and multiply widen small integers, logical ops give bool,
+divide of integers gives float64) stay NumPy's. What numgpu does not support (keywords such as
+signature=, initial=, dtypes it has no kernels for, NumPy arrays as out=) runs NumPy's ufunc
+through the fallback: counted, warned once, and out= arrays and .at's array get NumPy's result.
+A ufunc numgpu has no kernel for (ldexp, frexp, ...) is a host ufunc: every call falls back.
+"""
+import operator
+
+import numpy as _np
+
+from . import _core, _fallback
+from ._core import ndarray
+
+_NO_VALUE = _np._NoValue
+# reductions with a numgpu function of their own (pairwise float sums, parallel trees)
+_REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
+               "logical_and": "all", "logical_or": "any"}
+_CALL_KEYS = frozenset(("where", "dtype", "casting", "order", "subok"))
+
+
+def _ng():
+    import numgpu
+    return numgpu
+
+
+def _kind_of(x):
+    """What NumPy's resolve_dtypes takes for operand x: a dtype, or int/float/complex for a Python
+    number (NEP 50's weak scalars)."""
+    if isinstance(x, (ndarray, _np.ndarray, _np.generic)):
+        return x.dtype
+    if isinstance(x, bool):
+        return _np.dtype(bool)
+    if isinstance(x, (int, float, complex)):
+        return type(x)
+    return _np.asarray(x).dtype
+
+
+def _outs(out):
+    """out= as a tuple of arrays, or () (NumPy takes one array or a tuple)."""
+    if out is None:
+        return ()
+    return out if isinstance(out, tuple) else (out,)
+
+
+class ufunc:
+    """A NumPy ufunc on numgpu arrays (see the module's doc)."""
+
+    def __init__(self, name, code, np_ufunc):
+        self.__name__ = self.__qualname__ = name
+        self.__module__ = "numgpu"
+        self._code = code                  # numgpu's op code; None: a host ufunc
+        self._np = np_ufunc
+        self._dtypes = {}                  # (method, input dtype, dtype=) -> NumPy's result dtype
+        for attr in ("nin", "nout", "nargs", "ntypes", "types", "identity", "signature"):
+            setattr(self, attr, getattr(np_ufunc, attr))
+        self.__doc__ = ("NumPy's %s on numgpu arrays%s." % (name, "" if code is not None else
+                        " (run on NumPy: numgpu has no device version)"))
+
+    def __repr__(self):
+        return "<ufunc '%s'>" % self.__name__
+
+    def __reduce__(self):
+        return self.__name__           # pickled by name, as NumPy's
+
+    # ---- calls ----------------------------------------------------------------------------------
+
+    def __call__(self, *args, out=None, **kwargs):
+        nin = self.nin
+        if len(args) == nin + 1 and out is None:   # out given by position
+            out, args = args[nin], args[:nin]
+        if self._code is not None and not kwargs and len(args) == nin:
+            try:
+                return _core.ufunc(self._code, args[0], args[1] if nin == 2 else None, out)
+            except (NotImplementedError, TypeError):
+                pass
+        elif self._code is not None and len(args) == nin and kwargs.keys() <= _CALL_KEYS:
+            try:
+                return self._call_with(args, out, **kwargs)
+            except NotImplementedError:
+                pass
+        return self._host("", self._np, *args, **dict(kwargs, **({} if out is None else {"out": out})))
+
+    def _call_with(self, args, out, where=True, dtype=None, casting="same_kind", order="K", subok=True):
+        """A call with NumPy's keywords: the loop's dtypes from NumPy, then the device op."""
+        outs = _outs(out)
+        if order not in ("K", "C", "A") or subok is not True or len(outs) > 1 or \
+                (outs and not isinstance(outs[0], ndarray)):
+            raise NotImplementedError
+        kinds = tuple(_kind_of(a) for a in args)
+        sig = {} if dtype is None else {"signature": (None,) * self.nin + (_np.dtype(dtype),)}
+        loop = self._np.resolve_dtypes(kinds + ((outs[0].dtype,) if outs else (None,)), casting=casting, **sig)
+        ng = _ng()
+        xs = [ng.asarray(a, dtype=loop[i]) if dtype is not None else a for i, a in enumerate(args)]
+        if where is True and outs and dtype is None:
+            return _core.ufunc(self._code, xs[0], xs[1] if self.nin == 2 else None, outs[0])
+        r = _core.ufunc(self._code, xs[0], xs[1] if self.nin == 2 else None, None)
+        if r.dtype != loop[-1]:
+            r = r.astype(loop[-1])
+        if where is not True:
+            if not outs:
+                return r      # NumPy leaves the unselected elements uninitialised: these are as good
+            r = ng.where(where, r, outs[0])
+        if not outs:
+            return r
+        outs[0][...] = r
+        return outs[0]
+
+    def _host(self, method, func, *args, **kwargs):
+        """NumPy's ufunc (method) through the fallback."""
+        label = "numpy." + self.__name__ + ("." + method if method else "")
+        return _fallback.call_numpy(label, func, *args, **kwargs)
+
+    def _result_dtype(self, method, dt, dtype):
+        """The dtype NumPy's reduce/accumulate gives for input dtype dt and dtype= (NumPy's own
+        answer for one element, which runs no op; its errors are NumPy's)."""
+        key = (method, dt, dtype)
+        r = self._dtypes.get(key)
+        if r is None:
+            r = self._dtypes[key] = getattr(self._np, method)(_np.zeros(1, dt), dtype=dtype).dtype
+        return r
+
+    # ---- methods --------------------------------------------------------------------------------
+
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
+        kw = {"axis": axis, "dtype": dtype, "out": out, "keepdims": keepdims}
+        if initial is not _NO_VALUE:
+            kw["initial"] = initial
+        if where is not True:
+            kw["where"] = where
+        outs = _outs(out)
+        if (self._code is None or self.nin != 2 or initial is not _NO_VALUE or where is not True
+                or len(outs) > 1 or (outs and not isinstance(outs[0], ndarray))):
+            return self._host("reduce", self._np.reduce, array, **kw)
+        a = array if isinstance(array, ndarray) else _ng().asarray(array)
+        if dtype is None and outs:
+            dtype = outs[0].dtype          # NumPy: out's dtype is the reduction's
+        try:
+            rdt = self._result_dtype("reduce", a.dtype, None if dtype is None else _np.dtype(dtype))
+            r = self._reduce(a, axis, rdt, keepdims)
+        except NotImplementedError:
+            return self._host("reduce", self._np.reduce, array, **kw)
+        if not outs:
+            return r
+        outs[0][...] = r
+        return outs[0]
+
+    def _reduce(self, a, axis, rdt, keepdims):
+        ng = _ng()
+        red = _REDUCTIONS.get(self.__name__)
+        if red is not None:
+            f = getattr(ng, red)
+            kw = {"dtype": rdt} if red in ("sum", "prod") else {}
+            r = f(a, axis=axis, keepdims=keepdims, **kw)
+            return r if r.dtype == rdt else r.astype(rdt)
+        # a left fold in NumPy's order: the last element of the accumulate along one axis
+        if axis is None:
+            r = self._reduce(a.reshape(-1), 0, rdt, False)
+            return r.reshape((1,) * a.ndim) if keepdims else r
+        if isinstance(axis, tuple):
+            if len(axis) != 1:
+                raise NotImplementedError      # NumPy's error: the op is not reorderable
+            axis = axis[0]
+        axis = operator.index(axis)
+        if a.ndim == 0 or not -a.ndim <= axis < a.ndim or a.shape[axis] == 0:
+            raise NotImplementedError          # NumPy's errors (no identity, AxisError)
+        acc = _scan(self, a, axis % a.ndim, rdt)
+        at = (slice(None),) * (axis % a.ndim) + (slice(-1, None) if keepdims else -1,)
+        return acc[at].copy()
+
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        outs = _outs(out)
+        if (self._code is None or self.nin != 2 or len(outs) > 1 or
+                (outs and not isinstance(outs[0], ndarray))):
+            return self._host("accumulate", self._np.accumulate, array, axis=axis, dtype=dtype, out=out)
+        a = array if isinstance(array, ndarray) else _ng().asarray(array)
+        if dtype is None and outs:
+            dtype = outs[0].dtype
+        if a.ndim == 0 or isinstance(axis, tuple) or axis is None and a.ndim != 1:
+            return self._host("accumulate", self._np.accumulate, array, axis=axis, dtype=dtype, out=out)
+        rdt = self._result_dtype("accumulate", a.dtype, None if dtype is None else _np.dtype(dtype))
+        try:
+            r = _scan(self, a, 0 if axis is None else operator.index(axis), rdt)
+        except (NotImplementedError, TypeError):
+            return self._host("accumulate", self._np.accumulate, array, axis=axis, dtype=dtype, out=out)
+        if not outs:
+            return r
+        outs[0][...] = r
+        return outs[0]
+
+    def outer(self, A, B, /, **kwargs):
+        if self._code is None or self.nin != 2:
+            return self._host("outer", self._np.outer, A, B, **kwargs)
+        ng = _ng()
+        a = A if isinstance(A, ndarray) else ng.asarray(A)
+        b = B if isinstance(B, ndarray) else ng.asarray(B)
+        return self(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
+
+    def at(self, a, indices, b=None, /):
+        if not isinstance(a, ndarray):     # a NumPy array: NumPy's own at changes it in place
+            return self._np.at(a, _fallback.down(indices), _fallback.down(b))
+        if self.nin == 2 and b is None:
+            raise ValueError("second operand needed for ufunc")
+        if self.nin == 1 and b is not None:
+            raise ValueError("second operand provided when ufunc is unary")
+        if self._code is not None:
+            kinds = (a.dtype,) + ((_kind_of(b),) if self.nin == 2 else ())
+            loop = self._np.resolve_dtypes(kinds + (None,), casting="unsafe")   # NumPy's errors
+            if self.nin == 1 or loop[0] == loop[1]:
+                try:
+                    return _core.ufunc_at(self._code, a, indices, b, loop[0])
+                except (NotImplementedError, TypeError):
+                    pass
+        args = (indices,) if self.nin == 1 else (indices, b)
+        _fallback.call_numpy_inplace("numpy.%s.at" % self.__name__, self._np.at, a, *args)
+
+    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        return self._host("reduceat", self._np.reduceat, array, indices, axis=axis, dtype=dtype, out=out)
+
+    # ---- counting (numgpu run's report) ---------------------------------------------------------
+
+    def counted(self, label, count):
+        """This ufunc with its calls and methods counted under `label` (numgpu run: count(label, f)
+        wraps f)."""
+        c = _Counted.__new__(_Counted)
+        c.__dict__.update(self.__dict__)
+        c._call = count(label, self.__call__)
+        for m in ("reduce", "accumulate", "outer", "at", "reduceat"):
+            setattr(c, m, count(label + "." + m, getattr(self, m)))
+        c._numgpu_counted = True
+        return c
+
+
+class _Counted(ufunc):
+    """A ufunc whose calls are counted (ufunc.counted)."""
+
+    def __call__(self, *args, **kwargs):
+        return self._call(*args, **kwargs)
+
+
+def _scan(u, a, axis, dt):  # TEMPORARY until the scans take every op
+    if u.__name__ not in ("add", "multiply"):
+        raise NotImplementedError
+    return _core.cumulative(u.__name__ == "multiply", a, axis, dt)
+
+
+def make(code, name):
+    """numgpu's ufunc for op `code` (numgpu's name; NumPy's ufunc of that name)."""
+    return ufunc(name, code, getattr(_np, name))
+
+
+def host(np_ufunc):
+    """A ufunc numgpu has no kernel for: NumPy's, every call through the fallback."""
+    return ufunc(np_ufunc.__name__, None, np_ufunc)
