@@ -141,6 +141,10 @@ def _up(x):
     return x
 
 
+def _as_tuple(x):
+    return x if isinstance(x, tuple) else (x,)
+
+
 def _outs(kwargs):
     """numgpu arrays given as out= (one array or a tuple): they get NumPy's result copied back."""
     from . import ndarray
@@ -160,6 +164,8 @@ def call_numpy(name, func, *args, **kwargs):
         for dev, host in zip(outs, (h for h in houts if isinstance(h, _np.ndarray))):
             dev[...] = host
         res = outs[0] if len(outs) == 1 and isinstance(res, _np.ndarray) else _up(res)
+    elif "out" in kwargs and any(res is o for o in _as_tuple(kwargs["out"])):
+        pass              # the caller's own NumPy out=, as NumPy returns it
     else:
         res = _up(res)
     _count(name, t0)

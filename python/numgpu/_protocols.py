@@ -53,13 +53,8 @@ def ufunc_dispatch(ufunc, method, *inputs, **kwargs):
     through the fallback, .at's array updated in place either way)."""
     f = vars(_numgpu()).get(ufunc.__name__)
     if not isinstance(f, _ufunc.ufunc) or f._np is not ufunc:
-        f = _hosts.get(ufunc)
-        if f is None:
-            f = _hosts[ufunc] = _ufunc.host(ufunc)
+        f = _ufunc.host(ufunc)
     return (f if method == "__call__" else getattr(f, method))(*inputs, **kwargs)
-
-
-_hosts = {}   # NumPy ufunc numgpu has no kernel for -> its host ufunc
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):

@@ -80,35 +80,50 @@ class ufunc:
     # ---- calls ----------------------------------------------------------------------------------
 
     def __call__(self, *args, out=None, **kwargs):
+        try:
+            if not kwargs and len(args) == self.nin and self._code is not None:   # the common call
+                try:
+                    return _core.ufunc(self._code, args[0], args[-1] if self.nin == 2 else None, out)
+                except (NotImplementedError, TypeError):
+                    pass     # (then NumPy's, which raises NumPy's error where there is one)
+            return self._call_any(args, out, kwargs)
+        except RuntimeError as e:   # NUMGPU_STRICT's errors name the function (numpy.add)
+            from ._run import name_strict_error
+            raise name_strict_error(e, "numpy." + self.__name__)
+
+    def _call_any(self, args, out, kwargs):
         nin = self.nin
         if len(args) == nin + 1 and out is None:   # out given by position
             out, args = args[nin], args[:nin]
-        if self._code is not None and not kwargs and len(args) == nin:
-            try:
-                return _core.ufunc(self._code, args[0], args[1] if nin == 2 else None, out)
-            except (NotImplementedError, TypeError):
-                pass
-        elif self._code is not None and len(args) == nin and kwargs.keys() <= _CALL_KEYS:
-            try:
-                return self._call_with(args, out, **kwargs)
-            except NotImplementedError:
-                pass
+            if not kwargs and self._code is not None:
+                try:
+                    return _core.ufunc(self._code, args[0], args[-1] if nin == 2 else None, out)
+                except (NotImplementedError, TypeError):
+                    pass
+        elif self._code is not None and len(args) == nin and kwargs.keys() <= _CALL_KEYS and kwargs:
+            r = self._call_with(args, out, **kwargs)
+            if r is not None:
+                return r
         return self._host("", self._np, *args, **dict(kwargs, **({} if out is None else {"out": out})))
 
     def _call_with(self, args, out, where=True, dtype=None, casting="same_kind", order="K", subok=True):
-        """A call with NumPy's keywords: the loop's dtypes from NumPy, then the device op."""
+        """A call with NumPy's keywords: the loop's dtypes from NumPy, then the device op; None
+        where numgpu does not support the call."""
         outs = _outs(out)
         if order not in ("K", "C", "A") or subok is not True or len(outs) > 1 or \
                 (outs and not isinstance(outs[0], ndarray)):
-            raise NotImplementedError
+            return None
         kinds = tuple(_kind_of(a) for a in args)
         sig = {} if dtype is None else {"signature": (None,) * self.nin + (_np.dtype(dtype),)}
         loop = self._np.resolve_dtypes(kinds + ((outs[0].dtype,) if outs else (None,)), casting=casting, **sig)
         ng = _ng()
-        xs = [ng.asarray(a, dtype=loop[i]) if dtype is not None else a for i, a in enumerate(args)]
-        if where is True and outs and dtype is None:
-            return _core.ufunc(self._code, xs[0], xs[1] if self.nin == 2 else None, outs[0])
-        r = _core.ufunc(self._code, xs[0], xs[1] if self.nin == 2 else None, None)
+        try:
+            xs = [ng.asarray(a, dtype=loop[i]) if dtype is not None else a for i, a in enumerate(args)]
+            if where is True and outs and dtype is None:
+                return _core.ufunc(self._code, xs[0], xs[1] if self.nin == 2 else None, outs[0])
+            r = _core.ufunc(self._code, xs[0], xs[1] if self.nin == 2 else None, None)
+        except (NotImplementedError, TypeError):
+            return None
         if r.dtype != loop[-1]:
             r = r.astype(loop[-1])
         if where is not True:
@@ -149,10 +164,12 @@ class ufunc:
         a = array if isinstance(array, ndarray) else _ng().asarray(array)
         if dtype is None and outs:
             dtype = outs[0].dtype          # NumPy: out's dtype is the reduction's
+        rdt = self._result_dtype("reduce", a.dtype, None if dtype is None else _np.dtype(dtype))
         try:
-            rdt = self._result_dtype("reduce", a.dtype, None if dtype is None else _np.dtype(dtype))
             r = self._reduce(a, axis, rdt, keepdims)
         except NotImplementedError:
+            r = None
+        if r is None:    # (NumPy's call outside the except: its errors stand alone)
             return self._host("reduce", self._np.reduce, array, **kw)
         if not outs:
             return r
@@ -169,6 +186,8 @@ class ufunc:
             return r if r.dtype == rdt else r.astype(rdt)
         # a left fold in NumPy's order: the last element of the accumulate along one axis
         if axis is None:
+            if a.ndim > 1:
+                raise NotImplementedError      # NumPy's error: the op is not reorderable
             r = self._reduce(a.reshape(-1), 0, rdt, False)
             return r.reshape((1,) * a.ndim) if keepdims else r
         if isinstance(axis, tuple):
@@ -196,6 +215,8 @@ class ufunc:
         try:
             r = _scan(self, a, 0 if axis is None else operator.index(axis), rdt)
         except (NotImplementedError, TypeError):
+            r = None
+        if r is None:
             return self._host("accumulate", self._np.accumulate, array, axis=axis, dtype=dtype, out=out)
         if not outs:
             return r
@@ -224,7 +245,7 @@ class ufunc:
                 try:
                     return _core.ufunc_at(self._code, a, indices, b, loop[0])
                 except (NotImplementedError, TypeError):
-                    pass
+                    pass      # (NumPy's at below: its result, or its error)
         args = (indices,) if self.nin == 1 else (indices, b)
         _fallback.call_numpy_inplace("numpy.%s.at" % self.__name__, self._np.at, a, *args)
 
@@ -263,6 +284,12 @@ def make(code, name):
     return ufunc(name, code, getattr(_np, name))
 
 
+_hosts = {}   # NumPy's ufunc -> its host ufunc
+
+
 def host(np_ufunc):
-    """A ufunc numgpu has no kernel for: NumPy's, every call through the fallback."""
-    return ufunc(np_ufunc.__name__, None, np_ufunc)
+    """A ufunc numgpu has no kernel for: NumPy's, every call through the fallback (one per ufunc)."""
+    u = _hosts.get(np_ufunc)
+    if u is None:
+        u = _hosts[np_ufunc] = ufunc(np_ufunc.__name__, None, np_ufunc)
+    return u
