@@ -74,8 +74,9 @@ typedef struct NgOperand {
 NgStatus ng_op_binary(NgOp op, const NgOperand *a, const NgOperand *b,
                       const NgArray *dest, NgArray *out);
 NgStatus ng_op_unary(NgOp op, const NgOperand *a, const NgArray *dest, NgArray *out);
-/* where(cond, x, y). */
-NgStatus ng_op_where(const NgOperand *cond, const NgOperand *x, const NgOperand *y, NgArray *out);
+/* where(cond, x, y), written into dest when given (as ng_op_binary's dest). */
+NgStatus ng_op_where(const NgOperand *cond, const NgOperand *x, const NgOperand *y, const NgArray *dest,
+                     NgArray *out);
 /* Copy of `a` converted to dtype (always a new buffer). */
 NgStatus ng_op_astype(const NgArray *a, NgDType dt, NgArray *out);
 /* dst[...] = src, broadcasting src to dst's shape and casting (unsafe, as

@@ -126,14 +126,12 @@ class ufunc:
             return None
         if r.dtype != loop[-1]:
             r = r.astype(loop[-1])
-        if where is not True:
-            if not outs:
-                return r      # NumPy leaves the unselected elements uninitialised: these are as good
-            r = ng.where(where, r, outs[0])
         if not outs:
-            return r
-        outs[0][...] = r
-        return outs[0]
+            return r          # (where=: NumPy leaves the others uninitialised; these are as good)
+        if where is True:
+            outs[0][...] = r
+            return outs[0]
+        return _core.where(where, r, outs[0], outs[0])
 
     def _host(self, method, func, *args, **kwargs):
         """NumPy's ufunc (method) through the fallback."""

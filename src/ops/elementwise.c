@@ -548,10 +548,11 @@ NgStatus ng_op_unary(NgOp op, const NgOperand *a, const NgArray *dest, NgArray *
     return run_op(EW_UNARY, op, 1, a, dest, out);
 }
 
-NgStatus ng_op_where(const NgOperand *cond, const NgOperand *x, const NgOperand *y, NgArray *out)
+NgStatus ng_op_where(const NgOperand *cond, const NgOperand *x, const NgOperand *y, const NgArray *dest,
+                     NgArray *out)
 {
     NgOperand ops[3] = {*cond, *x, *y};
-    return run_op(EW_WHERE, NG_OP_COPY, 3, ops, NULL, out);
+    return run_op(EW_WHERE, NG_OP_COPY, 3, ops, dest, out);
 }
 
 NgStatus ng_op_astype(const NgArray *a, NgDType dt, NgArray *out)

@@ -300,8 +300,11 @@ static PyObject *f_ufunc_at(PyObject *m, PyObject *args)
 
 static PyObject *f_where(PyObject *m, PyObject *args)
 {
-    PyObject *c, *x, *y;
-    if (!PyArg_ParseTuple(args, "OOO:where", &c, &x, &y))
+    PyObject *c, *x, *y, *out_o = Py_None;
+    if (!PyArg_ParseTuple(args, "OOO|O:where", &c, &x, &y, &out_o))
+        return NULL;
+    const NgArray *dest;
+    if (out_arg(out_o, &dest) < 0)
         return NULL;
     NgOperand o[3];
     NgArray t[3] = {{0}};
@@ -313,10 +316,17 @@ static PyObject *f_where(PyObject *m, PyObject *args)
             return NULL;
         }
     NgArray out;
-    NgStatus st = ng_op_where(&o[0], &o[1], &o[2], &out);
+    NgStatus st = ng_op_where(&o[0], &o[1], &o[2], dest, &out);
     for (int i = 0; i < 3; i++)
         ng_array_release(&t[i]);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    if (dest) { /* the caller's out, as ufunc's out= */
+        ng_array_release(&out);
+        Py_INCREF(out_o);
+        return out_o;
+    }
+    return ngpy_wrap(&out);
 }
 
 static PyObject *f_reduce(PyObject *m, PyObject *args)
@@ -545,7 +555,7 @@ static PyMethodDef functions[] = {
     {"eye", f_eye, METH_VARARGS, "eye(n, m, k, dtype, device)"},
     {"ufunc", f_ufunc, METH_VARARGS, "ufunc(opcode, a, b_or_None, out)"},
     {"ufunc_at", f_ufunc_at, METH_VARARGS, "ufunc_at(opcode, a, index, value_or_None, compute_dtype): ufunc.at."},
-    {"where", f_where, METH_VARARGS, "where(cond, x, y)"},
+    {"where", f_where, METH_VARARGS, "where(cond, x, y[, out])"},
     {"reduce", f_reduce, METH_VARARGS, "reduce(opcode, a, axis, dtype, keepdims, ddof)"},
     {"concatenate", f_concatenate, METH_VARARGS, "concatenate(arrays, axis)"},
     {"broadcast_to", f_broadcast_to, METH_VARARGS, "broadcast_to(a, shape)"},
