@@ -812,15 +812,20 @@ typedef struct Update {
     bool unary;       /* the op takes no value */
 } Update;
 
-/* How update u of plan p's selection runs on dev (UPD_*). */
+/* How update u of plan p's selection runs on dev (UPD_*). On cpu only integer sums go in
+ * parallel (any order gives NumPy's value; the emitter adds into a private copy per thread
+ * where the array is small, a histogram's bins); floats keep NumPy's order there, bit for bit. */
 static uint8_t update_mode(const Plan *p, const Update *u, const NgDevice *dev)
 {
     if (!p->advanced)
         return UPD_PARALLEL;
     NgDType dt = p->view.dtype;
+    if (dev->be->target->par == NG_PAR_OPENMP)
+        return ng_dtype_is_int(dt) && u->compute == dt && (u->op == NG_OP_ADD || u->op == NG_OP_SUB)
+               ? UPD_ATOMIC : UPD_SERIAL;
     bool any_order = u->op == NG_OP_ADD || u->op == NG_OP_SUB || u->op == NG_OP_MUL || u->op == NG_OP_MAXIMUM ||
                      u->op == NG_OP_MINIMUM || u->op == NG_OP_BITAND || u->op == NG_OP_BITOR || u->op == NG_OP_BITXOR;
-    bool atomic = dev->be->target->par != NG_PAR_OPENMP && any_order && !u->unary && u->compute == dt &&
+    bool atomic = any_order && !u->unary && u->compute == dt &&
                   dt != NG_BOOL && dt != NG_FLOAT16 && (!ng_dtype_is_complex(dt) || u->op == NG_OP_ADD || u->op == NG_OP_SUB);
     return atomic ? UPD_ATOMIC : UPD_SERIAL;
 }
