@@ -967,12 +967,36 @@ static NgDType scalar_dtype(const NgScalar *s)
            : s->kind == NG_KIND_BOOL ? NG_BOOL : s->big ? NG_UINT64 : NG_INT64;
 }
 
+/* Runs plan p's scatter (u: NULL) or update of array `value`, broadcast to the selection (else
+ * NumPy's ValueError for the call), read from a copy where it overlaps the view. */
+static NgStatus scatter_array(const Plan *p, const NgArray *value, const Update *u)
+{
+    NgArray val, tmp;
+    memset(&tmp, 0, sizeof tmp);
+    strip_leading(value, p->rnd, &val);
+    NgStatus st;
+    if (!fits(&val, p->rnd, p->rshape)) {
+        char s1[160], s2[160];
+        st = u ? ng_error_set(NG_ERR_VALUE, "array is not broadcastable to correct shape")
+               : ng_error_set(NG_ERR_VALUE, "shape mismatch: value array of shape %s could not be broadcast to "
+                              "indexing result of shape %s", shape_str(value->ndim, value->shape, s1, sizeof s1),
+                              shape_str(p->rnd, p->rshape, s2, sizeof s2));
+    } else if (ng_array_may_overlap(&p->view, &val)) { /* a[idx] = a[...]: read a copy */
+        if ((st = ng_op_astype(&val, val.dtype, &tmp)) == NG_OK)
+            st = run_idx(p, NULL, &tmp, NULL, NG_NODTYPE, u);
+    } else {
+        st = run_idx(p, NULL, &val, NULL, NG_NODTYPE, u);
+    }
+    ng_array_release(&tmp);
+    ng_array_release(&val);
+    return st;
+}
+
 NgStatus ng_index_set(const NgArray *a, int n, const NgIndex *index, const NgOperand *value)
 {
     Plan p;
-    NgArray val, tmp;
+    NgArray val;
     memset(&val, 0, sizeof val);
-    memset(&tmp, 0, sizeof tmp);
     NgStatus st = plan_index(a, n, index, &p);
     if (st != NG_OK)
         goto done;
@@ -1014,23 +1038,8 @@ NgStatus ng_index_set(const NgArray *a, int n, const NgIndex *index, const NgOpe
         st = run_idx(&p, NULL, NULL, &s, scalar_dtype(&s), NULL);
         goto done;
     }
-    strip_leading(value->array, p.rnd, &val);
-    if (!fits(&val, p.rnd, p.rshape)) {
-        char s1[160], s2[160];
-        st = ng_error_set(NG_ERR_VALUE, "shape mismatch: value array of shape %s could not be broadcast to indexing "
-                          "result of shape %s", shape_str(value->array->ndim, value->array->shape, s1, sizeof s1),
-                          shape_str(p.rnd, p.rshape, s2, sizeof s2));
-        goto done;
-    }
-    const NgArray *src = &val;
-    if (ng_array_may_overlap(&p.view, &val)) { /* a[idx] = a[...]: read a copy */
-        if ((st = ng_op_astype(&val, val.dtype, &tmp)) != NG_OK)
-            goto done;
-        src = &tmp;
-    }
-    st = run_idx(&p, NULL, src, NULL, NG_NODTYPE, NULL);
+    st = scatter_array(&p, value->array, NULL);
 done:
-    ng_array_release(&tmp);
     ng_array_release(&val);
     plan_free(&p);
     return st;
@@ -1054,39 +1063,21 @@ NgStatus ng_index_update(const NgArray *a, int n, const NgIndex *index, NgOp op,
             return st;
     }
     Plan p;
-    NgArray val, tmp;
-    memset(&val, 0, sizeof val);
-    memset(&tmp, 0, sizeof tmp);
     NgStatus st = plan_index(a, n, index, &p);
-    if (st != NG_OK)
-        goto done;
-    if (!p.advanced) { /* the view is the selection */
-        p.rnd = p.view.ndim;
-        memcpy(p.rshape, p.view.shape, sizeof(int64_t) * (size_t)p.rnd);
-        p.first = p.bnd = 0;
-    }
-    Update u = {op, compute, unary};
-    if (!value) {
-        st = run_idx(&p, NULL, NULL, NULL, NG_NODTYPE, &u);
-    } else if (!value->array) {
-        st = run_idx(&p, NULL, NULL, &value->scalar, scalar_dtype(&value->scalar), &u);
-    } else {
-        strip_leading(value->array, p.rnd, &val);
-        if (!fits(&val, p.rnd, p.rshape)) {
-            st = ng_error_set(NG_ERR_VALUE, "array is not broadcastable to correct shape");
-            goto done;
+    if (st == NG_OK) {
+        if (!p.advanced) { /* the view is the selection */
+            p.rnd = p.view.ndim;
+            memcpy(p.rshape, p.view.shape, sizeof(int64_t) * (size_t)p.rnd);
+            p.first = p.bnd = 0;
         }
-        const NgArray *src = &val;
-        if (ng_array_may_overlap(&p.view, &val)) { /* ufunc.at(a, idx, a[...]): read a copy */
-            if ((st = ng_op_astype(&val, val.dtype, &tmp)) != NG_OK)
-                goto done;
-            src = &tmp;
-        }
-        st = run_idx(&p, NULL, src, NULL, NG_NODTYPE, &u);
+        Update u = {op, compute, unary};
+        if (!value)
+            st = run_idx(&p, NULL, NULL, NULL, NG_NODTYPE, &u);
+        else if (!value->array)
+            st = run_idx(&p, NULL, NULL, &value->scalar, scalar_dtype(&value->scalar), &u);
+        else
+            st = scatter_array(&p, value->array, &u);
     }
-done:
-    ng_array_release(&tmp);
-    ng_array_release(&val);
     plan_free(&p);
     return st;
 }
