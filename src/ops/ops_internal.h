@@ -51,6 +51,10 @@ typedef struct EwKey {
 NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, int nin,
                    const EwInput *in);
 
+/* The compute and result dtypes of op's loop on array operands all of
+ * dtype dt (NumPy's type resolution), or the error NumPy gives for them. */
+NgStatus ng_ew_loop_dtypes(NgOp op, NgDType dt, NgDType *compute, NgDType *out);
+
 /* Broadcast shape of the array operands (scalars ignored). */
 NgStatus ng_ew_broadcast(int n, const NgOperand *ops, int *ndim, int64_t *shape);
 
