@@ -165,8 +165,12 @@ NgStatus ng_op_matmul(const NgArray *a, const NgArray *b, NgArray *out);
 /* Sorted copy of `a` along `axis` (stable, NaNs last, as NumPy's), or with
  * argsort the int64 indices that sort it. */
 NgStatus ng_op_sort(const NgArray *a, int axis, bool argsort, NgArray *out);
-/* cumsum (op NG_OP_ADD) or cumprod (NG_OP_MUL) along `axis`; dtype is the
- * accumulator/result dtype or NG_NODTYPE for NumPy's default. */
+/* NumPy's ufunc.accumulate of binary `op` along `axis`: out[0] = a[0],
+ * out[i] = op(out[i-1], a[i]), in order, computed in the accumulator (=
+ * result) dtype `dtype`. NG_NODTYPE: cumsum's/cumprod's default for
+ * NG_OP_ADD/NG_OP_MUL, a's dtype for every other op. NG_ERR_VALUE for a
+ * unary op or an integer power of a negative exponent; NG_ERR_TYPE where
+ * op has no loop returning that dtype (a comparison of non-bools). */
 NgStatus ng_op_cumulative(NgOp op, const NgArray *a, int axis, NgDType dtype, NgArray *out);
 /* Insertion points of v's elements in the sorted 1-d `a` (through `sorter`,
  * may be NULL), int64 of v's shape; right: after equal elements. */

@@ -200,23 +200,26 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
 # ---- scans -----------------------------------------------------------------------
 
-def _cumulative(mul, a, axis, dtype):
+_ADD, _MULTIPLY = _core.op_names().index("add"), _core.op_names().index("multiply")
+
+
+def _cumulative(op, a, axis, dtype):
     a = _arr(a)
     if axis is None:
-        return _core.cumulative(mul, a.ravel(), 0, dtype)
-    return _core.cumulative(mul, a, _index(axis, "axis"), dtype)
+        return _core.cumulative(op, a.ravel(), 0, dtype)
+    return _core.cumulative(op, a, _index(axis, "axis"), dtype)
 
 
 @_with_out
 def cumsum(a, axis=None, dtype=None, out=None):
     """Cumulative sum (NumPy's order: bit-identical on cpu)."""
-    return _cumulative(False, a, axis, dtype)
+    return _cumulative(_ADD, a, axis, dtype)
 
 
 @_with_out
 def cumprod(a, axis=None, dtype=None, out=None):
     """Cumulative product (NumPy's order: bit-identical on cpu)."""
-    return _cumulative(True, a, axis, dtype)
+    return _cumulative(_MULTIPLY, a, axis, dtype)
 
 
 @_with_out

@@ -30,6 +30,9 @@ _NO_VALUE = _np._NoValue
 # reductions with a numgpu function of their own (pairwise float sums, parallel trees)
 _REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
                "logical_and": "all", "logical_or": "any"}
+# binary ops with no reduction of their own whose value does not depend on the order (reduce
+# over several axes one axis at a time)
+_ANY_ORDER = frozenset(("fmax", "fmin", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor"))
 _CALL_KEYS = frozenset(("where", "dtype", "casting", "order", "subok"))
 
 
@@ -183,19 +186,21 @@ class ufunc:
             r = f(a, axis=axis, keepdims=keepdims, **kw)
             return r if r.dtype == rdt else r.astype(rdt)
         # a left fold in NumPy's order: the last element of the accumulate along one axis
-        if axis is None:
-            if a.ndim > 1:
+        if axis is None or isinstance(axis, tuple):
+            axes = range(a.ndim) if axis is None else axis
+            if len(axes) == 1:
+                return self._reduce(a, axes[0], rdt, keepdims)
+            if self.__name__ not in _ANY_ORDER:
                 raise NotImplementedError      # NumPy's error: the op is not reorderable
-            r = self._reduce(a.reshape(-1), 0, rdt, False)
-            return r.reshape((1,) * a.ndim) if keepdims else r
-        if isinstance(axis, tuple):
-            if len(axis) != 1:
-                raise NotImplementedError      # NumPy's error: the op is not reorderable
-            axis = axis[0]
+            axes = sorted({operator.index(d) % a.ndim if -a.ndim <= d < a.ndim else d for d in axes})
+            r = a
+            for d in reversed(axes):           # one axis at a time: any order gives the same value
+                r = self._reduce(r, d, rdt, True)
+            return r if keepdims else r.reshape(tuple(n for d, n in enumerate(r.shape) if d not in axes))
         axis = operator.index(axis)
         if a.ndim == 0 or not -a.ndim <= axis < a.ndim or a.shape[axis] == 0:
             raise NotImplementedError          # NumPy's errors (no identity, AxisError)
-        acc = _scan(self, a, axis % a.ndim, rdt)
+        acc = _core.cumulative(self._code, a, axis % a.ndim, rdt)
         at = (slice(None),) * (axis % a.ndim) + (slice(-1, None) if keepdims else -1,)
         return acc[at].copy()
 
@@ -211,7 +216,7 @@ class ufunc:
             return self._host("accumulate", self._np.accumulate, array, axis=axis, dtype=dtype, out=out)
         rdt = self._result_dtype("accumulate", a.dtype, None if dtype is None else _np.dtype(dtype))
         try:
-            r = _scan(self, a, 0 if axis is None else operator.index(axis), rdt)
+            r = _core.cumulative(self._code, a, 0 if axis is None else operator.index(axis), rdt)
         except (NotImplementedError, TypeError):
             r = None
         if r is None:
@@ -269,12 +274,6 @@ class _Counted(ufunc):
 
     def __call__(self, *args, **kwargs):
         return self._call(*args, **kwargs)
-
-
-def _scan(u, a, axis, dt):  # TEMPORARY until the scans take every op
-    if u.__name__ not in ("add", "multiply"):
-        raise NotImplementedError
-    return _core.cumulative(u.__name__ == "multiply", a, axis, dt)
 
 
 def make(code, name):

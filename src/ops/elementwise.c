@@ -411,6 +411,15 @@ NgStatus ng_op_result_dtype(NgOp op, const NgOperand *a, const NgOperand *b, NgD
     return resolve(op, b ? 2 : 1, ops, &compute, out);
 }
 
+NgStatus ng_ew_loop_dtypes(NgOp op, NgDType dt, NgDType *compute, NgDType *out)
+{
+    NgArray x; /* resolve reads only an array operand's dtype */
+    memset(&x, 0, sizeof x);
+    x.dtype = dt;
+    NgOperand ops[2] = {{.array = &x}, {.array = &x}};
+    return resolve(op, ng_op_is_binary(op) ? 2 : 1, ops, compute, out);
+}
+
 static bool is_compare(NgOp op) { return op >= NG_OP_EQ && op <= NG_OP_GE; }
 
 /* Makes the engine input for an operand at compute dtype; copies an input

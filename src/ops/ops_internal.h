@@ -59,6 +59,10 @@ NgDType ng_op_result_of(NgOp op, NgDType c);
  * negative (a scalar, or any element of an array). */
 NgStatus ng_check_int_exponent(const NgOperand *e);
 
+/* The compute and result dtypes of op's loop on array operands all of
+ * dtype dt (NumPy's type resolution), or the error NumPy gives for them. */
+NgStatus ng_ew_loop_dtypes(NgOp op, NgDType dt, NgDType *compute, NgDType *out);
+
 /* Broadcast shape of the array operands (scalars ignored). */
 NgStatus ng_ew_broadcast(int n, const NgOperand *ops, int *ndim, int64_t *shape);
 

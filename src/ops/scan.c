@@ -1,18 +1,32 @@
-/* Scans: cumsum and cumprod along an axis, and diff's building block.
+/* Scans: NumPy's ufunc.accumulate of every binary op along an axis
+ * (cumsum and cumprod are add's and multiply's), and diff's building block.
  *
- * The scan axis is moved last ((rows, n), C-contiguous). Two plans:
- *   - rows: one thread per row runs the sequential loop, accumulating in
- *     the output dtype in NumPy's order, so float results are bit-identical
- *     to NumPy's add.accumulate / multiply.accumulate. Always used on cpu
- *     (NumPy's own loop is sequential too) and on GPUs when there are many
- *     rows;
+ * out[0] is x[0] cast to the accumulator dtype and out[i] = op(out[i-1],
+ * x[i]), computed in that dtype, left to right. The accumulator dtype is
+ * the caller's (Python asks NumPy); without one it is cumsum's default for
+ * add and multiply and a's own dtype for every other op. An op whose loop
+ * in that dtype would return another one (a comparison of non-bools)
+ * fails as NumPy's does.
+ *
+ * The scan axis is moved last ((rows, n), C-contiguous), or, for any other
+ * axis, scanned in place of its layout by the cols plan (threads take
+ * columns and run down the axis). Two plans for the rows:
+ *   - rows: one thread per row runs the sequential loop in NumPy's order, so
+ *     float results are bit-identical to NumPy's accumulate. Always used on
+ *     cpu (NumPy's own loop is sequential too), on GPUs when there are many
+ *     rows, and for every op the blocked plan cannot take;
  *   - blocked (GPU targets, few long rows): three passes. Each block of L
- *     elements is reduced by one thread (block totals), the totals of each
- *     row are scanned by the rows plan, then each block is scanned again
- *     from its offset. Integers give exactly NumPy's results; floats and
- *     complex are summed in a different order (block by block), so they
- *     match within rounding only. float16 scans always take the rows plan:
- *     NumPy rounds each partial result to half precision. */
+ *     elements is reduced by one thread from the op's identity (block
+ *     totals), the totals of each row are scanned by the rows plan, then
+ *     each block is scanned again from its offset. Regrouping is only right
+ *     for an associative op with an identity (blockable): add, multiply,
+ *     maximum and minimum (not of complex), and the bitwise and logical ops.
+ *     Their integer and bool results, and every maximum and minimum, are
+ *     exactly NumPy's; float and complex sums and products are summed in a
+ *     different order (block by block), so they match within rounding only.
+ *     float16 scans always take the rows plan: NumPy rounds each partial
+ *     result to half precision. */
+#include <math.h>
 #include <string.h>
 
 #include "ops/sort_internal.h"
@@ -22,25 +36,86 @@ enum { SC_ROWS, SC_BLOCK_TOTALS, SC_BLOCK_SCAN, SC_COLS };
 typedef struct ScanKey {
     uint8_t tag;   /* 'C' */
     uint8_t plan;  /* SC_* */
-    uint8_t op;    /* NG_OP_ADD or NG_OP_MUL */
+    uint8_t op;    /* the binary NgOp accumulated */
     int8_t in;     /* input dtype */
     int8_t out;    /* output (= accumulator) dtype */
 } ScanKey;
 
-static NgIrRef identity(NgIrKernel *k, NgOp op, NgDType dt)
-{
-    return ng_dtype_is_float(dt) ? ng_ir_const_f(k, dt, op == NG_OP_MUL ? 1.0 : 0.0)
-                                 : ng_ir_const_i(k, dt, op == NG_OP_MUL ? 1 : 0);
-}
-
-/* acc = acc op x, with x cast to the accumulator dtype (bool inputs are 0/1) */
-static NgIrRef combine(NgIrKernel *k, const ScanKey *key, int acc, NgIrRef x)
+/* Whether the blocked plan may regroup key's op: associative, with an
+ * identity to start each block from (see identity). */
+static bool blockable(const ScanKey *key)
 {
     NgDType dt = (NgDType)key->out;
-    if (dt == NG_BOOL) /* cumsum/cumprod with dtype=bool: logical or / and */
-        return ng_ir_assign(k, acc, ng_ir_binary(k, key->op == NG_OP_ADD ? NG_OP_LOGOR : NG_OP_LOGAND, NG_BOOL,
-                                                 ng_ir_varref(k, acc), ng_ir_cast(k, NG_BOOL, x)));
-    return ng_ir_assign(k, acc, ng_ir_binary(k, (NgOp)key->op, dt, ng_ir_varref(k, acc), ng_ir_cast(k, dt, x)));
+    /* float16 never: NumPy rounds every partial result to half precision, which a blocked order
+     * cannot reproduce (a float16 running sum stalls once its steps round away) */
+    if (dt == NG_FLOAT16)
+        return false;
+    switch ((NgOp)key->op) {
+    case NG_OP_ADD: case NG_OP_MUL:
+        return true;
+    case NG_OP_MAXIMUM: case NG_OP_MINIMUM: /* complex: NumPy's order with NaNs, no plain identity */
+        return !ng_dtype_is_complex(dt);
+    case NG_OP_BITAND: case NG_OP_BITOR: case NG_OP_BITXOR:
+    case NG_OP_LOGAND: case NG_OP_LOGOR: case NG_OP_LOGXOR:
+        return true; /* (integers and bools: the only accumulators these have) */
+    default:
+        return false;
+    }
+}
+
+/* The identity of a blockable op in dtype dt: op(identity, x) == x for
+ * every x. maximum's -inf keeps a NaN (ng_max takes NaN from either side);
+ * float sums start from -0.0, the one zero that keeps x == -0.0. */
+static NgIrRef identity(NgIrKernel *k, NgOp op, NgDType dt)
+{
+    int bits = ng_dtype_info(dt)->itemsize * 8;
+    bool is_signed = ng_dtype_is_signed(dt);
+    switch (op) {
+    case NG_OP_MUL: case NG_OP_LOGAND:
+        return ng_ir_const_i(k, dt, 1);
+    case NG_OP_BITAND: /* all ones */
+        return ng_ir_const_i(k, dt, dt == NG_BOOL ? 1 : -1);
+    case NG_OP_MAXIMUM: /* the lowest value */
+        if (ng_dtype_is_float(dt))
+            return ng_ir_const_f(k, dt, -INFINITY);
+        return ng_ir_const_i(k, dt, is_signed ? INT64_MIN >> (64 - bits) : 0);
+    case NG_OP_MINIMUM: /* the highest value (uint64's is -1 as an int64) */
+        if (ng_dtype_is_float(dt))
+            return ng_ir_const_f(k, dt, INFINITY);
+        if (dt == NG_BOOL)
+            return ng_ir_const_i(k, dt, 1);
+        return ng_ir_const_i(k, dt, is_signed ? INT64_MAX >> (64 - bits) : (int64_t)(UINT64_MAX >> (64 - bits)));
+    case NG_OP_ADD:
+        if (ng_dtype_is_float(dt))
+            return ng_ir_const_f(k, dt, -0.0);
+        return ng_ir_const_i(k, dt, 0);
+    default: /* bitor, bitxor, logor, logxor */
+        return ng_ir_const_i(k, dt, 0);
+    }
+}
+
+/* The op applied in the accumulator dtype: NumPy's add and multiply of
+ * bools are logical or / and (cumsum with dtype=bool). */
+static NgOp scan_op(const ScanKey *key)
+{
+    if (key->out == NG_BOOL && key->op == NG_OP_ADD)
+        return NG_OP_LOGOR;
+    if (key->out == NG_BOOL && key->op == NG_OP_MUL)
+        return NG_OP_LOGAND;
+    return (NgOp)key->op;
+}
+
+/* op(prev, x) with x cast to the accumulator dtype (bool inputs are 0/1) */
+static NgIrRef next(NgIrKernel *k, const ScanKey *key, NgIrRef prev, NgIrRef x)
+{
+    NgDType dt = (NgDType)key->out;
+    return ng_ir_binary(k, scan_op(key), dt, prev, ng_ir_cast(k, dt, x));
+}
+
+/* acc = op(acc, x) */
+static NgIrRef combine(NgIrKernel *k, const ScanKey *key, int acc, NgIrRef x)
+{
+    return ng_ir_assign(k, acc, next(k, key, ng_ir_varref(k, acc), x));
 }
 
 /* x cast to the accumulator dtype: the first element of a scan (NumPy
@@ -66,15 +141,13 @@ static NgStatus build_cols(NgIrKernel *k, const ScanKey *key)
     NgIrRef T = ng_ir_varref(k, t), O = ng_ir_varref(k, o), C0 = ng_ir_varref(k, c0), C1 = ng_ir_varref(k, c1);
     NgIrRef J = ng_ir_varref(k, j), C = ng_ir_varref(k, c), C2 = ng_ir_varref(k, c2), zero = sx_i(k, 0);
     NgIrRef i0[3] = {O, zero, C2}, ij[3] = {O, J, C}, ip[3] = {O, sx_op(k, NG_OP_SUB, J, one), C};
-    NgIrRef prev = ng_ir_load(k, out, 3, ip), x = ng_ir_cast(k, dt, ng_ir_load(k, in, 3, ij));
-    NgIrRef next = dt == NG_BOOL ? ng_ir_binary(k, key->op == NG_OP_ADD ? NG_OP_LOGOR : NG_OP_LOGAND, NG_BOOL, prev, x)
-                                 : ng_ir_binary(k, (NgOp)key->op, dt, prev, x);
+    NgIrRef step = next(k, key, ng_ir_load(k, out, 3, ip), ng_ir_load(k, in, 3, ij));
     NgIrRef body[5] = {
         ng_ir_let(k, o, sx_op(k, NG_OP_FLOORDIV, T, nbk)),
         ng_ir_let(k, c0, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_MOD, T, nbk), W)),
         ng_ir_let(k, c1, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, C0, W), inner)),
         sx_for(k, c2, C0, C1, ng_ir_store(k, out, 3, i0, first(k, key, ng_ir_load(k, in, 3, i0))), 0),
-        sx_for(k, j, one, n, sx_for(k, c, C0, C1, ng_ir_store(k, out, 3, ij, next), 0), 0),
+        sx_for(k, j, one, n, sx_for(k, c, C0, C1, ng_ir_store(k, out, 3, ij, step), 0), 0),
     };
     k->body = sx_for(k, t, zero, sx_op(k, NG_OP_MUL, outer, nbk), ng_ir_block(k, 5, body), NG_IR_PARALLEL);
     return k->status;
@@ -152,9 +225,7 @@ static NgStatus scan_rows(ScanKey key, const NgArray *in, const NgArray *out, in
 {
     NgDevice *dev = ng_array_device(in);
     bool host = dev->be->target->par == NG_PAR_OPENMP;
-    /* float16 always sequential: NumPy rounds every partial sum to half precision, which a
-     * blocked order cannot reproduce (a float16 running sum stalls once its steps round away) */
-    if (host || rows >= 4096 || n < 4096 || key.out == NG_FLOAT16) {
+    if (host || rows >= 4096 || n < 4096 || !blockable(&key)) {
         key.plan = SC_ROWS;
         const NgArray *arrs[2] = {in, out};
         const int64_t shapes[2][2] = {{rows, n}, {rows, n}};
@@ -243,17 +314,44 @@ static NgStatus cumulative_cols(NgOp op, const NgArray *a, int axis, NgDType odt
     return st;
 }
 
+/* NumPy's accumulate needs a loop of op that returns its accumulator dtype
+ * dt: equal.accumulate of integers has none, subtract of bools is refused. */
+static NgStatus check_loop(NgOp op, NgDType dt)
+{
+    NgDType compute, res;
+    NgStatus st = ng_ew_loop_dtypes(op, dt, &compute, &res);
+    if (st != NG_OK)
+        return st;
+    if (compute != dt || res != dt)
+        return ng_error_set(NG_ERR_TYPE, "No loop matching the specified signature and casting was found for ufunc %s",
+                            ng_op_name(op));
+    return NG_OK;
+}
+
+/* NumPy refuses integer ** negative integer. The exponents are x[1:], but
+ * one min reduction over all of a is what is checked (a small download):
+ * a negative first element alone, which NumPy accepts, raises here too. */
+static NgStatus check_int_exponents(NgOp op, const NgArray *a, NgDType dt)
+{
+    if (op != NG_OP_POW || !ng_dtype_is_signed(dt))
+        return NG_OK;
+    NgOperand e = {.array = a};
+    return ng_check_int_exponent(&e);
+}
+
 NgStatus ng_op_cumulative(NgOp op, const NgArray *a, int axis, NgDType dtype, NgArray *out)
 {
-    if (op != NG_OP_ADD && op != NG_OP_MUL)
-        return ng_error_set(NG_ERR_INTERNAL, "cumulative %s", ng_op_name(op));
+    if (!ng_op_is_binary(op))
+        return ng_error_set(NG_ERR_VALUE, "accumulate only supported for binary functions");
     NgStatus st = ng_axis_normalize(&axis, a->ndim);
     if (st != NG_OK)
         return st;
-    NgDType odt = dtype == NG_NODTYPE ? scan_dtype(a->dtype) : dtype;
+    NgDType odt = dtype != NG_NODTYPE ? dtype : op == NG_OP_ADD || op == NG_OP_MUL ? scan_dtype(a->dtype) : a->dtype;
     if (!ng_dtype_info(a->dtype)->supported || !ng_dtype_info(odt)->supported)
         return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet",
                             ng_dtype_info(ng_dtype_info(a->dtype)->supported ? odt : a->dtype)->name);
+    if ((st = check_loop(op, odt)) != NG_OK || (st = check_int_exponents(op, a, odt)) != NG_OK)
+        return st;
     int64_t inner = 1;
     for (int d = axis + 1; d < a->ndim; d++)
         inner *= a->shape[d];

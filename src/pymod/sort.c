@@ -1,4 +1,4 @@
-/* numgpu._core: Sorting, searching, scans and histograms: sort, argsort, unique, cumsum,
+/* numgpu._core: Sorting, searching, scans and histograms: sort, argsort, unique, cumulative,
  * searchsorted, bincount, histogram, percentile. NumPy's keyword handling
  * lives in python/numgpu/_sorting.py; these take positional arguments. */
 #include "pymod.h"
@@ -42,16 +42,23 @@ static PyObject *f_sort(PyObject *m, PyObject *args)
 static PyObject *f_cumulative(PyObject *m, PyObject *args)
 {
     PyObject *a, *dtype;
-    int mul, axis;
-    if (!PyArg_ParseTuple(args, "pOiO:cumulative", &mul, &a, &axis, &dtype))
+    int op, axis;
+    if (!PyArg_ParseTuple(args, "iOiO:cumulative", &op, &a, &axis, &dtype))
         return NULL;
+    if (op < 0 || op >= NG_NOPS) {
+        PyErr_SetString(PyExc_ValueError, "bad op code");
+        return NULL;
+    }
     NgDType dt;
     if (ngpy_dtype(dtype, &dt) < 0)
         return NULL;
     NgArray ta, out;
     if (arr(a, &ta) < 0)
         return NULL;
-    NgStatus st = ng_op_cumulative(mul ? NG_OP_MUL : NG_OP_ADD, &ta, axis, dt, &out);
+    NgStatus st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ng_op_cumulative((NgOp)op, &ta, axis, dt, &out);
+    Py_END_ALLOW_THREADS
     ng_array_release(&ta);
     return result(st, &out);
 }
@@ -184,7 +191,7 @@ static PyObject *f_quantile(PyObject *m, PyObject *args)
 
 PyMethodDef ngpy_sort_functions[] = {
     {"sort", f_sort, METH_VARARGS, "sort(a, axis, argsort): sorted copy or argsort along axis."},
-    {"cumulative", f_cumulative, METH_VARARGS, "cumulative(mul, a, axis, dtype): cumsum / cumprod."},
+    {"cumulative", f_cumulative, METH_VARARGS, "cumulative(op, a, axis, dtype): ufunc.accumulate of an op code."},
     {"searchsorted", f_searchsorted, METH_VARARGS, "searchsorted(a, v, right, sorter)."},
     {"unique", f_unique, METH_VARARGS, "unique(a, index, inverse, counts) -> (values, index, inverse, counts)."},
     {"bincount", f_bincount, METH_VARARGS, "bincount(x, weights, minlength)."},

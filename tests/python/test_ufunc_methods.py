@@ -221,8 +221,10 @@ def test_reduce_gives_numpys_values_and_dtype(name, dt):
             continue
         same_outcome(lambda: u.reduce(x, **kw), lambda: npu.reduce(a, **kw), rtol=rtol)
     same_outcome(lambda: u.reduce(x[0, 0], axis=None), lambda: npu.reduce(a[0, 0], axis=None), rtol=rtol)
-    if name in ("add", "multiply", "maximum", "minimum", "logical_and", "logical_or", "bitwise_xor", "bitwise_or"):
+    if name in ("add", "multiply", "maximum", "minimum", "logical_and", "logical_or", "bitwise_xor", "bitwise_or",
+                "fmax", "fmin"):
         assert_same(u.reduce(x, axis=(0, 2)), npu.reduce(a, axis=(0, 2)), rtol=rtol)
+        assert_same(u.reduce(x, axis=(-1, 0), keepdims=True), npu.reduce(a, axis=(-1, 0), keepdims=True), rtol=rtol)
 
 
 def test_reduce_with_out_initial_and_numpys_errors():
