@@ -71,6 +71,7 @@ def test_ufunc_methods_run_on_the_device_or_on_numpy():
     assert_same(np.add.reduce(x, initial=10.0), np.add.reduce(a, initial=10.0), rtol=1e-12)
     assert "numpy.subtract.outer" not in _fallback.counts
     assert "numpy.add.accumulate" not in _fallback.counts
+    assert "numpy.maximum.accumulate" not in _fallback.counts
     assert _fallback.counts["numpy.add.reduce"][0] == 1      # initial=: NumPy's
     # a ufunc numgpu lacks: NumPy's, result uploaded
     r = np.spacing(x)
