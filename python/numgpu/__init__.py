@@ -306,13 +306,25 @@ _RED = {name: i for i, name in enumerate(
     ["sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax", "any", "all", "count_nonzero"])}
 
 
+def _into(out, r):
+    """out= as NumPy's: result r written into `out` (of r's shape; cast as assignment casts, which
+    is NumPy's unsafe cast), and `out` returned. A NumPy array as out gets the values downloaded."""
+    if isinstance(out, tuple) and len(out) == 1:
+        out = out[0]
+    if not isinstance(out, (ndarray, _np.ndarray)):
+        raise TypeError("out must be an array, not %s" % type(out).__name__)
+    if out.shape != r.shape:
+        raise ValueError("output array has shape %s, but the result has shape %s" % (out.shape, r.shape))
+    out[...] = r.get() if isinstance(out, _np.ndarray) else r
+    return out
+
+
 def _reducer(name):
     code = _RED[name]
 
     def f(a, axis=None, dtype=None, out=None, keepdims=False, ddof=0):
-        if out is not None:
-            raise NotImplementedError("out= is not supported for reductions yet")
-        return _core.reduce(code, a, axis, dtype, bool(keepdims), int(ddof))
+        r = _core.reduce(code, a, axis, dtype, bool(keepdims), int(ddof))
+        return r if out is None else _into(out, r)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = "NumPy's %s over the given axes, on the device." % name
     return f
@@ -438,8 +450,9 @@ def hstack(tup):
 
 # ---- products --------------------------------------------------------------------
 
-def matmul(a, b):
-    return _arr(a) @ _arr(b)
+def matmul(a, b, out=None):
+    r = _arr(a) @ _arr(b)
+    return r if out is None else _into(out, r)
 
 
 def dot(a, b):

@@ -24,7 +24,7 @@ import operator as _operator
 
 import numpy as _np
 
-from . import _core
+from . import _core, _into
 from ._core import ndarray
 
 __array_api_version__ = "2024.12"
@@ -435,15 +435,13 @@ def _var(x, axis, dtype, keepdims, ddof, correction, root):
 
 
 def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
-    if out is not None:
-        raise NotImplementedError("out= is not supported for reductions yet")
-    return _var(x, axis, dtype, keepdims, ddof, correction, False)
+    r = _var(x, axis, dtype, keepdims, ddof, correction, False)
+    return r if out is None else _into(out, r)
 
 
 def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
-    if out is not None:
-        raise NotImplementedError("out= is not supported for reductions yet")
-    return _var(x, axis, dtype, keepdims, ddof, correction, True)
+    r = _var(x, axis, dtype, keepdims, ddof, correction, True)
+    return r if out is None else _into(out, r)
 
 
 def conj(x, /):

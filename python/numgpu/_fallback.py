@@ -43,6 +43,12 @@ HOST_UTILITIES = frozenset("numpy." + n for n in (
     "may_share_memory shares_memory").split())
 
 
+# NumPy functions that change their first argument in place (with the keyword, where given, at
+# that value): a numgpu array there gets NumPy's host copy back, as ufunc.at does.
+INPLACE = {"numpy.place": None, "numpy.putmask": None, "numpy.copyto": None, "numpy.fill_diagonal": None,
+           "numpy.nan_to_num": ("copy", 1, False)}
+
+
 class FallbackError(RuntimeError):
     """A NumPy function ran on the host where fallbacks are errors."""
 
@@ -183,17 +189,33 @@ def _count(name, t0):
 
 def call_numpy_inplace(name, func, target, *args, **kwargs):
     """NumPy's func(target, *args) that changes numgpu array `target` in place (ufunc.at,
-    random.shuffle): run on a host copy, which is then copied back into target."""
+    random.shuffle, copyto, ...): run on a host copy, which is then copied back into target.
+    Returns what func returns (target where that is the copy itself: nan_to_num(copy=False))."""
     _admit(name)
     t0 = time.perf_counter()
     host = target.get()
-    func(host, *_down(args), **_down(kwargs))
+    res = func(host, *_down(args), **_down(kwargs))
     target[...] = host
     _count(name, t0)
+    return target if res is host else _up(res)
+
+
+def _changes_first(name, args, kwargs):
+    """True where NumPy's function `name` called so changes a numgpu array given first."""
+    from . import ndarray
+    if name not in INPLACE or not args or not isinstance(args[0], ndarray):
+        return False
+    cond = INPLACE[name]
+    if cond is None:
+        return True
+    key, pos, value = cond
+    return (kwargs[key] if key in kwargs else args[pos] if len(args) > pos else not value) == value
 
 
 def _wrap(name, func):
     def f(*args, **kwargs):
+        if _changes_first(name, args, kwargs):
+            return call_numpy_inplace(name, func, args[0], *args[1:], **kwargs)
         return call_numpy(name, func, *args, **kwargs)
     f.__name__ = f.__qualname__ = name.rsplit(".", 1)[-1]
     f.__doc__ = "NumPy's %s, run on NumPy (numgpu has no device version yet)." % name

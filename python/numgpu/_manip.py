@@ -15,7 +15,7 @@ from . import sum as _sum
 
 __all__ = ["take", "put", "take_along_axis", "put_along_axis", "nonzero", "argwhere", "flatnonzero", "where",
            "repeat", "tile", "roll", "flip", "fliplr", "flipud", "pad", "meshgrid", "tril", "triu", "trace", "diag",
-           "diagonal", "outer", "einsum", "dot", "tensordot", "inner", "vdot"]
+           "diagonal", "outer", "einsum", "dot", "tensordot", "inner", "vdot", "copyto"]
 
 
 def _arr(a):
@@ -77,6 +77,22 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         out[...] = r
         return out
     return r
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    """NumPy's copyto: src (broadcast) written into dst where `where` holds, cast under `casting`
+    (NumPy's TypeError otherwise). A NumPy dst is NumPy's own copyto."""
+    if not isinstance(dst, ndarray):
+        from ._fallback import down
+        return _np.copyto(dst, down(src), casting=casting, where=down(where))
+    kind = src.dtype if isinstance(src, (ndarray, _np.ndarray, _np.generic)) else _np.asarray(src).dtype
+    if not _np.can_cast(kind, dst.dtype, casting):
+        what = "array data" if isinstance(src, (ndarray, _np.ndarray)) else "scalar"
+        raise TypeError("Cannot cast %s from %r to %r according to the rule %r" % (what, kind, dst.dtype, casting))
+    if where is True:
+        dst[...] = src
+    else:
+        _core.where(where, src, dst, dst)
 
 
 def put(a, ind, v, mode="raise"):

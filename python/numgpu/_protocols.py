@@ -39,12 +39,16 @@ def _own(module, name):
     return f if callable(f) and not isinstance(f, type) else None
 
 
+_FALL_BACK = object()
+
+
 def _try(f, args, kwargs):
-    """numgpu's f(*args, **kwargs); None (meaning: fall back) where numgpu does not support the call."""
+    """numgpu's f(*args, **kwargs); _FALL_BACK where numgpu does not support the call (None is a
+    result: copyto and put return it)."""
     try:
         return f(*args, **kwargs)
     except (NotImplementedError, TypeError):
-        return None
+        return _FALL_BACK
 
 
 def ufunc_dispatch(ufunc, method, *inputs, **kwargs):
@@ -124,7 +128,7 @@ def _array_function(self, func, types, args, kwargs):
                 raise name_strict_error(e, "%s.%s" % (func.__module__, func.__name__))
             finally:
                 active.discard(func)
-            if res is not None and res is not NotImplemented:
+            if res is not _FALL_BACK and res is not NotImplemented:
                 return res
     return _fallback.call_numpy("%s.%s" % (getattr(func, "__module__", None) or "numpy", func.__name__),
                                 func, *args, **kwargs)
