@@ -606,6 +606,29 @@ static PyObject *m_transpose(PyObject *self, PyObject *args)
     return transpose_of(self, perm);
 }
 
+/* out= of a reduction: result r (released here) written into numgpu array out_arg, which must
+ * have r's shape (cast as assignment casts, NumPy's unsafe cast); out_arg, a new reference. */
+static PyObject *into_out(PyObject *out_arg, NgArray *r)
+{
+    const NgArray *o = ngpy_arr(out_arg);
+    NgStatus st = NG_OK;
+    bool same = o->ndim == r->ndim;
+    for (int d = 0; same && d < o->ndim; d++)
+        same = o->shape[d] == r->shape[d];
+    if (!same) {
+        ng_array_release(r);
+        PyErr_SetString(PyExc_ValueError, "output array does not have the reduction's shape");
+        return NULL;
+    }
+    NgOperand src = {r, {0}};
+    st = ng_op_assign(o, &src);
+    ng_array_release(r);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    Py_INCREF(out_arg);
+    return out_arg;
+}
+
 /* Reductions: one parser for all of them. */
 static PyObject *reduce_method(PyObject *self, PyObject *args, PyObject *kw, NgReduceOp op)
 {
@@ -614,8 +637,10 @@ static PyObject *reduce_method(PyObject *self, PyObject *args, PyObject *kw, NgR
     int keepdims = 0, ddof = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOpi", kwlist, &axis, &dtype, &out_arg, &keepdims, &ddof))
         return NULL;
-    if (out_arg != Py_None) {
-        PyErr_SetString(PyExc_NotImplementedError, "out= is not supported for reductions yet");
+    if (PyTuple_Check(out_arg) && PyTuple_GET_SIZE(out_arg) == 1)
+        out_arg = PyTuple_GET_ITEM(out_arg, 0);
+    if (out_arg != Py_None && !ngpy_check(out_arg)) {
+        PyErr_SetString(PyExc_TypeError, "out= must be a numgpu.ndarray");
         return NULL;
     }
     int naxes, axes[NG_MAXDIMS];
@@ -624,7 +649,11 @@ static PyObject *reduce_method(PyObject *self, PyObject *args, PyObject *kw, NgR
         return NULL;
     NgArray out;
     NgStatus st = ng_op_reduce(op, ARR(self), naxes, axes, keepdims, dt, ddof, &out);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    if (out_arg == Py_None)
+        return ngpy_wrap(&out);
+    return into_out(out_arg, &out);
 }
 
 #define REDUCE(name, OP) \

@@ -101,6 +101,11 @@ def test_reductions_write_into_out(name):
     np.testing.assert_allclose(host_out, want, rtol=1e-12)
     with pytest.raises(ValueError):
         getattr(ng, name)(ng.asarray(a), axis=0, out=ng.zeros(3, want.dtype))
+    method_out = ng.zeros(4, want.dtype)                      # the array's method too
+    assert getattr(ng.asarray(a), name)(axis=0, out=method_out) is method_out
+    np.testing.assert_allclose(method_out.get(), want, rtol=1e-12)
+    with pytest.raises(ValueError):
+        getattr(ng.asarray(a), name)(axis=0, out=ng.zeros((1, 4), want.dtype))
 
 
 def test_reduction_out_casts_as_numpy():
