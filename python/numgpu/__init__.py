@@ -341,12 +341,14 @@ any = _reducer("any")
 all = _reducer("all")
 
 
-def argmin(a, axis=None, keepdims=False):
-    return _core.reduce(_RED["argmin"], a, axis, None, bool(keepdims), 0)
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    r = _core.reduce(_RED["argmin"], a, axis, None, bool(keepdims), 0)
+    return r if out is None else _into(out, r)
 
 
-def argmax(a, axis=None, keepdims=False):
-    return _core.reduce(_RED["argmax"], a, axis, None, bool(keepdims), 0)
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    r = _core.reduce(_RED["argmax"], a, axis, None, bool(keepdims), 0)
+    return r if out is None else _into(out, r)
 
 
 def count_nonzero(a, axis=None, keepdims=False):
@@ -413,20 +415,43 @@ def broadcast_to(a, shape):
     return _core.broadcast_to(a, shape)
 
 
-def concatenate(arrays, axis=0):
+def _cast_all(arrays, dtype, casting):
+    """concatenate's dtype=: every array cast to it under `casting` (NumPy's TypeError else)."""
+    dtype = _np.dtype(dtype)
+    out = []
+    for a in arrays:
+        a = _arr(a)
+        if not _np.can_cast(a.dtype, dtype, casting):
+            raise TypeError("Cannot cast array data from %r to %r according to the rule %r" % (a.dtype, dtype, casting))
+        out.append(a.astype(dtype))
+    return out
+
+
+def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
+    arrays = list(arrays)
+    if dtype is not None:
+        arrays = _cast_all(arrays, dtype, casting)
     if axis is None:
-        return _core.concatenate([ravel(a) for a in arrays], 0)
-    return _core.concatenate(list(arrays), axis)
+        r = _core.concatenate([ravel(a) for a in arrays], 0)
+    else:
+        r = _core.concatenate(arrays, axis)
+    if out is None:
+        return r
+    if not _np.can_cast(r.dtype, out.dtype, casting):
+        raise TypeError("Cannot cast array data from %r to %r according to the rule %r" % (r.dtype, out.dtype, casting))
+    return _into(out, r)
 
 
-def stack(arrays, axis=0):
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     arrays = [_arr(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to stack")
     if len({a.shape for a in arrays}) != 1:
         raise ValueError("all input arrays must have the same shape")
     axis = _norm_axis(axis, arrays[0].ndim + 1)
-    return concatenate([expand_dims(a, axis) for a in arrays], axis)
+    return concatenate([expand_dims(a, axis) for a in arrays], axis, out, dtype=dtype, casting=casting)
 
 
 def atleast_1d(a):

@@ -324,8 +324,8 @@ def broadcast_arrays(*arrays):
     return [_core.broadcast_to(a, shape) for a in arrays]
 
 
-def concat(arrays, /, *, axis=0):
-    return _ns().concatenate(arrays, axis=axis)
+def concat(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    return _ns().concatenate(arrays, axis, out, dtype=dtype, casting=casting)
 
 
 def permute_dims(x, /, axes):

@@ -623,11 +623,13 @@ def _nan_arg(a, axis, keepdims, which):
 
 
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
-    return _nan_arg(a, axis, keepdims, "min")
+    r = _nan_arg(a, axis, keepdims, "min")
+    return r if out is None else _ng()._into(out, r)
 
 
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
-    return _nan_arg(a, axis, keepdims, "max")
+    r = _nan_arg(a, axis, keepdims, "max")
+    return r if out is None else _ng()._into(out, r)
 
 
 def _count(mask, axis, keepdims):

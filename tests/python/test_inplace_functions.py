@@ -140,3 +140,32 @@ def test_numpys_functions_returning_none_run_once_on_the_device():
         assert np.put_along_axis(x, np.array([3]), 8.0, axis=0) is None
     np.testing.assert_array_equal(x.get(), [5, 7, 6, 8])
     assert not _fallback.counts
+
+
+def test_every_out_parameter_is_written():
+    """argmin/argmax/nanargmin/nanargmax, concatenate/stack/concat take NumPy's out= (and dtype=,
+    casting= where NumPy has them); out= used to be refused or, for the nan variants, ignored."""
+    a = data(np.float64, (3, 4), seed=10)
+    a[1, 2] = np.nan
+    x = ng.asarray(a)
+    for name in ("argmin", "argmax", "nanargmin", "nanargmax"):
+        out = ng.zeros(4, np.int64)
+        assert getattr(ng, name)(x, 0, out) is out
+        np.testing.assert_array_equal(out.get(), getattr(np, name)(a, 0))
+    b = data(np.int32, (3, 4), seed=11)
+    for name in ("concatenate", "concat"):
+        out = ng.zeros((6, 4))
+        assert getattr(ng, name)([x, ng.asarray(b)], 0, out) is out
+        np.testing.assert_array_equal(out.get(), np.concatenate([a, b]), strict=False)
+        got = getattr(ng, name)([x, ng.asarray(b)], axis=None, dtype=np.float32)
+        want = np.concatenate([a, b], axis=None, dtype=np.float32)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.get(), want)
+        with pytest.raises(TypeError):
+            getattr(ng, name)([x, ng.asarray(b)], dtype=np.int32)
+        with pytest.raises(TypeError):
+            getattr(ng, name)([x], out=ng.zeros((3, 4), np.int64))
+    out = ng.zeros((3, 2, 4))
+    assert ng.stack([x, x], 1, out) is out
+    np.testing.assert_array_equal(out.get(), np.stack([a, a], 1))
+    assert ng.stack([ng.asarray(b)] * 2, dtype=np.float64).dtype == np.float64
