@@ -365,8 +365,8 @@ def reshape(a, shape, order="C"):
     return _arr(a).reshape(shape, order=order)
 
 
-def ravel(a):
-    return _arr(a).ravel()
+def ravel(a, order="C"):
+    return _arr(a).ravel(order)
 
 
 def transpose(a, axes=None):

@@ -549,14 +549,79 @@ static int shape_args(PyObject *args, int *nd, int64_t *shape)
     return ngpy_shape(args, nd, shape);
 }
 
+/* NumPy's order= of reshape, ravel and flatten for array a: true for 'F' (Fortran's index
+ * order), false for 'C'; 'A' and 'K' are 'F' where a is Fortran-contiguous and not
+ * C-contiguous; 'K' of another layout is memory order where the strides all fall or all rise
+ * (of other layouts not supported). -1 with an exception. */
+static int fortran_order(PyObject *order, const NgArray *a)
+{
+    if (!order || order == Py_None)
+        return 0;
+    const char *o = PyUnicode_Check(order) ? PyUnicode_AsUTF8(order) : NULL;
+    if (!o || strlen(o) != 1 || !strchr("CFAKcfak", o[0])) {
+        PyErr_SetString(PyExc_ValueError, "order must be one of 'C', 'F', 'A', or 'K'");
+        return -1;
+    }
+    char c = (char)(o[0] & ~0x20);
+    if (c == 'C' || c == 'F')
+        return c == 'F';
+    bool f = ng_array_is_f_contiguous(a) && !ng_array_is_c_contiguous(a);
+    if (c == 'A' || f || ng_array_is_c_contiguous(a))
+        return f;
+    /* 'K' of another layout: memory order where the strides fall (C) or rise (F) */
+    bool falls = true, rises = true;
+    for (int d = 1; d < a->ndim; d++) {
+        if (a->shape[d] == 1 || a->shape[d - 1] == 1)
+            continue;
+        falls = falls && a->strides[d - 1] >= a->strides[d] && a->strides[d] > 0;
+        rises = rises && a->strides[d - 1] <= a->strides[d] && a->strides[d - 1] > 0;
+    }
+    if (!falls && !rises) {
+        PyErr_SetString(PyExc_NotImplementedError, "order='K' of an array whose strides neither fall nor rise");
+        return -1;
+    }
+    return !falls;
+}
+
+/* a reshaped to (nd, shape) reading and writing elements in Fortran's order (the axes reversed,
+ * a C-order reshape to the reversed shape, the axes reversed back); copy: always a new array. */
+static NgStatus reshape_in_order(const NgArray *a, int nd, const int64_t *shape, bool fortran, bool copy,
+                                 NgArray *out)
+{
+    NgArray src, tmp, res;
+    NgStatus st = fortran ? ng_op_transpose(a, NULL, &src) : (ng_array_view(a, &src), NG_OK);
+    if (st != NG_OK)
+        return st;
+    if (copy) {
+        st = ng_op_ascontiguous(&src, true, &tmp);
+        ng_array_release(&src);
+        if (st != NG_OK)
+            return st;
+        src = tmp;
+    }
+    int64_t rev[NG_MAXDIMS];
+    for (int d = 0; d < nd; d++)
+        rev[d] = shape[fortran ? nd - 1 - d : d];
+    st = ng_op_reshape(&src, nd, rev, &res);
+    ng_array_release(&src);
+    if (st != NG_OK || !fortran) {
+        *out = res;
+        return st;
+    }
+    st = ng_op_transpose(&res, NULL, out);
+    ng_array_release(&res);
+    return st;
+}
+
 static PyObject *m_reshape(PyObject *self, PyObject *args, PyObject *kw)
 {
     int nd;
     int64_t shape[NG_MAXDIMS];
+    PyObject *order = NULL;
     if (kw && PyDict_Size(kw) > 0) {
-        PyObject *order = PyDict_GetItemString(kw, "order");
-        if (!order || PyDict_Size(kw) > 1 || PyUnicode_CompareWithASCIIString(order, "C") != 0) {
-            PyErr_SetString(PyExc_NotImplementedError, "reshape supports only order='C'");
+        order = PyDict_GetItemString(kw, "order");
+        if (!order || PyDict_Size(kw) > 1) {
+            PyErr_SetString(PyExc_TypeError, "reshape() takes only the keyword argument 'order'");
             return NULL;
         }
     }
@@ -564,32 +629,38 @@ static PyObject *m_reshape(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_TypeError, "reshape() takes exactly 1 argument (0 given)");
         return NULL;
     }
-    if (shape_args(args, &nd, shape) < 0)
+    if (order && PyUnicode_Check(order) && (PyUnicode_CompareWithASCIIString(order, "K") == 0 ||
+                                            PyUnicode_CompareWithASCIIString(order, "k") == 0)) {
+        PyErr_SetString(PyExc_ValueError, "order 'K' is not permitted for reshaping");
+        return NULL;
+    }
+    int f = fortran_order(order, ARR(self));
+    if (f < 0 || shape_args(args, &nd, shape) < 0)
         return NULL;
     NgArray out;
-    NgStatus st = ng_op_reshape(ARR(self), nd, shape, &out);
+    NgStatus st = reshape_in_order(ARR(self), nd, shape, f, false, &out);
     return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
 }
 
-static PyObject *m_ravel(PyObject *self, PyObject *unused)
+/* ravel / flatten (copy): the elements in `order`, 1-d. */
+static PyObject *one_axis(PyObject *self, PyObject *args, PyObject *kw, bool copy)
 {
+    static char *kwlist[] = {"order", NULL};
+    PyObject *order = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, copy ? "|O:flatten" : "|O:ravel", kwlist, &order))
+        return NULL;
+    int f = fortran_order(order, ARR(self));
+    if (f < 0)
+        return NULL;
     int64_t n = -1;
     NgArray out;
-    NgStatus st = ng_op_reshape(ARR(self), 1, &n, &out);
+    NgStatus st = reshape_in_order(ARR(self), 1, &n, f, copy, &out);
     return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
 }
 
-static PyObject *m_flatten(PyObject *self, PyObject *unused)
-{
-    NgArray c, out;
-    NgStatus st = ng_op_ascontiguous(ARR(self), true, &c);
-    if (st != NG_OK)
-        return ngpy_raise(st);
-    int64_t n = -1;
-    st = ng_op_reshape(&c, 1, &n, &out);
-    ng_array_release(&c);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
-}
+static PyObject *m_ravel(PyObject *self, PyObject *args, PyObject *kw) { return one_axis(self, args, kw, false); }
+
+static PyObject *m_flatten(PyObject *self, PyObject *args, PyObject *kw) { return one_axis(self, args, kw, true); }
 
 static PyObject *m_transpose(PyObject *self, PyObject *args)
 {
@@ -795,8 +866,8 @@ static PyMethodDef methods[] = {
     {"astype", (PyCFunction)(void (*)(void))m_astype, METH_VARARGS | METH_KEYWORDS, "Copy converted to dtype."},
     {"copy", (PyCFunction)(void (*)(void))m_copy, METH_VARARGS | METH_KEYWORDS, "A copy in C order."},
     {"reshape", (PyCFunction)(void (*)(void))m_reshape, METH_VARARGS | METH_KEYWORDS, "Same data, new shape."},
-    {"ravel", m_ravel, METH_NOARGS, "1-d view (or copy)."},
-    {"flatten", m_flatten, METH_NOARGS, "1-d copy."},
+    {"ravel", (PyCFunction)(void (*)(void))m_ravel, METH_VARARGS | METH_KEYWORDS, "1-d view (or copy); order="},
+    {"flatten", (PyCFunction)(void (*)(void))m_flatten, METH_VARARGS | METH_KEYWORDS, "1-d copy; order="},
     {"transpose", m_transpose, METH_VARARGS, "Axes permuted (a view)."},
     {"swapaxes", m_swapaxes, METH_VARARGS, "Two axes exchanged (a view)."},
     {"sum", (PyCFunction)(void (*)(void))m_sum, METH_VARARGS | METH_KEYWORDS, "Sum over axes."},

@@ -377,3 +377,25 @@ def test_hypothesis_transpose_reshape(shape, data_):
     if h.size:
         first = data_.draw(st.sampled_from([k for k in range(1, h.size + 1) if h.size % k == 0]))
         assert_same(dt.reshape(first, -1), ht.reshape(first, -1))
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+def test_ravel_flatten_reshape_in_every_order(order):
+    a = np.arange(60.0).reshape(3, 4, 5)
+    x = ng.asarray(a)
+    views = [(x, a), (x.T, a.T), (x[:, ::2], a[:, ::2]), (x.T[::2], a.T[::2]), (x[1:, :, 1:4], a[1:, :, 1:4])]
+    for v, h in views:
+        assert_same(v.ravel(order), h.ravel(order))
+        assert_same(v.flatten(order), h.flatten(order))
+        assert_same(ng.ravel(v, order=order), np.ravel(h, order=order))
+        if order != "K":
+            assert_same(v.reshape((h.size // 2, 2), order=order), h.reshape((h.size // 2, 2), order=order))
+            assert_same(ng.reshape(v, (-1, h.shape[0]), order=order), np.reshape(h, (-1, h.shape[0]), order=order))
+    flat = x.ravel(order)                      # a view where NumPy's is one: writes show through
+    if order in ("C", "A", "K"):
+        flat[0] = -1.0
+        assert x.get()[0, 0, 0] == -1.0
+    with pytest.raises(ValueError):
+        x.reshape(60, order="K")
+    with pytest.raises(ValueError):
+        x.ravel("Z")
