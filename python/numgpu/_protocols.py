@@ -203,10 +203,25 @@ def _scalar_hash(self):
     raise TypeError("unhashable type: 'numpy.ndarray'")
 
 
+_device_astype = ndarray.astype
+
+
+def _astype(self, dtype, *args, **kwargs):
+    """x.astype(dtype): on the device; to a dtype numgpu has no kernels for (str, object,
+    datetime64), NumPy's array of it on the host, through the fallback."""
+    try:
+        return _device_astype(self, dtype, *args, **kwargs)
+    except TypeError as e:
+        if "does not support dtype" not in str(e):
+            raise
+    return _fallback.call_numpy("numpy.ndarray.astype", _np.ndarray.astype, self, dtype, *args, **kwargs)
+
+
 def install():
     """The protocols on numgpu.ndarray (done once by `import numgpu`)."""
     ndarray.__array_ufunc__ = _array_ufunc
     ndarray.__array_function__ = _array_function
+    ndarray.astype = _astype
     _install_host_attributes()
     ndarray.__format__ = _format
     ndarray.__round__ = _round

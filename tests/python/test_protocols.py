@@ -333,3 +333,21 @@ def test_array_function_new_dtypes(dtype):
     r = x.cumsum() if dtype is not np.float16 else None
     if r is not None:
         assert_same(r, a.cumsum(), rtol=1e-5)
+
+
+def test_astype_to_a_dtype_without_kernels_gives_numpys_array():
+    """x.astype(str) (labels, printing): NumPy's array of strings, through the fallback; numeric
+    dtypes stay on the device; NumPy's error for a dtype that is no dtype."""
+    a = data(np.int32, (5,), seed=21)
+    x = ng.asarray(a)
+    _fallback.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", _fallback.FallbackWarning)
+        for dt in (str, "U3", object, "datetime64[s]"):
+            r = x.astype(dt)
+            assert type(r) is np.ndarray
+            np.testing.assert_array_equal(r, a.astype(dt))
+    assert _fallback.counts["numpy.ndarray.astype"][0] == 4
+    assert isinstance(x.astype(np.float16), ng.ndarray)
+    with pytest.raises(TypeError):
+        x.astype("float33")
