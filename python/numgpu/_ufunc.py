@@ -27,6 +27,7 @@ from . import _core, _fallback
 from ._core import ndarray
 
 _NO_VALUE = _np._NoValue
+_NONE = object()   # no second operand given
 # reductions with a numgpu function of their own (pairwise float sums, parallel trees)
 _REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
                "logical_and": "all", "logical_or": "any"}
@@ -71,6 +72,8 @@ class ufunc:
         self._dtypes = {}                  # (method, input dtype, dtype=) -> NumPy's result dtype
         for attr in ("nin", "nout", "nargs", "ntypes", "types", "identity", "signature"):
             setattr(self, attr, getattr(np_ufunc, attr))
+        # the fast call's test: a second operand given is this (None: a host ufunc, never fast)
+        self._binary = None if code is None else self.nin == 2
         self.__doc__ = ("NumPy's %s on numgpu arrays%s." % (name, "" if code is not None else
                         " (run on NumPy: numgpu has no device version)"))
 
@@ -82,14 +85,14 @@ class ufunc:
 
     # ---- calls ----------------------------------------------------------------------------------
 
-    def __call__(self, *args, out=None, **kwargs):
+    def __call__(self, x1, x2=_NONE, /, *rest, out=None, **kwargs):
         try:
-            if not kwargs and len(args) == self.nin and self._code is not None:   # the common call
+            if not kwargs and not rest and (x2 is not _NONE) is self._binary:     # the common call
                 try:
-                    return _core.ufunc(self._code, args[0], args[-1] if self.nin == 2 else None, out)
+                    return _core.ufunc(self._code, x1, x2 if self._binary else None, out)
                 except (NotImplementedError, TypeError):
                     pass     # (then NumPy's, which raises NumPy's error where there is one)
-            return self._call_any(args, out, kwargs)
+            return self._call_any((x1,) + rest if x2 is _NONE else (x1, x2) + rest, out, kwargs)
         except RuntimeError as e:   # NUMGPU_STRICT's errors name the function (numpy.add)
             from ._run import name_strict_error
             raise name_strict_error(e, "numpy." + self.__name__)
