@@ -319,26 +319,89 @@ def _into(out, r):
     return out
 
 
-def _reducer(name):
+def _reduced_shape(a, axis, keepdims):
+    """The shape reducing `a` over `axis` gives, and how many elements each result reduces."""
+    axes = range(a.ndim) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+    axes = {_operator.index(d) % a.ndim if a.ndim else d for d in axes}
+    shape = tuple(1 if d in axes else n for d, n in enumerate(a.shape) if keepdims or d not in axes)
+    return shape, _math.prod(a.shape[d] for d in axes)
+
+
+def _reduce(name, a, axis, dtype, out, keepdims, initial=_np._NoValue, where=True):
+    """NumPy's reduction `name` with initial= and where= (elements where `where` is False replaced
+    by the op's identity, or by `initial` for min/max, which need one: NumPy's ValueError else)."""
     code = _RED[name]
+    if where is not True or initial is not _np._NoValue:
+        a = _arr(a)
+        # NumPy casts initial to the result's dtype: a's for min/max (sum/prod: below, the sum's)
+        init = None if initial is _np._NoValue else _np.array(initial, dtype=a.dtype).item() \
+            if name in ("max", "min") else initial
+        if where is not True:
+            fill = {"sum": 0, "prod": 1, "mean": 0, "any": False, "all": True}.get(name, init)
+            fill = None if fill is None else _np.array(fill, dtype=a.dtype).item()   # (a weak scalar of a's dtype)
+            if fill is None:
+                raise ValueError("reduction operation '%s' does not have an identity, so to use a where mask "
+                                 "one has to specify 'initial'" % {"max": "maximum", "min": "minimum"}[name])
+            mask = broadcast_to(_arr(where), a.shape)
+            a = _core.where(mask, a, fill)
+            if name == "mean":    # the selected elements' sum over their count
+                kind = dtype if dtype is not None else _np.float64 if a.dtype.kind in "biu" else a.dtype
+                total = _core.reduce(_RED["sum"], a, axis, kind, bool(keepdims), 0)
+                count = _core.reduce(_RED["count_nonzero"], mask, axis, None, bool(keepdims), 0)
+                r = (total / count).astype(total.dtype)
+                return r if out is None else _into(out, r)
+        shape, n = _reduced_shape(a, axis, keepdims)
+        if init is not None and n == 0 and name in ("max", "min"):
+            r = full(shape, init, dtype=a.dtype)
+        else:
+            r = _core.reduce(code, a, axis, dtype, bool(keepdims), 0)
+            if init is not None:
+                op = {"sum": add, "prod": multiply, "max": maximum, "min": minimum}[name]  # noqa: F821
+                r = op(r, _np.array(init, dtype=r.dtype).item())
+    else:
+        r = _core.reduce(code, a, axis, dtype, bool(keepdims), 0)
+    return r if out is None else _into(out, r)
 
-    def f(a, axis=None, dtype=None, out=None, keepdims=False, ddof=0):
-        r = _core.reduce(code, a, axis, dtype, bool(keepdims), int(ddof))
-        return r if out is None else _into(out, r)
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = "NumPy's %s over the given axes, on the device." % name
-    return f
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_np._NoValue, where=True):
+    return _reduce("sum", a, axis, dtype, out, keepdims, initial, where)
 
 
-sum = _reducer("sum")
-prod = _reducer("prod")
-mean = _reducer("mean")
-var = _reducer("var")
-std = _reducer("std")
-min = amin = _reducer("min")
-max = amax = _reducer("max")
-any = _reducer("any")
-all = _reducer("all")
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_np._NoValue, where=True):
+    return _reduce("prod", a, axis, dtype, out, keepdims, initial, where)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    return _reduce("mean", a, axis, dtype, out, keepdims, where=where)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    r = _core.reduce(_RED["var"], a, axis, dtype, bool(keepdims), int(ddof))
+    return r if out is None else _into(out, r)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    r = _core.reduce(_RED["std"], a, axis, dtype, bool(keepdims), int(ddof))
+    return r if out is None else _into(out, r)
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=_np._NoValue, where=True):
+    return _reduce("max", a, axis, None, out, keepdims, initial, where)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=_np._NoValue, where=True):
+    return _reduce("min", a, axis, None, out, keepdims, initial, where)
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=True):
+    return _reduce("any", a, axis, None, out, keepdims, where=where)
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=True):
+    return _reduce("all", a, axis, None, out, keepdims, where=where)
+
+
+amax, amin = max, min
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):

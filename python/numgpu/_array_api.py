@@ -434,12 +434,32 @@ def _var(x, axis, dtype, keepdims, ddof, correction, root):
     return _ns().sqrt(v) if root else v
 
 
-def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+def _var_on_numpy(name, x, axis, dtype, out, ddof, keepdims, correction, where, mean):
+    """var/std with where= or mean=: NumPy's, through the fallback."""
+    from ._fallback import call_numpy
+    kw = {"where": where} if where is not True else {}
+    if mean is not _np._NoValue:
+        kw["mean"] = mean
+    if correction is not None:
+        kw["correction"] = correction
+    else:
+        kw["ddof"] = ddof
+    return call_numpy("numpy." + name, getattr(_np, name), x, axis=axis, dtype=dtype, out=out,
+                      keepdims=keepdims, **kw)
+
+
+def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=_np._NoValue,
+        correction=None):
+    if where is not True or mean is not _np._NoValue:
+        return _var_on_numpy("var", x, axis, dtype, out, ddof, keepdims, correction, where, mean)
     r = _var(x, axis, dtype, keepdims, ddof, correction, False)
     return r if out is None else _into(out, r)
 
 
-def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=_np._NoValue,
+        correction=None):
+    if where is not True or mean is not _np._NoValue:
+        return _var_on_numpy("std", x, axis, dtype, out, ddof, keepdims, correction, where, mean)
     r = _var(x, axis, dtype, keepdims, ddof, correction, True)
     return r if out is None else _into(out, r)
 
