@@ -172,6 +172,11 @@ NgStatus ng_op_sort(const NgArray *a, int axis, bool argsort, NgArray *out);
  * unary op or an integer power of a negative exponent; NG_ERR_TYPE where
  * op has no loop returning that dtype (a comparison of non-bools). */
 NgStatus ng_op_cumulative(NgOp op, const NgArray *a, int axis, NgDType dtype, NgArray *out);
+/* ufunc.reduce of binary op along `axis` as a left fold in NumPy's order:
+ * out[...] = op(...op(op(x[0], x[1]), x[2])..., x[n-1]), computed in `dtype`
+ * as ng_op_cumulative's last element, without the scan's output; a's shape
+ * without the axis. An empty axis: NumPy's "no identity" ValueError. */
+NgStatus ng_op_fold(NgOp op, const NgArray *a, int axis, NgDType dtype, NgArray *out);
 /* Insertion points of v's elements in the sorted 1-d `a` (through `sorter`,
  * may be NULL), int64 of v's shape; right: after equal elements. */
 NgStatus ng_op_searchsorted(const NgArray *a, const NgArray *v, bool right, const NgArray *sorter, NgArray *out);

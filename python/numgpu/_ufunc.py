@@ -203,9 +203,8 @@ class ufunc:
         axis = operator.index(axis)
         if a.ndim == 0 or not -a.ndim <= axis < a.ndim or a.shape[axis] == 0:
             raise NotImplementedError          # NumPy's errors (no identity, AxisError)
-        acc = _core.cumulative(self._code, a, axis % a.ndim, rdt)
-        at = (slice(None),) * (axis % a.ndim) + (slice(-1, None) if keepdims else -1,)
-        return acc[at].copy()
+        r = _core.cumulative(self._code, a, axis % a.ndim, rdt, True)
+        return r.reshape(a.shape[:axis % a.ndim] + (1,) + a.shape[axis % a.ndim + 1:]) if keepdims else r
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         outs = _outs(out)

@@ -39,6 +39,7 @@ typedef struct ScanKey {
     uint8_t op;    /* the binary NgOp accumulated */
     int8_t in;     /* input dtype */
     int8_t out;    /* output (= accumulator) dtype */
+    uint8_t last;  /* a fold (ufunc.reduce): the accumulator stored once, after the last element */
 } ScanKey;
 
 /* Whether the blocked plan may regroup key's op: associative, with an
@@ -127,7 +128,8 @@ static NgIrRef first(NgIrKernel *k, const ScanKey *key, NgIrRef x)
 
 /* SC_COLS: in (outer, n, inner), out (outer, n, inner), W: thread t scans
  * columns [c0, c0 + W) of block t % nbk of slab t / nbk, row after row (the
- * rows are read in memory order; each column's sum is in NumPy's order). */
+ * rows are read in memory order; each column's sum is in NumPy's order).
+ * A fold's out is (outer, 1, inner): its one row holds the running values. */
 static NgStatus build_cols(NgIrKernel *k, const ScanKey *key)
 {
     NgDType dt = (NgDType)key->out;
@@ -141,19 +143,21 @@ static NgStatus build_cols(NgIrKernel *k, const ScanKey *key)
     NgIrRef T = ng_ir_varref(k, t), O = ng_ir_varref(k, o), C0 = ng_ir_varref(k, c0), C1 = ng_ir_varref(k, c1);
     NgIrRef J = ng_ir_varref(k, j), C = ng_ir_varref(k, c), C2 = ng_ir_varref(k, c2), zero = sx_i(k, 0);
     NgIrRef i0[3] = {O, zero, C2}, ij[3] = {O, J, C}, ip[3] = {O, sx_op(k, NG_OP_SUB, J, one), C};
-    NgIrRef step = next(k, key, ng_ir_load(k, out, 3, ip), ng_ir_load(k, in, 3, ij));
+    NgIrRef i_last[3] = {O, zero, C};
+    const NgIrRef *at = key->last ? i_last : ij; /* where the running value is stored */
+    NgIrRef step = next(k, key, ng_ir_load(k, out, 3, key->last ? i_last : ip), ng_ir_load(k, in, 3, ij));
     NgIrRef body[5] = {
         ng_ir_let(k, o, sx_op(k, NG_OP_FLOORDIV, T, nbk)),
         ng_ir_let(k, c0, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_MOD, T, nbk), W)),
         ng_ir_let(k, c1, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, C0, W), inner)),
         sx_for(k, c2, C0, C1, ng_ir_store(k, out, 3, i0, first(k, key, ng_ir_load(k, in, 3, i0))), 0),
-        sx_for(k, j, one, n, sx_for(k, c, C0, C1, ng_ir_store(k, out, 3, ij, step), 0), 0),
+        sx_for(k, j, one, n, sx_for(k, c, C0, C1, ng_ir_store(k, out, 3, at, step), 0), 0),
     };
     k->body = sx_for(k, t, zero, sx_op(k, NG_OP_MUL, outer, nbk), ng_ir_block(k, 5, body), NG_IR_PARALLEL);
     return k->status;
 }
 
-/* SC_ROWS: params in (rows, n), out (rows, n)
+/* SC_ROWS: params in (rows, n), out (rows, n) (a fold's: (rows, 1))
  * SC_BLOCK_TOTALS: in (rows, n), totals (rows, nb), L
  * SC_BLOCK_SCAN: in (rows, n), out (rows, n), incl (rows, nb), L */
 static NgStatus build_scan(const void *ctx, NgIrKernel *k)
@@ -173,7 +177,12 @@ static NgStatus build_scan(const void *ctx, NgIrKernel *k)
         NgIrRef step[2] = {combine(k, key, acc, sx_load2(k, in, T, J)), sx_store2(k, out, T, J, A)};
         NgIrRef body[3] = {ng_ir_let(k, acc, first(k, key, sx_load2(k, in, T, sx_i(k, 0)))),
                            sx_store2(k, out, T, sx_i(k, 0), A),
-                           sx_for(k, j, sx_i(k, 1), n, ng_ir_block(k, 2, step), 0)};
+                           sx_for(k, j, sx_i(k, 1), n, key->last ? step[0] : ng_ir_block(k, 2, step), 0)};
+        if (key->last) { /* the running value stored once, at the end */
+            NgIrRef store = body[1];
+            body[1] = body[2];
+            body[2] = store;
+        }
         k->body = sx_for(k, t, sx_i(k, 0), rows, ng_ir_block(k, 3, body), NG_IR_PARALLEL);
         return k->status;
     }
@@ -220,7 +229,8 @@ static NgStatus launch_scan(ScanKey key, const NgArray *const *arrs, const int64
     return ng_kernel_launch(kern, args, na, extent, work);
 }
 
-/* Scans the C-contiguous (rows, n) `in` into `out` (same shape, fresh). */
+/* Scans the C-contiguous (rows, n) `in` into `out` (same shape, fresh; a
+ * fold's: (rows, 1), the last values; blocked: the block totals folded). */
 static NgStatus scan_rows(ScanKey key, const NgArray *in, const NgArray *out, int64_t rows, int64_t n)
 {
     NgDevice *dev = ng_array_device(in);
@@ -228,7 +238,7 @@ static NgStatus scan_rows(ScanKey key, const NgArray *in, const NgArray *out, in
     if (host || rows >= 4096 || n < 4096 || !blockable(&key)) {
         key.plan = SC_ROWS;
         const NgArray *arrs[2] = {in, out};
-        const int64_t shapes[2][2] = {{rows, n}, {rows, n}};
+        const int64_t shapes[2][2] = {{rows, n}, {rows, key.last ? 1 : n}};
         return launch_scan(key, arrs, shapes, 2, 0, rows, rows * n);
     }
     int64_t L = (n + 1023) / 1024;
@@ -236,23 +246,26 @@ static NgStatus scan_rows(ScanKey key, const NgArray *in, const NgArray *out, in
         L = 64;
     int64_t nb = (n + L - 1) / L, tshape[2] = {rows, nb};
     NgArray tot, incl;
+    memset(&incl, 0, sizeof incl);
     NgStatus st = ng_array_empty(dev, (NgDType)key.out, 2, tshape, &tot);
     if (st != NG_OK)
         return st;
-    if ((st = ng_array_empty(dev, (NgDType)key.out, 2, tshape, &incl)) != NG_OK) {
+    if (!key.last && (st = ng_array_empty(dev, (NgDType)key.out, 2, tshape, &incl)) != NG_OK) {
         ng_array_release(&tot);
         return st;
     }
     const int64_t shapes[3][2] = {{rows, n}, {rows, nb}, {rows, nb}};
     const NgArray *a1[2] = {in, &tot};
-    key.plan = SC_BLOCK_TOTALS;
-    st = launch_scan(key, a1, shapes, 2, L, rows * nb, rows * n);
+    ScanKey totals = key;
+    totals.plan = SC_BLOCK_TOTALS;
+    totals.last = 0; /* (the same kernel for a scan and a fold) */
+    st = launch_scan(totals, a1, shapes, 2, L, rows * nb, rows * n);
     if (st == NG_OK) {
         ScanKey k2 = key;
         k2.in = key.out;
-        st = scan_rows(k2, &tot, &incl, rows, nb);
+        st = scan_rows(k2, &tot, key.last ? out : &incl, rows, nb);
     }
-    if (st == NG_OK) {
+    if (st == NG_OK && !key.last) {
         const NgArray *a3[3] = {in, out, &incl};
         const int64_t s3[3][2] = {{rows, n}, {rows, n}, {rows, nb}};
         key.plan = SC_BLOCK_SCAN;
@@ -273,15 +286,22 @@ static NgDType scan_dtype(NgDType in)
     return in;
 }
 
-/* A scan along a non-last axis: a is viewed C-contiguous as (outer, n,
- * inner) and scanned in place of its layout, no transposes. */
-static NgStatus cumulative_cols(NgOp op, const NgArray *a, int axis, NgDType odt, int64_t inner, NgArray *out)
+/* A scan (or fold) along a non-last axis: a is viewed C-contiguous as
+ * (outer, n, inner) and scanned in place of its layout, no transposes. A
+ * fold's out has a's shape without the axis. */
+static NgStatus cumulative_cols(NgOp op, const NgArray *a, int axis, NgDType odt, int64_t inner, bool last,
+                                NgArray *out)
 {
     NgArray in;
     NgStatus st = ng_op_ascontiguous(a, false, &in);
     if (st != NG_OK)
         return st;
-    if ((st = ng_array_empty(ng_array_device(a), odt, a->ndim, a->shape, out)) != NG_OK) {
+    int64_t oshape[NG_MAXDIMS];
+    int ond = 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (!last || d != axis)
+            oshape[ond++] = a->shape[d];
+    if ((st = ng_array_empty(ng_array_device(a), odt, ond, oshape, out)) != NG_OK) {
         ng_array_release(&in);
         return st;
     }
@@ -294,16 +314,18 @@ static NgStatus cumulative_cols(NgOp op, const NgArray *a, int axis, NgDType odt
         key.op = (uint8_t)op;
         key.in = (int8_t)a->dtype;
         key.out = (int8_t)odt;
+        key.last = last;
         const NgKernel *kern;
         st = ng_kernel_get(ng_array_device(a), &key, sizeof key, build_scan, &key, &kern);
         /* cpu: blocks of 256 columns per thread; GPUs: a column per thread (coalesced rows) */
         int64_t W = ng_array_device(a)->be->target->par == NG_PAR_OPENMP ? 256 : 1;
         if (st == NG_OK) {
             int64_t shape[3] = {outer, n, inner}, strides[3] = {n * inner, inner, 1};
+            int64_t fshape[3] = {outer, 1, inner}, fstrides[3] = {inner, inner, 1};
             NgKArg args[2 * 8 + 2];
             int na = 0;
             ng_kargs_array(args, &na, &in, 3, shape, strides);
-            ng_kargs_array(args, &na, out, 3, shape, strides);
+            ng_kargs_array(args, &na, out, 3, last ? fshape : shape, last ? fstrides : strides);
             args[na++].i = W;
             st = ng_kernel_launch(kern, args, na, outer * ((inner + W - 1) / W), a->size);
         }
@@ -339,10 +361,11 @@ static NgStatus check_int_exponents(NgOp op, const NgArray *a, NgDType dt)
     return ng_check_int_exponent(&e);
 }
 
-NgStatus ng_op_cumulative(NgOp op, const NgArray *a, int axis, NgDType dtype, NgArray *out)
+/* ng_op_cumulative, or (last) ng_op_fold. */
+static NgStatus scan(NgOp op, const NgArray *a, int axis, NgDType dtype, bool last, NgArray *out)
 {
     if (!ng_op_is_binary(op))
-        return ng_error_set(NG_ERR_VALUE, "accumulate only supported for binary functions");
+        return ng_error_set(NG_ERR_VALUE, "%s only supported for binary functions", last ? "reduce" : "accumulate");
     NgStatus st = ng_axis_normalize(&axis, a->ndim);
     if (st != NG_OK)
         return st;
@@ -352,16 +375,25 @@ NgStatus ng_op_cumulative(NgOp op, const NgArray *a, int axis, NgDType dtype, Ng
                             ng_dtype_info(ng_dtype_info(a->dtype)->supported ? odt : a->dtype)->name);
     if ((st = check_loop(op, odt)) != NG_OK || (st = check_int_exponents(op, a, odt)) != NG_OK)
         return st;
+    if (last && a->shape[axis] == 0)
+        return ng_error_set(NG_ERR_VALUE, "zero-size array to reduction operation %s which has no identity",
+                            ng_op_name(op));
     int64_t inner = 1;
     for (int d = axis + 1; d < a->ndim; d++)
         inner *= a->shape[d];
     if (inner > 1)
-        return cumulative_cols(op, a, axis, odt, inner, out);
+        return cumulative_cols(op, a, axis, odt, inner, last, out);
     NgArray in, res;
     int64_t rows, n;
     if ((st = ng_sort_axis_last(a, axis, false, &in, &rows, &n)) != NG_OK)
         return st;
-    if ((st = ng_array_empty(ng_array_device(a), odt, in.ndim, in.shape, &res)) != NG_OK) {
+    int64_t fold_shape[NG_MAXDIMS]; /* a's shape without the axis: the rows, in order */
+    for (int d = 0, i = 0; d < a->ndim; d++)
+        if (d != axis)
+            fold_shape[i++] = a->shape[d];
+    st = last ? ng_array_empty(ng_array_device(a), odt, a->ndim - 1, fold_shape, &res)
+              : ng_array_empty(ng_array_device(a), odt, in.ndim, in.shape, &res);
+    if (st != NG_OK) {
         ng_array_release(&in);
         return st;
     }
@@ -371,6 +403,7 @@ NgStatus ng_op_cumulative(NgOp op, const NgArray *a, int axis, NgDType dtype, Ng
         key.op = (uint8_t)op;
         key.in = (int8_t)a->dtype;
         key.out = (int8_t)odt;
+        key.last = last;
         st = scan_rows(key, &in, &res, rows, n);
     }
     ng_array_release(&in);
@@ -378,5 +411,19 @@ NgStatus ng_op_cumulative(NgOp op, const NgArray *a, int axis, NgDType dtype, Ng
         ng_array_release(&res);
         return st;
     }
+    if (last) {
+        *out = res;
+        return NG_OK;
+    }
     return ng_sort_axis_back(&res, axis, out);
+}
+
+NgStatus ng_op_cumulative(NgOp op, const NgArray *a, int axis, NgDType dtype, NgArray *out)
+{
+    return scan(op, a, axis, dtype, false, out);
+}
+
+NgStatus ng_op_fold(NgOp op, const NgArray *a, int axis, NgDType dtype, NgArray *out)
+{
+    return scan(op, a, axis, dtype, true, out);
 }

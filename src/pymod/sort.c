@@ -42,8 +42,8 @@ static PyObject *f_sort(PyObject *m, PyObject *args)
 static PyObject *f_cumulative(PyObject *m, PyObject *args)
 {
     PyObject *a, *dtype;
-    int op, axis;
-    if (!PyArg_ParseTuple(args, "iOiO:cumulative", &op, &a, &axis, &dtype))
+    int op, axis, fold = 0;
+    if (!PyArg_ParseTuple(args, "iOiO|p:cumulative", &op, &a, &axis, &dtype, &fold))
         return NULL;
     if (op < 0 || op >= NG_NOPS) {
         PyErr_SetString(PyExc_ValueError, "bad op code");
@@ -57,7 +57,7 @@ static PyObject *f_cumulative(PyObject *m, PyObject *args)
         return NULL;
     NgStatus st;
     Py_BEGIN_ALLOW_THREADS
-    st = ng_op_cumulative((NgOp)op, &ta, axis, dt, &out);
+    st = fold ? ng_op_fold((NgOp)op, &ta, axis, dt, &out) : ng_op_cumulative((NgOp)op, &ta, axis, dt, &out);
     Py_END_ALLOW_THREADS
     ng_array_release(&ta);
     return result(st, &out);
@@ -191,7 +191,7 @@ static PyObject *f_quantile(PyObject *m, PyObject *args)
 
 PyMethodDef ngpy_sort_functions[] = {
     {"sort", f_sort, METH_VARARGS, "sort(a, axis, argsort): sorted copy or argsort along axis."},
-    {"cumulative", f_cumulative, METH_VARARGS, "cumulative(op, a, axis, dtype): ufunc.accumulate of an op code."},
+    {"cumulative", f_cumulative, METH_VARARGS, "cumulative(op, a, axis, dtype[, fold]): ufunc.accumulate of an op code (fold: its last element, ufunc.reduce)."},
     {"searchsorted", f_searchsorted, METH_VARARGS, "searchsorted(a, v, right, sorter)."},
     {"unique", f_unique, METH_VARARGS, "unique(a, index, inverse, counts) -> (values, index, inverse, counts)."},
     {"bincount", f_bincount, METH_VARARGS, "bincount(x, weights, minlength)."},
