@@ -404,14 +404,22 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
 amax, amin = max, min
 
 
+def _index_out(out, r):
+    """argmin/argmax's out=: NumPy takes only an array of its index dtype."""
+    if out is None:
+        return r
+    if getattr(out, "dtype", None) != r.dtype:
+        raise TypeError("Cannot cast array data from %r to %r according to the rule 'safe'"
+                        % (r.dtype, getattr(out, "dtype", None)))
+    return _into(out, r)
+
+
 def argmin(a, axis=None, out=None, *, keepdims=False):
-    r = _core.reduce(_RED["argmin"], a, axis, None, bool(keepdims), 0)
-    return r if out is None else _into(out, r)
+    return _index_out(out, _core.reduce(_RED["argmin"], a, axis, None, bool(keepdims), 0))
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
-    r = _core.reduce(_RED["argmax"], a, axis, None, bool(keepdims), 0)
-    return r if out is None else _into(out, r)
+    return _index_out(out, _core.reduce(_RED["argmax"], a, axis, None, bool(keepdims), 0))
 
 
 def count_nonzero(a, axis=None, keepdims=False):
@@ -486,25 +494,33 @@ def _cast_all(arrays, dtype, casting):
         a = _arr(a)
         if not _np.can_cast(a.dtype, dtype, casting):
             raise TypeError("Cannot cast array data from %r to %r according to the rule %r" % (a.dtype, dtype, casting))
-        out.append(a.astype(dtype))
+        out.append(a if a.dtype == dtype else a.astype(dtype))
     return out
+
+
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
+    if casting not in _CASTINGS:
+        raise ValueError("casting must be one of %s" % ", ".join(repr(c) for c in _CASTINGS))
+    if out is not None and not isinstance(out, (ndarray, _np.ndarray)):
+        raise TypeError("out must be an array, not %s" % type(out).__name__)
     arrays = list(arrays)
-    if dtype is not None:
-        arrays = _cast_all(arrays, dtype, casting)
+    if dtype is not None or out is not None or casting != "same_kind":
+        # each array cast straight to the dtype the result takes (NumPy: no common dtype on the way)
+        arrays = [_arr(a) for a in arrays]
+        to = dtype if dtype is not None else out.dtype if out is not None else \
+            _np.result_type(*[a.dtype for a in arrays]) if arrays else None
+        if to is not None:
+            arrays = _cast_all(arrays, to, casting)
     if axis is None:
         r = _core.concatenate([ravel(a) for a in arrays], 0)
     else:
         r = _core.concatenate(arrays, axis)
-    if out is None:
-        return r
-    if not _np.can_cast(r.dtype, out.dtype, casting):
-        raise TypeError("Cannot cast array data from %r to %r according to the rule %r" % (r.dtype, out.dtype, casting))
-    return _into(out, r)
+    return r if out is None else _into(out, r)
 
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
@@ -540,6 +556,9 @@ def hstack(tup):
 
 def matmul(a, b, out=None):
     r = _arr(a) @ _arr(b)
+    if out is not None and not _np.can_cast(r.dtype, out.dtype, "same_kind"):
+        raise TypeError("Cannot cast ufunc 'matmul' output from %r to %r with casting rule 'same_kind'"
+                        % (r.dtype, out.dtype))
     return r if out is None else _into(out, r)
 
 

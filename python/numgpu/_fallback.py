@@ -23,6 +23,7 @@ NUMGPU_STRICT=1 (numgpu.set_strict) also makes every fallback an error.
 Functions numgpu implements never come here: this module costs them nothing.
 """
 import importlib
+import inspect
 import os
 import sys
 import time
@@ -46,7 +47,7 @@ HOST_UTILITIES = frozenset("numpy." + n for n in (
 # NumPy functions that change their first argument in place (with the keyword, where given, at
 # that value): a numgpu array there gets NumPy's host copy back, as ufunc.at does.
 INPLACE = {"numpy.place": None, "numpy.putmask": None, "numpy.copyto": None, "numpy.fill_diagonal": None,
-           "numpy.nan_to_num": ("copy", 1, False)}
+           "numpy.nan_to_num": ("copy", False)}
 
 
 class FallbackError(RuntimeError):
@@ -200,23 +201,41 @@ def call_numpy_inplace(name, func, target, *args, **kwargs):
     return target if res is host else _up(res)
 
 
-def _changes_first(name, args, kwargs):
-    """True where NumPy's function `name` called so changes a numgpu array given first."""
+_signatures = {}
+
+
+def inplace_call(name, func, args, kwargs):
+    """NumPy's `name` (in INPLACE) called so that it changes a numgpu array given as its first
+    parameter (by position or by name): run on a host copy, copied back, and NumPy's result
+    returned (the array itself where NumPy returns the copy). None where the call changes none."""
     from . import ndarray
-    if name not in INPLACE or not args or not isinstance(args[0], ndarray):
-        return False
+    if name not in INPLACE:
+        return None
+    sig = _signatures.get(func)
+    if sig is None:
+        sig = _signatures[func] = inspect.signature(func)
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError:
+        return None          # (NumPy's own call raises its error)
+    first = next(iter(sig.parameters))
+    target = bound.arguments.get(first)
     cond = INPLACE[name]
-    if cond is None:
-        return True
-    key, pos, value = cond
-    return (kwargs[key] if key in kwargs else args[pos] if len(args) > pos else not value) == value
+    if not isinstance(target, ndarray) or (cond and bound.arguments.get(cond[0], not cond[1]) != cond[1]):
+        return None
+    _admit(name)
+    t0 = time.perf_counter()
+    host = bound.arguments[first] = target.get()
+    res = func(*_down(bound.args), **_down(bound.kwargs))
+    target[...] = host
+    _count(name, t0)
+    return (target if res is host else _up(res),)
 
 
 def _wrap(name, func):
     def f(*args, **kwargs):
-        if _changes_first(name, args, kwargs):
-            return call_numpy_inplace(name, func, args[0], *args[1:], **kwargs)
-        return call_numpy(name, func, *args, **kwargs)
+        done = inplace_call(name, func, args, kwargs)
+        return done[0] if done else call_numpy(name, func, *args, **kwargs)
     f.__name__ = f.__qualname__ = name.rsplit(".", 1)[-1]
     f.__doc__ = "NumPy's %s, run on NumPy (numgpu has no device version yet)." % name
     f.__wrapped__ = func

@@ -85,14 +85,20 @@ def copyto(dst, src, casting="same_kind", where=True):
     if not isinstance(dst, ndarray):
         from ._fallback import down
         return _np.copyto(dst, down(src), casting=casting, where=down(where))
-    kind = src.dtype if isinstance(src, (ndarray, _np.ndarray, _np.generic)) else _np.asarray(src).dtype
-    if not _np.can_cast(kind, dst.dtype, casting):
-        what = "array data" if isinstance(src, (ndarray, _np.ndarray)) else "scalar"
-        raise TypeError("Cannot cast %s from %r to %r according to the rule %r" % (what, kind, dst.dtype, casting))
+    if isinstance(src, (ndarray, _np.ndarray)):
+        if not _np.can_cast(src.dtype, dst.dtype, casting):
+            raise TypeError("Cannot cast array data from %r to %r according to the rule %r"
+                            % (src.dtype, dst.dtype, casting))
+    else:   # a scalar: NumPy's own rules for it (a Python int's value, 0.1 into float32 'safe' ...)
+        _np.copyto(_np.empty((), dst.dtype), src, casting=casting)
     if where is True:
         dst[...] = src
-    else:
-        _core.where(where, src, dst, dst)
+        return
+    wk = where.dtype if isinstance(where, (ndarray, _np.ndarray)) else _np.asarray(where).dtype
+    if not _np.can_cast(wk, bool):
+        raise TypeError("Cannot cast array data from %r to dtype('bool') according to the rule 'safe'" % (wk,))
+    src = _arr(src)
+    _core.where(where, src if src.dtype == dst.dtype else src.astype(dst.dtype), dst, dst)
 
 
 def put(a, ind, v, mode="raise"):

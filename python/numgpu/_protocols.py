@@ -55,9 +55,7 @@ def ufunc_dispatch(ufunc, method, *inputs, **kwargs):
     """NumPy ufunc `ufunc`'s `method` ("__call__", "reduce", "at", ...) on operands including numgpu
     arrays: numgpu's ufunc of that name (numgpu._ufunc: the device where it can, else NumPy's
     through the fallback, .at's array updated in place either way)."""
-    f = vars(_numgpu()).get(ufunc.__name__)
-    if not isinstance(f, _ufunc.ufunc) or f._np is not ufunc:
-        f = _ufunc.host(ufunc)
+    f = _ufunc.of(ufunc, vars(_numgpu()).get(ufunc.__name__))
     return (f if method == "__call__" else getattr(f, method))(*inputs, **kwargs)
 
 
@@ -130,8 +128,9 @@ def _array_function(self, func, types, args, kwargs):
                 active.discard(func)
             if res is not _FALL_BACK and res is not NotImplemented:
                 return res
-    return _fallback.call_numpy("%s.%s" % (getattr(func, "__module__", None) or "numpy", func.__name__),
-                                func, *args, **kwargs)
+    name = "%s.%s" % (getattr(func, "__module__", None) or "numpy", func.__name__)
+    done = _fallback.inplace_call(name, func, args, kwargs)   # np.putmask(x, ...): x changes
+    return done[0] if done else _fallback.call_numpy(name, func, *args, **kwargs)
 
 
 def _host_method(name):

@@ -253,8 +253,8 @@ class NumpyShim(types.ModuleType):
         if np_mod.__name__ == "numpy.random" and name == "shuffle":
             return functools.partial(_shuffle, label, npv)
         if isinstance(npv, numpy.ufunc):   # numgpu's (counted), else NumPy's through the fallback
-            from ._ufunc import host, ufunc
-            return ngv if isinstance(ngv, ufunc) else host(npv)
+            from ._ufunc import of
+            return of(npv, None if ngv is missing else ngv)
         if isinstance(npv, type) or not callable(npv):
             return npv    # dtypes, classes (finfo, errstate), constants: NumPy's own objects
         if callable(ngv) and not isinstance(ngv, type):

@@ -64,11 +64,12 @@ def _outs(out):
 class ufunc:
     """A NumPy ufunc on numgpu arrays (see the module's doc)."""
 
-    def __init__(self, name, code, np_ufunc):
+    def __init__(self, name, code, np_ufunc, func=None):
         self.__name__ = self.__qualname__ = name
         self.__module__ = "numgpu"
         self._code = code                  # numgpu's op code; None: a host ufunc
         self._np = np_ufunc
+        self._func = func                  # a host ufunc's call: numgpu's function first (matmul)
         self._dtypes = {}                  # (method, input dtype, dtype=) -> NumPy's result dtype
         for attr in ("nin", "nout", "nargs", "ntypes", "types", "identity", "signature"):
             setattr(self, attr, getattr(np_ufunc, attr))
@@ -101,12 +102,17 @@ class ufunc:
         nin = self.nin
         if len(args) == nin + 1 and out is None:   # out given by position
             out, args = args[nin], args[:nin]
-            if not kwargs and self._code is not None:
-                try:
-                    return _core.ufunc(self._code, args[0], args[-1] if nin == 2 else None, out)
-                except (NotImplementedError, TypeError):
-                    pass
-        elif self._code is not None and len(args) == nin and kwargs.keys() <= _CALL_KEYS and kwargs:
+        if self._func is not None:
+            try:
+                return self._func(*args, **dict(kwargs, **({} if out is None else {"out": out})))
+            except (NotImplementedError, TypeError):
+                pass
+        elif self._code is not None and len(args) == nin and not kwargs:
+            try:
+                return _core.ufunc(self._code, args[0], args[-1] if nin == 2 else None, out)
+            except (NotImplementedError, TypeError):
+                pass
+        elif self._code is not None and len(args) == nin and kwargs.keys() <= _CALL_KEYS:
             r = self._call_with(args, out, **kwargs)
             if r is not None:
                 return r
@@ -137,7 +143,10 @@ class ufunc:
         if where is True:
             outs[0][...] = r
             return outs[0]
-        return _core.where(where, r, outs[0], outs[0])
+        if not _np.can_cast(_kind_of(where), bool):
+            raise TypeError("Cannot cast array data from %r to dtype('bool') according to the rule 'safe'"
+                            % (_kind_of(where),))
+        return _core.where(where, r if r.dtype == outs[0].dtype else r.astype(outs[0].dtype), outs[0], outs[0])
 
     def _host(self, method, func, *args, **kwargs):
         """NumPy's ufunc (method) through the fallback."""
@@ -166,8 +175,6 @@ class ufunc:
                 or len(outs) > 1 or (outs and not isinstance(outs[0], ndarray))):
             return self._host("reduce", self._np.reduce, array, **kw)
         a = array if isinstance(array, ndarray) else _ng().asarray(array)
-        if dtype is None and outs:
-            dtype = outs[0].dtype          # NumPy: out's dtype is the reduction's
         rdt = self._result_dtype("reduce", a.dtype, None if dtype is None else _np.dtype(dtype))
         try:
             r = self._reduce(a, axis, rdt, keepdims)
@@ -193,9 +200,14 @@ class ufunc:
             axes = range(a.ndim) if axis is None else axis
             if len(axes) == 1:
                 return self._reduce(a, axes[0], rdt, keepdims)
+            if not axes:
+                return a.astype(rdt)           # (a new array, as NumPy's)
             if self.__name__ not in _ANY_ORDER:
                 raise NotImplementedError      # NumPy's error: the op is not reorderable
-            axes = sorted({operator.index(d) % a.ndim if -a.ndim <= d < a.ndim else d for d in axes})
+            axes = [operator.index(d) % a.ndim if -a.ndim <= d < a.ndim else d for d in axes]
+            if len(set(axes)) != len(axes):
+                raise NotImplementedError      # NumPy's error: a repeated axis
+            axes = sorted(axes)
             r = a
             for d in reversed(axes):           # one axis at a time: any order gives the same value
                 r = self._reduce(r, d, rdt, True)
@@ -212,8 +224,6 @@ class ufunc:
                 (outs and not isinstance(outs[0], ndarray))):
             return self._host("accumulate", self._np.accumulate, array, axis=axis, dtype=dtype, out=out)
         a = array if isinstance(array, ndarray) else _ng().asarray(array)
-        if dtype is None and outs:
-            dtype = outs[0].dtype
         if a.ndim == 0 or isinstance(axis, tuple) or axis is None and a.ndim != 1:
             return self._host("accumulate", self._np.accumulate, array, axis=axis, dtype=dtype, out=out)
         rdt = self._result_dtype("accumulate", a.dtype, None if dtype is None else _np.dtype(dtype))
@@ -244,7 +254,9 @@ class ufunc:
         if self.nin == 1 and b is not None:
             raise ValueError("second operand provided when ufunc is unary")
         if self._code is not None:
-            kinds = (a.dtype,) + ((_kind_of(b),) if self.nin == 2 else ())
+            # (NumPy's at takes the values as an array: a Python number is int64 or float64, not weak)
+            kinds = (a.dtype,) + ((_np.asarray(b).dtype if isinstance(b, (int, float, complex)) else _kind_of(b),)
+                                  if self.nin == 2 else ())
             loop = self._np.resolve_dtypes(kinds + (None,), casting="unsafe")   # NumPy's errors
             if self.nin == 1 or loop[0] == loop[1]:
                 try:
@@ -286,9 +298,18 @@ def make(code, name):
 _hosts = {}   # NumPy's ufunc -> its host ufunc
 
 
-def host(np_ufunc):
-    """A ufunc numgpu has no kernel for: NumPy's, every call through the fallback (one per ufunc)."""
-    u = _hosts.get(np_ufunc)
+def host(np_ufunc, func=None):
+    """A ufunc numgpu has no kernel for: NumPy's, every call through the fallback (one per ufunc);
+    with func (numgpu's function of the name: matmul, vecdot, conj), calls try func first."""
+    u = _hosts.get((np_ufunc, func))
     if u is None:
-        u = _hosts[np_ufunc] = ufunc(np_ufunc.__name__, None, np_ufunc)
+        u = _hosts[(np_ufunc, func)] = ufunc(np_ufunc.__name__, None, np_ufunc, func)
     return u
+
+
+def of(np_ufunc, ng_value):
+    """numgpu's stand-in for NumPy's ufunc: numgpu's ufunc object of that name (np.degrees: its
+    rad2deg), else a host ufunc calling numgpu's function of that name where there is one."""
+    if isinstance(ng_value, ufunc):
+        return ng_value
+    return host(np_ufunc, ng_value if callable(ng_value) and not isinstance(ng_value, type) else None)

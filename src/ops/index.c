@@ -817,7 +817,10 @@ typedef struct Update {
  * where the array is small, a histogram's bins); floats keep NumPy's order there, bit for bit. */
 static uint8_t update_mode(const Plan *p, const Update *u, const NgDevice *dev)
 {
-    if (!p->advanced)
+    bool repeats = p->advanced; /* an element selected twice: by an index array, or a broadcast axis */
+    for (int d = 0; d < p->view.ndim; d++)
+        repeats = repeats || (p->view.shape[d] > 1 && p->view.strides[d] == 0);
+    if (!repeats)
         return UPD_PARALLEL;
     NgDType dt = p->view.dtype;
     if (dev->be->target->par == NG_PAR_OPENMP)

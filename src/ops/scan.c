@@ -350,15 +350,23 @@ static NgStatus check_loop(NgOp op, NgDType dt)
     return NG_OK;
 }
 
-/* NumPy refuses integer ** negative integer. The exponents are x[1:], but
- * one min reduction over all of a is what is checked (a small download):
- * a negative first element alone, which NumPy accepts, raises here too. */
-static NgStatus check_int_exponents(NgOp op, const NgArray *a, NgDType dt)
+/* NumPy refuses integer ** negative integer: the exponents are the
+ * elements after the first along the axis (a view of them is checked). */
+static NgStatus check_int_exponents(NgOp op, const NgArray *a, int axis, NgDType dt)
 {
-    if (op != NG_OP_POW || !ng_dtype_is_signed(dt))
+    if (op != NG_OP_POW || !ng_dtype_is_signed(dt) || a->shape[axis] < 2)
         return NG_OK;
-    NgOperand e = {.array = a};
-    return ng_check_int_exponent(&e);
+    NgArray rest;
+    ng_array_view(a, &rest);
+    rest.offset += (size_t)a->strides[axis];
+    rest.shape[axis]--;
+    rest.size = 1;
+    for (int d = 0; d < rest.ndim; d++)
+        rest.size *= rest.shape[d];
+    NgOperand e = {.array = &rest};
+    NgStatus st = ng_check_int_exponent(&e);
+    ng_array_release(&rest);
+    return st;
 }
 
 /* ng_op_cumulative, or (last) ng_op_fold. */
@@ -373,7 +381,7 @@ static NgStatus scan(NgOp op, const NgArray *a, int axis, NgDType dtype, bool la
     if (!ng_dtype_info(a->dtype)->supported || !ng_dtype_info(odt)->supported)
         return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet",
                             ng_dtype_info(ng_dtype_info(a->dtype)->supported ? odt : a->dtype)->name);
-    if ((st = check_loop(op, odt)) != NG_OK || (st = check_int_exponents(op, a, odt)) != NG_OK)
+    if ((st = check_loop(op, odt)) != NG_OK || (st = check_int_exponents(op, a, axis, odt)) != NG_OK)
         return st;
     if (last && a->shape[axis] == 0)
         return ng_error_set(NG_ERR_VALUE, "zero-size array to reduction operation %s which has no identity",

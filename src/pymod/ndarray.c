@@ -589,7 +589,11 @@ static NgStatus reshape_in_order(const NgArray *a, int nd, const int64_t *shape,
                                  NgArray *out)
 {
     NgArray src, tmp, res;
-    NgStatus st = fortran ? ng_op_transpose(a, NULL, &src) : (ng_array_view(a, &src), NG_OK);
+    NgStatus st = NG_OK;
+    if (fortran)
+        st = ng_op_transpose(a, NULL, &src);
+    else
+        ng_array_view(a, &src);
     if (st != NG_OK)
         return st;
     if (copy) {
@@ -652,6 +656,8 @@ static PyObject *one_axis(PyObject *self, PyObject *args, PyObject *kw, bool cop
     int f = fortran_order(order, ARR(self));
     if (f < 0)
         return NULL;
+    /* NumPy's ravel is a view of an array contiguous in that order only (reshape(-1) may be more) */
+    copy = copy || !(f ? ng_array_is_f_contiguous(ARR(self)) : ng_array_is_c_contiguous(ARR(self)));
     int64_t n = -1;
     NgArray out;
     NgStatus st = reshape_in_order(ARR(self), 1, &n, f, copy, &out);

@@ -329,7 +329,11 @@ def test_integer_power_negative_raises(dt):
     with pytest.raises(ValueError, match="Integers to negative integer powers are not allowed"):
         _core.cumulative(CODE["power"], ng.asarray(x), 0, None)
     with pytest.raises(ValueError, match="Integers to negative integer powers are not allowed"):
-        _core.cumulative(CODE["power"], ng.asarray(x.reshape(2, 2)), 1, None)
+        _core.cumulative(CODE["power"], ng.asarray(x.reshape(2, 2)), 0, None)
+    # a negative first element along the axis is a base, not an exponent: NumPy takes it
+    m = x.reshape(2, 2)
+    np.testing.assert_array_equal(_core.cumulative(CODE["power"], ng.asarray(m), 1, None).get(),
+                                  np.power.accumulate(m, axis=1))
     # float exponents are fine
     check("power", x.astype(np.float64), 0)
 

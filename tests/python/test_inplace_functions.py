@@ -169,3 +169,55 @@ def test_every_out_parameter_is_written():
     assert ng.stack([x, x], 1, out) is out
     np.testing.assert_array_equal(out.get(), np.stack([a, a], 1))
     assert ng.stack([ng.asarray(b)] * 2, dtype=np.float64).dtype == np.float64
+
+
+def test_numpys_in_place_functions_change_the_numgpu_array():
+    """np.putmask(x, ...), np.place(arr=x, ...), np.nan_to_num(x, copy=False) with a numgpu x come
+    through __array_function__: x itself gets NumPy's values (by position or by name)."""
+    a = np.arange(5.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", _fallback.FallbackWarning)
+        x = ng.asarray(a)
+        np.putmask(x, x > 2, 0.0)
+        np.testing.assert_array_equal(x.get(), np.where(a > 2, 0.0, a))
+        x = ng.asarray(a)
+        np.place(arr=x, mask=x.get() > 2, vals=[9.0])
+        np.testing.assert_array_equal(x.get(), np.where(a > 2, 9.0, a))
+        x = ng.asarray(np.array([np.nan, 1.0, np.inf]))
+        assert np.nan_to_num(x, copy=False) is x
+        np.testing.assert_array_equal(x.get(), np.nan_to_num(np.array([np.nan, 1.0, np.inf])))
+        x = ng.zeros((3, 3))
+        np.fill_diagonal(x, 2.0)
+        np.testing.assert_array_equal(x.get(), np.eye(3) * 2)
+
+
+def test_casting_rules_of_copyto_concatenate_matmul_argmax_out():
+    with pytest.raises(TypeError):
+        ng.concatenate([ng.zeros(1, np.int8), ng.zeros(1, np.int16)], casting="no")
+    with pytest.raises(ValueError):
+        ng.concatenate([ng.zeros(1)], casting="bogus")
+    big = ng.concatenate([ng.asarray(np.array([2 ** 53 + 1])), ng.asarray(np.ones(1, np.float16))],
+                         out=ng.zeros(2, np.int64), casting="unsafe")
+    np.testing.assert_array_equal(big.get(), [2 ** 53 + 1, 1])   # straight to int64, not through float
+    i8 = ng.zeros(2, np.int8)
+    ng.copyto(i8, 5, casting="safe")                              # a Python int's value fits
+    np.testing.assert_array_equal(i8.get(), [5, 5])
+    ng.copyto(ng.zeros(2, np.float32), 0.1, casting="safe")
+    with pytest.raises(OverflowError):
+        ng.copyto(ng.zeros(2, np.uint8), -1)
+    with pytest.raises(TypeError):
+        ng.copyto(ng.zeros(2), 1.0, where=[1, 0])
+    with pytest.raises(TypeError):
+        ng.matmul(ng.ones((2, 2)), ng.ones((2, 2)), out=ng.zeros((2, 2), np.int64))
+    with pytest.raises(TypeError):
+        ng.argmax(ng.ones(3), out=ng.zeros((), np.float64))
+
+
+def test_ravel_of_a_non_contiguous_array_is_a_copy():
+    for order in ("C", "F"):
+        x = ng.arange(6)[::-1]
+        x.ravel(order)[...] = -1
+        np.testing.assert_array_equal(x.get(), np.arange(6)[::-1])
+    x = ng.arange(6)
+    x.ravel()[0] = 9                                              # contiguous: a view, as NumPy's
+    assert int(x[0]) == 9

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import numgpu as ng
+from numgpu import _fallback
 from helpers import assert_same, data
 
 ON_CPU = ng.get_device().startswith("cpu")
@@ -192,7 +193,7 @@ def test_numpys_at_on_a_numgpu_array_updates_it():
     np.testing.assert_array_equal(x.get(), [1, 2, 0, 1, 0])
     y = ng.asarray(np.arange(4.0))
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ng._fallback.FallbackWarning)
+        warnings.simplefilter("ignore", _fallback.FallbackWarning)
         np.ldexp.at(y, np.array([1, 1]), 1)       # no device ldexp: NumPy's, copied back
     np.testing.assert_array_equal(y.get(), [0, 4, 2, 3])
 
@@ -296,7 +297,7 @@ def test_outer_is_the_op_over_every_pair():
 def test_reduceat_is_numpys():
     a = data(np.float64, (8,), seed=13)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ng._fallback.FallbackWarning)
+        warnings.simplefilter("ignore", _fallback.FallbackWarning)
         assert_same(ng.add.reduceat(ng.asarray(a), [0, 4, 6]), np.add.reduceat(a, [0, 4, 6]))
 
 
@@ -340,7 +341,82 @@ def test_out_by_position_and_numpy_out_arrays():
     np.testing.assert_array_equal(out.get(), a + 1.0)
     host_out = np.zeros(5)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ng._fallback.FallbackWarning)
+        warnings.simplefilter("ignore", _fallback.FallbackWarning)
         r = ng.multiply(ng.asarray(a), 2.0, out=host_out)      # NumPy's out: written by NumPy
     assert r is host_out
     np.testing.assert_array_equal(host_out, a * 2.0)
+
+
+# ---- found in review (stop 43) ----------------------------------------------------------------------
+
+def test_numpys_ufuncs_on_numgpu_arrays_run_numgpus_function_of_the_name():
+    """np.matmul, np.vecdot, np.conj, np.degrees, np.radians (numgpu has functions or other ufunc
+    objects of those names) and every NumPy ufunc numgpu names: run on the device, no fallback."""
+    x = ng.asarray(data(np.float64, (4, 4), seed=30))
+    _fallback.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", _fallback.FallbackWarning)
+        assert_same(np.matmul(x, x), np.matmul(x.get(), x.get()))
+        assert_same(np.vecdot(x, x), np.vecdot(x.get(), x.get()))
+        for name in ("conj", "conjugate", "degrees", "radians", "deg2rad", "rad2deg"):
+            assert_same(getattr(np, name)(x), getattr(np, name)(x.get()))
+        for name in dir(np):
+            u = getattr(np, name)
+            if isinstance(u, np.ufunc) and u.nin == 1 and u.nout == 1 and callable(vars(ng).get(name)) and \
+                    name not in ("isnat", "invert", "bitwise_not", "bitwise_invert", "bitwise_count"):
+                with np.errstate(all="ignore"):
+                    want = u(x.get())
+                assert_same(u(x), want, rtol=1e-12, check_dtype=True)
+    assert not _fallback.counts
+
+
+def test_reduce_and_accumulate_into_an_out_of_another_dtype_compute_in_the_inputs():
+    x = np.array([[1.5, 2.5], [4.5, 1.0]])
+    o = ng.zeros(2, np.int64)
+    ng.add.reduce(ng.asarray(x), axis=0, out=o)
+    np.testing.assert_array_equal(o.get(), np.add.reduce(x, axis=0, out=np.zeros(2, np.int64)))
+    o = ng.zeros((2, 2), np.int64)
+    ng.add.accumulate(ng.asarray(x), axis=1, out=o)
+    np.testing.assert_array_equal(o.get(), np.add.accumulate(x, axis=1, out=np.zeros((2, 2), np.int64)))
+
+
+def test_at_takes_python_numbers_as_numpy_does():
+    """NumPy's at makes its values an array: a Python int is int64, not a weak scalar."""
+    check_at("minimum", np.zeros(3, np.int8), np.array([0]), -200)
+    check_at("add", np.ones(1, np.float32), np.array([0]), 2.0 ** -24 + 2.0 ** -50)
+    with pytest.raises(TypeError):
+        ng.bitwise_or.at(ng.ones(1, np.uint64), np.array([0]), 2)
+
+
+def test_at_of_a_broadcast_view_updates_in_order():
+    """A view with a zero stride selects one element many times: the updates must not race."""
+    b = ng.broadcast_to(ng.zeros(1), (100000,))
+    ng.add.at(b, slice(None), 1.0)
+    assert float(b[0]) == 100000.0
+
+
+def test_where_into_an_out_of_another_kind_and_where_must_be_bool():
+    x, m = np.array([1.5, 6.5, 3.5, 6.5]), np.array([True, False, True, False])
+    o = ng.asarray(np.full(4, 7, np.int64))
+    ng.add(ng.asarray(x), 1, out=o, where=ng.asarray(m), casting="unsafe")
+    np.testing.assert_array_equal(o.get(), np.add(x, 1, out=np.full(4, 7, np.int64), where=m, casting="unsafe"))
+    with pytest.raises(TypeError):
+        ng.add(ng.asarray(x), 1, out=ng.zeros(4), where=ng.asarray(np.array([1, 0, 1, 0])))
+
+
+def test_reduce_over_no_axes_or_a_repeated_axis():
+    x = ng.asarray(np.arange(6).reshape(2, 3))
+    r = ng.bitwise_xor.reduce(x, axis=())
+    r[0, 0] = 99                                   # a new array, as NumPy's
+    assert int(x[0, 0]) == 0
+    assert ng.logical_xor.reduce(x, axis=()).dtype == np.logical_xor.reduce(x.get(), axis=()).dtype
+    with pytest.raises(ValueError):
+        ng.fmax.reduce(x, axis=(0, 0))
+
+
+def test_power_of_integers_takes_a_negative_first_base():
+    x = np.array([-2, 2, 3])
+    assert_same(ng.power.accumulate(ng.asarray(x)), np.power.accumulate(x))
+    assert_same(ng.power.reduce(ng.asarray(x)), np.power.reduce(x))
+    with pytest.raises(ValueError):
+        ng.power.accumulate(ng.asarray(np.array([2, -2, 3])))
