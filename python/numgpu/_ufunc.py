@@ -171,13 +171,17 @@ class ufunc:
         if where is not True:
             kw["where"] = where
         outs = _outs(out)
-        if (self._code is None or self.nin != 2 or initial is not _NO_VALUE or where is not True
+        red = _REDUCTIONS.get(self.__name__)
+        # initial= and where= through numgpu's reductions (any and all take where= alone)
+        extra = {k: v for k, v in kw.items() if k in ("initial", "where")}
+        if (self._code is None or self.nin != 2 or (extra and red is None)
+                or ("initial" in extra and red in ("any", "all"))
                 or len(outs) > 1 or (outs and not isinstance(outs[0], ndarray))):
             return self._host("reduce", self._np.reduce, array, **kw)
         a = array if isinstance(array, ndarray) else _ng().asarray(array)
         rdt = self._result_dtype("reduce", a.dtype, None if dtype is None else _np.dtype(dtype))
         try:
-            r = self._reduce(a, axis, rdt, keepdims)
+            r = self._reduce(a, axis, rdt, keepdims, **extra)
         except NotImplementedError:
             r = None
         if r is None:    # (NumPy's call outside the except: its errors stand alone)
@@ -187,13 +191,13 @@ class ufunc:
         outs[0][...] = r
         return outs[0]
 
-    def _reduce(self, a, axis, rdt, keepdims):
+    def _reduce(self, a, axis, rdt, keepdims, **extra):
         ng = _ng()
         red = _REDUCTIONS.get(self.__name__)
         if red is not None:
             f = getattr(ng, red)
             kw = {"dtype": rdt} if red in ("sum", "prod") else {}
-            r = f(a, axis=axis, keepdims=keepdims, **kw)
+            r = f(a, axis=axis, keepdims=keepdims, **kw, **extra)
             return r if r.dtype == rdt else r.astype(rdt)
         # a left fold in NumPy's order: the last element of the accumulate along one axis
         if axis is None or isinstance(axis, tuple):

@@ -72,7 +72,9 @@ def test_ufunc_methods_run_on_the_device_or_on_numpy():
     assert "numpy.subtract.outer" not in _fallback.counts
     assert "numpy.add.accumulate" not in _fallback.counts
     assert "numpy.maximum.accumulate" not in _fallback.counts
-    assert _fallback.counts["numpy.add.reduce"][0] == 1      # initial=: NumPy's
+    assert "numpy.add.reduce" not in _fallback.counts        # initial= too
+    assert_same(np.add.reduceat(x, [0, 2], axis=1), np.add.reduceat(a, [0, 2], axis=1), rtol=1e-12)
+    assert _fallback.counts["numpy.add.reduceat"][0] == 1    # NumPy's
     # a ufunc numgpu lacks: NumPy's, result uploaded
     r = np.spacing(x)
     assert isinstance(r, ng.ndarray)

@@ -420,3 +420,16 @@ def test_power_of_integers_takes_a_negative_first_base():
     assert_same(ng.power.reduce(ng.asarray(x)), np.power.reduce(x))
     with pytest.raises(ValueError):
         ng.power.accumulate(ng.asarray(np.array([2, -2, 3])))
+
+
+def test_reduce_with_initial_and_where_runs_on_the_device():
+    a = data(np.float64, (3, 4), seed=31)
+    m = data(np.bool_, (3, 4), seed=32)
+    _fallback.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", _fallback.FallbackWarning)
+        for name, kw in [("add", {"axis": 1, "initial": 5.0}), ("maximum", {"axis": 0, "where": m, "initial": -1.0}),
+                         ("multiply", {"axis": None, "where": m}), ("logical_or", {"axis": 0, "where": m}),
+                         ("minimum", {"axis": (0, 1), "initial": 0.5, "keepdims": True})]:
+            assert_same(getattr(ng, name).reduce(ng.asarray(a), **kw), getattr(np, name).reduce(a, **kw))
+    assert not _fallback.counts
