@@ -308,11 +308,10 @@ _RED = {name: i for i, name in enumerate(
 
 def _into(out, r):
     """out= as NumPy's: result r written into `out` (of r's shape; cast as assignment casts, which
-    is NumPy's unsafe cast), and `out` returned. A NumPy array as out gets the values downloaded."""
-    if isinstance(out, tuple) and len(out) == 1:
-        out = out[0]
+    is NumPy's unsafe cast), and `out` returned. A NumPy array as out gets the values downloaded.
+    (A tuple is refused, as NumPy's functions refuse it; ufuncs' callers unwrap theirs.)"""
     if not isinstance(out, (ndarray, _np.ndarray)):
-        raise TypeError("out must be an array, not %s" % type(out).__name__)
+        raise TypeError("output must be an array, not %s" % type(out).__name__)
     if out.shape != r.shape:
         raise ValueError("output array has shape %s, but the result has shape %s" % (out.shape, r.shape))
     out[...] = r.get() if isinstance(out, _np.ndarray) else r
@@ -408,9 +407,10 @@ def _index_out(out, r):
     """argmin/argmax's out=: NumPy takes only an array of its index dtype."""
     if out is None:
         return r
-    if getattr(out, "dtype", None) != r.dtype:
-        raise TypeError("Cannot cast array data from %r to %r according to the rule 'safe'"
-                        % (r.dtype, getattr(out, "dtype", None)))
+    if not isinstance(out, (ndarray, _np.ndarray)):
+        raise TypeError("output must be an array")
+    if out.dtype != r.dtype:
+        raise TypeError("Cannot cast array data from %r to %r according to the rule 'safe'" % (r.dtype, out.dtype))
     return _into(out, r)
 
 
@@ -555,6 +555,8 @@ def hstack(tup):
 # ---- products --------------------------------------------------------------------
 
 def matmul(a, b, out=None):
+    if isinstance(out, tuple) and len(out) == 1:   # (a ufunc's out: a one-array tuple too)
+        out = out[0]
     r = _arr(a) @ _arr(b)
     if out is not None and not _np.can_cast(r.dtype, out.dtype, "same_kind"):
         raise TypeError("Cannot cast ufunc 'matmul' output from %r to %r with casting rule 'same_kind'"

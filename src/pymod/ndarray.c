@@ -714,9 +714,7 @@ static PyObject *reduce_method(PyObject *self, PyObject *args, PyObject *kw, NgR
     int keepdims = 0, ddof = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOpi", kwlist, &axis, &dtype, &out_arg, &keepdims, &ddof))
         return NULL;
-    if (PyTuple_Check(out_arg) && PyTuple_GET_SIZE(out_arg) == 1)
-        out_arg = PyTuple_GET_ITEM(out_arg, 0);
-    if (out_arg != Py_None && !ngpy_check(out_arg)) {
+    if (out_arg != Py_None && !ngpy_check(out_arg)) { /* (a tuple too, as NumPy's methods) */
         PyErr_SetString(PyExc_TypeError, "out= must be a numgpu.ndarray");
         return NULL;
     }

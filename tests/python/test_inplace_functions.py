@@ -221,3 +221,14 @@ def test_ravel_of_a_non_contiguous_array_is_a_copy():
     x = ng.arange(6)
     x.ravel()[0] = 9                                              # contiguous: a view, as NumPy's
     assert int(x[0]) == 9
+
+
+def test_functions_refuse_a_tuple_out_as_numpy():
+    a, o = ng.ones((2, 3)), ng.zeros(3)
+    for f in (lambda: ng.sum(a, axis=0, out=(o,)), lambda: a.sum(axis=0, out=(o,)),
+              lambda: ng.argmax(a, axis=0, out=(ng.zeros(3, np.int64),)),
+              lambda: ng.concatenate([a], out=(ng.zeros((2, 3)),))):
+        with pytest.raises(TypeError):
+            f()
+    out = ng.zeros((2, 2))
+    assert ng.matmul(a, a.T, out=(out,)) is out           # a ufunc: NumPy takes a one-array tuple
