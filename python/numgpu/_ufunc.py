@@ -4,8 +4,8 @@
                  as NumPy's: the loop's dtypes come from NumPy's own ufunc.resolve_dtypes, the inputs
                  are cast to them on the device, `where` selects between the result and out
     .reduce      numgpu's reductions where the op has one (add: sum, multiply: prod, maximum: max,
-                 minimum: min, logical_and: all, logical_or: any); any other binary op as the last
-                 element of its accumulate (NumPy's left-to-right order)
+                 minimum: min, logical_and: all, logical_or: any; initial= and where= too); any
+                 other binary op as a left fold on the device (ng_op_fold: NumPy's order)
     .accumulate  the device scan of any binary op (src/ops/scan.c), in the dtype NumPy gives
     .outer       the op of a with new trailing axes and b, broadcast
     .at          in place on the device (src/ops/index.c ng_index_update: unbuffered, an element
@@ -15,9 +15,11 @@
 The dtype a reduction or scan gives is NumPy's answer for a one-element array of the same dtype
 (cached per dtype): the rules (add and multiply widen small integers, logical ops give bool,
 divide of integers gives float64) stay NumPy's. What numgpu does not support (keywords such as
-signature=, initial=, dtypes it has no kernels for, NumPy arrays as out=) runs NumPy's ufunc
+signature=, initial= of ops without a reduction, dtypes it has no kernels for, NumPy arrays as
+out=) runs NumPy's ufunc
 through the fallback: counted, warned once, and out= arrays and .at's array get NumPy's result.
-A ufunc numgpu has no kernel for (ldexp, frexp, ...) is a host ufunc: every call falls back.
+A ufunc numgpu has no kernel for (ldexp, frexp, ...) is a host ufunc: every call falls back (a
+call tries numgpu's function of the name first where there is one: matmul, vecdot, conj).
 """
 import operator
 
