@@ -223,13 +223,8 @@ def inplace_call(name, func, args, kwargs):
     cond = INPLACE[name]
     if not isinstance(target, ndarray) or (cond and bound.arguments.get(cond[0], not cond[1]) != cond[1]):
         return None
-    _admit(name)
-    t0 = time.perf_counter()
-    host = bound.arguments[first] = target.get()
-    res = func(*_down(bound.args), **_down(bound.kwargs))
-    target[...] = host
-    _count(name, t0)
-    return (target if res is host else _up(res),)
+    # (bound.args[0] is the target, given by position or by name)
+    return (call_numpy_inplace(name, func, target, *bound.args[1:], **bound.kwargs),)
 
 
 def _wrap(name, func):
