@@ -94,9 +94,8 @@ def copyto(dst, src, casting="same_kind", where=True):
     if where is True:
         dst[...] = src
         return
-    wk = where.dtype if isinstance(where, (ndarray, _np.ndarray)) else _np.asarray(where).dtype
-    if not _np.can_cast(wk, bool):
-        raise TypeError("Cannot cast array data from %r to dtype('bool') according to the rule 'safe'" % (wk,))
+    from ._ufunc import check_mask
+    check_mask(where)
     src = _arr(src)
     _core.where(where, src if src.dtype == dst.dtype else src.astype(dst.dtype), dst, dst)
 

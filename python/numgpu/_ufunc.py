@@ -63,6 +63,26 @@ def _outs(out):
     return out if isinstance(out, tuple) else (out,)
 
 
+def _device_outs(outs):
+    """Whether numgpu writes these outs itself: none, or one numgpu array."""
+    return len(outs) <= 1 and all(isinstance(o, ndarray) for o in outs)
+
+
+def _to_out(outs, r):
+    """Result r, or r written into the one out array (cast as assignment casts) and that array."""
+    if not outs:
+        return r
+    outs[0][...] = r
+    return outs[0]
+
+
+def check_mask(where):
+    """NumPy's rule for a where= mask: it must cast safely to bool (TypeError otherwise)."""
+    kind = where.dtype if isinstance(where, (ndarray, _np.ndarray)) else _np.asarray(where).dtype
+    if not _np.can_cast(kind, bool):
+        raise TypeError("Cannot cast array data from %r to dtype('bool') according to the rule 'safe'" % (kind,))
+
+
 class ufunc:
     """A NumPy ufunc on numgpu arrays (see the module's doc)."""
 
@@ -124,8 +144,7 @@ class ufunc:
         """A call with NumPy's keywords: the loop's dtypes from NumPy, then the device op; None
         where numgpu does not support the call."""
         outs = _outs(out)
-        if order not in ("K", "C", "A") or subok is not True or len(outs) > 1 or \
-                (outs and not isinstance(outs[0], ndarray)):
+        if order not in ("K", "C", "A") or subok is not True or not _device_outs(outs):
             return None
         kinds = tuple(_kind_of(a) for a in args)
         sig = {} if dtype is None else {"signature": (None,) * self.nin + (_np.dtype(dtype),)}
@@ -140,14 +159,9 @@ class ufunc:
             return None
         if r.dtype != loop[-1]:
             r = r.astype(loop[-1])
-        if not outs:
-            return r          # (where=: NumPy leaves the others uninitialised; these are as good)
-        if where is True:
-            outs[0][...] = r
-            return outs[0]
-        if not _np.can_cast(_kind_of(where), bool):
-            raise TypeError("Cannot cast array data from %r to dtype('bool') according to the rule 'safe'"
-                            % (_kind_of(where),))
+        if where is True or not outs:  # (no out: NumPy leaves the unselected elements uninitialised)
+            return _to_out(outs, r)
+        check_mask(where)
         return _core.where(where, r if r.dtype == outs[0].dtype else r.astype(outs[0].dtype), outs[0], outs[0])
 
     def _host(self, method, func, *args, **kwargs):
@@ -176,22 +190,18 @@ class ufunc:
         red = _REDUCTIONS.get(self.__name__)
         # initial= and where= through numgpu's reductions (any and all take where= alone)
         extra = {k: v for k, v in kw.items() if k in ("initial", "where")}
-        if (self._code is None or self.nin != 2 or (extra and red is None)
-                or ("initial" in extra and red in ("any", "all"))
-                or len(outs) > 1 or (outs and not isinstance(outs[0], ndarray))):
-            return self._host("reduce", self._np.reduce, array, **kw)
-        a = array if isinstance(array, ndarray) else _ng().asarray(array)
-        rdt = self._result_dtype("reduce", a.dtype, None if dtype is None else _np.dtype(dtype))
-        try:
-            r = self._reduce(a, axis, rdt, keepdims, **extra)
-        except NotImplementedError:
-            r = None
+        r = None
+        if (self._code is not None and self.nin == 2 and not (extra and red is None)
+                and not ("initial" in extra and red in ("any", "all")) and _device_outs(outs)):
+            a = array if isinstance(array, ndarray) else _ng().asarray(array)
+            rdt = self._result_dtype("reduce", a.dtype, None if dtype is None else _np.dtype(dtype))
+            try:
+                r = self._reduce(a, axis, rdt, keepdims, **extra)
+            except NotImplementedError:
+                pass
         if r is None:    # (NumPy's call outside the except: its errors stand alone)
             return self._host("reduce", self._np.reduce, array, **kw)
-        if not outs:
-            return r
-        outs[0][...] = r
-        return outs[0]
+        return _to_out(outs, r)
 
     def _reduce(self, a, axis, rdt, keepdims, **extra):
         ng = _ng()
@@ -201,7 +211,7 @@ class ufunc:
             kw = {"dtype": rdt} if red in ("sum", "prod") else {}
             r = f(a, axis=axis, keepdims=keepdims, **kw, **extra)
             return r if r.dtype == rdt else r.astype(rdt)
-        # a left fold in NumPy's order: the last element of the accumulate along one axis
+        # a left fold in NumPy's order (ng_op_fold), over one axis at a time
         if axis is None or isinstance(axis, tuple):
             axes = range(a.ndim) if axis is None else axis
             if len(axes) == 1:
@@ -226,23 +236,18 @@ class ufunc:
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         outs = _outs(out)
-        if (self._code is None or self.nin != 2 or len(outs) > 1 or
-                (outs and not isinstance(outs[0], ndarray))):
+        r = None
+        if self._code is not None and self.nin == 2 and _device_outs(outs):
+            a = array if isinstance(array, ndarray) else _ng().asarray(array)
+            if not (a.ndim == 0 or isinstance(axis, tuple) or axis is None and a.ndim != 1):
+                rdt = self._result_dtype("accumulate", a.dtype, None if dtype is None else _np.dtype(dtype))
+                try:
+                    r = _core.cumulative(self._code, a, 0 if axis is None else operator.index(axis), rdt)
+                except (NotImplementedError, TypeError):
+                    pass
+        if r is None:    # (NumPy's: its result, or its error)
             return self._host("accumulate", self._np.accumulate, array, axis=axis, dtype=dtype, out=out)
-        a = array if isinstance(array, ndarray) else _ng().asarray(array)
-        if a.ndim == 0 or isinstance(axis, tuple) or axis is None and a.ndim != 1:
-            return self._host("accumulate", self._np.accumulate, array, axis=axis, dtype=dtype, out=out)
-        rdt = self._result_dtype("accumulate", a.dtype, None if dtype is None else _np.dtype(dtype))
-        try:
-            r = _core.cumulative(self._code, a, 0 if axis is None else operator.index(axis), rdt)
-        except (NotImplementedError, TypeError):
-            r = None
-        if r is None:
-            return self._host("accumulate", self._np.accumulate, array, axis=axis, dtype=dtype, out=out)
-        if not outs:
-            return r
-        outs[0][...] = r
-        return outs[0]
+        return _to_out(outs, r)
 
     def outer(self, A, B, /, **kwargs):
         if self._code is None or self.nin != 2:
