@@ -321,10 +321,11 @@ static PyObject *f_where(PyObject *m, PyObject *args)
         ng_array_release(&t[i]);
     if (st != NG_OK)
         return ngpy_raise(st);
-    if (dest) { /* the caller's out, as ufunc's out= */
+    if (dest) { /* the caller's out array (out_arg took it out of a one-array tuple) */
         ng_array_release(&out);
-        Py_INCREF(out_o);
-        return out_o;
+        PyObject *arr_o = PyTuple_Check(out_o) ? PyTuple_GET_ITEM(out_o, 0) : out_o;
+        Py_INCREF(arr_o);
+        return arr_o;
     }
     return ngpy_wrap(&out);
 }
