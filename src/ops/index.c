@@ -690,9 +690,9 @@ typedef struct IdxKey {
     uint8_t unary;               /* update: the op takes no value */
 } IdxKey;
 
-/* How an update's kernel runs: in parallel where no element can be selected twice (a basic
- * index); by atomic read-modify-writes on GPU targets where the op allows any order; else
- * one element after another in the selection's order (NumPy's), on one thread. */
+/* How an update's kernel runs (update_mode): in parallel where no element can be selected
+ * twice; by atomic read-modify-writes where the op allows any order (GPU targets; cpu integer
+ * sums); else one element after another in the selection's order (NumPy's), on one thread. */
 enum { UPD_PARALLEL = 1, UPD_ATOMIC, UPD_SERIAL };
 
 /* One update of ufunc.at: view[vidx] = op(view[vidx], val) computed in the key's dtype and
