@@ -15,7 +15,7 @@ import operator as _operator
 import numpy as _np
 
 from . import _core
-from ._core import CompileError, DeviceError, OutOfMemoryError, ndarray
+from ._core import CompileError, DeviceError, OutOfMemoryError, UnsupportedDtypeError, ndarray
 
 __version__ = "0.1.0"
 
@@ -118,13 +118,27 @@ def set_strict(flag=True):
 
 # ---- creation --------------------------------------------------------------
 
-def asarray(a, dtype=None, copy=None):
-    """Array from any array-like; uploads host data (a no-op wrap for numgpu arrays)."""
-    return _core.asarray(a, dtype, bool(copy))
+def _c_order(order, like=None):
+    """NumPy's order= and like= of creation functions: numgpu arrays are C-ordered ('K' and 'A'
+    give C order too); order='F' or a like= of another library: NumPy's (fallback)."""
+    if order not in ("C", "K", "A", None):
+        raise NotImplementedError("numgpu arrays are C-ordered; order=%r is not supported" % (order,))
+    if like is not None and not isinstance(like, ndarray):
+        raise NotImplementedError("like= of a %s" % type(like).__name__)
 
 
-def array(obj, dtype=None, copy=True):
-    return _core.asarray(obj, dtype, bool(copy))
+def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None):
+    """NumPy's array: a copy unless copy=False or None allows none (a numgpu array of that dtype);
+    ndmin leading axes of length 1 added as needed. numgpu arrays are C-ordered: order="F" is
+    NumPy's (fallback)."""
+    _c_order(order, like)
+    same = isinstance(object, ndarray) and (dtype is None or _np.dtype(dtype) == object.dtype)
+    if copy is False and not same:
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
+    a = object if same and copy is not True else _core.asarray(object, dtype, copy is True)
+    if a.ndim < ndmin:
+        a = a.reshape((1,) * (ndmin - a.ndim) + a.shape)
+    return a
 
 
 def asnumpy(a):
@@ -132,42 +146,9 @@ def asnumpy(a):
     return a.get() if isinstance(a, ndarray) else _np.asarray(a)
 
 
-def empty(shape, dtype=float64, device=None):
-    return _core.empty(shape, dtype, device)
-
-
-def zeros(shape, dtype=float64, device=None):
-    return _core.full(shape, 0, dtype, device)
-
-
-def ones(shape, dtype=float64, device=None):
-    return _core.full(shape, 1, dtype, device)
-
-
-def full(shape, fill_value, dtype=None, device=None):
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+    _c_order(order, like)
     return _core.full(shape, fill_value, dtype, device)
-
-
-def _like(a, dtype, shape):
-    a = a if isinstance(a, ndarray) else asarray(a)
-    return (a.shape if shape is None else shape), (a.dtype if dtype is None else dtype)
-
-
-def empty_like(a, dtype=None, shape=None):
-    return empty(*_like(a, dtype, shape))
-
-
-def zeros_like(a, dtype=None, shape=None):
-    return zeros(*_like(a, dtype, shape))
-
-
-def ones_like(a, dtype=None, shape=None):
-    return ones(*_like(a, dtype, shape))
-
-
-def full_like(a, fill_value, dtype=None, shape=None):
-    s, d = _like(a, dtype, shape)
-    return full(s, fill_value, d)
 
 
 def _kind(v):
@@ -175,7 +156,9 @@ def _kind(v):
     dt = getattr(v, "dtype", None)
     if isinstance(dt, _np.dtype):
         return dt.kind
-    return "c" if isinstance(v, complex) else "f" if isinstance(v, float) else "i"
+    if isinstance(v, (int, float, complex)):
+        return "c" if isinstance(v, complex) else "f" if isinstance(v, float) else "i"
+    return _np.asarray(v).dtype.kind   # a str ("U"), a datetime ("M"), ...
 
 
 def _is_complex(v):
@@ -200,11 +183,16 @@ def arange(start, stop=None, step=None, dtype=None, device=None):
     if step is None:
         step = 1
     args = (start, stop, step)
-    cplx = _builtins.any(_is_complex(v) for v in args)
+    kinds = [_kind(v) for v in args]
+    cplx = "c" in kinds
     if dtype is None:
-        ints = _builtins.all(_kind(v) in "biu" for v in args)
+        ints = _builtins.all(k in "biu" for k in kinds)
         dtype = int64 if ints else complex128 if cplx else float64
     dt = _np.dtype(dtype)
+    if dt.kind not in "biufc" or not set(kinds) <= set("biufc"):   # dates, strs: NumPy's (fallback)
+        raise UnsupportedDtypeError("numgpu does not support arange of %s yet" % (
+            dt if dt.kind not in "biufc" else " and ".join(sorted({type(v).__name__ for v, k in zip(args, kinds)
+                                                                    if k not in "biufc"}))))
     if cplx and dt.kind != "c":
         raise TypeError("must be real number, not complex")
     if step == 0:
@@ -256,10 +244,6 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, devi
     return out
 
 
-def eye(N, M=None, k=0, dtype=float64, device=None):
-    return _core.eye(N, N if M is None else M, k, dtype, device)
-
-
 def identity(n, dtype=float64, device=None):
     return eye(n, dtype=dtype, device=device)
 
@@ -276,28 +260,6 @@ mod = remainder  # noqa: F821
 abs = absolute  # noqa: F821
 pow = power  # noqa: F821
 conj = conjugate  # noqa: F821
-
-
-def clip(a, a_min=None, a_max=None, out=None):
-    if a_min is None and a_max is None:
-        raise ValueError("One of max or min must be given")
-    r = a
-    if a_min is not None:
-        r = maximum(r, a_min)  # noqa: F821
-    if a_max is not None:
-        r = minimum(r, a_max, out=out)  # noqa: F821
-    elif out is not None:
-        out[...] = r
-        r = out
-    return r
-
-
-def where(condition, x=None, y=None):
-    if x is None and y is None:
-        raise NotImplementedError("where(condition) with one argument (nonzero) is not supported yet")
-    if x is None or y is None:
-        raise ValueError("either both or neither of x and y should be given")
-    return _core.where(condition, x, y)
 
 
 # ---- reductions ----------------------------------------------------------------
@@ -374,16 +336,6 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     return _reduce("mean", a, axis, dtype, out, keepdims, where=where)
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    r = _core.reduce(_RED["var"], a, axis, dtype, bool(keepdims), int(ddof))
-    return r if out is None else _into(out, r)
-
-
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    r = _core.reduce(_RED["std"], a, axis, dtype, bool(keepdims), int(ddof))
-    return r if out is None else _into(out, r)
-
-
 def max(a, axis=None, out=None, keepdims=False, initial=_np._NoValue, where=True):
     return _reduce("max", a, axis, None, out, keepdims, initial, where)
 
@@ -430,10 +382,6 @@ def count_nonzero(a, axis=None, keepdims=False):
 
 def _arr(a):
     return a if isinstance(a, ndarray) else asarray(a)
-
-
-def reshape(a, shape, order="C"):
-    return _arr(a).reshape(shape, order=order)
 
 
 def ravel(a, order="C"):
@@ -564,16 +512,6 @@ def matmul(a, b, out=None):
     return r if out is None else _into(out, r)
 
 
-def dot(a, b):
-    a, b = _arr(a), _arr(b)
-    if a.ndim == 0 or b.ndim == 0:
-        return a * b
-    if a.ndim <= 2 and b.ndim <= 2:
-        return a @ b
-    raise NotImplementedError("dot of arrays with more than 2 dimensions is not supported yet; use matmul")
-
-
-
 # ---- loops --------------------------------------------------------------------
 
 from .jit import jit, prange  # noqa: E402
@@ -642,3 +580,15 @@ def real_if_close(a, tol=100):
     if tol > 1:
         tol = _np.finfo(a.dtype).eps * tol
     return a.real if bool(all(absolute(a.imag) < tol)) else a  # noqa: F821
+
+
+# ---- never failing where NumPy runs -----------------------------------------------------
+# Last, over everything above: a call numgpu cannot run (str, object or datetime64 data, which
+# have no device arrays; a form raising NotImplementedError) runs NumPy's function of the name
+# through the fallback, counted and warned about, as `numgpu run` does.
+from ._fallback import guard_module as _guard_module  # noqa: E402
+
+_guard_module(globals(), "numpy")
+_guard_module(vars(linalg), "numpy.linalg")
+_guard_module(vars(fft), "numpy.fft")
+_guard_module(vars(random), "numpy.random")

@@ -24,7 +24,7 @@ import operator as _operator
 
 import numpy as _np
 
-from . import _core, _into
+from . import _c_order, _core, _into
 from ._core import ndarray
 
 __array_api_version__ = "2024.12"
@@ -208,8 +208,7 @@ def result_type(*arrays_and_dtypes):
 def asarray(obj, dtype=None, order=None, *, device=None, copy=None):
     """Array from any array-like. copy=None copies only when needed, True always, False never
     (ValueError if a copy would be needed, as NumPy)."""
-    if order not in (None, "C", "K", "A"):
-        raise NotImplementedError("numgpu arrays are C-ordered; order=%r is not supported" % (order,))
+    _c_order(order)
     if isinstance(obj, ndarray):
         same = (dtype is None or _np.dtype(dtype) == obj.dtype) and (device is None or device == obj.device)
         if copy is False and not same:
@@ -228,44 +227,49 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None):
     return _core.asarray(obj, dtype, False)
 
 
-def zeros(shape, dtype=None, *, device=None):
+def zeros(shape, dtype=None, order="C", *, device=None, like=None):
+    _c_order(order, like)
     return _core.full(shape, 0, _np.float64 if dtype is None else dtype, device)
 
 
-def ones(shape, dtype=None, *, device=None):
+def ones(shape, dtype=None, order="C", *, device=None, like=None):
+    _c_order(order, like)
     return _core.full(shape, 1, _np.float64 if dtype is None else dtype, device)
 
 
-def empty(shape, dtype=None, *, device=None):
+def empty(shape, dtype=None, order="C", *, device=None, like=None):
+    _c_order(order, like)
     return _core.empty(shape, _np.float64 if dtype is None else dtype, device)
 
 
-def _like(x, dtype, shape, device):
+def _like(x, dtype, order, shape, device):
+    _c_order(order)
     x = _asarr(x)
     return ((x.shape if shape is None else shape), (x.dtype if dtype is None else dtype),
             (x.device if device is None else device))
 
 
-def empty_like(x, /, dtype=None, *, shape=None, device=None):
-    return _core.empty(*_like(x, dtype, shape, device))
+def empty_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    return _core.empty(*_like(x, dtype, order, shape, device))
 
 
-def zeros_like(x, /, dtype=None, *, shape=None, device=None):
-    s, d, dev = _like(x, dtype, shape, device)
+def zeros_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    s, d, dev = _like(x, dtype, order, shape, device)
     return _core.full(s, 0, d, dev)
 
 
-def ones_like(x, /, dtype=None, *, shape=None, device=None):
-    s, d, dev = _like(x, dtype, shape, device)
+def ones_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    s, d, dev = _like(x, dtype, order, shape, device)
     return _core.full(s, 1, d, dev)
 
 
-def full_like(x, /, fill_value, dtype=None, *, shape=None, device=None):
-    s, d, dev = _like(x, dtype, shape, device)
+def full_like(x, /, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    s, d, dev = _like(x, dtype, order, shape, device)
     return _core.full(s, fill_value, d, dev)
 
 
-def eye(N, M=None, k=0, dtype=None, *, device=None):
+def eye(N, M=None, k=0, dtype=None, order="C", *, device=None, like=None):
+    _c_order(order, like)
     M = N if M is None else M
     k = _operator.index(k)
     k = _builtins.max(-N - 1, _builtins.min(M + 1, k))  # a diagonal outside the matrix: all zeros

@@ -27,9 +27,12 @@ import inspect
 import os
 import sys
 import time
+import types
 import warnings
 
 import numpy as _np
+
+from ._core import UnsupportedDtypeError
 
 MODES = ("warn", "silent", "error")
 # NumPy's own random streams are served from the host on purpose (identical
@@ -103,18 +106,20 @@ def _caller_level():
     return level
 
 
-def _admit(name):
-    """Raise or warn as the mode says, before `name` runs on NumPy."""
+def _admit(name, why=None):
+    """Raise or warn as the mode says, before `name` runs on NumPy (`why`: numgpu's reason, where
+    numgpu has the function but not for this call)."""
     if name.startswith(HOST_BY_DESIGN) or name in HOST_UTILITIES:
         return
     if _mode == "error" or _strict():
-        why = "NUMGPU_STRICT=1" if _mode != "error" else "NUMGPU_FALLBACK=error"
-        raise FallbackError("%s: %s has no numgpu device version and would run on NumPy (host); "
-                            "set NUMGPU_FALLBACK=warn to allow it" % (why, name))
+        rule = "NUMGPU_STRICT=1" if _mode != "error" else "NUMGPU_FALLBACK=error"
+        raise FallbackError("%s: %s %s and would run on NumPy (host); set NUMGPU_FALLBACK=warn to allow it"
+                            % (rule, name, "has no numgpu device version" if why is None
+                               else "cannot run on the device here (%s)" % why))
     if _mode == "warn" and name not in _warned:
         _warned.add(name)
-        warnings.warn("numgpu: %s runs on NumPy (no device version): its arguments are downloaded and "
-                      "its result uploaded (NUMGPU_FALLBACK=silent hides this)" % name,
+        warnings.warn("numgpu: %s runs on NumPy (%s): its arguments are downloaded and its result uploaded "
+                      "(NUMGPU_FALLBACK=silent hides this)" % (name, why or "no device version"),
                       FallbackWarning, stacklevel=_caller_level())
 
 
@@ -227,10 +232,15 @@ def inplace_call(name, func, args, kwargs):
     return (call_numpy_inplace(name, func, target, *bound.args[1:], **bound.kwargs),)
 
 
+def _host_call(name, func, args, kwargs):
+    """NumPy's func(*args, **kwargs) through the fallback (a numgpu array it changes in place too)."""
+    done = inplace_call(name, func, args, kwargs)
+    return done[0] if done else call_numpy(name, func, *args, **kwargs)
+
+
 def _wrap(name, func):
     def f(*args, **kwargs):
-        done = inplace_call(name, func, args, kwargs)
-        return done[0] if done else call_numpy(name, func, *args, **kwargs)
+        return _host_call(name, func, args, kwargs)
     f.__name__ = f.__qualname__ = name.rsplit(".", 1)[-1]
     f.__doc__ = "NumPy's %s, run on NumPy (numgpu has no device version yet)." % name
     f.__wrapped__ = func
@@ -247,6 +257,71 @@ def wrap(name, value):
     if callable(value) and not isinstance(value, type):
         return _wrap(name, value)
     return value
+
+
+# What makes numgpu's own function hand a call to NumPy's: data numgpu has no device arrays of
+# (str, object, datetime64, structured: numgpu.UnsupportedDtypeError) and forms it does not run yet.
+UNSUPPORTED = (NotImplementedError, UnsupportedDtypeError)
+
+
+def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
+    """numgpu's f standing for NumPy's function `name` (npf): a call f raises one of `catch` for
+    runs on NumPy's npf through the fallback instead, so `import numgpu as np` never fails where
+    NumPy runs; so do calls with arguments f does not take (NumPy's newer keywords). Only the call the program made falls back: inside another guarded call (numgpu's
+    functions calling each other) the error goes on up to that one, so the fallback is NumPy's
+    function the program named, with its arguments. Nothing is paid until f raises.
+    rename(e, name), where given, turns f's RuntimeErrors into the error raised (numgpu run)."""
+    python_f = isinstance(f, types.FunctionType)
+
+    def g(*args, **kwargs):
+        try:
+            return f(*args, **kwargs)
+        except catch as e:
+            if _inside_guarded_call():
+                raise
+            why = str(e)
+        except TypeError as e:
+            # raised in this frame: arguments f's signature does not take (NumPy's may: ndmin=, like=)
+            if not python_f or e.__traceback__.tb_next is not None or _inside_guarded_call():
+                raise
+            why = str(e)
+        except RuntimeError as e:
+            if rename is None:
+                raise
+            raise rename(e, name)
+        _admit(name, why)
+        return _host_call(name, npf, args, kwargs)
+    g.__name__ = g.__qualname__ = name.rsplit(".", 1)[-1]
+    g.__doc__ = f.__doc__
+    g.__wrapped__ = f
+    _GUARD_CODES.add(g.__code__)
+    return g
+
+
+_GUARD_CODES = set()
+
+
+def _inside_guarded_call():
+    """True if the guard that caught an error was called, through numgpu's code only, by another
+    guarded call (the frames from the guard's caller up to the program's own code)."""
+    frame = sys._getframe(2)     # (the guard's caller)
+    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
+        if frame.f_code in _GUARD_CODES:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def guard_module(namespace, numpy_module_name):
+    """Guard (above) every public function in `namespace` (a numgpu module's globals) that stands
+    for a function of NumPy's module of that name."""
+    npmod = importlib.import_module(numpy_module_name)
+    for name, f in list(namespace.items()):
+        npf = getattr(npmod, name, None)
+        if (name.startswith("_") or not isinstance(f, (types.FunctionType, types.BuiltinFunctionType))
+                or not callable(npf) or isinstance(npf, type) or getattr(f, "_numgpu_host", False)):
+            continue
+        namespace[name] = guarded("%s.%s" % (numpy_module_name, name), f, npf)
 
 
 def submodule_getattr(numpy_module_name, name):

@@ -10,7 +10,8 @@ import operator as _operator
 
 import numpy as _np
 
-from . import _core, asarray, ndarray, broadcast_to, zeros
+from . import _core, ndarray, broadcast_to
+from ._array_api import asarray, zeros
 from . import sum as _sum
 
 __all__ = ["take", "put", "take_along_axis", "put_along_axis", "nonzero", "argwhere", "flatnonzero", "where",

@@ -216,6 +216,26 @@ def _astype(self, dtype, *args, **kwargs):
     return _fallback.call_numpy("numpy.ndarray.astype", _np.ndarray.astype, self, dtype, *args, **kwargs)
 
 
+def _rebuild(host):
+    """An unpickled numgpu array: its data uploaded to the current device."""
+    return _numgpu().asarray(host)
+
+
+def _reduce(self):
+    """pickle: the data as NumPy's array (what a process without this device can read)."""
+    return _rebuild, (self.get(),)
+
+
+def _copy(self, memo=None):
+    """copy.copy and copy.deepcopy: a copy on the same device (numgpu arrays hold numbers only)."""
+    return self.copy()
+
+
+def _contains(self, value):
+    """`value in x`: NumPy's (x == value).any()."""
+    return bool((self == value).any())
+
+
 def install():
     """The protocols on numgpu.ndarray (done once by `import numgpu`)."""
     ndarray.__array_ufunc__ = _array_ufunc
@@ -224,6 +244,9 @@ def install():
     _install_host_attributes()
     ndarray.__format__ = _format
     ndarray.__round__ = _round
+    ndarray.__reduce__ = _reduce
+    ndarray.__copy__ = ndarray.__deepcopy__ = _copy
+    ndarray.__contains__ = _contains
 
 
 def scalar_style(on=True):

@@ -145,24 +145,9 @@ def start_counting():
 # ---- the numpy shim ---------------------------------------------------------------------------
 
 _shims = {}
-
-
-def _guarded(name, f, npf):
-    """numgpu's f; where numgpu does not support a call (NotImplementedError, an unsupported
-    dtype), NumPy's npf runs it through the fallback instead."""
-    from ._fallback import call_numpy
-
-    def g(*args, **kwargs):
-        try:
-            return f(*args, **kwargs)
-        except (NotImplementedError, TypeError):
-            return call_numpy(name, npf, *args, **kwargs)
-        except RuntimeError as e:
-            raise name_strict_error(e, name)
-    g.__name__ = g.__qualname__ = name.rsplit(".", 1)[-1]
-    g.__doc__ = f.__doc__
-    g.__wrapped__ = f
-    return g
+# What makes numgpu's function hand a call of the script's to NumPy (numgpu run, which takes every
+# TypeError: arguments numgpu's signatures do not take yet).
+_CATCH = (NotImplementedError, TypeError)
 
 
 class _HostObject:
@@ -229,7 +214,7 @@ class NumpyShim(types.ModuleType):
 
     def _resolve(self, name):
         import numpy
-        from ._fallback import wrap
+        from ._fallback import guarded, wrap
         np_mod, ng_mod = self._np, self._ng
         label = "%s.%s" % (np_mod.__name__, name)
         missing = object()
@@ -258,10 +243,10 @@ class NumpyShim(types.ModuleType):
         if isinstance(npv, type) or not callable(npv):
             return npv    # dtypes, classes (finfo, errstate), constants: NumPy's own objects
         if callable(ngv) and not isinstance(ngv, type):
-            return _guarded(label, ngv, npv)
+            return guarded(label, ngv, npv, _CATCH, name_strict_error)
         from ._protocols import METADATA
         if npv in METADATA:
-            return _guarded(label, METADATA[npv], npv)   # np.shape(x): x.shape, no download
+            return guarded(label, METADATA[npv], npv, _CATCH, name_strict_error)   # np.shape(x): x.shape, no download
         return wrap(label, npv)
 
 

@@ -21,7 +21,8 @@ import math as _math
 import numpy as _np
 from numpy.linalg import LinAlgError
 
-from . import ndarray, asarray, float64, sqrt, absolute, power
+from . import ndarray, float64, sqrt, absolute, power
+from ._array_api import asarray
 from . import sum as _sum, max as _max, min as _min
 from ._fallback import call_numpy, submodule_getattr
 

@@ -56,8 +56,11 @@ def _down(x):
 
 def _up(x):
     if isinstance(x, _np.ndarray):
-        from . import asarray
-        return asarray(x)
+        from ._core import UnsupportedDtypeError, asarray
+        try:
+            return asarray(x, None, False)
+        except UnsupportedDtypeError:   # choice of strs, ...: NumPy's array, as drawn
+            return x
     if isinstance(x, tuple) and not hasattr(x, "_fields"):
         return tuple(_up(v) for v in x)
     return x

@@ -165,7 +165,7 @@ int ngpy_dtype(PyObject *o, NgDType *out)
         const char *s = PyUnicode_AsUTF8(name);
         t = s ? ng_dtype_from_name(s) : NG_NODTYPE;
         if (s && (t == NG_NODTYPE || !ng_dtype_info(t)->supported))
-            PyErr_Format(PyExc_TypeError, "numgpu does not support dtype %s yet", s);
+            PyErr_Format(ngpy.UnsupportedDtypeError, "numgpu does not support dtype %s yet", s);
         Py_DECREF(name);
         if (PyErr_Occurred())
             return -1;
@@ -234,7 +234,7 @@ static int upload_buffer(PyObject *o, NgArray *out)
         PyObject *npdt = PyErr_ExceptionMatches(PyExc_ValueError) ? PyObject_GetAttrString(o, "dtype") : NULL;
         if (npdt) {
             PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "numgpu does not support dtype %S yet (supported: bool, int8-64, "
+            PyErr_Format(ngpy.UnsupportedDtypeError, "numgpu does not support dtype %S yet (supported: bool, int8-64, "
                          "uint8-64, float16-64, complex64, complex128)", npdt);
             Py_DECREF(npdt);
         }
@@ -247,10 +247,10 @@ static int upload_buffer(PyObject *o, NgArray *out)
         if (!npdt)
             PyErr_Clear();
         if (npdt)
-            PyErr_Format(PyExc_TypeError, "numgpu does not support dtype %S yet (supported: bool, int8-64, "
+            PyErr_Format(ngpy.UnsupportedDtypeError, "numgpu does not support dtype %S yet (supported: bool, int8-64, "
                          "uint8-64, float16-64, complex64, complex128)", npdt);
         else
-            PyErr_Format(PyExc_TypeError, "numgpu does not support arrays with buffer format '%s' yet "
+            PyErr_Format(ngpy.UnsupportedDtypeError, "numgpu does not support arrays with buffer format '%s' yet "
                          "(supported: bool, int8-64, uint8-64, float16-64, complex64, complex128)", view.format ? view.format : "B");
         Py_XDECREF(npdt);
         goto done;

@@ -617,7 +617,10 @@ PyMODINIT_FUNC PyInit__core(void)
                                      "A device, driver or compiler could not be used.");
     ngpy.OutOfMemoryError = new_exception(m, "OutOfMemoryError", PyExc_MemoryError,
                                           "Device memory is exhausted.");
-    if (!ngpy.CompileError || !ngpy.DeviceError || !ngpy.OutOfMemoryError)
+    ngpy.UnsupportedDtypeError = new_exception(m, "UnsupportedDtypeError", PyExc_TypeError,
+                                               "numgpu has no device arrays of this dtype (str, object, "
+                                               "datetime64, ...); numgpu's functions run NumPy's for them.");
+    if (!ngpy.CompileError || !ngpy.DeviceError || !ngpy.OutOfMemoryError || !ngpy.UnsupportedDtypeError)
         goto fail;
     const char *strict = getenv("NUMGPU_STRICT");
     ngpy.strict = strict && *strict && strcmp(strict, "0") != 0;

@@ -23,9 +23,10 @@ typedef struct NgPyState {
     PyObject *np_ndarray;        /* numpy.ndarray */
     PyObject *np_dtype;          /* numpy.dtype */
     PyObject *np_generic;        /* numpy.generic (NumPy scalars) */
-    PyObject *CompileError;      /* numgpu.CompileError */
-    PyObject *DeviceError;       /* numgpu.DeviceError */
-    PyObject *OutOfMemoryError;  /* numgpu.OutOfMemoryError */
+    PyObject *CompileError;          /* numgpu.CompileError */
+    PyObject *DeviceError;           /* numgpu.DeviceError */
+    PyObject *OutOfMemoryError;      /* numgpu.OutOfMemoryError */
+    PyObject *UnsupportedDtypeError; /* numgpu.UnsupportedDtypeError (a TypeError) */
     PyObject *AxisError;         /* numpy.exceptions.AxisError */
     NgDevice *device;            /* current default device (NULL until first use) */
     bool strict;                 /* NUMGPU_STRICT: implicit transfers are errors */

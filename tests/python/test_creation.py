@@ -113,17 +113,35 @@ def test_asarray_nested_tuples():
                                  np.array(["2024-01-01"], dtype="datetime64[D]"), np.array([1], "timedelta64[s]"),
                                  np.zeros(3, np.longdouble), np.zeros(3, np.clongdouble), np.longdouble(1),
                                  np.zeros(2, dtype="i4,f8")], ids=lambda a: np.asarray(a).dtype.str)
-def test_asarray_unsupported_dtype_raises_type_error(src):
-    with pytest.raises(TypeError, match="numgpu does not support"):
-        ng.asarray(src)
+def test_asarray_unsupported_dtype_runs_numpys(src):
+    # No device arrays of these dtypes: the C core says so (a TypeError); numgpu.asarray is
+    # NumPy's, on the host, through the fallback (tests/python/test_host_dtypes.py: the rest)
+    with pytest.raises(ng.UnsupportedDtypeError, match="numgpu does not support"):
+        ng._core.asarray(src, None, False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ng._fallback.FallbackWarning)
+        got = ng.asarray(src)
+    assert type(got) is np.ndarray and got.dtype == np.asarray(src).dtype
+    np.testing.assert_array_equal(got, np.asarray(src))
 
 
 @pytest.mark.parametrize("dt", ["U1", object, "datetime64[s]", np.longdouble, np.clongdouble], ids=str)
-def test_unsupported_dtype_argument_raises_type_error(dt):
-    with pytest.raises(TypeError, match="numgpu does not support"):
-        ng.zeros(3, dtype=dt)
-    with pytest.raises(TypeError, match="numgpu does not support"):
-        ng.asarray([1, 2], dtype=dt)
+def test_unsupported_dtype_argument_runs_numpys(dt):
+    prev = ng._fallback.set_mode("error")
+    try:
+        with pytest.raises(ng._fallback.FallbackError, match="numpy.zeros cannot run on the device here "
+                                                             r"\(numgpu does not support dtype"):
+            ng.zeros(3, dtype=dt)
+        with pytest.raises(ng._fallback.FallbackError, match="numgpu does not support"):
+            ng.asarray([1, 2], dtype=dt)
+    finally:
+        ng._fallback.set_mode(prev)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ng._fallback.FallbackWarning)
+        for got, want in ((ng.zeros(3, dtype=dt), np.zeros(3, dtype=dt)),
+                          (ng.asarray([1, 2], dtype=dt), np.asarray([1, 2], dtype=dt))):
+            assert type(got) is np.ndarray and got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)
 
 
 # ---- constant-filled arrays -----------------------------------------------------
