@@ -1,0 +1,204 @@
+"""`import numgpu as np` never fails where NumPy runs.
+
+numgpu has no device arrays of str, bytes, object, datetime64, structured or longdouble data:
+its functions hand such calls to NumPy's function of the name (the fallback: counted, warned
+about once, an error under NUMGPU_FALLBACK=error or NUMGPU_STRICT=1), and the program gets
+NumPy's arrays of them. So do calls numgpu runs no device version of (NotImplementedError) and
+calls with arguments numgpu's signatures do not take. Pickling and copying numgpu arrays.
+"""
+import copy
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+
+import numgpu as ng
+from numgpu import _fallback
+
+
+@pytest.fixture(autouse=True)
+def quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", _fallback.FallbackWarning)
+        yield
+
+
+def host(r):
+    return r.get() if isinstance(r, ng.ndarray) else r
+
+
+def assert_same_result(got, want):
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            assert_same_result(g, w)
+        return
+    got = host(got)
+    assert np.asarray(got).dtype == np.asarray(want).dtype
+    np.testing.assert_array_equal(got, want)
+
+
+def dates(m):
+    return m.array(["2020-01-01", "2020-02-29"], dtype="datetime64[D]")
+
+
+# Each case runs with numpy and with numgpu as `m`; the results must be NumPy's.
+HOST_DATA = {
+    "str array": lambda m: m.array(["a", "bb", "c"]),
+    "str compare": lambda m: m.array(["a", "bb"]) == "bb",
+    "str sort": lambda m: m.sort(m.array(["b", "a", "c"])),
+    "str argsort": lambda m: m.argsort(m.asarray(["b", "a", "c"])),
+    "str unique": lambda m: m.unique(m.array(["b", "a", "b"]), return_counts=True),
+    "str where": lambda m: m.where(m.array([True, False]), "yes", "no"),
+    "str concatenate": lambda m: m.concatenate([m.array(["a"]), m.array(["bc"])]),
+    "numbers and strs": lambda m: m.concatenate([m.arange(2), m.array(["b"])]),
+    "str stack": lambda m: m.stack([m.array(["a", "b"]), m.array(["c", "d"])], axis=1),
+    "str full": lambda m: m.full(2, "ab"),
+    "str zeros_like": lambda m: m.zeros_like(m.array(["ab"])),
+    "str ones dtype": lambda m: m.ones(2, dtype="U2"),
+    "str to float": lambda m: m.array(["1.5", "2"]).astype(float),
+    "char.upper": lambda m: m.char.upper(m.array(["ab", "c"])),
+    "bytes": lambda m: m.array([b"a", b"bc"]),
+    "object": lambda m: m.array([1, "a", None], dtype=object),
+    "object empty": lambda m: m.empty(2, dtype=object),
+    "object sum": lambda m: m.array([1, 2**70], dtype=object).sum(),
+    "structured field": lambda m: m.zeros(2, dtype=[("a", "i4"), ("b", "f8")])["b"],
+    "datetime add": lambda m: dates(m) + m.timedelta64(1, "D"),
+    "datetime diff": lambda m: m.diff(dates(m)),
+    "datetime arange": lambda m: m.arange("2020-01", "2020-04", dtype="datetime64[M]"),
+    "datetime arange values": lambda m: m.arange(m.datetime64("2020-01-30"), m.datetime64("2020-02-02")),
+    "isnat": lambda m: m.isnat(m.array(["NaT", "2020-01-01"], dtype="datetime64[D]")),
+    "longdouble": lambda m: m.array([1, 2], dtype=m.longdouble) * 3,
+    "zeros longdouble": lambda m: m.zeros(2, dtype=m.clongdouble),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOST_DATA))
+def test_host_dtypes_give_numpys_results(case):
+    f = HOST_DATA[case]
+    want = f(np)
+    got = f(ng)
+    assert_same_result(got, want)
+    for g in got if isinstance(got, tuple) else (got,):   # NumPy's arrays: numgpu has no device arrays of them
+        if np.asarray(host(g)).dtype.kind not in "biufc" and hasattr(g, "shape"):
+            assert type(g) is np.ndarray
+
+
+def test_random_choice_of_strs_is_numpys_stream():
+    np.random.seed(7)
+    want = np.random.choice(["a", "b", "c"], 6)
+    ng.random.seed(7)
+    got = ng.random.choice(["a", "b", "c"], 6)
+    assert type(got) is np.ndarray
+    np.testing.assert_array_equal(got, want)
+
+
+def test_the_fallback_is_the_function_the_program_called():
+    # numgpu's unique converts its argument with numgpu's asarray: the call that falls back is
+    # the program's unique, with the program's arguments, counted and warned about once as such
+    _fallback.reset()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", _fallback.FallbackWarning)
+        got = ng.unique(np.array(["b", "a", "b"]))
+        ng.unique(np.array(["c"]))
+    np.testing.assert_array_equal(got, ["a", "b"])
+    assert _fallback.counts.get("numpy.unique", [0])[0] == 2 and "numpy.asarray" not in _fallback.counts
+    texts = [str(w.message) for w in caught if issubclass(w.category, _fallback.FallbackWarning)]
+    assert len(texts) == 1 and "numpy.unique runs on NumPy (numgpu does not support dtype <U1" in texts[0]
+
+
+def test_fallback_errors_name_the_reason():
+    prev = _fallback.set_mode("error")
+    try:
+        with pytest.raises(_fallback.FallbackError, match=r"numpy.array cannot run on the device here "
+                                                          r"\(numgpu does not support dtype <U1"):
+            ng.array(["a"])
+        with pytest.raises(_fallback.FallbackError, match="numpy.arange .*arange of datetime64"):
+            ng.arange("2020-01", "2020-03", dtype="datetime64[M]")
+    finally:
+        _fallback.set_mode(prev)
+    prev = ng.set_strict(True)
+    try:
+        with pytest.raises(_fallback.FallbackError, match="NUMGPU_STRICT=1: numpy.zeros cannot run"):
+            ng.zeros(2, dtype=object)
+    finally:
+        ng.set_strict(prev)
+
+
+def test_unsupported_forms_and_keywords_run_numpys():
+    x = np.arange(12.0).reshape(3, 4)
+    d = ng.asarray(x)
+    # arguments numgpu's signatures do not take: NumPy's function runs them
+    assert_same_result(ng.sum(d, axis=1, dtype=np.float32, out=None, keepdims=True), x.sum(1, np.float32, keepdims=True))
+    assert_same_result(ng.zeros(3, float, "F"), np.zeros(3, float, "F"))
+    assert_same_result(ng.asarray(x, order="F"), x)
+    # ... and those numgpu takes run on the device, no fallback
+    _fallback.reset()
+    assert_same_result(ng.array([1, 2], ndmin=3), np.array([1, 2], ndmin=3))
+    assert ng.array(d, copy=False) is d and ng.array(d, copy=None) is d and ng.array(d) is not d
+    assert_same_result(ng.zeros_like(d, np.int32, "K", True, (2, 2)), np.zeros_like(x, np.int32, "K", True, (2, 2)))
+    assert_same_result(ng.eye(3, 3, 1, int, "C"), np.eye(3, 3, 1, int, "C"))
+    assert_same_result(ng.ones(2, like=d), np.ones(2))
+    assert not _fallback.counts
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        ng.array(d, dtype=np.float32, copy=False)
+
+
+def test_errors_stay_errors():
+    # Errors NumPy raises too are not fallbacks: numgpu's own error, no NumPy call
+    _fallback.reset()
+    d = ng.arange(4.0)
+    with pytest.raises(ValueError):
+        ng.reshape(d, (3,))
+    with pytest.raises(np.exceptions.AxisError):
+        ng.sum(d, axis=3)
+    with pytest.raises(TypeError):
+        ng.linspace(0, 1, num="a")          # a TypeError inside numgpu's function: not a fallback
+    assert not _fallback.counts
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        ng.sum(d, nokeyword=1)              # NumPy's function takes it no more than numgpu's
+    with pytest.raises(ValueError):
+        ng.array([[1, 2], [3]])             # ragged: NumPy's error
+
+
+DTYPES = ["bool", "int8", "uint16", "int64", "float16", "float32", "float64", "complex64", "complex128"]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("shape", [(), (0,), (5,), (3, 4)], ids=str)
+def test_pickle_and_copies_keep_the_data(dt, shape):
+    x = (np.arange(int(np.prod(shape))).reshape(shape) * 3 - 4).astype(dt)
+    d = ng.asarray(x)
+    for proto in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(d, protocol=proto))
+        assert type(back) is ng.ndarray and back.dtype == x.dtype and back.shape == x.shape
+        np.testing.assert_array_equal(back.get(), x)
+    for c in (copy.copy(d), copy.deepcopy(d)):
+        assert type(c) is ng.ndarray and c is not d and c.device == d.device
+        np.testing.assert_array_equal(c.get(), x)
+        if x.size:
+            c[...] = 1                     # a copy: the original keeps its values
+            np.testing.assert_array_equal(d.get(), x)
+
+
+def test_pickle_of_views_and_shared_references():
+    x = np.arange(24.0).reshape(4, 6)
+    d = ng.asarray(x)
+    view = d[1::2, ::-2].T
+    back = pickle.loads(pickle.dumps(view))
+    np.testing.assert_array_equal(back.get(), x[1::2, ::-2].T)
+    both = copy.deepcopy({"a": d, "b": [d, view]})
+    assert both["a"] is both["b"][0] and both["a"] is not d   # one copy for one array, as deepcopy does
+    np.testing.assert_array_equal(both["b"][1].get(), x[1::2, ::-2].T)
+
+
+@pytest.mark.parametrize("value", [3.0, 7, -1, 2.5, float("nan"), True, 0])
+def test_in_is_numpys(value):
+    x = np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]])
+    assert (value in ng.asarray(x)) == (value in x)
+    row, other = np.array([3.0, 4.0, 5.0]), np.array([5.0, 4.0, 3.0])
+    assert (ng.asarray(row) in ng.asarray(x)) == (row in x)
+    assert (other in ng.asarray(x)) == (other in x)
+    c = np.array([1 + 2j, 3j])
+    assert (3j in ng.asarray(c)) and (2j not in ng.asarray(c))
