@@ -12,8 +12,10 @@
     __format__, __round__  as NumPy's (a 0-d array formats like its scalar).
 `__array__` (dtype=, copy=, NumPy 2 style) is in C (src/pymod/ndarray.c).
 
-scalar_style(True), used by `numgpu run`, makes 0-d arrays stand in for the NumPy scalars an
-unmodified script would get from a reduction or an index: repr like np.float64(1.5), hashable.
+0-d arrays stand in for the NumPy scalars a program gets from a reduction or an index: they hash
+as their value (dict keys, sets, Counter), n-d arrays are unhashable as NumPy's; an integer one
+times a list or tuple repeats it (C: ndarray.c). scalar_style(True), used by `numgpu run`, also
+makes them print like them: repr like np.float64(1.5).
 """
 import threading
 
@@ -247,13 +249,9 @@ def install():
     ndarray.__reduce__ = _reduce
     ndarray.__copy__ = ndarray.__deepcopy__ = _copy
     ndarray.__contains__ = _contains
+    ndarray.__hash__ = _scalar_hash
 
 
 def scalar_style(on=True):
-    """Make 0-d arrays print and hash like NumPy scalars (`numgpu run`), or undo it."""
-    if on:
-        ndarray.__repr__ = _scalar_repr
-        ndarray.__hash__ = _scalar_hash
-    else:
-        ndarray.__repr__ = _c_repr
-        ndarray.__hash__ = None
+    """Make 0-d arrays print like NumPy scalars (`numgpu run`), or undo it."""
+    ndarray.__repr__ = _scalar_repr if on else _c_repr

@@ -58,10 +58,19 @@ static bool foreign(PyObject *o)
            !PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_generic) && !PyList_Check(o) && !PyTuple_Check(o);
 }
 
-#define BINARY(name, OP) \
+/* A list or tuple times a 0-d integer array: the sequence repeated, as by NumPy's integer scalars
+ * that such arrays stand for ([0] * counts.max()); Python's repeat then reads nb_index. */
+static bool repeats(PyObject *a, PyObject *b)
+{
+    PyObject *seq = ngpy_check(a) ? b : a, *n = ngpy_check(a) ? a : b;
+    return (PyList_Check(seq) || PyTuple_Check(seq)) && ngpy_check(n) && ARR(n)->ndim == 0 &&
+           ng_dtype_is_int(ARR(n)->dtype);
+}
+
+#define BINARY(name, OP, SKIP) \
     static PyObject *name(PyObject *a, PyObject *b) \
     { \
-        if (foreign(a) || foreign(b)) \
+        if (foreign(a) || foreign(b) || SKIP(a, b)) \
             Py_RETURN_NOTIMPLEMENTED; \
         return binop(a, b, OP, false); \
     } \
@@ -71,18 +80,19 @@ static bool foreign(PyObject *o)
             Py_RETURN_NOTIMPLEMENTED; \
         return binop(a, b, OP, true); \
     }
+#define NEVER(a, b) false
 
-BINARY(nb_add, NG_OP_ADD)
-BINARY(nb_sub, NG_OP_SUB)
-BINARY(nb_mul, NG_OP_MUL)
-BINARY(nb_truediv, NG_OP_TRUEDIV)
-BINARY(nb_floordiv, NG_OP_FLOORDIV)
-BINARY(nb_mod, NG_OP_MOD)
-BINARY(nb_lshift, NG_OP_LSHIFT)
-BINARY(nb_rshift, NG_OP_RSHIFT)
-BINARY(nb_and, NG_OP_BITAND)
-BINARY(nb_or, NG_OP_BITOR)
-BINARY(nb_xor, NG_OP_BITXOR)
+BINARY(nb_add, NG_OP_ADD, NEVER)
+BINARY(nb_sub, NG_OP_SUB, NEVER)
+BINARY(nb_mul, NG_OP_MUL, repeats)
+BINARY(nb_truediv, NG_OP_TRUEDIV, NEVER)
+BINARY(nb_floordiv, NG_OP_FLOORDIV, NEVER)
+BINARY(nb_mod, NG_OP_MOD, NEVER)
+BINARY(nb_lshift, NG_OP_LSHIFT, NEVER)
+BINARY(nb_rshift, NG_OP_RSHIFT, NEVER)
+BINARY(nb_and, NG_OP_BITAND, NEVER)
+BINARY(nb_or, NG_OP_BITOR, NEVER)
+BINARY(nb_xor, NG_OP_BITXOR, NEVER)
 
 static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod)
 {

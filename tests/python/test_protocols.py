@@ -1,5 +1,6 @@
 """NumPy's protocols on numgpu arrays: __array_ufunc__, __array_function__, __array__, the
 ndarray method fallback (__getattr__), __format__/__round__; NumPy is the oracle."""
+import collections
 import warnings
 
 import numpy as np
@@ -189,14 +190,37 @@ def test_scalar_style():
     try:
         assert repr(x.sum()) == repr(np.float64(4.0))
         assert repr(x[0]) == repr(np.float64(1.5)) and repr(x) == repr(np.array([1.5, 2.5]))
-        assert {x[0]: "a"}[1.5] == "a"
-        with pytest.raises(TypeError, match="unhashable"):
-            hash(x)
     finally:
         _protocols.scalar_style(False)
     assert repr(x.sum()) == "array(4.)"
-    with pytest.raises(TypeError):
-        hash(x.sum())
+
+
+@pytest.mark.parametrize("dt", ["bool", "int8", "uint64", "float16", "float32", "float64", "complex64"])
+def test_zero_d_arrays_hash_as_numpys_scalars(dt):
+    # Reductions and indexing give 0-d arrays where NumPy gives scalars: dict keys, sets and
+    # Counter work as with NumPy's scalars (equal values, equal hashes); n-d arrays are unhashable
+    a = np.array([0, 1, 3, 1, 0, 0]).astype(dt)
+    x = ng.asarray(a)
+    assert hash(x[2]) == hash(a[2]) and hash(x.max()) == hash(a.max())
+    assert {x[1]: "a"}[a[1]] == "a" and {a[1]: "a"}[x[3]] == "a"
+    assert len({x[i] for i in range(6)}) == len({a[i] for i in range(6)})
+    assert collections.Counter(x[i] for i in range(6)).most_common(1)[0][1] == 3
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(x)
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(x[None, 0])
+
+
+@pytest.mark.parametrize("seq", [[0, 1], (7,), "ab"], ids=repr)
+def test_integer_zero_d_arrays_repeat_sequences(seq):
+    # [0] * counts.max(): NumPy's integer scalar repeats the list (a 0-d array used to broadcast)
+    for dt in ("int64", "uint8", "int32"):
+        n = ng.asarray(np.array([3, 1], dt)).max()
+        assert seq * n == seq * 3 and n * seq == seq * 3
+    m = ng.asarray(np.array(2.0)).max()
+    with pytest.raises(TypeError):      # as NumPy's float scalar, but 0-d float arrays broadcast
+        "ab" * m
+    np.testing.assert_array_equal(([1, 2] * m).get(), [2.0, 4.0])
 
 
 def test_metadata_functions_need_no_download():
