@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""What `import numgpu as np` costs where numgpu hands a call to NumPy, and what its guard costs.
+
+Data numgpu has no device arrays of (str, datetime64, object) stays NumPy's, and numgpu's
+functions given it run NumPy's (the fallback): the first rows time such calls through numgpu
+against NumPy's own call (ratio = numpy_time / numgpu_time: 1.0 means the detour is free).
+The last rows time small device calls through numgpu's public function (one guard frame)
+against the same function unguarded (ratio = unguarded / guarded). Each result is compared
+with NumPy's (or the unguarded one's) before it is timed; a mismatch exits 1.
+
+    PYTHONPATH=python python bench/bench_host_data.py [--n 1000000] [--repeat 7]
+"""
+import argparse
+import sys
+import timeit
+import warnings
+
+import numpy as np
+
+import numgpu as ng
+from _timing import best_time  # noqa: E402
+
+
+def per_call(fn, number):
+    return min(timeit.repeat(fn, number=number, repeat=5)) / number
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--n", type=int, default=10**6)
+    p.add_argument("--repeat", type=int, default=7)
+    args = p.parse_args()
+    warnings.simplefilter("ignore", ng._fallback.FallbackWarning)
+    rng = np.random.default_rng(0)
+    words = np.array(["w%05d" % i for i in rng.integers(0, 50000, args.n)])
+    days = np.datetime64("2020-01-01") + rng.integers(0, 3650, args.n).astype("timedelta64[D]")
+    objs = np.array(list(rng.integers(0, 100, args.n // 10)), dtype=object)
+
+    host_cases = [
+        ("sort, %d strs" % args.n, lambda m: m.sort(words)),
+        ("unique, %d strs" % args.n, lambda m: m.unique(words)),
+        ("where, %d strs" % args.n, lambda m: m.where(words > "w25000", words, "-")),
+        ("diff, %d datetime64" % args.n, lambda m: m.diff(days)),
+        ("array of %d objects" % objs.size, lambda m: m.array(objs)),
+    ]
+    print("device %s" % ng.get_device())
+    print("%-34s %12s %12s %8s" % ("host data through numgpu", "numgpu s", "numpy s", "ratio"))
+    bad = 0
+    for name, f in host_cases:
+        got, want = f(ng), f(np)
+        if type(got) is not np.ndarray or not np.array_equal(got, want):
+            print("MISMATCH in %s" % name)
+            bad += 1
+            continue
+        t_ng, t_np = best_time(lambda: f(ng), args.repeat), best_time(lambda: f(np), args.repeat)
+        print("%-34s %12.5f %12.5f %8.2f" % (name, t_ng, t_np, t_np / t_ng))
+
+    x = ng.arange(16.0)
+    m = ng.arange(16) > 3
+    guard_cases = [
+        ("sum(x)", "sum", (x,)),
+        ("reshape(x, (4, 4))", "reshape", (x, (4, 4))),
+        ("where(m, x, 0.0)", "where", (m, x, 0.0)),
+        ("zeros(16)", "zeros", (16,)),
+        ("asarray(x)", "asarray", (x,)),
+    ]
+    print("%-34s %12s %12s %8s" % ("one call (16 elements)", "guarded us", "bare us", "ratio"))
+    for name, fname, a in guard_cases:
+        guarded = vars(ng)[fname]
+        bare = guarded.__wrapped__
+        if not np.array_equal(ng.asnumpy(guarded(*a)), ng.asnumpy(bare(*a))):
+            print("MISMATCH in %s" % name)
+            bad += 1
+            continue
+        t_g, t_b = per_call(lambda: guarded(*a), 20000), per_call(lambda: bare(*a), 20000)
+        print("%-34s %12.3f %12.3f %8.2f" % (name, t_g * 1e6, t_b * 1e6, t_b / t_g))
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
