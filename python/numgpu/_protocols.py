@@ -6,11 +6,12 @@
                          numgpu lacks falls back to NumPy (numgpu._fallback, counted and warned).
     __array_function__   np.sum(x), np.concatenate([x, y]), np.linalg.norm(x): numgpu's function of
                          the same name in the matching module, else the fallback.
-    host attributes      ndarray methods and attributes numgpu lacks (x.cumsum(), x.flags, ...) are set
+    host attributes      ndarray methods and attributes numgpu lacks (x.choose(), x.tofile(), ...) are set
                          on the type as methods/properties that run NumPy's through the fallback; the
                          methods numgpu has keep their normal (specialised) lookup and cost nothing extra.
     __format__, __round__  as NumPy's (a 0-d array formats like its scalar).
-`__array__` (dtype=, copy=, NumPy 2 style) is in C (src/pymod/ndarray.c).
+`__array__` (dtype=, copy=, NumPy 2 style) is in C (src/pymod/ndarray.c); pickling, copies, `in`,
+flat, flags and resize in numgpu._methods.
 
 0-d arrays stand in for the NumPy scalars a program gets from a reduction or an index: they hash
 as their value (dict keys, sets, Counter), n-d arrays are unhashable as NumPy's; an integer one
@@ -21,11 +22,11 @@ import threading
 
 import numpy as _np
 
-from . import _fallback, _ufunc
+from . import _fallback, _methods, _ufunc
 from ._core import ndarray
 
 # Methods that change the array in place: the fallback copies NumPy's result back.
-_INPLACE_METHODS = {"sort", "partition", "put", "itemset", "setfield"}
+_INPLACE_METHODS = {"sort", "partition", "put", "itemset", "setfield", "byteswap"}
 
 _local = threading.local()     # functions being dispatched now (guards against a loop back into us)
 
@@ -218,26 +219,6 @@ def _astype(self, dtype, *args, **kwargs):
     return _fallback.call_numpy("numpy.ndarray.astype", _np.ndarray.astype, self, dtype, *args, **kwargs)
 
 
-def _rebuild(host):
-    """An unpickled numgpu array: its data uploaded to the current device."""
-    return _numgpu().asarray(host)
-
-
-def _reduce(self):
-    """pickle: the data as NumPy's array (what a process without this device can read)."""
-    return _rebuild, (self.get(),)
-
-
-def _copy(self, memo=None):
-    """copy.copy and copy.deepcopy: a copy on the same device (numgpu arrays hold numbers only)."""
-    return self.copy()
-
-
-def _contains(self, value):
-    """`value in x`: NumPy's (x == value).any()."""
-    return bool((self == value).any())
-
-
 def install():
     """The protocols on numgpu.ndarray (done once by `import numgpu`)."""
     ndarray.__array_ufunc__ = _array_ufunc
@@ -246,10 +227,8 @@ def install():
     _install_host_attributes()
     ndarray.__format__ = _format
     ndarray.__round__ = _round
-    ndarray.__reduce__ = _reduce
-    ndarray.__copy__ = ndarray.__deepcopy__ = _copy
-    ndarray.__contains__ = _contains
     ndarray.__hash__ = _scalar_hash
+    _methods.install()
 
 
 def scalar_style(on=True):

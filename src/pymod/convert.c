@@ -62,6 +62,7 @@ PyObject *ngpy_wrap(NgArray *a)
     }
     memcpy(&o->arr, a, sizeof *a);
     o->weakreflist = NULL;
+    o->exports = 0;
     a->buf = NULL;
     return (PyObject *)o;
 }

@@ -371,6 +371,7 @@ static int getbuffer(PyObject *self, Py_buffer *view, int flags)
     view->buf = ng_array_data(a);
     view->obj = self;
     Py_INCREF(self);
+    ((NgPyArray *)self)->exports++;
     view->len = (Py_ssize_t)a->size * ng_array_itemsize(a);
     view->readonly = 0;
     view->itemsize = ng_array_itemsize(a);
@@ -381,6 +382,11 @@ static int getbuffer(PyObject *self, Py_buffer *view, int flags)
     view->suboffsets = NULL;
     view->internal = NULL;
     return 0;
+}
+
+static void releasebuffer(PyObject *self, Py_buffer *view)
+{
+    ((NgPyArray *)self)->exports--;
 }
 
 /* ---- attributes ---- */
@@ -478,7 +484,14 @@ static int set_shape(PyObject *self, PyObject *value, void *c)
     return 0;
 }
 
+/* x._buffer_refs: how many arrays hold x's buffer, and how many NumPy arrays (on cpu) its memory. */
+static PyObject *get_buffer_refs(PyObject *self, void *c)
+{
+    return Py_BuildValue("(Ln)", (long long)ARR(self)->buf->refcount, ((NgPyArray *)self)->exports);
+}
+
 static PyGetSetDef getset[] = {
+    {"_buffer_refs", get_buffer_refs, NULL, "How many arrays hold the buffer (ndarray.resize's refcheck).", NULL},
     {"shape", get_shape, set_shape, "Tuple of array dimensions.", NULL},
     {"strides", get_strides, NULL, "Tuple of bytes to step in each dimension.", NULL},
     {"dtype", get_dtype, NULL, "Data type of the elements (a numpy.dtype).", NULL},
@@ -716,10 +729,56 @@ static PyObject *into_out(PyObject *out_arg, NgArray *r)
     return out_arg;
 }
 
+/* A reduction method's call the parser below takes: at most the axis by position and keywords
+ * among its own. Any other (initial=, where=, NumPy's positional out of max/min/argmax/any/all,
+ * ddof by position) goes to numgpu's function of the name, NumPy's signature for the method. */
+static bool plain_reduce_call(PyObject *args, PyObject *kw, NgReduceOp op)
+{
+    if (PyTuple_GET_SIZE(args) > 1)
+        return false;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (kw && PyDict_Next(kw, &pos, &key, &value)) {
+        const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+        if (!k || (strcmp(k, "axis") && strcmp(k, "dtype") && strcmp(k, "out") && strcmp(k, "keepdims") &&
+                   (strcmp(k, "ddof") || (op != NG_RED_VAR && op != NG_RED_STD))))
+            return false;
+    }
+    return true;
+}
+
+static PyObject *reduce_by_function(PyObject *self, PyObject *args, PyObject *kw, NgReduceOp op)
+{
+    static const char *const names[] = {
+        [NG_RED_SUM] = "sum", [NG_RED_PROD] = "prod", [NG_RED_MEAN] = "mean", [NG_RED_VAR] = "var",
+        [NG_RED_STD] = "std", [NG_RED_MIN] = "min", [NG_RED_MAX] = "max", [NG_RED_ARGMIN] = "argmin",
+        [NG_RED_ARGMAX] = "argmax", [NG_RED_ANY] = "any", [NG_RED_ALL] = "all",
+    };
+    PyObject *mod = PyImport_ImportModule("numgpu");
+    PyObject *f = mod ? PyObject_GetAttrString(mod, names[op]) : NULL;
+    Py_XDECREF(mod);
+    PyObject *full = f ? PyTuple_New(PyTuple_GET_SIZE(args) + 1) : NULL;
+    PyObject *r = NULL;
+    if (full) {
+        Py_INCREF(self);
+        PyTuple_SET_ITEM(full, 0, self);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); i++) {
+            Py_INCREF(PyTuple_GET_ITEM(args, i));
+            PyTuple_SET_ITEM(full, i + 1, PyTuple_GET_ITEM(args, i));
+        }
+        r = PyObject_Call(f, full, kw);
+        Py_DECREF(full);
+    }
+    Py_XDECREF(f);
+    return r;
+}
+
 /* Reductions: one parser for all of them. */
 static PyObject *reduce_method(PyObject *self, PyObject *args, PyObject *kw, NgReduceOp op)
 {
     static char *kwlist[] = {"axis", "dtype", "out", "keepdims", "ddof", NULL};
+    if (!plain_reduce_call(args, kw, op))
+        return reduce_by_function(self, args, kw, op);
     PyObject *axis = Py_None, *dtype = Py_None, *out_arg = Py_None;
     int keepdims = 0, ddof = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOpi", kwlist, &axis, &dtype, &out_arg, &keepdims, &ddof))
@@ -874,7 +933,28 @@ static PyObject *m_swapaxes(PyObject *self, PyObject *args)
     return transpose_of(self, perm);
 }
 
+/* x._become(y): x takes y's data, dtype and shape (ndarray.resize in place); arrays sharing x's old
+ * buffer keep it. */
+static PyObject *m_become(PyObject *self, PyObject *other)
+{
+    if (!ngpy_check(other)) {
+        PyErr_SetString(PyExc_TypeError, "_become takes a numgpu.ndarray");
+        return NULL;
+    }
+    if (((NgPyArray *)self)->exports > 0) {
+        PyErr_SetString(PyExc_ValueError, "cannot resize an array that references or is referenced by another "
+                        "array in this way (a NumPy array made from it). Use the np.resize function.");
+        return NULL;
+    }
+    NgArray keep = *ARR(other);
+    ng_buffer_retain(keep.buf);
+    ng_array_release(ARR(self));
+    *ARR(self) = keep;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"_become", m_become, METH_O, "Take another array's data, dtype and shape (resize in place)."},
     {"get", m_get, METH_NOARGS, "Copy to the host as a numpy.ndarray."},
     {"__array__", (PyCFunction)(void (*)(void))m_array, METH_VARARGS | METH_KEYWORDS, "NumPy conversion."},
     {"astype", (PyCFunction)(void (*)(void))m_astype, METH_VARARGS | METH_KEYWORDS, "Copy converted to dtype."},
@@ -938,7 +1018,7 @@ static PyType_Slot slots[] = {
     {Py_nb_float, nb_float}, {Py_nb_int, nb_int}, {Py_nb_index, nb_index}, {Py_nb_bool, nb_bool},
     {Py_mp_length, mp_length}, {Py_mp_subscript, mp_subscript}, {Py_mp_ass_subscript, mp_ass_subscript},
     {Py_sq_length, mp_length}, {Py_sq_item, sq_item},
-    {Py_bf_getbuffer, getbuffer},
+    {Py_bf_getbuffer, getbuffer}, {Py_bf_releasebuffer, releasebuffer},
     {0, NULL},
 };
 

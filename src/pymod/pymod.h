@@ -14,6 +14,7 @@ typedef struct NgPyArray {
     PyObject_HEAD
     NgArray arr;              /* the view; holds one buffer reference */
     PyObject *weakreflist;    /* weak reference support */
+    Py_ssize_t exports;       /* buffer-protocol views of its memory alive (NumPy arrays on cpu) */
 } NgPyArray;
 
 /* Module state shared by the binding's files (one interpreter). */

@@ -1,0 +1,202 @@
+"""numgpu.ndarray methods and attributes written in Python over the C type (src/pymod/ndarray.c).
+
+What NumPy programs do with arrays beyond arithmetic, kept on the device:
+
+    __reduce__            pickle: the data as NumPy's array, unpickled onto the current device
+    __copy__, __deepcopy__ copies on the same device
+    __contains__          `value in x`: NumPy's (x == value).any()
+    flat                  a flat view: x.flat[i] reads, x.flat[k] = v writes into x (NumPy's
+                          flatiter; its values repeated where fewer are given)
+    resize                in place, as NumPy's: the array takes a new buffer (zeros past the
+                          old data); refused while other arrays share the buffer (refcheck) or
+                          a NumPy array views its memory
+    flags                 NumPy's flag names from the strides (C/F contiguity); numgpu arrays
+                          are always writeable: `writeable = False` is accepted, not enforced
+
+install() puts them on the type (once, from _protocols.install).
+"""
+import math as _math
+import operator as _operator
+
+import numpy as _np
+
+from ._core import ndarray
+
+
+def _numgpu():
+    import numgpu
+    return numgpu
+
+
+# ---- pickling, copies, membership ----------------------------------------------------------
+
+def _rebuild(host):
+    """An unpickled numgpu array: its data uploaded to the current device."""
+    return _numgpu().asarray(host)
+
+
+def _reduce(self):
+    """pickle: the data as NumPy's array (what a process without this device can read)."""
+    return _rebuild, (self.get(),)
+
+
+def _copy(self, memo=None):
+    """copy.copy and copy.deepcopy: a copy on the same device (numgpu arrays hold numbers only)."""
+    return self.copy()
+
+
+def _contains(self, value):
+    """`value in x`: NumPy's (x == value).any()."""
+    return bool((self == value).any())
+
+
+# ---- contiguity and flags ----------------------------------------------------------------
+
+def _contiguous(shape, strides, itemsize, reverse):
+    """NumPy's rule: the strides of the axes longer than 1 are those of a packed array, in C
+    order (last axis fastest) or, with reverse, Fortran's. Empty arrays are contiguous both ways."""
+    if 0 in shape:
+        return True
+    step = itemsize
+    axes = range(len(shape)) if reverse else range(len(shape) - 1, -1, -1)
+    for d in axes:
+        if shape[d] != 1:
+            if strides[d] != step:
+                return False
+            step *= shape[d]
+    return True
+
+
+class flagsobj:
+    """x.flags: NumPy's flag names for a numgpu array."""
+
+    _KEYS = {"C": "c_contiguous", "C_CONTIGUOUS": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+             "F": "f_contiguous", "F_CONTIGUOUS": "f_contiguous", "FORTRAN": "f_contiguous",
+             "W": "writeable", "WRITEABLE": "writeable", "A": "aligned", "ALIGNED": "aligned",
+             "O": "owndata", "OWNDATA": "owndata", "X": "writebackifcopy", "WRITEBACKIFCOPY": "writebackifcopy",
+             "FNC": "fnc", "FORC": "forc", "B": "behaved", "BEHAVED": "behaved", "CA": "carray",
+             "CARRAY": "carray", "FA": "farray", "FARRAY": "farray"}
+
+    def __init__(self, a):
+        itemsize = a.itemsize
+        self.c_contiguous = self.contiguous = _contiguous(a.shape, a.strides, itemsize, False)
+        self.f_contiguous = self.fortran = _contiguous(a.shape, a.strides, itemsize, True)
+        self.owndata = a._buffer_refs[0] == 1   # (a view whose base died owns its buffer here)
+        self.writeable = self.aligned = True
+        self.writebackifcopy = False
+        self.fnc = self.f_contiguous and not self.c_contiguous
+        self.forc = self.f_contiguous or self.c_contiguous
+        self.behaved = True
+        self.carray, self.farray = self.c_contiguous, self.fnc
+
+    def __getitem__(self, key):
+        name = self._KEYS.get(key.upper() if isinstance(key, str) else key)
+        if name is None:
+            raise KeyError("Unknown flag")
+        return getattr(self, name)
+
+    def __setitem__(self, key, value):
+        self.__setattr__(self._KEYS.get(key.upper(), key) if isinstance(key, str) else key, value)
+
+    def __setattr__(self, name, value):
+        if name == "writeable" and "writeable" in self.__dict__:
+            return          # accepted, not enforced: numgpu arrays are always writeable
+        if name in self.__dict__ and name != "writeable":
+            raise AttributeError("attribute %r of 'numpy.flagsobj' objects is not writable" % name)
+        object.__setattr__(self, name, value)
+
+    def __repr__(self):
+        return "\n".join("  %s : %s" % (k, getattr(self, v)) for k, v in (
+            ("C_CONTIGUOUS", "c_contiguous"), ("F_CONTIGUOUS", "f_contiguous"), ("OWNDATA", "owndata"),
+            ("WRITEABLE", "writeable"), ("ALIGNED", "aligned"), ("WRITEBACKIFCOPY", "writebackifcopy")))
+
+
+def _flags(self):
+    return flagsobj(self)
+
+
+def _setflags(self, write=None, align=None, uic=None):
+    """NumPy's setflags: accepted (numgpu arrays are always writeable and aligned)."""
+    if uic:
+        raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
+
+
+# ---- flat ------------------------------------------------------------------------------------
+
+class flatiter:
+    """x.flat: the array's elements in C order, read and written through x."""
+
+    def __init__(self, a):
+        self.base = a
+
+    def __len__(self):
+        return self.base.size
+
+    def __iter__(self):
+        return iter(self.base.reshape(-1))
+
+    def __array__(self, dtype=None, copy=None):
+        h = self.base.get().reshape(-1)
+        return h if dtype is None else h.astype(dtype)
+
+    def copy(self):
+        return self.base.flatten()
+
+    def __getitem__(self, key):
+        return self.base.reshape(-1)[key]     # (a copy where x is not C-contiguous: reading only)
+
+    def __setitem__(self, key, value):
+        a = self.base
+        c = _contiguous(a.shape, a.strides, a.itemsize, False)
+        flat = a.reshape(-1) if c else a.flatten()
+        n = flat[key].size if not isinstance(key, (int, _np.integer)) else 1
+        value = _numgpu().asarray(value)
+        if value.size != n and value.size and not isinstance(key, (int, _np.integer)):
+            value = value.reshape(-1)[_numgpu().arange(n) % value.size]   # NumPy's flatiter repeats them
+        flat[key] = value.reshape(-1)[0] if isinstance(key, (int, _np.integer)) and value.size else value
+        if not c:
+            a[...] = flat.reshape(a.shape)
+
+
+def _flat(self):
+    return flatiter(self)
+
+
+def _set_flat(self, value):
+    flatiter(self)[...] = value
+
+
+# ---- resize in place -------------------------------------------------------------------------
+
+def _resize(self, *new_shape, refcheck=True):
+    """NumPy's ndarray.resize: self takes new_shape in place, its data in C order kept at the
+    start and zeros after (np.resize repeats instead)."""
+    if not new_shape or new_shape == (None,):
+        return None
+    shape = new_shape[0] if len(new_shape) == 1 and not isinstance(new_shape[0], (int, _np.integer)) \
+        else new_shape
+    shape = tuple(_operator.index(n) for n in shape)
+    if any(n < 0 for n in shape):
+        raise ValueError("negative dimensions not allowed")
+    if not _contiguous(self.shape, self.strides, self.itemsize, False):
+        raise ValueError("resize only works on single-segment arrays")
+    refs, exports = self._buffer_refs
+    if refcheck and refs > 1:
+        raise ValueError("cannot resize an array that references or is referenced\nby another array in this way.\n"
+                         "Use the np.resize function or refcheck=False")
+    new = _numgpu().zeros(shape, self.dtype)
+    keep = min(_math.prod(shape), self.size)
+    if keep:
+        new.reshape(-1)[:keep] = self.reshape(-1)[:keep]
+    self._become(new)      # (ValueError while a NumPy array views self's memory)
+    return None
+
+
+def install():
+    ndarray.__reduce__ = _reduce
+    ndarray.__copy__ = ndarray.__deepcopy__ = _copy
+    ndarray.__contains__ = _contains
+    ndarray.flags = property(_flags, doc=flagsobj.__doc__)
+    ndarray.setflags = _setflags
+    ndarray.flat = property(_flat, _set_flat, doc=flatiter.__doc__)
+    ndarray.resize = _resize
