@@ -267,8 +267,9 @@ UNSUPPORTED = (NotImplementedError, UnsupportedDtypeError)
 def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
     """numgpu's f standing for NumPy's function `name` (npf): a call f raises one of `catch` for
     runs on NumPy's npf through the fallback instead, so `import numgpu as np` never fails where
-    NumPy runs; so do calls with arguments f does not take (NumPy's newer keywords). Only the call the program made falls back: inside another guarded call (numgpu's
-    functions calling each other) the error goes on up to that one, so the fallback is NumPy's
+    NumPy runs; so do calls with arguments f does not take (NumPy's newer keywords). Only a call
+    the program made falls back: called by numgpu's own code (its functions calling each other,
+    ufunc methods, NumPy's protocols), the error goes on up to that code, so a fallback is NumPy's
     function the program named, with its arguments. Nothing is paid until f raises.
     rename(e, name), where given, turns f's RuntimeErrors into the error raised (numgpu run)."""
     python_f = isinstance(f, types.FunctionType)
@@ -277,12 +278,12 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
         try:
             return f(*args, **kwargs)
         except catch as e:
-            if _inside_guarded_call():
+            if _called_by_numgpu():
                 raise
             why = str(e)
         except TypeError as e:
             # raised in this frame: arguments f's signature does not take (NumPy's may: ndmin=, like=)
-            if not python_f or e.__traceback__.tb_next is not None or _inside_guarded_call():
+            if not python_f or e.__traceback__.tb_next is not None or _called_by_numgpu():
                 raise
             why = str(e)
         except RuntimeError as e:
@@ -294,22 +295,22 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
     g.__name__ = g.__qualname__ = name.rsplit(".", 1)[-1]
     g.__doc__ = f.__doc__
     g.__wrapped__ = f
-    _GUARD_CODES.add(g.__code__)
+    WRAPPERS.add(g.__code__)
     return g
 
 
-_GUARD_CODES = set()
+# Code of the wrappers that stand between a program and numgpu's function (the guards, numgpu
+# run's counters): a guard looks through them for its caller.
+WRAPPERS = set()
 
 
-def _inside_guarded_call():
-    """True if the guard that caught an error was called, through numgpu's code only, by another
-    guarded call (the frames from the guard's caller up to the program's own code)."""
+def _called_by_numgpu():
+    """True if the guard that caught an error was called by numgpu's own code (its caller's
+    frame, wrappers passed over, is in the package), not by the program."""
     frame = sys._getframe(2)     # (the guard's caller)
-    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
-        if frame.f_code in _GUARD_CODES:
-            return True
+    while frame is not None and frame.f_code in WRAPPERS:
         frame = frame.f_back
-    return False
+    return frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR)
 
 
 def guard_module(namespace, numpy_module_name):

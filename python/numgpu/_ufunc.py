@@ -76,6 +76,16 @@ def _to_out(outs, r):
     return outs[0]
 
 
+def _device_array(x):
+    """x as a numgpu array; None for data numgpu has no device arrays of (str, object, ...)."""
+    if isinstance(x, ndarray):
+        return x
+    try:
+        return _core.asarray(x, None, False)
+    except _core.UnsupportedDtypeError:
+        return None
+
+
 def check_mask(where):
     """NumPy's rule for a where= mask: it must cast safely to bool (TypeError otherwise)."""
     kind = where.dtype if isinstance(where, (ndarray, _np.ndarray)) else _np.asarray(where).dtype
@@ -193,12 +203,13 @@ class ufunc:
         r = None
         if (self._code is not None and self.nin == 2 and not (extra and red is None)
                 and not ("initial" in extra and red in ("any", "all")) and _device_outs(outs)):
-            a = array if isinstance(array, ndarray) else _ng().asarray(array)
-            rdt = self._result_dtype("reduce", a.dtype, None if dtype is None else _np.dtype(dtype))
-            try:
-                r = self._reduce(a, axis, rdt, keepdims, **extra)
-            except NotImplementedError:
-                pass
+            a = _device_array(array)
+            if a is not None:
+                rdt = self._result_dtype("reduce", a.dtype, None if dtype is None else _np.dtype(dtype))
+                try:
+                    r = self._reduce(a, axis, rdt, keepdims, **extra)
+                except NotImplementedError:
+                    pass
         if r is None:    # (NumPy's call outside the except: its errors stand alone)
             return self._host("reduce", self._np.reduce, array, **kw)
         return _to_out(outs, r)
@@ -238,8 +249,8 @@ class ufunc:
         outs = _outs(out)
         r = None
         if self._code is not None and self.nin == 2 and _device_outs(outs):
-            a = array if isinstance(array, ndarray) else _ng().asarray(array)
-            if not (a.ndim == 0 or isinstance(axis, tuple) or axis is None and a.ndim != 1):
+            a = _device_array(array)
+            if a is not None and not (a.ndim == 0 or isinstance(axis, tuple) or axis is None and a.ndim != 1):
                 rdt = self._result_dtype("accumulate", a.dtype, None if dtype is None else _np.dtype(dtype))
                 try:
                     r = _core.cumulative(self._code, a, 0 if axis is None else operator.index(axis), rdt)
@@ -250,11 +261,9 @@ class ufunc:
         return _to_out(outs, r)
 
     def outer(self, A, B, /, **kwargs):
-        if self._code is None or self.nin != 2:
+        a, b = _device_array(A), _device_array(B)
+        if self._code is None or self.nin != 2 or a is None or b is None:
             return self._host("outer", self._np.outer, A, B, **kwargs)
-        ng = _ng()
-        a = A if isinstance(A, ndarray) else ng.asarray(A)
-        b = B if isinstance(B, ndarray) else ng.asarray(B)
         return self(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
 
     def at(self, a, indices, b=None, /):

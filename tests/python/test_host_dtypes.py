@@ -71,6 +71,11 @@ HOST_DATA = {
     "isnat": lambda m: m.isnat(m.array(["NaT", "2020-01-01"], dtype="datetime64[D]")),
     "longdouble": lambda m: m.array([1, 2], dtype=m.longdouble) * 3,
     "zeros longdouble": lambda m: m.zeros(2, dtype=m.clongdouble),
+    "ufunc of strs": lambda m: m.add(m.array(["a", "b"]), "x"),
+    "ufunc.reduce of objects": lambda m: m.add.reduce(m.array([1, 2**70], dtype=object)),
+    "ufunc.accumulate of objects": lambda m: m.add.accumulate(m.array(["a", "b"], dtype=object)),
+    "ufunc.outer of strs": lambda m: m.add.outer(m.array(["a", "b"]), m.array(["c"])),
+    "ufunc.reduce of a list": lambda m: m.multiply.reduce([1.5, 2.0, 3.0]),
 }
 
 

@@ -379,7 +379,7 @@ def test_plain_import_costs_nothing():
     # guard that hands what numgpu cannot run to NumPy (one frame, nothing else paid until it raises).
     if not _run._state["counting"]:
         assert not getattr(ng.sum, "_numgpu_counted", False)
-        assert ng.sum is vars(ng)["sum"] and ng.sum.__code__ in ng._fallback._GUARD_CODES
+        assert ng.sum is vars(ng)["sum"] and ng.sum.__code__ in ng._fallback.WRAPPERS
         assert "__wrapped__" not in vars(ng.sum.__wrapped__)
 
 
