@@ -95,6 +95,20 @@ def test_script_output_matches_numpy(script, device, plain_outputs):
     assert launches > 0 and on_device > 0
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_script_output_matches_numpy_imported(script, device, plain_outputs, tmp_path):
+    # The same programs with `import numgpu as np` in place of `import numpy as np` (drop-in
+    # arrays, no import hook): the same output, and nothing NumPy runs fails
+    src = open(os.path.join(SCRIPTS_DIR, script)).read()
+    assert "import numpy as np\n" in src
+    path = write(tmp_path, script, src.replace("import numpy as np\n", "import numgpu as np\n"))
+    proc = python([path], env={"NUMGPU_DEVICE": device})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    diff = same_output(plain_outputs[script], proc.stdout)
+    assert diff is None, diff
+
+
 # ---- the command -----------------------------------------------------------------------------------
 
 def write(tmp_path, name, text):
