@@ -127,13 +127,19 @@ def _c_order(order, like=None):
         raise NotImplementedError("like= of a %s" % type(like).__name__)
 
 
+def _uploads_as_is(obj, dtype):
+    """A NumPy array or scalar that copy=False takes without a copy NumPy would make (the upload
+    is the device's own copy of the data): a numgpu array of its dtype."""
+    return isinstance(obj, (_np.ndarray, _np.generic)) and (dtype is None or _np.dtype(dtype) == obj.dtype)
+
+
 def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None):
     """NumPy's array: a copy unless copy=False or None allows none (a numgpu array of that dtype);
     ndmin leading axes of length 1 added as needed. numgpu arrays are C-ordered: order="F" is
     NumPy's (fallback)."""
     _c_order(order, like)
     same = isinstance(object, ndarray) and (dtype is None or _np.dtype(dtype) == object.dtype)
-    if copy is False and not same:
+    if copy is False and not same and not _uploads_as_is(object, dtype):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     a = object if same and copy is not True else _core.asarray(object, dtype, copy is True)
     if a.ndim < ndmin:

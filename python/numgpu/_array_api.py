@@ -24,7 +24,7 @@ import operator as _operator
 
 import numpy as _np
 
-from . import _c_order, _core, _into
+from . import _c_order, _core, _into, _uploads_as_is
 from ._core import ndarray
 
 __array_api_version__ = "2024.12"
@@ -219,7 +219,7 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None):
         if not copy and (dtype is None or _np.dtype(dtype) == obj.dtype):
             return obj
         return obj.astype(obj.dtype if dtype is None else dtype)
-    if copy is False:
+    if copy is False and not _uploads_as_is(obj, dtype):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     if device is not None:
         with _ns().use(device):

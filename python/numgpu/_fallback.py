@@ -50,7 +50,7 @@ HOST_UTILITIES = frozenset("numpy." + n for n in (
 # NumPy functions that change their first argument in place (with the keyword, where given, at
 # that value): a numgpu array there gets NumPy's host copy back, as ufunc.at does.
 INPLACE = {"numpy.place": None, "numpy.putmask": None, "numpy.copyto": None, "numpy.fill_diagonal": None,
-           "numpy.nan_to_num": ("copy", False)}
+           "numpy.nan_to_num": ("copy", False), "numpy.put": None, "numpy.put_along_axis": None}
 
 
 class FallbackError(RuntimeError):
@@ -95,7 +95,7 @@ def _strict():
     return prev
 
 
-_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def _caller_level():
@@ -209,16 +209,26 @@ def call_numpy_inplace(name, func, target, *args, **kwargs):
 _signatures = {}
 
 
+def _signature(func):
+    """inspect's signature of NumPy's func (cached); None where it has none."""
+    sig = _signatures.get(func, False)
+    if sig is False:
+        try:
+            sig = inspect.signature(func)
+        except (TypeError, ValueError):
+            sig = None
+        _signatures[func] = sig
+    return sig
+
+
 def inplace_call(name, func, args, kwargs):
     """NumPy's `name` (in INPLACE) called so that it changes a numgpu array given as its first
     parameter (by position or by name): run on a host copy, copied back, and NumPy's result
     returned (the array itself where NumPy returns the copy). None where the call changes none."""
     from . import ndarray
-    if name not in INPLACE:
+    sig = _signature(func) if name in INPLACE else None
+    if not sig:
         return None
-    sig = _signatures.get(func)
-    if sig is None:
-        sig = _signatures[func] = inspect.signature(func)
     try:
         bound = sig.bind(*args, **kwargs)
     except TypeError:
@@ -233,9 +243,29 @@ def inplace_call(name, func, args, kwargs):
 
 
 def _host_call(name, func, args, kwargs):
-    """NumPy's func(*args, **kwargs) through the fallback (a numgpu array it changes in place too)."""
+    """NumPy's func(*args, **kwargs) through the fallback (a numgpu array it changes in place too,
+    and out arrays given by position)."""
     done = inplace_call(name, func, args, kwargs)
-    return done[0] if done else call_numpy(name, func, *args, **kwargs)
+    if done:
+        return done[0]
+    args, kwargs = _out_by_name(func, args, kwargs)
+    return call_numpy(name, func, *args, **kwargs)
+
+
+def _out_by_name(func, args, kwargs):
+    """args and kwargs with an out given by position moved to out= (call_numpy copies NumPy's
+    result into numgpu arrays given there)."""
+    if isinstance(func, _np.ufunc):
+        if len(args) <= func.nin:
+            return args, kwargs
+        outs = args[func.nin:]
+        return args[:func.nin], dict(kwargs, out=outs if len(outs) > 1 else outs[0])
+    sig = _signature(func)
+    params = list(sig.parameters.values()) if sig else []
+    at = next((i for i, p in enumerate(params) if p.name == "out"), None)
+    if at is None or len(args) <= at or any(p.kind not in (p.POSITIONAL_OR_KEYWORD,) for p in params[at:len(args)]):
+        return args, kwargs
+    return args[:at], dict(kwargs, **{p.name: v for p, v in zip(params[at:], args[at:])})
 
 
 def _wrap(name, func):
@@ -307,7 +337,10 @@ WRAPPERS = set()
 def _called_by_numgpu():
     """True if the guard that caught an error was called by numgpu's own code (its caller's
     frame, wrappers passed over, is in the package), not by the program."""
-    frame = sys._getframe(2)     # (the guard's caller)
+    try:
+        frame = sys._getframe(2)     # (the guard's caller)
+    except ValueError:               # called from C with no Python frame (a thread's start, atexit)
+        return False
     while frame is not None and frame.f_code in WRAPPERS:
         frame = frame.f_back
     return frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR)

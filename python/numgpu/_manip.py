@@ -12,6 +12,7 @@ import numpy as _np
 
 from . import _core, ndarray, broadcast_to
 from ._array_api import asarray, zeros
+from ._methods import contiguous
 from . import sum as _sum
 
 __all__ = ["take", "put", "take_along_axis", "put_along_axis", "nonzero", "argwhere", "flatnonzero", "where",
@@ -103,8 +104,8 @@ def copyto(dst, src, casting="same_kind", where=True):
 
 def put(a, ind, v, mode="raise"):
     """a.flat[ind] = v, v repeated as needed; duplicate indices: one of the writes wins."""
-    if not isinstance(a, ndarray):
-        raise TypeError("argument 1 must be numgpu.ndarray, not %s" % type(a).__name__)
+    if not isinstance(a, ndarray):   # a NumPy array: NumPy's put changes it (the fallback)
+        raise NotImplementedError("put into a %s" % type(a).__name__)
     if (a.dtype.kind in "iuf" and not isinstance(v, (ndarray, _np.ndarray, _np.generic))
             and _np.asarray(v).dtype.kind == "c"):
         # NumPy converts Python complex values with float() / int() (arrays are cast, with a warning)
@@ -167,8 +168,8 @@ def take_along_axis(arr, indices, axis=-1):
 
 def put_along_axis(arr, indices, values, axis):
     """arr[...] at `indices` along `axis` = values (broadcast), in place: one scatter."""
-    if not isinstance(arr, ndarray):
-        raise TypeError("argument 1 must be numgpu.ndarray, not %s" % type(arr).__name__)
+    if not isinstance(arr, ndarray):   # a NumPy array: NumPy's put_along_axis changes it (the fallback)
+        raise NotImplementedError("put_along_axis into a %s" % type(arr).__name__)
     indices = _index_arr(indices)
     if axis is None:   # arr.flat[indices] = values
         if indices.ndim != 1:
@@ -186,12 +187,7 @@ def _arange(n):
 
 
 def _is_c_contiguous(a):
-    expect = a.itemsize
-    for n, s in zip(reversed(a.shape), reversed(a.strides)):
-        if n != 1 and s != expect:
-            return False
-        expect *= n
-    return True
+    return contiguous(a.shape, a.strides, a.itemsize)
 
 
 def nonzero(a):

@@ -46,19 +46,20 @@ def _copy(self, memo=None):
 
 
 def _contains(self, value):
-    """`value in x`: NumPy's (x == value).any()."""
-    return bool((self == value).any())
+    """`value in x`: NumPy's (x == value).any() (False where the two do not compare: a str)."""
+    eq = self == value
+    return bool(eq.any()) if isinstance(eq, ndarray) else bool(eq)
 
 
 # ---- contiguity and flags ----------------------------------------------------------------
 
-def _contiguous(shape, strides, itemsize, reverse):
+def contiguous(shape, strides, itemsize, fortran=False):
     """NumPy's rule: the strides of the axes longer than 1 are those of a packed array, in C
-    order (last axis fastest) or, with reverse, Fortran's. Empty arrays are contiguous both ways."""
+    order (last axis fastest) or Fortran's. Empty arrays are contiguous both ways."""
     if 0 in shape:
         return True
     step = itemsize
-    axes = range(len(shape)) if reverse else range(len(shape) - 1, -1, -1)
+    axes = range(len(shape)) if fortran else range(len(shape) - 1, -1, -1)
     for d in axes:
         if shape[d] != 1:
             if strides[d] != step:
@@ -79,8 +80,8 @@ class flagsobj:
 
     def __init__(self, a):
         itemsize = a.itemsize
-        self.c_contiguous = self.contiguous = _contiguous(a.shape, a.strides, itemsize, False)
-        self.f_contiguous = self.fortran = _contiguous(a.shape, a.strides, itemsize, True)
+        self.c_contiguous = self.contiguous = contiguous(a.shape, a.strides, itemsize)
+        self.f_contiguous = self.fortran = contiguous(a.shape, a.strides, itemsize, True)
         self.owndata = a._buffer_refs[0] == 1   # (a view whose base died owns its buffer here)
         self.writeable = self.aligned = True
         self.writebackifcopy = False
@@ -90,13 +91,15 @@ class flagsobj:
         self.carray, self.farray = self.c_contiguous, self.fnc
 
     def __getitem__(self, key):
-        name = self._KEYS.get(key.upper() if isinstance(key, str) else key)
+        name = self._KEYS.get(key)
         if name is None:
             raise KeyError("Unknown flag")
         return getattr(self, name)
 
     def __setitem__(self, key, value):
-        self.__setattr__(self._KEYS.get(key.upper(), key) if isinstance(key, str) else key, value)
+        if key not in self._KEYS:
+            raise KeyError("Unknown flag")
+        self.__setattr__(self._KEYS[key], value)
 
     def __setattr__(self, name, value):
         if name == "writeable" and "writeable" in self.__dict__:
@@ -108,7 +111,7 @@ class flagsobj:
     def __repr__(self):
         return "\n".join("  %s : %s" % (k, getattr(self, v)) for k, v in (
             ("C_CONTIGUOUS", "c_contiguous"), ("F_CONTIGUOUS", "f_contiguous"), ("OWNDATA", "owndata"),
-            ("WRITEABLE", "writeable"), ("ALIGNED", "aligned"), ("WRITEBACKIFCOPY", "writebackifcopy")))
+            ("WRITEABLE", "writeable"), ("ALIGNED", "aligned"), ("WRITEBACKIFCOPY", "writebackifcopy"))) + "\n"
 
 
 def _flags(self):
@@ -124,16 +127,30 @@ def _setflags(self, write=None, align=None, uic=None):
 # ---- flat ------------------------------------------------------------------------------------
 
 class flatiter:
-    """x.flat: the array's elements in C order, read and written through x."""
+    """x.flat: the array's elements in C order, read as copies, written through into x."""
 
     def __init__(self, a):
         self.base = a
+        self.index = 0
+        self._flat = None
 
     def __len__(self):
         return self.base.size
 
     def __iter__(self):
-        return iter(self.base.reshape(-1))
+        return self
+
+    def __next__(self):
+        if self.index >= self.base.size:
+            raise StopIteration
+        if self._flat is None:
+            self._flat = self.base.reshape(-1)   # (a view where x is C-contiguous: reads stay live)
+        self.index += 1
+        return self._flat[self.index - 1]
+
+    @property
+    def coords(self):
+        return tuple(int(i) for i in _np.unravel_index(self.index, self.base.shape))
 
     def __array__(self, dtype=None, copy=None):
         h = self.base.get().reshape(-1)
@@ -142,18 +159,29 @@ class flatiter:
     def copy(self):
         return self.base.flatten()
 
+    def __eq__(self, other):
+        return self.base.reshape(-1) == other
+
+    def __ne__(self, other):
+        return self.base.reshape(-1) != other
+
     def __getitem__(self, key):
-        return self.base.reshape(-1)[key]     # (a copy where x is not C-contiguous: reading only)
+        r = self.base.reshape(-1)[key]
+        return r.copy() if isinstance(key, (slice, type(Ellipsis), tuple)) else r   # (NumPy's: a copy)
 
     def __setitem__(self, key, value):
         a = self.base
-        c = _contiguous(a.shape, a.strides, a.itemsize, False)
+        if any(s == 0 and n > 1 for n, s in zip(a.shape, a.strides)):
+            raise ValueError("underlying array is read-only")   # (a broadcast view: NumPy's are read-only)
+        c = contiguous(a.shape, a.strides, a.itemsize)
         flat = a.reshape(-1) if c else a.flatten()
-        n = flat[key].size if not isinstance(key, (int, _np.integer)) else 1
-        value = _numgpu().asarray(value)
-        if value.size != n and value.size and not isinstance(key, (int, _np.integer)):
-            value = value.reshape(-1)[_numgpu().arange(n) % value.size]   # NumPy's flatiter repeats them
-        flat[key] = value.reshape(-1)[0] if isinstance(key, (int, _np.integer)) and value.size else value
+        value = _numgpu().asarray(value).reshape(-1)
+        if not value.size:
+            return
+        n = flat[key].size
+        if value.size != n:
+            value = value[_numgpu().arange(n) % value.size]   # NumPy's flatiter repeats the values
+        flat[key] = value.reshape(flat[key].shape)
         if not c:
             a[...] = flat.reshape(a.shape)
 
@@ -178,7 +206,7 @@ def _resize(self, *new_shape, refcheck=True):
     shape = tuple(_operator.index(n) for n in shape)
     if any(n < 0 for n in shape):
         raise ValueError("negative dimensions not allowed")
-    if not _contiguous(self.shape, self.strides, self.itemsize, False):
+    if not contiguous(self.shape, self.strides, self.itemsize):
         raise ValueError("resize only works on single-segment arrays")
     refs, exports = self._buffer_refs
     if refcheck and refs > 1:

@@ -25,8 +25,15 @@ import numpy as _np
 from . import _fallback, _methods, _ufunc
 from ._core import ndarray
 
-# Methods that change the array in place: the fallback copies NumPy's result back.
+# Methods that change the array in place (byteswap where inplace=True): the fallback copies
+# NumPy's result back.
 _INPLACE_METHODS = {"sort", "partition", "put", "itemset", "setfield", "byteswap"}
+
+
+def _changes_in_place(name, args, kwargs):
+    if name == "byteswap":
+        return bool(kwargs.get("inplace", args[0] if args else False))
+    return name in _INPLACE_METHODS
 
 _local = threading.local()     # functions being dispatched now (guards against a loop back into us)
 
@@ -143,11 +150,11 @@ def _host_method(name):
     unbound = getattr(_np.ndarray, name)
 
     def method(self, *args, **kwargs):
-        if name in _INPLACE_METHODS:
+        if _changes_in_place(name, args, kwargs):
             host = self.get()
             res = _fallback.call_numpy(label, getattr(host, name), *args, **kwargs)
             self[...] = host
-            return res
+            return self if name == "byteswap" else res     # (byteswap(inplace=True) returns the array)
         return _fallback.call_numpy(label, unbound, self, *args, **kwargs)
     method.__name__ = method.__qualname__ = name
     method.__doc__ = "NumPy's ndarray.%s, run on NumPy (numgpu has no device version yet)." % name

@@ -78,9 +78,9 @@ def _index(x, what):
 
 def _sort(a, axis, kind, order, descending, indices):
     _check_kind(kind)
+    a = _arr(a)      # (a structured array: numgpu.UnsupportedDtypeError, NumPy's sort by fields)
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
-    a = _arr(a)
     if axis is None:
         a, axis = a.ravel(), -1
     axis = _index(axis, "axis")

@@ -55,6 +55,29 @@ def test_flat_writes_reach_the_array(layout, key, value):
     same(dv.flat[key if not isinstance(key, np.ndarray) else ng.asarray(key)], hv.flat[key])
 
 
+def test_flat_reads_are_copies_and_writes_follow_numpy():
+    h, d = both(np.arange(6.0))
+    s, hs = d.flat[1:3], h.flat[1:3]
+    s[0] = 99                         # a copy, as NumPy's (a view would change the array)
+    hs[0] = 99
+    same(d, h)
+    with pytest.raises(ValueError, match="read-only"):
+        ng.broadcast_to(ng.arange(3.0), (2, 3)).flat[0] = 9   # NumPy's broadcast views are read-only
+    for value in (np.ones((3, 2)), [[1, 2], [3, 4], [5, 6]], [], 7):
+        h, d = both(np.zeros((2, 3)))
+        h.flat = value
+        d.flat = value
+        same(d, h)
+    h, d = both(np.arange(4.0))
+    h.flat[1:3] = []
+    d.flat[1:3] = []
+    same(d, h)
+    it, hit = d.flat, h.flat
+    assert float(next(it)) == float(next(hit)) and float(next(it)) == float(next(hit))
+    assert it.index == hit.index == 2 and it.coords == hit.coords
+    same(d.flat == 2.0, h.flat == 2.0)
+
+
 def test_flat_reads_and_sets():
     h, d = both(np.arange(12).reshape(3, 4))
     assert len(d.flat) == 12 and [int(v) for v in d.T.flat] == list(h.T.flat)
@@ -114,6 +137,16 @@ def test_flags_from_the_strides(layout):
         dv.flags["NOPE"]
 
 
+def test_flag_keys_are_numpys():
+    d, h = ng.arange(3), np.arange(3)
+    for key in ("c_contiguous", "c", "Writeable"):
+        with pytest.raises(KeyError):
+            h.flags[key]
+        with pytest.raises(KeyError):
+            d.flags[key]
+    assert str(d.flags) == str(h.flags)
+
+
 def test_writeable_is_accepted():
     d = ng.arange(3)
     d.flags.writeable = False         # accepted, not enforced (numgpu arrays are always writeable)
@@ -129,7 +162,7 @@ def test_byteswap_in_place(dt):
     h, d = both(np.arange(1, 7).astype(dt))
     same(d.byteswap(), h.byteswap())
     same(d, h)                        # (not in place: unchanged)
-    d.byteswap(inplace=True)
+    assert d.byteswap(inplace=True) is d
     h.byteswap(inplace=True)
     same(d, h)
 

@@ -150,6 +150,46 @@ def test_unsupported_forms_and_keywords_run_numpys():
         ng.array(d, dtype=np.float32, copy=False)
 
 
+def test_in_place_functions_and_outs_by_position_keep_their_writes():
+    # The fallback runs NumPy's on host copies: numgpu arrays it writes (the first argument of
+    # put/put_along_axis, an out given by position) get NumPy's values back
+    cases = [
+        lambda m, a: m.put(a, [0, 2], ["5", "6"]),
+        lambda m, a: m.put_along_axis(a, m.asarray([[0], [1]]), ["7"], axis=1),
+    ]
+    for f in cases:
+        h, d = np.zeros((2, 2), np.int64), ng.zeros((2, 2), np.int64)
+        f(np, h)
+        f(ng, d)
+        np.testing.assert_array_equal(d.get(), h)
+    for f in (lambda m, o: m.conjugate(m.asarray([1j, 2j]), o), lambda m, o: m.conj(m.asarray([1j, 2j]), o)):
+        h, d = np.zeros(2, complex), ng.zeros(2, complex)
+        assert f(ng, d) is d
+        f(np, h)
+        np.testing.assert_array_equal(d.get(), h)
+    d = ng.zeros(2)
+    ng.vecdot(ng.ones((2, 3)), ng.ones(3), d)
+    np.testing.assert_array_equal(d.get(), [3.0, 3.0])
+    for h in (np.zeros(3), np.array(["a", "b", "c"])):   # NumPy arrays: NumPy's put changes them
+        want = h.copy()
+        np.put(want, [1], [h[0]])
+        ng.put(h, [1], [h[0]])
+        np.testing.assert_array_equal(h, want)
+
+
+def test_numpy_arrays_taken_without_copy():
+    # copy=False of a NumPy array: the upload is the device's copy, not one NumPy would make
+    h = np.arange(3.0)
+    for f in (lambda: ng.array(h, copy=False), lambda: ng.asarray(h, copy=False)):
+        got = f()
+        assert type(got) is ng.ndarray
+        np.testing.assert_array_equal(got.get(), h)
+    with pytest.raises(ValueError, match="avoid copy"):
+        ng.asarray(h, dtype=np.float32, copy=False)
+    with pytest.raises(ValueError, match="avoid copy"):
+        ng.array([1.0, 2.0], copy=False)
+
+
 def test_errors_stay_errors():
     # Errors NumPy raises too are not fallbacks: numgpu's own error, no NumPy call
     _fallback.reset()
@@ -207,3 +247,4 @@ def test_in_is_numpys(value):
     assert (other in ng.asarray(x)) == (other in x)
     c = np.array([1 + 2j, 3j])
     assert (3j in ng.asarray(c)) and (2j not in ng.asarray(c))
+    assert ("a" in ng.asarray(x)) == ("a" in x)
