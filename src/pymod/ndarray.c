@@ -19,15 +19,26 @@ static void array_dealloc(NgPyArray *self)
 
 /* ---- operators ---- */
 
+/* An operand numgpu has no device array of (datetime64, object, str data): NotImplemented, so
+ * Python asks the other operand (NumPy's array or scalar, whose ufunc comes back through
+ * __array_ufunc__ and runs NumPy's); other conversion errors stand. */
+static PyObject *host_operand(bool inplace)
+{
+    if (inplace || !PyErr_ExceptionMatches(ngpy.UnsupportedDtypeError))
+        return NULL;
+    PyErr_Clear();
+    Py_RETURN_NOTIMPLEMENTED;
+}
+
 static PyObject *binop(PyObject *a, PyObject *b, NgOp op, bool inplace)
 {
     NgOperand x, y;
     NgArray tx, ty, out;
     if (ngpy_operand(a, &x, &tx) < 0)
-        return NULL;
+        return host_operand(inplace);
     if (ngpy_operand(b, &y, &ty) < 0) {
         ng_array_release(&tx);
-        return NULL;
+        return host_operand(inplace);
     }
     NgStatus st = ng_op_binary(op, &x, &y, inplace ? ARR(a) : NULL, &out);
     ng_array_release(&tx);
@@ -273,6 +284,18 @@ static Py_ssize_t mp_length(PyObject *self)
     return (Py_ssize_t)ARR(self)->shape[0];
 }
 
+/* One element, x[i, j] or iterating x: a 0-d array of its own (NumPy gives a scalar, a copy;
+ * a view would follow later writes to x: tmp = a[i]; a[i] = a[j]; a[j] = tmp). Releases view. */
+static PyObject *element_of(NgArray *view)
+{
+    if (view->ndim != 0)
+        return ngpy_wrap(view);
+    NgArray copy;
+    NgStatus st = ng_op_astype(view, view->dtype, &copy);
+    ng_array_release(view);
+    return st == NG_OK ? ngpy_wrap(&copy) : ngpy_raise(st);
+}
+
 static PyObject *mp_subscript(PyObject *self, PyObject *key)
 {
     NgIndex items[2 * NG_MAXDIMS];
@@ -284,7 +307,10 @@ static PyObject *mp_subscript(PyObject *self, PyObject *key)
     NgStatus st = ng_index_get(ARR(self), n, items, &out);
     for (int t = 0; t < ntmp; t++)
         ng_array_release(&tmps[t]);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    bool element = true; /* every axis indexed by an integer: NumPy's scalar, a copy */
+    for (int k = 0; k < n; k++)
+        element = element && items[k].kind == NG_IDX_INT;
+    return st != NG_OK ? ngpy_raise(st) : element ? element_of(&out) : ngpy_wrap(&out);
 }
 
 /* A value to store into an array of dtype `to`: NumPy's ComplexWarning for
@@ -348,7 +374,18 @@ static PyObject *sq_item(PyObject *self, Py_ssize_t i)
     it.i = i;
     NgArray out;
     NgStatus st = ng_index_get(ARR(self), 1, &it, &out);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    return st == NG_OK ? element_of(&out) : ngpy_raise(st);
+}
+
+/* iter(x): NumPy's TypeError for a 0-d array at once (libraries test iterability with iter()),
+ * else the items along the first axis. */
+static PyObject *tp_iter(PyObject *self)
+{
+    if (ARR(self)->ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "iteration over a 0-d array");
+        return NULL;
+    }
+    return PySeqIter_New(self);
 }
 
 /* ---- buffer protocol (host-visible devices: zero-copy NumPy views) ---- */
@@ -740,6 +777,8 @@ static bool plain_reduce_call(PyObject *args, PyObject *kw, NgReduceOp op)
     PyObject *key, *value;
     while (kw && PyDict_Next(kw, &pos, &key, &value)) {
         const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+        if (!k)
+            PyErr_Clear(); /* (not UTF-8: the function's own error names it) */
         if (!k || (strcmp(k, "axis") && strcmp(k, "dtype") && strcmp(k, "out") && strcmp(k, "keepdims") &&
                    (strcmp(k, "ddof") || (op != NG_RED_VAR && op != NG_RED_STD))))
             return false;
@@ -1017,7 +1056,7 @@ static PyType_Slot slots[] = {
     {Py_nb_matrix_multiply, nb_matmul},
     {Py_nb_float, nb_float}, {Py_nb_int, nb_int}, {Py_nb_index, nb_index}, {Py_nb_bool, nb_bool},
     {Py_mp_length, mp_length}, {Py_mp_subscript, mp_subscript}, {Py_mp_ass_subscript, mp_ass_subscript},
-    {Py_sq_length, mp_length}, {Py_sq_item, sq_item},
+    {Py_sq_length, mp_length}, {Py_sq_item, sq_item}, {Py_tp_iter, tp_iter},
     {Py_bf_getbuffer, getbuffer}, {Py_bf_releasebuffer, releasebuffer},
     {0, NULL},
 };

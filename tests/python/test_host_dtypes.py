@@ -6,6 +6,7 @@ about once, an error under NUMGPU_FALLBACK=error or NUMGPU_STRICT=1), and the pr
 NumPy's arrays of them. So do calls numgpu runs no device version of (NotImplementedError) and
 calls with arguments numgpu's signatures do not take. Pickling and copying numgpu arrays.
 """
+import collections
 import copy
 import pickle
 import warnings
@@ -248,3 +249,79 @@ def test_in_is_numpys(value):
     c = np.array([1 + 2j, 3j])
     assert (3j in ng.asarray(c)) and (2j not in ng.asarray(c))
     assert ("a" in ng.asarray(x)) == ("a" in x)
+
+
+# ---- elements are copies (NumPy's scalars), operators with host data -----------------------------
+
+def test_elements_are_copies():
+    # x[i] and iteration give NumPy scalars (copies): a view would follow later writes to x
+    for m in (np, ng):
+        a = m.arange(4)
+        tmp = a[0]
+        a[0] = a[3]
+        a[3] = tmp                              # the swap
+        assert [int(v) for v in a] == [3, 1, 2, 0]
+        x = m.arange(6.0).reshape(2, 3)
+        b, row = x[1, 2], x[1]
+        x[1, 2] = -1
+        assert float(b) == 5.0 and float(row[2]) == -1.0     # (a row stays a view, as NumPy's)
+        labels = m.asarray([1, 2, 2, 3])
+        counts = collections.Counter(labels)
+        labels += 10
+        assert counts[2] == 2 and 2 in counts
+        v = x[...]                              # (x[...] is a view, also of a 0-d array)
+        v[0, 0] = 7
+        assert float(x[0, 0]) == 7.0
+        z = m.zeros(())
+        z[...] = 3
+        assert float(z) == 3.0
+
+
+def test_zero_d_arrays_are_not_iterable():
+    z = ng.asarray(np.array(5))
+    with pytest.raises(TypeError, match="0-d"):
+        iter(z)
+    assert not np.iterable(z) and np.iterable(ng.arange(2))
+    assert [int(v) for v in ng.arange(3)] == [0, 1, 2]
+
+
+OPERATOR_CASES = {
+    "int + datetime64": lambda m: m.arange(3) + m.datetime64("2020-01-01"),
+    "int * timedelta64": lambda m: m.arange(3) * m.timedelta64(1, "h"),
+    "dates - array": lambda m: m.array(["2020-01-03"], dtype="datetime64[D]") - m.arange(2),
+    "int * objects": lambda m: m.arange(2) * m.array([2**70, 3], dtype=object),
+    "int == strs": lambda m: m.arange(2) == m.array(["0", "1"]),
+    "float < objects": lambda m: m.arange(2.0) < m.array([1, 1], dtype=object),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OPERATOR_CASES))
+def test_operators_with_host_data_are_numpys(case):
+    f = OPERATOR_CASES[case]
+    want = f(np)
+    got = f(ng)
+    assert type(got) is np.ndarray or want.dtype.kind in "biufc"   # (numbers come back as device arrays)
+    assert_same_result(got, want)
+
+
+def test_reduction_method_keyword_not_utf8():
+    with pytest.raises(TypeError):
+        ng.arange(3).sum(**{"\ud800": 1})
+
+
+def test_matplotlib_takes_numgpu_arrays():
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt
+    h = np.sin(np.linspace(0, 6, 50))
+    fig, ax = plt.subplots()
+    try:
+        n_np, bins_np, _ = ax.hist(h, bins=5)
+        n_ng, bins_ng, _ = ax.hist(ng.asarray(h), bins=5)   # one dataset of 50 values, not 50 datasets
+        np.testing.assert_array_equal(n_ng, n_np)
+        np.testing.assert_array_equal(bins_ng, bins_np)
+        assert len(ax.bar(ng.arange(3), ng.asarray([1.0, 2.0, 3.0]))) == 3
+        line, = ax.plot(ng.asarray(h))
+        np.testing.assert_array_equal(line.get_ydata(), h)
+    finally:
+        plt.close(fig)
