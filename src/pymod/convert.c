@@ -63,8 +63,18 @@ PyObject *ngpy_wrap(NgArray *a)
     memcpy(&o->arr, a, sizeof *a);
     o->weakreflist = NULL;
     o->exports = 0;
+    o->scalar = false;
     a->buf = NULL;
     return (PyObject *)o;
+}
+
+PyObject *ngpy_wrap_result(NgArray *a)
+{
+    bool zero_d = a->ndim == 0;
+    PyObject *o = ngpy_wrap(a);
+    if (o)
+        ((NgPyArray *)o)->scalar = zero_d;
+    return o;
 }
 
 int ngpy_implicit(bool upload, PyObject *what)

@@ -251,7 +251,7 @@ static PyObject *f_ufunc(PyObject *m, PyObject *args)
             return ngpy_raise(st);
         }
         ng_array_release(&out); /* the op's view of scalar_dest */
-        return ngpy_wrap(&scalar_dest);
+        return ngpy_wrap_result(&scalar_dest);
     }
     if (st != NG_OK)
         return ngpy_raise(st);
@@ -261,7 +261,7 @@ static PyObject *f_ufunc(PyObject *m, PyObject *args)
         return PyTuple_Check(out_o) ? (Py_INCREF(PyTuple_GET_ITEM(out_o, 0)), Py_DECREF(out_o),
                                        PyTuple_GET_ITEM(out_o, 0)) : out_o;
     }
-    return ngpy_wrap(&out);
+    return ngpy_wrap_result(&out);
 }
 
 /* ufunc_at(op, a, index, value_or_None, compute): ufunc.at on a numgpu array, in place. */
@@ -327,7 +327,7 @@ static PyObject *f_where(PyObject *m, PyObject *args)
         Py_INCREF(arr_o);
         return arr_o;
     }
-    return ngpy_wrap(&out);
+    return ngpy_wrap_result(&out);
 }
 
 static PyObject *f_reduce(PyObject *m, PyObject *args)
@@ -345,7 +345,7 @@ static PyObject *f_reduce(PyObject *m, PyObject *args)
         return NULL;
     NgStatus st = ng_op_reduce((NgReduceOp)op, &ta, naxes, axes, keepdims, dt, ddof, &out);
     ng_array_release(&ta);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_result(&out) : ngpy_raise(st);
 }
 
 static PyObject *f_concatenate(PyObject *m, PyObject *args)

@@ -50,7 +50,16 @@ static PyObject *binop(PyObject *a, PyObject *b, NgOp op, bool inplace)
         Py_INCREF(a);
         return a;
     }
-    return ngpy_wrap(&out);
+    return ngpy_wrap_result(&out);
+}
+
+/* x op= y on a computed 0-d result nothing else holds (no view, no NumPy array on its memory):
+ * a new result, as NumPy's scalars are immutable (total += x.sum(); history.append(total) keeps
+ * each total). 0-d arrays made as arrays, and views, change in place as NumPy's 0-d arrays. */
+static bool rebinds(PyObject *a)
+{
+    const NgPyArray *o = (const NgPyArray *)a;
+    return o->scalar && o->arr.ndim == 0 && o->arr.buf->refcount == 1 && o->exports == 0;
 }
 
 static PyObject *unop(PyObject *a, NgOp op)
@@ -58,7 +67,7 @@ static PyObject *unop(PyObject *a, NgOp op)
     NgOperand x = {ARR(a), {0}};
     NgArray out;
     NgStatus st = ng_op_unary(op, &x, NULL, &out);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_result(&out) : ngpy_raise(st);
 }
 
 /* Operand types we do not know: let Python try the reflected method. */
@@ -89,7 +98,7 @@ static bool repeats(PyObject *a, PyObject *b)
     { \
         if (foreign(b)) \
             Py_RETURN_NOTIMPLEMENTED; \
-        return binop(a, b, OP, true); \
+        return binop(a, b, OP, !rebinds(a)); \
     }
 #define NEVER(a, b) false
 
@@ -120,7 +129,7 @@ static PyObject *nb_pow_inplace(PyObject *a, PyObject *b, PyObject *mod)
 {
     if (foreign(b))
         Py_RETURN_NOTIMPLEMENTED;
-    return binop(a, b, NG_OP_POW, true);
+    return binop(a, b, NG_OP_POW, !rebinds(a));
 }
 
 static PyObject *nb_divmod(PyObject *a, PyObject *b)
@@ -293,7 +302,7 @@ static PyObject *element_of(NgArray *view)
     NgArray copy;
     NgStatus st = ng_op_astype(view, view->dtype, &copy);
     ng_array_release(view);
-    return st == NG_OK ? ngpy_wrap(&copy) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_result(&copy) : ngpy_raise(st);
 }
 
 static PyObject *mp_subscript(PyObject *self, PyObject *key)
@@ -835,7 +844,7 @@ static PyObject *reduce_method(PyObject *self, PyObject *args, PyObject *kw, NgR
     if (st != NG_OK)
         return ngpy_raise(st);
     if (out_arg == Py_None)
-        return ngpy_wrap(&out);
+        return ngpy_wrap_result(&out);
     return into_out(out_arg, &out);
 }
 

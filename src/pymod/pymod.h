@@ -15,6 +15,7 @@ typedef struct NgPyArray {
     NgArray arr;              /* the view; holds one buffer reference */
     PyObject *weakreflist;    /* weak reference support */
     Py_ssize_t exports;       /* buffer-protocol views of its memory alive (NumPy arrays on cpu) */
+    bool scalar;              /* a computed 0-d result, standing for NumPy's scalar: x += 1 rebinds */
 } NgPyArray;
 
 /* Module state shared by the binding's files (one interpreter). */
@@ -40,6 +41,8 @@ extern NgPyState ngpy;
 PyObject *ngpy_raise(NgStatus st);
 /* Wraps an NgArray (taking over its buffer reference) in a new ndarray. */
 PyObject *ngpy_wrap(NgArray *a);
+/* ngpy_wrap for an operation's result: a 0-d one stands for NumPy's scalar (NgPyArray.scalar). */
+PyObject *ngpy_wrap_result(NgArray *a);
 /* The default float dtype: float64, or float32 under the precision policy. */
 static inline NgDType ngpy_float_default(void) { return ngpy.float32 ? NG_FLOAT32 : NG_FLOAT64; }
 static inline bool ngpy_check(PyObject *o) { return PyObject_TypeCheck(o, ngpy.ndarray_type); }

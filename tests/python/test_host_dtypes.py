@@ -325,3 +325,34 @@ def test_matplotlib_takes_numgpu_arrays():
         np.testing.assert_array_equal(line.get_ydata(), h)
     finally:
         plt.close(fig)
+
+
+def test_computed_scalars_rebind_in_place_operators():
+    # NumPy's scalars are immutable: total += x.sum() makes a new total, so a list of running
+    # totals keeps each one; 0-d arrays made as arrays, and views, change in place as NumPy's
+    for m in (np, ng):
+        total, history = 0, []
+        for k in range(1, 4):
+            total += m.arange(k + 1).sum()
+            history.append(total)
+        assert [int(v) for v in history] == [1, 4, 10]
+        best = m.arange(3.0).max()
+        prev = best
+        best += 1
+        best **= 2
+        assert float(prev) == 2.0 and float(best) == 9.0
+        i = m.arange(3).sum()
+        i += 1.5                       # a scalar: the result's dtype, not a cast into int64
+        assert float(i) == 4.5 and i.dtype == np.float64
+        z = m.zeros(())
+        alias = z
+        z += 1
+        assert z is alias and float(alias) == 1.0
+        x = m.arange(3.0)
+        v = x[0:1].reshape(())         # a view: the write reaches x
+        v += 5
+        assert float(x[0]) == 5.0
+        e = m.arange(3.0)[2]
+        held = e
+        e -= 1                          # an element: a copy, then a new result
+        assert float(held) == 2.0 and float(e) == 1.0
