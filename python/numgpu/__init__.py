@@ -223,9 +223,12 @@ def arange(start, stop=None, step=None, dtype=None, device=None):
     return _core.arange(float(first), n, float(second) - float(first), dtype, device)
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, device=None):
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
     """NumPy's linspace; complex start/stop give complex128 (then dtype), each part start + i*step
-    with NumPy's complex step (delta / div) and the last value stop when endpoint."""
+    with NumPy's complex step (delta / div) and the last value stop when endpoint. Arrays of
+    starts and stops (and so axis=): NumPy's (fallback)."""
+    if _np.ndim(start) or _np.ndim(stop):
+        raise NotImplementedError("linspace of arrays of starts and stops")
     num = _operator.index(num)
     div = (num - 1) if endpoint else num
     if dtype is None:  # NumPy's: the arguments' result type (NumPy scalars strong), at least inexact

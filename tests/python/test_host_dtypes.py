@@ -139,6 +139,8 @@ def test_unsupported_forms_and_keywords_run_numpys():
     assert_same_result(ng.sum(d, axis=1, dtype=np.float32, out=None, keepdims=True), x.sum(1, np.float32, keepdims=True))
     assert_same_result(ng.zeros(3, float, "F"), np.zeros(3, float, "F"))
     assert_same_result(ng.asarray(x, order="F"), x)
+    assert_same_result(ng.linspace(d[0], d[1], 3, True, False, None, 0), np.linspace(x[0], x[1], 3))
+    assert_same_result(ng.linspace(d[0, :2], d[1, :2], 4, axis=-1), np.linspace(x[0, :2], x[1, :2], 4, axis=-1))
     # ... and those numgpu takes run on the device, no fallback
     _fallback.reset()
     assert_same_result(ng.array([1, 2], ndmin=3), np.array([1, 2], ndmin=3))
