@@ -141,7 +141,7 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, lik
     same = isinstance(object, ndarray) and (dtype is None or _np.dtype(dtype) == object.dtype)
     if copy is False and not same and not _uploads_as_is(object, dtype):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
-    a = object if same and copy is not True else _core.asarray(object, dtype, copy is True)
+    a = object if same and copy is not True and not object._scalar else _core.asarray(object, dtype, copy is True)
     if a.ndim < ndmin:
         a = a.reshape((1,) * (ndmin - a.ndim) + a.shape)
     return a

@@ -216,6 +216,8 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None):
         if device is not None and device != obj.device:
             obj = obj.to(device)
             copy = False
+        if obj._scalar:     # a 0-d result standing for NumPy's scalar: a new 0-d array of it
+            return _core.asarray(obj, dtype, True)
         if not copy and (dtype is None or _np.dtype(dtype) == obj.dtype):
             return obj
         return obj.astype(obj.dtype if dtype is None else dtype)

@@ -63,17 +63,16 @@ PyObject *ngpy_wrap(NgArray *a)
     memcpy(&o->arr, a, sizeof *a);
     o->weakreflist = NULL;
     o->exports = 0;
-    o->scalar = false;
+    o->scalar = a->ndim == 0;
     a->buf = NULL;
     return (PyObject *)o;
 }
 
-PyObject *ngpy_wrap_result(NgArray *a)
+PyObject *ngpy_wrap_array(NgArray *a)
 {
-    bool zero_d = a->ndim == 0;
     PyObject *o = ngpy_wrap(a);
     if (o)
-        ((NgPyArray *)o)->scalar = zero_d;
+        ((NgPyArray *)o)->scalar = false;
     return o;
 }
 
@@ -519,6 +518,21 @@ int ngpy_axes(PyObject *o, int *naxes, int *axes)
 
 /* ---- indices ---- */
 
+static bool zero_d_integer(PyObject *o)
+{
+    if (ngpy_check(o))
+        return ngpy_arr(o)->ndim == 0 && ng_dtype_is_int(ngpy_arr(o)->dtype);
+    NgDType dt = NG_NODTYPE;
+    PyObject *nd = PyObject_GetAttrString(o, "ndim"), *d = PyObject_GetAttrString(o, "dtype");
+    bool zero_d = nd && PyLong_Check(nd) && PyLong_AsLong(nd) == 0;
+    if (zero_d && d && ngpy_dtype(d, &dt) < 0)
+        dt = NG_NODTYPE;
+    Py_XDECREF(nd);
+    Py_XDECREF(d);
+    PyErr_Clear();
+    return zero_d && dt != NG_NODTYPE && ng_dtype_is_int(dt);
+}
+
 static int index_item(PyObject *o, NgIndex *it, NgArray *tmps, int *ntmp)
 {
     memset(it, 0, sizeof *it);
@@ -548,8 +562,9 @@ static int index_item(PyObject *o, NgIndex *it, NgArray *tmps, int *ntmp)
         }
         return 0;
     }
-    if (!PyBool_Check(o) && PyIndex_Check(o) && !ngpy_check(o) &&
-        !PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_ndarray)) {
+    if (!PyBool_Check(o) && PyIndex_Check(o) &&
+        ((!ngpy_check(o) && !PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_ndarray)) || zero_d_integer(o))) {
+        /* (a 0-d integer array, x.argmax() or met iterating an array, is an integer, as NumPy's) */
         Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_IndexError);
         if (v == -1 && PyErr_Occurred())
             return -1;
@@ -563,6 +578,15 @@ static int index_item(PyObject *o, NgIndex *it, NgArray *tmps, int *ntmp)
         if (ngpy_to_array(o, NG_NODTYPE, a) < 0)
             return -1;
         (*ntmp)++;
+        if (a->size == 0 && !ng_dtype_is_int(a->dtype) && (PyList_Check(o) || PyTuple_Check(o))) {
+            /* x[[]]: NumPy's empty list is an empty integer index (its float64 array is not) */
+            NgArray e;
+            NgStatus st = ng_array_empty(ng_array_device(a), NG_INT64, a->ndim, a->shape, &e);
+            if (st != NG_OK)
+                return (ngpy_raise(st), -1);
+            ng_array_release(a);
+            *a = e;
+        }
         if (a->dtype == NG_BOOL) {
             it->kind = NG_IDX_MASK;
         } else if (ng_dtype_is_int(a->dtype) || a->size == 0) {

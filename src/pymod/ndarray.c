@@ -2,6 +2,7 @@
  * conversions and methods, each a thin call into the C ops. */
 #include "pymod.h"
 
+#include <math.h>
 #include <string.h>
 #include <structmember.h>
 
@@ -50,7 +51,7 @@ static PyObject *binop(PyObject *a, PyObject *b, NgOp op, bool inplace)
         Py_INCREF(a);
         return a;
     }
-    return ngpy_wrap_result(&out);
+    return ngpy_wrap(&out);
 }
 
 /* x op= y on a computed 0-d result nothing else holds (no view, no NumPy array on its memory):
@@ -67,7 +68,7 @@ static PyObject *unop(PyObject *a, NgOp op)
     NgOperand x = {ARR(a), {0}};
     NgArray out;
     NgStatus st = ng_op_unary(op, &x, NULL, &out);
-    return st == NG_OK ? ngpy_wrap_result(&out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
 }
 
 /* Operand types we do not know: let Python try the reflected method. */
@@ -157,10 +158,10 @@ static PyObject *nb_matmul(PyObject *a, PyObject *b)
     NgArray ta, tb, out;
     ta.buf = tb.buf = NULL;
     if (ngpy_to_array(a, NG_NODTYPE, &ta) < 0)
-        return NULL;
+        return host_operand(false);
     if (ngpy_to_array(b, NG_NODTYPE, &tb) < 0) {
         ng_array_release(&ta);
-        return NULL;
+        return host_operand(false);
     }
     NgStatus st = ng_op_matmul(&ta, &tb, &out);
     ng_array_release(&ta);
@@ -264,12 +265,30 @@ static int nb_bool(PyObject *self)
     return r;
 }
 
+/* x == v or x != v with v numgpu has no device data of (a str, a list of strs, a dict, any
+ * object): NumPy's elementwise answer (all False for ==, all True for != where nothing compares),
+ * as NumPy's ndarray gives it; Python's own fallback would compare identities (one False). The
+ * comparison runs as NumPy's with v made NumPy's array, which hands it to numgpu's ufunc
+ * (__array_ufunc__), which runs NumPy's through the fallback. */
+static PyObject *compare_on_numpy(PyObject *a, PyObject *b, int op)
+{
+    PyObject *asarray = PyObject_GetAttrString(ngpy.numpy, "asarray");
+    PyObject *nb = asarray ? PyObject_CallOneArg(asarray, b) : NULL;
+    Py_XDECREF(asarray);
+    if (!nb)
+        return NULL;
+    PyObject *r = PyObject_RichCompare(nb, a, op); /* (== and != read the same both ways) */
+    Py_DECREF(nb);
+    return r;
+}
+
 static PyObject *richcompare(PyObject *a, PyObject *b, int op)
 {
     static const NgOp ops[] = {[Py_LT] = NG_OP_LT, [Py_LE] = NG_OP_LE, [Py_EQ] = NG_OP_EQ,
                                [Py_NE] = NG_OP_NE, [Py_GT] = NG_OP_GT, [Py_GE] = NG_OP_GE};
+    bool equality = op == Py_EQ || op == Py_NE;
     if (foreign(b) && b != Py_None)
-        Py_RETURN_NOTIMPLEMENTED;
+        return equality ? compare_on_numpy(a, b, op) : Py_NewRef(Py_NotImplemented);
     if (b == Py_None) {
         if (op == Py_EQ || op == Py_NE) {
             NgScalar v = {.kind = NG_KIND_BOOL, .v.i = op == Py_NE};
@@ -279,7 +298,13 @@ static PyObject *richcompare(PyObject *a, PyObject *b, int op)
         }
         Py_RETURN_NOTIMPLEMENTED;
     }
-    return binop(a, b, ops[op], false);
+    PyObject *r = binop(a, b, ops[op], false);
+    if (r == Py_NotImplemented && equality && !PyObject_TypeCheck(b, (PyTypeObject *)ngpy.np_ndarray) &&
+        !PyObject_TypeCheck(b, (PyTypeObject *)ngpy.np_generic)) {
+        Py_DECREF(r);
+        return compare_on_numpy(a, b, op); /* (a list of strs: no NumPy operand to ask) */
+    }
+    return r;
 }
 
 /* ---- sequence and mapping ---- */
@@ -300,9 +325,17 @@ static PyObject *element_of(NgArray *view)
     if (view->ndim != 0)
         return ngpy_wrap(view);
     NgArray copy;
-    NgStatus st = ng_op_astype(view, view->dtype, &copy);
+    NgDevice *dev = ng_array_device(view);
+    NgStatus st;
+    if (ng_device_host_visible(dev)) { /* (cpu: the bytes themselves, no kernel) */
+        st = ng_array_empty(dev, view->dtype, 0, NULL, &copy);
+        if (st == NG_OK)
+            memcpy(ng_array_data(&copy), ng_array_data(view), ng_array_itemsize(view));
+    } else {
+        st = ng_op_astype(view, view->dtype, &copy);
+    }
     ng_array_release(view);
-    return st == NG_OK ? ngpy_wrap_result(&copy) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap(&copy) : ngpy_raise(st);
 }
 
 static PyObject *mp_subscript(PyObject *self, PyObject *key)
@@ -330,6 +363,27 @@ static int store_value(NgOperand *v, NgDType to)
 {
     if (v->array)
         return ngpy_warn_complex_cast(v->array->dtype, to);
+    if (ng_dtype_is_int(to) && v->scalar.kind == NG_KIND_FLOAT) {
+        /* a Python float (or an int beyond 64 bits) into integers: NumPy's int() of it */
+        double f = v->scalar.v.f;
+        const char *name = ng_dtype_info(to)->name;
+        if (isnan(f)) {
+            PyErr_SetString(PyExc_ValueError, "cannot convert float NaN to integer");
+            return -1;
+        }
+        if (isinf(f)) {
+            PyErr_SetString(PyExc_OverflowError, "cannot convert float infinity to integer");
+            return -1;
+        }
+        int bits = ng_dtype_info(to)->itemsize * 8;
+        double lo = ng_dtype_is_signed(to) ? -ldexp(1.0, bits - 1) : 0.0;
+        double hi = ng_dtype_is_signed(to) ? ldexp(1.0, bits - 1) : ldexp(1.0, bits);
+        if (trunc(f) < lo || trunc(f) >= hi) {
+            PyErr_Format(PyExc_OverflowError, "Python integer %.0f out of bounds for %s", trunc(f), name);
+            return -1;
+        }
+    }
+    /* (a Python int beyond the dtype, int8 = 300: the assignment's own OverflowError) */
     if (v->scalar.kind == NG_KIND_COMPLEX && to == NG_BOOL) {
         v->scalar.v.i = v->scalar.v.f != 0 || v->scalar.im != 0;
         v->scalar.kind = NG_KIND_BOOL;
@@ -530,6 +584,12 @@ static int set_shape(PyObject *self, PyObject *value, void *c)
     return 0;
 }
 
+/* x._scalar: a 0-d result standing for NumPy's scalar (NgPyArray.scalar). */
+static PyObject *get_scalar_flag(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((NgPyArray *)self)->scalar);
+}
+
 /* x._buffer_refs: how many arrays hold x's buffer, and how many NumPy arrays (on cpu) its memory. */
 static PyObject *get_buffer_refs(PyObject *self, void *c)
 {
@@ -537,6 +597,8 @@ static PyObject *get_buffer_refs(PyObject *self, void *c)
 }
 
 static PyGetSetDef getset[] = {
+    {"_scalar", get_scalar_flag, NULL, "A 0-d result standing for NumPy's scalar (in-place operators rebind).",
+     NULL},
     {"_buffer_refs", get_buffer_refs, NULL, "How many arrays hold the buffer (ndarray.resize's refcheck).", NULL},
     {"shape", get_shape, set_shape, "Tuple of array dimensions.", NULL},
     {"strides", get_strides, NULL, "Tuple of bytes to step in each dimension.", NULL},
@@ -844,7 +906,7 @@ static PyObject *reduce_method(PyObject *self, PyObject *args, PyObject *kw, NgR
     if (st != NG_OK)
         return ngpy_raise(st);
     if (out_arg == Py_None)
-        return ngpy_wrap_result(&out);
+        return ngpy_wrap(&out);
     return into_out(out_arg, &out);
 }
 

@@ -15,7 +15,7 @@ typedef struct NgPyArray {
     NgArray arr;              /* the view; holds one buffer reference */
     PyObject *weakreflist;    /* weak reference support */
     Py_ssize_t exports;       /* buffer-protocol views of its memory alive (NumPy arrays on cpu) */
-    bool scalar;              /* a computed 0-d result, standing for NumPy's scalar: x += 1 rebinds */
+    bool scalar;              /* a 0-d result standing for NumPy's scalar: x += 1 rebinds (ndarray.c) */
 } NgPyArray;
 
 /* Module state shared by the binding's files (one interpreter). */
@@ -39,10 +39,11 @@ extern NgPyState ngpy;
 
 /* Sets the Python exception for a failed NgStatus; returns NULL. */
 PyObject *ngpy_raise(NgStatus st);
-/* Wraps an NgArray (taking over its buffer reference) in a new ndarray. */
+/* Wraps an NgArray (taking over its buffer reference) in a new ndarray; a 0-d one stands for
+ * NumPy's scalar (NgPyArray.scalar), as NumPy's operations and indexing give scalars. */
 PyObject *ngpy_wrap(NgArray *a);
-/* ngpy_wrap for an operation's result: a 0-d one stands for NumPy's scalar (NgPyArray.scalar). */
-PyObject *ngpy_wrap_result(NgArray *a);
+/* ngpy_wrap for an array made as one (asarray, full, empty): a 0-d one is NumPy's 0-d array. */
+PyObject *ngpy_wrap_array(NgArray *a);
 /* The default float dtype: float64, or float32 under the precision policy. */
 static inline NgDType ngpy_float_default(void) { return ngpy.float32 ? NG_FLOAT32 : NG_FLOAT64; }
 static inline bool ngpy_check(PyObject *o) { return PyObject_TypeCheck(o, ngpy.ndarray_type); }

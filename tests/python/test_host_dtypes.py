@@ -358,3 +358,76 @@ def test_computed_scalars_rebind_in_place_operators():
         held = e
         e -= 1                          # an element: a copy, then a new result
         assert float(held) == 2.0 and float(e) == 1.0
+
+
+RESULTS = {       # 0-d results NumPy gives as scalars, through numgpu's C ops and Python functions
+    "matmul": lambda m, x: x[0] @ x[1],
+    "dot": lambda m, x: m.dot(x[0], x[1]),
+    "method dot": lambda m, x: x[0].dot(x[1]),
+    "einsum": lambda m, x: m.einsum("i,i->", x[0], x[1]),
+    "det": lambda m, x: m.linalg.det(x[:, :2]),
+    "average": lambda m, x: m.average(x[0]),
+    "median": lambda m, x: m.median(x),
+    "norm": lambda m, x: m.linalg.norm(x),
+    "trapezoid (NumPy's, fallback)": lambda m, x: m.trapezoid(x[0]),
+    "copy of a sum": lambda m, x: x.sum().copy(),
+    "astype of a sum": lambda m, x: x.sum().astype(m.float32),
+    "element by a 0-d index": lambda m, x: x[0][x[0].argmax()],
+}
+
+
+@pytest.mark.parametrize("case", sorted(RESULTS))
+def test_scalar_results_rebind(case):
+    f = RESULTS[case]
+    for m in (np, ng):
+        x = m.asarray([[1.0, 2.0, 3.0], [4.0, 5.0, 7.0]])
+        total = f(m, x)
+        history = [total]
+        total += 1
+        history.append(total)
+        assert float(history[1]) == float(history[0]) + 1, m.__name__
+
+
+def test_asarray_of_a_scalar_result_is_a_new_array():
+    for m in (np, ng):
+        s = m.arange(3.0).sum()
+        acc = m.asarray(s)
+
+        def add_into(a, v):
+            a += v
+        add_into(acc, 1)
+        assert float(acc) == 4.0 and float(s) == 3.0
+        assert m.array(s, copy=None).ndim == 0
+
+
+def test_zero_d_integer_indices_are_integers():
+    for m in (np, ng):
+        a = m.asarray([3.0, 9.0, 4.0])
+        out = []
+        for i in m.argsort(a):
+            v = a[i]
+            out.append(v)
+            v += 100                       # an element: a new value, a[i] and out keep theirs
+        assert [float(v) for v in out] == [3.0, 4.0, 9.0] and float(a[1]) == 9.0
+        X = m.arange(4.0).reshape(2, 2)
+        r = X[m.arange(2)[1]]              # a row by a 0-d integer: a view, as by an int
+        r[0] = 9
+        assert float(X[1, 0]) == 9.0
+        best = m.asarray([3, 9, 4])[m.asarray([3, 9, 4]).argmax()]
+        best += 0.5
+        assert float(best) == 9.5
+
+
+@pytest.mark.parametrize("other", ["a", b"a", ["a", "b", "c"], {}, ("x", 1, None)], ids=repr)
+def test_equality_with_what_numgpu_cannot_hold_is_numpys(other):
+    h = np.arange(3)
+    d = ng.arange(3)
+    for op in ("__eq__", "__ne__"):
+        want = getattr(h, op)(other)
+        got = getattr(d, op)(other)
+        assert_same_result(got, want)
+
+
+def test_matmul_with_host_data():
+    got = ng.arange(2) @ np.array([1, 2], dtype=object)
+    assert got == np.arange(2) @ np.array([1, 2], dtype=object)
