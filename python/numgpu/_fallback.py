@@ -143,9 +143,11 @@ def _up(x):
     if type(x) is _np.ndarray or isinstance(x, (_np.number, _np.bool_)):
         from ._core import asarray
         try:
-            return asarray(x, None, False)
+            r = asarray(x, None, False)
         except TypeError:  # a dtype numgpu has no device version of (str, object, datetime64): stays NumPy's
             return x
+        r._scalar = not isinstance(x, _np.ndarray)   # (NumPy's scalar: x += 1 rebinds, as NumPy's)
+        return r
     if isinstance(x, tuple):
         return type(x)(*(_up(v) for v in x)) if hasattr(x, "_fields") else tuple(_up(v) for v in x)
     if isinstance(x, list):

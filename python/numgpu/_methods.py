@@ -48,7 +48,7 @@ def _copy(self, memo=None):
 def _contains(self, value):
     """`value in x`: NumPy's (x == value).any() (False where the two do not compare: a str)."""
     eq = self == value
-    return bool(eq.any()) if isinstance(eq, ndarray) else bool(eq)
+    return bool(eq.any()) if hasattr(eq, "any") else bool(eq)
 
 
 # ---- contiguity and flags ----------------------------------------------------------------

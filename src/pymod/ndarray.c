@@ -379,7 +379,9 @@ static int store_value(NgOperand *v, NgDType to)
         double lo = ng_dtype_is_signed(to) ? -ldexp(1.0, bits - 1) : 0.0;
         double hi = ng_dtype_is_signed(to) ? ldexp(1.0, bits - 1) : ldexp(1.0, bits);
         if (trunc(f) < lo || trunc(f) >= hi) {
-            PyErr_Format(PyExc_OverflowError, "Python integer %.0f out of bounds for %s", trunc(f), name);
+            char digits[400]; /* (PyErr_Format has no %f) */
+            snprintf(digits, sizeof digits, "%.0f", trunc(f));
+            PyErr_Format(PyExc_OverflowError, "Python integer %s out of bounds for %s", digits, name);
             return -1;
         }
     }
@@ -590,6 +592,15 @@ static PyObject *get_scalar_flag(PyObject *self, void *c)
     return PyBool_FromLong(((NgPyArray *)self)->scalar);
 }
 
+static int set_scalar_flag(PyObject *self, PyObject *value, void *c)
+{
+    int on = value ? PyObject_IsTrue(value) : 0;
+    if (on < 0)
+        return -1;
+    ((NgPyArray *)self)->scalar = on && ARR(self)->ndim == 0;
+    return 0;
+}
+
 /* x._buffer_refs: how many arrays hold x's buffer, and how many NumPy arrays (on cpu) its memory. */
 static PyObject *get_buffer_refs(PyObject *self, void *c)
 {
@@ -597,7 +608,7 @@ static PyObject *get_buffer_refs(PyObject *self, void *c)
 }
 
 static PyGetSetDef getset[] = {
-    {"_scalar", get_scalar_flag, NULL, "A 0-d result standing for NumPy's scalar (in-place operators rebind).",
+    {"_scalar", get_scalar_flag, set_scalar_flag, "A 0-d result standing for NumPy's scalar (in-place operators rebind).",
      NULL},
     {"_buffer_refs", get_buffer_refs, NULL, "How many arrays hold the buffer (ndarray.resize's refcheck).", NULL},
     {"shape", get_shape, set_shape, "Tuple of array dimensions.", NULL},

@@ -431,3 +431,33 @@ def test_equality_with_what_numgpu_cannot_hold_is_numpys(other):
 def test_matmul_with_host_data():
     got = ng.arange(2) @ np.array([1, 2], dtype=object)
     assert got == np.arange(2) @ np.array([1, 2], dtype=object)
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint8", "int64", "uint64"])
+def test_stores_into_integers_are_numpys(dt):
+    # NumPy's int() of a Python float stored into integers: NaN a ValueError, infinity and values
+    # beyond the dtype an OverflowError (they stored garbage), through every kind of index
+    for v in (float("nan"), float("inf"), -float("inf"), 1e30, 2.0**70, -1.0 if dt[0] == "u" else -1e20):
+        h, d = np.zeros(3, dt), ng.zeros(3, dt)
+        for key in (1, slice(0, 2), np.array([True, False, True])):
+            try:
+                h[key] = v
+            except (ValueError, OverflowError) as e:
+                with pytest.raises(type(e)):
+                    d[ng.asarray(key) if isinstance(key, np.ndarray) else key] = v
+            else:
+                d[ng.asarray(key) if isinstance(key, np.ndarray) else key] = v
+            np.testing.assert_array_equal(d.get(), h)
+    h, d = np.zeros(3, dt), ng.zeros(3, dt)
+    h[1] = 3.9
+    d[1] = 3.9
+    np.testing.assert_array_equal(d.get(), h)
+
+
+def test_empty_list_indices():
+    h = np.arange(12.0).reshape(3, 4)
+    d = ng.asarray(h)
+    for key in ([], (slice(None), []), ([], slice(None))):
+        assert_same_result(d[key], h[key])
+    d[[]] = 1
+    assert_same_result(d, h)
