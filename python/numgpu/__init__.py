@@ -412,9 +412,15 @@ def _norm_axis(axis, ndim):
     return axis % ndim
 
 
+def _axes(axis):
+    """An axis argument as a tuple of ints: a tuple or list of them, else one integer (a Python
+    int, NumPy's, or a 0-d integer array such as x.argmax(): NumPy's operator.index)."""
+    return tuple(axis) if isinstance(axis, (tuple, list)) else (_operator.index(axis),)
+
+
 def expand_dims(a, axis):
     a = _arr(a)
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    axes = _axes(axis)
     nd = a.ndim + len(axes)
     axes = sorted(_norm_axis(x, nd) for x in axes)
     if len(set(axes)) != len(axes):
@@ -429,7 +435,7 @@ def squeeze(a, axis=None):
     a = _arr(a)
     if axis is None:
         return a.reshape([s for s in a.shape if s != 1])
-    axes = {_norm_axis(x, a.ndim) for x in ((axis,) if isinstance(axis, int) else axis)}
+    axes = {_norm_axis(x, a.ndim) for x in _axes(axis)}
     for x in axes:
         if a.shape[x] != 1:
             raise ValueError("cannot select an axis to squeeze out which has size not equal to one")

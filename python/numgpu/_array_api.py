@@ -24,7 +24,7 @@ import operator as _operator
 
 import numpy as _np
 
-from . import _c_order, _core, _into, _uploads_as_is
+from . import _axes, _c_order, _core, _into, _uploads_as_is
 from ._core import ndarray
 
 __array_api_version__ = "2024.12"
@@ -351,8 +351,8 @@ def _axis(axis, ndim):
 
 def moveaxis(x, source, destination, /):
     x = _asarr(x)
-    src = [_axis(a, x.ndim) for a in ((source,) if isinstance(source, int) else source)]
-    dst = [_axis(a, x.ndim) for a in ((destination,) if isinstance(destination, int) else destination)]
+    src = [_axis(a, x.ndim) for a in _axes(source)]
+    dst = [_axis(a, x.ndim) for a in _axes(destination)]
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
     if len(set(src)) != len(src) or len(set(dst)) != len(dst):
@@ -432,7 +432,7 @@ def _var(x, axis, dtype, keepdims, ddof, correction, root):
         return _core.reduce(code, x, axis, dtype, bool(keepdims), int(c))
     # a fractional correction: var_c = var_0 * n / (n - c)
     x = _asarr(x)
-    axes = range(x.ndim) if axis is None else ((axis,) if isinstance(axis, int) else axis)
+    axes = range(x.ndim) if axis is None else _axes(axis)
     n = _math.prod(x.shape[_axis(a, x.ndim)] for a in axes)
     dof = n - c
     # NumPy divides by max(n - ddof, 0): inf (or nan for a zero sum) when that is 0

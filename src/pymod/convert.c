@@ -467,11 +467,16 @@ int ngpy_shape(PyObject *o, int *ndim, int64_t *shape)
 {
     if (PyIndex_Check(o)) {
         Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_OverflowError);
-        if (v == -1 && PyErr_Occurred())
-            return -1;
-        *ndim = 1;
-        shape[0] = v;
-        return 0;
+        if (v == -1 && PyErr_Occurred()) {
+            /* (an array of several ints, numgpu's or NumPy's, also has __index__: a sequence) */
+            if (!PyErr_ExceptionMatches(PyExc_TypeError) || !PySequence_Check(o))
+                return -1;
+            PyErr_Clear();
+        } else {
+            *ndim = 1;
+            shape[0] = v;
+            return 0;
+        }
     }
     PyObject *seq = PySequence_Fast(o, "shape must be an int or a sequence of ints");
     if (!seq)

@@ -461,3 +461,18 @@ def test_empty_list_indices():
         assert_same_result(d[key], h[key])
     d[[]] = 1
     assert_same_result(d, h)
+
+
+def test_shapes_and_axes_from_arrays():
+    # NumPy takes shapes as arrays of ints and axes as 0-d integer arrays (x.argmax(), elements)
+    for m in (np, ng):
+        k = m.arange(3)[1]
+        assert m.zeros(m.asarray([2, 3])).shape == (2, 3)
+        assert m.arange(6).reshape(m.asarray([3, 2])).shape == (3, 2)
+        assert m.ones((2, 3)).transpose(m.asarray([1, 0])).shape == (3, 2)
+        assert m.stack([m.ones(2), m.ones(2)], axis=k).shape == (2, 2)
+        assert m.squeeze(m.ones((2, 1)), axis=k).shape == (2,)
+        assert m.expand_dims(m.ones(2), k).shape == (2, 1)
+        assert m.moveaxis(m.ones((2, 3)), k, 0).shape == (3, 2)
+        assert m.ones((2, 3)).sum(axis=k).shape == (2,)
+    assert ng.zeros(np.array([2, 3])).shape == (2, 3)
