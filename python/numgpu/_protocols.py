@@ -196,7 +196,10 @@ def _format(self, spec):
 
 
 def _round(self, ndigits=None):
-    return _fallback._up(round(_host_value(self), ndigits))
+    """round(x, n): of a 0-d array NumPy's scalar itself (a float64 is a Python float: json,
+    isinstance(v, float)), as the value round() gives is read on the host anyway."""
+    r = round(_host_value(self), ndigits)
+    return r if self.ndim == 0 else _fallback._up(r)
 
 
 _c_repr = ndarray.__repr__

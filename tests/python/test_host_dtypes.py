@@ -476,3 +476,13 @@ def test_shapes_and_axes_from_arrays():
         assert m.moveaxis(m.ones((2, 3)), k, 0).shape == (3, 2)
         assert m.ones((2, 3)).sum(axis=k).shape == (2,)
     assert ng.zeros(np.array([2, 3])).shape == (2, 3)
+
+
+def test_round_of_a_zero_d_result_is_numpys_scalar():
+    # round(x.mean(), 3) is NumPy's scalar (float64: a Python float, so json and isinstance work)
+    import json
+    for m in (np, ng):
+        x = m.arange(5.0) / 3
+        r = round(x.mean(), 3)
+        assert type(r) is np.float64 and json.dumps([r]) == "[0.667]"
+        assert type(round(x.mean())) is int
