@@ -229,6 +229,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     starts and stops (and so axis=): NumPy's (fallback)."""
     if _np.ndim(start) or _np.ndim(stop):
         raise NotImplementedError("linspace of arrays of starts and stops")
+    _norm_axis(_operator.index(axis), 1)     # (of scalar ends the result is 1-d: 0 or -1)
     num = _operator.index(num)
     div = (num - 1) if endpoint else num
     if dtype is None:  # NumPy's: the arguments' result type (NumPy scalars strong), at least inexact
@@ -413,9 +414,14 @@ def _norm_axis(axis, ndim):
 
 
 def _axes(axis):
-    """An axis argument as a tuple of ints: a tuple or list of them, else one integer (a Python
-    int, NumPy's, or a 0-d integer array such as x.argmax(): NumPy's operator.index)."""
-    return tuple(axis) if isinstance(axis, (tuple, list)) else (_operator.index(axis),)
+    """An axis argument as a tuple: one integer (a Python int, NumPy's, or a 0-d integer array
+    such as x.argmax(): NumPy's operator.index), else the items of a sequence of them."""
+    if isinstance(axis, (tuple, list)):
+        return tuple(axis)
+    try:
+        return (_operator.index(axis),)
+    except TypeError:
+        return tuple(axis)      # (an array of axes, a range)
 
 
 def expand_dims(a, axis):

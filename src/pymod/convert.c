@@ -63,16 +63,17 @@ PyObject *ngpy_wrap(NgArray *a)
     memcpy(&o->arr, a, sizeof *a);
     o->weakreflist = NULL;
     o->exports = 0;
-    o->scalar = a->ndim == 0;
+    o->scalar = false;
     a->buf = NULL;
     return (PyObject *)o;
 }
 
-PyObject *ngpy_wrap_array(NgArray *a)
+PyObject *ngpy_wrap_result(NgArray *a, bool scalar)
 {
+    bool zero_d = a->ndim == 0;
     PyObject *o = ngpy_wrap(a);
     if (o)
-        ((NgPyArray *)o)->scalar = false;
+        ((NgPyArray *)o)->scalar = scalar && zero_d;
     return o;
 }
 

@@ -47,7 +47,7 @@ static PyObject *f_asarray(PyObject *m, PyObject *args, PyObject *kw)
             return ngpy_raise(st);
         out = c;
     }
-    return ngpy_wrap_array(&out);
+    return ngpy_wrap(&out);
 }
 
 /* shape, dtype and device= of a creation function; -1 with an exception set. */
@@ -73,7 +73,7 @@ static PyObject *f_empty(PyObject *m, PyObject *args)
         return NULL;
     NgArray out;
     NgStatus st = ng_array_empty(dev, dt == NG_NODTYPE ? ngpy_float_default() : dt, nd, shape, &out);
-    return st == NG_OK ? ngpy_wrap_array(&out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
 }
 
 /* NumPy's dtype of an array made from one Python scalar of this kind (the
@@ -130,7 +130,7 @@ static PyObject *f_full(PyObject *m, PyObject *args)
         st = ng_op_full(dev, dt, nd, shape, &v.scalar, &out);
     }
     ng_array_release(&tv);
-    return st == NG_OK ? ngpy_wrap_array(&out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
 }
 
 static PyObject *f_arange(PyObject *m, PyObject *args)
@@ -253,7 +253,7 @@ static PyObject *f_ufunc(PyObject *m, PyObject *args)
             return ngpy_raise(st);
         }
         ng_array_release(&out); /* the op's view of scalar_dest */
-        return ngpy_wrap(&scalar_dest);
+        return ngpy_wrap_result(&scalar_dest, true);
     }
     if (st != NG_OK)
         return ngpy_raise(st);
@@ -263,7 +263,7 @@ static PyObject *f_ufunc(PyObject *m, PyObject *args)
         return PyTuple_Check(out_o) ? (Py_INCREF(PyTuple_GET_ITEM(out_o, 0)), Py_DECREF(out_o),
                                        PyTuple_GET_ITEM(out_o, 0)) : out_o;
     }
-    return ngpy_wrap(&out);
+    return ngpy_wrap_result(&out, true);
 }
 
 /* ufunc_at(op, a, index, value_or_None, compute): ufunc.at on a numgpu array, in place. */
@@ -329,7 +329,7 @@ static PyObject *f_where(PyObject *m, PyObject *args)
         Py_INCREF(arr_o);
         return arr_o;
     }
-    return ngpy_wrap(&out);
+    return ngpy_wrap_result(&out, true);
 }
 
 static PyObject *f_reduce(PyObject *m, PyObject *args)
@@ -347,7 +347,7 @@ static PyObject *f_reduce(PyObject *m, PyObject *args)
         return NULL;
     NgStatus st = ng_op_reduce((NgReduceOp)op, &ta, naxes, axes, keepdims, dt, ddof, &out);
     ng_array_release(&ta);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_result(&out, true) : ngpy_raise(st);
 }
 
 static PyObject *f_concatenate(PyObject *m, PyObject *args)

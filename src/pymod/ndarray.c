@@ -51,7 +51,7 @@ static PyObject *binop(PyObject *a, PyObject *b, NgOp op, bool inplace)
         Py_INCREF(a);
         return a;
     }
-    return ngpy_wrap(&out);
+    return ngpy_wrap_result(&out, true);
 }
 
 /* x op= y on a computed 0-d result nothing else holds (no view, no NumPy array on its memory):
@@ -68,7 +68,7 @@ static PyObject *unop(PyObject *a, NgOp op)
     NgOperand x = {ARR(a), {0}};
     NgArray out;
     NgStatus st = ng_op_unary(op, &x, NULL, &out);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_result(&out, true) : ngpy_raise(st);
 }
 
 /* Operand types we do not know: let Python try the reflected method. */
@@ -166,7 +166,7 @@ static PyObject *nb_matmul(PyObject *a, PyObject *b)
     NgStatus st = ng_op_matmul(&ta, &tb, &out);
     ng_array_release(&ta);
     ng_array_release(&tb);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_result(&out, true) : ngpy_raise(st);
 }
 
 /* The single element of a size-1 array as a Python scalar. */
@@ -265,11 +265,10 @@ static int nb_bool(PyObject *self)
     return r;
 }
 
-/* x == v or x != v with v numgpu has no device data of (a str, a list of strs, a dict, any
- * object): NumPy's elementwise answer (all False for ==, all True for != where nothing compares),
- * as NumPy's ndarray gives it; Python's own fallback would compare identities (one False). The
- * comparison runs as NumPy's with v made NumPy's array, which hands it to numgpu's ufunc
- * (__array_ufunc__), which runs NumPy's through the fallback. */
+/* x == v or x != v with v a list or tuple numgpu has no device data of (strs, objects): NumPy's
+ * elementwise answer, as NumPy's ndarray gives it (Python's own fallback would compare
+ * identities: one False). The comparison runs as NumPy's with v made NumPy's array, which hands
+ * it to numgpu's ufunc (__array_ufunc__), which runs NumPy's through the fallback. */
 static PyObject *compare_on_numpy(PyObject *a, PyObject *b, int op)
 {
     PyObject *asarray = PyObject_GetAttrString(ngpy.numpy, "asarray");
@@ -287,20 +286,20 @@ static PyObject *richcompare(PyObject *a, PyObject *b, int op)
     static const NgOp ops[] = {[Py_LT] = NG_OP_LT, [Py_LE] = NG_OP_LE, [Py_EQ] = NG_OP_EQ,
                                [Py_NE] = NG_OP_NE, [Py_GT] = NG_OP_GT, [Py_GE] = NG_OP_GE};
     bool equality = op == Py_EQ || op == Py_NE;
-    if (foreign(b) && b != Py_None)
-        return equality ? compare_on_numpy(a, b, op) : Py_NewRef(Py_NotImplemented);
-    if (b == Py_None) {
-        if (op == Py_EQ || op == Py_NE) {
+    if (b == Py_None || PyUnicode_Check(b) || PyBytes_Check(b)) {
+        /* never equal to numbers: NumPy's all-False (all-True for !=) array, made on the device */
+        if (equality) {
             NgScalar v = {.kind = NG_KIND_BOOL, .v.i = op == Py_NE};
             NgArray out;
             NgStatus st = ng_op_full(ng_array_device(ARR(a)), NG_BOOL, ARR(a)->ndim, ARR(a)->shape, &v, &out);
-            return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+            return st == NG_OK ? ngpy_wrap_result(&out, true) : ngpy_raise(st);
         }
         Py_RETURN_NOTIMPLEMENTED;
     }
+    if (foreign(b)) /* (its own __eq__ may answer: pytest.approx, objects deferring as NumPy's rules say) */
+        Py_RETURN_NOTIMPLEMENTED;
     PyObject *r = binop(a, b, ops[op], false);
-    if (r == Py_NotImplemented && equality && !PyObject_TypeCheck(b, (PyTypeObject *)ngpy.np_ndarray) &&
-        !PyObject_TypeCheck(b, (PyTypeObject *)ngpy.np_generic)) {
+    if (r == Py_NotImplemented && equality && (PyList_Check(b) || PyTuple_Check(b))) {
         Py_DECREF(r);
         return compare_on_numpy(a, b, op); /* (a list of strs: no NumPy operand to ask) */
     }
@@ -335,7 +334,7 @@ static PyObject *element_of(NgArray *view)
         st = ng_op_astype(view, view->dtype, &copy);
     }
     ng_array_release(view);
-    return st == NG_OK ? ngpy_wrap(&copy) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_result(&copy, true) : ngpy_raise(st);
 }
 
 static PyObject *mp_subscript(PyObject *self, PyObject *key)
@@ -349,20 +348,34 @@ static PyObject *mp_subscript(PyObject *self, PyObject *key)
     NgStatus st = ng_index_get(ARR(self), n, items, &out);
     for (int t = 0; t < ntmp; t++)
         ng_array_release(&tmps[t]);
-    bool element = true; /* every axis indexed by an integer: NumPy's scalar, a copy */
-    for (int k = 0; k < n; k++)
+    bool element = true, gather = false; /* every axis indexed by an integer: NumPy's scalar, a copy */
+    for (int k = 0; k < n; k++) {
         element = element && items[k].kind == NG_IDX_INT;
-    return st != NG_OK ? ngpy_raise(st) : element ? element_of(&out) : ngpy_wrap(&out);
+        gather = gather || items[k].kind == NG_IDX_ARRAY || items[k].kind == NG_IDX_MASK;
+    }
+    return st != NG_OK ? ngpy_raise(st) : element ? element_of(&out) : ngpy_wrap_result(&out, gather);
 }
 
 /* A value to store into an array of dtype `to`: NumPy's ComplexWarning for
  * complex arrays into real ones, and a Python complex into bool is its
  * truth value (NumPy stores bool(value); into other real dtypes it is a
  * TypeError, which the assignment itself raises). -1 with an exception. */
-static int store_value(NgOperand *v, NgDType to)
+static int store_value(PyObject *value, NgOperand *v, NgDType to)
 {
+    if (v->array && v->array->ndim == 0 && ng_dtype_is_float(v->array->dtype) && ng_dtype_is_int(to) &&
+        PyObject_TypeCheck(value, (PyTypeObject *)ngpy.np_generic)) {
+        /* NumPy's float scalar: NumPy's int() of it too (NaN, infinity, out of range) */
+        NgOperand f = {.scalar = {.kind = NG_KIND_FLOAT, .v.f = PyFloat_AsDouble(value)}};
+        if (store_value(NULL, &f, to) < 0)
+            return -1;
+    }
     if (v->array)
         return ngpy_warn_complex_cast(v->array->dtype, to);
+    if (to == NG_BOOL && v->scalar.kind == NG_KIND_FLOAT) { /* bool(value): NaN and 0.5 are True */
+        v->scalar.v.i = v->scalar.v.f != 0;
+        v->scalar.kind = NG_KIND_BOOL;
+        return 0;
+    }
     if (ng_dtype_is_int(to) && v->scalar.kind == NG_KIND_FLOAT) {
         /* a Python float (or an int beyond 64 bits) into integers: NumPy's int() of it */
         double f = v->scalar.v.f;
@@ -407,7 +420,7 @@ static int mp_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
     NgArray tv;
     if (ngpy_operand(value, &v, &tv) < 0)
         return -1;
-    if (store_value(&v, ARR(self)->dtype) < 0) {
+    if (store_value(value, &v, ARR(self)->dtype) < 0) {
         ng_array_release(&tv);
         return -1;
     }
@@ -673,14 +686,15 @@ static PyObject *m_astype(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     NgArray out;
     NgStatus st = ng_op_astype(ARR(self), dt, &out);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_result(&out, ((NgPyArray *)self)->scalar) : ngpy_raise(st);
 }
 
+/* (copies and casts of a scalar-standing value are scalars, of a 0-d array arrays, as NumPy's) */
 static PyObject *m_copy(PyObject *self, PyObject *args, PyObject *kw)
 {
     NgArray out;
     NgStatus st = ng_op_astype(ARR(self), ARR(self)->dtype, &out);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_result(&out, ((NgPyArray *)self)->scalar) : ngpy_raise(st);
 }
 
 /* Shape from either reshape(2, 3) or reshape((2, 3)). */
@@ -917,7 +931,7 @@ static PyObject *reduce_method(PyObject *self, PyObject *args, PyObject *kw, NgR
     if (st != NG_OK)
         return ngpy_raise(st);
     if (out_arg == Py_None)
-        return ngpy_wrap(&out);
+        return ngpy_wrap_result(&out, true);
     return into_out(out_arg, &out);
 }
 
@@ -991,7 +1005,7 @@ static PyObject *m_fill(PyObject *self, PyObject *value)
     NgArray tv;
     if (ngpy_operand(value, &v, &tv) < 0)
         return NULL;
-    if (store_value(&v, ARR(self)->dtype) < 0) {
+    if (store_value(value, &v, ARR(self)->dtype) < 0) {
         ng_array_release(&tv);
         return NULL;
     }

@@ -39,11 +39,12 @@ extern NgPyState ngpy;
 
 /* Sets the Python exception for a failed NgStatus; returns NULL. */
 PyObject *ngpy_raise(NgStatus st);
-/* Wraps an NgArray (taking over its buffer reference) in a new ndarray; a 0-d one stands for
- * NumPy's scalar (NgPyArray.scalar), as NumPy's operations and indexing give scalars. */
+/* Wraps an NgArray (taking over its buffer reference) in a new ndarray (a 0-d one is NumPy's
+ * 0-d array: made as an array, or a view). */
 PyObject *ngpy_wrap(NgArray *a);
-/* ngpy_wrap for an array made as one (asarray, full, empty): a 0-d one is NumPy's 0-d array. */
-PyObject *ngpy_wrap_array(NgArray *a);
+/* ngpy_wrap for a computed result: with `scalar`, a 0-d one stands for NumPy's scalar
+ * (NgPyArray.scalar), as NumPy's operators, ufuncs, reductions and indexing give scalars. */
+PyObject *ngpy_wrap_result(NgArray *a, bool scalar);
 /* The default float dtype: float64, or float32 under the precision policy. */
 static inline NgDType ngpy_float_default(void) { return ngpy.float32 ? NG_FLOAT32 : NG_FLOAT64; }
 static inline bool ngpy_check(PyObject *o) { return PyObject_TypeCheck(o, ngpy.ndarray_type); }
