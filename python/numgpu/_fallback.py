@@ -296,6 +296,14 @@ def wrap(name, value):
 UNSUPPORTED = (NotImplementedError, UnsupportedDtypeError)
 
 
+# NumPy functions whose 0-d results are 0-d arrays (made as arrays, or views); NumPy's others give
+# scalars, which the guard marks (x._scalar: += rebinds, as of NumPy's immutable scalars).
+ARRAY_MAKERS = frozenset(
+    "array asarray asanyarray ascontiguousarray asfortranarray copy zeros ones empty full zeros_like "
+    "ones_like empty_like full_like where reshape ravel squeeze expand_dims transpose moveaxis swapaxes "
+    "broadcast_to atleast_1d atleast_2d atleast_3d from_dlpack".split())
+
+
 def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
     """numgpu's f standing for NumPy's function `name` (npf): a call f raises one of `catch` for
     runs on NumPy's npf through the fallback instead, so `import numgpu as np` never fails where
@@ -305,10 +313,15 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
     function the program named, with its arguments. Nothing is paid until f raises.
     rename(e, name), where given, turns f's RuntimeErrors into the error raised (numgpu run)."""
     python_f = isinstance(f, types.FunctionType)
+    scalars = name.rsplit(".", 1)[-1] not in ARRAY_MAKERS
+    ndarray = _ndarray_type()
 
     def g(*args, **kwargs):
         try:
-            return f(*args, **kwargs)
+            r = f(*args, **kwargs)
+            if scalars and type(r) is ndarray and not r.ndim and r._buffer_refs[0] == 1:
+                r._scalar = True     # (a 0-d result of its own: NumPy gives a scalar)
+            return r
         except catch as e:
             if _called_by_numgpu():
                 raise
@@ -329,6 +342,11 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
     g.__wrapped__ = f
     WRAPPERS.add(g.__code__)
     return g
+
+
+def _ndarray_type():
+    from ._core import ndarray
+    return ndarray
 
 
 # Code of the wrappers that stand between a program and numgpu's function (the guards, numgpu

@@ -329,7 +329,7 @@ static PyObject *f_where(PyObject *m, PyObject *args)
         Py_INCREF(arr_o);
         return arr_o;
     }
-    return ngpy_wrap_result(&out, true);
+    return ngpy_wrap(&out); /* (NumPy's where gives a 0-d array, not a scalar) */
 }
 
 static PyObject *f_reduce(PyObject *m, PyObject *args)

@@ -363,8 +363,9 @@ static PyObject *mp_subscript(PyObject *self, PyObject *key)
 static int store_value(PyObject *value, NgOperand *v, NgDType to)
 {
     if (v->array && v->array->ndim == 0 && ng_dtype_is_float(v->array->dtype) && ng_dtype_is_int(to) &&
-        PyObject_TypeCheck(value, (PyTypeObject *)ngpy.np_generic)) {
-        /* NumPy's float scalar: NumPy's int() of it too (NaN, infinity, out of range) */
+        ng_dtype_is_signed(to) && PyObject_TypeCheck(value, (PyTypeObject *)ngpy.np_generic)) {
+        /* NumPy's float scalar into signed integers: NumPy's int() of it too (NaN, infinity, out of
+         * range); into unsigned ones NumPy casts (C's conversion, as numgpu's) */
         NgOperand f = {.scalar = {.kind = NG_KIND_FLOAT, .v.f = PyFloat_AsDouble(value)}};
         if (store_value(NULL, &f, to) < 0)
             return -1;
