@@ -32,7 +32,7 @@ import warnings
 
 import numpy as _np
 
-from ._core import UnsupportedDtypeError
+from ._core import UnsupportedDtypeError, ndarray
 
 MODES = ("warn", "silent", "error")
 # NumPy's own random streams are served from the host on purpose (identical
@@ -124,7 +124,6 @@ def _admit(name, why=None):
 
 
 def _down(x):
-    from . import ndarray
     if isinstance(x, ndarray):
         return x.get()
     if isinstance(x, (list, tuple)):
@@ -161,7 +160,6 @@ def _as_tuple(x):
 
 def _outs(kwargs):
     """numgpu arrays given as out= (one array or a tuple): they get NumPy's result copied back."""
-    from . import ndarray
     out = kwargs.get("out")
     outs = out if isinstance(out, tuple) else (out,)
     return [o for o in outs if isinstance(o, ndarray)]
@@ -227,7 +225,6 @@ def inplace_call(name, func, args, kwargs):
     """NumPy's `name` (in INPLACE) called so that it changes a numgpu array given as its first
     parameter (by position or by name): run on a host copy, copied back, and NumPy's result
     returned (the array itself where NumPy returns the copy). None where the call changes none."""
-    from . import ndarray
     sig = _signature(func) if name in INPLACE else None
     if not sig:
         return None
@@ -314,7 +311,6 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
     rename(e, name), where given, turns f's RuntimeErrors into the error raised (numgpu run)."""
     python_f = isinstance(f, types.FunctionType)
     scalars = name.rsplit(".", 1)[-1] not in ARRAY_MAKERS
-    ndarray = _ndarray_type()
 
     def g(*args, **kwargs):
         try:
@@ -342,11 +338,6 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
     g.__wrapped__ = f
     WRAPPERS.add(g.__code__)
     return g
-
-
-def _ndarray_type():
-    from ._core import ndarray
-    return ndarray
 
 
 # Code of the wrappers that stand between a program and numgpu's function (the guards, numgpu

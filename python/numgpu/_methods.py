@@ -178,10 +178,11 @@ class flatiter:
         value = _numgpu().asarray(value).reshape(-1)
         if not value.size:
             return
-        n = flat[key].size
+        target = flat[key].shape
+        n = _math.prod(target)
         if value.size != n:
             value = value[_numgpu().arange(n) % value.size]   # NumPy's flatiter repeats the values
-        flat[key] = value.reshape(flat[key].shape)
+        flat[key] = value.reshape(target)
         if not c:
             a[...] = flat.reshape(a.shape)
 
@@ -208,8 +209,7 @@ def _resize(self, *new_shape, refcheck=True):
         raise ValueError("negative dimensions not allowed")
     if not contiguous(self.shape, self.strides, self.itemsize):
         raise ValueError("resize only works on single-segment arrays")
-    refs, exports = self._buffer_refs
-    if refcheck and refs > 1:
+    if refcheck and self._buffer_refs[0] > 1:
         raise ValueError("cannot resize an array that references or is referenced\nby another array in this way.\n"
                          "Use the np.resize function or refcheck=False")
     new = _numgpu().zeros(shape, self.dtype)

@@ -261,8 +261,10 @@ class ufunc:
         return _to_out(outs, r)
 
     def outer(self, A, B, /, **kwargs):
-        a, b = _device_array(A), _device_array(B)
-        if self._code is None or self.nin != 2 or a is None or b is None:
+        a = b = None
+        if self._code is not None and self.nin == 2:
+            a, b = _device_array(A), _device_array(B)
+        if a is None or b is None:
             return self._host("outer", self._np.outer, A, B, **kwargs)
         return self(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
 

@@ -42,7 +42,7 @@ typedef struct MatKey {
     uint8_t nb;       /* batch rank */
     uint8_t a_contig; /* A's last axis unit-stride */
     uint8_t dot;      /* m == 1: one dot product per row (matrix @ vector) */
-    uint8_t wide;     /* dot of float32 on a host-visible device: products summed in float64 */
+    uint8_t wide;     /* dot of float32 on a host-visible device: chunks' sums added in float64 */
 } MatKey;
 
 static NgIrRef cst(NgIrKernel *k, int64_t v) { return ng_ir_const_i(k, NG_INT64, v); }

@@ -38,8 +38,7 @@ static PyObject *f_asarray(PyObject *m, PyObject *args, PyObject *kw)
     if (ngpy_to_array(obj, dt, &out) < 0)
         return NULL;
     /* (a 0-d array standing for NumPy's scalar: NumPy's asarray makes a new array of it) */
-    if ((copy || (ngpy_check(obj) && ((NgPyArray *)obj)->scalar)) && ngpy_check(obj) &&
-        out.buf == ngpy_arr(obj)->buf) {
+    if (ngpy_check(obj) && (copy || ((NgPyArray *)obj)->scalar) && out.buf == ngpy_arr(obj)->buf) {
         NgArray c;
         NgStatus st = ng_op_astype(&out, out.dtype, &c);
         ng_array_release(&out);

@@ -357,9 +357,11 @@ static PyObject *mp_subscript(PyObject *self, PyObject *key)
 }
 
 /* A value to store into an array of dtype `to`: NumPy's ComplexWarning for
- * complex arrays into real ones, and a Python complex into bool is its
- * truth value (NumPy stores bool(value); into other real dtypes it is a
- * TypeError, which the assignment itself raises). -1 with an exception. */
+ * complex arrays into real ones; a Python float or complex into bool is its
+ * truth value (NumPy stores bool(value); a complex into other real dtypes is a
+ * TypeError, which the assignment itself raises); a Python float (and NumPy's
+ * float scalar, into signed integers) into integers NumPy's int() of it.
+ * -1 with an exception. */
 static int store_value(PyObject *value, NgOperand *v, NgDType to)
 {
     if (v->array && v->array->ndim == 0 && ng_dtype_is_float(v->array->dtype) && ng_dtype_is_int(to) &&
@@ -624,7 +626,8 @@ static PyObject *get_buffer_refs(PyObject *self, void *c)
 static PyGetSetDef getset[] = {
     {"_scalar", get_scalar_flag, set_scalar_flag, "A 0-d result standing for NumPy's scalar (in-place operators rebind).",
      NULL},
-    {"_buffer_refs", get_buffer_refs, NULL, "How many arrays hold the buffer (ndarray.resize's refcheck).", NULL},
+    {"_buffer_refs", get_buffer_refs, NULL,
+     "(arrays holding the buffer, NumPy arrays viewing its memory): ndarray.resize's refcheck.", NULL},
     {"shape", get_shape, set_shape, "Tuple of array dimensions.", NULL},
     {"strides", get_strides, NULL, "Tuple of bytes to step in each dimension.", NULL},
     {"dtype", get_dtype, NULL, "Data type of the elements (a numpy.dtype).", NULL},
