@@ -139,6 +139,9 @@ NgStatus ng_cuda_nvrtc_compile(const char *source, const char *name, const char 
 const char *ng_cuda_nvrtc_version(void);
 /* Highest CUDA version the installed driver supports (e.g. 12040 for 12.4). */
 NgStatus ng_cuda_driver_version(int *version);
+/* The host BLAS/LAPACK the cpu device's matrix products and solves use
+ * (src/backend/cpu/blas.c): its path with *found true, else why there is none. */
+const char *ng_cpu_blas(bool *found);
 
 /* Counters since start (numgpu.stats()). */
 typedef struct NgStats {

@@ -33,6 +33,7 @@
 
 #define ROWS 4   /* output rows per parallel work item */
 #define COLS 256 /* output columns per strip */
+#define SMALL_GEMM 4096 /* n*m*k below which a stack of products on the cpu stays with the kernel */
 #define DOT_CHUNK 1024 /* terms of a float32 dot summed in float32 before the float64 total */
 
 typedef struct MatKey {
@@ -221,6 +222,107 @@ static void mm_strides(const NgArray *x, int nb, int64_t *out)
     }
 }
 
+/* x (rows x cols, batch axes first, element strides str) as the vendor gemm
+ * takes a matrix operand: unit-stride rows (or one column) and a row stride
+ * of at least the row length (or one row), batch strides not negative. */
+static bool gemm_layout(const int64_t *str, int nb, int64_t rows, int64_t cols)
+{
+    for (int d = 0; d < nb; d++)
+        if (str[d] < 0)
+            return false;
+    return (cols == 1 || str[nb + 1] == 1) && (rows == 1 || str[nb] >= cols);
+}
+
+/* A copy of *x in dtype dt, C-contiguous, replacing the view (*x) and kept
+ * in *keep for release. */
+static NgStatus gemm_copy(const NgArray **x, NgDType dt, NgArray *keep)
+{
+    NgStatus st = ng_op_astype(*x, dt, keep);
+    if (st == NG_OK)
+        *x = keep;
+    return st;
+}
+
+/* The product through the backend's vendor BLAS (NgBackend.gemm):
+ * NG_ERR_UNSUPPORTED where it has none or the product does not suit it, and
+ * the caller runs the generated kernel. a is (batch..., n, k), b (batch...,
+ * k, m) (promoted vectors included), out the (batch..., n?, m?) result,
+ * shape[0..nb] the broadcast batch shape then n, m. An operand not in the
+ * dtype or layout gemm takes is copied where the copy costs at most a
+ * quarter of the product (a transposed matrix, X.T @ X; a broadcast one; a
+ * float32 @ float64 product); the hook's one batch axis is the last of
+ * extent above 1, the others are a loop here. On a device whose memory is
+ * the host's (cpu), a stack of small matrices stays with the generated
+ * kernel, which runs the whole stack in parallel where a BLAS call per
+ * matrix does not. */
+static NgStatus vendor_gemm(NgDType cdt, const NgArray *a_in, const NgArray *b_in, const NgArray *out, int nb,
+                            const int64_t *shape)
+{
+    NgDevice *dev = ng_array_device(a_in);
+    int64_t n = shape[nb], m = shape[nb + 1], k = a_in->shape[a_in->ndim - 1];
+    if (!dev->be->gemm || (cdt != NG_FLOAT32 && cdt != NG_FLOAT64 && cdt != NG_COMPLEX64 && cdt != NG_COMPLEX128) ||
+        k == 0)
+        return NG_ERR_UNSUPPORTED;
+    int64_t batch = 1, inner = -1;
+    for (int d = 0; d < nb; d++) {
+        batch *= shape[d];
+        if (shape[d] > 1)
+            inner = d;
+    }
+    if (ng_device_host_visible(dev) && batch > 1 && n * m * k < SMALL_GEMM)
+        return NG_ERR_UNSUPPORTED;
+    const NgArray *a = a_in, *b = b_in;
+    NgArray ac, bcopy;
+    memset(&ac, 0, sizeof ac);
+    memset(&bcopy, 0, sizeof bcopy);
+    NgStatus st = NG_OK;
+    int64_t astr[NG_MAXDIMS + 2], bstr[NG_MAXDIMS + 2], cstr[NG_MAXDIMS + 2];
+    for (int i = 0; i < 2 && st == NG_OK; i++) {
+        const NgArray **x = i ? &b : &a;
+        int64_t rows = i ? k : n, cols = i ? m : k, other = i ? n : m, *str = i ? bstr : astr;
+        mm_strides(*x, nb, str);
+        if ((*x)->dtype == cdt && gemm_layout(str, nb, rows, cols))
+            continue;
+        if (4 * rows * cols > rows * cols * other) /* a copy costing more than a quarter of the product */
+            st = NG_ERR_UNSUPPORTED;
+        else if ((st = gemm_copy(x, cdt, i ? &bcopy : &ac)) == NG_OK)
+            mm_strides(*x, nb, str);
+    }
+    int64_t s = 1;
+    for (int d = nb + 1; d >= 0; d--) { /* out is C-contiguous */
+        cstr[d] = s;
+        s *= d == nb ? n : d == nb + 1 ? m : shape[d];
+    }
+    /* leading dimensions: a vector's is its length (BLAS asks at least that) */
+    int64_t lda = n == 1 ? k : astr[nb], ldb = m == 1 ? (k == 1 ? 1 : bstr[nb]) : (k == 1 ? m : bstr[nb]);
+    size_t item = ng_dtype_info(cdt)->itemsize;
+    int64_t idx[NG_MAXDIMS];
+    memset(idx, 0, sizeof idx);
+    for (int64_t q = 0; st == NG_OK && q < batch; q += inner < 0 ? 1 : shape[inner]) {
+        int64_t ao = 0, bo = 0, co = 0; /* element offsets of this run of the inner batch axis */
+        for (int d = 0; d < nb; d++) {
+            ao += idx[d] * astr[d];
+            bo += idx[d] * bstr[d];
+            co += idx[d] * cstr[d];
+        }
+        int64_t run = inner < 0 ? 1 : shape[inner];
+        st = dev->be->gemm(dev, cdt, run, n, m, k, a->buf->data, a->offset + (size_t)ao * item, lda,
+                           inner < 0 ? 0 : astr[inner], b->buf->data, b->offset + (size_t)bo * item, ldb,
+                           inner < 0 ? 0 : bstr[inner], out->buf->data, out->offset + (size_t)co * item, m,
+                           inner < 0 ? 0 : cstr[inner]);
+        for (int d = nb - 1; d >= 0; d--) { /* the next index of the outer batch axes */
+            if (d == inner)
+                continue;
+            if (++idx[d] < shape[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+    ng_array_release(&ac);
+    ng_array_release(&bcopy);
+    return st;
+}
+
 NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
 {
     static const char *sig = "(n?,k),(k,m?)->(n?,m?)";
@@ -328,20 +430,10 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
     ashape[nb + 1] = k;
     bshape[nb] = k;
     bshape[nb + 1] = m;
-    /* vendor BLAS where the backend has one: float32/64, complex64/128,
-     * unit-stride rows, at most one batch axis */
-    NgDevice *dev = ng_array_device(a_in);
-    bool blas_dt = cdt == NG_FLOAT32 || cdt == NG_FLOAT64 || cdt == NG_COMPLEX64 || cdt == NG_COMPLEX128;
-    if (dev->be->gemm && blas_dt && a.dtype == cdt && bp->dtype == cdt &&
-        astr[nb + 1] == 1 && nb <= 1 && n > 1 && m > 1 && k > 0) { /* cuBLAS refuses k = 0 */
-        int64_t batch = nb ? shape[0] : 1;
-        st = dev->be->gemm(dev, cdt, batch, n, m, k, a.buf->data, a.offset, astr[nb] ? astr[nb] : k,
-                           nb ? astr[0] : 0, bp->buf->data, bp->offset, bstr[nb] ? bstr[nb] : m, nb ? bstr[0] : 0,
-                           out->buf->data, out->offset, m, nb ? n * m : 0);
-        if (st != NG_ERR_UNSUPPORTED)
-            goto done;
-        st = NG_OK;
-    }
+    /* the vendor BLAS where the backend has one (cuBLAS; the host's BLAS on cpu) */
+    if ((st = vendor_gemm(cdt, &a, bp, out, nb, shape)) != NG_ERR_UNSUPPORTED)
+        goto done;
+    st = NG_OK;
     MatKey key;
     memset(&key, 0, sizeof key);
     key.tag = 'M';

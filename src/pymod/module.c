@@ -516,6 +516,13 @@ static PyObject *f_cuda_driver_version(PyObject *m, PyObject *unused)
     return PyLong_FromLong(v);
 }
 
+static PyObject *f_cpu_blas(PyObject *m, PyObject *unused)
+{
+    bool found;
+    const char *text = ng_cpu_blas(&found);
+    return Py_BuildValue("(Os)", found ? Py_True : Py_False, text);
+}
+
 static PyObject *f_last_error(PyObject *m, PyObject *unused) { return PyUnicode_FromString(ng_error_message()); }
 
 static PyObject *f_op_names(PyObject *m, PyObject *unused)
@@ -572,6 +579,8 @@ static PyMethodDef functions[] = {
     {"op_names", f_op_names, METH_NOARGS, "Ufunc names by op code."},
     {"nvrtc_compile", f_nvrtc_compile, METH_VARARGS, "Compile CUDA source with NVRTC (no GPU needed)."},
     {"nvrtc_version", f_nvrtc_version, METH_NOARGS, "NVRTC version string, or None if not found."},
+    {"cpu_blas", f_cpu_blas, METH_NOARGS,
+     "(found, text): the host BLAS/LAPACK of the cpu device's matrix products and solves, its path, or why none."},
     {"cuda_driver_version", f_cuda_driver_version, METH_NOARGS, "CUDA version the driver supports (12040 = 12.4)."},
     {"last_error", f_last_error, METH_NOARGS, "Text of the C core's last error on this thread."},
     {NULL},

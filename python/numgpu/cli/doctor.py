@@ -309,6 +309,13 @@ def diagnose():
     report["cuda"] = check_cuda_stack(problems)
     report["opencl"] = {"icds": opencl_icds()}
     report["compiler"] = check_compiler(problems)
+    found, text = ng._core.cpu_blas()
+    report["blas"] = {"found": found, "library": text if found else None, "error": None if found else text}
+    if not found and "NUMGPU_BLAS=none" not in text:
+        problems.append(problem("cpu", "matrix products and solves run as generated kernels (several times slower "
+                                "than an optimised BLAS): " + text,
+                                "pip install numpy (its wheels carry OpenBLAS), apt-get install libopenblas0, "
+                                "or set NUMGPU_BLAS to a BLAS/LAPACK library"))
     report["cache"] = check_cache()
     if report["cache"]["writable"] is False:
         problems.append(problem("cache", "kernel cache %s is not writable: every run recompiles its kernels"
@@ -397,6 +404,8 @@ def format_report(r):
     c = r["compiler"]
     lines.append("C compiler    %s -> %s: %s" % (c["cc"], c["path"] or "not found", c["version"] or "-"))
     lines.append("OpenMP        %s" % ("works (%d threads)" % c["openmp_threads"] if c["openmp"] else "NO"))
+    b = r["blas"]
+    lines.append("BLAS (cpu)    %s" % (b["library"] if b["found"] else "none: " + b["error"]))
     k = r["cache"]
     lines.append("kernel cache  %s (%s)" % (k["path"], "%d files, %.1f MB" % (k["files"], k["bytes"] / 1e6)
                                            if k["exists"] else "not created yet")

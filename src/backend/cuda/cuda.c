@@ -652,7 +652,9 @@ static NgStatus cuda_gemm(NgDevice *dev, NgDType dt, int64_t batch, int64_t n, i
 {
     CuState *s = dev->state;
     pthread_once(&blas_once, load_cublas);
-    if (!blas_ok || (dt != NG_FLOAT32 && dt != NG_FLOAT64 && dt != NG_COMPLEX64 && dt != NG_COMPLEX128) || n > INT32_MAX || m > INT32_MAX || k > INT32_MAX ||
+    /* (a vector operand, n or m of 1, stays with the generated kernel's dot) */
+    if (!blas_ok || (dt != NG_FLOAT32 && dt != NG_FLOAT64 && dt != NG_COMPLEX64 && dt != NG_COMPLEX128) || n == 1 ||
+        m == 1 || n > INT32_MAX || m > INT32_MAX || k > INT32_MAX ||
         lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX || batch > INT32_MAX)
         return ng_error_set(NG_ERR_UNSUPPORTED, "cuBLAS not available for this product");
     NgStatus st = current(dev);

@@ -1,0 +1,247 @@
+/* The cpu device's vendor BLAS and LAPACK: the host's optimised library
+ * (OpenBLAS, MKL, BLIS, FlexiBLAS), loaded with dlopen through the Fortran
+ * interface, as the cuda backend loads cuBLAS. Products of float32, float64,
+ * complex64 and complex128 matrices and the one-matrix solve and Cholesky go
+ * there; the generated kernels stay the fallback (no library, a layout the
+ * caller did not prepare, integers).
+ *
+ * Which library: $NUMGPU_BLAS when set (a path or soname; "none" turns the
+ * library off), else one already loaded into the process (NumPy's own,
+ * e.g. the wheels' libscipy_openblas64_), else the usual sonames. The
+ * reference BLAS (libblas.so.3) is not looked for: the generated kernels
+ * beat it. Symbols come in several spellings: scipy_dgemm_64_ (NumPy's
+ * wheels, 64-bit integers), dgemm_64_ (openblas64_), dgemm_64 (MKL ILP64),
+ * scipy_dgemm_ and dgemm_ (32-bit integers); the first spelling the
+ * library has for dgemm decides the integer width. */
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/cpu/blas.h"
+#include "core/core.h"
+
+/* Fortran calling convention: every argument by reference, the lengths of
+ * character arguments appended (ignored by C implementations). Integers are
+ * passed as void * because their width is the library's. */
+typedef void (*GemmFn)(const char *, const char *, const void *, const void *, const void *, const void *,
+                       const void *, const void *, const void *, const void *, const void *, void *, const void *,
+                       size_t, size_t);
+typedef void (*GemvFn)(const char *, const void *, const void *, const void *, const void *, const void *,
+                       const void *, const void *, const void *, void *, const void *, size_t);
+typedef void (*GesvFn)(const void *, const void *, void *, const void *, void *, void *, const void *, void *);
+typedef void (*PotrfFn)(const char *, const void *, void *, const void *, void *, size_t);
+
+static const char LETTERS[4] = {'s', 'd', 'c', 'z'}; /* float32, float64, complex64, complex128 */
+
+static struct {
+    bool ok;
+    bool ilp64;           /* 64-bit integers */
+    GemmFn gemm[4];
+    GemvFn gemv[4];
+    GesvFn gesv[4];       /* NULL where the library has no LAPACK */
+    PotrfFn potrf[4];
+    char path[512];       /* the library, for numgpu doctor */
+    char why[256];        /* why there is none */
+} lib;
+
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+
+static const struct {
+    const char *prefix, *ending;
+    bool ilp64;
+} SPELLINGS[] = {
+    {"scipy_", "_64_", true}, {"", "_64_", true}, {"", "_64", true}, {"scipy_", "_", false}, {"", "_", false},
+};
+
+static int letter_index(NgDType dt)
+{
+    return dt == NG_FLOAT32 ? 0 : dt == NG_FLOAT64 ? 1 : dt == NG_COMPLEX64 ? 2 : dt == NG_COMPLEX128 ? 3 : -1;
+}
+
+static void *routine(void *h, int spelling, char letter, const char *name)
+{
+    char sym[64];
+    snprintf(sym, sizeof sym, "%s%c%s%s", SPELLINGS[spelling].prefix, letter, name, SPELLINGS[spelling].ending);
+    return dlsym(h, sym);
+}
+
+/* Takes the library behind handle h when it has every gemm and gemv. */
+static bool take(void *h, const char *path)
+{
+    for (int s = 0; s < (int)(sizeof SPELLINGS / sizeof *SPELLINGS); s++) {
+        if (!routine(h, s, 'd', "gemm"))
+            continue;
+        bool all = true;
+        for (int i = 0; i < 4; i++) {
+            lib.gemm[i] = (GemmFn)routine(h, s, LETTERS[i], "gemm");
+            lib.gemv[i] = (GemvFn)routine(h, s, LETTERS[i], "gemv");
+            lib.gesv[i] = (GesvFn)routine(h, s, LETTERS[i], "gesv");
+            lib.potrf[i] = (PotrfFn)routine(h, s, LETTERS[i], "potrf");
+            all = all && lib.gemm[i] && lib.gemv[i];
+        }
+        if (!all)
+            return false;
+        lib.ilp64 = SPELLINGS[s].ilp64;
+        char *real = realpath(path, NULL); /* (NumPy's is .../numpy/_core/../../numpy.libs/...) */
+        snprintf(lib.path, sizeof lib.path, "%s", real ? real : path);
+        free(real);
+        lib.ok = true;
+        return true;
+    }
+    return false;
+}
+
+static bool try_open(const char *name, int flags)
+{
+    void *h = dlopen(name, flags);
+    if (!h)
+        return false;
+    if (take(h, name))
+        return true;
+    dlclose(h);
+    return false;
+}
+
+/* A BLAS the process has loaded already (NumPy's), by its file name. */
+static int loaded(struct dl_phdr_info *info, size_t size, void *data)
+{
+    static const char *const kinds[] = {"openblas", "mkl_rt", "libblis", "flexiblas"};
+    const char *base = strrchr(info->dlpi_name, '/');
+    base = base ? base + 1 : info->dlpi_name;
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (strstr(base, kinds[i]) && try_open(info->dlpi_name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD))
+            return 1;
+    return 0;
+}
+
+static void load(void)
+{
+    const char *want = getenv("NUMGPU_BLAS");
+    if (want && *want) {
+        if (!strcmp(want, "none") || !strcmp(want, "0"))
+            snprintf(lib.why, sizeof lib.why, "turned off by NUMGPU_BLAS=%s", want);
+        else if (!try_open(want, RTLD_NOW | RTLD_LOCAL))
+            snprintf(lib.why, sizeof lib.why, "NUMGPU_BLAS=%s cannot be loaded, or has no dgemm_ (or "
+                     "scipy_dgemm_64_, dgemm_64_, dgemm_64)", want);
+        return;
+    }
+    if (dl_iterate_phdr(loaded, NULL))
+        return;
+    static const char *const sonames[] = {"libopenblas.so.0", "libopenblas64_.so.0", "libmkl_rt.so.2",
+                                          "libmkl_rt.so", "libblis.so.4", "libflexiblas.so.3"};
+    for (size_t i = 0; i < sizeof sonames / sizeof *sonames; i++)
+        if (try_open(sonames[i], RTLD_NOW | RTLD_LOCAL))
+            return;
+    snprintf(lib.why, sizeof lib.why, "no optimised BLAS found (OpenBLAS, MKL, BLIS, FlexiBLAS); set NUMGPU_BLAS "
+             "to one");
+}
+
+const char *ng_cpu_blas(bool *found)
+{
+    pthread_once(&lib_once, load);
+    *found = lib.ok;
+    return lib.ok ? lib.path : lib.why;
+}
+
+/* An integer argument in the library's width; false when it does not fit. */
+typedef union {
+    int64_t l;
+    int32_t i;
+} BlasInt;
+
+static bool put_int(BlasInt *slot, int64_t v)
+{
+    if (lib.ilp64) {
+        slot->l = v;
+        return true;
+    }
+    slot->i = (int32_t)v;
+    return v <= INT32_MAX && v >= INT32_MIN;
+}
+
+static const void *one_of(int li)
+{
+    static const float f1[2] = {1, 0};
+    static const double d1[2] = {1, 0};
+    return li == 0 || li == 2 ? (const void *)f1 : (const void *)d1;
+}
+
+static const void *zero_of(void)
+{
+    static const double z[2] = {0, 0}; /* 0 in every width */
+    return z;
+}
+
+/* Row-major C = A @ B is column-major C^T = B^T A^T: gemm gets B first. A
+ * vector operand (n or m of 1) is a gemv. Rows are unit-stride and leading
+ * dimensions at least the row length (the caller's contract; for m = 1, ldb
+ * is the vector's increment). */
+NgStatus ng_cpu_gemm(NgDevice *dev, NgDType dt, int64_t batch, int64_t n, int64_t m, int64_t k,
+                     const void *A, size_t a_off, int64_t lda, int64_t a_bs,
+                     const void *B, size_t b_off, int64_t ldb, int64_t b_bs,
+                     void *C, size_t c_off, int64_t ldc, int64_t c_bs)
+{
+    pthread_once(&lib_once, load);
+    int li = letter_index(dt);
+    if (!lib.ok || li < 0)
+        return ng_error_set(NG_ERR_UNSUPPORTED, "no host BLAS for this product");
+    size_t item = ng_dtype_info(dt)->itemsize;
+    BlasInt M, N, K, LDA, LDB, LDC, ONE;
+    bool fits = put_int(&M, m) && put_int(&N, n) && put_int(&K, k) && put_int(&LDA, lda) && put_int(&LDB, ldb) &&
+                put_int(&LDC, ldc) && put_int(&ONE, 1);
+    if (!fits)
+        return ng_error_set(NG_ERR_UNSUPPORTED, "the product's sizes do not fit the host BLAS's integers");
+    for (int64_t q = 0; q < batch; q++) {
+        const char *a = (const char *)A + a_off + (size_t)(q * a_bs) * item;
+        const char *b = (const char *)B + b_off + (size_t)(q * b_bs) * item;
+        char *c = (char *)C + c_off + (size_t)(q * c_bs) * item;
+        if (m == 1) /* C (n) = A b: A row-major is A^T column-major (k x n) */
+            lib.gemv[li]("T", &K, &N, one_of(li), a, &LDA, b, &LDB, zero_of(), c, &ONE, 1);
+        else if (n == 1) /* C (m) = B^T a: B row-major is B^T column-major (m x k) */
+            lib.gemv[li]("N", &M, &K, one_of(li), b, &LDB, a, &ONE, zero_of(), c, &ONE, 1);
+        else
+            lib.gemm[li]("N", "N", &M, &N, &K, one_of(li), b, &LDB, a, &LDA, zero_of(), c, &LDC, 1, 1);
+    }
+    return NG_OK;
+}
+
+/* NgBackend.lapack on one row-major n x n float32/float64 matrix (seen column-major it
+ * is A^T). POTRF: the upper factor of A^T is L stored row-major. GESV: A is
+ * transposed into a scratch copy, so LAPACK's gesv solves A X = B itself
+ * (NumPy's call, so NumPy's pivots and bits); B is column-major already. */
+NgStatus ng_cpu_lapack(NgDevice *dev, int op, NgDType dt, int64_t n, int64_t nrhs, void *A, size_t a_off, void *B,
+                       size_t b_off, int *info)
+{
+    pthread_once(&lib_once, load);
+    int li = letter_index(dt);
+    if (!lib.ok || li < 0 || li > 1 || (op == NG_LAPACK_POTRF ? !lib.potrf[li] : !lib.gesv[li]))
+        return ng_error_set(NG_ERR_UNSUPPORTED, "no host LAPACK for this operation");
+    BlasInt N, NRHS, INFO = {0};
+    if (!put_int(&N, n) || !put_int(&NRHS, nrhs) || n * n > (lib.ilp64 ? INT64_MAX : INT32_MAX))
+        return ng_error_set(NG_ERR_UNSUPPORTED, "the matrix's size does not fit the host LAPACK's integers");
+    char *a = (char *)A + a_off;
+    if (op == NG_LAPACK_POTRF) {
+        lib.potrf[li]("U", &N, a, &N, &INFO, 1);
+    } else {
+        size_t item = ng_dtype_info(dt)->itemsize;
+        char *at = malloc((size_t)(n * n) * item + (size_t)n * sizeof(int64_t));
+        if (!at)
+            return ng_error_set(NG_ERR_NOMEM, "out of memory: %lld bytes for a LAPACK work copy",
+                                (long long)((size_t)(n * n) * item + (size_t)n * sizeof(int64_t)));
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t j = 0; j < n; j++)
+                memcpy(at + (size_t)(j * n + i) * item, a + (size_t)(i * n + j) * item, item);
+        void *ipiv = at + (size_t)(n * n) * item;
+        lib.gesv[li](&N, &NRHS, at, &N, ipiv, (char *)B + b_off, &N, &INFO);
+        free(at);
+    }
+    int64_t r = lib.ilp64 ? INFO.l : INFO.i;
+    *info = r < 0 ? 0 : (int)(r > 0);
+    if (r < 0)
+        return ng_error_set(NG_ERR_DEVICE, "cpu: the host LAPACK refused argument %lld", (long long)-r);
+    return NG_OK;
+}
