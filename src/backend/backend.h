@@ -58,20 +58,28 @@ typedef struct NgBackend {
                      const void *B, size_t b_off, int64_t ldb, int64_t b_bs,
                      void *C, size_t c_off, int64_t ldc, int64_t c_bs);
     /* Optional vendor LAPACK (NULL: none), in place on one contiguous
-     * row-major n x n matrix A of dtype dt (float32/float64), byte offset
-     * a_off. NG_LAPACK_POTRF: the lower triangle of A becomes the Cholesky
-     * factor L (the rest is left as it is). NG_LAPACK_GESV: solves
-     * A X = B for B given column-major (n x nrhs, i.e. a row-major nrhs x n
-     * block at b_off), overwritten by X; A is overwritten by its LU factors.
-     * *info: 0, or > 0 when A is singular / not positive definite (LAPACK's
-     * info). NG_ERR_UNSUPPORTED lets the caller fall back. */
+     * row-major matrix A of dtype dt, byte offset a_off; n x n unless said.
+     * NG_LAPACK_POTRF (float32/float64): the lower triangle of A becomes the
+     * Cholesky factor L (the rest is left as it is). NG_LAPACK_GESV
+     * (float32/float64): solves A X = B for B given column-major (n x nrhs,
+     * i.e. a row-major nrhs x n block at b_off), overwritten by X; A is
+     * overwritten by its LU factors. NG_LAPACK_GETRF (any float or complex
+     * dtype): A becomes the LU factors of A^T (A seen column-major; the
+     * same determinant) and B (int64, n) their pivots, 0-based (row k was
+     * swapped with row B[k]). NG_LAPACK_QR_R, _REDUCED, _COMPLETE (any float
+     * or complex dtype): A is n x nrhs (m x cols); its upper triangle
+     * becomes R (the rest is left undefined) and, but for QR_R, B gets Q
+     * (row-major, m x min(m, cols) or m x m). *info: 0, or > 0 when A is
+     * singular / not positive definite (LAPACK's info). NG_ERR_UNSUPPORTED
+     * lets the caller fall back. */
     NgStatus (*lapack)(NgDevice *dev, int op, NgDType dt, int64_t n, int64_t nrhs, void *A, size_t a_off,
                        void *B, size_t b_off, int *info);
     /* A string naming compiler and options, part of every cache key. */
     const char *(*compiler_id)(NgDevice *dev);
 } NgBackend;
 
-enum { NG_LAPACK_POTRF, NG_LAPACK_GESV }; /* operations of NgBackend.lapack */
+/* operations of NgBackend.lapack */
+enum { NG_LAPACK_POTRF, NG_LAPACK_GESV, NG_LAPACK_GETRF, NG_LAPACK_QR_R, NG_LAPACK_QR_REDUCED, NG_LAPACK_QR_COMPLETE };
 
 typedef struct NgPool NgPool;
 

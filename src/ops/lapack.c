@@ -563,6 +563,33 @@ static bool whole_matrices(NgDevice *dev, int64_t nb, int64_t n)
     return n <= (ng_device_host_visible(dev) ? 128 : 48) || nb >= 16 * n;
 }
 
+/* Whether the device's vendor LAPACK (NgBackend.lapack, a call per matrix)
+ * is tried before the generated kernels: for one matrix, or a stack of
+ * matrices too large for a work item each. */
+static bool vendor_first(NgDevice *dev, int64_t nb, int64_t n)
+{
+    return dev->be->lapack && (nb == 1 || !whole_matrices(dev, nb, n));
+}
+
+/* The vendor's op on each matrix of the C-contiguous (nb, rows, cols) work
+ * array w, with b's matrices (when b) as its second operand. NG_ERR_UNSUPPORTED
+ * (from the first call) where the vendor has no such op. */
+static NgStatus vendor_each(int op, const NgArray *w, const NgArray *b, int *info)
+{
+    NgDevice *dev = ng_array_device(w);
+    int64_t nb = w->shape[0], rows = w->shape[1], cols = w->shape[2];
+    size_t wstep = (size_t)(rows * cols) * ng_array_itemsize(w), bstep = b ? (size_t)(b->size / nb) * ng_array_itemsize(b) : 0;
+    NgStatus st = w->size ? NG_OK : NG_ERR_UNSUPPORTED; /* (LAPACK takes no empty matrix) */
+    *info = 0;
+    for (int64_t q = 0; q < nb && st == NG_OK; q++) {
+        int bad = 0;
+        st = dev->be->lapack(dev, op, w->dtype, rows, cols, w->buf->data, w->offset + (size_t)q * wstep,
+                             b ? b->buf->data : NULL, b ? b->offset + (size_t)q * bstep : 0, &bad);
+        *info |= bad;
+    }
+    return st;
+}
+
 /* LU factorisation in place of the (B, n, n) work array lu; piv gets the
  * pivot rows, flag a 1 for each singular matrix. */
 static NgStatus lu_factor(NgArray *lu, NgArray *piv, NgArray *flag)
@@ -711,21 +738,30 @@ NgStatus ng_lapack_slogdet(const NgArray *a, NgArray *sign, NgArray *logabs, NgA
     int bnd = a->ndim - 2;
     int64_t nb = batch_of(a->ndim, a->shape);
     NgArray lu, piv, flag, s, l, d;
+    memset(&piv, 0, sizeof piv);
+    memset(&flag, 0, sizeof flag);
     memset(&s, 0, sizeof s);
     memset(&l, 0, sizeof l);
     memset(&d, 0, sizeof d);
     if ((st = work_copy(a, bnd, a->shape, dt, &lu)) != NG_OK)
         return st;
-    if ((st = lu_factor(&lu, &piv, &flag)) == NG_OK) {
-        if ((st = ng_array_empty(dev, dt, 1, &nb, &s)) == NG_OK &&
-            (st = ng_array_empty(dev, ng_dtype_real(dt), 1, &nb, &l)) == NG_OK &&
-            (!det || (st = ng_array_empty(dev, dt, 1, &nb, &d)) == NG_OK)) {
-            const NgArray *arrs[5] = {&lu, &piv, &s, &l, &d};
-            st = launch(LA_SLOGDET, dt, det != NULL, det ? 5 : 4, arrs, -1, nb, nb * lu.shape[1]);
-        }
+    int64_t n = a->shape[a->ndim - 1], ps[2] = {nb, n};
+    int singular; /* (a singular matrix needs no flag: its sign is 0) */
+    st = NG_ERR_UNSUPPORTED;
+    if (vendor_first(dev, nb, n) && (st = zeros(dev, NG_INT64, 2, ps, &piv)) == NG_OK)
+        st = vendor_each(NG_LAPACK_GETRF, &lu, &piv, &singular); /* the LU of A^T: the same determinant */
+    if (st == NG_ERR_UNSUPPORTED) {
         ng_array_release(&piv);
-        ng_array_release(&flag);
+        st = lu_factor(&lu, &piv, &flag);
     }
+    if (st == NG_OK && (st = ng_array_empty(dev, dt, 1, &nb, &s)) == NG_OK &&
+        (st = ng_array_empty(dev, ng_dtype_real(dt), 1, &nb, &l)) == NG_OK &&
+        (!det || (st = ng_array_empty(dev, dt, 1, &nb, &d)) == NG_OK)) {
+        const NgArray *arrs[5] = {&lu, &piv, &s, &l, &d};
+        st = launch(LA_SLOGDET, dt, det != NULL, det ? 5 : 4, arrs, -1, nb, nb * lu.shape[1]);
+    }
+    ng_array_release(&piv);
+    ng_array_release(&flag);
     ng_array_release(&lu);
     NgArray *res[3] = {sign, logabs, det}, *tmp[3] = {&s, &l, &d}, shaped[3];
     memset(shaped, 0, sizeof shaped);
@@ -815,18 +851,28 @@ NgStatus ng_lapack_qr(const NgArray *a, bool complete, NgArray *q, NgArray *r)
         return st;
     }
     const NgArray *wt[2] = {&w, &tau};
-    if (whole_matrices(dev, nb, n)) {
+    int64_t xs[3] = {nb, m, kq};
+    bool vendor = false; /* R into w's upper triangle and Q into x by the vendor, a call per matrix */
+    if (vendor_first(dev, nb, n) && (!q || (st = ng_array_empty(dev, dt, 3, xs, &x)) == NG_OK)) {
+        int op = !q ? NG_LAPACK_QR_R : complete ? NG_LAPACK_QR_COMPLETE : NG_LAPACK_QR_REDUCED, unused;
+        st = vendor_each(op, &w, q ? &x : NULL, &unused);
+        vendor = st == NG_OK;
+        if (st == NG_ERR_UNSUPPORTED) {
+            st = NG_OK;
+            ng_array_release(&x);
+        }
+    }
+    if (st == NG_OK && !vendor && whole_matrices(dev, nb, n)) {
         st = launch(LA_QR_FULL, dt, false, 2, wt, kk, nb, nb * m * n * kk + 1);
-    } else {
+    } else if (st == NG_OK && !vendor) {
         for (int64_t j = 0; j < kk && st == NG_OK; j++) {
             st = launch(LA_QR_COL, dt, false, 2, wt, j, nb, nb * (m - j));
             if (st == NG_OK && n - j - 1 > 0)
                 st = launch(LA_QR_APPLY, dt, false, 2, wt, j, nb * (n - j - 1), nb * (n - j - 1) * (m - j));
         }
     }
-    if (st == NG_OK && q) { /* Q = H_0 ... H_{k-1} applied to the first kq columns of the identity */
+    if (st == NG_OK && q && !vendor) { /* Q = H_0 ... H_{k-1} applied to the first kq columns of the identity */
         NgArray eye, eyes;
-        int64_t xs[3] = {nb, m, kq};
         if ((st = ng_op_eye(dev, m, kq, 0, dt, &eye)) == NG_OK) {
             if ((st = ng_op_broadcast_to(&eye, 3, xs, &eyes)) == NG_OK) {
                 st = ng_op_astype(&eyes, dt, &x);

@@ -187,3 +187,36 @@ def test_numgpu_blas_none_runs_the_generated_kernels():
 def test_numgpu_blas_names_a_library_that_is_not_there():
     out = _run("/nonexistent/libopenblas.so", CHECK % ng.get_device())
     assert "False" in out and "/nonexistent/libopenblas.so cannot be loaded" in out
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=dtype_id)
+def test_determinants_of_one_large_matrix_and_a_stack(dt):
+    """det/slogdet: the vendor's LU (of A^T: the same determinant) per matrix, for one matrix and for
+    stacks of matrices too large for a work item each; a singular one has sign 0, as NumPy."""
+    n = 150
+    one = _rand((n, n), dt, 18) / np.sqrt(n)
+    stack = _rand((3, n, n), dt, 19) / np.sqrt(n)
+    stack[1, :, 7] = 0  # singular
+    tol = 1e-3 if np.dtype(dt) in (np.float32, np.complex64) else 1e-9
+    for x in (one, stack, one[::-1].T):
+        gx = ng.asarray(np.ascontiguousarray(x))
+        sign, logabs = ng.linalg.slogdet(gx)
+        want_sign, want_log = np.linalg.slogdet(x)
+        assert_same(sign, want_sign, rtol=tol, atol=tol)
+        assert_same(logabs, want_log, rtol=tol, atol=tol)
+        assert_same(ng.linalg.det(gx), np.linalg.det(x), rtol=tol * 10, atol=0)
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=dtype_id)
+@pytest.mark.parametrize("shape", [(150, 150), (200, 90), (90, 200), (2, 160, 140)], ids=str)
+def test_qr_of_large_matrices(dt, shape):
+    """qr: the vendor's geqrf and orgqr/ungqr, with NumPy's (LAPACK's) signs, in every mode."""
+    a = _rand(shape, dt, 20)
+    ga = ng.asarray(a)
+    tol = 1e-3 if np.dtype(dt) in (np.float32, np.complex64) else 1e-9
+    for mode in ("reduced", "complete"):
+        q, r = ng.linalg.qr(ga, mode=mode)
+        wq, wr = np.linalg.qr(a, mode=mode)
+        assert_same(q, wq, rtol=tol, atol=tol)
+        assert_same(r, wr, rtol=tol, atol=tol * np.abs(wr).max())
+    assert_same(ng.linalg.qr(ga, mode="r"), np.linalg.qr(a, mode="r"), rtol=tol, atol=tol * np.abs(a).max() * 10)

@@ -34,6 +34,10 @@ typedef void (*GemvFn)(const char *, const void *, const void *, const void *, c
                        const void *, const void *, const void *, void *, const void *, size_t);
 typedef void (*GesvFn)(const void *, const void *, void *, const void *, void *, void *, const void *, void *);
 typedef void (*PotrfFn)(const char *, const void *, void *, const void *, void *, size_t);
+typedef void (*GetrfFn)(const void *, const void *, void *, const void *, void *, void *);
+typedef void (*GeqrfFn)(const void *, const void *, void *, const void *, void *, void *, const void *, void *);
+typedef void (*OrgqrFn)(const void *, const void *, const void *, void *, const void *, const void *, void *,
+                        const void *, void *);
 
 static const char LETTERS[4] = {'s', 'd', 'c', 'z'}; /* float32, float64, complex64, complex128 */
 
@@ -44,6 +48,9 @@ static struct {
     GemvFn gemv[4];
     GesvFn gesv[4];       /* NULL where the library has no LAPACK */
     PotrfFn potrf[4];
+    GetrfFn getrf[4];
+    GeqrfFn geqrf[4];
+    OrgqrFn orgqr[4];     /* ungqr for complex */
     char path[512];       /* the library, for numgpu doctor */
     char why[256];        /* why there is none */
 } lib;
@@ -81,6 +88,9 @@ static bool take(void *h, const char *path)
             lib.gemv[i] = (GemvFn)routine(h, s, LETTERS[i], "gemv");
             lib.gesv[i] = (GesvFn)routine(h, s, LETTERS[i], "gesv");
             lib.potrf[i] = (PotrfFn)routine(h, s, LETTERS[i], "potrf");
+            lib.getrf[i] = (GetrfFn)routine(h, s, LETTERS[i], "getrf");
+            lib.geqrf[i] = (GeqrfFn)routine(h, s, LETTERS[i], "geqrf");
+            lib.orgqr[i] = (OrgqrFn)routine(h, s, LETTERS[i], i < 2 ? "orgqr" : "ungqr");
             all = all && lib.gemm[i] && lib.gemv[i];
         }
         if (!all)
@@ -209,39 +219,125 @@ NgStatus ng_cpu_gemm(NgDevice *dev, NgDType dt, int64_t batch, int64_t n, int64_
     return NG_OK;
 }
 
-/* NgBackend.lapack on one row-major n x n float32/float64 matrix (seen column-major it
- * is A^T). POTRF: the upper factor of A^T is L stored row-major. GESV: A is
- * transposed into a scratch copy, so LAPACK's gesv solves A X = B itself
- * (NumPy's call, so NumPy's pivots and bits); B is column-major already. */
+/* dst (cols x rows, row-major) = src (rows x cols, row-major) transposed:
+ * a row-major matrix to LAPACK's column-major and back. */
+static void transpose(char *dst, const char *src, int64_t rows, int64_t cols, size_t item)
+{
+#define TRANSPOSE(T)                                                                     \
+    for (int64_t i0 = 0; i0 < rows; i0 += 32)                                              \
+        for (int64_t j = 0; j < cols; j++)                                                 \
+            for (int64_t i = i0; i < rows && i < i0 + 32; i++)                             \
+                memcpy((T *)dst + j * rows + i, (const T *)src + i * cols + j, sizeof(T));
+    typedef struct { double re, im; } C16;
+    if (item == 4)
+        TRANSPOSE(float)
+    else if (item == 8)
+        TRANSPOSE(double)
+    else
+        TRANSPOSE(C16)
+#undef TRANSPOSE
+}
+
+/* LAPACK's answer to a workspace query (lwork = -1), in elements. */
+static int64_t work_size(int li, const void *w)
+{
+    return li == 0 || li == 2 ? (int64_t)*(const float *)w : (int64_t)*(const double *)w;
+}
+
+static NgStatus lapack_error(int64_t info)
+{
+    return ng_error_set(NG_ERR_DEVICE, "cpu: the host LAPACK refused argument %lld", (long long)-info);
+}
+
+/* QR of the row-major m x n matrix a (NgBackend.lapack's QR ops): geqrf on
+ * a column-major copy, R written back, Q (orgqr/ungqr) into q. */
+static NgStatus qr(int li, int op, int64_t m, int64_t n, char *a, char *q, int *info)
+{
+    size_t item = ng_dtype_info(li == 0 ? NG_FLOAT32 : li == 1 ? NG_FLOAT64 : li == 2 ? NG_COMPLEX64 : NG_COMPLEX128)
+                      ->itemsize;
+    int64_t kk = m < n ? m : n, kq = op == NG_LAPACK_QR_COMPLETE ? m : kk, cols = n > kq ? n : kq;
+    BlasInt M, N, K, KQ, LWORK, INFO = {0};
+    if (!put_int(&M, m) || !put_int(&N, n) || !put_int(&K, kk) || !put_int(&KQ, kq) || !put_int(&LWORK, -1) ||
+        m * cols > (lib.ilp64 ? INT64_MAX : INT32_MAX))
+        return ng_error_set(NG_ERR_UNSUPPORTED, "the matrix's size does not fit the host LAPACK's integers");
+    double query[2][2] = {{0, 0}, {0, 0}};
+    char *w = malloc((size_t)(m * cols + kk) * item);
+    if (!w)
+        return ng_error_set(NG_ERR_NOMEM, "out of memory: %lld bytes for a LAPACK work copy",
+                            (long long)((size_t)(m * cols + kk) * item));
+    char *tau = w + (size_t)(m * cols) * item;
+    lib.geqrf[li](&M, &N, w, &M, tau, query[0], &LWORK, &INFO);
+    if (op != NG_LAPACK_QR_R)
+        lib.orgqr[li](&M, &KQ, &K, w, &M, tau, query[1], &LWORK, &INFO);
+    int64_t lwork = work_size(li, query[0]) > work_size(li, query[1]) ? work_size(li, query[0])
+                                                                      : work_size(li, query[1]);
+    lwork = lwork > 1 ? lwork : 1;
+    void *work = malloc((size_t)lwork * item);
+    if (!work || !put_int(&LWORK, lwork)) {
+        free(w);
+        free(work);
+        return ng_error_set(NG_ERR_NOMEM, "out of memory: %lld bytes for LAPACK's workspace",
+                            (long long)((size_t)lwork * item));
+    }
+    transpose(w, a, m, n, item);
+    lib.geqrf[li](&M, &N, w, &M, tau, work, &LWORK, &INFO);
+    int64_t r = lib.ilp64 ? INFO.l : INFO.i;
+    if (r == 0) {
+        transpose(a, w, n, m, item);
+        if (op != NG_LAPACK_QR_R) {
+            lib.orgqr[li](&M, &KQ, &K, w, &M, tau, work, &LWORK, &INFO);
+            r = lib.ilp64 ? INFO.l : INFO.i;
+            if (r == 0)
+                transpose(q, w, kq, m, item);
+        }
+    }
+    free(work);
+    free(w);
+    *info = 0;
+    return r == 0 ? NG_OK : lapack_error(r);
+}
+
+/* NgBackend.lapack (backend.h). POTRF: the upper factor of A^T (A seen
+ * column-major) is L stored row-major. GESV: A is transposed into a scratch
+ * copy, so LAPACK's gesv solves A X = B itself (NumPy's call, so NumPy's
+ * pivots and bits); B is column-major already. GETRF factors A^T in place. */
 NgStatus ng_cpu_lapack(NgDevice *dev, int op, NgDType dt, int64_t n, int64_t nrhs, void *A, size_t a_off, void *B,
                        size_t b_off, int *info)
 {
     pthread_once(&lib_once, load);
     int li = letter_index(dt);
-    if (!lib.ok || li < 0 || li > 1 || (op == NG_LAPACK_POTRF ? !lib.potrf[li] : !lib.gesv[li]))
+    bool real_only = op == NG_LAPACK_POTRF || op == NG_LAPACK_GESV;
+    void *fn = !lib.ok || li < 0 || (real_only && li > 1) ? NULL
+               : op == NG_LAPACK_POTRF ? (void *)lib.potrf[li]
+               : op == NG_LAPACK_GESV  ? (void *)lib.gesv[li]
+               : op == NG_LAPACK_GETRF ? (void *)lib.getrf[li]
+                                       : (void *)(lib.orgqr[li] ? lib.geqrf[li] : NULL);
+    if (!fn)
         return ng_error_set(NG_ERR_UNSUPPORTED, "no host LAPACK for this operation");
+    char *a = (char *)A + a_off, *b = B ? (char *)B + b_off : NULL;
+    if (op >= NG_LAPACK_QR_R)
+        return qr(li, op, n, nrhs, a, b, info);
     BlasInt N, NRHS, INFO = {0};
     if (!put_int(&N, n) || !put_int(&NRHS, nrhs) || n * n > (lib.ilp64 ? INT64_MAX : INT32_MAX))
         return ng_error_set(NG_ERR_UNSUPPORTED, "the matrix's size does not fit the host LAPACK's integers");
-    char *a = (char *)A + a_off;
+    size_t item = ng_dtype_info(dt)->itemsize, scratch = op == NG_LAPACK_GESV ? (size_t)(n * n) * item : 0;
+    char *tmp = NULL;
+    if (op != NG_LAPACK_POTRF && !(tmp = malloc(scratch + (size_t)n * sizeof(int64_t))))
+        return ng_error_set(NG_ERR_NOMEM, "out of memory: %lld bytes for a LAPACK work copy",
+                            (long long)(scratch + (size_t)n * sizeof(int64_t)));
+    void *ipiv = tmp + scratch;
     if (op == NG_LAPACK_POTRF) {
         lib.potrf[li]("U", &N, a, &N, &INFO, 1);
+    } else if (op == NG_LAPACK_GESV) {
+        transpose(tmp, a, n, n, item);
+        lib.gesv[li](&N, &NRHS, tmp, &N, ipiv, b, &N, &INFO);
     } else {
-        size_t item = ng_dtype_info(dt)->itemsize;
-        char *at = malloc((size_t)(n * n) * item + (size_t)n * sizeof(int64_t));
-        if (!at)
-            return ng_error_set(NG_ERR_NOMEM, "out of memory: %lld bytes for a LAPACK work copy",
-                                (long long)((size_t)(n * n) * item + (size_t)n * sizeof(int64_t)));
-        for (int64_t i = 0; i < n; i++)
-            for (int64_t j = 0; j < n; j++)
-                memcpy(at + (size_t)(j * n + i) * item, a + (size_t)(i * n + j) * item, item);
-        void *ipiv = at + (size_t)(n * n) * item;
-        lib.gesv[li](&N, &NRHS, at, &N, ipiv, (char *)B + b_off, &N, &INFO);
-        free(at);
+        lib.getrf[li](&N, &N, a, &N, ipiv, &INFO);
+        for (int64_t k = 0; k < n; k++) /* LAPACK's 1-based pivots, 0-based */
+            ((int64_t *)b)[k] = (lib.ilp64 ? ((int64_t *)ipiv)[k] : ((int32_t *)ipiv)[k]) - 1;
     }
+    free(tmp);
     int64_t r = lib.ilp64 ? INFO.l : INFO.i;
-    *info = r < 0 ? 0 : (int)(r > 0);
-    if (r < 0)
-        return ng_error_set(NG_ERR_DEVICE, "cpu: the host LAPACK refused argument %lld", (long long)-r);
-    return NG_OK;
+    *info = r > 0;
+    return r < 0 ? lapack_error(r) : NG_OK;
 }

@@ -745,7 +745,8 @@ static NgStatus cuda_lapack(NgDevice *dev, int op, NgDType dt, int64_t n, int64_
                             void *B, size_t b_off, int *info)
 {
     pthread_once(&sol_once, load_cusolver);
-    if (!sol_ok || (dt != NG_FLOAT32 && dt != NG_FLOAT64) || n > 46340 || nrhs > INT32_MAX)
+    if (!sol_ok || (op != NG_LAPACK_POTRF && op != NG_LAPACK_GESV) || (dt != NG_FLOAT32 && dt != NG_FLOAT64) ||
+        n > 46340 || nrhs > INT32_MAX)
         return ng_error_set(NG_ERR_UNSUPPORTED, "cuSOLVER not available for this operation");
     NgStatus st = current(dev);
     if (st != NG_OK)
