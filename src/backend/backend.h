@@ -49,11 +49,14 @@ typedef struct NgBackend {
     NgStatus (*sync)(NgDevice *dev);
     /* Optional vendor BLAS (NULL: none): for b in [0, batch): C_b = A_b @ B_b,
      * row-major n x k and k x m matrices of dtype dt (float32/float64,
-     * complex64/complex128) with
-     * unit-stride rows; ld* are row strides and *_bs batch strides, all in
+     * complex64/complex128) with unit-stride rows, except an operand whose
+     * bit is set in trans (NG_GEMM_TRANS_A, _B): it is stored transposed (A^T
+     * as a row-major k x n block). ld* are the stored blocks' row strides
+     * (for a vector B, m = 1, its increment) and *_bs batch strides, all in
      * elements; *_off are byte offsets into the blocks. NG_ERR_UNSUPPORTED
-     * lets the caller fall back to a generated kernel. */
-    NgStatus (*gemm)(NgDevice *dev, NgDType dt, int64_t batch, int64_t n, int64_t m, int64_t k,
+     * lets the caller fall back (to copies without trans, then to a
+     * generated kernel). */
+    NgStatus (*gemm)(NgDevice *dev, NgDType dt, int trans, int64_t batch, int64_t n, int64_t m, int64_t k,
                      const void *A, size_t a_off, int64_t lda, int64_t a_bs,
                      const void *B, size_t b_off, int64_t ldb, int64_t b_bs,
                      void *C, size_t c_off, int64_t ldc, int64_t c_bs);
@@ -78,6 +81,7 @@ typedef struct NgBackend {
     const char *(*compiler_id)(NgDevice *dev);
 } NgBackend;
 
+enum { NG_GEMM_TRANS_A = 1, NG_GEMM_TRANS_B = 2 }; /* NgBackend.gemm's trans */
 /* operations of NgBackend.lapack */
 enum { NG_LAPACK_POTRF, NG_LAPACK_GESV, NG_LAPACK_GETRF, NG_LAPACK_QR_R, NG_LAPACK_QR_REDUCED, NG_LAPACK_QR_COMPLETE };
 

@@ -222,17 +222,6 @@ static void mm_strides(const NgArray *x, int nb, int64_t *out)
     }
 }
 
-/* x (rows x cols, batch axes first, element strides str) as the vendor gemm
- * takes a matrix operand: unit-stride rows (or one column) and a row stride
- * of at least the row length (or one row), batch strides not negative. */
-static bool gemm_layout(const int64_t *str, int nb, int64_t rows, int64_t cols)
-{
-    for (int d = 0; d < nb; d++)
-        if (str[d] < 0)
-            return false;
-    return (cols == 1 || str[nb + 1] == 1) && (rows == 1 || str[nb] >= cols);
-}
-
 /* A copy of *x in dtype dt, C-contiguous, replacing the view (*x) and kept
  * in *keep for release. */
 static NgStatus gemm_copy(const NgArray **x, NgDType dt, NgArray *keep)
@@ -243,58 +232,65 @@ static NgStatus gemm_copy(const NgArray **x, NgDType dt, NgArray *keep)
     return st;
 }
 
-/* The product through the backend's vendor BLAS (NgBackend.gemm):
- * NG_ERR_UNSUPPORTED where it has none or the product does not suit it, and
- * the caller runs the generated kernel. a is (batch..., n, k), b (batch...,
- * k, m) (promoted vectors included), out the (batch..., n?, m?) result,
- * shape[0..nb] the broadcast batch shape then n, m. An operand not in the
- * dtype or layout gemm takes is copied where the copy costs at most a
- * quarter of the product (a transposed matrix, X.T @ X; a broadcast one; a
- * float32 @ float64 product); the hook's one batch axis is the last of
- * extent above 1, the others are a loop here. On a device whose memory is
- * the host's (cpu), a stack of small matrices stays with the generated
- * kernel, which runs the whole stack in parallel where a BLAS call per
- * matrix does not. */
-static NgStatus vendor_gemm(NgDType cdt, const NgArray *a_in, const NgArray *b_in, const NgArray *out, int nb,
-                            const int64_t *shape)
+/* x (rows x cols, batch axes first, element strides str) as the vendor gemm
+ * takes a matrix operand: batch strides not negative, and unit-stride rows
+ * (or one column) with a row stride of at least the row length (or one row);
+ * `t`: stored transposed instead, unit-stride columns with a column stride
+ * of at least the column length (X.T of a row-major X). */
+static bool gemm_layout(const int64_t *str, int nb, int64_t rows, int64_t cols, bool t)
+{
+    for (int d = 0; d < nb; d++)
+        if (str[d] < 0)
+            return false;
+    if (t)
+        return rows > 1 && cols > 1 && str[nb] == 1 && str[nb + 1] >= rows;
+    return (cols == 1 || str[nb + 1] == 1) && (rows == 1 || str[nb] >= cols);
+}
+
+/* One try of vendor_gemm's product; operands stored transposed are passed as
+ * they are when allow_trans (*used_trans says whether one was), else
+ * copied. */
+static NgStatus gemm_try(NgDType cdt, const NgArray *a_in, const NgArray *b_in, const NgArray *out, int nb,
+                         const int64_t *shape, bool allow_trans, bool *used_trans)
 {
     NgDevice *dev = ng_array_device(a_in);
     int64_t n = shape[nb], m = shape[nb + 1], k = a_in->shape[a_in->ndim - 1];
-    if (!dev->be->gemm || (cdt != NG_FLOAT32 && cdt != NG_FLOAT64 && cdt != NG_COMPLEX64 && cdt != NG_COMPLEX128) ||
-        k == 0)
-        return NG_ERR_UNSUPPORTED;
     int64_t batch = 1, inner = -1;
     for (int d = 0; d < nb; d++) {
         batch *= shape[d];
         if (shape[d] > 1)
             inner = d;
     }
-    if (ng_device_host_visible(dev) && batch > 1 && n * m * k < SMALL_GEMM)
-        return NG_ERR_UNSUPPORTED;
     const NgArray *a = a_in, *b = b_in;
     NgArray ac, bcopy;
     memset(&ac, 0, sizeof ac);
     memset(&bcopy, 0, sizeof bcopy);
     NgStatus st = NG_OK;
+    int trans = 0;
     int64_t astr[NG_MAXDIMS + 2], bstr[NG_MAXDIMS + 2], cstr[NG_MAXDIMS + 2];
     for (int i = 0; i < 2 && st == NG_OK; i++) {
         const NgArray **x = i ? &b : &a;
         int64_t rows = i ? k : n, cols = i ? m : k, other = i ? n : m, *str = i ? bstr : astr;
         mm_strides(*x, nb, str);
-        if ((*x)->dtype == cdt && gemm_layout(str, nb, rows, cols))
+        if ((*x)->dtype == cdt && gemm_layout(str, nb, rows, cols, false))
             continue;
-        if (4 * rows * cols > rows * cols * other) /* a copy costing more than a quarter of the product */
+        if ((*x)->dtype == cdt && allow_trans && gemm_layout(str, nb, rows, cols, true))
+            trans |= i ? NG_GEMM_TRANS_B : NG_GEMM_TRANS_A;
+        else if (4 * rows * cols > rows * cols * other) /* a copy costing more than a quarter of the product */
             st = NG_ERR_UNSUPPORTED;
         else if ((st = gemm_copy(x, cdt, i ? &bcopy : &ac)) == NG_OK)
             mm_strides(*x, nb, str);
     }
+    *used_trans = trans != 0;
     int64_t s = 1;
     for (int d = nb + 1; d >= 0; d--) { /* out is C-contiguous */
         cstr[d] = s;
         s *= d == nb ? n : d == nb + 1 ? m : shape[d];
     }
-    /* leading dimensions: a vector's is its length (BLAS asks at least that) */
-    int64_t lda = n == 1 ? k : astr[nb], ldb = m == 1 ? (k == 1 ? 1 : bstr[nb]) : (k == 1 ? m : bstr[nb]);
+    /* leading dimensions: a stored-transposed operand's is its column stride; a vector's its length
+     * (BLAS asks at least that), or for B of one column its increment */
+    int64_t lda = (trans & NG_GEMM_TRANS_A) ? astr[nb + 1] : n == 1 ? k : astr[nb];
+    int64_t ldb = (trans & NG_GEMM_TRANS_B) ? bstr[nb + 1] : k == 1 ? (m == 1 ? 1 : m) : bstr[nb];
     size_t item = ng_dtype_info(cdt)->itemsize;
     int64_t idx[NG_MAXDIMS];
     memset(idx, 0, sizeof idx);
@@ -306,7 +302,7 @@ static NgStatus vendor_gemm(NgDType cdt, const NgArray *a_in, const NgArray *b_i
             co += idx[d] * cstr[d];
         }
         int64_t run = inner < 0 ? 1 : shape[inner];
-        st = dev->be->gemm(dev, cdt, run, n, m, k, a->buf->data, a->offset + (size_t)ao * item, lda,
+        st = dev->be->gemm(dev, cdt, trans, run, n, m, k, a->buf->data, a->offset + (size_t)ao * item, lda,
                            inner < 0 ? 0 : astr[inner], b->buf->data, b->offset + (size_t)bo * item, ldb,
                            inner < 0 ? 0 : bstr[inner], out->buf->data, out->offset + (size_t)co * item, m,
                            inner < 0 ? 0 : cstr[inner]);
@@ -320,6 +316,35 @@ static NgStatus vendor_gemm(NgDType cdt, const NgArray *a_in, const NgArray *b_i
     }
     ng_array_release(&ac);
     ng_array_release(&bcopy);
+    return st;
+}
+
+/* The product through the backend's vendor BLAS (NgBackend.gemm):
+ * NG_ERR_UNSUPPORTED where it has none or the product does not suit it, and
+ * the caller runs the generated kernel. a is (batch..., n, k), b (batch...,
+ * k, m) (promoted vectors included), out the (batch..., n?, m?) result,
+ * shape[0..nb] the broadcast batch shape then n, m. An operand stored
+ * transposed (X.T @ X) is passed as it is (a backend refusing that gets a
+ * copy); one in another dtype or layout (broadcast, reversed, a float32 @
+ * float64 product) is copied where the copy costs at most a quarter of the
+ * product; the hook's one batch axis is the last of extent above 1, the
+ * others are a loop here. On a device whose memory is the host's (cpu), a
+ * stack of small matrices stays with the generated kernel, which runs the
+ * whole stack in parallel where a BLAS call per matrix does not. */
+static NgStatus vendor_gemm(NgDType cdt, const NgArray *a, const NgArray *b, const NgArray *out, int nb,
+                            const int64_t *shape)
+{
+    NgDevice *dev = ng_array_device(a);
+    int64_t n = shape[nb], m = shape[nb + 1], k = a->shape[a->ndim - 1], batch = 1;
+    for (int d = 0; d < nb; d++)
+        batch *= shape[d];
+    if (!dev->be->gemm || (cdt != NG_FLOAT32 && cdt != NG_FLOAT64 && cdt != NG_COMPLEX64 && cdt != NG_COMPLEX128) ||
+        k == 0 || (ng_device_host_visible(dev) && batch > 1 && n * m * k < SMALL_GEMM))
+        return NG_ERR_UNSUPPORTED;
+    bool used_trans;
+    NgStatus st = gemm_try(cdt, a, b, out, nb, shape, true, &used_trans);
+    if (st == NG_ERR_UNSUPPORTED && used_trans)
+        st = gemm_try(cdt, a, b, out, nb, shape, false, &used_trans);
     return st;
 }
 
@@ -404,6 +429,12 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
         goto done;
     if (out->size == 0)
         goto done;
+    shape[nb] = n;
+    shape[nb + 1] = m;
+    /* the vendor BLAS where the backend has one (cuBLAS; the host's BLAS on cpu) */
+    if ((st = vendor_gemm(cdt, &a, &b, out, nb, shape)) != NG_ERR_UNSUPPORTED)
+        goto done;
+    st = NG_OK;
     /* B unit-stride along j (a transposed B would make the inner loop a gather) */
     const NgArray *bp = &b;
     if (m > 1 && b.strides[b.ndim - 1] != ng_array_itemsize(&b)) {
@@ -411,8 +442,6 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
             goto done;
         bp = &bc;
     }
-    shape[nb] = n;
-    shape[nb + 1] = m;
     int64_t cstr[NG_MAXDIMS + 2], astr[NG_MAXDIMS + 2], bstr[NG_MAXDIMS + 2], ashape[NG_MAXDIMS + 2],
         bshape[NG_MAXDIMS + 2];
     int64_t s = 1;
@@ -430,10 +459,6 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
     ashape[nb + 1] = k;
     bshape[nb] = k;
     bshape[nb + 1] = m;
-    /* the vendor BLAS where the backend has one (cuBLAS; the host's BLAS on cpu) */
-    if ((st = vendor_gemm(cdt, &a, bp, out, nb, shape)) != NG_ERR_UNSUPPORTED)
-        goto done;
-    st = NG_OK;
     MatKey key;
     memset(&key, 0, sizeof key);
     key.tag = 'M';

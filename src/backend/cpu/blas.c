@@ -33,6 +33,8 @@ typedef void (*GemmFn)(const char *, const char *, const void *, const void *, c
 typedef void (*GemvFn)(const char *, const void *, const void *, const void *, const void *, const void *,
                        const void *, const void *, const void *, void *, const void *, size_t);
 typedef void (*GesvFn)(const void *, const void *, void *, const void *, void *, void *, const void *, void *);
+typedef void (*SyrkFn)(const char *, const char *, const void *, const void *, const void *, const void *,
+                       const void *, const void *, void *, const void *, size_t, size_t);
 typedef void (*PotrfFn)(const char *, const void *, void *, const void *, void *, size_t);
 typedef void (*GetrfFn)(const void *, const void *, void *, const void *, void *, void *);
 typedef void (*GeqrfFn)(const void *, const void *, void *, const void *, void *, void *, const void *, void *);
@@ -46,6 +48,8 @@ static struct {
     bool ilp64;           /* 64-bit integers */
     GemmFn gemm[4];
     GemvFn gemv[4];
+    SyrkFn syrk[4];
+    void *dot[4];         /* CBLAS's (integers by value): ?dot, ?dotu_sub for complex */
     GesvFn gesv[4];       /* NULL where the library has no LAPACK */
     PotrfFn potrf[4];
     GetrfFn getrf[4];
@@ -58,10 +62,11 @@ static struct {
 static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
 
 static const struct {
-    const char *prefix, *ending;
+    const char *prefix, *ending, *cblas_ending; /* dgemm: prefix "d" "gemm" ending; ddot: prefix "cblas_ddot" cblas_ending */
     bool ilp64;
 } SPELLINGS[] = {
-    {"scipy_", "_64_", true}, {"", "_64_", true}, {"", "_64", true}, {"scipy_", "_", false}, {"", "_", false},
+    {"scipy_", "_64_", "64_", true}, {"", "_64_", "64_", true}, {"", "_64", "_64", true},
+    {"scipy_", "_", "", false}, {"", "_", "", false},
 };
 
 static int letter_index(NgDType dt)
@@ -76,6 +81,14 @@ static void *routine(void *h, int spelling, char letter, const char *name)
     return dlsym(h, sym);
 }
 
+static void *cblas_routine(void *h, int spelling, char letter, const char *name)
+{
+    char sym[64];
+    snprintf(sym, sizeof sym, "%scblas_%c%s%s", SPELLINGS[spelling].prefix, letter, name,
+             SPELLINGS[spelling].cblas_ending);
+    return dlsym(h, sym);
+}
+
 /* Takes the library behind handle h when it has every gemm and gemv. */
 static bool take(void *h, const char *path)
 {
@@ -86,6 +99,8 @@ static bool take(void *h, const char *path)
         for (int i = 0; i < 4; i++) {
             lib.gemm[i] = (GemmFn)routine(h, s, LETTERS[i], "gemm");
             lib.gemv[i] = (GemvFn)routine(h, s, LETTERS[i], "gemv");
+            lib.syrk[i] = (SyrkFn)routine(h, s, LETTERS[i], "syrk");
+            lib.dot[i] = cblas_routine(h, s, LETTERS[i], i < 2 ? "dot" : "dotu_sub");
             lib.gesv[i] = (GesvFn)routine(h, s, LETTERS[i], "gesv");
             lib.potrf[i] = (PotrfFn)routine(h, s, LETTERS[i], "potrf");
             lib.getrf[i] = (GetrfFn)routine(h, s, LETTERS[i], "getrf");
@@ -186,11 +201,44 @@ static const void *zero_of(void)
     return z;
 }
 
-/* Row-major C = A @ B is column-major C^T = B^T A^T: gemm gets B first. A
- * vector operand (n or m of 1) is a gemv. Rows are unit-stride and leading
- * dimensions at least the row length (the caller's contract; for m = 1, ldb
- * is the vector's increment). */
-NgStatus ng_cpu_gemm(NgDevice *dev, NgDType dt, int64_t batch, int64_t n, int64_t m, int64_t k,
+/* c = x . y (no conjugate) of k elements through CBLAS's dot, increments ix, iy. */
+static void dot(int li, int64_t k, const void *x, int64_t ix, const void *y, int64_t iy, void *c)
+{
+    if (lib.ilp64 && li == 0)
+        *(float *)c = ((float (*)(int64_t, const void *, int64_t, const void *, int64_t))lib.dot[li])(k, x, ix, y, iy);
+    else if (lib.ilp64 && li == 1)
+        *(double *)c = ((double (*)(int64_t, const void *, int64_t, const void *, int64_t))lib.dot[li])(k, x, ix, y, iy);
+    else if (lib.ilp64)
+        ((void (*)(int64_t, const void *, int64_t, const void *, int64_t, void *))lib.dot[li])(k, x, ix, y, iy, c);
+    else if (li == 0)
+        *(float *)c = ((float (*)(int32_t, const void *, int32_t, const void *, int32_t))lib.dot[li])(
+            (int32_t)k, x, (int32_t)ix, y, (int32_t)iy);
+    else if (li == 1)
+        *(double *)c = ((double (*)(int32_t, const void *, int32_t, const void *, int32_t))lib.dot[li])(
+            (int32_t)k, x, (int32_t)ix, y, (int32_t)iy);
+    else
+        ((void (*)(int32_t, const void *, int32_t, const void *, int32_t, void *))lib.dot[li])(
+            (int32_t)k, x, (int32_t)ix, y, (int32_t)iy, c);
+}
+
+/* c (n x n, row-major, ldc) = A A^T of the column-major n x k view a (lda),
+ * or A^T A of the column-major k x n view when t: syrk's one triangle (half
+ * the products of a gemm), mirrored into the other. NumPy's call for
+ * X.T @ X and X @ X.T. */
+static void syrk(int li, bool t, int64_t n, const BlasInt *N, const BlasInt *K, const char *a, const BlasInt *LDA,
+                 char *c, const BlasInt *LDC, int64_t ldc, size_t item)
+{
+    lib.syrk[li]("U", t ? "T" : "N", N, K, one_of(li), a, LDA, zero_of(), c, LDC, 1, 1);
+    for (int64_t i = 0; i < n; i++) /* column-major upper = row-major lower: copy it above the diagonal */
+        for (int64_t j = i + 1; j < n; j++)
+            memcpy(c + (size_t)(i * ldc + j) * item, c + (size_t)(j * ldc + i) * item, item);
+}
+
+/* NgBackend.gemm (backend.h). Row-major C = A @ B is column-major C^T =
+ * B^T A^T: gemm gets B first, and an operand stored transposed (trans) is
+ * the other op. A vector operand (n or m of 1) is a gemv, two are a dot;
+ * the same matrix stored once and read as X and X^T is a syrk. */
+NgStatus ng_cpu_gemm(NgDevice *dev, NgDType dt, int trans, int64_t batch, int64_t n, int64_t m, int64_t k,
                      const void *A, size_t a_off, int64_t lda, int64_t a_bs,
                      const void *B, size_t b_off, int64_t ldb, int64_t b_bs,
                      void *C, size_t c_off, int64_t ldc, int64_t c_bs)
@@ -200,21 +248,31 @@ NgStatus ng_cpu_gemm(NgDevice *dev, NgDType dt, int64_t batch, int64_t n, int64_
     if (!lib.ok || li < 0)
         return ng_error_set(NG_ERR_UNSUPPORTED, "no host BLAS for this product");
     size_t item = ng_dtype_info(dt)->itemsize;
+    bool ta = trans & NG_GEMM_TRANS_A, tb = trans & NG_GEMM_TRANS_B;
     BlasInt M, N, K, LDA, LDB, LDC, ONE;
     bool fits = put_int(&M, m) && put_int(&N, n) && put_int(&K, k) && put_int(&LDA, lda) && put_int(&LDB, ldb) &&
                 put_int(&LDC, ldc) && put_int(&ONE, 1);
     if (!fits)
         return ng_error_set(NG_ERR_UNSUPPORTED, "the product's sizes do not fit the host BLAS's integers");
+    /* one matrix read as X^T and X: the same block, offsets and leading dimension, one side transposed */
+    bool gram = lib.syrk[li] && n == m && n > 1 && ta != tb && A == B && a_off == b_off && lda == ldb && a_bs == b_bs;
     for (int64_t q = 0; q < batch; q++) {
         const char *a = (const char *)A + a_off + (size_t)(q * a_bs) * item;
         const char *b = (const char *)B + b_off + (size_t)(q * b_bs) * item;
         char *c = (char *)C + c_off + (size_t)(q * c_bs) * item;
-        if (m == 1) /* C (n) = A b: A row-major is A^T column-major (k x n) */
-            lib.gemv[li]("T", &K, &N, one_of(li), a, &LDA, b, &LDB, zero_of(), c, &ONE, 1);
-        else if (n == 1) /* C (m) = B^T a: B row-major is B^T column-major (m x k) */
-            lib.gemv[li]("N", &M, &K, one_of(li), b, &LDB, a, &ONE, zero_of(), c, &ONE, 1);
+        if (m == 1 && n == 1 && lib.dot[li])
+            dot(li, k, a, 1, b, ldb, c);
+        else if (m == 1) /* C (n) = A b: A row-major is A^T column-major (k x n); stored transposed, A (n x k) */
+            lib.gemv[li](ta ? "N" : "T", ta ? &N : &K, ta ? &K : &N, one_of(li), a, &LDA, b, &LDB, zero_of(), c,
+                         &ONE, 1);
+        else if (n == 1) /* C (m) = B^T a: B row-major is B^T column-major (m x k); stored transposed, B */
+            lib.gemv[li](tb ? "T" : "N", tb ? &K : &M, tb ? &M : &K, one_of(li), b, &LDB, a, &ONE, zero_of(), c,
+                         &ONE, 1);
+        else if (gram) /* ta: the block is A^T (k x n) row-major, so A column-major: C = A A^T; tb: C = B^T B */
+            syrk(li, tb, n, &N, &K, a, &LDA, c, &LDC, ldc, item);
         else
-            lib.gemm[li]("N", "N", &M, &N, &K, one_of(li), b, &LDB, a, &LDA, zero_of(), c, &LDC, 1, 1);
+            lib.gemm[li](tb ? "T" : "N", ta ? "T" : "N", &M, &N, &K, one_of(li), b, &LDB, a, &LDA, zero_of(), c,
+                         &LDC, 1, 1);
     }
     return NG_OK;
 }

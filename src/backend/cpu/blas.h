@@ -5,7 +5,7 @@
 
 #include "backend/backend.h"
 
-NgStatus ng_cpu_gemm(NgDevice *dev, NgDType dt, int64_t batch, int64_t n, int64_t m, int64_t k,
+NgStatus ng_cpu_gemm(NgDevice *dev, NgDType dt, int trans, int64_t batch, int64_t n, int64_t m, int64_t k,
                      const void *A, size_t a_off, int64_t lda, int64_t a_bs,
                      const void *B, size_t b_off, int64_t ldb, int64_t b_bs,
                      void *C, size_t c_off, int64_t ldc, int64_t c_bs);

@@ -133,11 +133,29 @@ static bool scalar_math(void)
  * 12.2's loop distribution at -O3 miscompiled a jammed loop that stores into
  * one element three times (an inner loop's `+=`, then `= 0`, then `+= x`):
  * every store was lost, as if its `= 0` ran last (found by
- * tools/jit_difftest.py, seed 211433; tests/python/test_jit_difftest.py). */
+ * tools/jit_difftest.py, seed 211433; tests/python/test_jit_difftest.py).
+ * That last flag is GCC's: clang refuses it ("unknown argument"), so it is
+ * left out where $CC is clang (code_flag_count). */
 static const char *const code_flags[] = {"-O3", "-march=native", "-ffp-contract=off", "-fno-trapping-math",
-                                         "-fno-math-errno", "-fno-tree-loop-distribution", "-fopenmp",
-                                         "-std=gnu11"};
+                                         "-fno-math-errno", "-fopenmp", "-std=gnu11", "-fno-tree-loop-distribution"};
 enum { NCODE_FLAGS = sizeof code_flags / sizeof *code_flags };
+
+/* The number of code_flags $CC takes: all but GCC's last for clang, told by
+ * its --version. */
+static int code_flag_count(void)
+{
+    static int count;
+    if (count)
+        return count;
+    char log[64];
+    snprintf(log, sizeof log, "/tmp/numgpu-ccname-%d.txt", (int)getpid());
+    char *argv[] = {(char *)compiler(), "--version", NULL};
+    char *text = run(argv, log) == 0 ? ng_file_read(log, &(size_t){0}) : NULL;
+    unlink(log);
+    count = text && strstr(text, "clang") ? NCODE_FLAGS - 1 : NCODE_FLAGS;
+    ng_free(text);
+    return count;
+}
 
 static const char *cpu_compiler_id(NgDevice *dev)
 {
@@ -152,7 +170,7 @@ static const char *cpu_compiler_id(NgDevice *dev)
     if (ver)
         ver[strcspn(ver, "\n")] = 0;
     int n = snprintf(id, sizeof id, "%s %s", compiler(), ver ? ver : "unknown");
-    for (int i = 0; i < NCODE_FLAGS && n < (int)sizeof id; i++)
+    for (int i = 0; i < code_flag_count() && n < (int)sizeof id; i++)
         n += snprintf(id + n, sizeof id - (size_t)n, " %s", code_flags[i]);
     if (n < (int)sizeof id)
         snprintf(id + n, sizeof id - (size_t)n, "%s on %s", scalar_math() ? " -DNG_SCALAR_MATH" : "", cpu_model());
@@ -173,7 +191,7 @@ static NgStatus cpu_compile(NgDevice *dev, const char *source, const char *name,
     char *argv[NCODE_FLAGS + 12];
     int n = 0;
     argv[n++] = (char *)compiler();
-    for (int i = 0; i < NCODE_FLAGS; i++)
+    for (int i = 0; i < code_flag_count(); i++)
         argv[n++] = (char *)code_flags[i];
     char *rest[] = {"-fPIC", "-shared", "-w", "-o", (char *)out_path, src_path, "-lm",
                     scalar_math() ? "-DNG_SCALAR_MATH" : NULL, NULL};

@@ -645,16 +645,17 @@ static void load_cublas(void)
 }
 
 /* Row-major C = A @ B is column-major C^T = B^T A^T: cuBLAS gets B first. */
-static NgStatus cuda_gemm(NgDevice *dev, NgDType dt, int64_t batch, int64_t n, int64_t m, int64_t k,
+static NgStatus cuda_gemm(NgDevice *dev, NgDType dt, int trans, int64_t batch, int64_t n, int64_t m, int64_t k,
                           const void *A, size_t a_off, int64_t lda, int64_t a_bs,
                           const void *B, size_t b_off, int64_t ldb, int64_t b_bs,
                           void *C, size_t c_off, int64_t ldc, int64_t c_bs)
 {
     CuState *s = dev->state;
     pthread_once(&blas_once, load_cublas);
-    /* (a vector operand, n or m of 1, stays with the generated kernel's dot) */
+    /* (a vector operand, n or m of 1, stays with the generated kernel's dot; a transposed one is
+     * copied by the caller first) */
     if (!blas_ok || (dt != NG_FLOAT32 && dt != NG_FLOAT64 && dt != NG_COMPLEX64 && dt != NG_COMPLEX128) || n == 1 ||
-        m == 1 || n > INT32_MAX || m > INT32_MAX || k > INT32_MAX ||
+        m == 1 || trans || n > INT32_MAX || m > INT32_MAX || k > INT32_MAX ||
         lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX || batch > INT32_MAX)
         return ng_error_set(NG_ERR_UNSUPPORTED, "cuBLAS not available for this product");
     NgStatus st = current(dev);
