@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Linear algebra on the device (generated LU, Cholesky and Householder QR kernels,
-src/ops/lapack.c) against numpy.linalg (LAPACK) on the current device.
+"""Linear algebra on the device against numpy.linalg (LAPACK) on the current device: one large
+matrix goes to the device's vendor LAPACK where it has one (the host's on cpu, found as NumPy's
+own; cuSOLVER on cuda for solve/inv/cholesky), stacks of small matrices to the generated LU,
+Cholesky and Householder QR kernels (src/ops/lapack.c), which run the whole stack in parallel.
 
 Prints, per operation, numgpu's time, NumPy's (best of --repeat runs each) and
 ratio = numpy_time / numgpu_time (> 1: numgpu is faster): one large matrix (--n) and a stack

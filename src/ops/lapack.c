@@ -16,9 +16,11 @@
  * which makes inv (n columns) parallel. Singular and non-positive-definite
  * matrices are flagged per matrix by the kernels and read back once.
  *
- * Where a device has a vendor LAPACK (cuSOLVER on cuda) and the operands
- * suit it (one float32/float64 matrix), linalg.c's vendor path is used
- * instead. */
+ * Where a device has a vendor LAPACK (cuSOLVER on cuda, the host's on
+ * cpu), linalg.c's vendor path takes one float32/float64 matrix's solve,
+ * inv and cholesky, and here the vendor's GESV, POTRF, GETRF and QR take
+ * each matrix of a stack of large ones (and one matrix's det, slogdet and
+ * qr): vendor_first. */
 #include <string.h>
 
 #include "ops/ops_internal.h"
@@ -572,9 +574,11 @@ static bool vendor_first(NgDevice *dev, int64_t nb, int64_t n)
 }
 
 /* The vendor's op on each matrix of the C-contiguous (nb, rows, cols) work
- * array w, with b's matrices (when b) as its second operand. NG_ERR_UNSUPPORTED
- * (from the first call) where the vendor has no such op. */
-static NgStatus vendor_each(int op, const NgArray *w, const NgArray *b, int *info)
+ * array w, with b's matrices (when b) as its second operand; `second` is
+ * the hook's nrhs (GESV's right-hand sides, QR's columns). *info: 1 when
+ * any matrix was singular. NG_ERR_UNSUPPORTED (from the first call) where
+ * the vendor has no such op. */
+static NgStatus vendor_each(int op, const NgArray *w, const NgArray *b, int64_t second, int *info)
 {
     NgDevice *dev = ng_array_device(w);
     int64_t nb = w->shape[0], rows = w->shape[1], cols = w->shape[2];
@@ -583,7 +587,7 @@ static NgStatus vendor_each(int op, const NgArray *w, const NgArray *b, int *inf
     *info = 0;
     for (int64_t q = 0; q < nb && st == NG_OK; q++) {
         int bad = 0;
-        st = dev->be->lapack(dev, op, w->dtype, rows, cols, w->buf->data, w->offset + (size_t)q * wstep,
+        st = dev->be->lapack(dev, op, w->dtype, rows, second, w->buf->data, w->offset + (size_t)q * wstep,
                              b ? b->buf->data : NULL, b ? b->offset + (size_t)q * bstep : 0, &bad);
         *info |= bad;
     }
@@ -646,6 +650,33 @@ static NgStatus check_square(const NgArray *a, NgDType *dt)
     return compute_dtype(a->dtype, dt);
 }
 
+/* X = A^-1 X for each matrix of the work arrays lu (nb, n, n) and x (nb, n,
+ * nrhs) by the vendor's GESV (float32/float64), x replaced by the solution;
+ * NG_ERR_UNSUPPORTED where vendor_first declines or the vendor has none. */
+static NgStatus vendor_solve(NgArray *lu, NgArray *x, int *info)
+{
+    NgDevice *dev = ng_array_device(lu);
+    int64_t nb = lu->shape[0], n = lu->shape[1], nrhs = x->shape[2];
+    if (!vendor_first(dev, nb, n) || (lu->dtype != NG_FLOAT32 && lu->dtype != NG_FLOAT64) || !x->size)
+        return NG_ERR_UNSUPPORTED;
+    static const int swap[3] = {0, 2, 1};
+    NgArray view, bt;
+    NgStatus st = ng_op_transpose(x, swap, &view); /* GESV's B is column-major: a (nrhs, n) copy */
+    if (st != NG_OK)
+        return st;
+    st = ng_op_astype(&view, view.dtype, &bt);
+    ng_array_release(&view);
+    if (st == NG_OK && (st = vendor_each(NG_LAPACK_GESV, lu, &bt, nrhs, info)) == NG_OK) {
+        NgArray sol;
+        if ((st = ng_op_transpose(&bt, swap, &sol)) == NG_OK) {
+            ng_array_release(x);
+            *x = sol;
+        }
+    }
+    ng_array_release(&bt);
+    return st;
+}
+
 NgStatus ng_lapack_solve(const NgArray *a, const NgArray *b, NgArray *out, int *info)
 {
     *info = 0;
@@ -679,28 +710,29 @@ NgStatus ng_lapack_solve(const NgArray *a, const NgArray *b, NgArray *out, int *
     NgArray lu, x, piv, flag;
     memset(&lu, 0, sizeof lu);
     memset(&x, 0, sizeof x);
+    memset(&piv, 0, sizeof piv);
+    memset(&flag, 0, sizeof flag);
     if ((st = batch_shape(a, vec ? NULL : &bm, &bnd, bshape)) == NG_OK &&
         (st = work_copy(a, bnd, bshape, dt, &lu)) == NG_OK && (st = work_copy(&bm, bnd, bshape, dt, &x)) == NG_OK &&
-        (st = lu_factor(&lu, &piv, &flag)) == NG_OK) {
+        (st = vendor_solve(&lu, &x, info)) == NG_ERR_UNSUPPORTED && (st = lu_factor(&lu, &piv, &flag)) == NG_OK) {
         bool singular;
         st = any_flag(&flag, &singular);
-        if (st == NG_OK && singular)
-            *info = 1;
+        *info = st == NG_OK && singular;
         if (st == NG_OK && !singular) {
             const NgArray *arrs[3] = {&lu, &piv, &x};
             int64_t items = x.shape[0] * x.shape[2];
             st = launch(LA_LU_SOLVE, dt, false, 3, arrs, -1, items, items * n * n);
         }
-        if (st == NG_OK && !singular) { /* back to the stacked shape (a vector b: without its column) */
-            int64_t shape[NG_MAXDIMS];
-            memcpy(shape, bshape, sizeof(int64_t) * (size_t)bnd);
-            shape[bnd] = n;
-            shape[bnd + 1] = bm.shape[bm.ndim - 1];
-            st = ng_op_reshape(&x, bnd + (vec ? 1 : 2), shape, out);
-        }
-        ng_array_release(&piv);
-        ng_array_release(&flag);
     }
+    if (st == NG_OK && !*info) { /* back to the stacked shape (a vector b: without its column) */
+        int64_t shape[NG_MAXDIMS];
+        memcpy(shape, bshape, sizeof(int64_t) * (size_t)bnd);
+        shape[bnd] = n;
+        shape[bnd + 1] = bm.shape[bm.ndim - 1];
+        st = ng_op_reshape(&x, bnd + (vec ? 1 : 2), shape, out);
+    }
+    ng_array_release(&piv);
+    ng_array_release(&flag);
     ng_array_release(&bm);
     ng_array_release(&lu);
     ng_array_release(&x);
@@ -749,7 +781,7 @@ NgStatus ng_lapack_slogdet(const NgArray *a, NgArray *sign, NgArray *logabs, NgA
     int singular; /* (a singular matrix needs no flag: its sign is 0) */
     st = NG_ERR_UNSUPPORTED;
     if (vendor_first(dev, nb, n) && (st = zeros(dev, NG_INT64, 2, ps, &piv)) == NG_OK)
-        st = vendor_each(NG_LAPACK_GETRF, &lu, &piv, &singular); /* the LU of A^T: the same determinant */
+        st = vendor_each(NG_LAPACK_GETRF, &lu, &piv, 0, &singular); /* the LU of A^T: the same determinant */
     if (st == NG_ERR_UNSUPPORTED) {
         ng_array_release(&piv);
         st = lu_factor(&lu, &piv, &flag);
@@ -797,7 +829,14 @@ NgStatus ng_lapack_cholesky(const NgArray *a, NgArray *out, int *info)
         return st;
     }
     bool gpu = !ng_device_host_visible(dev); /* device memory: one work item per element */
-    if (whole_matrices(dev, nb, n)) {
+    int vendor_bad = 0; /* the vendor's POTRF per matrix where it takes them, else the kernels */
+    NgStatus vst = vendor_first(dev, nb, n) && (dt == NG_FLOAT32 || dt == NG_FLOAT64)
+                       ? vendor_each(NG_LAPACK_POTRF, &c, NULL, 0, &vendor_bad)
+                       : NG_ERR_UNSUPPORTED;
+    if (vst != NG_ERR_UNSUPPORTED) {
+        st = vst;
+        n = 0;
+    } else if (whole_matrices(dev, nb, n)) {
         const NgArray *arrs[2] = {&c, &flag};
         st = launch(LA_CHOL_FULL, dt, false, 2, arrs, -1, nb, nb * n * n * n / 6 + 1);
         n = 0;
@@ -811,8 +850,8 @@ NgStatus ng_lapack_cholesky(const NgArray *a, NgArray *out, int *info)
             st = launch(LA_CHOL_UPDATE, dt, false, 1, upd, k, gpu ? nb * m * m : nb * m, nb * m * m / 2);
         }
     }
-    bool bad = false;
-    if (st == NG_OK)
+    bool bad = vendor_bad;
+    if (st == NG_OK && !bad)
         st = any_flag(&flag, &bad);
     if (st == NG_OK && bad)
         *info = 1;
@@ -855,7 +894,7 @@ NgStatus ng_lapack_qr(const NgArray *a, bool complete, NgArray *q, NgArray *r)
     bool vendor = false; /* R into w's upper triangle and Q into x by the vendor, a call per matrix */
     if (vendor_first(dev, nb, n) && (!q || (st = ng_array_empty(dev, dt, 3, xs, &x)) == NG_OK)) {
         int op = !q ? NG_LAPACK_QR_R : complete ? NG_LAPACK_QR_COMPLETE : NG_LAPACK_QR_REDUCED, unused;
-        st = vendor_each(op, &w, q ? &x : NULL, &unused);
+        st = vendor_each(op, &w, q ? &x : NULL, n, &unused);
         vendor = st == NG_OK;
         if (st == NG_ERR_UNSUPPORTED) {
             st = NG_OK;

@@ -220,3 +220,27 @@ def test_qr_of_large_matrices(dt, shape):
         assert_same(q, wq, rtol=tol, atol=tol)
         assert_same(r, wr, rtol=tol, atol=tol * np.abs(wr).max())
     assert_same(ng.linalg.qr(ga, mode="r"), np.linalg.qr(a, mode="r"), rtol=tol, atol=tol * np.abs(a).max() * 10)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=dtype_id)
+def test_solves_of_a_stack_of_large_matrices(dt):
+    """solve/inv/cholesky of a stack of matrices above 128 x 128: the vendor's GESV/POTRF per matrix;
+    one singular (or not positive definite) matrix in the stack raises LinAlgError, as NumPy."""
+    rng = np.random.default_rng(21)
+    n = 140
+    a = (rng.standard_normal((2, n, n)) + n * np.eye(n)).astype(dt)
+    b = rng.standard_normal((2, n, 4)).astype(dt)
+    rtol = 1e-4 if dt == np.float32 else 1e-10
+    ga, gb = ng.asarray(a), ng.asarray(b)
+    assert_same(ng.linalg.solve(ga, gb), np.linalg.solve(a, b), rtol=rtol, atol=rtol)
+    assert_same(ng.linalg.solve(ga, gb[0]), np.linalg.solve(a, b[0]), rtol=rtol, atol=rtol)
+    assert_same(ng.linalg.inv(ga), np.linalg.inv(a), rtol=rtol, atol=rtol)
+    spd = a @ a.transpose(0, 2, 1)
+    assert_same(ng.linalg.cholesky(ng.asarray(spd)), np.linalg.cholesky(spd), rtol=rtol * 10, atol=rtol * 10)
+    sing = a.copy()
+    sing[1, 3] = 0
+    with pytest.raises(np.linalg.LinAlgError):
+        ng.linalg.solve(ng.asarray(sing), gb)
+    spd[1] = -spd[1]
+    with pytest.raises(np.linalg.LinAlgError):
+        ng.linalg.cholesky(ng.asarray(spd))
