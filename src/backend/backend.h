@@ -61,20 +61,23 @@ typedef struct NgBackend {
                      const void *B, size_t b_off, int64_t ldb, int64_t b_bs,
                      void *C, size_t c_off, int64_t ldc, int64_t c_bs);
     /* Optional vendor LAPACK (NULL: none), in place on one contiguous
-     * row-major matrix A of dtype dt, byte offset a_off; n x n unless said.
-     * NG_LAPACK_POTRF (float32/float64): the lower triangle of A becomes the
-     * Cholesky factor L (the rest is left as it is). NG_LAPACK_GESV
-     * (float32/float64): solves A X = B for B given column-major (n x nrhs,
-     * i.e. a row-major nrhs x n block at b_off), overwritten by X; A is
-     * overwritten by its LU factors. NG_LAPACK_GETRF (any float or complex
-     * dtype): A becomes the LU factors of A^T (A seen column-major; the
-     * same determinant) and B (int64, n) their pivots, 0-based (row k was
-     * swapped with row B[k]). NG_LAPACK_QR_R, _REDUCED, _COMPLETE (any float
-     * or complex dtype): A is n x nrhs (m x cols); its upper triangle
-     * becomes R (the rest is left undefined) and, but for QR_R, B gets Q
-     * (row-major, m x min(m, cols) or m x m). *info: 0, or > 0 when A is
-     * singular / not positive definite (LAPACK's info). NG_ERR_UNSUPPORTED
-     * lets the caller fall back. */
+     * row-major matrix A of dtype dt (any float or complex dtype), byte
+     * offset a_off; n x n unless said.
+     * - NG_LAPACK_POTRF: the lower triangle of A becomes the Cholesky
+     *   factor L (the rest is left as it is).
+     * - NG_LAPACK_GESV: solves A X = B for B given column-major (n x nrhs,
+     *   i.e. a row-major nrhs x n block at b_off), overwritten by X; A is
+     *   overwritten by its LU factors.
+     * - NG_LAPACK_GETRF: A becomes the LU factors of A^T (A seen
+     *   column-major; the same determinant) and B (int64, n) their pivots,
+     *   0-based (row k was swapped with row B[k]).
+     * - NG_LAPACK_QR_R, _REDUCED, _COMPLETE: A is n x nrhs (m x cols); its
+     *   upper triangle becomes R (the rest is left undefined) and, but for
+     *   QR_R, B gets Q (row-major, m x min(m, cols), or m x m).
+     * *info: 0, or > 0 when A is singular / not positive definite (LAPACK's
+     * info). NG_ERR_UNSUPPORTED (an op or dtype the vendor lacks: cuSOLVER's
+     * hook takes POTRF and GESV of float32/float64) lets the caller fall
+     * back. */
     NgStatus (*lapack)(NgDevice *dev, int op, NgDType dt, int64_t n, int64_t nrhs, void *A, size_t a_off,
                        void *B, size_t b_off, int *info);
     /* A string naming compiler and options, part of every cache key. */

@@ -651,13 +651,13 @@ static NgStatus check_square(const NgArray *a, NgDType *dt)
 }
 
 /* X = A^-1 X for each matrix of the work arrays lu (nb, n, n) and x (nb, n,
- * nrhs) by the vendor's GESV (float32/float64), x replaced by the solution;
+ * nrhs) by the vendor's GESV, x replaced by the solution;
  * NG_ERR_UNSUPPORTED where vendor_first declines or the vendor has none. */
 static NgStatus vendor_solve(NgArray *lu, NgArray *x, int *info)
 {
     NgDevice *dev = ng_array_device(lu);
     int64_t nb = lu->shape[0], n = lu->shape[1], nrhs = x->shape[2];
-    if (!vendor_first(dev, nb, n) || (lu->dtype != NG_FLOAT32 && lu->dtype != NG_FLOAT64) || !x->size)
+    if (!vendor_first(dev, nb, n) || !x->size)
         return NG_ERR_UNSUPPORTED;
     static const int swap[3] = {0, 2, 1};
     NgArray view, bt;
@@ -830,9 +830,8 @@ NgStatus ng_lapack_cholesky(const NgArray *a, NgArray *out, int *info)
     }
     bool gpu = !ng_device_host_visible(dev); /* device memory: one work item per element */
     int vendor_bad = 0; /* the vendor's POTRF per matrix where it takes them, else the kernels */
-    NgStatus vst = vendor_first(dev, nb, n) && (dt == NG_FLOAT32 || dt == NG_FLOAT64)
-                       ? vendor_each(NG_LAPACK_POTRF, &c, NULL, 0, &vendor_bad)
-                       : NG_ERR_UNSUPPORTED;
+    NgStatus vst = vendor_first(dev, nb, n) ? vendor_each(NG_LAPACK_POTRF, &c, NULL, 0, &vendor_bad)
+                                            : NG_ERR_UNSUPPORTED;
     if (vst != NG_ERR_UNSUPPORTED) {
         st = vst;
         n = 0;

@@ -1,7 +1,8 @@
-/* Linear algebra through the device's vendor LAPACK (cuSOLVER on cuda):
- * solve, inv, cholesky of one square float32/float64 matrix. Where the
- * backend has none (cpu, opencl), these return NG_ERR_UNSUPPORTED and
- * numgpu.linalg computes on NumPy instead.
+/* Linear algebra through the device's vendor LAPACK (cuSOLVER on cuda,
+ * float32/float64; the host's LAPACK on cpu, complex too): solve, inv,
+ * cholesky of one square matrix. Where the backend has none (opencl) or
+ * declines, these return NG_ERR_UNSUPPORTED and the generated kernels of
+ * lapack.c run instead.
  *
  * The vendor routines work column-major and in place, so the operands are
  * first copied: A row-major contiguous (cuSOLVER sees A^T, which the
@@ -19,8 +20,8 @@ static NgStatus check_square(const NgArray *a, NgDevice **dev)
         return ng_error_set(NG_ERR_UNSUPPORTED, "%s has no vendor LAPACK", ng_device_name(*dev));
     if (a->ndim != 2 || a->shape[0] != a->shape[1] || a->shape[0] == 0)
         return ng_error_set(NG_ERR_UNSUPPORTED, "only one non-empty square matrix on the device");
-    if (a->dtype != NG_FLOAT32 && a->dtype != NG_FLOAT64)
-        return ng_error_set(NG_ERR_UNSUPPORTED, "only float32/float64 on the device");
+    if (a->dtype != NG_FLOAT32 && a->dtype != NG_FLOAT64 && a->dtype != NG_COMPLEX64 && a->dtype != NG_COMPLEX128)
+        return ng_error_set(NG_ERR_UNSUPPORTED, "only float32/float64/complex64/complex128 on the device");
     return NG_OK;
 }
 

@@ -136,18 +136,17 @@ def test_empty_inner_dimension():
     assert_same(ng.asarray(a) @ ng.asarray(b), a @ b)
 
 
-@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("dt", FLOATS, ids=dtype_id)
 def test_one_matrix_solves(dt):
-    rng = np.random.default_rng(17)
     n = 120
-    a = (rng.standard_normal((n, n)) + n * np.eye(n)).astype(dt)
-    b = rng.standard_normal((n, 3)).astype(dt)
-    rtol = 1e-4 if dt == np.float32 else 1e-10
+    a = _rand((n, n), dt, 17) + n * np.eye(n, dtype=dt)
+    b = _rand((n, 3), dt, 22)
+    rtol = 1e-4 if dt in (np.float32, np.complex64) else 1e-10
     assert_same(ng.linalg.solve(ng.asarray(a), ng.asarray(b)), np.linalg.solve(a, b), rtol=rtol, atol=rtol)
     assert_same(ng.linalg.solve(ng.asarray(a), ng.asarray(b[:, 0])), np.linalg.solve(a, b[:, 0]), rtol=rtol,
                 atol=rtol)
     assert_same(ng.linalg.inv(ng.asarray(a)), np.linalg.inv(a), rtol=rtol, atol=rtol)
-    spd = a @ a.T
+    spd = a @ a.conj().T  # Hermitian positive definite
     assert_same(ng.linalg.cholesky(ng.asarray(spd)), np.linalg.cholesky(spd), rtol=rtol * 10, atol=rtol * 10)
     low = np.tril(spd) + np.triu(np.full_like(spd, 1e30), 1)  # only the lower triangle is read, as NumPy
     assert_same(ng.linalg.cholesky(ng.asarray(low)), np.linalg.cholesky(low), rtol=rtol * 10, atol=rtol * 10)
@@ -222,20 +221,19 @@ def test_qr_of_large_matrices(dt, shape):
     assert_same(ng.linalg.qr(ga, mode="r"), np.linalg.qr(a, mode="r"), rtol=tol, atol=tol * np.abs(a).max() * 10)
 
 
-@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("dt", FLOATS, ids=dtype_id)
 def test_solves_of_a_stack_of_large_matrices(dt):
     """solve/inv/cholesky of a stack of matrices above 128 x 128: the vendor's GESV/POTRF per matrix;
     one singular (or not positive definite) matrix in the stack raises LinAlgError, as NumPy."""
-    rng = np.random.default_rng(21)
     n = 140
-    a = (rng.standard_normal((2, n, n)) + n * np.eye(n)).astype(dt)
-    b = rng.standard_normal((2, n, 4)).astype(dt)
-    rtol = 1e-4 if dt == np.float32 else 1e-10
+    a = _rand((2, n, n), dt, 21) + n * np.eye(n, dtype=dt)
+    b = _rand((2, n, 4), dt, 23)
+    rtol = 1e-4 if dt in (np.float32, np.complex64) else 1e-10
     ga, gb = ng.asarray(a), ng.asarray(b)
     assert_same(ng.linalg.solve(ga, gb), np.linalg.solve(a, b), rtol=rtol, atol=rtol)
     assert_same(ng.linalg.solve(ga, gb[0]), np.linalg.solve(a, b[0]), rtol=rtol, atol=rtol)
     assert_same(ng.linalg.inv(ga), np.linalg.inv(a), rtol=rtol, atol=rtol)
-    spd = a @ a.transpose(0, 2, 1)
+    spd = a @ a.conj().transpose(0, 2, 1)
     assert_same(ng.linalg.cholesky(ng.asarray(spd)), np.linalg.cholesky(spd), rtol=rtol * 10, atol=rtol * 10)
     sing = a.copy()
     sing[1, 3] = 0

@@ -355,8 +355,10 @@ static NgStatus qr(int li, int op, int64_t m, int64_t n, char *a, char *q, int *
     return r == 0 ? NG_OK : lapack_error(r);
 }
 
-/* NgBackend.lapack (backend.h). POTRF: the upper factor of A^T (A seen
- * column-major) is L stored row-major. GESV: A is transposed into a scratch
+/* NgBackend.lapack (backend.h). POTRF: A seen column-major is A^T, conj(A)
+ * for a Hermitian A, and its upper factor U (conj(A) = U^H U) stored
+ * row-major is U^T = L (A = L L^H), read from A's lower triangle as NumPy
+ * reads it. GESV: A is transposed into a scratch
  * copy, so LAPACK's gesv solves A X = B itself (NumPy's call, so NumPy's
  * pivots and bits); B is column-major already. GETRF factors A^T in place. */
 NgStatus ng_cpu_lapack(NgDevice *dev, int op, NgDType dt, int64_t n, int64_t nrhs, void *A, size_t a_off, void *B,
@@ -364,8 +366,7 @@ NgStatus ng_cpu_lapack(NgDevice *dev, int op, NgDType dt, int64_t n, int64_t nrh
 {
     pthread_once(&lib_once, load);
     int li = letter_index(dt);
-    bool real_only = op == NG_LAPACK_POTRF || op == NG_LAPACK_GESV;
-    void *fn = !lib.ok || li < 0 || (real_only && li > 1) ? NULL
+    void *fn = !lib.ok || li < 0 ? NULL
                : op == NG_LAPACK_POTRF ? (void *)lib.potrf[li]
                : op == NG_LAPACK_GESV  ? (void *)lib.gesv[li]
                : op == NG_LAPACK_GETRF ? (void *)lib.getrf[li]
