@@ -221,8 +221,13 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
         NgIrRef inner_init = ng_ir_for(k, vk[K - 1], ng_ir_varref(k, jb), jend, one, init, 0);
         for (int d = R - 1; d >= 0; d--)
             inner_upd = loop(k, vr[d], ng_ir_shape(k, in, K + d), inner_upd, 0);
-        NgIrRef both[2] = {inner_init, inner_upd};
-        NgIrRef body = ng_ir_for(k, jb, ng_ir_const_i(k, NG_INT64, 0), nk, block, ng_ir_block(k, 2, both), 0);
+        /* mean: the block's sums divided by the count once they are whole */
+        NgIrRef fin = key->post == POST_NONE ? NG_IR_NONE
+                      : ng_ir_for(k, vk[K - 1], ng_ir_varref(k, jb), jend, one,
+                                  ng_ir_store(k, out, K, idx, finish(k, key, cur, count)), 0);
+        NgIrRef steps[3] = {inner_init, inner_upd, fin};
+        NgIrRef body = ng_ir_for(k, jb, ng_ir_const_i(k, NG_INT64, 0), nk, block,
+                                 ng_ir_block(k, fin == NG_IR_NONE ? 2 : 3, steps), 0);
         for (int d = K - 2; d >= 0; d--)
             body = loop(k, vk[d], ng_ir_shape(k, out, d), body, 0);
         /* the outermost loop of the nest runs in parallel */
@@ -634,7 +639,7 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
     key.serial = K == 0 && gpu && !key.ranked;
     if (K == 0)
         key.plan = PLAN_FULL;
-    else if (!dev->gpu && !arg && !mean && !key.post && !key.runs && key.acc == key.out && strides[K - 1] == 1 &&
+    else if (!dev->gpu && !arg && !mean && !key.half && !key.runs && key.acc == key.out && strides[K - 1] == 1 &&
              strides[K + R - 1] != 1)
         key.plan = PLAN_ROWS; /* (a GPU runs a thread per output column instead: coalesced) */
     else

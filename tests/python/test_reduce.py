@@ -585,3 +585,16 @@ def test_row_and_column_reductions(shape, dt):
             else:
                 rtol = 2e-5 if dt == "complex64" else 1e-9
                 assert_same(getattr(ng, name)(g, axis=axis), getattr(np, name)(a, axis=axis), rtol=rtol)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.int64], ids=str)
+def test_mean_over_leading_axes_bit_for_bit(dt):
+    """mean over the leading axes of a C-contiguous array (rows added in order, then one division
+    per column, NumPy's add.reduce / n): NumPy's bits exactly."""
+    rng = np.random.default_rng(5)
+    a = (rng.standard_normal((300, 257)) * 1e3).astype(dt)
+    for axis, x in ((0, a), ((0, 1), a.reshape(10, 30, 257)), (0, a[:, 3:200])):
+        got = ng.asnumpy(ng.mean(ng.asarray(x), axis=axis))
+        want = np.mean(x, axis=axis)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
