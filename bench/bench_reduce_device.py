@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reductions on the current device (NUMGPU_DEVICE) against NumPy on the host:
-a full sum / max / std / argmax of 10^7 float64 (and a float32 sum), and a row sum
-(axis=1) and column sum (axis=0) of a 1000 x 10^4 float64 matrix. Prints
+a full sum / max / std / argmax / argmin of 10^7 float64 (and a float32 sum), and a row sum
+(axis=1), column sum and mean (axis=0) and each row's argmax (a classifier's predictions) of a
+1000 x 10^4 float64 matrix. Prints
 numgpu's time, NumPy's and the ratio NumPy time / numgpu time (>1: numgpu
 faster). Every result is checked against NumPy first.
 
@@ -41,8 +42,11 @@ def main():
         ("max 1e7 float64", lambda: gx.max(), lambda: x.max()),
         ("std 1e7 float64", lambda: gx.std(), lambda: x.std()),
         ("argmax 1e7 float64", lambda: gx.argmax(), lambda: x.argmax()),
+        ("argmin 1e7 float64", lambda: gx.argmin(), lambda: x.argmin()),
         ("sum(axis=1) 1000x1e4", lambda: gm.sum(axis=1), lambda: m.sum(axis=1)),
         ("sum(axis=0) 1000x1e4", lambda: gm.sum(axis=0), lambda: m.sum(axis=0)),
+        ("mean(axis=0) 1000x1e4", lambda: gm.mean(axis=0), lambda: m.mean(axis=0)),
+        ("argmax(axis=1) 1000x1e4", lambda: gm.argmax(axis=1), lambda: m.argmax(axis=1)),
     ]
     print(f"device: {ng.asarray(x[:1]).device}")
     print("| operation | numgpu | NumPy | ratio |")

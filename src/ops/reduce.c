@@ -60,7 +60,10 @@ typedef struct RedKey {
     uint8_t runs;         /* float16: the innermost `runs` reduced loops are one float32 run (see half_steps) */
     int8_t mdt;           /* var/std: dtype of the mean parameter */
     int8_t ddt;           /* var/std: dtype the deviation x - mean is computed in */
+    uint8_t blocked;      /* argmin/argmax of one reduced axis on a cpu: blocks of ARG_BLOCK (see arg_blocks) */
 } RedKey;
+
+enum { ARG_BLOCK = 256 };
 
 static NgIrRef identity(NgIrKernel *k, NgReduceOp op, NgDType acc)
 {
@@ -140,6 +143,54 @@ static NgIrRef finish(NgIrKernel *k, const RedKey *key, NgIrRef acc, int count_p
 static NgIrRef loop(NgIrKernel *k, int var, NgIrRef stop, NgIrRef body, unsigned flags)
 {
     return ng_ir_for(k, var, ng_ir_const_i(k, NG_INT64, 0), stop, ng_ir_const_i(k, NG_INT64, 1), body, flags);
+}
+
+/* argmax (argmin) of the one reduced axis (loop variable v, element x) in
+ * blocks of ARG_BLOCK: a block's max (min) and whether it holds a NaN come
+ * from a loop the C compiler vectorises; only a block that changes the
+ * answer (a larger value, or a NaN while the best so far, acc, is not one)
+ * is searched for the first index of its max (of its first NaN), which
+ * becomes the answer (best): the first index of the best still wins. An
+ * element-by-element rule ran a select chain, ~5 cycles an element (10^6
+ * float64: 1.2 ms, NumPy 0.3). */
+static NgIrRef arg_blocks(NgIrKernel *k, const RedKey *key, int in, int v, NgIrRef x, int acc, int best,
+                          unsigned flags)
+{
+    NgDType dt = (NgDType)key->in;
+    bool fl = ng_dtype_is_float(dt), is_max = key->op == NG_RED_ARGMAX;
+    NgOp cmp = is_max ? NG_OP_GT : NG_OP_LT;
+    int vb = ng_ir_var(k, NG_INT64), ve = ng_ir_var(k, NG_INT64), vm = ng_ir_var(k, dt);
+    int vn = fl ? ng_ir_var(k, NG_BOOL) : -1;
+    NgIrRef b = ng_ir_varref(k, vb), e = ng_ir_varref(k, ve), m = ng_ir_varref(k, vm), one = ng_ir_const_i(k, NG_INT64, 1);
+    NgIrRef n = ng_ir_shape(k, in, key->nkept), a = ng_ir_varref(k, acc);
+    NgIrRef steps[2] = {ng_ir_assign(k, vm, ng_ir_select(k, ng_ir_binary(k, cmp, NG_BOOL, x, m), x, m)),
+                        fl ? ng_ir_assign(k, vn, ng_ir_binary(k, NG_OP_BITOR, NG_BOOL, ng_ir_varref(k, vn),
+                                                              ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x)))
+                           : NG_IR_NONE};
+    NgIrRef scan = ng_ir_for(k, v, b, e, one, ng_ir_block(k, fl ? 2 : 1, steps), 0);
+    ng_ir_reduce(k, scan, vm, fl ? (is_max ? NG_OP_FMAX : NG_OP_FMIN) : (is_max ? NG_OP_MAXIMUM : NG_OP_MINIMUM));
+    if (fl)
+        ng_ir_reduce(k, scan, vn, NG_OP_BITOR);
+    NgIrRef beats = ng_ir_binary(k, cmp, NG_BOOL, m, a);
+    NgIrRef hit = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, x, m);
+    if (fl) {
+        beats = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, a)),
+                             ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_varref(k, vn), beats));
+        hit = ng_ir_select(k, ng_ir_varref(k, vn), ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x), hit);
+    }
+    NgIrRef take[3] = {ng_ir_assign(k, acc, x), ng_ir_assign(k, best, ng_ir_varref(k, v)), ng_ir_jump(k, NG_IR_BREAK)};
+    NgIrRef search = ng_ir_for(k, v, b, e, one, ng_ir_if(k, hit, ng_ir_block(k, 3, take), NG_IR_NONE), 0);
+    NgIrRef body[5];
+    int nb = 0;
+    body[nb++] = ng_ir_let(k, ve, ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64,
+                                               ng_ir_binary(k, NG_OP_ADD, NG_INT64, b, ng_ir_const_i(k, NG_INT64, ARG_BLOCK)), n));
+    body[nb++] = ng_ir_let(k, vm, identity(k, is_max ? NG_RED_MAX : NG_RED_MIN, dt));
+    if (fl)
+        body[nb++] = ng_ir_let(k, vn, ng_ir_const_i(k, NG_BOOL, 0));
+    body[nb++] = scan;
+    body[nb++] = ng_ir_if(k, beats, search, NG_IR_NONE);
+    return ng_ir_for(k, vb, ng_ir_const_i(k, NG_INT64, 0), n, ng_ir_const_i(k, NG_INT64, ARG_BLOCK),
+                     ng_ir_block(k, nb, body), flags);
 }
 
 /* Block-level plan (GPUs), one reduced axis. nkept == 0: the launch's
@@ -238,7 +289,7 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
 
     int acc = ng_ir_var(k, arg ? (NgDType)key->in : adt);
     /* argmin/argmax: the index of the best so far; in order, `flat` counts the elements */
-    int best = arg ? ng_ir_var(k, NG_INT64) : -1, flat = arg && !key->ranked ? ng_ir_var(k, NG_INT64) : -1;
+    int best = arg ? ng_ir_var(k, NG_INT64) : -1, flat = arg && !key->ranked && !key->blocked ? ng_ir_var(k, NG_INT64) : -1;
     /* key->runs: the innermost `runs` loops sum into a float32 `run`,
      * folded into the half accumulator after them; a float16 accumulator of
      * + or * otherwise rounds after every element, in order (no simd
@@ -272,7 +323,7 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
                                   ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, better, xnan));
         }
         NgIrRef at;
-        if (key->ranked) { /* the element's flat index from its indices, in parallel */
+        if (key->ranked || key->blocked) { /* the element's flat index from its indices, in parallel */
             at = ng_ir_varref(k, vr[0]);
             for (int d = 1; d < R; d++)
                 at = ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_binary(k, NG_OP_MUL, NG_INT64, at,
@@ -283,7 +334,7 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
         }
         NgIrRef take[2] = {ng_ir_assign(k, acc, x), ng_ir_assign(k, best, at)};
         update = ng_ir_if(k, better, ng_ir_block(k, 2, take), NG_IR_NONE);
-        if (!key->ranked) {
+        if (!key->ranked && !key->blocked) {
             NgIrRef steps[2] = {update, ng_ir_assign(k, flat, ng_ir_binary(k, NG_OP_ADD, NG_INT64, at,
                                                                            ng_ir_const_i(k, NG_INT64, 1)))};
             update = ng_ir_block(k, 2, steps);
@@ -294,7 +345,17 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
                                                    ng_ir_cast(k, rdt, contribution(k, key, x, mu))));
     }
     NgIrRef red = update;
-    for (int d = R - 1; d >= 0; d--) {
+    if (key->blocked) {
+        unsigned flags = key->plan == PLAN_FULL && key->ranked ? NG_IR_PARALLEL : 0;
+        red = arg_blocks(k, key, in, vr[0], x, acc, best, flags);
+        if (flags) {
+            NgIrRanked rk = {.loop = red, .op = key->op == NG_RED_ARGMAX ? NG_OP_MAXIMUM : NG_OP_MINIMUM,
+                             .nan_wins = true, .nvars = 2, .vars = {acc, best}, .cells = {kcell, out},
+                             .lock = lock};
+            ng_ir_reduce_ranked(k, &rk);
+        }
+    }
+    for (int d = key->blocked ? -1 : R - 1; d >= 0; d--) { /* (blocked: the nest is built) */
         bool outer = d == 0;
         unsigned flags = (outer && key->plan == PLAN_FULL && (!arg || key->ranked) && !key->serial) ? NG_IR_PARALLEL : 0;
         red = loop(k, vr[d], ng_ir_shape(k, in, K + d), red, flags);
@@ -637,6 +698,10 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
     bool rankable = arg && K == 0 && !ng_dtype_is_complex(a->dtype) && a->dtype != NG_FLOAT16;
     key.ranked = !rankable ? 0 : !gpu ? 1 : dev->gpu && a->size >= RED_RANKED_MIN ? 2 : 0;
     key.serial = K == 0 && gpu && !key.ranked;
+    /* argmin/argmax of one axis on a cpu in blocks (arg_blocks), from a block's length on (rows of 10
+     * in blocks: 0.17 -> 0.32 ms for 10^4 of them) */
+    key.blocked = arg && R == 1 && !gpu && shape[K] >= ARG_BLOCK && a->dtype != NG_BOOL &&
+                  a->dtype != NG_FLOAT16 && !ng_dtype_is_complex(a->dtype);
     if (K == 0)
         key.plan = PLAN_FULL;
     else if (!dev->gpu && !arg && !mean && !key.half && !key.runs && key.acc == key.out && strides[K - 1] == 1 &&

@@ -598,3 +598,30 @@ def test_mean_over_leading_axes_bit_for_bit(dt):
         want = np.mean(x, axis=axis)
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dt", ["f8", "f4", "i8", "i4", "u1", "i2"])
+def test_argmax_argmin_in_blocks(dt):
+    """argmax/argmin of one axis (cpu: blocks of 256 whose max/min decides whether they are
+    searched): the first index of the best, the first NaN, rows and views, NumPy's answers."""
+    rng = np.random.default_rng(1)
+    x = (rng.standard_normal(70000) * 100).astype(dt)
+    for arr in (x, x[:69000].reshape(69, 1000), x[:60000].reshape(100, 600)[:, ::3], x[::-2], x[:300].reshape(3, 100)):
+        g = ng.asarray(arr)
+        for ax in [None] + list(range(-1, arr.ndim)):
+            for f in ("argmax", "argmin"):
+                assert_same(getattr(ng, f)(g, axis=ax), getattr(np, f)(arr, axis=ax))
+    if dt[0] == "f":
+        y = x.copy()
+        y[[5000, 7000, 60000]] = np.nan
+        assert ng.argmax(ng.asarray(y)) == np.argmax(y) == 5000 and ng.argmin(ng.asarray(y)) == 5000
+        rows = y[:69000].reshape(69, 1000)
+        for f in ("argmax", "argmin"):
+            assert_same(getattr(ng, f)(ng.asarray(rows), axis=1), getattr(np, f)(rows, axis=1))
+        for fill, f in ((-np.inf, "argmax"), (np.inf, "argmin")):
+            assert getattr(ng, f)(ng.asarray(np.full(70000, fill, dt))) == 0
+    tied = x.copy()
+    tied[[300, 600, 65000]] = x.max() if dt[0] != "u" else 255
+    assert ng.argmax(ng.asarray(tied)) == np.argmax(tied)
+    lo = np.full(70000, np.iinfo(dt).min if dt[0] in "iu" else -np.inf, dt)
+    assert ng.argmax(ng.asarray(lo)) == 0
