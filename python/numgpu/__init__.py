@@ -603,6 +603,36 @@ def real_if_close(a, tol=100):
     return a.real if bool(all(absolute(a.imag) < tol)) else a  # noqa: F821
 
 
+# ---- closeness ---------------------------------------------------------------------------
+# NumPy's isclose/allclose (numpy/_core/numeric.py), its formula op for op, on the device: an
+# iterative loop's `while not np.allclose(x_new, x)` used to fall back, which downloads both
+# arrays every iteration on a GPU (a copy on cpu: 2.2x NumPy's time at 10^6 elements).
+
+
+def _close_operand(v):
+    return v if isinstance(v, (int, float, complex)) and not isinstance(v, _np.generic) else _arr(v)
+
+
+def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
+    """|a - b| <= atol + rtol |b| where b is finite, or a == b; NaNs equal with equal_nan."""
+    x, y, atol, rtol = (_close_operand(v) for v in (a, b, atol, rtol))
+    if isinstance(y, ndarray):   # (timedelta64 data has no device arrays: NumPy's isclose, by the guard)
+        y = y.astype(_np.result_type(y.dtype, 1.0), copy=False)
+    elif isinstance(y, int):
+        y = float(y)
+    result = (less_equal(absolute(x - y), atol + rtol * absolute(y)) & isfinite(y)) | (x == y)  # noqa: F821
+    if equal_nan:
+        result = result | (isnan(x) & isnan(y))  # noqa: F821
+    if not isinstance(result, ndarray):
+        return result
+    return result[()] if result.ndim == 0 else result
+
+
+def allclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
+    """True when every element of a is close to b's (isclose), as a Python bool."""
+    return _builtins.bool(all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+
+
 # ---- never failing where NumPy runs -----------------------------------------------------
 # Last, over everything above: a call numgpu cannot run (str, object or datetime64 data, which
 # have no device arrays; a form raising NotImplementedError) runs NumPy's function of the name

@@ -929,3 +929,26 @@ def test_complex_special_values(name, dt):
     got = getattr(ng, name)(ng.asarray(z))
     rtol = 2e-6 if dt == np.complex64 else 1e-12
     assert_same(got, exp, rtol=rtol, atol=1e-300)
+
+
+def test_isclose_and_allclose_on_the_device():
+    """isclose/allclose: NumPy's formula on the device (no fallback, no download but allclose's one
+    bool): NaN and infinities, equal_nan, rtol/atol, broadcasting, integers, complex, scalars."""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(500)
+    y = x + rng.standard_normal(500) * 1e-6
+    x[[3, 4]], y[[3, 9]] = np.nan, np.nan
+    x[5], y[5], x[6], y[6], x[7], y[7] = np.inf, np.inf, np.inf, -np.inf, 1.0, np.inf
+    cases = [(x, y), (x, y[:1]), (x.reshape(20, 25), y[:25]), (x.astype(np.float32), y),
+             (np.arange(10), np.arange(10) + (np.arange(10) % 3 == 0)), (x + 1j * y, y + 1j * x), (x, 0.5)]
+    for a, b in cases:
+        ga = ng.asarray(a)
+        gb = ng.asarray(b) if isinstance(b, np.ndarray) else b
+        for kw in ({}, {"equal_nan": True}, {"rtol": 0, "atol": 1e-5}, {"rtol": 1e-3}):
+            assert_same(ng.isclose(ga, gb, **kw), np.isclose(a, b, **kw))
+            assert ng.allclose(ga, gb, **kw) is np.allclose(a, b, **kw)
+    assert ng.allclose(ng.asarray(x[10:]), x[10:]) is True
+    before = sum(c[0] for c in _fallback.counts.values())   # on the device: no fallback
+    ng.allclose(ng.asarray(x), ng.asarray(y), equal_nan=True)
+    ng.isclose(ng.asarray(x), ng.asarray(y))
+    assert sum(c[0] for c in _fallback.counts.values()) == before
