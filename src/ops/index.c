@@ -21,6 +21,7 @@
  * elements of each chunk, then (after a prefix sum of the few chunk counts
  * on the host) write each chunk's positions at its offset. */
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "ops/ops_internal.h"
@@ -45,13 +46,14 @@ typedef struct Plan {
     bool scalar_array;         /* a 0-d integer array was an index: NumPy returns a copy */
     int nent;
     Entry ent[NG_MAXDIMS];
-    NgArray owned[NG_MAXDIMS]; /* arrays made here (mask positions) */
     int nowned;
     int bnd;                   /* broadcast rank of the entries */
     int64_t bshape[NG_MAXDIMS];
     int first;                 /* where the broadcast dims sit in the result */
     int rnd;                   /* result rank and shape */
     int64_t rshape[NG_MAXDIMS];
+    NgArray owned[NG_MAXDIMS]; /* arrays made here (mask positions); last: plan_index clears what comes
+                                * before it only (all of it, 18 KB, was a fifth of an element read's time) */
 } Plan;
 
 static void plan_free(Plan *p)
@@ -430,7 +432,7 @@ static void merge_group(Plan *p, int e)
  * for advanced indexing also the broadcast and result shapes. */
 static NgStatus plan_index(const NgArray *a, int n, const NgIndex *index, Plan *p)
 {
-    memset(p, 0, sizeof *p);
+    memset(p, 0, offsetof(Plan, owned)); /* (owned[i] is written before it is read, i < nowned) */
     ng_array_view(a, &p->view);
     NgArray *v = &p->view;
     NgStatus st = NG_OK;
