@@ -344,7 +344,12 @@ def report_text():
     if _state["t0"] is not None:
         lines.append("  wall time        %.3f s" % (time.perf_counter() - _state["t0"]))
     try:
-        lines.append("  device           %s" % numgpu.get_device())
+        dev = numgpu.get_device()
+        if dev == "cpu":   # where its matrix products and solves ran
+            found, text = numgpu._core.cpu_blas()
+            dev += " (matrix products and solves: %s)" % (os.path.basename(text) if found else
+                                                          "generated kernels; " + text)
+        lines.append("  device           %s" % dev)
     except Exception as e:  # noqa: BLE001 (the report must not fail)
         lines.append("  device           unavailable (%s)" % e)
     prec = _state["precision"]

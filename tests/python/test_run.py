@@ -89,6 +89,8 @@ def test_script_output_matches_numpy(script, device, plain_outputs):
     assert diff is None, diff
     assert "numgpu run report" in proc.stderr
     assert "device           %s" % device in proc.stderr
+    if device == "cpu":   # the report names where matrix products and solves ran
+        assert re.search(r"device +cpu \(matrix products and solves: (\S*blas\S*|generated kernels; )", proc.stderr)
     # The work ran on the device: device calls and kernel launches were counted.
     launches = int(re.search(r"kernels\s+(\d+) launches", proc.stderr).group(1))
     on_device = int(re.search(r"functions\s+(\d+) on the device", proc.stderr).group(1))
