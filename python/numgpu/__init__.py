@@ -603,6 +603,78 @@ def real_if_close(a, tol=100):
     return a.real if bool(all(absolute(a.imag) < tol)) else a  # noqa: F821
 
 
+# ---- small helpers from device ops ------------------------------------------------------
+# NumPy's own definitions (numpy/_core/numeric.py, fromnumeric.py, shape_base.py,
+# lib/_function_base_impl.py, lib/_ufunclike_impl.py) over numgpu's ops: these used to fall back
+# (arguments downloaded, NumPy called, the result uploaded, a warning).
+
+
+def copy(a, order="K", subok=False):
+    """A new array with a's data (NumPy's copy)."""
+    return array(a, order=order, subok=subok, copy=True)
+
+
+def array_equal(a1, a2, equal_nan=False):
+    """True when a1 and a2 have one shape and equal elements (NaNs equal with equal_nan), a Python bool."""
+    try:
+        a1, a2 = _arr(a1), _arr(a2)
+    except UnsupportedDtypeError:   # str, object, datetime data: NumPy's array_equal, by the guard
+        raise
+    except Exception:  # noqa: BLE001 (NumPy's answer for what does not convert)
+        return False
+    if a1.shape != a2.shape:
+        return False
+    if not equal_nan or a1.dtype.kind not in "fc" and a2.dtype.kind not in "fc":
+        return _builtins.bool(all(a1 == a2))
+    a1nan, a2nan = isnan(a1), isnan(a2)  # noqa: F821
+    if not _builtins.bool(all(a1nan == a2nan)):
+        return False
+    return _builtins.bool(all(where(a1nan, True, a1 == a2)))  # noqa: F821
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    """max - min along axis (NumPy's peak to peak)."""
+    r = subtract(max(a, axis, None, keepdims), min(a, axis, None, keepdims))  # noqa: F821
+    return r if out is None else _into(out, r)
+
+
+def column_stack(tup):
+    """1-d arrays as columns (2-d ones as they are), joined along axis 1."""
+    arrays = []
+    for v in tup:
+        arr = _arr(v)
+        arrays.append(arr.reshape(-1, 1) if arr.ndim < 2 else arr)
+    return concatenate(arrays, 1)
+
+
+def append(arr, values, axis=None):
+    """arr with values appended (both flattened when axis is None)."""
+    arr = _arr(arr)
+    if axis is None:
+        arr = arr.ravel() if arr.ndim != 1 else arr
+        values = ravel(values)
+        axis = arr.ndim - 1
+    return concatenate((arr, values), axis=axis)
+
+
+def _inf_sign(x, negative, out):
+    x = _arr(x)
+    if x.dtype.kind == "c":
+        raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
+    sign = signbit(x) if negative else logical_not(signbit(x))  # noqa: F821
+    return logical_and(isinf(x), sign, out=out)  # noqa: F821
+
+
+def isposinf(x, out=None):
+    """Elementwise: x is +inf."""
+    return _inf_sign(x, False, out)
+
+
+def isneginf(x, out=None):
+    """Elementwise: x is -inf."""
+    return _inf_sign(x, True, out)
+
+
 # ---- closeness ---------------------------------------------------------------------------
 # NumPy's isclose/allclose (numpy/_core/numeric.py), its formula op for op, on the device: an
 # iterative loop's `while not np.allclose(x_new, x)` used to fall back, which downloads both

@@ -958,3 +958,39 @@ def test_isclose_and_allclose_on_the_device():
     ng.allclose(ng.asarray(x), ng.asarray(y), equal_nan=True)
     ng.isclose(ng.asarray(x), ng.asarray(y))
     assert sum(c[0] for c in _fallback.counts.values()) == before
+
+
+def test_small_helpers_on_the_device():
+    """copy, array_equal, ptp, column_stack, append, isposinf, isneginf: NumPy's definitions over
+    device ops (they used to fall back), against NumPy."""
+    rng = np.random.default_rng(4)
+    x = np.array([1.0, np.nan, np.inf, -np.inf, 0.0, -0.0, -2.5])
+    m = rng.integers(-5, 5, (4, 6))
+    before = sum(c[0] for c in _fallback.counts.values())
+    for f in ("isposinf", "isneginf"):
+        for v in (x, m, x.astype(np.float32), x.reshape(7, 1)):
+            assert_same(getattr(ng, f)(ng.asarray(v)), getattr(np, f)(v))
+        out = ng.zeros(7, dtype=bool)
+        assert getattr(ng, f)(ng.asarray(x), out=out) is out
+        assert_same(out, getattr(np, f)(x))
+        with pytest.raises(TypeError):
+            getattr(ng, f)(ng.asarray(x.astype(complex)))
+    for a, b, kw in ((x, x, {}), (x, x, {"equal_nan": True}), (x, x[::-1], {"equal_nan": True}), (m, m, {}),
+                     (m, m[:3], {}), (m, m.astype(float), {}), (x[:2], [1.0, np.nan], {"equal_nan": True})):
+        assert ng.array_equal(ng.asarray(a), b, **kw) is np.array_equal(a, b, **kw)
+    for axis in (None, 0, 1, -1):
+        for keep in (False, True):
+            assert_same(ng.ptp(ng.asarray(m), axis=axis, keepdims=keep), np.ptp(m, axis=axis, keepdims=keep))
+    assert_same(ng.ptp(ng.asarray(x[[0, 2, 6]])), np.ptp(x[[0, 2, 6]]))
+    cols = (np.arange(4), m[:, :2], np.arange(4.0))
+    assert_same(ng.column_stack([ng.asarray(c) for c in cols]), np.column_stack(cols))
+    for args in ((m, [[1, 2, 3, 4, 5, 6]]), (m, m[:1], 0), (np.arange(3), 7), (m, m[:, :2], 1)):
+        assert_same(ng.append(ng.asarray(args[0]), *args[1:]), np.append(*args))
+    g = ng.asarray(m)
+    c = ng.copy(g)
+    c[0, 0] = 99
+    assert int(g[0, 0]) == m[0, 0] and int(c[0, 0]) == 99   # a copy, not a view
+    assert_same(ng.copy([1, 2, 3]), np.copy([1, 2, 3]))
+    assert sum(c[0] for c in _fallback.counts.values()) == before
+    assert ng.array_equal(["a", "b"], ["a", "b"]) is True     # str data: NumPy's, through the guard
+    assert list(ng.append(np.array(["a"]), ["b"])) == ["a", "b"]
