@@ -657,6 +657,58 @@ def append(arr, values, axis=None):
     return concatenate((arr, values), axis=axis)
 
 
+def array_split(ary, indices_or_sections, axis=0):
+    """Views of ary cut along axis at the given indices, or into that many nearly equal parts."""
+    ary = _arr(ary)
+    total = ary.shape[axis]
+    try:
+        sections = len(indices_or_sections) + 1
+        div = [0] + list(indices_or_sections) + [total]
+    except TypeError:
+        sections = int(indices_or_sections)
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.") from None
+        each, extras = divmod(total, sections)
+        div = [0]
+        for size in extras * [each + 1] + (sections - extras) * [each]:
+            div.append(div[-1] + size)
+    moved = swapaxes(ary, axis, 0)
+    return [swapaxes(moved[div[i]:div[i + 1]], axis, 0) for i in range(sections)]
+
+
+def split(ary, indices_or_sections, axis=0):
+    """array_split, where a number of sections must divide the axis evenly."""
+    try:
+        len(indices_or_sections)
+    except TypeError:
+        if _arr(ary).shape[axis] % indices_or_sections:
+            raise ValueError("array split does not result in an equal division") from None
+    return array_split(ary, indices_or_sections, axis)
+
+
+def _split_along(ary, indices_or_sections, least, axis, name):
+    ary = _arr(ary)
+    if ary.ndim < least:
+        raise ValueError("%s only works on arrays of %d or more dimensions" % (name, least))
+    return split(ary, indices_or_sections, axis)
+
+
+def hsplit(ary, indices_or_sections):
+    """split along axis 1 (axis 0 of a 1-d array)."""
+    ary = _arr(ary)
+    return _split_along(ary, indices_or_sections, 1, 1 if ary.ndim > 1 else 0, "hsplit")
+
+
+def vsplit(ary, indices_or_sections):
+    """split along axis 0 of an array of 2 or more dimensions."""
+    return _split_along(ary, indices_or_sections, 2, 0, "vsplit")
+
+
+def dsplit(ary, indices_or_sections):
+    """split along axis 2 of an array of 3 or more dimensions."""
+    return _split_along(ary, indices_or_sections, 3, 2, "dsplit")
+
+
 def _inf_sign(x, negative, out):
     x = _arr(x)
     if x.dtype.kind == "c":

@@ -994,3 +994,32 @@ def test_small_helpers_on_the_device():
     assert sum(c[0] for c in _fallback.counts.values()) == before
     assert ng.array_equal(["a", "b"], ["a", "b"]) is True     # str data: NumPy's, through the guard
     assert list(ng.append(np.array(["a"]), ["b"])) == ["a", "b"]
+
+
+def test_splits_are_views_as_numpys():
+    """array_split, split, hsplit, vsplit, dsplit: NumPy's pieces (views), its errors."""
+    a = np.arange(2 * 7 * 4).reshape(2, 7, 4)
+    g = ng.asarray(a)
+    before = sum(c[0] for c in _fallback.counts.values())
+    for f, args in (("array_split", (3,)), ("array_split", (3, 1)), ("array_split", ([2, 5], 1)),
+                    ("array_split", ([-2, 9, 1], 1)), ("array_split", (7, 1)), ("split", (2,)), ("split", (7, 1)),
+                    ("split", ([1, 3], 2)), ("hsplit", (7,)), ("hsplit", ([3],)), ("vsplit", (2,)), ("dsplit", (2,)),
+                    ("array_split", (9, 1))):
+        got, want = getattr(ng, f)(g, *args), getattr(np, f)(a, *args)
+        assert len(got) == len(want), (f, args)
+        for x, y in zip(got, want):
+            assert_same(x, y)
+    flat = ng.asarray(np.arange(10))
+    for x, y in zip(ng.hsplit(flat, 5), np.hsplit(np.arange(10), 5)):
+        assert_same(x, y)
+    piece = ng.split(g, 2)[1]
+    piece[0, 0, 0] = -1          # a view: the write reaches g
+    assert int(g[1, 0, 0]) == -1
+    assert sum(c[0] for c in _fallback.counts.values()) == before
+    for f, x, args in (("split", a, (3, 1)), ("array_split", a, (0,)), ("vsplit", np.arange(4), (2,)),
+                       ("dsplit", a[0], (2,)), ("hsplit", np.array(3), (1,))):
+        with pytest.raises(ValueError) as want:
+            getattr(np, f)(x, *args)
+        with pytest.raises(ValueError) as got:
+            getattr(ng, f)(ng.asarray(x), *args)
+        assert str(got.value) == str(want.value)
