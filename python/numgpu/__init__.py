@@ -709,6 +709,38 @@ def dsplit(ary, indices_or_sections):
     return _split_along(ary, indices_or_sections, 3, 2, "dsplit")
 
 
+def average(a, axis=None, weights=None, returned=False, *, keepdims=_np._NoValue):
+    """The (weighted) mean along axis, NumPy's average: integer data in float64, weights summing
+    to zero a ZeroDivisionError; with returned, (average, sum of weights)."""
+    a = _arr(a)
+    if axis is not None:
+        axis = tuple(_norm_axis(ax, a.ndim) for ax in _axes(axis))
+    kw = {} if keepdims is _np._NoValue else {"keepdims": keepdims}
+    if weights is None:
+        avg = a.mean(axis, **kw)
+        scl = full(avg.shape, a.size / _builtins.max(avg.size, 1), dtype=avg.dtype)
+    else:
+        wgt = _arr(weights)
+        kinds = (a.dtype, wgt.dtype, "f8") if a.dtype.kind in "biu" else (a.dtype, wgt.dtype)
+        result_dtype = _np.result_type(*kinds)
+        if a.shape != wgt.shape:
+            if axis is None:
+                raise TypeError("Axis must be specified when shapes of a and weights differ.")
+            if wgt.shape != tuple(a.shape[ax] for ax in axis):
+                raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+            wgt = wgt.transpose(tuple(_np.argsort(axis)))
+            wgt = wgt.reshape(tuple(s if ax in axis else 1 for ax, s in enumerate(a.shape)))
+        scl = wgt.sum(axis=axis, dtype=result_dtype, **kw)
+        if _builtins.bool(any(scl == 0.0)):
+            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+        avg = multiply(a, wgt, dtype=result_dtype).sum(axis, **kw) / scl  # noqa: F821
+    if not returned:
+        return avg
+    if scl.shape != avg.shape:
+        scl = broadcast_to(scl, avg.shape).copy()
+    return avg, scl
+
+
 def _inf_sign(x, negative, out):
     x = _arr(x)
     if x.dtype.kind == "c":

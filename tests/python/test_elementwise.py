@@ -1023,3 +1023,32 @@ def test_splits_are_views_as_numpys():
         with pytest.raises(ValueError) as got:
             getattr(ng, f)(ng.asarray(x), *args)
         assert str(got.value) == str(want.value)
+
+
+def test_average_as_numpys():
+    """average: unweighted and weighted, axes (tuples too), keepdims, returned, integer data in
+    float64, 1-d weights along an axis, and NumPy's errors."""
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal((4, 5, 3))
+    i = rng.integers(0, 9, (4, 5))
+    w = rng.random((4, 5, 3))
+    before = sum(c[0] for c in _fallback.counts.values())
+    cases = [((a,), {}), ((a,), {"axis": 1}), ((a,), {"axis": (0, 2), "keepdims": True}), ((a,), {"weights": w}),
+             ((a,), {"axis": 1, "weights": w[0, :, 0]}), ((a,), {"axis": (2, 0), "weights": w[:, 0, :].T}),
+             ((i,), {"axis": 0, "weights": i[:, 0] + 1}), ((i,), {}), ((a,), {"axis": -1, "weights": w, "returned": True}),
+             ((a,), {"returned": True}), ((a,), {"axis": 0, "returned": True}), ((a.astype(np.float32),), {"axis": 1})]
+    for args, kw in cases:
+        gkw = {k: ng.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+        got, want = ng.average(*[ng.asarray(x) for x in args], **gkw), np.average(*args, **kw)
+        if kw.get("returned"):
+            assert_same(got[0], want[0], rtol=1e-12)
+            assert_same(got[1], want[1], rtol=1e-12)
+        else:
+            assert_same(got, want, rtol=1e-12 if want.dtype == np.float64 else 1e-6)
+    assert sum(c[0] for c in _fallback.counts.values()) == before
+    for kw, err in (({"weights": w[0]}, TypeError), ({"axis": 1, "weights": w[0]}, ValueError),
+                    ({"weights": np.zeros_like(a)}, ZeroDivisionError)):
+        with pytest.raises(err):
+            np.average(a, **kw)
+        with pytest.raises(err):
+            ng.average(ng.asarray(a), **{k: ng.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()})
