@@ -139,9 +139,11 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, lik
     NumPy's (fallback)."""
     _c_order(order, like)
     same = isinstance(object, ndarray) and (dtype is None or _np.dtype(dtype) == object.dtype)
-    if copy is False and not same and not _uploads_as_is(object, dtype):
+    reorder = isinstance(object, ndarray) and order == "C" and not object.flags.c_contiguous  # (a transposed view)
+    if copy is False and (reorder or not same and not _uploads_as_is(object, dtype)):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
-    a = object if same and copy is not True and not object._scalar else _core.asarray(object, dtype, copy is True)
+    a = object if same and copy is not True and not reorder and not object._scalar \
+        else _core.asarray(object, dtype, copy is True or reorder)
     if a.ndim < ndmin:
         a = a.reshape((1,) * (ndmin - a.ndim) + a.shape)
     return a
@@ -612,6 +614,11 @@ def real_if_close(a, tol=100):
 def copy(a, order="K", subok=False):
     """A new array with a's data (NumPy's copy)."""
     return array(a, order=order, subok=subok, copy=True)
+
+
+def ascontiguousarray(a, dtype=None, *, like=None):
+    """a as a C-contiguous array of at least one dimension (no copy when it is one already)."""
+    return array(a, dtype, copy=None, order="C", ndmin=1, like=like)
 
 
 def array_equal(a1, a2, equal_nan=False):

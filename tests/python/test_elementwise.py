@@ -1052,3 +1052,21 @@ def test_average_as_numpys():
             np.average(a, **kw)
         with pytest.raises(err):
             ng.average(ng.asarray(a), **{k: ng.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()})
+
+
+def test_ascontiguousarray_and_array_order_c():
+    """ascontiguousarray: a C-contiguous array (a copy of a transposed or strided view, the array
+    itself when it is one), at least 1-d, dtype= casts; array(order='C') of a view likewise, and
+    copy=False of one NumPy's ValueError."""
+    m = np.arange(12.0).reshape(3, 4)
+    g = ng.asarray(m)
+    for v, gv in ((m.T, g.T), (m[:, ::2], g[:, ::2]), (m, g), (np.float64(2.5), 2.5)):
+        got, want = ng.ascontiguousarray(gv), np.ascontiguousarray(v)
+        assert_same(got, want)
+        assert got.flags.c_contiguous
+    assert ng.ascontiguousarray(g) is g
+    assert_same(ng.ascontiguousarray(g.T, dtype=np.float32), np.ascontiguousarray(m.T, dtype=np.float32))
+    assert ng.array(g.T, order="C").flags.c_contiguous and ng.array(g.T, copy=None, order="C").flags.c_contiguous
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        ng.array(g.T, copy=False, order="C")
+    assert ng.array(g, copy=False, order="C") is g
