@@ -748,6 +748,25 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_np._NoValue
     return avg, scl
 
 
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """NaN to `nan`, infinities to `posinf`/`neginf` (the dtype's largest finite values by
+    default), in both parts of complex data; a copy unless copy=False (then in place)."""
+    if copy is False and isinstance(x, (_np.ndarray, _np.generic)):
+        return _np.nan_to_num(x, copy=False, nan=nan, posinf=posinf, neginf=neginf)  # (the caller's own array)
+    x = array(x, copy=copy)
+    if x.dtype.kind not in "fc":
+        return x[()] if x.ndim == 0 else x
+    info = _np.finfo(x.real.dtype)
+    maxf = info.max if posinf is None else posinf
+    minf = info.min if neginf is None else neginf
+    for d in ((x.real, x.imag) if x.dtype.kind == "c" else (x,)):
+        bad_nan, bad_pos, bad_neg = isnan(d), isposinf(d), isneginf(d)  # noqa: F821
+        copyto(d, nan, where=bad_nan)  # noqa: F821
+        copyto(d, maxf, where=bad_pos)  # noqa: F821
+        copyto(d, minf, where=bad_neg)  # noqa: F821
+    return x[()] if x.ndim == 0 else x
+
+
 def _inf_sign(x, negative, out):
     x = _arr(x)
     if x.dtype.kind == "c":

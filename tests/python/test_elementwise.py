@@ -1070,3 +1070,23 @@ def test_ascontiguousarray_and_array_order_c():
     with pytest.raises(ValueError, match="Unable to avoid copy"):
         ng.array(g.T, copy=False, order="C")
     assert ng.array(g, copy=False, order="C") is g
+
+
+def test_nan_to_num_on_the_device():
+    """nan_to_num: NumPy's values (both parts of complex data, nan/posinf/neginf given or the
+    dtype's extremes), integers unchanged, in place with copy=False (a NumPy array stays NumPy's
+    and changes), no fallback."""
+    x = np.array([1.0, np.nan, np.inf, -np.inf, -0.0, 2.5])
+    c = x.astype(np.complex128)
+    c.imag = [np.nan, 1, -np.inf, 2, np.inf, 0]
+    before = sum(n[0] for n in _fallback.counts.values())
+    for v in (x, x.astype(np.float32), c, c.astype(np.complex64), np.arange(4), x.reshape(2, 3)):
+        for kw in ({}, {"nan": -1.0, "posinf": 7.0}, {"neginf": -3.0}):
+            assert_same(ng.nan_to_num(ng.asarray(v), **kw), np.nan_to_num(v, **kw))
+    g = ng.asarray(x)
+    assert ng.nan_to_num(g, copy=False) is g
+    assert_same(g, np.nan_to_num(x))
+    assert sum(n[0] for n in _fallback.counts.values()) == before
+    h = x.copy()
+    ng.nan_to_num(h, copy=False)
+    np.testing.assert_array_equal(h, np.nan_to_num(x))
