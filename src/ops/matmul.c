@@ -21,7 +21,9 @@
  * terms whose sums are added in float64 (one long float32 sum loses four
  * digits where NumPy's BLAS keeps them).
  *
- * This is a plain blocked loop nest, not a tuned BLAS: it is well ahead of
+ * Float and complex products first go to the backend's vendor BLAS where it
+ * has one (vendor_gemm: cuBLAS, the host's BLAS on cpu); the kernel below
+ * runs the rest. It is a plain blocked loop nest, not a tuned BLAS: well ahead of
  * NumPy's own non-BLAS loops (integer matmul, ~2.5x on 500x500 int64) but
  * behind OpenBLAS/MKL for floats (~3x slower at 1000x1000 float64 on two
  * cores, ~8x for float32), partly because kernels are built without

@@ -145,6 +145,16 @@ static NgIrRef loop(NgIrKernel *k, int var, NgIrRef stop, NgIrRef body, unsigned
     return ng_ir_for(k, var, ng_ir_const_i(k, NG_INT64, 0), stop, ng_ir_const_i(k, NG_INT64, 1), body, flags);
 }
 
+/* Marks the parallel loop of an argmin/argmax as a ranked reduction of
+ * (acc, best): the best value, then the smallest index; a NaN wins. */
+static void rank_argbest(NgIrKernel *k, const RedKey *key, NgIrRef loop, int acc, int best, int kcell, int out,
+                         int lock)
+{
+    NgIrRanked rk = {.loop = loop, .op = key->op == NG_RED_ARGMAX ? NG_OP_MAXIMUM : NG_OP_MINIMUM,
+                     .nan_wins = true, .nvars = 2, .vars = {acc, best}, .cells = {kcell, out}, .lock = lock};
+    ng_ir_reduce_ranked(k, &rk);
+}
+
 /* argmax (argmin) of the one reduced axis (loop variable v, element x) in
  * blocks of ARG_BLOCK: a block's max (min) and whether it holds a NaN come
  * from a loop the C compiler vectorises; only a block that changes the
@@ -304,7 +314,13 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
     int nanv = nan_apart ? ng_ir_var(k, NG_BOOL) : -1;
     NgOp acc_comb = !nan_apart ? comb : key->op == NG_RED_MAX ? NG_OP_FMAX : NG_OP_FMIN;
     NgIrRef update;
-    if (nan_apart) {
+    if (key->blocked) { /* the whole reduced loop, in blocks */
+        unsigned flags = key->plan == PLAN_FULL && key->ranked ? NG_IR_PARALLEL : 0;
+        update = arg_blocks(k, key, in, vr[0], x, acc, best, flags);
+        if (flags) {
+            rank_argbest(k, key, update, acc, best, kcell, out, lock);
+        }
+    } else if (nan_apart) {
         NgIrRef c = ng_ir_cast(k, adt, contribution(k, key, x, mu)), a = ng_ir_varref(k, acc);
         NgIrRef take = ng_ir_binary(k, key->op == NG_RED_MAX ? NG_OP_GT : NG_OP_LT, NG_BOOL, c, a);
         NgIrRef steps[2] = {ng_ir_assign(k, acc, ng_ir_select(k, take, c, a)),
@@ -323,7 +339,7 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
                                   ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, better, xnan));
         }
         NgIrRef at;
-        if (key->ranked || key->blocked) { /* the element's flat index from its indices, in parallel */
+        if (key->ranked) { /* the element's flat index from its indices, in parallel */
             at = ng_ir_varref(k, vr[0]);
             for (int d = 1; d < R; d++)
                 at = ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_binary(k, NG_OP_MUL, NG_INT64, at,
@@ -334,7 +350,7 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
         }
         NgIrRef take[2] = {ng_ir_assign(k, acc, x), ng_ir_assign(k, best, at)};
         update = ng_ir_if(k, better, ng_ir_block(k, 2, take), NG_IR_NONE);
-        if (!key->ranked && !key->blocked) {
+        if (!key->ranked) {
             NgIrRef steps[2] = {update, ng_ir_assign(k, flat, ng_ir_binary(k, NG_OP_ADD, NG_INT64, at,
                                                                            ng_ir_const_i(k, NG_INT64, 1)))};
             update = ng_ir_block(k, 2, steps);
@@ -345,25 +361,12 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
                                                    ng_ir_cast(k, rdt, contribution(k, key, x, mu))));
     }
     NgIrRef red = update;
-    if (key->blocked) {
-        unsigned flags = key->plan == PLAN_FULL && key->ranked ? NG_IR_PARALLEL : 0;
-        red = arg_blocks(k, key, in, vr[0], x, acc, best, flags);
-        if (flags) {
-            NgIrRanked rk = {.loop = red, .op = key->op == NG_RED_ARGMAX ? NG_OP_MAXIMUM : NG_OP_MINIMUM,
-                             .nan_wins = true, .nvars = 2, .vars = {acc, best}, .cells = {kcell, out},
-                             .lock = lock};
-            ng_ir_reduce_ranked(k, &rk);
-        }
-    }
     for (int d = key->blocked ? -1 : R - 1; d >= 0; d--) { /* (blocked: the nest is built) */
         bool outer = d == 0;
         unsigned flags = (outer && key->plan == PLAN_FULL && (!arg || key->ranked) && !key->serial) ? NG_IR_PARALLEL : 0;
         red = loop(k, vr[d], ng_ir_shape(k, in, K + d), red, flags);
         if (outer && key->ranked) {
-            NgIrRanked rk = {.loop = red, .op = key->op == NG_RED_ARGMAX ? NG_OP_MAXIMUM : NG_OP_MINIMUM,
-                             .nan_wins = true, .nvars = 2, .vars = {acc, best}, .cells = {kcell, out},
-                             .lock = lock};
-            ng_ir_reduce_ranked(k, &rk);
+            rank_argbest(k, key, red, acc, best, kcell, out, lock);
         }
         if (!arg && key->runs && d == R - key->runs) {
             ng_ir_reduce(k, red, run, comb);

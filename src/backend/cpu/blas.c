@@ -1,9 +1,9 @@
 /* The cpu device's vendor BLAS and LAPACK: the host's optimised library
  * (OpenBLAS, MKL, BLIS, FlexiBLAS), loaded with dlopen through the Fortran
  * interface, as the cuda backend loads cuBLAS. Products of float32, float64,
- * complex64 and complex128 matrices and the one-matrix solve and Cholesky go
- * there; the generated kernels stay the fallback (no library, a layout the
- * caller did not prepare, integers).
+ * complex64 and complex128 matrices and their solve, Cholesky, LU (det) and
+ * QR go there; the generated kernels stay the fallback (no library, a layout
+ * the caller did not prepare, integers, stacks of small matrices).
  *
  * Which library: $NUMGPU_BLAS when set (a path or soname; "none" turns the
  * library off), else one already loaded into the process (NumPy's own,
@@ -178,6 +178,8 @@ typedef union {
     int32_t i;
 } BlasInt;
 
+static int64_t get_int(const BlasInt *slot) { return lib.ilp64 ? slot->l : slot->i; }
+
 static bool put_int(BlasInt *slot, int64_t v)
 {
     if (lib.ilp64) {
@@ -309,10 +311,8 @@ static NgStatus lapack_error(int64_t info)
 
 /* QR of the row-major m x n matrix a (NgBackend.lapack's QR ops): geqrf on
  * a column-major copy, R written back, Q (orgqr/ungqr) into q. */
-static NgStatus qr(int li, int op, int64_t m, int64_t n, char *a, char *q, int *info)
+static NgStatus qr(int li, size_t item, int op, int64_t m, int64_t n, char *a, char *q, int *info)
 {
-    size_t item = ng_dtype_info(li == 0 ? NG_FLOAT32 : li == 1 ? NG_FLOAT64 : li == 2 ? NG_COMPLEX64 : NG_COMPLEX128)
-                      ->itemsize;
     int64_t kk = m < n ? m : n, kq = op == NG_LAPACK_QR_COMPLETE ? m : kk, cols = n > kq ? n : kq;
     BlasInt M, N, K, KQ, LWORK, INFO = {0};
     if (!put_int(&M, m) || !put_int(&N, n) || !put_int(&K, kk) || !put_int(&KQ, kq) || !put_int(&LWORK, -1) ||
@@ -339,12 +339,12 @@ static NgStatus qr(int li, int op, int64_t m, int64_t n, char *a, char *q, int *
     }
     transpose(w, a, m, n, item);
     lib.geqrf[li](&M, &N, w, &M, tau, work, &LWORK, &INFO);
-    int64_t r = lib.ilp64 ? INFO.l : INFO.i;
+    int64_t r = get_int(&INFO);
     if (r == 0) {
         transpose(a, w, n, m, item);
         if (op != NG_LAPACK_QR_R) {
             lib.orgqr[li](&M, &KQ, &K, w, &M, tau, work, &LWORK, &INFO);
-            r = lib.ilp64 ? INFO.l : INFO.i;
+            r = get_int(&INFO);
             if (r == 0)
                 transpose(q, w, kq, m, item);
         }
@@ -374,29 +374,32 @@ NgStatus ng_cpu_lapack(NgDevice *dev, int op, NgDType dt, int64_t n, int64_t nrh
     if (!fn)
         return ng_error_set(NG_ERR_UNSUPPORTED, "no host LAPACK for this operation");
     char *a = (char *)A + a_off, *b = B ? (char *)B + b_off : NULL;
+    size_t item = ng_dtype_info(dt)->itemsize;
     if (op >= NG_LAPACK_QR_R)
-        return qr(li, op, n, nrhs, a, b, info);
+        return qr(li, item, op, n, nrhs, a, b, info);
     BlasInt N, NRHS, INFO = {0};
     if (!put_int(&N, n) || !put_int(&NRHS, nrhs) || n * n > (lib.ilp64 ? INT64_MAX : INT32_MAX))
         return ng_error_set(NG_ERR_UNSUPPORTED, "the matrix's size does not fit the host LAPACK's integers");
-    size_t item = ng_dtype_info(dt)->itemsize, scratch = op == NG_LAPACK_GESV ? (size_t)(n * n) * item : 0;
-    char *tmp = NULL;
-    if (op != NG_LAPACK_POTRF && !(tmp = malloc(scratch + (size_t)n * sizeof(int64_t))))
-        return ng_error_set(NG_ERR_NOMEM, "out of memory: %lld bytes for a LAPACK work copy",
-                            (long long)(scratch + (size_t)n * sizeof(int64_t)));
-    void *ipiv = tmp + scratch;
     if (op == NG_LAPACK_POTRF) {
         lib.potrf[li]("U", &N, a, &N, &INFO, 1);
-    } else if (op == NG_LAPACK_GESV) {
-        transpose(tmp, a, n, n, item);
-        lib.gesv[li](&N, &NRHS, tmp, &N, ipiv, b, &N, &INFO);
-    } else {
-        lib.getrf[li](&N, &N, a, &N, ipiv, &INFO);
-        for (int64_t k = 0; k < n; k++) /* LAPACK's 1-based pivots, 0-based */
-            ((int64_t *)b)[k] = (lib.ilp64 ? ((int64_t *)ipiv)[k] : ((int32_t *)ipiv)[k]) - 1;
+    } else { /* GESV: a transposed copy of A, then the pivots; GETRF: the pivots */
+        size_t scratch = op == NG_LAPACK_GESV ? (size_t)(n * n) * item : 0;
+        char *tmp = malloc(scratch + (size_t)n * sizeof(int64_t));
+        if (!tmp)
+            return ng_error_set(NG_ERR_NOMEM, "out of memory: %lld bytes for a LAPACK work copy",
+                                (long long)(scratch + (size_t)n * sizeof(int64_t)));
+        void *ipiv = tmp + scratch;
+        if (op == NG_LAPACK_GESV) {
+            transpose(tmp, a, n, n, item);
+            lib.gesv[li](&N, &NRHS, tmp, &N, ipiv, b, &N, &INFO);
+        } else {
+            lib.getrf[li](&N, &N, a, &N, ipiv, &INFO);
+            for (int64_t k = 0; k < n; k++) /* LAPACK's 1-based pivots, 0-based */
+                ((int64_t *)b)[k] = (lib.ilp64 ? ((int64_t *)ipiv)[k] : ((int32_t *)ipiv)[k]) - 1;
+        }
+        free(tmp);
     }
-    free(tmp);
-    int64_t r = lib.ilp64 ? INFO.l : INFO.i;
+    int64_t r = get_int(&INFO);
     *info = r > 0;
     return r < 0 ? lapack_error(r) : NG_OK;
 }
