@@ -240,13 +240,6 @@ NgStatus ng_op_nonzero(const NgArray *a, NgArray *out);
 /* take along axis (an integer index array of any shape). */
 NgStatus ng_op_take(const NgArray *a, const NgArray *idx, int axis, NgTakeMode mode, NgArray *out);
 
-/* Vendor LAPACK on the device (src/ops/linalg.c): one square float32/64
- * matrix. NG_ERR_UNSUPPORTED where the device has none (then NumPy
- * computes); *info > 0: singular / not positive definite (no output). */
-NgStatus ng_linalg_solve(const NgArray *a, const NgArray *b, NgArray *out, int *info);
-NgStatus ng_linalg_inv(const NgArray *a, NgArray *out, int *info);
-NgStatus ng_linalg_cholesky(const NgArray *a, NgArray *out, int *info);
-
 /* ---- linear algebra by generated kernels (src/ops/lapack.c) ----------- */
 
 /* Stacks of square matrices (..., n, n) on any device, computed in NumPy's

@@ -17,10 +17,8 @@
  * matrices are flagged per matrix by the kernels and read back once.
  *
  * Where a device has a vendor LAPACK (cuSOLVER on cuda, the host's on
- * cpu), linalg.c's vendor path takes one float32/float64 matrix's solve,
- * inv and cholesky, and here the vendor's GESV, POTRF, GETRF and QR take
- * each matrix of a stack of large ones (and one matrix's det, slogdet and
- * qr): vendor_first. */
+ * cpu), its GESV, POTRF, GETRF and QR take one matrix, or each matrix of a
+ * stack of large ones (vendor_first), a call per matrix (vendor_each). */
 #include <string.h>
 
 #include "ops/ops_internal.h"

@@ -1,6 +1,6 @@
-/* numgpu._core.lapack(op, a, b): linear algebra of device arrays (the
- * generated kernels of src/ops/lapack.c, or the device's vendor LAPACK for
- * one float32/float64 matrix where it has one). op: 0 solve(a, b), 1 inv,
+/* numgpu._core.lapack(op, a, b): linear algebra of device arrays
+ * (src/ops/lapack.c: the device's vendor LAPACK where it has one and takes
+ * the operands, else the generated kernels). op: 0 solve(a, b), 1 inv,
  * 2 cholesky, 3 det, 4 slogdet (a (sign, logabsdet) tuple), 5 qr(a, mode)
  * (mode 0 reduced, 1 complete: a (Q, R) tuple; 2: R alone). A singular or
  * non-positive-definite matrix raises numpy.linalg.LinAlgError. */
@@ -18,14 +18,8 @@ static PyObject *linalg_error(const char *msg)
     return NULL;
 }
 
-/* The vendor routine for op where the device has one, else the generated kernels. */
 static NgStatus solve_like(int op, const NgArray *a, const NgArray *b, NgArray *out, int *info)
 {
-    NgStatus st = op == 0 ? ng_linalg_solve(a, b, out, info) : op == 1 ? ng_linalg_inv(a, out, info)
-                                                                       : ng_linalg_cholesky(a, out, info);
-    if (st != NG_ERR_UNSUPPORTED)
-        return st;
-    *info = 0;
     return op == 0 ? ng_lapack_solve(a, b, out, info) : op == 1 ? ng_lapack_inv(a, out, info)
                                                                : ng_lapack_cholesky(a, out, info);
 }

@@ -191,39 +191,7 @@ static PyObject *f_take(PyObject *m, PyObject *args)
     return finish(st, &ta, &out);
 }
 
-/* linalg(op, a, b): 0 solve, 1 inv, 2 cholesky on the device's vendor
- * LAPACK. None where the device has none (the caller uses NumPy);
- * numpy.linalg.LinAlgError for a singular / non-positive-definite matrix. */
-static PyObject *f_linalg(PyObject *m, PyObject *args)
-{
-    int op;
-    PyObject *a, *b = Py_None;
-    if (!PyArg_ParseTuple(args, "iO|O:linalg", &op, &a, &b))
-        return NULL;
-    if (!ngpy_check(a) || (op == 0) != (b != Py_None) || (b != Py_None && !ngpy_check(b)))
-        Py_RETURN_NONE; /* not device arrays, or the wrong arguments: NumPy decides */
-    NgArray out;
-    int info = 0;
-    NgStatus st = op == 0 ? ng_linalg_solve(ngpy_arr(a), ngpy_arr(b), &out, &info)
-                  : op == 1 ? ng_linalg_inv(ngpy_arr(a), &out, &info) : ng_linalg_cholesky(ngpy_arr(a), &out, &info);
-    if (st == NG_ERR_UNSUPPORTED)
-        Py_RETURN_NONE;
-    if (st != NG_OK)
-        return ngpy_raise(st);
-    if (info == 0)
-        return ngpy_wrap(&out);
-    PyObject *mod = PyImport_ImportModule("numpy.linalg");
-    PyObject *err = mod ? PyObject_GetAttrString(mod, "LinAlgError") : NULL;
-    Py_XDECREF(mod);
-    if (err) {
-        PyErr_SetString(err, op == 2 ? "Matrix is not positive definite" : "Singular matrix");
-        Py_DECREF(err);
-    }
-    return NULL;
-}
-
 PyMethodDef ngpy_manip_functions[] = {
-    {"linalg", f_linalg, METH_VARARGS, "linalg(op, a, b): solve/inv/cholesky on the vendor LAPACK, or None."},
     {"flip", f_flip, METH_VARARGS, "flip(a, axes): reversed along axes (a view)."},
     {"diagonal", f_diagonal, METH_VARARGS, "diagonal(a, offset, axis1, axis2): a view."},
     {"roll", f_roll, METH_VARARGS, "roll(a, shifts, axes)."},
