@@ -404,6 +404,10 @@ NgStatus ng_sort_rows(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows, 
 {
     if (rows == 0 || n == 0)
         return NG_OK;
+    bool done;
+    NgStatus st = ng_sort_radix(keys, idx, init_idx, rows, n, &done);
+    if (st != NG_OK || done)
+        return st;
     NgDevice *dev = ng_array_device(keys);
     bool host = dev->be->target->par == NG_PAR_OPENMP;
     int64_t B = host ? 32 : 16;
@@ -414,7 +418,6 @@ NgStatus ng_sort_rows(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows, 
     key.idx = idx != NULL;
     key.init_idx = init_idx && idx;
     const NgArray *arrs[4];
-    NgStatus st;
     if (n <= B) {
         key.kind = K_BLOCK;
         return launch_sort(dev, key, arrs, pair_args(arrs, keys, idx, NULL, NULL), rows, n, &B, 1, rows);

@@ -42,6 +42,11 @@ NgIrRef ng_sort_less(NgIrKernel *k, NgDType dt, NgIrRef a, NgIrRef b);
  * along; with init_idx it is first filled with 0..n-1 per row (argsort). */
 NgStatus ng_sort_rows(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows, int64_t n);
 
+/* The cpu's radix sort of the rows (src/ops/radix.c), same contract as
+ * ng_sort_rows; *done is false, and nothing changed, where it does not take
+ * them (other devices, complex keys, short rows). */
+NgStatus ng_sort_radix(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows, int64_t n, bool *done);
+
 /* Appends the arguments of a C-contiguous array viewed as (rows, n), or as
  * a 1-d array of n elements. */
 void ng_sort_kargs2(NgKArg *args, int *na, const NgArray *a, int64_t rows, int64_t n);

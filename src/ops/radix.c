@@ -1,0 +1,453 @@
+/* The cpu's row sort: least-significant-digit radix sort, 8 bits a pass,
+ * for bool, integer and float keys (ng_sort_rows tries it first; complex
+ * keys, GPU targets and short rows keep sort.c's merge sort).
+ *
+ * Keys are read through an unsigned view of the same itemsize and encoded
+ * so that unsigned order is NumPy's order: integers flip the sign bit,
+ * floats flip the sign bit of positive values and every bit of negative
+ * ones, every NaN becomes all ones (after +inf) and -0.0 becomes +0.0's
+ * code (equal keys). Each row is cut into C chunks of consecutive elements,
+ * a work item each:
+ *   1. HIST: a chunk encodes its keys into the first buffer and counts, per
+ *      digit position d and digit value b, cnt[row, (d*256 + b)*C + c];
+ *      floats also flag a NaN or -0.0 (codes that do not decode back);
+ *   2. SCAN: per (row, d), the exclusive prefix of the counts in (b, c)
+ *      order: where chunk c's elements of digit b go. A position whose
+ *      digit is the same for the whole row (in every row) is skipped;
+ *   3. PASS, per remaining position: a chunk moves its elements, in order,
+ *      to their places in the other buffer (stable), indices along
+ *      (argsort fills them in the first pass). The last pass decodes into
+ *      the keys, unless a row had a NaN or -0.0: then indices are carried
+ *      and GATHER copies the original keys in sorted order (NaN payloads
+ *      and the sign of zero kept, as NumPy's stable sort keeps them). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops/sort_internal.h"
+
+enum { R_HIST, R_SCAN, R_PASS, R_GATHER };
+
+enum { RADIX_MIN_ROW = 1024, RADIX_CHUNK = 16384, RADIX_ITEMS = 64 };
+
+typedef struct RadixKey {
+    uint8_t tag;      /* 'R' */
+    uint8_t kind;     /* R_* */
+    int8_t dt;        /* the keys' dtype */
+    uint8_t idx;      /* PASS: indices move with the keys */
+    uint8_t init_idx; /* PASS: the index of an element is its position (first pass of an argsort) */
+    uint8_t decode;   /* PASS: store decoded keys (the last pass) */
+} RadixKey;
+
+static NgDType code_dtype(NgDType dt)
+{
+    switch (ng_dtype_info(dt)->itemsize) {
+    case 1: return NG_UINT8;
+    case 2: return NG_UINT16;
+    case 4: return NG_UINT32;
+    default: return NG_UINT64;
+    }
+}
+
+static int radix_digits(NgDType dt) { return ng_dtype_info(dt)->itemsize; }
+
+static NgIrRef ucon(NgIrKernel *k, NgDType u, uint64_t v) { return ng_ir_const_i(k, u, (int64_t)v); }
+
+static NgIrRef ubin(NgIrKernel *k, NgOp op, NgDType u, NgIrRef a, NgIrRef b) { return ng_ir_binary(k, op, u, a, b); }
+
+/* The sign bit and all ones of code dtype u. */
+static uint64_t sign_bit(NgDType u) { return (uint64_t)1 << (8 * ng_dtype_info(u)->itemsize - 1); }
+static uint64_t all_ones(NgDType u) { return sign_bit(u) | (sign_bit(u) - 1); }
+
+/* The exponent field of float dtype dt, all ones: a magnitude above it is a NaN. */
+static uint64_t inf_bits(NgDType dt)
+{
+    return dt == NG_FLOAT16 ? 0x7C00u : dt == NG_FLOAT32 ? 0x7F800000u : 0x7FF0000000000000u;
+}
+
+/* NaN or -0.0: a float key whose code does not decode back to it. */
+static NgIrRef odd_float(NgIrKernel *k, NgDType dt, NgIrRef u)
+{
+    NgDType ut = code_dtype(dt);
+    NgIrRef mag = ubin(k, NG_OP_BITAND, ut, u, ucon(k, ut, sign_bit(ut) - 1));
+    return sx_cmp(k, NG_OP_BITOR, sx_cmp(k, NG_OP_GT, mag, ucon(k, ut, inf_bits(dt))),
+                  sx_cmp(k, NG_OP_EQ, u, ucon(k, ut, sign_bit(ut))));
+}
+
+/* The code of key bits u (in the code dtype). */
+static NgIrRef encode(NgIrKernel *k, NgDType dt, NgIrRef u)
+{
+    NgDType ut = code_dtype(dt);
+    if (!ng_dtype_is_signed(dt) && !ng_dtype_is_float(dt)) /* bool, unsigned: the bits are the code */
+        return u;
+    NgIrRef sign = ucon(k, ut, sign_bit(ut));
+    if (!ng_dtype_is_float(dt))
+        return ubin(k, NG_OP_BITXOR, ut, u, sign);
+    /* negative (sign bit set): flip every bit; else flip the sign bit */
+    NgIrRef neg = sx_cmp(k, NG_OP_NE, ubin(k, NG_OP_BITAND, ut, u, sign), ucon(k, ut, 0));
+    NgIrRef code = ubin(k, NG_OP_BITXOR, ut, u, ng_ir_select(k, neg, ucon(k, ut, all_ones(ut)), sign));
+    NgIrRef mag = ubin(k, NG_OP_BITAND, ut, u, ucon(k, ut, sign_bit(ut) - 1));
+    code = ng_ir_select(k, sx_cmp(k, NG_OP_EQ, u, sign), sign, code); /* -0.0 as +0.0 */
+    return ng_ir_select(k, sx_cmp(k, NG_OP_GT, mag, ucon(k, ut, inf_bits(dt))), ucon(k, ut, all_ones(ut)), code);
+}
+
+/* The key bits of code c (a key that is neither NaN nor -0.0). */
+static NgIrRef decode(NgIrKernel *k, NgDType dt, NgIrRef c)
+{
+    NgDType ut = code_dtype(dt);
+    if (!ng_dtype_is_signed(dt) && !ng_dtype_is_float(dt)) /* bool, unsigned: the bits are the code */
+        return c;
+    NgIrRef sign = ucon(k, ut, sign_bit(ut));
+    if (!ng_dtype_is_float(dt))
+        return ubin(k, NG_OP_BITXOR, ut, c, sign);
+    NgIrRef pos = sx_cmp(k, NG_OP_NE, ubin(k, NG_OP_BITAND, ut, c, sign), ucon(k, ut, 0));
+    return ubin(k, NG_OP_BITXOR, ut, c, ng_ir_select(k, pos, sign, ucon(k, ut, all_ones(ut))));
+}
+
+/* Digit `shift` bits up of code c, as an int64 in 0..255. */
+static NgIrRef digit(NgIrKernel *k, NgIrRef c, int shift)
+{
+    NgIrRef c64 = ng_ir_cast(k, NG_UINT64, c);
+    if (shift)
+        c64 = ubin(k, NG_OP_RSHIFT, NG_UINT64, c64, ucon(k, NG_UINT64, (uint64_t)shift));
+    return ng_ir_cast(k, NG_INT64, ubin(k, NG_OP_BITAND, NG_UINT64, c64, ucon(k, NG_UINT64, 255)));
+}
+
+/* The chunk loop shared by HIST and PASS: for w in parallel over rows * C,
+ * row R = w / C, chunk c = w % C of S = ceil(n / C) elements [lo, hi);
+ * the caller's body runs for each position I of the chunk. lets[] bind R,
+ * c, lo and hi once per work item, and base: where chunk c's counters
+ * start in its row of cnt (D * 256 of them, digit position-major), plus
+ * `off`. */
+typedef struct Chunk {
+    int w, i;       /* variables */
+    NgIrRef R, c, I, lo, hi, base;
+    NgIrRef lets[5];
+} Chunk;
+
+static void chunk_open(NgIrKernel *k, Chunk *ch, NgIrRef n, NgIrRef C, int D, NgIrRef off)
+{
+    int r = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64), lo = ng_ir_var(k, NG_INT64), hi = ng_ir_var(k, NG_INT64);
+    int base = ng_ir_var(k, NG_INT64);
+    ch->w = ng_ir_var(k, NG_INT64);
+    ch->i = ng_ir_var(k, NG_INT64);
+    NgIrRef W = ng_ir_varref(k, ch->w);
+    NgIrRef S = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_ADD, n, sx_op(k, NG_OP_SUB, C, sx_i(k, 1))), C);
+    ch->lets[0] = ng_ir_let(k, r, sx_op(k, NG_OP_FLOORDIV, W, C));
+    ch->lets[1] = ng_ir_let(k, c, sx_op(k, NG_OP_SUB, W, sx_op(k, NG_OP_MUL, ng_ir_varref(k, r), C)));
+    ch->R = ng_ir_varref(k, r);
+    ch->c = ng_ir_varref(k, c);
+    ch->lets[2] = ng_ir_let(k, lo, sx_op(k, NG_OP_MUL, ch->c, S));
+    ch->lo = ng_ir_varref(k, lo);
+    ch->lets[3] = ng_ir_let(k, hi, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, ch->lo, S), n));
+    ch->hi = ng_ir_varref(k, hi);
+    ch->lets[4] = ng_ir_let(k, base, sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, ch->c, sx_i(k, 256 * D)), off));
+    ch->base = ng_ir_varref(k, base);
+    ch->I = ng_ir_varref(k, ch->i);
+}
+
+/* HIST: src (rows, n) code dtype, enc (rows, n) code dtype (written),
+ * cnt (rows, D*256*C) int64 (written), [odd (rows*C) int64 (written),
+ * floats], scalar C. */
+static void build_hist(NgIrKernel *k, const RadixKey *key)
+{
+    NgDType dt = (NgDType)key->dt, ut = code_dtype(dt);
+    bool fl = ng_dtype_is_float(dt);
+    int D = radix_digits(dt);
+    int src = ng_ir_param_array(k, ut, 2, true, false), enc = ng_ir_param_array(k, ut, 2, true, true);
+    int cnt = ng_ir_param_array(k, NG_INT64, 2, true, true);
+    int odd = fl ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
+    NgIrRef C = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)), n = ng_ir_shape(k, src, 1);
+    Chunk ch;
+    chunk_open(k, &ch, n, C, D, sx_i(k, 0));
+    int j = ng_ir_var(k, NG_INT64), u = ng_ir_var(k, ut), e = ng_ir_var(k, ut), f = ng_ir_var(k, NG_INT64);
+    NgIrRef U = ng_ir_varref(k, u), E = ng_ir_varref(k, e);
+    NgIrRef step[3 + 8 + 1], outer[5 + 4];
+    int ns = 0, no = 0;
+    for (int l = 0; l < 5; l++)
+        outer[no++] = ch.lets[l];
+    step[ns++] = ng_ir_let(k, u, sx_load2(k, src, ch.R, ch.I));
+    step[ns++] = ng_ir_let(k, e, encode(k, dt, U));
+    step[ns++] = sx_store2(k, enc, ch.R, ch.I, E);
+    for (int d = 0; d < D; d++) {
+        NgIrRef at = sx_op(k, NG_OP_ADD, ch.base, sx_op(k, NG_OP_ADD, sx_i(k, 256 * d), digit(k, E, 8 * d)));
+        step[ns++] = sx_store2(k, cnt, ch.R, at, sx_op(k, NG_OP_ADD, sx_load2(k, cnt, ch.R, at), sx_i(k, 1)));
+    }
+    NgIrRef J = ng_ir_varref(k, j);
+    outer[no++] = sx_for(k, j, sx_i(k, 0), sx_i(k, 256 * D), sx_store2(k, cnt, ch.R, sx_op(k, NG_OP_ADD, ch.base, J), sx_i(k, 0)), 0);
+    if (fl) {
+        outer[no++] = ng_ir_let(k, f, sx_i(k, 0));
+        step[ns++] = ng_ir_assign(k, f, sx_op(k, NG_OP_BITOR, ng_ir_varref(k, f),
+                                              ng_ir_cast(k, NG_INT64, odd_float(k, dt, U))));
+    }
+    outer[no++] = sx_for(k, ch.i, ch.lo, ch.hi, ng_ir_block(k, ns, step), 0);
+    if (fl)
+        outer[no++] = sx_store1(k, odd, ng_ir_varref(k, ch.w), ng_ir_varref(k, f));
+    k->body = sx_for(k, ch.w, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, src, 0), C), ng_ir_block(k, no, outer),
+                     NG_IR_PARALLEL);
+}
+
+/* SCAN: cnt (rows, D*256*C) int64 (written), same (rows*D) int64
+ * (written), scalars C, D. Row r's position d: the counts in (b, c) order
+ * become their exclusive prefix; same[r*D + d] = 1 when one digit value
+ * holds the whole row. */
+static void build_scan(NgIrKernel *k, const RadixKey *key)
+{
+    int cnt = ng_ir_param_array(k, NG_INT64, 2, true, true), same = ng_ir_param_array(k, NG_INT64, 1, true, true);
+    NgIrRef C = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)), D = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef rows = ng_ir_shape(k, cnt, 0);
+    int w = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64);
+    int acc = ng_ir_var(k, NG_INT64), tot = ng_ir_var(k, NG_INT64), full = ng_ir_var(k, NG_INT64), v = ng_ir_var(k, NG_INT64);
+    NgIrRef W = ng_ir_varref(k, w), R = sx_op(k, NG_OP_FLOORDIV, W, D), d = sx_op(k, NG_OP_MOD, W, D);
+    NgIrRef Acc = ng_ir_varref(k, acc), Tot = ng_ir_varref(k, tot), V = ng_ir_varref(k, v);
+    NgIrRef at = sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, ng_ir_varref(k, c), D), d),
+                                        sx_i(k, 256)), ng_ir_varref(k, b));
+    NgIrRef inner[4] = {ng_ir_let(k, v, sx_load2(k, cnt, R, at)), sx_store2(k, cnt, R, at, Acc),
+                        ng_ir_assign(k, acc, sx_op(k, NG_OP_ADD, Acc, V)), ng_ir_assign(k, tot, sx_op(k, NG_OP_ADD, Tot, V))};
+    NgIrRef perb[3] = {ng_ir_let(k, tot, sx_i(k, 0)), sx_for(k, c, sx_i(k, 0), C, ng_ir_block(k, 4, inner), 0),
+                       ng_ir_assign(k, full, sx_op(k, NG_OP_MAXIMUM, ng_ir_varref(k, full), Tot))};
+    NgIrRef body[4] = {ng_ir_let(k, acc, sx_i(k, 0)), ng_ir_let(k, full, sx_i(k, 0)),
+                       sx_for(k, b, sx_i(k, 0), sx_i(k, 256), ng_ir_block(k, 3, perb), 0),
+                       sx_store1(k, same, W, ng_ir_cast(k, NG_INT64, sx_cmp(k, NG_OP_EQ, ng_ir_varref(k, full), Acc)))};
+    (void)key;
+    k->body = sx_for(k, w, sx_i(k, 0), sx_op(k, NG_OP_MUL, rows, D), ng_ir_block(k, 4, body), NG_IR_PARALLEL);
+}
+
+/* PASS: src (rows, n) code, [srci (rows, n) int64 unless init_idx], dst
+ * (rows, n) code (written), [dsti (rows, n) int64 (written)], cnt (rows,
+ * D*256*C) int64 (written), scalars C, d. */
+static void build_pass(NgIrKernel *k, const RadixKey *key)
+{
+    NgDType dt = (NgDType)key->dt, ut = code_dtype(dt);
+    int src = ng_ir_param_array(k, ut, 2, true, false);
+    int srci = key->idx && !key->init_idx ? ng_ir_param_array(k, NG_INT64, 2, true, false) : -1;
+    int dst = ng_ir_param_array(k, ut, 2, true, true);
+    int dsti = key->idx ? ng_ir_param_array(k, NG_INT64, 2, true, true) : -1;
+    int cnt = ng_ir_param_array(k, NG_INT64, 2, true, true);
+    NgIrRef C = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)), d = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    Chunk ch;
+    chunk_open(k, &ch, ng_ir_shape(k, src, 1), C, radix_digits(dt), sx_op(k, NG_OP_MUL, d, sx_i(k, 256)));
+    int e = ng_ir_var(k, ut), at = ng_ir_var(k, NG_INT64), p = ng_ir_var(k, NG_INT64), sh = ng_ir_var(k, NG_UINT64);
+    NgIrRef E = ng_ir_varref(k, e), At = ng_ir_varref(k, at), P = ng_ir_varref(k, p);
+    NgIrRef b = ng_ir_cast(k, NG_INT64, ubin(k, NG_OP_BITAND, NG_UINT64,
+                                             ubin(k, NG_OP_RSHIFT, NG_UINT64, ng_ir_cast(k, NG_UINT64, E), ng_ir_varref(k, sh)),
+                                             ucon(k, NG_UINT64, 255)));
+    NgIrRef step[6], outer[8];
+    int ns = 0, no = 0;
+    step[ns++] = ng_ir_let(k, e, sx_load2(k, src, ch.R, ch.I));
+    step[ns++] = ng_ir_let(k, at, sx_op(k, NG_OP_ADD, ch.base, b));
+    step[ns++] = ng_ir_let(k, p, sx_load2(k, cnt, ch.R, At));
+    step[ns++] = sx_store2(k, cnt, ch.R, At, sx_op(k, NG_OP_ADD, P, sx_i(k, 1)));
+    step[ns++] = sx_store2(k, dst, ch.R, P, key->decode ? decode(k, dt, E) : E);
+    if (key->idx)
+        step[ns++] = sx_store2(k, dsti, ch.R, P, key->init_idx ? ch.I : sx_load2(k, srci, ch.R, ch.I));
+    for (int l = 0; l < 5; l++)
+        outer[no++] = ch.lets[l];
+    outer[no++] = ng_ir_let(k, sh, ng_ir_cast(k, NG_UINT64, sx_op(k, NG_OP_MUL, d, sx_i(k, 8))));
+    outer[no++] = sx_for(k, ch.i, ch.lo, ch.hi, ng_ir_block(k, ns, step), 0);
+    k->body = sx_for(k, ch.w, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, src, 0), C), ng_ir_block(k, no, outer),
+                     NG_IR_PARALLEL);
+}
+
+/* GATHER: keys (rows, n) dtype, idx (rows, n) int64, out (rows, n) dtype
+ * (written): out[r, j] = keys[r, idx[r, j]], one parallel loop over all. */
+static void build_gather(NgIrKernel *k, const RadixKey *key)
+{
+    NgDType dt = (NgDType)key->dt;
+    int keys = ng_ir_param_array(k, dt, 2, true, false), idx = ng_ir_param_array(k, NG_INT64, 2, true, false);
+    int out = ng_ir_param_array(k, dt, 2, true, true);
+    int q = ng_ir_var(k, NG_INT64);
+    NgIrRef n = ng_ir_shape(k, keys, 1), Q = ng_ir_varref(k, q);
+    NgIrRef R = sx_op(k, NG_OP_FLOORDIV, Q, n), J = sx_op(k, NG_OP_MOD, Q, n);
+    k->body = sx_for(k, q, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, keys, 0), n),
+                     sx_store2(k, out, R, J, sx_load2(k, keys, R, sx_load2(k, idx, R, J))), NG_IR_PARALLEL);
+}
+
+static NgStatus build_radix(const void *ctx, NgIrKernel *k)
+{
+    const RadixKey *key = ctx;
+    switch (key->kind) {
+    case R_HIST: build_hist(k, key); break;
+    case R_SCAN: build_scan(k, key); break;
+    case R_PASS: build_pass(k, key); break;
+    case R_GATHER: build_gather(k, key); break;
+    }
+    return k->status;
+}
+
+static NgStatus launch(NgDevice *dev, RadixKey key, const NgArray *const *arrs, int narrs, const int64_t *shape2,
+                       const NgArray *cnt, const NgArray *vec, const int64_t *scalars, int nscalars, int64_t extent,
+                       int64_t work)
+{
+    const NgKernel *kern;
+    NgStatus st = ng_kernel_get(dev, &key, sizeof key, build_radix, &key, &kern);
+    if (st != NG_OK)
+        return st;
+    NgKArg args[6 * 6 + 4];
+    int na = 0;
+    for (int i = 0; i < narrs; i++)
+        ng_sort_kargs2(args, &na, arrs[i], shape2[0], shape2[1]);
+    if (cnt)
+        ng_sort_kargs2(args, &na, cnt, cnt->shape[0], cnt->shape[1]);
+    if (vec)
+        ng_sort_kargs1(args, &na, vec, vec->size);
+    for (int i = 0; i < nscalars; i++)
+        args[na++].i = scalars[i];
+    return ng_kernel_launch(kern, args, na, extent, work);
+}
+
+/* Whether the radix sort takes rows of n keys of dtype dt on dev. */
+static bool radix_takes(NgDevice *dev, NgDType dt, int64_t n)
+{
+    return dev->be->target->par == NG_PAR_OPENMP && n >= RADIX_MIN_ROW && !ng_dtype_is_complex(dt);
+}
+
+/* The largest element of a small int64 array (a download). */
+static NgStatus any_set(const NgArray *a, bool *any)
+{
+    int64_t v = 0;
+    NgStatus st = a->size ? ng_ops_reduce_int(NG_RED_MAX, a, &v) : NG_OK;
+    *any = v != 0;
+    return st;
+}
+
+/* The radix passes over the codes in bufs[0], ping-ponging with bufs[1];
+ * the last one stores into `last` (the keys' code view), decoding, unless
+ * it is NULL. Indices (key.idx) ping-pong between ibufs[0] (the caller's,
+ * read unless key.init_idx) and ibufs[1]. Positions whose digit is the
+ * same across every row (skip) are left out, but one pass always runs (it
+ * fills the indices and decodes). *sorted_i: the buffer the indices end in. */
+static NgStatus passes(NgDevice *dev, RadixKey key, NgArray *bufs, NgArray *ibufs, NgArray *last, NgArray *cnt,
+                       const bool *skip, int D, int64_t C, const int64_t *shape2, NgArray **sorted_i)
+{
+    int order[8], np = 0;
+    for (int d = 0; d < D; d++)
+        if (!skip[d])
+            order[np++] = d;
+    if (np == 0)
+        order[np++] = 0;
+    NgStatus st = NG_OK;
+    bool init = key.init_idx;
+    key.kind = R_PASS;
+    for (int p = 0, cur = 0; p < np && st == NG_OK; p++, cur = 1 - cur) {
+        key.decode = p == np - 1 && last != NULL;
+        key.init_idx = p == 0 && init;
+        const NgArray *arrs[4];
+        int na = 0;
+        arrs[na++] = &bufs[cur];
+        if (key.idx && !key.init_idx)
+            arrs[na++] = &ibufs[cur];
+        arrs[na++] = key.decode ? last : &bufs[1 - cur];
+        if (key.idx)
+            arrs[na++] = *sorted_i = &ibufs[1 - cur];
+        int64_t sc[2] = {C, order[p]};
+        st = launch(dev, key, arrs, na, shape2, cnt, NULL, sc, 2, shape2[0] * C, shape2[0] * shape2[1]);
+    }
+    return st;
+}
+
+NgStatus ng_sort_radix(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows, int64_t n, bool *done)
+{
+    NgDevice *dev = ng_array_device(keys);
+    NgDType dt = keys->dtype, ut = code_dtype(dt);
+    *done = false;
+    if (!radix_takes(dev, dt, n))
+        return NG_OK;
+    int D = radix_digits(dt);
+    int64_t C = 1;
+    if (rows < RADIX_ITEMS) {
+        C = (RADIX_ITEMS + rows - 1) / rows;
+        if (C > n / RADIX_CHUNK)
+            C = n / RADIX_CHUNK > 1 ? n / RADIX_CHUNK : 1;
+    }
+    int64_t shape2[2] = {rows, n}, cshape[2] = {rows, 256 * D * C}, nodd = rows * C, nsame = rows * D;
+    NgArray bufs[2] = {{0}}, ibufs[2] = {{0}}, cnt = {0}, odd = {0}, same = {0}, own_idx = {0}, gathered = {0};
+    NgArray codes = *keys; /* the keys' bits as the code dtype: a view without its own reference */
+    codes.dtype = ut;
+    NgStatus st;
+    if ((st = ng_array_empty(dev, ut, 2, shape2, &bufs[0])) != NG_OK ||
+        (st = ng_array_empty(dev, ut, 2, shape2, &bufs[1])) != NG_OK ||
+        (st = ng_array_empty(dev, NG_INT64, 2, cshape, &cnt)) != NG_OK ||
+        (st = ng_array_empty(dev, NG_INT64, 1, &nsame, &same)) != NG_OK ||
+        (ng_dtype_is_float(dt) && (st = ng_array_empty(dev, NG_INT64, 1, &nodd, &odd)) != NG_OK))
+        goto out;
+    RadixKey key;
+    memset(&key, 0, sizeof key);
+    key.tag = 'R';
+    key.dt = (int8_t)dt;
+    const NgArray *harrs[2] = {&codes, &bufs[0]};
+    int64_t hs[1] = {C};
+    key.kind = R_HIST;
+    if ((st = launch(dev, key, harrs, 2, shape2, &cnt, odd.buf ? &odd : NULL, hs, 1, rows * C, rows * n)) != NG_OK)
+        goto out;
+    key.kind = R_SCAN;
+    NgKArg sargs[16];
+    int na = 0;
+    ng_sort_kargs2(sargs, &na, &cnt, rows, 256 * D * C);
+    ng_sort_kargs1(sargs, &na, &same, nsame);
+    sargs[na++].i = C;
+    sargs[na++].i = D;
+    const NgKernel *kern;
+    if ((st = ng_kernel_get(dev, &key, sizeof key, build_radix, &key, &kern)) != NG_OK ||
+        (st = ng_kernel_launch(kern, sargs, na, nsame, nsame * 256 * C)) != NG_OK)
+        goto out;
+    /* a position is skipped when its digit is the same across each row, in every row */
+    bool skip[8], bad = false;
+    int64_t *flags = malloc((size_t)nsame * sizeof *flags);
+    if (!flags) {
+        st = ng_error_set(NG_ERR_NOMEM, "out of host memory for %lld sort flags", (long long)nsame);
+        goto out;
+    }
+    if ((st = ng_array_download(&same, flags, NULL)) == NG_OK)
+        for (int d = 0; d < D; d++) {
+            skip[d] = true;
+            for (int64_t r = 0; r < rows; r++)
+                skip[d] = skip[d] && flags[r * D + d];
+        }
+    free(flags);
+    if (st != NG_OK)
+        goto out;
+    if (odd.buf && (st = any_set(&odd, &bad)) != NG_OK)
+        goto out;
+    NgArray *ix = idx;
+    if (!idx && bad) { /* the original keys are gathered by their sorted positions */
+        if ((st = ng_array_empty(dev, NG_INT64, keys->ndim, keys->shape, &own_idx)) != NG_OK)
+            goto out;
+        ix = &own_idx;
+        init_idx = true;
+    }
+    if (ix && (st = ng_array_empty(dev, NG_INT64, ix->ndim, ix->shape, &ibufs[1])) != NG_OK)
+        goto out;
+    if (ix)
+        ibufs[0] = *ix;
+    key.idx = ix != NULL;
+    key.init_idx = init_idx;
+    NgArray *sorted_i = NULL;
+    if ((st = passes(dev, key, bufs, ibufs, bad ? NULL : &codes, &cnt, skip, D, C, shape2, &sorted_i)) != NG_OK)
+        goto out;
+    if (ix && sorted_i == &ibufs[1]) { /* the indices ended in the second buffer: hand it over */
+        NgArray t = *ix;
+        *ix = ibufs[1];
+        ibufs[1] = t;
+    }
+    if (bad) {
+        const NgArray *garrs[3] = {keys, ix, &gathered};
+        key.kind = R_GATHER;
+        if ((st = ng_array_empty(dev, dt, keys->ndim, keys->shape, &gathered)) != NG_OK ||
+            (st = launch(dev, key, garrs, 3, shape2, NULL, NULL, NULL, 0, rows * n, rows * n)) != NG_OK)
+            goto out;
+        NgArray t = *keys;
+        *keys = gathered;
+        gathered = t;
+    }
+    *done = true;
+out:
+    ng_array_release(&bufs[0]);
+    ng_array_release(&bufs[1]);
+    ng_array_release(&ibufs[1]);
+    ng_array_release(&cnt);
+    ng_array_release(&odd);
+    ng_array_release(&same);
+    ng_array_release(&own_idx);
+    ng_array_release(&gathered);
+    return st;
+}
