@@ -25,9 +25,9 @@
 
 #include "ops/sort_internal.h"
 
-enum { R_HIST, R_SCAN, R_PASS, R_GATHER };
+enum { R_HIST, R_COUNT, R_SCAN, R_PASS, R_GATHER };
 
-enum { RADIX_MIN_ROW = 1024, RADIX_CHUNK = 16384, RADIX_ITEMS = 64 };
+enum { RADIX_MIN_ROW = 2048, RADIX_CHUNK = 8192, RADIX_ITEMS = 16 };
 
 typedef struct RadixKey {
     uint8_t tag;      /* 'R' */
@@ -36,6 +36,7 @@ typedef struct RadixKey {
     uint8_t idx;      /* PASS: indices move with the keys */
     uint8_t init_idx; /* PASS: the index of an element is its position (first pass of an argsort) */
     uint8_t decode;   /* PASS: store decoded keys (the last pass) */
+    uint8_t bits;     /* bits of a digit */
 } RadixKey;
 
 static NgDType code_dtype(NgDType dt)
@@ -48,7 +49,15 @@ static NgDType code_dtype(NgDType dt)
     }
 }
 
-static int radix_digits(NgDType dt) { return ng_dtype_info(dt)->itemsize; }
+/* Digit values and digit positions of a sort by digits of `bits` bits
+ * (RadixKey.bits) of keys of dtype dt. */
+static int radix_buckets(int bits) { return 1 << bits; }
+static int radix_digits(NgDType dt, int bits) { return (8 * ng_dtype_info(dt)->itemsize + bits - 1) / bits; }
+
+/* The digit width for rows of n keys of dtype dt: 11 bits for long rows of
+ * 4- and 8-byte keys (3 and 6 passes instead of 4 and 8), else 8 (the
+ * counters of a chunk, 2^bits per position, stay small beside its keys). */
+static int radix_bits(NgDType dt, int64_t n) { return ng_dtype_info(dt)->itemsize >= 4 && n >= (1 << 19) ? 11 : 8; }
 
 static NgIrRef ucon(NgIrKernel *k, NgDType u, uint64_t v) { return ng_ir_const_i(k, u, (int64_t)v); }
 
@@ -103,13 +112,11 @@ static NgIrRef decode(NgIrKernel *k, NgDType dt, NgIrRef c)
     return ubin(k, NG_OP_BITXOR, ut, c, ng_ir_select(k, pos, sign, ucon(k, ut, all_ones(ut))));
 }
 
-/* Digit `shift` bits up of code c, as an int64 in 0..255. */
-static NgIrRef digit(NgIrKernel *k, NgIrRef c, int shift)
+/* The digit `shift` bits up of code c (nb values), as an int64. */
+static NgIrRef digit(NgIrKernel *k, NgIrRef c, NgIrRef shift, int nb)
 {
-    NgIrRef c64 = ng_ir_cast(k, NG_UINT64, c);
-    if (shift)
-        c64 = ubin(k, NG_OP_RSHIFT, NG_UINT64, c64, ucon(k, NG_UINT64, (uint64_t)shift));
-    return ng_ir_cast(k, NG_INT64, ubin(k, NG_OP_BITAND, NG_UINT64, c64, ucon(k, NG_UINT64, 255)));
+    NgIrRef c64 = ubin(k, NG_OP_RSHIFT, NG_UINT64, ng_ir_cast(k, NG_UINT64, c), shift);
+    return ng_ir_cast(k, NG_INT64, ubin(k, NG_OP_BITAND, NG_UINT64, c64, ucon(k, NG_UINT64, (uint64_t)nb - 1)));
 }
 
 /* The chunk loop shared by HIST and PASS: for w in parallel over rows * C,
@@ -124,7 +131,7 @@ typedef struct Chunk {
     NgIrRef lets[5];
 } Chunk;
 
-static void chunk_open(NgIrKernel *k, Chunk *ch, NgIrRef n, NgIrRef C, int D, NgIrRef off)
+static void chunk_open(NgIrKernel *k, Chunk *ch, NgIrRef n, NgIrRef C, int nb, int D, NgIrRef off)
 {
     int r = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64), lo = ng_ir_var(k, NG_INT64), hi = ng_ir_var(k, NG_INT64);
     int base = ng_ir_var(k, NG_INT64);
@@ -140,7 +147,7 @@ static void chunk_open(NgIrKernel *k, Chunk *ch, NgIrRef n, NgIrRef C, int D, Ng
     ch->lo = ng_ir_varref(k, lo);
     ch->lets[3] = ng_ir_let(k, hi, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, ch->lo, S), n));
     ch->hi = ng_ir_varref(k, hi);
-    ch->lets[4] = ng_ir_let(k, base, sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, ch->c, sx_i(k, 256 * D)), off));
+    ch->lets[4] = ng_ir_let(k, base, sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, ch->c, sx_i(k, (int64_t)nb * D)), off));
     ch->base = ng_ir_varref(k, base);
     ch->I = ng_ir_varref(k, ch->i);
 }
@@ -152,13 +159,13 @@ static void build_hist(NgIrKernel *k, const RadixKey *key)
 {
     NgDType dt = (NgDType)key->dt, ut = code_dtype(dt);
     bool fl = ng_dtype_is_float(dt);
-    int D = radix_digits(dt);
+    int D = radix_digits(dt, key->bits), nb = radix_buckets(key->bits);
     int src = ng_ir_param_array(k, ut, 2, true, false), enc = ng_ir_param_array(k, ut, 2, true, true);
     int cnt = ng_ir_param_array(k, NG_INT64, 2, true, true);
     int odd = fl ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
     NgIrRef C = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)), n = ng_ir_shape(k, src, 1);
     Chunk ch;
-    chunk_open(k, &ch, n, C, D, sx_i(k, 0));
+    chunk_open(k, &ch, n, C, nb, D, sx_i(k, 0));
     int j = ng_ir_var(k, NG_INT64), u = ng_ir_var(k, ut), e = ng_ir_var(k, ut), f = ng_ir_var(k, NG_INT64);
     NgIrRef U = ng_ir_varref(k, u), E = ng_ir_varref(k, e);
     NgIrRef step[3 + 8 + 1], outer[5 + 4];
@@ -169,11 +176,12 @@ static void build_hist(NgIrKernel *k, const RadixKey *key)
     step[ns++] = ng_ir_let(k, e, encode(k, dt, U));
     step[ns++] = sx_store2(k, enc, ch.R, ch.I, E);
     for (int d = 0; d < D; d++) {
-        NgIrRef at = sx_op(k, NG_OP_ADD, ch.base, sx_op(k, NG_OP_ADD, sx_i(k, 256 * d), digit(k, E, 8 * d)));
+        NgIrRef b = digit(k, E, ucon(k, NG_UINT64, (uint64_t)(d * key->bits)), nb);
+        NgIrRef at = sx_op(k, NG_OP_ADD, ch.base, sx_op(k, NG_OP_ADD, sx_i(k, (int64_t)nb * d), b));
         step[ns++] = sx_store2(k, cnt, ch.R, at, sx_op(k, NG_OP_ADD, sx_load2(k, cnt, ch.R, at), sx_i(k, 1)));
     }
     NgIrRef J = ng_ir_varref(k, j);
-    outer[no++] = sx_for(k, j, sx_i(k, 0), sx_i(k, 256 * D), sx_store2(k, cnt, ch.R, sx_op(k, NG_OP_ADD, ch.base, J), sx_i(k, 0)), 0);
+    outer[no++] = sx_for(k, j, sx_i(k, 0), sx_i(k, (int64_t)nb * D), sx_store2(k, cnt, ch.R, sx_op(k, NG_OP_ADD, ch.base, J), sx_i(k, 0)), 0);
     if (fl) {
         outer[no++] = ng_ir_let(k, f, sx_i(k, 0));
         step[ns++] = ng_ir_assign(k, f, sx_op(k, NG_OP_BITOR, ng_ir_varref(k, f),
@@ -186,30 +194,63 @@ static void build_hist(NgIrKernel *k, const RadixKey *key)
                      NG_IR_PARALLEL);
 }
 
-/* SCAN: cnt (rows, D*256*C) int64 (written), same (rows*D) int64
- * (written), scalars C, D. Row r's position d: the counts in (b, c) order
- * become their exclusive prefix; same[r*D + d] = 1 when one digit value
- * holds the whole row. */
+/* SCAN: cnt (rows, C*D*nb) int64 (written), same (rows*D) int64
+ * (written), scalars C, D, d0, nd: for row r and position d of d0 .. d0 +
+ * nd - 1, the counts in (b, c) order become their exclusive prefix (where
+ * chunk c's keys of digit b go), and same[r*D + d] = 1 when one digit
+ * value holds the whole row. */
 static void build_scan(NgIrKernel *k, const RadixKey *key)
 {
+    int nb = radix_buckets(key->bits);
     int cnt = ng_ir_param_array(k, NG_INT64, 2, true, true), same = ng_ir_param_array(k, NG_INT64, 1, true, true);
     NgIrRef C = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)), D = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
-    NgIrRef rows = ng_ir_shape(k, cnt, 0);
+    NgIrRef d0 = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)), nd = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
     int w = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64);
     int acc = ng_ir_var(k, NG_INT64), tot = ng_ir_var(k, NG_INT64), full = ng_ir_var(k, NG_INT64), v = ng_ir_var(k, NG_INT64);
-    NgIrRef W = ng_ir_varref(k, w), R = sx_op(k, NG_OP_FLOORDIV, W, D), d = sx_op(k, NG_OP_MOD, W, D);
+    NgIrRef W = ng_ir_varref(k, w), R = sx_op(k, NG_OP_FLOORDIV, W, nd);
+    NgIrRef d = sx_op(k, NG_OP_ADD, d0, sx_op(k, NG_OP_MOD, W, nd));
     NgIrRef Acc = ng_ir_varref(k, acc), Tot = ng_ir_varref(k, tot), V = ng_ir_varref(k, v);
     NgIrRef at = sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, ng_ir_varref(k, c), D), d),
-                                        sx_i(k, 256)), ng_ir_varref(k, b));
+                                        sx_i(k, nb)), ng_ir_varref(k, b));
     NgIrRef inner[4] = {ng_ir_let(k, v, sx_load2(k, cnt, R, at)), sx_store2(k, cnt, R, at, Acc),
                         ng_ir_assign(k, acc, sx_op(k, NG_OP_ADD, Acc, V)), ng_ir_assign(k, tot, sx_op(k, NG_OP_ADD, Tot, V))};
     NgIrRef perb[3] = {ng_ir_let(k, tot, sx_i(k, 0)), sx_for(k, c, sx_i(k, 0), C, ng_ir_block(k, 4, inner), 0),
                        ng_ir_assign(k, full, sx_op(k, NG_OP_MAXIMUM, ng_ir_varref(k, full), Tot))};
     NgIrRef body[4] = {ng_ir_let(k, acc, sx_i(k, 0)), ng_ir_let(k, full, sx_i(k, 0)),
-                       sx_for(k, b, sx_i(k, 0), sx_i(k, 256), ng_ir_block(k, 3, perb), 0),
-                       sx_store1(k, same, W, ng_ir_cast(k, NG_INT64, sx_cmp(k, NG_OP_EQ, ng_ir_varref(k, full), Acc)))};
-    (void)key;
-    k->body = sx_for(k, w, sx_i(k, 0), sx_op(k, NG_OP_MUL, rows, D), ng_ir_block(k, 4, body), NG_IR_PARALLEL);
+                       sx_for(k, b, sx_i(k, 0), sx_i(k, nb), ng_ir_block(k, 3, perb), 0),
+                       sx_store1(k, same, sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, R, D), d),
+                                 ng_ir_cast(k, NG_INT64, sx_cmp(k, NG_OP_EQ, ng_ir_varref(k, full), Acc)))};
+    k->body = sx_for(k, w, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, cnt, 0), nd), ng_ir_block(k, 4, body),
+                     NG_IR_PARALLEL);
+}
+
+/* COUNT: src (rows, n) code, cnt (rows, C*D*nb) int64 (written), scalars
+ * C, d: chunk c's counts of position d's digits, recounted before a pass
+ * that is not the first (the earlier passes moved other keys into the
+ * chunk's range; with one chunk a row the counts stay right). */
+static void build_count(NgIrKernel *k, const RadixKey *key)
+{
+    NgDType ut = code_dtype((NgDType)key->dt);
+    int nb = radix_buckets(key->bits);
+    int src = ng_ir_param_array(k, ut, 2, true, false), cnt = ng_ir_param_array(k, NG_INT64, 2, true, true);
+    NgIrRef C = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)), d = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    Chunk ch;
+    chunk_open(k, &ch, ng_ir_shape(k, src, 1), C, nb, radix_digits((NgDType)key->dt, key->bits),
+               sx_op(k, NG_OP_MUL, d, sx_i(k, nb)));
+    int j = ng_ir_var(k, NG_INT64), at = ng_ir_var(k, NG_INT64), sh = ng_ir_var(k, NG_UINT64);
+    NgIrRef At = ng_ir_varref(k, at);
+    NgIrRef step[2] = {ng_ir_let(k, at, sx_op(k, NG_OP_ADD, ch.base, digit(k, sx_load2(k, src, ch.R, ch.I), ng_ir_varref(k, sh), nb))),
+                       sx_store2(k, cnt, ch.R, At, sx_op(k, NG_OP_ADD, sx_load2(k, cnt, ch.R, At), sx_i(k, 1)))};
+    NgIrRef outer[8];
+    int no = 0;
+    for (int l = 0; l < 5; l++)
+        outer[no++] = ch.lets[l];
+    outer[no++] = ng_ir_let(k, sh, ng_ir_cast(k, NG_UINT64, sx_op(k, NG_OP_MUL, d, sx_i(k, key->bits))));
+    outer[no++] = sx_for(k, j, sx_i(k, 0), sx_i(k, nb),
+                         sx_store2(k, cnt, ch.R, sx_op(k, NG_OP_ADD, ch.base, ng_ir_varref(k, j)), sx_i(k, 0)), 0);
+    outer[no++] = sx_for(k, ch.i, ch.lo, ch.hi, ng_ir_block(k, 2, step), 0);
+    k->body = sx_for(k, ch.w, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, src, 0), C), ng_ir_block(k, no, outer),
+                     NG_IR_PARALLEL);
 }
 
 /* PASS: src (rows, n) code, [srci (rows, n) int64 unless init_idx], dst
@@ -225,12 +266,11 @@ static void build_pass(NgIrKernel *k, const RadixKey *key)
     int cnt = ng_ir_param_array(k, NG_INT64, 2, true, true);
     NgIrRef C = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)), d = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
     Chunk ch;
-    chunk_open(k, &ch, ng_ir_shape(k, src, 1), C, radix_digits(dt), sx_op(k, NG_OP_MUL, d, sx_i(k, 256)));
+    int nb = radix_buckets(key->bits);
+    chunk_open(k, &ch, ng_ir_shape(k, src, 1), C, nb, radix_digits(dt, key->bits), sx_op(k, NG_OP_MUL, d, sx_i(k, nb)));
     int e = ng_ir_var(k, ut), at = ng_ir_var(k, NG_INT64), p = ng_ir_var(k, NG_INT64), sh = ng_ir_var(k, NG_UINT64);
     NgIrRef E = ng_ir_varref(k, e), At = ng_ir_varref(k, at), P = ng_ir_varref(k, p);
-    NgIrRef b = ng_ir_cast(k, NG_INT64, ubin(k, NG_OP_BITAND, NG_UINT64,
-                                             ubin(k, NG_OP_RSHIFT, NG_UINT64, ng_ir_cast(k, NG_UINT64, E), ng_ir_varref(k, sh)),
-                                             ucon(k, NG_UINT64, 255)));
+    NgIrRef b = digit(k, E, ng_ir_varref(k, sh), nb);
     NgIrRef step[6], outer[8];
     int ns = 0, no = 0;
     step[ns++] = ng_ir_let(k, e, sx_load2(k, src, ch.R, ch.I));
@@ -242,7 +282,7 @@ static void build_pass(NgIrKernel *k, const RadixKey *key)
         step[ns++] = sx_store2(k, dsti, ch.R, P, key->init_idx ? ch.I : sx_load2(k, srci, ch.R, ch.I));
     for (int l = 0; l < 5; l++)
         outer[no++] = ch.lets[l];
-    outer[no++] = ng_ir_let(k, sh, ng_ir_cast(k, NG_UINT64, sx_op(k, NG_OP_MUL, d, sx_i(k, 8))));
+    outer[no++] = ng_ir_let(k, sh, ng_ir_cast(k, NG_UINT64, sx_op(k, NG_OP_MUL, d, sx_i(k, key->bits))));
     outer[no++] = sx_for(k, ch.i, ch.lo, ch.hi, ng_ir_block(k, ns, step), 0);
     k->body = sx_for(k, ch.w, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, src, 0), C), ng_ir_block(k, no, outer),
                      NG_IR_PARALLEL);
@@ -267,6 +307,7 @@ static NgStatus build_radix(const void *ctx, NgIrKernel *k)
     const RadixKey *key = ctx;
     switch (key->kind) {
     case R_HIST: build_hist(k, key); break;
+    case R_COUNT: build_count(k, key); break;
     case R_SCAN: build_scan(k, key); break;
     case R_PASS: build_pass(k, key); break;
     case R_GATHER: build_gather(k, key); break;
@@ -286,6 +327,7 @@ static NgStatus launch(NgDevice *dev, RadixKey key, const NgArray *const *arrs, 
     int na = 0;
     for (int i = 0; i < narrs; i++)
         ng_sort_kargs2(args, &na, arrs[i], shape2[0], shape2[1]);
+    /* (cnt and vec: a row of counters per row of keys; the flags) */
     if (cnt)
         ng_sort_kargs2(args, &na, cnt, cnt->shape[0], cnt->shape[1]);
     if (vec)
@@ -316,8 +358,18 @@ static NgStatus any_set(const NgArray *a, bool *any)
  * read unless key.init_idx) and ibufs[1]. Positions whose digit is the
  * same across every row (skip) are left out, but one pass always runs (it
  * fills the indices and decodes). *sorted_i: the buffer the indices end in. */
+/* The prefix sums of positions d0 .. d0 + nd - 1 (SCAN). */
+static NgStatus scan(NgDevice *dev, RadixKey key, const NgArray *cnt, const NgArray *same, int64_t C, int D, int d0,
+                     int nd)
+{
+    int64_t sc[4] = {C, D, d0, nd}, rows = cnt->shape[0];
+    key.kind = R_SCAN;
+    return launch(dev, key, NULL, 0, NULL, cnt, same, sc, 4, rows * nd, rows * nd * radix_buckets(key.bits) * C);
+}
+
 static NgStatus passes(NgDevice *dev, RadixKey key, NgArray *bufs, NgArray *ibufs, NgArray *last, NgArray *cnt,
-                       const bool *skip, int D, int64_t C, const int64_t *shape2, NgArray **sorted_i)
+                       const NgArray *same, const bool *skip, int D, int64_t C, const int64_t *shape2,
+                       NgArray **sorted_i)
 {
     int order[8], np = 0;
     for (int d = 0; d < D; d++)
@@ -340,6 +392,15 @@ static NgStatus passes(NgDevice *dev, RadixKey key, NgArray *bufs, NgArray *ibuf
         if (key.idx)
             arrs[na++] = *sorted_i = &ibufs[1 - cur];
         int64_t sc[2] = {C, order[p]};
+        if (p > 0 && C > 1) { /* recount the chunks' digits where the last pass put other keys */
+            RadixKey ck = key;
+            ck.kind = R_COUNT;
+            ck.idx = ck.init_idx = ck.decode = 0;
+            const NgArray *src = &bufs[cur];
+            if ((st = launch(dev, ck, &src, 1, shape2, cnt, NULL, sc, 2, shape2[0] * C, shape2[0] * shape2[1])) != NG_OK ||
+                (st = scan(dev, key, cnt, same, C, D, order[p], 1)) != NG_OK)
+                break;
+        }
         st = launch(dev, key, arrs, na, shape2, cnt, NULL, sc, 2, shape2[0] * C, shape2[0] * shape2[1]);
     }
     return st;
@@ -352,14 +413,14 @@ NgStatus ng_sort_radix(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows,
     *done = false;
     if (!radix_takes(dev, dt, n))
         return NG_OK;
-    int D = radix_digits(dt);
-    int64_t C = 1;
+    int bits = radix_bits(dt, n), D = radix_digits(dt, bits), nb = radix_buckets(bits);
+    int64_t C = 1; /* rows * C work items, up to RADIX_ITEMS, chunks of at least RADIX_CHUNK */
     if (rows < RADIX_ITEMS) {
         C = (RADIX_ITEMS + rows - 1) / rows;
         if (C > n / RADIX_CHUNK)
             C = n / RADIX_CHUNK > 1 ? n / RADIX_CHUNK : 1;
     }
-    int64_t shape2[2] = {rows, n}, cshape[2] = {rows, 256 * D * C}, nodd = rows * C, nsame = rows * D;
+    int64_t shape2[2] = {rows, n}, cshape[2] = {rows, (int64_t)nb * D * C}, nodd = rows * C, nsame = rows * D;
     NgArray bufs[2] = {{0}}, ibufs[2] = {{0}}, cnt = {0}, odd = {0}, same = {0}, own_idx = {0}, gathered = {0};
     NgArray codes = *keys; /* the keys' bits as the code dtype: a view without its own reference */
     codes.dtype = ut;
@@ -374,21 +435,13 @@ NgStatus ng_sort_radix(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows,
     memset(&key, 0, sizeof key);
     key.tag = 'R';
     key.dt = (int8_t)dt;
+    key.bits = (uint8_t)bits;
     const NgArray *harrs[2] = {&codes, &bufs[0]};
     int64_t hs[1] = {C};
     key.kind = R_HIST;
     if ((st = launch(dev, key, harrs, 2, shape2, &cnt, odd.buf ? &odd : NULL, hs, 1, rows * C, rows * n)) != NG_OK)
         goto out;
-    key.kind = R_SCAN;
-    NgKArg sargs[16];
-    int na = 0;
-    ng_sort_kargs2(sargs, &na, &cnt, rows, 256 * D * C);
-    ng_sort_kargs1(sargs, &na, &same, nsame);
-    sargs[na++].i = C;
-    sargs[na++].i = D;
-    const NgKernel *kern;
-    if ((st = ng_kernel_get(dev, &key, sizeof key, build_radix, &key, &kern)) != NG_OK ||
-        (st = ng_kernel_launch(kern, sargs, na, nsame, nsame * 256 * C)) != NG_OK)
+    if ((st = scan(dev, key, &cnt, &same, C, D, 0, D)) != NG_OK)
         goto out;
     /* a position is skipped when its digit is the same across each row, in every row */
     bool skip[8], bad = false;
@@ -422,7 +475,7 @@ NgStatus ng_sort_radix(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows,
     key.idx = ix != NULL;
     key.init_idx = init_idx;
     NgArray *sorted_i = NULL;
-    if ((st = passes(dev, key, bufs, ibufs, bad ? NULL : &codes, &cnt, skip, D, C, shape2, &sorted_i)) != NG_OK)
+    if ((st = passes(dev, key, bufs, ibufs, bad ? NULL : &codes, &cnt, &same, skip, D, C, shape2, &sorted_i)) != NG_OK)
         goto out;
     if (ix && sorted_i == &ibufs[1]) { /* the indices ended in the second buffer: hand it over */
         NgArray t = *ix;

@@ -77,6 +77,74 @@ def test_sort_long_rows():
         assert_same(ng.argsort(ng.asarray(z), axis=1), np.argsort(z, axis=1, kind="stable"))
 
 
+def _same_bits(got, want):
+    """got (a numgpu array) has want's shape, dtype and bytes: -0.0 against 0.0 and NaN payloads
+    count, which assert_same's comparison lets pass."""
+    got = ng.asnumpy(got)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    assert got.tobytes() == want.tobytes(), np.flatnonzero(got.view(np.uint8) != want.view(np.uint8))[:10]
+
+
+RADIX = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.float16, np.int32, np.uint32, np.float32,
+         np.int64, np.uint64, np.float64]
+
+
+@pytest.mark.parametrize("dt", RADIX, ids=dtype_id)
+def test_long_rows_sort_as_numpys_stable_sort(dt):
+    """Rows of 2048 keys and more (on cpu: the radix sort, src/ops/radix.c; elsewhere the merge
+    sort) sort as NumPy's stable sort, bit for bit: one row cut into chunks, rows of their own, a
+    row of equal keys, extremes of the dtype, and floats with -0.0 beside 0.0 and NaNs of other
+    payloads and signs (the original keys come back, in their original order)."""
+    rng = np.random.default_rng(7)
+    info = np.iinfo(dt) if np.dtype(dt).kind in "iu" else None
+    if dt is np.bool_:
+        one = rng.integers(0, 2, 40000).astype(dt)
+    elif info is not None:
+        one = rng.integers(info.min, info.max, 40000, dtype=dt, endpoint=True)
+        one[::101] = info.min
+        one[1::103] = info.max
+    else:
+        one = (rng.standard_normal(40000) * 1e3).astype(dt)
+        one[::97] = np.inf
+        one[1::89] = -np.inf
+        one[2::83] = 0.0
+        one[3::79] = -0.0
+    small = rng.integers(0, 5, (3, 3000)).astype(dt)   # many ties; the high digits are all equal
+    small[1] = small[1][::-1] + (0 if dt is np.bool_ else 1)   # a row whose digits differ from the others'
+    equal = np.full(2500, 1, dtype=dt)
+    cases = [one, small, equal, one.reshape(8, 5000)[:, ::2]]
+    if np.dtype(dt).kind == "f":
+        bits = one.copy().view(np.dtype("u%d" % one.itemsize))
+        nan = np.array(np.nan, dtype=dt).view(bits.dtype)
+        sign = np.array(-0.0, dtype=dt).view(bits.dtype)
+        bits[5::71] = nan
+        bits[6::73] = nan | sign     # a negative NaN
+        bits[7::67] = nan + 1        # another payload
+        cases += [bits.view(dt), np.where(np.arange(30000) % 2, -0.0, 0.0).astype(dt), one[one == one]]
+    for x in cases:
+        g = ng.asarray(x)
+        _same_bits(ng.sort(g, axis=-1), np.sort(x, axis=-1, kind="stable"))
+        _same_bits(ng.argsort(g, axis=-1), np.argsort(x, axis=-1, kind="stable"))
+    _same_bits(ng.sort(ng.asarray(small), axis=0), np.sort(small, axis=0, kind="stable"))
+
+
+def test_very_long_rows_sort_as_numpys():
+    """Rows of 2^19 keys and more take 11-bit digits on cpu (3 passes for 4-byte keys, 6 for 8)."""
+    rng = np.random.default_rng(8)
+    for x in (rng.standard_normal(600000).astype(np.float32), rng.integers(-2**62, 2**62, 600000),
+              rng.integers(0, 1000, 600000).astype(np.uint32)):
+        if x.dtype.kind == "f":
+            x[::1001] = np.nan
+        g = ng.asarray(x)
+        _same_bits(ng.sort(g), np.sort(x, kind="stable"))
+        _same_bits(ng.argsort(g), np.argsort(x, kind="stable"))
+    u = rng.integers(0, 300, 600000)
+    for got, want in zip(ng.unique(ng.asarray(u), return_index=True, return_counts=True),
+                         np.unique(u, return_index=True, return_counts=True)):
+        _same_bits(got, want)
+    assert_same(ng.median(ng.asarray(x)), np.median(x))
+
+
 def test_sort_complex_nan_order():
     # NumPy's documented order: [R + Rj, R + nanj, nan + Rj, nan + nanj], each group sorted by the
     # part that is not NaN, ties (and NaN + nanj) in their original order (stable)
