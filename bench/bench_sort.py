@@ -46,6 +46,8 @@ def main():
     h = x.astype(np.float16)   # many ties: 10^6 values in 2^16 bit patterns
     hs = (x[: n // 10] * 0.1).astype(np.float16)   # a float16 running sum that stays in range
     c = x + 1j * rng.standard_normal(n)
+    f4, i4 = x.astype(np.float32), rng.integers(-2**31, 2**31 - 1, n, dtype=np.int32)
+    gf4, gi4 = ng.asarray(f4), ng.asarray(i4)
     gx, gm, gi, gs, gq = (ng.asarray(v) for v in (x, m, ints, small, q))
     gh, ghs, gc = ng.asarray(h), ng.asarray(hs), ng.asarray(c)
     cases = [
@@ -53,6 +55,8 @@ def main():
         ("sort rows (n/1000 x 1000)", lambda: ng.sort(gm, axis=1), lambda: np.sort(m, axis=1)),
         ("argsort float64 (n)", lambda: ng.argsort(gx), lambda: np.argsort(x, kind="stable")),
         ("sort int64 (n)", lambda: ng.sort(gi), lambda: np.sort(ints)),
+        ("sort float32 (n)", lambda: ng.sort(gf4), lambda: np.sort(f4)),
+        ("argsort int32 (n)", lambda: ng.argsort(gi4), lambda: np.argsort(i4, kind="stable")),
         ("sort float16 (n)", lambda: ng.sort(gh), lambda: np.sort(h)),
         ("argsort float16 (n)", lambda: ng.argsort(gh), lambda: np.argsort(h, kind="stable")),
         ("sort complex128 (n)", lambda: ng.sort(gc), lambda: np.sort(c)),
