@@ -25,9 +25,13 @@
 
 #include "ops/sort_internal.h"
 
-enum { R_HIST, R_COUNT, R_SCAN, R_PASS, R_GATHER };
+enum { R_HIST, R_COUNT, R_SCAN, R_PASS, R_GATHER, R_ROW };
 
 enum { RADIX_MIN_ROW = 2048, RADIX_CHUNK = 8192, RADIX_ITEMS = 16 };
+
+/* Rows a work item sorts whole, with its counters in registers and cache (ROW): from this many
+ * rows, of 64 keys up to (not including) 65536. */
+enum { ROW_MIN_ROWS = 16, ROW_MIN_N = 64, ROW_MAX_N = 65536 };
 
 typedef struct RadixKey {
     uint8_t tag;      /* 'R' */
@@ -302,6 +306,114 @@ static void build_gather(NgIrKernel *k, const RadixKey *key)
                      sx_store2(k, out, R, J, sx_load2(k, keys, R, sx_load2(k, idx, R, J))), NG_IR_PARALLEL);
 }
 
+/* ROW's pass over one row: keys (and indices) from S (SI) to T (TI) at
+ * their places for the digit `sh` bits up, counters from position base. */
+static NgIrRef row_move(NgIrKernel *k, int cnt, NgIrRef R, NgIrRef n, NgIrRef base, NgIrRef sh, int S, int SI, int T,
+                        int TI, NgDType ut)
+{
+    int i = ng_ir_var(k, NG_INT64), e = ng_ir_var(k, ut), at = ng_ir_var(k, NG_INT64), p = ng_ir_var(k, NG_INT64);
+    NgIrRef I = ng_ir_varref(k, i), E = ng_ir_varref(k, e), At = ng_ir_varref(k, at), P = ng_ir_varref(k, p);
+    NgIrRef step[6] = {ng_ir_let(k, e, sx_load2(k, S, R, I)),
+                       ng_ir_let(k, at, sx_op(k, NG_OP_ADD, base, digit(k, E, sh, 256))),
+                       ng_ir_let(k, p, ng_ir_element(k, cnt, At)),
+                       ng_ir_assign_element(k, cnt, At, sx_op(k, NG_OP_ADD, P, sx_i(k, 1))),
+                       sx_store2(k, T, R, P, E),
+                       SI >= 0 ? sx_store2(k, TI, R, P, sx_load2(k, SI, R, I)) : NG_IR_NONE};
+    return sx_for(k, i, sx_i(k, 0), n, ng_ir_block(k, SI >= 0 ? 6 : 5, step), 0);
+}
+
+/* ROW: keys (rows, n) code view (written), b0, b1 (rows, n) code, [i0,
+ * i1 (rows, n) int64, for argsorts (i0 the result) and floats]. A work
+ * item sorts a whole row with 8-bit digits and private counters: encode
+ * into b0 (indices 0..n-1 into i0) counting every position, prefix sums, a
+ * pass per position whose digit is not the same across the row (b0 <->
+ * b1; indices along for an argsort or a row with a NaN or -0.0), then the
+ * decoded keys into `keys` - or, where the row had a NaN or -0.0, the
+ * original keys gathered by the indices. */
+static void build_row(NgIrKernel *k, const RadixKey *key)
+{
+    NgDType dt = (NgDType)key->dt, ut = code_dtype(dt);
+    bool fl = ng_dtype_is_float(dt), ix = key->idx || fl; /* index parameters */
+    int D = radix_digits(dt, 8), nb = 256;
+    int K = ng_ir_param_array(k, ut, 2, true, true);
+    int B[2] = {ng_ir_param_array(k, ut, 2, true, true), ng_ir_param_array(k, ut, 2, true, true)};
+    int Ix[2] = {-1, -1};
+    if (ix) {
+        Ix[0] = ng_ir_param_array(k, NG_INT64, 2, true, true);
+        Ix[1] = ng_ir_param_array(k, NG_INT64, 2, true, true);
+    }
+    NgIrRef n = ng_ir_shape(k, K, 1);
+    int r = ng_ir_var(k, NG_INT64), cnt = ng_ir_var_array(k, NG_INT64, nb * D), skip = ng_ir_var_array(k, NG_INT64, D);
+    int odd = ng_ir_var(k, NG_INT64), cur = ng_ir_var(k, NG_INT64), i = ng_ir_var(k, NG_INT64), u = ng_ir_var(k, ut);
+    int e = ng_ir_var(k, ut), d = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64), acc = ng_ir_var(k, NG_INT64);
+    int v = ng_ir_var(k, NG_INT64), full = ng_ir_var(k, NG_INT64), j = ng_ir_var(k, NG_INT64);
+    NgIrRef R = ng_ir_varref(k, r), I = ng_ir_varref(k, i), U = ng_ir_varref(k, u), E = ng_ir_varref(k, e);
+    NgIrRef Dv = ng_ir_varref(k, d), Cur = ng_ir_varref(k, cur), J = ng_ir_varref(k, j), zero = sx_i(k, 0);
+    NgIrRef body[12];
+    int nbody = 0;
+    body[nbody++] = ng_ir_let(k, cnt, zero);
+    body[nbody++] = ng_ir_let(k, skip, zero);
+    body[nbody++] = ng_ir_let(k, odd, zero);
+    /* encode and count */
+    NgIrRef step[4 + 8 + 1];
+    int ns = 0;
+    step[ns++] = ng_ir_let(k, u, sx_load2(k, K, R, I));
+    step[ns++] = ng_ir_let(k, e, encode(k, dt, U));
+    step[ns++] = sx_store2(k, B[0], R, I, E);
+    if (ix)
+        step[ns++] = sx_store2(k, Ix[0], R, I, I);
+    for (int p = 0; p < D; p++) {
+        NgIrRef at = sx_op(k, NG_OP_ADD, sx_i(k, nb * p), digit(k, E, ucon(k, NG_UINT64, (uint64_t)(8 * p)), nb));
+        step[ns++] = ng_ir_assign_element(k, cnt, at, sx_op(k, NG_OP_ADD, ng_ir_element(k, cnt, at), sx_i(k, 1)));
+    }
+    if (fl)
+        step[ns++] = ng_ir_assign(k, odd, sx_op(k, NG_OP_BITOR, ng_ir_varref(k, odd),
+                                                ng_ir_cast(k, NG_INT64, odd_float(k, dt, U))));
+    body[nbody++] = sx_for(k, i, zero, n, ng_ir_block(k, ns, step), 0);
+    /* prefix sums per position; a position whose digit is the same across the row is skipped */
+    NgIrRef at = sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, Dv, sx_i(k, nb)), ng_ir_varref(k, b));
+    NgIrRef perb[4] = {ng_ir_let(k, v, ng_ir_element(k, cnt, at)), ng_ir_assign_element(k, cnt, at, ng_ir_varref(k, acc)),
+                       ng_ir_assign(k, acc, sx_op(k, NG_OP_ADD, ng_ir_varref(k, acc), ng_ir_varref(k, v))),
+                       ng_ir_assign(k, full, sx_op(k, NG_OP_MAXIMUM, ng_ir_varref(k, full), ng_ir_varref(k, v)))};
+    NgIrRef perd[4] = {ng_ir_let(k, acc, zero), ng_ir_let(k, full, zero),
+                       sx_for(k, b, zero, sx_i(k, nb), ng_ir_block(k, 4, perb), 0),
+                       ng_ir_assign_element(k, skip, Dv, ng_ir_cast(k, NG_INT64, sx_cmp(k, NG_OP_EQ, ng_ir_varref(k, full), n)))};
+    body[nbody++] = sx_for(k, d, zero, sx_i(k, D), ng_ir_block(k, 4, perd), 0);
+    /* the passes, ping-ponging between b0 and b1 */
+    body[nbody++] = ng_ir_let(k, cur, zero);
+    NgIrRef base = sx_op(k, NG_OP_MUL, Dv, sx_i(k, nb));
+    NgIrRef sh = ng_ir_cast(k, NG_UINT64, sx_op(k, NG_OP_MUL, Dv, sx_i(k, 8)));
+    NgIrRef move = ng_ir_if(k, sx_cmp(k, NG_OP_EQ, Cur, zero),
+                            row_move(k, cnt, R, n, base, sh, B[0], Ix[0], B[1], Ix[1], ut),
+                            row_move(k, cnt, R, n, base, sh, B[1], Ix[1], B[0], Ix[0], ut));
+    if (fl && !key->idx) /* a sort of floats carries indices only for a row with a NaN or -0.0 */
+        move = ng_ir_if(k, sx_cmp(k, NG_OP_NE, ng_ir_varref(k, odd), zero), move,
+                        ng_ir_if(k, sx_cmp(k, NG_OP_EQ, Cur, zero),
+                                 row_move(k, cnt, R, n, base, sh, B[0], -1, B[1], -1, ut),
+                                 row_move(k, cnt, R, n, base, sh, B[1], -1, B[0], -1, ut)));
+    NgIrRef pass[2] = {move, ng_ir_assign(k, cur, sx_op(k, NG_OP_SUB, sx_i(k, 1), Cur))};
+    body[nbody++] = sx_for(k, d, zero, sx_i(k, D),
+                           ng_ir_if(k, sx_cmp(k, NG_OP_EQ, ng_ir_element(k, skip, Dv), zero), ng_ir_block(k, 2, pass), NG_IR_NONE), 0);
+    /* the keys back: decoded, or gathered through the other buffer */
+    NgIrRef decoded[2], gathered[2];
+    for (int c = 0; c < 2; c++) {
+        decoded[c] = sx_for(k, j, zero, n, sx_store2(k, K, R, J, decode(k, dt, sx_load2(k, B[c], R, J))), 0);
+        if (fl) {
+            NgIrRef g[2] = {sx_for(k, j, zero, n, sx_store2(k, B[1 - c], R, J, sx_load2(k, K, R, sx_load2(k, Ix[c], R, J))), 0),
+                            sx_for(k, j, zero, n, sx_store2(k, K, R, J, sx_load2(k, B[1 - c], R, J)), 0)};
+            gathered[c] = ng_ir_block(k, 2, g);
+        }
+    }
+    NgIrRef cur0 = sx_cmp(k, NG_OP_EQ, Cur, zero);
+    NgIrRef dec = ng_ir_if(k, cur0, decoded[0], decoded[1]);
+    body[nbody++] = fl ? ng_ir_if(k, sx_cmp(k, NG_OP_NE, ng_ir_varref(k, odd), zero), ng_ir_if(k, cur0, gathered[0], gathered[1]), dec)
+                       : dec;
+    if (key->idx) /* the indices into i0 */
+        body[nbody++] = ng_ir_if(k, sx_cmp(k, NG_OP_NE, Cur, zero),
+                                 sx_for(k, j, zero, n, sx_store2(k, Ix[0], R, J, sx_load2(k, Ix[1], R, J)), 0), NG_IR_NONE);
+    k->body = sx_for(k, r, zero, ng_ir_shape(k, K, 0), ng_ir_block(k, nbody, body), NG_IR_PARALLEL);
+}
+
 static NgStatus build_radix(const void *ctx, NgIrKernel *k)
 {
     const RadixKey *key = ctx;
@@ -311,6 +423,7 @@ static NgStatus build_radix(const void *ctx, NgIrKernel *k)
     case R_SCAN: build_scan(k, key); break;
     case R_PASS: build_pass(k, key); break;
     case R_GATHER: build_gather(k, key); break;
+    case R_ROW: build_row(k, key); break;
     }
     return k->status;
 }
@@ -338,9 +451,49 @@ static NgStatus launch(NgDevice *dev, RadixKey key, const NgArray *const *arrs, 
 }
 
 /* Whether the radix sort takes rows of n keys of dtype dt on dev. */
-static bool radix_takes(NgDevice *dev, NgDType dt, int64_t n)
+/* Whether rows of n keys of dtype dt on dev are radix sorted: a row per
+ * work item (ROW: enough rows, not too long), or chunks of long rows. */
+static bool row_takes(int64_t rows, int64_t n) { return rows >= ROW_MIN_ROWS && n >= ROW_MIN_N && n < ROW_MAX_N; }
+
+static bool radix_takes(NgDevice *dev, NgDType dt, int64_t rows, int64_t n)
 {
-    return dev->be->target->par == NG_PAR_OPENMP && n >= RADIX_MIN_ROW && !ng_dtype_is_complex(dt);
+    return dev->be->target->par == NG_PAR_OPENMP && !ng_dtype_is_complex(dt) && (n >= RADIX_MIN_ROW || row_takes(rows, n));
+}
+
+/* The ROW kernel's sort (floats carry indices, their own where the caller
+ * has none). */
+static NgStatus sort_row_each(NgDevice *dev, NgArray *keys, NgArray *idx, int64_t rows, int64_t n)
+{
+    NgDType dt = keys->dtype, ut = code_dtype(dt);
+    int64_t shape2[2] = {rows, n};
+    NgArray codes = *keys, b[2] = {{0}}, i1 = {0}, own = {0};
+    codes.dtype = ut;
+    NgArray *i0 = idx;
+    NgStatus st;
+    if ((st = ng_array_empty(dev, ut, 2, shape2, &b[0])) != NG_OK || (st = ng_array_empty(dev, ut, 2, shape2, &b[1])) != NG_OK)
+        goto out;
+    if (!i0 && ng_dtype_is_float(dt)) {
+        if ((st = ng_array_empty(dev, NG_INT64, 2, shape2, &own)) != NG_OK)
+            goto out;
+        i0 = &own;
+    }
+    if (i0 && (st = ng_array_empty(dev, NG_INT64, 2, shape2, &i1)) != NG_OK)
+        goto out;
+    RadixKey key;
+    memset(&key, 0, sizeof key);
+    key.tag = 'R';
+    key.kind = R_ROW;
+    key.dt = (int8_t)dt;
+    key.bits = 8;
+    key.idx = idx != NULL;
+    const NgArray *arrs[5] = {&codes, &b[0], &b[1], i0, &i1};
+    st = launch(dev, key, arrs, i0 ? 5 : 3, shape2, NULL, NULL, NULL, 0, rows, rows * n);
+out:
+    ng_array_release(&b[0]);
+    ng_array_release(&b[1]);
+    ng_array_release(&i1);
+    ng_array_release(&own);
+    return st;
 }
 
 /* The largest element of a small int64 array (a download). */
@@ -411,8 +564,13 @@ NgStatus ng_sort_radix(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows,
     NgDevice *dev = ng_array_device(keys);
     NgDType dt = keys->dtype, ut = code_dtype(dt);
     *done = false;
-    if (!radix_takes(dev, dt, n))
+    if (!radix_takes(dev, dt, rows, n))
         return NG_OK;
+    if (row_takes(rows, n) && (idx == NULL || init_idx)) {
+        NgStatus st = sort_row_each(dev, keys, idx, rows, n);
+        *done = st == NG_OK;
+        return st;
+    }
     int bits = radix_bits(dt, n), D = radix_digits(dt, bits), nb = radix_buckets(bits);
     int64_t C = 1; /* rows * C work items, up to RADIX_ITEMS, chunks of at least RADIX_CHUNK */
     if (rows < RADIX_ITEMS) {
