@@ -86,35 +86,28 @@ static NgIrRef odd_float(NgIrKernel *k, NgDType dt, NgIrRef u)
                   sx_cmp(k, NG_OP_EQ, u, ucon(k, ut, sign_bit(ut))));
 }
 
-/* The code of key bits u (in the code dtype). */
-static NgIrRef encode(NgIrKernel *k, NgDType dt, NgIrRef u)
+/* The code of key bits x (in the code dtype), or with `back` the key bits
+ * of code x (a key that is neither NaN nor -0.0). */
+static NgIrRef recode(NgIrKernel *k, NgDType dt, NgIrRef x, bool back)
 {
     NgDType ut = code_dtype(dt);
     if (!ng_dtype_is_signed(dt) && !ng_dtype_is_float(dt)) /* bool, unsigned: the bits are the code */
-        return u;
-    NgIrRef sign = ucon(k, ut, sign_bit(ut));
+        return x;
+    NgIrRef sign = ucon(k, ut, sign_bit(ut)), ones = ucon(k, ut, all_ones(ut));
     if (!ng_dtype_is_float(dt))
-        return ubin(k, NG_OP_BITXOR, ut, u, sign);
-    /* negative (sign bit set): flip every bit; else flip the sign bit */
-    NgIrRef neg = sx_cmp(k, NG_OP_NE, ubin(k, NG_OP_BITAND, ut, u, sign), ucon(k, ut, 0));
-    NgIrRef code = ubin(k, NG_OP_BITXOR, ut, u, ng_ir_select(k, neg, ucon(k, ut, all_ones(ut)), sign));
-    NgIrRef mag = ubin(k, NG_OP_BITAND, ut, u, ucon(k, ut, sign_bit(ut) - 1));
-    code = ng_ir_select(k, sx_cmp(k, NG_OP_EQ, u, sign), sign, code); /* -0.0 as +0.0 */
-    return ng_ir_select(k, sx_cmp(k, NG_OP_GT, mag, ucon(k, ut, inf_bits(dt))), ucon(k, ut, all_ones(ut)), code);
+        return ubin(k, NG_OP_BITXOR, ut, x, sign);
+    /* a negative key (sign bit set) flips every bit, another the sign bit; codes the other way round */
+    NgIrRef high = sx_cmp(k, NG_OP_NE, ubin(k, NG_OP_BITAND, ut, x, sign), ucon(k, ut, 0));
+    NgIrRef flipped = ubin(k, NG_OP_BITXOR, ut, x, back ? ng_ir_select(k, high, sign, ones) : ng_ir_select(k, high, ones, sign));
+    if (back)
+        return flipped;
+    NgIrRef mag = ubin(k, NG_OP_BITAND, ut, x, ucon(k, ut, sign_bit(ut) - 1));
+    NgIrRef code = ng_ir_select(k, sx_cmp(k, NG_OP_EQ, x, sign), sign, flipped); /* -0.0 as +0.0 */
+    return ng_ir_select(k, sx_cmp(k, NG_OP_GT, mag, ucon(k, ut, inf_bits(dt))), ones, code); /* NaN last */
 }
 
-/* The key bits of code c (a key that is neither NaN nor -0.0). */
-static NgIrRef decode(NgIrKernel *k, NgDType dt, NgIrRef c)
-{
-    NgDType ut = code_dtype(dt);
-    if (!ng_dtype_is_signed(dt) && !ng_dtype_is_float(dt)) /* bool, unsigned: the bits are the code */
-        return c;
-    NgIrRef sign = ucon(k, ut, sign_bit(ut));
-    if (!ng_dtype_is_float(dt))
-        return ubin(k, NG_OP_BITXOR, ut, c, sign);
-    NgIrRef pos = sx_cmp(k, NG_OP_NE, ubin(k, NG_OP_BITAND, ut, c, sign), ucon(k, ut, 0));
-    return ubin(k, NG_OP_BITXOR, ut, c, ng_ir_select(k, pos, sign, ucon(k, ut, all_ones(ut))));
-}
+static NgIrRef encode(NgIrKernel *k, NgDType dt, NgIrRef u) { return recode(k, dt, u, false); }
+static NgIrRef decode(NgIrKernel *k, NgDType dt, NgIrRef c) { return recode(k, dt, c, true); }
 
 /* The digit `shift` bits up of code c (nb values), as an int64. */
 static NgIrRef digit(NgIrKernel *k, NgIrRef c, NgIrRef shift, int nb)
