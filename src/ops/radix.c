@@ -29,9 +29,10 @@ enum { R_HIST, R_COUNT, R_SCAN, R_PASS, R_GATHER, R_ROW };
 
 enum { RADIX_MIN_ROW = 2048, RADIX_CHUNK = 8192, RADIX_ITEMS = 16 };
 
-/* Rows a work item sorts whole, with its counters in registers and cache (ROW): from this many
- * rows, of 64 keys up to (not including) 65536. */
-enum { ROW_MIN_ROWS = 16, ROW_MIN_N = 64, ROW_MAX_N = 65536 };
+/* Rows a work item sorts whole, with its counters in registers and cache
+ * (ROW): rows of 512 keys up to RADIX_MIN_ROW, and of up to 65535 keys
+ * where there are 16 rows or more (else chunks of a row share the work). */
+enum { ROW_MIN_ROWS = 16, ROW_MIN_N = 512, ROW_MAX_N = 65536 };
 
 typedef struct RadixKey {
     uint8_t tag;      /* 'R' */
@@ -446,7 +447,10 @@ static NgStatus launch(NgDevice *dev, RadixKey key, const NgArray *const *arrs, 
 /* Whether the radix sort takes rows of n keys of dtype dt on dev. */
 /* Whether rows of n keys of dtype dt on dev are radix sorted: a row per
  * work item (ROW: enough rows, not too long), or chunks of long rows. */
-static bool row_takes(int64_t rows, int64_t n) { return rows >= ROW_MIN_ROWS && n >= ROW_MIN_N && n < ROW_MAX_N; }
+static bool row_takes(int64_t rows, int64_t n)
+{
+    return n >= ROW_MIN_N && (n < RADIX_MIN_ROW || (rows >= ROW_MIN_ROWS && n < ROW_MAX_N));
+}
 
 static bool radix_takes(NgDevice *dev, NgDType dt, int64_t rows, int64_t n)
 {

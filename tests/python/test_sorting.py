@@ -130,8 +130,8 @@ def test_long_rows_sort_as_numpys_stable_sort(dt):
 
 @pytest.mark.parametrize("dt", RADIX, ids=dtype_id)
 def test_many_rows_sort_as_numpys_stable_sort(dt):
-    """Sixteen rows and more of 64 to 65535 keys (on cpu: a work item radix-sorts each row with
-    its own counters), bit for bit: rows with NaN, -0.0 and infinities among plain rows (only those
+    """Rows of 512 to 2047 keys, and sixteen rows and more of up to 65535 (on cpu: a work item
+    radix-sorts each row with its own counters), bit for bit: rows with NaN, -0.0 and infinities among plain rows (only those
     carry indices in a sort), a row of equal keys, a sort along axis 0, a reversed view."""
     rng = np.random.default_rng(9)
     if np.dtype(dt).kind == "f":
@@ -146,7 +146,7 @@ def test_many_rows_sort_as_numpys_stable_sort(dt):
         info = np.iinfo(dt)
         x = rng.integers(info.min, info.max, (40, 300), dtype=dt, endpoint=True)
     x[9] = x[9, 0]
-    for v in (x, x.T, x[::-1, ::-1], np.repeat(x, 10, axis=1)[:20]):
+    for v in (x, x.T, x[::-1, ::-1], np.repeat(x, 10, axis=1)[:20], np.repeat(x, 3, axis=1)[2:5]):
         g = ng.asarray(v)
         _same_bits(ng.sort(g, axis=-1), np.sort(v, axis=-1, kind="stable"))
         _same_bits(ng.argsort(g, axis=-1), np.argsort(v, axis=-1, kind="stable"))
