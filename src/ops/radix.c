@@ -196,30 +196,39 @@ static void build_hist(NgIrKernel *k, const RadixKey *key)
  * (written), scalars C, D, d0, nd: for row r and position d of d0 .. d0 +
  * nd - 1, the counts in (b, c) order become their exclusive prefix (where
  * chunk c's keys of digit b go), and same[r*D + d] = 1 when one digit
- * value holds the whole row. */
+ * value holds the whole row. Every loop walks a chunk's counters in order:
+ * the totals per digit value, their prefix (`start`, a private array),
+ * then each chunk's counters take the running starts. */
 static void build_scan(NgIrKernel *k, const RadixKey *key)
 {
     int nb = radix_buckets(key->bits);
     int cnt = ng_ir_param_array(k, NG_INT64, 2, true, true), same = ng_ir_param_array(k, NG_INT64, 1, true, true);
     NgIrRef C = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)), D = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
     NgIrRef d0 = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)), nd = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
-    int w = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64);
-    int acc = ng_ir_var(k, NG_INT64), tot = ng_ir_var(k, NG_INT64), full = ng_ir_var(k, NG_INT64), v = ng_ir_var(k, NG_INT64);
-    NgIrRef W = ng_ir_varref(k, w), R = sx_op(k, NG_OP_FLOORDIV, W, nd);
-    NgIrRef d = sx_op(k, NG_OP_ADD, d0, sx_op(k, NG_OP_MOD, W, nd));
-    NgIrRef Acc = ng_ir_varref(k, acc), Tot = ng_ir_varref(k, tot), V = ng_ir_varref(k, v);
+    int w = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64), start = ng_ir_var_array(k, NG_INT64, nb);
+    int acc = ng_ir_var(k, NG_INT64), full = ng_ir_var(k, NG_INT64), v = ng_ir_var(k, NG_INT64);
+    int rr = ng_ir_var(k, NG_INT64), dd = ng_ir_var(k, NG_INT64);
+    NgIrRef W = ng_ir_varref(k, w), R = ng_ir_varref(k, rr), d = ng_ir_varref(k, dd), B = ng_ir_varref(k, b);
+    NgIrRef Acc = ng_ir_varref(k, acc), V = ng_ir_varref(k, v), zero = sx_i(k, 0);
     NgIrRef at = sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, ng_ir_varref(k, c), D), d),
-                                        sx_i(k, nb)), ng_ir_varref(k, b));
-    NgIrRef inner[4] = {ng_ir_let(k, v, sx_load2(k, cnt, R, at)), sx_store2(k, cnt, R, at, Acc),
-                        ng_ir_assign(k, acc, sx_op(k, NG_OP_ADD, Acc, V)), ng_ir_assign(k, tot, sx_op(k, NG_OP_ADD, Tot, V))};
-    NgIrRef perb[3] = {ng_ir_let(k, tot, sx_i(k, 0)), sx_for(k, c, sx_i(k, 0), C, ng_ir_block(k, 4, inner), 0),
-                       ng_ir_assign(k, full, sx_op(k, NG_OP_MAXIMUM, ng_ir_varref(k, full), Tot))};
-    NgIrRef body[4] = {ng_ir_let(k, acc, sx_i(k, 0)), ng_ir_let(k, full, sx_i(k, 0)),
-                       sx_for(k, b, sx_i(k, 0), sx_i(k, nb), ng_ir_block(k, 3, perb), 0),
-                       sx_store1(k, same, sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, R, D), d),
-                                 ng_ir_cast(k, NG_INT64, sx_cmp(k, NG_OP_EQ, ng_ir_varref(k, full), Acc)))};
-    k->body = sx_for(k, w, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, cnt, 0), nd), ng_ir_block(k, 4, body),
-                     NG_IR_PARALLEL);
+                                        sx_i(k, nb)), B);
+    NgIrRef add = ng_ir_assign_element(k, start, B, sx_op(k, NG_OP_ADD, ng_ir_element(k, start, B), sx_load2(k, cnt, R, at)));
+    NgIrRef prefix[4] = {ng_ir_let(k, v, ng_ir_element(k, start, B)), ng_ir_assign_element(k, start, B, Acc),
+                         ng_ir_assign(k, acc, sx_op(k, NG_OP_ADD, Acc, V)),
+                         ng_ir_assign(k, full, sx_op(k, NG_OP_MAXIMUM, ng_ir_varref(k, full), V))};
+    NgIrRef place[3] = {ng_ir_let(k, v, sx_load2(k, cnt, R, at)), sx_store2(k, cnt, R, at, ng_ir_element(k, start, B)),
+                        ng_ir_assign_element(k, start, B, sx_op(k, NG_OP_ADD, ng_ir_element(k, start, B), V))};
+    NgIrRef body[8] = {ng_ir_let(k, rr, sx_op(k, NG_OP_FLOORDIV, W, nd)),
+                       ng_ir_let(k, dd, sx_op(k, NG_OP_ADD, d0, sx_op(k, NG_OP_SUB, W, sx_op(k, NG_OP_MUL, R, nd)))),
+                       ng_ir_let(k, start, zero),
+                       sx_for(k, c, zero, C, sx_for(k, b, zero, sx_i(k, nb), add, 0), 0),
+                       ng_ir_let(k, acc, zero), ng_ir_let(k, full, zero),
+                       sx_for(k, b, zero, sx_i(k, nb), ng_ir_block(k, 4, prefix), 0),
+                       sx_for(k, c, zero, C, sx_for(k, b, zero, sx_i(k, nb), ng_ir_block(k, 3, place), 0), 0)};
+    NgIrRef all[2] = {ng_ir_block(k, 8, body),
+                      sx_store1(k, same, sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, R, D), d),
+                                ng_ir_cast(k, NG_INT64, sx_cmp(k, NG_OP_EQ, ng_ir_varref(k, full), Acc)))};
+    k->body = sx_for(k, w, zero, sx_op(k, NG_OP_MUL, ng_ir_shape(k, cnt, 0), nd), ng_ir_block(k, 2, all), NG_IR_PARALLEL);
 }
 
 /* COUNT: src (rows, n) code, cnt (rows, C*D*nb) int64 (written), scalars
