@@ -240,6 +240,11 @@ NgStatus ng_op_nonzero(const NgArray *a, NgArray *out);
 /* take along axis (an integer index array of any shape). */
 NgStatus ng_op_take(const NgArray *a, const NgArray *idx, int axis, NgTakeMode mode, NgArray *out);
 
+/* out[i] = sum over k of a[i + start + k] * v[k] for i < len (1-d a and v,
+ * in dtype dt, not bool), terms outside a left out: correlate/convolve's
+ * direct sum (src/ops/correlate.c). */
+NgStatus ng_op_correlate(const NgArray *a, const NgArray *v, int64_t start, int64_t len, NgDType dt, NgArray *out);
+
 /* ---- linear algebra by generated kernels (src/ops/lapack.c) ----------- */
 
 /* Stacks of square matrices (..., n, n) on any device, computed in NumPy's

@@ -191,7 +191,30 @@ static PyObject *f_take(PyObject *m, PyObject *args)
     return finish(st, &ta, &out);
 }
 
+/* correlate(a, v, start, length, dtype): the direct sum of src/ops/correlate.c. */
+static PyObject *f_correlate(PyObject *m, PyObject *args)
+{
+    PyObject *a, *v, *dto;
+    long long start, len;
+    if (!PyArg_ParseTuple(args, "OOLLO:correlate", &a, &v, &start, &len, &dto))
+        return NULL;
+    NgDType dt;
+    if (ngpy_dtype(dto, &dt) < 0)
+        return NULL;
+    NgArray ta, tv, out;
+    if (ngpy_to_array(a, NG_NODTYPE, &ta) < 0)
+        return NULL;
+    if (ngpy_to_array(v, NG_NODTYPE, &tv) < 0) {
+        ng_array_release(&ta);
+        return NULL;
+    }
+    NgStatus st = ng_op_correlate(&ta, &tv, start, len, dt, &out);
+    ng_array_release(&tv);
+    return finish(st, &ta, &out);
+}
+
 PyMethodDef ngpy_manip_functions[] = {
+    {"correlate", f_correlate, METH_VARARGS, "correlate(a, v, start, length, dtype): out[i] = sum_k a[i+start+k] v[k]."},
     {"flip", f_flip, METH_VARARGS, "flip(a, axes): reversed along axes (a view)."},
     {"diagonal", f_diagonal, METH_VARARGS, "diagonal(a, offset, axis1, axis2): a view."},
     {"roll", f_roll, METH_VARARGS, "roll(a, shifts, axes)."},
