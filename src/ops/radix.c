@@ -151,81 +151,78 @@ static void chunk_open(NgIrKernel *k, Chunk *ch, NgIrRef n, NgIrRef C, int nb, i
 }
 
 /* HIST: src (rows, n) code dtype, enc (rows, n) code dtype (written),
- * cnt (rows, D*256*C) int64 (written), [odd (rows*C) int64 (written),
- * floats], scalar C. */
+ * cnt (rows, C*D*nb) int64 (written), flags (3 * rows * C) int64
+ * (written), scalar C. A chunk encodes its keys into enc, counts their
+ * lowest digits, and leaves the OR and the AND of its codes (the digits
+ * that vary) and, for floats, whether it met a NaN or -0.0 in flags[3w ..
+ * 3w + 2]. */
 static void build_hist(NgIrKernel *k, const RadixKey *key)
 {
     NgDType dt = (NgDType)key->dt, ut = code_dtype(dt);
-    bool fl = ng_dtype_is_float(dt);
     int D = radix_digits(dt, key->bits), nb = radix_buckets(key->bits);
     int src = ng_ir_param_array(k, ut, 2, true, false), enc = ng_ir_param_array(k, ut, 2, true, true);
-    int cnt = ng_ir_param_array(k, NG_INT64, 2, true, true);
-    int odd = fl ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
-    NgIrRef C = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)), n = ng_ir_shape(k, src, 1);
+    int cnt = ng_ir_param_array(k, NG_INT64, 2, true, true), flags = ng_ir_param_array(k, NG_INT64, 1, true, true);
+    NgIrRef C = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)), n = ng_ir_shape(k, src, 1), zero = sx_i(k, 0);
     Chunk ch;
-    chunk_open(k, &ch, n, C, nb, D, sx_i(k, 0));
+    chunk_open(k, &ch, n, C, nb, D, zero);
     int j = ng_ir_var(k, NG_INT64), u = ng_ir_var(k, ut), e = ng_ir_var(k, ut), f = ng_ir_var(k, NG_INT64);
+    int vor = ng_ir_var(k, ut), vand = ng_ir_var(k, ut);
     NgIrRef U = ng_ir_varref(k, u), E = ng_ir_varref(k, e);
-    NgIrRef step[3 + 8 + 1], outer[5 + 4];
-    int ns = 0, no = 0;
+    NgIrRef at = sx_op(k, NG_OP_ADD, ch.base, digit(k, E, ucon(k, NG_UINT64, 0), nb));
+    NgIrRef step[7] = {ng_ir_let(k, u, sx_load2(k, src, ch.R, ch.I)), ng_ir_let(k, e, encode(k, dt, U)),
+                       sx_store2(k, enc, ch.R, ch.I, E),
+                       sx_store2(k, cnt, ch.R, at, sx_op(k, NG_OP_ADD, sx_load2(k, cnt, ch.R, at), sx_i(k, 1))),
+                       ng_ir_assign(k, vor, ubin(k, NG_OP_BITOR, ut, ng_ir_varref(k, vor), E)),
+                       ng_ir_assign(k, vand, ubin(k, NG_OP_BITAND, ut, ng_ir_varref(k, vand), E)),
+                       ng_ir_assign(k, f, sx_op(k, NG_OP_BITOR, ng_ir_varref(k, f),
+                                                ng_dtype_is_float(dt) ? ng_ir_cast(k, NG_INT64, odd_float(k, dt, U)) : zero))};
+    NgIrRef W3 = sx_op(k, NG_OP_MUL, ng_ir_varref(k, ch.w), sx_i(k, 3));
+    NgIrRef outer[5 + 8];
+    int no = 0;
     for (int l = 0; l < 5; l++)
         outer[no++] = ch.lets[l];
-    step[ns++] = ng_ir_let(k, u, sx_load2(k, src, ch.R, ch.I));
-    step[ns++] = ng_ir_let(k, e, encode(k, dt, U));
-    step[ns++] = sx_store2(k, enc, ch.R, ch.I, E);
-    for (int d = 0; d < D; d++) {
-        NgIrRef b = digit(k, E, ucon(k, NG_UINT64, (uint64_t)(d * key->bits)), nb);
-        NgIrRef at = sx_op(k, NG_OP_ADD, ch.base, sx_op(k, NG_OP_ADD, sx_i(k, (int64_t)nb * d), b));
-        step[ns++] = sx_store2(k, cnt, ch.R, at, sx_op(k, NG_OP_ADD, sx_load2(k, cnt, ch.R, at), sx_i(k, 1)));
-    }
-    NgIrRef J = ng_ir_varref(k, j);
-    outer[no++] = sx_for(k, j, sx_i(k, 0), sx_i(k, (int64_t)nb * D), sx_store2(k, cnt, ch.R, sx_op(k, NG_OP_ADD, ch.base, J), sx_i(k, 0)), 0);
-    if (fl) {
-        outer[no++] = ng_ir_let(k, f, sx_i(k, 0));
-        step[ns++] = ng_ir_assign(k, f, sx_op(k, NG_OP_BITOR, ng_ir_varref(k, f),
-                                              ng_ir_cast(k, NG_INT64, odd_float(k, dt, U))));
-    }
-    outer[no++] = sx_for(k, ch.i, ch.lo, ch.hi, ng_ir_block(k, ns, step), 0);
-    if (fl)
-        outer[no++] = sx_store1(k, odd, ng_ir_varref(k, ch.w), ng_ir_varref(k, f));
-    k->body = sx_for(k, ch.w, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, src, 0), C), ng_ir_block(k, no, outer),
+    outer[no++] = sx_for(k, j, zero, sx_i(k, nb), sx_store2(k, cnt, ch.R, sx_op(k, NG_OP_ADD, ch.base, ng_ir_varref(k, j)), zero), 0);
+    outer[no++] = ng_ir_let(k, vor, ucon(k, ut, 0));
+    outer[no++] = ng_ir_let(k, vand, ucon(k, ut, all_ones(ut)));
+    outer[no++] = ng_ir_let(k, f, zero);
+    outer[no++] = sx_for(k, ch.i, ch.lo, ch.hi, ng_ir_block(k, 7, step), 0);
+    outer[no++] = sx_store1(k, flags, W3, ng_ir_cast(k, NG_INT64, ng_ir_varref(k, vor)));
+    outer[no++] = sx_store1(k, flags, sx_op(k, NG_OP_ADD, W3, sx_i(k, 1)), ng_ir_cast(k, NG_INT64, ng_ir_varref(k, vand)));
+    outer[no++] = sx_store1(k, flags, sx_op(k, NG_OP_ADD, W3, sx_i(k, 2)), ng_ir_varref(k, f));
+    k->body = sx_for(k, ch.w, zero, sx_op(k, NG_OP_MUL, ng_ir_shape(k, src, 0), C), ng_ir_block(k, no, outer),
                      NG_IR_PARALLEL);
 }
 
-/* SCAN: cnt (rows, C*D*nb) int64 (written), same (rows*D) int64
- * (written), scalars C, D, d0, nd: for row r and position d of d0 .. d0 +
- * nd - 1, the counts in (b, c) order become their exclusive prefix (where
- * chunk c's keys of digit b go), and same[r*D + d] = 1 when one digit
- * value holds the whole row. */
+/* SCAN: cnt (rows, C*D*nb) int64 (written), scalars C, D, d: for each
+ * row, position d's counts in (b, c) order become their exclusive prefix:
+ * where chunk c's keys of digit b go. Every loop walks a chunk's counters
+ * in order: the totals per digit value, their prefix (`start`, a private
+ * array), then each chunk's counters take the running starts. */
 static void build_scan(NgIrKernel *k, const RadixKey *key)
 {
     int nb = radix_buckets(key->bits);
-    int cnt = ng_ir_param_array(k, NG_INT64, 2, true, true), same = ng_ir_param_array(k, NG_INT64, 1, true, true);
+    int cnt = ng_ir_param_array(k, NG_INT64, 2, true, true);
     NgIrRef C = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)), D = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
-    NgIrRef d0 = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)), nd = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
-    int w = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64);
-    int acc = ng_ir_var(k, NG_INT64), tot = ng_ir_var(k, NG_INT64), full = ng_ir_var(k, NG_INT64), v = ng_ir_var(k, NG_INT64);
-    NgIrRef W = ng_ir_varref(k, w), R = sx_op(k, NG_OP_FLOORDIV, W, nd);
-    NgIrRef d = sx_op(k, NG_OP_ADD, d0, sx_op(k, NG_OP_MOD, W, nd));
-    NgIrRef Acc = ng_ir_varref(k, acc), Tot = ng_ir_varref(k, tot), V = ng_ir_varref(k, v);
+    NgIrRef d = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    int r = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64), start = ng_ir_var_array(k, NG_INT64, nb);
+    int acc = ng_ir_var(k, NG_INT64), v = ng_ir_var(k, NG_INT64);
+    NgIrRef R = ng_ir_varref(k, r), B = ng_ir_varref(k, b), Acc = ng_ir_varref(k, acc), V = ng_ir_varref(k, v), zero = sx_i(k, 0);
     NgIrRef at = sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, ng_ir_varref(k, c), D), d),
-                                        sx_i(k, nb)), ng_ir_varref(k, b));
-    NgIrRef inner[4] = {ng_ir_let(k, v, sx_load2(k, cnt, R, at)), sx_store2(k, cnt, R, at, Acc),
-                        ng_ir_assign(k, acc, sx_op(k, NG_OP_ADD, Acc, V)), ng_ir_assign(k, tot, sx_op(k, NG_OP_ADD, Tot, V))};
-    NgIrRef perb[3] = {ng_ir_let(k, tot, sx_i(k, 0)), sx_for(k, c, sx_i(k, 0), C, ng_ir_block(k, 4, inner), 0),
-                       ng_ir_assign(k, full, sx_op(k, NG_OP_MAXIMUM, ng_ir_varref(k, full), Tot))};
-    NgIrRef body[4] = {ng_ir_let(k, acc, sx_i(k, 0)), ng_ir_let(k, full, sx_i(k, 0)),
-                       sx_for(k, b, sx_i(k, 0), sx_i(k, nb), ng_ir_block(k, 3, perb), 0),
-                       sx_store1(k, same, sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, R, D), d),
-                                 ng_ir_cast(k, NG_INT64, sx_cmp(k, NG_OP_EQ, ng_ir_varref(k, full), Acc)))};
-    k->body = sx_for(k, w, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, cnt, 0), nd), ng_ir_block(k, 4, body),
-                     NG_IR_PARALLEL);
+                                        sx_i(k, nb)), B);
+    NgIrRef add = ng_ir_assign_element(k, start, B, sx_op(k, NG_OP_ADD, ng_ir_element(k, start, B), sx_load2(k, cnt, R, at)));
+    NgIrRef prefix[3] = {ng_ir_let(k, v, ng_ir_element(k, start, B)), ng_ir_assign_element(k, start, B, Acc),
+                         ng_ir_assign(k, acc, sx_op(k, NG_OP_ADD, Acc, V))};
+    NgIrRef place[3] = {ng_ir_let(k, v, sx_load2(k, cnt, R, at)), sx_store2(k, cnt, R, at, ng_ir_element(k, start, B)),
+                        ng_ir_assign_element(k, start, B, sx_op(k, NG_OP_ADD, ng_ir_element(k, start, B), V))};
+    NgIrRef body[5] = {ng_ir_let(k, start, zero), sx_for(k, c, zero, C, sx_for(k, b, zero, sx_i(k, nb), add, 0), 0),
+                       ng_ir_let(k, acc, zero), sx_for(k, b, zero, sx_i(k, nb), ng_ir_block(k, 3, prefix), 0),
+                       sx_for(k, c, zero, C, sx_for(k, b, zero, sx_i(k, nb), ng_ir_block(k, 3, place), 0), 0)};
+    k->body = sx_for(k, r, zero, ng_ir_shape(k, cnt, 0), ng_ir_block(k, 5, body), NG_IR_PARALLEL);
 }
 
 /* COUNT: src (rows, n) code, cnt (rows, C*D*nb) int64 (written), scalars
- * C, d: chunk c's counts of position d's digits, recounted before a pass
- * that is not the first (the earlier passes moved other keys into the
- * chunk's range; with one chunk a row the counts stay right). */
+ * C, d: chunk c's counts of position d's digits, before each pass but the
+ * lowest digit's (HIST counted those). */
 static void build_count(NgIrKernel *k, const RadixKey *key)
 {
     NgDType ut = code_dtype((NgDType)key->dt);
@@ -493,33 +490,22 @@ out:
     return st;
 }
 
-/* The largest element of a small int64 array (a download). */
-static NgStatus any_set(const NgArray *a, bool *any)
-{
-    int64_t v = 0;
-    NgStatus st = a->size ? ng_ops_reduce_int(NG_RED_MAX, a, &v) : NG_OK;
-    *any = v != 0;
-    return st;
-}
-
 /* The radix passes over the codes in bufs[0], ping-ponging with bufs[1];
  * the last one stores into `last` (the keys' code view), decoding, unless
  * it is NULL. Indices (key.idx) ping-pong between ibufs[0] (the caller's,
  * read unless key.init_idx) and ibufs[1]. Positions whose digit is the
  * same across every row (skip) are left out, but one pass always runs (it
  * fills the indices and decodes). *sorted_i: the buffer the indices end in. */
-/* The prefix sums of positions d0 .. d0 + nd - 1 (SCAN). */
-static NgStatus scan(NgDevice *dev, RadixKey key, const NgArray *cnt, const NgArray *same, int64_t C, int D, int d0,
-                     int nd)
+/* The prefix sums of position d (SCAN). */
+static NgStatus scan(NgDevice *dev, RadixKey key, const NgArray *cnt, int64_t C, int D, int d)
 {
-    int64_t sc[4] = {C, D, d0, nd}, rows = cnt->shape[0];
+    int64_t sc[3] = {C, D, d}, rows = cnt->shape[0];
     key.kind = R_SCAN;
-    return launch(dev, key, NULL, 0, NULL, cnt, same, sc, 4, rows * nd, rows * nd * radix_buckets(key.bits) * C);
+    return launch(dev, key, NULL, 0, NULL, cnt, NULL, sc, 3, rows, rows * radix_buckets(key.bits) * C);
 }
 
 static NgStatus passes(NgDevice *dev, RadixKey key, NgArray *bufs, NgArray *ibufs, NgArray *last, NgArray *cnt,
-                       const NgArray *same, const bool *skip, int D, int64_t C, const int64_t *shape2,
-                       NgArray **sorted_i)
+                       const bool *skip, int D, int64_t C, const int64_t *shape2, NgArray **sorted_i)
 {
     int order[8], np = 0;
     for (int d = 0; d < D; d++)
@@ -542,15 +528,16 @@ static NgStatus passes(NgDevice *dev, RadixKey key, NgArray *bufs, NgArray *ibuf
         if (key.idx)
             arrs[na++] = *sorted_i = &ibufs[1 - cur];
         int64_t sc[2] = {C, order[p]};
-        if (p > 0 && C > 1) { /* recount the chunks' digits where the last pass put other keys */
+        if (order[p] > 0) { /* HIST counted only the lowest digits */
             RadixKey ck = key;
             ck.kind = R_COUNT;
             ck.idx = ck.init_idx = ck.decode = 0;
             const NgArray *src = &bufs[cur];
-            if ((st = launch(dev, ck, &src, 1, shape2, cnt, NULL, sc, 2, shape2[0] * C, shape2[0] * shape2[1])) != NG_OK ||
-                (st = scan(dev, key, cnt, same, C, D, order[p], 1)) != NG_OK)
+            if ((st = launch(dev, ck, &src, 1, shape2, cnt, NULL, sc, 2, shape2[0] * C, shape2[0] * shape2[1])) != NG_OK)
                 break;
         }
+        if ((st = scan(dev, key, cnt, C, D, order[p])) != NG_OK)
+            break;
         st = launch(dev, key, arrs, na, shape2, cnt, NULL, sc, 2, shape2[0] * C, shape2[0] * shape2[1]);
     }
     return st;
@@ -575,47 +562,47 @@ NgStatus ng_sort_radix(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows,
         if (C > n / RADIX_CHUNK)
             C = n / RADIX_CHUNK > 1 ? n / RADIX_CHUNK : 1;
     }
-    int64_t shape2[2] = {rows, n}, cshape[2] = {rows, (int64_t)nb * D * C}, nodd = rows * C, nsame = rows * D;
-    NgArray bufs[2] = {{0}}, ibufs[2] = {{0}}, cnt = {0}, odd = {0}, same = {0}, own_idx = {0}, gathered = {0};
+    int64_t shape2[2] = {rows, n}, cshape[2] = {rows, (int64_t)nb * D * C}, nflags = 3 * rows * C;
+    NgArray bufs[2] = {{0}}, ibufs[2] = {{0}}, cnt = {0}, flags = {0}, own_idx = {0}, gathered = {0};
     NgArray codes = *keys; /* the keys' bits as the code dtype: a view without its own reference */
     codes.dtype = ut;
+    int64_t *fl = NULL;
     NgStatus st;
     if ((st = ng_array_empty(dev, ut, 2, shape2, &bufs[0])) != NG_OK ||
         (st = ng_array_empty(dev, ut, 2, shape2, &bufs[1])) != NG_OK ||
         (st = ng_array_empty(dev, NG_INT64, 2, cshape, &cnt)) != NG_OK ||
-        (st = ng_array_empty(dev, NG_INT64, 1, &nsame, &same)) != NG_OK ||
-        (ng_dtype_is_float(dt) && (st = ng_array_empty(dev, NG_INT64, 1, &nodd, &odd)) != NG_OK))
+        (st = ng_array_empty(dev, NG_INT64, 1, &nflags, &flags)) != NG_OK)
         goto out;
+    if (!(fl = malloc((size_t)nflags * sizeof *fl))) {
+        st = ng_error_set(NG_ERR_NOMEM, "out of host memory for %lld sort flags", (long long)nflags);
+        goto out;
+    }
     RadixKey key;
     memset(&key, 0, sizeof key);
     key.tag = 'R';
     key.dt = (int8_t)dt;
     key.bits = (uint8_t)bits;
     const NgArray *harrs[2] = {&codes, &bufs[0]};
-    int64_t hs[1] = {C};
     key.kind = R_HIST;
-    if ((st = launch(dev, key, harrs, 2, shape2, &cnt, odd.buf ? &odd : NULL, hs, 1, rows * C, rows * n)) != NG_OK)
+    if ((st = launch(dev, key, harrs, 2, shape2, &cnt, &flags, &C, 1, rows * C, rows * n)) != NG_OK ||
+        (st = ng_array_download(&flags, fl, NULL)) != NG_OK)
         goto out;
-    if ((st = scan(dev, key, &cnt, &same, C, D, 0, D)) != NG_OK)
-        goto out;
-    /* a position is skipped when its digit is the same across each row, in every row */
-    bool skip[8], bad = false;
-    int64_t *flags = malloc((size_t)nsame * sizeof *flags);
-    if (!flags) {
-        st = ng_error_set(NG_ERR_NOMEM, "out of host memory for %lld sort flags", (long long)nsame);
-        goto out;
-    }
-    if ((st = ng_array_download(&same, flags, NULL)) == NG_OK)
-        for (int d = 0; d < D; d++) {
-            skip[d] = true;
-            for (int64_t r = 0; r < rows; r++)
-                skip[d] = skip[d] && flags[r * D + d];
+    /* a position is skipped when its digit is the same across each row (in every row); a NaN
+     * or -0.0 anywhere has the keys gathered back */
+    uint64_t varies = 0;
+    bool bad = false;
+    for (int64_t r = 0; r < rows; r++) {
+        uint64_t o = 0, a = ~(uint64_t)0;
+        for (int64_t c = 0; c < C; c++) {
+            o |= (uint64_t)fl[3 * (r * C + c)];
+            a &= (uint64_t)fl[3 * (r * C + c) + 1];
+            bad = bad || fl[3 * (r * C + c) + 2];
         }
-    free(flags);
-    if (st != NG_OK)
-        goto out;
-    if (odd.buf && (st = any_set(&odd, &bad)) != NG_OK)
-        goto out;
+        varies |= o ^ a;
+    }
+    bool skip[8];
+    for (int d = 0; d < D; d++)
+        skip[d] = ((varies >> (d * bits)) & (uint64_t)(nb - 1)) == 0;
     NgArray *ix = idx;
     if (!idx && bad) { /* the original keys are gathered by their sorted positions */
         if ((st = ng_array_empty(dev, NG_INT64, keys->ndim, keys->shape, &own_idx)) != NG_OK)
@@ -630,7 +617,7 @@ NgStatus ng_sort_radix(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows,
     key.idx = ix != NULL;
     key.init_idx = init_idx;
     NgArray *sorted_i = NULL;
-    if ((st = passes(dev, key, bufs, ibufs, bad ? NULL : &codes, &cnt, &same, skip, D, C, shape2, &sorted_i)) != NG_OK)
+    if ((st = passes(dev, key, bufs, ibufs, bad ? NULL : &codes, &cnt, skip, D, C, shape2, &sorted_i)) != NG_OK)
         goto out;
     if (ix && sorted_i == &ibufs[1]) { /* the indices ended in the second buffer: hand it over */
         NgArray t = *ix;
@@ -653,9 +640,9 @@ out:
     ng_array_release(&bufs[1]);
     ng_array_release(&ibufs[1]);
     ng_array_release(&cnt);
-    ng_array_release(&odd);
-    ng_array_release(&same);
+    ng_array_release(&flags);
     ng_array_release(&own_idx);
     ng_array_release(&gathered);
+    free(fl);
     return st;
 }
