@@ -30,9 +30,9 @@ enum { R_HIST, R_COUNT, R_SCAN, R_PASS, R_GATHER, R_ROW };
 enum { RADIX_MIN_ROW = 2048, RADIX_CHUNK = 8192, RADIX_ITEMS = 16 };
 
 /* Rows a work item sorts whole, with its counters in registers and cache
- * (ROW): rows of 512 keys up to RADIX_MIN_ROW, and of up to 65535 keys
+ * (ROW): rows of 128 keys up to RADIX_MIN_ROW, and of up to 65535 keys
  * where there are 16 rows or more (else chunks of a row share the work). */
-enum { ROW_MIN_ROWS = 16, ROW_MIN_N = 512, ROW_MAX_N = 65536 };
+enum { ROW_MIN_ROWS = 16, ROW_MIN_N = 128, ROW_MAX_N = 65536 };
 
 typedef struct RadixKey {
     uint8_t tag;      /* 'R' */
@@ -313,19 +313,33 @@ static NgIrRef row_move(NgIrKernel *k, int cnt, NgIrRef R, NgIrRef n, NgIrRef ba
     return sx_for(k, i, sx_i(k, 0), n, ng_ir_block(k, SI >= 0 ? 6 : 5, step), 0);
 }
 
+/* ROW's counts of the digit `sh` bits up of row R of S, as the exclusive
+ * prefix in cnt (256 values, declared by the caller). */
+static NgIrRef row_count(NgIrKernel *k, int cnt, NgIrRef R, NgIrRef n, NgIrRef sh, int S)
+{
+    int i = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64), acc = ng_ir_var(k, NG_INT64), v = ng_ir_var(k, NG_INT64);
+    NgIrRef at = digit(k, sx_load2(k, S, R, ng_ir_varref(k, i)), sh, 256), B = ng_ir_varref(k, b), zero = sx_i(k, 0);
+    NgIrRef prefix[3] = {ng_ir_let(k, v, ng_ir_element(k, cnt, B)), ng_ir_assign_element(k, cnt, B, ng_ir_varref(k, acc)),
+                         ng_ir_assign(k, acc, sx_op(k, NG_OP_ADD, ng_ir_varref(k, acc), ng_ir_varref(k, v)))};
+    NgIrRef steps[4] = {sx_for(k, b, zero, sx_i(k, 256), ng_ir_assign_element(k, cnt, B, zero), 0),
+                        sx_for(k, i, zero, n, ng_ir_assign_element(k, cnt, at, sx_op(k, NG_OP_ADD, ng_ir_element(k, cnt, at), sx_i(k, 1))), 0),
+                        ng_ir_let(k, acc, zero), sx_for(k, b, zero, sx_i(k, 256), ng_ir_block(k, 3, prefix), 0)};
+    return ng_ir_block(k, 4, steps);
+}
+
 /* ROW: keys (rows, n) code view (written), b0, b1 (rows, n) code, [i0,
  * i1 (rows, n) int64, for argsorts (i0 the result) and floats]. A work
  * item sorts a whole row with 8-bit digits and private counters: encode
- * into b0 (indices 0..n-1 into i0) counting every position, prefix sums, a
- * pass per position whose digit is not the same across the row (b0 <->
- * b1; indices along for an argsort or a row with a NaN or -0.0), then the
- * decoded keys into `keys` - or, where the row had a NaN or -0.0, the
- * original keys gathered by the indices. */
+ * into b0 (indices 0..n-1 into i0) with the OR and AND of the codes, then
+ * for each digit position that varies across the row a count, its prefix
+ * and a pass (b0 <-> b1; indices along for an argsort or a row with a NaN
+ * or -0.0), then the decoded keys into `keys` - or, where the row had a
+ * NaN or -0.0, the original keys gathered by the indices. */
 static void build_row(NgIrKernel *k, const RadixKey *key)
 {
     NgDType dt = (NgDType)key->dt, ut = code_dtype(dt);
     bool fl = ng_dtype_is_float(dt), ix = key->idx || fl; /* index parameters */
-    int D = radix_digits(dt, 8), nb = 256;
+    int D = radix_digits(dt, 8);
     int K = ng_ir_param_array(k, ut, 2, true, true);
     int B[2] = {ng_ir_param_array(k, ut, 2, true, true), ng_ir_param_array(k, ut, 2, true, true)};
     int Ix[2] = {-1, -1};
@@ -334,57 +348,48 @@ static void build_row(NgIrKernel *k, const RadixKey *key)
         Ix[1] = ng_ir_param_array(k, NG_INT64, 2, true, true);
     }
     NgIrRef n = ng_ir_shape(k, K, 1);
-    int r = ng_ir_var(k, NG_INT64), cnt = ng_ir_var_array(k, NG_INT64, nb * D), skip = ng_ir_var_array(k, NG_INT64, D);
+    int r = ng_ir_var(k, NG_INT64), cnt = ng_ir_var_array(k, NG_INT64, 256), vor = ng_ir_var(k, ut), vand = ng_ir_var(k, ut);
     int odd = ng_ir_var(k, NG_INT64), cur = ng_ir_var(k, NG_INT64), i = ng_ir_var(k, NG_INT64), u = ng_ir_var(k, ut);
-    int e = ng_ir_var(k, ut), d = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64), acc = ng_ir_var(k, NG_INT64);
-    int v = ng_ir_var(k, NG_INT64), full = ng_ir_var(k, NG_INT64), j = ng_ir_var(k, NG_INT64);
+    int e = ng_ir_var(k, ut), d = ng_ir_var(k, NG_INT64), j = ng_ir_var(k, NG_INT64), sh = ng_ir_var(k, NG_UINT64);
     NgIrRef R = ng_ir_varref(k, r), I = ng_ir_varref(k, i), U = ng_ir_varref(k, u), E = ng_ir_varref(k, e);
-    NgIrRef Dv = ng_ir_varref(k, d), Cur = ng_ir_varref(k, cur), J = ng_ir_varref(k, j), zero = sx_i(k, 0);
+    NgIrRef Cur = ng_ir_varref(k, cur), J = ng_ir_varref(k, j), Sh = ng_ir_varref(k, sh), zero = sx_i(k, 0);
     NgIrRef body[12];
     int nbody = 0;
     body[nbody++] = ng_ir_let(k, cnt, zero);
-    body[nbody++] = ng_ir_let(k, skip, zero);
+    body[nbody++] = ng_ir_let(k, vor, ucon(k, ut, 0));
+    body[nbody++] = ng_ir_let(k, vand, ucon(k, ut, all_ones(ut)));
     body[nbody++] = ng_ir_let(k, odd, zero);
-    /* encode and count */
-    NgIrRef step[4 + 8 + 1];
+    /* encode, and find the digit positions that vary */
+    NgIrRef step[7];
     int ns = 0;
     step[ns++] = ng_ir_let(k, u, sx_load2(k, K, R, I));
     step[ns++] = ng_ir_let(k, e, encode(k, dt, U));
     step[ns++] = sx_store2(k, B[0], R, I, E);
+    step[ns++] = ng_ir_assign(k, vor, ubin(k, NG_OP_BITOR, ut, ng_ir_varref(k, vor), E));
+    step[ns++] = ng_ir_assign(k, vand, ubin(k, NG_OP_BITAND, ut, ng_ir_varref(k, vand), E));
     if (ix)
         step[ns++] = sx_store2(k, Ix[0], R, I, I);
-    for (int p = 0; p < D; p++) {
-        NgIrRef at = sx_op(k, NG_OP_ADD, sx_i(k, nb * p), digit(k, E, ucon(k, NG_UINT64, (uint64_t)(8 * p)), nb));
-        step[ns++] = ng_ir_assign_element(k, cnt, at, sx_op(k, NG_OP_ADD, ng_ir_element(k, cnt, at), sx_i(k, 1)));
-    }
     if (fl)
         step[ns++] = ng_ir_assign(k, odd, sx_op(k, NG_OP_BITOR, ng_ir_varref(k, odd),
                                                 ng_ir_cast(k, NG_INT64, odd_float(k, dt, U))));
     body[nbody++] = sx_for(k, i, zero, n, ng_ir_block(k, ns, step), 0);
-    /* prefix sums per position; a position whose digit is the same across the row is skipped */
-    NgIrRef at = sx_op(k, NG_OP_ADD, sx_op(k, NG_OP_MUL, Dv, sx_i(k, nb)), ng_ir_varref(k, b));
-    NgIrRef perb[4] = {ng_ir_let(k, v, ng_ir_element(k, cnt, at)), ng_ir_assign_element(k, cnt, at, ng_ir_varref(k, acc)),
-                       ng_ir_assign(k, acc, sx_op(k, NG_OP_ADD, ng_ir_varref(k, acc), ng_ir_varref(k, v))),
-                       ng_ir_assign(k, full, sx_op(k, NG_OP_MAXIMUM, ng_ir_varref(k, full), ng_ir_varref(k, v)))};
-    NgIrRef perd[4] = {ng_ir_let(k, acc, zero), ng_ir_let(k, full, zero),
-                       sx_for(k, b, zero, sx_i(k, nb), ng_ir_block(k, 4, perb), 0),
-                       ng_ir_assign_element(k, skip, Dv, ng_ir_cast(k, NG_INT64, sx_cmp(k, NG_OP_EQ, ng_ir_varref(k, full), n)))};
-    body[nbody++] = sx_for(k, d, zero, sx_i(k, D), ng_ir_block(k, 4, perd), 0);
-    /* the passes, ping-ponging between b0 and b1 */
+    /* a pass per varying position, ping-ponging between b0 and b1 */
     body[nbody++] = ng_ir_let(k, cur, zero);
-    NgIrRef base = sx_op(k, NG_OP_MUL, Dv, sx_i(k, nb));
-    NgIrRef sh = ng_ir_cast(k, NG_UINT64, sx_op(k, NG_OP_MUL, Dv, sx_i(k, 8)));
     NgIrRef move = ng_ir_if(k, sx_cmp(k, NG_OP_EQ, Cur, zero),
-                            row_move(k, cnt, R, n, base, sh, B[0], Ix[0], B[1], Ix[1], ut),
-                            row_move(k, cnt, R, n, base, sh, B[1], Ix[1], B[0], Ix[0], ut));
+                            row_move(k, cnt, R, n, zero, Sh, B[0], Ix[0], B[1], Ix[1], ut),
+                            row_move(k, cnt, R, n, zero, Sh, B[1], Ix[1], B[0], Ix[0], ut));
     if (fl && !key->idx) /* a sort of floats carries indices only for a row with a NaN or -0.0 */
         move = ng_ir_if(k, sx_cmp(k, NG_OP_NE, ng_ir_varref(k, odd), zero), move,
                         ng_ir_if(k, sx_cmp(k, NG_OP_EQ, Cur, zero),
-                                 row_move(k, cnt, R, n, base, sh, B[0], -1, B[1], -1, ut),
-                                 row_move(k, cnt, R, n, base, sh, B[1], -1, B[0], -1, ut)));
-    NgIrRef pass[2] = {move, ng_ir_assign(k, cur, sx_op(k, NG_OP_SUB, sx_i(k, 1), Cur))};
-    body[nbody++] = sx_for(k, d, zero, sx_i(k, D),
-                           ng_ir_if(k, sx_cmp(k, NG_OP_EQ, ng_ir_element(k, skip, Dv), zero), ng_ir_block(k, 2, pass), NG_IR_NONE), 0);
+                                 row_move(k, cnt, R, n, zero, Sh, B[0], -1, B[1], -1, ut),
+                                 row_move(k, cnt, R, n, zero, Sh, B[1], -1, B[0], -1, ut)));
+    NgIrRef varies = ubin(k, NG_OP_BITXOR, NG_UINT64, ng_ir_cast(k, NG_UINT64, ng_ir_varref(k, vor)),
+                          ng_ir_cast(k, NG_UINT64, ng_ir_varref(k, vand)));
+    NgIrRef pass[4] = {ng_ir_if(k, sx_cmp(k, NG_OP_EQ, Cur, zero), row_count(k, cnt, R, n, Sh, B[0]), row_count(k, cnt, R, n, Sh, B[1])),
+                       move, ng_ir_assign(k, cur, sx_op(k, NG_OP_SUB, sx_i(k, 1), Cur))};
+    NgIrRef perd[2] = {ng_ir_let(k, sh, ng_ir_cast(k, NG_UINT64, sx_op(k, NG_OP_MUL, ng_ir_varref(k, d), sx_i(k, 8)))),
+                       ng_ir_if(k, sx_cmp(k, NG_OP_NE, digit(k, varies, Sh, 256), zero), ng_ir_block(k, 3, pass), NG_IR_NONE)};
+    body[nbody++] = sx_for(k, d, zero, sx_i(k, D), ng_ir_block(k, 2, perd), 0);
     /* the keys back: decoded, or gathered through the other buffer */
     NgIrRef decoded[2], gathered[2];
     for (int c = 0; c < 2; c++) {

@@ -130,7 +130,7 @@ def test_long_rows_sort_as_numpys_stable_sort(dt):
 
 @pytest.mark.parametrize("dt", RADIX, ids=dtype_id)
 def test_many_rows_sort_as_numpys_stable_sort(dt):
-    """Rows of 512 to 2047 keys, and sixteen rows and more of up to 65535 (on cpu: a work item
+    """Rows of 128 to 2047 keys, and sixteen rows and more of up to 65535 (on cpu: a work item
     radix-sorts each row with its own counters), bit for bit: rows with NaN, -0.0 and infinities among plain rows (only those
     carry indices in a sort), a row of equal keys, a sort along axis 0, a reversed view."""
     rng = np.random.default_rng(9)
