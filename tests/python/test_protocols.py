@@ -113,9 +113,9 @@ def test_array_function_uses_numgpu_and_falls_back():
     r = np.sum(x, axis=1)
     assert isinstance(r, ng.ndarray) and ng.stats()["kernel_launches"] > launches
     assert "numpy.sum" not in _fallback.counts
-    r = np.gradient(x, axis=0)                     # numgpu has no gradient: NumPy's
-    assert_same(r, np.gradient(a, axis=0))
-    assert _fallback.counts["numpy.gradient"][0] == 1
+    r = np.unwrap(x, axis=0)                       # numgpu has no unwrap: NumPy's
+    assert_same(r, np.unwrap(a, axis=0))
+    assert _fallback.counts["numpy.unwrap"][0] == 1
     assert_same(np.linalg.norm(x), np.linalg.norm(a), rtol=1e-12)
     u, s, vt = np.linalg.svd(x)
     np.testing.assert_allclose(ng.asnumpy(s), np.linalg.svd(a)[1])
@@ -352,10 +352,10 @@ def test_array_function_new_dtypes(dtype):
     assert_same(np.where(x == x, x, 0), np.where(a == a, a, 0))
     assert np.iscomplexobj(x) is np.iscomplexobj(a)
     _fallback.reset()
-    r = np.gradient(x, axis=0)          # no device version: NumPy's, the result uploaded in its dtype
+    r = np.polyder(x[0])                # no device version: NumPy's, the result uploaded in its dtype
     assert isinstance(r, ng.ndarray)
-    assert_same(r, np.gradient(a, axis=0))
-    assert _fallback.counts["numpy.gradient"][0] == 1
+    assert_same(r, np.polyder(a[0]))
+    assert _fallback.counts["numpy.polyder"][0] == 1
     r = x.cumsum() if dtype is not np.float16 else None
     if r is not None:
         assert_same(r, a.cumsum(), rtol=1e-5)

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""NumPy's numerical helpers (interp, digitize, isin, cov, corrcoef, convolve, correlate,
+trapezoid, gradient, polyval, ediff1d): numgpu against NumPy on the current device.
+
+Prints, per operation at a size typical for it (10^6 elements by default, --n to change),
+numgpu's time, NumPy's (best of --repeat runs each) and ratio = numpy_time / numgpu_time
+(> 1: numgpu is faster). Each numgpu result is compared with NumPy's before it is timed;
+a mismatch exits 1.
+
+    PYTHONPATH=python python bench/bench_numeric.py [--n 1000000] [--repeat 5]
+"""
+import argparse
+import sys
+
+import numpy as np
+
+import numgpu as ng
+from _timing import best_time  # noqa: E402
+
+
+def host(r):
+    return tuple(host(x) for x in r) if isinstance(r, tuple) else (r.get() if hasattr(r, "get") else np.asarray(r))
+
+
+def same(got, exp):
+    if isinstance(exp, tuple):
+        return all(same(g, e) for g, e in zip(got, exp))
+    exp = np.asarray(exp)
+    if exp.dtype.kind in "fc":
+        return got.shape == exp.shape and np.allclose(got, exp, rtol=1e-9, atol=1e-9, equal_nan=True)
+    return got.shape == exp.shape and np.array_equal(got, exp)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--n", type=int, default=10**6)
+    p.add_argument("--repeat", type=int, default=5)
+    args = p.parse_args()
+    n = args.n
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(n)
+    xp = np.sort(rng.uniform(-4, 4, n // 100))
+    fp = np.sin(xp)
+    fc = fp + 1j * np.cos(xp)
+    bins = np.linspace(-3, 3, 101)
+    ints = rng.integers(0, 10 * n, n)
+    tests = rng.integers(0, 10 * n, n // 100)
+    m = rng.standard_normal((100, n // 100))
+    k16, k1000 = rng.standard_normal(16), rng.standard_normal(1000)
+    t = np.cumsum(rng.uniform(0.5, 1.5, n))
+    grid = x.reshape(1000, -1)
+    coef = rng.standard_normal(11)
+    g = {name: ng.asarray(v) for name, v in dict(x=x, xp=xp, fp=fp, fc=fc, bins=bins, ints=ints, tests=tests, m=m,
+                                                 k16=k16, k1000=k1000, t=t, grid=grid, coef=coef).items()}
+    cases = [
+        ("interp n in n/100 samples", lambda: ng.interp(g["x"], g["xp"], g["fp"]), lambda: np.interp(x, xp, fp)),
+        ("interp complex fp", lambda: ng.interp(g["x"], g["xp"], g["fc"]), lambda: np.interp(x, xp, fc)),
+        ("digitize n in 100 bins", lambda: ng.digitize(g["x"], g["bins"]), lambda: np.digitize(x, bins)),
+        ("isin int64 n in n/100", lambda: ng.isin(g["ints"], g["tests"]), lambda: np.isin(ints, tests)),
+        ("cov 100 x n/100", lambda: ng.cov(g["m"]), lambda: np.cov(m)),
+        ("corrcoef 100 x n/100", lambda: ng.corrcoef(g["m"]), lambda: np.corrcoef(m)),
+        ("convolve n with 16 (slices)", lambda: ng.convolve(g["x"], g["k16"]), lambda: np.convolve(x, k16)),
+        ("correlate n with 16 'same'", lambda: ng.correlate(g["x"], g["k16"], "same"),
+         lambda: np.correlate(x, k16, "same")),
+        ("convolve n with 1000 (FFT)", lambda: ng.convolve(g["x"], g["k1000"]), lambda: np.convolve(x, k1000)),
+        ("trapezoid n, x=", lambda: ng.trapezoid(g["x"], g["t"]), lambda: np.trapezoid(x, t)),
+        ("gradient 1000 x n/1000 order 2", lambda: ng.gradient(g["grid"], edge_order=2),
+         lambda: np.gradient(grid, edge_order=2)),
+        ("polyval degree 10 at n", lambda: ng.polyval(g["coef"], g["x"]), lambda: np.polyval(coef, x)),
+        ("ediff1d n, to_begin", lambda: ng.ediff1d(g["x"], to_begin=0.0), lambda: np.ediff1d(x, to_begin=0.0)),
+    ]
+    print(f"device {ng.get_device()}, n = {n}")
+    print(f"{'operation':34s} {'numgpu ms':>10s} {'numpy ms':>10s} {'ratio':>7s}")
+    bad = 0
+    for name, fg, fn in cases:
+        if not same(host(fg()), fn()):
+            print(f"{name:34s} MISMATCH with NumPy")
+            bad += 1
+            continue
+        tg, tn = best_time(fg, args.repeat), best_time(fn, args.repeat)
+        print(f"{name:34s} {tg * 1e3:10.2f} {tn * 1e3:10.2f} {tn / tg:7.2f}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
