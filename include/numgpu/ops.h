@@ -241,8 +241,8 @@ NgStatus ng_op_nonzero(const NgArray *a, NgArray *out);
 NgStatus ng_op_take(const NgArray *a, const NgArray *idx, int axis, NgTakeMode mode, NgArray *out);
 
 /* out[i] = sum over k of a[i + start + k] * v[k] for i < len (1-d a and v,
- * in dtype dt, not bool), terms outside a left out: correlate/convolve's
- * direct sum (src/ops/correlate.c). */
+ * in dtype dt, not bool; every window inside a, else NG_ERR_VALUE):
+ * correlate/convolve's direct sum (src/ops/correlate.c). */
 NgStatus ng_op_correlate(const NgArray *a, const NgArray *v, int64_t start, int64_t len, NgDType dt, NgArray *out);
 
 /* ---- linear algebra by generated kernels (src/ops/lapack.c) ----------- */

@@ -1,9 +1,11 @@
 /* Correlation of two 1-d arrays by a direct sum, one work item per output:
- * out[i] = sum over k of a[i + start + k] * v[k], k in order, with the
- * terms whose index falls outside a left out (NumPy's zero padding). The
- * caller (numgpu.correlate / convolve) chooses start and the length from
- * the mode, reverses or conjugates v as NumPy does, and takes the FFT for
- * long operands. Both operands are read in the compute dtype dt. */
+ * out[i] = sum over k of a[i + start + k] * v[k], k in order. Every window
+ * lies inside a: the caller (numgpu.correlate / convolve) pads a with
+ * zeros (NumPy's padding), chooses start and the length from the mode,
+ * reverses or conjugates v as NumPy does, and takes the FFT for long
+ * operands. With the same bounds for every output, neighbouring outputs
+ * run in vector lanes, each its own sum. Operands are read in the compute
+ * dtype dt. */
 #include <string.h>
 
 #include "ops/sort_internal.h"
@@ -24,17 +26,14 @@ static NgStatus build_correlate(const void *ctx, NgIrKernel *k)
     NgIrRef start = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
     int i = ng_ir_var(k, NG_INT64), kk = ng_ir_var(k, NG_INT64), acc = ng_ir_var(k, dt), at = ng_ir_var(k, NG_INT64);
     NgIrRef At = ng_ir_varref(k, at), K = ng_ir_varref(k, kk), zero = sx_i(k, 0);
-    NgIrRef n = ng_ir_shape(k, a, 0), m = ng_ir_shape(k, v, 0);
-    /* k from max(0, -at) to min(m, n - at) */
-    NgIrRef lo = sx_op(k, NG_OP_MAXIMUM, zero, sx_op(k, NG_OP_SUB, zero, At));
-    NgIrRef hi = sx_op(k, NG_OP_MINIMUM, m, sx_op(k, NG_OP_SUB, n, At));
     NgIrRef term = ng_ir_binary(k, NG_OP_MUL, dt, ng_ir_cast(k, dt, sx_load1(k, a, sx_op(k, NG_OP_ADD, At, K))),
                                 ng_ir_cast(k, dt, sx_load1(k, v, K)));
     NgIrRef body[4] = {ng_ir_let(k, at, sx_op(k, NG_OP_ADD, ng_ir_varref(k, i), start)),
                        ng_ir_let(k, acc, ng_ir_cast(k, dt, zero)),
-                       sx_for(k, kk, lo, hi, ng_ir_assign(k, acc, ng_ir_binary(k, NG_OP_ADD, dt, ng_ir_varref(k, acc), term)), 0),
+                       sx_for(k, kk, zero, ng_ir_shape(k, v, 0), ng_ir_assign(k, acc, ng_ir_binary(k, NG_OP_ADD, dt, ng_ir_varref(k, acc), term)), 0),
                        sx_store1(k, out, ng_ir_varref(k, i), ng_ir_varref(k, acc))};
     k->body = sx_for(k, i, zero, ng_ir_shape(k, out, 0), ng_ir_block(k, 4, body), NG_IR_PARALLEL);
+    k->lanes = true; /* neighbouring outputs in vector lanes, each its own sum in k order */
     return k->status;
 }
 
@@ -48,8 +47,9 @@ NgStatus ng_op_correlate(const NgArray *a, const NgArray *v, int64_t start, int6
 {
     if (a->ndim != 1 || v->ndim != 1)
         return ng_error_set(NG_ERR_VALUE, "correlate: both operands must be 1-d");
-    if (len < 0)
-        return ng_error_set(NG_ERR_VALUE, "correlate: negative output length");
+    if (len < 0 || (len > 0 && (start < 0 || start + len - 1 + v->shape[0] > a->shape[0])))
+        return ng_error_set(NG_ERR_VALUE, "correlate: %lld outputs from %lld do not fit %lld elements", (long long)len,
+                            (long long)start, (long long)a->shape[0]);
     if (dt == NG_BOOL || !ng_dtype_info(dt)->supported || ng_array_device(a) != ng_array_device(v))
         return ng_error_set(NG_ERR_TYPE, "correlate: operands of %s and %s in %s are not supported",
                             ng_dtype_info(a->dtype)->name, ng_dtype_info(v->dtype)->name, ng_dtype_info(dt)->name);
