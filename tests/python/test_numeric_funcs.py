@@ -254,8 +254,8 @@ def test_convolve_correlate_dtypes(dt, mode):
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("n2", [1, 2, 5, 6, 40, 128, 129, 300])
 def test_convolve_correlate_lengths(mode, n2):
-    """Second operands up to 128 long by the direct sum (_core.correlate), longer ones by FFT: NumPy's values within rounding
-    (integers exactly)."""
+    """Second operands of up to 128 by the direct sum (_core.correlate), longer ones by FFT:
+    NumPy's values within rounding (integers exactly)."""
     rng = np.random.default_rng(n2)
     a = rng.standard_normal(1000)
     v = rng.standard_normal(n2)
