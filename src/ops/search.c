@@ -153,8 +153,11 @@ static void build_bin_chunk(NgIrKernel *k, const SearchKey *key)
     int part = ng_ir_param_array(k, odt, 2, true, true);
     NgIrRef T = ng_ir_shape(k, part, 0), nb = ng_ir_shape(k, part, 1), n = ng_ir_shape(k, x, 0), one = sx_i(k, 1);
     NgIrRef chunk = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, n, T), one), T);
-    int c = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64), i = ng_ir_var(k, NG_INT64), v;
-    NgIrRef C = ng_ir_varref(k, c), I = ng_ir_varref(k, i), lo = sx_op(k, NG_OP_MUL, C, chunk);
+    int c = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64), i = ng_ir_var(k, NG_INT64), v, lo, hi;
+    NgIrRef C = ng_ir_varref(k, c), I = ng_ir_varref(k, i);
+    /* the chunk's bounds once (a bound left in the loop test keeps its division in the loop) */
+    NgIrRef bounds[2] = {mkvar(k, &lo, NG_INT64, sx_op(k, NG_OP_MUL, C, chunk)), NG_IR_NONE};
+    bounds[1] = mkvar(k, &hi, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, ng_ir_varref(k, lo), chunk), n));
     NgIrRef zero = key->flag2 ? ng_ir_const_f(k, NG_FLOAT64, 0.0) : sx_i(k, 0);
     NgIrRef add = key->flag2 ? ng_ir_cast(k, NG_FLOAT64, sx_load1(k, w, I)) : one;
     NgIrRef step[2];
@@ -162,9 +165,9 @@ static void build_bin_chunk(NgIrKernel *k, const SearchKey *key)
     NgIrRef V = ng_ir_varref(k, v);
     step[1] = ng_ir_if(k, sx_cmp(k, NG_OP_GE, V, sx_i(k, 0)),
                        sx_store2(k, part, C, V, ng_ir_binary(k, NG_OP_ADD, odt, sx_load2(k, part, C, V), add)), NG_IR_NONE);
-    NgIrRef body[2] = {sx_for(k, b, sx_i(k, 0), nb, sx_store2(k, part, C, ng_ir_varref(k, b), zero), 0),
-                       sx_for(k, i, lo, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, lo, chunk), n), ng_ir_block(k, 2, step), 0)};
-    k->body = sx_for(k, c, sx_i(k, 0), T, ng_ir_block(k, 2, body), NG_IR_PARALLEL);
+    NgIrRef body[4] = {bounds[0], bounds[1], sx_for(k, b, sx_i(k, 0), nb, sx_store2(k, part, C, ng_ir_varref(k, b), zero), 0),
+                       sx_for(k, i, ng_ir_varref(k, lo), ng_ir_varref(k, hi), ng_ir_block(k, 2, step), 0)};
+    k->body = sx_for(k, c, sx_i(k, 0), T, ng_ir_block(k, 4, body), NG_IR_PARALLEL);
 }
 
 /* BIN_SUM: part (T, nbins), out (nbins): out[b] = sum over chunks, in order */
