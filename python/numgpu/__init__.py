@@ -480,6 +480,9 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if out is not None and not isinstance(out, (ndarray, _np.ndarray)):
         raise TypeError("out must be an array, not %s" % type(out).__name__)
     arrays = list(arrays)
+    if dtype is None and out is None and _builtins.any(type(a) in (int, float, complex, bool) for a in arrays):
+        # NumPy 2 promotes Python scalars weakly here too: (int16 array, 3) stays int16
+        dtype = _np.result_type(*[a if type(a) in (int, float, complex, bool) else _arr(a).dtype for a in arrays])
     if dtype is not None or out is not None or casting != "same_kind":
         # each array cast straight to the dtype the result takes (NumPy: no common dtype on the way)
         arrays = [_arr(a) for a in arrays]
@@ -504,14 +507,18 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     return concatenate([expand_dims(a, axis) for a in arrays], axis, out, dtype=dtype, casting=casting)
 
 
-def atleast_1d(a):
-    a = _arr(a)
-    return a.reshape(1) if a.ndim == 0 else a
+def _each(arys, view):
+    """NumPy's atleast_Nd shape: view(a) of one array, a tuple for several."""
+    res = tuple(view(_arr(a)) for a in arys)
+    return res[0] if len(res) == 1 else res
 
 
-def atleast_2d(a):
-    a = _arr(a)
-    return a.reshape(1, -1) if a.ndim < 2 and a.ndim else (a.reshape(1, 1) if a.ndim == 0 else a)
+def atleast_1d(*arys):
+    return _each(arys, lambda a: a.reshape(1) if a.ndim == 0 else a)
+
+
+def atleast_2d(*arys):
+    return _each(arys, lambda a: a.reshape(1, -1) if a.ndim == 1 else a.reshape(1, 1) if a.ndim == 0 else a)
 
 
 def vstack(tup):
@@ -546,6 +553,7 @@ from ._manip import *  # noqa: E402,F401,F403
 from . import fft, linalg, random  # noqa: E402,F401
 from ._array_api import *  # noqa: E402,F401,F403
 from ._numeric import *  # noqa: E402,F401,F403
+from ._extra import *  # noqa: E402,F401,F403
 from ._run import config, report  # noqa: E402,F401
 from ._fallback import module_getattr as __getattr__  # noqa: E402,F401
 from ._dlpack import from_dlpack  # noqa: E402,F401

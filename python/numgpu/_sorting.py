@@ -397,11 +397,15 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
 def _quantile(a, q, axis, keepdims, method, weak_q, name):
     ng = _ng()
     a = _arr(a)
-    qh = _np.asarray(q.get() if isinstance(q, ndarray) else q, dtype=_np.float64)
-    if a.dtype.kind == "f" and weak_q:
-        dt = a.dtype
-    else:
-        dt = _np.result_type(a.dtype, _np.float64 if qh.dtype.kind != "f" else qh.dtype)
+    qh = _np.asarray(q.get() if isinstance(q, ndarray) else q)
+    if qh.dtype.kind in "biu" and qh.size:
+        return _quantile_ends(a, qh, axis, keepdims)
+    if a.dtype == _np.bool_:
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                        "operator, or the logical_xor function instead.")
+    # NumPy's result dtype: a Python float q takes a float array's dtype, else q's dtype promotes
+    dt = a.dtype if a.dtype.kind == "f" and weak_q else _np.result_type(a.dtype, qh.dtype)
+    qh = qh.astype(_np.float64)
     if axis is None:
         src, ax = a.ravel(), 0
         kept = (1,) * a.ndim
@@ -426,6 +430,16 @@ def _quantile(a, q, axis, keepdims, method, weak_q, name):
 
 
 builtins_range = _builtins.range
+
+
+def _quantile_ends(a, qh, axis, keepdims):
+    """Quantiles at integer q (0 or 1, checked by the caller): the minimum or maximum along axis,
+    in a's dtype, as NumPy gives them."""
+    ng = _ng()
+    ends = [(ng.min if v == 0 else ng.max)(a, axis=axis, keepdims=keepdims) for v in qh.ravel().tolist()]
+    res = ng.stack(ends)
+    res = res.reshape(qh.shape + res.shape[1:])
+    return res[()] if res.ndim == 0 else res
 
 
 def _quantile_shape(res, qh, src, ax, kept, keepdims):

@@ -264,6 +264,26 @@ def test_concatenate_promotes(d1, d2):
     assert_same(ng.concatenate([ng.asarray(a), b]), np.concatenate([a, b]))
 
 
+def test_concatenate_python_scalars_promote_weakly():
+    """NumPy 2 promotes Python scalars among the arrays weakly: an int16 array and 3 stay int16,
+    a float joins an integer array as float64, a complex a float32 one as complex64."""
+    a16, f32 = np.array([1, 2], np.int16), np.array([1.5], np.float32)
+    for arrays in ((a16, 3), (a16, 2.5), (f32, 1j), (f32, 2), (3, a16), (True, a16)):
+        want = np.concatenate(arrays, axis=None)
+        got = ng.concatenate([ng.asarray(x) if isinstance(x, np.ndarray) else x for x in arrays], axis=None)
+        assert_same(got, want)
+
+
+def test_atleast_nd_of_several_arrays():
+    for f in ("atleast_1d", "atleast_2d", "atleast_3d"):
+        want = getattr(np, f)(5, [1, 2], np.ones((2, 3)))
+        got = getattr(ng, f)(5, ng.asarray([1, 2]), ng.ones((2, 3)))
+        assert isinstance(got, tuple) and len(got) == 3
+        for g, w in zip(got, want):
+            assert_same(g, w)
+        assert_same(getattr(ng, f)(ng.asarray(7.0)), getattr(np, f)(7.0))
+
+
 def test_concatenate_errors():
     a, b = np.zeros((2, 3)), np.zeros((2, 4))
     with pytest.raises(ValueError):

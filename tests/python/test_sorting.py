@@ -593,6 +593,24 @@ def test_quantile_percentile(dt, axis, keepdims):
                     np.percentile(x, p, axis=axis, keepdims=keepdims))
 
 
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64, np.int8, np.int32, np.uint8, np.bool_],
+                         ids=dtype_id)
+def test_quantile_result_dtypes_as_numpys(dt):
+    """NumPy's result dtype: a Python float q keeps a float array's dtype, a NumPy float q promotes
+    with it (float32 q: float32 for float16 and int8 data), integer q (0 or 1) gives the minimum
+    or maximum in the array's own dtype (bool too; a float q of bool data is NumPy's TypeError)."""
+    a = np.array([[1, 2, 3], [4, 0, 2]], dt)
+    qs = [0.5, [0, 1], [0.5], np.float32(0.5), np.array([0.5], np.float32), np.array([0.5], np.float16), 1,
+          np.array([0, 1], np.int8), [[0], [1]], 0]
+    for q in qs:
+        for axis in (None, 0, (0, 1)):
+            for keepdims in (False, True):
+                call_both(np.quantile, ng.quantile, [a, q], kwargs=dict(axis=axis, keepdims=keepdims))
+    if dt is not np.bool_:
+        for q in (50, [0, 100], np.float32(50), np.array([50], np.float32)):
+            call_both(np.percentile, ng.percentile, [a, q])
+
+
 @pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)], ids=str)
 def test_quantile_float16(axis):
     x = data(np.float16, (6, 7))
