@@ -728,36 +728,73 @@ static bool positive(const NgIrKernel *k, NgIrRef x)
            positive(k, ng_ir_kid(k, x, 1));
 }
 
+/* FOR r's stop: the expression, or ng_endV where the loop head computed
+ * it once (`hoisted`). */
+static void loop_stop(Emitter *e, NgIrRef r, bool hoisted)
+{
+    if (hoisted)
+        catf(e, "ng_end%d", ng_ir_node(e->k, r)->a);
+    else
+        kid(e, r, 1);
+}
+
 /* The condition of FOR r: v < stop for a positive step, v > stop for a
  * negative constant one, else decided at run time. */
-static void loop_test(Emitter *e, NgIrRef r, const NgIrNode *sn)
+static void loop_test(Emitter *e, NgIrRef r, const NgIrNode *sn, bool hoisted)
 {
     int v = ng_ir_node(e->k, r)->a;
     if ((sn->kind == NG_IR_CONST && sn->c.i > 0) || positive(e->k, ng_ir_kid(e->k, r, 2))) {
         catf(e, "v%d < ", v);
-        kid(e, r, 1);
+        loop_stop(e, r, hoisted);
     } else if (sn->kind == NG_IR_CONST) {
         catf(e, "v%d > ", v);
-        kid(e, r, 1);
+        loop_stop(e, r, hoisted);
     } else {
         cat(e, "(");
         kid(e, r, 2);
         catf(e, " > 0) ? (v%d < ", v);
-        kid(e, r, 1);
+        loop_stop(e, r, hoisted);
         catf(e, ") : (v%d > ", v);
-        kid(e, r, 1);
+        loop_stop(e, r, hoisted);
         cat(e, ")");
     }
 }
 
-/* Opens `for (int64_t v = start; test; v += step) {` of FOR r. */
+/* True if the text emitted last is a pragma line (the loop head that
+ * follows must keep OpenMP's canonical form). */
+static bool after_pragma(const Emitter *e)
+{
+    const char *s = e->out->s, *end = s + e->out->len, *line = end;
+    while (line > s && line[-1] == ' ') /* the indentation of the head */
+        line--;
+    if (line == s || line[-1] != '\n')
+        return false;
+    for (line--; line > s && line[-1] != '\n'; line--)
+        ;
+    while (*line == ' ')
+        line++;
+    return strncmp(line, "#pragma", 7) == 0 || strncmp(line, "NG_VM_SIMD", 10) == 0;
+}
+
+/* Opens `for (int64_t v = start; test; v += step) {` of FOR r. A loop whose
+ * stop is an expression computes it once, in the head (range()'s semantics;
+ * left in the test, a division in it ran every iteration: the compiler does
+ * not hoist what may trap), unless a pragma asks for OpenMP's canonical
+ * form. */
 static void plain_for_head(Emitter *e, NgIrRef r)
 {
-    int v = ng_ir_node(e->k, r)->a;
+    const NgIrNode *n = ng_ir_node(e->k, r);
+    int v = n->a;
+    NgIrKind sk = ng_ir_node(e->k, ng_ir_kid(e->k, r, 1))->kind;
+    bool hoisted = sk != NG_IR_CONST && sk != NG_IR_SCALAR && sk != NG_IR_SHAPE && sk != NG_IR_VAR && !after_pragma(e);
     catf(e, "for (int64_t v%d = ", v);
     kid(e, r, 0);
+    if (hoisted) {
+        catf(e, ", ng_end%d = ", v);
+        kid(e, r, 1);
+    }
     cat(e, "; ");
-    loop_test(e, r, ng_ir_node(e->k, ng_ir_kid(e->k, r, 2)));
+    loop_test(e, r, ng_ir_node(e->k, ng_ir_kid(e->k, r, 2)), hoisted);
     catf(e, "; v%d += ", v);
     kid(e, r, 2);
     cat(e, ") {\n");
@@ -2830,7 +2867,7 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         catf(e, " + %s * ", id);
         kid(e, r, 2);
         cat(e, "; ");
-        loop_test(e, r, sn);
+        loop_test(e, r, sn, false);
         catf(e, "; v%d += %s * ", n->a, all);
         kid(e, r, 2);
         cat(e, ") {\n");
