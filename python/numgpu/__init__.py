@@ -620,6 +620,61 @@ def real_if_close(a, tol=100):
 # (arguments downloaded, NumPy called, the result uploaded, a warning).
 
 
+def shape(a):
+    """The shape of a (an array's own, with no copy of its data)."""
+    return a.shape if isinstance(a, ndarray) else _np.shape(a)
+
+
+def size(a, axis=None):
+    """The number of elements of a, or along axis (an int or a tuple of them)."""
+    if not isinstance(a, ndarray):
+        return _np.size(a, axis)
+    if axis is None:
+        return a.size
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    return _math.prod(a.shape[_norm_axis(x, a.ndim)] for x in axes)
+
+
+def ndim(a):
+    """The number of axes of a."""
+    return a.ndim if isinstance(a, ndarray) else _np.ndim(a)
+
+
+class _Layout:
+    """An array's layout, with its memory at a made-up address, for NumPy's overlap solver: it
+    reads shapes, strides and addresses and never the memory."""
+    _BASE = 1 << 44
+
+    def __init__(self, a):
+        self.__array_interface__ = {"data": (self._BASE + a._memory[1], True), "shape": a.shape,
+                                    "strides": a.strides, "typestr": a.dtype.str, "version": 3}
+
+
+def _overlap(solve, a, b, max_work):
+    """NumPy's solve (shares_memory or may_share_memory) of a and b. Two numgpu arrays share memory
+    only within one buffer, where NumPy solves their layouts; a numgpu array on cpu can share a
+    NumPy array's memory (zero-copy views), elsewhere never."""
+    if isinstance(a, ndarray) and isinstance(b, ndarray):
+        if a._memory[0] != b._memory[0]:
+            return False
+        return solve(_np.asarray(_Layout(a)), _np.asarray(_Layout(b)), max_work=max_work)
+    if isinstance(a, ndarray) or isinstance(b, ndarray):
+        if not get_device().startswith("cpu"):
+            return False
+        a, b = (_np.asarray(x) if isinstance(x, ndarray) else x for x in (a, b))
+    return solve(a, b, max_work=max_work)
+
+
+def shares_memory(a, b, max_work=None):
+    """Whether a and b share memory: NumPy's exact answer, with no copy of either."""
+    return _overlap(_np.shares_memory, a, b, max_work)
+
+
+def may_share_memory(a, b, max_work=None):
+    """Whether a and b might share memory (NumPy's bounds check)."""
+    return _overlap(_np.may_share_memory, a, b, max_work)
+
+
 def copy(a, order="K", subok=False):
     """A new array with a's data (NumPy's copy)."""
     return array(a, order=order, subok=subok, copy=True)

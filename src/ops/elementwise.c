@@ -79,11 +79,28 @@ void ng_scalar_kargs(const NgScalar *s, NgDType dt, NgKArg *args, int *n)
     args[(*n)++] = ng_scalar_karg(s, dt);
 }
 
+/* x rounded to the nearest float16 value (ties to even; beyond 65520 an
+ * infinity), as a double: NumPy casts a Python float to float16 before an
+ * op of float16 arrays uses it, and the kernels would only round it to
+ * float. */
+static double round_to_half(double x)
+{
+    if (!isfinite(x) || x == 0)
+        return x;
+    int e;
+    frexp(x, &e);                            /* |x| = m 2^e, 0.5 <= m < 1 */
+    double q = ldexp(1.0, e - 11 > -24 ? e - 11 : -24); /* the spacing of halves near x (subnormal: 2^-24) */
+    double r = nearbyint(x / q) * q;
+    return fabs(r) >= 65520.0 ? copysign(INFINITY, x) : r;
+}
+
 NgKArg ng_scalar_karg(const NgScalar *s, NgDType dt)
 {
     NgKArg a;
     if (ng_dtype_is_float(dt)) {
         a.f = s->kind >= NG_KIND_FLOAT ? s->v.f : s->big ? (double)s->v.u : (double)s->v.i;
+        if (dt == NG_FLOAT16)
+            a.f = round_to_half(a.f);
     } else if (s->kind >= NG_KIND_FLOAT) {
         a.i = isfinite(s->v.f) ? (int64_t)s->v.f : 0;
     } else {

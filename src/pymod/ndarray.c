@@ -623,7 +623,15 @@ static PyObject *get_buffer_refs(PyObject *self, void *c)
     return Py_BuildValue("(Ln)", (long long)ARR(self)->buf->refcount, ((NgPyArray *)self)->exports);
 }
 
+/* x._memory: (the buffer's identity, the byte offset of element 0 in it): shares_memory's
+ * question asked of two arrays of one buffer (views of different buffers never overlap). */
+static PyObject *get_memory(PyObject *self, void *c)
+{
+    return Py_BuildValue("(NL)", PyLong_FromVoidPtr(ARR(self)->buf), (long long)ARR(self)->offset);
+}
+
 static PyGetSetDef getset[] = {
+    {"_memory", get_memory, NULL, "(buffer identity, byte offset of element 0): shares_memory's input.", NULL},
     {"_scalar", get_scalar_flag, set_scalar_flag, "A 0-d result standing for NumPy's scalar (in-place operators rebind).",
      NULL},
     {"_buffer_refs", get_buffer_refs, NULL,

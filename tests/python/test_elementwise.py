@@ -250,6 +250,20 @@ def test_weak_python_scalars(dt, scalar, op):
     check_ufunc(op, scalar, a)
 
 
+@pytest.mark.parametrize("scalar", [np.pi, 0.1, -2.718281828, 1e-8, 3e-5, 65519.0, 65520.0, 1e6, 2049.0, 2051.0],
+                         ids=str)
+def test_python_floats_round_to_float16_first(scalar):
+    """A Python float meeting float16 arrays is cast to float16 before the op, as NumPy casts it
+    (pi is 3.140625, 0.1 is 0.0999755859375, 1e-8 is 0, 65520 is inf, 2049 is 2048 and 2051 is
+    2052), in arithmetic, comparisons and the two-operand functions alike."""
+    x = np.array([0.0999755859375, 0.3, 1.7, -5.0, 3.140625, 2048.0, 6e-8, 60000.0], np.float16)
+    for op in ("multiply", "add", "subtract", "true_divide", "less", "equal", "greater_equal", "maximum", "fmin",
+               "arctan2", "copysign"):
+        with np.errstate(all="ignore"):
+            check_ufunc(op, x, scalar)
+            check_ufunc(op, scalar, x)
+
+
 @pytest.mark.parametrize("dt,scalar", [(np.uint8, 300), (np.uint8, -1), (np.int8, 128), (np.int8, -129),
                                        (np.int16, 2**15), (np.uint32, 2**32), (np.int64, 2**63),
                                        (np.uint64, -1), (np.uint64, 2**64)], ids=case_id)

@@ -419,3 +419,35 @@ def test_ravel_flatten_reshape_in_every_order(order):
         x.reshape(60, order="K")
     with pytest.raises(ValueError):
         x.ravel("Z")
+
+
+def test_shape_size_ndim_read_no_data():
+    """shape, size and ndim of device arrays are their own (nothing downloaded, nothing counted as
+    a fallback); other inputs are NumPy's."""
+    before = dict(ng._fallback.counts)
+    x = ng.ones((3, 4, 5))
+    assert ng.shape(x) == (3, 4, 5) and ng.size(x) == 60 and ng.ndim(x) == 3
+    assert ng.size(x, 1) == 4 and ng.size(x, -1) == 5 and ng.size(x, (0, 2)) == 15
+    assert ng.shape([[1, 2]]) == (1, 2) and ng.size(7) == 1 and ng.ndim([1]) == 1
+    assert dict(ng._fallback.counts) == before
+    with pytest.raises(AxisError):
+        ng.size(x, 3)
+
+
+def test_shares_memory_of_views():
+    """shares_memory and may_share_memory answer as NumPy's on the same layouts: views of one
+    buffer (interleaved slices share none; overlapping ones do), other buffers never; on cpu a
+    numgpu array made zero-copy from a NumPy array shares its memory."""
+    h = np.arange(24.0).reshape(4, 6)
+    x = ng.asarray(h.copy())
+    pairs = [(lambda a: a, lambda a: a[1:]), (lambda a: a[::2], lambda a: a[1::2]), (lambda a: a[:, :3], lambda a: a[:, 3:]),
+             (lambda a: a.T, lambda a: a[2]), (lambda a: a[:, ::-1], lambda a: a[0, :1]), (lambda a: a[0], lambda a: a[3]),
+             (lambda a: a.reshape(-1)[5:7], lambda a: a[1, :])]
+    for f, g in pairs:
+        for name in ("shares_memory", "may_share_memory"):
+            assert getattr(ng, name)(f(x), g(x)) == getattr(np, name)(f(h), g(h)), (name, f(h).shape, g(h).shape)
+    assert not ng.shares_memory(x, ng.asarray(h.copy())) and not ng.may_share_memory(x, x.copy())
+    assert ng.shares_memory(h, h[1:]) and not ng.shares_memory(h, h.copy())
+    if ng.get_device().startswith("cpu"):
+        z = ng.asarray(h)
+        assert ng.shares_memory(z, h) == np.shares_memory(np.asarray(z), h)
