@@ -128,7 +128,7 @@ def start_counting():
     _state["counting"] = True
     _state["t0"] = _state["t0"] or time.perf_counter()
     # Rows are named as NumPy names them, so a function's device and fallback calls share a row.
-    mods = [(numgpu, "numpy.")] + [(vars(numgpu)[m], "numpy.%s." % m) for m in ("linalg", "random")
+    mods = [(numgpu, "numpy.")] + [(vars(numgpu)[m], "numpy.%s." % m) for m in ("linalg", "fft", "random")
                              if isinstance(vars(numgpu).get(m), types.ModuleType)]
     from ._ufunc import ufunc
     for mod, prefix in mods:
@@ -263,8 +263,8 @@ def shim(np_name):
         ng_mod = None
         if np_name == "numpy":
             ng_mod = numgpu
-        elif np_name == "numpy.linalg":
-            ng_mod = vars(numgpu).get("linalg")
+        elif np_name in ("numpy.linalg", "numpy.fft"):
+            ng_mod = vars(numgpu).get(np_name[6:])
         s = _shims[np_name] = NumpyShim(np_mod, ng_mod)
     return s
 

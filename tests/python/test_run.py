@@ -156,6 +156,26 @@ print(np.finfo(np.float32).eps, np.iinfo(np.int8).max, np.dtype("float32"), np.f
     assert lines[3] == "%s 127 float32 5.0" % np.finfo(np.float32).eps
 
 
+def test_fft_runs_on_the_device(tmp_path):
+    """numpy.fft under `numgpu run` is numgpu.fft (it ran on NumPy: the shim had no module for it)."""
+    script = write(tmp_path, "ffts.py", """
+import numpy as np
+from numpy.fft import rfftfreq
+from numpy import fft
+t = np.linspace(0, 1, 1000)
+spec = np.abs(np.fft.rfft(np.sin(2 * np.pi * 50 * t)))
+print(rfftfreq(t.size, t[1] - t[0])[np.argmax(spec)], type(fft.fft(t)).__module__)
+""")
+    proc = run(script)
+    assert proc.returncode == 0, proc.stderr
+    t = np.linspace(0, 1, 1000)
+    want = np.fft.rfftfreq(t.size, t[1] - t[0])[np.argmax(np.abs(np.fft.rfft(np.sin(2 * np.pi * 50 * t))))]
+    assert proc.stdout.split() == [str(want), "numgpu"]
+    for name in ("rfft", "rfftfreq", "fft"):
+        row = re.search(r"numpy\.fft\.%s\s+(\d+)\s+[\d.]+s\s+(\d+)" % name, proc.stderr)
+        assert row and row.groups() == ("1", "0"), (name, proc.stderr)
+
+
 def test_libraries_keep_real_numpy(tmp_path):
     pytest.importorskip("matplotlib")
     script = write(tmp_path, "lib.py", """
