@@ -200,6 +200,10 @@ void ng_buffer_release(NgBuffer *b);
 NgStatus ng_array_empty(NgDevice *dev, NgDType dt, int ndim, const int64_t *shape, NgArray *out);
 /* Fills `out` as a view of `base` sharing its buffer (retained). */
 void ng_array_view(const NgArray *base, NgArray *out);
+/* a's memory read as dtype dt, NumPy's ndarray.view(dtype): the same shape for the same itemsize,
+ * else the contiguous last axis holds as many new elements as fit its bytes (NG_ERR_VALUE with
+ * NumPy's messages where they do not; NG_ERR_UNSUPPORTED for memory not aligned to dt). */
+NgStatus ng_array_view_as(const NgArray *a, NgDType dt, NgArray *out);
 void ng_array_release(NgArray *a); /* drops the buffer reference; zeroes a */
 /* The real (imag: imaginary) parts of complex array a as a view of its real
  * dtype sharing a's buffer: NumPy's a.real / a.imag. */

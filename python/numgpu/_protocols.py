@@ -6,7 +6,7 @@
                          numgpu lacks falls back to NumPy (numgpu._fallback, counted and warned).
     __array_function__   np.sum(x), np.concatenate([x, y]), np.linalg.norm(x): numgpu's function of
                          the same name in the matching module, else the fallback.
-    host attributes      ndarray methods and attributes numgpu lacks (x.choose(), x.tofile(), ...) are set
+    host attributes      ndarray methods and attributes numgpu lacks (x.getfield(), x.tofile(), ...) are set
                          on the type as methods/properties that run NumPy's through the fallback; the
                          methods numgpu has keep their normal (specialised) lookup and cost nothing extra.
     __format__, __round__  as NumPy's (a 0-d array formats like its scalar).
@@ -23,7 +23,7 @@ import threading
 import numpy as _np
 
 from . import _fallback, _methods, _ufunc
-from ._core import ndarray
+from ._core import UnsupportedDtypeError, ndarray
 
 # Methods that change the array in place (byteswap where inplace=True): the fallback copies
 # NumPy's result back.
@@ -229,8 +229,22 @@ def _astype(self, dtype, *args, **kwargs):
     return _fallback.call_numpy("numpy.ndarray.astype", _np.ndarray.astype, self, dtype, *args, **kwargs)
 
 
+_device_view = ndarray.view
+
+
+def _view(self, *args, **kwargs):
+    """x.view(dtype): the same device memory as another dtype (NumPy's rules). As another array
+    type (np.matrix), a dtype numgpu has no kernels for, or from memory not aligned to the new
+    itemsize: NumPy's view of a host copy, through the fallback (a copy, not shared memory)."""
+    try:
+        return _device_view(self, *args, **kwargs)
+    except (NotImplementedError, UnsupportedDtypeError):
+        return _fallback.call_numpy("numpy.ndarray.view", _np.ndarray.view, self, *args, **kwargs)
+
+
 def install():
     """The protocols on numgpu.ndarray (done once by `import numgpu`)."""
+    ndarray.view = _view
     ndarray.__array_ufunc__ = _array_ufunc
     ndarray.__array_function__ = _array_function
     ndarray.astype = _astype

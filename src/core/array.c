@@ -108,6 +108,39 @@ void ng_array_view(const NgArray *base, NgArray *out)
     ng_buffer_retain(out->buf);
 }
 
+NgStatus ng_array_view_as(const NgArray *a, NgDType dt, NgArray *out)
+{
+    int old = ng_array_itemsize(a), now = ng_dtype_info(dt)->itemsize, last = a->ndim - 1;
+    NgArray v = *a;
+    v.dtype = dt;
+    if (old != now) {
+        if (a->ndim == 0)
+            return ng_error_set(NG_ERR_VALUE, "Changing the dtype of a 0d array is only supported if the itemsize is "
+                                              "unchanged");
+        if (a->shape[last] != 1 && a->strides[last] != old)
+            return ng_error_set(NG_ERR_VALUE, "To change to a dtype of a different size, the last axis must be "
+                                              "contiguous");
+        int64_t bytes = a->shape[last] * old;
+        if (bytes % now)
+            return ng_error_set(NG_ERR_VALUE, "When changing to a larger dtype, its size must be a divisor of the "
+                                              "total size in bytes of the last axis of the array.");
+        v.shape[last] = bytes / now;
+        v.strides[last] = now;
+        v.size = a->size / a->shape[last] * v.shape[last];
+        if (a->size == 0)
+            v.size = 0;
+    }
+    /* kernels address elements, not bytes: the offset and every stride in whole elements */
+    bool whole = v.offset % (size_t)now == 0;
+    for (int d = 0; d < v.ndim; d++)
+        whole = whole && (v.shape[d] <= 1 || v.strides[d] % now == 0);
+    if (!whole)
+        return ng_error_set(NG_ERR_UNSUPPORTED, "a view as %s of memory not aligned to its itemsize",
+                            ng_dtype_info(dt)->name);
+    ng_array_view(&v, out);
+    return NG_OK;
+}
+
 void ng_array_part(const NgArray *a, bool imag, NgArray *out)
 {
     ng_array_view(a, out);

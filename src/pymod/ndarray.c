@@ -701,6 +701,36 @@ static PyObject *m_astype(PyObject *self, PyObject *args, PyObject *kw)
     return st == NG_OK ? ngpy_wrap_result(&out, ((NgPyArray *)self)->scalar) : ngpy_raise(st);
 }
 
+/* True if t is numpy.ndarray or a subclass (x.view(np.matrix) names a type, not a dtype). */
+static int is_array_type(PyObject *t)
+{
+    PyObject *np = PyImport_ImportModule("numpy");
+    PyObject *nd = np ? PyObject_GetAttrString(np, "ndarray") : NULL;
+    int r = nd ? PyObject_IsSubclass(t, nd) == 1 : 0;
+    Py_XDECREF(nd);
+    Py_XDECREF(np);
+    PyErr_Clear();
+    return r;
+}
+
+/* view(dtype=None, type=None): the same memory, as another dtype (NumPy's rules); a `type`
+ * (np.matrix ...) is NumPy's business: NotImplementedError sends it to the fallback. */
+static PyObject *m_view(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"dtype", "type", NULL};
+    PyObject *dtype = Py_None, *type = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:view", kwlist, &dtype, &type))
+        return NULL;
+    if (type != Py_None || (dtype != Py_None && PyType_Check(dtype) && is_array_type(dtype)))
+        return PyErr_Format(PyExc_NotImplementedError, "view as another array type");
+    NgDType dt = ARR(self)->dtype;
+    if (dtype != Py_None && ngpy_dtype(dtype, &dt) < 0)
+        return NULL;
+    NgArray out;
+    NgStatus st = ng_array_view_as(ARR(self), dt, &out);
+    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+}
+
 /* (copies and casts of a scalar-standing value are scalars, of a 0-d array arrays, as NumPy's) */
 static PyObject *m_copy(PyObject *self, PyObject *args, PyObject *kw)
 {
@@ -1106,6 +1136,7 @@ static PyMethodDef methods[] = {
     {"__array__", (PyCFunction)(void (*)(void))m_array, METH_VARARGS | METH_KEYWORDS, "NumPy conversion."},
     {"astype", (PyCFunction)(void (*)(void))m_astype, METH_VARARGS | METH_KEYWORDS, "Copy converted to dtype."},
     {"copy", (PyCFunction)(void (*)(void))m_copy, METH_VARARGS | METH_KEYWORDS, "A copy in C order."},
+    {"view", (PyCFunction)(void (*)(void))m_view, METH_VARARGS | METH_KEYWORDS, "The same memory as another dtype."},
     {"reshape", (PyCFunction)(void (*)(void))m_reshape, METH_VARARGS | METH_KEYWORDS, "Same data, new shape."},
     {"ravel", (PyCFunction)(void (*)(void))m_ravel, METH_VARARGS | METH_KEYWORDS, "1-d view (or copy); order="},
     {"flatten", (PyCFunction)(void (*)(void))m_flatten, METH_VARARGS | METH_KEYWORDS, "1-d copy; order="},

@@ -451,3 +451,47 @@ def test_shares_memory_of_views():
     if ng.get_device().startswith("cpu"):
         z = ng.asarray(h)
         assert ng.shares_memory(z, h) == np.shares_memory(np.asarray(z), h)
+
+
+def test_view_reinterprets_device_memory():
+    """x.view(dtype) is the same device memory read as dtype, as NumPy's: the same shape for the
+    same itemsize, the contiguous last axis resized otherwise; writes through the view change x
+    (the fallback gave a host copy: writes were lost). NumPy's errors for 0-d arrays and
+    non-contiguous or indivisible last axes."""
+    before = dict(ng._fallback.counts)
+    h = np.arange(12, dtype=np.float32).reshape(3, 4)
+    for dt in (np.int32, np.uint32, np.float32, np.uint8, np.int16, np.float64, np.complex64, np.int64):
+        assert_same(ng.asarray(h).view(dt), h.view(dt))
+        assert_same(ng.asarray(h)[::2].view(dt), h[::2].view(dt))
+    c = np.array([1 + 2j, -3.5 - 4j])
+    assert_same(ng.asarray(c).view(np.float64), c.view(np.float64))
+    assert_same(ng.asarray(np.array([0, 1, 2], np.uint8)).view(np.bool_), np.array([0, 1, 2], np.uint8).view(np.bool_))
+    x = ng.asarray(h.copy())
+    bits = x.view(np.uint32)
+    bits[0, 0] = 0x3F800000          # 1.0f
+    bits[1] ^= 0x80000000            # flip the sign bits of row 1
+    want = h.copy()
+    want[0, 0] = 1.0
+    want[1] = -want[1]
+    assert_same(x, want)
+    assert_same(x.view(), want)
+    assert dict(ng._fallback.counts) == before
+    for bad in (lambda a: a[0, 0].view(np.float64), lambda a: a[:, ::2].view(np.float64),
+                lambda a: a[:, :3].view(np.float64)):
+        with pytest.raises(ValueError) as want_err:
+            bad(h)
+        with pytest.raises(ValueError) as got_err:
+            bad(ng.asarray(h))
+        assert str(got_err.value) == str(want_err.value)
+
+
+def test_view_falls_back_where_the_device_cannot():
+    """Memory not aligned to the new itemsize, and views as another array type: NumPy's, of a host
+    copy, counted as a fallback."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        b = np.arange(9, dtype=np.int8)
+        assert_same(ng.asarray(b)[1:].view(np.int32), b[1:].view(np.int32))
+        assert type(ng.ones((2, 2)).view(np.matrix)) is np.matrix
+    assert ng._fallback.counts["numpy.ndarray.view"][0] >= 2
