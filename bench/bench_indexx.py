@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""numgpu/_indexx.py's compositions: numgpu against NumPy on the current device.
+
+Prints, per operation on 10^6 elements (--n to change), numgpu's time, NumPy's (best of --repeat
+runs each) and ratio = numpy_time / numgpu_time (> 1: numgpu is faster). Each numgpu result is
+compared with NumPy's before it is timed; a mismatch exits 1. The in-place functions (putmask,
+fill_diagonal) write the same values on every run.
+
+    PYTHONPATH=python python bench/bench_indexx.py [--n 1000000] [--repeat 5]
+"""
+import argparse
+import sys
+
+import numpy as np
+
+import numgpu as ng
+from _timing import best_time  # noqa: E402
+
+
+def host(r):
+    if isinstance(r, tuple):
+        return tuple(host(x) for x in r)
+    return r.get() if hasattr(r, "get") else np.asarray(r)
+
+
+def same(got, exp):
+    if isinstance(exp, tuple):
+        return len(got) == len(exp) and all(same(g, e) for g, e in zip(got, exp))
+    exp = np.asarray(exp)
+    if exp.dtype.kind in "fc":
+        return got.shape == exp.shape and np.allclose(got, exp, rtol=1e-9, equal_nan=True)
+    return got.shape == exp.shape and np.array_equal(got, exp)
+
+
+def in_place(f, a, *args):
+    """f(a, *args), then a (the in-place functions return None)."""
+    f(a, *args)
+    return a
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--n", type=int, default=10**6)
+    p.add_argument("--repeat", type=int, default=5)
+    args = p.parse_args()
+    n = args.n
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(n)
+    m = x.reshape(n // 1000, 1000)
+    cube = (100, 100, n // 10**4)
+    flat = rng.integers(0, n, n)
+    coords = np.unravel_index(flat, cube)
+    cond = rng.random(n) < 0.5
+    rows = rng.random(n // 1000) < 0.5
+    pick = rng.integers(0, 3, n)
+    choices = [x, -x, 2 * x]
+    v = rng.standard_normal(1000)
+    sq = rng.standard_normal((1000, 1000))
+    tall = rng.standard_normal((3000, 300))
+    slabs = rng.standard_normal((100, n // 100))
+    gx, gm, gflat, gcond, grows, gpick, gv, gsq, gtall, gslabs = (
+        ng.asarray(a) for a in (x, m, flat, cond, rows, pick, v, sq, tall, slabs))
+    gcoords, gchoices = tuple(ng.asarray(c) for c in coords), [ng.asarray(c) for c in choices]
+    px, gpx = x.copy(), ng.asarray(x)
+    centre = lambda r: r - r.mean()          # noqa: E731
+    cases = [
+        ("unravel_index (n, 3 axes)", lambda: ng.unravel_index(gflat, cube), lambda: np.unravel_index(flat, cube)),
+        ("unravel_index order=F", lambda: ng.unravel_index(gflat, cube, order="F"),
+         lambda: np.unravel_index(flat, cube, order="F")),
+        ("ravel_multi_index (n, 3 axes)", lambda: ng.ravel_multi_index(gcoords, cube),
+         lambda: np.ravel_multi_index(coords, cube)),
+        ("ravel_multi_index mode=wrap", lambda: ng.ravel_multi_index(gcoords, cube, mode="wrap"),
+         lambda: np.ravel_multi_index(coords, cube, mode="wrap")),
+        ("compress (n, half kept)", lambda: ng.compress(gcond, gx), lambda: np.compress(cond, x)),
+        ("compress rows (n/1000 x 1000)", lambda: ng.compress(grows, gm, axis=0), lambda: np.compress(rows, m, axis=0)),
+        ("extract (n, half kept)", lambda: ng.extract(gcond, gx), lambda: np.extract(cond, x)),
+        ("choose 3 choices (n)", lambda: ng.choose(gpick, gchoices), lambda: np.choose(pick, choices)),
+        ("choose mode=clip", lambda: ng.choose(gpick, gchoices, mode="clip"),
+         lambda: np.choose(pick, choices, mode="clip")),
+        ("putmask 1000 values (n)", lambda: in_place(ng.putmask, gpx, gcond, gv),
+         lambda: in_place(np.putmask, px, cond, v)),
+        ("fill_diagonal (1000 x 1000)", lambda: in_place(ng.fill_diagonal, gsq, gv),
+         lambda: in_place(np.fill_diagonal, sq, v)),
+        ("fill_diagonal wrap (3000 x 300)", lambda: in_place(ng.fill_diagonal, gtall, 2.5, True),
+         lambda: in_place(np.fill_diagonal, tall, 2.5, True)),
+        ("fill_diagonal transposed", lambda: in_place(ng.fill_diagonal, gtall.T, gv),
+         lambda: in_place(np.fill_diagonal, tall.T, v)),
+        ("apply_along_axis (100 x n/100)", lambda: ng.apply_along_axis(centre, 1, gslabs),
+         lambda: np.apply_along_axis(centre, 1, slabs)),
+        ("apply_along_axis sum (n/1000 rows)", lambda: ng.apply_along_axis(np.sum, 1, gm),
+         lambda: np.apply_along_axis(np.sum, 1, m)),
+    ]
+    print(f"device {ng.get_device()}, n = {n}")
+    print(f"{'operation':36s} {'numgpu ms':>10s} {'numpy ms':>10s} {'ratio':>7s}")
+    bad = 0
+    for name, fg, fn in cases:
+        if not same(host(fg()), fn()):
+            print(f"{name:36s} MISMATCH with NumPy")
+            bad += 1
+            continue
+        tg, tn = best_time(fg, args.repeat), best_time(fn, args.repeat)
+        print(f"{name:36s} {tg * 1e3:10.2f} {tn * 1e3:10.2f} {tn / tg:7.2f}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
