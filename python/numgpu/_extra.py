@@ -539,8 +539,11 @@ def dstack(tup):
 # ---- index arrays ----------------------------------------------------------------------------------
 
 def _tri(n, m, k):
-    """NumPy's tri(n, m, k, dtype=bool): True where column - row <= k."""
-    return greater_equal(arange(n).reshape(-1, 1), arange(-k, (n if m is None else m) - k))
+    """NumPy's tri(n, m, k, dtype=bool): True where column - row <= k. The column offsets are
+    NumPy's own integer arange (m values, not data), so a float k truncates as NumPy's does
+    (arange(-0.5, 3.5, dtype=int) is all zeros)."""
+    m = n if m is None else m
+    return greater_equal(arange(n).reshape(-1, 1), asarray(_np.arange(-k, m - k, dtype=_np.intp)))
 
 
 def tril_indices(n, k=0, m=None):

@@ -599,3 +599,13 @@ def test_trim_zeros_views_lists_and_errors():
     raises_as_numpy("trim_zeros", x.reshape(2, 3), "fb", 2)
     raises_as_numpy("trim_zeros", x.reshape(2, 3), "fb", (0, 0))
     raises_as_numpy("trim_zeros", [[0, 1], [0, 0]])
+
+
+@pytest.mark.parametrize("k", [-1.5, -0.5, 0.5, 1.5, 2.7, -3, 2])
+def test_triangles_of_float_k_as_numpys(k):
+    """A float k reaches NumPy's integer arange (arange(-0.5, 3.5, dtype=int) is all zeros), so
+    tri, tril_indices and triu_indices follow its truncation exactly."""
+    assert_same(ng.tri(4, 5, k=k), np.tri(4, 5, k=k))
+    for name in ("tril_indices", "triu_indices"):
+        for got, want in zip(getattr(ng, name)(4, k=k, m=6), getattr(np, name)(4, k=k, m=6)):
+            assert_same(got, want)
