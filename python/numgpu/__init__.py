@@ -119,12 +119,27 @@ def set_strict(flag=True):
 # ---- creation --------------------------------------------------------------
 
 def _c_order(order, like=None):
-    """NumPy's order= and like= of creation functions: numgpu arrays are C-ordered ('K' and 'A'
-    give C order too); order='F' or a like= of another library: NumPy's (fallback)."""
-    if order not in ("C", "K", "A", None):
-        raise NotImplementedError("numgpu arrays are C-ordered; order=%r is not supported" % (order,))
+    """NumPy's order= and like= of creation functions: 'C', 'F', 'A', 'K' (None: 'K'); another
+    order= (NumPy's ValueError) or a like= of another library: NumPy's (fallback)."""
+    if order not in ("C", "F", "K", "A", None):
+        raise NotImplementedError("order=%r" % (order,))
     if like is not None and not isinstance(like, ndarray):
         raise NotImplementedError("like= of a %s" % type(like).__name__)
+
+
+def _wants_f(order, a=None):
+    """Whether order= lays the result out in Fortran order: 'F', or 'A' / 'K' of an array that is
+    Fortran- and not C-contiguous (a transposed one)."""
+    if order == "F":
+        return True
+    flags = getattr(a, "flags", None) if isinstance(a, (ndarray, _np.ndarray)) else None
+    return order in ("A", "K") and flags is not None and flags.f_contiguous and not flags.c_contiguous
+
+
+def _fortran_layout(make, shape):
+    """make(shape) laid out in Fortran order: the C-ordered array of the reversed shape, transposed."""
+    shape = (shape,) if isinstance(shape, (int, _np.integer)) else tuple(shape)
+    return make(shape[::-1]).T
 
 
 def _uploads_as_is(obj, dtype):
@@ -135,9 +150,17 @@ def _uploads_as_is(obj, dtype):
 
 def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None):
     """NumPy's array: a copy unless copy=False or None allows none (a numgpu array of that dtype);
-    ndmin leading axes of length 1 added as needed. numgpu arrays are C-ordered: order="F" is
-    NumPy's (fallback)."""
+    ndmin leading axes of length 1 added as needed. order='F' (or 'A'/'K' of a transposed array):
+    the C-ordered array of the transpose, transposed."""
     _c_order(order, like)
+    if _wants_f(order, object):
+        if isinstance(object, ndarray) and object.flags.f_contiguous and copy is not True and not object._scalar \
+                and (dtype is None or _np.dtype(dtype) == object.dtype):
+            a = object
+        else:
+            src = object if isinstance(object, (ndarray, _np.ndarray)) else _np.asarray(object)
+            a = array(src.T, dtype, copy=copy, order="C").T
+        return a.reshape((1,) * (ndmin - a.ndim) + a.shape) if a.ndim < ndmin else a
     same = isinstance(object, ndarray) and (dtype is None or _np.dtype(dtype) == object.dtype)
     reorder = isinstance(object, ndarray) and order == "C" and not object.flags.c_contiguous  # (a transposed view)
     if copy is False and (reorder or not same and not _uploads_as_is(object, dtype)):
@@ -156,6 +179,8 @@ def asnumpy(a):
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     _c_order(order, like)
+    if order == "F":
+        return _fortran_layout(lambda s: _core.full(s, fill_value, dtype, device), shape)
     return _core.full(shape, fill_value, dtype, device)
 
 

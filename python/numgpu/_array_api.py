@@ -24,7 +24,7 @@ import operator as _operator
 
 import numpy as _np
 
-from . import _axes, _c_order, _core, _into, _uploads_as_is
+from . import _axes, _c_order, _core, _fortran_layout, _into, _uploads_as_is, _wants_f
 from ._core import ndarray
 
 __array_api_version__ = "2024.12"
@@ -209,6 +209,8 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None):
     """Array from any array-like. copy=None copies only when needed, True always, False never
     (ValueError if a copy would be needed, as NumPy)."""
     _c_order(order)
+    if order == "F" or (order in ("A", "K") and _wants_f(order, obj)):
+        return _ns().array(obj, dtype, copy=copy, order="F")
     if isinstance(obj, ndarray):
         same = (dtype is None or _np.dtype(dtype) == obj.dtype) and (device is None or device == obj.device)
         if copy is False and not same:
@@ -231,43 +233,48 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None):
 
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     _c_order(order, like)
-    return _core.full(shape, 0, _np.float64 if dtype is None else dtype, device)
+    make = lambda s: _core.full(s, 0, _np.float64 if dtype is None else dtype, device)  # noqa: E731
+    return _fortran_layout(make, shape) if order == "F" else make(shape)
 
 
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
     _c_order(order, like)
-    return _core.full(shape, 1, _np.float64 if dtype is None else dtype, device)
+    make = lambda s: _core.full(s, 1, _np.float64 if dtype is None else dtype, device)  # noqa: E731
+    return _fortran_layout(make, shape) if order == "F" else make(shape)
 
 
 def empty(shape, dtype=None, order="C", *, device=None, like=None):
     _c_order(order, like)
-    return _core.empty(shape, _np.float64 if dtype is None else dtype, device)
+    make = lambda s: _core.empty(s, _np.float64 if dtype is None else dtype, device)  # noqa: E731
+    return _fortran_layout(make, shape) if order == "F" else make(shape)
 
 
-def _like(x, dtype, order, shape, device):
+def _like(x, dtype, order, shape, device, make):
+    """NumPy's *_like: x's shape, dtype and device unless given, laid out in Fortran order for
+    order='F', and for 'A'/'K' where x is (a transposed array) and a new shape keeps its rank."""
     _c_order(order)
     x = _asarr(x)
-    return ((x.shape if shape is None else shape), (x.dtype if dtype is None else dtype),
-            (x.device if device is None else device))
+    rank = x.ndim if shape is None else len(shape) if isinstance(shape, (tuple, list)) else 1
+    f = order == "F" or (_wants_f(order, x) and rank == x.ndim)
+    s, d, dev = (x.shape if shape is None else shape), (x.dtype if dtype is None else dtype), \
+        (x.device if device is None else device)
+    return _fortran_layout(lambda t: make(t, d, dev), s) if f else make(s, d, dev)
 
 
 def empty_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    return _core.empty(*_like(x, dtype, order, shape, device))
+    return _like(x, dtype, order, shape, device, _core.empty)
 
 
 def zeros_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    s, d, dev = _like(x, dtype, order, shape, device)
-    return _core.full(s, 0, d, dev)
+    return _like(x, dtype, order, shape, device, lambda s, d, dev: _core.full(s, 0, d, dev))
 
 
 def ones_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    s, d, dev = _like(x, dtype, order, shape, device)
-    return _core.full(s, 1, d, dev)
+    return _like(x, dtype, order, shape, device, lambda s, d, dev: _core.full(s, 1, d, dev))
 
 
 def full_like(x, /, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    s, d, dev = _like(x, dtype, order, shape, device)
-    return _core.full(s, fill_value, d, dev)
+    return _like(x, dtype, order, shape, device, lambda s, d, dev: _core.full(s, fill_value, d, dev))
 
 
 def eye(N, M=None, k=0, dtype=None, order="C", *, device=None, like=None):
@@ -275,6 +282,8 @@ def eye(N, M=None, k=0, dtype=None, order="C", *, device=None, like=None):
     M = N if M is None else M
     k = _operator.index(k)
     k = _builtins.max(-N - 1, _builtins.min(M + 1, k))  # a diagonal outside the matrix: all zeros
+    if order == "F":   # the transpose of the C-ordered (M, N) identity of diagonal -k
+        return _core.eye(M, N, -k, _np.float64 if dtype is None else dtype, device).T
     return _core.eye(N, M, k, _np.float64 if dtype is None else dtype, device)
 
 

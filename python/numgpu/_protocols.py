@@ -242,9 +242,21 @@ def _view(self, *args, **kwargs):
         return _fallback.call_numpy("numpy.ndarray.view", _np.ndarray.view, self, *args, **kwargs)
 
 
+_device_copy = ndarray.copy
+
+
+def _copy(self, order="C"):
+    """x.copy(order): a C-ordered copy, or for 'F' (and 'A'/'K' of a transposed array) the
+    C-ordered copy of the transpose, transposed: Fortran order, as NumPy's."""
+    from . import _c_order, _wants_f
+    _c_order(order)
+    return _device_copy(self.T).T if _wants_f(order, self) else _device_copy(self)
+
+
 def install():
     """The protocols on numgpu.ndarray (done once by `import numgpu`)."""
     ndarray.view = _view
+    ndarray.copy = _copy
     ndarray.__array_ufunc__ = _array_ufunc
     ndarray.__array_function__ = _array_function
     ndarray.astype = _astype

@@ -495,3 +495,32 @@ def test_view_falls_back_where_the_device_cannot():
         assert_same(ng.asarray(b)[1:].view(np.int32), b[1:].view(np.int32))
         assert type(ng.ones((2, 2)).view(np.matrix)) is np.matrix
     assert ng._fallback.counts["numpy.ndarray.view"][0] >= 2
+
+
+def test_fortran_order_as_numpys():
+    """order='F' (and 'A'/'K' of a transposed array) lays the result out in Fortran order as NumPy
+    does, on the device: creation functions, array/asarray, copies and *_like (they fell back, or
+    gave C order silently). Ufunc results stay C-ordered (values as NumPy's)."""
+    h = np.arange(6.0).reshape(2, 3)
+    cases = [lambda m, a: m.zeros((2, 3), order="F"), lambda m, a: m.ones(4, order="F"),
+             lambda m, a: m.full((2, 3), 7, order="F"), lambda m, a: m.eye(3, 4, 1, order="F"),
+             lambda m, a: m.eye(4, 3, -2, order="F"), lambda m, a: m.array(a, order="F"),
+             lambda m, a: m.asarray(a, order="F"), lambda m, a: a.copy(order="F"), lambda m, a: a.T.copy(order="K"),
+             lambda m, a: a.T.copy(order="A"), lambda m, a: a.T.copy(), lambda m, a: m.zeros_like(a.T),
+             lambda m, a: m.ones_like(a, order="F"), lambda m, a: m.full_like(a.T, 2, shape=(3, 3)),
+             lambda m, a: m.copy(a.T), lambda m, a: m.array(a.T, order="K"), lambda m, a: m.array(a.T, order="C"),
+             lambda m, a: m.asfortranarray(a), lambda m, a: m.array([[1, 2], [3, 4]], order="F", ndmin=3),
+             lambda m, a: m.array(a.T, copy=None), lambda m, a: m.empty((2, 3, 4), order="F").shape]
+    before = dict(ng._fallback.counts)
+    for f in cases:
+        want, got = f(np, h), f(ng, ng.asarray(h))
+        if isinstance(want, tuple):
+            assert got == want
+            continue
+        assert_same(got, want)
+        for flag in ("C_CONTIGUOUS", "F_CONTIGUOUS"):
+            assert got.flags[flag] == want.flags[flag], (flag, want.shape)
+    assert ng.empty((2, 3, 4), order="F").flags["F_CONTIGUOUS"]
+    assert dict(ng._fallback.counts) == before
+    with pytest.raises(ValueError):
+        ng.array(ng.asarray(h), order="F", copy=False)
