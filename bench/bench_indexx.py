@@ -14,22 +14,7 @@ import sys
 import numpy as np
 
 import numgpu as ng
-from _timing import best_time  # noqa: E402
-
-
-def host(r):
-    if isinstance(r, tuple):
-        return tuple(host(x) for x in r)
-    return r.get() if hasattr(r, "get") else np.asarray(r)
-
-
-def same(got, exp):
-    if isinstance(exp, tuple):
-        return len(got) == len(exp) and all(same(g, e) for g, e in zip(got, exp))
-    exp = np.asarray(exp)
-    if exp.dtype.kind in "fc":
-        return got.shape == exp.shape and np.allclose(got, exp, rtol=1e-9, equal_nan=True)
-    return got.shape == exp.shape and np.array_equal(got, exp)
+from _timing import compare  # noqa: E402
 
 
 def in_place(f, a, *args):
@@ -90,17 +75,7 @@ def main():
         ("apply_along_axis sum (n/1000 rows)", lambda: ng.apply_along_axis(np.sum, 1, gm),
          lambda: np.apply_along_axis(np.sum, 1, m)),
     ]
-    print(f"device {ng.get_device()}, n = {n}")
-    print(f"{'operation':36s} {'numgpu ms':>10s} {'numpy ms':>10s} {'ratio':>7s}")
-    bad = 0
-    for name, fg, fn in cases:
-        if not same(host(fg()), fn()):
-            print(f"{name:36s} MISMATCH with NumPy")
-            bad += 1
-            continue
-        tg, tn = best_time(fg, args.repeat), best_time(fn, args.repeat)
-        print(f"{name:36s} {tg * 1e3:10.2f} {tn * 1e3:10.2f} {tn / tg:7.2f}")
-    return 1 if bad else 0
+    return compare(cases, args.repeat, f"device {ng.get_device()}, n = {n}", width=36)
 
 
 if __name__ == "__main__":

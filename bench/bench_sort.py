@@ -14,21 +14,7 @@ import sys
 import numpy as np
 
 import numgpu as ng
-from _timing import best_time  # noqa: E402
-
-
-def host(r):
-    return tuple(host(x) for x in r) if isinstance(r, tuple) else (r.get() if hasattr(r, "get") else np.asarray(r))
-
-
-def same(got, exp):
-    if isinstance(exp, tuple):
-        return all(same(g, e) for g, e in zip(got, exp))
-    exp = np.asarray(exp)
-    if exp.dtype.kind in "fc":
-        rtol = 1e-3 if exp.dtype == np.float16 else 1e-9
-        return got.shape == exp.shape and np.allclose(got, exp, rtol=rtol, equal_nan=True)
-    return got.shape == exp.shape and np.array_equal(got, exp)
+from _timing import compare  # noqa: E402
 
 
 def main():
@@ -75,17 +61,7 @@ def main():
         ("nanmean", lambda: ng.nanmean(gx), lambda: np.nanmean(x)),
         ("round(decimals=2)", lambda: ng.round(gx, 2), lambda: np.round(x, 2)),
     ]
-    print(f"device {ng.get_device()}, n = {n}")
-    print(f"{'operation':34s} {'numgpu ms':>10s} {'numpy ms':>10s} {'ratio':>7s}")
-    bad = 0
-    for name, fg, fn in cases:
-        if not same(host(fg()), fn()):
-            print(f"{name:34s} MISMATCH with NumPy")
-            bad += 1
-            continue
-        tg, tn = best_time(fg, args.repeat), best_time(fn, args.repeat)
-        print(f"{name:34s} {tg * 1e3:10.2f} {tn * 1e3:10.2f} {tn / tg:7.2f}")
-    return 1 if bad else 0
+    return compare(cases, args.repeat, f"device {ng.get_device()}, n = {n}")
 
 
 if __name__ == "__main__":
