@@ -67,3 +67,12 @@ def compare(cases, repeat, header, rtol=1e-9, atol=0.0, width=34):
         tg, tn = best_time(fg, repeat), best_time(fn, repeat)
         print(f"{name:{width}s} {tg * 1e3:10.2f} {tn * 1e3:10.2f} {tn / tg:7.2f}")
     return 1 if bad else 0
+
+
+def bench_args(doc, n=10**6, repeat=5):
+    """The command line of a benchmark of the table above: --n (elements) and --repeat."""
+    import argparse
+    p = argparse.ArgumentParser(description=doc.splitlines()[0])
+    p.add_argument("--n", type=int, default=n)
+    p.add_argument("--repeat", type=int, default=repeat)
+    return p.parse_args()

@@ -9,20 +9,16 @@ a mismatch exits 1.
 
     PYTHONPATH=python python bench/bench_numeric.py [--n 1000000] [--repeat 5]
 """
-import argparse
 import sys
 
 import numpy as np
 
 import numgpu as ng
-from _timing import compare  # noqa: E402
+from _timing import bench_args, compare  # noqa: E402
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--n", type=int, default=10**6)
-    p.add_argument("--repeat", type=int, default=5)
-    args = p.parse_args()
+    args = bench_args(__doc__)
     n = args.n
     rng = np.random.default_rng(0)
     x = rng.standard_normal(n)

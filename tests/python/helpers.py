@@ -271,3 +271,52 @@ def parts(rng, dt, shape=(5, 6, 7)):
     """A stack of parts in dtype dt: floats around 0 of spread 3, integers in [-9, 9)."""
     kind = np.dtype(dt).kind
     return (rng.standard_normal(shape) * 3 if kind == "f" else rng.integers(-9, 9, shape)).astype(dt)
+
+
+# ---- NumPy's functions composed of device ops (test_numeric_funcs, test_extra_funcs, test_mathx,
+# test_indexx): each test also proves that nothing fell back to NumPy -------------------------------
+
+def fallback_calls():
+    """Calls per function that ran on NumPy through the fallback so far."""
+    from numgpu import _fallback
+    return {name: rec[0] for name, rec in _fallback.counts.items()}
+
+
+@pytest.fixture(autouse=True)
+def no_fallback(request):
+    """Autouse in the modules that import it: a test may not fall back to NumPy (tests named
+    test_fallback* check their own counts)."""
+    before = fallback_calls()
+    yield
+    if not request.node.name.startswith("test_fallback"):
+        assert fallback_calls() == before, "fell back to NumPy"
+
+
+def on_device(v):
+    """NumPy arrays (also inside lists and tuples, nested) as numgpu arrays."""
+    if isinstance(v, np.ndarray):
+        return ng.asarray(v)
+    if isinstance(v, (list, tuple)) and any(isinstance(x, (np.ndarray, list, tuple)) for x in v):
+        return type(v)(on_device(x) for x in v)
+    return v
+
+
+def both(name, *args, rtol=None, atol=0.0, **kwargs):
+    """numgpu's `name` against NumPy's on the same arguments (arrays uploaded): the same result, or
+    NumPy's exception type where it raises."""
+    return call_both(getattr(np, name), getattr(ng, name), list(args), [on_device(a) for a in args], kwargs,
+                     rtol=rtol, atol=atol)
+
+
+def raises_as_numpy(name, *args, match=None, **kwargs):
+    """numgpu raises the exception NumPy raises for these arguments (its message where given)."""
+    with pytest.raises(Exception) as want:
+        getattr(np, name)(*args, **kwargs)
+    with pytest.raises(type(want.value), match=match) as got:
+        getattr(ng, name)(*[on_device(a) for a in args], **kwargs)
+    return got.value
+
+
+def views(x):
+    """x and views of it: transposed, reversed, every other element reversed."""
+    return [x, x.T, x[::-1], x[..., ::-2]]

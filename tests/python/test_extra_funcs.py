@@ -11,51 +11,12 @@ import pytest
 
 import numgpu as ng
 from numgpu import _fallback
-from helpers import ALL, FLOATS, INTS, NUMERIC, assert_same, call_both, data, dtype_id
+from helpers import (  # noqa: F401 (no_fallback: an autouse fixture)
+    ALL, assert_same, both, call_both, data, dtype_id, fallback_calls, FLOATS, INTS, no_fallback,
+    NUMERIC, on_device, raises_as_numpy, views
+)
 
 REAL = INTS + FLOATS
-
-
-def _calls():
-    return {name: rec[0] for name, rec in _fallback.counts.items()}
-
-
-@pytest.fixture(autouse=True)
-def on_the_device(request):
-    """Nothing may fall back to NumPy (the one test named *_falls_back checks its own count)."""
-    before = _calls()
-    yield
-    if not request.node.name.startswith("test_fallback"):
-        assert _calls() == before
-
-
-def dev(v):
-    """NumPy arrays (also inside lists and tuples) as numgpu arrays."""
-    if isinstance(v, np.ndarray):
-        return ng.asarray(v)
-    if isinstance(v, (list, tuple)) and any(isinstance(x, np.ndarray) for x in v):
-        return type(v)(dev(x) for x in v)
-    return v
-
-
-def both(name, *args, rtol=None, **kwargs):
-    """numgpu's `name` against NumPy's on the same arguments (arrays uploaded); NumPy's exception
-    type where it raises."""
-    return call_both(getattr(np, name), getattr(ng, name), list(args), [dev(a) for a in args], kwargs, rtol=rtol)
-
-
-def raises_as_numpy(name, *args, match=None, **kwargs):
-    """numgpu raises the exception NumPy raises for these arguments (its message where given)."""
-    with pytest.raises(Exception) as want:
-        getattr(np, name)(*args, **kwargs)
-    with pytest.raises(type(want.value), match=match) as got:
-        getattr(ng, name)(*[dev(a) for a in args], **kwargs)
-    return got.value
-
-
-def views(x):
-    """x and views of it: transposed, reversed."""
-    return [x, x.T, x[::-1], x[..., ::-2]]
 
 
 # ---- logspace, geomspace ------------------------------------------------------------------------
@@ -399,9 +360,9 @@ def test_fallback_of_other_quantile_methods():
     x = _with_nans(data(np.float64, (4, 6)))
     prev = _fallback.set_mode("silent")
     try:
-        before = _calls().get("numpy.nanquantile", 0)
+        before = fallback_calls().get("numpy.nanquantile", 0)
         assert_same(ng.nanquantile(ng.asarray(x), 0.3, method="lower"), np.nanquantile(x, 0.3, method="lower"))
-        assert _calls()["numpy.nanquantile"] == before + 1
+        assert fallback_calls()["numpy.nanquantile"] == before + 1
     finally:
         _fallback.set_mode(prev)
 

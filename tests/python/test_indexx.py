@@ -9,49 +9,12 @@ import pytest
 
 import numgpu as ng
 from numgpu import _fallback
-from helpers import ALL, INTS, assert_same, call_both, data, dtype_id
+from helpers import (  # noqa: F401 (no_fallback: an autouse fixture)
+    ALL, assert_same, both, call_both, data, dtype_id, INTS, no_fallback, on_device, raises_as_numpy,
+    views
+)
 
 INDEX_DTYPES = [np.bool_] + INTS
-
-
-def _calls():
-    return {name: rec[0] for name, rec in _fallback.counts.items()}
-
-
-@pytest.fixture(autouse=True)
-def on_the_device():
-    """Nothing may fall back to NumPy."""
-    before = _calls()
-    yield
-    assert _calls() == before
-
-
-def dev(v):
-    """NumPy arrays (also inside lists and tuples) as numgpu arrays."""
-    if isinstance(v, np.ndarray):
-        return ng.asarray(v)
-    if isinstance(v, (list, tuple)) and any(isinstance(x, (np.ndarray, list)) for x in v):
-        return type(v)(dev(x) for x in v)
-    return v
-
-
-def both(name, *args, **kwargs):
-    """numgpu's `name` against NumPy's on the same arguments (arrays uploaded); NumPy's exception
-    type where it raises."""
-    return call_both(getattr(np, name), getattr(ng, name), list(args), [dev(a) for a in args], kwargs)
-
-
-def raises_as_numpy(name, *args, match=None, **kwargs):
-    """numgpu raises the exception NumPy raises for these arguments (its message where given)."""
-    with pytest.raises(Exception) as want:
-        getattr(np, name)(*args, **kwargs)
-    with pytest.raises(type(want.value), match=match):
-        getattr(ng, name)(*[dev(a) for a in args], **kwargs)
-
-
-def views(x):
-    """x and views of it: transposed, reversed, every other element reversed."""
-    return [x, x.T, x[::-1], x[..., ::-2]]
 
 
 def in_place(name, base, *args, view=lambda x: x, **kwargs):
@@ -63,9 +26,9 @@ def in_place(name, base, *args, view=lambda x: x, **kwargs):
         getattr(np, name)(view(want), *args, **kwargs)
     except Exception as e:  # noqa: BLE001 (NumPy's error is the expected one)
         with pytest.raises(type(e)):
-            getattr(ng, name)(view(got), *[dev(a) for a in args], **kwargs)
+            getattr(ng, name)(view(got), *[on_device(a) for a in args], **kwargs)
         return
-    assert getattr(ng, name)(view(got), *[dev(a) for a in args], **kwargs) is None
+    assert getattr(ng, name)(view(got), *[on_device(a) for a in args], **kwargs) is None
     assert_same(got, want)
 
 
@@ -77,9 +40,9 @@ def into(name, out, *args, **kwargs):
         want = getattr(np, name)(*args, out=out, **kwargs)
     except Exception as e:  # noqa: BLE001 (NumPy's error is the expected one)
         with pytest.raises(type(e)):
-            getattr(ng, name)(*[dev(a) for a in args], out=got, **kwargs)
+            getattr(ng, name)(*[on_device(a) for a in args], out=got, **kwargs)
         return
-    assert getattr(ng, name)(*[dev(a) for a in args], out=got, **kwargs) is got
+    assert getattr(ng, name)(*[on_device(a) for a in args], out=got, **kwargs) is got
     assert_same(got, want)
 
 

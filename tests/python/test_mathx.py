@@ -10,37 +10,12 @@ import pytest
 
 import numgpu as ng
 from numgpu import _fallback
-from helpers import FLOATS, INTS, assert_same, call_both, data, dtype_id, to_numpy
+from helpers import (  # noqa: F401 (no_fallback: an autouse fixture)
+    assert_same, both, call_both, data, dtype_id, fallback_calls, FLOATS, INTS, no_fallback, on_device,
+    raises_as_numpy, to_numpy, views
+)
 
 REAL = INTS + FLOATS
-
-
-def _calls():
-    return {name: rec[0] for name, rec in _fallback.counts.items()}
-
-
-@pytest.fixture(autouse=True)
-def on_the_device(request):
-    """Nothing may fall back to NumPy (tests named test_fallback* check their own counts)."""
-    before = _calls()
-    yield
-    if not request.node.name.startswith("test_fallback"):
-        assert _calls() == before
-
-
-def dev(v):
-    """NumPy arrays (also inside lists and tuples) as numgpu arrays."""
-    if isinstance(v, np.ndarray):
-        return ng.asarray(v)
-    if isinstance(v, (list, tuple)) and any(isinstance(x, np.ndarray) for x in v):
-        return type(v)(dev(x) for x in v)
-    return v
-
-
-def both(name, *args, rtol=None, atol=0.0, **kwargs):
-    """numgpu's `name` against NumPy's on the same arguments (arrays uploaded)."""
-    return call_both(getattr(np, name), getattr(ng, name), list(args), [dev(a) for a in args], kwargs,
-                     rtol=rtol, atol=atol)
 
 
 def bits(got, want):
@@ -49,17 +24,6 @@ def bits(got, want):
     assert isinstance(got, ng.ndarray) and g.dtype == w.dtype and g.shape == w.shape, (g, w)
     same = (g.view(np.uint8).reshape(g.shape + (-1,)) == w.view(np.uint8).reshape(w.shape + (-1,))).all(-1)
     assert (same | (np.isnan(g) & np.isnan(w) if w.dtype.kind == "f" else same)).all(), (g[~same], w[~same])
-
-
-def raises_as_numpy(name, *args, match=None, **kwargs):
-    with pytest.raises(Exception) as want:
-        getattr(np, name)(*args, **kwargs)
-    with pytest.raises(type(want.value), match=match):
-        getattr(ng, name)(*[dev(a) for a in args], **kwargs)
-
-
-def views(x):
-    return [x, x.T, x[::-1], x[..., ::-2]]
 
 
 def special(dt):
@@ -178,7 +142,7 @@ def test_integer_inputs_take_numpys_loops(dtype):
     both("ldexp", x, data(np.int32, (5,), seed=5, kind="small"), rtol=0)
 
 
-def test_ufunc_calls():
+def test_ufuncfallback_calls():
     x = data(np.float64, (4, 5), seed=9)
     for v in views(x):
         bits(ng.modf(ng.asarray(v))[0], np.modf(v)[0])

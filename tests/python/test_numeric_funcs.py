@@ -8,22 +8,11 @@ import pytest
 
 import numgpu as ng
 from numgpu import _fallback
-from helpers import ALL, COMPLEX, FLOATS, INTS, assert_same, call_both, data
+from helpers import (  # noqa: F401 (no_fallback: an autouse fixture)
+    ALL, assert_same, both, call_both, COMPLEX, data, FLOATS, INTS, no_fallback
+)
 
 REAL = INTS + [np.float32, np.float64]
-
-
-@pytest.fixture(autouse=True)
-def on_the_device():
-    """Every test: no call falls back to NumPy."""
-    before = dict(_fallback.counts)
-    yield
-    assert dict(_fallback.counts) == before, "fell back to NumPy"
-
-
-def both(name, *args, rtol=None, atol=0.0, **kwargs):
-    """numgpu.name and numpy.name on the same inputs (NumPy arrays uploaded), same result or error."""
-    return call_both(getattr(np, name), getattr(ng, name), list(args), kwargs=kwargs, rtol=rtol, atol=atol)
 
 
 def test_fallback_check_can_fail():
