@@ -36,6 +36,7 @@
 #define ROWS 4   /* output rows per parallel work item */
 #define COLS 256 /* output columns per strip */
 #define SMALL_GEMM 4096 /* n*m*k below which a stack of products on the cpu stays with the kernel */
+#define SMALL_GEMV_STACK 1024 /* ... unless they are matrix-vector products, this many or fewer */
 #define DOT_CHUNK 1024 /* terms of a float32 dot summed in float32 before the float64 total */
 
 typedef struct MatKey {
@@ -278,7 +279,8 @@ static NgStatus gemm_try(NgDType cdt, const NgArray *a_in, const NgArray *b_in, 
             continue;
         if ((*x)->dtype == cdt && allow_trans && gemm_layout(str, nb, rows, cols, true))
             trans |= i ? NG_GEMM_TRANS_B : NG_GEMM_TRANS_A;
-        else if (4 * rows * cols > rows * cols * other) /* a copy costing more than a quarter of the product */
+        else if (other > 1 && other < 4) /* a copy costing more than a quarter of the product (a matrix times
+                                            * a vector copies: NumPy casts for its gemv too, and so gets its bits) */
             st = NG_ERR_UNSUPPORTED;
         else if ((st = gemm_copy(x, cdt, i ? &bcopy : &ac)) == NG_OK)
             mm_strides(*x, nb, str);
@@ -340,8 +342,11 @@ static NgStatus vendor_gemm(NgDType cdt, const NgArray *a, const NgArray *b, con
     int64_t n = shape[nb], m = shape[nb + 1], k = a->shape[a->ndim - 1], batch = 1;
     for (int d = 0; d < nb; d++)
         batch *= shape[d];
+    /* (a stack of up to SMALL_GEMV_STACK matrix-vector products takes NumPy's own calls, a gemv
+     * each, and so its bits, which a truncating cast of the result would show) */
+    bool gemv_stack = (m == 1 || n == 1) && batch <= SMALL_GEMV_STACK;
     if (!dev->be->gemm || (cdt != NG_FLOAT32 && cdt != NG_FLOAT64 && cdt != NG_COMPLEX64 && cdt != NG_COMPLEX128) ||
-        k == 0 || (ng_device_host_visible(dev) && batch > 1 && n * m * k < SMALL_GEMM))
+        k == 0 || (ng_device_host_visible(dev) && batch > 1 && n * m * k < SMALL_GEMM && !gemv_stack))
         return NG_ERR_UNSUPPORTED;
     bool used_trans;
     NgStatus st = gemm_try(cdt, a, b, out, nb, shape, true, &used_trans);
