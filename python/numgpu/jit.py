@@ -358,8 +358,12 @@ class JitFunction:
         return report
 
     def explain(self):
-        """Prints the loop report beside the source lines."""
-        lines, first = inspect.getsourcelines(self._fn)
+        """Prints the loop report beside the source lines (without them where the source is not
+        available: a function made by exec or at the prompt, which runs as plain Python)."""
+        try:
+            lines, first = inspect.getsourcelines(self._fn)
+        except (OSError, TypeError):
+            lines, first = [], 0
         for r in self.loop_report():
             text = lines[r["line"] - first].strip() if 0 <= r["line"] - first < len(lines) else ""
             red = " reduce(%s)" % ", ".join("%s:%s" % (op, name) for name, op in r["reductions"]) \

@@ -254,7 +254,9 @@ def test_function_without_source_runs_as_python():
     ns = {}
     exec("def g(a):\n    s = 0\n    for i in range(len(a)):\n        s += a[i]\n    return s\n", ns)
     with pytest.warns(RuntimeWarning, match="source of g is not available"):
-        assert jit(ns["g"])(np.arange(5)) == 10
+        f = jit(ns["g"])
+        assert f(np.arange(5)) == 10
+        f.explain()      # prints what it knows (it raised OSError from inspect)
 
 
 def count_rising(x):
