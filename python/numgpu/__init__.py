@@ -678,17 +678,19 @@ class _Layout:
 
 
 def _overlap(solve, a, b, max_work):
-    """NumPy's solve (shares_memory or may_share_memory) of a and b. Two numgpu arrays share memory
-    only within one buffer, where NumPy solves their layouts; a numgpu array on cpu can share a
-    NumPy array's memory (zero-copy views), elsewhere never."""
-    if isinstance(a, ndarray) and isinstance(b, ndarray):
+    """NumPy's solve (shares_memory or may_share_memory) of a and b. On cpu, device arrays are host
+    memory (zero-copy arrays of one NumPy array share it): NumPy's own answer on their views.
+    Elsewhere two device arrays share memory only within one buffer, where NumPy solves their
+    layouts at a made-up address, and never a NumPy array's."""
+    dev = [x.device for x in (a, b) if isinstance(x, ndarray)]
+    if dev and _builtins.all(d.startswith("cpu") for d in dev):   # host memory: NumPy's answer on zero-copy views
+        a, b = (_np.asarray(x) if isinstance(x, ndarray) else x for x in (a, b))
+    elif len(dev) == 2:
         if a._memory[0] != b._memory[0]:
             return False
         return solve(_np.asarray(_Layout(a)), _np.asarray(_Layout(b)), max_work=max_work)
-    if isinstance(a, ndarray) or isinstance(b, ndarray):
-        if not get_device().startswith("cpu"):
-            return False
-        a, b = (_np.asarray(x) if isinstance(x, ndarray) else x for x in (a, b))
+    elif dev:
+        return False
     return solve(a, b, max_work=max_work)
 
 

@@ -201,12 +201,19 @@ void ng_array_byte_extent(const NgArray *a, int64_t *lo, int64_t *hi)
 
 bool ng_array_may_overlap(const NgArray *a, const NgArray *b)
 {
-    if (a->buf != b->buf || a->size == 0 || b->size == 0)
+    if (a->size == 0 || b->size == 0)
         return false;
     int64_t alo, ahi, blo, bhi;
     ng_array_byte_extent(a, &alo, &ahi);
     ng_array_byte_extent(b, &blo, &bhi);
-    return alo < bhi && blo < ahi;
+    if (a->buf == b->buf)
+        return alo < bhi && blo < ahi;
+    /* distinct buffers share memory only where both wrap the same host memory (on cpu, two
+     * zero-copy arrays of one NumPy array): compare addresses there */
+    if (a->buf->device != b->buf->device || !ng_device_host_visible(a->buf->device))
+        return false;
+    intptr_t pa = (intptr_t)a->buf->data, pb = (intptr_t)b->buf->data;
+    return pa + alo < pb + bhi && pb + blo < pa + ahi;
 }
 
 /* Copies an ndim-strided block of host memory; strides in bytes. */
