@@ -3038,62 +3038,6 @@ static void collect_binds(Ctx *c, NgJitBlock b)
     }
 }
 
-/* Names used as arrays in e: subscripted, or passed whole to a call. */
-static void array_uses(Ctx *c, const NgJitExpr *e, void *set)
-{
-    if (e->kind == NG_JIT_E_SUBSCRIPT) {
-        const NgJitExpr *r = subscript_root(e);
-        if (r)
-            set_add(set, r->name_id);
-    } else if (e->kind == NG_JIT_E_CALL) {
-        for (int i = 0; i < e->nitems; i++)
-            if (e->items[i]->kind == NG_JIT_E_NAME)
-                set_add(set, e->items[i]->name_id);
-    }
-    each_child(c, e, array_uses, set);
-}
-
-/* A name the loop uses as an array that a binding outside the loop may have
- * made a view of written array `a` (or the other way round), or NULL. */
-static const char *alias_reason(Ctx *c, int li, int a, const uint64_t *used)
-{
-    const NgJitStmt *s = c->res->items[li].stmt;
-    uint64_t *comp = set_new(c);
-    set_add(comp, a);
-    for (bool more = true; more;) {
-        more = false;
-        for (int i = 0; i < c->nbinds; i++) {
-            const Bind *b = &c->binds[i];
-            if (b->off >= s->span.off && b->off < s->span.end_off)
-                continue; /* inside the loop: its accesses are tested as such */
-            bool touches = set_has(comp, b->target);
-            for (int k = 0; k < c->nw && !touches; k++)
-                touches = (b->from[k] & comp[k]) != 0;
-            if (!touches)
-                continue;
-            for (int k = 0; k < c->nw; k++) {
-                more |= (b->from[k] & ~comp[k]) != 0;
-                comp[k] |= b->from[k];
-            }
-            more |= !set_has(comp, b->target);
-            set_add(comp, b->target);
-        }
-    }
-    for (int id = 0; id < c->ast->nnames; id++) {
-        if (id == a || !set_has(comp, id) || !set_has(used, id) || c->view[id])
-            continue; /* (a view of the loop's own is bound in it before every use) */
-        for (int i = 0; i < c->nbinds; i++) {
-            const Bind *b = &c->binds[i];
-            if (b->off >= s->span.off && b->off < s->span.end_off)
-                continue;
-            if (b->target == id || (set_has(b->from, id) && set_has(comp, b->target)))
-                return fmt(c, "writes %s, and %s may be the same array (see line %d)", name_of(c, a),
-                           name_of(c, id), b->line);
-        }
-    }
-    return NULL;
-}
-
 /* ---- pass 3: one loop on its own ---- */
 
 /* Sorted name list of a set, in the result arena. */
@@ -3222,13 +3166,9 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
             return fmt(c, "writes %s through %s, which the loop assigns (the array it refers to is not known)",
                        text(c, a->e), name_of(c, a->root));
     }
-    uint64_t *used = set_new(c);
-    block_exprs(c, L->stmt->body, array_uses, used);
-    for (int id = 0; id < c->ast->nnames; id++) {
-        const char *why = set_has(d->written, id) ? alias_reason(c, li, id, used) : NULL;
-        if (why)
-            return why;
-    }
+    /* (two names the function bound to views of one array before the loop are told apart at
+     * the launch: it checks that the loop's arrays do not overlap, and runs the loop as Python
+     * where they do; a ping-pong of two arrays, `a, b = b, a`, stays parallel) */
     uint64_t *atomic = set_new(c);
     L->nwraps = 0;
     c->opaque_wrap = false;

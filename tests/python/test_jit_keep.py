@@ -348,3 +348,46 @@ def test_more_reductions_than_a_plan_holds_run_in_order():
     f = jit(nine_sums)
     assert f(x.copy()) == nine_sums(x.copy())
     assert f.loop_report()[0]["ran"] == "kernel (one thread)"
+
+
+def alias_before(A, n):
+    B = A
+    for i in range(n - 1):
+        A[i] = B[i + 1]
+
+
+def shifted_alias(A, n):
+    B = A[1:]
+    for i in range(n - 1):
+        B[i] = A[i]
+
+
+def ping_pong(a, iters):
+    b = a.copy()
+    for t in range(iters):
+        for i in range(1, a.shape[0] - 1):
+            b[i] = 0.25 * a[i - 1] + 0.5 * a[i] + 0.25 * a[i + 1]
+        a, b = b, a
+    return a
+
+
+def test_names_bound_to_one_array_run_as_python_and_a_ping_pong_in_parallel():
+    """Names bound to views of one array before a loop: the loop is analysed as parallel and the
+    launch, seeing the arrays overlap, runs it as Python (Python's answer). A ping-pong of two
+    arrays (a, b = b, a between sweeps) runs its sweep as a parallel kernel - it was a kernel of
+    one thread, and when the time loop's own launch fell back, Python (1000x slower)."""
+    for f in (alias_before, shifted_alias):
+        want, got = np.arange(50.0), np.arange(50.0)
+        f(want, 50)
+        jf = jit(f)
+        jf(got, 50)
+        np.testing.assert_array_equal(got, want)
+        assert jf.loop_report()[0]["kind"] == "python"          # (as it ran: the arrays overlap)
+    x = np.random.default_rng(3).random(5000)
+    jf = jit(ping_pong)
+    for iters in (1, 2, 5):
+        np.testing.assert_array_equal(jf(x.copy(), iters), ping_pong(x.copy(), iters))
+    sweep = [r for r in jf.loop_report() if r["line"] == jf.loop_report()[-1]["line"]][0]
+    assert sweep["kind"] == "parallel" and sweep["ran"] == "kernel", jf.loop_report()
+    g = numgpu.asarray(x)
+    np.testing.assert_array_equal(numgpu.asnumpy(jf(g, 3)), ping_pong(x.copy(), 3))
