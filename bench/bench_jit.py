@@ -53,6 +53,8 @@ through `pos = X[i][X[i] > 0]`, a sum and count within bounds, rows clipped by `
 k-means' update `C[k] = X[labels == k].mean(axis=0)`). `--dir bench/jit_gathers`: arrays indexed by
 arrays of integers (a sparse matrix times a vector in CSR form, `x[indices[a:b]]`; each node's
 largest neighbour, `np.max(v[nbrs[i]])`; groups' mean rows `np.sum(X[members[k]], axis=0)`).
+`--dir bench/jit_pingpong`: time steps that swap two grids (`u, v = v, u`) instead of copying one
+back (heat_2d's step on a 2-d grid, a 1-d three-point sweep): parallel sweeps in a host loop.
 """
 import argparse
 import copy
