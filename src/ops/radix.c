@@ -1,31 +1,36 @@
-/* The cpu's row sort: least-significant-digit radix sort, 8 bits a pass,
- * for bool, integer and float keys (ng_sort_rows tries it first; complex
- * keys, GPU targets and short rows keep sort.c's merge sort).
+/* The cpu's row sort: least-significant-digit radix sort, for bool,
+ * integer and float keys (ng_sort_rows tries it first; complex keys, GPU
+ * targets and rows under 128 keys keep sort.c's merge sort).
  *
  * Keys are read through an unsigned view of the same itemsize and encoded
  * so that unsigned order is NumPy's order: integers flip the sign bit,
  * floats flip the sign bit of positive values and every bit of negative
  * ones, every NaN becomes all ones (after +inf) and -0.0 becomes +0.0's
- * code (equal keys). Each row is cut into C chunks of consecutive elements,
- * a work item each:
- *   1. HIST: a chunk encodes its keys into the first buffer and counts, per
- *      digit position d and digit value b, cnt[row, (d*256 + b)*C + c];
- *      floats also flag a NaN or -0.0 (codes that do not decode back);
- *   2. SCAN: per (row, d), the exclusive prefix of the counts in (b, c)
- *      order: where chunk c's elements of digit b go. A position whose
- *      digit is the same for the whole row (in every row) is skipped;
- *   3. PASS, per remaining position: a chunk moves its elements, in order,
- *      to their places in the other buffer (stable), indices along
- *      (argsort fills them in the first pass). The last pass decodes into
- *      the keys, unless a row had a NaN or -0.0: then indices are carried
- *      and GATHER copies the original keys in sorted order (NaN payloads
- *      and the sign of zero kept, as NumPy's stable sort keeps them). */
+ * code (equal keys). Long rows are cut into C chunks of consecutive
+ * elements, a work item each:
+ *   1. HIST: a chunk encodes its keys into the first buffer, counts their
+ *      lowest digits, and leaves the OR and AND of its codes (positions
+ *      whose digit is the same across every row are skipped) and whether
+ *      it met a NaN or -0.0 (codes that do not decode back);
+ *   2. COUNT (each pass but the lowest digit's) and SCAN: a position's
+ *      counts per chunk, then their exclusive prefix in (b, c) order: where
+ *      chunk c's elements of digit b go;
+ *   3. PASS, per position: a chunk moves its elements, in order, to their
+ *      places in the other buffer (stable), indices along (argsort fills
+ *      them in the first pass). The last pass decodes into the keys. Where
+ *      a row had a NaN or -0.0, a sort decodes into the buffer and FIX puts
+ *      the row's zeros and NaNs, in their original order, into their runs;
+ *      an argsort carries its indices and GATHER copies the original keys
+ *      in sorted order (NaN payloads and the sign of zero kept, as NumPy's
+ *      stable sort keeps them).
+ * Rows of 128..2047 keys, and 16 rows and more of up to 65535, are sorted a
+ * row per work item with private counters instead (ROW, build_row). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ops/sort_internal.h"
 
-enum { R_HIST, R_COUNT, R_SCAN, R_PASS, R_GATHER, R_ROW };
+enum { R_HIST, R_COUNT, R_SCAN, R_PASS, R_GATHER, R_FIX, R_ROW };
 
 enum { RADIX_MIN_ROW = 2048, RADIX_CHUNK = 8192, RADIX_ITEMS = 16 };
 
@@ -283,6 +288,40 @@ static void build_pass(NgIrKernel *k, const RadixKey *key)
                      NG_IR_PARALLEL);
 }
 
+/* FIX: orig (rows, n) code view of the keys, out (rows, n) code (written,
+ * the decoded sorted keys): a row's zeros (either sign) and NaNs (any
+ * payload) from the original keys, in their order, into their runs - after
+ * the negative numbers, and last - where the decoded codes lost them. */
+static void build_fix(NgIrKernel *k, const RadixKey *key)
+{
+    NgDType dt = (NgDType)key->dt, ut = code_dtype(dt);
+    int orig = ng_ir_param_array(k, ut, 2, true, false), out = ng_ir_param_array(k, ut, 2, true, true);
+    int r = ng_ir_var(k, NG_INT64), i = ng_ir_var(k, NG_INT64), u = ng_ir_var(k, ut), neg = ng_ir_var(k, NG_INT64);
+    int nan = ng_ir_var(k, NG_INT64), p0 = ng_ir_var(k, NG_INT64), pn = ng_ir_var(k, NG_INT64);
+    NgIrRef R = ng_ir_varref(k, r), I = ng_ir_varref(k, i), U = ng_ir_varref(k, u), n = ng_ir_shape(k, orig, 1);
+    NgIrRef zero = sx_i(k, 0), one = sx_i(k, 1);
+    NgIrRef mag = ubin(k, NG_OP_BITAND, ut, U, ucon(k, ut, sign_bit(ut) - 1));
+    NgIrRef is_nan = sx_cmp(k, NG_OP_GT, mag, ucon(k, ut, inf_bits(dt)));
+    NgIrRef is_zero = sx_cmp(k, NG_OP_EQ, mag, ucon(k, ut, 0));
+    NgIrRef is_neg = sx_cmp(k, NG_OP_NE, ubin(k, NG_OP_BITAND, ut, U, ucon(k, ut, sign_bit(ut))), ucon(k, ut, 0));
+    NgIrRef count[3] = {ng_ir_let(k, u, sx_load2(k, orig, R, I)),
+                        ng_ir_assign(k, neg, sx_op(k, NG_OP_ADD, ng_ir_varref(k, neg),
+                                                   ng_ir_cast(k, NG_INT64, sx_cmp(k, NG_OP_BITAND, is_neg,
+                                                       ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, sx_cmp(k, NG_OP_BITOR, is_nan, is_zero)))))),
+                        ng_ir_assign(k, nan, sx_op(k, NG_OP_ADD, ng_ir_varref(k, nan), ng_ir_cast(k, NG_INT64, is_nan)))};
+    NgIrRef put0[2] = {sx_store2(k, out, R, ng_ir_varref(k, p0), U),
+                       ng_ir_assign(k, p0, sx_op(k, NG_OP_ADD, ng_ir_varref(k, p0), one))};
+    NgIrRef putn[2] = {sx_store2(k, out, R, ng_ir_varref(k, pn), U),
+                       ng_ir_assign(k, pn, sx_op(k, NG_OP_ADD, ng_ir_varref(k, pn), one))};
+    NgIrRef place[2] = {ng_ir_let(k, u, sx_load2(k, orig, R, I)),
+                        ng_ir_if(k, is_zero, ng_ir_block(k, 2, put0), ng_ir_if(k, is_nan, ng_ir_block(k, 2, putn), NG_IR_NONE))};
+    NgIrRef body[6] = {ng_ir_let(k, neg, zero), ng_ir_let(k, nan, zero),
+                       sx_for(k, i, zero, n, ng_ir_block(k, 3, count), 0),
+                       ng_ir_let(k, p0, ng_ir_varref(k, neg)), ng_ir_let(k, pn, sx_op(k, NG_OP_SUB, n, ng_ir_varref(k, nan))),
+                       sx_for(k, i, zero, n, ng_ir_block(k, 2, place), 0)};
+    k->body = sx_for(k, r, zero, ng_ir_shape(k, orig, 0), ng_ir_block(k, 6, body), NG_IR_PARALLEL);
+}
+
 /* GATHER: keys (rows, n) dtype, idx (rows, n) int64, out (rows, n) dtype
  * (written): out[r, j] = keys[r, idx[r, j]], one parallel loop over all. */
 static void build_gather(NgIrKernel *k, const RadixKey *key)
@@ -419,6 +458,7 @@ static NgStatus build_radix(const void *ctx, NgIrKernel *k)
     case R_SCAN: build_scan(k, key); break;
     case R_PASS: build_pass(k, key); break;
     case R_GATHER: build_gather(k, key); break;
+    case R_FIX: build_fix(k, key); break;
     case R_ROW: build_row(k, key); break;
     }
     return k->status;
@@ -496,8 +536,9 @@ out:
 }
 
 /* The radix passes over the codes in bufs[0], ping-ponging with bufs[1];
- * the last one stores into `last` (the keys' code view), decoding, unless
- * it is NULL. Indices (key.idx) ping-pong between ibufs[0] (the caller's,
+ * with `decode` the last one stores decoded keys, into `last` (the keys'
+ * code view) or where it is NULL into the other buffer (*sorted_k: where
+ * the last pass stored). Indices (key.idx) ping-pong between ibufs[0] (the caller's,
  * read unless key.init_idx) and ibufs[1]. Positions whose digit is the
  * same across every row (skip) are left out, but one pass always runs (it
  * fills the indices and decodes). *sorted_i: the buffer the indices end in. */
@@ -509,8 +550,9 @@ static NgStatus scan(NgDevice *dev, RadixKey key, const NgArray *cnt, int64_t C,
     return launch(dev, key, NULL, 0, NULL, cnt, NULL, sc, 3, rows, rows * radix_buckets(key.bits) * C);
 }
 
-static NgStatus passes(NgDevice *dev, RadixKey key, NgArray *bufs, NgArray *ibufs, NgArray *last, NgArray *cnt,
-                       const bool *skip, int D, int64_t C, const int64_t *shape2, NgArray **sorted_i)
+static NgStatus passes(NgDevice *dev, RadixKey key, NgArray *bufs, NgArray *ibufs, NgArray *last, bool decode,
+                       NgArray *cnt, const bool *skip, int D, int64_t C, const int64_t *shape2, NgArray **sorted_k,
+                       NgArray **sorted_i)
 {
     int order[8], np = 0;
     for (int d = 0; d < D; d++)
@@ -522,14 +564,14 @@ static NgStatus passes(NgDevice *dev, RadixKey key, NgArray *bufs, NgArray *ibuf
     bool init = key.init_idx;
     key.kind = R_PASS;
     for (int p = 0, cur = 0; p < np && st == NG_OK; p++, cur = 1 - cur) {
-        key.decode = p == np - 1 && last != NULL;
+        key.decode = p == np - 1 && decode;
         key.init_idx = p == 0 && init;
         const NgArray *arrs[4];
         int na = 0;
         arrs[na++] = &bufs[cur];
         if (key.idx && !key.init_idx)
             arrs[na++] = &ibufs[cur];
-        arrs[na++] = key.decode ? last : &bufs[1 - cur];
+        arrs[na++] = *sorted_k = key.decode && last ? last : &bufs[1 - cur];
         if (key.idx)
             arrs[na++] = *sorted_i = &ibufs[1 - cur];
         int64_t sc[2] = {C, order[p]};
@@ -568,7 +610,7 @@ NgStatus ng_sort_radix(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows,
             C = n / RADIX_CHUNK > 1 ? n / RADIX_CHUNK : 1;
     }
     int64_t shape2[2] = {rows, n}, cshape[2] = {rows, (int64_t)nb * D * C}, nflags = 3 * rows * C;
-    NgArray bufs[2] = {{0}}, ibufs[2] = {{0}}, cnt = {0}, flags = {0}, own_idx = {0}, gathered = {0};
+    NgArray bufs[2] = {{0}}, ibufs[2] = {{0}}, cnt = {0}, flags = {0}, gathered = {0};
     NgArray codes = *keys; /* the keys' bits as the code dtype: a view without its own reference */
     codes.dtype = ut;
     int64_t *fl = NULL;
@@ -609,27 +651,34 @@ NgStatus ng_sort_radix(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows,
     for (int d = 0; d < D; d++)
         skip[d] = ((varies >> (d * bits)) & (uint64_t)(nb - 1)) == 0;
     NgArray *ix = idx;
-    if (!idx && bad) { /* the original keys are gathered by their sorted positions */
-        if ((st = ng_array_empty(dev, NG_INT64, keys->ndim, keys->shape, &own_idx)) != NG_OK)
-            goto out;
-        ix = &own_idx;
-        init_idx = true;
-    }
     if (ix && (st = ng_array_empty(dev, NG_INT64, ix->ndim, ix->shape, &ibufs[1])) != NG_OK)
         goto out;
     if (ix)
         ibufs[0] = *ix;
     key.idx = ix != NULL;
     key.init_idx = init_idx;
-    NgArray *sorted_i = NULL;
-    if ((st = passes(dev, key, bufs, ibufs, bad ? NULL : &codes, &cnt, skip, D, C, shape2, &sorted_i)) != NG_OK)
+    NgArray *sorted_k = NULL, *sorted_i = NULL;
+    if ((st = passes(dev, key, bufs, ibufs, bad ? NULL : &codes, !(bad && idx), &cnt, skip, D, C, shape2, &sorted_k,
+                     &sorted_i)) != NG_OK)
         goto out;
     if (ix && sorted_i == &ibufs[1]) { /* the indices ended in the second buffer: hand it over */
         NgArray t = *ix;
         *ix = ibufs[1];
         ibufs[1] = t;
     }
-    if (bad) {
+    if (bad && !idx) { /* a sort: the zeros and NaNs of the original keys, in order, into their runs */
+        const NgArray *farrs[2] = {&codes, sorted_k};
+        key.kind = R_FIX;
+        if ((st = launch(dev, key, farrs, 2, shape2, NULL, NULL, NULL, 0, rows, rows * n)) != NG_OK)
+            goto out;
+        NgArray t = *keys, *b = sorted_k; /* the buffer is handed over as the keys */
+        b->dtype = dt;
+        b->ndim = keys->ndim;
+        memcpy(b->shape, keys->shape, sizeof b->shape);
+        memcpy(b->strides, keys->strides, sizeof b->strides);
+        *keys = *b;
+        *b = t;
+    } else if (bad) {
         const NgArray *garrs[3] = {keys, ix, &gathered};
         key.kind = R_GATHER;
         if ((st = ng_array_empty(dev, dt, keys->ndim, keys->shape, &gathered)) != NG_OK ||
@@ -646,7 +695,6 @@ out:
     ng_array_release(&ibufs[1]);
     ng_array_release(&cnt);
     ng_array_release(&flags);
-    ng_array_release(&own_idx);
     ng_array_release(&gathered);
     free(fl);
     return st;
