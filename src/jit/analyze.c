@@ -87,8 +87,6 @@ typedef struct Access {
 typedef struct Bind {
     int target;           /* name_id bound */
     uint64_t *from;       /* names the value may refer to */
-    uint32_t off;         /* where the binding statement starts */
-    int line;
 } Bind;
 
 typedef struct Ctx {
@@ -2987,7 +2985,7 @@ static void alias_sources(Ctx *c, const NgJitExpr *e, void *set)
     }
 }
 
-static void add_bind(Ctx *c, const NgJitExpr *target, const uint64_t *from, const NgJitStmt *s)
+static void add_bind(Ctx *c, const NgJitExpr *target, const uint64_t *from)
 {
     uint64_t *names = set_new(c);
     target_names(target, names);
@@ -2995,20 +2993,16 @@ static void add_bind(Ctx *c, const NgJitExpr *target, const uint64_t *from, cons
         if (!set_has(names, i))
             continue;
         c->binds = grow(c, c->binds, c->nbinds, &c->binds_cap, sizeof *c->binds);
-        c->binds[c->nbinds++] = (Bind){i, (uint64_t *)from, s->span.off, s->span.line};
+        c->binds[c->nbinds++] = (Bind){i, (uint64_t *)from};
     }
 }
-
-typedef struct WalrusBind {
-    const NgJitStmt *s;
-} WalrusBind;
 
 static void walrus_binds(Ctx *c, const NgJitExpr *e, void *arg)
 {
     if (e->kind == NG_JIT_E_NAMED) {
         uint64_t *from = set_new(c);
         alias_sources(c, e->rhs, from);
-        add_bind(c, e->lhs, from, ((WalrusBind *)arg)->s);
+        add_bind(c, e->lhs, from);
     }
     each_child(c, e, walrus_binds, arg);
 }
@@ -3024,15 +3018,14 @@ static void collect_binds(Ctx *c, NgJitBlock b)
         if (s->kind == NG_JIT_S_ASSIGN || (s->kind == NG_JIT_S_ANNASSIGN && s->value)) {
             alias_sources(c, s->value, from);
             for (int k = 0; k < s->ntargets; k++)
-                add_bind(c, s->targets[k], from, s);
+                add_bind(c, s->targets[k], from);
             if (s->kind == NG_JIT_S_ANNASSIGN)
-                add_bind(c, s->target, from, s);
+                add_bind(c, s->target, from);
         } else if (s->kind == NG_JIT_S_FOR) {
             alias_sources(c, s->test, from);
-            add_bind(c, s->target, from, s);
+            add_bind(c, s->target, from);
         }
-        WalrusBind wb = {s};
-        stmt_exprs(c, s, walrus_binds, &wb);
+        stmt_exprs(c, s, walrus_binds, NULL);
         collect_binds(c, s->body);
         collect_binds(c, s->orelse);
     }

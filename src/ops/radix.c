@@ -255,7 +255,7 @@ static void build_count(NgIrKernel *k, const RadixKey *key)
 
 /* PASS: src (rows, n) code, [srci (rows, n) int64 unless init_idx], dst
  * (rows, n) code (written), [dsti (rows, n) int64 (written)], cnt (rows,
- * D*256*C) int64 (written), scalars C, d. */
+ * C*D*nb) int64 (written), scalars C, d. */
 static void build_pass(NgIrKernel *k, const RadixKey *key)
 {
     NgDType dt = (NgDType)key->dt, ut = code_dtype(dt);
@@ -535,13 +535,6 @@ out:
     return st;
 }
 
-/* The radix passes over the codes in bufs[0], ping-ponging with bufs[1];
- * with `decode` the last one stores decoded keys, into `last` (the keys'
- * code view) or where it is NULL into the other buffer (*sorted_k: where
- * the last pass stored). Indices (key.idx) ping-pong between ibufs[0] (the caller's,
- * read unless key.init_idx) and ibufs[1]. Positions whose digit is the
- * same across every row (skip) are left out, but one pass always runs (it
- * fills the indices and decodes). *sorted_i: the buffer the indices end in. */
 /* The prefix sums of position d (SCAN). */
 static NgStatus scan(NgDevice *dev, RadixKey key, const NgArray *cnt, int64_t C, int D, int d)
 {
@@ -550,6 +543,13 @@ static NgStatus scan(NgDevice *dev, RadixKey key, const NgArray *cnt, int64_t C,
     return launch(dev, key, NULL, 0, NULL, cnt, NULL, sc, 3, rows, rows * radix_buckets(key.bits) * C);
 }
 
+/* The radix passes over the codes in bufs[0], ping-ponging with bufs[1];
+ * with `decode` the last one stores decoded keys, into `last` (the keys'
+ * code view) or where it is NULL into the other buffer (*sorted_k: where
+ * the last pass stored). Indices (key.idx) ping-pong between ibufs[0]
+ * (the caller's, read unless key.init_idx) and ibufs[1]. Positions whose digit is the
+ * same across every row (skip) are left out, but one pass always runs (it
+ * fills the indices and decodes). *sorted_i: the buffer the indices end in. */
 static NgStatus passes(NgDevice *dev, RadixKey key, NgArray *bufs, NgArray *ibufs, NgArray *last, bool decode,
                        NgArray *cnt, const bool *skip, int D, int64_t C, const int64_t *shape2, NgArray **sorted_k,
                        NgArray **sorted_i)
