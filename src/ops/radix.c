@@ -83,13 +83,24 @@ static uint64_t inf_bits(NgDType dt)
     return dt == NG_FLOAT16 ? 0x7C00u : dt == NG_FLOAT32 ? 0x7F800000u : 0x7FF0000000000000u;
 }
 
+/* The magnitude bits of float key bits u (the sign cleared). */
+static NgIrRef magnitude(NgIrKernel *k, NgDType dt, NgIrRef u)
+{
+    NgDType ut = code_dtype(dt);
+    return ubin(k, NG_OP_BITAND, ut, u, ucon(k, ut, sign_bit(ut) - 1));
+}
+
+/* Float key bits u are a NaN (any sign, any payload). */
+static NgIrRef nan_bits(NgIrKernel *k, NgDType dt, NgIrRef u)
+{
+    return sx_cmp(k, NG_OP_GT, magnitude(k, dt, u), ucon(k, code_dtype(dt), inf_bits(dt)));
+}
+
 /* NaN or -0.0: a float key whose code does not decode back to it. */
 static NgIrRef odd_float(NgIrKernel *k, NgDType dt, NgIrRef u)
 {
     NgDType ut = code_dtype(dt);
-    NgIrRef mag = ubin(k, NG_OP_BITAND, ut, u, ucon(k, ut, sign_bit(ut) - 1));
-    return sx_cmp(k, NG_OP_BITOR, sx_cmp(k, NG_OP_GT, mag, ucon(k, ut, inf_bits(dt))),
-                  sx_cmp(k, NG_OP_EQ, u, ucon(k, ut, sign_bit(ut))));
+    return sx_cmp(k, NG_OP_BITOR, nan_bits(k, dt, u), sx_cmp(k, NG_OP_EQ, u, ucon(k, ut, sign_bit(ut))));
 }
 
 /* The code of key bits x (in the code dtype), or with `back` the key bits
@@ -107,9 +118,8 @@ static NgIrRef recode(NgIrKernel *k, NgDType dt, NgIrRef x, bool back)
     NgIrRef flipped = ubin(k, NG_OP_BITXOR, ut, x, back ? ng_ir_select(k, high, sign, ones) : ng_ir_select(k, high, ones, sign));
     if (back)
         return flipped;
-    NgIrRef mag = ubin(k, NG_OP_BITAND, ut, x, ucon(k, ut, sign_bit(ut) - 1));
     NgIrRef code = ng_ir_select(k, sx_cmp(k, NG_OP_EQ, x, sign), sign, flipped); /* -0.0 as +0.0 */
-    return ng_ir_select(k, sx_cmp(k, NG_OP_GT, mag, ucon(k, ut, inf_bits(dt))), ones, code); /* NaN last */
+    return ng_ir_select(k, nan_bits(k, dt, x), ones, code); /* NaN last */
 }
 
 static NgIrRef encode(NgIrKernel *k, NgDType dt, NgIrRef u) { return recode(k, dt, u, false); }
@@ -122,12 +132,12 @@ static NgIrRef digit(NgIrKernel *k, NgIrRef c, NgIrRef shift, int nb)
     return ng_ir_cast(k, NG_INT64, ubin(k, NG_OP_BITAND, NG_UINT64, c64, ucon(k, NG_UINT64, (uint64_t)nb - 1)));
 }
 
-/* The chunk loop shared by HIST and PASS: for w in parallel over rows * C,
+/* The chunk loop of HIST, COUNT and PASS: for w in parallel over rows * C,
  * row R = w / C, chunk c = w % C of S = ceil(n / C) elements [lo, hi);
- * the caller's body runs for each position I of the chunk. lets[] bind R,
- * c, lo and hi once per work item, and base: where chunk c's counters
- * start in its row of cnt (D * 256 of them, digit position-major), plus
- * `off`. */
+ * the caller's statements run for each work item (chunk_close), loops over
+ * the positions I of the chunk among them. lets[] bind R, c, lo and hi once
+ * per work item, and base: where chunk c's counters start in its row of cnt
+ * (D * nb of them, digit position-major), plus `off`. */
 typedef struct Chunk {
     int w, i;       /* variables */
     NgIrRef R, c, I, lo, hi, base;
@@ -155,6 +165,33 @@ static void chunk_open(NgIrKernel *k, Chunk *ch, NgIrRef n, NgIrRef C, int nb, i
     ch->I = ng_ir_varref(k, ch->i);
 }
 
+/* k's body: the chunk loop of ch over rows * C work items, each binding
+ * ch's lets and running stmts[0 .. n). */
+static void chunk_close(NgIrKernel *k, const Chunk *ch, NgIrRef rows, NgIrRef C, const NgIrRef *stmts, int n)
+{
+    NgIrRef all[5 + 8];
+    int na = 0;
+    for (int l = 0; l < 5; l++)
+        all[na++] = ch->lets[l];
+    for (int i = 0; i < n; i++)
+        all[na++] = stmts[i];
+    k->body = sx_for(k, ch->w, sx_i(k, 0), sx_op(k, NG_OP_MUL, rows, C), ng_ir_block(k, na, all), NG_IR_PARALLEL);
+}
+
+/* Zeroes the nb counters of cnt from the chunk's base (variable j). */
+static NgIrRef chunk_zero(NgIrKernel *k, const Chunk *ch, int cnt, int nb)
+{
+    int j = ng_ir_var(k, NG_INT64);
+    return sx_for(k, j, sx_i(k, 0), sx_i(k, nb),
+                  sx_store2(k, cnt, ch->R, sx_op(k, NG_OP_ADD, ch->base, ng_ir_varref(k, j)), sx_i(k, 0)), 0);
+}
+
+/* The shift of digit position d: sh = d * bits (a uint64 variable). */
+static NgIrRef shift_let(NgIrKernel *k, int sh, NgIrRef d, int bits)
+{
+    return ng_ir_let(k, sh, ng_ir_cast(k, NG_UINT64, sx_op(k, NG_OP_MUL, d, sx_i(k, bits))));
+}
+
 /* HIST: src (rows, n) code dtype, enc (rows, n) code dtype (written),
  * cnt (rows, C*D*nb) int64 (written), flags (3 * rows * C) int64
  * (written), scalar C. A chunk encodes its keys into enc, counts their
@@ -170,7 +207,7 @@ static void build_hist(NgIrKernel *k, const RadixKey *key)
     NgIrRef C = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)), n = ng_ir_shape(k, src, 1), zero = sx_i(k, 0);
     Chunk ch;
     chunk_open(k, &ch, n, C, nb, D, zero);
-    int j = ng_ir_var(k, NG_INT64), u = ng_ir_var(k, ut), e = ng_ir_var(k, ut), f = ng_ir_var(k, NG_INT64);
+    int u = ng_ir_var(k, ut), e = ng_ir_var(k, ut), f = ng_ir_var(k, NG_INT64);
     int vor = ng_ir_var(k, ut), vand = ng_ir_var(k, ut);
     NgIrRef U = ng_ir_varref(k, u), E = ng_ir_varref(k, e);
     NgIrRef at = sx_op(k, NG_OP_ADD, ch.base, digit(k, E, ucon(k, NG_UINT64, 0), nb));
@@ -182,20 +219,13 @@ static void build_hist(NgIrKernel *k, const RadixKey *key)
                        ng_ir_assign(k, f, sx_op(k, NG_OP_BITOR, ng_ir_varref(k, f),
                                                 ng_dtype_is_float(dt) ? ng_ir_cast(k, NG_INT64, odd_float(k, dt, U)) : zero))};
     NgIrRef W3 = sx_op(k, NG_OP_MUL, ng_ir_varref(k, ch.w), sx_i(k, 3));
-    NgIrRef outer[5 + 8];
-    int no = 0;
-    for (int l = 0; l < 5; l++)
-        outer[no++] = ch.lets[l];
-    outer[no++] = sx_for(k, j, zero, sx_i(k, nb), sx_store2(k, cnt, ch.R, sx_op(k, NG_OP_ADD, ch.base, ng_ir_varref(k, j)), zero), 0);
-    outer[no++] = ng_ir_let(k, vor, ucon(k, ut, 0));
-    outer[no++] = ng_ir_let(k, vand, ucon(k, ut, all_ones(ut)));
-    outer[no++] = ng_ir_let(k, f, zero);
-    outer[no++] = sx_for(k, ch.i, ch.lo, ch.hi, ng_ir_block(k, 7, step), 0);
-    outer[no++] = sx_store1(k, flags, W3, ng_ir_cast(k, NG_INT64, ng_ir_varref(k, vor)));
-    outer[no++] = sx_store1(k, flags, sx_op(k, NG_OP_ADD, W3, sx_i(k, 1)), ng_ir_cast(k, NG_INT64, ng_ir_varref(k, vand)));
-    outer[no++] = sx_store1(k, flags, sx_op(k, NG_OP_ADD, W3, sx_i(k, 2)), ng_ir_varref(k, f));
-    k->body = sx_for(k, ch.w, zero, sx_op(k, NG_OP_MUL, ng_ir_shape(k, src, 0), C), ng_ir_block(k, no, outer),
-                     NG_IR_PARALLEL);
+    NgIrRef work[8] = {chunk_zero(k, &ch, cnt, nb), ng_ir_let(k, vor, ucon(k, ut, 0)),
+                       ng_ir_let(k, vand, ucon(k, ut, all_ones(ut))), ng_ir_let(k, f, zero),
+                       sx_for(k, ch.i, ch.lo, ch.hi, ng_ir_block(k, 7, step), 0),
+                       sx_store1(k, flags, W3, ng_ir_cast(k, NG_INT64, ng_ir_varref(k, vor))),
+                       sx_store1(k, flags, sx_op(k, NG_OP_ADD, W3, sx_i(k, 1)), ng_ir_cast(k, NG_INT64, ng_ir_varref(k, vand))),
+                       sx_store1(k, flags, sx_op(k, NG_OP_ADD, W3, sx_i(k, 2)), ng_ir_varref(k, f))};
+    chunk_close(k, &ch, ng_ir_shape(k, src, 0), C, work, 8);
 }
 
 /* SCAN: cnt (rows, C*D*nb) int64 (written), scalars C, D, d: for each
@@ -237,20 +267,13 @@ static void build_count(NgIrKernel *k, const RadixKey *key)
     Chunk ch;
     chunk_open(k, &ch, ng_ir_shape(k, src, 1), C, nb, radix_digits((NgDType)key->dt, key->bits),
                sx_op(k, NG_OP_MUL, d, sx_i(k, nb)));
-    int j = ng_ir_var(k, NG_INT64), at = ng_ir_var(k, NG_INT64), sh = ng_ir_var(k, NG_UINT64);
+    int at = ng_ir_var(k, NG_INT64), sh = ng_ir_var(k, NG_UINT64);
     NgIrRef At = ng_ir_varref(k, at);
     NgIrRef step[2] = {ng_ir_let(k, at, sx_op(k, NG_OP_ADD, ch.base, digit(k, sx_load2(k, src, ch.R, ch.I), ng_ir_varref(k, sh), nb))),
                        sx_store2(k, cnt, ch.R, At, sx_op(k, NG_OP_ADD, sx_load2(k, cnt, ch.R, At), sx_i(k, 1)))};
-    NgIrRef outer[8];
-    int no = 0;
-    for (int l = 0; l < 5; l++)
-        outer[no++] = ch.lets[l];
-    outer[no++] = ng_ir_let(k, sh, ng_ir_cast(k, NG_UINT64, sx_op(k, NG_OP_MUL, d, sx_i(k, key->bits))));
-    outer[no++] = sx_for(k, j, sx_i(k, 0), sx_i(k, nb),
-                         sx_store2(k, cnt, ch.R, sx_op(k, NG_OP_ADD, ch.base, ng_ir_varref(k, j)), sx_i(k, 0)), 0);
-    outer[no++] = sx_for(k, ch.i, ch.lo, ch.hi, ng_ir_block(k, 2, step), 0);
-    k->body = sx_for(k, ch.w, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, src, 0), C), ng_ir_block(k, no, outer),
-                     NG_IR_PARALLEL);
+    NgIrRef work[3] = {shift_let(k, sh, d, key->bits), chunk_zero(k, &ch, cnt, nb),
+                       sx_for(k, ch.i, ch.lo, ch.hi, ng_ir_block(k, 2, step), 0)};
+    chunk_close(k, &ch, ng_ir_shape(k, src, 0), C, work, 3);
 }
 
 /* PASS: src (rows, n) code, [srci (rows, n) int64 unless init_idx], dst
@@ -271,8 +294,8 @@ static void build_pass(NgIrKernel *k, const RadixKey *key)
     int e = ng_ir_var(k, ut), at = ng_ir_var(k, NG_INT64), p = ng_ir_var(k, NG_INT64), sh = ng_ir_var(k, NG_UINT64);
     NgIrRef E = ng_ir_varref(k, e), At = ng_ir_varref(k, at), P = ng_ir_varref(k, p);
     NgIrRef b = digit(k, E, ng_ir_varref(k, sh), nb);
-    NgIrRef step[6], outer[8];
-    int ns = 0, no = 0;
+    NgIrRef step[6];
+    int ns = 0;
     step[ns++] = ng_ir_let(k, e, sx_load2(k, src, ch.R, ch.I));
     step[ns++] = ng_ir_let(k, at, sx_op(k, NG_OP_ADD, ch.base, b));
     step[ns++] = ng_ir_let(k, p, sx_load2(k, cnt, ch.R, At));
@@ -280,12 +303,8 @@ static void build_pass(NgIrKernel *k, const RadixKey *key)
     step[ns++] = sx_store2(k, dst, ch.R, P, key->decode ? decode(k, dt, E) : E);
     if (key->idx)
         step[ns++] = sx_store2(k, dsti, ch.R, P, key->init_idx ? ch.I : sx_load2(k, srci, ch.R, ch.I));
-    for (int l = 0; l < 5; l++)
-        outer[no++] = ch.lets[l];
-    outer[no++] = ng_ir_let(k, sh, ng_ir_cast(k, NG_UINT64, sx_op(k, NG_OP_MUL, d, sx_i(k, key->bits))));
-    outer[no++] = sx_for(k, ch.i, ch.lo, ch.hi, ng_ir_block(k, ns, step), 0);
-    k->body = sx_for(k, ch.w, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, src, 0), C), ng_ir_block(k, no, outer),
-                     NG_IR_PARALLEL);
+    NgIrRef work[2] = {shift_let(k, sh, d, key->bits), sx_for(k, ch.i, ch.lo, ch.hi, ng_ir_block(k, ns, step), 0)};
+    chunk_close(k, &ch, ng_ir_shape(k, src, 0), C, work, 2);
 }
 
 /* FIX: orig (rows, n) code view of the keys, out (rows, n) code (written,
@@ -300,9 +319,7 @@ static void build_fix(NgIrKernel *k, const RadixKey *key)
     int nan = ng_ir_var(k, NG_INT64), p0 = ng_ir_var(k, NG_INT64), pn = ng_ir_var(k, NG_INT64);
     NgIrRef R = ng_ir_varref(k, r), I = ng_ir_varref(k, i), U = ng_ir_varref(k, u), n = ng_ir_shape(k, orig, 1);
     NgIrRef zero = sx_i(k, 0), one = sx_i(k, 1);
-    NgIrRef mag = ubin(k, NG_OP_BITAND, ut, U, ucon(k, ut, sign_bit(ut) - 1));
-    NgIrRef is_nan = sx_cmp(k, NG_OP_GT, mag, ucon(k, ut, inf_bits(dt)));
-    NgIrRef is_zero = sx_cmp(k, NG_OP_EQ, mag, ucon(k, ut, 0));
+    NgIrRef is_nan = nan_bits(k, dt, U), is_zero = sx_cmp(k, NG_OP_EQ, magnitude(k, dt, U), ucon(k, ut, 0));
     NgIrRef is_neg = sx_cmp(k, NG_OP_NE, ubin(k, NG_OP_BITAND, ut, U, ucon(k, ut, sign_bit(ut))), ucon(k, ut, 0));
     NgIrRef count[3] = {ng_ir_let(k, u, sx_load2(k, orig, R, I)),
                         ng_ir_assign(k, neg, sx_op(k, NG_OP_ADD, ng_ir_varref(k, neg),
@@ -337,14 +354,14 @@ static void build_gather(NgIrKernel *k, const RadixKey *key)
 }
 
 /* ROW's pass over one row: keys (and indices) from S (SI) to T (TI) at
- * their places for the digit `sh` bits up, counters from position base. */
-static NgIrRef row_move(NgIrKernel *k, int cnt, NgIrRef R, NgIrRef n, NgIrRef base, NgIrRef sh, int S, int SI, int T,
-                        int TI, NgDType ut)
+ * their places (cnt) for the digit `sh` bits up. */
+static NgIrRef row_move(NgIrKernel *k, int cnt, NgIrRef R, NgIrRef n, NgIrRef sh, int S, int SI, int T, int TI,
+                        NgDType ut)
 {
     int i = ng_ir_var(k, NG_INT64), e = ng_ir_var(k, ut), at = ng_ir_var(k, NG_INT64), p = ng_ir_var(k, NG_INT64);
     NgIrRef I = ng_ir_varref(k, i), E = ng_ir_varref(k, e), At = ng_ir_varref(k, at), P = ng_ir_varref(k, p);
     NgIrRef step[6] = {ng_ir_let(k, e, sx_load2(k, S, R, I)),
-                       ng_ir_let(k, at, sx_op(k, NG_OP_ADD, base, digit(k, E, sh, 256))),
+                       ng_ir_let(k, at, digit(k, E, sh, 256)),
                        ng_ir_let(k, p, ng_ir_element(k, cnt, At)),
                        ng_ir_assign_element(k, cnt, At, sx_op(k, NG_OP_ADD, P, sx_i(k, 1))),
                        sx_store2(k, T, R, P, E),
@@ -415,18 +432,18 @@ static void build_row(NgIrKernel *k, const RadixKey *key)
     /* a pass per varying position, ping-ponging between b0 and b1 */
     body[nbody++] = ng_ir_let(k, cur, zero);
     NgIrRef move = ng_ir_if(k, sx_cmp(k, NG_OP_EQ, Cur, zero),
-                            row_move(k, cnt, R, n, zero, Sh, B[0], Ix[0], B[1], Ix[1], ut),
-                            row_move(k, cnt, R, n, zero, Sh, B[1], Ix[1], B[0], Ix[0], ut));
+                            row_move(k, cnt, R, n, Sh, B[0], Ix[0], B[1], Ix[1], ut),
+                            row_move(k, cnt, R, n, Sh, B[1], Ix[1], B[0], Ix[0], ut));
     if (fl && !key->idx) /* a sort of floats carries indices only for a row with a NaN or -0.0 */
         move = ng_ir_if(k, sx_cmp(k, NG_OP_NE, ng_ir_varref(k, odd), zero), move,
                         ng_ir_if(k, sx_cmp(k, NG_OP_EQ, Cur, zero),
-                                 row_move(k, cnt, R, n, zero, Sh, B[0], -1, B[1], -1, ut),
-                                 row_move(k, cnt, R, n, zero, Sh, B[1], -1, B[0], -1, ut)));
+                                 row_move(k, cnt, R, n, Sh, B[0], -1, B[1], -1, ut),
+                                 row_move(k, cnt, R, n, Sh, B[1], -1, B[0], -1, ut)));
     NgIrRef varies = ubin(k, NG_OP_BITXOR, NG_UINT64, ng_ir_cast(k, NG_UINT64, ng_ir_varref(k, vor)),
                           ng_ir_cast(k, NG_UINT64, ng_ir_varref(k, vand)));
     NgIrRef pass[4] = {ng_ir_if(k, sx_cmp(k, NG_OP_EQ, Cur, zero), row_count(k, cnt, R, n, Sh, B[0]), row_count(k, cnt, R, n, Sh, B[1])),
                        move, ng_ir_assign(k, cur, sx_op(k, NG_OP_SUB, sx_i(k, 1), Cur))};
-    NgIrRef perd[2] = {ng_ir_let(k, sh, ng_ir_cast(k, NG_UINT64, sx_op(k, NG_OP_MUL, ng_ir_varref(k, d), sx_i(k, 8)))),
+    NgIrRef perd[2] = {shift_let(k, sh, ng_ir_varref(k, d), 8),
                        ng_ir_if(k, sx_cmp(k, NG_OP_NE, digit(k, varies, Sh, 256), zero), ng_ir_block(k, 3, pass), NG_IR_NONE)};
     body[nbody++] = sx_for(k, d, zero, sx_i(k, D), ng_ir_block(k, 2, perd), 0);
     /* the keys back: decoded, or gathered through the other buffer */
@@ -486,7 +503,6 @@ static NgStatus launch(NgDevice *dev, RadixKey key, const NgArray *const *arrs, 
     return ng_kernel_launch(kern, args, na, extent, work);
 }
 
-/* Whether the radix sort takes rows of n keys of dtype dt on dev. */
 /* Whether rows of n keys of dtype dt on dev are radix sorted: a row per
  * work item (ROW: enough rows, not too long), or chunks of long rows. */
 static bool row_takes(int64_t rows, int64_t n)
@@ -547,9 +563,10 @@ static NgStatus scan(NgDevice *dev, RadixKey key, const NgArray *cnt, int64_t C,
  * with `decode` the last one stores decoded keys, into `last` (the keys'
  * code view) or where it is NULL into the other buffer (*sorted_k: where
  * the last pass stored). Indices (key.idx) ping-pong between ibufs[0]
- * (the caller's, read unless key.init_idx) and ibufs[1]. Positions whose digit is the
- * same across every row (skip) are left out, but one pass always runs (it
- * fills the indices and decodes). *sorted_i: the buffer the indices end in. */
+ * (the caller's, read unless key.init_idx) and ibufs[1]. Positions whose
+ * digit is the same across every row (skip) are left out, but one pass
+ * always runs (it fills the indices and decodes). *sorted_i: the buffer
+ * the indices end in. */
 static NgStatus passes(NgDevice *dev, RadixKey key, NgArray *bufs, NgArray *ibufs, NgArray *last, bool decode,
                        NgArray *cnt, const bool *skip, int D, int64_t C, const int64_t *shape2, NgArray **sorted_k,
                        NgArray **sorted_i)
@@ -635,7 +652,7 @@ NgStatus ng_sort_radix(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows,
         (st = ng_array_download(&flags, fl, NULL)) != NG_OK)
         goto out;
     /* a position is skipped when its digit is the same across each row (in every row); a NaN
-     * or -0.0 anywhere has the keys gathered back */
+     * or -0.0 anywhere needs the original keys back (FIX for a sort, GATHER for an argsort) */
     uint64_t varies = 0;
     bool bad = false;
     for (int64_t r = 0; r < rows; r++) {
@@ -650,20 +667,19 @@ NgStatus ng_sort_radix(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows,
     bool skip[8];
     for (int d = 0; d < D; d++)
         skip[d] = ((varies >> (d * bits)) & (uint64_t)(nb - 1)) == 0;
-    NgArray *ix = idx;
-    if (ix && (st = ng_array_empty(dev, NG_INT64, ix->ndim, ix->shape, &ibufs[1])) != NG_OK)
+    if (idx && (st = ng_array_empty(dev, NG_INT64, idx->ndim, idx->shape, &ibufs[1])) != NG_OK)
         goto out;
-    if (ix)
-        ibufs[0] = *ix;
-    key.idx = ix != NULL;
+    if (idx)
+        ibufs[0] = *idx;
+    key.idx = idx != NULL;
     key.init_idx = init_idx;
     NgArray *sorted_k = NULL, *sorted_i = NULL;
     if ((st = passes(dev, key, bufs, ibufs, bad ? NULL : &codes, !(bad && idx), &cnt, skip, D, C, shape2, &sorted_k,
                      &sorted_i)) != NG_OK)
         goto out;
-    if (ix && sorted_i == &ibufs[1]) { /* the indices ended in the second buffer: hand it over */
-        NgArray t = *ix;
-        *ix = ibufs[1];
+    if (idx && sorted_i == &ibufs[1]) { /* the indices ended in the second buffer: hand it over */
+        NgArray t = *idx;
+        *idx = ibufs[1];
         ibufs[1] = t;
     }
     if (bad && !idx) { /* a sort: the zeros and NaNs of the original keys, in order, into their runs */
@@ -679,7 +695,7 @@ NgStatus ng_sort_radix(NgArray *keys, NgArray *idx, bool init_idx, int64_t rows,
         *keys = *b;
         *b = t;
     } else if (bad) {
-        const NgArray *garrs[3] = {keys, ix, &gathered};
+        const NgArray *garrs[3] = {keys, idx, &gathered};
         key.kind = R_GATHER;
         if ((st = ng_array_empty(dev, dt, keys->ndim, keys->shape, &gathered)) != NG_OK ||
             (st = launch(dev, key, garrs, 3, shape2, NULL, NULL, NULL, 0, rows * n, rows * n)) != NG_OK)
