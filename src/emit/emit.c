@@ -760,33 +760,16 @@ static void loop_test(Emitter *e, NgIrRef r, const NgIrNode *sn, bool hoisted)
     }
 }
 
-/* True if the text emitted last is a pragma line (the loop head that
- * follows must keep OpenMP's canonical form). */
-static bool after_pragma(const Emitter *e)
-{
-    const char *s = e->out->s, *end = s + e->out->len, *line = end;
-    while (line > s && line[-1] == ' ') /* the indentation of the head */
-        line--;
-    if (line == s || line[-1] != '\n')
-        return false;
-    for (line--; line > s && line[-1] != '\n'; line--)
-        ;
-    while (*line == ' ')
-        line++;
-    return strncmp(line, "#pragma", 7) == 0 || strncmp(line, "NG_VM_SIMD", 10) == 0;
-}
-
 /* Opens `for (int64_t v = start; test; v += step) {` of FOR r. A loop whose
  * stop is an expression computes it once, in the head (range()'s semantics;
  * left in the test, a division in it ran every iteration: the compiler does
- * not hoist what may trap), unless a pragma asks for OpenMP's canonical
- * form. */
-static void plain_for_head(Emitter *e, NgIrRef r)
+ * not hoist what may trap), unless it follows a pragma (`canonical`: OpenMP
+ * wants its canonical form). */
+static void plain_for_head(Emitter *e, NgIrRef r, bool canonical)
 {
-    const NgIrNode *n = ng_ir_node(e->k, r);
-    int v = n->a;
+    int v = ng_ir_node(e->k, r)->a;
     NgIrKind sk = ng_ir_node(e->k, ng_ir_kid(e->k, r, 1))->kind;
-    bool hoisted = sk != NG_IR_CONST && sk != NG_IR_SCALAR && sk != NG_IR_SHAPE && sk != NG_IR_VAR && !after_pragma(e);
+    bool hoisted = !canonical && sk != NG_IR_CONST && sk != NG_IR_SCALAR && sk != NG_IR_SHAPE && sk != NG_IR_VAR;
     catf(e, "for (int64_t v%d = ", v);
     kid(e, r, 0);
     if (hoisted) {
@@ -2478,12 +2461,13 @@ static void jam_stmt(Emitter *e, NgIrRef r, int depth)
         return;
     }
     if (n->kind == NG_IR_FOR) {
-        if ((n->flags & NG_IR_SIMD) && e->t->par == NG_PAR_OPENMP) { /* (each lane's statements in vectors) */
+        bool simd = (n->flags & NG_IR_SIMD) && e->t->par == NG_PAR_OPENMP;
+        if (simd) { /* (each lane's statements in vectors) */
             indent(e, depth);
             cat(e, "NG_VM_SIMD\n");
         }
         indent(e, depth);
-        plain_for_head(e, r);
+        plain_for_head(e, r, simd);
         jam_stmt(e, ng_ir_kid(e->k, r, 3), depth + 1);
         indent(e, depth);
         cat(e, "}\n");
@@ -2790,7 +2774,7 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
     NgIrRef step = ng_ir_kid(e->k, r, 2);
     const NgIrNode *sn = ng_ir_node(e->k, step);
     bool outer_parallel = (n->flags & NG_IR_PARALLEL) && e->par_depth == 0;
-    bool innermost = !has_loop(e->k, ng_ir_kid(e->k, r, 3));
+    bool innermost = !has_loop(e->k, ng_ir_kid(e->k, r, 3)), pragma = false;
     if (outer_parallel && e->t->par == NG_PAR_OPENMP) {
         NgStr clauses, *saved = e->out;
         ng_str_init(&clauses);
@@ -2816,6 +2800,7 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         catf(e, "#pragma omp %sfor%s schedule(%s)%s%s\n", team ? "" : "parallel ",
              simd && innermost && has_reductions(e->k, r) && !ranked_of(e->k, r) &&
                      !holds(e->k, ng_ir_kid(e->k, r, 3), NG_IR_ATOMIC) ? " simd" : "", sched, cond, clauses.s);
+        pragma = true;
         ng_str_free(&clauses);
     } else if (innermost && e->t->par == NG_PAR_OPENMP && !(n->flags & NG_IR_SHORT)) {
         NgStr clauses, *saved = e->out;
@@ -2831,6 +2816,7 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
                 catf(e, "#pragma omp simd%s\n", clauses.s);
             else
                 cat(e, "NG_VM_SIMD\n");
+            pragma = true;
         }
         ng_str_free(&clauses);
     }
@@ -2872,7 +2858,7 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
         kid(e, r, 2);
         cat(e, ") {\n");
     } else {
-        plain_for_head(e, r);
+        plain_for_head(e, r, pragma);
     }
     if (outer_parallel)
         e->par_depth++;
