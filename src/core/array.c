@@ -126,9 +126,7 @@ NgStatus ng_array_view_as(const NgArray *a, NgDType dt, NgArray *out)
                                               "total size in bytes of the last axis of the array.");
         v.shape[last] = bytes / now;
         v.strides[last] = now;
-        v.size = a->size / a->shape[last] * v.shape[last];
-        if (a->size == 0)
-            v.size = 0;
+        v.size = a->size ? a->size / a->shape[last] * v.shape[last] : 0; /* (no division by an empty axis) */
     }
     /* kernels address elements, not bytes: the offset and every stride in whole elements */
     bool whole = v.offset % (size_t)now == 0;

@@ -524,3 +524,11 @@ def test_fortran_order_as_numpys():
     assert dict(ng._fallback.counts) == before
     with pytest.raises(ValueError):
         ng.array(ng.asarray(h), order="F", copy=False)
+
+
+def test_view_of_empty_arrays():
+    """Views of empty arrays as another itemsize keep NumPy's shapes (an empty last axis too)."""
+    for shape in ((3, 0), (0, 4), (0,)):
+        h = np.zeros(shape, np.float64)
+        for dt in (np.int32, np.int64, np.uint8):
+            assert_same(ng.asarray(h).view(dt), h.view(dt))
