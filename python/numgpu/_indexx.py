@@ -435,16 +435,10 @@ def mask_indices(n, mask_func, k=0):
 
 # ---- layouts ---------------------------------------------------------------------------------
 
-def _fortran(a):
-    """a itself where it is laid out in Fortran order, else the transpose of a C-ordered copy of its
-    transpose (numgpu makes C-ordered arrays; their transposes are Fortran-ordered views)."""
-    return a if a.flags.f_contiguous else array(a.T, copy=None, order="C").T
-
-
 def asfortranarray(a, dtype=None, *, like=None):
     """a (at least 1-d) laid out in Fortran order: itself where it already is (and of dtype), else
     a copy. (like= is accepted as NumPy's.)"""
-    return _fortran(array(a, dtype=dtype, copy=None, ndmin=1))
+    return array(a, dtype=dtype, copy=None, order="F", ndmin=1)
 
 
 _FLAGS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F", "FORTRAN": "F",
@@ -465,11 +459,11 @@ def require(a, dtype=None, requirements=None, *, like=None):
     if "C" in requirements:
         arr = array(arr, copy=None, order="C")
     elif "F" in requirements:
-        arr = _fortran(arr)
+        arr = array(arr, copy=None, order="F")
     for prop in requirements - {"C", "F"}:
         if not arr.flags[prop]:
             fortran = "F" in requirements or ("C" not in requirements and arr.flags.f_contiguous)
-            return arr.T.copy().T if fortran else arr.copy()
+            return arr.copy(order="F" if fortran else "C")
     return arr
 
 
