@@ -248,6 +248,8 @@ _device_copy = ndarray.copy
 def _copy(self, order="C"):
     """x.copy(order): a C-ordered copy, or for 'F' (and 'A'/'K' of a transposed array) the
     C-ordered copy of the transpose, transposed: Fortran order, as NumPy's."""
+    if order == "C":   # (the common call: nothing to decide)
+        return _device_copy(self)
     from . import _c_order, _wants_f
     _c_order(order)
     return _device_copy(self.T).T if _wants_f(order, self) else _device_copy(self)
