@@ -76,6 +76,16 @@ def _outside(c, n):
     return c.size > 0 and (int(c.min()) < 0 or int(c.max()) >= n)
 
 
+def _into_range(c, n, mode, what):
+    """The integer array c brought into [0, n) by mode: wrapped, clipped, or (raise) checked, with
+    NumPy's ValueError naming `what` where an entry lies outside."""
+    if mode == _RAISE:
+        if _outside(c, n):
+            raise ValueError("invalid entry in %s" % what)
+        return c
+    return c % n if mode == _WRAP else clip(c, 0, n - 1)
+
+
 def _values(v, dtype):
     """NumPy's PyArray_FromAny(v, dtype) without forcecast: arrays cast when 'safe' (NumPy's
     TypeError otherwise); Python numbers and lists converted to dtype as NumPy converts them."""
@@ -145,12 +155,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         raise ValueError("cannot unravel if shape has zero entries (is empty).")
     raveled = asarray(0, dtype=_np.intp)
     for i, (c, d, m, stride) in enumerate(zip(coords, dims, modes, strides)):
-        if m == _RAISE and _outside(c, d):
-            raise ValueError("invalid entry in coordinates array")
-        if m == _WRAP:
-            c = c % d
-        elif m != _RAISE:
-            c = clip(c, 0, d - 1)
+        c = _into_range(c, d, m, "coordinates array")
         raveled = c * stride if i == 0 else raveled + c * stride
     return raveled
 
@@ -287,12 +292,7 @@ def choose(a, choices, out=None, mode="raise"):
     dt = _np.result_type(*[_dtype_of(c) for c in choices])
     a, *choices = broadcast_arrays(a, *[_arr(c).astype(dt, copy=False) for c in choices])
     n = len(choices)
-    if m == _RAISE and _outside(a, n):
-        raise ValueError("invalid entry in choice array")
-    if m == _WRAP:
-        a = a % n
-    elif m != _RAISE:
-        a = clip(a, 0, n - 1)
+    a = _into_range(a, n, m, "choice array")
     r = empty(a.shape, dt)
     r[...] = choices[0]
     for k in range(1, n):
