@@ -11,7 +11,7 @@ import warnings as _warnings
 
 import numpy as _np
 
-from . import _core
+from . import _core, _manip
 from . import (absolute, argmax, argsort, asarray, clip, concatenate, conjugate, diag, empty, fft, isnan,
                minimum, ndarray, rint, searchsorted, sort, sqrt, take, where, zeros)
 from . import all as _all, any as _any, array as _array, max as _max, sum as _sum
@@ -282,8 +282,7 @@ def _correlate_core(ap1, ap2, mode, dtype):
     start, length = ((n2 - 1, n1 - n2 + 1), (n2 - 1 - n2 // 2, n1), (0, n1 + n2 - 1))[mode]
     acc = _np.dtype(_np.float32 if dtype == _np.float16 else _np.int64 if dtype == _np.bool_ else dtype)
     if n2 <= _DIRECT_MAX or not _fft_exact(ap1, ap2, dtype):
-        padded = concatenate((zeros(n2 - 1, ap1.dtype), ap1, zeros(n2 - 1, ap1.dtype)))
-        out = _core.correlate(padded, ap2, start, length, acc)
+        out = _core.correlate(_manip.pad(ap1, n2 - 1), ap2, start, length, acc)   # (zeros either side)
     else:
         size = 1 << (n1 + n2 - 2).bit_length()
         if dtype.kind == "c":
