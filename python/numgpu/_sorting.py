@@ -9,6 +9,7 @@ import builtins as _builtins
 import functools as _functools
 import inspect as _inspect
 import operator as _operator
+import os as _os
 import warnings as _warnings
 
 import numpy as _np
@@ -76,14 +77,18 @@ def _index(x, what):
 
 # ---- sorting ---------------------------------------------------------------------
 
-def _sort(a, axis, kind, order, descending, indices):
+def _sort(a, axis, kind, order, descending, indices, stable=None):
     _check_kind(kind)
+    if kind is not None and stable is not None:
+        raise ValueError("`kind` and `stable` parameters can't be provided at the same time. Use only one of them.")
     a = _arr(a)      # (a structured array: numgpu.UnsupportedDtypeError, NumPy's sort by fields)
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
     if axis is None:
         a, axis = a.ravel(), -1
     axis = _index(axis, "axis")
+    if not descending and kind in (None, "quicksort") and not stable and _on_host(a, _host_sorts()[indices]):
+        return _host_sort(a, axis, indices)
     if not descending:
         return _core.sort(a, axis, indices)
     # The standard's descending=True, stable: the device's stable ascending sort of the array
@@ -100,14 +105,99 @@ def _sort(a, axis, kind, order, descending, indices):
 
 
 def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
-    """Sorted copy along `axis` (stable merge sort on the device, NaNs last; the standard's
-    descending=True gives the reverse order, equal elements still in their original order)."""
-    return _sort(a, axis, kind, order, descending, False)
+    """Sorted copy along `axis`, NaNs last: the device's stable sort (radix sort on cpu, merge sort
+    elsewhere); on cpu, where NumPy's own quicksort is faster (_host_sorts), NumPy's (NumPy's
+    exact result, unstable as it is). The standard's descending=True gives the reverse order,
+    equal elements still in their original order."""
+    return _sort(a, axis, kind, order, descending, False, stable)
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
-    """Indices that sort `a` along `axis` (always stable, also with descending=True)."""
-    return _sort(a, axis, kind, order, descending, True)
+    """Indices that sort `a` along `axis`: stable (also with descending=True), except on cpu
+    with the default kind where NumPy's own argsort is faster (see sort)."""
+    return _sort(a, axis, kind, order, descending, True, stable)
+
+
+# ---- NumPy's own sorts on the cpu device ---------------------------------------------
+# The cpu device's memory is host memory: NumPy's sort runs on a zero-copy view of it, as the
+# cpu device's matrix products run the BLAS NumPy's wheel brings. It does so for the sorts in
+# which NumPy beats the device's kernels: its SIMD quicksorts (x86-simd-sort, Highway's vqsort:
+# 2.5-20x the device's radix and merge sorts on 2 cores), its introsort of complex numbers
+# (3x the merge sort) and its introselect (partition: O(n) where the device sorts). Only for
+# unstable requests (NumPy's default kind): the stable sorts stay the device's.
+
+def _host_sorts():
+    """(sort dtypes, argsort dtypes) run by NumPy on cpu. Sorts: 32- and 64-bit numbers (SIMD on
+    every CPU NumPy has a sort for), 16-bit integers with AVX512_ICL, float16 with AVX512_SPR, and
+    complex numbers. Argsorts: complex, and 32- and 64-bit numbers with AVX-512 (AVX2 has no SIMD
+    argsort; the device's parallel radix sort is as fast)."""
+    global _HOST_SORTS
+    if _HOST_SORTS is None:
+        try:
+            from numpy._core._multiarray_umath import __cpu_features__ as f
+        except ImportError:
+            f = {}
+        wide = set("iIlLqQfdFD") | ({"h", "H"} if f.get("AVX512_ICL") else set()) | (
+            {"e"} if f.get("AVX512_SPR") else set())
+        _HOST_SORTS = (wide, set("FD") | (set("iIlLqQfd") if f.get("AVX512_SKX") else set()))
+    return _HOST_SORTS
+
+
+_HOST_SORTS = None
+_POOL = None
+
+
+def _on_host(a, chars):
+    return a.dtype.char in chars and a.ndim > 0 and a.size > 1 and a.device.startswith("cpu")
+
+
+def _host_threads():
+    """The threads the cpu device's kernels use (OMP_NUM_THREADS, else the CPUs this process may run on)."""
+    try:
+        n = int(_os.environ.get("OMP_NUM_THREADS", "").split(",")[0])
+    except ValueError:
+        n = len(_os.sched_getaffinity(0)) if hasattr(_os, "sched_getaffinity") else (_os.cpu_count() or 1)
+    return _builtins.max(n, 1)
+
+
+def _in_parts(work, shape, axis):
+    """work(index) over parts of an axis other than `axis`, in threads where the array is big
+    enough to share (NumPy releases the GIL while it sorts)."""
+    global _POOL
+    size = _np.prod(shape, dtype=_np.int64)
+    split = 0 if axis != 0 else 1
+    threads = _builtins.min(_host_threads(), shape[split] if split < len(shape) else 1)
+    if threads < 2 or size < 1 << 16:
+        work(Ellipsis)
+        return
+    if _POOL is None:
+        import concurrent.futures
+        _POOL = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="numgpu-sort")
+    cuts = [shape[split] * t // threads for t in builtins_range(threads + 1)]
+    parts = [(slice(None),) * split + (slice(lo, hi),) for lo, hi in zip(cuts, cuts[1:])]
+    for f in [_POOL.submit(work, p) for p in parts]:
+        f.result()
+
+
+def _host_sort(a, axis, indices):
+    """NumPy's sort (or argsort) along axis of the cpu array a, in place in a copy (into a fresh
+    int64 array): NumPy's result, bit for bit."""
+    axis = _norm_axis(axis, a.ndim)
+    src = _np.asarray(a)                        # zero-copy: a's memory
+    if indices:
+        r = _ng().empty(a.shape, _np.int64)
+        dst = _np.asarray(r)
+
+        def work(part):
+            dst[part] = _np.argsort(src[part], axis=axis)
+    else:
+        r = a.copy(order="K")
+        dst = _np.asarray(r)
+
+        def work(part):
+            dst[part].sort(axis=axis)
+    _in_parts(work, a.shape, axis)
+    return r
 
 
 def sort_complex(a):
@@ -138,18 +228,40 @@ def _partition(a, kth, axis, kind, order, indices):
         a, axis = a.ravel(), -1
     axis = _norm_axis(axis, a.ndim) if a.ndim else axis
     _kth(kth, a, axis)
-    return _sort(a, axis, None, order, False, indices)
+    if order is None and _on_host(a, _np.typecodes["All"]):
+        return _host_partition(a, kth, axis, indices)
+    return _sort(a, axis, None, order, False, indices, True)
+
+
+def _host_partition(a, kth, axis, indices):
+    """NumPy's partition (argpartition) of the cpu array a: its introselect, O(n) per row."""
+    kth = kth.get() if isinstance(kth, ndarray) else kth
+    src = _np.asarray(a)
+    if indices:
+        r = _ng().empty(a.shape, _np.int64)
+        dst = _np.asarray(r)
+
+        def work(part):
+            dst[part] = _np.argpartition(src[part], kth, axis=axis)
+    else:
+        r = a.copy(order="K")
+        dst = _np.asarray(r)
+
+        def work(part):
+            dst[part].partition(kth, axis=axis)
+    _in_parts(work, a.shape, axis)
+    return r
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
-    """A partitioned copy: the stable sort along axis, which puts every kth element in its sorted
-    place with no larger element before it and no smaller one after (NumPy's partition leaves the
-    order inside the parts unspecified; numgpu's is the sorted one)."""
+    """A partitioned copy: every kth element in its sorted place, no larger element before it and
+    no smaller one after. On cpu NumPy's own introselect (NumPy's result); elsewhere the stable
+    sort along axis (NumPy leaves the order inside the parts unspecified; there it is sorted)."""
     return _partition(a, kth, axis, kind, order, False)
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
-    """Indices that partition `a` (those of the stable sort; see partition)."""
+    """Indices that partition `a` (NumPy's on cpu, else those of the stable sort; see partition)."""
     return _partition(a, kth, axis, kind, order, True)
 
 
@@ -176,12 +288,21 @@ def lexsort(keys, axis=-1):
 
 
 def _m_sort(self, axis=-1, kind=None, order=None, *, stable=None):
-    """In-place sort along `axis`."""
-    self[...] = sort(self, axis, kind, order)
+    """In-place sort along `axis` (on cpu where NumPy's sort is the faster one, NumPy's in self's memory)."""
+    if kind in (None, "quicksort") and not stable and order is None and _on_host(self, _host_sorts()[False]):
+        _check_kind(kind)
+        axis = _norm_axis(_index(axis, "axis"), self.ndim)
+        h = _np.asarray(self)
+
+        def work(part):
+            h[part].sort(axis=axis)
+        _in_parts(work, self.shape, axis)
+        return
+    self[...] = sort(self, axis, kind, order, stable=stable)
 
 
 def _m_argsort(self, axis=-1, kind=None, order=None, *, stable=None):
-    return argsort(self, axis, kind, order)
+    return argsort(self, axis, kind, order, stable=stable)
 
 
 # ---- unique ----------------------------------------------------------------------

@@ -12,6 +12,7 @@ from hypothesis.extra import numpy as hnp
 from numpy.exceptions import AxisError
 
 import numgpu as ng
+from numgpu._sorting import _host_sorts
 from helpers import ALL, COMPLEX, FLOATS, INEXACT, INTS, NUMERIC, assert_same, call_both, data, dtype_id
 
 SHAPES = [(0,), (1,), (7,), (33,), (100,), (3, 0), (4, 37), (3, 5, 70)]
@@ -54,7 +55,45 @@ def test_sort_argsort_last_axis(dt, shape):
     x = _with_nans(data(dt, shape, kind=kind))
     for v in _views(x):
         assert_same(ng.sort(ng.asarray(v)), np.sort(v))
-        assert_same(ng.argsort(ng.asarray(v)), np.argsort(v, kind="stable"))
+        assert_same(ng.argsort(ng.asarray(v), kind="stable"), np.argsort(v, kind="stable"))
+
+
+@pytest.mark.parametrize("dt", ALL, ids=dtype_id)
+@pytest.mark.parametrize("shape", [(33,), (4, 37), (3, 5, 70)], ids=str)
+def test_default_kind_argsort_sorts(dt, shape):
+    # the default kind need not be stable (NumPy's is not): its indices are a permutation of each
+    # row that gives NumPy's sorted row
+    x = _with_nans(data(dt, shape, kind="small" if np.dtype(dt).kind in "iu" else "any"))
+    for v in _views(x):
+        for axis in range(v.ndim):
+            idx = ng.argsort(ng.asarray(v), axis=axis).get()
+            assert idx.dtype == np.intp
+            assert (np.sort(idx, axis=axis) == np.arange(v.shape[axis]).reshape(
+                [-1 if d == axis else 1 for d in range(v.ndim)])).all()
+            assert_same(ng.asarray(np.take_along_axis(v, idx, axis)), np.sort(v, axis=axis))
+
+
+@pytest.mark.skipif(ng.get_device() != "cpu", reason="NumPy's own sorts run on the cpu device")
+@pytest.mark.parametrize("dt", [np.int16, np.uint32, np.int64, np.float32, np.float64, np.complex128], ids=dtype_id)
+@pytest.mark.parametrize("shape,axis", [((100001,), 0), ((300, 400), -1), ((300, 400), 0), ((3, 40, 700), 1)], ids=str)
+def test_cpu_default_kind_is_numpys_sort(dt, shape, axis):
+    # on cpu the default kind runs NumPy's own (unstable) sort, argsort and partition on the
+    # arrays' memory, split in parts among threads: NumPy's results exactly, ties included
+    x = _with_nans(data(dt, shape, kind="small" if np.dtype(dt).kind in "iu" else "any"))
+    g = ng.asarray(x)
+    assert_same(ng.sort(g, axis=axis), np.sort(x, axis=axis))
+    numpys = np.dtype(dt).char in _host_sorts()[True]   # argsorts NumPy runs faster here; others stable
+    assert_same(ng.argsort(g, axis=axis), np.argsort(x, axis=axis, kind=None if numpys else "stable"))
+    assert_same(ng.sort(g[..., ::-3], axis=axis), np.sort(x[..., ::-3], axis=axis))
+    assert_same(ng.partition(g, 5, axis=axis), np.partition(x, 5, axis=axis))
+    assert_same(ng.argpartition(g, (1, -2), axis=axis), np.argpartition(x, (1, -2), axis=axis))
+    h, v = x.copy(), g.copy()
+    h[..., 1::2].sort(axis=axis)
+    v[..., 1::2].sort(axis=axis)   # in place, in v's memory
+    assert_same(v, h)
+    assert_same(g, x)              # the operand is untouched
+    with pytest.raises(ValueError):
+        ng.sort(g, kind="stable", stable=True)
 
 
 @pytest.mark.parametrize("dt", [np.int32, np.float64, np.bool_, np.float16, np.complex64], ids=dtype_id)
@@ -62,7 +101,7 @@ def test_sort_argsort_last_axis(dt, shape):
 def test_sort_axes(dt, axis):
     x = _with_nans(data(dt, (6, 40, 3), kind="small"))
     assert_same(ng.sort(ng.asarray(x), axis=axis), np.sort(x, axis=axis))
-    assert_same(ng.argsort(ng.asarray(x), axis=axis), np.argsort(x, axis=axis, kind="stable"))
+    assert_same(ng.argsort(ng.asarray(x), axis=axis, kind="stable"), np.argsort(x, axis=axis, kind="stable"))
 
 
 def test_sort_long_rows():
@@ -70,11 +109,11 @@ def test_sort_long_rows():
     x = _with_nans(data(np.float32, (2, 70000), seed=3))
     assert_same(ng.sort(ng.asarray(x), axis=1), np.sort(x, axis=1))
     y = data(np.int16, (50001,), seed=4)
-    assert_same(ng.argsort(ng.asarray(y)), np.argsort(y, kind="stable"))
+    assert_same(ng.argsort(ng.asarray(y), kind="stable"), np.argsort(y, kind="stable"))
     for dt in (np.float16, np.complex64, np.complex128):   # float16: many ties; complex: NaN parts
         z = _with_nans(data(dt, (3, 20000), seed=5, kind="small"))
         assert_same(ng.sort(ng.asarray(z), axis=1), np.sort(z, axis=1))
-        assert_same(ng.argsort(ng.asarray(z), axis=1), np.argsort(z, axis=1, kind="stable"))
+        assert_same(ng.argsort(ng.asarray(z), axis=1, kind="stable"), np.argsort(z, axis=1, kind="stable"))
 
 
 def _same_bits(got, want):
@@ -124,7 +163,7 @@ def test_long_rows_sort_as_numpys_stable_sort(dt):
     for x in cases:
         g = ng.asarray(x)
         _same_bits(ng.sort(g, axis=-1), np.sort(x, axis=-1, kind="stable"))
-        _same_bits(ng.argsort(g, axis=-1), np.argsort(x, axis=-1, kind="stable"))
+        _same_bits(ng.argsort(g, axis=-1, kind="stable"), np.argsort(x, axis=-1, kind="stable"))
     _same_bits(ng.sort(ng.asarray(small), axis=0), np.sort(small, axis=0, kind="stable"))
 
 
@@ -149,7 +188,7 @@ def test_many_rows_sort_as_numpys_stable_sort(dt):
     for v in (x, x.T, x[::-1, ::-1], np.repeat(x, 10, axis=1)[:20], np.repeat(x, 3, axis=1)[2:5]):
         g = ng.asarray(v)
         _same_bits(ng.sort(g, axis=-1), np.sort(v, axis=-1, kind="stable"))
-        _same_bits(ng.argsort(g, axis=-1), np.argsort(v, axis=-1, kind="stable"))
+        _same_bits(ng.argsort(g, axis=-1, kind="stable"), np.argsort(v, axis=-1, kind="stable"))
     _same_bits(ng.sort(ng.asarray(x), axis=0), np.sort(x, axis=0, kind="stable"))
 
 
@@ -162,7 +201,7 @@ def test_very_long_rows_sort_as_numpys():
             x[::1001] = np.nan
         g = ng.asarray(x)
         _same_bits(ng.sort(g), np.sort(x, kind="stable"))
-        _same_bits(ng.argsort(g), np.argsort(x, kind="stable"))
+        _same_bits(ng.argsort(g, kind="stable"), np.argsort(x, kind="stable"))
     u = rng.integers(0, 300, 600000)
     for got, want in zip(ng.unique(ng.asarray(u), return_index=True, return_counts=True),
                          np.unique(u, return_index=True, return_counts=True)):
@@ -180,7 +219,7 @@ def test_sort_complex_nan_order():
     for dt in COMPLEX:
         x = np.array(vals, dt)
         g = ng.asarray(x)
-        assert_same(ng.argsort(g), np.argsort(x, kind="stable"))
+        assert_same(ng.argsort(g, kind="stable"), np.argsort(x, kind="stable"))
         assert_same(ng.sort(g), np.sort(x))
         assert_same(ng.sort_complex(g), np.sort_complex(x))
         got = ng.sort(g).get()
@@ -216,7 +255,7 @@ def test_sort_kinds_and_errors():
 
 def test_sort_signed_zero_and_nan_order():
     x = np.array([0.0, -0.0, np.nan, -np.inf, np.inf, -0.0, 0.0, np.nan, 1.0])
-    assert_same(ng.argsort(ng.asarray(x)), np.argsort(x, kind="stable"))
+    assert_same(ng.argsort(ng.asarray(x), kind="stable"), np.argsort(x, kind="stable"))
     assert_same(ng.sort(ng.asarray(x)), np.sort(x))
 
 
@@ -240,7 +279,7 @@ def test_sort_argsort_descending(dt, shape):
         assert_same(ng.sort(g, descending=True), _np_sort_desc(v, -1, False))
         assert_same(ng.argsort(g, descending=True), _np_sort_desc(v, -1, True))
         assert_same(ng.sort(g, descending=False, stable=True), np.sort(v))
-        assert_same(ng.argsort(g, descending=False), np.argsort(v, kind="stable"))
+        assert_same(ng.argsort(g, descending=False, kind="stable"), np.argsort(v, kind="stable"))
 
 
 @pytest.mark.parametrize("dt", [np.int8, np.uint16, np.int64, np.bool_], ids=dtype_id)
@@ -294,7 +333,7 @@ def test_sort_methods():
 def test_sort_hypothesis(x, axis):
     axis = axis % x.ndim if axis >= -x.ndim and axis < x.ndim else -1
     assert_same(ng.sort(ng.asarray(x), axis=axis), np.sort(x, axis=axis))
-    assert_same(ng.argsort(ng.asarray(x), axis=axis), np.argsort(x, axis=axis, kind="stable"))
+    assert_same(ng.argsort(ng.asarray(x), axis=axis, kind="stable"), np.argsort(x, axis=axis, kind="stable"))
 
 
 # ---- partition / argpartition / lexsort ------------------------------------------------
