@@ -313,6 +313,10 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
     scalars = name.rsplit(".", 1)[-1] not in ARRAY_MAKERS
 
     def g(*args, **kwargs):
+        sub = subclass_arg(args, kwargs)
+        if sub is not None and not _called_by_numgpu():
+            _admit(name, "a %s argument keeps NumPy's semantics" % _np_name(sub))
+            return _host_call(name, npf, args, kwargs)
         try:
             r = f(*args, **kwargs)
             if scalars and type(r) is ndarray and not r.ndim and r._buffer_refs[0] == 1:
@@ -338,6 +342,28 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
     g.__wrapped__ = f
     WRAPPERS.add(g.__code__)
     return g
+
+
+def subclass_arg(args, kwargs=None):
+    """The type of the first argument (or item of a list or tuple argument) that is a subclass of
+    NumPy's ndarray with semantics of its own (a masked array, np.matrix; not np.memmap, which is
+    plain memory), else None. numgpu's functions would take such an argument as its plain data
+    (dropping a mask): NumPy's function runs instead, and gives NumPy's answer and type."""
+    for a in (args if not kwargs else args + tuple(kwargs.values())):
+        t = type(a)
+        if t is ndarray or t is _np.ndarray or t is int or t is float:
+            continue
+        if t is list or t is tuple:
+            for v in a:
+                if isinstance(v, _np.ndarray) and type(v) is not _np.ndarray and not isinstance(v, _np.memmap):
+                    return type(v)
+        elif isinstance(a, _np.ndarray) and not isinstance(a, _np.memmap):
+            return t
+    return None
+
+
+def _np_name(t):
+    return "%s.%s" % (t.__module__.replace("numpy.ma.core", "numpy.ma"), t.__name__)
 
 
 # Code of the wrappers that stand between a program and numgpu's function (the guards, numgpu

@@ -219,7 +219,23 @@ def where(condition, x=None, y=None):
         return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
-    return _core.where(condition, x, y)
+    return _core.where(condition, _wrap_int(x, y), _wrap_int(y, x))
+
+
+def _wrap_int(v, other):
+    """NumPy's where casts a Python int beside an integer array to the array's dtype with C's
+    wraparound (np.where(c, x_uint8, -1) gives 255 where NumPy's operators raise OverflowError);
+    an int beyond int64 is NumPy's OverflowError."""
+    if type(v) is not int or not isinstance(other, (ndarray, _np.ndarray)) or other.dtype.kind not in "iu":
+        return v
+    info = _np.iinfo(other.dtype)
+    if info.min <= v <= info.max:
+        return v
+    if not -2 ** 63 <= v < 2 ** 63:
+        raise OverflowError("Python int too large to convert to C long")
+    bits = 8 * other.dtype.itemsize
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if info.min < 0 and v >> (bits - 1) else v
 
 
 # ---- rearranging ----------------------------------------------------------------------

@@ -123,7 +123,7 @@ def _array_function(self, func, types, args, kwargs):
         if t is not ndarray and not issubclass(t, (ndarray, _np.ndarray)):
             return NotImplemented
     f = _target(func)
-    if f is not None:
+    if f is not None and _fallback.subclass_arg(tuple(args), kwargs) is None:   # (a masked array: NumPy's)
         active = getattr(_local, "active", None)
         if active is None:
             active = _local.active = set()
@@ -206,7 +206,9 @@ _c_repr = ndarray.__repr__
 
 
 def _scalar_repr(self):
-    return repr(self.get()[()]) if self.ndim == 0 else _c_repr(self)
+    """A 0-d result standing for a NumPy scalar (x[i], x.sum(): x._scalar) prints as NumPy's
+    scalar; a 0-d array made as one (np.array(5), np.zeros(())) as NumPy's 0-d array."""
+    return repr(self.get()[()]) if self.ndim == 0 and self._scalar else _c_repr(self)
 
 
 def _scalar_hash(self):

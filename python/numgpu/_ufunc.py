@@ -120,6 +120,9 @@ class ufunc:
 
     def __call__(self, x1, x2=_NONE, /, *rest, out=None, **kwargs):
         try:
+            if _fallback.subclass_arg((x1, x2) + rest) is not None:   # a masked array, np.matrix: NumPy's ufunc
+                return self._host("", self._np, *((x1,) + rest if x2 is _NONE else (x1, x2) + rest),
+                                  **dict(kwargs, **({} if out is None else {"out": out})))
             if not kwargs and not rest and (x2 is not _NONE) is self._binary:     # the common call
                 try:
                     return _core.ufunc(self._code, x1, x2 if self._binary else None, out)

@@ -71,11 +71,25 @@ static PyObject *unop(PyObject *a, NgOp op)
     return st == NG_OK ? ngpy_wrap_result(&out, true) : ngpy_raise(st);
 }
 
+/* A subclass of NumPy's ndarray with semantics of its own (a masked array, np.matrix; np.memmap
+ * is plain memory): taken as its data it would lose them (a mask), so its own operators answer. */
+static bool np_subclass(PyObject *o)
+{
+    static PyObject *memmap;
+    PyTypeObject *t = Py_TYPE(o);
+    if (t == (PyTypeObject *)ngpy.np_ndarray || !PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_ndarray))
+        return false;
+    if (!memmap && !(memmap = PyObject_GetAttrString(ngpy.numpy, "memmap")))
+        PyErr_Clear();
+    return !memmap || !PyObject_TypeCheck(o, (PyTypeObject *)memmap);
+}
+
 /* Operand types we do not know: let Python try the reflected method. */
 static bool foreign(PyObject *o)
 {
+    if (PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_ndarray))
+        return np_subclass(o);
     return !ngpy_check(o) && !PyLong_Check(o) && !PyFloat_Check(o) && !PyComplex_Check(o) && !PyBool_Check(o) &&
-           !PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_ndarray) &&
            !PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_generic) && !PyList_Check(o) && !PyTuple_Check(o);
 }
 
@@ -410,12 +424,36 @@ static int store_value(PyObject *value, NgOperand *v, NgDType to)
     return 0;
 }
 
+static int store(PyObject *self, PyObject *key, PyObject *value);
+
+/* value (strs, a list of them) made NumPy's array of dtype dt by NumPy's own conversion: a[0] =
+ * "5" stores 5, a[0] = "abc" raises NumPy's ValueError. */
+static PyObject *numpy_converted(PyObject *value, NgDType dt)
+{
+    PyObject *dtype = ngpy_dtype_object(dt);
+    PyObject *r = dtype ? PyObject_CallMethod(ngpy.numpy, "array", "OO", value, dtype) : NULL;
+    Py_XDECREF(dtype);
+    return r;
+}
+
 static int mp_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
 {
     if (!value) {
         PyErr_SetString(PyExc_ValueError, "cannot delete array elements");
         return -1;
     }
+    int rc = store(self, key, value);
+    if (rc < 0 && !ngpy_check(value) && PyErr_ExceptionMatches(ngpy.UnsupportedDtypeError)) {
+        PyErr_Clear();
+        PyObject *v = numpy_converted(value, ARR(self)->dtype);
+        rc = v ? store(self, key, v) : -1;
+        Py_XDECREF(v);
+    }
+    return rc;
+}
+
+static int store(PyObject *self, PyObject *key, PyObject *value)
+{
     NgIndex items[2 * NG_MAXDIMS];
     NgArray tmps[2 * NG_MAXDIMS];
     int n, ntmp;
