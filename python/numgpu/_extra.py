@@ -236,7 +236,7 @@ def insert(arr, obj, values, axis=None):
         indices = indices.astype(_np.intp)
     indices = where(indices < 0, indices + n, indices)
     numnew = indices.size
-    order = argsort(indices)
+    order = argsort(indices, kind="stable")
     indices[order] = take(indices, order) + arange(numnew)
     newshape = arr.shape[:axis] + (n + numnew,) + arr.shape[axis + 1:]
     old_mask = ones(n + numnew, dtype=bool)
@@ -303,7 +303,7 @@ def _unique1d(x, index, inverse, counts):
     x = _arr(x)
     ar = x.reshape(-1)
     n = ar.size
-    perm = argsort(ar) if index or inverse else None
+    perm = argsort(ar, kind="stable") if index or inverse else None
     aux = sort(ar) if perm is None else take(ar, perm)
     mask = concatenate((ones(min(n, 1), dtype=bool), not_equal(aux[1:], aux[:-1])))
     result = [aux[mask]]
@@ -353,7 +353,7 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
         ar1, ar2 = ar1.ravel(), ar2.ravel()
     aux = concatenate((ar1, ar2))
     if return_indices:
-        aux_sort_indices = argsort(aux)
+        aux_sort_indices = argsort(aux, kind="stable")
         aux = take(aux, aux_sort_indices)
     else:
         aux = sort(aux)
@@ -377,7 +377,7 @@ def _in_unique(ar1, ar2, invert):
     """NumPy's _isin of unique arrays by sorting: an element of ar1 is in ar2 where it equals its
     successor in the stable sort of both."""
     ar = concatenate((ar1, ar2), axis=None)
-    order = argsort(ar)
+    order = argsort(ar, kind="stable")
     sar = take(ar, order)
     flag = not_equal(sar[1:], sar[:-1]) if invert else equal(sar[1:], sar[:-1])
     ret = empty(ar.shape, bool)

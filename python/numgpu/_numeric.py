@@ -72,7 +72,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         if xp.shape[0] != fp.shape[0]:
             raise ValueError("fp and xp are not of the same length")
         x, xp = x % period, xp % period
-        order = argsort(xp)
+        order = argsort(xp, kind="stable")
         xp, fp = _gather(xp, order), _gather(fp, order)
         xp = concatenate((xp[-1:] - period, xp, xp[0:1] + period))
         fp = concatenate((fp[-1:], fp, fp[0:1]))

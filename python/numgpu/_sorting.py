@@ -280,10 +280,10 @@ def lexsort(keys, axis=-1):
     if any(k.shape != ks[0].shape for k in ks):
         raise ValueError("all keys need to be the same shape")
     ng = _ng()
-    idx = argsort(ks[0], axis=axis)
+    idx = argsort(ks[0], axis=axis, kind="stable")
     ax = _norm_axis(axis, ks[0].ndim)
     for k in ks[1:]:
-        idx = ng.take_along_axis(idx, argsort(ng.take_along_axis(k, idx, ax), axis=ax), ax)
+        idx = ng.take_along_axis(idx, argsort(ng.take_along_axis(k, idx, ax), axis=ax, kind="stable"), ax)
     return idx
 
 
