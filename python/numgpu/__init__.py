@@ -276,8 +276,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         if _np.issubdtype(dtype, _np.integer):
             out = floor(out)  # noqa: F821 (NumPy floors before an integer cast: TypeError for complex)
         out = out.astype(dtype, copy=False)
-    if retstep:
-        return out, step
+    if retstep:   # (NumPy's step: a NumPy scalar, or a Python nan with no step to take)
+        return out, step if div <= 0 else _np.result_type(start, stop, float(num)).type(step)
     return out
 
 

@@ -307,6 +307,15 @@ def test_linspace(start, stop, num, endpoint):
     assert_same(ng.linspace(start, stop, num, endpoint=endpoint), np.linspace(start, stop, num, endpoint=endpoint))
 
 
+@pytest.mark.parametrize("args", [(0, 1, 4), (0, 1, 1), (0, 1, 0), (0j, 1 + 1j, 3), (np.float32(0), np.float32(1), 5)],
+                         ids=str)
+@pytest.mark.parametrize("endpoint", [True, False])
+def test_linspace_step_is_numpys_scalar(args, endpoint):
+    got = ng.linspace(*args, endpoint=endpoint, retstep=True)[1]
+    want = np.linspace(*args, endpoint=endpoint, retstep=True)[1]
+    assert type(got) is type(want) and repr(got) == repr(want)
+
+
 def test_linspace_default_num_and_retstep():
     assert_same(ng.linspace(0, 1), np.linspace(0, 1))
     got, step = ng.linspace(0, 2, 5, retstep=True)
