@@ -581,6 +581,7 @@ from ._numeric import *  # noqa: E402,F401,F403
 from ._extra import *  # noqa: E402,F401,F403
 from ._indexx import *  # noqa: E402,F401,F403
 from ._mathx import *  # noqa: E402,F401,F403
+from ._bitspoly import *  # noqa: E402,F401,F403
 from ._run import config, report  # noqa: E402,F401
 from ._fallback import module_getattr as __getattr__  # noqa: E402,F401
 from ._dlpack import from_dlpack  # noqa: E402,F401
