@@ -691,6 +691,6 @@ NgStatus ng_cpu_decomp(NgDevice *dev, int op, NgDType dt, int64_t m, int64_t n, 
     }
     if (rank)
         *rank = r;
-    *info = bad > 0;
-    return st == NG_OK && bad < 0 ? lapack_error(bad) : st;
+    *info = bad != 0; /* as NumPy: any info, also gesdd's -4 for a NaN in A, is a failure (LinAlgError) */
+    return st;
 }
