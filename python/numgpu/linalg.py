@@ -1,20 +1,32 @@
 """numgpu.linalg: NumPy's linalg on device arrays.
 
-norm runs on the device (reductions and elementwise ops), except the orders that need singular
-values (2, -2, 'nuc' of matrices). solve, inv, det, slogdet, cholesky and qr run on the device for
-stacks of float32, float64, complex64 and complex128 matrices (integers and bool in float64, as
-NumPy): generated LU, Cholesky and Householder kernels (src/ops/lapack.c), or the device's vendor LAPACK for
-one float32/float64 matrix where it has one (cuSOLVER on cuda, loaded at run time). The other
-factorisations and solvers (eigh, eigvalsh, svd, lstsq, matrix_rank, pinv, ...) run on NumPy
-through the fallback contract: the operands are downloaded, NumPy computes, the results are
-uploaded, and the call is counted. A singular or non-positive-definite matrix raises NumPy's
-LinAlgError either way. Anything else NumPy's linalg has is found by the module __getattr__.
+What runs where (cpu: the cpu device; other: opencl and cuda):
 
+- norm (every order; 2, -2 and 'nuc' of matrices from svdvals), matrix_power (repeated squaring by
+  matmul, n < 0 through inv, integers stay integers), multi_dot (NumPy's cheapest chain order),
+  matrix_transpose, diagonal, trace, outer, tensordot, vecdot, matmul, cross, matrix_norm,
+  vector_norm: device ops on every device.
+- solve, inv, det, slogdet, cholesky, qr (modes 'reduced', 'complete', 'r'): stacks of float32,
+  float64, complex64 and complex128 matrices (integers and bool in float64, as NumPy) on every
+  device: generated LU, Cholesky and Householder kernels (src/ops/lapack.c), or the device's
+  vendor LAPACK for one float32/float64 matrix where it has one (the host's on cpu, cuSOLVER on
+  cuda, loaded at run time).
+- eigh, eigvalsh (syevd/heevd), svd, svdvals (gesdd), eig, eigvals (geev), lstsq (gelsd): on cpu,
+  NumPy's own LAPACK calls through the host library NumPy brings (NgBackend.decomp), a call per
+  matrix of a stack, computed in float64/complex128 and returned in the input's precision exactly
+  as NumPy does (so NumPy's bits, its eigenvalue order, eig's real results for a real spectrum,
+  lstsq's residual rules and its LinAlgError where LAPACK fails). Other devices have no such
+  solver (no generated eigen/SVD kernels yet): these run on NumPy through the fallback contract
+  (operands downloaded, NumPy computes, results uploaded, the call counted).
+- pinv, matrix_rank, cond (p None/2/-2 from svdvals; other p from norm and inv), and svd(
+  hermitian=True) (from eigh): compositions of the above, on the device where svd/eigh are, with
+  NumPy 2's tolerances (pinv rcond 1e-15 or rtol; matrix_rank max(M, N) * eps * s_max).
+- qr(mode='raw') and anything else NumPy's linalg has (found by the module __getattr__): NumPy.
+
+A singular, non-positive-definite or non-converging matrix raises NumPy's LinAlgError either way.
 The Array API standard's linalg extension is here with NumPy 2's signatures (the standard's
 keywords plus NumPy's own: qr(mode=), svd(full_matrices=, compute_uv=, hermitian=),
-matrix_rank(tol=, rtol=), pinv(rcond=, rtol=), cholesky(upper=)). matrix_norm, vector_norm,
-diagonal, trace, outer, tensordot, vecdot, matmul, matrix_transpose and cross (three
-elementwise products of the components) run on the device; svdvals on NumPy.
+matrix_rank(tol=, rtol=), pinv(rcond=, rtol=), cholesky(upper=)).
 """
 import math as _math
 

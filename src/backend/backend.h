@@ -97,9 +97,9 @@ typedef struct NgBackend {
      *   (n x nrhs), s (min(m, n), real), residuals (nrhs, real: the squared
      *   norms of B - A X's columns when m > n and *rank == n, else 0); *rank
      *   the effective rank.
-     * Empty matrices are not passed. *info: 0, or 1 when LAPACK did not
-     * converge (outputs undefined). NG_ERR_UNSUPPORTED lets the caller fall
-     * back. */
+     * Empty matrices are not passed. *info: 0, or 1 when LAPACK failed on
+     * the matrix (no convergence, or a NaN it refuses; outputs undefined):
+     * NumPy's LinAlgError. NG_ERR_UNSUPPORTED lets the caller fall back. */
     NgStatus (*decomp)(NgDevice *dev, int op, NgDType dt, int64_t m, int64_t n, int64_t nrhs, int flags,
                        double rcond, void *const *buf, const size_t *off, int64_t *rank, int *info);
     /* A string naming compiler and options, part of every cache key. */
