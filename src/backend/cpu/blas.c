@@ -466,6 +466,41 @@ static NgStatus scratch_new(Scratch *s, size_t copies, size_t item, const double
     return NG_OK;
 }
 
+/* This thread's last workspace query (every matrix of a stack asks the
+ * same one: asked once, as NumPy's loop asks it once per stack). */
+static _Thread_local struct {
+    int op, flags;
+    int64_t m, n, nrhs;
+    double work, rwork;
+    int64_t iwork;
+} last_query = {-1, 0, 0, 0, 0, 0, 0, 0};
+
+/* Whether the query for (op, flags, m, n, nrhs) is known: then its answers
+ * in *qw, *qr and (non-NULL) *qi. */
+static bool recall(int op, int flags, int64_t m, int64_t n, int64_t nrhs, double *qw, double *qr, BlasInt *qi)
+{
+    if (last_query.op != op || last_query.flags != flags || last_query.m != m || last_query.n != n ||
+        last_query.nrhs != nrhs)
+        return false;
+    *qw = last_query.work;
+    *qr = last_query.rwork;
+    if (qi)
+        put_int(qi, last_query.iwork);
+    return true;
+}
+
+static void remember(int op, int flags, int64_t m, int64_t n, int64_t nrhs, double qw, double qr, const BlasInt *qi)
+{
+    last_query.op = op;
+    last_query.flags = flags;
+    last_query.m = m;
+    last_query.n = n;
+    last_query.nrhs = nrhs;
+    last_query.work = qw;
+    last_query.rwork = qr;
+    last_query.iwork = qi ? get_int(qi) : 0;
+}
+
 /* dst (row-major rows x cols) from the column-major rows x cols src. */
 static void from_columns(char *dst, const char *src, int64_t rows, int64_t cols, size_t item)
 {
@@ -481,10 +516,13 @@ static NgStatus eigh(bool cplx, size_t item, int64_t n, int flags, char *a, char
     put_int(&N, n);
     put_int(&Q, -1);
     double qw[2] = {0, 0}, qr = 0, dummy[2];
-    if (cplx)
-        ((HeevdFn)lib.syevd[3])(jobz, uplo, &N, dummy, &N, w, qw, &Q, &qr, &Q, &qi, &Q, &INFO, 1, 1);
-    else
-        ((SyevdFn)lib.syevd[1])(jobz, uplo, &N, dummy, &N, w, qw, &Q, &qi, &Q, &INFO, 1, 1);
+    if (!recall(NG_DECOMP_EIGH + 4 * cplx, flags, n, n, 0, qw, &qr, &qi)) {
+        if (cplx)
+            ((HeevdFn)lib.syevd[3])(jobz, uplo, &N, dummy, &N, w, qw, &Q, &qr, &Q, &qi, &Q, &INFO, 1, 1);
+        else
+            ((SyevdFn)lib.syevd[1])(jobz, uplo, &N, dummy, &N, w, qw, &Q, &qi, &Q, &INFO, 1, 1);
+        remember(NG_DECOMP_EIGH + 4 * cplx, flags, n, n, 0, qw[0], qr, &qi);
+    }
     Scratch s;
     char *ca;
     NgStatus st = scratch_new(&s, (size_t)(n * n) * item, item, qw, qr, &qi, 1, 1, &ca);
@@ -518,12 +556,16 @@ static NgStatus gesdd(bool cplx, size_t item, int64_t m, int64_t n, int flags, c
     put_int(&Q, -1);
     int64_t nr = !vec ? 7 * k : (5 * k * k + 5 * k > 2 * mx * k + 2 * k * k + k ? 5 * k * k + 5 * k
                                                                                   : 2 * mx * k + 2 * k * k + k);
-    double qw[2] = {0, 0}, dummy[2];
+    double qw[2] = {0, 0}, qr = 0, dummy[2];
     BlasInt qi[2];
-    if (cplx)
-        ((ZgesddFn)lib.gesdd[3])(jobz, &M, &N, dummy, &M, sv, dummy, &LDU, dummy, &LDVT, qw, &Q, dummy, qi, &INFO, 1);
-    else
-        ((DgesddFn)lib.gesdd[1])(jobz, &M, &N, dummy, &M, sv, dummy, &LDU, dummy, &LDVT, qw, &Q, qi, &INFO, 1);
+    if (!recall(NG_DECOMP_SVD + 4 * cplx, flags, m, n, 0, qw, &qr, NULL)) {
+        if (cplx)
+            ((ZgesddFn)lib.gesdd[3])(jobz, &M, &N, dummy, &M, sv, dummy, &LDU, dummy, &LDVT, qw, &Q, dummy, qi, &INFO,
+                                     1);
+        else
+            ((DgesddFn)lib.gesdd[1])(jobz, &M, &N, dummy, &M, sv, dummy, &LDU, dummy, &LDVT, qw, &Q, qi, &INFO, 1);
+        remember(NG_DECOMP_SVD + 4 * cplx, flags, m, n, 0, qw[0], 0, NULL);
+    }
     Scratch s;
     char *ca;
     size_t nu = vec ? (size_t)(m * ku) : 1, nv = vec ? (size_t)(kv * n) : 1;
@@ -558,12 +600,16 @@ static NgStatus geev(bool cplx, size_t item, int64_t n, int flags, char *a, char
     put_int(&ONE, 1);
     put_int(&LDVR, vec ? n : 1);
     put_int(&Q, -1);
-    double qw[2] = {0, 0}, dummy[2];
-    if (cplx)
-        ((ZgeevFn)lib.geev[3])("N", jobvr, &N, dummy, &N, dummy, dummy, &ONE, dummy, &LDVR, qw, &Q, dummy, &INFO, 1, 1);
-    else
-        ((DgeevFn)lib.geev[1])("N", jobvr, &N, dummy, &N, dummy, dummy, dummy, &ONE, dummy, &LDVR, qw, &Q, &INFO, 1,
-                               1);
+    double qw[2] = {0, 0}, qr = 0, dummy[2];
+    if (!recall(NG_DECOMP_EIG + 4 * cplx, flags, n, n, 0, qw, &qr, NULL)) {
+        if (cplx)
+            ((ZgeevFn)lib.geev[3])("N", jobvr, &N, dummy, &N, dummy, dummy, &ONE, dummy, &LDVR, qw, &Q, dummy, &INFO, 1,
+                                   1);
+        else
+            ((DgeevFn)lib.geev[1])("N", jobvr, &N, dummy, &N, dummy, dummy, dummy, &ONE, dummy, &LDVR, qw, &Q, &INFO,
+                                   1, 1);
+        remember(NG_DECOMP_EIG + 4 * cplx, flags, n, n, 0, qw[0], 0, NULL);
+    }
     Scratch s;
     char *ca;
     size_t nv = vec ? (size_t)(n * n) : 1;
@@ -619,10 +665,13 @@ static NgStatus gelsd(bool cplx, size_t item, int64_t m, int64_t n, int64_t nrhs
     put_int(&LDB, ldb);
     put_int(&Q, -1);
     double qw[2] = {0, 0}, qr[2] = {0, 0}, dummy[2];
-    if (cplx)
-        ((ZgelsdFn)lib.gelsd[3])(&M, &N, &NRHS, dummy, &M, dummy, &LDB, sv, &rcond, &RANK, qw, &Q, qr, qi, &INFO);
-    else
-        ((DgelsdFn)lib.gelsd[1])(&M, &N, &NRHS, dummy, &M, dummy, &LDB, sv, &rcond, &RANK, qw, &Q, qi, &INFO);
+    if (!recall(NG_DECOMP_LSTSQ + 4 * cplx, 0, m, n, nrhs, qw, qr, qi)) {
+        if (cplx)
+            ((ZgelsdFn)lib.gelsd[3])(&M, &N, &NRHS, dummy, &M, dummy, &LDB, sv, &rcond, &RANK, qw, &Q, qr, qi, &INFO);
+        else
+            ((DgelsdFn)lib.gelsd[1])(&M, &N, &NRHS, dummy, &M, dummy, &LDB, sv, &rcond, &RANK, qw, &Q, qi, &INFO);
+        remember(NG_DECOMP_LSTSQ + 4 * cplx, 0, m, n, nrhs, qw[0], qr[0], qi);
+    }
     Scratch s;
     char *ca;
     NgStatus st = scratch_new(&s, (size_t)(m * n + ldb * nrhs) * item, item, qw, qr[0], qi, 1, 1, &ca);
