@@ -263,6 +263,26 @@ NgStatus ng_lapack_slogdet(const NgArray *a, NgArray *sign, NgArray *logabs, NgA
  * k = min(m, n). */
 NgStatus ng_lapack_qr(const NgArray *a, bool complete, NgArray *q, NgArray *r);
 
+/* The eigen- and singular value solvers and least squares, NumPy's LAPACK calls through the
+ * device's vendor library (NgBackend.decomp; NG_ERR_UNSUPPORTED on a device without one): each
+ * matrix of a stack computed in float64 or complex128 as NumPy computes it, results in float32 or
+ * complex64 for those inputs (integers and bool: double; float16: NG_ERR_TYPE). *info = 1: LAPACK
+ * did not converge, and there is no output.
+ * eigh: ascending eigenvalues w (..., n) (real) and, when v, the eigenvectors (columns of v),
+ * from the lower triangle (upper: the upper one). */
+NgStatus ng_lapack_eigh(const NgArray *a, bool upper, NgArray *w, NgArray *v, int *info);
+/* mode 0: s (..., k) alone (u, vh unused); 1: U (..., m, k), s, Vh (..., k, n); 2: U (..., m, m),
+ * Vh (..., n, n) (identities for empty matrices, as NumPy); k = min(m, n). */
+NgStatus ng_lapack_svd(const NgArray *a, int mode, NgArray *u, NgArray *s, NgArray *vh, int *info);
+/* eigenvalues w (..., n) and, when v, right eigenvectors (..., n, n), complex whatever a (NumPy
+ * makes them real when every eigenvalue is real). */
+NgStatus ng_lapack_eig(const NgArray *a, NgArray *w, NgArray *v, int *info);
+/* Least squares of one m x n matrix a and m x nrhs b (gelsd, singular values below rcond times
+ * the largest cut): x (n, nrhs), resid (nrhs: |b - a x|^2 per column when m > n and the rank is
+ * n, else 0), the rank, singular values s (min(m, n)). */
+NgStatus ng_lapack_lstsq(const NgArray *a, const NgArray *b, double rcond, NgArray *x, NgArray *resid, int64_t *rank,
+                         NgArray *s, int *info);
+
 /* ---- random numbers (src/ops/random.c) ------------------------------- */
 
 /* A Philox4x32-10 stream: block c is philox(c, key), four 32-bit words.

@@ -1,20 +1,32 @@
 """numgpu.linalg: NumPy's linalg on device arrays.
 
-norm runs on the device (reductions and elementwise ops), except the orders that need singular
-values (2, -2, 'nuc' of matrices). solve, inv, det, slogdet, cholesky and qr run on the device for
-stacks of float32, float64, complex64 and complex128 matrices (integers and bool in float64, as
-NumPy): generated LU, Cholesky and Householder kernels (src/ops/lapack.c), or the device's vendor LAPACK for
-one float32/float64 matrix where it has one (cuSOLVER on cuda, loaded at run time). The other
-factorisations and solvers (eigh, eigvalsh, svd, lstsq, matrix_rank, pinv, ...) run on NumPy
-through the fallback contract: the operands are downloaded, NumPy computes, the results are
-uploaded, and the call is counted. A singular or non-positive-definite matrix raises NumPy's
-LinAlgError either way. Anything else NumPy's linalg has is found by the module __getattr__.
+What runs where (cpu: the cpu device; other: opencl and cuda):
 
+- norm (every order; 2, -2 and 'nuc' of matrices from svdvals), matrix_power (repeated squaring by
+  matmul, n < 0 through inv, integers stay integers), multi_dot (NumPy's cheapest chain order),
+  matrix_transpose, diagonal, trace, outer, tensordot, vecdot, matmul, cross, matrix_norm,
+  vector_norm: device ops on every device.
+- solve, inv, det, slogdet, cholesky, qr (modes 'reduced', 'complete', 'r'): stacks of float32,
+  float64, complex64 and complex128 matrices (integers and bool in float64, as NumPy) on every
+  device: generated LU, Cholesky and Householder kernels (src/ops/lapack.c), or the device's
+  vendor LAPACK for one float32/float64 matrix where it has one (the host's on cpu, cuSOLVER on
+  cuda, loaded at run time).
+- eigh, eigvalsh (syevd/heevd), svd, svdvals (gesdd), eig, eigvals (geev), lstsq (gelsd): on cpu,
+  NumPy's own LAPACK calls through the host library NumPy brings (NgBackend.decomp), a call per
+  matrix of a stack, computed in float64/complex128 and returned in the input's precision exactly
+  as NumPy does (so NumPy's bits, its eigenvalue order, eig's real results for a real spectrum,
+  lstsq's residual rules and its LinAlgError where LAPACK fails). Other devices have no such
+  solver (no generated eigen/SVD kernels yet): these run on NumPy through the fallback contract
+  (operands downloaded, NumPy computes, results uploaded, the call counted).
+- pinv, matrix_rank, cond (p None/2/-2 from svdvals; other p from norm and inv), and svd(
+  hermitian=True) (from eigh): compositions of the above, on the device where svd/eigh are, with
+  NumPy 2's tolerances (pinv rcond 1e-15 or rtol; matrix_rank max(M, N) * eps * s_max).
+- qr(mode='raw') and anything else NumPy's linalg has (found by the module __getattr__): NumPy.
+
+A singular, non-positive-definite or non-converging matrix raises NumPy's LinAlgError either way.
 The Array API standard's linalg extension is here with NumPy 2's signatures (the standard's
 keywords plus NumPy's own: qr(mode=), svd(full_matrices=, compute_uv=, hermitian=),
-matrix_rank(tol=, rtol=), pinv(rcond=, rtol=), cholesky(upper=)). matrix_norm, vector_norm,
-diagonal, trace, outer, tensordot, vecdot, matmul, matrix_transpose and cross (three
-elementwise products of the components) run on the device; svdvals on NumPy.
+matrix_rank(tol=, rtol=), pinv(rcond=, rtol=), cholesky(upper=)).
 """
 import math as _math
 
@@ -27,7 +39,7 @@ from . import sum as _sum, max as _max, min as _min
 from ._fallback import call_numpy, submodule_getattr
 
 __all__ = ["LinAlgError", "norm", "solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh",
-           "svd", "svdvals", "lstsq", "matrix_rank", "pinv", "matrix_power", "matmul", "matrix_transpose",
+           "svd", "svdvals", "lstsq", "matrix_rank", "pinv", "matrix_power", "multi_dot", "eig", "eigvals", "cond", "matmul", "matrix_transpose",
            "diagonal", "trace", "outer", "tensordot", "vecdot", "cross", "matrix_norm", "vector_norm"]
 
 
@@ -89,9 +101,10 @@ def norm(x, ord=None, axis=None, keepdims=False):
         row, col = _axis(axis[0], nd), _axis(axis[1], nd)
         if row == col:
             raise ValueError("Duplicate axes given.")
-        if ord in (2, -2, "nuc"):  # singular values: NumPy's SVD
-            return _call("norm", _np.linalg.norm, x, ord, axis, keepdims)
-        if ord in (1, -1):
+        if ord in (2, -2, "nuc"):  # singular values of each matrix (svdvals on the device)
+            s = svdvals(_ns().moveaxis(x, (row, col), (-2, -1)))
+            r = _max(s, axis=-1) if ord == 2 else _min(s, axis=-1) if ord == -2 else _sum(s, axis=-1)
+        elif ord in (1, -1):
             red = _max if ord == 1 else _min
             r = red(_sum(absolute(x), axis=row), axis=col - 1 if col > row else col)
         elif ord in (_np.inf, -_np.inf):
@@ -133,10 +146,92 @@ def _numpy(name):
     return f
 
 
-eigh = _numpy("eigh")
-eigvalsh = _numpy("eigvalsh")
-lstsq = _numpy("lstsq")
-matrix_power = _numpy("matrix_power")
+def matrix_power(a, n):
+    """NumPy's linalg.matrix_power of (a stack of) square matrices on the device: repeated squaring
+    by matmul (integer matrices stay integer, wrapping as NumPy's); n < 0 through inv; n == 0 the
+    identity in a's dtype."""
+    import operator
+    a = _square_stack(a)
+    try:
+        n = operator.index(n)
+    except TypeError as e:
+        raise TypeError("exponent must be an integer") from e
+    ns = _ns()
+    if n == 0:
+        return ns.broadcast_to(ns.eye(a.shape[-2], dtype=a.dtype), a.shape).copy()
+    if n < 0:
+        a, n = inv(a), -n
+    if n == 1:
+        return a
+    if n == 2:
+        return ns.matmul(a, a)
+    if n == 3:
+        return ns.matmul(ns.matmul(a, a), a)
+    z = result = None  # a^(2^i) for the bits of n, low to high, as NumPy multiplies them
+    while n > 0:
+        z = a if z is None else ns.matmul(z, z)
+        n, bit = divmod(n, 2)
+        if bit:
+            result = z if result is None else ns.matmul(result, z)
+    return result
+
+
+def _chain_order(shapes):
+    """NumPy's optimal parenthesisation of a chain of matrix products (Cormen 15.2): s[i][j] is
+    where A_i..A_j splits; the same costs and ties as NumPy's _multi_dot_matrix_chain_order."""
+    n = len(shapes)
+    p = [r for r, _ in shapes] + [shapes[-1][1]]
+    m = [[0.0] * n for _ in range(n)]
+    s = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            m[i][j] = _math.inf
+            for k in range(i, j):
+                q = m[i][k] + m[k + 1][j] + float(p[i] * p[k + 1] * p[j + 1])
+                if q < m[i][j]:
+                    m[i][j], s[i][j] = q, k
+    return s
+
+
+def multi_dot(arrays, *, out=None):
+    """NumPy's linalg.multi_dot on the device: the products in NumPy's cheapest order (a 1-D first
+    array is a row, a 1-D last one a column, and the result loses those axes as NumPy's)."""
+    ns = _ns()
+    n = len(arrays)
+    if n < 2:
+        raise ValueError("Expecting at least two arrays.")
+    if n == 2:
+        return ns.dot(arrays[0], arrays[1], out=out)
+    arrays = [_arr(a) for a in arrays]
+    nd_first, nd_last = arrays[0].ndim, arrays[-1].ndim
+    if nd_first == 1:
+        arrays[0] = arrays[0].reshape(1, -1)
+    if nd_last == 1:
+        arrays[-1] = arrays[-1].reshape(-1, 1)
+    for a in arrays:
+        if a.ndim != 2:
+            raise LinAlgError("%d-dimensional array given. Array must be two-dimensional" % a.ndim)
+    dot = ns.dot
+    if n == 3:
+        (a0, a1b0), (b1c0, c1) = arrays[0].shape, arrays[2].shape
+        if a0 * b1c0 * (a1b0 + c1) < a1b0 * c1 * (a0 + b1c0):
+            result = dot(dot(arrays[0], arrays[1]), arrays[2], out=out)
+        else:
+            result = dot(arrays[0], dot(arrays[1], arrays[2]), out=out)
+    else:
+        order = _chain_order([a.shape for a in arrays])
+
+        def chain(i, j, out=None):
+            if i == j:
+                return arrays[i]
+            return dot(chain(i, order[i][j]), chain(order[i][j] + 1, j), out=out)
+        result = chain(0, n - 1, out=out)
+    if nd_first == 1 and nd_last == 1:
+        return result[0, 0]
+    if nd_first == 1 or nd_last == 1:
+        return result.ravel()
+    return result
 
 
 # The factorisations with keywords: NumPy 2's signatures (the Array API standard's, plus NumPy's
@@ -164,25 +259,240 @@ def qr(a, mode="reduced"):
     return r if mode == "r" else _QRResult(*r)
 
 
+try:
+    from numpy.linalg._linalg import EighResult as _EighResult, EigResult as _EigResult, SVDResult as _SVDResult
+except ImportError:  # NumPy < 2
+    from collections import namedtuple as _namedtuple
+    _EighResult = _namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+    _EigResult = _namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
+    _SVDResult = _namedtuple("SVDResult", ["U", "S", "Vh"])
+
+
+def _decomp(name, numpy_args, op, a, arg, *rest):
+    """The vendor LAPACK's op on the device (_core.decomp); on a device without one (opencl, cuda),
+    NumPy's linalg.<name>(*numpy_args) through the fallback (counted)."""
+    from . import _core
+    try:
+        return _core.decomp(op, a, arg, *rest)
+    except NotImplementedError:
+        return _call(name, getattr(_np.linalg, name), *numpy_args)
+
+
+def _uplo(UPLO):
+    UPLO = UPLO.upper()
+    if UPLO not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    return 2 if UPLO == "U" else 0
+
+
+def eigh(a, UPLO="L"):
+    """Eigenvalues (ascending) and eigenvectors (columns) of (a stack of) real symmetric or complex
+    Hermitian matrices, from the lower (UPLO='L') or upper triangle: LAPACK's syevd/heevd per
+    matrix on the cpu device; NumPy's through the fallback on devices without a vendor solver."""
+    a = _square_stack(a)
+    r = _decomp("eigh", (a, UPLO), 0, a, 1 | _uplo(UPLO))
+    return r if isinstance(r, _EighResult) else _EighResult(*r)
+
+
+def eigvalsh(a, UPLO="L"):
+    """Eigenvalues (ascending) of (a stack of) symmetric/Hermitian matrices (syevd/heevd, as eigh)."""
+    a = _square_stack(a)
+    return _decomp("eigvalsh", (a, UPLO), 0, a, _uplo(UPLO))
+
+
+def _finite(a):
+    if a.size and not bool(_ns().isfinite(a).all()):
+        raise LinAlgError("Array must not contain infs or NaNs")
+
+
+def _real_if_real(a, w, v=None):
+    """NumPy's rule for eig of a real matrix: real results when every eigenvalue is real."""
+    if a.dtype.kind == "c" or (w.size and bool((w.imag != 0).any())):
+        return w, v
+    return w.real.copy(), (None if v is None else v.real.copy())
+
+
+def eig(a):
+    """Eigenvalues and right eigenvectors (unit columns) of (a stack of) square matrices: LAPACK's
+    geev per matrix on the cpu device (NumPy's fallback elsewhere); complex results, real (the
+    input's precision) when a is real and every eigenvalue is real, as NumPy's."""
+    a = _square_stack(a)
+    _finite(a)
+    r = _decomp("eig", (a,), 2, a, 1)
+    if isinstance(r, _EigResult):
+        return r
+    return _EigResult(*_real_if_real(a, *r))
+
+
+def eigvals(a):
+    """Eigenvalues of (a stack of) square matrices (geev, as eig)."""
+    a = _square_stack(a)
+    _finite(a)
+    w = _decomp("eigvals", (a,), 2, a, 0)
+    return w if w.dtype.kind != "c" else _real_if_real(a, w)[0]
+
+
+def _stack2d(a):
+    a = _arr(a)
+    if a.ndim < 2:
+        raise LinAlgError("%d-dimensional array given. Array must be at least two-dimensional" % a.ndim)
+    return a
+
+
+def _svd_hermitian(a, compute_uv):
+    """NumPy's svd(hermitian=True): from eigh, singular values |w| sorted descending, their signs
+    moved into Vh."""
+    ns = _ns()
+    if not compute_uv:
+        s = absolute(eigvalsh(a))
+        return ns.sort(s, axis=-1)[..., ::-1]
+    s, u = eigh(a)
+    sgn = ns.copysign(ns.asarray(1.0, dtype=s.dtype), s)
+    s = absolute(s)
+    sidx = ns.argsort(s, axis=-1)[..., ::-1]
+    sgn = ns.take_along_axis(sgn, sidx, axis=-1)
+    s = ns.take_along_axis(s, sidx, axis=-1)
+    u = ns.take_along_axis(u, sidx[..., None, :], axis=-1)
+    vt = (u * sgn[..., None, :]).swapaxes(-1, -2).conj()
+    return _SVDResult(u, s, vt)
+
+
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
-    """NumPy's linalg.svd, computed by NumPy."""
-    return _call("svd", _np.linalg.svd, a, full_matrices=full_matrices, compute_uv=compute_uv,
-                 hermitian=hermitian)
+    """NumPy's linalg.svd of (a stack of) matrices: LAPACK's gesdd per matrix on the cpu device
+    (jobz 'A', 'S' or 'N' as NumPy asks it), NumPy's fallback on devices without a vendor solver;
+    hermitian=True through eigh, as NumPy's."""
+    a = _arr(a)
+    if hermitian:
+        return _svd_hermitian(a, compute_uv)
+    a = _stack2d(a)
+    if not compute_uv:
+        return _decomp("svd", (a, full_matrices, False), 1, a, 0)
+    r = _decomp("svd", (a, full_matrices, True), 1, a, 2 if full_matrices else 1)
+    return r if isinstance(r, _SVDResult) else _SVDResult(*r)
 
 
 def svdvals(x, /):
-    """Singular values of (a stack of) matrices, computed by NumPy."""
-    return _call("svdvals", _np.linalg.svdvals, x)
+    """Singular values of (a stack of) matrices, descending (gesdd without vectors, as svd)."""
+    x = _stack2d(x)
+    return _decomp("svdvals", (x,), 1, x, 0)
+
+
+def _eps(dtype):
+    return float(_np.finfo(dtype).eps)
+
+
+def lstsq(a, b, rcond=None):
+    """NumPy's linalg.lstsq: (x, residuals, rank, s) of one matrix a and b (a vector or a matrix of
+    right-hand sides) by LAPACK's gelsd on the cpu device, NumPy's fallback elsewhere; residuals
+    only when m > n and a has full rank, rcond=None is eps * max(m, n) as NumPy's."""
+    a, b = _arr(a), _arr(b)
+    ns = _ns()
+    is_1d = b.ndim == 1
+    if is_1d:
+        b = b[:, None]
+    for x in (a, b):
+        if x.ndim != 2:
+            raise LinAlgError("%d-dimensional array given. Array must be two-dimensional" % x.ndim)
+    m, n = a.shape
+    m2, n_rhs = b.shape
+    if m != m2:
+        raise LinAlgError("Incompatible dimensions")
+    if rcond is None:
+        rcond = _eps(_np.float64) * max(n, m)
+    bb = ns.zeros((m, 1), dtype=b.dtype) if n_rhs == 0 else b
+    from . import _core
+    try:
+        x, resids, rank, s = _core.decomp(3, a, bb, float(rcond))
+    except NotImplementedError:
+        return _call("lstsq", _np.linalg.lstsq, a, b[:, 0] if is_1d else b, rcond)
+    if m * n == 0 and m > n:  # gelsd is not called: |b|^2 per column (NumPy's residuals of x = 0)
+        resids = _sum(_abs2(bb), axis=0).astype(resids.dtype)
+    if n_rhs == 0:
+        x, resids = x[:, :0], resids[:0]
+    if is_1d:
+        x = x[:, 0]
+    if rank != n or m <= n:
+        resids = ns.empty((0,), dtype=resids.dtype)
+    return x, resids, asarray(_np.int32(rank)), s
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
-    """NumPy's linalg.matrix_rank (tol= or the standard's rtol=), computed by NumPy."""
-    return _call("matrix_rank", _np.linalg.matrix_rank, A, tol=tol, hermitian=hermitian, rtol=rtol)
+    """NumPy's linalg.matrix_rank: singular values above tol (default: the largest times rtol,
+    rtol's default max(M, N) * eps) counted, from svdvals on the device."""
+    if rtol is not None and tol is not None:
+        raise ValueError("`tol` and `rtol` can't be both set.")
+    ns = _ns()
+    A = _arr(A)
+    if A.ndim < 2:
+        return int(not bool((A == 0).all()))
+    S = svd(A, compute_uv=False, hermitian=hermitian)
+    if tol is None:
+        if rtol is None:
+            rtol = max(A.shape[-2:]) * _eps(S.dtype)
+        else:
+            rtol = _arr(rtol)[..., None]
+        tol = _max(S, axis=-1, keepdims=True, initial=0) * rtol
+    else:
+        tol = _arr(tol)[..., None]
+    return ns.count_nonzero(S > tol, axis=-1)
 
 
 def pinv(a, rcond=None, hermitian=False, *, rtol=_np._NoValue):
-    """NumPy's linalg.pinv (rcond= or the standard's rtol=), computed by NumPy."""
-    return _call("pinv", _np.linalg.pinv, a, rcond=rcond, hermitian=hermitian, rtol=rtol)
+    """NumPy's linalg.pinv: V diag(1/s) U^H from the reduced svd on the device, singular values at
+    or below rcond times the largest dropped (rcond's default 1e-15; rtol=None: max(M, N) * eps)."""
+    ns = _ns()
+    a = _arr(a)
+    if rcond is None:
+        if rtol is _np._NoValue:
+            rcond = 1e-15
+        elif rtol is None:
+            rcond = max(a.shape[-2:]) * _eps(a.dtype)
+        else:
+            rcond = rtol
+    elif rtol is not _np._NoValue:
+        raise ValueError("`rtol` and `rcond` can't be both set.")
+    rcond = _arr(rcond)
+    if a.ndim >= 2 and 0 in a.shape[-2:]:
+        m, n = a.shape[-2:]
+        return ns.empty(a.shape[:-2] + (n, m), dtype=a.dtype)
+    u, s, vt = svd(a.conj(), full_matrices=False, hermitian=hermitian)
+    cutoff = rcond[..., None] * _max(s, axis=-1, keepdims=True)
+    large = s > cutoff
+    s = ns.where(large, 1 / ns.where(large, s, 1), 0).astype(s.dtype)
+    return ns.matmul(vt.swapaxes(-1, -2), s[..., None] * u.swapaxes(-1, -2))
+
+
+def cond(x, p=None):
+    """NumPy's linalg.cond: s_max / s_min from svdvals on the device (p None, 2, -2), or
+    norm(x, p) * norm(inv(x), p) (singular matrices: inf) for the other orders; NaN results
+    become inf unless x holds a NaN, as NumPy's."""
+    ns = _ns()
+    x = _arr(x)
+    if x.ndim >= 2 and 0 in x.shape[-2:]:
+        raise LinAlgError("cond is not defined on empty arrays")
+    if p is None or p in (2, -2):
+        s = svd(x, compute_uv=False)
+        with _np.errstate(all="ignore"):
+            r = s[..., -1] / s[..., 0] if p == -2 else s[..., 0] / s[..., -1]
+    else:
+        x = _square_stack(x)
+        try:
+            invx = inv(x)
+        except LinAlgError:  # NumPy's inv with errors ignored: NaN for a singular matrix, so inf
+            invx = ns.stack([_inv_or_nan(m) for m in x.reshape((-1,) + x.shape[-2:])]).reshape(x.shape)
+        r = norm(x, p, axis=(-2, -1)) * norm(invx, p, axis=(-2, -1))
+    nan_mask = ns.isnan(r)
+    if bool(nan_mask.any()):
+        nan_mask &= ~ns.isnan(x).any(axis=(-2, -1))
+        r = ns.where(nan_mask, _np.inf, r).astype(r.dtype)
+    return r
+
+
+def _inv_or_nan(m):
+    try:
+        return inv(m)
+    except LinAlgError:
+        return _ns().full(m.shape, _np.nan, dtype=m.dtype if m.dtype.kind in "fc" else _np.float64)
 
 
 def _square_stack(a):

@@ -80,6 +80,28 @@ typedef struct NgBackend {
      * back. */
     NgStatus (*lapack)(NgDevice *dev, int op, NgDType dt, int64_t n, int64_t nrhs, void *A, size_t a_off,
                        void *B, size_t b_off, int *info);
+    /* Optional vendor eigen- and singular value solvers (NULL: none): NumPy's
+     * LAPACK call on one matrix of dtype dt, float64 or complex128 (NumPy
+     * computes these in double precision whatever its input), operands
+     * row-major and contiguous at buf[i] + off[i] (bytes), in this order:
+     * - NG_DECOMP_EIGH (syevd/heevd): A (n x n; the lower triangle read, the
+     *   upper with NG_DECOMP_UPPER), w (n, real: ascending eigenvalues); with
+     *   NG_DECOMP_VECTORS A becomes the eigenvectors (columns).
+     * - NG_DECOMP_SVD (gesdd): A (m x n, destroyed), s (min(m, n), real,
+     *   descending); with NG_DECOMP_VECTORS U (m x k) and Vh (k x n), k =
+     *   min(m, n), or with NG_DECOMP_FULL too U (m x m) and Vh (n x n).
+     * - NG_DECOMP_EIG (geev): A (n x n, destroyed), w (n) and, with
+     *   NG_DECOMP_VECTORS, V (n x n, unit columns), both complex (of dt's
+     *   precision) whatever dt.
+     * - NG_DECOMP_LSTSQ (gelsd, rcond): A (m x n, destroyed), B (m x nrhs), X
+     *   (n x nrhs), s (min(m, n), real), residuals (nrhs, real: the squared
+     *   norms of B - A X's columns when m > n and *rank == n, else 0); *rank
+     *   the effective rank.
+     * Empty matrices are not passed. *info: 0, or 1 when LAPACK failed on
+     * the matrix (no convergence, or a NaN it refuses; outputs undefined):
+     * NumPy's LinAlgError. NG_ERR_UNSUPPORTED lets the caller fall back. */
+    NgStatus (*decomp)(NgDevice *dev, int op, NgDType dt, int64_t m, int64_t n, int64_t nrhs, int flags,
+                       double rcond, void *const *buf, const size_t *off, int64_t *rank, int *info);
     /* A string naming compiler and options, part of every cache key. */
     const char *(*compiler_id)(NgDevice *dev);
 } NgBackend;
@@ -87,6 +109,13 @@ typedef struct NgBackend {
 enum { NG_GEMM_TRANS_A = 1, NG_GEMM_TRANS_B = 2 }; /* NgBackend.gemm's trans */
 /* operations of NgBackend.lapack */
 enum { NG_LAPACK_POTRF, NG_LAPACK_GESV, NG_LAPACK_GETRF, NG_LAPACK_QR_R, NG_LAPACK_QR_REDUCED, NG_LAPACK_QR_COMPLETE };
+/* operations and flags of NgBackend.decomp */
+enum { NG_DECOMP_EIGH, NG_DECOMP_SVD, NG_DECOMP_EIG, NG_DECOMP_LSTSQ };
+enum {
+    NG_DECOMP_VECTORS = 1, /* eigenvectors, singular vectors */
+    NG_DECOMP_UPPER = 2,   /* EIGH: read the upper triangle */
+    NG_DECOMP_FULL = 4,    /* SVD: square U and Vh */
+};
 
 typedef struct NgPool NgPool;
 

@@ -949,3 +949,249 @@ NgStatus ng_lapack_qr(const NgArray *a, bool complete, NgArray *q, NgArray *r)
     ng_array_release(&w);
     return st;
 }
+
+/* ---- eigenvalues, singular values, least squares: the vendor's solvers ---- */
+
+/* NumPy's precisions for these (its _commonType): computed in float64, or
+ * complex128 when either input is complex; results in float32/complex64
+ * when every input is float32 or complex64, else in double. */
+static NgStatus double_dtypes(NgDType a, NgDType b, NgDType *compute, NgDType *result)
+{
+    if (a == NG_FLOAT16 || b == NG_FLOAT16)
+        return ng_error_set(NG_ERR_TYPE, "array type float16 is unsupported in linalg");
+    bool cplx = ng_dtype_is_complex(a) || ng_dtype_is_complex(b);
+    bool single = (a == NG_FLOAT32 || a == NG_COMPLEX64) && (b == NG_FLOAT32 || b == NG_COMPLEX64);
+    *compute = cplx ? NG_COMPLEX128 : NG_FLOAT64;
+    *result = cplx ? (single ? NG_COMPLEX64 : NG_COMPLEX128) : (single ? NG_FLOAT32 : NG_FLOAT64);
+    return NG_OK;
+}
+
+static NgStatus no_solver(NgDevice *dev)
+{
+    return ng_error_set(NG_ERR_UNSUPPORTED, "%s has no vendor eigenvalue/SVD solver", ng_device_name(dev));
+}
+
+/* The vendor's op (NgBackend.decomp) on each matrix of the C-contiguous
+ * (nb, ...) work arrays; stops at the first that does not converge
+ * (*info = 1). */
+static NgStatus decomp_each(int op, NgDType dt, int64_t m, int64_t n, int64_t nrhs, int flags, double rcond, int narr,
+                            NgArray *const *arrs, int64_t *rank, int *info)
+{
+    NgDevice *dev = ng_array_device(arrs[0]);
+    int64_t nb = arrs[0]->shape[0];
+    void *buf[5] = {NULL};
+    size_t off[5] = {0}, step[5] = {0};
+    for (int i = 0; i < narr; i++) {
+        buf[i] = arrs[i]->buf->data;
+        step[i] = nb ? (size_t)(arrs[i]->size / nb) * ng_array_itemsize(arrs[i]) : 0;
+    }
+    NgStatus st = NG_OK;
+    *info = 0;
+    for (int64_t q = 0; q < nb && st == NG_OK && !*info; q++) {
+        for (int i = 0; i < narr; i++)
+            off[i] = arrs[i]->offset + (size_t)q * step[i];
+        st = dev->be->decomp(dev, op, dt, m, n, nrhs, flags, rcond, buf, off, rank, info);
+    }
+    return st;
+}
+
+/* *out = tmp in dtype dt and shape (ndim, shape); takes tmp. */
+static NgStatus finish(NgArray *tmp, NgDType dt, int ndim, const int64_t *shape, NgArray *out)
+{
+    NgArray cast;
+    NgStatus st = NG_OK;
+    if (tmp->dtype != dt) {
+        st = ng_op_astype(tmp, dt, &cast);
+        ng_array_release(tmp);
+        if (st != NG_OK)
+            return st;
+        *tmp = cast;
+    }
+    st = ng_op_reshape(tmp, ndim, shape, out);
+    ng_array_release(tmp);
+    return st;
+}
+
+/* (nb, rows, cols) identity matrices in dtype dt: an empty matrix's full
+ * U and Vh, as NumPy gives them. */
+static NgStatus eyes(NgDevice *dev, int64_t nb, int64_t rows, int64_t cols, NgDType dt, NgArray *out)
+{
+    NgArray eye, view;
+    int64_t shape[3] = {nb, rows, cols};
+    NgStatus st = ng_op_eye(dev, rows, cols, 0, dt, &eye);
+    if (st != NG_OK)
+        return st;
+    if ((st = ng_op_broadcast_to(&eye, 3, shape, &view)) == NG_OK) {
+        st = ng_op_astype(&view, dt, out);
+        ng_array_release(&view);
+    }
+    ng_array_release(&eye);
+    return st;
+}
+
+NgStatus ng_lapack_eigh(const NgArray *a, bool upper, NgArray *w, NgArray *v, int *info)
+{
+    *info = 0;
+    NgDType dt = NG_FLOAT64, rdt = NG_FLOAT64;
+    NgStatus st = check_square(a, &dt);
+    if (st != NG_OK || (st = double_dtypes(a->dtype, a->dtype, &dt, &rdt)) != NG_OK)
+        return st;
+    NgDevice *dev = ng_array_device(a);
+    if (!dev->be->decomp)
+        return no_solver(dev);
+    int bnd = a->ndim - 2;
+    int64_t nb = batch_of(a->ndim, a->shape), n = a->shape[bnd], ws[2] = {nb, n};
+    NgArray wk, wv;
+    if ((st = work_copy(a, bnd, a->shape, dt, &wk)) != NG_OK)
+        return st;
+    if ((st = ng_array_empty(dev, ng_dtype_real(dt), 2, ws, &wv)) != NG_OK) {
+        ng_array_release(&wk);
+        return st;
+    }
+    NgArray *arrs[2] = {&wk, &wv};
+    int flags = (v ? NG_DECOMP_VECTORS : 0) | (upper ? NG_DECOMP_UPPER : 0);
+    if (nb * n > 0)
+        st = decomp_each(NG_DECOMP_EIGH, dt, n, n, 0, flags, 0, 2, arrs, NULL, info);
+    if (st == NG_OK && !*info && (st = finish(&wv, ng_dtype_real(rdt), bnd + 1, a->shape, w)) == NG_OK && v &&
+        (st = finish(&wk, rdt, a->ndim, a->shape, v)) != NG_OK)
+        ng_array_release(w);
+    ng_array_release(&wk);
+    ng_array_release(&wv);
+    return st;
+}
+
+NgStatus ng_lapack_svd(const NgArray *a, int mode, NgArray *u, NgArray *s, NgArray *vh, int *info)
+{
+    *info = 0;
+    if (a->ndim < 2)
+        return ng_error_set(NG_ERR_VALUE, "%d-dimensional array given. Array must be at least two-dimensional",
+                            a->ndim);
+    NgDType dt = NG_FLOAT64, rdt = NG_FLOAT64;
+    NgStatus st = double_dtypes(a->dtype, a->dtype, &dt, &rdt);
+    if (st != NG_OK)
+        return st;
+    NgDevice *dev = ng_array_device(a);
+    if (!dev->be->decomp)
+        return no_solver(dev);
+    int bnd = a->ndim - 2;
+    int64_t nb = batch_of(a->ndim, a->shape), m = a->shape[bnd], n = a->shape[bnd + 1], k = m < n ? m : n;
+    int64_t ku = mode == 2 ? m : k, kv = mode == 2 ? n : k;
+    int64_t ss[2] = {nb, k}, us[3] = {nb, m, ku}, vs[3] = {nb, kv, n};
+    NgArray wk, ws, wu, wv;
+    memset(&wu, 0, sizeof wu);
+    memset(&wv, 0, sizeof wv);
+    if ((st = work_copy(a, bnd, a->shape, dt, &wk)) != NG_OK)
+        return st;
+    if ((st = ng_array_empty(dev, ng_dtype_real(dt), 2, ss, &ws)) != NG_OK) {
+        ng_array_release(&wk);
+        return st;
+    }
+    if (mode && m * n == 0) { /* no call: an empty U or Vh, or the identity */
+        if ((st = eyes(dev, nb, m, ku, dt, &wu)) == NG_OK)
+            st = eyes(dev, nb, kv, n, dt, &wv);
+    } else if (mode && (st = ng_array_empty(dev, dt, 3, us, &wu)) == NG_OK) {
+        st = ng_array_empty(dev, dt, 3, vs, &wv);
+    }
+    NgArray *arrs[4] = {&wk, &ws, &wu, &wv};
+    int flags = (mode ? NG_DECOMP_VECTORS : 0) | (mode == 2 ? NG_DECOMP_FULL : 0);
+    if (st == NG_OK && nb * m * n > 0)
+        st = decomp_each(NG_DECOMP_SVD, dt, m, n, 0, flags, 0, mode ? 4 : 2, arrs, NULL, info);
+    int64_t shape[NG_MAXDIMS];
+    memcpy(shape, a->shape, sizeof(int64_t) * (size_t)bnd);
+    shape[bnd] = k;
+    if (st == NG_OK && !*info && (st = finish(&ws, ng_dtype_real(rdt), bnd + 1, shape, s)) == NG_OK && mode) {
+        shape[bnd] = m;
+        shape[bnd + 1] = ku;
+        if ((st = finish(&wu, rdt, bnd + 2, shape, u)) == NG_OK) {
+            shape[bnd] = kv;
+            shape[bnd + 1] = n;
+            if ((st = finish(&wv, rdt, bnd + 2, shape, vh)) != NG_OK)
+                ng_array_release(u);
+        }
+        if (st != NG_OK)
+            ng_array_release(s);
+    }
+    for (int i = 0; i < 4; i++)
+        ng_array_release(arrs[i]);
+    return st;
+}
+
+NgStatus ng_lapack_eig(const NgArray *a, NgArray *w, NgArray *v, int *info)
+{
+    *info = 0;
+    NgDType dt = NG_FLOAT64, rdt = NG_FLOAT64;
+    NgStatus st = check_square(a, &dt);
+    if (st != NG_OK || (st = double_dtypes(a->dtype, a->dtype, &dt, &rdt)) != NG_OK)
+        return st;
+    NgDevice *dev = ng_array_device(a);
+    if (!dev->be->decomp)
+        return no_solver(dev);
+    NgDType cdt = NG_COMPLEX128, crdt = rdt == NG_FLOAT32 || rdt == NG_COMPLEX64 ? NG_COMPLEX64 : NG_COMPLEX128;
+    int bnd = a->ndim - 2;
+    int64_t nb = batch_of(a->ndim, a->shape), n = a->shape[bnd], ws[2] = {nb, n}, vs[3] = {nb, n, n};
+    NgArray wk, ww, wv;
+    memset(&ww, 0, sizeof ww);
+    memset(&wv, 0, sizeof wv);
+    if ((st = work_copy(a, bnd, a->shape, dt, &wk)) != NG_OK)
+        return st;
+    if ((st = ng_array_empty(dev, cdt, 2, ws, &ww)) == NG_OK && v)
+        st = ng_array_empty(dev, cdt, 3, vs, &wv);
+    NgArray *arrs[3] = {&wk, &ww, &wv};
+    if (st == NG_OK && nb * n > 0)
+        st = decomp_each(NG_DECOMP_EIG, dt, n, n, 0, v ? NG_DECOMP_VECTORS : 0, 0, v ? 3 : 2, arrs, NULL, info);
+    if (st == NG_OK && !*info && (st = finish(&ww, crdt, bnd + 1, a->shape, w)) == NG_OK && v &&
+        (st = finish(&wv, crdt, a->ndim, a->shape, v)) != NG_OK)
+        ng_array_release(w);
+    for (int i = 0; i < 3; i++)
+        ng_array_release(arrs[i]);
+    return st;
+}
+
+NgStatus ng_lapack_lstsq(const NgArray *a, const NgArray *b, double rcond, NgArray *x, NgArray *resid, int64_t *rank,
+                         NgArray *s, int *info)
+{
+    *info = 0;
+    *rank = 0;
+    if (a->ndim != 2 || b->ndim != 2)
+        return ng_error_set(NG_ERR_VALUE, "%d-dimensional array given. Array must be two-dimensional",
+                            a->ndim != 2 ? a->ndim : b->ndim);
+    if (a->shape[0] != b->shape[0])
+        return ng_error_set(NG_ERR_VALUE, "Incompatible dimensions");
+    NgDType dt = NG_FLOAT64, rdt = NG_FLOAT64;
+    NgStatus st = double_dtypes(a->dtype, b->dtype, &dt, &rdt);
+    if (st != NG_OK)
+        return st;
+    NgDevice *dev = ng_array_device(a);
+    if (ng_array_device(b) != dev)
+        return ng_error_set(NG_ERR_VALUE, "arrays are on different devices (%s and %s)", ng_device_name(dev),
+                            ng_device_name(ng_array_device(b)));
+    if (!dev->be->decomp)
+        return no_solver(dev);
+    int64_t m = a->shape[0], n = a->shape[1], nrhs = b->shape[1], k = m < n ? m : n;
+    int64_t xs[3] = {1, n, nrhs}, ss[2] = {1, k}, rs[2] = {1, nrhs};
+    NgArray wa, wb, wx, ws, wr;
+    memset(&wb, 0, sizeof wb);
+    memset(&wx, 0, sizeof wx);
+    memset(&ws, 0, sizeof ws);
+    memset(&wr, 0, sizeof wr);
+    if ((st = work_copy(a, 0, a->shape, dt, &wa)) != NG_OK)
+        return st;
+    NgDType rt = ng_dtype_real(dt);
+    if ((st = work_copy(b, 0, b->shape, dt, &wb)) == NG_OK && (st = zeros(dev, dt, 3, xs, &wx)) == NG_OK &&
+        (st = ng_array_empty(dev, rt, 2, ss, &ws)) == NG_OK && (st = zeros(dev, rt, 2, rs, &wr)) == NG_OK &&
+        m * n * nrhs > 0) {
+        NgArray *arrs[5] = {&wa, &wb, &wx, &ws, &wr};
+        st = decomp_each(NG_DECOMP_LSTSQ, dt, m, n, nrhs, 0, rcond, 5, arrs, rank, info);
+    }
+    if (st == NG_OK && !*info && (st = finish(&wx, rdt, 2, xs + 1, x)) == NG_OK) {
+        if ((st = finish(&wr, ng_dtype_real(rdt), 1, rs + 1, resid)) == NG_OK &&
+            (st = finish(&ws, ng_dtype_real(rdt), 1, ss + 1, s)) != NG_OK)
+            ng_array_release(resid);
+        if (st != NG_OK)
+            ng_array_release(x);
+    }
+    NgArray *tmp[5] = {&wa, &wb, &wx, &ws, &wr};
+    for (int i = 0; i < 5; i++)
+        ng_array_release(tmp[i]);
+    return st;
+}

@@ -3,7 +3,9 @@
  * interface, as the cuda backend loads cuBLAS. Products of float32, float64,
  * complex64 and complex128 matrices and their solve, Cholesky, LU (det) and
  * QR go there; the generated kernels stay the fallback (no library, a layout
- * the caller did not prepare, integers, stacks of small matrices).
+ * the caller did not prepare, integers, stacks of small matrices). The
+ * eigen- and singular value solvers and least squares (NgBackend.decomp:
+ * syevd/heevd, gesdd, geev, gelsd) have no kernels: NumPy's own calls.
  *
  * Which library: $NUMGPU_BLAS when set (a path or soname; "none" turns the
  * library off), else one already loaded into the process (NumPy's own,
@@ -55,6 +57,10 @@ static struct {
     GetrfFn getrf[4];
     GeqrfFn geqrf[4];
     OrgqrFn orgqr[4];     /* ungqr for complex */
+    void *syevd[4];       /* heevd for complex; these four called through the types in decomp() */
+    void *gesdd[4];
+    void *geev[4];
+    void *gelsd[4];
     char path[512];       /* the library, for numgpu doctor */
     char why[256];        /* why there is none */
 } lib;
@@ -106,6 +112,10 @@ static bool take(void *h, const char *path)
             lib.getrf[i] = (GetrfFn)routine(h, s, LETTERS[i], "getrf");
             lib.geqrf[i] = (GeqrfFn)routine(h, s, LETTERS[i], "geqrf");
             lib.orgqr[i] = (OrgqrFn)routine(h, s, LETTERS[i], i < 2 ? "orgqr" : "ungqr");
+            lib.syevd[i] = routine(h, s, LETTERS[i], i < 2 ? "syevd" : "heevd");
+            lib.gesdd[i] = routine(h, s, LETTERS[i], "gesdd");
+            lib.geev[i] = routine(h, s, LETTERS[i], "geev");
+            lib.gelsd[i] = routine(h, s, LETTERS[i], "gelsd");
             all = all && lib.gemm[i] && lib.gemv[i];
         }
         if (!all)
@@ -402,4 +412,334 @@ NgStatus ng_cpu_lapack(NgDevice *dev, int op, NgDType dt, int64_t n, int64_t nrh
     int64_t r = get_int(&INFO);
     *info = r > 0;
     return r < 0 ? lapack_error(r) : NG_OK;
+}
+
+/* ---- eigen- and singular value solvers, least squares (NgBackend.decomp) ---- */
+
+/* Their Fortran interfaces: P an array or an integer of the library's
+ * width, C a character (its length appended as a size_t). */
+#define P void *
+#define C const char *
+typedef void (*SyevdFn)(C, C, P, P, P, P, P, P, P, P, P, size_t, size_t);
+typedef void (*HeevdFn)(C, C, P, P, P, P, P, P, P, P, P, P, P, size_t, size_t);
+typedef void (*DgesddFn)(C, P, P, P, P, P, P, P, P, P, P, P, P, P, size_t);
+typedef void (*ZgesddFn)(C, P, P, P, P, P, P, P, P, P, P, P, P, P, P, size_t);
+typedef void (*DgeevFn)(C, C, P, P, P, P, P, P, P, P, P, P, P, P, size_t, size_t);
+typedef void (*ZgeevFn)(C, C, P, P, P, P, P, P, P, P, P, P, P, P, size_t, size_t);
+typedef void (*DgelsdFn)(P, P, P, P, P, P, P, P, P, P, P, P, P, P);
+typedef void (*ZgelsdFn)(P, P, P, P, P, P, P, P, P, P, P, P, P, P, P);
+#undef P
+#undef C
+
+/* LAPACK's scratch for one call: the column-major copies and the
+ * workspaces, in one block; `work` and friends sized by a query. */
+typedef struct Scratch {
+    char *block;
+    char *work, *rwork, *iwork;  /* (inside block, after the copies) */
+    BlasInt lwork, lrwork, liwork;
+} Scratch;
+
+/* Allocates `copies` bytes (returned through *at) plus the workspaces the
+ * query asked for: qwork[0] elements of `item` bytes, qrwork doubles,
+ * qiwork integers (each at least `min_*`). */
+static NgStatus scratch_new(Scratch *s, size_t copies, size_t item, const double *qwork, double qrwork,
+                            const BlasInt *qiwork, int64_t min_r, int64_t min_i, char **at)
+{
+    int64_t lw = (int64_t)qwork[0], lr = (int64_t)qrwork, li = qiwork ? get_int(qiwork) : 0;
+    lw = lw > 1 ? lw : 1;
+    lr = lr > min_r ? lr : min_r;
+    li = li > min_i ? li : min_i;
+    copies = (copies + 15) & ~(size_t)15;
+    size_t ibytes = lib.ilp64 ? 8 : 4;
+    size_t bytes = copies + (size_t)lw * item + (size_t)lr * 8 + (size_t)li * ibytes + 16;
+    s->block = malloc(bytes);
+    if (!s->block || !put_int(&s->lwork, lw) || !put_int(&s->lrwork, lr) || !put_int(&s->liwork, li)) {
+        free(s->block);
+        s->block = NULL;
+        return ng_error_set(NG_ERR_NOMEM, "out of memory: %lld bytes for LAPACK's workspace", (long long)bytes);
+    }
+    memset(s->block, 0, copies);
+    *at = s->block;
+    s->work = s->block + copies;
+    s->rwork = s->work + (size_t)lw * item;
+    s->iwork = s->rwork + (size_t)lr * 8;
+    return NG_OK;
+}
+
+/* This thread's last workspace query (every matrix of a stack asks the
+ * same one: asked once, as NumPy's loop asks it once per stack). */
+static _Thread_local struct {
+    int op, flags;
+    int64_t m, n, nrhs;
+    double work, rwork;
+    int64_t iwork;
+} last_query = {-1, 0, 0, 0, 0, 0, 0, 0};
+
+/* Whether the query for (op, flags, m, n, nrhs) is known: then its answers
+ * in *qw, *qr and (non-NULL) *qi. */
+static bool recall(int op, int flags, int64_t m, int64_t n, int64_t nrhs, double *qw, double *qr, BlasInt *qi)
+{
+    if (last_query.op != op || last_query.flags != flags || last_query.m != m || last_query.n != n ||
+        last_query.nrhs != nrhs)
+        return false;
+    *qw = last_query.work;
+    *qr = last_query.rwork;
+    if (qi)
+        put_int(qi, last_query.iwork);
+    return true;
+}
+
+static void remember(int op, int flags, int64_t m, int64_t n, int64_t nrhs, double qw, double qr, const BlasInt *qi)
+{
+    last_query.op = op;
+    last_query.flags = flags;
+    last_query.m = m;
+    last_query.n = n;
+    last_query.nrhs = nrhs;
+    last_query.work = qw;
+    last_query.rwork = qr;
+    last_query.iwork = qi ? get_int(qi) : 0;
+}
+
+/* dst (row-major rows x cols) from the column-major rows x cols src. */
+static void from_columns(char *dst, const char *src, int64_t rows, int64_t cols, size_t item)
+{
+    transpose(dst, src, cols, rows, item);
+}
+
+/* syevd/heevd, NumPy's call: the matrix itself column-major, its triangle
+ * `uplo`; the eigenvectors (columns) back row-major. */
+static NgStatus eigh(bool cplx, size_t item, int64_t n, int flags, char *a, char *w, int64_t *info)
+{
+    const char *jobz = flags & NG_DECOMP_VECTORS ? "V" : "N", *uplo = flags & NG_DECOMP_UPPER ? "U" : "L";
+    BlasInt N, Q, INFO = {0}, qi = {0};
+    put_int(&N, n);
+    put_int(&Q, -1);
+    double qw[2] = {0, 0}, qr = 0, dummy[2];
+    if (!recall(NG_DECOMP_EIGH + 4 * cplx, flags, n, n, 0, qw, &qr, &qi)) {
+        if (cplx)
+            ((HeevdFn)lib.syevd[3])(jobz, uplo, &N, dummy, &N, w, qw, &Q, &qr, &Q, &qi, &Q, &INFO, 1, 1);
+        else
+            ((SyevdFn)lib.syevd[1])(jobz, uplo, &N, dummy, &N, w, qw, &Q, &qi, &Q, &INFO, 1, 1);
+        remember(NG_DECOMP_EIGH + 4 * cplx, flags, n, n, 0, qw[0], qr, &qi);
+    }
+    Scratch s;
+    char *ca;
+    NgStatus st = scratch_new(&s, (size_t)(n * n) * item, item, qw, qr, &qi, 1, 1, &ca);
+    if (st != NG_OK)
+        return st;
+    transpose(ca, a, n, n, item);
+    if (cplx)
+        ((HeevdFn)lib.syevd[3])(jobz, uplo, &N, ca, &N, w, s.work, &s.lwork, s.rwork, &s.lrwork, s.iwork, &s.liwork,
+                                &INFO, 1, 1);
+    else
+        ((SyevdFn)lib.syevd[1])(jobz, uplo, &N, ca, &N, w, s.work, &s.lwork, s.iwork, &s.liwork, &INFO, 1, 1);
+    *info = get_int(&INFO);
+    if (*info == 0 && (flags & NG_DECOMP_VECTORS))
+        from_columns(a, ca, n, n, item);
+    free(s.block);
+    return NG_OK;
+}
+
+/* gesdd, NumPy's call (jobz 'A' full, 'S' reduced, 'N' values only). */
+static NgStatus gesdd(bool cplx, size_t item, int64_t m, int64_t n, int flags, char *a, char *sv, char *u, char *vh,
+                      int64_t *info)
+{
+    bool vec = flags & NG_DECOMP_VECTORS, full = vec && (flags & NG_DECOMP_FULL);
+    int64_t k = m < n ? m : n, mx = m > n ? m : n, ku = full ? m : k, kv = full ? n : k;
+    const char *jobz = !vec ? "N" : full ? "A" : "S";
+    BlasInt M, N, LDU, LDVT, Q, INFO = {0};
+    put_int(&M, m);
+    put_int(&N, n);
+    put_int(&LDU, vec ? m : 1);
+    put_int(&LDVT, vec ? kv : 1);
+    put_int(&Q, -1);
+    int64_t nr = !vec ? 7 * k : (5 * k * k + 5 * k > 2 * mx * k + 2 * k * k + k ? 5 * k * k + 5 * k
+                                                                                  : 2 * mx * k + 2 * k * k + k);
+    double qw[2] = {0, 0}, qr = 0, dummy[2];
+    BlasInt qi[2];
+    if (!recall(NG_DECOMP_SVD + 4 * cplx, flags, m, n, 0, qw, &qr, NULL)) {
+        if (cplx)
+            ((ZgesddFn)lib.gesdd[3])(jobz, &M, &N, dummy, &M, sv, dummy, &LDU, dummy, &LDVT, qw, &Q, dummy, qi, &INFO,
+                                     1);
+        else
+            ((DgesddFn)lib.gesdd[1])(jobz, &M, &N, dummy, &M, sv, dummy, &LDU, dummy, &LDVT, qw, &Q, qi, &INFO, 1);
+        remember(NG_DECOMP_SVD + 4 * cplx, flags, m, n, 0, qw[0], 0, NULL);
+    }
+    Scratch s;
+    char *ca;
+    size_t nu = vec ? (size_t)(m * ku) : 1, nv = vec ? (size_t)(kv * n) : 1;
+    NgStatus st = scratch_new(&s, ((size_t)(m * n) + nu + nv) * item, item, qw, 0, NULL, cplx ? nr : 0, 8 * k, &ca);
+    if (st != NG_OK)
+        return st;
+    char *cu = ca + (size_t)(m * n) * item, *cv = cu + nu * item;
+    transpose(ca, a, m, n, item);
+    if (cplx)
+        ((ZgesddFn)lib.gesdd[3])(jobz, &M, &N, ca, &M, sv, cu, &LDU, cv, &LDVT, s.work, &s.lwork, s.rwork, s.iwork,
+                                 &INFO, 1);
+    else
+        ((DgesddFn)lib.gesdd[1])(jobz, &M, &N, ca, &M, sv, cu, &LDU, cv, &LDVT, s.work, &s.lwork, s.iwork, &INFO, 1);
+    *info = get_int(&INFO);
+    if (*info == 0 && vec) {
+        from_columns(u, cu, m, ku, item);
+        from_columns(vh, cv, kv, n, item);
+    }
+    free(s.block);
+    return NG_OK;
+}
+
+/* geev, NumPy's call (right eigenvectors only). A real matrix's
+ * eigenvalues come as wr + i wi and a conjugate pair's vectors as the
+ * columns vr[:, j] +- i vr[:, j + 1]: both made complex, as NumPy does. */
+static NgStatus geev(bool cplx, size_t item, int64_t n, int flags, char *a, char *w, char *v, int64_t *info)
+{
+    bool vec = flags & NG_DECOMP_VECTORS;
+    const char *jobvr = vec ? "V" : "N";
+    BlasInt N, ONE, LDVR, Q, INFO = {0};
+    put_int(&N, n);
+    put_int(&ONE, 1);
+    put_int(&LDVR, vec ? n : 1);
+    put_int(&Q, -1);
+    double qw[2] = {0, 0}, qr = 0, dummy[2];
+    if (!recall(NG_DECOMP_EIG + 4 * cplx, flags, n, n, 0, qw, &qr, NULL)) {
+        if (cplx)
+            ((ZgeevFn)lib.geev[3])("N", jobvr, &N, dummy, &N, dummy, dummy, &ONE, dummy, &LDVR, qw, &Q, dummy, &INFO, 1,
+                                   1);
+        else
+            ((DgeevFn)lib.geev[1])("N", jobvr, &N, dummy, &N, dummy, dummy, dummy, &ONE, dummy, &LDVR, qw, &Q, &INFO,
+                                   1, 1);
+        remember(NG_DECOMP_EIG + 4 * cplx, flags, n, n, 0, qw[0], 0, NULL);
+    }
+    Scratch s;
+    char *ca;
+    size_t nv = vec ? (size_t)(n * n) : 1;
+    NgStatus st = scratch_new(&s, ((size_t)(n * n) + nv + 2 * (size_t)n) * item, item, qw, 0, NULL, cplx ? 2 * n : 0,
+                              0, &ca);
+    if (st != NG_OK)
+        return st;
+    char *cv = ca + (size_t)(n * n) * item;
+    double *wr = (double *)(cv + nv * item), *wi = wr + n;
+    transpose(ca, a, n, n, item);
+    if (cplx)
+        ((ZgeevFn)lib.geev[3])("N", jobvr, &N, ca, &N, w, dummy, &ONE, cv, &LDVR, s.work, &s.lwork, s.rwork, &INFO, 1,
+                               1);
+    else
+        ((DgeevFn)lib.geev[1])("N", jobvr, &N, ca, &N, wr, wi, dummy, &ONE, cv, &LDVR, s.work, &s.lwork, &INFO, 1, 1);
+    *info = get_int(&INFO);
+    if (*info == 0 && cplx && vec) {
+        from_columns(v, cv, n, n, item);
+    } else if (*info == 0 && !cplx) {
+        double *wc = (double *)w, *vc = (double *)v, *r = (double *)cv;
+        for (int64_t j = 0; j < n; j++) {
+            wc[2 * j] = wr[j];
+            wc[2 * j + 1] = wi[j];
+        }
+        for (int64_t j = 0; vec && j < n; j++) {
+            bool pair = wi[j] != 0 && j + 1 < n;
+            for (int64_t i = 0; i < n; i++) { /* V[i, j] = vr[i, j] (+ i vr[i, j + 1]) */
+                double re = r[j * n + i], im = pair ? r[(j + 1) * n + i] : 0;
+                vc[2 * (i * n + j)] = re;
+                vc[2 * (i * n + j) + 1] = im;
+                if (pair) {
+                    vc[2 * (i * n + j + 1)] = re;
+                    vc[2 * (i * n + j + 1) + 1] = -im;
+                }
+            }
+            j += pair;
+        }
+    }
+    free(s.block);
+    return NG_OK;
+}
+
+/* gelsd, NumPy's call: B padded to max(m, n) rows; X its first n rows, the
+ * residuals the squared norms of the rest when m > n and the rank is full. */
+static NgStatus gelsd(bool cplx, size_t item, int64_t m, int64_t n, int64_t nrhs, double rcond, char *a, const char *b,
+                      char *x, char *sv, char *res, int64_t *rank, int64_t *info)
+{
+    int64_t ldb = m > n ? m : n;
+    BlasInt M, N, NRHS, LDB, Q, RANK = {0}, INFO = {0}, qi[2] = {{0}, {0}};
+    put_int(&M, m);
+    put_int(&N, n);
+    put_int(&NRHS, nrhs);
+    put_int(&LDB, ldb);
+    put_int(&Q, -1);
+    double qw[2] = {0, 0}, qr[2] = {0, 0}, dummy[2];
+    if (!recall(NG_DECOMP_LSTSQ + 4 * cplx, 0, m, n, nrhs, qw, qr, qi)) {
+        if (cplx)
+            ((ZgelsdFn)lib.gelsd[3])(&M, &N, &NRHS, dummy, &M, dummy, &LDB, sv, &rcond, &RANK, qw, &Q, qr, qi, &INFO);
+        else
+            ((DgelsdFn)lib.gelsd[1])(&M, &N, &NRHS, dummy, &M, dummy, &LDB, sv, &rcond, &RANK, qw, &Q, qi, &INFO);
+        remember(NG_DECOMP_LSTSQ + 4 * cplx, 0, m, n, nrhs, qw[0], qr[0], qi);
+    }
+    Scratch s;
+    char *ca;
+    NgStatus st = scratch_new(&s, (size_t)(m * n + ldb * nrhs) * item, item, qw, qr[0], qi, 1, 1, &ca);
+    if (st != NG_OK)
+        return st;
+    char *cb = ca + (size_t)(m * n) * item; /* (zeroed: the padding rows) */
+    transpose(ca, a, m, n, item);
+    for (int64_t j = 0; j < nrhs; j++)
+        for (int64_t i = 0; i < m; i++)
+            memcpy(cb + (size_t)(j * ldb + i) * item, b + (size_t)(i * nrhs + j) * item, item);
+    if (cplx)
+        ((ZgelsdFn)lib.gelsd[3])(&M, &N, &NRHS, ca, &M, cb, &LDB, sv, &rcond, &RANK, s.work, &s.lwork, s.rwork,
+                                 s.iwork, &INFO);
+    else
+        ((DgelsdFn)lib.gelsd[1])(&M, &N, &NRHS, ca, &M, cb, &LDB, sv, &rcond, &RANK, s.work, &s.lwork, s.iwork,
+                                 &INFO);
+    *info = get_int(&INFO);
+    *rank = get_int(&RANK);
+    if (*info == 0) {
+        bool resid = m > n && *rank == n;
+        for (int64_t j = 0; j < nrhs; j++) {
+            for (int64_t i = 0; i < n; i++)
+                memcpy(x + (size_t)(i * nrhs + j) * item, cb + (size_t)(j * ldb + i) * item, item);
+            double r2 = 0;
+            const double *col = (const double *)(cb + (size_t)(j * ldb) * item);
+            for (int64_t i = n; resid && i < m; i++)
+                r2 += cplx ? col[2 * i] * col[2 * i] + col[2 * i + 1] * col[2 * i + 1] : col[i] * col[i];
+            ((double *)res)[j] = r2;
+        }
+    }
+    free(s.block);
+    return NG_OK;
+}
+
+/* NgBackend.decomp (backend.h): float64 and complex128 (the routines
+ * NumPy's linalg calls, double precision whatever its input). */
+NgStatus ng_cpu_decomp(NgDevice *dev, int op, NgDType dt, int64_t m, int64_t n, int64_t nrhs, int flags,
+                       double rcond, void *const *buf, const size_t *off, int64_t *rank, int *info)
+{
+    (void)dev;
+    pthread_once(&lib_once, load);
+    int li = letter_index(dt);
+    void *fn = !lib.ok || (li != 1 && li != 3) ? NULL
+               : op == NG_DECOMP_EIGH ? lib.syevd[li]
+               : op == NG_DECOMP_SVD  ? lib.gesdd[li]
+               : op == NG_DECOMP_EIG  ? lib.geev[li]
+                                      : lib.gelsd[li];
+    if (!fn)
+        return ng_error_set(NG_ERR_UNSUPPORTED, "no host LAPACK for this operation");
+    int64_t big = m > n ? m : n, w = nrhs > big ? nrhs : big;
+    BlasInt probe;
+    if (m <= 0 || n <= 0 || !put_int(&probe, big * w) || !put_int(&probe, 5 * big * big + 5 * big))
+        return ng_error_set(NG_ERR_UNSUPPORTED, "the matrix's size does not fit the host LAPACK's integers");
+    char *p[5];
+    for (int i = 0; i < 5; i++)
+        p[i] = buf[i] ? (char *)buf[i] + off[i] : NULL;
+    bool cplx = li == 3;
+    size_t item = cplx ? 16 : 8;
+    int64_t bad = 0, r = 0;
+    NgStatus st;
+    switch (op) {
+    case NG_DECOMP_EIGH: st = eigh(cplx, item, n, flags, p[0], p[1], &bad); break;
+    case NG_DECOMP_SVD: st = gesdd(cplx, item, m, n, flags, p[0], p[1], p[2], p[3], &bad); break;
+    case NG_DECOMP_EIG: st = geev(cplx, item, n, flags, p[0], p[1], p[2], &bad); break;
+    default: st = gelsd(cplx, item, m, n, nrhs, rcond, p[0], p[1], p[2], p[3], p[4], &r, &bad); break;
+    }
+    if (rank)
+        *rank = r;
+    *info = bad != 0; /* as NumPy: any info, also gesdd's -4 for a NaN in A, is a failure (LinAlgError) */
+    return st;
 }

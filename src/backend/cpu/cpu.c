@@ -257,5 +257,6 @@ const NgBackend ng_backend_cpu = {
     .sync = cpu_sync,
     .gemm = ng_cpu_gemm,
     .lapack = ng_cpu_lapack,
+    .decomp = ng_cpu_decomp,
     .compiler_id = cpu_compiler_id,
 };
