@@ -4,8 +4,9 @@
 Data numgpu has no device arrays of (str, datetime64, object) stays NumPy's, and numgpu's
 functions given it run NumPy's (the fallback): the first rows time such calls through numgpu
 against NumPy's own call (ratio = numpy_time / numgpu_time: 1.0 means the detour is free).
-The last rows time small device calls through numgpu's public function (one guard frame)
-against the same function unguarded (ratio = unguarded / guarded). Each result is compared
+Then small device calls through numgpu's public function (one guard frame) against the same
+function unguarded (ratio = unguarded / guarded), and Python loops over a numgpu array's
+elements against the same loops over the NumPy array (ratio = numpy_time / numgpu_time). Each result is compared
 with NumPy's (or the unguarded one's) before it is timed; a mismatch exits 1.
 
     PYTHONPATH=python python bench/bench_host_data.py [--n 1000000] [--repeat 7]
@@ -74,6 +75,36 @@ def main():
             continue
         t_g, t_b = per_call(lambda: guarded(*a), 20000), per_call(lambda: bare(*a), 20000)
         print("%-34s %12.3f %12.3f %8.2f" % (name, t_g * 1e6, t_b * 1e6, t_b / t_g))
+
+    # Python loops over a numgpu array's elements (a drawdown, and a running sum by index): on cpu
+    # the elements are NumPy's scalars, so the loop's arithmetic is NumPy's scalar arithmetic.
+    prices = rng.random(20000) + 1.0
+
+    def drawdown(a):
+        peak, worst = a[0], 0.0
+        for p in a:
+            if p > peak:
+                peak = p
+            d = (peak - p) / peak
+            if d > worst:
+                worst = d
+        return float(worst)
+
+    def running(a):
+        s = 0.0
+        for i in range(len(a)):
+            s += a[i]
+        return float(s)
+
+    print("%-34s %12s %12s %8s" % ("Python loop over 20000 elements", "numgpu s", "numpy s", "ratio"))
+    for name, f in (("for p in x: drawdown", drawdown), ("for i in range(n): s += x[i]", running)):
+        g = ng.asarray(prices)
+        if f(g) != f(prices):
+            print("MISMATCH in %s" % name)
+            bad += 1
+            continue
+        t_ng, t_np = best_time(lambda: f(g), 3), best_time(lambda: f(prices), 3)
+        print("%-34s %12.5f %12.5f %8.2f" % (name, t_ng, t_np, t_np / t_ng))
     sys.exit(1 if bad else 0)
 
 

@@ -174,6 +174,8 @@ typedef struct NgBuffer {
     size_t nbytes;      /* bytes allocated */
     void *external;     /* non-NULL: memory owned by someone else (see release) */
     void (*release_external)(void *external); /* called instead of freeing data */
+    void *owner;        /* the binding's object that owns it (Python: x.base of its views);
+                           never read by the core */
 } NgBuffer;
 
 /* A view: dtype, shape and byte strides over a buffer at a byte offset.

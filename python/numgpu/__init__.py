@@ -139,7 +139,7 @@ def _wants_f(order, a=None):
 def _fortran_layout(make, shape):
     """make(shape) laid out in Fortran order: the C-ordered array of the reversed shape, transposed."""
     shape = (shape,) if isinstance(shape, (int, _np.integer)) else tuple(shape)
-    return make(shape[::-1]).T
+    return make(shape[::-1]).T._own()
 
 
 def _uploads_as_is(obj, dtype):
@@ -159,7 +159,7 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, lik
             a = object
         else:
             src = object if isinstance(object, (ndarray, _np.ndarray)) else _np.asarray(object)
-            a = array(src.T, dtype, copy=copy, order="C").T
+            a = array(src.T, dtype, copy=copy, order="C").T._own()
         return a.reshape((1,) * (ndmin - a.ndim) + a.shape) if a.ndim < ndmin else a
     same = isinstance(object, ndarray) and (dtype is None or _np.dtype(dtype) == object.dtype)
     reorder = isinstance(object, ndarray) and order == "C" and not object.flags.c_contiguous  # (a transposed view)

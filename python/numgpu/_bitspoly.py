@@ -186,7 +186,8 @@ def _bitwise_count_call(x, /, out=None):
     if dt.kind == "b":
         return _into("bitwise_count", out, (x.astype(_np.uint8),))
     if dt.itemsize <= 2:
-        return _into("bitwise_count", out, (asarray(_count_table(8 * dt.itemsize, dt.kind == "i"))[x],))
+        table = asarray(_count_table(8 * dt.itemsize, dt.kind == "i"))
+        return _into("bitwise_count", out, (table[x.reshape(-1)].reshape(x.shape),))   # (0-d x: an array too)
     u = absolute(x) if dt.kind == "i" else x   # (|INT_MIN| wraps to INT_MIN: its bits are the magnitude's)
     if u is x and not (x.flags.c_contiguous and x._memory[1] % dt.itemsize == 0):
         u = x.copy()

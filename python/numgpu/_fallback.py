@@ -319,8 +319,8 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
             return _host_call(name, npf, args, kwargs)
         try:
             r = f(*args, **kwargs)
-            if scalars and type(r) is ndarray and not r.ndim and r._buffer_refs[0] == 1:
-                r._scalar = True     # (a 0-d result of its own: NumPy gives a scalar)
+            if scalars and type(r) is ndarray and not r.ndim and r._own()._buffer_refs[0] == 1:
+                r._scalar = True     # (a 0-d result of its own, or a view of a temporary: NumPy gives a scalar)
             return r
         except catch as e:
             if _called_by_numgpu():

@@ -82,7 +82,7 @@ class flagsobj:
         itemsize = a.itemsize
         self.c_contiguous = self.contiguous = contiguous(a.shape, a.strides, itemsize)
         self.f_contiguous = self.fortran = contiguous(a.shape, a.strides, itemsize, True)
-        self.owndata = a._buffer_refs[0] == 1   # (a view whose base died owns its buffer here)
+        self.owndata = a.base is None
         self.writeable = self.aligned = True
         self.writebackifcopy = False
         self.fnc = self.f_contiguous and not self.c_contiguous

@@ -254,7 +254,7 @@ def _copy(self, order="C"):
         return _device_copy(self)
     from . import _c_order, _wants_f
     _c_order(order)
-    return _device_copy(self.T).T if _wants_f(order, self) else _device_copy(self)
+    return _device_copy(self.T).T._own() if _wants_f(order, self) else _device_copy(self)
 
 
 def install():

@@ -228,7 +228,7 @@ def multi_dot(arrays, *, out=None):
             return dot(chain(i, order[i][j]), chain(order[i][j] + 1, j), out=out)
         result = chain(0, n - 1, out=out)
     if nd_first == 1 and nd_last == 1:
-        return result[0, 0]
+        return result.reshape(())   # (a 0-d array: numgpu's stand-in for NumPy's scalar)
     if nd_first == 1 or nd_last == 1:
         return result.ravel()
     return result

@@ -484,7 +484,7 @@ class _DeviceGenerator(Generator):
         if arr is None:
             return idx if size is not None else idx.get()[()]
         res = _take(arr, idx, axis)
-        return res if size is not None or arr.ndim > 1 else res.get()[()]
+        return res if size is not None or arr.ndim > 1 or not isinstance(res, _ndarray()) else res.get()[()]
 
     def _choice_cdf(self, cdf, count):
         from . import empty

@@ -53,6 +53,34 @@ NgDevice *ngpy_device(void)
     return ngpy.device;
 }
 
+/* o owns its buffer when it is the first array made of it, else views the owner's (x.base). */
+static void adopt(NgPyArray *o)
+{
+    NgBuffer *b = o->arr.buf;
+    if (!b->owner) {
+        b->owner = o;
+    } else if (b->owner != o) {
+        o->base = (PyObject *)b->owner;
+        Py_INCREF(o->base);
+    }
+}
+
+void ngpy_disown(NgPyArray *o)
+{
+    if (o->arr.buf && o->arr.buf->owner == o)
+        o->arr.buf->owner = NULL;
+    Py_CLEAR(o->base);
+}
+
+void ngpy_become(NgPyArray *o, NgArray *a)
+{
+    ngpy_disown(o);
+    ng_array_release(&o->arr);
+    o->arr = *a;
+    a->buf = NULL;
+    adopt(o);
+}
+
 PyObject *ngpy_wrap(NgArray *a)
 {
     NgPyArray *o = PyObject_New(NgPyArray, ngpy.ndarray_type);
@@ -64,7 +92,9 @@ PyObject *ngpy_wrap(NgArray *a)
     o->weakreflist = NULL;
     o->exports = 0;
     o->scalar = false;
+    o->base = NULL;
     a->buf = NULL;
+    adopt(o);
     return (PyObject *)o;
 }
 
@@ -578,12 +608,15 @@ static int index_item(PyObject *o, NgIndex *it, NgArray *tmps, int *ntmp)
         it->i = v;
         return 0;
     }
-    if (ngpy_check(o) || PyList_Check(o) || PyTuple_Check(o) || PyBool_Check(o) ||
+    bool np_scalar = PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_generic); /* (np.True_: a 0-d mask) */
+    if (ngpy_check(o) || PyList_Check(o) || PyTuple_Check(o) || PyBool_Check(o) || np_scalar ||
         PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_ndarray)) {
         NgArray *a = &tmps[(*ntmp)];
         if (ngpy_to_array(o, NG_NODTYPE, a) < 0)
             return -1;
         (*ntmp)++;
+        if (np_scalar && a->dtype != NG_BOOL)
+            goto invalid;
         if (a->size == 0 && !ng_dtype_is_int(a->dtype) && (PyList_Check(o) || PyTuple_Check(o))) {
             /* x[[]]: NumPy's empty list is an empty integer index (its float64 array is not) */
             NgArray e;
@@ -604,6 +637,7 @@ static int index_item(PyObject *o, NgIndex *it, NgArray *tmps, int *ntmp)
         it->array = a;
         return 0;
     }
+invalid:
     PyErr_SetString(PyExc_IndexError, "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
                     "and integer or boolean arrays are valid indices");
     return -1;

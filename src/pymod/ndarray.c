@@ -13,6 +13,7 @@ static void array_dealloc(NgPyArray *self)
     PyTypeObject *tp = Py_TYPE(self);
     if (self->weakreflist)
         PyObject_ClearWeakRefs((PyObject *)self);
+    ngpy_disown(self);
     ng_array_release(&self->arr);
     tp->tp_free((PyObject *)self);
     Py_DECREF(tp);
@@ -331,28 +332,112 @@ static Py_ssize_t mp_length(PyObject *self)
     return (Py_ssize_t)ARR(self)->shape[0];
 }
 
-/* One element, x[i, j] or iterating x: a 0-d array of its own (NumPy gives a scalar, a copy;
- * a view would follow later writes to x: tmp = a[i]; a[i] = a[j]; a[j] = tmp). Releases view. */
+/* NumPy's scalar of the element `view` (0-d, in host memory): its bytes read in place. */
+static PyObject *numpy_scalar(const NgArray *view)
+{
+    static PyObject *types[NG_NTYPES]; /* (numpy.float64, ..., looked up once) */
+    NgDType dt = view->dtype;
+    if (!types[dt]) {
+        PyObject *d = ngpy_dtype_object(dt);
+        types[dt] = d ? PyObject_GetAttrString(d, "type") : NULL;
+        Py_XDECREF(d);
+        if (!types[dt])
+            return NULL;
+    }
+    const void *p = ng_array_data(view);
+    PyObject *v;
+    switch (dt) {
+    case NG_BOOL: v = PyBool_FromLong(*(const uint8_t *)p); break;
+    case NG_INT8: v = PyLong_FromLong(*(const int8_t *)p); break;
+    case NG_INT16: v = PyLong_FromLong(*(const int16_t *)p); break;
+    case NG_INT32: v = PyLong_FromLong(*(const int32_t *)p); break;
+    case NG_INT64: v = PyLong_FromLongLong(*(const int64_t *)p); break;
+    case NG_UINT8: v = PyLong_FromLong(*(const uint8_t *)p); break;
+    case NG_UINT16: v = PyLong_FromLong(*(const uint16_t *)p); break;
+    case NG_UINT32: v = PyLong_FromUnsignedLong(*(const uint32_t *)p); break;
+    case NG_UINT64: v = PyLong_FromUnsignedLongLong(*(const uint64_t *)p); break;
+    case NG_FLOAT32: v = PyFloat_FromDouble(*(const float *)p); break;
+    case NG_FLOAT64: v = PyFloat_FromDouble(*(const double *)p); break;
+    case NG_COMPLEX64: v = PyComplex_FromDoubles(((const float *)p)[0], ((const float *)p)[1]); break;
+    case NG_COMPLEX128: v = PyComplex_FromDoubles(((const double *)p)[0], ((const double *)p)[1]); break;
+    default: { /* float16: NumPy's own conversion of the 0-d array */
+        PyObject *np = ngpy_to_numpy(view), *empty = PyTuple_New(0);
+        PyObject *r = np && empty ? PyObject_GetItem(np, empty) : NULL;
+        Py_XDECREF(np);
+        Py_XDECREF(empty);
+        return r;
+    }
+    }
+    PyObject *r = v ? PyObject_CallOneArg(types[dt], v) : NULL;
+    Py_XDECREF(v);
+    return r;
+}
+
+/* One element, x[i, j] or iterating x, a copy as NumPy's scalar is (a view would follow later
+ * writes to x: tmp = a[i]; a[i] = a[j]; a[j] = tmp). On a device in host memory (cpu) NumPy's
+ * scalar itself: what follows (p > peak, s += x[i]) is NumPy's scalar arithmetic, no kernel per
+ * operation; elsewhere a 0-d array of its own, which stays on the device. Releases view. */
 static PyObject *element_of(NgArray *view)
 {
     if (view->ndim != 0)
         return ngpy_wrap(view);
-    NgArray copy;
     NgDevice *dev = ng_array_device(view);
-    NgStatus st;
-    if (ng_device_host_visible(dev)) { /* (cpu: the bytes themselves, no kernel) */
-        st = ng_array_empty(dev, view->dtype, 0, NULL, &copy);
-        if (st == NG_OK)
-            memcpy(ng_array_data(&copy), ng_array_data(view), ng_array_itemsize(view));
-    } else {
-        st = ng_op_astype(view, view->dtype, &copy);
+    if (ng_device_host_visible(dev)) {
+        PyObject *r = numpy_scalar(view);
+        ng_array_release(view);
+        return r;
     }
+    NgArray copy;
+    NgStatus st = ng_op_astype(view, view->dtype, &copy);
     ng_array_release(view);
     return st == NG_OK ? ngpy_wrap_result(&copy, true) : ngpy_raise(st);
 }
 
+/* NumPy's scalar of the element of e (a's view struct, borrowing its buffer reference) at
+ * e->offset. */
+static PyObject *scalar_at(NgArray *e)
+{
+    e->ndim = 0;
+    e->size = 1;
+    return numpy_scalar(e);
+}
+
+/* x[i] or x[i, j, ...] of every axis by Python ints, x in host memory (a Python loop's access):
+ * the element's address computed here, NumPy's scalar read in place. Returns 0 (nothing done,
+ * no error) for every other case, which the general path takes (NumPy's errors included). */
+static int host_element(PyObject *self, PyObject *key, PyObject **out)
+{
+    const NgArray *a = ARR(self);
+    bool tuple = PyTuple_CheckExact(key);
+    int n = tuple ? (int)PyTuple_GET_SIZE(key) : 1;
+    if (n != a->ndim || a->dtype == NG_FLOAT16 || !ng_device_host_visible(ng_array_device(a)))
+        return 0;
+    NgArray e = *a; /* (borrows a's buffer reference: read here, never released) */
+    for (int d = 0; d < n; d++) {
+        PyObject *k = tuple ? PyTuple_GET_ITEM(key, d) : key;
+        if (!PyLong_CheckExact(k))
+            return 0;
+        int overflow;
+        long long i = PyLong_AsLongLongAndOverflow(k, &overflow);
+        if (overflow || (i == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (i < 0)
+            i += a->shape[d];
+        if (i < 0 || i >= a->shape[d])
+            return 0;
+        e.offset += (size_t)(i * a->strides[d]);
+    }
+    *out = scalar_at(&e);
+    return 1;
+}
+
 static PyObject *mp_subscript(PyObject *self, PyObject *key)
 {
+    PyObject *fast;
+    if (host_element(self, key, &fast))
+        return fast;
     NgIndex items[2 * NG_MAXDIMS];
     NgArray tmps[2 * NG_MAXDIMS];
     int n, ntmp;
@@ -486,6 +571,12 @@ static PyObject *sq_item(PyObject *self, Py_ssize_t i)
         PyErr_Format(PyExc_IndexError, "index %zd is out of bounds for axis 0 with size %lld", i,
                      (long long)ARR(self)->shape[0]);
         return NULL;
+    }
+    const NgArray *a = ARR(self);
+    if (a->ndim == 1 && a->dtype != NG_FLOAT16 && ng_device_host_visible(ng_array_device(a))) {
+        NgArray e = *a; /* (iterating a 1-d array in host memory: the element read in place) */
+        e.offset += (size_t)(i * a->strides[0]);
+        return scalar_at(&e);
     }
     NgIndex it;
     memset(&it, 0, sizeof it);
@@ -661,6 +752,13 @@ static PyObject *get_buffer_refs(PyObject *self, void *c)
     return Py_BuildValue("(Ln)", (long long)ARR(self)->buf->refcount, ((NgPyArray *)self)->exports);
 }
 
+/* x.base: the array whose memory x views (the one that owns it), or None. */
+static PyObject *get_base(PyObject *self, void *c)
+{
+    PyObject *b = ((NgPyArray *)self)->base;
+    return Py_NewRef(b ? b : Py_None);
+}
+
 /* x._memory: (the buffer's identity, the byte offset of element 0 in it): shares_memory's
  * question asked of two arrays of one buffer (views of different buffers never overlap). */
 static PyObject *get_memory(PyObject *self, void *c)
@@ -674,6 +772,7 @@ static PyGetSetDef getset[] = {
      NULL},
     {"_buffer_refs", get_buffer_refs, NULL,
      "(arrays holding the buffer, NumPy arrays viewing its memory): ndarray.resize's refcheck.", NULL},
+    {"base", get_base, NULL, "The array whose memory this one views (None: its own memory).", NULL},
     {"shape", get_shape, set_shape, "Tuple of array dimensions.", NULL},
     {"strides", get_strides, NULL, "Tuple of bytes to step in each dimension.", NULL},
     {"dtype", get_dtype, NULL, "Data type of the elements (a numpy.dtype).", NULL},
@@ -1074,7 +1173,7 @@ static PyObject *m_item(PyObject *self, PyObject *args)
     }
     if (!v)
         return NULL;
-    PyObject *r = scalar_item(v);
+    PyObject *r = ngpy_check(v) ? scalar_item(v) : PyObject_CallMethod(v, "item", NULL); /* (NumPy's scalar on cpu) */
     Py_DECREF(v);
     return r;
 }
@@ -1148,6 +1247,18 @@ static PyObject *m_swapaxes(PyObject *self, PyObject *args)
     return transpose_of(self, perm);
 }
 
+/* x._own(): x, a view of a temporary nothing else holds (the C-ordered array an F-ordered one is
+ * made as the transpose of), owns its memory instead: x.base None, as NumPy's F-ordered arrays. */
+static PyObject *m_own(PyObject *self, PyObject *unused)
+{
+    NgPyArray *o = (NgPyArray *)self;
+    if (o->base && Py_REFCNT(o->base) == 1) {
+        o->arr.buf->owner = o;
+        Py_CLEAR(o->base);
+    }
+    return Py_NewRef(self);
+}
+
 /* x._become(y): x takes y's data, dtype and shape (ndarray.resize in place); arrays sharing x's old
  * buffer keep it. */
 static PyObject *m_become(PyObject *self, PyObject *other)
@@ -1163,13 +1274,15 @@ static PyObject *m_become(PyObject *self, PyObject *other)
     }
     NgArray keep = *ARR(other);
     ng_buffer_retain(keep.buf);
-    ng_array_release(ARR(self));
-    *ARR(self) = keep;
+    if (keep.buf->owner == other && !((NgPyArray *)other)->base)
+        keep.buf->owner = NULL; /* (y, a fresh result: x owns its memory now, as after NumPy's resize) */
+    ngpy_become((NgPyArray *)self, &keep);
     Py_RETURN_NONE;
 }
 
 static PyMethodDef methods[] = {
     {"_become", m_become, METH_O, "Take another array's data, dtype and shape (resize in place)."},
+    {"_own", m_own, METH_NOARGS, "Own the memory of a temporary only this view holds (returns self)."},
     {"get", m_get, METH_NOARGS, "Copy to the host as a numpy.ndarray."},
     {"__array__", (PyCFunction)(void (*)(void))m_array, METH_VARARGS | METH_KEYWORDS, "NumPy conversion."},
     {"astype", (PyCFunction)(void (*)(void))m_astype, METH_VARARGS | METH_KEYWORDS, "Copy converted to dtype."},

@@ -16,6 +16,8 @@ typedef struct NgPyArray {
     PyObject *weakreflist;    /* weak reference support */
     Py_ssize_t exports;       /* buffer-protocol views of its memory alive (NumPy arrays on cpu) */
     bool scalar;              /* a 0-d result standing for NumPy's scalar: x += 1 rebinds (ndarray.c) */
+    PyObject *base;           /* the array owning the buffer (NgBuffer.owner) when this one views it:
+                                 x.base, held as NumPy's views hold theirs; NULL for the owner */
 } NgPyArray;
 
 /* Module state shared by the binding's files (one interpreter). */
@@ -45,6 +47,10 @@ PyObject *ngpy_wrap(NgArray *a);
 /* ngpy_wrap for a computed result: with `scalar`, a 0-d one stands for NumPy's scalar
  * (NgPyArray.scalar), as NumPy's operators, ufuncs, reductions and indexing give scalars. */
 PyObject *ngpy_wrap_result(NgArray *a, bool scalar);
+/* o gives up its buffer's ownership and its base (dealloc); o takes a's view instead of its own
+ * (a's reference moves to o), owning its buffer unless another array does. */
+void ngpy_disown(NgPyArray *o);
+void ngpy_become(NgPyArray *o, NgArray *a);
 /* The default float dtype: float64, or float32 under the precision policy. */
 static inline NgDType ngpy_float_default(void) { return ngpy.float32 ? NG_FLOAT32 : NG_FLOAT64; }
 static inline bool ngpy_check(PyObject *o) { return PyObject_TypeCheck(o, ngpy.ndarray_type); }

@@ -48,7 +48,8 @@ def assert_same(ng_result, np_result, rtol=None, atol=0.0, check_dtype=True):
     """Asserts numgpu's result equals NumPy's.
 
     NumPy arrays and NumPy scalars must come back as numgpu.ndarray (a 0-d
-    array stands in for a NumPy scalar); Python scalars and tuples/lists are
+    array stands in for a NumPy scalar), or for a NumPy scalar NumPy's scalar
+    itself (an element x[i] on a device in host memory: cpu); Python scalars and tuples/lists are
     compared element by element. Same shape and dtype; ints and bools exactly,
     floats with rtol (1e-6 float32, 1e-12 float64 by default) and NaN in the
     same places.
@@ -58,6 +59,10 @@ def assert_same(ng_result, np_result, rtol=None, atol=0.0, check_dtype=True):
         assert len(ng_result) == len(np_result)
         for g, e in zip(ng_result, np_result):
             assert_same(g, e, rtol=rtol, atol=atol, check_dtype=check_dtype)
+        return
+    if isinstance(np_result, np.generic) and isinstance(ng_result, np.generic):
+        assert type(ng_result) is type(np_result), "type %s, NumPy %s" % (type(ng_result), type(np_result))
+        assert_values(np.asarray(ng_result), np.asarray(np_result), rtol=rtol, atol=atol)
         return
     if isinstance(np_result, (np.ndarray, np.generic)):
         assert isinstance(ng_result, ng.ndarray), \

@@ -214,7 +214,7 @@ def test_bitwise_count_dtypes(dtype):
     g = ng.asarray(y)
     for gv, v in zip(views(g), views(y)):
         exact(ng.bitwise_count(gv), np.bitwise_count(v))
-    exact(ng.bitwise_count(g[0, 0]), np.bitwise_count(y[0, 0]))          # 0-d
+    exact(ng.bitwise_count(g[0, 0, ...]), np.bitwise_count(y[0, 0, ...]))    # 0-d
 
 
 def test_bitwise_count_bool_scalars_empty_and_out():

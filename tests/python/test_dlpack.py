@@ -31,7 +31,7 @@ def views(a):
     yield a[1:, ::-1]
     yield a.T
     yield a[2, 1:]
-    yield a[0, 0]  # 0-d after np.asarray below
+    yield a[0, 0, ...]  # a 0-d view
     yield a[:0]
 
 
@@ -153,7 +153,7 @@ def test_numpy_from_numgpu_every_dtype_and_layout(dtype):
 def view_like(x, base, v):
     """The numgpu view of x that v is of base (same index expression)."""
     for expr in (lambda t: t, lambda t: t[::2], lambda t: t[1:, ::-1], lambda t: t.T, lambda t: t[2, 1:],
-                 lambda t: t[0, 0], lambda t: t[:0]):
+                 lambda t: t[0, 0, ...], lambda t: t[:0]):
         w = np.asarray(expr(base))
         if w.shape == v.shape and w.strides == v.strides and np.array_equal(w, v):
             return expr(x)

@@ -1,6 +1,6 @@
 """NumPy's array subclasses with semantics of their own (masked arrays, np.matrix) given to numgpu's
 functions, ufuncs and operators: NumPy's answer and type, never the subclass's bare data (a mask
-dropped); np.memmap stays plain memory, run on the device. Also NumPy's conversions numgpu takes
+dropped); np.memmap stays plain memory, run on the device. Also x.base, and NumPy's conversions numgpu takes
 over: str values stored into numeric arrays, np.where's wraparound of Python ints, and the
 NumPy-scalar style of 0-d results under `numgpu run`."""
 import operator
@@ -109,3 +109,23 @@ def test_scalar_style_prints_only_scalars_as_scalars():
             ["array(5)", "array(0.)", "array(2.5)"]
     finally:
         _protocols.scalar_style(False)
+
+
+def test_base_is_the_array_owning_the_memory():
+    before = fallback_calls()
+    a = ng.arange(10)
+    v = a[2:7]
+    assert a.base is None and v.base is a
+    assert v[1:].base is a and v.T.base is a          # NumPy's chain collapses to the owner
+    assert a.reshape(2, 5).base is a and a.view(np.uint64).base is a
+    assert (a + 1).base is None and a.copy().base is None and a[3].base is None
+    b = ng.arange(12.0).reshape(3, 4)                  # the owner stays alive through its view
+    assert b.base is not None and b.base.shape == (12,)
+    c = b.base
+    del c
+    w = ng.arange(6.0)[::2]
+    assert w.base.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    r = ng.arange(6)
+    r.resize((2, 3), refcheck=False)
+    assert r.base is None
+    assert fallback_calls() == before                 # x.base ran on NumPy before (always None)
