@@ -1029,16 +1029,24 @@ static NgStatus eyes(NgDevice *dev, int64_t nb, int64_t rows, int64_t cols, NgDT
     return st;
 }
 
+/* What eigh and eig check first: a stack of square matrices, the double dtypes they are computed
+ * and returned in, and a device with a decomposition solver. */
+static NgStatus square_decomp(const NgArray *a, NgDType *dt, NgDType *rdt)
+{
+    NgStatus st = check_square(a, dt);
+    if (st != NG_OK || (st = double_dtypes(a->dtype, a->dtype, dt, rdt)) != NG_OK)
+        return st;
+    return ng_array_device(a)->be->decomp ? NG_OK : no_solver(ng_array_device(a));
+}
+
 NgStatus ng_lapack_eigh(const NgArray *a, bool upper, NgArray *w, NgArray *v, int *info)
 {
     *info = 0;
     NgDType dt = NG_FLOAT64, rdt = NG_FLOAT64;
-    NgStatus st = check_square(a, &dt);
-    if (st != NG_OK || (st = double_dtypes(a->dtype, a->dtype, &dt, &rdt)) != NG_OK)
+    NgStatus st = square_decomp(a, &dt, &rdt);
+    if (st != NG_OK)
         return st;
     NgDevice *dev = ng_array_device(a);
-    if (!dev->be->decomp)
-        return no_solver(dev);
     int bnd = a->ndim - 2;
     int64_t nb = batch_of(a->ndim, a->shape), n = a->shape[bnd], ws[2] = {nb, n};
     NgArray wk, wv;
@@ -1120,12 +1128,10 @@ NgStatus ng_lapack_eig(const NgArray *a, NgArray *w, NgArray *v, int *info)
 {
     *info = 0;
     NgDType dt = NG_FLOAT64, rdt = NG_FLOAT64;
-    NgStatus st = check_square(a, &dt);
-    if (st != NG_OK || (st = double_dtypes(a->dtype, a->dtype, &dt, &rdt)) != NG_OK)
+    NgStatus st = square_decomp(a, &dt, &rdt);
+    if (st != NG_OK)
         return st;
     NgDevice *dev = ng_array_device(a);
-    if (!dev->be->decomp)
-        return no_solver(dev);
     NgDType cdt = NG_COMPLEX128, crdt = rdt == NG_FLOAT32 || rdt == NG_COMPLEX64 ? NG_COMPLEX64 : NG_COMPLEX128;
     int bnd = a->ndim - 2;
     int64_t nb = batch_of(a->ndim, a->shape), n = a->shape[bnd], ws[2] = {nb, n}, vs[3] = {nb, n, n};
