@@ -307,6 +307,26 @@ def _m_argsort(self, axis=-1, kind=None, order=None, *, stable=None):
 
 # ---- unique ----------------------------------------------------------------------
 
+def _host_unique(ar, counts):
+    """unique (values, and counts) of the 1-d cpu array ar of real numbers: NumPy's sort of it (_host_sort), then
+    on the device the first element of each run of equal ones; the NaNs, sorted last, one value
+    (the first of them, as NumPy's equal_nan=True)."""
+    ng = _ng()
+    aux = _host_sort(ar, 0, False)
+    n = aux.size
+    mask = ng.empty(n, bool)
+    mask[:1] = True
+    ng.not_equal(aux[1:], aux[:-1], out=mask[1:])
+    if aux.dtype.kind == "f":
+        first_nan = n - int(ng.count_nonzero(ng.isnan(aux)))
+        mask[first_nan + 1:] = False
+    vals = aux[mask]
+    if not counts:
+        return vals
+    starts = ng.flatnonzero(mask)
+    return vals, ng.diff(ng.concatenate((starts, ng.full(1, n, _np.intp))))
+
+
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True):
     """Sorted unique elements of the flattened array, as NumPy 2."""
@@ -314,6 +334,8 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         return _on_numpy("numpy.unique", _np.unique, ar, return_index, return_inverse, return_counts, axis,
                           equal_nan=equal_nan)
     ar = _arr(ar)
+    if not (return_index or return_inverse) and ar.dtype.kind != "c" and _on_host(ar, _host_sorts()[False]):
+        return _host_unique(ar.reshape(-1), return_counts)
     vals, idx, inv, cnt = _core.unique(ar, bool(return_index), bool(return_inverse), bool(return_counts))
     extra = tuple(x for x in (idx, inv, cnt) if x is not None)
     return (vals,) + extra if extra else vals

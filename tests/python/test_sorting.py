@@ -410,6 +410,18 @@ def test_unique(dt, shape):
         assert_same(tuple(ng.unique(a, return_inverse=True)), tuple(np.unique(v, return_inverse=True)))
 
 
+@pytest.mark.parametrize("dt", [np.int16, np.int32, np.uint64, np.float32, np.float64], ids=dtype_id)
+def test_unique_of_many_values_bit_for_bit(dt):
+    # (on cpu: NumPy's own sort, then the runs on the device; NaNs one value, -0.0 and 0.0 one)
+    x = _with_nans(np.round(data(dt, (300, 400), kind="small" if np.dtype(dt).kind in "iu" else "any"), 1))
+    if x.dtype.kind == "f":
+        x.flat[3::13] = -0.0
+    for v in (x, x[:, ::-3]):
+        for got, exp in zip(ng.unique(ng.asarray(v), return_counts=True), np.unique(v, return_counts=True)):
+            assert got.dtype == exp.dtype and got.get().tobytes() == exp.tobytes()
+        assert ng.unique(ng.asarray(v)).get().tobytes() == np.unique(v).tobytes()
+
+
 def test_unique_scalar_and_lists():
     assert_same(ng.unique(ng.asarray(np.int64(4))), np.unique(np.int64(4)))
     assert_same(ng.unique([3, 1, 3, 2, 1]), np.unique([3, 1, 3, 2, 1]))
