@@ -194,8 +194,10 @@ NgStatus ng_op_histogram(const NgArray *a, const NgArray *edges, bool uniform, d
                          double denom, const NgArray *weights, NgArray *out);
 /* Quantiles (linear method) of `a` along `axis` at the 1-d float64 `q`
  * (in [0, 1]), computed in the float dtype dt: shape (len(q), a's shape
- * without axis). */
-NgStatus ng_op_quantile(const NgArray *a, int axis, const NgArray *q, NgDType dt, NgArray *out);
+ * without axis). `arranged`: a's rows along axis already hold their sorted
+ * values at the places read (each q's two neighbours and the last: a
+ * partition there), so they are not sorted again. */
+NgStatus ng_op_quantile(const NgArray *a, int axis, const NgArray *q, NgDType dt, bool arranged, NgArray *out);
 
 /* ---- gathering and rearranging (src/ops/manip.c) --------------------- */
 

@@ -712,7 +712,7 @@ NgStatus ng_op_histogram(const NgArray *a, const NgArray *edges, bool uniform, d
     return st;
 }
 
-NgStatus ng_op_quantile(const NgArray *a, int axis, const NgArray *q, NgDType dt, NgArray *out)
+NgStatus ng_op_quantile(const NgArray *a, int axis, const NgArray *q, NgDType dt, bool arranged, NgArray *out)
 {
     NgStatus st = ng_axis_normalize(&axis, a->ndim);
     if (st != NG_OK)
@@ -725,7 +725,8 @@ NgStatus ng_op_quantile(const NgArray *a, int axis, const NgArray *q, NgDType dt
     int64_t rows, n;
     if ((st = ng_sort_axis_last(a, axis, true, &s, &rows, &n)) != NG_OK)
         return st;
-    st = ng_sort_rows(&s, NULL, false, rows, n);
+    if (!arranged)
+        st = ng_sort_rows(&s, NULL, false, rows, n);
     int64_t oshape[NG_MAXDIMS];
     oshape[0] = q->shape[0];
     for (int d = 0; d < s.ndim - 1; d++)

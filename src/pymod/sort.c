@@ -170,8 +170,8 @@ static PyObject *f_histogram(PyObject *m, PyObject *args)
 static PyObject *f_quantile(PyObject *m, PyObject *args)
 {
     PyObject *a, *q, *dtype;
-    int axis;
-    if (!PyArg_ParseTuple(args, "OiOO:quantile", &a, &axis, &q, &dtype))
+    int axis, arranged = 0;
+    if (!PyArg_ParseTuple(args, "OiOO|p:quantile", &a, &axis, &q, &dtype, &arranged))
         return NULL;
     NgDType dt;
     if (ngpy_dtype(dtype, &dt) < 0)
@@ -183,7 +183,7 @@ static PyObject *f_quantile(PyObject *m, PyObject *args)
         ng_array_release(&ta);
         return NULL;
     }
-    NgStatus st = ng_op_quantile(&ta, axis, &tq, dt, &out);
+    NgStatus st = ng_op_quantile(&ta, axis, &tq, dt, arranged, &out);
     ng_array_release(&ta);
     ng_array_release(&tq);
     return result(st, &out);
@@ -196,6 +196,6 @@ PyMethodDef ngpy_sort_functions[] = {
     {"unique", f_unique, METH_VARARGS, "unique(a, index, inverse, counts) -> (values, index, inverse, counts)."},
     {"bincount", f_bincount, METH_VARARGS, "bincount(x, weights, minlength)."},
     {"histogram", f_histogram, METH_VARARGS, "histogram(a, edges, uniform, first, last, denom, weights): counts."},
-    {"quantile", f_quantile, METH_VARARGS, "quantile(a, axis, q, dtype): shape (len(q),) + a's without axis."},
+    {"quantile", f_quantile, METH_VARARGS, "quantile(a, axis, q, dtype[, arranged]): shape (len(q),) + a's without axis (arranged: a partitioned where read)."},
     {NULL},
 };
