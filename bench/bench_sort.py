@@ -32,17 +32,24 @@ def main():
     gf4, gi4 = ng.asarray(f4), ng.asarray(i4)
     gx, gm, gi, gs, gq = (ng.asarray(v) for v in (x, m, ints, small, q))
     gh, ghs, gc = ng.asarray(h), ng.asarray(hs), ng.asarray(c)
+    r10, r100 = x.reshape(-1, 10), x.reshape(-1, 100)
+    g10, g100 = gx.reshape(-1, 10), gx.reshape(-1, 100)
     cases = [
         ("sort float64 (n)", lambda: ng.sort(gx), lambda: np.sort(x)),
+        ("sort rows of 10 (n/10 x 10)", lambda: ng.sort(g10, axis=1), lambda: np.sort(r10, axis=1)),
+        ("argsort rows of 100", lambda: ng.argsort(g100, axis=1), lambda: np.argsort(r100, axis=1)),
+        ("partition float64 (n) at n/2", lambda: ng.partition(gx, n // 2), lambda: np.partition(x, n // 2)),
+        ("unique float64 (n)", lambda: ng.unique(gx), lambda: np.unique(x)),
+        ("median axis=1 (n/1000 x 1000)", lambda: ng.median(gm, axis=1), lambda: np.median(m, axis=1)),
         ("sort rows (n/1000 x 1000)", lambda: ng.sort(gm, axis=1), lambda: np.sort(m, axis=1)),
-        ("argsort float64 (n)", lambda: ng.argsort(gx), lambda: np.argsort(x, kind="stable")),
+        ("argsort float64 (n), stable", lambda: ng.argsort(gx, kind="stable"), lambda: np.argsort(x, kind="stable")),
         ("sort int64 (n)", lambda: ng.sort(gi), lambda: np.sort(ints)),
         ("sort float32 (n)", lambda: ng.sort(gf4), lambda: np.sort(f4)),
-        ("argsort int32 (n)", lambda: ng.argsort(gi4), lambda: np.argsort(i4, kind="stable")),
+        ("argsort int32 (n), stable", lambda: ng.argsort(gi4, kind="stable"), lambda: np.argsort(i4, kind="stable")),
         ("sort float16 (n)", lambda: ng.sort(gh), lambda: np.sort(h)),
-        ("argsort float16 (n)", lambda: ng.argsort(gh), lambda: np.argsort(h, kind="stable")),
+        ("argsort float16 (n), stable", lambda: ng.argsort(gh, kind="stable"), lambda: np.argsort(h, kind="stable")),
         ("sort complex128 (n)", lambda: ng.sort(gc), lambda: np.sort(c)),
-        ("argsort complex128 (n)", lambda: ng.argsort(gc), lambda: np.argsort(c, kind="stable")),
+        ("argsort complex128 (n), stable", lambda: ng.argsort(gc, kind="stable"), lambda: np.argsort(c, kind="stable")),
         ("unique int64 + counts", lambda: ng.unique(gi, return_counts=True), lambda: np.unique(ints, return_counts=True)),
         ("cumsum float64 (n)", lambda: ng.cumsum(gx), lambda: np.cumsum(x)),
         ("cumsum axis=0 (n/1000 x 1000)", lambda: ng.cumsum(gm, axis=0), lambda: np.cumsum(m, axis=0)),
