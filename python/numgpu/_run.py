@@ -234,7 +234,7 @@ class NumpyShim(types.ModuleType):
         if isinstance(npv, types.ModuleType):
             return shim(npv.__name__) if npv.__name__.startswith("numpy") else npv
         if name == "ndarray" and ngv is not missing:
-            return ngv
+            return _script_ndarray(ngv)
         if np_mod.__name__ == "numpy.random" and name in ("default_rng", "RandomState", "Generator"):
             return _host_factory(label, npv)
         if np_mod.__name__ == "numpy.random" and name == "shuffle":
@@ -250,6 +250,37 @@ class NumpyShim(types.ModuleType):
         if npv in METADATA:
             return guarded(label, METADATA[npv], npv, _CATCH, name_strict_error)   # np.shape(x): x.shape, no download
         return wrap(label, npv)
+
+
+_SCRIPT_NDARRAY = []
+
+
+def _script_ndarray(ng_ndarray):
+    """`numpy.ndarray` as a script sees it: numgpu's ndarray (constructor, base class, methods),
+    of which NumPy's own arrays, those numgpu keeps on the host (str, object, datetime64 data,
+    masked arrays), are instances too: `isinstance(x, np.ndarray)` holds for every array the
+    script meets, as under NumPy."""
+    if not _SCRIPT_NDARRAY:
+        import numpy
+
+        class _Meta(type):
+            def __instancecheck__(cls, obj):
+                return isinstance(obj, (ng_ndarray, numpy.ndarray))
+
+            def __subclasscheck__(cls, sub):
+                return isinstance(sub, type) and issubclass(sub, (ng_ndarray, numpy.ndarray))
+
+        def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
+            """np.ndarray(shape, dtype): an uninitialised numgpu array (with buffer=: a copy of
+            NumPy's array over it)."""
+            import numgpu
+            if buffer is None and strides is None and not offset:
+                return numgpu.empty(shape, dtype, order=order or "C")
+            return numgpu.asarray(numpy.ndarray(shape, dtype, buffer, offset, strides, order))
+
+        _SCRIPT_NDARRAY.append(_Meta("ndarray", (ng_ndarray,), {"__module__": "numpy", "__qualname__": "ndarray",
+                                                                 "__doc__": ng_ndarray.__doc__, "__new__": __new__}))
+    return _SCRIPT_NDARRAY[0]
 
 
 def shim(np_name):

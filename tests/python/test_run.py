@@ -523,3 +523,22 @@ def test_warning_points_at_users_line(fresh_fallback):
         np.add.reduceat(x, [0, 1])             # through __array_ufunc__
         x.argpartition(0)                      # a host method
     assert len(w) == 3 and {m.filename for m in w} == {__file__}
+
+
+def test_every_array_is_an_ndarray_under_run(tmp_path):
+    """Under numgpu run np.ndarray is numgpu's (constructor, methods), and NumPy's arrays numgpu
+    keeps on the host (str, object, masked) are ndarrays too, as under NumPy."""
+    script = write(tmp_path, "isinst.py", """
+import numpy as np
+a = np.arange(3.0); s = np.array(['a', 'b']); o = np.array([1, None]); t = np.ma.masked_equal(a, 1.0)
+print(isinstance(a, np.ndarray), isinstance(s, np.ndarray), isinstance(o, np.ndarray), isinstance(t, np.ndarray),
+      isinstance(3.0, np.ndarray), isinstance(a[0], np.ndarray))
+print(issubclass(type(a), np.ndarray), issubclass(type(s), np.ndarray), issubclass(int, np.ndarray))
+b = np.ndarray((2, 2)); print(b.shape, b.dtype, type(b).__name__, np.ndarray.__name__)
+c = np.ndarray((3,), dtype=np.int32, buffer=np.arange(3, dtype=np.int32)); print(c.tolist(), c.dtype)
+print(np.ndarray.sum(a), np.ndarray.tolist(a))
+""")
+    proc = run("--no-report", script)
+    assert proc.returncode == 0, proc.stderr
+    plain = python([script])
+    assert proc.stdout == plain.stdout
