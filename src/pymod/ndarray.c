@@ -360,13 +360,8 @@ static PyObject *numpy_scalar(const NgArray *view)
     case NG_FLOAT64: v = PyFloat_FromDouble(*(const double *)p); break;
     case NG_COMPLEX64: v = PyComplex_FromDoubles(((const float *)p)[0], ((const float *)p)[1]); break;
     case NG_COMPLEX128: v = PyComplex_FromDoubles(((const double *)p)[0], ((const double *)p)[1]); break;
-    default: { /* float16: NumPy's own conversion of the 0-d array */
-        PyObject *np = ngpy_to_numpy(view), *empty = PyTuple_New(0);
-        PyObject *r = np && empty ? PyObject_GetItem(np, empty) : NULL;
-        Py_XDECREF(np);
-        Py_XDECREF(empty);
-        return r;
-    }
+    case NG_FLOAT16: v = PyFloat_FromDouble(PyFloat_Unpack2((const char *)p, 1)); break; /* (exact) */
+    default: v = NULL; PyErr_SetString(PyExc_TypeError, "no NumPy scalar of this dtype"); break;
     }
     PyObject *r = v ? PyObject_CallOneArg(types[dt], v) : NULL;
     Py_XDECREF(v);
@@ -410,7 +405,7 @@ static int host_element(PyObject *self, PyObject *key, PyObject **out)
     const NgArray *a = ARR(self);
     bool tuple = PyTuple_CheckExact(key);
     int n = tuple ? (int)PyTuple_GET_SIZE(key) : 1;
-    if (n != a->ndim || a->dtype == NG_FLOAT16 || !ng_device_host_visible(ng_array_device(a)))
+    if (n != a->ndim || !ng_device_host_visible(ng_array_device(a)))
         return 0;
     NgArray e = *a; /* (borrows a's buffer reference: read here, never released) */
     for (int d = 0; d < n; d++) {
@@ -573,7 +568,7 @@ static PyObject *sq_item(PyObject *self, Py_ssize_t i)
         return NULL;
     }
     const NgArray *a = ARR(self);
-    if (a->ndim == 1 && a->dtype != NG_FLOAT16 && ng_device_host_visible(ng_array_device(a))) {
+    if (a->ndim == 1 && ng_device_host_visible(ng_array_device(a))) {
         NgArray e = *a; /* (iterating a 1-d array in host memory: the element read in place) */
         e.offset += (size_t)(i * a->strides[0]);
         return scalar_at(&e);
