@@ -349,17 +349,29 @@ def subclass_arg(args, kwargs=None):
     NumPy's ndarray with semantics of its own (a masked array, np.matrix; not np.memmap, which is
     plain memory), else None. numgpu's functions would take such an argument as its plain data
     (dropping a mask): NumPy's function runs instead, and gives NumPy's answer and type."""
-    for a in (args if not kwargs else args + tuple(kwargs.values())):
+    t = _first_subclass(args)
+    return t if t is not None or not kwargs else _first_subclass(kwargs.values())
+
+
+_PLAIN = frozenset((ndarray, _np.ndarray, int, float, bool, complex, str, type(None), slice))
+
+
+def _first_subclass(values):
+    for a in values:
         t = type(a)
-        if t is ndarray or t is _np.ndarray or t is int or t is float:
+        if t in _PLAIN:
             continue
         if t is list or t is tuple:
             for v in a:
-                if isinstance(v, _np.ndarray) and type(v) is not _np.ndarray and not isinstance(v, _np.memmap):
+                if type(v) not in _PLAIN and _np_subclass(v):
                     return type(v)
-        elif isinstance(a, _np.ndarray) and not isinstance(a, _np.memmap):
+        elif _np_subclass(a):
             return t
     return None
+
+
+def _np_subclass(a):
+    return isinstance(a, _np.ndarray) and not isinstance(a, _np.memmap)
 
 
 def _np_name(t):
