@@ -27,6 +27,7 @@ import inspect
 import linecache
 import textwrap
 import threading
+import types
 import warnings
 
 import numpy as _np
@@ -159,6 +160,35 @@ def _closure_values(fn):
     return values
 
 
+def _closure_plan(fn, code, filename, extra):
+    """The host plan's function from its source `code` (one def of fn's name): a function over
+    fn's own globals (read at each call, as fn reads them) and fn's own closure cells (so a
+    free variable is the enclosing function's, as it is now, never a global of its name), its
+    other free names (`extra`: __ng_launch, __ng_returned) in cells of their own. The def is
+    compiled inside a function that binds every such name, which makes them free in it."""
+    tree = _ast.parse(code, filename)
+    fdef = tree.body[0]
+    names = list(fn.__code__.co_freevars) + sorted(extra)
+    scope = _ast.FunctionDef(name="__ng_scope", args=_ast.arguments(posonlyargs=[], args=[], vararg=None,
+                                                                    kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                                                    defaults=[]),
+                             body=[_ast.Assign(targets=[_ast.Name(id=n, ctx=_ast.Store()) for n in names],
+                                               value=_ast.Constant(value=None)),
+                                   fdef, _ast.Return(value=_ast.Name(id=fdef.name, ctx=_ast.Load()))],
+                             decorator_list=[], returns=None, type_comment=None)
+    tree.body = [scope]
+    _ast.fix_missing_locations(tree)
+    outer = compile(tree, filename, "exec")
+    scope_code = next(c for c in outer.co_consts if isinstance(c, types.CodeType))
+    inner = next(c for c in scope_code.co_consts if isinstance(c, types.CodeType) and c.co_name == fdef.name)
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    closure = tuple(cells[n] if n in cells else types.CellType(extra[n]) if n in extra else types.CellType()
+                    for n in inner.co_freevars)
+    plan = types.FunctionType(inner, fn.__globals__, fn.__name__, fn.__defaults__, closure)
+    plan.__kwdefaults__ = fn.__kwdefaults__
+    return plan
+
+
 class _CallState(threading.local):
     keep = None  # the current call's kept arrays (for jit_launch); a class default: no
     #              AttributeError to catch in every launch of a thread that set none
@@ -258,17 +288,14 @@ class JitFunction:
                 plan.append(src_lines[ln - 1])
                 ln += 1
         code = "\n" * (first - 1 + func.lineno - 1) + "\n".join(plan) + "\n"
-        namespace = dict(self._fn.__globals__)
-        namespace.update(_closure_values(self._fn))
         # (C all the way: the launch records how the loop ran in self._launched, "kernel (raised)"
         # when it raised what Python would raise in the loop, after the kernel ran)
-        code_obj = self._fn.__code__  # (its locals are never its globals, bound or not)
-        local_names = frozenset(code_obj.co_varnames + code_obj.co_cellvars)
-        namespace["__ng_returned"] = _returned
-        namespace["__ng_launch"] = functools.partial(_core.jit_launch, self._program, self._fn.__globals__,
-                                                     local_names, self._boundscheck, self._first - 1, self._call, self._launched)
-        exec(compile(code, filename, "exec"), namespace)
-        return namespace[self._fn.__name__]
+        code_obj = self._fn.__code__
+        # the function's locals and its closure's names are never its globals, bound or not
+        local_names = frozenset(code_obj.co_varnames + code_obj.co_cellvars + code_obj.co_freevars)
+        launch = functools.partial(_core.jit_launch, self._program, self._fn.__globals__,
+                                   local_names, self._boundscheck, self._first - 1, self._call, self._launched)
+        return _closure_plan(self._fn, code, filename, {"__ng_launch": launch, "__ng_returned": _returned})
 
     # -- call and report --------------------------------------------------
     def __call__(self, *args, **kwargs):

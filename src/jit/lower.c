@@ -59,9 +59,14 @@ typedef struct Val {
                     int() refuses) */
     bool local;  /* a read of a local the loop assigns (choose_val: a Python number there is a NumPy
                     number after its first update, as best in best = max(best, x[i])) */
+    double mag;  /* an integer: a known bound of |v| (0: none known beyond what mag_of reads from r), so
+                    Python-int arithmetic that cannot leave 64 bits needs no check (int_overflow) */
+    uint64_t magp; /* the scalar parameters (bit p: parameter p < 64) whose bound mag assumes: each is
+                      checked before the loop when the bound spares a check (claim_bounds) */
 } Val;
 
-static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN, 0, -INFINITY, false, NG_IR_NONE, false};
+static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN, 0, -INFINITY, false, NG_IR_NONE, false,
+                          0, 0};
 
 typedef enum SymKind {
     SYM_UNBOUND, /* neither bound before the loop nor assigned in it: a builtin, or an error */
@@ -90,6 +95,8 @@ enum { MAX_BUF_VARS = 16 }; /* a small array of at most this many elements, inde
                                read whole): a variable per element (else an array variable) */
 
 struct Sym {
+    bool small_start;    /* a parallel Python int sum (int_overflow): its value before the loop must be
+                            within 2**62 (NgJitArg.bits of its cell) */
     const char *name;           /* interned in the AST */
     SymKind kind;
     bool mentioned;             /* the nest mentions it */
@@ -211,6 +218,10 @@ typedef struct Lower {
     NgIrRef python_code; /* the same for operations whose operands are the same in every
                             iteration (raise_or_python): checked before the loop */
     int python_param;    /* its NG_JIT_PYTHON cell, made by the outer loop after its body */
+    bool python_body;    /* python_code has a check of the body's (not only range_python's) */
+    uint64_t bounded;    /* the Python int parameters checked to be within MAG_PARAM (claim_bounds) */
+    int scan_sum;        /* the name id of the accumulator of a scan of + (a sequential plan): its only
+                            assignment is its update, so a small term keeps it small; -1: none */
     int found_var;       /* 1: the loop variable of the first iteration found so far */
     /* random numbers (draw) */
     struct Rng {         /* the generators the loop draws from (rng_of), NG_JIT_MAX_RNGS at most: */
@@ -706,7 +717,7 @@ static Val mkval(NgIrRef r, NgDType dt, bool weak, bool nonneg)
 {
     if (r == NG_IR_NONE)
         return NOVAL;
-    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0, -INFINITY, false, NG_IR_NONE, false};
+    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0, -INFINITY, false, NG_IR_NONE, false, 0, 0};
 }
 
 /* Val.within of axis `axis` of array parameter `param` */
@@ -812,6 +823,240 @@ static NgJitModule module_named(const char *name)
 }
 
 static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line);
+static void raise_told_or_python(Lower *L, NgIrRef bad, int64_t code);
+static void python_if(Lower *L, NgIrRef bad, int64_t code);
+static bool never_negative(const Lower *L, Val v);
+
+/* ---- Python ints: 64 bits here, unbounded in Python ----
+ * Arithmetic of two Python ints (weak int64) that may leave 64 bits is checked (int_overflow):
+ * an overflow is NG_JIT_RAISE_INT_OVERFLOW, which the launch turns into running the loop as
+ * Python where the kernel wrote nothing (the exact answer), else an OverflowError naming the
+ * line. No check where bounds of the operands prove the result fits: constants, bools, NumPy
+ * integers of fewer than 64 bits made Python ints, lengths of axes (MAG_LENGTH: the launch
+ * takes no axis of 2**62 elements or more), Python int parameters (MAG_PARAM, checked before
+ * the loop when the bound spares a check: claim_bounds), range counters (between their start
+ * and stop), and sums and products of those. */
+#define MAG_LENGTH 0x1p62
+#define MAG_PARAM 0x1p61
+
+/* A bound of |r| for an integer expression r (INFINITY: none known); *params gets the
+ * parameters the bound assumes within MAG_PARAM. */
+static double mag_ir(const Lower *L, NgIrRef r, uint64_t *params, int depth)
+{
+    const NgIrNode *n = ng_ir_node(L->k, r);
+    NgDType dt = (NgDType)n->dtype;
+    if (dt == NG_BOOL)
+        return 1.0;
+    if (!ng_dtype_is_int(dt))
+        return INFINITY;
+    if (ng_dtype_info(dt)->itemsize < 8)
+        return ldexp(1.0, 8 * ng_dtype_info(dt)->itemsize);
+    switch ((NgIrKind)n->kind) {
+    case NG_IR_CONST:
+        return dt == NG_UINT64 ? (double)(uint64_t)n->c.i : fabs((double)n->c.i);
+    case NG_IR_SHAPE:
+        return MAG_LENGTH;
+    case NG_IR_SCALAR:
+        if (dt != NG_INT64 || n->a >= 64)
+            return INFINITY;
+        *params |= UINT64_C(1) << n->a;
+        return MAG_PARAM;
+    case NG_IR_CAST:
+        return dt == NG_INT64 && depth < 8 ? mag_ir(L, ng_ir_kid(L->k, r, 0), params, depth + 1) : INFINITY;
+    case NG_IR_BINARY: {
+        if (depth >= 8 || (n->op != NG_OP_ADD && n->op != NG_OP_SUB && n->op != NG_OP_MUL))
+            return INFINITY;
+        double x = mag_ir(L, ng_ir_kid(L->k, r, 0), params, depth + 1);
+        double y = x < INFINITY ? mag_ir(L, ng_ir_kid(L->k, r, 1), params, depth + 1) : INFINITY;
+        return n->op == NG_OP_MUL ? x * y : x + y;
+    }
+    default:
+        return INFINITY;
+    }
+}
+
+/* A bound of |v| for an integer value (INFINITY: none), *params as mag_ir's. */
+static double mag_of(const Lower *L, Val v, uint64_t *params)
+{
+    if (v.r == NG_IR_NONE || (!ng_dtype_is_int(v.dt) && v.dt != NG_BOOL))
+        return INFINITY;
+    if (v.mag > 0) {
+        *params |= v.magp;
+        return v.mag;
+    }
+    if (v.within > 0)
+        return MAG_LENGTH; /* (a valid index of an axis) */
+    if (v.within < 0)
+        return (double)-v.within;
+    return mag_ir(L, v.r, params, 0);
+}
+
+/* v with its bound (mag_of's) kept, for a value about to be named by a variable (pin). */
+static Val keep_mag(const Lower *L, Val v)
+{
+    uint64_t params = 0;
+    double m = mag_of(L, v, &params);
+    if (m < INFINITY && m > 0)
+        v.mag = m, v.magp = params;
+    return v;
+}
+
+/* The parameters whose bound spared a check: the launch checks each (NgJitArg.bits, fill_info),
+ * and a Python int beyond MAG_PARAM runs the loop as Python. */
+static void claim_bounds(Lower *L, uint64_t params, int line)
+{
+    (void)line;
+    L->bounded |= params; /* (the launch checks them: NgJitArg.bits) */
+}
+
+/* Whether r is made of constants only. */
+static bool const_expr(const Lower *L, NgIrRef r)
+{
+    const NgIrNode *n = ng_ir_node(L->k, r);
+    if (n->kind == NG_IR_CONST)
+        return true;
+    if (n->kind != NG_IR_UNARY && n->kind != NG_IR_BINARY && n->kind != NG_IR_CAST)
+        return false;
+    for (int i = 0; i < n->nkids; i++)
+        if (!const_expr(L, ng_ir_kid(L->k, r, i)))
+            return false;
+    return true;
+}
+
+/* The reduction variable of the parallel plan that v reads, or a sequential scan's accumulator
+ * of + (NULL: none). */
+static const Sym *reduction_read(const Lower *L, Val v)
+{
+    if ((!L->plan->parallel && L->scan_sum < 0) || v.r == NG_IR_NONE)
+        return NULL;
+    const NgIrNode *n = ng_ir_node(L->k, v.r);
+    if (n->kind != NG_IR_VAR || n->nkids)
+        return NULL;
+    for (int i = 0; i < L->norder; i++) {
+        const Sym *s = &L->syms[L->order[i]];
+        if (s->kind == SYM_LOCAL && s->var == n->a && (L->plan->parallel ? s->red >= 0 : L->order[i] == L->scan_sum))
+            return s;
+    }
+    return NULL;
+}
+
+#define MAG_SUMMAND 0x1p10 /* a parallel Python int sum's terms: below it, no partial leaves 2**62 */
+
+/* r = a `iop` b of two Python ints (dt int64) where Python's int would leave 64 bits: raise
+ * NG_JIT_RAISE_INT_OVERFLOW (see above); *v gets the result's bound where one is known. A
+ * parallel sum of Python ints `s += e` combines its threads' partials unchecked: it is taken
+ * only where each term is below MAG_SUMMAND (a partial then stays below 2**62 for 2**52
+ * iterations, more than a loop runs) and s is below 2**62 before the loop (checked there);
+ * other sums and products of Python ints fail the parallel lowering, and the launch runs the
+ * loop in order, where every step is checked. */
+static void int_overflow(Lower *L, NgOp iop, Val a, Val b, Val *v, int line)
+{
+    NgIrKernel *k = L->k;
+    if (L->st != NG_OK || v->r == NG_IR_NONE || v->dt != NG_INT64 || !v->weak || L->plan->scan)
+        return; /* (a scan's phases: taken only where the loop in order has no check, over its range) */
+    const Sym *red = reduction_read(L, a);
+    if (!red && iop != NG_OP_SUB)
+        red = reduction_read(L, b);
+    uint64_t pa = 0, pb = 0;
+    double ma = mag_of(L, a, &pa), mb = mag_of(L, b, &pb);
+    if (red && (iop == NG_OP_ADD || iop == NG_OP_SUB)) {
+        double me = reduction_read(L, a) == red ? mb : ma;
+        if (me < MAG_SUMMAND) {
+            claim_bounds(L, reduction_read(L, a) == red ? pb : pa, line);
+            ((Sym *)red)->small_start = true; /* (s before the loop within 2**62: the launch checks it) */
+            return;
+        }
+        if (L->plan->parallel) {
+            fail(L, line, NG_ERR_UNSUPPORTED, "a parallel sum of Python ints ('%s') whose terms may be large "
+                 "(each step of it is checked in order)", red->name);
+            return;
+        }
+    }
+    if (red && iop == NG_OP_MUL && L->plan->parallel) {
+        fail(L, line, NG_ERR_UNSUPPORTED, "a parallel product of Python ints ('%s') (each step of it is checked "
+             "in order)", red->name);
+        return;
+    }
+    if (const_expr(L, a.r) && const_expr(L, b.r))
+        return; /* (a constant expression, 2 ** 63 - 1: its wrap is exact where its end fits) */
+    NgIrRef x = as(L, a, NG_INT64), y = as(L, b, NG_INT64), r = v->r, bad = NG_IR_NONE;
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0);
+    double m = INFINITY;
+    switch (iop) {
+    case NG_OP_ADD: case NG_OP_SUB:
+        m = ma + mb;
+        if (m >= 0x1p63) /* the operands' signs agree (add) or differ (sub) and the result's does not */
+            bad = ng_ir_binary(k, NG_OP_LT, NG_BOOL,
+                               ng_ir_binary(k, NG_OP_BITAND, NG_INT64,
+                                            ng_ir_binary(k, NG_OP_BITXOR, NG_INT64, x, iop == NG_OP_ADD ? r : y),
+                                            ng_ir_binary(k, NG_OP_BITXOR, NG_INT64, iop == NG_OP_ADD ? y : x, r)),
+                               zero);
+        break;
+    case NG_OP_MUL:
+        m = ma * mb;
+        if (m >= 0x1p63) { /* the float64 product: within 3 ulps of the exact one, so 2**63 - 8192 */
+            NgIrRef f = ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, x), ng_ir_cast(k, NG_FLOAT64, y));
+            bad = ng_ir_binary(k, NG_OP_GE, NG_BOOL, ng_ir_unary(k, NG_OP_ABS, NG_FLOAT64, f),
+                               ng_ir_const_f(k, NG_FLOAT64, 0x1p63 - 8192.0));
+        }
+        break;
+    case NG_OP_POW: /* (b >= 0: a negative one raised or made floats) */
+        m = is_const(L, b.r) ? pow(ma, (double)const_i(L, b.r)) : INFINITY;
+        if (m >= 0x1p63) {
+            NgIrRef f = ng_ir_binary(k, NG_OP_POW, NG_FLOAT64, ng_ir_unary(k, NG_OP_ABS, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, x)),
+                                     ng_ir_cast(k, NG_FLOAT64, y));
+            bad = ng_ir_binary(k, NG_OP_GE, NG_BOOL, f, ng_ir_const_f(k, NG_FLOAT64, 0x1p63 * (1.0 - 0x1p-40)));
+        }
+        break;
+    case NG_OP_LSHIFT: { /* (b < 0 raised already) */
+        int64_t c = is_const(L, b.r) ? const_i(L, b.r) : -1;
+        m = c >= 0 && c < 63 ? ldexp(ma, (int)c) : INFINITY;
+        if (m >= 0x1p63) {
+            NgIrRef big = ng_ir_binary(k, NG_OP_GE, NG_BOOL, y, ng_ir_const_i(k, NG_INT64, 63));
+            NgIrRef shifted = ng_ir_select(k, big, zero, y);
+            NgIrRef back = ng_ir_binary(k, NG_OP_RSHIFT, NG_INT64,
+                                        ng_ir_binary(k, NG_OP_LSHIFT, NG_INT64, x, shifted), shifted);
+            bad = ng_ir_select(k, big, ng_ir_binary(k, NG_OP_NE, NG_BOOL, x, zero),
+                               ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_GE, NG_BOOL, y, zero),
+                                            ng_ir_binary(k, NG_OP_NE, NG_BOOL, back, x)));
+        }
+        break;
+    }
+    case NG_OP_FLOORDIV: /* only -2**63 // -1 */
+        m = ma;
+        if (ma >= 0x1p63 && !(is_const(L, b.r) && const_i(L, b.r) != -1) && !never_negative(L, b))
+            bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, x, ng_ir_const_i(k, NG_INT64, INT64_MIN)),
+                               ng_ir_binary(k, NG_OP_EQ, NG_BOOL, y, ng_ir_const_i(k, NG_INT64, -1)));
+        break;
+    default:
+        return;
+    }
+    if (bad == NG_IR_NONE) {
+        claim_bounds(L, pa | pb, line);
+        if (m < 0x1p63 && m > 0)
+            v->mag = m, v->magp = pa | pb;
+        return;
+    }
+    raise_or_python(L, bad, NG_JIT_RAISE_INT_OVERFLOW, line);
+}
+
+/* -x or abs(x) of a Python int (dt int64): only -2**63 leaves 64 bits. */
+static void neg_overflow(Lower *L, Val x, Val *v, int line)
+{
+    NgIrKernel *k = L->k;
+    if (L->st != NG_OK || v->r == NG_IR_NONE || v->dt != NG_INT64 || !v->weak || !x.weak || L->plan->scan ||
+        const_expr(L, x.r))
+        return;
+    uint64_t params = 0;
+    double m = mag_of(L, x, &params);
+    if (m < 0x1p63) {
+        claim_bounds(L, params, line);
+        v->mag = m, v->magp = params;
+        return;
+    }
+    raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, as(L, x, NG_INT64), ng_ir_const_i(k, NG_INT64, INT64_MIN)),
+                    NG_JIT_RAISE_INT_OVERFLOW, line);
+}
 
 static void raise_if(Lower *L, NgIrRef bad, NgJitRaise what, int line);
 static bool invariant(const Lower *L, NgIrRef r);
@@ -1500,7 +1745,10 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
         if (is_const(L, b.r) && !ng_dtype_is_complex(b.dt) && const_value(L, b.r) == 2.0) {
             NgIrRef x = as(L, a, dt), sq = ng_ir_binary(L->k, NG_OP_MUL, dt, x, x);
             arith_raises(L, iop, a, b, dt, sq, line); /* (1e200 ** 2 of Python floats: OverflowError) */
-            return float_bound(L, mkval(sq, dt, weak, ng_dtype_is_int(dt)), NG_OP_MUL, a, a);
+            Val v = float_bound(L, mkval(sq, dt, weak, ng_dtype_is_int(dt)), NG_OP_MUL, a, a);
+            if (weak && dt == NG_INT64)
+                int_overflow(L, NG_OP_MUL, a, a, &v, line);
+            return v;
         }
         nonneg = a.nonneg;
         break;
@@ -1531,6 +1779,8 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
         r = ng_ir_binary(L->k, iop, dt, as(L, a, dt), as(L, b, dt));
     Val v = float_bound(L, mkval(r, dt, weak, nonneg), iop, a, b);
     arith_raises(L, iop, a, b, dt, v.r, line);
+    if (weak && dt == NG_INT64)
+        int_overflow(L, iop, a, b, &v, line);
     int64_t la = lo_of(L, a), lb = lo_of(L, b), lo;
     if (dt == NG_INT64 && la != INT64_MIN && lb != INT64_MIN && iop == NG_OP_ADD && !__builtin_add_overflow(la, lb, &lo))
         v = at_least(v, lo);
@@ -2380,6 +2630,15 @@ static void raise_if(Lower *L, NgIrRef bad, NgJitRaise what, int line)
         raise_value_if(L, bad, ng_ir_const_i(L->k, NG_INT64, (int64_t)line * NG_JIT_RAISE_CODES + what));
 }
 
+/* Where `bad` (computed before the loop) holds, the loop runs no iteration and its
+ * NG_JIT_PYTHON cell gets `code` (the greatest code of those that hold: python_skip). */
+static void python_if(Lower *L, NgIrRef bad, int64_t code)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef c = ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, code), ng_ir_const_i(k, NG_INT64, 0));
+    L->python_code = L->python_code == NG_IR_NONE ? c : ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, L->python_code, c);
+}
+
 /* raise_if of a raise code (a constant, which may carry a field: ng_jit_raise_code), but where
  * `bad` has one value in the whole kernel (1.0 / w, w a Python number the loop never assigns),
  * the kernel tests it before the loop and runs nothing when it holds (python_skip): the loop then
@@ -2396,8 +2655,8 @@ static void raise_told_or_python(Lower *L, NgIrRef bad, int64_t code)
         raise_value_if(L, bad, c);
         return;
     }
-    c = ng_ir_select(k, bad, c, ng_ir_const_i(k, NG_INT64, 0)); /* (the greatest is kept) */
-    L->python_code = L->python_code == NG_IR_NONE ? c : ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, L->python_code, c);
+    python_if(L, bad, code);
+    L->python_body = true;
 }
 
 static void raise_or_python(Lower *L, NgIrRef bad, NgJitRaise what, int line)
@@ -4907,7 +5166,9 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
         if (ng_dtype_is_complex(x.dt))
             return magnitude(L, x);
         NgDType dt = x.dt == NG_BOOL && x.weak ? NG_INT64 : x.dt;
-        return mkval(ng_ir_unary(L->k, NG_OP_ABS, dt, as(L, x, dt)), dt, x.weak, x.nonneg);
+        Val v = mkval(ng_ir_unary(L->k, NG_OP_ABS, dt, as(L, x, dt)), dt, x.weak, x.nonneg);
+        neg_overflow(L, x, &v, line);
+        return v;
     }
     if (strcmp(fn, "int") == 0 || strcmp(fn, "float") == 0 || strcmp(fn, "bool") == 0) {
         if (!check_args(L, e, 1, 1, fn))
@@ -5735,7 +5996,9 @@ static Val unary(Lower *L, const NgJitExpr *e)
                 return mkval(ng_ir_const_f(L->k, dt, -c.c.f), dt, x.weak, false);
             return mkval(ng_ir_const_i(L->k, dt, (int64_t)(0 - (uint64_t)c.c.i)), dt, x.weak, c.c.i <= 0);
         }
-        return mkval(ng_ir_unary(L->k, NG_OP_NEG, dt, r), dt, x.weak, false);
+        Val v = mkval(ng_ir_unary(L->k, NG_OP_NEG, dt, r), dt, x.weak, false);
+        neg_overflow(L, x, &v, e->span.line);
+        return v;
     }
     case NG_JIT_OP_INVERT:
         if (ng_dtype_is_inexact(dt))
@@ -6048,6 +6311,7 @@ static Val pin(Lower *L, Val v, Stmts *out)
     NgIrKind kind = (NgIrKind)ng_ir_node(L->k, v.r)->kind;
     if (kind == NG_IR_CONST || kind == NG_IR_SCALAR || kind == NG_IR_SHAPE)
         return v;
+    v = keep_mag(L, v);
     int t = ng_ir_var(L->k, v.dt);
     push(L, out, ng_ir_let(L->k, t, v.r));
     v.r = ng_ir_varref(L->k, t);
@@ -7498,6 +7762,16 @@ static void bind_counter(Lower *L, Sym *var, Val value, NgJitBlock body)
     }
 }
 
+/* A range counter's bound: it lies between the range's start and stop (int_overflow). */
+static Val counter_mag(const Lower *L, Val value, Val start, Val stop)
+{
+    uint64_t params = 0;
+    double m = fmax(mag_of(L, start, &params), mag_of(L, stop, &params));
+    if (value.r != NG_IR_NONE && m < INFINITY && m > 0 && (value.within == 0 || m < MAG_LENGTH))
+        value.mag = m, value.magp = params;
+    return value;
+}
+
 /* The trip count of range(start, stop, step): max(0, -((start - stop) // step)). */
 static NgIrRef trip_count(Lower *L, Val start, Val stop, Val step)
 {
@@ -7506,6 +7780,35 @@ static NgIrRef trip_count(Lower *L, Val start, Val stop, Val step)
     NgIrRef q = ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, d, step.r);
     NgIrRef n = ng_ir_unary(k, NG_OP_NEG, NG_INT64, q);
     return ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, n, ng_ir_const_i(k, NG_INT64, 0));
+}
+
+/* A range step of 0, checked before the outer loop (or a loop collapsed into it): the loop
+ * runs as Python, which raises its ValueError. */
+static void step_python(Lower *L, Val step, int line)
+{
+    if (is_const(L, step.r) && const_i(L, step.r) != 0)
+        return;
+    NgIrKernel *k = L->k;
+    python_if(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, step.r, ng_ir_const_i(k, NG_INT64, 0)),
+              ng_jit_raise_code(NG_JIT_RAISE_RANGE_STEP, line, 0));
+}
+
+/* The outer loop's trip count n, checked before it where the loop hands names back: with
+ * none, Python's loop has no effect (its names keep their bindings, an int sum's 0 stays the
+ * Python int it was), so the kernel runs nothing and the launch changes no name. Only the
+ * outer count matters: an inner loop of no iteration still runs its outer iteration. */
+static void trips_python(Lower *L, NgIrRef n, int line)
+{
+    bool back = false;
+    for (int i = 0; i < L->norder; i++) {
+        const Sym *s = &L->syms[L->order[i]];
+        back = back || (s->kind == SYM_LOCAL && (s->home == HOME_CELL || s->unbound_out));
+    }
+    if (!back || (is_const(L, n) && const_i(L, n) > 0))
+        return;
+    NgIrKernel *k = L->k;
+    python_if(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, 0)),
+              ng_jit_raise_code(NG_JIT_RAISE_NO_TRIPS, line, 0));
 }
 
 /* The analysis of loop s (NULL when the plan has none). */
@@ -7948,6 +8251,10 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     bool known = start.r != NG_IR_NONE && stop.r != NG_IR_NONE && step.r != NG_IR_NONE;
     bool const_step = known && is_const(L, step.r);
     int64_t st = const_step ? const_i(L, step.r) : 0;
+    if (outer && known) {
+        step_python(L, step, s->span.line);
+        trips_python(L, trip_count(L, start, stop, step), s->span.line);
+    }
     if (!outer && var->unroll > 0 && var->kind == SYM_LOCAL && const_step && is_const(L, start.r) &&
         is_const(L, stop.r) && !prologue && !flags && !leaves(s->body)) {
         int64_t a = const_i(L, start.r), z = const_i(L, stop.r);
@@ -8048,6 +8355,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         value = mkval(ng_ir_binary(L->k, NG_OP_ADD, NG_INT64, start.r, ng_ir_binary(L->k, NG_OP_MUL, NG_INT64, c, step.r)),
                       NG_INT64, true, false);
     }
+    value = counter_mag(L, value, start, stop);
     Stmts body = {0};
     if (prologue)
         for (int i = 0; i < prologue->n; i++)
@@ -8215,6 +8523,9 @@ static NgIrRef collapsed_for(Lower *L, const NgJitStmt *loop, Stmts *out, const 
         if (!known)
             continue;
         n[d] = pin(L, mkval(trip_count(L, start[d], stop[d], step[d]), NG_INT64, true, true), out);
+        step_python(L, step[d], lv[d]->span.line);
+        if (d == 0)
+            trips_python(L, n[0].r, loop->span.line);
         total = d == 0 ? n[0] : mkval(ng_ir_binary(k, NG_OP_MUL, NG_INT64, total.r, n[d].r), NG_INT64, true, true);
     }
     if (known)
@@ -8240,6 +8551,7 @@ static NgIrRef collapsed_for(Lower *L, const NgJitStmt *loop, Stmts *out, const 
             NgIrRef v = ng_ir_binary(k, NG_OP_ADD, NG_INT64, start[d].r,
                                      ng_ir_binary(k, NG_OP_MUL, NG_INT64, digit[d], step[d].r));
             Val value = mkval(v, NG_INT64, true, const_step && (st > 0 ? start[d].nonneg : stop_ok));
+            value = counter_mag(L, value, start[d], stop[d]);
             if (const_step && st > 0)
                 value = at_least(value, lo_of(L, start[d]));
             push(L, &body, assign_local(L, sym_of(L, lv[d]->target), value));
@@ -9233,6 +9545,8 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->in_iteration = false;
     L->stop_var = -1;
     L->python_code = NG_IR_NONE, L->python_param = -1; /* (its cell made after the outer loop's body) */
+    L->python_body = false;
+    L->bounded = 0;
     L->nrngs = 0; /* (made by the first draw) */
     L->draws = L->top_draws = no_draws(), L->draw_iter = NG_IR_NONE;
     L->phase_param = plan->peel ? ng_ir_param_scalar(k, NG_INT64) : -1;
@@ -9389,47 +9703,50 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
             continue;
         NgJitArg *a = &info->args[info->nargs++];
         if (s->kind == SYM_ARRAY) {
-            *a = (NgJitArg){s->name, NG_JIT_ARG_ARRAY, s->given->dtype, s->given->ndim, s->written, false, false, NG_NOPS};
+            *a = (NgJitArg){s->name, NG_JIT_ARG_ARRAY, s->given->dtype, s->given->ndim, s->written, false, false, NG_NOPS, 0};
         } else if (s->kind == SYM_SCALAR || s->home == HOME_SCALAR) {
-            *a = (NgJitArg){s->name, NG_JIT_ARG_SCALAR, s->given->dtype, 0, false, false, !s->given->numpy_scalar, NG_NOPS};
+            *a = (NgJitArg){s->name, NG_JIT_ARG_SCALAR, s->given->dtype, 0, false, false, !s->given->numpy_scalar, NG_NOPS, 0};
+            a->bits = s->param < 64 && (L->bounded >> s->param & 1) ? 61 : 0; /* (MAG_PARAM) */
         } else {
             *a = (NgJitArg){s->name, NG_JIT_ARG_CELL, s->dt, 0, true, s->given != NULL, s->weak,
-                            s->red >= 0 ? L->plan->reductions[s->red].op : NG_NOPS};
+                            s->red >= 0 ? L->plan->reductions[s->red].op : NG_NOPS, 0};
+            a->bits = s->small_start && s->given ? 62 : 0;
             if (s->unbound_out)
                 info->args[info->nargs++] = (NgJitArg){s->name, NG_JIT_ARG_BOUND, NG_BOOL, 0, true, false, true,
-                                                       NG_NOPS};
+                                                       NG_NOPS, 0};
         }
     }
     if (L->plan->search == 1) {
-        info->args[info->nargs++] = (NgJitArg){NG_JIT_FOUND, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS};
-        info->args[info->nargs++] = (NgJitArg){NG_JIT_TRIPS, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS};
-        info->args[info->nargs++] = (NgJitArg){NG_JIT_FROM, NG_JIT_ARG_SCALAR, NG_INT64, 0, false, false, true, NG_NOPS};
-        info->args[info->nargs++] = (NgJitArg){NG_JIT_TO, NG_JIT_ARG_SCALAR, NG_INT64, 0, false, false, true, NG_NOPS};
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_FOUND, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS, 0};
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_TRIPS, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS, 0};
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_FROM, NG_JIT_ARG_SCALAR, NG_INT64, 0, false, false, true, NG_NOPS, 0};
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_TO, NG_JIT_ARG_SCALAR, NG_INT64, 0, false, false, true, NG_NOPS, 0};
     }
     else if (L->plan->search == 2)
-        info->args[info->nargs++] = (NgJitArg){NG_JIT_START, NG_JIT_ARG_SCALAR, NG_INT64, 0, false, false, true, NG_NOPS};
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_START, NG_JIT_ARG_SCALAR, NG_INT64, 0, false, false, true, NG_NOPS, 0};
     if (L->plan->peel)
-        info->args[info->nargs++] = (NgJitArg){NG_JIT_PHASE, NG_JIT_ARG_SCALAR, NG_INT64, 0, false, false, true, NG_NOPS};
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_PHASE, NG_JIT_ARG_SCALAR, NG_INT64, 0, false, false, true, NG_NOPS, 0};
     if (L->rank_param >= 0) {
-        info->args[info->nargs++] = (NgJitArg){NG_JIT_RANK, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS};
-        info->args[info->nargs++] = (NgJitArg){NG_JIT_LOCK, NG_JIT_ARG_CELL, NG_INT32, 0, true, false, true, NG_NOPS};
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_RANK, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS, 0};
+        info->args[info->nargs++] = (NgJitArg){NG_JIT_LOCK, NG_JIT_ARG_CELL, NG_INT32, 0, true, false, true, NG_NOPS, 0};
     }
     if (L->plan->boundscheck)
-        info->args[info->nargs++] = (NgJitArg){NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS};
+        info->args[info->nargs++] = (NgJitArg){NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS, 0};
     /* the parameters made while lowering, in the order they were made */
     LateArg late[3 + NG_JIT_MAX_RNGS];
     int nlate = 0;
     if (L->wrap_param >= 0)
-        late[nlate++] = (LateArg){L->wrap_param, {NG_JIT_WRAP, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS}};
+        late[nlate++] = (LateArg){L->wrap_param, {NG_JIT_WRAP, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS, 0}};
     for (int g = 0; g < L->nrngs; g++)
         if (L->rngs[g].param >= 0)
             late[nlate++] = (LateArg){L->rngs[g].param, {L->rngs[g].name, NG_JIT_ARG_KEY, NG_INT64, 0, false, false,
-                                                         true, NG_NOPS}};
+                                                         true, NG_NOPS, 0}};
     if (L->python_param >= 0)
-        late[nlate++] = (LateArg){L->python_param, {NG_JIT_PYTHON, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS}};
+        late[nlate++] = (LateArg){L->python_param, {NG_JIT_PYTHON, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS, 0}};
+    info->range_python = !L->python_body;
     if (L->raise_param >= 0)
         late[nlate++] = (LateArg){L->raise_param, {NG_JIT_RAISE, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true,
-                                                               L->plan->parallel ? NG_OP_MAXIMUM : NG_NOPS}};
+                                                               L->plan->parallel ? NG_OP_MAXIMUM : NG_NOPS, 0}};
     for (int i = 0; i < nlate; i++) {
         int first = i;
         for (int j = i + 1; j < nlate; j++)
@@ -9446,6 +9763,12 @@ NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVar
     char name[sizeof k->name];
     memcpy(name, k->name, sizeof name);
     Lower L = {.ast = ast, .plan = plan};
+    const NgJitLoopInfo *li = NULL;
+    for (int i = 0; plan->loops && i < plan->loops->n; i++)
+        if (plan->loops->items[i].stmt == loop)
+            li = &plan->loops->items[i];
+    L.scan_sum = li && li->scan && !plan->parallel && !plan->scan && li->scan_var >= 0 && li->scan_op == NG_JIT_RED_ADD
+                     ? li->scan_var : -1;
     NgStatus st = setup(&L, loop, vars, nvars);
     for (int pass = 0; st == NG_OK; pass++) {
         if (pass == 16) {

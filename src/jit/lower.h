@@ -155,6 +155,12 @@ typedef enum NgJitRaise {
     NG_JIT_RAISE_ARANGE_NAN,    /* ValueError of np.arange of a NaN length (NumPy's words) */
     NG_JIT_RAISE_MASK_ROWS,     /* (NG_JIT_PYTHON only) len() of a boolean mask's selection of rows that
                                    have no element (counted by their elements here) */
+    NG_JIT_RAISE_NO_TRIPS,      /* (NG_JIT_PYTHON only) the outer range has no iteration: the loop
+                                   has no effect, as in Python (every name keeps its binding) */
+    NG_JIT_RAISE_RANGE_STEP,    /* (NG_JIT_PYTHON only) a range() step of 0: Python's ValueError
+                                   (after NG_JIT_RAISE_NO_TRIPS: the greater code wins) */
+    NG_JIT_RAISE_INT_OVERFLOW,  /* OverflowError: a Python int beyond 64 bits (lower.c int_overflow;
+                                   the launch runs the loop as Python instead where it wrote nothing) */
     NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this) */
     NG_JIT_RAISE_CODES = 64,    /* (the multiplier of the line; times NG_JIT_RAISE_LINES, 2**25, which
                                    leaves the fields of KeyError and NG_JIT_RAISE_INT_BOUNDS their bits) */
@@ -353,6 +359,9 @@ typedef struct NgJitArg {
     bool has_input;    /* cells: the name is bound before the loop (pass its value in) */
     bool weak;         /* cells: a Python int/float/bool afterwards (else a NumPy scalar) */
     NgOp reduction;    /* cells of a parallel loop: the combining op; NG_NOPS when none */
+    int bits;          /* scalars and cells: 0, or a Python int (or int64) whose value the launch
+                          checks to be within (-2**bits, 2**bits), else the loop runs as Python
+                          (the bounds lower.c's int_overflow assumed) */
 } NgJitArg;
 
 /* What ng_jit_lower tells the host plan about the kernel it built. */
@@ -362,6 +371,8 @@ typedef struct NgJitLowered {
     bool parallel;     /* the outer loop is a parallel FOR (launch extent = its trip count,
                           times the inner trip counts when collapsed) */
     int line;          /* the loop's first line */
+    bool range_python; /* its NG_JIT_PYTHON cell checks only the outer range (no iteration, a step
+                          of 0), which a scan's own range settles first */
 } NgJitLowered;
 
 /* Whether the body of `loop` (or a helper it calls) draws random numbers (NG_JIT_CALL_RANDOM):

@@ -848,6 +848,13 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
             t->numpy_scalar = true;
             return 0;
         }
+        for (int d = 0; d < arr->ndim; d++)
+            if (arr->shape[d] >= (INT64_C(1) << 62)) { /* (lower.c's MAG_LENGTH: a length's bound) */
+                ng_array_release(arr);
+                *uploaded = false;
+                *why = "an array has an axis of 2**62 elements or more (a broadcast view)";
+                return 1;
+            }
         t->is_array = true;
         t->ndim = arr->ndim;
         t->inner_contig = arr->ndim > 0 && arr->strides[arr->ndim - 1] == ng_array_itemsize(arr);
@@ -1088,6 +1095,8 @@ static PyObject *python_exception(int64_t what, PyObject **type)
         [NG_JIT_RAISE_ROW_SHAPE] = {"operands could not be broadcast together (rows of other lengths)", 'V'},
         [NG_JIT_RAISE_ARANGE_SIZE] = {"Maximum allowed size exceeded", 'V'},
         [NG_JIT_RAISE_ARANGE_NAN] = {"arange: cannot compute length", 'V'},
+        [NG_JIT_RAISE_INT_OVERFLOW] = {"a Python int in the compiled loop exceeded 64 bits; numgpu computes Python "
+                                       "ints in 64 bits", 0},
     };
     if (code > 0 && code < NG_JIT_RAISE_CODES && ops[code].kind) {
         PyObject *a = python_number(ops[code].kind, ops[code].a);
@@ -1216,6 +1225,8 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
         {NG_JIT_RAISE_UNPACK, "unpacks a tuple into another number of names"},
         {NG_JIT_RAISE_STR_LEN, "compares a str of other than one character"},
         {NG_JIT_RAISE_MASK_ROWS, "counts the rows a boolean mask selects, which have no element"},
+        {NG_JIT_RAISE_RANGE_STEP, "has a range() step of 0 (Python raises ValueError)"},
+        {NG_JIT_RAISE_INT_OVERFLOW, "computes a Python int beyond 64 bits (numgpu's are 64-bit)"},
     };
     for (size_t k = 0; k < sizeof only / sizeof *only; k++)
         if (ng_jit_raise_kind(what) == only[k].kind) {
@@ -1301,6 +1312,36 @@ static PyObject *as_python(Launch *L, NgArray *cells, int ncells)
     return NULL;
 }
 
+/* Whether v, an int (Python's or NumPy's), lies outside (-2**bits, 2**bits); false for other
+ * values (a float, a bool). */
+static bool beyond(PyObject *v, int bits)
+{
+    if (PyBool_Check(v) || PyFloat_Check(v) || PyComplex_Check(v))
+        return false;
+    PyObject *ix = PyNumber_Index(v);
+    if (!ix) {
+        PyErr_Clear();
+        return false;
+    }
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(ix, &overflow);
+    Py_DECREF(ix);
+    if (x == -1 && PyErr_Occurred())
+        PyErr_Clear();
+    long long top = 1LL << bits;
+    return overflow || x >= top || x <= -top;
+}
+
+/* Whether a kernel of lowering `low` may have changed something Python sees besides the cells
+ * it hands back: an array it writes, a generator it draws from. */
+static bool has_effects(const NgJitLowered *low)
+{
+    for (int a = 0; a < low->nargs; a++)
+        if ((low->args[a].role == NG_JIT_ARG_ARRAY && low->args[a].written) || low->args[a].role == NG_JIT_ARG_KEY)
+            return true;
+    return false;
+}
+
 /* Lowers loop `info` with `plan` for the values in L, gets its kernel, runs it
  * and returns what the host needs after it (the cells by name, "__ng_note":
  * `note`); NULL with *why set when the loop must run as Python instead, or
@@ -1374,6 +1415,12 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                 st = NG_ERR_TYPE;
                 break;
             }
+            if (arg->bits && beyond(L->values[vi], arg->bits)) { /* (lower.c's int_overflow assumed it) */
+                PyOS_snprintf(L->why, sizeof L->why, "'%s' holds an int beyond 2**%d, which the loop's 64-bit "
+                              "ints may not take", arg->name, arg->bits);
+                *why = L->why;
+                return as_python(L, cells, low.nargs);
+            }
             bool cplx = ng_dtype_is_complex(arg->dtype); /* two slots: real, imaginary */
             if (op.array) { /* a NumPy scalar: read its value through a download */
                 double d[2] = {0, 0};
@@ -1411,6 +1458,11 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             } else if (st == NG_OK && strcmp(arg->name, NG_JIT_RAISE) == 0) { /* nothing raised yet */
                 int64_t nothing = 0;
                 st = ng_array_upload(&cells[a], &nothing, NULL);
+            } else if (st == NG_OK && arg->has_input && vi >= 0 && arg->bits && beyond(L->values[vi], arg->bits)) {
+                PyOS_snprintf(L->why, sizeof L->why, "'%s' holds an int beyond 2**%d before the loop, which a parallel "
+                              "sum of 64-bit ints may not take", arg->name, arg->bits);
+                *why = L->why;
+                return as_python(L, cells, low.nargs);
             } else if (st == NG_OK && arg->has_input && vi >= 0) {
                 NgOperand op;
                 NgArray tmp;
@@ -1444,6 +1496,18 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             continue;
         int64_t what = 0; /* not 0: the kernel ran no iteration, and the loop runs as Python */
         st = ng_array_download(&cells[a], &what, NULL);
+        if (st == NG_OK && what != 0 && ng_jit_raise_kind(what) == NG_JIT_RAISE_NO_TRIPS) {
+            /* a range of no iteration: as Python's loop, no effect (no name comes back) */
+            for (int c = 0; c < low.nargs; c++)
+                ng_array_release(&cells[c]);
+            PyObject *r = PyDict_New(), *n = r ? str_of(p, "kernel (no iteration)") : NULL;
+            PyObject *k = n ? str_of(p, "__ng_note") : NULL;
+            if (!k || PyDict_SetItem(r, k, n) < 0)
+                Py_CLEAR(r);
+            Py_XDECREF(n);
+            Py_XDECREF(k);
+            return r;
+        }
         if (st == NG_OK && what != 0) {
             if (python_reason(L, what, line_offset) == 0)
                 *why = L->why;
@@ -1483,6 +1547,13 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                 ngpy_raise(st);
             } else if (what != 0 && stray) {
                 *stray = true;
+            } else if (what != 0 && ng_jit_raise_kind(what) == NG_JIT_RAISE_INT_OVERFLOW && !has_effects(&low)) {
+                /* a Python int beyond 64 bits in a loop that changed nothing: Python computes it */
+                Py_CLEAR(result);
+                PyOS_snprintf(L->why, sizeof L->why, "line %lld computes a Python int beyond 64 bits (numgpu's are "
+                              "64-bit)", (long long)(ng_jit_raise_line(what) + line_offset));
+                *why = L->why;
+                L->python = true;
             } else if (what != 0) {
                 Py_CLEAR(result);
                 raise_as_python(p, what, line_offset);
@@ -1596,7 +1667,8 @@ static bool scan_unsafe(const NgJitLowered *low)
     for (int a = 0; a < low->nargs; a++) {
         const NgJitArg *arg = &low->args[a];
         if (arg->role == NG_JIT_ARG_ERROR ||
-            (arg->role == NG_JIT_ARG_CELL && (!strcmp(arg->name, NG_JIT_RAISE) || !strcmp(arg->name, NG_JIT_PYTHON) ||
+            (arg->role == NG_JIT_ARG_CELL && (!strcmp(arg->name, NG_JIT_RAISE) ||
+                                              (!strcmp(arg->name, NG_JIT_PYTHON) && !low->range_python) ||
                                               !strcmp(arg->name, NG_JIT_WRAP))))
             return true;
     }
@@ -2089,6 +2161,8 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
         const char *why_seq = NULL;
         if (live_out(&seq, assigned, &L, info) == 0)
             result = run_kernel(p, info, &L, &seq, dev, sargs, line_offset, in_order, &why_seq, NULL);
+        if (!result && L.python && why_seq) /* (why the loop in order ran as Python after all) */
+            why = why_seq;
     }
 done:
     launch_clear(&L);

@@ -295,7 +295,7 @@ static NgStatus run_loop(const char *src, int nth, const NgJitVarType *vars, int
 /* The parameter named `name` (a dummy when none is). */
 static const NgJitArg *arg_named(const NgJitLowered *info, const char *name)
 {
-    static const NgJitArg none = {"", NG_JIT_ARG_ARRAY, NG_NODTYPE, -1, false, false, false, NG_NOPS};
+    static const NgJitArg none = {"", NG_JIT_ARG_ARRAY, NG_NODTYPE, -1, false, false, false, NG_NOPS, 0};
     for (int i = 0; i < info->nargs; i++)
         if (strcmp(info->args[i].name, name) == 0)
             return &info->args[i];
@@ -528,7 +528,9 @@ static void test_dot_reduction(void)
     NgJitLowered info;
     CHECK_OK(run_loop(src, 0, vars, 3, &plan, bs, 3, N, &info));
     CHECK_NEAR(want, out_of(bs, 3, "s"), 1e-9 * N);
-    CHECK_EQ_INT(3, info.nargs);
+    CHECK_EQ_INT(4, info.nargs); /* a, b, s and NG_JIT_PYTHON: a.shape[0] may be 0 (trips_python) */
+    CHECK_EQ_INT(NG_JIT_ARG_CELL, arg_named(&info, NG_JIT_PYTHON)->role);
+    CHECK(info.range_python); /* (only the range's check: a scan may take it) */
     const NgJitArg *cell = arg_named(&info, "s");
     CHECK_EQ_INT(NG_JIT_ARG_CELL, cell->role);
     CHECK_EQ_INT(NG_FLOAT64, cell->dtype);
@@ -558,6 +560,11 @@ static void test_dot_reduction(void)
     a2.shape[0] = n2;
     a2.size = n2;
     bs2[0].a = &a2;
+    /* a parallel product of Python ints combines its partials unchecked: refused (the launch
+     * retries in order, every step checked against 64 bits) */
+    CHECK(run_loop(src2, 0, vars2, 3, &plan2, bs2, 3, n2, &info) == NG_ERR_UNSUPPORTED);
+    CHECK_STR_CONTAINS(ng_error_message(), "product of Python ints");
+    plan2 = seq();
     CHECK_OK(run_loop(src2, 0, vars2, 3, &plan2, bs2, 3, n2, &info));
     int64_t c = 5, p = 1;
     for (int i = 0; i < n2; i++) {
@@ -830,7 +837,9 @@ static void test_collatz(void)
     CHECK_EQ_INT(collatz_steps(27), (int64_t)out_of(bs, 3, "steps"));
     CHECK_EQ_INT(1, (int64_t)out_of(bs, 3, "n"));
     CHECK(!info.parallel);
-    CHECK_EQ_INT(2, info.nargs); /* n0 is never mentioned in the loop */
+    CHECK_EQ_INT(3, info.nargs); /* n0 is never mentioned in the loop; 3 * n + 1 of Python ints is
+                                    checked against 64 bits: the NG_JIT_RAISE cell */
+    CHECK_EQ_INT(NG_JIT_ARG_CELL, arg_named(&info, NG_JIT_RAISE)->role);
 
     /* the corpus' version: a parallel for around a while */
     const char *src2 =

@@ -153,6 +153,14 @@ def python_ints(out):
     return s
 
 
+def count_up(out):
+    s = 0
+    for i in range(len(out)):
+        s += 3
+        out[i] = s
+    return s
+
+
 def running_max(x, out):
     m = x[0]
     for i in range(len(x)):
@@ -227,6 +235,10 @@ def test_accumulators(blocks, fn, dt):
 def test_python_int_accumulator_stays_a_python_int(blocks):
     out = np.zeros(20_000, np.int64)
     f = jit_same(python_ints, out)  # (the type of the result is compared too)
+    # (a term i * 3 - 1 may be large: each step is checked against 64 bits, in order; a scan's
+    # blocks would combine unchecked, test_jit_pyint_overflow.py)
+    assert ran(f).startswith("kernel"), ran(f)
+    f = jit_same(count_up, out)  # a term below 2**10: the scan stays
     assert "parallel scan" in ran(f)
 
 
