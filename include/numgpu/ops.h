@@ -42,6 +42,7 @@ typedef enum NgOp {
                                                       * (NumPy has no such ufuncs) */
     NG_OP_CONJUGATE, /* complex conjugate; the identity on real dtypes */
     NG_OP_COPY,   /* identity: used for casts and assignment */
+    NG_OP_BITWISE_COUNT, /* the 1 bits of |x| (integers), as uint8: the helper ng_bitwise_count_<sfx> */
     NG_NOPS
 } NgOp;
 

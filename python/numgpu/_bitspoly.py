@@ -5,8 +5,7 @@ isfortran, as compositions of numgpu's device ops.
 Written from NumPy's documented behaviour (results, dtypes, shapes and error types are NumPy's).
 Bits are packed eight at a time: eight 0/1 bytes seen as one uint64 (a device view) and gathered
 into one byte by a multiplication; unpacked by one gather from a table of each byte's eight 0/1
-bytes; the devices are little-endian. bitwise_count gathers from a table of the counts of every
-8- or 16-bit value.
+bytes; the devices are little-endian. (bitwise_count is a ufunc of its own: NG_OP_BITWISE_COUNT.)
 
 Two pieces run on NumPy through the fallback (counted and warned about as any other): roots needs
 the eigenvalues of the companion matrix (numgpu.linalg.eigvals), and polyfit the singular values
@@ -29,7 +28,7 @@ from . import (absolute, argmax, asarray, atleast_1d, concatenate, diag, flatnon
 from ._mathx import _into, _loop, _no_poly1d
 
 __all__ = [
-    "packbits", "unpackbits", "bitwise_count", "matvec", "vecmat", "polyfit", "polydiv", "roots",
+    "packbits", "unpackbits", "matvec", "vecmat", "polyfit", "polydiv", "roots",
     "asarray_chkfinite", "rollaxis", "isfortran",
 ]
 
@@ -155,52 +154,6 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     return moveaxis(bits, -1, axis)
 
 
-# ---- bitwise_count (a ufunc) ---------------------------------------------------------------------
-
-_counts = {}
-
-
-def _count_table(bits, signed):
-    """The host table of the bit counts of every `bits`-bit value: entry k the count of k's bits
-    (signed: of the magnitude of k read as a two's complement integer, so a negative index, as
-    indexing takes it, finds its own count)."""
-    t = _counts.get((bits, signed))
-    if t is None:
-        k = range(2 ** bits)
-        t = _counts[(bits, signed)] = _np.array(
-            [(2 ** bits - v if signed and v >> (bits - 1) else v).bit_count() for v in k], _np.uint8)
-    return t
-
-
-def _bitwise_count_call(x, /, out=None):
-    """The number of 1 bits in |x| (signed integers: of the magnitude), as uint8; bool as 0 or 1.
-    One gather from a table of the counts of every 8- or 16-bit value; wider integers as 16-bit
-    lanes (of the magnitude), their counts added."""
-    dt = _loop(_np.bitwise_count, x)[0]
-    if dt.kind not in "biu":
-        raise NotImplementedError("bitwise_count of dtype %s" % dt)   # (NumPy's object loop)
-    try:
-        x = asarray(x, dtype=dt)
-    except OverflowError as e:          # a Python int beyond int64: NumPy's object loop
-        raise NotImplementedError(str(e))
-    if dt.kind == "b":
-        return _into("bitwise_count", out, (x.astype(_np.uint8),))
-    if dt.itemsize <= 2:
-        table = asarray(_count_table(8 * dt.itemsize, dt.kind == "i"))
-        return _into("bitwise_count", out, (table[x.reshape(-1)].reshape(x.shape),))   # (0-d x: an array too)
-    u = absolute(x) if dt.kind == "i" else x   # (|INT_MIN| wraps to INT_MIN: its bits are the magnitude's)
-    if u is x and not (x.flags.c_contiguous and x._memory[1] % dt.itemsize == 0):
-        u = x.copy()
-    lanes = u.reshape(-1).view(_np.uint16)
-    c = asarray(_count_table(16, False))[lanes]
-    k = dt.itemsize // 2
-    r = c[0::k]
-    for i in range(1, k):
-        r = r + c[i::k]
-    return _into("bitwise_count", out, (r.reshape(x.shape),))
-
-
-bitwise_count = _ufunc.host(_np.bitwise_count, _bitwise_count_call)
 
 
 # ---- matvec / vecmat (gufuncs) -----------------------------------------------------------------

@@ -53,6 +53,7 @@
 "NG_FN T ng_fmod_##S(T a, T b) { return (b == 0 || ((T)-1 < 0 && b == (T)-1)) ? (T)0 : ng_rem_##S(a, b); }\\\n" \
 "NG_FN T ng_reciprocal_##S(T a) { return a == 0 ? ((T)-1 < 0 && BITS >= 32 ? (T)((U)1 << (BITS - 1)) : (T)0) : (T)(1 / a); }\\\n" \
 "NG_FN uint64_t ng_mag_##S(T a) { return a < 0 ? 0 - (uint64_t)(int64_t)a : (uint64_t)a; }\\\n" \
+"NG_FN uint8_t ng_bitwise_count_##S(T a) { return (uint8_t)NG_POPCNT64(ng_mag_##S(a)); }\\\n" \
 "NG_FN T ng_gcd_##S(T a, T b) { return (T)ng_gcdu(ng_mag_##S(a), ng_mag_##S(b)); }\\\n" \
 "NG_FN T ng_lcm_##S(T a, T b) { uint64_t x = ng_mag_##S(a), y = ng_mag_##S(b), g = ng_gcdu(x, y);\\\n" \
 "    return g == 0 ? (T)0 : (T)(x / g * y); }\\\n" \
@@ -226,6 +227,7 @@ NG_C_VECTOR_MATH \
 "#define NG_WIDEST_FLOAT double\n" \
 "#define NG_CTZ32(x) __builtin_ctz(x)\n" \
 "#define NG_CTZ64(x) __builtin_ctzll(x)\n" \
+"#define NG_POPCNT64(x) __builtin_popcountll(x)\n" \
 "#define NG_PRAGMA(x) _Pragma(#x)\n" \
 "#define NG_OMP_MINMAX(S, T) \\\n" \
 "NG_PRAGMA(omp declare reduction(ngmax_##S : T : omp_out = ng_max_##S(omp_out, omp_in)) initializer(omp_priv = omp_orig))\\\n" \
@@ -270,6 +272,7 @@ NG_LIBC_COMPLEX_SRC \
 "#define NG_WIDEST_FLOAT double\n" \
 "#define NG_CTZ32(x) (__ffs((int)(x)) - 1)\n" \
 "#define NG_CTZ64(x) (__ffsll((long long)(x)) - 1)\n" \
+"#define NG_POPCNT64(x) __popcll(x)\n" \
 "#define NG_INT_EXTRA(S, T)\n" \
 "#define NG_FLOAT_EXTRA(S, T)\n" \
 NG_HELPERS \
@@ -298,6 +301,7 @@ NG_GPU_COMPLEX_F64
 "#define NG_MATH(fn, F) fn\n" \
 "#define NG_CTZ32(x) ((int)popcount(((x) & (0 - (x))) - 1))\n" \
 "#define NG_CTZ64(x) ((int)popcount(((x) & (0 - (x))) - 1))\n" \
+"#define NG_POPCNT64(x) ((int)popcount((ulong)(x)))\n" \
 "#define NG_INT_EXTRA(S, T)\n" \
 "#define NG_FLOAT_EXTRA(S, T)\n" \
 NG_HELPERS \

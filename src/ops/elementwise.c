@@ -130,6 +130,8 @@ NgDType ng_op_result_of(NgOp op, NgDType c)
         return NG_BOOL;
     case NG_OP_ABS:
         return ng_dtype_real(c);
+    case NG_OP_BITWISE_COUNT:
+        return NG_UINT8;
     default:
         return c;
     }
@@ -353,7 +355,7 @@ static NgStatus resolve(NgOp op, int n, const NgOperand *ops, NgDType *compute, 
         case NG_OP_FLOOR: case NG_OP_CEIL: case NG_OP_TRUNC: case NG_OP_FLOORDIV: case NG_OP_MOD:
         case NG_OP_FMOD: case NG_OP_ARCTAN2: case NG_OP_HYPOT: case NG_OP_COPYSIGN: case NG_OP_NEXTAFTER:
         case NG_OP_LOGADDEXP: case NG_OP_LOGADDEXP2: case NG_OP_HEAVISIDE: case NG_OP_SIGNBIT: case NG_OP_CBRT:
-        case NG_OP_GCD: case NG_OP_LCM:
+        case NG_OP_GCD: case NG_OP_LCM: case NG_OP_BITWISE_COUNT:
         case NG_OP_DEG2RAD: case NG_OP_RAD2DEG: case NG_OP_FABS: case NG_OP_ERF: case NG_OP_ERFC:
         case NG_OP_GAMMA: case NG_OP_LGAMMA:
             return unsupported(op, n, ops);
@@ -394,6 +396,12 @@ static NgStatus resolve(NgOp op, int n, const NgOperand *ops, NgDType *compute, 
         return isfloat ? unsupported(op, n, ops) : NG_OK;
     case NG_OP_GCD: case NG_OP_LCM: /* (no bool loop, and no cast of two bools to int8 either) */
         return isfloat || isbool ? unsupported(op, n, ops) : NG_OK;
+    case NG_OP_BITWISE_COUNT: /* integer loops only (bool through int8), each giving uint8 */
+        if (isfloat)
+            return unsupported(op, n, ops);
+        *compute = isbool ? NG_INT8 : c;
+        *out = NG_UINT8;
+        return NG_OK;
     case NG_OP_LSHIFT: case NG_OP_RSHIFT:
         if (isfloat)
             return unsupported(op, n, ops);
@@ -466,6 +474,15 @@ static NgStatus make_input(const NgOperand *o, NgOp op, NgDType compute, const N
     return NG_OK;
 }
 
+/* NumPy's 'same_kind' beyond the safe casts: to a kind no lower in bool < unsigned < signed <
+ * float < complex (uint8 -> int8 goes, int8 -> uint8 and float -> int do not). */
+static bool same_kind(NgDType from, NgDType to)
+{
+    static const int rank[] = {[NG_KIND_BOOL] = 0, [NG_KIND_UINT] = 1, [NG_KIND_INT] = 2, [NG_KIND_FLOAT] = 3,
+                               [NG_KIND_COMPLEX] = 4};
+    return rank[ng_dtype_info(from)->kind] <= rank[ng_dtype_info(to)->kind];
+}
+
 /* Checks `dest` can receive a result of shape/dtype, or allocates *out. */
 static NgStatus prepare_out(NgDevice *dev, const NgArray *dest, NgDType dt, int ndim, const int64_t *shape,
                             const char *what, NgArray *out)
@@ -483,8 +500,7 @@ static NgStatus prepare_out(NgDevice *dev, const NgArray *dest, NgDType dt, int 
                             "broadcast shape %s", ng_shape_format(dest->ndim, dest->shape, a, sizeof a),
                             ng_shape_format(ndim, shape, b, sizeof b));
     }
-    if (dt != dest->dtype && !ng_dtype_can_cast_safe(dt, dest->dtype) &&
-        !(ng_dtype_info(dt)->kind == ng_dtype_info(dest->dtype)->kind))
+    if (dt != dest->dtype && !ng_dtype_can_cast_safe(dt, dest->dtype) && !same_kind(dt, dest->dtype))
         return ng_error_set(NG_ERR_TYPE, "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with "
                             "casting rule 'same_kind'", what, ng_dtype_info(dt)->name, ng_dtype_info(dest->dtype)->name);
     ng_array_view(dest, out);

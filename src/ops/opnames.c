@@ -14,7 +14,7 @@ static const char *op_names[NG_NOPS] = {
     "log1p", "log2", "log10", "sqrt", "square", "sin", "cos", "tan", "arcsin", "arccos", "arctan",
     "sinh", "cosh", "tanh", "floor", "ceil", "trunc", "rint", "isnan", "isinf", "isfinite",
     "arcsinh", "arccosh", "arctanh", "signbit", "cbrt", "exp2", "reciprocal", "deg2rad", "rad2deg",
-    "fabs", "erf", "erfc", "gamma", "lgamma", "conjugate", "copy",
+    "fabs", "erf", "erfc", "gamma", "lgamma", "conjugate", "copy", "bitwise_count",
 };
 
 const char *ng_op_name(NgOp op) { return (op >= 0 && op < NG_NOPS) ? op_names[op] : "?"; }

@@ -538,6 +538,25 @@ def test_out_argument_casting_error():
         ng.add(ng.asarray(a), ng.asarray(a), out=ng.empty((N,), dtype=np.int32))
 
 
+
+def test_out_argument_same_kind_is_numpys():
+    # NumPy's 'same_kind' goes up bool < unsigned < signed < float < complex: uint8 -> int8 is
+    # allowed (it raised here before), int8 -> uint8 and float -> int are not
+    dts = [np.bool_, np.int8, np.uint8, np.int16, np.uint32, np.int64, np.uint64, np.float16, np.float32,
+           np.float64, np.complex64]
+    for a in dts:
+        for b in dts:
+            x = np.ones(3, a)
+            f = "logical_not" if a is np.bool_ else "positive"
+            try:
+                want = getattr(np, f)(x, out=np.zeros(3, b))
+            except TypeError:
+                with pytest.raises(TypeError):
+                    getattr(ng, f)(ng.asarray(x), out=ng.zeros(3, b))
+                continue
+            assert_same(getattr(ng, f)(ng.asarray(x), out=ng.zeros(3, b)), want)
+
+
 # ---- broadcasting ----------------------------------------------------------------------------------
 
 @settings(max_examples=30, deadline=None)
