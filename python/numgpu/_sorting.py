@@ -170,12 +170,12 @@ def _in_parts(work, shape, axis):
     if threads < 2 or size < 1 << 16:
         work(Ellipsis)
         return
-    if _POOL is None:
+    if _POOL is None or _POOL[0] != _os.getpid():   # (a forked child has none of the parent's threads)
         import concurrent.futures
-        _POOL = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="numgpu-sort")
+        _POOL = (_os.getpid(), concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="numgpu-sort"))
     cuts = [shape[split] * t // threads for t in builtins_range(threads + 1)]
     parts = [(slice(None),) * split + (slice(lo, hi),) for lo, hi in zip(cuts, cuts[1:])]
-    for f in [_POOL.submit(work, p) for p in parts]:
+    for f in [_POOL[1].submit(work, p) for p in parts]:
         f.result()
 
 

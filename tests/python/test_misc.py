@@ -373,3 +373,29 @@ def test_part_setters_and_views():
         np.arange(3.0).imag = 1
     with pytest.raises(TypeError):
         f.imag = 1
+
+
+def _forked_child_work(q):
+    x = ng.asarray(np.arange(160000.0).reshape(400, 400)[:, ::-1])
+    q.put(bool(float((x * 2).sum()) == 2 * float(np.arange(160000.0).sum()))
+          and np.array_equal(ng.sort(x, axis=1).get(), np.sort(x.get(), axis=1)))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or ng.get_device() != "cpu",
+                    reason="fork() is POSIX's; GPU runtimes (CUDA, PoCL) do not survive it: use spawn there")
+def test_a_forked_child_runs_kernels():
+    # GNU OpenMP's threads do not survive fork(): a child's first parallel kernel waited for them
+    # forever (a multiprocessing worker on Linux hung); it runs its kernels in one thread now
+    import multiprocessing
+    x = ng.asarray(np.ones((400, 400)))
+    float((x + 1).sum())                      # the parent's kernels start the OpenMP threads
+    ng.sort(x, axis=1)
+    ctx = multiprocessing.get_context("fork")
+    q = ctx.Queue()
+    p = ctx.Process(target=_forked_child_work, args=(q,))
+    p.start()
+    p.join(120)
+    if p.is_alive():
+        p.kill()
+        pytest.fail("the forked child hung")
+    assert p.exitcode == 0 and q.get(timeout=5) is True

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,8 +30,25 @@ static const char *compiler(void)
 
 static const char *cpu_model(void);
 
+/* GNU OpenMP's worker threads do not survive fork(): a forked child's first parallel region
+ * waits for them forever (a multiprocessing worker on Linux hung at its first kernel). The child
+ * runs its kernels in one thread instead (the runtime looked up where it is loaded already). */
+static void one_thread_in_child(void)
+{
+    void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    void (*set_threads)(int) = gomp ? (void (*)(int))dlsym(gomp, "omp_set_num_threads") : NULL;
+    if (set_threads)
+        set_threads(1);
+    if (gomp)
+        dlclose(gomp);
+}
+
+static void watch_forks(void) { pthread_atfork(NULL, NULL, one_thread_in_child); }
+
 static NgStatus cpu_open(NgDevice *dev, int index)
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, watch_forks);
     if (index != 0)
         return ng_error_set(NG_ERR_VALUE, "there is one cpu device (cpu:0), not cpu:%d", index);
     /* OpenMP's idle threads spin (libgomp: 300000 rounds, libomp: 200 ms)
