@@ -79,7 +79,7 @@ static const char *const nt_weak[NT_NDTYPES][4] = {
 };
 
 /* NgOp order: the ufunc's __name__ (NULL: not a ufunc) and its number of inputs */
-#define NT_NOPS 81
+#define NT_NOPS 82
 static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {
     {"add", 2}, /* np.add */
     {"subtract", 2}, /* np.subtract */
@@ -162,6 +162,7 @@ static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {
     {NULL, 1},
     {"conjugate", 1}, /* np.conjugate */
     {NULL, 1},
+    {"bitwise_count", 1}, /* np.bitwise_count */
 };
 
 /* np.floor_divide and np.remainder on int8: {a, b, a // b, a % b} */
