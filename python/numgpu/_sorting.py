@@ -179,25 +179,30 @@ def _in_parts(work, shape, axis):
         f.result()
 
 
-def _host_sort(a, axis, indices):
-    """NumPy's sort (or argsort) along axis of the cpu array a, in place in a copy (into a fresh
-    int64 array): NumPy's result, bit for bit."""
-    axis = _norm_axis(axis, a.ndim)
-    src = _np.asarray(a)                        # zero-copy: a's memory
+def _numpy_parts(a, axis, indices, arg, inplace, r=None):
+    """NumPy's work along axis of the cpu array a, part by part (_in_parts), on zero-copy views:
+    with indices, a fresh int64 array of arg(part) (an argsort, an argpartition); else r (a copy
+    of a where none is given) changed in place by inplace(part) (a sort, a partition)."""
     if indices:
-        r = _ng().empty(a.shape, _np.int64)
+        src, r = _np.asarray(a), _ng().empty(a.shape, _np.int64)
         dst = _np.asarray(r)
 
         def work(part):
-            dst[part] = _np.argsort(src[part], axis=axis)
+            dst[part] = arg(src[part])
     else:
-        r = a.copy(order="K")
+        r = a.copy(order="K") if r is None else r
         dst = _np.asarray(r)
 
         def work(part):
-            dst[part].sort(axis=axis)
+            inplace(dst[part])
     _in_parts(work, a.shape, axis)
     return r
+
+
+def _host_sort(a, axis, indices):
+    """NumPy's sort (or argsort) along axis of the cpu array a: NumPy's result, bit for bit."""
+    axis = _norm_axis(axis, a.ndim)
+    return _numpy_parts(a, axis, indices, lambda v: _np.argsort(v, axis=axis), lambda v: v.sort(axis=axis))
 
 
 def sort_complex(a):
@@ -236,21 +241,8 @@ def _partition(a, kth, axis, kind, order, indices):
 def _host_partition(a, kth, axis, indices):
     """NumPy's partition (argpartition) of the cpu array a: its introselect, O(n) per row."""
     kth = kth.get() if isinstance(kth, ndarray) else kth
-    src = _np.asarray(a)
-    if indices:
-        r = _ng().empty(a.shape, _np.int64)
-        dst = _np.asarray(r)
-
-        def work(part):
-            dst[part] = _np.argpartition(src[part], kth, axis=axis)
-    else:
-        r = a.copy(order="K")
-        dst = _np.asarray(r)
-
-        def work(part):
-            dst[part].partition(kth, axis=axis)
-    _in_parts(work, a.shape, axis)
-    return r
+    return _numpy_parts(a, axis, indices, lambda v: _np.argpartition(v, kth, axis=axis),
+                        lambda v: v.partition(kth, axis=axis))
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
@@ -292,11 +284,7 @@ def _m_sort(self, axis=-1, kind=None, order=None, *, stable=None):
     if kind in (None, "quicksort") and not stable and order is None and _on_host(self, _host_sorts()[False]):
         _check_kind(kind)
         axis = _norm_axis(_index(axis, "axis"), self.ndim)
-        h = _np.asarray(self)
-
-        def work(part):
-            h[part].sort(axis=axis)
-        _in_parts(work, self.shape, axis)
+        _numpy_parts(self, axis, False, None, lambda v: v.sort(axis=axis), self)
         return
     self[...] = sort(self, axis, kind, order, stable=stable)
 
