@@ -169,16 +169,23 @@ def _mismatch(name, sig, operand, dim, got, want):
                      "%s (size %d is different from %d)" % (name, operand, dim, sig, got, want))
 
 
+def _vector_operands(uf, x1, x2, nd1, nd2, axis2):
+    """x1 and x2 in the dtypes of NumPy's loop of the gufunc uf, and the result's dtype, with
+    NumPy's errors: nd1 and nd2 core axes, x1's last axis as long as x2's axis2."""
+    name, sig = uf.__name__, uf.signature
+    d1, d2, dr = _loop(uf, x1, x2)
+    a, b = asarray(x1, dtype=d1), asarray(x2, dtype=d2)
+    _core_dims(name, sig, 0, a, nd1)
+    _core_dims(name, sig, 1, b, nd2)
+    if a.shape[-1] != b.shape[axis2]:
+        _mismatch(name, sig, 1, 0, b.shape[axis2], a.shape[-1])
+    return a, b, dr
+
+
 def _matvec_call(x1, x2, /, out=None):
     """Matrix-vector products over the last two axes of x1 and the last of x2, the other axes
     broadcast: sum_j x1[..., i, j] * x2[..., j] (numgpu's matmul)."""
-    sig = _np.matvec.signature
-    d1, d2, dr = _loop(_np.matvec, x1, x2)
-    a, b = asarray(x1, dtype=d1), asarray(x2, dtype=d2)
-    _core_dims("matvec", sig, 0, a, 2)
-    _core_dims("matvec", sig, 1, b, 1)
-    if a.shape[-1] != b.shape[-1]:
-        _mismatch("matvec", sig, 1, 0, b.shape[-1], a.shape[-1])
+    a, b, dr = _vector_operands(_np.matvec, x1, x2, 2, 1, -1)
     r = matmul(a, b[..., None])[..., 0]
     return _into("matvec", out, (r if r.dtype == dr else r.astype(dr),))
 
@@ -186,13 +193,7 @@ def _matvec_call(x1, x2, /, out=None):
 def _vecmat_call(x1, x2, /, out=None):
     """Vector-matrix products over the last axis of x1 and the last two of x2, the other axes
     broadcast: sum_i conj(x1[..., i]) * x2[..., i, j] (numgpu's matmul)."""
-    sig = _np.vecmat.signature
-    d1, d2, dr = _loop(_np.vecmat, x1, x2)
-    a, b = asarray(x1, dtype=d1), asarray(x2, dtype=d2)
-    _core_dims("vecmat", sig, 0, a, 1)
-    _core_dims("vecmat", sig, 1, b, 2)
-    if a.shape[-1] != b.shape[-2]:
-        _mismatch("vecmat", sig, 1, 0, b.shape[-2], a.shape[-1])
+    a, b, dr = _vector_operands(_np.vecmat, x1, x2, 1, 2, -2)
     if a.dtype.kind == "c":
         a = a.conj()
     r = matmul(a[..., None, :], b)[..., 0, :]
