@@ -14,11 +14,11 @@ import numpy as _np
 
 from . import _ufunc, ndarray
 from . import (add, any as _any, arange, argsort, array, asarray, atleast_1d, broadcast_arrays, broadcast_to,
-               concatenate, copyto, cumsum, diff, empty, equal, expand_dims, flatnonzero, flip, floor,
+               concatenate, copyto, cumsum, empty, equal, expand_dims, flatnonzero, flip, floor,
                floor_divide, full, greater_equal, invert, isnan, log10, logical_not, maximum, moveaxis,
                multiply, nanmean, nonzero, not_equal, ones, power, remainder, sign, sin, sort, subtract, take,
                take_along_axis, transpose, trunc, unique, where)
-from ._sorting import _axis_last, _norm_axis, _with_out
+from ._sorting import _axis_last, _norm_axis, _with_out, _run_lengths, _run_starts
 
 __all__ = [
     "logspace", "geomspace", "kron", "rot90", "select", "delete", "insert", "cumulative_sum", "cumulative_prod",
@@ -305,7 +305,7 @@ def _unique1d(x, index, inverse, counts):
     n = ar.size
     perm = argsort(ar, kind="stable") if index or inverse else None
     aux = sort(ar) if perm is None else take(ar, perm)
-    mask = concatenate((ones(min(n, 1), dtype=bool), not_equal(aux[1:], aux[:-1])))
+    mask = _run_starts(aux)
     result = [aux[mask]]
     if index:
         result.append(perm[mask])
@@ -314,7 +314,7 @@ def _unique1d(x, index, inverse, counts):
         inv[perm] = cumsum(mask) - 1
         result.append(inv.reshape(x.shape))
     if counts:
-        result.append(diff(concatenate((flatnonzero(mask), full(1, n, _np.intp)))))
+        result.append(_run_lengths(mask))
     return result
 
 

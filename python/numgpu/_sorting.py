@@ -301,18 +301,27 @@ def _host_unique(ar, counts):
     (the first of them, as NumPy's equal_nan=True)."""
     ng = _ng()
     aux = _host_sort(ar, 0, False)
-    n = aux.size
-    mask = ng.empty(n, bool)
+    mask = _run_starts(aux)
+    if aux.dtype.kind == "f":
+        mask[aux.size - int(ng.count_nonzero(ng.isnan(aux))) + 1:] = False
+    vals = aux[mask]
+    return (vals, _run_lengths(mask)) if counts else vals
+
+
+def _run_starts(aux):
+    """True at the first element of each run of equal elements of the sorted 1-d aux (each NaN
+    a run of its own)."""
+    ng = _ng()
+    mask = ng.empty(aux.size, bool)
     mask[:1] = True
     ng.not_equal(aux[1:], aux[:-1], out=mask[1:])
-    if aux.dtype.kind == "f":
-        first_nan = n - int(ng.count_nonzero(ng.isnan(aux)))
-        mask[first_nan + 1:] = False
-    vals = aux[mask]
-    if not counts:
-        return vals
-    starts = ng.flatnonzero(mask)
-    return vals, ng.diff(ng.concatenate((starts, ng.full(1, n, _np.intp))))
+    return mask
+
+
+def _run_lengths(mask):
+    """The lengths of the runs whose starts `mask` (_run_starts') marks."""
+    ng = _ng()
+    return ng.diff(ng.concatenate((ng.flatnonzero(mask), ng.full(1, mask.size, _np.intp))))
 
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
