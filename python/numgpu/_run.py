@@ -272,10 +272,12 @@ def _script_ndarray(ng_ndarray):
 
         def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
             """np.ndarray(shape, dtype): an uninitialised numgpu array (with buffer=: a copy of
-            NumPy's array over it)."""
+            NumPy's array over it; a GPU array's buffer is downloaded first)."""
             import numgpu
             if buffer is None and strides is None and not offset:
                 return numgpu.empty(shape, dtype, order=order or "C")
+            if isinstance(buffer, ng_ndarray) and buffer.device != "cpu":
+                buffer = buffer.get()  # a GPU array has no host memory to view: NumPy's view is of a copy
             return numgpu.asarray(numpy.ndarray(shape, dtype, buffer, offset, strides, order))
 
         _SCRIPT_NDARRAY.append(_Meta("ndarray", (ng_ndarray,), {"__module__": "numpy", "__qualname__": "ndarray",
