@@ -157,6 +157,8 @@ typedef struct NgStats {
     uint64_t implicit_downloads; /* device data downloaded because NumPy asked for it */
     uint64_t bytes_in_use;    /* live buffer bytes, all devices */
     uint64_t buffers_in_use;  /* live buffers, all devices */
+    uint64_t overflow_bytes;  /* live bytes in memory the driver pages (device memory was full) */
+    uint64_t overflow_allocs; /* allocations that went there */
 } NgStats;
 void ng_stats_get(NgStats *out);
 void ng_stats_count_transfer(bool upload, size_t nbytes);

@@ -408,6 +408,10 @@ def report_text():
                  % (st["implicit_uploads"], st["implicit_downloads"]))
     lines.append("  kernels          %d launches, %d compiled, %d disk cache hits, %d memory cache hits"
                  % (st["kernel_launches"], st["kernels_compiled"], st["disk_cache_hits"], st["memory_cache_hits"]))
+    if st["overflow_allocations"]:
+        lines.append("  memory           device memory ran out: %d arrays went to managed host memory (%s there now; "
+                     "slower, NUMGPU_OVERSUBSCRIBE=0 raises OutOfMemoryError instead)"
+                     % (st["overflow_allocations"], _fmt_bytes(st["overflow_bytes"])))
     prof = _state["profile"]
     if prof is not None:
         lines.extend(prof.text())

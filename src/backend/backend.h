@@ -24,6 +24,12 @@ typedef struct NgBackend {
     /* Finds device number `index`; fills dev->name and dev->state. */
     NgStatus (*open)(NgDevice *dev, int index);
     NgStatus (*alloc)(NgDevice *dev, size_t nbytes, void **ptr);
+    /* Optional (NULL: none): memory kernels reach when the device's own is
+     * full, which the driver pages between host and device (CUDA's managed
+     * memory): slower, but an array larger than what is free still works.
+     * Freed by `free`. The pool calls it only after alloc failed with the
+     * cached blocks returned (NUMGPU_OVERSUBSCRIBE=0: never). */
+    NgStatus (*alloc_overflow)(NgDevice *dev, size_t nbytes, void **ptr);
     void (*free)(NgDevice *dev, void *ptr, size_t nbytes);
     /* Host -> device: nbytes from src to byte `offset` of the block at `dst`. */
     NgStatus (*upload)(NgDevice *dev, void *dst, size_t offset, const void *src, size_t nbytes);
@@ -136,6 +142,7 @@ void ng_pool_free(NgDevice *dev, void *ptr, size_t size);
 size_t ng_pool_cached(NgDevice *dev);   /* bytes held in free blocks */
 void ng_pool_trim(NgDevice *dev);       /* returns all free blocks to the device */
 uint64_t ng_pool_bytes_in_use(void);    /* bytes of live buffers, all devices */
+size_t ng_pool_overflow(NgDevice *dev); /* bytes of live blocks in alloc_overflow's memory */
 
 extern const NgBackend ng_backend_cpu;
 extern const NgBackend ng_backend_null;

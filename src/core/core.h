@@ -45,7 +45,7 @@ uint64_t ng_hash64(const void *data, size_t n, uint64_t seed);
 typedef enum NgCounter {
     NG_C_LAUNCH, NG_C_COMPILE, NG_C_DISK_HIT, NG_C_MEM_HIT,
     NG_C_UPLOAD, NG_C_UPLOAD_BYTES, NG_C_DOWNLOAD, NG_C_DOWNLOAD_BYTES, NG_C_IMPLICIT_UP, NG_C_IMPLICIT_DOWN,
-    NG_C_BYTES_IN_USE, NG_C_BUFFERS_IN_USE, NG_NCOUNTERS
+    NG_C_BYTES_IN_USE, NG_C_BUFFERS_IN_USE, NG_C_OVERFLOW_BYTES, NG_C_OVERFLOW_ALLOCS, NG_NCOUNTERS
 } NgCounter;
 void ng_count(NgCounter c, int64_t delta);
 

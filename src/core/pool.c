@@ -2,7 +2,12 @@
  * bins (four classes per power of two) and handed out again, so a loop that
  * makes and drops arrays of the same sizes allocates from the device (and,
  * on cpu, page-faults fresh memory) only once. Out of memory: release the
- * cached blocks and retry once, then NG_ERR_DEVICE_OOM naming the bytes. */
+ * cached blocks and retry once; then, where the backend has memory the
+ * driver pages between host and device (alloc_overflow: CUDA's managed
+ * memory), take it, so data larger than the device's free memory still
+ * works, slower; else NG_ERR_DEVICE_OOM naming the bytes. Overflow blocks
+ * are never cached: freed, they go back at once, so later arrays get device
+ * memory again. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +28,15 @@ struct NgPool {
     Block *bins[NBINS];  /* free blocks by size class */
     size_t cached;       /* bytes held in bins */
     size_t limit;        /* most bytes the bins may hold */
+    Block *overflow;     /* live blocks from alloc_overflow (few: large arrays) */
+    size_t overflow_bytes;
 };
+
+static bool oversubscribe(void)
+{
+    const char *env = getenv("NUMGPU_OVERSUBSCRIBE");
+    return !(env && strcmp(env, "0") == 0);
+}
 
 static size_t default_limit(void)
 {
@@ -77,6 +90,50 @@ static void trim(NgDevice *dev, NgPool *p)
     pthread_mutex_unlock(&p->lock);
 }
 
+/* A block of the backend's overflow memory, recorded so that freeing it
+ * returns it at once. */
+static NgStatus overflow_alloc(NgDevice *dev, NgPool *p, size_t size, void **ptr)
+{
+    Block *blk = ng_malloc(sizeof *blk);
+    if (!blk)
+        return ng_error_set(NG_ERR_NOMEM, "out of host memory recording a %zu-byte block", size);
+    NgStatus st = dev->be->alloc_overflow(dev, size, ptr);
+    if (st != NG_OK) {
+        ng_free(blk);
+        return st;
+    }
+    blk->ptr = *ptr;
+    blk->size = size;
+    pthread_mutex_lock(&p->lock);
+    blk->next = p->overflow;
+    p->overflow = blk;
+    p->overflow_bytes += size;
+    pthread_mutex_unlock(&p->lock);
+    ng_count(NG_C_OVERFLOW_BYTES, (int64_t)size);
+    ng_count(NG_C_OVERFLOW_ALLOCS, 1);
+    return NG_OK;
+}
+
+/* Takes ptr off the overflow list: true if it was an overflow block. */
+static bool overflow_release(NgPool *p, void *ptr)
+{
+    bool found = false;
+    pthread_mutex_lock(&p->lock);
+    for (Block **at = &p->overflow; *at; at = &(*at)->next) {
+        if ((*at)->ptr == ptr) {
+            Block *blk = *at;
+            *at = blk->next;
+            p->overflow_bytes -= blk->size;
+            ng_count(NG_C_OVERFLOW_BYTES, -(int64_t)blk->size);
+            ng_free(blk);
+            found = true;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&p->lock);
+    return found;
+}
+
 NgStatus ng_pool_alloc(NgDevice *dev, size_t nbytes, void **ptr, size_t *size)
 {
     if (nbytes > ((size_t)1 << 60))
@@ -104,10 +161,13 @@ NgStatus ng_pool_alloc(NgDevice *dev, size_t nbytes, void **ptr, size_t *size)
         trim(dev, p);
         st = dev->be->alloc(dev, cls, ptr);
     }
+    if (st == NG_ERR_DEVICE_OOM && p && dev->be->alloc_overflow && oversubscribe())
+        st = overflow_alloc(dev, p, cls, ptr);
     if (st == NG_ERR_DEVICE_OOM)
         return ng_error_set(st, "out of memory on %s: %zu bytes requested (%.1f MiB); %.1f MiB in use by "
-                            "numgpu arrays", dev->name, nbytes, nbytes / 1048576.0,
-                            ng_pool_bytes_in_use() / 1048576.0);
+                            "numgpu arrays%s", dev->name, nbytes, nbytes / 1048576.0,
+                            ng_pool_bytes_in_use() / 1048576.0,
+                            dev->be->alloc_overflow && !oversubscribe() ? " (NUMGPU_OVERSUBSCRIBE=0)" : "");
     *size = cls;
     return st;
 }
@@ -118,6 +178,10 @@ void ng_pool_free(NgDevice *dev, void *ptr, size_t size)
     int bin;
     size_class(size, &bin);
     Block *blk = NULL;
+    if (p && __atomic_load_n(&p->overflow, __ATOMIC_ACQUIRE) && overflow_release(p, ptr)) {
+        dev->be->free(dev, ptr, size);
+        return;
+    }
     if (p && p->cached + size <= p->limit)
         blk = ng_malloc(sizeof *blk);
     if (!blk) {
@@ -134,6 +198,8 @@ void ng_pool_free(NgDevice *dev, void *ptr, size_t size)
 }
 
 size_t ng_pool_cached(NgDevice *dev) { return dev->pool ? dev->pool->cached : 0; }
+
+size_t ng_pool_overflow(NgDevice *dev) { return dev->pool ? dev->pool->overflow_bytes : 0; }
 
 void ng_pool_trim(NgDevice *dev)
 {

@@ -143,6 +143,8 @@ void ng_stats_get(NgStats *out)
     out->implicit_downloads = get(NG_C_IMPLICIT_DOWN);
     out->bytes_in_use = get(NG_C_BYTES_IN_USE);
     out->buffers_in_use = get(NG_C_BUFFERS_IN_USE);
+    out->overflow_bytes = get(NG_C_OVERFLOW_BYTES);
+    out->overflow_allocs = get(NG_C_OVERFLOW_ALLOCS);
 }
 
 void ng_stats_count_transfer(bool upload, size_t nbytes)

@@ -405,13 +405,14 @@ static PyObject *f_stats(PyObject *m, PyObject *unused)
 {
     NgStats s;
     ng_stats_get(&s);
-    return Py_BuildValue("{sKsKsKsKsKsKsKsKsKsKsKsK}", "implicit_uploads", s.implicit_uploads,
+    return Py_BuildValue("{sKsKsKsKsKsKsKsKsKsKsKsKsKsK}", "implicit_uploads", s.implicit_uploads,
                          "implicit_downloads", s.implicit_downloads, "kernel_launches", s.kernel_launches,
                          "kernels_compiled", s.kernels_compiled, "disk_cache_hits", s.disk_cache_hits,
                          "memory_cache_hits", s.memory_cache_hits, "uploads", s.uploads,
                          "upload_bytes", s.upload_bytes, "downloads", s.downloads,
                          "download_bytes", s.download_bytes, "bytes_in_use", s.bytes_in_use,
-                         "buffers_in_use", s.buffers_in_use);
+                         "buffers_in_use", s.buffers_in_use, "overflow_bytes", s.overflow_bytes,
+                         "overflow_allocations", s.overflow_allocs);
 }
 
 static PyObject *f_get_device(PyObject *m, PyObject *unused)

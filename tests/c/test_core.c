@@ -667,6 +667,86 @@ static void test_pool(NgDevice *dev)
     CHECK_EQ_INT(s0.buffers_in_use, stats().buffers_in_use);
 }
 
+/* A device of `budget_left` bytes whose overflow memory is host memory: the
+ * pool's oversubscription path without a GPU. */
+static size_t budget_left;
+static int overflow_calls;
+static void *overflow_block; /* the last block budget_overflow gave */
+
+static NgStatus budget_alloc(NgDevice *dev, size_t nbytes, void **ptr)
+{
+    if (nbytes > budget_left)
+        return ng_error_set(NG_ERR_DEVICE_OOM, "fake device full");
+    budget_left -= nbytes;
+    *ptr = calloc(1, nbytes);
+    return NG_OK;
+}
+
+static NgStatus budget_overflow(NgDevice *dev, size_t nbytes, void **ptr)
+{
+    overflow_calls++;
+    *ptr = overflow_block = calloc(1, nbytes);
+    return NG_OK;
+}
+
+static void budget_free(NgDevice *dev, void *ptr, size_t nbytes)
+{
+    if (ptr != overflow_block)
+        budget_left += nbytes;
+    free(ptr);
+}
+
+/* Device memory full: the pool returns its cached blocks, then takes the
+ * backend's overflow memory, which it never caches; NUMGPU_OVERSUBSCRIBE=0
+ * makes it NG_ERR_DEVICE_OOM instead. */
+static void test_pool_overflow(NgDevice *null_dev)
+{
+    NgBackend be = *null_dev->be;
+    be.alloc = budget_alloc;
+    be.alloc_overflow = budget_overflow;
+    be.free = budget_free;
+    NgDevice dev = *null_dev;
+    dev.be = &be;
+    dev.pool = NULL;
+    budget_left = 1 << 20;
+    overflow_calls = 0;
+    NgStats s0 = stats();
+
+    NgBuffer *a = NULL, *b = NULL, *c = NULL;
+    CHECK_OK(ng_buffer_new(&dev, 600 << 10, &a)); /* device memory */
+    CHECK_OK(ng_buffer_new(&dev, 600 << 10, &b)); /* does not fit: overflow */
+    CHECK_EQ_INT(1, overflow_calls);
+    CHECK(b && ng_pool_overflow(&dev) == b->nbytes);
+    CHECK_EQ_INT(s0.overflow_bytes + (b ? b->nbytes : 0), stats().overflow_bytes);
+    CHECK_EQ_INT(s0.overflow_allocs + 1, stats().overflow_allocs);
+    if (b) /* the memory is usable */
+        memset(b->data, 7, b->nbytes);
+    ng_buffer_release(b); /* given back at once, not cached */
+    CHECK_EQ_INT(0, ng_pool_overflow(&dev));
+    CHECK_EQ_INT(0, ng_pool_cached(&dev));
+    CHECK_EQ_INT(s0.overflow_bytes, stats().overflow_bytes);
+
+    /* a cached block is returned to the device before overflow is taken */
+    ng_buffer_release(a); /* cached: the device's 600 KiB stay taken */
+    CHECK(ng_pool_cached(&dev) > 0);
+    CHECK_OK(ng_buffer_new(&dev, 900 << 10, &c));
+    CHECK_EQ_INT(1, overflow_calls);
+    CHECK_EQ_INT(0, ng_pool_overflow(&dev));
+    ng_buffer_release(c);
+
+    setenv("NUMGPU_OVERSUBSCRIBE", "0", 1);
+    ng_pool_trim(&dev);
+    budget_left = 0;
+    a = NULL;
+    CHECK(ng_buffer_new(&dev, 4096, &a) == NG_ERR_DEVICE_OOM);
+    CHECK(a == NULL && strstr(ng_error_message(), "NUMGPU_OVERSUBSCRIBE=0"));
+    CHECK_EQ_INT(1, overflow_calls);
+    unsetenv("NUMGPU_OVERSUBSCRIBE");
+    ng_pool_trim(&dev);
+    ng_free(dev.pool);
+    CHECK_EQ_INT(s0.bytes_in_use, stats().bytes_in_use);
+}
+
 /* A request no device can satisfy fails; it never comes back as a tiny block. */
 static void test_buffer_huge(NgDevice *dev)
 {
@@ -721,6 +801,8 @@ int main(void)
         test_alloc_failure(dev);
         test_pool(dev);
         test_buffer_huge(dev);
+        if (strcmp(specs[i], "null") == 0)
+            test_pool_overflow(dev);
     }
     return check_summary();
 }

@@ -51,7 +51,8 @@ def last_json(proc):
 def test_stats_keys():
     s = ng.stats()
     for key in ["kernel_launches", "kernels_compiled", "disk_cache_hits", "memory_cache_hits", "uploads",
-                "upload_bytes", "downloads", "download_bytes", "bytes_in_use", "buffers_in_use"]:
+                "upload_bytes", "downloads", "download_bytes", "bytes_in_use", "buffers_in_use",
+                "overflow_bytes", "overflow_allocations"]:
         assert key in s and isinstance(s[key], int) and s[key] >= 0, key
 
 

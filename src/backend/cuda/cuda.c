@@ -44,6 +44,11 @@ enum {
     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+    CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89,
+    CU_MEM_ATTACH_GLOBAL = 1,
+    CU_MEM_ADVISE_SET_PREFERRED_LOCATION = 3,
+    CU_MEM_ADVISE_SET_ACCESSED_BY = 5,
+    CU_DEVICE_CPU = -1,
 };
 
 #define CU_SYMBOLS(X) \
@@ -76,6 +81,11 @@ enum {
                                  unsigned, CUstream, void **, void **)) \
     X(cuGetErrorName, CUresult, (CUresult, const char **))
 
+/* Entry points numgpu does without (NULL where the driver lacks them). */
+#define CU_OPTIONAL_SYMBOLS(X) \
+    X(cuMemAllocManaged, CUresult, (CUdeviceptr *, size_t, unsigned)) \
+    X(cuMemAdvise, CUresult, (CUdeviceptr, size_t, int, CUdevice))
+
 #define NVRTC_SYMBOLS(X) \
     X(nvrtcVersion, nvrtcResult, (int *, int *)) \
     X(nvrtcGetErrorString, const char *, (nvrtcResult)) \
@@ -93,6 +103,7 @@ enum {
 static struct {
 #define DECLARE(name, ret, params) ret (*name) params;
     CU_SYMBOLS(DECLARE)
+    CU_OPTIONAL_SYMBOLS(DECLARE)
     NVRTC_SYMBOLS(DECLARE)
 #undef DECLARE
 } cu;
@@ -116,6 +127,9 @@ static void load_driver(void)
     }
     CU_SYMBOLS(LOAD)
 #undef LOAD
+#define LOAD_OPTIONAL(name, ret, params) cu.name = (ret(*) params)dlsym(h, #name);
+    CU_OPTIONAL_SYMBOLS(LOAD_OPTIONAL)
+#undef LOAD_OPTIONAL
 }
 
 /* NVRTC from $NUMGPU_NVRTC_PATH (set by the Python package when it finds
@@ -177,6 +191,7 @@ typedef struct CuState {
     int cc_major, cc_minor;     /* compute capability */
     int sms;                    /* multiprocessors */
     int driver_version;         /* e.g. 12040 */
+    bool pageable;              /* kernels may use managed memory beyond the device's own */
     char id[200];               /* device, capability, driver, NVRTC: part of cache keys */
     struct cublasContext *blas; /* cuBLAS handle, made on first matmul */
     pthread_mutex_t stage_lock; /* guards the staging buffers */
@@ -218,6 +233,9 @@ static NgStatus cuda_open(NgDevice *dev, int index)
     cu.cuDeviceGetAttribute(&s->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, s->device);
     cu.cuDeviceGetAttribute(&s->sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, s->device);
     cu.cuDriverGetVersion(&s->driver_version);
+    int concurrent = 0;
+    cu.cuDeviceGetAttribute(&concurrent, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, s->device);
+    s->pageable = concurrent && cu.cuMemAllocManaged;
     r = cu.cuDevicePrimaryCtxRetain(&s->ctx, s->device);
     if (r != CUDA_SUCCESS) {
         ng_free(s);
@@ -260,6 +278,32 @@ static NgStatus cuda_alloc(NgDevice *dev, size_t nbytes, void **ptr)
     }
     if (r != CUDA_SUCCESS)
         return cu_fail(r, "allocating device memory");
+    *ptr = (void *)(uintptr_t)p;
+    return NG_OK;
+}
+
+/* Device memory is full: managed memory kept in host memory (its preferred
+ * location) and mapped for the device, whose kernels read and write it over
+ * the bus instead of page-faulting it across; the device's own memory stays
+ * for the arrays that fit. Needs on-demand paging (Linux, Pascal or newer):
+ * elsewhere managed memory cannot exceed the device's. */
+static NgStatus cuda_alloc_overflow(NgDevice *dev, size_t nbytes, void **ptr)
+{
+    CuState *s = dev->state;
+    NgStatus st = current(dev);
+    if (st != NG_OK)
+        return st;
+    if (!s->pageable)
+        return ng_error_set(NG_ERR_DEVICE_OOM, "out of memory on %s (no managed memory beyond the device's)",
+                            dev->name);
+    CUdeviceptr p = 0;
+    CUresult r = cu.cuMemAllocManaged(&p, nbytes ? nbytes : 256, CU_MEM_ATTACH_GLOBAL);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(r, "allocating managed memory");
+    if (cu.cuMemAdvise) { /* hints: a failure only costs speed */
+        cu.cuMemAdvise(p, nbytes, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, CU_DEVICE_CPU);
+        cu.cuMemAdvise(p, nbytes, CU_MEM_ADVISE_SET_ACCESSED_BY, s->device);
+    }
     *ptr = (void *)(uintptr_t)p;
     return NG_OK;
 }
@@ -806,6 +850,7 @@ const NgBackend ng_backend_cuda = {
     .host_visible = false,
     .open = cuda_open,
     .alloc = cuda_alloc,
+    .alloc_overflow = cuda_alloc_overflow,
     .free = cuda_free,
     .upload = cuda_upload,
     .download = cuda_download,
