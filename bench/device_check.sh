@@ -62,4 +62,6 @@ for scan in 1 0; do
 done
 say "== fixed cost of a jit call on cuda (bench_jit_call.py) =="
 NUMGPU_DEVICE=cuda timeout 60 $PY bench/bench_jit_call.py 2>&1 | tee -a "$log"
+say "== data larger than the GPU's memory: managed overflow memory (bench_oversubscribe.py) =="
+NUMGPU_DEVICE=cuda timeout 120 $PY bench/bench_oversubscribe.py 2>&1 | tee -a "$log"
 say "== results in $log =="
