@@ -132,8 +132,15 @@ struct NgDevice {
     char name[32];        /* "cpu", "opencl:0" */
     char description[160];/* the hardware, for users: "NVIDIA H200 (sm_90)" */
     bool gpu;             /* a GPU or accelerator (not a CPU) */
+    bool lost;            /* opened before this process was forked: the driver's threads and
+                             state did not come across (see ng_device_usable) */
     void *state;          /* backend's own data */
 };
+
+/* NG_OK, or the error of a device this process cannot use (lost): every
+ * path that reaches the driver asks first, so a forked child gets an error
+ * naming the cure instead of hanging inside the driver. */
+NgStatus ng_device_usable(const NgDevice *dev);
 
 /* The device memory pool (src/core/pool.c): blocks of a rounded-up size
  * class; *size gets the size to pass back to ng_pool_free. */

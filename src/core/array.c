@@ -256,6 +256,9 @@ static NgStatus transfer(const NgArray *a, void *host, const int64_t *host_strid
     const int64_t *hs = host_strides ? host_strides : cstr;
     if (a->size == 0)
         return NG_OK;
+    NgStatus usable = ng_device_usable(dev);
+    if (usable != NG_OK)
+        return usable;
     ng_stats_count_transfer(upload, nbytes);
     if (dev->be->host_visible) {
         char *d = ng_array_data(a);

@@ -19,6 +19,29 @@ static NgDevice opened[MAX_OPEN];
 static int nopened;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* fork(): a child has the parent's memory but none of its other threads.
+ * The cpu backend recovers (its own handler); OpenCL and CUDA drivers do
+ * not (PoCL's child hangs at its first command, CUDA's fails), so their
+ * devices are marked lost in the child. */
+static void lose_devices_in_child(void)
+{
+    for (int i = 0; i < nopened; i++)
+        if (!opened[i].be->host_visible)
+            opened[i].lost = true;
+}
+
+static void watch_forks(void) { pthread_atfork(NULL, NULL, lose_devices_in_child); }
+
+NgStatus ng_device_usable(const NgDevice *dev)
+{
+    if (!dev->lost)
+        return NG_OK;
+    return ng_error_set(NG_ERR_DEVICE, "%s was opened by the parent of this forked process, and %s drivers do not "
+                        "survive fork(): start worker processes with multiprocessing's 'spawn' or 'forkserver' "
+                        "method (multiprocessing.get_context('spawn')), or use the cpu device in the children "
+                        "(numgpu.set_device('cpu'))", dev->name, dev->be->kind);
+}
+
 static const NgBackend *backend_of_kind(const char *kind, size_t len)
 {
     for (size_t i = 0; i < sizeof backends / sizeof *backends; i++)
@@ -33,6 +56,8 @@ static NgStatus open_kind(const char *kind, size_t len, int index, NgDevice **ou
     if (!be)
         return ng_error_set(NG_ERR_VALUE, "unknown device '%.*s': expected auto, cpu, cuda[:N] or opencl[:N]",
                             (int)len, kind);
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, watch_forks);
     pthread_mutex_lock(&lock);
     for (int i = 0; i < nopened; i++)
         if (opened[i].be == be && (opened[i].index == index || index < 0)) {
@@ -108,7 +133,11 @@ bool ng_device_host_visible(const NgDevice *dev) { return dev->be->host_visible;
 
 bool ng_device_is_gpu(const NgDevice *dev) { return dev->gpu; }
 const char *ng_device_description(const NgDevice *dev) { return dev->description; }
-NgStatus ng_device_sync(NgDevice *dev) { return dev->be->sync(dev); }
+NgStatus ng_device_sync(NgDevice *dev)
+{
+    NgStatus st = ng_device_usable(dev);
+    return st != NG_OK ? st : dev->be->sync(dev);
+}
 
 void ng_devices_finish(void)
 {
@@ -116,5 +145,6 @@ void ng_devices_finish(void)
     int n = nopened;
     pthread_mutex_unlock(&lock);
     for (int i = 0; i < n; i++)
-        (void)opened[i].be->sync(&opened[i]); /* at exit: nothing left to report an error to */
+        if (!opened[i].lost)
+            (void)opened[i].be->sync(&opened[i]); /* at exit: nothing left to report an error to */
 }

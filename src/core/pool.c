@@ -138,6 +138,9 @@ NgStatus ng_pool_alloc(NgDevice *dev, size_t nbytes, void **ptr, size_t *size)
 {
     if (nbytes > ((size_t)1 << 60))
         return ng_error_set(NG_ERR_DEVICE_OOM, "out of memory on %s: %zu bytes requested", dev->name, nbytes);
+    NgStatus usable = ng_device_usable(dev);
+    if (usable != NG_OK)
+        return usable;
     int bin;
     size_t cls = size_class(nbytes, &bin);
     NgPool *p = pool_of(dev);
@@ -174,6 +177,8 @@ NgStatus ng_pool_alloc(NgDevice *dev, size_t nbytes, void **ptr, size_t *size)
 
 void ng_pool_free(NgDevice *dev, void *ptr, size_t size)
 {
+    if (dev->lost) /* the parent's memory: the driver that could free it is gone (a forked child) */
+        return;
     NgPool *p = dev->pool;
     int bin;
     size_class(size, &bin);
@@ -203,6 +208,6 @@ size_t ng_pool_overflow(NgDevice *dev) { return dev->pool ? dev->pool->overflow_
 
 void ng_pool_trim(NgDevice *dev)
 {
-    if (dev->pool)
+    if (dev->pool && !dev->lost)
         trim(dev, dev->pool);
 }

@@ -149,7 +149,10 @@ static NgStatus write_checksum(const char *bin, const char *sum)
 static NgStatus compile_and_load(NgDevice *dev, const char *source, const char *name, void **module)
 {
     char dir[400], bin[512], sum[520], tmp[560];
-    NgStatus st = cache_dir(dev, dir, sizeof dir);
+    NgStatus st = ng_device_usable(dev);
+    if (st != NG_OK)
+        return st;
+    st = cache_dir(dev, dir, sizeof dir);
     if (st != NG_OK)
         return st;
     NgStr keysrc;
@@ -300,6 +303,9 @@ NgStatus ng_kernel_launch(const NgKernel *kern, const NgKArg *args, int nargs, i
     if (nargs != kern->nargs)
         return ng_error_set(NG_ERR_INTERNAL, "kernel %s takes %d arguments, %d given", kern->name,
                             kern->nargs, nargs);
+    NgStatus st = ng_device_usable(kern->dev);
+    if (st != NG_OK)
+        return st;
     ng_count(NG_C_LAUNCH, 1);
     return kern->dev->be->launch(kern->dev, kern->module, args, kern->kinds, nargs,
                                  kern->parallel ? extent : 1, work);
@@ -312,6 +318,9 @@ NgStatus ng_kernel_launch_blocks(const NgKernel *kern, const NgKArg *args, int n
                             kern->nargs, nargs);
     if (!kern->dev->be->launch_blocks)
         return ng_error_set(NG_ERR_UNSUPPORTED, "%s: no block-level kernels", kern->dev->be->kind);
+    NgStatus st = ng_device_usable(kern->dev);
+    if (st != NG_OK)
+        return st;
     ng_count(NG_C_LAUNCH, 1);
     return kern->dev->be->launch_blocks(kern->dev, kern->module, args, kern->kinds, nargs, blocks,
                                         NG_BLOCK_THREADS, work);

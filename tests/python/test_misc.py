@@ -400,3 +400,35 @@ def test_a_forked_child_runs_kernels():
         p.kill()
         pytest.fail("the forked child hung")
     assert p.exitcode == 0 and q.get(timeout=5) is True
+
+
+def _forked_child_on_gpu(x, q):
+    try:
+        float((x * 2).sum())
+        q.put("ran")
+    except ng.DeviceError as e:
+        q.put(str(e))
+    ng.set_device("cpu")                      # the cure the error names, in the child itself
+    q.put(float((ng.asarray(np.arange(10.0)) * 2).sum()))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or ng.get_device() in ("cpu", "null"),
+                    reason="the cpu device survives fork() (test_a_forked_child_runs_kernels)")
+def test_a_forked_child_on_a_gpu_device_gets_an_error_not_a_hang():
+    # OpenCL and CUDA drivers do not survive fork(): PoCL's child hung at its first kernel
+    import multiprocessing
+    x = ng.asarray(np.ones((400, 400)))
+    float((x + 1).sum())
+    ctx = multiprocessing.get_context("fork")
+    q = ctx.Queue()
+    p = ctx.Process(target=_forked_child_on_gpu, args=(x, q))
+    p.start()
+    p.join(120)
+    if p.is_alive():
+        p.kill()
+        pytest.fail("the forked child hung")
+    assert p.exitcode == 0
+    msg = q.get(timeout=5)
+    assert "fork" in msg and "spawn" in msg and ng.get_device() in msg, msg
+    assert q.get(timeout=5) == 90.0
+    assert float((x + 1).sum()) == 320000.0   # the parent's device is untouched
