@@ -11,6 +11,7 @@ numgpu._core, where the arrays, operations and kernels live.
 import builtins as _builtins
 import math as _math
 import operator as _operator
+import os as _os
 
 import numpy as _np
 
@@ -583,6 +584,8 @@ from ._indexx import *  # noqa: E402,F401,F403
 from ._mathx import *  # noqa: E402,F401,F403
 from ._bitspoly import *  # noqa: E402,F401,F403
 from ._run import config, report  # noqa: E402,F401
+if _os.environ.get("NUMGPU_SCALARS"):
+    config(scalars=_os.environ["NUMGPU_SCALARS"])
 from ._fallback import module_getattr as __getattr__  # noqa: E402,F401
 from ._dlpack import from_dlpack  # noqa: E402,F401
 

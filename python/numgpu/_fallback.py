@@ -67,6 +67,8 @@ _warned = set()
 _mode = os.environ.get("NUMGPU_FALLBACK", "warn").strip().lower() or "warn"
 if _mode not in MODES:
     _mode = "warn"
+numpy_scalars = [False]  # config(scalars="numpy"): NumPy's scalars for results NumPy gives as scalars
+_HOST_DEVICES = ("cpu", "null")
 
 
 def set_mode(mode):
@@ -298,7 +300,10 @@ UNSUPPORTED = (NotImplementedError, UnsupportedDtypeError)
 ARRAY_MAKERS = frozenset(
     "array asarray asanyarray ascontiguousarray asfortranarray copy zeros ones empty full zeros_like "
     "ones_like empty_like full_like where reshape ravel squeeze expand_dims transpose moveaxis swapaxes "
-    "broadcast_to atleast_1d atleast_2d atleast_3d from_dlpack".split())
+    "broadcast_to atleast_1d atleast_2d atleast_3d from_dlpack "
+    # (NumPy's functions of arrays that hand back a 0-d array for 0-d data: found by calling them)
+    "asarray_chkfinite block cov diff i0 imag real isin pad permute_dims polyint real_if_close require "
+    "roll trim_zeros resize piecewise select tile tensordot cross".split())
 
 
 def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
@@ -321,6 +326,8 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
             r = f(*args, **kwargs)
             if scalars and type(r) is ndarray and not r.ndim and r._own()._buffer_refs[0] == 1:
                 r._scalar = True     # (a 0-d result of its own, or a view of a temporary: NumPy gives a scalar)
+                if numpy_scalars[0] and r.device in _HOST_DEVICES and not _called_by_numgpu():
+                    return r[()]     # NumPy's scalar, read in place (config(scalars="numpy"))
             return r
         except catch as e:
             if _called_by_numgpu():
@@ -383,11 +390,32 @@ def _np_name(t):
 WRAPPERS = set()
 
 
-def _called_by_numgpu():
+def program_result(r):
+    """The result r of a numgpu method as its caller gets it: under config(scalars="numpy"), a 0-d
+    result standing for NumPy's scalar on a device in host memory is NumPy's scalar, read in place,
+    when the program called (numgpu's own code keeps the device array). Operators and C methods
+    do the same in C (ngpy_wrap_result), guarded functions in their guard."""
+    if (numpy_scalars[0] and type(r) is ndarray and r._scalar and r.device in _HOST_DEVICES
+            and not _called_by_numgpu(3)):
+        return r[()]
+    return r
+
+
+def program_results(method):
+    """method, its result passed through program_result."""
+    def m(self, *args, **kwargs):
+        return program_result(method(self, *args, **kwargs))
+    m.__name__ = m.__qualname__ = method.__name__
+    m.__doc__ = method.__doc__
+    return m
+
+
+def _called_by_numgpu(depth=2):
     """True if the guard that caught an error was called by numgpu's own code (its caller's
-    frame, wrappers passed over, is in the package), not by the program."""
+    frame, wrappers passed over, is in the package), not by the program. depth: the guard's
+    caller's frame, counted from here."""
     try:
-        frame = sys._getframe(2)     # (the guard's caller)
+        frame = sys._getframe(depth)  # (the guard's caller)
     except ValueError:               # called from C with no Python frame (a thread's start, atexit)
         return False
     while frame is not None and frame.f_code in WRAPPERS:

@@ -10,7 +10,7 @@ import operator as _operator
 
 import numpy as _np
 
-from . import _core, ndarray, broadcast_to
+from . import _core, _fallback, ndarray, broadcast_to
 from ._array_api import asarray, zeros
 from ._methods import contiguous
 from . import sum as _sum
@@ -622,7 +622,11 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
 # ---- ndarray methods ------------------------------------------------------------------
 
 def _method(f):
-    return lambda self, *args, **kwargs: f(self, *args, **kwargs)
+    def method(self, *args, **kwargs):
+        return f(self, *args, **kwargs)
+    method.__name__ = f.__name__
+    method.__doc__ = f.__doc__
+    return _fallback.program_results(method)
 
 
 ndarray.take = _method(take)

@@ -29,7 +29,7 @@ device_counts = {}      # name -> [calls, seconds] (only while counting)
 
 # ---- policies -----------------------------------------------------------------------------
 
-def config(precision=None, fallback=None, strict=None, report=None):
+def config(precision=None, fallback=None, strict=None, report=None, scalars=None):
     """Set numgpu's run policies; returns the previous settings as a dict.
 
     precision  "float32": float64 data (uploads, fallback results) and float64 dtypes
@@ -38,10 +38,22 @@ def config(precision=None, fallback=None, strict=None, report=None):
                (as NUMGPU_FALLBACK).
     strict     True: implicit transfers and fallbacks are errors (as NUMGPU_STRICT=1).
     report     True: count device calls per function from now on and print the report at exit.
+    scalars    "numpy": results NumPy gives as scalars (reductions, `x[i]`, operators on
+               scalars) are NumPy's scalars on a device in host memory (cpu), read in place:
+               `isinstance(x.sum(), np.floating)` and `json.dumps(x.mean())` as under NumPy
+               (numgpu run's default, NUMGPU_SCALARS=numpy); "array" (import numgpu's default):
+               0-d arrays standing for them, which stay on the device (`.get()`, `float()`).
+               GPUs keep 0-d arrays either way (a NumPy scalar would wait for the device).
     """
     from . import _core, _fallback
     prev = {"precision": _state["precision"], "fallback": _fallback.get_mode(),
-            "strict": bool(_fallback._strict()), "report": _state["report"]}
+            "strict": bool(_fallback._strict()), "report": _state["report"],
+            "scalars": "numpy" if _fallback.numpy_scalars[0] else "array"}
+    if scalars is not None:
+        if scalars not in ("numpy", "array"):
+            raise ValueError("scalars must be 'numpy' or 'array', not %r" % (scalars,))
+        _fallback.numpy_scalars[0] = scalars == "numpy"
+        _core.set_numpy_scalars(scalars == "numpy", _fallback._PKG_DIR)
     if precision is not None:
         name = getattr(precision, "__name__", precision)
         name = {"float": "float64", "double": "float64", "single": "float32"}.get(name, name)
@@ -72,6 +84,7 @@ def _counted(name, f):
         return f
 
     fallbacks = _fallback_calls()
+    from ._fallback import program_result   # (a 0-d result the program gets: NumPy's scalar, config(scalars=))
 
     @functools.wraps(f)
     def g(*args, **kwargs):
@@ -80,7 +93,7 @@ def _counted(name, f):
         _depth[0] += 1
         t0, n0 = time.perf_counter(), fallbacks[0]
         try:
-            return f(*args, **kwargs)
+            return program_result(f(*args, **kwargs))
         except RuntimeError as e:
             raise name_strict_error(e, name)
         finally:
@@ -520,7 +533,7 @@ def run_script(script, args=(), report_on=True, profile=False, precision=None, d
         numgpu.set_device(device)
     _state["script"] = os.path.basename(script)
     _state["t0"] = time.perf_counter()
-    config(precision=precision, report=report_on)
+    config(precision=precision, report=report_on, scalars=os.environ.get("NUMGPU_SCALARS") or "numpy")
     _protocols.scalar_style(True)
     install_import_hook()
     sys.argv = [script] + list(args)

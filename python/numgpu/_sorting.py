@@ -14,7 +14,7 @@ import warnings as _warnings
 
 import numpy as _np
 
-from . import _core
+from . import _core, _fallback
 from ._core import ndarray
 
 __all__ = [
@@ -432,7 +432,10 @@ def searchsorted(a, v, side="left", sorter=None):
     if scalar and isinstance(v, (bool, int, float, complex)):
         v = _ng().asarray(_np.asarray(v, dtype=_np.result_type(a.dtype, v)))
     res = _core.searchsorted(a, _arr(v), side == "right", sorter)
-    return res.reshape(()) if scalar else res
+    if scalar:   # NumPy's scalar (a 0-d array of its own standing for it)
+        res = res.reshape(())._own()
+        res._scalar = True
+    return res
 
 
 def _m_searchsorted(self, v, side="left", sorter=None):
@@ -450,6 +453,12 @@ def bincount(x, weights=None, minlength=0):
     return _core.bincount(x, w, _index(minlength, "minlength"))
 
 
+def _host_scalar(r):
+    """NumPy's scalar of a result NumPy gives as a scalar: a 0-d device array's, or r itself
+    (config(scalars="numpy") gives NumPy's already on cpu)."""
+    return r.get()[()] if isinstance(r, ndarray) else r
+
+
 def _outer_edges(a, range):
     """NumPy's _get_outer_edges; autodetected edges stay NumPy scalars of a's dtype."""
     if range is not None:
@@ -461,7 +470,7 @@ def _outer_edges(a, range):
     elif a.size == 0:
         first, last = 0, 1
     else:
-        first, last = a.min().get()[()], a.max().get()[()]
+        first, last = _host_scalar(a.min()), _host_scalar(a.max())
         if not (_np.isfinite(first) and _np.isfinite(last)):
             raise ValueError("autodetected range of [%s, %s] is not finite" % (first, last))
     if first == last:
@@ -902,5 +911,5 @@ ndarray.sort = _m_sort
 ndarray.argsort = _m_argsort
 ndarray.cumsum = _m_cumsum
 ndarray.cumprod = _m_cumprod
-ndarray.round = _m_round
-ndarray.searchsorted = _m_searchsorted
+ndarray.round = _fallback.program_results(_m_round)
+ndarray.searchsorted = _fallback.program_results(_m_searchsorted)

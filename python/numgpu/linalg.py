@@ -74,7 +74,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
                 r = sqrt(re @ re + im @ im)
             else:
                 r = sqrt(flat @ flat)  # one pass, no temporary: matmul's dot-product kernel
-            return r.reshape((1,) * nd) if keepdims else r
+            return _arr(r).reshape((1,) * nd) if keepdims else r  # (r: NumPy's scalar under scalars="numpy")
         axis = tuple(range(nd))
     elif not isinstance(axis, tuple):
         try:
@@ -117,7 +117,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
         if keepdims:
             shape = list(x.shape)
             shape[row] = shape[col] = 1
-            r = r.reshape(shape)
+            r = _arr(r).reshape(shape)
         return r
     raise ValueError("Improper number of dimensions to norm.")
 

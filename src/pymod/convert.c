@@ -98,9 +98,63 @@ PyObject *ngpy_wrap(NgArray *a)
     return (PyObject *)o;
 }
 
+PyObject *ngpy_numpy_scalar(const NgArray *view)
+{
+    static PyObject *types[NG_NTYPES]; /* (numpy.float64, ..., looked up once) */
+    NgDType dt = view->dtype;
+    if (!types[dt]) {
+        PyObject *d = ngpy_dtype_object(dt);
+        types[dt] = d ? PyObject_GetAttrString(d, "type") : NULL;
+        Py_XDECREF(d);
+        if (!types[dt])
+            return NULL;
+    }
+    const void *p = ng_array_data(view);
+    PyObject *v;
+    switch (dt) {
+    case NG_BOOL: v = PyBool_FromLong(*(const uint8_t *)p); break;
+    case NG_INT8: v = PyLong_FromLong(*(const int8_t *)p); break;
+    case NG_INT16: v = PyLong_FromLong(*(const int16_t *)p); break;
+    case NG_INT32: v = PyLong_FromLong(*(const int32_t *)p); break;
+    case NG_INT64: v = PyLong_FromLongLong(*(const int64_t *)p); break;
+    case NG_UINT8: v = PyLong_FromLong(*(const uint8_t *)p); break;
+    case NG_UINT16: v = PyLong_FromLong(*(const uint16_t *)p); break;
+    case NG_UINT32: v = PyLong_FromUnsignedLong(*(const uint32_t *)p); break;
+    case NG_UINT64: v = PyLong_FromUnsignedLongLong(*(const uint64_t *)p); break;
+    case NG_FLOAT32: v = PyFloat_FromDouble(*(const float *)p); break;
+    case NG_FLOAT64: v = PyFloat_FromDouble(*(const double *)p); break;
+    case NG_COMPLEX64: v = PyComplex_FromDoubles(((const float *)p)[0], ((const float *)p)[1]); break;
+    case NG_COMPLEX128: v = PyComplex_FromDoubles(((const double *)p)[0], ((const double *)p)[1]); break;
+    case NG_FLOAT16: v = PyFloat_FromDouble(PyFloat_Unpack2((const char *)p, 1)); break; /* (exact) */
+    default: v = NULL; PyErr_SetString(PyExc_TypeError, "no NumPy scalar of this dtype"); break;
+    }
+    PyObject *r = v ? PyObject_CallOneArg(types[dt], v) : NULL;
+    Py_XDECREF(v);
+    return r;
+}
+
+/* True when the Python code calling into C is numgpu's own (its package's files): its internals
+ * keep 0-d device arrays whatever the scalars policy (they reshape, .get() and pass them on). */
+static bool called_by_numgpu(void)
+{
+    PyFrameObject *frame = PyEval_GetFrame(); /* borrowed */
+    if (!frame || !ngpy.package_dir)
+        return false;
+    PyCodeObject *code = PyFrame_GetCode(frame);
+    bool ours = code && PyUnicode_Tailmatch(code->co_filename, ngpy.package_dir, 0, PY_SSIZE_T_MAX, -1) == 1;
+    Py_XDECREF(code);
+    return ours;
+}
+
 PyObject *ngpy_wrap_result(NgArray *a, bool scalar)
 {
     bool zero_d = a->ndim == 0;
+    if (scalar && zero_d && ngpy.numpy_scalars && ng_device_host_visible(ng_array_device(a)) &&
+        !called_by_numgpu()) {
+        PyObject *r = ngpy_numpy_scalar(a);
+        ng_array_release(a);
+        return r;
+    }
     PyObject *o = ngpy_wrap(a);
     if (o)
         ((NgPyArray *)o)->scalar = scalar && zero_d;

@@ -458,6 +458,23 @@ static PyObject *f_synchronize(PyObject *m, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* set_numpy_scalars(flag, package_dir): results NumPy gives as scalars become NumPy's scalars on
+ * a device in host memory when the calling code is not in package_dir (numgpu's own, which keeps
+ * 0-d arrays); returns the previous setting. */
+static PyObject *f_set_numpy_scalars(PyObject *m, PyObject *args)
+{
+    int flag;
+    PyObject *dir;
+    if (!PyArg_ParseTuple(args, "pU", &flag, &dir))
+        return NULL;
+    PyObject *prev = ngpy.numpy_scalars ? Py_True : Py_False;
+    Py_INCREF(prev);
+    Py_INCREF(dir);
+    Py_XSETREF(ngpy.package_dir, dir);
+    ngpy.numpy_scalars = flag;
+    return prev;
+}
+
 static PyObject *f_set_strict(PyObject *m, PyObject *flag)
 {
     PyObject *prev = ngpy.strict ? Py_True : Py_False;
@@ -575,6 +592,8 @@ static PyMethodDef functions[] = {
     {"device_info", f_device_info, METH_O, "name, kind, description of a device (opens it)."},
     {"synchronize", f_synchronize, METH_VARARGS, "Wait for queued work on a device."},
     {"set_strict", f_set_strict, METH_O, "Make implicit transfers errors; returns the previous setting."},
+    {"set_numpy_scalars", f_set_numpy_scalars, METH_VARARGS,
+     "Results NumPy gives as scalars become NumPy's scalars on cpu; returns the previous setting."},
     {"set_precision", f_set_precision, METH_O, "Precision policy 'float32' or 'float64'; returns the previous one."},
     {"last_kernel_source", f_last_kernel_source, METH_NOARGS, "Source of the last compiled kernel (this thread)."},
     {"op_names", f_op_names, METH_NOARGS, "Ufunc names by op code."},

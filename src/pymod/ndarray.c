@@ -332,42 +332,6 @@ static Py_ssize_t mp_length(PyObject *self)
     return (Py_ssize_t)ARR(self)->shape[0];
 }
 
-/* NumPy's scalar of the element `view` (0-d, in host memory): its bytes read in place. */
-static PyObject *numpy_scalar(const NgArray *view)
-{
-    static PyObject *types[NG_NTYPES]; /* (numpy.float64, ..., looked up once) */
-    NgDType dt = view->dtype;
-    if (!types[dt]) {
-        PyObject *d = ngpy_dtype_object(dt);
-        types[dt] = d ? PyObject_GetAttrString(d, "type") : NULL;
-        Py_XDECREF(d);
-        if (!types[dt])
-            return NULL;
-    }
-    const void *p = ng_array_data(view);
-    PyObject *v;
-    switch (dt) {
-    case NG_BOOL: v = PyBool_FromLong(*(const uint8_t *)p); break;
-    case NG_INT8: v = PyLong_FromLong(*(const int8_t *)p); break;
-    case NG_INT16: v = PyLong_FromLong(*(const int16_t *)p); break;
-    case NG_INT32: v = PyLong_FromLong(*(const int32_t *)p); break;
-    case NG_INT64: v = PyLong_FromLongLong(*(const int64_t *)p); break;
-    case NG_UINT8: v = PyLong_FromLong(*(const uint8_t *)p); break;
-    case NG_UINT16: v = PyLong_FromLong(*(const uint16_t *)p); break;
-    case NG_UINT32: v = PyLong_FromUnsignedLong(*(const uint32_t *)p); break;
-    case NG_UINT64: v = PyLong_FromUnsignedLongLong(*(const uint64_t *)p); break;
-    case NG_FLOAT32: v = PyFloat_FromDouble(*(const float *)p); break;
-    case NG_FLOAT64: v = PyFloat_FromDouble(*(const double *)p); break;
-    case NG_COMPLEX64: v = PyComplex_FromDoubles(((const float *)p)[0], ((const float *)p)[1]); break;
-    case NG_COMPLEX128: v = PyComplex_FromDoubles(((const double *)p)[0], ((const double *)p)[1]); break;
-    case NG_FLOAT16: v = PyFloat_FromDouble(PyFloat_Unpack2((const char *)p, 1)); break; /* (exact) */
-    default: v = NULL; PyErr_SetString(PyExc_TypeError, "no NumPy scalar of this dtype"); break;
-    }
-    PyObject *r = v ? PyObject_CallOneArg(types[dt], v) : NULL;
-    Py_XDECREF(v);
-    return r;
-}
-
 /* One element, x[i, j] or iterating x, a copy as NumPy's scalar is (a view would follow later
  * writes to x: tmp = a[i]; a[i] = a[j]; a[j] = tmp). On a device in host memory (cpu) NumPy's
  * scalar itself: what follows (p > peak, s += x[i]) is NumPy's scalar arithmetic, no kernel per
@@ -378,7 +342,7 @@ static PyObject *element_of(NgArray *view)
         return ngpy_wrap(view);
     NgDevice *dev = ng_array_device(view);
     if (ng_device_host_visible(dev)) {
-        PyObject *r = numpy_scalar(view);
+        PyObject *r = ngpy_numpy_scalar(view);
         ng_array_release(view);
         return r;
     }
@@ -394,7 +358,7 @@ static PyObject *scalar_at(NgArray *e)
 {
     e->ndim = 0;
     e->size = 1;
-    return numpy_scalar(e);
+    return ngpy_numpy_scalar(e);
 }
 
 /* x[i] or x[i, j, ...] of every axis by Python ints, x in host memory (a Python loop's access):

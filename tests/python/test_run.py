@@ -525,6 +525,35 @@ def test_warning_points_at_users_line(fresh_fallback):
     assert len(w) == 3 and {m.filename for m in w} == {__file__}
 
 
+def test_results_numpy_gives_as_scalars_are_numpys_scalars_under_run(tmp_path):
+    """Under numgpu run on cpu, reductions, products and operators of scalars give NumPy's scalars
+    (read in place), so isinstance checks and json.dumps work as under NumPy (a 0-d array made
+    json.dumps raise TypeError); arrays made as arrays stay arrays."""
+    script = write(tmp_path, "scal.py", """
+import json
+import numpy as np
+x = np.arange(10.0); i = np.arange(5)
+print(type(x.sum()).__name__, isinstance(x.mean(), np.floating), json.dumps({"m": x.mean(), "n": int(i.sum())}))
+print(type(np.sum(x)).__name__, type(x.max()).__name__, type(x @ x).__name__, type(np.median(x)).__name__,
+      type(np.linalg.norm(x)).__name__, type(np.dot(x, x)).__name__, type(x.std()).__name__)
+print(type(i.sum()).__name__, type(np.argmax(i)).__name__, type(i[0] * 2).__name__, type(x.sum() + 1).__name__)
+r = x.sum(); r += 1; print(r, x.sum(), isinstance(x.sum(), np.ndarray), np.ndim(x.sum()))
+print(type(np.array(3.0)).__name__, type(np.zeros(())).__name__, type(np.float64(2) * x).__name__)
+print(x.sum() / 3, x.mean() > 4, [v for v in np.unique(i)][:2])
+m = x.reshape(2, 5)
+print(type(x.dot(x)).__name__, type(m[:, :2].trace()).__name__, type(x.searchsorted(3.5)).__name__,
+      type(np.linalg.norm(m)).__name__, np.linalg.norm(m, keepdims=True).shape, type(np.histogram(x)[1][0]).__name__)
+""")
+    plain = python([script]).stdout
+    for report in ("--no-report", "--report"):   # (the report wraps every call to count it)
+        proc = run(report, script, env={"NUMGPU_DEVICE": "cpu"})
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == plain, report
+    # numgpu's own style stays available: NUMGPU_SCALARS=array keeps 0-d arrays
+    proc = run("--no-report", script, env={"NUMGPU_DEVICE": "cpu", "NUMGPU_SCALARS": "array"})
+    assert proc.returncode != 0 and "not JSON serializable" in proc.stderr
+
+
 def test_every_array_is_an_ndarray_under_run(tmp_path):
     """Under numgpu run np.ndarray is numgpu's (constructor, methods), and NumPy's arrays numgpu
     keeps on the host (str, object, masked) are ndarrays too, as under NumPy."""
