@@ -264,7 +264,11 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         dtype = _np.result_type(start, stop)
         dtype = dtype if dtype.kind in "fc" else float64
     if not (_is_complex(start) or _is_complex(stop)):
-        out = _core.linspace(float(start), float(stop), num, bool(endpoint), dtype, device)
+        if _np.dtype(dtype).kind in "iub":   # NumPy floors the float values before the integer cast
+            out = floor(_core.linspace(float(start), float(stop), num, bool(endpoint), float64, device))  # noqa: F821
+            out = out.astype(dtype, copy=False)
+        else:
+            out = _core.linspace(float(start), float(stop), num, bool(endpoint), dtype, device)
         step = (stop - start) / div if div > 0 else _math.nan
     else:
         if num < 0:

@@ -231,6 +231,13 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None):
     return _core.asarray(obj, dtype, False)
 
 
+def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """NumPy's asanyarray: asarray, a itself when it needs no copy (numgpu arrays have no
+    subclasses; NumPy's, masked arrays and matrices, are NumPy's function's: the guard)."""
+    _c_order(order, like)
+    return asarray(a, dtype, order, device=device, copy=copy)
+
+
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     _c_order(order, like)
     make = lambda s: _core.full(s, 0, _np.float64 if dtype is None else dtype, device)  # noqa: E731
@@ -503,7 +510,7 @@ def imag(x, /):
 
 __all__ = [
     "__array_api_version__", "__array_namespace_info__", "finfo", "iinfo", "isdtype", "astype",
-    "can_cast", "result_type", "asarray", "zeros", "ones", "empty", "empty_like", "zeros_like",
+    "can_cast", "result_type", "asarray", "asanyarray", "zeros", "ones", "empty", "empty_like", "zeros_like",
     "ones_like", "full_like", "eye", "meshgrid", "reshape", "broadcast_shapes", "broadcast_arrays", "concat",
     "permute_dims", "matrix_transpose", "moveaxis", "unstack", "vecdot", "clip", "var", "std",
     "conj", "conjugate", "real", "imag",

@@ -87,6 +87,8 @@ def copyto(dst, src, casting="same_kind", where=True):
     if not isinstance(dst, ndarray):
         from ._fallback import down
         return _np.copyto(dst, down(src), casting=casting, where=down(where))
+    if not isinstance(src, (ndarray, _np.ndarray, _np.generic)) and _np.ndim(src):
+        src = _np.asarray(src)   # a list or tuple: NumPy's array of it, its dtype cast-checked
     if isinstance(src, (ndarray, _np.ndarray)):
         if not _np.can_cast(src.dtype, dst.dtype, casting):
             raise TypeError("Cannot cast array data from %r to %r according to the rule %r"

@@ -430,7 +430,12 @@ def searchsorted(a, v, side="left", sorter=None):
     a = _arr(a)
     scalar = not isinstance(v, ndarray) and _np.ndim(v) == 0
     if scalar and isinstance(v, (bool, int, float, complex)):
-        v = _ng().asarray(_np.asarray(v, dtype=_np.result_type(a.dtype, v)))
+        dt = _np.result_type(a.dtype, v)
+        if type(v) is int and dt.kind in "iu" and not _np.iinfo(dt).min <= v <= _np.iinfo(dt).max:
+            # NumPy compares a Python int beyond a's integers by its value: a wider type holds it
+            dt = _np.result_type(a.dtype, _np.min_scalar_type(v))
+            dt = dt if dt.kind in "iu" else _np.dtype(_np.float64)
+        v = _ng().asarray(_np.asarray(v, dtype=dt))
     res = _core.searchsorted(a, _arr(v), side == "right", sorter)
     if scalar:   # NumPy's scalar (a 0-d array of its own standing for it)
         res = res.reshape(())._own()
@@ -652,6 +657,8 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
 @_with_out
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     a = _arr(a)
+    if a.size == 0:   # NumPy's mean of an empty slice: NaNs and its RuntimeWarning, nothing to compute
+        return _on_numpy("numpy.median", _np.median, a, axis=axis, keepdims=keepdims)
     if a.dtype.kind == "c":
         return _median_complex(a, axis, keepdims)
     return _quantile(a, _np.asarray(0.5), axis, keepdims, "linear", True, "median")

@@ -328,6 +328,10 @@ def test_linspace_default_num_and_retstep():
                          ids=dtype_id)
 def test_linspace_dtype(dt):
     assert_same(ng.linspace(0, 10, 7, dtype=dt), np.linspace(0, 10, 7, dtype=dt))
+    # integers: NumPy floors the values (toward -inf, not toward 0) before the cast
+    for args in [(-5, 5, 4), (-3, 3, 4, False), (-1, 0, 3), (2, -9, 5)]:
+        if np.dtype(dt).kind == "i":
+            assert_same(ng.linspace(*args, dtype=dt), np.linspace(*args, dtype=dt))
 
 
 @pytest.mark.parametrize("endpoint", [True, False])
@@ -749,3 +753,13 @@ def test_numpy_scalars_are_strong_operands(dtype, scalar):
         assert_same(a + scalar, src + scalar)
         assert_same(scalar * a, scalar * src)
     assert_same(a + complex(scalar), src + complex(scalar))  # weak: keeps a complex dtype of a's precision
+
+
+def test_asanyarray_is_asarray():
+    # numgpu arrays have no subclasses: asanyarray(x) is x (it ran NumPy's, a download and an upload)
+    x = ng.arange(3)
+    assert ng.asanyarray(x) is x and ng.asanyarray(x, dtype=np.int64) is x
+    assert ng.asanyarray(x, dtype=np.float64).dtype == np.float64
+    assert isinstance(ng.asanyarray([1, 2]), ng.ndarray)
+    with pytest.raises(ValueError):
+        ng.asanyarray(x, dtype=np.float32, copy=False)

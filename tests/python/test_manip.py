@@ -536,3 +536,18 @@ def test_einsum_bool_and_mixed(subs):
     assert_same(ng.einsum(subs, *[ng.asarray(o) for o in ops]), np.einsum(subs, *ops))
     mixed = [o.astype(np.int32 if i == 0 else np.float32) for i, o in enumerate(ops)]
     assert_same(ng.einsum(subs, *[ng.asarray(o) for o in mixed]), np.einsum(subs, *mixed))
+
+
+def test_copyto_from_a_list():
+    # NumPy converts a sequence to its array first (its dtype cast-checked); numgpu took it for a scalar
+    for src in ([1, 2, 3], [1.5, 2, 3], (True, False, True), [[1], [2], [3]], [1j, 2, 3]):
+        for casting in ("same_kind", "safe"):
+            want, got = np.zeros(3), ng.zeros(3)
+            try:
+                np.copyto(want, src, casting=casting)
+            except (TypeError, ValueError) as e:
+                with pytest.raises(type(e)):
+                    ng.copyto(got, src, casting=casting)
+                continue
+            ng.copyto(got, src, casting=casting)
+            assert_same(got, want)

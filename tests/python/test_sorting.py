@@ -931,3 +931,23 @@ def test_unique_cumsum_hypothesis(x):
 def test_searchsorted_hypothesis(a, v, side):
     a = np.sort(a)
     assert_same(ng.searchsorted(ng.asarray(a), ng.asarray(v), side=side), np.searchsorted(a, v, side=side))
+
+
+def test_median_of_empty_is_numpys_nan():
+    # NumPy: the mean of an empty slice, NaN with a RuntimeWarning (numgpu raised IndexError)
+    for a, kw in [(np.array([]), {}), (np.zeros((0, 3)), {"axis": 0}), (np.zeros((2, 0)), {"axis": 1}),
+                  (np.zeros((0, 3)), {"axis": 1})]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = np.median(a, **kw)
+            got = ng.median(ng.asarray(a), **kw)
+        np.testing.assert_array_equal(np.asarray(got.get() if isinstance(got, ng.ndarray) else got), want)
+
+
+@pytest.mark.parametrize("dt", [np.uint8, np.int8, np.int64, np.uint64], ids=dtype_id)
+def test_searchsorted_python_int_beyond_the_dtype(dt):
+    # NumPy compares a Python int by its value (uint8 and 300: 3); numgpu raised OverflowError
+    a = np.array([1, 3, 5], dt)
+    for v in (300, -1, -300, 3, 2**64, -2**63 - 1, 2**63, 127, 128):
+        for side in ("left", "right"):
+            assert int(ng.searchsorted(ng.asarray(a), v, side)) == np.searchsorted(a, v, side), (v, side)
