@@ -36,8 +36,11 @@ def _rebuild(host):
 
 
 def _reduce(self):
-    """pickle: the data as NumPy's array (what a process without this device can read)."""
-    return _rebuild, (self.get(),)
+    """pickle: the data as NumPy's array (what a process without this device can read); under
+    numgpu run NumPy's own pickle of it, which loads where numgpu is not installed."""
+    from ._run import running_script
+    host = self.get()
+    return host.__reduce__() if running_script() else (_rebuild, (host,))
 
 
 def _copy(self, memo=None):

@@ -29,6 +29,11 @@ device_counts = {}      # name -> [calls, seconds] (only while counting)
 
 # ---- policies -----------------------------------------------------------------------------
 
+def running_script():
+    """True under `numgpu run` (a NumPy script, whose pickles must load without numgpu)."""
+    return _state["script"] is not None
+
+
 def config(precision=None, fallback=None, strict=None, report=None, scalars=None):
     """Set numgpu's run policies; returns the previous settings as a dict.
 
@@ -165,28 +170,6 @@ _shims = {}
 _CATCH = (NotImplementedError, TypeError)
 
 
-class _HostObject:
-    """A NumPy object that lives on the host (a random Generator, RandomState): its methods run
-    on NumPy through the fallback, so their arrays come back as numgpu arrays."""
-
-    def __init__(self, obj, label):
-        object.__setattr__(self, "_obj", obj)
-        object.__setattr__(self, "_label", label)
-
-    def __getattr__(self, name):
-        from ._fallback import wrap
-        v = getattr(self._obj, name)
-        if name == "shuffle":
-            return functools.partial(_shuffle, "%s.%s" % (self._label, name), v)
-        return wrap("%s.%s" % (self._label, name), v) if callable(v) and not name.startswith("_") else v
-
-    def __setattr__(self, name, value):
-        setattr(self._obj, name, value)
-
-    def __repr__(self):
-        return repr(self._obj)
-
-
 def _shuffle(label, host_shuffle, x, *args, **kwargs):
     """shuffle works in place: a numgpu array gets the shuffled host copy back."""
     from ._core import ndarray
@@ -194,17 +177,6 @@ def _shuffle(label, host_shuffle, x, *args, **kwargs):
     if not isinstance(x, ndarray):
         return host_shuffle(x, *args, **kwargs)
     call_numpy_inplace(label, host_shuffle, x, *args, **kwargs)
-
-
-def _host_factory(label, cls):
-    """default_rng / RandomState / Generator: NumPy's object, its methods served through the fallback."""
-    from ._fallback import call_numpy
-
-    def make(*args, **kwargs):
-        obj = call_numpy(label, cls, *args, **kwargs)
-        return _HostObject(obj, "numpy.random." + type(obj).__name__)
-    make.__name__ = make.__qualname__ = cls.__name__
-    return make
 
 
 class NumpyShim(types.ModuleType):
@@ -249,7 +221,9 @@ class NumpyShim(types.ModuleType):
         if name == "ndarray" and ngv is not missing:
             return _script_ndarray(ngv)
         if np_mod.__name__ == "numpy.random" and name in ("default_rng", "RandomState", "Generator"):
-            return _host_factory(label, npv)
+            # numgpu.random's: classes (isinstance(rng, np.random.Generator)), NumPy's streams
+            from . import random as ng_random
+            return getattr(ng_random, name)
         if np_mod.__name__ == "numpy.random" and name == "shuffle":
             return functools.partial(_shuffle, label, npv)
         if isinstance(npv, numpy.ufunc):   # numgpu's (counted), else NumPy's through the fallback

@@ -126,6 +126,13 @@ def permutation(x):
     return _host_permutation(_npr.permutation, x)
 
 
+def _host_object(cls, np_obj):
+    """Unpickles a _HostObject of class cls around NumPy's np_obj."""
+    obj = object.__new__(cls)
+    obj._np = np_obj
+    return obj
+
+
 class _HostObject:
     """Wraps a NumPy Generator or RandomState: every method draws with NumPy
     and uploads array results."""
@@ -148,6 +155,14 @@ class _HostObject:
 
     def __getstate__(self):
         return self._np.__getstate__()
+
+    def __reduce__(self):
+        """pickle: NumPy's object inside (its stream's state); under numgpu run NumPy's own
+        pickle of it, which loads without numgpu."""
+        from ._run import running_script
+        if running_script():
+            return self._np.__reduce__()
+        return _host_object, (type(self), self._np)
 
     def __repr__(self):
         return repr(self._np).replace("Generator", "numgpu.random.Generator", 1)
@@ -281,6 +296,9 @@ class _DeviceGenerator(Generator):
 
     def __init__(self, bit_generator):
         self._bitgen = bit_generator
+
+    def __reduce__(self):   # (pickle: Generator.__new__ takes the bit generator)
+        return Generator, (self._bitgen,)
 
     @property
     def bit_generator(self):

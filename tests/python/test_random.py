@@ -493,3 +493,19 @@ def test_float16_and_complex_arrays(dt):
     h.shuffle(y)
     n.shuffle(z)
     np.testing.assert_array_equal(y.get(), z)
+
+
+def test_generators_pickle_and_copy_with_their_streams():
+    # unpickling a numgpu Generator raised TypeError (Generator.__new__ needs the bit generator)
+    import copy
+    import pickle
+    for make in (lambda: ng.random.default_rng(3), lambda: ng.random.RandomState(3),
+                 lambda: ng.random.Generator(ng.random.Philox(3))):
+        g = make()
+        g.random(5)                                   # a stream part-way through
+        h, c = pickle.loads(pickle.dumps(g)), copy.deepcopy(g)
+        assert type(h) is type(g) and type(c) is type(g)
+        want = g.random(4).get()                      # the three go on with the same numbers
+        np.testing.assert_array_equal(h.random(4).get(), want)
+        np.testing.assert_array_equal(c.random(4).get(), want)
+        assert not np.array_equal(want, make().random(4).get())

@@ -554,6 +554,31 @@ print(type(x.dot(x)).__name__, type(m[:, :2].trace()).__name__, type(x.searchsor
     assert proc.returncode != 0 and "not JSON serializable" in proc.stderr
 
 
+def test_random_generators_and_pickles_are_numpys_under_run(tmp_path):
+    """Under numgpu run np.random.Generator/RandomState are classes (isinstance, a Generator as a
+    seed), and pickles of arrays, results and generators are NumPy's own: they load where numgpu
+    is not installed (no 'numgpu' in the bytes)."""
+    script = write(tmp_path, "rngpk.py", """
+import pickle
+import numpy as np
+rng = np.random.default_rng(0)
+print(isinstance(rng, np.random.Generator), np.random.default_rng(rng) is rng,
+      isinstance(np.random.RandomState(1), np.random.RandomState))
+def pick(seed=None):
+    g = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    return g.integers(0, 100, 4)
+print(pick(5), pick(np.random.default_rng(5)), rng.normal(size=2))
+x = np.arange(6.0).reshape(2, 3)
+blob = pickle.dumps({"x": x, "s": x.sum(), "m": x.mean(axis=0), "rng": rng})
+print(b"numgpu" in blob)
+d = pickle.loads(blob)
+print(d["x"], d["s"], d["m"], d["rng"].integers(0, 100, 3))
+""")
+    proc = run("--no-report", script)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == python([script]).stdout
+
+
 def test_every_array_is_an_ndarray_under_run(tmp_path):
     """Under numgpu run np.ndarray is numgpu's (constructor, methods), and NumPy's arrays numgpu
     keeps on the host (str, object, masked) are ndarrays too, as under NumPy."""
