@@ -140,8 +140,9 @@ down = _down   # for the modules that hand NumPy arguments of their own (numgpu.
 
 def _up(x):
     # NumPy scalars too: a 0-d numgpu array stands in for one, as numgpu's own reductions return.
-    # Only plain ndarrays: subclasses (masked arrays, matrix) keep their own semantics on the host.
-    if type(x) is _np.ndarray or isinstance(x, (_np.number, _np.bool_)):
+    # Only plain ndarrays: subclasses (masked arrays, matrix) keep their own semantics on the host,
+    # and so does data in a non-native byte order ('>f4': its bytes are what the program wants).
+    if (type(x) is _np.ndarray and x.dtype.isnative) or isinstance(x, (_np.number, _np.bool_)):
         from ._core import asarray
         try:
             r = asarray(x, None, False)

@@ -253,6 +253,15 @@ int ngpy_dtype(PyObject *o, NgDType *out)
         PyObject *dt = PyObject_CallOneArg(ngpy.np_dtype, o);
         if (!dt)
             return -1;
+        PyObject *native = PyObject_GetAttrString(dt, "isnative");
+        if (native == Py_False) { /* '>f4' on a little-endian host: NumPy's data in that byte order */
+            PyErr_Format(ngpy.UnsupportedDtypeError, "numgpu does not support dtype %R (non-native byte order) yet",
+                         dt);
+            Py_DECREF(native);
+            Py_DECREF(dt);
+            return -1;
+        }
+        Py_XDECREF(native);
         PyObject *name = PyObject_GetAttrString(dt, "name");
         Py_DECREF(dt);
         if (!name)

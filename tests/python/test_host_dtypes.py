@@ -564,3 +564,22 @@ def test_stores_of_numpy_scalars_and_into_bools():
         h.fill(v) if v == 0.5 else None
         d.fill(v) if v == 0.5 else None
         np.testing.assert_array_equal(d.get(), h)
+
+
+def test_non_native_byte_order_is_numpys_data():
+    # '>f4' data: NumPy's array of those bytes (the fallback); numgpu made native arrays of the values,
+    # so tobytes() and view('>u2') gave swapped bytes
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        z = ng.zeros(2, ">f4")
+        z[:] = [1.5, 2.5]
+        assert isinstance(z, np.ndarray) and z.dtype == np.dtype(">f4")
+        assert z.tobytes() == np.array([1.5, 2.5], ">f4").tobytes()
+        b = ng.asarray(np.array([1, 258], np.int16)).astype(">i2")
+        assert b.dtype == np.dtype(">i2") and b.tobytes() == b"\x00\x01\x01\x02"
+        u = ng.asarray(np.frombuffer(bytes([0, 1, 0, 2]), np.uint8)).view(">u2")
+        np.testing.assert_array_equal(np.asarray(u.get() if isinstance(u, ng.ndarray) else u), [1, 2])
+    # uploading NumPy's big-endian data keeps its values (a native device array)
+    x = ng.asarray(np.array([1.5, -2.0], ">f8"))
+    assert isinstance(x, ng.ndarray) and x.dtype == np.float64
+    np.testing.assert_array_equal(x.get(), [1.5, -2.0])
