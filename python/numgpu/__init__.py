@@ -580,7 +580,7 @@ from .jit import jit, prange  # noqa: E402
 
 from ._sorting import *  # noqa: E402,F401,F403
 from ._manip import *  # noqa: E402,F401,F403
-from . import fft, linalg, random  # noqa: E402,F401
+from . import fft, lib, linalg, random  # noqa: E402,F401
 from ._array_api import *  # noqa: E402,F401,F403
 from ._numeric import *  # noqa: E402,F401,F403
 from ._extra import *  # noqa: E402,F401,F403
@@ -926,3 +926,4 @@ _guard_module(globals(), "numpy")
 _guard_module(vars(linalg), "numpy.linalg")
 _guard_module(vars(fft), "numpy.fft")
 _guard_module(vars(random), "numpy.random")
+_guard_module(vars(lib.stride_tricks), "numpy.lib.stride_tricks")

@@ -278,14 +278,9 @@ def shim(np_name):
     if s is None:
         import importlib
 
-        import numgpu
+        from ._protocols import _numgpu_module_for
         np_mod = importlib.import_module(np_name)
-        ng_mod = None
-        if np_name == "numpy":
-            ng_mod = numgpu
-        elif np_name in ("numpy.linalg", "numpy.fft"):
-            ng_mod = vars(numgpu).get(np_name[6:])
-        s = _shims[np_name] = NumpyShim(np_mod, ng_mod)
+        s = _shims[np_name] = NumpyShim(np_mod, _numgpu_module_for(np_name))
     return s
 
 

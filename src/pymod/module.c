@@ -384,6 +384,62 @@ done:
     return res;
 }
 
+/* as_strided(a, shape, strides): NumPy's stride_tricks.as_strided, a view of a's memory with any
+ * shape and byte strides (negative and 0 too) from a's first element. Unlike NumPy it refuses a
+ * view reaching outside the memory (a kernel would read past the buffer on the device), and
+ * strides that are not multiples of the itemsize (NotImplementedError: NumPy's, the fallback). */
+static PyObject *f_as_strided(PyObject *m, PyObject *args)
+{
+    PyObject *a, *shape_o, *strides_o;
+    if (!PyArg_ParseTuple(args, "O!OO:as_strided", ngpy.ndarray_type, &a, &shape_o, &strides_o))
+        return NULL;
+    int nd;
+    int64_t shape[NG_MAXDIMS], strides[NG_MAXDIMS];
+    if (ngpy_shape(shape_o, &nd, shape) < 0)
+        return NULL;
+    PyObject *seq = PySequence_Fast(strides_o, "strides must be a sequence of integers");
+    if (!seq)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != nd) {
+        Py_DECREF(seq);
+        return PyErr_Format(PyExc_ValueError, "mismatch in length of strides and shape");
+    }
+    const NgArray *src = &((NgPyArray *)a)->arr;
+    int64_t item = (int64_t)ng_dtype_info(src->dtype)->itemsize, lo = 0, hi = 0;
+    bool empty = false, wraps = false;
+    for (int i = 0; i < nd; i++) {
+        strides[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (strides[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        empty |= shape[i] == 0;
+        int64_t reach = 0;
+        wraps |= shape[i] > 0 && __builtin_mul_overflow(shape[i] - 1, strides[i], &reach);
+        wraps |= __builtin_add_overflow(reach < 0 ? lo : hi, reach, reach < 0 ? &lo : &hi);
+    }
+    Py_DECREF(seq);
+    for (int i = 0; i < nd; i++)
+        if (strides[i] % item)
+            return PyErr_Format(PyExc_NotImplementedError, "as_strided with strides that are not multiples of "
+                                "the itemsize (%lld)", (long long)item);
+    int64_t off = (int64_t)src->offset;
+    if (!empty && (wraps || off + lo < 0 || off + hi > (int64_t)src->buf->nbytes - item))
+        return PyErr_Format(PyExc_ValueError, "as_strided: the view reaches outside the array's memory (bytes %lld "
+                            "to %lld of a block of %zu); numgpu does not read memory it does not own",
+                            (long long)(off + lo), (long long)(off + hi + item), src->buf->nbytes);
+    NgArray out;
+    ng_array_view(src, &out);
+    out.ndim = nd;
+    out.size = 1;
+    for (int i = 0; i < nd; i++) {
+        out.shape[i] = shape[i];
+        out.strides[i] = strides[i];
+        out.size *= shape[i];
+    }
+    return ngpy_wrap(&out);
+}
+
 static PyObject *f_broadcast_to(PyObject *m, PyObject *args)
 {
     PyObject *a, *shape_o;
@@ -586,6 +642,7 @@ static PyMethodDef functions[] = {
     {"reduce", f_reduce, METH_VARARGS, "reduce(opcode, a, axis, dtype, keepdims, ddof)"},
     {"concatenate", f_concatenate, METH_VARARGS, "concatenate(arrays, axis)"},
     {"broadcast_to", f_broadcast_to, METH_VARARGS, "broadcast_to(a, shape)"},
+    {"as_strided", f_as_strided, METH_VARARGS, "as_strided(a, shape, strides): a view of a's memory"},
     {"stats", f_stats, METH_NOARGS, "Counters: launches, compiles, cache hits, transfers, memory."},
     {"get_device", f_get_device, METH_NOARGS, "Name of the current device."},
     {"set_device", f_set_device, METH_O, "Make a device current; returns the previous one's name."},

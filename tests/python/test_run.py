@@ -579,6 +579,22 @@ print(d["x"], d["s"], d["m"], d["rng"].integers(0, 100, 3))
     assert proc.stdout == python([script]).stdout
 
 
+def test_stride_tricks_are_views_under_run(tmp_path):
+    """np.lib.stride_tricks under numgpu run: device views (they were NumPy's of a downloaded copy,
+    uploaded again: writes did not show through, and a window view of 400k samples took 1.5 GB)."""
+    script = write(tmp_path, "strides.py", """
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+s = np.arange(6); v = np.lib.stride_tricks.as_strided(s, (3,), (16,)); v[1] = 99; print(s)
+x = np.arange(5.); W = sliding_window_view(x, 3); x[0] = 100; print(W[0], W.strides, W.shape)
+print(sliding_window_view(np.arange(12).reshape(3, 4), (2, 2)).sum(axis=(-1, -2)))
+""")
+    proc = run(script)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == python([script]).stdout
+    assert "0 on NumPy (fallback)" in proc.stderr
+
+
 def test_every_array_is_an_ndarray_under_run(tmp_path):
     """Under numgpu run np.ndarray is numgpu's (constructor, methods), and NumPy's arrays numgpu
     keeps on the host (str, object, masked) are ndarrays too, as under NumPy."""
