@@ -68,7 +68,6 @@ _mode = os.environ.get("NUMGPU_FALLBACK", "warn").strip().lower() or "warn"
 if _mode not in MODES:
     _mode = "warn"
 numpy_scalars = [False]  # config(scalars="numpy"): NumPy's scalars for results NumPy gives as scalars
-_HOST_DEVICES = ("cpu", "null")
 
 
 def set_mode(mode):
@@ -327,8 +326,8 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
             r = f(*args, **kwargs)
             if scalars and type(r) is ndarray and not r.ndim and r._own()._buffer_refs[0] == 1:
                 r._scalar = True     # (a 0-d result of its own, or a view of a temporary: NumPy gives a scalar)
-                if numpy_scalars[0] and r.device in _HOST_DEVICES and not _called_by_numgpu():
-                    return r[()]     # NumPy's scalar, read in place (config(scalars="numpy"))
+                if numpy_scalars[0] and not _called_by_numgpu():
+                    return r._numpy_scalar()     # (config(scalars="numpy"))
             return r
         except catch as e:
             if _called_by_numgpu():
@@ -393,12 +392,11 @@ WRAPPERS = set()
 
 def program_result(r):
     """The result r of a numgpu method as its caller gets it: under config(scalars="numpy"), a 0-d
-    result standing for NumPy's scalar on a device in host memory is NumPy's scalar, read in place,
-    when the program called (numgpu's own code keeps the device array). Operators and C methods
+    result standing for NumPy's scalar is NumPy's scalar (read in place on cpu, downloaded from a
+    GPU) when the program called (numgpu's own code keeps the device array). Operators and C methods
     do the same in C (ngpy_wrap_result), guarded functions in their guard."""
-    if (numpy_scalars[0] and type(r) is ndarray and r._scalar and r.device in _HOST_DEVICES
-            and not _called_by_numgpu(3)):
-        return r[()]
+    if numpy_scalars[0] and type(r) is ndarray and r._scalar and not _called_by_numgpu(3):
+        return r._numpy_scalar()
     return r
 
 

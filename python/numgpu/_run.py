@@ -44,11 +44,11 @@ def config(precision=None, fallback=None, strict=None, report=None, scalars=None
     strict     True: implicit transfers and fallbacks are errors (as NUMGPU_STRICT=1).
     report     True: count device calls per function from now on and print the report at exit.
     scalars    "numpy": results NumPy gives as scalars (reductions, `x[i]`, operators on
-               scalars) are NumPy's scalars on a device in host memory (cpu), read in place:
-               `isinstance(x.sum(), np.floating)` and `json.dumps(x.mean())` as under NumPy
-               (numgpu run's default, NUMGPU_SCALARS=numpy); "array" (import numgpu's default):
-               0-d arrays standing for them, which stay on the device (`.get()`, `float()`).
-               GPUs keep 0-d arrays either way (a NumPy scalar would wait for the device).
+               scalars) are NumPy's scalars, read in place on cpu, downloaded from a GPU (each
+               waits for the device): `isinstance(x.sum(), np.floating)` and
+               `json.dumps(x.mean())` as under NumPy (numgpu run's default, NUMGPU_SCALARS=numpy);
+               "array" (import numgpu's default): 0-d arrays standing for them, which stay on the
+               device (`.get()`, `float()`); on cpu elements `x[i]` are NumPy's scalars either way.
     """
     from . import _core, _fallback
     prev = {"precision": _state["precision"], "fallback": _fallback.get_mode(),

@@ -109,7 +109,18 @@ PyObject *ngpy_numpy_scalar(const NgArray *view)
         if (!types[dt])
             return NULL;
     }
-    const void *p = ng_array_data(view);
+    unsigned char bytes[16]; /* (a GPU's element, downloaded: the largest dtype is complex128) */
+    const void *p = bytes;
+    if (ng_device_host_visible(ng_array_device(view))) {
+        p = ng_array_data(view);
+    } else {
+        NgStatus st;
+        Py_BEGIN_ALLOW_THREADS
+        st = ng_array_download(view, bytes, NULL);
+        Py_END_ALLOW_THREADS
+        if (st != NG_OK)
+            return ngpy_raise(st);
+    }
     PyObject *v;
     switch (dt) {
     case NG_BOOL: v = PyBool_FromLong(*(const uint8_t *)p); break;
@@ -133,9 +144,7 @@ PyObject *ngpy_numpy_scalar(const NgArray *view)
     return r;
 }
 
-/* True when the Python code calling into C is numgpu's own (its package's files): its internals
- * keep 0-d device arrays whatever the scalars policy (they reshape, .get() and pass them on). */
-static bool called_by_numgpu(void)
+bool ngpy_called_by_numgpu(void)
 {
     PyFrameObject *frame = PyEval_GetFrame(); /* borrowed */
     if (!frame || !ngpy.package_dir)
@@ -149,8 +158,7 @@ static bool called_by_numgpu(void)
 PyObject *ngpy_wrap_result(NgArray *a, bool scalar)
 {
     bool zero_d = a->ndim == 0;
-    if (scalar && zero_d && ngpy.numpy_scalars && ng_device_host_visible(ng_array_device(a)) &&
-        !called_by_numgpu()) {
+    if (scalar && zero_d && ngpy.numpy_scalars && !ngpy_called_by_numgpu()) {
         PyObject *r = ngpy_numpy_scalar(a);
         ng_array_release(a);
         return r;

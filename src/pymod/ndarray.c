@@ -341,8 +341,8 @@ static PyObject *element_of(NgArray *view)
     if (view->ndim != 0)
         return ngpy_wrap(view);
     NgDevice *dev = ng_array_device(view);
-    if (ng_device_host_visible(dev)) {
-        PyObject *r = ngpy_numpy_scalar(view);
+    if (ng_device_host_visible(dev) || (ngpy.numpy_scalars && !ngpy_called_by_numgpu())) {
+        PyObject *r = ngpy_numpy_scalar(view); /* (a GPU's: downloaded, config(scalars="numpy")) */
         ng_array_release(view);
         return r;
     }
@@ -1218,6 +1218,15 @@ static PyObject *m_own(PyObject *self, PyObject *unused)
     return Py_NewRef(self);
 }
 
+/* x._numpy_scalar(): NumPy's scalar of the 0-d array x (read in place on cpu, downloaded from a
+ * GPU): what config(scalars="numpy") gives the program. */
+static PyObject *m_numpy_scalar(PyObject *self, PyObject *unused)
+{
+    if (ARR(self)->ndim != 0)
+        return PyErr_Format(PyExc_ValueError, "_numpy_scalar of a %d-d array", ARR(self)->ndim);
+    return ngpy_numpy_scalar(ARR(self));
+}
+
 /* x._become(y): x takes y's data, dtype and shape (ndarray.resize in place); arrays sharing x's old
  * buffer keep it. */
 static PyObject *m_become(PyObject *self, PyObject *other)
@@ -1242,6 +1251,7 @@ static PyObject *m_become(PyObject *self, PyObject *other)
 static PyMethodDef methods[] = {
     {"_become", m_become, METH_O, "Take another array's data, dtype and shape (resize in place)."},
     {"_own", m_own, METH_NOARGS, "Own the memory of a temporary only this view holds (returns self)."},
+    {"_numpy_scalar", m_numpy_scalar, METH_NOARGS, "NumPy's scalar of a 0-d array."},
     {"get", m_get, METH_NOARGS, "Copy to the host as a numpy.ndarray."},
     {"__array__", (PyCFunction)(void (*)(void))m_array, METH_VARARGS | METH_KEYWORDS, "NumPy conversion."},
     {"astype", (PyCFunction)(void (*)(void))m_astype, METH_VARARGS | METH_KEYWORDS, "Copy converted to dtype."},

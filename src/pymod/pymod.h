@@ -35,8 +35,8 @@ typedef struct NgPyState {
     NgDevice *device;            /* current default device (NULL until first use) */
     bool strict;                 /* NUMGPU_STRICT: implicit transfers are errors */
     bool float32;                /* precision policy: float64 data and defaults become float32 */
-    bool numpy_scalars;          /* results NumPy gives as scalars are NumPy's scalars on a device in
-                                    host memory, for the program (numgpu run: config(scalars="numpy")) */
+    bool numpy_scalars;          /* results NumPy gives as scalars (and elements) are NumPy's scalars
+                                    for the program (numgpu run: config(scalars="numpy")) */
     PyObject *package_dir;       /* numgpu's folder (str, with the separator): its own code's frames */
 } NgPyState;
 
@@ -50,8 +50,11 @@ PyObject *ngpy_wrap(NgArray *a);
 /* ngpy_wrap for a computed result: with `scalar`, a 0-d one stands for NumPy's scalar
  * (NgPyArray.scalar), as NumPy's operators, ufuncs, reductions and indexing give scalars. */
 PyObject *ngpy_wrap_result(NgArray *a, bool scalar);
-/* NumPy's scalar of the 0-d array `a` (in host memory): its bytes read in place. */
+/* NumPy's scalar of the 0-d array `a`: its bytes read in place in host memory, else downloaded. */
 PyObject *ngpy_numpy_scalar(const NgArray *a);
+/* True when the Python code calling into C is numgpu's own (its package's files): its internals
+ * keep 0-d device arrays whatever the scalars policy (they reshape, .get() and pass them on). */
+bool ngpy_called_by_numgpu(void);
 /* o gives up its buffer's ownership and its base (dealloc); o takes a's view instead of its own
  * (a's reference moves to o), owning its buffer unless another array does. */
 void ngpy_disown(NgPyArray *o);
