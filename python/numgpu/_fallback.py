@@ -303,7 +303,7 @@ ARRAY_MAKERS = frozenset(
     "broadcast_to atleast_1d atleast_2d atleast_3d from_dlpack "
     # (NumPy's functions of arrays that hand back a 0-d array for 0-d data: found by calling them)
     "asarray_chkfinite block cov diff i0 imag real isin pad permute_dims polyint real_if_close require "
-    "roll trim_zeros resize piecewise select tile tensordot cross".split())
+    "roll trim_zeros resize piecewise select tile tensordot cross broadcast_arrays meshgrid ix_".split())
 
 
 def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
@@ -328,6 +328,8 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
                 r._scalar = True     # (a 0-d result of its own, or a view of a temporary: NumPy gives a scalar)
                 if numpy_scalars[0] and not _called_by_numgpu():
                     return r._numpy_scalar()     # (config(scalars="numpy"))
+            elif scalars and isinstance(r, tuple) and (type(r) is tuple or hasattr(r, "_fields")):
+                r = _scalar_parts(r, 3)   # (lstsq's rank, slogdet, unravel_index: the program 3 frames up)
             return r
         except catch as e:
             if _called_by_numgpu():
@@ -388,6 +390,34 @@ def _np_name(t):
 # Code of the wrappers that stand between a program and numgpu's function (the guards, numgpu
 # run's counters): a guard looks through them for its caller.
 WRAPPERS = set()
+
+
+def _scalar_parts(r, depth):
+    """A tuple result with its 0-d parts as NumPy gives them: scalars (marked, or NumPy's under
+    config(scalars="numpy") when the program called: `depth` is _called_by_numgpu's)."""
+    if not any(type(v) is ndarray and not v.ndim for v in r):
+        return r
+    to_numpy = numpy_scalars[0] and not _called_by_numgpu(depth)
+    parts = []
+    for v in r:
+        if type(v) is ndarray and not v.ndim:
+            v._scalar = True
+            if to_numpy:
+                v = v._numpy_scalar()
+        parts.append(v)
+    return type(r)(*parts) if hasattr(r, "_fields") else tuple(parts)
+
+
+def ufunc_result(r):
+    """A ufunc's result without out=: NumPy gives scalars for 0-d results (and 0-d parts of
+    frexp's, modf's, divmod's pairs): marked so (+= rebinds), NumPy's own under
+    config(scalars="numpy") when the program called."""
+    if type(r) is ndarray:
+        if r.ndim:
+            return r
+        r._scalar = True
+        return r._numpy_scalar() if numpy_scalars[0] and not _called_by_numgpu(3) else r
+    return _scalar_parts(r, 4) if type(r) is tuple else r
 
 
 def program_result(r):

@@ -119,6 +119,10 @@ class ufunc:
     # ---- calls ----------------------------------------------------------------------------------
 
     def __call__(self, x1, x2=_NONE, /, *rest, out=None, **kwargs):
+        r = self._dispatch(x1, x2, *rest, out=out, **kwargs)
+        return r if out is not None or (type(r) is ndarray and r.ndim) else _fallback.ufunc_result(r)
+
+    def _dispatch(self, x1, x2=_NONE, /, *rest, out=None, **kwargs):
         try:
             if _fallback.subclass_arg((x1, x2) + rest) is not None:   # a masked array, np.matrix: NumPy's ufunc
                 return self._host("", self._np, *((x1,) + rest if x2 is _NONE else (x1, x2) + rest),
@@ -215,6 +219,8 @@ class ufunc:
                     pass
         if r is None:    # (NumPy's call outside the except: its errors stand alone)
             return self._host("reduce", self._np.reduce, array, **kw)
+        if not outs and type(r) is ndarray and not r.ndim:
+            return _fallback.ufunc_result(r)    # (a whole reduction: NumPy's scalar)
         return _to_out(outs, r)
 
     def _reduce(self, a, axis, rdt, keepdims, **extra):
@@ -313,6 +319,9 @@ class _Counted(ufunc):
 
     def __call__(self, *args, **kwargs):
         return self._call(*args, **kwargs)
+
+
+_fallback.WRAPPERS.add(_Counted.__call__.__code__)   # (the program's call is the one before it)
 
 
 def make(code, name):

@@ -544,6 +544,13 @@ print(x.sum() / 3, x.mean() > 4, [v for v in np.unique(i)][:2])
 m = x.reshape(2, 5)
 print(type(x.dot(x)).__name__, type(m[:, :2].trace()).__name__, type(x.searchsorted(3.5)).__name__,
       type(np.linalg.norm(m)).__name__, np.linalg.norm(m, keepdims=True).shape, type(np.histogram(x)[1][0]).__name__)
+a = np.array(4.0)   # ufuncs of 0-d data, their pairs, reduce; tuples of scalars
+print([type(r).__name__ for r in (np.sqrt(a), np.add(a, 1), np.frexp(a)[0], np.frexp(a)[1], np.modf(a)[0],
+                                  np.divmod(a, 3)[1], np.isnan(a), np.add.reduce(x), np.sqrt(np.float64(2.0)))])
+sol = np.linalg.lstsq(m.T, np.arange(5.0), rcond=None)
+sd = np.linalg.slogdet(np.array([[1.0, 2.0], [3.0, 4.0]]))
+print(type(sol[2]).__name__, sd.sign, type(sd.logabsdet).__name__, np.unravel_index(5, (2, 3)))
+print(type(np.pad(a, 1)).__name__, type(np.roll(a, 1)).__name__, np.broadcast_arrays(a, a)[0].ndim)
 """)
     plain = python([script]).stdout
     for report in ("--no-report", "--report"):   # (the report wraps every call to count it)
