@@ -228,7 +228,8 @@ def _wrap_int(v, other):
     """NumPy's where casts a Python int beside an integer array to the array's dtype with C's
     wraparound (np.where(c, x_uint8, -1) gives 255 where NumPy's operators raise OverflowError);
     an int beyond int64 is NumPy's OverflowError."""
-    if type(v) is not int or not isinstance(other, (ndarray, _np.ndarray)) or other.dtype.kind not in "iu":
+    if (type(v) is not int or not isinstance(other, (ndarray, _np.ndarray, _np.integer))
+            or other.dtype.kind not in "iu"):
         return v
     info = _np.iinfo(other.dtype)
     if info.min <= v <= info.max:

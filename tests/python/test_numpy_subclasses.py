@@ -90,7 +90,7 @@ def test_str_values_stored_by_numpys_conversion():
 def test_where_wraps_python_ints_as_numpy(dt, v):
     c = np.array([True, False, True])
     x = np.array([1, 2, 3], dtype=dt)
-    for args in [(x, v), (v, x)]:
+    for args in [(x, v), (v, x), (x[0], v), (v, x[1])]:    # (NumPy's scalars too)
         want = np.where(c, *args)
         got = ng.where(ng.asarray(c), *[ng.asarray(a) if isinstance(a, np.ndarray) else a for a in args])
         assert got.dtype == want.dtype and np.array_equal(got.get(), want)
