@@ -1039,32 +1039,60 @@ static NgStatus square_decomp(const NgArray *a, NgDType *dt, NgDType *rdt)
     return ng_array_device(a)->be->decomp ? NG_OK : no_solver(ng_array_device(a));
 }
 
+/* The worst flag of the Jacobi kernels over a stack (0 for none). */
+static NgStatus worst_flag(const NgArray *flag, int64_t *worst)
+{
+    *worst = 0;
+    return flag->size ? ng_ops_reduce_int(NG_RED_MAX, flag, worst) : NG_OK;
+}
+
+/* Where the decompositions go: the vendor's solver (decomp), else the
+ * Jacobi kernels where they take the matrices, else NG_ERR_UNSUPPORTED. */
+static NgStatus decomp_route(NgDevice *dev, NgDType dt, int64_t m, int64_t n, bool *vendor)
+{
+    *vendor = dev->be->decomp != NULL;
+    return *vendor || ng_jacobi_takes(dt, m, n) ? NG_OK : no_solver(dev);
+}
+
 NgStatus ng_lapack_eigh(const NgArray *a, bool upper, NgArray *w, NgArray *v, int *info)
 {
     *info = 0;
     NgDType dt = NG_FLOAT64, rdt = NG_FLOAT64;
-    NgStatus st = square_decomp(a, &dt, &rdt);
-    if (st != NG_OK)
+    NgStatus st = check_square(a, &dt);
+    if (st != NG_OK || (st = double_dtypes(a->dtype, a->dtype, &dt, &rdt)) != NG_OK)
         return st;
     NgDevice *dev = ng_array_device(a);
     int bnd = a->ndim - 2;
-    int64_t nb = batch_of(a->ndim, a->shape), n = a->shape[bnd], ws[2] = {nb, n};
-    NgArray wk, wv;
+    int64_t nb = batch_of(a->ndim, a->shape), n = a->shape[bnd], ws[2] = {nb, n}, vs[3] = {nb, n, n};
+    bool vendor;
+    if ((st = decomp_route(dev, dt, n, n, &vendor)) != NG_OK)
+        return st;
+    NgArray wk, wv, vv, flag;
+    memset(&vv, 0, sizeof vv);
+    memset(&flag, 0, sizeof flag);
     if ((st = work_copy(a, bnd, a->shape, dt, &wk)) != NG_OK)
         return st;
-    if ((st = ng_array_empty(dev, ng_dtype_real(dt), 2, ws, &wv)) != NG_OK) {
-        ng_array_release(&wk);
-        return st;
-    }
+    if ((st = ng_array_empty(dev, ng_dtype_real(dt), 2, ws, &wv)) == NG_OK && !vendor &&
+        (st = zeros(dev, NG_INT32, 1, &nb, &flag)) == NG_OK && v)
+        st = ng_array_empty(dev, dt, 3, vs, &vv);
     NgArray *arrs[2] = {&wk, &wv};
     int flags = (v ? NG_DECOMP_VECTORS : 0) | (upper ? NG_DECOMP_UPPER : 0);
-    if (nb * n > 0)
+    if (st == NG_OK && nb * n > 0 && vendor) {
         st = decomp_each(NG_DECOMP_EIGH, dt, n, n, 0, flags, 0, 2, arrs, NULL, info);
+    } else if (st == NG_OK && nb * n > 0) { /* (NaN/inf: NaN results, as NumPy's) */
+        int64_t worst = 0;
+        if ((st = ng_jacobi_eigh(&wk, upper, &wv, v ? &vv : NULL, &flag)) == NG_OK &&
+            (st = worst_flag(&flag, &worst)) == NG_OK)
+            *info = worst == 3;
+    }
+    NgArray *vecs = vendor ? &wk : &vv;
     if (st == NG_OK && !*info && (st = finish(&wv, ng_dtype_real(rdt), bnd + 1, a->shape, w)) == NG_OK && v &&
-        (st = finish(&wk, rdt, a->ndim, a->shape, v)) != NG_OK)
+        (st = finish(vecs, rdt, a->ndim, a->shape, v)) != NG_OK)
         ng_array_release(w);
     ng_array_release(&wk);
     ng_array_release(&wv);
+    ng_array_release(&vv);
+    ng_array_release(&flag);
     return st;
 }
 
@@ -1079,15 +1107,17 @@ NgStatus ng_lapack_svd(const NgArray *a, int mode, NgArray *u, NgArray *s, NgArr
     if (st != NG_OK)
         return st;
     NgDevice *dev = ng_array_device(a);
-    if (!dev->be->decomp)
-        return no_solver(dev);
     int bnd = a->ndim - 2;
     int64_t nb = batch_of(a->ndim, a->shape), m = a->shape[bnd], n = a->shape[bnd + 1], k = m < n ? m : n;
     int64_t ku = mode == 2 ? m : k, kv = mode == 2 ? n : k;
     int64_t ss[2] = {nb, k}, us[3] = {nb, m, ku}, vs[3] = {nb, kv, n};
-    NgArray wk, ws, wu, wv;
+    bool vendor;
+    if ((st = decomp_route(dev, dt, m, n, &vendor)) != NG_OK)
+        return st;
+    NgArray wk, ws, wu, wv, flag;
     memset(&wu, 0, sizeof wu);
     memset(&wv, 0, sizeof wv);
+    memset(&flag, 0, sizeof flag);
     if ((st = work_copy(a, bnd, a->shape, dt, &wk)) != NG_OK)
         return st;
     if ((st = ng_array_empty(dev, ng_dtype_real(dt), 2, ss, &ws)) != NG_OK) {
@@ -1102,8 +1132,15 @@ NgStatus ng_lapack_svd(const NgArray *a, int mode, NgArray *u, NgArray *s, NgArr
     }
     NgArray *arrs[4] = {&wk, &ws, &wu, &wv};
     int flags = (mode ? NG_DECOMP_VECTORS : 0) | (mode == 2 ? NG_DECOMP_FULL : 0);
-    if (st == NG_OK && nb * m * n > 0)
+    if (st == NG_OK && nb * m * n > 0 && vendor) {
         st = decomp_each(NG_DECOMP_SVD, dt, m, n, 0, flags, 0, mode ? 4 : 2, arrs, NULL, info);
+    } else if (st == NG_OK && nb * m * n > 0 && (st = zeros(dev, NG_INT32, 1, &nb, &flag)) == NG_OK) {
+        int64_t worst = 0; /* NumPy: NaN gives NaN results, an infinity "did not converge" with vectors */
+        if ((st = ng_jacobi_svd(&wk, mode == 2, &ws, mode ? &wu : NULL, mode ? &wv : NULL, &flag)) == NG_OK &&
+            (st = worst_flag(&flag, &worst)) == NG_OK)
+            *info = worst == 3 || (mode && worst == 2);
+    }
+    ng_array_release(&flag);
     int64_t shape[NG_MAXDIMS];
     memcpy(shape, a->shape, sizeof(int64_t) * (size_t)bnd);
     shape[bnd] = k;
