@@ -17,9 +17,9 @@
  *   left vectors missing (full_matrices, or zero singular values) are
  *   completed by Gram-Schmidt against the unit vectors.
  * A pair is rotated while it is not yet orthogonal to working precision
- * (|a_pq| > eps sqrt(|a_pp a_qq|); svd: |a_p^H a_q| > eps |a_p| |a_q|), the
- * criterion that keeps small eigen- and singular values relatively
- * accurate. Sweeps repeat until one rotates nothing, at most MAX_SWEEPS;
+ * (|a_pq| > tol sqrt(|a_pp a_qq|); svd: |a_p^H a_q| > tol |a_p| |a_q|, tol =
+ * eps sqrt(n)), the criterion that keeps small eigen- and singular values
+ * relatively accurate. Sweeps repeat until one rotates nothing, at most MAX_SWEEPS;
  * a matrix still rotating then is flagged (NumPy's "did not converge").
  * Each matrix is first scaled by its largest |element| (results scaled
  * back), so squares neither overflow nor underflow; one with a NaN or an
@@ -102,6 +102,13 @@ static NgIrRef to_dt(const Jb *j, NgIrRef x) { return ng_ir_cast(j->k, j->dt, x)
 
 static double eps_of(NgDType rt) { return rt == NG_FLOAT32 ? 1.1920928955078125e-07 : 2.220446049250313e-16; }
 static double tiny_of(NgDType rt) { return rt == NG_FLOAT32 ? 1e-35 : 1e-290; }
+
+/* eps sqrt(n): how far from orthogonal a pair may stay (LAPACK's gesvj's; at eps itself the
+ * rounding of a rotation can keep a pair of nearly dependent columns just above it for ever). */
+static NgIrRef tolerance(const Jb *j, NgIrRef n)
+{
+    return bin(j, NG_OP_MUL, j->rt, R(j, eps_of(j->rt)), ng_ir_unary(j->k, NG_OP_SQRT, j->rt, ng_ir_cast(j->k, j->rt, n)));
+}
 
 /* The rotation of rows or columns p and q of m (n of them): x_p, x_q =
  * c11 x_p + c12 x_q, c21 x_p + c22 x_q (coefficients in variables). */
@@ -312,7 +319,7 @@ static NgIrRef build_eigh(NgIrKernel *k, const JacKey *key)
     /* the rotation of pair (p, q) */
     NgIrRef app = ng_ir_cast(k, rt, get(j, A, p, p)), aqq = ng_ir_cast(k, rt, get(j, A, q, q));
     NgIrRef g = ref(j, v.g), t = ref(j, v.t);
-    NgIrRef thr = bin(j, NG_OP_MUL, rt, R(j, eps_of(rt)),
+    NgIrRef thr = bin(j, NG_OP_MUL, rt, tolerance(j, n),
                       bin(j, NG_OP_MUL, rt, ng_ir_unary(k, NG_OP_SQRT, rt, ng_ir_unary(k, NG_OP_ABS, rt, app)),
                           ng_ir_unary(k, NG_OP_SQRT, rt, ng_ir_unary(k, NG_OP_ABS, rt, aqq))));
     NgIrRef go = bin(j, NG_OP_LOGAND, NG_BOOL, bin(j, NG_OP_GT, NG_BOOL, g, thr), bin(j, NG_OP_GT, NG_BOOL, g, R(j, tiny_of(rt))));
@@ -407,9 +414,12 @@ static NgIrRef build_svd(NgIrKernel *k, const JacKey *key)
         set(j, v.dot, bin(j, NG_OP_ADD, dt, ref(j, v.dot), bin(j, NG_OP_MUL, dt, conj_of(j, get(j, W, r, p)),
                                                               get(j, W, r, q)))),
     };
-    NgIrRef thr = bin(j, NG_OP_MUL, rt, R(j, eps_of(rt)),
+    NgIrRef thr = bin(j, NG_OP_MUL, rt, tolerance(j, rows),
                       bin(j, NG_OP_MUL, rt, ng_ir_unary(k, NG_OP_SQRT, rt, al), ng_ir_unary(k, NG_OP_SQRT, rt, be)));
-    NgIrRef go = bin(j, NG_OP_LOGAND, NG_BOOL, bin(j, NG_OP_GT, NG_BOOL, g, thr), bin(j, NG_OP_GT, NG_BOOL, g, R(j, tiny_of(rt))));
+    /* (a column of squared norm below tiny, relative to the largest element, counts as 0: one
+     * parallel to another would otherwise only shrink by eps a sweep, down into denormals) */
+    NgIrRef go = bin(j, NG_OP_LOGAND, NG_BOOL, bin(j, NG_OP_GT, NG_BOOL, g, thr),
+                     bin(j, NG_OP_GT, NG_BOOL, bin(j, NG_OP_MINIMUM, rt, al, be), R(j, tiny_of(rt))));
     NgIrRef zeta = bin(j, NG_OP_TRUEDIV, rt, bin(j, NG_OP_SUB, rt, be, al), bin(j, NG_OP_MUL, rt, R(j, 2), g));
     NgIrRef rot[5];
     int nr = 0;
@@ -451,7 +461,7 @@ static NgIrRef build_svd(NgIrKernel *k, const JacKey *key)
     NgIrRef sidx_kc[2] = {j->b, kc};
     NgIrRef skc = ng_ir_load(k, sp, 2, sidx_kc);
     NgIrRef has_c = bin(j, NG_OP_LOGAND, NG_BOOL, bin(j, NG_OP_LT, NG_BOOL, kk, cols),
-                        bin(j, NG_OP_GT, NG_BOOL, skc, R(j, tiny_of(rt))));
+                        bin(j, NG_OP_GT, NG_BOOL, skc, R(j, sqrt(tiny_of(rt)))));
     NgIrRef lval_c = ng_ir_select(k, has_c, bin(j, NG_OP_TRUEDIV, dt, get(j, W, i, kc), to_dt(j, skc)), zero_dt);
     NgIrRef write_l = loop(j, v.k, I(k, 0), kl, loop(j, v.i, I(k, 0), rows, put(j, L, i, kk, lval_c)));
     /* completing column kk: for unit vectors e_p in turn until one keeps more than 1 / (2 rows) of

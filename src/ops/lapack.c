@@ -1135,10 +1135,10 @@ NgStatus ng_lapack_svd(const NgArray *a, int mode, NgArray *u, NgArray *s, NgArr
     if (st == NG_OK && nb * m * n > 0 && vendor) {
         st = decomp_each(NG_DECOMP_SVD, dt, m, n, 0, flags, 0, mode ? 4 : 2, arrs, NULL, info);
     } else if (st == NG_OK && nb * m * n > 0 && (st = zeros(dev, NG_INT32, 1, &nb, &flag)) == NG_OK) {
-        int64_t worst = 0; /* a NaN or infinity: NaN values, "did not converge" with vectors (NumPy: mostly) */
+        int64_t worst = 0; /* LAPACK (NumPy): a NaN does not converge, an infinity gives NaN results */
         if ((st = ng_jacobi_svd(&wk, mode == 2, &ws, mode ? &wu : NULL, mode ? &wv : NULL, &flag)) == NG_OK &&
             (st = worst_flag(&flag, &worst)) == NG_OK)
-            *info = worst == 3 || (mode && worst != 0);
+            *info = worst == 3 || worst == 1;
     }
     ng_array_release(&flag);
     int64_t shape[NG_MAXDIMS];
