@@ -1029,8 +1029,8 @@ static NgStatus eyes(NgDevice *dev, int64_t nb, int64_t rows, int64_t cols, NgDT
     return st;
 }
 
-/* What eigh and eig check first: a stack of square matrices, the double dtypes they are computed
- * and returned in, and a device with a decomposition solver. */
+/* What eig checks first: a stack of square matrices, the double dtypes they are computed
+ * and returned in, and a device with a decomposition solver (whose hook may still decline it). */
 static NgStatus square_decomp(const NgArray *a, NgDType *dt, NgDType *rdt)
 {
     NgStatus st = check_square(a, dt);
@@ -1046,12 +1046,31 @@ static NgStatus worst_flag(const NgArray *flag, int64_t *worst)
     return flag->size ? ng_ops_reduce_int(NG_RED_MAX, flag, worst) : NG_OK;
 }
 
-/* Where the decompositions go: the vendor's solver (decomp), else the
- * Jacobi kernels where they take the matrices, else NG_ERR_UNSUPPORTED. */
-static NgStatus decomp_route(NgDevice *dev, NgDType dt, int64_t m, int64_t n, bool *vendor)
+/* Where eigh and svd go. The vendor's solver (decomp) on a host-visible
+ * device (the cpu: NumPy's own LAPACK calls, NumPy's bits), and elsewhere
+ * (cuSOLVER) for one matrix of at least VENDOR_DECOMP_MIN rows and columns
+ * or matrices the Jacobi kernels do not take; else the Jacobi kernels, a
+ * work item per matrix (also where the vendor's first call answers
+ * NG_ERR_UNSUPPORTED: no such solver there). NG_ERR_UNSUPPORTED (NumPy's
+ * fallback) when neither takes them. */
+#define VENDOR_DECOMP_MIN 64
+
+static NgStatus decomp_route(NgDevice *dev, NgDType dt, int64_t nb, int64_t m, int64_t n, bool *vendor)
 {
-    *vendor = dev->be->decomp != NULL;
-    return *vendor || ng_jacobi_takes(dt, m, n) ? NG_OK : no_solver(dev);
+    int64_t lo = m < n ? m : n;
+    bool jacobi = ng_jacobi_takes(dt, m, n);
+    *vendor = dev->be->decomp && (ng_device_host_visible(dev) || !jacobi || (nb == 1 && lo >= VENDOR_DECOMP_MIN));
+    return *vendor || jacobi ? NG_OK : no_solver(dev);
+}
+
+/* After the vendor's first call: NG_ERR_UNSUPPORTED turns to the Jacobi kernels where they take
+ * the matrices (*vendor = false). */
+static NgStatus vendor_declined(NgStatus st, NgDType dt, int64_t m, int64_t n, bool *vendor)
+{
+    if (st != NG_ERR_UNSUPPORTED || !ng_jacobi_takes(dt, m, n))
+        return st;
+    *vendor = false;
+    return NG_OK;
 }
 
 NgStatus ng_lapack_eigh(const NgArray *a, bool upper, NgArray *w, NgArray *v, int *info)
@@ -1065,22 +1084,22 @@ NgStatus ng_lapack_eigh(const NgArray *a, bool upper, NgArray *w, NgArray *v, in
     int bnd = a->ndim - 2;
     int64_t nb = batch_of(a->ndim, a->shape), n = a->shape[bnd], ws[2] = {nb, n}, vs[3] = {nb, n, n};
     bool vendor;
-    if ((st = decomp_route(dev, dt, n, n, &vendor)) != NG_OK)
+    if ((st = decomp_route(dev, dt, nb, n, n, &vendor)) != NG_OK)
         return st;
     NgArray wk, wv, vv, flag;
     memset(&vv, 0, sizeof vv);
     memset(&flag, 0, sizeof flag);
     if ((st = work_copy(a, bnd, a->shape, dt, &wk)) != NG_OK)
         return st;
-    if ((st = ng_array_empty(dev, ng_dtype_real(dt), 2, ws, &wv)) == NG_OK && !vendor &&
-        (st = zeros(dev, NG_INT32, 1, &nb, &flag)) == NG_OK && v)
-        st = ng_array_empty(dev, dt, 3, vs, &vv);
+    st = ng_array_empty(dev, ng_dtype_real(dt), 2, ws, &wv);
     NgArray *arrs[2] = {&wk, &wv};
     int flags = (v ? NG_DECOMP_VECTORS : 0) | (upper ? NG_DECOMP_UPPER : 0);
-    if (st == NG_OK && nb * n > 0 && vendor) {
-        st = decomp_each(NG_DECOMP_EIGH, dt, n, n, 0, flags, 0, 2, arrs, NULL, info);
-    } else if (st == NG_OK && nb * n > 0) { /* (NaN/inf: NaN results, as NumPy's) */
-        int64_t worst = 0;
+    if (st == NG_OK && nb * n > 0 && vendor)
+        st = vendor_declined(decomp_each(NG_DECOMP_EIGH, dt, n, n, 0, flags, 0, 2, arrs, NULL, info), dt, n, n,
+                             &vendor);
+    if (st == NG_OK && !vendor && (st = zeros(dev, NG_INT32, 1, &nb, &flag)) == NG_OK &&
+        (!v || (st = ng_array_empty(dev, dt, 3, vs, &vv)) == NG_OK) && nb * n > 0) {
+        int64_t worst = 0; /* (NaN/inf: NaN results, as NumPy's) */
         if ((st = ng_jacobi_eigh(&wk, upper, &wv, v ? &vv : NULL, &flag)) == NG_OK &&
             (st = worst_flag(&flag, &worst)) == NG_OK)
             *info = worst == 3;
@@ -1112,7 +1131,7 @@ NgStatus ng_lapack_svd(const NgArray *a, int mode, NgArray *u, NgArray *s, NgArr
     int64_t ku = mode == 2 ? m : k, kv = mode == 2 ? n : k;
     int64_t ss[2] = {nb, k}, us[3] = {nb, m, ku}, vs[3] = {nb, kv, n};
     bool vendor;
-    if ((st = decomp_route(dev, dt, m, n, &vendor)) != NG_OK)
+    if ((st = decomp_route(dev, dt, nb, m, n, &vendor)) != NG_OK)
         return st;
     NgArray wk, ws, wu, wv, flag;
     memset(&wu, 0, sizeof wu);
@@ -1132,9 +1151,10 @@ NgStatus ng_lapack_svd(const NgArray *a, int mode, NgArray *u, NgArray *s, NgArr
     }
     NgArray *arrs[4] = {&wk, &ws, &wu, &wv};
     int flags = (mode ? NG_DECOMP_VECTORS : 0) | (mode == 2 ? NG_DECOMP_FULL : 0);
-    if (st == NG_OK && nb * m * n > 0 && vendor) {
-        st = decomp_each(NG_DECOMP_SVD, dt, m, n, 0, flags, 0, mode ? 4 : 2, arrs, NULL, info);
-    } else if (st == NG_OK && nb * m * n > 0 && (st = zeros(dev, NG_INT32, 1, &nb, &flag)) == NG_OK) {
+    if (st == NG_OK && nb * m * n > 0 && vendor)
+        st = vendor_declined(decomp_each(NG_DECOMP_SVD, dt, m, n, 0, flags, 0, mode ? 4 : 2, arrs, NULL, info), dt, m,
+                             n, &vendor);
+    if (st == NG_OK && nb * m * n > 0 && !vendor && (st = zeros(dev, NG_INT32, 1, &nb, &flag)) == NG_OK) {
         int64_t worst = 0; /* LAPACK (NumPy): a NaN does not converge, an infinity gives NaN results */
         if ((st = ng_jacobi_svd(&wk, mode == 2, &ws, mode ? &wu : NULL, mode ? &wv : NULL, &flag)) == NG_OK &&
             (st = worst_flag(&flag, &worst)) == NG_OK)
