@@ -20,9 +20,9 @@ What runs where (cpu: the cpu device; other: opencl and cuda):
   Jacobi kernels (src/ops/jacobi.c: cyclic Jacobi, one-sided Jacobi), a work item per matrix of
   a stack, also computed in double and returned in the input's precision (eigenvalues ascending,
   singular values descending; vectors' signs and phases, and the completion of a full U/Vh, are
-  not LAPACK's), for matrices up to min(m, n)^2 max(m, n) = 256^3; on cuda one float32/float64
-  matrix of 64+ rows and columns (or larger ones) goes to cuSOLVER's syevd/gesvd where the
-  library has them. eig, eigvals, lstsq, and eigh/svd past those sizes, run on NumPy there
+  not LAPACK's), for matrices up to min(m, n)^2 max(m, n) = 256^3; on cuda a few float32/float64
+  matrices of 64+ rows and columns (and larger ones) go to cuSOLVER's syevd/gesvd, a call per
+  matrix, where the library has them. eig, eigvals, lstsq, and eigh/svd past those sizes, run on NumPy there
   through the fallback contract (operands downloaded, NumPy computes, results uploaded, the call
   counted).
 - pinv, matrix_rank, cond (p None/2/-2 from svdvals; other p from norm and inv), and svd(

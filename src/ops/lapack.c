@@ -1047,19 +1047,23 @@ static NgStatus worst_flag(const NgArray *flag, int64_t *worst)
 }
 
 /* Where eigh and svd go. The vendor's solver (decomp) on a host-visible
- * device (the cpu: NumPy's own LAPACK calls, NumPy's bits), and elsewhere
- * (cuSOLVER) for one matrix of at least VENDOR_DECOMP_MIN rows and columns
- * or matrices the Jacobi kernels do not take; else the Jacobi kernels, a
- * work item per matrix (also where the vendor's first call answers
- * NG_ERR_UNSUPPORTED: no such solver there). NG_ERR_UNSUPPORTED (NumPy's
- * fallback) when neither takes them. */
+ * device (the cpu: NumPy's own LAPACK calls, NumPy's bits) and for
+ * matrices the Jacobi kernels do not take; else the Jacobi kernels, a work
+ * item per matrix (also where the vendor's first call answers
+ * NG_ERR_UNSUPPORTED: no such solver there), but for few matrices of at
+ * least VENDOR_DECOMP_MIN rows and columns on a GPU (cuSOLVER), where one
+ * thread's sweeps, ~min(m, n)^3, cost more than a vendor call per matrix:
+ * fewer than 8 (min(m, n) / 64)^3 of them (a guess from the operation
+ * counts, not measured on a GPU yet). NG_ERR_UNSUPPORTED (NumPy's fallback)
+ * when neither takes them. */
 #define VENDOR_DECOMP_MIN 64
 
 static NgStatus decomp_route(NgDevice *dev, NgDType dt, int64_t nb, int64_t m, int64_t n, bool *vendor)
 {
     int64_t lo = m < n ? m : n;
     bool jacobi = ng_jacobi_takes(dt, m, n);
-    *vendor = dev->be->decomp && (ng_device_host_visible(dev) || !jacobi || (nb == 1 && lo >= VENDOR_DECOMP_MIN));
+    bool few_large = lo >= VENDOR_DECOMP_MIN && nb * VENDOR_DECOMP_MIN * VENDOR_DECOMP_MIN * VENDOR_DECOMP_MIN < 8 * lo * lo * lo;
+    *vendor = dev->be->decomp && (ng_device_host_visible(dev) || !jacobi || few_large);
     return *vendor || jacobi ? NG_OK : no_solver(dev);
 }
 
