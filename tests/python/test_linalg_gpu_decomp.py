@@ -222,3 +222,18 @@ def test_rank_of_deficient_matrices():
     for a in (x @ x.T, np.zeros((5, 7)), np.ones((6, 4)), np.stack([x @ x.T, np.eye(30)])):
         assert np.array_equal(ng.linalg.matrix_rank(ng.asarray(a)).get(), np.linalg.matrix_rank(a))
         close(ng.linalg.pinv(ng.asarray(a)).get(), np.linalg.pinv(a), 1e-10, "pinv")
+
+
+def test_fallback_past_the_kernels_size():
+    """A matrix past the Jacobi kernels' size (min(m, n)^2 max(m, n) > 256^3) is NumPy's through
+    the fallback, counted, on a device without a vendor solver (opencl); the cpu's LAPACK takes it."""
+    from helpers import fallback_calls
+    a = herm(np.float64, (260, 260), 10)
+    before = sum(fallback_calls().values())
+    close(ng.linalg.eigvalsh(ng.asarray(a)).get(), np.linalg.eigvalsh(a), 1e-11, "eigvalsh 260")
+    fell = sum(fallback_calls().values()) - before
+    device = str(ng.asarray([0.0]).device)
+    if device.startswith("opencl"):
+        assert fell == 1
+    elif device.startswith("cpu"):
+        assert fell == 0
