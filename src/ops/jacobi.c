@@ -322,7 +322,8 @@ static NgIrRef build_eigh(NgIrKernel *k, const JacKey *key)
     NgIrRef thr = bin(j, NG_OP_MUL, rt, tolerance(j, n),
                       bin(j, NG_OP_MUL, rt, ng_ir_unary(k, NG_OP_SQRT, rt, ng_ir_unary(k, NG_OP_ABS, rt, app)),
                           ng_ir_unary(k, NG_OP_SQRT, rt, ng_ir_unary(k, NG_OP_ABS, rt, aqq))));
-    NgIrRef go = bin(j, NG_OP_LOGAND, NG_BOOL, bin(j, NG_OP_GT, NG_BOOL, g, thr), bin(j, NG_OP_GT, NG_BOOL, g, R(j, tiny_of(rt))));
+    NgIrRef go = bin(j, NG_OP_LOGAND, NG_BOOL, bin(j, NG_OP_GT, NG_BOOL, g, thr),
+                     bin(j, NG_OP_GT, NG_BOOL, g, R(j, tiny_of(rt))));
     NgIrRef zeta = bin(j, NG_OP_TRUEDIV, rt, bin(j, NG_OP_SUB, rt, aqq, app), bin(j, NG_OP_MUL, rt, R(j, 2), g));
     NgIrRef tg = bin(j, NG_OP_MUL, rt, t, g);
     NgIrRef rot[10];
@@ -468,7 +469,8 @@ static NgIrRef build_svd(NgIrKernel *k, const JacKey *key)
      * its squared length: column kk = e_p, minus its projections on the other columns, twice,
      * normalised */
     NgIrRef lq = get(j, L, r, q);
-    NgIrRef proj_dot = set(j, v.dot, bin(j, NG_OP_ADD, dt, ref(j, v.dot), bin(j, NG_OP_MUL, dt, conj_of(j, lq), get(j, L, r, kk))));
+    NgIrRef proj_dot = set(j, v.dot, bin(j, NG_OP_ADD, dt, ref(j, v.dot),
+                                         bin(j, NG_OP_MUL, dt, conj_of(j, lq), get(j, L, r, kk))));
     NgIrRef proj_sub = put(j, L, r, kk, bin(j, NG_OP_SUB, dt, get(j, L, r, kk), bin(j, NG_OP_MUL, dt, ref(j, v.dot), lq)));
     NgIrRef proj_one[2] = {set(j, v.dot, zero_dt), loop(j, v.r, I(k, 0), rows, proj_dot)};
     NgIrRef proj_body[2] = {blk(j, 2, proj_one), loop(j, v.r, I(k, 0), rows, proj_sub)};
@@ -481,13 +483,12 @@ static NgIrRef build_svd(NgIrKernel *k, const JacKey *key)
         set(j, v.nan, ng_ir_const_i(k, NG_INT32, 0)),
     };
     NgIrRef half = bin(j, NG_OP_TRUEDIV, rt, R(j, 0.5), ng_ir_cast(k, rt, rows));
-    NgIrRef try_e[6] = {
+    NgIrRef try_e[5] = {
         loop(j, v.r, I(k, 0), rows, put(j, L, r, kk, to_dt(j, ng_ir_select(k, bin(j, NG_OP_EQ, NG_BOOL, r, p),
                                                                            R(j, 1), R(j, 0))))),
         project, project, blk(j, 2, nrm2),
         ng_ir_if(k, bin(j, NG_OP_GT, NG_BOOL, al, half), blk(j, 2, accept),
                  loop(j, v.r, I(k, 0), rows, put(j, L, r, kk, zero_dt))),
-        NG_IR_NONE,
     };
     /* (nan is free by now: 1 while column kk still wants a vector) */
     NgIrRef complete_col[2] = {
@@ -562,7 +563,8 @@ static NgStatus launch(const JacKey *key, int narr, const NgArray *const *arrs, 
 bool ng_jacobi_takes(NgDType dt, int64_t m, int64_t n)
 {
     int64_t lo = m < n ? m : n, hi = m < n ? n : m;
-    return (dt == NG_FLOAT32 || dt == NG_FLOAT64 || dt == NG_COMPLEX64 || dt == NG_COMPLEX128) && lo * lo * hi <= JACOBI_MAX_WORK;
+    return (dt == NG_FLOAT32 || dt == NG_FLOAT64 || dt == NG_COMPLEX64 || dt == NG_COMPLEX128) &&
+           lo * lo * hi <= JACOBI_MAX_WORK;
 }
 
 NgStatus ng_jacobi_eigh(NgArray *a, bool upper, NgArray *w, NgArray *v, NgArray *flag)
