@@ -117,8 +117,10 @@ static NgIrRef rotate(const Jb *j, Mat m, bool rows, NgIrRef p, NgIrRef q, NgIrR
 {
     NgIrRef r = ref(j, vr), x = ref(j, vx), y = ref(j, vy);
     NgDType dt = j->dt;
-    NgIrRef np = bin(j, NG_OP_ADD, dt, bin(j, NG_OP_MUL, dt, ref(j, coef[0]), x), bin(j, NG_OP_MUL, dt, ref(j, coef[1]), y));
-    NgIrRef nq = bin(j, NG_OP_ADD, dt, bin(j, NG_OP_MUL, dt, ref(j, coef[2]), x), bin(j, NG_OP_MUL, dt, ref(j, coef[3]), y));
+    NgIrRef np = bin(j, NG_OP_ADD, dt, bin(j, NG_OP_MUL, dt, ref(j, coef[0]), x),
+                     bin(j, NG_OP_MUL, dt, ref(j, coef[1]), y));
+    NgIrRef nq = bin(j, NG_OP_ADD, dt, bin(j, NG_OP_MUL, dt, ref(j, coef[2]), x),
+                     bin(j, NG_OP_MUL, dt, ref(j, coef[3]), y));
     NgIrRef s[4] = {
         set(j, vx, rows ? get(j, m, p, r) : get(j, m, r, p)),
         set(j, vy, rows ? get(j, m, q, r) : get(j, m, r, q)),
@@ -350,8 +352,8 @@ static NgIrRef build_eigh(NgIrKernel *k, const JacKey *key)
     NgIrRef widx_i[2] = {j->b, i}, widx_k[2] = {j->b, kk}, widx_b[2] = {j->b, ref(j, v.best)};
     NgIrRef wi = ng_ir_load(k, w, 2, widx_i), wk = ng_ir_load(k, w, 2, widx_k), wb = ng_ir_load(k, w, 2, widx_b);
     NgIrRef amax1 = ng_ir_select(k, bin(j, NG_OP_GT, NG_BOOL, ref(j, v.amax), R(j, 0)), ref(j, v.amax), R(j, 1));
-    NgIrRef store_w = loop(j, v.i, I(k, 0), n, ng_ir_store(k, w, 2, widx_i,
-                                                           bin(j, NG_OP_MUL, rt, ng_ir_cast(k, rt, get(j, A, i, i)), amax1)));
+    NgIrRef wval = bin(j, NG_OP_MUL, rt, ng_ir_cast(k, rt, get(j, A, i, i)), amax1);
+    NgIrRef store_w = loop(j, v.i, I(k, 0), n, ng_ir_store(k, w, 2, widx_i, wval));
     NgIrRef swap_w[3] = {set(j, v.v, wi), ng_ir_store(k, w, 2, widx_i, wb), ng_ir_store(k, w, 2, widx_b, ref(j, v.v))};
     NgIrRef pick[3] = {
         set(j, v.best, i),
@@ -363,9 +365,9 @@ static NgIrRef build_eigh(NgIrKernel *k, const JacKey *key)
     };
     NgIrRef sort = loop(j, v.i, I(k, 0), n, blk(j, 3, pick));
 
-    NgIrRef eye = loop(j, v.i, I(k, 0), n, loop(j, v.k, I(k, 0), n,
-                                               put(j, V, i, kk, to_dt(j, ng_ir_select(k, bin(j, NG_OP_EQ, NG_BOOL, i, kk),
-                                                                                      R(j, 1), R(j, 0))))));
+    NgIrRef one_at = to_dt(j, ng_ir_select(k, bin(j, NG_OP_EQ, NG_BOOL, i, kk), R(j, 1), R(j, 0)));
+    NgIrRef eye = key->vectors ? loop(j, v.i, I(k, 0), n, loop(j, v.k, I(k, 0), n, put(j, V, i, kk, one_at)))
+                               : NG_IR_NONE; /* (V's param exists only with vectors) */
     NgIrRef good[5] = {scale_down(j, &v, A, n, n), key->vectors ? eye : NG_IR_NONE,
                        sweeps(j, &v, n, blk(j, 2, pair), flag), store_w, sort};
     NgIrRef bad[2] = {nan_row(j, w, n, v.i), key->vectors ? nan_mat(j, V, n, n, v.i, v.k) : NG_IR_NONE};
@@ -456,53 +458,55 @@ static NgIrRef build_svd(NgIrKernel *k, const JacKey *key)
     };
     NgIrRef amax1 = ng_ir_select(k, bin(j, NG_OP_GT, NG_BOOL, ref(j, v.amax), R(j, 0)), ref(j, v.amax), R(j, 1));
 
-    /* L: the normalised columns (zero where s_j is 0, and past cols), then those completed */
-    /* (the select's operands are both evaluated: s is read at a clamped column) */
-    NgIrRef kc = ng_ir_select(k, bin(j, NG_OP_LT, NG_BOOL, kk, cols), kk, I(k, 0));
-    NgIrRef sidx_kc[2] = {j->b, kc};
-    NgIrRef skc = ng_ir_load(k, sp, 2, sidx_kc);
-    NgIrRef has_c = bin(j, NG_OP_LOGAND, NG_BOOL, bin(j, NG_OP_LT, NG_BOOL, kk, cols),
-                        bin(j, NG_OP_GT, NG_BOOL, skc, R(j, sqrt(tiny_of(rt)))));
-    NgIrRef lval_c = ng_ir_select(k, has_c, bin(j, NG_OP_TRUEDIV, dt, get(j, W, i, kc), to_dt(j, skc)), zero_dt);
-    NgIrRef write_l = loop(j, v.k, I(k, 0), kl, loop(j, v.i, I(k, 0), rows, put(j, L, i, kk, lval_c)));
-    /* completing column kk: for unit vectors e_p in turn until one keeps more than 1 / (2 rows) of
-     * its squared length: column kk = e_p, minus its projections on the other columns, twice,
-     * normalised */
-    NgIrRef lq = get(j, L, r, q);
-    NgIrRef proj_dot = set(j, v.dot, bin(j, NG_OP_ADD, dt, ref(j, v.dot),
-                                         bin(j, NG_OP_MUL, dt, conj_of(j, lq), get(j, L, r, kk))));
-    NgIrRef proj_sub = put(j, L, r, kk, bin(j, NG_OP_SUB, dt, get(j, L, r, kk), bin(j, NG_OP_MUL, dt, ref(j, v.dot), lq)));
-    NgIrRef proj_one[2] = {set(j, v.dot, zero_dt), loop(j, v.r, I(k, 0), rows, proj_dot)};
-    NgIrRef proj_body[2] = {blk(j, 2, proj_one), loop(j, v.r, I(k, 0), rows, proj_sub)};
-    NgIrRef project = loop(j, v.q, I(k, 0), kl, when(j, bin(j, NG_OP_NE, NG_BOOL, q, kk), blk(j, 2, proj_body)));
-    NgIrRef nrm2[2] = {set(j, v.al, R(j, 0)),
-                       loop(j, v.r, I(k, 0), rows, set(j, v.al, bin(j, NG_OP_ADD, rt, al, abs2(j, get(j, L, r, kk)))))};
-    NgIrRef accept[2] = {
-        loop(j, v.r, I(k, 0), rows, put(j, L, r, kk, bin(j, NG_OP_TRUEDIV, dt, get(j, L, r, kk),
-                                                          to_dt(j, ng_ir_unary(k, NG_OP_SQRT, rt, al))))),
-        set(j, v.nan, ng_ir_const_i(k, NG_INT32, 0)),
-    };
-    NgIrRef half = bin(j, NG_OP_TRUEDIV, rt, R(j, 0.5), ng_ir_cast(k, rt, rows));
-    NgIrRef try_e[5] = {
-        loop(j, v.r, I(k, 0), rows, put(j, L, r, kk, to_dt(j, ng_ir_select(k, bin(j, NG_OP_EQ, NG_BOOL, r, p),
-                                                                           R(j, 1), R(j, 0))))),
-        project, project, blk(j, 2, nrm2),
-        ng_ir_if(k, bin(j, NG_OP_GT, NG_BOOL, al, half), blk(j, 2, accept),
-                 loop(j, v.r, I(k, 0), rows, put(j, L, r, kk, zero_dt))),
-    };
-    /* (nan is free by now: 1 while column kk still wants a vector) */
-    NgIrRef complete_col[2] = {
-        set(j, v.nan, one32),
-        loop(j, v.p, I(k, 0), rows, when(j, bin(j, NG_OP_NE, NG_BOOL, ref(j, v.nan), ng_ir_const_i(k, NG_INT32, 0)),
-                                         blk(j, 5, try_e))),
-    };
-    NgIrRef complete = loop(j, v.k, I(k, 0), kl, when(j, bin(j, NG_OP_EQ, NG_BOOL,
-                                                              ng_ir_cast(k, NG_INT32, has_c), ng_ir_const_i(k, NG_INT32, 0)),
-                                                       blk(j, 2, complete_col)));
+    NgIrRef write_l = NG_IR_NONE, complete = NG_IR_NONE, eye = NG_IR_NONE; /* (L's, R's params: vectors only) */
+    if (vec) {
+        /* L: the normalised columns (zero where s_j is 0, and past cols), then those completed */
+        /* (the select's operands are both evaluated: s is read at a clamped column) */
+        NgIrRef kc = ng_ir_select(k, bin(j, NG_OP_LT, NG_BOOL, kk, cols), kk, I(k, 0));
+        NgIrRef sidx_kc[2] = {j->b, kc};
+        NgIrRef skc = ng_ir_load(k, sp, 2, sidx_kc);
+        NgIrRef has_c = bin(j, NG_OP_LOGAND, NG_BOOL, bin(j, NG_OP_LT, NG_BOOL, kk, cols),
+                            bin(j, NG_OP_GT, NG_BOOL, skc, R(j, sqrt(tiny_of(rt)))));
+        NgIrRef lval_c = ng_ir_select(k, has_c, bin(j, NG_OP_TRUEDIV, dt, get(j, W, i, kc), to_dt(j, skc)), zero_dt);
+        write_l = loop(j, v.k, I(k, 0), kl, loop(j, v.i, I(k, 0), rows, put(j, L, i, kk, lval_c)));
+        /* completing column kk: for unit vectors e_p in turn until one keeps more than 1 / (2 rows) of
+         * its squared length: column kk = e_p, minus its projections on the other columns, twice,
+         * normalised */
+        NgIrRef lq = get(j, L, r, q);
+        NgIrRef proj_dot = set(j, v.dot, bin(j, NG_OP_ADD, dt, ref(j, v.dot),
+                                             bin(j, NG_OP_MUL, dt, conj_of(j, lq), get(j, L, r, kk))));
+        NgIrRef proj_sub = put(j, L, r, kk, bin(j, NG_OP_SUB, dt, get(j, L, r, kk),
+                                                bin(j, NG_OP_MUL, dt, ref(j, v.dot), lq)));
+        NgIrRef proj_one[2] = {set(j, v.dot, zero_dt), loop(j, v.r, I(k, 0), rows, proj_dot)};
+        NgIrRef proj_body[2] = {blk(j, 2, proj_one), loop(j, v.r, I(k, 0), rows, proj_sub)};
+        NgIrRef project = loop(j, v.q, I(k, 0), kl, when(j, bin(j, NG_OP_NE, NG_BOOL, q, kk), blk(j, 2, proj_body)));
+        NgIrRef nrm2[2] = {set(j, v.al, R(j, 0)),
+                           loop(j, v.r, I(k, 0), rows, set(j, v.al, bin(j, NG_OP_ADD, rt, al, abs2(j, get(j, L, r, kk)))))};
+        NgIrRef accept[2] = {
+            loop(j, v.r, I(k, 0), rows, put(j, L, r, kk, bin(j, NG_OP_TRUEDIV, dt, get(j, L, r, kk),
+                                                              to_dt(j, ng_ir_unary(k, NG_OP_SQRT, rt, al))))),
+            set(j, v.nan, ng_ir_const_i(k, NG_INT32, 0)),
+        };
+        NgIrRef half = bin(j, NG_OP_TRUEDIV, rt, R(j, 0.5), ng_ir_cast(k, rt, rows));
+        NgIrRef try_e[5] = {
+            loop(j, v.r, I(k, 0), rows, put(j, L, r, kk, to_dt(j, ng_ir_select(k, bin(j, NG_OP_EQ, NG_BOOL, r, p),
+                                                                               R(j, 1), R(j, 0))))),
+            project, project, blk(j, 2, nrm2),
+            ng_ir_if(k, bin(j, NG_OP_GT, NG_BOOL, al, half), blk(j, 2, accept),
+                     loop(j, v.r, I(k, 0), rows, put(j, L, r, kk, zero_dt))),
+        };
+        /* (nan is free by now: 1 while column kk still wants a vector) */
+        NgIrRef complete_col[2] = {
+            set(j, v.nan, one32),
+            loop(j, v.p, I(k, 0), rows, when(j, bin(j, NG_OP_NE, NG_BOOL, ref(j, v.nan), ng_ir_const_i(k, NG_INT32, 0)),
+                                             blk(j, 5, try_e))),
+        };
+        NgIrRef wants = bin(j, NG_OP_EQ, NG_BOOL, ng_ir_cast(k, NG_INT32, has_c), ng_ir_const_i(k, NG_INT32, 0));
+        complete = loop(j, v.k, I(k, 0), kl, when(j, wants, blk(j, 2, complete_col)));
 
-    NgIrRef eye = loop(j, v.i, I(k, 0), cols, loop(j, v.k, I(k, 0), cols,
-                                                  put(j, Rm, i, kk, to_dt(j, ng_ir_select(k, bin(j, NG_OP_EQ, NG_BOOL, i, kk),
-                                                                                          R(j, 1), R(j, 0))))));
+        NgIrRef one_at = to_dt(j, ng_ir_select(k, bin(j, NG_OP_EQ, NG_BOOL, i, kk), R(j, 1), R(j, 0)));
+        eye = loop(j, v.i, I(k, 0), cols, loop(j, v.k, I(k, 0), cols, put(j, Rm, i, kk, one_at)));
+    }
     NgIrRef good[8];
     int ng = 0;
     good[ng++] = scale_down(j, &v, W, rows, cols);
