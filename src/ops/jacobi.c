@@ -130,6 +130,30 @@ static NgIrRef rotate(const Jb *j, Mat m, bool rows, NgIrRef p, NgIrRef q, NgIrR
     return loop(j, vr, I(j->k, 0), n, blk(j, 4, s));
 }
 
+/* The two-sided rotation U^H A U of Hermitian A (n x n) in the plane (p, q), U's columns p and
+ * q being c11 e_p + c21 e_q and c12 e_p + c22 e_q: columns p and q rotated and rows p and q
+ * their conjugates, which keeps A exactly Hermitian and reads each element once. (Rows p and q
+ * themselves come out wrong: the caller sets the 2 x 2 block after.) */
+static NgIrRef rotate_hermitian(const Jb *j, Mat m, NgIrRef p, NgIrRef q, NgIrRef n, const int *coef, int vr, int vx,
+                                int vy)
+{
+    NgIrRef r = ref(j, vr), x = ref(j, vx), y = ref(j, vy);
+    NgDType dt = j->dt;
+    NgIrRef np = bin(j, NG_OP_ADD, dt, bin(j, NG_OP_MUL, dt, ref(j, coef[0]), x),
+                     bin(j, NG_OP_MUL, dt, ref(j, coef[1]), y));
+    NgIrRef nq = bin(j, NG_OP_ADD, dt, bin(j, NG_OP_MUL, dt, ref(j, coef[2]), x),
+                     bin(j, NG_OP_MUL, dt, ref(j, coef[3]), y));
+    NgIrRef s[6] = {
+        set(j, vx, get(j, m, r, p)),
+        set(j, vy, get(j, m, r, q)),
+        put(j, m, r, p, np),
+        put(j, m, r, q, nq),
+        put(j, m, p, r, conj_of(j, get(j, m, r, p))),
+        put(j, m, q, r, conj_of(j, get(j, m, r, q))),
+    };
+    return loop(j, vr, I(j->k, 0), n, blk(j, 6, s));
+}
+
 /* Swaps columns p and q of m (n rows). */
 static NgIrRef swap_cols(const Jb *j, Mat m, NgIrRef p, NgIrRef q, NgIrRef n, int vr, int vt)
 {
@@ -140,9 +164,9 @@ static NgIrRef swap_cols(const Jb *j, Mat m, NgIrRef p, NgIrRef q, NgIrRef n, in
 
 /* t = sign(zeta) / (|zeta| + sqrt(1 + zeta^2)) (the smaller root of t^2 + 2 zeta t = 1), c = 1 /
  * sqrt(1 + t^2), s = t c; then the coefficient variables for a rotation of columns (c, -s conj(e);
- * s, c conj(e)) and (rows) of rows (c, -s e; s, c e), e = phase (the off-diagonal entry or inner
- * product over its modulus: its sign for real matrices). */
-static NgIrRef rotation(const Jb *j, NgIrRef zeta, int vt, int vc, int vs, int vph, const int *cols, const int *rows)
+ * s, c conj(e)), e = phase (the off-diagonal entry or inner product over its modulus: its sign for
+ * real matrices). */
+static NgIrRef rotation(const Jb *j, NgIrRef zeta, int vt, int vc, int vs, int vph, const int *cols)
 {
     NgDType rt = j->rt, dt = j->dt;
     NgIrRef az = ng_ir_unary(j->k, NG_OP_ABS, rt, zeta);
@@ -150,7 +174,7 @@ static NgIrRef rotation(const Jb *j, NgIrRef zeta, int vt, int vc, int vs, int v
     NgIrRef t = ref(j, vt), c = to_dt(j, ref(j, vc)), s = to_dt(j, ref(j, vs));
     NgIrRef e = ref(j, vph), ec = conj_of(j, e);
     NgIrRef negs = ng_ir_unary(j->k, NG_OP_NEG, dt, s);
-    NgIrRef st[10] = {
+    NgIrRef st[7] = {
         set(j, vt, bin(j, NG_OP_TRUEDIV, rt, bin(j, NG_OP_COPYSIGN, rt, R(j, 1), zeta), bin(j, NG_OP_ADD, rt, az, root))),
         set(j, vc, bin(j, NG_OP_TRUEDIV, rt, R(j, 1),
                        ng_ir_unary(j->k, NG_OP_SQRT, rt, bin(j, NG_OP_ADD, rt, R(j, 1), bin(j, NG_OP_MUL, rt, t, t))))),
@@ -159,14 +183,8 @@ static NgIrRef rotation(const Jb *j, NgIrRef zeta, int vt, int vc, int vs, int v
         set(j, cols[1], bin(j, NG_OP_MUL, dt, negs, ec)),
         set(j, cols[2], s),
         set(j, cols[3], bin(j, NG_OP_MUL, dt, c, ec)),
-        NG_IR_NONE, NG_IR_NONE, NG_IR_NONE,
     };
-    int n = 7;
-    if (rows) {
-        st[n++] = set(j, rows[1], bin(j, NG_OP_MUL, dt, negs, e));
-        st[n++] = set(j, rows[3], bin(j, NG_OP_MUL, dt, c, e));
-    }
-    return blk(j, n, st);
+    return blk(j, 7, st);
 }
 
 /* Fills the first `len` entries of row b of the (B, len) real array p with NaN. */
@@ -201,7 +219,7 @@ typedef struct JVars {
     int nan, rotated;                   /* int32 */
     int amax, v, g, t, c, s, zeta, al, be; /* real */
     int x, y, ph, tmp, dot;             /* compute dtype */
-    int cc[4], rc[4];                   /* the rotation's coefficients for columns and rows */
+    int cc[4];                          /* the rotation's coefficients (for columns) */
 } JVars;
 
 static int declare(const Jb *j, JVars *v, NgIrRef *lets)
@@ -223,14 +241,11 @@ static int declare(const Jb *j, JVars *v, NgIrRef *lets)
         *reals[a] = ng_ir_var(k, j->rt);
         lets[n++] = ng_ir_let(k, *reals[a], R(j, 0));
     }
-    int *cs[] = {&v->x, &v->y, &v->ph, &v->tmp, &v->dot, &v->cc[0], &v->cc[1], &v->cc[2], &v->cc[3],
-                 &v->rc[1], &v->rc[3]};
+    int *cs[] = {&v->x, &v->y, &v->ph, &v->tmp, &v->dot, &v->cc[0], &v->cc[1], &v->cc[2], &v->cc[3]};
     for (size_t a = 0; a < sizeof cs / sizeof *cs; a++) {
         *cs[a] = ng_ir_var(k, j->dt);
         lets[n++] = ng_ir_let(k, *cs[a], ng_ir_const_f(k, j->dt, 0));
     }
-    v->rc[0] = v->cc[0];
-    v->rc[2] = v->cc[2];
     return n;
 }
 
@@ -333,9 +348,8 @@ static NgIrRef build_eigh(NgIrKernel *k, const JacKey *key)
     rot[nr++] = set(j, v.ph, bin(j, NG_OP_TRUEDIV, dt, get(j, A, p, q), to_dt(j, g)));
     rot[nr++] = set(j, v.al, app);
     rot[nr++] = set(j, v.be, aqq);
-    rot[nr++] = rotation(j, zeta, v.t, v.c, v.s, v.ph, v.cc, v.rc);
-    rot[nr++] = rotate(j, A, false, p, q, n, v.cc, v.r, v.x, v.y);
-    rot[nr++] = rotate(j, A, true, p, q, n, v.rc, v.r, v.x, v.y);
+    rot[nr++] = rotation(j, zeta, v.t, v.c, v.s, v.ph, v.cc);
+    rot[nr++] = rotate_hermitian(j, A, p, q, n, v.cc, v.r, v.x, v.y);
     NgIrRef fix[5] = {
         put(j, A, p, p, to_dt(j, bin(j, NG_OP_SUB, rt, ref(j, v.al), tg))),
         put(j, A, q, q, to_dt(j, bin(j, NG_OP_ADD, rt, ref(j, v.be), tg))),
@@ -427,7 +441,7 @@ static NgIrRef build_svd(NgIrKernel *k, const JacKey *key)
     NgIrRef rot[5];
     int nr = 0;
     rot[nr++] = set(j, v.ph, bin(j, NG_OP_TRUEDIV, dt, ref(j, v.dot), to_dt(j, g)));
-    rot[nr++] = rotation(j, zeta, v.t, v.c, v.s, v.ph, v.cc, NULL);
+    rot[nr++] = rotation(j, zeta, v.t, v.c, v.s, v.ph, v.cc);
     rot[nr++] = rotate(j, W, false, p, q, rows, v.cc, v.r, v.x, v.y);
     rot[nr++] = set(j, v.rotated, one32);
     if (vec)
