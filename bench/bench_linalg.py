@@ -4,10 +4,13 @@ matrix goes to the device's vendor LAPACK where it has one (the host's on cpu, f
 own; cuSOLVER on cuda for solve/inv/cholesky), stacks of small matrices to the generated LU,
 Cholesky and Householder QR kernels (src/ops/lapack.c), which run the whole stack in parallel.
 The eigen- and singular value solvers and lstsq (NumPy's own LAPACK calls through the device's
-vendor library, a call per matrix; NumPy's fallback on devices without one), their compositions
-(pinv) and the matmul compositions (matrix_power, multi_dot) are timed on one --m x --m matrix
-and a stack of --small 4x4 matrices; eigen- and singular vectors are checked through their
-values (signs are LAPACK's either way).
+vendor library, a call per matrix: the host's on cpu, cuSOLVER's syevd/gesvd for one large
+float64 matrix on cuda), their compositions (pinv) and the matmul compositions (matrix_power,
+multi_dot) are timed on one --m x --m matrix and a stack of --small 4x4 matrices; eigh, eigvalsh,
+svd, svdvals and pinv also on stacks of --small 8x8 and 8x6 and --small/10 32x32 matrices, which
+opencl and cuda run as generated Jacobi kernels, a work item per matrix (src/ops/jacobi.c; eig,
+lstsq and matrices past the kernels' size are NumPy's fallback there); eigen- and singular
+vectors are checked through their values (signs differ either way).
 
 Prints, per operation, numgpu's time, NumPy's (best of --repeat runs each) and
 ratio = numpy_time / numgpu_time (> 1: numgpu is faster): one large matrix (--n) and a stack
@@ -81,6 +84,12 @@ def main():
     st = rng.standard_normal((args.small, 4, 4))
     sst = st + st.swapaxes(-1, -2)
     chain = [rng.standard_normal(s) for s in ((args.m, 8), (8, args.m), (args.m, args.m), (args.m, 4))]
+    s8 = rng.standard_normal((args.small, 8, 8))
+    h8 = s8 + s8.swapaxes(-1, -2)
+    r86 = rng.standard_normal((args.small, 8, 6))
+    mid = max(args.small // 10, 1)
+    s32 = rng.standard_normal((mid, 32, 32))
+    h32 = s32 + s32.swapaxes(-1, -2)
     for label, npf, np_args, ngf, pick in [
             ("eigh %dx%d" % (args.m, args.m), np.linalg.eigh, (sym,), ng.linalg.eigh, first),
             ("eigh %d x 4x4" % args.small, np.linalg.eigh, (sst,), ng.linalg.eigh, first),
@@ -88,6 +97,15 @@ def main():
             ("svd %dx%d" % (args.m, args.m), np.linalg.svd, (big,), ng.linalg.svd, first),
             ("svd %d x 4x4" % args.small, np.linalg.svd, (st,), ng.linalg.svd, first),
             ("svdvals %dx%d" % (args.m, args.m), np.linalg.svdvals, (big,), ng.linalg.svdvals, first),
+            ("eigh %d x 8x8" % args.small, np.linalg.eigh, (h8,), ng.linalg.eigh, first),
+            ("eigvalsh %d x 8x8" % args.small, np.linalg.eigvalsh, (h8,), ng.linalg.eigvalsh, first),
+            ("eigh %d x 32x32" % mid, np.linalg.eigh, (h32,), ng.linalg.eigh, first),
+            ("svd %d x 8x6" % args.small, np.linalg.svd, (r86,), ng.linalg.svd, first),
+            ("svd(full=False) %d x 8x6" % args.small, lambda x: np.linalg.svd(x, full_matrices=False), (r86,),
+             lambda x: ng.linalg.svd(x, full_matrices=False), first),
+            ("svdvals %d x 8x8" % args.small, np.linalg.svdvals, (s8,), ng.linalg.svdvals, first),
+            ("svd %d x 32x32" % mid, np.linalg.svd, (s32,), ng.linalg.svd, first),
+            ("pinv %d x 8x6" % args.small, np.linalg.pinv, (r86,), ng.linalg.pinv, first),
             ("eig %dx%d" % (args.m, args.m), np.linalg.eig, (big,), ng.linalg.eig, sort),
             ("eig %d x 4x4" % args.small, np.linalg.eig, (st,), ng.linalg.eig, lambda r: np.sort(np.abs(r[0]))),
             ("lstsq %dx%d" % (2 * args.m, args.m), np.linalg.lstsq, (tall, rhs), ng.linalg.lstsq,

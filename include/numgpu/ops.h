@@ -270,7 +270,9 @@ NgStatus ng_lapack_qr(const NgArray *a, bool complete, NgArray *q, NgArray *r);
  * device's vendor library (NgBackend.decomp; NG_ERR_UNSUPPORTED on a device without one): each
  * matrix of a stack computed in float64 or complex128 as NumPy computes it, results in float32 or
  * complex64 for those inputs (integers and bool: double; float16: NG_ERR_TYPE). *info = 1: LAPACK
- * did not converge, and there is no output.
+ * did not converge, and there is no output. eigh and svd run as generated Jacobi kernels
+ * (src/ops/jacobi.c) where the vendor has no solver or is not the better choice (a stack of small
+ * matrices on a GPU); NG_ERR_UNSUPPORTED only where neither takes the matrices.
  * eigh: ascending eigenvalues w (..., n) (real) and, when v, the eigenvectors (columns of v),
  * from the lower triangle (upper: the upper one). */
 NgStatus ng_lapack_eigh(const NgArray *a, bool upper, NgArray *w, NgArray *v, int *info);

@@ -15,9 +15,16 @@ What runs where (cpu: the cpu device; other: opencl and cuda):
   NumPy's own LAPACK calls through the host library NumPy brings (NgBackend.decomp), a call per
   matrix of a stack, computed in float64/complex128 and returned in the input's precision exactly
   as NumPy does (so NumPy's bits, its eigenvalue order, eig's real results for a real spectrum,
-  lstsq's residual rules and its LinAlgError where LAPACK fails). Other devices have no such
-  solver (no generated eigen/SVD kernels yet): these run on NumPy through the fallback contract
-  (operands downloaded, NumPy computes, results uploaded, the call counted).
+  lstsq's residual rules and its LinAlgError where LAPACK fails).
+  On opencl and cuda, eigh/eigvalsh and svd/svdvals of every dtype run on the device as generated
+  Jacobi kernels (src/ops/jacobi.c: cyclic Jacobi, one-sided Jacobi), a work item per matrix of
+  a stack, also computed in double and returned in the input's precision (eigenvalues ascending,
+  singular values descending; vectors' signs and phases, and the completion of a full U/Vh, are
+  not LAPACK's), for matrices up to min(m, n)^2 max(m, n) = 256^3; on cuda a few float32/float64
+  matrices of 64+ rows and columns (and larger ones) go to cuSOLVER's syevd/gesvd, a call per
+  matrix, where the library has them. eig, eigvals, lstsq, and eigh/svd past those sizes, run on NumPy there
+  through the fallback contract (operands downloaded, NumPy computes, results uploaded, the call
+  counted).
 - pinv, matrix_rank, cond (p None/2/-2 from svdvals; other p from norm and inv), and svd(
   hermitian=True) (from eigh): compositions of the above, on the device where svd/eigh are, with
   NumPy 2's tolerances (pinv rcond 1e-15 or rtol; matrix_rank max(M, N) * eps * s_max).
@@ -269,8 +276,9 @@ except ImportError:  # NumPy < 2
 
 
 def _decomp(name, numpy_args, op, a, arg, *rest):
-    """The vendor LAPACK's op on the device (_core.decomp); on a device without one (opencl, cuda),
-    NumPy's linalg.<name>(*numpy_args) through the fallback (counted)."""
+    """The op on the device (_core.decomp: the vendor LAPACK, or for eigh/svd the Jacobi kernels);
+    where the device has neither for it (eig, lstsq on opencl/cuda; matrices past the kernels'
+    size), NumPy's linalg.<name>(*numpy_args) through the fallback (counted)."""
     from . import _core
     try:
         return _core.decomp(op, a, arg, *rest)
@@ -288,7 +296,7 @@ def _uplo(UPLO):
 def eigh(a, UPLO="L"):
     """Eigenvalues (ascending) and eigenvectors (columns) of (a stack of) real symmetric or complex
     Hermitian matrices, from the lower (UPLO='L') or upper triangle: LAPACK's syevd/heevd per
-    matrix on the cpu device; NumPy's through the fallback on devices without a vendor solver."""
+    matrix on the cpu device; the Jacobi kernels (or cuSOLVER for one large matrix) elsewhere."""
     a = _square_stack(a)
     r = _decomp("eigh", (a, UPLO), 0, a, 1 | _uplo(UPLO))
     return r if isinstance(r, _EighResult) else _EighResult(*r)
@@ -359,8 +367,8 @@ def _svd_hermitian(a, compute_uv):
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """NumPy's linalg.svd of (a stack of) matrices: LAPACK's gesdd per matrix on the cpu device
-    (jobz 'A', 'S' or 'N' as NumPy asks it), NumPy's fallback on devices without a vendor solver;
-    hermitian=True through eigh, as NumPy's."""
+    (jobz 'A', 'S' or 'N' as NumPy asks it), the one-sided Jacobi kernels (or cuSOLVER's gesvd for
+    one large matrix) elsewhere; hermitian=True through eigh, as NumPy's."""
     a = _arr(a)
     if hermitian:
         return _svd_hermitian(a, compute_uv)

@@ -105,7 +105,9 @@ typedef struct NgBackend {
      *   the effective rank.
      * Empty matrices are not passed. *info: 0, or 1 when LAPACK failed on
      * the matrix (no convergence, or a NaN it refuses; outputs undefined):
-     * NumPy's LinAlgError. NG_ERR_UNSUPPORTED lets the caller fall back. */
+     * NumPy's LinAlgError. NG_ERR_UNSUPPORTED lets the caller fall back (to
+     * the Jacobi kernels for EIGH and SVD: cuSOLVER's hook takes float64
+     * EIGH and SVD only). */
     NgStatus (*decomp)(NgDevice *dev, int op, NgDType dt, int64_t m, int64_t n, int64_t nrhs, int flags,
                        double rcond, void *const *buf, const size_t *off, int64_t *rank, int *info);
     /* A string naming compiler and options, part of every cache key. */

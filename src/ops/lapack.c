@@ -1029,8 +1029,8 @@ static NgStatus eyes(NgDevice *dev, int64_t nb, int64_t rows, int64_t cols, NgDT
     return st;
 }
 
-/* What eigh and eig check first: a stack of square matrices, the double dtypes they are computed
- * and returned in, and a device with a decomposition solver. */
+/* What eig checks first: a stack of square matrices, the double dtypes they are computed
+ * and returned in, and a device with a decomposition solver (whose hook may still decline it). */
 static NgStatus square_decomp(const NgArray *a, NgDType *dt, NgDType *rdt)
 {
     NgStatus st = check_square(a, dt);
@@ -1039,32 +1039,83 @@ static NgStatus square_decomp(const NgArray *a, NgDType *dt, NgDType *rdt)
     return ng_array_device(a)->be->decomp ? NG_OK : no_solver(ng_array_device(a));
 }
 
+/* The worst flag of the Jacobi kernels over a stack (0 for none). */
+static NgStatus worst_flag(const NgArray *flag, int64_t *worst)
+{
+    *worst = 0;
+    return flag->size ? ng_ops_reduce_int(NG_RED_MAX, flag, worst) : NG_OK;
+}
+
+/* Where eigh and svd go. The vendor's solver (decomp) on a host-visible
+ * device (the cpu: NumPy's own LAPACK calls, NumPy's bits) and for
+ * matrices the Jacobi kernels do not take; else the Jacobi kernels, a work
+ * item per matrix (also where the vendor's first call answers
+ * NG_ERR_UNSUPPORTED: no such solver there), but for few matrices of at
+ * least VENDOR_DECOMP_MIN rows and columns on a GPU (cuSOLVER), where one
+ * thread's sweeps, ~min(m, n)^3, cost more than a vendor call per matrix:
+ * fewer than 8 (min(m, n) / 64)^3 of them (a guess from the operation
+ * counts, not measured on a GPU yet). NG_ERR_UNSUPPORTED (NumPy's fallback)
+ * when neither takes them. */
+#define VENDOR_DECOMP_MIN 64
+
+static NgStatus decomp_route(NgDevice *dev, NgDType dt, int64_t nb, int64_t m, int64_t n, bool *vendor)
+{
+    int64_t lo = m < n ? m : n;
+    bool jacobi = ng_jacobi_takes(dt, m, n);
+    bool few_large = lo >= VENDOR_DECOMP_MIN && nb * VENDOR_DECOMP_MIN * VENDOR_DECOMP_MIN * VENDOR_DECOMP_MIN < 8 * lo * lo * lo;
+    *vendor = dev->be->decomp && (ng_device_host_visible(dev) || !jacobi || few_large);
+    return *vendor || jacobi ? NG_OK : no_solver(dev);
+}
+
+/* After the vendor's first call: NG_ERR_UNSUPPORTED turns to the Jacobi kernels where they take
+ * the matrices (*vendor = false). */
+static NgStatus vendor_declined(NgStatus st, NgDType dt, int64_t m, int64_t n, bool *vendor)
+{
+    if (st != NG_ERR_UNSUPPORTED || !ng_jacobi_takes(dt, m, n))
+        return st;
+    *vendor = false;
+    return NG_OK;
+}
+
 NgStatus ng_lapack_eigh(const NgArray *a, bool upper, NgArray *w, NgArray *v, int *info)
 {
     *info = 0;
     NgDType dt = NG_FLOAT64, rdt = NG_FLOAT64;
-    NgStatus st = square_decomp(a, &dt, &rdt);
-    if (st != NG_OK)
+    NgStatus st = check_square(a, &dt);
+    if (st != NG_OK || (st = double_dtypes(a->dtype, a->dtype, &dt, &rdt)) != NG_OK)
         return st;
     NgDevice *dev = ng_array_device(a);
     int bnd = a->ndim - 2;
-    int64_t nb = batch_of(a->ndim, a->shape), n = a->shape[bnd], ws[2] = {nb, n};
-    NgArray wk, wv;
+    int64_t nb = batch_of(a->ndim, a->shape), n = a->shape[bnd], ws[2] = {nb, n}, vs[3] = {nb, n, n};
+    bool vendor;
+    if ((st = decomp_route(dev, dt, nb, n, n, &vendor)) != NG_OK)
+        return st;
+    NgArray wk, wv, vv, flag;
+    memset(&vv, 0, sizeof vv);
+    memset(&flag, 0, sizeof flag);
     if ((st = work_copy(a, bnd, a->shape, dt, &wk)) != NG_OK)
         return st;
-    if ((st = ng_array_empty(dev, ng_dtype_real(dt), 2, ws, &wv)) != NG_OK) {
-        ng_array_release(&wk);
-        return st;
-    }
+    st = ng_array_empty(dev, ng_dtype_real(dt), 2, ws, &wv);
     NgArray *arrs[2] = {&wk, &wv};
     int flags = (v ? NG_DECOMP_VECTORS : 0) | (upper ? NG_DECOMP_UPPER : 0);
-    if (nb * n > 0)
-        st = decomp_each(NG_DECOMP_EIGH, dt, n, n, 0, flags, 0, 2, arrs, NULL, info);
+    if (st == NG_OK && nb * n > 0 && vendor)
+        st = vendor_declined(decomp_each(NG_DECOMP_EIGH, dt, n, n, 0, flags, 0, 2, arrs, NULL, info), dt, n, n,
+                             &vendor);
+    if (st == NG_OK && !vendor && (st = zeros(dev, NG_INT32, 1, &nb, &flag)) == NG_OK &&
+        (!v || (st = ng_array_empty(dev, dt, 3, vs, &vv)) == NG_OK) && nb * n > 0) {
+        int64_t worst = 0; /* (NaN/inf: NaN results, as NumPy's) */
+        if ((st = ng_jacobi_eigh(&wk, upper, &wv, v ? &vv : NULL, &flag)) == NG_OK &&
+            (st = worst_flag(&flag, &worst)) == NG_OK)
+            *info = worst == 3;
+    }
+    NgArray *vecs = vendor ? &wk : &vv;
     if (st == NG_OK && !*info && (st = finish(&wv, ng_dtype_real(rdt), bnd + 1, a->shape, w)) == NG_OK && v &&
-        (st = finish(&wk, rdt, a->ndim, a->shape, v)) != NG_OK)
+        (st = finish(vecs, rdt, a->ndim, a->shape, v)) != NG_OK)
         ng_array_release(w);
     ng_array_release(&wk);
     ng_array_release(&wv);
+    ng_array_release(&vv);
+    ng_array_release(&flag);
     return st;
 }
 
@@ -1079,15 +1130,17 @@ NgStatus ng_lapack_svd(const NgArray *a, int mode, NgArray *u, NgArray *s, NgArr
     if (st != NG_OK)
         return st;
     NgDevice *dev = ng_array_device(a);
-    if (!dev->be->decomp)
-        return no_solver(dev);
     int bnd = a->ndim - 2;
     int64_t nb = batch_of(a->ndim, a->shape), m = a->shape[bnd], n = a->shape[bnd + 1], k = m < n ? m : n;
     int64_t ku = mode == 2 ? m : k, kv = mode == 2 ? n : k;
     int64_t ss[2] = {nb, k}, us[3] = {nb, m, ku}, vs[3] = {nb, kv, n};
-    NgArray wk, ws, wu, wv;
+    bool vendor;
+    if ((st = decomp_route(dev, dt, nb, m, n, &vendor)) != NG_OK)
+        return st;
+    NgArray wk, ws, wu, wv, flag;
     memset(&wu, 0, sizeof wu);
     memset(&wv, 0, sizeof wv);
+    memset(&flag, 0, sizeof flag);
     if ((st = work_copy(a, bnd, a->shape, dt, &wk)) != NG_OK)
         return st;
     if ((st = ng_array_empty(dev, ng_dtype_real(dt), 2, ss, &ws)) != NG_OK) {
@@ -1102,8 +1155,16 @@ NgStatus ng_lapack_svd(const NgArray *a, int mode, NgArray *u, NgArray *s, NgArr
     }
     NgArray *arrs[4] = {&wk, &ws, &wu, &wv};
     int flags = (mode ? NG_DECOMP_VECTORS : 0) | (mode == 2 ? NG_DECOMP_FULL : 0);
-    if (st == NG_OK && nb * m * n > 0)
-        st = decomp_each(NG_DECOMP_SVD, dt, m, n, 0, flags, 0, mode ? 4 : 2, arrs, NULL, info);
+    if (st == NG_OK && nb * m * n > 0 && vendor)
+        st = vendor_declined(decomp_each(NG_DECOMP_SVD, dt, m, n, 0, flags, 0, mode ? 4 : 2, arrs, NULL, info), dt, m,
+                             n, &vendor);
+    if (st == NG_OK && nb * m * n > 0 && !vendor && (st = zeros(dev, NG_INT32, 1, &nb, &flag)) == NG_OK) {
+        int64_t worst = 0; /* LAPACK (NumPy): a NaN does not converge, an infinity gives NaN results */
+        if ((st = ng_jacobi_svd(&wk, mode == 2, &ws, mode ? &wu : NULL, mode ? &wv : NULL, &flag)) == NG_OK &&
+            (st = worst_flag(&flag, &worst)) == NG_OK)
+            *info = worst == 3 || worst == 1;
+    }
+    ng_array_release(&flag);
     int64_t shape[NG_MAXDIMS];
     memcpy(shape, a->shape, sizeof(int64_t) * (size_t)bnd);
     shape[bnd] = k;

@@ -86,4 +86,18 @@ NgDevice *ng_ops_device(int n, const NgOperand *ops);
 /* Same device for all arrays, else NG_ERR_VALUE naming both. */
 NgStatus ng_ops_same_device(int n, const NgOperand *ops);
 
+/* Jacobi decompositions by generated kernels (src/ops/jacobi.c), a work
+ * item per matrix of C-contiguous work arrays in a float or complex dtype
+ * dt. flag (B,) int32 gets per matrix: 0 done, 1 a NaN in it, 2 an
+ * infinity (results NaN then), 3 no convergence within the sweep cap.
+ * ng_jacobi_takes: whether they take min(m, n)^2 max(m, n) work per sweep
+ * (one work item's; larger matrices are left to a vendor or NumPy).
+ * eigh: a (B, n, n) Hermitian from its lower (upper) triangle, destroyed;
+ * w (B, n) ascending eigenvalues (real dtype); v (B, n, n) or NULL.
+ * svd: a (B, m, n) destroyed; s (B, k) descending; u (B, m, m or k) and
+ * vh (B, n or k, n) (both or neither; full: the square ones). */
+bool ng_jacobi_takes(NgDType dt, int64_t m, int64_t n);
+NgStatus ng_jacobi_eigh(NgArray *a, bool upper, NgArray *w, NgArray *v, NgArray *flag);
+NgStatus ng_jacobi_svd(NgArray *a, bool full, NgArray *s, NgArray *u, NgArray *vh, NgArray *flag);
+
 #endif

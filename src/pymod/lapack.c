@@ -101,7 +101,7 @@ static PyObject *f_lapack(PyObject *m, PyObject *args)
 /* decomp(op, a, arg, rcond=0.0): 0 eigh (arg: 1 vectors | 2 upper) -> w or (w, v); 1 svd (arg:
  * mode 0 values, 1 reduced, 2 full) -> s or (u, s, vh); 2 eig (arg: vectors) -> w or (w, v),
  * complex; 3 lstsq (arg: b) -> (x, resid, rank, s). NotImplementedError where the device has no
- * solver (the caller falls back to NumPy). */
+ * solver for it (the caller falls back to NumPy). */
 static PyObject *f_decomp(PyObject *m, PyObject *args)
 {
     int op;
@@ -171,7 +171,7 @@ static PyObject *f_decomp(PyObject *m, PyObject *args)
 
 PyMethodDef ngpy_lapack_functions[] = {
     {"decomp", f_decomp, METH_VARARGS,
-     "decomp(op, a, arg, rcond=0.0): 0 eigh, 1 svd, 2 eig, 3 lstsq on the device's vendor LAPACK."},
+     "decomp(op, a, arg, rcond=0.0): 0 eigh, 1 svd, 2 eig, 3 lstsq on the device (vendor LAPACK or Jacobi kernels)."},
     {"lapack", f_lapack, METH_VARARGS,
      "lapack(op, a, b=None): 0 solve, 1 inv, 2 cholesky, 3 det, 4 slogdet, 5 qr (b: mode) on the device."},
     {NULL},

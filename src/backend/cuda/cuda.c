@@ -651,6 +651,11 @@ static struct {
 
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 static bool blas_ok;
+/* cublasDgeam (C = alpha op(A) + beta op(B)), for the transposes around cuSOLVER's column-major
+ * solvers; NULL where the library lacks it */
+typedef cublasStatus_t (*BlasGeam)(cublasHandle_t, int, int, int, int, const double *, const double *, int,
+                                   const double *, const double *, int, double *, int);
+static BlasGeam blas_geam;
 
 /* dlopen of the first of `names` found in $env_dir, $CUDA_HOME/lib64,
  * /usr/local/cuda/lib64, then the system's search path; NULL if none. */
@@ -686,6 +691,7 @@ static void load_cublas(void)
     CUBLAS_SYMBOLS(LOAD)
 #undef LOAD
     blas_ok = true;
+    blas_geam = (BlasGeam)dlsym(h, "cublasDgeam"); /* optional: only the eigen/SVD solvers use it */
 }
 
 /* Row-major C = A @ B is column-major C^T = B^T A^T: cuBLAS gets B first. */
@@ -739,7 +745,7 @@ static NgStatus cuda_gemm(NgDevice *dev, NgDType dt, int trans, int64_t batch, i
 /* ---- cuSOLVER (optional: linalg falls back to NumPy) ---- */
 
 typedef struct cusolverDnContext *cusolverDnHandle_t;
-enum { CUBLAS_FILL_MODE_UPPER = 1, CUBLAS_OP_T = 1 };
+enum { CUBLAS_FILL_MODE_LOWER = 0, CUBLAS_FILL_MODE_UPPER = 1, CUBLAS_OP_T = 1 };
 
 #define CUSOLVER_SYMBOLS(X) \
     X(cusolverDnCreate, int, (cusolverDnHandle_t *)) \
@@ -756,11 +762,24 @@ enum { CUBLAS_FILL_MODE_UPPER = 1, CUBLAS_OP_T = 1 };
     X(cusolverDnDgetrs, int, (cusolverDnHandle_t, int, int, int, const double *, int, const int *, double *, int, \
         int *))
 
+/* The eigen- and singular value solvers, loaded apart (dec_ok): a library without them still
+ * serves the factorisations above, and NgBackend.decomp then answers NG_ERR_UNSUPPORTED (linalg
+ * goes to the generated Jacobi kernels). */
+#define CUSOLVER_DECOMP_SYMBOLS(X) \
+    X(cusolverDnDsyevd_bufferSize, int, (cusolverDnHandle_t, int, int, int, const double *, int, const double *, \
+        int *)) \
+    X(cusolverDnDsyevd, int, (cusolverDnHandle_t, int, int, int, double *, int, double *, double *, int, int *)) \
+    X(cusolverDnDgesvd_bufferSize, int, (cusolverDnHandle_t, int, int, int *)) \
+    X(cusolverDnDgesvd, int, (cusolverDnHandle_t, signed char, signed char, int, int, double *, int, double *, \
+        double *, int, double *, int, double *, int, double *, int *))
+
 static struct {
 #define DECLARE(name, ret, params) ret (*name) params;
     CUSOLVER_SYMBOLS(DECLARE)
+    CUSOLVER_DECOMP_SYMBOLS(DECLARE)
 #undef DECLARE
 } sol;
+static bool dec_ok;
 
 static pthread_once_t sol_once = PTHREAD_ONCE_INIT;
 static bool sol_ok;
@@ -780,6 +799,28 @@ static void load_cusolver(void)
     CUSOLVER_SYMBOLS(LOAD)
 #undef LOAD
     sol_ok = true;
+#define LOAD_OPTIONAL(name, ret, params) \
+    if (!(sol.name = (ret(*) params)dlsym(h, #name))) \
+        return;
+    CUSOLVER_DECOMP_SYMBOLS(LOAD_OPTIONAL)
+#undef LOAD_OPTIONAL
+    dec_ok = true;
+}
+
+/* The solver handle, made on first use for the first device that asks. */
+static NgStatus solver_for(NgDevice *dev)
+{
+    NgStatus st = current(dev);
+    if (st != NG_OK)
+        return st;
+    if (!sol_handle) {
+        if (sol.cusolverDnCreate(&sol_handle) != 0)
+            return ng_error_set(NG_ERR_UNSUPPORTED, "cusolverDnCreate failed");
+        sol_device = dev;
+    }
+    if (sol_device != dev)
+        return ng_error_set(NG_ERR_UNSUPPORTED, "cuSOLVER is in use on %s", sol_device->name);
+    return NG_OK;
 }
 
 /* Row-major A is column-major A^T. POTRF asks for the upper factor of A^T
@@ -793,16 +834,9 @@ static NgStatus cuda_lapack(NgDevice *dev, int op, NgDType dt, int64_t n, int64_
     if (!sol_ok || (op != NG_LAPACK_POTRF && op != NG_LAPACK_GESV) || (dt != NG_FLOAT32 && dt != NG_FLOAT64) ||
         n > 46340 || nrhs > INT32_MAX)
         return ng_error_set(NG_ERR_UNSUPPORTED, "cuSOLVER not available for this operation");
-    NgStatus st = current(dev);
+    NgStatus st = solver_for(dev);
     if (st != NG_OK)
         return st;
-    if (!sol_handle) {
-        if (sol.cusolverDnCreate(&sol_handle) != 0)
-            return ng_error_set(NG_ERR_UNSUPPORTED, "cusolverDnCreate failed");
-        sol_device = dev;
-    }
-    if (sol_device != dev)
-        return ng_error_set(NG_ERR_UNSUPPORTED, "cuSOLVER is in use on %s", sol_device->name);
     bool f32 = dt == NG_FLOAT32;
     int N = (int)n, lwork = 0, r;
     char *a = (char *)A + a_off, *b = B ? (char *)B + b_off : NULL;
@@ -842,6 +876,100 @@ static NgStatus cuda_lapack(NgDevice *dev, int op, NgDType dt, int64_t n, int64_
     return st;
 }
 
+/* C (rows x cols, column-major) = A^T, A column-major (cols x rows). */
+static int transpose_into(CuState *s, int rows, int cols, const double *A, double *C)
+{
+    const double one = 1, zero = 0;
+    return blas_geam(s->blas, CUBLAS_OP_T, CUBLAS_OP_N, rows, cols, &one, A, cols, &zero, C, rows, C, rows);
+}
+
+/* NgBackend.decomp by cuSOLVER, float64 EIGH (syevd) and SVD (gesvd) only (anything else:
+ * NG_ERR_UNSUPPORTED). The operands are row-major, cuSOLVER's column-major: row-major A is
+ * column-major A^T. EIGH copies A transposed (cublasDgeam) into a temporary, so it reads the
+ * triangle it is asked for, and transposes the eigenvectors back. SVD of an m x n A with n >= m
+ * factors A^T (n x m, gesvd's rows >= columns) = U' S VT' as it lies: A = VT'^T S U'^T, so VT'
+ * written column-major is U row-major and U' is Vh. A taller A is transposed into a column-major
+ * copy first, and its U and VT transposed back. Compile-checked only where no GPU was at hand. */
+static NgStatus cuda_decomp(NgDevice *dev, int op, NgDType dt, int64_t m, int64_t n, int64_t nrhs, int flags,
+                            double rcond, void *const *buf, const size_t *off, int64_t *rank, int *info)
+{
+    (void)nrhs;
+    (void)rcond;
+    (void)rank;
+    CuState *s = dev->state;
+    pthread_once(&sol_once, load_cusolver);
+    pthread_once(&blas_once, load_cublas);
+    if (!sol_ok || !dec_ok || !blas_ok || !blas_geam || dt != NG_FLOAT64 ||
+        (op != NG_DECOMP_EIGH && op != NG_DECOMP_SVD) || m > 46340 || n > 46340)
+        return ng_error_set(NG_ERR_UNSUPPORTED, "cuSOLVER has no solver for this here");
+    NgStatus st = solver_for(dev);
+    if (st != NG_OK)
+        return st;
+    if (!s->blas && blas.cublasCreate_v2(&s->blas) != 0)
+        return ng_error_set(NG_ERR_UNSUPPORTED, "cublasCreate failed");
+    bool vec = flags & NG_DECOMP_VECTORS, full = flags & NG_DECOMP_FULL, tall = m > n;
+    int M = (int)m, N = (int)n, K = M < N ? M : N, lwork = 0, r, g = 0;
+    double *a = (double *)((char *)buf[0] + off[0]), *w = (double *)((char *)buf[1] + off[1]);
+    double *u = vec && op == NG_DECOMP_SVD ? (double *)((char *)buf[2] + off[2]) : NULL;
+    double *vh = vec && op == NG_DECOMP_SVD ? (double *)((char *)buf[3] + off[3]) : NULL;
+    int ku = full ? M : K;
+    size_t tmp_d; /* doubles of the temporaries before the workspace */
+    if (op == NG_DECOMP_EIGH) {
+        r = sol.cusolverDnDsyevd_bufferSize(sol_handle, vec, (flags & NG_DECOMP_UPPER) ? CUBLAS_FILL_MODE_UPPER
+                                                                                       : CUBLAS_FILL_MODE_LOWER,
+                                            N, a, N, w, &lwork);
+        tmp_d = (size_t)n * (size_t)n;
+    } else {
+        r = tall ? sol.cusolverDnDgesvd_bufferSize(sol_handle, M, N, &lwork)
+                 : sol.cusolverDnDgesvd_bufferSize(sol_handle, N, M, &lwork);
+        tmp_d = (size_t)K + (tall ? (size_t)m * (size_t)n + (vec ? (size_t)m * (size_t)ku + (size_t)n * (size_t)n : 0)
+                                  : 0); /* rwork, then (tall) A, U, VT */
+    }
+    if (r != 0)
+        return ng_error_set(NG_ERR_DEVICE, "cuda: cuSOLVER buffer size query failed (status %d)", r);
+    size_t nbytes = (tmp_d + (size_t)lwork) * sizeof(double) + sizeof(int);
+    void *tmp;
+    if ((st = cuda_alloc(dev, nbytes, &tmp)) != NG_OK)
+        return st;
+    double *t = tmp, *work = t + tmp_d;
+    int *dinfo = (int *)(work + lwork);
+    if (op == NG_DECOMP_EIGH) { /* t = A as it reads row-major, column-major */
+        int uplo = (flags & NG_DECOMP_UPPER) ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+        g = transpose_into(s, N, N, a, t);
+        r = g ? 0 : sol.cusolverDnDsyevd(sol_handle, vec, uplo, N, t, N, w, work, lwork, dinfo);
+    } else if (!tall) {
+        signed char job = vec ? (full ? 'A' : 'S') : 'N';
+        r = sol.cusolverDnDgesvd(sol_handle, job, job, N, M, a, N, w, vh, N, u, M, work, lwork, t, dinfo);
+    } else {
+        double *ac = t + K, *uc = ac + (size_t)m * (size_t)n, *vc = uc + (size_t)m * (size_t)ku;
+        signed char job = vec ? (full ? 'A' : 'S') : 'N';
+        g = transpose_into(s, M, N, a, ac);
+        r = g ? 0 : sol.cusolverDnDgesvd(sol_handle, job, job, M, N, ac, M, w, vec ? uc : NULL, M, vec ? vc : NULL, N,
+                                         work, lwork, t, dinfo);
+    }
+    if (!g && r == 0 && (st = cuda_download(dev, info, dinfo, 0, sizeof(int))) == NG_OK && *info == 0 && vec) {
+        if (op == NG_DECOMP_EIGH) {
+            g = transpose_into(s, N, N, t, a);
+        } else if (tall) { /* U (m x ku) and VT (n x n), column-major, into row-major u and vh */
+            double *uc = t + K + (size_t)m * (size_t)n, *vc = uc + (size_t)m * (size_t)ku;
+            g = transpose_into(s, ku, M, uc, u);
+            if (!g)
+                g = transpose_into(s, N, N, vc, vh);
+        }
+    }
+    if (st == NG_OK && (g || r)) { /* (results are read after a sync: the transposes are queued in order) */
+        st = ng_error_set(NG_ERR_DEVICE, "cuda: %s failed (status %d)", g ? "cublasDgeam" : "cuSOLVER", g ? g : r);
+    } else if (st == NG_OK && *info < 0) {
+        st = ng_error_set(NG_ERR_INTERNAL, "cuda: cuSOLVER rejected argument %d", -*info);
+    } else if (st == NG_OK) {
+        *info = *info > 0;
+        if (vec && !*info && (st = current(dev)) == NG_OK && cu.cuCtxSynchronize() != CUDA_SUCCESS)
+            st = ng_error_set(NG_ERR_DEVICE, "cuda: waiting for the transposes failed");
+    }
+    cuda_free(dev, tmp, nbytes);
+    return st;
+}
+
 static const char *cuda_compiler_id(NgDevice *dev) { return ((CuState *)dev->state)->id; }
 
 const NgBackend ng_backend_cuda = {
@@ -863,4 +991,5 @@ const NgBackend ng_backend_cuda = {
     .compiler_id = cuda_compiler_id,
     .gemm = cuda_gemm,
     .lapack = cuda_lapack,
+    .decomp = cuda_decomp,
 };
