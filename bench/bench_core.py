@@ -90,6 +90,8 @@ def array_cases(n, repeat):
     cases = [
         (f"a + b  [{size}]", lambda x: x["a"] + x["b"], 1),
         (f"a * b + c  [{size}]", lambda x: x["a"] * x["b"] + x["c"], 1),
+        (f"a ** 2  [{size}]", lambda x: x["a"] ** 2, 1),
+        (f"(a - b) ** 2 + c ** -1  [{size}]", lambda x: (x["a"] - x["b"]) ** 2 + x["c"] ** -1, 1),
         (f"a.sum()  [{size}]", lambda x: x["a"].sum(), 1),
         (f"m.sum(axis=0)  {shape}", lambda x: x["m"].sum(axis=0), 1),
         (f"m.sum(axis=1)  {shape}", lambda x: x["m"].sum(axis=1), 1),

@@ -130,6 +130,16 @@ BINARY(nb_and, NG_OP_BITAND, NEVER)
 BINARY(nb_or, NG_OP_BITOR, NEVER)
 BINARY(nb_xor, NG_OP_BITXOR, NEVER)
 
+/* NumPy's `**` takes sqrt for a Python float exponent 0.5 of a float or complex array (its
+ * fast_scalar_power; -0.0 ** 0.5 is then -0.0 where np.power gives 0.0). */
+static bool sqrt_power(PyObject *a, PyObject *b)
+{
+    if (!PyFloat_CheckExact(b) || PyFloat_AS_DOUBLE(b) != 0.5 || !ngpy_check(a))
+        return false;
+    NgDType t = ARR(a)->dtype;
+    return ng_dtype_is_float(t) || ng_dtype_is_complex(t);
+}
+
 static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod)
 {
     if (mod != Py_None) {
@@ -138,6 +148,8 @@ static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod)
     }
     if (foreign(a) || foreign(b))
         Py_RETURN_NOTIMPLEMENTED;
+    if (sqrt_power(a, b)) /* NumPy's operator: x ** 0.5 of floats and complex numbers is sqrt(x) */
+        return unop(a, NG_OP_SQRT);
     return binop(a, b, NG_OP_POW, false);
 }
 
