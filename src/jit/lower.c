@@ -63,10 +63,13 @@ typedef struct Val {
                     Python-int arithmetic that cannot leave 64 bits needs no check (int_overflow) */
     uint64_t magp; /* the scalar parameters (bit p: parameter p < 64) whose bound mag assumes: each is
                       checked before the loop when the bound spares a check (claim_bounds) */
+    bool mixed;  /* one of two values of types Python keeps apart (choose_val: max(int8, int64), an
+                    int64 or a float): the kernel holds it in their common type, where Python's is the
+                    chosen one's, so arithmetic on it and a local assigned it are refused */
 } Val;
 
 static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN, 0, -INFINITY, false, NG_IR_NONE, false,
-                          0, 0};
+                          0, 0, false};
 
 typedef enum SymKind {
     SYM_UNBOUND, /* neither bound before the loop nor assigned in it: a builtin, or an error */
@@ -109,6 +112,9 @@ struct Sym {
     int red;                    /* locals: index of its reduction in the plan, -1 none */
     NgDType dt;                 /* locals: settled type, NG_NODTYPE until assigned */
     bool weak;                  /* locals: a Python scalar */
+    NgDType adt;                /* locals: the type of the values the nest assigns, without the value
+                                   before the loop (NG_NODTYPE until assigned; see assigned_types) */
+    bool aweak;                 /* ... a Python scalar */
     bool nonneg;                /* locals: never negative (only falls over the passes) */
     double flo;                 /* locals not bound before the loop: a lower bound of every value
                                    assigned (Val.flo; only falls over the passes, INFINITY until
@@ -717,7 +723,7 @@ static Val mkval(NgIrRef r, NgDType dt, bool weak, bool nonneg)
 {
     if (r == NG_IR_NONE)
         return NOVAL;
-    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0, -INFINITY, false, NG_IR_NONE, false, 0, 0};
+    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0, -INFINITY, false, NG_IR_NONE, false, 0, 0, false};
 }
 
 /* Val.within of axis `axis` of array parameter `param` */
@@ -1455,6 +1461,10 @@ static NgIrRef assign_local(Lower *L, Sym *s, Val v)
         return NG_IR_NONE;
     s->chr = v.chr;
     merge_type(L, &s->dt, &s->weak, &s->nonneg, v);
+    if (s->adt == NG_NODTYPE)
+        s->adt = v.dt, s->aweak = v.weak;
+    else
+        promote(s->adt, s->aweak, v.dt, v.weak, &s->adt, &s->aweak);
     /* every assignment, whatever the local's type is yet; a second fall goes to no bound (x = x - 1.0
      * would fall at every pass) */
     double f = flo_of(L, v);
@@ -1700,6 +1710,9 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
     if (iop == NG_NOPS || op == NG_JIT_OP_MATMUL)
         return fail(L, line, NG_ERR_UNSUPPORTED, "the operator %s is not supported in a compiled loop",
                     ng_jit_op_name(op));
+    if (a.mixed || b.mixed) /* (max(x8[i], y64[i]) * 2 wraps in int8 where x8[i] is chosen) */
+        return fail(L, line, NG_ERR_UNSUPPORTED, "arithmetic (%s) on one of two values of different types "
+                    "(Python's takes the chosen one's) is not supported in a compiled loop", ng_jit_op_name(op));
     if (a.weak && ng_dtype_is_complex(a.dt) && !b.weak && b.dt == NG_FLOAT64)
         b.weak = true; /* (a NumPy float64 is a Python float, which a Python complex's own operator
                           takes first: Python's complex arithmetic, ZeroDivisionError included) */
@@ -1873,6 +1886,21 @@ static bool holds(const Lower *L, NgDType dt, Val w)
     return dt == NG_FLOAT32 || dt == NG_COMPLEX64 ? (double)(float)v == v : dt == NG_FLOAT16 && round_half(v) == v;
 }
 
+/* Whether the value of x or y, whichever is chosen, is the same Python object's
+ * value in their common type for every use: one dtype (a Python float and a
+ * NumPy float64 differ only in type), or a constant Python number the other's
+ * dtype holds (max(x[i], 0)). */
+static bool same_type_chosen(const Lower *L, Val x, Val y)
+{
+    if (x.dt == y.dt)
+        return true;
+    if (x.weak == y.weak)
+        return false; /* (1 if c else 0.5: an int or a float; max(x8[i], y64[i]): the int8 wraps) */
+    Val w = x.weak ? x : y, u = x.weak ? y : x;
+    return w.local || (is_const(L, w.r) && holds(L, u.dt, w)); /* (a local's first pass: it is a NumPy
+                                                                  number once its type settles) */
+}
+
 /* c ? x : y where the value is one of two Python objects (x if c else y,
  * min(x, y), x or y), so it keeps the one chosen: where one is a Python
  * number and the other a NumPy one, their NEP 50 type (as of x + y) unless
@@ -1880,7 +1908,7 @@ static bool holds(const Lower *L, NgDType dt, Val w)
  * then int64, float64 or complex128; but a local name keeps the NEP 50 type.
  * (Its type stays one of the two in every iteration, where Python's is the
  * object's: README.) */
-static Val choose_val(Lower *L, Val c, Val x, Val y, int line)
+static Val choose_typed(Lower *L, Val c, Val x, Val y, int line)
 {
     if (x.r == NG_IR_NONE || y.r == NG_IR_NONE || x.weak == y.weak || c.r == NG_IR_NONE)
         return select_val(L, c, x, y, line);
@@ -1903,6 +1931,15 @@ static Val choose_val(Lower *L, Val c, Val x, Val y, int line)
         v.big = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, picked,
                              ng_ir_binary(k, NG_OP_LT, NG_BOOL, as(L, u, NG_INT64), ng_ir_const_i(k, NG_INT64, 0)));
     }
+    return v;
+}
+
+/* choose_typed's value, marked mixed where Python's type is the chosen one's (Val.mixed). */
+static Val choose_val(Lower *L, Val c, Val x, Val y, int line)
+{
+    Val v = choose_typed(L, c, x, y, line);
+    if (v.r != NG_IR_NONE)
+        v.mixed = x.mixed || y.mixed || !same_type_chosen(L, x, y);
     return v;
 }
 
@@ -6396,6 +6433,11 @@ static void assign_to(Lower *L, const NgJitExpr *t, Val v, Stmts *out)
                  s->name, s->home != HOME_NONE ? "that Python reads after the loop" : "and a number");
             return;
         }
+        if (v.mixed) {
+            fail(L, t->span.line, NG_ERR_UNSUPPORTED, "'%s' assigned one of two values of different types "
+                 "(Python's name takes the chosen one's) is not supported in a compiled loop", s->name);
+            return;
+        }
         push(L, out, assign_local(L, s, v));
     } else if (t->kind == NG_JIT_E_SUBSCRIPT && buf_root(L, t)) { /* (a[0], a[1] = x, y) */
         const NgJitExpr *ix[NG_JIT_MAX_NEW_RANK];
@@ -9356,12 +9398,15 @@ static NgStatus scan_bufs(Lower *L, const NgJitStmt *loop)
     return NG_OK;
 }
 
-/* Whether local s is a cell of a name not bound before the loop (no
- * reduction): it takes a bool cell beside it saying whether the loop
- * assigned it (NG_JIT_ARG_BOUND). */
+/* Whether local s is a cell (no reduction) of a name not bound before the
+ * loop, or bound to a value of another type than the loop's (t = 0, then
+ * t = x[i] of a float64 x under an if): it takes a bool cell beside it saying
+ * whether the loop assigned it (NG_JIT_ARG_BOUND); where it did not, Python's
+ * name keeps its binding. */
 static bool needs_bound_flag(const Sym *s)
 {
-    return s->kind == SYM_LOCAL && s->home == HOME_CELL && !s->given && s->red < 0;
+    return s->kind == SYM_LOCAL && s->home == HOME_CELL && s->red < 0 &&
+           (!s->given || s->given->dtype != s->dt || s->given->numpy_scalar == s->weak);
 }
 
 /* Classifies the names of the nest (once, before the passes). */
@@ -9379,7 +9424,7 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
     for (int i = 0; i < ast->nnames; i++) {
         L->syms[i].name = ast->names[i];
         L->syms[i].red = -1;
-        L->syms[i].dt = NG_NODTYPE;
+        L->syms[i].dt = L->syms[i].adt = NG_NODTYPE;
         L->syms[i].param = -1;
     }
     for (int i = 0; i < L->norder; i++)
@@ -9488,7 +9533,7 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
     for (int i = 0; i < L->norder; i++) {
         Sym *s = &L->syms[L->order[i]];
         nparams += s->kind == SYM_ARRAY || s->kind == SYM_SCALAR || (s->kind == SYM_LOCAL && s->home != HOME_NONE);
-        nparams += needs_bound_flag(s);
+        nparams += needs_bound_flag(s) || (s->kind == SYM_LOCAL && s->home == HOME_CELL && s->red < 0); /* (its type may settle as another) */
     }
     if (nparams + plan->boundscheck > NG_JIT_MAX_ARGS)
         return fail(L, line, NG_ERR_UNSUPPORTED, "a loop with more than %d parameters is not supported",
@@ -9757,6 +9802,26 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     }
 }
 
+/* Refuses a loop where a name bound before it has a type that no value the loop
+ * assigns has: `prev = 0.0`, then `prev = x[i]` of an int64 x. Python's name
+ * holds each value with its own type (an int64 past 2**53 exactly), where the
+ * kernel's holds them all in the common type of the two. */
+static NgStatus assigned_types(Lower *L, const NgJitStmt *loop)
+{
+    for (int i = 0; i < L->norder; i++) {
+        const Sym *s = &L->syms[L->order[i]];
+        if (s->kind != SYM_LOCAL || !s->given || s->adt == NG_NODTYPE || (s->adt == s->dt && s->aweak == s->weak))
+            continue;
+        return fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "'%s' bound to a %s before the loop and to %s%s values "
+                    "in it (Python's name takes each value's own type) is not supported in a compiled loop",
+                    s->name, s->given->numpy_scalar ? ng_dtype_info(s->given->dtype)->name
+                             : ng_dtype_is_int(s->given->dtype) ? "Python int" : ng_dtype_is_complex(s->given->dtype)
+                             ? "Python complex" : s->given->dtype == NG_BOOL ? "Python bool" : "Python float",
+                    s->aweak ? "Python " : "", ng_dtype_info(s->adt)->name), L->st;
+    }
+    return NG_OK;
+}
+
 NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVarType *vars, int nvars,
                       const NgJitLoopPlan *plan, NgIrKernel *k, NgJitLowered *info)
 {
@@ -9789,6 +9854,8 @@ NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVar
         if (st == NG_OK && !L.changed && tmp.body == NG_IR_NONE)
             st = ng_error_set(NG_ERR_INTERNAL, "%s:%d: lowering the loop gave no kernel", ast->filename,
                               loop->span.line);
+        if (st == NG_OK && !L.changed)
+            st = assigned_types(&L, loop);
         if (st == NG_OK && !L.changed)
             st = ng_ir_verify(&tmp);
         if (st == NG_OK && !L.changed) {
