@@ -1491,6 +1491,84 @@ static NgIrRef assign_local(Lower *L, Sym *s, Val v)
 static Val str_expr(Lower *L, const NgJitExpr *e);
 static Val cond(Lower *L, const NgJitExpr *e);
 
+__extension__ typedef __int128 i128; /* (a constant int expression's exact value: fold_int) */
+
+#define I128_MAX ((i128)(((unsigned __int128)1 << 127) - 1))
+
+/* Python's value of e when it is an int expression of int literals (+ - * // %
+ * ** << >> | ^ & ~, unary - +): 1 with *out; -1 where that value needs more than
+ * 127 bits; 0 where e is no such expression or Python raises or gives a float
+ * (x // 0, 2 ** -1, 1 << -1: the lowering's own path). */
+static int fold_int(const NgJitExpr *e, i128 *out)
+{
+    if (e->kind == NG_JIT_E_INT) {
+        if (e->big)
+            return -1;
+        *out = (i128)e->ival;
+        return 1;
+    }
+    i128 a, b;
+    if (e->kind == NG_JIT_E_UNARY) {
+        int fa = e->op == NG_JIT_OP_NEG || e->op == NG_JIT_OP_POS || e->op == NG_JIT_OP_INVERT ? fold_int(e->lhs, &a) : 0;
+        if (fa <= 0)
+            return fa;
+        *out = e->op == NG_JIT_OP_POS ? a : e->op == NG_JIT_OP_INVERT ? ~a : -a; /* (|a| < 2**127 - 1) */
+        return a == -I128_MAX - 1 ? -1 : 1;
+    }
+    if (e->kind != NG_JIT_E_BINARY)
+        return 0;
+    int fa = fold_int(e->lhs, &a), fb = fa > 0 ? fold_int(e->rhs, &b) : fa;
+    if (fa <= 0 || fb <= 0)
+        return fa < 0 || fb < 0 ? -1 : 0;
+    bool over = false;
+    switch (e->op) {
+    case NG_JIT_OP_ADD: over = __builtin_add_overflow(a, b, out); break;
+    case NG_JIT_OP_SUB: over = __builtin_sub_overflow(a, b, out); break;
+    case NG_JIT_OP_MUL: over = __builtin_mul_overflow(a, b, out); break;
+    case NG_JIT_OP_FLOORDIV: case NG_JIT_OP_MOD: {
+        if (b == 0 || (a == -I128_MAX - 1 && b == -1))
+            return b == 0 ? 0 : -1;
+        i128 q = a / b, r = a % b;
+        if (r != 0 && (r < 0) != (b < 0))
+            q -= 1, r += b;
+        *out = e->op == NG_JIT_OP_MOD ? r : q;
+        break;
+    }
+    case NG_JIT_OP_POW:
+        if (b < 0)
+            return 0;
+        *out = 1;
+        for (i128 i = 0; i < b && !over; i++) { /* (|a| >= 2: at most 127 steps before it overflows) */
+            if (a == 0 || a == 1 || (a == -1 && i >= 1)) {
+                *out = a == 0 ? 0 : a == 1 ? 1 : (b % 2 ? -1 : 1);
+                break;
+            }
+            over = __builtin_mul_overflow(*out, a, out);
+        }
+        break;
+    case NG_JIT_OP_LSHIFT:
+        if (b < 0)
+            return 0;
+        if (a == 0)
+            *out = 0;
+        else if (b >= 127 || ((a << b) >> b) != a)
+            over = true;
+        else
+            *out = a << b;
+        break;
+    case NG_JIT_OP_RSHIFT:
+        if (b < 0)
+            return 0;
+        *out = b >= 127 ? (a < 0 ? -1 : 0) : a >> b;
+        break;
+    case NG_JIT_OP_BITOR: *out = a | b; break;
+    case NG_JIT_OP_BITXOR: *out = a ^ b; break;
+    case NG_JIT_OP_BITAND: *out = a & b; break;
+    default: return 0;
+    }
+    return over ? -1 : 1;
+}
+
 static NgOp binop_of(NgJitOp op)
 {
     switch (op) {
@@ -6249,6 +6327,15 @@ static Val str_expr(Lower *L, const NgJitExpr *e)
         Val v = str_expr(L, e);
         restore_rows(L, was);
         return v;
+    }
+    if (e->kind == NG_JIT_E_BINARY || e->kind == NG_JIT_E_UNARY) {
+        /* (an int expression of literals, 2 ** 63 - 1 or 10 ** 20: Python's value, exactly) */
+        i128 c;
+        int folded = fold_int(e, &c);
+        if (folded > 0 && c >= INT64_MIN && c <= INT64_MAX)
+            return int_const(L, (int64_t)c);
+        if (folded != 0)
+            return fail(L, line, NG_ERR_OVERFLOW, "a constant Python int beyond 64 bits (numgpu's are 64-bit)");
     }
     switch (e->kind) {
     case NG_JIT_E_NAME:
