@@ -7925,7 +7925,8 @@ static void step_python(Lower *L, Val step, int line)
 /* The outer loop's trip count n, checked before it where the loop hands names back: with
  * none, Python's loop has no effect (its names keep their bindings, an int sum's 0 stays the
  * Python int it was), so the kernel runs nothing and the launch changes no name. Only the
- * outer count matters: an inner loop of no iteration still runs its outer iteration. */
+ * outer count matters (an inner loop of no iteration still runs its outer iteration), but for
+ * a collapsed nest, whose outer iterations hold nothing but the inner loop: the total count. */
 static void trips_python(Lower *L, NgIrRef n, int line)
 {
     bool back = false;
@@ -7938,6 +7939,50 @@ static void trips_python(Lower *L, NgIrRef n, int line)
     NgIrKernel *k = L->k;
     python_if(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, 0)),
               ng_jit_raise_code(NG_JIT_RAISE_NO_TRIPS, line, 0));
+}
+
+static bool perfect_inner(Lower *L, const NgJitStmt *loop);
+
+/* Whether e is a range() bound read before the loop without effect: an int
+ * literal, a free scalar, len(X) or X.shape[k] of a free array. */
+static bool plain_bound(Lower *L, const NgJitExpr *e)
+{
+    if (e->kind == NG_JIT_E_INT)
+        return !e->big && e->ival <= (uint64_t)INT64_MAX;
+    if (e->kind == NG_JIT_E_NAME)
+        return sym_of(L, e)->kind == SYM_SCALAR && ng_dtype_is_int(sym_of(L, e)->given->dtype);
+    if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 &&
+        e->nitems == 1 && e->nkeywords == 0 && e->items[0]->kind == NG_JIT_E_NAME)
+        return sym_of(L, e->items[0])->kind == SYM_ARRAY && sym_of(L, e->items[0])->given->ndim >= 1 &&
+               sym_of(L, e->items[0])->given->seq == NG_JIT_SEQ_ARRAY;
+    if (e->kind == NG_JIT_E_SUBSCRIPT && e->rhs->kind == NG_JIT_E_INT && e->lhs->kind == NG_JIT_E_ATTR &&
+        strcmp(e->lhs->name, "shape") == 0 && e->lhs->lhs->kind == NG_JIT_E_NAME) {
+        const Sym *a = sym_of(L, e->lhs->lhs);
+        return a->kind == SYM_ARRAY && a->given->seq == NG_JIT_SEQ_ARRAY && e->rhs->ival < (uint64_t)a->given->ndim;
+    }
+    return false;
+}
+
+/* The trips n of outer loop s times those of the loops perfectly nested in it whose
+ * range() bounds are plain (plain_bound): where that is 0, the nest runs no statement
+ * (its loop variables are not read after a parallel loop, nor is the outer one's here). */
+static NgIrRef nest_trips(Lower *L, const NgJitStmt *s, NgIrRef n, Stmts *out)
+{
+    for (const NgJitStmt *cur = s; L->plan->parallel && perfect_inner(L, cur);) {
+        cur = cur->body.stmts[0];
+        const NgJitExpr *it = cur->test;
+        bool plain = it->kind == NG_JIT_E_CALL && it->lhs->kind == NG_JIT_E_NAME &&
+                     strcmp(it->lhs->name, "range") == 0 && it->nitems >= 1 && it->nitems <= 3 && it->nkeywords == 0;
+        for (int i = 0; plain && i < it->nitems; i++)
+            plain = plain_bound(L, it->items[i]);
+        Val start, stop, step;
+        if (!plain || !range_args(L, cur, &start, &stop, &step) || !is_const(L, step.r) || const_i(L, step.r) == 0)
+            break;
+        NgIrRef m = pin(L, mkval(trip_count(L, start, stop, step), NG_INT64, true, true), out).r;
+        n = ng_ir_binary(L->k, NG_OP_MUL, NG_INT64, n, ng_ir_binary(L->k, NG_OP_MINIMUM, NG_INT64, m,
+                                                                    ng_ir_const_i(L->k, NG_INT64, 1)));
+    }
+    return n;
 }
 
 /* The analysis of loop s (NULL when the plan has none). */
@@ -8382,7 +8427,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     int64_t st = const_step ? const_i(L, step.r) : 0;
     if (outer && known) {
         step_python(L, step, s->span.line);
-        trips_python(L, trip_count(L, start, stop, step), s->span.line);
+        trips_python(L, nest_trips(L, s, trip_count(L, start, stop, step), out), s->span.line);
     }
     if (!outer && var->unroll > 0 && var->kind == SYM_LOCAL && const_step && is_const(L, start.r) &&
         is_const(L, stop.r) && !prologue && !flags && !leaves(s->body)) {
@@ -8653,12 +8698,12 @@ static NgIrRef collapsed_for(Lower *L, const NgJitStmt *loop, Stmts *out, const 
             continue;
         n[d] = pin(L, mkval(trip_count(L, start[d], stop[d], step[d]), NG_INT64, true, true), out);
         step_python(L, step[d], lv[d]->span.line);
-        if (d == 0)
-            trips_python(L, n[0].r, loop->span.line);
         total = d == 0 ? n[0] : mkval(ng_ir_binary(k, NG_OP_MUL, NG_INT64, total.r, n[d].r), NG_INT64, true, true);
     }
-    if (known)
+    if (known) {
         total = pin(L, total, out);
+        trips_python(L, total.r, loop->span.line); /* (a perfect nest: an inner loop of none runs nothing) */
+    }
     int counter = ng_ir_var(k, NG_INT64);
     Stmts body = {0};
     if (prologue)
