@@ -7922,6 +7922,17 @@ static void step_python(Lower *L, Val step, int line)
               ng_jit_raise_code(NG_JIT_RAISE_RANGE_STEP, line, 0));
 }
 
+/* Whether the loop hands names back (cells). */
+static bool hands_back(const Lower *L)
+{
+    for (int i = 0; i < L->norder; i++) {
+        const Sym *s = &L->syms[L->order[i]];
+        if (s->kind == SYM_LOCAL && (s->home == HOME_CELL || s->unbound_out))
+            return true;
+    }
+    return false;
+}
+
 /* The outer loop's trip count n, checked before it where the loop hands names back: with
  * none, Python's loop has no effect (its names keep their bindings, an int sum's 0 stays the
  * Python int it was), so the kernel runs nothing and the launch changes no name. Only the
@@ -7929,12 +7940,7 @@ static void step_python(Lower *L, Val step, int line)
  * a collapsed nest, whose outer iterations hold nothing but the inner loop: the total count. */
 static void trips_python(Lower *L, NgIrRef n, int line)
 {
-    bool back = false;
-    for (int i = 0; i < L->norder; i++) {
-        const Sym *s = &L->syms[L->order[i]];
-        back = back || (s->kind == SYM_LOCAL && (s->home == HOME_CELL || s->unbound_out));
-    }
-    if (!back || (is_const(L, n) && const_i(L, n) > 0))
+    if (!hands_back(L) || (is_const(L, n) && const_i(L, n) > 0))
         return;
     NgIrKernel *k = L->k;
     python_if(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, 0)),
@@ -7966,9 +7972,9 @@ static bool plain_bound(Lower *L, const NgJitExpr *e)
 /* The trips n of outer loop s times those of the loops perfectly nested in it whose
  * range() bounds are plain (plain_bound): where that is 0, the nest runs no statement
  * (its loop variables are not read after a parallel loop, nor is the outer one's here). */
-static NgIrRef nest_trips(Lower *L, const NgJitStmt *s, NgIrRef n, Stmts *out)
+static NgIrRef nest_trips(Lower *L, const NgJitStmt *s, NgIrRef n)
 {
-    for (const NgJitStmt *cur = s; L->plan->parallel && perfect_inner(L, cur);) {
+    for (const NgJitStmt *cur = s; L->plan->parallel && hands_back(L) && perfect_inner(L, cur);) {
         cur = cur->body.stmts[0];
         const NgJitExpr *it = cur->test;
         bool plain = it->kind == NG_JIT_E_CALL && it->lhs->kind == NG_JIT_E_NAME &&
@@ -7978,7 +7984,7 @@ static NgIrRef nest_trips(Lower *L, const NgJitStmt *s, NgIrRef n, Stmts *out)
         Val start, stop, step;
         if (!plain || !range_args(L, cur, &start, &stop, &step) || !is_const(L, step.r) || const_i(L, step.r) == 0)
             break;
-        NgIrRef m = pin(L, mkval(trip_count(L, start, stop, step), NG_INT64, true, true), out).r;
+        NgIrRef m = trip_count(L, start, stop, step);
         n = ng_ir_binary(L->k, NG_OP_MUL, NG_INT64, n, ng_ir_binary(L->k, NG_OP_MINIMUM, NG_INT64, m,
                                                                     ng_ir_const_i(L->k, NG_INT64, 1)));
     }
@@ -8427,7 +8433,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     int64_t st = const_step ? const_i(L, step.r) : 0;
     if (outer && known) {
         step_python(L, step, s->span.line);
-        trips_python(L, nest_trips(L, s, trip_count(L, start, stop, step), out), s->span.line);
+        trips_python(L, nest_trips(L, s, trip_count(L, start, stop, step)), s->span.line);
     }
     if (!outer && var->unroll > 0 && var->kind == SYM_LOCAL && const_step && is_const(L, start.r) &&
         is_const(L, stop.r) && !prologue && !flags && !leaves(s->body)) {
