@@ -115,6 +115,11 @@ struct Sym {
     NgDType adt;                /* locals: the type of the values the nest assigns, without the value
                                    before the loop (NG_NODTYPE until assigned; see assigned_types) */
     bool aweak;                 /* ... a Python scalar */
+    bool sure;                  /* locals: bound to a new object by every iteration of the outer for
+                                   loop (mark_sure) */
+    bool keep_equal;            /* reductions: updated as s = max(s, e) (min) or as a ranked key by
+                                   `>`/`<`: a result equal to s's value before the loop is Python's
+                                   own object, which the launch keeps (found by a pass, kept) */
     bool nonneg;                /* locals: never negative (only falls over the passes) */
     double flo;                 /* locals not bound before the loop: a lower bound of every value
                                    assigned (Val.flo; only falls over the passes, INFINITY until
@@ -1445,6 +1450,8 @@ static void merge_type(Lower *L, NgDType *dt, bool *weak, bool *nonneg, Val v)
     }
 }
 
+static NgDType bound_dtype(const Sym *s);
+
 /* Assigns v to local s (merging v's type into the local's). */
 /* Whether s is the key of the plan's ranked reduction. */
 static bool ranked_key(const Lower *L, const Sym *s)
@@ -1454,6 +1461,26 @@ static bool ranked_key(const Lower *L, const Sym *s)
 }
 
 static double flo_of(const Lower *L, Val v);
+
+/* Local s's bound flag after s = v: set, or where v is c ? e : s or c ? s : e (s = max(s, e):
+ * Python's name keeps its own object where the choice is s), set where e is chosen. In order
+ * only: a parallel reduction's copy starts at the operation's identity, so there its result
+ * equal to its value before the loop says it (keep_equal). */
+static NgIrRef rebinds(Lower *L, Sym *s, Val v)
+{
+    NgIrKernel *k = L->k;
+    NgDType dt = bound_dtype(s);
+    NgIrRef self = ng_ir_varref(k, s->var), on = ng_ir_const_i(k, dt, 1);
+    if (ng_ir_node(k, v.r)->kind != NG_IR_SELECT)
+        return on;
+    NgIrRef c = ng_ir_kid(k, v.r, 0), x = ng_ir_kid(k, v.r, 1), y = ng_ir_kid(k, v.r, 2);
+    if (s->red >= 0 && y == self && !s->keep_equal) /* (its ties keep s: see keep_equal) */
+        s->keep_equal = L->changed = true;
+    if ((x != self && y != self) || s->red >= 0)
+        return on;
+    NgIrRef other = x == self ? ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, c) : c;
+    return ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_varref(k, s->bound_var), other);
+}
 
 static NgIrRef assign_local(Lower *L, Sym *s, Val v)
 {
@@ -1475,8 +1502,8 @@ static NgIrRef assign_local(Lower *L, Sym *s, Val v)
     if (!usable(s->dt))
         return NG_IR_NONE;
     NgIrRef a = ng_ir_assign(L->k, s->var, as(L, v, s->dt));
-    if (s->unbound_out) { /* the name is bound now */
-        NgIrRef both[2] = {a, ng_ir_assign(L->k, s->bound_var, ng_ir_const_i(L->k, NG_BOOL, 1))};
+    if (s->unbound_out) { /* the name is bound now (to another object than its own) */
+        NgIrRef both[2] = {ng_ir_assign(L->k, s->bound_var, rebinds(L, s, v)), a}; /* (v's choice, before s changes) */
         a = ng_ir_block(L->k, 2, both);
     }
     if (ranked_key(L, s) && L->rank != NG_IR_NONE) { /* the key's update records its iteration */
@@ -9536,15 +9563,50 @@ static NgStatus scan_bufs(Lower *L, const NgJitStmt *loop)
     return NG_OK;
 }
 
-/* Whether local s is a cell (no reduction) of a name not bound before the
- * loop, or bound to a value of another type than the loop's (t = 0, then
- * t = x[i] of a float64 x under an if): it takes a bool cell beside it saying
+/* Whether local s is a cell of a name not bound before the loop (no
+ * reduction), or bound to a value of another type than the loop's (t = 0, then
+ * t = x[i] of a float64 x under an if; a sum s = 0 of floats under an if, a
+ * reduction): it takes a bool cell beside it saying
  * whether the loop assigned it (NG_JIT_ARG_BOUND); where it did not, Python's
  * name keeps its binding. */
 static bool needs_bound_flag(const Sym *s)
 {
-    return s->kind == SYM_LOCAL && s->home == HOME_CELL && s->red < 0 &&
-           (!s->given || s->given->dtype != s->dt || s->given->numpy_scalar == s->weak);
+    return s->kind == SYM_LOCAL && s->home == HOME_CELL &&
+           (s->red < 0 && !s->given ? true
+                                    : s->given && !s->sure && (s->given->dtype != s->dt || s->given->numpy_scalar == s->weak));
+}
+
+/* The dtype of local s's bound flag: a reduction's is an int64 the loop reduces
+ * by its maximum, as the raise cell (any iteration that assigned it). */
+static NgDType bound_dtype(const Sym *s) { return s->red >= 0 ? NG_INT64 : NG_BOOL; }
+
+/* Whether assigning e may bind a name to the object it had (m = max(m, x[i])). */
+static bool may_keep(const NgJitExpr *e)
+{
+    return e->kind == NG_JIT_E_IFEXP || e->kind == NG_JIT_E_BOOLOP || e->kind == NG_JIT_E_NAME ||
+           (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME &&
+            (strcmp(e->lhs->name, "max") == 0 || strcmp(e->lhs->name, "min") == 0));
+}
+
+/* Marks the locals that every iteration of outer for loop `loop` binds to a new
+ * object (Sym.sure): `name op= ...`, or `name = ...` of a value that is not
+ * one of two (may_keep), at the body's top before any statement that may leave
+ * the iteration. A loop of no iteration changes no name (trips_python), so after
+ * the loop such a name holds a value of the loop's type. */
+static void mark_sure(Lower *L, const NgJitStmt *loop)
+{
+    if (loop->kind != NG_JIT_S_FOR)
+        return;
+    for (int i = 0; i < loop->body.n; i++) {
+        const NgJitStmt *st = loop->body.stmts[i];
+        if (leaves((NgJitBlock){loop->body.stmts + i, 1}))
+            return;
+        if (st->kind == NG_JIT_S_AUGASSIGN && st->target->kind == NG_JIT_E_NAME)
+            L->syms[st->target->name_id].sure = true;
+        for (int t = 0; st->kind == NG_JIT_S_ASSIGN && !may_keep(st->value) && t < st->ntargets; t++)
+            if (st->targets[t]->kind == NG_JIT_E_NAME)
+                L->syms[st->targets[t]->name_id].sure = true;
+    }
 }
 
 /* Classifies the names of the nest (once, before the passes). */
@@ -9568,6 +9630,7 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
     for (int i = 0; i < L->norder; i++)
         L->syms[L->order[i]].mentioned = true;
     mark_stmt(L, loop);
+    mark_sure(L, loop);
     for (int v = 0; v < nvars; v++) {
         if (!vars[v].name)
             continue;
@@ -9638,6 +9701,7 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
                         plan->reductions[r].name ? plan->reductions[r].name : "?"), L->st;
         s->home = HOME_CELL;
         s->red = r;
+        s->keep_equal = plan->reductions[r].ranked && plan->reductions[r].op != NG_NOPS && !plan->ranked_last;
     }
     for (int i = 0; plan->parallel && plan->atomic && i < L->norder; i++) {
         Sym *s = &L->syms[L->order[i]];
@@ -9671,7 +9735,8 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
     for (int i = 0; i < L->norder; i++) {
         Sym *s = &L->syms[L->order[i]];
         nparams += s->kind == SYM_ARRAY || s->kind == SYM_SCALAR || (s->kind == SYM_LOCAL && s->home != HOME_NONE);
-        nparams += needs_bound_flag(s) || (s->kind == SYM_LOCAL && s->home == HOME_CELL && s->red < 0); /* (its type may settle as another) */
+        nparams += needs_bound_flag(s) || (s->kind == SYM_LOCAL && s->home == HOME_CELL); /* (its type may settle as
+                                                                                       another) */
     }
     if (nparams + plan->boundscheck > NG_JIT_MAX_ARGS)
         return fail(L, line, NG_ERR_UNSUPPORTED, "a loop with more than %d parameters is not supported",
@@ -9714,7 +9779,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
             s->param = ng_ir_param_array(k, usable(s->dt) ? s->dt : NG_INT64, 0, true, true);
         s->unbound_out = needs_bound_flag(s);
         if (s->unbound_out)
-            s->bound_param = ng_ir_param_array(k, NG_BOOL, 0, true, true);
+            s->bound_param = ng_ir_param_array(k, bound_dtype(s), 0, true, true);
     }
     Stmts checks = {0};
     L->search_param = plan->search == 1 ? ng_ir_param_array(k, NG_INT64, 0, true, true)
@@ -9769,10 +9834,10 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
             NgIrRef none[1] = {0};
             push(L, &post, ng_ir_store(k, s->param, 0, none, ng_ir_varref(k, s->var)));
         }
-        if (s->unbound_out) {
+        if (s->unbound_out) { /* (a reduction's: combined as the raise cell, GPUs' blocks included) */
             NgIrRef none[1] = {0};
-            s->bound_var = ng_ir_var(k, NG_BOOL);
-            push(L, &pre, ng_ir_let(k, s->bound_var, ng_ir_const_i(k, NG_BOOL, 0)));
+            s->bound_var = ng_ir_var(k, bound_dtype(s));
+            push(L, &pre, ng_ir_let(k, s->bound_var, ng_ir_const_i(k, bound_dtype(s), 0)));
             push(L, &post, ng_ir_store(k, s->bound_param, 0, none, ng_ir_varref(k, s->bound_var)));
         }
     }
@@ -9824,6 +9889,8 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
             Sym *s = &L->syms[L->order[i]];
             if (s->kind != SYM_LOCAL || s->red < 0)
                 continue;
+            if (s->unbound_out)
+                ng_ir_reduce(k, outer, s->bound_var, NG_OP_MAXIMUM);
             if (!plan->reductions[s->red].ranked && s->dt == NG_FLOAT16) {
                 /* (a float16 sum rounds after every step, in order: no parallel tree gives that) */
                 fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a float16 reduction ('%s') cannot run in parallel",
@@ -9894,9 +9961,9 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
             *a = (NgJitArg){s->name, NG_JIT_ARG_CELL, s->dt, 0, true, s->given != NULL, s->weak,
                             s->red >= 0 ? L->plan->reductions[s->red].op : NG_NOPS, 0};
             a->bits = s->small_start && s->given ? 62 : 0;
-            if (s->unbound_out)
-                info->args[info->nargs++] = (NgJitArg){s->name, NG_JIT_ARG_BOUND, NG_BOOL, 0, true, false, true,
-                                                       NG_NOPS, 0};
+            if (s->unbound_out) /* (op EQ: a value equal to the one before the loop is that one) */
+                info->args[info->nargs++] = (NgJitArg){s->name, NG_JIT_ARG_BOUND, bound_dtype(s), 0, true, false, true,
+                                                       s->keep_equal ? NG_OP_EQ : NG_NOPS, 0};
         }
     }
     if (L->plan->search == 1) {

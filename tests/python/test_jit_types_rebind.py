@@ -145,3 +145,65 @@ def test_max_mixed_store_compiles():
 def test_ternary_int_or_float():
     jit_same(ternary_mixed, np.arange(1.0, 6.0))
     jit_same(ternary_mixed, np.arange(-3.0, 3.0))
+
+
+# A name the loop may leave as it was (an update under an if, max() that keeps
+# its first argument): Python's object stays, in its own type.
+
+def cond_sum(x):
+    s = 0
+    for i in range(len(x)):
+        if x[i] > 100:
+            s += x[i]
+    return s
+
+
+def argmax_from_zero(x):
+    best = 0
+    k = -1
+    for i in range(len(x)):
+        if x[i] > best:
+            best = x[i]
+            k = i
+    return best, k
+
+
+def min_from_ten(x):
+    m = 10
+    for i in range(len(x)):
+        m = min(m, x[i])
+    return m
+
+
+def running_max(x, out):
+    s = 0
+    for i in range(len(x)):
+        s = max(s, x[i])
+        out[i] = s
+    return s
+
+
+def triangle_sum(x):
+    s = 0
+    for i in range(len(x)):
+        for j in range(i):
+            s += x[j]
+    return s
+
+
+@pytest.mark.parametrize("x", [np.arange(5.0), np.arange(95.0, 105.0), -np.arange(1.0, 4.0), np.arange(1.0),
+                               np.arange(20.0, 30.0), np.arange(5, dtype=np.int32), np.arange(100000.0) - 5])
+@pytest.mark.parametrize("fn", [cond_sum, argmax_from_zero, min_from_ten, triangle_sum])
+def test_reduction_that_may_keep_its_object(fn, x):
+    if fn is triangle_sum:
+        x = x[:50]
+    f = jit_same(fn, x)
+    assert f.loop_report()[0]["ran"].startswith("kernel"), f.loop_report()
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 100000])
+@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.float64])
+def test_running_max_from_zero(n, dtype):
+    x = (np.arange(n) % 7).astype(dtype)
+    jit_same(running_max, x, np.zeros(n, dtype))
+    jit_same(running_max, x[::-1].copy() * 0, np.zeros(n, dtype))
