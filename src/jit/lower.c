@@ -63,10 +63,13 @@ typedef struct Val {
                     Python-int arithmetic that cannot leave 64 bits needs no check (int_overflow) */
     uint64_t magp; /* the scalar parameters (bit p: parameter p < 64) whose bound mag assumes: each is
                       checked before the loop when the bound spares a check (claim_bounds) */
+    bool mixed;  /* one of two values of types Python keeps apart (choose_val: max(int8, int64), an
+                    int64 or a float): the kernel holds it in their common type, where Python's is the
+                    chosen one's, so arithmetic on it and a local assigned it are refused */
 } Val;
 
 static const Val NOVAL = {NG_IR_NONE, NG_NODTYPE, false, false, INT64_MIN, 0, -INFINITY, false, NG_IR_NONE, false,
-                          0, 0};
+                          0, 0, false};
 
 typedef enum SymKind {
     SYM_UNBOUND, /* neither bound before the loop nor assigned in it: a builtin, or an error */
@@ -109,6 +112,14 @@ struct Sym {
     int red;                    /* locals: index of its reduction in the plan, -1 none */
     NgDType dt;                 /* locals: settled type, NG_NODTYPE until assigned */
     bool weak;                  /* locals: a Python scalar */
+    NgDType adt;                /* locals: the type of the values the nest assigns, without the value
+                                   before the loop (NG_NODTYPE until assigned; see assigned_types) */
+    bool aweak;                 /* ... a Python scalar */
+    bool sure;                  /* locals: bound to a new object by every iteration of the outer for
+                                   loop (mark_sure) */
+    bool keep_equal;            /* reductions: updated as s = max(s, e) (min) or as a ranked key by
+                                   `>`/`<`: a result equal to s's value before the loop is Python's
+                                   own object, which the launch keeps (found by a pass, kept) */
     bool nonneg;                /* locals: never negative (only falls over the passes) */
     double flo;                 /* locals not bound before the loop: a lower bound of every value
                                    assigned (Val.flo; only falls over the passes, INFINITY until
@@ -717,7 +728,7 @@ static Val mkval(NgIrRef r, NgDType dt, bool weak, bool nonneg)
 {
     if (r == NG_IR_NONE)
         return NOVAL;
-    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0, -INFINITY, false, NG_IR_NONE, false, 0, 0};
+    return (Val){r, dt, weak, nonneg, nonneg ? 0 : INT64_MIN, 0, -INFINITY, false, NG_IR_NONE, false, 0, 0, false};
 }
 
 /* Val.within of axis `axis` of array parameter `param` */
@@ -1439,6 +1450,8 @@ static void merge_type(Lower *L, NgDType *dt, bool *weak, bool *nonneg, Val v)
     }
 }
 
+static NgDType bound_dtype(const Sym *s);
+
 /* Assigns v to local s (merging v's type into the local's). */
 /* Whether s is the key of the plan's ranked reduction. */
 static bool ranked_key(const Lower *L, const Sym *s)
@@ -1449,12 +1462,36 @@ static bool ranked_key(const Lower *L, const Sym *s)
 
 static double flo_of(const Lower *L, Val v);
 
+/* Local s's bound flag after s = v: set, or where v is c ? e : s or c ? s : e (s = max(s, e):
+ * Python's name keeps its own object where the choice is s), set where e is chosen. In order
+ * only: a parallel reduction's copy starts at the operation's identity, so there its result
+ * equal to its value before the loop says it (keep_equal). */
+static NgIrRef rebinds(Lower *L, Sym *s, Val v)
+{
+    NgIrKernel *k = L->k;
+    NgDType dt = bound_dtype(s);
+    NgIrRef self = ng_ir_varref(k, s->var), on = ng_ir_const_i(k, dt, 1);
+    if (ng_ir_node(k, v.r)->kind != NG_IR_SELECT)
+        return on;
+    NgIrRef c = ng_ir_kid(k, v.r, 0), x = ng_ir_kid(k, v.r, 1), y = ng_ir_kid(k, v.r, 2);
+    if (s->red >= 0 && y == self && !s->keep_equal) /* (its ties keep s: see keep_equal) */
+        s->keep_equal = L->changed = true;
+    if ((x != self && y != self) || s->red >= 0)
+        return on;
+    NgIrRef other = x == self ? ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, c) : c;
+    return ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_varref(k, s->bound_var), other);
+}
+
 static NgIrRef assign_local(Lower *L, Sym *s, Val v)
 {
     if (v.r == NG_IR_NONE)
         return NG_IR_NONE;
     s->chr = v.chr;
     merge_type(L, &s->dt, &s->weak, &s->nonneg, v);
+    if (s->adt == NG_NODTYPE)
+        s->adt = v.dt, s->aweak = v.weak;
+    else
+        promote(s->adt, s->aweak, v.dt, v.weak, &s->adt, &s->aweak);
     /* every assignment, whatever the local's type is yet; a second fall goes to no bound (x = x - 1.0
      * would fall at every pass) */
     double f = flo_of(L, v);
@@ -1465,8 +1502,8 @@ static NgIrRef assign_local(Lower *L, Sym *s, Val v)
     if (!usable(s->dt))
         return NG_IR_NONE;
     NgIrRef a = ng_ir_assign(L->k, s->var, as(L, v, s->dt));
-    if (s->unbound_out) { /* the name is bound now */
-        NgIrRef both[2] = {a, ng_ir_assign(L->k, s->bound_var, ng_ir_const_i(L->k, NG_BOOL, 1))};
+    if (s->unbound_out) { /* the name is bound now (to another object than its own) */
+        NgIrRef both[2] = {ng_ir_assign(L->k, s->bound_var, rebinds(L, s, v)), a}; /* (v's choice, before s changes) */
         a = ng_ir_block(L->k, 2, both);
     }
     if (ranked_key(L, s) && L->rank != NG_IR_NONE) { /* the key's update records its iteration */
@@ -1480,6 +1517,84 @@ static NgIrRef assign_local(Lower *L, Sym *s, Val v)
 
 static Val str_expr(Lower *L, const NgJitExpr *e);
 static Val cond(Lower *L, const NgJitExpr *e);
+
+__extension__ typedef __int128 i128; /* (a constant int expression's exact value: fold_int) */
+
+#define I128_MAX ((i128)(((unsigned __int128)1 << 127) - 1))
+
+/* Python's value of e when it is an int expression of int literals (+ - * // %
+ * ** << >> | ^ & ~, unary - +): 1 with *out; -1 where that value needs more than
+ * 127 bits; 0 where e is no such expression or Python raises or gives a float
+ * (x // 0, 2 ** -1, 1 << -1: the lowering's own path). */
+static int fold_int(const NgJitExpr *e, i128 *out)
+{
+    if (e->kind == NG_JIT_E_INT) {
+        if (e->big)
+            return -1;
+        *out = (i128)e->ival;
+        return 1;
+    }
+    i128 a, b;
+    if (e->kind == NG_JIT_E_UNARY) {
+        int fa = e->op == NG_JIT_OP_NEG || e->op == NG_JIT_OP_POS || e->op == NG_JIT_OP_INVERT ? fold_int(e->lhs, &a) : 0;
+        if (fa <= 0)
+            return fa;
+        *out = e->op == NG_JIT_OP_POS ? a : e->op == NG_JIT_OP_INVERT ? ~a : -a; /* (|a| < 2**127 - 1) */
+        return a == -I128_MAX - 1 ? -1 : 1;
+    }
+    if (e->kind != NG_JIT_E_BINARY)
+        return 0;
+    int fa = fold_int(e->lhs, &a), fb = fa > 0 ? fold_int(e->rhs, &b) : fa;
+    if (fa <= 0 || fb <= 0)
+        return fa < 0 || fb < 0 ? -1 : 0;
+    bool over = false;
+    switch (e->op) {
+    case NG_JIT_OP_ADD: over = __builtin_add_overflow(a, b, out); break;
+    case NG_JIT_OP_SUB: over = __builtin_sub_overflow(a, b, out); break;
+    case NG_JIT_OP_MUL: over = __builtin_mul_overflow(a, b, out); break;
+    case NG_JIT_OP_FLOORDIV: case NG_JIT_OP_MOD: {
+        if (b == 0 || (a == -I128_MAX - 1 && b == -1))
+            return b == 0 ? 0 : -1;
+        i128 q = a / b, r = a % b;
+        if (r != 0 && (r < 0) != (b < 0))
+            q -= 1, r += b;
+        *out = e->op == NG_JIT_OP_MOD ? r : q;
+        break;
+    }
+    case NG_JIT_OP_POW:
+        if (b < 0)
+            return 0;
+        *out = 1;
+        for (i128 i = 0; i < b && !over; i++) { /* (|a| >= 2: at most 127 steps before it overflows) */
+            if (a == 0 || a == 1 || (a == -1 && i >= 1)) {
+                *out = a == 0 ? 0 : a == 1 ? 1 : (b % 2 ? -1 : 1);
+                break;
+            }
+            over = __builtin_mul_overflow(*out, a, out);
+        }
+        break;
+    case NG_JIT_OP_LSHIFT:
+        if (b < 0)
+            return 0;
+        if (a == 0)
+            *out = 0;
+        else if (b >= 127 || ((a << b) >> b) != a)
+            over = true;
+        else
+            *out = a << b;
+        break;
+    case NG_JIT_OP_RSHIFT:
+        if (b < 0)
+            return 0;
+        *out = b >= 127 ? (a < 0 ? -1 : 0) : a >> b;
+        break;
+    case NG_JIT_OP_BITOR: *out = a | b; break;
+    case NG_JIT_OP_BITXOR: *out = a ^ b; break;
+    case NG_JIT_OP_BITAND: *out = a & b; break;
+    default: return 0;
+    }
+    return over ? -1 : 1;
+}
 
 static NgOp binop_of(NgJitOp op)
 {
@@ -1700,6 +1815,9 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
     if (iop == NG_NOPS || op == NG_JIT_OP_MATMUL)
         return fail(L, line, NG_ERR_UNSUPPORTED, "the operator %s is not supported in a compiled loop",
                     ng_jit_op_name(op));
+    if (a.mixed || b.mixed) /* (max(x8[i], y64[i]) * 2 wraps in int8 where x8[i] is chosen) */
+        return fail(L, line, NG_ERR_UNSUPPORTED, "arithmetic (%s) on one of two values of different types "
+                    "(Python's takes the chosen one's) is not supported in a compiled loop", ng_jit_op_name(op));
     if (a.weak && ng_dtype_is_complex(a.dt) && !b.weak && b.dt == NG_FLOAT64)
         b.weak = true; /* (a NumPy float64 is a Python float, which a Python complex's own operator
                           takes first: Python's complex arithmetic, ZeroDivisionError included) */
@@ -1873,6 +1991,21 @@ static bool holds(const Lower *L, NgDType dt, Val w)
     return dt == NG_FLOAT32 || dt == NG_COMPLEX64 ? (double)(float)v == v : dt == NG_FLOAT16 && round_half(v) == v;
 }
 
+/* Whether the value of x or y, whichever is chosen, is the same Python object's
+ * value in their common type for every use: one dtype (a Python float and a
+ * NumPy float64 differ only in type), or a constant Python number the other's
+ * dtype holds (max(x[i], 0)). */
+static bool same_type_chosen(const Lower *L, Val x, Val y)
+{
+    if (x.dt == y.dt)
+        return true;
+    if (x.weak == y.weak)
+        return false; /* (1 if c else 0.5: an int or a float; max(x8[i], y64[i]): the int8 wraps) */
+    Val w = x.weak ? x : y, u = x.weak ? y : x;
+    return w.local || (is_const(L, w.r) && holds(L, u.dt, w)); /* (a local's first pass: it is a NumPy
+                                                                  number once its type settles) */
+}
+
 /* c ? x : y where the value is one of two Python objects (x if c else y,
  * min(x, y), x or y), so it keeps the one chosen: where one is a Python
  * number and the other a NumPy one, their NEP 50 type (as of x + y) unless
@@ -1880,7 +2013,7 @@ static bool holds(const Lower *L, NgDType dt, Val w)
  * then int64, float64 or complex128; but a local name keeps the NEP 50 type.
  * (Its type stays one of the two in every iteration, where Python's is the
  * object's: README.) */
-static Val choose_val(Lower *L, Val c, Val x, Val y, int line)
+static Val choose_typed(Lower *L, Val c, Val x, Val y, int line)
 {
     if (x.r == NG_IR_NONE || y.r == NG_IR_NONE || x.weak == y.weak || c.r == NG_IR_NONE)
         return select_val(L, c, x, y, line);
@@ -1903,6 +2036,15 @@ static Val choose_val(Lower *L, Val c, Val x, Val y, int line)
         v.big = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, picked,
                              ng_ir_binary(k, NG_OP_LT, NG_BOOL, as(L, u, NG_INT64), ng_ir_const_i(k, NG_INT64, 0)));
     }
+    return v;
+}
+
+/* choose_typed's value, marked mixed where Python's type is the chosen one's (Val.mixed). */
+static Val choose_val(Lower *L, Val c, Val x, Val y, int line)
+{
+    Val v = choose_typed(L, c, x, y, line);
+    if (v.r != NG_IR_NONE)
+        v.mixed = x.mixed || y.mixed || !same_type_chosen(L, x, y);
     return v;
 }
 
@@ -6213,6 +6355,15 @@ static Val str_expr(Lower *L, const NgJitExpr *e)
         restore_rows(L, was);
         return v;
     }
+    if (e->kind == NG_JIT_E_BINARY || e->kind == NG_JIT_E_UNARY) {
+        /* (an int expression of literals, 2 ** 63 - 1 or 10 ** 20: Python's value, exactly) */
+        i128 c;
+        int folded = fold_int(e, &c);
+        if (folded > 0 && c >= INT64_MIN && c <= INT64_MAX)
+            return int_const(L, (int64_t)c);
+        if (folded != 0)
+            return fail(L, line, NG_ERR_OVERFLOW, "a constant Python int beyond 64 bits (numgpu's are 64-bit)");
+    }
     switch (e->kind) {
     case NG_JIT_E_NAME:
         return read_name(L, e);
@@ -6394,6 +6545,11 @@ static void assign_to(Lower *L, const NgJitExpr *t, Val v, Stmts *out)
         if (v.r != NG_IR_NONE && v.chr != s->chr && (s->dt != NG_NODTYPE || s->home != HOME_NONE)) {
             fail(L, t->span.line, NG_ERR_UNSUPPORTED, "'%s' holding a str %s is not supported in a compiled loop",
                  s->name, s->home != HOME_NONE ? "that Python reads after the loop" : "and a number");
+            return;
+        }
+        if (v.mixed) {
+            fail(L, t->span.line, NG_ERR_UNSUPPORTED, "'%s' assigned one of two values of different types "
+                 "(Python's name takes the chosen one's) is not supported in a compiled loop", s->name);
             return;
         }
         push(L, out, assign_local(L, s, v));
@@ -7793,22 +7949,73 @@ static void step_python(Lower *L, Val step, int line)
               ng_jit_raise_code(NG_JIT_RAISE_RANGE_STEP, line, 0));
 }
 
+/* Whether the loop hands names back (cells). */
+static bool hands_back(const Lower *L)
+{
+    for (int i = 0; i < L->norder; i++) {
+        const Sym *s = &L->syms[L->order[i]];
+        if (s->kind == SYM_LOCAL && (s->home == HOME_CELL || s->unbound_out))
+            return true;
+    }
+    return false;
+}
+
 /* The outer loop's trip count n, checked before it where the loop hands names back: with
  * none, Python's loop has no effect (its names keep their bindings, an int sum's 0 stays the
  * Python int it was), so the kernel runs nothing and the launch changes no name. Only the
- * outer count matters: an inner loop of no iteration still runs its outer iteration. */
+ * outer count matters (an inner loop of no iteration still runs its outer iteration), but for
+ * a collapsed nest, whose outer iterations hold nothing but the inner loop: the total count. */
 static void trips_python(Lower *L, NgIrRef n, int line)
 {
-    bool back = false;
-    for (int i = 0; i < L->norder; i++) {
-        const Sym *s = &L->syms[L->order[i]];
-        back = back || (s->kind == SYM_LOCAL && (s->home == HOME_CELL || s->unbound_out));
-    }
-    if (!back || (is_const(L, n) && const_i(L, n) > 0))
+    if (!hands_back(L) || (is_const(L, n) && const_i(L, n) > 0))
         return;
     NgIrKernel *k = L->k;
     python_if(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, n, ng_ir_const_i(k, NG_INT64, 0)),
               ng_jit_raise_code(NG_JIT_RAISE_NO_TRIPS, line, 0));
+}
+
+static bool perfect_inner(Lower *L, const NgJitStmt *loop);
+
+/* Whether e is a range() bound read before the loop without effect: an int
+ * literal, a free scalar, len(X) or X.shape[k] of a free array. */
+static bool plain_bound(Lower *L, const NgJitExpr *e)
+{
+    if (e->kind == NG_JIT_E_INT)
+        return !e->big && e->ival <= (uint64_t)INT64_MAX;
+    if (e->kind == NG_JIT_E_NAME)
+        return sym_of(L, e)->kind == SYM_SCALAR && ng_dtype_is_int(sym_of(L, e)->given->dtype);
+    if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 &&
+        e->nitems == 1 && e->nkeywords == 0 && e->items[0]->kind == NG_JIT_E_NAME)
+        return sym_of(L, e->items[0])->kind == SYM_ARRAY && sym_of(L, e->items[0])->given->ndim >= 1 &&
+               sym_of(L, e->items[0])->given->seq == NG_JIT_SEQ_ARRAY;
+    if (e->kind == NG_JIT_E_SUBSCRIPT && e->rhs->kind == NG_JIT_E_INT && e->lhs->kind == NG_JIT_E_ATTR &&
+        strcmp(e->lhs->name, "shape") == 0 && e->lhs->lhs->kind == NG_JIT_E_NAME) {
+        const Sym *a = sym_of(L, e->lhs->lhs);
+        return a->kind == SYM_ARRAY && a->given->seq == NG_JIT_SEQ_ARRAY && e->rhs->ival < (uint64_t)a->given->ndim;
+    }
+    return false;
+}
+
+/* The trips n of outer loop s times those of the loops perfectly nested in it whose
+ * range() bounds are plain (plain_bound): where that is 0, the nest runs no statement
+ * (its loop variables are not read after a parallel loop, nor is the outer one's here). */
+static NgIrRef nest_trips(Lower *L, const NgJitStmt *s, NgIrRef n)
+{
+    for (const NgJitStmt *cur = s; L->plan->parallel && hands_back(L) && perfect_inner(L, cur);) {
+        cur = cur->body.stmts[0];
+        const NgJitExpr *it = cur->test;
+        bool plain = it->kind == NG_JIT_E_CALL && it->lhs->kind == NG_JIT_E_NAME &&
+                     strcmp(it->lhs->name, "range") == 0 && it->nitems >= 1 && it->nitems <= 3 && it->nkeywords == 0;
+        for (int i = 0; plain && i < it->nitems; i++)
+            plain = plain_bound(L, it->items[i]);
+        Val start, stop, step;
+        if (!plain || !range_args(L, cur, &start, &stop, &step) || !is_const(L, step.r) || const_i(L, step.r) == 0)
+            break;
+        NgIrRef m = trip_count(L, start, stop, step);
+        n = ng_ir_binary(L->k, NG_OP_MUL, NG_INT64, n, ng_ir_binary(L->k, NG_OP_MINIMUM, NG_INT64, m,
+                                                                    ng_ir_const_i(L->k, NG_INT64, 1)));
+    }
+    return n;
 }
 
 /* The analysis of loop s (NULL when the plan has none). */
@@ -8253,7 +8460,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     int64_t st = const_step ? const_i(L, step.r) : 0;
     if (outer && known) {
         step_python(L, step, s->span.line);
-        trips_python(L, trip_count(L, start, stop, step), s->span.line);
+        trips_python(L, nest_trips(L, s, trip_count(L, start, stop, step)), s->span.line);
     }
     if (!outer && var->unroll > 0 && var->kind == SYM_LOCAL && const_step && is_const(L, start.r) &&
         is_const(L, stop.r) && !prologue && !flags && !leaves(s->body)) {
@@ -8524,12 +8731,12 @@ static NgIrRef collapsed_for(Lower *L, const NgJitStmt *loop, Stmts *out, const 
             continue;
         n[d] = pin(L, mkval(trip_count(L, start[d], stop[d], step[d]), NG_INT64, true, true), out);
         step_python(L, step[d], lv[d]->span.line);
-        if (d == 0)
-            trips_python(L, n[0].r, loop->span.line);
         total = d == 0 ? n[0] : mkval(ng_ir_binary(k, NG_OP_MUL, NG_INT64, total.r, n[d].r), NG_INT64, true, true);
     }
-    if (known)
+    if (known) {
         total = pin(L, total, out);
+        trips_python(L, total.r, loop->span.line); /* (a perfect nest: an inner loop of none runs nothing) */
+    }
     int counter = ng_ir_var(k, NG_INT64);
     Stmts body = {0};
     if (prologue)
@@ -9357,11 +9564,49 @@ static NgStatus scan_bufs(Lower *L, const NgJitStmt *loop)
 }
 
 /* Whether local s is a cell of a name not bound before the loop (no
- * reduction): it takes a bool cell beside it saying whether the loop
- * assigned it (NG_JIT_ARG_BOUND). */
+ * reduction), or bound to a value of another type than the loop's (t = 0, then
+ * t = x[i] of a float64 x under an if; a sum s = 0 of floats under an if, a
+ * reduction): it takes a bool cell beside it saying
+ * whether the loop assigned it (NG_JIT_ARG_BOUND); where it did not, Python's
+ * name keeps its binding. */
 static bool needs_bound_flag(const Sym *s)
 {
-    return s->kind == SYM_LOCAL && s->home == HOME_CELL && !s->given && s->red < 0;
+    return s->kind == SYM_LOCAL && s->home == HOME_CELL &&
+           (s->red < 0 && !s->given ? true
+                                    : s->given && !s->sure && (s->given->dtype != s->dt || s->given->numpy_scalar == s->weak));
+}
+
+/* The dtype of local s's bound flag: a reduction's is an int64 the loop reduces
+ * by its maximum, as the raise cell (any iteration that assigned it). */
+static NgDType bound_dtype(const Sym *s) { return s->red >= 0 ? NG_INT64 : NG_BOOL; }
+
+/* Whether assigning e may bind a name to the object it had (m = max(m, x[i])). */
+static bool may_keep(const NgJitExpr *e)
+{
+    return e->kind == NG_JIT_E_IFEXP || e->kind == NG_JIT_E_BOOLOP || e->kind == NG_JIT_E_NAME ||
+           (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME &&
+            (strcmp(e->lhs->name, "max") == 0 || strcmp(e->lhs->name, "min") == 0));
+}
+
+/* Marks the locals that every iteration of outer for loop `loop` binds to a new
+ * object (Sym.sure): `name op= ...`, or `name = ...` of a value that is not
+ * one of two (may_keep), at the body's top before any statement that may leave
+ * the iteration. A loop of no iteration changes no name (trips_python), so after
+ * the loop such a name holds a value of the loop's type. */
+static void mark_sure(Lower *L, const NgJitStmt *loop)
+{
+    if (loop->kind != NG_JIT_S_FOR)
+        return;
+    for (int i = 0; i < loop->body.n; i++) {
+        const NgJitStmt *st = loop->body.stmts[i];
+        if (leaves((NgJitBlock){loop->body.stmts + i, 1}))
+            return;
+        if (st->kind == NG_JIT_S_AUGASSIGN && st->target->kind == NG_JIT_E_NAME)
+            L->syms[st->target->name_id].sure = true;
+        for (int t = 0; st->kind == NG_JIT_S_ASSIGN && !may_keep(st->value) && t < st->ntargets; t++)
+            if (st->targets[t]->kind == NG_JIT_E_NAME)
+                L->syms[st->targets[t]->name_id].sure = true;
+    }
 }
 
 /* Classifies the names of the nest (once, before the passes). */
@@ -9379,12 +9624,13 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
     for (int i = 0; i < ast->nnames; i++) {
         L->syms[i].name = ast->names[i];
         L->syms[i].red = -1;
-        L->syms[i].dt = NG_NODTYPE;
+        L->syms[i].dt = L->syms[i].adt = NG_NODTYPE;
         L->syms[i].param = -1;
     }
     for (int i = 0; i < L->norder; i++)
         L->syms[L->order[i]].mentioned = true;
     mark_stmt(L, loop);
+    mark_sure(L, loop);
     for (int v = 0; v < nvars; v++) {
         if (!vars[v].name)
             continue;
@@ -9455,6 +9701,7 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
                         plan->reductions[r].name ? plan->reductions[r].name : "?"), L->st;
         s->home = HOME_CELL;
         s->red = r;
+        s->keep_equal = plan->reductions[r].ranked && plan->reductions[r].op != NG_NOPS && !plan->ranked_last;
     }
     for (int i = 0; plan->parallel && plan->atomic && i < L->norder; i++) {
         Sym *s = &L->syms[L->order[i]];
@@ -9488,7 +9735,8 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
     for (int i = 0; i < L->norder; i++) {
         Sym *s = &L->syms[L->order[i]];
         nparams += s->kind == SYM_ARRAY || s->kind == SYM_SCALAR || (s->kind == SYM_LOCAL && s->home != HOME_NONE);
-        nparams += needs_bound_flag(s);
+        nparams += needs_bound_flag(s) || (s->kind == SYM_LOCAL && s->home == HOME_CELL); /* (its type may settle as
+                                                                                       another) */
     }
     if (nparams + plan->boundscheck > NG_JIT_MAX_ARGS)
         return fail(L, line, NG_ERR_UNSUPPORTED, "a loop with more than %d parameters is not supported",
@@ -9531,7 +9779,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
             s->param = ng_ir_param_array(k, usable(s->dt) ? s->dt : NG_INT64, 0, true, true);
         s->unbound_out = needs_bound_flag(s);
         if (s->unbound_out)
-            s->bound_param = ng_ir_param_array(k, NG_BOOL, 0, true, true);
+            s->bound_param = ng_ir_param_array(k, bound_dtype(s), 0, true, true);
     }
     Stmts checks = {0};
     L->search_param = plan->search == 1 ? ng_ir_param_array(k, NG_INT64, 0, true, true)
@@ -9586,10 +9834,10 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
             NgIrRef none[1] = {0};
             push(L, &post, ng_ir_store(k, s->param, 0, none, ng_ir_varref(k, s->var)));
         }
-        if (s->unbound_out) {
+        if (s->unbound_out) { /* (a reduction's: combined as the raise cell, GPUs' blocks included) */
             NgIrRef none[1] = {0};
-            s->bound_var = ng_ir_var(k, NG_BOOL);
-            push(L, &pre, ng_ir_let(k, s->bound_var, ng_ir_const_i(k, NG_BOOL, 0)));
+            s->bound_var = ng_ir_var(k, bound_dtype(s));
+            push(L, &pre, ng_ir_let(k, s->bound_var, ng_ir_const_i(k, bound_dtype(s), 0)));
             push(L, &post, ng_ir_store(k, s->bound_param, 0, none, ng_ir_varref(k, s->bound_var)));
         }
     }
@@ -9641,6 +9889,8 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
             Sym *s = &L->syms[L->order[i]];
             if (s->kind != SYM_LOCAL || s->red < 0)
                 continue;
+            if (s->unbound_out)
+                ng_ir_reduce(k, outer, s->bound_var, NG_OP_MAXIMUM);
             if (!plan->reductions[s->red].ranked && s->dt == NG_FLOAT16) {
                 /* (a float16 sum rounds after every step, in order: no parallel tree gives that) */
                 fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a float16 reduction ('%s') cannot run in parallel",
@@ -9711,9 +9961,9 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
             *a = (NgJitArg){s->name, NG_JIT_ARG_CELL, s->dt, 0, true, s->given != NULL, s->weak,
                             s->red >= 0 ? L->plan->reductions[s->red].op : NG_NOPS, 0};
             a->bits = s->small_start && s->given ? 62 : 0;
-            if (s->unbound_out)
-                info->args[info->nargs++] = (NgJitArg){s->name, NG_JIT_ARG_BOUND, NG_BOOL, 0, true, false, true,
-                                                       NG_NOPS, 0};
+            if (s->unbound_out) /* (op EQ: a value equal to the one before the loop is that one) */
+                info->args[info->nargs++] = (NgJitArg){s->name, NG_JIT_ARG_BOUND, bound_dtype(s), 0, true, false, true,
+                                                       s->keep_equal ? NG_OP_EQ : NG_NOPS, 0};
         }
     }
     if (L->plan->search == 1) {
@@ -9757,6 +10007,26 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     }
 }
 
+/* Refuses a loop where a name bound before it has a type that no value the loop
+ * assigns has: `prev = 0.0`, then `prev = x[i]` of an int64 x. Python's name
+ * holds each value with its own type (an int64 past 2**53 exactly), where the
+ * kernel's holds them all in the common type of the two. */
+static NgStatus assigned_types(Lower *L, const NgJitStmt *loop)
+{
+    for (int i = 0; i < L->norder; i++) {
+        const Sym *s = &L->syms[L->order[i]];
+        if (s->kind != SYM_LOCAL || !s->given || s->adt == NG_NODTYPE || (s->adt == s->dt && s->aweak == s->weak))
+            continue;
+        return fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "'%s' bound to a %s before the loop and to %s%s values "
+                    "in it (Python's name takes each value's own type) is not supported in a compiled loop",
+                    s->name, s->given->numpy_scalar ? ng_dtype_info(s->given->dtype)->name
+                             : ng_dtype_is_int(s->given->dtype) ? "Python int" : ng_dtype_is_complex(s->given->dtype)
+                             ? "Python complex" : s->given->dtype == NG_BOOL ? "Python bool" : "Python float",
+                    s->aweak ? "Python " : "", ng_dtype_info(s->adt)->name), L->st;
+    }
+    return NG_OK;
+}
+
 NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVarType *vars, int nvars,
                       const NgJitLoopPlan *plan, NgIrKernel *k, NgJitLowered *info)
 {
@@ -9789,6 +10059,8 @@ NgStatus ng_jit_lower(const NgJitAst *ast, const NgJitStmt *loop, const NgJitVar
         if (st == NG_OK && !L.changed && tmp.body == NG_IR_NONE)
             st = ng_error_set(NG_ERR_INTERNAL, "%s:%d: lowering the loop gave no kernel", ast->filename,
                               loop->span.line);
+        if (st == NG_OK && !L.changed)
+            st = assigned_types(&L, loop);
         if (st == NG_OK && !L.changed)
             st = ng_ir_verify(&tmp);
         if (st == NG_OK && !L.changed) {

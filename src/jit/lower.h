@@ -335,9 +335,11 @@ typedef enum NgJitArgRole {
     NG_JIT_ARG_CELL,   /* a scalar the host needs after the loop: a 0-d array of `dtype`
                           holding the value before the loop (when has_input; else anything)
                           and, after the launch, the value after it */
-    NG_JIT_ARG_BOUND,  /* right after the CELL of a name not bound before the loop: a bool
-                          cell, false after the launch when the loop never assigned the name
-                          (then Python's name stays unbound: the host leaves it out) */
+    NG_JIT_ARG_BOUND,  /* right after the CELL of a name not bound before the loop, or bound to
+                          a value of another type than the loop's: a bool cell (a parallel
+                          reduction's: int64, combined by its maximum), 0 after the launch when
+                          the loop never assigned the name (then Python's name stays as it was:
+                          unbound, or its object; the host leaves it out) */
     NG_JIT_ARG_KEY,    /* int64, the launch's key of the random numbers drawn from the generator
                           `name` holds (np, numpy: NumPy's global one, for np.random's
                           functions; lower.c draw), its first kernel's draw from that
@@ -358,7 +360,9 @@ typedef struct NgJitArg {
     bool written;      /* arrays: the nest stores into it (write a NumPy argument back) */
     bool has_input;    /* cells: the name is bound before the loop (pass its value in) */
     bool weak;         /* cells: a Python int/float/bool afterwards (else a NumPy scalar) */
-    NgOp reduction;    /* cells of a parallel loop: the combining op; NG_NOPS when none */
+    NgOp reduction;    /* cells of a parallel loop: the combining op; NG_NOPS when none; BOUND:
+                          NG_OP_EQ where a value equal to the name's before the loop is that
+                          object (Sym.keep_equal in lower.c) */
     int bits;          /* scalars and cells: 0, or a Python int (or int64) whose value the launch
                           checks to be within (-2**bits, 2**bits), else the loop runs as Python
                           (the bounds lower.c's int_overflow assumed) */

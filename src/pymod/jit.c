@@ -1455,8 +1455,8 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             } else if (st == NG_OK && strcmp(arg->name, NG_JIT_LOCK) == 0) { /* free */
                 int32_t free_ = 0;
                 st = ng_array_upload(&cells[a], &free_, NULL);
-            } else if (st == NG_OK && strcmp(arg->name, NG_JIT_RAISE) == 0) { /* nothing raised yet */
-                int64_t nothing = 0;
+            } else if (st == NG_OK && (strcmp(arg->name, NG_JIT_RAISE) == 0 || arg->role == NG_JIT_ARG_BOUND)) {
+                int64_t nothing = 0; /* nothing raised yet; not bound yet (a reduction's, combined into) */
                 st = ng_array_upload(&cells[a], &nothing, NULL);
             } else if (st == NG_OK && arg->has_input && vi >= 0 && arg->bits && beyond(L->values[vi], arg->bits)) {
                 PyOS_snprintf(L->why, sizeof L->why, "'%s' holds an int beyond 2**%d before the loop, which a parallel "
@@ -1564,13 +1564,23 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                 Py_CLEAR(result);
             Py_XDECREF(v);
             Py_XDECREF(k);
-        } else if (arg->role == NG_JIT_ARG_BOUND) { /* never assigned: Python's name stays unbound */
-            uint8_t bound = 1;
-            st = ng_array_download(&cells[a], &bound, NULL);
+        } else if (arg->role == NG_JIT_ARG_BOUND) { /* never assigned: Python's name stays as it was */
+            int64_t bound = 1; /* (a bool, or a reduction's int64) */
+            uint8_t flag = 1;
+            st = ng_array_download(&cells[a], arg->dtype == NG_BOOL ? (void *)&flag : (void *)&bound, NULL);
+            bound = arg->dtype == NG_BOOL ? flag : bound;
+            if (st == NG_OK && bound && arg->reduction == NG_OP_EQ && vi >= 0) {
+                /* s = max(s, e) in parallel: a result equal to s's value before is that object */
+                PyObject *now = PyDict_GetItemString(result, arg->name);
+                int same = now ? PyObject_RichCompareBool(now, L->values[vi], Py_EQ) : 0;
+                if (same < 0)
+                    Py_CLEAR(result);
+                bound = !same;
+            }
             if (st != NG_OK) {
                 Py_CLEAR(result);
                 ngpy_raise(st);
-            } else if (!bound && PyDict_DelItemString(result, arg->name) < 0) {
+            } else if (result && !bound && PyDict_DelItemString(result, arg->name) < 0) {
                 Py_CLEAR(result);
             }
         } else if (arg->role == NG_JIT_ARG_ARRAY && arg->written && L->uploaded[vi] && !L->hold) {

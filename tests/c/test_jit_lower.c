@@ -1096,7 +1096,8 @@ static void test_sequential_scalars(void)
 static void test_features(void)
 {
     /* while True with continue and break, chained comparisons, not/and/or,
-     * conditional expressions, builtins, math and np functions */
+     * conditional expressions, builtins, math and np functions ((a[i] > 0 or i)
+     * is np.True_ or the int i: int() of it, since np.True_ + bool(j) is a logical or) */
     const char *src =
         "def f(a, out, n):\n"
         "    for i in range(n):\n"
@@ -1113,7 +1114,7 @@ static void test_features(void)
         "        inside = 0 <= j < n and not (a[i] < 0)\n"
         "        v = acc + (1 if inside else -1) * 100 + np.sqrt(abs(a[i])) + int(a[i] * 2.7)\n"
         "        v += max(i, 3, j) + min(a[i], 0.5) + math.floor(-a[i]) + float(i) / 3\n"
-        "        v += (a[i] > 0 or i) + bool(j) + np.float32(a[i]) * 0 + math.pi - np.pi\n"
+        "        v += int(a[i] > 0 or i) + bool(j) + float(np.float32(a[i]) * 0) + math.pi - np.pi\n"
         "        v -= a[-1] ** 2 + (a[i] if a[i] > 1 else 2 ** 3) + a.size + a.ndim\n"
         "        out[i] = v\n";
     enum { N = 50 };
