@@ -5237,19 +5237,29 @@ struct Tail;
 static void tail_block(Lower *L, const struct Tail *t, Stmts *out);
 
 /* The def named `name` anywhere in the module (module level first). */
-static const NgJitStmt *find_def(NgJitBlock b, const char *name)
+static const NgJitStmt *any_def(NgJitBlock b, const char *name)
 {
     for (int i = 0; i < b.n; i++)
         if (b.stmts[i]->kind == NG_JIT_S_DEF && strcmp(b.stmts[i]->name, name) == 0)
             return b.stmts[i];
     for (int i = 0; i < b.n; i++)
         if (b.stmts[i]->kind == NG_JIT_S_DEF) {
-            const NgJitStmt *d = find_def(b.stmts[i]->body, name);
+            const NgJitStmt *d = any_def(b.stmts[i]->body, name);
             if (d)
                 return d;
         }
     return NULL;
 }
+
+/* The def a call of `name` inlines (ng_jit_helper_def, for the function the analysis was of when
+ * known), else one nested anywhere (the launch checks the name's binding: launch_callees). */
+static const NgJitStmt *find_def_in(const NgJitAst *ast, const NgJitLoops *loops, const char *name)
+{
+    const NgJitStmt *d = ng_jit_helper_def(ast, loops ? loops->func : NULL, name);
+    return d ? d : any_def(ast->body, name);
+}
+
+static const NgJitStmt *find_def(const Lower *L, const char *name) { return find_def_in(L->ast, L->plan->loops, name); }
 
 static bool block_draws(const NgJitAst *ast, NgJitBlock b, int depth);
 
@@ -5260,7 +5270,7 @@ static bool expr_draws(const NgJitAst *ast, const NgJitExpr *e, int depth)
         return false;
     if (e->kind == NG_JIT_E_CALL) {
         NgJitCallKind kind = ng_jit_call_kind(e);
-        const NgJitStmt *def = kind == NG_JIT_CALL_HELPER && depth < 8 ? find_def(ast->body, e->lhs->name) : NULL;
+        const NgJitStmt *def = kind == NG_JIT_CALL_HELPER && depth < 8 ? find_def_in(ast, NULL, e->lhs->name) : NULL;
         if (kind == NG_JIT_CALL_RANDOM || (def && block_draws(ast, def->body, depth + 1)))
             return true;
         for (int i = 0; i < e->nkeywords; i++)
@@ -5930,7 +5940,7 @@ static Val call(Lower *L, const NgJitExpr *e)
     if (ng_jit_call_kind(e) == NG_JIT_CALL_RANDOM)
         return draw(L, e);
     if (f->kind == NG_JIT_E_NAME && sym_of(L, f)->kind == SYM_UNBOUND) {
-        const NgJitStmt *def = find_def(L->ast->body, f->name);
+        const NgJitStmt *def = find_def(L, f->name);
         return def ? helper_call(L, e, def, 1, NULL) : builtin_call(L, e, f->name);
     }
     if (f->kind == NG_JIT_E_ATTR && strcmp(f->name, "norm") == 0 && f->lhs->kind == NG_JIT_E_ATTR &&
@@ -6474,7 +6484,7 @@ static int unpack_values(Lower *L, const NgJitExpr *value, int n, Val *vals, Stm
     }
     if (value->kind == NG_JIT_E_CALL && value->lhs->kind == NG_JIT_E_NAME &&
         sym_of(L, value->lhs)->kind == SYM_UNBOUND) { /* p, q = helper(x) */
-        const NgJitStmt *def = find_def(L->ast->body, value->lhs->name);
+        const NgJitStmt *def = find_def(L, value->lhs->name);
         if (!def && strcmp(value->lhs->name, "divmod") == 0 && n == 2 && !value->nkeywords)
             return divmod_values(L, value, vals, out);
         if (def) {
@@ -8461,7 +8471,7 @@ static bool mentions_assigned(Lower *L, const NgJitExpr *e)
     if (e->kind == NG_JIT_E_ATTR)
         return mentions_assigned(L, e->lhs);
     if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME &&
-        L->syms[e->lhs->name_id].kind == SYM_UNBOUND && find_def(L->ast->body, e->lhs->name))
+        L->syms[e->lhs->name_id].kind == SYM_UNBOUND && find_def(L, e->lhs->name))
         return true; /* a helper: whatever it reads */
     bool m = mentions_assigned(L, e->lhs) || mentions_assigned(L, e->rhs) || mentions_assigned(L, e->cond);
     for (int i = 0; !m && i < e->nitems && e->kind != NG_JIT_E_DICT; i++)
@@ -8670,9 +8680,9 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
             str_expr(L, s->value); /* (for what it raises: a comprehension's elements, desugar.c) */
             flush(L, out);
         } else if (s->value->kind == NG_JIT_E_CALL && s->value->lhs->kind == NG_JIT_E_NAME &&
-            sym_of(L, s->value->lhs)->kind == SYM_UNBOUND && find_def(L->ast->body, s->value->lhs->name)) {
+            sym_of(L, s->value->lhs)->kind == SYM_UNBOUND && find_def(L, s->value->lhs->name)) {
             /* a helper called for its effect: its body, the value dropped */
-            helper_call(L, s->value, find_def(L->ast->body, s->value->lhs->name), 0, NULL);
+            helper_call(L, s->value, find_def(L, s->value->lhs->name), 0, NULL);
             flush(L, out);
         } else if (s->value->kind == NG_JIT_E_CALL) {
             char buf[80], what[256];

@@ -40,6 +40,7 @@ typedef struct LoopNames {
     const char **names;  /* ng_jit_loop_names' (the AST's strings; the array is ours) */
     PyObject **keys;     /* an interned str per name; NULL until the loop first launches */
     bool *sizes;         /* per name: a small array's length in the loop (ng_jit_sizes_array) */
+    char *callee;        /* per name: 'b' called as a builtin, 'h' as a helper (callee_check), 0 */
     int n;               /* how many */
 } LoopNames;
 
@@ -82,6 +83,7 @@ static void program_free(PyObject *capsule)
             Py_XDECREF(p->names[i].keys[j]);
         PyMem_Free(p->names[i].keys);
         PyMem_Free(p->names[i].sizes);
+        PyMem_Free(p->names[i].callee);
         ng_free(p->names[i].names);
     }
     PyMem_Free(p->names);
@@ -110,6 +112,162 @@ static PyObject *str_of(Program *p, const char *s)
     return o;
 }
 
+/* ---- what the names a loop calls are bound to ----
+ * The front end compiles a call of a plain name as the builtin of that name
+ * (ng_jit_call_kind) or as the def ng_jit_helper_def finds in the source;
+ * Python calls whatever the name is bound to when the call runs. Each launch
+ * checks that the binding is that object (and so on for the helpers a helper
+ * calls, in its own scope), else the loop runs as Python. */
+
+typedef void (*CallFn)(void *ctx, const NgJitExpr *call);
+
+/* fn(ctx, call) for every call of a plain name in e (not in comprehensions or lambdas). */
+static void each_call(const NgJitExpr *e, CallFn fn, void *ctx)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP: case NG_JIT_E_GENEXP:
+    case NG_JIT_E_LAMBDA: case NG_JIT_E_NAME: case NG_JIT_E_INT: case NG_JIT_E_FLOAT: case NG_JIT_E_IMAG:
+    case NG_JIT_E_CONST: case NG_JIT_E_STR:
+        return;
+    case NG_JIT_E_CALL:
+        if (e->lhs->kind == NG_JIT_E_NAME)
+            fn(ctx, e);
+        for (int i = 0; i < e->nkeywords; i++)
+            each_call(e->keywords[i].value, fn, ctx);
+        break;
+    case NG_JIT_E_DICT:
+        for (int i = 0; i < e->nitems; i++)
+            each_call(e->keys[i], fn, ctx);
+        break;
+    default:
+        break;
+    }
+    each_call(e->lhs, fn, ctx);
+    each_call(e->rhs, fn, ctx);
+    each_call(e->cond, fn, ctx);
+    for (int i = 0; i < e->nitems; i++)
+        each_call(e->items[i], fn, ctx);
+}
+
+static void each_call_block(NgJitBlock b, CallFn fn, void *ctx)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_DEF || s->kind == NG_JIT_S_OTHER)
+            continue; /* (never compiled) */
+        for (int t = 0; t < s->ntargets; t++)
+            each_call(s->targets[t], fn, ctx);
+        each_call(s->target, fn, ctx);
+        each_call(s->value, fn, ctx);
+        each_call(s->test, fn, ctx);
+        each_call_block(s->body, fn, ctx);
+        each_call_block(s->orelse, fn, ctx);
+    }
+}
+
+/* 'b' for a call the front end compiles as a builtin, 'h' as a helper, else 0. */
+static char callee_kind(const NgJitExpr *call)
+{
+    NgJitCallKind k = ng_jit_call_kind(call);
+    return k == NG_JIT_CALL_BUILTIN ? 'b' : k == NG_JIT_CALL_HELPER ? 'h' : 0;
+}
+
+static void mark_callee(void *ctx, const NgJitExpr *call)
+{
+    LoopNames *ln = ctx;
+    for (int i = 0; i < ln->n; i++)
+        if (strcmp(ln->names[i], call->lhs->name) == 0)
+            ln->callee[i] = callee_kind(call);
+}
+
+/* What a helper's check needs from the launch. */
+typedef struct Callees {
+    const Program *p;
+    PyObject *globals;   /* the function's */
+    int line_offset;     /* the source's first line - 1 in the file */
+    int depth;           /* helpers inside helpers so far */
+    PyObject *fn;        /* the helper whose calls are being checked */
+    const char *why;     /* the first binding that is not the compiled one, or NULL */
+    char buf[200];
+} Callees;
+
+static void callee_check(Callees *c, char kind, const char *name, PyObject *v);
+
+/* The object `name` is bound to in helper c->fn (its closure, its globals; NULL: a builtin or
+ * nothing), checked. */
+static void helper_callee(void *ctx, const NgJitExpr *call)
+{
+    Callees *c = ctx;
+    char kind = callee_kind(call);
+    if (c->why || !kind)
+        return;
+    PyCodeObject *code = (PyCodeObject *)PyFunction_GET_CODE(c->fn);
+    PyObject *closure = PyFunction_GET_CLOSURE(c->fn), *v = NULL;
+    PyObject *free = PyCode_GetFreevars(code);
+    PyObject *name = PyUnicode_FromString(call->lhs->name);
+    if (!free || !name) {
+        PyErr_Clear();
+        c->why = "out of memory checking the loop's helpers";
+    } else {
+        Py_ssize_t at = -1;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(free); i++)
+            if (PyUnicode_Compare(PyTuple_GET_ITEM(free, i), name) == 0)
+                at = i;
+        if (at >= 0 && closure && at < PyTuple_GET_SIZE(closure))
+            v = PyCell_GET(PyTuple_GET_ITEM(closure, at));
+        else if (at < 0)
+            v = PyDict_GetItem(PyFunction_GET_GLOBALS(c->fn), name);
+        if (at >= 0 && !v) {
+            snprintf(c->buf, sizeof c->buf, "a helper calls %s, which is not bound", call->lhs->name);
+            c->why = c->buf;
+        }
+    }
+    Py_XDECREF(free);
+    Py_XDECREF(name);
+    if (!c->why)
+        callee_check(c, kind, call->lhs->name, v);
+}
+
+/* Sets c->why when v, what `name` is bound to (NULL: nothing, in the function's scope and
+ * its globals), is not what the front end compiled the call as. */
+static void callee_check(Callees *c, char kind, const char *name, PyObject *v)
+{
+    if (kind == 'b') {
+        PyObject *b = PyDict_GetItemString(PyEval_GetBuiltins(), name);
+        if (!v || v == b)
+            return;
+        snprintf(c->buf, sizeof c->buf, "the name %s is bound to another object than the builtin %s", name, name);
+        c->why = c->buf;
+        return;
+    }
+    const NgJitStmt *def = ng_jit_helper_def(c->p->ast, c->p->func, name);
+    bool same = false;
+    if (def && v && PyFunction_Check(v) && PyFunction_GET_GLOBALS(v) == c->globals) {
+        PyCodeObject *code = (PyCodeObject *)PyFunction_GET_CODE(v);
+        same = code->co_firstlineno == def->deco_line + c->line_offset &&
+               PyUnicode_CompareWithASCIIString(code->co_name, def->name) == 0 &&
+               PyUnicode_CompareWithASCIIString(code->co_filename, c->p->ast->filename) == 0;
+    }
+    if (!same) {
+        snprintf(c->buf, sizeof c->buf, "calls %s, which is bound to %s than the def of %s the loop was compiled with",
+                 name, v ? "another object" : "nothing, or to another object", name);
+        c->why = c->buf;
+        return;
+    }
+    if (c->depth >= 8) {
+        c->why = "calls helpers more than 8 deep";
+        return;
+    }
+    PyObject *outer = c->fn;
+    c->fn = v;
+    c->depth++;
+    each_call_block(def->body, helper_callee, c);
+    c->depth--;
+    c->fn = outer;
+}
+
 /* Loop `index`'s free names, made at its first launch; NULL on an error. */
 static const LoopNames *loop_names(Program *p, int index, const NgJitStmt *loop)
 {
@@ -133,6 +291,7 @@ static const LoopNames *loop_names(Program *p, int index, const NgJitStmt *loop)
     }
     PyObject **keys = PyMem_Calloc((size_t)n + 1, sizeof *keys);
     bool *sizes = PyMem_Calloc((size_t)n + 1, sizeof *sizes);
+    char *callee = PyMem_Calloc((size_t)n + 1, sizeof *callee);
     for (int i = 0; keys && sizes && i < n; i++) {
         sizes[i] = ng_jit_sizes_array(loop, names[i]);
         if (!(keys[i] = PyUnicode_InternFromString(names[i]))) {
@@ -140,18 +299,24 @@ static const LoopNames *loop_names(Program *p, int index, const NgJitStmt *loop)
                 Py_DECREF(keys[j]);
             PyMem_Free(keys);
             PyMem_Free(sizes);
+            PyMem_Free(callee);
             ng_free(names);
             return NULL;
         }
     }
-    if (!keys || !sizes) {
+    LoopNames made = {names, keys, sizes, callee, n};
+    if (!keys || !sizes || !callee) {
+        for (int j = 0; keys && j < n; j++)
+            Py_XDECREF(keys[j]);
         PyMem_Free(keys);
         PyMem_Free(sizes);
+        PyMem_Free(callee);
         ng_free(names);
         PyErr_NoMemory();
         return NULL;
     }
-    *ln = (LoopNames){names, keys, sizes, n};
+    *ln = made;
+    each_call_block((NgJitBlock){(NgJitStmt **)&loop, 1}, mark_callee, ln);
     return ln;
 }
 
@@ -2011,6 +2176,15 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
         PyObject *v = PyDict_GetItem(locals, ln->keys[i]);
         if (!v && !PySet_Contains(local_names, ln->keys[i])) /* (a local not bound yet: not the global) */
             v = PyDict_GetItem(globals, ln->keys[i]);
+        if (ln->callee[i]) { /* called: the object the loop was compiled for? */
+            Callees c = {.p = p, .globals = globals, .line_offset = line_offset};
+            callee_check(&c, ln->callee[i], ln->names[i], v);
+            if (c.why) {
+                snprintf(L.why, sizeof L.why, "%s", c.why);
+                why = L.why;
+                goto done;
+            }
+        }
         if (!v) /* not bound yet: assigned in the loop, or a builtin */
             continue;
         if (L.n == MAXV) {
