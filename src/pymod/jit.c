@@ -41,6 +41,8 @@ typedef struct LoopNames {
     PyObject **keys;     /* an interned str per name; NULL until the loop first launches */
     bool *sizes;         /* per name: a small array's length in the loop (ng_jit_sizes_array) */
     char *callee;        /* per name: 'b' called as a builtin, 'h' as a helper (callee_check), 0 */
+    bool *early;         /* per name: the loop assigns it and may read it before any assignment
+                            (maybe_unbound): unbound at the launch, Python may raise there */
     int n;               /* how many */
 } LoopNames;
 
@@ -84,6 +86,7 @@ static void program_free(PyObject *capsule)
         PyMem_Free(p->names[i].keys);
         PyMem_Free(p->names[i].sizes);
         PyMem_Free(p->names[i].callee);
+        PyMem_Free(p->names[i].early);
         ng_free(p->names[i].names);
     }
     PyMem_Free(p->names);
@@ -268,6 +271,211 @@ static void callee_check(Callees *c, char kind, const char *name, PyObject *v)
     c->fn = outer;
 }
 
+/* ---- names a loop may read before it binds them ----
+ * Python raises UnboundLocalError (NameError) where a name is read before any
+ * assignment binds it: assigned in one branch only, or only in an inner loop
+ * that may run no iteration. A loop's reads that may come before every
+ * assignment of the name in the loop (a walk in order, branches and loop
+ * bodies as maybe not run) are `early`; the launch runs the loop as Python
+ * when such a name is unbound before it (bound, its value carries from before
+ * the loop or from an earlier iteration, as the kernel's does). */
+
+typedef struct Early {
+    const LoopNames *ln;
+    bool *bound;         /* per name: surely bound here (since the loop began) */
+    bool *assigned;      /* per name: assigned somewhere in the loop */
+    bool *early;         /* per name: read where it may be unbound */
+} Early;
+
+static int name_at(const LoopNames *ln, const char *name)
+{
+    for (int i = 0; i < ln->n; i++)
+        if (strcmp(ln->names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static void bind_name(Early *w, const NgJitExpr *e, bool sure)
+{
+    int i = name_at(w->ln, e->name);
+    if (i >= 0) {
+        w->assigned[i] = true;
+        w->bound[i] |= sure;
+    }
+}
+
+/* The reads of e, in Python's order of evaluation; `sure`: e surely runs (its walruses bind). */
+static void early_expr(Early *w, const NgJitExpr *e, bool sure)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case NG_JIT_E_NAME: {
+        int i = name_at(w->ln, e->name);
+        if (i >= 0 && !w->bound[i])
+            w->early[i] = true;
+        return;
+    }
+    case NG_JIT_E_INT: case NG_JIT_E_FLOAT: case NG_JIT_E_IMAG: case NG_JIT_E_CONST: case NG_JIT_E_STR:
+    case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP: case NG_JIT_E_GENEXP:
+    case NG_JIT_E_LAMBDA:
+        return; /* (a comprehension or a lambda is not compiled) */
+    case NG_JIT_E_NAMED:
+        early_expr(w, e->rhs, sure);
+        bind_name(w, e->lhs, sure);
+        return;
+    case NG_JIT_E_BOOLOP:
+        early_expr(w, e->lhs, sure);
+        early_expr(w, e->rhs, false);
+        return;
+    case NG_JIT_E_IFEXP:
+        early_expr(w, e->cond, sure);
+        early_expr(w, e->lhs, false);
+        early_expr(w, e->rhs, false);
+        return;
+    case NG_JIT_E_COMPARE:
+        for (int i = 0; i < e->nitems; i++)
+            early_expr(w, e->items[i], sure && i < 2);
+        return;
+    case NG_JIT_E_CALL:
+        early_expr(w, e->lhs, sure);
+        for (int i = 0; i < e->nitems; i++)
+            early_expr(w, e->items[i], sure);
+        for (int i = 0; i < e->nkeywords; i++)
+            early_expr(w, e->keywords[i].value, sure);
+        return;
+    case NG_JIT_E_DICT:
+        for (int i = 0; i < e->nitems; i++) {
+            early_expr(w, e->keys[i], sure);
+            early_expr(w, e->items[i], sure);
+        }
+        return;
+    default:
+        early_expr(w, e->lhs, sure);
+        early_expr(w, e->rhs, sure);
+        early_expr(w, e->cond, sure);
+        for (int i = 0; i < e->nitems; i++)
+            early_expr(w, e->items[i], sure);
+        return;
+    }
+}
+
+/* A store into target t: the names it binds, the reads of a subscript's or attribute's. */
+static void early_target(Early *w, const NgJitExpr *t)
+{
+    switch (t->kind) {
+    case NG_JIT_E_NAME:
+        bind_name(w, t, true);
+        break;
+    case NG_JIT_E_TUPLE: case NG_JIT_E_LIST:
+        for (int i = 0; i < t->nitems; i++)
+            early_target(w, t->items[i]);
+        break;
+    case NG_JIT_E_STARRED:
+        early_target(w, t->lhs);
+        break;
+    default:
+        early_expr(w, t, true);
+        break;
+    }
+}
+
+static void early_block(Early *w, NgJitBlock b);
+
+/* Runs block b (or, for a FOR, its target and b) on a copy of what is bound: what it binds
+ * is not surely bound after it. */
+static void early_maybe(Early *w, const NgJitExpr *target, NgJitBlock b, bool *keep)
+{
+    int n = w->ln->n;
+    memcpy(keep, w->bound, (size_t)n * sizeof *keep);
+    if (target)
+        early_target(w, target);
+    early_block(w, b);
+    memcpy(w->bound, keep, (size_t)n * sizeof *keep);
+}
+
+static void early_stmt(Early *w, const NgJitStmt *s)
+{
+    int n = w->ln->n;
+    bool *keep = PyMem_Calloc((size_t)n + 1, sizeof *keep), *after = PyMem_Calloc((size_t)n + 1, sizeof *after);
+    if (!keep || !after) { /* (then every name read counts as early: the safe side) */
+        memset(w->bound, 0, (size_t)n * sizeof *w->bound);
+        PyMem_Free(keep);
+        PyMem_Free(after);
+        return;
+    }
+    switch (s->kind) {
+    case NG_JIT_S_ASSIGN:
+        early_expr(w, s->value, true);
+        for (int i = 0; i < s->ntargets; i++)
+            early_target(w, s->targets[i]);
+        break;
+    case NG_JIT_S_AUGASSIGN:
+        early_expr(w, s->target, true);
+        early_expr(w, s->value, true);
+        early_target(w, s->target);
+        break;
+    case NG_JIT_S_ANNASSIGN:
+        if (s->value) {
+            early_expr(w, s->value, true);
+            early_target(w, s->target);
+        }
+        break;
+    case NG_JIT_S_IF:
+        early_expr(w, s->test, true);
+        memcpy(keep, w->bound, (size_t)n * sizeof *keep);
+        early_block(w, s->body);
+        memcpy(after, w->bound, (size_t)n * sizeof *after);
+        memcpy(w->bound, keep, (size_t)n * sizeof *keep);
+        early_block(w, s->orelse);
+        for (int i = 0; i < n; i++)
+            w->bound[i] = w->bound[i] && after[i];
+        break;
+    case NG_JIT_S_FOR:
+        early_expr(w, s->test, true);
+        early_maybe(w, s->target, s->body, keep);
+        early_maybe(w, NULL, s->orelse, keep);
+        break;
+    case NG_JIT_S_WHILE:
+        early_expr(w, s->test, true);
+        early_maybe(w, NULL, s->body, keep);
+        early_maybe(w, NULL, s->orelse, keep);
+        break;
+    case NG_JIT_S_DEF: case NG_JIT_S_OTHER:
+        break; /* (not compiled) */
+    default:
+        early_expr(w, s->value, true);
+        early_expr(w, s->test, true);
+        break;
+    }
+    PyMem_Free(keep);
+    PyMem_Free(after);
+}
+
+static void early_block(Early *w, NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++)
+        early_stmt(w, b.stmts[i]);
+}
+
+/* ln->early for loop (ln's other fields made); false when out of memory. */
+static bool maybe_unbound(LoopNames *ln, const NgJitStmt *loop)
+{
+    int n = ln->n;
+    Early w = {ln, PyMem_Calloc((size_t)n + 1, sizeof(bool)), PyMem_Calloc((size_t)n + 1, sizeof(bool)), ln->early};
+    if (!w.bound || !w.assigned) {
+        PyMem_Free(w.bound);
+        PyMem_Free(w.assigned);
+        return false;
+    }
+    early_stmt(&w, loop);
+    for (int i = 0; i < n; i++) /* (names of the front end's own, __ng_*, are its business) */
+        ln->early[i] = ln->early[i] && w.assigned[i] && strncmp(ln->names[i], "__ng_", 5) != 0;
+    PyMem_Free(w.bound);
+    PyMem_Free(w.assigned);
+    return true;
+}
+
 /* Loop `index`'s free names, made at its first launch; NULL on an error. */
 static const LoopNames *loop_names(Program *p, int index, const NgJitStmt *loop)
 {
@@ -292,6 +500,7 @@ static const LoopNames *loop_names(Program *p, int index, const NgJitStmt *loop)
     PyObject **keys = PyMem_Calloc((size_t)n + 1, sizeof *keys);
     bool *sizes = PyMem_Calloc((size_t)n + 1, sizeof *sizes);
     char *callee = PyMem_Calloc((size_t)n + 1, sizeof *callee);
+    bool *early = PyMem_Calloc((size_t)n + 1, sizeof *early);
     for (int i = 0; keys && sizes && i < n; i++) {
         sizes[i] = ng_jit_sizes_array(loop, names[i]);
         if (!(keys[i] = PyUnicode_InternFromString(names[i]))) {
@@ -300,17 +509,19 @@ static const LoopNames *loop_names(Program *p, int index, const NgJitStmt *loop)
             PyMem_Free(keys);
             PyMem_Free(sizes);
             PyMem_Free(callee);
+            PyMem_Free(early);
             ng_free(names);
             return NULL;
         }
     }
-    LoopNames made = {names, keys, sizes, callee, n};
-    if (!keys || !sizes || !callee) {
+    LoopNames made = {names, keys, sizes, callee, early, n};
+    if (!keys || !sizes || !callee || !early || !maybe_unbound(&made, loop)) {
         for (int j = 0; keys && j < n; j++)
             Py_XDECREF(keys[j]);
         PyMem_Free(keys);
         PyMem_Free(sizes);
         PyMem_Free(callee);
+        PyMem_Free(early);
         ng_free(names);
         PyErr_NoMemory();
         return NULL;
@@ -2184,6 +2395,11 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 why = L.why;
                 goto done;
             }
+        }
+        if (!v && ln->early[i]) { /* Python's UnboundLocalError (or NameError), where it reads it */
+            snprintf(L.why, sizeof L.why, "it may read %s before it is bound", ln->names[i]);
+            why = L.why;
+            goto done;
         }
         if (!v) /* not bound yet: assigned in the loop, or a builtin */
             continue;
