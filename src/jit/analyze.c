@@ -3768,6 +3768,14 @@ static void analyze_loop(Ctx *c, int li)
         why = fmt(c, "assigns its loop variable %s in the body", name_of(c, L->var_id));
     else if (set_has(d->live_out, L->var_id))
         why = fmt(c, "its loop variable %s is read after the loop", name_of(c, L->var_id));
+    if (!why) { /* range(i) after a loop over i: the kernel evaluates the range where the loop's
+                   own (private) names are not declared yet; in order they carry in */
+        uint64_t *reads = set_new(c);
+        loads_into(c, s->test, reads);
+        for (int id = 0; id < c->ast->nnames && !why; id++)
+            if (set_has(reads, id) && (id == L->var_id || set_has(d->assigned, id)))
+                why = fmt(c, "its range reads %s, which the loop assigns", name_of(c, id));
+    }
     int carried;
     const char *scal = analyze_scalars(c, li, &carried);
     Peel pk = {0};
