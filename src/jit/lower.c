@@ -3477,6 +3477,55 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
 
 /* cmath.<fn>(x): x as a Python complex, the result a Python complex (a
  * float for phase, a bool for the tests). */
+/* cmath's errors for op(z) = r, as CPython's cmathmodule.c sets errno: f(z) of sin, cos, tan
+ * and atan is g(iz) of sinh, cosh, tanh and atanh (the rules read (x, y) of iz, up to signs).
+ * Finite z: exp, sinh, cosh with an infinite part in r a range error (OverflowError); log and
+ * log10 of 0, atanh of +-1 a domain error (ValueError). Infinite parts: exp's imaginary one
+ * with x finite or +inf, cosh's and sinh's with x not NaN, tanh's with x finite: a domain error.
+ * Every other case (sqrt, asin ..., NaN inputs) returns its value. */
+static void cmath_raises(Lower *L, NgOp op, NgIrRef z, NgIrRef r, int line)
+{
+    NgIrKernel *k = L->k;
+    bool turn = op == NG_OP_SIN || op == NG_OP_COS || op == NG_OP_TAN || op == NG_OP_ARCTAN;
+    NgIrRef re = ng_ir_cast(k, NG_FLOAT64, z), im = ng_ir_imag(k, z);
+    NgIrRef x = turn ? im : re, y = turn ? re : im;
+#define AND(a, b) ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, a, b)
+#define OR(a, b) ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, a, b)
+#define IS(o, v) ng_ir_unary(k, NG_OP_##o, NG_BOOL, v)
+#define EQ(v, c) ng_ir_binary(k, NG_OP_EQ, NG_BOOL, v, ng_ir_const_f(k, NG_FLOAT64, c))
+    NgIrRef finite = AND(IS(ISFINITE, x), IS(ISFINITE, y));
+    NgIrRef domain = NG_IR_NONE, range = NG_IR_NONE;
+    switch (op) {
+    case NG_OP_EXP:
+        domain = AND(IS(ISINF, y), OR(IS(ISFINITE, x), EQ(x, INFINITY)));
+        break;
+    case NG_OP_SINH: case NG_OP_COSH: case NG_OP_SIN: case NG_OP_COS:
+        domain = AND(IS(ISINF, y), IS(LOGNOT, IS(ISNAN, x)));
+        break;
+    case NG_OP_TANH: case NG_OP_TAN:
+        domain = AND(IS(ISINF, y), IS(ISFINITE, x));
+        break;
+    case NG_OP_LOG: case NG_OP_LOG10:
+        domain = AND(EQ(x, 0.0), EQ(y, 0.0));
+        break;
+    case NG_OP_ARCTANH: case NG_OP_ARCTAN:
+        domain = AND(EQ(ng_ir_unary(k, NG_OP_ABS, NG_FLOAT64, x), 1.0), EQ(y, 0.0));
+        break;
+    default:
+        break;
+    }
+    if (op == NG_OP_EXP || op == NG_OP_SINH || op == NG_OP_COSH || op == NG_OP_SIN || op == NG_OP_COS)
+        range = AND(finite, OR(IS(ISINF, ng_ir_cast(k, NG_FLOAT64, r)), IS(ISINF, ng_ir_imag(k, r))));
+#undef AND
+#undef OR
+#undef IS
+#undef EQ
+    if (domain != NG_IR_NONE)
+        raise_or_python(L, domain, NG_JIT_RAISE_DOMAIN, line);
+    if (range != NG_IR_NONE)
+        raise_or_python(L, range, NG_JIT_RAISE_RANGE, line);
+}
+
 static Val cmath_call(Lower *L, const NgJitExpr *e, const char *fn)
 {
     static const struct { const char *name; NgOp op; } fns[] = {
@@ -3501,7 +3550,9 @@ static Val cmath_call(Lower *L, const NgJitExpr *e, const char *fn)
                                       ng_ir_cast(L->k, NG_FLOAT64, z)), NG_FLOAT64, true, false);
         if (op == NG_OP_ISNAN || op == NG_OP_ISINF || op == NG_OP_ISFINITE)
             return mkval(ng_ir_unary(L->k, op, NG_BOOL, z), NG_BOOL, true, true);
-        return mkval(ng_ir_unary(L->k, op, NG_COMPLEX128, z), NG_COMPLEX128, true, false);
+        NgIrRef r = ng_ir_unary(L->k, op, NG_COMPLEX128, z);
+        cmath_raises(L, op, z, r, e->span.line);
+        return mkval(r, NG_COMPLEX128, true, false);
     }
     char what[80];
     snprintf(what, sizeof what, "cmath.%s()", fn);
