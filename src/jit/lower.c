@@ -1808,6 +1808,43 @@ static Val compare_python_int(Lower *L, NgOp iop, Val a, Val b, NgDType dt)
     return mkval(ng_ir_select(k, neg, ng_ir_const_i(k, NG_BOOL, w_less), cmp), NG_BOOL, false, true);
 }
 
+/* a `op` b of a Python int and a Python float, exactly, as Python compares them (in float64
+ * an int beyond 2**53 rounds: 2**53 + 1 == 2.0**53 would hold). The float f apart from NaN and
+ * from beyond int64, where the int is below or above it, is t + frac, t = trunc(f) an int64:
+ * n < f when n < t, or n == t and frac > 0. In float64 where the int's bound is within 2**53. */
+static Val compare_int_float(Lower *L, NgOp iop, Val a, Val b)
+{
+    NgIrKernel *k = L->k;
+    bool int_first = a.dt == NG_INT64;
+    Val n = int_first ? a : b, f = int_first ? b : a;
+    uint64_t params = 0;
+    if (mag_of(L, n, &params) <= 0x1p53)
+        return mkval(ng_ir_binary(k, iop, NG_BOOL, as(L, a, NG_FLOAT64), as(L, b, NG_FLOAT64)), NG_BOOL, true, true);
+    if (!int_first) /* f op n as n op' f */
+        iop = iop == NG_OP_LT ? NG_OP_GT : iop == NG_OP_GT ? NG_OP_LT : iop == NG_OP_LE ? NG_OP_GE
+              : iop == NG_OP_GE ? NG_OP_LE : iop;
+#define B(o, x, y) ng_ir_binary(k, NG_OP_##o, NG_BOOL, x, y)
+#define F(c) ng_ir_const_f(k, NG_FLOAT64, c)
+    NgIrRef x = f.r;
+    NgIrRef above = B(GE, x, F(0x1p63)), below = B(LT, x, F(-0x1p63)), nan = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x);
+    NgIrRef odd = B(LOGOR, B(LOGOR, above, below), nan);
+    NgIrRef fx = ng_ir_select(k, odd, F(0.0), x);
+    NgIrRef t = ng_ir_cast(k, NG_INT64, fx); /* (C's cast truncates) */
+    NgIrRef frac = ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, fx, ng_ir_cast(k, NG_FLOAT64, t));
+    NgIrRef m = n.r;
+    NgIrRef same = B(EQ, m, t);
+    NgIrRef eq = B(LOGAND, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, odd), B(LOGAND, same, B(EQ, frac, F(0.0))));
+    NgIrRef lt = B(LOGOR, above, B(LOGAND, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, odd),
+                                   B(LOGOR, B(LT, m, t), B(LOGAND, same, B(GT, frac, F(0.0))))));
+    NgIrRef gt = B(LOGOR, below, B(LOGAND, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, odd),
+                                   B(LOGOR, B(GT, m, t), B(LOGAND, same, B(LT, frac, F(0.0))))));
+    NgIrRef r = iop == NG_OP_EQ ? eq : iop == NG_OP_NE ? ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, eq)
+                : iop == NG_OP_LT ? lt : iop == NG_OP_GT ? gt : iop == NG_OP_LE ? B(LOGOR, lt, eq) : B(LOGOR, gt, eq);
+#undef B
+#undef F
+    return mkval(r, NG_BOOL, true, true);
+}
+
 /* a `op` b for a comparison operator. */
 static Val compare(Lower *L, NgJitOp op, Val a, Val b, int line)
 {
@@ -1836,6 +1873,9 @@ static Val compare(Lower *L, NgJitOp op, Val a, Val b, int line)
                     ng_jit_op_name(op), type_name(a), type_name(b));
     if (!weak && ng_dtype_is_int(dt) && dt != NG_INT64 && ((a.weak && a.dt == NG_INT64) || (b.weak && b.dt == NG_INT64)))
         return compare_python_int(L, iop, a, b, dt);
+    if (weak && dt == NG_FLOAT64 && ((a.dt == NG_INT64 && b.dt == NG_FLOAT64) || (a.dt == NG_FLOAT64 && b.dt == NG_INT64)) &&
+        iop >= NG_OP_EQ && iop <= NG_OP_GE)
+        return compare_int_float(L, iop, a, b);
     return mkval(ng_ir_binary(L->k, iop, NG_BOOL, as(L, a, dt), as(L, b, dt)), NG_BOOL, weak, true);
 }
 
