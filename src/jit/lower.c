@@ -1809,40 +1809,39 @@ static Val compare_python_int(Lower *L, NgOp iop, Val a, Val b, NgDType dt)
 }
 
 /* a `op` b of a Python int and a Python float, exactly, as Python compares them (in float64
- * an int beyond 2**53 rounds: 2**53 + 1 == 2.0**53 would hold). The float f apart from NaN and
- * from beyond int64, where the int is below or above it, is t + frac, t = trunc(f) an int64:
- * n < f when n < t, or n == t and frac > 0. In float64 where the int's bound is within 2**53. */
+ * an int beyond 2**53 rounds: 2**53 + 1 == 2.0**53 would hold). Rounding keeps order, so where
+ * the int's float64 d differs from f (or f is NaN) d op f is the answer; where they are equal f
+ * is a whole number, 2**63 (above every int64) or an int64 t that the int compares with. In
+ * float64 alone where the int's bound is within 2**53. */
 static Val compare_int_float(Lower *L, NgOp iop, Val a, Val b)
 {
     NgIrKernel *k = L->k;
     bool int_first = a.dt == NG_INT64;
     Val n = int_first ? a : b, f = int_first ? b : a;
+    NgIrRef in_float = ng_ir_binary(k, iop, NG_BOOL, as(L, a, NG_FLOAT64), as(L, b, NG_FLOAT64));
     uint64_t params = 0;
     if (mag_of(L, n, &params) <= 0x1p53)
-        return mkval(ng_ir_binary(k, iop, NG_BOOL, as(L, a, NG_FLOAT64), as(L, b, NG_FLOAT64)), NG_BOOL, true, true);
-    if (!int_first) /* f op n as n op' f */
-        iop = iop == NG_OP_LT ? NG_OP_GT : iop == NG_OP_GT ? NG_OP_LT : iop == NG_OP_LE ? NG_OP_GE
-              : iop == NG_OP_GE ? NG_OP_LE : iop;
-#define B(o, x, y) ng_ir_binary(k, NG_OP_##o, NG_BOOL, x, y)
-#define F(c) ng_ir_const_f(k, NG_FLOAT64, c)
-    NgIrRef x = f.r;
-    NgIrRef above = B(GE, x, F(0x1p63)), below = B(LT, x, F(-0x1p63)), nan = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x);
-    NgIrRef odd = B(LOGOR, B(LOGOR, above, below), nan);
-    NgIrRef fx = ng_ir_select(k, odd, F(0.0), x);
-    NgIrRef t = ng_ir_cast(k, NG_INT64, fx); /* (C's cast truncates) */
-    NgIrRef frac = ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, fx, ng_ir_cast(k, NG_FLOAT64, t));
-    NgIrRef m = n.r;
-    NgIrRef same = B(EQ, m, t);
-    NgIrRef eq = B(LOGAND, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, odd), B(LOGAND, same, B(EQ, frac, F(0.0))));
-    NgIrRef lt = B(LOGOR, above, B(LOGAND, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, odd),
-                                   B(LOGOR, B(LT, m, t), B(LOGAND, same, B(GT, frac, F(0.0))))));
-    NgIrRef gt = B(LOGOR, below, B(LOGAND, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, odd),
-                                   B(LOGOR, B(GT, m, t), B(LOGAND, same, B(LT, frac, F(0.0))))));
-    NgIrRef r = iop == NG_OP_EQ ? eq : iop == NG_OP_NE ? ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, eq)
-                : iop == NG_OP_LT ? lt : iop == NG_OP_GT ? gt : iop == NG_OP_LE ? B(LOGOR, lt, eq) : B(LOGOR, gt, eq);
-#undef B
-#undef F
-    return mkval(r, NG_BOOL, true, true);
+        return mkval(in_float, NG_BOOL, true, true);
+    if (is_const(L, f.r) && !isnan(const_value(L, f.r)) && fabs(const_value(L, f.r)) < 0x1p62) {
+        /* a literal: the int against the whole number at or beside it (n < 2.5: n < 3) */
+        double c = const_value(L, f.r), fl = floor(c), ce = ceil(c);
+        NgOp op = iop;
+        if (!int_first) /* c op n as n op' c */
+            op = op == NG_OP_LT ? NG_OP_GT : op == NG_OP_GT ? NG_OP_LT : op == NG_OP_LE ? NG_OP_GE
+                 : op == NG_OP_GE ? NG_OP_LE : op;
+        if ((op == NG_OP_EQ || op == NG_OP_NE) && fl != c)
+            return mkval(ng_ir_const_i(k, NG_BOOL, op == NG_OP_NE), NG_BOOL, true, true);
+        double w = op == NG_OP_LT || op == NG_OP_GE ? ce : fl;
+        return mkval(ng_ir_binary(k, op, NG_BOOL, n.r, ng_ir_const_i(k, NG_INT64, (int64_t)w)), NG_BOOL, true, true);
+    }
+    NgIrRef d = as(L, n, NG_FLOAT64), x = f.r, top = ng_ir_const_f(k, NG_FLOAT64, 0x1p63);
+    NgIrRef tie = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, d, x), big = ng_ir_binary(k, NG_OP_GE, NG_BOOL, x, top);
+    NgIrRef t = ng_ir_cast(k, NG_INT64, ng_ir_select(k, big, ng_ir_const_f(k, NG_FLOAT64, 0.0), x));
+    NgIrRef exact = ng_ir_binary(k, iop, NG_BOOL, int_first ? n.r : t, int_first ? t : n.r);
+    /* f == 2**63: the int is below it */
+    bool int_below = iop == NG_OP_NE || (int_first ? (iop == NG_OP_LT || iop == NG_OP_LE) : (iop == NG_OP_GT || iop == NG_OP_GE));
+    exact = ng_ir_select(k, big, ng_ir_const_i(k, NG_BOOL, int_below), exact);
+    return mkval(ng_ir_select(k, tie, exact, in_float), NG_BOOL, true, true);
 }
 
 /* a `op` b for a comparison operator. */

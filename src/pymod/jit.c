@@ -208,6 +208,10 @@ static void helper_callee(void *ctx, const NgJitExpr *call)
         return;
     PyCodeObject *code = (PyCodeObject *)PyFunction_GET_CODE(c->fn);
     PyObject *closure = PyFunction_GET_CLOSURE(c->fn), *v = NULL;
+    if (code->co_nfreevars == 0) { /* (most helpers: no tuple made per launch) */
+        callee_check(c, kind, call->lhs->name, PyDict_GetItemString(PyFunction_GET_GLOBALS(c->fn), call->lhs->name));
+        return;
+    }
     PyObject *free = PyCode_GetFreevars(code);
     PyObject *name = PyUnicode_FromString(call->lhs->name);
     if (!free || !name) {

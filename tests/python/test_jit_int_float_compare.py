@@ -70,6 +70,23 @@ def test_array_ints_against_float():
     assert jf.loop_report()[0]["ran"].startswith("kernel"), jf.loop_report()
 
 
+def literals(x, out):
+    for i in range(len(x)):
+        v = int(x[i])
+        out[i] = ((v < 2.5) + 2 * (v <= -2.5) + 4 * (v > 3.0) + 8 * (v >= -3.5) + 16 * (v == 4.0) +
+                  32 * (v != 4.5) + 64 * (2.5 < v) + 128 * (9007199254740994.0 == v) + 256 * (-0.0 >= v))
+
+
+def test_literals():
+    x = np.array([-4, -3, -2, 0, 2, 3, 4, 5, 2**53, 2**53 + 1, 2**53 + 2, -2**63], np.int64)
+    want, got = np.zeros(len(x)), np.zeros(len(x))
+    literals(x, want)
+    jf = numgpu.jit(literals)
+    jf(x, got)
+    np.testing.assert_array_equal(got, want)
+    assert jf.loop_report()[0]["ran"].startswith("kernel"), jf.loop_report()
+
+
 def test_chained():
     x = np.array([2**53, 2**53 + 1, 2**53 + 2, 2**53 + 3], np.int64)
     jf = numgpu.jit(chained)
