@@ -1834,14 +1834,26 @@ static Val compare_int_float(Lower *L, NgOp iop, Val a, Val b)
         double w = op == NG_OP_LT || op == NG_OP_GE ? ce : fl;
         return mkval(ng_ir_binary(k, op, NG_BOOL, n.r, ng_ir_const_i(k, NG_INT64, (int64_t)w)), NG_BOOL, true, true);
     }
+    if (!int_first) /* f op n as n op' f */
+        iop = iop == NG_OP_LT ? NG_OP_GT : iop == NG_OP_GT ? NG_OP_LT : iop == NG_OP_LE ? NG_OP_GE
+              : iop == NG_OP_GE ? NG_OP_LE : iop;
+    /* as bitwise ops of bools, no selects: the C compiler vectorises them */
+#define B(o, x, y) ng_ir_binary(k, NG_OP_##o, NG_BOOL, x, y)
     NgIrRef d = as(L, n, NG_FLOAT64), x = f.r, top = ng_ir_const_f(k, NG_FLOAT64, 0x1p63);
-    NgIrRef tie = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, d, x), big = ng_ir_binary(k, NG_OP_GE, NG_BOOL, x, top);
+    NgIrRef tie = B(EQ, d, x), big = B(GE, x, top);
     NgIrRef t = ng_ir_cast(k, NG_INT64, ng_ir_select(k, big, ng_ir_const_f(k, NG_FLOAT64, 0.0), x));
-    NgIrRef exact = ng_ir_binary(k, iop, NG_BOOL, int_first ? n.r : t, int_first ? t : n.r);
-    /* f == 2**63: the int is below it */
-    bool int_below = iop == NG_OP_NE || (int_first ? (iop == NG_OP_LT || iop == NG_OP_LE) : (iop == NG_OP_GT || iop == NG_OP_GE));
-    exact = ng_ir_select(k, big, ng_ir_const_i(k, NG_BOOL, int_below), exact);
-    return mkval(ng_ir_select(k, tie, exact, in_float), NG_BOOL, true, true);
+    NgIrRef exact = B(BITAND, tie, ng_ir_binary(k, iop == NG_OP_NE ? NG_OP_EQ : iop, NG_BOOL, n.r, t));
+    NgIrRef r;
+    if (iop == NG_OP_LT || iop == NG_OP_LE) /* (f == 2**63 is above every int64) */
+        r = B(BITOR, B(LT, d, x), B(BITOR, exact, B(BITAND, tie, big)));
+    else if (iop == NG_OP_GT || iop == NG_OP_GE)
+        r = B(BITOR, B(GT, d, x), B(BITAND, exact, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, big)));
+    else
+        r = B(BITAND, exact, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, big));
+#undef B
+    if (iop == NG_OP_NE)
+        r = ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, r);
+    return mkval(r, NG_BOOL, true, true);
 }
 
 /* a `op` b for a comparison operator. */
