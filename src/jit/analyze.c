@@ -873,8 +873,10 @@ static bool range_like(const NgJitExpr *it)
 
 static Helper *find_helper(Ctx *c, int name_id)
 {
-    for (int i = 0; i < c->nhelpers; i++)
-        if (c->helpers[i].def->name_id == name_id)
+    const NgJitStmt *d = name_id >= 0 && name_id < c->ast->nnames
+                         ? ng_jit_helper_def(c->ast, c->func, c->ast->names[name_id]) : NULL;
+    for (int i = 0; d && i < c->nhelpers; i++)
+        if (c->helpers[i].def == d)
             return &c->helpers[i];
     return NULL;
 }
@@ -3766,6 +3768,14 @@ static void analyze_loop(Ctx *c, int li)
         why = fmt(c, "assigns its loop variable %s in the body", name_of(c, L->var_id));
     else if (set_has(d->live_out, L->var_id))
         why = fmt(c, "its loop variable %s is read after the loop", name_of(c, L->var_id));
+    if (!why) { /* range(i) after a loop over i: the kernel evaluates the range where the loop's
+                   own (private) names are not declared yet; in order they carry in */
+        uint64_t *reads = set_new(c);
+        loads_into(c, s->test, reads);
+        for (int id = 0; id < c->ast->nnames && !why; id++)
+            if (set_has(reads, id) && (id == L->var_id || set_has(d->assigned, id)))
+                why = fmt(c, "its range reads %s, which the loop assigns", name_of(c, id));
+    }
     int carried;
     const char *scal = analyze_scalars(c, li, &carried);
     Peel pk = {0};
@@ -3948,6 +3958,7 @@ NgStatus ng_jit_analyze(const NgJitAst *ast, const NgJitStmt *func, NgJitLoops *
     c->ast = ast;
     c->func = func;
     c->res = res;
+    res->func = func;
     NgStatus st = NG_OK;
     if (setjmp(c->oom) == 0)
         run(c);
@@ -3961,6 +3972,21 @@ NgStatus ng_jit_analyze(const NgJitAst *ast, const NgJitStmt *func, NgJitLoops *
     }
     *out = res;
     return NG_OK;
+}
+
+/* The last DEF named `name` among b's statements, or NULL. */
+static const NgJitStmt *last_def(NgJitBlock b, const char *name)
+{
+    for (int i = b.n - 1; i >= 0; i--)
+        if (b.stmts[i]->kind == NG_JIT_S_DEF && strcmp(b.stmts[i]->name, name) == 0)
+            return b.stmts[i];
+    return NULL;
+}
+
+const NgJitStmt *ng_jit_helper_def(const NgJitAst *ast, const NgJitStmt *func, const char *name)
+{
+    const NgJitStmt *d = func && func->kind == NG_JIT_S_DEF ? last_def(func->body, name) : NULL;
+    return d ? d : last_def(ast->body, name);
 }
 
 void ng_jit_loops_free(NgJitLoops *loops)

@@ -166,6 +166,7 @@ typedef struct NgJitLoops {
     NgJitArena arena;    /* owns items, their lists and reason texts */
     NgJitLoopInfo *items;
     int n;
+    const NgJitStmt *func; /* the DEF analysed (its nested defs are helpers first) */
 } NgJitLoops;
 
 /* Analyses the loops of `func`, a DEF statement of `ast` (loops in functions
@@ -173,6 +174,13 @@ typedef struct NgJitLoops {
  * ng_jit_loops_free. NG_ERR_VALUE when func is not a DEF, NG_ERR_NOMEM. */
 NgStatus ng_jit_analyze(const NgJitAst *ast, const NgJitStmt *func, NgJitLoops **out);
 void ng_jit_loops_free(NgJitLoops *loops);
+
+/* The DEF a call of `name` in func (or in a helper it inlines) is compiled as: the last def
+ * of that name at func's top level (a nested function shadows the module's), else the last at
+ * module level (a later def rebinds the name), else NULL. Python calls what the name is bound
+ * to at run time: the launch checks that it is this def's function (pymod/jit.c, `callee_ok`),
+ * else the loop runs as Python. func may be NULL. */
+const NgJitStmt *ng_jit_helper_def(const NgJitAst *ast, const NgJitStmt *func, const char *name);
 
 /* "parallel", "sequential", "python": the words of f.loop_report(). */
 const char *ng_jit_loop_kind_name(NgJitLoopKind kind);

@@ -1926,6 +1926,54 @@ static Val compare_python_int(Lower *L, NgOp iop, Val a, Val b, NgDType dt)
     return mkval(ng_ir_select(k, neg, ng_ir_const_i(k, NG_BOOL, w_less), cmp), NG_BOOL, false, true);
 }
 
+/* a `op` b of a Python int and a Python float, exactly, as Python compares them (in float64
+ * an int beyond 2**53 rounds: 2**53 + 1 == 2.0**53 would hold). Rounding keeps order, so where
+ * the int's float64 d differs from f (or f is NaN) d op f is the answer; where they are equal f
+ * is a whole number, 2**63 (above every int64) or an int64 t that the int compares with. In
+ * float64 alone where the int's bound is within 2**53. */
+static Val compare_int_float(Lower *L, NgOp iop, Val a, Val b)
+{
+    NgIrKernel *k = L->k;
+    bool int_first = a.dt == NG_INT64;
+    Val n = int_first ? a : b, f = int_first ? b : a;
+    NgIrRef in_float = ng_ir_binary(k, iop, NG_BOOL, as(L, a, NG_FLOAT64), as(L, b, NG_FLOAT64));
+    uint64_t params = 0;
+    if (mag_of(L, n, &params) <= 0x1p53)
+        return mkval(in_float, NG_BOOL, true, true);
+    if (is_const(L, f.r) && !isnan(const_value(L, f.r)) && fabs(const_value(L, f.r)) < 0x1p62) {
+        /* a literal: the int against the whole number at or beside it (n < 2.5: n < 3) */
+        double c = const_value(L, f.r), fl = floor(c), ce = ceil(c);
+        NgOp op = iop;
+        if (!int_first) /* c op n as n op' c */
+            op = op == NG_OP_LT ? NG_OP_GT : op == NG_OP_GT ? NG_OP_LT : op == NG_OP_LE ? NG_OP_GE
+                 : op == NG_OP_GE ? NG_OP_LE : op;
+        if ((op == NG_OP_EQ || op == NG_OP_NE) && fl != c)
+            return mkval(ng_ir_const_i(k, NG_BOOL, op == NG_OP_NE), NG_BOOL, true, true);
+        double w = op == NG_OP_LT || op == NG_OP_GE ? ce : fl;
+        return mkval(ng_ir_binary(k, op, NG_BOOL, n.r, ng_ir_const_i(k, NG_INT64, (int64_t)w)), NG_BOOL, true, true);
+    }
+    if (!int_first) /* f op n as n op' f */
+        iop = iop == NG_OP_LT ? NG_OP_GT : iop == NG_OP_GT ? NG_OP_LT : iop == NG_OP_LE ? NG_OP_GE
+              : iop == NG_OP_GE ? NG_OP_LE : iop;
+    /* as bitwise ops of bools, no selects: the C compiler vectorises them */
+#define B(o, x, y) ng_ir_binary(k, NG_OP_##o, NG_BOOL, x, y)
+    NgIrRef d = as(L, n, NG_FLOAT64), x = f.r, top = ng_ir_const_f(k, NG_FLOAT64, 0x1p63);
+    NgIrRef tie = B(EQ, d, x), big = B(GE, x, top);
+    NgIrRef t = ng_ir_cast(k, NG_INT64, ng_ir_select(k, big, ng_ir_const_f(k, NG_FLOAT64, 0.0), x));
+    NgIrRef exact = B(BITAND, tie, ng_ir_binary(k, iop == NG_OP_NE ? NG_OP_EQ : iop, NG_BOOL, n.r, t));
+    NgIrRef r;
+    if (iop == NG_OP_LT || iop == NG_OP_LE) /* (f == 2**63 is above every int64) */
+        r = B(BITOR, B(LT, d, x), B(BITOR, exact, B(BITAND, tie, big)));
+    else if (iop == NG_OP_GT || iop == NG_OP_GE)
+        r = B(BITOR, B(GT, d, x), B(BITAND, exact, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, big)));
+    else
+        r = B(BITAND, exact, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, big));
+#undef B
+    if (iop == NG_OP_NE)
+        r = ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, r);
+    return mkval(r, NG_BOOL, true, true);
+}
+
 /* a `op` b for a comparison operator. */
 static Val compare(Lower *L, NgJitOp op, Val a, Val b, int line)
 {
@@ -1954,6 +2002,9 @@ static Val compare(Lower *L, NgJitOp op, Val a, Val b, int line)
                     ng_jit_op_name(op), type_name(a), type_name(b));
     if (!weak && ng_dtype_is_int(dt) && dt != NG_INT64 && ((a.weak && a.dt == NG_INT64) || (b.weak && b.dt == NG_INT64)))
         return compare_python_int(L, iop, a, b, dt);
+    if (weak && dt == NG_FLOAT64 && ((a.dt == NG_INT64 && b.dt == NG_FLOAT64) || (a.dt == NG_FLOAT64 && b.dt == NG_INT64)) &&
+        iop >= NG_OP_EQ && iop <= NG_OP_GE)
+        return compare_int_float(L, iop, a, b);
     return mkval(ng_ir_binary(L->k, iop, NG_BOOL, as(L, a, dt), as(L, b, dt)), NG_BOOL, weak, true);
 }
 
@@ -3619,6 +3670,55 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
 
 /* cmath.<fn>(x): x as a Python complex, the result a Python complex (a
  * float for phase, a bool for the tests). */
+/* cmath's errors for op(z) = r, as CPython's cmathmodule.c sets errno: f(z) of sin, cos, tan
+ * and atan is g(iz) of sinh, cosh, tanh and atanh (the rules read (x, y) of iz, up to signs).
+ * Finite z: exp, sinh, cosh with an infinite part in r a range error (OverflowError); log and
+ * log10 of 0, atanh of +-1 a domain error (ValueError). Infinite parts: exp's imaginary one
+ * with x finite or +inf, cosh's and sinh's with x not NaN, tanh's with x finite: a domain error.
+ * Every other case (sqrt, asin ..., NaN inputs) returns its value. */
+static void cmath_raises(Lower *L, NgOp op, NgIrRef z, NgIrRef r, int line)
+{
+    NgIrKernel *k = L->k;
+    bool turn = op == NG_OP_SIN || op == NG_OP_COS || op == NG_OP_TAN || op == NG_OP_ARCTAN;
+    NgIrRef re = ng_ir_cast(k, NG_FLOAT64, z), im = ng_ir_imag(k, z);
+    NgIrRef x = turn ? im : re, y = turn ? re : im;
+#define AND(a, b) ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, a, b)
+#define OR(a, b) ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, a, b)
+#define IS(o, v) ng_ir_unary(k, NG_OP_##o, NG_BOOL, v)
+#define EQ(v, c) ng_ir_binary(k, NG_OP_EQ, NG_BOOL, v, ng_ir_const_f(k, NG_FLOAT64, c))
+    NgIrRef finite = AND(IS(ISFINITE, x), IS(ISFINITE, y));
+    NgIrRef domain = NG_IR_NONE, range = NG_IR_NONE;
+    switch (op) {
+    case NG_OP_EXP:
+        domain = AND(IS(ISINF, y), OR(IS(ISFINITE, x), EQ(x, INFINITY)));
+        break;
+    case NG_OP_SINH: case NG_OP_COSH: case NG_OP_SIN: case NG_OP_COS:
+        domain = AND(IS(ISINF, y), IS(LOGNOT, IS(ISNAN, x)));
+        break;
+    case NG_OP_TANH: case NG_OP_TAN:
+        domain = AND(IS(ISINF, y), IS(ISFINITE, x));
+        break;
+    case NG_OP_LOG: case NG_OP_LOG10:
+        domain = AND(EQ(x, 0.0), EQ(y, 0.0));
+        break;
+    case NG_OP_ARCTANH: case NG_OP_ARCTAN:
+        domain = AND(EQ(ng_ir_unary(k, NG_OP_ABS, NG_FLOAT64, x), 1.0), EQ(y, 0.0));
+        break;
+    default:
+        break;
+    }
+    if (op == NG_OP_EXP || op == NG_OP_SINH || op == NG_OP_COSH || op == NG_OP_SIN || op == NG_OP_COS)
+        range = AND(finite, OR(IS(ISINF, ng_ir_cast(k, NG_FLOAT64, r)), IS(ISINF, ng_ir_imag(k, r))));
+#undef AND
+#undef OR
+#undef IS
+#undef EQ
+    if (domain != NG_IR_NONE)
+        raise_or_python(L, domain, NG_JIT_RAISE_DOMAIN, line);
+    if (range != NG_IR_NONE)
+        raise_or_python(L, range, NG_JIT_RAISE_RANGE, line);
+}
+
 static Val cmath_call(Lower *L, const NgJitExpr *e, const char *fn)
 {
     static const struct { const char *name; NgOp op; } fns[] = {
@@ -3643,7 +3743,9 @@ static Val cmath_call(Lower *L, const NgJitExpr *e, const char *fn)
                                       ng_ir_cast(L->k, NG_FLOAT64, z)), NG_FLOAT64, true, false);
         if (op == NG_OP_ISNAN || op == NG_OP_ISINF || op == NG_OP_ISFINITE)
             return mkval(ng_ir_unary(L->k, op, NG_BOOL, z), NG_BOOL, true, true);
-        return mkval(ng_ir_unary(L->k, op, NG_COMPLEX128, z), NG_COMPLEX128, true, false);
+        NgIrRef r = ng_ir_unary(L->k, op, NG_COMPLEX128, z);
+        cmath_raises(L, op, z, r, e->span.line);
+        return mkval(r, NG_COMPLEX128, true, false);
     }
     char what[80];
     snprintf(what, sizeof what, "cmath.%s()", fn);
@@ -5379,19 +5481,29 @@ struct Tail;
 static void tail_block(Lower *L, const struct Tail *t, Stmts *out);
 
 /* The def named `name` anywhere in the module (module level first). */
-static const NgJitStmt *find_def(NgJitBlock b, const char *name)
+static const NgJitStmt *any_def(NgJitBlock b, const char *name)
 {
     for (int i = 0; i < b.n; i++)
         if (b.stmts[i]->kind == NG_JIT_S_DEF && strcmp(b.stmts[i]->name, name) == 0)
             return b.stmts[i];
     for (int i = 0; i < b.n; i++)
         if (b.stmts[i]->kind == NG_JIT_S_DEF) {
-            const NgJitStmt *d = find_def(b.stmts[i]->body, name);
+            const NgJitStmt *d = any_def(b.stmts[i]->body, name);
             if (d)
                 return d;
         }
     return NULL;
 }
+
+/* The def a call of `name` inlines (ng_jit_helper_def, for the function the analysis was of when
+ * known), else one nested anywhere (the launch checks the name's binding: launch_callees). */
+static const NgJitStmt *find_def_in(const NgJitAst *ast, const NgJitLoops *loops, const char *name)
+{
+    const NgJitStmt *d = ng_jit_helper_def(ast, loops ? loops->func : NULL, name);
+    return d ? d : any_def(ast->body, name);
+}
+
+static const NgJitStmt *find_def(const Lower *L, const char *name) { return find_def_in(L->ast, L->plan->loops, name); }
 
 static bool block_draws(const NgJitAst *ast, NgJitBlock b, int depth);
 
@@ -5402,7 +5514,7 @@ static bool expr_draws(const NgJitAst *ast, const NgJitExpr *e, int depth)
         return false;
     if (e->kind == NG_JIT_E_CALL) {
         NgJitCallKind kind = ng_jit_call_kind(e);
-        const NgJitStmt *def = kind == NG_JIT_CALL_HELPER && depth < 8 ? find_def(ast->body, e->lhs->name) : NULL;
+        const NgJitStmt *def = kind == NG_JIT_CALL_HELPER && depth < 8 ? find_def_in(ast, NULL, e->lhs->name) : NULL;
         if (kind == NG_JIT_CALL_RANDOM || (def && block_draws(ast, def->body, depth + 1)))
             return true;
         for (int i = 0; i < e->nkeywords; i++)
@@ -6072,7 +6184,7 @@ static Val call(Lower *L, const NgJitExpr *e)
     if (ng_jit_call_kind(e) == NG_JIT_CALL_RANDOM)
         return draw(L, e);
     if (f->kind == NG_JIT_E_NAME && sym_of(L, f)->kind == SYM_UNBOUND) {
-        const NgJitStmt *def = find_def(L->ast->body, f->name);
+        const NgJitStmt *def = find_def(L, f->name);
         return def ? helper_call(L, e, def, 1, NULL) : builtin_call(L, e, f->name);
     }
     if (f->kind == NG_JIT_E_ATTR && strcmp(f->name, "norm") == 0 && f->lhs->kind == NG_JIT_E_ATTR &&
@@ -6630,7 +6742,7 @@ static int unpack_values(Lower *L, const NgJitExpr *value, int n, Val *vals, Stm
     }
     if (value->kind == NG_JIT_E_CALL && value->lhs->kind == NG_JIT_E_NAME &&
         sym_of(L, value->lhs)->kind == SYM_UNBOUND) { /* p, q = helper(x) */
-        const NgJitStmt *def = find_def(L->ast->body, value->lhs->name);
+        const NgJitStmt *def = find_def(L, value->lhs->name);
         if (!def && strcmp(value->lhs->name, "divmod") == 0 && n == 2 && !value->nkeywords)
             return divmod_values(L, value, vals, out);
         if (def) {
@@ -8668,7 +8780,7 @@ static bool mentions_assigned(Lower *L, const NgJitExpr *e)
     if (e->kind == NG_JIT_E_ATTR)
         return mentions_assigned(L, e->lhs);
     if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME &&
-        L->syms[e->lhs->name_id].kind == SYM_UNBOUND && find_def(L->ast->body, e->lhs->name))
+        L->syms[e->lhs->name_id].kind == SYM_UNBOUND && find_def(L, e->lhs->name))
         return true; /* a helper: whatever it reads */
     bool m = mentions_assigned(L, e->lhs) || mentions_assigned(L, e->rhs) || mentions_assigned(L, e->cond);
     for (int i = 0; !m && i < e->nitems && e->kind != NG_JIT_E_DICT; i++)
@@ -8877,9 +8989,9 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
             str_expr(L, s->value); /* (for what it raises: a comprehension's elements, desugar.c) */
             flush(L, out);
         } else if (s->value->kind == NG_JIT_E_CALL && s->value->lhs->kind == NG_JIT_E_NAME &&
-            sym_of(L, s->value->lhs)->kind == SYM_UNBOUND && find_def(L->ast->body, s->value->lhs->name)) {
+            sym_of(L, s->value->lhs)->kind == SYM_UNBOUND && find_def(L, s->value->lhs->name)) {
             /* a helper called for its effect: its body, the value dropped */
-            helper_call(L, s->value, find_def(L->ast->body, s->value->lhs->name), 0, NULL);
+            helper_call(L, s->value, find_def(L, s->value->lhs->name), 0, NULL);
             flush(L, out);
         } else if (s->value->kind == NG_JIT_E_CALL) {
             char buf[80], what[256];

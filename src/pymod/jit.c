@@ -40,6 +40,9 @@ typedef struct LoopNames {
     const char **names;  /* ng_jit_loop_names' (the AST's strings; the array is ours) */
     PyObject **keys;     /* an interned str per name; NULL until the loop first launches */
     bool *sizes;         /* per name: a small array's length in the loop (ng_jit_sizes_array) */
+    char *callee;        /* per name: 'b' called as a builtin, 'h' as a helper (callee_check), 0 */
+    bool *early;         /* per name: the loop assigns it and may read it before any assignment
+                            (maybe_unbound): unbound at the launch, Python may raise there */
     int n;               /* how many */
 } LoopNames;
 
@@ -82,6 +85,8 @@ static void program_free(PyObject *capsule)
             Py_XDECREF(p->names[i].keys[j]);
         PyMem_Free(p->names[i].keys);
         PyMem_Free(p->names[i].sizes);
+        PyMem_Free(p->names[i].callee);
+        PyMem_Free(p->names[i].early);
         ng_free(p->names[i].names);
     }
     PyMem_Free(p->names);
@@ -110,6 +115,371 @@ static PyObject *str_of(Program *p, const char *s)
     return o;
 }
 
+/* ---- what the names a loop calls are bound to ----
+ * The front end compiles a call of a plain name as the builtin of that name
+ * (ng_jit_call_kind) or as the def ng_jit_helper_def finds in the source;
+ * Python calls whatever the name is bound to when the call runs. Each launch
+ * checks that the binding is that object (and so on for the helpers a helper
+ * calls, in its own scope), else the loop runs as Python. */
+
+typedef void (*CallFn)(void *ctx, const NgJitExpr *call);
+
+/* fn(ctx, call) for every call of a plain name in e (not in comprehensions or lambdas). */
+static void each_call(const NgJitExpr *e, CallFn fn, void *ctx)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP: case NG_JIT_E_GENEXP:
+    case NG_JIT_E_LAMBDA: case NG_JIT_E_NAME: case NG_JIT_E_INT: case NG_JIT_E_FLOAT: case NG_JIT_E_IMAG:
+    case NG_JIT_E_CONST: case NG_JIT_E_STR:
+        return;
+    case NG_JIT_E_CALL:
+        if (e->lhs->kind == NG_JIT_E_NAME)
+            fn(ctx, e);
+        for (int i = 0; i < e->nkeywords; i++)
+            each_call(e->keywords[i].value, fn, ctx);
+        break;
+    case NG_JIT_E_DICT:
+        for (int i = 0; i < e->nitems; i++)
+            each_call(e->keys[i], fn, ctx);
+        break;
+    default:
+        break;
+    }
+    each_call(e->lhs, fn, ctx);
+    each_call(e->rhs, fn, ctx);
+    each_call(e->cond, fn, ctx);
+    for (int i = 0; i < e->nitems; i++)
+        each_call(e->items[i], fn, ctx);
+}
+
+static void each_call_block(NgJitBlock b, CallFn fn, void *ctx)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_DEF || s->kind == NG_JIT_S_OTHER)
+            continue; /* (never compiled) */
+        for (int t = 0; t < s->ntargets; t++)
+            each_call(s->targets[t], fn, ctx);
+        each_call(s->target, fn, ctx);
+        each_call(s->value, fn, ctx);
+        each_call(s->test, fn, ctx);
+        each_call_block(s->body, fn, ctx);
+        each_call_block(s->orelse, fn, ctx);
+    }
+}
+
+/* 'b' for a call the front end compiles as a builtin, 'h' as a helper, else 0. */
+static char callee_kind(const NgJitExpr *call)
+{
+    NgJitCallKind k = ng_jit_call_kind(call);
+    return k == NG_JIT_CALL_BUILTIN ? 'b' : k == NG_JIT_CALL_HELPER ? 'h' : 0;
+}
+
+static void mark_callee(void *ctx, const NgJitExpr *call)
+{
+    LoopNames *ln = ctx;
+    for (int i = 0; i < ln->n; i++)
+        if (strcmp(ln->names[i], call->lhs->name) == 0)
+            ln->callee[i] = callee_kind(call);
+}
+
+/* What a helper's check needs from the launch. */
+typedef struct Callees {
+    const Program *p;
+    PyObject *globals;   /* the function's */
+    int line_offset;     /* the source's first line - 1 in the file */
+    int depth;           /* helpers inside helpers so far */
+    PyObject *fn;        /* the helper whose calls are being checked */
+    const char *why;     /* the first binding that is not the compiled one, or NULL */
+    char buf[200];
+} Callees;
+
+static void callee_check(Callees *c, char kind, const char *name, PyObject *v);
+
+/* The object `name` is bound to in helper c->fn (its closure, its globals; NULL: a builtin or
+ * nothing), checked. */
+static void helper_callee(void *ctx, const NgJitExpr *call)
+{
+    Callees *c = ctx;
+    char kind = callee_kind(call);
+    if (c->why || !kind)
+        return;
+    PyCodeObject *code = (PyCodeObject *)PyFunction_GET_CODE(c->fn);
+    PyObject *closure = PyFunction_GET_CLOSURE(c->fn), *v = NULL;
+    if (code->co_nfreevars == 0) { /* (most helpers: no tuple made per launch) */
+        callee_check(c, kind, call->lhs->name, PyDict_GetItemString(PyFunction_GET_GLOBALS(c->fn), call->lhs->name));
+        return;
+    }
+    PyObject *free = PyCode_GetFreevars(code);
+    PyObject *name = PyUnicode_FromString(call->lhs->name);
+    if (!free || !name) {
+        PyErr_Clear();
+        c->why = "out of memory checking the loop's helpers";
+    } else {
+        Py_ssize_t at = -1;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(free); i++)
+            if (PyUnicode_Compare(PyTuple_GET_ITEM(free, i), name) == 0)
+                at = i;
+        if (at >= 0 && closure && at < PyTuple_GET_SIZE(closure))
+            v = PyCell_GET(PyTuple_GET_ITEM(closure, at));
+        else if (at < 0)
+            v = PyDict_GetItem(PyFunction_GET_GLOBALS(c->fn), name);
+        if (at >= 0 && !v) {
+            snprintf(c->buf, sizeof c->buf, "a helper calls %s, which is not bound", call->lhs->name);
+            c->why = c->buf;
+        }
+    }
+    Py_XDECREF(free);
+    Py_XDECREF(name);
+    if (!c->why)
+        callee_check(c, kind, call->lhs->name, v);
+}
+
+/* Sets c->why when v, what `name` is bound to (NULL: nothing, in the function's scope and
+ * its globals), is not what the front end compiled the call as. */
+static void callee_check(Callees *c, char kind, const char *name, PyObject *v)
+{
+    if (kind == 'b') {
+        PyObject *b = PyDict_GetItemString(PyEval_GetBuiltins(), name);
+        if (!v || v == b)
+            return;
+        snprintf(c->buf, sizeof c->buf, "the name %s is bound to another object than the builtin %s", name, name);
+        c->why = c->buf;
+        return;
+    }
+    const NgJitStmt *def = ng_jit_helper_def(c->p->ast, c->p->func, name);
+    bool same = false;
+    if (def && v && PyFunction_Check(v) && PyFunction_GET_GLOBALS(v) == c->globals) {
+        PyCodeObject *code = (PyCodeObject *)PyFunction_GET_CODE(v);
+        same = code->co_firstlineno == def->deco_line + c->line_offset &&
+               PyUnicode_CompareWithASCIIString(code->co_name, def->name) == 0 &&
+               PyUnicode_CompareWithASCIIString(code->co_filename, c->p->ast->filename) == 0;
+    }
+    if (!same) {
+        snprintf(c->buf, sizeof c->buf, "calls %s, which is bound to %s than the def of %s the loop was compiled with",
+                 name, v ? "another object" : "nothing, or to another object", name);
+        c->why = c->buf;
+        return;
+    }
+    if (c->depth >= 8) {
+        c->why = "calls helpers more than 8 deep";
+        return;
+    }
+    PyObject *outer = c->fn;
+    c->fn = v;
+    c->depth++;
+    each_call_block(def->body, helper_callee, c);
+    c->depth--;
+    c->fn = outer;
+}
+
+/* ---- names a loop may read before it binds them ----
+ * Python raises UnboundLocalError (NameError) where a name is read before any
+ * assignment binds it: assigned in one branch only, or only in an inner loop
+ * that may run no iteration. A loop's reads that may come before every
+ * assignment of the name in the loop (a walk in order, branches and loop
+ * bodies as maybe not run) are `early`; the launch runs the loop as Python
+ * when such a name is unbound before it (bound, its value carries from before
+ * the loop or from an earlier iteration, as the kernel's does). */
+
+typedef struct Early {
+    const LoopNames *ln;
+    bool *bound;         /* per name: surely bound here (since the loop began) */
+    bool *assigned;      /* per name: assigned somewhere in the loop */
+    bool *early;         /* per name: read where it may be unbound */
+} Early;
+
+static int name_at(const LoopNames *ln, const char *name)
+{
+    for (int i = 0; i < ln->n; i++)
+        if (strcmp(ln->names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static void bind_name(Early *w, const NgJitExpr *e, bool sure)
+{
+    int i = name_at(w->ln, e->name);
+    if (i >= 0) {
+        w->assigned[i] = true;
+        w->bound[i] |= sure;
+    }
+}
+
+/* The reads of e, in Python's order of evaluation; `sure`: e surely runs (its walruses bind). */
+static void early_expr(Early *w, const NgJitExpr *e, bool sure)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case NG_JIT_E_NAME: {
+        int i = name_at(w->ln, e->name);
+        if (i >= 0 && !w->bound[i])
+            w->early[i] = true;
+        return;
+    }
+    case NG_JIT_E_INT: case NG_JIT_E_FLOAT: case NG_JIT_E_IMAG: case NG_JIT_E_CONST: case NG_JIT_E_STR:
+    case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP: case NG_JIT_E_GENEXP:
+    case NG_JIT_E_LAMBDA:
+        return; /* (a comprehension or a lambda is not compiled) */
+    case NG_JIT_E_NAMED:
+        early_expr(w, e->rhs, sure);
+        bind_name(w, e->lhs, sure);
+        return;
+    case NG_JIT_E_BOOLOP:
+        early_expr(w, e->lhs, sure);
+        early_expr(w, e->rhs, false);
+        return;
+    case NG_JIT_E_IFEXP:
+        early_expr(w, e->cond, sure);
+        early_expr(w, e->lhs, false);
+        early_expr(w, e->rhs, false);
+        return;
+    case NG_JIT_E_COMPARE:
+        for (int i = 0; i < e->nitems; i++)
+            early_expr(w, e->items[i], sure && i < 2);
+        return;
+    case NG_JIT_E_CALL:
+        early_expr(w, e->lhs, sure);
+        for (int i = 0; i < e->nitems; i++)
+            early_expr(w, e->items[i], sure);
+        for (int i = 0; i < e->nkeywords; i++)
+            early_expr(w, e->keywords[i].value, sure);
+        return;
+    case NG_JIT_E_DICT:
+        for (int i = 0; i < e->nitems; i++) {
+            early_expr(w, e->keys[i], sure);
+            early_expr(w, e->items[i], sure);
+        }
+        return;
+    default:
+        early_expr(w, e->lhs, sure);
+        early_expr(w, e->rhs, sure);
+        early_expr(w, e->cond, sure);
+        for (int i = 0; i < e->nitems; i++)
+            early_expr(w, e->items[i], sure);
+        return;
+    }
+}
+
+/* A store into target t: the names it binds, the reads of a subscript's or attribute's. */
+static void early_target(Early *w, const NgJitExpr *t)
+{
+    switch (t->kind) {
+    case NG_JIT_E_NAME:
+        bind_name(w, t, true);
+        break;
+    case NG_JIT_E_TUPLE: case NG_JIT_E_LIST:
+        for (int i = 0; i < t->nitems; i++)
+            early_target(w, t->items[i]);
+        break;
+    case NG_JIT_E_STARRED:
+        early_target(w, t->lhs);
+        break;
+    default:
+        early_expr(w, t, true);
+        break;
+    }
+}
+
+static void early_block(Early *w, NgJitBlock b);
+
+/* Runs block b (or, for a FOR, its target and b) on a copy of what is bound: what it binds
+ * is not surely bound after it. */
+static void early_maybe(Early *w, const NgJitExpr *target, NgJitBlock b, bool *keep)
+{
+    int n = w->ln->n;
+    memcpy(keep, w->bound, (size_t)n * sizeof *keep);
+    if (target)
+        early_target(w, target);
+    early_block(w, b);
+    memcpy(w->bound, keep, (size_t)n * sizeof *keep);
+}
+
+static void early_stmt(Early *w, const NgJitStmt *s)
+{
+    int n = w->ln->n;
+    bool *keep = PyMem_Calloc((size_t)n + 1, sizeof *keep), *after = PyMem_Calloc((size_t)n + 1, sizeof *after);
+    if (!keep || !after) { /* (then every name read counts as early: the safe side) */
+        memset(w->bound, 0, (size_t)n * sizeof *w->bound);
+        PyMem_Free(keep);
+        PyMem_Free(after);
+        return;
+    }
+    switch (s->kind) {
+    case NG_JIT_S_ASSIGN:
+        early_expr(w, s->value, true);
+        for (int i = 0; i < s->ntargets; i++)
+            early_target(w, s->targets[i]);
+        break;
+    case NG_JIT_S_AUGASSIGN:
+        early_expr(w, s->target, true);
+        early_expr(w, s->value, true);
+        early_target(w, s->target);
+        break;
+    case NG_JIT_S_ANNASSIGN:
+        if (s->value) {
+            early_expr(w, s->value, true);
+            early_target(w, s->target);
+        }
+        break;
+    case NG_JIT_S_IF:
+        early_expr(w, s->test, true);
+        memcpy(keep, w->bound, (size_t)n * sizeof *keep);
+        early_block(w, s->body);
+        memcpy(after, w->bound, (size_t)n * sizeof *after);
+        memcpy(w->bound, keep, (size_t)n * sizeof *keep);
+        early_block(w, s->orelse);
+        for (int i = 0; i < n; i++)
+            w->bound[i] = w->bound[i] && after[i];
+        break;
+    case NG_JIT_S_FOR:
+        early_expr(w, s->test, true);
+        early_maybe(w, s->target, s->body, keep);
+        early_maybe(w, NULL, s->orelse, keep);
+        break;
+    case NG_JIT_S_WHILE:
+        early_expr(w, s->test, true);
+        early_maybe(w, NULL, s->body, keep);
+        early_maybe(w, NULL, s->orelse, keep);
+        break;
+    case NG_JIT_S_DEF: case NG_JIT_S_OTHER:
+        break; /* (not compiled) */
+    default:
+        early_expr(w, s->value, true);
+        early_expr(w, s->test, true);
+        break;
+    }
+    PyMem_Free(keep);
+    PyMem_Free(after);
+}
+
+static void early_block(Early *w, NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++)
+        early_stmt(w, b.stmts[i]);
+}
+
+/* ln->early for loop (ln's other fields made); false when out of memory. */
+static bool maybe_unbound(LoopNames *ln, const NgJitStmt *loop)
+{
+    int n = ln->n;
+    Early w = {ln, PyMem_Calloc((size_t)n + 1, sizeof(bool)), PyMem_Calloc((size_t)n + 1, sizeof(bool)), ln->early};
+    if (!w.bound || !w.assigned) {
+        PyMem_Free(w.bound);
+        PyMem_Free(w.assigned);
+        return false;
+    }
+    early_stmt(&w, loop);
+    for (int i = 0; i < n; i++) /* (names of the front end's own, __ng_*, are its business) */
+        ln->early[i] = ln->early[i] && w.assigned[i] && strncmp(ln->names[i], "__ng_", 5) != 0;
+    PyMem_Free(w.bound);
+    PyMem_Free(w.assigned);
+    return true;
+}
+
 /* Loop `index`'s free names, made at its first launch; NULL on an error. */
 static const LoopNames *loop_names(Program *p, int index, const NgJitStmt *loop)
 {
@@ -133,6 +503,8 @@ static const LoopNames *loop_names(Program *p, int index, const NgJitStmt *loop)
     }
     PyObject **keys = PyMem_Calloc((size_t)n + 1, sizeof *keys);
     bool *sizes = PyMem_Calloc((size_t)n + 1, sizeof *sizes);
+    char *callee = PyMem_Calloc((size_t)n + 1, sizeof *callee);
+    bool *early = PyMem_Calloc((size_t)n + 1, sizeof *early);
     for (int i = 0; keys && sizes && i < n; i++) {
         sizes[i] = ng_jit_sizes_array(loop, names[i]);
         if (!(keys[i] = PyUnicode_InternFromString(names[i]))) {
@@ -140,18 +512,26 @@ static const LoopNames *loop_names(Program *p, int index, const NgJitStmt *loop)
                 Py_DECREF(keys[j]);
             PyMem_Free(keys);
             PyMem_Free(sizes);
+            PyMem_Free(callee);
+            PyMem_Free(early);
             ng_free(names);
             return NULL;
         }
     }
-    if (!keys || !sizes) {
+    LoopNames made = {names, keys, sizes, callee, early, n};
+    if (!keys || !sizes || !callee || !early || !maybe_unbound(&made, loop)) {
+        for (int j = 0; keys && j < n; j++)
+            Py_XDECREF(keys[j]);
         PyMem_Free(keys);
         PyMem_Free(sizes);
+        PyMem_Free(callee);
+        PyMem_Free(early);
         ng_free(names);
         PyErr_NoMemory();
         return NULL;
     }
-    *ln = (LoopNames){names, keys, sizes, n};
+    *ln = made;
+    each_call_block((NgJitBlock){(NgJitStmt **)&loop, 1}, mark_callee, ln);
     return ln;
 }
 
@@ -2021,6 +2401,20 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
         PyObject *v = PyDict_GetItem(locals, ln->keys[i]);
         if (!v && !PySet_Contains(local_names, ln->keys[i])) /* (a local not bound yet: not the global) */
             v = PyDict_GetItem(globals, ln->keys[i]);
+        if (ln->callee[i]) { /* called: the object the loop was compiled for? */
+            Callees c = {.p = p, .globals = globals, .line_offset = line_offset};
+            callee_check(&c, ln->callee[i], ln->names[i], v);
+            if (c.why) {
+                snprintf(L.why, sizeof L.why, "%s", c.why);
+                why = L.why;
+                goto done;
+            }
+        }
+        if (!v && ln->early[i]) { /* Python's UnboundLocalError (or NameError), where it reads it */
+            snprintf(L.why, sizeof L.why, "it may read %s before it is bound", ln->names[i]);
+            why = L.why;
+            goto done;
+        }
         if (!v) /* not bound yet: assigned in the loop, or a builtin */
             continue;
         if (L.n == MAXV) {

@@ -233,7 +233,7 @@ def wrong_kind(x, out):
     (sized_by_argument, "made with 'n' = 300 (only shapes of 1 to 256 elements"),
     (read_after, "read after the loop"),
     (aliased, "used other than indexed"),
-    (made_in_a_branch, "used before it is made"),
+    (made_in_a_branch, "before it is"),  # (used before it is made; may read a before it is bound)
     (two_lengths, "made with two shapes"),
 ], ids=name_of)
 def test_what_stays_python_gives_pythons_results(fn, why):
