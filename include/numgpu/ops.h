@@ -245,6 +245,12 @@ NgStatus ng_op_tri(const NgArray *a, int64_t k, bool upper, NgArray *out);
 NgStatus ng_op_pad(const NgArray *a, const int64_t *width, NgPadMode mode, const NgScalar *values, NgArray *out);
 /* Coordinates of the nonzero elements, C order: an (ndim, count) int64 array. */
 NgStatus ng_op_nonzero(const NgArray *a, NgArray *out);
+/* Bits along the last axis (src/ops/bits.c): packbits of an integer or bool array (nonzero
+ * elements as 1 bits, eight to a uint8, the last byte padded with 0 bits; little: the first
+ * element in the least significant bit) and unpackbits of a uint8 array (each byte as eight 0/1
+ * uint8 elements, in the same orders). */
+NgStatus ng_op_packbits(const NgArray *a, bool little, NgArray *out);
+NgStatus ng_op_unpackbits(const NgArray *a, bool little, NgArray *out);
 /* take along axis (an integer index array of any shape). */
 NgStatus ng_op_take(const NgArray *a, const NgArray *idx, int axis, NgTakeMode mode, NgArray *out);
 
