@@ -345,10 +345,13 @@ static NgStatus unsupported(NgOp op, int n, const NgOperand *ops)
 }
 
 /* ldexp's loops (NumPy's ei, fi, di, el, fl, dl -> the float): the mantissa's own float loop,
- * the exponent any integer that casts safely to int64; no promotion between the two. */
+ * the exponent any integer that casts safely to int64; no promotion between the two. A Python
+ * bool mantissa, or an int one beside an array exponent, is weak: float16's loop, the first. */
 static NgStatus resolve_ldexp(const NgOperand *ops, NgDType *compute, NgDType *out)
 {
-    NgDType m = ops[0].array ? ops[0].array->dtype : default_of_kind(ops[0].scalar.kind);
+    NgKind mk = ops[0].scalar.kind;
+    NgDType m = ops[0].array ? ops[0].array->dtype
+                : mk == NG_KIND_BOOL || (mk == NG_KIND_INT && ops[1].array) ? NG_FLOAT16 : default_of_kind(mk);
     NgKind ek = ops[1].array ? ng_dtype_info(ops[1].array->dtype)->kind : ops[1].scalar.kind;
     if (ng_dtype_is_complex(m) || ek == NG_KIND_FLOAT || ek == NG_KIND_COMPLEX ||
         (ops[1].array && ops[1].array->dtype == NG_UINT64))

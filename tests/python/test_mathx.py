@@ -225,6 +225,13 @@ def test_ldexp_loops_and_errors_are_numpys():
         for edt in [np.bool_, np.int8, np.int64, np.uint32]:
             m, e = data(mdt, (7,), seed=1, kind="small"), data(edt, (7,), seed=2, kind="small")
             bits(ng.ldexp(ng.asarray(m), ng.asarray(e)), np.ldexp(m, e))
+    # Python scalars are weak: a bool mantissa, or an int one beside an array, takes float16's loop
+    e = np.array([-3, 0, 4], np.int32)
+    for m in (True, 3, 2.5, np.float16(2), np.int8(3), np.int64(5)):
+        for k in (e, e.astype(np.int8), True, 2, np.int32(2), np.int64(2)):
+            want = np.asarray(np.ldexp(m, k))
+            got = ng.ldexp(m, ng.asarray(k) if isinstance(k, np.ndarray) else k)
+            bits(got if isinstance(got, ng.ndarray) else ng.asarray(got), want)
     x = data(np.float32, (4,), seed=3)
     bits(ng.ldexp(ng.asarray(x), 3), np.ldexp(x, 3))                   # (a weak int keeps float32)
     bits(ng.ldexp(ng.asarray(x), np.int64(3)), np.ldexp(x, np.int64(3)))
