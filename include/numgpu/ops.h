@@ -245,6 +245,9 @@ NgStatus ng_op_tri(const NgArray *a, int64_t k, bool upper, NgArray *out);
 NgStatus ng_op_pad(const NgArray *a, const int64_t *width, NgPadMode mode, const NgScalar *values, NgArray *out);
 /* Coordinates of the nonzero elements, C order: an (ndim, count) int64 array. */
 NgStatus ng_op_nonzero(const NgArray *a, NgArray *out);
+/* NumPy's frexp of a float array in one kernel (src/ops/frexp.c): the mantissa (a's dtype) and
+ * the int32 exponent, new arrays of a's shape (the ops NG_OP_FREXP and NG_OP_FREXP_EXPONENT). */
+NgStatus ng_op_frexp(const NgArray *a, NgArray *mantissa, NgArray *exponent);
 /* Bits along the last axis (src/ops/bits.c): packbits of an integer or bool array (nonzero
  * elements as 1 bits, eight to a uint8, the last byte padded with 0 bits; little: the first
  * element in the least significant bit) and unpackbits of a uint8 array (each byte as eight 0/1

@@ -159,7 +159,8 @@ _FREXP, _FREXP_EXPONENT = (_core.op_names().index(_n) for _n in ("frexp", "frexp
 
 def _frexp_call(x, /, out=None):
     """(mantissa, exponent): x = mantissa * 2**exponent, 0.5 <= |mantissa| < 1 (0, inf and NaN: x
-    itself and 0), exponent int32; each output one device op, written into its out= array."""
+    itself and 0), exponent int32: one kernel (_core.frexp), or with out= (and for 0-d x, whose
+    results are scalars) each output one device op, written into its out= array."""
     dt = _loop(_np.frexp, x)[0]
     if not (isinstance(x, ndarray) and x.dtype == dt):
         x = asarray(x, dtype=dt)
@@ -172,6 +173,8 @@ def _frexp_call(x, /, out=None):
         if o is not None and not _np.can_cast(want, o.dtype, "same_kind"):
             raise TypeError("Cannot cast ufunc 'frexp' output from %r to %r with casting rule 'same_kind'"
                             % (want, o.dtype))
+    if out is None and x.ndim:
+        return _core.frexp(x)            # (both outputs in one kernel: the input read once)
     return (_core.ufunc(_FREXP, x, None, outs[0]), _core.ufunc(_FREXP_EXPONENT, x, None, outs[1]))
 
 

@@ -193,6 +193,11 @@ def test_frexp_and_ldexp_are_device_ops():
     assert ng.ldexp._code is not None and ng.ldexp.nin == 2      # NG_OP_LDEXP
     assert ng.frexp.nout == 2 and repr(ng.frexp) == "<ufunc 'frexp'>"
     assert not hasattr(ng, "frexp_exponent")
+    x = ng.asarray(data(np.float64, (3, 4), seed=1))
+    ng.frexp(x)
+    before = ng.stats()["kernel_launches"]
+    ng.frexp(x)
+    assert ng.stats()["kernel_launches"] == before + 1                  # both outputs, one kernel
 
 
 @pytest.mark.parametrize("dtype", FLOATS, ids=dtype_id)
