@@ -80,7 +80,8 @@ def packbits(a, /, axis=None, bitorder="big"):
     b, axis = _bit_axis(a, axis)
     if not _LITTLE:
         raise NotImplementedError("packbits on a big-endian host")
-    return moveaxis(_core.packbits(b, little), -1, axis)
+    r = _core.packbits(b, little)
+    return r if axis == r.ndim - 1 else moveaxis(r, -1, axis)
 
 
 def unpackbits(a, /, axis=None, count=None, bitorder="big"):
@@ -121,7 +122,7 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
         full = zeros(lead + (keep,), _np.uint8)
         full[..., :total] = bits
         bits = full
-    return moveaxis(bits, -1, axis)
+    return bits if axis == bits.ndim - 1 else moveaxis(bits, -1, axis)
 
 
 
