@@ -25,12 +25,17 @@ def main():
     v, w = rng.standard_normal((n // 3, 3)), rng.standard_normal((n // 3, 3))
     phase = np.cumsum(rng.standard_normal((n // 1000, 1000)), axis=1)
     e = rng.integers(-60, 60, n).astype(np.int32)
-    gx, gy, gv, gw, gp, ge = (ng.asarray(a) for a in (x, y, v, w, phase, e))
+    x32, x16 = x.astype(np.float32), (x / 16).astype(np.float16)
+    gx, gy, gv, gw, gp, ge, gx32, gx16 = (ng.asarray(a) for a in (x, y, v, w, phase, e, x32, x16))
     cases = [
         ("cross (n/3 3-vectors)", lambda: ng.cross(gv, gw), lambda: np.cross(v, w)),
         ("unwrap rows (n/1000 x 1000)", lambda: ng.unwrap(gp), lambda: np.unwrap(phase)),
         ("frexp float64 (n)", lambda: ng.frexp(gx), lambda: np.frexp(x)),
         ("ldexp float64 (n)", lambda: ng.ldexp(gx, ge), lambda: np.ldexp(x, e)),
+        ("frexp float32 (n)", lambda: ng.frexp(gx32), lambda: np.frexp(x32)),
+        ("ldexp float32 (n)", lambda: ng.ldexp(gx32, ge), lambda: np.ldexp(x32, e)),
+        ("frexp float16 (n)", lambda: ng.frexp(gx16), lambda: np.frexp(x16)),
+        ("ldexp float16 (n)", lambda: ng.ldexp(gx16, ge), lambda: np.ldexp(x16, e)),
         ("i0 float64 (n)", lambda: ng.i0(gx), lambda: np.i0(x)),
         ("histogram2d 64 x 64 bins (n)", lambda: ng.histogram2d(gx, gy, bins=64),
          lambda: np.histogram2d(x, y, bins=64)),

@@ -27,14 +27,14 @@ SCALARS = [("NG_KIND_BOOL", True), ("NG_KIND_INT", 1), ("NG_KIND_FLOAT", 1.0), (
 OPS = ["add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "power", "maximum",
        "minimum", "fmax", "fmin", "arctan2", "hypot", "bitwise_and", "bitwise_or", "bitwise_xor",
        "left_shift", "right_shift", "logical_and", "logical_or", "logical_xor",
-       "copysign", "nextafter", "logaddexp", "logaddexp2", "fmod", "heaviside", "gcd", "lcm", "equal", "not_equal",
+       "copysign", "nextafter", "logaddexp", "logaddexp2", "fmod", "heaviside", "gcd", "lcm", "ldexp", "equal", "not_equal",
        "less", "less_equal", "greater", "greater_equal", "negative", "positive", "absolute", "invert",
        "logical_not", "sign", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "square", "sin",
        "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc",
        "rint", "isnan", "isinf", "isfinite", "arcsinh", "arccosh", "arctanh", "signbit", "cbrt", "exp2",
        "reciprocal", "deg2rad", "rad2deg", "fabs", None, None, None, None, "conjugate",
-       None, "bitwise_count"]  # (the Nones before conjugate: erf, erfc, gamma, lgamma, not NumPy ufuncs;
-#                                  after it: copy)
+       None, "bitwise_count", "frexp", None]  # (the Nones before conjugate: erf, erfc, gamma, lgamma, not
+#                                  NumPy ufuncs; after it: copy; the last: frexp's exponent)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "c", "numpy_tables.h")

@@ -26,6 +26,8 @@ typedef enum NgOp {
      * binary ops stay NG_OP_ADD..NG_OP_GE and comparisons NG_OP_EQ..NG_OP_GE) */
     NG_OP_COPYSIGN, NG_OP_NEXTAFTER, NG_OP_LOGADDEXP, NG_OP_LOGADDEXP2, NG_OP_FMOD, NG_OP_HEAVISIDE,
     NG_OP_GCD, NG_OP_LCM, /* of integers: the helpers ng_gcd_<sfx>, ng_lcm_<sfx> (binary gcd) */
+    NG_OP_LDEXP,  /* float x * 2**n, n an int64 operand (every other binary op's operands share a dtype):
+                   * the helper ng_ldexp_<sfx>, C's ldexp */
     NG_OP_EQ, NG_OP_NE, NG_OP_LT, NG_OP_LE, NG_OP_GT, NG_OP_GE,
     /* unary */
     NG_OP_NEG, NG_OP_POS, NG_OP_ABS, NG_OP_INVERT, NG_OP_LOGNOT, NG_OP_SIGN,
@@ -43,6 +45,9 @@ typedef enum NgOp {
     NG_OP_CONJUGATE, /* complex conjugate; the identity on real dtypes */
     NG_OP_COPY,   /* identity: used for casts and assignment */
     NG_OP_BITWISE_COUNT, /* the 1 bits of |x| (integers), as uint8: the helper ng_bitwise_count_<sfx> */
+    NG_OP_FREXP,  /* frexp's mantissa, in [0.5, 1) or x itself (0, inf, NaN): ng_frexp_<sfx> */
+    NG_OP_FREXP_EXPONENT, /* frexp's exponent, as int32 (0 for 0, inf, NaN): ng_frexp_exponent_<sfx>;
+                           * NumPy's frexp ufunc is the two ops */
     NG_NOPS
 } NgOp;
 
@@ -240,6 +245,15 @@ NgStatus ng_op_tri(const NgArray *a, int64_t k, bool upper, NgArray *out);
 NgStatus ng_op_pad(const NgArray *a, const int64_t *width, NgPadMode mode, const NgScalar *values, NgArray *out);
 /* Coordinates of the nonzero elements, C order: an (ndim, count) int64 array. */
 NgStatus ng_op_nonzero(const NgArray *a, NgArray *out);
+/* NumPy's frexp of a float array in one kernel (src/ops/frexp.c): the mantissa (a's dtype) and
+ * the int32 exponent, new arrays of a's shape (the ops NG_OP_FREXP and NG_OP_FREXP_EXPONENT). */
+NgStatus ng_op_frexp(const NgArray *a, NgArray *mantissa, NgArray *exponent);
+/* Bits along the last axis (src/ops/bits.c): packbits of an integer or bool array (nonzero
+ * elements as 1 bits, eight to a uint8, the last byte padded with 0 bits; little: the first
+ * element in the least significant bit) and unpackbits of a uint8 array (each byte as eight 0/1
+ * uint8 elements, in the same orders). */
+NgStatus ng_op_packbits(const NgArray *a, bool little, NgArray *out);
+NgStatus ng_op_unpackbits(const NgArray *a, bool little, NgArray *out);
 /* take along axis (an integer index array of any shape). */
 NgStatus ng_op_take(const NgArray *a, const NgArray *idx, int axis, NgTakeMode mode, NgArray *out);
 

@@ -293,7 +293,8 @@ def identity(n, dtype=float64, device=None):
 # ---- ufuncs ------------------------------------------------------------------
 
 for _code, _name in enumerate(_core.op_names()):
-    if _name not in ("copy", "erf", "erfc", "gamma", "lgamma"):  # (math.erf in compiled loops: NumPy has no such ufunc)
+    # (math.erf in compiled loops: NumPy has no such ufunc; frexp's two ops make one ufunc in _mathx)
+    if _name not in ("copy", "erf", "erfc", "gamma", "lgamma", "frexp", "frexp_exponent"):
         globals()[_name] = _ufunc.make(_code, _name)
 del _code, _name
 

@@ -3,9 +3,9 @@ vecmat, the polynomial helpers polyfit, polydiv and roots, and asarray_chkfinite
 isfortran, as compositions of numgpu's device ops.
 
 Written from NumPy's documented behaviour (results, dtypes, shapes and error types are NumPy's).
-Bits are packed eight at a time: eight 0/1 bytes seen as one uint64 (a device view) and gathered
-into one byte by a multiplication; unpacked by one gather from a table of each byte's eight 0/1
-bytes; the devices are little-endian. (bitwise_count is a ufunc of its own: NG_OP_BITWISE_COUNT.)
+packbits and unpackbits are kernels of their own along the last axis (src/ops/bits.c: the axis
+moved last here, count applied to the result); the devices are little-endian. (bitwise_count is a
+ufunc of its own: NG_OP_BITWISE_COUNT.)
 
 Two pieces run on NumPy through the fallback (counted and warned about as any other): roots needs
 the eigenvalues of the companion matrix (numgpu.linalg.eigvals), and polyfit the singular values
@@ -22,7 +22,7 @@ import numpy as _np
 from numpy.exceptions import AxisError as _AxisError, RankWarning as _RankWarning
 from numpy.lib.array_utils import normalize_axis_index as _normalize_axis_index
 
-from . import _ufunc, ndarray
+from . import _core, _ufunc, ndarray
 from . import (absolute, argmax, asarray, atleast_1d, concatenate, diag, flatnonzero, isfinite, matmul,
                moveaxis, ones, outer, sqrt, vander, where, zeros)
 from ._mathx import _into, _loop, _no_poly1d
@@ -68,23 +68,6 @@ def _bit_axis(a, axis):
     return moveaxis(a, axis, -1), axis
 
 
-# eight 0/1 bytes of a little-endian uint64 into one byte: each byte's bit to its own place in
-# the top byte of the product (no two partial products share a bit, so nothing carries)
-_GATHER = {False: 0x8040201008040201, True: 0x0102040810204080}
-_spread = {}
-
-
-def _spread_table(little):
-    """The host table of the 256 bytes' bits: entry k the uint64 whose eight bytes, in memory
-    order, are k's bits as 0 or 1 (big: the most significant bit first)."""
-    t = _spread.get(little)
-    if t is None:
-        order = range(8) if little else range(7, -1, -1)
-        t = _spread[little] = _np.array(
-            [sum(((k >> bit) & 1) << (8 * i) for i, bit in enumerate(order)) for k in range(256)], "<u8")
-    return t
-
-
 def packbits(a, /, axis=None, bitorder="big"):
     """The elements of an integer or bool array as bits (nonzero: 1), eight to a uint8, along
     axis (None: the flattened array); the last byte padded with zero bits. bitorder 'big' puts
@@ -95,22 +78,10 @@ def packbits(a, /, axis=None, bitorder="big"):
     if a.dtype.kind not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
     b, axis = _bit_axis(a, axis)
-    n = b.shape[-1]
-    nbytes = -(-n // 8)
-    lead = b.shape[:-1]
-    if b.size == 0 or not _LITTLE:
-        if b.size == 0:
-            return moveaxis(zeros(lead + (nbytes,), _np.uint8), -1, axis)
+    if not _LITTLE:
         raise NotImplementedError("packbits on a big-endian host")
-    if n % 8:                               # zero bits to a whole byte; the assignment casts to bool
-        bits = zeros(lead + (nbytes * 8,), bool)
-        bits[..., :n] = b
-    elif b.dtype == bool and b.flags.c_contiguous and b._memory[1] % 8 == 0:
-        bits = b                            # (a uint64 view needs an 8-byte aligned start)
-    else:
-        bits = b != 0
-    prod = bits.view(_np.uint64) * _GATHER[little]
-    return moveaxis(prod.view(_np.uint8)[..., 7::8].copy(), -1, axis)       # each product's top byte
+    r = _core.packbits(b, little)
+    return r if axis == r.ndim - 1 else moveaxis(r, -1, axis)
 
 
 def unpackbits(a, /, axis=None, count=None, bitorder="big"):
@@ -144,14 +115,14 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
         return moveaxis(zeros(lead + (keep,), _np.uint8), -1, axis)
     if not _LITTLE:
         raise NotImplementedError("unpackbits on a big-endian host")
-    bits = asarray(_spread_table(little))[b].view(_np.uint8)     # each byte's eight 0/1 bytes, one gather
+    bits = _core.unpackbits(b, little)                 # (lead, total): one kernel, a word per byte
     if keep < total:
         bits = bits[..., :keep]
     elif keep > total:
         full = zeros(lead + (keep,), _np.uint8)
         full[..., :total] = bits
         bits = full
-    return moveaxis(bits, -1, axis)
+    return bits if axis == bits.ndim - 1 else moveaxis(bits, -1, axis)
 
 
 

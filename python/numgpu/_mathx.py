@@ -1,11 +1,12 @@
-"""NumPy's remaining math helpers on device arrays (cross, unwrap, modf, frexp, ldexp, spacing, i0,
+"""NumPy's remaining math helpers on device arrays (cross, unwrap, modf, frexp, spacing, i0,
 window functions, histogram2d/dd, piecewise, polynomial arithmetic), as compositions of numgpu's
 device ops.
 
 Each function is NumPy's own definition (numpy/_core/numeric.py, numpy/lib/_function_base_impl.py,
 _twodim_base_impl.py, _histograms_impl.py, _polynomial_impl.py) op for op over numgpu's ops. The
-C ufuncs modf, frexp, ldexp and spacing are built from exact steps: truncation, nextafter, and
-scaling by powers of two gathered from a table, so their results are NumPy's to the bit. The data
+C ufuncs modf and spacing are built from exact steps (truncation, nextafter), so their results are
+NumPy's to the bit; frexp is two device ops (NG_OP_FREXP, NG_OP_FREXP_EXPONENT: the mantissa and
+the exponent, read from the bits), ldexp a device ufunc of its own (NG_OP_LDEXP). The data
 stays on the device: only shapes, bounds and flags are read back. polyfit is not here: it needs
 linalg.lstsq, which runs on NumPy; poly of a square matrix needs eigvals and falls back.
 """
@@ -18,7 +19,7 @@ import warnings as _warnings
 import numpy as _np
 from numpy.lib.array_utils import normalize_axis_index as _normalize_axis_index
 
-from . import _ufunc, ndarray
+from . import _core, _ufunc, ndarray
 from . import (absolute, all as _all, any as _any, arange, asarray, atleast_1d, atleast_2d, bincount, clip,
                concatenate, convolve, copysign, cos, empty, exp, floor, isfinite, isinf, log2, moveaxis, nextafter,
                ones, remainder, searchsorted, sort, sqrt, square, stack, take, trim_zeros, trunc, where, zeros,
@@ -26,7 +27,7 @@ from . import (absolute, all as _all, any as _any, arange, asarray, atleast_1d, 
 from ._sorting import _outer_edges, diff
 
 __all__ = [
-    "cross", "unwrap", "modf", "frexp", "ldexp", "spacing", "i0", "hanning", "hamming", "blackman", "bartlett",
+    "cross", "unwrap", "modf", "frexp", "spacing", "i0", "hanning", "hamming", "blackman", "bartlett",
     "kaiser", "histogram2d", "histogramdd", "piecewise", "poly", "polyadd", "polysub", "polymul", "polyder",
     "polyint",
 ]
@@ -146,38 +147,6 @@ def _into(name, out, results):
     return done[0] if len(done) == 1 else tuple(done)
 
 
-_pow2_tables = {}   # dtype -> host table of 2**k, k over the dtype's normal exponents
-
-
-def _pow2(k, dtype):
-    """2.0**k in dtype, exactly, for integers k in [minexp, maxexp - 1]: a gather from a table."""
-    info = _np.finfo(dtype)
-    table = _pow2_tables.get(info.dtype)
-    if table is None:
-        table = _pow2_tables[info.dtype] = _np.ldexp(1.0, _np.arange(info.minexp, info.maxexp)).astype(dtype)
-    return take(asarray(table), k - info.minexp, mode="clip")
-
-
-def _scale(x, k):
-    """x * 2**k for integer arrays k, as two products by powers of two: the first exact (its
-    result keeps between x and x * 2**k in magnitude, a normal number for the callers' x), the
-    second the only rounding, as C's ldexp rounds."""
-    info = _np.finfo(x.dtype)
-    a = clip(k, info.minexp + 1, info.maxexp - 1)
-    return x * _pow2(a, x.dtype) * _pow2(k - a, x.dtype)
-
-
-def _frexp(x):
-    """(m, e) with x = m * 2**e, 0.5 <= |m| < 1 (0, inf and NaN: x itself and 0), for a float
-    array x: e from log2 (off by one at most), then m scaled exactly and e corrected."""
-    finite = isfinite(x) & (x != 0)
-    e = where(finite, floor(log2(absolute(x))) + 1, 0).astype(_np.intc)
-    m = _scale(x, -e)
-    over, under = finite & (absolute(m) >= 1), finite & (absolute(m) < 0.5)
-    m = where(over, m * 0.5, where(under, m * 2, m)).astype(x.dtype)
-    return m, e + over.astype(_np.intc) - under.astype(_np.intc)
-
-
 def _modf_call(x, /, out=None):
     """(fractional part, integral part) of x, both with x's sign (inf: (+-0, +-inf))."""
     x = asarray(x, dtype=_loop(_np.modf, x)[0])
@@ -185,21 +154,28 @@ def _modf_call(x, /, out=None):
     return _into("modf", out, (copysign(where(isinf(x), 0, x - i).astype(x.dtype), x), i))
 
 
+_FREXP, _FREXP_EXPONENT = (_core.op_names().index(_n) for _n in ("frexp", "frexp_exponent"))
+
+
 def _frexp_call(x, /, out=None):
-    """(mantissa, exponent): x = mantissa * 2**exponent, 0.5 <= |mantissa| < 1, exponent int32."""
-    return _into("frexp", out, _frexp(asarray(x, dtype=_loop(_np.frexp, x)[0])))
-
-
-def _ldexp_call(x1, x2, /, out=None):
-    """x1 * 2**x2, rounded once as C's ldexp (subnormal results, overflow to inf): x1's exponent
-    and x2 added as integers, the mantissa scaled by the sum."""
-    dt, it, _ = _loop(_np.ldexp, x1, x2)
-    x, n = asarray(x1, dtype=dt), asarray(x2, dtype=it)
-    info = _np.finfo(dt)
-    m, e = _frexp(x)
-    far = info.maxexp - info.minexp + info.nmant + 4       # beyond it, any x is 0 or inf
-    t = e.astype(_np.int64) + clip(n, -far, far)
-    return _into("ldexp", out, (_scale(m, clip(t, info.minexp - info.nmant - 2, info.maxexp + 1)),))
+    """(mantissa, exponent): x = mantissa * 2**exponent, 0.5 <= |mantissa| < 1 (0, inf and NaN: x
+    itself and 0), exponent int32: one kernel (_core.frexp), or with out= (and for 0-d x, whose
+    results are scalars) each output one device op, written into its out= array."""
+    dt = _loop(_np.frexp, x)[0]
+    if not (isinstance(x, ndarray) and x.dtype == dt):
+        x = asarray(x, dtype=dt)
+    outs = (None, None) if out is None else out if isinstance(out, tuple) else (out,)
+    if len(outs) != 2:
+        raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+    if not all(o is None or isinstance(o, ndarray) for o in outs):
+        raise NotImplementedError("a NumPy array as out=")
+    for o, want in zip(outs, (dt, _np.dtype(_np.int32))):
+        if o is not None and not _np.can_cast(want, o.dtype, "same_kind"):
+            raise TypeError("Cannot cast ufunc 'frexp' output from %r to %r with casting rule 'same_kind'"
+                            % (want, o.dtype))
+    if out is None and x.ndim:
+        return _core.frexp(x)            # (both outputs in one kernel: the input read once)
+    return (_core.ufunc(_FREXP, x, None, outs[0]), _core.ufunc(_FREXP_EXPONENT, x, None, outs[1]))
 
 
 def _spacing_call(x, /, out=None):
@@ -215,7 +191,6 @@ def _spacing_call(x, /, out=None):
 
 modf = _ufunc.host(_np.modf, _modf_call)
 frexp = _ufunc.host(_np.frexp, _frexp_call)
-ldexp = _ufunc.host(_np.ldexp, _ldexp_call)
 spacing = _ufunc.host(_np.spacing, _spacing_call)
 
 

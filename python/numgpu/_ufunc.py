@@ -18,8 +18,9 @@ divide of integers gives float64) stay NumPy's. What numgpu does not support (ke
 signature=, initial= of ops without a reduction, dtypes it has no kernels for, NumPy arrays as
 out=) runs NumPy's ufunc
 through the fallback: counted, warned once, and out= arrays and .at's array get NumPy's result.
-A ufunc numgpu has no kernel for (ldexp, frexp, ...) is a host ufunc: every call falls back (a
-call tries numgpu's function of the name first where there is one: matmul, vecdot, conj).
+A ufunc numgpu has no single kernel for (frexp, modf, spacing, ...) is a host ufunc: a call tries
+numgpu's function of the name first where there is one (frexp's two device ops, matmul, vecdot,
+conj), else falls back.
 """
 import operator
 

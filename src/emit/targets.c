@@ -101,11 +101,33 @@
 "NG_FN T ng_gamma_##S(T a) { return NG_MATH(tgamma, F)(a); }\\\n" \
 "NG_FN T ng_lgamma_##S(T a) { return NG_MATH(lgamma, F)(a); }\\\n" \
 "NG_FLOAT_EXTRA(S, T)\n" \
-"NG_FLOAT_HELPERS(f32, float, f)\n"
+"NG_FLOAT_HELPERS(f32, float, f)\n" \
+"#define NG_BITS_HELPERS(S, T, U, TOU, TOF, MB, EM, BIAS) \\\n" \
+"NG_FN T ng_pow2_##S(int k) { return TOF((U)(BIAS + k) << MB); }\\\n" \
+"NG_FN T ng_frexp_##S(T a) { U u = TOU(a); int ex = (int)(u >> MB) & EM;\\\n" \
+"    U v = ex == 0 ? TOU(a * ng_pow2_##S(MB + 2)) : u;\\\n" \
+"    T m = TOF((v & ~((U)EM << MB)) | ((U)(BIAS - 1) << MB)); return a == 0 || ex == EM ? a : m; }\\\n" \
+"NG_FN int32_t ng_frexp_exponent_##S(T a) { U u = TOU(a); int ex = (int)(u >> MB) & EM;\\\n" \
+"    int e = ex == 0 ? ((int)(TOU(a * ng_pow2_##S(MB + 2)) >> MB) & EM) - (MB + 2) : ex;\\\n" \
+"    return a == 0 || ex == EM ? 0 : (int32_t)(e - (BIAS - 1)); }\\\n" \
+"NG_FN T ng_ldexp_##S(T a, int64_t n64) { const int hi = EM - 1 - BIAS, lo = 1 - BIAS, dn = MB + 1 + lo;\\\n" \
+"    int64_t c = n64 > 4096 ? 4096 : n64; c = c < -4096 ? -4096 : c; int n = (int)c;\\\n" \
+"    int s1 = (n > hi) * hi + (n < lo) * dn; n -= s1; int s2 = (n > hi) * hi + (n < lo) * dn; n -= s2;\\\n" \
+"    n = n > hi ? hi : n; n = n < lo ? lo : n; return a * ng_pow2_##S(s1) * ng_pow2_##S(s2) * ng_pow2_##S(n); }\n" \
+"NG_BITS_HELPERS(f32, float, uint32_t, ng_as_u32, ng_as_f32, 23, 0xff, 127)\n"
 
+/* NG_BITS_HELPERS (S, T, its unsigned bits U, the bit casts, mantissa bits MB, exponent mask EM,
+ * BIAS), so written that GCC vectorises them: frexp reads the exponent field (a subnormal scaled
+ * by 2^(MB+2) first) and puts BIAS - 1 in its place; ldexp is musl's scalbn with selects (steps
+ * by 2^hi up or 2^(MB+1+lo) down, a multiplication by 1 where none is due, the last product the
+ * only rounding: a subnormal result rounds once, as C's ldexp). float16 goes through float32, as
+ * NumPy's loops do (every float16 result is exact in float32 before ng_rh rounds it). */
 /* Written after the prologue when a kernel uses float16 (values are float). */
 #define NG_HALF_PROLOGUE \
 "NG_FLOAT_HELPERS(f16, float, f)\n" \
+"NG_FN float ng_frexp_f16(float a) { return ng_frexp_f32(a); }\n" \
+"NG_FN int32_t ng_frexp_exponent_f16(float a) { return ng_frexp_exponent_f32(a); }\n" \
+"NG_FN float ng_ldexp_f16(float a, int64_t n) { return ng_ldexp_f32(a, n); }\n" \
 NG_HALF_SRC
 
 /* The C target's: the compiler's _Float16 where it has one (round to nearest
@@ -215,6 +237,7 @@ NG_C_VECTOR_MATH \
 "static inline uint32_t ng_as_u32(float f) { union { float f; uint32_t u; } v; v.f = f; return v.u; }\n" \
 "static inline float ng_as_f32(uint32_t u) { union { float f; uint32_t u; } v; v.u = u; return v.f; }\n" \
 "static inline uint64_t ng_as_u64(double d) { union { double d; uint64_t u; } v; v.d = d; return v.u; }\n" \
+"static inline double ng_as_f64(uint64_t u) { union { double d; uint64_t u; } v; v.u = u; return v.d; }\n" \
 "typedef union { void *p; int64_t i; double f; } NgKArg;\n" \
 "#define NG_PAR_MIN_WORK 32768\n" \
 "#if defined(__GNUC__) && !defined(__clang__)\n" \
@@ -235,7 +258,8 @@ NG_C_VECTOR_MATH \
 "#define NG_INT_EXTRA(S, T) NG_OMP_MINMAX(S, T)\n" \
 "#define NG_FLOAT_EXTRA(S, T) NG_OMP_MINMAX(S, T)\n" \
 NG_HELPERS \
-"NG_FLOAT_HELPERS(f64, double, )\n"
+"NG_FLOAT_HELPERS(f64, double, )\n" \
+"NG_BITS_HELPERS(f64, double, uint64_t, ng_as_u64, ng_as_f64, 52, 0x7ff, 1023)\n"
 
 #define NG_C_COMPLEX_PROLOGUE \
 "#include <complex.h>\n" \
@@ -268,6 +292,7 @@ NG_LIBC_COMPLEX_SRC \
 "#define ng_as_u32(f) __float_as_uint(f)\n" \
 "#define ng_as_f32(u) __uint_as_float(u)\n" \
 "#define ng_as_u64(d) ((uint64_t)__double_as_longlong(d))\n" \
+"#define ng_as_f64(u) __longlong_as_double((long long)(u))\n" \
 "#define NG_MATH(fn, F) fn##F\n" \
 "#define NG_WIDEST_FLOAT double\n" \
 "#define NG_CTZ32(x) (__ffs((int)(x)) - 1)\n" \
@@ -276,7 +301,8 @@ NG_LIBC_COMPLEX_SRC \
 "#define NG_INT_EXTRA(S, T)\n" \
 "#define NG_FLOAT_EXTRA(S, T)\n" \
 NG_HELPERS \
-"NG_FLOAT_HELPERS(f64, double, )\n"
+"NG_FLOAT_HELPERS(f64, double, )\n" \
+"NG_BITS_HELPERS(f64, double, uint64_t, ng_as_u64, ng_as_f64, 52, 0x7ff, 1023)\n"
 
 #define NG_CUDA_COMPLEX_PROLOGUE \
 NG_COMPLEX_SRC \
@@ -293,6 +319,7 @@ NG_GPU_COMPLEX_F64
 "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" \
 "#define NG_HAVE_F64 1\n" \
 "#define ng_as_u64(d) as_ulong(d)\n" \
+"#define ng_as_f64(u) as_double((ulong)(u))\n" \
 "#define NG_WIDEST_FLOAT double\n" \
 "#else\n" \
 "#define NG_WIDEST_FLOAT float\n" \
@@ -307,6 +334,7 @@ NG_GPU_COMPLEX_F64
 NG_HELPERS \
 "#ifdef cl_khr_fp64\n" \
 "NG_FLOAT_HELPERS(f64, double, )\n" \
+"NG_BITS_HELPERS(f64, double, uint64_t, ng_as_u64, ng_as_f64, 52, 0x7ff, 1023)\n" \
 "#endif\n"
 
 #define NG_OPENCL_COMPLEX_PROLOGUE \

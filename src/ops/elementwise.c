@@ -132,6 +132,8 @@ NgDType ng_op_result_of(NgOp op, NgDType c)
         return ng_dtype_real(c);
     case NG_OP_BITWISE_COUNT:
         return NG_UINT8;
+    case NG_OP_FREXP_EXPONENT:
+        return NG_INT32;
     default:
         return c;
     }
@@ -167,7 +169,7 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
         break;
     case EW_BINARY:
         value = ng_ir_binary(k, (NgOp)key->op, ng_op_result_of((NgOp)key->op, compute), ng_ir_cast(k, compute, in[0]),
-                             ng_ir_cast(k, compute, in[1]));
+                             ng_ir_cast(k, key->op == NG_OP_LDEXP ? NG_INT64 : compute, in[1])); /* (ldexp's exponent) */
         break;
     case EW_WHERE:
         value = ng_ir_select(k, ng_ir_cast(k, NG_BOOL, in[0]), ng_ir_cast(k, outdt, in[1]), ng_ir_cast(k, outdt, in[2]));
@@ -342,9 +344,27 @@ static NgStatus unsupported(NgOp op, int n, const NgOperand *ops)
                         ng_op_name(op), types);
 }
 
+/* ldexp's loops (NumPy's ei, fi, di, el, fl, dl -> the float): the mantissa's own float loop,
+ * the exponent any integer that casts safely to int64; no promotion between the two. A Python
+ * bool mantissa, or an int one beside an array exponent, is weak: float16's loop, the first. */
+static NgStatus resolve_ldexp(const NgOperand *ops, NgDType *compute, NgDType *out)
+{
+    NgKind mk = ops[0].scalar.kind;
+    NgDType m = ops[0].array ? ops[0].array->dtype
+                : mk == NG_KIND_BOOL || (mk == NG_KIND_INT && ops[1].array) ? NG_FLOAT16 : default_of_kind(mk);
+    NgKind ek = ops[1].array ? ng_dtype_info(ops[1].array->dtype)->kind : ops[1].scalar.kind;
+    if (ng_dtype_is_complex(m) || ek == NG_KIND_FLOAT || ek == NG_KIND_COMPLEX ||
+        (ops[1].array && ops[1].array->dtype == NG_UINT64))
+        return unsupported(NG_OP_LDEXP, 2, ops);
+    *compute = *out = float_loop(m);
+    return NG_OK;
+}
+
 /* Resolves compute and output dtypes of op over n operands. */
 static NgStatus resolve(NgOp op, int n, const NgOperand *ops, NgDType *compute, NgDType *out)
 {
+    if (op == NG_OP_LDEXP)
+        return resolve_ldexp(ops, compute, out);
     NgDType c = common_dtype(n, ops);
     if (!ng_dtype_info(c)->supported)
         return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported yet", ng_dtype_info(c)->name);
@@ -355,7 +375,7 @@ static NgStatus resolve(NgOp op, int n, const NgOperand *ops, NgDType *compute, 
         case NG_OP_FLOOR: case NG_OP_CEIL: case NG_OP_TRUNC: case NG_OP_FLOORDIV: case NG_OP_MOD:
         case NG_OP_FMOD: case NG_OP_ARCTAN2: case NG_OP_HYPOT: case NG_OP_COPYSIGN: case NG_OP_NEXTAFTER:
         case NG_OP_LOGADDEXP: case NG_OP_LOGADDEXP2: case NG_OP_HEAVISIDE: case NG_OP_SIGNBIT: case NG_OP_CBRT:
-        case NG_OP_GCD: case NG_OP_LCM: case NG_OP_BITWISE_COUNT:
+        case NG_OP_GCD: case NG_OP_LCM: case NG_OP_BITWISE_COUNT: case NG_OP_FREXP: case NG_OP_FREXP_EXPONENT:
         case NG_OP_DEG2RAD: case NG_OP_RAD2DEG: case NG_OP_FABS: case NG_OP_ERF: case NG_OP_ERFC:
         case NG_OP_GAMMA: case NG_OP_LGAMMA:
             return unsupported(op, n, ops);
@@ -418,6 +438,10 @@ static NgStatus resolve(NgOp op, int n, const NgOperand *ops, NgDType *compute, 
     case NG_OP_EQ: case NG_OP_NE: case NG_OP_LT: case NG_OP_LE: case NG_OP_GT: case NG_OP_GE:
     case NG_OP_ISNAN: case NG_OP_ISINF: case NG_OP_ISFINITE:
         *out = NG_BOOL;
+        return NG_OK;
+    case NG_OP_FREXP_EXPONENT: /* float loops only, the exponent an int32 */
+        *compute = float_loop(c);
+        *out = NG_INT32;
         return NG_OK;
     case NG_OP_SIGNBIT: /* NumPy's loops are float only: integers go through the float loop */
         *compute = float_loop(c);
@@ -600,7 +624,8 @@ static NgStatus run_op(EwKind kind, NgOp op, int n, const NgOperand *ops, const 
     NgArray tmps[EW_MAXIN];
     memset(tmps, 0, sizeof tmps);
     for (int i = 0; i < n && st == NG_OK; i++) {
-        NgDType want = kind == EW_WHERE ? (i == 0 ? NG_BOOL : outdt) : compute;
+        /* (a Python int as ldexp's exponent: NumPy's int32 loop, OverflowError beyond it) */
+        NgDType want = kind == EW_WHERE ? (i == 0 ? NG_BOOL : outdt) : op == NG_OP_LDEXP && i == 1 ? NG_INT32 : compute;
         st = make_input(&ops[i], op, want, dest, &in[i], &tmps[i]);
     }
     if (st == NG_OK)

@@ -1,5 +1,5 @@
 /* numgpu._core: Gathering, scattering and rearranging: take, put, nonzero, repeat, tile,
- * roll, flip, pad, tril/triu, trace, outer, einsum. Argument conversion only:
+ * roll, flip, pad, tril/triu, trace, outer, einsum, packbits/unpackbits, frexp. Argument conversion only:
  * NumPy's keyword handling and the compositions live in python/numgpu/_manip.py,
  * the kernels in src/ops/manip.c. */
 #include "pymod.h"
@@ -191,6 +191,54 @@ static PyObject *f_take(PyObject *m, PyObject *args)
     return finish(st, &ta, &out);
 }
 
+/* packbits(a, little) / unpackbits(a, little): along the last axis (src/ops/bits.c). */
+static PyObject *f_packbits(PyObject *m, PyObject *args)
+{
+    PyObject *a;
+    int little;
+    if (!PyArg_ParseTuple(args, "Op:packbits", &a, &little))
+        return NULL;
+    NgArray ta, out;
+    if (ngpy_to_array(a, NG_NODTYPE, &ta) < 0)
+        return NULL;
+    return finish(ng_op_packbits(&ta, little, &out), &ta, &out);
+}
+
+static PyObject *f_unpackbits(PyObject *m, PyObject *args)
+{
+    PyObject *a;
+    int little;
+    if (!PyArg_ParseTuple(args, "Op:unpackbits", &a, &little))
+        return NULL;
+    NgArray ta, out;
+    if (ngpy_to_array(a, NG_NODTYPE, &ta) < 0)
+        return NULL;
+    return finish(ng_op_unpackbits(&ta, little, &out), &ta, &out);
+}
+
+/* frexp(a): (mantissa, exponent) of a float array, one kernel (src/ops/frexp.c). */
+static PyObject *f_frexp(PyObject *m, PyObject *a)
+{
+    NgArray ta, mant, expo;
+    if (ngpy_to_array(a, NG_NODTYPE, &ta) < 0)
+        return NULL;
+    NgStatus st = ng_op_frexp(&ta, &mant, &expo);
+    ng_array_release(&ta);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    PyObject *x = ngpy_wrap(&mant);
+    if (!x) {
+        ng_array_release(&expo);
+        return NULL;
+    }
+    PyObject *y = ngpy_wrap(&expo);
+    if (!y) {
+        Py_DECREF(x);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", x, y);
+}
+
 /* correlate(a, v, start, length, dtype): the direct sum of src/ops/correlate.c. */
 static PyObject *f_correlate(PyObject *m, PyObject *args)
 {
@@ -224,5 +272,8 @@ PyMethodDef ngpy_manip_functions[] = {
     {"pad", f_pad, METH_VARARGS, "pad(a, before, after, mode, values)."},
     {"nonzero", f_nonzero, METH_O, "nonzero(a): (ndim, count) int64 coordinates."},
     {"take", f_take, METH_VARARGS, "take(a, indices, axis, mode)."},
+    {"frexp", f_frexp, METH_O, "frexp(a): (mantissa, int32 exponent) of a float array, one kernel."},
+    {"packbits", f_packbits, METH_VARARGS, "packbits(a, little): the bits along the last axis, eight to a uint8."},
+    {"unpackbits", f_unpackbits, METH_VARARGS, "unpackbits(a, little): each uint8 along the last axis as eight 0/1 uint8."},
     {NULL},
 };

@@ -32,6 +32,54 @@ static PyObject *host_operand(bool inplace)
     Py_RETURN_NOTIMPLEMENTED;
 }
 
+/* An empty NumPy array of operand o's dtype (a numgpu array, a NumPy array, a list or tuple);
+ * o itself for a scalar (a Python number stays weak, a NumPy scalar strong). */
+static PyObject *empty_of(PyObject *o)
+{
+    PyObject *dt = NULL, *r;
+    if (ngpy_check(o)) {
+        dt = ngpy_dtype_object(ARR(o)->dtype);
+    } else if (PyList_Check(o) || PyTuple_Check(o) || PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_ndarray)) {
+        PyObject *x = PyObject_CallMethod(ngpy.numpy, "asarray", "O", o);
+        dt = x ? PyObject_GetAttrString(x, "dtype") : NULL;
+        Py_XDECREF(x);
+    } else {
+        Py_INCREF(o);
+        return o;
+    }
+    if (!dt)
+        return NULL;
+    r = PyObject_CallMethod(ngpy.numpy, "empty", "(i)O", 0, dt);
+    Py_DECREF(dt);
+    return r;
+}
+
+/* The core's TypeError for NumPy's `ufunc` on a (and b; in place: into a) as NumPy raises it: NumPy's ufunc
+ * run on empty arrays of the same dtypes raises its own class (UFuncTypeError's subclasses for a
+ * missing loop or an output cast, a plain TypeError from its legacy type resolution) and
+ * message; the core's TypeError where NumPy's call raises none (or no TypeError). */
+static PyObject *type_error(const char *ufunc, PyObject *a, PyObject *b, bool inplace)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", ng_error_message());
+    PyObject *fn = PyObject_GetAttrString(ngpy.numpy, ufunc);
+    PyObject *x = empty_of(a), *y = b ? empty_of(b) : NULL;
+    PyObject *args = x && (y || !b) ? (b ? PyTuple_Pack(2, x, y) : PyTuple_Pack(1, x)) : NULL;
+    PyObject *kw = args && inplace ? Py_BuildValue("{s:O}", "out", x) : NULL;
+    PyObject *r = fn && args && (kw || !inplace) ? PyObject_Call(fn, args, kw) : NULL;
+    Py_XDECREF(fn);
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+    Py_XDECREF(args);
+    Py_XDECREF(kw);
+    Py_XDECREF(r);
+    if (r || !PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, msg);
+    }
+    return NULL;
+}
+
 static PyObject *binop(PyObject *a, PyObject *b, NgOp op, bool inplace)
 {
     NgOperand x, y;
@@ -46,7 +94,7 @@ static PyObject *binop(PyObject *a, PyObject *b, NgOp op, bool inplace)
     ng_array_release(&tx);
     ng_array_release(&ty);
     if (st != NG_OK)
-        return ngpy_raise(st);
+        return st == NG_ERR_TYPE ? type_error(ng_op_name(op), a, b, inplace) : ngpy_raise(st);
     if (inplace) {
         ng_array_release(&out);
         Py_INCREF(a);
@@ -69,7 +117,7 @@ static PyObject *unop(PyObject *a, NgOp op)
     NgOperand x = {ARR(a), {0}};
     NgArray out;
     NgStatus st = ng_op_unary(op, &x, NULL, &out);
-    return st == NG_OK ? ngpy_wrap_result(&out, true) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_result(&out, true) : st == NG_ERR_TYPE ? type_error(ng_op_name(op), a, NULL, false) : ngpy_raise(st);
 }
 
 /* A subclass of NumPy's ndarray with semantics of its own (a masked array, np.matrix; np.memmap
@@ -163,6 +211,10 @@ static PyObject *nb_pow_inplace(PyObject *a, PyObject *b, PyObject *mod)
 static PyObject *nb_divmod(PyObject *a, PyObject *b)
 {
     PyObject *q = nb_floordiv(a, b);
+    if (!q && PyErr_ExceptionMatches(PyExc_TypeError)) { /* (NumPy's error names divmod) */
+        PyErr_Clear();
+        return type_error("divmod", a, b, false);
+    }
     if (!q || q == Py_NotImplemented)
         return q;
     PyObject *r = nb_mod(a, b);

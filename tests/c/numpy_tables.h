@@ -79,7 +79,7 @@ static const char *const nt_weak[NT_NDTYPES][4] = {
 };
 
 /* NgOp order: the ufunc's __name__ (NULL: not a ufunc) and its number of inputs */
-#define NT_NOPS 82
+#define NT_NOPS 85
 static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {
     {"add", 2}, /* np.add */
     {"subtract", 2}, /* np.subtract */
@@ -110,6 +110,7 @@ static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {
     {"heaviside", 2}, /* np.heaviside */
     {"gcd", 2}, /* np.gcd */
     {"lcm", 2}, /* np.lcm */
+    {"ldexp", 2}, /* np.ldexp */
     {"equal", 2}, /* np.equal */
     {"not_equal", 2}, /* np.not_equal */
     {"less", 2}, /* np.less */
@@ -163,6 +164,8 @@ static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {
     {"conjugate", 1}, /* np.conjugate */
     {NULL, 1},
     {"bitwise_count", 1}, /* np.bitwise_count */
+    {"frexp", 1}, /* np.frexp */
+    {NULL, 1},
 };
 
 /* np.floor_divide and np.remainder on int8: {a, b, a // b, a % b} */

@@ -111,6 +111,26 @@ def test_packbits_errors():
     raises_as_numpy("packbits", np.ones(3), axis=4)                         # the dtype before the axis
 
 
+@pytest.mark.parametrize("bitorder", ORDERS)
+def test_packbits_word_kernel_every_byte(bitorder):
+    """The word kernel (1-byte elements, a unit-stride 8-aligned last axis, a multiple of 8 long)
+    against the element kernel's cases: every byte value, bool views of them, rows, broadcasts."""
+    u = np.random.default_rng(9).permutation(np.repeat(np.arange(256, dtype=np.uint8), 8)).reshape(16, 128)
+    u[:, ::3] = 0
+    g = ng.asarray(u)
+    for axis in (None, 0, 1):
+        exact(ng.packbits(g, axis=axis, bitorder=bitorder), np.packbits(u, axis=axis, bitorder=bitorder))
+        exact(ng.packbits(g.view(np.int8), axis=axis, bitorder=bitorder),
+              np.packbits(u.view(np.int8), axis=axis, bitorder=bitorder))
+    b = u != 0
+    gb = ng.asarray(b)
+    for v, gv in ((b, gb), (b[:, 8:], gb[:, 8:]), (b[::2, 16:], gb[::2, 16:]), (b[:, 1:121], gb[:, 1:121])):
+        exact(ng.packbits(gv, axis=-1, bitorder=bitorder), np.packbits(v, axis=-1, bitorder=bitorder))
+    row = b[3]
+    exact(ng.packbits(ng.broadcast_to(gb[3], (5, 128)), axis=1, bitorder=bitorder),
+          np.packbits(np.broadcast_to(row, (5, 128)), axis=1, bitorder=bitorder))
+
+
 # ---- unpackbits ----------------------------------------------------------------------------------
 
 def _unpack_cases(u, axis):
@@ -183,6 +203,18 @@ def test_unpackbits_errors():
     raises_as_numpy("unpackbits", u, axis=True)
     raises_as_numpy("unpackbits", u, axis=1.0)
     raises_as_numpy("unpackbits", np.ones(3), axis=4)
+
+
+@pytest.mark.parametrize("bitorder", ORDERS)
+def test_unpackbits_every_byte_rows_and_broadcasts(bitorder):
+    u = np.random.default_rng(10).permutation(np.repeat(np.arange(256, dtype=np.uint8), 3)).reshape(24, 32)
+    g = ng.asarray(u)
+    for axis in (None, 0, 1):
+        exact(ng.unpackbits(g, axis=axis, bitorder=bitorder), np.unpackbits(u, axis=axis, bitorder=bitorder))
+    exact(ng.unpackbits(ng.broadcast_to(g[5], (3, 32)), axis=1, bitorder=bitorder),
+          np.unpackbits(np.broadcast_to(u[5], (3, 32)), axis=1, bitorder=bitorder))
+    exact(ng.unpackbits(g[::-2, 1::3], axis=0, count=-5, bitorder=bitorder),
+          np.unpackbits(u[::-2, 1::3], axis=0, count=-5, bitorder=bitorder))
 
 
 @pytest.mark.parametrize("bitorder", ORDERS)

@@ -513,6 +513,81 @@ def test_inplace_down_cast_within_kind():
     assert_same(y, f)
 
 
+# ---- NumPy's exception classes for a missing loop or output cast ---------------------------------
+
+_ERR_DTYPES = [np.bool_, np.int8, np.uint8, np.int64, np.uint64, np.float16, np.float32, np.float64,
+               np.complex64, np.complex128]
+_ERR_SCALARS = [True, 3, 1.5, 1j]
+_ERR_BINARY = [operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod,
+               operator.pow, operator.and_, operator.or_, operator.xor, operator.lshift, operator.rshift,
+               operator.lt, operator.eq, divmod]
+_ERR_INPLACE = [operator.iadd, operator.isub, operator.imul, operator.itruediv, operator.ifloordiv,
+                operator.imod, operator.ipow, operator.iand, operator.ior, operator.ixor, operator.ilshift,
+                operator.irshift]
+
+
+def _raised(f, args):
+    try:
+        with np.errstate(all="ignore"):
+            f(*args)
+    except Exception as e:      # noqa: BLE001 (the exception is the result)
+        return e
+    return None
+
+
+def _same_error(f, args):
+    """1 when NumPy raises for args (then numgpu, on device copies of the arrays, raises the same
+    class with the same message), else 0."""
+    want = _raised(f, [a.copy() if isinstance(a, np.ndarray) else a for a in args])
+    if want is None:
+        return 0
+    got = _raised(f, [ng.asarray(a) if isinstance(a, np.ndarray) else a for a in args])
+    assert type(got) is type(want) and str(got) == str(want), (f, args, want, got)
+    return 1
+
+
+def test_operator_type_errors_are_numpys_classes():
+    """Operators on device arrays raise NumPy's own exception: UFuncTypeError's subclasses
+    (_UFuncOutputCastingError for an in-place result that does not cast back, bool += int8;
+    _UFuncNoLoopError for +bool) or the plain TypeError of NumPy's legacy type resolution
+    (float & int, float << 1, -bool), with NumPy's message."""
+    arrays = [np.ones(3, d) for d in _ERR_DTYPES]
+    n = 0
+    for f in _ERR_BINARY + _ERR_INPLACE:
+        for a in arrays:
+            for b in arrays + _ERR_SCALARS:
+                n += _same_error(f, (a, b))
+            if f in _ERR_BINARY:
+                for s in _ERR_SCALARS:
+                    n += _same_error(f, (s, a))
+    for f in (operator.neg, operator.pos, operator.invert, abs):
+        for a in arrays:
+            n += _same_error(f, (a,))
+    assert n > 400
+    UFuncTypeError = np._core._exceptions.UFuncTypeError        # (NumPy 2 names it nowhere public)
+    with pytest.raises(UFuncTypeError, match="Cannot cast ufunc 'add' output"):
+        g = ng.ones(3, np.int64)
+        g += 1.5
+    with pytest.raises(UFuncTypeError, match="did not contain a loop"):
+        +ng.ones(3, bool)
+
+
+def test_ufunc_type_errors_are_numpys_classes():
+    """ng.<ufunc>(...) on device arrays with no loop raises NumPy's class and message."""
+    f, i, b = np.ones(3), np.arange(3), np.ones(3, bool)
+    cases = [(ng.bitwise_and, np.bitwise_and, (1.5, i)), (ng.left_shift, np.left_shift, (f, 1)),
+             (ng.gcd, np.gcd, (f, f)), (ng.gcd, np.gcd, (f, 1)), (ng.positive, np.positive, (b,)),
+             (ng.invert, np.invert, (f,)), (ng.subtract, np.subtract, (b, b)),
+             (ng.remainder, np.remainder, (1j, f)), (ng.ldexp, np.ldexp, (f, f)),
+             (ng.bitwise_count, np.bitwise_count, (f,)), (ng.arctan2, np.arctan2, (f.astype(complex), f))]
+    for ours, theirs, args in cases:
+        want = _raised(theirs, args)
+        got = _raised(ours, [ng.asarray(a) if isinstance(a, np.ndarray) else a for a in args])
+        assert type(got) is type(want) and str(got) == str(want), (theirs, args, want, got)
+    with pytest.raises(np._core._exceptions._UFuncOutputCastingError):
+        ng.add(ng.asarray(f), 1, out=ng.zeros(3, np.int64))
+
+
 # ---- out= -------------------------------------------------------------------------------------
 
 def test_out_argument():

@@ -176,14 +176,98 @@ def test_ufunc_errors():
 
 
 def test_fallback_ufunc_keywords():
-    """A keyword numgpu's ufuncs lack (where=) runs NumPy's ufunc, counted."""
-    before = _fallback.counts.get("numpy.ldexp", [0])[0]
+    """A keyword a host ufunc's call lacks (where=) runs NumPy's ufunc, counted; ldexp, a device
+    ufunc, takes where= on the device."""
+    before = _fallback.counts.get("numpy.spacing", [0])[0]
     x = data(np.float64, (5,), seed=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", _fallback.FallbackWarning)
-        r = ng.ldexp(ng.asarray(x), 2, where=ng.asarray(x > 0), out=ng.zeros(5))
+        r = ng.spacing(ng.asarray(x), where=ng.asarray(x > 0), out=ng.zeros(5))
+    assert_same(r, np.spacing(x, where=x > 0, out=np.zeros(5)))
+    assert _fallback.counts["numpy.spacing"][0] == before + 1
+    r = ng.ldexp(ng.asarray(x), 2, where=ng.asarray(x > 0), out=ng.zeros(5))
     assert_same(r, np.ldexp(x, 2, where=x > 0, out=np.zeros(5)))
-    assert _fallback.counts["numpy.ldexp"][0] == before + 1
+
+
+def test_frexp_and_ldexp_are_device_ops():
+    assert ng.ldexp._code is not None and ng.ldexp.nin == 2      # NG_OP_LDEXP
+    assert ng.frexp.nout == 2 and repr(ng.frexp) == "<ufunc 'frexp'>"
+    assert not hasattr(ng, "frexp_exponent")
+    x = ng.asarray(data(np.float64, (3, 4), seed=1))
+    ng.frexp(x)
+    before = ng.stats()["kernel_launches"]
+    ng.frexp(x)
+    assert ng.stats()["kernel_launches"] == before + 1                  # both outputs, one kernel
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=dtype_id)
+def test_ldexp_exponent_dtypes_and_extremes(dtype):
+    """Every integer exponent dtype NumPy takes (bool, int8 ... int64, uint8 ... uint32), exponents
+    beyond int32 (NumPy clamps them to int's range), and Python ints on either side."""
+    x = special(dtype)
+    big = np.array([2**31 - 1, 2**31, -2**31, -2**31 - 1, 2**40, -2**40, 2**62, -2**63, 0, 5, -5], np.int64)
+    for n in [big] + [np.array([0, 1, 3, 100, 126], t) for t in (np.bool_, np.int8, np.uint8, np.int16,
+                                                                 np.uint16, np.int32, np.uint32)]:
+        xs, ns = np.broadcast_arrays(x[:, None], n[None, :])
+        with np.errstate(all="ignore"):
+            want = np.ldexp(xs, ns)
+        bits(ng.ldexp(ng.asarray(x)[:, None], ng.asarray(n)[None, :]), want)
+    with np.errstate(all="ignore"):
+        for k in (0, 1, -1, 2**31 - 1, -2**31, True):
+            bits(ng.ldexp(ng.asarray(x), k), np.ldexp(x, k))
+        for k in (2**31, -2**31 - 1, 2**40, -2**63):      # (a Python int: NumPy's int32 loop)
+            raises_as_numpy("ldexp", x, k, match="out of bounds for int32")
+        n = np.array([-2000, -150, -30, 0, 30, 150, 2000], np.int32)
+        bits(ng.ldexp(dtype(0.75), ng.asarray(n)), np.ldexp(dtype(0.75), n))
+        bits(ng.ldexp(ng.asarray(x)[::-3], ng.asarray(np.arange(len(x), dtype=np.int16))[::-3] - 20),
+             np.ldexp(x[::-3], np.arange(len(x), dtype=np.int16)[::-3] - 20))
+
+
+def test_ldexp_loops_and_errors_are_numpys():
+    """ldexp's loops: the mantissa's float loop, never promoted with the exponent's dtype; a float,
+    complex or uint64 exponent and a complex mantissa are NumPy's TypeError."""
+    for mdt in [np.bool_, np.int8, np.uint8, np.int16, np.int32, np.uint64, np.float16, np.float32]:
+        for edt in [np.bool_, np.int8, np.int64, np.uint32]:
+            m, e = data(mdt, (7,), seed=1, kind="small"), data(edt, (7,), seed=2, kind="small")
+            bits(ng.ldexp(ng.asarray(m), ng.asarray(e)), np.ldexp(m, e))
+    # Python scalars are weak: a bool mantissa, or an int one beside an array, takes float16's loop
+    e = np.array([-3, 0, 4], np.int32)
+    for m in (True, 3, 2.5, np.float16(2), np.int8(3), np.int64(5)):
+        for k in (e, e.astype(np.int8), True, 2, np.int32(2), np.int64(2)):
+            want = np.asarray(np.ldexp(m, k))
+            got = ng.ldexp(m, ng.asarray(k) if isinstance(k, np.ndarray) else k)
+            bits(got if isinstance(got, ng.ndarray) else ng.asarray(got), want)
+    x = data(np.float32, (4,), seed=3)
+    bits(ng.ldexp(ng.asarray(x), 3), np.ldexp(x, 3))                   # (a weak int keeps float32)
+    bits(ng.ldexp(ng.asarray(x), np.int64(3)), np.ldexp(x, np.int64(3)))
+    for args in [(x, 1.5), (x, np.ones(4)), (x, np.ones(4, np.float16)), (x, np.ones(4, np.uint64)),
+                 (x, 1j), (x.astype(np.complex64), 2), (x, np.ones(4, np.complex64))]:
+        raises_as_numpy("ldexp", *args)
+    o = ng.zeros(4, np.float64)
+    assert ng.ldexp(ng.asarray(x), 2, out=o) is o
+    bits(o, np.ldexp(x, 2).astype(np.float64))
+    raises_as_numpy("ldexp", x, 2, out=ng.zeros(4, np.int32))
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=dtype_id)
+def test_frexp_every_exponent_and_out(dtype):
+    """Every binade (each power of two, its neighbours, subnormals), views, and out= arrays of
+    wider dtypes (NumPy's same_kind)."""
+    info = np.finfo(dtype)
+    p = np.ldexp(dtype(1), np.arange(info.minexp - info.nmant, info.maxexp, dtype=np.int32))
+    x = np.concatenate([p, np.nextafter(p, dtype(0)), np.nextafter(p, dtype(np.inf)), -p * dtype(0.75)])
+    got = ng.frexp(ng.asarray(x))
+    for g, w in zip(got, np.frexp(x)):
+        bits(g, w)
+    for v in views(x.reshape(4, -1)):
+        for g, w in zip(ng.frexp(ng.asarray(v)), np.frexp(v)):
+            bits(g, w)
+    m, e = ng.zeros(x.shape, np.float64), ng.zeros(x.shape, np.int64)
+    r = ng.frexp(ng.asarray(x), m, e) if False else ng.frexp(ng.asarray(x), out=(m, e))
+    assert r[0] is m and r[1] is e
+    wm, we = np.frexp(x)
+    bits(m, wm.astype(np.float64))
+    bits(e, we.astype(np.int64))
 
 
 # ---- i0 and windows -----------------------------------------------------------------------------------
