@@ -49,11 +49,7 @@ static NgStatus build_bits(const void *ctx, NgIrKernel *k)
     int in = ng_ir_param_array(k, dt, R, key->in_contig, false);
     int vars[NG_MAXDIMS];
     NgIrRef idx[NG_MAXDIMS], ext[NG_MAXDIMS];
-    for (int d = 0; d < R; d++) {
-        vars[d] = ng_ir_var(k, NG_INT64);
-        idx[d] = ng_ir_varref(k, vars[d]);
-        ext[d] = ng_ir_shape(k, out, d);
-    }
+    ng_ops_index_space(k, out, R, vars, idx, ext);
     NgIrRef value;
     if (key->mode == PACK_ELEMS) {
         NgIrRef n = ng_ir_shape(k, in, R - 1), one = ng_ir_const_i(k, NG_INT64, 1);

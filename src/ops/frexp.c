@@ -24,11 +24,7 @@ static NgStatus build_frexp(const void *ctx, NgIrKernel *k)
     int in = ng_ir_param_array(k, dt, R, key->in_contig, false);
     int vars[NG_MAXDIMS];
     NgIrRef idx[NG_MAXDIMS], ext[NG_MAXDIMS];
-    for (int d = 0; d < R; d++) {
-        vars[d] = ng_ir_var(k, NG_INT64);
-        idx[d] = ng_ir_varref(k, vars[d]);
-        ext[d] = ng_ir_shape(k, m, d);
-    }
+    ng_ops_index_space(k, m, R, vars, idx, ext);
     NgIrRef x = ng_ir_load(k, in, R, idx);
     NgIrRef both[2] = {
         ng_ir_store(k, m, R, idx, ng_ir_unary(k, NG_OP_FREXP, dt, x)),

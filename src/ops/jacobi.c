@@ -110,17 +110,20 @@ static NgIrRef tolerance(const Jb *j, NgIrRef n)
     return bin(j, NG_OP_MUL, j->rt, R(j, eps_of(j->rt)), ng_ir_unary(j->k, NG_OP_SQRT, j->rt, ng_ir_cast(j->k, j->rt, n)));
 }
 
+/* c_a x + c_b y, the coefficients in variables coef[a] and coef[b]. */
+static NgIrRef combine(const Jb *j, const int *coef, int a, int b, NgIrRef x, NgIrRef y)
+{
+    return bin(j, NG_OP_ADD, j->dt, bin(j, NG_OP_MUL, j->dt, ref(j, coef[a]), x),
+               bin(j, NG_OP_MUL, j->dt, ref(j, coef[b]), y));
+}
+
 /* The rotation of rows or columns p and q of m (n of them): x_p, x_q =
  * c11 x_p + c12 x_q, c21 x_p + c22 x_q (coefficients in variables). */
 static NgIrRef rotate(const Jb *j, Mat m, bool rows, NgIrRef p, NgIrRef q, NgIrRef n, const int *coef, int vr, int vx,
                       int vy)
 {
     NgIrRef r = ref(j, vr), x = ref(j, vx), y = ref(j, vy);
-    NgDType dt = j->dt;
-    NgIrRef np = bin(j, NG_OP_ADD, dt, bin(j, NG_OP_MUL, dt, ref(j, coef[0]), x),
-                     bin(j, NG_OP_MUL, dt, ref(j, coef[1]), y));
-    NgIrRef nq = bin(j, NG_OP_ADD, dt, bin(j, NG_OP_MUL, dt, ref(j, coef[2]), x),
-                     bin(j, NG_OP_MUL, dt, ref(j, coef[3]), y));
+    NgIrRef np = combine(j, coef, 0, 1, x, y), nq = combine(j, coef, 2, 3, x, y);
     NgIrRef s[4] = {
         set(j, vx, rows ? get(j, m, p, r) : get(j, m, r, p)),
         set(j, vy, rows ? get(j, m, q, r) : get(j, m, r, q)),
@@ -138,11 +141,7 @@ static NgIrRef rotate_hermitian(const Jb *j, Mat m, NgIrRef p, NgIrRef q, NgIrRe
                                 int vy)
 {
     NgIrRef r = ref(j, vr), x = ref(j, vx), y = ref(j, vy);
-    NgDType dt = j->dt;
-    NgIrRef np = bin(j, NG_OP_ADD, dt, bin(j, NG_OP_MUL, dt, ref(j, coef[0]), x),
-                     bin(j, NG_OP_MUL, dt, ref(j, coef[1]), y));
-    NgIrRef nq = bin(j, NG_OP_ADD, dt, bin(j, NG_OP_MUL, dt, ref(j, coef[2]), x),
-                     bin(j, NG_OP_MUL, dt, ref(j, coef[3]), y));
+    NgIrRef np = combine(j, coef, 0, 1, x, y), nq = combine(j, coef, 2, 3, x, y);
     NgIrRef s[6] = {
         set(j, vx, get(j, m, r, p)),
         set(j, vy, get(j, m, r, q)),

@@ -100,4 +100,15 @@ bool ng_jacobi_takes(NgDType dt, int64_t m, int64_t n);
 NgStatus ng_jacobi_eigh(NgArray *a, bool upper, NgArray *w, NgArray *v, NgArray *flag);
 NgStatus ng_jacobi_svd(NgArray *a, bool full, NgArray *s, NgArray *u, NgArray *vh, NgArray *flag);
 
+/* The index space of a loop nest over the R axes of array parameter `arr`: R new int64 loop
+ * variables (vars), their references (idx) and the array's extents (ext). */
+static inline void ng_ops_index_space(NgIrKernel *k, int arr, int R, int *vars, NgIrRef *idx, NgIrRef *ext)
+{
+    for (int d = 0; d < R; d++) {
+        vars[d] = ng_ir_var(k, NG_INT64);
+        idx[d] = ng_ir_varref(k, vars[d]);
+        ext[d] = ng_ir_shape(k, arr, d);
+    }
+}
+
 #endif
