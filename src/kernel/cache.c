@@ -326,6 +326,15 @@ NgStatus ng_kernel_launch_blocks(const NgKernel *kern, const NgKArg *args, int n
                                         NG_BLOCK_THREADS, work);
 }
 
+void ng_kargs_array_as_is(NgKArg *args, int *n, const NgArray *a)
+{
+    int64_t es[NG_MAXDIMS];
+    int item = ng_dtype_info(a->dtype)->itemsize;
+    for (int d = 0; d < a->ndim; d++)
+        es[d] = a->strides[d] / item;
+    ng_kargs_array(args, n, a, a->ndim, a->shape, es);
+}
+
 void ng_kargs_array(NgKArg *args, int *n, const NgArray *a, int ndim, const int64_t *shape,
                     const int64_t *elem_strides)
 {

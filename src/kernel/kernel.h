@@ -45,6 +45,8 @@ NgStatus ng_kernel_launch_blocks(const NgKernel *kern, const NgKArg *args, int n
  * element strides (the layout the IR parameter was declared with). */
 void ng_kargs_array(NgKArg *args, int *n, const NgArray *a, int ndim, const int64_t *shape,
                     const int64_t *elem_strides);
+/* ng_kargs_array of a as it is: its own shape and strides (in elements). */
+void ng_kargs_array_as_is(NgKArg *args, int *n, const NgArray *a);
 
 /* Source of the most recently compiled kernel on this thread ("" if none). */
 const char *ng_kernel_last_source(void);

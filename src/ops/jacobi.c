@@ -551,15 +551,6 @@ static NgStatus build_jacobi(const void *ctx, NgIrKernel *k)
     return k->status;
 }
 
-static void kargs(NgKArg *args, int *n, const NgArray *a)
-{
-    int64_t es[NG_MAXDIMS];
-    int item = ng_array_itemsize(a);
-    for (int d = 0; d < a->ndim; d++)
-        es[d] = a->strides[d] / item;
-    ng_kargs_array(args, n, a, a->ndim, a->shape, es);
-}
-
 static NgStatus launch(const JacKey *key, int narr, const NgArray *const *arrs, int64_t work)
 {
     int64_t nb = arrs[0]->shape[0];
@@ -573,7 +564,7 @@ static NgStatus launch(const JacKey *key, int narr, const NgArray *const *arrs, 
     NgKArg args[5 * (2 + 2 * 3)];
     int n = 0;
     for (int i = 0; i < narr; i++)
-        kargs(args, &n, arrs[i]);
+        ng_kargs_array_as_is(args, &n, arrs[i]);
     return ng_kernel_launch(kern, args, n, nb, work);
 }
 

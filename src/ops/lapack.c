@@ -463,15 +463,6 @@ static NgStatus build_la(const void *ctx, NgIrKernel *k)
 
 /* ---- host side ---- */
 
-static void kargs(NgKArg *args, int *n, const NgArray *a)
-{
-    int64_t es[NG_MAXDIMS];
-    int item = ng_array_itemsize(a);
-    for (int d = 0; d < a->ndim; d++)
-        es[d] = a->strides[d] / item;
-    ng_kargs_array(args, n, a, a->ndim, a->shape, es);
-}
-
 /* Launches kernel `kind` over the arrays (and k, when k >= 0): `extent`
  * work items doing `work` element operations in all. */
 static NgStatus launch(LaKind kind, NgDType dt, bool det, int narr, const NgArray *const *arrs, int64_t kk,
@@ -488,7 +479,7 @@ static NgStatus launch(LaKind kind, NgDType dt, bool det, int narr, const NgArra
     NgKArg args[5 * (2 + 2 * 3) + 1];
     int n = 0;
     for (int i = 0; i < narr; i++)
-        kargs(args, &n, arrs[i]);
+        ng_kargs_array_as_is(args, &n, arrs[i]);
     if (kk >= 0)
         args[n++].i = kk;
     return ng_kernel_launch(kern, args, n, extent, work);
