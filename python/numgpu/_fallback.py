@@ -440,9 +440,9 @@ def program_results(method):
 
 
 def _called_by_numgpu(depth=2):
-    """True if the guard that caught an error was called by numgpu's own code (its caller's
-    frame, wrappers passed over, is in the package), not by the program. depth: the guard's
-    caller's frame, counted from here."""
+    """True if the guard (or program_result, ufunc_result, _scalar_parts) was called by
+    numgpu's own code (its caller's frame, wrappers passed over, is in the package), not by the
+    program. depth: that caller's frame, counted from here."""
     try:
         frame = sys._getframe(depth)  # (the guard's caller)
     except ValueError:               # called from C with no Python frame (a thread's start, atexit)
