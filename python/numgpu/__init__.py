@@ -485,7 +485,10 @@ ndarray.squeeze = squeeze
 
 
 def broadcast_to(a, shape):
-    return _core.broadcast_to(a, shape)
+    """NumPy's broadcast_to: a read-only view (its elements repeat: a write would reach them all)."""
+    r = _core.broadcast_to(a, shape)
+    r._writeable(False)
+    return r
 
 
 def _cast_all(arrays, dtype, casting):

@@ -71,8 +71,8 @@ def from_dlpack(x, /, *, device=None, copy=None):
 
     Zero-copy when the producer's memory is on a numgpu device (host memory
     -> cpu, a CUDA GPU -> cuda:N) and device= is None or that device; a copy
-    when copy=True, or when device= names another device or the tensor is
-    read-only (unless copy=False: then BufferError).
+    when copy=True, or when device= names another device (unless copy=False:
+    then BufferError). A read-only tensor gives a read-only array, as NumPy's.
     """
     if not hasattr(x, "__dlpack__"):
         raise TypeError("from_dlpack: %s does not support the DLPack protocol (no __dlpack__ method)"
@@ -97,11 +97,10 @@ def from_dlpack(x, /, *, device=None, copy=None):
             raise BufferError("from_dlpack: tensor is on %s, device=%r asked for with copy=False"
                               % (arr.device, device))
         arr, copied = arr.to(_spec(want)), True
-    if (copy or flags & _FLAG_READ_ONLY) and not copied:
-        if copy is False:
-            raise BufferError("from_dlpack: the tensor is read-only and numgpu arrays are writable; "
-                              "copy=False cannot be honoured")
+    if copy and not copied:
         arr = arr.copy()
+    elif flags & _FLAG_READ_ONLY and not copied:
+        arr._writeable(False)
     return arr
 
 

@@ -108,6 +108,8 @@ def put(a, ind, v, mode="raise"):
     """a.flat[ind] = v, v repeated as needed; duplicate indices: one of the writes wins."""
     if not isinstance(a, ndarray):   # a NumPy array: NumPy's put changes it (the fallback)
         raise NotImplementedError("put into a %s" % type(a).__name__)
+    if not a._writeable():
+        raise ValueError("put: output array is read-only")
     if (a.dtype.kind in "iuf" and not isinstance(v, (ndarray, _np.ndarray, _np.generic))
             and _np.asarray(v).dtype.kind == "c"):
         # NumPy converts Python complex values with float() / int() (arrays are cast, with a warning)
@@ -370,7 +372,10 @@ def triu(m, k=0):
 
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
-    return _core.diagonal(_arr(a), _operator.index(offset), _operator.index(axis1), _operator.index(axis2))
+    """NumPy's diagonal: a read-only view."""
+    r = _core.diagonal(_arr(a), _operator.index(offset), _operator.index(axis1), _operator.index(axis2))
+    r._writeable(False)
+    return r
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
@@ -390,7 +395,7 @@ def diag(v, k=0):
         _core.diagonal(res, k, 0, 1)[...] = v
         return res
     if v.ndim == 2:
-        return _core.diagonal(v, k, 0, 1)
+        return diagonal(v, k, 0, 1)
     raise ValueError("Input must be 1- or 2-d.")
 
 

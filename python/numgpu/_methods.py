@@ -10,8 +10,9 @@ What NumPy programs do with arrays beyond arithmetic, kept on the device:
     resize                in place, as NumPy's: the array takes a new buffer (zeros past the
                           old data); refused while other arrays share the buffer (refcheck) or
                           a NumPy array views its memory
-    flags                 NumPy's flag names from the strides (C/F contiguity); numgpu arrays
-                          are always writeable: `writeable = False` is accepted, not enforced
+    flags                 NumPy's flag names from the strides (C/F contiguity); `writeable` read
+                          from and set on the array (x._writeable: writes into a read-only array
+                          raise NumPy's ValueError)
 
 install() puts them on the type (once, from _protocols.install).
 """
@@ -82,11 +83,13 @@ class flagsobj:
              "CARRAY": "carray", "FA": "farray", "FARRAY": "farray"}
 
     def __init__(self, a):
+        object.__setattr__(self, "_a", a)
         itemsize = a.itemsize
         self.c_contiguous = self.contiguous = contiguous(a.shape, a.strides, itemsize)
         self.f_contiguous = self.fortran = contiguous(a.shape, a.strides, itemsize, True)
         self.owndata = a.base is None
-        self.writeable = self.aligned = True
+        self.writeable = a._writeable()
+        self.aligned = True
         self.writebackifcopy = False
         self.fnc = self.f_contiguous and not self.c_contiguous
         self.forc = self.f_contiguous or self.c_contiguous
@@ -106,7 +109,9 @@ class flagsobj:
 
     def __setattr__(self, name, value):
         if name == "writeable" and "writeable" in self.__dict__:
-            return          # accepted, not enforced: numgpu arrays are always writeable
+            self._a._writeable(bool(value))     # (NumPy's ValueError re-enabling a read-only base's view)
+            object.__setattr__(self, name, self._a._writeable())
+            return
         if name in self.__dict__ and name != "writeable":
             raise AttributeError("attribute %r of 'numpy.flagsobj' objects is not writable" % name)
         object.__setattr__(self, name, value)
@@ -122,9 +127,11 @@ def _flags(self):
 
 
 def _setflags(self, write=None, align=None, uic=None):
-    """NumPy's setflags: accepted (numgpu arrays are always writeable and aligned)."""
+    """NumPy's setflags: `write` sets flags.writeable (numgpu arrays are always aligned)."""
     if uic:
         raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
+    if write is not None:
+        self._writeable(bool(write))
 
 
 # ---- flat ------------------------------------------------------------------------------------
@@ -174,8 +181,8 @@ class flatiter:
 
     def __setitem__(self, key, value):
         a = self.base
-        if any(s == 0 and n > 1 for n, s in zip(a.shape, a.strides)):
-            raise ValueError("underlying array is read-only")   # (a broadcast view: NumPy's are read-only)
+        if not a._writeable():
+            raise ValueError("underlying array is read-only")
         c = contiguous(a.shape, a.strides, a.itemsize)
         flat = a.reshape(-1) if c else a.flatten()
         value = _numgpu().asarray(value).reshape(-1)

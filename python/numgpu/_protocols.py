@@ -155,6 +155,7 @@ def _host_method(name):
     def method(self, *args, **kwargs):
         if _changes_in_place(name, args, kwargs):
             host = self.get()
+            host.flags.writeable = self._writeable()       # (a read-only array: NumPy's own error)
             res = _fallback.call_numpy(label, getattr(host, name), *args, **kwargs)
             self[...] = host
             return self if name == "byteswap" else res     # (byteswap(inplace=True) returns the array)

@@ -281,6 +281,8 @@ def lexsort(keys, axis=-1):
 
 def _m_sort(self, axis=-1, kind=None, order=None, *, stable=None):
     """In-place sort along `axis` (on cpu where NumPy's sort is the faster one, NumPy's in self's memory)."""
+    if not self._writeable():
+        raise ValueError("sort array is read-only")
     if kind in (None, "quicksort") and not stable and order is None and _on_host(self, _host_sorts()[False]):
         _check_kind(kind)
         axis = _norm_axis(_index(axis, "axis"), self.ndim)

@@ -93,9 +93,28 @@ PyObject *ngpy_wrap(NgArray *a)
     o->exports = 0;
     o->scalar = false;
     o->base = NULL;
+    o->readonly = false;
     a->buf = NULL;
     adopt(o);
     return (PyObject *)o;
+}
+
+PyObject *ngpy_wrap_from(NgArray *a, PyObject *from)
+{
+    bool readonly = from && ngpy_check(from) && ((NgPyArray *)from)->readonly && a->buf == ngpy_arr(from)->buf;
+    PyObject *o = ngpy_wrap(a);
+    if (o)
+        ((NgPyArray *)o)->readonly = readonly;
+    return o;
+}
+
+int ngpy_check_writeable(PyObject *o, const char *what)
+{
+    if (ngpy_check(o) && ((NgPyArray *)o)->readonly) {
+        PyErr_Format(PyExc_ValueError, "%s is read-only", what);
+        return -1;
+    }
+    return 0;
 }
 
 PyObject *ngpy_numpy_scalar(const NgArray *view)

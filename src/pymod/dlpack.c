@@ -177,7 +177,8 @@ static PyObject *f_dlpack_export(PyObject *m, PyObject *args)
         e->m.versioned.version = (DLPackVersion){1, 0};
         e->m.versioned.manager_ctx = e;
         e->m.versioned.deleter = deleter_versioned;
-        e->m.versioned.flags = copied ? DLPACK_FLAG_BITMASK_IS_COPIED : 0;
+        e->m.versioned.flags = (copied ? DLPACK_FLAG_BITMASK_IS_COPIED : 0) |
+                               (((NgPyArray *)x)->readonly ? DLPACK_FLAG_BITMASK_READ_ONLY : 0);
         e->m.versioned.dl_tensor = t;
         cap = PyCapsule_New(&e->m.versioned, NAME_VERSIONED, capsule_destructor);
     } else {

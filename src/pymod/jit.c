@@ -1648,6 +1648,33 @@ static bool scalar_bytes(const NgOperand *op, NgDType t, unsigned char *bytes)
     return true;
 }
 
+/* -1 with Python's ValueError when the kernel of `low` writes an array that is read-only (a numgpu
+ * array or a NumPy one, flags.writeable False), before anything runs; else 0. */
+static int writes_read_only(const NgJitLowered *low, const Launch *L)
+{
+    for (int a = 0; a < low->nargs; a++) {
+        const NgJitArg *arg = &low->args[a];
+        int vi = arg->role == NG_JIT_ARG_ARRAY && arg->written && arg->name ? index_of(L, arg->name) : -1;
+        if (vi < 0)
+            continue;
+        PyObject *v = L->values[vi];
+        bool readonly = ngpy_check(v) && ((NgPyArray *)v)->readonly;
+        if (!readonly && L->uploaded[vi] && PyObject_CheckBuffer(v)) { /* (NumPy's: wrapped when writeable) */
+            Py_buffer view;
+            readonly = PyObject_GetBuffer(v, &view, PyBUF_WRITABLE) < 0;
+            if (readonly)
+                PyErr_Clear();
+            else
+                PyBuffer_Release(&view);
+        }
+        if (readonly) {
+            PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* What lowering loop `stmt` with `plan` for the values in L gives (remembered
  * by its kernel key, which *key receives): 0; 1 with *why set when the
  * lowering refuses it (then the loop runs as Python); -1 with a Python error. */
@@ -1662,7 +1689,7 @@ static int lowered_for(Program *p, const NgJitStmt *stmt, const Launch *L, const
     const NgJitLowered *known = find_lowered(p, key->s, key->len);
     if (known) {
         *low = *known;
-        return 0;
+        return writes_read_only(low, L);
     }
     NgIrKernel scratch;
     ng_ir_init(&scratch, "ngjit");
@@ -1680,7 +1707,7 @@ static int lowered_for(Program *p, const NgJitStmt *stmt, const Launch *L, const
         return -1;
     }
     remember_lowered(p, key->s, key->len, low);
-    return 0;
+    return writes_read_only(low, L);
 }
 
 /* NULL: the loop runs as Python (*why set by the caller), the launch's cells released. */

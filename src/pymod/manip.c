@@ -4,12 +4,15 @@
  * the kernels in src/ops/manip.c. */
 #include "pymod.h"
 
-/* Wraps *out after a call, or raises; releases the converted input. */
-static PyObject *finish(NgStatus st, NgArray *in, NgArray *out)
+/* Wraps *out after a call (a view of `from` read-only when it is), or raises; releases the
+ * converted input. */
+static PyObject *finish_from(NgStatus st, NgArray *in, NgArray *out, PyObject *from)
 {
     ng_array_release(in);
-    return st == NG_OK ? ngpy_wrap(out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_from(out, from) : ngpy_raise(st);
 }
+
+static PyObject *finish(NgStatus st, NgArray *in, NgArray *out) { return finish_from(st, in, out, NULL); }
 
 /* flip(a, axes or None): a view. */
 static PyObject *f_flip(PyObject *m, PyObject *args)
@@ -21,7 +24,7 @@ static PyObject *f_flip(PyObject *m, PyObject *args)
     NgArray ta, out;
     if (ngpy_axes(axes_o, &naxes, axes) < 0 || ngpy_to_array(a, NG_NODTYPE, &ta) < 0)
         return NULL;
-    return finish(ng_op_flip(&ta, naxes, axes, &out), &ta, &out);
+    return finish_from(ng_op_flip(&ta, naxes, axes, &out), &ta, &out, a);
 }
 
 /* diagonal(a, offset, axis1, axis2): a view. */
@@ -35,7 +38,7 @@ static PyObject *f_diagonal(PyObject *m, PyObject *args)
     NgArray ta, out;
     if (ngpy_to_array(a, NG_NODTYPE, &ta) < 0)
         return NULL;
-    return finish(ng_op_diagonal(&ta, offset, axis1, axis2, &out), &ta, &out);
+    return finish_from(ng_op_diagonal(&ta, offset, axis1, axis2, &out), &ta, &out, a);
 }
 
 /* roll(a, shifts, axes): equal-length sequences. */

@@ -46,7 +46,7 @@ static PyObject *f_asarray(PyObject *m, PyObject *args, PyObject *kw)
             return ngpy_raise(st);
         out = c;
     }
-    return ngpy_wrap(&out);
+    return ngpy_wrap_from(&out, obj);
 }
 
 /* shape, dtype and device= of a creation function; -1 with an exception set. */
@@ -198,6 +198,8 @@ static int out_arg(PyObject *o, const NgArray **dest)
         PyErr_SetString(PyExc_TypeError, "out= must be a numgpu.ndarray");
         return -1;
     }
+    if (ngpy_check_writeable(o, "output array") < 0)
+        return -1;
     *dest = ngpy_arr(o);
     return 0;
 }
@@ -276,7 +278,7 @@ static PyObject *f_ufunc_at(PyObject *m, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "bad op code");
         return NULL;
     }
-    NgDType cdt;
+    NgDType cdt; /* (a read-only array too: NumPy 2.4's ufunc.at writes into one) */
     if (ngpy_dtype(compute, &cdt) < 0)
         return NULL;
     NgOperand v;
@@ -437,7 +439,7 @@ static PyObject *f_as_strided(PyObject *m, PyObject *args)
         out.strides[i] = strides[i];
         out.size *= shape[i];
     }
-    return ngpy_wrap(&out);
+    return ngpy_wrap_from(&out, a);
 }
 
 static PyObject *f_broadcast_to(PyObject *m, PyObject *args)
@@ -454,7 +456,7 @@ static PyObject *f_broadcast_to(PyObject *m, PyObject *args)
         return NULL;
     NgStatus st = ng_op_broadcast_to(&ta, nd, shape, &out);
     ng_array_release(&ta);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_from(&out, a) : ngpy_raise(st);
 }
 
 static PyObject *f_stats(PyObject *m, PyObject *unused)

@@ -82,6 +82,8 @@ static PyObject *type_error(const char *ufunc, PyObject *a, PyObject *b, bool in
 
 static PyObject *binop(PyObject *a, PyObject *b, NgOp op, bool inplace)
 {
+    if (inplace && ngpy_check_writeable(a, "output array") < 0)
+        return NULL;
     NgOperand x, y;
     NgArray tx, ty, out;
     if (ngpy_operand(a, &x, &tx) < 0)
@@ -400,10 +402,10 @@ static Py_ssize_t mp_length(PyObject *self)
  * writes to x: tmp = a[i]; a[i] = a[j]; a[j] = tmp). On a device in host memory (cpu) NumPy's
  * scalar itself: what follows (p > peak, s += x[i]) is NumPy's scalar arithmetic, no kernel per
  * operation; elsewhere a 0-d array of its own, which stays on the device. Releases view. */
-static PyObject *element_of(NgArray *view)
+static PyObject *element_of(NgArray *view, PyObject *from)
 {
     if (view->ndim != 0)
-        return ngpy_wrap(view);
+        return ngpy_wrap_from(view, from);
     NgDevice *dev = ng_array_device(view);
     if (ng_device_host_visible(dev) || (ngpy.numpy_scalars && !ngpy_called_by_numgpu())) {
         PyObject *r = ngpy_numpy_scalar(view); /* (a GPU's: downloaded, config(scalars="numpy")) */
@@ -475,7 +477,8 @@ static PyObject *mp_subscript(PyObject *self, PyObject *key)
         element = element && items[k].kind == NG_IDX_INT;
         gather = gather || items[k].kind == NG_IDX_ARRAY || items[k].kind == NG_IDX_MASK;
     }
-    return st != NG_OK ? ngpy_raise(st) : element ? element_of(&out) : ngpy_wrap_result(&out, gather);
+    return st != NG_OK ? ngpy_raise(st) : element ? element_of(&out, self)
+         : gather ? ngpy_wrap_result(&out, true) : ngpy_wrap_from(&out, self);
 }
 
 /* A value to store into an array of dtype `to`: NumPy's ComplexWarning for
@@ -550,6 +553,8 @@ static int mp_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
         PyErr_SetString(PyExc_ValueError, "cannot delete array elements");
         return -1;
     }
+    if (ngpy_check_writeable(self, "assignment destination") < 0)
+        return -1;
     int rc = store(self, key, value);
     if (rc < 0 && !ngpy_check(value) && PyErr_ExceptionMatches(ngpy.UnsupportedDtypeError)) {
         PyErr_Clear();
@@ -607,7 +612,7 @@ static PyObject *sq_item(PyObject *self, Py_ssize_t i)
     it.i = i;
     NgArray out;
     NgStatus st = ng_index_get(ARR(self), 1, &it, &out);
-    return st == NG_OK ? element_of(&out) : ngpy_raise(st);
+    return st == NG_OK ? element_of(&out, self) : ngpy_raise(st);
 }
 
 /* iter(x): NumPy's TypeError for a 0-d array at once (libraries test iterability with iter()),
@@ -626,6 +631,10 @@ static PyObject *tp_iter(PyObject *self)
 static int getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
     NgArray *a = ARR(self);
+    if ((flags & PyBUF_WRITABLE) && ((NgPyArray *)self)->readonly) {
+        PyErr_SetString(PyExc_BufferError, "the numgpu array is read-only");
+        return -1;
+    }
     if (!ng_device_host_visible(ng_array_device(a))) {
         PyErr_Format(PyExc_BufferError, "array on device %s has no host memory; use .get()",
                      ng_device_name(ng_array_device(a)));
@@ -643,7 +652,7 @@ static int getbuffer(PyObject *self, Py_buffer *view, int flags)
     Py_INCREF(self);
     ((NgPyArray *)self)->exports++;
     view->len = (Py_ssize_t)a->size * ng_array_itemsize(a);
-    view->readonly = 0;
+    view->readonly = ((NgPyArray *)self)->readonly;
     view->itemsize = ng_array_itemsize(a);
     view->format = (flags & PyBUF_FORMAT) ? formats[a->dtype] : NULL;
     view->ndim = a->ndim;
@@ -688,7 +697,7 @@ static PyObject *transpose_of(PyObject *self, const int *perm)
 {
     NgArray out;
     NgStatus st = ng_op_transpose(ARR(self), perm, &out);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_from(&out, self) : ngpy_raise(st);
 }
 
 static PyObject *get_T(PyObject *self, void *c) { return transpose_of(self, NULL); }
@@ -709,7 +718,7 @@ static PyObject *get_part(PyObject *self, void *imag)
         return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
     }
     ng_array_part(ARR(self), imag != NULL, &out);
-    return ngpy_wrap(&out);
+    return ngpy_wrap_from(&out, self);
 }
 
 static int set_part(PyObject *self, PyObject *value, void *imag)
@@ -718,6 +727,8 @@ static int set_part(PyObject *self, PyObject *value, void *imag)
         PyErr_SetString(PyExc_AttributeError, "cannot delete array part");
         return -1;
     }
+    if (ngpy_check_writeable(self, "assignment destination") < 0)
+        return -1;
     if (!ng_dtype_is_complex(ARR(self)->dtype)) {
         if (imag) {
             PyErr_SetString(PyExc_TypeError, "array does not have imaginary part to set");
@@ -888,7 +899,7 @@ static PyObject *m_view(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     NgArray out;
     NgStatus st = ng_array_view_as(ARR(self), dt, &out);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_from(&out, self) : ngpy_raise(st);
 }
 
 /* (copies and casts of a scalar-standing value are scalars, of a 0-d array arrays, as NumPy's) */
@@ -1001,7 +1012,7 @@ static PyObject *m_reshape(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     NgArray out;
     NgStatus st = reshape_in_order(ARR(self), nd, shape, f, false, &out);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_from(&out, self) : ngpy_raise(st);
 }
 
 /* ravel / flatten (copy): the elements in `order`, 1-d. */
@@ -1019,7 +1030,7 @@ static PyObject *one_axis(PyObject *self, PyObject *args, PyObject *kw, bool cop
     int64_t n = -1;
     NgArray out;
     NgStatus st = reshape_in_order(ARR(self), 1, &n, f, copy, &out);
-    return st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_wrap_from(&out, self) : ngpy_raise(st);
 }
 
 static PyObject *m_ravel(PyObject *self, PyObject *args, PyObject *kw) { return one_axis(self, args, kw, false); }
@@ -1186,7 +1197,7 @@ static PyObject *m_item(PyObject *self, PyObject *args)
         NgStatus st = ng_op_reshape(ARR(self), 1, &minus1, &flat);
         if (st != NG_OK)
             return ngpy_raise(st);
-        PyObject *fo = ngpy_wrap(&flat);
+        PyObject *fo = ngpy_wrap_from(&flat, self);
         if (!fo)
             return NULL;
         v = sq_item(fo, i < 0 ? i + ARR(self)->size : i);
@@ -1203,6 +1214,8 @@ static PyObject *m_item(PyObject *self, PyObject *args)
 
 static PyObject *m_fill(PyObject *self, PyObject *value)
 {
+    if (ngpy_check_writeable(self, "assignment destination") < 0)
+        return NULL;
     NgOperand v;
     NgArray tv;
     if (ngpy_operand(value, &v, &tv) < 0)
@@ -1284,6 +1297,24 @@ static PyObject *m_own(PyObject *self, PyObject *unused)
 
 /* x._numpy_scalar(): NumPy's scalar of the 0-d array x (read in place on cpu, downloaded from a
  * GPU): what config(scalars="numpy") gives the program. */
+/* x._writeable() is NumPy's flags.writeable; x._writeable(flag) sets it, as NumPy: any array may be
+ * made read-only, and writeable again unless it views the memory of a read-only array (x.base). */
+static PyObject *m_writeable(PyObject *self, PyObject *args)
+{
+    int flag = -1;
+    if (!PyArg_ParseTuple(args, "|p:_writeable", &flag))
+        return NULL;
+    NgPyArray *o = (NgPyArray *)self;
+    if (flag < 0)
+        return PyBool_FromLong(!o->readonly);
+    if (flag && o->readonly && o->base && ngpy_check(o->base) && ((NgPyArray *)o->base)->readonly) {
+        PyErr_SetString(PyExc_ValueError, "cannot set WRITEABLE flag to True of this array");
+        return NULL;
+    }
+    o->readonly = !flag;
+    Py_RETURN_NONE;
+}
+
 static PyObject *m_numpy_scalar(PyObject *self, PyObject *unused)
 {
     if (ARR(self)->ndim != 0)
@@ -1299,6 +1330,8 @@ static PyObject *m_become(PyObject *self, PyObject *other)
         PyErr_SetString(PyExc_TypeError, "_become takes a numgpu.ndarray");
         return NULL;
     }
+    if (ngpy_check_writeable(self, "array") < 0)
+        return NULL;
     if (((NgPyArray *)self)->exports > 0) {
         PyErr_SetString(PyExc_ValueError, "cannot resize an array that references or is referenced by another "
                         "array in this way (a NumPy array made from it). Use the np.resize function.");
@@ -1316,6 +1349,7 @@ static PyMethodDef methods[] = {
     {"_become", m_become, METH_O, "Take another array's data, dtype and shape (resize in place)."},
     {"_own", m_own, METH_NOARGS, "Own the memory of a temporary only this view holds (returns self)."},
     {"_numpy_scalar", m_numpy_scalar, METH_NOARGS, "NumPy's scalar of a 0-d array."},
+    {"_writeable", m_writeable, METH_VARARGS, "_writeable([flag]): NumPy's flags.writeable, read or set."},
     {"get", m_get, METH_NOARGS, "Copy to the host as a numpy.ndarray."},
     {"__array__", (PyCFunction)(void (*)(void))m_array, METH_VARARGS | METH_KEYWORDS, "NumPy conversion."},
     {"astype", (PyCFunction)(void (*)(void))m_astype, METH_VARARGS | METH_KEYWORDS, "Copy converted to dtype."},

@@ -18,6 +18,8 @@ typedef struct NgPyArray {
     bool scalar;              /* a 0-d result standing for NumPy's scalar: x += 1 rebinds (ndarray.c) */
     PyObject *base;           /* the array owning the buffer (NgBuffer.owner) when this one views it:
                                  x.base, held as NumPy's views hold theirs; NULL for the owner */
+    bool readonly;            /* NumPy's flags.writeable False: every write into it raises ValueError; views
+                                 made of it are read-only too (ngpy_wrap_from) */
 } NgPyArray;
 
 /* Module state shared by the binding's files (one interpreter). */
@@ -50,6 +52,12 @@ PyObject *ngpy_wrap(NgArray *a);
 /* ngpy_wrap for a computed result: with `scalar`, a 0-d one stands for NumPy's scalar
  * (NgPyArray.scalar), as NumPy's operators, ufuncs, reductions and indexing give scalars. */
 PyObject *ngpy_wrap_result(NgArray *a, bool scalar);
+/* ngpy_wrap for a result of an operation on `from` that may view its memory: a view of a read-only
+ * array is read-only, as NumPy's. */
+PyObject *ngpy_wrap_from(NgArray *a, PyObject *from);
+/* 0 when o may be written into; -1 with NumPy's ValueError "<what> is read-only" for a read-only
+ * numgpu array ("assignment destination", "output array", ...). */
+int ngpy_check_writeable(PyObject *o, const char *what);
 /* NumPy's scalar of the 0-d array `a`: its bytes read in place in host memory, else downloaded. */
 PyObject *ngpy_numpy_scalar(const NgArray *a);
 /* True when the Python code calling into C is numgpu's own (its package's files): its internals

@@ -147,10 +147,13 @@ def test_flag_keys_are_numpys():
     assert str(d.flags) == str(h.flags)
 
 
-def test_writeable_is_accepted():
+def test_writeable_flag_is_enforced():
     d = ng.arange(3)
-    d.flags.writeable = False         # accepted, not enforced (numgpu arrays are always writeable)
-    d.setflags(write=False)
+    d.flags.writeable = False
+    assert not d.flags.writeable and not d.flags["W"]
+    with pytest.raises(ValueError, match="assignment destination is read-only"):
+        d[0] = 5
+    d.setflags(write=True)
     d[0] = 5
     assert d.get().tolist() == [5, 1, 2]
     with pytest.raises(AttributeError):

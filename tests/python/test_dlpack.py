@@ -84,15 +84,27 @@ def test_copy_and_device_arguments():
     assert y.get()[1] == 7.0
 
 
-def test_read_only_tensors_are_copied():
+def test_read_only_tensors_stay_read_only():
     a = np.arange(5.0)
     a.flags.writeable = False
-    x = ng.from_dlpack(a)
-    np.testing.assert_array_equal(x.get(), a)
-    x[0] = 3.0
+    ref = np.from_dlpack(a)
+    for kw in ({}, {"copy": False}):
+        x = ng.from_dlpack(a, **kw)
+        np.testing.assert_array_equal(x.get(), a)
+        assert x.flags.writeable == ref.flags.writeable == False
+        with pytest.raises(ValueError, match="read-only"):
+            x[0] = 3.0
+        with pytest.raises(ValueError, match="read-only"):
+            x += 1
     assert a[0] == 0.0
-    with pytest.raises(BufferError, match="read-only"):
-        ng.from_dlpack(a, copy=False)
+    y = ng.from_dlpack(a, copy=True)     # a copy of its own: writeable
+    y[0] = 3.0
+    assert a[0] == 0.0 and y.get()[0] == 3.0
+    ro = ng.arange(4.0)
+    ro.flags.writeable = False
+    if ro.device == "cpu":
+        back = np.from_dlpack(ro)        # numgpu's export says read-only (cpu: NumPy views it)
+        assert not back.flags.writeable
 
 
 def test_from_dlpack_errors():

@@ -15,18 +15,25 @@ __all__ = ["as_strided", "sliding_window_view"]
 def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
     """NumPy's as_strided: a view of x's memory, from its first element, with `shape` and byte
     `strides` (x's own where None). Unlike NumPy's, a view reaching outside x's memory block is a
-    ValueError rather than a read of whatever lies there. writeable=False is accepted, not
-    enforced (numgpu arrays are always writeable)."""
+    ValueError rather than a read of whatever lies there. writeable=False makes it read-only (a
+    view of a read-only x is read-only either way)."""
     if not isinstance(x, ndarray):
         return _np.lib.stride_tricks.as_strided(x, shape, strides, subok, writeable)
     shape = x.shape if shape is None else tuple(_operator.index(n) for n in shape)
     strides = x.strides if strides is None else tuple(_operator.index(s) for s in strides)
-    return _core.as_strided(x, shape, strides)
+    return _view(_core.as_strided(x, shape, strides), writeable)
+
+
+def _view(v, writeable):
+    if not writeable:
+        v._writeable(False)
+    return v
 
 
 def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
     """NumPy's sliding_window_view: every window of `window_shape` along `axis` (all axes where
-    None) as a view, the windows' axes last; NumPy's errors for bad windows."""
+    None) as a view, the windows' axes last; NumPy's errors for bad windows. Read-only unless
+    writeable=True (windows overlap: a write shows in several)."""
     if not isinstance(x, ndarray):
         return _np.lib.stride_tricks.sliding_window_view(x, window_shape, axis, subok=subok, writeable=writeable)
     window = tuple(window_shape) if _np.iterable(window_shape) else (window_shape,)
@@ -48,7 +55,7 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
         if shape[ax] < w:
             raise ValueError("window shape cannot be larger than input array shape")
         shape[ax] -= w - 1
-    return _core.as_strided(x, tuple(shape) + window, x.strides + tuple(x.strides[ax] for ax in axes))
+    return _view(_core.as_strided(x, tuple(shape) + window, x.strides + tuple(x.strides[ax] for ax in axes)), writeable)
 
 
 def __getattr__(name):
