@@ -2,6 +2,7 @@
  * conversions and methods, each a thin call into the C ops. */
 #include "pymod.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include <structmember.h>
@@ -427,17 +428,18 @@ static PyObject *scalar_at(NgArray *e)
     return ngpy_numpy_scalar(e);
 }
 
-/* x[i] or x[i, j, ...] of every axis by Python ints, x in host memory (a Python loop's access):
- * the element's address computed here, NumPy's scalar read in place. Returns 0 (nothing done,
- * no error) for every other case, which the general path takes (NumPy's errors included). */
-static int host_element(PyObject *self, PyObject *key, PyObject **out)
+/* e: the element x[i] or x[i, j, ...] of every axis by Python ints, x in host memory (a Python
+ * loop's access), as a's view struct at the element's offset, borrowing a's buffer reference.
+ * Returns 0 (nothing done, no error) for every other key or device, which the general path takes
+ * (NumPy's errors included). */
+static int host_address(PyObject *self, PyObject *key, NgArray *e)
 {
     const NgArray *a = ARR(self);
     bool tuple = PyTuple_CheckExact(key);
     int n = tuple ? (int)PyTuple_GET_SIZE(key) : 1;
     if (n != a->ndim || !ng_device_host_visible(ng_array_device(a)))
         return 0;
-    NgArray e = *a; /* (borrows a's buffer reference: read here, never released) */
+    *e = *a;
     for (int d = 0; d < n; d++) {
         PyObject *k = tuple ? PyTuple_GET_ITEM(key, d) : key;
         if (!PyLong_CheckExact(k))
@@ -452,9 +454,80 @@ static int host_element(PyObject *self, PyObject *key, PyObject **out)
             i += a->shape[d];
         if (i < 0 || i >= a->shape[d])
             return 0;
-        e.offset += (size_t)(i * a->strides[d]);
+        e->offset += (size_t)(i * a->strides[d]);
     }
-    *out = scalar_at(&e);
+    e->ndim = 0;
+    e->size = 1;
+    return 1;
+}
+
+/* x[i, ...] read in place as NumPy's scalar (host_address's cases; 0 for the others). */
+static int host_element(PyObject *self, PyObject *key, PyObject **out)
+{
+    NgArray e;
+    if (!host_address(self, key, &e))
+        return 0;
+    *out = ngpy_numpy_scalar(&e);
+    return 1;
+}
+
+/* x[i, ...] = value written in place for host_address's cases and the values whose stored bits
+ * are plain (a Python loop's `a[i] = a[i - 1] * 0.9 + b[i]`, `a[i] += 1.0`): a bool, an int or
+ * NumPy integer the dtype holds (into a float dtype: up to 2**53), a float or NumPy float into
+ * float64, or into float32 where it is not beyond float32's range. 1 when stored; 0 (nothing
+ * done, no error) for the rest, which the general path takes with NumPy's conversions. */
+static int host_store(PyObject *self, PyObject *key, PyObject *value)
+{
+    NgDType t = ARR(self)->dtype;
+    bool is_bool = PyBool_Check(value) || PyObject_TypeCheck(value, (PyTypeObject *)ngpy.np_bool);
+    bool is_int = !is_bool && (PyLong_CheckExact(value) || PyObject_TypeCheck(value, (PyTypeObject *)ngpy.np_integer));
+    bool is_float = PyFloat_CheckExact(value) || PyObject_TypeCheck(value, (PyTypeObject *)ngpy.np_floating);
+    if (!(is_bool || is_int || is_float) || t == NG_FLOAT16 || ng_dtype_is_complex(t) || (is_float && t != NG_FLOAT32 &&
+                                                                                        t != NG_FLOAT64))
+        return 0;
+    NgArray e;
+    if (!host_address(self, key, &e))
+        return 0;
+    void *p = ng_array_data(&e);
+    if (is_float) {
+        double d = PyFloat_AsDouble(value);
+        if (d == -1.0 && PyErr_Occurred())
+            return -1;
+        if (t == NG_FLOAT64)
+            *(double *)p = d;
+        else if (!isfinite(d) || fabs(d) <= FLT_MAX)
+            *(float *)p = (float)d;
+        else
+            return 0; /* (NumPy's overflow to inf, with its warning) */
+        return 1;
+    }
+    long long v;
+    if (is_bool) {
+        v = PyObject_IsTrue(value);
+    } else {
+        int overflow;
+        PyObject *ix = PyLong_CheckExact(value) ? (Py_INCREF(value), value) : PyNumber_Index(value);
+        v = ix ? PyLong_AsLongLongAndOverflow(ix, &overflow) : -1;
+        Py_XDECREF(ix);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (overflow)
+            return 0;
+    }
+    switch (t) {
+    case NG_BOOL: if (!is_bool) return 0; *(uint8_t *)p = (uint8_t)v; break;
+    case NG_INT8: if (v < INT8_MIN || v > INT8_MAX) return 0; *(int8_t *)p = (int8_t)v; break;
+    case NG_INT16: if (v < INT16_MIN || v > INT16_MAX) return 0; *(int16_t *)p = (int16_t)v; break;
+    case NG_INT32: if (v < INT32_MIN || v > INT32_MAX) return 0; *(int32_t *)p = (int32_t)v; break;
+    case NG_INT64: *(int64_t *)p = v; break;
+    case NG_UINT8: if (v < 0 || v > UINT8_MAX) return 0; *(uint8_t *)p = (uint8_t)v; break;
+    case NG_UINT16: if (v < 0 || v > UINT16_MAX) return 0; *(uint16_t *)p = (uint16_t)v; break;
+    case NG_UINT32: if (v < 0 || v > UINT32_MAX) return 0; *(uint32_t *)p = (uint32_t)v; break;
+    case NG_UINT64: if (v < 0) return 0; *(uint64_t *)p = (uint64_t)v; break;
+    case NG_FLOAT32: if (v < -(1LL << 24) || v > (1LL << 24)) return 0; *(float *)p = (float)v; break;
+    case NG_FLOAT64: if (v < -(1LL << 53) || v > (1LL << 53)) return 0; *(double *)p = (double)v; break;
+    default: return 0;
+    }
     return 1;
 }
 
@@ -489,6 +562,54 @@ static PyObject *mp_subscript(PyObject *self, PyObject *key)
  * -1 with an exception. */
 static int store_value(PyObject *value, NgOperand *v, NgDType to)
 {
+    if (value && to == NG_BOOL && PyLong_Check(value) && !PyBool_Check(value)) { /* (2**70 too) */
+        v->scalar = (NgScalar){.kind = NG_KIND_BOOL, .v.i = PyObject_IsTrue(value)};
+        return 0;
+    }
+    if (value && ng_dtype_is_int(to) && PyLong_Check(value) && !PyBool_Check(value)) {
+        /* a Python int the dtype cannot hold: NumPy's OverflowError */
+        int overflow, bits = ng_dtype_info(to)->itemsize * 8;
+        long long i = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (i == -1 && PyErr_Occurred())
+            return -1;
+        bool fits = ng_dtype_is_signed(to) ? !overflow && (bits == 64 || (i >= -(1LL << (bits - 1)) &&
+                                                                           i < (1LL << (bits - 1))))
+                                           : overflow > 0 ? bits == 64 && (PyLong_AsUnsignedLongLong(value),
+                                                                           !PyErr_Occurred())
+                                                          : !overflow && i >= 0 && (bits == 64 || i < (1LL << bits));
+        if (!fits && overflow) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
+            return -1;
+        }
+        if (!fits) {
+            PyObject *digits = PyObject_Str(value);
+            if (digits)
+                PyErr_Format(PyExc_OverflowError, "Python integer %U out of bounds for %s", digits,
+                             ng_dtype_info(to)->name);
+            Py_XDECREF(digits);
+            return -1;
+        }
+    }
+    if (value && ng_dtype_is_signed(to) && PyObject_TypeCheck(value, (PyTypeObject *)ngpy.np_integer)) {
+        /* NumPy's integer scalar into signed integers: NumPy's int() of it, range checked (into
+         * unsigned ones NumPy casts: np.int8(-1) stores 255) */
+        int overflow;
+        PyObject *ix = PyNumber_Index(value);
+        long long i = ix ? PyLong_AsLongLongAndOverflow(ix, &overflow) : -1;
+        Py_XDECREF(ix);
+        if (i == -1 && PyErr_Occurred())
+            return -1;
+        int bits = ng_dtype_info(to)->itemsize * 8;
+        if (overflow) {
+            PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
+            return -1;
+        }
+        if (bits < 64 && (i < -(1LL << (bits - 1)) || i >= (1LL << (bits - 1)))) {
+            PyErr_Format(PyExc_OverflowError, "Python integer %lld out of bounds for %s", i, ng_dtype_info(to)->name);
+            return -1;
+        }
+    }
     if (v->array && v->array->ndim == 0 && ng_dtype_is_float(v->array->dtype) && ng_dtype_is_int(to) &&
         ng_dtype_is_signed(to) && PyObject_TypeCheck(value, (PyTypeObject *)ngpy.np_generic)) {
         /* NumPy's float scalar into signed integers: NumPy's int() of it too (NaN, infinity, out of
@@ -555,7 +676,10 @@ static int mp_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
     }
     if (ngpy_check_writeable(self, "assignment destination") < 0)
         return -1;
-    int rc = store(self, key, value);
+    int rc = host_store(self, key, value);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
+    rc = store(self, key, value);
     if (rc < 0 && !ngpy_check(value) && PyErr_ExceptionMatches(ngpy.UnsupportedDtypeError)) {
         PyErr_Clear();
         PyObject *v = numpy_converted(value, ARR(self)->dtype);

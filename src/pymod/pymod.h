@@ -29,6 +29,7 @@ typedef struct NgPyState {
     PyObject *np_ndarray;        /* numpy.ndarray */
     PyObject *np_dtype;          /* numpy.dtype */
     PyObject *np_generic;        /* numpy.generic (NumPy scalars) */
+    PyObject *np_integer, *np_floating, *np_bool; /* numpy.integer, numpy.floating, numpy.bool */
     PyObject *CompileError;          /* numgpu.CompileError */
     PyObject *DeviceError;           /* numgpu.DeviceError */
     PyObject *OutOfMemoryError;      /* numgpu.OutOfMemoryError */
