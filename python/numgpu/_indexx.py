@@ -14,7 +14,7 @@ import operator as _operator
 
 import numpy as _np
 
-from . import ndarray
+from . import _core, ndarray
 from . import (arange, argmax, array, asarray, broadcast_arrays, clip, concatenate,
                copyto, count_nonzero, diag, empty, expand_dims, flatnonzero, indices, nonzero, ones, put, take,
                tile, transpose, zeros_like)
@@ -26,7 +26,7 @@ from ._sorting import _norm_axis
 __all__ = [
     "unravel_index", "ravel_multi_index", "ix_", "fill_diagonal", "putmask", "place", "extract", "compress",
     "choose", "resize", "block", "fromfunction", "apply_along_axis", "apply_over_axes", "diagflat", "tri",
-    "mask_indices", "asfortranarray", "require",
+    "mask_indices", "asfortranarray", "require", "frombuffer",
 ]
 
 _INTP_MAX = _np.iinfo(_np.intp).max
@@ -369,6 +369,21 @@ def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
     """function(*indices(shape, dtype), **kwargs): one call, with one device index array per axis.
     (like= is accepted as NumPy's: the arrays made are numgpu's.)"""
     return function(*indices(shape, dtype=dtype), **kwargs)
+
+
+def host_memory_view(h):
+    """NumPy's array h over memory someone else owns (a bytearray, shared memory, an mmap) as an
+    array that shares it, as NumPy's does: on cpu a numgpu array viewing that memory, no copy
+    (read-only where the memory is); on a GPU, which cannot view host memory, h itself (NumPy's
+    host data: numgpu's functions upload it when given it)."""
+    v = _core.host_view(h)
+    return h if v is None else v
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
+    """NumPy's frombuffer: an array over the buffer's own memory, so that writes reach it (a
+    bytes object gives a read-only array), through host_memory_view."""
+    return host_memory_view(_np.frombuffer(buffer, dtype, count, offset))
 
 
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):

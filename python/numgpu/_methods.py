@@ -230,7 +230,25 @@ def _resize(self, *new_shape, refcheck=True):
     return None
 
 
+# ---- host memory for other libraries -----------------------------------------------------------
+
+def _array_interface(self):
+    """NumPy's __array_interface__ (Pillow's Image.fromarray reads it): the memory of an array on
+    the cpu device, no copy. A GPU array has no host memory: AttributeError, so that libraries
+    take __array__ (a download) instead."""
+    if self.device != "cpu":
+        raise AttributeError("__array_interface__: an array on %s has no host memory (use .get())" % self.device)
+    return _np.asarray(self).__array_interface__
+
+
+def _bytes(self):
+    """bytes(x): the elements' bytes in C order (NumPy's, through its buffer), on every device."""
+    return (_np.asarray(self) if self.device == "cpu" else self.get()).tobytes()
+
+
 def install():
+    ndarray.__array_interface__ = property(_array_interface, doc=_array_interface.__doc__)
+    ndarray.__bytes__ = _bytes
     ndarray.__reduce__ = _reduce
     ndarray.__copy__ = ndarray.__deepcopy__ = _copy
     ndarray.__contains__ = _contains

@@ -226,6 +226,8 @@ class NumpyShim(types.ModuleType):
             return getattr(ng_random, name)
         if np_mod.__name__ == "numpy.random" and name == "shuffle":
             return functools.partial(_shuffle, label, npv)
+        if isinstance(npv, types.GenericAlias) or type(npv).__module__ == "typing":
+            return npv    # type hints: numpy.typing.NDArray (an alias of ndarray[...]), ArrayLike
         if isinstance(npv, numpy.ufunc):   # numgpu's (counted), else NumPy's through the fallback
             from ._ufunc import of
             return of(npv, None if ngv is missing else ngv)
@@ -258,14 +260,17 @@ def _script_ndarray(ng_ndarray):
                 return isinstance(sub, type) and issubclass(sub, (ng_ndarray, numpy.ndarray))
 
         def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
-            """np.ndarray(shape, dtype): an uninitialised numgpu array (with buffer=: a copy of
-            NumPy's array over it; a GPU array's buffer is downloaded first)."""
+            """np.ndarray(shape, dtype): an uninitialised numgpu array; with buffer=, an array
+            over the buffer's memory that writes reach, as NumPy's (shared memory, an mmap:
+            `_indexx.host_memory_view`; a GPU array's buffer is downloaded first, a copy)."""
             import numgpu
+            from ._indexx import host_memory_view
             if buffer is None and strides is None and not offset:
                 return numgpu.empty(shape, dtype, order=order or "C")
             if isinstance(buffer, ng_ndarray) and buffer.device != "cpu":
                 buffer = buffer.get()  # a GPU array has no host memory to view: NumPy's view is of a copy
-            return numgpu.asarray(numpy.ndarray(shape, dtype, buffer, offset, strides, order))
+                return numgpu.asarray(numpy.ndarray(shape, dtype, buffer, offset, strides, order))
+            return host_memory_view(numpy.ndarray(shape, dtype, buffer, offset, strides, order))
 
         _SCRIPT_NDARRAY.append(_Meta("ndarray", (ng_ndarray,), {"__module__": "numpy", "__qualname__": "ndarray",
                                                                  "__doc__": ng_ndarray.__doc__, "__new__": __new__}))

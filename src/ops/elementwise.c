@@ -600,10 +600,15 @@ static NgStatus run_op(EwKind kind, NgOp op, int n, const NgOperand *ops, const 
     } else if ((st = resolve(op, n, ops, &compute, &outdt)) != NG_OK) {
         return st;
     }
+    /* a Python int beyond 64 bits is a float with arrays of floats (NumPy's conversion: 2**70 + x,
+     * x / factorial(25)), NumPy's OverflowError with integers and bools */
+    bool float_array = false;
     for (int i = 0; i < n; i++)
-        if (!ops[i].array && ops[i].scalar.kind == NG_KIND_FLOAT && ops[i].scalar.big && !is_compare(op))
-            return ng_error_set(NG_ERR_OVERFLOW, "Python integer %.0f out of bounds for %s", ops[i].scalar.v.f,
-                                ng_dtype_info(compute == NG_NODTYPE ? NG_INT64 : compute)->name);
+        float_array |= ops[i].array && (ng_dtype_is_float(ops[i].array->dtype) || ng_dtype_is_complex(ops[i].array->dtype));
+    for (int i = 0; i < n; i++)
+        if (!ops[i].array && ops[i].scalar.kind == NG_KIND_FLOAT && ops[i].scalar.big && !is_compare(op) &&
+            !float_array)
+            return ng_error_set(NG_ERR_OVERFLOW, "Python int too large to convert to C long");
     if (op == NG_OP_POW && ng_dtype_is_int(compute) && (st = ng_check_int_exponent(&ops[1])) != NG_OK)
         return st;
     NgOp exact = pow_as_exact_op(kind, op, n, ops, compute);

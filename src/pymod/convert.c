@@ -108,6 +108,54 @@ PyObject *ngpy_wrap_from(NgArray *a, PyObject *from)
     return o;
 }
 
+static void release_view(void *view)
+{
+    PyBuffer_Release((Py_buffer *)view);
+    PyMem_Free(view);
+}
+
+int ngpy_wrap_host(PyObject *v, NgDevice *dev, bool writable, NgArray *arr)
+{
+    Py_buffer *view = PyMem_Malloc(sizeof *view);
+    if (!view) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (PyObject_GetBuffer(v, view, writable ? PyBUF_RECORDS : PyBUF_RECORDS_RO) < 0) { /* e.g. read-only */
+        PyErr_Clear();
+        PyMem_Free(view);
+        return 1;
+    }
+    /* the dtype from the buffer's format (NG_NODTYPE for a byte-swapped array: uploaded in the
+     * host's order instead); float64 under the precision policy is uploaded too, as float32 */
+    NgDType t = ngpy_dtype_of_format(view->format, view->itemsize);
+    if (ngpy.float32 && (t == NG_FLOAT64 || t == NG_COMPLEX128))
+        t = NG_NODTYPE;
+    bool aligned = view->itemsize > 0 && ((uintptr_t)view->buf % (uintptr_t)view->itemsize) == 0;
+    for (int d = 0; d < view->ndim && aligned; d++)
+        aligned = view->strides[d] % view->itemsize == 0;
+    if (t == NG_NODTYPE || ng_dtype_info(t)->itemsize != view->itemsize || !aligned || view->ndim > NG_MAXDIMS) {
+        PyErr_Clear();
+        release_view(view);
+        return 1;
+    }
+    memset(arr, 0, sizeof *arr);
+    if (ng_buffer_wrap(dev, view->buf, (size_t)view->len, view, release_view, &arr->buf) != NG_OK) {
+        release_view(view);
+        ngpy_raise(NG_ERR_NOMEM);
+        return -1;
+    }
+    arr->dtype = t;
+    arr->ndim = view->ndim;
+    arr->size = 1;
+    for (int d = 0; d < view->ndim; d++) {
+        arr->shape[d] = view->shape[d];
+        arr->strides[d] = view->strides[d];
+        arr->size *= view->shape[d];
+    }
+    return 0;
+}
+
 int ngpy_check_writeable(PyObject *o, const char *what)
 {
     if (ngpy_check(o) && ((NgPyArray *)o)->readonly) {
@@ -508,8 +556,8 @@ int ngpy_operand(PyObject *o, NgOperand *op, NgArray *tmp)
                 PyErr_Clear();
                 op->scalar.kind = NG_KIND_FLOAT;
                 op->scalar.big = true;
-                op->scalar.v.f = PyLong_AsDouble(o);
-                return 0;
+                op->scalar.v.f = PyLong_AsDouble(o); /* (beyond float64: NumPy's OverflowError) */
+                return op->scalar.v.f == -1.0 && PyErr_Occurred() ? -1 : 0;
             }
             op->scalar.big = true;
             op->scalar.v.u = u;
@@ -517,7 +565,7 @@ int ngpy_operand(PyObject *o, NgOperand *op, NgArray *tmp)
             op->scalar.kind = NG_KIND_FLOAT;
             op->scalar.big = true;
             op->scalar.v.f = PyLong_AsDouble(o);
-            return 0;
+            return op->scalar.v.f == -1.0 && PyErr_Occurred() ? -1 : 0;
         } else {
             op->scalar.v.i = v;
         }

@@ -917,57 +917,6 @@ static int kept_copy(PyObject *e, PyObject *v, NgArray *arr)
     return 0;
 }
 
-static void release_view(void *view)
-{
-    PyBuffer_Release((Py_buffer *)view);
-    PyMem_Free(view);
-}
-
-/* A NumPy array on a host-visible device (cpu): the kernel works on its own
- * memory, no copy in or out. 0 when wrapped, 1 when it cannot be (read-only,
- * unsupported dtype: then it is uploaded as usual), -1 on error. */
-static int wrap_host_array(PyObject *v, NgDevice *dev, NgArray *arr)
-{
-    Py_buffer *view = PyMem_Malloc(sizeof *view);
-    if (!view) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    if (PyObject_GetBuffer(v, view, PyBUF_RECORDS) < 0) { /* e.g. read-only */
-        PyErr_Clear();
-        PyMem_Free(view);
-        return 1;
-    }
-    /* the dtype from the buffer's format (NG_NODTYPE for a byte-swapped array: uploaded in the
-     * host's order instead); float64 under the precision policy is uploaded too, as float32 */
-    NgDType t = ngpy_dtype_of_format(view->format, view->itemsize);
-    if (ngpy.float32 && (t == NG_FLOAT64 || t == NG_COMPLEX128))
-        t = NG_NODTYPE;
-    bool aligned = view->itemsize > 0 && ((uintptr_t)view->buf % (uintptr_t)view->itemsize) == 0;
-    for (int d = 0; d < view->ndim && aligned; d++)
-        aligned = view->strides[d] % view->itemsize == 0;
-    if (t == NG_NODTYPE || ng_dtype_info(t)->itemsize != view->itemsize || !aligned || view->ndim > NG_MAXDIMS) {
-        PyErr_Clear();
-        release_view(view);
-        return 1;
-    }
-    memset(arr, 0, sizeof *arr);
-    if (ng_buffer_wrap(dev, view->buf, (size_t)view->len, view, release_view, &arr->buf) != NG_OK) {
-        release_view(view);
-        ngpy_raise(NG_ERR_NOMEM);
-        return -1;
-    }
-    arr->dtype = t;
-    arr->ndim = view->ndim;
-    arr->size = 1;
-    for (int d = 0; d < view->ndim; d++) {
-        arr->shape[d] = view->shape[d];
-        arr->strides[d] = view->strides[d];
-        arr->size *= view->shape[d];
-    }
-    return 0;
-}
-
 /* The type of one value; 0 if the kernel can use it, 1 if the value makes
  * the loop Python's (why in *why), -1 on a Python error. */
 /* A device array of n values of dt from host memory. */
@@ -1203,7 +1152,7 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
         int wrapped = 1;
         if (ngpy_check(v)) {
             ng_array_view(ngpy_arr(v), arr);
-        } else if (!scalar && ng_device_host_visible(dev) && (wrapped = wrap_host_array(v, dev, arr)) <= 0) {
+        } else if (!scalar && ng_device_host_visible(dev) && (wrapped = ngpy_wrap_host(v, dev, true, arr)) <= 0) {
             if (wrapped < 0)
                 return -1;
         } else if (!scalar && (*kept = kept_entry(keep, v)) == NULL && sync_overlapping(keep, v) < 0) {

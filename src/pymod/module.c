@@ -442,6 +442,33 @@ static PyObject *f_as_strided(PyObject *m, PyObject *args)
     return ngpy_wrap_from(&out, a);
 }
 
+/* host_view(obj): a numgpu array viewing the memory obj (a NumPy array) exports, no copy, on the
+ * current device when it is in host memory (cpu), read-only where the memory is; None where it
+ * cannot be (a GPU, a dtype numgpu lacks, byte-swapped data): the caller keeps NumPy's array. */
+static PyObject *f_host_view(PyObject *m, PyObject *obj)
+{
+    NgDevice *dev = ngpy_device();
+    if (!dev)
+        return NULL;
+    if (!ng_device_host_visible(dev))
+        Py_RETURN_NONE;
+    NgArray a;
+    bool readonly = false;
+    int rc = ngpy_wrap_host(obj, dev, true, &a);
+    if (rc == 1) {
+        readonly = true;
+        rc = ngpy_wrap_host(obj, dev, false, &a);
+    }
+    if (rc < 0)
+        return NULL;
+    if (rc == 1)
+        Py_RETURN_NONE;
+    PyObject *r = ngpy_wrap(&a);
+    if (r)
+        ((NgPyArray *)r)->readonly = readonly;
+    return r;
+}
+
 static PyObject *f_broadcast_to(PyObject *m, PyObject *args)
 {
     PyObject *a, *shape_o;
@@ -641,6 +668,7 @@ static PyMethodDef functions[] = {
     {"ufunc", f_ufunc, METH_VARARGS, "ufunc(opcode, a, b_or_None, out)"},
     {"ufunc_at", f_ufunc_at, METH_VARARGS, "ufunc_at(opcode, a, index, value_or_None, compute_dtype): ufunc.at."},
     {"where", f_where, METH_VARARGS, "where(cond, x, y[, out])"},
+    {"host_view", f_host_view, METH_O, "host_view(numpy_array): a numgpu view of its memory on a host device, or None."},
     {"reduce", f_reduce, METH_VARARGS, "reduce(opcode, a, axis, dtype, keepdims, ddof)"},
     {"concatenate", f_concatenate, METH_VARARGS, "concatenate(arrays, axis)"},
     {"broadcast_to", f_broadcast_to, METH_VARARGS, "broadcast_to(a, shape)"},

@@ -567,21 +567,23 @@ static int store_value(PyObject *value, NgOperand *v, NgDType to)
         return 0;
     }
     if (value && ng_dtype_is_int(to) && PyLong_Check(value) && !PyBool_Check(value)) {
-        /* a Python int the dtype cannot hold: NumPy's OverflowError */
+        /* a Python int the dtype cannot hold: NumPy's OverflowError (its message for one beyond
+         * 64 bits, signed or not, is C's conversion's) */
         int overflow, bits = ng_dtype_info(to)->itemsize * 8;
         long long i = PyLong_AsLongLongAndOverflow(value, &overflow);
         if (i == -1 && PyErr_Occurred())
             return -1;
-        bool fits = ng_dtype_is_signed(to) ? !overflow && (bits == 64 || (i >= -(1LL << (bits - 1)) &&
-                                                                           i < (1LL << (bits - 1))))
-                                           : overflow > 0 ? bits == 64 && (PyLong_AsUnsignedLongLong(value),
-                                                                           !PyErr_Occurred())
-                                                          : !overflow && i >= 0 && (bits == 64 || i < (1LL << bits));
-        if (!fits && overflow) {
-            PyErr_Clear();
+        /* (NumPy converts to C's long, for uint32 and uint64 to unsigned long long) */
+        bool u64 = overflow > 0 && (to == NG_UINT32 || to == NG_UINT64) &&
+                   (PyLong_AsUnsignedLongLong(value), !PyErr_Occurred());
+        PyErr_Clear();
+        if (overflow && !u64) {
             PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
             return -1;
         }
+        bool fits = ng_dtype_is_signed(to) ? !overflow && (bits == 64 || (i >= -(1LL << (bits - 1)) &&
+                                                                           i < (1LL << (bits - 1))))
+                                           : u64 ? bits == 64 : i >= 0 && (bits == 64 || i < (1LL << bits));
         if (!fits) {
             PyObject *digits = PyObject_Str(value);
             if (digits)
@@ -640,12 +642,24 @@ static int store_value(PyObject *value, NgOperand *v, NgDType to)
         int bits = ng_dtype_info(to)->itemsize * 8;
         double lo = ng_dtype_is_signed(to) ? -ldexp(1.0, bits - 1) : 0.0;
         double hi = ng_dtype_is_signed(to) ? ldexp(1.0, bits - 1) : ldexp(1.0, bits);
+        double top = to == NG_UINT32 || to == NG_UINT64 ? 0x1p64 : 0x1p63;
+        if (trunc(f) < -0x1p63 || trunc(f) >= top) { /* (NumPy's int() of it, then C's conversion) */
+            PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
+            return -1;
+        }
         if (trunc(f) < lo || trunc(f) >= hi) {
             char digits[400]; /* (PyErr_Format has no %f) */
             snprintf(digits, sizeof digits, "%.0f", trunc(f));
             PyErr_Format(PyExc_OverflowError, "Python integer %s out of bounds for %s", digits, name);
             return -1;
         }
+        double t = trunc(f); /* stored as the integer int() gives (1e19 into uint64 exactly) */
+        v->scalar.kind = NG_KIND_INT;
+        v->scalar.big = t >= 0x1p63;
+        if (v->scalar.big)
+            v->scalar.v.u = (uint64_t)t;
+        else
+            v->scalar.v.i = (int64_t)t;
     }
     /* (a Python int beyond the dtype, int8 = 300: the assignment's own OverflowError) */
     if (v->scalar.kind == NG_KIND_COMPLEX && to == NG_BOOL) {
@@ -1474,6 +1488,7 @@ static PyMethodDef methods[] = {
     {"_own", m_own, METH_NOARGS, "Own the memory of a temporary only this view holds (returns self)."},
     {"_numpy_scalar", m_numpy_scalar, METH_NOARGS, "NumPy's scalar of a 0-d array."},
     {"_writeable", m_writeable, METH_VARARGS, "_writeable([flag]): NumPy's flags.writeable, read or set."},
+    {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "ndarray[shape, dtype] in type hints, as NumPy's."},
     {"get", m_get, METH_NOARGS, "Copy to the host as a numpy.ndarray."},
     {"__array__", (PyCFunction)(void (*)(void))m_array, METH_VARARGS | METH_KEYWORDS, "NumPy conversion."},
     {"astype", (PyCFunction)(void (*)(void))m_astype, METH_VARARGS | METH_KEYWORDS, "Copy converted to dtype."},

@@ -59,6 +59,11 @@ PyObject *ngpy_wrap_from(NgArray *a, PyObject *from);
 /* 0 when o may be written into; -1 with NumPy's ValueError "<what> is read-only" for a read-only
  * numgpu array ("assignment destination", "output array", ...). */
 int ngpy_check_writeable(PyObject *o, const char *what);
+/* arr: a view of host memory v exports through the buffer protocol (a NumPy array), on the
+ * host-visible device dev, no copy (the buffer released when the last array of it dies). 0 when
+ * made; 1 when it cannot be (a read-only buffer where `writable` asks for a writable one, a dtype
+ * numgpu lacks, byte-swapped or misaligned data): nothing done, no error; -1 with a Python error. */
+int ngpy_wrap_host(PyObject *v, NgDevice *dev, bool writable, NgArray *arr);
 /* NumPy's scalar of the 0-d array `a`: its bytes read in place in host memory, else downloaded. */
 PyObject *ngpy_numpy_scalar(const NgArray *a);
 /* True when the Python code calling into C is numgpu's own (its package's files): its internals
