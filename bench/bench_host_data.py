@@ -96,8 +96,26 @@ def main():
             s += a[i]
         return float(s)
 
+    def smooth(a):     # element stores: a[i] = NumPy scalar arithmetic (host_store in ndarray.c)
+        a = a.copy()
+        for i in range(1, len(a)):
+            a[i] = a[i - 1] * 0.9 + a[i]
+        return float(a[-1])
+
+    def small(a):      # small arrays made in a loop (creation's fixed cost: dtype lookups, the guard)
+        s = 0.0
+        for i in range(0, 2000):
+            z = xp_of(a).zeros(3)
+            z[0] = a[i]
+            s += float(xp_of(a).arange(3)[2] + z.sum())
+        return s
+
+    def xp_of(a):
+        return ng if isinstance(a, ng.ndarray) else np
+
     print("%-34s %12s %12s %8s" % ("Python loop over 20000 elements", "numgpu s", "numpy s", "ratio"))
-    for name, f in (("for p in x: drawdown", drawdown), ("for i in range(n): s += x[i]", running)):
+    for name, f in (("for p in x: drawdown", drawdown), ("for i in range(n): s += x[i]", running),
+                    ("a[i] = a[i - 1] * 0.9 + a[i]", smooth), ("np.zeros(3), np.arange(3) x2000", small)):
         g = ng.asarray(prices)
         if f(g) != f(prices):
             print("MISMATCH in %s" % name)

@@ -133,8 +133,11 @@ def _wants_f(order, a=None):
     Fortran- and not C-contiguous (a transposed one)."""
     if order == "F":
         return True
-    flags = getattr(a, "flags", None) if isinstance(a, (ndarray, _np.ndarray)) else None
-    return order in ("A", "K") and flags is not None and flags.f_contiguous and not flags.c_contiguous
+    if order not in ("A", "K") or not isinstance(a, (ndarray, _np.ndarray)) or a.ndim < 2:
+        return False            # (1-d: Fortran-contiguous only when C-contiguous too)
+    from ._methods import contiguous
+    shape, strides, size = a.shape, a.strides, a.itemsize
+    return contiguous(shape, strides, size, True) and not contiguous(shape, strides, size)
 
 
 def _fortran_layout(make, shape):
@@ -216,6 +219,11 @@ def arange(start, stop=None, step=None, dtype=None, device=None):
         start, stop = 0, start
     if step is None:
         step = 1
+    if dtype is None and type(start) is int and type(stop) is int and type(step) is int and step and \
+            -2**53 < start < 2**53 and -2**53 < step < 2**53:
+        # (Python ints, the common case: int64 values start + i*step, as the general path below)
+        n = _builtins.max(0, _math.ceil((stop - start) / step))
+        return _core.arange(float(start), n, float(step), int64, device)
     args = (start, stop, step)
     kinds = [_kind(v) for v in args]
     cplx = "c" in kinds

@@ -294,27 +294,34 @@ static NgDType dtype_by_kind(PyObject *dt)
     return t;
 }
 
-/* The dtypes met so far by their NumPy dtype objects (held: a pointer is only
- * compared while its object lives), for dtype_by_kind's three attribute reads,
- * which a jit launch or an operation taking dtype= would pay each time. */
+/* The dtype arguments met so far (NumPy dtype objects, scalar types such as np.float64 or float,
+ * strs), each held: a pointer is only compared while its object lives. A jit launch or an
+ * operation taking dtype= (np.zeros(3, np.float32)) would pay NumPy's conversion each time,
+ * several microseconds through Python-level attributes. */
 static struct {
-    PyObject *dt; /* a native-order NumPy dtype object (a reference held) */
-    NgDType t;    /* its dtype */
-} known_dtypes[32];
+    PyObject *key; /* a reference held */
+    NgDType t;     /* its dtype, before the precision policy */
+} known_dtypes[64];
 
-static NgDType dtype_known(PyObject *dt)
+static bool dtype_known(PyObject *key, NgDType *t)
 {
-    int i = 0;
-    for (; i < (int)(sizeof known_dtypes / sizeof *known_dtypes) && known_dtypes[i].dt; i++)
-        if (known_dtypes[i].dt == dt)
-            return known_dtypes[i].t;
-    NgDType t = dtype_by_kind(dt);
-    if (t != NG_NODTYPE && i < (int)(sizeof known_dtypes / sizeof *known_dtypes)) {
-        Py_INCREF(dt);
-        known_dtypes[i].dt = dt;
-        known_dtypes[i].t = t;
-    }
-    return t;
+    for (int i = 0; i < (int)(sizeof known_dtypes / sizeof *known_dtypes) && known_dtypes[i].key; i++)
+        if (known_dtypes[i].key == key) {
+            *t = known_dtypes[i].t;
+            return true;
+        }
+    return false;
+}
+
+static void dtype_remember(PyObject *key, NgDType t)
+{
+    for (int i = 0; i < (int)(sizeof known_dtypes / sizeof *known_dtypes); i++)
+        if (!known_dtypes[i].key) {
+            Py_INCREF(key);
+            known_dtypes[i].key = key;
+            known_dtypes[i].t = t;
+            return;
+        }
 }
 
 int ngpy_dtype(PyObject *o, NgDType *out)
@@ -323,31 +330,37 @@ int ngpy_dtype(PyObject *o, NgDType *out)
         *out = NG_NODTYPE;
         return 0;
     }
-    NgDType t = PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_dtype) ? dtype_known(o) : NG_NODTYPE;
-    if (t == NG_NODTYPE) { /* by NumPy's name of it, which also names what is not supported */
-        PyObject *dt = PyObject_CallOneArg(ngpy.np_dtype, o);
-        if (!dt)
-            return -1;
-        PyObject *native = PyObject_GetAttrString(dt, "isnative");
-        if (native == Py_False) { /* '>f4' on a little-endian host: NumPy's data in that byte order */
-            PyErr_Format(ngpy.UnsupportedDtypeError, "numgpu does not support dtype %R (non-native byte order) yet",
-                         dt);
-            Py_DECREF(native);
+    NgDType t;
+    if (!dtype_known(o, &t)) {
+        bool is_dtype = PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_dtype);
+        t = is_dtype ? dtype_by_kind(o) : NG_NODTYPE;
+        if (t == NG_NODTYPE) { /* by NumPy's name of it, which also names what is not supported */
+            PyObject *dt = PyObject_CallOneArg(ngpy.np_dtype, o);
+            if (!dt)
+                return -1;
+            PyObject *native = PyObject_GetAttrString(dt, "isnative");
+            if (native == Py_False) { /* '>f4' on a little-endian host: NumPy's data in that byte order */
+                PyErr_Format(ngpy.UnsupportedDtypeError, "numgpu does not support dtype %R (non-native byte order) yet",
+                             dt);
+                Py_DECREF(native);
+                Py_DECREF(dt);
+                return -1;
+            }
+            Py_XDECREF(native);
+            PyObject *name = PyObject_GetAttrString(dt, "name");
             Py_DECREF(dt);
-            return -1;
+            if (!name)
+                return -1;
+            const char *s = PyUnicode_AsUTF8(name);
+            t = s ? ng_dtype_from_name(s) : NG_NODTYPE;
+            if (s && (t == NG_NODTYPE || !ng_dtype_info(t)->supported))
+                PyErr_Format(ngpy.UnsupportedDtypeError, "numgpu does not support dtype %s yet", s);
+            Py_DECREF(name);
+            if (PyErr_Occurred())
+                return -1;
         }
-        Py_XDECREF(native);
-        PyObject *name = PyObject_GetAttrString(dt, "name");
-        Py_DECREF(dt);
-        if (!name)
-            return -1;
-        const char *s = PyUnicode_AsUTF8(name);
-        t = s ? ng_dtype_from_name(s) : NG_NODTYPE;
-        if (s && (t == NG_NODTYPE || !ng_dtype_info(t)->supported))
-            PyErr_Format(ngpy.UnsupportedDtypeError, "numgpu does not support dtype %s yet", s);
-        Py_DECREF(name);
-        if (PyErr_Occurred())
-            return -1;
+        if (is_dtype || PyType_Check(o) || PyUnicode_CheckExact(o))
+            dtype_remember(o, t);
     }
     if (t == NG_FLOAT64 && ngpy.float32) /* precision policy */
         t = NG_FLOAT32;
