@@ -764,13 +764,26 @@ NgStatus ng_lapack_slogdet(const NgArray *a, NgArray *sign, NgArray *logabs, NgA
     memset(&s, 0, sizeof s);
     memset(&l, 0, sizeof l);
     memset(&d, 0, sizeof d);
-    if ((st = work_copy(a, bnd, a->shape, dt, &lu)) != NG_OK)
+    /* the work copy holds A^T in C order, which LAPACK reads as A in its column order: the LU
+     * NumPy's det and slogdet take (and so its bits; LU of A^T has the same determinant, not the
+     * same rounding: det([[1, 2], [3, 4]]) is -2.0000000000000004 in NumPy's) */
+    int perm[NG_MAXDIMS];
+    for (int i = 0; i < a->ndim; i++)
+        perm[i] = i;
+    perm[a->ndim - 2] = a->ndim - 1;
+    perm[a->ndim - 1] = a->ndim - 2;
+    NgArray at;
+    if ((st = ng_op_transpose(a, perm, &at)) != NG_OK)
+        return st;
+    st = work_copy(&at, bnd, a->shape, dt, &lu);
+    ng_array_release(&at);
+    if (st != NG_OK)
         return st;
     int64_t n = a->shape[a->ndim - 1], ps[2] = {nb, n};
     int singular; /* (a singular matrix needs no flag: its sign is 0) */
     st = NG_ERR_UNSUPPORTED;
     if (vendor_first(dev, nb, n) && (st = zeros(dev, NG_INT64, 2, ps, &piv)) == NG_OK)
-        st = vendor_each(NG_LAPACK_GETRF, &lu, &piv, 0, &singular); /* the LU of A^T: the same determinant */
+        st = vendor_each(NG_LAPACK_GETRF, &lu, &piv, 0, &singular);
     if (st == NG_ERR_UNSUPPORTED) {
         ng_array_release(&piv);
         st = lu_factor(&lu, &piv, &flag);

@@ -188,9 +188,26 @@ def test_numgpu_blas_names_a_library_that_is_not_there():
     assert "False" in out and "/nonexistent/libopenblas.so cannot be loaded" in out
 
 
+def test_determinants_of_one_matrix_are_numpys_bits():
+    """One matrix's det/slogdet on cpu: NumPy's own LAPACK call on the same (column-major) matrix,
+    so the same bits: an integer matrix NumPy finds singular (det exactly 0) is singular here too,
+    and det([[1, 2], [3, 4]]) is NumPy's -2.0000000000000004."""
+    if ng.asarray([0]).device != "cpu" or not ng._core.cpu_blas()[0]:
+        pytest.skip("the host's LAPACK on the cpu device")
+    rng = np.random.default_rng(7)
+    cases = [np.array([[1, 2], [3, 4.0]]), np.array([[3.0, 3, 2], [5, 5, -3], [-4, -4, 3]])]
+    cases += [rng.integers(-5, 6, (n, n)).astype(float) for n in (2, 3, 4, 5, 8) for _ in range(40)]
+    cases += [_rand((4, 4), dt, 3) for dt in (np.float64, np.complex128)]   # (float32: within an ulp)
+    for a in cases:
+        assert ng.linalg.det(ng.asarray(a)).get().tobytes() == np.asarray(np.linalg.det(a)).tobytes(), a
+        s, l = ng.linalg.slogdet(ng.asarray(a))
+        ws, wl = np.linalg.slogdet(a)
+        assert (s.get().tobytes(), l.get().tobytes()) == (np.asarray(ws).tobytes(), np.asarray(wl).tobytes()), a
+
+
 @pytest.mark.parametrize("dt", FLOATS, ids=dtype_id)
 def test_determinants_of_one_large_matrix_and_a_stack(dt):
-    """det/slogdet: the vendor's LU (of A^T: the same determinant) per matrix, for one matrix and for
+    """det/slogdet: the vendor's LU (of A as NumPy's, column-major) per matrix, for one matrix and for
     stacks of matrices too large for a work item each; a singular one has sign 0, as NumPy."""
     n = 150
     one = _rand((n, n), dt, 18) / np.sqrt(n)
