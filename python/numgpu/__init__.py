@@ -596,6 +596,7 @@ if _os.environ.get("NUMGPU_SCALARS"):
     config(scalars=_os.environ["NUMGPU_SCALARS"])
 from ._fallback import module_getattr as __getattr__  # noqa: E402,F401
 from ._dlpack import from_dlpack  # noqa: E402,F401
+from ._nditer import nditer  # noqa: E402,F401
 
 # ---- complex numbers ------------------------------------------------------------------
 # NumPy's helpers for complex data (numpy/lib/_type_check_impl.py), each made of device ops;

@@ -220,6 +220,8 @@ class NumpyShim(types.ModuleType):
             return shim(npv.__name__) if npv.__name__.startswith("numpy") else npv
         if name == "ndarray" and ngv is not missing:
             return _script_ndarray(ngv)
+        if name == "nditer" and ngv is not missing:
+            return ngv     # (NumPy's iterator over host copies of GPU arrays, written back)
         if np_mod.__name__ == "numpy.random" and name in ("default_rng", "RandomState", "Generator"):
             # numgpu.random's: classes (isinstance(rng, np.random.Generator)), NumPy's streams
             from . import random as ng_random

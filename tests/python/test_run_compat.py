@@ -1,0 +1,137 @@
+"""NumPy behaviours scripts rely on under `numgpu run` and `import numgpu as np`, compared with
+NumPy on every device the machine has (cpu, and PoCL's opencl where installed): np.nditer
+(writes, order), pickled functions, isinstance(f, np.ufunc), where(c, x, None), astype(None),
+NumPy's own RuntimeWarnings, unique of complex NaNs."""
+import pickle
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import numgpu as ng
+from numgpu import _run
+
+DEVICES = ["cpu"] + (["opencl"] if ng.is_available("opencl") else [])
+
+
+@pytest.fixture(params=DEVICES)
+def device(request):
+    with ng.use(request.param):
+        yield request.param
+
+
+def up(a):
+    return ng.asarray(a)
+
+
+def same(x, expected):
+    got = x.get() if isinstance(x, ng.ndarray) else np.asarray(x)
+    np.testing.assert_array_equal(got, expected)
+    assert got.dtype == np.asarray(expected).dtype
+
+
+# ---- np.nditer --------------------------------------------------------------------------------
+
+def test_nditer_readwrite_with(device):
+    b, nb = up(np.arange(4.0)), np.arange(4.0)
+    for arr, mod in ((b, ng), (nb, np)):
+        with mod.nditer(arr, op_flags=["readwrite"]) as it:
+            for x in it:
+                x[...] = x ** 2
+    same(b, nb)
+
+
+def test_nditer_writes_without_context_manager(device):
+    b, nb = up(np.arange(6.0).reshape(2, 3)), np.arange(6.0).reshape(2, 3)
+    for arr, mod in ((b, ng), (nb, np)):
+        for x in mod.nditer(arr, op_flags=["readwrite"]):
+            x[...] = 2 * x + 1
+    same(b, nb)
+
+
+def test_nditer_external_loop_and_close(device):
+    a, na = up(np.zeros((3, 4))), np.zeros((3, 4))
+    for arr, mod in ((a, ng), (na, np)):
+        it = mod.nditer(arr, flags=["external_loop"], op_flags=["writeonly"])
+        for chunk in it:
+            chunk[...] = np.arange(chunk.size)
+        it.close()
+    same(a, na)
+
+
+def test_nditer_multi_index_iternext(device):
+    a, na = up(np.zeros((2, 3), np.int64)), np.zeros((2, 3), np.int64)
+    for arr, mod in ((a, ng), (na, np)):
+        it = mod.nditer(arr, flags=["multi_index"], op_flags=["writeonly"])
+        with it:
+            while not it.finished:
+                it[0] = it.multi_index[1] - 10 * it.multi_index[0]
+                it.iternext()
+    same(a, na)
+
+
+def test_nditer_order_k_follows_memory(device):
+    base = np.arange(24).reshape(2, 3, 4)
+    views = [lambda a: a.T, lambda a: a[:, ::-1], lambda a: a.transpose(1, 0, 2)[::-1, :, ::2],
+             lambda a: a[0], lambda a: a[1:, 1, ::-2]]
+    a = up(base)
+    for v in views:
+        for order in ("K", "C", "F", "A"):
+            got = [int(x) for x in ng.nditer(v(a), order=order)]
+            assert got == [int(x) for x in np.nditer(v(base), order=order)], (order, got)
+    b = ng.broadcast_to(up(np.arange(3)), (2, 3))
+    assert [int(x) for x in ng.nditer(b.T)] == [int(x) for x in np.nditer(np.broadcast_to(np.arange(3), (2, 3)).T)]
+
+
+def test_nditer_several_operands_and_allocate(device):
+    x, y = up(np.arange(6.0).reshape(2, 3)), up(np.arange(3.0))
+    out = up(np.zeros((2, 3)))
+    it = ng.nditer([x, y, out], [], [["readonly"], ["readonly"], ["writeonly"]])
+    with it:
+        for a, b, c in it:
+            c[...] = a * b + 1
+        got = it.operands[2]          # (the numgpu array itself on a GPU; NumPy's view of it on cpu)
+        np.testing.assert_array_equal(np.asarray(got), np.arange(6.0).reshape(2, 3) * np.arange(3.0) + 1)
+    same(out, np.arange(6.0).reshape(2, 3) * np.arange(3.0) + 1)
+    it = ng.nditer([x, None])           # NumPy's docs: the output allocated by the iterator
+    with it:
+        for a, c in it:
+            c[...] = a * 2
+        res = it.operands[1]
+    np.testing.assert_array_equal(np.asarray(res), np.arange(6.0).reshape(2, 3) * 2)
+
+
+def test_nditer_buffered_cast_written_back(device):
+    a = up(np.arange(4, dtype=np.float32))
+    with ng.nditer(a, flags=["buffered"], op_flags=["readwrite"], op_dtypes=[np.float64],
+                   casting="same_kind") as it:
+        for x in it:
+            x[...] = x / 2
+    same(a, np.arange(4, dtype=np.float32) / 2)
+
+
+def test_nditer_read_only_operands(device):
+    b = ng.broadcast_to(up(np.arange(3.0)), (2, 3))
+    with pytest.raises(ValueError, match="read-only"):
+        ng.nditer(b, op_flags=["readwrite"])
+    assert isinstance(ng.nditer(up(np.arange(3.0))), ng.nditer)
+    assert isinstance(ng.nditer(np.arange(3.0)), np.nditer)     # (NumPy's own iterator for host data)
+
+
+def test_nditer_in_numgpu_run(tmp_path, device):
+    script = tmp_path / "it.py"
+    script.write_text(
+        "import numpy as np\n"
+        "b = np.arange(4.0)\n"
+        "with np.nditer(b, op_flags=['readwrite']) as it:\n"
+        "    for x in it:\n"
+        "        x[...] = x ** 2\n"
+        "a = np.arange(6).reshape(2, 3)\n"
+        "print(b, [int(x) for x in np.nditer(a.T)], isinstance(np.nditer(a), np.nditer))\n")
+    plain = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    served = subprocess.run([sys.executable, "-m", "numgpu", "run", "--no-report", "--device", device, str(script)],
+                            capture_output=True, text=True)
+    assert plain.returncode == 0 and served.returncode == 0, served.stderr
+    assert served.stdout == plain.stdout
