@@ -135,3 +135,65 @@ def test_nditer_in_numgpu_run(tmp_path, device):
                             capture_output=True, text=True)
     assert plain.returncode == 0 and served.returncode == 0, served.stderr
     assert served.stdout == plain.stdout
+
+
+# ---- pickled functions (Pool.map(np.sum, ...)) ------------------------------------------------
+
+def _loads_same(f):
+    g = pickle.loads(pickle.dumps(f))
+    assert g is f, (f, g)
+    return g
+
+
+def test_functions_pickle_as_themselves_import_numgpu(device):
+    x = up(np.arange(4.0))
+    for f, expected in ((ng.sum, 6.0), (ng.linalg.norm, np.linalg.norm(np.arange(4.0))), (ng.fft.fft, None),
+                        (ng.random.normal, None), (ng.sqrt, None), (ng.polyfit, None),
+                        (ng.linalg.matrix_rank, None), (ng.lib.stride_tricks.as_strided, None)):
+        g = _loads_same(f)
+        if expected is not None:
+            assert float(g(x)) == pytest.approx(expected)
+    for name in dir(ng):
+        f = getattr(ng, name)
+        if not name.startswith("_") and callable(f) and not isinstance(f, type):
+            _loads_same(f)
+
+
+def test_functions_pickle_as_themselves_numgpu_run():
+    npx = _run.shim("numpy")
+    for f in (npx.sum, npx.linalg.norm, npx.sqrt, npx.matmul, npx.conj, npx.shape, npx.polyfit, npx.fft.rfft,
+              npx.random.normal, npx.add, npx.add.reduce):
+        _loads_same(f) if not hasattr(f, "__self__") else pickle.loads(pickle.dumps(f))
+    assert float(pickle.loads(pickle.dumps(npx.sum))(up(np.arange(4.0)))) == 6.0
+
+
+# ---- isinstance(f, np.ufunc) under numgpu run -----------------------------------------------------
+
+def test_script_ufunc_type():
+    npx = _run.shim("numpy")
+    for f in (npx.add, npx.sqrt, npx.matmul, npx.conj, np.add, np.sqrt, ng.add, npx.spacing):
+        assert isinstance(f, npx.ufunc), f
+        assert issubclass(type(f), npx.ufunc)
+    for f in (npx.sum, np.sum, len, None):
+        assert not isinstance(f, npx.ufunc)
+    with pytest.raises(TypeError, match="cannot create 'numpy.ufunc' instances"):
+        npx.ufunc()
+    assert npx.ufunc.__name__ == "ufunc" and npx.ufunc.__module__ == "numpy"
+
+
+def test_run_script_pickle_pool_and_ufunc(tmp_path, device):
+    script = tmp_path / "pool.py"
+    script.write_text(
+        "import numpy as np, pickle, multiprocessing\n"
+        "if __name__ == '__main__':\n"
+        "    for f in (np.sum, np.linalg.norm, np.sqrt):\n"
+        "        print(pickle.loads(pickle.dumps(f))(np.arange(4.0)))\n"
+        "    print(isinstance(np.add, np.ufunc), isinstance(np.sqrt, np.ufunc), isinstance(np.sum, np.ufunc))\n"
+        "    with multiprocessing.get_context(%r).Pool(2) as p:\n"
+        "        print([float(v) for v in p.map(np.sum, [np.arange(3.0), np.arange(5.0)])])\n"
+        % ("fork" if device == "cpu" else "spawn"))     # (GPU drivers do not survive fork: spawn)
+    plain = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    served = subprocess.run([sys.executable, "-m", "numgpu", "run", "--no-report", "--device", device, str(script)],
+                            capture_output=True, text=True)
+    assert plain.returncode == 0 and served.returncode == 0, served.stderr
+    assert served.stdout == plain.stdout
