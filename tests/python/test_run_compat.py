@@ -197,3 +197,34 @@ def test_run_script_pickle_pool_and_ufunc(tmp_path, device):
                             capture_output=True, text=True)
     assert plain.returncode == 0 and served.returncode == 0, served.stderr
     assert served.stdout == plain.stdout
+
+
+# ---- where(c, x, None), astype(None) ---------------------------------------------------------------
+
+def test_where_with_none_is_numpys_object_array(device):
+    a, na = up(np.arange(4.0)), np.arange(4.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ng._fallback.FallbackWarning)
+        for x, y in ((a, None), (None, a), (None, None)):
+            got = ng.where(a > 1, x, y)
+            nx, ny = (na if v is a else None for v in (x, y))
+            expected = np.where(na > 1, nx, ny)
+            assert got.dtype == object and got.tolist() == expected.tolist()
+        got = np.where(a > 1, a, None)        # (through NumPy's protocol)
+        assert got.dtype == object and got.tolist() == np.where(na > 1, na, None).tolist()
+    with pytest.raises(ValueError, match="either both or neither of x and y should be given"):
+        ng.where(a > 1, a)
+    same(ng.where(a > 1, a, 0.5), np.where(na > 1, na, 0.5))
+    for got, expected in zip(ng.where(a > 1), np.where(na > 1)):
+        same(got, expected)
+
+
+def test_astype_and_view_none_are_float64(device):
+    x, nx = up(np.arange(3)), np.arange(3)
+    same(x.astype(None), nx.astype(None))
+    same(x.astype(dtype=None), nx.astype(dtype=None))
+    same(x.view(None), nx.view(None))               # (NumPy: None is float64, the same bytes)
+    same(x.view(dtype=None), nx.view(dtype=None))
+    same(x.view(), nx.view())
+    same(ng.array([1, 2], dtype=None), np.array([1, 2], dtype=None))
+    same(ng.zeros(2, dtype=None), np.zeros(2, dtype=None))
