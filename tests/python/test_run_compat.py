@@ -228,3 +228,63 @@ def test_astype_and_view_none_are_float64(device):
     same(x.view(), nx.view())
     same(ng.array([1, 2], dtype=None), np.array([1, 2], dtype=None))
     same(ng.zeros(2, dtype=None), np.zeros(2, dtype=None))
+
+
+# ---- NumPy's own RuntimeWarnings (not errstate's) --------------------------------------------------
+
+def _own_warnings(f):
+    """f()'s value and the RuntimeWarnings NumPy's Python code gives (errstate's left out)."""
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        with np.errstate(all="ignore"):
+            r = f()
+    r = r.get() if isinstance(r, ng.ndarray) else np.asarray(r)
+    texts = [str(w.message) for w in rec if issubclass(w.category, RuntimeWarning)
+             and "encountered" not in str(w.message) or "All-NaN" in str(w.message)]
+    return r, texts
+
+
+WARNING_CASES = [
+    ("mean", lambda m, a: m.mean(a), [[]]),
+    ("mean_method", lambda m, a: a.mean(), [[]]),
+    ("mean_axis0", lambda m, a: m.mean(a, axis=0), np.zeros((0, 3))),
+    ("mean_axis1", lambda m, a: m.mean(a, axis=1), np.zeros((0, 3))),
+    ("mean_int", lambda m, a: m.mean(a), np.array([], dtype=np.int64)),
+    ("mean_where", lambda m, a: m.mean(a, axis=1, where=m.asarray([[True, False], [False, False]])), np.ones((2, 2))),
+    ("mean_where_some", lambda m, a: m.mean(a, axis=0, where=m.asarray([[True, False], [True, True]])), np.ones((2, 2))),
+    ("mean_fine", lambda m, a: m.mean(a), np.arange(3.0)),
+    ("std_ddof1", lambda m, a: m.std(a, ddof=1), [1.0]),
+    ("var_ddof1", lambda m, a: m.var(a, ddof=1), [1.0]),
+    ("var_method", lambda m, a: a.var(ddof=1), [1.0]),
+    ("std_method_axis", lambda m, a: a.std(axis=1, ddof=2), np.arange(4.0).reshape(2, 2)),
+    ("var_empty_axis0", lambda m, a: m.var(a, axis=0), np.zeros((0, 3))),
+    ("var_fine", lambda m, a: m.var(a, ddof=1), np.arange(3.0)),
+    ("var_correction", lambda m, a: m.var(a, correction=2.5), [1.0, 2.0]),
+    ("var_complex", lambda m, a: m.var(a, ddof=1), np.array([1j])),
+    ("nanmean_all_nan", lambda m, a: m.nanmean(a), [np.nan, np.nan]),
+    ("nanmean_axis", lambda m, a: m.nanmean(a, axis=1), [[1.0, np.nan], [np.nan, np.nan]]),
+    ("nanvar_all_nan", lambda m, a: m.nanvar(a), [np.nan, np.nan]),
+    ("nanstd_ddof", lambda m, a: m.nanstd(a, ddof=1), [1.0, np.nan]),
+    ("nanmin_all_nan", lambda m, a: m.nanmin(a), [np.nan, np.nan]),
+    ("average_empty", lambda m, a: m.average(a), [[]]),
+    ("nanmean_fine", lambda m, a: m.nanmean(a), [1.0, np.nan]),
+]
+
+
+@pytest.mark.parametrize("case", WARNING_CASES, ids=[c[0] for c in WARNING_CASES])
+def test_numpys_own_runtime_warnings(device, case):
+    _, f, data = case
+    data = np.asarray(data, dtype=float) if isinstance(data, list) else data
+    expected, expected_warnings = _own_warnings(lambda: f(np, data))
+    got, got_warnings = _own_warnings(lambda: f(ng, up(data)))
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+    assert sorted(set(got_warnings)) == sorted(set(expected_warnings))
+
+
+def test_runtime_warnings_as_errors(device):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.raises(RuntimeWarning, match="Mean of empty slice"):
+            up(np.zeros(0)).mean()
+        with pytest.raises(RuntimeWarning, match="Degrees of freedom <= 0 for slice"):
+            ng.std(up(np.ones(2)), ddof=2)
