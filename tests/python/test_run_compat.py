@@ -288,3 +288,20 @@ def test_runtime_warnings_as_errors(device):
             up(np.zeros(0)).mean()
         with pytest.raises(RuntimeWarning, match="Degrees of freedom <= 0 for slice"):
             ng.std(up(np.ones(2)), ddof=2)
+
+
+# ---- unique of complex NaNs ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("data", [
+    [complex(np.nan, np.nan), complex(np.nan, 0)], [complex(np.nan, 0), complex(np.nan, np.nan)],
+    [complex(1, np.nan), complex(np.nan, 0), 2], [complex(np.nan, 1), complex(1, np.nan), complex(np.nan, 0), 5j],
+    [complex(np.nan, 2), complex(np.nan, 1)], [1 + 2j, 3j, 1 + 2j], [complex(0, np.nan)]])
+def test_unique_complex_nans(device, data):
+    a = np.array(data, dtype=complex)
+    got, expected = ng.unique(up(a)).get(), np.unique(a)
+    np.testing.assert_array_equal(got.view(np.float64), expected.view(np.float64))   # (NaN parts compared too)
+    for flags in ((True, False, False), (False, True, False), (False, False, True), (True, True, True)):
+        got, expected = ng.unique(up(a), *flags), np.unique(a, *flags)
+        np.testing.assert_array_equal(got[0].get().view(np.float64), expected[0].view(np.float64))
+        for g, e in zip(got[1:], expected[1:]):
+            same(g, e)
