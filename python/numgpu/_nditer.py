@@ -149,12 +149,15 @@ class nditer(metaclass=_NditerType):
         try:
             return self._it.__exit__(*exc)
         finally:
-            self._synced &= not self._copies   # (NumPy's own write-back into the host copies: at its close)
-            self._write_back()
+            self._closed()
 
     def close(self):
         self._it.close()
-        self._synced &= not self._copies
+        self._closed()
+
+    def _closed(self):
+        self._synced &= not self._copies   # (NumPy's own write-back into the host copies: at its close)
+        self._copies = False               # (nothing pending from NumPy any more: none at gc either)
         self._write_back()
 
     def __del__(self):

@@ -112,6 +112,25 @@ def test_nditer_buffered_cast_written_back(device):
     same(a, np.arange(4, dtype=np.float32) / 2)
 
 
+def test_nditer_break_and_later_writes(device):
+    a, na = up(np.arange(6.0)), np.arange(6.0)
+    for arr, mod in ((a, ng), (na, np)):
+        for x in mod.nditer(arr, op_flags=["readwrite"]):   # (the iterator dropped at the break)
+            if x > 3:
+                break
+            x[...] = -x
+    same(a, na)
+    b, nb = up(np.arange(4, dtype=np.float32)), np.arange(4, dtype=np.float32)
+    for arr, mod in ((b, ng), (nb, np)):
+        with mod.nditer(arr, flags=["buffered"], op_flags=["readwrite"], op_dtypes=[np.float64],
+                        casting="same_kind") as it:
+            for x in it:
+                x[...] = x * 3
+        arr[0] = 7                 # (after the iterator closed: its copies never come back over it)
+        del it
+    same(b, nb)
+
+
 def test_nditer_read_only_operands(device):
     b = ng.broadcast_to(up(np.arange(3.0)), (2, 3))
     with pytest.raises(ValueError, match="read-only"):
