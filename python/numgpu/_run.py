@@ -229,7 +229,9 @@ class NumpyShim(types.ModuleType):
             from . import random as ng_random
             return getattr(ng_random, name)
         if np_mod.__name__ == "numpy.random" and name == "shuffle":
-            return functools.partial(_shuffle, label, npv)
+            def shuffle(x, *args, **kwargs):
+                return _shuffle(label, npv, x, *args, **kwargs)
+            return pickle_name(shuffle, __name__, label)
         if isinstance(npv, numpy.ufunc):   # numgpu's (counted), else NumPy's through the fallback
             from ._ufunc import of
             u = of(npv, None if ngv is missing else ngv)

@@ -181,7 +181,7 @@ def test_functions_pickle_as_themselves_import_numgpu(device):
 def test_functions_pickle_as_themselves_numgpu_run():
     npx = _run.shim("numpy")
     for f in (npx.sum, npx.linalg.norm, npx.sqrt, npx.matmul, npx.conj, npx.shape, npx.polyfit, npx.fft.rfft,
-              npx.random.normal, npx.add, npx.add.reduce):
+              npx.random.normal, npx.random.shuffle, npx.add, npx.add.reduce):
         _loads_same(f) if not hasattr(f, "__self__") else pickle.loads(pickle.dumps(f))
     assert float(pickle.loads(pickle.dumps(npx.sum))(up(np.arange(4.0)))) == 6.0
 
