@@ -112,6 +112,22 @@ def test_nditer_buffered_cast_written_back(device):
     same(a, np.arange(4, dtype=np.float32) / 2)
 
 
+def test_nditer_writes_through_strided_views_and_numpy_operands(device):
+    a, na = up(np.arange(12.0).reshape(3, 4)), np.arange(12.0).reshape(3, 4)
+    for arr, mod in ((a, ng), (na, np)):
+        k = 0
+        for x in mod.nditer(arr.T[::-1, 1:], op_flags=["readwrite"]):
+            x[...] = x * 10 + k
+            k += 1
+    same(a, na)
+    b, nb = up(np.zeros((2, 3), np.complex64)), np.zeros((2, 3), np.complex64)
+    for arr, mod in ((b, ng), (nb, np)):
+        with mod.nditer([arr, np.arange(3)], op_flags=[["writeonly"], ["readonly"]]) as it:
+            for y, z in it:
+                y[...] = z + 1j
+    same(b, nb)
+
+
 def test_nditer_break_and_later_writes(device):
     a, na = up(np.arange(6.0)), np.arange(6.0)
     for arr, mod in ((a, ng), (na, np)):
