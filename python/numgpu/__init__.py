@@ -360,6 +360,9 @@ def _reduce(name, a, axis, dtype, out, keepdims, initial=_np._NoValue, where=Tru
                 kind = dtype if dtype is not None else _np.float64 if a.dtype.kind in "biu" else a.dtype
                 total = _core.reduce(_RED["sum"], a, axis, kind, bool(keepdims), 0)
                 count = _core.reduce(_RED["count_nonzero"], mask, axis, None, bool(keepdims), 0)
+                if _builtins.bool((count == 0).any()):   # (NumPy's own warning, as the C reduction gives it)
+                    import warnings
+                    warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
                 r = (total / count).astype(total.dtype)
                 return r if out is None else _into(out, r)
         shape, n = _reduced_shape(a, axis, keepdims)
@@ -604,6 +607,7 @@ if _os.environ.get("NUMGPU_SCALARS"):
     config(scalars=_os.environ["NUMGPU_SCALARS"])
 from ._fallback import module_getattr as __getattr__  # noqa: E402,F401
 from ._dlpack import from_dlpack  # noqa: E402,F401
+from ._nditer import nditer  # noqa: E402,F401
 
 # ---- complex numbers ------------------------------------------------------------------
 # NumPy's helpers for complex data (numpy/lib/_type_check_impl.py), each made of device ops;

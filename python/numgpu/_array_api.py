@@ -451,6 +451,9 @@ def _var(x, axis, dtype, keepdims, ddof, correction, root):
     axes = range(x.ndim) if axis is None else _axes(axis)
     n = _math.prod(x.shape[_axis(a, x.ndim)] for a in axes)
     dof = n - c
+    if n and dof <= 0:    # (NumPy's own warning; n == 0: the reduction below gives it)
+        import warnings
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
     # NumPy divides by max(n - ddof, 0): inf (or nan for a zero sum) when that is 0
     v = _core.reduce(3, x, axis, dtype, bool(keepdims), 0) * (n / dof if dof > 0 else _math.inf)
     return _ns().sqrt(v) if root else v

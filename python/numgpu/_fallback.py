@@ -461,14 +461,36 @@ def guard_module(namespace, numpy_module_name):
         if (name.startswith("_") or not isinstance(f, (types.FunctionType, types.BuiltinFunctionType))
                 or not callable(npf) or isinstance(npf, type) or getattr(f, "_numgpu_host", False)):
             continue
-        namespace[name] = guarded("%s.%s" % (numpy_module_name, name), f, npf)
+        namespace[name] = pickle_name(guarded("%s.%s" % (numpy_module_name, name), f, npf),
+                                      namespace["__name__"], name)
+
+
+def pickle_name(f, module, qualname):
+    """f (a wrapper made here) named so that pickle saves it as `module`.`qualname`, a path that
+    loads back to f itself (Pool.map(np.sum, ...)); returns f. Objects other than Python
+    functions (ufuncs, classes) keep their own names."""
+    if isinstance(f, types.FunctionType):
+        f.__module__, f.__qualname__ = module, qualname
+    return f
+
+
+_served = {}     # (NumPy's module name, name) -> what submodule_getattr gave: the same object each time
 
 
 def submodule_getattr(numpy_module_name, name):
+    key = (numpy_module_name, name)
+    value = _served.get(key, _served)
+    if value is not _served:
+        return value
     mod = importlib.import_module(numpy_module_name)
+    ng_name = numpy_module_name.replace("numpy", "numgpu", 1)
     if name.startswith("__") or not hasattr(mod, name):
-        raise AttributeError("module %r has no attribute %r" % (numpy_module_name.replace("numpy", "numgpu", 1), name))
-    return wrap("%s.%s" % (numpy_module_name, name), getattr(mod, name))
+        raise AttributeError("module %r has no attribute %r" % (ng_name, name))
+    npv = getattr(mod, name)
+    value = wrap("%s.%s" % (numpy_module_name, name), npv)
+    if value is not npv:
+        _served[key] = pickle_name(value, ng_name, name)
+    return value
 
 
 def module_getattr(name):

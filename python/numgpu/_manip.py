@@ -11,6 +11,7 @@ import operator as _operator
 import numpy as _np
 
 from . import _core, _fallback, ndarray, broadcast_to
+from ._core import UnsupportedDtypeError
 from ._array_api import asarray, zeros
 from ._methods import contiguous
 from . import sum as _sum
@@ -217,12 +218,18 @@ def flatnonzero(a):
     return _core.nonzero(_arr(a).reshape(-1))[0]
 
 
-def where(condition, x=None, y=None):
-    """where(cond, x, y) elementwise; where(cond) is nonzero(cond)."""
-    if x is None and y is None:
+_NOT_GIVEN = object()
+
+
+def where(condition, x=_NOT_GIVEN, y=_NOT_GIVEN):
+    """where(cond, x, y) elementwise; where(cond) is nonzero(cond). None as x or y is a value, as
+    NumPy's: an object array, NumPy's (UnsupportedDtypeError: the guard runs NumPy's where)."""
+    if x is _NOT_GIVEN and y is _NOT_GIVEN:
         return nonzero(condition)
-    if x is None or y is None:
+    if x is _NOT_GIVEN or y is _NOT_GIVEN:
         raise ValueError("either both or neither of x and y should be given")
+    if x is None or y is None:
+        raise UnsupportedDtypeError("numgpu has no object arrays (where with None)")
     return _core.where(condition, _wrap_int(x, y), _wrap_int(y, x))
 
 

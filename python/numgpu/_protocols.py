@@ -226,7 +226,10 @@ _device_astype = ndarray.astype
 
 def _astype(self, dtype, *args, **kwargs):
     """x.astype(dtype): on the device; to a dtype numgpu has no kernels for (str, object,
-    datetime64), NumPy's array of it on the host, through the fallback."""
+    datetime64), NumPy's array of it on the host, through the fallback. dtype None is NumPy's
+    default, float64."""
+    if dtype is None:
+        dtype = _np.float64
     try:
         return _device_astype(self, dtype, *args, **kwargs)
     except TypeError as e:
@@ -241,7 +244,12 @@ _device_view = ndarray.view
 def _view(self, *args, **kwargs):
     """x.view(dtype): the same device memory as another dtype (NumPy's rules). As another array
     type (np.matrix), a dtype numgpu has no kernels for, or from memory not aligned to the new
-    itemsize: NumPy's view of a host copy, through the fallback (a copy, not shared memory)."""
+    itemsize: NumPy's view of a host copy, through the fallback (a copy, not shared memory).
+    dtype None given is NumPy's default, float64 (x.view() keeps x's dtype)."""
+    if args and args[0] is None:
+        args = (_np.float64,) + args[1:]
+    elif kwargs.get("dtype", 0) is None:
+        kwargs["dtype"] = _np.float64
     try:
         return _device_view(self, *args, **kwargs)
     except (NotImplementedError, UnsupportedDtypeError):

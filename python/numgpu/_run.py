@@ -201,7 +201,7 @@ class NumpyShim(types.ModuleType):
 
     def _resolve(self, name):
         import numpy
-        from ._fallback import guarded, wrap
+        from ._fallback import guarded, pickle_name, wrap
         np_mod, ng_mod = self._np, self._ng
         label = "%s.%s" % (np_mod.__name__, name)
         missing = object()
@@ -220,25 +220,44 @@ class NumpyShim(types.ModuleType):
             return shim(npv.__name__) if npv.__name__.startswith("numpy") else npv
         if name == "ndarray" and ngv is not missing:
             return _script_ndarray(ngv)
+        if name == "ufunc" and np_mod is numpy:
+            return _script_ufunc()
+        if name == "nditer" and ngv is not missing:
+            return ngv     # (NumPy's iterator over host copies of GPU arrays, written back)
         if np_mod.__name__ == "numpy.random" and name in ("default_rng", "RandomState", "Generator"):
             # numgpu.random's: classes (isinstance(rng, np.random.Generator)), NumPy's streams
             from . import random as ng_random
             return getattr(ng_random, name)
         if np_mod.__name__ == "numpy.random" and name == "shuffle":
-            return functools.partial(_shuffle, label, npv)
+            def shuffle(x, *args, **kwargs):
+                return _shuffle(label, npv, x, *args, **kwargs)
+            return pickle_name(shuffle, __name__, label)
         if isinstance(npv, types.GenericAlias) or type(npv).__module__ == "typing":
             return npv    # type hints: numpy.typing.NDArray (an alias of ndarray[...]), ArrayLike
         if isinstance(npv, numpy.ufunc):   # numgpu's (counted), else NumPy's through the fallback
             from ._ufunc import of
-            return of(npv, None if ngv is missing else ngv)
+            u = of(npv, None if ngv is missing else ngv)
+            if (ng_mod is None or vars(ng_mod).get(u.__name__) is not u) and "_pickle_path" not in u.__dict__:
+                u.__module__, u._pickle_path = __name__, label   # (pickle finds it here, not as numgpu.<name>)
+            return u
         if isinstance(npv, type) or not callable(npv):
             return npv    # dtypes, classes (finfo, errstate), constants: NumPy's own objects
+        # (the functions made here pickle as numgpu._run.numpy.<name>: this very object, Pool.map(np.sum, ...))
         if callable(ngv) and not isinstance(ngv, type):
-            return guarded(label, ngv, npv, _CATCH, name_strict_error)
+            return pickle_name(guarded(label, ngv, npv, _CATCH, name_strict_error), __name__, label)
         from ._protocols import METADATA
-        if npv in METADATA:
-            return guarded(label, METADATA[npv], npv, _CATCH, name_strict_error)   # np.shape(x): x.shape, no download
-        return wrap(label, npv)
+        if npv in METADATA:   # np.shape(x): x.shape, no download
+            return pickle_name(guarded(label, METADATA[npv], npv, _CATCH, name_strict_error), __name__, label)
+        f = wrap(label, npv)
+        return pickle_name(f, __name__, label) if f is not npv else f
+
+
+def __getattr__(name):
+    """numgpu._run.numpy: the shim of numpy, where the functions a script got from it are found
+    again by pickle (saved as numgpu._run.numpy.sum, numgpu._run.numpy.linalg.norm)."""
+    if name == "numpy":
+        return shim("numpy")
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
 _SCRIPT_NDARRAY = []
@@ -275,6 +294,32 @@ def _script_ndarray(ng_ndarray):
         _SCRIPT_NDARRAY.append(_Meta("ndarray", (ng_ndarray,), {"__module__": "numpy", "__qualname__": "ndarray",
                                                                  "__doc__": ng_ndarray.__doc__, "__new__": __new__}))
     return _SCRIPT_NDARRAY[0]
+
+
+_SCRIPT_UFUNC = []
+
+
+def _script_ufunc():
+    """`numpy.ufunc` as a script sees it: the type of numgpu's ufuncs (what the script's np.add
+    is) and of NumPy's own (those libraries hand it), so `isinstance(f, np.ufunc)` holds for both."""
+    if not _SCRIPT_UFUNC:
+        import numpy
+
+        from ._ufunc import ufunc
+
+        class _Meta(type):
+            def __instancecheck__(cls, obj):
+                return isinstance(obj, (ufunc, numpy.ufunc))
+
+            def __subclasscheck__(cls, sub):
+                return isinstance(sub, type) and issubclass(sub, (ufunc, numpy.ufunc))
+
+        def __new__(cls, *args, **kwargs):
+            raise TypeError("cannot create 'numpy.ufunc' instances")
+
+        _SCRIPT_UFUNC.append(_Meta("ufunc", (), {"__module__": "numpy", "__qualname__": "ufunc",
+                                                  "__doc__": numpy.ufunc.__doc__, "__new__": __new__}))
+    return _SCRIPT_UFUNC[0]
 
 
 def shim(np_name):

@@ -337,7 +337,26 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         return _host_unique(ar.reshape(-1), return_counts)
     vals, idx, inv, cnt = _core.unique(ar, bool(return_index), bool(return_inverse), bool(return_counts))
     extra = tuple(x for x in (idx, inv, cnt) if x is not None)
+    if not extra and ar.dtype.kind == "c" and vals.size and _complex_nan_first_seen():
+        last = vals[-1:]
+        if bool(_ng().isnan(last)[0]):     # (the NaNs sort last: one kept, the first in the input)
+            flat = ar.reshape(-1)
+            vals[-1] = flat[int(_ng().argmax(_ng().isnan(flat)))]
     return (vals,) + extra if extra else vals
+
+
+_nan_first_seen = []
+
+
+def _complex_nan_first_seen():
+    """Whether NumPy's unique of complex data, asked for values only, keeps the first NaN of the
+    input (NumPy >= 2.3 finds them by hashing: [nan+nanj, nan+0j] -> [nan+nanj]) rather than the
+    first in sorted order (its sort, and its calls with return_index/inverse/counts: nan+0j)."""
+    if not _nan_first_seen:
+        nan = float("nan")
+        r = _np.unique(_np.array([complex(nan, nan), complex(nan, 0.0)]))
+        _nan_first_seen.append(bool(_np.isnan(r[0].imag)))
+    return _nan_first_seen[0]
 
 
 # ---- scans -----------------------------------------------------------------------

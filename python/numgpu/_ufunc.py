@@ -115,7 +115,9 @@ class ufunc:
         return "<ufunc '%s'>" % self.__name__
 
     def __reduce__(self):
-        return self.__name__           # pickled by name, as NumPy's
+        # pickled by name, as NumPy's: numgpu.<name>, or the path set where that is another object
+        # (numgpu run's np.matmul, a host ufunc: numgpu._run.numpy.matmul)
+        return self.__dict__.get("_pickle_path") or self.__name__
 
     # ---- calls ----------------------------------------------------------------------------------
 

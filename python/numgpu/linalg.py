@@ -644,7 +644,13 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     return r
 
 
+_served = {}    # name -> the function __getattr__ gave for it (the same each time: pickle finds it)
+
+
 def __getattr__(name):
+    f = _served.get(name)
+    if f is not None:
+        return f
     value = submodule_getattr("numpy.linalg", name)
     if not callable(value) or isinstance(value, type):
         return value
@@ -653,4 +659,5 @@ def __getattr__(name):
         return _scalars_up(value(*args, **kwargs))
     f.__name__ = f.__qualname__ = name
     f.__doc__ = value.__doc__
+    _served[name] = f
     return f

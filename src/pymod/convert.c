@@ -703,6 +703,28 @@ int ngpy_axes(PyObject *o, int *naxes, int *axes)
     return 0;
 }
 
+int ngpy_reduce_warn(int op, const NgArray *a, int naxes, const int *axes, int ddof)
+{
+    if (op != NG_RED_MEAN && op != NG_RED_VAR && op != NG_RED_STD)
+        return 0;
+    int64_t n = 1;
+    if (naxes < 0) {
+        for (int d = 0; d < a->ndim; d++)
+            n *= a->shape[d];
+    } else {
+        for (int i = 0; i < naxes; i++) {
+            int ax = axes[i] < 0 ? axes[i] + a->ndim : axes[i];
+            if (ax < 0 || ax >= a->ndim)
+                return 0;
+            n *= a->shape[ax];
+        }
+    }
+    if (op == NG_RED_MEAN ? n == 0 : (int64_t)ddof >= n)
+        return PyErr_WarnEx(PyExc_RuntimeWarning,
+                            op == NG_RED_MEAN ? "Mean of empty slice" : "Degrees of freedom <= 0 for slice", 1);
+    return 0;
+}
+
 /* ---- indices ---- */
 
 static bool zero_d_integer(PyObject *o)

@@ -346,6 +346,10 @@ static PyObject *f_reduce(PyObject *m, PyObject *args)
     NgArray ta, out;
     if (ngpy_to_array(a, NG_NODTYPE, &ta) < 0)
         return NULL;
+    if (ngpy_reduce_warn(op, &ta, naxes, axes, ddof) < 0) {
+        ng_array_release(&ta);
+        return NULL;
+    }
     NgStatus st = ng_op_reduce((NgReduceOp)op, &ta, naxes, axes, keepdims, dt, ddof, &out);
     ng_array_release(&ta);
     return st == NG_OK ? ngpy_wrap_result(&out, true) : ngpy_raise(st);

@@ -1275,7 +1275,8 @@ static PyObject *reduce_method(PyObject *self, PyObject *args, PyObject *kw, NgR
     }
     int naxes, axes[NG_MAXDIMS];
     NgDType dt;
-    if (ngpy_axes(axis, &naxes, axes) < 0 || ngpy_dtype(dtype, &dt) < 0)
+    if (ngpy_axes(axis, &naxes, axes) < 0 || ngpy_dtype(dtype, &dt) < 0 ||
+        ngpy_reduce_warn(op, ARR(self), naxes, axes, ddof) < 0)
         return NULL;
     NgArray out;
     NgStatus st = ng_op_reduce(op, ARR(self), naxes, axes, keepdims, dt, ddof, &out);

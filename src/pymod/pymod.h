@@ -98,6 +98,11 @@ int ngpy_warn_complex_cast(NgDType from, NgDType to);
 int ngpy_shape(PyObject *o, int *ndim, int64_t *shape);
 /* None / int / tuple of ints -> axes; *naxes = -1 for None. -1 on error. */
 int ngpy_axes(PyObject *o, int *naxes, int *axes);
+/* NumPy's own RuntimeWarnings of mean ("Mean of empty slice": no elements reduced) and var/std
+ * ("Degrees of freedom <= 0 for slice": ddof >= the elements reduced), given before the reduction
+ * op runs over `naxes` axes of a (as ngpy_axes gives them; axes out of range: no warning, the op's
+ * error follows). 0 otherwise; -1 with an exception when warnings are errors. */
+int ngpy_reduce_warn(int op, const NgArray *a, int naxes, const int *axes, int ddof);
 /* Downloads a into a new numpy.ndarray. */
 PyObject *ngpy_to_numpy(const NgArray *a);
 /* Python index expression -> NgIndex items; arrays in it are kept in tmps
