@@ -145,20 +145,59 @@ static bool foreign(PyObject *o)
            !PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_generic) && !PyList_Check(o) && !PyTuple_Check(o);
 }
 
-/* A list or tuple times a 0-d integer array: the sequence repeated, as by NumPy's integer scalars
+/* A list, tuple, str or bytes times a 0-d integer array: the sequence repeated, as by NumPy's integer scalars
  * that such arrays stand for ([0] * counts.max()); Python's repeat then reads nb_index. */
 static bool repeats(PyObject *a, PyObject *b)
 {
     PyObject *seq = ngpy_check(a) ? b : a, *n = ngpy_check(a) ? a : b;
-    return (PyList_Check(seq) || PyTuple_Check(seq)) && ngpy_check(n) && ARR(n)->ndim == 0 &&
+    return (PyList_Check(seq) || PyTuple_Check(seq) || PyUnicode_Check(seq) || PyBytes_Check(seq)) &&
+           ngpy_check(n) && ARR(n)->ndim == 0 &&
            ng_dtype_is_int(ARR(n)->dtype);
+}
+
+/* a op b with an operand of a type numgpu does not know (a Fraction, a Decimal, an object with
+ * __array_ufunc__): NumPy's operator calls its ufunc, which makes an object array of it or hands
+ * the call to its __array_ufunc__, so numgpu's ufunc of the same name is called (through NumPy's,
+ * counted). NotImplemented where NumPy's operator defers to the other operand: its
+ * __array_ufunc__ is None, it has none and a higher __array_priority__, or it is a NumPy subclass
+ * with semantics of its own. */
+static PyObject *foreign_binop(PyObject *a, PyObject *b, NgOp op)
+{
+    PyObject *o = ngpy_check(a) ? b : a;
+    if (PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_ndarray) || PyType_Check(o))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *au = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__array_ufunc__");
+    if (!au) { /* NumPy's legacy rule: a higher __array_priority__ (scipy.sparse's) defers */
+        PyErr_Clear();
+        PyObject *pr = PyObject_GetAttrString(o, "__array_priority__");
+        double priority = pr ? PyFloat_AsDouble(pr) : 0.0;
+        Py_XDECREF(pr);
+        PyErr_Clear();
+        if (priority > 0.0)
+            Py_RETURN_NOTIMPLEMENTED;
+    }
+    Py_XDECREF(au);
+    if (au == Py_None)
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *mod = PyImport_ImportModule("numgpu");
+    PyObject *fn = mod ? PyObject_GetAttrString(mod, ng_op_name(op)) : NULL;
+    Py_XDECREF(mod);
+    if (!fn) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyObject *r = PyObject_CallFunctionObjArgs(fn, a, b, NULL);
+    Py_DECREF(fn);
+    return r;
 }
 
 #define BINARY(name, OP, SKIP) \
     static PyObject *name(PyObject *a, PyObject *b) \
     { \
-        if (foreign(a) || foreign(b) || SKIP(a, b)) \
+        if (SKIP(a, b)) \
             Py_RETURN_NOTIMPLEMENTED; \
+        if (foreign(a) || foreign(b)) \
+            return foreign_binop(a, b, OP); \
         return binop(a, b, OP, false); \
     } \
     static PyObject *name##_inplace(PyObject *a, PyObject *b) \

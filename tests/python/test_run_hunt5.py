@@ -240,3 +240,59 @@ def test_element_stores_then_reads_in_a_python_loop():
     want = smooth(np.zeros(200), np.arange(200.0))
     got = smooth(ng.zeros(200), ng.arange(200.0))
     assert got.get().tolist() == want.tolist()
+
+
+# ---- operators with objects numgpu has no arrays of: NumPy's ufunc, or NumPy's deferral ----
+
+class _Dual:
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    def __rmul__(self, o):
+        return _Dual(self.a * o, self.b * o)
+
+    def __eq__(self, o):
+        return isinstance(o, _Dual) and (self.a, self.b) == (o.a, o.b)
+
+
+class _Overrides:
+    def __array_ufunc__(self, ufunc, method, *inputs, **kw):
+        return "overridden %s" % ufunc.__name__
+
+
+class _Defers:
+    __array_ufunc__ = None
+
+    def __radd__(self, o):
+        return "deferred"
+
+
+class _Priority:
+    __array_priority__ = 10.1
+
+    def __radd__(self, o):
+        return "by priority"
+
+
+@pytest.mark.parametrize("name,f", [
+    ("fraction", lambda x: x * __import__("fractions").Fraction(1, 3)),
+    ("fraction reflected", lambda x: __import__("fractions").Fraction(1, 3) + x),
+    ("decimal", lambda x: __import__("decimal").Decimal(2) - x.astype(int)),
+    ("object's __rmul__", lambda x: x * _Dual(2, 1)),
+    ("__array_ufunc__", lambda x: x + _Overrides()),
+    ("__array_ufunc__ = None", lambda x: x + _Defers()),
+    ("__array_priority__", lambda x: x + _Priority()),
+    ("None", lambda x: x + None),
+    ("str", lambda x: x * "a"),
+])
+def test_operators_with_foreign_objects(name, f):
+    def outcome(x):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                r = f(x)
+            except TypeError as e:
+                return TypeError, str(e)
+        r = r.get() if hasattr(r, "get") else r
+        return (r.dtype, r.tolist()) if isinstance(r, np.ndarray) else r
+    assert outcome(ng.asarray([1.0, 2.0])) == outcome(np.array([1.0, 2.0]))
