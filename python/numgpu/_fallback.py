@@ -143,8 +143,9 @@ def _up(x):
     # and so does data in a non-native byte order ('>f4': its bytes are what the program wants).
     if (type(x) is _np.ndarray and x.dtype.isnative) or isinstance(x, (_np.number, _np.bool_)):
         from ._core import asarray
-        try:
-            r = asarray(x, None, False)
+        fortran = x.ndim >= 2 and x.flags.f_contiguous and not x.flags.c_contiguous
+        try:   # (in Fortran order as NumPy's: np.load of such a file, LAPACK's eigenvectors)
+            r = asarray(x.T, None, False).T if fortran else asarray(x, None, False)
         except TypeError:  # a dtype numgpu has no device version of (str, object, datetime64): stays NumPy's
             return x
         r._scalar = not isinstance(x, _np.ndarray)   # (NumPy's scalar: x += 1 rebinds, as NumPy's)

@@ -612,8 +612,11 @@ PyObject *ngpy_to_numpy(const NgArray *a)
         return NULL;
     for (int d = 0; d < a->ndim; d++)
         PyTuple_SET_ITEM(shape, d, PyLong_FromLongLong(a->shape[d]));
+    /* an array in Fortran order (and not C's) comes back in Fortran order, as NumPy's copies of
+     * it (order='K'): np.save writes fortran_order True, a transposed result stays transposed */
+    bool fortran = a->ndim >= 2 && ng_array_is_f_contiguous(a) && !ng_array_is_c_contiguous(a);
     PyObject *dt = ngpy_dtype_object(a->dtype);
-    PyObject *res = dt ? PyObject_CallMethod(ngpy.numpy, "empty", "OO", shape, dt) : NULL;
+    PyObject *res = dt ? PyObject_CallMethod(ngpy.numpy, "empty", "OOs", shape, dt, fortran ? "F" : "C") : NULL;
     Py_DECREF(shape);
     Py_XDECREF(dt);
     if (!res)
@@ -626,7 +629,12 @@ PyObject *ngpy_to_numpy(const NgArray *a)
     NgArray src;
     NgStatus st = NG_OK;
     bool host = ng_device_host_visible(ng_array_device(a));
-    if (host) {
+    if (fortran) { /* its memory is the C order of its transpose */
+        int perm[NG_MAXDIMS];
+        for (int d = 0; d < a->ndim; d++)
+            perm[d] = a->ndim - 1 - d;
+        st = ng_op_transpose(a, perm, &src);
+    } else if (host) {
         ng_array_view(a, &src);
     } else {
         st = ng_op_ascontiguous(a, false, &src);

@@ -296,3 +296,33 @@ def test_operators_with_foreign_objects(name, f):
         r = r.get() if hasattr(r, "get") else r
         return (r.dtype, r.tolist()) if isinstance(r, np.ndarray) else r
     assert outcome(ng.asarray([1.0, 2.0])) == outcome(np.array([1.0, 2.0]))
+
+
+# ---- Fortran order kept across the host boundary, as NumPy's copies (order='K') keep it ----
+
+def test_get_keeps_fortran_order():
+    h = np.asfortranarray(np.arange(12.0).reshape(3, 4))
+    for x in (ng.asarray(h, order="F"), ng.arange(12.0).reshape(4, 3).T):
+        g = x.get()
+        want = np.asarray(x.get())
+        assert g.flags.f_contiguous and not g.flags.c_contiguous
+        np.testing.assert_array_equal(g, want)
+    c = ng.arange(12.0).reshape(3, 4).get()
+    assert c.flags.c_contiguous
+
+
+def test_save_and_load_of_fortran_arrays_under_numgpu_run(tmp_path):
+    script = tmp_path / "fsave.py"
+    script.write_text(textwrap.dedent("""
+        import io
+        import numpy as np
+        a = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+        f = io.BytesIO(); np.save(f, a); f.seek(0); b = np.load(f)
+        print(b.flags['F_CONTIGUOUS'], b.flags['C_CONTIGUOUS'], np.array_equal(a, b), f.getvalue()[10:60])
+        print((b * 2).tolist(), b.T.flags['C_CONTIGUOUS'])
+    """))
+    want = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    got = subprocess.run([sys.executable, "-m", "numgpu", "run", "--no-report", str(script)],
+                         capture_output=True, text=True, timeout=120)
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == want.stdout
