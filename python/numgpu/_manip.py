@@ -456,15 +456,16 @@ def dot(a, b, out=None):
     """NumPy's dot: a product for scalars, matmul up to 2-d, else a sum over a's last and b's
     second-to-last axis."""
     a, b = _arr(a), _arr(b)
+    if a.ndim and b.ndim and a.shape[-1] != b.shape[-2 if b.ndim > 1 else 0]:
+        shapes = ["(%s)" % ",".join(map(str, s)) if len(s) != 1 else "(%d,)" % s[0] for s in (a.shape, b.shape)]
+        raise ValueError("shapes %s and %s not aligned: %d (dim %d) != %d (dim %d)" % (
+            shapes[0], shapes[1], a.shape[-1], a.ndim - 1, b.shape[-2 if b.ndim > 1 else 0],
+            b.ndim - 2 if b.ndim > 1 else 0))
     if a.ndim == 0 or b.ndim == 0:
         r = a * b
     elif a.ndim <= 2 and b.ndim <= 2:
         r = a @ b
     else:
-        if a.shape[-1] != b.shape[-2 if b.ndim > 1 else 0]:
-            raise ValueError("shapes %s and %s not aligned: %d (dim %d) != %d (dim %d)" % (
-                a.shape, b.shape, a.shape[-1], a.ndim - 1, b.shape[-2 if b.ndim > 1 else 0],
-                b.ndim - 2 if b.ndim > 1 else 0))
         r = tensordot(a, b, ([a.ndim - 1], [b.ndim - 2 if b.ndim > 1 else 0]))
     if out is not None:
         out[...] = r

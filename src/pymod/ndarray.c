@@ -415,10 +415,10 @@ static PyObject *richcompare(PyObject *a, PyObject *b, int op)
             NgStatus st = ng_op_full(ng_array_device(ARR(a)), NG_BOOL, ARR(a)->ndim, ARR(a)->shape, &v, &out);
             return st == NG_OK ? ngpy_wrap_result(&out, true) : ngpy_raise(st);
         }
-        Py_RETURN_NOTIMPLEMENTED;
+        return foreign_binop(a, b, ops[op]); /* (NumPy's ufunc: its UFuncTypeError, its TypeError) */
     }
     if (foreign(b)) /* (its own __eq__ may answer: pytest.approx, objects deferring as NumPy's rules say) */
-        Py_RETURN_NOTIMPLEMENTED;
+        return equality ? Py_NewRef(Py_NotImplemented) : foreign_binop(a, b, ops[op]);
     PyObject *r = binop(a, b, ops[op], false);
     if (r == Py_NotImplemented && equality && (PyList_Check(b) || PyTuple_Check(b))) {
         Py_DECREF(r);
@@ -1448,11 +1448,19 @@ static PyObject *m_swapaxes(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "ii:swapaxes", &a1, &a2))
         return NULL;
     int nd = ARR(self)->ndim;
-    NgStatus st = ng_axis_normalize(&a1, nd);
-    if (st == NG_OK)
-        st = ng_axis_normalize(&a2, nd);
-    if (st != NG_OK)
-        return ngpy_raise(st);
+    for (int k = 0; k < 2; k++) { /* NumPy's AxisError names the argument */
+        int *ax = k ? &a2 : &a1;
+        if (*ax < -nd || *ax >= nd) {
+            PyObject *e = ngpy.AxisError ? PyObject_CallFunction(ngpy.AxisError, "iis", *ax, nd, k ? "axis2" : "axis1")
+                                         : NULL;
+            if (e) {
+                PyErr_SetObject((PyObject *)Py_TYPE(e), e);
+                Py_DECREF(e);
+            }
+            return NULL;
+        }
+        *ax += *ax < 0 ? nd : 0;
+    }
     int perm[NG_MAXDIMS];
     for (int d = 0; d < nd; d++)
         perm[d] = d;

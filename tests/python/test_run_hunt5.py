@@ -326,3 +326,27 @@ def test_save_and_load_of_fortran_arrays_under_numgpu_run(tmp_path):
                          capture_output=True, text=True, timeout=120)
     assert got.returncode == 0, got.stderr
     assert got.stdout == want.stdout
+
+
+# ---- NumPy's exceptions and messages ----
+
+@pytest.mark.parametrize("f", [
+    lambda xp: xp.ones(2) < "a",
+    lambda xp: xp.ones(2) >= b"a",
+    lambda xp: xp.ones(2) < None,
+    lambda xp: xp.ones((2, 3)).dot(xp.ones((2, 3))),
+    lambda xp: xp.dot(xp.ones(3), xp.ones(4)),
+    lambda xp: xp.dot(xp.ones((2, 3, 4)), xp.ones((3, 5))),
+    lambda xp: xp.swapaxes(xp.ones((2, 2)), 0, 2),
+    lambda xp: xp.ones((2, 2)).swapaxes(-3, 1),
+])
+def test_errors_are_numpys(f):
+    def err(xp):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                f(xp)
+            except Exception as e:      # noqa: BLE001
+                return type(e), str(e)
+        return None
+    assert err(ng) == err(np) != None
