@@ -325,3 +325,16 @@ def raises_as_numpy(name, *args, match=None, **kwargs):
 def views(x):
     """x and views of it: transposed, reversed, every other element reversed."""
     return [x, x.T, x[::-1], x[..., ::-2]]
+
+
+def same_under_numgpu_run(script, *options):
+    """Runs the script file with plain Python (NumPy) and under `python -m numgpu run --no-report
+    *options`: both must succeed and print the same."""
+    import subprocess
+    import sys
+    plain = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    served = subprocess.run([sys.executable, "-m", "numgpu", "run", "--no-report", *options, str(script)],
+                            capture_output=True, text=True, timeout=300)
+    assert plain.returncode == 0, plain.stderr
+    assert served.returncode == 0, served.stderr
+    assert served.stdout == plain.stdout

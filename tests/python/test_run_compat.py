@@ -3,14 +3,13 @@ NumPy on every device the machine has (cpu, and PoCL's opencl where installed): 
 (writes, order), pickled functions, isinstance(f, np.ufunc), where(c, x, None), astype(None),
 NumPy's own RuntimeWarnings, unique of complex NaNs."""
 import pickle
-import subprocess
-import sys
 import warnings
 
 import numpy as np
 import pytest
 
 import numgpu as ng
+from helpers import same_under_numgpu_run
 from numgpu import _run
 
 DEVICES = ["cpu"] + (["opencl"] if ng.is_available("opencl") else [])
@@ -165,11 +164,7 @@ def test_nditer_in_numgpu_run(tmp_path, device):
         "        x[...] = x ** 2\n"
         "a = np.arange(6).reshape(2, 3)\n"
         "print(b, [int(x) for x in np.nditer(a.T)], isinstance(np.nditer(a), np.nditer))\n")
-    plain = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
-    served = subprocess.run([sys.executable, "-m", "numgpu", "run", "--no-report", "--device", device, str(script)],
-                            capture_output=True, text=True)
-    assert plain.returncode == 0 and served.returncode == 0, served.stderr
-    assert served.stdout == plain.stdout
+    same_under_numgpu_run(script, "--device", device)
 
 
 # ---- pickled functions (Pool.map(np.sum, ...)) ------------------------------------------------
@@ -227,11 +222,7 @@ def test_run_script_pickle_pool_and_ufunc(tmp_path, device):
         "    with multiprocessing.get_context(%r).Pool(2) as p:\n"
         "        print([float(v) for v in p.map(np.sum, [np.arange(3.0), np.arange(5.0)])])\n"
         % ("fork" if device == "cpu" else "spawn"))     # (GPU drivers do not survive fork: spawn)
-    plain = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
-    served = subprocess.run([sys.executable, "-m", "numgpu", "run", "--no-report", "--device", device, str(script)],
-                            capture_output=True, text=True)
-    assert plain.returncode == 0 and served.returncode == 0, served.stderr
-    assert served.stdout == plain.stdout
+    same_under_numgpu_run(script, "--device", device)
 
 
 # ---- where(c, x, None), astype(None) ---------------------------------------------------------------

@@ -2,17 +2,15 @@
 shared with a buffer, libraries reading host memory, type hints, Python ints beyond 64 bits, and
 element stores (values, errors). Each compares with NumPy on the same data."""
 import math
-import subprocess
-import sys
 import textwrap
 import warnings
-from multiprocessing import shared_memory
 from typing import Any
 
 import numpy as np
 import pytest
 
 import numgpu as ng
+from helpers import same_under_numgpu_run
 
 HOST = ng.asarray([0]).device == "cpu"
 
@@ -79,20 +77,10 @@ finally:
 """
 
 
-def _run(code, *argv):
-    return subprocess.run([sys.executable, *argv, "-c" if not argv else "", code][:None] if False else
-                          [sys.executable, *argv], input=code, capture_output=True, text=True, timeout=120)
-
-
 def test_shared_memory_idiom_under_numgpu_run(tmp_path):
     script = tmp_path / "shared.py"
     script.write_text(SHARED)
-    want = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-    got = subprocess.run([sys.executable, "-m", "numgpu", "run", "--no-report", str(script)],
-                         capture_output=True, text=True, timeout=120)
-    assert want.returncode == 0, want.stderr
-    assert got.returncode == 0, got.stderr
-    assert got.stdout == want.stdout
+    same_under_numgpu_run(script)
 
 
 # ---- host memory for other libraries ----
@@ -157,11 +145,7 @@ def test_numpy_typing_under_numgpu_run(tmp_path):
             return x * 2
         print(f(np.ones(3), 1, np.zeros(2, int)).tolist(), f.__annotations__["x"])
     """))
-    want = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-    got = subprocess.run([sys.executable, "-m", "numgpu", "run", "--no-report", str(script)],
-                         capture_output=True, text=True, timeout=120)
-    assert got.returncode == 0, got.stderr
-    assert got.stdout == want.stdout
+    same_under_numgpu_run(script)
 
 
 # ---- Python ints beyond 64 bits: floats with float arrays, NumPy's OverflowError otherwise ----
@@ -321,11 +305,7 @@ def test_save_and_load_of_fortran_arrays_under_numgpu_run(tmp_path):
         print(b.flags['F_CONTIGUOUS'], b.flags['C_CONTIGUOUS'], np.array_equal(a, b), f.getvalue()[10:60])
         print((b * 2).tolist(), b.T.flags['C_CONTIGUOUS'])
     """))
-    want = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-    got = subprocess.run([sys.executable, "-m", "numgpu", "run", "--no-report", str(script)],
-                         capture_output=True, text=True, timeout=120)
-    assert got.returncode == 0, got.stderr
-    assert got.stdout == want.stdout
+    same_under_numgpu_run(script)
 
 
 # ---- NumPy's exceptions and messages ----
