@@ -46,6 +46,13 @@ const char *ng_error_log(void);
 /* Records a formatted message for this thread and returns `st`. */
 NgStatus ng_error_set(NgStatus st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A yes/no environment variable: "1", "true", "yes", "on" (any case) are 1; "0", "false", "no",
+ * "off" and "" are 0; unset is dflt; anything else is dflt, after one line on stderr naming it. */
+int ng_env_flag(const char *name, int dflt);
+/* A whole number of some unit from the environment (NUMGPU_POOL_LIMIT_MB): its value, or dflt when
+ * unset, and when it is not a non-negative whole number (one line on stderr naming it). */
+unsigned long long ng_env_count(const char *name, unsigned long long dflt);
+
 /* ---- dtypes ---------------------------------------------------------- */
 
 typedef enum NgDType {

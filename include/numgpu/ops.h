@@ -93,6 +93,9 @@ NgStatus ng_op_result_dtype(NgOp op, const NgOperand *a, const NgOperand *b, NgD
 
 /* ---- creation -------------------------------------------------------- */
 
+/* A Python int scalar (NG_KIND_INT) checked against dtype dt: NG_ERR_OVERFLOW with NumPy 2's
+ * message where dt cannot hold it (NEP 50: np.int8 array + 300, np.full(2, 300, np.int8)). */
+NgStatus ng_scalar_check(const NgScalar *s, NgDType dt);
 NgStatus ng_op_full(NgDevice *dev, NgDType dt, int ndim, const int64_t *shape,
                     const NgScalar *value, NgArray *out);
 /* start + i*step for i in [0, n), computed in dtype (float: in float64). */

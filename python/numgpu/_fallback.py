@@ -66,6 +66,8 @@ calls = [0]          # fallbacks so far (numgpu run's counting tells device call
 _warned = set()
 _mode = os.environ.get("NUMGPU_FALLBACK", "warn").strip().lower() or "warn"
 if _mode not in MODES:
+    sys.stderr.write("numgpu: NUMGPU_FALLBACK=%s is not one of %s; it stays 'warn'\n"
+                     % (os.environ["NUMGPU_FALLBACK"], ", ".join(MODES)))
     _mode = "warn"
 numpy_scalars = [False]  # config(scalars="numpy"): NumPy's scalars for results NumPy gives as scalars
 

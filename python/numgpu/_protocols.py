@@ -230,6 +230,13 @@ def _astype(self, dtype, *args, **kwargs):
     default, float64."""
     if dtype is None:
         dtype = _np.float64
+    casting = kwargs.get("casting", args[1] if len(args) > 1 else "unsafe")
+    if casting != "unsafe":
+        if casting not in ("no", "equiv", "safe", "same_kind"):   # ('same_value' checks values: NumPy's)
+            return _fallback.call_numpy("numpy.ndarray.astype", _np.ndarray.astype, self, dtype, *args, **kwargs)
+        to = _np.dtype(dtype)
+        if not _np.can_cast(self.dtype, to, casting):
+            raise TypeError("Cannot cast array data from %r to %r according to the rule %r" % (self.dtype, to, casting))
     try:
         return _device_astype(self, dtype, *args, **kwargs)
     except TypeError as e:

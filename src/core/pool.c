@@ -9,6 +9,7 @@
  * are never cached: freed, they go back at once, so later arrays get device
  * memory again. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,16 +35,13 @@ struct NgPool {
 
 static bool oversubscribe(void)
 {
-    const char *env = getenv("NUMGPU_OVERSUBSCRIBE");
-    return !(env && strcmp(env, "0") == 0);
+    return ng_env_flag("NUMGPU_OVERSUBSCRIBE", 1);
 }
 
 static size_t default_limit(void)
 {
-    const char *env = getenv("NUMGPU_POOL_LIMIT_MB");
-    if (env && *env)
-        return (size_t)strtoull(env, NULL, 10) << 20;
-    return (size_t)2 << 30;
+    unsigned long long mb = ng_env_count("NUMGPU_POOL_LIMIT_MB", 2048);
+    return mb > (SIZE_MAX >> 20) ? SIZE_MAX : (size_t)mb << 20;
 }
 
 /* Rounds n up to its size class; *bin gets the class number. */
@@ -134,6 +132,19 @@ static bool overflow_release(NgPool *p, void *ptr)
     return found;
 }
 
+/* n bytes as NumPy's memory errors write them: "72.8 TiB", "512.0 B". */
+static const char *human_bytes(double n, char buf[32])
+{
+    static const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int u = 0;
+    while (n >= 1024.0 && u < 6) {
+        n /= 1024.0;
+        u++;
+    }
+    snprintf(buf, 32, "%.1f %s", n, unit[u]);
+    return buf;
+}
+
 NgStatus ng_pool_alloc(NgDevice *dev, size_t nbytes, void **ptr, size_t *size)
 {
     if (nbytes > ((size_t)1 << 60))
@@ -166,11 +177,15 @@ NgStatus ng_pool_alloc(NgDevice *dev, size_t nbytes, void **ptr, size_t *size)
     }
     if (st == NG_ERR_DEVICE_OOM && p && dev->be->alloc_overflow && oversubscribe())
         st = overflow_alloc(dev, p, cls, ptr);
-    if (st == NG_ERR_DEVICE_OOM)
-        return ng_error_set(st, "out of memory on %s: %zu bytes requested (%.1f MiB); %.1f MiB in use by "
-                            "numgpu arrays%s", dev->name, nbytes, nbytes / 1048576.0,
-                            ng_pool_bytes_in_use() / 1048576.0,
-                            dev->be->alloc_overflow && !oversubscribe() ? " (NUMGPU_OVERSUBSCRIBE=0)" : "");
+    if (st == NG_ERR_DEVICE_OOM) {
+        char want[32], used[32], why[200] = ""; /* (the backend's reason where it gives one) */
+        const char *said = ng_error_message();
+        if (said && *said && strncmp(said, "out of memory", 13) != 0)
+            snprintf(why, sizeof why, "; %s", said);
+        return ng_error_set(st, "out of memory on %s: %zu bytes requested (%s); %s in use by numgpu arrays%s%s",
+                            dev->name, nbytes, human_bytes((double)nbytes, want), human_bytes((double)ng_pool_bytes_in_use(), used),
+                            dev->be->alloc_overflow && !oversubscribe() ? " (NUMGPU_OVERSUBSCRIBE=0)" : "", why);
+    }
     *size = cls;
     return st;
 }

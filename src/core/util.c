@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/core.h"
 
@@ -154,3 +155,34 @@ void ng_stats_count_transfer(bool upload, size_t nbytes)
 }
 
 void ng_stats_count_implicit(bool upload) { ng_count(upload ? NG_C_IMPLICIT_UP : NG_C_IMPLICIT_DOWN, 1); }
+
+int ng_env_flag(const char *name, int dflt)
+{
+    const char *v = getenv(name);
+    if (!v)
+        return dflt;
+    static const char *const yes[] = {"1", "true", "yes", "on"}, *const no[] = {"0", "false", "no", "off", ""};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+        if (strcasecmp(v, yes[i]) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        if (strcasecmp(v, no[i]) == 0)
+            return 0;
+    fprintf(stderr, "numgpu: %s=%s is not one of 1/0, true/false, yes/no, on/off; it stays %s\n", name, v,
+            dflt ? "on" : "off");
+    return dflt;
+}
+
+unsigned long long ng_env_count(const char *name, unsigned long long dflt)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return dflt;
+    char *end;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (*v == '-' || *v == '+' || end == v || *end) {
+        fprintf(stderr, "numgpu: %s=%s is not a whole number; it stays %llu\n", name, v, dflt);
+        return dflt;
+    }
+    return n;
+}

@@ -66,9 +66,6 @@ NgStatus ng_ew_loop_dtypes(NgOp op, NgDType dt, NgDType *compute, NgDType *out);
 /* Broadcast shape of the array operands (scalars ignored). */
 NgStatus ng_ew_broadcast(int n, const NgOperand *ops, int *ndim, int64_t *shape);
 
-/* The kernel dtype of a scalar operand used with compute dtype `dt`, and a
- * range check of a Python int against dt (OverflowError as NumPy 2). */
-NgStatus ng_scalar_check(const NgScalar *s, NgDType dt);
 
 /* Kernel argument of a scalar converted to (real) dtype dt. */
 NgKArg ng_scalar_karg(const NgScalar *s, NgDType dt);

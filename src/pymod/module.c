@@ -126,6 +126,14 @@ static PyObject *f_full(PyObject *m, PyObject *args)
                 v.scalar.v.i = nz;
             v.scalar.im = 0;
         }
+        /* NumPy's full copies with unsafe casting, but a Python int the dtype cannot hold is its
+         * OverflowError (NEP 50), as `a[...] = 300` */
+        bool python_int = PyLong_Check(value) && !PyBool_Check(value) &&
+                          !PyObject_TypeCheck(value, (PyTypeObject *)ngpy.np_generic);
+        if (python_int && ng_dtype_is_int(dt) && v.scalar.kind == NG_KIND_FLOAT)
+            return PyErr_Format(PyExc_OverflowError, "Python int too large to convert to C long");
+        if (python_int && (st = ng_scalar_check(&v.scalar, dt)) != NG_OK)
+            return ngpy_raise(st);
         st = ng_op_full(dev, dt, nd, shape, &v.scalar, &out);
     }
     ng_array_release(&tv);
@@ -747,8 +755,7 @@ PyMODINIT_FUNC PyInit__core(void)
                                                "datetime64, ...); numgpu's functions run NumPy's for them.");
     if (!ngpy.CompileError || !ngpy.DeviceError || !ngpy.OutOfMemoryError || !ngpy.UnsupportedDtypeError)
         goto fail;
-    const char *strict = getenv("NUMGPU_STRICT");
-    ngpy.strict = strict && *strict && strcmp(strict, "0") != 0;
+    ngpy.strict = ng_env_flag("NUMGPU_STRICT", 0);
     PyMethodDef *const tables[] = {ngpy_jit_functions, ngpy_sort_functions, ngpy_manip_functions,
                                    ngpy_random_functions, ngpy_dlpack_functions,
                                    ngpy_lapack_functions, ngpy_fft_functions};

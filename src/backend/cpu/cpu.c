@@ -137,8 +137,7 @@ static const char *cpu_model(void)
  * from glibc's vector math library (results then match libm's bits). */
 static bool scalar_math(void)
 {
-    const char *v = getenv("NUMGPU_VECTOR_MATH");
-    return v && strcmp(v, "0") == 0;
+    return !ng_env_flag("NUMGPU_VECTOR_MATH", 1);
 }
 
 /* The flags that decide the generated code, in the compiler id (the cache

@@ -34,8 +34,14 @@ enum {
     CL_OUT_OF_RESOURCES = -5,
     CL_OUT_OF_HOST_MEMORY = -6,
     CL_BUILD_PROGRAM_FAILURE = -11,
+    CL_INVALID_VALUE = -30,
+    CL_INVALID_MEM_OBJECT = -38,
+    CL_INVALID_KERNEL_ARGS = -52,
+    CL_INVALID_WORK_GROUP_SIZE = -54,
+    CL_INVALID_BUFFER_SIZE = -61,
     CL_PLATFORM_NOT_FOUND_KHR = -1001,
 };
+#define CL_DEVICE_MAX_MEM_ALLOC_SIZE 0x1010
 #define CL_DEVICE_TYPE_CPU (1 << 1)
 #define CL_DEVICE_TYPE_GPU (1 << 2)
 #define CL_DEVICE_TYPE_ACCELERATOR (1 << 3)
@@ -116,6 +122,11 @@ static const char *cl_err_name(cl_int e)
     case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
     case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
     case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
+    case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
+    case CL_INVALID_MEM_OBJECT: return "CL_INVALID_MEM_OBJECT";
+    case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
+    case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
+    case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
     case CL_PLATFORM_NOT_FOUND_KHR: return "CL_PLATFORM_NOT_FOUND_KHR (no OpenCL platform installed)";
     default: return "an OpenCL error";
     }
@@ -223,6 +234,12 @@ static NgStatus ocl_alloc(NgDevice *dev, size_t nbytes, void **ptr)
     if (!m || e != CL_SUCCESS) {
         if (e == CL_MEM_OBJECT_ALLOCATION_FAILURE || e == CL_OUT_OF_RESOURCES || e == CL_OUT_OF_HOST_MEMORY)
             return ng_error_set(NG_ERR_DEVICE_OOM, "out of memory on %s: %zu bytes requested", dev->name, nbytes);
+        if (e == CL_INVALID_BUFFER_SIZE) { /* beyond the largest buffer the device makes */
+            uint64_t most = 0;
+            cl.clGetDeviceInfo(s->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof most, &most, NULL);
+            return ng_error_set(NG_ERR_DEVICE_OOM, "beyond the largest buffer %s allocates (%llu bytes)", dev->name,
+                                (unsigned long long)most);
+        }
         return cl_fail(e, "allocating a buffer");
     }
     *ptr = m;
