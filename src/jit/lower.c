@@ -3282,10 +3282,27 @@ static Val shape_of(Lower *L, Sym *s, int offset, const NgJitExpr *ix)
     Val k = expr(L, ix);
     if (k.r == NG_IR_NONE)
         return NOVAL;
+    int ndim = s->given->ndim - offset;
+    if (!is_const(L, k.r) && ng_dtype_is_int(k.dt) && k.dt != NG_UINT64 && ndim > 0) {
+        /* x.shape[k], k computed (`for d in x.shape`): a select over the axes, Python's
+         * IndexError outside them */
+        NgIrKernel *kk = L->k;
+        NgIrRef at = as(L, k, NG_INT64);
+        NgIrRef neg = ng_ir_binary(kk, NG_OP_LT, NG_BOOL, at, ng_ir_const_i(kk, NG_INT64, 0));
+        at = ng_ir_select(kk, neg, ng_ir_binary(kk, NG_OP_ADD, NG_INT64, at, ng_ir_const_i(kk, NG_INT64, ndim)), at);
+        NgIrRef out = ng_ir_binary(kk, NG_OP_LOGOR, NG_BOOL,
+                                   ng_ir_binary(kk, NG_OP_LT, NG_BOOL, at, ng_ir_const_i(kk, NG_INT64, 0)),
+                                   ng_ir_binary(kk, NG_OP_GE, NG_BOOL, at, ng_ir_const_i(kk, NG_INT64, ndim)));
+        raise_if(L, out, NG_JIT_RAISE_TUPLE_INDEX, ix->span.line);
+        NgIrRef v = ng_ir_shape(kk, s->param, ndim - 1 + offset);
+        for (int d = ndim - 2; d >= 0; d--)
+            v = ng_ir_select(kk, ng_ir_binary(kk, NG_OP_EQ, NG_BOOL, at, ng_ir_const_i(kk, NG_INT64, d)),
+                             ng_ir_shape(kk, s->param, d + offset), v);
+        return mkval(v, NG_INT64, true, true);
+    }
     if (!is_const(L, k.r) || !ng_dtype_is_int(k.dt))
         return unsupported(L, ix->span.line, "a shape index that is not a constant integer");
     int64_t axis = const_i(L, k.r);
-    int ndim = s->given->ndim - offset;
     if (axis < -ndim || axis >= ndim)
         return fail(L, ix->span.line, NG_ERR_INDEX, "tuple index out of range (a %d-dimensional array)", ndim);
     if (axis < 0)
@@ -5282,6 +5299,16 @@ static Val len_of(Lower *L, const NgJitExpr *e)
     const NgJitExpr *a = e->items[0];
     if (a->kind == NG_JIT_E_NAME && sym_of(L, a)->kind == SYM_BUF)
         return int_const(L, sym_of(L, a)->bshape[0]);
+    if (a->kind == NG_JIT_E_ATTR && strcmp(a->name, "shape") == 0 && a->lhs->kind == NG_JIT_E_NAME) {
+        /* len(x.shape): x's rank (`for d in x.shape`) */
+        Sym *s = sym_of(L, a->lhs);
+        if (s->kind == SYM_ARRAY && s->given->seq == NG_JIT_SEQ_ARRAY)
+            return int_const(L, s->given->ndim);
+        if (s->kind == SYM_VIEW)
+            return int_const(L, s->base->given->ndim - s->nfixed);
+        if (s->kind == SYM_BUF)
+            return int_const(L, s->brank);
+    }
     if (selects(L, a)) /* (len(x[x > 0]): the elements the mask selects, counted) */
         return reduce_rows(L, e, "len", NG_OP_ADD, false, NULL);
     Sym *view;
