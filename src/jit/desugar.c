@@ -1829,6 +1829,106 @@ static void return_loops(Rewriter *R, NgJitBlock *b)
     }
 }
 
+/* ---- for ... else, while ... else (else_loops) ---- */
+
+/* Whether block b holds a loop, a def or a statement left to Python. */
+static bool has_loop(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE || s->kind == NG_JIT_S_DEF ||
+            s->kind == NG_JIT_S_OTHER || has_loop(s->body) || has_loop(s->orelse))
+            return true;
+    }
+    return false;
+}
+
+/* `flag = 1` before each break of block b that leaves the loop b is the body of (not one of
+ * a loop inside it). */
+static int flag_breaks(Rewriter *R, NgJitBlock *b, const char *flag)
+{
+    int n = 0;
+    for (int p = b->n - 1; p >= 0 && R->st == NG_OK && !R->over; p--) {
+        NgJitStmt *s = b->stmts[p];
+        if (s->kind == NG_JIT_S_IF) {
+            n += flag_breaks(R, &s->body, flag);
+            n += flag_breaks(R, &s->orelse, flag);
+        } else if (s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE) {
+            n += flag_breaks(R, &s->orelse, flag); /* (an else's break leaves the loop around it) */
+        } else if (s->kind == NG_JIT_S_BREAK) {
+            NgJitExpr *f = name(R, flag, NG_JIT_STORE, s->span);
+            splice(R, b, p, (NgJitStmt *[]){f ? assign(R, f, int_lit(R, 1, s->span), start_of(s->span)) : NULL, s}, 2);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* A loop's else block (run when the loop was not left by a break):
+ *
+ *     for ...:                     __ng_brk<line> = 0
+ *         ... break ...            for ...:
+ *     else:                            ... __ng_brk<line> = 1; break ...
+ *         E                        if not __ng_brk<line>:
+ *                                      E
+ *
+ * (the line the loop's; where no break leaves the loop, E just follows it). The loop the
+ * host launches hands __ng_brk<line> back, and the host
+ * plan runs E itself when it is not set (jit.py: the kernel never sets it where no break
+ * ran); a loop inside a kernel runs the three. An else block holding a loop (or a def, or
+ * syntax left to Python) stays as written: the loop runs as Python. After return_loops, whose
+ * returns became breaks (they leave the loop without its else, as a return does). */
+static void else_loops(Rewriter *R, NgJitBlock *b)
+{
+    for (int p = b->n - 1; p >= 0 && R->st == NG_OK; p--) {
+        NgJitStmt *s = b->stmts[p];
+        if (s->kind == NG_JIT_S_DEF || s->kind == NG_JIT_S_OTHER)
+            continue;
+        else_loops(R, &s->body);
+        if (s->kind == NG_JIT_S_IF)
+            else_loops(R, &s->orelse);
+        if ((s->kind != NG_JIT_S_FOR && s->kind != NG_JIT_S_WHILE) || !s->orelse.n || has_loop(s->orelse))
+            continue;
+        R->budget = REWRITE_BUDGET;
+        R->over = false;
+        int mark = R->nlog;
+        char flag[32];
+        snprintf(flag, sizeof flag, "__ng_brk%d", s->span.line);
+        NgJitBlock e = s->orelse;
+        NgJitSpan end = end_of(s->span);
+        if (!flag_breaks(R, &s->body, flag)) { /* no break: the else block always runs after it */
+            if (!R->over) {
+                set_block(R, &s->orelse, (NgJitBlock){NULL, 0});
+                NgJitStmt **with = alloc(R, (size_t)(1 + e.n) * sizeof *with);
+                if (with) {
+                    with[0] = s;
+                    memcpy(with + 1, e.stmts, (size_t)e.n * sizeof *with);
+                    splice(R, b, p, with, 1 + e.n);
+                }
+            }
+            if (R->over)
+                undo(R, mark);
+            R->nlog = mark;
+            continue;
+        }
+        NgJitExpr *f0 = name(R, flag, NG_JIT_STORE, s->span), *test = node(R, NG_JIT_E_UNARY, end);
+        if (test) {
+            test->op = NG_JIT_OP_NOT;
+            test->lhs = name(R, flag, NG_JIT_LOAD, end);
+            test->height = 2;
+        }
+        NgJitStmt *pre = f0 ? assign(R, f0, int_lit(R, 0, s->span), start_of(s->span)) : NULL;
+        NgJitStmt *post = test && test->lhs ? if_stmt(R, test, e.stmts, e.n, end) : NULL;
+        if (pre && post) {
+            set_block(R, &s->orelse, (NgJitBlock){NULL, 0});
+            splice(R, b, p, (NgJitStmt *[]){pre, s, post}, 3);
+        }
+        if (R->over || !pre || !post)
+            undo(R, mark);
+        R->nlog = mark;
+    }
+}
+
 static void rewrite_block(Rewriter *R, NgJitBlock b)
 {
     for (int i = 0; i < b.n && R->st == NG_OK; i++) {
@@ -1836,8 +1936,10 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
         if (s->kind == NG_JIT_S_OTHER)
             continue;
         NgJitBlock scope = R->scope;
-        if (s->kind == NG_JIT_S_DEF && !s->is_generator)
+        if (s->kind == NG_JIT_S_DEF && !s->is_generator) {
             return_loops(R, &s->body); /* (first: the loops it rewrites still go through the rest) */
+            else_loops(R, &s->body);   /* (then: a return became a break, which skips the else) */
+        }
         if (s->kind == NG_JIT_S_DEF)
             R->scope = s->body;
         bool keep = false;
