@@ -458,7 +458,9 @@ static void test_unsafe(void)
                  "            break\n",
                  "line 2: sequential: contains break\n"
                  "line 5: sequential: contains break\n");
-    CHECK_REPORT("def f(a, n):\n" /* a branch that may go on; for-else; an augmented assignment */
+    CHECK_REPORT("def f(a, n):\n" /* a branch that may go on; for-else (its else block follows the
+                                      * loop under a flag the breaking iteration sets, desugar.c
+                                      * else_loops: a search); an augmented assignment */
                  "    for i in range(n):\n"
                  "        if a[i] > 3:\n"
                  "            if a[i] > 4:\n"
@@ -479,7 +481,8 @@ static void test_unsafe(void)
                  "        if t > 3:\n"
                  "            break\n",
                  "line 2: sequential: contains break\n"
-                 "line 7: sequential: contains break\n"
+                 "line 7: sequential search: contains break (a search: the iteration that breaks is found in "
+                 "parallel, then runs in order)\n"
                  "line 12: sequential search" SEARCH
                  "line 17: sequential: contains break\n");
     /* a head of ifs and loops: names it may not assign, read after the loop */
