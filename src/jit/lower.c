@@ -3614,11 +3614,251 @@ static Val np_gcd(Lower *L, Val x, Val y, NgDType dt, bool weak, const char *fn,
     return mkval(ng_ir_cast(k, dt, g), dt, weak, false);
 }
 
+/* A real argument of a math function as Python's float (NULL where it is not one). */
+static NgIrRef math_float(Lower *L, const NgJitExpr *a, int line)
+{
+    Val x = expr(L, a);
+    if (!real_only(L, x, line, "math.*"))
+        return NG_IR_NONE;
+    if (x.chr) {
+        unsupported(L, line, "a math function of a str (Python's TypeError)");
+        return NG_IR_NONE;
+    }
+    return as(L, x, NG_FLOAT64);
+}
+
+/* math.remainder(x, y): IEEE 754's remainder as CPython computes it (m_remainder: exact, by
+ * fmod), NaN of a NaN, x of an infinite y; a domain error of an infinite x or y == 0 (the NaN
+ * the formula makes there). */
+static Val math_remainder(Lower *L, NgIrRef x, NgIrRef y, int line)
+{
+    NgIrKernel *k = L->k;
+#define F(v) ng_ir_const_f(k, NG_FLOAT64, v)
+#define B(op, a, b) ng_ir_binary(k, NG_OP_##op, NG_FLOAT64, a, b)
+#define C(op, a, b) ng_ir_binary(k, NG_OP_##op, NG_BOOL, a, b)
+    x = in_var(L, x);
+    y = in_var(L, y);
+    NgIrRef ax = ng_ir_unary(k, NG_OP_ABS, NG_FLOAT64, x), ay = ng_ir_unary(k, NG_OP_ABS, NG_FLOAT64, y);
+    NgIrRef m = in_var(L, B(FMOD, ax, ay)), c = in_var(L, B(SUB, ay, m));
+    NgIrRef half = B(SUB, m, B(MUL, F(2.0), B(FMOD, B(MUL, F(0.5), B(SUB, ax, m)), ay)));
+    NgIrRef r = ng_ir_select(k, C(LT, m, c), m, ng_ir_select(k, C(GT, m, c), ng_ir_unary(k, NG_OP_NEG, NG_FLOAT64, c), half));
+    r = in_var(L, B(MUL, B(COPYSIGN, F(1.0), x), r));
+    NgIrRef nan_x = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x), nan_y = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, y);
+    r = ng_ir_select(k, nan_x, x, ng_ir_select(k, nan_y, y, r));
+    math_raises(L, r, x, y, false, NG_IR_NONE, line);
+    return mkval(r, NG_FLOAT64, true, false);
+#undef F
+#undef B
+#undef C
+}
+
+/* math.isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0) as CPython's: the tolerances checked first
+ * (ValueError below 0), then a == b, never close to an infinity, else |b - a| within either. */
+static Val math_isclose(Lower *L, const NgJitExpr *e, int line)
+{
+    NgIrKernel *k = L->k;
+    if (e->nitems != 2)
+        return fail(L, line, NG_ERR_TYPE, "isclose() takes exactly 2 positional arguments (%d given)", e->nitems);
+    NgIrRef tol[2] = {ng_ir_const_f(k, NG_FLOAT64, 1e-09), ng_ir_const_f(k, NG_FLOAT64, 0.0)};
+    for (int i = 0; i < e->nkeywords; i++) {
+        const char *kw = e->keywords[i].name;
+        int which = kw && strcmp(kw, "rel_tol") == 0 ? 0 : kw && strcmp(kw, "abs_tol") == 0 ? 1 : -1;
+        if (which < 0)
+            return unsupported(L, line, "math.isclose() with a keyword other than rel_tol and abs_tol");
+        if ((tol[which] = math_float(L, e->keywords[i].value, line)) == NG_IR_NONE)
+            return NOVAL;
+    }
+    for (int i = 0; i < e->nitems; i++)
+        if (e->items[i]->kind == NG_JIT_E_STARRED)
+            return unsupported(L, line, "a starred argument");
+    NgIrRef a = math_float(L, e->items[0], line);
+    NgIrRef b = a == NG_IR_NONE ? NG_IR_NONE : math_float(L, e->items[1], line);
+    if (b == NG_IR_NONE)
+        return NOVAL;
+    a = in_var(L, a);
+    b = in_var(L, b);
+    NgIrRef zero = ng_ir_const_f(k, NG_FLOAT64, 0.0);
+    raise_or_python(L, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_binary(k, NG_OP_LT, NG_BOOL, tol[0], zero),
+                                    ng_ir_binary(k, NG_OP_LT, NG_BOOL, tol[1], zero)), NG_JIT_RAISE_TOLERANCE, line);
+#define B(op, x, y) ng_ir_binary(k, NG_OP_##op, NG_BOOL, x, y)
+#define ABS(x) ng_ir_unary(k, NG_OP_ABS, NG_FLOAT64, x)
+    NgIrRef diff = in_var(L, ABS(ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, b, a)));
+    NgIrRef near = B(LOGOR, B(LOGOR, B(LE, diff, ABS(ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, tol[0], b))),
+                              B(LE, diff, ABS(ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, tol[0], a)))),
+                     B(LE, diff, tol[1]));
+    NgIrRef inf = B(LOGOR, ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, a), ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, b));
+    NgIrRef r = B(LOGOR, B(EQ, a, b), B(LOGAND, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, inf), near));
+#undef B
+#undef ABS
+    return mkval(r, NG_BOOL, true, true);
+}
+
+/* math.isqrt(n) of an int: the floor of its square root (from the float's, set right by one
+ * step each way); ValueError below 0. */
+static Val math_isqrt(Lower *L, const NgJitExpr *e, int line)
+{
+    NgIrKernel *k = L->k;
+    if (!check_args(L, e, 1, 1, "isqrt"))
+        return NOVAL;
+    Val x = expr(L, e->items[0]);
+    if (x.r == NG_IR_NONE)
+        return NOVAL;
+    if (!ng_dtype_is_int(x.dt) || x.chr || (x.dt == NG_BOOL && !x.weak)) /* (np.bool_ has no __index__) */
+        return unsupported(L, line, "math.isqrt() of other than an int (Python's TypeError)");
+    NgIrRef n = python_int(L, x, line), zero = ng_ir_const_i(k, NG_INT64, 0);
+    NgIrRef neg = ng_ir_binary(k, NG_OP_LT, NG_BOOL, n, zero);
+    raise_or_python(L, neg, NG_JIT_RAISE_ISQRT, line);
+    NgIrRef u = in_var(L, ng_ir_cast(k, NG_UINT64, ng_ir_select(k, neg, zero, n)));
+    NgIrRef s = in_var(L, ng_ir_cast(k, NG_UINT64, ng_ir_unary(k, NG_OP_SQRT, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, u))));
+    NgIrRef one = ng_ir_const_i(k, NG_UINT64, 1);
+    s = in_var(L, ng_ir_select(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, ng_ir_binary(k, NG_OP_MUL, NG_UINT64, s, s), u),
+                               ng_ir_binary(k, NG_OP_SUB, NG_UINT64, s, one), s));
+    NgIrRef s1 = ng_ir_binary(k, NG_OP_ADD, NG_UINT64, s, one);
+    s = ng_ir_select(k, ng_ir_binary(k, NG_OP_LE, NG_BOOL, ng_ir_binary(k, NG_OP_MUL, NG_UINT64, s1, s1), u), s1, s);
+    return mkval(ng_ir_cast(k, NG_INT64, s), NG_INT64, true, true);
+}
+
+/* math.hypot(*coordinates) of 3 or more, as CPython's vector_norm: scaled by a power of two
+ * to the largest, each square a double-length product (Veltkamp-Dekker), summed with the
+ * running low parts, a square root corrected by one differential step; a largest below
+ * 2**-1024 as CPython 3.11 takes it (3.12 scales such numbers up first instead: results
+ * there may differ by an ulp from 3.12's). Bit for bit CPython 3.11's; an infinity wins over
+ * a NaN. */
+static Val math_hypot_n(Lower *L, const NgJitExpr *e, int line)
+{
+    NgIrKernel *k = L->k;
+    int n = e->nitems;
+    NgIrRef v[16];
+    if (n > 16)
+        return unsupported(L, line, "math.hypot() of more than 16 coordinates");
+    for (int i = 0; i < n; i++) {
+        if (e->items[i]->kind == NG_JIT_E_STARRED)
+            return unsupported(L, line, "a starred argument");
+        NgIrRef f = math_float(L, e->items[i], line);
+        if (f == NG_IR_NONE)
+            return NOVAL;
+        v[i] = in_var(L, ng_ir_unary(k, NG_OP_ABS, NG_FLOAT64, f));
+    }
+#define F(c) ng_ir_const_f(k, NG_FLOAT64, c)
+#define A(x, y) ng_ir_binary(k, NG_OP_ADD, NG_FLOAT64, x, y)
+#define S(x, y) ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, x, y)
+#define M(x, y) ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, x, y)
+    NgIrRef mx = F(0.0), nan = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, v[0]);
+    for (int i = 0; i < n; i++) { /* (CPython's: `if (x > max) max = x`, a NaN never taken) */
+        mx = in_var(L, ng_ir_select(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, v[i], mx), v[i], mx));
+        if (i)
+            nan = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, nan, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, v[i]));
+    }
+    /* a largest below 2**-1024 (frexp's exponent below -1023, where the scale would overflow):
+     * CPython 3.11's other sum, of (x / max)**2 with a running low part, times max */
+    NgIrRef tiny = in_var(L, ng_ir_binary(k, NG_OP_LT, NG_BOOL, mx, F(0x1p-1024)));
+    NgIrRef tsum = F(1.0), tfrac = F(0.0);
+    for (int i = 0; i < n; i++) {
+        NgIrRef x = ng_ir_binary(k, NG_OP_TRUEDIV, NG_FLOAT64, v[i], mx);
+        x = in_var(L, M(x, x));
+        NgIrRef old = tsum;
+        tsum = in_var(L, A(tsum, x));
+        tfrac = in_var(L, A(tfrac, A(S(old, tsum), x)));
+    }
+    NgIrRef tres = M(mx, ng_ir_unary(k, NG_OP_SQRT, NG_FLOAT64, A(S(tsum, F(1.0)), tfrac)));
+    NgIrRef e1 = ng_ir_unary(k, NG_OP_FREXP_EXPONENT, NG_INT32, mx);
+    NgIrRef scale = in_var(L, ng_ir_binary(k, NG_OP_LDEXP, NG_FLOAT64, F(1.0),
+                                           ng_ir_unary(k, NG_OP_NEG, NG_INT64, ng_ir_cast(k, NG_INT64, e1))));
+    NgIrRef csum = F(1.0), frac1 = F(0.0), frac2 = F(0.0);
+    for (int i = 0; i < n; i++) {
+        NgIrRef x = in_var(L, M(v[i], scale));
+        /* dl_mul(x, x): Dekker's product of Veltkamp halves */
+        NgIrRef t = in_var(L, M(x, F(134217729.0)));
+        NgIrRef hi = in_var(L, S(t, S(t, x))), lo = in_var(L, S(x, hi));
+        NgIrRef p = in_var(L, M(hi, hi)), q = in_var(L, A(M(hi, lo), M(lo, hi)));
+        NgIrRef z = in_var(L, A(p, q)), zz = A(A(S(p, z), q), M(lo, lo));
+        /* dl_fast_sum(csum, z) */
+        NgIrRef sx = in_var(L, A(csum, z)), sy = S(z, S(sx, csum));
+        csum = sx;
+        frac1 = in_var(L, A(frac1, zz));
+        frac2 = in_var(L, A(frac2, sy));
+    }
+    NgIrRef h = in_var(L, ng_ir_unary(k, NG_OP_SQRT, NG_FLOAT64, A(S(csum, F(1.0)), A(frac1, frac2))));
+    {
+        NgIrRef mh = in_var(L, ng_ir_unary(k, NG_OP_NEG, NG_FLOAT64, h));
+        NgIrRef tx = in_var(L, M(mh, F(134217729.0))), ty = in_var(L, M(h, F(134217729.0)));
+        NgIrRef xh = in_var(L, S(tx, S(tx, mh))), xl = in_var(L, S(mh, xh));
+        NgIrRef yh = in_var(L, S(ty, S(ty, h))), yl = in_var(L, S(h, yh));
+        NgIrRef p = in_var(L, M(xh, yh)), q = in_var(L, A(M(xh, yl), M(xl, yh)));
+        NgIrRef z = in_var(L, A(p, q)), zz = A(A(S(p, z), q), M(xl, yl));
+        NgIrRef sx = in_var(L, A(csum, z)), sy = S(z, S(sx, csum));
+        csum = sx;
+        frac1 = in_var(L, A(frac1, zz));
+        frac2 = in_var(L, A(frac2, sy));
+    }
+    NgIrRef x = A(S(csum, F(1.0)), A(frac1, frac2));
+    h = A(h, ng_ir_binary(k, NG_OP_TRUEDIV, NG_FLOAT64, x, M(F(2.0), h)));
+    NgIrRef r = in_var(L, ng_ir_binary(k, NG_OP_TRUEDIV, NG_FLOAT64, h, scale));
+    r = ng_ir_select(k, tiny, tres, r);
+    NgIrRef trivial = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, mx, F(0.0));
+    r = ng_ir_select(k, ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, mx), mx,
+                     ng_ir_select(k, nan, F(NAN), ng_ir_select(k, trivial, mx, r)));
+#undef F
+#undef A
+#undef S
+#undef M
+    return mkval(r, NG_FLOAT64, true, true);
+}
+
 static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
 {
     int line = e->span.line;
     if (strcmp(fn, "gcd") == 0)
         return math_gcd(L, e);
+    if (strcmp(fn, "isclose") == 0)
+        return math_isclose(L, e, line);
+    if (strcmp(fn, "isqrt") == 0)
+        return math_isqrt(L, e, line);
+    if (strcmp(fn, "hypot") == 0 && e->nitems >= 3 && !e->nkeywords)
+        return math_hypot_n(L, e, line);
+    if (strcmp(fn, "frexp") == 0 || strcmp(fn, "modf") == 0)
+        return unsupported(L, line, "math.frexp() or math.modf() but unpacked into two names (m, e = math.frexp(x))");
+    if (strcmp(fn, "remainder") == 0 || strcmp(fn, "nextafter") == 0 || strcmp(fn, "ldexp") == 0 ||
+        (strcmp(fn, "log") == 0 && e->nitems == 2)) {
+        if (!check_args(L, e, 2, 2, fn))
+            return NOVAL;
+        NgIrKernel *k = L->k;
+        NgIrRef x = math_float(L, e->items[0], line);
+        if (x == NG_IR_NONE)
+            return NOVAL;
+        if (fn[0] == 'l' && fn[1] == 'd') { /* ldexp(x, i): i an int (a float is Python's TypeError) */
+            Val i = expr(L, e->items[1]);
+            if (i.r == NG_IR_NONE)
+                return NOVAL;
+            if (!ng_dtype_is_int(i.dt) || i.chr || !i.weak) /* (a NumPy integer is no int to ldexp) */
+                return unsupported(L, line, "math.ldexp() of a second argument other than a Python int (Python's "
+                                            "TypeError)");
+            NgIrRef r = ng_ir_binary(k, NG_OP_LDEXP, NG_FLOAT64, x, python_int(L, i, line));
+            math_raises(L, r, x, NG_IR_NONE, true, NG_IR_NONE, line);
+            return mkval(r, NG_FLOAT64, true, false);
+        }
+        if (fn[0] == 'l') { /* log(x, base): log(x) / log(base), each one's domain error, then base 1's
+                             * ZeroDivisionError (CPython's math_log) */
+            x = in_var(L, x);
+            NgIrRef num = in_var(L, ng_ir_unary(k, NG_OP_LOG, NG_FLOAT64, x));
+            math_raises(L, num, x, NG_IR_NONE, false, NG_IR_NONE, line);
+            NgIrRef b = math_float(L, e->items[1], line);
+            if (b == NG_IR_NONE)
+                return NOVAL;
+            b = in_var(L, b);
+            NgIrRef den = in_var(L, ng_ir_unary(k, NG_OP_LOG, NG_FLOAT64, b));
+            math_raises(L, den, b, NG_IR_NONE, false, NG_IR_NONE, line);
+            raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, den, ng_ir_const_f(k, NG_FLOAT64, 0.0)),
+                            NG_JIT_RAISE_ZERODIV_FLOAT, line);
+            return mkval(ng_ir_binary(k, NG_OP_TRUEDIV, NG_FLOAT64, num, den), NG_FLOAT64, true, false);
+        }
+        NgIrRef y = math_float(L, e->items[1], line);
+        if (y == NG_IR_NONE)
+            return NOVAL;
+        if (fn[0] == 'n')
+            return mkval(ng_ir_binary(k, NG_OP_NEXTAFTER, NG_FLOAT64, x, y), NG_FLOAT64, true, false);
+        return math_remainder(L, x, y, line);
+    }
     for (size_t i = 0; i < sizeof unary_fns / sizeof *unary_fns; i++) {
         if (strcmp(unary_fns[i].name, fn) != 0 || !unary_fns[i].math)
             continue;
@@ -6731,9 +6971,42 @@ static int divmod_values(Lower *L, const NgJitExpr *call, Val *vals, Stmts *out)
     return vals[0].r != NG_IR_NONE && vals[1].r != NG_IR_NONE;
 }
 
+/* m, e = math.frexp(x) (C's frexp: x itself and 0 for 0, inf and NaN, as CPython's) and
+ * f, i = math.modf(x) (the fraction with x's sign; an infinity's is a signed 0). */
+static int frexp_modf_values(Lower *L, const NgJitExpr *call, Val *vals, Stmts *out)
+{
+    NgIrKernel *k = L->k;
+    int line = call->span.line;
+    const char *fn = call->lhs->name;
+    if (!check_args(L, call, 1, 1, fn))
+        return 0;
+    NgIrRef x = math_float(L, call->items[0], line);
+    if (x == NG_IR_NONE)
+        return 0;
+    x = in_var(L, x);
+    if (fn[0] == 'f') {
+        vals[0] = pin(L, mkval(ng_ir_unary(k, NG_OP_FREXP, NG_FLOAT64, x), NG_FLOAT64, true, false), out);
+        vals[1] = pin(L, mkval(ng_ir_cast(k, NG_INT64, ng_ir_unary(k, NG_OP_FREXP_EXPONENT, NG_INT32, x)), NG_INT64,
+                               true, false), out);
+    } else {
+        NgIrRef ip = in_var(L, ng_ir_unary(k, NG_OP_TRUNC, NG_FLOAT64, x));
+        NgIrRef frac = ng_ir_binary(k, NG_OP_COPYSIGN, NG_FLOAT64, ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, x, ip), x);
+        frac = ng_ir_select(k, ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, x),
+                            ng_ir_binary(k, NG_OP_COPYSIGN, NG_FLOAT64, ng_ir_const_f(k, NG_FLOAT64, 0.0), x), frac);
+        vals[0] = pin(L, mkval(frac, NG_FLOAT64, true, false), out);
+        vals[1] = pin(L, mkval(ip, NG_FLOAT64, true, false), out);
+    }
+    return vals[0].r != NG_IR_NONE && vals[1].r != NG_IR_NONE;
+}
+
 /* The values a tuple assignment unpacks: the items of a tuple, or x.shape. */
 static int unpack_values(Lower *L, const NgJitExpr *value, int n, Val *vals, Stmts *out)
 {
+    if (value->kind == NG_JIT_E_CALL && value->lhs->kind == NG_JIT_E_ATTR && n == 2 &&
+        value->lhs->lhs->kind == NG_JIT_E_NAME && sym_of(L, value->lhs->lhs)->kind == SYM_MODULE &&
+        sym_of(L, value->lhs->lhs)->module == NG_JIT_MOD_MATH &&
+        (strcmp(value->lhs->name, "frexp") == 0 || strcmp(value->lhs->name, "modf") == 0))
+        return frexp_modf_values(L, value, vals, out);
     if (value->kind == NG_JIT_E_TUPLE || value->kind == NG_JIT_E_LIST) {
         if (value->nitems != n)
             return fail(L, value->span.line, NG_ERR_VALUE, "%s values to unpack (expected %d, got %d)",

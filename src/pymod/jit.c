@@ -1477,6 +1477,10 @@ static PyObject *python_exception(int64_t what, PyObject **type)
         [NG_JIT_RAISE_ARANGE_NAN] = {"arange: cannot compute length", 'V'},
         [NG_JIT_RAISE_INT_OVERFLOW] = {"a Python int in the compiled loop exceeded 64 bits; numgpu computes Python "
                                        "ints in 64 bits", 0},
+        [NG_JIT_RAISE_TOLERANCE] = {"tolerances must be non-negative", 'V'},
+        [NG_JIT_RAISE_ISQRT] = {"isqrt() argument must be nonnegative", 'V'},
+        [NG_JIT_RAISE_POW_MOD_ZERO] = {"pow() 3rd argument cannot be 0", 'V'},
+        [NG_JIT_RAISE_POW_INVERSE] = {"base is not invertible for the given modulus", 'V'},
     };
     if (code > 0 && code < NG_JIT_RAISE_CODES && ops[code].kind) {
         PyObject *a = python_number(ops[code].kind, ops[code].a);
