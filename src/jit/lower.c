@@ -3614,6 +3614,8 @@ static Val np_gcd(Lower *L, Val x, Val y, NgDType dt, bool weak, const char *fn,
     return mkval(ng_ir_cast(k, dt, g), dt, weak, false);
 }
 
+static Val python_reduce_from(Lower *L, const NgJitExpr *e, const NgJitExpr *start, const char *fn, NgOp op);
+
 /* A real argument of a math function as Python's float (NULL where it is not one). */
 static NgIrRef math_float(Lower *L, const NgJitExpr *a, int line)
 {
@@ -3814,6 +3816,12 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
         return math_isclose(L, e, line);
     if (strcmp(fn, "isqrt") == 0)
         return math_isqrt(L, e, line);
+    if (strcmp(fn, "prod") == 0) { /* math.prod(row, *, start=1) */
+        if (e->nitems != 1 || (e->nkeywords && (e->nkeywords > 1 || !e->keywords[0].name ||
+                                                strcmp(e->keywords[0].name, "start") != 0)))
+            return unsupported(L, line, "math.prod() of other than one row and a start= keyword");
+        return python_reduce_from(L, e, e->nkeywords ? e->keywords[0].value : NULL, "prod", NG_OP_MUL);
+    }
     if (strcmp(fn, "hypot") == 0 && e->nitems >= 3 && !e->nkeywords)
         return math_hypot_n(L, e, line);
     if (strcmp(fn, "frexp") == 0 || strcmp(fn, "modf") == 0)
@@ -4287,6 +4295,8 @@ typedef struct Pre {
     bool numbers; /* count_nonzero of the elements that are not NaN (np.nanmean's count) */
     bool keep;    /* keepdims=True: the axes reduced stay, of length 1 */
     const NgJitExpr *axis;
+    bool has_start; /* Python's sum(row, start), math.prod(row, start=s): start, not the identity */
+    Val start;
 } Pre;
 
 /* A reduction's Pre of nothing beyond its own, along `axis` (NULL: all). */
@@ -4551,6 +4561,24 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
     return reduce_in(L, e, fn, op, python, pre, NULL);
 }
 
+/* sum(row, start) and math.prod(row, start=s): start, then each element in order (Python's
+ * chain, in NEP 50's types: a Python start takes the row's dtype); start NULL: the int 1. */
+static Val python_reduce_from(Lower *L, const NgJitExpr *e, const NgJitExpr *start, const char *fn, NgOp op)
+{
+    if (e->items[0]->kind == NG_JIT_E_STARRED || (start && start->kind == NG_JIT_E_STARRED))
+        return unsupported(L, e->span.line, "a starred argument");
+    Val s0 = start ? expr(L, start) : mkval(ng_ir_const_i(L->k, NG_INT64, 1), NG_INT64, true, true);
+    if (s0.r == NG_IR_NONE)
+        return NOVAL;
+    if (s0.chr)
+        return unsupported(L, e->span.line, "a str start (Python's TypeError)");
+    NgJitExpr plain = *e;
+    plain.nitems = 1;
+    plain.nkeywords = 0;
+    Pre pre = {.center = NOVAL, .ddof = NOVAL, .norm = NORM_NONE, .has_start = true, .start = s0};
+    return reduce_rows(L, &plain, fn, op, true, &pre);
+}
+
 /* The axis (from the last) a reduction along `axis` (a constant integer, NumPy's count from the
  * first) of an array of `rank` axes takes, or -1 where it leaves a number (of a row: as with no
  * axis) or fails; the row it leaves is an elementwise expression's (`in_rows`), else unsupported. */
@@ -4707,8 +4735,16 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     NgDType acc = x.dt;
     bool is_mean = strcmp(fn, "mean") == 0;
     bool arg = strncmp(fn, "arg", 3) == 0; /* np.argmax / np.argmin: the first best element's place */
-    if (python && op == NG_OP_ADD) {
+    if (python && (op == NG_OP_ADD || op == NG_OP_MUL)) { /* (start + row[0] + ...: a Python start is weak) */
         acc = x.dt == NG_BOOL ? NG_INT64 : x.dt;
+        if (pre && pre->has_start) {
+            Val s0 = pre->start;
+            NgDType to;
+            bool w;
+            promote(s0.dt, s0.weak, acc, false, &to, &w);
+            int_bounds(L, s0, to, line); /* (NumPy's OverflowError of a Python int the row's dtype cannot hold) */
+            acc = to;
+        }
     } else if (op == NG_OP_ADD || op == NG_OP_MUL) { /* NumPy's accumulator: at least 64-bit integers */
         if (x.dt == NG_BOOL || (ng_dtype_is_signed(x.dt) && x.dt != NG_INT64))
             acc = NG_INT64;
@@ -4727,6 +4763,20 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     NgIrRef whole = n[0]; /* (the element count as computed: what the checks below test before the loop) */
     for (int d = 1; d < rank; d++)
         whole = ng_ir_binary(k, NG_OP_MUL, NG_INT64, whole, n[d]);
+    if (python && (op == NG_OP_ADD || op == NG_OP_MUL) && mask == NG_IR_NONE) {
+        /* of no element, Python's is the start itself, of its own type: where the length is the
+         * same in the whole kernel, such a loop runs as Python; elsewhere a start or a product is
+         * not compiled (a plain sum(row) gives its 0 in the row's dtype) */
+        if (invariant(L, whole)) {
+            python_if(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, whole, ng_ir_const_i(k, NG_INT64, 0)),
+                      ng_jit_raise_code(NG_JIT_RAISE_EMPTY_SUM, line, 0));
+            L->python_body = true;
+        } else if (op == NG_OP_MUL || (pre && pre->has_start)) {
+            ng_free(inner.v);
+            return unsupported(L, line, "sum(row, start) or math.prod() of a row whose length varies in the loop "
+                                        "(of an empty one, Python's result is its start, of the start's own type)");
+        }
+    }
     int64_t empty_code = 0; /* (what min/max of no element raises: of a selection, tested after its loop) */
     bool fminmax = op == NG_OP_FMAX || op == NG_OP_FMIN; /* np.nanmax, np.nanmin: NaNs skipped (of integers,
                                                             max and min; either way NumPy's words fmax, fmin) */
@@ -4858,7 +4908,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         loop = ng_ir_block(k, 2, (NgIrRef[]){each_element(L, &rows, n, counted, false), loop});
     else if (flat)
         loop = flat_sum(L, &rows, n, count, v, acc, av, loop);
-    append(L, L->pending, ng_ir_let(k, av, identity_of(L, op, acc)));
+    append(L, L->pending, ng_ir_let(k, av, pre && pre->has_start ? as(L, pre->start, acc) : identity_of(L, op, acc)));
     if (sel >= 0)
         append(L, L->pending, ng_ir_let(k, sel, zero));
     if (arg) {
@@ -5708,6 +5758,8 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
         return mkval(ng_ir_complex(L->k, NG_COMPLEX128, as(L, re, NG_FLOAT64), as(L, im, NG_FLOAT64)),
                      NG_COMPLEX128, true, false);
     }
+    if (strcmp(fn, "sum") == 0 && e->nitems == 2 && !e->nkeywords) /* sum(row, start) */
+        return python_reduce_from(L, e, e->items[1], "sum", NG_OP_ADD);
     if (strcmp(fn, "sum") == 0 || strcmp(fn, "any") == 0 || strcmp(fn, "all") == 0)
         return np_reduce(L, e, fn, fn[0] == 's' ? NG_OP_ADD : fn[1] == 'n' ? NG_OP_LOGOR : NG_OP_LOGAND, true);
     if (strcmp(fn, "round") == 0) {

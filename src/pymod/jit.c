@@ -1610,6 +1610,7 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
         {NG_JIT_RAISE_STR_LEN, "compares a str of other than one character"},
         {NG_JIT_RAISE_MASK_ROWS, "counts the rows a boolean mask selects, which have no element"},
         {NG_JIT_RAISE_RANGE_STEP, "has a range() step of 0 (Python raises ValueError)"},
+        {NG_JIT_RAISE_EMPTY_SUM, "takes sum() or math.prod() of an empty row (Python's is the start itself)"},
         {NG_JIT_RAISE_INT_OVERFLOW, "computes a Python int beyond 64 bits (numgpu's are 64-bit)"},
     };
     for (size_t k = 0; k < sizeof only / sizeof *only; k++)
