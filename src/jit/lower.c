@@ -3616,6 +3616,67 @@ static Val np_gcd(Lower *L, Val x, Val y, NgDType dt, bool weak, const char *fn,
 
 static Val python_reduce_from(Lower *L, const NgJitExpr *e, const NgJitExpr *start, const char *fn, NgOp op);
 
+/* pow(a, b, m) of Python ints: b's bits from the lowest, each product reduced modulo |m|
+ * (below 2**32: products within uint64), the result of m's sign (CPython's long_pow). m and b
+ * must be the same in the whole loop (a modulus from 2**32 on, or b < 0, a modular inverse,
+ * then runs the loop as Python; m == 0 Python's ValueError). NumPy integers: Python's
+ * TypeError, from Python. */
+static Val pow_mod(Lower *L, const NgJitExpr *e, int line)
+{
+    NgIrKernel *k = L->k;
+    Val v[3];
+    for (int i = 0; i < 3; i++) {
+        if (e->items[i]->kind == NG_JIT_E_STARRED)
+            return unsupported(L, line, "a starred argument");
+        v[i] = expr(L, e->items[i]);
+        if (v[i].r == NG_IR_NONE)
+            return NOVAL;
+        if (!v[i].weak || !ng_dtype_is_int(v[i].dt) || v[i].chr)
+            return unsupported(L, line, "pow(a, b, m) of other than Python ints (Python's TypeError)");
+    }
+    NgIrRef a = in_var(L, as(L, v[0], NG_INT64)), b = as(L, v[1], NG_INT64), m = as(L, v[2], NG_INT64);
+    if (!invariant(L, b) || !invariant(L, m))
+        return unsupported(L, line, "pow(a, b, m) whose exponent or modulus changes in the loop");
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0);
+    raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, m, zero), NG_JIT_RAISE_POW_MOD_ZERO, line);
+    NgIrRef big = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_binary(k, NG_OP_LT, NG_BOOL, b, zero),
+                               ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL,
+                                            ng_ir_binary(k, NG_OP_GE, NG_BOOL, m, ng_ir_const_i(k, NG_INT64, INT64_C(1) << 32)),
+                                            ng_ir_binary(k, NG_OP_LE, NG_BOOL, m, ng_ir_const_i(k, NG_INT64, -(INT64_C(1) << 32)))));
+    python_if(L, big, ng_jit_raise_code(NG_JIT_RAISE_POW_BIG, line, 0));
+    L->python_body = true;
+    /* c = |m| (1 where the kernel runs nothing: no division by 0) */
+    NgIrRef mm = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, m, zero), ng_ir_const_i(k, NG_INT64, 1), m);
+    NgIrRef c = in_var(L, ng_ir_cast(k, NG_UINT64, ng_ir_unary(k, NG_OP_ABS, NG_INT64, mm)));
+    /* a mod c, from 0 to c - 1 */
+    NgIrRef ua = ng_ir_binary(k, NG_OP_MOD, NG_UINT64, ng_ir_cast(k, NG_UINT64, ng_ir_unary(k, NG_OP_ABS, NG_INT64, a)), c);
+    ua = ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, a, zero),
+                      ng_ir_binary(k, NG_OP_MOD, NG_UINT64, ng_ir_binary(k, NG_OP_SUB, NG_UINT64, c, ua), c), ua);
+    int bv = ng_ir_var(k, NG_UINT64), rv = ng_ir_var(k, NG_UINT64), iv = ng_ir_var(k, NG_INT64);
+    int ev = ng_ir_var(k, NG_UINT64);
+    NgIrRef one = ng_ir_const_i(k, NG_UINT64, 1);
+    NgIrRef base = ng_ir_varref(k, bv), r = ng_ir_varref(k, rv), ex = ng_ir_varref(k, ev);
+    NgIrRef bit = ng_ir_binary(k, NG_OP_BITAND, NG_UINT64, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, ex,
+                                                                      ng_ir_cast(k, NG_UINT64, ng_ir_varref(k, iv))), one);
+    NgIrRef body[2] = {
+        ng_ir_assign(k, rv, ng_ir_select(k, ng_ir_binary(k, NG_OP_NE, NG_BOOL, bit, ng_ir_const_i(k, NG_UINT64, 0)),
+                                         ng_ir_binary(k, NG_OP_MOD, NG_UINT64, ng_ir_binary(k, NG_OP_MUL, NG_UINT64, r, base), c), r)),
+        ng_ir_assign(k, bv, ng_ir_binary(k, NG_OP_MOD, NG_UINT64, ng_ir_binary(k, NG_OP_MUL, NG_UINT64, base, base), c)),
+    };
+    NgIrRef loop = ng_ir_for(k, iv, ng_ir_const_i(k, NG_INT64, 0), ng_ir_const_i(k, NG_INT64, 64), ng_ir_const_i(k, NG_INT64, 1),
+                             ng_ir_block(k, 2, body), 0);
+    NgIrRef eb = ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, b, zero), ng_ir_const_i(k, NG_INT64, 0), b);
+    append(L, L->pending, ng_ir_let(k, ev, ng_ir_cast(k, NG_UINT64, eb)));
+    append(L, L->pending, ng_ir_let(k, bv, ua));
+    append(L, L->pending, ng_ir_let(k, rv, ng_ir_binary(k, NG_OP_MOD, NG_UINT64, one, c)));
+    append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
+    NgIrRef res = ng_ir_cast(k, NG_INT64, r);
+    res = ng_ir_select(k, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_LT, NG_BOOL, m, zero),
+                                       ng_ir_binary(k, NG_OP_NE, NG_BOOL, res, zero)),
+                       ng_ir_binary(k, NG_OP_SUB, NG_INT64, res, ng_ir_cast(k, NG_INT64, c)), res);
+    return mkval(in_var(L, res), NG_INT64, true, false);
+}
+
 /* A real argument of a math function as Python's float (NULL where it is not one). */
 static NgIrRef math_float(Lower *L, const NgJitExpr *a, int line)
 {
@@ -5777,6 +5838,8 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
         int_raises(L, as(L, mkval(r, x.dt, x.weak, false), NG_FLOAT64), line);
         return mkval(ng_ir_cast(L->k, NG_INT64, r), NG_INT64, true, false);
     }
+    if (strcmp(fn, "pow") == 0 && e->nitems == 3 && !e->nkeywords)
+        return pow_mod(L, e, line);
     if (strcmp(fn, "pow") == 0) {
         if (!check_args(L, e, 2, 2, fn))
             return NOVAL;

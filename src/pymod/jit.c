@@ -1480,7 +1480,6 @@ static PyObject *python_exception(int64_t what, PyObject **type)
         [NG_JIT_RAISE_TOLERANCE] = {"tolerances must be non-negative", 'V'},
         [NG_JIT_RAISE_ISQRT] = {"isqrt() argument must be nonnegative", 'V'},
         [NG_JIT_RAISE_POW_MOD_ZERO] = {"pow() 3rd argument cannot be 0", 'V'},
-        [NG_JIT_RAISE_POW_INVERSE] = {"base is not invertible for the given modulus", 'V'},
     };
     if (code > 0 && code < NG_JIT_RAISE_CODES && ops[code].kind) {
         PyObject *a = python_number(ops[code].kind, ops[code].a);
@@ -1610,6 +1609,7 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
         {NG_JIT_RAISE_STR_LEN, "compares a str of other than one character"},
         {NG_JIT_RAISE_MASK_ROWS, "counts the rows a boolean mask selects, which have no element"},
         {NG_JIT_RAISE_RANGE_STEP, "has a range() step of 0 (Python raises ValueError)"},
+        {NG_JIT_RAISE_POW_BIG, "takes pow(a, b, m) of a modulus from 2**32 on or a negative b (an inverse)"},
         {NG_JIT_RAISE_EMPTY_SUM, "takes sum() or math.prod() of an empty row (Python's is the start itself)"},
         {NG_JIT_RAISE_INT_OVERFLOW, "computes a Python int beyond 64 bits (numgpu's are 64-bit)"},
     };
