@@ -2921,6 +2921,39 @@ static void int_bounds(Lower *L, Val w, NgDType dt, int line)
  * and np.int8 of one wraps). A NaN is a ValueError, an infinity an
  * OverflowError, and so is a value dt does not hold ("Python integer 300
  * out of bounds for int8"). */
+/* v as a store into an array of dtype dt: as(), but a float into an unsigned integer array as
+ * NumPy's cast on x86-64 (defined here, where C's conversion of an out-of-range float is not,
+ * and GPUs saturate): the float's int64 (-2**63 for NaN and outside int64; for uint8 and uint16
+ * its int32, -2**31 outside) wrapped to dt, and into uint64 from 2**63 on the int64 of
+ * x - 2**63 with its top bit flipped (1e20 and inf: 0, NaN 2**63, as NumPy's). */
+static NgIrRef store_cast(Lower *L, Val v, NgDType dt)
+{
+    if (v.r == NG_IR_NONE || !ng_dtype_is_float(v.dt) || !ng_dtype_is_int(dt) || dt == NG_BOOL ||
+        ng_dtype_is_signed(dt))
+        return as(L, v, dt);
+    NgIrKernel *k = L->k;
+    NgIrRef f = in_var(L, as(L, v, NG_FLOAT64));
+    NgIrRef two63 = ng_ir_const_f(k, NG_FLOAT64, 9223372036854775808.0), least = ng_ir_const_i(k, NG_INT64, INT64_MIN);
+#define TO_I64(x) ng_ir_select(k, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, \
+                                  ng_ir_binary(k, NG_OP_GE, NG_BOOL, x, ng_ir_unary(k, NG_OP_NEG, NG_FLOAT64, two63)), \
+                                  ng_ir_binary(k, NG_OP_LT, NG_BOOL, x, two63)), ng_ir_cast(k, NG_INT64, x), least)
+    if (ng_dtype_info(dt)->itemsize <= 2) { /* (uint8, uint16: through an int32, -2**31 outside it) */
+        NgIrRef two31 = ng_ir_const_f(k, NG_FLOAT64, 2147483648.0);
+        NgIrRef in32 = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
+                                    ng_ir_binary(k, NG_OP_GE, NG_BOOL, f, ng_ir_unary(k, NG_OP_NEG, NG_FLOAT64, two31)),
+                                    ng_ir_binary(k, NG_OP_LT, NG_BOOL, f, two31));
+        return ng_ir_cast(k, dt, ng_ir_select(k, in32, ng_ir_cast(k, NG_INT32, f), ng_ir_const_i(k, NG_INT32, INT32_MIN)));
+    }
+    NgIrRef low = ng_ir_cast(k, NG_UINT64, TO_I64(f));
+    if (dt != NG_UINT64)
+        return ng_ir_cast(k, dt, low);
+    NgIrRef up = ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, f, two63);
+    NgIrRef high = ng_ir_binary(k, NG_OP_BITXOR, NG_UINT64, ng_ir_cast(k, NG_UINT64, TO_I64(up)),
+                                ng_ir_const_i(k, NG_UINT64, INT64_MIN));
+#undef TO_I64
+    return ng_ir_select(k, ng_ir_binary(k, NG_OP_GE, NG_BOOL, f, two63), high, low); /* (NaN: low) */
+}
+
 static void int_conversion(Lower *L, Val v, NgDType dt, bool store, int line)
 {
     if (!ng_dtype_is_int(dt) || v.r == NG_IR_NONE || L->st != NG_OK || v.dt == NG_BOOL || v.chr)
@@ -7011,7 +7044,7 @@ static void store(Lower *L, const NgJitExpr *e, Val v, Stmts *out)
     }
     mark_written(L, s);
     int_conversion(L, v, dt, true, e->span.line);
-    push(L, out, guarded(L, ok, ng_ir_store(L->k, s->param, s->given->ndim, idx, as(L, v, s->given->dtype))));
+    push(L, out, guarded(L, ok, ng_ir_store(L->k, s->param, s->given->ndim, idx, store_cast(L, v, s->given->dtype))));
 }
 
 static bool buf_indices(Lower *L, const Sym *s, const NgJitExpr *e, const NgJitExpr **ix);
@@ -7656,7 +7689,7 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     if (v.r != NG_IR_NONE && v.weak)
         int_conversion(L, v, dt, true, line);
     if (v.r != NG_IR_NONE && L->st == NG_OK) { /* (after its checks) */
-        NgIrRef st = guarded(L, ok, ng_ir_store(k, a->param, nd, idx, as(L, v, dt)));
+        NgIrRef st = guarded(L, ok, ng_ir_store(k, a->param, nd, idx, store_cast(L, v, dt)));
         append(L, &inner, mask ? ng_ir_if(k, where.r, st, NG_IR_NONE) : st);
     }
     restore_rows(L, was);
@@ -7995,7 +8028,7 @@ static NgIrRef buf_value(Lower *L, const Sym *s, Val v, bool element, int line)
         return unsupported(L, line, "storing a complex into an array of real numbers"), NG_IR_NONE;
     if (v.weak || element)
         int_conversion(L, v, s->dt, true, line);
-    return L->st == NG_OK ? as(L, v, s->dt) : NG_IR_NONE;
+    return L->st == NG_OK ? store_cast(L, v, s->dt) : NG_IR_NONE;
 }
 
 static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitExpr *mask, const NgJitExpr *value,
@@ -8364,7 +8397,7 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     Val r = arith(L, s->op, cur, rhs, line);
     int_conversion(L, r, adt, true, line);
     if (r.r != NG_IR_NONE)
-        push(L, out, guarded(L, ok, ng_ir_store(L->k, a->param, nd, idx, as(L, r, adt))));
+        push(L, out, guarded(L, ok, ng_ir_store(L->k, a->param, nd, idx, store_cast(L, r, adt))));
 }
 
 /* The range a for statement iterates over: start, stop, step as int64
