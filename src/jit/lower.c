@@ -3051,8 +3051,16 @@ static void int_raises(Lower *L, NgIrRef f, int line)
 }
 
 /* `ok ? stmt : nothing` */
+/* A store, where ok holds (NG_IR_NONE: always), and in a parallel loop's iteration that may have
+ * raised before it (first_var), only where it has not: Python stores nothing from the failing
+ * operation on (the hunt's F10: `out[i] = 1 / int(x[i])` stored inf at the failing i). Other
+ * iterations of a parallel loop, before and after the failing one, store what they computed. */
 static NgIrRef guarded(Lower *L, NgIrRef ok, NgIrRef stmt)
 {
+    if (stmt != NG_IR_NONE && L->in_iteration && L->first_var >= 0) {
+        NgIrRef fresh = ng_ir_unary(L->k, NG_OP_LOGNOT, NG_BOOL, ng_ir_varref(L->k, L->first_var));
+        ok = ok == NG_IR_NONE ? fresh : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, ok, fresh);
+    }
     return ok == NG_IR_NONE || stmt == NG_IR_NONE ? stmt : ng_ir_if(L->k, ok, stmt, NG_IR_NONE);
 }
 
