@@ -3051,16 +3051,9 @@ static void int_raises(Lower *L, NgIrRef f, int line)
 }
 
 /* `ok ? stmt : nothing` */
-/* A store, where ok holds (NG_IR_NONE: always), and in a parallel loop's iteration that may have
- * raised before it (first_var), only where it has not: Python stores nothing from the failing
- * operation on (the hunt's F10: `out[i] = 1 / int(x[i])` stored inf at the failing i). Other
- * iterations of a parallel loop, before and after the failing one, store what they computed. */
+/* A store, where ok holds (NG_IR_NONE: always). */
 static NgIrRef guarded(Lower *L, NgIrRef ok, NgIrRef stmt)
 {
-    if (stmt != NG_IR_NONE && L->in_iteration && L->first_var >= 0) {
-        NgIrRef fresh = ng_ir_unary(L->k, NG_OP_LOGNOT, NG_BOOL, ng_ir_varref(L->k, L->first_var));
-        ok = ok == NG_IR_NONE ? fresh : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, ok, fresh);
-    }
     return ok == NG_IR_NONE || stmt == NG_IR_NONE ? stmt : ng_ir_if(L->k, ok, stmt, NG_IR_NONE);
 }
 
@@ -3763,6 +3756,13 @@ static Val math_isclose(Lower *L, const NgJitExpr *e, int line)
     NgIrKernel *k = L->k;
     if (e->nitems != 2)
         return fail(L, line, NG_ERR_TYPE, "isclose() takes exactly 2 positional arguments (%d given)", e->nitems);
+    for (int i = 0; i < e->nitems; i++)
+        if (e->items[i]->kind == NG_JIT_E_STARRED)
+            return unsupported(L, line, "a starred argument");
+    NgIrRef a = math_float(L, e->items[0], line); /* (the positional arguments first, as Python evaluates them) */
+    NgIrRef b = a == NG_IR_NONE ? NG_IR_NONE : math_float(L, e->items[1], line);
+    if (b == NG_IR_NONE)
+        return NOVAL;
     NgIrRef tol[2] = {ng_ir_const_f(k, NG_FLOAT64, 1e-09), ng_ir_const_f(k, NG_FLOAT64, 0.0)};
     for (int i = 0; i < e->nkeywords; i++) {
         const char *kw = e->keywords[i].name;
@@ -3772,13 +3772,6 @@ static Val math_isclose(Lower *L, const NgJitExpr *e, int line)
         if ((tol[which] = math_float(L, e->keywords[i].value, line)) == NG_IR_NONE)
             return NOVAL;
     }
-    for (int i = 0; i < e->nitems; i++)
-        if (e->items[i]->kind == NG_JIT_E_STARRED)
-            return unsupported(L, line, "a starred argument");
-    NgIrRef a = math_float(L, e->items[0], line);
-    NgIrRef b = a == NG_IR_NONE ? NG_IR_NONE : math_float(L, e->items[1], line);
-    if (b == NG_IR_NONE)
-        return NOVAL;
     a = in_var(L, a);
     b = in_var(L, b);
     NgIrRef zero = ng_ir_const_f(k, NG_FLOAT64, 0.0);
@@ -3950,12 +3943,12 @@ static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
         if (fn[0] == 'l') { /* log(x, base): log(x) / log(base), each one's domain error, then base 1's
                              * ZeroDivisionError (CPython's math_log) */
             x = in_var(L, x);
-            NgIrRef num = in_var(L, ng_ir_unary(k, NG_OP_LOG, NG_FLOAT64, x));
-            math_raises(L, num, x, NG_IR_NONE, false, NG_IR_NONE, line);
-            NgIrRef b = math_float(L, e->items[1], line);
+            NgIrRef b = math_float(L, e->items[1], line); /* (both arguments first, as Python) */
             if (b == NG_IR_NONE)
                 return NOVAL;
             b = in_var(L, b);
+            NgIrRef num = in_var(L, ng_ir_unary(k, NG_OP_LOG, NG_FLOAT64, x));
+            math_raises(L, num, x, NG_IR_NONE, false, NG_IR_NONE, line);
             NgIrRef den = in_var(L, ng_ir_unary(k, NG_OP_LOG, NG_FLOAT64, b));
             math_raises(L, den, b, NG_IR_NONE, false, NG_IR_NONE, line);
             raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, den, ng_ir_const_f(k, NG_FLOAT64, 0.0)),

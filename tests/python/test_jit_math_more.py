@@ -235,3 +235,26 @@ def test_frexp_modf(dt):
 def test_python_int_results():
     x = np.concatenate([SPECIAL[np.isfinite(SPECIAL)], floats(np.float64)])
     jit_same(scalar_types, x)
+
+
+def log_of_ratio(x, b, out):
+    for i in range(len(x)):
+        out[i] = math.log(x[i], 1 / int(b[i]))
+
+
+def close_of_ratio(x, b, out):
+    for i in range(len(x)):
+        out[i] = math.isclose(x[i], 1 / int(b[i]), rel_tol=-1.0)
+
+
+def test_arguments_before_their_errors():
+    # (Python evaluates every argument first: the ZeroDivisionError of the base or of the second
+    # operand comes before log's domain error and isclose's negative tolerance)
+    x = np.array([2.0, 0.0])
+    b = np.array([2, 0])
+    py, me, _ = python_and_jit(log_of_ratio, x, b, np.zeros(2))
+    assert py[0] is ZeroDivisionError and me == py
+    py, me, _ = python_and_jit(close_of_ratio, x, b, np.zeros(2, bool))
+    assert py[0] is ValueError and me == py  # (the first iteration's tolerance error)
+    py, me, _ = python_and_jit(close_of_ratio, x[::-1].copy(), b[::-1].copy(), np.zeros(2, bool))
+    assert py[0] is ZeroDivisionError and me == py
