@@ -164,8 +164,9 @@ def arr_part_back(x, p, q):
 
 def arr_tail(x):
     t = 0
-    for v in x[2:]:
-        t += v
+    for v in x[2:]:  # (a count: a parallel float sum may round otherwise than Python's order)
+        if v > 0.5:
+            t += 1
     return t
 
 
