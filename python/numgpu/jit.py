@@ -96,6 +96,35 @@ def _returned(r, returns):
     return None if form is None else values[0] if form == 0 else tuple(values)
 
 
+def _leaves(node):
+    """Whether loop node's body may leave it by a break of its own or a return (desugar.c's
+    else_loops flags those: the kernel hands the flag back)."""
+    todo = list(node.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (_ast.Break, _ast.Return)):
+            return True
+        if isinstance(n, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef, _ast.Lambda)):
+            continue
+        if isinstance(n, (_ast.For, _ast.While, _ast.AsyncFor)):  # (its own breaks are its own)
+            todo.extend(n.orelse)
+            todo.extend(w for w in _ast.walk(n) if isinstance(w, _ast.Return))
+            continue
+        todo.extend(_ast.iter_child_nodes(n))
+    return False
+
+
+def _else_lines(node, src_lines):
+    """The source lines of loop node's else block, dedented (the first from its statement's
+    column when it shares the `else:` line)."""
+    first, last = node.orelse[0], node.orelse[-1]
+    lines = list(src_lines[first.lineno - 1:last.end_lineno])
+    head = lines[0].encode()
+    col = first.col_offset  # (bytes, as the ast counts them)
+    lines[0] = " " * col + head[col:].decode()
+    return textwrap.dedent("\n".join(lines)).split("\n")
+
+
 def _kept_names(func, launched, params):
     """The parameters whose arrays may stay on the device between the loops of
     one call, and the other names the code outside the launched loops reads.
@@ -120,6 +149,8 @@ def _kept_names(func, launched, params):
 
     def visit(node, parent, grand, nested):
         if isinstance(node, (_ast.For, _ast.While)) and node.lineno in launched:
+            for stmt in node.orelse:  # (the host runs a launched loop's else block)
+                visit(stmt, node, parent, nested)
             return
         nested = nested or isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.Lambda))
         if isinstance(node, _ast.Call):
@@ -267,11 +298,17 @@ class JitFunction:
             # unbound: binding them to None would make the next loop reading them stay Python
             back = "; ".join("(%s := __ng_r[%r]) if %r in __ng_r else None" % (a, a, a) for a in assigned) or "pass"
             returns = _returns(node)
-            names = tuple(assigned + (_return_names(returns) if returns else []))
+            orelse = _else_lines(node, src_lines) if node.orelse else None
+            flag = ["__ng_brk%d" % node.lineno] if orelse and _leaves(node) else []
+            names = tuple(assigned + (_return_names(returns) if returns else []) + flag)
             after = ["%selse: %s" % (ind, back)]
+            if returns or orelse:
+                after = ["%selse:" % ind, "%s    %s" % (ind, back)]
             if returns:  # the loop returned: its return statement's value, as Python's
-                after = ["%selse:" % ind, "%s    %s" % (ind, back),
-                         "%s    if __ng_r.get('__ng_ret'): return __ng_returned(__ng_r, %r)" % (ind, returns)]
+                after.append("%s    if __ng_r.get('__ng_ret'): return __ng_returned(__ng_r, %r)" % (ind, returns))
+            if orelse:  # the loop's else block, run here where no break left it (desugar.c else_loops)
+                after.append("%s    if not __ng_r.get(%r):" % (ind, flag[0]) if flag else "%s    if True:" % ind)
+                after.extend(ind + " " * 8 + l if l.strip() else l for l in orelse)
             out[loop["line"]] = (loop["end_line"],
                                  ["%sif (__ng_r := __ng_launch(%d, locals(), %r)) is None:" % (ind, i, names)] +
                                  body + after)

@@ -468,7 +468,8 @@ static const char *const math_fns[] = {
     "sqrt", "cbrt", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan",
     "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "floor",
     "ceil", "trunc", "fabs", "pow", "hypot", "copysign", "fmod", "isnan", "isinf", "isfinite",
-    "erf", "erfc", "gamma", "lgamma", "degrees", "radians", "gcd", NULL};
+    "erf", "erfc", "gamma", "lgamma", "degrees", "radians", "gcd", "remainder", "nextafter", "ldexp", "isclose",
+    "isqrt", "frexp", "modf", "prod", NULL};
 static const char *const cmath_fns[] = {
     "exp", "log", "log10", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
     "tanh", "asinh", "acosh", "atanh", "phase", "isnan", "isinf", "isfinite", NULL};
@@ -957,6 +958,10 @@ static bool known_keyword(const NgJitExpr *e, const char *kw)
     }
     if (k == NG_JIT_CALL_NP_SCALAR && strcmp(fn, "isclose") == 0)
         return strcmp(kw, "rtol") == 0 || strcmp(kw, "atol") == 0 || strcmp(kw, "equal_nan") == 0;
+    if (k == NG_JIT_CALL_MATH && strcmp(fn, "isclose") == 0 && is_module(e->lhs->lhs, "math", "math"))
+        return strcmp(kw, "rel_tol") == 0 || strcmp(kw, "abs_tol") == 0;
+    if (k == NG_JIT_CALL_MATH && strcmp(fn, "prod") == 0 && is_module(e->lhs->lhs, "math", "math"))
+        return strcmp(kw, "start") == 0;
     if (k != NG_JIT_CALL_NP_REDUCE && k != NG_JIT_CALL_METHOD)
         return false;
     if (strcmp(fn, "norm") == 0)

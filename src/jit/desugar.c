@@ -422,6 +422,230 @@ static bool all_names(const NgJitExpr *t, int n)
     return true;
 }
 
+/* ---- ranges and slices of them, reversed (a sequence's start, step, length) ---- */
+
+static bool pure_expr(const NgJitExpr *e);
+static NgJitExpr *copy_with(Rewriter *R, const NgJitExpr *e, int id, const NgJitExpr *with);
+static NgJitExpr *int_lit(Rewriter *R, int64_t v, NgJitSpan span);
+static NgJitExpr *compare(Rewriter *R, NgJitOp op, NgJitExpr *a, NgJitExpr *b, NgJitSpan span);
+static NgJitExpr *ifexp(Rewriter *R, NgJitExpr *c, NgJitExpr *x, NgJitExpr *y, NgJitSpan span);
+static NgJitExpr *bound_of(Rewriter *R, const NgJitExpr *x, NgJitSpan sp);
+
+
+/* A sequence of `len` elements: start + c * step for c in range(len) (base NULL: a range),
+ * or base[start + c * step] (an array, or a shape tuple x.shape). start and len are fresh
+ * expressions, copied where used again. */
+typedef struct Seq {
+    const NgJitExpr *base;
+    NgJitExpr *start, *len;
+    int64_t step;
+    bool plain; /* base itself, whole: the loop over it as before */
+} Seq;
+
+static NgJitExpr *dup(Rewriter *R, const NgJitExpr *e) { return e ? copy_with(R, e, -1, NULL) : NULL; }
+
+/* The int literal e is (`3`, `-3`) in *v. */
+static bool int_literal(const NgJitExpr *e, int64_t *v)
+{
+    if (e && e->kind == NG_JIT_E_UNARY && e->op == NG_JIT_OP_NEG && e->lhs->kind == NG_JIT_E_INT && !e->lhs->big &&
+        e->lhs->ival <= (uint64_t)INT64_MAX) {
+        *v = -(int64_t)e->lhs->ival;
+        return true;
+    }
+    if (e && e->kind == NG_JIT_E_INT && !e->big && e->ival <= (uint64_t)INT64_MAX) {
+        *v = (int64_t)e->ival;
+        return true;
+    }
+    return false;
+}
+
+static bool is_none(const NgJitExpr *e) { return !e || (e->kind == NG_JIT_E_CONST && e->cval == NG_JIT_C_NONE); }
+
+/* a + b, a - b, a * b without the terms a literal 0 or 1 makes idle. */
+static NgJitExpr *plus(Rewriter *R, NgJitExpr *a, NgJitExpr *b, NgJitSpan sp)
+{
+    int64_t v;
+    if (a && int_literal(a, &v) && v == 0)
+        return b;
+    if (b && int_literal(b, &v) && v == 0)
+        return a;
+    return binary(R, NG_JIT_OP_ADD, a, b, sp);
+}
+
+static NgJitExpr *times(Rewriter *R, NgJitExpr *a, int64_t m, NgJitSpan sp)
+{
+    if (m == 1)
+        return a;
+    if (m == -1)
+        return a ? binary(R, NG_JIT_OP_SUB, int_lit(R, 0, sp), a, sp) : NULL;
+    return binary(R, NG_JIT_OP_MUL, a, int_lit(R, m, sp), sp);
+}
+
+static NgJitExpr *fn2(Rewriter *R, const char *fn, NgJitExpr *a, NgJitExpr *b, NgJitSpan sp)
+{
+    return call(R, fn, (NgJitExpr *[]){a, b}, 2, sp);
+}
+
+/* Slice bound x of a sequence of n elements as slice.indices() makes it: x < 0 counts from
+ * the end, then clamped to [lo, n + hi_off] (lo 0, hi_off 0 for a step > 0; -1, -1 for one < 0). */
+static NgJitExpr *slice_index(Rewriter *R, const NgJitExpr *x, const NgJitExpr *n, int64_t lo, NgJitSpan sp)
+{
+    int64_t v;
+    NgJitExpr *top = lo < 0 ? binary(R, NG_JIT_OP_SUB, dup(R, n), int_lit(R, 1, sp), sp) : dup(R, n);
+    if (int_literal(x, &v))
+        return v < 0 ? fn2(R, "max", plus(R, int_lit(R, v, sp), dup(R, n), sp), int_lit(R, lo, sp), sp)
+                     : fn2(R, "min", int_lit(R, v, sp), top, sp);
+    NgJitExpr *neg = compare(R, NG_JIT_OP_LT, bound_of(R, x, sp), int_lit(R, 0, sp), sp);
+    return ifexp(R, neg, fn2(R, "max", binary(R, NG_JIT_OP_ADD, bound_of(R, x, sp), dup(R, n), sp), int_lit(R, lo, sp), sp),
+                 fn2(R, "min", bound_of(R, x, sp), top, sp), sp);
+}
+
+/* max((hi - lo + t - 1) // t, 0), for t < 0 max((lo - hi - t - 1) // -t, 0): the length of
+ * range(lo, hi, t). */
+static NgJitExpr *range_len(Rewriter *R, NgJitExpr *lo, NgJitExpr *hi, int64_t t, NgJitSpan sp)
+{
+    NgJitExpr *d = t > 0 ? binary(R, NG_JIT_OP_SUB, hi, lo, sp) : binary(R, NG_JIT_OP_SUB, lo, hi, sp);
+    int64_t m = t > 0 ? t : -t;
+    if (m != 1)
+        d = binary(R, NG_JIT_OP_FLOORDIV, plus(R, d, int_lit(R, m - 1, sp), sp), int_lit(R, m, sp), sp);
+    return fn2(R, "max", d, int_lit(R, 0, sp), sp);
+}
+
+/* q = seq[p0:p1:t] (t a literal, not 0): range slicing's rule (range.__getitem__). */
+static bool slice_seq(Rewriter *R, const Seq *q0, const NgJitExpr *p0, const NgJitExpr *p1, int64_t t, Seq *q,
+                      NgJitSpan sp)
+{
+    if (t == 0 || t == INT64_MIN || (q0->step > 0 ? q0->step > INT64_MAX / (t > 0 ? t : -t)
+                                                  : q0->step < -INT64_MAX / (t > 0 ? t : -t)))
+        return false;
+    const NgJitExpr *n = q0->len;
+    NgJitExpr *lo, *hi;
+    if (t > 0) {
+        lo = is_none(p0) ? int_lit(R, 0, sp) : slice_index(R, p0, n, 0, sp);
+        hi = is_none(p1) ? dup(R, n) : slice_index(R, p1, n, 0, sp);
+    } else {
+        lo = is_none(p0) ? binary(R, NG_JIT_OP_SUB, dup(R, n), int_lit(R, 1, sp), sp) : slice_index(R, p0, n, -1, sp);
+        hi = is_none(p1) ? int_lit(R, -1, sp) : slice_index(R, p1, n, -1, sp);
+    }
+    q->base = q0->base;
+    q->plain = false;
+    q->step = q0->step * t;
+    q->start = plus(R, dup(R, q0->start), times(R, lo, q0->step, sp), sp);
+    q->len = range_len(R, dup(R, lo), hi, t, sp);
+    return q->start && q->len && R->st == NG_OK && !R->over;
+}
+
+/* Whether e is x.shape of an array name (or subscript) x. */
+static bool shape_tuple(const NgJitExpr *e)
+{
+    return e->kind == NG_JIT_E_ATTR && strcmp(e->name, "shape") == 0 && plain_iterable(e->lhs) &&
+           e->lhs->kind != NG_JIT_E_INT;
+}
+
+/* The sequence iterable e is: range(...) with a literal step, x (an array or a name for one),
+ * x.shape, and those sliced with a literal step or reversed. */
+static bool seq_of(Rewriter *R, const NgJitExpr *e, Seq *q, int depth)
+{
+    NgJitSpan sp = e->span;
+    int64_t t = 1;
+    if (depth > 4 || R->st != NG_OK || R->over)
+        return false;
+    if (is_call_of(e, "range") && e->nitems >= 1 && e->nitems <= 3) {
+        if (e->nitems == 3 && (!int_literal(e->items[2], &t) || t == 0 || t == INT64_MIN))
+            return false;
+        for (int i = 0; i < e->nitems; i++)
+            if (!pure_expr(e->items[i]))
+                return false;
+        NgJitExpr *a = e->nitems == 1 ? int_lit(R, 0, sp) : dup(R, e->items[0]);
+        NgJitExpr *b = dup(R, e->items[e->nitems == 1 ? 0 : 1]);
+        *q = (Seq){NULL, a, range_len(R, dup(R, a), b, t, sp), t, true};
+        return q->start && q->len;
+    }
+    if ((e->kind == NG_JIT_E_SUBSCRIPT && e->lhs->kind != NG_JIT_E_INT && plain_iterable(e) &&
+         !(e->rhs->kind == NG_JIT_E_TUPLE && e->rhs->nitems == 0)) ||
+        e->kind == NG_JIT_E_NAME || shape_tuple(e)) {
+        *q = (Seq){e, int_lit(R, 0, sp), call(R, "len", (NgJitExpr *[]){dup(R, e)}, 1, sp), 1, true};
+        return q->start && q->len;
+    }
+    Seq inner;
+    if (is_call_of(e, "reversed") && e->nitems == 1)
+        return seq_of(R, e->items[0], &inner, depth + 1) && slice_seq(R, &inner, NULL, NULL, -1, q, sp);
+    if (e->kind == NG_JIT_E_SUBSCRIPT && e->rhs->kind == NG_JIT_E_SLICE) {
+        const NgJitExpr *sl = e->rhs;
+        if ((!is_none(sl->cond) && !int_literal(sl->cond, &t)) || !pure_expr(sl->lhs) || !pure_expr(sl->rhs))
+            return false;
+        return seq_of(R, e->lhs, &inner, depth + 1) && slice_seq(R, &inner, sl->lhs, sl->rhs, t, q, sp);
+    }
+    return false;
+}
+
+/* The element at counter c of sequence q (c consumed). */
+static NgJitExpr *seq_elem(Rewriter *R, const Seq *q, NgJitExpr *c, NgJitSpan sp)
+{
+    NgJitExpr *at = q->plain ? c : plus(R, dup(R, q->start), times(R, c, q->step, sp), sp);
+    return q->base ? subscript(R, q->base, at, sp) : at;
+}
+
+/* range(start, start + len * step, step) of q: its elements' indices (or values). */
+static NgJitExpr *seq_range(Rewriter *R, const Seq *q, NgJitSpan sp)
+{
+    NgJitExpr *stop = plus(R, dup(R, q->start), times(R, dup(R, q->len), q->step, sp), sp);
+    if (q->step == 1)
+        return call(R, "range", (NgJitExpr *[]){dup(R, q->start), stop}, 2, sp);
+    return call(R, "range", (NgJitExpr *[]){dup(R, q->start), stop, int_lit(R, q->step, sp)}, 3, sp);
+}
+
+/* `for v in <seq>` over a range or an array sliced or reversed (reversed(range(n)),
+ * range(n)[::-1], x[::-1], reversed(x), x[1:], x.shape[::-1]):
+ *
+ *     for v in range(start, stop, step)        (a range's)
+ *     for k in range(start, stop, step):       (an array's indices)
+ *         v = x[k]
+ *
+ * also enumerate's and zip's iterables (`for i, v in enumerate(x[2:])`): their element at
+ * counter c is x[start + c * step]. Python evaluates the iterable once, and a range or
+ * a slice's bounds once: each bound must be pure and read no name the loop assigns (checked
+ * by the caller over the whole iterable). Returns whether s was rewritten. */
+static bool rewrite_seq(Rewriter *R, NgJitStmt *s)
+{
+    const NgJitExpr *it = s->test, *t = s->target;
+    Seq q;
+    if (t->kind != NG_JIT_E_NAME || is_call_of(it, "range") || is_call_of(it, "enumerate") || is_call_of(it, "zip") ||
+        !seq_of(R, it, &q, 0) || q.plain)
+        return false;
+    NgJitSpan sp = it->span;
+    if (!q.base) {
+        NgJitExpr *range = seq_range(R, &q, sp);
+        if (!range || R->st != NG_OK || R->over || range->height > NG_JIT_MAX_DEPTH)
+            return false;
+        s->test = range;
+        return true;
+    }
+    char k[32];
+    snprintf(k, sizeof k, "__ng_k%d", ++R->nloops);
+    NgJitExpr *range = seq_range(R, &q, sp), *var = name(R, k, NG_JIT_STORE, t->span);
+    NgJitExpr *elem = subscript(R, q.base, name(R, k, NG_JIT_LOAD, sp), q.base->span);
+    NgJitStmt **stmts = alloc(R, (size_t)(1 + s->body.n) * sizeof *stmts);
+    if (!range || !var || !elem || !stmts || range->height > NG_JIT_MAX_DEPTH || elem->height > NG_JIT_MAX_DEPTH ||
+        !(stmts[0] = assign(R, t, elem, t->span)) || R->st != NG_OK || R->over)
+        return false;
+    memcpy(stmts + 1, s->body.stmts, (size_t)s->body.n * sizeof *stmts);
+    s->target = var;
+    s->test = range;
+    s->body = (NgJitBlock){stmts, 1 + s->body.n};
+    return true;
+}
+
+/* Whether e is an iterable enumerate() or zip() takes here: an array (or a name of one), or
+ * one sliced or reversed, a range (seq_of). */
+static bool seq_ok(const NgJitExpr *e)
+{
+    if (plain_iterable(e))
+        return e->kind != NG_JIT_E_INT;
+    return shape_tuple(e) || is_call_of(e, "range") || is_call_of(e, "reversed") ||
+           (e->kind == NG_JIT_E_SUBSCRIPT && e->rhs->kind == NG_JIT_E_SLICE);
+}
+
 /* Rewrites FOR statement s when it iterates over arrays in one of the forms above. */
 static void rewrite(Rewriter *R, NgJitStmt *s)
 {
@@ -429,21 +653,26 @@ static void rewrite(Rewriter *R, NgJitStmt *s)
     const NgJitExpr *seqs[8];
     const NgJitExpr *vals[8]; /* the targets the elements go to */
     int nseq = 0;
+    bool other = false; /* a range or an array sliced or reversed, the loop's own iterable */
     const NgJitExpr *index = NULL, *start = NULL; /* enumerate's index target and start */
-    if (t->kind == NG_JIT_E_NAME && plain_iterable(it) && it->kind != NG_JIT_E_INT) {
+    if (t->kind == NG_JIT_E_NAME && ((plain_iterable(it) && it->kind != NG_JIT_E_INT) || shape_tuple(it))) {
         seqs[0] = it, vals[0] = t, nseq = 1;
     } else if (is_call_of(it, "enumerate") && (it->nitems == 1 || it->nitems == 2) && all_names(t, 2) &&
-               plain_iterable(it->items[0]) && it->items[0]->kind != NG_JIT_E_INT &&
+               seq_ok(it->items[0]) &&
                (it->nitems == 1 || it->items[1]->kind == NG_JIT_E_NAME || it->items[1]->kind == NG_JIT_E_INT)) {
         index = t->items[0], seqs[0] = it->items[0], vals[0] = t->items[1], nseq = 1;
         start = it->nitems == 2 ? it->items[1] : NULL;
     } else if (is_call_of(it, "zip") && it->nitems >= 1 && it->nitems <= 8 && all_names(t, it->nitems)) {
         for (int i = 0; i < it->nitems; i++) {
-            if (!plain_iterable(it->items[i]) || it->items[i]->kind == NG_JIT_E_INT)
+            if (!seq_ok(it->items[i]))
                 return;
             seqs[i] = it->items[i], vals[i] = t->items[i];
         }
         nseq = it->nitems;
+    } else if (t->kind == NG_JIT_E_NAME && !is_call_of(it, "range") && !is_call_of(it, "prange") &&
+               (is_call_of(it, "reversed") ||
+                (it->kind == NG_JIT_E_SUBSCRIPT && it->rhs->kind == NG_JIT_E_SLICE))) {
+        other = true;
     } else {
         return;
     }
@@ -458,20 +687,27 @@ static void rewrite(Rewriter *R, NgJitStmt *s)
     mark_target(t, stored, n);
     if (reads_any(it, stored, n))
         return;
+    if (other) {
+        rewrite_seq(R, s);
+        return;
+    }
     for (int i = 0; i < nseq; i++)
         for (int j = 0; j < i; j++)
             if (vals[i]->name_id == vals[j]->name_id)
                 return; /* (zip into one name twice: Python's last wins; left alone) */
     if (index && index->name_id == vals[0]->name_id)
         return;
+    Seq qs[8];
+    for (int i = 0; i < nseq; i++)
+        if (!seq_of(R, seqs[i], &qs[i], 0))
+            return;
     NgJitSpan sp = it->span;
     char counter[32];
     snprintf(counter, sizeof counter, "__ng_k%d", ++R->nloops);
     const char *k = index ? index->name : counter; /* enumerate's index is the loop variable */
     NgJitExpr *stop = NULL;
     for (int i = 0; i < nseq; i++) {
-        NgJitExpr *arg = load_copy(R, seqs[i]);
-        NgJitExpr *len = call(R, "len", &arg, 1, sp);
+        NgJitExpr *len = qs[i].len;
         stop = i == 0 ? len : call(R, "min", (NgJitExpr *[]){stop, len}, 2, sp);
     }
     NgJitExpr *range = start ? call(R, "range", (NgJitExpr *[]){load_copy(R, start), binary(R, NG_JIT_OP_ADD,
@@ -486,9 +722,9 @@ static void rewrite(Rewriter *R, NgJitStmt *s)
         return; /* (len(X[0][0]...) of a subscript nearly as tall as the cap) */
     for (int i = 0; i < nseq; i++) { /* v = x[k], or x[i - s] */
         NgJitExpr *at_k = name(R, k, NG_JIT_LOAD, sp);
-        NgJitExpr *elem = subscript(R, seqs[i], start ? binary(R, NG_JIT_OP_SUB, at_k, load_copy(R, start), sp) : at_k,
-                                    seqs[i]->span);
-        if (!(stmts[at++] = assign(R, vals[i], elem, vals[i]->span)) || elem->height > NG_JIT_MAX_DEPTH)
+        NgJitExpr *c = start ? binary(R, NG_JIT_OP_SUB, at_k, load_copy(R, start), sp) : at_k;
+        NgJitExpr *elem = seq_elem(R, &qs[i], c, seqs[i]->span);
+        if (!elem || !(stmts[at++] = assign(R, vals[i], elem, vals[i]->span)) || elem->height > NG_JIT_MAX_DEPTH)
             return;
     }
     memcpy(stmts + at, s->body.stmts, (size_t)s->body.n * sizeof *stmts);
@@ -1292,7 +1528,9 @@ static void fresh_array(Rewriter *R, NgJitBlock *b, int p, int id)
  * (no step), X[i, lo:hi]. */
 static bool one_axis_slice(const NgJitExpr *e)
 {
-    return e->kind == NG_JIT_E_SUBSCRIPT && (e->rhs->kind == NG_JIT_E_SLICE || last_slice_only(e->rhs)) &&
+    return e->kind == NG_JIT_E_SUBSCRIPT &&
+           ((e->rhs->kind == NG_JIT_E_SLICE && !e->rhs->cond) ||
+            (last_slice_only(e->rhs) && !e->rhs->items[e->rhs->nitems - 1]->cond)) &&
            plain_iterable(e->lhs) && e->lhs->kind != NG_JIT_E_INT;
 }
 
@@ -1591,6 +1829,106 @@ static void return_loops(Rewriter *R, NgJitBlock *b)
     }
 }
 
+/* ---- for ... else, while ... else (else_loops) ---- */
+
+/* Whether block b holds a loop, a def or a statement left to Python. */
+static bool has_loop(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE || s->kind == NG_JIT_S_DEF ||
+            s->kind == NG_JIT_S_OTHER || has_loop(s->body) || has_loop(s->orelse))
+            return true;
+    }
+    return false;
+}
+
+/* `flag = 1` before each break of block b that leaves the loop b is the body of (not one of
+ * a loop inside it). */
+static int flag_breaks(Rewriter *R, NgJitBlock *b, const char *flag)
+{
+    int n = 0;
+    for (int p = b->n - 1; p >= 0 && R->st == NG_OK && !R->over; p--) {
+        NgJitStmt *s = b->stmts[p];
+        if (s->kind == NG_JIT_S_IF) {
+            n += flag_breaks(R, &s->body, flag);
+            n += flag_breaks(R, &s->orelse, flag);
+        } else if (s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE) {
+            n += flag_breaks(R, &s->orelse, flag); /* (an else's break leaves the loop around it) */
+        } else if (s->kind == NG_JIT_S_BREAK) {
+            NgJitExpr *f = name(R, flag, NG_JIT_STORE, s->span);
+            splice(R, b, p, (NgJitStmt *[]){f ? assign(R, f, int_lit(R, 1, s->span), start_of(s->span)) : NULL, s}, 2);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* A loop's else block (run when the loop was not left by a break):
+ *
+ *     for ...:                     __ng_brk<line> = 0
+ *         ... break ...            for ...:
+ *     else:                            ... __ng_brk<line> = 1; break ...
+ *         E                        if not __ng_brk<line>:
+ *                                      E
+ *
+ * (the line the loop's; where no break leaves the loop, E just follows it). The loop the
+ * host launches hands __ng_brk<line> back, and the host
+ * plan runs E itself when it is not set (jit.py: the kernel never sets it where no break
+ * ran); a loop inside a kernel runs the three. An else block holding a loop (or a def, or
+ * syntax left to Python) stays as written: the loop runs as Python. After return_loops, whose
+ * returns became breaks (they leave the loop without its else, as a return does). */
+static void else_loops(Rewriter *R, NgJitBlock *b)
+{
+    for (int p = b->n - 1; p >= 0 && R->st == NG_OK; p--) {
+        NgJitStmt *s = b->stmts[p];
+        if (s->kind == NG_JIT_S_DEF || s->kind == NG_JIT_S_OTHER)
+            continue;
+        else_loops(R, &s->body);
+        if (s->kind == NG_JIT_S_IF)
+            else_loops(R, &s->orelse);
+        if ((s->kind != NG_JIT_S_FOR && s->kind != NG_JIT_S_WHILE) || !s->orelse.n || has_loop(s->orelse))
+            continue;
+        R->budget = REWRITE_BUDGET;
+        R->over = false;
+        int mark = R->nlog;
+        char flag[32];
+        snprintf(flag, sizeof flag, "__ng_brk%d", s->span.line);
+        NgJitBlock e = s->orelse;
+        NgJitSpan end = end_of(s->span);
+        if (!flag_breaks(R, &s->body, flag)) { /* no break: the else block always runs after it */
+            if (!R->over) {
+                set_block(R, &s->orelse, (NgJitBlock){NULL, 0});
+                NgJitStmt **with = alloc(R, (size_t)(1 + e.n) * sizeof *with);
+                if (with) {
+                    with[0] = s;
+                    memcpy(with + 1, e.stmts, (size_t)e.n * sizeof *with);
+                    splice(R, b, p, with, 1 + e.n);
+                }
+            }
+            if (R->over)
+                undo(R, mark);
+            R->nlog = mark;
+            continue;
+        }
+        NgJitExpr *f0 = name(R, flag, NG_JIT_STORE, s->span), *test = node(R, NG_JIT_E_UNARY, end);
+        if (test) {
+            test->op = NG_JIT_OP_NOT;
+            test->lhs = name(R, flag, NG_JIT_LOAD, end);
+            test->height = 2;
+        }
+        NgJitStmt *pre = f0 ? assign(R, f0, int_lit(R, 0, s->span), start_of(s->span)) : NULL;
+        NgJitStmt *post = test && test->lhs ? if_stmt(R, test, e.stmts, e.n, end) : NULL;
+        if (pre && post) {
+            set_block(R, &s->orelse, (NgJitBlock){NULL, 0});
+            splice(R, b, p, (NgJitStmt *[]){pre, s, post}, 3);
+        }
+        if (R->over || !pre || !post)
+            undo(R, mark);
+        R->nlog = mark;
+    }
+}
+
 static void rewrite_block(Rewriter *R, NgJitBlock b)
 {
     for (int i = 0; i < b.n && R->st == NG_OK; i++) {
@@ -1598,8 +1936,10 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
         if (s->kind == NG_JIT_S_OTHER)
             continue;
         NgJitBlock scope = R->scope;
-        if (s->kind == NG_JIT_S_DEF && !s->is_generator)
+        if (s->kind == NG_JIT_S_DEF && !s->is_generator) {
             return_loops(R, &s->body); /* (first: the loops it rewrites still go through the rest) */
+            else_loops(R, &s->body);   /* (then: a return became a break, which skips the else) */
+        }
         if (s->kind == NG_JIT_S_DEF)
             R->scope = s->body;
         bool keep = false;

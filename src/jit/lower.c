@@ -2921,6 +2921,39 @@ static void int_bounds(Lower *L, Val w, NgDType dt, int line)
  * and np.int8 of one wraps). A NaN is a ValueError, an infinity an
  * OverflowError, and so is a value dt does not hold ("Python integer 300
  * out of bounds for int8"). */
+/* v as a store into an array of dtype dt: as(), but a float into an unsigned integer array as
+ * NumPy's cast on x86-64 (defined here, where C's conversion of an out-of-range float is not,
+ * and GPUs saturate): the float's int64 (-2**63 for NaN and outside int64; for uint8 and uint16
+ * its int32, -2**31 outside) wrapped to dt, and into uint64 from 2**63 on the int64 of
+ * x - 2**63 with its top bit flipped (1e20 and inf: 0, NaN 2**63, as NumPy's). */
+static NgIrRef store_cast(Lower *L, Val v, NgDType dt)
+{
+    if (v.r == NG_IR_NONE || !ng_dtype_is_float(v.dt) || !ng_dtype_is_int(dt) || dt == NG_BOOL ||
+        ng_dtype_is_signed(dt))
+        return as(L, v, dt);
+    NgIrKernel *k = L->k;
+    NgIrRef f = in_var(L, as(L, v, NG_FLOAT64));
+    NgIrRef two63 = ng_ir_const_f(k, NG_FLOAT64, 9223372036854775808.0), least = ng_ir_const_i(k, NG_INT64, INT64_MIN);
+#define TO_I64(x) ng_ir_select(k, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, \
+                                  ng_ir_binary(k, NG_OP_GE, NG_BOOL, x, ng_ir_unary(k, NG_OP_NEG, NG_FLOAT64, two63)), \
+                                  ng_ir_binary(k, NG_OP_LT, NG_BOOL, x, two63)), ng_ir_cast(k, NG_INT64, x), least)
+    if (ng_dtype_info(dt)->itemsize <= 2) { /* (uint8, uint16: through an int32, -2**31 outside it) */
+        NgIrRef two31 = ng_ir_const_f(k, NG_FLOAT64, 2147483648.0);
+        NgIrRef in32 = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL,
+                                    ng_ir_binary(k, NG_OP_GE, NG_BOOL, f, ng_ir_unary(k, NG_OP_NEG, NG_FLOAT64, two31)),
+                                    ng_ir_binary(k, NG_OP_LT, NG_BOOL, f, two31));
+        return ng_ir_cast(k, dt, ng_ir_select(k, in32, ng_ir_cast(k, NG_INT32, f), ng_ir_const_i(k, NG_INT32, INT32_MIN)));
+    }
+    NgIrRef low = ng_ir_cast(k, NG_UINT64, TO_I64(f));
+    if (dt != NG_UINT64)
+        return ng_ir_cast(k, dt, low);
+    NgIrRef up = ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, f, two63);
+    NgIrRef high = ng_ir_binary(k, NG_OP_BITXOR, NG_UINT64, ng_ir_cast(k, NG_UINT64, TO_I64(up)),
+                                ng_ir_const_i(k, NG_UINT64, INT64_MIN));
+#undef TO_I64
+    return ng_ir_select(k, ng_ir_binary(k, NG_OP_GE, NG_BOOL, f, two63), high, low); /* (NaN: low) */
+}
+
 static void int_conversion(Lower *L, Val v, NgDType dt, bool store, int line)
 {
     if (!ng_dtype_is_int(dt) || v.r == NG_IR_NONE || L->st != NG_OK || v.dt == NG_BOOL || v.chr)
@@ -3018,6 +3051,7 @@ static void int_raises(Lower *L, NgIrRef f, int line)
 }
 
 /* `ok ? stmt : nothing` */
+/* A store, where ok holds (NG_IR_NONE: always). */
 static NgIrRef guarded(Lower *L, NgIrRef ok, NgIrRef stmt)
 {
     return ok == NG_IR_NONE || stmt == NG_IR_NONE ? stmt : ng_ir_if(L->k, ok, stmt, NG_IR_NONE);
@@ -3282,10 +3316,27 @@ static Val shape_of(Lower *L, Sym *s, int offset, const NgJitExpr *ix)
     Val k = expr(L, ix);
     if (k.r == NG_IR_NONE)
         return NOVAL;
+    int ndim = s->given->ndim - offset;
+    if (!is_const(L, k.r) && ng_dtype_is_int(k.dt) && k.dt != NG_UINT64 && ndim > 0) {
+        /* x.shape[k], k computed (`for d in x.shape`): a select over the axes, Python's
+         * IndexError outside them */
+        NgIrKernel *kk = L->k;
+        NgIrRef at = as(L, k, NG_INT64);
+        NgIrRef neg = ng_ir_binary(kk, NG_OP_LT, NG_BOOL, at, ng_ir_const_i(kk, NG_INT64, 0));
+        at = ng_ir_select(kk, neg, ng_ir_binary(kk, NG_OP_ADD, NG_INT64, at, ng_ir_const_i(kk, NG_INT64, ndim)), at);
+        NgIrRef out = ng_ir_binary(kk, NG_OP_LOGOR, NG_BOOL,
+                                   ng_ir_binary(kk, NG_OP_LT, NG_BOOL, at, ng_ir_const_i(kk, NG_INT64, 0)),
+                                   ng_ir_binary(kk, NG_OP_GE, NG_BOOL, at, ng_ir_const_i(kk, NG_INT64, ndim)));
+        raise_if(L, out, NG_JIT_RAISE_TUPLE_INDEX, ix->span.line);
+        NgIrRef v = ng_ir_shape(kk, s->param, ndim - 1 + offset);
+        for (int d = ndim - 2; d >= 0; d--)
+            v = ng_ir_select(kk, ng_ir_binary(kk, NG_OP_EQ, NG_BOOL, at, ng_ir_const_i(kk, NG_INT64, d)),
+                             ng_ir_shape(kk, s->param, d + offset), v);
+        return mkval(v, NG_INT64, true, true);
+    }
     if (!is_const(L, k.r) || !ng_dtype_is_int(k.dt))
         return unsupported(L, ix->span.line, "a shape index that is not a constant integer");
     int64_t axis = const_i(L, k.r);
-    int ndim = s->given->ndim - offset;
     if (axis < -ndim || axis >= ndim)
         return fail(L, ix->span.line, NG_ERR_INDEX, "tuple index out of range (a %d-dimensional array)", ndim);
     if (axis < 0)
@@ -3597,11 +3648,320 @@ static Val np_gcd(Lower *L, Val x, Val y, NgDType dt, bool weak, const char *fn,
     return mkval(ng_ir_cast(k, dt, g), dt, weak, false);
 }
 
+static Val python_reduce_from(Lower *L, const NgJitExpr *e, const NgJitExpr *start, const char *fn, NgOp op);
+
+/* pow(a, b, m) of Python ints: b's bits from the lowest, each product reduced modulo |m|
+ * (below 2**32: products within uint64), the result of m's sign (CPython's long_pow). m and b
+ * must be the same in the whole loop (a modulus from 2**32 on, or b < 0, a modular inverse,
+ * then runs the loop as Python; m == 0 Python's ValueError). NumPy integers: Python's
+ * TypeError, from Python. */
+static Val pow_mod(Lower *L, const NgJitExpr *e, int line)
+{
+    NgIrKernel *k = L->k;
+    Val v[3];
+    for (int i = 0; i < 3; i++) {
+        if (e->items[i]->kind == NG_JIT_E_STARRED)
+            return unsupported(L, line, "a starred argument");
+        v[i] = expr(L, e->items[i]);
+        if (v[i].r == NG_IR_NONE)
+            return NOVAL;
+        if (!v[i].weak || !ng_dtype_is_int(v[i].dt) || v[i].chr)
+            return unsupported(L, line, "pow(a, b, m) of other than Python ints (Python's TypeError)");
+    }
+    NgIrRef a = in_var(L, as(L, v[0], NG_INT64)), b = as(L, v[1], NG_INT64), m = as(L, v[2], NG_INT64);
+    if (!invariant(L, b) || !invariant(L, m))
+        return unsupported(L, line, "pow(a, b, m) whose exponent or modulus changes in the loop");
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0);
+    raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, m, zero), NG_JIT_RAISE_POW_MOD_ZERO, line);
+    NgIrRef big = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_binary(k, NG_OP_LT, NG_BOOL, b, zero),
+                               ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL,
+                                            ng_ir_binary(k, NG_OP_GE, NG_BOOL, m, ng_ir_const_i(k, NG_INT64, INT64_C(1) << 32)),
+                                            ng_ir_binary(k, NG_OP_LE, NG_BOOL, m, ng_ir_const_i(k, NG_INT64, -(INT64_C(1) << 32)))));
+    python_if(L, big, ng_jit_raise_code(NG_JIT_RAISE_POW_BIG, line, 0));
+    L->python_body = true;
+    /* c = |m| (1 where the kernel runs nothing: no division by 0) */
+    NgIrRef mm = ng_ir_select(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, m, zero), ng_ir_const_i(k, NG_INT64, 1), m);
+    NgIrRef c = in_var(L, ng_ir_cast(k, NG_UINT64, ng_ir_unary(k, NG_OP_ABS, NG_INT64, mm)));
+    /* a mod c, from 0 to c - 1 */
+    NgIrRef ua = ng_ir_binary(k, NG_OP_MOD, NG_UINT64, ng_ir_cast(k, NG_UINT64, ng_ir_unary(k, NG_OP_ABS, NG_INT64, a)), c);
+    ua = ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, a, zero),
+                      ng_ir_binary(k, NG_OP_MOD, NG_UINT64, ng_ir_binary(k, NG_OP_SUB, NG_UINT64, c, ua), c), ua);
+    int bv = ng_ir_var(k, NG_UINT64), rv = ng_ir_var(k, NG_UINT64), iv = ng_ir_var(k, NG_INT64);
+    int ev = ng_ir_var(k, NG_UINT64);
+    NgIrRef one = ng_ir_const_i(k, NG_UINT64, 1);
+    NgIrRef base = ng_ir_varref(k, bv), r = ng_ir_varref(k, rv), ex = ng_ir_varref(k, ev);
+    NgIrRef bit = ng_ir_binary(k, NG_OP_BITAND, NG_UINT64, ng_ir_binary(k, NG_OP_RSHIFT, NG_UINT64, ex,
+                                                                      ng_ir_cast(k, NG_UINT64, ng_ir_varref(k, iv))), one);
+    NgIrRef body[2] = {
+        ng_ir_assign(k, rv, ng_ir_select(k, ng_ir_binary(k, NG_OP_NE, NG_BOOL, bit, ng_ir_const_i(k, NG_UINT64, 0)),
+                                         ng_ir_binary(k, NG_OP_MOD, NG_UINT64, ng_ir_binary(k, NG_OP_MUL, NG_UINT64, r, base), c), r)),
+        ng_ir_assign(k, bv, ng_ir_binary(k, NG_OP_MOD, NG_UINT64, ng_ir_binary(k, NG_OP_MUL, NG_UINT64, base, base), c)),
+    };
+    NgIrRef loop = ng_ir_for(k, iv, ng_ir_const_i(k, NG_INT64, 0), ng_ir_const_i(k, NG_INT64, 64), ng_ir_const_i(k, NG_INT64, 1),
+                             ng_ir_block(k, 2, body), 0);
+    NgIrRef eb = ng_ir_select(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, b, zero), ng_ir_const_i(k, NG_INT64, 0), b);
+    append(L, L->pending, ng_ir_let(k, ev, ng_ir_cast(k, NG_UINT64, eb)));
+    append(L, L->pending, ng_ir_let(k, bv, ua));
+    append(L, L->pending, ng_ir_let(k, rv, ng_ir_binary(k, NG_OP_MOD, NG_UINT64, one, c)));
+    append(L, L->pending, L->guard == NG_IR_NONE ? loop : ng_ir_if(k, L->guard, loop, NG_IR_NONE));
+    NgIrRef res = ng_ir_cast(k, NG_INT64, r);
+    res = ng_ir_select(k, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_LT, NG_BOOL, m, zero),
+                                       ng_ir_binary(k, NG_OP_NE, NG_BOOL, res, zero)),
+                       ng_ir_binary(k, NG_OP_SUB, NG_INT64, res, ng_ir_cast(k, NG_INT64, c)), res);
+    return mkval(in_var(L, res), NG_INT64, true, false);
+}
+
+/* A real argument of a math function as Python's float (NULL where it is not one). */
+static NgIrRef math_float(Lower *L, const NgJitExpr *a, int line)
+{
+    Val x = expr(L, a);
+    if (!real_only(L, x, line, "math.*"))
+        return NG_IR_NONE;
+    if (x.chr) {
+        unsupported(L, line, "a math function of a str (Python's TypeError)");
+        return NG_IR_NONE;
+    }
+    return as(L, x, NG_FLOAT64);
+}
+
+/* math.remainder(x, y): IEEE 754's remainder as CPython computes it (m_remainder: exact, by
+ * fmod), NaN of a NaN, x of an infinite y; a domain error of an infinite x or y == 0 (the NaN
+ * the formula makes there). */
+static Val math_remainder(Lower *L, NgIrRef x, NgIrRef y, int line)
+{
+    NgIrKernel *k = L->k;
+#define F(v) ng_ir_const_f(k, NG_FLOAT64, v)
+#define B(op, a, b) ng_ir_binary(k, NG_OP_##op, NG_FLOAT64, a, b)
+#define C(op, a, b) ng_ir_binary(k, NG_OP_##op, NG_BOOL, a, b)
+    x = in_var(L, x);
+    y = in_var(L, y);
+    NgIrRef ax = ng_ir_unary(k, NG_OP_ABS, NG_FLOAT64, x), ay = ng_ir_unary(k, NG_OP_ABS, NG_FLOAT64, y);
+    NgIrRef m = in_var(L, B(FMOD, ax, ay)), c = in_var(L, B(SUB, ay, m));
+    NgIrRef half = B(SUB, m, B(MUL, F(2.0), B(FMOD, B(MUL, F(0.5), B(SUB, ax, m)), ay)));
+    NgIrRef r = ng_ir_select(k, C(LT, m, c), m, ng_ir_select(k, C(GT, m, c), ng_ir_unary(k, NG_OP_NEG, NG_FLOAT64, c), half));
+    r = in_var(L, B(MUL, B(COPYSIGN, F(1.0), x), r));
+    NgIrRef nan_x = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x), nan_y = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, y);
+    r = ng_ir_select(k, nan_x, x, ng_ir_select(k, nan_y, y, r));
+    math_raises(L, r, x, y, false, NG_IR_NONE, line);
+    return mkval(r, NG_FLOAT64, true, false);
+#undef F
+#undef B
+#undef C
+}
+
+/* math.isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0) as CPython's: the tolerances checked first
+ * (ValueError below 0), then a == b, never close to an infinity, else |b - a| within either. */
+static Val math_isclose(Lower *L, const NgJitExpr *e, int line)
+{
+    NgIrKernel *k = L->k;
+    if (e->nitems != 2)
+        return fail(L, line, NG_ERR_TYPE, "isclose() takes exactly 2 positional arguments (%d given)", e->nitems);
+    for (int i = 0; i < e->nitems; i++)
+        if (e->items[i]->kind == NG_JIT_E_STARRED)
+            return unsupported(L, line, "a starred argument");
+    NgIrRef a = math_float(L, e->items[0], line); /* (the positional arguments first, as Python evaluates them) */
+    NgIrRef b = a == NG_IR_NONE ? NG_IR_NONE : math_float(L, e->items[1], line);
+    if (b == NG_IR_NONE)
+        return NOVAL;
+    NgIrRef tol[2] = {ng_ir_const_f(k, NG_FLOAT64, 1e-09), ng_ir_const_f(k, NG_FLOAT64, 0.0)};
+    for (int i = 0; i < e->nkeywords; i++) {
+        const char *kw = e->keywords[i].name;
+        int which = kw && strcmp(kw, "rel_tol") == 0 ? 0 : kw && strcmp(kw, "abs_tol") == 0 ? 1 : -1;
+        if (which < 0)
+            return unsupported(L, line, "math.isclose() with a keyword other than rel_tol and abs_tol");
+        if ((tol[which] = math_float(L, e->keywords[i].value, line)) == NG_IR_NONE)
+            return NOVAL;
+    }
+    a = in_var(L, a);
+    b = in_var(L, b);
+    NgIrRef zero = ng_ir_const_f(k, NG_FLOAT64, 0.0);
+    raise_or_python(L, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_binary(k, NG_OP_LT, NG_BOOL, tol[0], zero),
+                                    ng_ir_binary(k, NG_OP_LT, NG_BOOL, tol[1], zero)), NG_JIT_RAISE_TOLERANCE, line);
+#define B(op, x, y) ng_ir_binary(k, NG_OP_##op, NG_BOOL, x, y)
+#define ABS(x) ng_ir_unary(k, NG_OP_ABS, NG_FLOAT64, x)
+    NgIrRef diff = in_var(L, ABS(ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, b, a)));
+    NgIrRef near = B(LOGOR, B(LOGOR, B(LE, diff, ABS(ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, tol[0], b))),
+                              B(LE, diff, ABS(ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, tol[0], a)))),
+                     B(LE, diff, tol[1]));
+    NgIrRef inf = B(LOGOR, ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, a), ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, b));
+    NgIrRef r = B(LOGOR, B(EQ, a, b), B(LOGAND, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, inf), near));
+#undef B
+#undef ABS
+    return mkval(r, NG_BOOL, true, true);
+}
+
+/* math.isqrt(n) of an int: the floor of its square root (from the float's, set right by one
+ * step each way); ValueError below 0. */
+static Val math_isqrt(Lower *L, const NgJitExpr *e, int line)
+{
+    NgIrKernel *k = L->k;
+    if (!check_args(L, e, 1, 1, "isqrt"))
+        return NOVAL;
+    Val x = expr(L, e->items[0]);
+    if (x.r == NG_IR_NONE)
+        return NOVAL;
+    if (!ng_dtype_is_int(x.dt) || x.chr || (x.dt == NG_BOOL && !x.weak)) /* (np.bool_ has no __index__) */
+        return unsupported(L, line, "math.isqrt() of other than an int (Python's TypeError)");
+    NgIrRef n = python_int(L, x, line), zero = ng_ir_const_i(k, NG_INT64, 0);
+    NgIrRef neg = ng_ir_binary(k, NG_OP_LT, NG_BOOL, n, zero);
+    raise_or_python(L, neg, NG_JIT_RAISE_ISQRT, line);
+    NgIrRef u = in_var(L, ng_ir_cast(k, NG_UINT64, ng_ir_select(k, neg, zero, n)));
+    NgIrRef s = in_var(L, ng_ir_cast(k, NG_UINT64, ng_ir_unary(k, NG_OP_SQRT, NG_FLOAT64, ng_ir_cast(k, NG_FLOAT64, u))));
+    NgIrRef one = ng_ir_const_i(k, NG_UINT64, 1);
+    s = in_var(L, ng_ir_select(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, ng_ir_binary(k, NG_OP_MUL, NG_UINT64, s, s), u),
+                               ng_ir_binary(k, NG_OP_SUB, NG_UINT64, s, one), s));
+    NgIrRef s1 = ng_ir_binary(k, NG_OP_ADD, NG_UINT64, s, one);
+    s = ng_ir_select(k, ng_ir_binary(k, NG_OP_LE, NG_BOOL, ng_ir_binary(k, NG_OP_MUL, NG_UINT64, s1, s1), u), s1, s);
+    return mkval(ng_ir_cast(k, NG_INT64, s), NG_INT64, true, true);
+}
+
+/* math.hypot(*coordinates) of 3 or more, as CPython's vector_norm: scaled by a power of two
+ * to the largest, each square a double-length product (Veltkamp-Dekker), summed with the
+ * running low parts, a square root corrected by one differential step; a largest below
+ * 2**-1024 as CPython 3.11 takes it (3.12 scales such numbers up first instead: results
+ * there may differ by an ulp from 3.12's). Bit for bit CPython 3.11's; an infinity wins over
+ * a NaN. */
+static Val math_hypot_n(Lower *L, const NgJitExpr *e, int line)
+{
+    NgIrKernel *k = L->k;
+    int n = e->nitems;
+    NgIrRef v[16];
+    if (n > 16)
+        return unsupported(L, line, "math.hypot() of more than 16 coordinates");
+    for (int i = 0; i < n; i++) {
+        if (e->items[i]->kind == NG_JIT_E_STARRED)
+            return unsupported(L, line, "a starred argument");
+        NgIrRef f = math_float(L, e->items[i], line);
+        if (f == NG_IR_NONE)
+            return NOVAL;
+        v[i] = in_var(L, ng_ir_unary(k, NG_OP_ABS, NG_FLOAT64, f));
+    }
+#define F(c) ng_ir_const_f(k, NG_FLOAT64, c)
+#define A(x, y) ng_ir_binary(k, NG_OP_ADD, NG_FLOAT64, x, y)
+#define S(x, y) ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, x, y)
+#define M(x, y) ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, x, y)
+    NgIrRef mx = F(0.0), nan = ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, v[0]);
+    for (int i = 0; i < n; i++) { /* (CPython's: `if (x > max) max = x`, a NaN never taken) */
+        mx = in_var(L, ng_ir_select(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, v[i], mx), v[i], mx));
+        if (i)
+            nan = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, nan, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, v[i]));
+    }
+    /* a largest below 2**-1024 (frexp's exponent below -1023, where the scale would overflow):
+     * CPython 3.11's other sum, of (x / max)**2 with a running low part, times max */
+    NgIrRef tiny = in_var(L, ng_ir_binary(k, NG_OP_LT, NG_BOOL, mx, F(0x1p-1024)));
+    NgIrRef tsum = F(1.0), tfrac = F(0.0);
+    for (int i = 0; i < n; i++) {
+        NgIrRef x = ng_ir_binary(k, NG_OP_TRUEDIV, NG_FLOAT64, v[i], mx);
+        x = in_var(L, M(x, x));
+        NgIrRef old = tsum;
+        tsum = in_var(L, A(tsum, x));
+        tfrac = in_var(L, A(tfrac, A(S(old, tsum), x)));
+    }
+    NgIrRef tres = M(mx, ng_ir_unary(k, NG_OP_SQRT, NG_FLOAT64, A(S(tsum, F(1.0)), tfrac)));
+    NgIrRef e1 = ng_ir_unary(k, NG_OP_FREXP_EXPONENT, NG_INT32, mx);
+    NgIrRef scale = in_var(L, ng_ir_binary(k, NG_OP_LDEXP, NG_FLOAT64, F(1.0),
+                                           ng_ir_unary(k, NG_OP_NEG, NG_INT64, ng_ir_cast(k, NG_INT64, e1))));
+    NgIrRef csum = F(1.0), frac1 = F(0.0), frac2 = F(0.0);
+    for (int i = 0; i < n; i++) {
+        NgIrRef x = in_var(L, M(v[i], scale));
+        /* dl_mul(x, x): Dekker's product of Veltkamp halves */
+        NgIrRef t = in_var(L, M(x, F(134217729.0)));
+        NgIrRef hi = in_var(L, S(t, S(t, x))), lo = in_var(L, S(x, hi));
+        NgIrRef p = in_var(L, M(hi, hi)), q = in_var(L, A(M(hi, lo), M(lo, hi)));
+        NgIrRef z = in_var(L, A(p, q)), zz = A(A(S(p, z), q), M(lo, lo));
+        /* dl_fast_sum(csum, z) */
+        NgIrRef sx = in_var(L, A(csum, z)), sy = S(z, S(sx, csum));
+        csum = sx;
+        frac1 = in_var(L, A(frac1, zz));
+        frac2 = in_var(L, A(frac2, sy));
+    }
+    NgIrRef h = in_var(L, ng_ir_unary(k, NG_OP_SQRT, NG_FLOAT64, A(S(csum, F(1.0)), A(frac1, frac2))));
+    {
+        NgIrRef mh = in_var(L, ng_ir_unary(k, NG_OP_NEG, NG_FLOAT64, h));
+        NgIrRef tx = in_var(L, M(mh, F(134217729.0))), ty = in_var(L, M(h, F(134217729.0)));
+        NgIrRef xh = in_var(L, S(tx, S(tx, mh))), xl = in_var(L, S(mh, xh));
+        NgIrRef yh = in_var(L, S(ty, S(ty, h))), yl = in_var(L, S(h, yh));
+        NgIrRef p = in_var(L, M(xh, yh)), q = in_var(L, A(M(xh, yl), M(xl, yh)));
+        NgIrRef z = in_var(L, A(p, q)), zz = A(A(S(p, z), q), M(xl, yl));
+        NgIrRef sx = in_var(L, A(csum, z)), sy = S(z, S(sx, csum));
+        csum = sx;
+        frac1 = in_var(L, A(frac1, zz));
+        frac2 = in_var(L, A(frac2, sy));
+    }
+    NgIrRef x = A(S(csum, F(1.0)), A(frac1, frac2));
+    h = A(h, ng_ir_binary(k, NG_OP_TRUEDIV, NG_FLOAT64, x, M(F(2.0), h)));
+    NgIrRef r = in_var(L, ng_ir_binary(k, NG_OP_TRUEDIV, NG_FLOAT64, h, scale));
+    r = ng_ir_select(k, tiny, tres, r);
+    NgIrRef trivial = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, mx, F(0.0));
+    r = ng_ir_select(k, ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, mx), mx,
+                     ng_ir_select(k, nan, F(NAN), ng_ir_select(k, trivial, mx, r)));
+#undef F
+#undef A
+#undef S
+#undef M
+    return mkval(r, NG_FLOAT64, true, true);
+}
+
 static Val math_call(Lower *L, const NgJitExpr *e, const char *fn)
 {
     int line = e->span.line;
     if (strcmp(fn, "gcd") == 0)
         return math_gcd(L, e);
+    if (strcmp(fn, "isclose") == 0)
+        return math_isclose(L, e, line);
+    if (strcmp(fn, "isqrt") == 0)
+        return math_isqrt(L, e, line);
+    if (strcmp(fn, "prod") == 0) { /* math.prod(row, *, start=1) */
+        if (e->nitems != 1 || (e->nkeywords && (e->nkeywords > 1 || !e->keywords[0].name ||
+                                                strcmp(e->keywords[0].name, "start") != 0)))
+            return unsupported(L, line, "math.prod() of other than one row and a start= keyword");
+        return python_reduce_from(L, e, e->nkeywords ? e->keywords[0].value : NULL, "prod", NG_OP_MUL);
+    }
+    if (strcmp(fn, "hypot") == 0 && e->nitems >= 3 && !e->nkeywords)
+        return math_hypot_n(L, e, line);
+    if (strcmp(fn, "frexp") == 0 || strcmp(fn, "modf") == 0)
+        return unsupported(L, line, "math.frexp() or math.modf() but unpacked into two names (m, e = math.frexp(x))");
+    if (strcmp(fn, "remainder") == 0 || strcmp(fn, "nextafter") == 0 || strcmp(fn, "ldexp") == 0 ||
+        (strcmp(fn, "log") == 0 && e->nitems == 2)) {
+        if (!check_args(L, e, 2, 2, fn))
+            return NOVAL;
+        NgIrKernel *k = L->k;
+        NgIrRef x = math_float(L, e->items[0], line);
+        if (x == NG_IR_NONE)
+            return NOVAL;
+        if (fn[0] == 'l' && fn[1] == 'd') { /* ldexp(x, i): i an int (a float is Python's TypeError) */
+            Val i = expr(L, e->items[1]);
+            if (i.r == NG_IR_NONE)
+                return NOVAL;
+            if (!ng_dtype_is_int(i.dt) || i.chr || !i.weak) /* (a NumPy integer is no int to ldexp) */
+                return unsupported(L, line, "math.ldexp() of a second argument other than a Python int (Python's "
+                                            "TypeError)");
+            NgIrRef r = ng_ir_binary(k, NG_OP_LDEXP, NG_FLOAT64, x, python_int(L, i, line));
+            math_raises(L, r, x, NG_IR_NONE, true, NG_IR_NONE, line);
+            return mkval(r, NG_FLOAT64, true, false);
+        }
+        if (fn[0] == 'l') { /* log(x, base): log(x) / log(base), each one's domain error, then base 1's
+                             * ZeroDivisionError (CPython's math_log) */
+            x = in_var(L, x);
+            NgIrRef b = math_float(L, e->items[1], line); /* (both arguments first, as Python) */
+            if (b == NG_IR_NONE)
+                return NOVAL;
+            b = in_var(L, b);
+            NgIrRef num = in_var(L, ng_ir_unary(k, NG_OP_LOG, NG_FLOAT64, x));
+            math_raises(L, num, x, NG_IR_NONE, false, NG_IR_NONE, line);
+            NgIrRef den = in_var(L, ng_ir_unary(k, NG_OP_LOG, NG_FLOAT64, b));
+            math_raises(L, den, b, NG_IR_NONE, false, NG_IR_NONE, line);
+            raise_or_python(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, den, ng_ir_const_f(k, NG_FLOAT64, 0.0)),
+                            NG_JIT_RAISE_ZERODIV_FLOAT, line);
+            return mkval(ng_ir_binary(k, NG_OP_TRUEDIV, NG_FLOAT64, num, den), NG_FLOAT64, true, false);
+        }
+        NgIrRef y = math_float(L, e->items[1], line);
+        if (y == NG_IR_NONE)
+            return NOVAL;
+        if (fn[0] == 'n')
+            return mkval(ng_ir_binary(k, NG_OP_NEXTAFTER, NG_FLOAT64, x, y), NG_FLOAT64, true, false);
+        return math_remainder(L, x, y, line);
+    }
     for (size_t i = 0; i < sizeof unary_fns / sizeof *unary_fns; i++) {
         if (strcmp(unary_fns[i].name, fn) != 0 || !unary_fns[i].math)
             continue;
@@ -4030,6 +4390,8 @@ typedef struct Pre {
     bool numbers; /* count_nonzero of the elements that are not NaN (np.nanmean's count) */
     bool keep;    /* keepdims=True: the axes reduced stay, of length 1 */
     const NgJitExpr *axis;
+    bool has_start; /* Python's sum(row, start), math.prod(row, start=s): start, not the identity */
+    Val start;
 } Pre;
 
 /* A reduction's Pre of nothing beyond its own, along `axis` (NULL: all). */
@@ -4294,6 +4656,24 @@ static Val reduce_rows(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bo
     return reduce_in(L, e, fn, op, python, pre, NULL);
 }
 
+/* sum(row, start) and math.prod(row, start=s): start, then each element in order (Python's
+ * chain, in NEP 50's types: a Python start takes the row's dtype); start NULL: the int 1. */
+static Val python_reduce_from(Lower *L, const NgJitExpr *e, const NgJitExpr *start, const char *fn, NgOp op)
+{
+    if (e->items[0]->kind == NG_JIT_E_STARRED || (start && start->kind == NG_JIT_E_STARRED))
+        return unsupported(L, e->span.line, "a starred argument");
+    Val s0 = start ? expr(L, start) : mkval(ng_ir_const_i(L->k, NG_INT64, 1), NG_INT64, true, true);
+    if (s0.r == NG_IR_NONE)
+        return NOVAL;
+    if (s0.chr)
+        return unsupported(L, e->span.line, "a str start (Python's TypeError)");
+    NgJitExpr plain = *e;
+    plain.nitems = 1;
+    plain.nkeywords = 0;
+    Pre pre = {.center = NOVAL, .ddof = NOVAL, .norm = NORM_NONE, .has_start = true, .start = s0};
+    return reduce_rows(L, &plain, fn, op, true, &pre);
+}
+
 /* The axis (from the last) a reduction along `axis` (a constant integer, NumPy's count from the
  * first) of an array of `rank` axes takes, or -1 where it leaves a number (of a row: as with no
  * axis) or fails; the row it leaves is an elementwise expression's (`in_rows`), else unsupported. */
@@ -4450,8 +4830,16 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     NgDType acc = x.dt;
     bool is_mean = strcmp(fn, "mean") == 0;
     bool arg = strncmp(fn, "arg", 3) == 0; /* np.argmax / np.argmin: the first best element's place */
-    if (python && op == NG_OP_ADD) {
+    if (python && (op == NG_OP_ADD || op == NG_OP_MUL)) { /* (start + row[0] + ...: a Python start is weak) */
         acc = x.dt == NG_BOOL ? NG_INT64 : x.dt;
+        if (pre && pre->has_start) {
+            Val s0 = pre->start;
+            NgDType to;
+            bool w;
+            promote(s0.dt, s0.weak, acc, false, &to, &w);
+            int_bounds(L, s0, to, line); /* (NumPy's OverflowError of a Python int the row's dtype cannot hold) */
+            acc = to;
+        }
     } else if (op == NG_OP_ADD || op == NG_OP_MUL) { /* NumPy's accumulator: at least 64-bit integers */
         if (x.dt == NG_BOOL || (ng_dtype_is_signed(x.dt) && x.dt != NG_INT64))
             acc = NG_INT64;
@@ -4470,6 +4858,20 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     NgIrRef whole = n[0]; /* (the element count as computed: what the checks below test before the loop) */
     for (int d = 1; d < rank; d++)
         whole = ng_ir_binary(k, NG_OP_MUL, NG_INT64, whole, n[d]);
+    if (python && (op == NG_OP_ADD || op == NG_OP_MUL) && mask == NG_IR_NONE) {
+        /* of no element, Python's is the start itself, of its own type: where the length is the
+         * same in the whole kernel, such a loop runs as Python; elsewhere a start or a product is
+         * not compiled (a plain sum(row) gives its 0 in the row's dtype) */
+        if (invariant(L, whole)) {
+            python_if(L, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, whole, ng_ir_const_i(k, NG_INT64, 0)),
+                      ng_jit_raise_code(NG_JIT_RAISE_EMPTY_SUM, line, 0));
+            L->python_body = true;
+        } else if (op == NG_OP_MUL || (pre && pre->has_start)) {
+            ng_free(inner.v);
+            return unsupported(L, line, "sum(row, start) or math.prod() of a row whose length varies in the loop "
+                                        "(of an empty one, Python's result is its start, of the start's own type)");
+        }
+    }
     int64_t empty_code = 0; /* (what min/max of no element raises: of a selection, tested after its loop) */
     bool fminmax = op == NG_OP_FMAX || op == NG_OP_FMIN; /* np.nanmax, np.nanmin: NaNs skipped (of integers,
                                                             max and min; either way NumPy's words fmax, fmin) */
@@ -4601,7 +5003,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         loop = ng_ir_block(k, 2, (NgIrRef[]){each_element(L, &rows, n, counted, false), loop});
     else if (flat)
         loop = flat_sum(L, &rows, n, count, v, acc, av, loop);
-    append(L, L->pending, ng_ir_let(k, av, identity_of(L, op, acc)));
+    append(L, L->pending, ng_ir_let(k, av, pre && pre->has_start ? as(L, pre->start, acc) : identity_of(L, op, acc)));
     if (sel >= 0)
         append(L, L->pending, ng_ir_let(k, sel, zero));
     if (arg) {
@@ -5282,6 +5684,16 @@ static Val len_of(Lower *L, const NgJitExpr *e)
     const NgJitExpr *a = e->items[0];
     if (a->kind == NG_JIT_E_NAME && sym_of(L, a)->kind == SYM_BUF)
         return int_const(L, sym_of(L, a)->bshape[0]);
+    if (a->kind == NG_JIT_E_ATTR && strcmp(a->name, "shape") == 0 && a->lhs->kind == NG_JIT_E_NAME) {
+        /* len(x.shape): x's rank (`for d in x.shape`) */
+        Sym *s = sym_of(L, a->lhs);
+        if (s->kind == SYM_ARRAY && s->given->seq == NG_JIT_SEQ_ARRAY)
+            return int_const(L, s->given->ndim);
+        if (s->kind == SYM_VIEW)
+            return int_const(L, s->base->given->ndim - s->nfixed);
+        if (s->kind == SYM_BUF)
+            return int_const(L, s->brank);
+    }
     if (selects(L, a)) /* (len(x[x > 0]): the elements the mask selects, counted) */
         return reduce_rows(L, e, "len", NG_OP_ADD, false, NULL);
     Sym *view;
@@ -5441,6 +5853,8 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
         return mkval(ng_ir_complex(L->k, NG_COMPLEX128, as(L, re, NG_FLOAT64), as(L, im, NG_FLOAT64)),
                      NG_COMPLEX128, true, false);
     }
+    if (strcmp(fn, "sum") == 0 && e->nitems == 2 && !e->nkeywords) /* sum(row, start) */
+        return python_reduce_from(L, e, e->items[1], "sum", NG_OP_ADD);
     if (strcmp(fn, "sum") == 0 || strcmp(fn, "any") == 0 || strcmp(fn, "all") == 0)
         return np_reduce(L, e, fn, fn[0] == 's' ? NG_OP_ADD : fn[1] == 'n' ? NG_OP_LOGOR : NG_OP_LOGAND, true);
     if (strcmp(fn, "round") == 0) {
@@ -5458,6 +5872,8 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
         int_raises(L, as(L, mkval(r, x.dt, x.weak, false), NG_FLOAT64), line);
         return mkval(ng_ir_cast(L->k, NG_INT64, r), NG_INT64, true, false);
     }
+    if (strcmp(fn, "pow") == 0 && e->nitems == 3 && !e->nkeywords)
+        return pow_mod(L, e, line);
     if (strcmp(fn, "pow") == 0) {
         if (!check_args(L, e, 2, 2, fn))
             return NOVAL;
@@ -6629,7 +7045,7 @@ static void store(Lower *L, const NgJitExpr *e, Val v, Stmts *out)
     }
     mark_written(L, s);
     int_conversion(L, v, dt, true, e->span.line);
-    push(L, out, guarded(L, ok, ng_ir_store(L->k, s->param, s->given->ndim, idx, as(L, v, s->given->dtype))));
+    push(L, out, guarded(L, ok, ng_ir_store(L->k, s->param, s->given->ndim, idx, store_cast(L, v, s->given->dtype))));
 }
 
 static bool buf_indices(Lower *L, const Sym *s, const NgJitExpr *e, const NgJitExpr **ix);
@@ -6704,9 +7120,42 @@ static int divmod_values(Lower *L, const NgJitExpr *call, Val *vals, Stmts *out)
     return vals[0].r != NG_IR_NONE && vals[1].r != NG_IR_NONE;
 }
 
+/* m, e = math.frexp(x) (C's frexp: x itself and 0 for 0, inf and NaN, as CPython's) and
+ * f, i = math.modf(x) (the fraction with x's sign; an infinity's is a signed 0). */
+static int frexp_modf_values(Lower *L, const NgJitExpr *call, Val *vals, Stmts *out)
+{
+    NgIrKernel *k = L->k;
+    int line = call->span.line;
+    const char *fn = call->lhs->name;
+    if (!check_args(L, call, 1, 1, fn))
+        return 0;
+    NgIrRef x = math_float(L, call->items[0], line);
+    if (x == NG_IR_NONE)
+        return 0;
+    x = in_var(L, x);
+    if (fn[0] == 'f') {
+        vals[0] = pin(L, mkval(ng_ir_unary(k, NG_OP_FREXP, NG_FLOAT64, x), NG_FLOAT64, true, false), out);
+        vals[1] = pin(L, mkval(ng_ir_cast(k, NG_INT64, ng_ir_unary(k, NG_OP_FREXP_EXPONENT, NG_INT32, x)), NG_INT64,
+                               true, false), out);
+    } else {
+        NgIrRef ip = in_var(L, ng_ir_unary(k, NG_OP_TRUNC, NG_FLOAT64, x));
+        NgIrRef frac = ng_ir_binary(k, NG_OP_COPYSIGN, NG_FLOAT64, ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, x, ip), x);
+        frac = ng_ir_select(k, ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, x),
+                            ng_ir_binary(k, NG_OP_COPYSIGN, NG_FLOAT64, ng_ir_const_f(k, NG_FLOAT64, 0.0), x), frac);
+        vals[0] = pin(L, mkval(frac, NG_FLOAT64, true, false), out);
+        vals[1] = pin(L, mkval(ip, NG_FLOAT64, true, false), out);
+    }
+    return vals[0].r != NG_IR_NONE && vals[1].r != NG_IR_NONE;
+}
+
 /* The values a tuple assignment unpacks: the items of a tuple, or x.shape. */
 static int unpack_values(Lower *L, const NgJitExpr *value, int n, Val *vals, Stmts *out)
 {
+    if (value->kind == NG_JIT_E_CALL && value->lhs->kind == NG_JIT_E_ATTR && n == 2 &&
+        value->lhs->lhs->kind == NG_JIT_E_NAME && sym_of(L, value->lhs->lhs)->kind == SYM_MODULE &&
+        sym_of(L, value->lhs->lhs)->module == NG_JIT_MOD_MATH &&
+        (strcmp(value->lhs->name, "frexp") == 0 || strcmp(value->lhs->name, "modf") == 0))
+        return frexp_modf_values(L, value, vals, out);
     if (value->kind == NG_JIT_E_TUPLE || value->kind == NG_JIT_E_LIST) {
         if (value->nitems != n)
             return fail(L, value->span.line, NG_ERR_VALUE, "%s values to unpack (expected %d, got %d)",
@@ -7241,7 +7690,7 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
     if (v.r != NG_IR_NONE && v.weak)
         int_conversion(L, v, dt, true, line);
     if (v.r != NG_IR_NONE && L->st == NG_OK) { /* (after its checks) */
-        NgIrRef st = guarded(L, ok, ng_ir_store(k, a->param, nd, idx, as(L, v, dt)));
+        NgIrRef st = guarded(L, ok, ng_ir_store(k, a->param, nd, idx, store_cast(L, v, dt)));
         append(L, &inner, mask ? ng_ir_if(k, where.r, st, NG_IR_NONE) : st);
     }
     restore_rows(L, was);
@@ -7580,7 +8029,7 @@ static NgIrRef buf_value(Lower *L, const Sym *s, Val v, bool element, int line)
         return unsupported(L, line, "storing a complex into an array of real numbers"), NG_IR_NONE;
     if (v.weak || element)
         int_conversion(L, v, s->dt, true, line);
-    return L->st == NG_OK ? as(L, v, s->dt) : NG_IR_NONE;
+    return L->st == NG_OK ? store_cast(L, v, s->dt) : NG_IR_NONE;
 }
 
 static void buf_rows(Lower *L, Sym *s, const NgJitExpr *const *ix, const NgJitExpr *mask, const NgJitExpr *value,
@@ -7949,7 +8398,7 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     Val r = arith(L, s->op, cur, rhs, line);
     int_conversion(L, r, adt, true, line);
     if (r.r != NG_IR_NONE)
-        push(L, out, guarded(L, ok, ng_ir_store(L->k, a->param, nd, idx, as(L, r, adt))));
+        push(L, out, guarded(L, ok, ng_ir_store(L->k, a->param, nd, idx, store_cast(L, r, adt))));
 }
 
 /* The range a for statement iterates over: start, stop, step as int64

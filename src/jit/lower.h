@@ -161,6 +161,12 @@ typedef enum NgJitRaise {
                                    (after NG_JIT_RAISE_NO_TRIPS: the greater code wins) */
     NG_JIT_RAISE_INT_OVERFLOW,  /* OverflowError: a Python int beyond 64 bits (lower.c int_overflow;
                                    the launch runs the loop as Python instead where it wrote nothing) */
+    NG_JIT_RAISE_TOLERANCE,     /* ValueError of math.isclose's negative rel_tol or abs_tol */
+    NG_JIT_RAISE_ISQRT,         /* ValueError of math.isqrt of a negative int */
+    NG_JIT_RAISE_POW_MOD_ZERO,  /* ValueError of pow(a, b, 0) */
+    NG_JIT_RAISE_EMPTY_SUM,     /* (NG_JIT_PYTHON only) Python's sum() or math.prod() of an empty row:
+                                   its start, of the start's own type (a Python int or float) */
+    NG_JIT_RAISE_POW_BIG,       /* (NG_JIT_PYTHON only) pow(a, b, m) of a modulus from 2**32 on or b < 0 */
     NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this) */
     NG_JIT_RAISE_CODES = 64,    /* (the multiplier of the line; times NG_JIT_RAISE_LINES, 2**25, which
                                    leaves the fields of KeyError and NG_JIT_RAISE_INT_BOUNDS their bits) */

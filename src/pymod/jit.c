@@ -1426,6 +1426,9 @@ static PyObject *python_exception(int64_t what, PyObject **type)
         [NG_JIT_RAISE_ARANGE_NAN] = {"arange: cannot compute length", 'V'},
         [NG_JIT_RAISE_INT_OVERFLOW] = {"a Python int in the compiled loop exceeded 64 bits; numgpu computes Python "
                                        "ints in 64 bits", 0},
+        [NG_JIT_RAISE_TOLERANCE] = {"tolerances must be non-negative", 'V'},
+        [NG_JIT_RAISE_ISQRT] = {"isqrt() argument must be nonnegative", 'V'},
+        [NG_JIT_RAISE_POW_MOD_ZERO] = {"pow() 3rd argument cannot be 0", 'V'},
     };
     if (code > 0 && code < NG_JIT_RAISE_CODES && ops[code].kind) {
         PyObject *a = python_number(ops[code].kind, ops[code].a);
@@ -1555,6 +1558,8 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
         {NG_JIT_RAISE_STR_LEN, "compares a str of other than one character"},
         {NG_JIT_RAISE_MASK_ROWS, "counts the rows a boolean mask selects, which have no element"},
         {NG_JIT_RAISE_RANGE_STEP, "has a range() step of 0 (Python raises ValueError)"},
+        {NG_JIT_RAISE_POW_BIG, "takes pow(a, b, m) of a modulus from 2**32 on or a negative b (an inverse)"},
+        {NG_JIT_RAISE_EMPTY_SUM, "takes sum() or math.prod() of an empty row (Python's is the start itself)"},
         {NG_JIT_RAISE_INT_OVERFLOW, "computes a Python int beyond 64 bits (numgpu's are 64-bit)"},
     };
     for (size_t k = 0; k < sizeof only / sizeof *only; k++)

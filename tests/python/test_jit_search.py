@@ -199,10 +199,18 @@ def calls_helper(x):
     return k
 
 
-@pytest.mark.parametrize("fn", [carried, continue_in_branch, for_else, calls_helper])
+@pytest.mark.parametrize("fn", [carried, continue_in_branch, calls_helper])
 def test_lookalikes_are_not_searches(x, fn):
     f = jit_same(fn, x)
     assert not any(r["search"] for r in f.loop_report())
+
+
+def test_for_else_is_a_search(x):
+    # (the else block follows the loop where no break ran, desugar.c else_loops: the flag it
+    # tests is set by the breaking iteration only, so the loop is a search)
+    f = jit_same(for_else, x)
+    assert f.loop_report()[0]["search"]
+    jit_same(for_else, -x)
 
 
 def test_a_write_before_the_test_is_not_a_search(x):
