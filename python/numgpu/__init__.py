@@ -852,9 +852,32 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_np._NoValue
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """NaN to `nan`, infinities to `posinf`/`neginf` (the dtype's largest finite values by
-    default), in both parts of complex data; a copy unless copy=False (then in place)."""
+    default), in both parts of complex data; a copy unless copy=False (then in place). One pass
+    over the data (one per part of complex data) where the three values are real numbers."""
     if copy is False and isinstance(x, (_np.ndarray, _np.generic)):
         return _np.nan_to_num(x, copy=False, nan=nan, posinf=posinf, neginf=neginf)  # (the caller's own array)
+    if not _builtins.all(v is None or isinstance(v, (int, float, _np.integer, _np.floating)) for v in
+                         (nan, posinf, neginf)):
+        return _nan_to_num_masks(x, copy, nan, posinf, neginf)  # (array or complex values: NumPy's copyto)
+    a = array(x, copy=None if copy else False)
+    if a.dtype.kind not in "fc":
+        if copy and a is x:
+            a = a.copy()
+        return a[()] if a.ndim == 0 else a
+    info = _np.finfo(a.real.dtype)
+    vals = (float(nan), float(info.max if posinf is None else posinf), float(info.min if neginf is None else neginf))
+    if a.dtype.kind == "f":
+        r = _core.nan_to_num(a, *vals) if copy else _core.nan_to_num(a, *vals, a)
+    else:
+        r = empty_like(a) if copy else a  # noqa: F821
+        for part in ("real", "imag"):
+            _core.nan_to_num(getattr(a, part), *vals, getattr(r, part))
+    return r[()] if r.ndim == 0 else r
+
+
+def _nan_to_num_masks(x, copy, nan, posinf, neginf):
+    """nan_to_num by NumPy's own steps (masks, then copyto), for values NumPy's copyto takes
+    that are not real numbers (arrays broadcast against x)."""
     x = array(x, copy=copy)
     if x.dtype.kind not in "fc":
         return x[()] if x.ndim == 0 else x
