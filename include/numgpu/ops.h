@@ -136,8 +136,11 @@ NgStatus ng_op_transpose(const NgArray *a, const int *perm, NgArray *out);
 NgStatus ng_op_broadcast_to(const NgArray *a, int ndim, const int64_t *shape, NgArray *out);
 /* C-contiguous copy (or a new reference when already contiguous and !force). */
 NgStatus ng_op_ascontiguous(const NgArray *a, bool force, NgArray *out);
-/* Joins arrays along an existing axis. */
-NgStatus ng_op_concatenate(int n, const NgArray *const *arrays, int axis, NgArray *out);
+/* Joins arrays along an existing axis, one copy per input, each cast (unsafe, as assignment)
+ * straight into its place: into dest when given (of the joined shape; *out a new reference to
+ * it), else a new array of `dtype` (NG_NODTYPE: the inputs' promoted dtype). */
+NgStatus ng_op_concatenate(int n, const NgArray *const *arrays, int axis, NgDType dtype, const NgArray *dest,
+                           NgArray *out);
 
 /* ---- indexing -------------------------------------------------------- */
 

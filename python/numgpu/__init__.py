@@ -488,16 +488,14 @@ def broadcast_to(a, shape):
     return _core.broadcast_to(a, shape)
 
 
-def _cast_all(arrays, dtype, casting):
-    """concatenate's dtype=: every array cast to it under `casting` (NumPy's TypeError else)."""
+def _check_casts(arrays, dtype, casting):
+    """concatenate's dtype= and out=: every array castable to dtype under `casting` (NumPy's
+    TypeError else); the casts themselves happen as each array is copied into its place."""
     dtype = _np.dtype(dtype)
-    out = []
     for a in arrays:
-        a = _arr(a)
         if not _np.can_cast(a.dtype, dtype, casting):
             raise TypeError("Cannot cast array data from %r to %r according to the rule %r" % (a.dtype, dtype, casting))
-        out.append(a if a.dtype == dtype else a.astype(dtype))
-    return out
+    return dtype
 
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
@@ -514,17 +512,20 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if dtype is None and out is None and _builtins.any(type(a) in (int, float, complex, bool) for a in arrays):
         # NumPy 2 promotes Python scalars weakly here too: (int16 array, 3) stays int16
         dtype = _np.result_type(*[a if type(a) in (int, float, complex, bool) else _arr(a).dtype for a in arrays])
+    to = None
     if dtype is not None or out is not None or casting != "same_kind":
         # each array cast straight to the dtype the result takes (NumPy: no common dtype on the way)
         arrays = [_arr(a) for a in arrays]
         to = dtype if dtype is not None else out.dtype if out is not None else \
             _np.result_type(*[a.dtype for a in arrays]) if arrays else None
         if to is not None:
-            arrays = _cast_all(arrays, to, casting)
+            to = _check_casts(arrays, to, casting)
     if axis is None:
-        r = _core.concatenate([ravel(a) for a in arrays], 0)
-    else:
-        r = _core.concatenate(arrays, axis)
+        arrays = [ravel(a) for a in arrays]
+        axis = 0
+    if isinstance(out, ndarray):
+        return _core.concatenate(arrays, axis, to, out)  # (written in place: no result to copy)
+    r = _core.concatenate(arrays, axis, to)
     return r if out is None else _into(out, r)
 
 

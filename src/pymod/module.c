@@ -406,11 +406,16 @@ static PyObject *f_reduce(PyObject *m, PyObject *args)
     return st == NG_OK ? ngpy_wrap_result(&out, true) : ngpy_raise(st);
 }
 
+/* concatenate(arrays, axis, dtype=None, out=None): out a numgpu array or None; the result, or out. */
 static PyObject *f_concatenate(PyObject *m, PyObject *args)
 {
-    PyObject *seq_o;
+    PyObject *seq_o, *dtype_o = Py_None, *out_o = Py_None;
     int axis;
-    if (!PyArg_ParseTuple(args, "Oi:concatenate", &seq_o, &axis))
+    if (!PyArg_ParseTuple(args, "Oi|OO:concatenate", &seq_o, &axis, &dtype_o, &out_o))
+        return NULL;
+    NgDType dtype;
+    const NgArray *dest;
+    if (ngpy_dtype(dtype_o, &dtype) < 0 || out_arg(out_o, &dest) < 0)
         return NULL;
     PyObject *seq = PySequence_Fast(seq_o, "concatenate needs a sequence of arrays");
     if (!seq)
@@ -430,8 +435,14 @@ static PyObject *f_concatenate(PyObject *m, PyObject *args)
         ptrs[got] = &arrs[got];
     }
     NgArray out;
-    NgStatus st = ng_op_concatenate((int)n, ptrs, axis, &out);
-    res = st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    NgStatus st = ng_op_concatenate((int)n, ptrs, axis, dtype, dest, &out);
+    if (st == NG_OK && dest) {
+        ng_array_release(&out);
+        res = PyTuple_Check(out_o) ? PyTuple_GET_ITEM(out_o, 0) : out_o;
+        Py_INCREF(res);
+    } else {
+        res = st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    }
 done:
     for (Py_ssize_t i = 0; i < got; i++)
         ng_array_release(&arrs[i]);
@@ -699,7 +710,7 @@ static PyMethodDef functions[] = {
     {"reduce", f_reduce, METH_VARARGS, "reduce(opcode, a, axis, dtype, keepdims, ddof)"},
     {"clip", f_clip, METH_VARARGS, "clip(a, lo, hi, out=None): NumPy's clip, one pass"},
     {"nan_to_num", f_nan_to_num, METH_VARARGS, "nan_to_num(a, nan, posinf, neginf, out=None): one pass"},
-    {"concatenate", f_concatenate, METH_VARARGS, "concatenate(arrays, axis)"},
+    {"concatenate", f_concatenate, METH_VARARGS, "concatenate(arrays, axis, dtype=None, out=None)"},
     {"broadcast_to", f_broadcast_to, METH_VARARGS, "broadcast_to(a, shape)"},
     {"as_strided", f_as_strided, METH_VARARGS, "as_strided(a, shape, strides): a view of a's memory"},
     {"stats", f_stats, METH_NOARGS, "Counters: launches, compiles, cache hits, transfers, memory."},

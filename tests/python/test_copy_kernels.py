@@ -199,6 +199,18 @@ def test_concatenate_dtypes_out_and_errors():
         ng.concatenate([ng.asarray(b), ng.asarray(a)], dtype=np.int16)          # same_kind refuses
     assert_same(ng.concatenate([ng.asarray(b), ng.asarray(a)], dtype=np.int16, casting="unsafe"),
                 np.concatenate([b, a], dtype=np.int16, casting="unsafe"))
+    out = ng.zeros((7, 5), dtype=np.float32)                # a strided out=, written in place
+    assert ng.concatenate([ng.asarray(a).T, ng.asarray(b).T], 1, out=out.T) is not None
+    assert_same(out.T, np.concatenate([a.T, b.T], 1).astype(np.float32))
+    host = np.zeros((7, 5))
+    assert ng.concatenate([ng.asarray(a), ng.asarray(b)], out=host) is host
+    np.testing.assert_array_equal(host, np.concatenate([a, b]))
+    buf, gbuf = np.arange(10.0), ng.arange(10.0)            # out= overlapping the inputs
+    np.concatenate([buf[5:], buf[:5]], out=buf)
+    ng.concatenate([gbuf[5:], gbuf[:5]], out=gbuf)
+    assert_same(gbuf, buf)
+    with pytest.raises(ValueError):
+        ng.concatenate([ng.asarray(a), ng.asarray(b)], out=ng.empty((6, 5)))
     with pytest.raises(ValueError):
         ng.concatenate([ng.asarray(a), ng.asarray(b)], 1)
     with pytest.raises(ValueError):
