@@ -157,6 +157,44 @@ static NgIrRef tiles(NgIrKernel *k, const int *vars, const NgIrRef *ext, NgIrRef
     return ng_ir_for(k, t[0], zero, ext[0], side, body, NG_IR_PARALLEL);
 }
 
+/* The 2-d box vars[0] < ext[0], vars[1] < ext[1] as one flat parallel loop (GPU targets) whose
+ * points go tile by tile: point t is row (t % EW_TILE^2) / EW_TILE, column t % EW_TILE of tile
+ * t / EW_TILE^2 (tiles in row order; points past the box's edge do nothing). A block of threads
+ * then covers a few whole rows of one tile, so each memory sector it fetches of an array read
+ * across its rows serves the tile's next rows from the L1 cache, where plain row order touches
+ * that sector again only a whole output row later. The loop's trips: flat_tile_trips. */
+static NgIrRef flat_tiles(NgIrKernel *k, const int *vars, const NgIrRef *ext, NgIrRef body)
+{
+    NgIrRef side = ng_ir_const_i(k, NG_INT64, EW_TILE);
+    NgIrRef area = ng_ir_const_i(k, NG_INT64, EW_TILE * EW_TILE), zero = ng_ir_const_i(k, NG_INT64, 0);
+    int t = ng_ir_var(k, NG_INT64);
+    NgIrRef tv = ng_ir_varref(k, t);
+    /* tiles per row of tiles, ceil(ext[1] / EW_TILE); operands >= 0, so C's division is the floor */
+    NgIrRef across = ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_INT64, ext[1],
+                                  ng_ir_const_i(k, NG_INT64, EW_TILE - 1)), side);
+    NgIrRef tile = ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, tv, area);
+    NgIrRef in = ng_ir_binary(k, NG_OP_MOD, NG_INT64, tv, area);
+    NgIrRef trow = ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, tile, across); /* (the one run-time division) */
+    NgIrRef tcol = ng_ir_binary(k, NG_OP_SUB, NG_INT64, tile, ng_ir_binary(k, NG_OP_MUL, NG_INT64, trow, across));
+    NgIrRef row = ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_binary(k, NG_OP_MUL, NG_INT64, trow, side),
+                               ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, in, side));
+    NgIrRef col = ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_binary(k, NG_OP_MUL, NG_INT64, tcol, side),
+                               ng_ir_binary(k, NG_OP_MOD, NG_INT64, in, side));
+    NgIrRef inside = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_LT, NG_BOOL, ng_ir_varref(k, vars[0]), ext[0]),
+                                  ng_ir_binary(k, NG_OP_LT, NG_BOOL, ng_ir_varref(k, vars[1]), ext[1]));
+    NgIrRef stmts[3] = {ng_ir_let(k, vars[0], row), ng_ir_let(k, vars[1], col), ng_ir_if(k, inside, body, NG_IR_NONE)};
+    NgIrRef total = ng_ir_binary(k, NG_OP_MUL, NG_INT64, ng_ir_binary(k, NG_OP_MUL, NG_INT64, across, area),
+                                 ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_INT64, ext[0],
+                                              ng_ir_const_i(k, NG_INT64, EW_TILE - 1)), side));
+    return ng_ir_for(k, t, zero, total, ng_ir_const_i(k, NG_INT64, 1), ng_ir_block(k, 3, stmts), NG_IR_PARALLEL);
+}
+
+/* Trips of flat_tiles' loop over an n0 x n1 box: whole tiles. */
+static int64_t flat_tile_trips(int64_t n0, int64_t n1)
+{
+    return (n0 + EW_TILE - 1) / EW_TILE * ((n1 + EW_TILE - 1) / EW_TILE) * EW_TILE * EW_TILE;
+}
+
 /* IR: nested loops over the output, outermost parallel; the body stores the
  * op of the loaded (or scalar) inputs, computed in the op's own dtype and
  * then cast to the output's (out= may be wider: NumPy rounds the loop's
@@ -235,7 +273,10 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
     for (int d = 0; d < nd; d++)
         ext[d] = ng_ir_shape(k, out, d);
     NgIrRef store = ng_ir_store(k, out, nd, idx, ng_ir_cast(k, outdt, value));
-    k->body = key->tiled && nd == 2 ? tiles(k, vars, ext, store) : ng_ir_box(k, nd, vars, ext, store, key->flat);
+    if (key->tiled && nd == 2)
+        k->body = key->flat ? flat_tiles(k, vars, ext, store) : tiles(k, vars, ext, store);
+    else
+        k->body = ng_ir_box(k, nd, vars, ext, store, key->flat);
     return k->status;
 }
 
@@ -331,7 +372,7 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
     }
     NgDevice *dev = ng_array_device(out);
     key->flat = dev->be->target->par != NG_PAR_OPENMP && p.ndim > 1; /* see ng_ir_box */
-    key->tiled = !key->flat && p.ndim == 2 && kind != EW_RANGE && kind != EW_EYE && across_rows(&p, nin + 1);
+    key->tiled = p.ndim == 2 && kind != EW_RANGE && kind != EW_EYE && across_rows(&p, nin + 1);
     const NgKernel *kern;
     NgStatus st = ng_kernel_get(dev, key, sizeof *key, build_ew, key, &kern);
     if (st != NG_OK)
@@ -345,7 +386,9 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
         else
             ng_scalar_kargs(&in[i].scalar, in[i].dtype, args, &n);
     }
-    return ng_kernel_launch(kern, args, n, key->flat ? out->size : p.ndim ? p.shape[0] : 1, out->size);
+    int64_t extent = !key->tiled ? (key->flat ? out->size : p.ndim ? p.shape[0] : 1)
+                     : key->flat ? flat_tile_trips(p.shape[0], p.shape[1]) : (p.shape[0] + EW_TILE - 1) / EW_TILE;
+    return ng_kernel_launch(kern, args, n, extent, out->size);
 }
 
 /* ---- type resolution (NumPy 2's loops) ---- */
