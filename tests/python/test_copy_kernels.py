@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import numgpu as ng
-from helpers import ALL, COMPLEX, FLOATS, INTS, NUMERIC, assert_same, call_both, case_id, data, views
+from helpers import ALL, COMPLEX, FLOATS, INTS, assert_same, call_both, case_id, data, views
 
 # ---- clip: one kernel, NumPy's semantics ----------------------------------------------------
 
