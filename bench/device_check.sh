@@ -60,6 +60,8 @@ for scan in 1 0; do
     --dir bench/jit_scan 2>&1 | grep -v -i "warn\|numba.readthedocs\|^$\|^File\|^def \|^\^\|^To find" \
     | sed "s/^/NUMGPU_SCAN=$scan /" | tee -a "$log"
 done
+say "== clip, transposed copies (tiled), concatenate, nan_to_num on cuda vs NumPy (bench_copies.py) =="
+NUMGPU_DEVICE=cuda timeout ${COPIES_TIMEOUT:-120} $PY bench/bench_copies.py --sizes 1e6,1e7 2>&1 | tee -a "$log"
 say "== fixed cost of a jit call on cuda (bench_jit_call.py) =="
 NUMGPU_DEVICE=cuda timeout 60 $PY bench/bench_jit_call.py 2>&1 | tee -a "$log"
 say "== data larger than the GPU's memory: managed overflow memory (bench_oversubscribe.py) =="

@@ -83,6 +83,15 @@ NgStatus ng_op_unary(NgOp op, const NgOperand *a, const NgArray *dest, NgArray *
 /* where(cond, x, y), written into dest when given (as ng_op_binary's dest). */
 NgStatus ng_op_where(const NgOperand *cond, const NgOperand *x, const NgOperand *y, const NgArray *dest,
                      NgArray *out);
+/* NumPy's clip: minimum(maximum(a, lo), hi) in one pass, lo or hi NULL for no bound, computed in
+ * the dtype maximum resolves for all the operands (NaN in any of them propagates; lo > hi gives
+ * hi); written into dest when given (as ng_op_binary's dest). */
+NgStatus ng_op_clip(const NgOperand *a, const NgOperand *lo, const NgOperand *hi, const NgArray *dest,
+                    NgArray *out);
+/* NumPy's nan_to_num of a real float array, in one pass: NaN -> nan, +inf -> posinf, -inf ->
+ * neginf (each rounded to a's dtype), into dest (may be a itself: in place) or a new array. */
+NgStatus ng_op_nan_to_num(const NgArray *a, double nan, double posinf, double neginf, const NgArray *dest,
+                          NgArray *out);
 /* Copy of `a` converted to dtype (always a new buffer). */
 NgStatus ng_op_astype(const NgArray *a, NgDType dt, NgArray *out);
 /* dst[...] = src, broadcasting src to dst's shape and casting (unsafe, as
@@ -130,8 +139,11 @@ NgStatus ng_op_transpose(const NgArray *a, const int *perm, NgArray *out);
 NgStatus ng_op_broadcast_to(const NgArray *a, int ndim, const int64_t *shape, NgArray *out);
 /* C-contiguous copy (or a new reference when already contiguous and !force). */
 NgStatus ng_op_ascontiguous(const NgArray *a, bool force, NgArray *out);
-/* Joins arrays along an existing axis. */
-NgStatus ng_op_concatenate(int n, const NgArray *const *arrays, int axis, NgArray *out);
+/* Joins arrays along an existing axis, one copy per input, each cast (unsafe, as assignment)
+ * straight into its place: into dest when given (of the joined shape; *out a new reference to
+ * it), else a new array of `dtype` (NG_NODTYPE: the inputs' promoted dtype). */
+NgStatus ng_op_concatenate(int n, const NgArray *const *arrays, int axis, NgDType dtype, const NgArray *dest,
+                           NgArray *out);
 
 /* ---- indexing -------------------------------------------------------- */
 

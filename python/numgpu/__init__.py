@@ -502,16 +502,14 @@ def broadcast_to(a, shape):
     return r
 
 
-def _cast_all(arrays, dtype, casting):
-    """concatenate's dtype=: every array cast to it under `casting` (NumPy's TypeError else)."""
+def _check_casts(arrays, dtype, casting):
+    """concatenate's dtype= and out=: every array castable to dtype under `casting` (NumPy's
+    TypeError else); the casts themselves happen as each array is copied into its place."""
     dtype = _np.dtype(dtype)
-    out = []
     for a in arrays:
-        a = _arr(a)
         if not _np.can_cast(a.dtype, dtype, casting):
             raise TypeError("Cannot cast array data from %r to %r according to the rule %r" % (a.dtype, dtype, casting))
-        out.append(a if a.dtype == dtype else a.astype(dtype))
-    return out
+    return dtype
 
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
@@ -528,17 +526,20 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if dtype is None and out is None and _builtins.any(type(a) in (int, float, complex, bool) for a in arrays):
         # NumPy 2 promotes Python scalars weakly here too: (int16 array, 3) stays int16
         dtype = _np.result_type(*[a if type(a) in (int, float, complex, bool) else _arr(a).dtype for a in arrays])
+    to = None
     if dtype is not None or out is not None or casting != "same_kind":
         # each array cast straight to the dtype the result takes (NumPy: no common dtype on the way)
         arrays = [_arr(a) for a in arrays]
         to = dtype if dtype is not None else out.dtype if out is not None else \
             _np.result_type(*[a.dtype for a in arrays]) if arrays else None
         if to is not None:
-            arrays = _cast_all(arrays, to, casting)
+            to = _check_casts(arrays, to, casting)
     if axis is None:
-        r = _core.concatenate([ravel(a) for a in arrays], 0)
-    else:
-        r = _core.concatenate(arrays, axis)
+        arrays = [ravel(a) for a in arrays]
+        axis = 0
+    if isinstance(out, ndarray):
+        return _core.concatenate(arrays, axis, to, out)  # (written in place: no result to copy)
+    r = _core.concatenate(arrays, axis, to)
     return r if out is None else _into(out, r)
 
 
@@ -867,9 +868,32 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_np._NoValue
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """NaN to `nan`, infinities to `posinf`/`neginf` (the dtype's largest finite values by
-    default), in both parts of complex data; a copy unless copy=False (then in place)."""
+    default), in both parts of complex data; a copy unless copy=False (then in place). One pass
+    over the data (one per part of complex data) where the three values are real numbers."""
     if copy is False and isinstance(x, (_np.ndarray, _np.generic)):
         return _np.nan_to_num(x, copy=False, nan=nan, posinf=posinf, neginf=neginf)  # (the caller's own array)
+    if not _builtins.all(v is None or isinstance(v, (int, float, _np.integer, _np.floating)) for v in
+                         (nan, posinf, neginf)):
+        return _nan_to_num_masks(x, copy, nan, posinf, neginf)  # (array or complex values: NumPy's copyto)
+    a = array(x, copy=None if copy else False)
+    if a.dtype.kind not in "fc":
+        if copy and a is x:
+            a = a.copy()
+        return a[()] if a.ndim == 0 else a
+    info = _np.finfo(a.real.dtype)
+    vals = (float(nan), float(info.max if posinf is None else posinf), float(info.min if neginf is None else neginf))
+    if a.dtype.kind == "f":
+        r = _core.nan_to_num(a, *vals) if copy else _core.nan_to_num(a, *vals, a)
+    else:
+        r = empty_like(a) if copy else a  # noqa: F821
+        for part in ("real", "imag"):
+            _core.nan_to_num(getattr(a, part), *vals, getattr(r, part))
+    return r[()] if r.ndim == 0 else r
+
+
+def _nan_to_num_masks(x, copy, nan, posinf, neginf):
+    """nan_to_num by NumPy's own steps (masks, then copyto), for values NumPy's copyto takes
+    that are not real numbers (arrays broadcast against x)."""
     x = array(x, copy=copy)
     if x.dtype.kind not in "fc":
         return x[()] if x.ndim == 0 else x

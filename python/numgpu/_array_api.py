@@ -118,6 +118,7 @@ def _mT(self):
 ndarray.__array_namespace__ = _array_namespace
 ndarray.to_device = _to_device
 ndarray.mT = property(_mT, doc="Transpose of the last two axes (the standard's matrix transpose).")
+ndarray.clip = lambda self, min=None, max=None, out=None: clip(self, min, max, out)  # (defined below)
 
 
 # ---- data types -------------------------------------------------------------------------
@@ -411,31 +412,29 @@ def vecdot(x1, x2, /, *, axis=-1):
 
 
 def clip(x, /, min=None, max=None, out=None, *, a_min=None, a_max=None):
-    """x limited to [min, max] (NumPy's clip; also the standard's min=/max= keywords). A Python
+    """x limited to [min, max] (NumPy's clip; also the standard's min=/max= keywords), in one
+    pass: minimum(maximum(x, min), max), NaNs propagating, max winning where min > max. A Python
     scalar bound keeps x's dtype; array bounds take part in type promotion, as in NumPy."""
     x = _asarr(x)
     lo = a_min if min is None else min
     hi = a_max if max is None else max
-    ns = _ns()
-    r = x
-    if lo is not None:
-        r = ns.maximum(r, _bound(lo, x.dtype))
-    if hi is not None:
-        r = ns.minimum(r, _bound(hi, x.dtype))
-    if r is x:
-        r = x.copy()
-    if out is not None:
-        out[...] = r
+    lo, hi = (None if v is None else _bound(v, x.dtype) for v in (lo, hi))
+    if out is not None and not isinstance(out, ndarray):  # a NumPy out=: filled from the result
+        out[...] = _core.clip(x, lo, hi)
         return out
-    return r
+    return _core.clip(x, lo, hi, out)
 
 
 def _bound(v, dtype):
     """A Python int bound outside an integer dtype's range, pulled to the range (NumPy clips,
-    it does not raise, there)."""
-    if isinstance(v, int) and not isinstance(v, bool) and dtype.kind in "iu":
-        i = _np.iinfo(dtype)
-        return _builtins.min(_builtins.max(v, int(i.min)), int(i.max))
+    it does not raise, there); beside a float dtype, the float it stands for (NumPy's value,
+    also past 64 bits)."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        if dtype.kind in "iu":
+            i = _np.iinfo(dtype)
+            return _builtins.min(_builtins.max(v, int(i.min)), int(i.max))
+        if dtype.kind in "fc" and not -2 ** 63 <= v < 2 ** 64:
+            return float(v)
     return v
 
 

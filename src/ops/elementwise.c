@@ -139,6 +139,62 @@ NgDType ng_op_result_of(NgOp op, NgDType c)
     }
 }
 
+/* The 2-d loops over vars[0] < ext[0], vars[1] < ext[1] in EW_TILE x EW_TILE tiles, the rows
+ * of tiles parallel: a tile's rows of every operand (EW_TILE of an array read across its rows,
+ * EW_TILE cache lines) stay in cache while it is done, where the plain loops fetch a line of
+ * that array for each element and find it evicted by the time the next row needs it. */
+static NgIrRef tiles(NgIrKernel *k, const int *vars, const NgIrRef *ext, NgIrRef body)
+{
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
+    NgIrRef side = ng_ir_const_i(k, NG_INT64, EW_TILE);
+    int t[2] = {ng_ir_var(k, NG_INT64), ng_ir_var(k, NG_INT64)};
+    for (int d = 1; d >= 0; d--) { /* the loops inside a tile, axis 1 innermost */
+        NgIrRef from = ng_ir_varref(k, t[d]);
+        NgIrRef to = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_INT64, from, side), ext[d]);
+        body = ng_ir_for(k, vars[d], from, to, one, body, 0);
+    }
+    body = ng_ir_for(k, t[1], zero, ext[1], side, body, 0);
+    return ng_ir_for(k, t[0], zero, ext[0], side, body, NG_IR_PARALLEL);
+}
+
+/* The 2-d box vars[0] < ext[0], vars[1] < ext[1] as one flat parallel loop (GPU targets) whose
+ * points go tile by tile: point t is row (t % EW_TILE^2) / EW_TILE, column t % EW_TILE of tile
+ * t / EW_TILE^2 (tiles in row order; points past the box's edge do nothing). A block of threads
+ * then covers a few whole rows of one tile, so each memory sector it fetches of an array read
+ * across its rows serves the tile's next rows from the L1 cache, where plain row order touches
+ * that sector again only a whole output row later. The loop's trips: flat_tile_trips. */
+static NgIrRef flat_tiles(NgIrKernel *k, const int *vars, const NgIrRef *ext, NgIrRef body)
+{
+    NgIrRef side = ng_ir_const_i(k, NG_INT64, EW_TILE);
+    NgIrRef area = ng_ir_const_i(k, NG_INT64, EW_TILE * EW_TILE), zero = ng_ir_const_i(k, NG_INT64, 0);
+    int t = ng_ir_var(k, NG_INT64);
+    NgIrRef tv = ng_ir_varref(k, t);
+    /* tiles per row of tiles, ceil(ext[1] / EW_TILE); operands >= 0, so C's division is the floor */
+    NgIrRef across = ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_INT64, ext[1],
+                                  ng_ir_const_i(k, NG_INT64, EW_TILE - 1)), side);
+    NgIrRef tile = ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, tv, area);
+    NgIrRef in = ng_ir_binary(k, NG_OP_MOD, NG_INT64, tv, area);
+    NgIrRef trow = ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, tile, across); /* (the one run-time division) */
+    NgIrRef tcol = ng_ir_binary(k, NG_OP_SUB, NG_INT64, tile, ng_ir_binary(k, NG_OP_MUL, NG_INT64, trow, across));
+    NgIrRef row = ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_binary(k, NG_OP_MUL, NG_INT64, trow, side),
+                               ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, in, side));
+    NgIrRef col = ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_binary(k, NG_OP_MUL, NG_INT64, tcol, side),
+                               ng_ir_binary(k, NG_OP_MOD, NG_INT64, in, side));
+    NgIrRef inside = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_LT, NG_BOOL, ng_ir_varref(k, vars[0]), ext[0]),
+                                  ng_ir_binary(k, NG_OP_LT, NG_BOOL, ng_ir_varref(k, vars[1]), ext[1]));
+    NgIrRef stmts[3] = {ng_ir_let(k, vars[0], row), ng_ir_let(k, vars[1], col), ng_ir_if(k, inside, body, NG_IR_NONE)};
+    NgIrRef total = ng_ir_binary(k, NG_OP_MUL, NG_INT64, ng_ir_binary(k, NG_OP_MUL, NG_INT64, across, area),
+                                 ng_ir_binary(k, NG_OP_FLOORDIV, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_INT64, ext[0],
+                                              ng_ir_const_i(k, NG_INT64, EW_TILE - 1)), side));
+    return ng_ir_for(k, t, zero, total, ng_ir_const_i(k, NG_INT64, 1), ng_ir_block(k, 3, stmts), NG_IR_PARALLEL);
+}
+
+/* Trips of flat_tiles' loop over an n0 x n1 box: whole tiles. */
+static int64_t flat_tile_trips(int64_t n0, int64_t n1)
+{
+    return (n0 + EW_TILE - 1) / EW_TILE * ((n1 + EW_TILE - 1) / EW_TILE) * EW_TILE * EW_TILE;
+}
+
 /* IR: nested loops over the output, outermost parallel; the body stores the
  * op of the loaded (or scalar) inputs, computed in the op's own dtype and
  * then cast to the output's (out= may be wider: NumPy rounds the loop's
@@ -174,9 +230,26 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
     case EW_WHERE:
         value = ng_ir_select(k, ng_ir_cast(k, NG_BOOL, in[0]), ng_ir_cast(k, outdt, in[1]), ng_ir_cast(k, outdt, in[2]));
         break;
+    case EW_CLIP: { /* NumPy's clip loop: the maximum's, then the minimum's NaN propagation */
+        int at = 1;
+        value = ng_ir_cast(k, compute, in[0]);
+        if (key->op & EW_CLIP_LO)
+            value = ng_ir_binary(k, NG_OP_MAXIMUM, compute, value, ng_ir_cast(k, compute, in[at++]));
+        if (key->op & EW_CLIP_HI)
+            value = ng_ir_binary(k, NG_OP_MINIMUM, compute, value, ng_ir_cast(k, compute, in[at]));
+        break;
+    }
     case EW_COPY:
         value = in[0];
         break;
+    case EW_NAN_TO_NUM: {
+        NgIrRef x = ng_ir_cast(k, compute, in[0]);
+        NgIrRef inf = ng_ir_select(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, x, ng_ir_const_f(k, compute, 0.0)),
+                                   ng_ir_cast(k, compute, in[2]), ng_ir_cast(k, compute, in[3]));
+        value = ng_ir_select(k, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x), ng_ir_cast(k, compute, in[1]),
+                             ng_ir_select(k, ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, x), inf, x));
+        break;
+    }
     case EW_RANGE: {
         /* flat index from the (at most 1-d) loop; value computed in `compute` */
         NgIrRef i = ng_ir_cast(k, compute, nd ? idx[0] : ng_ir_const_i(k, NG_INT64, 0));
@@ -199,7 +272,11 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
     NgIrRef ext[NG_MAXDIMS];
     for (int d = 0; d < nd; d++)
         ext[d] = ng_ir_shape(k, out, d);
-    k->body = ng_ir_box(k, nd, vars, ext, ng_ir_store(k, out, nd, idx, ng_ir_cast(k, outdt, value)), key->flat);
+    NgIrRef store = ng_ir_store(k, out, nd, idx, ng_ir_cast(k, outdt, value));
+    if (key->tiled && nd == 2)
+        k->body = key->flat ? flat_tiles(k, vars, ext, store) : tiles(k, vars, ext, store);
+    else
+        k->body = ng_ir_box(k, nd, vars, ext, store, key->flat);
     return k->status;
 }
 
@@ -235,6 +312,26 @@ static void collapse(EwPlan *p, int nops, const int64_t *shape, int ndim)
         nd++;
     }
     p->ndim = nd;
+}
+
+/* Whether the collapsed 2-d loops of plan p (axis 1 inner) cross the rows of one of its nops
+ * operands (stride 0 for scalars) while running along another's: one steps further along axis 1
+ * than along axis 0, another no further (a transposed copy, either way round), and both axes are
+ * long enough for tiles to pay. */
+static bool across_rows(const EwPlan *p, int nops)
+{
+    if (p->shape[0] < EW_TILE || p->shape[1] < EW_TILE)
+        return false;
+    bool across = false, along = false;
+    for (int o = 0; o < nops; o++) {
+        int64_t s0 = p->strides[o][0] < 0 ? -p->strides[o][0] : p->strides[o][0];
+        int64_t s1 = p->strides[o][1] < 0 ? -p->strides[o][1] : p->strides[o][1];
+        if (s0 == 0 || s1 == 0)
+            continue;
+        across = across || s1 > s0;
+        along = along || s1 <= s0;
+    }
+    return across && along;
 }
 
 NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, int nin, const EwInput *in)
@@ -275,6 +372,7 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
     }
     NgDevice *dev = ng_array_device(out);
     key->flat = dev->be->target->par != NG_PAR_OPENMP && p.ndim > 1; /* see ng_ir_box */
+    key->tiled = p.ndim == 2 && kind != EW_RANGE && kind != EW_EYE && across_rows(&p, nin + 1);
     const NgKernel *kern;
     NgStatus st = ng_kernel_get(dev, key, sizeof *key, build_ew, key, &kern);
     if (st != NG_OK)
@@ -288,7 +386,9 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
         else
             ng_scalar_kargs(&in[i].scalar, in[i].dtype, args, &n);
     }
-    return ng_kernel_launch(kern, args, n, key->flat ? out->size : p.ndim ? p.shape[0] : 1, out->size);
+    int64_t extent = !key->tiled ? (key->flat ? out->size : p.ndim ? p.shape[0] : 1)
+                     : key->flat ? flat_tile_trips(p.shape[0], p.shape[1]) : (p.shape[0] + EW_TILE - 1) / EW_TILE;
+    return ng_kernel_launch(kern, args, n, extent, out->size);
 }
 
 /* ---- type resolution (NumPy 2's loops) ---- */
@@ -582,7 +682,10 @@ static NgOp pow_as_exact_op(EwKind kind, NgOp op, int n, const NgOperand *ops, N
     return v == 2.0 ? NG_OP_SQUARE : v == -1.0 && !ints ? NG_OP_RECIPROCAL : v == 1.0 ? NG_OP_COPY : NG_OP_POW;
 }
 
-static NgStatus run_op(EwKind kind, NgOp op, int n, const NgOperand *ops, const NgArray *dest, NgArray *out)
+/* kind EW_CLIP: op is NG_OP_MAXIMUM (its type resolution and names) and clip_bounds the key's
+ * EW_CLIP_LO / EW_CLIP_HI bits. */
+static NgStatus run_op(EwKind kind, NgOp op, int n, const NgOperand *ops, const NgArray *dest, NgArray *out,
+                       int clip_bounds)
 {
     NgStatus st = ng_ops_same_device(n, ops);
     if (st != NG_OK)
@@ -613,7 +716,7 @@ static NgStatus run_op(EwKind kind, NgOp op, int n, const NgOperand *ops, const 
         return st;
     NgOp exact = pow_as_exact_op(kind, op, n, ops, compute);
     if (exact != NG_OP_POW)
-        return run_op(EW_UNARY, exact, 1, ops, dest, out);
+        return run_op(EW_UNARY, exact, 1, ops, dest, out, 0);
     if (is_compare(op)) { /* a Python int out of the array's range compares exactly in a wider type */
         for (int i = 0; i < n; i++)
             if (!ops[i].array && ng_scalar_check(&ops[i].scalar, compute) != NG_OK)
@@ -623,7 +726,7 @@ static NgStatus run_op(EwKind kind, NgOp op, int n, const NgOperand *ops, const 
     int64_t shape[NG_MAXDIMS];
     if ((st = ng_ew_broadcast(n, ops, &ndim, shape)) != NG_OK)
         return st;
-    if ((st = prepare_out(dev, dest, outdt, ndim, shape, ng_op_name(op), out)) != NG_OK)
+    if ((st = prepare_out(dev, dest, outdt, ndim, shape, kind == EW_CLIP ? "clip" : ng_op_name(op), out)) != NG_OK)
         return st;
     EwInput in[EW_MAXIN];
     NgArray tmps[EW_MAXIN];
@@ -634,7 +737,7 @@ static NgStatus run_op(EwKind kind, NgOp op, int n, const NgOperand *ops, const 
         st = make_input(&ops[i], op, want, dest, &in[i], &tmps[i]);
     }
     if (st == NG_OK)
-        st = ng_ew_run(kind, op, compute, out, n, in);
+        st = ng_ew_run(kind, kind == EW_CLIP ? (NgOp)clip_bounds : op, compute, out, n, in);
     for (int i = 0; i < n; i++)
         ng_array_release(&tmps[i]);
     if (st != NG_OK)
@@ -647,21 +750,65 @@ NgStatus ng_op_binary(NgOp op, const NgOperand *a, const NgOperand *b, const NgA
     if (!ng_op_is_binary(op))
         return ng_error_set(NG_ERR_INTERNAL, "%s is not a binary op", ng_op_name(op));
     NgOperand ops[2] = {*a, *b};
-    return run_op(EW_BINARY, op, 2, ops, dest, out);
+    return run_op(EW_BINARY, op, 2, ops, dest, out, 0);
 }
 
 NgStatus ng_op_unary(NgOp op, const NgOperand *a, const NgArray *dest, NgArray *out)
 {
     if (ng_op_is_binary(op))
         return ng_error_set(NG_ERR_INTERNAL, "%s is not a unary op", ng_op_name(op));
-    return run_op(EW_UNARY, op, 1, a, dest, out);
+    return run_op(EW_UNARY, op, 1, a, dest, out, 0);
 }
 
 NgStatus ng_op_where(const NgOperand *cond, const NgOperand *x, const NgOperand *y, const NgArray *dest,
                      NgArray *out)
 {
     NgOperand ops[3] = {*cond, *x, *y};
-    return run_op(EW_WHERE, NG_OP_COPY, 3, ops, dest, out);
+    return run_op(EW_WHERE, NG_OP_COPY, 3, ops, dest, out, 0);
+}
+
+NgStatus ng_op_clip(const NgOperand *a, const NgOperand *lo, const NgOperand *hi, const NgArray *dest,
+                    NgArray *out)
+{
+    NgOperand ops[3] = {*a};
+    int n = 1, bounds = 0;
+    if (lo) {
+        ops[n++] = *lo;
+        bounds |= EW_CLIP_LO;
+    }
+    if (hi) {
+        ops[n++] = *hi;
+        bounds |= EW_CLIP_HI;
+    }
+    return run_op(EW_CLIP, NG_OP_MAXIMUM, n, ops, dest, out, bounds);
+}
+
+NgStatus ng_op_nan_to_num(const NgArray *a, double nan, double posinf, double neginf, const NgArray *dest,
+                          NgArray *out)
+{
+    if (!ng_dtype_is_float(a->dtype))
+        return ng_error_set(NG_ERR_TYPE, "nan_to_num: a real float array is needed, not %s",
+                            ng_dtype_info(a->dtype)->name);
+    NgOperand src = {a, {0}};
+    NgStatus st = prepare_out(ng_array_device(a), dest, a->dtype, a->ndim, a->shape, "nan_to_num", out);
+    if (st != NG_OK)
+        return st;
+    EwInput in[4];
+    NgArray tmp = {0};
+    memset(in, 0, sizeof in);
+    st = make_input(&src, NG_OP_COPY, a->dtype, dest, &in[0], &tmp);
+    double v[3] = {nan, posinf, neginf};
+    for (int i = 0; i < 3; i++) {
+        in[1 + i].scalar.kind = NG_KIND_FLOAT;
+        in[1 + i].scalar.v.f = v[i];
+        in[1 + i].dtype = a->dtype;
+    }
+    if (st == NG_OK)
+        st = ng_ew_run(EW_NAN_TO_NUM, NG_OP_COPY, a->dtype, out, 4, in);
+    ng_array_release(&tmp);
+    if (st != NG_OK)
+        ng_array_release(out);
+    return st;
 }
 
 NgStatus ng_op_astype(const NgArray *a, NgDType dt, NgArray *out)

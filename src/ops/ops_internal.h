@@ -11,17 +11,24 @@
 #include "ir/ir.h"
 #include "kernel/kernel.h"
 
-#define EW_MAXIN 3 /* most inputs of one elementwise kernel */
+#define EW_MAXIN 4 /* most inputs of one elementwise kernel */
+#define EW_TILE 32 /* side of a tile of a tiled elementwise kernel (EwKey.tiled) */
 
 /* What an elementwise kernel computes at each position. */
 typedef enum EwKind {
     EW_UNARY,   /* out = op(in0) */
     EW_BINARY,  /* out = op(in0, in1) */
     EW_WHERE,   /* out = in0 ? in1 : in2 */
+    EW_CLIP,    /* out = minimum(maximum(in0, lo), hi): the key's op holds which bounds follow in0
+                 * (EW_CLIP_LO, EW_CLIP_HI; lo first when both) */
     EW_COPY,    /* out = in0 (cast to out's dtype) */
+    EW_NAN_TO_NUM, /* out = in1 where in0 is NaN, in2 where +inf, in3 where -inf, else in0 (real
+                    * floats) */
     EW_RANGE,   /* out = in0 + i * in1 (flat index i; scalars; linspace's end fixed by in2) */
     EW_EYE,     /* out[i, j] = (j - i == in0) */
 } EwKind;
+
+enum { EW_CLIP_LO = 1, EW_CLIP_HI = 2 };
 
 /* One input: an array (broadcast to the output) or a kernel scalar. */
 typedef struct EwInput {
@@ -41,6 +48,8 @@ typedef struct EwKey {
     uint8_t ndim;            /* rank after collapsing */
     uint8_t out_contig;      /* output's last axis has stride 1 */
     uint8_t flat;            /* one parallel loop over every element (GPU targets; ng_ir_box) */
+    uint8_t tiled;           /* (C target, 2-d) the loops in EW_TILE x EW_TILE tiles: an operand is
+                              * read or written across its rows (a transposed copy) */
     int8_t in_dtype[EW_MAXIN];
     uint8_t in_scalar[EW_MAXIN];
     uint8_t in_contig[EW_MAXIN];

@@ -156,7 +156,8 @@ fail:;
                         ng_shape_format(a->ndim, a->shape, x, sizeof x), ng_shape_format(ndim, shape, y, sizeof y));
 }
 
-NgStatus ng_op_concatenate(int n, const NgArray *const *arrays, int axis, NgArray *out)
+NgStatus ng_op_concatenate(int n, const NgArray *const *arrays, int axis, NgDType dtype, const NgArray *dest,
+                           NgArray *out)
 {
     if (n == 0)
         return ng_error_set(NG_ERR_VALUE, "need at least one array to concatenate");
@@ -188,18 +189,30 @@ NgStatus ng_op_concatenate(int n, const NgArray *const *arrays, int axis, NgArra
         shape[axis] += a->shape[axis];
         dt = ng_dtype_promote(dt, a->dtype);
     }
-    if ((st = ng_array_empty(ng_array_device(a0), dt, a0->ndim, shape, out)) != NG_OK)
+    if (dest) {
+        if (dest->ndim != a0->ndim || memcmp(dest->shape, shape, sizeof(int64_t) * (size_t)a0->ndim) != 0)
+            return ng_error_set(NG_ERR_VALUE, "Output array is the wrong shape");
+        if (ng_array_device(dest) != ng_array_device(a0))
+            return ng_error_set(NG_ERR_VALUE, "arrays are on different devices (%s and %s)",
+                                ng_device_name(ng_array_device(a0)), ng_device_name(ng_array_device(dest)));
+        ng_array_view(dest, out);
+    } else if ((st = ng_array_empty(ng_array_device(a0), dtype == NG_NODTYPE ? dt : dtype, a0->ndim, shape, out)) !=
+               NG_OK) {
         return st;
+    }
+    /* each input cast straight into its place (no converted copy first) */
     int64_t at = 0;
     for (int i = 0; i < n && st == NG_OK; i++) {
-        NgArray part;
-        ng_array_view(out, &part);
-        part.offset += (size_t)(at * out->strides[axis]);
-        part.shape[axis] = arrays[i]->shape[axis];
-        part.size = arrays[i]->size;
-        NgOperand src = {arrays[i], {0}};
-        st = ng_op_assign(&part, &src);
-        ng_array_release(&part);
+        if (arrays[i]->size > 0) {
+            NgArray part;
+            ng_array_view(out, &part);
+            part.offset += (size_t)(at * out->strides[axis]);
+            part.shape[axis] = arrays[i]->shape[axis];
+            part.size = arrays[i]->size;
+            NgOperand src = {arrays[i], {0}};
+            st = ng_op_assign(&part, &src);
+            ng_array_release(&part);
+        }
         at += arrays[i]->shape[axis];
     }
     if (st != NG_OK)

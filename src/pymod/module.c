@@ -341,6 +341,63 @@ static PyObject *f_where(PyObject *m, PyObject *args)
     return ngpy_wrap(&out); /* (NumPy's where gives a 0-d array, not a scalar) */
 }
 
+/* clip(a, lo, hi, out): NumPy's clip in one kernel; None for a bound that is not given; the
+ * result as a ufunc's (a 0-d one by the scalars policy), or the out= array. */
+static PyObject *f_clip(PyObject *m, PyObject *args)
+{
+    PyObject *objs[3], *out_o = Py_None;
+    if (!PyArg_ParseTuple(args, "OOO|O:clip", &objs[0], &objs[1], &objs[2], &out_o))
+        return NULL;
+    const NgArray *dest;
+    if (out_arg(out_o, &dest) < 0)
+        return NULL;
+    NgOperand o[3];
+    NgArray t[3] = {{0}};
+    for (int i = 0; i < 3; i++)
+        if (objs[i] != Py_None && ngpy_operand(objs[i], &o[i], &t[i]) < 0) {
+            for (int j = 0; j < i; j++)
+                ng_array_release(&t[j]);
+            return NULL;
+        }
+    NgArray out;
+    NgStatus st = ng_op_clip(&o[0], objs[1] == Py_None ? NULL : &o[1], objs[2] == Py_None ? NULL : &o[2], dest,
+                             &out);
+    for (int i = 0; i < 3; i++)
+        ng_array_release(&t[i]);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    if (dest) {
+        ng_array_release(&out);
+        PyObject *arr_o = PyTuple_Check(out_o) ? PyTuple_GET_ITEM(out_o, 0) : out_o;
+        Py_INCREF(arr_o);
+        return arr_o;
+    }
+    return ngpy_wrap_result(&out, true);
+}
+
+/* nan_to_num(a, nan, posinf, neginf, out=None): a real float numgpu array's NaNs and infinities
+ * replaced, in one pass, into out (a itself: in place) or a new array. */
+static PyObject *f_nan_to_num(PyObject *m, PyObject *args)
+{
+    PyObject *a, *out_o = Py_None;
+    double v[3];
+    if (!PyArg_ParseTuple(args, "O!ddd|O:nan_to_num", ngpy.ndarray_type, &a, &v[0], &v[1], &v[2], &out_o))
+        return NULL;
+    const NgArray *dest;
+    if (out_arg(out_o, &dest) < 0)
+        return NULL;
+    NgArray out;
+    NgStatus st = ng_op_nan_to_num(ngpy_arr(a), v[0], v[1], v[2], dest, &out);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    if (dest) {
+        ng_array_release(&out);
+        Py_INCREF(out_o);
+        return out_o;
+    }
+    return ngpy_wrap(&out);
+}
+
 static PyObject *f_reduce(PyObject *m, PyObject *args)
 {
     int op, keepdims, ddof;
@@ -363,11 +420,16 @@ static PyObject *f_reduce(PyObject *m, PyObject *args)
     return st == NG_OK ? ngpy_wrap_result(&out, true) : ngpy_raise(st);
 }
 
+/* concatenate(arrays, axis, dtype=None, out=None): out a numgpu array or None; the result, or out. */
 static PyObject *f_concatenate(PyObject *m, PyObject *args)
 {
-    PyObject *seq_o;
+    PyObject *seq_o, *dtype_o = Py_None, *out_o = Py_None;
     int axis;
-    if (!PyArg_ParseTuple(args, "Oi:concatenate", &seq_o, &axis))
+    if (!PyArg_ParseTuple(args, "Oi|OO:concatenate", &seq_o, &axis, &dtype_o, &out_o))
+        return NULL;
+    NgDType dtype;
+    const NgArray *dest;
+    if (ngpy_dtype(dtype_o, &dtype) < 0 || out_arg(out_o, &dest) < 0)
         return NULL;
     PyObject *seq = PySequence_Fast(seq_o, "concatenate needs a sequence of arrays");
     if (!seq)
@@ -387,8 +449,14 @@ static PyObject *f_concatenate(PyObject *m, PyObject *args)
         ptrs[got] = &arrs[got];
     }
     NgArray out;
-    NgStatus st = ng_op_concatenate((int)n, ptrs, axis, &out);
-    res = st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    NgStatus st = ng_op_concatenate((int)n, ptrs, axis, dtype, dest, &out);
+    if (st == NG_OK && dest) {
+        ng_array_release(&out);
+        res = PyTuple_Check(out_o) ? PyTuple_GET_ITEM(out_o, 0) : out_o;
+        Py_INCREF(res);
+    } else {
+        res = st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st);
+    }
 done:
     for (Py_ssize_t i = 0; i < got; i++)
         ng_array_release(&arrs[i]);
@@ -682,7 +750,9 @@ static PyMethodDef functions[] = {
     {"where", f_where, METH_VARARGS, "where(cond, x, y[, out])"},
     {"host_view", f_host_view, METH_O, "host_view(numpy_array): a numgpu view of its memory on a host device, or None."},
     {"reduce", f_reduce, METH_VARARGS, "reduce(opcode, a, axis, dtype, keepdims, ddof)"},
-    {"concatenate", f_concatenate, METH_VARARGS, "concatenate(arrays, axis)"},
+    {"clip", f_clip, METH_VARARGS, "clip(a, lo, hi, out=None): NumPy's clip, one pass"},
+    {"nan_to_num", f_nan_to_num, METH_VARARGS, "nan_to_num(a, nan, posinf, neginf, out=None): one pass"},
+    {"concatenate", f_concatenate, METH_VARARGS, "concatenate(arrays, axis, dtype=None, out=None)"},
     {"broadcast_to", f_broadcast_to, METH_VARARGS, "broadcast_to(a, shape)"},
     {"as_strided", f_as_strided, METH_VARARGS, "as_strided(a, shape, strides): a view of a's memory"},
     {"stats", f_stats, METH_NOARGS, "Counters: launches, compiles, cache hits, transfers, memory."},
