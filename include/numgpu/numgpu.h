@@ -46,6 +46,33 @@ const char *ng_error_log(void);
 /* Records a formatted message for this thread and returns `st`. */
 NgStatus ng_error_set(NgStatus st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* ---- floating-point errors (NumPy's errstate) -------------------------- */
+
+/* Floating-point error categories, NumPy's bits (UFUNC_FPE_*). The device
+ * kernels have no IEEE flags to read: the elementwise ops judge them from
+ * values (src/ops/elementwise.c, fpe_bits) and record what they saw here. */
+enum {
+    NG_FPE_DIVIDE = 1,    /* divide by zero: a finite nonzero / 0, log(0), integer // 0 */
+    NG_FPE_OVERFLOW = 2,  /* an infinity from finite operands; INT_MIN // -1 */
+    NG_FPE_UNDERFLOW = 4, /* (never reported: NumPy's default ignores it) */
+    NG_FPE_INVALID = 8,   /* a NaN from non-NaN operands; NaN or out-of-range float cast to int */
+};
+
+/* The categories the ops on this thread check from now on (0: none, the
+ * kernels without the check). The binding sets them from NumPy's errstate
+ * around each call and clears them after. */
+void ng_fpe_set_mask(unsigned mask);
+unsigned ng_fpe_mask(void);
+/* An op saw `flags` (NG_FPE_*, already masked) while computing ufunc `name`
+ * (static storage: "divide", "cast"); kept for ng_fpe_take, in order, the
+ * flags of one name ORed together. */
+void ng_fpe_record(unsigned flags, const char *name);
+/* The oldest record not yet taken on this thread: true with *flags and
+ * *name set, false when there is none. */
+bool ng_fpe_take(unsigned *flags, const char **name);
+/* Drops this thread's records. */
+void ng_fpe_clear(void);
+
 /* ---- dtypes ---------------------------------------------------------- */
 
 typedef enum NgDType {

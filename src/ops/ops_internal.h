@@ -41,6 +41,7 @@ typedef struct EwKey {
     uint8_t ndim;            /* rank after collapsing */
     uint8_t out_contig;      /* output's last axis has stride 1 */
     uint8_t flat;            /* one parallel loop over every element (GPU targets; ng_ir_box) */
+    uint8_t fpe;             /* NG_FPE_* categories the kernel judges (0: no check, no flag word) */
     int8_t in_dtype[EW_MAXIN];
     uint8_t in_scalar[EW_MAXIN];
     uint8_t in_contig[EW_MAXIN];

@@ -242,27 +242,31 @@ static PyObject *f_ufunc(PyObject *m, PyObject *args)
         if (st == NG_OK && (st = ng_array_empty(dev, rdt, 0, &none, &scalar_dest)) == NG_OK)
             dest = &scalar_dest;
     }
+    if (st == NG_OK && ngpy_fpe_begin() < 0)
+        st = NG_ERR_INTERNAL;
     if (st == NG_OK)
         st = binary ? ng_op_binary((NgOp)op, &x, &y, dest, &out) : ng_op_unary((NgOp)op, &x, dest, &out);
     ng_array_release(&tx);
     ng_array_release(&ty);
+    /* (np.power(x, 2) runs as square, and NumPy names it power) */
+    const char *name = op == NG_OP_POW ? "power" : NULL;
     if (dest == &scalar_dest) {
         if (st != NG_OK) {
             ng_array_release(&scalar_dest);
-            return ngpy_raise(st);
+            return ngpy_fpe_result(NULL, NULL), PyErr_Occurred() ? NULL : ngpy_raise(st);
         }
         ng_array_release(&out); /* the op's view of scalar_dest */
-        return ngpy_wrap_result(&scalar_dest, true);
+        return ngpy_fpe_result(ngpy_wrap_result(&scalar_dest, true), name);
     }
     if (st != NG_OK)
-        return ngpy_raise(st);
+        return ngpy_fpe_result(NULL, NULL), PyErr_Occurred() ? NULL : ngpy_raise(st);
     if (dest) {
         ng_array_release(&out);
         Py_INCREF(out_o);
-        return PyTuple_Check(out_o) ? (Py_INCREF(PyTuple_GET_ITEM(out_o, 0)), Py_DECREF(out_o),
-                                       PyTuple_GET_ITEM(out_o, 0)) : out_o;
+        return ngpy_fpe_result(PyTuple_Check(out_o) ? (Py_INCREF(PyTuple_GET_ITEM(out_o, 0)), Py_DECREF(out_o),
+                                                       PyTuple_GET_ITEM(out_o, 0)) : out_o, name);
     }
-    return ngpy_wrap_result(&out, true);
+    return ngpy_fpe_result(ngpy_wrap_result(&out, true), name);
 }
 
 /* ufunc_at(op, a, index, value_or_None, compute): ufunc.at on a numgpu array, in place. */
