@@ -163,8 +163,9 @@ static unsigned op_fpe(NgOp op, NgDType c)
     case NG_OP_EXP: case NG_OP_EXP2: case NG_OP_EXPM1: case NG_OP_SINH: case NG_OP_COSH:
         return NG_FPE_OVERFLOW | NG_FPE_INVALID;
     case NG_OP_TRUEDIV: case NG_OP_FLOORDIV: case NG_OP_POW: case NG_OP_RECIPROCAL:
-    case NG_OP_LOG: case NG_OP_LOG2: case NG_OP_LOG10: case NG_OP_LOG1P: case NG_OP_ARCTANH:
         return DOI;
+    case NG_OP_LOG: case NG_OP_LOG2: case NG_OP_LOG10: case NG_OP_LOG1P: case NG_OP_ARCTANH:
+        return NG_FPE_DIVIDE | NG_FPE_INVALID;
     case NG_OP_MOD: case NG_OP_FMOD: case NG_OP_SQRT: case NG_OP_ARCSIN: case NG_OP_ARCCOS:
     case NG_OP_ARCCOSH: case NG_OP_SIN: case NG_OP_COS: case NG_OP_TAN:
         return NG_FPE_INVALID;
@@ -361,6 +362,11 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
      * per block into a word the launch zeroed) */
     int flag = ng_ir_param_array(k, NG_INT32, 0, false, true), vf = ng_ir_var(k, NG_INT32);
     NgDType vt = (NgDType)ng_ir_node(k, value)->dtype;
+    int vr = ng_ir_var(k, vt); /* (the value once: the emitters would write its expression at each use) */
+    NgIrRef let = ng_ir_let(k, vr, value);
+    value = ng_ir_varref(k, vr);
+    stored = ng_ir_cast(k, outdt, value);
+    body = ng_ir_store(k, out, nd, idx, stored);
     NgIrRef bits = NG_IR_NONE;
     unsigned opc = key->kind == EW_UNARY || key->kind == EW_BINARY ? op_fpe((NgOp)key->op, compute) & key->fpe : 0;
     if (opc)
@@ -368,8 +374,8 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
     if (cast_fpe(vt, outdt) & key->fpe)
         bits = bits_or(k, bits, cast_bits(k, vt, outdt, value, stored));
     NgIrRef fv = ng_ir_varref(k, vf);
-    NgIrRef pair[2] = {body, ng_ir_assign(k, vf, ng_ir_binary(k, NG_OP_BITOR, NG_INT32, fv, bits))};
-    NgIrRef box = ng_ir_box(k, nd, vars, ext, ng_ir_block(k, 2, pair), key->flat);
+    NgIrRef each[3] = {let, body, ng_ir_assign(k, vf, ng_ir_binary(k, NG_OP_BITOR, NG_INT32, fv, bits))};
+    NgIrRef box = ng_ir_box(k, nd, vars, ext, ng_ir_block(k, 3, each), key->flat);
     if (nd > 0)
         ng_ir_reduce(k, box, vf, NG_OP_BITOR);
     NgIrRef stmts[3] = {ng_ir_let(k, vf, ng_ir_const_i(k, NG_INT32, 0)), box, ng_ir_store(k, flag, 0, NULL, fv)};
