@@ -40,6 +40,11 @@ intp, float_, int_ = _np.intp, _np.float64, _np.int64
 dtype = _np.dtype
 pi, e, inf, nan, newaxis = _math.pi, _math.e, _math.inf, _math.nan, None
 
+# NumPy's floating-point error modes are NumPy's own state, read by the binding at every op on
+# numgpu arrays (src/pymod/fpe.c): numgpu.errstate and numpy.errstate are one and the same.
+errstate = _np.errstate
+seterr, geterr, seterrcall, geterrcall = _np.seterr, _np.geterr, _np.seterrcall, _np.geterrcall
+
 stats = _core.stats
 get_device = _core.get_device
 synchronize = _core.synchronize

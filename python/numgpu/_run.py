@@ -230,7 +230,7 @@ class NumpyShim(types.ModuleType):
             from ._ufunc import of
             return of(npv, None if ngv is missing else ngv)
         if isinstance(npv, type) or not callable(npv):
-            return npv    # dtypes, classes (finfo, errstate), constants: NumPy's own objects
+            return npv    # dtypes, classes (finfo, errstate: numgpu's is NumPy's), constants: NumPy's own objects
         if callable(ngv) and not isinstance(ngv, type):
             return guarded(label, ngv, npv, _CATCH, name_strict_error)
         from ._protocols import METADATA

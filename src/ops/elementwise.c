@@ -374,7 +374,8 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
     if (cast_fpe(vt, outdt) & key->fpe)
         bits = bits_or(k, bits, cast_bits(k, vt, outdt, value, stored));
     NgIrRef fv = ng_ir_varref(k, vf);
-    NgIrRef each[3] = {let, body, ng_ir_assign(k, vf, ng_ir_binary(k, NG_OP_BITOR, NG_INT32, fv, bits))};
+    /* (the bits before the store: in place, the store overwrites the operands they read) */
+    NgIrRef each[3] = {let, ng_ir_assign(k, vf, ng_ir_binary(k, NG_OP_BITOR, NG_INT32, fv, bits)), body};
     NgIrRef box = ng_ir_box(k, nd, vars, ext, ng_ir_block(k, 3, each), key->flat);
     if (nd > 0)
         ng_ir_reduce(k, box, vf, NG_OP_BITOR);

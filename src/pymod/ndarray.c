@@ -96,15 +96,12 @@ static PyObject *binop(PyObject *a, PyObject *b, NgOp op, bool inplace)
     if (st != NG_OK)
         return ngpy_fpe_result(NULL, NULL), PyErr_Occurred() ? NULL
                : st == NG_ERR_TYPE ? type_error(ng_op_name(op), a, b, inplace) : ngpy_raise(st);
-    /* (x ** 0.5 of a float array: NumPy's operator computes sqrt, and names it) */
-    const char *name = op == NG_OP_POW && PyFloat_CheckExact(b) && PyFloat_AS_DOUBLE(b) == 0.5 && x.array &&
-                               ng_dtype_is_inexact(x.array->dtype) ? "sqrt" : NULL;
     if (inplace) {
         ng_array_release(&out);
         Py_INCREF(a);
-        return ngpy_fpe_result(a, name);
+        return ngpy_fpe_result(a, NULL);
     }
-    return ngpy_fpe_result(ngpy_wrap_result(&out, true), name);
+    return ngpy_fpe_result(ngpy_wrap_result(&out, true), NULL);
 }
 
 /* x op= y on a computed 0-d result nothing else holds (no view, no NumPy array on its memory):
