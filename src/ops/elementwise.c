@@ -501,6 +501,15 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
     NgArray flag;
     int32_t word = 0;
     bool host = ng_device_host_visible(dev);
+    const char *name = ng_fpe_name(kind == EW_COPY ? "cast" : ng_op_name(op));
+    if (ng_fpe_deferrable(dev)) { /* (a GPU, and every category only warns: read at the next download) */
+        if ((st = ng_fpe_defer(dev, key->fpe, name, &flag)) != NG_OK)
+            return st;
+        ng_kargs_array(args, &n, &flag, 0, NULL, NULL);
+        st = ng_kernel_launch(kern, args, n, extent, out->size);
+        ng_array_release(&flag);
+        return st;
+    }
     if ((st = ng_array_empty(dev, NG_INT32, 0, NULL, &flag)) != NG_OK)
         return st;
     if (host)
@@ -516,7 +525,7 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
         st = ng_array_download(&flag, &word, NULL);
     ng_array_release(&flag);
     if (st == NG_OK)
-        ng_fpe_record((unsigned)word & key->fpe, kind == EW_COPY ? "cast" : ng_op_name(op));
+        ng_fpe_record((unsigned)word & key->fpe, name);
     return st;
 }
 

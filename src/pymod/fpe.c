@@ -77,7 +77,7 @@ static int refresh(void)
     return 0;
 }
 
-int ngpy_fpe_begin(void)
+int ngpy_fpe_begin(const char *name)
 {
     if (refresh() < 0)
         return -1;
@@ -85,8 +85,11 @@ int ngpy_fpe_begin(void)
     for (int i = 0; i < 4; i++)
         if (modes[i] != M_IGNORE && i != 2) /* (underflow is not judged) */
             mask |= 1u << i;
-    ng_fpe_clear();
-    ng_fpe_set_mask(contextvar ? mask : 0);
+    bool warn_only = true; /* (then a GPU may read the flag words later: ng_fpe_defer) */
+    for (int i = 0; i < 4; i++)
+        if (mask & (1u << i))
+            warn_only = warn_only && modes[i] == M_WARN;
+    ng_fpe_set_mask(contextvar ? mask : 0, warn_only, name);
     return 0;
 }
 
@@ -122,12 +125,12 @@ static int program_level(void)
     return level;
 }
 
-/* One category's handling (NumPy's _error_handler); -1 with an exception set. */
-static int handle(int cat, unsigned flags, const char *name)
+/* One category's handling (NumPy's _error_handler) in mode `mode`; -1 with an exception set. */
+static int handle(int mode, int cat, unsigned flags, const char *name)
 {
     const char *kind = kinds[cat];
     char msg[160];
-    switch (modes[cat]) {
+    switch (mode) {
     case M_WARN:
         snprintf(msg, sizeof msg, "%s encountered in %s", kind, name);
         return PyErr_WarnEx(PyExc_RuntimeWarning, msg, program_level());
@@ -161,28 +164,50 @@ static int handle(int cat, unsigned flags, const char *name)
     }
 }
 
-int ngpy_fpe_end(const char *name)
+/* Handles the records (deferred ones only, or all); -1 with an exception set. A deferred record
+ * was made under modes that only warned (ng_fpe_defer): it warns. */
+static int report(bool deferred_only)
 {
-    ng_fpe_set_mask(0);
     unsigned flags;
     const char *rec;
-    int rc = 0;
-    while (rc == 0 && ng_fpe_take(&flags, &rec))
+    bool deferred;
+    int rc = 0, nkept = 0;
+    unsigned kept_flags[8];
+    const char *kept_names[8];
+    while (rc == 0 && ng_fpe_take(&flags, &rec, &deferred)) {
+        if (deferred_only && !deferred) {
+            if (nkept < 8) {
+                kept_flags[nkept] = flags;
+                kept_names[nkept++] = rec;
+            }
+            continue;
+        }
         for (int cat = 0; cat < 4 && rc == 0; cat++)
             if (flags & (1u << cat))
-                rc = handle(cat, flags, name && strcmp(rec, "cast") != 0 ? name : rec);
+                rc = handle(deferred ? M_WARN : modes[cat], cat, flags, rec);
+    }
     ng_fpe_clear();
+    for (int i = 0; i < nkept; i++)
+        ng_fpe_record(kept_flags[i], kept_names[i]);
     return rc;
 }
 
-PyObject *ngpy_fpe_result(PyObject *result, const char *name)
+int ngpy_fpe_end(void)
+{
+    ng_fpe_set_mask(0, false, NULL);
+    return report(false);
+}
+
+int ngpy_fpe_deferred(void) { return report(true); }
+
+PyObject *ngpy_fpe_result(PyObject *result)
 {
     if (!result) { /* (the op's own error stands) */
-        ng_fpe_set_mask(0);
+        ng_fpe_set_mask(0, false, NULL);
         ng_fpe_clear();
         return NULL;
     }
-    if (ngpy_fpe_end(name) < 0) {
+    if (ngpy_fpe_end() < 0) {
         Py_XDECREF(result);
         return NULL;
     }
