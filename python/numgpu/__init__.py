@@ -909,7 +909,8 @@ def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
         y = y.astype(_np.result_type(y.dtype, 1.0), copy=False)
     elif isinstance(y, int):
         y = float(y)
-    result = (less_equal(absolute(x - y), atol + rtol * absolute(y)) & isfinite(y)) | (x == y)  # noqa: F821
+    with _np.errstate(invalid="ignore"):   # (inf - inf, as NumPy's isclose)
+        result = (less_equal(absolute(x - y), atol + rtol * absolute(y)) & isfinite(y)) | (x == y)  # noqa: F821
     if equal_nan:
         result = result | (isnan(x) & isnan(y))  # noqa: F821
     if not isinstance(result, ndarray):

@@ -500,8 +500,15 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
      * back after the launch (on a GPU a 4-byte download, which waits for it) */
     NgArray flag;
     int32_t word = 0;
-    bool host = ng_device_host_visible(dev);
     const char *name = ng_fpe_name(kind == EW_COPY ? "cast" : ng_op_name(op));
+    if (ng_device_host_visible(dev)) { /* (host memory, a synchronous launch: a word of our own) */
+        args[n++].p = &word;
+        args[n++].i = 0;
+        st = ng_kernel_launch(kern, args, n, extent, out->size);
+        if (st == NG_OK)
+            ng_fpe_record((unsigned)word & key->fpe, name);
+        return st;
+    }
     if (ng_fpe_deferrable(dev)) { /* (a GPU, and every category only warns: read at the next download) */
         if ((st = ng_fpe_defer(dev, key->fpe, name, &flag)) != NG_OK)
             return st;
@@ -512,16 +519,11 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
     }
     if ((st = ng_array_empty(dev, NG_INT32, 0, NULL, &flag)) != NG_OK)
         return st;
-    if (host)
-        *(int32_t *)ng_array_data(&flag) = 0;
-    else
-        st = ng_array_upload(&flag, &word, NULL);
+    st = ng_array_upload(&flag, &word, NULL);
     ng_kargs_array(args, &n, &flag, 0, NULL, NULL);
     if (st == NG_OK)
         st = ng_kernel_launch(kern, args, n, extent, out->size);
-    if (st == NG_OK && host)
-        word = *(const int32_t *)ng_array_data(&flag);
-    else if (st == NG_OK)
+    if (st == NG_OK)
         st = ng_array_download(&flag, &word, NULL);
     ng_array_release(&flag);
     if (st == NG_OK)
