@@ -179,15 +179,19 @@ class ufunc:
                     r = _core.ufunc(self._code, xs[0], xs[1] if self.nin == 2 else None, None)
                     if r.dtype != loop[-1]:
                         r = r.astype(loop[-1])
-                self._selected_errors(xs, where, r.shape)
         except (NotImplementedError, TypeError):
             return None
         if r.dtype != loop[-1]:
             r = r.astype(loop[-1])
-        if where is True or not outs:  # (no out: NumPy leaves the unselected elements uninitialised)
+        if where is True:
             return _to_out(outs, r)
-        check_mask(where)
-        return _core.where(where, r if r.dtype == outs[0].dtype else r.astype(outs[0].dtype), outs[0], outs[0])
+        if not outs:  # (no out: NumPy leaves the unselected elements uninitialised)
+            res = _to_out(outs, r)
+        else:
+            check_mask(where)
+            res = _core.where(where, r if r.dtype == outs[0].dtype else r.astype(outs[0].dtype), outs[0], outs[0])
+        self._selected_errors(xs, where, r.shape)   # (after the write, as NumPy's loop raises after it)
+        return res
 
     def _selected_errors(self, xs, where, shape):
         """NumPy's errstate for the elements where= selects (NumPy's loop computes only those): the
