@@ -14,6 +14,7 @@ benchmark cannot measure a wrong operation. It exits 1 on a mismatch.
 
     python bench/bench_core.py            # 10^7 elements
     python bench/bench_core.py --quick    # 10^6 elements, fewer repeats
+    python bench/bench_core.py --errstate ignore   # the elementwise kernels without error checks
 """
 import argparse
 import json
@@ -187,7 +188,13 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="10^6 elements and fewer repeats")
     ap.add_argument("--size", type=int, help="elements per array (default 10^7; --quick 10^6)")
     ap.add_argument("--repeat", type=int, help="timings per case (median is reported)")
+    ap.add_argument("--errstate", choices=("ignore", "warn", "raise"),
+                    help="run under numpy.errstate(all=...): 'ignore' runs the kernels without the "
+                         "floating-point error checks (NumPy's default, divide/over/invalid 'warn', "
+                         "runs them)")
     args = ap.parse_args(argv)
+    if args.errstate:
+        numpy.seterr(all=args.errstate)
     n = args.size or (10**6 if args.quick else 10**7)
     n = max(1000, n // 1000 * 1000)  # the matrix is 1000 rows
     repeat = args.repeat or (7 if args.quick else 15)

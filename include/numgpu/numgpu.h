@@ -236,6 +236,51 @@ bool ng_array_may_overlap(const NgArray *a, const NgArray *b);
 NgStatus ng_array_upload(NgArray *dst, const void *host, const int64_t *host_strides);
 NgStatus ng_array_download(const NgArray *src, void *host, const int64_t *host_strides);
 
+/* ---- floating-point errors (NumPy's errstate) -------------------------- */
+
+/* Floating-point error categories, NumPy's bits (UFUNC_FPE_*). The device
+ * kernels have no IEEE flags to read: the elementwise ops judge them from
+ * values (src/ops/elementwise.c, fpe_bits) and record what they saw here. */
+enum {
+    NG_FPE_DIVIDE = 1,    /* divide by zero: a finite nonzero / 0, log(0), integer // 0 */
+    NG_FPE_OVERFLOW = 2,  /* an infinity from finite operands; INT_MIN // -1 */
+    NG_FPE_UNDERFLOW = 4, /* (never reported: NumPy's default ignores it) */
+    NG_FPE_INVALID = 8,   /* a NaN from non-NaN operands; NaN or out-of-range float cast to int */
+};
+
+/* The categories the ops on this thread check from now on (0: none, the
+ * kernels without the check). The binding sets them from NumPy's errstate
+ * around each call and clears them after. `deferrable`: every one of them
+ * only warns, so a device outside host memory may read its flag words at
+ * the next download or sync instead of after each kernel (ng_fpe_defer).
+ * `name`: the ufunc name the ops' records take (NULL: each op's own, casts
+ * "cast"): np.power(x, 2) runs the square kernel and NumPy names it power. */
+void ng_fpe_set_mask(unsigned mask, bool deferrable, const char *name);
+unsigned ng_fpe_mask(void);
+/* The name an op's record takes: the one set with the mask, else `own`. */
+const char *ng_fpe_name(const char *own);
+/* An op saw `flags` (NG_FPE_*, already masked) while computing ufunc `name`
+ * (static storage: "divide", "cast"); kept for ng_fpe_take, in order, the
+ * flags of one name ORed together. */
+void ng_fpe_record(unsigned flags, const char *name);
+/* The oldest record not yet taken on this thread: true with *flags, *name
+ * and *deferred (read by a later ng_fpe_flush, not by the op's own call)
+ * set, false when there is none. */
+bool ng_fpe_take(unsigned *flags, const char **name, bool *deferred);
+/* Drops this thread's records. */
+void ng_fpe_clear(void);
+/* True when a kernel on dev may leave its flag word to be read later (the
+ * thread's checks are deferrable and dev is outside host memory). */
+bool ng_fpe_deferrable(const NgDevice *dev);
+/* *word (a new reference): a zeroed int32 of dev's pending flag words for
+ * one kernel of ufunc `name` judging `cats`; read by ng_fpe_flush (at the
+ * latest when the words run out). */
+NgStatus ng_fpe_defer(NgDevice *dev, unsigned cats, const char *name, NgArray *word);
+/* Reads dev's pending flag words (waiting for their kernels) into this
+ * thread's records, marked deferred; every download from dev and every
+ * sync of it calls it first. */
+NgStatus ng_fpe_flush(const NgDevice *dev);
+
 /* ---- shapes ---------------------------------------------------------- */
 
 /* Broadcasts n shapes (NumPy rules); `out` gets the result shape. The error

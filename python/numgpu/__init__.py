@@ -40,6 +40,11 @@ intp, float_, int_ = _np.intp, _np.float64, _np.int64
 dtype = _np.dtype
 pi, e, inf, nan, newaxis = _math.pi, _math.e, _math.inf, _math.nan, None
 
+# NumPy's floating-point error modes are NumPy's own state, read by the binding at every op on
+# numgpu arrays (src/pymod/fpe.c): numgpu.errstate and numpy.errstate are one and the same.
+errstate = _np.errstate
+seterr, geterr, seterrcall, geterrcall = _np.seterr, _np.geterr, _np.seterrcall, _np.geterrcall
+
 stats = _core.stats
 get_device = _core.get_device
 synchronize = _core.synchronize
@@ -943,7 +948,8 @@ def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
         y = y.astype(_np.result_type(y.dtype, 1.0), copy=False)
     elif isinstance(y, int):
         y = float(y)
-    result = (less_equal(absolute(x - y), atol + rtol * absolute(y)) & isfinite(y)) | (x == y)  # noqa: F821
+    with _np.errstate(invalid="ignore"):   # (inf - inf, as NumPy's isclose)
+        result = (less_equal(absolute(x - y), atol + rtol * absolute(y)) & isfinite(y)) | (x == y)  # noqa: F821
     if equal_nan:
         result = result | (isnan(x) & isnan(y))  # noqa: F821
     if not isinstance(result, ndarray):

@@ -151,7 +151,9 @@ def _modf_call(x, /, out=None):
     """(fractional part, integral part) of x, both with x's sign (inf: (+-0, +-inf))."""
     x = asarray(x, dtype=_loop(_np.modf, x)[0])
     i = trunc(x)
-    return _into("modf", out, (copysign(where(isinf(x), 0, x - i).astype(x.dtype), x), i))
+    with _np.errstate(invalid="ignore"):   # (inf - inf at the infinities, replaced: NumPy's modf never warns)
+        frac = where(isinf(x), 0, x - i)
+    return _into("modf", out, (copysign(frac.astype(x.dtype), x), i))
 
 
 _FREXP, _FREXP_EXPONENT = (_core.op_names().index(_n) for _n in ("frexp", "frexp_exponent"))
@@ -182,10 +184,11 @@ def _spacing_call(x, /, out=None):
     """The distance from x to the next float away from zero (NaN for inf; the smallest subnormal
     for +-0). float16: to the next float towards +inf, as NumPy's npy_half_spacing."""
     x = asarray(x, dtype=_loop(_np.spacing, x)[0])
-    if x.dtype == _np.float16:
-        d = nextafter(x, _np.float16(_np.inf)) - x
-    else:
-        d = where(x == 0, _np.finfo(x.dtype).smallest_subnormal, nextafter(x, copysign(_np.inf, x)) - x)
+    with _np.errstate(invalid="ignore"):   # (inf - inf at the infinities, replaced by NaN: NumPy's spacing)
+        if x.dtype == _np.float16:
+            d = nextafter(x, _np.float16(_np.inf)) - x
+        else:
+            d = where(x == 0, _np.finfo(x.dtype).smallest_subnormal, nextafter(x, copysign(_np.inf, x)) - x)
     return _into("spacing", out, (where(isinf(x), _np.nan, d).astype(x.dtype),))
 
 

@@ -241,7 +241,7 @@ class NumpyShim(types.ModuleType):
                 u.__module__, u._pickle_path = __name__, label   # (pickle finds it here, not as numgpu.<name>)
             return u
         if isinstance(npv, type) or not callable(npv):
-            return npv    # dtypes, classes (finfo, errstate), constants: NumPy's own objects
+            return npv    # dtypes, classes (finfo, errstate: numgpu's is NumPy's), constants: NumPy's own objects
         # (the functions made here pickle as numgpu._run.numpy.<name>: this very object, Pool.map(np.sum, ...))
         if callable(ngv) and not isinstance(ngv, type):
             return pickle_name(guarded(label, ngv, npv, _CATCH, name_strict_error), __name__, label)

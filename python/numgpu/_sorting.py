@@ -852,7 +852,8 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=_np._No
     tot = ng.sum(ng.where(mask, 0, a), axis=axis, dtype=dtype, keepdims=keepdims)
     if bool(ng.any(cnt == 0)):
         _warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
-    res = ng.divide(tot, cnt)
+    with _np.errstate(invalid="ignore", divide="ignore"):   # (0/0 of an all-NaN slice: NumPy's _divide_by_count)
+        res = ng.divide(tot, cnt)
     return res.astype(tot.dtype) if res.dtype != tot.dtype else res
 
 
@@ -869,7 +870,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     arr = ng.where(mask, 0, a)
     cnt = _count(mask, axis, True)
     tot = ng.sum(arr, axis=axis, dtype=dtype, keepdims=True)
-    avg = ng.divide(tot, cnt).astype(tot.dtype)   # NumPy divides in place: the sum's dtype stays
+    with _np.errstate(invalid="ignore", divide="ignore"):   # (NumPy's _divide_by_count)
+        avg = ng.divide(tot, cnt).astype(tot.dtype)   # NumPy divides in place: the sum's dtype stays
     dev = ng.subtract(arr, avg)
     if dev.dtype != arr.dtype:   # NumPy subtracts into arr (casting='unsafe')
         dev = dev.astype(arr.dtype)
@@ -878,7 +880,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     sqr = ng.sum(sqr, axis=axis, dtype=dtype, keepdims=keepdims)
     cnt = _count(mask, axis, keepdims)
     dof = ng.subtract(cnt, ddof)
-    res = ng.divide(sqr, dof)
+    with _np.errstate(invalid="ignore", divide="ignore"):   # (NumPy's _divide_by_count)
+        res = ng.divide(sqr, dof)
     res = res.astype(sqr.dtype) if res.dtype != sqr.dtype else res
     isbad = dof <= 0
     if bool(ng.any(isbad)):

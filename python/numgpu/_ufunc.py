@@ -174,15 +174,38 @@ class ufunc:
             xs = [ng.asarray(a, dtype=loop[i]) if dtype is not None else a for i, a in enumerate(args)]
             if where is True and outs and dtype is None:
                 return _core.ufunc(self._code, xs[0], xs[1] if self.nin == 2 else None, outs[0])
-            r = _core.ufunc(self._code, xs[0], xs[1] if self.nin == 2 else None, None)
+            if where is True:
+                r = _core.ufunc(self._code, xs[0], xs[1] if self.nin == 2 else None, None)
+            else:   # every element computed: the floating-point errors of the selected ones alone
+                with _np.errstate(all="ignore"):
+                    r = _core.ufunc(self._code, xs[0], xs[1] if self.nin == 2 else None, None)
+                    if r.dtype != loop[-1]:
+                        r = r.astype(loop[-1])
         except (NotImplementedError, TypeError):
             return None
         if r.dtype != loop[-1]:
             r = r.astype(loop[-1])
-        if where is True or not outs:  # (no out: NumPy leaves the unselected elements uninitialised)
+        if where is True:
             return _to_out(outs, r)
+        if not outs:  # (no out: NumPy leaves the unselected elements uninitialised)
+            res = _to_out(outs, r)
+        else:
+            check_mask(where)
+            res = _core.where(where, r if r.dtype == outs[0].dtype else r.astype(outs[0].dtype), outs[0], outs[0])
+        self._selected_errors(xs, where, r.shape)   # (after the write, as NumPy's loop raises after it)
+        return res
+
+    def _selected_errors(self, xs, where, shape):
+        """NumPy's errstate for the elements where= selects (NumPy's loop computes only those): the
+        op again on them alone, its result dropped, when errstate does not ignore everything."""
+        if all(m == "ignore" for m in _np.geterr().values()):
+            return
+        ng = _ng()
         check_mask(where)
-        return _core.where(where, r if r.dtype == outs[0].dtype else r.astype(outs[0].dtype), outs[0], outs[0])
+        mask = ng.broadcast_to(ng.asarray(where, dtype=bool), shape)
+        sel = [ng.broadcast_to(ng.asarray(x), shape)[mask] if isinstance(x, (ndarray, _np.ndarray)) else x
+               for x in xs]
+        _core.ufunc(self._code, sel[0], sel[1] if self.nin == 2 else None, None)
 
     def _host(self, method, func, *args, **kwargs):
         """NumPy's ufunc (method) through the fallback."""

@@ -296,5 +296,6 @@ NgStatus ng_array_upload(NgArray *dst, const void *host, const int64_t *host_str
 
 NgStatus ng_array_download(const NgArray *src, void *host, const int64_t *host_strides)
 {
-    return transfer(src, host, host_strides, false);
+    NgStatus st = src->size ? ng_fpe_flush(src->buf->device) : NG_OK; /* (the pending flag words first) */
+    return st != NG_OK ? st : transfer(src, host, host_strides, false);
 }

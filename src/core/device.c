@@ -136,6 +136,8 @@ const char *ng_device_description(const NgDevice *dev) { return dev->description
 NgStatus ng_device_sync(NgDevice *dev)
 {
     NgStatus st = ng_device_usable(dev);
+    if (st == NG_OK)
+        st = ng_fpe_flush(dev); /* (the pending flag words are read: a download, which waits too) */
     return st != NG_OK ? st : dev->be->sync(dev);
 }
 

@@ -195,6 +195,157 @@ static int64_t flat_tile_trips(int64_t n0, int64_t n1)
     return (n0 + EW_TILE - 1) / EW_TILE * ((n1 + EW_TILE - 1) / EW_TILE) * EW_TILE * EW_TILE;
 }
 
+/* ---- floating-point errors (NumPy's errstate), judged from values ---- */
+
+/* The NG_FPE_* categories op computing in dtype c can raise in NumPy (its
+ * IEEE flags, or the integer loops' explicit checks); 0 for ops that never
+ * do (comparisons, max/min, rounding, ...) and for complex loops (not
+ * judged yet). */
+static unsigned op_fpe(NgOp op, NgDType c)
+{
+    const unsigned DOI = NG_FPE_DIVIDE | NG_FPE_OVERFLOW | NG_FPE_INVALID;
+    if (ng_dtype_is_int(c) || c == NG_BOOL) {
+        switch (op) {
+        case NG_OP_FLOORDIV: return ng_dtype_is_signed(c) ? NG_FPE_DIVIDE | NG_FPE_OVERFLOW : NG_FPE_DIVIDE;
+        case NG_OP_MOD: case NG_OP_FMOD: return NG_FPE_DIVIDE;
+        case NG_OP_RECIPROCAL: return NG_FPE_DIVIDE | NG_FPE_INVALID;
+        default: return 0;
+        }
+    }
+    if (!ng_dtype_is_float(c))
+        return 0;
+    switch (op) {
+    case NG_OP_ADD: case NG_OP_SUB: case NG_OP_MUL: case NG_OP_SQUARE: case NG_OP_LDEXP:
+    case NG_OP_EXP: case NG_OP_EXP2: case NG_OP_EXPM1: case NG_OP_SINH: case NG_OP_COSH:
+        return NG_FPE_OVERFLOW | NG_FPE_INVALID;
+    case NG_OP_TRUEDIV: case NG_OP_FLOORDIV: case NG_OP_POW: case NG_OP_RECIPROCAL:
+        return DOI;
+    case NG_OP_LOG: case NG_OP_LOG2: case NG_OP_LOG10: case NG_OP_LOG1P: case NG_OP_ARCTANH:
+        return NG_FPE_DIVIDE | NG_FPE_INVALID;
+    case NG_OP_MOD: case NG_OP_FMOD: case NG_OP_SQRT: case NG_OP_ARCSIN: case NG_OP_ARCCOS:
+    case NG_OP_ARCCOSH: case NG_OP_SIN: case NG_OP_COS: case NG_OP_TAN:
+        return NG_FPE_INVALID;
+    default:
+        return 0;
+    }
+}
+
+/* The categories a cast from dtype f to dtype t can raise: a finite float
+ * turned infinite by a narrower float dtype (or an integer too large for
+ * float16): overflow; a NaN, infinity or out-of-range float cast to an
+ * integer: invalid. */
+static unsigned cast_fpe(NgDType f, NgDType t)
+{
+    if (f == t || t == NG_BOOL || ng_dtype_is_complex(f) || ng_dtype_is_complex(t))
+        return 0;
+    if (ng_dtype_is_float(f) && ng_dtype_is_int(t))
+        return NG_FPE_INVALID;
+    if (ng_dtype_is_float(t) && ng_dtype_info(t)->itemsize < ng_dtype_info(f)->itemsize)
+        return ng_dtype_is_float(f) || t == NG_FLOAT16 ? NG_FPE_OVERFLOW : 0;
+    if (t == NG_FLOAT16 && ng_dtype_is_int(f) && ng_dtype_info(f)->itemsize >= 2)
+        return NG_FPE_OVERFLOW; /* (65520 and up round to infinity) */
+    return 0;
+}
+
+static NgIrRef b_and(NgIrKernel *k, NgIrRef a, NgIrRef b) { return ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, a, b); }
+static NgIrRef b_or(NgIrKernel *k, NgIrRef a, NgIrRef b) { return ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, a, b); }
+static NgIrRef b_not(NgIrKernel *k, NgIrRef a) { return ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, a); }
+static NgIrRef is_nan(NgIrKernel *k, NgIrRef x) { return ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x); }
+static NgIrRef is_inf(NgIrKernel *k, NgIrRef x) { return ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, x); }
+static NgIrRef is_finite(NgIrKernel *k, NgIrRef x) { return ng_ir_unary(k, NG_OP_ISFINITE, NG_BOOL, x); }
+static NgIrRef cmp(NgIrKernel *k, NgOp op, NgIrRef x, double v)
+{
+    NgDType t = (NgDType)ng_ir_node(k, x)->dtype;
+    return ng_ir_binary(k, op, NG_BOOL, x, ng_dtype_is_float(t) ? ng_ir_const_f(k, t, v) : ng_ir_const_i(k, t, (int64_t)v));
+}
+/* `bit` as an int32 where cond holds, else 0 */
+static NgIrRef fpe_bit(NgIrKernel *k, NgIrRef cond, unsigned bit)
+{
+    return ng_ir_select(k, cond, ng_ir_const_i(k, NG_INT32, bit), ng_ir_const_i(k, NG_INT32, 0));
+}
+static NgIrRef bits_or(NgIrKernel *k, NgIrRef a, NgIrRef b)
+{
+    return a == NG_IR_NONE ? b : ng_ir_binary(k, NG_OP_BITOR, NG_INT32, a, b);
+}
+
+/* The NG_FPE_* bits (an int32 expression, within `cats`) of r = op(x[, y])
+ * computed in dtype c, judged from the values as NumPy's loops flag them:
+ * - divide: an exact infinity from finite operands, per op (a finite
+ *   nonzero / 0 or // 0, log(0), log1p(-1), arctanh(+-1), reciprocal(0),
+ *   0 ** negative), and integer // 0, % 0, fmod(, 0);
+ * - overflow: an infinity from finite operands that is not a divide; signed
+ *   integer MIN // -1;
+ * - invalid: a NaN from operands that are not NaN (0/0, inf - inf, sqrt(-1),
+ *   sin(inf), x % 0); integer reciprocal(0). */
+static NgIrRef fpe_bits(NgIrKernel *k, NgOp op, NgDType c, unsigned cats, NgIrRef x, NgIrRef y, NgIrRef r)
+{
+    NgIrRef bits = NG_IR_NONE;
+    if (!ng_dtype_is_float(c)) { /* integer loops */
+        NgIrRef zero = cmp(k, NG_OP_EQ, op == NG_OP_RECIPROCAL ? x : y, 0);
+        unsigned div = op == NG_OP_RECIPROCAL ? NG_FPE_DIVIDE | NG_FPE_INVALID : NG_FPE_DIVIDE;
+        bits = fpe_bit(k, zero, div & cats);
+        if (op == NG_OP_FLOORDIV && ng_dtype_is_signed(c) && (cats & NG_FPE_OVERFLOW)) {
+            int bitsz = ng_dtype_info(c)->itemsize * 8;
+            int64_t min = bitsz == 64 ? INT64_MIN : -(INT64_C(1) << (bitsz - 1));
+            NgIrRef ovf = b_and(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, x, ng_ir_const_i(k, c, min)), cmp(k, NG_OP_EQ, y, -1));
+            bits = bits_or(k, bits, fpe_bit(k, ovf, NG_FPE_OVERFLOW));
+        }
+        return bits;
+    }
+    bool two = y != NG_IR_NONE && op != NG_OP_LDEXP; /* (ldexp's int exponent is always finite, never NaN) */
+    NgIrRef div = NG_IR_NONE;
+    switch (op) {
+    case NG_OP_TRUEDIV: case NG_OP_FLOORDIV:
+        div = b_and(k, cmp(k, NG_OP_EQ, y, 0), b_and(k, is_finite(k, x), cmp(k, NG_OP_NE, x, 0)));
+        break;
+    case NG_OP_POW: div = b_and(k, cmp(k, NG_OP_EQ, x, 0), cmp(k, NG_OP_LT, y, 0)); break;
+    case NG_OP_RECIPROCAL: case NG_OP_LOG: case NG_OP_LOG2: case NG_OP_LOG10: div = cmp(k, NG_OP_EQ, x, 0); break;
+    case NG_OP_LOG1P: div = cmp(k, NG_OP_EQ, x, -1); break;
+    case NG_OP_ARCTANH: div = cmp(k, NG_OP_EQ, ng_ir_unary(k, NG_OP_ABS, c, x), 1); break;
+    default: break;
+    }
+    if (div != NG_IR_NONE && (cats & NG_FPE_DIVIDE))
+        bits = fpe_bit(k, div, NG_FPE_DIVIDE);
+    if (cats & NG_FPE_OVERFLOW) {
+        NgIrRef ovf = b_and(k, is_inf(k, r), is_finite(k, x));
+        if (two)
+            ovf = b_and(k, ovf, is_finite(k, y));
+        if (div != NG_IR_NONE)
+            ovf = b_and(k, ovf, b_not(k, div));
+        bits = bits_or(k, bits, fpe_bit(k, ovf, NG_FPE_OVERFLOW));
+    }
+    if (cats & NG_FPE_INVALID) {
+        NgIrRef inv = b_and(k, is_nan(k, r), b_not(k, two ? b_or(k, is_nan(k, x), is_nan(k, y)) : is_nan(k, x)));
+        bits = bits_or(k, bits, fpe_bit(k, inv, NG_FPE_INVALID));
+    }
+    return bits;
+}
+
+/* The bits of value v (dtype f) cast to dtype t, the cast's result `cast`
+ * (cats from cast_fpe). Float to integer follows the x86-64 conversions
+ * NumPy's casts compile to: to 1- to 4-byte integers through int32, to
+ * int64 and uint32 through int64, to uint64 through int64 below 2^63 and
+ * by subtracting 2^63 above, invalid where that conversion is out of range
+ * (-1.0 to uint8 wraps without a flag, 1e10 to int16 is flagged). */
+static NgIrRef cast_bits(NgIrKernel *k, NgDType f, NgDType t, NgIrRef v, NgIrRef cast)
+{
+    if (ng_dtype_is_int(t)) {
+        NgIrRef d = ng_ir_cast(k, NG_FLOAT64, v);
+        int size = ng_dtype_info(t)->itemsize;
+        double lo = size <= 4 && t != NG_UINT32 ? -2147483649.0 : -9223372036854775808.0;
+        double hi = size <= 4 && t != NG_UINT32 ? 2147483648.0 : t == NG_UINT64 ? 18446744073709551616.0
+                                                                            : 9223372036854775808.0;
+        NgIrRef inrange = b_and(k, ng_ir_binary(k, lo == -2147483649.0 ? NG_OP_GT : NG_OP_GE, NG_BOOL, d,
+                                                ng_ir_const_f(k, NG_FLOAT64, lo)),
+                                cmp(k, NG_OP_LT, d, hi));
+        return fpe_bit(k, b_not(k, inrange), NG_FPE_INVALID);
+    }
+    NgIrRef ovf = is_inf(k, cast);
+    if (ng_dtype_is_float(f))
+        ovf = b_and(k, ovf, is_finite(k, v));
+    return fpe_bit(k, ovf, NG_FPE_OVERFLOW);
+}
+
 /* IR: nested loops over the output, outermost parallel; the body stores the
  * op of the loaded (or scalar) inputs, computed in the op's own dtype and
  * then cast to the output's (out= may be wider: NumPy rounds the loop's
@@ -218,14 +369,16 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
     NgIrRef in[EW_MAXIN];
     for (int i = 0; i < key->nin; i++)
         in[i] = key->in_scalar[i] ? ng_ir_scalar(k, par[i]) : ng_ir_load(k, par[i], nd, idx);
-    NgIrRef value;
+    NgIrRef value, x = NG_IR_NONE, y = NG_IR_NONE;
     switch ((EwKind)key->kind) {
     case EW_UNARY:
-        value = ng_ir_unary(k, (NgOp)key->op, ng_op_result_of((NgOp)key->op, compute), ng_ir_cast(k, compute, in[0]));
+        x = ng_ir_cast(k, compute, in[0]);
+        value = ng_ir_unary(k, (NgOp)key->op, ng_op_result_of((NgOp)key->op, compute), x);
         break;
     case EW_BINARY:
-        value = ng_ir_binary(k, (NgOp)key->op, ng_op_result_of((NgOp)key->op, compute), ng_ir_cast(k, compute, in[0]),
-                             ng_ir_cast(k, key->op == NG_OP_LDEXP ? NG_INT64 : compute, in[1])); /* (ldexp's exponent) */
+        x = ng_ir_cast(k, compute, in[0]);
+        y = ng_ir_cast(k, key->op == NG_OP_LDEXP ? NG_INT64 : compute, in[1]); /* (ldexp's exponent) */
+        value = ng_ir_binary(k, (NgOp)key->op, ng_op_result_of((NgOp)key->op, compute), x, y);
         break;
     case EW_WHERE:
         value = ng_ir_select(k, ng_ir_cast(k, NG_BOOL, in[0]), ng_ir_cast(k, outdt, in[1]), ng_ir_cast(k, outdt, in[2]));
@@ -243,11 +396,11 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
         value = in[0];
         break;
     case EW_NAN_TO_NUM: {
-        NgIrRef x = ng_ir_cast(k, compute, in[0]);
-        NgIrRef inf = ng_ir_select(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, x, ng_ir_const_f(k, compute, 0.0)),
+        NgIrRef v = ng_ir_cast(k, compute, in[0]);
+        NgIrRef inf = ng_ir_select(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, v, ng_ir_const_f(k, compute, 0.0)),
                                    ng_ir_cast(k, compute, in[2]), ng_ir_cast(k, compute, in[3]));
-        value = ng_ir_select(k, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, x), ng_ir_cast(k, compute, in[1]),
-                             ng_ir_select(k, ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, x), inf, x));
+        value = ng_ir_select(k, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, v), ng_ir_cast(k, compute, in[1]),
+                             ng_ir_select(k, ng_ir_unary(k, NG_OP_ISINF, NG_BOOL, v), inf, v));
         break;
     }
     case EW_RANGE: {
@@ -272,12 +425,63 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
     NgIrRef ext[NG_MAXDIMS];
     for (int d = 0; d < nd; d++)
         ext[d] = ng_ir_shape(k, out, d);
-    NgIrRef store = ng_ir_store(k, out, nd, idx, ng_ir_cast(k, outdt, value));
-    if (key->tiled && nd == 2)
-        k->body = key->flat ? flat_tiles(k, vars, ext, store) : tiles(k, vars, ext, store);
-    else
-        k->body = ng_ir_box(k, nd, vars, ext, store, key->flat);
+    NgIrRef stored = ng_ir_cast(k, outdt, value), body = ng_ir_store(k, out, nd, idx, stored);
+    bool tiled = key->tiled && nd == 2;
+    if (!key->fpe) {
+        k->body = !tiled ? ng_ir_box(k, nd, vars, ext, body, key->flat)
+                  : key->flat ? flat_tiles(k, vars, ext, body) : tiles(k, vars, ext, body);
+        return k->status;
+    }
+    /* the flag word: each element's bits ORed into a reduction variable over the
+     * box, stored into the rank-0 int32 parameter after it (on GPUs an atomic OR
+     * per block into a word the launch zeroed) */
+    int flag = ng_ir_param_array(k, NG_INT32, 0, false, true), vf = ng_ir_var(k, NG_INT32);
+    NgDType vt = (NgDType)ng_ir_node(k, value)->dtype;
+    int vr = ng_ir_var(k, vt); /* (the value once: the emitters would write its expression at each use) */
+    NgIrRef let = ng_ir_let(k, vr, value);
+    value = ng_ir_varref(k, vr);
+    stored = ng_ir_cast(k, outdt, value);
+    body = ng_ir_store(k, out, nd, idx, stored);
+    NgIrRef bits = NG_IR_NONE;
+    unsigned opc = key->kind == EW_UNARY || key->kind == EW_BINARY ? op_fpe((NgOp)key->op, compute) & key->fpe : 0;
+    if (opc)
+        bits = fpe_bits(k, (NgOp)key->op, compute, opc, x, y, value);
+    if (cast_fpe(vt, outdt) & key->fpe)
+        bits = bits_or(k, bits, cast_bits(k, vt, outdt, value, stored));
+    NgIrRef fv = ng_ir_varref(k, vf);
+    /* (the bits before the store: in place, the store overwrites the operands they read) */
+    NgIrRef each[3] = {let, ng_ir_assign(k, vf, ng_ir_binary(k, NG_OP_BITOR, NG_INT32, fv, bits)), body};
+    NgIrRef each_block = ng_ir_block(k, 3, each);
+    NgIrRef box = !tiled ? ng_ir_box(k, nd, vars, ext, each_block, key->flat)
+                  : key->flat ? flat_tiles(k, vars, ext, each_block) : tiles(k, vars, ext, each_block);
+    if (nd > 0)
+        ng_ir_reduce(k, box, vf, NG_OP_BITOR);
+    NgIrRef stmts[3] = {ng_ir_let(k, vf, ng_ir_const_i(k, NG_INT32, 0)), box, ng_ir_store(k, flag, 0, NULL, fv)};
+    k->body = ng_ir_block(k, 3, stmts);
     return k->status;
+}
+
+/* The categories (within the thread's check mask) the kernel of `key` must
+ * judge: the op's own and its result's cast into the output's dtype. */
+static unsigned kernel_fpe(const EwKey *key)
+{
+    unsigned mask = ng_fpe_mask();
+    if (!mask)
+        return 0;
+    NgDType compute = (NgDType)key->compute, outdt = (NgDType)key->out, vt = compute;
+    unsigned cats = 0;
+    switch ((EwKind)key->kind) {
+    case EW_UNARY: case EW_BINARY:
+        cats = op_fpe((NgOp)key->op, compute);
+        vt = ng_op_result_of((NgOp)key->op, compute);
+        break;
+    case EW_COPY:
+        vt = (NgDType)key->in_dtype[0];
+        break;
+    default:
+        return 0;
+    }
+    return (cats | cast_fpe(vt, outdt)) & mask;
 }
 
 /* Element strides of array a viewed at the output's (broadcast) shape. */
@@ -373,11 +577,12 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
     NgDevice *dev = ng_array_device(out);
     key->flat = dev->be->target->par != NG_PAR_OPENMP && p.ndim > 1; /* see ng_ir_box */
     key->tiled = p.ndim == 2 && kind != EW_RANGE && kind != EW_EYE && across_rows(&p, nin + 1);
+    key->fpe = (uint8_t)kernel_fpe(key);
     const NgKernel *kern;
     NgStatus st = ng_kernel_get(dev, key, sizeof *key, build_ew, key, &kern);
     if (st != NG_OK)
         return st;
-    NgKArg args[2 + 2 * NG_MAXDIMS + EW_MAXIN * (2 + 2 * NG_MAXDIMS)];
+    NgKArg args[2 + 2 * NG_MAXDIMS + EW_MAXIN * (2 + 2 * NG_MAXDIMS) + 2];
     int n = 0;
     ng_kargs_array(args, &n, out, p.ndim, p.shape, p.strides[0]);
     for (int i = 0; i < nin; i++) {
@@ -388,7 +593,41 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
     }
     int64_t extent = !key->tiled ? (key->flat ? out->size : p.ndim ? p.shape[0] : 1)
                      : key->flat ? flat_tile_trips(p.shape[0], p.shape[1]) : (p.shape[0] + EW_TILE - 1) / EW_TILE;
-    return ng_kernel_launch(kern, args, n, extent, out->size);
+    if (!key->fpe)
+        return ng_kernel_launch(kern, args, n, extent, out->size);
+    /* the flag word: a zeroed int32 the kernel ORs its elements' bits into, read
+     * back after the launch (on a GPU a 4-byte download, which waits for it) */
+    NgArray flag;
+    int32_t word = 0;
+    const char *name = ng_fpe_name(kind == EW_COPY ? "cast" : ng_op_name(op));
+    if (ng_device_host_visible(dev)) { /* (host memory, a synchronous launch: a word of our own) */
+        args[n++].p = &word;
+        args[n++].i = 0;
+        st = ng_kernel_launch(kern, args, n, extent, out->size);
+        if (st == NG_OK)
+            ng_fpe_record((unsigned)word & key->fpe, name);
+        return st;
+    }
+    if (ng_fpe_deferrable(dev)) { /* (a GPU, and every category only warns: read at the next download) */
+        if ((st = ng_fpe_defer(dev, key->fpe, name, &flag)) != NG_OK)
+            return st;
+        ng_kargs_array(args, &n, &flag, 0, NULL, NULL);
+        st = ng_kernel_launch(kern, args, n, extent, out->size);
+        ng_array_release(&flag);
+        return st;
+    }
+    if ((st = ng_array_empty(dev, NG_INT32, 0, NULL, &flag)) != NG_OK)
+        return st;
+    st = ng_array_upload(&flag, &word, NULL);
+    ng_kargs_array(args, &n, &flag, 0, NULL, NULL);
+    if (st == NG_OK)
+        st = ng_kernel_launch(kern, args, n, extent, out->size);
+    if (st == NG_OK)
+        st = ng_array_download(&flag, &word, NULL);
+    ng_array_release(&flag);
+    if (st == NG_OK)
+        ng_fpe_record((unsigned)word & key->fpe, name);
+    return st;
 }
 
 /* ---- type resolution (NumPy 2's loops) ---- */

@@ -50,6 +50,7 @@ typedef struct EwKey {
     uint8_t flat;            /* one parallel loop over every element (GPU targets; ng_ir_box) */
     uint8_t tiled;           /* (C target, 2-d) the loops in EW_TILE x EW_TILE tiles: an operand is
                               * read or written across its rows (a transposed copy) */
+    uint8_t fpe;             /* NG_FPE_* categories the kernel judges (0: no check, no flag word) */
     int8_t in_dtype[EW_MAXIN];
     uint8_t in_scalar[EW_MAXIN];
     uint8_t in_contig[EW_MAXIN];

@@ -187,6 +187,8 @@ PyObject *ngpy_numpy_scalar(const NgArray *view)
         Py_END_ALLOW_THREADS
         if (st != NG_OK)
             return ngpy_raise(st);
+        if (ngpy_fpe_deferred() < 0) /* (the warnings of the kernels it waited for) */
+            return NULL;
     }
     PyObject *v;
     switch (dt) {
@@ -647,6 +649,10 @@ PyObject *ngpy_to_numpy(const NgArray *a)
     if (st != NG_OK) {
         Py_DECREF(res);
         return ngpy_raise(st);
+    }
+    if (!host && ngpy_fpe_deferred() < 0) { /* (the warnings of the kernels it waited for) */
+        Py_DECREF(res);
+        return NULL;
     }
     return res;
 }

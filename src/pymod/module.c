@@ -252,6 +252,9 @@ static PyObject *f_ufunc(PyObject *m, PyObject *args)
         if (st == NG_OK && (st = ng_array_empty(dev, rdt, 0, &none, &scalar_dest)) == NG_OK)
             dest = &scalar_dest;
     }
+    /* (np.power(x, 2) runs as square, and NumPy names it power) */
+    if (st == NG_OK && ngpy_fpe_begin(op == NG_OP_POW ? "power" : NULL) < 0)
+        st = NG_ERR_INTERNAL;
     if (st == NG_OK)
         st = binary ? ng_op_binary((NgOp)op, &x, &y, dest, &out) : ng_op_unary((NgOp)op, &x, dest, &out);
     ng_array_release(&tx);
@@ -259,20 +262,20 @@ static PyObject *f_ufunc(PyObject *m, PyObject *args)
     if (dest == &scalar_dest) {
         if (st != NG_OK) {
             ng_array_release(&scalar_dest);
-            return ngpy_raise(st);
+            return ngpy_fpe_result(NULL), PyErr_Occurred() ? NULL : ngpy_raise(st);
         }
         ng_array_release(&out); /* the op's view of scalar_dest */
-        return ngpy_wrap_result(&scalar_dest, true);
+        return ngpy_fpe_result(ngpy_wrap_result(&scalar_dest, true));
     }
     if (st != NG_OK)
-        return ngpy_raise(st);
+        return ngpy_fpe_result(NULL), PyErr_Occurred() ? NULL : ngpy_raise(st);
     if (dest) {
         ng_array_release(&out);
         Py_INCREF(out_o);
-        return PyTuple_Check(out_o) ? (Py_INCREF(PyTuple_GET_ITEM(out_o, 0)), Py_DECREF(out_o),
-                                       PyTuple_GET_ITEM(out_o, 0)) : out_o;
+        return ngpy_fpe_result(PyTuple_Check(out_o) ? (Py_INCREF(PyTuple_GET_ITEM(out_o, 0)), Py_DECREF(out_o),
+                                                       PyTuple_GET_ITEM(out_o, 0)) : out_o);
     }
-    return ngpy_wrap_result(&out, true);
+    return ngpy_fpe_result(ngpy_wrap_result(&out, true));
 }
 
 /* ufunc_at(op, a, index, value_or_None, compute): ufunc.at on a numgpu array, in place. */
@@ -620,6 +623,8 @@ static PyObject *f_synchronize(PyObject *m, PyObject *args)
     Py_END_ALLOW_THREADS
     if (st != NG_OK)
         return ngpy_raise(st);
+    if (ngpy_fpe_deferred() < 0) /* (the warnings of the kernels it waited for) */
+        return NULL;
     Py_RETURN_NONE;
 }
 

@@ -93,17 +93,18 @@ static PyObject *binop(PyObject *a, PyObject *b, NgOp op, bool inplace)
         ng_array_release(&tx);
         return host_operand(inplace);
     }
-    NgStatus st = ng_op_binary(op, &x, &y, inplace ? ARR(a) : NULL, &out);
+    NgStatus st = ngpy_fpe_begin(NULL) < 0 ? NG_ERR_INTERNAL : ng_op_binary(op, &x, &y, inplace ? ARR(a) : NULL, &out);
     ng_array_release(&tx);
     ng_array_release(&ty);
     if (st != NG_OK)
-        return st == NG_ERR_TYPE ? type_error(ng_op_name(op), a, b, inplace) : ngpy_raise(st);
+        return ngpy_fpe_result(NULL), PyErr_Occurred() ? NULL
+               : st == NG_ERR_TYPE ? type_error(ng_op_name(op), a, b, inplace) : ngpy_raise(st);
     if (inplace) {
         ng_array_release(&out);
         Py_INCREF(a);
-        return a;
+        return ngpy_fpe_result(a);
     }
-    return ngpy_wrap_result(&out, true);
+    return ngpy_fpe_result(ngpy_wrap_result(&out, true));
 }
 
 /* x op= y on a computed 0-d result nothing else holds (no view, no NumPy array on its memory):
@@ -119,8 +120,11 @@ static PyObject *unop(PyObject *a, NgOp op)
 {
     NgOperand x = {ARR(a), {0}};
     NgArray out;
-    NgStatus st = ng_op_unary(op, &x, NULL, &out);
-    return st == NG_OK ? ngpy_wrap_result(&out, true) : st == NG_ERR_TYPE ? type_error(ng_op_name(op), a, NULL, false) : ngpy_raise(st);
+    NgStatus st = ngpy_fpe_begin(NULL) < 0 ? NG_ERR_INTERNAL : ng_op_unary(op, &x, NULL, &out);
+    if (st != NG_OK)
+        return ngpy_fpe_result(NULL), PyErr_Occurred() ? NULL
+               : st == NG_ERR_TYPE ? type_error(ng_op_name(op), a, NULL, false) : ngpy_raise(st);
+    return ngpy_fpe_result(ngpy_wrap_result(&out, true));
 }
 
 /* A subclass of NumPy's ndarray with semantics of its own (a masked array, np.matrix; np.memmap
@@ -759,11 +763,15 @@ static int store(PyObject *self, PyObject *key, PyObject *value)
         ng_array_release(&tv);
         return -1;
     }
-    NgStatus st = ng_index_set(ARR(self), n, items, &v);
+    NgStatus st = ngpy_fpe_begin(NULL) < 0 ? NG_ERR_INTERNAL : ng_index_set(ARR(self), n, items, &v);
     for (int t = 0; t < ntmp; t++)
         ng_array_release(&tmps[t]);
     ng_array_release(&tv);
-    return st == NG_OK ? 0 : (ngpy_raise(st), -1);
+    if (st != NG_OK) {
+        ngpy_fpe_result(NULL);
+        return PyErr_Occurred() ? -1 : (ngpy_raise(st), -1);
+    }
+    return ngpy_fpe_end();
 }
 
 static PyObject *sq_item(PyObject *self, Py_ssize_t i)
@@ -1045,8 +1053,10 @@ static PyObject *m_astype(PyObject *self, PyObject *args, PyObject *kw)
     if (ngpy_warn_complex_cast(ARR(self)->dtype, dt) < 0)
         return NULL;
     NgArray out;
+    if (ngpy_fpe_begin(NULL) < 0)
+        return NULL;
     NgStatus st = ng_op_astype(ARR(self), dt, &out);
-    return st == NG_OK ? ngpy_wrap_result(&out, ((NgPyArray *)self)->scalar) : ngpy_raise(st);
+    return ngpy_fpe_result(st == NG_OK ? ngpy_wrap_result(&out, ((NgPyArray *)self)->scalar) : ngpy_raise(st));
 }
 
 /* True if t is numpy.ndarray or a subclass (x.view(np.matrix) names a type, not a dtype). */
@@ -1402,11 +1412,12 @@ static PyObject *m_fill(PyObject *self, PyObject *value)
         ng_array_release(&tv);
         return NULL;
     }
-    NgStatus st = ng_op_assign(ARR(self), &v);
+    NgStatus st = ngpy_fpe_begin(NULL) < 0 ? NG_ERR_INTERNAL : ng_op_assign(ARR(self), &v);
     ng_array_release(&tv);
     if (st != NG_OK)
-        return ngpy_raise(st);
-    Py_RETURN_NONE;
+        return ngpy_fpe_result(NULL), PyErr_Occurred() ? NULL : ngpy_raise(st);
+    Py_INCREF(Py_None);
+    return ngpy_fpe_result(Py_None);
 }
 
 static PyObject *m_repr_like(PyObject *self, bool repr)

@@ -80,6 +80,19 @@ static inline NgArray *ngpy_arr(PyObject *o) { return &((NgPyArray *)o)->arr; }
 /* The current device (opening the default one on first use). */
 NgDevice *ngpy_device(void);
 
+/* NumPy's floating-point error modes (src/pymod/fpe.c). ngpy_fpe_begin, before an op: the
+ * categories NumPy's errstate does not ignore become the ops' checks, their records named `name`
+ * (NULL: each op's own; casts keep "cast") (-1 with an exception when the state cannot be read).
+ * ngpy_fpe_end, after it: what the op's kernels saw handled as NumPy does (warn, raise, call,
+ * print, log); -1 with the exception set ('raise'). ngpy_fpe_result: end, and result passed on,
+ * or dropped (NULL) when end raised; a NULL result is passed on (the checks cleared). */
+int ngpy_fpe_begin(const char *name);
+int ngpy_fpe_end(void);
+/* After a download or sync: the warnings of GPU kernels whose flag words it read (deferred
+ * records; the others are left for their op's ngpy_fpe_end); -1 with an exception set. */
+int ngpy_fpe_deferred(void);
+PyObject *ngpy_fpe_result(PyObject *result);
+
 /* Python object -> operand. Python bool/int/float become weak scalars;
  * numgpu arrays are borrowed; anything else array-like is converted with
  * numpy.asarray and uploaded into *tmp (release it after use). */

@@ -76,7 +76,8 @@ def test_new_binary_ops_special_values(name, dt):
     a = special(np.repeat(SPECIAL, SPECIAL.size), dt)
     b = special(np.tile(SPECIAL, SPECIAL.size), dt)
     exp = expected_of(getattr(np, name), a, b)
-    got = getattr(ng, name)(upload(a), upload(b))
+    with np.errstate(all="ignore"):   # (the errstate of NumPy's expected_of)
+        got = getattr(ng, name)(upload(a), upload(b))
     assert_same(got, exp)
     assert_signs(got, exp)  # the sign of zeros matters for copysign, nextafter and heaviside
 
@@ -86,7 +87,8 @@ def test_new_binary_ops_special_values(name, dt):
 def test_new_unary_ops_special_values(name, dt):
     a = special(np.concatenate([SPECIAL, [1.5, 0.999, -0.999]]), dt)
     exp = expected_of(getattr(np, name), a)
-    got = getattr(ng, name)(upload(a))
+    with np.errstate(all="ignore"):   # (the errstate of NumPy's expected_of)
+        got = getattr(ng, name)(upload(a))
     assert_same(got, exp)
     assert_signs(got, exp)
 
@@ -96,9 +98,9 @@ def test_integer_reciprocal_and_fmod_edges(dt):
     info = np.iinfo(dt)
     a = np.array([0, 1, 2, info.max, info.min, 7], dtype=dt)
     b = np.array([3, 0, -1 if info.min < 0 else 1, 2, -1 if info.min < 0 else 3, -2 if info.min < 0 else 2], dtype=dt)
-    assert_same(ng.fmod(upload(a), upload(b)), expected_of(np.fmod, a, b))
+    assert_same(expected_of(ng.fmod, upload(a), upload(b)), expected_of(np.fmod, a, b))
     # reciprocal of 0 is whatever NumPy's cast of inf gives on x86: compare the rest exactly
-    got, exp = ng.reciprocal(upload(a)).get(), expected_of(np.reciprocal, a)
+    got, exp = expected_of(ng.reciprocal, upload(a)).get(), expected_of(np.reciprocal, a)
     np.testing.assert_array_equal(got[1:], exp[1:])
     assert got.dtype == exp.dtype
 
@@ -139,7 +141,7 @@ def test_new_ops_out_argument():
                   elements=st.floats(allow_nan=True, allow_infinity=True, width=64)))
 def test_hypothesis_unary(a):
     for name in ("arcsinh", "cbrt", "exp2", "signbit", "fabs", "deg2rad"):
-        assert_same(getattr(ng, name)(upload(a)), expected_of(getattr(np, name), a))
+        assert_same(expected_of(getattr(ng, name), upload(a)), expected_of(getattr(np, name), a))
 
 
 @given(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=4), st.data())
