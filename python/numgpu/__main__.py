@@ -20,7 +20,7 @@ def add_run_arguments(p):
     p.add_argument("--device", help="the device: cpu, opencl, opencl:N, cuda, cuda:N (default: NUMGPU_DEVICE or auto)")
     p.add_argument("--fallback", choices=("warn", "silent", "error"),
                    help="what a NumPy function numgpu lacks does (default: NUMGPU_FALLBACK or warn)")
-    p.add_argument("script", help="a Python script written for NumPy (run's options go before it)")
+    p.add_argument("script", nargs="?", help="a Python script written for NumPy (run's options go before it)")
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments passed to the script")
 
 
@@ -29,9 +29,22 @@ def run_command(args):
     if args.fallback:
         from numgpu import _fallback
         _fallback.set_mode(args.fallback)
-    if not os.path.isfile(args.script):
-        print("numgpu run: no such script: %s" % args.script, file=sys.stderr)
+    if args.script is None:
+        print("numgpu run: give the script to run: numgpu run [options] script.py [args]", file=sys.stderr)
         return 2
+    if not os.path.isfile(args.script):
+        print("numgpu run: %s: %s" % (args.script, "a folder, not a script" if os.path.isdir(args.script)
+                                      else "no such script"), file=sys.stderr)
+        return 2
+    import numgpu
+    try:   # (the device opened before the script starts: a bad one stops here, not at its first array)
+        numgpu.set_device(args.device) if args.device else numgpu.get_device()
+    except (numgpu.DeviceError, ValueError) as e:
+        print("numgpu run: cannot use the device: %s" % e, file=sys.stderr)
+        return 2
+    if str(numgpu.get_device()).startswith("null"):
+        print("numgpu run: the null device runs no kernel (arrays read as zeros): kernels are generated, "
+              "none runs", file=sys.stderr)
     return _run.run_script(args.script, args.args, report_on=args.report, profile=args.profile,
                            precision=args.precision, device=args.device)
 

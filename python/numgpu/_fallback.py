@@ -121,8 +121,9 @@ def _admit(name, why=None):
                                else "cannot run on the device here (%s)" % why))
     if _mode == "warn" and name not in _warned:
         _warned.add(name)
-        warnings.warn("numgpu: %s runs on NumPy (%s): its arguments are downloaded and its result uploaded "
-                      "(NUMGPU_FALLBACK=silent hides this)" % (name, why or "no device version"),
+        warnings.warn("numgpu: %s runs on NumPy (%s): device arrays among its arguments are downloaded, and "
+                      "a result numgpu has a device dtype for is uploaded (NUMGPU_FALLBACK=silent hides this)"
+                      % (name, why or "no device version for these arguments"),
                       FallbackWarning, stacklevel=_caller_level())
 
 

@@ -54,7 +54,7 @@ static NgStatus open_kind(const char *kind, size_t len, int index, NgDevice **ou
 {
     const NgBackend *be = backend_of_kind(kind, len);
     if (!be)
-        return ng_error_set(NG_ERR_VALUE, "unknown device '%.*s': expected auto, cpu, cuda[:N] or opencl[:N]",
+        return ng_error_set(NG_ERR_VALUE, "unknown device '%.*s': expected auto, cpu, cuda[:N], opencl[:N] or null",
                             (int)len, kind);
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, watch_forks);

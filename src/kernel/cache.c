@@ -82,8 +82,24 @@ static int mkdirs(char *path)
     return (mkdir(path, 0755) == 0 || errno == EEXIST) ? 0 : -1;
 }
 
+/* A directory of this user's own under /tmp for kernels when the configured cache cannot be used:
+ * the same for every process, so the next run still finds them. 0 when usable (made 0700, owned by
+ * us, not a link). */
+static int user_tmp_dir(char *out, size_t len)
+{
+    snprintf(out, len, "/tmp/numgpu-cache-%u", (unsigned)getuid());
+    struct stat st;
+    if (mkdir(out, 0700) != 0 && errno != EEXIST)
+        return -1;
+    if (lstat(out, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 0077) ||
+        access(out, W_OK) != 0)
+        return -1;
+    return 0;
+}
+
 /* Directory for this backend's compiled kernels; created on first use.
- * Falls back to a private temporary directory when the cache is unwritable. */
+ * Falls back (saying so once on stderr) to a directory of this user's own under /tmp, else a
+ * private temporary one, when the cache cannot be created or written. */
 static NgStatus cache_dir(const NgDevice *dev, char *out, size_t len)
 {
     const char *env = getenv("NUMGPU_CACHE_DIR");
@@ -96,17 +112,22 @@ static NgStatus cache_dir(const NgDevice *dev, char *out, size_t len)
         snprintf(out, len, "%s/.cache/numgpu/%s", home ? home : "/tmp", dev->be->kind);
     if (mkdirs(out) == 0 && access(out, W_OK) == 0)
         return NG_OK;
+    int why = errno;
     static char fallback[256];
     if (!fallback[0]) {
-        snprintf(fallback, sizeof fallback, "/tmp/numgpu-cache-XXXXXX");
-        if (!mkdtemp(fallback)) {
-            fallback[0] = 0;
-            return ng_error_set(NG_ERR_DEVICE, "cannot create a kernel cache directory (%s): %s; "
-                                "set NUMGPU_CACHE_DIR to a writable directory", out, strerror(errno));
+        if (user_tmp_dir(fallback, sizeof fallback) != 0) {
+            snprintf(fallback, sizeof fallback, "/tmp/numgpu-cache-XXXXXX");
+            if (!mkdtemp(fallback)) {
+                fallback[0] = 0;
+                return ng_error_set(NG_ERR_DEVICE, "cannot create a kernel cache directory (%s): %s; "
+                                    "set NUMGPU_CACHE_DIR to a writable directory", out, strerror(errno));
+            }
         }
+        fprintf(stderr, "numgpu: the kernel cache %s cannot be used (%s); compiled kernels go to %s "
+                "(set NUMGPU_CACHE_DIR to a writable directory)\n", out, strerror(why), fallback);
     }
-    snprintf(out, len, "%s", fallback);
-    return NG_OK;
+    snprintf(out, len, "%s/%s", fallback, dev->be->kind);
+    return mkdirs(out) == 0 ? NG_OK : ng_error_set(NG_ERR_DEVICE, "cannot create a kernel cache directory (%s)", out);
 }
 
 /* True if `bin` exists and matches the checksum stored beside it. */

@@ -187,3 +187,47 @@ def test_run_help_and_missing_script():
     assert proc.returncode == 0 and "--precision" in proc.stdout and "--profile" in proc.stdout
     proc = numgpu_cli("run", "no_such_script.py")
     assert proc.returncode == 2 and "no such script" in proc.stderr
+
+
+def test_run_command_line_errors(tmp_path):
+    script = tmp_path / "s.py"
+    script.write_text("import numpy as np\nprint(np.arange(3).sum())\n")
+    cases = [((), "give the script to run"), ((str(tmp_path),), "a folder, not a script"),
+             (("nothere.py",), "no such script"), (("--device", "bogus", str(script)), "cannot use the device"),
+             (("--device", "cuda:9", str(script)), "cannot use the device")]
+    for args, text in cases:
+        proc = numgpu_cli("run", *args)
+        assert proc.returncode == 2 and text in proc.stderr, (args, proc.stderr)
+        assert "Traceback" not in proc.stderr
+    proc = numgpu_cli("run", "--no-report", str(script), env={"NUMGPU_DEVICE": "bogus"})
+    assert proc.returncode == 2 and "cannot use the device" in proc.stderr and proc.stdout == ""
+    proc = numgpu_cli("run", "--no-report", "--device", "null", str(script))
+    assert proc.returncode == 0 and "null device runs no kernel" in proc.stderr
+
+
+def test_an_unusable_kernel_cache_is_said_and_a_lasting_one_used(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    code = "import numgpu as np; print(float((np.arange(4.0) * 3 + 1).sum()))"
+    full_env = dict(os.environ, NUMGPU_CACHE_DIR=str(blocker / "cache"), NUMGPU_DEVICE="cpu")
+    runs = [subprocess.run([sys.executable, "-c", code], env=full_env, capture_output=True, text=True, timeout=120)
+            for _ in range(2)]
+    for r in runs:
+        assert r.returncode == 0 and r.stdout.strip() == "22.0", r.stderr
+        assert "cannot be used" in r.stderr and "numgpu-cache-" in r.stderr
+    proc = numgpu_cli("doctor", env={"NUMGPU_CACHE_DIR": str(blocker / "cache"), "NUMGPU_DEVICE": "cpu"})
+    assert "cannot be created" in proc.stdout and "NUMGPU_CACHE_DIR" in proc.stdout
+
+
+def test_cc_with_arguments_is_split_as_make_splits_it(tmp_path):
+    code = "import numgpu as np; print(float((np.arange(4.0) * 5).sum()))"
+    full_env = dict(os.environ, CC="gcc -O2", NUMGPU_CACHE_DIR=str(tmp_path), NUMGPU_DEVICE="cpu")
+    r = subprocess.run([sys.executable, "-c", code], env=full_env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "30.0", r.stderr
+
+
+def test_bench_says_a_script_exited_with_a_status(tmp_path):
+    script = tmp_path / "b.py"
+    script.write_text("import numgpu as np\nprint(np.arange(3).sum())\nraise SystemExit(7)\n")
+    proc = numgpu_cli("bench", "--repeat", "1", "--warmup", "0", "--devices", "cpu", str(script), timeout=300)
+    assert "exited with status 7" in proc.stdout

@@ -5,8 +5,8 @@ process (cli/bench_runner.py):
   - the NumPy baseline puts a stand-in `numgpu` package made of NumPy first on sys.path
     (cli/numpy_shim), so the same script runs on real NumPy;
   - the numgpu runs set NUMGPU_DEVICE to each device in turn.
-Scripts written with `import numpy as np` would need run mode (issue 5); bench says so
-when a numgpu run launched no kernel.
+Scripts written with `import numpy as np` run on NumPy here (bench says so when a numgpu run
+launched no kernel): `numgpu run script.py` runs them on the device unchanged.
 
 Times are the script's wall time inside its process, library import excluded, the device
 synchronised at the end. Warm-up runs (default 1) fill the kernel disk cache first, so the
@@ -72,7 +72,9 @@ def run_once(script, args, mode, device, timeout, tmp):
     res["output"] = proc.stdout
     if proc.returncode != 0 or res.get("exit") != 0:
         lines = [ln for ln in proc.stderr.strip().splitlines() if ln.strip()]
-        res["error"] = lines[-1] if lines else "exit status %d" % proc.returncode
+        status = res.get("exit") if isinstance(res.get("exit"), int) and res.get("exit") else proc.returncode
+        res["error"] = (lines[-1] if lines and "Traceback" in proc.stderr
+                        else "exited with status %d%s" % (status, ": " + lines[-1] if lines else ""))
         res["stderr"] = proc.stderr
         res["seconds"] = None
     return res
@@ -128,8 +130,8 @@ def summarise(rows):
             if base is not None:
                 r["same_output"] = r["output"] == base["output"]
             if r["stats"] is not None and r["stats"].get("kernel_launches", 0) == 0:
-                r["note"] = ("no numgpu kernel ran: does the script `import numgpu as np`? (scripts that "
-                             "import numpy need run mode, issue 5)")
+                r["note"] = ("no numgpu kernel ran: does the script `import numgpu as np`? (a script that "
+                             "imports numpy runs on the device with `numgpu run script.py`)")
     return base
 
 

@@ -26,7 +26,8 @@ KINDS = ("cpu", "opencl", "cuda", "null")
 
 # Fixes for failures whose message carries none of its own, by a piece of the message.
 FIXES = (
-    ("libcuda.so.1 not found", "install the NVIDIA driver for your GPU (numgpu needs no CUDA toolkit)"),
+    ("libcuda.so.1 not found", "install the NVIDIA driver for your GPU (besides it numgpu needs NVRTC only: "
+                               "the CUDA toolkit or pip install nvidia-cuda-nvrtc-cu12)"),
     ("driver is too old", "update the NVIDIA driver"),
     ("libnvrtc", "pip install nvidia-cuda-nvrtc-cu12 (or the CUDA toolkit); NVRTC's major version must "
                  "not be newer than the CUDA version the driver supports"),
@@ -277,11 +278,12 @@ def check_cache():
                     out["files"] += 1
                 except OSError:
                     pass
-    else:
-        parent = os.path.dirname(path.rstrip("/")) or "/"
-        while parent != "/" and not os.path.isdir(parent):
-            parent = os.path.dirname(parent)
-        out["writable"] = os.access(parent, os.W_OK)
+    else:   # (numgpu would make it at its first kernel: made now, which also tells whether it can be)
+        try:
+            os.makedirs(path, exist_ok=True)
+            out["writable"] = os.access(path, os.W_OK)
+        except OSError as e:
+            out["writable"], out["error"] = False, e.strerror or str(e)
     return out
 
 
@@ -318,8 +320,11 @@ def diagnose():
                                 "or set NUMGPU_BLAS to a BLAS/LAPACK library"))
     report["cache"] = check_cache()
     if report["cache"]["writable"] is False:
-        problems.append(problem("cache", "kernel cache %s is not writable: every run recompiles its kernels"
-                                % report["cache"]["path"], "set NUMGPU_CACHE_DIR to a writable folder"))
+        problems.append(problem("cache", "kernel cache %s cannot be used%s: kernels go to /tmp/numgpu-cache-%d "
+                                "(or a new folder per run, compiling every kernel again)"
+                                % (report["cache"]["path"], " (%s)" % report["cache"]["error"]
+                                   if report["cache"].get("error") else "", os.getuid()),
+                                "set NUMGPU_CACHE_DIR to a writable folder"))
 
     # The device a program gets by default: the exit status depends on it alone.
     spec = os.environ.get("NUMGPU_DEVICE") or "auto"
@@ -408,7 +413,7 @@ def format_report(r):
     lines.append("BLAS (cpu)    %s" % (b["library"] if b["found"] else "none: " + b["error"]))
     k = r["cache"]
     lines.append("kernel cache  %s (%s)" % (k["path"], "%d files, %.1f MB" % (k["files"], k["bytes"] / 1e6)
-                                           if k["exists"] else "not created yet")
+                                           if k["exists"] else "cannot be created" if k.get("error") else "empty")
                  + ("" if k["writable"] else ", NOT writable"))
     if r["env"]:
         lines.append("environment   " + " ".join("%s=%s" % kv for kv in r["env"].items()))

@@ -28,6 +28,32 @@ static const char *compiler(void)
     return (cc && *cc) ? cc : "cc";
 }
 
+/* $CC split at blanks, as make splits it ("ccache gcc", "gcc -m64"): the command's words. */
+static struct {
+    char text[512];
+    char *words[16];
+    int n;
+} cc_words;
+static pthread_once_t cc_once = PTHREAD_ONCE_INIT;
+
+static void split_compiler(void)
+{
+    snprintf(cc_words.text, sizeof cc_words.text, "%s", compiler());
+    char *save = NULL;
+    for (char *w = strtok_r(cc_words.text, " \t", &save); w && cc_words.n < 15; w = strtok_r(NULL, " \t", &save))
+        cc_words.words[cc_words.n++] = w;
+    if (cc_words.n == 0)
+        cc_words.words[cc_words.n++] = "cc";
+}
+
+/* Puts $CC's words at argv[*n...], advancing *n. */
+static void compiler_argv(char **argv, int *n)
+{
+    pthread_once(&cc_once, split_compiler);
+    for (int i = 0; i < cc_words.n; i++)
+        argv[(*n)++] = cc_words.words[i];
+}
+
 static const char *cpu_model(void);
 
 /* GNU OpenMP's worker threads do not survive fork(): a forked child's first parallel region
@@ -166,7 +192,11 @@ static int code_flag_count(void)
         return count;
     char log[64];
     snprintf(log, sizeof log, "/tmp/numgpu-ccname-%d.txt", (int)getpid());
-    char *argv[] = {(char *)compiler(), "--version", NULL};
+    char *argv[20];
+    int na = 0;
+    compiler_argv(argv, &na);
+    argv[na++] = "--version";
+    argv[na] = NULL;
     char *text = run(argv, log) == 0 ? ng_file_read(log, &(size_t){0}) : NULL;
     unlink(log);
     count = text && strstr(text, "clang") ? NCODE_FLAGS - 1 : NCODE_FLAGS;
@@ -181,7 +211,12 @@ static const char *cpu_compiler_id(NgDevice *dev)
         return id;
     char log[64];
     snprintf(log, sizeof log, "/tmp/numgpu-ccver-%d.txt", (int)getpid());
-    char *argv[] = {(char *)compiler(), "-dumpfullversion", "-dumpversion", NULL};
+    char *argv[20];
+    int na = 0;
+    compiler_argv(argv, &na);
+    argv[na++] = "-dumpfullversion";
+    argv[na++] = "-dumpversion";
+    argv[na] = NULL;
     char *ver = run(argv, log) == 0 ? ng_file_read(log, &(size_t){0}) : NULL;
     unlink(log);
     if (ver)
@@ -205,9 +240,9 @@ static NgStatus cpu_compile(NgDevice *dev, const char *source, const char *name,
         return ng_error_set(NG_ERR_DEVICE, "cpu: cannot write kernel source %s: %s", src_path, strerror(errno));
     fputs(source, f);
     fclose(f);
-    char *argv[NCODE_FLAGS + 12];
+    char *argv[NCODE_FLAGS + 12 + 16];
     int n = 0;
-    argv[n++] = (char *)compiler();
+    compiler_argv(argv, &n);
     for (int i = 0; i < code_flag_count(); i++)
         argv[n++] = (char *)code_flags[i];
     char *rest[] = {"-fPIC", "-shared", "-w", "-o", (char *)out_path, src_path, "-lm",
@@ -217,7 +252,7 @@ static NgStatus cpu_compile(NgDevice *dev, const char *source, const char *name,
     NgStatus st = NG_OK;
     if (rc < 0) {
         st = ng_error_set(NG_ERR_DEVICE, "cpu: no C compiler found (tried '%s': %s); install one "
-                          "(apt-get install gcc) or set CC to a C compiler", compiler(), strerror(errno));
+                          "(apt-get install gcc) or set CC to a C compiler", argv[0], strerror(errno));
     } else if (rc != 0) {
         char *log = ng_file_read(log_path, &(size_t){0});
         ng_error_set_log(log);

@@ -117,7 +117,7 @@ static void load_driver(void)
     void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         snprintf(cu_error, sizeof cu_error, "libcuda.so.1 not found: no NVIDIA driver is installed "
-                 "(install the NVIDIA driver for your GPU; numgpu needs no CUDA toolkit)");
+                 "(install the NVIDIA driver for your GPU; besides it numgpu needs NVRTC only: the CUDA toolkit or pip install nvidia-cuda-nvrtc-cu12)");
         return;
     }
 #define LOAD(name, ret, params) \
