@@ -191,13 +191,21 @@ def _closure_values(fn):
     return values
 
 
-def _closure_plan(fn, code, filename, extra):
+def _closure_plan(fn, code, filename, extra, lines=None):
     """The host plan's function from its source `code` (one def of fn's name): a function over
     fn's own globals (read at each call, as fn reads them) and fn's own closure cells (so a
     free variable is the enclosing function's, as it is now, never a global of its name), its
     other free names (`extra`: __ng_launch, __ng_returned) in cells of their own. The def is
-    compiled inside a function that binds every such name, which makes them free in it."""
+    compiled inside a function that binds every such name, which makes them free in it. `lines`
+    maps a line of `code` to the file's line it stands for and the shift of its columns."""
     tree = _ast.parse(code, filename)
+    for node in _ast.walk(tree) if lines else ():
+        if getattr(node, "lineno", None) in lines:
+            node.lineno, shift = lines[node.lineno]
+            node.col_offset = max(0, node.col_offset + shift)
+        if getattr(node, "end_lineno", None) in lines:
+            node.end_lineno, shift = lines[node.end_lineno]
+            node.end_col_offset = max(0, node.end_col_offset + shift)
     fdef = tree.body[0]
     names = list(fn.__code__.co_freevars) + sorted(extra)
     scope = _ast.FunctionDef(name="__ng_scope", args=_ast.arguments(posonlyargs=[], args=[], vararg=None,
@@ -309,22 +317,28 @@ class JitFunction:
             if orelse:  # the loop's else block, run here where no break left it (desugar.c else_loops)
                 after.append("%s    if not __ng_r.get(%r):" % (ind, flag[0]) if flag else "%s    if True:" % ind)
                 after.extend(ind + " " * 8 + l if l.strip() else l for l in orelse)
-            out[loop["line"]] = (loop["end_line"],
-                                 ["%sif (__ng_r := __ng_launch(%d, locals(), %r)) is None:" % (ind, i, names)] +
-                                 body + after)
+            text = (["%sif (__ng_r := __ng_launch(%d, locals(), %r)) is None:" % (ind, i, names)] + body + after)
+            # the source line and column shift of each plan line (the body's indent is 4 more)
+            where = ([(loop["line"], 0)] + [(loop["line"] + k, -4) for k in range(len(body))] +
+                     [(loop["line"], 0)] * len(after))
+            out[loop["line"]] = (loop["end_line"], text, where)
         params = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]
         kept, reads = _kept_names(func, set(out), params)
         self._kept, self._reads = frozenset(kept), frozenset(reads)
-        plan, ln = [], func.lineno  # from the `def` line: decorators are not re-applied
+        plan, where, ln = [], [], func.lineno  # from the `def` line: decorators are not re-applied
         while ln <= func.end_lineno:
             if ln in out:
-                end, text = out[ln]
+                end, text, at = out[ln]
                 plan.extend(text)
+                where.extend(at)
                 ln = end + 1
             else:
                 plan.append(src_lines[ln - 1])
+                where.append((ln, 0))
                 ln += 1
         code = "\n" * (first - 1 + func.lineno - 1) + "\n".join(plan) + "\n"
+        # (the plan's lines put back where the function's own are: a loop run as Python raises at its line)
+        lines = {first - 1 + func.lineno + j: (first - 1 + src_ln, shift) for j, (src_ln, shift) in enumerate(where)}
         # (C all the way: the launch records how the loop ran in self._launched, "kernel (raised)"
         # when it raised what Python would raise in the loop, after the kernel ran)
         code_obj = self._fn.__code__
@@ -332,7 +346,7 @@ class JitFunction:
         local_names = frozenset(code_obj.co_varnames + code_obj.co_cellvars + code_obj.co_freevars)
         launch = functools.partial(_core.jit_launch, self._program, self._fn.__globals__,
                                    local_names, self._boundscheck, self._first - 1, self._call, self._launched)
-        return _closure_plan(self._fn, code, filename, {"__ng_launch": launch, "__ng_returned": _returned})
+        return _closure_plan(self._fn, code, filename, {"__ng_launch": launch, "__ng_returned": _returned}, lines)
 
     # -- call and report --------------------------------------------------
     def __call__(self, *args, **kwargs):
