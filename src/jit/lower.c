@@ -3815,6 +3815,30 @@ static Val math_isqrt(Lower *L, const NgJitExpr *e, int line)
     return mkval(ng_ir_cast(k, NG_INT64, s), NG_INT64, true, true);
 }
 
+/* CPython's vector_norm steps: dl_mul(a, b), Dekker's product of Veltkamp halves, added by
+ * dl_fast_sum into sums[0] (csum), its low parts into sums[1] and sums[2] (frac1, frac2). */
+static void hypot_add_product(Lower *L, NgIrRef a, NgIrRef b, NgIrRef *sums)
+{
+    NgIrKernel *k = L->k;
+#define F(c) ng_ir_const_f(k, NG_FLOAT64, c)
+#define A(x, y) ng_ir_binary(k, NG_OP_ADD, NG_FLOAT64, x, y)
+#define S(x, y) ng_ir_binary(k, NG_OP_SUB, NG_FLOAT64, x, y)
+#define M(x, y) ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, x, y)
+    NgIrRef ta = in_var(L, M(a, F(134217729.0))), tb = in_var(L, M(b, F(134217729.0)));
+    NgIrRef ah = in_var(L, S(ta, S(ta, a))), al = in_var(L, S(a, ah));
+    NgIrRef bh = in_var(L, S(tb, S(tb, b))), bl = in_var(L, S(b, bh));
+    NgIrRef p = in_var(L, M(ah, bh)), q = in_var(L, A(M(ah, bl), M(al, bh)));
+    NgIrRef z = in_var(L, A(p, q)), zz = A(A(S(p, z), q), M(al, bl));
+    NgIrRef sx = in_var(L, A(sums[0], z)), sy = S(z, S(sx, sums[0]));
+    sums[0] = sx;
+    sums[1] = in_var(L, A(sums[1], zz));
+    sums[2] = in_var(L, A(sums[2], sy));
+#undef F
+#undef A
+#undef S
+#undef M
+}
+
 /* math.hypot(*coordinates) of 3 or more, as CPython's vector_norm: scaled by a power of two
  * to the largest, each square a double-length product (Veltkamp-Dekker), summed with the
  * running low parts, a square root corrected by one differential step; a largest below
@@ -3861,33 +3885,14 @@ static Val math_hypot_n(Lower *L, const NgJitExpr *e, int line)
     NgIrRef e1 = ng_ir_unary(k, NG_OP_FREXP_EXPONENT, NG_INT32, mx);
     NgIrRef scale = in_var(L, ng_ir_binary(k, NG_OP_LDEXP, NG_FLOAT64, F(1.0),
                                            ng_ir_unary(k, NG_OP_NEG, NG_INT64, ng_ir_cast(k, NG_INT64, e1))));
-    NgIrRef csum = F(1.0), frac1 = F(0.0), frac2 = F(0.0);
+    NgIrRef sums[3] = {F(1.0), F(0.0), F(0.0)}; /* csum, frac1, frac2 */
     for (int i = 0; i < n; i++) {
         NgIrRef x = in_var(L, M(v[i], scale));
-        /* dl_mul(x, x): Dekker's product of Veltkamp halves */
-        NgIrRef t = in_var(L, M(x, F(134217729.0)));
-        NgIrRef hi = in_var(L, S(t, S(t, x))), lo = in_var(L, S(x, hi));
-        NgIrRef p = in_var(L, M(hi, hi)), q = in_var(L, A(M(hi, lo), M(lo, hi)));
-        NgIrRef z = in_var(L, A(p, q)), zz = A(A(S(p, z), q), M(lo, lo));
-        /* dl_fast_sum(csum, z) */
-        NgIrRef sx = in_var(L, A(csum, z)), sy = S(z, S(sx, csum));
-        csum = sx;
-        frac1 = in_var(L, A(frac1, zz));
-        frac2 = in_var(L, A(frac2, sy));
+        hypot_add_product(L, x, x, sums);
     }
-    NgIrRef h = in_var(L, ng_ir_unary(k, NG_OP_SQRT, NG_FLOAT64, A(S(csum, F(1.0)), A(frac1, frac2))));
-    {
-        NgIrRef mh = in_var(L, ng_ir_unary(k, NG_OP_NEG, NG_FLOAT64, h));
-        NgIrRef tx = in_var(L, M(mh, F(134217729.0))), ty = in_var(L, M(h, F(134217729.0)));
-        NgIrRef xh = in_var(L, S(tx, S(tx, mh))), xl = in_var(L, S(mh, xh));
-        NgIrRef yh = in_var(L, S(ty, S(ty, h))), yl = in_var(L, S(h, yh));
-        NgIrRef p = in_var(L, M(xh, yh)), q = in_var(L, A(M(xh, yl), M(xl, yh)));
-        NgIrRef z = in_var(L, A(p, q)), zz = A(A(S(p, z), q), M(xl, yl));
-        NgIrRef sx = in_var(L, A(csum, z)), sy = S(z, S(sx, csum));
-        csum = sx;
-        frac1 = in_var(L, A(frac1, zz));
-        frac2 = in_var(L, A(frac2, sy));
-    }
+    NgIrRef h = in_var(L, ng_ir_unary(k, NG_OP_SQRT, NG_FLOAT64, A(S(sums[0], F(1.0)), A(sums[1], sums[2]))));
+    hypot_add_product(L, in_var(L, ng_ir_unary(k, NG_OP_NEG, NG_FLOAT64, h)), h, sums);
+    NgIrRef csum = sums[0], frac1 = sums[1], frac2 = sums[2];
     NgIrRef x = A(S(csum, F(1.0)), A(frac1, frac2));
     h = A(h, ng_ir_binary(k, NG_OP_TRUEDIV, NG_FLOAT64, x, M(F(2.0), h)));
     NgIrRef r = in_var(L, ng_ir_binary(k, NG_OP_TRUEDIV, NG_FLOAT64, h, scale));
