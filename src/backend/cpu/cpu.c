@@ -28,30 +28,17 @@ static const char *compiler(void)
     return (cc && *cc) ? cc : "cc";
 }
 
-/* $CC split at blanks, as make splits it ("ccache gcc", "gcc -m64"): the command's words. */
-static struct {
-    char text[512];
-    char *words[16];
-    int n;
-} cc_words;
-static pthread_once_t cc_once = PTHREAD_ONCE_INIT;
-
-static void split_compiler(void)
+/* $CC split at blanks into argv[*n...] (advancing *n), as make splits it ("ccache gcc",
+ * "gcc -m64"), in `text` (the caller's, which the words point into): read at each compile. */
+static void compiler_argv(char *text, size_t len, char **argv, int *n)
 {
-    snprintf(cc_words.text, sizeof cc_words.text, "%s", compiler());
+    snprintf(text, len, "%s", compiler());
     char *save = NULL;
-    for (char *w = strtok_r(cc_words.text, " \t", &save); w && cc_words.n < 15; w = strtok_r(NULL, " \t", &save))
-        cc_words.words[cc_words.n++] = w;
-    if (cc_words.n == 0)
-        cc_words.words[cc_words.n++] = "cc";
-}
-
-/* Puts $CC's words at argv[*n...], advancing *n. */
-static void compiler_argv(char **argv, int *n)
-{
-    pthread_once(&cc_once, split_compiler);
-    for (int i = 0; i < cc_words.n; i++)
-        argv[(*n)++] = cc_words.words[i];
+    int first = *n;
+    for (char *w = strtok_r(text, " \t", &save); w && *n - first < 15; w = strtok_r(NULL, " \t", &save))
+        argv[(*n)++] = w;
+    if (*n == first)
+        argv[(*n)++] = "cc";
 }
 
 static const char *cpu_model(void);
@@ -192,9 +179,9 @@ static int code_flag_count(void)
         return count;
     char log[64];
     snprintf(log, sizeof log, "/tmp/numgpu-ccname-%d.txt", (int)getpid());
-    char *argv[20];
+    char *argv[20], cc[512];
     int na = 0;
-    compiler_argv(argv, &na);
+    compiler_argv(cc, sizeof cc, argv, &na);
     argv[na++] = "--version";
     argv[na] = NULL;
     char *text = run(argv, log) == 0 ? ng_file_read(log, &(size_t){0}) : NULL;
@@ -211,9 +198,9 @@ static const char *cpu_compiler_id(NgDevice *dev)
         return id;
     char log[64];
     snprintf(log, sizeof log, "/tmp/numgpu-ccver-%d.txt", (int)getpid());
-    char *argv[20];
+    char *argv[20], cc[512];
     int na = 0;
-    compiler_argv(argv, &na);
+    compiler_argv(cc, sizeof cc, argv, &na);
     argv[na++] = "-dumpfullversion";
     argv[na++] = "-dumpversion";
     argv[na] = NULL;
@@ -240,9 +227,9 @@ static NgStatus cpu_compile(NgDevice *dev, const char *source, const char *name,
         return ng_error_set(NG_ERR_DEVICE, "cpu: cannot write kernel source %s: %s", src_path, strerror(errno));
     fputs(source, f);
     fclose(f);
-    char *argv[NCODE_FLAGS + 12 + 16];
+    char *argv[NCODE_FLAGS + 12 + 16], cc[512];
     int n = 0;
-    compiler_argv(argv, &n);
+    compiler_argv(cc, sizeof cc, argv, &n);
     for (int i = 0; i < code_flag_count(); i++)
         argv[n++] = (char *)code_flags[i];
     char *rest[] = {"-fPIC", "-shared", "-w", "-o", (char *)out_path, src_path, "-lm",
