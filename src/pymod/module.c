@@ -212,6 +212,28 @@ static int out_arg(PyObject *o, const NgArray **dest)
     return 0;
 }
 
+/* The caller's out= array as the op's result (out_arg took it out of a one-array tuple); releases
+ * the op's view of it in *out. */
+static PyObject *out_result(PyObject *out_o, NgArray *out)
+{
+    ng_array_release(out);
+    return Py_NewRef(PyTuple_Check(out_o) ? PyTuple_GET_ITEM(out_o, 0) : out_o);
+}
+
+/* objs[0..n) as operands o (their temporaries in t, zeroed first); with `none_absent`, a None
+ * is no operand (left unconverted). 0, or -1 with a Python error and nothing held. */
+static int operands(int n, PyObject *const *objs, bool none_absent, NgOperand *o, NgArray *t)
+{
+    memset(t, 0, (size_t)n * sizeof *t);
+    for (int i = 0; i < n; i++)
+        if (!(none_absent && objs[i] == Py_None) && ngpy_operand(objs[i], &o[i], &t[i]) < 0) {
+            for (int j = 0; j < i; j++)
+                ng_array_release(&t[j]);
+            return -1;
+        }
+    return 0;
+}
+
 static PyObject *f_ufunc(PyObject *m, PyObject *args)
 {
     int op;
@@ -269,12 +291,8 @@ static PyObject *f_ufunc(PyObject *m, PyObject *args)
     }
     if (st != NG_OK)
         return ngpy_fpe_result(NULL), PyErr_Occurred() ? NULL : ngpy_raise(st);
-    if (dest) {
-        ng_array_release(&out);
-        Py_INCREF(out_o);
-        return ngpy_fpe_result(PyTuple_Check(out_o) ? (Py_INCREF(PyTuple_GET_ITEM(out_o, 0)), Py_DECREF(out_o),
-                                                       PyTuple_GET_ITEM(out_o, 0)) : out_o);
-    }
+    if (dest)
+        return ngpy_fpe_result(out_result(out_o, &out));
     return ngpy_fpe_result(ngpy_wrap_result(&out, true));
 }
 
@@ -321,26 +339,18 @@ static PyObject *f_where(PyObject *m, PyObject *args)
     if (out_arg(out_o, &dest) < 0)
         return NULL;
     NgOperand o[3];
-    NgArray t[3] = {{0}};
+    NgArray t[3];
     PyObject *objs[3] = {c, x, y};
-    for (int i = 0; i < 3; i++)
-        if (ngpy_operand(objs[i], &o[i], &t[i]) < 0) {
-            for (int j = 0; j < i; j++)
-                ng_array_release(&t[j]);
-            return NULL;
-        }
+    if (operands(3, objs, false, o, t) < 0)
+        return NULL;
     NgArray out;
     NgStatus st = ng_op_where(&o[0], &o[1], &o[2], dest, &out);
     for (int i = 0; i < 3; i++)
         ng_array_release(&t[i]);
     if (st != NG_OK)
         return ngpy_raise(st);
-    if (dest) { /* the caller's out array (out_arg took it out of a one-array tuple) */
-        ng_array_release(&out);
-        PyObject *arr_o = PyTuple_Check(out_o) ? PyTuple_GET_ITEM(out_o, 0) : out_o;
-        Py_INCREF(arr_o);
-        return arr_o;
-    }
+    if (dest)
+        return out_result(out_o, &out);
     return ngpy_wrap(&out); /* (NumPy's where gives a 0-d array, not a scalar) */
 }
 
@@ -355,13 +365,9 @@ static PyObject *f_clip(PyObject *m, PyObject *args)
     if (out_arg(out_o, &dest) < 0)
         return NULL;
     NgOperand o[3];
-    NgArray t[3] = {{0}};
-    for (int i = 0; i < 3; i++)
-        if (objs[i] != Py_None && ngpy_operand(objs[i], &o[i], &t[i]) < 0) {
-            for (int j = 0; j < i; j++)
-                ng_array_release(&t[j]);
-            return NULL;
-        }
+    NgArray t[3];
+    if (operands(3, objs, true, o, t) < 0)
+        return NULL;
     NgArray out;
     NgStatus st = ng_op_clip(&o[0], objs[1] == Py_None ? NULL : &o[1], objs[2] == Py_None ? NULL : &o[2], dest,
                              &out);
@@ -369,12 +375,8 @@ static PyObject *f_clip(PyObject *m, PyObject *args)
         ng_array_release(&t[i]);
     if (st != NG_OK)
         return ngpy_raise(st);
-    if (dest) {
-        ng_array_release(&out);
-        PyObject *arr_o = PyTuple_Check(out_o) ? PyTuple_GET_ITEM(out_o, 0) : out_o;
-        Py_INCREF(arr_o);
-        return arr_o;
-    }
+    if (dest)
+        return out_result(out_o, &out);
     return ngpy_wrap_result(&out, true);
 }
 
@@ -393,11 +395,8 @@ static PyObject *f_nan_to_num(PyObject *m, PyObject *args)
     NgStatus st = ng_op_nan_to_num(ngpy_arr(a), v[0], v[1], v[2], dest, &out);
     if (st != NG_OK)
         return ngpy_raise(st);
-    if (dest) {
-        ng_array_release(&out);
-        Py_INCREF(out_o);
-        return out_o;
-    }
+    if (dest)
+        return out_result(out_o, &out);
     return ngpy_wrap(&out);
 }
 
