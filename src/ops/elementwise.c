@@ -55,10 +55,12 @@ NgStatus ng_scalar_check(const NgScalar *s, NgDType dt)
     bool ok;
     if (ng_dtype_is_signed(dt))
         ok = !s->big && (bits == 64 || (s->v.i >= -(INT64_C(1) << (bits - 1)) && s->v.i < (INT64_C(1) << (bits - 1))));
-    else
-        ok = s->big || (s->v.i >= 0 && (bits == 64 || s->v.i < (INT64_C(1) << bits)));
+    else /* (big: in [2**63, 2**64), which uint64 alone holds) */
+        ok = s->big ? bits == 64 : s->v.i >= 0 && (bits == 64 || s->v.i < (INT64_C(1) << bits));
     if (ok)
         return NG_OK;
+    if (s->big && dt != NG_UINT32) /* NumPy converts through C's long (uint32, uint64: unsigned long long) */
+        return ng_error_set(NG_ERR_OVERFLOW, "Python int too large to convert to C long");
     if (s->big)
         return ng_error_set(NG_ERR_OVERFLOW, "Python integer %llu out of bounds for %s",
                             (unsigned long long)s->v.u, ng_dtype_info(dt)->name);

@@ -609,33 +609,6 @@ static int store_value(PyObject *value, NgOperand *v, NgDType to)
         v->scalar = (NgScalar){.kind = NG_KIND_BOOL, .v.i = PyObject_IsTrue(value)};
         return 0;
     }
-    if (value && ng_dtype_is_int(to) && PyLong_Check(value) && !PyBool_Check(value)) {
-        /* a Python int the dtype cannot hold: NumPy's OverflowError (its message for one beyond
-         * 64 bits, signed or not, is C's conversion's) */
-        int overflow, bits = ng_dtype_info(to)->itemsize * 8;
-        long long i = PyLong_AsLongLongAndOverflow(value, &overflow);
-        if (i == -1 && PyErr_Occurred())
-            return -1;
-        /* (NumPy converts to C's long, for uint32 and uint64 to unsigned long long) */
-        bool u64 = overflow > 0 && (to == NG_UINT32 || to == NG_UINT64) &&
-                   (PyLong_AsUnsignedLongLong(value), !PyErr_Occurred());
-        PyErr_Clear();
-        if (overflow && !u64) {
-            PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
-            return -1;
-        }
-        bool fits = ng_dtype_is_signed(to) ? !overflow && (bits == 64 || (i >= -(1LL << (bits - 1)) &&
-                                                                           i < (1LL << (bits - 1))))
-                                           : u64 ? bits == 64 : i >= 0 && (bits == 64 || i < (1LL << bits));
-        if (!fits) {
-            PyObject *digits = PyObject_Str(value);
-            if (digits)
-                PyErr_Format(PyExc_OverflowError, "Python integer %U out of bounds for %s", digits,
-                             ng_dtype_info(to)->name);
-            Py_XDECREF(digits);
-            return -1;
-        }
-    }
     if (value && ng_dtype_is_signed(to) && PyObject_TypeCheck(value, (PyTypeObject *)ngpy.np_integer)) {
         /* NumPy's integer scalar into signed integers: NumPy's int() of it, range checked (into
          * unsigned ones NumPy casts: np.int8(-1) stores 255) */
@@ -670,8 +643,13 @@ static int store_value(PyObject *value, NgOperand *v, NgDType to)
         v->scalar.kind = NG_KIND_BOOL;
         return 0;
     }
+    if (ng_dtype_is_int(to) && v->scalar.kind == NG_KIND_FLOAT && v->scalar.big) {
+        /* a Python int beyond 64 bits (its double may round onto -2**63): C's conversion's error */
+        PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
+        return -1;
+    }
     if (ng_dtype_is_int(to) && v->scalar.kind == NG_KIND_FLOAT) {
-        /* a Python float (or an int beyond 64 bits) into integers: NumPy's int() of it */
+        /* a Python float into integers: NumPy's int() of it */
         double f = v->scalar.v.f;
         const char *name = ng_dtype_info(to)->name;
         if (isnan(f)) {

@@ -165,6 +165,9 @@ BIG = [
     lambda xp: xp.ones(2, int) + 2**70,
     lambda xp: xp.ones(2, bool) + 2**70,
     lambda xp: xp.ones(2, np.uint8) * 2**70,
+    lambda xp: xp.ones(2, np.int8) + 2**63,
+    lambda xp: xp.ones(2, np.uint32) + 2**63,
+    lambda xp: xp.full(2, 2**63, np.uint16),
 ]
 
 
@@ -187,7 +190,7 @@ def test_python_ints_beyond_64_bits(i):
 # ---- element stores: NumPy's values and errors, every dtype ----
 
 STORED = [True, False, 0, 1, -1, 127, 128, 255, 256, -129, 2**31, 2**32, 2**53, 2**53 + 1, 2**63 - 1, 2**63,
-          -2**63, 2**64, 2**70, 1.5, -0.0, float("inf"), 1e300, 3.4e38, 3.5e38, 1e-320, 0.1,
+          -2**63, -2**63 - 1, 2**64, 2**70, 1.5, -0.0, float("inf"), 1e300, 3.4e38, 3.5e38, 1e-320, 0.1,
           np.float32(1.25), np.float64(2.5), np.float16(0.1), np.int8(-5), np.uint64(2**64 - 1),
           np.int64(-2**63), np.bool_(True), np.uint8(200), np.int32(7), np.int16(5)]
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
