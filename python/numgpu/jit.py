@@ -301,7 +301,7 @@ class JitFunction:
                 continue
             assigned = sorted(_stored_names(node))
             ind = " " * loop["col"]
-            body = ["    " + l if l.strip() else l for l in src_lines[loop["line"] - 1:loop["end_line"]]]
+            body = ["    " + l if l.strip() else l for l in src_lines[loop["line"] - 1:node.end_lineno]]
             # names the kernel hands back (live-out scalars); the others keep their binding, or stay
             # unbound: binding them to None would make the next loop reading them stay Python
             back = "; ".join("(%s := __ng_r[%r]) if %r in __ng_r else None" % (a, a, a) for a in assigned) or "pass"
@@ -321,7 +321,7 @@ class JitFunction:
             # the source line and column shift of each plan line (the body's indent is 4 more)
             where = ([(loop["line"], 0)] + [(loop["line"] + k, -4) for k in range(len(body))] +
                      [(loop["line"], 0)] * len(after))
-            out[loop["line"]] = (loop["end_line"], text, where)
+            out[loop["line"]] = (node.end_lineno, text, where)  # (the loop's report ends with its body)
         params = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]
         kept, reads = _kept_names(func, set(out), params)
         self._kept, self._reads = frozenset(kept), frozenset(reads)

@@ -1864,6 +1864,16 @@ static int flag_breaks(Rewriter *R, NgJitBlock *b, const char *flag)
     return n;
 }
 
+/* A loop whose else block went after it ends with its body (the statements
+ * after it start past its end, as in the source). */
+static void end_with_body(NgJitStmt *s)
+{
+    NgJitSpan last = s->body.stmts[s->body.n - 1]->span;
+    s->span.end_line = last.end_line;
+    s->span.end_col = last.end_col;
+    s->span.end_off = last.end_off;
+}
+
 /* A loop's else block (run when the loop was not left by a break):
  *
  *     for ...:                     __ng_brk<line> = 0
@@ -1895,7 +1905,10 @@ static void else_loops(Rewriter *R, NgJitBlock *b)
         char flag[32];
         snprintf(flag, sizeof flag, "__ng_brk%d", s->span.line);
         NgJitBlock e = s->orelse;
-        NgJitSpan end = end_of(s->span);
+        NgJitSpan end = end_of(s->span), rest = s->span; /* (rest: the else block's lines) */
+        rest.line = e.stmts[0]->span.line;
+        rest.col = e.stmts[0]->span.col;
+        rest.off = e.stmts[0]->span.off;
         if (!flag_breaks(R, &s->body, flag)) { /* no break: the else block always runs after it */
             if (!R->over) {
                 set_block(R, &s->orelse, (NgJitBlock){NULL, 0});
@@ -1908,6 +1921,8 @@ static void else_loops(Rewriter *R, NgJitBlock *b)
             }
             if (R->over)
                 undo(R, mark);
+            else
+                end_with_body(s);
             R->nlog = mark;
             continue;
         }
@@ -1918,13 +1933,15 @@ static void else_loops(Rewriter *R, NgJitBlock *b)
             test->height = 2;
         }
         NgJitStmt *pre = f0 ? assign(R, f0, int_lit(R, 0, s->span), start_of(s->span)) : NULL;
-        NgJitStmt *post = test && test->lhs ? if_stmt(R, test, e.stmts, e.n, end) : NULL;
+        NgJitStmt *post = test && test->lhs ? if_stmt(R, test, e.stmts, e.n, rest) : NULL;
         if (pre && post) {
             set_block(R, &s->orelse, (NgJitBlock){NULL, 0});
             splice(R, b, p, (NgJitStmt *[]){pre, s, post}, 3);
         }
         if (R->over || !pre || !post)
             undo(R, mark);
+        else
+            end_with_body(s);
         R->nlog = mark;
     }
 }
