@@ -967,6 +967,9 @@ def allclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
 # have no device arrays; a form raising NotImplementedError) runs NumPy's function of the name
 # through the fallback, counted and warned about, as `numgpu run` does.
 from ._fallback import guard_module as _guard_module  # noqa: E402
+from ._subclass import install as _install_subclasses  # noqa: E402
+
+_install_subclasses()
 
 _guard_module(globals(), "numpy")
 _guard_module(vars(linalg), "numpy.linalg")

@@ -222,7 +222,7 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None):
         if obj._scalar:     # a 0-d result standing for NumPy's scalar: a new 0-d array of it
             return _core.asarray(obj, dtype, True)
         if not copy and (dtype is None or _np.dtype(dtype) == obj.dtype):
-            return obj
+            return obj if type(obj) is ndarray else obj.view(ndarray)   # (a subclass's: a plain view)
         return obj.astype(obj.dtype if dtype is None else dtype)
     if copy is False and not _uploads_as_is(obj, dtype):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
@@ -233,9 +233,13 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None):
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    """NumPy's asanyarray: asarray, a itself when it needs no copy (numgpu arrays have no
-    subclasses; NumPy's, masked arrays and matrices, are NumPy's function's: the guard)."""
+    """NumPy's asanyarray: asarray, a itself when it needs no copy (an instance of a Python
+    subclass of numgpu.ndarray too; NumPy's subclasses, masked arrays and matrices, are NumPy's
+    function's: the guard)."""
     _c_order(order, like)
+    if isinstance(a, ndarray) and type(a) is not ndarray and not copy and order in (None, "K", "A") and \
+            device in (None, a.device) and (dtype is None or _np.dtype(dtype) == a.dtype):
+        return a
     return asarray(a, dtype, order, device=device, copy=copy)
 
 

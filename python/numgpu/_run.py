@@ -264,35 +264,26 @@ _SCRIPT_NDARRAY = []
 
 
 def _script_ndarray(ng_ndarray):
-    """`numpy.ndarray` as a script sees it: numgpu's ndarray (constructor, base class, methods),
-    of which NumPy's own arrays, those numgpu keeps on the host (str, object, datetime64 data,
-    masked arrays), are instances too: `isinstance(x, np.ndarray)` holds for every array the
-    script meets, as under NumPy."""
+    """`numpy.ndarray` as a script sees it: numgpu's ndarray (constructor, base class, methods;
+    a script's subclasses of it are numgpu's, _subclass.py), of which NumPy's own arrays, those
+    numgpu keeps on the host (str, object, datetime64 data, masked arrays), are instances too:
+    `isinstance(x, np.ndarray)` holds for every array the script meets, as under NumPy."""
     if not _SCRIPT_NDARRAY:
         import numpy
 
         class _Meta(type):
-            def __instancecheck__(cls, obj):
+            def __instancecheck__(cls, obj):   # (a script's subclass of it: its own instances)
+                if "_numgpu_standin" not in cls.__dict__:
+                    return type.__instancecheck__(cls, obj)
                 return isinstance(obj, (ng_ndarray, numpy.ndarray))
 
             def __subclasscheck__(cls, sub):
+                if "_numgpu_standin" not in cls.__dict__:
+                    return type.__subclasscheck__(cls, sub)
                 return isinstance(sub, type) and issubclass(sub, (ng_ndarray, numpy.ndarray))
 
-        def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
-            """np.ndarray(shape, dtype): an uninitialised numgpu array; with buffer=, an array
-            over the buffer's memory that writes reach, as NumPy's (shared memory, an mmap:
-            `_indexx.host_memory_view`; a GPU array's buffer is downloaded first, a copy)."""
-            import numgpu
-            from ._indexx import host_memory_view
-            if buffer is None and strides is None and not offset:
-                return numgpu.empty(shape, dtype, order=order or "C")
-            if isinstance(buffer, ng_ndarray) and buffer.device != "cpu":
-                buffer = buffer.get()  # a GPU array has no host memory to view: NumPy's view is of a copy
-                return numgpu.asarray(numpy.ndarray(shape, dtype, buffer, offset, strides, order))
-            return host_memory_view(numpy.ndarray(shape, dtype, buffer, offset, strides, order))
-
         _SCRIPT_NDARRAY.append(_Meta("ndarray", (ng_ndarray,), {"__module__": "numpy", "__qualname__": "ndarray",
-                                                                 "__doc__": ng_ndarray.__doc__, "__new__": __new__}))
+                                                                 "__doc__": ng_ndarray.__doc__, "_numgpu_standin": True}))
     return _SCRIPT_NDARRAY[0]
 
 

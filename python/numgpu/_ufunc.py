@@ -26,7 +26,7 @@ import operator
 
 import numpy as _np
 
-from . import _core, _fallback
+from . import _core, _fallback, _subclass
 from ._core import ndarray
 
 _NO_VALUE = _np._NoValue
@@ -123,6 +123,10 @@ class ufunc:
 
     def __call__(self, x1, x2=_NONE, /, *rest, out=None, **kwargs):
         r = self._dispatch(x1, x2, *rest, out=out, **kwargs)
+        if _subclass.active[0] and out is None:   # (an operand of a Python subclass: the result is one)
+            like = _subclass.first_instance((x1, x2))
+            if like is not None:
+                return _subclass.rewrap(r, like)
         return r if out is not None or (type(r) is ndarray and r.ndim) else _fallback.ufunc_result(r)
 
     def _dispatch(self, x1, x2=_NONE, /, *rest, out=None, **kwargs):

@@ -81,9 +81,12 @@ void ngpy_become(NgPyArray *o, NgArray *a)
     adopt(o);
 }
 
-PyObject *ngpy_wrap(NgArray *a)
+PyObject *ngpy_wrap(NgArray *a) { return ngpy_wrap_type(a, ngpy.ndarray_type); }
+
+PyObject *ngpy_wrap_type(NgArray *a, PyTypeObject *type)
 {
-    NgPyArray *o = PyObject_New(NgPyArray, ngpy.ndarray_type);
+    /* (a Python subclass's instances come from its tp_alloc: they may have a __dict__ and GC) */
+    NgPyArray *o = type == ngpy.ndarray_type ? PyObject_New(NgPyArray, type) : (NgPyArray *)type->tp_alloc(type, 0);
     if (!o) {
         ng_array_release(a);
         return NULL;
@@ -97,6 +100,21 @@ PyObject *ngpy_wrap(NgArray *a)
     a->buf = NULL;
     adopt(o);
     return (PyObject *)o;
+}
+
+static bool subclass_instance(PyObject *o)
+{
+    return o && Py_TYPE(o) != ngpy.ndarray_type && ngpy_check(o);
+}
+
+PyObject *ngpy_keep_subclass(PyObject *r, PyObject *a, PyObject *b)
+{
+    PyObject *like = subclass_instance(a) ? a : subclass_instance(b) ? b : NULL;
+    if (!r || !like || !ngpy.subclass_hook || !ngpy_check(r) || Py_TYPE(r) != ngpy.ndarray_type)
+        return r;
+    PyObject *w = PyObject_CallFunctionObjArgs(ngpy.subclass_hook, r, like, NULL);
+    Py_DECREF(r);
+    return w;
 }
 
 PyObject *ngpy_wrap_from(NgArray *a, PyObject *from)

@@ -527,6 +527,20 @@ static PyObject *f_as_strided(PyObject *m, PyObject *args)
 /* host_view(obj): a numgpu array viewing the memory obj (a NumPy array) exports, no copy, on the
  * current device when it is in host memory (cpu), read-only where the memory is; None where it
  * cannot be (a GPU, a dtype numgpu lacks, byte-swapped data): the caller keeps NumPy's array. */
+static PyObject *f_set_subclass_hook(PyObject *m, PyObject *f)
+{
+    Py_XSETREF(ngpy.subclass_hook, Py_NewRef(f));
+    Py_RETURN_NONE;
+}
+
+static PyObject *f_subclass_view(PyObject *m, PyObject *args)
+{
+    PyObject *x, *cls, *parent;
+    if (!PyArg_ParseTuple(args, "OOO:subclass_view", &x, &cls, &parent))
+        return NULL;
+    return ngpy_subclass_view(x, cls, parent);
+}
+
 static PyObject *f_host_view(PyObject *m, PyObject *obj)
 {
     NgDevice *dev = ngpy_device();
@@ -752,6 +766,10 @@ static PyMethodDef functions[] = {
     {"ufunc", f_ufunc, METH_VARARGS, "ufunc(opcode, a, b_or_None, out)"},
     {"ufunc_at", f_ufunc_at, METH_VARARGS, "ufunc_at(opcode, a, index, value_or_None, compute_dtype): ufunc.at."},
     {"where", f_where, METH_VARARGS, "where(cond, x, y[, out])"},
+    {"set_subclass_hook", f_set_subclass_hook, METH_O,
+     "set_subclass_hook(rewrap): what operators call on results of Python subclasses' instances."},
+    {"subclass_view", f_subclass_view, METH_VARARGS,
+     "subclass_view(x, cls, parent): x's memory as an instance of cls, finalized from parent."},
     {"host_view", f_host_view, METH_O, "host_view(numpy_array): a numgpu view of its memory on a host device, or None."},
     {"reduce", f_reduce, METH_VARARGS, "reduce(opcode, a, axis, dtype, keepdims, ddof)"},
     {"clip", f_clip, METH_VARARGS, "clip(a, lo, hi, out=None): NumPy's clip, one pass"},

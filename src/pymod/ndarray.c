@@ -104,7 +104,7 @@ static PyObject *binop(PyObject *a, PyObject *b, NgOp op, bool inplace)
         Py_INCREF(a);
         return ngpy_fpe_result(a);
     }
-    return ngpy_fpe_result(ngpy_wrap_result(&out, true));
+    return ngpy_keep_subclass(ngpy_fpe_result(ngpy_wrap_result(&out, true)), a, b);
 }
 
 /* x op= y on a computed 0-d result nothing else holds (no view, no NumPy array on its memory):
@@ -124,7 +124,7 @@ static PyObject *unop(PyObject *a, NgOp op)
     if (st != NG_OK)
         return ngpy_fpe_result(NULL), PyErr_Occurred() ? NULL
                : st == NG_ERR_TYPE ? type_error(ng_op_name(op), a, NULL, false) : ngpy_raise(st);
-    return ngpy_fpe_result(ngpy_wrap_result(&out, true));
+    return ngpy_keep_subclass(ngpy_fpe_result(ngpy_wrap_result(&out, true)), a, NULL);
 }
 
 /* A subclass of NumPy's ndarray with semantics of its own (a masked array, np.matrix; np.memmap
@@ -291,7 +291,7 @@ static PyObject *nb_matmul(PyObject *a, PyObject *b)
     NgStatus st = ng_op_matmul(&ta, &tb, &out);
     ng_array_release(&ta);
     ng_array_release(&tb);
-    return st == NG_OK ? ngpy_wrap_result(&out, true) : ngpy_raise(st);
+    return st == NG_OK ? ngpy_keep_subclass(ngpy_wrap_result(&out, true), a, b) : ngpy_raise(st);
 }
 
 /* The single element of a size-1 array as a Python scalar. */
@@ -593,8 +593,8 @@ static PyObject *mp_subscript(PyObject *self, PyObject *key)
         element = element && items[k].kind == NG_IDX_INT;
         gather = gather || items[k].kind == NG_IDX_ARRAY || items[k].kind == NG_IDX_MASK;
     }
-    return st != NG_OK ? ngpy_raise(st) : element ? element_of(&out, self)
-         : gather ? ngpy_wrap_result(&out, true) : ngpy_wrap_from(&out, self);
+    return st != NG_OK ? ngpy_raise(st) : element && out.ndim == 0 ? element_of(&out, self)
+         : ngpy_keep_subclass(gather ? ngpy_wrap_result(&out, true) : ngpy_wrap_from(&out, self), self, NULL);
 }
 
 /* A value to store into an array of dtype `to`: NumPy's ComplexWarning for
@@ -1049,22 +1049,69 @@ static int is_array_type(PyObject *t)
     return r;
 }
 
-/* view(dtype=None, type=None): the same memory, as another dtype (NumPy's rules); a `type`
- * (np.matrix ...) is NumPy's business: NotImplementedError sends it to the fallback. */
+/* A Python subclass of numgpu.ndarray whose instances view(type) makes (NULL for numgpu.ndarray
+ * and for numgpu run's stand-in for numpy.ndarray, whose views are numgpu arrays). */
+static PyTypeObject *array_subclass(PyObject *t)
+{
+    if (!PyType_Check(t) || t == (PyObject *)ngpy.ndarray_type || !PyType_IsSubtype((PyTypeObject *)t, ngpy.ndarray_type))
+        return NULL;
+    PyObject *own = PyObject_GetAttrString(t, "__dict__"); /* (its own namespace, not its bases') */
+    int standin = own ? PyMapping_HasKeyString(own, "_numgpu_standin") : 0;
+    Py_XDECREF(own);
+    PyErr_Clear();
+    return standin ? NULL : (PyTypeObject *)t;
+}
+
+/* A view of self as a subclass: an instance of it, then its __array_finalize__(parent), as NumPy's. */
+static PyObject *finalized(NgArray *out, PyObject *self, PyTypeObject *sub, PyObject *parent)
+{
+    bool readonly = ((NgPyArray *)self)->readonly;
+    PyObject *o = ngpy_wrap_type(out, sub);
+    if (!o)
+        return NULL;
+    ((NgPyArray *)o)->readonly = readonly;
+    PyObject *r = PyObject_CallMethod(o, "__array_finalize__", "O", parent);
+    if (!r)
+        Py_CLEAR(o);
+    Py_XDECREF(r);
+    return o;
+}
+
+/* view(dtype=None, type=None): the same memory, as another dtype (NumPy's rules), or as a Python
+ * subclass of numgpu.ndarray (an instance of it, finalized as NumPy's); another `type` (np.matrix
+ * ...) is NumPy's business: NotImplementedError sends it to the fallback. */
 static PyObject *m_view(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"dtype", "type", NULL};
     PyObject *dtype = Py_None, *type = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:view", kwlist, &dtype, &type))
         return NULL;
-    if (type != Py_None || (dtype != Py_None && PyType_Check(dtype) && is_array_type(dtype)))
+    if (type == Py_None && PyType_Check(dtype) && PyType_IsSubtype((PyTypeObject *)dtype, ngpy.ndarray_type)) {
+        type = dtype; /* (x.view(C): C is the type, as NumPy reads it) */
+        dtype = Py_None;
+    }
+    PyTypeObject *sub = type != Py_None ? array_subclass(type) : NULL;
+    bool ours = type == Py_None || sub || (PyType_Check(type) && PyType_IsSubtype((PyTypeObject *)type, ngpy.ndarray_type));
+    if (!ours || (dtype != Py_None && PyType_Check(dtype) && is_array_type(dtype)))
         return PyErr_Format(PyExc_NotImplementedError, "view as another array type");
     NgDType dt = ARR(self)->dtype;
     if (dtype != Py_None && ngpy_dtype(dtype, &dt) < 0)
         return NULL;
     NgArray out;
     NgStatus st = ng_array_view_as(ARR(self), dt, &out);
-    return st == NG_OK ? ngpy_wrap_from(&out, self) : ngpy_raise(st);
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    return sub ? finalized(&out, self, sub, self) : ngpy_wrap_from(&out, self);
+}
+
+PyObject *ngpy_subclass_view(PyObject *x, PyObject *cls, PyObject *parent)
+{
+    PyTypeObject *sub = array_subclass(cls);
+    if (!ngpy_check(x) || !sub)
+        return PyErr_Format(PyExc_TypeError, "subclass_view takes a numgpu array and a Python subclass of numgpu.ndarray");
+    NgArray out;
+    NgStatus st = ng_array_view_as(ARR(x), ARR(x)->dtype, &out);
+    return st == NG_OK ? finalized(&out, x, sub, parent) : ngpy_raise(st);
 }
 
 /* (copies and casts of a scalar-standing value are scalars, of a 0-d array arrays, as NumPy's) */

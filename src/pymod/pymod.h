@@ -41,6 +41,7 @@ typedef struct NgPyState {
     bool numpy_scalars;          /* results NumPy gives as scalars (and elements) are NumPy's scalars
                                     for the program (numgpu run: config(scalars="numpy")) */
     PyObject *package_dir;       /* numgpu's folder (str, with the separator): its own code's frames */
+    PyObject *subclass_hook;     /* _subclass.rewrap(r, like) (NULL until numgpu's import sets it) */
 } NgPyState;
 
 extern NgPyState ngpy;
@@ -50,6 +51,15 @@ PyObject *ngpy_raise(NgStatus st);
 /* Wraps an NgArray (taking over its buffer reference) in a new ndarray (a 0-d one is NumPy's
  * 0-d array: made as an array, or a view). */
 PyObject *ngpy_wrap(NgArray *a);
+/* The same as an instance of type, numgpu.ndarray or a Python subclass of it. */
+PyObject *ngpy_wrap_type(NgArray *a, PyTypeObject *type);
+/* x's memory as an instance of cls (a Python subclass of numgpu.ndarray), its
+ * __array_finalize__(parent) called: how results of operations on subclass instances keep their type. */
+PyObject *ngpy_subclass_view(PyObject *x, PyObject *cls, PyObject *parent);
+/* r (a new reference, or NULL), the result of an operator or indexing of a (and b): where either is
+ * an instance of a Python subclass, r as that subclass (_subclass.rewrap, set by
+ * _core.set_subclass_hook); r itself otherwise (a pointer test for numgpu's own arrays). */
+PyObject *ngpy_keep_subclass(PyObject *r, PyObject *a, PyObject *b);
 /* ngpy_wrap for a computed result: with `scalar`, a 0-d one stands for NumPy's scalar
  * (NgPyArray.scalar), as NumPy's operators, ufuncs, reductions and indexing give scalars. */
 PyObject *ngpy_wrap_result(NgArray *a, bool scalar);
