@@ -127,6 +127,8 @@ const char *ng_device_kind(const NgDevice *dev); /* "cpu", "opencl", "cuda", "nu
  * be viewed by NumPy without a copy. */
 bool ng_device_host_visible(const NgDevice *dev);
 bool ng_device_is_gpu(const NgDevice *dev);
+/* Kernels on the device can compute in float64 (all but OpenCL devices without cl_khr_fp64). */
+bool ng_device_has_float64(const NgDevice *dev);
 /* What the device is ("pthread-haswell-AMD EPYC (PoCL 3.1)"); "" if unknown. */
 const char *ng_device_description(const NgDevice *dev);
 /* Waits for all work queued on the device. */

@@ -134,6 +134,7 @@ struct NgDevice {
     char name[32];        /* "cpu", "opencl:0" */
     char description[160];/* the hardware, for users: "NVIDIA H200 (sm_90)" */
     bool gpu;             /* a GPU or accelerator (not a CPU) */
+    bool no_float64;      /* kernels cannot use double (an OpenCL device without cl_khr_fp64) */
     bool lost;            /* opened before this process was forked: the driver's threads and
                              state did not come across (see ng_device_usable) */
     void *state;          /* backend's own data */

@@ -17,9 +17,9 @@
  * stride axpy over j that the C compiler vectorises. B is made unit-stride
  * along j first when it is not (a cheap O(k*m) copy). With m == 1 (matrix
  * @ vector) each row is instead one dot product accumulated in a variable
- * (a vectorised reduction); of float32 on the cpu, in chunks of DOT_CHUNK
- * terms whose sums are added in float64 (one long float32 sum loses four
- * digits where NumPy's BLAS keeps them).
+ * (a vectorised reduction); of float32 in chunks of DOT_CHUNK terms whose
+ * sums are added in float64 (one long float32 sum loses four digits where
+ * NumPy's BLAS keeps them), in float32 on a device without float64.
  *
  * Float and complex products first go to the backend's vendor BLAS where it
  * has one (vendor_gemm: cuBLAS, the host's BLAS on cpu); the kernel below
@@ -46,7 +46,7 @@ typedef struct MatKey {
     uint8_t nb;       /* batch rank */
     uint8_t a_contig; /* A's last axis unit-stride */
     uint8_t dot;      /* m == 1: one dot product per row (matrix @ vector) */
-    uint8_t wide;     /* dot of float32 on a host-visible device: chunks' sums added in float64 */
+    uint8_t wide;     /* dot of float32 in chunks, their sums added in float64 (1) or float32 (2) */
 } MatKey;
 
 static NgIrRef cst(NgIrKernel *k, int64_t v) { return ng_ir_const_i(k, NG_INT64, v); }
@@ -66,7 +66,8 @@ static NgStatus build_dot(const MatKey *key, NgIrKernel *k)
     int B = ng_ir_param_array(k, (NgDType)key->bdt, nd, true, false);
     int vr = ng_ir_var(k, NG_INT64), vt = ng_ir_var(k, NG_INT64), vi = ng_ir_var(k, NG_INT64);
     int vp = ng_ir_var(k, NG_INT64), vacc = ng_ir_var(k, cdt);
-    int vpb = ng_ir_var(k, NG_INT64), vtot = ng_ir_var(k, NG_FLOAT64); /* (wide: chunks, their total) */
+    NgDType tdt = key->wide == 2 ? NG_FLOAT32 : NG_FLOAT64;
+    int vpb = ng_ir_var(k, NG_INT64), vtot = ng_ir_var(k, tdt); /* (wide: chunks, their total) */
     int vbat[NG_MAXDIMS];
     for (int d = 0; d < nb; d++)
         vbat[d] = ng_ir_var(k, NG_INT64);
@@ -105,15 +106,14 @@ static NgStatus build_dot(const MatKey *key, NgIrKernel *k)
         pre[npre++] = red;
         pre[npre++] = ng_ir_store(k, C, nd, ix, acc);
     } else {
-        /* chunks of DOT_CHUNK terms summed in float32 (vectorised), their sums in float64 */
+        /* chunks of DOT_CHUNK terms summed in float32 (vectorised), their sums in float64 (or float32) */
         NgIrRef pb = ng_ir_varref(k, vpb), tot = ng_ir_varref(k, vtot);
         NgIrRef end = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, add(k, pb, cst(k, DOT_CHUNK)), kk);
         NgIrRef red = ng_ir_for(k, vp, pb, end, one, upd, 0);
         ng_ir_reduce(k, red, vacc, NG_OP_ADD);
         NgIrRef chunk[3] = {ng_ir_let(k, vacc, czero), red,
-                            ng_ir_assign(k, vtot, ng_ir_binary(k, NG_OP_ADD, NG_FLOAT64, tot,
-                                                               ng_ir_cast(k, NG_FLOAT64, acc)))};
-        pre[npre++] = ng_ir_let(k, vtot, ng_ir_const_f(k, NG_FLOAT64, 0.0));
+                            ng_ir_assign(k, vtot, ng_ir_binary(k, NG_OP_ADD, tdt, tot, ng_ir_cast(k, tdt, acc)))};
+        pre[npre++] = ng_ir_let(k, vtot, ng_ir_const_f(k, tdt, 0.0));
         pre[npre++] = ng_ir_for(k, vpb, zero, kk, cst(k, DOT_CHUNK), ng_ir_block(k, 3, chunk), 0);
         pre[npre++] = ng_ir_store(k, C, nd, ix, ng_ir_cast(k, cdt, tot));
     }
@@ -476,8 +476,10 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
     key.a_contig = astr[nb + 1] == 1;
     key.dot = m == 1;
     /* (a float32 dot summed in float32 drifts: 1e-4 relative at 10^6 terms, where NumPy's BLAS
-     * gives 3e-8; chunks summed in float32 lanes, their sums in float64, cost nothing measurable) */
-    key.wide = key.dot && acc == NG_FLOAT32 && cdt == NG_FLOAT32 && ng_device_host_visible(ng_array_device(a_in));
+     * gives 3e-8; chunks summed in float32 lanes, their sums in float64, cost nothing measurable;
+     * on a device without float64 the chunks' sums in float32, still two orders better) */
+    if (key.dot && acc == NG_FLOAT32 && cdt == NG_FLOAT32)
+        key.wide = ng_device_has_float64(ng_array_device(a_in)) ? 1 : 2;
     const NgKernel *kern;
     if ((st = ng_kernel_get(ng_array_device(a_in), &key, sizeof key, build_matmul, &key, &kern)) != NG_OK)
         goto done;

@@ -248,10 +248,10 @@ def test_einsum(subs, shapes, dt):
     assert_same(ng.einsum(subs, *[ng.asarray(o) for o in ops]), exp, rtol=_rtol(dt), atol=atol)
 
 
-@pytest.mark.skipif(ng.get_device() != "cpu", reason="the cpu's dot kernel (other devices: in order, or cuBLAS)")
 def test_float32_dot_keeps_its_digits():
     # A long float32 dot summed in order in float32 lost four digits (1.4e-5 relative at 10^6
-    # terms); NumPy's BLAS keeps them: chunks in float32, their sums in float64, on the cpu
+    # terms); NumPy's BLAS keeps them: chunks in float32, their sums in float64 (the host's BLAS or
+    # the kernel on the cpu, the kernel on OpenCL since 2026-12-07: it summed in order, cuBLAS)
     x = np.arange(10**6, dtype=np.float32) / 7
     exact = float(x.astype(np.float64) @ x.astype(np.float64))
     got = ng.asarray(x) @ ng.asarray(x)

@@ -220,6 +220,7 @@ static NgStatus ocl_open(NgDevice *dev, int index)
     cl_bitfield type = 0;
     cl.clGetDeviceInfo(s->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     dev->gpu = (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0;
+    dev->no_float64 = !s->fp64;
     snprintf(dev->description, sizeof dev->description, "%.60s (%.60s, %.20s%s)", name, ver, drv,
              s->fp64 ? "" : ", no float64");
     dev->state = s;
