@@ -21,6 +21,9 @@
  * sums are added in float64 (one long float32 sum loses four digits where
  * NumPy's BLAS keeps them), in float32 on a device without float64.
  *
+ * A float32 product of matrices over more than GEMM_CHUNK terms runs the kernel on
+ * chunks of k, their products added in float64 (run_chunked).
+ *
  * Float and complex products first go to the backend's vendor BLAS where it
  * has one (vendor_gemm: cuBLAS, the host's BLAS on cpu); the kernel below
  * runs the rest. It is a plain blocked loop nest, not a tuned BLAS: well ahead of
@@ -38,6 +41,7 @@
 #define SMALL_GEMM 4096 /* n*m*k below which a stack of products on the cpu stays with the kernel */
 #define SMALL_GEMV_STACK 1024 /* ... unless they are matrix-vector products, this many or fewer */
 #define DOT_CHUNK 1024 /* terms of a float32 dot summed in float32 before the float64 total */
+#define GEMM_CHUNK 4096 /* terms of a float32 product of matrices made by one kernel launch (run_chunked) */
 
 typedef struct MatKey {
     uint8_t tag;      /* 'M' */
@@ -355,6 +359,107 @@ static NgStatus vendor_gemm(NgDType cdt, const NgArray *a, const NgArray *b, con
     return st;
 }
 
+/* The generated kernel: out (C-contiguous, shape[0..nb+1]) = a @ bp (bp unit-stride along j
+ * where m > 1), computed in acc (the result dtype, or float32 for float16's). */
+static NgStatus run_kernel(const NgArray *a, const NgArray *bp, const NgArray *out, int nb, const int64_t *shape,
+                           NgDType cdt, NgDType acc)
+{
+    NgStatus st;
+    int64_t n = shape[nb], m = shape[nb + 1], k = a->shape[a->ndim - 1];
+    int64_t cstr[NG_MAXDIMS + 2], astr[NG_MAXDIMS + 2], bstr[NG_MAXDIMS + 2], ashape[NG_MAXDIMS + 2],
+        bshape[NG_MAXDIMS + 2];
+    int64_t s = 1;
+    for (int d = nb + 1; d >= 0; d--) {
+        cstr[d] = shape[d] == 1 ? 0 : s;
+        s *= shape[d];
+    }
+    cstr[nb + 1] = 1;
+    mm_strides(a, nb, astr);
+    mm_strides(bp, nb, bstr);
+    bstr[nb + 1] = 1; /* unit-stride (or extent 1) by construction */
+    memcpy(ashape, shape, sizeof(int64_t) * (size_t)nb);
+    memcpy(bshape, shape, sizeof(int64_t) * (size_t)nb);
+    ashape[nb] = n;
+    ashape[nb + 1] = k;
+    bshape[nb] = k;
+    bshape[nb + 1] = m;
+    MatKey key;
+    memset(&key, 0, sizeof key);
+    key.tag = 'M';
+    key.adt = (int8_t)a->dtype;
+    key.bdt = (int8_t)bp->dtype;
+    key.cdt = (int8_t)acc;
+    key.nb = (uint8_t)nb;
+    key.a_contig = astr[nb + 1] == 1;
+    key.dot = m == 1;
+    /* (a float32 dot summed in float32 drifts: 1e-4 relative at 10^6 terms, where NumPy's BLAS
+     * gives 3e-8; chunks summed in float32 lanes, their sums in float64, cost nothing measurable;
+     * on a device without float64 the chunks' sums in float32, still two orders better) */
+    if (key.dot && acc == NG_FLOAT32 && cdt == NG_FLOAT32)
+        key.wide = ng_device_has_float64(ng_array_device(a)) ? 1 : 2;
+    const NgKernel *kern;
+    if ((st = ng_kernel_get(ng_array_device(a), &key, sizeof key, build_matmul, &key, &kern)) != NG_OK)
+        return st;
+    NgKArg args[3 * (2 + 2 * (NG_MAXDIMS + 2)) + 1];
+    int na = 0;
+    ng_kargs_array(args, &na, out, nb + 2, shape, cstr);
+    ng_kargs_array(args, &na, a, nb + 2, ashape, astr);
+    ng_kargs_array(args, &na, bp, nb + 2, bshape, bstr);
+    int64_t nblk = (n + ROWS - 1) / ROWS, batch = 1;
+    for (int d = 0; d < nb; d++)
+        batch *= shape[d];
+    if (!key.dot)
+        args[na++].i = nblk;
+    int64_t work = batch * n * m * (k > 0 ? k : 1);
+    st = ng_kernel_launch(kern, args, na, key.dot ? batch * n : batch * nblk, work);
+    return st;
+}
+
+/* float32 products of matrices over a long k (X.T @ X of many samples): the kernel adds each
+ * product into the output in order, which drifts (1.7e-4 relative at 10^6 terms, where NumPy's
+ * BLAS, adding blocks of k, gives 1.4e-6); k is cut into chunks of GEMM_CHUNK, each chunk's
+ * product made by the kernel and added into a float64 total (float32 on a device without
+ * float64), cast into out at the end. */
+static NgStatus run_chunked(const NgArray *a, const NgArray *bp, const NgArray *out, int nb, const int64_t *shape)
+{
+    NgDevice *dev = ng_array_device(a);
+    NgDType tdt = ng_device_has_float64(dev) ? NG_FLOAT64 : NG_FLOAT32;
+    int64_t k = a->shape[a->ndim - 1];
+    NgArray part, total;
+    memset(&total, 0, sizeof total);
+    NgStatus st = ng_array_empty(dev, NG_FLOAT32, out->ndim, out->shape, &part);
+    if (st == NG_OK)
+        st = ng_array_empty(dev, tdt, out->ndim, out->shape, &total);
+    for (int64_t p0 = 0; p0 < k && st == NG_OK; p0 += GEMM_CHUNK) {
+        NgArray ac, bcv; /* (views of the chunk: k's axis cut) */
+        ng_array_view(a, &ac);
+        ng_array_view(bp, &bcv);
+        int64_t len = k - p0 < GEMM_CHUNK ? k - p0 : GEMM_CHUNK;
+        ac.offset += (size_t)(p0 * ac.strides[ac.ndim - 1]);
+        ac.shape[ac.ndim - 1] = len;
+        bcv.offset += (size_t)(p0 * bcv.strides[bcv.ndim - 2]);
+        bcv.shape[bcv.ndim - 2] = len;
+        ac.size = ac.size / k * len;
+        bcv.size = bcv.size / k * len;
+        st = run_kernel(&ac, &bcv, &part, nb, shape, NG_FLOAT32, NG_FLOAT32);
+        NgOperand x = {&total, {0}}, y = {&part, {0}};
+        NgArray sum;
+        if (st == NG_OK && !p0)
+            st = ng_op_assign(&total, &y);
+        else if (st == NG_OK && (st = ng_op_binary(NG_OP_ADD, &x, &y, &total, &sum)) == NG_OK)
+            ng_array_release(&sum);
+        ng_array_release(&ac);
+        ng_array_release(&bcv);
+    }
+    if (st == NG_OK) {
+        NgOperand t = {&total, {0}};
+        st = ng_op_assign(out, &t);
+    }
+    ng_array_release(&part);
+    ng_array_release(&total);
+    return st;
+}
+
 NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
 {
     static const char *sig = "(n?,k),(k,m?)->(n?,m?)";
@@ -449,52 +554,8 @@ NgStatus ng_op_matmul(const NgArray *a_in, const NgArray *b_in, NgArray *out)
             goto done;
         bp = &bc;
     }
-    int64_t cstr[NG_MAXDIMS + 2], astr[NG_MAXDIMS + 2], bstr[NG_MAXDIMS + 2], ashape[NG_MAXDIMS + 2],
-        bshape[NG_MAXDIMS + 2];
-    int64_t s = 1;
-    for (int d = nb + 1; d >= 0; d--) {
-        cstr[d] = shape[d] == 1 ? 0 : s;
-        s *= shape[d];
-    }
-    cstr[nb + 1] = 1;
-    mm_strides(&a, nb, astr);
-    mm_strides(bp, nb, bstr);
-    bstr[nb + 1] = 1; /* unit-stride (or extent 1) by construction */
-    memcpy(ashape, shape, sizeof(int64_t) * (size_t)nb);
-    memcpy(bshape, shape, sizeof(int64_t) * (size_t)nb);
-    ashape[nb] = n;
-    ashape[nb + 1] = k;
-    bshape[nb] = k;
-    bshape[nb + 1] = m;
-    MatKey key;
-    memset(&key, 0, sizeof key);
-    key.tag = 'M';
-    key.adt = (int8_t)a.dtype;
-    key.bdt = (int8_t)b.dtype;
-    key.cdt = (int8_t)acc;
-    key.nb = (uint8_t)nb;
-    key.a_contig = astr[nb + 1] == 1;
-    key.dot = m == 1;
-    /* (a float32 dot summed in float32 drifts: 1e-4 relative at 10^6 terms, where NumPy's BLAS
-     * gives 3e-8; chunks summed in float32 lanes, their sums in float64, cost nothing measurable;
-     * on a device without float64 the chunks' sums in float32, still two orders better) */
-    if (key.dot && acc == NG_FLOAT32 && cdt == NG_FLOAT32)
-        key.wide = ng_device_has_float64(ng_array_device(a_in)) ? 1 : 2;
-    const NgKernel *kern;
-    if ((st = ng_kernel_get(ng_array_device(a_in), &key, sizeof key, build_matmul, &key, &kern)) != NG_OK)
-        goto done;
-    NgKArg args[3 * (2 + 2 * (NG_MAXDIMS + 2)) + 1];
-    int na = 0;
-    ng_kargs_array(args, &na, out, nb + 2, shape, cstr);
-    ng_kargs_array(args, &na, &a, nb + 2, ashape, astr);
-    ng_kargs_array(args, &na, bp, nb + 2, bshape, bstr);
-    int64_t nblk = (n + ROWS - 1) / ROWS, batch = 1;
-    for (int d = 0; d < nb; d++)
-        batch *= shape[d];
-    if (!key.dot)
-        args[na++].i = nblk;
-    int64_t work = batch * n * m * (k > 0 ? k : 1);
-    st = ng_kernel_launch(kern, args, na, key.dot ? batch * n : batch * nblk, work);
+    st = cdt == NG_FLOAT32 && m > 1 && k > GEMM_CHUNK ? run_chunked(&a, bp, out, nb, shape)
+                                                      : run_kernel(&a, bp, out, nb, shape, cdt, acc);
 done:
     if (st == NG_OK && acc != cdt) { /* float16: round the float32 result once */
         NgArray r;

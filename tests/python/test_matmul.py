@@ -262,3 +262,18 @@ def test_float32_dot_keeps_its_digits():
     want = A.astype(np.float64) @ v.astype(np.float64)
     err = np.abs((ng.asarray(A) @ ng.asarray(v)).get() - want).max() / np.abs(want).max()
     assert err < 1e-5
+
+
+@pytest.mark.parametrize("shape", [(300_000, 4), (9000, 3)])
+def test_float32_products_over_long_inner_axes_keep_their_digits(shape):
+    # X.T @ X of many samples: OpenCL's kernel added the 10^5 products into each output in order
+    # (1.7e-4 relative at 10^6 terms); in chunks of 4096 added in float64 since 2026-12-07
+    X = np.abs(np.random.default_rng(2).standard_normal(shape)).astype(np.float32)
+    exact = X.T.astype(np.float64) @ X.astype(np.float64)
+    got = ng.asarray(X).T @ ng.asarray(X)
+    assert got.dtype == np.float32
+    assert np.abs(got.get() / exact - 1).max() < 3e-6
+    B = np.random.default_rng(3).random((shape[0], 5)).astype(np.float32)   # (a batch of two too)
+    S = np.stack([X.T, X.T[::-1]])
+    want = S.astype(np.float64) @ B.astype(np.float64)
+    assert np.abs((ng.asarray(S) @ ng.asarray(B)).get() / want - 1).max() < 3e-6
