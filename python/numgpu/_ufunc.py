@@ -94,6 +94,9 @@ def check_mask(where):
         raise TypeError("Cannot cast array data from %r to dtype('bool') according to the rule 'safe'" % (kind,))
 
 
+_SUBCLASSES = _subclass.active   # (a Python subclass of ndarray exists: results may be its instances)
+
+
 class ufunc:
     """A NumPy ufunc on numgpu arrays (see the module's doc)."""
 
@@ -123,7 +126,7 @@ class ufunc:
 
     def __call__(self, x1, x2=_NONE, /, *rest, out=None, **kwargs):
         r = self._dispatch(x1, x2, *rest, out=out, **kwargs)
-        if _subclass.active[0] and out is None:   # (an operand of a Python subclass: the result is one)
+        if _SUBCLASSES[0] and out is None:   # (an operand of a Python subclass: the result is one)
             like = _subclass.first_instance((x1, x2))
             if like is not None:
                 return _subclass.rewrap(r, like)
