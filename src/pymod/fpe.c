@@ -14,6 +14,7 @@
  * the errcall object's write(). */
 #include "pymod/pymod.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -212,4 +213,84 @@ PyObject *ngpy_fpe_result(PyObject *result)
         return NULL;
     }
     return result;
+}
+
+/* 1 when test (NG_OP_ISINF, NG_OP_ISNAN) holds for any element of a, 0 when for none; -1 with
+ * the exception set. (Two small ops and a one-byte download: a GPU waits for them.) */
+static int any_of(NgOp test, const NgArray *a)
+{
+    NgOperand x = {a, {0}};
+    NgArray m, r;
+    memset(&r, 0, sizeof r);
+    NgStatus st = ng_op_unary(test, &x, NULL, &m);
+    if (st == NG_OK) {
+        st = ng_op_reduce(NG_RED_ANY, &m, -1, NULL, false, NG_NODTYPE, 0, &r);
+        ng_array_release(&m);
+    }
+    uint8_t v = 0;
+    if (st == NG_OK)
+        st = ng_array_download(&r, &v, NULL);
+    ng_array_release(&r);
+    if (st != NG_OK) {
+        ngpy_raise(st);
+        return -1;
+    }
+    return v != 0;
+}
+
+/* Whether a float result (a fresh C-contiguous array on a host device) holds an infinity (*inf)
+ * or a NaN (*nan): read in place, no kernel. */
+static void scan_host(const NgArray *r, bool *inf, bool *nan)
+{
+    const char *p = ng_array_data(r);
+    for (int64_t i = 0; i < r->size; i++) {
+        double v;
+        if (r->dtype == NG_FLOAT64) {
+            v = ((const double *)p)[i];
+        } else if (r->dtype == NG_FLOAT32) {
+            v = ((const float *)p)[i];
+        } else { /* float16: exponent bits all ones */
+            uint16_t h = ((const uint16_t *)p)[i];
+            v = (h & 0x7c00) != 0x7c00 ? 0.0 : (h & 0x3ff) ? NAN : INFINITY;
+        }
+        *inf = *inf || isinf(v);
+        *nan = *nan || isnan(v);
+    }
+}
+
+int ngpy_reduce_fpe(int op, const NgArray *in, const NgArray *out)
+{
+    if ((op != NG_RED_SUM && op != NG_RED_PROD && op != NG_RED_MEAN) || !ng_dtype_is_float(out->dtype) ||
+        out->size == 0 || refresh() < 0)
+        return PyErr_Occurred() ? -1 : 0;
+    int over = modes[1], invalid = modes[3];
+    if (!contextvar || (over == M_IGNORE && invalid == M_IGNORE))
+        return 0;
+    bool inf = false, nan = false;
+    NgDevice *dev = ng_array_device(out);
+    size_t item = ng_dtype_info(out->dtype)->itemsize;
+    bool contiguous = true;
+    for (int d = out->ndim - 1, s = (int)item; d >= 0; s *= (int)out->shape[d], d--)
+        contiguous = contiguous && (out->shape[d] == 1 || out->strides[d] == s);
+    if (ng_device_host_visible(dev) && contiguous) {
+        scan_host(out, &inf, &nan);
+    } else if ((over == M_IGNORE || over == M_WARN) && (invalid == M_IGNORE || invalid == M_WARN)) {
+        return 0; /* (a GPU would wait for every reduction: warnings of reductions are not judged there) */
+    } else {
+        int i = over != M_IGNORE ? any_of(NG_OP_ISINF, out) : 0, n = invalid != M_IGNORE ? any_of(NG_OP_ISNAN, out) : 0;
+        if (i < 0 || n < 0)
+            return -1;
+        inf = i, nan = n;
+    }
+    bool float_in = ng_dtype_is_float(in->dtype) || ng_dtype_is_complex(in->dtype);
+    int in_inf = inf && over != M_IGNORE && float_in ? any_of(NG_OP_ISINF, in) : 0;
+    int in_nan = nan && invalid != M_IGNORE && float_in ? any_of(NG_OP_ISNAN, in) : 0;
+    if (in_inf < 0 || in_nan < 0)
+        return -1;
+    unsigned flags = (inf && over != M_IGNORE && !in_inf ? 2u : 0u) | (nan && invalid != M_IGNORE && !in_nan ? 8u : 0u);
+    if ((flags & 2u) && handle(over, 1, flags, "reduce") < 0)
+        return -1;
+    if ((flags & 8u) && handle(invalid, 3, flags, "reduce") < 0)
+        return -1;
+    return 0;
 }

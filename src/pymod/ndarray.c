@@ -1356,6 +1356,10 @@ static PyObject *reduce_method(PyObject *self, PyObject *args, PyObject *kw, NgR
     NgStatus st = ng_op_reduce(op, ARR(self), naxes, axes, keepdims, dt, ddof, &out);
     if (st != NG_OK)
         return ngpy_raise(st);
+    if (ngpy_reduce_fpe(op, ARR(self), &out) < 0) {
+        ng_array_release(&out);
+        return NULL;
+    }
     if (out_arg == Py_None)
         return ngpy_wrap_result(&out, true);
     return into_out(out_arg, &out);

@@ -102,6 +102,12 @@ int ngpy_fpe_end(void);
  * records; the others are left for their op's ngpy_fpe_end); -1 with an exception set. */
 int ngpy_fpe_deferred(void);
 PyObject *ngpy_fpe_result(PyObject *result);
+/* NumPy's "overflow encountered in reduce" / "invalid value encountered in reduce" of a float
+ * sum, prod or mean (op an NgReduceOp), judged after it from values: an infinity in the result
+ * where the input has none, a NaN where it has no NaN (per array, not per output element). On a
+ * host device the result is read in place; on a GPU only where a category raises, calls, prints
+ * or logs (a wait), not where it only warns. 0, or -1 with the exception set. */
+int ngpy_reduce_fpe(int op, const NgArray *in, const NgArray *out);
 
 /* Python object -> operand. Python bool/int/float become weak scalars;
  * numgpu arrays are borrowed; anything else array-like is converted with

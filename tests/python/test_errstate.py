@@ -382,3 +382,42 @@ def test_numgpu_run_script(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[:3] == ["caught: divide by zero encountered in divide", "inf", "numgpu"]
+
+
+# Reductions: NumPy's "overflow encountered in reduce" (an infinity from finite terms) and
+# "invalid value encountered in reduce" (a NaN from terms that are not NaN: inf - inf, 0 * inf),
+# judged from the values after a float sum, prod or mean (src/pymod/fpe.c ngpy_reduce_fpe).
+REDUCE_CASES = [
+    ("sum-overflow", lambda xp, a: xp.sum(a), [np.array([1e308, 1e308, 1.0])]),
+    ("sum-inf-inf", lambda xp, a: a.sum(), [np.array([np.inf, -np.inf])]),
+    ("sum-inf-in", lambda xp, a: a.sum(), [np.array([np.inf, 1.0])]),
+    ("sum-nan-in", lambda xp, a: a.sum(), [np.array([np.nan, 1.0])]),
+    ("sum-f32", lambda xp, a: a.sum(), [np.array([3e38, 3e38], np.float32)]),
+    ("sum-f16", lambda xp, a: a.sum(), [np.array([60000, 60000], np.float16)]),
+    ("sum-axis", lambda xp, a: a.sum(axis=0), [np.array([[1e308, 1.0], [1e308, 2.0]])]),
+    ("mean-overflow", lambda xp, a: a.mean(), [np.array([1e308, 1e308])]),
+    ("prod-overflow", lambda xp, a: xp.prod(a), [np.array([1e200, 1e200])]),
+    ("prod-0*inf", lambda xp, a: a.prod(), [np.array([0.0, np.inf])]),
+    ("add-reduce", lambda xp, a: xp.add.reduce(a), [np.array([1e308, 1e308])]),
+    ("sum-finite", lambda xp, a: a.sum(axis=1), [np.arange(12.0).reshape(3, 4)]),
+    ("sum-int", lambda xp, a: a.sum(), [np.array([2**62, 2**62])]),
+]
+
+
+@pytest.mark.parametrize("case", REDUCE_CASES, ids=[c[0] for c in REDUCE_CASES])
+def test_reductions_raise(case):
+    _, op, arrays = case
+    assert run_case(ng, op, arrays, "raise")[1] == run_case(np, op, arrays, "raise")[1]
+
+
+@pytest.mark.skipif(ng.get_device() != "cpu", reason="on GPUs a reduction's warnings are not judged (a wait each)")
+@pytest.mark.parametrize("case", REDUCE_CASES, ids=[c[0] for c in REDUCE_CASES])
+def test_reductions_warn_and_ignore(case):
+    _, op, arrays = case
+    for mode in ("warn", "ignore"):
+        np_r, _, np_warn = run_case(np, op, arrays, mode)
+        ng_r, ng_err, ng_warn = run_case(ng, op, arrays, mode)
+        # (NumPy's warning points into its own fromnumeric.py/_methods.py; numgpu's at the caller)
+        assert ng_err is None and [w[:2] for w in ng_warn] == [w[:2] for w in np_warn]
+        assert all(w[2] == "test_errstate.py" for w in ng_warn)
+        same_values(case, np.asarray(ng_r), np.asarray(np_r))
