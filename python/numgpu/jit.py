@@ -231,6 +231,109 @@ def _closure_plan(fn, code, filename, extra, lines=None):
 class _CallState(threading.local):
     keep = None  # the current call's kept arrays (for jit_launch); a class default: no
     #              AttributeError to catch in every launch of a thread that set none
+    raised = None  # (exception, file line): what the last kernel raised as Python would (jit_launch)
+
+
+# -- tracebacks: an error a kernel raised, at the line that raised it -------------------------
+
+# the nodes whose operation may raise each exception, most likely first (the kernel tells the
+# line that raised, not the column: the traceback's caret goes under the first such node of the
+# line in the order Python evaluates it)
+_DIVISIONS = (_ast.Div, _ast.FloorDiv, _ast.Mod, _ast.Pow, _ast.LShift)
+_RAISERS = {
+    IndexError: ((_ast.Subscript,),),
+    KeyError: ((_ast.Subscript,),),
+    ZeroDivisionError: ((_ast.BinOp, _ast.AugAssign), (_ast.Call,)),
+    ValueError: ((_ast.Call,), (_ast.BinOp, _ast.AugAssign), (_ast.Subscript,)),
+    OverflowError: ((_ast.Call,), (_ast.BinOp, _ast.AugAssign), (_ast.Subscript,)),
+}
+
+
+def _in_order(node):
+    """node's descendants (node too) in about the order Python evaluates them: operands before
+    their operation, an assignment's value before its targets; not into nested functions."""
+    if isinstance(node, (_ast.Assign, _ast.AugAssign, _ast.AnnAssign)):
+        kids = ([node.value] if node.value is not None else []) + \
+            (node.targets if isinstance(node, _ast.Assign) else [node.target])
+    elif isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.Lambda, _ast.ClassDef)):
+        kids = node.body if isinstance(node.body, list) else []
+    else:
+        kids = list(_ast.iter_child_nodes(node))
+    for kid in kids:
+        yield from _in_order(kid)
+    yield node
+
+
+def _raiser(region, line, exc_type, values):
+    """The node on `line` of region (a loop, a helper's def) whose operation most likely raised
+    exc_type (`values`: the names' values, which tell a dict's subscript from an array's); else
+    the statement starting on the line; None when there is none."""
+    nodes = [n for n in _in_order(region) if getattr(n, "lineno", None) == line and n is not region]
+
+    def fits(n, exc):
+        if isinstance(n, (_ast.BinOp, _ast.AugAssign)):
+            return exc is not ZeroDivisionError or isinstance(n.op, _DIVISIONS)
+        if isinstance(n, _ast.Subscript) and exc in (IndexError, KeyError) and isinstance(n.value, _ast.Name):
+            return isinstance(values.get(n.value.id), dict) == (exc is KeyError)
+        return True
+
+    for exc, kinds in _RAISERS.items():
+        if issubclass(exc_type, exc):
+            for kind in kinds:
+                for n in nodes:
+                    if isinstance(n, kind) and fits(n, exc):
+                        return n
+            break
+    stmts = [n for n in nodes if isinstance(n, _ast.stmt)]
+    return stmts[-1] if stmts else (nodes[-1] if nodes else None)
+
+
+def _helper_path(region, line, defs, seen=()):
+    """[(call, def), ...]: the calls from region through the file's functions (defs by name) to
+    the one whose source holds `line` (the kernel inlined them), or None."""
+    if len(seen) > 8:
+        return None
+    for n in _in_order(region):
+        if isinstance(n, _ast.Call) and isinstance(n.func, _ast.Name) and n.func.id in defs and \
+                n.func.id not in seen:
+            d = defs[n.func.id]
+            if d.lineno <= line <= d.end_lineno:
+                return [(n, d)]
+            rest = _helper_path(d, line, defs, seen + (n.func.id,))
+            if rest:
+                return [(n, d)] + rest
+    return None
+
+
+class _At(Exception):
+    """Raised by a stand-in frame (_stand_in) to take its traceback entry."""
+
+
+def _stand_in(name, pos, filename, globals_, first_line):
+    """A traceback entry of a frame of a function `name` of `filename`, stopped at `pos`
+    (line, end line, column, end column): where an inlined helper was when its kernel raised."""
+    line, end_line, col, end_col = pos
+    at = dict(lineno=line, end_lineno=end_line, col_offset=col, end_col_offset=end_col)
+    body = [_ast.Raise(exc=_ast.Name(id="__ng_at", ctx=_ast.Load(), **at), cause=None, **at)]
+    args = _ast.arguments(posonlyargs=[], args=[_ast.arg(arg="__ng_at")], vararg=None, kwonlyargs=[],
+                          kw_defaults=[], kwarg=None, defaults=[])
+    fdef = _ast.FunctionDef(name=name, args=args, body=body, decorator_list=[], returns=None,
+                            type_comment=None, lineno=first_line, col_offset=0, end_lineno=end_line,
+                            end_col_offset=end_col)
+    module = _ast.fix_missing_locations(_ast.Module(body=[fdef], type_ignores=[]))
+    code = next(c for c in compile(module, filename, "exec").co_consts if isinstance(c, types.CodeType))
+    try:
+        types.FunctionType(code, globals_, name)(_At())
+    except _At as e:
+        return e.__traceback__.tb_next
+    return None
+
+
+def _position(node, first, indent):
+    """node's (line, end line, column, end column) in the file (its source began at line
+    `first`, dedented by `indent` columns)."""
+    return (node.lineno + first - 1, node.end_lineno + first - 1, node.col_offset + indent,
+            node.end_col_offset + indent)
 
 
 class JitFunction:
@@ -241,6 +344,8 @@ class JitFunction:
         self._fn = fn
         self._boundscheck = boundscheck
         self._plan = None
+        self._src, self._indent, self._filename = None, 0, None  # what _compile compiled
+        self._unavailable = None  # why the source is not available (then fn runs as it is)
         self._loops = None
         self._launched = {}   # loop index -> "kernel" or the reason it ran as Python
         self._kept = frozenset()    # parameters whose NumPy arrays may stay on the device (see _kept_names)
@@ -263,11 +368,14 @@ class JitFunction:
                 program, loops = _core.jit_program(src, filename, fn.__name__)
             except (SyntaxError, ValueError):  # the rest of the file is beyond the front end
                 program = None
+        indent = 0
         if program is None:
             lines, first = inspect.getsourcelines(fn)
             src = textwrap.dedent("".join(lines))
+            indent = len(lines[0]) - len(src.split("\n", 1)[0] + "\n")  # (the columns dedent took)
             program, loops = _core.jit_program(src, filename, fn.__name__)
         self._program, self._loops, self._first = program, loops, first
+        self._src, self._indent, self._filename = src, indent, filename
         self._plan = self._host_plan(src, loops, filename, first)
 
     def _launch_points(self, loops):
@@ -338,7 +446,8 @@ class JitFunction:
                 ln += 1
         code = "\n" * (first - 1 + func.lineno - 1) + "\n".join(plan) + "\n"
         # (the plan's lines put back where the function's own are: a loop run as Python raises at its line)
-        lines = {first - 1 + func.lineno + j: (first - 1 + src_ln, shift) for j, (src_ln, shift) in enumerate(where)}
+        lines = {first - 1 + func.lineno + j: (first - 1 + src_ln, shift + self._indent)
+                 for j, (src_ln, shift) in enumerate(where)}
         # (C all the way: the launch records how the loop ran in self._launched, "kernel (raised)"
         # when it raised what Python would raise in the loop, after the kernel ran)
         code_obj = self._fn.__code__
@@ -351,23 +460,90 @@ class JitFunction:
     # -- call and report --------------------------------------------------
     def __call__(self, *args, **kwargs):
         if self._plan is None:
-            try:
-                self._compile()
-            except OSError as exc:  # no source: defined in `python -c`, a REPL or exec
-                warnings.warn("numgpu.jit: the source of %s is not available (%s); it runs as plain "
-                              "Python. Define it in a file to compile its loops." % (self.__name__, exc),
-                              RuntimeWarning, stacklevel=2)
-                self._plan, self._loops, self._first = self._fn, [], 1
-        keep = self._keep(args, kwargs) if self._kept else None
-        if not keep:
-            return self._plan(*args, **kwargs)
-        outer = self._call.keep
-        self._call.keep = keep
+            self._compile_or_warn(3)
         try:
-            return self._plan(*args, **kwargs)
+            keep = self._keep(args, kwargs) if self._kept else None
+            if not keep:
+                return self._plan(*args, **kwargs)
+            outer = self._call.keep
+            self._call.keep = keep
+            try:
+                return self._plan(*args, **kwargs)
+            finally:
+                self._call.keep = outer
+                _core.jit_flush(keep)
+        except BaseException as exc:
+            if self._call.raised is not None:
+                try:
+                    self._traceback_at(exc)
+                except Exception:  # (never in the way of the error itself: its traceback stays)
+                    pass
+            raise
         finally:
-            self._call.keep = outer
-            _core.jit_flush(keep)
+            self._call.raised = None  # (it holds the exception: its frames, their arrays)
+
+    def _compile_or_warn(self, stacklevel):
+        try:
+            self._compile()
+        except OSError as exc:  # no source: defined in `python -c`, a REPL or exec
+            self._unavailable = str(exc)
+            warnings.warn("numgpu.jit: the source of %s is not available (%s); it runs as plain "
+                          "Python. Define it in a file to compile its loops." % (self.__name__, exc),
+                          RuntimeWarning, stacklevel=stacklevel)
+            self._plan, self._loops, self._first = self._fn, [], 1
+
+    def _traceback_at(self, exc):
+        """Where a kernel raised what Python would raise in its loop (jit_launch's
+        state.raised), puts exc's traceback at the line that raised, as Python's own would
+        be: the host plan's frame stopped at that line of the loop (its copy of the loop, run
+        where the kernel cannot be, has an instruction there), or at the call of the helper
+        that raised, followed by a frame of each helper the kernel inlined, down to the line."""
+        raised, self._call.raised = self._call.raised, None
+        tb = exc.__traceback__
+        if raised[0] is not exc or tb is None:
+            return
+        before, last = None, tb
+        while last.tb_next is not None:
+            before, last = last, last.tb_next
+        code = self._plan.__code__
+        if last.tb_frame.f_code is not code:  # (raised elsewhere, and caught; not the launch's)
+            return
+        line, first, indent = raised[1], self._first, self._indent
+        tree = _ast.parse(self._src)
+        loop = next((n for n in _ast.walk(tree) if isinstance(n, (_ast.For, _ast.While)) and
+                     n.lineno + first - 1 == last.tb_lineno), None)
+        if loop is None:
+            return
+        src_line = line - first + 1
+        if loop.lineno <= src_line <= loop.end_lineno:
+            path, node = [], _raiser(loop, src_line, type(exc), last.tb_frame.f_locals)
+        else:  # in a helper the kernel inlined: its call in the loop, then the helper's frames
+            defs = {d.name: d for d in tree.body if isinstance(d, _ast.FunctionDef)}
+            path = _helper_path(loop, src_line, defs) if first == 1 else None
+            if not path:
+                return
+            node = _raiser(path[-1][1], src_line, type(exc), {})
+        if node is None:
+            return
+        want = _position(path[0][0] if path else node, first, indent)
+        offsets = [k for k, pos in enumerate(code.co_positions()) if pos == want] or \
+            [k for k, pos in enumerate(code.co_positions()) if pos[0] == want[0]]
+        if not offsets:
+            return
+        entries = [(last.tb_frame, 2 * offsets[0], want[0])]
+        for k, (call, d) in enumerate(path):
+            at = _stand_in(d.name, _position(path[k + 1][0] if k + 1 < len(path) else node, first, indent),
+                           self._filename, self._fn.__globals__, d.lineno)
+            if at is None:
+                return
+            entries.append((at.tb_frame, at.tb_lasti, at.tb_lineno))
+        new = None
+        for frame, lasti, lineno in reversed(entries):
+            new = types.TracebackType(new, frame, lasti, lineno)
+        if before is None:
+            exc.__traceback__ = new
+        else:
+            before.tb_next = new
 
     def _keep(self, args, kwargs):
         """{id(a): [a, None, False]} for the NumPy arguments of this call that may stay

@@ -1466,12 +1466,18 @@ static PyObject *key_error(int64_t what, PyObject **type)
     return PyLong_FromLongLong(key);
 }
 
+/* The file line of the error a kernel raised last (raise_as_python, an index out of range),
+ * for f_jit_launch to hand to the decorator, which puts the traceback there; 0 when none.
+ * (Set and read with the GIL held, within one jit_launch call.) */
+static long long raised_line;
+
 /* Raises what Python would have raised in the loop (an NG_JIT_RAISE cell's
  * line * NG_JIT_RAISE_CODES + NgJitRaise), naming the line; a KeyError
  * carries the key as Python's does, the line in a note. */
 static void raise_as_python(const Program *p, int64_t what, int line_offset)
 {
     long long line = (long long)(ng_jit_raise_line(what) + line_offset);
+    raised_line = line;
     PyObject *type = NULL, *key = key_error(what, &type);
     if (key) {
         PyObject *exc = PyObject_CallOneArg(type, key);
@@ -1896,6 +1902,7 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                 *stray = true;
             } else if (e[0] != 0) {
                 Py_CLEAR(result);
+                raised_line = (long long)(e[0] + line_offset);
                 PyErr_Format(PyExc_IndexError, "%s:%lld: index %lld is out of bounds for axis %lld with size %lld",
                              p->ast->filename, (long long)(e[0] + line_offset), (long long)e[1], (long long)e[2],
                              (long long)e[3]);
@@ -2276,7 +2283,8 @@ static int live_out(NgJitLoopPlan *plan, PyObject *assigned, const Launch *L, co
  * last three by each launch point of its host plan. local_names: a frozenset
  * of the function's local names (Python never reads those from its globals:
  * one not bound yet is assigned in the loop). state.keep: the call's kept
- * arrays; launched[index] is set to how the loop ran. */
+ * arrays; launched[index] is set to how the loop ran; where the kernel raised what Python
+ * would raise in the loop, state.raised = (the exception, the file line that raises it). */
 static PyObject *f_jit_launch(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 10 || !PyDict_Check(args[1]) || !PyFrozenSet_Check(args[2]) || !PyDict_Check(args[6]) ||
@@ -2293,6 +2301,7 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *const *args, Py_ssize_t nar
         Py_XDECREF(keep);
         return NULL;
     }
+    raised_line = 0;
     PyObject *r = launch(args[0], i, args[8], globals, args[2], args[9], boundscheck, line_offset, keep);
     if (r && PyTuple_Check(r) && flush_kept(keep) < 0) /* the loop runs as Python, on the NumPy arrays */
         Py_CLEAR(r);
@@ -2305,9 +2314,17 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *const *args, Py_ssize_t nar
                PyErr_ExceptionMatches(PyExc_KeyError))) {
         PyObject *type, *value, *tb;
         PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
         how = PyUnicode_FromString("kernel (raised)");
         if (how && PyDict_SetItem(launched, index, how) < 0)
             PyErr_Clear();
+        /* state.raised = (the exception, its line): the decorator points the traceback there */
+        PyObject *at = raised_line > 0 && value ? Py_BuildValue("(OL)", value, raised_line) : NULL;
+        if (at && PyObject_SetAttrString(args[5], "raised", at) < 0)
+            PyErr_Clear();
+        if (!at)
+            PyErr_Clear();
+        Py_XDECREF(at);
         PyErr_Restore(type, value, tb);
         Py_XDECREF(how);
         return NULL;
