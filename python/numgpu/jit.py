@@ -348,6 +348,7 @@ class JitFunction:
         self._unavailable = None  # why the source is not available (then fn runs as it is)
         self._loops = None
         self._launched = {}   # loop index -> "kernel" or the reason it ran as Python
+        self._reached = set()  # loops left to Python (or launching inner loops) that ran
         self._kept = frozenset()    # parameters whose NumPy arrays may stay on the device (see _kept_names)
         self._reads = frozenset()   # other names the code outside the launched loops reads
         self._call = _CallState()
@@ -433,6 +434,12 @@ class JitFunction:
         params = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]
         kept, reads = _kept_names(func, set(out), params)
         self._kept, self._reads = frozenset(kept), frozenset(reads)
+        # the loops left to Python outside launched ones (and those launching inner loops) note
+        # that they were reached, for loop_report's `ran`: a line before each, `__ng_reached(i)`
+        inside = [(start, end) for start, (end, _, _) in out.items()]
+        marks = {loop["line"]: i for i, loop in enumerate(loops)
+                 if not loop["made"] and not loop["collapsed"] and loop["line"] in nodes and
+                 loop["line"] not in out and not any(a <= loop["line"] <= b for a, b in inside)}
         plan, where, ln = [], [], func.lineno  # from the `def` line: decorators are not re-applied
         while ln <= func.end_lineno:
             if ln in out:
@@ -441,6 +448,9 @@ class JitFunction:
                 where.extend(at)
                 ln = end + 1
             else:
+                if ln in marks:
+                    plan.append("%s__ng_reached(%d)" % (" " * loops[marks[ln]]["col"], marks[ln]))
+                    where.append((ln, 0))
                 plan.append(src_lines[ln - 1])
                 where.append((ln, 0))
                 ln += 1
@@ -455,7 +465,8 @@ class JitFunction:
         local_names = frozenset(code_obj.co_varnames + code_obj.co_cellvars + code_obj.co_freevars)
         launch = functools.partial(_core.jit_launch, self._program, self._fn.__globals__,
                                    local_names, self._boundscheck, self._first - 1, self._call, self._launched)
-        return _closure_plan(self._fn, code, filename, {"__ng_launch": launch, "__ng_returned": _returned}, lines)
+        return _closure_plan(self._fn, code, filename, {"__ng_launch": launch, "__ng_returned": _returned,
+                                                        "__ng_reached": self._reached.add}, lines)
 
     # -- call and report --------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -585,11 +596,18 @@ class JitFunction:
         return keep or None
 
     def loop_report(self):
-        """One dict per loop: line (in the file), kind, reductions, atomic, reason, ..."""
-        if self._plan is None:
-            self._compile()
+        """One dict per loop of the source: line (in the file), kind (parallel, sequential,
+        python: what the analysis decided, or python where a launch left it to Python), reason,
+        reductions, atomic, ..., and `ran`, how it ran last: "kernel" or "kernel (...)", "kernel
+        (part of line N's kernel)" for a loop inside another's kernel, "python: <why>", or "not
+        reached yet". Empty where the source is not available (the function runs as Python)."""
+        if self._plan is None and self._unavailable is None:
+            try:
+                self._compile()
+            except OSError as exc:  # (the first call warns, and runs fn as it is)
+                self._unavailable = str(exc)
         report = []
-        for i, loop in enumerate(self._loops):
+        for i, loop in enumerate(self._loops or ()):
             if loop["made"]:    # (a list comprehension's or an np.zeros's loop: no loop of the source)
                 continue
             kind, reason = loop["kind"], loop["reason"]
@@ -607,18 +625,56 @@ class JitFunction:
                 "scan": loop["scan"],
                 "peel": loop["peel"],
                 "reason": reason,
-                "ran": ran or "not reached yet",
+                "ran": self._ran(i),
             })
         return report
 
+    def _ran(self, i):
+        """How loop i ran last (loop_report's `ran`)."""
+        loops = self._loops
+        ran = self._launched.get(i)
+        if ran is not None:
+            return ran if ran.startswith("kernel") else "python: " + ran
+        up = loops[i]["parent"]
+        while up >= 0:  # inside a launched loop: as it ran
+            how = self._launched.get(up)
+            if how is not None:
+                line = loops[up]["line"] + self._first - 1
+                return ("kernel (part of line %d's kernel)" % line if how.startswith("kernel") else
+                        "python: inside the loop at line %d, which ran as Python" % line)
+            up = loops[up]["parent"]
+        if i not in self._reached:
+            return "not reached yet"
+        loop = loops[i]
+        if loop["kind"] == "python":
+            return "python: " + (loop["reason"] or "left to Python")
+        if loop["host"]:
+            return "python: in order, launching the loops inside it"
+        parent = loop["parent"]
+        if parent >= 0:
+            return "python: inside the loop at line %d, which runs as Python" % (loops[parent]["line"] + self._first - 1)
+        return "python"
+
     def explain(self):
-        """Prints the loop report beside the source lines (without them where the source is not
-        available: a function made by exec or at the prompt, which runs as plain Python)."""
+        """Prints, per loop, what the analysis decided and why, its source line, and how it ran
+        last (loop_report's `ran`); where the function's source is not available (made by exec,
+        at the prompt, in `python -c`), why, and that it runs as plain Python."""
+        report = self.loop_report()
+        if self._unavailable is not None:
+            print("%s: no loop compiled. numgpu.jit reads a function's source from its file, and %s "
+                  "has none (%s: made by exec(), at the interactive prompt or in python -c?), so it "
+                  "runs as plain Python. Define it in a file (a module, or a script run by python) "
+                  "to compile its loops." % (self.__qualname__, self.__name__, self._unavailable))
+            return
         try:
             lines, first = inspect.getsourcelines(self._fn)
-        except (OSError, TypeError):
+        except (OSError, TypeError):  # (compiled, but its source is gone since: the report alone)
             lines, first = [], 0
-        for r in self.loop_report():
+        if not report:
+            print("%s: no loop" % self.__qualname__)
+        elif all(r["ran"] == "not reached yet" for r in report):
+            print("%s: not called yet (how each loop ran shows after a call)" % self.__qualname__)
+        for r in report:
             text = lines[r["line"] - first].strip() if 0 <= r["line"] - first < len(lines) else ""
             red = " reduce(%s)" % ", ".join("%s:%s" % (op, name) for name, op in r["reductions"]) \
                 if r["reductions"] else ""
@@ -626,7 +682,10 @@ class JitFunction:
                 + (" around %s" % r["peel"] if r["peel"] and r["kind"] == "parallel" else "") \
                 + (" (a scan)" if r["scan"] else "")
             why = (": " + r["reason"]) if r["reason"] and r["kind"] != "parallel" else ""
-            print("line %d: %s%s%s%s\n    %s" % (r["line"], r["kind"], red, extra, why, text))
+            print("line %d: %s%s%s%s" % (r["line"], r["kind"], red, extra, why))
+            if text:
+                print("    " + text)
+            print("    ran: " + r["ran"])
 
 
 def jit(fn=None, *, boundscheck=False):

@@ -703,7 +703,7 @@ typedef struct Launch {
     int n;
     bool hold;                 /* more launches of the loop follow: write uploads back after the last */
     bool python;               /* a launch found (NG_JIT_PYTHON) that the loop must run as Python */
-    char why[200];             /* and why */
+    char why[400];             /* and why */
     struct {                   /* the 64-bit keys of the loop's random numbers, one per generator and
                                   launch (random_key) */
         const char *name;      /* the name holding the generator */
@@ -990,7 +990,8 @@ static int dict_table(PyObject *v, NgDevice *dev, NgArray *arr, NgJitVarType *t,
             return 1;
         }
         if (!PyLong_CheckExact(val)) {
-            *why = "a dict whose values are not all ints";
+            *why = "a dict whose values are not all ints (a compiled loop reads dicts of ints, keyed by "
+                   "1-character strs or by ints: for other values index an array by the dict's ints)";
             return 1;
         }
         int overflow;
@@ -1128,7 +1129,8 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
         else if (!strcmp(mod, "numpy.random"))
             t->module = NG_JIT_MOD_NPRANDOM;
         else {
-            *why = "a module other than numpy/math/cmath/random/numpy.random is used in the loop";
+            *why = "a module other than numpy, math, cmath, random and numpy.random (a compiled loop calls only "
+                   "theirs: call the others' functions outside the loop)";
             return 1;
         }
         return 0;
@@ -1140,7 +1142,7 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
             int overflow;
             PyLong_AsLongLongAndOverflow(v, &overflow);
             if (overflow) {
-                *why = "a Python int does not fit in 64 bits";
+                *why = "a Python int beyond 64 bits (a compiled loop's ints are 64-bit)";
                 return 1;
             }
         }
@@ -1181,7 +1183,7 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
             if (arr->shape[d] >= (INT64_C(1) << 62)) { /* (lower.c's MAG_LENGTH: a length's bound) */
                 ng_array_release(arr);
                 *uploaded = false;
-                *why = "an array has an axis of 2**62 elements or more (a broadcast view)";
+                *why = "an array with an axis of 2**62 elements or more (a broadcast view)";
                 return 1;
             }
         t->is_array = true;
@@ -1208,8 +1210,28 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
         t->module = NG_JIT_MOD_NONE;
         return 2;
     }
-    *why = "a value the compiled loop cannot take (a list, a set or an object)";
+    *why = NULL; /* (launch says what it is: its type) */
     return 1;
+}
+
+/* Into buf: why the loop cannot take the value v of `name` (type_of's `why`, or NULL for a value
+ * of a type a loop never takes), naming it and, where there is one, the fix. */
+static void value_why(char *buf, size_t n, const char *name, PyObject *v, const char *why)
+{
+    const char *type = Py_TYPE(v)->tp_name;
+    if (why)
+        snprintf(buf, n, "'%s' is %s", name, why);
+    else if (PyList_Check(v) || PyAnySet_Check(v) || PyByteArray_Check(v) || PyBytes_Check(v))
+        snprintf(buf, n, "'%s' is a %s, which a compiled loop cannot take (pass a NumPy array, np.asarray(%s), "
+                 "or a tuple of numbers)", name, type, name);
+    else if (PyDict_Check(v) || PyUnicode_Check(v) || PyTuple_Check(v))
+        snprintf(buf, n, "'%s' is a subclass of %s (%s), which a compiled loop cannot take (pass a plain %s)", name,
+                 PyDict_Check(v) ? "dict" : PyUnicode_Check(v) ? "str" : "tuple", type,
+                 PyDict_Check(v) ? "dict" : PyUnicode_Check(v) ? "str" : "tuple");
+    else
+        snprintf(buf, n, "'%s' is an object of type %s, which a compiled loop cannot take (it takes numbers, "
+                 "arrays, 1-character strs, tuples of numbers and dicts of ints: pass the numbers or arrays "
+                 "the loop reads from it)", name, type);
 }
 
 static void launch_clear(Launch *L)
@@ -2422,8 +2444,11 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
         int r = type_of(v, ln->names[i], dev, keep, &L.types[L.n], &L.arrays[L.n], &L.uploaded[L.n], &L.kept[L.n], &why);
         if (r < 0)
             goto done;
-        if (r == 1)
+        if (r == 1) { /* the value, named: 'xs' is a list ... */
+            value_why(L.why, sizeof L.why, ln->names[i], v, why);
+            why = L.why;
             goto done;
+        }
         if (r == 2)
             continue;
         if (ln->sizes[i] && !L.types[L.n].is_array && !L.types[L.n].module && !PyBool_Check(v) &&
