@@ -374,6 +374,9 @@ class JitFunction:
             lines, first = inspect.getsourcelines(fn)
             src = textwrap.dedent("".join(lines))
             indent = len(lines[0]) - len(src.split("\n", 1)[0] + "\n")  # (the columns dedent took)
+            # (from the file's first line: the lines the compiler names, in its reasons and
+            # errors, are the file's)
+            src, first = "\n" * (first - 1) + src, 1
             program, loops = _core.jit_program(src, filename, fn.__name__)
         self._program, self._loops, self._first = program, loops, first
         self._src, self._indent, self._filename = src, indent, filename
