@@ -231,21 +231,21 @@ def _closure_plan(fn, code, filename, extra, lines=None):
 class _CallState(threading.local):
     keep = None  # the current call's kept arrays (for jit_launch); a class default: no
     #              AttributeError to catch in every launch of a thread that set none
-    raised = None  # (exception, file line): what the last kernel raised as Python would (jit_launch)
+    raised = None  # (exception, file line, "op"/"call"/...): what the last kernel raised as Python
+    #                would (jit_launch)
 
 
 # -- tracebacks: an error a kernel raised, at the line that raised it -------------------------
 
-# the nodes whose operation may raise each exception, most likely first (the kernel tells the
-# line that raised, not the column: the traceback's caret goes under the first such node of the
-# line in the order Python evaluates it)
-_DIVISIONS = (_ast.Div, _ast.FloorDiv, _ast.Mod, _ast.Pow, _ast.LShift)
-_RAISERS = {
-    IndexError: ((_ast.Subscript,),),
-    KeyError: ((_ast.Subscript,),),
-    ZeroDivisionError: ((_ast.BinOp, _ast.AugAssign), (_ast.Call,)),
-    ValueError: ((_ast.Call,), (_ast.BinOp, _ast.AugAssign), (_ast.Subscript,)),
-    OverflowError: ((_ast.Call,), (_ast.BinOp, _ast.AugAssign), (_ast.Subscript,)),
+# the nodes that may raise what the kernel raised, by what kind of expression raised it
+# (jit_launch's state.raised), most likely first: the kernel tells the line, not the column, so
+# the traceback's caret goes under the first such node of the line in Python's order of evaluation
+_DIVISIONS = (_ast.Div, _ast.FloorDiv, _ast.Mod, _ast.Pow, _ast.LShift, _ast.RShift)
+_SITES = {
+    "op": ((_ast.BinOp, _ast.AugAssign), (_ast.Call,), (_ast.Subscript,)),
+    "call": ((_ast.Call,), (_ast.BinOp, _ast.AugAssign), (_ast.Subscript,)),
+    "subscript": ((_ast.Subscript,), (_ast.Call,)),
+    "store": ((_ast.Subscript,), (_ast.Call,)),
 }
 
 
@@ -264,26 +264,26 @@ def _in_order(node):
     yield node
 
 
-def _raiser(region, line, exc_type, values):
+def _raiser(region, line, exc_type, site, values):
     """The node on `line` of region (a loop, a helper's def) whose operation most likely raised
-    exc_type (`values`: the names' values, which tell a dict's subscript from an array's); else
-    the statement starting on the line; None when there is none."""
+    exc_type, an expression of kind `site` (_SITES); `values`: the names' values, which tell a
+    dict's subscript from an array's. Else the statement starting on the line; None when there
+    is none."""
     nodes = [n for n in _in_order(region) if getattr(n, "lineno", None) == line and n is not region]
 
-    def fits(n, exc):
+    def fits(n):
         if isinstance(n, (_ast.BinOp, _ast.AugAssign)):
-            return exc is not ZeroDivisionError or isinstance(n.op, _DIVISIONS)
-        if isinstance(n, _ast.Subscript) and exc in (IndexError, KeyError) and isinstance(n.value, _ast.Name):
-            return isinstance(values.get(n.value.id), dict) == (exc is KeyError)
+            return not issubclass(exc_type, ZeroDivisionError) or isinstance(n.op, _DIVISIONS)
+        if isinstance(n, _ast.Subscript) and site == "store":
+            return isinstance(n.ctx, _ast.Store)
+        if isinstance(n, _ast.Subscript) and isinstance(n.value, _ast.Name) and n.value.id in values:
+            return isinstance(values[n.value.id], dict) == issubclass(exc_type, KeyError)
         return True
 
-    for exc, kinds in _RAISERS.items():
-        if issubclass(exc_type, exc):
-            for kind in kinds:
-                for n in nodes:
-                    if isinstance(n, kind) and fits(n, exc):
-                        return n
-            break
+    for kind in _SITES.get(site, ()):
+        for n in nodes:
+            if isinstance(n, kind) and fits(n):
+                return n
     stmts = [n for n in nodes if isinstance(n, _ast.stmt)]
     return stmts[-1] if stmts else (nodes[-1] if nodes else None)
 
@@ -530,13 +530,13 @@ class JitFunction:
             return
         src_line = line - first + 1
         if loop.lineno <= src_line <= loop.end_lineno:
-            path, node = [], _raiser(loop, src_line, type(exc), last.tb_frame.f_locals)
+            path, node = [], _raiser(loop, src_line, type(exc), raised[2], last.tb_frame.f_locals)
         else:  # in a helper the kernel inlined: its call in the loop, then the helper's frames
             defs = {d.name: d for d in tree.body if isinstance(d, _ast.FunctionDef)}
             path = _helper_path(loop, src_line, defs) if first == 1 else None
             if not path:
                 return
-            node = _raiser(path[-1][1], src_line, type(exc), {})
+            node = _raiser(path[-1][1], src_line, type(exc), raised[2], {})
         if node is None:
             return
         want = _position(path[0][0] if path else node, first, indent)

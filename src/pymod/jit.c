@@ -1492,6 +1492,27 @@ static PyObject *key_error(int64_t what, PyObject **type)
  * for f_jit_launch to hand to the decorator, which puts the traceback there; 0 when none.
  * (Set and read with the GIL held, within one jit_launch call.) */
 static long long raised_line;
+static const char *raised_site; /* and what raised it: "op", "call", "subscript", "store" */
+
+/* What kind of expression raises what raise code `kind` stands for (an operator, a call, a
+ * subscript, a store into an array), for the traceback's caret. */
+static const char *raise_site(int kind)
+{
+    switch (kind) {
+    case NG_JIT_RAISE_ZERODIV: case NG_JIT_RAISE_ZERODIV_FLOAT: case NG_JIT_RAISE_ZERODIV_COMPLEX:
+    case NG_JIT_RAISE_FLOORDIV_INT: case NG_JIT_RAISE_MOD_INT: case NG_JIT_RAISE_FLOORDIV_FLOAT:
+    case NG_JIT_RAISE_MOD_FLOAT: case NG_JIT_RAISE_ZERO_POW: case NG_JIT_RAISE_ZERO_POW_COMPLEX:
+    case NG_JIT_RAISE_POW_RANGE: case NG_JIT_RAISE_POW_COMPLEX: case NG_JIT_RAISE_POW_INT_NEG:
+    case NG_JIT_RAISE_POW_NUMPY_NEG: case NG_JIT_RAISE_NEG_SHIFT: case NG_JIT_RAISE_INT_OVERFLOW:
+        return "op";
+    case NG_JIT_RAISE_INT_BOUNDS:
+        return "store";
+    case NG_JIT_RAISE_KEY_STR: case NG_JIT_RAISE_KEY_INT: case NG_JIT_RAISE_TUPLE_INDEX: case NG_JIT_RAISE_INDEX:
+        return "subscript";
+    default:
+        return "call";
+    }
+}
 
 /* Raises what Python would have raised in the loop (an NG_JIT_RAISE cell's
  * line * NG_JIT_RAISE_CODES + NgJitRaise), naming the line; a KeyError
@@ -1500,6 +1521,7 @@ static void raise_as_python(const Program *p, int64_t what, int line_offset)
 {
     long long line = (long long)(ng_jit_raise_line(what) + line_offset);
     raised_line = line;
+    raised_site = raise_site(ng_jit_raise_kind(what));
     PyObject *type = NULL, *key = key_error(what, &type);
     if (key) {
         PyObject *exc = PyObject_CallOneArg(type, key);
@@ -1925,6 +1947,7 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             } else if (e[0] != 0) {
                 Py_CLEAR(result);
                 raised_line = (long long)(e[0] + line_offset);
+                raised_site = "subscript";
                 PyErr_Format(PyExc_IndexError, "%s:%lld: index %lld is out of bounds for axis %lld with size %lld",
                              p->ast->filename, (long long)(e[0] + line_offset), (long long)e[1], (long long)e[2],
                              (long long)e[3]);
@@ -2306,7 +2329,8 @@ static int live_out(NgJitLoopPlan *plan, PyObject *assigned, const Launch *L, co
  * of the function's local names (Python never reads those from its globals:
  * one not bound yet is assigned in the loop). state.keep: the call's kept
  * arrays; launched[index] is set to how the loop ran; where the kernel raised what Python
- * would raise in the loop, state.raised = (the exception, the file line that raises it). */
+ * would raise in the loop, state.raised = (the exception, the file line that raises it, what kind
+ * of expression raises it: "op", "call", "subscript" or "store"). */
 static PyObject *f_jit_launch(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 10 || !PyDict_Check(args[1]) || !PyFrozenSet_Check(args[2]) || !PyDict_Check(args[6]) ||
@@ -2340,8 +2364,9 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *const *args, Py_ssize_t nar
         how = PyUnicode_FromString("kernel (raised)");
         if (how && PyDict_SetItem(launched, index, how) < 0)
             PyErr_Clear();
-        /* state.raised = (the exception, its line): the decorator points the traceback there */
-        PyObject *at = raised_line > 0 && value ? Py_BuildValue("(OL)", value, raised_line) : NULL;
+        /* state.raised = (the exception, its line, what raised it): the decorator points the
+         * traceback there */
+        PyObject *at = raised_line > 0 && value ? Py_BuildValue("(OLs)", value, raised_line, raised_site) : NULL;
         if (at && PyObject_SetAttrString(args[5], "raised", at) < 0)
             PyErr_Clear();
         if (!at)

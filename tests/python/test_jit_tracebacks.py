@@ -1,5 +1,6 @@
 """An error a kernel raises as Python would (an index out of range under boundscheck, an int
-// 0 or % 0, a math domain error, a missing dict key, an int too big for a NumPy integer)
+// 0 or % 0, a math domain or range error, a float ** beyond float64, a missing dict key, an int
+too big for a NumPy integer)
 has plain Python's traceback: its last frame is the function's own, at the line that raised
 (not the loop's `for` line), with the caret under the operation that raised; an error inside a
 helper the kernel inlined shows the helper's call in the loop, then the helper's frame at its
@@ -64,6 +65,21 @@ def helper(x, out):
         out[i] = 2.0 * through_root(x[i])
 
 
+def into_uint8(x, out):
+    for i in range(x.shape[0]):
+        out[i] = 250 + int(x[i])  # OverflowError of the store (NumPy's), not of int()
+
+
+def exp_range(x, out):
+    for i in range(x.shape[0]):
+        out[i] = 1.0 + math.exp(x[i])
+
+
+def power_range(x, out):
+    for i in range(x.shape[0]):
+        out[i] = 1.0 + float(x[i]) ** 400.0  # OverflowError of **, not of float()
+
+
 def in_order(x):
     for i in range(1, x.shape[0]):  # sequential: one thread
         x[i] = int(x[i - 1]) + 7 // int(x[i])
@@ -99,6 +115,9 @@ CASES = [
     (lookup, ("abz", {"a": 1, "b": 2}, np.zeros(3, dtype=np.int64)), {}),
     (helper, (np.array([1.0, -1.0]), np.zeros(2)), {}),
     (in_order, (np.array([1, 2, 0, 3]),), {}),
+    (into_uint8, (np.array([1.0, 10.0]), np.zeros(2, dtype=np.uint8)), {}),
+    (exp_range, (np.array([1.0, 1000.0]), np.zeros(2)), {}),
+    (power_range, (np.array([1.0, 10.0]), np.zeros(2)), {}),
 ]
 
 
