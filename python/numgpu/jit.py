@@ -532,8 +532,9 @@ class JitFunction:
         if loop.lineno <= src_line <= loop.end_lineno:
             path, node = [], _raiser(loop, src_line, type(exc), raised[2], last.tb_frame.f_locals)
         else:  # in a helper the kernel inlined: its call in the loop, then the helper's frames
-            defs = {d.name: d for d in tree.body if isinstance(d, _ast.FunctionDef)}
-            path = _helper_path(loop, src_line, defs) if first == 1 else None
+            defs = {d.name: d for d in _ast.walk(tree) if isinstance(d, _ast.FunctionDef) and
+                    not d.lineno <= loop.lineno <= d.end_lineno}  # (the file's, and local ones)
+            path = _helper_path(loop, src_line, defs)
             if not path:
                 return
             node = _raiser(path[-1][1], src_line, type(exc), raised[2], {})

@@ -80,6 +80,13 @@ def power_range(x, out):
         out[i] = 1.0 + float(x[i]) ** 400.0  # OverflowError of **, not of float()
 
 
+def local_helper(x, out):
+    def halve_root(v):
+        return math.sqrt(v) / 2
+    for i in range(x.shape[0]):
+        out[i] = halve_root(x[i])
+
+
 def in_order(x):
     for i in range(1, x.shape[0]):  # sequential: one thread
         x[i] = int(x[i - 1]) + 7 // int(x[i])
@@ -115,6 +122,7 @@ CASES = [
     (lookup, ("abz", {"a": 1, "b": 2}, np.zeros(3, dtype=np.int64)), {}),
     (helper, (np.array([1.0, -1.0]), np.zeros(2)), {}),
     (in_order, (np.array([1, 2, 0, 3]),), {}),
+    (local_helper, (np.array([1.0, -1.0]), np.zeros(2)), {}),
     (into_uint8, (np.array([1.0, 10.0]), np.zeros(2, dtype=np.uint8)), {}),
     (exp_range, (np.array([1.0, 1000.0]), np.zeros(2)), {}),
     (power_range, (np.array([1.0, 10.0]), np.zeros(2)), {}),
