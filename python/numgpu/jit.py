@@ -451,8 +451,9 @@ class JitFunction:
                 where.extend(at)
                 ln = end + 1
             else:
-                if ln in marks:
-                    plan.append("%s__ng_reached(%d)" % (" " * loops[marks[ln]]["col"], marks[ln]))
+                if ln in marks:  # (the loop line's own indentation: tabs stay tabs)
+                    head = src_lines[ln - 1]
+                    plan.append("%s__ng_reached(%d)" % (head[:len(head) - len(head.lstrip())], marks[ln]))
                     where.append((ln, 0))
                 plan.append(src_lines[ln - 1])
                 where.append((ln, 0))

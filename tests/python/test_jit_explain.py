@@ -141,3 +141,14 @@ def test_explain_of_a_function_made_by_exec(capsys):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert f(np.zeros(2)) == 1.0  # (warned once)
+
+
+def test_a_file_indented_with_tabs(tmp_path):
+    """The host plan's line noting that a loop left to Python was reached takes the loop line's
+    own indentation (tabs here: spaces would be a TabError)."""
+    from helpers import module_function
+    fn = module_function(tmp_path, "tabbed", "def tabbed(x):\n\ts = []\n\tfor i in range(x.shape[0]):\n"
+                         "\t\tif x[i] > 0:\n\t\t\ts.append(i)\n\treturn s\n", "tabbed")
+    f = numgpu.jit(fn)
+    assert f(np.array([1.0, -1.0, 2.0])) == fn(np.array([1.0, -1.0, 2.0])) == [0, 2]
+    assert f.loop_report()[0]["ran"].startswith("python: line 5 calls s.append"), f.loop_report()
