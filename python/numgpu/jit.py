@@ -412,8 +412,10 @@ class JitFunction:
             if node is None:
                 continue
             assigned = sorted(_stored_names(node))
-            ind = " " * loop["col"]
-            body = ["    " + l if l.strip() else l for l in src_lines[loop["line"] - 1:node.end_lineno]]
+            head = src_lines[loop["line"] - 1]
+            ind = head[:len(head) - len(head.lstrip())]  # (the loop line's own: tabs stay tabs)
+            step = "\t" if "\t" in ind else "    "  # (the body's indent inside the plan's `if`)
+            body = [step + l if l.strip() else l for l in src_lines[loop["line"] - 1:node.end_lineno]]
             # names the kernel hands back (live-out scalars); the others keep their binding, or stay
             # unbound: binding them to None would make the next loop reading them stay Python
             back = "; ".join("(%s := __ng_r[%r]) if %r in __ng_r else None" % (a, a, a) for a in assigned) or "pass"
@@ -430,8 +432,8 @@ class JitFunction:
                 after.append("%s    if not __ng_r.get(%r):" % (ind, flag[0]) if flag else "%s    if True:" % ind)
                 after.extend(ind + " " * 8 + l if l.strip() else l for l in orelse)
             text = (["%sif (__ng_r := __ng_launch(%d, locals(), %r)) is None:" % (ind, i, names)] + body + after)
-            # the source line and column shift of each plan line (the body's indent is 4 more)
-            where = ([(loop["line"], 0)] + [(loop["line"] + k, -4) for k in range(len(body))] +
+            # the source line and column shift of each plan line (the body's indent is `step` more)
+            where = ([(loop["line"], 0)] + [(loop["line"] + k, -len(step)) for k in range(len(body))] +
                      [(loop["line"], 0)] * len(after))
             out[loop["line"]] = (node.end_lineno, text, where)  # (the loop's report ends with its body)
         params = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]

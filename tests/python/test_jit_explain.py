@@ -144,11 +144,18 @@ def test_explain_of_a_function_made_by_exec(capsys):
 
 
 def test_a_file_indented_with_tabs(tmp_path):
-    """The host plan's line noting that a loop left to Python was reached takes the loop line's
-    own indentation (tabs here: spaces would be a TabError)."""
+    """The host plan's lines take the file's indentation (tabs here: spaces would be a TabError):
+    the line noting that a loop left to Python was reached, a launched loop's `if` and body, its
+    else block."""
     from helpers import module_function
     fn = module_function(tmp_path, "tabbed", "def tabbed(x):\n\ts = []\n\tfor i in range(x.shape[0]):\n"
-                         "\t\tif x[i] > 0:\n\t\t\ts.append(i)\n\treturn s\n", "tabbed")
+                         "\t\tif x[i] > 0:\n\t\t\ts.append(i)\n\tfor i in range(x.shape[0]):\n"
+                         "\t\tx[i] *= 2\n\t\tif x[i] > 3:\n\t\t\tbreak\n\telse:\n\t\ts.append(-1)\n"
+                         "\treturn s, i\n", "tabbed")
     f = numgpu.jit(fn)
-    assert f(np.array([1.0, -1.0, 2.0])) == fn(np.array([1.0, -1.0, 2.0])) == [0, 2]
+    for v in ([1.0, -1.0, 2.0], [1.0, -1.0, 0.5]):
+        x, y = np.array(v), np.array(v)
+        assert f(x) == fn(y)
+        np.testing.assert_array_equal(x, y)
     assert f.loop_report()[0]["ran"].startswith("python: line 5 calls s.append"), f.loop_report()
+    assert f.loop_report()[1]["ran"].startswith("kernel"), f.loop_report()
