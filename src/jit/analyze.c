@@ -1272,6 +1272,7 @@ static const char *check_stmt_kind(Ctx *c, const NgJitStmt *s, bool helper)
                       "before the loop, on whole arrays, `if (x < 0).any(): raise ...`"},
             {"assert", "check it before or after the loop, on whole arrays: `assert (x >= 0).all()`"},
             {"with", "enter it outside the loop"},
+            {"del", "delete after the loop"},
             {"import", "import at the top of the file"},
             {"from", "import at the top of the file"},
             {"global", "pass the value in, and return it or store it into an array"},
@@ -1283,7 +1284,8 @@ static const char *check_stmt_kind(Ctx *c, const NgJitStmt *s, bool helper)
         return fmt(c, "contains a `%s` statement (left to Python)", s->what);
     }
     case NG_JIT_S_DEF:
-        return fmt(c, "defines function %s (left to Python)", s->name);
+        return fmt(c, "defines function %s (define it before the loop, or in the file: a function called in "
+                   "the loop is inlined)", s->name);
     case NG_JIT_S_EXPR: case NG_JIT_S_RETURN:
         return check_expr(c, s->value);
     case NG_JIT_S_ASSIGN:

@@ -7072,7 +7072,8 @@ static void assign_to(Lower *L, const NgJitExpr *t, Val v, Stmts *out)
                  "assigning to '%s' (%s) is not supported in a compiled loop", s->name,
                  s->kind == SYM_BUF                         ? "an array made in the loop, other than by np.zeros"
                  : s->kind != SYM_ARRAY                     ? "a module"
-                 : s->given->seq == NG_JIT_SEQ_STR          ? "a str bound before the loop"
+                 : s->given->seq == NG_JIT_SEQ_STR          ? "a str bound before the loop: strings are built by "
+                                                              "Python, so build it after the loop"
                  : s->given->seq == NG_JIT_SEQ_TUPLE        ? "a tuple bound before the loop"
                  : s->given->seq != NG_JIT_SEQ_ARRAY        ? "a dict"
                                                             : "an array");

@@ -94,6 +94,20 @@ def sums_a_comprehension(X, out):
         out[i] = sum([v * 2 for v in X[i]])
 
 
+def defines_a_function(x, out):
+    for i in range(x.shape[0]):
+        def twice(v):
+            return 2 * v
+        out[i] = twice(x[i])
+
+
+def concatenates(x):
+    s = ""
+    for i in range(x.shape[0]):
+        s += "ab"
+    return s
+
+
 def reads_a_list(xs, out):
     for i in range(len(xs)):
         out[i] = xs[i] * 2
@@ -131,6 +145,7 @@ CASES = [
                                                    "check the condition before the loop"]),
     (uses_a_method, (X, np.zeros(3), Scaler(3.0)), "s.scale(", ["calls s.scale", "a method",
                                                                "make it a function of this file"]),
+    (defines_a_function, (X, np.zeros(3)), "def twice", ["defines function twice", "define it before the loop"]),
     (sums_a_comprehension, (np.ones((2, 3)), np.zeros(2)), "sum([", ["uses a list comprehension",
                                                                      "NumPy expression of the row"]),
 ]
@@ -167,8 +182,10 @@ def test_reason_names_the_construct_its_line_and_the_fix(fn, args, text, words, 
     (reads_a_list, ([1.0, 2.0], np.zeros(2)), ["'xs' is a list", "np.asarray(xs)"]),
     (reads_an_object, (X, np.zeros(3), Scaler(2.0)), ["uses s.k, an attribute", "k = s.k"]),
     (changes_a_dict, ("ab", {"a": 0}), ["changing dict 'd'", "fill it before the loop"]),
+    (concatenates, (X,), ["%s:%d: assigning to 's'" % (__file__, line_of(concatenates, 's += "ab"')),
+                          "build it after the loop"]),
     (times, (np.arange(3), Fraction(1, 3)), ["'k' is an object of type Fraction", "pass the numbers or arrays"]),
-], ids=["list", "attribute", "dict", "object"])
+], ids=["list", "attribute", "dict", "string", "object"])
 def test_a_value_the_loop_cannot_take_is_named(fn, args, words):
     f = same(fn, args)
     r = f.loop_report()[0]
