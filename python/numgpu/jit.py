@@ -645,6 +645,8 @@ class JitFunction:
         up = loops[i]["parent"]
         while up >= 0:  # inside a launched loop: as it ran
             how = self._launched.get(up)
+            if how == "kernel (no iteration)":
+                return "not reached yet"
             if how is not None:
                 line = loops[up]["line"] + self._first - 1
                 return ("kernel (part of line %d's kernel)" % line if how.startswith("kernel") else

@@ -79,6 +79,21 @@ def test_inner_loops_ran_in_their_parents_kernel():
     assert rep[inner]["ran"] == "kernel (part of line %d's kernel)" % outer, rep
 
 
+def last_of_rows(X):
+    v = -1.0
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            v = X[i, j] + v
+    return v
+
+
+def test_inner_loops_of_a_kernel_of_no_iteration_were_not_reached():
+    f = run_both(last_of_rows, np.zeros((0, 3)))
+    assert [r["ran"] for r in f.loop_report()] == ["kernel (no iteration)", "not reached yet"], f.loop_report()
+    f(np.ones((2, 3)))
+    assert [r["ran"] for r in f.loop_report()][1].startswith("kernel (part of line"), f.loop_report()
+
+
 def test_inner_loops_of_a_loop_run_as_python():
     """The launch leaves the nest to Python (k is a list): its inner loop ran as Python too."""
     X = np.arange(6.0).reshape(2, 3)
