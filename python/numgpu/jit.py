@@ -497,7 +497,8 @@ class JitFunction:
                     pass
             raise
         finally:
-            self._call.raised = None  # (it holds the exception: its frames, their arrays)
+            if self._call.raised is not None:  # (a kernel's error the function caught itself: it
+                self._call.raised = None       # holds the exception, its frames, their arrays)
 
     def _compile_or_warn(self, stacklevel):
         try:
