@@ -231,6 +231,109 @@ def _closure_plan(fn, code, filename, extra, lines=None):
 class _CallState(threading.local):
     keep = None  # the current call's kept arrays (for jit_launch); a class default: no
     #              AttributeError to catch in every launch of a thread that set none
+    raised = None  # (exception, file line, "op"/"call"/...): what the last kernel raised as Python
+    #                would (jit_launch)
+
+
+# -- tracebacks: an error a kernel raised, at the line that raised it -------------------------
+
+# the nodes that may raise what the kernel raised, by what kind of expression raised it
+# (jit_launch's state.raised), most likely first: the kernel tells the line, not the column, so
+# the traceback's caret goes under the first such node of the line in Python's order of evaluation
+_DIVISIONS = (_ast.Div, _ast.FloorDiv, _ast.Mod, _ast.Pow, _ast.LShift, _ast.RShift)
+_SITES = {
+    "op": ((_ast.BinOp, _ast.AugAssign), (_ast.Call,), (_ast.Subscript,)),
+    "call": ((_ast.Call,), (_ast.BinOp, _ast.AugAssign), (_ast.Subscript,)),
+    "subscript": ((_ast.Subscript,), (_ast.Call,)),
+    "store": ((_ast.Subscript,), (_ast.Call,)),
+}
+
+
+def _in_order(node):
+    """node's descendants (node too) in about the order Python evaluates them: operands before
+    their operation, an assignment's value before its targets; not into nested functions."""
+    if isinstance(node, (_ast.Assign, _ast.AugAssign, _ast.AnnAssign)):
+        kids = ([node.value] if node.value is not None else []) + \
+            (node.targets if isinstance(node, _ast.Assign) else [node.target])
+    elif isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.Lambda, _ast.ClassDef)):
+        kids = node.body if isinstance(node.body, list) else []
+    else:
+        kids = list(_ast.iter_child_nodes(node))
+    for kid in kids:
+        yield from _in_order(kid)
+    yield node
+
+
+def _raiser(region, line, exc_type, site, values):
+    """The node on `line` of region (a loop, a helper's def) whose operation most likely raised
+    exc_type, an expression of kind `site` (_SITES); `values`: the names' values, which tell a
+    dict's subscript from an array's. Else the statement starting on the line; None when there
+    is none."""
+    nodes = [n for n in _in_order(region) if getattr(n, "lineno", None) == line and n is not region]
+
+    def fits(n):
+        if isinstance(n, (_ast.BinOp, _ast.AugAssign)):
+            return not issubclass(exc_type, ZeroDivisionError) or isinstance(n.op, _DIVISIONS)
+        if isinstance(n, _ast.Subscript) and site == "store":
+            return isinstance(n.ctx, _ast.Store)
+        if isinstance(n, _ast.Subscript) and isinstance(n.value, _ast.Name) and n.value.id in values:
+            return isinstance(values[n.value.id], dict) == issubclass(exc_type, KeyError)
+        return True
+
+    for kind in _SITES.get(site, ()):
+        for n in nodes:
+            if isinstance(n, kind) and fits(n):
+                return n
+    stmts = [n for n in nodes if isinstance(n, _ast.stmt)]
+    return stmts[-1] if stmts else (nodes[-1] if nodes else None)
+
+
+def _helper_path(region, line, defs, seen=()):
+    """[(call, def), ...]: the calls from region through the file's functions (defs by name) to
+    the one whose source holds `line` (the kernel inlined them), or None."""
+    if len(seen) > 8:
+        return None
+    for n in _in_order(region):
+        if isinstance(n, _ast.Call) and isinstance(n.func, _ast.Name) and n.func.id in defs and \
+                n.func.id not in seen:
+            d = defs[n.func.id]
+            if d.lineno <= line <= d.end_lineno:
+                return [(n, d)]
+            rest = _helper_path(d, line, defs, seen + (n.func.id,))
+            if rest:
+                return [(n, d)] + rest
+    return None
+
+
+class _At(Exception):
+    """Raised by a stand-in frame (_stand_in) to take its traceback entry."""
+
+
+def _stand_in(name, pos, filename, globals_, first_line):
+    """A traceback entry of a frame of a function `name` of `filename`, stopped at `pos`
+    (line, end line, column, end column): where an inlined helper was when its kernel raised."""
+    line, end_line, col, end_col = pos
+    at = dict(lineno=line, end_lineno=end_line, col_offset=col, end_col_offset=end_col)
+    body = [_ast.Raise(exc=_ast.Name(id="__ng_at", ctx=_ast.Load(), **at), cause=None, **at)]
+    args = _ast.arguments(posonlyargs=[], args=[_ast.arg(arg="__ng_at")], vararg=None, kwonlyargs=[],
+                          kw_defaults=[], kwarg=None, defaults=[])
+    fdef = _ast.FunctionDef(name=name, args=args, body=body, decorator_list=[], returns=None,
+                            type_comment=None, lineno=first_line, col_offset=0, end_lineno=end_line,
+                            end_col_offset=end_col)
+    module = _ast.fix_missing_locations(_ast.Module(body=[fdef], type_ignores=[]))
+    code = next(c for c in compile(module, filename, "exec").co_consts if isinstance(c, types.CodeType))
+    try:
+        types.FunctionType(code, globals_, name)(_At())
+    except _At as e:
+        return e.__traceback__.tb_next
+    return None
+
+
+def _position(node, first, indent):
+    """node's (line, end line, column, end column) in the file (its source began at line
+    `first`, dedented by `indent` columns)."""
+    return (node.lineno + first - 1, node.end_lineno + first - 1, node.col_offset + indent,
+            node.end_col_offset + indent)
 
 
 class JitFunction:
@@ -241,8 +344,11 @@ class JitFunction:
         self._fn = fn
         self._boundscheck = boundscheck
         self._plan = None
+        self._src, self._indent, self._filename = None, 0, None  # what _compile compiled
+        self._unavailable = None  # why the source is not available (then fn runs as it is)
         self._loops = None
         self._launched = {}   # loop index -> "kernel" or the reason it ran as Python
+        self._reached = set()  # loops left to Python (or launching inner loops) that ran
         self._kept = frozenset()    # parameters whose NumPy arrays may stay on the device (see _kept_names)
         self._reads = frozenset()   # other names the code outside the launched loops reads
         self._call = _CallState()
@@ -263,11 +369,17 @@ class JitFunction:
                 program, loops = _core.jit_program(src, filename, fn.__name__)
             except (SyntaxError, ValueError):  # the rest of the file is beyond the front end
                 program = None
+        indent = 0
         if program is None:
             lines, first = inspect.getsourcelines(fn)
             src = textwrap.dedent("".join(lines))
+            indent = len(lines[0]) - len(src.split("\n", 1)[0] + "\n")  # (the columns dedent took)
+            # (from the file's first line: the lines the compiler names, in its reasons and
+            # errors, are the file's)
+            src, first = "\n" * (first - 1) + src, 1
             program, loops = _core.jit_program(src, filename, fn.__name__)
         self._program, self._loops, self._first = program, loops, first
+        self._src, self._indent, self._filename = src, indent, filename
         self._plan = self._host_plan(src, loops, filename, first)
 
     def _launch_points(self, loops):
@@ -300,8 +412,10 @@ class JitFunction:
             if node is None:
                 continue
             assigned = sorted(_stored_names(node))
-            ind = " " * loop["col"]
-            body = ["    " + l if l.strip() else l for l in src_lines[loop["line"] - 1:node.end_lineno]]
+            head = src_lines[loop["line"] - 1]
+            ind = head[:len(head) - len(head.lstrip())]  # (the loop line's own: tabs stay tabs)
+            step = "\t" if "\t" in ind else "    "  # (the body's indent inside the plan's `if`)
+            body = [step + l if l.strip() else l for l in src_lines[loop["line"] - 1:node.end_lineno]]
             # names the kernel hands back (live-out scalars); the others keep their binding, or stay
             # unbound: binding them to None would make the next loop reading them stay Python
             back = "; ".join("(%s := __ng_r[%r]) if %r in __ng_r else None" % (a, a, a) for a in assigned) or "pass"
@@ -318,13 +432,19 @@ class JitFunction:
                 after.append("%s    if not __ng_r.get(%r):" % (ind, flag[0]) if flag else "%s    if True:" % ind)
                 after.extend(ind + " " * 8 + l if l.strip() else l for l in orelse)
             text = (["%sif (__ng_r := __ng_launch(%d, locals(), %r)) is None:" % (ind, i, names)] + body + after)
-            # the source line and column shift of each plan line (the body's indent is 4 more)
-            where = ([(loop["line"], 0)] + [(loop["line"] + k, -4) for k in range(len(body))] +
+            # the source line and column shift of each plan line (the body's indent is `step` more)
+            where = ([(loop["line"], 0)] + [(loop["line"] + k, -len(step)) for k in range(len(body))] +
                      [(loop["line"], 0)] * len(after))
             out[loop["line"]] = (node.end_lineno, text, where)  # (the loop's report ends with its body)
         params = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]
         kept, reads = _kept_names(func, set(out), params)
         self._kept, self._reads = frozenset(kept), frozenset(reads)
+        # the loops left to Python outside launched ones (and those launching inner loops) note
+        # that they were reached, for loop_report's `ran`: a line before each, `__ng_reached(i)`
+        inside = [(start, end) for start, (end, _, _) in out.items()]
+        marks = {loop["line"]: i for i, loop in enumerate(loops)
+                 if not loop["made"] and not loop["collapsed"] and loop["line"] in nodes and
+                 loop["line"] not in out and not any(a <= loop["line"] <= b for a, b in inside)}
         plan, where, ln = [], [], func.lineno  # from the `def` line: decorators are not re-applied
         while ln <= func.end_lineno:
             if ln in out:
@@ -333,12 +453,17 @@ class JitFunction:
                 where.extend(at)
                 ln = end + 1
             else:
+                if ln in marks:  # (the loop line's own indentation: tabs stay tabs)
+                    head = src_lines[ln - 1]
+                    plan.append("%s__ng_reached(%d)" % (head[:len(head) - len(head.lstrip())], marks[ln]))
+                    where.append((ln, 0))
                 plan.append(src_lines[ln - 1])
                 where.append((ln, 0))
                 ln += 1
         code = "\n" * (first - 1 + func.lineno - 1) + "\n".join(plan) + "\n"
         # (the plan's lines put back where the function's own are: a loop run as Python raises at its line)
-        lines = {first - 1 + func.lineno + j: (first - 1 + src_ln, shift) for j, (src_ln, shift) in enumerate(where)}
+        lines = {first - 1 + func.lineno + j: (first - 1 + src_ln, shift + self._indent)
+                 for j, (src_ln, shift) in enumerate(where)}
         # (C all the way: the launch records how the loop ran in self._launched, "kernel (raised)"
         # when it raised what Python would raise in the loop, after the kernel ran)
         code_obj = self._fn.__code__
@@ -346,28 +471,98 @@ class JitFunction:
         local_names = frozenset(code_obj.co_varnames + code_obj.co_cellvars + code_obj.co_freevars)
         launch = functools.partial(_core.jit_launch, self._program, self._fn.__globals__,
                                    local_names, self._boundscheck, self._first - 1, self._call, self._launched)
-        return _closure_plan(self._fn, code, filename, {"__ng_launch": launch, "__ng_returned": _returned}, lines)
+        return _closure_plan(self._fn, code, filename, {"__ng_launch": launch, "__ng_returned": _returned,
+                                                        "__ng_reached": self._reached.add}, lines)
 
     # -- call and report --------------------------------------------------
     def __call__(self, *args, **kwargs):
         if self._plan is None:
-            try:
-                self._compile()
-            except OSError as exc:  # no source: defined in `python -c`, a REPL or exec
-                warnings.warn("numgpu.jit: the source of %s is not available (%s); it runs as plain "
-                              "Python. Define it in a file to compile its loops." % (self.__name__, exc),
-                              RuntimeWarning, stacklevel=2)
-                self._plan, self._loops, self._first = self._fn, [], 1
-        keep = self._keep(args, kwargs) if self._kept else None
-        if not keep:
-            return self._plan(*args, **kwargs)
-        outer = self._call.keep
-        self._call.keep = keep
+            self._compile_or_warn(3)
         try:
-            return self._plan(*args, **kwargs)
+            keep = self._keep(args, kwargs) if self._kept else None
+            if not keep:
+                return self._plan(*args, **kwargs)
+            outer = self._call.keep
+            self._call.keep = keep
+            try:
+                return self._plan(*args, **kwargs)
+            finally:
+                self._call.keep = outer
+                _core.jit_flush(keep)
+        except BaseException as exc:
+            if self._call.raised is not None:
+                try:
+                    self._traceback_at(exc)
+                except Exception:  # (never in the way of the error itself: its traceback stays)
+                    pass
+            raise
         finally:
-            self._call.keep = outer
-            _core.jit_flush(keep)
+            if self._call.raised is not None:  # (a kernel's error the function caught itself: it
+                self._call.raised = None       # holds the exception, its frames, their arrays)
+
+    def _compile_or_warn(self, stacklevel):
+        try:
+            self._compile()
+        except OSError as exc:  # no source: defined in `python -c`, a REPL or exec
+            self._unavailable = str(exc)
+            warnings.warn("numgpu.jit: the source of %s is not available (%s); it runs as plain "
+                          "Python. Define it in a file to compile its loops." % (self.__name__, exc),
+                          RuntimeWarning, stacklevel=stacklevel)
+            self._plan, self._loops, self._first = self._fn, [], 1
+
+    def _traceback_at(self, exc):
+        """Where a kernel raised what Python would raise in its loop (jit_launch's
+        state.raised), puts exc's traceback at the line that raised, as Python's own would
+        be: the host plan's frame stopped at that line of the loop (its copy of the loop, run
+        where the kernel cannot be, has an instruction there), or at the call of the helper
+        that raised, followed by a frame of each helper the kernel inlined, down to the line."""
+        raised, self._call.raised = self._call.raised, None
+        tb = exc.__traceback__
+        if raised[0] is not exc or tb is None:
+            return
+        before, last = None, tb
+        while last.tb_next is not None:
+            before, last = last, last.tb_next
+        code = self._plan.__code__
+        if last.tb_frame.f_code is not code:  # (raised elsewhere, and caught; not the launch's)
+            return
+        line, first, indent = raised[1], self._first, self._indent
+        tree = _ast.parse(self._src)
+        loop = next((n for n in _ast.walk(tree) if isinstance(n, (_ast.For, _ast.While)) and
+                     n.lineno + first - 1 == last.tb_lineno), None)
+        if loop is None:
+            return
+        src_line = line - first + 1
+        if loop.lineno <= src_line <= loop.end_lineno:
+            path, node = [], _raiser(loop, src_line, type(exc), raised[2], last.tb_frame.f_locals)
+        else:  # in a helper the kernel inlined: its call in the loop, then the helper's frames
+            defs = {d.name: d for d in _ast.walk(tree) if isinstance(d, _ast.FunctionDef) and
+                    not d.lineno <= loop.lineno <= d.end_lineno}  # (the file's, and local ones)
+            path = _helper_path(loop, src_line, defs)
+            if not path:
+                return
+            node = _raiser(path[-1][1], src_line, type(exc), raised[2], {})
+        if node is None:
+            return
+        want = _position(path[0][0] if path else node, first, indent)
+        offsets = [k for k, pos in enumerate(code.co_positions()) if pos == want] or \
+            [k for k, pos in enumerate(code.co_positions()) if pos[0] == want[0]]
+        if not offsets:
+            return
+        entries = [(last.tb_frame, 2 * offsets[0], want[0])]
+        for k, (call, d) in enumerate(path):
+            at = _stand_in(d.name, _position(path[k + 1][0] if k + 1 < len(path) else node, first, indent),
+                           self._filename, self._fn.__globals__, d.lineno)
+            if at is None:
+                return
+            entries.append((at.tb_frame, at.tb_lasti, at.tb_lineno))
+        new = None
+        for frame, lasti, lineno in reversed(entries):
+            new = types.TracebackType(new, frame, lasti, lineno)
+        if before is None:
+            exc.__traceback__ = new
+        else:
+            before.tb_next = new
 
     def _keep(self, args, kwargs):
         """{id(a): [a, None, False]} for the NumPy arguments of this call that may stay
@@ -409,11 +604,18 @@ class JitFunction:
         return keep or None
 
     def loop_report(self):
-        """One dict per loop: line (in the file), kind, reductions, atomic, reason, ..."""
-        if self._plan is None:
-            self._compile()
+        """One dict per loop of the source: line (in the file), kind (parallel, sequential,
+        python: what the analysis decided, or python where a launch left it to Python), reason,
+        reductions, atomic, ..., and `ran`, how it ran last: "kernel" or "kernel (...)", "kernel
+        (part of line N's kernel)" for a loop inside another's kernel, "python: <why>", or "not
+        reached yet". Empty where the source is not available (the function runs as Python)."""
+        if self._plan is None and self._unavailable is None:
+            try:
+                self._compile()
+            except OSError as exc:  # (the first call warns, and runs fn as it is)
+                self._unavailable = str(exc)
         report = []
-        for i, loop in enumerate(self._loops):
+        for i, loop in enumerate(self._loops or ()):
             if loop["made"]:    # (a list comprehension's or an np.zeros's loop: no loop of the source)
                 continue
             kind, reason = loop["kind"], loop["reason"]
@@ -431,18 +633,58 @@ class JitFunction:
                 "scan": loop["scan"],
                 "peel": loop["peel"],
                 "reason": reason,
-                "ran": ran or "not reached yet",
+                "ran": self._ran(i),
             })
         return report
 
+    def _ran(self, i):
+        """How loop i ran last (loop_report's `ran`)."""
+        loops = self._loops
+        ran = self._launched.get(i)
+        if ran is not None:
+            return ran if ran.startswith("kernel") else "python: " + ran
+        up = loops[i]["parent"]
+        while up >= 0:  # inside a launched loop: as it ran
+            how = self._launched.get(up)
+            if how == "kernel (no iteration)":
+                return "not reached yet"
+            if how is not None:
+                line = loops[up]["line"] + self._first - 1
+                return ("kernel (part of line %d's kernel)" % line if how.startswith("kernel") else
+                        "python: inside the loop at line %d, which ran as Python" % line)
+            up = loops[up]["parent"]
+        if i not in self._reached:
+            return "not reached yet"
+        loop = loops[i]
+        if loop["kind"] == "python":
+            return "python: " + (loop["reason"] or "left to Python")
+        if loop["host"]:
+            return "python: in order, launching the loops inside it"
+        parent = loop["parent"]
+        if parent >= 0:
+            return "python: inside the loop at line %d, which runs as Python" % (loops[parent]["line"] + self._first - 1)
+        return "python"
+
     def explain(self):
-        """Prints the loop report beside the source lines (without them where the source is not
-        available: a function made by exec or at the prompt, which runs as plain Python)."""
+        """Prints, per loop, what the analysis decided and why, its source line, and how it ran
+        last (loop_report's `ran`); where the function's source is not available (made by exec,
+        at the prompt, in `python -c`), why, and that it runs as plain Python."""
+        report = self.loop_report()
+        if self._unavailable is not None:
+            print("%s: no loop compiled. numgpu.jit reads a function's source from its file, and %s "
+                  "has none (%s: made by exec(), at the interactive prompt or in python -c?), so it "
+                  "runs as plain Python. Define it in a file (a module, or a script run by python) "
+                  "to compile its loops." % (self.__qualname__, self.__name__, self._unavailable))
+            return
         try:
             lines, first = inspect.getsourcelines(self._fn)
-        except (OSError, TypeError):
+        except (OSError, TypeError):  # (compiled, but its source is gone since: the report alone)
             lines, first = [], 0
-        for r in self.loop_report():
+        if not report:
+            print("%s: no loop" % self.__qualname__)
+        elif all(r["ran"] == "not reached yet" for r in report):
+            print("%s: not called yet (how each loop ran shows after a call)" % self.__qualname__)
+        for r in report:
             text = lines[r["line"] - first].strip() if 0 <= r["line"] - first < len(lines) else ""
             red = " reduce(%s)" % ", ".join("%s:%s" % (op, name) for name, op in r["reductions"]) \
                 if r["reductions"] else ""
@@ -450,7 +692,10 @@ class JitFunction:
                 + (" around %s" % r["peel"] if r["peel"] and r["kind"] == "parallel" else "") \
                 + (" (a scan)" if r["scan"] else "")
             why = (": " + r["reason"]) if r["reason"] and r["kind"] != "parallel" else ""
-            print("line %d: %s%s%s%s\n    %s" % (r["line"], r["kind"], red, extra, why, text))
+            print("line %d: %s%s%s%s" % (r["line"], r["kind"], red, extra, why))
+            if text:
+                print("    " + text)
+            print("    ran: " + r["ran"])
 
 
 def jit(fn=None, *, boundscheck=False):

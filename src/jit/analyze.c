@@ -100,6 +100,8 @@ typedef struct Ctx {
     Helper *helpers;
     int nhelpers;
     Helper *checking;     /* the helper whose body is being checked (pass 3), NULL in a loop's */
+    int why_line;         /* the line of the innermost expression or statement check_* found not
+                             compilable (0: none yet), which the loop's reason names */
     int opaque;           /* a name id past the AST's: a helper's own variable in a subscript
                              of the caller's array (substitute), a value that may be anything */
     bool opaque_wrap;     /* an index the loop's proof needs unwrapped reads an opaque name */
@@ -902,6 +904,55 @@ static const char *python_what(const NgJitExpr *e)
     }
 }
 
+/* What to write instead of expression e that the jit leaves to Python (python_what's), in
+ * parentheses, or "(not compilable)". */
+static const char *python_fix(const NgJitExpr *e)
+{
+    switch (e->kind) {
+    case NG_JIT_E_LISTCOMP: case NG_JIT_E_GENEXP: case NG_JIT_E_SETCOMP:
+        return "(write a NumPy expression of the row, np.sum(x[i] * 2), or an inner loop)";
+    case NG_JIT_E_DICT: case NG_JIT_E_DICTCOMP: case NG_JIT_E_SET:
+        return "(make it before the loop and pass it in: a compiled loop reads dicts of ints)";
+    case NG_JIT_E_STR:
+        return "(strings are built by Python: make them after the loop, from an array of the numbers)";
+    case NG_JIT_E_YIELD: case NG_JIT_E_YIELD_FROM:
+        return "(a generator's loops run as Python)";
+    default:
+        return "(not compilable)";
+    }
+}
+
+static const char *const grow_methods[] = {"append", "extend", "insert", "pop", "remove", "add", "update",
+                                           "setdefault", "discard", "clear", "popitem", NULL};
+static const char *const str_builtins[] = {"str", "repr", "format", "ascii", "chr", NULL};
+
+/* " (what to do instead)" for a call of f that the jit leaves to Python (a builtin it lacks, a
+ * method of an object, a module's function it does not have), or " (not compilable)". */
+static const char *call_fix(const NgJitExpr *f)
+{
+    const NgJitExpr *root = f;
+    while (root->kind == NG_JIT_E_ATTR)
+        root = root->lhs;
+    bool module = root != f && root->kind == NG_JIT_E_NAME &&
+                  (is_known_module(root) || strcmp(root->name, "random") == 0);
+    if (f->kind == NG_JIT_E_NAME && strcmp(f->name, "print") == 0)
+        return " (printing is Python's: store the values in an array made before the loop and print them after it)";
+    if (f->kind == NG_JIT_E_NAME && in_list(f->name, str_builtins))
+        return " (strings are built by Python: make them after the loop, from an array of the numbers)";
+    if (f->kind == NG_JIT_E_NAME)
+        return " (a builtin a compiled loop does not call: call it before or after the loop)";
+    if (module)
+        return " (compiled loops do not have it in this form: call it before or after the loop, on whole arrays)";
+    if (f->kind == NG_JIT_E_ATTR && in_list(f->name, grow_methods))
+        return " (a list, set or dict that changes is Python's: store into a NumPy array made before the loop, "
+               "out[k] = v, instead)";
+    if (f->kind == NG_JIT_E_ATTR)
+        return " (a method compiled loops do not have: they call the functions of their own file, math's, cmath's, "
+               "random's and NumPy's, and arrays' reductions, x.sum(), x.max(), ...; call it before or after the "
+               "loop, or make it a function of this file taking the numbers or arrays it reads)";
+    return " (not compilable)";
+}
+
 /* Whether helper h can be inlined; fills h->why and h->globals. */
 static bool helper_ok(Ctx *c, Helper *h);
 
@@ -987,7 +1038,7 @@ static const char *check_call(Ctx *c, const NgJitExpr *e)
         (in_list(f->name, np_scalar_fns) || in_list(f->name, np_reduce_fns)))
         return fmt(c, "calls %s with %d arguments (not compilable)", text(c, f), e->nitems);
     if (k == NG_JIT_CALL_OTHER)
-        return fmt(c, "calls %s (not compilable)", text(c, f));
+        return fmt(c, "calls %s%s", text(c, f), call_fix(f));
     for (int i = 0; i < e->nkeywords && k != NG_JIT_CALL_HELPER; i++) {
         const char *kw = e->keywords[i].name;
         if (!kw || !known_keyword(e, kw))
@@ -1010,9 +1061,11 @@ static const char *check_call(Ctx *c, const NgJitExpr *e)
         Helper *h = find_helper(c, f->name_id);
         if (!h) {
             if (in_list(f->name, python_builtins))
-                return fmt(c, "calls %s (not compilable)", f->name);
-            return fmt(c, "calls helper %s, whose source is not part of the compile "
-                          "(needs helper inlining)", f->name);
+                return fmt(c, "calls %s%s", f->name, call_fix(f));
+            if (c->func && c->func->name && strcmp(f->name, c->func->name) == 0)
+                return fmt(c, "calls %s, the function itself (not compilable)", f->name);
+            return fmt(c, "calls %s, which is not a function defined in this file (a compiled loop inlines only "
+                          "the functions of its own file: define it there, or call it outside the loop)", f->name);
         }
         if (h->state == 1)
             return fmt(c, "calls helper %s recursively (not compilable)", f->name);
@@ -1058,8 +1111,19 @@ static void check_kid(Ctx *c, const NgJitExpr *e, void *arg)
         *r = check_expr(c, e);
 }
 
-/* Why e does not compile, or NULL. */
+static const char *check_expr_kind(Ctx *c, const NgJitExpr *e);
+
+/* Why e does not compile, or NULL; the first time, the line of e into c->why_line (the
+ * innermost expression that does not compile is the first to say so). */
 static const char *check_expr(Ctx *c, const NgJitExpr *e)
+{
+    const char *r = check_expr_kind(c, e);
+    if (r && !c->why_line)
+        c->why_line = e->span.line;
+    return r;
+}
+
+static const char *check_expr_kind(Ctx *c, const NgJitExpr *e)
 {
     if (!e)
         return NULL;
@@ -1077,9 +1141,14 @@ static const char *check_expr(Ctx *c, const NgJitExpr *e)
             return check_expr(c, e->lhs); /* (of an array, not a scalar: the lowering says so) */
         if (strcmp(e->name, "T") == 0 && !is_known_module(e->lhs))
             return check_expr(c, e->lhs); /* (a matrix's transpose in a product: W.T @ x[i]) */
+        if (e->lhs->kind == NG_JIT_E_NAME && !is_known_module(e->lhs) && !is_module(e->lhs, "random", NULL))
+            return fmt(c, "uses %s, an attribute (a compiled loop reads no object's attributes but an array's "
+                       "shape, size, ndim and T: name it before the loop, %s = %s, and read the name)",
+                       text(c, e), e->name, text(c, e));
         return fmt(c, "uses %s (not compilable)", text(c, e));
     case NG_JIT_E_LIST:
-        return fmt(c, "uses a list, %s (not compilable)", text(c, e));
+        return fmt(c, "uses a list, %s (name each item instead, a, b = ..., or store into an array made before "
+                   "the loop)", text(c, e));
     case NG_JIT_E_STARRED:
         return fmt(c, "uses *unpacking, %s (not compilable)", text(c, e));
     case NG_JIT_E_COMPARE:
@@ -1095,7 +1164,7 @@ static const char *check_expr(Ctx *c, const NgJitExpr *e)
     const char *r = NULL;
     each_child(c, e, check_kid, &r);
     if (!r && e->python)
-        r = fmt(c, "uses %s, %s (not compilable)", python_what(e), text(c, e));
+        r = fmt(c, "uses %s, %s %s", python_what(e), text(c, e), python_fix(e));
     return r;
 }
 
@@ -1180,15 +1249,43 @@ static const char *check_new(Ctx *c, const NgJitExpr *e)
     return check_expr(c, na.fill);
 }
 
-/* Why s does not compile, or NULL; `helper` for a helper's body (which may not write arrays). */
+static const char *check_stmt_kind(Ctx *c, const NgJitStmt *s, bool helper);
+
+/* Why s does not compile, or NULL; `helper` for a helper's body (which may not write arrays).
+ * The first time, s's line into c->why_line, unless an expression of it said so first. */
 static const char *check_stmt(Ctx *c, const NgJitStmt *s, bool helper)
+{
+    const char *r = check_stmt_kind(c, s, helper);
+    if (r && !c->why_line)
+        c->why_line = s->span.line;
+    return r;
+}
+
+static const char *check_stmt_kind(Ctx *c, const NgJitStmt *s, bool helper)
 {
     const char *r = NULL;
     switch (s->kind) {
-    case NG_JIT_S_OTHER:
+    case NG_JIT_S_OTHER: {
+        static const char *const fixes[][2] = {
+            {"try", "a compiled loop catches no exception: test for the case with an if, `if d != 0:`"},
+            {"raise", "a compiled loop raises only what Python's own operations raise: check the condition "
+                      "before the loop, on whole arrays, `if (x < 0).any(): raise ...`"},
+            {"assert", "check it before or after the loop, on whole arrays: `assert (x >= 0).all()`"},
+            {"with", "enter it outside the loop"},
+            {"del", "delete after the loop"},
+            {"import", "import at the top of the file"},
+            {"from", "import at the top of the file"},
+            {"global", "pass the value in, and return it or store it into an array"},
+            {"nonlocal", "pass the value in, and return it or store it into an array"},
+        };
+        for (size_t k = 0; k < sizeof fixes / sizeof *fixes; k++)
+            if (strcmp(s->what, fixes[k][0]) == 0)
+                return fmt(c, "contains a `%s` statement (%s)", s->what, fixes[k][1]);
         return fmt(c, "contains a `%s` statement (left to Python)", s->what);
+    }
     case NG_JIT_S_DEF:
-        return fmt(c, "defines function %s (left to Python)", s->name);
+        return fmt(c, "defines function %s (define it before the loop, or in the file: a function called in "
+                   "the loop is inlined)", s->name);
     case NG_JIT_S_EXPR: case NG_JIT_S_RETURN:
         return check_expr(c, s->value);
     case NG_JIT_S_ASSIGN:
@@ -1297,9 +1394,11 @@ static bool helper_ok(Ctx *c, Helper *h)
     block_stores(c, d->body, h->stores);
     if (!why) {
         Helper *outer = c->checking;
+        int line = c->why_line; /* (the loop's reason names the line of the call, not the helper's) */
         c->checking = h;
         why = check_block(c, d->body, true);
         c->checking = outer;
+        c->why_line = line;
     }
     h->state = why ? 3 : 2;
     h->why = why;
@@ -3713,6 +3812,7 @@ static void analyze_loop(Ctx *c, int li)
     c->cur = li;
     L->live = name_list(c, d->live_out, &L->nlive);
     L->live_known = true;
+    c->why_line = 0;
     if (s->kind == NG_JIT_S_FOR)
         why = check_for_head(c, s);
     else
@@ -3721,7 +3821,7 @@ static void analyze_loop(Ctx *c, int li)
         why = check_block(c, s->body, false);
     if (why) {
         d->python = true;
-        L->reason = why;
+        L->reason = fmt(c, "line %d %s", c->why_line ? c->why_line : s->span.line, why);
         return;
     }
     if (s->kind == NG_JIT_S_WHILE) {

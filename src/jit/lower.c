@@ -2680,7 +2680,8 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
     if (!s)
         return NULL;
     if (s->given->seq == NG_JIT_SEQ_DICT_CHR || s->given->seq == NG_JIT_SEQ_DICT_INT) {
-        fail(L, e->span.line, NG_ERR_UNSUPPORTED, "changing dict '%s' is not supported in a compiled loop", s->name);
+        fail(L, e->span.line, NG_ERR_UNSUPPORTED, "changing dict '%s' is not supported in a compiled loop (it only "
+             "reads dicts: fill it before the loop, or store into an array indexed by the key)", s->name);
         return NULL;
     }
     int gathers = gathers_in(L, ix, n);
@@ -6942,7 +6943,9 @@ static Val str_expr(Lower *L, const NgJitExpr *e)
     case NG_JIT_E_STR: {
         int64_t c = one_char(e);
         if (c < 0)
-            return unsupported(L, line, "a string of other than one character");
+            return fail(L, line, NG_ERR_UNSUPPORTED, "a string of other than one character is not supported in a "
+                        "compiled loop (strings are built by Python: make them after the loop, from an array of "
+                        "the numbers)");
         Val v = int_const(L, c);
         v.chr = true;
         return v;
@@ -7069,7 +7072,8 @@ static void assign_to(Lower *L, const NgJitExpr *t, Val v, Stmts *out)
                  "assigning to '%s' (%s) is not supported in a compiled loop", s->name,
                  s->kind == SYM_BUF                         ? "an array made in the loop, other than by np.zeros"
                  : s->kind != SYM_ARRAY                     ? "a module"
-                 : s->given->seq == NG_JIT_SEQ_STR          ? "a str bound before the loop"
+                 : s->given->seq == NG_JIT_SEQ_STR          ? "a str bound before the loop: strings are built by "
+                                                              "Python, so build it after the loop"
                  : s->given->seq == NG_JIT_SEQ_TUPLE        ? "a tuple bound before the loop"
                  : s->given->seq != NG_JIT_SEQ_ARRAY        ? "a dict"
                                                             : "an array");

@@ -703,7 +703,7 @@ typedef struct Launch {
     int n;
     bool hold;                 /* more launches of the loop follow: write uploads back after the last */
     bool python;               /* a launch found (NG_JIT_PYTHON) that the loop must run as Python */
-    char why[200];             /* and why */
+    char why[400];             /* and why */
     struct {                   /* the 64-bit keys of the loop's random numbers, one per generator and
                                   launch (random_key) */
         const char *name;      /* the name holding the generator */
@@ -990,7 +990,8 @@ static int dict_table(PyObject *v, NgDevice *dev, NgArray *arr, NgJitVarType *t,
             return 1;
         }
         if (!PyLong_CheckExact(val)) {
-            *why = "a dict whose values are not all ints";
+            *why = "a dict whose values are not all ints (a compiled loop reads dicts of ints, keyed by "
+                   "1-character strs or by ints: for other values index an array by the dict's ints)";
             return 1;
         }
         int overflow;
@@ -1128,7 +1129,8 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
         else if (!strcmp(mod, "numpy.random"))
             t->module = NG_JIT_MOD_NPRANDOM;
         else {
-            *why = "a module other than numpy/math/cmath/random/numpy.random is used in the loop";
+            *why = "a module other than numpy, math, cmath, random and numpy.random (a compiled loop calls only "
+                   "theirs: call the others' functions outside the loop)";
             return 1;
         }
         return 0;
@@ -1140,7 +1142,7 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
             int overflow;
             PyLong_AsLongLongAndOverflow(v, &overflow);
             if (overflow) {
-                *why = "a Python int does not fit in 64 bits";
+                *why = "a Python int beyond 64 bits (a compiled loop's ints are 64-bit)";
                 return 1;
             }
         }
@@ -1181,7 +1183,7 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
             if (arr->shape[d] >= (INT64_C(1) << 62)) { /* (lower.c's MAG_LENGTH: a length's bound) */
                 ng_array_release(arr);
                 *uploaded = false;
-                *why = "an array has an axis of 2**62 elements or more (a broadcast view)";
+                *why = "an array with an axis of 2**62 elements or more (a broadcast view)";
                 return 1;
             }
         t->is_array = true;
@@ -1208,8 +1210,28 @@ static int type_of(PyObject *v, const char *name, NgDevice *dev, PyObject *keep,
         t->module = NG_JIT_MOD_NONE;
         return 2;
     }
-    *why = "a value the compiled loop cannot take (a list, a set or an object)";
+    *why = NULL; /* (launch says what it is: its type) */
     return 1;
+}
+
+/* Into buf: why the loop cannot take the value v of `name` (type_of's `why`, or NULL for a value
+ * of a type a loop never takes), naming it and, where there is one, the fix. */
+static void value_why(char *buf, size_t n, const char *name, PyObject *v, const char *why)
+{
+    const char *type = Py_TYPE(v)->tp_name;
+    if (why)
+        snprintf(buf, n, "'%s' is %s", name, why);
+    else if (PyList_Check(v) || PyAnySet_Check(v) || PyByteArray_Check(v) || PyBytes_Check(v))
+        snprintf(buf, n, "'%s' is a %s, which a compiled loop cannot take (pass a NumPy array, np.asarray(%s), "
+                 "or a tuple of numbers)", name, type, name);
+    else if (PyDict_Check(v) || PyUnicode_Check(v) || PyTuple_Check(v))
+        snprintf(buf, n, "'%s' is a subclass of %s (%s), which a compiled loop cannot take (pass a plain %s)", name,
+                 PyDict_Check(v) ? "dict" : PyUnicode_Check(v) ? "str" : "tuple", type,
+                 PyDict_Check(v) ? "dict" : PyUnicode_Check(v) ? "str" : "tuple");
+    else
+        snprintf(buf, n, "'%s' is an object of type %s, which a compiled loop cannot take (it takes numbers, "
+                 "arrays, 1-character strs, tuples of numbers and dicts of ints: pass the numbers or arrays "
+                 "the loop reads from it)", name, type);
 }
 
 static void launch_clear(Launch *L)
@@ -1466,12 +1488,40 @@ static PyObject *key_error(int64_t what, PyObject **type)
     return PyLong_FromLongLong(key);
 }
 
+/* The file line of the error a kernel raised last (raise_as_python, an index out of range),
+ * for f_jit_launch to hand to the decorator, which puts the traceback there; 0 when none.
+ * (Set and read with the GIL held, within one jit_launch call.) */
+static long long raised_line;
+static const char *raised_site; /* and what raised it: "op", "call", "subscript", "store" */
+
+/* What kind of expression raises what raise code `kind` stands for (an operator, a call, a
+ * subscript, a store into an array), for the traceback's caret. */
+static const char *raise_site(int kind)
+{
+    switch (kind) {
+    case NG_JIT_RAISE_ZERODIV: case NG_JIT_RAISE_ZERODIV_FLOAT: case NG_JIT_RAISE_ZERODIV_COMPLEX:
+    case NG_JIT_RAISE_FLOORDIV_INT: case NG_JIT_RAISE_MOD_INT: case NG_JIT_RAISE_FLOORDIV_FLOAT:
+    case NG_JIT_RAISE_MOD_FLOAT: case NG_JIT_RAISE_ZERO_POW: case NG_JIT_RAISE_ZERO_POW_COMPLEX:
+    case NG_JIT_RAISE_POW_RANGE: case NG_JIT_RAISE_POW_COMPLEX: case NG_JIT_RAISE_POW_INT_NEG:
+    case NG_JIT_RAISE_POW_NUMPY_NEG: case NG_JIT_RAISE_NEG_SHIFT: case NG_JIT_RAISE_INT_OVERFLOW:
+        return "op";
+    case NG_JIT_RAISE_INT_BOUNDS:
+        return "store";
+    case NG_JIT_RAISE_KEY_STR: case NG_JIT_RAISE_KEY_INT: case NG_JIT_RAISE_TUPLE_INDEX: case NG_JIT_RAISE_INDEX:
+        return "subscript";
+    default:
+        return "call";
+    }
+}
+
 /* Raises what Python would have raised in the loop (an NG_JIT_RAISE cell's
  * line * NG_JIT_RAISE_CODES + NgJitRaise), naming the line; a KeyError
  * carries the key as Python's does, the line in a note. */
 static void raise_as_python(const Program *p, int64_t what, int line_offset)
 {
     long long line = (long long)(ng_jit_raise_line(what) + line_offset);
+    raised_line = line;
+    raised_site = raise_site(ng_jit_raise_kind(what));
     PyObject *type = NULL, *key = key_error(what, &type);
     if (key) {
         PyObject *exc = PyObject_CallOneArg(type, key);
@@ -1896,6 +1946,8 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                 *stray = true;
             } else if (e[0] != 0) {
                 Py_CLEAR(result);
+                raised_line = (long long)(e[0] + line_offset);
+                raised_site = "subscript";
                 PyErr_Format(PyExc_IndexError, "%s:%lld: index %lld is out of bounds for axis %lld with size %lld",
                              p->ast->filename, (long long)(e[0] + line_offset), (long long)e[1], (long long)e[2],
                              (long long)e[3]);
@@ -2276,7 +2328,9 @@ static int live_out(NgJitLoopPlan *plan, PyObject *assigned, const Launch *L, co
  * last three by each launch point of its host plan. local_names: a frozenset
  * of the function's local names (Python never reads those from its globals:
  * one not bound yet is assigned in the loop). state.keep: the call's kept
- * arrays; launched[index] is set to how the loop ran. */
+ * arrays; launched[index] is set to how the loop ran; where the kernel raised what Python
+ * would raise in the loop, state.raised = (the exception, the file line that raises it, what kind
+ * of expression raises it: "op", "call", "subscript" or "store"). */
 static PyObject *f_jit_launch(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 10 || !PyDict_Check(args[1]) || !PyFrozenSet_Check(args[2]) || !PyDict_Check(args[6]) ||
@@ -2293,6 +2347,7 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *const *args, Py_ssize_t nar
         Py_XDECREF(keep);
         return NULL;
     }
+    raised_line = 0;
     PyObject *r = launch(args[0], i, args[8], globals, args[2], args[9], boundscheck, line_offset, keep);
     if (r && PyTuple_Check(r) && flush_kept(keep) < 0) /* the loop runs as Python, on the NumPy arrays */
         Py_CLEAR(r);
@@ -2305,9 +2360,18 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *const *args, Py_ssize_t nar
                PyErr_ExceptionMatches(PyExc_KeyError))) {
         PyObject *type, *value, *tb;
         PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
         how = PyUnicode_FromString("kernel (raised)");
         if (how && PyDict_SetItem(launched, index, how) < 0)
             PyErr_Clear();
+        /* state.raised = (the exception, its line, what raised it): the decorator points the
+         * traceback there */
+        PyObject *at = raised_line > 0 && value ? Py_BuildValue("(OLs)", value, raised_line, raised_site) : NULL;
+        if (at && PyObject_SetAttrString(args[5], "raised", at) < 0)
+            PyErr_Clear();
+        if (!at)
+            PyErr_Clear();
+        Py_XDECREF(at);
         PyErr_Restore(type, value, tb);
         Py_XDECREF(how);
         return NULL;
@@ -2405,8 +2469,11 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
         int r = type_of(v, ln->names[i], dev, keep, &L.types[L.n], &L.arrays[L.n], &L.uploaded[L.n], &L.kept[L.n], &why);
         if (r < 0)
             goto done;
-        if (r == 1)
+        if (r == 1) { /* the value, named: 'xs' is a list ... */
+            value_why(L.why, sizeof L.why, ln->names[i], v, why);
+            why = L.why;
             goto done;
+        }
         if (r == 2)
             continue;
         if (ln->sizes[i] && !L.types[L.n].is_array && !L.types[L.n].module && !PyBool_Check(v) &&

@@ -419,7 +419,7 @@ static void test_unsafe(void)
                  "        if a[i] < 0:\n"
                  "            return\n"
                  "        yield i\n",
-                 "line 2: python: uses yield, yield i (not compilable)\n");
+                 "line 2: python: line 5 uses yield, yield i (a generator's loops run as Python)\n");
     CHECK_REPORT("def f(a, n):\n"
                  "    while n > 0:\n" /* two returns on one line; a starred value */
                  "        if a[n] < 0: return 1; return 2\n"
@@ -427,7 +427,7 @@ static void test_unsafe(void)
                  "        if a[i] < 0:\n"
                  "            return *a, 1\n",
                  "line 2: sequential: contains return\n"
-                 "line 4: python: uses *unpacking, *a (not compilable)\n");
+                 "line 4: python: line 6 uses *unpacking, *a (not compilable)\n");
     /* searches: nothing but assignments and the test before `if t: ...; break` */
 #define SEARCH ": contains break (a search: the iteration that breaks is found in parallel, then runs in order)\n"
     CHECK_REPORT("def f(a, n, t):\n"
@@ -1094,7 +1094,8 @@ static void test_nests(void)
                  "        print(t)\n"
                  "        for i in range(n):\n"
                  "            a[i] = t\n",
-                 "line 2: python host: calls print (not compilable)\n"
+                 "line 2: python host: line 3 calls print (printing is Python's: store the values in an array made "
+                 "before the loop and print them after it)\n"
                  "  line 4: parallel\n");
     /* loops of nested functions are theirs, not f's */
     CHECK_REPORT("def f(a, n):\n"
@@ -1197,21 +1198,30 @@ static void test_python(void)
                  "        a[i] = np.sqrt(a[i], a)\n"
                  "    for i in range(n):\n"
                  "        a[i] = np.sum(a, 0) + np.maximum(a[i], 0.0) + np.where(a[i] > 0, 1, 2)\n",
-                 "line 4: python: calls print (not compilable)\n"
-                 "line 6: python: calls helper foo, whose source is not part of the compile (needs helper inlining)\n"
-                 "line 8: python: calls a[i].cumsum (not compilable)\n"
-                 "line 10: python: contains a `try` statement (left to Python)\n"
-                 "line 15: python: calls np.zeros other than as `name = np.zeros(n)` in a loop's body (not compilable)\n"
-                 "line 17: python: iterates over a.T (only range() and prange() loops, and loops over arrays, "
+                 "line 4: python: line 5 calls print (printing is Python's: store the values in an array made before "
+                 "the loop and print them after it)\n"
+                 "line 6: python: line 7 calls foo, which is not a function defined in this file (a compiled loop "
+                 "inlines only the functions of its own file: define it there, or call it outside the loop)\n"
+                 "line 8: python: line 9 calls a[i].cumsum (a method compiled loops do not have: they call the "
+                 "functions of their own file, math's, cmath's, random's and NumPy's, and arrays' reductions, "
+                 "x.sum(), x.max(), ...; call it before or after the loop, or make it a function of this file taking "
+                 "the numbers or arrays it reads)\n"
+                 "line 10: python: line 11 contains a `try` statement (a compiled loop catches no exception: test for "
+                 "the case with an if, `if d != 0:`)\n"
+                 "line 15: python: line 16 calls np.zeros other than as `name = np.zeros(n)` in a loop's body (not "
+                 "compilable)\n"
+                 "line 17: python: line 17 iterates over a.T (only range() and prange() loops, and loops over arrays, "
                  "enumerate() or zip() of them, compile)\n"
-                 "line 19: python: calls np.sqrt with keyword arguments (not compilable)\n"
-                 "line 21: python: uses a list, [1, 2] (not compilable)\n"
-                 "line 23: python: uses a generator expression, (x for x in a) (not compilable)\n"
+                 "line 19: python: line 20 calls np.sqrt with keyword arguments (not compilable)\n"
+                 "line 21: python: line 22 uses a list, [1, 2] (name each item instead, a, b = ..., or store into an "
+                 "array made before the loop)\n"
+                 "line 23: python: line 24 uses a generator expression, (x for x in a) (write a NumPy expression of "
+                 "the row, np.sum(x[i] * 2), or an inner loop)\n"
                  "line 25: parallel\n"
                  "line 27: parallel\n"
                  "line 29: sequential: writes a[i] and uses the whole array a\n"
-                 "line 31: python: assigns a.x (not compilable)\n"
-                 "line 33: python: calls np.sqrt with 2 arguments (not compilable)\n"
+                 "line 31: python: line 32 assigns a.x (not compilable)\n"
+                 "line 33: python: line 34 calls np.sqrt with 2 arguments (not compilable)\n"
                  "line 35: sequential: writes a[i] and uses the whole array a\n"); /* (np.sum(a, axis 0)) */
     /* the keywords a NumPy reduction compiles with (ddof=, ord=), np.linalg.norm, @ of rows */
     CHECK_REPORT("def f(a, b, n):\n"
@@ -1227,17 +1237,19 @@ static void test_python(void)
                  "        b[i] = np.std(a[i], ddof=print(i))\n",
                  "line 2: parallel\n"
                  "line 4: parallel\n" /* (along an axis) */
-                 "line 6: python: calls np.linalg.norm with keyword arguments (not compilable)\n"
-                 "line 8: python: calls np.sum with keyword arguments (not compilable)\n"
-                 "line 10: python: calls print (not compilable)\n");
+                 "line 6: python: line 7 calls np.linalg.norm with keyword arguments (not compilable)\n"
+                 "line 8: python: line 9 calls np.sum with keyword arguments (not compilable)\n"
+                 "line 10: python: line 11 calls print (printing is Python's: store the values in an array made "
+                 "before the loop and print them after it)\n");
     CHECK_REPORT("def f(a, n):\n"
                  "    for i in range(n):\n"
                  "        a[i] = (lambda v: v)(i)\n",
-                 "line 2: python: calls (lambda v: v) (not compilable)\n");
+                 "line 2: python: line 3 calls (lambda v: v) (not compilable)\n");
     CHECK_REPORT("def f(a, n):\n"
                  "    for i in range(n):\n"
                  "        a[i] = {1: 2}[i]\n",
-                 "line 2: python: uses a dict, {1: 2} (not compilable)\n");
+                 "line 2: python: line 3 uses a dict, {1: 2} (make it before the loop and pass it in: a compiled loop "
+                 "reads dicts of ints)\n");
     /* helpers that write into their parameters' arrays: the loop sees the
      * writes at the call's arguments (the helper's own variables in an index
      * are unknown values); a helper may write only its parameters' arrays */
@@ -1287,11 +1299,11 @@ static void test_python(void)
                  "line 28: parallel\n"
                  "line 30: parallel\n" /* (the helper's own loop is no loop of f's) */
                  "line 32: parallel atomic(b)\n"
-                 "line 34: python: calls helper to_global, which writes into G[k], which is not one of its "
+                 "line 34: python: line 35 calls helper to_global, which writes into G[k], which is not one of its "
                  "parameters (not inlined)\n"
-                 "line 36: python: calls helper rebinds, which writes into p[k], a parameter it also assigns "
+                 "line 36: python: line 37 calls helper rebinds, which writes into p[k], a parameter it also assigns "
                  "(not inlined)\n"
-                 "line 38: python: passes a + 1 to helper put, which writes into it (not compilable)\n"
+                 "line 38: python: line 39 passes a + 1 to helper put, which writes into it (not compilable)\n"
                  "line 40: sequential: writes a[i], read as p[k], possibly in another iteration "
                  "(in helper shifted)\n");
     /* keyword arguments bind as in Python; a call Python refuses stays Python */
@@ -1312,13 +1324,14 @@ static void test_python(void)
                  "        put(k=i, v=1.0)\n",
                  "line 4: parallel\n"
                  "line 6: sequential: writes p[k], read as a[i] in the previous iteration (in helper put)\n"
-                 "line 8: python: calls helper put, but put() got an unexpected keyword argument 'q' (left to "
+                 "line 8: python: line 9 calls helper put, but put() got an unexpected keyword argument 'q' (left to "
                  "Python)\n"
-                 "line 10: python: calls helper put, but put() takes 3 positional arguments but 4 were given "
+                 "line 10: python: line 11 calls helper put, but put() takes 3 positional arguments but 4 were given "
                  "(left to Python)\n"
-                 "line 12: python: calls helper put, but put() got multiple values for argument 'k' (left to "
+                 "line 12: python: line 13 calls helper put, but put() got multiple values for argument 'k' (left to "
                  "Python)\n"
-                 "line 14: python: calls helper put, but put() missing required argument: 'p' (left to Python)\n");
+                 "line 14: python: line 15 calls helper put, but put() missing required argument: 'p' (left to "
+                 "Python)\n");
     /* helpers of the same source are inlined when they compile and write nothing */
     CHECK_REPORT("import math\n"
                  "def clamp(v, lo, hi):\n"
@@ -1355,11 +1368,11 @@ static void test_python(void)
                  "        b[i] = f(a, b, i)\n",
                  "line 22: parallel\n"
                  "line 24: parallel\n"
-                 "line 26: python: calls helper rec, which calls helper rec recursively (not compilable)\n"
-                 "line 28: python: calls helper talks, which calls print (not compilable)\n"
-                 "line 30: python: calls helper gen, which is a generator (not compilable)\n"
-                 "line 32: python: calls helper f, whose source is not part of the compile (needs helper "
-                 "inlining)\n");
+                 "line 26: python: line 27 calls helper rec, which calls helper rec recursively (not compilable)\n"
+                 "line 28: python: line 29 calls helper talks, which calls print (printing is Python's: store the "
+                 "values in an array made before the loop and print them after it)\n"
+                 "line 30: python: line 31 calls helper gen, which is a generator (not compilable)\n"
+                 "line 32: python: line 33 calls f, the function itself (not compilable)\n");
 }
 
 /* ---- the API ---- */
@@ -1947,18 +1960,19 @@ static void test_new_arrays(void)
                  "        a = np.zeros((2, 3, 2, 2))\n"
                  "    for i in range(x.shape[0]):\n"
                  "        a = np.zeros(x.shape[i])\n",
-                 "line 2: python: makes an array, np.zeros(n / 2)" SHAPE_REASON
-                 "line 4: python: makes an array, np.zeros(257)" SHAPE_REASON
-                 "line 6: python: calls np.zeros with arguments other than (n[, dtype]) (not compilable)\n"
-                 "line 8: python: calls np.zeros other than as `name = np.zeros(n)` in a loop's body (not compilable)\n"
-                 "line 10: python: makes an array of dtype x.dtype.type (only np.<dtype>, a builtin type, a string or "
+                 "line 2: python: line 3 makes an array, np.zeros(n / 2)" SHAPE_REASON
+                 "line 4: python: line 5 makes an array, np.zeros(257)" SHAPE_REASON
+                 "line 6: python: line 7 calls np.zeros with arguments other than (n[, dtype]) (not compilable)\n"
+                 "line 8: python: line 9 calls np.zeros other than as `name = np.zeros(n)` in a loop's body (not "
+                 "compilable)\n"
+                 "line 10: python: line 11 makes an array of dtype x.dtype.type (only np.<dtype>, a builtin type, a string or "
                  "x.dtype compile)\n"
-                 "line 12: python: makes an array, np.zeros((16, 17))" SHAPE_REASON
-                 "line 14: python: makes an array, np.ones((2, 0), np.int32)" SHAPE_REASON
+                 "line 12: python: line 13 makes an array, np.zeros((16, 17))" SHAPE_REASON
+                 "line 14: python: line 15 makes an array, np.ones((2, 0), np.int32)" SHAPE_REASON
                  "line 16: parallel\n"
-                 "line 19: python: makes an array, np.zeros((1, 2, 1, 2, 1))" SHAPE_REASON
+                 "line 19: python: line 20 makes an array, np.zeros((1, 2, 1, 2, 1))" SHAPE_REASON
                  "line 21: parallel\n"
-                 "line 24: python: makes an array, np.zeros(x.shape[i])" SHAPE_REASON);
+                 "line 24: python: line 25 makes an array, np.zeros(x.shape[i])" SHAPE_REASON);
     /* the names whose values the kernel is made for: lengths of small arrays, in any block */
     check_sizes("def f(x, n, m, k, out):\n"
                 "    for i in range(x.shape[0]):\n"
@@ -2000,12 +2014,12 @@ static void test_new_arrays(void)
                  "        a[0, 0] = X[i, 0]\n"
                  "        b = np.zeros(2, a.dtype)\n"
                  "        out[i] = a[0, 0] + b[0]\n",
-                 "line 2: python: calls X[i].copy other than as `name = X[i].copy(...)` in a loop's body (not "
+                 "line 2: python: line 3 calls X[i].copy other than as `name = X[i].copy(...)` in a loop's body (not "
                  "compilable)\n"
-                 "line 4: python: calls X[i, 1:].copy other than on an array or a part of one (x[i], x[:, j]: "
+                 "line 4: python: line 5 calls X[i, 1:].copy other than on an array or a part of one (x[i], x[:, j]: "
                  "indices and whole axes) (not compilable)\n"
-                 "line 6: python: calls np.ones_like with arguments other than (x[, dtype]) (not compilable)\n"
-                 "line 8: python: calls X[i].copy with arguments other than () (not compilable)\n"
+                 "line 6: python: line 7 calls np.ones_like with arguments other than (x[, dtype]) (not compilable)\n"
+                 "line 8: python: line 9 calls X[i].copy with arguments other than () (not compilable)\n"
                  "line 10: parallel\n");
 }
 

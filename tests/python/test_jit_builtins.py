@@ -208,7 +208,7 @@ def test_a_python_int_the_loops_type_cannot_hold_runs_as_python():
     jit_difftest seed 370178). The loop runs as Python, which compares 1000 with a uint8."""
     u = np.array([7, 3, 9, 3], np.uint8)
     f = jit_same(argmin_from_a_big_int, u, 1000)
-    assert f.loop_report()[0]["ran"].startswith("'s' holds a Python int")
+    assert f.loop_report()[0]["ran"].startswith("python: 's' holds a Python int")
     f = jit_same(argmin_from_a_big_int, u, 200)
     assert f.loop_report()[0]["ran"] == "kernel"
 

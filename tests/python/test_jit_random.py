@@ -364,7 +364,8 @@ def test_what_runs_as_python():
     assert (out[:, 0] == out[:, 1]).all()  # Python's: one number per row
     g = numgpu.jit(sized)
     g(np.zeros(3))
-    assert "calls np.random.random (not compilable)" in g.loop_report()[0]["reason"], g.loop_report()
+    assert "line %d calls np.random.random (compiled loops do not have it in this form" % (
+        sized.__code__.co_firstlineno + 2) in g.loop_report()[0]["reason"], g.loop_report()
     h = numgpu.jit(varying_scale)  # a scale that changes in the loop: checked in each iteration
     h(np.ones(5), np.zeros(5))
     assert ran(h)[0] == "kernel", h.loop_report()

@@ -341,4 +341,4 @@ def test_every_name_read_after_a_loop_comes_back():
     f = jit_same(many, x)
     assert ran(f) == ["kernel (one thread)"]
     f = jit_same(too_many, x)  # 33: more than a kernel hands back, so Python
-    assert ran(f) == ["more than 32 names it assigns are read after the loop"]
+    assert ran(f) == ["python: more than 32 names it assigns are read after the loop"]
