@@ -125,6 +125,23 @@ def _else_lines(node, src_lines):
     return textwrap.dedent("\n".join(lines)).split("\n")
 
 
+def _reaches_no_array(v):
+    """True for a value the code outside the loops cannot reach an array through: a number, a
+    str, None, NumPy's, numgpu's or math's modules and their functions, a builtin, a type, a
+    tuple, list or dict of such; False for a namespace, an instance, another module, a function
+    of the program's (each may hold or return the array a kept argument is)."""
+    if isinstance(v, _SIMPLE + (type, types.BuiltinFunctionType)):
+        return True
+    if isinstance(v, types.ModuleType):
+        return v.__name__.split(".")[0] in ("numpy", "numgpu", "math", "cmath", "random")
+    if isinstance(v, (tuple, list)):
+        return len(v) <= 64 and all(isinstance(x, _SIMPLE) for x in v)
+    if isinstance(v, dict):
+        return len(v) <= 64 and all(isinstance(x, _SIMPLE) for x in v.values())
+    mod = getattr(v, "__module__", None) or ""
+    return callable(v) and mod.split(".")[0] in ("numpy", "numgpu", "math") or isinstance(v, (_np.ufunc,))
+
+
 def _kept_names(func, launched, params):
     """The parameters whose arrays may stay on the device between the loops of
     one call, and the other names the code outside the launched loops reads.
@@ -207,6 +224,9 @@ def _closure_plan(fn, code, filename, extra, lines=None):
             node.end_lineno, shift = lines[node.end_lineno]
             node.end_col_offset = max(0, node.end_col_offset + shift)
     fdef = tree.body[0]
+    # (named apart in the scope: a name the function reads for itself, a recursive call, stays
+    # its global, as in fn, not a cell of the scope; the code gets fn's names back below)
+    fdef.name = "__ng_plan"
     names = list(fn.__code__.co_freevars) + sorted(extra)
     scope = _ast.FunctionDef(name="__ng_scope", args=_ast.arguments(posonlyargs=[], args=[], vararg=None,
                                                                     kwonlyargs=[], kw_defaults=[], kwarg=None,
@@ -220,6 +240,7 @@ def _closure_plan(fn, code, filename, extra, lines=None):
     outer = compile(tree, filename, "exec")
     scope_code = next(c for c in outer.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in scope_code.co_consts if isinstance(c, types.CodeType) and c.co_name == fdef.name)
+    inner = inner.replace(co_name=fn.__name__, co_qualname=fn.__qualname__)  # (errors name fn, as Python's)
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     closure = tuple(cells[n] if n in cells else types.CellType(extra[n]) if n in extra else types.CellType()
                     for n in inner.co_freevars)
@@ -336,6 +357,10 @@ def _position(node, first, indent):
             node.end_col_offset + indent)
 
 
+class _NoLoops(OSError):
+    """A function with nothing numgpu.jit compiles (a lambda): it runs as it is."""
+
+
 class JitFunction:
     """A function compiled by @numgpu.jit (compiled at its first call)."""
 
@@ -357,6 +382,8 @@ class JitFunction:
     # -- compile ---------------------------------------------------------
     def _compile(self):
         fn = self._fn
+        if fn.__name__ == "<lambda>":
+            raise _NoLoops("a lambda has no loops to compile")
         filename = inspect.getsourcefile(fn) or "<jit>"
         src = None
         if fn.__qualname__ == fn.__name__ and filename != "<jit>":
@@ -475,6 +502,10 @@ class JitFunction:
                                                         "__ng_reached": self._reached.add}, lines)
 
     # -- call and report --------------------------------------------------
+    def __get__(self, obj, objtype=None):
+        """A @numgpu.jit method: bound to the instance, as a plain function is."""
+        return self if obj is None else types.MethodType(self, obj)
+
     def __call__(self, *args, **kwargs):
         if self._plan is None:
             self._compile_or_warn(3)
@@ -503,6 +534,9 @@ class JitFunction:
     def _compile_or_warn(self, stacklevel):
         try:
             self._compile()
+        except _NoLoops as exc:  # (a lambda: nothing to compile, nothing to warn about)
+            self._unavailable = str(exc)
+            self._plan, self._loops, self._first = self._fn, [], 1
         except OSError as exc:  # no source: defined in `python -c`, a REPL or exec
             self._unavailable = str(exc)
             warnings.warn("numgpu.jit: the source of %s is not available (%s); it runs as plain "
@@ -595,6 +629,8 @@ class JitFunction:
             v = closure.get(name, self._fn.__globals__.get(name))
             if isinstance(v, _np.ndarray):
                 others.append(v)
+            elif not _reaches_no_array(v):   # (state.u, cfg.data: an array by another path)
+                return None
         keep = {}
         for a in cands:
             if id(a) in keep:
