@@ -76,43 +76,129 @@ def config(precision=None, fallback=None, strict=None, report=None, scalars=None
     return prev
 
 
-# ---- counting device calls ------------------------------------------------------------------
+# ---- counting calls ---------------------------------------------------------------------------
 
-_depth = [0]
+# One row per function, method, operator or jit function the program called (only while counting):
+# name -> [device calls, device seconds, host calls, host seconds, uploads, upload bytes, downloads,
+#          download bytes, kernel launches, kernels compiled, implicit uploads, implicit downloads,
+#          where the first upload was made ("file:line" of the program's line)].
+# Host calls are numpy.random's streams (NumPy draws, the result is uploaded); fallbacks to NumPy
+# are counted by _fallback.counts. The transfers and kernels are those made during the row's calls.
+rows = {}
+D_CALLS, D_TIME, H_CALLS, H_TIME, UP, UP_BYTES, DOWN, DOWN_BYTES, LAUNCHES, COMPILED, I_UP, I_DOWN, WHERE = range(13)
+_sync = [False]         # counting on a GPU: each counted call waits for its kernels (its time includes them)
 _NOT_COUNTED = {"config", "report", "stats", "use", "set_device", "get_device", "is_available", "devices",
                 "set_strict", "synchronize", "jit", "prange", "asnumpy", "dtype"}
 
 
-def _counted(name, f):
-    """f, counting calls and time under `name`; nested calls (numgpu calling itself) count once."""
+def _row(name):
+    row = rows.get(name)
+    if row is None:
+        row = rows[name] = [0, 0.0, 0, 0.0, 0, 0, 0, 0, 0, 0, 0, 0, None]
+    return row
+
+
+def _first_upload(row):
+    """Records on `row` where its first upload was made: 'file:line' of the program's innermost
+    frame (the script's own code), called by the Counted wrapper that saw it."""
+    frame = sys._getframe(1)
+    while frame is not None and not is_user_code(frame.f_globals):
+        frame = frame.f_back
+    if frame is not None:
+        row[WHERE] = "%s:%d" % (os.path.basename(frame.f_code.co_filename), frame.f_lineno)
+
+
+def _counted(name, f, kind="device", program_only=False, row_of=None):
+    """f, counting calls, time, transfers and kernels on the row `name` (a numgpu._core.Counted:
+    src/pymod/report.c); nested calls (numgpu calling itself) count once, in the outer call.
+    kind "device": a call is the device's unless it fell back to NumPy (_fallback.counts times
+    those: the row gets their transfers); "host": NumPy's random streams (drawn on the host,
+    uploaded); "fallback": NumPy's function through the fallback. program_only: calls made by
+    numgpu's own code are not counted (operators, which its Python code uses). row_of(args): the
+    row from the positional arguments (indexing)."""
     if getattr(f, "_numgpu_counted", False):
         return f
-
-    fallbacks = _fallback_calls()
-    from ._fallback import program_result   # (a 0-d result the program gets: NumPy's scalar, config(scalars=))
-
-    @functools.wraps(f)
-    def g(*args, **kwargs):
-        if _depth[0]:
-            return f(*args, **kwargs)
-        _depth[0] += 1
-        t0, n0 = time.perf_counter(), fallbacks[0]
-        try:
-            return program_result(f(*args, **kwargs))
-        except RuntimeError as e:
-            raise name_strict_error(e, name)
-        finally:
-            _depth[0] -= 1
-            if fallbacks[0] == n0:   # (a call that fell back is counted by the fallback alone)
-                rec = device_counts.get(name)
-                if rec is None:
-                    rec = device_counts[name] = [0, 0.0]
-                rec[0] += 1
-                rec[1] += time.perf_counter() - t0
+    from ._core import Counted
+    g = Counted(f, name, _row(name) if row_of is None else row_of, kind, program_only)
+    try:
+        functools.update_wrapper(g, f)
+    except AttributeError:
+        pass
     g._numgpu_counted = True
-    from ._fallback import WRAPPERS
-    WRAPPERS.add(g.__code__)       # (a guard inside looks through it for the program's call)
     return g
+
+
+# The operators of ndarray, counted under the name of the operation and of NumPy's ufunc that does
+# the same (a reflected operator, 2 * a, counts as a * b).
+_BINARY = (("add", "+", "add"), ("sub", "-", "subtract"), ("mul", "*", "multiply"), ("truediv", "/", "divide"),
+           ("floordiv", "//", "floor_divide"), ("mod", "%", "remainder"), ("pow", "**", "power"),
+           ("lshift", "<<", "left_shift"), ("rshift", ">>", "right_shift"), ("and", "&", "bitwise_and"),
+           ("or", "|", "bitwise_or"), ("xor", "^", "bitwise_xor"), ("matmul", "@", "matmul"))
+_COMPARE = (("lt", "<", "less"), ("le", "<=", "less_equal"), ("gt", ">", "greater"), ("ge", ">=", "greater_equal"),
+            ("eq", "==", "equal"), ("ne", "!=", "not_equal"))
+_UNARY = (("neg", "-a", "negative"), ("pos", "+a", "positive"), ("abs", "abs(a)", "absolute"),
+          ("invert", "~a", "invert"))
+
+
+def operator_rows():
+    """{ndarray's special method: the row its calls count under}: "a * b (multiply)",
+    "a *= b (multiply, in place)", "-a (negative)", "a < b (less)", "divmod(a, b)"."""
+    out = {}
+    for entry in _BINARY:
+        short, sym, ufunc = entry[0], entry[1], entry[-1]
+        out["__%s__" % short] = out["__r%s__" % short] = "a %s b (%s)" % (sym, ufunc)
+        out["__i%s__" % short] = "a %s= b (%s, in place)" % (sym, ufunc)
+    for short, sym, ufunc in _COMPARE:
+        out["__%s__" % short] = "a %s b (%s)" % (sym, ufunc)
+    for short, sym, ufunc in _UNARY:
+        out["__%s__" % short] = "%s (%s)" % (sym, ufunc)
+    out["__divmod__"] = out["__rdivmod__"] = "divmod(a, b)"
+    return out
+
+
+def index_kind(key):
+    """How `a[key]` indexes: "basic" (ints, slices, ..., None: a view or an element, no kernel),
+    "bool mask" or "int array" (a gather: a kernel and a new array), as NumPy's rules tell them."""
+    if isinstance(key, tuple):
+        kinds = {index_kind(k) for k in key}
+        return "bool mask" if "bool mask" in kinds else "int array" if "int array" in kinds else "basic"
+    dt = getattr(key, "dtype", None)
+    if dt is not None and getattr(key, "ndim", 0) > 0:
+        return "bool mask" if dt == bool else "int array"
+    if isinstance(key, list):
+        return "bool mask" if key and all(type(k) is bool for k in key) else "int array"
+    if dt is not None and dt == bool:   # a 0-d bool: a mask too
+        return "bool mask"
+    return "basic"
+
+
+def _counted_operator(name, f, index=None):
+    """ndarray's special method f counted on the row `name` (index "get"/"set": a[key] and
+    a[key] = v, the row named by index_kind). Called by the program only: numgpu's own code
+    using operators (printing, its Python functions) is not counted apart."""
+    row_of = None
+    if index is not None:
+        form = "a[%s]" if index == "get" else "a[%s] = v"
+        by_kind = {}
+
+        def row_of(args):
+            kind = index_kind(args[1])
+            row = by_kind.get(kind)
+            if row is None:
+                row = by_kind[kind] = _row(form % kind)
+            return row
+    return _counted(name, f, "device", True, row_of)
+
+
+def _count_operators(ndarray):
+    for special, name in operator_rows().items():
+        f = vars(ndarray).get(special)
+        if f is not None and not getattr(f, "_numgpu_counted", False):
+            setattr(ndarray, special, _counted_operator(name, f))
+    for special, index in (("__getitem__", "get"), ("__setitem__", "set")):
+        f = vars(ndarray)[special]
+        if not getattr(f, "_numgpu_counted", False):
+            setattr(ndarray, special, _counted_operator(special, f, index))
 
 
 def _fallback_calls():
@@ -138,10 +224,14 @@ def _countable(name, v):
 
 
 def start_counting():
-    """Wrap numgpu's public functions (and ndarray's methods) to count calls per function."""
+    """Wrap numgpu's public functions, ndarray's methods and operators, numpy.random's streams and
+    jit functions to count calls per function (nothing is wrapped until this is called)."""
     if _state["counting"]:
         return
     import numgpu
+    from . import _core
+    from . import random as ng_random
+    from .jit import JitFunction
     from ._core import ndarray
     _state["counting"] = True
     _state["t0"] = _state["t0"] or time.perf_counter()
@@ -154,12 +244,35 @@ def start_counting():
             if isinstance(v, ufunc) and not getattr(v, "_numgpu_counted", False):
                 setattr(mod, name, v.counted(prefix + name, _counted))   # numpy.add, numpy.add.reduce, ...
             elif _countable(name, v):
-                setattr(mod, name, _counted(prefix + name, v))
+                kind = "host" if mod is ng_random and ng_random._draws_on_host(v) else "device"
+                setattr(mod, name, _counted(prefix + name, v, kind))
     for name, v in list(vars(ndarray).items()):
         if _countable(name, v) and name not in ("get", "to"):
             setattr(ndarray, name, _counted("numpy.ndarray." + name, v))
+    _count_operators(ndarray)
+    ng_random._count_calls(_counted)
+    JitFunction.__call__ = _counted_jit(JitFunction.__call__)
+    _sync[0] = not str(_core.get_device()).startswith(("cpu", "null"))   # (GPU kernels run asynchronously)
+    _core.report_setup(_fallback_calls(), _first_upload, name_strict_error, _sync[0])
     from . import _protocols
     _protocols._targets.clear()   # the protocols' cached targets: now the counted ones
+
+
+_jit_functions = []     # the jit functions the program called (for their loops in the report)
+
+
+def _counted_jit(call):
+    """JitFunction.__call__ counted under "jit <name>"; the report lists how its loops ran."""
+    counted = {}
+
+    def __call__(self, *args, **kwargs):
+        g = counted.get(self)
+        if g is None:
+            g = counted[self] = _counted("jit %s" % self.__qualname__, functools.partial(call, self))
+            _jit_functions.append(self)
+        return g(*args, **kwargs)
+    __call__._numgpu_counted = True
+    return __call__
 
 
 # ---- the numpy shim ---------------------------------------------------------------------------
@@ -249,6 +362,8 @@ class NumpyShim(types.ModuleType):
         if npv in METADATA:   # np.shape(x): x.shape, no download
             return pickle_name(guarded(label, METADATA[npv], npv, _CATCH, name_strict_error), __name__, label)
         f = wrap(label, npv)
+        if _state["counting"] and isinstance(f, types.FunctionType):
+            f = _counted(label, f, "fallback")   # (its transfers on the row of its fallbacks)
         return pickle_name(f, __name__, label) if f is not npv else f
 
 
@@ -400,46 +515,118 @@ def _fmt_bytes(n):
         n /= 1024.0
 
 
-def report_text():
-    """The report as text: wall time, per-function device vs NumPy calls, transfers, kernels."""
+def report_data():
+    """What the report says, as a dict (numgpu run --json writes it): the run, one entry per row
+    (function, method, operator, jit function) with its device and host calls, and the totals."""
     import numgpu
     from . import _fallback
     st = numgpu.stats()
-    lines = ["", "numgpu run report" + (" for %s" % _state["script"] if _state["script"] else "")]
-    if _state["t0"] is not None:
-        lines.append("  wall time        %.3f s" % (time.perf_counter() - _state["t0"]))
+    data = {"script": _state["script"], "wall_time": None if _state["t0"] is None else time.perf_counter() - _state["t0"],
+            "precision": _state["precision"], "counting": _state["counting"]}
     try:
-        dev = numgpu.get_device()
+        data["device"] = dev = numgpu.get_device()
         if dev == "cpu":   # where its matrix products and solves ran
             found, text = numgpu._core.cpu_blas()
-            dev += " (matrix products and solves: %s)" % (os.path.basename(text) if found else
-                                                          "generated kernels; " + text)
-        lines.append("  device           %s" % dev)
+            data["cpu_blas"] = os.path.basename(text) if found else "generated kernels; " + text
     except Exception as e:  # noqa: BLE001 (the report must not fail)
-        lines.append("  device           unavailable (%s)" % e)
-    prec = _state["precision"]
+        data["device"] = None
+        data["device_error"] = str(e)
+    data["synchronised_calls"] = _sync[0]
+    entries = []
+    for name in set(rows) | set(_fallback.counts):
+        r = rows.get(name) or [0, 0.0, 0, 0.0, 0, 0, 0, 0, 0, 0, 0, 0, None]
+        fb = _fallback.counts.get(name, (0, 0.0))
+        if not (r[D_CALLS] or r[H_CALLS] or fb[0] or any(r[UP:WHERE])):
+            continue          # (a row made when its function was wrapped, never called)
+        entries.append({
+            "name": name, "device_calls": r[D_CALLS], "device_time": r[D_TIME],
+            "host_draws": r[H_CALLS], "host_draw_time": r[H_TIME],
+            "fallback_calls": fb[0], "fallback_time": fb[1],
+            "uploads": r[UP], "upload_bytes": r[UP_BYTES], "downloads": r[DOWN], "download_bytes": r[DOWN_BYTES],
+            "implicit_uploads": r[I_UP], "implicit_downloads": r[I_DOWN],
+            "kernel_launches": r[LAUNCHES], "kernels_compiled": r[COMPILED], "first_upload_at": r[WHERE]})
+    entries.sort(key=lambda e: (-(e["device_time"] + e["host_draw_time"] + e["fallback_time"]), e["name"]))
+    data["calls"] = entries
+    data["totals"] = dict(st)
+    counted = {k: sum(e[k] for e in entries) for k in ("uploads", "upload_bytes", "downloads", "download_bytes",
+                                                       "implicit_uploads", "implicit_downloads")}
+    data["outside_calls"] = {k: st[k] - v for k, v in counted.items()} if _state["counting"] else None
+    data["jit"] = [{"name": f.__qualname__, "loops": f.loop_report()} for f in _jit_functions]
+    return data
+
+
+def _transfers(n, nbytes):
+    return "%d (%s)" % (n, _fmt_bytes(nbytes)) if n else ""
+
+
+def report_text(data=None):
+    """The report as text: wall time, per-function device vs NumPy calls with the transfers and
+    kernels each made, where uploads came from, transfers outside the counted calls, kernels."""
+    data = data or report_data()
+    st = data["totals"]
+    lines = ["", "numgpu run report" + (" for %s" % data["script"] if data["script"] else "")]
+    if data["wall_time"] is not None:
+        lines.append("  wall time        %.3f s" % data["wall_time"])
+    dev = data["device"]
+    if dev is None:
+        lines.append("  device           unavailable (%s)" % data["device_error"])
+    else:
+        lines.append("  device           %s" % (dev + (" (matrix products and solves: %s)" % data["cpu_blas"]
+                                                          if "cpu_blas" in data else "")))
     lines.append("  precision        %s" % ("float32 (float64 data and defaults run as float32)"
-                                            if prec == "float32" else "float64 (as NumPy)"))
-    names = sorted(set(device_counts) | set(_fallback.counts),
-                   key=lambda n: -(device_counts.get(n, [0, 0])[1] + _fallback.counts.get(n, [0, 0])[1]))
-    lines.append("  functions        %d on the device, %d on NumPy (fallback)"
-                 % (sum(v[0] for v in device_counts.values()), sum(v[0] for v in _fallback.counts.values())))
-    if not _state["counting"]:
+                                            if data["precision"] == "float32" else "float64 (as NumPy)"))
+    entries = data["calls"]
+    n_dev = sum(e["device_calls"] for e in entries)
+    n_draw = sum(e["host_draws"] for e in entries)
+    n_fb = sum(e["fallback_calls"] for e in entries)
+    lines.append("  calls            %d on the device, %d on NumPy (fallback)%s"
+                 % (n_dev, n_fb, ", %d random draws by NumPy on the host (uploaded)" % n_draw if n_draw else ""))
+    if not data["counting"]:
         lines.append("                   (device calls are counted with numgpu.config(report=True))")
-    if names:
-        lines.append("    %-34s %8s %10s %8s %10s" % ("function", "device", "time", "numpy", "time"))
-        for n in names[:40]:
-            d = device_counts.get(n, [0, 0.0])
-            h = _fallback.counts.get(n, [0, 0.0])
-            lines.append("    %-34s %8d %9.4fs %8d %9.4fs" % (n[:34], d[0], d[1], h[0], h[1]))
-        if len(names) > 40:
-            lines.append("    ... %d more" % (len(names) - 40))
+    if entries:
+        shown = entries[:40]
+        names = [e["name"] + (" *" if e["host_draws"] else "") for e in shown]
+        w = max(len("function / operator"), max(len(n) for n in names))
+        lines.append(("    %-*s %8s %10s %8s %10s %8s  %-13s %-13s" % (w, "function / operator", "device", "time",
+                                                                  "numpy", "time", "kernels", "uploads",
+                                                                  "downloads")).rstrip())
+        for name, e in zip(names, shown):
+            kern = "%d" % e["kernel_launches"] + ("+%dc" % e["kernels_compiled"] if e["kernels_compiled"] else "")
+            lines.append(("    %-*s %8d %9.4fs %8d %9.4fs %8s  %-13s %-13s" % (
+                w, name, e["device_calls"], e["device_time"], e["host_draws"] + e["fallback_calls"],
+                e["host_draw_time"] + e["fallback_time"], kern, _transfers(e["uploads"], e["upload_bytes"]),
+                _transfers(e["downloads"], e["download_bytes"]))).rstrip())
+        if len(entries) > 40:
+            lines.append("    ... %d more" % (len(entries) - 40))
+        lines.append("    (device: calls that ran on numgpu's device; numpy: on the host by NumPy; kernels: "
+                     "launches, +Nc compiled in this run%s)" % ("; times wait for each call's kernels"
+                                                            if data["synchronised_calls"] else ""))
+        if n_draw:
+            lines.append("    * NumPy's random stream (as NumPy's numbers): drawn by NumPy on the host, then uploaded; "
+                         "numgpu.random.device_rng(seed) draws on the device")
     lines.append("  transfers        %d uploads (%s), %d downloads (%s)"
                  % (st["uploads"], _fmt_bytes(st["upload_bytes"]), st["downloads"], _fmt_bytes(st["download_bytes"])))
-    lines.append("  implicit         %d uploads, %d downloads (NUMGPU_STRICT=1 makes them errors)"
+    sources = sorted((e for e in entries if e["uploads"]), key=lambda e: -e["upload_bytes"])
+    for i, e in enumerate(sources[:5]):
+        lines.append("  %-16s %s (%s) by %s%s" % ("uploads from" if i == 0 else "", e["uploads"],
+                                                  _fmt_bytes(e["upload_bytes"]), e["name"],
+                                                  " at %s" % e["first_upload_at"] if e["first_upload_at"] else ""))
+    out = data["outside_calls"]
+    if out and (out["uploads"] or out["downloads"]):
+        lines.append("  outside calls    %d uploads (%s), %d downloads (%s): the program reading arrays (print, "
+                     "float(), if, for), NumPy or libraries given them"
+                     % (out["uploads"], _fmt_bytes(out["upload_bytes"]), out["downloads"],
+                        _fmt_bytes(out["download_bytes"])))
+    lines.append("  implicit         %d uploads, %d downloads of the transfers (NUMGPU_STRICT=1 makes them errors)"
                  % (st["implicit_uploads"], st["implicit_downloads"]))
-    lines.append("  kernels          %d launches, %d compiled, %d disk cache hits, %d memory cache hits"
+    lines.append("  kernels          %d launches; %d kernels compiled in this run, %d loaded from the disk cache, "
+                 "%d memory cache hits (a kernel used again)"
                  % (st["kernel_launches"], st["kernels_compiled"], st["disk_cache_hits"], st["memory_cache_hits"]))
+    for j in data["jit"]:
+        for loop in j["loops"]:
+            lines.append("  jit %-12s loop at line %d: %s%s" % (
+                j["name"], loop["line"], loop["ran"] if loop["ran"] != "not reached yet" else "not reached",
+                "" if loop["ran"].startswith("kernel") or not loop["reason"] else " (%s)" % loop["reason"]))
     if st["overflow_allocations"]:
         lines.append("  memory           device memory ran out: %d arrays went to managed host memory (%s there now; "
                      "slower, NUMGPU_OVERSUBSCRIBE=0 raises OutOfMemoryError instead)"
