@@ -42,7 +42,8 @@ def config(precision=None, fallback=None, strict=None, report=None, scalars=None
     fallback   "warn" | "silent" | "error": what a call that runs on NumPy does
                (as NUMGPU_FALLBACK).
     strict     True: implicit transfers and fallbacks are errors (as NUMGPU_STRICT=1).
-    report     True: count device calls per function from now on and print the report at exit.
+    report     True: count calls per function and operator from now on and print the report at exit
+               (NUMGPU_REPORT=path: also as JSON in that file; "-": JSON to stderr, no text).
     scalars    "numpy": results NumPy gives as scalars (reductions, `x[i]`, operators on
                scalars) are NumPy's scalars, read in place on cpu, downloaded from a GPU (each
                waits for the device): `isinstance(x.sum(), np.floating)` and
@@ -119,11 +120,7 @@ def _counted(name, f, kind="device", program_only=False, row_of=None):
     if getattr(f, "_numgpu_counted", False):
         return f
     from ._core import Counted
-    g = Counted(f, name, _row(name) if row_of is None else row_of, kind, program_only)
-    try:
-        functools.update_wrapper(g, f)
-    except AttributeError:
-        pass
+    g = functools.update_wrapper(Counted(f, name, _row(name) if row_of is None else row_of, kind, program_only), f)
     g._numgpu_counted = True
     return g
 
@@ -465,6 +462,7 @@ def _library_roots():
 
 
 _user_cache = {}
+_user_roots = []     # the program's own files wherever they are (numgpu run -m: the module's package)
 
 
 def is_user_code(globals_):
@@ -479,7 +477,8 @@ def is_user_code(globals_):
         global _ROOTS
         _ROOTS = _ROOTS or _library_roots()
         path = os.path.realpath(f)
-        r = _user_cache[f] = not path.startswith(_ROOTS) and "site-packages" not in path
+        r = _user_cache[f] = (path.startswith(tuple(_user_roots)) or not path.startswith(_ROOTS)
+                              and "site-packages" not in path)
     return r
 
 
@@ -520,6 +519,7 @@ def report_data():
     (function, method, operator, jit function) with its device and host calls, and the totals."""
     import numgpu
     from . import _fallback
+    from . import random as ng_random
     st = numgpu.stats()
     data = {"script": _state["script"], "wall_time": None if _state["t0"] is None else time.perf_counter() - _state["t0"],
             "precision": _state["precision"], "counting": _state["counting"]}
@@ -538,9 +538,13 @@ def report_data():
         fb = _fallback.counts.get(name, (0, 0.0))
         if not (r[D_CALLS] or r[H_CALLS] or fb[0] or any(r[UP:WHERE])):
             continue          # (a row made when its function was wrapped, never called)
+        draws = (r[H_CALLS], r[H_TIME])
+        if fb[0] and name.startswith("numpy.random.") and ng_random._draws_on_host(
+                vars(ng_random).get(name[len("numpy.random."):])):
+            draws, fb = (draws[0] + fb[0], draws[1] + fb[1]), (0, 0.0)   # (np.random.rand: NumPy's stream, not a fallback)
         entries.append({
             "name": name, "device_calls": r[D_CALLS], "device_time": r[D_TIME],
-            "host_draws": r[H_CALLS], "host_draw_time": r[H_TIME],
+            "host_draws": draws[0], "host_draw_time": draws[1],
             "fallback_calls": fb[0], "fallback_time": fb[1],
             "uploads": r[UP], "upload_bytes": r[UP_BYTES], "downloads": r[DOWN], "download_bytes": r[DOWN_BYTES],
             "implicit_uploads": r[I_UP], "implicit_downloads": r[I_DOWN],
@@ -551,7 +555,8 @@ def report_data():
     counted = {k: sum(e[k] for e in entries) for k in ("uploads", "upload_bytes", "downloads", "download_bytes",
                                                        "implicit_uploads", "implicit_downloads")}
     data["outside_calls"] = {k: st[k] - v for k, v in counted.items()} if _state["counting"] else None
-    data["jit"] = [{"name": f.__qualname__, "loops": f.loop_report()} for f in _jit_functions]
+    data["jit"] = [{"name": f.__qualname__, "file": os.path.basename(f._fn.__code__.co_filename),
+                    "loops": f.loop_report()} for f in _jit_functions]
     return data
 
 
@@ -624,8 +629,8 @@ def report_text(data=None):
                  % (st["kernel_launches"], st["kernels_compiled"], st["disk_cache_hits"], st["memory_cache_hits"]))
     for j in data["jit"]:
         for loop in j["loops"]:
-            lines.append("  jit %-12s loop at line %d: %s%s" % (
-                j["name"], loop["line"], loop["ran"] if loop["ran"] != "not reached yet" else "not reached",
+            lines.append("  jit %-12s loop at %s:%d: %s%s" % (
+                j["name"], j["file"], loop["line"], loop["ran"],
                 "" if loop["ran"].startswith("kernel") or not loop["reason"] else " (%s)" % loop["reason"]))
     if st["overflow_allocations"]:
         lines.append("  memory           device memory ran out: %d arrays went to managed host memory (%s there now; "
@@ -642,6 +647,17 @@ def report(file=None):
     (file or sys.stderr).write(report_text())
 
 
+def write_json(path, data=None):
+    """The report as JSON (report_data) written to `path` ("-": stderr)."""
+    import json
+    text = json.dumps(data or report_data(), indent=1, default=str) + "\n"
+    if path == "-":
+        sys.stderr.write(text)
+    else:
+        with open(path, "w") as f:
+            f.write(text)
+
+
 def _report_at_exit():
     if _state["report"]:
         try:
@@ -649,7 +665,15 @@ def _report_at_exit():
             numgpu.synchronize()
         except Exception:  # noqa: BLE001
             pass
-        report()
+        path = os.environ.get("NUMGPU_REPORT")
+        data = report_data()
+        if path != "-":
+            sys.stderr.write(report_text(data))
+        if path:
+            try:
+                write_json(path, data)
+            except OSError as e:
+                sys.stderr.write("numgpu run: cannot write the report to %s: %s\n" % (path, e))
 
 
 # ---- --profile: time per line of the user's own code ----------------------------------------------
@@ -729,36 +753,87 @@ class LineProfiler:
 
 # ---- running a script ---------------------------------------------------------------------------
 
-def run_script(script, args=(), report_on=True, profile=False, precision=None, device=None):
-    """Run `script` as __main__ with numpy served by numgpu; returns its exit status."""
+def find_module(name):
+    """The spec of module `name` as `python -m name` runs it (a package: its __main__), or a
+    ValueError saying why it cannot run (no such module, a package without __main__)."""
+    import importlib.util
+    cwd = os.getcwd()
+    added = cwd not in sys.path and "" not in sys.path   # (python -m looks in the current folder first)
+    if added:
+        sys.path.insert(0, cwd)
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError) as e:   # (a parent package missing or failing to import, a relative name)
+        raise ValueError("no module named %r (%s)" % (name, e)) from None
+    finally:
+        if added:
+            sys.path.remove(cwd)
+    if spec is None:
+        raise ValueError("no module named %r" % name)
+    if spec.submodule_search_locations is not None:   # a package: its __main__ runs
+        try:
+            return find_module(name + ".__main__")
+        except ValueError:
+            raise ValueError("no module named %r: %r is a package and cannot be directly executed"
+                             % (name + ".__main__", name)) from None
+    if spec.loader is None:
+        raise ValueError("no code to run for module %r" % name)
+    return spec
+
+
+def run_script(script, args=(), report_on=True, profile=False, precision=None, device=None, module=None):
+    """Run `script` as __main__ with numpy served by numgpu, as `python script.py args` would
+    ("-": the program read from stdin, as `python -`); with module="pkg.mod", that module as
+    `python -m pkg.mod args` would (its package's files are the program's own code).
+    Returns the exit status."""
     import runpy
 
     import numgpu
     from . import _protocols
+    spec = find_module(module) if module else None   # (raises ValueError before anything runs)
     if device:
         numgpu.set_device(device)
-    _state["script"] = os.path.basename(script)
+    if spec is not None:
+        origin = os.path.realpath(spec.origin)
+        _user_roots.append(os.path.join(os.path.dirname(origin), "")
+                           if "." in spec.name else origin)   # (its package's folder, or the module's file)
+        path, argv0, name, path0 = origin, origin, module, os.getcwd()
+    elif script == "-":
+        path, argv0, name, path0 = "<stdin>", "-", "<stdin>", ""
+    else:
+        path, argv0, name, path0 = script, script, os.path.basename(script), os.path.dirname(os.path.abspath(script))
+    _state["script"] = name
     _state["t0"] = time.perf_counter()
     config(precision=precision, report=report_on, scalars=os.environ.get("NUMGPU_SCALARS") or "numpy")
     _protocols.scalar_style(True)
     install_import_hook()
-    sys.argv = [script] + list(args)
-    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+    sys.argv = [argv0] + list(args)
+    sys.path.insert(0, path0)
     prof = None
     if profile:
-        prof = _state["profile"] = LineProfiler([script])
+        prof = _state["profile"] = LineProfiler([path])
         prof.start()
         if not report_on:
             atexit.register(lambda: sys.stderr.write("\n".join([""] + prof.text()) + "\n"))
     status = 0
     try:
-        runpy.run_path(script, run_name="__main__")
+        if spec is not None:
+            runpy.run_module(spec.name, run_name="__main__", alter_sys=True)
+        elif script == "-":
+            code = compile(sys.stdin.read(), "<stdin>", "exec")
+            main = types.ModuleType("__main__")
+            main.__file__ = "<stdin>"
+            main.__builtins__ = builtins
+            sys.modules["__main__"] = main
+            exec(code, vars(main))
+        else:
+            runpy.run_path(script, run_name="__main__")
     except SystemExit as e:
         status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
         if e.code is not None and not isinstance(e.code, int):
             print(e.code, file=sys.stderr)
     except BaseException as e:  # noqa: BLE001 (the script's error, shown as plain Python shows it)
-        _print_script_traceback(e, script)
+        _print_script_traceback(e, path)
         status = 130 if isinstance(e, KeyboardInterrupt) else 1
     finally:
         if prof is not None:
@@ -770,7 +845,7 @@ def run_script(script, args=(), report_on=True, profile=False, precision=None, d
 def _print_script_traceback(e, script):
     """The traceback from the script's own first frame on, without numgpu run's frames above it."""
     import traceback
-    tb, path = e.__traceback__, os.path.realpath(script)
+    tb, path = e.__traceback__, os.path.realpath(script)   # ("<stdin>": the realpath of it, as co_filename's)
     while tb is not None and os.path.realpath(tb.tb_frame.f_code.co_filename) != path:
         tb = tb.tb_next
     traceback.print_exception(type(e), e, tb or e.__traceback__)

@@ -246,6 +246,11 @@ static PyMemberDef counted_members[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
+static PyGetSetDef counted_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
 static PyType_Slot counted_slots[] = {
     {Py_tp_doc, "Counted(func, name, row, kind='device', program_only=False): func, its program's calls "
                 "counted on the report's row (numgpu run; see src/pymod/report.c)."},
@@ -256,6 +261,7 @@ static PyType_Slot counted_slots[] = {
     {Py_tp_clear, counted_clear},
     {Py_tp_dealloc, counted_dealloc},
     {Py_tp_members, counted_members},
+    {Py_tp_getset, counted_getset},
     {0, NULL},
 };
 
