@@ -82,12 +82,14 @@ def config(precision=None, fallback=None, strict=None, report=None, scalars=None
 # One row per function, method, operator or jit function the program called (only while counting):
 # name -> [device calls, device seconds, host calls, host seconds, uploads, upload bytes, downloads,
 #          download bytes, kernel launches, kernels compiled, implicit uploads, implicit downloads,
-#          where the first upload was made ("file:line" of the program's line)].
+#          kernels loaded from the disk cache, where the first upload was made ("file:line" of the
+#          program's line)] (the layout of src/pymod/report.c's rows).
 # Host calls are numpy.random's streams (NumPy draws, the result is uploaded); fallbacks to NumPy
 # are counted by _fallback.counts. The transfers and kernels are those made during the row's calls.
 rows = {}
-D_CALLS, D_TIME, H_CALLS, H_TIME, UP, UP_BYTES, DOWN, DOWN_BYTES, LAUNCHES, COMPILED, I_UP, I_DOWN, WHERE = range(13)
-_sync = [False]         # counting on a GPU: each counted call waits for its kernels (its time includes them)
+D_CALLS, D_TIME, H_CALLS, H_TIME, UP, UP_BYTES, DOWN, DOWN_BYTES, LAUNCHES, COMPILED, I_UP, I_DOWN, LOADED, WHERE = \
+    range(14)
+_sync = [os.environ.get("NUMGPU_REPORT_ASYNC", "") in ("", "0")]   # counted calls on a GPU wait for their kernels
 _NOT_COUNTED = {"config", "report", "stats", "use", "set_device", "get_device", "is_available", "devices",
                 "set_strict", "synchronize", "jit", "prange", "asnumpy", "dtype"}
 
@@ -95,7 +97,7 @@ _NOT_COUNTED = {"config", "report", "stats", "use", "set_device", "get_device", 
 def _row(name):
     row = rows.get(name)
     if row is None:
-        row = rows[name] = [0, 0.0, 0, 0.0, 0, 0, 0, 0, 0, 0, 0, 0, None]
+        row = rows[name] = [0, 0.0, 0, 0.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, None]
     return row
 
 
@@ -249,7 +251,8 @@ def start_counting():
     _count_operators(ndarray)
     ng_random._count_calls(_counted)
     JitFunction.__call__ = _counted_jit(JitFunction.__call__)
-    _sync[0] = not str(_core.get_device()).startswith(("cpu", "null"))   # (GPU kernels run asynchronously)
+    # (a GPU runs kernels asynchronously: each counted call waits for its own, so that its time is
+    # its own and not the next call's that waits; the cpu device's calls return when done)
     _core.report_setup(_fallback_calls(), _first_upload, name_strict_error, _sync[0])
     from . import _protocols
     _protocols._targets.clear()   # the protocols' cached targets: now the counted ones
@@ -531,10 +534,10 @@ def report_data():
     except Exception as e:  # noqa: BLE001 (the report must not fail)
         data["device"] = None
         data["device_error"] = str(e)
-    data["synchronised_calls"] = _sync[0]
+    data["synchronised_calls"] = _sync[0] and data["device"] is not None and not data["device"].startswith(("cpu", "null"))
     entries = []
     for name in set(rows) | set(_fallback.counts):
-        r = rows.get(name) or [0, 0.0, 0, 0.0, 0, 0, 0, 0, 0, 0, 0, 0, None]
+        r = rows.get(name) or [0, 0.0, 0, 0.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, None]
         fb = _fallback.counts.get(name, (0, 0.0))
         if not (r[D_CALLS] or r[H_CALLS] or fb[0] or any(r[UP:WHERE])):
             continue          # (a row made when its function was wrapped, never called)
@@ -548,7 +551,8 @@ def report_data():
             "fallback_calls": fb[0], "fallback_time": fb[1],
             "uploads": r[UP], "upload_bytes": r[UP_BYTES], "downloads": r[DOWN], "download_bytes": r[DOWN_BYTES],
             "implicit_uploads": r[I_UP], "implicit_downloads": r[I_DOWN],
-            "kernel_launches": r[LAUNCHES], "kernels_compiled": r[COMPILED], "first_upload_at": r[WHERE]})
+            "kernel_launches": r[LAUNCHES], "kernels_compiled": r[COMPILED], "kernels_loaded": r[LOADED],
+            "first_upload_at": r[WHERE]})
     entries.sort(key=lambda e: (-(e["device_time"] + e["host_draw_time"] + e["fallback_time"]), e["name"]))
     data["calls"] = entries
     data["totals"] = dict(st)
@@ -596,21 +600,28 @@ def report_text(data=None):
                                                                   "numpy", "time", "kernels", "uploads",
                                                                   "downloads")).rstrip())
         for name, e in zip(names, shown):
-            kern = "%d" % e["kernel_launches"] + ("+%dc" % e["kernels_compiled"] if e["kernels_compiled"] else "")
+            kern = ("%d" % e["kernel_launches"] + ("+%dc" % e["kernels_compiled"] if e["kernels_compiled"] else "")
+                    + ("+%dl" % e["kernels_loaded"] if e["kernels_loaded"] else ""))
             lines.append(("    %-*s %8d %9.4fs %8d %9.4fs %8s  %-13s %-13s" % (
                 w, name, e["device_calls"], e["device_time"], e["host_draws"] + e["fallback_calls"],
                 e["host_draw_time"] + e["fallback_time"], kern, _transfers(e["uploads"], e["upload_bytes"]),
                 _transfers(e["downloads"], e["download_bytes"]))).rstrip())
         if len(entries) > 40:
             lines.append("    ... %d more" % (len(entries) - 40))
-        lines.append("    (device: calls that ran on numgpu's device; numpy: on the host by NumPy; kernels: "
-                     "launches, +Nc compiled in this run%s)" % ("; times wait for each call's kernels"
-                                                            if data["synchronised_calls"] else ""))
+        gpu = dev is not None and not dev.startswith(("cpu", "null"))
+        lines.append("    (device: calls run by numgpu on the device; numpy: on the host by NumPy; kernels: launches,")
+        lines.append("     +Nc compiled and +Nl loaded from the disk cache in the call, whose time includes that%s)"
+                     % (("; times include\n     each call's kernels: it waits for them (NUMGPU_REPORT_ASYNC=1: it "
+                         "does not)" if data["synchronised_calls"] else
+                         ";\n     times are the host's: the kernels run on after the call, a call that waits (a "
+                         "download) shows\n     the time of the kernels before it") if gpu else ""))
         if n_draw:
-            lines.append("    * NumPy's random stream (as NumPy's numbers): drawn by NumPy on the host, then uploaded; "
-                         "numgpu.random.device_rng(seed) draws on the device")
-    lines.append("  transfers        %d uploads (%s), %d downloads (%s)"
-                 % (st["uploads"], _fmt_bytes(st["upload_bytes"]), st["downloads"], _fmt_bytes(st["download_bytes"])))
+            lines.append("    * NumPy's random stream (NumPy's numbers): drawn by NumPy on the host, then uploaded;\n"
+                         "      numgpu.random.device_rng(seed) draws on the device (other numbers)")
+    lines.append("  transfers        %d uploads (%s), %d downloads (%s)%s"
+                 % (st["uploads"], _fmt_bytes(st["upload_bytes"]), st["downloads"], _fmt_bytes(st["download_bytes"]),
+                    " (on cpu: copies between NumPy's memory and numgpu's)"
+                    if dev == "cpu" and (st["uploads"] or st["downloads"]) else ""))
     sources = sorted((e for e in entries if e["uploads"]), key=lambda e: -e["upload_bytes"])
     for i, e in enumerate(sources[:5]):
         lines.append("  %-16s %s (%s) by %s%s" % ("uploads from" if i == 0 else "", e["uploads"],

@@ -15,7 +15,8 @@
 #include <time.h>
 
 /* The row's layout (as _run.py's D_CALLS ... WHERE). */
-enum { ROW_D_CALLS, ROW_D_TIME, ROW_H_CALLS, ROW_H_TIME, ROW_COUNTERS, ROW_WHERE = ROW_COUNTERS + 8, ROW_LEN };
+enum { NCOUNTERS = 9 }; /* the counters a row adds up (counters_now) */
+enum { ROW_D_CALLS, ROW_D_TIME, ROW_H_CALLS, ROW_H_TIME, ROW_COUNTERS, ROW_WHERE = ROW_COUNTERS + NCOUNTERS, ROW_LEN };
 
 enum { KIND_DEVICE, KIND_HOST, KIND_FALLBACK }; /* where a call that did not fall back is counted */
 
@@ -36,7 +37,7 @@ static struct {
     PyObject *fallbacks; /* _fallback.calls: [fallbacks so far] */
     PyObject *on_upload; /* callable(row): records where the row's first upload was made */
     PyObject *rename;    /* callable(exc, name) -> exc: NUMGPU_STRICT errors naming the function */
-    bool sync;           /* wait for the device after each counted call (a GPU: times include kernels) */
+    bool sync;           /* wait for a GPU after each counted call: its time includes its kernels */
     int depth;           /* counted calls in progress (nested ones go straight through) */
 } rep;
 
@@ -47,6 +48,13 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The cpu device runs each call's kernels before it returns (null runs none): nothing to wait for. */
+static bool on_host(NgDevice *dev)
+{
+    const char *name = ng_device_name(dev);
+    return !strncmp(name, "cpu", 3) || !strncmp(name, "null", 4);
+}
+
 static Py_ssize_t fallback_count(void)
 {
     if (!rep.fallbacks || !PyList_Check(rep.fallbacks) || PyList_GET_SIZE(rep.fallbacks) < 1)
@@ -54,12 +62,15 @@ static Py_ssize_t fallback_count(void)
     return PyLong_AsSsize_t(PyList_GET_ITEM(rep.fallbacks, 0));
 }
 
-static void counters_now(unsigned long long c[8])
+/* Uploads, upload bytes, downloads, download bytes, kernel launches, kernels compiled, implicit
+ * uploads, implicit downloads, kernels loaded from the disk cache: a row's columns from UP on. */
+static void counters_now(unsigned long long c[NCOUNTERS])
 {
     NgStats s;
     ng_stats_get(&s);
-    const unsigned long long v[8] = {s.uploads, s.upload_bytes, s.downloads, s.download_bytes, s.kernel_launches,
-                                     s.kernels_compiled, s.implicit_uploads, s.implicit_downloads};
+    const unsigned long long v[NCOUNTERS] = {s.uploads, s.upload_bytes, s.downloads, s.download_bytes,
+                                             s.kernel_launches, s.kernels_compiled, s.implicit_uploads,
+                                             s.implicit_downloads, s.disk_cache_hits};
     memcpy(c, v, sizeof v);
 }
 
@@ -77,7 +88,7 @@ static int row_add(PyObject *row, Py_ssize_t i, PyObject *delta)
 
 /* Adds one call (of `seconds`, counted where `kind` says unless it fell back) and the counters'
  * changes since `before` to the row; -1 with an exception. */
-static int record(Counted *self, PyObject *args, int fell_back, double seconds, const unsigned long long before[8])
+static int record(Counted *self, PyObject *args, int fell_back, double seconds, const unsigned long long before[NCOUNTERS])
 {
     PyObject *row = self->row;
     if (!row) {
@@ -95,9 +106,9 @@ static int record(Counted *self, PyObject *args, int fell_back, double seconds, 
         if (row_add(row, at, PyLong_FromLong(1)) < 0 || row_add(row, at + 1, PyFloat_FromDouble(seconds)) < 0)
             return -1;
     }
-    unsigned long long after[8];
+    unsigned long long after[NCOUNTERS];
     counters_now(after);
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < NCOUNTERS; i++)
         if (after[i] != before[i] && row_add(row, ROW_COUNTERS + i, PyLong_FromUnsignedLongLong(after[i] - before[i])) < 0)
             return -1;
     if (after[0] != before[0] && PyList_GET_ITEM(row, ROW_WHERE) == Py_None && rep.on_upload) {
@@ -117,16 +128,18 @@ static PyObject *counted_call(PyObject *op, PyObject *const *args, size_t nargsf
     if (rep.depth || (self->program_only && ngpy_called_by_numgpu()))
         return PyObject_Vectorcall(self->func, args, nargsf, kwnames);
     rep.depth++;
-    unsigned long long before[8];
+    unsigned long long before[NCOUNTERS];
     counters_now(before);
     Py_ssize_t fb0 = fallback_count();
     double t0 = now_seconds();
     PyObject *res = PyObject_Vectorcall(self->func, args, nargsf, kwnames);
-    if (res && rep.sync && ngpy.device) {
+    if (res && rep.sync && ngpy.device && !on_host(ngpy.device)) {
         NgStatus st = ng_device_sync(ngpy.device);
         if (st != NG_OK) {
             Py_CLEAR(res);
             ngpy_raise(st);
+        } else if (ngpy_fpe_deferred() < 0) {   /* (the warnings of the kernels waited for, as synchronize) */
+            Py_CLEAR(res);
         }
     }
     double seconds = now_seconds() - t0;
