@@ -175,18 +175,21 @@ def _counted_operator(name, f, index=None):
     """ndarray's special method f counted on the row `name` (index "get"/"set": a[key] and
     a[key] = v, the row named by index_kind). Called by the program only: numgpu's own code
     using operators (printing, its Python functions) is not counted apart."""
-    row_of = None
-    if index is not None:
-        form = "a[%s]" if index == "get" else "a[%s] = v"
-        by_kind = {}
+    if index is None:
+        return _counted(name, f, "device", True)
+    form = "a[%s]" if index == "get" else "a[%s] = v"
+    by_kind = {}
 
-        def row_of(args):
-            kind = index_kind(args[1])
-            row = by_kind.get(kind)
-            if row is None:
-                row = by_kind[kind] = _row(form % kind)
-            return row
-    return _counted(name, f, "device", True, row_of)
+    def row_of(args):
+        kind = index_kind(args[1])
+        row = by_kind.get(kind)
+        if row is None:
+            row = by_kind[kind] = _row(form % kind)
+        return row
+    from ._core import Counted     # (basic keys, ints and slices, find their row in C)
+    g = functools.update_wrapper(Counted(f, name, row_of, "device", True, _row(form % "basic")), f)
+    g._numgpu_counted = True
+    return g
 
 
 def _count_operators(ndarray):

@@ -26,6 +26,7 @@ typedef struct {
     PyObject *name;       /* the row's name (str), for errors */
     PyObject *row;        /* the row (list), or NULL: row_of(args) gives it */
     PyObject *row_of;     /* callable(args tuple) -> row, or NULL */
+    PyObject *basic_row;  /* with row_of (indexing): the row of a[key] for basic keys, found here */
     int kind;             /* KIND_* */
     int program_only;     /* only calls from the program's code count (not numgpu's own) */
     PyObject *dict;       /* __dict__ (functools.wraps: __name__, __doc__, __wrapped__, ...) */
@@ -88,15 +89,8 @@ static int row_add(PyObject *row, Py_ssize_t i, PyObject *delta)
 
 /* Adds one call (of `seconds`, counted where `kind` says unless it fell back) and the counters'
  * changes since `before` to the row; -1 with an exception. */
-static int record(Counted *self, PyObject *args, int fell_back, double seconds, const unsigned long long before[NCOUNTERS])
+static int record(Counted *self, PyObject *row, int fell_back, double seconds, const unsigned long long before[NCOUNTERS])
 {
-    PyObject *row = self->row;
-    if (!row) {
-        row = PyObject_CallOneArg(self->row_of, args);
-        if (!row)
-            return -1;
-        Py_DECREF(row);   /* (the rows dict holds it) */
-    }
     if (!PyList_Check(row) || PyList_GET_SIZE(row) != ROW_LEN) {
         PyErr_SetString(PyExc_TypeError, "Counted: a row is a list of the report's counts");
         return -1;
@@ -118,6 +112,18 @@ static int record(Counted *self, PyObject *args, int fell_back, double seconds, 
         Py_DECREF(r);
     }
     return 0;
+}
+
+/* An index of ints, slices, ... and None only (a view or an element): _run.index_kind's "basic". */
+static bool basic_key(PyObject *key)
+{
+    if (PyTuple_Check(key)) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(key); i++)
+            if (!basic_key(PyTuple_GET_ITEM(key, i)) || PyTuple_Check(PyTuple_GET_ITEM(key, i)))
+                return false;
+        return true;
+    }
+    return PyLong_CheckExact(key) || PySlice_Check(key) || key == Py_Ellipsis || key == Py_None;
 }
 
 /* The wrapper's call. program_only: a call from numgpu's own code (the calling frame is the
@@ -163,15 +169,19 @@ static PyObject *counted_call(PyObject *op, PyObject *const *args, size_t nargsf
             }
         }
     }
-    PyObject *argt = NULL;
-    if (!self->row) {   /* (row_of takes the positional arguments as a tuple) */
-        Py_ssize_t n = PyVectorcall_NARGS(nargsf);
-        argt = PyTuple_New(n);
+    PyObject *row = Py_XNewRef(self->row);
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+    if (!row && self->basic_row && n >= 2 && basic_key(args[1]))
+        row = Py_NewRef(self->basic_row);
+    if (!row) {   /* (row_of takes the positional arguments as a tuple) */
+        PyObject *argt = PyTuple_New(n);
         for (Py_ssize_t i = 0; argt && i < n; i++)
             PyTuple_SET_ITEM(argt, i, Py_NewRef(args[i]));
+        row = argt ? PyObject_CallOneArg(self->row_of, argt) : NULL;
+        Py_XDECREF(argt);
     }
-    int rc = (self->row || argt) ? record(self, argt, fallback_count() != fb0, seconds, before) : -1;
-    Py_XDECREF(argt);
+    int rc = row ? record(self, row, fallback_count() != fb0, seconds, before) : -1;
+    Py_XDECREF(row);
     if (rc < 0) {
         if (etype)   /* (the call's own error wins over the report's) */
             PyErr_Clear();
@@ -185,11 +195,12 @@ static PyObject *counted_call(PyObject *op, PyObject *const *args, size_t nargsf
 
 static PyObject *counted_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *kw[] = {"func", "name", "row", "kind", "program_only", NULL};
-    PyObject *func, *name, *row;
+    static char *kw[] = {"func", "name", "row", "kind", "program_only", "basic_row", NULL};
+    PyObject *func, *name, *row, *basic_row = NULL;
     const char *kind = "device";
     int program_only = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OUO|sp:Counted", kw, &func, &name, &row, &kind, &program_only))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OUO|spO!:Counted", kw, &func, &name, &row, &kind, &program_only,
+                                     &PyList_Type, &basic_row))
         return NULL;
     int k = !strcmp(kind, "device") ? KIND_DEVICE : !strcmp(kind, "host") ? KIND_HOST
           : !strcmp(kind, "fallback") ? KIND_FALLBACK : -1;
@@ -208,6 +219,7 @@ static PyObject *counted_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
         self->row = Py_NewRef(row);
     else
         self->row_of = Py_NewRef(row);
+    self->basic_row = self->row_of ? Py_XNewRef(basic_row) : NULL;
     self->kind = k;
     self->program_only = program_only;
     self->vectorcall = counted_call;
@@ -221,6 +233,7 @@ static int counted_traverse(Counted *self, visitproc visit, void *arg)
     Py_VISIT(self->name);
     Py_VISIT(self->row);
     Py_VISIT(self->row_of);
+    Py_VISIT(self->basic_row);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -231,6 +244,7 @@ static int counted_clear(Counted *self)
     Py_CLEAR(self->name);
     Py_CLEAR(self->row);
     Py_CLEAR(self->row_of);
+    Py_CLEAR(self->basic_row);
     Py_CLEAR(self->dict);
     return 0;
 }
@@ -265,8 +279,8 @@ static PyGetSetDef counted_getset[] = {
 };
 
 static PyType_Slot counted_slots[] = {
-    {Py_tp_doc, "Counted(func, name, row, kind='device', program_only=False): func, its program's calls "
-                "counted on the report's row (numgpu run; see src/pymod/report.c)."},
+    {Py_tp_doc, "Counted(func, name, row, kind='device', program_only=False, basic_row=None): func, its "
+                "program's calls counted on the report's row, or on row(args) (numgpu run; see src/pymod/report.c)."},
     {Py_tp_new, counted_new},
     {Py_tp_call, PyVectorcall_Call},
     {Py_tp_descr_get, counted_get},
