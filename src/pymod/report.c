@@ -39,8 +39,11 @@ static struct {
     PyObject *on_upload; /* callable(row): records where the row's first upload was made */
     PyObject *rename;    /* callable(exc, name) -> exc: NUMGPU_STRICT errors naming the function */
     bool sync;           /* wait for a GPU after each counted call: its time includes its kernels */
-    int depth;           /* counted calls in progress (nested ones go straight through) */
 } rep;
+
+/* Counted calls in progress in this thread (nested ones go straight through). (The counters are
+ * the process's: a row's transfers can include another thread's made meanwhile.) */
+static _Thread_local int depth;
 
 static double now_seconds(void)
 {
@@ -131,9 +134,9 @@ static bool basic_key(PyObject *key)
 static PyObject *counted_call(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Counted *self = (Counted *)op;
-    if (rep.depth || (self->program_only && ngpy_called_by_numgpu()))
+    if (depth || (self->program_only && ngpy_called_by_numgpu()))
         return PyObject_Vectorcall(self->func, args, nargsf, kwnames);
-    rep.depth++;
+    depth++;
     unsigned long long before[NCOUNTERS];
     counters_now(before);
     Py_ssize_t fb0 = fallback_count();
@@ -149,7 +152,7 @@ static PyObject *counted_call(PyObject *op, PyObject *const *args, size_t nargsf
         }
     }
     double seconds = now_seconds() - t0;
-    rep.depth--;
+    depth--;
     PyObject *etype = NULL, *evalue = NULL, *etb = NULL;
     if (!res) {
         PyErr_Fetch(&etype, &evalue, &etb);
