@@ -365,9 +365,12 @@ class NumpyShim(types.ModuleType):
         if npv in METADATA:   # np.shape(x): x.shape, no download
             return pickle_name(guarded(label, METADATA[npv], npv, _CATCH, name_strict_error), __name__, label)
         f = wrap(label, npv)
+        if f is npv:
+            return f
+        f = pickle_name(f, __name__, label)
         if _state["counting"] and isinstance(f, types.FunctionType):
-            f = _counted(label, f, "fallback")   # (its transfers on the row of its fallbacks)
-        return pickle_name(f, __name__, label) if f is not npv else f
+            f = _counted(label, f, "fallback")   # (its transfers on the row of its fallbacks; pickled by f's name)
+        return f
 
 
 def __getattr__(name):
@@ -564,7 +567,21 @@ def report_data():
     data["outside_calls"] = {k: st[k] - v for k, v in counted.items()} if _state["counting"] else None
     data["jit"] = [{"name": f.__qualname__, "file": os.path.basename(f._fn.__code__.co_filename),
                     "loops": f.loop_report()} for f in _jit_functions]
+    for j in data["jit"]:   # (a jit function's calls are the device's; how many of its loops ran as Python)
+        for e in entries:
+            if e["name"] == "jit " + j["name"]:
+                e["jit_loops"] = len(j["loops"])
+                e["jit_loops_python"] = sum(1 for lp in j["loops"] if _loop_ran(lp).startswith("Python"))
     return data
+
+
+def _loop_ran(loop):
+    """How a jit loop (a loop_report() entry) ran: "kernel ...", "Python (why)", or "not reached"."""
+    if loop["ran"].startswith("kernel"):
+        return loop["ran"]
+    if loop["kind"] == "python" or loop["ran"] != "not reached yet":   # (a Python loop records no launch)
+        return "Python (%s)" % (loop["reason"] if loop["ran"] == "not reached yet" else loop["ran"])
+    return "not reached"
 
 
 def _transfers(n, nbytes):
@@ -597,7 +614,9 @@ def report_text(data=None):
         lines.append("                   (device calls are counted with numgpu.config(report=True))")
     if entries:
         shown = entries[:40]
-        names = [e["name"] + (" *" if e["host_draws"] else "") for e in shown]
+        names = [e["name"] + (" *" if e["host_draws"] else "")
+                 + (" (%d of %d loops as Python)" % (e["jit_loops_python"], e["jit_loops"])
+                    if e.get("jit_loops_python") else "") for e in shown]
         w = max(len("function / operator"), max(len(n) for n in names))
         lines.append(("    %-*s %8s %10s %8s %10s %8s  %-13s %-13s" % (w, "function / operator", "device", "time",
                                                                   "numpy", "time", "kernels", "uploads",
@@ -643,9 +662,7 @@ def report_text(data=None):
                  % (st["kernel_launches"], st["kernels_compiled"], st["disk_cache_hits"], st["memory_cache_hits"]))
     for j in data["jit"]:
         for loop in j["loops"]:
-            lines.append("  jit %-12s loop at %s:%d: %s%s" % (
-                j["name"], j["file"], loop["line"], loop["ran"],
-                "" if loop["ran"].startswith("kernel") or not loop["reason"] else " (%s)" % loop["reason"]))
+            lines.append("  jit %-12s loop at %s:%d: %s" % (j["name"], j["file"], loop["line"], _loop_ran(loop)))
     if st["overflow_allocations"]:
         lines.append("  memory           device memory ran out: %d arrays went to managed host memory (%s there now; "
                      "slower, NUMGPU_OVERSUBSCRIBE=0 raises OutOfMemoryError instead)"

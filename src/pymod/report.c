@@ -276,6 +276,18 @@ static PyMemberDef counted_members[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
+/* pickle: by name, as a function (its __module__ and __qualname__, functools.update_wrapper's),
+ * which finds this very wrapper where it was set. */
+static PyObject *counted_reduce(PyObject *self, PyObject *unused)
+{
+    return PyObject_GetAttrString(self, "__qualname__");
+}
+
+static PyMethodDef counted_methods[] = {
+    {"__reduce__", counted_reduce, METH_NOARGS, "pickled by name, as the function it wraps"},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyGetSetDef counted_getset[] = {
     {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -292,6 +304,7 @@ static PyType_Slot counted_slots[] = {
     {Py_tp_dealloc, counted_dealloc},
     {Py_tp_members, counted_members},
     {Py_tp_getset, counted_getset},
+    {Py_tp_methods, counted_methods},
     {0, NULL},
 };
 

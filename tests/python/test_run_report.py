@@ -217,6 +217,36 @@ def test_jit_functions_and_their_loops(tmp_path, device):
     (j,) = data["jit"]
     assert j["name"] == "smooth" and [(lp["line"], lp["ran"]) for lp in j["loops"]] == [(6, "kernel")]
     assert re.search(r"jit smooth +loop at prog\.py:6: kernel", proc.stderr)
+    assert rows["jit smooth"]["jit_loops_python"] == 0 and "loops as Python" not in proc.stderr
+
+
+def test_jit_loops_that_ran_as_python(tmp_path):
+    src = ("import numpy as np\nimport numgpu\n\n"
+           "@numgpu.jit\n"
+           "def f(x):\n"
+           "    out = []\n"
+           "    for i in range(x.shape[0]):\n"
+           "        out.append(float(x[i]) * 2)\n"
+           "    t = 0.0\n"
+           "    for i in range(x.shape[0]):\n"
+           "        t += x[i]\n"
+           "    return out, float(t)\n\n"
+           "print(f(np.arange(5.0)))\n")
+    proc, data, rows = report(tmp_path, src)
+    assert (rows["jit f"]["jit_loops"], rows["jit f"]["jit_loops_python"]) == (2, 1)
+    assert re.search(r"\n    jit f \(1 of 2 loops as Python\) +1 ", proc.stderr)
+    assert re.search(r"jit f +loop at prog\.py:7: Python \(calls out\.append", proc.stderr)
+    assert re.search(r"jit f +loop at prog\.py:10: kernel", proc.stderr)
+
+
+def test_functions_pickle_with_the_report_on(tmp_path):
+    # (the counting wrappers pickle by name, as the functions they wrap)
+    src = ("import pickle\nimport numpy as np\n"
+           "for f in (np.sum, np.random.default_rng, np.linalg.norm, np.add, np.mean):\n"
+           "    print(pickle.loads(pickle.dumps(f)) is f)\n"
+           "print(pickle.loads(pickle.dumps(np.random.rand)).__name__)\n")
+    proc, data, rows = report(tmp_path, src)     # (prints what plain Python prints)
+    assert proc.stdout == "True\n" * 5 + "rand\n"
 
 
 # ---- numgpu run -m module, numgpu run - ---------------------------------------------------------
