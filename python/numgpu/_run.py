@@ -646,9 +646,11 @@ def report_text(data=None):
                     if dev == "cpu" and (st["uploads"] or st["downloads"]) else ""))
     sources = sorted((e for e in entries if e["uploads"]), key=lambda e: -e["upload_bytes"])
     for i, e in enumerate(sources[:5]):
-        lines.append("  %-16s %s (%s) by %s%s" % ("uploads from" if i == 0 else "", e["uploads"],
-                                                  _fmt_bytes(e["upload_bytes"]), e["name"],
-                                                  " at %s" % e["first_upload_at"] if e["first_upload_at"] else ""))
+        lines.append("  %-16s %s (%s%s) by %s%s" % ("uploads from" if i == 0 else "", e["uploads"],
+                                                    _fmt_bytes(e["upload_bytes"]),
+                                                    ", %d implicit" % e["implicit_uploads"] if e["implicit_uploads"]
+                                                    else "", e["name"],
+                                                    " at %s" % e["first_upload_at"] if e["first_upload_at"] else ""))
     out = data["outside_calls"]
     if out and (out["uploads"] or out["downloads"]):
         lines.append("  outside calls    %d uploads (%s), %d downloads (%s): the program reading arrays (print, "
