@@ -25,7 +25,7 @@ def add_run_arguments(p):
                    help="also write the report as JSON to PATH (as NUMGPU_REPORT=PATH; '-': to stderr in place "
                         "of the text)")
     p.add_argument("-m", dest="module", nargs=argparse.REMAINDER, metavar="module [args]",
-                   help="run a module as `python -m module` does (the rest of the line is its arguments)")
+                   help="-m module [args]: run a module as `python -m module` does (the rest of the line is its arguments)")
     p.add_argument("script", nargs="?", help="a Python script written for NumPy, or - to read it from stdin "
                                              "(run's options go before it)")
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments passed to the script")

@@ -89,7 +89,7 @@ def config(precision=None, fallback=None, strict=None, report=None, scalars=None
 rows = {}
 D_CALLS, D_TIME, H_CALLS, H_TIME, UP, UP_BYTES, DOWN, DOWN_BYTES, LAUNCHES, COMPILED, I_UP, I_DOWN, LOADED, WHERE = \
     range(14)
-_sync = [os.environ.get("NUMGPU_REPORT_ASYNC", "") in ("", "0")]   # counted calls on a GPU wait for their kernels
+_sync = [False]     # counted calls on a GPU wait for their kernels (report_setup: unless NUMGPU_REPORT_ASYNC=1)
 _NOT_COUNTED = {"config", "report", "stats", "use", "set_device", "get_device", "is_available", "devices",
                 "set_strict", "synchronize", "jit", "prange", "asnumpy", "dtype"}
 
@@ -256,7 +256,7 @@ def start_counting():
     JitFunction.__call__ = _counted_jit(JitFunction.__call__)
     # (a GPU runs kernels asynchronously: each counted call waits for its own, so that its time is
     # its own and not the next call's that waits; the cpu device's calls return when done)
-    _core.report_setup(_fallback_calls(), _first_upload, name_strict_error, _sync[0])
+    _sync[0] = _core.report_setup(_fallback_calls(), _first_upload, name_strict_error)
     from . import _protocols
     _protocols._targets.clear()   # the protocols' cached targets: now the counted ones
 

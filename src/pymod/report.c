@@ -314,22 +314,24 @@ static PyType_Spec counted_spec = {
     counted_slots,
 };
 
+/* report_setup(fallbacks, on_upload, rename): what Counted wrappers use; returns whether they
+ * wait for a GPU after each call (unless NUMGPU_REPORT_ASYNC=1). */
 static PyObject *f_report_setup(PyObject *m, PyObject *args)
 {
     PyObject *fallbacks, *on_upload, *rename;
-    int sync;
-    if (!PyArg_ParseTuple(args, "O!OOp:report_setup", &PyList_Type, &fallbacks, &on_upload, &rename, &sync))
+    if (!PyArg_ParseTuple(args, "O!OO:report_setup", &PyList_Type, &fallbacks, &on_upload, &rename))
         return NULL;
     Py_XSETREF(rep.fallbacks, Py_NewRef(fallbacks));
     Py_XSETREF(rep.on_upload, Py_NewRef(on_upload));
     Py_XSETREF(rep.rename, Py_NewRef(rename));
-    rep.sync = sync;
-    Py_RETURN_NONE;
+    rep.sync = !ng_env_flag("NUMGPU_REPORT_ASYNC", 0);
+    return PyBool_FromLong(rep.sync);
 }
 
 PyMethodDef ngpy_report_functions[] = {
     {"report_setup", f_report_setup, METH_VARARGS,
-     "report_setup(fallbacks, on_upload, rename, sync): what Counted wrappers use (numgpu run's report)."},
+     "report_setup(fallbacks, on_upload, rename): what Counted wrappers use (numgpu run's report); returns "
+     "whether they wait for a GPU after each call (unless NUMGPU_REPORT_ASYNC=1)."},
     {NULL, NULL, 0, NULL},
 };
 

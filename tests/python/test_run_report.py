@@ -320,3 +320,16 @@ def test_index_kind():
                       (ng.asarray(np.array([0, 2])), "int array"), ([0, 2], "int array"),
                       ((slice(None), np.array([1])), "int array"), ((np.array([1]), a > 0), "bool mask")):
         assert _run.index_kind(key) == kind, key
+
+
+@pytest.mark.skipif("opencl" not in DEVICES, reason="no OpenCL device (PoCL)")
+def test_gpu_calls_wait_for_their_kernels_unless_async(tmp_path):
+    src = "import numpy as np\nprint(float((np.ones(1000) * 2).sum()))\n"
+    for env, waits in (({}, True), ({"NUMGPU_REPORT_ASYNC": "1"}, False)):
+        script = tmp_path / "w.py"
+        script.write_text(src)
+        proc = python(["-m", "numgpu", "run", "--json", "-", str(script)], env=dict(env, NUMGPU_DEVICE="opencl"))
+        assert proc.returncode == 0 and proc.stdout == "2000.0\n", proc.stderr
+        assert json.loads(proc.stderr)["synchronised_calls"] is waits
+    proc = python(["-m", "numgpu", "run", str(script)], env={"NUMGPU_DEVICE": "opencl"})
+    assert "times include\n     each call's kernels" in proc.stderr
