@@ -208,8 +208,7 @@ static PyObject *counted_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     int k = !strcmp(kind, "device") ? KIND_DEVICE : !strcmp(kind, "host") ? KIND_HOST
           : !strcmp(kind, "fallback") ? KIND_FALLBACK : -1;
     if (k < 0)
-        return PyErr_Format(PyExc_ValueError, "Counted: kind must be 'device', 'host' or 'fallback', not %R",
-                            PyTuple_GET_ITEM(args, 3));
+        return PyErr_Format(PyExc_ValueError, "Counted: kind must be 'device', 'host' or 'fallback', not '%s'", kind);
     if (!PyCallable_Check(func) || !(PyList_Check(row) || PyCallable_Check(row)))
         return PyErr_Format(PyExc_TypeError, "Counted(func, name, row): a callable, a str and a row (list) or a "
                                              "callable giving it");

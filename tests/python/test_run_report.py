@@ -333,3 +333,23 @@ def test_gpu_calls_wait_for_their_kernels_unless_async(tmp_path):
         assert json.loads(proc.stderr)["synchronised_calls"] is waits
     proc = python(["-m", "numgpu", "run", str(script)], env={"NUMGPU_DEVICE": "opencl"})
     assert "times include\n     each call's kernels" in proc.stderr
+
+
+def test_counted_wrapper_checks_its_arguments():
+    from numgpu._core import Counted
+    with pytest.raises(ValueError, match="kind must be 'device', 'host' or 'fallback', not 'gpu'"):
+        Counted(len, "x", [], kind="gpu")
+    with pytest.raises(TypeError, match="a callable, a str and a row"):
+        Counted(len, "x", 5)
+    with pytest.raises(TypeError, match="a callable, a str and a row"):
+        Counted(5, "x", [])
+    short = Counted(len, "x", [0] * 3)
+    with pytest.raises(TypeError, match="a row is a list of the report's counts"):
+        short([1])
+    row = [0, 0.0, 0, 0.0] + [0] * 9 + [None]
+    c = Counted(len, "x", row)
+    assert c([1, 2, 3]) == 3 and c("ab") == 2
+    assert row[0] == 2 and row[1] > 0 and row[2:] == [0, 0.0] + [0] * 9 + [None]
+    with pytest.raises(TypeError):      # (the call's own error, counted too)
+        c(5)
+    assert row[0] == 3
