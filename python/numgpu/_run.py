@@ -612,6 +612,12 @@ def report_text(data=None):
                  % (n_dev, n_fb, ", %d random draws by NumPy on the host (uploaded)" % n_draw if n_draw else ""))
     if not data["counting"]:
         lines.append("                   (device calls are counted with numgpu.config(report=True))")
+    elif data["wall_time"] is not None:
+        t_dev = sum(e["device_time"] for e in entries)
+        t_host = sum(e["host_draw_time"] + e["fallback_time"] for e in entries)
+        lines.append("  time             %.3f s in device calls, %.3f s in NumPy on the host, %.3f s elsewhere "
+                     "(the script's own Python, imports, printing)"
+                     % (t_dev, t_host, max(0.0, data["wall_time"] - t_dev - t_host)))
     if entries:
         shown = entries[:40]
         names = [e["name"] + (" *" if e["host_draws"] else "")

@@ -142,7 +142,10 @@ def _counted_draw(cls, name, f):
     if caller is None:
         caller = _draws[(cls, name)] = _counter[0]("numpy.random.%s.%s" % (_class_label(cls), name),
                                                     lambda method, *a, **k: method(*a, **k), "host")
-    return _functools.partial(caller, f)
+    draw = _functools.partial(caller, f)
+    draw.__name__ = draw.__qualname__ = f.__name__
+    draw.__doc__, draw.__wrapped__ = f.__doc__, f
+    return draw
 
 
 def _count_calls(counted):

@@ -100,6 +100,10 @@ def test_operators_are_rows(tmp_path, device):
     assert rows["a[basic]"]["kernel_launches"] == 0              # views and elements: no kernel
     text = proc.stderr
     assert re.search(r"\n    a \* b \(multiply\) +9 +[\d.]+s +0 +[\d.]+s", text)
+    # the wall time split: in device calls (the rows' device times), in NumPy, elsewhere
+    m = re.search(r"time +([\d.]+) s in device calls, ([\d.]+) s in NumPy on the host, ([\d.]+) s elsewhere", text)
+    assert m and abs(float(m.group(1)) - sum(e["device_time"] for e in data["calls"])) < 2e-3
+    assert float(m.group(1)) + float(m.group(2)) + float(m.group(3)) <= data["wall_time"] + 2e-3
     # every transfer is a row's or outside the counted calls
     for k in ("uploads", "upload_bytes", "downloads", "download_bytes"):
         assert sum(e[k] for e in data["calls"]) + data["outside_calls"][k] == data["totals"][k], k
