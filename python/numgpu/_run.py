@@ -566,13 +566,21 @@ def report_data():
                                                        "implicit_uploads", "implicit_downloads")}
     data["outside_calls"] = {k: st[k] - v for k, v in counted.items()} if _state["counting"] else None
     data["jit"] = [{"name": f.__qualname__, "file": os.path.basename(f._fn.__code__.co_filename),
-                    "loops": f.loop_report()} for f in _jit_functions]
+                    "loops": _loops(f)} for f in _jit_functions]
     for j in data["jit"]:   # (a jit function's calls are the device's; how many of its loops ran as Python)
         for e in entries:
             if e["name"] == "jit " + j["name"]:
                 e["jit_loops"] = len(j["loops"])
                 e["jit_loops_python"] = sum(1 for lp in j["loops"] if _loop_ran(lp).startswith("Python"))
     return data
+
+
+def _loops(f):
+    """f.loop_report(), or none (the report must not fail)."""
+    try:
+        return f.loop_report()
+    except Exception:  # noqa: BLE001
+        return []
 
 
 def _loop_ran(loop):
