@@ -867,7 +867,11 @@ def run_script(script, args=(), report_on=True, profile=False, precision=None, d
         if spec is not None:
             runpy.run_module(spec.name, run_name="__main__", alter_sys=True)
         elif script == "-":
-            code = compile(sys.stdin.read(), "<stdin>", "exec")
+            import linecache
+            source = sys.stdin.read()
+            # (its lines for tracebacks, --profile and @numgpu.jit, which reads a function's source)
+            linecache.cache["<stdin>"] = (len(source), None, source.splitlines(True), "<stdin>")
+            code = compile(source, "<stdin>", "exec")
             main = types.ModuleType("__main__")
             main.__file__ = "<stdin>"
             main.__builtins__ = builtins

@@ -300,6 +300,13 @@ def test_run_stdin(tmp_path):
     assert "numgpu run report for <stdin>" in proc.stderr
     proc = python(["-m", "numgpu", "run", "--no-report", "-"], stdin="import numpy as np\nnp.ones(2) + np.ones(3)\n")
     assert proc.returncode == 1 and 'File "<stdin>", line 2' in proc.stderr and "ValueError" in proc.stderr
+    assert "np.ones(2) + np.ones(3)" in proc.stderr       # (the line shown: its source is kept)
+    # @numgpu.jit reads a function's source: one read from stdin compiles too
+    jit_src = ("import numpy as np\nimport numgpu\n@numgpu.jit\ndef f(x):\n    for i in range(x.shape[0]):\n"
+               "        x[i] = x[i] * 2\n    return x\nprint(f(np.ones(4)))\n")
+    proc = python(["-m", "numgpu", "run", "-"], stdin=jit_src)
+    assert proc.returncode == 0 and proc.stdout == "[2. 2. 2. 2.]\n", proc.stderr
+    assert "loop at <stdin>:5: kernel" in proc.stderr
 
 
 def test_json_report_to_stderr(tmp_path):
