@@ -91,8 +91,7 @@ def test_operators_are_rows(tmp_path, device):
     assert calls.pop("divmod(a, b)") == 1
     assert calls.pop("numpy.ndarray.sum") == 2 and calls.pop("numpy.arange") == 1
     assert calls.pop("numpy.ones") == 3 and calls.pop("numpy.array") == 1
-    assert calls.pop("numpy.ndarray.T") == 1 if "numpy.ndarray.T" in calls else True
-    # a[2:8], a[3], q[:3], r[:3], n[:2], d[:3] (printing the arrays is numgpu's own code: not counted)
+    # a[2:8], a[3], q[:3], r[:3], n[:2], d[:3] (x.T is an attribute; printing arrays is numgpu's own code: not counted)
     assert calls.pop("a[basic]") == 6
     assert calls == {}, calls
     # Each operator that computes launched its kernels inside its own row.
