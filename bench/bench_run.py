@@ -12,7 +12,10 @@ Prints, per operation, numgpu's time, NumPy's and the ratio NumPy/numgpu (>1: nu
      (np.angle), creation (full, linspace with complex values), astype, the fallback;
   4. dispatch overhead on tiny arrays: np.add(x, y) through the protocol vs numgpu.add(x, y);
   5. each script in tests/scripts: wall time under plain Python vs `numgpu run --no-report`
-     (fresh processes, kernel disk cache warm).
+     (fresh processes, kernel disk cache warm);
+  6. the report's cost: a loop of 10^5 small operators (a * b, a + 1, a[2:5], -a, a < b on 10
+     elements) under `numgpu run --no-report` and `numgpu run` (each operator counted), per
+     operation, beside plain NumPy (--report-only: this part alone).
 """
 import argparse
 import os
@@ -135,18 +138,64 @@ def bench_scripts(repeat):
         print("%-36s %12.3f s  %12.3f s  %8.2fx" % (s, t_ng, t_np, t_np / t_ng))
 
 
+REPORT_LOOP = """\
+import sys, time
+import numpy as np
+a = np.ones(10); b = np.ones(10)
+best = [float("inf")] * 2
+for _ in range(int(sys.argv[1])):
+    t = time.perf_counter()
+    for i in range(100000):
+        c = a * b
+    t1 = time.perf_counter()
+    for i in range(20000):
+        c = a + 1; d = a[2:5]; e = -a; f = a < b; g = a * b
+    t2 = time.perf_counter()
+    best = [min(best[0], (t1 - t) / 1e5), min(best[1], (t2 - t1) / 1e5)]
+print(best[0], best[1])
+"""
+
+
+def bench_report(repeat):
+    """Per operation, the best of `repeat` loops of 10^5 (fresh processes, the device of NUMGPU_DEVICE)."""
+    import tempfile
+    env = dict(os.environ, NUMGPU_FALLBACK="silent")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (os.path.join(REPO, "python"), env.get("PYTHONPATH")) if p)
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(REPORT_LOOP)
+    try:
+        def per_op(cmd):
+            out = subprocess.run(cmd + [f.name, str(repeat)], env=env, capture_output=True, text=True, check=True)
+            return [float(v) for v in out.stdout.split()]
+        plain = per_op([sys.executable])
+        off = per_op([sys.executable, "-m", "numgpu", "run", "--no-report"])
+        on = per_op([sys.executable, "-m", "numgpu", "run"])
+    finally:
+        os.unlink(f.name)
+    print("\nthe report's cost: 10^5 operators on 10 elements, per operation (best of %d loops)" % repeat)
+    print("%-36s %12s %12s %12s %9s %9s" % ("loop", "no report", "report", "numpy", "on/off", "on-off"))
+    for i, name in enumerate(("c = a * b", "a + 1, a[2:5], -a, a < b, a * b")):
+        print("%-36s %9.2f us %9.2f us %9.2f us %8.2fx %6.2f us" % (name, off[i] * 1e6, on[i] * 1e6, plain[i] * 1e6,
+                                                                  on[i] / off[i], (on[i] - off[i]) * 1e6))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=4_000_000)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--no-scripts", action="store_true")
+    ap.add_argument("--report-only", action="store_true", help="only the report's cost (part 6)")
     args = ap.parse_args()
     print("device:", ng.get_device())
+    if args.report_only:
+        bench_report(args.repeat)
+        return
     bench_protocols(args.n, args.repeat)
     bench_complex(args.n // 4, args.repeat)
     bench_overhead(args.repeat)
     if not args.no_scripts:
         bench_scripts(max(1, args.repeat // 2))
+    bench_report(args.repeat)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
     numgpu bench script.py [args]     the script under NumPy and under numgpu on each device, timed
     numgpu demo                       the seed example: char-level one-hot, loop vs vectorised
     numgpu run script.py [args]       an unmodified NumPy script on the device, with a report at exit
+    numgpu run -m module [args]       the same for a module (as python -m), `numgpu run -` for stdin
 """
 import argparse
 import os
@@ -20,7 +21,13 @@ def add_run_arguments(p):
     p.add_argument("--device", help="the device: cpu, opencl, opencl:N, cuda, cuda:N (default: NUMGPU_DEVICE or auto)")
     p.add_argument("--fallback", choices=("warn", "silent", "error"),
                    help="what a NumPy function numgpu lacks does (default: NUMGPU_FALLBACK or warn)")
-    p.add_argument("script", nargs="?", help="a Python script written for NumPy (run's options go before it)")
+    p.add_argument("--json", metavar="PATH",
+                   help="also write the report as JSON to PATH (as NUMGPU_REPORT=PATH; '-': to stderr in place "
+                        "of the text)")
+    p.add_argument("-m", dest="module", nargs=argparse.REMAINDER, metavar="module [args]",
+                   help="-m module [args]: run a module as `python -m module` does (the rest of the line is its arguments)")
+    p.add_argument("script", nargs="?", help="a Python script written for NumPy, or - to read it from stdin "
+                                             "(run's options go before it)")
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments passed to the script")
 
 
@@ -29,10 +36,22 @@ def run_command(args):
     if args.fallback:
         from numgpu import _fallback
         _fallback.set_mode(args.fallback)
-    if args.script is None:
-        print("numgpu run: give the script to run: numgpu run [options] script.py [args]", file=sys.stderr)
+    module = None
+    if args.module is not None:
+        if not args.module:
+            print("numgpu run: -m needs a module name: numgpu run [options] -m module [args]", file=sys.stderr)
+            return 2
+        module, args.args = args.module[0], args.module[1:]
+        try:
+            _run.find_module(module)
+        except ValueError as e:
+            print("numgpu run: -m %s: %s" % (module, e), file=sys.stderr)
+            return 2
+    elif args.script is None:
+        print("numgpu run: give the script to run: numgpu run [options] script.py [args] "
+              "(or -m module, or - for stdin)", file=sys.stderr)
         return 2
-    if not os.path.isfile(args.script):
+    elif args.script != "-" and not os.path.isfile(args.script):
         print("numgpu run: %s: %s" % (args.script, "a folder, not a script" if os.path.isdir(args.script)
                                       else "no such script"), file=sys.stderr)
         return 2
@@ -45,8 +64,10 @@ def run_command(args):
     if str(numgpu.get_device()).startswith("null"):
         print("numgpu run: the null device runs no kernel (arrays read as zeros): kernels are generated, "
               "none runs", file=sys.stderr)
-    return _run.run_script(args.script, args.args, report_on=args.report, profile=args.profile,
-                           precision=args.precision, device=args.device)
+    if args.json:
+        os.environ["NUMGPU_REPORT"] = args.json
+    return _run.run_script(args.script, args.args, report_on=args.report or bool(args.json), profile=args.profile,
+                           precision=args.precision, device=args.device, module=module)
 
 
 def main(argv=None):

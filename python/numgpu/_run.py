@@ -42,7 +42,8 @@ def config(precision=None, fallback=None, strict=None, report=None, scalars=None
     fallback   "warn" | "silent" | "error": what a call that runs on NumPy does
                (as NUMGPU_FALLBACK).
     strict     True: implicit transfers and fallbacks are errors (as NUMGPU_STRICT=1).
-    report     True: count device calls per function from now on and print the report at exit.
+    report     True: count calls per function and operator from now on and print the report at exit
+               (NUMGPU_REPORT=path: also as JSON in that file; "-": JSON to stderr, no text).
     scalars    "numpy": results NumPy gives as scalars (reductions, `x[i]`, operators on
                scalars) are NumPy's scalars, read in place on cpu, downloaded from a GPU (each
                waits for the device): `isinstance(x.sum(), np.floating)` and
@@ -76,43 +77,130 @@ def config(precision=None, fallback=None, strict=None, report=None, scalars=None
     return prev
 
 
-# ---- counting device calls ------------------------------------------------------------------
+# ---- counting calls ---------------------------------------------------------------------------
 
-_depth = [0]
+# One row per function, method, operator or jit function the program called (only while counting):
+# name -> [device calls, device seconds, host calls, host seconds, uploads, upload bytes, downloads,
+#          download bytes, kernel launches, kernels compiled, implicit uploads, implicit downloads,
+#          kernels loaded from the disk cache, where the first upload was made ("file:line" of the
+#          program's line)] (the layout of src/pymod/report.c's rows).
+# Host calls are numpy.random's streams (NumPy draws, the result is uploaded); fallbacks to NumPy
+# are counted by _fallback.counts. The transfers and kernels are those made during the row's calls.
+rows = {}
+D_CALLS, D_TIME, H_CALLS, H_TIME, UP, UP_BYTES, DOWN, DOWN_BYTES, LAUNCHES, COMPILED, I_UP, I_DOWN, LOADED, WHERE = \
+    range(14)
+_sync = [False]     # counted calls on a GPU wait for their kernels (report_setup: unless NUMGPU_REPORT_ASYNC=1)
 _NOT_COUNTED = {"config", "report", "stats", "use", "set_device", "get_device", "is_available", "devices",
                 "set_strict", "synchronize", "jit", "prange", "asnumpy", "dtype"}
 
 
-def _counted(name, f):
-    """f, counting calls and time under `name`; nested calls (numgpu calling itself) count once."""
+def _row(name):
+    row = rows.get(name)
+    if row is None:
+        row = rows[name] = [0, 0.0, 0, 0.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, None]
+    return row
+
+
+def _first_upload(row):
+    """Records on `row` where its first upload was made: 'file:line' of the program's innermost
+    frame (the script's own code), called by the Counted wrapper that saw it."""
+    frame = sys._getframe(1)
+    while frame is not None and not is_user_code(frame.f_globals):
+        frame = frame.f_back
+    if frame is not None:
+        row[WHERE] = "%s:%d" % (os.path.basename(frame.f_code.co_filename), frame.f_lineno)
+
+
+def _counted(name, f, kind="device", program_only=False, row_of=None):
+    """f, counting calls, time, transfers and kernels on the row `name` (a numgpu._core.Counted:
+    src/pymod/report.c); nested calls (numgpu calling itself) count once, in the outer call.
+    kind "device": a call is the device's unless it fell back to NumPy (_fallback.counts times
+    those: the row gets their transfers); "host": NumPy's random streams (drawn on the host,
+    uploaded); "fallback": NumPy's function through the fallback. program_only: calls made by
+    numgpu's own code are not counted (operators, which its Python code uses). row_of(args): the
+    row from the positional arguments (indexing)."""
     if getattr(f, "_numgpu_counted", False):
         return f
-
-    fallbacks = _fallback_calls()
-    from ._fallback import program_result   # (a 0-d result the program gets: NumPy's scalar, config(scalars=))
-
-    @functools.wraps(f)
-    def g(*args, **kwargs):
-        if _depth[0]:
-            return f(*args, **kwargs)
-        _depth[0] += 1
-        t0, n0 = time.perf_counter(), fallbacks[0]
-        try:
-            return program_result(f(*args, **kwargs))
-        except RuntimeError as e:
-            raise name_strict_error(e, name)
-        finally:
-            _depth[0] -= 1
-            if fallbacks[0] == n0:   # (a call that fell back is counted by the fallback alone)
-                rec = device_counts.get(name)
-                if rec is None:
-                    rec = device_counts[name] = [0, 0.0]
-                rec[0] += 1
-                rec[1] += time.perf_counter() - t0
+    from ._core import Counted
+    g = functools.update_wrapper(Counted(f, name, _row(name) if row_of is None else row_of, kind, program_only), f)
     g._numgpu_counted = True
-    from ._fallback import WRAPPERS
-    WRAPPERS.add(g.__code__)       # (a guard inside looks through it for the program's call)
     return g
+
+
+# The operators of ndarray, counted under the name of the operation and of NumPy's ufunc that does
+# the same (a reflected operator, 2 * a, counts as a * b).
+_BINARY = (("add", "+", "add"), ("sub", "-", "subtract"), ("mul", "*", "multiply"), ("truediv", "/", "divide"),
+           ("floordiv", "//", "floor_divide"), ("mod", "%", "remainder"), ("pow", "**", "power"),
+           ("lshift", "<<", "left_shift"), ("rshift", ">>", "right_shift"), ("and", "&", "bitwise_and"),
+           ("or", "|", "bitwise_or"), ("xor", "^", "bitwise_xor"), ("matmul", "@", "matmul"))
+_COMPARE = (("lt", "<", "less"), ("le", "<=", "less_equal"), ("gt", ">", "greater"), ("ge", ">=", "greater_equal"),
+            ("eq", "==", "equal"), ("ne", "!=", "not_equal"))
+_UNARY = (("neg", "-a", "negative"), ("pos", "+a", "positive"), ("abs", "abs(a)", "absolute"),
+          ("invert", "~a", "invert"))
+
+
+def operator_rows():
+    """{ndarray's special method: the row its calls count under}: "a * b (multiply)",
+    "a *= b (multiply, in place)", "-a (negative)", "a < b (less)", "divmod(a, b)"."""
+    out = {}
+    for entry in _BINARY:
+        short, sym, ufunc = entry[0], entry[1], entry[-1]
+        out["__%s__" % short] = out["__r%s__" % short] = "a %s b (%s)" % (sym, ufunc)
+        out["__i%s__" % short] = "a %s= b (%s, in place)" % (sym, ufunc)
+    for short, sym, ufunc in _COMPARE:
+        out["__%s__" % short] = "a %s b (%s)" % (sym, ufunc)
+    for short, sym, ufunc in _UNARY:
+        out["__%s__" % short] = "%s (%s)" % (sym, ufunc)
+    out["__divmod__"] = out["__rdivmod__"] = "divmod(a, b)"
+    return out
+
+
+def index_kind(key):
+    """How `a[key]` indexes: "basic" (ints, slices, ..., None: a view or an element, no kernel),
+    "bool mask" or "int array" (a gather: a kernel and a new array), as NumPy's rules tell them."""
+    if isinstance(key, tuple):
+        kinds = {index_kind(k) for k in key}
+        return "bool mask" if "bool mask" in kinds else "int array" if "int array" in kinds else "basic"
+    dt = getattr(key, "dtype", None)
+    if dt is not None and getattr(key, "ndim", 0) > 0:
+        return "bool mask" if dt == bool else "int array"
+    if isinstance(key, list):
+        return "bool mask" if key and all(type(k) is bool for k in key) else "int array"
+    if dt is not None and dt == bool:   # a 0-d bool: a mask too
+        return "bool mask"
+    return "basic"
+
+
+def _counted_operator(name, f, index=None):
+    """ndarray's special method f counted on the row `name` (index "get"/"set": a[key] and
+    a[key] = v, the row named by index_kind). Called by the program only: numgpu's own code
+    using operators (printing, its Python functions) is not counted apart."""
+    if index is None:
+        return _counted(name, f, "device", True)
+    form = "a[%s]" if index == "get" else "a[%s] = v"
+    by_kind = {}
+
+    def row_of(args):
+        kind = index_kind(args[1])
+        row = by_kind.get(kind)
+        if row is None:
+            row = by_kind[kind] = _row(form % kind)
+        return row
+    from ._core import Counted     # (basic keys, ints and slices, find their row in C)
+    g = functools.update_wrapper(Counted(f, name, row_of, "device", True, _row(form % "basic")), f)
+    g._numgpu_counted = True
+    return g
+
+
+def _count_operators(ndarray):
+    for special, name in operator_rows().items():
+        f = vars(ndarray).get(special)
+        if f is not None and not getattr(f, "_numgpu_counted", False):
+            setattr(ndarray, special, _counted_operator(name, f))
+    for special, index in (("__getitem__", "get"), ("__setitem__", "set")):
+        f = vars(ndarray)[special]
+        if not getattr(f, "_numgpu_counted", False):
+            setattr(ndarray, special, _counted_operator(special, f, index))
 
 
 def _fallback_calls():
@@ -138,10 +226,14 @@ def _countable(name, v):
 
 
 def start_counting():
-    """Wrap numgpu's public functions (and ndarray's methods) to count calls per function."""
+    """Wrap numgpu's public functions, ndarray's methods and operators, numpy.random's streams and
+    jit functions to count calls per function (nothing is wrapped until this is called)."""
     if _state["counting"]:
         return
     import numgpu
+    from . import _core
+    from . import random as ng_random
+    from .jit import JitFunction
     from ._core import ndarray
     _state["counting"] = True
     _state["t0"] = _state["t0"] or time.perf_counter()
@@ -154,12 +246,36 @@ def start_counting():
             if isinstance(v, ufunc) and not getattr(v, "_numgpu_counted", False):
                 setattr(mod, name, v.counted(prefix + name, _counted))   # numpy.add, numpy.add.reduce, ...
             elif _countable(name, v):
-                setattr(mod, name, _counted(prefix + name, v))
+                kind = "host" if mod is ng_random and ng_random._draws_on_host(v) else "device"
+                setattr(mod, name, _counted(prefix + name, v, kind))
     for name, v in list(vars(ndarray).items()):
         if _countable(name, v) and name not in ("get", "to"):
             setattr(ndarray, name, _counted("numpy.ndarray." + name, v))
+    _count_operators(ndarray)
+    ng_random._count_calls(_counted)
+    JitFunction.__call__ = _counted_jit(JitFunction.__call__)
+    # (a GPU runs kernels asynchronously: each counted call waits for its own, so that its time is
+    # its own and not the next call's that waits; the cpu device's calls return when done)
+    _sync[0] = _core.report_setup(_fallback_calls(), _first_upload, name_strict_error)
     from . import _protocols
     _protocols._targets.clear()   # the protocols' cached targets: now the counted ones
+
+
+_jit_functions = []     # the jit functions the program called (for their loops in the report)
+
+
+def _counted_jit(call):
+    """JitFunction.__call__ counted under "jit <name>"; the report lists how its loops ran."""
+    counted = {}
+
+    def __call__(self, *args, **kwargs):
+        g = counted.get(self)
+        if g is None:
+            g = counted[self] = _counted("jit %s" % self.__qualname__, functools.partial(call, self))
+            _jit_functions.append(self)
+        return g(*args, **kwargs)
+    __call__._numgpu_counted = True
+    return __call__
 
 
 # ---- the numpy shim ---------------------------------------------------------------------------
@@ -249,7 +365,12 @@ class NumpyShim(types.ModuleType):
         if npv in METADATA:   # np.shape(x): x.shape, no download
             return pickle_name(guarded(label, METADATA[npv], npv, _CATCH, name_strict_error), __name__, label)
         f = wrap(label, npv)
-        return pickle_name(f, __name__, label) if f is not npv else f
+        if f is npv:
+            return f
+        f = pickle_name(f, __name__, label)
+        if _state["counting"] and isinstance(f, types.FunctionType):
+            f = _counted(label, f, "fallback")   # (its transfers on the row of its fallbacks; pickled by f's name)
+        return f
 
 
 def __getattr__(name):
@@ -341,6 +462,7 @@ def _library_roots():
 
 
 _user_cache = {}
+_user_roots = []     # the program's own files wherever they are (numgpu run -m: the module's package)
 
 
 def is_user_code(globals_):
@@ -355,7 +477,8 @@ def is_user_code(globals_):
         global _ROOTS
         _ROOTS = _ROOTS or _library_roots()
         path = os.path.realpath(f)
-        r = _user_cache[f] = not path.startswith(_ROOTS) and "site-packages" not in path
+        r = _user_cache[f] = (path.startswith(tuple(_user_roots)) or not path.startswith(_ROOTS)
+                              and "site-packages" not in path)
     return r
 
 
@@ -391,46 +514,162 @@ def _fmt_bytes(n):
         n /= 1024.0
 
 
-def report_text():
-    """The report as text: wall time, per-function device vs NumPy calls, transfers, kernels."""
+def report_data():
+    """What the report says, as a dict (numgpu run --json writes it): the run, one entry per row
+    (function, method, operator, jit function) with its device and host calls, and the totals."""
     import numgpu
     from . import _fallback
+    from . import random as ng_random
     st = numgpu.stats()
-    lines = ["", "numgpu run report" + (" for %s" % _state["script"] if _state["script"] else "")]
-    if _state["t0"] is not None:
-        lines.append("  wall time        %.3f s" % (time.perf_counter() - _state["t0"]))
+    data = {"script": _state["script"], "wall_time": None if _state["t0"] is None else time.perf_counter() - _state["t0"],
+            "precision": _state["precision"], "counting": _state["counting"]}
     try:
-        dev = numgpu.get_device()
+        data["device"] = dev = numgpu.get_device()
         if dev == "cpu":   # where its matrix products and solves ran
             found, text = numgpu._core.cpu_blas()
-            dev += " (matrix products and solves: %s)" % (os.path.basename(text) if found else
-                                                          "generated kernels; " + text)
-        lines.append("  device           %s" % dev)
+            data["cpu_blas"] = os.path.basename(text) if found else "generated kernels; " + text
     except Exception as e:  # noqa: BLE001 (the report must not fail)
-        lines.append("  device           unavailable (%s)" % e)
-    prec = _state["precision"]
+        data["device"] = None
+        data["device_error"] = str(e)
+    data["synchronised_calls"] = _sync[0] and data["device"] is not None and not data["device"].startswith(("cpu", "null"))
+    entries = []
+    for name in set(rows) | set(_fallback.counts):
+        r = rows.get(name) or [0, 0.0, 0, 0.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, None]
+        fb = _fallback.counts.get(name, (0, 0.0))
+        if not (r[D_CALLS] or r[H_CALLS] or fb[0] or any(r[UP:WHERE])):
+            continue          # (a row made when its function was wrapped, never called)
+        draws = (r[H_CALLS], r[H_TIME])
+        if fb[0] and name.startswith("numpy.random.") and ng_random._draws_on_host(
+                vars(ng_random).get(name[len("numpy.random."):])):
+            draws, fb = (draws[0] + fb[0], draws[1] + fb[1]), (0, 0.0)   # (np.random.rand: NumPy's stream, not a fallback)
+        entries.append({
+            "name": name, "device_calls": r[D_CALLS], "device_time": r[D_TIME],
+            "host_draws": draws[0], "host_draw_time": draws[1],
+            "fallback_calls": fb[0], "fallback_time": fb[1],
+            "uploads": r[UP], "upload_bytes": r[UP_BYTES], "downloads": r[DOWN], "download_bytes": r[DOWN_BYTES],
+            "implicit_uploads": r[I_UP], "implicit_downloads": r[I_DOWN],
+            "kernel_launches": r[LAUNCHES], "kernels_compiled": r[COMPILED], "kernels_loaded": r[LOADED],
+            "first_upload_at": r[WHERE]})
+    entries.sort(key=lambda e: (-(e["device_time"] + e["host_draw_time"] + e["fallback_time"]), e["name"]))
+    data["calls"] = entries
+    data["totals"] = dict(st)
+    counted = {k: sum(e[k] for e in entries) for k in ("uploads", "upload_bytes", "downloads", "download_bytes",
+                                                       "implicit_uploads", "implicit_downloads")}
+    data["outside_calls"] = {k: st[k] - v for k, v in counted.items()} if _state["counting"] else None
+    data["jit"] = [{"name": f.__qualname__, "file": os.path.basename(f._fn.__code__.co_filename),
+                    "loops": _loops(f)} for f in _jit_functions]
+    for j in data["jit"]:   # (a jit function's calls are the device's; how many of its loops ran as Python)
+        for e in entries:
+            if e["name"] == "jit " + j["name"]:
+                e["jit_loops"] = len(j["loops"])
+                e["jit_loops_python"] = sum(1 for lp in j["loops"] if _loop_ran(lp).startswith("Python"))
+    return data
+
+
+def _loops(f):
+    """f.loop_report(), or none (the report must not fail)."""
+    try:
+        return f.loop_report()
+    except Exception:  # noqa: BLE001
+        return []
+
+
+def _loop_ran(loop):
+    """How a jit loop (a loop_report() entry) ran: "kernel ...", "Python (why)", or "not reached"."""
+    if loop["ran"].startswith("kernel"):
+        return loop["ran"]
+    if loop["kind"] == "python" or loop["ran"] != "not reached yet":   # (a Python loop records no launch)
+        return "Python (%s)" % (loop["reason"] if loop["ran"] == "not reached yet" else loop["ran"])
+    return "not reached"
+
+
+def _transfers(n, nbytes):
+    return "%d (%s)" % (n, _fmt_bytes(nbytes)) if n else ""
+
+
+def report_text(data=None):
+    """The report as text: wall time, per-function device vs NumPy calls with the transfers and
+    kernels each made, where uploads came from, transfers outside the counted calls, kernels."""
+    data = data or report_data()
+    st = data["totals"]
+    lines = ["", "numgpu run report" + (" for %s" % data["script"] if data["script"] else "")]
+    if data["wall_time"] is not None:
+        lines.append("  wall time        %.3f s" % data["wall_time"])
+    dev = data["device"]
+    if dev is None:
+        lines.append("  device           unavailable (%s)" % data["device_error"])
+    else:
+        lines.append("  device           %s" % (dev + (" (matrix products and solves: %s)" % data["cpu_blas"]
+                                                          if "cpu_blas" in data else "")))
     lines.append("  precision        %s" % ("float32 (float64 data and defaults run as float32)"
-                                            if prec == "float32" else "float64 (as NumPy)"))
-    names = sorted(set(device_counts) | set(_fallback.counts),
-                   key=lambda n: -(device_counts.get(n, [0, 0])[1] + _fallback.counts.get(n, [0, 0])[1]))
-    lines.append("  functions        %d on the device, %d on NumPy (fallback)"
-                 % (sum(v[0] for v in device_counts.values()), sum(v[0] for v in _fallback.counts.values())))
-    if not _state["counting"]:
+                                            if data["precision"] == "float32" else "float64 (as NumPy)"))
+    entries = data["calls"]
+    n_dev = sum(e["device_calls"] for e in entries)
+    n_draw = sum(e["host_draws"] for e in entries)
+    n_fb = sum(e["fallback_calls"] for e in entries)
+    lines.append("  calls            %d on the device, %d on NumPy (fallback)%s"
+                 % (n_dev, n_fb, ", %d random draws by NumPy on the host (uploaded)" % n_draw if n_draw else ""))
+    if not data["counting"]:
         lines.append("                   (device calls are counted with numgpu.config(report=True))")
-    if names:
-        lines.append("    %-34s %8s %10s %8s %10s" % ("function", "device", "time", "numpy", "time"))
-        for n in names[:40]:
-            d = device_counts.get(n, [0, 0.0])
-            h = _fallback.counts.get(n, [0, 0.0])
-            lines.append("    %-34s %8d %9.4fs %8d %9.4fs" % (n[:34], d[0], d[1], h[0], h[1]))
-        if len(names) > 40:
-            lines.append("    ... %d more" % (len(names) - 40))
-    lines.append("  transfers        %d uploads (%s), %d downloads (%s)"
-                 % (st["uploads"], _fmt_bytes(st["upload_bytes"]), st["downloads"], _fmt_bytes(st["download_bytes"])))
-    lines.append("  implicit         %d uploads, %d downloads (NUMGPU_STRICT=1 makes them errors)"
+    elif data["wall_time"] is not None:
+        t_dev = sum(e["device_time"] for e in entries)
+        t_host = sum(e["host_draw_time"] + e["fallback_time"] for e in entries)
+        lines.append("  time             %.3f s in device calls, %.3f s in NumPy on the host, %.3f s elsewhere "
+                     "(the script's own Python, imports, printing)"
+                     % (t_dev, t_host, max(0.0, data["wall_time"] - t_dev - t_host)))
+    if entries:
+        shown = entries[:40]
+        names = [e["name"] + (" *" if e["host_draws"] else "")
+                 + (" (%d of %d loops as Python)" % (e["jit_loops_python"], e["jit_loops"])
+                    if e.get("jit_loops_python") else "") for e in shown]
+        w = max(len("function / operator"), max(len(n) for n in names))
+        lines.append(("    %-*s %8s %10s %8s %10s %8s  %-13s %-13s" % (w, "function / operator", "device", "time",
+                                                                  "numpy", "time", "kernels", "uploads",
+                                                                  "downloads")).rstrip())
+        for name, e in zip(names, shown):
+            kern = ("%d" % e["kernel_launches"] + ("+%dc" % e["kernels_compiled"] if e["kernels_compiled"] else "")
+                    + ("+%dl" % e["kernels_loaded"] if e["kernels_loaded"] else ""))
+            lines.append(("    %-*s %8d %9.4fs %8d %9.4fs %8s  %-13s %-13s" % (
+                w, name, e["device_calls"], e["device_time"], e["host_draws"] + e["fallback_calls"],
+                e["host_draw_time"] + e["fallback_time"], kern, _transfers(e["uploads"], e["upload_bytes"]),
+                _transfers(e["downloads"], e["download_bytes"]))).rstrip())
+        if len(entries) > 40:
+            lines.append("    ... %d more" % (len(entries) - 40))
+        gpu = dev is not None and not dev.startswith(("cpu", "null"))
+        lines.append("    (device: calls run by numgpu on the device; numpy: on the host by NumPy; kernels: launches,")
+        lines.append("     +Nc compiled and +Nl loaded from the disk cache in the call, whose time includes that%s)"
+                     % (("; times include\n     each call's kernels: it waits for them (NUMGPU_REPORT_ASYNC=1: it "
+                         "does not)" if data["synchronised_calls"] else
+                         ";\n     times are the host's: the kernels run on after the call, a call that waits (a "
+                         "download) shows\n     the time of the kernels before it") if gpu else ""))
+        if n_draw:
+            lines.append("    * NumPy's random stream (NumPy's numbers): drawn by NumPy on the host, then uploaded;\n"
+                         "      numgpu.random.device_rng(seed) draws on the device (other numbers)")
+    lines.append("  transfers        %d uploads (%s), %d downloads (%s)%s"
+                 % (st["uploads"], _fmt_bytes(st["upload_bytes"]), st["downloads"], _fmt_bytes(st["download_bytes"]),
+                    " (on cpu: copies between NumPy's memory and numgpu's)"
+                    if dev == "cpu" and (st["uploads"] or st["downloads"]) else ""))
+    sources = sorted((e for e in entries if e["uploads"]), key=lambda e: -e["upload_bytes"])
+    for i, e in enumerate(sources[:5]):
+        lines.append("  %-16s %s (%s%s) by %s%s" % ("uploads from" if i == 0 else "", e["uploads"],
+                                                    _fmt_bytes(e["upload_bytes"]),
+                                                    ", %d implicit" % e["implicit_uploads"] if e["implicit_uploads"]
+                                                    else "", e["name"],
+                                                    " at %s" % e["first_upload_at"] if e["first_upload_at"] else ""))
+    out = data["outside_calls"]
+    if out and (out["uploads"] or out["downloads"]):
+        lines.append("  outside calls    %d uploads (%s), %d downloads (%s): the program reading arrays (print, "
+                     "float(), if, for), NumPy or libraries given them"
+                     % (out["uploads"], _fmt_bytes(out["upload_bytes"]), out["downloads"],
+                        _fmt_bytes(out["download_bytes"])))
+    lines.append("  implicit         %d uploads, %d downloads of the transfers (NUMGPU_STRICT=1 makes them errors)"
                  % (st["implicit_uploads"], st["implicit_downloads"]))
-    lines.append("  kernels          %d launches, %d compiled, %d disk cache hits, %d memory cache hits"
+    lines.append("  kernels          %d launches; %d kernels compiled in this run, %d loaded from the disk cache, "
+                 "%d memory cache hits (a kernel used again)"
                  % (st["kernel_launches"], st["kernels_compiled"], st["disk_cache_hits"], st["memory_cache_hits"]))
+    for j in data["jit"]:
+        for loop in j["loops"]:
+            lines.append("  jit %-12s loop at %s:%d: %s" % (j["name"], j["file"], loop["line"], _loop_ran(loop)))
     if st["overflow_allocations"]:
         lines.append("  memory           device memory ran out: %d arrays went to managed host memory (%s there now; "
                      "slower, NUMGPU_OVERSUBSCRIBE=0 raises OutOfMemoryError instead)"
@@ -446,6 +685,17 @@ def report(file=None):
     (file or sys.stderr).write(report_text())
 
 
+def write_json(path, data=None):
+    """The report as JSON (report_data) written to `path` ("-": stderr)."""
+    import json
+    text = json.dumps(data or report_data(), indent=1, default=str) + "\n"
+    if path == "-":
+        sys.stderr.write(text)
+    else:
+        with open(path, "w") as f:
+            f.write(text)
+
+
 def _report_at_exit():
     if _state["report"]:
         try:
@@ -453,7 +703,15 @@ def _report_at_exit():
             numgpu.synchronize()
         except Exception:  # noqa: BLE001
             pass
-        report()
+        path = os.environ.get("NUMGPU_REPORT")
+        data = report_data()
+        if path != "-":
+            sys.stderr.write(report_text(data))
+        if path:
+            try:
+                write_json(path, data)
+            except OSError as e:
+                sys.stderr.write("numgpu run: cannot write the report to %s: %s\n" % (path, e))
 
 
 # ---- --profile: time per line of the user's own code ----------------------------------------------
@@ -533,36 +791,91 @@ class LineProfiler:
 
 # ---- running a script ---------------------------------------------------------------------------
 
-def run_script(script, args=(), report_on=True, profile=False, precision=None, device=None):
-    """Run `script` as __main__ with numpy served by numgpu; returns its exit status."""
+def find_module(name):
+    """The spec of module `name` as `python -m name` runs it (a package: its __main__), or a
+    ValueError saying why it cannot run (no such module, a package without __main__)."""
+    import importlib.util
+    cwd = os.getcwd()
+    added = cwd not in sys.path and "" not in sys.path   # (python -m looks in the current folder first)
+    if added:
+        sys.path.insert(0, cwd)
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError) as e:   # (a parent package missing or failing to import, a relative name)
+        raise ValueError("no module named %r (%s)" % (name, e)) from None
+    finally:
+        if added:
+            sys.path.remove(cwd)
+    if spec is None:
+        raise ValueError("no module named %r" % name)
+    if spec.submodule_search_locations is not None:   # a package: its __main__ runs
+        try:
+            return find_module(name + ".__main__")
+        except ValueError:
+            raise ValueError("no module named %r: %r is a package and cannot be directly executed"
+                             % (name + ".__main__", name)) from None
+    if spec.loader is None:
+        raise ValueError("no code to run for module %r" % name)
+    return spec
+
+
+def run_script(script, args=(), report_on=True, profile=False, precision=None, device=None, module=None):
+    """Run `script` as __main__ with numpy served by numgpu, as `python script.py args` would
+    ("-": the program read from stdin, as `python -`); with module="pkg.mod", that module as
+    `python -m pkg.mod args` would (its package's files are the program's own code).
+    Returns the exit status."""
     import runpy
 
     import numgpu
     from . import _protocols
+    spec = find_module(module) if module else None   # (raises ValueError before anything runs)
     if device:
         numgpu.set_device(device)
-    _state["script"] = os.path.basename(script)
+    if spec is not None:
+        origin = os.path.realpath(spec.origin)
+        _user_roots.append(os.path.join(os.path.dirname(origin), "")
+                           if "." in spec.name else origin)   # (its package's folder, or the module's file)
+        path, argv0, name, path0 = origin, origin, module, os.getcwd()
+    elif script == "-":
+        path, argv0, name, path0 = "<stdin>", "-", "<stdin>", ""
+    else:
+        path, argv0, name, path0 = script, script, os.path.basename(script), os.path.dirname(os.path.abspath(script))
+    _state["script"] = name
     _state["t0"] = time.perf_counter()
     config(precision=precision, report=report_on, scalars=os.environ.get("NUMGPU_SCALARS") or "numpy")
     _protocols.scalar_style(True)
     install_import_hook()
-    sys.argv = [script] + list(args)
-    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+    sys.argv = [argv0] + list(args)
+    sys.path.insert(0, path0)
     prof = None
     if profile:
-        prof = _state["profile"] = LineProfiler([script])
+        prof = _state["profile"] = LineProfiler([path])
         prof.start()
         if not report_on:
             atexit.register(lambda: sys.stderr.write("\n".join([""] + prof.text()) + "\n"))
     status = 0
     try:
-        runpy.run_path(script, run_name="__main__")
+        if spec is not None:
+            runpy.run_module(spec.name, run_name="__main__", alter_sys=True)
+        elif script == "-":
+            import linecache
+            source = sys.stdin.read()
+            # (its lines for tracebacks, --profile and @numgpu.jit, which reads a function's source)
+            linecache.cache["<stdin>"] = (len(source), None, source.splitlines(True), "<stdin>")
+            code = compile(source, "<stdin>", "exec")
+            main = types.ModuleType("__main__")
+            main.__file__ = "<stdin>"
+            main.__builtins__ = builtins
+            sys.modules["__main__"] = main
+            exec(code, vars(main))
+        else:
+            runpy.run_path(script, run_name="__main__")
     except SystemExit as e:
         status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
         if e.code is not None and not isinstance(e.code, int):
             print(e.code, file=sys.stderr)
     except BaseException as e:  # noqa: BLE001 (the script's error, shown as plain Python shows it)
-        _print_script_traceback(e, script)
+        _print_script_traceback(e, path)
         status = 130 if isinstance(e, KeyboardInterrupt) else 1
     finally:
         if prof is not None:
@@ -574,7 +887,7 @@ def run_script(script, args=(), report_on=True, profile=False, precision=None, d
 def _print_script_traceback(e, script):
     """The traceback from the script's own first frame on, without numgpu run's frames above it."""
     import traceback
-    tb, path = e.__traceback__, os.path.realpath(script)
+    tb, path = e.__traceback__, os.path.realpath(script)   # ("<stdin>": the realpath of it, as co_filename's)
     while tb is not None and os.path.realpath(tb.tb_frame.f_code.co_filename) != path:
         tb = tb.tb_next
     traceback.print_exception(type(e), e, tb or e.__traceback__)

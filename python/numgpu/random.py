@@ -16,6 +16,7 @@ Two kinds of generator:
   and cuda, but not NumPy's numbers (numpy.random.Philox is Philox4x64, a
   different generator). See src/ops/random.c for how each method draws.
 """
+import functools as _functools
 import operator as _operator
 
 import numpy as _np
@@ -72,6 +73,7 @@ def _host(func, name):
         return _up(func(*_down(args), **{k: _down(v) for k, v in kwargs.items()}))
     f.__name__ = f.__qualname__ = name
     f.__doc__ = "NumPy's numpy.random %s (NumPy's stream), result on the current device." % name
+    f._numgpu_draws_on_host = True
     return f
 
 
@@ -114,6 +116,52 @@ for _name in _LEGACY:
 del _name
 
 
+# ---- numgpu run's report: which calls draw on the host --------------------------
+
+_counter = [None]     # numgpu run's counting wrapper (_run._counted) while it counts calls
+_draws = {}           # (class, method) -> its counted caller
+
+
+def _draws_on_host(f):
+    """True for the module's functions that draw (or set up) NumPy's streams on the host:
+    the numbers are NumPy's, uploaded (seed, rand, default_rng, shuffle, ...)."""
+    while f is not None:
+        if getattr(f, "_numgpu_draws_on_host", False):
+            return True
+        f = getattr(f, "__wrapped__", None)    # (through the fallback's guard)
+    return False
+
+
+def _class_label(cls):
+    return "RandomState" if issubclass(cls, RandomState) else "Generator"
+
+
+def _counted_draw(cls, name, f):
+    """A NumPy generator's method f (made by _host) counted as numpy.random.<class>.<name>."""
+    caller = _draws.get((cls, name))
+    if caller is None:
+        caller = _draws[(cls, name)] = _counter[0]("numpy.random.%s.%s" % (_class_label(cls), name),
+                                                    lambda method, *a, **k: method(*a, **k), "host")
+    draw = _functools.partial(caller, f)
+    draw.__name__ = draw.__qualname__ = f.__name__
+    draw.__doc__, draw.__wrapped__ = f.__doc__, f
+    return draw
+
+
+def _count_calls(counted):
+    """numgpu run's report on: the methods of generators are counted with `counted` (name, f,
+    kind): NumPy's streams as host draws, the device generator's as device calls."""
+    if _counter[0] is not None:
+        return
+    _counter[0] = counted
+    for cls in (_HostGenerator, RandomState):
+        for name in ("shuffle", "permutation"):
+            setattr(cls, name, counted("numpy.random.%s.%s" % (_class_label(cls), name), getattr(cls, name), "host"))
+    for name, v in list(vars(_DeviceGenerator).items()):
+        if callable(v) and not name.startswith("_"):
+            setattr(_DeviceGenerator, name, counted("numgpu.random.Generator(Philox).%s" % name, v))
+
+
 def shuffle(x):
     """numpy.random.shuffle: numgpu arrays are shuffled in place on the device."""
     if isinstance(x, _ndarray()):
@@ -142,7 +190,8 @@ class _HostObject:
             raise AttributeError(name)
         value = getattr(self._np, name)
         if callable(value) and not name.startswith("_"):
-            return _host(value, name)
+            f = _host(value, name)
+            return f if _counter[0] is None else _counted_draw(type(self), name, f)
         return value
 
     def shuffle(self, x, axis=0):
@@ -536,6 +585,10 @@ def default_rng(seed=None):
     if isinstance(seed, Philox):
         return Generator(seed)
     return _HostGenerator(_npr.default_rng(_down(seed)))
+
+
+shuffle._numgpu_draws_on_host = permutation._numgpu_draws_on_host = True
+default_rng._numgpu_draws_on_host = True
 
 
 def device_rng(seed=None):

@@ -157,6 +157,11 @@ extern PyMethodDef ngpy_lapack_functions[];
 /* The discrete Fourier transforms (fft.c). */
 extern PyMethodDef ngpy_fft_functions[];
 
+/* numgpu run's report: report_setup (report.c). */
+extern PyMethodDef ngpy_report_functions[];
+/* Adds numgpu._core.Counted, numgpu run's counting wrapper, to the module (report.c); -1 on error. */
+int ngpy_report_add_types(PyObject *module);
+
 /* Type creation (ndarray.c). */
 PyTypeObject *ngpy_make_ndarray_type(PyObject *module);
 
