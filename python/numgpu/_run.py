@@ -576,10 +576,11 @@ def _loops(f):
 
 def _loop_ran(loop):
     """How a jit loop (a loop_report() entry) ran: "kernel ...", "Python (why)", or "not reached"."""
-    if loop["ran"].startswith("kernel"):
-        return loop["ran"]
-    if loop["kind"] == "python" or loop["ran"] != "not reached yet":   # (a Python loop records no launch)
-        return "Python (%s)" % (loop["reason"] if loop["ran"] == "not reached yet" else loop["ran"])
+    ran = loop["ran"]
+    if ran.startswith("kernel"):
+        return ran
+    if ran.startswith("python: "):   # (loop_report's "python: <why>")
+        return "Python (%s)" % ran[len("python: "):]
     return "not reached"
 
 

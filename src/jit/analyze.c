@@ -1376,6 +1376,19 @@ static const NgJitExpr *let_of(const Helper *h, int name_id)
     return NULL;
 }
 
+bool ng_jit_inlinable_def(const NgJitStmt *d)
+{
+    if (d->is_generator || d->ndecorators > 1)
+        return false;
+    if (!d->ndecorators)
+        return true;
+    const NgJitExpr *e = d->decorators[0];
+    if (e->kind == NG_JIT_E_CALL)
+        e = e->lhs;
+    return (e->kind == NG_JIT_E_NAME && strcmp(e->name, "jit") == 0) ||
+           (e->kind == NG_JIT_E_ATTR && strcmp(e->name, "jit") == 0 && e->lhs && e->lhs->kind == NG_JIT_E_NAME);
+}
+
 static bool helper_ok(Ctx *c, Helper *h)
 {
     if (h->state >= 2)
@@ -1385,7 +1398,7 @@ static bool helper_ok(Ctx *c, Helper *h)
     const char *why = NULL;
     if (d->is_generator)
         why = "is a generator (not compilable)";
-    else if (d->ndecorators)
+    else if (!ng_jit_inlinable_def(d))
         why = "is decorated (not inlined)";
     for (int i = 0; !why && i < d->params->n; i++)
         if (d->params->items[i].kind == NG_JIT_P_VARARGS || d->params->items[i].kind == NG_JIT_P_VARKW)

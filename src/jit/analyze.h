@@ -182,6 +182,11 @@ void ng_jit_loops_free(NgJitLoops *loops);
  * else the loop runs as Python. func may be NULL. */
 const NgJitStmt *ng_jit_helper_def(const NgJitAst *ast, const NgJitStmt *func, const char *name);
 
+/* A def a compiled loop may inline: not a generator, and undecorated or decorated by numgpu's
+ * own `@numgpu.jit` (`@ng.jit`, `@jit`, called with its options too), whose function is still
+ * the def's (the launch checks the binding: pymod/jit.c unwraps the JitFunction). */
+bool ng_jit_inlinable_def(const NgJitStmt *d);
+
 /* "parallel", "sequential", "python": the words of f.loop_report(). */
 const char *ng_jit_loop_kind_name(NgJitLoopKind kind);
 

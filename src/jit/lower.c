@@ -6135,7 +6135,7 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, int w
     if (L->inlining >= MAX_INLINE_DEPTH)
         return fail(L, line, NG_ERR_UNSUPPORTED, "calling %s() (helpers nested %d deep, or recursive) is not "
                     "supported in a compiled loop", def->name, MAX_INLINE_DEPTH);
-    if (def->ndecorators || def->is_generator)
+    if (!ng_jit_inlinable_def(def))
         return fail(L, line, NG_ERR_UNSUPPORTED, "calling %s() (decorated or a generator) is not supported "
                     "in a compiled loop", def->name);
     for (int i = 0; i < ps->n; i++)

@@ -251,6 +251,12 @@ static void callee_check(Callees *c, char kind, const char *name, PyObject *v)
     }
     const NgJitStmt *def = ng_jit_helper_def(c->p->ast, c->p->func, name);
     bool same = false;
+    PyObject *jitted = NULL; /* (a @numgpu.jit helper: the function it compiles is the def's) */
+    if (def && v && !PyFunction_Check(v) && strcmp(Py_TYPE(v)->tp_name, "JitFunction") == 0) {
+        jitted = PyObject_GetAttrString(v, "_fn");
+        PyErr_Clear();
+        v = jitted;
+    }
     if (def && v && PyFunction_Check(v) && PyFunction_GET_GLOBALS(v) == c->globals) {
         PyCodeObject *code = (PyCodeObject *)PyFunction_GET_CODE(v);
         same = code->co_firstlineno == def->deco_line + c->line_offset &&
@@ -261,18 +267,17 @@ static void callee_check(Callees *c, char kind, const char *name, PyObject *v)
         snprintf(c->buf, sizeof c->buf, "calls %s, which is bound to %s than the def of %s the loop was compiled with",
                  name, v ? "another object" : "nothing, or to another object", name);
         c->why = c->buf;
-        return;
-    }
-    if (c->depth >= 8) {
+    } else if (c->depth >= 8) {
         c->why = "calls helpers more than 8 deep";
-        return;
+    } else {
+        PyObject *outer = c->fn;
+        c->fn = v;
+        c->depth++;
+        each_call_block(def->body, helper_callee, c);
+        c->depth--;
+        c->fn = outer;
     }
-    PyObject *outer = c->fn;
-    c->fn = v;
-    c->depth++;
-    each_call_block(def->body, helper_callee, c);
-    c->depth--;
-    c->fn = outer;
+    Py_XDECREF(jitted);
 }
 
 /* ---- names a loop may read before it binds them ----

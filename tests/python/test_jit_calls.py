@@ -111,3 +111,26 @@ def relax_plain(u, steps, energy):
             u[i] = u[i] * cfg["dt"] + 1.0
         energy[t] = t * 2
     return u
+
+
+@numgpu.jit
+def sq(v):
+    return v * v
+
+
+@numgpu.jit(boundscheck=True)
+def cube(v):
+    return v * v * v
+
+
+def powers(x, out):
+    for i in range(len(x)):
+        out[i] = sq(x[i]) + cube(x[i])
+    return out
+
+
+def test_jit_helpers_are_inlined():
+    # a loop calling another @numgpu.jit function ran as Python ("is decorated (not inlined)")
+    x = np.random.default_rng(2).random(1000)
+    f = jit_same(powers, x, np.zeros(1000))
+    assert f.loop_report()[0]["kind"] == "parallel" and f.loop_report()[0]["ran"] == "kernel"

@@ -238,7 +238,7 @@ def test_jit_loops_that_ran_as_python(tmp_path):
     proc, data, rows = report(tmp_path, src)
     assert (rows["jit f"]["jit_loops"], rows["jit f"]["jit_loops_python"]) == (2, 1)
     assert re.search(r"\n    jit f \(1 of 2 loops as Python\) +1 ", proc.stderr)
-    assert re.search(r"jit f +loop at prog\.py:7: Python \(calls out\.append", proc.stderr)
+    assert re.search(r"jit f +loop at prog\.py:7: Python \(line 8 calls out\.append", proc.stderr)
     assert re.search(r"jit f +loop at prog\.py:10: kernel", proc.stderr)
 
 
