@@ -142,7 +142,31 @@ def _reaches_no_array(v):
     return callable(v) and mod.split(".")[0] in ("numpy", "numgpu", "math") or isinstance(v, (_np.ufunc,))
 
 
-def _kept_names(func, launched, params):
+_FRESH = frozenset(("zeros", "empty", "ones", "full", "zeros_like", "empty_like", "ones_like", "full_like"))
+
+
+def _fresh_locals(func, src_lines):
+    """{name: its assignment} of the names the function binds once, by `name = np.zeros(...)`
+    (empty, ones, full, *_like; np, numpy) as a statement of its own line, outside nested defs:
+    a new array nothing else names, which may stay on the device as a kept argument may."""
+    stores, fresh = {}, {}
+    for n in _ast.walk(func):
+        if isinstance(n, _ast.Name) and not isinstance(n.ctx, _ast.Load):
+            stores[n.id] = stores.get(n.id, 0) + 1
+        elif isinstance(n, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.Lambda)) and n is not func:
+            for a in _ast.walk(n):   # (a nested def's names are not the function's to keep)
+                if isinstance(a, (_ast.Name, _ast.arg)):
+                    stores[getattr(a, "id", getattr(a, "arg", None))] = 2
+        elif (isinstance(n, _ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], _ast.Name) and
+              isinstance(n.value, _ast.Call) and isinstance(n.value.func, _ast.Attribute) and
+              n.value.func.attr in _FRESH and isinstance(n.value.func.value, _ast.Name) and
+              n.value.func.value.id in ("np", "numpy") and
+              src_lines[n.lineno - 1].lstrip().startswith(n.targets[0].id)):
+            fresh[n.targets[0].id] = n
+    return {k: v for k, v in fresh.items() if stores.get(k) == 1}
+
+
+def _kept_names(func, launched, params, src_lines=None):
     """The parameters whose arrays may stay on the device between the loops of
     one call, and the other names the code outside the launched loops reads.
 
@@ -152,7 +176,14 @@ def _kept_names(func, launched, params):
     (alone or in a tuple), outside any nested def or lambda. And none does
     when that code calls anything but a few builtins (len, range, int, float,
     bool, abs, min, max, round) and np./numpy./math. functions: a helper, a
-    method or eval could reach the array without naming it."""
+    method or eval could reach the array without naming it.
+
+    With the source lines, also the locals made by `name = np.zeros(...)` (_fresh_locals) that
+    qualify the same way, and {line: names} of the return statements (each the first statement
+    of its line) that read kept names otherwise: the host plan writes their device copies back
+    before such a return (`return dp[n, W]`; None for a return that calls something else: every
+    kept array). Returns (kept, reads, fresh locals kept, those flushes)."""
+    fresh = _fresh_locals(func, src_lines) if src_lines is not None else {}
     kept = set(params)
     for n in _ast.walk(func):
         if isinstance(n, _ast.Name) and not isinstance(n.ctx, _ast.Load):
@@ -161,19 +192,30 @@ def _kept_names(func, launched, params):
             kept.difference_update(n.names)
         elif isinstance(n, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.Lambda)) and n is not func:
             kept.difference_update(a.arg for a in _ast.walk(n.args) if isinstance(a, _ast.arg))
+    kept.update(fresh)
     reads = set()
     calls_out = []
+    flushes = {}
+    returning = [None]   # (the return statement being visited, where a flush may go before it)
 
     def visit(node, parent, grand, nested):
         if isinstance(node, (_ast.For, _ast.While)) and node.lineno in launched:
             for stmt in node.orelse:  # (the host runs a launched loop's else block)
-                visit(stmt, node, parent, nested)
+                visit(stmt, node, parent, True)   # (its lines are the plan's: nothing goes before them)
             return
-        nested = nested or isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.Lambda))
+        nested = nested or isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.Lambda,
+                                             _ast.ListComp, _ast.SetComp, _ast.DictComp, _ast.GeneratorExp))
+        if isinstance(node, _ast.stmt):
+            own_line = src_lines is not None and src_lines[node.lineno - 1].lstrip().startswith("return")
+            returning[0] = node if isinstance(node, _ast.Return) and not nested and own_line else None
         if isinstance(node, _ast.Call):
             f = node.func
-            if not ((isinstance(f, _ast.Name) and f.id in _SAFE_CALLS) or
+            if ((isinstance(f, _ast.Name) and f.id in _SAFE_CALLS) or
                     (isinstance(f, _ast.Attribute) and isinstance(f.value, _ast.Name) and f.value.id in _MODULES)):
+                pass
+            elif returning[0] is not None:   # (a call in a return: every kept array written back first)
+                flushes.setdefault(returning[0].lineno, set()).add(None)
+            else:
                 calls_out.append(node)
         if isinstance(node, _ast.Name) and isinstance(node.ctx, _ast.Load):
             reads.add(node.id)
@@ -184,7 +226,9 @@ def _kept_names(func, launched, params):
                  parent.func.id == "len" and node in parent.args) or
                 isinstance(parent, _ast.Return) or
                 (isinstance(parent, _ast.Tuple) and isinstance(grand, _ast.Return)))
-            if not fine:
+            if not fine and returning[0] is not None and node.id in kept:
+                flushes.setdefault(returning[0].lineno, set()).add(node.id)
+            elif not fine:
                 kept.discard(node.id)
         for child in _ast.iter_child_nodes(node):
             visit(child, node, parent, nested)
@@ -193,7 +237,9 @@ def _kept_names(func, launched, params):
         visit(stmt, func, None, False)
     if calls_out:
         kept.clear()
-    return kept, reads - set(params)
+    flushes = {ln: sorted(names & kept) if None not in names else None for ln, names in flushes.items()
+               if None in names or names & kept}
+    return kept - set(fresh), reads - set(params) - set(fresh), {k: fresh[k] for k in fresh if k in kept}, flushes
 
 
 def _closure_values(fn):
@@ -376,6 +422,7 @@ class JitFunction:
         self._reached = set()  # loops left to Python (or launching inner loops) that ran
         self._kept = frozenset()    # parameters whose NumPy arrays may stay on the device (see _kept_names)
         self._reads = frozenset()   # other names the code outside the launched loops reads
+        self._fresh = frozenset()   # locals made by np.zeros(...) that may stay on the device too
         self._call = _CallState()
         self._sig = None  # inspect.signature(fn), once a call needs it
 
@@ -464,8 +511,20 @@ class JitFunction:
                      [(loop["line"], 0)] * len(after))
             out[loop["line"]] = (node.end_lineno, text, where)  # (the loop's report ends with its body)
         params = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]
-        kept, reads = _kept_names(func, set(out), params)
+        kept, reads, fresh, flushes = _kept_names(func, set(out), params, src_lines)
         self._kept, self._reads = frozenset(kept), frozenset(reads)
+        self._fresh = frozenset(fresh)
+        # lines the plan adds: after a kept local's assignment `__ng_keep(name)`, before a return
+        # reading kept arrays `__ng_flush(names)` (their device copies written back first)
+        added_before, added_after = {}, {}
+        for name, a in fresh.items():
+            head = src_lines[a.lineno - 1]
+            added_after.setdefault(a.end_lineno, []).append(
+                "%s__ng_keep(%s)" % (head[:len(head) - len(head.lstrip())], name))
+        for ln_, names in flushes.items():   # (names None: all of them)
+            head = src_lines[ln_ - 1]
+            added_before.setdefault(ln_, []).append(
+                "%s__ng_flush(%s)" % (head[:len(head) - len(head.lstrip())], ", ".join(names or ())))
         # the loops left to Python outside launched ones (and those launching inner loops) note
         # that they were reached, for loop_report's `ran`: a line before each, `__ng_reached(i)`
         inside = [(start, end) for start, (end, _, _) in out.items()]
@@ -484,8 +543,14 @@ class JitFunction:
                     head = src_lines[ln - 1]
                     plan.append("%s__ng_reached(%d)" % (head[:len(head) - len(head.lstrip())], marks[ln]))
                     where.append((ln, 0))
+                for extra in added_before.get(ln, ()):
+                    plan.append(extra)
+                    where.append((ln, 0))
                 plan.append(src_lines[ln - 1])
                 where.append((ln, 0))
+                for extra in added_after.get(ln, ()):
+                    plan.append(extra)
+                    where.append((ln, 0))
                 ln += 1
         code = "\n" * (first - 1 + func.lineno - 1) + "\n".join(plan) + "\n"
         # (the plan's lines put back where the function's own are: a loop run as Python raises at its line)
@@ -499,7 +564,25 @@ class JitFunction:
         launch = functools.partial(_core.jit_launch, self._program, self._fn.__globals__,
                                    local_names, self._boundscheck, self._first - 1, self._call, self._launched)
         return _closure_plan(self._fn, code, filename, {"__ng_launch": launch, "__ng_returned": _returned,
-                                                        "__ng_reached": self._reached.add}, lines)
+                                                        "__ng_reached": self._reached.add,
+                                                        "__ng_keep": self._keep_local, "__ng_flush": self._flush},
+                             lines)
+
+    def _keep_local(self, v):
+        """A kept local's new array (`dp = np.zeros(...)`) joins the call's kept arrays: it stays
+        on the device between the loops, written back at a return reading it or the call's end."""
+        keep = self._call.keep
+        if keep is not None and type(v) is _np.ndarray and v.flags.writeable and id(v) not in keep:
+            keep[id(v)] = [v, None, False]
+
+    def _flush(self, *vs):
+        """Before a return reading kept arrays: their device copies written back (the next loop
+        would upload them again)."""
+        keep = self._call.keep
+        if keep:
+            part = {id(v): keep[id(v)] for v in vs if id(v) in keep and keep[id(v)][0] is v} if vs else keep
+            if part:
+                _core.jit_flush(part)
 
     # -- call and report --------------------------------------------------
     def __get__(self, obj, objtype=None):
@@ -511,7 +594,9 @@ class JitFunction:
             self._compile_or_warn(3)
         try:
             keep = self._keep(args, kwargs) if self._kept else None
-            if not keep:
+            if keep is None and self._fresh and _core.jit_keeps_arrays():
+                keep = {}   # (kept locals join it as the plan makes them)
+            if keep is None:
                 return self._plan(*args, **kwargs)
             outer = self._call.keep
             self._call.keep = keep
