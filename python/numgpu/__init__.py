@@ -521,6 +521,13 @@ _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    if out is None and dtype is None and casting == "same_kind" and type(axis) is int and \
+            type(arrays) in (list, tuple):
+        for a in arrays:
+            if type(a) is not ndarray:
+                break
+        else:   # (numgpu arrays and nothing else to decide: the common call, straight to C)
+            return _core.concatenate(arrays, axis)
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
     if casting not in _CASTINGS:

@@ -38,6 +38,7 @@ _REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "m
 # over several axes one axis at a time)
 _ANY_ORDER = frozenset(("fmax", "fmin", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor"))
 _CALL_KEYS = frozenset(("where", "dtype", "casting", "order", "subok"))
+_FAST = frozenset((ndarray, int, float, bool))   # operands of __call__'s fast path
 
 
 def _ng():
@@ -122,6 +123,15 @@ class ufunc:
     # ---- calls ----------------------------------------------------------------------------------
 
     def __call__(self, x1, x2=_NONE, /, *rest, out=None, **kwargs):
+        if type(x1) is ndarray and out is None and not rest and not kwargs and (x2 is not _NONE) is self._binary \
+                and (x2 is _NONE or type(x2) in _FAST):
+            # the commonest call, numgpu arrays and Python numbers: the device op straight away (no
+            # subclass to look for); anything it does not take goes the whole way below
+            try:
+                r = _core.ufunc(self._code, x1, None if x2 is _NONE else x2, None)
+                return r if type(r) is ndarray and r.ndim else _fallback.ufunc_result(r)
+            except (NotImplementedError, TypeError, RuntimeError):
+                pass
         r = self._dispatch(x1, x2, *rest, out=out, **kwargs)
         return r if out is not None or (type(r) is ndarray and r.ndim) else _fallback.ufunc_result(r)
 

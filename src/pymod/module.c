@@ -234,12 +234,17 @@ static int operands(int n, PyObject *const *objs, bool none_absent, NgOperand *o
     return 0;
 }
 
-static PyObject *f_ufunc(PyObject *m, PyObject *args)
+static PyObject *f_ufunc(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
-    int op;
-    PyObject *a, *b = NULL, *out_o = Py_None;
-    if (!PyArg_ParseTuple(args, "iOOO:ufunc", &op, &a, &b, &out_o))
+    /* (METH_FASTCALL: every ufunc call comes here, and the argument tuple was a good part of it) */
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "ufunc() takes exactly 4 arguments (%zd given)", nargs);
         return NULL;
+    }
+    long op = PyLong_AsLong(args[0]);
+    if (op == -1 && PyErr_Occurred())
+        return NULL;
+    PyObject *a = args[1], *b = args[2], *out_o = args[3];
     if (op < 0 || op >= NG_NOPS) {
         PyErr_SetString(PyExc_ValueError, "bad op code");
         return NULL;
@@ -749,7 +754,7 @@ static PyMethodDef functions[] = {
     {"arange", f_arange, METH_VARARGS, "arange(start, n, step, dtype, device)"},
     {"linspace", f_linspace, METH_VARARGS, "linspace(start, stop, n, endpoint, dtype, device)"},
     {"eye", f_eye, METH_VARARGS, "eye(n, m, k, dtype, device)"},
-    {"ufunc", f_ufunc, METH_VARARGS, "ufunc(opcode, a, b_or_None, out)"},
+    {"ufunc", (PyCFunction)(void (*)(void))f_ufunc, METH_FASTCALL, "ufunc(opcode, a, b_or_None, out)"},
     {"ufunc_at", f_ufunc_at, METH_VARARGS, "ufunc_at(opcode, a, index, value_or_None, compute_dtype): ufunc.at."},
     {"where", f_where, METH_VARARGS, "where(cond, x, y[, out])"},
     {"host_view", f_host_view, METH_O, "host_view(numpy_array): a numgpu view of its memory on a host device, or None."},
