@@ -306,8 +306,9 @@ def identity(n, dtype=float64, device=None):
 # ---- ufuncs ------------------------------------------------------------------
 
 for _code, _name in enumerate(_core.op_names()):
-    # (math.erf in compiled loops: NumPy has no such ufunc; frexp's two ops make one ufunc in _mathx)
-    if _name not in ("copy", "erf", "erfc", "gamma", "lgamma", "frexp", "frexp_exponent"):
+    # (math.erf in compiled loops: NumPy has no such ufunc; frexp's two ops make one ufunc in _mathx,
+    # i0 is a function there)
+    if _name not in ("copy", "erf", "erfc", "gamma", "lgamma", "frexp", "frexp_exponent", "i0"):
         globals()[_name] = _ufunc.make(_code, _name)
 del _code, _name
 
