@@ -95,7 +95,7 @@ def check_mask(where):
         raise TypeError("Cannot cast array data from %r to dtype('bool') according to the rule 'safe'" % (kind,))
 
 
-class ufunc:
+class ufunc(_core.ufunc_base):
     """A NumPy ufunc on numgpu arrays (see the module's doc)."""
 
     def __init__(self, name, code, np_ufunc, func=None):
@@ -109,6 +109,9 @@ class ufunc:
             setattr(self, attr, getattr(np_ufunc, attr))
         # the fast call's test: a second operand given is this (None: a host ufunc, never fast)
         self._binary = None if code is None else self.nin == 2
+        # the C fast call (_core.ufunc_base: numgpu arrays, one at least 1-d, and Python numbers,
+        # no keywords), which hands every other call to _call_py
+        self._fast_code, self._fast_nin = (-1, 0) if code is None else (code, self.nin)
         self.__doc__ = ("NumPy's %s on numgpu arrays%s." % (name, "" if code is not None else
                         " (run on NumPy: numgpu has no device version)"))
 
@@ -122,7 +125,8 @@ class ufunc:
 
     # ---- calls ----------------------------------------------------------------------------------
 
-    def __call__(self, x1, x2=_NONE, /, *rest, out=None, **kwargs):
+    def _call_py(self, x1, x2=_NONE, /, *rest, out=None, **kwargs):
+        """A call the C fast call (ufunc_base) did not take."""
         if type(x1) is ndarray and out is None and not rest and not kwargs and (x2 is not _NONE) is self._binary \
                 and (x2 is _NONE or type(x2) in _FAST):
             # the commonest call, numgpu arrays and Python numbers: the device op straight away (no
