@@ -42,12 +42,13 @@ def host(r):
 
 def same(got, exp, rtol=1e-9, atol=0.0):
     """got (host arrays) equals NumPy's exp: exactly for integers and bools, within rtol/atol for
-    floats (float16: 1e-3), NaNs in the same places; tuples element by element."""
+    floats (float16: 1e-3, float32 at least 2e-6), NaNs in the same places; tuples element by element."""
     if isinstance(exp, tuple):
         return len(got) == len(exp) and all(same(g, e, rtol, atol) for g, e in zip(got, exp))
     exp = np.asarray(exp)
     if exp.dtype.kind in "fc":
-        rtol = 1e-3 if exp.dtype == np.float16 else rtol
+        rtol = 1e-3 if exp.dtype == np.float16 else max(rtol, 2e-6) if exp.dtype in (np.float32, np.complex64) \
+            else rtol   # (float32: a libm's few ulps)
         return got.shape == exp.shape and np.allclose(got, exp, rtol=rtol, atol=atol, equal_nan=True)
     return got.shape == exp.shape and np.array_equal(got, exp)
 

@@ -33,8 +33,8 @@ OPS = ["add", "subtract", "multiply", "true_divide", "floor_divide", "remainder"
        "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc",
        "rint", "isnan", "isinf", "isfinite", "arcsinh", "arccosh", "arctanh", "signbit", "cbrt", "exp2",
        "reciprocal", "deg2rad", "rad2deg", "fabs", None, None, None, None, "conjugate",
-       None, "bitwise_count", "frexp", None]  # (the Nones before conjugate: erf, erfc, gamma, lgamma, not
-#                                  NumPy ufuncs; after it: copy; the last: frexp's exponent)
+       None, "bitwise_count", "frexp", None, None]  # (the Nones before conjugate: erf, erfc, gamma, lgamma,
+#                              not NumPy ufuncs; after it: copy; the last two: frexp's exponent, i0)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "c", "numpy_tables.h")

@@ -48,6 +48,8 @@ typedef enum NgOp {
     NG_OP_FREXP,  /* frexp's mantissa, in [0.5, 1) or x itself (0, inf, NaN): ng_frexp_<sfx> */
     NG_OP_FREXP_EXPONENT, /* frexp's exponent, as int32 (0 for 0, inf, NaN): ng_frexp_exponent_<sfx>;
                            * NumPy's frexp ufunc is the two ops */
+    NG_OP_I0,     /* the modified Bessel function I0 (numpy.i0, not a ufunc): Cephes' Chebyshev series
+                   * as NumPy's, the helper ng_i0_<sfx>; float loops only */
     NG_NOPS
 } NgOp;
 

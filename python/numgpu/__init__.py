@@ -306,8 +306,9 @@ def identity(n, dtype=float64, device=None):
 # ---- ufuncs ------------------------------------------------------------------
 
 for _code, _name in enumerate(_core.op_names()):
-    # (math.erf in compiled loops: NumPy has no such ufunc; frexp's two ops make one ufunc in _mathx)
-    if _name not in ("copy", "erf", "erfc", "gamma", "lgamma", "frexp", "frexp_exponent"):
+    # (math.erf in compiled loops: NumPy has no such ufunc; frexp's two ops make one ufunc in _mathx,
+    # i0 is a function there)
+    if _name not in ("copy", "erf", "erfc", "gamma", "lgamma", "frexp", "frexp_exponent", "i0"):
         globals()[_name] = _ufunc.make(_code, _name)
 del _code, _name
 
@@ -521,6 +522,13 @@ _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    if out is None and dtype is None and casting == "same_kind" and type(axis) is int and \
+            type(arrays) in (list, tuple):
+        for a in arrays:
+            if type(a) is not ndarray:
+                break
+        else:   # (numgpu arrays and nothing else to decide: the common call, straight to C)
+            return _core.concatenate(arrays, axis)
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
     if casting not in _CASTINGS:

@@ -28,6 +28,8 @@ from . import _axes, _c_order, _core, _fortran_layout, _into, _uploads_as_is, _w
 from ._core import ndarray
 
 __array_api_version__ = "2024.12"
+_F64 = _np.float64   # the default dtype of zeros, ones, empty
+
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
 
 # The standard's dtypes, in its order (numgpu also holds float16, which the standard does not
@@ -244,18 +246,24 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
 
 
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
+    if order == "C" and like is None:   # (the common call, straight to C)
+        return _core.full(shape, 0, _F64 if dtype is None else dtype, device)
     _c_order(order, like)
     make = lambda s: _core.full(s, 0, _np.float64 if dtype is None else dtype, device)  # noqa: E731
     return _fortran_layout(make, shape) if order == "F" else make(shape)
 
 
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
+    if order == "C" and like is None:   # (the common call, straight to C)
+        return _core.full(shape, 1, _F64 if dtype is None else dtype, device)
     _c_order(order, like)
     make = lambda s: _core.full(s, 1, _np.float64 if dtype is None else dtype, device)  # noqa: E731
     return _fortran_layout(make, shape) if order == "F" else make(shape)
 
 
 def empty(shape, dtype=None, order="C", *, device=None, like=None):
+    if order == "C" and like is None:   # (the common call, straight to C)
+        return _core.empty(shape, _F64 if dtype is None else dtype, device)
     _c_order(order, like)
     make = lambda s: _core.empty(s, _np.float64 if dtype is None else dtype, device)  # noqa: E731
     return _fortran_layout(make, shape) if order == "F" else make(shape)

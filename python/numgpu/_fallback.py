@@ -322,7 +322,12 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
     scalars = name.rsplit(".", 1)[-1] not in ARRAY_MAKERS
 
     def g(*args, **kwargs):
-        sub = subclass_arg(args, kwargs)
+        for a in args:   # (subclass_arg's test inline: plain arguments, the common call, cost a loop)
+            if type(a) not in _PLAIN:
+                sub = subclass_arg(args, kwargs)
+                break
+        else:
+            sub = _first_subclass(kwargs.values()) if kwargs else None
         if sub is not None and not _called_by_numgpu():
             _admit(name, "a %s argument keeps NumPy's semantics" % _np_name(sub))
             return _host_call(name, npf, args, kwargs)

@@ -156,7 +156,7 @@ def _modf_call(x, /, out=None):
     return _into("modf", out, (copysign(frac.astype(x.dtype), x), i))
 
 
-_FREXP, _FREXP_EXPONENT = (_core.op_names().index(_n) for _n in ("frexp", "frexp_exponent"))
+_FREXP, _FREXP_EXPONENT, _I0 = (_core.op_names().index(_n) for _n in ("frexp", "frexp_exponent", "i0"))
 
 
 def _frexp_call(x, /, out=None):
@@ -199,34 +199,16 @@ spacing = _ufunc.host(_np.spacing, _spacing_call)
 
 # ---- Bessel's I0 and the windows ---------------------------------------------------------------------
 
-# Cephes' Chebyshev coefficients of exp(-x) I0(x) on [0, 8] (A) and of exp(-x) sqrt(x) I0(x) on
-# (8, inf] (B): NumPy's _i0A and _i0B
-_I0A = _np.lib._function_base_impl._i0A
-_I0B = _np.lib._function_base_impl._i0B
-
-
-def _chbevl(x, vals):
-    """Clenshaw's recurrence for the Chebyshev series vals at x."""
-    b0, b1 = vals[0], 0.0
-    for v in vals[1:]:
-        b2 = b1
-        b1 = b0
-        b0 = x * b1 - b2 + v
-    return 0.5 * (b0 - b2)
-
-
 def i0(x):
-    """The modified Bessel function of the first kind, order 0, elementwise (Cephes' series, as
-    NumPy: one for |x| <= 8, one for |x| > 8; integers as float64)."""
+    """The modified Bessel function of the first kind, order 0, elementwise: one device op (NG_OP_I0,
+    the helper ng_i0_<sfx>: Cephes' Chebyshev series, as NumPy, one for |x| <= 8, one for |x| > 8,
+    evaluated in the array's float dtype; integers as float64)."""
     x = _arr(x)
     if x.dtype.kind == "c":
         raise TypeError("i0 not supported for complex values")
     if x.dtype.kind != "f":
         x = x.astype(float)
-    x = absolute(x)
-    small = exp(x) * _chbevl(x / 2.0 - 2, _I0A)
-    large = exp(x) * _chbevl(32.0 / x - 2.0, _I0B) / sqrt(x)
-    return where(x <= 8.0, small, large)
+    return _core.ufunc(_I0, x, None, None)
 
 
 def _window(M, f):

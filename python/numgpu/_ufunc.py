@@ -38,6 +38,7 @@ _REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "m
 # over several axes one axis at a time)
 _ANY_ORDER = frozenset(("fmax", "fmin", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor"))
 _CALL_KEYS = frozenset(("where", "dtype", "casting", "order", "subok"))
+_FAST = frozenset((ndarray, int, float, bool))   # operands of __call__'s fast path
 
 
 def _ng():
@@ -97,7 +98,7 @@ def check_mask(where):
 _SUBCLASSES = _subclass.active   # (a Python subclass of ndarray exists: results may be its instances)
 
 
-class ufunc:
+class ufunc(_core.ufunc_base):
     """A NumPy ufunc on numgpu arrays (see the module's doc)."""
 
     def __init__(self, name, code, np_ufunc, func=None):
@@ -111,6 +112,9 @@ class ufunc:
             setattr(self, attr, getattr(np_ufunc, attr))
         # the fast call's test: a second operand given is this (None: a host ufunc, never fast)
         self._binary = None if code is None else self.nin == 2
+        # the C fast call (_core.ufunc_base: numgpu arrays, one at least 1-d, and Python numbers,
+        # no keywords), which hands every other call to _call_py
+        self._fast_code, self._fast_nin = (-1, 0) if code is None else (code, self.nin)
         self.__doc__ = ("NumPy's %s on numgpu arrays%s." % (name, "" if code is not None else
                         " (run on NumPy: numgpu has no device version)"))
 
@@ -124,7 +128,17 @@ class ufunc:
 
     # ---- calls ----------------------------------------------------------------------------------
 
-    def __call__(self, x1, x2=_NONE, /, *rest, out=None, **kwargs):
+    def _call_py(self, x1, x2=_NONE, /, *rest, out=None, **kwargs):
+        """A call the C fast call (ufunc_base) did not take."""
+        if type(x1) is ndarray and out is None and not rest and not kwargs and (x2 is not _NONE) is self._binary \
+                and (x2 is _NONE or type(x2) in _FAST):
+            # the commonest call, numgpu arrays and Python numbers: the device op straight away (no
+            # subclass to look for); anything it does not take goes the whole way below
+            try:
+                r = _core.ufunc(self._code, x1, None if x2 is _NONE else x2, None)
+                return r if type(r) is ndarray and r.ndim else _fallback.ufunc_result(r)
+            except (NotImplementedError, TypeError, RuntimeError):
+                pass
         r = self._dispatch(x1, x2, *rest, out=out, **kwargs)
         if _SUBCLASSES[0] and out is None:   # (an operand of a Python subclass: the result is one)
             like = _subclass.first_instance((x1, x2))

@@ -14,55 +14,97 @@
 typedef struct Entry {
     uint64_t hash;        /* hash of device pointer + key */
     NgDevice *dev;
-    void *key;            /* copy of the descriptor */
+    void *key;            /* copy of the descriptor; set last (release): a reader seeing it sees the rest */
     size_t keylen;
     NgKernel *kernel;     /* heap: stays put when the table grows */
 } Entry;
 
-static Entry *table;      /* open addressing, power-of-two capacity */
-static size_t cap, used;
+/* The in-process table: open addressing, power-of-two capacity. Lookups take
+ * no lock (every op's launch does one): a table, once published, is only
+ * ever added to (an entry filled before its key pointer is stored), and a
+ * grown table replaces it whole, the old one kept on the retired list
+ * (never freed: a reader may still be walking it; the tables together stay
+ * under twice the last one's size). Inserts hold `lock`. */
+typedef struct Table {
+    size_t cap, used;
+    struct Table *retired; /* the table this one replaced */
+    Entry slots[];
+} Table;
+
+static Table *table;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local char *last_source;
 
 const char *ng_kernel_last_source(void) { return last_source ? last_source : ""; }
 
+/* The table's hash of a descriptor: eight bytes a step (the key is hashed on
+ * every launch; ng_hash64 goes a byte at a time). */
+static uint64_t key_hash(const void *key, size_t keylen, const NgDevice *dev)
+{
+    const unsigned char *p = key;
+    uint64_t h = (uint64_t)(uintptr_t)dev ^ (keylen * 0x9e3779b97f4a7c15ULL);
+    for (; keylen >= 8; p += 8, keylen -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+        h ^= h >> 29;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p, keylen);
+    h = (h ^ w) * 0x94d049bb133111ebULL;
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    return h ^ (h >> 32);
+}
+
 static Entry *find(NgDevice *dev, uint64_t h, const void *key, size_t keylen)
 {
-    if (!cap)
+    Table *t = __atomic_load_n(&table, __ATOMIC_ACQUIRE);
+    if (!t)
         return NULL;
-    for (size_t s = h & (cap - 1);; s = (s + 1) & (cap - 1)) {
-        Entry *e = &table[s];
-        if (!e->key)
+    for (size_t s = h & (t->cap - 1);; s = (s + 1) & (t->cap - 1)) {
+        Entry *e = &t->slots[s];
+        const void *k = __atomic_load_n(&e->key, __ATOMIC_ACQUIRE);
+        if (!k)
             return NULL;
-        if (e->hash == h && e->dev == dev && e->keylen == keylen && memcmp(e->key, key, keylen) == 0)
+        if (e->hash == h && e->dev == dev && e->keylen == keylen && memcmp(k, key, keylen) == 0)
             return e;
     }
 }
 
+/* Adds ne (lock held). */
 static NgStatus insert(Entry *ne)
 {
-    if ((used + 1) * 2 > cap) {
-        size_t ncap = cap ? cap * 2 : 256;
-        Entry *nt = ng_calloc(ncap, sizeof *nt);
+    Table *t = table;
+    if (!t || (t->used + 1) * 2 > t->cap) {
+        size_t ncap = t ? t->cap * 2 : 256;
+        Table *nt = ng_calloc(1, sizeof *nt + ncap * sizeof(Entry));
         if (!nt)
             return ng_error_set(NG_ERR_NOMEM, "out of memory growing the kernel cache");
-        for (size_t i = 0; i < cap; i++) {
-            if (!table[i].key)
+        nt->cap = ncap;
+        nt->used = t ? t->used : 0;
+        nt->retired = t;
+        for (size_t i = 0; t && i < t->cap; i++) {
+            if (!t->slots[i].key)
                 continue;
-            size_t s = table[i].hash & (ncap - 1);
-            while (nt[s].key)
+            size_t s = t->slots[i].hash & (ncap - 1);
+            while (nt->slots[s].key)
                 s = (s + 1) & (ncap - 1);
-            nt[s] = table[i];
+            nt->slots[s] = t->slots[i];
         }
-        ng_free(table);
-        table = nt;
-        cap = ncap;
+        __atomic_store_n(&table, nt, __ATOMIC_RELEASE);
+        t = nt;
     }
-    size_t s = ne->hash & (cap - 1);
-    while (table[s].key)
-        s = (s + 1) & (cap - 1);
-    table[s] = *ne;
-    used++;
+    size_t s = ne->hash & (t->cap - 1);
+    while (t->slots[s].key)
+        s = (s + 1) & (t->cap - 1);
+    Entry *e = &t->slots[s];
+    e->hash = ne->hash;
+    e->dev = ne->dev;
+    e->keylen = ne->keylen;
+    e->kernel = ne->kernel;
+    __atomic_store_n(&e->key, ne->key, __ATOMIC_RELEASE);
+    t->used++;
     return NG_OK;
 }
 
@@ -241,10 +283,8 @@ static void save_for_other_targets(const NgIrKernel *k, const char *name)
 NgStatus ng_kernel_get(NgDevice *dev, const void *key, size_t keylen, NgBuildFn build,
                        const void *ctx, const NgKernel **out)
 {
-    uint64_t h = ng_hash64(key, keylen, (uint64_t)(uintptr_t)dev);
-    pthread_mutex_lock(&lock);
+    uint64_t h = key_hash(key, keylen, dev);
     Entry *e = find(dev, h, key, keylen);
-    pthread_mutex_unlock(&lock);
     if (e) {
         ng_count(NG_C_MEM_HIT, 1);
         *out = e->kernel;

@@ -219,6 +219,7 @@ static unsigned op_fpe(NgOp op, NgDType c)
     switch (op) {
     case NG_OP_ADD: case NG_OP_SUB: case NG_OP_MUL: case NG_OP_SQUARE: case NG_OP_LDEXP:
     case NG_OP_EXP: case NG_OP_EXP2: case NG_OP_EXPM1: case NG_OP_SINH: case NG_OP_COSH:
+    case NG_OP_I0: /* (NumPy's i0 warns of exp's overflow, and of inf / inf at the infinities) */
         return NG_FPE_OVERFLOW | NG_FPE_INVALID;
     case NG_OP_TRUEDIV: case NG_OP_FLOORDIV: case NG_OP_POW: case NG_OP_RECIPROCAL:
         return DOI;
@@ -718,7 +719,7 @@ static NgStatus resolve(NgOp op, int n, const NgOperand *ops, NgDType *compute, 
         case NG_OP_LOGADDEXP: case NG_OP_LOGADDEXP2: case NG_OP_HEAVISIDE: case NG_OP_SIGNBIT: case NG_OP_CBRT:
         case NG_OP_GCD: case NG_OP_LCM: case NG_OP_BITWISE_COUNT: case NG_OP_FREXP: case NG_OP_FREXP_EXPONENT:
         case NG_OP_DEG2RAD: case NG_OP_RAD2DEG: case NG_OP_FABS: case NG_OP_ERF: case NG_OP_ERFC:
-        case NG_OP_GAMMA: case NG_OP_LGAMMA:
+        case NG_OP_GAMMA: case NG_OP_LGAMMA: case NG_OP_I0:
             return unsupported(op, n, ops);
         case NG_OP_ABS:
             *out = ng_dtype_real(c);

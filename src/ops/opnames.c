@@ -16,6 +16,7 @@ static const char *op_names[NG_NOPS] = {
     "arcsinh", "arccosh", "arctanh", "signbit", "cbrt", "exp2", "reciprocal", "deg2rad", "rad2deg",
     "fabs", "erf", "erfc", "gamma", "lgamma", "conjugate", "copy", "bitwise_count", "frexp",
     "frexp_exponent", /* (not a ufunc: frexp's second output) */
+    "i0",             /* (not a ufunc: numpy.i0) */
 };
 
 const char *ng_op_name(NgOp op) { return (op >= 0 && op < NG_NOPS) ? op_names[op] : "?"; }

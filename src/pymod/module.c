@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <structmember.h>
 
 /* Device for a creation function: device= argument or the current one. */
 static NgDevice *device_arg(PyObject *spec)
@@ -234,16 +235,28 @@ static int operands(int n, PyObject *const *objs, bool none_absent, NgOperand *o
     return 0;
 }
 
-static PyObject *f_ufunc(PyObject *m, PyObject *args)
+static PyObject *ufunc_apply(long op, PyObject *a, PyObject *b, PyObject *out_o);
+
+static PyObject *f_ufunc(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
-    int op;
-    PyObject *a, *b = NULL, *out_o = Py_None;
-    if (!PyArg_ParseTuple(args, "iOOO:ufunc", &op, &a, &b, &out_o))
+    /* (METH_FASTCALL: every ufunc call comes here, and the argument tuple was a good part of it) */
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "ufunc() takes exactly 4 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    long op = PyLong_AsLong(args[0]);
+    if (op == -1 && PyErr_Occurred())
         return NULL;
     if (op < 0 || op >= NG_NOPS) {
         PyErr_SetString(PyExc_ValueError, "bad op code");
         return NULL;
     }
+    return ufunc_apply(op, args[1], args[2], args[3]);
+}
+
+/* The ufunc op `op` of a (and b for a binary op) into out_o (None: a new array). */
+static PyObject *ufunc_apply(long op, PyObject *a, PyObject *b, PyObject *out_o)
+{
     const NgArray *dest;
     if (out_arg(out_o, &dest) < 0)
         return NULL;
@@ -295,6 +308,79 @@ static PyObject *f_ufunc(PyObject *m, PyObject *args)
         return ngpy_fpe_result(out_result(out_o, &out));
     return ngpy_fpe_result(ngpy_wrap_result(&out, true));
 }
+
+/* _core.ufunc_base: the C part of numgpu.ufunc (python/numgpu/_ufunc.py subclasses it). A call
+ * of the commonest form, the ufunc's nin operands and no keywords, numgpu arrays (one of them at
+ * least 1-d, so the result is an array, never a 0-d stand-in for a scalar) and Python numbers,
+ * runs the device op here; any other call, or one the op turns down (TypeError,
+ * NotImplementedError, RuntimeError: it raises again, with the whole call's handling), goes to
+ * the subclass's Python method _call_py. */
+typedef struct {
+    PyObject_HEAD
+    int code;  /* the NgOp; -1: none (a host ufunc, every call in Python) */
+    int nin;   /* operands of a call */
+} UfuncBase;
+
+static bool fast_operand(PyObject *o, bool *array_1d)
+{
+    if (Py_IS_TYPE(o, ngpy.ndarray_type)) {
+        *array_1d = *array_1d || ngpy_arr(o)->ndim > 0;
+        return true;
+    }
+    return PyFloat_CheckExact(o) || PyLong_CheckExact(o) || PyBool_Check(o);
+}
+
+static PyObject *ufunc_base_call(PyObject *self, PyObject *args, PyObject *kw)
+{
+    const UfuncBase *u = (const UfuncBase *)self;
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    bool array_1d = false;
+    if (u->code >= 0 && (!kw || PyDict_GET_SIZE(kw) == 0) && n == u->nin && n >= 1 && n <= 2 &&
+        fast_operand(PyTuple_GET_ITEM(args, 0), &array_1d) &&
+        (n == 1 || fast_operand(PyTuple_GET_ITEM(args, 1), &array_1d)) && array_1d) {
+        PyObject *r = ufunc_apply(u->code, PyTuple_GET_ITEM(args, 0), n == 2 ? PyTuple_GET_ITEM(args, 1) : Py_None,
+                                  Py_None);
+        if (r || !(PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_NotImplementedError) ||
+                   PyErr_ExceptionMatches(PyExc_RuntimeError)))
+            return r;
+        PyErr_Clear();
+    }
+    PyObject *slow = PyObject_GetAttrString(self, "_call_py");
+    if (!slow)
+        return NULL;
+    PyObject *r = PyObject_Call(slow, args, kw);
+    Py_DECREF(slow);
+    return r;
+}
+
+/* (a new object has no fast call until its __init__ sets _fast_code: made with __new__ alone, as
+ * ufunc.counted's copies are, it takes every call to _call_py) */
+static PyObject *ufunc_base_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    UfuncBase *u = (UfuncBase *)type->tp_alloc(type, 0);
+    if (u) {
+        u->code = -1;
+        u->nin = 0;
+    }
+    return (PyObject *)u;
+}
+
+static PyMemberDef ufunc_base_members[] = {
+    {"_fast_code", T_INT, offsetof(UfuncBase, code), 0, "the NgOp of the fast call; -1: none"},
+    {"_fast_nin", T_INT, offsetof(UfuncBase, nin), 0, "the operands of the fast call"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot ufunc_base_slots[] = {
+    {Py_tp_call, ufunc_base_call},
+    {Py_tp_new, ufunc_base_new},
+    {Py_tp_members, ufunc_base_members},
+    {Py_tp_doc, "The C part of numgpu.ufunc: its fast call (src/pymod/module.c)."},
+    {0, NULL},
+};
+
+static PyType_Spec ufunc_base_spec = {"numgpu._core.ufunc_base", sizeof(UfuncBase), 0,
+                                      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, ufunc_base_slots};
 
 /* ufunc_at(op, a, index, value_or_None, compute): ufunc.at on a numgpu array, in place. */
 static PyObject *f_ufunc_at(PyObject *m, PyObject *args)
@@ -768,7 +854,7 @@ static PyMethodDef functions[] = {
     {"arange", f_arange, METH_VARARGS, "arange(start, n, step, dtype, device)"},
     {"linspace", f_linspace, METH_VARARGS, "linspace(start, stop, n, endpoint, dtype, device)"},
     {"eye", f_eye, METH_VARARGS, "eye(n, m, k, dtype, device)"},
-    {"ufunc", f_ufunc, METH_VARARGS, "ufunc(opcode, a, b_or_None, out)"},
+    {"ufunc", (PyCFunction)(void (*)(void))f_ufunc, METH_FASTCALL, "ufunc(opcode, a, b_or_None, out)"},
     {"ufunc_at", f_ufunc_at, METH_VARARGS, "ufunc_at(opcode, a, index, value_or_None, compute_dtype): ufunc.at."},
     {"where", f_where, METH_VARARGS, "where(cond, x, y[, out])"},
     {"set_subclass_hook", f_set_subclass_hook, METH_O,
@@ -864,6 +950,11 @@ PyMODINIT_FUNC PyInit__core(void)
     ngpy.ndarray_type = ngpy_make_ndarray_type(m);
     if (!ngpy.ndarray_type || PyModule_AddObjectRef(m, "ndarray", (PyObject *)ngpy.ndarray_type) < 0)
         goto fail;
+    PyObject *ufunc_base = PyType_FromSpec(&ufunc_base_spec);
+    if (!ufunc_base || PyModule_AddObject(m, "ufunc_base", ufunc_base) < 0) {
+        Py_XDECREF(ufunc_base);
+        goto fail;
+    }
     return m;
 fail:
     Py_DECREF(m);

@@ -79,7 +79,7 @@ static const char *const nt_weak[NT_NDTYPES][4] = {
 };
 
 /* NgOp order: the ufunc's __name__ (NULL: not a ufunc) and its number of inputs */
-#define NT_NOPS 85
+#define NT_NOPS 86
 static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {
     {"add", 2}, /* np.add */
     {"subtract", 2}, /* np.subtract */
@@ -165,6 +165,7 @@ static const struct { const char *name; int nin; } nt_ufuncs[NT_NOPS] = {
     {NULL, 1},
     {"bitwise_count", 1}, /* np.bitwise_count */
     {"frexp", 1}, /* np.frexp */
+    {NULL, 1},
     {NULL, 1},
 };
 

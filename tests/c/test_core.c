@@ -261,6 +261,28 @@ static void test_errors(void)
     longfmt[sizeof longfmt - 1] = 0;
     ng_error_set(NG_ERR_VALUE, "%s", longfmt); /* truncated, not overrun */
     CHECK(strlen(ng_error_message()) > 100 && strlen(ng_error_message()) < sizeof longfmt - 1);
+    /* truncated at whole UTF-8 characters (a compiler's curly quotes: the binding decodes UTF-8):
+     * "x" then U+2018 (3 bytes) repeated, so every cut position in turn falls mid-character */
+    for (int shift = 0; shift < 4; shift++) {
+        char utf[3000];
+        size_t n = 0;
+        for (; n < (size_t)shift; n++)
+            utf[n] = 'y';
+        while (n + 4 < sizeof utf) {
+            memcpy(utf + n, "x\xe2\x80\x98", 4);
+            n += 4;
+        }
+        utf[n] = 0;
+        ng_error_set(NG_ERR_COMPILE, "%s", utf);
+        const unsigned char *m = (const unsigned char *)ng_error_message();
+        size_t len = strlen((const char *)m), i = 0;
+        CHECK(len > 100 && memcmp(m, utf, len) == 0);
+        while (i < len) { /* every character whole */
+            size_t w = m[i] < 0x80 ? 1 : m[i] >= 0xE0 ? 3 : 2;
+            CHECK(i + w <= len);
+            i += w;
+        }
+    }
 }
 
 /* ---- devices ---- */

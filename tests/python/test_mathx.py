@@ -291,6 +291,33 @@ def test_i0_edges():
     raises_as_numpy("i0", np.ones(2, complex), match="complex")
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_i0_one_kernel(dtype):
+    # one device op over any layout (it was ~180 ops, each a launch): a transposed view and a
+    # reversed one, values through both series, the float16 overflow of NumPy's exp (|x| > 11.1)
+    x = (data(np.float64, (6, 50), seed=3) * 12).astype(dtype)
+    for v in (x.T, x[::-1, ::-3]):
+        g = on_device(v)
+        before = ng.stats()["kernel_launches"]
+        got = ng.i0(g)
+        assert ng.stats()["kernel_launches"] - before == 1
+        assert_same(got, np.i0(v), rtol={np.float16: 2e-3, np.float32: 2e-6}.get(dtype, 2e-15))
+
+
+def test_i0_integers_and_warnings():
+    both("i0", np.arange(-20, 21, dtype=np.int32), rtol=2e-15)
+    both("i0", np.array([True, False]), rtol=2e-15)
+    # NumPy warns of exp's overflow and of inf / inf; i0(0) warns of nothing (the op-by-op version
+    # divided by 0 for the unused branch)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_same(ng.i0(on_device(np.array([0.0, 1.0, 8.0]))), np.i0(np.array([0.0, 1.0, 8.0])), rtol=2e-15)
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        to_numpy(ng.i0(on_device(np.array([720.0]))))   # (a GPU's warnings come with the download)
+    with pytest.warns(RuntimeWarning, match="invalid"):
+        to_numpy(ng.i0(on_device(np.array([np.inf]))))
+
+
 @pytest.mark.parametrize("name", ["hanning", "hamming", "blackman", "bartlett"])
 @pytest.mark.parametrize("M", [-3, 0, 1, 2, 3, 10, 51, 256, 5.5, np.int32(12), True])
 def test_windows(name, M):
