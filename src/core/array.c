@@ -289,6 +289,18 @@ static NgStatus transfer(const NgArray *a, void *host, const int64_t *host_strid
     return st;
 }
 
+NgStatus ng_array_copy_on_host(const NgArray *dst, const NgArray *src)
+{
+    NgDevice *dev = dst->buf->device;
+    if (!dev->be->host_visible || src->buf->device != dev || src->dtype != dst->dtype || src->ndim != dst->ndim ||
+        memcmp(src->shape, dst->shape, sizeof(int64_t) * (size_t)dst->ndim) != 0)
+        return NG_ERR_UNSUPPORTED;
+    if (dst->size > 0)
+        strided_copy(ng_array_data(dst), dst->strides, ng_array_data(src), src->strides, dst->ndim, dst->shape,
+                     ng_dtype_info(dst->dtype)->itemsize);
+    return NG_OK;
+}
+
 NgStatus ng_array_upload(NgArray *dst, const void *host, const int64_t *host_strides)
 {
     return transfer(dst, (void *)host, host_strides, true);

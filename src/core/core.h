@@ -38,6 +38,11 @@ void ng_str_vcatf(NgStr *b, const char *fmt, va_list ap);
  * before the NUL); NULL if it cannot be opened, read or allocated. */
 char *ng_file_read(const char *path, size_t *len);
 
+/* dst = src on a device whose memory is the host's (cpu), both of one dtype and shape, apart:
+ * a strided copy on the calling thread, no kernel, not counted as a transfer. NG_ERR_UNSUPPORTED
+ * (no error message set) for anything else. */
+NgStatus ng_array_copy_on_host(const NgArray *dst, const NgArray *src);
+
 /* ---- hashing ---- */
 uint64_t ng_hash64(const void *data, size_t n, uint64_t seed);
 

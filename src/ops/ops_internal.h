@@ -12,6 +12,7 @@
 #include "kernel/kernel.h"
 
 #define EW_MAXIN 4 /* most inputs of one elementwise kernel */
+#define EW_HOST_COPY (1u << 20) /* bytes below which ng_ew_host_copy copies without a kernel */
 #define EW_TILE 32 /* side of a tile of a tiled elementwise kernel (EwKey.tiled) */
 
 /* What an elementwise kernel computes at each position. */
@@ -117,5 +118,11 @@ static inline void ng_ops_index_space(NgIrKernel *k, int arr, int R, int *vars, 
         ext[d] = ng_ir_shape(k, arr, d);
     }
 }
+
+/* dst = src where both are on a host device, of one dtype and shape, C-contiguous, at most
+ * EW_HOST_COPY bytes and apart: one copy on this thread (ng_array_copy_on_host: the host's
+ * memcpy, as NumPy's), where a kernel would pay its threads' start-up; true when done, false
+ * (nothing done) otherwise. */
+bool ng_ew_host_copy(const NgArray *dst, const NgArray *src, NgStatus *st);
 
 #endif

@@ -200,7 +200,9 @@ NgStatus ng_op_concatenate(int n, const NgArray *const *arrays, int axis, NgDTyp
                NG_OK) {
         return st;
     }
-    /* each input cast straight into its place (no converted copy first) */
+    /* each input cast straight into its place (no converted copy first); on a host device a
+     * small part of the same dtype, contiguous on both sides, copied as NumPy's (ng_ew_host_copy:
+     * a kernel per input paid OpenMP's start-up each time) */
     int64_t at = 0;
     for (int i = 0; i < n && st == NG_OK; i++) {
         if (arrays[i]->size > 0) {
@@ -209,8 +211,10 @@ NgStatus ng_op_concatenate(int n, const NgArray *const *arrays, int axis, NgDTyp
             part.offset += (size_t)(at * out->strides[axis]);
             part.shape[axis] = arrays[i]->shape[axis];
             part.size = arrays[i]->size;
-            NgOperand src = {arrays[i], {0}};
-            st = ng_op_assign(&part, &src);
+            if (dest || !ng_ew_host_copy(&part, arrays[i], &st)) { /* (dest may overlap an input) */
+                NgOperand src = {arrays[i], {0}};
+                st = ng_op_assign(&part, &src);
+            }
             ng_array_release(&part);
         }
         at += arrays[i]->shape[axis];
