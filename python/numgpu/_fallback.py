@@ -70,6 +70,7 @@ if _mode not in MODES:
                      % (os.environ["NUMGPU_FALLBACK"], ", ".join(MODES)))
     _mode = "warn"
 numpy_scalars = [False]  # config(scalars="numpy"): NumPy's scalars for results NumPy gives as scalars
+host_scalar_math = [False]  # ... and float64 precision: ufuncs of scalars alone run NumPy's on the host
 
 
 def set_mode(mode):

@@ -65,6 +65,8 @@ def config(precision=None, fallback=None, strict=None, report=None, scalars=None
         name = {"float": "float64", "double": "float64", "single": "float32"}.get(name, name)
         _core.set_precision(str(name))
         _state["precision"] = str(name)
+    # (a ufunc of NumPy scalars and Python numbers alone is NumPy's scalar math: no kernel)
+    _fallback.host_scalar_math[0] = _fallback.numpy_scalars[0] and _state["precision"] == "float64"
     if fallback is not None:
         _fallback.set_mode(fallback)
     if strict is not None:

@@ -39,6 +39,10 @@ _REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "m
 _ANY_ORDER = frozenset(("fmax", "fmin", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor"))
 _CALL_KEYS = frozenset(("where", "dtype", "casting", "order", "subok"))
 _FAST = frozenset((ndarray, int, float, bool))   # operands of __call__'s fast path
+_SCALARS = frozenset((int, float, bool, complex, _np.float64, _np.float32, _np.float16, _np.int64, _np.int32,
+                      _np.int16, _np.int8, _np.uint64, _np.uint32, _np.uint16, _np.uint8, _np.bool_,
+                      _np.complex128, _np.complex64))
+_HOST_SCALAR_MATH = _fallback.host_scalar_math
 
 
 def _ng():
@@ -130,6 +134,11 @@ class ufunc(_core.ufunc_base):
 
     def _call_py(self, x1, x2=_NONE, /, *rest, out=None, **kwargs):
         """A call the C fast call (ufunc_base) did not take."""
+        if _HOST_SCALAR_MATH[0] and out is None and not rest and not kwargs and type(x1) in _SCALARS and \
+                (x2 is _NONE or type(x2) in _SCALARS) and self._code is not None:
+            # NumPy's scalars and Python numbers alone, under numgpu run: NumPy's scalar math, as the
+            # script's NumPy does it (np.sqrt(x.sum()): a kernel, an upload and a download before)
+            return self._np(x1) if x2 is _NONE else self._np(x1, x2)
         if type(x1) is ndarray and out is None and not rest and not kwargs and (x2 is not _NONE) is self._binary \
                 and (x2 is _NONE or type(x2) in _FAST):
             # the commonest call, numgpu arrays and Python numbers: the device op straight away (no

@@ -620,3 +620,25 @@ print(np.ndarray.sum(a), np.ndarray.tolist(a))
     assert proc.returncode == 0, proc.stderr
     plain = python([script])
     assert proc.stdout == plain.stdout
+
+
+def test_scalar_math_is_numpys_under_run():
+    # np.sqrt(x.sum()) of a NumPy scalar under numgpu run (NumPy's scalars) ran a kernel, uploading
+    # the scalar and downloading the result (37 us a call, NumPy 1 us): now NumPy's own scalar math
+    prev = ng.config(scalars="numpy")
+    try:
+        s = np.float64(1002.0)
+        before = ng.stats()["kernel_launches"]
+        cases = [(ng.sqrt, (s,)), (ng.exp, (np.float32(2.5),)), (ng.add, (s, 1)), (ng.power, (np.int64(3), 40)),
+                 (ng.arctan2, (1.0, np.float64(-2.0))), (ng.negative, (np.uint8(5),)), (ng.isnan, (np.nan,))]
+        for f, args in cases:
+            got, want = f(*args), getattr(np, f.__name__)(*args)
+            assert type(got) is type(want) and (got == want or (got != got and want != want))
+        assert ng.stats()["kernel_launches"] == before
+        with np.errstate(divide="raise"), pytest.raises(FloatingPointError):
+            ng.log(np.float64(0.0))
+        ng.config(precision="float32")    # (the precision policy's float32: still the device's)
+        assert ng.sqrt(np.float64(4.0)).dtype == np.float32
+    finally:
+        ng.config(**{k: prev[k] for k in ("scalars", "precision")})
+    assert not _fallback.host_scalar_math[0] or prev["scalars"] == "numpy"
