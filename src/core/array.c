@@ -301,6 +301,14 @@ NgStatus ng_array_copy_on_host(const NgArray *dst, const NgArray *src)
     return NG_OK;
 }
 
+NgStatus ng_array_zero_on_host(const NgArray *a)
+{
+    if (!a->buf->device->be->host_visible || !ng_array_is_c_contiguous(a))
+        return NG_ERR_UNSUPPORTED;
+    memset(ng_array_data(a), 0, (size_t)a->size * (size_t)ng_dtype_info(a->dtype)->itemsize);
+    return NG_OK;
+}
+
 NgStatus ng_array_upload(NgArray *dst, const void *host, const int64_t *host_strides)
 {
     return transfer(dst, (void *)host, host_strides, true);

@@ -1135,6 +1135,14 @@ NgStatus ng_op_full(NgDevice *dev, NgDType dt, int ndim, const int64_t *shape, c
     NgStatus st = ng_array_empty(dev, dt, ndim, shape, out);
     if (st != NG_OK)
         return st;
+    /* (zeros of up to EW_HOST_COPY bytes on a host device: a memset, as NumPy's, no kernel) */
+    bool zero = value->kind == NG_KIND_FLOAT || value->kind == NG_KIND_COMPLEX
+                    ? value->v.f == 0.0 && !signbit(value->v.f) && (value->kind == NG_KIND_FLOAT ||
+                                                                    (value->im == 0.0 && !signbit(value->im)))
+                    : value->v.i == 0;
+    if (zero && (size_t)out->size * (size_t)ng_dtype_info(dt)->itemsize <= EW_HOST_COPY &&
+        ng_array_zero_on_host(out) == NG_OK)
+        return NG_OK;
     EwInput in = {NULL, *value, dt};
     st = ng_ew_run(EW_COPY, NG_OP_COPY, dt, out, 1, &in);
     if (st != NG_OK)
