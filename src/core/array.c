@@ -301,11 +301,19 @@ NgStatus ng_array_copy_on_host(const NgArray *dst, const NgArray *src)
     return NG_OK;
 }
 
-NgStatus ng_array_zero_on_host(const NgArray *a)
+NgStatus ng_array_fill_on_host(const NgArray *a, const void *elem)
 {
     if (!a->buf->device->be->host_visible || !ng_array_is_c_contiguous(a))
         return NG_ERR_UNSUPPORTED;
-    memset(ng_array_data(a), 0, (size_t)a->size * (size_t)ng_dtype_info(a->dtype)->itemsize);
+    size_t item = (size_t)ng_dtype_info(a->dtype)->itemsize, n = (size_t)a->size * item;
+    char *d = ng_array_data(a);
+    if (!elem || n == 0) {
+        memset(d, 0, n);
+        return NG_OK;
+    }
+    memcpy(d, elem, item);
+    for (size_t done = item; done < n; done *= 2) /* (the filled part copied onto the rest, doubling) */
+        memcpy(d + done, d, done < n - done ? done : n - done);
     return NG_OK;
 }
 

@@ -43,9 +43,10 @@ char *ng_file_read(const char *path, size_t *len);
  * (no error message set) for anything else. */
 NgStatus ng_array_copy_on_host(const NgArray *dst, const NgArray *src);
 
-/* Zeros every byte of C-contiguous a on a device whose memory is the host's, on the calling
- * thread; NG_ERR_UNSUPPORTED (no message) elsewhere. */
-NgStatus ng_array_zero_on_host(const NgArray *a);
+/* Fills C-contiguous a, on a device whose memory is the host's, with the element whose bytes
+ * are `elem` (NULL: zero bytes), on the calling thread; NG_ERR_UNSUPPORTED (no message)
+ * elsewhere. */
+NgStatus ng_array_fill_on_host(const NgArray *a, const void *elem);
 
 /* ---- hashing ---- */
 uint64_t ng_hash64(const void *data, size_t n, uint64_t seed);

@@ -9,6 +9,7 @@
  * innermost stride is 1 and vectorises. The kernel's cache key is the
  * resulting descriptor (op, dtypes, rank, which operands are unit-stride). */
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1130,18 +1131,55 @@ NgStatus ng_op_assign(const NgArray *dst, const NgOperand *src)
 
 /* ---- creation ---- */
 
+/* The bytes of value as an element of dt, where C's conversion is the kernel's and exact or
+ * rounded as NumPy's: a bool or an int into an integer dtype it fits or exactly into
+ * float32/float64, a float into float32/float64. False for the rest (float16, complex, floats into integers). */
+static bool plain_element(NgDType dt, const NgScalar *value, unsigned char *elem)
+{
+    bool integral = (value->kind == NG_KIND_INT || value->kind == NG_KIND_BOOL) && !value->big;
+    int64_t i = value->v.i;
+    switch (dt) {
+#define PUT(T, ok, v) \
+    do { \
+        if (!(ok)) \
+            return false; \
+        T x = (T)(v); \
+        memcpy(elem, &x, sizeof x); \
+        return true; \
+    } while (0)
+    case NG_BOOL: PUT(uint8_t, integral && (i == 0 || i == 1), i);
+    case NG_INT8: PUT(int8_t, integral && i >= INT8_MIN && i <= INT8_MAX, i);
+    case NG_INT16: PUT(int16_t, integral && i >= INT16_MIN && i <= INT16_MAX, i);
+    case NG_INT32: PUT(int32_t, integral && i >= INT32_MIN && i <= INT32_MAX, i);
+    case NG_INT64: PUT(int64_t, integral, i);
+    case NG_UINT8: PUT(uint8_t, integral && i >= 0 && i <= UINT8_MAX, i);
+    case NG_UINT16: PUT(uint16_t, integral && i >= 0 && i <= UINT16_MAX, i);
+    case NG_UINT32: PUT(uint32_t, integral && i >= 0 && i <= UINT32_MAX, i);
+    case NG_UINT64: PUT(uint64_t, integral && i >= 0, i);
+    case NG_FLOAT32: PUT(float, (integral && llabs(i) <= (1 << 24)) || value->kind == NG_KIND_FLOAT,
+                         integral ? (double)i : value->v.f);
+    case NG_FLOAT64: PUT(double, (integral && llabs(i) <= (1LL << 53)) || value->kind == NG_KIND_FLOAT,
+                         integral ? (double)i : value->v.f);
+#undef PUT
+    default:
+        return false;
+    }
+}
+
 NgStatus ng_op_full(NgDevice *dev, NgDType dt, int ndim, const int64_t *shape, const NgScalar *value, NgArray *out)
 {
     NgStatus st = ng_array_empty(dev, dt, ndim, shape, out);
     if (st != NG_OK)
         return st;
-    /* (zeros of up to EW_HOST_COPY bytes on a host device: a memset, as NumPy's, no kernel) */
+    /* (up to EW_HOST_COPY bytes on a host device, of a value whose element is plain, as NumPy's
+     * fill, no kernel) */
+    unsigned char elem[16];
     bool zero = value->kind == NG_KIND_FLOAT || value->kind == NG_KIND_COMPLEX
                     ? value->v.f == 0.0 && !signbit(value->v.f) && (value->kind == NG_KIND_FLOAT ||
                                                                     (value->im == 0.0 && !signbit(value->im)))
-                    : value->v.i == 0;
-    if (zero && (size_t)out->size * (size_t)ng_dtype_info(dt)->itemsize <= EW_HOST_COPY &&
-        ng_array_zero_on_host(out) == NG_OK)
+                    : value->v.i == 0 && !value->big;
+    if ((size_t)out->size * (size_t)ng_dtype_info(dt)->itemsize <= EW_HOST_COPY &&
+        (zero || plain_element(dt, value, elem)) && ng_array_fill_on_host(out, zero ? NULL : elem) == NG_OK)
         return NG_OK;
     EwInput in = {NULL, *value, dt};
     st = ng_ew_run(EW_COPY, NG_OP_COPY, dt, out, 1, &in);
