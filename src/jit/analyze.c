@@ -1959,6 +1959,7 @@ typedef struct Red {
     int updates;    /* statements that update id */
     int loads;      /* reads of id that those updates account for */
     bool bad;       /* id assigned some other way, or two operators */
+    bool late;      /* a max/min call whose first argument is not id (NgJitReduction.late) */
 } Red;
 
 static void red_update(Red *r, int op)
@@ -1995,6 +1996,8 @@ static void red_block(Ctx *c, NgJitBlock b, Red *r)
             } else if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 &&
                        s->targets[0]->kind == NG_JIT_E_NAME && s->targets[0]->name_id == r->id) {
                 red_update(r, assign_red(c, s->value, r->id));
+                r->late = r->late || (s->value->kind == NG_JIT_E_CALL && s->value->nitems >= 1 &&
+                                      !is_leaf(s->value->items[0], r->id, NULL));
                 r->loads++;
             } else {
                 r->bad = true;
@@ -2007,12 +2010,13 @@ static void red_block(Ctx *c, NgJitBlock b, Red *r)
 
 /* The reduction operator of scalar id in the body, or RED_NONE when id is
  * assigned otherwise or read other than by its updates. */
-static int reduction_of(Ctx *c, NgJitBlock body, int id)
+static int reduction_of(Ctx *c, NgJitBlock body, int id, bool *late)
 {
-    Red r = {id, RED_NONE, 0, 0, false};
+    Red r = {id, RED_NONE, 0, 0, false, false};
     red_block(c, body, &r);
     if (r.bad || !r.updates)
         return RED_NONE;
+    *late = r.late;
     Count k = {id, 0};
     block_exprs(c, body, count_loads, &k);
     return k.n == r.loads ? r.op : RED_NONE;
@@ -3203,11 +3207,13 @@ static const char *analyze_scalars(Ctx *c, int li, int *carried)
         key = -1;
     bool kmax = kop == NG_JIT_OP_GT || kop == NG_JIT_OP_GE;
     int *red_op = xalloc(c, &c->tmp, (size_t)c->ast->nnames * sizeof *red_op);
+    bool *late = xalloc(c, &c->tmp, (size_t)c->ast->nnames * sizeof *late);
     const char *why = NULL;
     int nbad = 0;
     *carried = -1;
     for (int id = 0; id < c->ast->nnames; id++) {
         red_op[id] = RED_NONE;
+        late[id] = false;
         if (!set_has(d->assigned, id) || id == L->var_id)
             continue;
         bool ex = set_has(exposed, id), live = set_has(d->live_out, id);
@@ -3221,7 +3227,7 @@ static const char *analyze_scalars(Ctx *c, int li, int *carried)
             nred++;
             continue;
         }
-        red_op[id] = reduction_of(c, body, id);
+        red_op[id] = reduction_of(c, body, id, &late[id]);
         if (red_op[id] != RED_NONE) {
             nred++;
             continue;
@@ -3238,7 +3244,7 @@ static const char *analyze_scalars(Ctx *c, int li, int *carried)
         for (int id = 0; id < c->ast->nnames; id++)
             if (red_op[id] != RED_NONE)
                 L->reductions[L->nreductions++] = (NgJitReduction){name_of(c, id), id, (NgJitRedOp)red_op[id],
-                                                                   key >= 0 && set_has(group, id)};
+                                                                   key >= 0 && set_has(group, id), late[id]};
         L->ranked_last = key >= 0 && (kop == NG_JIT_OP_GE || kop == NG_JIT_OP_LE);
     }
     return why;
@@ -3932,7 +3938,7 @@ static bool collapsible(Ctx *c, int p, int li)
 static void not_search(NgJitLoopInfo *L)
 {
     L->search = false;
-    L->reason = "contains break";
+    L->reason = L->stmt->returns ? "returns from inside it" : "contains break";
 }
 
 static void not_scan(Ctx *c, int li)

@@ -646,10 +646,44 @@ static bool seq_ok(const NgJitExpr *e)
            (e->kind == NG_JIT_E_SUBSCRIPT && e->rhs->kind == NG_JIT_E_SLICE);
 }
 
+/* `for v in (-1, 0, 1)`: a tuple written of whole numbers in arithmetic progression (one or
+ * none too) is the range of the same values, `for v in range(-1, 2)`. Returns whether s was
+ * rewritten. (A tuple bound to a name first is an array argument: the loop over it compiles.) */
+static bool rewrite_literal_tuple(Rewriter *R, NgJitStmt *s)
+{
+    const NgJitExpr *it = s->test;
+    if (s->target->kind != NG_JIT_E_NAME || it->kind != NG_JIT_E_TUPLE || it->nitems > 4096)
+        return false;
+    int64_t v[2] = {0, 1}, step = 1;
+    for (int i = 0; i < it->nitems; i++) {
+        int64_t x;
+        if (!int_literal(it->items[i], &x) || x < -((int64_t)1 << 40) || x > ((int64_t)1 << 40))
+            return false;
+        if (i < 2)
+            v[i] = x;
+        if (i == 1)
+            step = x - v[0];
+        if (i >= 1 && (step == 0 || x != v[0] + step * i))
+            return false;
+    }
+    NgJitSpan sp = it->span;
+    R->budget = REWRITE_BUDGET;
+    R->over = false;
+    NgJitExpr *args[3] = {int_lit(R, it->nitems ? v[0] : 0, sp),
+                          int_lit(R, it->nitems ? v[0] + step * it->nitems : 0, sp), int_lit(R, step, sp)};
+    NgJitExpr *range = call(R, "range", args, step == 1 ? 2 : 3, sp);
+    if (!args[0] || !args[1] || !args[2] || !range || R->st != NG_OK || R->over)
+        return false;
+    s->test = range;
+    return true;
+}
+
 /* Rewrites FOR statement s when it iterates over arrays in one of the forms above. */
 static void rewrite(Rewriter *R, NgJitStmt *s)
 {
     const NgJitExpr *it = s->test, *t = s->target;
+    if (rewrite_literal_tuple(R, s))
+        return;
     const NgJitExpr *seqs[8];
     const NgJitExpr *vals[8]; /* the targets the elements go to */
     int nseq = 0;

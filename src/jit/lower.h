@@ -167,6 +167,8 @@ typedef enum NgJitRaise {
     NG_JIT_RAISE_EMPTY_SUM,     /* (NG_JIT_PYTHON only) Python's sum() or math.prod() of an empty row:
                                    its start, of the start's own type (a Python int or float) */
     NG_JIT_RAISE_POW_BIG,       /* (NG_JIT_PYTHON only) pow(a, b, m) of a modulus from 2**32 on or b < 0 */
+    NG_JIT_RAISE_STORE_RANGE,   /* (NG_JIT_PYTHON only) a store's index, checked before the loop, is
+                                   out of range in some iteration: Python raises IndexError there */
     NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this) */
     NG_JIT_RAISE_CODES = 64,    /* (the multiplier of the line; times NG_JIT_RAISE_LINES, 2**25, which
                                    leaves the fields of KeyError and NG_JIT_RAISE_INT_BOUNDS their bits) */
@@ -291,6 +293,7 @@ typedef struct NgJitLoopPlan {
         bool ranked;                 /* the argmax-style update (NgJitReduction.ranked): its
                                         key (op MAXIMUM or MINIMUM, one per loop) and the names
                                         assigned with it (op NG_NOPS) */
+        bool late;                   /* NgJitReduction.late: a float one runs in order */
     } reductions[NG_JIT_MAX_REDUCTIONS];
     bool ranked_last;                /* ranked: equal keys, the last iteration wins */
     bool atomic;                     /* parallel: scattered `a[e] += v` / `a[e] -= v` updates are

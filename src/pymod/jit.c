@@ -1611,6 +1611,8 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
         {NG_JIT_RAISE_POW_BIG, "takes pow(a, b, m) of a modulus from 2**32 on or a negative b (an inverse)"},
         {NG_JIT_RAISE_EMPTY_SUM, "takes sum() or math.prod() of an empty row (Python's is the start itself)"},
         {NG_JIT_RAISE_INT_OVERFLOW, "computes a Python int beyond 64 bits (numgpu's are 64-bit)"},
+        {NG_JIT_RAISE_STORE_RANGE, "stores at an index out of range of the array (Python raises IndexError where "
+                                   "it gets there)"},
     };
     for (size_t k = 0; k < sizeof only / sizeof *only; k++)
         if (ng_jit_raise_kind(what) == only[k].kind) {
@@ -2084,13 +2086,13 @@ static int64_t scan_blocks(NgDevice *dev, int64_t n)
 
 /* Whether the lowering `low` has a part a scan cannot keep: an operation
  * Python raises on (a block would run on past it), a check before the loop,
- * boundscheck's error array, a wrap check. */
+ * a wrap check. (An error array is the stores' checks, boundscheck being off:
+ * a store out of range raises IndexError from the part that makes it.) */
 static bool scan_unsafe(const NgJitLowered *low)
 {
     for (int a = 0; a < low->nargs; a++) {
         const NgJitArg *arg = &low->args[a];
-        if (arg->role == NG_JIT_ARG_ERROR ||
-            (arg->role == NG_JIT_ARG_CELL && (!strcmp(arg->name, NG_JIT_RAISE) ||
+        if ((arg->role == NG_JIT_ARG_CELL && (!strcmp(arg->name, NG_JIT_RAISE) ||
                                               (!strcmp(arg->name, NG_JIT_PYTHON) && !low->range_python) ||
                                               !strcmp(arg->name, NG_JIT_WRAP))))
             return true;
@@ -2500,7 +2502,12 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 (ng_array_may_overlap(&L.arrays[i], &L.arrays[j]) ||
                  ((L.uploaded[i] || L.kept[i]) && (L.uploaded[j] || L.kept[j]) &&
                   host_overlap(L.values[i], L.values[j])))) {
-                why = "two array arguments share memory";
+                snprintf(L.why, sizeof L.why,
+                         "arrays %s and %s share memory (one may be a view of the other, as y = x[1:] makes), and "
+                         "the analysis took them for distinct arrays; index one array in the loop (x[i + 1] "
+                         "for y[i]), or copy (y = x[1:].copy())",
+                         L.types[i].name ? L.types[i].name : "?", L.types[j].name ? L.types[j].name : "?");
+                why = L.why;
                 goto done;
             }
     NgJitLoopPlan plan;
