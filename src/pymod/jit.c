@@ -2250,8 +2250,10 @@ static PyObject *run_scan(Program *p, int index, Launch *L, const NgJitLoopPlan 
         if (!res && !PyErr_Occurred() && k == 2)
             PyErr_Format(PyExc_RuntimeError, "numgpu.jit: the last part of the scan at line %d did not run: %s",
                          info->line + line_offset, why ? why : "?");
-        if (!res)
+        if (!res) { /* (an error: a store out of range in the last part raises IndexError) */
+            Py_CLEAR(result);
             break;
+        }
         if (k == 1 && info->scan_var >= 0) { /* the accumulator after the loop */
             carried = PyDict_GetItemString(res, p->ast->names[info->scan_var]);
             Py_XINCREF(carried);
