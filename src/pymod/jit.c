@@ -66,6 +66,9 @@ typedef struct Program {
     int nstrs;
     Scan *scans;         /* one per loop, made as scan loops launch (NULL until then) */
     int nscans;
+    PyObject **pres;     /* per loop, its FOR.pre_value compiled (a hand argmax's best: x[k]);
+                            NULL until a launch needs one */
+    int npres;
 } Program;
 
 static void program_free(PyObject *capsule)
@@ -95,6 +98,9 @@ static void program_free(PyObject *capsule)
     for (int i = 0; i < p->nscans; i++)
         Py_XDECREF(p->scans[i].range);
     PyMem_Free(p->scans);
+    for (int i = 0; i < p->npres; i++)
+        Py_XDECREF(p->pres[i]);
+    PyMem_Free(p->pres);
     PyMem_Free(p);
 }
 
@@ -2068,6 +2074,34 @@ static Scan *scan_of(Program *p, int index)
     return sc;
 }
 
+/* The value of loop `index`'s FOR.pre_value (a hand argmax's best, x[k] at the loop's start), a
+ * new reference; NULL with no error when Python cannot evaluate it here (x[k] out of range:
+ * then the loop runs as Python, which raises where it gets there, if it does). */
+static PyObject *pre_value(Program *p, int index, PyObject *globals, PyObject *locals)
+{
+    const NgJitExpr *e = p->loops->items[index].stmt->pre_value;
+    if (!p->pres) {
+        p->pres = PyMem_Calloc((size_t)p->loops->n, sizeof *p->pres);
+        if (!p->pres) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        p->npres = p->loops->n;
+    }
+    if (!p->pres[index]) {
+        PyObject *text = PyUnicode_FromStringAndSize(p->ast->src + e->span.off, e->span.end_off - e->span.off);
+        const char *t = text ? PyUnicode_AsUTF8(text) : NULL;
+        p->pres[index] = t ? Py_CompileString(t, p->ast->filename, Py_eval_input) : NULL;
+        Py_XDECREF(text);
+        if (!p->pres[index])
+            return NULL;
+    }
+    PyObject *v = PyEval_EvalCode(p->pres[index], globals, locals);
+    if (!v && PyErr_ExceptionMatches(PyExc_Exception))
+        PyErr_Clear();
+    return v;
+}
+
 /* The blocks a scan of n iterations runs in: on a CPU 64, or 4 per core past
  * 16 (a few per thread: the C compiler vectorises each block's partial
  * result); on GPUs about sqrt(n) (the one thread of the middle launch walks
@@ -2444,10 +2478,17 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
     L.hold = false;
     L.python = false;
     L.nkeys = 0;
-    PyObject *result = NULL;
+    PyObject *result = NULL, *pre = NULL;
     const char *why = NULL;
+    if (info->stmt->pre_name && !(pre = pre_value(p, (int)index, globals, locals))) {
+        if (PyErr_Occurred())
+            return NULL;
+        return skip("its argmax's first comparison raises (Python raises where it gets there)");
+    }
     for (int i = 0; i < ln->n; i++) {
         PyObject *v = PyDict_GetItem(locals, ln->keys[i]);
+        if (pre && strcmp(ln->names[i], info->stmt->pre_name) == 0)
+            v = pre; /* (its best so far: x[k]) */
         if (!v && !PySet_Contains(local_names, ln->keys[i])) /* (a local not bound yet: not the global) */
             v = PyDict_GetItem(globals, ln->keys[i]);
         if (ln->callee[i]) { /* called: the object the loop was compiled for? */
@@ -2627,6 +2668,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
     }
 done:
     launch_clear(&L);
+    Py_XDECREF(pre);
     if (!result && !PyErr_Occurred())
         return skip(why ? why : "not compiled");
     return result;

@@ -429,3 +429,104 @@ def test_view_sharing_memory_reason_names_the_arrays():
     why = f.loop_report()[0]["ran"]
     assert "arrays" in why and "share memory" in why and "two array arguments" not in why, why
     assert "x" in why and "y" in why, why
+
+
+# ---- P02: the hand-written argmax ------------------------------------------------------------
+
+def hand_argmax(x):
+    bi = 0
+    for i in range(len(x)):
+        if x[i] > x[bi]:
+            bi = i
+    return bi
+
+
+def hand_argmax_ge(x):
+    bi = 0
+    for i in range(len(x)):
+        if x[i] >= x[bi]:
+            bi = i
+    return bi
+
+
+def hand_argmin(x):
+    bi = 0
+    for i in range(len(x)):
+        if x[bi] > x[i]:
+            bi = i
+    return bi
+
+
+def hand_argmin_le(x):
+    bi = len(x) - 1
+    for i in range(len(x)):
+        if x[i] <= x[bi]:
+            bi = i
+    return bi
+
+
+def hand_argmax_abs(x):
+    bi = 0
+    for i in range(1, len(x)):
+        if abs(x[i] - 0.5) > abs(x[bi] - 0.5):
+            bi = i
+    return bi
+
+
+def hand_argmax_rows(X, out):
+    for r in range(X.shape[0]):
+        bi = 0
+        for j in range(X.shape[1]):
+            if X[r, j] > X[r, bi]:
+                bi = j
+        out[r] = bi
+    return out
+
+
+def hand_argmax_reads_it(x, out):
+    bi = 0
+    for i in range(len(x)):
+        if x[i] > x[bi]:
+            bi = i
+        out[i] = bi
+    return bi
+
+
+HAND = [hand_argmax, hand_argmax_ge, hand_argmin, hand_argmin_le, hand_argmax_abs]
+
+
+@pytest.mark.parametrize("fn", HAND, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("nan_at", [(), (0,), (1,), (N // 2,), (N - 1,), (100, 70_000)], ids=str)
+def test_hand_argmax_as_python(fn, nan_at):
+    x = np.random.default_rng(11).integers(0, 40, N).astype(np.float64)  # (ties everywhere)
+    for k in nan_at:
+        x[k] = np.nan
+    f = jit(fn)
+    assert f(x) == fn(x)
+    assert f.loop_report()[0]["kind"] == "parallel", f.loop_report()
+
+
+@pytest.mark.parametrize("fn", HAND, ids=lambda f: f.__name__)
+def test_hand_argmax_ints_and_small(fn):
+    a = np.random.default_rng(12).integers(-5, 5, 50_001)
+    assert jit(fn)(a) == fn(a)
+    for n in (1, 2, 3):
+        x = np.random.default_rng(n).random(n)
+        assert jit(fn)(x) == fn(x)
+
+
+def test_hand_argmax_of_an_empty_array_runs_as_python():
+    for fn in (hand_argmax, hand_argmin):
+        f = jit(fn)
+        assert f(np.zeros(0)) == fn(np.zeros(0)) == 0
+
+
+def test_hand_argmax_per_row_and_when_read():
+    X = np.random.default_rng(13).integers(0, 9, (300, 200)).astype(np.float64)
+    f = jit(hand_argmax_rows)
+    np.testing.assert_array_equal(f(X, np.zeros(300, np.int64)), hand_argmax_rows(X, np.zeros(300, np.int64)))
+    x = np.random.default_rng(14).random(5000)
+    op, oj = np.zeros(5000, np.int64), np.zeros(5000, np.int64)
+    g = jit(hand_argmax_reads_it)
+    assert g(x, oj) == hand_argmax_reads_it(x, op)
+    np.testing.assert_array_equal(op, oj)
