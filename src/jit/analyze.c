@@ -1960,6 +1960,7 @@ typedef struct Red {
     int loads;      /* reads of id that those updates account for */
     bool bad;       /* id assigned some other way, or two operators */
     bool late;      /* a max/min call whose first argument is not id (NgJitReduction.late) */
+    bool last;      /* `if e >= id: id = e` (NgJitReduction.ties_last) */
 } Red;
 
 static void red_update(Red *r, int op)
@@ -1978,6 +1979,7 @@ static void red_block(Ctx *c, NgJitBlock b, Red *r)
         if (op != RED_NONE) {
             red_update(r, op);
             r->loads++;
+            r->last = r->last || s->test->ops[0] == NG_JIT_OP_GE || s->test->ops[0] == NG_JIT_OP_LE;
             continue;
         }
         uint64_t *st = set_new(c);
@@ -2010,13 +2012,14 @@ static void red_block(Ctx *c, NgJitBlock b, Red *r)
 
 /* The reduction operator of scalar id in the body, or RED_NONE when id is
  * assigned otherwise or read other than by its updates. */
-static int reduction_of(Ctx *c, NgJitBlock body, int id, bool *late)
+static int reduction_of(Ctx *c, NgJitBlock body, int id, bool *late, bool *last)
 {
-    Red r = {id, RED_NONE, 0, 0, false, false};
+    Red r = {id, RED_NONE, 0, 0, false, false, false};
     red_block(c, body, &r);
     if (r.bad || !r.updates)
         return RED_NONE;
     *late = r.late;
+    *last = r.last;
     Count k = {id, 0};
     block_exprs(c, body, count_loads, &k);
     return k.n == r.loads ? r.op : RED_NONE;
@@ -3208,12 +3211,13 @@ static const char *analyze_scalars(Ctx *c, int li, int *carried)
     bool kmax = kop == NG_JIT_OP_GT || kop == NG_JIT_OP_GE;
     int *red_op = xalloc(c, &c->tmp, (size_t)c->ast->nnames * sizeof *red_op);
     bool *late = xalloc(c, &c->tmp, (size_t)c->ast->nnames * sizeof *late);
+    bool *last = xalloc(c, &c->tmp, (size_t)c->ast->nnames * sizeof *last);
     const char *why = NULL;
     int nbad = 0;
     *carried = -1;
     for (int id = 0; id < c->ast->nnames; id++) {
         red_op[id] = RED_NONE;
-        late[id] = false;
+        late[id] = last[id] = false;
         if (!set_has(d->assigned, id) || id == L->var_id)
             continue;
         bool ex = set_has(exposed, id), live = set_has(d->live_out, id);
@@ -3227,7 +3231,7 @@ static const char *analyze_scalars(Ctx *c, int li, int *carried)
             nred++;
             continue;
         }
-        red_op[id] = reduction_of(c, body, id, &late[id]);
+        red_op[id] = reduction_of(c, body, id, &late[id], &last[id]);
         if (red_op[id] != RED_NONE) {
             nred++;
             continue;
@@ -3244,7 +3248,8 @@ static const char *analyze_scalars(Ctx *c, int li, int *carried)
         for (int id = 0; id < c->ast->nnames; id++)
             if (red_op[id] != RED_NONE)
                 L->reductions[L->nreductions++] = (NgJitReduction){name_of(c, id), id, (NgJitRedOp)red_op[id],
-                                                                   key >= 0 && set_has(group, id), late[id]};
+                                                                   key >= 0 && set_has(group, id), late[id],
+                                                                   last[id]};
         L->ranked_last = key >= 0 && (kop == NG_JIT_OP_GE || kop == NG_JIT_OP_LE);
     }
     return why;

@@ -67,6 +67,8 @@ typedef struct NgJitReduction {
                          later one is greater, so with floats (a NaN, or -0.0 against 0.0) the
                          order of the iterations decides: the lowering runs such a loop in
                          order when the scalar is a float */
+    bool ties_last;   /* MAX/MIN by `if e >= s: s = e` (or <=): of equal values the last one
+                         stays (else the first, as max(s, e) keeps s) */
 } NgJitReduction;
 
 /* An index expression of an array axis. */

@@ -261,6 +261,8 @@ typedef struct Lower {
     /* a ranked reduction (plan->reductions[].ranked) */
     int rank_param, lock_param; /* the NG_JIT_RANK and NG_JIT_LOCK cells, -1 without */
     int rank_var;        /* the rank of the winner so far */
+    Sym *zero_sym;       /* the parallel float max/min that keeps the first of equal values
+                            (NgJitLowered.zero_of), NULL */
     NgIrRef rank;        /* the parallel loop's iteration rank (0, 1, ...), once it is lowered */
     NgIrRef guard;       /* when the expression being lowered runs (a short-circuit
                             operand, a branch): NG_IR_NONE for always */
@@ -10523,6 +10525,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->err_param = plan->boundscheck ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
     L->storing = false;
     L->in_cond = L->ncounters = 0;
+    L->zero_sym = NULL;
     L->pending = &checks;
     L->guard = L->elem = NG_IR_NONE;
     L->rows = NULL;
@@ -10548,6 +10551,13 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         s->var = ng_ir_var(k, usable(s->dt) ? s->dt : NG_INT64);
         bool shared = !plan->parallel || s->red >= 0;
         push(L, shared ? &pre : &priv, ng_ir_let(k, s->var, initial(L, s)));
+        if (plan->parallel && s->red >= 0 && !L->zero_sym && !plan->reductions[s->red].ranked &&
+            !plan->reductions[s->red].late && ng_dtype_is_float(s->dt) &&
+            s->dt != NG_FLOAT16 &&
+            (plan->reductions[s->red].op == NG_OP_MAXIMUM || plan->reductions[s->red].op == NG_OP_MINIMUM)) {
+            /* (the parallel combine may keep another of 0.0 and -0.0 than Python's first) */
+            L->zero_sym = s;
+        }
         if (s->home == HOME_CELL) {
             NgIrRef none[1] = {0};
             push(L, &post, ng_ir_store(k, s->param, 0, none, ng_ir_varref(k, s->var)));
@@ -10723,6 +10733,8 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     if (L->raise_param >= 0)
         late[nlate++] = (LateArg){L->raise_param, {NG_JIT_RAISE, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true,
                                                                L->plan->parallel ? NG_OP_MAXIMUM : NG_NOPS, 0}};
+    info->zero_of = L->zero_sym && L->plan->parallel ? L->zero_sym->name : NULL;
+    info->zero_last = L->zero_sym && L->plan->reductions[L->zero_sym->red].ties_last;
     for (int i = 0; i < nlate; i++) {
         int first = i;
         for (int j = i + 1; j < nlate; j++)
@@ -10903,6 +10915,7 @@ void ng_jit_plan(const NgJitLoops *loops, const NgJitLoopInfo *info, NgJitLoopPl
         plan->reductions[i].op = red_op(info->reductions[i].op);
         plan->reductions[i].ranked = info->reductions[i].ranked;
         plan->reductions[i].late = info->reductions[i].late;
+        plan->reductions[i].ties_last = info->reductions[i].ties_last;
         plan->nreductions++;
     }
     plan->ranked_last = info->ranked_last;

@@ -294,6 +294,7 @@ typedef struct NgJitLoopPlan {
                                         key (op MAXIMUM or MINIMUM, one per loop) and the names
                                         assigned with it (op NG_NOPS) */
         bool late;                   /* NgJitReduction.late: a float one runs in order */
+        bool ties_last;              /* NgJitReduction.ties_last */
     } reductions[NG_JIT_MAX_REDUCTIONS];
     bool ranked_last;                /* ranked: equal keys, the last iteration wins */
     bool atomic;                     /* parallel: scattered `a[e] += v` / `a[e] -= v` updates are
@@ -386,6 +387,14 @@ typedef struct NgJitLowered {
     int line;          /* the loop's first line */
     bool range_python; /* its NG_JIT_PYTHON cell checks only the outer range (no iteration, a step
                           of 0), which a scan's own range settles first */
+    const char *zero_of; /* parallel: a float max or min reduction (NULL: none): its threads and
+                            lanes combine 0.0 and -0.0 in any order, where Python keeps the first
+                            of equal values (max(s, e), `if e > s: s = e`), so where it ends at a
+                            zero the launch takes the value before the loop when that is a zero
+                            (it came first), else runs the loop again in order when it writes no
+                            array (pymod/jit.c zero_sign) */
+    bool zero_last;      /* zero_of keeps the last of equal values (`if e >= s: s = e`): ending
+                            at a zero, it runs again in order whatever the value before was */
 } NgJitLowered;
 
 /* Whether the body of `loop` (or a helper it calls) draws random numbers (NG_JIT_CALL_RANDOM):

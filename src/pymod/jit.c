@@ -1761,6 +1761,34 @@ static bool has_effects(const NgJitLowered *low)
     return false;
 }
 
+
+/* A parallel float max or min (low->zero_of) that ended at a zero: Python keeps the first of
+ * 0.0 and -0.0 it meets, where the threads and lanes combined them in any order. The value
+ * before the loop when that is a zero (it came first); else 1: the loop must run again in order
+ * (it writes no array, draws no random number: nothing else changes). 0 when the result
+ * stands, -1 on a Python error. */
+static int zero_sign(PyObject *result, const NgJitLowered *low, const Launch *L)
+{
+    const char *name = low->zero_of;
+    PyObject *now = PyDict_GetItemString(result, name);
+    int vi = index_of(L, name);
+    if (vi < 0)
+        return 0;
+    double before = PyFloat_AsDouble(L->values[vi]), d = now ? PyFloat_AsDouble(now) : before;
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (d != 0.0) /* (absent: equal to the value before, which it keeps) */
+        return 0;
+    if (before == 0.0 && !low->zero_last)
+        return now ? PyDict_SetItemString(result, name, L->values[vi]) : 0;
+    for (int a = 0; a < low->nargs; a++)
+        if ((low->args[a].role == NG_JIT_ARG_ARRAY && low->args[a].written) || low->args[a].role == NG_JIT_ARG_KEY)
+            return 0; /* (its stores are made: the combine's zero stands) */
+    return 1;
+}
+
 /* Lowers loop `info` with `plan` for the values in L, gets its kernel, runs it
  * and returns what the host needs after it (the cells by name, "__ng_note":
  * `note`); NULL with *why set when the loop must run as Python instead, or
@@ -2012,6 +2040,13 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             Py_INCREF(Py_True); /* (back at the end of the call) */
             PyList_SetItem(L->kept[vi], 2, Py_True);
         }
+    }
+    int z = result && low.zero_of ? zero_sign(result, &low, L) : 0;
+    if (z != 0) {
+        Py_CLEAR(result);
+        if (z > 0)
+            *why = "its max or min ended at a zero: of 0.0 and -0.0 Python keeps the first, which only the loop "
+                   "in order gives";
     }
     for (int a = 0; a < low.nargs; a++)
         ng_array_release(&cells[a]);

@@ -530,3 +530,73 @@ def test_hand_argmax_per_row_and_when_read():
     g = jit(hand_argmax_reads_it)
     assert g(x, oj) == hand_argmax_reads_it(x, op)
     np.testing.assert_array_equal(op, oj)
+
+
+# ---- J03: the sign of a zero a parallel max or min ends at -----------------------------------
+
+def zmax(x, m):
+    for i in range(len(x)):
+        m = max(m, x[i])
+    return m
+
+
+def zmin(x, m):
+    for i in range(len(x)):
+        m = min(m, x[i])
+    return m
+
+
+def zmax_if(x, m):
+    for i in range(len(x)):
+        if x[i] > m:
+            m = x[i]
+    return m
+
+
+def zmin_if(x, m):
+    for i in range(len(x)):
+        if m > x[i]:
+            m = x[i]
+    return m
+
+
+def zmax_ge(x, m):
+    for i in range(len(x)):
+        if x[i] >= m:
+            m = x[i]
+    return m
+
+
+def zmax_np(x, m):
+    for i in range(len(x)):
+        m = np.maximum(m, x[i])
+    return m
+
+
+def signed_zeros(first_negative, n=N, neg_tail=False):
+    x = np.zeros(n)
+    x[1::2] = -0.0
+    if first_negative:
+        x = -x
+    if neg_tail:  # (values below the zeros too: for min, the zeros are then not the result)
+        x[::7] = -1.0
+    return x
+
+
+@pytest.mark.parametrize("fn", [zmax, zmin, zmax_if, zmin_if, zmax_ge], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("first_negative", [False, True])
+@pytest.mark.parametrize("start", [-math.inf, math.inf, 0.0, -0.0, -5.0])
+def test_signed_zero_as_python(fn, first_negative, start):
+    x = signed_zeros(first_negative)
+    p, j = fn(x, start), jit(fn)(x, start)
+    assert same(p, j), (p, j)
+
+
+def test_signed_zero_costs_a_rerun_only_at_a_zero():
+    x = np.random.default_rng(15).random(N)
+    f = jit(zmax)
+    assert f(x, -math.inf) == zmax(x, -math.inf)
+    assert f.loop_report()[0]["ran"] == "kernel"
+    y = signed_zeros(True)
+    assert same(f(y, -math.inf), zmax(y, -math.inf))
+    assert "ended at a zero" in f.loop_report()[0]["ran"], f.loop_report()
