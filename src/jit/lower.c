@@ -217,6 +217,8 @@ typedef struct Lower {
                             first store whose index may be out of range; -1 before */
     int in_cond;         /* if and while bodies around the statement being lowered: a store there
                             may not run, so its index is checked where it runs, not before the loop */
+    bool jumped;         /* a break, continue or helper's return lowered in this pass: a store after
+                            one may not run either (never reset: a later store is checked where it runs) */
     struct { int var; NgIrRef first, last, trips; } counters[8]; /* the range loops around the statement */
     int ncounters;       /* ... whose counter runs by 1 or -1 from `first` to `last` (both invariant),
                             `trips` > 0 when it runs at all: a store's affine index is checked at
@@ -2386,7 +2388,7 @@ static bool hoisted_check(Lower *L, NgIrRef i, NgIrRef n, int line)
 {
     enum { MAX_CORNERS = 8 };
     NgIrKernel *k = L->k;
-    if (L->in_cond || L->guard != NG_IR_NONE || L->plan->scan || !invariant(L, n) || L->st != NG_OK)
+    if (L->in_cond || L->jumped || L->guard != NG_IR_NONE || L->plan->scan || !invariant(L, n) || L->st != NG_OK)
         return false; /* (a scan's part checks its stores where they run: its NG_JIT_PYTHON cell is not safe) */
     NgIrRef corners[MAX_CORNERS] = {i}, runs = NG_IR_NONE;
     int ncorners = 1;
@@ -6400,6 +6402,7 @@ static Val pin(Lower *L, Val v, Stmts *out);
 /* `return e` (or `return a, b`) in a helper: the call's values, then out of its body. */
 static void return_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
 {
+    L->jumped = true;
     Frame *f = L->frame;
     if (!f) {
         unsupported(L, s->span.line, "return");
@@ -9575,6 +9578,7 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         if_stmt(L, s, out);
         break;
     case NG_JIT_S_BREAK: case NG_JIT_S_CONTINUE:
+        L->jumped = true;
         if (s->kind == NG_JIT_S_BREAK && L->depth == 0 && L->plan->parallel) {
             unsupported(L, line, "break out of a parallel loop");
             break;
@@ -10525,6 +10529,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->err_param = plan->boundscheck ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
     L->storing = false;
     L->in_cond = L->ncounters = 0;
+    L->jumped = false;
     L->zero_sym = NULL;
     L->pending = &checks;
     L->guard = L->elem = NG_IR_NONE;

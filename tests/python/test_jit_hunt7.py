@@ -600,3 +600,18 @@ def test_signed_zero_costs_a_rerun_only_at_a_zero():
     y = signed_zeros(True)
     assert same(f(y, -math.inf), zmax(y, -math.inf))
     assert "ended at a zero" in f.loop_report()[0]["ran"], f.loop_report()
+
+
+def continue_guard(x, out, k):
+    for i in range(len(x)):
+        if i + k >= len(out):
+            continue
+        out[i + k] = x[i]
+    return out
+
+
+@pytest.mark.parametrize("k", [0, 3, 2000])
+def test_a_store_after_continue_is_checked_where_it_runs(k):
+    x = np.random.default_rng(16).random(50_000)
+    f = check_store(continue_guard, x, np.zeros(50_000), k)
+    assert f.loop_report()[0]["ran"] == "kernel", f.loop_report()
