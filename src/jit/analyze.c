@@ -1998,8 +1998,9 @@ static void red_block(Ctx *c, NgJitBlock b, Red *r)
             } else if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 &&
                        s->targets[0]->kind == NG_JIT_E_NAME && s->targets[0]->name_id == r->id) {
                 red_update(r, assign_red(c, s->value, r->id));
-                r->late = r->late || (s->value->kind == NG_JIT_E_CALL && s->value->nitems >= 1 &&
-                                      !is_leaf(s->value->items[0], r->id, NULL));
+                /* (Python's max/min: np.maximum and np.fmax treat a NaN alike either way round) */
+                r->late = r->late || (s->value->kind == NG_JIT_E_CALL && s->value->lhs->kind == NG_JIT_E_NAME &&
+                                      s->value->nitems >= 1 && !is_leaf(s->value->items[0], r->id, NULL));
                 r->loads++;
             } else {
                 r->bad = true;

@@ -118,6 +118,13 @@ def v_np_fmax_late(x):
     return m
 
 
+def v_np_maximum_late(x):
+    m = -1e300
+    for i in range(len(x)):
+        m = np.maximum(x[i], m)
+    return m
+
+
 def v_ifexp(x):
     m = x[0]
     for i in range(len(x)):
@@ -133,7 +140,7 @@ def v_int_late(a):
 
 
 MAXES = [v_max_late, v_min_late, v_max_late3, v_max_middle, v_max_first, v_max_first3, v_min_first,
-         v_if_greater, v_if_ge, v_np_maximum, v_np_fmax_late, v_ifexp]
+         v_if_greater, v_if_ge, v_np_maximum, v_np_fmax_late, v_np_maximum_late, v_ifexp]
 NAN_AT = [(), (0,), (10,), (N // 2,), (N - 1,), (100, 500), (60_000, 99_990), (0, N - 1)]
 
 
@@ -162,6 +169,14 @@ def test_late_running_value_of_floats_runs_in_one_thread():
     assert f(x) == v_max_late(x) == 2.0
     assert "one thread" in f.loop_report()[0]["ran"]
     assert "not the first argument" in f.loop_report()[0]["ran"]
+
+
+def test_numpy_maximum_either_way_round_stays_parallel():
+    x = data((60_000,))
+    for fn in (v_np_maximum_late, v_np_fmax_late):
+        f = jit(fn)
+        assert same(f(x), fn(x))
+        assert f.loop_report()[0]["ran"] == "kernel", f.loop_report()
 
 
 def test_late_running_value_of_ints_stays_parallel():
