@@ -217,6 +217,8 @@ typedef struct Lower {
                             first store whose index may be out of range; -1 before */
     int in_cond;         /* if and while bodies around the statement being lowered: a store there
                             may not run, so its index is checked where it runs, not before the loop */
+    NgIrRef store_code;  /* as python_code, for the stores' ranges (hoisted_check): merged into it
+                            last, so that another reason wins */
     bool jumped;         /* a break, continue or helper's return lowered in this pass: a store after
                             one may not run either (never reset: a later store is checked where it runs) */
     struct { int var; NgIrRef first, last, trips; } counters[8]; /* the range loops around the statement */
@@ -2423,7 +2425,9 @@ static bool hoisted_check(Lower *L, NgIrRef i, NgIrRef n, int line)
     if (runs != NG_IR_NONE)
         bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, runs, bad);
     /* (not python_body: a scan, which never launches this kernel, checks its own stores) */
-    python_if(L, bad, ng_jit_raise_code(NG_JIT_RAISE_STORE_RANGE, line, 0));
+    NgIrRef c = ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, ng_jit_raise_code(NG_JIT_RAISE_STORE_RANGE, line, 0)),
+                             ng_ir_const_i(k, NG_INT64, 0));
+    L->store_code = L->store_code == NG_IR_NONE ? c : ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, L->store_code, c);
     return true;
 }
 
@@ -8945,9 +8949,15 @@ static NgIrRef by_phase(Lower *L, NgIrRef phase, NgIrRef a, NgIrRef b, NgIrRef c
  * when the body checked nothing so. */
 static NgIrRef python_skip(Lower *L, Stmts *out)
 {
+    NgIrKernel *k = L->k;
+    if (L->store_code != NG_IR_NONE) /* (a store's range last: another reason, where there is one, says more) */
+        L->python_code = L->python_code == NG_IR_NONE
+                             ? L->store_code
+                             : ng_ir_select(k, ng_ir_binary(k, NG_OP_NE, NG_BOOL, L->python_code, ng_ir_const_i(k, NG_INT64, 0)),
+                                            L->python_code, L->store_code);
+    L->store_code = NG_IR_NONE;
     if (L->python_code == NG_IR_NONE || L->st != NG_OK)
         return NG_IR_NONE;
-    NgIrKernel *k = L->k;
     NgIrRef code = pin(L, mkval(L->python_code, NG_INT64, true, true), out).r, none[1] = {0};
     L->python_param = ng_ir_param_array(k, NG_INT64, 0, true, true);
     push(L, out, ng_ir_store(k, L->python_param, 0, none, code));
@@ -10530,6 +10540,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->storing = false;
     L->in_cond = L->ncounters = 0;
     L->jumped = false;
+    L->store_code = NG_IR_NONE;
     L->zero_sym = NULL;
     L->pending = &checks;
     L->guard = L->elem = NG_IR_NONE;

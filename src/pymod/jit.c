@@ -2007,6 +2007,8 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                 Py_CLEAR(result);
                 raise_as_python(p, what, line_offset);
             }
+        } else if (arg->role == NG_JIT_ARG_CELL && strcmp(arg->name, NG_JIT_PYTHON) == 0) {
+            /* (read once, after the launch: 0) */
         } else if (arg->role == NG_JIT_ARG_CELL) {
             PyObject *v = cell_value(&cells[a], arg), *k = v ? str_of(p, arg->name) : NULL;
             if (!k || PyDict_SetItem(result, k, v) < 0)
