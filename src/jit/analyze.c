@@ -1972,6 +1972,8 @@ typedef struct Red {
     int updates;    /* statements that update id */
     int loads;      /* reads of id that those updates account for */
     bool bad;       /* id assigned some other way, or two operators */
+    bool late;      /* a max/min call whose first argument is not id (NgJitReduction.late) */
+    bool last;      /* `if e >= id: id = e` (NgJitReduction.ties_last) */
 } Red;
 
 static void red_update(Red *r, int op)
@@ -1990,6 +1992,7 @@ static void red_block(Ctx *c, NgJitBlock b, Red *r)
         if (op != RED_NONE) {
             red_update(r, op);
             r->loads++;
+            r->last = r->last || s->test->ops[0] == NG_JIT_OP_GE || s->test->ops[0] == NG_JIT_OP_LE;
             continue;
         }
         uint64_t *st = set_new(c);
@@ -2008,6 +2011,9 @@ static void red_block(Ctx *c, NgJitBlock b, Red *r)
             } else if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 &&
                        s->targets[0]->kind == NG_JIT_E_NAME && s->targets[0]->name_id == r->id) {
                 red_update(r, assign_red(c, s->value, r->id));
+                /* (Python's max/min: np.maximum and np.fmax treat a NaN alike either way round) */
+                r->late = r->late || (s->value->kind == NG_JIT_E_CALL && s->value->lhs->kind == NG_JIT_E_NAME &&
+                                      s->value->nitems >= 1 && !is_leaf(s->value->items[0], r->id, NULL));
                 r->loads++;
             } else {
                 r->bad = true;
@@ -2020,12 +2026,14 @@ static void red_block(Ctx *c, NgJitBlock b, Red *r)
 
 /* The reduction operator of scalar id in the body, or RED_NONE when id is
  * assigned otherwise or read other than by its updates. */
-static int reduction_of(Ctx *c, NgJitBlock body, int id)
+static int reduction_of(Ctx *c, NgJitBlock body, int id, bool *late, bool *last)
 {
-    Red r = {id, RED_NONE, 0, 0, false};
+    Red r = {id, RED_NONE, 0, 0, false, false, false};
     red_block(c, body, &r);
     if (r.bad || !r.updates)
         return RED_NONE;
+    *late = r.late;
+    *last = r.last;
     Count k = {id, 0};
     block_exprs(c, body, count_loads, &k);
     return k.n == r.loads ? r.op : RED_NONE;
@@ -3216,11 +3224,14 @@ static const char *analyze_scalars(Ctx *c, int li, int *carried)
         key = -1;
     bool kmax = kop == NG_JIT_OP_GT || kop == NG_JIT_OP_GE;
     int *red_op = xalloc(c, &c->tmp, (size_t)c->ast->nnames * sizeof *red_op);
+    bool *late = xalloc(c, &c->tmp, (size_t)c->ast->nnames * sizeof *late);
+    bool *last = xalloc(c, &c->tmp, (size_t)c->ast->nnames * sizeof *last);
     const char *why = NULL;
     int nbad = 0;
     *carried = -1;
     for (int id = 0; id < c->ast->nnames; id++) {
         red_op[id] = RED_NONE;
+        late[id] = last[id] = false;
         if (!set_has(d->assigned, id) || id == L->var_id)
             continue;
         bool ex = set_has(exposed, id), live = set_has(d->live_out, id);
@@ -3234,7 +3245,7 @@ static const char *analyze_scalars(Ctx *c, int li, int *carried)
             nred++;
             continue;
         }
-        red_op[id] = reduction_of(c, body, id);
+        red_op[id] = reduction_of(c, body, id, &late[id], &last[id]);
         if (red_op[id] != RED_NONE) {
             nred++;
             continue;
@@ -3251,7 +3262,8 @@ static const char *analyze_scalars(Ctx *c, int li, int *carried)
         for (int id = 0; id < c->ast->nnames; id++)
             if (red_op[id] != RED_NONE)
                 L->reductions[L->nreductions++] = (NgJitReduction){name_of(c, id), id, (NgJitRedOp)red_op[id],
-                                                                   key >= 0 && set_has(group, id)};
+                                                                   key >= 0 && set_has(group, id), late[id],
+                                                                   last[id]};
         L->ranked_last = key >= 0 && (kop == NG_JIT_OP_GE || kop == NG_JIT_OP_LE);
     }
     return why;
@@ -3945,7 +3957,7 @@ static bool collapsible(Ctx *c, int p, int li)
 static void not_search(NgJitLoopInfo *L)
 {
     L->search = false;
-    L->reason = "contains break";
+    L->reason = L->stmt->returns ? "returns from inside it" : "contains break";
 }
 
 static void not_scan(Ctx *c, int li)

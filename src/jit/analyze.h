@@ -62,6 +62,13 @@ typedef struct NgJitReduction {
                          and the names assigned with it (ARGMAX/ARGMIN), which end with the
                          values of the iteration that gave the best e: the first one for a
                          strict test, the last for `>=`/`<=` (ranked_last) */
+    bool late;        /* MAX/MIN of a Python max/min call whose first argument is not the scalar
+                         (`s = max(e, s)`): Python's max keeps its first argument unless a
+                         later one is greater, so with floats (a NaN, or -0.0 against 0.0) the
+                         order of the iterations decides: the lowering runs such a loop in
+                         order when the scalar is a float */
+    bool ties_last;   /* MAX/MIN by `if e >= s: s = e` (or <=): of equal values the last one
+                         stays (else the first, as max(s, e) keeps s) */
 } NgJitReduction;
 
 /* An index expression of an array axis. */

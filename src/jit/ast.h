@@ -257,6 +257,11 @@ struct NgJitStmt {
     bool lets;          /* FOR: desugar.c rewrote values its body makes and uses up (a slice, a
                            list, an np.zeros): the loops inside it may run as part of it only */
     bool returns;       /* FOR, WHILE: desugar.c made the returns inside it breaks (return_loops) */
+    const char *pre_name; /* FOR: desugar.c's hand argmax (`if x[i] > x[k]: k = i`): the name its
+                           body now compares with, bound to pre_value (x[k], the source's own
+                           expression) before the loop: by a statement desugar.c puts before
+                           it inside a loop body, else by the launch (pymod/jit.c); NULL */
+    const NgJitExpr *pre_value;
 
     /* DEF */
     const char *name;   /* interned function name */

@@ -646,10 +646,44 @@ static bool seq_ok(const NgJitExpr *e)
            (e->kind == NG_JIT_E_SUBSCRIPT && e->rhs->kind == NG_JIT_E_SLICE);
 }
 
+/* `for v in (-1, 0, 1)`: a tuple written of whole numbers in arithmetic progression (one or
+ * none too) is the range of the same values, `for v in range(-1, 2)`. Returns whether s was
+ * rewritten. (A tuple bound to a name first is an array argument: the loop over it compiles.) */
+static bool rewrite_literal_tuple(Rewriter *R, NgJitStmt *s)
+{
+    const NgJitExpr *it = s->test;
+    if (s->target->kind != NG_JIT_E_NAME || it->kind != NG_JIT_E_TUPLE || it->nitems > 4096)
+        return false;
+    int64_t v[2] = {0, 1}, step = 1;
+    for (int i = 0; i < it->nitems; i++) {
+        int64_t x;
+        if (!int_literal(it->items[i], &x) || x < -((int64_t)1 << 40) || x > ((int64_t)1 << 40))
+            return false;
+        if (i < 2)
+            v[i] = x;
+        if (i == 1)
+            step = x - v[0];
+        if (i >= 1 && (step == 0 || x != v[0] + step * i))
+            return false;
+    }
+    NgJitSpan sp = it->span;
+    R->budget = REWRITE_BUDGET;
+    R->over = false;
+    NgJitExpr *args[3] = {int_lit(R, it->nitems ? v[0] : 0, sp),
+                          int_lit(R, it->nitems ? v[0] + step * it->nitems : 0, sp), int_lit(R, step, sp)};
+    NgJitExpr *range = call(R, "range", args, step == 1 ? 2 : 3, sp);
+    if (!args[0] || !args[1] || !args[2] || !range || R->st != NG_OK || R->over)
+        return false;
+    s->test = range;
+    return true;
+}
+
 /* Rewrites FOR statement s when it iterates over arrays in one of the forms above. */
 static void rewrite(Rewriter *R, NgJitStmt *s)
 {
     const NgJitExpr *it = s->test, *t = s->target;
+    if (rewrite_literal_tuple(R, s))
+        return;
     const NgJitExpr *seqs[8];
     const NgJitExpr *vals[8]; /* the targets the elements go to */
     int nseq = 0;
@@ -1946,6 +1980,102 @@ static void else_loops(Rewriter *R, NgJitBlock *b)
     }
 }
 
+/* Whether e reads name id. */
+static bool reads_id(const NgJitExpr *e, int id)
+{
+    if (!e)
+        return false;
+    if (e->kind == NG_JIT_E_NAME)
+        return e->name_id == id;
+    if (reads_id(e->lhs, id) || reads_id(e->rhs, id) || reads_id(e->cond, id))
+        return true;
+    for (int i = 0; i < e->nitems; i++)
+        if (reads_id(e->items[i], id))
+            return true;
+    return false;
+}
+
+/* The hand-written argmax, a loop whose body is only
+ *
+ *     if e(v) > e(k):      (>=, <, <=; either way round)
+ *         k = v
+ *
+ * e(k) being e(v) with the loop variable v replaced by k (x[i] and x[bi]), pure: it becomes the
+ * argmax the analysis knows (`if e > best: best = e; k = i`), with best a name of its own bound
+ * to e(k) before the loop (FOR.pre_name), which e(k) then is in every iteration. */
+static void hand_argmax(Rewriter *R, NgJitStmt *s)
+{
+    if (s->kind != NG_JIT_S_FOR || s->orelse.n || s->pre_name || s->target->kind != NG_JIT_E_NAME ||
+        s->body.n != 1)
+        return;
+    NgJitStmt *t = s->body.stmts[0];
+    if (t->kind != NG_JIT_S_IF || t->orelse.n || t->body.n != 1 || t->test->kind != NG_JIT_E_COMPARE ||
+        t->test->nitems != 2)
+        return;
+    NgJitOp op = t->test->ops[0];
+    const NgJitStmt *a = t->body.stmts[0];
+    int v = s->target->name_id;
+    if ((op != NG_JIT_OP_GT && op != NG_JIT_OP_GE && op != NG_JIT_OP_LT && op != NG_JIT_OP_LE) ||
+        a->kind != NG_JIT_S_ASSIGN || a->ntargets != 1 || a->targets[0]->kind != NG_JIT_E_NAME ||
+        a->value->kind != NG_JIT_E_NAME || a->value->name_id != v || a->targets[0]->name_id == v)
+        return;
+    const NgJitExpr *k = a->targets[0];
+    int side = reads_id(t->test->items[0], v) ? 0 : 1; /* (e(v)'s) */
+    const NgJitExpr *e = t->test->items[side], *ek = t->test->items[1 - side];
+    if (!reads_id(e, v) || reads_id(e, k->name_id) || reads_id(ek, v) || !pure_expr(e) ||
+        e->kind == NG_JIT_E_NAME || reads_id(s->test, k->name_id))
+        return;
+    R->budget = REWRITE_BUDGET;
+    R->over = false;
+    NgJitExpr *kload = name(R, k->name, NG_JIT_LOAD, k->span);
+    NgJitExpr *want = kload ? copy_with(R, e, v, kload) : NULL;
+    if (!want || R->over || R->st != NG_OK || !ng_jit_expr_equal(want, ek))
+        return;
+    char nm[32];
+    snprintf(nm, sizeof nm, "__ng_best%d", ++R->nloops);
+    NgJitExpr *key = name(R, nm, NG_JIT_LOAD, ek->span), *store = name(R, nm, NG_JIT_STORE, a->span);
+    NgJitExpr *val = dup(R, e);
+    NgJitStmt *upd = store && val ? assign(R, store, val, a->span) : NULL;
+    NgJitStmt **body = alloc(R, 2 * sizeof *body);
+    NgJitExpr *test = alloc(R, sizeof *test);
+    NgJitExpr **items = alloc(R, 2 * sizeof *items);
+    if (!key || !upd || !body || !test || !items || R->over || R->st != NG_OK)
+        return;
+    *test = *t->test;
+    items[side] = t->test->items[side];
+    items[1 - side] = key;
+    test->items = items;
+    body[0] = upd, body[1] = t->body.stmts[0];
+    t->test = test;
+    t->body = (NgJitBlock){body, 2};
+    s->pre_name = key->name;
+    s->pre_value = ek;
+}
+
+/* Inside a loop body a hand argmax's best is bound by a statement just before its loop (the
+ * body is one kernel); at a function's top level the launch binds it (FOR.pre_name). */
+static void pre_lets(Rewriter *R, NgJitBlock *b, bool in_loop)
+{
+    for (int p = 0; p < b->n && R->st == NG_OK; p++) {
+        NgJitStmt *s = b->stmts[p];
+        if (s->kind == NG_JIT_S_OTHER)
+            continue;
+        bool loop = s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE;
+        pre_lets(R, &s->body, s->kind == NG_JIT_S_DEF ? false : in_loop || loop);
+        pre_lets(R, &s->orelse, in_loop);
+        if (s->kind == NG_JIT_S_FOR && s->pre_name && in_loop) {
+            R->budget = REWRITE_BUDGET;
+            R->over = false;
+            NgJitExpr *t = name(R, s->pre_name, NG_JIT_STORE, s->pre_value->span), *v = dup(R, s->pre_value);
+            NgJitStmt *with[2] = {t && v ? assign(R, t, v, start_of(s->span)) : NULL, s};
+            if (with[0] && !R->over && R->st == NG_OK) {
+                splice(R, b, p, with, 2);
+                p++;
+            }
+        }
+    }
+}
+
 static void rewrite_block(Rewriter *R, NgJitBlock b)
 {
     for (int i = 0; i < b.n && R->st == NG_OK; i++) {
@@ -1971,6 +2101,8 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
             rewrite(R, s);
         if (s->kind == NG_JIT_S_FOR && !keep)
             rewrite_lets(R, s);
+        if (s->kind == NG_JIT_S_FOR)
+            hand_argmax(R, s);
     }
 }
 
@@ -1980,6 +2112,7 @@ NgStatus ng_jit_desugar_keeping(NgJitAst *ast, const uint32_t *keep, int nkeep)
 {
     Rewriter R = {.ast = ast, .scope = ast->body, .keep = keep, .nkeep = nkeep, .st = NG_OK};
     rewrite_block(&R, ast->body);
+    pre_lets(&R, &ast->body, false);
     ng_free(R.log);
     return R.st;
 }

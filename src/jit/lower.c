@@ -135,6 +135,7 @@ struct Sym {
     Sym *base;                  /* SYM_VIEW: the array it is part of */
     int nfixed;                 /* SYM_VIEW: leading indices fixed by the assignment */
     int fixed_var[NG_MAXDIMS];  /* SYM_VIEW, this pass: the variables holding them */
+    int view_line;              /* SYM_VIEW: the line of the assignment that made it */
     bool is_array_param;        /* a helper's parameter given an array */
     bool bound;                 /* inside a for loop over it that never assigns it: reads are */
     Val bound_val;              /* ... this value, the loop's counter */
@@ -211,8 +212,22 @@ typedef struct Lower {
     int depth;           /* loops entered inside the outer loop */
     const NgJitStmt *par_inner; /* plan->inner_parallel: the loop nested in the outer one, when
                                    the nest is perfect and rectangular (lowered NG_IR_PARALLEL) */
-    /* plan->boundscheck */
-    int err_param;       /* the int64[4] error array, -1 without boundscheck */
+    /* plan->boundscheck, and the stores' checks */
+    int err_param;       /* the int64[4] error array: made first under boundscheck, else by the
+                            first store whose index may be out of range; -1 before */
+    int in_cond;         /* if and while bodies around the statement being lowered: a store there
+                            may not run, so its index is checked where it runs, not before the loop */
+    NgIrRef store_code;  /* as python_code, for the stores' ranges (hoisted_check): merged into it
+                            last, so that another reason wins */
+    bool jumped;         /* a break, continue or helper's return lowered in this pass: a store after
+                            one may not run either (never reset: a later store is checked where it runs) */
+    struct { int var; NgIrRef first, last, trips; } counters[8]; /* the range loops around the statement */
+    int ncounters;       /* ... whose counter runs by 1 or -1 from `first` to `last` (both invariant),
+                            `trips` > 0 when it runs at all: a store's affine index is checked at
+                            their ends before the loop (hoisted_check) */
+    bool storing;        /* the indices being lowered are those of a store: checked even
+                            without boundscheck (a write out of range would corrupt memory
+                            that is not the array's; reads are checked only under it) */
     /* plan->search */
     int search_param;    /* 1: the NG_JIT_FOUND cell; 2: the NG_JIT_START scalar */
     int trips_param, from_param, to_param; /* 1: the NG_JIT_TRIPS cell, NG_JIT_FROM, NG_JIT_TO */
@@ -250,6 +265,8 @@ typedef struct Lower {
     /* a ranked reduction (plan->reductions[].ranked) */
     int rank_param, lock_param; /* the NG_JIT_RANK and NG_JIT_LOCK cells, -1 without */
     int rank_var;        /* the rank of the winner so far */
+    Sym *zero_sym;       /* the parallel float max/min that keeps the first of equal values
+                            (NgJitLowered.zero_of), NULL */
     NgIrRef rank;        /* the parallel loop's iteration rank (0, 1, ...), once it is lowered */
     NgIrRef guard;       /* when the expression being lowered runs (a short-circuit
                             operand, a branch): NG_IR_NONE for always */
@@ -1410,7 +1427,7 @@ static Val read_name(Lower *L, const NgJitExpr *e)
             for (int ax = fixed; ax < a->given->ndim; ax++) {
                 NgIrRef n = ng_ir_shape(L->k, a->param, ax);
                 idx[ax] = row_index(L, n, a->given->ndim - 1 - ax, e->span.line);
-                if (L->err_param >= 0) { /* arrays of other lengths: no element read outside them */
+                if (L->plan->boundscheck) { /* arrays of other lengths: no element read outside them */
                     NgIrRef in = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, idx[ax], n);
                     ok = ok == NG_IR_NONE ? in : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, ok, in);
                 }
@@ -2316,14 +2333,114 @@ static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int
  * kernel, inside a loop body (the iterations in parallel ones all run). */
 static bool stops(const Lower *L) { return !L->plan->parallel && L->in_loop > 0; }
 
+/* Whether the indices being lowered are checked: all of them under boundscheck, a store's always. */
+static bool checking(const Lower *L) { return L->plan->boundscheck || L->storing; }
+
+/* r with the reads of variable `var` replaced by `with`, where r is affine in var (a sum of
+ * invariant terms and var times an invariant factor); NG_IR_NONE when it is not, or reads
+ * another variable. *uses counts the reads replaced. */
+static NgIrRef affine_subst(Lower *L, NgIrRef r, int var, NgIrRef with, int *uses, int depth)
+{
+    NgIrKernel *k = L->k;
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (depth > 12)
+        return NG_IR_NONE;
+    switch (n->kind) {
+    case NG_IR_CONST: case NG_IR_SCALAR: case NG_IR_SHAPE:
+        return r;
+    case NG_IR_VAR:
+        if (n->nkids || n->a != var)
+            return r; /* (another counter: the caller replaces it in turn, or finds it left) */
+        ++*uses;
+        return with;
+    case NG_IR_CAST: {
+        NgIrRef a = n->dtype == NG_INT64 ? affine_subst(L, ng_ir_kid(k, r, 0), var, with, uses, depth + 1) : NG_IR_NONE;
+        return a == NG_IR_NONE ? NG_IR_NONE : a == ng_ir_kid(k, r, 0) ? r : ng_ir_cast(k, NG_INT64, a);
+    }
+    case NG_IR_UNARY: {
+        if (n->op != NG_OP_NEG || n->dtype != NG_INT64)
+            return NG_IR_NONE;
+        NgIrRef a = affine_subst(L, ng_ir_kid(k, r, 0), var, with, uses, depth + 1);
+        return a == NG_IR_NONE ? NG_IR_NONE : a == ng_ir_kid(k, r, 0) ? r : ng_ir_unary(k, NG_OP_NEG, NG_INT64, a);
+    }
+    case NG_IR_BINARY: {
+        NgIrRef x = ng_ir_kid(k, r, 0), y = ng_ir_kid(k, r, 1);
+        if (n->dtype != NG_INT64 || (n->op != NG_OP_ADD && n->op != NG_OP_SUB && n->op != NG_OP_MUL) ||
+            (n->op == NG_OP_MUL && !invariant(L, x) && !invariant(L, y)))
+            return NG_IR_NONE;
+        NgIrRef a = affine_subst(L, x, var, with, uses, depth + 1);
+        NgIrRef b = a == NG_IR_NONE ? NG_IR_NONE : affine_subst(L, y, var, with, uses, depth + 1);
+        if (b == NG_IR_NONE)
+            return NG_IR_NONE;
+        return a == x && b == y ? r : ng_ir_binary(k, (NgOp)n->op, NG_INT64, a, b);
+    }
+    default:
+        return NG_IR_NONE;
+    }
+}
+
+/* A store's index i (before wrapping) on an axis of length n, checked before the loop instead of
+ * at every store: where i is invariant, or affine in the counters of range loops around the store
+ * (each by 1 or -1 between invariant ends), and the store runs in every iteration of them (no if
+ * or while around it), the values i takes lie between its values at the corners of those ranges.
+ * If a corner is outside [-n, n) (and each range has an iteration) the loop runs as Python, which
+ * raises IndexError where it gets there (after the stores before it, as Python's own loop does).
+ * Returns whether it did so (else the store is checked where it runs). */
+static bool hoisted_check(Lower *L, NgIrRef i, NgIrRef n, int line)
+{
+    enum { MAX_CORNERS = 8 };
+    NgIrKernel *k = L->k;
+    if (L->in_cond || L->jumped || L->guard != NG_IR_NONE || L->plan->scan || !invariant(L, n) || L->st != NG_OK)
+        return false; /* (a scan's part checks its stores where they run: its NG_JIT_PYTHON cell is not safe) */
+    NgIrRef corners[MAX_CORNERS] = {i}, runs = NG_IR_NONE;
+    int ncorners = 1;
+    for (int c = L->ncounters - 1; c >= 0; c--) {
+        int uses = 0;
+        NgIrRef at_first[MAX_CORNERS], at_last[MAX_CORNERS];
+        for (int j = 0; j < ncorners; j++) {
+            at_first[j] = affine_subst(L, corners[j], L->counters[c].var, L->counters[c].first, &uses, 0);
+            at_last[j] = at_first[j] == NG_IR_NONE ? NG_IR_NONE
+                                                   : affine_subst(L, corners[j], L->counters[c].var, L->counters[c].last, &uses, 0);
+            if (at_last[j] == NG_IR_NONE)
+                return false;
+        }
+        if (!uses)
+            continue;
+        if (2 * ncorners > MAX_CORNERS)
+            return false;
+        for (int j = 0; j < ncorners; j++)
+            corners[ncorners + j] = at_last[j], corners[j] = at_first[j];
+        ncorners *= 2;
+        NgIrRef has = ng_ir_binary(k, NG_OP_GT, NG_BOOL, L->counters[c].trips, ng_ir_const_i(k, NG_INT64, 0));
+        runs = runs == NG_IR_NONE ? has : ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, runs, has);
+    }
+    NgIrRef bad = NG_IR_NONE, neg_n = ng_ir_unary(k, NG_OP_NEG, NG_INT64, n);
+    for (int j = 0; j < ncorners; j++) {
+        if (!invariant(L, corners[j]))
+            return false;
+        NgIrRef out = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_binary(k, NG_OP_LT, NG_BOOL, corners[j], neg_n),
+                                   ng_ir_binary(k, NG_OP_GE, NG_BOOL, corners[j], n));
+        bad = bad == NG_IR_NONE ? out : ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, bad, out);
+    }
+    if (runs != NG_IR_NONE)
+        bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, runs, bad);
+    /* (not python_body: a scan, which never launches this kernel, checks its own stores) */
+    NgIrRef c = ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, ng_jit_raise_code(NG_JIT_RAISE_STORE_RANGE, line, 0)),
+                             ng_ir_const_i(k, NG_INT64, 0));
+    L->store_code = L->store_code == NG_IR_NONE ? c : ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, L->store_code, c);
+    return true;
+}
+
 /* Under boundscheck: records the check `good` of index i (before wrapping)
  * on `axis` of size n, as a statement for L->pending that fills the error
  * array when the access runs and fails. */
 static void record_check(Lower *L, NgIrRef good, NgIrRef i, int axis, NgIrRef n, int line)
 {
     NgIrKernel *k = L->k;
-    if (L->err_param < 0 || good == NG_IR_NONE)
+    if (!checking(L) || good == NG_IR_NONE)
         return;
+    if (L->err_param < 0) /* (a store's first check: the error array, a parameter made late) */
+        L->err_param = ng_ir_param_array(k, NG_INT64, 1, true, true);
     NgIrRef bad = ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, good);
     if (L->guard != NG_IR_NONE)
         bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, L->guard, bad);
@@ -2367,7 +2484,9 @@ static NgIrRef wrap_index(Lower *L, Val v, NgIrRef n, int axis, bool check, NgIr
         NgIrRef neg = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, i, ng_ir_const_i(L->k, NG_INT64, 0));
         w = ng_ir_select(L->k, neg, ng_ir_binary(L->k, NG_OP_ADD, NG_INT64, i, n), i);
     }
-    if (L->err_param >= 0 && check) {
+    if (check && L->storing && !L->plan->boundscheck && hoisted_check(L, i, n, line))
+        return w;
+    if (checking(L) && check) {
         NgIrRef good = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, ng_ir_cast(L->k, NG_UINT64, w),
                                     ng_ir_cast(L->k, NG_UINT64, n));
         record_check(L, good, i, axis, n, line);
@@ -2410,10 +2529,13 @@ static int view_indices(Lower *L, const Sym *view, NgIrRef *idx, NgIrRef *ok)
         return 0;
     for (int d = 0; d < view->nfixed; d++) {
         idx[d] = ng_ir_varref(L->k, view->fixed_var[d]);
-        if (L->err_param >= 0) {
+        if (checking(L)) {
             NgIrRef n = ng_ir_shape(L->k, view->base->param, d);
             NgIrRef good = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, ng_ir_cast(L->k, NG_UINT64, idx[d]),
                                         ng_ir_cast(L->k, NG_UINT64, n));
+            if (!L->plan->boundscheck) /* (a store through row = X[i]: where the view was made, Python's
+                                          IndexError; reported at the store, the view's reads unchecked) */
+                record_check(L, good, idx[d], d, n, view->view_line);
             *ok = *ok == NG_IR_NONE ? good : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, *ok, good);
         }
     }
@@ -2724,7 +2846,7 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
     for (; ax < nd; ax++) {
         NgIrRef len = ng_ir_shape(L->k, s->param, ax);
         idx[ax] = row_index(L, len, --d, e->span.line);
-        if (L->err_param >= 0) {
+        if (checking(L)) {
             NgIrRef in = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, idx[ax], len);
             *ok = *ok == NG_IR_NONE ? in : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, *ok, in);
         }
@@ -3061,7 +3183,10 @@ static NgIrRef guarded(Lower *L, NgIrRef ok, NgIrRef stmt)
 static Val load(Lower *L, const NgJitExpr *e)
 {
     NgIrRef idx[NG_MAXDIMS], ok;
+    bool storing = L->storing; /* (x[idx[i]] = v: the read of idx[i] is no store) */
+    L->storing = false;
     Sym *s = element(L, e, idx, &ok);
+    L->storing = storing;
     if (!s)
         return NOVAL;
     NgDType dt = s->given->dtype;
@@ -5865,6 +5990,10 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
         return np_reduce(L, e, fn, fn[0] == 's' ? NG_OP_ADD : fn[1] == 'n' ? NG_OP_LOGOR : NG_OP_LOGAND, true);
     if (strcmp(fn, "round") == 0) {
         /* round(x): to the nearest int, ties to even (rint in the default rounding mode) */
+        if (e->nitems == 2 && !e->nkeywords)
+            return fail(L, line, NG_ERR_UNSUPPORTED, "round(x, ndigits) is not supported in a compiled loop yet "
+                        "(Python rounds the exact decimal value); write np.round(x, ndigits) (NumPy's rounding, "
+                        "which can differ from Python's in the last digit), or round after the loop");
         if (!check_args(L, e, 1, 1, fn))
             return NOVAL;
         Val x = expr(L, e->items[0]);
@@ -6277,6 +6406,7 @@ static Val pin(Lower *L, Val v, Stmts *out);
 /* `return e` (or `return a, b`) in a helper: the call's values, then out of its body. */
 static void return_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
 {
+    L->jumped = true;
     Frame *f = L->frame;
     if (!f) {
         unsupported(L, s->span.line, "return");
@@ -7035,7 +7165,9 @@ static void mark_written(Lower *L, Sym *s)
 static void store(Lower *L, const NgJitExpr *e, Val v, Stmts *out)
 {
     NgIrRef idx[NG_MAXDIMS], ok;
+    L->storing = true;
     Sym *s = element(L, e, idx, &ok);
+    L->storing = false;
     if (!s || v.r == NG_IR_NONE)
         return;
     if (immutable(L, s, e->span.line))
@@ -7667,7 +7799,9 @@ static bool row_store(Lower *L, const NgJitExpr *t, const NgJitExpr *value, NgJi
             idx[fixed + p] = ng_ir_binary(k, NG_OP_ADD, NG_INT64, start, at);
             continue;
         }
+        L->storing = true; /* (a row stored: its fixed indices checked) */
         NgIrRef i = index_value(L, a, fixed + p, ix[p], &ok);
+        L->storing = false;
         if (i == NG_IR_NONE)
             return true;
         int v = ng_ir_var(k, NG_INT64);
@@ -8339,6 +8473,7 @@ static void assign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
             NgIrRef i = index_value(L, a, d, ix[d], &ok);
             if (i != NG_IR_NONE)
                 push(L, out, ng_ir_assign(L->k, v->fixed_var[d], i));
+        v->view_line = s->span.line;
         }
         return;
     }
@@ -8373,7 +8508,9 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     if (row_store(L, t, s->value, s->op, line, out))
         return;
     NgIrRef idx[NG_MAXDIMS], ok;
+    L->storing = true;
     Sym *a = element(L, t, idx, &ok);
+    L->storing = false;
     Val rhs = expr(L, s->value);
     if (!a || rhs.r == NG_IR_NONE || immutable(L, a, line))
         return;
@@ -8812,9 +8949,15 @@ static NgIrRef by_phase(Lower *L, NgIrRef phase, NgIrRef a, NgIrRef b, NgIrRef c
  * when the body checked nothing so. */
 static NgIrRef python_skip(Lower *L, Stmts *out)
 {
+    NgIrKernel *k = L->k;
+    if (L->store_code != NG_IR_NONE) /* (a store's range last: another reason, where there is one, says more) */
+        L->python_code = L->python_code == NG_IR_NONE
+                             ? L->store_code
+                             : ng_ir_select(k, ng_ir_binary(k, NG_OP_NE, NG_BOOL, L->python_code, ng_ir_const_i(k, NG_INT64, 0)),
+                                            L->python_code, L->store_code);
+    L->store_code = NG_IR_NONE;
     if (L->python_code == NG_IR_NONE || L->st != NG_OK)
         return NG_IR_NONE;
-    NgIrKernel *k = L->k;
     NgIrRef code = pin(L, mkval(L->python_code, NG_INT64, true, true), out).r, none[1] = {0};
     L->python_param = ng_ir_param_array(k, NG_INT64, 0, true, true);
     push(L, out, ng_ir_store(k, L->python_param, 0, none, code));
@@ -9022,6 +9165,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     if (!range_args(L, s, &start, &stop, &step))
         return NG_IR_NONE;
     Sym *var = sym_of(L, s->target);
+    NgIrRef start0 = start.r, stop0 = stop.r; /* (before pinning: invariant expressions, or not) */
     start = pin(L, start, out);
     stop = pin(L, stop, out);
     step = pin(L, step, out);
@@ -9133,6 +9277,18 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
                       NG_INT64, true, false);
     }
     value = counter_mag(L, value, start, stop);
+    int ncounters = L->ncounters; /* (a store's index may be checked at the counter's ends) */
+    if (known && const_step && (st == 1 || st == -1) && search != 1 && !phases && L->ncounters < 8 &&
+        start0 != NG_IR_NONE && stop0 != NG_IR_NONE && invariant(L, start0) && invariant(L, stop0) &&
+        L->st == NG_OK) {
+        NgIrKernel *k = L->k;
+        NgIrRef one = ng_ir_const_i(k, NG_INT64, 1);
+        L->counters[L->ncounters].var = counter;
+        L->counters[L->ncounters].first = start0;
+        L->counters[L->ncounters].last = ng_ir_binary(k, st > 0 ? NG_OP_SUB : NG_OP_ADD, NG_INT64, stop0, one);
+        L->counters[L->ncounters++].trips = st > 0 ? ng_ir_binary(k, NG_OP_SUB, NG_INT64, stop0, start0)
+                                                   : ng_ir_binary(k, NG_OP_SUB, NG_INT64, start0, stop0);
+    }
     Stmts body = {0};
     if (prologue)
         for (int i = 0; i < prologue->n; i++)
@@ -9183,6 +9339,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         L->in_iteration = in_iteration;
         L->in_loop--;
     }
+    L->ncounters = ncounters;
     var->bound = saved.bound, var->bound_val = saved.bound_val;
     if (outer) { /* (an inner loop's draws count in the outer one's iteration) */
         declare_draws(L, &L->draws, &body);
@@ -9371,10 +9528,12 @@ static void while_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     }
     L->depth++;
     L->in_loop++;
+    L->in_cond++;
     bool in_iteration = L->in_iteration;
     L->in_iteration = false; /* (see raise_value_if) */
     block(L, s->body, &body);
     L->in_iteration = in_iteration;
+    L->in_cond--;
     L->in_loop--;
     L->depth--;
     NgIrRef b = seal(L, &body);
@@ -9390,8 +9549,10 @@ static void if_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
 {
     Val c = cond(L, s->test);
     Stmts then = {0}, other = {0};
+    L->in_cond++;
     block(L, s->body, &then);
     block(L, s->orelse, &other);
+    L->in_cond--;
     NgIrRef t = seal(L, &then), o = seal(L, &other);
     if (c.r == NG_IR_NONE || L->st != NG_OK)
         return;
@@ -9427,6 +9588,7 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         if_stmt(L, s, out);
         break;
     case NG_JIT_S_BREAK: case NG_JIT_S_CONTINUE:
+        L->jumped = true;
         if (s->kind == NG_JIT_S_BREAK && L->depth == 0 && L->plan->parallel) {
             unsupported(L, line, "break out of a parallel loop");
             break;
@@ -10308,7 +10470,7 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
         nparams += needs_bound_flag(s) || (s->kind == SYM_LOCAL && s->home == HOME_CELL); /* (its type may settle as
                                                                                        another) */
     }
-    if (nparams + plan->boundscheck > NG_JIT_MAX_ARGS)
+    if (nparams + 1 > NG_JIT_MAX_ARGS) /* (+ the error array of boundscheck or of the stores' checks) */
         return fail(L, line, NG_ERR_UNSUPPORTED, "a loop with more than %d parameters is not supported",
                     NG_JIT_MAX_ARGS), L->st;
     return NG_OK;
@@ -10375,6 +10537,11 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->lock_param = ranked ? ng_ir_param_array(k, NG_INT32, 0, true, true) : -1;
     L->rank = NG_IR_NONE;
     L->err_param = plan->boundscheck ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
+    L->storing = false;
+    L->in_cond = L->ncounters = 0;
+    L->jumped = false;
+    L->store_code = NG_IR_NONE;
+    L->zero_sym = NULL;
     L->pending = &checks;
     L->guard = L->elem = NG_IR_NONE;
     L->rows = NULL;
@@ -10400,6 +10567,13 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         s->var = ng_ir_var(k, usable(s->dt) ? s->dt : NG_INT64);
         bool shared = !plan->parallel || s->red >= 0;
         push(L, shared ? &pre : &priv, ng_ir_let(k, s->var, initial(L, s)));
+        if (plan->parallel && s->red >= 0 && !L->zero_sym && !plan->reductions[s->red].ranked &&
+            !plan->reductions[s->red].late && ng_dtype_is_float(s->dt) &&
+            s->dt != NG_FLOAT16 &&
+            (plan->reductions[s->red].op == NG_OP_MAXIMUM || plan->reductions[s->red].op == NG_OP_MINIMUM)) {
+            /* (the parallel combine may keep another of 0.0 and -0.0 than Python's first) */
+            L->zero_sym = s;
+        }
         if (s->home == HOME_CELL) {
             NgIrRef none[1] = {0};
             push(L, &post, ng_ir_store(k, s->param, 0, none, ng_ir_varref(k, s->var)));
@@ -10465,6 +10639,12 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
                 /* (a float16 sum rounds after every step, in order: no parallel tree gives that) */
                 fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a float16 reduction ('%s') cannot run in parallel",
                      s->name);
+            } else if (plan->reductions[s->red].late && !ng_dtype_is_int(s->dt) && s->dt != NG_BOOL) {
+                /* (max(e, s) is e unless s > e: after a NaN the next value replaces it, and of
+                   -0.0 and 0.0 the later one stays; only the iterations in order give that) */
+                fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "%s(..., %s) of floats, %s not the first argument, "
+                     "cannot run in parallel", plan->reductions[s->red].op == NG_OP_MAXIMUM ? "max" : "min",
+                     s->name, s->name);
             } else if (ng_dtype_is_complex(s->dt) && plan->reductions[s->red].op != NG_OP_ADD) {
                 /* (GPUs combine partials atomically, part by part: sums only) */
                 fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a complex %s reduction ('%s') cannot run in parallel",
@@ -10553,8 +10733,10 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     if (L->plan->boundscheck)
         info->args[info->nargs++] = (NgJitArg){NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS, 0};
     /* the parameters made while lowering, in the order they were made */
-    LateArg late[3 + NG_JIT_MAX_RNGS];
+    LateArg late[4 + NG_JIT_MAX_RNGS];
     int nlate = 0;
+    if (!L->plan->boundscheck && L->err_param >= 0) /* (a store's check made it) */
+        late[nlate++] = (LateArg){L->err_param, {NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS, 0}};
     if (L->wrap_param >= 0)
         late[nlate++] = (LateArg){L->wrap_param, {NG_JIT_WRAP, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS, 0}};
     for (int g = 0; g < L->nrngs; g++)
@@ -10567,6 +10749,8 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     if (L->raise_param >= 0)
         late[nlate++] = (LateArg){L->raise_param, {NG_JIT_RAISE, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true,
                                                                L->plan->parallel ? NG_OP_MAXIMUM : NG_NOPS, 0}};
+    info->zero_of = L->zero_sym && L->plan->parallel ? L->zero_sym->name : NULL;
+    info->zero_last = L->zero_sym && L->plan->reductions[L->zero_sym->red].ties_last;
     for (int i = 0; i < nlate; i++) {
         int first = i;
         for (int j = i + 1; j < nlate; j++)
@@ -10746,6 +10930,8 @@ void ng_jit_plan(const NgJitLoops *loops, const NgJitLoopInfo *info, NgJitLoopPl
         plan->reductions[i].name = info->reductions[i].name;
         plan->reductions[i].op = red_op(info->reductions[i].op);
         plan->reductions[i].ranked = info->reductions[i].ranked;
+        plan->reductions[i].late = info->reductions[i].late;
+        plan->reductions[i].ties_last = info->reductions[i].ties_last;
         plan->nreductions++;
     }
     plan->ranked_last = info->ranked_last;

@@ -167,6 +167,8 @@ typedef enum NgJitRaise {
     NG_JIT_RAISE_EMPTY_SUM,     /* (NG_JIT_PYTHON only) Python's sum() or math.prod() of an empty row:
                                    its start, of the start's own type (a Python int or float) */
     NG_JIT_RAISE_POW_BIG,       /* (NG_JIT_PYTHON only) pow(a, b, m) of a modulus from 2**32 on or b < 0 */
+    NG_JIT_RAISE_STORE_RANGE,   /* (NG_JIT_PYTHON only) a store's index, checked before the loop, is
+                                   out of range in some iteration: Python raises IndexError there */
     NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this) */
     NG_JIT_RAISE_CODES = 64,    /* (the multiplier of the line; times NG_JIT_RAISE_LINES, 2**25, which
                                    leaves the fields of KeyError and NG_JIT_RAISE_INT_BOUNDS their bits) */
@@ -291,6 +293,8 @@ typedef struct NgJitLoopPlan {
         bool ranked;                 /* the argmax-style update (NgJitReduction.ranked): its
                                         key (op MAXIMUM or MINIMUM, one per loop) and the names
                                         assigned with it (op NG_NOPS) */
+        bool late;                   /* NgJitReduction.late: a float one runs in order */
+        bool ties_last;              /* NgJitReduction.ties_last */
     } reductions[NG_JIT_MAX_REDUCTIONS];
     bool ranked_last;                /* ranked: equal keys, the last iteration wins */
     bool atomic;                     /* parallel: scattered `a[e] += v` / `a[e] -= v` updates are
@@ -383,6 +387,14 @@ typedef struct NgJitLowered {
     int line;          /* the loop's first line */
     bool range_python; /* its NG_JIT_PYTHON cell checks only the outer range (no iteration, a step
                           of 0), which a scan's own range settles first */
+    const char *zero_of; /* parallel: a float max or min reduction (NULL: none): its threads and
+                            lanes combine 0.0 and -0.0 in any order, where Python keeps the first
+                            of equal values (max(s, e), `if e > s: s = e`), so where it ends at a
+                            zero the launch takes the value before the loop when that is a zero
+                            (it came first), else runs the loop again in order when it writes no
+                            array (pymod/jit.c zero_sign) */
+    bool zero_last;      /* zero_of keeps the last of equal values (`if e >= s: s = e`): ending
+                            at a zero, it runs again in order whatever the value before was */
 } NgJitLowered;
 
 /* Whether the body of `loop` (or a helper it calls) draws random numbers (NG_JIT_CALL_RANDOM):

@@ -66,6 +66,9 @@ typedef struct Program {
     int nstrs;
     Scan *scans;         /* one per loop, made as scan loops launch (NULL until then) */
     int nscans;
+    PyObject **pres;     /* per loop, its FOR.pre_value compiled (a hand argmax's best: x[k]);
+                            NULL until a launch needs one */
+    int npres;
 } Program;
 
 static void program_free(PyObject *capsule)
@@ -95,6 +98,9 @@ static void program_free(PyObject *capsule)
     for (int i = 0; i < p->nscans; i++)
         Py_XDECREF(p->scans[i].range);
     PyMem_Free(p->scans);
+    for (int i = 0; i < p->npres; i++)
+        Py_XDECREF(p->pres[i]);
+    PyMem_Free(p->pres);
     PyMem_Free(p);
 }
 
@@ -1616,6 +1622,8 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
         {NG_JIT_RAISE_POW_BIG, "takes pow(a, b, m) of a modulus from 2**32 on or a negative b (an inverse)"},
         {NG_JIT_RAISE_EMPTY_SUM, "takes sum() or math.prod() of an empty row (Python's is the start itself)"},
         {NG_JIT_RAISE_INT_OVERFLOW, "computes a Python int beyond 64 bits (numgpu's are 64-bit)"},
+        {NG_JIT_RAISE_STORE_RANGE, "stores at an index out of range of the array (Python raises IndexError where "
+                                   "it gets there)"},
     };
     for (size_t k = 0; k < sizeof only / sizeof *only; k++)
         if (ng_jit_raise_kind(what) == only[k].kind) {
@@ -1756,6 +1764,34 @@ static bool has_effects(const NgJitLowered *low)
         if ((low->args[a].role == NG_JIT_ARG_ARRAY && low->args[a].written) || low->args[a].role == NG_JIT_ARG_KEY)
             return true;
     return false;
+}
+
+
+/* A parallel float max or min (low->zero_of) that ended at a zero: Python keeps the first of
+ * 0.0 and -0.0 it meets, where the threads and lanes combined them in any order. The value
+ * before the loop when that is a zero (it came first); else 1: the loop must run again in order
+ * (it writes no array, draws no random number: nothing else changes). 0 when the result
+ * stands, -1 on a Python error. */
+static int zero_sign(PyObject *result, const NgJitLowered *low, const Launch *L)
+{
+    const char *name = low->zero_of;
+    PyObject *now = PyDict_GetItemString(result, name);
+    int vi = index_of(L, name);
+    if (vi < 0)
+        return 0;
+    double before = PyFloat_AsDouble(L->values[vi]), d = now ? PyFloat_AsDouble(now) : before;
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (d != 0.0) /* (absent: equal to the value before, which it keeps) */
+        return 0;
+    if (before == 0.0 && !low->zero_last)
+        return now ? PyDict_SetItemString(result, name, L->values[vi]) : 0;
+    for (int a = 0; a < low->nargs; a++)
+        if ((low->args[a].role == NG_JIT_ARG_ARRAY && low->args[a].written) || low->args[a].role == NG_JIT_ARG_KEY)
+            return 0; /* (its stores are made: the combine's zero stands) */
+    return 1;
 }
 
 /* Lowers loop `info` with `plan` for the values in L, gets its kernel, runs it
@@ -1976,6 +2012,8 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                 Py_CLEAR(result);
                 raise_as_python(p, what, line_offset);
             }
+        } else if (arg->role == NG_JIT_ARG_CELL && strcmp(arg->name, NG_JIT_PYTHON) == 0) {
+            /* (read once, after the launch: 0) */
         } else if (arg->role == NG_JIT_ARG_CELL) {
             PyObject *v = cell_value(&cells[a], arg), *k = v ? str_of(p, arg->name) : NULL;
             if (!k || PyDict_SetItem(result, k, v) < 0)
@@ -2009,6 +2047,13 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             Py_INCREF(Py_True); /* (back at the end of the call) */
             PyList_SetItem(L->kept[vi], 2, Py_True);
         }
+    }
+    int z = result && low.zero_of ? zero_sign(result, &low, L) : 0;
+    if (z != 0) {
+        Py_CLEAR(result);
+        if (z > 0)
+            *why = "its max or min ended at a zero: of 0.0 and -0.0 Python keeps the first, which only the loop "
+                   "in order gives";
     }
     for (int a = 0; a < low.nargs; a++)
         ng_array_release(&cells[a]);
@@ -2071,6 +2116,34 @@ static Scan *scan_of(Program *p, int index)
     return sc;
 }
 
+/* The value of loop `index`'s FOR.pre_value (a hand argmax's best, x[k] at the loop's start), a
+ * new reference; NULL with no error when Python cannot evaluate it here (x[k] out of range:
+ * then the loop runs as Python, which raises where it gets there, if it does). */
+static PyObject *pre_value(Program *p, int index, PyObject *globals, PyObject *locals)
+{
+    const NgJitExpr *e = p->loops->items[index].stmt->pre_value;
+    if (!p->pres) {
+        p->pres = PyMem_Calloc((size_t)p->loops->n, sizeof *p->pres);
+        if (!p->pres) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        p->npres = p->loops->n;
+    }
+    if (!p->pres[index]) {
+        PyObject *text = PyUnicode_FromStringAndSize(p->ast->src + e->span.off, e->span.end_off - e->span.off);
+        const char *t = text ? PyUnicode_AsUTF8(text) : NULL;
+        p->pres[index] = t ? Py_CompileString(t, p->ast->filename, Py_eval_input) : NULL;
+        Py_XDECREF(text);
+        if (!p->pres[index])
+            return NULL;
+    }
+    PyObject *v = PyEval_EvalCode(p->pres[index], globals, locals);
+    if (!v && PyErr_ExceptionMatches(PyExc_Exception))
+        PyErr_Clear();
+    return v;
+}
+
 /* The blocks a scan of n iterations runs in: on a CPU 64, or 4 per core past
  * 16 (a few per thread: the C compiler vectorises each block's partial
  * result); on GPUs about sqrt(n) (the one thread of the middle launch walks
@@ -2089,13 +2162,13 @@ static int64_t scan_blocks(NgDevice *dev, int64_t n)
 
 /* Whether the lowering `low` has a part a scan cannot keep: an operation
  * Python raises on (a block would run on past it), a check before the loop,
- * boundscheck's error array, a wrap check. */
+ * a wrap check. (An error array is the stores' checks, boundscheck being off:
+ * a store out of range raises IndexError from the part that makes it.) */
 static bool scan_unsafe(const NgJitLowered *low)
 {
     for (int a = 0; a < low->nargs; a++) {
         const NgJitArg *arg = &low->args[a];
-        if (arg->role == NG_JIT_ARG_ERROR ||
-            (arg->role == NG_JIT_ARG_CELL && (!strcmp(arg->name, NG_JIT_RAISE) ||
+        if ((arg->role == NG_JIT_ARG_CELL && (!strcmp(arg->name, NG_JIT_RAISE) ||
                                               (!strcmp(arg->name, NG_JIT_PYTHON) && !low->range_python) ||
                                               !strcmp(arg->name, NG_JIT_WRAP))))
             return true;
@@ -2253,8 +2326,10 @@ static PyObject *run_scan(Program *p, int index, Launch *L, const NgJitLoopPlan 
         if (!res && !PyErr_Occurred() && k == 2)
             PyErr_Format(PyExc_RuntimeError, "numgpu.jit: the last part of the scan at line %d did not run: %s",
                          info->line + line_offset, why ? why : "?");
-        if (!res)
+        if (!res) { /* (an error: a store out of range in the last part raises IndexError) */
+            Py_CLEAR(result);
             break;
+        }
         if (k == 1 && info->scan_var >= 0) { /* the accumulator after the loop */
             carried = PyDict_GetItemString(res, p->ast->names[info->scan_var]);
             Py_XINCREF(carried);
@@ -2445,10 +2520,17 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
     L.hold = false;
     L.python = false;
     L.nkeys = 0;
-    PyObject *result = NULL;
+    PyObject *result = NULL, *pre = NULL;
     const char *why = NULL;
+    if (info->stmt->pre_name && !(pre = pre_value(p, (int)index, globals, locals))) {
+        if (PyErr_Occurred())
+            return NULL;
+        return skip("its argmax's first comparison raises (Python raises where it gets there)");
+    }
     for (int i = 0; i < ln->n; i++) {
         PyObject *v = PyDict_GetItem(locals, ln->keys[i]);
+        if (pre && strcmp(ln->names[i], info->stmt->pre_name) == 0)
+            v = pre; /* (its best so far: x[k]) */
         if (!v && !PySet_Contains(local_names, ln->keys[i])) /* (a local not bound yet: not the global) */
             v = PyDict_GetItem(globals, ln->keys[i]);
         if (ln->callee[i]) { /* called: the object the loop was compiled for? */
@@ -2505,7 +2587,12 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 (ng_array_may_overlap(&L.arrays[i], &L.arrays[j]) ||
                  ((L.uploaded[i] || L.kept[i]) && (L.uploaded[j] || L.kept[j]) &&
                   host_overlap(L.values[i], L.values[j])))) {
-                why = "two array arguments share memory";
+                snprintf(L.why, sizeof L.why,
+                         "arrays %s and %s share memory (one may be a view of the other, as y = x[1:] makes), and "
+                         "the analysis took them for distinct arrays; index one array in the loop (x[i + 1] "
+                         "for y[i]), or copy (y = x[1:].copy())",
+                         L.types[i].name ? L.types[i].name : "?", L.types[j].name ? L.types[j].name : "?");
+                why = L.why;
                 goto done;
             }
     NgJitLoopPlan plan;
@@ -2623,6 +2710,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
     }
 done:
     launch_clear(&L);
+    Py_XDECREF(pre);
     if (!result && !PyErr_Occurred())
         return skip(why ? why : "not compiled");
     return result;

@@ -2023,6 +2023,80 @@ static void test_new_arrays(void)
                  "line 10: parallel\n");
 }
 
+/* The reductions' flags of f's first loop: `late` (max/min whose first argument is not the
+ * scalar) and `ties_last` (`if e >= s`), as "name:late:last ..." */
+static const char *red_flags(const char *src)
+{
+    static char buf[512];
+    NgJitAst *ast;
+    NgJitLoops *loops;
+    buf[0] = 0;
+    if (ng_jit_parse(src, strlen(src), "t.py", &ast, NULL) != NG_OK || ng_jit_desugar(ast) != NG_OK)
+        return "ERROR";
+    if (ng_jit_analyze(ast, find_def(ast, "f"), &loops) != NG_OK) {
+        ng_jit_ast_free(ast);
+        return "ERROR";
+    }
+    for (int i = 0; loops->n && i < loops->items[0].nreductions; i++) {
+        const NgJitReduction *r = &loops->items[0].reductions[i];
+        size_t n = strlen(buf);
+        snprintf(buf + n, sizeof buf - n, "%s%s:%d:%d", n ? " " : "", r->name, r->late, r->ties_last);
+    }
+    ng_jit_loops_free(loops);
+    ng_jit_ast_free(ast);
+    return buf;
+}
+
+/* Hunt 7: max(e, s) is marked late (the lowering runs a float one in order); `>=` keeps the
+ * last of equal values; the hand-written argmax and a loop over a tuple written in place
+ * compile. */
+static void test_hunt7(void)
+{
+    CHECK_EQ_STR("a:1:0 b:0:0 c:1:0 d:0:1 e:0:0",
+                 red_flags("def f(x, n):\n"
+                           "    a = b = c = d = e = 0.0\n"
+                           "    for i in range(n):\n"
+                           "        a = max(x[i], a)\n"
+                           "        b = max(b, x[i], 0.0)\n"
+                           "        c = min(2 * x[i], c, x[i])\n"
+                           "        if x[i] >= d:\n"
+                           "            d = x[i]\n"
+                           "        if e < x[i]:\n"
+                           "            e = x[i]\n"
+                           "    return a, b, c, d, e\n"));
+    CHECK_REPORT("def f(x):\n"
+                 "    bi = 0\n"
+                 "    for i in range(len(x)):\n"
+                 "        if x[i] > x[bi]:\n"
+                 "            bi = i\n"
+                 "    return bi\n",
+                 "line 3: parallel reduce(argmax:bi) reduce(max:__ng_best1)\n");
+    CHECK_REPORT("def f(x):\n"
+                 "    bi = 0\n"
+                 "    for i in range(len(x)):\n"
+                 "        if x[bi] >= x[i]:\n"
+                 "            bi = i\n"
+                 "    return bi\n",
+                 "line 3: parallel reduce(argmin:bi) reduce(min:__ng_best1)\n");
+    /* bi read elsewhere, or x written: as before */
+    CHECK_REPORT("def f(x, out):\n"
+                 "    bi = 0\n"
+                 "    for i in range(len(x)):\n"
+                 "        if x[i] > x[bi]:\n"
+                 "            bi = i\n"
+                 "        out[i] = bi\n"
+                 "    return bi\n",
+                 "line 3: sequential: reads bi before assigning it, so it carries over from one iteration to the next\n");
+    CHECK_REPORT("def f(x, n):\n"
+                 "    s = 0.0\n"
+                 "    for i in range(1, n - 1):\n"
+                 "        for d in (-1, 0, 1):\n"
+                 "            s += x[i + d]\n"
+                 "    return s\n",
+                 "line 3: parallel reduce(+:s)\n"
+                 "  line 4: parallel reduce(+:s) collapsed\n");
+}
+
 int main(void)
 {
     test_corpus();
@@ -2042,5 +2116,6 @@ int main(void)
     test_lets_capped();
     test_scans();
     test_new_arrays();
+    test_hunt7();
     return check_summary();
 }

@@ -410,8 +410,11 @@ static void test_saxpy(void)
     NgJitLoopPlan plan = par();
     NgJitLowered info;
     CHECK_OK(run_loop(src, 0, vars, 4, &plan, b, 4, N, &info));
-    /* parameters in order of first mention: x, out, a, y */
-    CHECK_EQ_INT(4, info.nargs);
+    /* parameters in order of first mention: x, out, a, y; then the NG_JIT_PYTHON cell of out[i]'s
+     * range, checked before the loop (i runs over range(len(x)), not out's) */
+    CHECK_EQ_INT(5, info.nargs);
+    CHECK_EQ_INT(4, arg_index(&info, NG_JIT_PYTHON));
+    CHECK(arg_index(&info, NG_JIT_RAISE) < 0);
     CHECK_EQ_STR("x", info.args[0].name);
     CHECK_EQ_INT(NG_JIT_ARG_ARRAY, info.args[0].role);
     CHECK(!info.args[0].written);
@@ -681,7 +684,8 @@ static void test_python_division_checks(void)
     Bind bs1[] = {barr("x", &x), bint("n", N)};
     NgJitLoopPlan p1 = par();
     CHECK_OK(run_loop(from_one, 0, vars1, 2, &p1, bs1, 2, N, &info));
-    CHECK(arg_index(&info, NG_JIT_RAISE) < 0 && arg_index(&info, NG_JIT_PYTHON) < 0);
+    /* (the NG_JIT_PYTHON cell is x[i]'s range, checked before the loop: no division's) */
+    CHECK(arg_index(&info, NG_JIT_RAISE) < 0 && arg_index(&info, NG_JIT_PYTHON) >= 0);
     CHECK_OK(ng_array_download(&x, X, NULL));
     CHECK(X[3] == 1.0 / 3 + 2);
     /* 1.0 + t * t >= 1 (float bounds): no check; t * t - 1.0 may be 0: checked */
@@ -1145,6 +1149,87 @@ static void test_features(void)
     }
     CHECK_EQ_INT(0, bad);
     ng_array_release(&a), ng_array_release(&out);
+}
+
+/* Without boundscheck a store's index is still checked (reads are not): before the loop where
+ * it is affine in the counters of the ranges around it and the store runs in every iteration
+ * (out of range: the loop runs as Python, NG_JIT_RAISE_STORE_RANGE), else where it runs (the
+ * error array, the store skipped); none where the index is a counter over the stored axis. */
+static void test_store_checks(void)
+{
+    enum { N = 100 };
+    double A[N], O[N];
+    for (int i = 0; i < N; i++)
+        A[i] = i + 0.5;
+    NgArray a = vec(NG_FLOAT64, N, A), out = vec(NG_FLOAT64, N, NULL);
+    int64_t I[N];
+    for (int i = 0; i < N; i++)
+        I[i] = i % 7 == 3 ? N + i : i;
+    NgArray ix = vec(NG_INT64, N, I);
+    NgJitVarType vars[] = {arr("a", NG_FLOAT64, 1), arr("out", NG_FLOAT64, 1), py("k", NG_INT64),
+                           arr("ix", NG_INT64, 1)};
+    NgJitLowered info;
+    /* out[i + k] over range(len(a)): before the loop, by the range's ends */
+    const char *shifted =
+        "def f(a, out, k):\n"
+        "    for i in range(len(a)):\n"
+        "        out[i + k] = a[i]\n";
+    for (int k = -3; k <= 3; k += 3) {
+        Bind bs[] = {barr("a", &a), barr("out", &out), bint("k", k), bint(NG_JIT_PYTHON, 0)};
+        NgJitLoopPlan plan = par();
+        CHECK_OK(run_loop(shifted, 0, vars, 3, &plan, bs, 4, N, &info));
+        CHECK(arg_index(&info, NG_JIT_PYTHON) >= 0);
+        bool err = false;
+        for (int i = 0; i < info.nargs; i++)
+            err = err || info.args[i].role == NG_JIT_ARG_ERROR;
+        CHECK(!err); /* (no error array) */
+        int64_t code = (int64_t)out_of(bs, 4, NG_JIT_PYTHON);
+        if (k > 0) { /* (out[N] .. out[N + 2]) */
+            CHECK_EQ_INT(NG_JIT_RAISE_STORE_RANGE, ng_jit_raise_kind(code));
+            CHECK_EQ_INT(3, ng_jit_raise_line(code));
+        } else { /* (a negative index counts from the end, as Python's) */
+            CHECK_EQ_INT(0, code);
+            CHECK_OK(ng_array_download(&out, O, NULL));
+            CHECK(k < 0 ? O[N - 3] == A[0] && O[0] == A[3] : O[0] == A[0] && O[N - 1] == A[N - 1]);
+        }
+    }
+    CHECK_STR_CONTAINS(last_source, "omp parallel for");
+    /* under an if, or data-dependent: checked where it runs */
+    const char *cond =
+        "def f(a, out, k):\n"
+        "    for i in range(len(a)):\n"
+        "        if a[i] > 10.0:\n"
+        "            out[i + k] = a[i]\n";
+    Bind bc[] = {barr("a", &a), barr("out", &out), bint("k", 10)};
+    NgJitLoopPlan pc = seq();
+    CHECK_OK(run_loop(cond, 0, vars, 3, &pc, bc, 3, N, &info));
+    CHECK(arg_index(&info, NG_JIT_PYTHON) < 0);
+    CHECK_EQ_INT(NG_JIT_ARG_ERROR, info.args[info.nargs - 1].role);
+    CHECK_EQ_INT(4, last_err[0]); /* line 4, index 100 (a[90] is the first > 10 past it), axis 0, size N */
+    CHECK_EQ_INT(N, last_err[1]);
+    CHECK_EQ_INT(0, last_err[2]);
+    CHECK_EQ_INT(N, last_err[3]);
+    const char *scatter =
+        "def f(a, out, ix):\n"
+        "    for i in range(len(ix)):\n"
+        "        out[ix[i]] = a[i]\n";
+    Bind bx[] = {barr("a", &a), barr("out", &out), barr("ix", &ix)};
+    NgJitLoopPlan px = seq();
+    NgJitVarType xvars[] = {arr("a", NG_FLOAT64, 1), arr("out", NG_FLOAT64, 1), arr("ix", NG_INT64, 1)};
+    CHECK_OK(run_loop(scatter, 0, xvars, 3, &px, bx, 3, N, &info));
+    CHECK_EQ_INT(3, last_err[0]);
+    CHECK_EQ_INT(N + 3, last_err[1]); /* (in order: the first one out of range, where Python stops) */
+    /* a counter over the stored axis itself: no check at all */
+    const char *own =
+        "def f(a, out):\n"
+        "    for i in range(len(out)):\n"
+        "        out[i] = a[i] * 2\n";
+    Bind bo[] = {barr("a", &a), barr("out", &out)};
+    NgJitLoopPlan po = par();
+    CHECK_OK(run_loop(own, 0, vars, 2, &po, bo, 2, N, &info));
+    CHECK(arg_index(&info, NG_JIT_PYTHON) < 0);
+    CHECK(info.args[info.nargs - 1].role != NG_JIT_ARG_ERROR);
+    ng_array_release(&a), ng_array_release(&out), ng_array_release(&ix);
 }
 
 static void test_boundscheck(void)
@@ -2209,6 +2294,7 @@ int main(void)
         return check_summary();
     }
     test_saxpy();
+    test_store_checks();
     test_nested_2d();
     test_dot_reduction();
     test_floordiv_mod();
