@@ -31,11 +31,10 @@ active = [False]   # a subclass of numgpu.ndarray exists (set by __init_subclass
 
 # methods whose numgpu results become the subclass's (operators and indexing do it in C:
 # ngpy_keep_subclass, calling rewrap)
-_OPERATORS = ("__copy__", "__deepcopy__")
 _METHODS = tuple(
-    "reshape transpose ravel flatten copy astype squeeze swapaxes sum prod mean std var min max "
-    "cumsum cumprod round clip conj conjugate repeat take diagonal compress dot argsort all any "
-    "trace ptp".split())
+    "__copy__ __deepcopy__ reshape transpose ravel flatten copy astype squeeze swapaxes sum prod mean "
+    "std var min max cumsum cumprod round clip conj conjugate repeat take diagonal compress dot argsort "
+    "all any trace ptp".split())
 _PROPERTIES = ("T", "mT", "real", "imag")
 # module functions NumPy computes through the array's methods or with subok=True
 FUNCTIONS = tuple(
@@ -47,15 +46,20 @@ def _standin(t):
     return "_numgpu_standin" in t.__dict__
 
 
+def _instance(a):
+    """a is an instance of a Python subclass of numgpu.ndarray (not numgpu run's stand-in)."""
+    t = type(a)
+    return t is not ndarray and isinstance(a, ndarray) and not _standin(t)
+
+
 def rewrap(r, like):
     """r, a result of an operation on `like`: where like is an instance of a subclass and r a plain
-    numgpu array (not a 0-d one standing for a scalar), r's memory as that subclass, finalized from
-    like; a tuple of them each; anything else as it is."""
-    t = type(like)
-    if t is ndarray or not isinstance(like, ndarray) or _standin(t):
+    numgpu array, r's memory as that subclass, finalized from like; a tuple of them each;
+    anything else as it is."""
+    if not _instance(like):
         return r
     if type(r) is ndarray:
-        return _core.subclass_view(r, t, like)
+        return _core.subclass_view(r, type(like), like)
     if type(r) is tuple:
         return tuple(rewrap(v, like) for v in r)
     return r
@@ -63,11 +67,7 @@ def rewrap(r, like):
 
 def first_instance(args):
     """The first argument that is an instance of a subclass (None when none is)."""
-    for a in args:
-        t = type(a)
-        if t is not ndarray and isinstance(a, ndarray) and not _standin(t):
-            return a
-    return None
+    return next((a for a in args if _instance(a)), None)
 
 
 def _keeping(f):
@@ -145,7 +145,7 @@ def _init_subclass(cls, **kwargs):
         if k is ndarray or _standin(k):
             break
         own.update(k.__dict__)
-    for name in _OPERATORS + _METHODS:
+    for name in _METHODS:
         if name not in own and hasattr(ndarray, name):
             setattr(cls, name, _keeping(getattr(ndarray, name)))
     for name in _PROPERTIES:

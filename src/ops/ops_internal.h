@@ -123,6 +123,6 @@ static inline void ng_ops_index_space(NgIrKernel *k, int arr, int R, int *vars, 
  * EW_HOST_COPY bytes and apart: one copy on this thread (ng_array_copy_on_host: the host's
  * memcpy, as NumPy's), where a kernel would pay its threads' start-up; true when done, false
  * (nothing done) otherwise. */
-bool ng_ew_host_copy(const NgArray *dst, const NgArray *src, NgStatus *st);
+bool ng_ew_host_copy(const NgArray *dst, const NgArray *src);
 
 #endif

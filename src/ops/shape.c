@@ -211,7 +211,7 @@ NgStatus ng_op_concatenate(int n, const NgArray *const *arrays, int axis, NgDTyp
             part.offset += (size_t)(at * out->strides[axis]);
             part.shape[axis] = arrays[i]->shape[axis];
             part.size = arrays[i]->size;
-            if (dest || !ng_ew_host_copy(&part, arrays[i], &st)) { /* (dest may overlap an input) */
+            if (dest || !ng_ew_host_copy(&part, arrays[i])) { /* (dest may overlap an input) */
                 NgOperand src = {arrays[i], {0}};
                 st = ng_op_assign(&part, &src);
             }

@@ -268,11 +268,7 @@ int ngpy_reduce_fpe(int op, const NgArray *in, const NgArray *out)
         return 0;
     bool inf = false, nan = false;
     NgDevice *dev = ng_array_device(out);
-    size_t item = ng_dtype_info(out->dtype)->itemsize;
-    bool contiguous = true;
-    for (int d = out->ndim - 1, s = (int)item; d >= 0; s *= (int)out->shape[d], d--)
-        contiguous = contiguous && (out->shape[d] == 1 || out->strides[d] == s);
-    if (ng_device_host_visible(dev) && contiguous) {
+    if (ng_device_host_visible(dev) && ng_array_is_c_contiguous(out)) {
         scan_host(out, &inf, &nan);
     } else if ((over == M_IGNORE || over == M_WARN) && (invalid == M_IGNORE || invalid == M_WARN)) {
         return 0; /* (a GPU would wait for every reduction: warnings of reductions are not judged there) */
