@@ -204,21 +204,21 @@ NgStatus ng_op_concatenate(int n, const NgArray *const *arrays, int axis, NgDTyp
      * small part of the same dtype, contiguous on both sides, copied as NumPy's (ng_ew_host_copy:
      * a kernel per input paid OpenMP's start-up each time) */
     int64_t at = 0;
+    NgArray part; /* one view of out, moved along the axis (a view per part cost more than 10 elements' copy) */
+    ng_array_view(out, &part);
     for (int i = 0; i < n && st == NG_OK; i++) {
         if (arrays[i]->size > 0) {
-            NgArray part;
-            ng_array_view(out, &part);
-            part.offset += (size_t)(at * out->strides[axis]);
+            part.offset = out->offset + (size_t)(at * out->strides[axis]);
             part.shape[axis] = arrays[i]->shape[axis];
             part.size = arrays[i]->size;
             if (dest || !ng_ew_host_copy(&part, arrays[i])) { /* (dest may overlap an input) */
                 NgOperand src = {arrays[i], {0}};
                 st = ng_op_assign(&part, &src);
             }
-            ng_array_release(&part);
         }
         at += arrays[i]->shape[axis];
     }
+    ng_array_release(&part);
     if (st != NG_OK)
         ng_array_release(out);
     return st;

@@ -527,19 +527,25 @@ static PyObject *f_concatenate(PyObject *m, PyObject *args)
     PyObject *seq = PySequence_Fast(seq_o, "concatenate needs a sequence of arrays");
     if (!seq)
         return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    NgArray *arrs = PyMem_Calloc((size_t)n + 1, sizeof *arrs);
-    const NgArray **ptrs = PyMem_Calloc((size_t)n + 1, sizeof *ptrs);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq), nconv = 0, got = 0;
+    for (Py_ssize_t i = 0; i < n; i++) /* numgpu arrays are read where they are (seq holds them) */
+        nconv += !ngpy_check(PySequence_Fast_GET_ITEM(seq, i));
+    NgArray *arrs = PyMem_Malloc((size_t)nconv * sizeof *arrs + 1); /* the others, converted */
+    const NgArray **ptrs = PyMem_Malloc((size_t)n * sizeof *ptrs + 1);
     PyObject *res = NULL;
-    Py_ssize_t got = 0;
     if (!arrs || !ptrs) {
         PyErr_NoMemory();
         goto done;
     }
-    for (; got < n; got++) {
-        if (ngpy_to_array(PySequence_Fast_GET_ITEM(seq, got), NG_NODTYPE, &arrs[got]) < 0)
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (ngpy_check(item)) {
+            ptrs[i] = ngpy_arr(item);
+            continue;
+        }
+        if (ngpy_to_array(item, NG_NODTYPE, &arrs[got]) < 0)
             goto done;
-        ptrs[got] = &arrs[got];
+        ptrs[i] = &arrs[got++];
     }
     NgArray out;
     NgStatus st = ng_op_concatenate((int)n, ptrs, axis, dtype, dest, &out);
