@@ -49,6 +49,16 @@ typedef struct LaKey {
 
 static NgIrRef I(NgIrKernel *k, int64_t v) { return ng_ir_const_i(k, NG_INT64, v); }
 
+/* v bound to a new int64 variable by a statement appended to lets (a work item's matrix and row
+ * or column, divided out of its number once: as index expressions they were divided again at
+ * every element reached, which took most of small matrices' time) */
+static NgIrRef let_index(NgIrKernel *k, NgIrRef *lets, int *nlets, NgIrRef v)
+{
+    int var = ng_ir_var(k, NG_INT64);
+    lets[(*nlets)++] = ng_ir_let(k, var, v);
+    return ng_ir_varref(k, var);
+}
+
 static NgIrRef at3(NgIrKernel *k, int p, NgIrRef b, NgIrRef i, NgIrRef j)
 {
     NgIrRef idx[3] = {b, i, j};
@@ -89,22 +99,25 @@ static NgIrRef update_loops(NgIrKernel *k, const LaKey *key, int a, NgIrRef kk, 
     NgIrRef m = bin(k, NG_OP_SUB, NG_INT64, bin(k, NG_OP_SUB, NG_INT64, n, kk), I(k, 1)); /* n - k - 1 */
     NgIrRef k1 = bin(k, NG_OP_ADD, NG_INT64, kk, I(k, 1));
     int vr = ng_ir_var(k, NG_INT64), vj = ng_ir_var(k, NG_INT64);
-    NgIrRef r = ng_ir_varref(k, vr);
+    NgIrRef r = ng_ir_varref(k, vr), lets[5];
+    int nl = 0;
     if (key->gpu) { /* r over B * m * m: b, then i, j in (k, n) */
         NgIrRef mm = bin(k, NG_OP_MUL, NG_INT64, m, m);
-        NgIrRef b = bin(k, NG_OP_FLOORDIV, NG_INT64, r, mm), rem = bin(k, NG_OP_MOD, NG_INT64, r, mm);
-        NgIrRef i = bin(k, NG_OP_ADD, NG_INT64, k1, bin(k, NG_OP_FLOORDIV, NG_INT64, rem, m));
-        NgIrRef j = bin(k, NG_OP_ADD, NG_INT64, k1, bin(k, NG_OP_MOD, NG_INT64, rem, m));
+        NgIrRef b = let_index(k, lets, &nl, bin(k, NG_OP_FLOORDIV, NG_INT64, r, mm));
+        NgIrRef rem = let_index(k, lets, &nl, bin(k, NG_OP_MOD, NG_INT64, r, mm));
+        NgIrRef i = let_index(k, lets, &nl, bin(k, NG_OP_ADD, NG_INT64, k1, bin(k, NG_OP_FLOORDIV, NG_INT64, rem, m)));
+        NgIrRef j = let_index(k, lets, &nl, bin(k, NG_OP_ADD, NG_INT64, k1, bin(k, NG_OP_MOD, NG_INT64, rem, m)));
         NgIrRef body = elem(k, a, kk, b, i, j, dt);
         if (lower)
             body = ng_ir_if(k, bin(k, NG_OP_LE, NG_BOOL, j, i), body, NG_IR_NONE);
-        return loop(k, vr, I(k, 0), bin(k, NG_OP_MUL, NG_INT64, nb, mm), body, NG_IR_PARALLEL);
+        lets[nl++] = body;
+        return loop(k, vr, I(k, 0), bin(k, NG_OP_MUL, NG_INT64, nb, mm), ng_ir_block(k, nl, lets), NG_IR_PARALLEL);
     }
-    NgIrRef b = bin(k, NG_OP_FLOORDIV, NG_INT64, r, m);
-    NgIrRef i = bin(k, NG_OP_ADD, NG_INT64, k1, bin(k, NG_OP_MOD, NG_INT64, r, m));
+    NgIrRef b = let_index(k, lets, &nl, bin(k, NG_OP_FLOORDIV, NG_INT64, r, m));
+    NgIrRef i = let_index(k, lets, &nl, bin(k, NG_OP_ADD, NG_INT64, k1, bin(k, NG_OP_MOD, NG_INT64, r, m)));
     NgIrRef jstop = lower ? bin(k, NG_OP_ADD, NG_INT64, i, I(k, 1)) : n;
-    NgIrRef inner = loop(k, vj, k1, jstop, elem(k, a, kk, b, i, ng_ir_varref(k, vj), dt), 0);
-    return loop(k, vr, I(k, 0), bin(k, NG_OP_MUL, NG_INT64, nb, m), inner, NG_IR_PARALLEL);
+    lets[nl++] = loop(k, vj, k1, jstop, elem(k, a, kk, b, i, ng_ir_varref(k, vj), dt), 0);
+    return loop(k, vr, I(k, 0), bin(k, NG_OP_MUL, NG_INT64, nb, m), ng_ir_block(k, nl, lets), NG_IR_PARALLEL);
 }
 
 /* A[b, i, j] -= A[b, i, k] * A[b, k, j] */
@@ -235,7 +248,8 @@ static NgIrRef build_lu_solve(NgIrKernel *k, NgDType dt)
     int vq = ng_ir_var(k, NG_INT64), vp = ng_ir_var(k, NG_INT64), vt = ng_ir_var(k, dt), vs = ng_ir_var(k, dt);
     NgIrRef r = ng_ir_varref(k, vr), kk = ng_ir_varref(k, vk), i = ng_ir_varref(k, vi), q = ng_ir_varref(k, vq);
     NgIrRef p = ng_ir_varref(k, vp), s = ng_ir_varref(k, vs);
-    NgIrRef b = bin(k, NG_OP_FLOORDIV, NG_INT64, r, nrhs), c = bin(k, NG_OP_MOD, NG_INT64, r, nrhs);
+    int vb = ng_ir_var(k, NG_INT64), vc = ng_ir_var(k, NG_INT64); /* (as let_index) */
+    NgIrRef b = ng_ir_varref(k, vb), c = ng_ir_varref(k, vc);
     NgIrRef pidx[2] = {b, kk};
     NgIrRef perm[2] = {ng_ir_assign(k, vp, ng_ir_load(k, piv, 2, pidx)),
                        ng_ir_if(k, bin(k, NG_OP_NE, NG_BOOL, p, kk), swap(k, x, vt, b, kk, p, c), NG_IR_NONE)};
@@ -251,7 +265,9 @@ static NgIrRef build_lu_solve(NgIrKernel *k, NgDType dt)
     NgIrRef back[3] = {ng_ir_assign(k, vs, ng_ir_const_f(k, dt, 0)), back_loop,
                        put3(k, x, b, i, c, bin(k, NG_OP_TRUEDIV, dt, bin(k, NG_OP_SUB, dt, at3(k, x, b, i, c), s),
                                               at3(k, a, b, i, i)))};
-    NgIrRef body[6] = {
+    NgIrRef body[8] = {
+        ng_ir_let(k, vb, bin(k, NG_OP_FLOORDIV, NG_INT64, r, nrhs)),
+        ng_ir_let(k, vc, bin(k, NG_OP_MOD, NG_INT64, r, nrhs)),
         ng_ir_let(k, vt, ng_ir_const_f(k, dt, 0)),
         ng_ir_let(k, vp, I(k, 0)),
         ng_ir_let(k, vs, ng_ir_const_f(k, dt, 0)),
@@ -260,7 +276,7 @@ static NgIrRef build_lu_solve(NgIrKernel *k, NgDType dt)
         ng_ir_for(k, vi, bin(k, NG_OP_SUB, NG_INT64, n, I(k, 1)), I(k, -1), I(k, -1), ng_ir_block(k, 3, back), 0),
     };
     NgIrRef total = bin(k, NG_OP_MUL, NG_INT64, ng_ir_shape(k, x, 0), nrhs);
-    return loop(k, vr, I(k, 0), total, ng_ir_block(k, 6, body), NG_IR_PARALLEL);
+    return loop(k, vr, I(k, 0), total, ng_ir_block(k, 8, body), NG_IR_PARALLEL);
 }
 
 /* for b in parallel: sign = product of pivot signs (x/|x|, -1 per row swap),
@@ -408,15 +424,21 @@ static NgIrRef build_qr(NgIrKernel *k, NgDType dt, LaKind kind)
         return loop(k, vr, I(k, 0), nb, qr_col_stmt(k, dt, a, tau, r, sc), NG_IR_PARALLEL);
     case LA_QR_APPLY: { /* work items (b, c) for the columns c > j */
         NgIrRef w = bin(k, NG_OP_SUB, NG_INT64, bin(k, NG_OP_SUB, NG_INT64, ncol, sc), I(k, 1));
-        NgIrRef b = bin(k, NG_OP_FLOORDIV, NG_INT64, r, w);
-        NgIrRef c = bin(k, NG_OP_ADD, NG_INT64, bin(k, NG_OP_ADD, NG_INT64, sc, I(k, 1)), bin(k, NG_OP_MOD, NG_INT64, r, w));
-        return loop(k, vr, I(k, 0), bin(k, NG_OP_MUL, NG_INT64, nb, w), reflect_stmt(k, dt, a, tau, a, b, sc, c, true),
-                    NG_IR_PARALLEL);
+        NgIrRef lets[3];
+        int nl = 0;
+        NgIrRef b = let_index(k, lets, &nl, bin(k, NG_OP_FLOORDIV, NG_INT64, r, w));
+        NgIrRef c = let_index(k, lets, &nl, bin(k, NG_OP_ADD, NG_INT64, bin(k, NG_OP_ADD, NG_INT64, sc, I(k, 1)),
+                                                bin(k, NG_OP_MOD, NG_INT64, r, w)));
+        lets[nl++] = reflect_stmt(k, dt, a, tau, a, b, sc, c, true);
+        return loop(k, vr, I(k, 0), bin(k, NG_OP_MUL, NG_INT64, nb, w), ng_ir_block(k, nl, lets), NG_IR_PARALLEL);
     }
     case LA_Q_APPLY: { /* work items (b, c) for every column of X */
-        NgIrRef b = bin(k, NG_OP_FLOORDIV, NG_INT64, r, ncol), c = bin(k, NG_OP_MOD, NG_INT64, r, ncol);
-        return loop(k, vr, I(k, 0), bin(k, NG_OP_MUL, NG_INT64, nb, ncol), reflect_stmt(k, dt, a, tau, x, b, sc, c, false),
-                    NG_IR_PARALLEL);
+        NgIrRef lets[3];
+        int nl = 0;
+        NgIrRef b = let_index(k, lets, &nl, bin(k, NG_OP_FLOORDIV, NG_INT64, r, ncol));
+        NgIrRef c = let_index(k, lets, &nl, bin(k, NG_OP_MOD, NG_INT64, r, ncol));
+        lets[nl++] = reflect_stmt(k, dt, a, tau, x, b, sc, c, false);
+        return loop(k, vr, I(k, 0), bin(k, NG_OP_MUL, NG_INT64, nb, ncol), ng_ir_block(k, nl, lets), NG_IR_PARALLEL);
     }
     case LA_QR_FULL: { /* for j in [0, k): the reflector, then every column right of it */
         int vj = ng_ir_var(k, NG_INT64), vc = ng_ir_var(k, NG_INT64);
