@@ -203,7 +203,7 @@ def fill_diagonal(a, val, wrap=False):
     v = _arr(val).astype(a.dtype) if isinstance(val, (ndarray, _np.ndarray)) else asarray(val, dtype=a.dtype)
     if v.size == 0 or count == 0:
         return None
-    v = resize(v, count)
+    v = v.reshape(()) if v.size == 1 else resize(v, count)   # (one value: the assignment broadcasts it)
     if a.flags.c_contiguous:
         a.reshape(-1)[:end:step] = v
     else:
