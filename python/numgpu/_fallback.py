@@ -145,6 +145,11 @@ def _up(x):
     # NumPy scalars too: a 0-d numgpu array stands in for one, as numgpu's own reductions return.
     # Only plain ndarrays: subclasses (masked arrays, matrix) keep their own semantics on the host,
     # and so does data in a non-native byte order ('>f4': its bytes are what the program wants).
+    if type(x) is _np.ndarray and x.dtype.isnative:
+        from ._core import host_view
+        v = host_view(x)   # on cpu NumPy's result itself, no copy (its views stay views), else None
+        if v is not None:
+            return v
     if (type(x) is _np.ndarray and x.dtype.isnative) or isinstance(x, (_np.number, _np.bool_)):
         from ._core import asarray
         fortran = x.ndim >= 2 and x.flags.f_contiguous and not x.flags.c_contiguous

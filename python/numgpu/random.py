@@ -57,7 +57,10 @@ def _down(x):
 
 def _up(x):
     if isinstance(x, _np.ndarray):
-        from ._core import UnsupportedDtypeError, asarray
+        from ._core import UnsupportedDtypeError, asarray, host_view
+        v = host_view(x) if type(x) is _np.ndarray and x.dtype.isnative else None
+        if v is not None:   # (cpu: NumPy's fresh draws themselves, no copy)
+            return v
         try:
             return asarray(x, None, False)
         except UnsupportedDtypeError:   # choice of strs, ...: NumPy's array, as drawn

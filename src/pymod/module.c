@@ -621,9 +621,6 @@ static PyObject *f_as_strided(PyObject *m, PyObject *args)
     return ngpy_wrap_from(&out, a);
 }
 
-/* host_view(obj): a numgpu array viewing the memory obj (a NumPy array) exports, no copy, on the
- * current device when it is in host memory (cpu), read-only where the memory is; None where it
- * cannot be (a GPU, a dtype numgpu lacks, byte-swapped data): the caller keeps NumPy's array. */
 static PyObject *f_set_subclass_hook(PyObject *m, PyObject *f)
 {
     Py_XSETREF(ngpy.subclass_hook, Py_NewRef(f));
@@ -638,6 +635,9 @@ static PyObject *f_subclass_view(PyObject *m, PyObject *args)
     return ngpy_subclass_view(x, cls, parent);
 }
 
+/* host_view(obj): a numgpu array viewing the memory obj (a NumPy array) exports, no copy, on the
+ * current device when it is in host memory (cpu), read-only where the memory is; None where it
+ * cannot be (a GPU, a dtype numgpu lacks, byte-swapped data): the caller keeps NumPy's array. */
 static PyObject *f_host_view(PyObject *m, PyObject *obj)
 {
     NgDevice *dev = ngpy_device();
