@@ -264,6 +264,23 @@ def test_concatenate_promotes(d1, d2):
     assert_same(ng.concatenate([ng.asarray(a), b]), np.concatenate([a, b]))
 
 
+def test_concatenate_many_parts_of_every_kind():
+    """Hundreds of parts, numgpu arrays (views too) between NumPy arrays and lists, each in its
+    place (numgpu's are read where they are, the others converted: two lists kept apart)."""
+    rng = np.random.default_rng(7)
+    parts = [rng.standard_normal((int(rng.integers(0, 4)), 3)) for _ in range(300)]
+    mixed, want = [], []
+    for k, p in enumerate(parts):
+        want.append(p)
+        mixed.append(ng.asarray(p) if k % 3 == 0 else p if k % 3 == 1 else p.tolist() if len(p) else p)
+    mixed[5] = ng.asarray(np.concatenate([parts[5], parts[5]]))[::2]
+    want[5] = np.concatenate([parts[5], parts[5]])[::2]
+    assert_same(ng.concatenate(mixed), np.concatenate(want))
+    assert_same(ng.concatenate(mixed, axis=None), np.concatenate(want, axis=None))
+    with pytest.raises(ValueError):
+        ng.concatenate(mixed + [np.zeros((2, 4))])
+
+
 def test_concatenate_python_scalars_promote_weakly():
     """NumPy 2 promotes Python scalars among the arrays weakly: an int16 array and 3 stay int16,
     a float joins an integer array as float64, a complex a float32 one as complex64."""
