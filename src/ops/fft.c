@@ -79,7 +79,8 @@ enum {
     FF_CONJ = 8,   /* conjugate (PRE: the input; POST: the output) */
     FF_INV = 16,   /* inverse direction: exp(+2 pi i ...) */
     FF_REAL = 32,  /* POST: real output (the real part) */
-    FF_INNER1 = 64,/* ROWS: inner == 1 (no column loop) */
+    FF_INNER1 = 64,/* ROWS, and the split/pack kernels: inner == 1 (no column loop) */
+    FF_BYROW = 128,/* RPACK, RSPLIT, CPACK, CUNPACK: parallel over rows, points in order (cpu, many rows) */
 };
 
 typedef struct FftKey {
@@ -574,30 +575,50 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
 }
 
 /* The skeleton of the elementwise-like kernels: a parallel loop over (row
- * o, point j < nj) and, inside, over the columns i. */
+ * o, point j < nj) and, inside, over the columns i; with FF_BYROW (cpu,
+ * many rows) a parallel loop over the rows and the points in order inside
+ * each, where the C compiler vectorises them and no point's row is divided
+ * out of its number (rfft's split took longer than its transform). */
 typedef struct Loop {
     Body ob, ib;   /* statements per (o, j), per column */
-    int tv, iv;    /* the loop variables */
+    int tv, jv, iv;/* the loop variables (jv: FF_BYROW's points) */
+    bool byrow, inner1;
     NgIrRef o, j, i;
 } Loop;
 
-static void loop_begin(Loop *L, NgIrKernel *k, NgDType dt, NgIrRef nj)
+static void loop_begin(Loop *L, NgIrKernel *k, const FftKey *key, NgIrRef nj)
 {
     L->ob.k = L->ib.k = k;
-    L->ob.dt = L->ib.dt = dt;
+    L->ob.dt = L->ib.dt = (NgDType)key->dt;
     L->ob.n = L->ib.n = 0;
+    L->byrow = key->flags & FF_BYROW;
     L->tv = ng_ir_var(k, NG_INT64);
+    L->jv = ng_ir_var(k, NG_INT64);
     L->iv = ng_ir_var(k, NG_INT64);
     NgIrRef T = ng_ir_varref(k, L->tv);
-    L->i = ng_ir_varref(k, L->iv);
+    L->inner1 = key->flags & FF_INNER1;
+    L->i = L->inner1 ? sx_i(k, 0) : ng_ir_varref(k, L->iv);
+    if (L->byrow) {
+        L->o = T;
+        L->j = ng_ir_varref(k, L->jv);
+        return;
+    }
     L->o = let_i(&L->ob, sx_op(k, NG_OP_FLOORDIV, T, nj));
     L->j = let_i(&L->ob, sx_op(k, NG_OP_SUB, T, sx_op(k, NG_OP_MUL, L->o, nj)));
 }
 
 static NgStatus loop_end(Loop *L, NgIrKernel *k, NgIrRef outer, NgIrRef nj, NgIrRef inner)
 {
-    add(&L->ob, sx_for(k, L->iv, sx_i(k, 0), inner, block(&L->ib), 0));
-    k->body = sx_for(k, L->tv, sx_i(k, 0), sx_op(k, NG_OP_MUL, outer, nj), block(&L->ob), NG_IR_PARALLEL);
+    if (L->inner1) /* (the points' loop innermost: vectorised) */
+        for (int s = 0; s < L->ib.n; s++)
+            add(&L->ob, L->ib.st[s]);
+    else
+        add(&L->ob, sx_for(k, L->iv, sx_i(k, 0), inner, block(&L->ib), 0));
+    if (L->byrow)
+        k->body = sx_for(k, L->tv, sx_i(k, 0), outer, sx_for(k, L->jv, sx_i(k, 0), nj, block(&L->ob), 0),
+                         NG_IR_PARALLEL);
+    else
+        k->body = sx_for(k, L->tv, sx_i(k, 0), sx_op(k, NG_OP_MUL, outer, nj), block(&L->ob), NG_IR_PARALLEL);
     return k->status;
 }
 
@@ -623,7 +644,7 @@ static NgStatus build_rpack(NgIrKernel *k, const FftKey *key)
     NgIrRef n = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
     NgIrRef lim = sx_op(k, NG_OP_MINIMUM, ng_ir_shape(k, src, 1), n), h = ng_ir_shape(k, dst, 1);
     Loop L;
-    loop_begin(&L, k, dt, h);
+    loop_begin(&L, k, key, h);
     NgIrRef e = let_i(&L.ob, sx_op(k, NG_OP_MUL, L.j, sx_i(k, 2))), od = sx_op(k, NG_OP_ADD, e, sx_i(k, 1));
     NgIrRef zero = fconst(&L.ib, 0.0);
     NgIrRef re = ng_ir_select(k, sx_cmp(k, NG_OP_LT, e, lim), ng_ir_cast(k, dt, ld4(k, src, L.o, e, L.i, -1)), zero);
@@ -645,7 +666,7 @@ static NgStatus build_rsplit(NgIrKernel *k, const FftKey *key)
     NgIrRef scale = key->flags & FF_SCALE ? ng_ir_scalar(k, ng_ir_param_scalar(k, dt)) : NG_IR_NONE;
     NgIrRef h = ng_ir_shape(k, zs, 1), nj = ng_ir_shape(k, dst, 1);
     Loop L;
-    loop_begin(&L, k, dt, nj);
+    loop_begin(&L, k, key, nj);
     NgIrRef ka = let_i(&L.ob, ng_ir_select(k, sx_cmp(k, NG_OP_EQ, L.j, h), sx_i(k, 0), L.j));
     NgIrRef kb = let_i(&L.ob, ng_ir_select(k, sx_cmp(k, NG_OP_EQ, ka, sx_i(k, 0)), sx_i(k, 0), sx_op(k, NG_OP_SUB, h, ka)));
     NgIrRef wc = let_dt(&L.ob, dt, sx_load2(k, rtw, L.j, sx_i(k, 0)));
@@ -680,7 +701,7 @@ static NgStatus build_cpack(NgIrKernel *k, const FftKey *key)
     int rtw = ng_ir_param_array(k, dt, 2, true, false);
     NgIrRef len = ng_ir_shape(k, src, 1), h = ng_ir_shape(k, dst, 1);
     Loop L;
-    loop_begin(&L, k, dt, h);
+    loop_begin(&L, k, key, h);
     NgIrRef kb = let_i(&L.ob, sx_op(k, NG_OP_SUB, h, L.j));
     NgIrRef wc = let_dt(&L.ob, dt, sx_load2(k, rtw, L.j, sx_i(k, 0)));
     NgIrRef ws = let_dt(&L.ob, dt, sx_load2(k, rtw, L.j, sx_i(k, 1)));
@@ -712,7 +733,7 @@ static NgStatus build_cunpack(NgIrKernel *k, const FftKey *key)
     NgIrRef scale = key->flags & FF_SCALE ? ng_ir_scalar(k, ng_ir_param_scalar(k, dt)) : NG_IR_NONE;
     NgIrRef h = ng_ir_shape(k, zs, 1);
     Loop L;
-    loop_begin(&L, k, dt, h);
+    loop_begin(&L, k, key, h);
     NgIrRef e = let_i(&L.ob, sx_op(k, NG_OP_MUL, L.j, sx_i(k, 2)));
     Body *b = &L.ib;
     Cx v = {ld4(k, zs, L.o, L.j, L.i, 0), ld4(k, zs, L.o, L.j, L.i, 1)};
@@ -1207,6 +1228,11 @@ static NgStatus run_packed(NgFftKind kind, const NgArray *x, int axis, int64_t o
     NgArray bufa = {0}, bufb = {0}, xv;
     const NgArray *cur = &bufa, *r;
     unsigned sc = scale != 1.0 ? FF_SCALE : 0;
+    /* cpu with many rows: the split/pack kernels parallel over rows (FF_BYROW), each launched over
+     * the rows (ext(points) is the flat loop's extent otherwise) */
+    bool byrow = dev->be->target->par == NG_PAR_OPENMP && outer >= 16;
+    unsigned br = (byrow ? FF_BYROW : 0) | (inner == 1 ? FF_INNER1 : 0);
+#define ext(points) (byrow ? outer : outer * (points))
     bool view = kind == NG_FFT_R2C && x->dtype == rdt && inner == 1 && len == n;
     shape[axis] = h;
     NgStatus st = NG_OK;
@@ -1228,7 +1254,7 @@ static NgStatus run_packed(NgFftKind kind, const NgArray *x, int axis, int64_t o
             cur = &xv;
         } else {
             View v2[2] = {vx, va};
-            if ((st = launch_views(dev, make_key(FK_RPACK, rdt, x->dtype, 0, 0), 2, v2, 1, &n, 1.0, outer * h,
+            if ((st = launch_views(dev, make_key(FK_RPACK, rdt, x->dtype, 0, br), 2, v2, 1, &n, 1.0, ext(h),
                                    outer * h * inner)) != NG_OK)
                 goto done;
         }
@@ -1238,19 +1264,19 @@ static NgStatus run_packed(NgFftKind kind, const NgArray *x, int axis, int64_t o
         if ((st = ng_array_empty(dev, odt, nd, shape, res)) != NG_OK)
             goto done;
         View v3[3] = {{r, 4, {outer, h, inner, 2}}, {res, 4, {outer, h + 1, inner, 2}}, vt};
-        st = launch_views(dev, make_key(FK_RSPLIT, rdt, odt, 0, sc | (conj ? FF_CONJ : 0)), 3, v3, 0, NULL, scale,
-                          outer * (h + 1), outer * (h + 1) * inner);
+        st = launch_views(dev, make_key(FK_RSPLIT, rdt, odt, 0, sc | br | (conj ? FF_CONJ : 0)), 3, v3, 0, NULL, scale,
+                          ext(h + 1), outer * (h + 1) * inner);
     } else {
         View v3[3] = {vx, va, vt};
-        if ((st = launch_views(dev, make_key(FK_CPACK, rdt, x->dtype, 0, conj ? FF_CONJ : 0), 3, v3, 0, NULL, 1.0,
-                               outer * h, outer * h * inner)) != NG_OK ||
+        if ((st = launch_views(dev, make_key(FK_CPACK, rdt, x->dtype, 0, br | (conj ? FF_CONJ : 0)), 3, v3, 0, NULL,
+                               1.0, ext(h), outer * h * inner)) != NG_OK ||
             (st = run_passes(half, &bufa, &bufa, &bufb, outer, inner, true, NULL, &r)) != NG_OK)
             goto done;
         shape[axis] = n;
         if ((st = ng_array_empty(dev, odt, nd, shape, res)) != NG_OK)
             goto done;
         View v2[2] = {{r, 4, {outer, h, inner, 2}}, {res, 3, {outer, n, inner}}};
-        st = launch_views(dev, make_key(FK_CUNPACK, rdt, odt, 0, sc), 2, v2, 0, NULL, scale, outer * h,
+        st = launch_views(dev, make_key(FK_CUNPACK, rdt, odt, 0, sc | br), 2, v2, 0, NULL, scale, ext(h),
                           outer * h * inner);
     }
 done:
@@ -1259,6 +1285,7 @@ done:
     if (st != NG_OK)
         ng_array_release(res);
     return st;
+#undef ext
 }
 
 /* NumPy's result dtypes: the compute precision and the output dtype. */
