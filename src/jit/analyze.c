@@ -1966,6 +1966,41 @@ static int if_red(Ctx *c, const NgJitStmt *s, int id)
     return RED_NONE;
 }
 
+/* `s = e if e > s else s` (or `s < e`; `<` for min): `if e > s: s = e` as an expression,
+ * *last for `>=` or `<=` (of equal values the later stays). `s = s if s > e else e` chooses e
+ * where the test fails: s = e unless s > e, Python's max(e, s) (`s = s if s < e else e`:
+ * min(e, s)), *late (an e that is NaN is taken, so with floats the order decides) and *last
+ * where an equal e is taken (a strict test). RED_NONE for other forms. */
+static int ifexp_red(Ctx *c, const NgJitExpr *v, int id, bool *late, bool *last)
+{
+    if (v->kind != NG_JIT_E_IFEXP || v->cond->kind != NG_JIT_E_COMPARE || v->cond->nitems != 2)
+        return RED_NONE;
+    const NgJitExpr *l = v->cond->items[0], *r = v->cond->items[1], *e;
+    NgJitOp op = v->cond->ops[0];
+    if (is_leaf(r, id, NULL) && !mentions(c, l, id)) {
+        e = l; /* e OP s */
+    } else if (is_leaf(l, id, NULL) && !mentions(c, r, id)) {
+        e = r;
+        op = flipped(op);
+    } else {
+        return RED_NONE;
+    }
+    bool strict = op == NG_JIT_OP_GT || op == NG_JIT_OP_LT, up = op == NG_JIT_OP_GT || op == NG_JIT_OP_GE;
+    if (!strict && op != NG_JIT_OP_GE && op != NG_JIT_OP_LE)
+        return RED_NONE;
+    if (ng_jit_expr_equal(v->lhs, e) && is_leaf(v->rhs, id, NULL)) { /* e where e OP s */
+        *late = false;
+        *last = !strict;
+        return up ? NG_JIT_RED_MAX : NG_JIT_RED_MIN;
+    }
+    if (is_leaf(v->lhs, id, NULL) && ng_jit_expr_equal(v->rhs, e)) { /* e where not (e OP s) */
+        *late = true;
+        *last = strict;
+        return up ? NG_JIT_RED_MIN : NG_JIT_RED_MAX;
+    }
+    return RED_NONE;
+}
+
 typedef struct Red {
     int id;
     int op;         /* the operator so far, RED_NONE before the first update */
@@ -1996,6 +2031,7 @@ static void red_block(Ctx *c, NgJitBlock b, Red *r)
             continue;
         }
         uint64_t *st = set_new(c);
+        bool late = false, last = false;
         stmt_stores(c, s, st);
         if (set_has(st, r->id)) {
             if (s->kind == NG_JIT_S_AUGASSIGN && s->target->kind == NG_JIT_E_NAME && !mentions(c, s->value, r->id)) {
@@ -2008,6 +2044,13 @@ static void red_block(Ctx *c, NgJitBlock b, Red *r)
                 default: op = RED_NONE; break;
                 }
                 red_update(r, op);
+            } else if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 &&
+                       s->targets[0]->kind == NG_JIT_E_NAME && s->targets[0]->name_id == r->id &&
+                       (op = ifexp_red(c, s->value, r->id, &late, &last)) != RED_NONE) {
+                red_update(r, op); /* (the test and the choice read it) */
+                r->late = r->late || late;
+                r->last = r->last || last;
+                r->loads += 2;
             } else if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 &&
                        s->targets[0]->kind == NG_JIT_E_NAME && s->targets[0]->name_id == r->id) {
                 red_update(r, assign_red(c, s->value, r->id));
@@ -2047,10 +2090,37 @@ static int reduction_of(Ctx *c, NgJitBlock body, int id, bool *late, bool *last)
  * (e OP key: > >= < <=) when it is one. */
 static bool ranked_if(Ctx *c, const NgJitStmt *s, int *key, NgJitOp *op)
 {
-    if (s->kind != NG_JIT_S_IF || s->orelse.n || s->body.n < 2 || s->test->kind != NG_JIT_E_COMPARE ||
-        s->test->nitems != 2)
+    if (s->kind != NG_JIT_S_IF || s->orelse.n || s->body.n < 2)
+        return false;
+    /* `if c and e OP key:` (either side of `and`): the iterations where c fails take no part */
+    const NgJitExpr *test = s->test, *also = NULL;
+    if (test->kind == NG_JIT_E_BOOLOP && test->op == NG_JIT_OP_AND) {
+        bool l = test->lhs->kind == NG_JIT_E_COMPARE && test->lhs->nitems == 2;
+        bool r = test->rhs->kind == NG_JIT_E_COMPARE && test->rhs->nitems == 2;
+        if (r)
+            test = test->rhs, also = s->test->lhs;
+        else if (l)
+            test = test->lhs, also = s->test->rhs;
+        if (l && r) { /* (the one whose side is a name the body assigns) */
+            const NgJitExpr *x = s->test->lhs;
+            for (int i = 0; i < s->body.n; i++) {
+                const NgJitExpr *t = s->body.stmts[i]->kind == NG_JIT_S_ASSIGN && s->body.stmts[i]->ntargets == 1
+                                         ? s->body.stmts[i]->targets[0] : NULL;
+                if (t && t->kind == NG_JIT_E_NAME && ((x->items[0]->kind == NG_JIT_E_NAME &&
+                                                       x->items[0]->name_id == t->name_id) ||
+                                                      (x->items[1]->kind == NG_JIT_E_NAME &&
+                                                       x->items[1]->name_id == t->name_id)))
+                    test = x, also = s->test->rhs;
+            }
+        }
+    }
+    if (test->kind != NG_JIT_E_COMPARE || test->nitems != 2)
         return false;
     uint64_t *tg = set_new(c), *reads = set_new(c);
+    if (also) {
+        loads_into(c, also, reads);
+        walrus_into(c, also, reads);
+    }
     for (int i = 0; i < s->body.n; i++) {
         const NgJitStmt *a = s->body.stmts[i];
         if (a->kind != NG_JIT_S_ASSIGN || a->ntargets != 1 || a->targets[0]->kind != NG_JIT_E_NAME ||
@@ -2060,8 +2130,8 @@ static bool ranked_if(Ctx *c, const NgJitStmt *s, int *key, NgJitOp *op)
         loads_into(c, a->value, reads);
         walrus_into(c, a->value, reads);
     }
-    NgJitOp o = s->test->ops[0];
-    const NgJitExpr *l = s->test->items[0], *r = s->test->items[1], *e;
+    NgJitOp o = test->ops[0];
+    const NgJitExpr *l = test->items[0], *r = test->items[1], *e;
     if (r->kind == NG_JIT_E_NAME && set_has(tg, r->name_id)) {
         *key = r->name_id, e = l;
     } else if (l->kind == NG_JIT_E_NAME && set_has(tg, l->name_id)) {

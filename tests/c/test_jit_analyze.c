@@ -2097,6 +2097,84 @@ static void test_hunt7(void)
                  "  line 4: parallel reduce(+:s) collapsed\n");
 }
 
+/* More reductions: a max/min by a conditional expression (late where it takes e when the test
+ * fails, ties_last where an equal e is taken), an argmin under a second condition. */
+static void test_reductions2(void)
+{
+    CHECK_EQ_STR("a:0:0 b:0:1 c:0:0 d:1:1 e:1:0 g:0:0",
+                 red_flags("def f(x, n):\n"
+                           "    a = b = c = d = e = g = 0.0\n"
+                           "    for i in range(n):\n"
+                           "        a = x[i] if x[i] > a else a\n"
+                           "        b = x[i] if b <= x[i] else b\n"
+                           "        c = x[i] if x[i] < c else c\n"
+                           "        d = d if d > x[i] else x[i]\n"
+                           "        e = e if x[i] <= e else x[i]\n"
+                           "        g = x[i] + 1 if g > x[i] + 1 else g\n"
+                           "    return a, b, c, d, e, g\n"));
+    CHECK_REPORT("def f(x, n):\n"
+                 "    a = b = c = d = e = g = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        a = x[i] if x[i] > a else a\n"
+                 "        b = x[i] if b <= x[i] else b\n"
+                 "        c = x[i] if x[i] < c else c\n"
+                 "        d = d if d > x[i] else x[i]\n"
+                 "        e = e if x[i] <= e else x[i]\n"
+                 "        g = x[i] + 1 if g > x[i] + 1 else g\n"
+                 "    return a, b, c, d, e, g\n",
+                 "line 3: parallel reduce(max:a) reduce(max:b) reduce(min:c) reduce(max:d) reduce(max:e) "
+                 "reduce(min:g)\n");
+    /* not a max: the other operand, s read elsewhere, a chained test */
+    CHECK_REPORT("def f(x, y, n):\n"
+                 "    m = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        m = y[i] if x[i] > m else m\n"
+                 "    return m\n",
+                 "line 3: sequential: reads m before assigning it, so it carries over from one iteration to the next\n");
+    CHECK_REPORT("def f(x, n):\n"
+                 "    m = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        m = x[i] if x[i] > m else m + 1\n"
+                 "    return m\n",
+                 "line 3: sequential: reads m before assigning it, so it carries over from one iteration to the next\n");
+    CHECK_REPORT("def f(x, n):\n"
+                 "    m = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        m = x[i] if 0 < x[i] > m else m\n"
+                 "    return m\n",
+                 "line 3: sequential: reads m before assigning it, so it carries over from one iteration to the next\n");
+    /* Dijkstra's selection, the condition either side of `and` */
+    CHECK_REPORT("def f(dist, done):\n"
+                 "    u = -1\n"
+                 "    best = 1e300\n"
+                 "    for i in range(len(dist)):\n"
+                 "        if not done[i] and dist[i] < best:\n"
+                 "            best = dist[i]\n"
+                 "            u = i\n"
+                 "    return u\n",
+                 "line 4: parallel reduce(argmin:u) reduce(min:best)\n");
+    CHECK_REPORT("def f(x, lo):\n"
+                 "    k = -1\n"
+                 "    bv = lo\n"
+                 "    for i in range(len(x)):\n"
+                 "        if bv < x[i] and x[i] != 3:\n"
+                 "            bv = x[i]\n"
+                 "            k = i\n"
+                 "    return k, bv\n",
+                 "line 4: parallel reduce(argmax:k) reduce(max:bv)\n");
+    /* the other condition reads a name of the group: in order */
+    CHECK_REPORT("def f(dist, done):\n"
+                 "    u = -1\n"
+                 "    best = 1e300\n"
+                 "    for i in range(len(dist)):\n"
+                 "        if u < 5 and dist[i] < best:\n"
+                 "            best = dist[i]\n"
+                 "            u = i\n"
+                 "    return u\n",
+                 "line 4: sequential: reads u before assigning it, so it carries over from one iteration to the "
+                 "next\n");
+}
+
 int main(void)
 {
     test_corpus();
@@ -2117,5 +2195,6 @@ int main(void)
     test_scans();
     test_new_arrays();
     test_hunt7();
+    test_reductions2();
     return check_summary();
 }

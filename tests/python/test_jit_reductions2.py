@@ -1,0 +1,215 @@
+"""@numgpu.jit reductions written in other common ways, each compared with plain Python on
+real data (NaN, signed zeros and ties included) and checked to run in parallel:
+a max/min by a conditional expression (`m = x[i] if x[i] > m else m`), a flag set under a
+condition in a loop that also stores (`changed = True`), the last iteration that passes a
+test (`if x[i] > t: last = i`), and an argmin under a second condition (Dijkstra's
+`if not done[i] and dist[i] < best: best = dist[i]; u = i`)."""
+import math
+
+import numpy as np
+import pytest
+
+from numgpu import jit
+
+from helpers import jit_same
+
+N = 100_003  # over the parallel threshold, odd so that threads' shares differ
+
+
+def kinds(f):
+    return [d["kind"] for d in f.loop_report()]
+
+
+# ---- 1. max/min by a conditional expression ----
+
+def tern_max(x):
+    m = -math.inf
+    for i in range(len(x)):
+        m = x[i] if x[i] > m else m
+    return m
+
+
+def tern_max_ge(x):
+    m = -math.inf
+    for i in range(len(x)):
+        m = x[i] if x[i] >= m else m
+    return m
+
+
+def tern_max_reversed(x):
+    m = -math.inf
+    for i in range(len(x)):
+        m = x[i] if m < x[i] else m
+    return m
+
+
+def tern_min(x):
+    m = math.inf
+    for i in range(len(x)):
+        m = x[i] if x[i] < m else m
+    return m
+
+
+def tern_min_le_from(x, m):
+    for i in range(len(x)):
+        m = x[i] if m >= x[i] else m
+    return m
+
+
+def tern_keep_first(x):
+    """m = m if m > x[i] else x[i]: x[i] unless m > x[i], Python's max(x[i], m)."""
+    m = -math.inf
+    for i in range(len(x)):
+        m = m if m > x[i] else x[i]
+    return m
+
+
+def tern_int_max(x):
+    m = 0
+    for i in range(len(x)):
+        m = m if m > x[i] else x[i]
+    return m
+
+
+def tern_int_min(x):
+    m = x[0]
+    for i in range(len(x)):
+        m = x[i] if x[i] <= m else m
+    return m
+
+
+def tern_with_store(x, y):
+    m = -1.0
+    for i in range(len(x)):
+        y[i] = x[i] * 2.0
+        m = y[i] if y[i] > m else m
+    return m
+
+
+TERN_PAR = [tern_max, tern_max_ge, tern_max_reversed, tern_min, tern_with_store]
+
+
+@pytest.mark.parametrize("fn", TERN_PAR)
+def test_ternary_max_min_is_parallel(fn):
+    x = np.random.default_rng(1).standard_normal(N)
+    args = (x, np.zeros(N)) if fn is tern_with_store else (x,)
+    f = jit_same(fn, *args)
+    assert kinds(f) == ["parallel"]
+
+
+@pytest.mark.parametrize("fn", TERN_PAR)
+def test_ternary_nan_and_signed_zero(fn):
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal(N)
+    x[rng.integers(0, N, 50)] = np.nan
+    x[0] = np.nan
+    args = (x, np.zeros(N)) if fn is tern_with_store else (x,)
+    jit_same(fn, *args)
+    z = np.where(rng.random(N) < 0.5, 0.0, -0.0)  # only zeros: which one stays is Python's first/last
+    args = (z, np.zeros(N)) if fn is tern_with_store else (z,)
+    jit_same(fn, *args)
+
+
+@pytest.mark.parametrize("start", [0.5, 10.0, -10.0, np.nan])
+def test_ternary_min_from_a_start(start):
+    x = np.random.default_rng(3).standard_normal(N)
+    f = jit_same(tern_min_le_from, x, np.float64(start))
+    assert kinds(f) == ["parallel"]
+
+
+def test_ternary_keeping_the_first_runs_in_order_for_floats():
+    """max(x[i], m): after a NaN the next value replaces it; only the loop in order gives that."""
+    x = np.random.default_rng(4).standard_normal(N)
+    x[::997] = np.nan
+    jit_same(tern_keep_first, x)
+    jit_same(tern_keep_first, np.where(np.arange(N) % 3 == 0, 0.0, -0.0))
+
+
+@pytest.mark.parametrize("fn", [tern_int_max, tern_int_min])
+def test_ternary_ints_parallel(fn):
+    x = np.random.default_rng(5).integers(-10**9, 10**9, N)
+    f = jit_same(fn, x)
+    assert kinds(f) == ["parallel"]
+
+
+# ---- 4. argmin under another condition (Dijkstra's selection) ----
+
+def nearest_unvisited(dist, done):
+    u = -1
+    best = math.inf
+    for i in range(len(dist)):
+        if not done[i] and dist[i] < best:
+            best = dist[i]
+            u = i
+    return u, best
+
+
+def nearest_unvisited_after(dist, done):
+    u = -1
+    best = math.inf
+    for i in range(len(dist)):
+        if dist[i] <= best and done[i] == 0:
+            best = dist[i]
+            u = i
+    return u, best
+
+
+def argmax_masked(x, lo):
+    k = -1
+    bv = -math.inf
+    for i in range(len(x)):
+        if x[i] > lo and x[i] > bv:
+            bv = x[i]
+            k = i
+    return k, bv
+
+
+@pytest.mark.parametrize("fn", [nearest_unvisited, nearest_unvisited_after])
+def test_dijkstra_selection(fn):
+    rng = np.random.default_rng(6)
+    dist = rng.integers(0, 50, N).astype(np.float64)  # many ties: the first (<) or last (<=) i
+    done = rng.random(N) < 0.5
+    dist[rng.integers(0, N, 30)] = np.nan
+    f = jit_same(fn, dist, done)
+    assert kinds(f) == ["parallel"]
+    jit_same(fn, dist, np.ones(N, dtype=bool))  # none left: u stays -1
+    d2 = dist.copy()
+    d2[N - 1] = -1.0  # the best at the last place
+    jit_same(fn, d2, done & (np.arange(N) != N - 1))
+    jit_same(fn, d2, np.zeros(N, dtype=bool))
+
+
+def test_masked_argmax():
+    x = np.random.default_rng(7).standard_normal(N)
+    f = jit_same(argmax_masked, x, 0.5)
+    assert kinds(f) == ["parallel"]
+    jit_same(argmax_masked, x, 100.0)
+
+
+def dijkstra(W, src):
+    """The whole algorithm: the selection loop runs in parallel inside the host's loop."""
+    n = W.shape[0]
+    dist = np.full(n, np.inf)
+    done = np.zeros(n, dtype=np.bool_)
+    dist[src] = 0.0
+    for _ in range(n):
+        u = -1
+        best = math.inf
+        for i in range(n):
+            if not done[i] and dist[i] < best:
+                best = dist[i]
+                u = i
+        if u < 0:
+            break
+        done[u] = True
+        for v in range(n):
+            if W[u, v] > 0 and dist[u] + W[u, v] < dist[v]:
+                dist[v] = dist[u] + W[u, v]
+    return dist
+
+
+def test_dijkstra_whole():
+    rng = np.random.default_rng(8)
+    n = 300
+    W = np.where(rng.random((n, n)) < 0.05, rng.integers(1, 20, (n, n)), 0).astype(np.float64)
+    jit_same(dijkstra, W, 0)
