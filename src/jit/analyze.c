@@ -2082,6 +2082,81 @@ static int reduction_of(Ctx *c, NgJitBlock body, int id, bool *late, bool *last)
     return k.n == r.loads ? r.op : RED_NONE;
 }
 
+/* A literal constant: a number (negated or not), True, False. */
+static bool literal_const(const NgJitExpr *e)
+{
+    if (e->kind == NG_JIT_E_UNARY && (e->op == NG_JIT_OP_NEG || e->op == NG_JIT_OP_POS))
+        e = e->lhs;
+    return (e->kind == NG_JIT_E_INT && !e->big) || e->kind == NG_JIT_E_FLOAT ||
+           (e->kind == NG_JIT_E_CONST && (e->cval == NG_JIT_C_TRUE || e->cval == NG_JIT_C_FALSE));
+}
+
+/* The loop variable v, v + k, k + v or v - k (k an int literal): it grows with the iteration
+ * for a positive step. */
+static bool var_plus(const NgJitExpr *e, int var)
+{
+    if (e->kind == NG_JIT_E_NAME)
+        return e->name_id == var;
+    if (e->kind != NG_JIT_E_BINARY || (e->op != NG_JIT_OP_ADD && e->op != NG_JIT_OP_SUB))
+        return false;
+    const NgJitExpr *a = e->lhs, *b = e->rhs;
+    if (e->op == NG_JIT_OP_ADD && a->kind == NG_JIT_E_INT)
+        a = e->rhs, b = e->lhs;
+    return a->kind == NG_JIT_E_NAME && a->name_id == var && b->kind == NG_JIT_E_INT && !b->big;
+}
+
+typedef struct Last {
+    int id;
+    const NgJitExpr *value; /* what every assignment gives */
+    bool bad;
+} Last;
+
+static void last_block(Ctx *c, NgJitBlock b, Last *l)
+{
+    for (int i = 0; i < b.n && !l->bad; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        uint64_t *st = set_new(c);
+        stmt_stores(c, s, st);
+        if (set_has(st, l->id)) {
+            const NgJitExpr *v = s->value;
+            if (s->kind != NG_JIT_S_ASSIGN || s->ntargets != 1 || s->targets[0]->kind != NG_JIT_E_NAME ||
+                s->targets[0]->name_id != l->id || (l->value && !ng_jit_expr_equal(v, l->value))) {
+                l->bad = true;
+                return;
+            }
+            l->value = v;
+        }
+        if (s->kind != NG_JIT_S_DEF) {
+            last_block(c, s->body, l);
+            last_block(c, s->orelse, l);
+        }
+    }
+}
+
+/* `t = v` (every assignment of t in the body the same, t not read in it): after the loop t
+ * holds the value of the last iteration that assigned it, or its value before where none
+ * did. That is a reduction of the values the iterations assign (NgJitReduction.fresh) when v
+ * is a constant (True: |, False: &, else max; all the same anyway) or the loop variable plus a
+ * constant, which grows with the iterations for a literal step > 0 (max), falls for one < 0
+ * (min); RED_NONE otherwise. */
+static int last_of(Ctx *c, NgJitBlock body, int id, int var, int64_t step)
+{
+    Last l = {id, NULL, false};
+    last_block(c, body, &l);
+    Count k = {id, 0};
+    block_exprs(c, body, count_loads, &k);
+    if (l.bad || !l.value || k.n)
+        return RED_NONE;
+    const NgJitExpr *v = l.value;
+    if (v->kind == NG_JIT_E_CONST)
+        return v->cval == NG_JIT_C_TRUE ? NG_JIT_RED_OR : NG_JIT_RED_AND;
+    if (literal_const(v))
+        return NG_JIT_RED_MAX;
+    if (var >= 0 && step != 0 && var_plus(v, var))
+        return step > 0 ? NG_JIT_RED_MAX : NG_JIT_RED_MIN;
+    return RED_NONE;
+}
+
 /* ---- pass 3b': ranked reductions (argmax) ---- */
 
 /* `if e OP key: key = e; n1 = v1; ...`, either way round, no else: the body
@@ -3287,7 +3362,7 @@ static const char *analyze_scalars(Ctx *c, int li, int *carried)
     set_add(du.def, L->var_id);
     du_block(c, body, &du, exposed);
 
-    uint64_t *priv = set_new(c), *group = set_new(c);
+    uint64_t *priv = set_new(c), *group = set_new(c), *fresh = set_new(c);
     int nred = 0, key = -1;
     NgJitOp kop = NG_JIT_OP_NONE;
     if (!ranked_group(c, body, &key, &kop, group) || set_has(group, L->var_id))
@@ -3320,6 +3395,11 @@ static const char *analyze_scalars(Ctx *c, int li, int *carried)
             nred++;
             continue;
         }
+        if (!ex && (red_op[id] = last_of(c, body, id, L->var_id, d->step)) != RED_NONE) {
+            set_add(fresh, id);
+            nred++;
+            continue;
+        }
         if (!why)
             why = ex ? fmt(c, "reads %s before assigning it, so it carries over from one iteration to the next",
                            name_of(c, id))
@@ -3333,7 +3413,7 @@ static const char *analyze_scalars(Ctx *c, int li, int *carried)
             if (red_op[id] != RED_NONE)
                 L->reductions[L->nreductions++] = (NgJitReduction){name_of(c, id), id, (NgJitRedOp)red_op[id],
                                                                    key >= 0 && set_has(group, id), late[id],
-                                                                   last[id]};
+                                                                   last[id], set_has(fresh, id)};
         L->ranked_last = key >= 0 && (kop == NG_JIT_OP_GE || kop == NG_JIT_OP_LE);
     }
     return why;

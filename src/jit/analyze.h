@@ -69,6 +69,13 @@ typedef struct NgJitReduction {
                          order when the scalar is a float */
     bool ties_last;   /* MAX/MIN by `if e >= s: s = e` (or <=): of equal values the last one
                          stays (else the first, as max(s, e) keeps s) */
+    bool fresh;       /* `s = v` only, s not read in the loop: s ends with the v of the last
+                         iteration that assigns it, or as it was where none does. v is one
+                         constant (op OR for True, AND for False, else MAX) or the loop variable
+                         plus a constant (MAX for a positive literal step, MIN for a negative
+                         one), so the op over the values the iterations assign gives the last;
+                         the value before the loop takes no part (the lowering starts the
+                         combination at op's identity and keeps s where no iteration assigned) */
 } NgJitReduction;
 
 /* An index expression of an array axis. */

@@ -120,6 +120,7 @@ struct Sym {
     bool keep_equal;            /* reductions: updated as s = max(s, e) (min) or as a ranked key by
                                    `>`/`<`: a result equal to s's value before the loop is Python's
                                    own object, which the launch keeps (found by a pass, kept) */
+    bool fresh;                 /* reductions: NgJitLoopPlan reductions[].fresh (with a bound flag) */
     bool nonneg;                /* locals: never negative (only falls over the passes) */
     double flo;                 /* locals not bound before the loop: a lower bound of every value
                                    assigned (Val.flo; only falls over the passes, INFINITY until
@@ -10305,7 +10306,7 @@ static bool needs_bound_flag(const Sym *s)
 {
     return s->kind == SYM_LOCAL && s->home == HOME_CELL &&
            (s->red < 0 && !s->given ? true
-                                    : s->given && !s->sure && (s->given->dtype != s->dt || s->given->numpy_scalar == s->weak));
+            : s->given && (s->fresh || (!s->sure && (s->given->dtype != s->dt || s->given->numpy_scalar == s->weak))));
 }
 
 /* The dtype of local s's bound flag: a reduction's is an int64 the loop reduces
@@ -10434,6 +10435,7 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
         s->home = HOME_CELL;
         s->red = r;
         s->keep_equal = plan->reductions[r].ranked && plan->reductions[r].op != NG_NOPS && !plan->ranked_last;
+        s->fresh = plan->reductions[r].fresh && !plan->reductions[r].ranked;
     }
     for (int i = 0; plan->parallel && plan->atomic && i < L->norder; i++) {
         Sym *s = &L->syms[L->order[i]];
@@ -10568,7 +10570,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         bool shared = !plan->parallel || s->red >= 0;
         push(L, shared ? &pre : &priv, ng_ir_let(k, s->var, initial(L, s)));
         if (plan->parallel && s->red >= 0 && !L->zero_sym && !plan->reductions[s->red].ranked &&
-            !plan->reductions[s->red].late && ng_dtype_is_float(s->dt) &&
+            !plan->reductions[s->red].late && !s->fresh && ng_dtype_is_float(s->dt) &&
             s->dt != NG_FLOAT16 &&
             (plan->reductions[s->red].op == NG_OP_MAXIMUM || plan->reductions[s->red].op == NG_OP_MINIMUM)) {
             /* (the parallel combine may keep another of 0.0 and -0.0 than Python's first) */
@@ -10884,7 +10886,8 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
     /* (no printf: a launch builds this key, and formatting cost a tenth of a small call) */
     for (int i = 0; i < plan->nreductions; i++) {
         char r[4] = {':', (char)('A' + plan->reductions[i].op),
-                     plan->reductions[i].ranked ? (plan->ranked_last ? 'R' : 'r') : '.', 0};
+                     plan->reductions[i].ranked ? (plan->ranked_last ? 'R' : 'r')
+                     : plan->reductions[i].fresh ? 'f' : '.', 0};
         ng_str_cat(out, " r");
         ng_str_cat(out, plan->reductions[i].name ? plan->reductions[i].name : "");
         ng_str_cat(out, r);
@@ -10932,6 +10935,7 @@ void ng_jit_plan(const NgJitLoops *loops, const NgJitLoopInfo *info, NgJitLoopPl
         plan->reductions[i].ranked = info->reductions[i].ranked;
         plan->reductions[i].late = info->reductions[i].late;
         plan->reductions[i].ties_last = info->reductions[i].ties_last;
+        plan->reductions[i].fresh = info->reductions[i].fresh;
         plan->nreductions++;
     }
     plan->ranked_last = info->ranked_last;

@@ -2024,7 +2024,7 @@ static void test_new_arrays(void)
 }
 
 /* The reductions' flags of f's first loop: `late` (max/min whose first argument is not the
- * scalar) and `ties_last` (`if e >= s`), as "name:late:last ..." */
+ * scalar) and `ties_last` (`if e >= s`), as "name:late:last ...", ":fresh" after a fresh one's */
 static const char *red_flags(const char *src)
 {
     static char buf[512];
@@ -2040,7 +2040,8 @@ static const char *red_flags(const char *src)
     for (int i = 0; loops->n && i < loops->items[0].nreductions; i++) {
         const NgJitReduction *r = &loops->items[0].reductions[i];
         size_t n = strlen(buf);
-        snprintf(buf + n, sizeof buf - n, "%s%s:%d:%d", n ? " " : "", r->name, r->late, r->ties_last);
+        snprintf(buf + n, sizeof buf - n, "%s%s:%d:%d%s", n ? " " : "", r->name, r->late, r->ties_last,
+                 r->fresh ? ":fresh" : "");
     }
     ng_jit_loops_free(loops);
     ng_jit_ast_free(ast);
@@ -2162,6 +2163,66 @@ static void test_reductions2(void)
                  "            k = i\n"
                  "    return k, bv\n",
                  "line 4: parallel reduce(argmax:k) reduce(max:bv)\n");
+    /* a flag, a constant, the last index: the value of the last iteration that assigns it */
+    CHECK_REPORT("def f(g, x, n):\n"
+                 "    changed = False\n"
+                 "    ok = True\n"
+                 "    found = 0\n"
+                 "    last = -1\n"
+                 "    end = 0\n"
+                 "    back = n\n"
+                 "    for i in range(n):\n"
+                 "        if g[i] < 0:\n"
+                 "            g[i] = 0\n"
+                 "            changed = True\n"
+                 "            last = i\n"
+                 "        if g[i] > 5:\n"
+                 "            ok = False\n"
+                 "            found = -1\n"
+                 "            end = 1 + i\n"
+                 "    for i in range(n, 0, -1):\n"
+                 "        if x[i] > 0:\n"
+                 "            back = i - 1\n"
+                 "    return changed, ok, found, last, end, back\n",
+                 "line 8: parallel reduce(|:changed) reduce(&:ok) reduce(max:found) reduce(max:last) reduce(max:end)\n"
+                 "line 17: parallel reduce(min:back)\n");
+    CHECK_EQ_STR("changed:0:0:fresh s:0:0",
+                 red_flags("def f(g, n):\n"
+                           "    changed = False\n"
+                           "    s = 0\n"
+                           "    for i in range(n):\n"
+                           "        for j in range(n):\n"
+                           "            if g[i, j] < 0:\n"
+                           "                g[i, j] = 0\n"
+                           "                changed = True\n"
+                           "            s += g[i, j]\n"
+                           "    return changed, s\n"));
+    /* two values, a value that does not grow, a step not known, read in the loop: in order */
+    CHECK_REPORT("def f(x, n, s):\n"
+                 "    a = b = c = d = e = 0\n"
+                 "    for i in range(n):\n"
+                 "        if x[i] > 0:\n"
+                 "            a = i\n"
+                 "        else:\n"
+                 "            a = i + 1\n"
+                 "    for i in range(n):\n"
+                 "        if x[i] > 0:\n"
+                 "            b = 2 * i\n"
+                 "    for i in range(0, n, s):\n"
+                 "        if x[i] > 0:\n"
+                 "            c = i\n"
+                 "    for i in range(n):\n"
+                 "        if x[i] > 0:\n"
+                 "            d = i\n"
+                 "        x[i] = d\n"
+                 "    for i in range(n):\n"
+                 "        e = x[i]\n"
+                 "    return a, b, c, d, e\n",
+                 "line 3: sequential: assigns a, which is read after the loop\n"
+                 "line 8: sequential: assigns b, which is read after the loop\n"
+                 "line 11: sequential: assigns c, which is read after the loop\n"
+                 "line 14: sequential: reads d before assigning it, so it carries over from one iteration to the next\n"
+                 "line 18: sequential: assigns e, which is read after the loop\n");
     /* the other condition reads a name of the group: in order */
     CHECK_REPORT("def f(dist, done):\n"
                  "    u = -1\n"

@@ -17,7 +17,13 @@ N = 100_003  # over the parallel threshold, odd so that threads' shares differ
 
 
 def kinds(f):
-    return [d["kind"] for d in f.loop_report()]
+    """The loops' kinds, "parallel" only where the loop also ran as a parallel kernel."""
+    out = []
+    for d in f.loop_report():
+        ran = d["ran"] or ""
+        out.append(d["kind"] if d["kind"] != "parallel" or ran.startswith("kernel") and "one thread" not in ran
+                   else "parallel, but ran: " + ran)
+    return out
 
 
 # ---- 1. max/min by a conditional expression ----
@@ -213,3 +219,201 @@ def test_dijkstra_whole():
     n = 300
     W = np.where(rng.random((n, n)) < 0.05, rng.integers(1, 20, (n, n)), 0).astype(np.float64)
     jit_same(dijkstra, W, 0)
+
+
+# ---- 2. a flag set under a condition in a loop that also stores ----
+
+def clamp_flag_1d(g):
+    changed = False
+    for i in range(len(g)):
+        if g[i] < 0:
+            g[i] = 0
+            changed = True
+    return changed
+
+
+def clamp_flag_2d(G):
+    n, m = G.shape
+    changed = False
+    for i in range(n):
+        for j in range(m):
+            if G[i, j] < 0:
+                G[i, j] = 0
+                changed = True
+    return changed
+
+
+def all_small(x, out):
+    ok = True
+    for i in range(len(x)):
+        out[i] = x[i] * 2
+        if x[i] > 0.999:
+            ok = False
+    return ok
+
+
+def found_int(x, out, start):
+    found = start
+    for i in range(len(x)):
+        out[i] = x[i] + 1
+        if x[i] > 0.99:
+            found = 1
+    return found
+
+
+def flag_float(x, out):
+    hit = -2.5
+    for i in range(len(x)):
+        out[i] = x[i]
+        if x[i] < 0.001:
+            hit = 0.0
+    return hit
+
+
+@pytest.mark.parametrize("fn", [clamp_flag_1d, clamp_flag_2d])
+def test_flag_with_stores(fn):
+    rng = np.random.default_rng(10)
+    G = rng.standard_normal((300, 401))
+    g = G if fn is clamp_flag_2d else G.ravel().copy()
+    f = jit_same(fn, g)
+    assert kinds(f)[0] == "parallel"
+    jit_same(fn, np.abs(g))  # nothing negative: stays False
+    z = np.abs(g)
+    z.flat[-1] = -1.0  # only the last
+    jit_same(fn, z)
+
+
+def test_flag_false_and_int_and_float():
+    rng = np.random.default_rng(11)
+    x = rng.random(N)
+    for fn, args in [(all_small, (x, np.zeros(N))), (flag_float, (x, np.zeros(N)))]:
+        f = jit_same(fn, *args)
+        assert kinds(f) == ["parallel"]
+        jit_same(fn, x * 0.5 + 0.1, np.zeros(N))  # no iteration assigns it
+    for start in [0, 5, -7, 1]:
+        f = jit_same(found_int, x, np.zeros(N), start)
+        assert kinds(f) == ["parallel"]
+        jit_same(found_int, x * 0.5, np.zeros(N), start)
+
+
+def test_flag_keeps_its_object_where_no_iteration_assigns():
+    """A NumPy bool before the loop stays that object (and type) when nothing sets the flag."""
+    x = np.random.default_rng(12).random(N)
+    def flag_np(x, out):
+        hit = np.bool_(False)
+        for i in range(len(x)):
+            out[i] = x[i]
+            if x[i] > 2.0:
+                hit = True
+        return hit
+    jit_same(flag_np, x, np.zeros(N))
+    jit_same(flag_np, x * 3.0, np.zeros(N))
+
+
+# ---- 3. the last iteration that passes a test ----
+
+def last_positive(x):
+    last = -1
+    for i in range(len(x)):
+        if x[i] > 0:
+            last = i
+    return last
+
+
+def last_from(x, last):
+    for i in range(len(x)):
+        if x[i] > 0.9:
+            last = i
+    return last
+
+
+def last_backwards(x):
+    last = -1
+    for i in range(len(x) - 1, -1, -2):
+        if x[i] > 0.9:
+            last = i
+    return last
+
+
+def last_plus_one(x, out):
+    end = 0
+    for i in range(len(x)):
+        out[i] = x[i] * 0.5
+        if x[i] != 0:
+            end = i + 1
+    return end
+
+
+def last_in_2d(X):
+    row = -1
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            if X[i, j] > 3.5:
+                row = i
+    return row
+
+
+@pytest.mark.parametrize("fn", [last_positive, last_backwards])
+def test_last_index(fn):
+    rng = np.random.default_rng(13)
+    x = rng.standard_normal(N)
+    f = jit_same(fn, x)
+    assert kinds(f) == ["parallel"]
+    jit_same(fn, -np.abs(x))  # none: stays -1
+    y = -np.abs(x)
+    y[0] = 1.0  # only the first
+    jit_same(fn, y)
+    y = -np.abs(x)
+    y[-1] = 1.0
+    y[-2] = 1.0
+    jit_same(fn, y)
+
+
+@pytest.mark.parametrize("start", [-1, 10 * N, 5, -(2**62)])
+def test_last_keeps_a_start_beyond_every_index(start):
+    """A start larger than every i stays only when no iteration assigns: not max(start, i)."""
+    x = np.random.default_rng(14).random(N)
+    f = jit_same(last_from, x, start)
+    assert kinds(f) == ["parallel"]
+    jit_same(last_from, x * 0.5, start)
+
+
+def test_last_plus_one_and_2d():
+    rng = np.random.default_rng(15)
+    x = np.where(rng.random(N) < 0.3, 0.0, rng.random(N))
+    f = jit_same(last_plus_one, x, np.zeros(N))
+    assert kinds(f) == ["parallel"]
+    x[-5:] = 0.0
+    jit_same(last_plus_one, x, np.zeros(N))
+    X = rng.standard_normal((400, 300))
+    f = jit_same(last_in_2d, X)
+    assert kinds(f)[0] == "parallel"
+    jit_same(last_in_2d, X * 0.1)
+
+
+def last_value_read_after(x, y):
+    """t = x[i] * 2.0 read after the loop: not the loop variable, stays in order."""
+    t = 0.0
+    for i in range(len(x)):
+        t = x[i] * 2.0
+        y[i] = t + 1.0
+    return t
+
+
+def last_two_values(x):
+    """last = i in one place, last = i + 1 in another: which comes last is not the largest."""
+    last = -1
+    for i in range(len(x)):
+        if x[i] > 0.5:
+            last = i + 1
+        if x[i] > 0.8:
+            last = i
+    return last
+
+
+def test_look_alikes_stay_in_order():
+    x = np.random.default_rng(16).random(N)
+    f = jit_same(last_value_read_after, x, np.zeros(N))
+    assert kinds(f) == ["sequential"]
+    f = jit_same(last_two_values, x)
+    assert kinds(f) == ["sequential"]
