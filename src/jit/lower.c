@@ -10306,7 +10306,7 @@ static bool needs_bound_flag(const Sym *s)
 {
     return s->kind == SYM_LOCAL && s->home == HOME_CELL &&
            (s->red < 0 && !s->given ? true
-            : s->given && (s->fresh || (!s->sure && (s->given->dtype != s->dt || s->given->numpy_scalar == s->weak))));
+            : s->fresh || (s->given && !s->sure && (s->given->dtype != s->dt || s->given->numpy_scalar == s->weak)));
 }
 
 /* The dtype of local s's bound flag: a reduction's is an int64 the loop reduces
@@ -10428,14 +10428,15 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
         for (int i = 0; i < L->norder; i++)
             if (plan->reductions[r].name && strcmp(L->syms[L->order[i]].name, plan->reductions[r].name) == 0)
                 s = &L->syms[L->order[i]];
-        if (!s || s->kind != SYM_LOCAL || !s->given)
+        bool fresh = plan->reductions[r].fresh && !plan->reductions[r].ranked; /* (its start takes no part) */
+        if (!s || s->kind != SYM_LOCAL || (!s->given && !fresh))
             return fail(L, line, NG_ERR_VALUE,
                         "reduction variable '%s' must be a scalar bound before the loop and updated in it",
                         plan->reductions[r].name ? plan->reductions[r].name : "?"), L->st;
         s->home = HOME_CELL;
         s->red = r;
         s->keep_equal = plan->reductions[r].ranked && plan->reductions[r].op != NG_NOPS && !plan->ranked_last;
-        s->fresh = plan->reductions[r].fresh && !plan->reductions[r].ranked;
+        s->fresh = fresh;
     }
     for (int i = 0; plan->parallel && plan->atomic && i < L->norder; i++) {
         Sym *s = &L->syms[L->order[i]];
@@ -10484,7 +10485,7 @@ static NgIrRef initial(Lower *L, Sym *s)
     NgDType dt = usable(s->dt) ? s->dt : NG_INT64;
     if (s->home == HOME_SCALAR)
         return ng_ir_cast(L->k, dt, ng_ir_scalar(L->k, s->param));
-    if (s->home == HOME_CELL && s->given) {
+    if (s->home == HOME_CELL && (s->given || s->fresh)) { /* (a fresh reduction's: its identity) */
         NgIrRef none[1] = {0};
         return ng_ir_load(L->k, s->param, 0, none);
     }

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from numgpu import jit
+import numgpu as ng
 
 from helpers import jit_same
 
@@ -409,6 +409,25 @@ def last_two_values(x):
         if x[i] > 0.8:
             last = i
     return last
+
+
+def found_unbound(x):
+    for i in range(len(x)):
+        if x[i] > 0.5:
+            found = i
+    return found
+
+
+def test_last_index_not_bound_before():
+    """Bound only in the loop: parallel; where no iteration assigns it Python's name stays unbound."""
+    x = np.random.default_rng(17).random(N)
+    f = jit_same(found_unbound, x)
+    assert kinds(f) == ["parallel"]
+    f = ng.jit(found_unbound)
+    with pytest.raises(UnboundLocalError):
+        found_unbound(x * 0.1)
+    with pytest.raises(UnboundLocalError):
+        f(x * 0.1)
 
 
 def test_look_alikes_stay_in_order():
