@@ -2578,11 +2578,71 @@ static void acc_target(Ctx *c, const NgJitExpr *t, bool aug, NgJitOp op, const I
     }
 }
 
+int ng_jit_cond_store(const NgJitStmt *s, const NgJitExpr **target, const NgJitExpr **value)
+{
+    const NgJitExpr *t, *e, *v;
+    int red;
+    if (s->kind == NG_JIT_S_IF) {
+        if (s->orelse.n || s->body.n != 1 || s->test->kind != NG_JIT_E_COMPARE || s->test->nitems != 2)
+            return -1;
+        const NgJitStmt *a = s->body.stmts[0];
+        if (a->kind != NG_JIT_S_ASSIGN || a->ntargets != 1)
+            return -1;
+        t = a->targets[0], v = a->value;
+        NgJitOp op = s->test->ops[0];
+        if (ng_jit_expr_equal(s->test->items[1], t)) {
+            e = s->test->items[0]; /* e OP t */
+        } else if (ng_jit_expr_equal(s->test->items[0], t)) {
+            e = s->test->items[1];
+            op = flipped(op);
+        } else {
+            return -1;
+        }
+        if (!ng_jit_expr_equal(e, v) || (op != NG_JIT_OP_GT && op != NG_JIT_OP_LT))
+            return -1;
+        red = op == NG_JIT_OP_GT ? NG_JIT_RED_MAX : NG_JIT_RED_MIN;
+    } else if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1) {
+        t = s->targets[0];
+        const NgJitExpr *f = s->value;
+        if (f->kind != NG_JIT_E_CALL || f->nkeywords || f->nitems != 2 || f->lhs->kind != NG_JIT_E_NAME ||
+            (strcmp(f->lhs->name, "max") != 0 && strcmp(f->lhs->name, "min") != 0) ||
+            !ng_jit_expr_equal(f->items[0], t))
+            return -1;
+        v = f->items[1];
+        red = f->lhs->name[1] == 'a' ? NG_JIT_RED_MAX : NG_JIT_RED_MIN;
+    } else {
+        return -1;
+    }
+    const NgJitExpr *root = subscript_root(t);
+    if (t->kind != NG_JIT_E_SUBSCRIPT || !root || v->kind == NG_JIT_E_STARRED)
+        return -1;
+    Count k = {root->name_id, 0};
+    count_mentions(NULL, t, &k);
+    count_mentions(NULL, v, &k);
+    if (k.n != 1)
+        return -1;
+    *target = t;
+    *value = v;
+    return red;
+}
+
 /* The accesses of block b: the loop's body (m NULL) or a helper's. */
 static void acc_block(Ctx *c, NgJitBlock b, const Inline *m)
 {
     for (int i = 0; i < b.n; i++) {
         const NgJitStmt *s = b.stmts[i];
+        const NgJitExpr *ct, *cv;
+        int cred = m ? -1 : ng_jit_cond_store(s, &ct, &cv);
+        if (cred >= 0 && c->view && c->view[subscript_root(ct)->name_id])
+            cred = -1; /* (through a view: as written) */
+        if (cred >= 0) { /* one update of the element (the atomic check below): its read in the test is it */
+            add_access(c, ct, subscript_root(ct)->name_id, true, true,
+                       cred == NG_JIT_RED_MAX ? NG_JIT_OP_GT : NG_JIT_OP_LT);
+            acc_expr(c, cv, NULL);
+            for (const NgJitExpr *x = ct; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs)
+                acc_expr(c, x->rhs, NULL);
+            continue;
+        }
         if (s->value)
             acc_expr(c, s->value, (void *)m);
         if (s->test)
@@ -3472,19 +3532,24 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
                 }
                 continue;
             }
-            /* atomic: the array is only updated by `a[...] += v` (or -=), read nowhere else */
-            int updates = 0;
+            /* atomic: the array is only updated by `a[...] += v` (or -=), read nowhere else; or
+             * only by `if v > a[...]: a[...] = v` (ng_jit_cond_store: an atomic max; < min),
+             * which reads the element once more */
+            int updates = 0, compares = 0;
             bool only = true;
             for (int k = 0; k < c->nacc; k++) {
                 const Access *x = &c->acc[k];
                 if (x->root != w->root)
                     continue;
                 updates++;
-                only &= x->aug && (x->op == NG_JIT_OP_ADD || x->op == NG_JIT_OP_SUB) && x->npos >= 0;
+                bool cmp = x->aug && (x->op == NG_JIT_OP_GT || x->op == NG_JIT_OP_LT);
+                compares += cmp;
+                only &= x->aug && (x->op == NG_JIT_OP_ADD || x->op == NG_JIT_OP_SUB || (cmp && x->op == w->op)) &&
+                        x->npos >= 0;
             }
             Count loads = {w->root, 0};
             block_exprs(c, L->stmt->body, count_loads, &loads);
-            if (only && loads.n == updates) {
+            if (only && (compares == 0 || compares == updates) && loads.n == updates + compares) {
                 set_add(atomic, w->root);
                 break;
             }

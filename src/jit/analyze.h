@@ -201,6 +201,13 @@ const NgJitStmt *ng_jit_helper_def(const NgJitAst *ast, const NgJitStmt *func, c
  * the def's (the launch checks the binding: pymod/jit.c unwraps the JitFunction). */
 bool ng_jit_inlinable_def(const NgJitStmt *d);
 
+/* Whether statement s updates an array element by comparison, `if v > a[idx]: a[idx] = v` (the
+ * comparison either way round, strict) or `a[idx] = max(a[idx], v)`: NG_JIT_RED_MAX (`<`, min:
+ * NG_JIT_RED_MIN) with *target a[idx] and *value v, where a is named nowhere else in them; else -1.
+ * Python keeps the element unless v compares greater (a NaN v never replaces it, a NaN element
+ * stays): in a parallel loop it is an atomic update of that kind (NgJitLoopInfo.atomics). */
+int ng_jit_cond_store(const NgJitStmt *s, const NgJitExpr **target, const NgJitExpr **value);
+
 /* "parallel", "sequential", "python": the words of f.loop_report(). */
 const char *ng_jit_loop_kind_name(NgJitLoopKind kind);
 

@@ -9562,11 +9562,48 @@ static void if_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     push(L, out, ng_ir_if(L->k, c.r, t, o));
 }
 
+/* `if v > a[e]: a[e] = v` or `a[e] = max(a[e], v)` (`<`, min alike: ng_jit_cond_store) of an
+ * array the parallel loop updates atomically: the element takes v where v compares greater,
+ * atomically (an ATOMIC of op GT, LT: a NaN v never replaces the element, a NaN element stays,
+ * as in Python). False for any other statement. */
+static bool cond_store_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
+{
+    const NgJitExpr *t, *v;
+    int red = L->plan->parallel && L->plan->atomic ? ng_jit_cond_store(s, &t, &v) : -1;
+    const NgJitExpr *root = red >= 0 ? t : NULL;
+    while (root && root->kind == NG_JIT_E_SUBSCRIPT)
+        root = root->lhs;
+    if (!root || root->kind != NG_JIT_E_NAME || sym_of(L, root)->kind != SYM_ARRAY ||
+        !is_atomic_target(L, sym_of(L, root)))
+        return false;
+    int line = s->span.line;
+    NgIrRef idx[NG_MAXDIMS], ok;
+    L->storing = true;
+    Sym *a = element(L, t, idx, &ok);
+    L->storing = false;
+    Val rhs = expr(L, v);
+    if (!a || rhs.r == NG_IR_NONE || immutable(L, a, line))
+        return true;
+    mark_written(L, a);
+    NgDType adt = a->given->dtype;
+    if (rhs.dt != adt || adt == NG_FLOAT16 || ng_dtype_is_complex(adt)) {
+        /* (Python compares in the common type, then stores the value cast) */
+        fail(L, line, NG_ERR_UNSUPPORTED, "an atomic %s of %s elements with a %s value is not supported in a "
+             "compiled loop", red == NG_JIT_RED_MAX ? "max" : "min", ng_dtype_info(adt)->name, type_name(rhs));
+        return true;
+    }
+    push(L, out, guarded(L, ok, ng_ir_atomic(L->k, red == NG_JIT_RED_MAX ? NG_OP_GT : NG_OP_LT, a->param,
+                                             a->given->ndim, idx, as(L, rhs, adt))));
+    return true;
+}
+
 static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
 {
     if (L->st != NG_OK)
         return;
     int line = s->span.line;
+    if ((s->kind == NG_JIT_S_ASSIGN || s->kind == NG_JIT_S_IF) && cond_store_stmt(L, s, out))
+        return;
     switch (s->kind) {
     case NG_JIT_S_ASSIGN:
         assign_stmt(L, s, out);

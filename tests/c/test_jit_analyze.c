@@ -2223,6 +2223,48 @@ static void test_reductions2(void)
                  "line 11: sequential: assigns c, which is read after the loop\n"
                  "line 14: sequential: reads d before assigning it, so it carries over from one iteration to the next\n"
                  "line 18: sequential: assigns e, which is read after the loop\n");
+    /* a max or min into an element by comparison: atomic */
+    CHECK_REPORT("def f(X, out, lo):\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        for j in range(X.shape[1]):\n"
+                 "            if X[i, j] > out[j]:\n"
+                 "                out[j] = X[i, j]\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        for j in range(X.shape[1]):\n"
+                 "            lo[j] = min(lo[j], X[i, j])\n",
+                 "line 2: parallel atomic(out)\n"
+                 "  line 3: parallel collapsed\n"
+                 "line 6: parallel atomic(lo)\n"
+                 "  line 7: parallel collapsed\n");
+    /* max and min into one array, >=, the array read elsewhere, min(e, a[j]), a += too: in order */
+    CHECK_REPORT("def f(X, out, a, b, c):\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        for j in range(X.shape[1]):\n"
+                 "            if X[i, j] > out[j]:\n"
+                 "                out[j] = X[i, j]\n"
+                 "            if X[i, j] < out[j]:\n"
+                 "                out[j] = X[i, j]\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        for j in range(X.shape[1]):\n"
+                 "            if X[i, j] >= a[j]:\n"
+                 "                a[j] = X[i, j]\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        for j in range(X.shape[1]):\n"
+                 "            if X[i, j] > b[j]:\n"
+                 "                b[j] = X[i, j] + b[0]\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        for j in range(X.shape[1]):\n"
+                 "            c[j] = min(X[i, j], c[j])\n"
+                 "            c[j] += 1\n",
+                 "line 2: sequential host: writes out[j], which may be the same element in different iterations\n"
+                 "  line 3: parallel\n"
+                 "line 8: sequential host: writes a[j], which may be the same element in different iterations\n"
+                 "  line 9: parallel\n"
+                 "line 12: sequential: writes b[j], which may be the same element in different iterations\n"
+                 "  line 13: sequential: writes b[j], read as b[0], possibly in another iteration; in order, in three "
+                 "parts around j = 0 (a launch per iteration of the loops around it would do too little work)\n"
+                 "line 16: sequential host: writes c[j], which may be the same element in different iterations\n"
+                 "  line 17: parallel\n");
     /* the other condition reads a name of the group: in order */
     CHECK_REPORT("def f(dist, done):\n"
                  "    u = -1\n"

@@ -436,3 +436,75 @@ def test_look_alikes_stay_in_order():
     assert kinds(f) == ["sequential"]
     f = jit_same(last_two_values, x)
     assert kinds(f) == ["sequential"]
+
+
+# ---- 5. a max or min into an element: atomic ----
+
+def col_max(X):
+    n, m = X.shape
+    out = np.full(m, -np.inf)
+    for i in range(n):
+        for j in range(m):
+            if X[i, j] > out[j]:
+                out[j] = X[i, j]
+    return out
+
+
+def col_min_into(X, out):
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            if out[j] > X[i, j]:
+                out[j] = X[i, j]
+    return out
+
+
+def col_max_call(X, out):
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            out[j] = max(out[j], X[i, j])
+    return out
+
+
+def bin_max(x, b, out):
+    """Scattered: each bin's largest value (bins from the data)."""
+    for i in range(len(x)):
+        if x[i] > out[b[i]]:
+            out[b[i]] = x[i]
+    return out
+
+
+def int_col_min(X, out):
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            out[j] = min(out[j], X[i, j])
+    return out
+
+
+def test_column_max_is_atomic():
+    rng = np.random.default_rng(20)
+    X = rng.standard_normal((2000, 64))
+    f = jit_same(col_max, X)
+    assert kinds(f)[0] == "parallel"
+    f = jit_same(col_min_into, X, np.full(64, np.inf))
+    assert kinds(f)[0] == "parallel"
+    f = jit_same(col_max_call, X, np.zeros(64))
+    assert kinds(f)[0] == "parallel"
+    f = jit_same(int_col_min, rng.integers(-10**12, 10**12, (3000, 7)), np.zeros(7, dtype=np.int64))
+    assert kinds(f)[0] == "parallel"
+    x = rng.standard_normal(N)
+    f = jit_same(bin_max, x, rng.integers(0, 50, N), np.full(50, -np.inf))
+    assert kinds(f) == ["parallel"]
+
+
+def test_column_max_nan_as_python():
+    """A NaN in X never replaces (X > out is false), a NaN already in out stays."""
+    rng = np.random.default_rng(21)
+    X = rng.standard_normal((2000, 64))
+    X[rng.integers(0, 2000, 300), rng.integers(0, 64, 300)] = np.nan
+    X[:, 5] = np.nan  # a whole column: stays at the start
+    start = np.zeros(64)
+    start[[3, 9]] = np.nan
+    for fn in (col_min_into, col_max_call):
+        f = jit_same(fn, X, start)
+        assert kinds(f)[0] == "parallel"
+    jit_same(col_max, X)
