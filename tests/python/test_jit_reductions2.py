@@ -2,8 +2,9 @@
 real data (NaN, signed zeros and ties included) and checked to run in parallel:
 a max/min by a conditional expression (`m = x[i] if x[i] > m else m`), a flag set under a
 condition in a loop that also stores (`changed = True`), the last iteration that passes a
-test (`if x[i] > t: last = i`), and an argmin under a second condition (Dijkstra's
-`if not done[i] and dist[i] < best: best = dist[i]; u = i`)."""
+test (`if x[i] > t: last = i`), an argmin under a second condition (Dijkstra's
+`if not done[i] and dist[i] < best: best = dist[i]; u = i`), and a max or min into an element by
+comparison (the column maximum `if X[i, j] > out[j]: out[j] = X[i, j]`: an atomic update)."""
 import math
 
 import numpy as np
