@@ -1932,6 +1932,43 @@ static int combine_op(Ctx *c, const NgJitExpr *v, int id, const NgJitExpr *leaf)
     return found == 1 ? red : RED_NONE;
 }
 
+typedef struct Varying {
+    const NgJitAst *ast;   /* NULL: any helper call counts */
+    const NgJitStmt *func;
+    int depth;
+    bool found;
+} Varying;
+
+/* Sets arg's found when e draws a random number, also in a helper it calls (8 deep; any helper
+ * call without the AST): two evaluations of it (the compared e and the assigned e of
+ * `if e > s: s = e`) may differ. */
+static void varying_into(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    Varying *v = arg;
+    NgJitCallKind k = e->kind == NG_JIT_E_CALL ? ng_jit_call_kind(e) : NG_JIT_CALL_OTHER;
+    if (k == NG_JIT_CALL_RANDOM) {
+        v->found = true;
+    } else if (k == NG_JIT_CALL_HELPER) {
+        const NgJitStmt *d = v->ast && e->lhs->kind == NG_JIT_E_NAME ? ng_jit_helper_def(v->ast, v->func, e->lhs->name)
+                                                                     : NULL;
+        if (!d || v->depth >= 8) {
+            v->found = true;
+        } else {
+            v->depth++;
+            block_exprs(c, d->body, varying_into, arg);
+            v->depth--;
+        }
+    }
+    each_child(c, e, varying_into, arg);
+}
+
+static bool varying(Ctx *c, const NgJitExpr *e)
+{
+    Varying v = {c ? c->ast : NULL, c ? c->func : NULL, 0, false};
+    varying_into(c, e, &v);
+    return v.found;
+}
+
 /* The comparison seen from the other side: `a < b` is `b > a`. */
 static NgJitOp flipped(NgJitOp op)
 {
@@ -1952,6 +1989,8 @@ static int if_red(Ctx *c, const NgJitStmt *s, int id)
         return RED_NONE;
     NgJitOp op = t->ops[0];
     const NgJitExpr *l = t->items[0], *r = t->items[1];
+    if (varying(c, a->value))
+        return RED_NONE;
     if (r->kind == NG_JIT_E_NAME && r->name_id == id && ng_jit_expr_equal(l, a->value)) {
         /* e OP s */
     } else if (l->kind == NG_JIT_E_NAME && l->name_id == id && ng_jit_expr_equal(r, a->value)) {
@@ -1986,7 +2025,7 @@ static int ifexp_red(Ctx *c, const NgJitExpr *v, int id, bool *late, bool *last)
         return RED_NONE;
     }
     bool strict = op == NG_JIT_OP_GT || op == NG_JIT_OP_LT, up = op == NG_JIT_OP_GT || op == NG_JIT_OP_GE;
-    if (!strict && op != NG_JIT_OP_GE && op != NG_JIT_OP_LE)
+    if ((!strict && op != NG_JIT_OP_GE && op != NG_JIT_OP_LE) || varying(c, e))
         return RED_NONE;
     if (ng_jit_expr_equal(v->lhs, e) && is_leaf(v->rhs, id, NULL)) { /* e where e OP s */
         *late = false;
@@ -2215,7 +2254,7 @@ static bool ranked_if(Ctx *c, const NgJitStmt *s, int *key, NgJitOp *op)
     } else {
         return false;
     }
-    if (o != NG_JIT_OP_GT && o != NG_JIT_OP_GE && o != NG_JIT_OP_LT && o != NG_JIT_OP_LE)
+    if ((o != NG_JIT_OP_GT && o != NG_JIT_OP_GE && o != NG_JIT_OP_LT && o != NG_JIT_OP_LE) || varying(c, e))
         return false;
     loads_into(c, e, reads);
     walrus_into(c, e, reads);
@@ -2614,7 +2653,7 @@ int ng_jit_cond_store(const NgJitStmt *s, const NgJitExpr **target, const NgJitE
         return -1;
     }
     const NgJitExpr *root = subscript_root(t);
-    if (t->kind != NG_JIT_E_SUBSCRIPT || !root || v->kind == NG_JIT_E_STARRED)
+    if (t->kind != NG_JIT_E_SUBSCRIPT || !root || v->kind == NG_JIT_E_STARRED || varying(NULL, v) || varying(NULL, t))
         return -1;
     Count k = {root->name_id, 0};
     count_mentions(NULL, t, &k);

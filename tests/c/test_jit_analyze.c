@@ -2144,6 +2144,25 @@ static void test_reductions2(void)
                  "        m = x[i] if 0 < x[i] > m else m\n"
                  "    return m\n",
                  "line 3: sequential: reads m before assigning it, so it carries over from one iteration to the next\n");
+    /* e drawn twice (random, or a helper that draws): not a max; a pure helper is */
+    CHECK_REPORT("import random\n"
+                 "def sq(v):\n"
+                 "    return v * v\n"
+                 "def noise(v):\n"
+                 "    return v + random.random()\n"
+                 "def f(x, n):\n"
+                 "    a = b = c = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        a = sq(x[i]) if sq(x[i]) > a else a\n"
+                 "    for i in range(n):\n"
+                 "        b = random.random() if random.random() > b else b\n"
+                 "    for i in range(n):\n"
+                 "        if noise(x[i]) > c:\n"
+                 "            c = noise(x[i])\n"
+                 "    return a, b, c\n",
+                 "line 8: parallel reduce(max:a)\n"
+                 "line 10: sequential: reads b before assigning it, so it carries over from one iteration to the next\n"
+                 "line 12: sequential: reads c before assigning it, so it carries over from one iteration to the next\n");
     /* Dijkstra's selection, the condition either side of `and` */
     CHECK_REPORT("def f(dist, done):\n"
                  "    u = -1\n"
