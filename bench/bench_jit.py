@@ -55,6 +55,10 @@ arrays of integers (a sparse matrix times a vector in CSR form, `x[indices[a:b]]
 largest neighbour, `np.max(v[nbrs[i]])`; groups' mean rows `np.sum(X[members[k]], axis=0)`).
 `--dir bench/jit_pingpong`: time steps that swap two grids (`u, v = v, u`) instead of copying one
 back (heat_2d's step on a 2-d grid, a 1-d three-point sweep): parallel sweeps in a host loop.
+`--dir bench/jit_reductions`: reductions written other ways (a max as `m = x[i] if x[i] > m else m`,
+a `changed = True` flag in a loop that also stores, the last index passing a test, Dijkstra's
+selection `if not done[i] and dist[i] < best`). A case with a `vectorised` function (NumPy's
+vectorised equivalent) also gets "vs numpy": its time over numgpu's, in the same run.
 """
 import argparse
 import copy
@@ -183,7 +187,8 @@ def main():
     only = set(filter(None, args.only.split(",")))
     paths = sorted(p for p in os.listdir(args.dir) if p.endswith(".py") and p != "run.py")
     print("device %s; numba %s" % (numgpu.get_device(), numba.__version__ if numba else "not installed"))
-    print("%-18s %10s %10s %10s %9s %9s" % ("case", "python s", "numgpu s", "numba s", "vs py", "vs numba"))
+    print("%-18s %10s %10s %10s %9s %9s %9s" % ("case", "python s", "numgpu s", "numba s", "vs py", "vs numba",
+                                                "vs numpy"))
     for p in paths:
         name, mod = load(os.path.join(args.dir, p))
         if only and name not in only:
@@ -213,6 +218,8 @@ def main():
             ref = (out_nb, args_nb)
         else:
             t_ng, out_ng, args_ng = interleaved([f], bench_args)[0]
+        vec = getattr(mod, "vectorised", None)  # (NumPy's vectorised form, where the case has one)
+        t_np = min(timed(vec, bench_args, repeat=1)[0] for _ in range(5)) if vec else None
         # plain Python: test size first, then bench size if it fits the budget
         test_args = mod.inputs("test", np.random.default_rng(0))
         t_small, _, _ = timed(mod.kernel, test_args, repeat=1)
@@ -236,9 +243,11 @@ def main():
         ok_small = check((mod.kernel(*small_py), small_py), (f(*small_ng), small_ng))
         ok = ref is None or check(ref, (out_ng, args_ng))
         verdict = "" if ok and ok_small else "  MISMATCH" if not ok_small or approx == "" else "  differs from Numba"
-        print("%-18s %9s%1s %10.4f %10s %8.0fx %9s%s" % (
+        if vec and not same(vec(*copy.deepcopy(small_py)), mod.kernel(*copy.deepcopy(small_py))):
+            verdict += "  (vectorised form differs)"
+        print("%-18s %9s%1s %10.4f %10s %8.0fx %9s %9s%s" % (
             name, "%.3f" % t_py, approx, t_ng, "%.4f" % t_nb if t_nb else "-", t_py / t_ng,
-            "%.2fx" % (t_nb / t_ng) if t_nb else "-", verdict))
+            "%.2fx" % (t_nb / t_ng) if t_nb else "-", "%.2fx" % (t_np / t_ng) if t_np else "-", verdict))
     loops = numgpu.stats()
     print("kernels compiled %d, launches %d" % (loops["kernels_compiled"], loops["kernel_launches"]))
 

@@ -842,6 +842,10 @@ static void combine_expr(Emitter *e, NgOp op, NgDType t, const char *a, const ch
         catf(e, "ng_%s_%s(%s, %s)", ng_op_name(op), sfx(t), a, b);
         return;
     }
+    if (op == NG_OP_GT || op == NG_OP_LT) { /* b where b > a (<), else a: Python's `if b > a: a = b` */
+        catf(e, "(%s %s %s ? %s : %s)", b, op == NG_OP_GT ? ">" : "<", a, b, a);
+        return;
+    }
     const char *sym = op == NG_OP_ADD ? (t == NG_BOOL ? "|" : "+") : op == NG_OP_MUL ? (t == NG_BOOL ? "&" : "*")
                       : op == NG_OP_BITAND ? "&" : op == NG_OP_BITOR ? "|" : "^";
     if (op == NG_OP_MAXIMUM || op == NG_OP_MINIMUM || op == NG_OP_FMAX || op == NG_OP_FMIN)
@@ -1075,7 +1079,8 @@ static const struct {
     NgOp op;
     const char *name;
 } atom_ops[] = {{NG_OP_ADD, "add"}, {NG_OP_MUL, "mul"}, {NG_OP_MAXIMUM, "max"}, {NG_OP_MINIMUM, "min"},
-                {NG_OP_BITAND, "and"}, {NG_OP_BITOR, "or"}, {NG_OP_BITXOR, "xor"}};
+                {NG_OP_BITAND, "and"}, {NG_OP_BITOR, "or"}, {NG_OP_BITXOR, "xor"},
+                {NG_OP_GT, "gt"}, {NG_OP_LT, "lt"}}; /* (gt: v where v > *p, else *p: NaN never replaces) */
 #define NATOM_OPS ((int)(sizeof atom_ops / sizeof atom_ops[0]))
 
 static int atom_index(NgOp op)
@@ -3245,6 +3250,16 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
             cat(e, at == NG_FLOAT16 ? "*ng_at = ng_f2h(" : "*ng_at = (");
             combine_expr(e, (NgOp)n->op, at, at == NG_FLOAT16 ? "ng_h2f(*ng_at)" : "*ng_at", "ng_v");
             cat(e, ");\n");
+        } else if (n->op == NG_OP_GT || n->op == NG_OP_LT) {
+            /* a compare-and-swap loop on the element's bytes, while v still compares greater (less) */
+            catf(e, "%s ng_v = ", tname(e, at));
+            kid(e, r, 0);
+            cat(e, ", ng_o;\n");
+            indent(e, depth + 1);
+            cat(e, "__atomic_load(ng_at, &ng_o, __ATOMIC_RELAXED);\n");
+            indent(e, depth + 1);
+            catf(e, "while (ng_v %s ng_o && !__atomic_compare_exchange(ng_at, &ng_o, &ng_v, 0, __ATOMIC_RELAXED, "
+                    "__ATOMIC_RELAXED)) {}\n", n->op == NG_OP_GT ? ">" : "<");
         } else if (n->op == NG_OP_ADD) {
             cat(e, "#pragma omp atomic update\n");
             indent(e, depth + 1);

@@ -1932,6 +1932,43 @@ static int combine_op(Ctx *c, const NgJitExpr *v, int id, const NgJitExpr *leaf)
     return found == 1 ? red : RED_NONE;
 }
 
+typedef struct Varying {
+    const NgJitAst *ast;   /* NULL: any helper call counts */
+    const NgJitStmt *func;
+    int depth;
+    bool found;
+} Varying;
+
+/* Sets arg's found when e draws a random number, also in a helper it calls (8 deep; any helper
+ * call without the AST): two evaluations of it (the compared e and the assigned e of
+ * `if e > s: s = e`) may differ. */
+static void varying_into(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    Varying *v = arg;
+    NgJitCallKind k = e->kind == NG_JIT_E_CALL ? ng_jit_call_kind(e) : NG_JIT_CALL_OTHER;
+    if (k == NG_JIT_CALL_RANDOM) {
+        v->found = true;
+    } else if (k == NG_JIT_CALL_HELPER) {
+        const NgJitStmt *d = v->ast && e->lhs->kind == NG_JIT_E_NAME ? ng_jit_helper_def(v->ast, v->func, e->lhs->name)
+                                                                     : NULL;
+        if (!d || v->depth >= 8) {
+            v->found = true;
+        } else {
+            v->depth++;
+            block_exprs(c, d->body, varying_into, arg);
+            v->depth--;
+        }
+    }
+    each_child(c, e, varying_into, arg);
+}
+
+static bool varying(Ctx *c, const NgJitExpr *e)
+{
+    Varying v = {c ? c->ast : NULL, c ? c->func : NULL, 0, false};
+    varying_into(c, e, &v);
+    return v.found;
+}
+
 /* The comparison seen from the other side: `a < b` is `b > a`. */
 static NgJitOp flipped(NgJitOp op)
 {
@@ -1952,6 +1989,8 @@ static int if_red(Ctx *c, const NgJitStmt *s, int id)
         return RED_NONE;
     NgJitOp op = t->ops[0];
     const NgJitExpr *l = t->items[0], *r = t->items[1];
+    if (varying(c, a->value))
+        return RED_NONE;
     if (r->kind == NG_JIT_E_NAME && r->name_id == id && ng_jit_expr_equal(l, a->value)) {
         /* e OP s */
     } else if (l->kind == NG_JIT_E_NAME && l->name_id == id && ng_jit_expr_equal(r, a->value)) {
@@ -1963,6 +2002,41 @@ static int if_red(Ctx *c, const NgJitStmt *s, int id)
         return NG_JIT_RED_MAX;
     if (op == NG_JIT_OP_LT || op == NG_JIT_OP_LE)
         return NG_JIT_RED_MIN;
+    return RED_NONE;
+}
+
+/* `s = e if e > s else s` (or `s < e`; `<` for min): `if e > s: s = e` as an expression,
+ * *last for `>=` or `<=` (of equal values the later stays). `s = s if s > e else e` chooses e
+ * where the test fails: s = e unless s > e, Python's max(e, s) (`s = s if s < e else e`:
+ * min(e, s)), *late (an e that is NaN is taken, so with floats the order decides) and *last
+ * where an equal e is taken (a strict test). RED_NONE for other forms. */
+static int ifexp_red(Ctx *c, const NgJitExpr *v, int id, bool *late, bool *last)
+{
+    if (v->kind != NG_JIT_E_IFEXP || v->cond->kind != NG_JIT_E_COMPARE || v->cond->nitems != 2)
+        return RED_NONE;
+    const NgJitExpr *l = v->cond->items[0], *r = v->cond->items[1], *e;
+    NgJitOp op = v->cond->ops[0];
+    if (is_leaf(r, id, NULL) && !mentions(c, l, id)) {
+        e = l; /* e OP s */
+    } else if (is_leaf(l, id, NULL) && !mentions(c, r, id)) {
+        e = r;
+        op = flipped(op);
+    } else {
+        return RED_NONE;
+    }
+    bool strict = op == NG_JIT_OP_GT || op == NG_JIT_OP_LT, up = op == NG_JIT_OP_GT || op == NG_JIT_OP_GE;
+    if ((!strict && op != NG_JIT_OP_GE && op != NG_JIT_OP_LE) || varying(c, e))
+        return RED_NONE;
+    if (ng_jit_expr_equal(v->lhs, e) && is_leaf(v->rhs, id, NULL)) { /* e where e OP s */
+        *late = false;
+        *last = !strict;
+        return up ? NG_JIT_RED_MAX : NG_JIT_RED_MIN;
+    }
+    if (is_leaf(v->lhs, id, NULL) && ng_jit_expr_equal(v->rhs, e)) { /* e where not (e OP s) */
+        *late = true;
+        *last = strict;
+        return up ? NG_JIT_RED_MIN : NG_JIT_RED_MAX;
+    }
     return RED_NONE;
 }
 
@@ -1996,6 +2070,7 @@ static void red_block(Ctx *c, NgJitBlock b, Red *r)
             continue;
         }
         uint64_t *st = set_new(c);
+        bool late = false, last = false;
         stmt_stores(c, s, st);
         if (set_has(st, r->id)) {
             if (s->kind == NG_JIT_S_AUGASSIGN && s->target->kind == NG_JIT_E_NAME && !mentions(c, s->value, r->id)) {
@@ -2008,6 +2083,13 @@ static void red_block(Ctx *c, NgJitBlock b, Red *r)
                 default: op = RED_NONE; break;
                 }
                 red_update(r, op);
+            } else if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 &&
+                       s->targets[0]->kind == NG_JIT_E_NAME && s->targets[0]->name_id == r->id &&
+                       (op = ifexp_red(c, s->value, r->id, &late, &last)) != RED_NONE) {
+                red_update(r, op); /* (the test and the choice read it) */
+                r->late = r->late || late;
+                r->last = r->last || last;
+                r->loads += 2;
             } else if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 &&
                        s->targets[0]->kind == NG_JIT_E_NAME && s->targets[0]->name_id == r->id) {
                 red_update(r, assign_red(c, s->value, r->id));
@@ -2039,6 +2121,81 @@ static int reduction_of(Ctx *c, NgJitBlock body, int id, bool *late, bool *last)
     return k.n == r.loads ? r.op : RED_NONE;
 }
 
+/* A literal constant: a number (negated or not), True, False. */
+static bool literal_const(const NgJitExpr *e)
+{
+    if (e->kind == NG_JIT_E_UNARY && (e->op == NG_JIT_OP_NEG || e->op == NG_JIT_OP_POS))
+        e = e->lhs;
+    return (e->kind == NG_JIT_E_INT && !e->big) || e->kind == NG_JIT_E_FLOAT ||
+           (e->kind == NG_JIT_E_CONST && (e->cval == NG_JIT_C_TRUE || e->cval == NG_JIT_C_FALSE));
+}
+
+/* The loop variable v, v + k, k + v or v - k (k an int literal): it grows with the iteration
+ * for a positive step. */
+static bool var_plus(const NgJitExpr *e, int var)
+{
+    if (e->kind == NG_JIT_E_NAME)
+        return e->name_id == var;
+    if (e->kind != NG_JIT_E_BINARY || (e->op != NG_JIT_OP_ADD && e->op != NG_JIT_OP_SUB))
+        return false;
+    const NgJitExpr *a = e->lhs, *b = e->rhs;
+    if (e->op == NG_JIT_OP_ADD && a->kind == NG_JIT_E_INT)
+        a = e->rhs, b = e->lhs;
+    return a->kind == NG_JIT_E_NAME && a->name_id == var && b->kind == NG_JIT_E_INT && !b->big;
+}
+
+typedef struct Last {
+    int id;
+    const NgJitExpr *value; /* what every assignment gives */
+    bool bad;
+} Last;
+
+static void last_block(Ctx *c, NgJitBlock b, Last *l)
+{
+    for (int i = 0; i < b.n && !l->bad; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        uint64_t *st = set_new(c);
+        stmt_stores(c, s, st);
+        if (set_has(st, l->id)) {
+            const NgJitExpr *v = s->value;
+            if (s->kind != NG_JIT_S_ASSIGN || s->ntargets != 1 || s->targets[0]->kind != NG_JIT_E_NAME ||
+                s->targets[0]->name_id != l->id || (l->value && !ng_jit_expr_equal(v, l->value))) {
+                l->bad = true;
+                return;
+            }
+            l->value = v;
+        }
+        if (s->kind != NG_JIT_S_DEF) {
+            last_block(c, s->body, l);
+            last_block(c, s->orelse, l);
+        }
+    }
+}
+
+/* `t = v` (every assignment of t in the body the same, t not read in it): after the loop t
+ * holds the value of the last iteration that assigned it, or its value before where none
+ * did. That is a reduction of the values the iterations assign (NgJitReduction.fresh) when v
+ * is a constant (True: |, False: &, else max; all the same anyway) or the loop variable plus a
+ * constant, which grows with the iterations for a literal step > 0 (max), falls for one < 0
+ * (min); RED_NONE otherwise. */
+static int last_of(Ctx *c, NgJitBlock body, int id, int var, int64_t step)
+{
+    Last l = {id, NULL, false};
+    last_block(c, body, &l);
+    Count k = {id, 0};
+    block_exprs(c, body, count_loads, &k);
+    if (l.bad || !l.value || k.n)
+        return RED_NONE;
+    const NgJitExpr *v = l.value;
+    if (v->kind == NG_JIT_E_CONST)
+        return v->cval == NG_JIT_C_TRUE ? NG_JIT_RED_OR : NG_JIT_RED_AND;
+    if (literal_const(v))
+        return NG_JIT_RED_MAX;
+    if (var >= 0 && step != 0 && var_plus(v, var))
+        return step > 0 ? NG_JIT_RED_MAX : NG_JIT_RED_MIN;
+    return RED_NONE;
+}
+
 /* ---- pass 3b': ranked reductions (argmax) ---- */
 
 /* `if e OP key: key = e; n1 = v1; ...`, either way round, no else: the body
@@ -2047,10 +2204,37 @@ static int reduction_of(Ctx *c, NgJitBlock body, int id, bool *late, bool *last)
  * (e OP key: > >= < <=) when it is one. */
 static bool ranked_if(Ctx *c, const NgJitStmt *s, int *key, NgJitOp *op)
 {
-    if (s->kind != NG_JIT_S_IF || s->orelse.n || s->body.n < 2 || s->test->kind != NG_JIT_E_COMPARE ||
-        s->test->nitems != 2)
+    if (s->kind != NG_JIT_S_IF || s->orelse.n || s->body.n < 2)
+        return false;
+    /* `if c and e OP key:` (either side of `and`): the iterations where c fails take no part */
+    const NgJitExpr *test = s->test, *also = NULL;
+    if (test->kind == NG_JIT_E_BOOLOP && test->op == NG_JIT_OP_AND) {
+        bool l = test->lhs->kind == NG_JIT_E_COMPARE && test->lhs->nitems == 2;
+        bool r = test->rhs->kind == NG_JIT_E_COMPARE && test->rhs->nitems == 2;
+        if (r)
+            test = test->rhs, also = s->test->lhs;
+        else if (l)
+            test = test->lhs, also = s->test->rhs;
+        if (l && r) { /* (the one whose side is a name the body assigns) */
+            const NgJitExpr *x = s->test->lhs;
+            for (int i = 0; i < s->body.n; i++) {
+                const NgJitExpr *t = s->body.stmts[i]->kind == NG_JIT_S_ASSIGN && s->body.stmts[i]->ntargets == 1
+                                         ? s->body.stmts[i]->targets[0] : NULL;
+                if (t && t->kind == NG_JIT_E_NAME && ((x->items[0]->kind == NG_JIT_E_NAME &&
+                                                       x->items[0]->name_id == t->name_id) ||
+                                                      (x->items[1]->kind == NG_JIT_E_NAME &&
+                                                       x->items[1]->name_id == t->name_id)))
+                    test = x, also = s->test->rhs;
+            }
+        }
+    }
+    if (test->kind != NG_JIT_E_COMPARE || test->nitems != 2)
         return false;
     uint64_t *tg = set_new(c), *reads = set_new(c);
+    if (also) {
+        loads_into(c, also, reads);
+        walrus_into(c, also, reads);
+    }
     for (int i = 0; i < s->body.n; i++) {
         const NgJitStmt *a = s->body.stmts[i];
         if (a->kind != NG_JIT_S_ASSIGN || a->ntargets != 1 || a->targets[0]->kind != NG_JIT_E_NAME ||
@@ -2060,8 +2244,8 @@ static bool ranked_if(Ctx *c, const NgJitStmt *s, int *key, NgJitOp *op)
         loads_into(c, a->value, reads);
         walrus_into(c, a->value, reads);
     }
-    NgJitOp o = s->test->ops[0];
-    const NgJitExpr *l = s->test->items[0], *r = s->test->items[1], *e;
+    NgJitOp o = test->ops[0];
+    const NgJitExpr *l = test->items[0], *r = test->items[1], *e;
     if (r->kind == NG_JIT_E_NAME && set_has(tg, r->name_id)) {
         *key = r->name_id, e = l;
     } else if (l->kind == NG_JIT_E_NAME && set_has(tg, l->name_id)) {
@@ -2070,7 +2254,7 @@ static bool ranked_if(Ctx *c, const NgJitStmt *s, int *key, NgJitOp *op)
     } else {
         return false;
     }
-    if (o != NG_JIT_OP_GT && o != NG_JIT_OP_GE && o != NG_JIT_OP_LT && o != NG_JIT_OP_LE)
+    if ((o != NG_JIT_OP_GT && o != NG_JIT_OP_GE && o != NG_JIT_OP_LT && o != NG_JIT_OP_LE) || varying(c, e))
         return false;
     loads_into(c, e, reads);
     walrus_into(c, e, reads);
@@ -2433,11 +2617,71 @@ static void acc_target(Ctx *c, const NgJitExpr *t, bool aug, NgJitOp op, const I
     }
 }
 
+int ng_jit_cond_store(const NgJitStmt *s, const NgJitExpr **target, const NgJitExpr **value)
+{
+    const NgJitExpr *t, *e, *v;
+    int red;
+    if (s->kind == NG_JIT_S_IF) {
+        if (s->orelse.n || s->body.n != 1 || s->test->kind != NG_JIT_E_COMPARE || s->test->nitems != 2)
+            return -1;
+        const NgJitStmt *a = s->body.stmts[0];
+        if (a->kind != NG_JIT_S_ASSIGN || a->ntargets != 1)
+            return -1;
+        t = a->targets[0], v = a->value;
+        NgJitOp op = s->test->ops[0];
+        if (ng_jit_expr_equal(s->test->items[1], t)) {
+            e = s->test->items[0]; /* e OP t */
+        } else if (ng_jit_expr_equal(s->test->items[0], t)) {
+            e = s->test->items[1];
+            op = flipped(op);
+        } else {
+            return -1;
+        }
+        if (!ng_jit_expr_equal(e, v) || (op != NG_JIT_OP_GT && op != NG_JIT_OP_LT))
+            return -1;
+        red = op == NG_JIT_OP_GT ? NG_JIT_RED_MAX : NG_JIT_RED_MIN;
+    } else if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1) {
+        t = s->targets[0];
+        const NgJitExpr *f = s->value;
+        if (f->kind != NG_JIT_E_CALL || f->nkeywords || f->nitems != 2 || f->lhs->kind != NG_JIT_E_NAME ||
+            (strcmp(f->lhs->name, "max") != 0 && strcmp(f->lhs->name, "min") != 0) ||
+            !ng_jit_expr_equal(f->items[0], t))
+            return -1;
+        v = f->items[1];
+        red = f->lhs->name[1] == 'a' ? NG_JIT_RED_MAX : NG_JIT_RED_MIN;
+    } else {
+        return -1;
+    }
+    const NgJitExpr *root = subscript_root(t);
+    if (t->kind != NG_JIT_E_SUBSCRIPT || !root || v->kind == NG_JIT_E_STARRED || varying(NULL, v) || varying(NULL, t))
+        return -1;
+    Count k = {root->name_id, 0};
+    count_mentions(NULL, t, &k);
+    count_mentions(NULL, v, &k);
+    if (k.n != 1)
+        return -1;
+    *target = t;
+    *value = v;
+    return red;
+}
+
 /* The accesses of block b: the loop's body (m NULL) or a helper's. */
 static void acc_block(Ctx *c, NgJitBlock b, const Inline *m)
 {
     for (int i = 0; i < b.n; i++) {
         const NgJitStmt *s = b.stmts[i];
+        const NgJitExpr *ct, *cv;
+        int cred = m ? -1 : ng_jit_cond_store(s, &ct, &cv);
+        if (cred >= 0 && c->view && c->view[subscript_root(ct)->name_id])
+            cred = -1; /* (through a view: as written) */
+        if (cred >= 0) { /* one update of the element (the atomic check below): its read in the test is it */
+            add_access(c, ct, subscript_root(ct)->name_id, true, true,
+                       cred == NG_JIT_RED_MAX ? NG_JIT_OP_GT : NG_JIT_OP_LT);
+            acc_expr(c, cv, NULL);
+            for (const NgJitExpr *x = ct; x->kind == NG_JIT_E_SUBSCRIPT; x = x->lhs)
+                acc_expr(c, x->rhs, NULL);
+            continue;
+        }
         if (s->value)
             acc_expr(c, s->value, (void *)m);
         if (s->test)
@@ -3217,7 +3461,7 @@ static const char *analyze_scalars(Ctx *c, int li, int *carried)
     set_add(du.def, L->var_id);
     du_block(c, body, &du, exposed);
 
-    uint64_t *priv = set_new(c), *group = set_new(c);
+    uint64_t *priv = set_new(c), *group = set_new(c), *fresh = set_new(c);
     int nred = 0, key = -1;
     NgJitOp kop = NG_JIT_OP_NONE;
     if (!ranked_group(c, body, &key, &kop, group) || set_has(group, L->var_id))
@@ -3250,6 +3494,11 @@ static const char *analyze_scalars(Ctx *c, int li, int *carried)
             nred++;
             continue;
         }
+        if (!ex && (red_op[id] = last_of(c, body, id, L->var_id, d->step)) != RED_NONE) {
+            set_add(fresh, id);
+            nred++;
+            continue;
+        }
         if (!why)
             why = ex ? fmt(c, "reads %s before assigning it, so it carries over from one iteration to the next",
                            name_of(c, id))
@@ -3263,7 +3512,7 @@ static const char *analyze_scalars(Ctx *c, int li, int *carried)
             if (red_op[id] != RED_NONE)
                 L->reductions[L->nreductions++] = (NgJitReduction){name_of(c, id), id, (NgJitRedOp)red_op[id],
                                                                    key >= 0 && set_has(group, id), late[id],
-                                                                   last[id]};
+                                                                   last[id], set_has(fresh, id)};
         L->ranked_last = key >= 0 && (kop == NG_JIT_OP_GE || kop == NG_JIT_OP_LE);
     }
     return why;
@@ -3322,19 +3571,24 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
                 }
                 continue;
             }
-            /* atomic: the array is only updated by `a[...] += v` (or -=), read nowhere else */
-            int updates = 0;
+            /* atomic: the array is only updated by `a[...] += v` (or -=), read nowhere else; or
+             * only by `if v > a[...]: a[...] = v` (ng_jit_cond_store: an atomic max; < min),
+             * which reads the element once more */
+            int updates = 0, compares = 0;
             bool only = true;
             for (int k = 0; k < c->nacc; k++) {
                 const Access *x = &c->acc[k];
                 if (x->root != w->root)
                     continue;
                 updates++;
-                only &= x->aug && (x->op == NG_JIT_OP_ADD || x->op == NG_JIT_OP_SUB) && x->npos >= 0;
+                bool cmp = x->aug && (x->op == NG_JIT_OP_GT || x->op == NG_JIT_OP_LT);
+                compares += cmp;
+                only &= x->aug && (x->op == NG_JIT_OP_ADD || x->op == NG_JIT_OP_SUB || (cmp && x->op == w->op)) &&
+                        x->npos >= 0;
             }
             Count loads = {w->root, 0};
             block_exprs(c, L->stmt->body, count_loads, &loads);
-            if (only && loads.n == updates) {
+            if (only && (compares == 0 || compares == updates) && loads.n == updates + compares) {
                 set_add(atomic, w->root);
                 break;
             }

@@ -69,6 +69,13 @@ typedef struct NgJitReduction {
                          order when the scalar is a float */
     bool ties_last;   /* MAX/MIN by `if e >= s: s = e` (or <=): of equal values the last one
                          stays (else the first, as max(s, e) keeps s) */
+    bool fresh;       /* `s = v` only, s not read in the loop: s ends with the v of the last
+                         iteration that assigns it, or as it was where none does. v is one
+                         constant (op OR for True, AND for False, else MAX) or the loop variable
+                         plus a constant (MAX for a positive literal step, MIN for a negative
+                         one), so the op over the values the iterations assign gives the last;
+                         the value before the loop takes no part (the lowering starts the
+                         combination at op's identity and keeps s where no iteration assigned) */
 } NgJitReduction;
 
 /* An index expression of an array axis. */
@@ -193,6 +200,13 @@ const NgJitStmt *ng_jit_helper_def(const NgJitAst *ast, const NgJitStmt *func, c
  * own `@numgpu.jit` (`@ng.jit`, `@jit`, called with its options too), whose function is still
  * the def's (the launch checks the binding: pymod/jit.c unwraps the JitFunction). */
 bool ng_jit_inlinable_def(const NgJitStmt *d);
+
+/* Whether statement s updates an array element by comparison, `if v > a[idx]: a[idx] = v` (the
+ * comparison either way round, strict) or `a[idx] = max(a[idx], v)`: NG_JIT_RED_MAX (`<`, min:
+ * NG_JIT_RED_MIN) with *target a[idx] and *value v, where a is named nowhere else in them; else -1.
+ * Python keeps the element unless v compares greater (a NaN v never replaces it, a NaN element
+ * stays): in a parallel loop it is an atomic update of that kind (NgJitLoopInfo.atomics). */
+int ng_jit_cond_store(const NgJitStmt *s, const NgJitExpr **target, const NgJitExpr **value);
 
 /* "parallel", "sequential", "python": the words of f.loop_report(). */
 const char *ng_jit_loop_kind_name(NgJitLoopKind kind);

@@ -120,6 +120,7 @@ struct Sym {
     bool keep_equal;            /* reductions: updated as s = max(s, e) (min) or as a ranked key by
                                    `>`/`<`: a result equal to s's value before the loop is Python's
                                    own object, which the launch keeps (found by a pass, kept) */
+    bool fresh;                 /* reductions: NgJitLoopPlan reductions[].fresh (with a bound flag) */
     bool nonneg;                /* locals: never negative (only falls over the passes) */
     double flo;                 /* locals not bound before the loop: a lower bound of every value
                                    assigned (Val.flo; only falls over the passes, INFINITY until
@@ -9561,11 +9562,48 @@ static void if_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     push(L, out, ng_ir_if(L->k, c.r, t, o));
 }
 
+/* `if v > a[e]: a[e] = v` or `a[e] = max(a[e], v)` (`<`, min alike: ng_jit_cond_store) of an
+ * array the parallel loop updates atomically: the element takes v where v compares greater,
+ * atomically (an ATOMIC of op GT, LT: a NaN v never replaces the element, a NaN element stays,
+ * as in Python). False for any other statement. */
+static bool cond_store_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
+{
+    const NgJitExpr *t, *v;
+    int red = L->plan->parallel && L->plan->atomic ? ng_jit_cond_store(s, &t, &v) : -1;
+    const NgJitExpr *root = red >= 0 ? t : NULL;
+    while (root && root->kind == NG_JIT_E_SUBSCRIPT)
+        root = root->lhs;
+    if (!root || root->kind != NG_JIT_E_NAME || sym_of(L, root)->kind != SYM_ARRAY ||
+        !is_atomic_target(L, sym_of(L, root)))
+        return false;
+    int line = s->span.line;
+    NgIrRef idx[NG_MAXDIMS], ok;
+    L->storing = true;
+    Sym *a = element(L, t, idx, &ok);
+    L->storing = false;
+    Val rhs = expr(L, v);
+    if (!a || rhs.r == NG_IR_NONE || immutable(L, a, line))
+        return true;
+    mark_written(L, a);
+    NgDType adt = a->given->dtype;
+    if (rhs.dt != adt || adt == NG_FLOAT16 || ng_dtype_is_complex(adt)) {
+        /* (Python compares in the common type, then stores the value cast) */
+        fail(L, line, NG_ERR_UNSUPPORTED, "an atomic %s of %s elements with a %s value is not supported in a "
+             "compiled loop", red == NG_JIT_RED_MAX ? "max" : "min", ng_dtype_info(adt)->name, type_name(rhs));
+        return true;
+    }
+    push(L, out, guarded(L, ok, ng_ir_atomic(L->k, red == NG_JIT_RED_MAX ? NG_OP_GT : NG_OP_LT, a->param,
+                                             a->given->ndim, idx, as(L, rhs, adt))));
+    return true;
+}
+
 static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
 {
     if (L->st != NG_OK)
         return;
     int line = s->span.line;
+    if ((s->kind == NG_JIT_S_ASSIGN || s->kind == NG_JIT_S_IF) && cond_store_stmt(L, s, out))
+        return;
     switch (s->kind) {
     case NG_JIT_S_ASSIGN:
         assign_stmt(L, s, out);
@@ -10305,7 +10343,7 @@ static bool needs_bound_flag(const Sym *s)
 {
     return s->kind == SYM_LOCAL && s->home == HOME_CELL &&
            (s->red < 0 && !s->given ? true
-                                    : s->given && !s->sure && (s->given->dtype != s->dt || s->given->numpy_scalar == s->weak));
+            : s->fresh || (s->given && !s->sure && (s->given->dtype != s->dt || s->given->numpy_scalar == s->weak)));
 }
 
 /* The dtype of local s's bound flag: a reduction's is an int64 the loop reduces
@@ -10427,13 +10465,15 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
         for (int i = 0; i < L->norder; i++)
             if (plan->reductions[r].name && strcmp(L->syms[L->order[i]].name, plan->reductions[r].name) == 0)
                 s = &L->syms[L->order[i]];
-        if (!s || s->kind != SYM_LOCAL || !s->given)
+        bool fresh = plan->reductions[r].fresh && !plan->reductions[r].ranked; /* (its start takes no part) */
+        if (!s || s->kind != SYM_LOCAL || (!s->given && !fresh))
             return fail(L, line, NG_ERR_VALUE,
                         "reduction variable '%s' must be a scalar bound before the loop and updated in it",
                         plan->reductions[r].name ? plan->reductions[r].name : "?"), L->st;
         s->home = HOME_CELL;
         s->red = r;
         s->keep_equal = plan->reductions[r].ranked && plan->reductions[r].op != NG_NOPS && !plan->ranked_last;
+        s->fresh = fresh;
     }
     for (int i = 0; plan->parallel && plan->atomic && i < L->norder; i++) {
         Sym *s = &L->syms[L->order[i]];
@@ -10482,7 +10522,7 @@ static NgIrRef initial(Lower *L, Sym *s)
     NgDType dt = usable(s->dt) ? s->dt : NG_INT64;
     if (s->home == HOME_SCALAR)
         return ng_ir_cast(L->k, dt, ng_ir_scalar(L->k, s->param));
-    if (s->home == HOME_CELL && s->given) {
+    if (s->home == HOME_CELL && (s->given || s->fresh)) { /* (a fresh reduction's: its identity) */
         NgIrRef none[1] = {0};
         return ng_ir_load(L->k, s->param, 0, none);
     }
@@ -10568,7 +10608,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         bool shared = !plan->parallel || s->red >= 0;
         push(L, shared ? &pre : &priv, ng_ir_let(k, s->var, initial(L, s)));
         if (plan->parallel && s->red >= 0 && !L->zero_sym && !plan->reductions[s->red].ranked &&
-            !plan->reductions[s->red].late && ng_dtype_is_float(s->dt) &&
+            !plan->reductions[s->red].late && !s->fresh && ng_dtype_is_float(s->dt) &&
             s->dt != NG_FLOAT16 &&
             (plan->reductions[s->red].op == NG_OP_MAXIMUM || plan->reductions[s->red].op == NG_OP_MINIMUM)) {
             /* (the parallel combine may keep another of 0.0 and -0.0 than Python's first) */
@@ -10884,7 +10924,8 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
     /* (no printf: a launch builds this key, and formatting cost a tenth of a small call) */
     for (int i = 0; i < plan->nreductions; i++) {
         char r[4] = {':', (char)('A' + plan->reductions[i].op),
-                     plan->reductions[i].ranked ? (plan->ranked_last ? 'R' : 'r') : '.', 0};
+                     plan->reductions[i].ranked ? (plan->ranked_last ? 'R' : 'r')
+                     : plan->reductions[i].fresh ? 'f' : '.', 0};
         ng_str_cat(out, " r");
         ng_str_cat(out, plan->reductions[i].name ? plan->reductions[i].name : "");
         ng_str_cat(out, r);
@@ -10932,6 +10973,7 @@ void ng_jit_plan(const NgJitLoops *loops, const NgJitLoopInfo *info, NgJitLoopPl
         plan->reductions[i].ranked = info->reductions[i].ranked;
         plan->reductions[i].late = info->reductions[i].late;
         plan->reductions[i].ties_last = info->reductions[i].ties_last;
+        plan->reductions[i].fresh = info->reductions[i].fresh;
         plan->nreductions++;
     }
     plan->ranked_last = info->ranked_last;

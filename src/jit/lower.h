@@ -295,6 +295,9 @@ typedef struct NgJitLoopPlan {
                                         assigned with it (op NG_NOPS) */
         bool late;                   /* NgJitReduction.late: a float one runs in order */
         bool ties_last;              /* NgJitReduction.ties_last */
+        bool fresh;                  /* NgJitReduction.fresh: the value before the loop takes
+                                        no part (the launch starts its cell at op's identity)
+                                        and a bound flag says whether an iteration assigned it */
     } reductions[NG_JIT_MAX_REDUCTIONS];
     bool ranked_last;                /* ranked: equal keys, the last iteration wins */
     bool atomic;                     /* parallel: scattered `a[e] += v` / `a[e] -= v` updates are

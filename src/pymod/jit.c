@@ -1641,6 +1641,54 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
     return msg && type && !PyErr_Occurred() ? 0 : -1;
 }
 
+/* Whether cell arg is a fresh reduction's (NgJitLoopPlan reductions[].fresh). */
+static bool fresh_cell(const NgJitLoopPlan *plan, const NgJitArg *arg)
+{
+    for (int r = 0; plan->parallel && arg->role == NG_JIT_ARG_CELL && r < plan->nreductions; r++)
+        if (plan->reductions[r].fresh && !plan->reductions[r].ranked && plan->reductions[r].name &&
+            strcmp(plan->reductions[r].name, arg->name) == 0)
+            return true;
+    return false;
+}
+
+/* The identity of reduction op in dtype t (what a fresh reduction's cell starts at),
+ * as t's bytes; false for an op or dtype without one here. */
+static bool identity_bytes(NgOp op, NgDType t, unsigned char *bytes)
+{
+    bool up = op == NG_OP_MAXIMUM || op == NG_OP_BITOR; /* (starts at the bottom) */
+    if (op != NG_OP_MAXIMUM && op != NG_OP_MINIMUM && op != NG_OP_BITOR && op != NG_OP_BITAND)
+        return false;
+    int n = ng_dtype_info(t)->itemsize;
+    if (t == NG_BOOL || ((op == NG_OP_BITOR || op == NG_OP_BITAND) && ng_dtype_is_int(t)) ||
+        (ng_dtype_is_int(t) && !ng_dtype_is_signed(t))) { /* all zeros or all ones (bool: 0 or 1) */
+        memset(bytes, up ? 0 : t == NG_BOOL ? 0 : 0xff, (size_t)n);
+        bytes[0] = up ? 0 : t == NG_BOOL ? 1 : 0xff;
+        return true;
+    }
+    if (ng_dtype_is_signed(t)) { /* the most negative or the largest: a sign bit only, or all but it */
+        uint64_t v = up ? (uint64_t)1 << (8 * n - 1) : ((uint64_t)1 << (8 * n - 1)) - 1;
+        for (int b = 0; b < n; b++)
+            bytes[b] = (unsigned char)(v >> (8 * b)); /* (little-endian, as the devices are) */
+        return true;
+    }
+    if (t == NG_FLOAT64) {
+        double v = up ? -INFINITY : INFINITY;
+        memcpy(bytes, &v, sizeof v);
+        return true;
+    }
+    if (t == NG_FLOAT32) {
+        float v = up ? -INFINITY : INFINITY;
+        memcpy(bytes, &v, sizeof v);
+        return true;
+    }
+    if (t == NG_FLOAT16) {
+        uint16_t v = up ? 0xfc00 : 0x7c00;
+        memcpy(bytes, &v, sizeof v);
+        return true;
+    }
+    return false;
+}
+
 /* The bytes of the 0-d cell of dtype t holding the Python scalar op, where
  * that is the scalar's own dtype or an int's float64 (C's conversion is
  * NumPy's); false otherwise: ng_op_assign converts it, in a kernel (which a
@@ -1910,6 +1958,16 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             } else if (st == NG_OK && (strcmp(arg->name, NG_JIT_RAISE) == 0 || arg->role == NG_JIT_ARG_BOUND)) {
                 int64_t nothing = 0; /* nothing raised yet; not bound yet (a reduction's, combined into) */
                 st = ng_array_upload(&cells[a], &nothing, NULL);
+            } else if (st == NG_OK && fresh_cell(plan, arg)) { /* the value before the loop takes no part */
+                unsigned char bytes[16];
+                if (!identity_bytes(arg->reduction, arg->dtype, bytes)) {
+                    PyOS_snprintf(L->why, sizeof L->why, "'%s' (the value of the last iteration that assigns it) "
+                                  "has no %s reduction in %s", arg->name, ng_op_name(arg->reduction),
+                                  ng_dtype_info(arg->dtype)->name);
+                    *why = L->why;
+                    return as_python(L, cells, low.nargs);
+                }
+                st = ng_array_upload(&cells[a], bytes, NULL);
             } else if (st == NG_OK && arg->has_input && vi >= 0 && arg->bits && beyond(L->values[vi], arg->bits)) {
                 PyOS_snprintf(L->why, sizeof L->why, "'%s' holds an int beyond 2**%d before the loop, which a parallel "
                               "sum of 64-bit ints may not take", arg->name, arg->bits);

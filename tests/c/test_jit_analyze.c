@@ -2024,7 +2024,7 @@ static void test_new_arrays(void)
 }
 
 /* The reductions' flags of f's first loop: `late` (max/min whose first argument is not the
- * scalar) and `ties_last` (`if e >= s`), as "name:late:last ..." */
+ * scalar) and `ties_last` (`if e >= s`), as "name:late:last ...", ":fresh" after a fresh one's */
 static const char *red_flags(const char *src)
 {
     static char buf[512];
@@ -2040,7 +2040,8 @@ static const char *red_flags(const char *src)
     for (int i = 0; loops->n && i < loops->items[0].nreductions; i++) {
         const NgJitReduction *r = &loops->items[0].reductions[i];
         size_t n = strlen(buf);
-        snprintf(buf + n, sizeof buf - n, "%s%s:%d:%d", n ? " " : "", r->name, r->late, r->ties_last);
+        snprintf(buf + n, sizeof buf - n, "%s%s:%d:%d%s", n ? " " : "", r->name, r->late, r->ties_last,
+                 r->fresh ? ":fresh" : "");
     }
     ng_jit_loops_free(loops);
     ng_jit_ast_free(ast);
@@ -2097,6 +2098,205 @@ static void test_hunt7(void)
                  "  line 4: parallel reduce(+:s) collapsed\n");
 }
 
+/* More reductions: a max/min by a conditional expression (late where it takes e when the test
+ * fails, ties_last where an equal e is taken), an argmin under a second condition. */
+static void test_reductions2(void)
+{
+    CHECK_EQ_STR("a:0:0 b:0:1 c:0:0 d:1:1 e:1:0 g:0:0",
+                 red_flags("def f(x, n):\n"
+                           "    a = b = c = d = e = g = 0.0\n"
+                           "    for i in range(n):\n"
+                           "        a = x[i] if x[i] > a else a\n"
+                           "        b = x[i] if b <= x[i] else b\n"
+                           "        c = x[i] if x[i] < c else c\n"
+                           "        d = d if d > x[i] else x[i]\n"
+                           "        e = e if x[i] <= e else x[i]\n"
+                           "        g = x[i] + 1 if g > x[i] + 1 else g\n"
+                           "    return a, b, c, d, e, g\n"));
+    CHECK_REPORT("def f(x, n):\n"
+                 "    a = b = c = d = e = g = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        a = x[i] if x[i] > a else a\n"
+                 "        b = x[i] if b <= x[i] else b\n"
+                 "        c = x[i] if x[i] < c else c\n"
+                 "        d = d if d > x[i] else x[i]\n"
+                 "        e = e if x[i] <= e else x[i]\n"
+                 "        g = x[i] + 1 if g > x[i] + 1 else g\n"
+                 "    return a, b, c, d, e, g\n",
+                 "line 3: parallel reduce(max:a) reduce(max:b) reduce(min:c) reduce(max:d) reduce(max:e) "
+                 "reduce(min:g)\n");
+    /* not a max: the other operand, s read elsewhere, a chained test */
+    CHECK_REPORT("def f(x, y, n):\n"
+                 "    m = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        m = y[i] if x[i] > m else m\n"
+                 "    return m\n",
+                 "line 3: sequential: reads m before assigning it, so it carries over from one iteration to the next\n");
+    CHECK_REPORT("def f(x, n):\n"
+                 "    m = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        m = x[i] if x[i] > m else m + 1\n"
+                 "    return m\n",
+                 "line 3: sequential: reads m before assigning it, so it carries over from one iteration to the next\n");
+    CHECK_REPORT("def f(x, n):\n"
+                 "    m = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        m = x[i] if 0 < x[i] > m else m\n"
+                 "    return m\n",
+                 "line 3: sequential: reads m before assigning it, so it carries over from one iteration to the next\n");
+    /* e drawn twice (random, or a helper that draws): not a max; a pure helper is */
+    CHECK_REPORT("import random\n"
+                 "def sq(v):\n"
+                 "    return v * v\n"
+                 "def noise(v):\n"
+                 "    return v + random.random()\n"
+                 "def f(x, n):\n"
+                 "    a = b = c = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        a = sq(x[i]) if sq(x[i]) > a else a\n"
+                 "    for i in range(n):\n"
+                 "        b = random.random() if random.random() > b else b\n"
+                 "    for i in range(n):\n"
+                 "        if noise(x[i]) > c:\n"
+                 "            c = noise(x[i])\n"
+                 "    return a, b, c\n",
+                 "line 8: parallel reduce(max:a)\n"
+                 "line 10: sequential: reads b before assigning it, so it carries over from one iteration to the next\n"
+                 "line 12: sequential: reads c before assigning it, so it carries over from one iteration to the next\n");
+    /* Dijkstra's selection, the condition either side of `and` */
+    CHECK_REPORT("def f(dist, done):\n"
+                 "    u = -1\n"
+                 "    best = 1e300\n"
+                 "    for i in range(len(dist)):\n"
+                 "        if not done[i] and dist[i] < best:\n"
+                 "            best = dist[i]\n"
+                 "            u = i\n"
+                 "    return u\n",
+                 "line 4: parallel reduce(argmin:u) reduce(min:best)\n");
+    CHECK_REPORT("def f(x, lo):\n"
+                 "    k = -1\n"
+                 "    bv = lo\n"
+                 "    for i in range(len(x)):\n"
+                 "        if bv < x[i] and x[i] != 3:\n"
+                 "            bv = x[i]\n"
+                 "            k = i\n"
+                 "    return k, bv\n",
+                 "line 4: parallel reduce(argmax:k) reduce(max:bv)\n");
+    /* a flag, a constant, the last index: the value of the last iteration that assigns it */
+    CHECK_REPORT("def f(g, x, n):\n"
+                 "    changed = False\n"
+                 "    ok = True\n"
+                 "    found = 0\n"
+                 "    last = -1\n"
+                 "    end = 0\n"
+                 "    back = n\n"
+                 "    for i in range(n):\n"
+                 "        if g[i] < 0:\n"
+                 "            g[i] = 0\n"
+                 "            changed = True\n"
+                 "            last = i\n"
+                 "        if g[i] > 5:\n"
+                 "            ok = False\n"
+                 "            found = -1\n"
+                 "            end = 1 + i\n"
+                 "    for i in range(n, 0, -1):\n"
+                 "        if x[i] > 0:\n"
+                 "            back = i - 1\n"
+                 "    return changed, ok, found, last, end, back\n",
+                 "line 8: parallel reduce(|:changed) reduce(&:ok) reduce(max:found) reduce(max:last) reduce(max:end)\n"
+                 "line 17: parallel reduce(min:back)\n");
+    CHECK_EQ_STR("changed:0:0:fresh s:0:0",
+                 red_flags("def f(g, n):\n"
+                           "    changed = False\n"
+                           "    s = 0\n"
+                           "    for i in range(n):\n"
+                           "        for j in range(n):\n"
+                           "            if g[i, j] < 0:\n"
+                           "                g[i, j] = 0\n"
+                           "                changed = True\n"
+                           "            s += g[i, j]\n"
+                           "    return changed, s\n"));
+    /* two values, a value that does not grow, a step not known, read in the loop: in order */
+    CHECK_REPORT("def f(x, n, s):\n"
+                 "    a = b = c = d = e = 0\n"
+                 "    for i in range(n):\n"
+                 "        if x[i] > 0:\n"
+                 "            a = i\n"
+                 "        else:\n"
+                 "            a = i + 1\n"
+                 "    for i in range(n):\n"
+                 "        if x[i] > 0:\n"
+                 "            b = 2 * i\n"
+                 "    for i in range(0, n, s):\n"
+                 "        if x[i] > 0:\n"
+                 "            c = i\n"
+                 "    for i in range(n):\n"
+                 "        if x[i] > 0:\n"
+                 "            d = i\n"
+                 "        x[i] = d\n"
+                 "    for i in range(n):\n"
+                 "        e = x[i]\n"
+                 "    return a, b, c, d, e\n",
+                 "line 3: sequential: assigns a, which is read after the loop\n"
+                 "line 8: sequential: assigns b, which is read after the loop\n"
+                 "line 11: sequential: assigns c, which is read after the loop\n"
+                 "line 14: sequential: reads d before assigning it, so it carries over from one iteration to the next\n"
+                 "line 18: sequential: assigns e, which is read after the loop\n");
+    /* a max or min into an element by comparison: atomic */
+    CHECK_REPORT("def f(X, out, lo):\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        for j in range(X.shape[1]):\n"
+                 "            if X[i, j] > out[j]:\n"
+                 "                out[j] = X[i, j]\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        for j in range(X.shape[1]):\n"
+                 "            lo[j] = min(lo[j], X[i, j])\n",
+                 "line 2: parallel atomic(out)\n"
+                 "  line 3: parallel collapsed\n"
+                 "line 6: parallel atomic(lo)\n"
+                 "  line 7: parallel collapsed\n");
+    /* max and min into one array, >=, the array read elsewhere, min(e, a[j]), a += too: in order */
+    CHECK_REPORT("def f(X, out, a, b, c):\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        for j in range(X.shape[1]):\n"
+                 "            if X[i, j] > out[j]:\n"
+                 "                out[j] = X[i, j]\n"
+                 "            if X[i, j] < out[j]:\n"
+                 "                out[j] = X[i, j]\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        for j in range(X.shape[1]):\n"
+                 "            if X[i, j] >= a[j]:\n"
+                 "                a[j] = X[i, j]\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        for j in range(X.shape[1]):\n"
+                 "            if X[i, j] > b[j]:\n"
+                 "                b[j] = X[i, j] + b[0]\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        for j in range(X.shape[1]):\n"
+                 "            c[j] = min(X[i, j], c[j])\n"
+                 "            c[j] += 1\n",
+                 "line 2: sequential host: writes out[j], which may be the same element in different iterations\n"
+                 "  line 3: parallel\n"
+                 "line 8: sequential host: writes a[j], which may be the same element in different iterations\n"
+                 "  line 9: parallel\n"
+                 "line 12: sequential: writes b[j], which may be the same element in different iterations\n"
+                 "  line 13: sequential: writes b[j], read as b[0], possibly in another iteration; in order, in three "
+                 "parts around j = 0 (a launch per iteration of the loops around it would do too little work)\n"
+                 "line 16: sequential host: writes c[j], which may be the same element in different iterations\n"
+                 "  line 17: parallel\n");
+    /* the other condition reads a name of the group: in order */
+    CHECK_REPORT("def f(dist, done):\n"
+                 "    u = -1\n"
+                 "    best = 1e300\n"
+                 "    for i in range(len(dist)):\n"
+                 "        if u < 5 and dist[i] < best:\n"
+                 "            best = dist[i]\n"
+                 "            u = i\n"
+                 "    return u\n",
+                 "line 4: sequential: reads u before assigning it, so it carries over from one iteration to the "
+                 "next\n");
+}
+
 int main(void)
 {
     test_corpus();
@@ -2117,5 +2317,6 @@ int main(void)
     test_scans();
     test_new_arrays();
     test_hunt7();
+    test_reductions2();
     return check_summary();
 }
