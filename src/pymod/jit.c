@@ -1622,6 +1622,8 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
         {NG_JIT_RAISE_POW_BIG, "takes pow(a, b, m) of a modulus from 2**32 on or a negative b (an inverse)"},
         {NG_JIT_RAISE_EMPTY_SUM, "takes sum() or math.prod() of an empty row (Python's is the start itself)"},
         {NG_JIT_RAISE_INT_OVERFLOW, "computes a Python int beyond 64 bits (numgpu's are 64-bit)"},
+        {NG_JIT_RAISE_ROUND_DIGITS, "rounds a float to more than 22 digits either side of the point (Python's "
+                                    "exact decimal rounding there needs more precision than a float64's)"},
         {NG_JIT_RAISE_STORE_RANGE, "stores at an index out of range of the array (Python raises IndexError where "
                                    "it gets there)"},
     };

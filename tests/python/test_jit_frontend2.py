@@ -1,0 +1,108 @@
+"""Loop bodies the jit's front end compiles since the seventh bug hunt's P02, each against plain
+Python on the same data, with the loop's kind checked (a test fails where the loop stays Python):
+
+- round(v, n) with an int n: of a Python float as CPython rounds (the exact decimal value, ties to
+  even), of a NumPy float as NumPy's scalar round, of an int itself.
+"""
+import math
+import os
+
+import numpy as np
+import pytest
+
+from numgpu import jit
+
+DEVICE = os.environ.get("NUMGPU_DEVICE", "cpu")
+
+
+def same_floats(p, j):
+    """Equal elementwise, NaN equal to NaN, the sign of a zero counted."""
+    p, j = np.asarray(p), np.asarray(j)
+    return p.dtype == j.dtype and np.array_equal(p, j, equal_nan=True) and \
+        np.array_equal(np.signbit(p), np.signbit(j))
+
+
+def kinds(f):
+    return [r["kind"] for r in f.loop_report()]
+
+
+# ---- round(v, n) ------------------------------------------------------------------------------
+
+def round_floats(x, out, n):
+    for i in range(len(x)):
+        v = float(x[i])  # (a Python float: CPython's exact decimal rounding)
+        out[i] = round(v, n)
+    return out
+
+
+def round_two(x, out):
+    for i in range(len(x)):
+        out[i] = round(x[i] * 1.0 + 0.0, 2) + round(float(x[i]), 2)
+    return out
+
+
+def round_numpy(x, out):
+    for i in range(len(x)):
+        out[i] = round(x[i], 2)  # (np.float64's round: NumPy's, 2.675 -> 2.68)
+    return out
+
+
+def round_ints(a, out):
+    for i in range(len(a)):
+        out[i] = round(int(a[i]), 3) + round(a[i], 1)
+    return out
+
+
+def round_data():
+    rng = np.random.default_rng(0)
+    v = [2.675, 0.125, 1.005, 0.285, -2.675, -0.125, 2.5, 3.5, -0.5, 0.5, 1.5, 0.045, 1e300, -1e-300, 5e-324,
+         0.0, -0.0, math.nan, math.inf, -math.inf, 123456.785, 9007199254740993.0, 4503599627370497.5,
+         1234567.5, 12345678912345.675, 1.7976931348623157e308]
+    v += [k / 8 for k in range(-100, 100)] + [k / 1000 for k in range(-3000, 3000)] + [k * 50.0 for k in range(-200, 200)]
+    v += list(rng.standard_normal(5000) * 10.0 ** rng.integers(-30, 30, 5000))
+    v += list(np.round(rng.random(5000) * 1000, 3)) + list(np.round(rng.random(5000), 5) + 0.000005)
+    return np.array(v)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 5, 8, 15, 17, 22, -1, -2, -3, -5, -15, -22, 400, -400])
+def test_round_python_float_matches_cpython(n):
+    x = round_data()
+    if n < -300:
+        x = x[np.abs(x) < 1e300]  # (CPython's OverflowError of round(1.8e308, -305) aside)
+    f = jit(round_floats)
+    got = f(x, np.zeros_like(x), n)
+    assert same_floats(round_floats(x, np.zeros_like(x), n), got)
+    assert kinds(f) == ["parallel"], f.loop_report()
+    assert got[0] == round(2.675, n) if abs(n) < 300 else True
+
+
+@pytest.mark.parametrize("n", [23, -23, 100])
+def test_round_python_float_beyond_22_digits_runs_as_python(n):
+    x = round_data()[:500]
+    f = jit(round_floats)
+    assert same_floats(round_floats(x, np.zeros_like(x), n), f(x, np.zeros_like(x), n))
+    rep = f.loop_report()[0]
+    assert "22 digits" in rep["ran"], rep
+
+
+def test_round_constant_digits_and_numpy_scalars():
+    x = round_data()
+    x = x[np.abs(x) < 1e300]
+    for fn in (round_two, round_numpy):
+        f = jit(fn)
+        assert same_floats(fn(x, np.zeros_like(x)), f(x, np.zeros_like(x)))
+        assert kinds(f) == ["parallel"], f.loop_report()
+    # the two roundings differ: NumPy's scalar round multiplies by 100 first
+    y = np.array([2.675])
+    assert jit(round_numpy)(y, np.zeros(1))[0] == round(np.float64(2.675), 2) == 2.68
+    assert jit(round_floats)(y, np.zeros(1), 2)[0] == round(2.675, 2) == 2.67
+    x32 = x.astype(np.float32)
+    f = jit(round_numpy)
+    assert same_floats(round_numpy(x32, np.zeros_like(x32)), f(x32, np.zeros_like(x32)))
+
+
+def test_round_ints():
+    a = np.random.default_rng(1).integers(-10**12, 10**12, 10_000)
+    f = jit(round_ints)
+    np.testing.assert_array_equal(round_ints(a, np.zeros_like(a)), f(a, np.zeros_like(a)))
+    assert kinds(f) == ["parallel"], f.loop_report()
