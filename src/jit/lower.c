@@ -6007,6 +6007,9 @@ static Val len_of(Lower *L, const NgJitExpr *e)
     Sym *s = index_chain(L, a, ix, &n, &view);
     if (!s)
         return NOVAL;
+    if ((s->given->seq == NG_JIT_SEQ_DICT_CHR || s->given->seq == NG_JIT_SEQ_DICT_INT) && n == 0 && !view &&
+        s->given->has_value) /* (its length, which the kernel is made for: ng_jit_takes_len) */
+        return int_const(L, s->given->value);
     if (s->given->seq == NG_JIT_SEQ_DICT_CHR || s->given->seq == NG_JIT_SEQ_DICT_INT)
         return unsupported(L, e->span.line, "len() of a dict");
     if (newaxes_in(L, ix, n))
@@ -10296,6 +10299,10 @@ static bool length_value(const Lower *L, const NgJitExpr *e, int64_t *v, char *w
     const NgJitVarType *g = s->kind == SYM_ARRAY ? s->given : NULL;
     if (g && k < 0)
         k += g->ndim;
+    if (g && g->has_value && e->kind == NG_JIT_E_CALL && (g->seq == NG_JIT_SEQ_DICT_CHR || g->seq == NG_JIT_SEQ_DICT_INT)) {
+        *v = g->value; /* len(d): the dict's length (ng_jit_takes_len) */
+        return true;
+    }
     if (!g || !g->has_value || (e->kind != NG_JIT_E_CALL && g->seq != NG_JIT_SEQ_ARRAY) ||
         g->seq == NG_JIT_SEQ_DICT_CHR || g->seq == NG_JIT_SEQ_DICT_INT || k < 0 || k >= g->ndim) {
         snprintf(why, size, "of a length, '%s', that is not the length of an array's axis the loop does not change",
@@ -11043,7 +11050,7 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
         ng_str_cat(out, t);
         if (v->has_value) { /* =<hex value>; (a small array's length), an array's =<hex extent>...; */
             ng_str_cat(out, "=");
-            if (v->is_array)
+            if (v->is_array && v->seq != NG_JIT_SEQ_DICT_CHR && v->seq != NG_JIT_SEQ_DICT_INT)
                 for (int d = 0; d < v->ndim; d++)
                     cat_hex(out, (uint64_t)v->shape[d]);
             else

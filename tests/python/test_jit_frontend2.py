@@ -106,3 +106,59 @@ def test_round_ints():
     f = jit(round_ints)
     np.testing.assert_array_equal(round_ints(a, np.zeros_like(a)), f(a, np.zeros_like(a)))
     assert kinds(f) == ["parallel"], f.loop_report()
+
+
+# ---- len(d) of a dict argument ------------------------------------------------------------------
+
+def onehot(text, d, L, X):
+    for i in range(X.shape[0]):
+        w = text[i * L:(i + 1) * L]
+        ix = [d[c] for c in w]
+        a = np.zeros((L, len(d)))
+        for t in range(L):
+            a[t, ix[t]] = 1.0
+        X[i] = a
+    return X
+
+
+def dict_len_in_body(d, x, out):
+    for i in range(len(x)):
+        out[i] = x[i] * len(d) + d[i % 3]
+    return out
+
+
+def test_len_of_dict_sizes_a_small_array():
+    rng = np.random.default_rng(0)
+    chars = list("abcdefghijklmnopqrstuvwxyz .,")
+    text = "".join(rng.choice(chars, 3000))
+    d = {c: i for i, c in enumerate(sorted(set(text)))}
+    n = len(text) // 30
+    f = jit(onehot)
+    got = f(text, d, 30, np.zeros((n, 30, len(d))))
+    np.testing.assert_array_equal(onehot(text, d, 30, np.zeros((n, 30, len(d)))), got)
+    assert kinds(f)[0] == "parallel", f.loop_report()
+    # a dict of another length: a kernel made for it
+    d2 = dict(d)
+    d2["#"] = len(d2)
+    got = f(text, d2, 30, np.zeros((n, 30, len(d2))))
+    np.testing.assert_array_equal(onehot(text, d2, 30, np.zeros((n, 30, len(d2)))), got)
+    assert kinds(f)[0] == "parallel", f.loop_report()
+
+
+def test_len_of_dict_in_the_body():
+    x = np.random.default_rng(2).random(1000)
+    f = jit(dict_len_in_body)
+    for d in ({0: 5, 1: 7, 2: 9}, {0: 1, 1: 2, 2: 3, 3: 4, 10: 0}):
+        np.testing.assert_array_equal(dict_len_in_body(d, x, np.zeros(1000)), f(d, x, np.zeros(1000)))
+        assert kinds(f) == ["parallel"], f.loop_report()
+
+
+def test_sparse_str_keys_reason_says_str():
+    text = "abc\U0001F600" * 40
+    d = {c: i for i, c in enumerate(sorted(set(text)))}
+    f = jit(onehot)
+    n = len(text) // 8
+    got = f(text, d, 8, np.zeros((n, 8, len(d))))
+    np.testing.assert_array_equal(onehot(text, d, 8, np.zeros((n, 8, len(d)))), got)
+    why = f.loop_report()[0]["ran"]
+    assert "str keys are spread too thinly" in why and "int keys" not in why, why
