@@ -1649,6 +1649,260 @@ static void rewrite_lets(Rewriter *R, NgJitStmt *loop)
     }
 }
 
+/* ---- tuples bound to a local (tuple_lets) ----
+ *
+ *   t = (x[i], 2 * x[i])          __ng_tup_t_0, __ng_tup_t_1 = x[i], 2 * x[i]
+ *   a, b = t                      a, b = __ng_tup_t_0, __ng_tup_t_1
+ *   out[i] = t[-1] + len(t)       out[i] = __ng_tup_t_1 + 2
+ *
+ * A local tuple becomes one name per item, where every mention of it is in the loop's body, every
+ * assignment of it is a tuple display of the same n items (none starred; the items are evaluated
+ * before any is bound, as Python's), and every read is t[c] (c an int literal in [-n, n)), len(t)
+ * or the value an assignment unpacks into n targets. */
+
+enum { MAX_TUPLE_LET = 8 };
+
+typedef struct TupleLet {
+    int id, n;
+    const char *item[MAX_TUPLE_LET]; /* the names of its items */
+} TupleLet;
+
+/* Whether every mention of t in e (a value, or a target other than t itself) is t[c] or len(t). */
+static bool tuple_reads_ok(const NgJitExpr *e, const TupleLet *t)
+{
+    if (!e)
+        return true;
+    int64_t c;
+    if (e->kind == NG_JIT_E_SUBSCRIPT && is_name(e->lhs, t->id))
+        return e->ctx == NG_JIT_LOAD && int_literal(e->rhs, &c) && c >= -t->n && c < t->n;
+    if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 &&
+        e->nitems == 1 && !e->nkeywords && is_name(e->items[0], t->id))
+        return true;
+    if (is_name(e, t->id))
+        return false;
+    Count n = {t->id, 0};
+    switch (e->kind) {
+    case NG_JIT_E_DICT: case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP:
+    case NG_JIT_E_GENEXP: case NG_JIT_E_LAMBDA: case NG_JIT_E_STR:
+        visit_names(e, count_one, &n);
+        return n.n == 0;
+    case NG_JIT_E_CALL:
+        for (int i = 0; i < e->nkeywords; i++)
+            if (!tuple_reads_ok(e->keywords[i].value, t))
+                return false;
+        break;
+    default:
+        break;
+    }
+    if (!tuple_reads_ok(e->lhs, t) || !tuple_reads_ok(e->rhs, t) || !tuple_reads_ok(e->cond, t))
+        return false;
+    for (int i = 0; i < e->nitems; i++)
+        if (!tuple_reads_ok(e->items[i], t))
+            return false;
+    return true;
+}
+
+/* A tuple display of n items, none starred. */
+static bool tuple_of(const NgJitExpr *e, int n)
+{
+    if (!e || (e->kind != NG_JIT_E_TUPLE && e->kind != NG_JIT_E_LIST) || e->nitems != n)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (e->items[i]->kind == NG_JIT_E_STARRED)
+            return false;
+    return true;
+}
+
+static bool tuple_block_ok(NgJitBlock b, const TupleLet *t)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_OTHER || s->kind == NG_JIT_S_DEF) {
+            if (count_stmt(s, t->id))
+                return false;
+            continue;
+        }
+        if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && is_name(s->targets[0], t->id)) {
+            if (s->value->kind != NG_JIT_E_TUPLE || !tuple_of(s->value, t->n) || !tuple_reads_ok(s->value, t))
+                return false;
+            continue;
+        }
+        if (s->kind == NG_JIT_S_ASSIGN && is_name(s->value, t->id)) {
+            if (s->ntargets != 1 || !tuple_of(s->targets[0], t->n) || !tuple_reads_ok(s->targets[0], t))
+                return false;
+            continue;
+        }
+        const NgJitExpr *parts[4] = {s->target, s->value, s->test, s->annotation};
+        for (int k = 0; k < 4; k++)
+            if (!tuple_reads_ok(parts[k], t))
+                return false;
+        for (int k = 0; k < s->ntargets; k++)
+            if (!tuple_reads_ok(s->targets[k], t))
+                return false;
+        if (!tuple_block_ok(s->body, t) || !tuple_block_ok(s->orelse, t))
+            return false;
+    }
+    return true;
+}
+
+/* A tuple display of t's item names. */
+static NgJitExpr *tuple_items(Rewriter *R, const TupleLet *t, NgJitCtx ctx, NgJitSpan sp)
+{
+    NgJitExpr *e = node(R, NG_JIT_E_TUPLE, sp);
+    NgJitExpr **items = alloc(R, (size_t)t->n * sizeof *items);
+    if (!e || !items)
+        return NULL;
+    for (int k = 0; k < t->n; k++)
+        if (!(items[k] = name(R, t->item[k], ctx, sp)))
+            return NULL;
+    e->ctx = ctx;
+    e->items = items;
+    e->nitems = t->n;
+    e->height = 2;
+    return e;
+}
+
+static void tuple_uses(Rewriter *R, NgJitExpr **slot, const TupleLet *t)
+{
+    NgJitExpr *e = *slot;
+    if (!e || R->st != NG_OK)
+        return;
+    int64_t c;
+    if (e->kind == NG_JIT_E_SUBSCRIPT && is_name(e->lhs, t->id) && int_literal(e->rhs, &c)) {
+        NgJitExpr *v = name(R, t->item[c < 0 ? c + t->n : c], NG_JIT_LOAD, e->span);
+        if (v)
+            set_expr(R, slot, v);
+        return;
+    }
+    if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 &&
+        e->nitems == 1 && is_name(e->items[0], t->id)) {
+        NgJitExpr *v = int_lit(R, t->n, e->span);
+        if (v)
+            set_expr(R, slot, v);
+        return;
+    }
+    switch (e->kind) {
+    case NG_JIT_E_DICT: case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP:
+    case NG_JIT_E_GENEXP: case NG_JIT_E_LAMBDA: case NG_JIT_E_STR:
+        return; /* (no mention: tuple_reads_ok) */
+    case NG_JIT_E_CALL:
+        for (int i = 0; i < e->nkeywords; i++)
+            tuple_uses(R, &e->keywords[i].value, t);
+        break;
+    default:
+        break;
+    }
+    tuple_uses(R, &e->lhs, t);
+    tuple_uses(R, &e->rhs, t);
+    tuple_uses(R, &e->cond, t);
+    for (int i = 0; i < e->nitems; i++)
+        tuple_uses(R, &e->items[i], t);
+}
+
+static void tuple_uses_block(Rewriter *R, NgJitBlock b, const TupleLet *t)
+{
+    for (int i = 0; i < b.n && R->st == NG_OK; i++) {
+        NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_OTHER || s->kind == NG_JIT_S_DEF)
+            continue;
+        if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && is_name(s->targets[0], t->id)) {
+            tuple_uses(R, &s->value, t);
+            NgJitExpr *to = tuple_items(R, t, NG_JIT_STORE, s->targets[0]->span);
+            if (to)
+                set_expr(R, &s->targets[0], to);
+            continue;
+        }
+        if (s->kind == NG_JIT_S_ASSIGN && is_name(s->value, t->id)) {
+            tuple_uses(R, &s->targets[0], t);
+            NgJitExpr *from = tuple_items(R, t, NG_JIT_LOAD, s->value->span);
+            if (from)
+                set_expr(R, &s->value, from);
+            continue;
+        }
+        tuple_uses(R, &s->target, t);
+        tuple_uses(R, &s->value, t);
+        tuple_uses(R, &s->test, t);
+        for (int k = 0; k < s->ntargets; k++)
+            tuple_uses(R, &s->targets[k], t);
+        tuple_uses_block(R, s->body, t);
+        tuple_uses_block(R, s->orelse, t);
+    }
+}
+
+/* The names assigned a tuple display in b (nested blocks too), into ids (at most cap). */
+static int tuple_names(NgJitBlock b, int *ids, int n, int cap)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_OTHER || s->kind == NG_JIT_S_DEF)
+            continue;
+        if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_NAME &&
+            s->value->kind == NG_JIT_E_TUPLE && n < cap) {
+            bool seen = false;
+            for (int k = 0; k < n; k++)
+                seen = seen || ids[k] == s->targets[0]->name_id;
+            if (!seen)
+                ids[n++] = s->targets[0]->name_id;
+        }
+        n = tuple_names(s->body, ids, n, cap);
+        n = tuple_names(s->orelse, ids, n, cap);
+    }
+    return n;
+}
+
+/* The length of the first tuple display assigned to name id in b, -1 without one. */
+static int tuple_length(NgJitBlock b, int id)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_OTHER || s->kind == NG_JIT_S_DEF)
+            continue;
+        if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && is_name(s->targets[0], id) &&
+            s->value->kind == NG_JIT_E_TUPLE)
+            return s->value->nitems;
+        int n = tuple_length(s->body, id);
+        if (n < 0)
+            n = tuple_length(s->orelse, id);
+        if (n >= 0)
+            return n;
+    }
+    return -1;
+}
+
+static void tuple_lets(Rewriter *R, NgJitStmt *loop)
+{
+    int ids[16];
+    int nids = tuple_names(loop->body, ids, 0, 16);
+    for (int q = 0; q < nids && R->st == NG_OK; q++) {
+        TupleLet t = {.id = ids[q], .n = -1};
+        if (count_block(R->scope, t.id) != count_block(loop->body, t.id))
+            continue; /* (mentioned outside the loop's body) */
+        t.n = tuple_length(loop->body, t.id);
+        if (t.n < 1 || t.n > MAX_TUPLE_LET || !tuple_block_ok(loop->body, &t))
+            continue;
+        const char *src = R->ast->names[t.id];
+        bool named = true;
+        for (int k = 0; k < t.n && named; k++) {
+            char buf[160];
+            snprintf(buf, sizeof buf, "__ng_tup_%s_%d", src, k);
+            int id = name_id(R, buf);
+            named = id >= 0;
+            t.item[k] = named ? R->ast->names[id] : NULL;
+        }
+        if (!named)
+            break;
+        int mark = R->nlog;
+        R->budget = REWRITE_BUDGET;
+        R->over = false;
+        tuple_uses_block(R, loop->body, &t);
+        if (R->over || R->st != NG_OK || reheight_block(loop->body) > NG_JIT_MAX_DEPTH) {
+            undo(R, mark);
+            reheight_block(loop->body);
+        }
+        R->nlog = mark;
+    }
+}
+
 /* ---- return inside a loop (return_loops) ----
  *
  *   for i in range(n):                  __ng_ret = 0
@@ -2101,6 +2355,8 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
             rewrite(R, s);
         if (s->kind == NG_JIT_S_FOR && !keep)
             rewrite_lets(R, s);
+        if (s->kind == NG_JIT_S_FOR && !keep)
+            tuple_lets(R, s);
         if (s->kind == NG_JIT_S_FOR)
             hand_argmax(R, s);
     }

@@ -162,3 +162,62 @@ def test_sparse_str_keys_reason_says_str():
     np.testing.assert_array_equal(onehot(text, d, 8, np.zeros((n, 8, len(d)))), got)
     why = f.loop_report()[0]["ran"]
     assert "str keys are spread too thinly" in why and "int keys" not in why, why
+
+
+# ---- a tuple bound to a local -------------------------------------------------------------------
+
+def tuple_local(x, out):
+    for i in range(len(x)):
+        t = (x[i], 2 * x[i], i)
+        a, b, c = t
+        out[i] = a + b + t[0] * t[-1] + len(t) + c
+    return out
+
+
+def tuple_swapped(x, y, out):
+    for i in range(len(x)):
+        t = (x[i], y[i])
+        if x[i] > y[i]:
+            t = (t[1], t[0])  # (the items evaluated before either is bound)
+        lo, hi = t
+        out[i] = hi - lo
+    return out
+
+
+def tuple_2d(X, out):
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            p = (X[i, j], -X[i, j])
+            [u, v] = p
+            out[i, j] = u * 3 + v + p[1]
+    return out
+
+
+def tuple_read_after(x, out):
+    t = (0.0, 0.0)
+    for i in range(len(x)):
+        t = (x[i], 1.0)
+        out[i] = t[0]
+    return t
+
+
+def test_tuple_local_unpacked_and_indexed():
+    rng = np.random.default_rng(3)
+    x, y = rng.random(5000), rng.random(5000)
+    for fn, args in ((tuple_local, (x,)), (tuple_swapped, (x, y))):
+        f = jit(fn)
+        np.testing.assert_array_equal(fn(*args, np.zeros(5000)), f(*args, np.zeros(5000)))
+        assert kinds(f) == ["parallel"], f.loop_report()
+    X = rng.standard_normal((60, 70))
+    f = jit(tuple_2d)
+    np.testing.assert_array_equal(tuple_2d(X, np.zeros_like(X)), f(X, np.zeros_like(X)))
+    assert kinds(f)[0] == "parallel", f.loop_report()
+
+
+def test_tuple_read_after_the_loop_stays_python():
+    x = np.random.default_rng(4).random(100)
+    f = jit(tuple_read_after)
+    o1, o2 = np.zeros(100), np.zeros(100)
+    assert tuple_read_after(x, o1) == f(x, o2)
+    np.testing.assert_array_equal(o1, o2)
+    assert kinds(f) == ["python"], f.loop_report()
