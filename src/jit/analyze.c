@@ -1063,6 +1063,8 @@ static bool known_keyword(const NgJitExpr *e, const char *kw)
 {
     NgJitCallKind k = ng_jit_call_kind(e);
     const char *fn = e->lhs->kind == NG_JIT_E_ATTR ? e->lhs->name : "";
+    if (k == NG_JIT_CALL_BUILTIN && e->nitems == 0 && e->nkeywords == 1) /* (desugar.c's gen_reductions) */
+        return strcmp(kw, NG_JIT_GEN_ITEM) == 0 || strcmp(kw, NG_JIT_GEN_EMPTY) == 0;
     if (k == NG_JIT_CALL_RANDOM) { /* (the parameters of any generator's function of that name) */
         for (NgJitRng g = 0; g < NG_JIT_RNGS; g++) {
             const NgJitRandomFn *rf = ng_jit_random_fn(e, g);

@@ -2308,6 +2308,283 @@ static void hand_argmax(Rewriter *R, NgJitStmt *s)
 
 /* Inside a loop body a hand argmax's best is bound by a statement just before its loop (the
  * body is one kernel); at a function's top level the launch binds it (FOR.pre_name). */
+/* ---- reductions of a generator expression (gen_reductions) ----
+ *
+ *   out[i] = sum(X[i, j] ** 2 for j in range(m) if X[i, j] > 0)
+ * becomes
+ *   __ng_g1 = 0
+ *   for __ng_v1 in range(m):
+ *       if X[i, __ng_v1] > 0:
+ *           __ng_g1 += sum(__ng_item=X[i, __ng_v1] ** 2)
+ *   out[i] = __ng_g1
+ * Python's order and start: sum(g, start) starts from start; any(g) (all(g)) is False (True)
+ * until an element is true (false), then breaks:
+ *   __ng_g1 = False
+ *   for __ng_v1 in range(...):
+ *       if any(__ng_item=e):
+ *           __ng_g1 = True
+ *           break
+ * min(g) and max(g) (no `if`, a step written as a literal) take the first element, then each
+ * later one as max(__ng_g1, e) does (Python's max keeps the first of equal ones):
+ *   __ng_e1 = max(__ng_empty=a >= b)
+ *   __ng_g1 = e(a)
+ *   for __ng_v1 in range(a + step, b, step):
+ *       __ng_g1 = max(__ng_g1, e(__ng_v1))
+ * The call must be evaluated whenever its statement is (an assignment's or an expression's value,
+ * an `if`'s test; not under `and`, `or`, `x if c else y`, or a comparison's later operands), its
+ * generator one `for` over range() of pure arguments (names, literals, operators, subscripts). */
+
+static const char *gen_fn(const NgJitExpr *e)
+{
+    static const char *const fns[] = {"sum", "min", "max", "any", "all", NULL};
+    if (!e || e->kind != NG_JIT_E_CALL || e->lhs->kind != NG_JIT_E_NAME || e->nkeywords || e->nitems < 1 ||
+        e->items[0]->kind != NG_JIT_E_GENEXP)
+        return NULL;
+    const char *fn = NULL;
+    for (int i = 0; fns[i]; i++)
+        fn = strcmp(e->lhs->name, fns[i]) == 0 ? fns[i] : fn;
+    if (!fn || e->nitems > (fn[0] == 's' && fn[1] == 'u' ? 2 : 1))
+        return NULL;
+    const NgJitExpr *g = e->items[0];
+    if (g->ngens != 1 || g->gens[0].is_async || g->gens[0].target->kind != NG_JIT_E_NAME)
+        return NULL;
+    const NgJitExpr *it = g->gens[0].iter;
+    if (it->kind != NG_JIT_E_CALL || it->lhs->kind != NG_JIT_E_NAME || strcmp(it->lhs->name, "range") != 0 ||
+        it->nkeywords || it->nitems < 1 || it->nitems > 3)
+        return NULL;
+    for (int i = 0; i < it->nitems; i++)
+        if (it->items[i]->kind == NG_JIT_E_STARRED || !pure_expr(it->items[i]))
+            return NULL;
+    if (e->nitems == 2 && (e->items[1]->kind == NG_JIT_E_STARRED || e->items[1]->python))
+        return NULL;
+    int64_t step = 1;
+    if ((fn[1] == 'i' || fn[1] == 'a') && (g->gens[0].nifs || (it->nitems == 3 && !int_literal(it->items[2], &step)) ||
+                                           step == 0))
+        return NULL;
+    return fn;
+}
+
+/* The slot of the first generator reduction (gen_fn) e evaluates whenever it is evaluated. */
+static NgJitExpr **gen_slot(NgJitExpr **slot)
+{
+    NgJitExpr *e = *slot;
+    if (!e)
+        return NULL;
+    NgJitExpr **r = NULL;
+    switch (e->kind) {
+    case NG_JIT_E_BOOLOP:
+        return gen_slot(&e->lhs);
+    case NG_JIT_E_IFEXP:
+        return gen_slot(&e->cond);
+    case NG_JIT_E_COMPARE:
+        for (int i = 0; i < 2 && i < e->nitems && !r; i++)
+            r = gen_slot(&e->items[i]);
+        return r;
+    case NG_JIT_E_DICT: case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP:
+    case NG_JIT_E_GENEXP: case NG_JIT_E_LAMBDA: case NG_JIT_E_STR: case NG_JIT_E_NAMED:
+        return NULL;
+    case NG_JIT_E_CALL:
+        for (int i = 0; i < e->nitems && !r; i++) /* (the arguments first: an inner one is rewritten first) */
+            r = gen_slot(&e->items[i]);
+        if (r)
+            return r;
+        if (gen_fn(e))
+            return slot;
+        for (int i = 0; i < e->nkeywords && !r; i++)
+            r = gen_slot(&e->keywords[i].value);
+        return r;
+    default:
+        break;
+    }
+    if (!r)
+        r = gen_slot(&e->lhs);
+    if (!r)
+        r = gen_slot(&e->rhs);
+    if (!r)
+        r = gen_slot(&e->cond);
+    for (int i = 0; i < e->nitems && !r; i++)
+        r = gen_slot(&e->items[i]);
+    return r;
+}
+
+/* Recomputes e's `python` (parse.c: set where it or a part of it is Python syntax). */
+static bool repython(NgJitExpr *e)
+{
+    if (!e)
+        return false;
+    bool py = repython(e->lhs) | repython(e->rhs) | repython(e->cond);
+    for (int i = 0; i < e->nitems && e->kind != NG_JIT_E_STR; i++)
+        py |= repython(e->items[i]);
+    switch (e->kind) {
+    case NG_JIT_E_DICT:
+        for (int i = 0; i < e->nitems; i++)
+            py |= repython(e->keys[i]);
+        break;
+    case NG_JIT_E_CALL:
+        for (int i = 0; i < e->nkeywords; i++)
+            py |= repython(e->keywords[i].value);
+        break;
+    case NG_JIT_E_SET: case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP: case NG_JIT_E_GENEXP:
+    case NG_JIT_E_LAMBDA: case NG_JIT_E_AWAIT: case NG_JIT_E_YIELD: case NG_JIT_E_YIELD_FROM:
+        return e->python = true;
+    case NG_JIT_E_STR:
+        return e->python;
+    default:
+        break;
+    }
+    return e->python = py;
+}
+
+static NgJitExpr *const_expr(Rewriter *R, NgJitConst v, NgJitSpan sp)
+{
+    NgJitExpr *e = node(R, NG_JIT_E_CONST, sp);
+    if (e)
+        e->cval = v;
+    return e;
+}
+
+/* fn(<keyword>=v) (NG_JIT_GEN_ITEM, NG_JIT_GEN_EMPTY) */
+static NgJitExpr *gen_marker(Rewriter *R, const char *fn, const char *kw, NgJitExpr *v, NgJitSpan sp)
+{
+    NgJitExpr *e = node(R, NG_JIT_E_CALL, sp), *f = name(R, fn, NG_JIT_LOAD, sp);
+    NgJitKeyword *k = alloc(R, sizeof *k);
+    int id = name_id(R, kw);
+    if (!e || !f || !k || !v || id < 0)
+        return NULL;
+    e->lhs = f;
+    k->name = R->ast->names[id];
+    k->name_id = id;
+    k->value = v;
+    k->span = sp;
+    e->keywords = k;
+    e->nkeywords = 1;
+    e->height = v->height + 1;
+    return e;
+}
+
+/* The statements that compute the generator reduction *slot into a new name, which replaces it;
+ * false where nothing was made. */
+static bool gen_hoist(Rewriter *R, NgJitBlock *b, int p, NgJitExpr **slot)
+{
+    const NgJitExpr *c = *slot;
+    const char *fn = gen_fn(c);
+    const NgJitExpr *g = c->items[0], *it = g->gens[0].iter;
+    NgJitSpan sp = c->span;
+    int var = g->gens[0].target->name_id;
+    char gname[32], vname[32];
+    int k = ++R->nloops;
+    snprintf(gname, sizeof gname, "__ng_g%d", k);
+    snprintf(vname, sizeof vname, "__ng_v%d", k);
+    NgJitExpr *v = name(R, vname, NG_JIT_LOAD, sp);
+    NgJitExpr *elt = v ? copy_with(R, g->lhs, var, v) : NULL;
+    NgJitStmt *made[3] = {0};
+    int nmade = 0;
+    NgJitExpr *args[3];
+    for (int i = 0; i < it->nitems; i++)
+        args[i] = dup(R, it->items[i]);
+    NgJitStmt *body = NULL;
+    if (fn[1] == 'u' || fn[1] == 'n' || fn[1] == 'l') { /* sum, any, all */
+        NgJitExpr *start = fn[1] == 'u' ? (c->nitems == 2 ? dup(R, c->items[1]) : int_lit(R, 0, sp))
+                                         : const_expr(R, fn[1] == 'n' ? NG_JIT_C_FALSE : NG_JIT_C_TRUE, sp);
+        NgJitExpr *to = name(R, gname, NG_JIT_STORE, sp);
+        made[nmade++] = to ? assign(R, to, start, start_of(c->span)) : NULL;
+        NgJitExpr *item = gen_marker(R, fn, NG_JIT_GEN_ITEM, elt, sp);
+        if (fn[1] == 'u') {
+            body = alloc(R, sizeof *body);
+            NgJitExpr *t = name(R, gname, NG_JIT_STORE, sp);
+            if (!body || !t || !item)
+                return false;
+            body->kind = NG_JIT_S_AUGASSIGN;
+            body->span = sp;
+            body->target = t;
+            body->op = NG_JIT_OP_ADD;
+            body->value = item;
+        } else {
+            if (fn[1] == 'l' && item) { /* all: not e */
+                NgJitExpr *n = node(R, NG_JIT_E_UNARY, sp);
+                if (n)
+                    n->op = NG_JIT_OP_NOT, n->lhs = item, n->height = item->height + 1;
+                item = n;
+            }
+            NgJitExpr *t = name(R, gname, NG_JIT_STORE, sp);
+            NgJitStmt *then[2] = {t ? assign(R, t, const_expr(R, fn[1] == 'n' ? NG_JIT_C_TRUE : NG_JIT_C_FALSE, sp), sp)
+                                    : NULL,
+                                  jump(R, NG_JIT_S_BREAK, sp)};
+            body = if_stmt(R, item, then, 2, sp);
+        }
+        for (int q = g->gens[0].nifs - 1; q >= 0 && body; q--)
+            body = if_stmt(R, copy_with(R, g->gens[0].ifs[q], var, v), &body, 1, sp);
+    } else { /* min, max: the first element, then the others */
+        int64_t step = 1;
+        if (it->nitems == 3)
+            int_literal(it->items[2], &step);
+        NgJitExpr *lo = it->nitems == 1 ? int_lit(R, 0, sp) : args[0];
+        NgJitExpr *hi = it->nitems == 1 ? args[0] : args[1];
+        NgJitExpr *empty = compare(R, step > 0 ? NG_JIT_OP_GE : NG_JIT_OP_LE, dup(R, lo), dup(R, hi), sp);
+        char ename[32];
+        snprintf(ename, sizeof ename, "__ng_e%d", k);
+        NgJitExpr *e = name(R, ename, NG_JIT_STORE, sp);
+        made[nmade++] = e ? assign(R, e, gen_marker(R, fn, NG_JIT_GEN_EMPTY, empty, sp), start_of(c->span)) : NULL;
+        NgJitExpr *to = name(R, gname, NG_JIT_STORE, sp);
+        NgJitExpr *first = copy_with(R, g->lhs, var, lo);
+        made[nmade++] = to && first ? assign(R, to, first, start_of(c->span)) : NULL;
+        args[0] = binary(R, NG_JIT_OP_ADD, dup(R, lo), int_lit(R, step, sp), sp);
+        args[1] = dup(R, hi);
+        args[2] = int_lit(R, step, sp);
+        NgJitExpr *t = name(R, gname, NG_JIT_STORE, sp);
+        NgJitExpr *both = call(R, fn, (NgJitExpr *[]){name(R, gname, NG_JIT_LOAD, sp), elt}, 2, sp);
+        body = t && both ? assign(R, t, both, sp) : NULL;
+    }
+    int nargs = fn[1] == 'i' || fn[1] == 'a' ? 3 : it->nitems;
+    made[nmade++] = body ? loop_over(R, vname, args, nargs, &body, 1, sp) : NULL;
+    NgJitExpr *use = name(R, gname, NG_JIT_LOAD, sp);
+    for (int i = 0; i < nmade; i++)
+        if (!made[i])
+            return false;
+    if (!use || R->over || R->st != NG_OK)
+        return false;
+    NgJitStmt *with[4];
+    for (int i = 0; i < nmade; i++)
+        with[i] = made[i];
+    with[nmade] = b->stmts[p];
+    set_expr(R, slot, use);
+    splice(R, b, p, with, nmade + 1);
+    return true;
+}
+
+/* Rewrites the generator reductions of the statements of b (and of the blocks in it). */
+static void gen_reductions(Rewriter *R, NgJitBlock *b, int *made)
+{
+    for (int p = 0; p < b->n && R->st == NG_OK; p++) {
+        NgJitStmt *s = b->stmts[p];
+        if (s->kind == NG_JIT_S_OTHER || s->kind == NG_JIT_S_DEF)
+            continue;
+        gen_reductions(R, &s->body, made);
+        gen_reductions(R, &s->orelse, made);
+        if (s->kind != NG_JIT_S_ASSIGN && s->kind != NG_JIT_S_AUGASSIGN && s->kind != NG_JIT_S_EXPR &&
+            s->kind != NG_JIT_S_IF)
+            continue;
+        NgJitExpr **slot = gen_slot(s->kind == NG_JIT_S_IF ? &s->test : &s->value);
+        if (!slot || ++*made > 64)
+            continue;
+        int mark = R->nlog, nloops = R->nloops;
+        R->budget = REWRITE_BUDGET;
+        R->over = false;
+        bool ok = gen_hoist(R, b, p, slot);
+        if (!ok || R->over || reheight_block(*b) > NG_JIT_MAX_DEPTH) {
+            undo(R, mark);
+            R->nloops = nloops;
+            reheight_block(*b);
+            repython(s->kind == NG_JIT_S_IF ? s->test : s->value);
+            R->nlog = mark;
+            continue;
+        }
+        R->nlog = mark;
+        repython(s->kind == NG_JIT_S_IF ? s->test : s->value);
+        p--; /* (the statements made, then this one again: a generator inside an element, or another) */
+    }
+}
+
 static void pre_lets(Rewriter *R, NgJitBlock *b, bool in_loop)
 {
     for (int p = 0; p < b->n && R->st == NG_OK; p++) {
@@ -2346,6 +2623,10 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
         bool keep = false;
         for (int k = 0; k < R->nkeep; k++)
             keep = keep || R->keep[k] == s->span.off;
+        if (s->kind == NG_JIT_S_FOR && !keep) {
+            int made = 0;
+            gen_reductions(R, &s->body, &made);
+        }
         if (s->kind == NG_JIT_S_FOR && !keep)
             name_slices(R, &s->body); /* (before its loops over them become range loops) */
         rewrite_block(R, s->body); /* (inner loops first: the body's stores are the written ones) */

@@ -6100,9 +6100,35 @@ static Val window_of(Lower *L, const NgJitExpr *e)
     return mkval(ng_ir_select(k, bad, zero, w), NG_INT64, true, true); /* (no element read outside it) */
 }
 
+/* fn(__ng_item=e) and fn(__ng_empty=c), of desugar.c's gen_reductions: an element as sum(),
+ * any() or all() takes it, and min()'s or max()'s ValueError of no element. Python 3.12 on adds
+ * Python floats in sum() with compensated summation: such an element is refused. */
+static Val gen_marker(Lower *L, const NgJitExpr *e, const char *fn)
+{
+    int line = e->span.line;
+    const char *kw = e->keywords[0].name;
+    Val v = expr(L, e->keywords[0].value);
+    if (v.r == NG_IR_NONE)
+        return NOVAL;
+    if (strcmp(kw, NG_JIT_GEN_EMPTY) == 0) {
+        int which = strcmp(fn, "max") == 0 ? NG_JIT_EMPTY_MAX : NG_JIT_EMPTY_MIN;
+        raise_told_or_python(L, truth(L, v).r, ng_jit_raise_code(NG_JIT_RAISE_EMPTY, line, which));
+        return int_const(L, 0);
+    }
+    if (strcmp(fn, "sum") != 0)
+        return truth(L, v);
+    if (v.weak && (ng_dtype_is_float(v.dt) || ng_dtype_is_complex(v.dt)))
+        return unsupported(L, line, "sum() of a generator of Python floats (Python 3.12 on adds them with "
+                                    "compensated summation; NumPy floats, as x[j] is, add in order)");
+    return v;
+}
+
 static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
 {
     int line = e->span.line;
+    if (e->nitems == 0 && e->nkeywords == 1 && e->keywords[0].name &&
+        (strcmp(e->keywords[0].name, NG_JIT_GEN_ITEM) == 0 || strcmp(e->keywords[0].name, NG_JIT_GEN_EMPTY) == 0))
+        return gen_marker(L, e, fn);
     if (strcmp(fn, "len") == 0)
         return len_of(L, e);
     if (strcmp(fn, NG_JIT_SAME_SHAPE) == 0)

@@ -221,3 +221,135 @@ def test_tuple_read_after_the_loop_stays_python():
     assert tuple_read_after(x, o1) == f(x, o2)
     np.testing.assert_array_equal(o1, o2)
     assert kinds(f) == ["python"], f.loop_report()
+
+
+# ---- sum/min/max/any/all of a generator expression over a range ----------------------------------
+
+def gen_row_sum(X, out):
+    for i in range(X.shape[0]):
+        out[i] = sum(X[i, j] ** 2 for j in range(X.shape[1]))
+    return out
+
+
+def gen_dot(X, y, out):
+    for i in range(X.shape[0]):
+        s = sum(X[i, j] * y[j] for j in range(len(y)))
+        out[i] = s
+    return out
+
+
+def gen_int_sums(k, out):
+    for i in range(len(out)):
+        out[i] = sum(j * j + i for j in range(k)) + sum((j for j in range(i % 7)), 100)
+    return out
+
+
+def gen_filtered(X, out):
+    for i in range(X.shape[0]):
+        out[i] = sum(X[i, j] for j in range(0, X.shape[1], 2) if X[i, j] > 0.5)
+    return out
+
+
+def gen_any_all(X, out):
+    for i in range(X.shape[0]):
+        a = any(X[i, j] > 0.99 for j in range(X.shape[1]))
+        b = all(X[i, j] > 0.01 for j in range(X.shape[1]))
+        out[i] = a + 2 * b
+    return out
+
+
+def gen_min_max(X, out):
+    for i in range(X.shape[0]):
+        out[i] = max(X[i, j] for j in range(X.shape[1])) - min(X[i, j] for j in range(1, X.shape[1], 3))
+    return out
+
+
+def gen_max_empty(X, out, m):
+    for i in range(X.shape[0]):
+        out[i] = max(X[i, j] for j in range(m))
+    return out
+
+
+def gen_nested(X, out):
+    for i in range(X.shape[0]):
+        out[i] = sum(sum(X[i, j] * X[k, j] for k in range(3)) for j in range(X.shape[1]))
+    return out
+
+
+def gen_in_test(X, out):
+    for i in range(X.shape[0]):
+        if sum(X[i, j] for j in range(X.shape[1])) > X.shape[1] / 2:
+            out[i] = 1.0
+    return out
+
+
+def gen_python_floats(n, out):
+    for i in range(len(out)):
+        out[i] = sum(j * 0.1 for j in range(n))
+    return out
+
+
+def gen_short_circuit(X, out):
+    for i in range(X.shape[0]):
+        out[i] = X[i, 0] > 2 and sum(X[i, j] for j in range(X.shape[1]))
+    return out
+
+
+@pytest.mark.parametrize("fn", [gen_row_sum, gen_filtered, gen_any_all, gen_min_max, gen_nested, gen_in_test])
+def test_generator_reductions_compile(fn):
+    X = np.random.default_rng(5).random((300, 31))
+    f = jit(fn)
+    assert same_floats(fn(X, np.zeros(300)), f(X, np.zeros(300)))
+    assert kinds(f)[0] in ("parallel", "parallel (outer)"), f.loop_report()
+    assert kinds(f)[0] != "python"
+
+
+def test_generator_dot_and_int_sums():
+    rng = np.random.default_rng(6)
+    X, y = rng.random((200, 40)), rng.random(40)
+    f = jit(gen_dot)
+    assert same_floats(gen_dot(X, y, np.zeros(200)), f(X, y, np.zeros(200)))
+    assert "python" not in kinds(f), f.loop_report()
+    f = jit(gen_int_sums)
+    o = np.zeros(500, dtype=np.int64)
+    np.testing.assert_array_equal(gen_int_sums(13, o.copy()), f(13, o.copy()))
+    np.testing.assert_array_equal(gen_int_sums(0, o.copy()), f(0, o.copy()))
+    assert "python" not in kinds(f), f.loop_report()
+
+
+def test_generator_max_of_nothing_raises_as_python():
+    X = np.random.default_rng(7).random((50, 5))
+    f = jit(gen_max_empty)
+    assert same_floats(gen_max_empty(X, np.zeros(50), 4), f(X, np.zeros(50), 4))
+    assert "python" not in kinds(f), f.loop_report()
+    with pytest.raises(ValueError) as e_py:
+        gen_max_empty(X, np.zeros(50), 0)
+    with pytest.raises(ValueError) as e_jit:
+        f(X, np.zeros(50), 0)
+    assert str(e_py.value) == str(e_jit.value)
+
+
+def test_generator_left_to_python():
+    X = np.random.default_rng(8).random((50, 5)) * 3
+    f = jit(gen_python_floats)  # (Python 3.12's sum of floats is compensated)
+    assert same_floats(gen_python_floats(11, np.zeros(40)), f(11, np.zeros(40)))
+    assert "compensated" in f.loop_report()[0]["ran"], f.loop_report()
+    f = jit(gen_short_circuit)  # (evaluated only where X[i, 0] > 2)
+    assert same_floats(gen_short_circuit(X, np.zeros(50)), f(X, np.zeros(50)))
+    assert kinds(f) == ["python"], f.loop_report()
+
+
+def gen_max_some_empty(X, out):
+    for i in range(X.shape[0]):
+        out[i] = max(X[i, j] for j in range(i % 3))
+    return out
+
+
+def test_generator_max_of_nothing_in_some_iterations():
+    X = np.random.default_rng(9).random((30, 5))
+    f = jit(gen_max_some_empty)
+    with pytest.raises(ValueError) as e_py:
+        gen_max_some_empty(X, np.zeros(30))
+    with pytest.raises(ValueError) as e_jit:
+        f(X, np.zeros(30))
+    assert str(e_py.value) in str(e_jit.value), (str(e_py.value), str(e_jit.value))
