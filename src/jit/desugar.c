@@ -696,6 +696,21 @@ static void rewrite(Rewriter *R, NgJitStmt *s)
                (it->nitems == 1 || it->items[1]->kind == NG_JIT_E_NAME || it->items[1]->kind == NG_JIT_E_INT)) {
         index = t->items[0], seqs[0] = it->items[0], vals[0] = t->items[1], nseq = 1;
         start = it->nitems == 2 ? it->items[1] : NULL;
+    } else if (is_call_of(it, "enumerate") && (it->nitems == 1 || it->nitems == 2) &&
+               (t->kind == NG_JIT_E_TUPLE || t->kind == NG_JIT_E_LIST) && t->nitems == 2 &&
+               t->items[0]->kind == NG_JIT_E_NAME && is_call_of(it->items[0], "zip") && it->items[0]->nitems >= 1 &&
+               it->items[0]->nitems <= 8 && all_names(t->items[1], it->items[0]->nitems) &&
+               (it->nitems == 1 || it->items[1]->kind == NG_JIT_E_NAME || it->items[1]->kind == NG_JIT_E_INT)) {
+        /* for k, (p, q) in enumerate(zip(a, b)): zip's, with enumerate's index */
+        const NgJitExpr *z = it->items[0];
+        for (int i = 0; i < z->nitems; i++) {
+            if (!seq_ok(z->items[i]))
+                return;
+            seqs[i] = z->items[i], vals[i] = t->items[1]->items[i];
+        }
+        nseq = z->nitems;
+        index = t->items[0];
+        start = it->nitems == 2 ? it->items[1] : NULL;
     } else if (is_call_of(it, "zip") && it->nitems >= 1 && it->nitems <= 8 && all_names(t, it->nitems)) {
         for (int i = 0; i < it->nitems; i++) {
             if (!seq_ok(it->items[i]))
@@ -729,8 +744,9 @@ static void rewrite(Rewriter *R, NgJitStmt *s)
         for (int j = 0; j < i; j++)
             if (vals[i]->name_id == vals[j]->name_id)
                 return; /* (zip into one name twice: Python's last wins; left alone) */
-    if (index && index->name_id == vals[0]->name_id)
-        return;
+    for (int i = 0; i < nseq && index; i++)
+        if (index->name_id == vals[i]->name_id)
+            return;
     Seq qs[8];
     for (int i = 0; i < nseq; i++)
         if (!seq_of(R, seqs[i], &qs[i], 0))

@@ -2,7 +2,8 @@
  * the analysis and the lowering see one form; the host plan keeps the
  * original source, so a loop the kernel cannot take still runs as written.
  *   - Loops over arrays as range loops: `for v in x`, `for i, v in
- *     enumerate(x)` and `for p, q in zip(a, b)` become `for k in
+ *     enumerate(x)`, `for p, q in zip(a, b)` and `for k, (p, q) in
+ *     enumerate(zip(a, b))` become `for k in
  *     range(len(x)): v = x[k]; ...`.
  *   - Lets, values a loop body makes and uses up, where nothing outside the
  *     body sees them: `w = s[a:b]` (w[i] reads s), `ix = [e for c in w]`

@@ -353,3 +353,28 @@ def test_generator_max_of_nothing_in_some_iterations():
     with pytest.raises(ValueError) as e_jit:
         f(X, np.zeros(30))
     assert str(e_py.value) in str(e_jit.value), (str(e_py.value), str(e_jit.value))
+
+
+# ---- for k, (a, b) in enumerate(zip(xs, ys)) ----------------------------------------------------
+
+def enum_zip(a, b, out):
+    for i, (p, q) in enumerate(zip(a, b)):
+        out[i] = p * q + i
+    return out
+
+
+def enum_zip_start(a, b, c, out):
+    for k, [p, q, r] in enumerate(zip(a, b[::-1], c[2:]), 3):
+        out[k - 3] = p - q * r + k
+    return out
+
+
+def test_enumerate_zip_unpacked():
+    rng = np.random.default_rng(10)
+    a, b, c = rng.random(1000), rng.random(1000), rng.random(990)
+    f = jit(enum_zip)
+    np.testing.assert_array_equal(enum_zip(a, b, np.zeros(1000)), f(a, b, np.zeros(1000)))
+    assert kinds(f) == ["parallel"], f.loop_report()
+    f = jit(enum_zip_start)
+    np.testing.assert_array_equal(enum_zip_start(a, b, c, np.zeros(1000)), f(a, b, c, np.zeros(1000)))
+    assert kinds(f) == ["parallel"], f.loop_report()
