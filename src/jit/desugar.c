@@ -2324,6 +2324,76 @@ static void hand_argmax(Rewriter *R, NgJitStmt *s)
 
 /* Inside a loop body a hand argmax's best is bound by a statement just before its loop (the
  * body is one kernel); at a function's top level the launch binds it (FOR.pre_name). */
+/* ---- a `continue` that skips the rest of a loop's body (guard_continues) ----
+ *
+ *   for i in range(n):                 for i in range(n):
+ *       A                                  A
+ *       if c:                              if c:
+ *           B                                  B
+ *           continue                       else:
+ *       D                                      D
+ *
+ * (`if not c: D` where B is empty; `if not c and t: E` where D is `if t: E` alone), so that a
+ * search (`if x[i] > t: return i` after the continue) is still one. Only an `if` with no else, at
+ * the body's top level (or the top level of a tail made so), whose block ends with the continue. */
+static void guard_continues(Rewriter *R, NgJitBlock *b)
+{
+    for (int p = 0; p < b->n - 1 && R->st == NG_OK; p++) {
+        NgJitStmt *s = b->stmts[p];
+        if (s->kind != NG_JIT_S_IF || s->orelse.n || s->body.n < 1 ||
+            s->body.stmts[s->body.n - 1]->kind != NG_JIT_S_CONTINUE)
+            continue;
+        NgJitSpan sp = start_of(b->stmts[p + 1]->span);
+        NgJitStmt *g = alloc(R, sizeof *g);
+        NgJitStmt **rest = alloc(R, (size_t)(b->n - p - 1) * sizeof *rest);
+        NgJitStmt **head = alloc(R, (size_t)(p + 1) * sizeof *head);
+        if (!g || !rest || !head)
+            return;
+        memcpy(rest, b->stmts + p + 1, (size_t)(b->n - p - 1) * sizeof *rest);
+        *g = *s;
+        g->span.end_line = b->stmts[b->n - 1]->span.end_line;
+        g->span.end_col = b->stmts[b->n - 1]->span.end_col;
+        g->span.end_off = b->stmts[b->n - 1]->span.end_off;
+        NgJitBlock tail = {rest, b->n - p - 1};
+        if (s->body.n == 1) { /* if not c: D */
+            NgJitExpr *n = node(R, NG_JIT_E_UNARY, s->test->span);
+            if (!n)
+                return;
+            n->op = NG_JIT_OP_NOT;
+            n->lhs = s->test;
+            n->height = s->test->height + 1;
+            if (n->height > NG_JIT_MAX_DEPTH)
+                continue;
+            g->test = n;
+            g->body = tail;
+            g->else_line = 0;
+        } else {
+            g->body = (NgJitBlock){s->body.stmts, s->body.n - 1};
+            g->orelse = tail;
+            g->else_line = sp.line;
+        }
+        memcpy(head, b->stmts, (size_t)p * sizeof *head);
+        head[p] = g;
+        set_block(R, b, (NgJitBlock){head, p + 1});
+        guard_continues(R, s->body.n == 1 ? &g->body : &g->orelse);
+        const NgJitStmt *in = g->body.n == 1 ? g->body.stmts[0] : NULL;
+        if (s->body.n == 1 && in && in->kind == NG_JIT_S_IF && !in->orelse.n) { /* if not c and t: (a search's) */
+            NgJitExpr *both = node(R, NG_JIT_E_BOOLOP, g->test->span);
+            if (!both)
+                return;
+            both->op = NG_JIT_OP_AND;
+            both->lhs = g->test;
+            both->rhs = in->test;
+            both->height = (g->test->height > in->test->height ? g->test->height : in->test->height) + 1;
+            if (both->height > NG_JIT_MAX_DEPTH)
+                return;
+            g->test = both;
+            g->body = in->body;
+        }
+        return;
+    }
+}
+
 /* ---- reductions of a generator expression (gen_reductions) ----
  *
  *   out[i] = sum(X[i, j] ** 2 for j in range(m) if X[i, j] > 0)
@@ -2428,17 +2498,19 @@ static bool repython(NgJitExpr *e)
 {
     if (!e)
         return false;
-    bool py = repython(e->lhs) | repython(e->rhs) | repython(e->cond);
+    bool py = repython(e->lhs);
+    py = repython(e->rhs) || py; /* (each kid recomputed, not only up to the first) */
+    py = repython(e->cond) || py;
     for (int i = 0; i < e->nitems && e->kind != NG_JIT_E_STR; i++)
-        py |= repython(e->items[i]);
+        py = repython(e->items[i]) || py;
     switch (e->kind) {
     case NG_JIT_E_DICT:
         for (int i = 0; i < e->nitems; i++)
-            py |= repython(e->keys[i]);
+            py = repython(e->keys[i]) || py;
         break;
     case NG_JIT_E_CALL:
         for (int i = 0; i < e->nkeywords; i++)
-            py |= repython(e->keywords[i].value);
+            py = repython(e->keywords[i].value) || py;
         break;
     case NG_JIT_E_SET: case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP: case NG_JIT_E_GENEXP:
     case NG_JIT_E_LAMBDA: case NG_JIT_E_AWAIT: case NG_JIT_E_YIELD: case NG_JIT_E_YIELD_FROM:
@@ -2639,6 +2711,8 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
         bool keep = false;
         for (int k = 0; k < R->nkeep; k++)
             keep = keep || R->keep[k] == s->span.off;
+        if (s->kind == NG_JIT_S_FOR && !keep && !s->orelse.n)
+            guard_continues(R, &s->body);
         if (s->kind == NG_JIT_S_FOR && !keep) {
             int made = 0;
             gen_reductions(R, &s->body, &made);

@@ -378,3 +378,57 @@ def test_enumerate_zip_unpacked():
     f = jit(enum_zip_start)
     np.testing.assert_array_equal(enum_zip_start(a, b, c, np.zeros(1000)), f(a, b, c, np.zeros(1000)))
     assert kinds(f) == ["parallel"], f.loop_report()
+
+
+# ---- a continue before a search's test ----------------------------------------------------------
+
+def search_with_continue(x, t):
+    for i in range(len(x)):
+        if x[i] < 0:
+            continue
+        if x[i] > t:
+            return i
+    return -1
+
+
+def break_with_continues(x, t):
+    r = -1
+    for i in range(len(x)):
+        if x[i] < 0:
+            continue
+        if x[i] == 5.0:
+            continue
+        if x[i] > t:
+            r = i
+            break
+    return r
+
+
+def continue_then_store(x, out):
+    for i in range(len(x)):
+        if x[i] < 0:
+            out[i] = -1.0
+            continue
+        out[i] = math.sqrt(x[i])
+    return out
+
+
+@pytest.mark.parametrize("at", [0, 1, 777, 99_998, None])
+def test_continue_before_the_test_is_a_parallel_search(at):
+    x = np.random.default_rng(11).standard_normal(100_000)
+    x[::7] = -20.0
+    if at is not None:
+        x[at] = 30.0
+        x[at + 1] = -40.0
+    for fn in (search_with_continue, break_with_continues):
+        f = jit(fn)
+        assert fn(x, 9.0) == f(x, 9.0)
+        rep = f.loop_report()[0]
+        assert "parallel search" in rep["ran"] and "one thread" not in rep["ran"], rep
+
+
+def test_continue_after_stores():
+    x = np.random.default_rng(12).standard_normal(10_000)
+    f = jit(continue_then_store)
+    np.testing.assert_array_equal(continue_then_store(x, np.zeros_like(x)), f(x, np.zeros_like(x)))
+    assert kinds(f) == ["parallel"], f.loop_report()
