@@ -55,6 +55,9 @@ arrays of integers (a sparse matrix times a vector in CSR form, `x[indices[a:b]]
 largest neighbour, `np.max(v[nbrs[i]])`; groups' mean rows `np.sum(X[members[k]], axis=0)`).
 `--dir bench/jit_pingpong`: time steps that swap two grids (`u, v = v, u`) instead of copying one
 back (heat_2d's step on a 2-d grid, a 1-d three-point sweep): parallel sweeps in a host loop.
+`--dir bench/jit_frontend2`: loop bodies the front end compiles since the seventh bug hunt (round(v, 2)
+of Python floats, np.zeros((L, len(d))) of a dict, a tuple bound to a local, sum() of a generator
+expression over a row, enumerate(zip(a, b)) unpacked, a search with a `continue` before its test).
 """
 import argparse
 import copy
