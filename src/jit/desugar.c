@@ -2557,7 +2557,7 @@ static bool gen_hoist(Rewriter *R, NgJitBlock *b, int p, NgJitExpr **slot)
     const NgJitExpr *c = *slot;
     const char *fn = gen_fn(c);
     const NgJitExpr *g = c->items[0], *it = g->gens[0].iter;
-    NgJitSpan sp = c->span;
+    NgJitSpan sp = c->span, at = start_of(b->stmts[p]->span); /* (statements made: where it starts) */
     int var = g->gens[0].target->name_id;
     char gname[32], vname[32];
     int k = ++R->nloops;
@@ -2575,7 +2575,7 @@ static bool gen_hoist(Rewriter *R, NgJitBlock *b, int p, NgJitExpr **slot)
         NgJitExpr *start = fn[1] == 'u' ? (c->nitems == 2 ? dup(R, c->items[1]) : int_lit(R, 0, sp))
                                          : const_expr(R, fn[1] == 'n' ? NG_JIT_C_FALSE : NG_JIT_C_TRUE, sp);
         NgJitExpr *to = name(R, gname, NG_JIT_STORE, sp);
-        made[nmade++] = to ? assign(R, to, start, start_of(c->span)) : NULL;
+        made[nmade++] = to ? assign(R, to, start, at) : NULL;
         NgJitExpr *item = gen_marker(R, fn, NG_JIT_GEN_ITEM, elt, sp);
         if (fn[1] == 'u') {
             body = alloc(R, sizeof *body);
@@ -2583,7 +2583,7 @@ static bool gen_hoist(Rewriter *R, NgJitBlock *b, int p, NgJitExpr **slot)
             if (!body || !t || !item)
                 return false;
             body->kind = NG_JIT_S_AUGASSIGN;
-            body->span = sp;
+            body->span = at;
             body->target = t;
             body->op = NG_JIT_OP_ADD;
             body->value = item;
@@ -2595,13 +2595,13 @@ static bool gen_hoist(Rewriter *R, NgJitBlock *b, int p, NgJitExpr **slot)
                 item = n;
             }
             NgJitExpr *t = name(R, gname, NG_JIT_STORE, sp);
-            NgJitStmt *then[2] = {t ? assign(R, t, const_expr(R, fn[1] == 'n' ? NG_JIT_C_TRUE : NG_JIT_C_FALSE, sp), sp)
+            NgJitStmt *then[2] = {t ? assign(R, t, const_expr(R, fn[1] == 'n' ? NG_JIT_C_TRUE : NG_JIT_C_FALSE, sp), at)
                                     : NULL,
-                                  jump(R, NG_JIT_S_BREAK, sp)};
-            body = if_stmt(R, item, then, 2, sp);
+                                  jump(R, NG_JIT_S_BREAK, at)};
+            body = if_stmt(R, item, then, 2, at);
         }
         for (int q = g->gens[0].nifs - 1; q >= 0 && body; q--)
-            body = if_stmt(R, copy_with(R, g->gens[0].ifs[q], var, v), &body, 1, sp);
+            body = if_stmt(R, copy_with(R, g->gens[0].ifs[q], var, v), &body, 1, at);
     } else { /* min, max: the first element, then the others */
         int64_t step = 1;
         if (it->nitems == 3)
@@ -2612,19 +2612,19 @@ static bool gen_hoist(Rewriter *R, NgJitBlock *b, int p, NgJitExpr **slot)
         char ename[32];
         snprintf(ename, sizeof ename, "__ng_e%d", k);
         NgJitExpr *e = name(R, ename, NG_JIT_STORE, sp);
-        made[nmade++] = e ? assign(R, e, gen_marker(R, fn, NG_JIT_GEN_EMPTY, empty, sp), start_of(c->span)) : NULL;
+        made[nmade++] = e ? assign(R, e, gen_marker(R, fn, NG_JIT_GEN_EMPTY, empty, sp), at) : NULL;
         NgJitExpr *to = name(R, gname, NG_JIT_STORE, sp);
         NgJitExpr *first = copy_with(R, g->lhs, var, lo);
-        made[nmade++] = to && first ? assign(R, to, first, start_of(c->span)) : NULL;
+        made[nmade++] = to && first ? assign(R, to, first, at) : NULL;
         args[0] = binary(R, NG_JIT_OP_ADD, dup(R, lo), int_lit(R, step, sp), sp);
         args[1] = dup(R, hi);
         args[2] = int_lit(R, step, sp);
         NgJitExpr *t = name(R, gname, NG_JIT_STORE, sp);
         NgJitExpr *both = call(R, fn, (NgJitExpr *[]){name(R, gname, NG_JIT_LOAD, sp), elt}, 2, sp);
-        body = t && both ? assign(R, t, both, sp) : NULL;
+        body = t && both ? assign(R, t, both, at) : NULL;
     }
     int nargs = fn[1] == 'i' || fn[1] == 'a' ? 3 : it->nitems;
-    made[nmade++] = body ? loop_over(R, vname, args, nargs, &body, 1, sp) : NULL;
+    made[nmade++] = body ? loop_over(R, vname, args, nargs, &body, 1, at) : NULL;
     NgJitExpr *use = name(R, gname, NG_JIT_LOAD, sp);
     for (int i = 0; i < nmade; i++)
         if (!made[i])
