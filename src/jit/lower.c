@@ -5690,10 +5690,30 @@ static Val python_round(Lower *L, const NgJitExpr *e, int line)
     if (!cn)
         return unsupported(L, line, "round(x, n) of an int or a NumPy number with n not a constant");
     if (x.weak) { /* a Python int (or bool): itself for n >= 0, as an int */
-        if (nv < 0)
-            return unsupported(L, line, "round(x, n) of a Python int to negative n");
-        Val r = mkval(python_int(L, x, line), NG_INT64, true, x.nonneg);
-        return r;
+        Val xi = mkval(python_int(L, x, line), NG_INT64, true, x.nonneg);
+        if (nv >= 0 || xi.r == NG_IR_NONE)
+            return xi;
+        if (nv < -18) /* (10**19 and more: only 0 or a value beyond int64) */
+            return unsupported(L, line, "round(x, n) of a Python int to n below -18");
+        /* to the nearest multiple of p = 10**-n, ties to the even multiple: x - r, or x - r + p,
+         * r = x % p (Python's, in [0, p)); one addition, checked as Python-int arithmetic */
+        int64_t pv = 1;
+        for (int64_t i = nv; i < 0; i++)
+            pv *= 10;
+        NgIrKernel *k = L->k;
+        Val p = int_const(L, pv);
+        Val r = arith(L, NG_JIT_OP_MOD, xi, p, line), q = arith(L, NG_JIT_OP_FLOORDIV, xi, p, line);
+        if (r.r == NG_IR_NONE || q.r == NG_IR_NONE)
+            return NOVAL;
+        NgIrRef twice = ng_ir_binary(k, NG_OP_MUL, NG_INT64, r.r, ng_ir_const_i(k, NG_INT64, 2)); /* (< 2 * 10**18) */
+        NgIrRef odd = ng_ir_binary(k, NG_OP_NE, NG_BOOL, ng_ir_binary(k, NG_OP_BITAND, NG_INT64, q.r,
+                                                                        ng_ir_const_i(k, NG_INT64, 1)),
+                                   ng_ir_const_i(k, NG_INT64, 0));
+        NgIrRef up = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_binary(k, NG_OP_GT, NG_BOOL, twice, p.r),
+                                  ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, twice, p.r), odd));
+        NgIrRef step = ng_ir_select(k, up, ng_ir_binary(k, NG_OP_SUB, NG_INT64, p.r, r.r),
+                                    ng_ir_unary(k, NG_OP_NEG, NG_INT64, r.r));
+        return arith(L, NG_JIT_OP_ADD, xi, mkval(step, NG_INT64, true, false), line);
     }
     if (x.dt == NG_BOOL)
         return unsupported(L, line, "round() of a NumPy bool (Python's TypeError)");

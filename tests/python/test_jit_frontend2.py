@@ -101,6 +101,45 @@ def test_round_constant_digits_and_numpy_scalars():
     assert same_floats(round_numpy(x32, np.zeros_like(x32)), f(x32, np.zeros_like(x32)))
 
 
+def round_int_1(a, out):
+    for i in range(len(a)):
+        out[i] = round(int(a[i]), -1)
+    return out
+
+
+def round_int_3(a, out):
+    for i in range(len(a)):
+        out[i] = round(int(a[i]), -3)
+    return out
+
+
+def round_int_18(a, out):
+    for i in range(len(a)):
+        out[i] = round(int(a[i]), -18)
+    return out
+
+
+@pytest.mark.parametrize("fn", [round_int_1, round_int_3, round_int_18])
+def test_round_python_int_to_negative_digits(fn):
+    n = int(fn.__name__.split("_")[-1]) * -1
+    rng = np.random.default_rng(13)
+    a = np.concatenate([rng.integers(-10**18, 10**18, 5000), rng.integers(-5000, 5000, 5000),
+                        np.array([1250, 1350, -1250, -1350, 5, 15, 25, -5, -15, 0, 2**62, -2**62, 2**63 - 1,
+                                  -2**63 + 7, 10**18 // 2, -(10**18 // 2), 3 * 10**18 // 2])])
+    a = a[[abs(round(int(v), n)) < 2**63 for v in a]]  # (beyond int64: the jit's OverflowError)
+    f = jit(fn)
+    np.testing.assert_array_equal(fn(a, np.zeros_like(a)), f(a, np.zeros_like(a)))
+    assert kinds(f) == ["parallel"], f.loop_report()
+    big = np.array([2**63 - 1])  # (n -1, -3: beyond int64, which Python's store refuses too)
+    if abs(round(2**63 - 1, n)) >= 2**63:
+        with pytest.raises(OverflowError):
+            fn(big, np.zeros_like(big))
+        with pytest.raises(OverflowError):
+            f(big, np.zeros_like(big))
+    else:
+        np.testing.assert_array_equal(fn(big, np.zeros_like(big)), f(big, np.zeros_like(big)))
+
+
 def test_round_ints():
     a = np.random.default_rng(1).integers(-10**12, 10**12, 10_000)
     f = jit(round_ints)
