@@ -861,6 +861,71 @@ bool ng_jit_sizes_array(const NgJitStmt *loop, const char *name)
     return sizes_in(loop->body, loop->body, name);
 }
 
+static bool len_in_block(NgJitBlock b, const char *name);
+
+static bool len_in_expr(const NgJitExpr *e, const char *name)
+{
+    if (!e)
+        return false;
+    switch (e->kind) {
+    case NG_JIT_E_NAME: case NG_JIT_E_INT: case NG_JIT_E_FLOAT: case NG_JIT_E_IMAG: case NG_JIT_E_CONST:
+    case NG_JIT_E_STR: case NG_JIT_E_LAMBDA:
+        return false;
+    case NG_JIT_E_CALL:
+        if (e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 && e->nitems == 1 &&
+            e->items[0]->kind == NG_JIT_E_NAME && strcmp(e->items[0]->name, name) == 0)
+            return true;
+        for (int i = 0; i < e->nkeywords; i++)
+            if (len_in_expr(e->keywords[i].value, name))
+                return true;
+        break;
+    case NG_JIT_E_DICT:
+        for (int i = 0; i < e->nitems; i++)
+            if (len_in_expr(e->keys[i], name))
+                return true;
+        break;
+    case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP: case NG_JIT_E_GENEXP:
+        for (int i = 0; i < e->ngens; i++)
+            if (len_in_expr(e->gens[i].iter, name) || len_in_expr(e->gens[i].target, name))
+                return true;
+        for (int i = 0; i < e->ngens; i++)
+            for (int j = 0; j < e->gens[i].nifs; j++)
+                if (len_in_expr(e->gens[i].ifs[j], name))
+                    return true;
+        break;
+    default:
+        break;
+    }
+    if (len_in_expr(e->lhs, name) || len_in_expr(e->rhs, name) || len_in_expr(e->cond, name))
+        return true;
+    for (int i = 0; i < e->nitems; i++)
+        if (len_in_expr(e->items[i], name))
+            return true;
+    return false;
+}
+
+static bool len_in_block(NgJitBlock b, const char *name)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_DEF || s->kind == NG_JIT_S_OTHER)
+            continue;
+        if (len_in_expr(s->target, name) || len_in_expr(s->value, name) || len_in_expr(s->test, name))
+            return true;
+        for (int t = 0; t < s->ntargets; t++)
+            if (len_in_expr(s->targets[t], name))
+                return true;
+        if (len_in_block(s->body, name) || len_in_block(s->orelse, name))
+            return true;
+    }
+    return false;
+}
+
+bool ng_jit_takes_len(const NgJitStmt *loop, const char *name)
+{
+    return len_in_block(loop->body, name) || len_in_expr(loop->test, name);
+}
+
 /* A `for` iterable the jit compiles: range(...) or prange(...) with 1 to 3
  * positional arguments. */
 static bool range_like(const NgJitExpr *it)
@@ -998,6 +1063,8 @@ static bool known_keyword(const NgJitExpr *e, const char *kw)
 {
     NgJitCallKind k = ng_jit_call_kind(e);
     const char *fn = e->lhs->kind == NG_JIT_E_ATTR ? e->lhs->name : "";
+    if (k == NG_JIT_CALL_BUILTIN && e->nitems == 0 && e->nkeywords == 1) /* (desugar.c's gen_reductions) */
+        return strcmp(kw, NG_JIT_GEN_ITEM) == 0 || strcmp(kw, NG_JIT_GEN_EMPTY) == 0;
     if (k == NG_JIT_CALL_RANDOM) { /* (the parameters of any generator's function of that name) */
         for (NgJitRng g = 0; g < NG_JIT_RNGS; g++) {
             const NgJitRandomFn *rf = ng_jit_random_fn(e, g);

@@ -315,6 +315,9 @@ const NgJitExpr *ng_jit_measured(const NgJitExpr *e, int64_t *axis);
  * array (NgJitVarType.has_value). */
 bool ng_jit_sizes_array(const NgJitStmt *loop, const char *name);
 
+/* Whether the loop's body takes len(name) (a dict's length, which its kernel is made for). */
+bool ng_jit_takes_len(const NgJitStmt *loop, const char *name);
+
 /* The kind of a CALL node by the function it names (arguments not looked at). */
 NgJitCallKind ng_jit_call_kind(const NgJitExpr *call);
 

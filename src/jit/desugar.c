@@ -696,6 +696,21 @@ static void rewrite(Rewriter *R, NgJitStmt *s)
                (it->nitems == 1 || it->items[1]->kind == NG_JIT_E_NAME || it->items[1]->kind == NG_JIT_E_INT)) {
         index = t->items[0], seqs[0] = it->items[0], vals[0] = t->items[1], nseq = 1;
         start = it->nitems == 2 ? it->items[1] : NULL;
+    } else if (is_call_of(it, "enumerate") && (it->nitems == 1 || it->nitems == 2) &&
+               (t->kind == NG_JIT_E_TUPLE || t->kind == NG_JIT_E_LIST) && t->nitems == 2 &&
+               t->items[0]->kind == NG_JIT_E_NAME && is_call_of(it->items[0], "zip") && it->items[0]->nitems >= 1 &&
+               it->items[0]->nitems <= 8 && all_names(t->items[1], it->items[0]->nitems) &&
+               (it->nitems == 1 || it->items[1]->kind == NG_JIT_E_NAME || it->items[1]->kind == NG_JIT_E_INT)) {
+        /* for k, (p, q) in enumerate(zip(a, b)): zip's, with enumerate's index */
+        const NgJitExpr *z = it->items[0];
+        for (int i = 0; i < z->nitems; i++) {
+            if (!seq_ok(z->items[i]))
+                return;
+            seqs[i] = z->items[i], vals[i] = t->items[1]->items[i];
+        }
+        nseq = z->nitems;
+        index = t->items[0];
+        start = it->nitems == 2 ? it->items[1] : NULL;
     } else if (is_call_of(it, "zip") && it->nitems >= 1 && it->nitems <= 8 && all_names(t, it->nitems)) {
         for (int i = 0; i < it->nitems; i++) {
             if (!seq_ok(it->items[i]))
@@ -729,8 +744,9 @@ static void rewrite(Rewriter *R, NgJitStmt *s)
         for (int j = 0; j < i; j++)
             if (vals[i]->name_id == vals[j]->name_id)
                 return; /* (zip into one name twice: Python's last wins; left alone) */
-    if (index && index->name_id == vals[0]->name_id)
-        return;
+    for (int i = 0; i < nseq && index; i++)
+        if (index->name_id == vals[i]->name_id)
+            return;
     Seq qs[8];
     for (int i = 0; i < nseq; i++)
         if (!seq_of(R, seqs[i], &qs[i], 0))
@@ -1649,6 +1665,260 @@ static void rewrite_lets(Rewriter *R, NgJitStmt *loop)
     }
 }
 
+/* ---- tuples bound to a local (tuple_lets) ----
+ *
+ *   t = (x[i], 2 * x[i])          __ng_tup_t_0, __ng_tup_t_1 = x[i], 2 * x[i]
+ *   a, b = t                      a, b = __ng_tup_t_0, __ng_tup_t_1
+ *   out[i] = t[-1] + len(t)       out[i] = __ng_tup_t_1 + 2
+ *
+ * A local tuple becomes one name per item, where every mention of it is in the loop's body, every
+ * assignment of it is a tuple display of the same n items (none starred; the items are evaluated
+ * before any is bound, as Python's), and every read is t[c] (c an int literal in [-n, n)), len(t)
+ * or the value an assignment unpacks into n targets. */
+
+enum { MAX_TUPLE_LET = 8 };
+
+typedef struct TupleLet {
+    int id, n;
+    const char *item[MAX_TUPLE_LET]; /* the names of its items */
+} TupleLet;
+
+/* Whether every mention of t in e (a value, or a target other than t itself) is t[c] or len(t). */
+static bool tuple_reads_ok(const NgJitExpr *e, const TupleLet *t)
+{
+    if (!e)
+        return true;
+    int64_t c;
+    if (e->kind == NG_JIT_E_SUBSCRIPT && is_name(e->lhs, t->id))
+        return e->ctx == NG_JIT_LOAD && int_literal(e->rhs, &c) && c >= -t->n && c < t->n;
+    if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 &&
+        e->nitems == 1 && !e->nkeywords && is_name(e->items[0], t->id))
+        return true;
+    if (is_name(e, t->id))
+        return false;
+    Count n = {t->id, 0};
+    switch (e->kind) {
+    case NG_JIT_E_DICT: case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP:
+    case NG_JIT_E_GENEXP: case NG_JIT_E_LAMBDA: case NG_JIT_E_STR:
+        visit_names(e, count_one, &n);
+        return n.n == 0;
+    case NG_JIT_E_CALL:
+        for (int i = 0; i < e->nkeywords; i++)
+            if (!tuple_reads_ok(e->keywords[i].value, t))
+                return false;
+        break;
+    default:
+        break;
+    }
+    if (!tuple_reads_ok(e->lhs, t) || !tuple_reads_ok(e->rhs, t) || !tuple_reads_ok(e->cond, t))
+        return false;
+    for (int i = 0; i < e->nitems; i++)
+        if (!tuple_reads_ok(e->items[i], t))
+            return false;
+    return true;
+}
+
+/* A tuple display of n items, none starred. */
+static bool tuple_of(const NgJitExpr *e, int n)
+{
+    if (!e || (e->kind != NG_JIT_E_TUPLE && e->kind != NG_JIT_E_LIST) || e->nitems != n)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (e->items[i]->kind == NG_JIT_E_STARRED)
+            return false;
+    return true;
+}
+
+static bool tuple_block_ok(NgJitBlock b, const TupleLet *t)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_OTHER || s->kind == NG_JIT_S_DEF) {
+            if (count_stmt(s, t->id))
+                return false;
+            continue;
+        }
+        if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && is_name(s->targets[0], t->id)) {
+            if (s->value->kind != NG_JIT_E_TUPLE || !tuple_of(s->value, t->n) || !tuple_reads_ok(s->value, t))
+                return false;
+            continue;
+        }
+        if (s->kind == NG_JIT_S_ASSIGN && is_name(s->value, t->id)) {
+            if (s->ntargets != 1 || !tuple_of(s->targets[0], t->n) || !tuple_reads_ok(s->targets[0], t))
+                return false;
+            continue;
+        }
+        const NgJitExpr *parts[4] = {s->target, s->value, s->test, s->annotation};
+        for (int k = 0; k < 4; k++)
+            if (!tuple_reads_ok(parts[k], t))
+                return false;
+        for (int k = 0; k < s->ntargets; k++)
+            if (!tuple_reads_ok(s->targets[k], t))
+                return false;
+        if (!tuple_block_ok(s->body, t) || !tuple_block_ok(s->orelse, t))
+            return false;
+    }
+    return true;
+}
+
+/* A tuple display of t's item names. */
+static NgJitExpr *tuple_items(Rewriter *R, const TupleLet *t, NgJitCtx ctx, NgJitSpan sp)
+{
+    NgJitExpr *e = node(R, NG_JIT_E_TUPLE, sp);
+    NgJitExpr **items = alloc(R, (size_t)t->n * sizeof *items);
+    if (!e || !items)
+        return NULL;
+    for (int k = 0; k < t->n; k++)
+        if (!(items[k] = name(R, t->item[k], ctx, sp)))
+            return NULL;
+    e->ctx = ctx;
+    e->items = items;
+    e->nitems = t->n;
+    e->height = 2;
+    return e;
+}
+
+static void tuple_uses(Rewriter *R, NgJitExpr **slot, const TupleLet *t)
+{
+    NgJitExpr *e = *slot;
+    if (!e || R->st != NG_OK)
+        return;
+    int64_t c;
+    if (e->kind == NG_JIT_E_SUBSCRIPT && is_name(e->lhs, t->id) && int_literal(e->rhs, &c)) {
+        NgJitExpr *v = name(R, t->item[c < 0 ? c + t->n : c], NG_JIT_LOAD, e->span);
+        if (v)
+            set_expr(R, slot, v);
+        return;
+    }
+    if (e->kind == NG_JIT_E_CALL && e->lhs->kind == NG_JIT_E_NAME && strcmp(e->lhs->name, "len") == 0 &&
+        e->nitems == 1 && is_name(e->items[0], t->id)) {
+        NgJitExpr *v = int_lit(R, t->n, e->span);
+        if (v)
+            set_expr(R, slot, v);
+        return;
+    }
+    switch (e->kind) {
+    case NG_JIT_E_DICT: case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP:
+    case NG_JIT_E_GENEXP: case NG_JIT_E_LAMBDA: case NG_JIT_E_STR:
+        return; /* (no mention: tuple_reads_ok) */
+    case NG_JIT_E_CALL:
+        for (int i = 0; i < e->nkeywords; i++)
+            tuple_uses(R, &e->keywords[i].value, t);
+        break;
+    default:
+        break;
+    }
+    tuple_uses(R, &e->lhs, t);
+    tuple_uses(R, &e->rhs, t);
+    tuple_uses(R, &e->cond, t);
+    for (int i = 0; i < e->nitems; i++)
+        tuple_uses(R, &e->items[i], t);
+}
+
+static void tuple_uses_block(Rewriter *R, NgJitBlock b, const TupleLet *t)
+{
+    for (int i = 0; i < b.n && R->st == NG_OK; i++) {
+        NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_OTHER || s->kind == NG_JIT_S_DEF)
+            continue;
+        if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && is_name(s->targets[0], t->id)) {
+            tuple_uses(R, &s->value, t);
+            NgJitExpr *to = tuple_items(R, t, NG_JIT_STORE, s->targets[0]->span);
+            if (to)
+                set_expr(R, &s->targets[0], to);
+            continue;
+        }
+        if (s->kind == NG_JIT_S_ASSIGN && is_name(s->value, t->id)) {
+            tuple_uses(R, &s->targets[0], t);
+            NgJitExpr *from = tuple_items(R, t, NG_JIT_LOAD, s->value->span);
+            if (from)
+                set_expr(R, &s->value, from);
+            continue;
+        }
+        tuple_uses(R, &s->target, t);
+        tuple_uses(R, &s->value, t);
+        tuple_uses(R, &s->test, t);
+        for (int k = 0; k < s->ntargets; k++)
+            tuple_uses(R, &s->targets[k], t);
+        tuple_uses_block(R, s->body, t);
+        tuple_uses_block(R, s->orelse, t);
+    }
+}
+
+/* The names assigned a tuple display in b (nested blocks too), into ids (at most cap). */
+static int tuple_names(NgJitBlock b, int *ids, int n, int cap)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_OTHER || s->kind == NG_JIT_S_DEF)
+            continue;
+        if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_NAME &&
+            s->value->kind == NG_JIT_E_TUPLE && n < cap) {
+            bool seen = false;
+            for (int k = 0; k < n; k++)
+                seen = seen || ids[k] == s->targets[0]->name_id;
+            if (!seen)
+                ids[n++] = s->targets[0]->name_id;
+        }
+        n = tuple_names(s->body, ids, n, cap);
+        n = tuple_names(s->orelse, ids, n, cap);
+    }
+    return n;
+}
+
+/* The length of the first tuple display assigned to name id in b, -1 without one. */
+static int tuple_length(NgJitBlock b, int id)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_OTHER || s->kind == NG_JIT_S_DEF)
+            continue;
+        if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && is_name(s->targets[0], id) &&
+            s->value->kind == NG_JIT_E_TUPLE)
+            return s->value->nitems;
+        int n = tuple_length(s->body, id);
+        if (n < 0)
+            n = tuple_length(s->orelse, id);
+        if (n >= 0)
+            return n;
+    }
+    return -1;
+}
+
+static void tuple_lets(Rewriter *R, NgJitStmt *loop)
+{
+    int ids[16];
+    int nids = tuple_names(loop->body, ids, 0, 16);
+    for (int q = 0; q < nids && R->st == NG_OK; q++) {
+        TupleLet t = {.id = ids[q], .n = -1};
+        if (count_block(R->scope, t.id) != count_block(loop->body, t.id))
+            continue; /* (mentioned outside the loop's body) */
+        t.n = tuple_length(loop->body, t.id);
+        if (t.n < 1 || t.n > MAX_TUPLE_LET || !tuple_block_ok(loop->body, &t))
+            continue;
+        const char *src = R->ast->names[t.id];
+        bool named = true;
+        for (int k = 0; k < t.n && named; k++) {
+            char buf[160];
+            snprintf(buf, sizeof buf, "__ng_tup_%s_%d", src, k);
+            int id = name_id(R, buf);
+            named = id >= 0;
+            t.item[k] = named ? R->ast->names[id] : NULL;
+        }
+        if (!named)
+            break;
+        int mark = R->nlog;
+        R->budget = REWRITE_BUDGET;
+        R->over = false;
+        tuple_uses_block(R, loop->body, &t);
+        if (R->over || R->st != NG_OK || reheight_block(loop->body) > NG_JIT_MAX_DEPTH) {
+            undo(R, mark);
+            reheight_block(loop->body);
+        }
+        R->nlog = mark;
+    }
+}
+
 /* ---- return inside a loop (return_loops) ----
  *
  *   for i in range(n):                  __ng_ret = 0
@@ -2054,6 +2324,355 @@ static void hand_argmax(Rewriter *R, NgJitStmt *s)
 
 /* Inside a loop body a hand argmax's best is bound by a statement just before its loop (the
  * body is one kernel); at a function's top level the launch binds it (FOR.pre_name). */
+/* ---- a `continue` that skips the rest of a loop's body (guard_continues) ----
+ *
+ *   for i in range(n):                 for i in range(n):
+ *       A                                  A
+ *       if c:                              if c:
+ *           B                                  B
+ *           continue                       else:
+ *       D                                      D
+ *
+ * (`if not c: D` where B is empty; `if not c and t: E` where D is `if t: E` alone), so that a
+ * search (`if x[i] > t: return i` after the continue) is still one. Only an `if` with no else, at
+ * the body's top level (or the top level of a tail made so), whose block ends with the continue. */
+static void guard_continues(Rewriter *R, NgJitBlock *b)
+{
+    for (int p = 0; p < b->n - 1 && R->st == NG_OK; p++) {
+        NgJitStmt *s = b->stmts[p];
+        if (s->kind != NG_JIT_S_IF || s->orelse.n || s->body.n < 1 ||
+            s->body.stmts[s->body.n - 1]->kind != NG_JIT_S_CONTINUE)
+            continue;
+        NgJitSpan sp = start_of(b->stmts[p + 1]->span);
+        NgJitStmt *g = alloc(R, sizeof *g);
+        NgJitStmt **rest = alloc(R, (size_t)(b->n - p - 1) * sizeof *rest);
+        NgJitStmt **head = alloc(R, (size_t)(p + 1) * sizeof *head);
+        if (!g || !rest || !head)
+            return;
+        memcpy(rest, b->stmts + p + 1, (size_t)(b->n - p - 1) * sizeof *rest);
+        *g = *s;
+        g->span.end_line = b->stmts[b->n - 1]->span.end_line;
+        g->span.end_col = b->stmts[b->n - 1]->span.end_col;
+        g->span.end_off = b->stmts[b->n - 1]->span.end_off;
+        NgJitBlock tail = {rest, b->n - p - 1};
+        if (s->body.n == 1) { /* if not c: D */
+            NgJitExpr *n = node(R, NG_JIT_E_UNARY, s->test->span);
+            if (!n)
+                return;
+            n->op = NG_JIT_OP_NOT;
+            n->lhs = s->test;
+            n->height = s->test->height + 1;
+            if (n->height > NG_JIT_MAX_DEPTH)
+                continue;
+            g->test = n;
+            g->body = tail;
+            g->else_line = 0;
+        } else {
+            g->body = (NgJitBlock){s->body.stmts, s->body.n - 1};
+            g->orelse = tail;
+            g->else_line = sp.line;
+        }
+        memcpy(head, b->stmts, (size_t)p * sizeof *head);
+        head[p] = g;
+        set_block(R, b, (NgJitBlock){head, p + 1});
+        guard_continues(R, s->body.n == 1 ? &g->body : &g->orelse);
+        const NgJitStmt *in = g->body.n == 1 ? g->body.stmts[0] : NULL;
+        if (s->body.n == 1 && in && in->kind == NG_JIT_S_IF && !in->orelse.n) { /* if not c and t: (a search's) */
+            NgJitExpr *both = node(R, NG_JIT_E_BOOLOP, g->test->span);
+            if (!both)
+                return;
+            both->op = NG_JIT_OP_AND;
+            both->lhs = g->test;
+            both->rhs = in->test;
+            both->height = (g->test->height > in->test->height ? g->test->height : in->test->height) + 1;
+            if (both->height > NG_JIT_MAX_DEPTH)
+                return;
+            g->test = both;
+            g->body = in->body;
+        }
+        return;
+    }
+}
+
+/* ---- reductions of a generator expression (gen_reductions) ----
+ *
+ *   out[i] = sum(X[i, j] ** 2 for j in range(m) if X[i, j] > 0)
+ * becomes
+ *   __ng_g1 = 0
+ *   for __ng_v1 in range(m):
+ *       if X[i, __ng_v1] > 0:
+ *           __ng_g1 += sum(__ng_item=X[i, __ng_v1] ** 2)
+ *   out[i] = __ng_g1
+ * Python's order and start: sum(g, start) starts from start; any(g) (all(g)) is False (True)
+ * until an element is true (false), then breaks:
+ *   __ng_g1 = False
+ *   for __ng_v1 in range(...):
+ *       if any(__ng_item=e):
+ *           __ng_g1 = True
+ *           break
+ * min(g) and max(g) (no `if`, a step written as a literal) take the first element, then each
+ * later one as max(__ng_g1, e) does (Python's max keeps the first of equal ones):
+ *   __ng_e1 = max(__ng_empty=a >= b)
+ *   __ng_g1 = e(a)
+ *   for __ng_v1 in range(a + step, b, step):
+ *       __ng_g1 = max(__ng_g1, e(__ng_v1))
+ * The call must be evaluated whenever its statement is (an assignment's or an expression's value,
+ * an `if`'s test; not under `and`, `or`, `x if c else y`, or a comparison's later operands), its
+ * generator one `for` over range() of pure arguments (names, literals, operators, subscripts). */
+
+static const char *gen_fn(const NgJitExpr *e)
+{
+    static const char *const fns[] = {"sum", "min", "max", "any", "all", NULL};
+    if (!e || e->kind != NG_JIT_E_CALL || e->lhs->kind != NG_JIT_E_NAME || e->nkeywords || e->nitems < 1 ||
+        e->items[0]->kind != NG_JIT_E_GENEXP)
+        return NULL;
+    const char *fn = NULL;
+    for (int i = 0; fns[i]; i++)
+        fn = strcmp(e->lhs->name, fns[i]) == 0 ? fns[i] : fn;
+    if (!fn || e->nitems > (fn[0] == 's' && fn[1] == 'u' ? 2 : 1))
+        return NULL;
+    const NgJitExpr *g = e->items[0];
+    if (g->ngens != 1 || g->gens[0].is_async || g->gens[0].target->kind != NG_JIT_E_NAME)
+        return NULL;
+    const NgJitExpr *it = g->gens[0].iter;
+    if (it->kind != NG_JIT_E_CALL || it->lhs->kind != NG_JIT_E_NAME || strcmp(it->lhs->name, "range") != 0 ||
+        it->nkeywords || it->nitems < 1 || it->nitems > 3)
+        return NULL;
+    for (int i = 0; i < it->nitems; i++)
+        if (it->items[i]->kind == NG_JIT_E_STARRED || !pure_expr(it->items[i]))
+            return NULL;
+    if (e->nitems == 2 && (e->items[1]->kind == NG_JIT_E_STARRED || e->items[1]->python))
+        return NULL;
+    int64_t step = 1;
+    if ((fn[1] == 'i' || fn[1] == 'a') && (g->gens[0].nifs || (it->nitems == 3 && !int_literal(it->items[2], &step)) ||
+                                           step == 0))
+        return NULL;
+    return fn;
+}
+
+/* The slot of the first generator reduction (gen_fn) e evaluates whenever it is evaluated. */
+static NgJitExpr **gen_slot(NgJitExpr **slot)
+{
+    NgJitExpr *e = *slot;
+    if (!e)
+        return NULL;
+    NgJitExpr **r = NULL;
+    switch (e->kind) {
+    case NG_JIT_E_BOOLOP:
+        return gen_slot(&e->lhs);
+    case NG_JIT_E_IFEXP:
+        return gen_slot(&e->cond);
+    case NG_JIT_E_COMPARE:
+        for (int i = 0; i < 2 && i < e->nitems && !r; i++)
+            r = gen_slot(&e->items[i]);
+        return r;
+    case NG_JIT_E_DICT: case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP:
+    case NG_JIT_E_GENEXP: case NG_JIT_E_LAMBDA: case NG_JIT_E_STR: case NG_JIT_E_NAMED:
+        return NULL;
+    case NG_JIT_E_CALL:
+        for (int i = 0; i < e->nitems && !r; i++) /* (the arguments first: an inner one is rewritten first) */
+            r = gen_slot(&e->items[i]);
+        if (r)
+            return r;
+        if (gen_fn(e))
+            return slot;
+        for (int i = 0; i < e->nkeywords && !r; i++)
+            r = gen_slot(&e->keywords[i].value);
+        return r;
+    default:
+        break;
+    }
+    if (!r)
+        r = gen_slot(&e->lhs);
+    if (!r)
+        r = gen_slot(&e->rhs);
+    if (!r)
+        r = gen_slot(&e->cond);
+    for (int i = 0; i < e->nitems && !r; i++)
+        r = gen_slot(&e->items[i]);
+    return r;
+}
+
+/* Recomputes e's `python` (parse.c: set where it or a part of it is Python syntax). */
+static bool repython(NgJitExpr *e)
+{
+    if (!e)
+        return false;
+    bool py = repython(e->lhs);
+    py = repython(e->rhs) || py; /* (each kid recomputed, not only up to the first) */
+    py = repython(e->cond) || py;
+    for (int i = 0; i < e->nitems && e->kind != NG_JIT_E_STR; i++)
+        py = repython(e->items[i]) || py;
+    switch (e->kind) {
+    case NG_JIT_E_DICT:
+        for (int i = 0; i < e->nitems; i++)
+            py = repython(e->keys[i]) || py;
+        break;
+    case NG_JIT_E_CALL:
+        for (int i = 0; i < e->nkeywords; i++)
+            py = repython(e->keywords[i].value) || py;
+        break;
+    case NG_JIT_E_SET: case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP: case NG_JIT_E_GENEXP:
+    case NG_JIT_E_LAMBDA: case NG_JIT_E_AWAIT: case NG_JIT_E_YIELD: case NG_JIT_E_YIELD_FROM:
+        return e->python = true;
+    case NG_JIT_E_STR:
+        return e->python;
+    default:
+        break;
+    }
+    return e->python = py;
+}
+
+static NgJitExpr *const_expr(Rewriter *R, NgJitConst v, NgJitSpan sp)
+{
+    NgJitExpr *e = node(R, NG_JIT_E_CONST, sp);
+    if (e)
+        e->cval = v;
+    return e;
+}
+
+/* fn(<keyword>=v) (NG_JIT_GEN_ITEM, NG_JIT_GEN_EMPTY) */
+static NgJitExpr *gen_marker(Rewriter *R, const char *fn, const char *kw, NgJitExpr *v, NgJitSpan sp)
+{
+    NgJitExpr *e = node(R, NG_JIT_E_CALL, sp), *f = name(R, fn, NG_JIT_LOAD, sp);
+    NgJitKeyword *k = alloc(R, sizeof *k);
+    int id = name_id(R, kw);
+    if (!e || !f || !k || !v || id < 0)
+        return NULL;
+    e->lhs = f;
+    k->name = R->ast->names[id];
+    k->name_id = id;
+    k->value = v;
+    k->span = sp;
+    e->keywords = k;
+    e->nkeywords = 1;
+    e->height = v->height + 1;
+    return e;
+}
+
+/* The statements that compute the generator reduction *slot into a new name, which replaces it;
+ * false where nothing was made. */
+static bool gen_hoist(Rewriter *R, NgJitBlock *b, int p, NgJitExpr **slot)
+{
+    const NgJitExpr *c = *slot;
+    const char *fn = gen_fn(c);
+    const NgJitExpr *g = c->items[0], *it = g->gens[0].iter;
+    NgJitSpan sp = c->span, at = start_of(b->stmts[p]->span); /* (statements made: where it starts) */
+    int var = g->gens[0].target->name_id;
+    char gname[32], vname[32];
+    int k = ++R->nloops;
+    snprintf(gname, sizeof gname, "__ng_g%d", k);
+    snprintf(vname, sizeof vname, "__ng_v%d", k);
+    NgJitExpr *v = name(R, vname, NG_JIT_LOAD, sp);
+    NgJitExpr *elt = v ? copy_with(R, g->lhs, var, v) : NULL;
+    NgJitStmt *made[3] = {0};
+    int nmade = 0;
+    NgJitExpr *args[3];
+    for (int i = 0; i < it->nitems; i++)
+        args[i] = dup(R, it->items[i]);
+    NgJitStmt *body = NULL;
+    if (fn[1] == 'u' || fn[1] == 'n' || fn[1] == 'l') { /* sum, any, all */
+        NgJitExpr *start = fn[1] == 'u' ? (c->nitems == 2 ? dup(R, c->items[1]) : int_lit(R, 0, sp))
+                                         : const_expr(R, fn[1] == 'n' ? NG_JIT_C_FALSE : NG_JIT_C_TRUE, sp);
+        NgJitExpr *to = name(R, gname, NG_JIT_STORE, sp);
+        made[nmade++] = to ? assign(R, to, start, at) : NULL;
+        NgJitExpr *item = gen_marker(R, fn, NG_JIT_GEN_ITEM, elt, sp);
+        if (fn[1] == 'u') {
+            body = alloc(R, sizeof *body);
+            NgJitExpr *t = name(R, gname, NG_JIT_STORE, sp);
+            if (!body || !t || !item)
+                return false;
+            body->kind = NG_JIT_S_AUGASSIGN;
+            body->span = at;
+            body->target = t;
+            body->op = NG_JIT_OP_ADD;
+            body->value = item;
+        } else {
+            if (fn[1] == 'l' && item) { /* all: not e */
+                NgJitExpr *n = node(R, NG_JIT_E_UNARY, sp);
+                if (n)
+                    n->op = NG_JIT_OP_NOT, n->lhs = item, n->height = item->height + 1;
+                item = n;
+            }
+            NgJitExpr *t = name(R, gname, NG_JIT_STORE, sp);
+            NgJitStmt *then[2] = {t ? assign(R, t, const_expr(R, fn[1] == 'n' ? NG_JIT_C_TRUE : NG_JIT_C_FALSE, sp), at)
+                                    : NULL,
+                                  jump(R, NG_JIT_S_BREAK, at)};
+            body = if_stmt(R, item, then, 2, at);
+        }
+        for (int q = g->gens[0].nifs - 1; q >= 0 && body; q--)
+            body = if_stmt(R, copy_with(R, g->gens[0].ifs[q], var, v), &body, 1, at);
+    } else { /* min, max: the first element, then the others */
+        int64_t step = 1;
+        if (it->nitems == 3)
+            int_literal(it->items[2], &step);
+        NgJitExpr *lo = it->nitems == 1 ? int_lit(R, 0, sp) : args[0];
+        NgJitExpr *hi = it->nitems == 1 ? args[0] : args[1];
+        NgJitExpr *empty = compare(R, step > 0 ? NG_JIT_OP_GE : NG_JIT_OP_LE, dup(R, lo), dup(R, hi), sp);
+        char ename[32];
+        snprintf(ename, sizeof ename, "__ng_e%d", k);
+        NgJitExpr *e = name(R, ename, NG_JIT_STORE, sp);
+        made[nmade++] = e ? assign(R, e, gen_marker(R, fn, NG_JIT_GEN_EMPTY, empty, sp), at) : NULL;
+        NgJitExpr *to = name(R, gname, NG_JIT_STORE, sp);
+        NgJitExpr *first = copy_with(R, g->lhs, var, lo);
+        made[nmade++] = to && first ? assign(R, to, first, at) : NULL;
+        args[0] = binary(R, NG_JIT_OP_ADD, dup(R, lo), int_lit(R, step, sp), sp);
+        args[1] = dup(R, hi);
+        args[2] = int_lit(R, step, sp);
+        NgJitExpr *t = name(R, gname, NG_JIT_STORE, sp);
+        NgJitExpr *both = call(R, fn, (NgJitExpr *[]){name(R, gname, NG_JIT_LOAD, sp), elt}, 2, sp);
+        body = t && both ? assign(R, t, both, at) : NULL;
+    }
+    int nargs = fn[1] == 'i' || fn[1] == 'a' ? 3 : it->nitems;
+    made[nmade++] = body ? loop_over(R, vname, args, nargs, &body, 1, at) : NULL;
+    NgJitExpr *use = name(R, gname, NG_JIT_LOAD, sp);
+    for (int i = 0; i < nmade; i++)
+        if (!made[i])
+            return false;
+    if (!use || R->over || R->st != NG_OK)
+        return false;
+    NgJitStmt *with[4];
+    for (int i = 0; i < nmade; i++)
+        with[i] = made[i];
+    with[nmade] = b->stmts[p];
+    set_expr(R, slot, use);
+    splice(R, b, p, with, nmade + 1);
+    return true;
+}
+
+/* Rewrites the generator reductions of the statements of b (and of the blocks in it). */
+static void gen_reductions(Rewriter *R, NgJitBlock *b, int *made)
+{
+    for (int p = 0; p < b->n && R->st == NG_OK; p++) {
+        NgJitStmt *s = b->stmts[p];
+        if (s->kind == NG_JIT_S_OTHER || s->kind == NG_JIT_S_DEF)
+            continue;
+        gen_reductions(R, &s->body, made);
+        gen_reductions(R, &s->orelse, made);
+        if (s->kind != NG_JIT_S_ASSIGN && s->kind != NG_JIT_S_AUGASSIGN && s->kind != NG_JIT_S_EXPR &&
+            s->kind != NG_JIT_S_IF)
+            continue;
+        NgJitExpr **slot = gen_slot(s->kind == NG_JIT_S_IF ? &s->test : &s->value);
+        if (!slot || ++*made > 64)
+            continue;
+        int mark = R->nlog, nloops = R->nloops;
+        R->budget = REWRITE_BUDGET;
+        R->over = false;
+        bool ok = gen_hoist(R, b, p, slot);
+        if (!ok || R->over || reheight_block(*b) > NG_JIT_MAX_DEPTH) {
+            undo(R, mark);
+            R->nloops = nloops;
+            reheight_block(*b);
+            repython(s->kind == NG_JIT_S_IF ? s->test : s->value);
+            R->nlog = mark;
+            continue;
+        }
+        R->nlog = mark;
+        repython(s->kind == NG_JIT_S_IF ? s->test : s->value);
+        p--; /* (the statements made, then this one again: a generator inside an element, or another) */
+    }
+}
+
 static void pre_lets(Rewriter *R, NgJitBlock *b, bool in_loop)
 {
     for (int p = 0; p < b->n && R->st == NG_OK; p++) {
@@ -2092,6 +2711,12 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
         bool keep = false;
         for (int k = 0; k < R->nkeep; k++)
             keep = keep || R->keep[k] == s->span.off;
+        if (s->kind == NG_JIT_S_FOR && !keep && !s->orelse.n)
+            guard_continues(R, &s->body);
+        if (s->kind == NG_JIT_S_FOR && !keep) {
+            int made = 0;
+            gen_reductions(R, &s->body, &made);
+        }
         if (s->kind == NG_JIT_S_FOR && !keep)
             name_slices(R, &s->body); /* (before its loops over them become range loops) */
         rewrite_block(R, s->body); /* (inner loops first: the body's stores are the written ones) */
@@ -2101,6 +2726,8 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
             rewrite(R, s);
         if (s->kind == NG_JIT_S_FOR && !keep)
             rewrite_lets(R, s);
+        if (s->kind == NG_JIT_S_FOR && !keep)
+            tuple_lets(R, s);
         if (s->kind == NG_JIT_S_FOR)
             hand_argmax(R, s);
     }

@@ -2,7 +2,8 @@
  * the analysis and the lowering see one form; the host plan keeps the
  * original source, so a loop the kernel cannot take still runs as written.
  *   - Loops over arrays as range loops: `for v in x`, `for i, v in
- *     enumerate(x)` and `for p, q in zip(a, b)` become `for k in
+ *     enumerate(x)`, `for p, q in zip(a, b)` and `for k, (p, q) in
+ *     enumerate(zip(a, b))` become `for k in
  *     range(len(x)): v = x[k]; ...`.
  *   - Lets, values a loop body makes and uses up, where nothing outside the
  *     body sees them: `w = s[a:b]` (w[i] reads s), `ix = [e for c in w]`
@@ -32,6 +33,13 @@
  * __ng_slice_bound(x) is a bound of the slice, an int as Python's slices
  * take it (TypeError for a float or a NumPy bool). */
 #define NG_JIT_WINDOW "__ng_window"
+
+/* What the rewrite of sum(), min(), max(), any() or all() of a generator expression over a range
+ * leaves (gen_reductions, desugar.c): fn(__ng_item=e) is an element e as fn takes it (sum: e,
+ * any/all: its truth), fn(__ng_empty=c) raises fn's ValueError of no element where c holds. The
+ * call keeps the builtin's name, whose binding the launch checks. */
+#define NG_JIT_GEN_ITEM "__ng_item"
+#define NG_JIT_GEN_EMPTY "__ng_empty"
 #define NG_JIT_SLICE_BOUND "__ng_slice_bound"
 
 /* Rewrites every such loop of ast (module level, functions, nested loops);

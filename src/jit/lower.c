@@ -5494,9 +5494,10 @@ static NgOp np_reduction(const char *fn)
 /* np.round(x, decimals=0) (np.around) of a number as NumPy rounds an array: a float to the
  * nearest even at `decimals` places, through x * 10**decimals (x / 10**-decimals where negative:
  * NumPy's power_of_ten, in x's dtype); an integer stays itself. */
+static Val np_round_val(Lower *L, Val x, int64_t d, int line);
+
 static Val np_round(Lower *L, const NgJitExpr *e, const char *fn)
 {
-    NgIrKernel *k = L->k;
     int line = e->span.line;
     if (!check_args(L, e, 1, 2, fn))
         return NOVAL;
@@ -5512,6 +5513,13 @@ static Val np_round(Lower *L, const NgJitExpr *e, const char *fn)
             return unsupported(L, line, "np.round() to decimals that are not a constant integer");
         d = const_i(L, dv.r);
     }
+    return np_round_val(L, x, d, line);
+}
+
+/* np_round's value: x (not a Python number) rounded to d decimals as NumPy does. */
+static Val np_round_val(Lower *L, Val x, int64_t d, int line)
+{
+    NgIrKernel *k = L->k;
     NgDType dt = x.dt;
     if (dt == NG_BOOL || ng_dtype_is_complex(dt) || (!ng_dtype_is_inexact(dt) && d < 0) || d > 400 || d < -400)
         return unsupported(L, line, "np.round() of a bool, of a complex number, or of an integer to negative decimals");
@@ -5523,6 +5531,194 @@ static Val np_round(Lower *L, const NgJitExpr *e, const char *fn)
     NgIrRef f = ng_ir_const_f(k, dt, ten);
     NgIrRef y = ng_ir_unary(k, NG_OP_RINT, dt, ng_ir_binary(k, d > 0 ? NG_OP_MUL : NG_OP_TRUEDIV, dt, x.r, f));
     return mkval(ng_ir_binary(k, d > 0 ? NG_OP_TRUEDIV : NG_OP_MUL, dt, y, f), dt, false, false);
+}
+
+/* 10**k (a power of `base`, 10 or 5) of an int64 k in [0, 22], exactly: a product of the
+ * powers for k's bits, each partial product a power below 10**22, so exact in float64. */
+static NgIrRef exact_power(Lower *L, NgIrRef kk, double base)
+{
+    NgIrKernel *k = L->k;
+    if (is_const(L, kk)) {
+        double p = 1.0;
+        for (int64_t i = const_i(L, kk); i > 0; i--)
+            p *= base;
+        return ng_ir_const_f(k, NG_FLOAT64, p);
+    }
+    NgIrRef p = ng_ir_const_f(k, NG_FLOAT64, 1.0);
+    double b = base;
+    for (int bit = 0; bit < 5; bit++, b *= b) {
+        NgIrRef set = ng_ir_binary(k, NG_OP_NE, NG_BOOL,
+                                   ng_ir_binary(k, NG_OP_BITAND, NG_INT64, kk, ng_ir_const_i(k, NG_INT64, 1 << bit)),
+                                   ng_ir_const_i(k, NG_INT64, 0));
+        p = ng_ir_binary(k, NG_OP_MUL, NG_FLOAT64, p,
+                         ng_ir_select(k, set, ng_ir_const_f(k, NG_FLOAT64, b), ng_ir_const_f(k, NG_FLOAT64, 1.0)));
+    }
+    return p;
+}
+
+/* The rounding error of a * b (a + b's exact product is a * b + the result), Dekker's product
+ * of Veltkamp halves (the targets do not fuse a multiply and an add); exact where nothing
+ * overflows or underflows. */
+static NgIrRef product_error(Lower *L, NgIrRef a, NgIrRef b, NgIrRef ab)
+{
+    NgIrKernel *k = L->k;
+#define B(op, x, y) ng_ir_binary(k, op, NG_FLOAT64, x, y)
+    NgIrRef split = ng_ir_const_f(k, NG_FLOAT64, 134217729.0); /* 2**27 + 1 */
+    NgIrRef ca = B(NG_OP_MUL, split, a), cb = B(NG_OP_MUL, split, b);
+    NgIrRef ah = B(NG_OP_SUB, ca, B(NG_OP_SUB, ca, a)), al = B(NG_OP_SUB, a, ah);
+    NgIrRef bh = B(NG_OP_SUB, cb, B(NG_OP_SUB, cb, b)), bl = B(NG_OP_SUB, b, bh);
+    NgIrRef e = B(NG_OP_SUB, B(NG_OP_MUL, ah, bh), ab);
+    e = B(NG_OP_ADD, e, B(NG_OP_MUL, ah, bl));
+    e = B(NG_OP_ADD, e, B(NG_OP_MUL, al, bh));
+    return B(NG_OP_ADD, e, B(NG_OP_MUL, al, bl));
+#undef B
+}
+
+/* round(x, n) of a Python float x and an int n as CPython's: x's exact value rounded to n
+ * decimals (ties to even), then the float nearest that decimal. Exactly so for n in [-22, 22],
+ * where 10**|n| is a float64: for n >= 0, |x| * 10**n as a float and its exact error
+ * (product_error) say on which side of the half the exact product lies, and the rounded integer
+ * m (below 2**53) over 10**n is one correctly rounded division; for n < 0, |x| / 2**-n over
+ * 5**-n, floored, leaves an exact remainder (Sterbenz, then Dekker) against 5**-n / 2, and m
+ * times 10**-n is one rounding. A product of 2**53 or more is x itself (10**-n is below x's
+ * spacing), one below a quarter is 0.0 with x's sign, NaN and infinities are themselves, as are
+ * n from 324 on (n below -308: 0.0 with x's sign: CPython's limits). Other n need more
+ * precision than a float64's: a constant one is refused, one of a parameter sends the loop to
+ * Python before it starts (python_if); one that changes in the loop is refused. */
+static Val python_round_float(Lower *L, Val x, Val n, int line)
+{
+    NgIrKernel *k = L->k;
+#define B(op, a, b) ng_ir_binary(k, op, NG_FLOAT64, a, b)
+#define C(op, a, b) ng_ir_binary(k, op, NG_BOOL, a, b)
+#define F(c) ng_ir_const_f(k, NG_FLOAT64, c)
+#define I(c) ng_ir_const_i(k, NG_INT64, c)
+    NgIrRef xr = as(L, x, NG_FLOAT64), nr = as(L, n, NG_INT64);
+    bool cn = is_const(L, nr);
+    int64_t nv = cn ? const_i(L, nr) : 0;
+    if (cn && nv > 323)
+        return mkval(xr, NG_FLOAT64, true, false);
+    if (cn && nv < -308)
+        return mkval(ng_ir_binary(k, NG_OP_COPYSIGN, NG_FLOAT64, F(0.0), xr), NG_FLOAT64, true, false);
+    if (cn && (nv > 22 || nv < -22))
+        return unsupported(L, line, "round(x, n) of a Python float to more than 22 digits either side of the point "
+                                    "(Python's exact decimal rounding there needs more precision than a float64's)");
+    if (!cn && !invariant(L, nr))
+        return unsupported(L, line, "round(x, n) of a Python float with n changing in the loop");
+    NgIrRef far = NG_IR_NONE; /* (a runtime n beyond CPython's limits: x, or 0.0) */
+    if (!cn) {
+        NgIrRef beyond = C(NG_OP_LOGOR, C(NG_OP_GT, nr, I(323)), C(NG_OP_LT, nr, I(-308)));
+        NgIrRef hard = C(NG_OP_LOGAND, C(NG_OP_LOGOR, C(NG_OP_GT, nr, I(22)), C(NG_OP_LT, nr, I(-22))),
+                         ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, beyond));
+        python_if(L, hard, ng_jit_raise_code(NG_JIT_RAISE_ROUND_DIGITS, line, 0));
+        L->python_body = true;
+        far = C(NG_OP_GT, nr, I(323));
+        /* (beyond: a small n in the arithmetic below, whose result the selects at the end replace) */
+        nr = ng_ir_select(k, beyond, I(0), nr);
+    }
+    NgIrRef neg = C(NG_OP_LT, nr, I(0));
+    NgIrRef kk = ng_ir_select(k, neg, ng_ir_unary(k, NG_OP_NEG, NG_INT64, nr), nr);
+    if (cn)
+        kk = I(nv < 0 ? -nv : nv);
+    NgIrRef ax = ng_ir_unary(k, NG_OP_FABS, NG_FLOAT64, xr);
+    NgIrRef p = exact_power(L, kk, 10.0);
+    NgIrRef two53 = F(9007199254740992.0);
+    NgIrRef m_pos = NG_IR_NONE, keep_pos = NG_IR_NONE, zero_pos = NG_IR_NONE;
+    NgIrRef m_neg = NG_IR_NONE, keep_neg = NG_IR_NONE, zero_neg = NG_IR_NONE;
+    if (!cn || nv >= 0) { /* n >= 0: ax * p = y + e exactly */
+        NgIrRef y = B(NG_OP_MUL, ax, p), e = product_error(L, ax, p, y);
+        NgIrRef r = ng_ir_unary(k, NG_OP_FLOOR, NG_FLOAT64, y);
+        NgIrRef h = B(NG_OP_SUB, F(0.5), B(NG_OP_SUB, y, r)); /* (exact: see above) */
+        NgIrRef half = B(NG_OP_MUL, r, F(0.5));
+        NgIrRef odd = C(NG_OP_NE, ng_ir_unary(k, NG_OP_FLOOR, NG_FLOAT64, half), half);
+        NgIrRef up = C(NG_OP_LOGOR, C(NG_OP_GT, e, h), C(NG_OP_LOGAND, C(NG_OP_EQ, e, h), odd));
+        m_pos = B(NG_OP_TRUEDIV, B(NG_OP_ADD, r, ng_ir_select(k, up, F(1.0), F(0.0))), p);
+        keep_pos = C(NG_OP_LOGOR, C(NG_OP_GT, y, two53), C(NG_OP_LOGAND, C(NG_OP_EQ, y, two53), C(NG_OP_GT, e, F(0.0))));
+        zero_pos = C(NG_OP_LT, y, F(0.25));
+    }
+    if (!cn || nv < 0) { /* n < 0: (ax / 2**k) / 5**k = r + rho / 5**k, rho exact */
+        NgIrRef f = exact_power(L, kk, 5.0);
+        NgIrRef xs = ng_ir_binary(k, NG_OP_LDEXP, NG_FLOAT64, ax, ng_ir_unary(k, NG_OP_NEG, NG_INT64, kk));
+        NgIrRef r = ng_ir_unary(k, NG_OP_FLOOR, NG_FLOAT64, B(NG_OP_TRUEDIV, xs, f));
+        NgIrRef rf = B(NG_OP_MUL, r, f);
+        NgIrRef rho = B(NG_OP_SUB, B(NG_OP_SUB, xs, rf), product_error(L, r, f, rf));
+        NgIrRef rho2 = B(NG_OP_MUL, rho, F(2.0));
+        NgIrRef half = B(NG_OP_MUL, r, F(0.5));
+        NgIrRef odd = C(NG_OP_NE, ng_ir_unary(k, NG_OP_FLOOR, NG_FLOAT64, half), half);
+        NgIrRef up = C(NG_OP_LOGOR, C(NG_OP_GT, rho2, f), C(NG_OP_LOGAND, C(NG_OP_EQ, rho2, f), odd));
+        m_neg = B(NG_OP_MUL, B(NG_OP_ADD, r, ng_ir_select(k, up, F(1.0), F(0.0))), p);
+        keep_neg = C(NG_OP_GE, ax, B(NG_OP_MUL, two53, p));
+        zero_neg = C(NG_OP_LT, ax, B(NG_OP_MUL, F(0.25), p));
+    }
+    NgIrRef m = m_pos, keep = keep_pos, zero = zero_pos;
+    if (m == NG_IR_NONE)
+        m = m_neg, keep = keep_neg, zero = zero_neg;
+    else if (m_neg != NG_IR_NONE) {
+        m = ng_ir_select(k, neg, m_neg, m_pos);
+        keep = ng_ir_select(k, neg, keep_neg, keep_pos);
+        zero = ng_ir_select(k, neg, zero_neg, zero_pos);
+    }
+    NgIrRef finite = ng_ir_unary(k, NG_OP_ISFINITE, NG_BOOL, xr);
+    if (far != NG_IR_NONE) { /* (n beyond the limits: x itself from 324 on, else 0.0) */
+        keep = C(NG_OP_LOGOR, keep, far);
+        zero = ng_ir_select(k, C(NG_OP_EQ, as(L, n, NG_INT64), nr), zero, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, far));
+        keep = C(NG_OP_LOGAND, keep, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, zero));
+    }
+    NgIrRef v = ng_ir_select(k, zero, F(0.0), m);
+    v = ng_ir_binary(k, NG_OP_COPYSIGN, NG_FLOAT64, v, xr);
+    keep = C(NG_OP_LOGOR, keep, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, finite));
+    return mkval(ng_ir_select(k, keep, xr, v), NG_FLOAT64, true, false);
+#undef B
+#undef C
+#undef F
+#undef I
+}
+
+/* round(x, n) of a real number x and an int n (Python's int.__round__, float.__round__, or
+ * NumPy's scalar __round__: np.round's value in x's own dtype). */
+static Val python_round(Lower *L, const NgJitExpr *e, int line)
+{
+    Val x = expr(L, e->items[0]);
+    Val n = expr(L, e->items[1]);
+    if (!real_only(L, x, line, "round()") || n.r == NG_IR_NONE)
+        return NOVAL;
+    if (e->items[1]->kind == NG_JIT_E_CONST || n.chr || !ng_dtype_is_int(n.dt) || (n.dt == NG_UINT64 && !n.weak))
+        return unsupported(L, line, "round(x, n) with n not an int (n None, a float: as Python, round(x, None) "
+                                    "or a TypeError)");
+    bool cn = is_const(L, n.r);
+    int64_t nv = cn ? const_i(L, n.r) : 0;
+    if (x.weak && ng_dtype_is_float(x.dt))
+        return python_round_float(L, x, n, line);
+    if (!cn)
+        return unsupported(L, line, "round(x, n) of an int or a NumPy number with n not a constant");
+    if (x.weak) { /* a Python int (or bool): itself for n >= 0, as an int */
+        Val xi = mkval(python_int(L, x, line), NG_INT64, true, x.nonneg);
+        if (nv >= 0 || xi.r == NG_IR_NONE)
+            return xi;
+        if (nv < -18) /* (10**19 and more: only 0 or a value beyond int64) */
+            return unsupported(L, line, "round(x, n) of a Python int to n below -18");
+        /* to the nearest multiple of p = 10**-n, ties to the even multiple: x - r, or x - r + p,
+         * r = x % p (Python's, in [0, p)); one addition, checked as Python-int arithmetic */
+        int64_t pv = 1;
+        for (int64_t i = nv; i < 0; i++)
+            pv *= 10;
+        NgIrKernel *k = L->k;
+        Val p = int_const(L, pv);
+        Val r = arith(L, NG_JIT_OP_MOD, xi, p, line), q = arith(L, NG_JIT_OP_FLOORDIV, xi, p, line);
+        if (r.r == NG_IR_NONE || q.r == NG_IR_NONE)
+            return NOVAL;
+        NgIrRef twice = ng_ir_binary(k, NG_OP_MUL, NG_INT64, r.r, ng_ir_const_i(k, NG_INT64, 2)); /* (< 2 * 10**18) */
+        NgIrRef odd = ng_ir_binary(k, NG_OP_NE, NG_BOOL, ng_ir_binary(k, NG_OP_BITAND, NG_INT64, q.r,
+                                                                        ng_ir_const_i(k, NG_INT64, 1)),
+                                   ng_ir_const_i(k, NG_INT64, 0));
+        NgIrRef up = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_binary(k, NG_OP_GT, NG_BOOL, twice, p.r),
+                                  ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, twice, p.r), odd));
+        NgIrRef step = ng_ir_select(k, up, ng_ir_binary(k, NG_OP_SUB, NG_INT64, p.r, r.r),
+                                    ng_ir_unary(k, NG_OP_NEG, NG_INT64, r.r));
+        return arith(L, NG_JIT_OP_ADD, xi, mkval(step, NG_INT64, true, false), line);
+    }
+    if (x.dt == NG_BOOL)
+        return unsupported(L, line, "round() of a NumPy bool (Python's TypeError)");
+    return np_round_val(L, x, nv, line);
 }
 
 /* np.isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) of numbers as NumPy's: |a - b| <=
@@ -5832,6 +6028,9 @@ static Val len_of(Lower *L, const NgJitExpr *e)
     Sym *s = index_chain(L, a, ix, &n, &view);
     if (!s)
         return NOVAL;
+    if ((s->given->seq == NG_JIT_SEQ_DICT_CHR || s->given->seq == NG_JIT_SEQ_DICT_INT) && n == 0 && !view &&
+        s->given->has_value) /* (its length, which the kernel is made for: ng_jit_takes_len) */
+        return int_const(L, s->given->value);
     if (s->given->seq == NG_JIT_SEQ_DICT_CHR || s->given->seq == NG_JIT_SEQ_DICT_INT)
         return unsupported(L, e->span.line, "len() of a dict");
     if (newaxes_in(L, ix, n))
@@ -5922,9 +6121,35 @@ static Val window_of(Lower *L, const NgJitExpr *e)
     return mkval(ng_ir_select(k, bad, zero, w), NG_INT64, true, true); /* (no element read outside it) */
 }
 
+/* fn(__ng_item=e) and fn(__ng_empty=c), of desugar.c's gen_reductions: an element as sum(),
+ * any() or all() takes it, and min()'s or max()'s ValueError of no element. Python 3.12 on adds
+ * Python floats in sum() with compensated summation: such an element is refused. */
+static Val gen_marker(Lower *L, const NgJitExpr *e, const char *fn)
+{
+    int line = e->span.line;
+    const char *kw = e->keywords[0].name;
+    Val v = expr(L, e->keywords[0].value);
+    if (v.r == NG_IR_NONE)
+        return NOVAL;
+    if (strcmp(kw, NG_JIT_GEN_EMPTY) == 0) {
+        int which = strcmp(fn, "max") == 0 ? NG_JIT_EMPTY_MAX : NG_JIT_EMPTY_MIN;
+        raise_told_or_python(L, truth(L, v).r, ng_jit_raise_code(NG_JIT_RAISE_EMPTY, line, which));
+        return int_const(L, 0);
+    }
+    if (strcmp(fn, "sum") != 0)
+        return truth(L, v);
+    if (v.weak && (ng_dtype_is_float(v.dt) || ng_dtype_is_complex(v.dt)))
+        return unsupported(L, line, "sum() of a generator of Python floats (Python 3.12 on adds them with "
+                                    "compensated summation; NumPy floats, as x[j] is, add in order)");
+    return v;
+}
+
 static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
 {
     int line = e->span.line;
+    if (e->nitems == 0 && e->nkeywords == 1 && e->keywords[0].name &&
+        (strcmp(e->keywords[0].name, NG_JIT_GEN_ITEM) == 0 || strcmp(e->keywords[0].name, NG_JIT_GEN_EMPTY) == 0))
+        return gen_marker(L, e, fn);
     if (strcmp(fn, "len") == 0)
         return len_of(L, e);
     if (strcmp(fn, NG_JIT_SAME_SHAPE) == 0)
@@ -5991,10 +6216,9 @@ static Val builtin_call(Lower *L, const NgJitExpr *e, const char *fn)
         return np_reduce(L, e, fn, fn[0] == 's' ? NG_OP_ADD : fn[1] == 'n' ? NG_OP_LOGOR : NG_OP_LOGAND, true);
     if (strcmp(fn, "round") == 0) {
         /* round(x): to the nearest int, ties to even (rint in the default rounding mode) */
-        if (e->nitems == 2 && !e->nkeywords)
-            return fail(L, line, NG_ERR_UNSUPPORTED, "round(x, ndigits) is not supported in a compiled loop yet "
-                        "(Python rounds the exact decimal value); write np.round(x, ndigits) (NumPy's rounding, "
-                        "which can differ from Python's in the last digit), or round after the loop");
+        if (e->nitems == 2 && !e->nkeywords && e->items[0]->kind != NG_JIT_E_STARRED &&
+            e->items[1]->kind != NG_JIT_E_STARRED)
+            return python_round(L, e, line);
         if (!check_args(L, e, 1, 1, fn))
             return NOVAL;
         Val x = expr(L, e->items[0]);
@@ -10159,6 +10383,10 @@ static bool length_value(const Lower *L, const NgJitExpr *e, int64_t *v, char *w
     const NgJitVarType *g = s->kind == SYM_ARRAY ? s->given : NULL;
     if (g && k < 0)
         k += g->ndim;
+    if (g && g->has_value && e->kind == NG_JIT_E_CALL && (g->seq == NG_JIT_SEQ_DICT_CHR || g->seq == NG_JIT_SEQ_DICT_INT)) {
+        *v = g->value; /* len(d): the dict's length (ng_jit_takes_len) */
+        return true;
+    }
     if (!g || !g->has_value || (e->kind != NG_JIT_E_CALL && g->seq != NG_JIT_SEQ_ARRAY) ||
         g->seq == NG_JIT_SEQ_DICT_CHR || g->seq == NG_JIT_SEQ_DICT_INT || k < 0 || k >= g->ndim) {
         snprintf(why, size, "of a length, '%s', that is not the length of an array's axis the loop does not change",
@@ -10908,7 +11136,7 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
         ng_str_cat(out, t);
         if (v->has_value) { /* =<hex value>; (a small array's length), an array's =<hex extent>...; */
             ng_str_cat(out, "=");
-            if (v->is_array)
+            if (v->is_array && v->seq != NG_JIT_SEQ_DICT_CHR && v->seq != NG_JIT_SEQ_DICT_INT)
                 for (int d = 0; d < v->ndim; d++)
                     cat_hex(out, (uint64_t)v->shape[d]);
             else

@@ -169,6 +169,8 @@ typedef enum NgJitRaise {
     NG_JIT_RAISE_POW_BIG,       /* (NG_JIT_PYTHON only) pow(a, b, m) of a modulus from 2**32 on or b < 0 */
     NG_JIT_RAISE_STORE_RANGE,   /* (NG_JIT_PYTHON only) a store's index, checked before the loop, is
                                    out of range in some iteration: Python raises IndexError there */
+    NG_JIT_RAISE_ROUND_DIGITS,  /* (NG_JIT_PYTHON only) round(x, n) of a Python float with n beyond 22
+                                   either side of the point (lower.c python_round_float) */
     NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this) */
     NG_JIT_RAISE_CODES = 64,    /* (the multiplier of the line; times NG_JIT_RAISE_LINES, 2**25, which
                                    leaves the fields of KeyError and NG_JIT_RAISE_INT_BOUNDS their bits) */

@@ -1022,7 +1022,11 @@ static int dict_table(PyObject *v, NgDevice *dev, NgArray *arr, NgJitVarType *t,
     }
     int64_t span = hi - lo + 1;
     if (span > 4 * (int64_t)n + 65536) {
-        *why = "a dict whose int keys are spread too thinly for a table";
+        *why = chars ? "a dict whose 1-character str keys are spread too thinly for a table (their code points span "
+                       "more than 4 times the dict's length + 65536: a character far from the others, as an emoji "
+                       "among ASCII letters)"
+                     : "a dict whose int keys are spread too thinly for a table (they span more than 4 times the "
+                       "dict's length + 65536)";
         return 1;
     }
     int64_t *table = PyMem_Malloc((size_t)(span + 1) * sizeof *table);
@@ -1622,6 +1626,8 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
         {NG_JIT_RAISE_POW_BIG, "takes pow(a, b, m) of a modulus from 2**32 on or a negative b (an inverse)"},
         {NG_JIT_RAISE_EMPTY_SUM, "takes sum() or math.prod() of an empty row (Python's is the start itself)"},
         {NG_JIT_RAISE_INT_OVERFLOW, "computes a Python int beyond 64 bits (numgpu's are 64-bit)"},
+        {NG_JIT_RAISE_ROUND_DIGITS, "rounds a float to more than 22 digits either side of the point (Python's "
+                                    "exact decimal rounding there needs more precision than a float64's)"},
         {NG_JIT_RAISE_STORE_RANGE, "stores at an index out of range of the array (Python raises IndexError where "
                                    "it gets there)"},
     };
@@ -2621,7 +2627,12 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
         }
         if (r == 2)
             continue;
-        if (ln->sizes[i] && !L.types[L.n].is_array && !L.types[L.n].module && !PyBool_Check(v) &&
+        if (L.types[L.n].is_array && (L.types[L.n].seq == NG_JIT_SEQ_DICT_CHR || L.types[L.n].seq == NG_JIT_SEQ_DICT_INT)) {
+            if (ng_jit_takes_len(info->stmt, ln->names[i])) { /* len(d): the kernel is made for it */
+                L.types[L.n].has_value = true;
+                L.types[L.n].value = (int64_t)PyDict_Size(v);
+            }
+        } else if (ln->sizes[i] && !L.types[L.n].is_array && !L.types[L.n].module && !PyBool_Check(v) &&
             ng_dtype_is_int(L.types[L.n].dtype)) { /* a small array's length: the kernel is made for it */
             PyObject *ix = PyNumber_Index(v);
             int overflow = 0;

@@ -2051,6 +2051,81 @@ static const char *red_flags(const char *src)
 /* Hunt 7: max(e, s) is marked late (the lowering runs a float one in order); `>=` keeps the
  * last of equal values; the hand-written argmax and a loop over a tuple written in place
  * compile. */
+/* The seventh hunt's P02 forms (desugar.c): a tuple bound to a local, reductions of a generator
+ * expression over a range, a continue before a search's test, enumerate(zip()) unpacked. */
+static void test_frontend2(void)
+{
+    CHECK_EQ_STR("(def f (x o)\n"
+                 "  (for i (call range (call len x))\n"
+                 "    (= (tuple __ng_tup_t_0 __ng_tup_t_1) (tuple ([] x i) (* 2 ([] x i))))\n"
+                 "    (= (tuple a b) (tuple __ng_tup_t_0 __ng_tup_t_1))\n"
+                 "    (= ([] o i) (+ (+ a __ng_tup_t_1) 2))))\n",
+                 desugared("def f(x, o):\n"
+                           "    for i in range(len(x)):\n"
+                           "        t = (x[i], 2 * x[i])\n"
+                           "        a, b = t\n"
+                           "        o[i] = a + t[-1] + len(t)\n"));
+    /* (a tuple read after the loop, or read whole, stays) */
+    CHECK(strstr(desugared("def f(x, o):\n"
+                           "    for i in range(len(x)):\n"
+                           "        t = (x[i], 1)\n"
+                           "    return t\n"), "__ng_tup") == NULL);
+    CHECK(strstr(desugared("def f(x, o):\n"
+                           "    for i in range(len(x)):\n"
+                           "        t = (x[i], 1)\n"
+                           "        o[i] = g(t)\n"), "__ng_tup") == NULL);
+    CHECK_EQ_STR("(def f (X o)\n"
+                 "  (for i (call range ([] (. X shape) 0))\n"
+                 "    (= __ng_g1 0)\n"
+                 "    (for __ng_v1 (call range ([] (. X shape) 1))\n"
+                 "      (if (cmp ([] X (tuple i __ng_v1)) > 0)\n"
+                 "        (+= __ng_g1 (call sum (= __ng_item ([] X (tuple i __ng_v1)))))))\n"
+                 "    (= ([] o i) __ng_g1)))\n",
+                 desugared("def f(X, o):\n"
+                           "    for i in range(X.shape[0]):\n"
+                           "        o[i] = sum(X[i, j] for j in range(X.shape[1]) if X[i, j] > 0)\n"));
+    CHECK_EQ_STR("(def f (X o)\n"
+                 "  (for i (call range ([] (. X shape) 0))\n"
+                 "    (= __ng_e1 (call max (= __ng_empty (cmp 1 >= 9))))\n"
+                 "    (= __ng_g1 ([] X (tuple i 1)))\n"
+                 "    (for __ng_v1 (call range (+ 1 2) 9 2)\n"
+                 "      (= __ng_g1 (call max __ng_g1 ([] X (tuple i __ng_v1)))))\n"
+                 "    (= __ng_g2 False)\n"
+                 "    (for __ng_v2 (call range 3)\n"
+                 "      (if (call any (= __ng_item ([] X (tuple i __ng_v2))))\n"
+                 "        (= __ng_g2 True)\n"
+                 "        (break)))\n"
+                 "    (= ([] o i) (+ __ng_g1 __ng_g2))))\n",
+                 desugared("def f(X, o):\n"
+                           "    for i in range(X.shape[0]):\n"
+                           "        o[i] = max(X[i, j] for j in range(1, 9, 2)) + any(X[i, j] for j in range(3))\n"));
+    /* (under `and`, or a min with an `if`: left as written) */
+    CHECK(strstr(desugared("def f(X, o):\n"
+                           "    for i in range(X.shape[0]):\n"
+                           "        o[i] = X[i, 0] and sum(X[i, j] for j in range(3))\n"), "__ng_g") == NULL);
+    CHECK(strstr(desugared("def f(X, o):\n"
+                           "    for i in range(X.shape[0]):\n"
+                           "        o[i] = min(X[i, j] for j in range(3) if X[i, j])\n"), "__ng_g") == NULL);
+    const char *search = "def f(x, t):\n"
+                         "    for i in range(len(x)):\n"
+                         "        if x[i] < 0:\n"
+                         "            continue\n"
+                         "        if x[i] > t:\n"
+                         "            return i\n"
+                         "    return -1\n";
+    CHECK(strstr(desugared(search), "(if (and (not (cmp ([] x i) < 0)) (cmp ([] x i) > t))") != NULL);
+    CHECK_REPORT(search, "line 2: sequential search: returns from inside it (a search: the iteration that returns is "
+                         "found in parallel, then runs in order)\n");
+    CHECK_EQ_STR("(def f (a b o)\n"
+                 "  (for k (call range (call min (call len a) (call len b)))\n"
+                 "    (= p ([] a k))\n"
+                 "    (= q ([] b k))\n"
+                 "    (= ([] o k) (* p q))))\n",
+                 desugared("def f(a, b, o):\n"
+                           "    for k, (p, q) in enumerate(zip(a, b)):\n"
+                           "        o[k] = p * q\n"));
+}
+
 static void test_hunt7(void)
 {
     CHECK_EQ_STR("a:1:0 b:0:0 c:1:0 d:0:1 e:0:0",
@@ -2318,5 +2393,6 @@ int main(void)
     test_new_arrays();
     test_hunt7();
     test_reductions2();
+    test_frontend2();
     return check_summary();
 }
