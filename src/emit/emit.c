@@ -3026,9 +3026,104 @@ static bool loop_in_lanes(Emitter *e, NgIrRef r, int depth)
     return done;
 }
 
+/* Adds to vars[] the scalar variables that statement r assigns without declaring them in r
+ * (false: an array variable's element, or more than `max`); *let: those r declares. */
+static bool outer_assigns(const NgIrKernel *k, NgIrRef r, uint8_t *let, int *vars, int *n, int max)
+{
+    if (r == NG_IR_NONE)
+        return true;
+    const NgIrNode *x = ng_ir_node(k, r);
+    if (x->kind != NG_IR_BLOCK && x->kind < NG_IR_LET) /* (an expression assigns nothing) */
+        return true;
+    if (x->kind == NG_IR_LET || x->kind == NG_IR_FOR)
+        let[x->a] = 1;
+    if (x->kind == NG_IR_ASSIGN && !let[x->a]) {
+        if (k->vars[x->a].len)
+            return false;
+        bool seen = false;
+        for (int i = 0; i < *n; i++)
+            seen = seen || vars[i] == x->a;
+        if (!seen) {
+            if (*n == max)
+                return false;
+            vars[(*n)++] = x->a;
+        }
+    }
+    for (int i = 0; i < x->nkids; i++)
+        if (!outer_assigns(k, ng_ir_kid(k, r, i), let, vars, n, max))
+            return false;
+    return true;
+}
+
+/* FOR r flagged NG_IR_ROWS: a row of a loop run in order whose iterations are independent
+ * (NgJitLoopInfo.rows). On the C target, when its body neither leaves it (a store's check
+ * breaks out: the rest of the row must not run) nor updates atomically, and it is no part
+ * of a parallel loop:
+ *     if (trips reach NG_PAR_MIN_WORK, or a 64th of it when the body holds a loop) {
+ *         omp parallel for private(the scalars the body assigns) ... } else { the loop }
+ * (a team per row: microseconds, next to a row of 32768 elements); elsewhere in order. */
+static void for_loop_rows(Emitter *e, NgIrRef r, int depth)
+{
+    const NgIrKernel *k = e->k;
+    NgIrRef body = ng_ir_kid(k, r, 3);
+    enum { MAX_PRIV = 64 };
+    int vars[MAX_PRIV], nv = 0;
+    uint8_t *let = k->nvars ? ng_calloc((size_t)k->nvars, 1) : NULL;
+    bool threads = e->t->par == NG_PAR_OPENMP && e->par_depth == 0 && (let || !k->nvars) && !jumps_out(k, body) &&
+                   !holds(k, body, NG_IR_ATOMIC) && outer_assigns(k, body, let, vars, &nv, MAX_PRIV);
+    ng_free(let);
+    NgStr seq, *saved = e->out;
+    ng_str_init(&seq);
+    e->out = &seq;
+    e->par_depth++; /* (in order: no team of its own, nor for a loop inside) */
+    for_loop_plain(e, r, depth + (threads ? 2 : 0), false);
+    e->par_depth--;
+    e->out = saved;
+    const char *first = seq.s ? seq.s + strspn(seq.s, " ") : NULL;
+    if (threads && (!first || seq.failed || strstr(seq.s, "reduction(")))
+        threads = false;
+    if (!threads) { /* (GPUs: their plans never flag a row; in order all the same) */
+        cat(e, seq.s ? seq.s : "");
+        e->out->failed |= seq.failed;
+        ng_str_free(&seq);
+        return;
+    }
+    int v = ng_ir_node(k, r)->a;
+    indent(e, depth);
+    cat(e, "{\n");
+    trip_count(e, r, depth + 1);
+    indent(e, depth + 1);
+    catf(e, "if (ng_n%d >= (uint64_t)NG_PAR_MIN_WORK / %du) {\n", v, has_loop(k, body) ? 64 : 1);
+    /* the loop's own simd line (NG_VM_SIMD, `omp simd`) becomes the team's */
+    bool simd = !strncmp(first, "NG_VM_SIMD\n", 11) || !strncmp(first, "#pragma omp simd\n", 17);
+    const char *rest = simd ? strchr(first, '\n') + 1 : seq.s;
+    indent(e, depth + 2);
+    catf(e, "#pragma omp parallel for%s schedule(static)", simd ? " simd" : "");
+    if (nv) {
+        cat(e, " private(");
+        for (int i = 0; i < nv; i++)
+            catf(e, "%sv%d", i ? ", " : "", vars[i]);
+        cat(e, ")");
+    }
+    cat(e, "\n");
+    cat(e, rest);
+    indent(e, depth + 1);
+    cat(e, "} else {\n");
+    cat(e, seq.s);
+    indent(e, depth + 1);
+    cat(e, "}\n");
+    indent(e, depth);
+    cat(e, "}\n");
+    ng_str_free(&seq);
+}
+
 static void for_loop(Emitter *e, NgIrRef r, int depth)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
+    if (n->flags & NG_IR_ROWS) {
+        for_loop_rows(e, r, depth);
+        return;
+    }
     const NgIrRanked *rk = ranked_of(e->k, r);
     if ((n->flags & NG_IR_PARALLEL) && e->par_depth == 0 && e->t->par == NG_PAR_OPENMP && e->k->lanes &&
         !e->laned && loop_in_lanes(e, r, depth))
@@ -3407,7 +3502,8 @@ void ng_emit_arg_kinds(const NgIrKernel *k, uint8_t *kinds)
 bool ng_emit_has_parallel(const NgIrKernel *k)
 {
     for (NgIrRef r = 0; r < k->nnodes; r++)
-        if (k->nodes[r].kind == NG_IR_FOR && (k->nodes[r].flags & NG_IR_PARALLEL))
+        if (k->nodes[r].kind == NG_IR_FOR && (k->nodes[r].flags & NG_IR_PARALLEL) &&
+            !(k->nodes[r].flags & NG_IR_ROWS))
             return true;
     return false;
 }

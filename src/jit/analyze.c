@@ -66,6 +66,7 @@ typedef struct LoopData {
     const char *peel_why; /* peel: the first conflict the peeled iteration resolves */
     bool wraps_nonneg;    /* every index its proofs compared is >= 0 by its form alone */
     const char *unscanned;/* scan: the reason it gives as a loop in order */
+    bool rows;            /* independent, and some proof was rows apart (pos_independent) */
     uint64_t *fresh;      /* arrays made afresh in each iteration (fresh_arrays) */
 } LoopData;
 
@@ -105,6 +106,7 @@ typedef struct Ctx {
     int opaque;           /* a name id past the AST's: a helper's own variable in a subscript
                              of the caller's array (substitute), a value that may be anything */
     bool opaque_wrap;     /* an index the loop's proof needs unwrapped reads an opaque name */
+    bool rows_used;       /* a proof of the loop's was rows apart (pos_independent) */
     const NgJitExpr **view; /* per name, for the loop under analysis: the value of `row = X[i]`
                                when that is the only assignment of row in its body, at its top
                                level (then row[j] is X[i][j]); else NULL */
@@ -2797,6 +2799,35 @@ static bool mirrored(Ctx *c, const Poly *w, const Poly *r, int64_t a)
     return d.n == 0 && (half ? d.c >= 0 : d.c > 0);
 }
 
+/* True when index polynomial p is >= 0 by its form: a constant plus positive
+ * multiples of the variables of loops around the one under analysis that count up
+ * from a literal start >= 0 and that no statement in them assigns (i - 1 in
+ * `for i in range(1, n): for c in ...`). */
+static bool rows_nonneg(Ctx *c, const Poly *p)
+{
+    int64_t least = p->c;
+    for (int i = 0; i < p->n; i++) {
+        int a = p->t[i].a, id = a >= 0 ? c->atoms[a].name_id : -1, up = c->res->items[c->cur].parent;
+        if (p->t[i].b >= 0 || p->t[i].k <= 0 || id < 0 || cls(c, a) != CLS_INV)
+            return false;
+        while (up >= 0 && c->res->items[up].var_id != id)
+            up = c->res->items[up].parent;
+        if (up < 0 || c->res->items[up].stmt->kind != NG_JIT_S_FOR || !range_like(c->res->items[up].stmt->test) ||
+            c->ld[up].step <= 0 || set_has(c->ld[up].assigned, id))
+            return false;
+        const NgJitExpr *it = c->res->items[up].stmt->test, *start = it->nitems > 1 ? it->items[0] : NULL;
+        int64_t s0 = 0, add;
+        if (start) {
+            if (start->kind != NG_JIT_E_INT || start->big || start->ival > (uint64_t)INT64_MAX)
+                return false;
+            s0 = (int64_t)start->ival;
+        }
+        if (__builtin_mul_overflow(p->t[i].k, s0, &add) || __builtin_add_overflow(least, add, &least))
+            return false;
+    }
+    return least >= 0;
+}
+
 /* The dependence test at one position: true when index expressions we (of a
  * write) and re (of another access) differ in any two different iterations.
  * Else, when they meet at a known distance, *dist = k_w - k_r in iterations. */
@@ -2821,8 +2852,18 @@ static bool pos_independent(Ctx *c, const NgJitExpr *we, const NgJitExpr *re, bo
     if (!inv_equal(c, &w, &r))
         return false;
     int64_t a = sw.a, b = sr.a, delta;
-    if (__builtin_sub_overflow(r.c, w.c, &delta) || (a == 0 && b == 0))
+    if (__builtin_sub_overflow(r.c, w.c, &delta))
         return false;
+    if (a == 0 && b == 0) {
+        /* rows apart: P + cw and P + cr over names the loop does not change (dp[i, c] and
+         * dp[i - 1, c - w[i]] in the c loop) are the same in every iteration and never equal
+         * when cw != cr; not negative by their form in the loops around (else the one could
+         * wrap onto the other: dp[i - 1] at i = 0 is the last row) */
+        if (delta == 0 || !rows_nonneg(c, &w) || !rows_nonneg(c, &r))
+            return false;
+        c->rows_used = true;
+        return true;
+    }
     if (a == b) {
         /* a*(v1 - v2) = delta, v1 - v2 a multiple of the step */
         int64_t step = c->ld[c->cur].step, m = a;
@@ -3296,6 +3337,7 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
     uint64_t *atomic = set_new(c);
     L->nwraps = 0;
     c->opaque_wrap = false;
+    c->rows_used = false;
     for (int i = 0; i < c->nacc; i++) {
         const Access *w = &c->acc[i];
         if (!w->write || set_has(atomic, w->root))
@@ -3920,6 +3962,7 @@ static void analyze_loop(Ctx *c, int li)
     L->reason = why ? why : scal ? scal : arr;
     L->independent = L->reason == NULL && !L->peel;
     d->ok = L->reason == NULL || L->asserted;
+    d->rows = L->reason == NULL && !L->asserted && c->rows_used;
     if (L->reason)
         L->peel = false;
     /* in order, but for one running combination (exact in integers: the lowering checks) */
@@ -3968,6 +4011,15 @@ static void not_scan(Ctx *c, int li)
     }
 }
 
+/* 1 + the loop around loop li marked `rows` (decided before it), else 0. */
+static int in_rows(Ctx *c, int li)
+{
+    for (int p = c->res->items[li].parent; p >= 0; p = c->res->items[p].parent)
+        if (c->res->items[p].rows)
+            return p + 1;
+    return 0;
+}
+
 static void decide(Ctx *c)
 {
     NgJitLoopInfo *items = c->res->items;
@@ -3997,6 +4049,22 @@ static void decide(Ctx *c)
             L->kind = NG_JIT_LOOP_SEQUENTIAL;
             L->reason = fmt(c, "%s; in order, in three parts around %s (a launch per iteration of the loops around "
                                "it would do too little work)", d->peel_why, L->peel_text);
+        } else if (in_rows(c, li)) {
+            /* (a row's iterations may run at once, each in one thread: what is inside runs in it) */
+            L->kind = NG_JIT_LOOP_SEQUENTIAL;
+            if (!L->reason)
+                L->reason = fmt(c, "runs in order in each iteration of the row loop at line %d", items[in_rows(c, li) - 1].line);
+        } else if (d->rows && L->parent >= 0 && items[L->parent].kind == NG_JIT_LOOP_SEQUENTIAL) {
+            /* rows apart inside a loop in order (a DP's row from the row before): the nest stays
+             * one kernel, in which each row's iterations may run at once (`rows`), where a launch
+             * per row would cost more than a short row's work */
+            L->kind = NG_JIT_LOOP_SEQUENTIAL;
+            L->rows = L->nreductions == 0 && L->natomics == 0 && L->nscalars == 0;
+            L->reason = L->rows ? fmt(c, "a row of the loop at line %d: its iterations are independent (the rows it "
+                                         "writes and reads never meet), run in the kernel of that loop, in parallel "
+                                         "where the row is long enough (cpu)", items[L->parent].line)
+                                : fmt(c, "a row of the loop at line %d: independent but for its reductions or atomic "
+                                         "updates, it runs in order in the kernel of that loop", items[L->parent].line);
         } else {
             L->kind = d->ok ? NG_JIT_LOOP_PARALLEL : NG_JIT_LOOP_SEQUENTIAL;
         }

@@ -8735,6 +8735,15 @@ static const NgJitLoopInfo *loop_info(const Lower *L, const NgJitStmt *s)
     return NULL;
 }
 
+/* Whether loop s is a row of a loop in order (NgJitLoopInfo.rows) that may run in
+ * threads: a plan in order that takes them (cpu), and s not inside a loop that
+ * runs a part of it three times (a peel) or that draws random numbers. */
+static bool rows_loop(const Lower *L, const NgJitStmt *s)
+{
+    const NgJitLoopInfo *info = L->plan->rows && !L->plan->parallel ? loop_info(L, s) : NULL;
+    return info && info->rows && !info->peel && !ng_jit_draws(L->ast, s);
+}
+
 /* Whether the analysis found `name` dead after loop s (nothing reads it after). */
 static bool dead_after(const Lower *L, const NgJitStmt *s, const char *name)
 {
@@ -9578,7 +9587,8 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         augassign_stmt(L, s, out);
         break;
     case NG_JIT_S_FOR:
-        push(L, out, for_range(L, s, out, NULL, s == L->par_inner ? NG_IR_PARALLEL : 0, NULL, false));
+        push(L, out, for_range(L, s, out, NULL, s == L->par_inner ? NG_IR_PARALLEL : rows_loop(L, s) ?
+                                                 NG_IR_PARALLEL | NG_IR_ROWS : 0, NULL, false));
         carry_stop(L, out);
         break;
     case NG_JIT_S_WHILE:
@@ -10876,10 +10886,10 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
             ng_str_cat(out, ";");
         }
     }
-    char f[11] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck),
+    char f[12] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck),
                   (char)('0' + plan->collapse), (char)('0' + plan->search),
                   !plan->search ? '.' : plan->search_step > 0 ? '+' : '-', (char)('0' + plan->inner_parallel),
-                  (char)('0' + plan->peel), (char)('0' + plan->scan), 0};
+                  (char)('0' + plan->peel), (char)('0' + plan->scan), (char)('0' + plan->rows), 0};
     ng_str_cat(out, f);
     /* (no printf: a launch builds this key, and formatting cost a tenth of a small call) */
     for (int i = 0; i < plan->nreductions; i++) {
