@@ -2617,7 +2617,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 cur = j;
             }
     } else { /* in order: the names the loop assigns come back */
-        plan.rows = dev->be->target->par == NG_PAR_OPENMP; /* (rows in threads: see NG_IR_ROWS) */
+        plan.rows = true; /* (rows in threads, or a block of GPU threads: see NG_IR_ROWS) */
         int r = live_out(&plan, assigned, &L, info);
         if (r < 0)
             goto done;

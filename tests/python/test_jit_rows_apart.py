@@ -22,6 +22,26 @@ def knapsack(w, v, W):
     return dp
 
 
+def knapsack_expr(w, v, W):
+    n = len(w)
+    dp = np.zeros((n + 1, W + 1))
+    for i in range(1, n + 1):
+        for c in range(W + 1):
+            dp[i, c] = max(dp[i - 1, c], dp[i - 1, c - w[i - 1]] + v[i - 1]) if c >= w[i - 1] else dp[i - 1, c]
+    return dp
+
+
+def around_rows(dp, tot):
+    n, m = dp.shape
+    for i in range(1, n):
+        dp[i, 0] = i * 0.5
+        for c in range(1, m):
+            dp[i, c] = dp[i - 1, c - 1] + dp[i - 1, c] * 0.25
+        tot[0] += dp[i, m - 1]
+        tot[1] = tot[0] * 2.0 + dp[i, 0]
+    return dp, tot
+
+
 def viterbi(logA, logB, logpi, obs):
     K = logA.shape[0]
     T = len(obs)
@@ -120,7 +140,31 @@ def test_knapsack(n, W, device):
     assert f.loop_report()[1]["ran"].startswith("kernel (part of line")
 
 
-@pytest.mark.parametrize("K,T", [(8, 300), (60, 40)])
+@pytest.mark.parametrize("n,W", [(40, 300), (6, 40000)])
+def test_knapsack_expression(n, W, device):
+    rng = np.random.default_rng(n + 1)
+    w = rng.integers(1, 50, n)
+    v = rng.random(n)
+    f = numgpu.jit(knapsack_expr)
+    assert np.array_equal(f(w, v, W), knapsack_expr(w, v, W))
+    assert kinds(f) == [("sequential", False), ("sequential", True)]
+
+
+@pytest.mark.parametrize("shape", [(12, 40), (4, 40000)])
+def test_stores_around_rows(shape, device):
+    """Statements around the row (a store before it, a read-modify-write after it) run once
+    per row, in order with the row's iterations."""
+    rng = np.random.default_rng(7)
+    dp = rng.random(shape)
+    tot = np.zeros(2)
+    f = numgpu.jit(around_rows)
+    got = f(dp.copy(), tot.copy())
+    want = around_rows(dp.copy(), tot.copy())
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+    assert kinds(f) == [("sequential", False), ("sequential", True)]
+
+
+@pytest.mark.parametrize("K,T", [(8, 300), (60, 40), (600, 4)])
 def test_viterbi(K, T, device):
     rng = np.random.default_rng(K)
     logA = np.log(rng.dirichlet(np.ones(K), K))
