@@ -4068,9 +4068,10 @@ static void decide(Ctx *c)
         } else {
             L->kind = d->ok ? NG_JIT_LOOP_PARALLEL : NG_JIT_LOOP_SEQUENTIAL;
         }
-        if (L->search && (L->kind != NG_JIT_LOOP_SEQUENTIAL || outer >= 0))
+        bool inside = outer >= 0 || in_rows(c, li);
+        if (L->search && (L->kind != NG_JIT_LOOP_SEQUENTIAL || inside))
             not_search(L); /* only a loop the host launches runs as a search */
-        if (L->kind != NG_JIT_LOOP_SEQUENTIAL || outer >= 0)
+        if (L->kind != NG_JIT_LOOP_SEQUENTIAL || inside)
             not_scan(c, li); /* ... or as a scan */
         if (L->kind != NG_JIT_LOOP_PARALLEL) {
             /* no iterations to combine: the lowering needs neither */
@@ -4090,6 +4091,18 @@ static void decide(Ctx *c)
                         not_search(&items[p]);
                     not_scan(c, p);
                 }
+    for (int li = 0; li < c->res->n; li++) /* (a row of a host loop: launched per row anyway) */
+        if (items[li].rows && items[items[li].parent].host) {
+            items[li].kind = NG_JIT_LOOP_PARALLEL;
+            items[li].rows = false;
+            items[li].reason = NULL;
+            for (int in = li + 1; in < c->res->n; in++) /* (its loops: in one thread of it) */
+                for (int p = items[in].parent; p >= 0; p = items[p].parent)
+                    if (p == li) {
+                        items[in].reason = fmt(c, "runs in one thread of the parallel loop at line %d", items[li].line);
+                        break;
+                    }
+        }
 }
 
 /* ---- entry points ---- */

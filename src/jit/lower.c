@@ -9186,7 +9186,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         trips_python(L, nest_trips(L, s, trip_count(L, start, stop, step)), s->span.line);
     }
     if (!outer && var->unroll > 0 && var->kind == SYM_LOCAL && const_step && is_const(L, start.r) &&
-        is_const(L, stop.r) && !prologue && !flags && !leaves(s->body)) {
+        is_const(L, stop.r) && !prologue && (!flags || flags == (NG_IR_PARALLEL | NG_IR_ROWS)) && !leaves(s->body)) {
         int64_t a = const_i(L, start.r), z = const_i(L, stop.r);
         bool small = llabs(a) <= INT32_MAX && llabs(z) <= INT32_MAX && llabs(st) <= INT32_MAX; /* (no overflow) */
         int64_t n = !small ? 0 : st > 0 ? (z > a ? (z - a + st - 1) / st : 0) : (a > z ? (a - z - st - 1) / -st : 0);

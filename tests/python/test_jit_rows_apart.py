@@ -42,6 +42,16 @@ def around_rows(dp, tot):
     return dp, tot
 
 
+def rows_of_host_loop(dp, out):
+    n, m = dp.shape
+    for i in range(1, n):
+        for c in range(1, m):
+            dp[i, c] = dp[i - 1, c - 1] + 1.0
+        for c in range(m):
+            out[c] += dp[i, c]
+    return dp, out
+
+
 def viterbi(logA, logB, logpi, obs):
     K = logA.shape[0]
     T = len(obs)
@@ -162,6 +172,19 @@ def test_stores_around_rows(shape, device):
     want = around_rows(dp.copy(), tot.copy())
     assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
     assert kinds(f) == [("sequential", False), ("sequential", True)]
+
+
+def test_row_of_host_loop_is_parallel(device):
+    """A row beside a parallel loop: the loop around them launches both per row, the row
+    parallel."""
+    rng = np.random.default_rng(8)
+    dp = rng.random((9, 50))
+    out = np.zeros(50)
+    f = numgpu.jit(rows_of_host_loop)
+    got = f(dp.copy(), out.copy())
+    want = rows_of_host_loop(dp.copy(), out.copy())
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+    assert [r["kind"] for r in f.loop_report()] == ["sequential", "parallel", "parallel"]
 
 
 @pytest.mark.parametrize("K,T", [(8, 300), (60, 40), (600, 4)])
