@@ -3161,8 +3161,18 @@ static void for_loop_rows(Emitter *e, NgIrRef r, int depth)
     e->par_depth--;
     e->out = saved;
     const char *first = seq.s ? seq.s + strspn(seq.s, " ") : NULL;
-    if (threads && (!first || seq.failed || strstr(seq.s, "reduction(")))
+    /* the loop's own simd line (NG_VM_SIMD, `omp simd`) becomes the team's; anything else
+     * before its `for` (a simd line with clauses) keeps it in order */
+    bool simd = first && (!strncmp(first, "NG_VM_SIMD\n", 11) || !strncmp(first, "#pragma omp simd\n", 17));
+    const char *head = simd ? strchr(first, '\n') + 1 : first;
+    if (threads && (!first || seq.failed || strstr(seq.s, "reduction(") ||
+                    strncmp(head + strspn(head, " "), "for (", 5) != 0))
         threads = false;
+    if (threads) { /* (OpenMP's canonical form: no stop computed in the head, a step of known sign) */
+        const char *eol = strchr(head, '\n'), *end = eol ? eol : head + strlen(head);
+        for (const char *p = head; threads && p < end; p++)
+            threads = strncmp(p, ", ng_end", 8) != 0 && strncmp(p, " > 0) ? (v", 10) != 0;
+    }
     if (!threads) { /* (GPUs: their plans never flag a row; in order all the same) */
         cat(e, seq.s ? seq.s : "");
         e->out->failed |= seq.failed;
@@ -3175,9 +3185,7 @@ static void for_loop_rows(Emitter *e, NgIrRef r, int depth)
     trip_count(e, r, depth + 1);
     indent(e, depth + 1);
     catf(e, "if (ng_n%d >= (uint64_t)NG_PAR_MIN_WORK / %du) {\n", v, has_loop(k, body) ? 64 : 1);
-    /* the loop's own simd line (NG_VM_SIMD, `omp simd`) becomes the team's */
-    bool simd = !strncmp(first, "NG_VM_SIMD\n", 11) || !strncmp(first, "#pragma omp simd\n", 17);
-    const char *rest = simd ? strchr(first, '\n') + 1 : seq.s;
+    const char *rest = simd ? head : seq.s;
     indent(e, depth + 2);
     catf(e, "#pragma omp parallel for%s schedule(static)", simd ? " simd" : "");
     if (nv) {

@@ -4062,7 +4062,7 @@ static void decide(Ctx *c)
             L->rows = L->nreductions == 0 && L->natomics == 0 && L->nscalars == 0;
             L->reason = L->rows ? fmt(c, "a row of the loop at line %d: its iterations are independent (the rows it "
                                          "writes and reads never meet), run in the kernel of that loop, in parallel "
-                                         "where the row is long enough (cpu)", items[L->parent].line)
+                                         "where that pays (cpu: a long row; GPUs: one block of threads)", items[L->parent].line)
                                 : fmt(c, "a row of the loop at line %d: independent but for its reductions or atomic "
                                          "updates, it runs in order in the kernel of that loop", items[L->parent].line);
         } else {
