@@ -67,6 +67,7 @@ typedef struct LoopData {
     bool wraps_nonneg;    /* every index its proofs compared is >= 0 by its form alone */
     const char *unscanned;/* scan: the reason it gives as a loop in order */
     bool rows;            /* independent, and some proof was rows apart (pos_independent) */
+    bool rows_unwrapped;  /* rows: every index its proofs compared is >= 0 by its form (rows_nonneg) */
     uint64_t *fresh;      /* arrays made afresh in each iteration (fresh_arrays) */
 } LoopData;
 
@@ -2800,15 +2801,16 @@ static bool mirrored(Ctx *c, const Poly *w, const Poly *r, int64_t a)
 }
 
 /* True when index polynomial p is >= 0 by its form: a constant plus positive
- * multiples of the variables of loops around the one under analysis that count up
- * from a literal start >= 0 and that no statement in them assigns (i - 1 in
- * `for i in range(1, n): for c in ...`). */
+ * multiples of the variables of the loop under analysis and of loops around it
+ * that count up from a literal start >= 0 and that no statement in them assigns
+ * (i - 1 in `for i in range(1, n): for c in ...`). */
 static bool rows_nonneg(Ctx *c, const Poly *p)
 {
     int64_t least = p->c;
     for (int i = 0; i < p->n; i++) {
-        int a = p->t[i].a, id = a >= 0 ? c->atoms[a].name_id : -1, up = c->res->items[c->cur].parent;
-        if (p->t[i].b >= 0 || p->t[i].k <= 0 || id < 0 || cls(c, a) != CLS_INV)
+        int a = p->t[i].a, id = a >= 0 ? c->atoms[a].name_id : -1;
+        int up = a >= 0 && cls(c, a) == CLS_IND ? c->cur : c->res->items[c->cur].parent;
+        if (p->t[i].b >= 0 || p->t[i].k <= 0 || id < 0 || cls(c, a) == CLS_FREE)
             return false;
         while (up >= 0 && c->res->items[up].var_id != id)
             up = c->res->items[up].parent;
@@ -2946,15 +2948,23 @@ static bool independent(Ctx *c, const Access *w, const Access *r, bool *has_dist
     *slices = false;
     if (w->npos < 0 || r->npos < 0)
         return false;
-    int n = w->npos < r->npos ? w->npos : r->npos;
+    int n = w->npos < r->npos ? w->npos : r->npos, rows_at = -1;
+    bool rows = c->rows_used;
     for (int p = 0; p < n; p++) {
         bool hd = false;
         int64_t d = 0;
+        c->rows_used = false;
         if (pos_independent(c, w->pos[p], r->pos[p], &hd, &d)) {
+            if (c->rows_used) { /* (rows apart only where no other position proves it) */
+                rows_at = rows_at < 0 ? p : rows_at;
+                continue;
+            }
+            c->rows_used = rows;
             *at = p;
             return true;
         }
         if (slices_apart(c, w, r, p)) {
+            c->rows_used = rows;
             *at = p;
             *slices = true;
             return true;
@@ -2963,6 +2973,12 @@ static bool independent(Ctx *c, const Access *w, const Access *r, bool *has_dist
             *has_dist = true;
             *dist = d;
         }
+    }
+    c->rows_used = rows || rows_at >= 0;
+    if (rows_at >= 0) {
+        *at = rows_at;
+        *has_dist = false;
+        return true;
     }
     return false;
 }
@@ -3963,6 +3979,12 @@ static void analyze_loop(Ctx *c, int li)
     L->independent = L->reason == NULL && !L->peel;
     d->ok = L->reason == NULL || L->asserted;
     d->rows = L->reason == NULL && !L->asserted && c->rows_used;
+    d->rows_unwrapped = true;
+    for (int i = 0; i < L->nwraps && d->rows && d->rows_unwrapped; i++) { /* (nothing checks a row's) */
+        Poly p;
+        poly_of(c, L->wraps[i].e, &p);
+        d->rows_unwrapped = rows_nonneg(c, &p);
+    }
     if (L->reason)
         L->peel = false;
     /* in order, but for one running combination (exact in integers: the lowering checks) */
@@ -4059,12 +4081,13 @@ static void decide(Ctx *c)
              * one kernel, in which each row's iterations may run at once (`rows`), where a launch
              * per row would cost more than a short row's work */
             L->kind = NG_JIT_LOOP_SEQUENTIAL;
-            L->rows = L->nreductions == 0 && L->natomics == 0 && L->nscalars == 0;
+            L->rows = L->nreductions == 0 && L->natomics == 0 && L->nscalars == 0 && d->rows_unwrapped;
             L->reason = L->rows ? fmt(c, "a row of the loop at line %d: its iterations are independent (the rows it "
                                          "writes and reads never meet), run in the kernel of that loop, in parallel "
                                          "where that pays (cpu: a long row; GPUs: one block of threads)", items[L->parent].line)
-                                : fmt(c, "a row of the loop at line %d: independent but for its reductions or atomic "
-                                         "updates, it runs in order in the kernel of that loop", items[L->parent].line);
+                                : fmt(c, "a row of the loop at line %d: independent but for its reductions, atomic updates "
+                                         "or indices that may be negative, it runs in order in the kernel of that loop",
+                                      items[L->parent].line);
         } else {
             L->kind = d->ok ? NG_JIT_LOOP_PARALLEL : NG_JIT_LOOP_SEQUENTIAL;
         }

@@ -96,8 +96,8 @@ def lcs(x, y):
 def next_row(dp):
     n, m = dp.shape
     for i in range(n - 1):
-        for c in range(m):
-            dp[i, c] = dp[i + 1, c] * 0.5 + dp[i, c]
+        for c in range(m - 1):
+            dp[i, c] = dp[i + 1, c + 1] * 0.5 + dp[i, c]
     return dp
 
 
@@ -248,3 +248,38 @@ def test_row_index_assigned_in_row_stays_sequential(device):
     f = numgpu.jit(moves_i)
     assert np.array_equal(f(dp.copy()), moves_i(dp.copy()))
     assert kinds(f)[1] == ("sequential", False)
+
+
+def row_from_minus_three(dp, m):
+    n = dp.shape[0]
+    for i in range(1, n):
+        for c in range(-3, m):
+            dp[i, c] = dp[i - 1, c - 1] * 0.5 + c
+    return dp
+
+
+def test_row_with_negative_columns_stays_in_order(device):
+    """c from -3 wraps onto the row's end: iterations c = -1 and c = m - 1 write one element
+    when m is the row's length, so the row runs in order (Python's last write wins)."""
+    dp = np.random.default_rng(9).random((6, 10))
+    f = numgpu.jit(row_from_minus_three)
+    for m in (10, 7):
+        assert np.array_equal(f(dp.copy(), m), row_from_minus_three(dp.copy(), m))
+    assert kinds(f)[1] == ("sequential", False)
+
+
+def same_column(dp):
+    n, m = dp.shape
+    for i in range(1, n):
+        for c in range(m):
+            dp[i, c] = dp[i - 1, c] + 1.0
+    return dp
+
+
+def test_row_proven_by_its_column_keeps_its_plan(device):
+    """dp[i, c] from dp[i - 1, c]: the column alone proves the row parallel (no rows apart
+    needed), so it stays a parallel loop launched per row, as before."""
+    dp = np.random.default_rng(10).random((7, 20))
+    f = numgpu.jit(same_column)
+    assert np.array_equal(f(dp.copy()), same_column(dp.copy()))
+    assert kinds(f) == [("sequential", False), ("parallel", False)]
