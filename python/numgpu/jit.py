@@ -753,6 +753,7 @@ class JitFunction:
                 "search": loop["search"],
                 "scan": loop["scan"],
                 "peel": loop["peel"],
+                "rows": loop["rows"],
                 "reason": reason,
                 "ran": self._ran(i),
             })

@@ -31,6 +31,9 @@ typedef struct Emitter {
                            them, so a float max/min is ng_maxv/ng_minv, which GCC vectorises
                            there (ng_max's || does not), and scalar code runs slower */
     bool par_told;      /* the next outermost parallel loop's ng_par<v> is declared (par_decision) */
+    bool rows_blocks;   /* GPUs: one block runs the kernel, its rows spread over the block's
+                           threads (ng_emit_rows_blocks) */
+    bool guarded;       /* a store outside the rows being written by thread 0 */
 } Emitter;
 
 /* Dtype suffix of helper names: ng_fdiv_i64. */
@@ -3031,9 +3034,190 @@ static bool loop_in_lanes(Emitter *e, NgIrRef r, int depth)
     return done;
 }
 
+/* GPUs: every thread of the block waits for the others, their stores to global memory
+ * seen by all. */
+static void block_barrier(Emitter *e, int depth)
+{
+    indent(e, depth);
+    cat(e, e->t->par == NG_PAR_GRID_STRIDE ? "__syncthreads();\n" : "barrier(CLK_GLOBAL_MEM_FENCE);\n");
+}
+
+/* ng_emit_rows_blocks's walk of statement or expression r: `rows` inside a ROWS loop's body.
+ * Pass 0 marks in priv[] the variables assigned in rows (a thread's own values there);
+ * pass 1 fails on what one block of threads running the code around the rows cannot do:
+ * a parallel loop that is not a row, block-level nodes, atomics, a row inside a row, a row
+ * that leaves its loop, and outside the rows a read of a variable assigned in them. */
+static bool rows_walk(const NgIrKernel *k, NgIrRef r, bool rows, uint8_t *priv, int pass, int *nrows)
+{
+    if (r == NG_IR_NONE)
+        return true;
+    const NgIrNode *n = ng_ir_node(k, r);
+    switch ((NgIrKind)n->kind) {
+    case NG_IR_THREAD: case NG_IR_BLOCK_REDUCE: case NG_IR_ATOMIC:
+        return false;
+    case NG_IR_VAR:
+        if (pass == 1 && !rows && priv[n->a])
+            return false;
+        break;
+    case NG_IR_LET: case NG_IR_ASSIGN:
+        if (pass == 0 && rows)
+            priv[n->a] = 1;
+        break;
+    case NG_IR_FOR:
+        if ((n->flags & NG_IR_PARALLEL) && !(n->flags & NG_IR_ROWS))
+            return false;
+        if (n->flags & NG_IR_ROWS) {
+            if (rows || jumps_out(k, ng_ir_kid(k, r, 3)))
+                return false;
+            (*nrows)++;
+            if (pass == 0)
+                priv[n->a] = 1;
+            for (int i = 0; i < 3; i++)
+                if (!rows_walk(k, ng_ir_kid(k, r, i), false, priv, pass, nrows))
+                    return false;
+            return rows_walk(k, ng_ir_kid(k, r, 3), true, priv, pass, nrows);
+        }
+        if (pass == 0 && rows)
+            priv[n->a] = 1;
+        break;
+    default:
+        break;
+    }
+    for (int i = 0; i < n->nkids; i++)
+        if (!rows_walk(k, ng_ir_kid(k, r, i), rows, priv, pass, nrows))
+            return false;
+    return true;
+}
+
+bool ng_emit_rows_blocks(const NgIrKernel *k, const NgTarget *t)
+{
+    if (t->par == NG_PAR_OPENMP || k->body == NG_IR_NONE)
+        return false;
+    bool any = false;
+    for (NgIrRef r = 0; r < k->nnodes && !any; r++)
+        any = k->nodes[r].kind == NG_IR_FOR && (k->nodes[r].flags & NG_IR_ROWS);
+    if (!any)
+        return false;
+    uint8_t *priv = ng_calloc((size_t)k->nvars + 1, 1);
+    int nrows = 0;
+    bool ok = priv && rows_walk(k, k->body, false, priv, 0, &nrows) && nrows > 0;
+    nrows = 0;
+    ok = ok && rows_walk(k, k->body, false, priv, 1, &nrows);
+    ng_free(priv);
+    return ok;
+}
+
+/* Adds to vars[] the scalar variables that statement r assigns without declaring them in r
+ * (false: an array variable's element, or more than `max`); *let: those r declares. */
+static bool outer_assigns(const NgIrKernel *k, NgIrRef r, uint8_t *let, int *vars, int *n, int max)
+{
+    if (r == NG_IR_NONE)
+        return true;
+    const NgIrNode *x = ng_ir_node(k, r);
+    if (x->kind != NG_IR_BLOCK && x->kind < NG_IR_LET) /* (an expression assigns nothing) */
+        return true;
+    if (x->kind == NG_IR_LET || x->kind == NG_IR_FOR)
+        let[x->a] = 1;
+    if (x->kind == NG_IR_ASSIGN && !let[x->a]) {
+        if (k->vars[x->a].len)
+            return false;
+        bool seen = false;
+        for (int i = 0; i < *n; i++)
+            seen = seen || vars[i] == x->a;
+        if (!seen) {
+            if (*n == max)
+                return false;
+            vars[(*n)++] = x->a;
+        }
+    }
+    for (int i = 0; i < x->nkids; i++)
+        if (!outer_assigns(k, ng_ir_kid(k, r, i), let, vars, n, max))
+            return false;
+    return true;
+}
+
+/* FOR r flagged NG_IR_ROWS: a row of a loop run in order whose iterations are independent
+ * (NgJitLoopInfo.rows). On the C target, when its body neither leaves it (a store's check
+ * breaks out: the rest of the row must not run) nor updates atomically, and it is no part
+ * of a parallel loop:
+ *     if (trips reach NG_PAR_MIN_WORK, or a 64th of it when the body holds a loop) {
+ *         omp parallel for private(the scalars the body assigns) ... } else { the loop }
+ * (a team per row: microseconds, next to a row of 32768 elements); elsewhere in order. */
+static void for_loop_rows(Emitter *e, NgIrRef r, int depth)
+{
+    const NgIrKernel *k = e->k;
+    NgIrRef body = ng_ir_kid(k, r, 3);
+    if (e->rows_blocks) { /* each thread a share of the row (a block-stride loop), then all wait */
+        for_loop_plain(e, r, depth, false);
+        block_barrier(e, depth);
+        return;
+    }
+    enum { MAX_PRIV = 64 };
+    int vars[MAX_PRIV], nv = 0;
+    uint8_t *let = k->nvars ? ng_calloc((size_t)k->nvars, 1) : NULL;
+    bool threads = e->t->par == NG_PAR_OPENMP && e->par_depth == 0 && (let || !k->nvars) && !jumps_out(k, body) &&
+                   !holds(k, body, NG_IR_ATOMIC) && outer_assigns(k, body, let, vars, &nv, MAX_PRIV);
+    ng_free(let);
+    NgStr seq, *saved = e->out;
+    ng_str_init(&seq);
+    e->out = &seq;
+    e->par_depth++; /* (in order: no team of its own, nor for a loop inside) */
+    for_loop_plain(e, r, depth + (threads ? 2 : 0), false);
+    e->par_depth--;
+    e->out = saved;
+    const char *first = seq.s ? seq.s + strspn(seq.s, " ") : NULL;
+    /* the loop's own simd line (NG_VM_SIMD, `omp simd`) becomes the team's; anything else
+     * before its `for` (a simd line with clauses) keeps it in order */
+    bool simd = first && (!strncmp(first, "NG_VM_SIMD\n", 11) || !strncmp(first, "#pragma omp simd\n", 17));
+    const char *head = simd ? strchr(first, '\n') + 1 : first;
+    if (threads && (!first || seq.failed || strstr(seq.s, "reduction(") ||
+                    strncmp(head + strspn(head, " "), "for (", 5) != 0))
+        threads = false;
+    if (threads) { /* (OpenMP's canonical form: no stop computed in the head, a step of known sign) */
+        const char *eol = strchr(head, '\n'), *end = eol ? eol : head + strlen(head);
+        for (const char *p = head; threads && p < end; p++)
+            threads = strncmp(p, ", ng_end", 8) != 0 && strncmp(p, " > 0) ? (v", 10) != 0;
+    }
+    if (!threads) { /* (GPUs: their plans never flag a row; in order all the same) */
+        cat(e, seq.s ? seq.s : "");
+        e->out->failed |= seq.failed;
+        ng_str_free(&seq);
+        return;
+    }
+    int v = ng_ir_node(k, r)->a;
+    indent(e, depth);
+    cat(e, "{\n");
+    trip_count(e, r, depth + 1);
+    indent(e, depth + 1);
+    catf(e, "if (ng_n%d >= (uint64_t)NG_PAR_MIN_WORK / %du) {\n", v, has_loop(k, body) ? 64 : 1);
+    const char *rest = simd ? head : seq.s;
+    indent(e, depth + 2);
+    catf(e, "#pragma omp parallel for%s schedule(static)", simd ? " simd" : "");
+    if (nv) {
+        cat(e, " private(");
+        for (int i = 0; i < nv; i++)
+            catf(e, "%sv%d", i ? ", " : "", vars[i]);
+        cat(e, ")");
+    }
+    cat(e, "\n");
+    cat(e, rest);
+    indent(e, depth + 1);
+    cat(e, "} else {\n");
+    cat(e, seq.s);
+    indent(e, depth + 1);
+    cat(e, "}\n");
+    indent(e, depth);
+    cat(e, "}\n");
+    ng_str_free(&seq);
+}
+
 static void for_loop(Emitter *e, NgIrRef r, int depth)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
+    if (n->flags & NG_IR_ROWS) {
+        for_loop_rows(e, r, depth);
+        return;
+    }
     const NgIrRanked *rk = ranked_of(e->k, r);
     if ((n->flags & NG_IR_PARALLEL) && e->par_depth == 0 && e->t->par == NG_PAR_OPENMP && e->k->lanes &&
         !e->laned && loop_in_lanes(e, r, depth))
@@ -3156,6 +3340,20 @@ static void stmt(Emitter *e, NgIrRef r, int depth)
         cat(e, ";\n");
         break;
     case NG_IR_STORE: {
+        if (e->rows_blocks && e->par_depth == 0 && !e->guarded) {
+            /* every thread runs the code around the rows: thread 0 stores, after all have
+             * read what they read before it, and before any reads it again */
+            block_barrier(e, depth);
+            indent(e, depth);
+            cat(e, e->t->par == NG_PAR_GRID_STRIDE ? "if (threadIdx.x == 0u) {\n" : "if (get_local_id(0) == 0) {\n");
+            e->guarded = true;
+            stmt(e, r, depth + 1);
+            e->guarded = false;
+            indent(e, depth);
+            cat(e, "}\n");
+            block_barrier(e, depth);
+            break;
+        }
         const NgIrNode *v = ng_ir_node(e->k, ng_ir_kid(e->k, r, 0));
         /* after a GPU-wide loop, storing one of its reduction variables */
         int red = v->kind == NG_IR_VAR && !v->nkids && e->t->par != NG_PAR_OPENMP && e->par_depth == 0
@@ -3422,7 +3620,8 @@ void ng_emit_arg_kinds(const NgIrKernel *k, uint8_t *kinds)
 bool ng_emit_has_parallel(const NgIrKernel *k)
 {
     for (NgIrRef r = 0; r < k->nnodes; r++)
-        if (k->nodes[r].kind == NG_IR_FOR && (k->nodes[r].flags & NG_IR_PARALLEL))
+        if (k->nodes[r].kind == NG_IR_FOR && (k->nodes[r].flags & NG_IR_PARALLEL) &&
+            !(k->nodes[r].flags & NG_IR_ROWS))
             return true;
     return false;
 }
@@ -3516,7 +3715,8 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
         if (!t->type_names[k->params[p].dtype])
             return ng_error_set(NG_ERR_TYPE, "dtype %s is not supported on target %s",
                                 ng_dtype_info(k->params[p].dtype)->name, t->name);
-    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL, false, NULL, 0, 0, 0, 0, NG_JAM, 0, false};
+    Emitter e = {k, t, out, 0, -1, NG_IR_NONE, NG_OK, -1, NULL, NULL, false, NULL, 0, 0, 0, 0, NG_JAM, 0, false,
+                 ng_emit_rows_blocks(k, t), false};
     cat(&e, t->prologue);
     if (t->lanes_prologue && k->lanes) /* (a loop may run in vector lanes) */
         cat(&e, t->lanes_prologue);

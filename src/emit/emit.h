@@ -53,5 +53,10 @@ int ng_emit_nargs(const NgIrKernel *k);
 void ng_emit_arg_kinds(const NgIrKernel *k, uint8_t *kinds);
 /* True if the kernel has a parallel loop (else GPUs launch one thread). */
 bool ng_emit_has_parallel(const NgIrKernel *k);
+/* Whether kernel k, for GPU target t, runs as one block of threads (ng_kernel_launch_blocks,
+ * 1 block) that spread each NG_IR_ROWS loop over them, a barrier after each, thread 0 storing
+ * outside the rows: it has such loops, no other parallel one, and the code around them reads
+ * nothing a row assigns (the same in every thread); else its rows run in order. */
+bool ng_emit_rows_blocks(const NgIrKernel *k, const NgTarget *t);
 
 #endif

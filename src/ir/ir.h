@@ -80,6 +80,10 @@ enum {
     NG_IR_PARALLEL = 1, /* iterations are independent: run them in parallel */
     NG_IR_SHORT = 2,    /* (C target) likely few iterations (a row of a small window): no simd
                            reduction clauses, whose set-up and final combine would cost more */
+    NG_IR_ROWS = 16,    /* (C target, with NG_IR_PARALLEL) a row of a loop run in order (the
+                           jit's NgJitLoopInfo.rows): in threads when its trips make it worth a
+                           team (each row forks and joins one), else in order; it does not make
+                           the kernel a parallel one (ng_emit_has_parallel) */
     NG_IR_SIMD = 8,     /* (C target) iterations to run in vectors (`omp simd`): independent,
                            each its own elements, calls of vector math among them (a block of
                            a sum's elements made apart: in_lanes) */

@@ -66,6 +66,8 @@ typedef struct LoopData {
     const char *peel_why; /* peel: the first conflict the peeled iteration resolves */
     bool wraps_nonneg;    /* every index its proofs compared is >= 0 by its form alone */
     const char *unscanned;/* scan: the reason it gives as a loop in order */
+    bool rows;            /* independent, and some proof was rows apart (pos_independent) */
+    bool rows_unwrapped;  /* rows: every index its proofs compared is >= 0 by its form (rows_nonneg) */
     uint64_t *fresh;      /* arrays made afresh in each iteration (fresh_arrays) */
 } LoopData;
 
@@ -105,6 +107,7 @@ typedef struct Ctx {
     int opaque;           /* a name id past the AST's: a helper's own variable in a subscript
                              of the caller's array (substitute), a value that may be anything */
     bool opaque_wrap;     /* an index the loop's proof needs unwrapped reads an opaque name */
+    bool rows_used;       /* a proof of the loop's was rows apart (pos_independent) */
     const NgJitExpr **view; /* per name, for the loop under analysis: the value of `row = X[i]`
                                when that is the only assignment of row in its body, at its top
                                level (then row[j] is X[i][j]); else NULL */
@@ -3108,6 +3111,36 @@ static bool mirrored(Ctx *c, const Poly *w, const Poly *r, int64_t a)
     return d.n == 0 && (half ? d.c >= 0 : d.c > 0);
 }
 
+/* True when index polynomial p is >= 0 by its form: a constant plus positive
+ * multiples of the variables of the loop under analysis and of loops around it
+ * that count up from a literal start >= 0 and that no statement in them assigns
+ * (i - 1 in `for i in range(1, n): for c in ...`). */
+static bool rows_nonneg(Ctx *c, const Poly *p)
+{
+    int64_t least = p->c;
+    for (int i = 0; i < p->n; i++) {
+        int a = p->t[i].a, id = a >= 0 ? c->atoms[a].name_id : -1;
+        int up = a >= 0 && cls(c, a) == CLS_IND ? c->cur : c->res->items[c->cur].parent;
+        if (p->t[i].b >= 0 || p->t[i].k <= 0 || id < 0 || cls(c, a) == CLS_FREE)
+            return false;
+        while (up >= 0 && c->res->items[up].var_id != id)
+            up = c->res->items[up].parent;
+        if (up < 0 || c->res->items[up].stmt->kind != NG_JIT_S_FOR || !range_like(c->res->items[up].stmt->test) ||
+            c->ld[up].step <= 0 || set_has(c->ld[up].assigned, id))
+            return false;
+        const NgJitExpr *it = c->res->items[up].stmt->test, *start = it->nitems > 1 ? it->items[0] : NULL;
+        int64_t s0 = 0, add;
+        if (start) {
+            if (start->kind != NG_JIT_E_INT || start->big || start->ival > (uint64_t)INT64_MAX)
+                return false;
+            s0 = (int64_t)start->ival;
+        }
+        if (__builtin_mul_overflow(p->t[i].k, s0, &add) || __builtin_add_overflow(least, add, &least))
+            return false;
+    }
+    return least >= 0;
+}
+
 /* The dependence test at one position: true when index expressions we (of a
  * write) and re (of another access) differ in any two different iterations.
  * Else, when they meet at a known distance, *dist = k_w - k_r in iterations. */
@@ -3132,8 +3165,18 @@ static bool pos_independent(Ctx *c, const NgJitExpr *we, const NgJitExpr *re, bo
     if (!inv_equal(c, &w, &r))
         return false;
     int64_t a = sw.a, b = sr.a, delta;
-    if (__builtin_sub_overflow(r.c, w.c, &delta) || (a == 0 && b == 0))
+    if (__builtin_sub_overflow(r.c, w.c, &delta))
         return false;
+    if (a == 0 && b == 0) {
+        /* rows apart: P + cw and P + cr over names the loop does not change (dp[i, c] and
+         * dp[i - 1, c - w[i]] in the c loop) are the same in every iteration and never equal
+         * when cw != cr; not negative by their form in the loops around (else the one could
+         * wrap onto the other: dp[i - 1] at i = 0 is the last row) */
+        if (delta == 0 || !rows_nonneg(c, &w) || !rows_nonneg(c, &r))
+            return false;
+        c->rows_used = true;
+        return true;
+    }
     if (a == b) {
         /* a*(v1 - v2) = delta, v1 - v2 a multiple of the step */
         int64_t step = c->ld[c->cur].step, m = a;
@@ -3216,15 +3259,23 @@ static bool independent(Ctx *c, const Access *w, const Access *r, bool *has_dist
     *slices = false;
     if (w->npos < 0 || r->npos < 0)
         return false;
-    int n = w->npos < r->npos ? w->npos : r->npos;
+    int n = w->npos < r->npos ? w->npos : r->npos, rows_at = -1;
+    bool rows = c->rows_used;
     for (int p = 0; p < n; p++) {
         bool hd = false;
         int64_t d = 0;
+        c->rows_used = false;
         if (pos_independent(c, w->pos[p], r->pos[p], &hd, &d)) {
+            if (c->rows_used) { /* (rows apart only where no other position proves it) */
+                rows_at = rows_at < 0 ? p : rows_at;
+                continue;
+            }
+            c->rows_used = rows;
             *at = p;
             return true;
         }
         if (slices_apart(c, w, r, p)) {
+            c->rows_used = rows;
             *at = p;
             *slices = true;
             return true;
@@ -3233,6 +3284,12 @@ static bool independent(Ctx *c, const Access *w, const Access *r, bool *has_dist
             *has_dist = true;
             *dist = d;
         }
+    }
+    c->rows_used = rows || rows_at >= 0;
+    if (rows_at >= 0) {
+        *at = rows_at;
+        *has_dist = false;
+        return true;
     }
     return false;
 }
@@ -3612,6 +3669,7 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
     uint64_t *atomic = set_new(c);
     L->nwraps = 0;
     c->opaque_wrap = false;
+    c->rows_used = false;
     for (int i = 0; i < c->nacc; i++) {
         const Access *w = &c->acc[i];
         if (!w->write || set_has(atomic, w->root))
@@ -4241,6 +4299,13 @@ static void analyze_loop(Ctx *c, int li)
     L->reason = why ? why : scal ? scal : arr;
     L->independent = L->reason == NULL && !L->peel;
     d->ok = L->reason == NULL || L->asserted;
+    d->rows = L->reason == NULL && !L->asserted && c->rows_used;
+    d->rows_unwrapped = true;
+    for (int i = 0; i < L->nwraps && d->rows && d->rows_unwrapped; i++) { /* (nothing checks a row's) */
+        Poly p;
+        poly_of(c, L->wraps[i].e, &p);
+        d->rows_unwrapped = rows_nonneg(c, &p);
+    }
     if (L->reason)
         L->peel = false;
     /* in order, but for one running combination (exact in integers: the lowering checks) */
@@ -4289,6 +4354,15 @@ static void not_scan(Ctx *c, int li)
     }
 }
 
+/* 1 + the loop around loop li marked `rows` (decided before it), else 0. */
+static int in_rows(Ctx *c, int li)
+{
+    for (int p = c->res->items[li].parent; p >= 0; p = c->res->items[p].parent)
+        if (c->res->items[p].rows)
+            return p + 1;
+    return 0;
+}
+
 static void decide(Ctx *c)
 {
     NgJitLoopInfo *items = c->res->items;
@@ -4318,12 +4392,30 @@ static void decide(Ctx *c)
             L->kind = NG_JIT_LOOP_SEQUENTIAL;
             L->reason = fmt(c, "%s; in order, in three parts around %s (a launch per iteration of the loops around "
                                "it would do too little work)", d->peel_why, L->peel_text);
+        } else if (in_rows(c, li)) {
+            /* (a row's iterations may run at once, each in one thread: what is inside runs in it) */
+            L->kind = NG_JIT_LOOP_SEQUENTIAL;
+            if (!L->reason)
+                L->reason = fmt(c, "runs in order in each iteration of the row loop at line %d", items[in_rows(c, li) - 1].line);
+        } else if (d->rows && L->parent >= 0 && items[L->parent].kind == NG_JIT_LOOP_SEQUENTIAL) {
+            /* rows apart inside a loop in order (a DP's row from the row before): the nest stays
+             * one kernel, in which each row's iterations may run at once (`rows`), where a launch
+             * per row would cost more than a short row's work */
+            L->kind = NG_JIT_LOOP_SEQUENTIAL;
+            L->rows = L->nreductions == 0 && L->natomics == 0 && L->nscalars == 0 && d->rows_unwrapped;
+            L->reason = L->rows ? fmt(c, "a row of the loop at line %d: its iterations are independent (the rows it "
+                                         "writes and reads never meet), run in the kernel of that loop, in parallel "
+                                         "where that pays (cpu: a long row; GPUs: one block of threads)", items[L->parent].line)
+                                : fmt(c, "a row of the loop at line %d: independent but for its reductions, atomic updates "
+                                         "or indices that may be negative, it runs in order in the kernel of that loop",
+                                      items[L->parent].line);
         } else {
             L->kind = d->ok ? NG_JIT_LOOP_PARALLEL : NG_JIT_LOOP_SEQUENTIAL;
         }
-        if (L->search && (L->kind != NG_JIT_LOOP_SEQUENTIAL || outer >= 0))
+        bool inside = outer >= 0 || in_rows(c, li);
+        if (L->search && (L->kind != NG_JIT_LOOP_SEQUENTIAL || inside))
             not_search(L); /* only a loop the host launches runs as a search */
-        if (L->kind != NG_JIT_LOOP_SEQUENTIAL || outer >= 0)
+        if (L->kind != NG_JIT_LOOP_SEQUENTIAL || inside)
             not_scan(c, li); /* ... or as a scan */
         if (L->kind != NG_JIT_LOOP_PARALLEL) {
             /* no iterations to combine: the lowering needs neither */
@@ -4343,6 +4435,18 @@ static void decide(Ctx *c)
                         not_search(&items[p]);
                     not_scan(c, p);
                 }
+    for (int li = 0; li < c->res->n; li++) /* (a row of a host loop: launched per row anyway) */
+        if (items[li].rows && items[items[li].parent].host) {
+            items[li].kind = NG_JIT_LOOP_PARALLEL;
+            items[li].rows = false;
+            items[li].reason = NULL;
+            for (int in = li + 1; in < c->res->n; in++) /* (its loops: in one thread of it) */
+                for (int p = items[in].parent; p >= 0; p = items[p].parent)
+                    if (p == li) {
+                        items[in].reason = fmt(c, "runs in one thread of the parallel loop at line %d", items[li].line);
+                        break;
+                    }
+        }
 }
 
 /* ---- entry points ---- */

@@ -101,6 +101,13 @@ typedef struct NgJitLoopInfo {
                                   (given the reductions and atomics below), whatever kind says */
     bool collapsed;            /* PARALLEL, perfectly nested in a PARALLEL parent: one more
                                   dimension of the parent's launch */
+    bool rows;                 /* SEQUENTIAL, its iterations independent by rows apart (they
+                                  write row P + a and read rows P + b, b != a, of names the
+                                  loop does not change, all >= 0 by their form), inside a
+                                  SEQUENTIAL loop, without reductions or atomics: part of
+                                  that loop's kernel, where the lowering may flag its FOR
+                                  NG_IR_PARALLEL | NG_IR_ROWS (the C target runs a long row
+                                  in threads) */
     bool host;                 /* not PARALLEL, but holds PARALLEL loops: a host loop that
                                   launches them (else a SEQUENTIAL nest runs as one thread) */
     bool search;               /* SEQUENTIAL, launched by the host: `for` over a range whose

@@ -8960,6 +8960,15 @@ static const NgJitLoopInfo *loop_info(const Lower *L, const NgJitStmt *s)
     return NULL;
 }
 
+/* Whether loop s is a row of a loop in order (NgJitLoopInfo.rows) that may run in
+ * threads: a plan in order that takes them (cpu), and s not inside a loop that
+ * runs a part of it three times (a peel) or that draws random numbers. */
+static bool rows_loop(const Lower *L, const NgJitStmt *s)
+{
+    const NgJitLoopInfo *info = L->plan->rows && !L->plan->parallel ? loop_info(L, s) : NULL;
+    return info && info->rows && !info->peel && !ng_jit_draws(L->ast, s);
+}
+
 /* Whether the analysis found `name` dead after loop s (nothing reads it after). */
 static bool dead_after(const Lower *L, const NgJitStmt *s, const char *name)
 {
@@ -9402,7 +9411,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         trips_python(L, nest_trips(L, s, trip_count(L, start, stop, step)), s->span.line);
     }
     if (!outer && var->unroll > 0 && var->kind == SYM_LOCAL && const_step && is_const(L, start.r) &&
-        is_const(L, stop.r) && !prologue && !flags && !leaves(s->body)) {
+        is_const(L, stop.r) && !prologue && (!flags || flags == (NG_IR_PARALLEL | NG_IR_ROWS)) && !leaves(s->body)) {
         int64_t a = const_i(L, start.r), z = const_i(L, stop.r);
         bool small = llabs(a) <= INT32_MAX && llabs(z) <= INT32_MAX && llabs(st) <= INT32_MAX; /* (no overflow) */
         int64_t n = !small ? 0 : st > 0 ? (z > a ? (z - a + st - 1) / st : 0) : (a > z ? (a - z - st - 1) / -st : 0);
@@ -9840,7 +9849,8 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         augassign_stmt(L, s, out);
         break;
     case NG_JIT_S_FOR:
-        push(L, out, for_range(L, s, out, NULL, s == L->par_inner ? NG_IR_PARALLEL : 0, NULL, false));
+        push(L, out, for_range(L, s, out, NULL, s == L->par_inner ? NG_IR_PARALLEL : rows_loop(L, s) ?
+                                                 NG_IR_PARALLEL | NG_IR_ROWS : 0, NULL, false));
         carry_stop(L, out);
         break;
     case NG_JIT_S_WHILE:
@@ -11144,10 +11154,10 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
             ng_str_cat(out, ";");
         }
     }
-    char f[11] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck),
+    char f[12] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck),
                   (char)('0' + plan->collapse), (char)('0' + plan->search),
                   !plan->search ? '.' : plan->search_step > 0 ? '+' : '-', (char)('0' + plan->inner_parallel),
-                  (char)('0' + plan->peel), (char)('0' + plan->scan), 0};
+                  (char)('0' + plan->peel), (char)('0' + plan->scan), (char)('0' + plan->rows), 0};
     ng_str_cat(out, f);
     /* (no printf: a launch builds this key, and formatting cost a tenth of a small call) */
     for (int i = 0; i < plan->nreductions; i++) {

@@ -341,6 +341,8 @@ typedef struct NgJitLoopPlan {
                                         in the outer one is parallel too (`collapsed` in the
                                         analysis); its FOR is flagged NG_IR_PARALLEL inside the
                                         outer one, which lets the C emitter tile the pair */
+    bool rows;                       /* in order (cpu): the loops of the nest the analysis marked
+                                        `rows` get FORs flagged NG_IR_PARALLEL | NG_IR_ROWS */
 } NgJitLoopPlan;
 
 /* How the host passes one kernel parameter. */

@@ -323,6 +323,7 @@ NgStatus ng_kernel_get(NgDevice *dev, const void *key, size_t keylen, NgBuildFn 
         kern.dev = dev;
         kern.nargs = ng_emit_nargs(&k);
         kern.parallel = ng_emit_has_parallel(&k);
+        kern.rows_blocks = ng_emit_rows_blocks(&k, dev->be->target);
         kern.kinds = ng_malloc((size_t)kern.nargs + 1);
         if (kern.kinds)
             ng_emit_arg_kinds(&k, kern.kinds);
@@ -368,6 +369,9 @@ NgStatus ng_kernel_launch(const NgKernel *kern, const NgKArg *args, int nargs, i
     if (st != NG_OK)
         return st;
     ng_count(NG_C_LAUNCH, 1);
+    if (kern->rows_blocks && kern->dev->be->launch_blocks) /* (one block: its threads share each row) */
+        return kern->dev->be->launch_blocks(kern->dev, kern->module, args, kern->kinds, nargs, 1,
+                                            NG_BLOCK_THREADS, work);
     return kern->dev->be->launch(kern->dev, kern->module, args, kern->kinds, nargs,
                                  kern->parallel ? extent : 1, work);
 }

@@ -21,6 +21,7 @@ typedef struct NgKernel {
     int nargs;         /* 8-byte arguments it takes */
     uint8_t *kinds;    /* NgArgKind of each argument */
     bool parallel;     /* has a parallel loop (else one GPU thread runs it) */
+    bool rows_blocks;  /* GPUs: one block of threads runs it (ng_emit_rows_blocks) */
     char name[48];     /* symbol name */
 } NgKernel;
 

@@ -596,14 +596,14 @@ static PyObject *loop_dict(const NgJitLoopInfo *l)
         Py_XDECREF(atomics);
         return NULL;
     }
-    return Py_BuildValue("{sisisisssNsOsNsOsOsOsOsOsiszszsOsOsO}", "line", l->line, "end_line", l->stmt->span.end_line,
+    return Py_BuildValue("{sisisisssNsOsNsOsOsOsOsOsiszszsOsOsOsO}", "line", l->line, "end_line", l->stmt->span.end_line,
                          "col", l->stmt->span.col, "kind", ng_jit_loop_kind_name(l->kind), "reductions", reds,
                          "atomic", l->atomic ? Py_True : Py_False, "atomics", atomics,
                          "asserted", l->asserted ? Py_True : Py_False, "collapsed", l->collapsed ? Py_True : Py_False,
                          "host", l->host ? Py_True : Py_False, "search", l->search ? Py_True : Py_False, "is_for", l->stmt->kind == NG_JIT_S_FOR ? Py_True : Py_False,
                          "parent", l->parent, "reason", l->reason, "peel", l->peel ? l->peel_text : NULL,
                          "made", l->stmt->made ? Py_True : Py_False, "lets", l->stmt->lets ? Py_True : Py_False,
-                         "scan", l->scan ? Py_True : Py_False);
+                         "scan", l->scan ? Py_True : Py_False, "rows", l->rows ? Py_True : Py_False);
 }
 
 /* A loop whose body desugar.c rewrote (`lets`) but that the host runs as
@@ -2686,6 +2686,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
                 cur = j;
             }
     } else { /* in order: the names the loop assigns come back */
+        plan.rows = true; /* (rows in threads, or a block of GPU threads: see NG_IR_ROWS) */
         int r = live_out(&plan, assigned, &L, info);
         if (r < 0)
             goto done;

@@ -155,6 +155,8 @@ static void lower_loops(NgJitAst *ast, const NgJitLoops *loops, uint64_t pick)
         plan.boundscheck = (pick >> 7) & 1;
         if (plan.parallel && i + 1 < loops->n && loops->items[i + 1].parent == i && loops->items[i + 1].collapsed)
             plan.inner_parallel = (pick >> 9) & 1;
+        if (!plan.parallel) /* (cpu's plans in order: rows of the nest in threads) */
+            plan.rows = (pick >> 10) & 1;
         if (info->search) {
             NgJitLoopPlan find = plan;
             find.parallel = true;
