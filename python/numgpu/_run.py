@@ -610,8 +610,10 @@ def report_text(data=None):
     n_dev = sum(e["device_calls"] for e in entries)
     n_draw = sum(e["host_draws"] for e in entries)
     n_fb = sum(e["fallback_calls"] for e in entries)
+    on_host = dev is None or dev.startswith(("cpu", "null"))   # (cpu: NumPy's draws are used where they are)
     lines.append("  calls            %d on the device, %d on NumPy (fallback)%s"
-                 % (n_dev, n_fb, ", %d random draws by NumPy on the host (uploaded)" % n_draw if n_draw else ""))
+                 % (n_dev, n_fb, ", %d random draws by NumPy on the host (%s)"
+                    % (n_draw, "used in place" if on_host else "uploaded") if n_draw else ""))
     if not data["counting"]:
         lines.append("                   (device calls are counted with numgpu.config(report=True))")
     elif data["wall_time"] is not None:
@@ -646,8 +648,9 @@ def report_text(data=None):
                          ";\n     times are the host's: the kernels run on after the call, a call that waits (a "
                          "download) shows\n     the time of the kernels before it") if gpu else ""))
         if n_draw:
-            lines.append("    * NumPy's random stream (NumPy's numbers): drawn by NumPy on the host, then uploaded;\n"
-                         "      numgpu.random.device_rng(seed) draws on the device (other numbers)")
+            lines.append("    * NumPy's random stream (NumPy's numbers): drawn by NumPy on the host, then %s;\n"
+                         "      numgpu.random.device_rng(seed) draws on the device (other numbers)"
+                         % ("used in place" if not gpu else "uploaded"))
     lines.append("  transfers        %d uploads (%s), %d downloads (%s)%s"
                  % (st["uploads"], _fmt_bytes(st["upload_bytes"]), st["downloads"], _fmt_bytes(st["download_bytes"]),
                     " (on cpu: copies between NumPy's memory and numgpu's)"
