@@ -3091,7 +3091,11 @@ static bool rows_walk(const NgIrKernel *k, NgIrRef r, bool rows, uint8_t *priv, 
 
 bool ng_emit_rows_blocks(const NgIrKernel *k, const NgTarget *t)
 {
-    if (t->par == NG_PAR_OPENMP || k->body == NG_IR_NONE)
+    /* CUDA only: PoCL's compiler lost the rows' stores of such a kernel (one work-group, rows
+     * between barriers in a loop, stores of thread 0 around them and a sum beside: 0.0 for
+     * 1149.0; right with -cl-opt-disable, and the kernel is valid OpenCL), and the OpenCL target
+     * cannot tell PoCL from a GPU: OpenCL runs these rows in one thread, as before */
+    if (t->par == NG_PAR_OPENMP || t == &ng_target_opencl || k->body == NG_IR_NONE)
         return false;
     bool any = false;
     for (NgIrRef r = 0; r < k->nnodes && !any; r++)

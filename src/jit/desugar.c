@@ -558,7 +558,10 @@ static bool seq_of(Rewriter *R, const NgJitExpr *e, Seq *q, int depth)
                 return false;
         NgJitExpr *a = e->nitems == 1 ? int_lit(R, 0, sp) : dup(R, e->items[0]);
         NgJitExpr *b = dup(R, e->items[e->nitems == 1 ? 0 : 1]);
-        *q = (Seq){NULL, a, range_len(R, dup(R, a), b, t, sp), t, true};
+        int64_t a0;   /* (plain: its elements are the counter itself only from 0 by 1: enumerate(range(5, n))'s
+                       * were 0, 1, ... before 2026-12-07) */
+        bool from0 = int_literal(a, &a0) && a0 == 0 && t == 1;
+        *q = (Seq){NULL, a, range_len(R, dup(R, a), b, t, sp), t, from0};
         return q->start && q->len;
     }
     if ((e->kind == NG_JIT_E_SUBSCRIPT && e->lhs->kind != NG_JIT_E_INT && plain_iterable(e) &&
