@@ -4,7 +4,8 @@ it: 0/1 knapsack, Viterbi, a column recurrence), at short and long rows: @numgpu
 plain Python and, where Numba is installed (it is not installed here), serial @njit, in one
 run. Ratios: >1 means numgpu is faster. The row loop runs inside the kernel of the loop
 around it (no launch per row); on cpu a row of at least 32768 iterations (512 when each
-iteration holds a loop) runs in threads, on GPUs each row over one block of threads.
+iteration holds a loop) runs in threads, on CUDA each row over one block of threads (OpenCL:
+in one thread).
 
     python bench/bench_jit_rows.py [--repeat 5] [--only long]
 """
