@@ -141,15 +141,23 @@ def _down(x):
 down = _down   # for the modules that hand NumPy arguments of their own (numgpu._ufunc)
 
 
+def host_result(x):
+    """NumPy's plain array x in NumPy's byte order as a numgpu array over its memory, no copy, on a
+    host device (cpu: a result NumPy made, its views staying views); None elsewhere (a GPU, a
+    dtype numgpu lacks, a subclass, swapped bytes): the caller uploads it or keeps it."""
+    if type(x) is _np.ndarray and x.dtype.isnative:
+        from ._core import host_view
+        return host_view(x)
+    return None
+
+
 def _up(x):
     # NumPy scalars too: a 0-d numgpu array stands in for one, as numgpu's own reductions return.
     # Only plain ndarrays: subclasses (masked arrays, matrix) keep their own semantics on the host,
     # and so does data in a non-native byte order ('>f4': its bytes are what the program wants).
-    if type(x) is _np.ndarray and x.dtype.isnative:
-        from ._core import host_view
-        v = host_view(x)   # on cpu NumPy's result itself, no copy (its views stay views), else None
-        if v is not None:
-            return v
+    v = host_result(x)
+    if v is not None:
+        return v
     if (type(x) is _np.ndarray and x.dtype.isnative) or isinstance(x, (_np.number, _np.bool_)):
         from ._core import asarray
         fortran = x.ndim >= 2 and x.flags.f_contiguous and not x.flags.c_contiguous

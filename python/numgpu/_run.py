@@ -610,10 +610,10 @@ def report_text(data=None):
     n_dev = sum(e["device_calls"] for e in entries)
     n_draw = sum(e["host_draws"] for e in entries)
     n_fb = sum(e["fallback_calls"] for e in entries)
-    on_host = dev is None or dev.startswith(("cpu", "null"))   # (cpu: NumPy's draws are used where they are)
+    gpu = dev is not None and not dev.startswith(("cpu", "null"))   # (cpu: NumPy's draws are used where they are)
     lines.append("  calls            %d on the device, %d on NumPy (fallback)%s"
                  % (n_dev, n_fb, ", %d random draws by NumPy on the host (%s)"
-                    % (n_draw, "used in place" if on_host else "uploaded") if n_draw else ""))
+                    % (n_draw, "uploaded" if gpu else "used in place") if n_draw else ""))
     if not data["counting"]:
         lines.append("                   (device calls are counted with numgpu.config(report=True))")
     elif data["wall_time"] is not None:
@@ -640,7 +640,6 @@ def report_text(data=None):
                 _transfers(e["downloads"], e["download_bytes"]))).rstrip())
         if len(entries) > 40:
             lines.append("    ... %d more" % (len(entries) - 40))
-        gpu = dev is not None and not dev.startswith(("cpu", "null"))
         lines.append("    (device: calls run by numgpu on the device; numpy: on the host by NumPy; kernels: launches,")
         lines.append("     +Nc compiled and +Nl loaded from the disk cache in the call, whose time includes that%s)"
                      % (("; times include\n     each call's kernels: it waits for them (NUMGPU_REPORT_ASYNC=1: it "
@@ -650,7 +649,7 @@ def report_text(data=None):
         if n_draw:
             lines.append("    * NumPy's random stream (NumPy's numbers): drawn by NumPy on the host, then %s;\n"
                          "      numgpu.random.device_rng(seed) draws on the device (other numbers)"
-                         % ("used in place" if not gpu else "uploaded"))
+                         % ("uploaded" if gpu else "used in place"))
     lines.append("  transfers        %d uploads (%s), %d downloads (%s)%s"
                  % (st["uploads"], _fmt_bytes(st["upload_bytes"]), st["downloads"], _fmt_bytes(st["download_bytes"]),
                     " (on cpu: copies between NumPy's memory and numgpu's)"

@@ -57,8 +57,9 @@ def _down(x):
 
 def _up(x):
     if isinstance(x, _np.ndarray):
-        from ._core import UnsupportedDtypeError, asarray, host_view
-        v = host_view(x) if type(x) is _np.ndarray and x.dtype.isnative else None
+        from ._core import UnsupportedDtypeError, asarray
+        from ._fallback import host_result
+        v = host_result(x)
         if v is not None:   # (cpu: NumPy's fresh draws themselves, no copy)
             return v
         try:

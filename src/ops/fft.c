@@ -581,7 +581,7 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
  * out of its number (rfft's split took longer than its transform). */
 typedef struct Loop {
     Body ob, ib;   /* statements per (o, j), per column */
-    int tv, jv, iv;/* the loop variables (jv: FF_BYROW's points) */
+    int tv, jv, iv;/* the loop variables (jv: FF_BYROW's points; iv: none with FF_INNER1) */
     bool byrow, inner1;
     NgIrRef o, j, i;
 } Loop;
@@ -592,11 +592,11 @@ static void loop_begin(Loop *L, NgIrKernel *k, const FftKey *key, NgIrRef nj)
     L->ob.dt = L->ib.dt = (NgDType)key->dt;
     L->ob.n = L->ib.n = 0;
     L->byrow = key->flags & FF_BYROW;
-    L->tv = ng_ir_var(k, NG_INT64);
-    L->jv = ng_ir_var(k, NG_INT64);
-    L->iv = ng_ir_var(k, NG_INT64);
-    NgIrRef T = ng_ir_varref(k, L->tv);
     L->inner1 = key->flags & FF_INNER1;
+    L->tv = ng_ir_var(k, NG_INT64);
+    L->jv = L->byrow ? ng_ir_var(k, NG_INT64) : -1;
+    L->iv = L->inner1 ? -1 : ng_ir_var(k, NG_INT64);
+    NgIrRef T = ng_ir_varref(k, L->tv);
     L->i = L->inner1 ? sx_i(k, 0) : ng_ir_varref(k, L->iv);
     if (L->byrow) {
         L->o = T;

@@ -248,8 +248,10 @@ static NgIrRef build_lu_solve(NgIrKernel *k, NgDType dt)
     int vq = ng_ir_var(k, NG_INT64), vp = ng_ir_var(k, NG_INT64), vt = ng_ir_var(k, dt), vs = ng_ir_var(k, dt);
     NgIrRef r = ng_ir_varref(k, vr), kk = ng_ir_varref(k, vk), i = ng_ir_varref(k, vi), q = ng_ir_varref(k, vq);
     NgIrRef p = ng_ir_varref(k, vp), s = ng_ir_varref(k, vs);
-    int vb = ng_ir_var(k, NG_INT64), vc = ng_ir_var(k, NG_INT64); /* (as let_index) */
-    NgIrRef b = ng_ir_varref(k, vb), c = ng_ir_varref(k, vc);
+    NgIrRef body[8];
+    int nb = 0;
+    NgIrRef b = let_index(k, body, &nb, bin(k, NG_OP_FLOORDIV, NG_INT64, r, nrhs));
+    NgIrRef c = let_index(k, body, &nb, bin(k, NG_OP_MOD, NG_INT64, r, nrhs));
     NgIrRef pidx[2] = {b, kk};
     NgIrRef perm[2] = {ng_ir_assign(k, vp, ng_ir_load(k, piv, 2, pidx)),
                        ng_ir_if(k, bin(k, NG_OP_NE, NG_BOOL, p, kk), swap(k, x, vt, b, kk, p, c), NG_IR_NONE)};
@@ -265,18 +267,14 @@ static NgIrRef build_lu_solve(NgIrKernel *k, NgDType dt)
     NgIrRef back[3] = {ng_ir_assign(k, vs, ng_ir_const_f(k, dt, 0)), back_loop,
                        put3(k, x, b, i, c, bin(k, NG_OP_TRUEDIV, dt, bin(k, NG_OP_SUB, dt, at3(k, x, b, i, c), s),
                                               at3(k, a, b, i, i)))};
-    NgIrRef body[8] = {
-        ng_ir_let(k, vb, bin(k, NG_OP_FLOORDIV, NG_INT64, r, nrhs)),
-        ng_ir_let(k, vc, bin(k, NG_OP_MOD, NG_INT64, r, nrhs)),
-        ng_ir_let(k, vt, ng_ir_const_f(k, dt, 0)),
-        ng_ir_let(k, vp, I(k, 0)),
-        ng_ir_let(k, vs, ng_ir_const_f(k, dt, 0)),
-        loop(k, vk, I(k, 0), n, ng_ir_block(k, 2, perm), 0),
-        loop(k, vi, I(k, 0), n, ng_ir_block(k, 3, fwd), 0),
-        ng_ir_for(k, vi, bin(k, NG_OP_SUB, NG_INT64, n, I(k, 1)), I(k, -1), I(k, -1), ng_ir_block(k, 3, back), 0),
-    };
+    body[nb++] = ng_ir_let(k, vt, ng_ir_const_f(k, dt, 0));
+    body[nb++] = ng_ir_let(k, vp, I(k, 0));
+    body[nb++] = ng_ir_let(k, vs, ng_ir_const_f(k, dt, 0));
+    body[nb++] = loop(k, vk, I(k, 0), n, ng_ir_block(k, 2, perm), 0);
+    body[nb++] = loop(k, vi, I(k, 0), n, ng_ir_block(k, 3, fwd), 0);
+    body[nb++] = ng_ir_for(k, vi, bin(k, NG_OP_SUB, NG_INT64, n, I(k, 1)), I(k, -1), I(k, -1), ng_ir_block(k, 3, back), 0);
     NgIrRef total = bin(k, NG_OP_MUL, NG_INT64, ng_ir_shape(k, x, 0), nrhs);
-    return loop(k, vr, I(k, 0), total, ng_ir_block(k, 8, body), NG_IR_PARALLEL);
+    return loop(k, vr, I(k, 0), total, ng_ir_block(k, nb, body), NG_IR_PARALLEL);
 }
 
 /* for b in parallel: sign = product of pivot signs (x/|x|, -1 per row swap),
