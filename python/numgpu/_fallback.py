@@ -32,6 +32,7 @@ import warnings
 
 import numpy as _np
 
+from . import _core
 from ._core import UnsupportedDtypeError, ndarray
 
 MODES = ("warn", "silent", "error")
@@ -373,7 +374,40 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
     g.__doc__ = f.__doc__
     g.__wrapped__ = f
     WRAPPERS.add(g.__code__)
-    return g
+
+    def on_error(e, args, kwargs):
+        """g's except clauses for the C guard: f raised e; NumPy's function through the fallback,
+        or RERAISE (e raised as f raised it)."""
+        if isinstance(e, catch):
+            if _called_by_numgpu():
+                return RERAISE
+        elif isinstance(e, TypeError):
+            # (raised by the call itself, no frame of f in its traceback: arguments f's signature
+            # does not take; NumPy's may: ndmin=, like=)
+            if not python_f or e.__traceback__ is not None or _called_by_numgpu():
+                return RERAISE
+        elif isinstance(e, RuntimeError) and rename is not None:
+            raise rename(e, name)
+        else:
+            return RERAISE
+        _admit(name, str(e))
+        return _host_call(name, npf, args, kwargs)
+
+    handled = tuple(catch) + (TypeError,) + ((RuntimeError,) if rename is not None else ())
+    c = _core.Guard(f, g, on_error, handled, _guard_parts if scalars else None, scalars)
+    c.__name__, c.__qualname__, c.__doc__, c.__wrapped__ = g.__name__, g.__qualname__, g.__doc__, f
+    c.__module__ = getattr(f, "__module__", None)
+    return c
+
+
+# on_error's answer: raise f's error as it is.
+RERAISE = object()
+
+
+def _guard_parts(r):
+    """A C guard's tuple result: its 0-d parts as NumPy gives them (_scalar_parts; the program is
+    3 frames up: the guard has no frame)."""
+    return _scalar_parts(r, 3) if type(r) is tuple or hasattr(r, "_fields") else r
 
 
 def subclass_arg(args, kwargs=None):
@@ -413,6 +447,7 @@ def _np_name(t):
 # Code of the wrappers that stand between a program and numgpu's function (the guards, numgpu
 # run's counters): a guard looks through them for its caller.
 WRAPPERS = set()
+_core.guard_setup(RERAISE, _np.memmap, WRAPPERS)
 
 
 def _scalar_parts(r, depth):
@@ -492,7 +527,7 @@ def pickle_name(f, module, qualname):
     """f (a wrapper made here) named so that pickle saves it as `module`.`qualname`, a path that
     loads back to f itself (Pool.map(np.sum, ...)); returns f. Objects other than Python
     functions (ufuncs, classes) keep their own names."""
-    if isinstance(f, types.FunctionType):
+    if isinstance(f, (types.FunctionType, _core.Guard)):
         f.__module__, f.__qualname__ = module, qualname
     return f
 

@@ -236,9 +236,20 @@ bool ngpy_called_by_numgpu(void)
     PyFrameObject *frame = PyEval_GetFrame(); /* borrowed */
     if (!frame || !ngpy.package_dir)
         return false;
+    Py_INCREF(frame);
     PyCodeObject *code = PyFrame_GetCode(frame);
-    bool ours = code && PyUnicode_Tailmatch(code->co_filename, ngpy.package_dir, 0, PY_SSIZE_T_MAX, -1) == 1;
-    Py_XDECREF(code);
+    while (ngpy.wrappers && PySet_Contains(ngpy.wrappers, (PyObject *)code) == 1) { /* (a wrapper: its caller) */
+        PyFrameObject *back = PyFrame_GetBack(frame);
+        Py_DECREF(frame);
+        Py_DECREF(code);
+        if (!back)
+            return false;
+        frame = back;
+        code = PyFrame_GetCode(frame);
+    }
+    bool ours = PyUnicode_Tailmatch(code->co_filename, ngpy.package_dir, 0, PY_SSIZE_T_MAX, -1) == 1;
+    Py_DECREF(code);
+    Py_DECREF(frame);
     return ours;
 }
 

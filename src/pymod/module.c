@@ -947,11 +947,12 @@ PyMODINIT_FUNC PyInit__core(void)
     ngpy.strict = ng_env_flag("NUMGPU_STRICT", 0);
     PyMethodDef *const tables[] = {ngpy_jit_functions, ngpy_sort_functions, ngpy_manip_functions,
                                    ngpy_random_functions, ngpy_dlpack_functions,
-                                   ngpy_lapack_functions, ngpy_fft_functions, ngpy_report_functions};
+                                   ngpy_lapack_functions, ngpy_fft_functions, ngpy_report_functions,
+                                   ngpy_guard_functions};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
         if (PyModule_AddFunctions(m, tables[i]) < 0)
             goto fail;
-    if (register_finish(m) < 0 || ngpy_report_add_types(m) < 0)
+    if (register_finish(m) < 0 || ngpy_report_add_types(m) < 0 || ngpy_guard_add_types(m) < 0)
         goto fail;
     ngpy.ndarray_type = ngpy_make_ndarray_type(m);
     if (!ngpy.ndarray_type || PyModule_AddObjectRef(m, "ndarray", (PyObject *)ngpy.ndarray_type) < 0)

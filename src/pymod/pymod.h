@@ -41,6 +41,8 @@ typedef struct NgPyState {
     bool numpy_scalars;          /* results NumPy gives as scalars (and elements) are NumPy's scalars
                                     for the program (numgpu run: config(scalars="numpy")) */
     PyObject *package_dir;       /* numgpu's folder (str, with the separator): its own code's frames */
+    PyObject *wrappers;          /* code objects of Python wrappers between a program and numgpu (a set,
+                                    _fallback.WRAPPERS): frames "called by numgpu?" looks through */
     PyObject *subclass_hook;     /* _subclass.rewrap(r, like) (NULL until numgpu's import sets it) */
 } NgPyState;
 
@@ -76,8 +78,9 @@ int ngpy_check_writeable(PyObject *o, const char *what);
 int ngpy_wrap_host(PyObject *v, NgDevice *dev, bool writable, NgArray *arr);
 /* NumPy's scalar of the 0-d array `a`: its bytes read in place in host memory, else downloaded. */
 PyObject *ngpy_numpy_scalar(const NgArray *a);
-/* True when the Python code calling into C is numgpu's own (its package's files): its internals
- * keep 0-d device arrays whatever the scalars policy (they reshape, .get() and pass them on). */
+/* True when the Python code calling into C (past the Python wrappers of _fallback.WRAPPERS) is
+ * numgpu's own (its package's files): its internals keep 0-d device arrays whatever the scalars
+ * policy (they reshape, .get() and pass them on). */
 bool ngpy_called_by_numgpu(void);
 /* o gives up its buffer's ownership and its base (dealloc); o takes a's view instead of its own
  * (a's reference moves to o), owning its buffer unless another array does. */
@@ -161,6 +164,16 @@ extern PyMethodDef ngpy_fft_functions[];
 extern PyMethodDef ngpy_report_functions[];
 /* Adds numgpu._core.Counted, numgpu run's counting wrapper, to the module (report.c); -1 on error. */
 int ngpy_report_add_types(PyObject *module);
+/* What a C wrapper of a function (Counted, Guard) shares with a Python function: bound as a method
+ * when it is a class's attribute, a __dict__ (__name__, __doc__, __wrapped__ ...), pickled by its
+ * __module__ and __qualname__ (report.c). */
+PyObject *ngpy_wrapper_get(PyObject *self, PyObject *obj, PyObject *type);
+extern PyGetSetDef ngpy_wrapper_getset[];
+extern PyMethodDef ngpy_wrapper_methods[];
+/* numgpu's functions standing in for NumPy's (_fallback.guarded): guard_setup (guard.c). */
+extern PyMethodDef ngpy_guard_functions[];
+/* Adds numgpu._core.Guard to the module (guard.c); -1 on error. */
+int ngpy_guard_add_types(PyObject *module);
 
 /* Type creation (ndarray.c). */
 PyTypeObject *ngpy_make_ndarray_type(PyObject *module);

@@ -260,8 +260,7 @@ static void counted_dealloc(Counted *self)
     Py_DECREF(tp);
 }
 
-/* A method of a class (ndarray.sum, ndarray.__mul__): bound to the instance, as a function is. */
-static PyObject *counted_get(PyObject *self, PyObject *obj, PyObject *type)
+PyObject *ngpy_wrapper_get(PyObject *self, PyObject *obj, PyObject *type)
 {
     if (obj == NULL || obj == Py_None)
         return Py_NewRef(self);
@@ -277,17 +276,17 @@ static PyMemberDef counted_members[] = {
 
 /* pickle: by name, as a function (its __module__ and __qualname__, functools.update_wrapper's),
  * which finds this very wrapper where it was set. */
-static PyObject *counted_reduce(PyObject *self, PyObject *unused)
+static PyObject *wrapper_reduce(PyObject *self, PyObject *unused)
 {
     return PyObject_GetAttrString(self, "__qualname__");
 }
 
-static PyMethodDef counted_methods[] = {
-    {"__reduce__", counted_reduce, METH_NOARGS, "pickled by name, as the function it wraps"},
+PyMethodDef ngpy_wrapper_methods[] = {
+    {"__reduce__", wrapper_reduce, METH_NOARGS, "pickled by name, as the function it wraps"},
     {NULL, NULL, 0, NULL},
 };
 
-static PyGetSetDef counted_getset[] = {
+PyGetSetDef ngpy_wrapper_getset[] = {
     {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -297,13 +296,13 @@ static PyType_Slot counted_slots[] = {
                 "program's calls counted on the report's row, or on row(args) (numgpu run; see src/pymod/report.c)."},
     {Py_tp_new, counted_new},
     {Py_tp_call, PyVectorcall_Call},
-    {Py_tp_descr_get, counted_get},
+    {Py_tp_descr_get, ngpy_wrapper_get},
     {Py_tp_traverse, counted_traverse},
     {Py_tp_clear, counted_clear},
     {Py_tp_dealloc, counted_dealloc},
     {Py_tp_members, counted_members},
-    {Py_tp_getset, counted_getset},
-    {Py_tp_methods, counted_methods},
+    {Py_tp_getset, ngpy_wrapper_getset},
+    {Py_tp_methods, ngpy_wrapper_methods},
     {0, NULL},
 };
 

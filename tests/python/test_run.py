@@ -5,7 +5,9 @@ The scripts in tests/scripts are plain NumPy programs. Each runs under plain Pyt
 `numgpu run` (a fresh interpreter each) on every device present; their printed outputs must be
 the same, numbers within rounding (the device sums in another order).
 """
+import inspect
 import os
+import pickle
 import re
 import subprocess
 import sys
@@ -413,11 +415,53 @@ def test_fallback_results_and_passthrough(fresh_fallback):
 
 def test_plain_import_costs_nothing():
     # Without the report on, numgpu's functions are its own objects: no counting wrapper, only the
-    # guard that hands what numgpu cannot run to NumPy (one frame, nothing else paid until it raises).
+    # guard that hands what numgpu cannot run to NumPy (in C, no frame; nothing else paid until it raises).
     if not _run._state["counting"] and not _subclass.active[0]:   # (a subclass made: sum keeps it)
         assert not getattr(ng.sum, "_numgpu_counted", False)
-        assert ng.sum is vars(ng)["sum"] and ng.sum.__code__ in ng._fallback.WRAPPERS
+        assert ng.sum is vars(ng)["sum"] and isinstance(ng.sum, ng._core.Guard)
         assert "__wrapped__" not in vars(ng.sum.__wrapped__)
+
+
+def test_the_c_guard_is_the_python_guard():
+    # _fallback.guarded's C wrapper: the same answers as its Python function (kept for NumPy's
+    # subclasses), named, pickled, bound and introspected as a function.
+    def f(a, b=1):
+        if b == 2:
+            raise TypeError("raised inside f")
+        if b == 3:
+            raise NotImplementedError("a form f lacks")
+        return ng.asarray(a) * b
+
+    def npf(a, b=1, c=0):
+        return np.asarray(a) * b + c
+
+    g = _fallback.guarded("numpy.guard_probe", f, npf)
+    assert isinstance(g, ng._core.Guard) and g.__name__ == "guard_probe" and g.__wrapped__ is f
+    x = np.arange(3.0)
+    assert isinstance(g(x), ng.ndarray) and g(x).tolist() == [0.0, 1.0, 2.0]
+    with pytest.warns(_fallback.FallbackWarning, match="guard_probe"):
+        r = g(x, c=5)            # a keyword f's signature lacks (NumPy's has it): NumPy's function
+    assert r.tolist() == [5.0, 6.0, 7.0]
+    with pytest.raises(TypeError, match="raised inside f"):
+        g(x, b=2)                # a TypeError of f's own body is the program's error
+    assert ng.asnumpy(g(x, b=3)).tolist() == [0.0, 3.0, 6.0]   # unsupported: NumPy's
+    assert pickle.loads(pickle.dumps(ng.zeros)) is ng.zeros
+    assert str(inspect.signature(ng.zeros)).startswith("(shape, dtype=None")
+
+    class Holder:
+        total = ng.sum           # a class attribute binds as a method, as a function does
+    assert float(Holder.total(ng.arange(4.0))) == 6.0 and Holder().total.__self__.__class__ is Holder
+    s = ng.sum(ng.arange(3.0))
+    assert s._scalar and s.ndim == 0          # a 0-d result stands for NumPy's scalar
+    s0 = s
+    s += 1
+    assert s is not s0 and float(s) == 4.0    # += rebinds, as NumPy's immutable scalars
+    sign, logdet = ng.linalg.slogdet(ng.eye(2))
+    assert sign._scalar and logdet._scalar    # a tuple's 0-d parts too
+    assert not ng.zeros(())._scalar           # an array maker's 0-d array is an array
+    m = np.ma.array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    with pytest.warns(_fallback.FallbackWarning, match="MaskedArray"):
+        assert float(ng.sum(m)) == 4.0        # NumPy's subclasses: NumPy's function
 
 
 def test_shim_random_streams_are_numpys():

@@ -1,0 +1,269 @@
+/* The guard of numgpu's public functions, in C (numgpu._core.Guard).
+ *
+ * _fallback.guarded(name, f, npf) stands numgpu's function f in for NumPy's npf: arguments with
+ * semantics of their own (a masked array, np.matrix) go to NumPy's function, a call f cannot run
+ * (a dtype or form numgpu lacks) falls back to NumPy, and 0-d results stand for NumPy's scalars.
+ * Written in Python, that guard cost about 0.3 us a call, as much as numgpu's whole `a + b`; this
+ * wrapper does the common call's part (a look at the arguments' types, the call, a 0-d result
+ * marked) without a Python frame, and hands the rest to Python:
+ *   - an argument (or an item of a list or tuple argument) that is an instance of a subclass of
+ *     NumPy's ndarray other than np.memmap: the whole call to `slow`, the Python guard;
+ *   - f raising one of `catch` (numgpu's "unsupported", TypeError, RuntimeError): `on_error(exc,
+ *     args, kwargs)` decides (NumPy's function through the fallback, or the error raised as it is);
+ *   - a tuple result: `parts(r)` marks its 0-d items.
+ * No Python frame of its own, so numgpu's "called by the program?" tests (ngpy_called_by_numgpu,
+ * _fallback._called_by_numgpu) see the caller's frame, as they looked through the Python guard's. */
+#include "pymod.h"
+
+#include <structmember.h>
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *func;     /* numgpu's function */
+    PyObject *slow;     /* the Python guard of func (arguments of NumPy's subclasses) */
+    PyObject *on_error; /* callable(exc, args, kwargs) -> result, or _fallback.RERAISE */
+    PyObject *catch;    /* the exception classes on_error looks at (a tuple) */
+    PyObject *parts;    /* callable(tuple) -> the tuple with its 0-d items marked, or NULL */
+    bool scalars;       /* 0-d results stand for NumPy's scalars (not an array maker) */
+    PyObject *dict;     /* __dict__: __name__, __qualname__, __module__, __doc__, __wrapped__ */
+    vectorcallfunc vectorcall;
+} Guard;
+
+/* Set once by guard_setup. */
+static struct {
+    PyObject *reraise;  /* on_error's answer "raise the error as it is" */
+    PyObject *memmap;   /* numpy.memmap: plain memory, an argument like any array */
+} g;
+
+/* An argument with semantics of its own: an instance of a subclass of NumPy's ndarray, not np.memmap. */
+static bool np_subclass(PyObject *v)
+{
+    PyTypeObject *t = Py_TYPE(v);
+    return (PyObject *)t != ngpy.np_ndarray && PyObject_TypeCheck(v, (PyTypeObject *)ngpy.np_ndarray) &&
+           !(g.memmap && PyObject_TypeCheck(v, (PyTypeObject *)g.memmap));
+}
+
+/* The types _fallback._PLAIN names: never such an argument. */
+static bool plain(PyObject *v)
+{
+    PyTypeObject *t = Py_TYPE(v);
+    return t == ngpy.ndarray_type || (PyObject *)t == ngpy.np_ndarray || t == &PyLong_Type || t == &PyFloat_Type ||
+           t == &PyBool_Type || t == &PyComplex_Type || t == &PyUnicode_Type || v == Py_None || t == &PySlice_Type;
+}
+
+/* _fallback._first_subclass's test of one argument: it, or an item of it (a list or tuple). */
+static bool has_subclass(PyObject *a)
+{
+    if (plain(a))
+        return false;
+    if (PyList_CheckExact(a) || PyTuple_CheckExact(a)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(a);
+        PyObject **items = PySequence_Fast_ITEMS(a);
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (!plain(items[i]) && np_subclass(items[i]))
+                return true;
+        return false;
+    }
+    return np_subclass(a);
+}
+
+/* (args, kwargs) of a vectorcall, for the Python side; -1 with an exception. */
+static int as_tuple_dict(PyObject *const *args, size_t nargsf, PyObject *kwnames, PyObject **targs, PyObject **kwargs)
+{
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+    *targs = PyTuple_New(n);
+    *kwargs = PyDict_New();
+    if (!*targs || !*kwargs)
+        goto fail;
+    for (Py_ssize_t i = 0; i < n; i++)
+        PyTuple_SET_ITEM(*targs, i, Py_NewRef(args[i]));
+    for (Py_ssize_t i = 0; kwnames && i < PyTuple_GET_SIZE(kwnames); i++)
+        if (PyDict_SetItem(*kwargs, PyTuple_GET_ITEM(kwnames, i), args[n + i]) < 0)
+            goto fail;
+    return 0;
+fail:
+    Py_CLEAR(*targs);
+    Py_CLEAR(*kwargs);
+    return -1;
+}
+
+/* f failed: on_error's answer where the error is one of `catch` (a fallback, or RERAISE: the error
+ * restored as f raised it, its traceback kept); the error as it is otherwise. */
+static PyObject *failed(Guard *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    if (!PyErr_ExceptionMatches(self->catch))
+        return NULL;
+    PyObject *type, *exc, *tb;
+    PyErr_Fetch(&type, &exc, &tb);
+    PyErr_NormalizeException(&type, &exc, &tb);
+    if (tb)
+        PyException_SetTraceback(exc, tb);
+    PyObject *targs, *kwargs, *r = NULL;
+    if (as_tuple_dict(args, nargsf, kwnames, &targs, &kwargs) == 0) {
+        r = PyObject_CallFunctionObjArgs(self->on_error, exc, targs, kwargs, NULL);
+        Py_DECREF(targs);
+        Py_DECREF(kwargs);
+    }
+    if (r == g.reraise) {
+        Py_DECREF(r);
+        PyErr_Restore(type, exc, tb);
+        return NULL;
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(exc);
+    Py_XDECREF(tb);
+    return r;
+}
+
+/* A 0-d result of its own (or a view of a temporary) stands for NumPy's scalar: marked (+= rebinds),
+ * and NumPy's scalar itself under config(scalars="numpy") when the program called. */
+static PyObject *zero_d(PyObject *r)
+{
+    NgPyArray *o = (NgPyArray *)r;
+    if (o->base && Py_REFCNT(o->base) == 1) { /* (x._own(): the temporary's memory taken over) */
+        o->arr.buf->owner = o;
+        Py_CLEAR(o->base);
+    }
+    if (o->arr.buf->refcount != 1)
+        return r;
+    o->scalar = true;
+    if (!ngpy.numpy_scalars || ngpy_called_by_numgpu())
+        return r;
+    PyObject *s = ngpy_numpy_scalar(&o->arr);
+    Py_DECREF(r);
+    return s;
+}
+
+static PyObject *guard_call(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Guard *self = (Guard *)op;
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf) + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (has_subclass(args[i]))
+            return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+    PyObject *r = PyObject_Vectorcall(self->func, args, nargsf, kwnames);
+    if (!r)
+        return failed(self, args, nargsf, kwnames);
+    if (!self->scalars)
+        return r;
+    if (Py_TYPE(r) == ngpy.ndarray_type && ((NgPyArray *)r)->arr.ndim == 0)
+        return zero_d(r);
+    if (self->parts && PyTuple_Check(r))
+        Py_SETREF(r, PyObject_CallOneArg(self->parts, r));
+    return r;
+}
+
+static PyObject *guard_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *kw[] = {"func", "slow", "on_error", "catch", "parts", "scalars", NULL};
+    PyObject *func, *slow, *on_error, *catch, *parts;
+    int scalars;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOO!Op:Guard", kw, &func, &slow, &on_error, &PyTuple_Type, &catch,
+                                     &parts, &scalars))
+        return NULL;
+    if (!PyCallable_Check(func) || !PyCallable_Check(slow) || !PyCallable_Check(on_error) ||
+        (parts != Py_None && !PyCallable_Check(parts)))
+        return PyErr_Format(PyExc_TypeError, "Guard(func, slow, on_error, catch, parts, scalars): callables, a tuple "
+                                             "of exception classes, a callable or None, and a flag");
+    Guard *self = (Guard *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    self->func = Py_NewRef(func);
+    self->slow = Py_NewRef(slow);
+    self->on_error = Py_NewRef(on_error);
+    self->catch = Py_NewRef(catch);
+    self->parts = parts == Py_None ? NULL : Py_NewRef(parts);
+    self->scalars = scalars;
+    self->vectorcall = guard_call;
+    return (PyObject *)self;
+}
+
+static int guard_traverse(Guard *self, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(self->func);
+    Py_VISIT(self->slow);
+    Py_VISIT(self->on_error);
+    Py_VISIT(self->catch);
+    Py_VISIT(self->parts);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int guard_clear(Guard *self)
+{
+    Py_CLEAR(self->func);
+    Py_CLEAR(self->slow);
+    Py_CLEAR(self->on_error);
+    Py_CLEAR(self->catch);
+    Py_CLEAR(self->parts);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void guard_dealloc(Guard *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    guard_clear(self);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+static PyMemberDef guard_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(Guard, vectorcall), READONLY, NULL},
+    {"__dictoffset__", T_PYSSIZET, offsetof(Guard, dict), READONLY, NULL},
+    {"func", T_OBJECT, offsetof(Guard, func), READONLY, "numgpu's function"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot guard_slots[] = {
+    {Py_tp_doc, "Guard(func, slow, on_error, catch, parts, scalars): numgpu's func standing in for NumPy's "
+                "function, its fallback decided in Python (_fallback.guarded; see src/pymod/guard.c)."},
+    {Py_tp_new, guard_new},
+    {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_descr_get, ngpy_wrapper_get},
+    {Py_tp_traverse, guard_traverse},
+    {Py_tp_clear, guard_clear},
+    {Py_tp_dealloc, guard_dealloc},
+    {Py_tp_members, guard_members},
+    {Py_tp_getset, ngpy_wrapper_getset},
+    {Py_tp_methods, ngpy_wrapper_methods},
+    {0, NULL},
+};
+
+static PyType_Spec guard_spec = {
+    "numgpu._core.Guard", sizeof(Guard), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    guard_slots,
+};
+
+/* guard_setup(reraise, memmap, wrappers): on_error's "raise it" answer, numpy.memmap, and the set
+ * of the code objects of Python wrappers between a program and numgpu (_fallback.WRAPPERS), which
+ * "called by the program?" looks through. */
+static PyObject *f_guard_setup(PyObject *m, PyObject *args)
+{
+    PyObject *reraise, *memmap, *wrappers;
+    if (!PyArg_ParseTuple(args, "OOO!:guard_setup", &reraise, &memmap, &PySet_Type, &wrappers))
+        return NULL;
+    Py_XSETREF(g.reraise, Py_NewRef(reraise));
+    Py_XSETREF(g.memmap, Py_NewRef(memmap));
+    Py_XSETREF(ngpy.wrappers, Py_NewRef(wrappers));
+    Py_RETURN_NONE;
+}
+
+PyMethodDef ngpy_guard_functions[] = {
+    {"guard_setup", f_guard_setup, METH_VARARGS,
+     "guard_setup(reraise, memmap, wrappers): what Guard wrappers use (_fallback.guarded)."},
+    {NULL, NULL, 0, NULL},
+};
+
+int ngpy_guard_add_types(PyObject *module)
+{
+    PyObject *t = PyType_FromModuleAndSpec(module, &guard_spec, NULL);
+    if (!t)
+        return -1;
+    int rc = PyModule_AddObjectRef(module, "Guard", t);
+    Py_DECREF(t);
+    return rc;
+}
