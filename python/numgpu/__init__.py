@@ -157,10 +157,15 @@ def _uploads_as_is(obj, dtype):
     return isinstance(obj, (_np.ndarray, _np.generic)) and (dtype is None or _np.dtype(dtype) == obj.dtype)
 
 
+_LISTS = (list, tuple)
+
+
 def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None):
     """NumPy's array: a copy unless copy=False or None allows none (a numgpu array of that dtype);
     ndmin leading axes of length 1 added as needed. order='F' (or 'A'/'K' of a transposed array):
     the C-ordered array of the transpose, transposed."""
+    if type(object) in _LISTS and copy is True and ndmin == 0 and like is None and order in ("K", "C"):
+        return _core.asarray(object, dtype, True)     # (the common call: the general path's answer)
     _c_order(order, like)
     if _wants_f(order, object):
         if isinstance(object, ndarray) and object.flags.f_contiguous and copy is not True and not object._scalar \
