@@ -568,7 +568,9 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if len({a.shape for a in arrays}) != 1:
         raise ValueError("all input arrays must have the same shape")
     axis = _norm_axis(axis, arrays[0].ndim + 1)
-    return concatenate([expand_dims(a, axis) for a in arrays], axis, out, dtype=dtype, casting=casting)
+    s = arrays[0].shape
+    shape = s[:axis] + (1,) + s[axis:]     # (each array with a new axis of length 1 there)
+    return concatenate([a.reshape(shape) for a in arrays], axis, out, dtype=dtype, casting=casting)
 
 
 def _each(arys, view):

@@ -211,6 +211,9 @@ def result_type(*arrays_and_dtypes):
 def asarray(obj, dtype=None, order=None, *, device=None, copy=None):
     """Array from any array-like. copy=None copies only when needed, True always, False never
     (ValueError if a copy would be needed, as NumPy)."""
+    if type(obj) is ndarray and dtype is None and copy is None and device is None and order is None \
+            and not obj._scalar:
+        return obj      # (the common call: the general path's answer)
     _c_order(order)
     if order == "F" or (order in ("A", "K") and _wants_f(order, obj)):
         return _ns().array(obj, dtype, copy=copy, order="F")
@@ -272,6 +275,8 @@ def empty(shape, dtype=None, order="C", *, device=None, like=None):
 def _like(x, dtype, order, shape, device, make):
     """NumPy's *_like: x's shape, dtype and device unless given, laid out in Fortran order for
     order='F', and for 'A'/'K' where x is (a transposed array) and a new shape keeps its rank."""
+    if type(x) is ndarray and order == "K" and shape is None and x.ndim < 2:   # (the common call)
+        return make(x.shape, x.dtype if dtype is None else dtype, x.device if device is None else device)
     _c_order(order)
     x = _asarr(x)
     rank = x.ndim if shape is None else len(shape) if isinstance(shape, (tuple, list)) else 1

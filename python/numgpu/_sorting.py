@@ -8,6 +8,7 @@ need Python objects, and the compositions NumPy itself writes in Python
 import builtins as _builtins
 import functools as _functools
 import inspect as _inspect
+import math as _math
 import operator as _operator
 import os as _os
 import warnings as _warnings
@@ -31,9 +32,12 @@ def _with_out(f):
     """Gives f NumPy's out= parameter: the result is computed, then written
     into `out` on the device (cast as NumPy's assignment does)."""
     sig = _inspect.signature(f)
+    at = list(sig.parameters).index("out")
 
     @_functools.wraps(f)
     def g(*args, **kwargs):
+        if len(args) <= at and "out" not in kwargs:    # (no out: f's own call, no binding paid)
+            return f(*args, **kwargs)
         bound = sig.bind(*args, **kwargs)
         out = bound.arguments.pop("out", None)
         res = f(*bound.args, **bound.kwargs)
@@ -164,10 +168,12 @@ def _in_parts(work, shape, axis):
     """work(index) over parts of an axis other than `axis`, in threads where the array is big
     enough to share (NumPy releases the GIL while it sorts)."""
     global _POOL
-    size = _np.prod(shape, dtype=_np.int64)
+    if _math.prod(shape) < 1 << 16:     # (too small to share: the common call costs no more)
+        work(Ellipsis)
+        return
     split = 0 if axis != 0 else 1
     threads = _builtins.min(_host_threads(), shape[split] if split < len(shape) else 1)
-    if threads < 2 or size < 1 << 16:
+    if threads < 2:
         work(Ellipsis)
         return
     if _POOL is None or _POOL[0] != _os.getpid():   # (a forked child has none of the parent's threads)

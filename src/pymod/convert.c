@@ -183,6 +183,58 @@ int ngpy_check_writeable(PyObject *o, const char *what)
     return 0;
 }
 
+/* The Python number (bool, int, float, complex) of the element of dtype dt at p, as NumPy's item(). */
+static PyObject *python_value(NgDType dt, const void *p)
+{
+    PyObject *v;
+    switch (dt) {
+    case NG_BOOL: v = PyBool_FromLong(*(const uint8_t *)p); break;
+    case NG_INT8: v = PyLong_FromLong(*(const int8_t *)p); break;
+    case NG_INT16: v = PyLong_FromLong(*(const int16_t *)p); break;
+    case NG_INT32: v = PyLong_FromLong(*(const int32_t *)p); break;
+    case NG_INT64: v = PyLong_FromLongLong(*(const int64_t *)p); break;
+    case NG_UINT8: v = PyLong_FromLong(*(const uint8_t *)p); break;
+    case NG_UINT16: v = PyLong_FromLong(*(const uint16_t *)p); break;
+    case NG_UINT32: v = PyLong_FromUnsignedLong(*(const uint32_t *)p); break;
+    case NG_UINT64: v = PyLong_FromUnsignedLongLong(*(const uint64_t *)p); break;
+    case NG_FLOAT32: v = PyFloat_FromDouble(*(const float *)p); break;
+    case NG_FLOAT64: v = PyFloat_FromDouble(*(const double *)p); break;
+    case NG_COMPLEX64: v = PyComplex_FromDoubles(((const float *)p)[0], ((const float *)p)[1]); break;
+    case NG_COMPLEX128: v = PyComplex_FromDoubles(((const double *)p)[0], ((const double *)p)[1]); break;
+    case NG_FLOAT16: v = PyFloat_FromDouble(PyFloat_Unpack2((const char *)p, 1)); break; /* (exact) */
+    default: v = NULL; PyErr_SetString(PyExc_TypeError, "no NumPy scalar of this dtype"); break;
+    }
+    return v;
+}
+
+/* The elements of a's axes from d on, at p, as nested lists (NumPy's tolist); NULL with an exception. */
+static PyObject *host_list(const NgArray *a, int d, const char *p)
+{
+    if (d == a->ndim)
+        return python_value(a->dtype, p);
+    PyObject *list = PyList_New(a->shape[d]);
+    for (int64_t i = 0; list && i < a->shape[d]; i++) {
+        PyObject *item = host_list(a, d + 1, p + i * a->strides[d]);
+        if (!item)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
+PyObject *ngpy_tolist(const NgArray *a)
+{
+    if (ng_device_host_visible(ng_array_device(a)))   /* (read in place: no copy made first) */
+        return host_list(a, 0, ng_array_data(a));
+    PyObject *np = ngpy_to_numpy(a);
+    if (!np)
+        return NULL;
+    PyObject *r = PyObject_CallMethod(np, "tolist", NULL);
+    Py_DECREF(np);
+    return r;
+}
+
 PyObject *ngpy_numpy_scalar(const NgArray *view)
 {
     static PyObject *types[NG_NTYPES]; /* (numpy.float64, ..., looked up once) */
@@ -208,24 +260,7 @@ PyObject *ngpy_numpy_scalar(const NgArray *view)
         if (ngpy_fpe_deferred() < 0) /* (the warnings of the kernels it waited for) */
             return NULL;
     }
-    PyObject *v;
-    switch (dt) {
-    case NG_BOOL: v = PyBool_FromLong(*(const uint8_t *)p); break;
-    case NG_INT8: v = PyLong_FromLong(*(const int8_t *)p); break;
-    case NG_INT16: v = PyLong_FromLong(*(const int16_t *)p); break;
-    case NG_INT32: v = PyLong_FromLong(*(const int32_t *)p); break;
-    case NG_INT64: v = PyLong_FromLongLong(*(const int64_t *)p); break;
-    case NG_UINT8: v = PyLong_FromLong(*(const uint8_t *)p); break;
-    case NG_UINT16: v = PyLong_FromLong(*(const uint16_t *)p); break;
-    case NG_UINT32: v = PyLong_FromUnsignedLong(*(const uint32_t *)p); break;
-    case NG_UINT64: v = PyLong_FromUnsignedLongLong(*(const uint64_t *)p); break;
-    case NG_FLOAT32: v = PyFloat_FromDouble(*(const float *)p); break;
-    case NG_FLOAT64: v = PyFloat_FromDouble(*(const double *)p); break;
-    case NG_COMPLEX64: v = PyComplex_FromDoubles(((const float *)p)[0], ((const float *)p)[1]); break;
-    case NG_COMPLEX128: v = PyComplex_FromDoubles(((const double *)p)[0], ((const double *)p)[1]); break;
-    case NG_FLOAT16: v = PyFloat_FromDouble(PyFloat_Unpack2((const char *)p, 1)); break; /* (exact) */
-    default: v = NULL; PyErr_SetString(PyExc_TypeError, "no NumPy scalar of this dtype"); break;
-    }
+    PyObject *v = python_value(dt, p);
     PyObject *r = v ? PyObject_CallOneArg(types[dt], v) : NULL;
     Py_XDECREF(v);
     return r;

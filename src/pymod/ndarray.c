@@ -1379,15 +1379,7 @@ REDUCE(argmax, NG_RED_ARGMAX)
 REDUCE(any, NG_RED_ANY)
 REDUCE(all, NG_RED_ALL)
 
-static PyObject *m_tolist(PyObject *self, PyObject *unused)
-{
-    PyObject *np = ngpy_to_numpy(ARR(self));
-    if (!np)
-        return NULL;
-    PyObject *r = PyObject_CallMethod(np, "tolist", NULL);
-    Py_DECREF(np);
-    return r;
-}
+static PyObject *m_tolist(PyObject *self, PyObject *unused) { return ngpy_tolist(ARR(self)); }
 
 static PyObject *m_item(PyObject *self, PyObject *args)
 {

@@ -78,6 +78,8 @@ int ngpy_check_writeable(PyObject *o, const char *what);
 int ngpy_wrap_host(PyObject *v, NgDevice *dev, bool writable, NgArray *arr);
 /* NumPy's scalar of the 0-d array `a`: its bytes read in place in host memory, else downloaded. */
 PyObject *ngpy_numpy_scalar(const NgArray *a);
+/* a's elements as nested Python lists (NumPy's tolist): read in place in host memory, else downloaded. */
+PyObject *ngpy_tolist(const NgArray *a);
 /* True when the Python code calling into C (past the Python wrappers of _fallback.WRAPPERS) is
  * numgpu's own (its package's files): its internals keep 0-d device arrays whatever the scalars
  * policy (they reshape, .get() and pass them on). */
