@@ -147,8 +147,7 @@ def host_result(x):
     host device (cpu: a result NumPy made, its views staying views); None elsewhere (a GPU, a
     dtype numgpu lacks, a subclass, swapped bytes): the caller uploads it or keeps it."""
     if type(x) is _np.ndarray and x.dtype.isnative:
-        from ._core import host_view
-        return host_view(x)
+        return _core.host_view(x)
     return None
 
 

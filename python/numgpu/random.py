@@ -22,7 +22,7 @@ import operator as _operator
 import numpy as _np
 import numpy.random as _npr
 
-from . import _core
+from . import _core, _fallback
 
 __all__ = [
     "Philox", "Generator", "RandomState", "default_rng", "device_rng", "SeedSequence",
@@ -40,8 +40,7 @@ _U128 = (1 << 128) - 1
 
 
 def _ndarray():
-    from . import ndarray
-    return ndarray
+    return _core.ndarray
 
 
 # ---- NumPy's streams ------------------------------------------------------------
@@ -57,14 +56,12 @@ def _down(x):
 
 def _up(x):
     if isinstance(x, _np.ndarray):
-        from ._core import UnsupportedDtypeError, asarray
-        from ._fallback import host_result
-        v = host_result(x)
+        v = _fallback.host_result(x)
         if v is not None:   # (cpu: NumPy's fresh draws themselves, no copy)
             return v
         try:
-            return asarray(x, None, False)
-        except UnsupportedDtypeError:   # choice of strs, ...: NumPy's array, as drawn
+            return _core.asarray(x, None, False)
+        except _core.UnsupportedDtypeError:   # choice of strs, ...: NumPy's array, as drawn
             return x
     if isinstance(x, tuple) and not hasattr(x, "_fields"):
         return tuple(_up(v) for v in x)
@@ -77,6 +74,7 @@ def _host(func, name):
         return _up(func(*_down(args), **{k: _down(v) for k, v in kwargs.items()}))
     f.__name__ = f.__qualname__ = name
     f.__doc__ = "NumPy's numpy.random %s (NumPy's stream), result on the current device." % name
+    f.__wrapped__ = func
     f._numgpu_draws_on_host = True
     return f
 
@@ -194,7 +192,10 @@ class _HostObject:
             raise AttributeError(name)
         value = getattr(self._np, name)
         if callable(value) and not name.startswith("_"):
-            f = _host(value, name)
+            fns = self.__dict__.setdefault("_fns", {})    # (made once per method: a draw in a loop)
+            f = fns.get(name)
+            if f is None:
+                f = fns[name] = _host(value, name)
             return f if _counter[0] is None else _counted_draw(type(self), name, f)
         return value
 
