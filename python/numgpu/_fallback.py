@@ -159,10 +159,9 @@ def _up(x):
     if v is not None:
         return v
     if (type(x) is _np.ndarray and x.dtype.isnative) or isinstance(x, (_np.number, _np.bool_)):
-        from ._core import asarray
         fortran = x.ndim >= 2 and x.flags.f_contiguous and not x.flags.c_contiguous
         try:   # (in Fortran order as NumPy's: np.load of such a file, LAPACK's eigenvectors)
-            r = asarray(x.T, None, False).T if fortran else asarray(x, None, False)
+            r = _core.asarray(x.T, None, False).T if fortran else _core.asarray(x, None, False)
         except TypeError:  # a dtype numgpu has no device version of (str, object, datetime64): stays NumPy's
             return x
         r._scalar = not isinstance(x, _np.ndarray)   # (NumPy's scalar: x += 1 rebinds, as NumPy's)

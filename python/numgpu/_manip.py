@@ -10,7 +10,7 @@ import operator as _operator
 
 import numpy as _np
 
-from . import _core, _fallback, ndarray, broadcast_to
+from . import _core, _fallback, _small, ndarray, broadcast_to
 from ._core import UnsupportedDtypeError
 from ._array_api import asarray, zeros
 from ._methods import contiguous
@@ -604,6 +604,8 @@ def _contract(a, la, b, lb, keep, dt):
 def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
     """Einstein summation as diagonals (views), sums, transposes and batched matrix products,
     contracting the operands left to right."""
+    if operands and isinstance(operands[0], str) and out is None and _small.host(*operands[1:]):
+        return _small.call(_np.einsum, *operands, dtype=dtype, order=order, casting=casting, optimize=optimize)
     if not operands or not isinstance(operands[0], str):
         from ._fallback import call_numpy
         return call_numpy("numpy.einsum", _np.einsum, *operands, out=out, dtype=dtype, order=order,

@@ -19,7 +19,7 @@ import warnings as _warnings
 import numpy as _np
 from numpy.lib.array_utils import normalize_axis_index as _normalize_axis_index
 
-from . import _core, _ufunc, ndarray
+from . import _core, _small, _ufunc, ndarray
 from . import (absolute, all as _all, any as _any, arange, asarray, atleast_1d, atleast_2d, bincount, clip,
                concatenate, convolve, copysign, cos, empty, exp, floor, isfinite, isinf, log2, moveaxis, nextafter,
                ones, remainder, searchsorted, sort, sqrt, square, stack, take, trim_zeros, trunc, where, zeros,
@@ -49,6 +49,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """Cross products of the 2- or 3-vectors along axisa of a and axisb of b (other axes broadcast),
     along axisc of the result; two 2-vectors give the z component alone. NumPy 2 deprecates
     2-vectors (a DeprecationWarning)."""
+    if _small.host(a, b):
+        return _small.call(_np.cross, a, b, axisa, axisb, axisc, axis)
     if axis is not None:
         axisa, axisb, axisc = (axis,) * 3
     a, b = _arr(a), _arr(b)

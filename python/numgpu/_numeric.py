@@ -11,7 +11,7 @@ import warnings as _warnings
 
 import numpy as _np
 
-from . import _core, _manip
+from . import _core, _manip, _small
 from . import (absolute, argmax, argsort, asarray, clip, concatenate, conjugate, diag, empty, fft, isnan,
                minimum, ndarray, rint, searchsorted, sort, sqrt, take, where, zeros)
 from . import all as _all, any as _any, array as _array, max as _max, sum as _sum
@@ -59,6 +59,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     end where NaN), left/right outside, NaN for NaN. The interval is searchsorted's (the last of
     equal samples), where NumPy's search starts from the previous element's interval; complex
     slopes are always (dy.real * inv_dx, dy.imag * inv_dx), NumPy's form when len(xp) <= len(x)."""
+    if _small.host(x, xp, fp, left, right, period):
+        return _small.call(_np.interp, x, xp, fp, left, right, period)
     fp = _arr(fp)
     dtype = _np.complex128 if fp.dtype.kind == "c" else _np.float64
     if period is not None:

@@ -15,7 +15,7 @@ import warnings as _warnings
 
 import numpy as _np
 
-from . import _core, _fallback
+from . import _core, _fallback, _small
 from ._core import ndarray
 
 __all__ = [
@@ -113,12 +113,16 @@ def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
     elsewhere); on cpu, where NumPy's own quicksort is faster (_host_sorts), NumPy's (NumPy's
     exact result, unstable as it is). The standard's descending=True gives the reverse order,
     equal elements still in their original order."""
+    if not descending and _small.host(a):
+        return _small.call(_np.sort, a, axis, kind, order, stable=stable)
     return _sort(a, axis, kind, order, descending, False, stable)
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
     """Indices that sort `a` along `axis`: stable (also with descending=True), except on cpu
     with the default kind where NumPy's own argsort is faster (see sort)."""
+    if not descending and _small.host(a):
+        return _small.call(_np.argsort, a, axis, kind, order, stable=stable)
     return _sort(a, axis, kind, order, descending, True, stable)
 
 
@@ -335,6 +339,9 @@ def _run_lengths(mask):
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True):
     """Sorted unique elements of the flattened array, as NumPy 2."""
+    if _small.host(ar):
+        return _small.call(_np.unique, ar, return_index, return_inverse, return_counts, axis, equal_nan=equal_nan,
+                           sorted=sorted)
     if axis is not None or not equal_nan:
         return _on_numpy("numpy.unique", _np.unique, ar, return_index, return_inverse, return_counts, axis,
                           equal_nan=equal_nan)
@@ -449,6 +456,8 @@ def diff(a, n=1, axis=-1, prepend=_np._NoValue, append=_np._NoValue):
 
 def searchsorted(a, v, side="left", sorter=None):
     """Insertion points of v in the sorted 1-d a (binary search per element)."""
+    if _small.host(a, v, sorter):
+        return _small.call(_np.searchsorted, a, v, side, sorter)
     if side not in ("left", "right"):
         if isinstance(side, str) and side[:1].lower() in ("l", "r"):
             side = "left" if side[:1].lower() == "l" else "right"
@@ -655,6 +664,8 @@ def _real_only(a):
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
              weights=None, interpolation=None):
     """q-th quantiles (linear method): a device sort, then one interpolation kernel."""
+    if interpolation is None and _small.host(a, q, weights):
+        return _small.call(_np.quantile, a, q, axis, None, overwrite_input, method, keepdims, weights=weights)
     if weights is not None or method != "linear":
         return _on_numpy("numpy.quantile", _np.quantile, a, q, axis, method=method, keepdims=keepdims,
                           weights=weights)
@@ -670,6 +681,8 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                weights=None, interpolation=None):
     """q-th percentiles (linear method)."""
+    if interpolation is None and _small.host(a, q, weights):
+        return _small.call(_np.percentile, a, q, axis, None, overwrite_input, method, keepdims, weights=weights)
     if weights is not None or method != "linear":
         return _on_numpy("numpy.percentile", _np.percentile, a, q, axis, method=method, keepdims=keepdims,
                           weights=weights)

@@ -238,6 +238,62 @@ static PyType_Spec guard_spec = {
     guard_slots,
 };
 
+/* Elements of o counted toward host_small's limit: a numgpu array's on a host device, a NumPy
+ * array's, 1 for a number, 0 for None, a str, a dtype or a type; a list or tuple its items' (arrays
+ * or numbers); -1 for anything else (a numgpu array on a GPU, nested lists, an object). */
+static int64_t small_count(PyObject *o, bool nested)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (t == ngpy.ndarray_type)
+        return ng_device_host_visible(ng_array_device(ngpy_arr(o))) ? ngpy_arr(o)->size : -1;
+    if ((PyObject *)t == ngpy.np_ndarray) {
+        PyObject *size = PyObject_GetAttrString(o, "size");
+        long long n = size ? PyLong_AsLongLong(size) : -1;
+        Py_XDECREF(size);
+        PyErr_Clear();
+        return n;
+    }
+    if (t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type || t == &PyComplex_Type ||
+        PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_generic))
+        return 1;
+    if (o == Py_None || t == &PyUnicode_Type || PyType_Check(o) || PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_dtype))
+        return 0;
+    if (!nested && (t == &PyList_Type || t == &PyTuple_Type)) {
+        int64_t n = 0;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); i++) {
+            int64_t k = small_count(PySequence_Fast_ITEMS(o)[i], true);
+            if (k < 0)
+                return -1;
+            n += k;
+        }
+        return n;
+    }
+    return -1;
+}
+
+/* host_small(args, limit): whether a call of these arguments may run NumPy's own function on
+ * views of their memory (python/numgpu/_small.py): the current device in host memory (cpu), every
+ * numgpu array among them there too, and their elements at most `limit` (small_count). */
+static PyObject *f_host_small(PyObject *m, PyObject *args)
+{
+    PyObject *objs;
+    long long limit;
+    if (!PyArg_ParseTuple(args, "O!L:host_small", &PyTuple_Type, &objs, &limit))
+        return NULL;
+    NgDevice *dev = ngpy_device();
+    if (!dev)
+        return NULL;
+    if (!ng_device_host_visible(dev))
+        Py_RETURN_FALSE;
+    int64_t n = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(objs); i++) {
+        int64_t k = small_count(PyTuple_GET_ITEM(objs, i), false);
+        if (k < 0 || (n += k) > limit)
+            Py_RETURN_FALSE;
+    }
+    Py_RETURN_TRUE;
+}
+
 /* guard_setup(reraise, memmap, wrappers): on_error's "raise it" answer, numpy.memmap, and the set
  * of the code objects of Python wrappers between a program and numgpu (_fallback.WRAPPERS), which
  * "called by the program?" looks through. */
@@ -253,6 +309,8 @@ static PyObject *f_guard_setup(PyObject *m, PyObject *args)
 }
 
 PyMethodDef ngpy_guard_functions[] = {
+    {"host_small", f_host_small, METH_VARARGS,
+     "host_small(args, limit): the call may run NumPy's function on views of its arrays' host memory (_small.py)."},
     {"guard_setup", f_guard_setup, METH_VARARGS,
      "guard_setup(reraise, memmap, wrappers): what Guard wrappers use (_fallback.guarded)."},
     {NULL, NULL, 0, NULL},

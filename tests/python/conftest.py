@@ -8,6 +8,9 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Small calls of interp, einsum, unique, sort ... run NumPy's own function on cpu (_small.py): the
+# suite runs the device operations for them (NUMGPU_SMALL=0), test_small_calls.py that path.
+os.environ.setdefault("NUMGPU_SMALL", "0")
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 try:
