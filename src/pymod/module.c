@@ -310,21 +310,21 @@ static PyObject *ufunc_apply(long op, PyObject *a, PyObject *b, PyObject *out_o)
 }
 
 /* _core.ufunc_base: the C part of numgpu.ufunc (python/numgpu/_ufunc.py subclasses it). A call
- * of the commonest form, the ufunc's nin operands and no keywords, numgpu arrays (one of them at
- * least 1-d, so the result is an array, never a 0-d stand-in for a scalar) and Python numbers,
- * runs the device op here; any other call, or one the op turns down (TypeError,
- * NotImplementedError, RuntimeError: it raises again, with the whole call's handling), goes to
- * the subclass's Python method _call_py. */
+ * of the commonest form, the ufunc's nin operands and no keywords, numgpu arrays (one at least)
+ * and Python numbers, runs the device op here (a 0-d result stands for NumPy's scalar, as
+ * _fallback.ufunc_result makes it: ngpy_wrap_result); any other call, or one the op turns down
+ * (TypeError, NotImplementedError, RuntimeError: it raises again, with the whole call's
+ * handling), goes to the subclass's Python method _call_py. */
 typedef struct {
     PyObject_HEAD
     int code;  /* the NgOp; -1: none (a host ufunc, every call in Python) */
     int nin;   /* operands of a call */
 } UfuncBase;
 
-static bool fast_operand(PyObject *o, bool *array_1d)
+static bool fast_operand(PyObject *o, bool *array)
 {
     if (Py_IS_TYPE(o, ngpy.ndarray_type)) {
-        *array_1d = *array_1d || ngpy_arr(o)->ndim > 0;
+        *array = true;
         return true;
     }
     return PyFloat_CheckExact(o) || PyLong_CheckExact(o) || PyBool_Check(o);
@@ -334,10 +334,10 @@ static PyObject *ufunc_base_call(PyObject *self, PyObject *args, PyObject *kw)
 {
     const UfuncBase *u = (const UfuncBase *)self;
     Py_ssize_t n = PyTuple_GET_SIZE(args);
-    bool array_1d = false;
+    bool array = false;
     if (u->code >= 0 && (!kw || PyDict_GET_SIZE(kw) == 0) && n == u->nin && n >= 1 && n <= 2 &&
-        fast_operand(PyTuple_GET_ITEM(args, 0), &array_1d) &&
-        (n == 1 || fast_operand(PyTuple_GET_ITEM(args, 1), &array_1d)) && array_1d) {
+        fast_operand(PyTuple_GET_ITEM(args, 0), &array) &&
+        (n == 1 || fast_operand(PyTuple_GET_ITEM(args, 1), &array)) && array) {
         PyObject *r = ufunc_apply(u->code, PyTuple_GET_ITEM(args, 0), n == 2 ? PyTuple_GET_ITEM(args, 1) : Py_None,
                                   Py_None);
         if (r || !(PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_NotImplementedError) ||
