@@ -266,25 +266,48 @@ PyObject *ngpy_numpy_scalar(const NgArray *view)
     return r;
 }
 
+/* Whether code is one of the Python wrappers of _fallback.WRAPPERS (a set of a few code objects:
+ * compared by identity against a tuple made again when the set grows, since a code object's hash
+ * is computed anew each time, over its constants and names). */
+static bool is_wrapper(PyCodeObject *code)
+{
+    static PyObject *seen;  /* (the set's items as a tuple) */
+    if (!ngpy.wrappers)
+        return false;
+    if (!seen || PyTuple_GET_SIZE(seen) != PySet_GET_SIZE(ngpy.wrappers)) {
+        PyObject *t = PySequence_Tuple(ngpy.wrappers);
+        if (!t) {
+            PyErr_Clear();
+            return false;
+        }
+        Py_XSETREF(seen, t);
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(seen); i++)
+        if (PyTuple_GET_ITEM(seen, i) == (PyObject *)code)
+            return true;
+    return false;
+}
+
 bool ngpy_called_by_numgpu(void)
 {
     PyFrameObject *frame = PyEval_GetFrame(); /* borrowed */
     if (!frame || !ngpy.package_dir)
         return false;
     Py_INCREF(frame);
-    PyCodeObject *code = PyFrame_GetCode(frame);
-    while (ngpy.wrappers && PySet_Contains(ngpy.wrappers, (PyObject *)code) == 1) { /* (a wrapper: its caller) */
-        PyFrameObject *back = PyFrame_GetBack(frame);
-        Py_DECREF(frame);
+    bool ours;
+    for (;;) { /* (a frame of the package's is a wrapper, its caller the one asked about, or numgpu's own) */
+        PyCodeObject *code = PyFrame_GetCode(frame);
+        ours = PyUnicode_Tailmatch(code->co_filename, ngpy.package_dir, 0, PY_SSIZE_T_MAX, -1) == 1;
+        bool wrapper = ours && is_wrapper(code);
         Py_DECREF(code);
+        PyFrameObject *back = wrapper ? PyFrame_GetBack(frame) : NULL;
+        Py_DECREF(frame);
+        if (!wrapper)
+            break;
         if (!back)
             return false;
         frame = back;
-        code = PyFrame_GetCode(frame);
     }
-    bool ours = PyUnicode_Tailmatch(code->co_filename, ngpy.package_dir, 0, PY_SSIZE_T_MAX, -1) == 1;
-    Py_DECREF(code);
-    Py_DECREF(frame);
     return ours;
 }
 
