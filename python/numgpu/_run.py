@@ -82,10 +82,11 @@ def config(precision=None, fallback=None, strict=None, report=None, scalars=None
 # ---- counting calls ---------------------------------------------------------------------------
 
 # One row per function, method, operator or jit function the program called (only while counting):
-# name -> [device calls, device seconds, host calls, host seconds, uploads, upload bytes, downloads,
+# name -> a _core.Row (src/pymod/report.c: C numbers the Counted wrappers add to), whose list() is
+#         [device calls, device seconds, host calls, host seconds, uploads, upload bytes, downloads,
 #          download bytes, kernel launches, kernels compiled, implicit uploads, implicit downloads,
 #          kernels loaded from the disk cache, where the first upload was made ("file:line" of the
-#          program's line)] (the layout of src/pymod/report.c's rows).
+#          program's line)].
 # Host calls are numpy.random's streams (NumPy draws, the result is uploaded); fallbacks to NumPy
 # are counted by _fallback.counts. The transfers and kernels are those made during the row's calls.
 rows = {}
@@ -99,7 +100,8 @@ _NOT_COUNTED = {"config", "report", "stats", "use", "set_device", "get_device", 
 def _row(name):
     row = rows.get(name)
     if row is None:
-        row = rows[name] = [0, 0.0, 0, 0.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, None]
+        from ._core import Row
+        row = rows[name] = Row()
     return row
 
 
@@ -110,7 +112,7 @@ def _first_upload(row):
     while frame is not None and not is_user_code(frame.f_globals):
         frame = frame.f_back
     if frame is not None:
-        row[WHERE] = "%s:%d" % (os.path.basename(frame.f_code.co_filename), frame.f_lineno)
+        row.where = "%s:%d" % (os.path.basename(frame.f_code.co_filename), frame.f_lineno)
 
 
 def _counted(name, f, kind="device", program_only=False, row_of=None):
@@ -536,7 +538,7 @@ def report_data():
     data["synchronised_calls"] = _sync[0] and data["device"] is not None and not data["device"].startswith(("cpu", "null"))
     entries = []
     for name in set(rows) | set(_fallback.counts):
-        r = rows.get(name) or [0, 0.0, 0, 0.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, None]
+        r = rows[name].list() if name in rows else [0, 0.0, 0, 0.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, None]
         fb = _fallback.counts.get(name, (0, 0.0))
         if not (r[D_CALLS] or r[H_CALLS] or fb[0] or any(r[UP:WHERE])):
             continue          # (a row made when its function was wrapped, never called)

@@ -2,9 +2,10 @@
  *
  * With the report on (numgpu.config(report=True), numgpu run's default), _run.py wraps numgpu's
  * functions, ndarray's methods and operators, numpy.random's streams and jit functions in a
- * Counted each. A call made by the program is timed and adds to the wrapper's row (a Python list,
- * _run.rows[name]): its calls and seconds on the device or on the host, and the transfers and
- * kernel launches made meanwhile (the counters of core/util.c). Calls made inside a counted call
+ * Counted each. A call made by the program is timed and adds to the wrapper's row (a Row,
+ * _run.rows[name], whose counts are C numbers: a call adds to them without making Python objects):
+ * its calls and seconds on the device or on the host, and the transfers and kernel launches made
+ * meanwhile (the counters of core/util.c); the report reads a row as a list (Row.list()). Calls made inside a counted call
  * (numgpu calling itself) go straight through: one program call is one count. Being C, the wrapper
  * adds no Python frame, so numgpu's "called by the program?" tests see the program's frame, and a
  * counted operator costs a fraction of a microsecond more than a plain one. Without the report
@@ -14,9 +15,18 @@
 #include <structmember.h>
 #include <time.h>
 
-/* The row's layout (as _run.py's D_CALLS ... WHERE). */
 enum { NCOUNTERS = 9 }; /* the counters a row adds up (counters_now) */
-enum { ROW_D_CALLS, ROW_D_TIME, ROW_H_CALLS, ROW_H_TIME, ROW_COUNTERS, ROW_WHERE = ROW_COUNTERS + NCOUNTERS, ROW_LEN };
+
+/* numgpu._core.Row: one row of the report. */
+typedef struct {
+    PyObject_HEAD
+    long long calls[2];                  /* device calls, host calls */
+    double seconds[2];                   /* their seconds */
+    unsigned long long counters[NCOUNTERS];
+    PyObject *where;                     /* "file:line" of the row's first upload, or None */
+} Row;
+
+static PyTypeObject *row_type; /* (set by ngpy_report_add_types) */
 
 enum { KIND_DEVICE, KIND_HOST, KIND_FALLBACK }; /* where a call that did not fall back is counted */
 
@@ -78,44 +88,107 @@ static void counters_now(unsigned long long c[NCOUNTERS])
     memcpy(c, v, sizeof v);
 }
 
-/* row[i] += delta (an int or a float item); -1 with an exception. */
-static int row_add(PyObject *row, Py_ssize_t i, PyObject *delta)
-{
-    if (!delta)
-        return -1;
-    PyObject *sum = PyNumber_Add(PyList_GET_ITEM(row, i), delta);
-    Py_DECREF(delta);
-    if (!sum)
-        return -1;
-    return PyList_SetItem(row, i, sum);   /* (steals sum, releases the old item) */
-}
-
 /* Adds one call (of `seconds`, counted where `kind` says unless it fell back) and the counters'
  * changes since `before` to the row; -1 with an exception. */
-static int record(Counted *self, PyObject *row, int fell_back, double seconds, const unsigned long long before[NCOUNTERS])
+static int record(Counted *self, PyObject *row_o, int fell_back, double seconds, const unsigned long long before[NCOUNTERS])
 {
-    if (!PyList_Check(row) || PyList_GET_SIZE(row) != ROW_LEN) {
-        PyErr_SetString(PyExc_TypeError, "Counted: a row is a list of the report's counts");
+    if (!Py_IS_TYPE(row_o, row_type)) {
+        PyErr_SetString(PyExc_TypeError, "Counted: a row is a numgpu._core.Row");
         return -1;
     }
+    Row *row = (Row *)row_o;
     if (!fell_back && self->kind != KIND_FALLBACK) {
-        Py_ssize_t at = self->kind == KIND_HOST ? ROW_H_CALLS : ROW_D_CALLS;
-        if (row_add(row, at, PyLong_FromLong(1)) < 0 || row_add(row, at + 1, PyFloat_FromDouble(seconds)) < 0)
-            return -1;
+        int at = self->kind == KIND_HOST;
+        row->calls[at]++;
+        row->seconds[at] += seconds;
     }
     unsigned long long after[NCOUNTERS];
     counters_now(after);
     for (int i = 0; i < NCOUNTERS; i++)
-        if (after[i] != before[i] && row_add(row, ROW_COUNTERS + i, PyLong_FromUnsignedLongLong(after[i] - before[i])) < 0)
-            return -1;
-    if (after[0] != before[0] && PyList_GET_ITEM(row, ROW_WHERE) == Py_None && rep.on_upload) {
-        PyObject *r = PyObject_CallOneArg(rep.on_upload, row);
+        row->counters[i] += after[i] - before[i];
+    if (after[0] != before[0] && row->where == Py_None && rep.on_upload) {
+        PyObject *r = PyObject_CallOneArg(rep.on_upload, row_o);
         if (!r)
             return -1;
         Py_DECREF(r);
     }
     return 0;
 }
+
+static PyObject *row_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    if (PyTuple_GET_SIZE(args) || (kwargs && PyDict_GET_SIZE(kwargs)))
+        return PyErr_Format(PyExc_TypeError, "Row() takes no arguments");
+    Row *r = (Row *)type->tp_alloc(type, 0);
+    if (r)
+        r->where = Py_NewRef(Py_None);
+    return (PyObject *)r;
+}
+
+static void row_dealloc(Row *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    Py_CLEAR(self->where);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+/* row.list(): [device calls, device seconds, host calls, host seconds, the counters..., where]
+ * (_run.py's D_CALLS ... WHERE). */
+static PyObject *row_list(PyObject *op, PyObject *unused)
+{
+    Row *r = (Row *)op;
+    PyObject *l = PyList_New(4 + NCOUNTERS + 1);
+    if (!l)
+        return NULL;
+    for (int k = 0; k < 2; k++) {
+        PyList_SET_ITEM(l, 2 * k, PyLong_FromLongLong(r->calls[k]));
+        PyList_SET_ITEM(l, 2 * k + 1, PyFloat_FromDouble(r->seconds[k]));
+    }
+    for (int i = 0; i < NCOUNTERS; i++)
+        PyList_SET_ITEM(l, 4 + i, PyLong_FromUnsignedLongLong(r->counters[i]));
+    PyList_SET_ITEM(l, 4 + NCOUNTERS, Py_NewRef(r->where));
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(l); i++)
+        if (!PyList_GET_ITEM(l, i)) {
+            Py_DECREF(l);
+            return NULL;
+        }
+    return l;
+}
+
+static PyObject *row_get_where(PyObject *op, void *c) { return Py_NewRef(((Row *)op)->where); }
+
+static int row_set_where(PyObject *op, PyObject *v, void *c)
+{
+    if (!v || (v != Py_None && !PyUnicode_Check(v))) {
+        PyErr_SetString(PyExc_TypeError, "Row.where is a str or None");
+        return -1;
+    }
+    Py_SETREF(((Row *)op)->where, Py_NewRef(v));
+    return 0;
+}
+
+static PyMethodDef row_methods[] = {
+    {"list", row_list, METH_NOARGS, "The row as a list: device calls and seconds, host calls and seconds, the "
+                                    "counters, where its first upload was made."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef row_getset[] = {
+    {"where", row_get_where, row_set_where, "'file:line' of the row's first upload, or None", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot row_slots[] = {
+    {Py_tp_doc, "Row(): one row of numgpu run's report, added to by Counted wrappers (src/pymod/report.c)."},
+    {Py_tp_new, row_new},
+    {Py_tp_dealloc, row_dealloc},
+    {Py_tp_methods, row_methods},
+    {Py_tp_getset, row_getset},
+    {0, NULL},
+};
+
+static PyType_Spec row_spec = {"numgpu._core.Row", sizeof(Row), 0, Py_TPFLAGS_DEFAULT, row_slots};
 
 /* An index of ints, slices, ... and None only (a view or an element): _run.index_kind's "basic". */
 static bool basic_key(PyObject *key)
@@ -202,22 +275,23 @@ static PyObject *counted_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     PyObject *func, *name, *row, *basic_row = NULL;
     const char *kind = "device";
     int program_only = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OUO|spO!:Counted", kw, &func, &name, &row, &kind, &program_only,
-                                     &PyList_Type, &basic_row))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OUO|spO:Counted", kw, &func, &name, &row, &kind, &program_only,
+                                     &basic_row))
         return NULL;
     int k = !strcmp(kind, "device") ? KIND_DEVICE : !strcmp(kind, "host") ? KIND_HOST
           : !strcmp(kind, "fallback") ? KIND_FALLBACK : -1;
     if (k < 0)
         return PyErr_Format(PyExc_ValueError, "Counted: kind must be 'device', 'host' or 'fallback', not '%s'", kind);
-    if (!PyCallable_Check(func) || !(PyList_Check(row) || PyCallable_Check(row)))
-        return PyErr_Format(PyExc_TypeError, "Counted(func, name, row): a callable, a str and a row (list) or a "
+    if (!PyCallable_Check(func) || !(Py_IS_TYPE(row, row_type) || PyCallable_Check(row)) ||
+        (basic_row && !Py_IS_TYPE(basic_row, row_type)))
+        return PyErr_Format(PyExc_TypeError, "Counted(func, name, row): a callable, a str and a Row or a "
                                              "callable giving it");
     Counted *self = (Counted *)type->tp_alloc(type, 0);
     if (!self)
         return NULL;
     self->func = Py_NewRef(func);
     self->name = Py_NewRef(name);
-    if (PyList_Check(row))
+    if (Py_IS_TYPE(row, row_type))
         self->row = Py_NewRef(row);
     else
         self->row_of = Py_NewRef(row);
@@ -335,6 +409,13 @@ PyMethodDef ngpy_report_functions[] = {
 
 int ngpy_report_add_types(PyObject *module)
 {
+    PyObject *rt = PyType_FromModuleAndSpec(module, &row_spec, NULL);
+    if (!rt || PyModule_AddObjectRef(module, "Row", rt) < 0) {
+        Py_XDECREF(rt);
+        return -1;
+    }
+    row_type = (PyTypeObject *)rt; /* (the module holds it) */
+    Py_DECREF(rt);
     PyObject *t = PyType_FromModuleAndSpec(module, &counted_spec, NULL);
     if (!t)
         return -1;

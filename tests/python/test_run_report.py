@@ -350,20 +350,30 @@ def test_gpu_calls_wait_for_their_kernels_unless_async(tmp_path):
 
 
 def test_counted_wrapper_checks_its_arguments():
-    from numgpu._core import Counted
+    from numgpu._core import Counted, Row
     with pytest.raises(ValueError, match="kind must be 'device', 'host' or 'fallback', not 'gpu'"):
-        Counted(len, "x", [], kind="gpu")
-    with pytest.raises(TypeError, match="a callable, a str and a row"):
+        Counted(len, "x", Row(), kind="gpu")
+    with pytest.raises(TypeError, match="a callable, a str and a Row"):
         Counted(len, "x", 5)
-    with pytest.raises(TypeError, match="a callable, a str and a row"):
-        Counted(5, "x", [])
-    short = Counted(len, "x", [0] * 3)
-    with pytest.raises(TypeError, match="a row is a list of the report's counts"):
-        short([1])
-    row = [0, 0.0, 0, 0.0] + [0] * 9 + [None]
+    with pytest.raises(TypeError, match="a callable, a str and a Row"):
+        Counted(5, "x", Row())
+    with pytest.raises(TypeError, match="a callable, a str and a Row"):
+        Counted(len, "x", [0] * 14)                 # (rows are Rows: C numbers, no list)
+    bad = Counted(len, "x", lambda args: [0] * 14)  # a row_of must give a Row
+    with pytest.raises(TypeError, match="a row is a numgpu._core.Row"):
+        bad([1])
+    row = Row()
     c = Counted(len, "x", row)
     assert c([1, 2, 3]) == 3 and c("ab") == 2
-    assert row[0] == 2 and row[1] > 0 and row[2:] == [0, 0.0] + [0] * 9 + [None]
+    got = row.list()
+    assert got[0] == 2 and got[1] > 0 and got[2:] == [0, 0.0] + [0] * 9 + [None]
     with pytest.raises(TypeError):      # (the call's own error, counted too)
         c(5)
-    assert row[0] == 3
+    assert row.list()[0] == 3
+    host = Row()
+    h = Counted(len, "x", host, kind="host")
+    assert h("abc") == 3 and host.list()[:3] == [0, 0.0, 1]
+    row.where = "s.py:3"
+    assert row.list()[-1] == "s.py:3" and row.where == "s.py:3"
+    with pytest.raises(TypeError, match="Row.where is a str or None"):
+        row.where = 5
