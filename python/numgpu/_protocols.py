@@ -6,6 +6,11 @@
                          numgpu lacks falls back to NumPy (numgpu._fallback, counted and warned).
     __array_function__   np.sum(x), np.concatenate([x, y]), np.linalg.norm(x): numgpu's function of
                          the same name in the matching module, else the fallback.
+    library callers      an installed library's code (scipy, matplotlib: _run.is_user_code) calling a
+                         NumPy function or ufunc on numgpu arrays gets NumPy's own function run on
+                         host arrays (views of a cpu array's memory, copies from a GPU) and NumPy's
+                         result: libraries keep NumPy, and their compiled code takes only NumPy's
+                         arrays (scipy's L-BFGS-B, least_squares with a jac, as_strided views).
     host attributes      ndarray methods and attributes numgpu lacks (x.getfield(), x.tofile(), ...) are set
                          on the type as methods/properties that run NumPy's through the fallback; the
                          methods numgpu has keep their normal (specialised) lookup and cost nothing extra.
@@ -18,6 +23,7 @@ as their value (dict keys, sets, Counter), n-d arrays are unhashable as NumPy's;
 times a list or tuple repeats it (C: ndarray.c). scalar_style(True), used by `numgpu run`, also
 makes them print like them: repr like np.float64(1.5).
 """
+import sys
 import threading
 
 import numpy as _np
@@ -69,7 +75,60 @@ def ufunc_dispatch(ufunc, method, *inputs, **kwargs):
     return (f if method == "__call__" else getattr(f, method))(*inputs, **kwargs)
 
 
+def _library_caller():
+    """Whether the code that called NumPy's function or ufunc (two frames up: the protocol method's
+    caller is NumPy's dispatch, in C) is an installed library's (scipy, matplotlib, the standard
+    library: _run.is_user_code), not the program's nor numgpu's own."""
+    try:
+        g = sys._getframe(2).f_globals
+    except ValueError:
+        return False
+    f = g.get("__file__")
+    if f is None or f.startswith(_fallback._PKG_DIR):
+        return False
+    from . import _run
+    return not _run.is_user_code(g)
+
+
+def _to_host(x):
+    """x with its numgpu arrays (inside lists, tuples and dicts too) as NumPy arrays: views of a cpu
+    array's memory (writes reach it), copies downloaded from a GPU."""
+    t = type(x)
+    if t is ndarray or isinstance(x, ndarray):
+        return _np.asarray(x)
+    if t is list or t is tuple:
+        return t(_to_host(v) for v in x) if any(isinstance(v, (ndarray, list, tuple)) for v in x) else x
+    if t is dict:
+        return {k: _to_host(v) for k, v in x.items()}
+    return x
+
+
+def _numpy_call(func, args, kwargs, inplace=None):
+    """NumPy's func on host arrays (_to_host) for a library: NumPy's result as it is. A numgpu array
+    NumPy writes (out=, or `inplace`, ufunc.at's operand) gets what was written where it was a
+    copy (a GPU's), and stands where NumPy returns its host array."""
+    hargs, hkwargs = _to_host(args), _to_host(kwargs)
+    res = func(*hargs, **hkwargs)
+    out = kwargs.get("out")
+    written = [(d, h) for d, h in zip(out if isinstance(out, tuple) else (out,),
+                                      hkwargs["out"] if isinstance(out, tuple) else (hkwargs.get("out"),))
+               if isinstance(d, ndarray)]
+    if inplace is not None and isinstance(args[inplace], ndarray):
+        written.append((args[inplace], hargs[inplace]))
+    for dev, host in written:
+        if not dev.device.startswith("cpu"):   # (on cpu NumPy wrote the array's own memory)
+            dev[...] = host
+        if res is host:
+            res = dev
+        elif isinstance(res, tuple):
+            res = tuple(dev if r is host else r for r in res)
+    return res
+
+
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    if _library_caller():
+        return _numpy_call(ufunc if method == "__call__" else getattr(ufunc, method), inputs, kwargs,
+                           0 if method == "at" else None)
     try:
         return ufunc_dispatch(ufunc, method, *inputs, **kwargs)
     except RuntimeError as e:
@@ -125,6 +184,8 @@ def _array_function(self, func, types, args, kwargs):
     for t in types:
         if t is not ndarray and not issubclass(t, (ndarray, _np.ndarray)):
             return NotImplemented
+    if _library_caller():
+        return _numpy_call(func, args, kwargs)
     f = _target(func)
     if f is not None and _fallback.subclass_arg(tuple(args), kwargs) is None:   # (a masked array: NumPy's)
         active = getattr(_local, "active", None)

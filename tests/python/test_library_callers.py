@@ -1,0 +1,75 @@
+"""An installed library's code (scipy, matplotlib: _run.is_user_code says it is not the program's)
+calling NumPy's functions and ufuncs on numgpu arrays gets NumPy's own function run on host arrays
+and NumPy's result (python/numgpu/_protocols.py): libraries keep NumPy, and their compiled code
+takes only NumPy's arrays. Writes through out= and ufunc.at reach the numgpu arrays on every device.
+The program's own code keeps numgpu's functions."""
+import importlib.util
+
+import numpy as np
+import pytest
+
+import numgpu as ng
+from numgpu import _run
+
+LIB = '''
+import numpy as np
+
+def calls(x, o):
+    a = np.atleast_1d(x)                 # a dispatched function
+    e = np.exp(x)                        # a ufunc
+    s = np.sum(x)
+    c = np.concatenate([x, x])
+    np.add(x, 1.0, out=o)                # out= of a ufunc: o gets it
+    np.multiply.at(o, [0, 0], 2.0)       # ufunc.at on a numgpu array: in place, twice
+    m = np.mean(x, keepdims=True)
+    return a, e, s, c, m
+'''
+
+
+@pytest.fixture
+def library(tmp_path, monkeypatch):
+    path = tmp_path / "fakelib.py"
+    path.write_text(LIB)
+    spec = importlib.util.spec_from_file_location("fakelib", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    user = _run.is_user_code
+    monkeypatch.setattr(_run, "is_user_code", lambda g: False if g is vars(mod) else user(g))
+    return mod
+
+
+def test_a_library_gets_numpys_arrays(library):
+    h = np.array([0.5, 1.0, 2.0])
+    x, o = ng.asarray(h), ng.zeros(3)
+    a, e, s, c, m = library.calls(x, o)
+    for r in (a, e, c, m):
+        assert type(r) is np.ndarray
+    assert isinstance(s, np.floating) and s == h.sum()
+    np.testing.assert_array_equal(a, h)
+    np.testing.assert_array_equal(e, np.exp(h))
+    np.testing.assert_array_equal(c, np.concatenate([h, h]))
+    np.testing.assert_array_equal(m, [h.mean()])
+    exp = h + 1.0
+    exp[0] *= 4.0
+    assert type(o) is ng.ndarray and ng.asnumpy(o).tolist() == exp.tolist()   # (the writes reached o)
+
+
+def test_the_program_keeps_numgpus_functions():
+    x = ng.asarray(np.array([0.5, 1.0, 2.0]))
+    assert type(np.atleast_1d(x)) is ng.ndarray and type(np.exp(x)) is ng.ndarray
+
+
+def test_scipy_minimize_with_a_numgpu_gradient():
+    # scipy's L-BFGS-B passes np.atleast_1d(jac(x)) to its compiled code, which takes only NumPy's arrays
+    optimize = pytest.importorskip("scipy.optimize")
+    target = ng.asarray(np.array([1.0, -2.0, 3.0]))
+
+    def f(v):
+        d = ng.asarray(v) - target
+        return float((d * d).sum())
+
+    def jac(v):
+        return 2.0 * (ng.asarray(v) - target)
+
+    r = optimize.minimize(f, np.zeros(3), jac=jac, method="L-BFGS-B")
+    np.testing.assert_allclose(r.x, [1.0, -2.0, 3.0], atol=1e-5)
