@@ -119,6 +119,25 @@ def test_batched_solve_and_inv():
     assert_same(ng.linalg.det(ng.asarray(a)), np.linalg.det(a))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64] + COMPLEX, ids=case_id)
+@pytest.mark.parametrize("n, nrhs", [(9, 9), (20, 40), (33, 70)])
+def test_batched_solve_and_inv_by_row_blocks(dtype, n, nrhs):
+    # general matrices (row swaps) with 8+ right-hand sides: on cpu the solve runs by blocks of
+    # 32 columns of X (the last block partial), inv with n of them
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((6, n, n)) + (1j * rng.standard_normal((6, n, n)) if np.dtype(dtype).kind == "c" else 0)
+    a = a.astype(dtype)
+    b = data(dtype, (6, n, nrhs), seed=nrhs)
+    rtol = _rt(dtype, single=2e-3)
+    assert_same(ng.linalg.solve(ng.asarray(a), ng.asarray(b)), np.linalg.solve(a, b), rtol=rtol, atol=rtol)
+    assert_same(ng.linalg.inv(ng.asarray(a)), np.linalg.inv(a), rtol=rtol, atol=rtol)
+    a[2, :, 3] = 0   # singular: NumPy's error for the stack
+    with pytest.raises(np.linalg.LinAlgError):
+        np.linalg.inv(a)
+    with pytest.raises(np.linalg.LinAlgError):
+        ng.linalg.inv(ng.asarray(a))
+
+
 def test_linalg_errors_propagate():
     sing = ng.zeros((3, 3))
     for f, args in [(ng.linalg.inv, (sing,)), (ng.linalg.solve, (sing, ng.ones(3))),
