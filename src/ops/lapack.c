@@ -236,6 +236,47 @@ static NgIrRef build_full(NgIrKernel *k, NgDType dt, bool chol)
     return loop(k, vb, I(k, 0), ng_ir_shape(k, a, 0), all, NG_IR_PARALLEL);
 }
 
+/* LA_CHOL_FULL on cpu for real matrices: the right-looking factorisation of build_full on the
+ * upper triangle, U = L^T, where the update after column k, U[i, j] -= U[k, i] U[k, j] for
+ * k < i <= j, runs along rows (vectors) where the lower one's read a column, a row apart
+ * (200 32 x 32 matrices: 1.1 ms, NumPy 0.67). The lower triangle (all NumPy's cholesky reads)
+ * is copied to the upper first and the factor back after, the upper zeroed (the kernel gives
+ * NumPy's result, no tri() after); each element takes the same operations in the same order as
+ * build_full's, so the bits are the same. */
+static NgIrRef build_chol_upper(NgIrKernel *k, NgDType dt)
+{
+    int a = ng_ir_param_array(k, dt, 3, true, true);
+    int flag = ng_ir_param_array(k, NG_INT32, 1, true, true);
+    int vb = ng_ir_var(k, NG_INT64), vk = ng_ir_var(k, NG_INT64), vi = ng_ir_var(k, NG_INT64);
+    int vj = ng_ir_var(k, NG_INT64), vd = ng_ir_var(k, dt), vu = ng_ir_var(k, dt);
+    NgIrRef b = ng_ir_varref(k, vb), kk = ng_ir_varref(k, vk), i = ng_ir_varref(k, vi), j = ng_ir_varref(k, vj);
+    NgIrRef d = ng_ir_varref(k, vd), u = ng_ir_varref(k, vu), n = ng_ir_shape(k, a, 1);
+    NgIrRef i1 = bin(k, NG_OP_ADD, NG_INT64, i, I(k, 1)), k1 = bin(k, NG_OP_ADD, NG_INT64, kk, I(k, 1));
+    NgIrRef fidx[1] = {b};
+    /* U[k, j] /= sqrt(U[k, k]) for j > k; d <= 0 flags the matrix (as chol_col_stmt) */
+    NgIrRef scale = loop(k, vj, k1, n, put3(k, a, b, kk, j, bin(k, NG_OP_TRUEDIV, dt, at3(k, a, b, kk, j), d)),
+                         NG_IR_SIMD);
+    NgIrRef ok[3] = {ng_ir_assign(k, vd, ng_ir_unary(k, NG_OP_SQRT, dt, d)), put3(k, a, b, kk, kk, d), scale};
+    NgIrRef update = put3(k, a, b, i, j, bin(k, NG_OP_SUB, dt, at3(k, a, b, i, j),
+                                             bin(k, NG_OP_MUL, dt, u, at3(k, a, b, kk, j))));
+    NgIrRef row[2] = {ng_ir_assign(k, vu, at3(k, a, b, kk, i)), loop(k, vj, i, n, update, NG_IR_SIMD)};
+    NgIrRef step[3] = {
+        ng_ir_assign(k, vd, at3(k, a, b, kk, kk)),
+        ng_ir_if(k, bin(k, NG_OP_LE, NG_BOOL, d, ng_ir_const_f(k, dt, 0)),
+                 ng_ir_store(k, flag, 1, fidx, ng_ir_const_i(k, NG_INT32, 1)), ng_ir_block(k, 3, ok)),
+        loop(k, vi, k1, n, ng_ir_block(k, 2, row), 0),
+    };
+    NgIrRef back[2] = {put3(k, a, b, j, i, at3(k, a, b, i, j)), put3(k, a, b, i, j, ng_ir_const_f(k, dt, 0))};
+    NgIrRef body[5] = {
+        ng_ir_let(k, vd, ng_ir_const_f(k, dt, 0)),
+        ng_ir_let(k, vu, ng_ir_const_f(k, dt, 0)),
+        loop(k, vi, I(k, 0), n, loop(k, vj, i1, n, put3(k, a, b, i, j, at3(k, a, b, j, i)), 0), 0),
+        loop(k, vk, I(k, 0), n, ng_ir_block(k, 3, step), 0),
+        loop(k, vi, I(k, 0), n, loop(k, vj, i1, n, ng_ir_block(k, 2, back), 0), 0),
+    };
+    return loop(k, vb, I(k, 0), ng_ir_shape(k, a, 0), ng_ir_block(k, 5, body), NG_IR_PARALLEL);
+}
+
 /* for (b, c) in parallel: X[b, :, c] = A^-1 X[b, :, c]: the row swaps, then
  * forward substitution with the unit lower factor, then back substitution
  * with the upper one. */
@@ -518,7 +559,9 @@ static NgStatus build_la(const void *ctx, NgIrKernel *k)
     NgDType dt = (NgDType)key->dtype;
     switch ((LaKind)key->kind) {
     case LA_LU_COL: case LA_CHOL_COL: k->body = build_col(k, dt, key->kind == LA_CHOL_COL); break;
-    case LA_LU_FULL: case LA_CHOL_FULL: k->body = build_full(k, dt, key->kind == LA_CHOL_FULL); break;
+    case LA_LU_FULL: case LA_CHOL_FULL:
+        k->body = key->kind == LA_CHOL_FULL && !key->gpu && !ng_dtype_is_complex(dt) ? build_chol_upper(k, dt) : build_full(k, dt, key->kind == LA_CHOL_FULL);
+        break;
     case LA_LU_SOLVE: k->body = build_lu_solve(k, dt); break;
     case LA_LU_SOLVE_ROWS: k->body = build_lu_solve_rows(k, dt); break;
     case LA_SLOGDET: k->body = build_slogdet(k, dt, key->det); break;
@@ -911,6 +954,7 @@ NgStatus ng_lapack_cholesky(const NgArray *a, NgArray *out, int *info)
     }
     bool gpu = !ng_device_host_visible(dev); /* device memory: one work item per element */
     int vendor_bad = 0; /* the vendor's POTRF per matrix where it takes them, else the kernels */
+    bool upper_zeroed = false; /* the kernel left the factor alone in c */
     NgStatus vst = vendor_first(dev, nb, n) ? vendor_each(NG_LAPACK_POTRF, &c, NULL, 0, &vendor_bad)
                                             : NG_ERR_UNSUPPORTED;
     if (vst != NG_ERR_UNSUPPORTED) {
@@ -919,6 +963,7 @@ NgStatus ng_lapack_cholesky(const NgArray *a, NgArray *out, int *info)
     } else if (whole_matrices(dev, nb, n)) {
         const NgArray *arrs[2] = {&c, &flag};
         st = launch(LA_CHOL_FULL, dt, false, 2, arrs, -1, nb, nb * n * n * n / 6 + 1);
+        upper_zeroed = !gpu && !ng_dtype_is_complex(dt); /* (build_chol_upper) */
         n = 0;
     }
     for (int64_t k = 0; k < n && st == NG_OK; k++) {
@@ -935,7 +980,9 @@ NgStatus ng_lapack_cholesky(const NgArray *a, NgArray *out, int *info)
         st = any_flag(&flag, &bad);
     if (st == NG_OK && bad)
         *info = 1;
-    if (st == NG_OK && !bad) { /* the factor is the lower triangle */
+    if (st == NG_OK && !bad && upper_zeroed) {
+        st = ng_op_reshape(&c, a->ndim, a->shape, out);
+    } else if (st == NG_OK && !bad) { /* the factor is the lower triangle */
         NgArray low;
         if ((st = ng_op_tri(&c, 0, false, &low)) == NG_OK) {
             st = ng_op_reshape(&low, a->ndim, a->shape, out);
