@@ -27,7 +27,7 @@ typedef enum LaKind {
     LA_LU_COL,     /* pivot, swap and scale column k of every matrix */
     LA_LU_UPDATE,  /* A[i, j] -= A[i, k] A[k, j] for i, j > k */
     LA_LU_SOLVE,   /* X = A^-1 X from the LU factors and pivots */
-    LA_LU_SOLVE_ROWS, /* the same by rows of X, a block of its columns per work item (cpu, many columns) */
+    LA_LU_SOLVE_ROWS, /* the same by rows of X, a block of its columns per work item (cpu, 2+ columns) */
     LA_SLOGDET,    /* sign and log|det| (det = sign exp(log|det|), as NumPy) from the LU factors */
     LA_CHOL_COL,   /* A[k, k] = sqrt(A[k, k]); A[i, k] /= A[k, k] */
     LA_CHOL_UPDATE,/* A[i, j] -= A[i, k] conj(A[j, k]) for k < j <= i */
@@ -322,9 +322,10 @@ static NgIrRef build_lu_solve(NgIrKernel *k, NgDType dt)
 /* Columns of X per work item of LA_LU_SOLVE_ROWS, and the fewest for which a host device takes
  * it: each row operation is then a vector loop over a block of a row, where LA_LU_SOLVE's work
  * item per column reads the column's elements a row apart (inv of 100 32 x 32 matrices: 2.3 ms,
- * was 5.2). With fewer columns (b a vector) LA_LU_SOLVE's dot products along A's rows win. */
+ * was 5.2; 1000 8 x 8 with 4 columns 0.6 ms, was 1.4). For one column (b a vector) LA_LU_SOLVE's dot
+ * products along A's rows win. */
 #define SOLVE_BLOCK 32
-#define SOLVE_ROWS_MIN 8
+#define SOLVE_ROWS_MIN 2
 
 /* for (b, block of columns [c0, c1)) in parallel: X[b, :, c0:c1] = A^-1 X[b, :, c0:c1] as
  * LAPACK's TRSM: the row swaps, then for each row i of the unit lower factor X[i] -= L[i, q] X[q]
