@@ -211,6 +211,10 @@ void ng_buffer_release(NgBuffer *b);
 
 /* A new C-contiguous array with uninitialised contents. */
 NgStatus ng_array_empty(NgDevice *dev, NgDType dt, int ndim, const int64_t *shape, NgArray *out);
+/* ng_array_empty, and *zeroed says whether the memory already reads as zeros (a fresh block
+ * of a device whose new memory is zeroed: cpu's large blocks, fresh pages of the OS). */
+NgStatus ng_array_empty_zeroed(NgDevice *dev, NgDType dt, int ndim, const int64_t *shape, NgArray *out,
+                               bool *zeroed);
 /* Fills `out` as a view of `base` sharing its buffer (retained). */
 void ng_array_view(const NgArray *base, NgArray *out);
 /* a's memory read as dtype dt, NumPy's ndarray.view(dtype): the same shape for the same itemsize,

@@ -21,6 +21,7 @@ typedef struct NgBackend {
     const char *kind;            /* "cpu", "null", "opencl", "cuda" */
     const NgTarget *target;      /* how to emit source for it */
     bool host_visible;           /* device memory is ordinary host memory */
+    size_t zeroed_from;          /* alloc's blocks of this many bytes or more read as zeros (0: none) */
     /* Finds device number `index`; fills dev->name and dev->state. */
     NgStatus (*open)(NgDevice *dev, int index);
     NgStatus (*alloc)(NgDevice *dev, size_t nbytes, void **ptr);
@@ -146,8 +147,10 @@ struct NgDevice {
 NgStatus ng_device_usable(const NgDevice *dev);
 
 /* The device memory pool (src/core/pool.c): blocks of a rounded-up size
- * class; *size gets the size to pass back to ng_pool_free. */
-NgStatus ng_pool_alloc(NgDevice *dev, size_t nbytes, void **ptr, size_t *size);
+ * class; *size gets the size to pass back to ng_pool_free. *zeroed (where
+ * not NULL) says whether the block reads as zeros: a fresh one from a
+ * backend's alloc of at least zeroed_from bytes, not one handed out again. */
+NgStatus ng_pool_alloc(NgDevice *dev, size_t nbytes, void **ptr, size_t *size, bool *zeroed);
 void ng_pool_free(NgDevice *dev, void *ptr, size_t size);
 size_t ng_pool_cached(NgDevice *dev);   /* bytes held in free blocks */
 void ng_pool_trim(NgDevice *dev);       /* returns all free blocks to the device */

@@ -5,14 +5,14 @@
 #include "backend/backend.h"
 #include "core/core.h"
 
-NgStatus ng_buffer_new(NgDevice *dev, size_t nbytes, NgBuffer **out)
+static NgStatus buffer_new(NgDevice *dev, size_t nbytes, NgBuffer **out, bool *zeroed)
 {
     NgBuffer *b = ng_malloc(sizeof *b);
     if (!b)
         return ng_error_set(NG_ERR_NOMEM, "out of host memory allocating a buffer header");
     memset(b, 0, sizeof *b);
     size_t size;
-    NgStatus st = ng_pool_alloc(dev, nbytes, &b->data, &size);
+    NgStatus st = ng_pool_alloc(dev, nbytes, &b->data, &size, zeroed);
     if (st != NG_OK) {
         ng_free(b);
         return st;
@@ -25,6 +25,8 @@ NgStatus ng_buffer_new(NgDevice *dev, size_t nbytes, NgBuffer **out)
     *out = b;
     return NG_OK;
 }
+
+NgStatus ng_buffer_new(NgDevice *dev, size_t nbytes, NgBuffer **out) { return buffer_new(dev, nbytes, out, NULL); }
 
 NgStatus ng_buffer_wrap(NgDevice *dev, void *data, size_t nbytes, void *external,
                         void (*release)(void *external), NgBuffer **out)
@@ -77,8 +79,10 @@ void ng_array_set_contiguous_strides(NgArray *a)
     a->size = size;
 }
 
-NgStatus ng_array_empty(NgDevice *dev, NgDType dt, int ndim, const int64_t *shape, NgArray *out)
+NgStatus ng_array_empty_zeroed(NgDevice *dev, NgDType dt, int ndim, const int64_t *shape, NgArray *out, bool *zeroed)
 {
+    if (zeroed)
+        *zeroed = false;
     if (ndim < 0 || ndim > NG_MAXDIMS)
         return ng_error_set(NG_ERR_VALUE, "maximum supported dimension for an ndarray is %d, found %d",
                             NG_MAXDIMS, ndim);
@@ -98,7 +102,12 @@ NgStatus ng_array_empty(NgDevice *dev, NgDType dt, int ndim, const int64_t *shap
         nbytes *= (uint64_t)shape[d];
     }
     ng_array_set_contiguous_strides(out);
-    return ng_buffer_new(dev, (size_t)nbytes, &out->buf);
+    return buffer_new(dev, (size_t)nbytes, &out->buf, zeroed);
+}
+
+NgStatus ng_array_empty(NgDevice *dev, NgDType dt, int ndim, const int64_t *shape, NgArray *out)
+{
+    return ng_array_empty_zeroed(dev, dt, ndim, shape, out, NULL);
 }
 
 void ng_array_view(const NgArray *base, NgArray *out)

@@ -145,8 +145,10 @@ static const char *human_bytes(double n, char buf[32])
     return buf;
 }
 
-NgStatus ng_pool_alloc(NgDevice *dev, size_t nbytes, void **ptr, size_t *size)
+NgStatus ng_pool_alloc(NgDevice *dev, size_t nbytes, void **ptr, size_t *size, bool *zeroed)
 {
+    if (zeroed)
+        *zeroed = false;
     if (nbytes > ((size_t)1 << 60))
         return ng_error_set(NG_ERR_DEVICE_OOM, "out of memory on %s: %zu bytes requested", dev->name, nbytes);
     NgStatus usable = ng_device_usable(dev);
@@ -175,6 +177,7 @@ NgStatus ng_pool_alloc(NgDevice *dev, size_t nbytes, void **ptr, size_t *size)
         trim(dev, p);
         st = dev->be->alloc(dev, cls, ptr);
     }
+    bool fresh = st == NG_OK; /* (the backend's alloc, not its overflow memory) */
     if (st == NG_ERR_DEVICE_OOM && p && dev->be->alloc_overflow && oversubscribe())
         st = overflow_alloc(dev, p, cls, ptr);
     if (st == NG_ERR_DEVICE_OOM) {
@@ -187,6 +190,8 @@ NgStatus ng_pool_alloc(NgDevice *dev, size_t nbytes, void **ptr, size_t *size)
                             dev->be->alloc_overflow && !oversubscribe() ? " (NUMGPU_OVERSUBSCRIBE=0)" : "", why);
     }
     *size = cls;
+    if (zeroed && st == NG_OK)
+        *zeroed = fresh && dev->be->zeroed_from && cls >= dev->be->zeroed_from;
     return st;
 }
 

@@ -493,11 +493,51 @@ static void load_value(Emitter *e, NgIrRef r, int p, int first)
         cat(e, ")");
 }
 
+/* Whether r is an element of a float16 array as loaded: its 16 bits, before any conversion. */
+static bool half_load(const Emitter *e, NgIrRef r)
+{
+    const NgIrNode *n = ng_ir_node(e->k, r);
+    return n->kind == NG_IR_LOAD && e->k->params[n->a].dtype == NG_FLOAT16;
+}
+
+/* abs, negative and copysign of float16 elements as loaded, emitted as NumPy's loops compute
+ * them: on the bits (a & 0x7fff, a ^ 0x8000, (a & 0x7fff) | (b & 0x8000)), without the
+ * conversions to float and back (abs of 10^6 float16: 0.1 ms, was 0.4 on 2 cores). True
+ * where value is one of them and was emitted. */
+static bool half_sign_bits(Emitter *e, NgIrRef value)
+{
+    const NgIrNode *v = ng_ir_node(e->k, value);
+    if (v->dtype != NG_FLOAT16 || !(v->kind == NG_IR_UNARY || v->kind == NG_IR_BINARY))
+        return false;
+    NgIrRef x = ng_ir_kid(e->k, value, 0);
+    if (!half_load(e, x))
+        return false;
+    const NgIrNode *xn = ng_ir_node(e->k, x);
+    if (v->kind == NG_IR_UNARY && (v->op == NG_OP_ABS || v->op == NG_OP_NEG)) {
+        cat(e, "((uint16_t)(");
+        element(e, x, xn->a, 0);
+        cat(e, v->op == NG_OP_ABS ? " & 0x7fffu))" : " ^ 0x8000u))");
+        return true;
+    }
+    NgIrRef y = v->kind == NG_IR_BINARY ? ng_ir_kid(e->k, value, 1) : NG_IR_NONE;
+    if (v->kind == NG_IR_BINARY && v->op == NG_OP_COPYSIGN && half_load(e, y)) {
+        cat(e, "((uint16_t)((");
+        element(e, x, xn->a, 0);
+        cat(e, " & 0x7fffu) | (");
+        element(e, y, ng_ir_node(e->k, y)->a, 0);
+        cat(e, " & 0x8000u)))");
+        return true;
+    }
+    return false;
+}
+
 /* `value` as stored into an array of dtype dt (float16: narrowed to 16 bits). */
 static void store_value(Emitter *e, NgDType dt, NgIrRef value)
 {
     const NgIrNode *v = ng_ir_node(e->k, value);
-    if (dt == NG_FLOAT16 && (v->kind == NG_IR_UNARY || v->kind == NG_IR_BINARY) && v->dtype == NG_FLOAT16) {
+    if (dt == NG_FLOAT16 && half_sign_bits(e, value)) {
+        /* (emitted on the bits) */
+    } else if (dt == NG_FLOAT16 && (v->kind == NG_IR_UNARY || v->kind == NG_IR_BINARY) && v->dtype == NG_FLOAT16) {
         cat(e, "ng_f2h("); /* narrowing rounds the float result once: no ng_rh needed */
         if (v->kind == NG_IR_UNARY)
             unary(e, value);

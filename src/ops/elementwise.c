@@ -1161,7 +1161,8 @@ static bool plain_element(NgDType dt, const NgScalar *value, unsigned char *elem
 
 NgStatus ng_op_full(NgDevice *dev, NgDType dt, int ndim, const int64_t *shape, const NgScalar *value, NgArray *out)
 {
-    NgStatus st = ng_array_empty(dev, dt, ndim, shape, out);
+    bool zeroed;
+    NgStatus st = ng_array_empty_zeroed(dev, dt, ndim, shape, out, &zeroed);
     if (st != NG_OK)
         return st;
     /* (up to EW_HOST_COPY bytes on a host device, of a value whose element is plain, as NumPy's
@@ -1171,6 +1172,8 @@ NgStatus ng_op_full(NgDevice *dev, NgDType dt, int ndim, const int64_t *shape, c
                     ? value->v.f == 0.0 && !signbit(value->v.f) && (value->kind == NG_KIND_FLOAT ||
                                                                     (value->im == 0.0 && !signbit(value->im)))
                     : value->v.i == 0 && !value->big;
+    if (zero && zeroed) /* (fresh pages: NumPy's calloc, zeroed by the OS where first touched) */
+        return NG_OK;
     if ((size_t)out->size * (size_t)ng_dtype_info(dt)->itemsize <= EW_HOST_COPY &&
         (zero || plain_element(dt, value, elem)) && ng_array_fill_on_host(out, zero ? NULL : elem) == NG_OK)
         return NG_OK;

@@ -210,6 +210,22 @@ def test_full_array_fill_value():
     assert_same(ng.full((2, 3), ng.asarray(row)), np.full((2, 3), row))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.int8, np.complex64, np.bool_, np.float16])
+def test_large_zeros_fresh_and_reused_blocks(dtype):
+    # on cpu a fresh block of 1 MiB or more is the OS's zeroed pages and zeros() skips its fill; a
+    # block the pool hands out again (written before) must still be filled, and -0.0 is not zero
+    shape = (700, 800)
+    for _ in range(3):
+        z = ng.zeros(shape, dtype)
+        assert_same(z, np.zeros(shape, dtype))
+        z[...] = 1 if dtype != np.bool_ else True   # (its block, written, goes back to the pool)
+        del z
+        assert_same(ng.zeros_like(ng.empty(shape, dtype)), np.zeros(shape, dtype))
+    if np.dtype(dtype).kind in "fc":
+        got = ng.full(shape, -0.0, dtype).get()
+        assert np.signbit(got.real).all()
+
+
 @pytest.mark.parametrize("fn", ["zeros_like", "ones_like"])
 def test_zeros_ones_like(fn, dtype):
     src = data(dtype, (3, 4))

@@ -62,3 +62,26 @@ def test_arithmetic_rounds_after_every_op():
     same_halves((ga * gb + gc).get(), a * b + c)
     same_halves((ga / gb - gc).get(), a / b - c)
     same_halves(((ga + 1.5) * 3).get(), (a + 1.5) * 3)       # weak Python floats stay float16
+
+
+def test_sign_ops_of_every_half_on_the_bits():
+    # abs, negative and copysign of float16 elements: NumPy's loops work on the bits, and so
+    # do numgpu's kernels, NaN payloads (signaling ones too) included; contiguous, strided,
+    # in place, and a value computed first (converted: NaN payloads not compared)
+    h = HALVES
+    g = ng.asarray(h)
+    other = np.roll(h, 12345)
+    go = ng.asarray(other)
+    for name in ("abs", "negative"):
+        got, exp = getattr(ng, name)(g).get(), getattr(np, name)(h)
+        np.testing.assert_array_equal(got.view(np.uint16), exp.view(np.uint16))
+        got = getattr(ng, name)(g[::-3]).get()
+        np.testing.assert_array_equal(got.view(np.uint16), getattr(np, name)(h[::-3]).view(np.uint16))
+    np.testing.assert_array_equal(ng.copysign(g, go).get().view(np.uint16), np.copysign(h, other).view(np.uint16))
+    np.testing.assert_array_equal(abs(-g).get().view(np.uint16), abs(-h).view(np.uint16))
+    inplace = ng.asarray(h)
+    ng.negative(inplace, out=inplace)
+    np.testing.assert_array_equal(inplace.get().view(np.uint16), (-h).view(np.uint16))
+    with np.errstate(all="ignore"):
+        same_halves(ng.abs(g * 2).get(), np.abs(h * 2))
+        same_halves(ng.copysign(g, go + 1).get(), np.copysign(h, other + 1))

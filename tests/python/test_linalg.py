@@ -119,6 +119,43 @@ def test_batched_solve_and_inv():
     assert_same(ng.linalg.det(ng.asarray(a)), np.linalg.det(a))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64] + COMPLEX, ids=case_id)
+@pytest.mark.parametrize("n, nrhs", [(12, 2), (9, 9), (20, 40), (33, 70)])
+def test_batched_solve_and_inv_by_row_blocks(dtype, n, nrhs):
+    # general matrices (row swaps) with many right-hand sides: on cpu the solve runs by blocks of
+    # 32 columns of X (the last block partial), inv with n of them
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((6, n, n)) + (1j * rng.standard_normal((6, n, n)) if np.dtype(dtype).kind == "c" else 0)
+    a = a.astype(dtype)
+    b = data(dtype, (6, n, nrhs), seed=nrhs)
+    rtol = _rt(dtype, single=2e-3)
+    assert_same(ng.linalg.solve(ng.asarray(a), ng.asarray(b)), np.linalg.solve(a, b), rtol=rtol, atol=rtol)
+    assert_same(ng.linalg.inv(ng.asarray(a)), np.linalg.inv(a), rtol=rtol, atol=rtol)
+    a[2, :, 3] = 0   # singular: NumPy's error for the stack
+    with pytest.raises(np.linalg.LinAlgError):
+        np.linalg.inv(a)
+    with pytest.raises(np.linalg.LinAlgError):
+        ng.linalg.inv(ng.asarray(a))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64] + COMPLEX, ids=case_id)
+@pytest.mark.parametrize("nb, n", [(300, 3), (40, 16), (9, 33)])
+def test_cholesky_stacks(dtype, nb, n):
+    # stacks factorised a matrix per work item (on cpu, real ones on the upper triangle, which
+    # NumPy never reads: garbage there must not matter), then one not positive definite
+    rng = np.random.default_rng(nb)
+    x = rng.standard_normal((nb, n, n)) + (1j * rng.standard_normal((nb, n, n)) if np.dtype(dtype).kind == "c" else 0)
+    a = (x @ np.conj(x.transpose(0, 2, 1)) + n * np.eye(n)).astype(dtype)
+    a[:, 0, n - 1] = 1e6
+    rtol = _rt(dtype, single=1e-4)
+    assert_same(ng.linalg.cholesky(ng.asarray(a)), np.linalg.cholesky(a), rtol=rtol, atol=rtol)
+    a[nb // 2, n - 1, n - 1] = -1
+    with pytest.raises(np.linalg.LinAlgError):
+        np.linalg.cholesky(a)
+    with pytest.raises(np.linalg.LinAlgError):
+        ng.linalg.cholesky(ng.asarray(a))
+
+
 def test_linalg_errors_propagate():
     sing = ng.zeros((3, 3))
     for f, args in [(ng.linalg.inv, (sing,)), (ng.linalg.solve, (sing, ng.ones(3))),

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -79,17 +80,41 @@ static NgStatus cpu_open(NgDevice *dev, int index)
     return NG_OK;
 }
 
+/* Blocks of CPU_MAPPED bytes or more are the OS's fresh pages (mmap), which read as zeros until
+ * written: np.zeros of a new block needs no fill (NumPy's calloc does the same), and the pages
+ * are zeroed where first touched. From 4 MiB they ask for huge pages, as NumPy's arrays do.
+ * cpu_free tells the two kinds apart by the size (the pool passes back the size it allocated). */
+#define CPU_MAPPED ((size_t)1 << 20)
+
 static NgStatus cpu_alloc(NgDevice *dev, size_t nbytes, void **ptr)
 {
     size_t n = (nbytes + 63) & ~(size_t)63;
-    void *p = aligned_alloc(64, n ? n : 64);
+    void *p;
+    if (n >= CPU_MAPPED) {
+        p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            p = NULL;
+#ifdef MADV_HUGEPAGE
+        else if (n >= ((size_t)4 << 20))
+            madvise(p, n, MADV_HUGEPAGE); /* (a hint: its failure changes nothing) */
+#endif
+    } else {
+        p = aligned_alloc(64, n ? n : 64);
+    }
     if (!p)
         return ng_error_set(NG_ERR_DEVICE_OOM, "out of memory on cpu: %zu bytes requested", nbytes);
     *ptr = p;
     return NG_OK;
 }
 
-static void cpu_free(NgDevice *dev, void *ptr, size_t nbytes) { free(ptr); }
+static void cpu_free(NgDevice *dev, void *ptr, size_t nbytes)
+{
+    size_t n = (nbytes + 63) & ~(size_t)63;
+    if (n >= CPU_MAPPED)
+        munmap(ptr, n);
+    else
+        free(ptr);
+}
 
 static NgStatus cpu_upload(NgDevice *dev, void *dst, size_t offset, const void *src, size_t nbytes)
 {
@@ -284,6 +309,7 @@ const NgBackend ng_backend_cpu = {
     .kind = "cpu",
     .target = &ng_target_c,
     .host_visible = true,
+    .zeroed_from = CPU_MAPPED,
     .open = cpu_open,
     .alloc = cpu_alloc,
     .free = cpu_free,
