@@ -1571,6 +1571,10 @@ static PyMethodDef methods[] = {
     {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "ndarray[shape, dtype] in type hints, as NumPy's."},
     {"get", m_get, METH_NOARGS, "Copy to the host as a numpy.ndarray."},
     {"__array__", (PyCFunction)(void (*)(void))m_array, METH_VARARGS | METH_KEYWORDS, "NumPy conversion."},
+    /* (what libraries that take pandas' and xarray's objects ask for: matplotlib's hist and boxplot
+     * take a 2-d array's columns as datasets through it, where they took its rows as lists) */
+    {"to_numpy", (PyCFunction)(void (*)(void))m_array, METH_VARARGS | METH_KEYWORDS,
+     "to_numpy(dtype=None, copy=None): NumPy's array of it (a view of a cpu array's memory, a copy from a GPU)."},
     {"astype", (PyCFunction)(void (*)(void))m_astype, METH_VARARGS | METH_KEYWORDS, "Copy converted to dtype."},
     {"copy", (PyCFunction)(void (*)(void))m_copy, METH_VARARGS | METH_KEYWORDS, "A copy in C order."},
     {"view", (PyCFunction)(void (*)(void))m_view, METH_VARARGS | METH_KEYWORDS, "The same memory as another dtype."},

@@ -73,3 +73,26 @@ def test_scipy_minimize_with_a_numgpu_gradient():
 
     r = optimize.minimize(f, np.zeros(3), jac=jac, method="L-BFGS-B")
     np.testing.assert_allclose(r.x, [1.0, -2.0, 3.0], atol=1e-5)
+
+
+def test_to_numpy_gives_numpys_array():
+    h = np.arange(12.0).reshape(4, 3)
+    x = ng.asarray(h)
+    t = x.to_numpy()
+    assert type(t) is np.ndarray and t.tolist() == h.tolist()
+    assert x.to_numpy(dtype=np.float32).dtype == np.float32
+
+
+def test_matplotlib_takes_a_2d_arrays_columns_as_datasets():
+    # matplotlib's hist/boxplot unpack pandas-like objects with to_numpy(), then take an array's
+    # columns as datasets (it took a numgpu array's rows as lists: 100 histograms for 3 columns)
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt
+    data = ng.asarray(np.random.default_rng(0).normal(size=(100, 3)))
+    fig, ax = plt.subplots()
+    counts, edges, patches = ax.hist(data, bins=5)
+    assert len(patches) == 3 and np.asarray(counts).shape == (3, 5)
+    box = ax.boxplot(data)
+    assert len(box["boxes"]) == 3
+    plt.close(fig)
