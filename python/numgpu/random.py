@@ -69,8 +69,20 @@ def _up(x):
 
 
 def _host(func, name):
-    """NumPy's `func` with numgpu arguments downloaded and array results uploaded."""
+    """NumPy's `func` with numgpu arguments downloaded and array results uploaded; a numgpu array
+    given as out= gets the draws (NumPy writes a cpu array's own memory; a GPU's gets them copied
+    back) and is returned, as NumPy returns out."""
     def f(*args, **kwargs):
+        out = kwargs.get("out")
+        if isinstance(out, _core.ndarray):
+            host = _np.asarray(out)         # (a view of a cpu array's memory, a copy of a GPU's)
+            if not host.flags.writeable:
+                host = out.get()            # (NumPy's own error for a read-only out, below)
+                host.flags.writeable = False
+            r = func(*_down(args), **dict({k: _down(v) for k, v in kwargs.items()}, out=host))
+            if not out.device.startswith("cpu"):
+                out[...] = host
+            return out if r is host else _up(r)
         return _up(func(*_down(args), **{k: _down(v) for k, v in kwargs.items()}))
     f.__name__ = f.__qualname__ = name
     f.__doc__ = "NumPy's numpy.random %s (NumPy's stream), result on the current device." % name

@@ -509,3 +509,23 @@ def test_generators_pickle_and_copy_with_their_streams():
         np.testing.assert_array_equal(h.random(4).get(), want)
         np.testing.assert_array_equal(c.random(4).get(), want)
         assert not np.array_equal(want, make().random(4).get())
+
+
+def test_generator_draws_into_out_reach_the_array():
+    # rng.random(out=z) and the like fill z (NumPy's draws were written into a downloaded copy: z
+    # stayed zeros) and return z itself, as NumPy does
+    for method, dt in (("random", np.float64), ("standard_normal", np.float64), ("standard_exponential", np.float32),
+                       ("random", np.float32)):
+        got, exp = ng.zeros(5, dtype=dt), np.zeros(5, dtype=dt)
+        r = getattr(ng.random.default_rng(3), method)(out=got, dtype=dt)
+        getattr(np.random.default_rng(3), method)(out=exp, dtype=dt)
+        assert r is got
+        np.testing.assert_array_equal(ng.asnumpy(got), exp)
+    P, Q = ng.asarray(np.arange(12).reshape(3, 4)), np.arange(12).reshape(3, 4)
+    ng.random.default_rng(7).permuted(P, axis=1, out=P)
+    np.random.default_rng(7).permuted(Q, axis=1, out=Q)
+    assert ng.asnumpy(P).tolist() == Q.tolist()
+    ro = ng.zeros(3)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError):
+        ng.random.default_rng(0).random(out=ro)
