@@ -348,6 +348,9 @@ class NumpyShim(types.ModuleType):
             # numgpu.random's: classes (isinstance(rng, np.random.Generator)), NumPy's streams
             from . import random as ng_random
             return getattr(ng_random, name)
+        if np_mod.__name__ == "numpy.random" and ngv is missing and not name.startswith("_"):
+            from . import random as ng_random   # (the legacy streams: NumPy's draws, no fallback's work)
+            ngv = vars(ng_random).get(name, missing)
         if np_mod.__name__ == "numpy.random" and name == "shuffle":
             def shuffle(x, *args, **kwargs):
                 return _shuffle(label, npv, x, *args, **kwargs)

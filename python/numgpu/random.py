@@ -68,6 +68,9 @@ def _up(x):
     return x
 
 
+_PLAIN = frozenset((int, float, bool, str, type(None)))
+
+
 def _host(func, name):
     """NumPy's `func` with numgpu arguments downloaded and array results uploaded; a numgpu array
     given as out= gets the draws (NumPy writes a cpu array's own memory; a GPU's gets them copied
@@ -83,7 +86,12 @@ def _host(func, name):
             if not out.device.startswith("cpu"):
                 out[...] = host
             return out if r is host else _up(r)
-        return _up(func(*_down(args), **{k: _down(v) for k, v in kwargs.items()}))
+        for a in args:
+            if type(a) not in _PLAIN:     # (numbers and strs, the common draw, pass as they are)
+                args = _down(args)
+                break
+        r = func(*args, **{k: _down(v) for k, v in kwargs.items()}) if kwargs else func(*args)
+        return r if type(r) in _PLAIN else _up(r)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = "NumPy's numpy.random %s (NumPy's stream), result on the current device." % name
     f.__wrapped__ = func
@@ -204,11 +212,10 @@ class _HostObject:
             raise AttributeError(name)
         value = getattr(self._np, name)
         if callable(value) and not name.startswith("_"):
-            fns = self.__dict__.setdefault("_fns", {})    # (made once per method: a draw in a loop)
-            f = fns.get(name)
-            if f is None:
-                f = fns[name] = _host(value, name)
-            return f if _counter[0] is None else _counted_draw(type(self), name, f)
+            f = _host(value, name)
+            f = f if _counter[0] is None else _counted_draw(type(self), name, f)
+            self.__dict__[name] = f        # (found there from now on: a draw in a loop looks up no more)
+            return f
         return value
 
     def shuffle(self, x, axis=0):
