@@ -2714,8 +2714,12 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
         bool keep = false;
         for (int k = 0; k < R->nkeep; k++)
             keep = keep || R->keep[k] == s->span.off;
-        if (s->kind == NG_JIT_S_FOR && !keep && !s->orelse.n)
+        if (s->kind == NG_JIT_S_FOR && !keep && !s->orelse.n) {
+            R->budget = REWRITE_BUDGET; /* (its own: else it had what an earlier rewrite left, none
+                                           in a module's first loop, and gave up there) */
+            R->over = false;
             guard_continues(R, &s->body);
+        }
         if (s->kind == NG_JIT_S_FOR && !keep) {
             int made = 0;
             gen_reductions(R, &s->body, &made);

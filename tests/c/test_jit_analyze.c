@@ -1908,6 +1908,9 @@ static void test_compactions(void)
         "def f(x, idx, val, y):\n    k = 0\n    for i in range(len(x)):\n        y[i] = x[i]\n"
         "        if x[i] > 0:\n            v = x[i] + k\n            idx[k] = i\n            val[k] = v\n"
         "            k += 1\n        else:\n            val[k + 2] = 0\n            k += 3\n    return k\n",
+        /* (a continue first: `if not x[i] <= 0: ...`, in the module's first loop too) */
+        "def f(x, out):\n    k = 0\n    for i in range(len(x)):\n        if x[i] <= 0:\n            continue\n"
+        "        out[k] = x[i]\n        k += 1\n    return k\n",
     };
     for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
         if (!CHECK(strstr(report(yes[i]), "scan(+) compact") != NULL))

@@ -162,6 +162,18 @@ def with_others(x, out, flag, y):
     return k
 
 
+def continue_first(x, out):
+    """A continue before the stores: the front end makes it `if not x[i] <= 0: ...` (in a
+    module's first loop too, since 2026-12-07: it gave that rewrite up there)."""
+    k = 0
+    for i in range(len(x)):
+        if x[i] <= 0:
+            continue
+        out[k] = x[i]
+        k += 1
+    return k
+
+
 def strided(x, out):
     k = 0
     for i in range(len(x) - 1, -1, -2):
@@ -223,6 +235,7 @@ def test_forms(device, policy, n):
         (count_after, (x, np.zeros(n))),
         (with_others, (x, np.zeros(n), np.zeros(n, np.int64), np.zeros(n))),
         (strided, (x, np.zeros(n))),
+        (continue_first, (x, np.zeros(n))),
     ]:
         f = jit_same(fn, *args)
         assert_compaction(f, n, policy, device)
@@ -351,6 +364,18 @@ def branch_without_step(x, out, other):
         else:
             other[i] = 1.0
     return k
+
+
+def test_shared_memory_runs_as_python(monkeypatch):
+    """out a view of x: the launch finds them overlapping and runs the loop as Python (in
+    blocks, a later block's stores could land where an earlier one still reads)."""
+    monkeypatch.setenv("NUMGPU_SCAN", "1")
+    x = np.random.default_rng(9).standard_normal(3000)
+    a, b = x.copy(), x.copy()
+    f = numgpu.jit(positives)
+    assert f(b[1:], b[:-1]) == positives(a[1:], a[:-1])
+    np.testing.assert_array_equal(a, b)
+    assert report(f)["ran"].startswith("python: arrays"), report(f)["ran"]
 
 
 @pytest.mark.parametrize("fn,make", [
