@@ -6,6 +6,8 @@ parallel, the blocks' starts in order, each block storing from its start in para
 where that pays, else in order; either way the results are Python's. NUMGPU_SCAN=1
 makes every scan run in blocks, so small cases take that path; each is compared with
 the undecorated function, on the cpu device and on OpenCL (PoCL)."""
+import os
+
 import numpy as np
 import pytest
 
@@ -15,14 +17,17 @@ from helpers import jit_same
 
 
 @pytest.fixture(params=["cpu", "opencl"])
-def device(request, monkeypatch):
+def device(request):
+    """The device the jit launches on, set for the test (NUMGPU_DEVICE is read once, at a
+    process's first array: set_device, so that both run in one process)."""
     if request.param == "opencl":
         try:
             numgpu.zeros(1, device="opencl")
         except Exception as exc:  # pragma: no cover - no OpenCL platform
             pytest.skip("no opencl device: %s" % exc)
-        monkeypatch.setenv("NUMGPU_DEVICE", "opencl")
-    return request.param
+    prev = numgpu.set_device(request.param)
+    yield request.param
+    numgpu.set_device(prev or os.environ.get("NUMGPU_DEVICE") or "auto")
 
 
 @pytest.fixture(params=["1", "default"])
@@ -49,7 +54,7 @@ def assert_compaction(f, n, policy, device):
     elif device == "opencl":  # (an OpenCL CPU device: never in blocks)
         assert not blocks, r["ran"]
     else:
-        assert blocks == (n >= 65536 and (__import__("os").cpu_count() or 1) >= 2), r["ran"]
+        assert blocks == (n >= 65536 and (os.cpu_count() or 1) >= 2), r["ran"]
 
 
 # ---- the forms that run as compactions ----
