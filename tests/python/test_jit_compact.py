@@ -246,6 +246,35 @@ def test_forms(device, policy, n):
         assert_compaction(f, n, policy, device)
 
 
+def rows_whole(X, out):
+    k = 0
+    for i in range(X.shape[0]):
+        if X[i, 0] > 0:
+            out[k] = X[i] * 2
+            k += 1
+    return k
+
+
+def rows_sliced(X, out):
+    k = 0
+    for i in range(X.shape[0]):
+        if X[i, 0] > 0:
+            out[k, :] = X[i, :]
+            k += 1
+    return k
+
+
+@pytest.mark.parametrize("fn", [rows_whole, rows_sliced])
+@pytest.mark.parametrize("n", [0, 1, 300])
+def test_rows_stored_whole(device, policy, fn, n):
+    """Rows stored whole at k: a compaction by the analysis; the lowering's check of the rows'
+    lengths (its NG_JIT_PYTHON cell: the loop as Python where they differ) keeps it in order,
+    as it does any scan (a part would stop halfway)."""
+    X = np.random.default_rng(n).standard_normal((n, 4))
+    f = jit_same(fn, X, np.zeros((n, 4)))
+    assert report(f)["compact"]
+
+
 @pytest.mark.parametrize("start", [0, 3, 100])
 def test_start(device, policy, start):
     x = np.random.default_rng(2).standard_normal(500)
