@@ -109,6 +109,7 @@ typedef struct Ctx {
     bool opaque_wrap;     /* an index the loop's proof needs unwrapped reads an opaque name */
     bool rows_used;       /* a proof of the loop's was rows apart (pos_independent) */
     const uint64_t *skip; /* arrays analyze_arrays leaves out (a compaction's, scan_compaction) */
+    int nskipped;         /* accesses it left out so (a helper's too) */
     const NgJitExpr **view; /* per name, for the loop under analysis: the value of `row = X[i]`
                                when that is the only assignment of row in its body, at its top
                                level (then row[j] is X[i][j]); else NULL */
@@ -3655,7 +3656,9 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
     acc_block(c, L->stmt->body, NULL);
     int kept = 0;
     for (int i = 0; i < c->nacc; i++) /* (an iteration's own arrays: no dependence) */
-        if (!set_has(d->fresh, c->acc[i].root) && !(c->skip && set_has(c->skip, c->acc[i].root)))
+        if (c->skip && set_has(c->skip, c->acc[i].root))
+            c->nskipped++;
+        else if (!set_has(d->fresh, c->acc[i].root))
             c->acc[kept++] = c->acc[i];
     c->nacc = kept;
     for (int i = 0; i < c->nacc; i++) {
@@ -4375,10 +4378,14 @@ static bool scan_compaction(Ctx *c, int li, int k)
         return false;
     /* the other arrays: independent without the ones stored at k */
     Peel pk = {0};
+    int nstores = 0;
+    for (int id = 0; id < c->ast->nnames; id++)
+        nstores += cp.nstores[id];
     c->skip = cp.arrays;
+    c->nskipped = 0;
     const char *arr = analyze_arrays(c, li, &pk);
     c->skip = NULL;
-    if (arr || pk.found || L->natomics)
+    if (arr || pk.found || L->natomics || c->nskipped != nstores) /* (a helper's access to them too) */
         return false;
     for (int i = 0; i < L->nwraps; i++)
         if (!nonneg_form(c, li, L->wraps[i].e) && !checked_nonneg(c, L->parent, L->wraps[i].e))
