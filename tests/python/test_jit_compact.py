@@ -282,6 +282,16 @@ def test_start(device, policy, start):
     assert_compaction(f, 500, policy, device)
 
 
+def test_numpy_start(device, monkeypatch):
+    """k a NumPy int64 comes back one; an int32 k (it could wrap) runs in order."""
+    monkeypatch.setenv("NUMGPU_SCAN", "1")
+    x = np.random.default_rng(2).standard_normal(500)
+    f = jit_same(from_start, x, np.zeros(700), np.int64(3))
+    assert "parallel scan" in report(f)["ran"], report(f)["ran"]
+    f = jit_same(from_start, x, np.zeros(700), np.int32(3))
+    assert report(f)["compact"] and "parallel scan" not in report(f)["ran"], report(f)["ran"]
+
+
 def test_negative_start_runs_in_order(device, monkeypatch):
     """k = -5: the stores index from the end (Python wraps them), where two iterations could
     store into one element: the host runs the loop in order."""
@@ -300,6 +310,21 @@ def test_out_too_short_raises(device, monkeypatch):
     with pytest.raises(IndexError):
         positives(x, plain)
     f = numgpu.jit(positives)
+    with pytest.raises(IndexError):
+        f(x, mine)
+    np.testing.assert_array_equal(mine, plain)
+
+
+def test_boundscheck_runs_in_order(device, monkeypatch):
+    """boundscheck=True: in order (as every scan), IndexError after the same stores."""
+    monkeypatch.setenv("NUMGPU_SCAN", "1")
+    x = np.abs(np.random.default_rng(4).standard_normal(1000)) + 0.5
+    f = numgpu.jit(boundscheck=True)(positives)
+    assert f(x, np.zeros(1000)) == 1000
+    assert "parallel scan" not in report(f)["ran"]
+    plain, mine = np.zeros(600), np.zeros(600)
+    with pytest.raises(IndexError):
+        positives(x, plain)
     with pytest.raises(IndexError):
         f(x, mine)
     np.testing.assert_array_equal(mine, plain)
