@@ -752,6 +752,7 @@ class JitFunction:
                 "collapsed": loop["collapsed"],
                 "search": loop["search"],
                 "scan": loop["scan"],
+                "compact": loop["compact"],
                 "peel": loop["peel"],
                 "rows": loop["rows"],
                 "reason": reason,
@@ -812,7 +813,7 @@ class JitFunction:
                 if r["reductions"] else ""
             extra = (" atomic" if r["atomic"] else "") + (" (asserted by prange)" if r["asserted"] else "") \
                 + (" around %s" % r["peel"] if r["peel"] and r["kind"] == "parallel" else "") \
-                + (" (a scan)" if r["scan"] else "")
+                + ((" (a scan: a compaction)" if r["compact"] else " (a scan)") if r["scan"] else "")
             why = (": " + r["reason"]) if r["reason"] and r["kind"] != "parallel" else ""
             print("line %d: %s%s%s%s" % (r["line"], r["kind"], red, extra, why))
             if text:

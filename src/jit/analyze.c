@@ -108,6 +108,8 @@ typedef struct Ctx {
                              of the caller's array (substitute), a value that may be anything */
     bool opaque_wrap;     /* an index the loop's proof needs unwrapped reads an opaque name */
     bool rows_used;       /* a proof of the loop's was rows apart (pos_independent) */
+    const uint64_t *skip; /* arrays analyze_arrays leaves out (a compaction's, scan_compaction) */
+    int nskipped;         /* accesses it left out so (a helper's too) */
     const NgJitExpr **view; /* per name, for the loop under analysis: the value of `row = X[i]`
                                when that is the only assignment of row in its body, at its top
                                level (then row[j] is X[i][j]); else NULL */
@@ -3654,7 +3656,9 @@ static const char *analyze_arrays(Ctx *c, int li, Peel *pk)
     acc_block(c, L->stmt->body, NULL);
     int kept = 0;
     for (int i = 0; i < c->nacc; i++) /* (an iteration's own arrays: no dependence) */
-        if (!set_has(d->fresh, c->acc[i].root))
+        if (c->skip && set_has(c->skip, c->acc[i].root))
+            c->nskipped++;
+        else if (!set_has(d->fresh, c->acc[i].root))
             c->acc[kept++] = c->acc[i];
     c->nacc = kept;
     for (int i = 0; i < c->nacc; i++) {
@@ -4207,6 +4211,194 @@ static void helper_writes_into(Ctx *c, const NgJitExpr *e, void *set)
     each_child(c, e, helper_writes_into, set);
 }
 
+/* ---- compactions ---- */
+
+/* A compaction's stores at its accumulator k (scan_compaction). */
+typedef struct Compact {
+    int k, var;          /* the accumulator, the loop variable */
+    uint64_t *arrays;    /* the arrays stored at k */
+    int *nstores;        /* per name: its stores at k */
+    const NgJitExpr *bad_index; /* set: a subscript whose index reads k, not a store at k */
+} Compact;
+
+/* The literal c > 0 of `k += c` (an int literal, at most 2**20), else 0. */
+static int64_t k_increment(const NgJitStmt *s, int k)
+{
+    if (s->kind != NG_JIT_S_AUGASSIGN || s->op != NG_JIT_OP_ADD || s->target->kind != NG_JIT_E_NAME ||
+        s->target->name_id != k || s->value->kind != NG_JIT_E_INT || s->value->big || s->value->ival < 1 ||
+        s->value->ival > ((uint64_t)1 << 20))
+        return 0;
+    return (int64_t)s->value->ival;
+}
+
+/* Whether index e is k or k + c, c an int literal with 0 <= c < inc, by its form. */
+static bool k_plus(const NgJitExpr *e, int k, int64_t inc)
+{
+    if (e->kind == NG_JIT_E_NAME)
+        return e->name_id == k;
+    if (e->kind != NG_JIT_E_BINARY || e->op != NG_JIT_OP_ADD)
+        return false;
+    const NgJitExpr *n = e->lhs->kind == NG_JIT_E_NAME ? e->lhs : e->rhs, *l = n == e->lhs ? e->rhs : e->lhs;
+    return n->kind == NG_JIT_E_NAME && n->name_id == k && l->kind == NG_JIT_E_INT && !l->big &&
+           l->ival < (uint64_t)inc;
+}
+
+/* Sets cp->bad_index at a subscript of e whose index reads k. */
+static void k_subscripts(Ctx *c, const NgJitExpr *e, void *arg)
+{
+    Compact *cp = arg;
+    if (e->kind == NG_JIT_E_SUBSCRIPT && mentions(c, e->rhs, cp->k) && !cp->bad_index)
+        cp->bad_index = e;
+    each_child(c, e, k_subscripts, arg);
+}
+
+/* Whether s is a store `a[k + c, ...] = e` (a a name, 0 <= c < inc, the other indices and e not
+ * indexing by k, e calling no helper): then a is one of the compaction's arrays. */
+static bool k_store(Ctx *c, const NgJitStmt *s, int64_t inc, Compact *cp)
+{
+    if (s->kind != NG_JIT_S_ASSIGN || s->ntargets != 1 || s->targets[0]->kind != NG_JIT_E_SUBSCRIPT)
+        return false;
+    const NgJitExpr *t = s->targets[0], *ix = t->rhs;
+    if (t->lhs->kind != NG_JIT_E_NAME || !mentions(c, ix, cp->k) || !pure_expr(c, s->value))
+        return false;
+    int n = ix->kind == NG_JIT_E_TUPLE ? ix->nitems : 1;
+    const NgJitExpr *const *items = ix->kind == NG_JIT_E_TUPLE ? (const NgJitExpr *const *)ix->items : &ix;
+    if (n < 1 || !k_plus(items[0], cp->k, inc))
+        return false;
+    for (int i = 1; i < n; i++)
+        if (mentions(c, items[i], cp->k) || !pure_expr(c, items[i]))
+            return false;
+    k_subscripts(c, s->value, cp);
+    set_add(cp->arrays, t->lhs->name_id);
+    cp->nstores[t->lhs->name_id]++;
+    return !cp->bad_index;
+}
+
+/* Whether statement s, ahead of k's increment by inc (0: ahead of a conditional one), is of a
+ * compaction's form: a name assigned (not k nor the loop variable, from a value calling no helper),
+ * a store at k (k_store, only where inc > 0), or another store whose index does not read k. */
+static bool compact_stmt(Ctx *c, const NgJitStmt *s, int64_t inc, Compact *cp)
+{
+    if (s->kind != NG_JIT_S_ASSIGN || s->ntargets != 1)
+        return false;
+    const NgJitExpr *t = s->targets[0];
+    if (t->kind == NG_JIT_E_NAME)
+        return t->name_id != cp->k && t->name_id != cp->var && pure_expr(c, s->value) &&
+               (k_subscripts(c, s->value, cp), !cp->bad_index);
+    if (t->kind != NG_JIT_E_SUBSCRIPT)
+        return false;
+    if (mentions(c, t->rhs, cp->k))
+        return inc > 0 && k_store(c, s, inc, cp);
+    k_subscripts(c, t, cp);
+    k_subscripts(c, s->value, cp);
+    return !cp->bad_index;
+}
+
+/* Whether block b is a branch of a compaction's update: statements of compact_stmt's form, the
+ * last `k += c` (c > 0 literal), the stores at k before it at k + c' with c' < c. */
+static bool compact_branch(Ctx *c, NgJitBlock b, Compact *cp)
+{
+    int64_t inc = b.n ? k_increment(b.stmts[b.n - 1], cp->k) : 0;
+    if (!inc)
+        return false;
+    for (int i = 0; i + 1 < b.n; i++)
+        if (!compact_stmt(c, b.stmts[i], inc, cp))
+            return false;
+    return true;
+}
+
+/* Whether u, an `if t: ...` (elif ..., else ...), is a compaction's update: each branch a
+ * compact_branch, its tests not reading k and calling no helper. */
+static bool compact_if(Ctx *c, const NgJitStmt *u, Compact *cp)
+{
+    if (u->kind != NG_JIT_S_IF || mentions(c, u->test, cp->k) || !pure_expr(c, u->test) ||
+        !compact_branch(c, u->body, cp))
+        return false;
+    if (!u->orelse.n)
+        return true;
+    if (u->orelse.n == 1 && u->orelse.stmts[0]->kind == NG_JIT_S_IF)
+        return compact_if(c, u->orelse.stmts[0], cp);
+    return compact_branch(c, u->orelse, cp);
+}
+
+/* Loop li as a compaction (a scan whose accumulator indexes stores; NgJitLoopInfo.scan_compact):
+ * k, the one name it carries, is increased only by literals > 0, once per iteration at most, by
+ * the body's top-level statement u: `k += c`, or `if t: ...` whose branches (elif, else) each
+ * end with `k += c`; every subscript whose index reads k is a store `a[k + c', ...] = e` (c' < c)
+ * ahead of that increment in its branch (or ahead of u, at the top level, for an unconditional
+ * u). In each iteration the stores land in [k, k + c), where k only grows: no two iterations store
+ * into one element, given k >= 0 at the start (the host checks: a negative k would wrap). The
+ * arrays stored at k (plain names, not views, not assigned in the loop) are mentioned nowhere
+ * else in the body: the other accesses must be independent without them (analyze_arrays again,
+ * skipping them). The other statements before u assign names not reading k, or store (not at k);
+ * the ones after u index nothing by k. */
+static bool scan_compaction(Ctx *c, int li, int k)
+{
+    NgJitLoopInfo *L = &c->res->items[li];
+    LoopData *d = &c->ld[li];
+    NgJitBlock b = L->stmt->body;
+    Compact cp = {k, L->var_id, set_new(c), xalloc(c, &c->tmp, (size_t)c->ast->nnames * sizeof(int)), NULL};
+    memset(cp.nstores, 0, (size_t)c->ast->nnames * sizeof(int));
+    int u = -1;
+    for (int i = 0; i < b.n; i++) {
+        uint64_t *st = set_new(c);
+        block_stores(c, (NgJitBlock){&b.stmts[i], 1}, st);
+        if (set_has(st, k)) {
+            if (u >= 0)
+                return false;
+            u = i;
+        }
+    }
+    if (u < 0)
+        return false;
+    int64_t inc = k_increment(b.stmts[u], k);
+    if (!inc && !compact_if(c, b.stmts[u], &cp))
+        return false;
+    for (int i = 0; i < u; i++) {
+        const NgJitStmt *p = b.stmts[i];
+        if (!compact_stmt(c, p, inc, &cp) ||
+            (p->targets[0]->kind == NG_JIT_E_NAME && mentions(c, p->value, k)))
+            return false;
+    }
+    for (int i = u + 1; i < b.n; i++) {
+        block_exprs(c, (NgJitBlock){&b.stmts[i], 1}, k_subscripts, &cp);
+        if (cp.bad_index)
+            return false;
+    }
+    bool any = false;
+    for (int id = 0; id < c->ast->nnames; id++) {
+        if (!set_has(cp.arrays, id))
+            continue;
+        any = true;
+        if (c->view[id] || set_has(d->fresh, id) || set_has(d->assigned, id) ||
+            mentions_in(c, b, id) != cp.nstores[id])
+            return false;
+    }
+    if (!any) /* (no store at k: a scan, or not one) */
+        return false;
+    /* the other arrays: independent without the ones stored at k */
+    Peel pk = {0};
+    int nstores = 0;
+    for (int id = 0; id < c->ast->nnames; id++)
+        nstores += cp.nstores[id];
+    c->skip = cp.arrays;
+    c->nskipped = 0;
+    const char *arr = analyze_arrays(c, li, &pk);
+    c->skip = NULL;
+    if (arr || pk.found || L->natomics || c->nskipped != nstores) /* (a helper's access to them too) */
+        return false;
+    for (int i = 0; i < L->nwraps; i++)
+        if (!nonneg_form(c, li, L->wraps[i].e) && !checked_nonneg(c, L->parent, L->wraps[i].e))
+            return false;
+    L->scan = true;
+    L->scan_compact = true;
+    L->scan_op = NG_JIT_RED_ADD;
+    L->scan_var = k;
+    L->scan_update = b.stmts[u];
+    L->scan_prev = NULL;
+    return true;
+}
+
 static void analyze_loop(Ctx *c, int li)
 {
     NgJitLoopInfo *L = &c->res->items[li];
@@ -4312,11 +4504,17 @@ static void analyze_loop(Ctx *c, int li)
     if (L->reason && !L->asserted && !why && d->step != 0 && !pk.found && !L->natomics && !L->nreductions &&
         scan_range(c, s) &&
         ((scal && !arr && carried >= 0 && d->wraps_nonneg && scan_accumulator(c, li, carried)) ||
-         (!scal && arr && scan_recurrence(c, li)))) {
+         (!scal && arr && scan_recurrence(c, li)) ||
+         (scal && arr && carried >= 0 && scan_compaction(c, li, carried)))) {
         L->scan_step = d->step;
         d->unscanned = L->reason;
-        L->reason = fmt(c, "%s (a scan: blocks of iterations run in parallel, from the %s of the blocks before them)",
-                        L->reason, L->scan_op == NG_JIT_RED_ADD ? "sums" : "combined values");
+        if (L->scan_compact)
+            L->reason = fmt(c, "%s (a compaction: %s counts the stores at index %s, which never meet; blocks of "
+                               "iterations run in parallel, each from the count of the blocks before it)",
+                            L->reason, name_of(c, carried), name_of(c, carried));
+        else
+            L->reason = fmt(c, "%s (a scan: blocks of iterations run in parallel, from the %s of the blocks before them)",
+                            L->reason, L->scan_op == NG_JIT_RED_ADD ? "sums" : "combined values");
     }
 }
 
@@ -4350,6 +4548,7 @@ static void not_scan(Ctx *c, int li)
 {
     if (c->res->items[li].scan) {
         c->res->items[li].scan = false;
+        c->res->items[li].scan_compact = false;
         c->res->items[li].reason = c->ld[li].unscanned;
     }
 }
@@ -4594,7 +4793,7 @@ void ng_jit_loops_print(const NgJitLoops *loops, NgStr *out)
         if (L->search)
             ng_str_cat(out, " search");
         if (L->scan)
-            ng_str_catf(out, " scan(%s)", ng_jit_red_op_name(L->scan_op));
+            ng_str_catf(out, " scan(%s)%s", ng_jit_red_op_name(L->scan_op), L->scan_compact ? " compact" : "");
         if (L->peel && L->kind == NG_JIT_LOOP_PARALLEL)
             ng_str_catf(out, " around %s", L->peel_text);
         for (int k = 0; k < L->nscalars; k++)

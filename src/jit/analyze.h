@@ -136,6 +136,10 @@ typedef struct NgJitLoopInfo {
                                   a[i - step] op e` (`a[i] op= a[i - step]`) */
     const NgJitExpr *scan_prev; /* scan, a recurrence: its read a[i - step] */
     int64_t scan_step;         /* scan: the range's literal step */
+    bool scan_compact;         /* scan of an accumulator k that indexes stores (a compaction,
+                                  `if t: out[k] = v; k += 1`): k only grows, by literals > 0,
+                                  and each iteration stores at [k, k + its increment) only
+                                  (analyze.c scan_compaction); the host checks k >= 0 first */
     bool peel;                 /* a range loop (literal step > 0, no reductions) whose
                                   iterations are independent but for one,
                                   v0 = peel_at - peel_off, whose accesses meet the other

@@ -2714,8 +2714,12 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
         bool keep = false;
         for (int k = 0; k < R->nkeep; k++)
             keep = keep || R->keep[k] == s->span.off;
-        if (s->kind == NG_JIT_S_FOR && !keep && !s->orelse.n)
+        if (s->kind == NG_JIT_S_FOR && !keep && !s->orelse.n) {
+            R->budget = REWRITE_BUDGET; /* (its own: else it had what an earlier rewrite left, none
+                                           in a module's first loop, and gave up there) */
+            R->over = false;
             guard_continues(R, &s->body);
+        }
         if (s->kind == NG_JIT_S_FOR && !keep) {
             int made = 0;
             gen_reductions(R, &s->body, &made);
@@ -2846,8 +2850,21 @@ static NgJitExpr *part_b(Rewriter *R, NgJitSpan sp)
     return part ? subscript(R, part, load(R, NG_JIT_SCAN_B, sp), sp) : NULL;
 }
 
+/* A block of one statement: the update of branch b (its last statement, after a compaction's
+ * stores, which the partial results leave out) into `to`; an elif's whole `if` (b's one statement). */
+static NgJitStmt *update_into(Rewriter *R, const NgJitStmt *u, int id, const char *to);
+
+static NgJitBlock branch_into(Rewriter *R, NgJitBlock b, int id, const char *to)
+{
+    NgJitStmt **one = alloc(R, sizeof *one);
+    if (!one || !b.n || !(one[0] = update_into(R, b.stmts[b.n - 1], id, to)))
+        return (NgJitBlock){NULL, 0};
+    return (NgJitBlock){one, 1};
+}
+
 /* A copy of the accumulator's update statement u (`s op= e`, `s = ...`, or
- * under an `if`) that updates `to` instead of s (name id). */
+ * under an `if`: a compaction's ifs, elifs and else each end with one) that
+ * updates `to` instead of s (name id). */
 static NgJitStmt *update_into(Rewriter *R, const NgJitStmt *u, int id, const char *to)
 {
     NgJitStmt *c = alloc(R, sizeof *c);
@@ -2855,13 +2872,9 @@ static NgJitStmt *update_into(Rewriter *R, const NgJitStmt *u, int id, const cha
         return NULL;
     *c = *u;
     if (u->kind == NG_JIT_S_IF) {
-        NgJitStmt *in = update_into(R, u->body.stmts[0], id, to);
-        NgJitStmt **one = alloc(R, sizeof *one);
-        if (!in || !one)
-            return NULL;
-        one[0] = in;
-        c->body = (NgJitBlock){one, 1};
-        return c;
+        c->body = branch_into(R, u->body, id, to);
+        c->orelse = u->orelse.n ? branch_into(R, u->orelse, id, to) : u->orelse;
+        return c->body.n && (c->orelse.n || !u->orelse.n) ? c : NULL;
     }
     NgJitExpr *x = load(R, to, u->span);
     if (u->kind == NG_JIT_S_AUGASSIGN)

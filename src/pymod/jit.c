@@ -596,14 +596,15 @@ static PyObject *loop_dict(const NgJitLoopInfo *l)
         Py_XDECREF(atomics);
         return NULL;
     }
-    return Py_BuildValue("{sisisisssNsOsNsOsOsOsOsOsiszszsOsOsOsO}", "line", l->line, "end_line", l->stmt->span.end_line,
+    return Py_BuildValue("{sisisisssNsOsNsOsOsOsOsOsiszszsOsOsOsOsO}", "line", l->line, "end_line", l->stmt->span.end_line,
                          "col", l->stmt->span.col, "kind", ng_jit_loop_kind_name(l->kind), "reductions", reds,
                          "atomic", l->atomic ? Py_True : Py_False, "atomics", atomics,
                          "asserted", l->asserted ? Py_True : Py_False, "collapsed", l->collapsed ? Py_True : Py_False,
                          "host", l->host ? Py_True : Py_False, "search", l->search ? Py_True : Py_False, "is_for", l->stmt->kind == NG_JIT_S_FOR ? Py_True : Py_False,
                          "parent", l->parent, "reason", l->reason, "peel", l->peel ? l->peel_text : NULL,
                          "made", l->stmt->made ? Py_True : Py_False, "lets", l->stmt->lets ? Py_True : Py_False,
-                         "scan", l->scan ? Py_True : Py_False, "rows", l->rows ? Py_True : Py_False);
+                         "scan", l->scan ? Py_True : Py_False, "compact", l->scan_compact ? Py_True : Py_False,
+                         "rows", l->rows ? Py_True : Py_False);
 }
 
 /* A loop whose body desugar.c rewrote (`lets`) but that the host runs as
@@ -2285,6 +2286,25 @@ static NgDType scan_dtype(const Program *p, const NgJitLoopInfo *info, const Lau
                ? d : NG_NTYPES;
 }
 
+/* Whether a compaction (NgJitLoopInfo.scan_compact) may run in blocks: its accumulator k an
+ * int64 (it cannot wrap in the loop's iterations, each adding at most 2**20) starting from a
+ * value >= 0 (a negative k would index from the end: then two iterations could store into one
+ * element). A Python error, which the loop in order raises again, is cleared. */
+static bool compact_start_ok(const Program *p, const NgJitLoopInfo *info, const Launch *L, NgDType dt)
+{
+    int at = index_of(L, p->ast->names[info->scan_var]);
+    if (dt != NG_INT64 || at < 0 || L->types[at].is_array)
+        return false;
+    PyObject *v = PyNumber_Index(L->values[at]);
+    long long k = v ? PyLong_AsLongLong(v) : -1;
+    Py_XDECREF(v);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+    }
+    return k >= 0 && k < ((long long)1 << 60);
+}
+
 /* Adds a value the scan's loops read to L (an int, or the array `arr`, which
  * L then owns); false when L is full. */
 static bool scan_bind(Launch *L, const char *name, PyObject *v, NgArray *arr)
@@ -2352,7 +2372,7 @@ static PyObject *run_scan(Program *p, int index, Launch *L, const NgJitLoopPlan 
     ng_str_free(&key);
     bool weak = false;
     NgDType dt = rc == 0 && !scan_unsafe(&low) ? scan_dtype(p, info, L, &low, &weak) : NG_NTYPES;
-    if (rc < 0 || dt == NG_NTYPES)
+    if (rc < 0 || dt == NG_NTYPES || (info->scan_compact && !compact_start_ok(p, info, L, dt)))
         return NULL;
     int64_t nb = scan_blocks(dev, n), chunk = (n + nb - 1) / nb;
     NgArray part;

@@ -1866,6 +1866,91 @@ static void test_scans(void)
                         "            X[r, i] += X[r, i - 1]\n"), "scan") == NULL);
 }
 
+/* Stream compactions: k counts the stores at index k (a scan of k whose phase 0 leaves the
+ * stores out), and the forms that stay in order. */
+static void test_compactions(void)
+{
+    const char *comp = "def f(x, out):\n"
+                       "    k = 0\n"
+                       "    for i in range(len(x)):\n"
+                       "        if x[i] > 0:\n"
+                       "            out[k] = x[i]\n"
+                       "            k += 1\n"
+                       "        elif x[i] < -1:\n"
+                       "            out[k] = i\n"
+                       "            out[k + 1] = x[i]\n"
+                       "            k += 2\n"
+                       "    return k\n";
+    CHECK_REPORT(comp, "line 3: sequential scan(+) compact: reads k before assigning it, so it carries over from one "
+                       "iteration to the next (a compaction: k counts the stores at index k, which never meet; blocks "
+                       "of iterations run in parallel, each from the count of the blocks before it)\n");
+    /* phase 0 counts (the stores left out), phase 2 runs the body from the block's start */
+    const char *ph = scan_phases(comp);
+    CHECK(strstr(ph, "  (= __ng_p (- k k))\n"
+                     "  (for __ng_c (call range __ng_lo __ng_hi)\n"
+                     "    (= i (+ __ng_st (* __ng_c 1)))\n"
+                     "    (if (cmp ([] x i) > 0)\n"
+                     "      (+= __ng_p 1)\n"
+                     "      (else\n"
+                     "        (if (cmp ([] x i) < (- 1))\n"
+                     "          (+= __ng_p 2)))))\n"
+                     "  (= ([] __ng_part __ng_b) __ng_p))\n") != NULL);
+    CHECK(strstr(ph, "  (= k ([] __ng_part __ng_b))\n") != NULL);
+    CHECK(strstr(ph, "(= ([] out (+ k 1)) ([] x i))") != NULL);
+    if (!CHECK(strstr(ph, "(= ([] out k) ([] x i))") != NULL))
+        fprintf(stderr, "%s", ph);
+    /* compactions: unconditional, rows of a 2-d array, two arrays and stores at i beside */
+    const char *yes[] = {
+        "def f(x, out):\n    k = 0\n    for i in range(len(x)):\n        out[k] = x[i] * 2\n        k += 1\n"
+        "    return k\n",
+        "def f(x, out):\n    k = 0\n    for i in range(len(x)):\n        if x[i] > 0:\n            out[k, 0] = x[i]\n"
+        "            out[k, 1] = i\n            k += 1\n    return k\n",
+        "def f(x, idx, val, y):\n    k = 0\n    for i in range(len(x)):\n        y[i] = x[i]\n"
+        "        if x[i] > 0:\n            v = x[i] + k\n            idx[k] = i\n            val[k] = v\n"
+        "            k += 1\n        else:\n            val[k + 2] = 0\n            k += 3\n    return k\n",
+        /* (a continue first: `if not x[i] <= 0: ...`, in the module's first loop too) */
+        "def f(x, out):\n    k = 0\n    for i in range(len(x)):\n        if x[i] <= 0:\n            continue\n"
+        "        out[k] = x[i]\n        k += 1\n    return k\n",
+    };
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+        if (!CHECK(strstr(report(yes[i]), "scan(+) compact") != NULL))
+            fprintf(stderr, "  (case %zu)\n%s", i, report(yes[i]));
+    /* in order: k decreasing, a variable increment, out read back, 2 * k, a store after the
+     * increment or outside its branch, k + c past the increment, out stored at i too, a branch
+     * without an increment, a helper's value, a view stored at k, the test reading k */
+    const char *nots[] = {
+        "def f(x, out):\n    k = 0\n    for i in range(len(x)):\n        if x[i] > 0:\n            out[k] = x[i]\n"
+        "            k -= 1\n    return k\n",
+        "def f(x, out):\n    k = 0\n    for i in range(len(x)):\n        if x[i] > 0:\n            out[k] = i\n"
+        "            k += x[i]\n    return k\n",
+        "def f(x, out):\n    k = 0\n    for i in range(len(x)):\n        if x[i] > 0:\n"
+        "            out[k] = x[i] + out[0]\n            k += 1\n    return k\n",
+        "def f(x, out):\n    k = 0\n    for i in range(len(x)):\n        if x[i] > 0:\n            out[2 * k] = x[i]\n"
+        "            k += 1\n    return k\n",
+        "def f(x, out):\n    k = 0\n    for i in range(len(x)):\n        if x[i] > 0:\n            k += 1\n"
+        "            out[k] = x[i]\n    return k\n",
+        "def f(x, out):\n    k = 0\n    for i in range(len(x)):\n        out[k] = x[i]\n        if x[i] > 0:\n"
+        "            k += 1\n    return k\n",
+        "def f(x, out):\n    k = 0\n    for i in range(len(x)):\n        if x[i] > 0:\n            out[k + 1] = x[i]\n"
+        "            k += 1\n    return k\n",
+        "def f(x, out):\n    k = 0\n    for i in range(len(x)):\n        if x[i] > 0:\n            out[k] = x[i]\n"
+        "            k += 1\n        out[i] = 0\n    return k\n",
+        "def f(x, out, o):\n    k = 0\n    for i in range(len(x)):\n        if x[i] > 0:\n            out[k] = x[i]\n"
+        "            k += 1\n        else:\n            o[i] = 1\n    return k\n",
+        "def g(v):\n    return v\ndef f(x, out):\n    k = 0\n    for i in range(len(x)):\n        if x[i] > 0:\n"
+        "            out[k] = g(x[i])\n            k += 1\n    return k\n",
+        "def f(x, X):\n    k = 0\n    for i in range(len(x)):\n        row = X[0]\n        if x[i] > 0:\n"
+        "            row[k] = x[i]\n            k += 1\n    return k\n",
+        "def f(x, out):\n    k = 0\n    for i in range(len(x)):\n        if x[i] > k:\n            out[k] = x[i]\n"
+        "            k += 1\n    return k\n",
+        "def f(x, out):\n    k = 0\n    for i in range(len(x)):\n        if x[i] > 0:\n            out[k] = x[k]\n"
+        "            k += 1\n    return k\n",
+    };
+    for (size_t i = 0; i < sizeof nots / sizeof *nots; i++)
+        if (!CHECK(strstr(report(nots[i]), "scan") == NULL))
+            fprintf(stderr, "  (case %zu)\n%s", i, report(nots[i]));
+}
+
 /* Small arrays a loop body makes, `a = np.zeros(3)`: the iteration's own where it makes them
  * before every mention (in the body or in a block of it), else a write through them is one
  * through a name the loop assigns; the call only in that form, of a length written as a number. */
@@ -2390,6 +2475,7 @@ int main(void)
     test_lets();
     test_lets_capped();
     test_scans();
+    test_compactions();
     test_new_arrays();
     test_hunt7();
     test_reductions2();
