@@ -22,7 +22,7 @@ import operator as _operator
 import numpy as _np
 import numpy.random as _npr
 
-from . import _core, _fallback
+from . import _core, _fallback, _protocols
 
 __all__ = [
     "Philox", "Generator", "RandomState", "default_rng", "device_rng", "SeedSequence",
@@ -91,7 +91,9 @@ def _host(func, name):
                 args = _down(args)
                 break
         r = func(*args, **{k: _down(v) for k, v in kwargs.items()}) if kwargs else func(*args)
-        return r if type(r) in _PLAIN else _up(r)
+        if type(r) in _PLAIN or _protocols._library_caller():   # (a library keeps NumPy's arrays)
+            return r
+        return _up(r)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = "NumPy's numpy.random %s (NumPy's stream), result on the current device." % name
     f.__wrapped__ = func
@@ -205,7 +207,13 @@ def _host_object(cls, np_obj):
 
 class _HostObject:
     """Wraps a NumPy Generator or RandomState: every method draws with NumPy
-    and uploads array results."""
+    and uploads array results (a library's call, scipy's: NumPy's arrays as drawn)."""
+
+    @property
+    def __class__(self):
+        # isinstance(rng, numpy.random.Generator) holds, as isinstance looks at __class__ where the
+        # type is not NumPy's: scipy takes such a generator as random_state=/rng= (it refused it)
+        return type(self._np)
 
     def __getattr__(self, name):
         if name == "_np":

@@ -529,3 +529,18 @@ def test_generator_draws_into_out_reach_the_array():
     ro.flags.writeable = False
     with pytest.raises(ValueError):
         ng.random.default_rng(0).random(out=ro)
+
+
+def test_numpys_classes_take_numgpus_generators():
+    # isinstance(rng, numpy.random.Generator / RandomState) holds (scipy's random_state= takes them)
+    # and a library drawing from one gets NumPy's arrays, the same numbers as NumPy's generator
+    import numpy.random as npr
+    assert isinstance(ng.random.default_rng(0), npr.Generator)
+    assert isinstance(ng.random.RandomState(0), npr.RandomState)
+    assert isinstance(ng.random.default_rng(0), ng.random.Generator)
+    stats = pytest.importorskip("scipy.stats")
+    got = stats.norm.rvs(size=4, random_state=ng.random.default_rng(5))
+    exp = stats.norm.rvs(size=4, random_state=np.random.default_rng(5))
+    assert type(got) is np.ndarray and got.tolist() == exp.tolist()
+    got = stats.expon.rvs(size=3, random_state=ng.random.RandomState(2))
+    assert got.tolist() == stats.expon.rvs(size=3, random_state=np.random.RandomState(2)).tolist()
