@@ -159,6 +159,66 @@ static bool repeats(PyObject *a, PyObject *b)
            ng_dtype_is_int(ARR(n)->dtype);
 }
 
+/* An object NumPy's legacy rule defers to: no __array_ufunc__ and an __array_priority__ above 0
+ * (scipy.sparse's matrices). */
+static bool defers_by_priority(PyObject *o)
+{
+    if (PyObject_HasAttrString((PyObject *)Py_TYPE(o), "__array_ufunc__"))
+        return false;
+    PyObject *pr = PyObject_GetAttrString(o, "__array_priority__");
+    double priority = pr ? PyFloat_AsDouble(pr) : 0.0;
+    Py_XDECREF(pr);
+    PyErr_Clear();
+    return priority > 0.0;
+}
+
+/* NumPy's array of the numgpu array x: a view of a cpu array's memory, a copy from a GPU. */
+static PyObject *numpy_of(PyObject *x)
+{
+    static PyObject *asarray;
+    if (!asarray && !(asarray = PyObject_GetAttrString(ngpy.numpy, "asarray")))
+        return NULL;
+    return PyObject_CallOneArg(asarray, x);
+}
+
+/* a op b where the other operand defers by NumPy's legacy rule (a higher __array_priority__ and no
+ * __array_ufunc__: scipy.sparse's matrices), which may know only NumPy's arrays (scipy's test is
+ * isinstance(x, np.ndarray)): its reflected method asked with the numgpu array first where that is
+ * a (it may know numgpu's); where it answers NotImplemented, and where it is a (its own method has
+ * refused the numgpu array already), NumPy's operator with NumPy's array of ours, which asks it as
+ * NumPy's operator would: scipy's sparse + dense, dense - sparse. */
+static PyObject *deferred_binop(PyObject *a, PyObject *b, NgOp op)
+{
+    static const struct { NgOp op; binaryfunc f; const char *reflected; } table[] = {
+        {NG_OP_ADD, PyNumber_Add, "__radd__"}, {NG_OP_SUB, PyNumber_Subtract, "__rsub__"},
+        {NG_OP_MUL, PyNumber_Multiply, "__rmul__"}, {NG_OP_TRUEDIV, PyNumber_TrueDivide, "__rtruediv__"},
+        {NG_OP_FLOORDIV, PyNumber_FloorDivide, "__rfloordiv__"}, {NG_OP_MOD, PyNumber_Remainder, "__rmod__"},
+        {NG_OP_LSHIFT, PyNumber_Lshift, "__rlshift__"}, {NG_OP_RSHIFT, PyNumber_Rshift, "__rrshift__"},
+        {NG_OP_BITAND, PyNumber_And, "__rand__"}, {NG_OP_BITOR, PyNumber_Or, "__ror__"},
+        {NG_OP_BITXOR, PyNumber_Xor, "__rxor__"},
+    };
+    size_t k = 0;
+    while (k < sizeof table / sizeof table[0] && table[k].op != op)
+        k++;
+    if (k == sizeof table / sizeof table[0])
+        Py_RETURN_NOTIMPLEMENTED;
+    bool ours_first = ngpy_check(a);
+    if (ours_first) {
+        PyObject *r = PyObject_CallMethod(b, table[k].reflected, "O", a);
+        if (!r && PyErr_ExceptionMatches(PyExc_AttributeError))
+            PyErr_Clear();
+        else if (!r || r != Py_NotImplemented)
+            return r;
+        Py_XDECREF(r);
+    }
+    PyObject *np = numpy_of(ours_first ? a : b);
+    if (!np)
+        return NULL;
+    PyObject *r = ours_first ? table[k].f(np, b) : table[k].f(a, np);
+    Py_DECREF(np);
+    return r;
+}
+
 /* a op b with an operand of a type numgpu does not know (a Fraction, a Decimal, an object with
  * __array_ufunc__): NumPy's operator calls its ufunc, which makes an object array of it or hands
  * the call to its __array_ufunc__, so numgpu's ufunc of the same name is called (through NumPy's,
@@ -178,7 +238,7 @@ static PyObject *foreign_binop(PyObject *a, PyObject *b, NgOp op)
         Py_XDECREF(pr);
         PyErr_Clear();
         if (priority > 0.0)
-            Py_RETURN_NOTIMPLEMENTED;
+            return deferred_binop(a, b, op);
     }
     Py_XDECREF(au);
     if (au == Py_None)
@@ -421,8 +481,15 @@ static PyObject *richcompare(PyObject *a, PyObject *b, int op)
         }
         return foreign_binop(a, b, ops[op]); /* (NumPy's ufunc: its UFuncTypeError, its TypeError) */
     }
-    if (foreign(b)) /* (its own __eq__ may answer: pytest.approx, objects deferring as NumPy's rules say) */
+    if (foreign(b)) { /* (its own __eq__ may answer: pytest.approx, objects deferring as NumPy's rules say) */
+        if (equality && defers_by_priority(b)) { /* (scipy.sparse's: NumPy's ndarray == it, elementwise) */
+            PyObject *np = numpy_of(a);
+            PyObject *r = np ? PyObject_RichCompare(np, b, op) : NULL;
+            Py_XDECREF(np);
+            return r;
+        }
         return equality ? Py_NewRef(Py_NotImplemented) : foreign_binop(a, b, ops[op]);
+    }
     PyObject *r = binop(a, b, ops[op], false);
     if (r == Py_NotImplemented && equality && (PyList_Check(b) || PyTuple_Check(b))) {
         Py_DECREF(r);

@@ -96,3 +96,29 @@ def test_matplotlib_takes_a_2d_arrays_columns_as_datasets():
     box = ax.boxplot(data)
     assert len(box["boxes"]) == 3
     plt.close(fig)
+
+
+def test_scipy_sparse_and_numgpu_arrays_in_operators():
+    # scipy's sparse matrices know only NumPy's arrays (isinstance(x, np.ndarray)): an operator of
+    # one and a numgpu array runs as NumPy's would, with NumPy's array of ours
+    sparse = pytest.importorskip("scipy.sparse")
+    h = np.arange(9.0).reshape(3, 3) + 1.0
+    A, S = ng.asarray(h), sparse.identity(3, format="csr")
+    for got, exp in ((A + S, h + S), (S + A, S + h), (A - S, h - S), (S - A, S - h), (A * S, h * S)):
+        assert type(got) is type(exp)
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(exp))
+    eq = A == S
+    assert type(eq) is type(h == S) and np.asarray(eq).tolist() == np.asarray(h == S).tolist()
+
+
+class Deferring:
+    """An object of higher __array_priority__ that knows numgpu's arrays: its reflected method is
+    asked first."""
+    __array_priority__ = 50
+
+    def __radd__(self, other):
+        return ("radd", type(other))
+
+
+def test_a_deferring_object_that_knows_numgpu_arrays_is_asked_first():
+    assert ng.zeros(2) + Deferring() == ("radd", ng.ndarray)
