@@ -689,6 +689,19 @@ int ngpy_operand(PyObject *o, NgOperand *op, NgArray *tmp)
         op->scalar.im = c.imag;
         return 0;
     }
+    /* A NumPy array on a device in host memory (cpu): read where it is, no copy (and so no
+     * transfer, as NumPy reads numgpu's arrays in place there); memory shared with the result is
+     * found by address (ng_array_may_overlap). */
+    if (Py_IS_TYPE(o, (PyTypeObject *)ngpy.np_ndarray)) {
+        NgDevice *dev = ngpy_device();
+        if (!dev || (ngpy.strict && ngpy_implicit(true, o) < 0)) /* (NUMGPU_STRICT: an upload on a GPU) */
+            return -1;
+        int rc = ng_device_host_visible(dev) ? ngpy_wrap_host(o, dev, false, tmp) : 1;
+        if (rc <= 0) {
+            op->array = rc == 0 ? tmp : NULL;
+            return rc;
+        }
+    }
     /* NumPy scalars, NumPy arrays, lists: strong dtypes, uploaded. */
     if (ngpy_implicit(true, o) < 0 || ngpy_to_array(o, NG_NODTYPE, tmp) < 0)
         return -1;
