@@ -10989,9 +10989,13 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
             *a = (NgJitArg){s->name, NG_JIT_ARG_CELL, s->dt, 0, true, s->given != NULL, s->weak,
                             s->red >= 0 ? L->plan->reductions[s->red].op : NG_NOPS, 0};
             a->bits = s->small_start && s->given ? 62 : 0;
-            if (s->unbound_out) /* (op EQ: a value equal to the one before the loop is that one) */
+            /* (op EQ: a value equal to the one before the loop is that one; GE, a ranked reduction's
+               names: bound where the rank cell is >= 0, where an iteration won over the start: a thread's
+               copy starts at the identity, so its own flag says nothing, `if x[i] <= s` of an inf) */
+            bool rk = s->red >= 0 && L->plan->reductions[s->red].ranked;
+            if (s->unbound_out)
                 info->args[info->nargs++] = (NgJitArg){s->name, NG_JIT_ARG_BOUND, bound_dtype(s), 0, true, false, true,
-                                                       s->keep_equal ? NG_OP_EQ : NG_NOPS, 0};
+                                                       rk ? NG_OP_GE : s->keep_equal ? NG_OP_EQ : NG_NOPS, 0};
         }
     }
     if (L->plan->search == 1) {

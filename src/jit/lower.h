@@ -379,7 +379,8 @@ typedef struct NgJitArg {
     bool weak;         /* cells: a Python int/float/bool afterwards (else a NumPy scalar) */
     NgOp reduction;    /* cells of a parallel loop: the combining op; NG_NOPS when none; BOUND:
                           NG_OP_EQ where a value equal to the name's before the loop is that
-                          object (Sym.keep_equal in lower.c) */
+                          object (Sym.keep_equal in lower.c); NG_OP_GE for a ranked reduction's
+                          names: bound where the NG_JIT_RANK cell is >= 0 (an iteration won) */
     int bits;          /* scalars and cells: 0, or a Python int (or int64) whose value the launch
                           checks to be within (-2**bits, 2**bits), else the loop runs as Python
                           (the bounds lower.c's int_overflow assumed) */

@@ -2089,6 +2089,12 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             uint8_t flag = 1;
             st = ng_array_download(&cells[a], arg->dtype == NG_BOOL ? (void *)&flag : (void *)&bound, NULL);
             bound = arg->dtype == NG_BOOL ? flag : bound;
+            for (int r = 0; st == NG_OK && arg->reduction == NG_OP_GE && r < low.nargs; r++)
+                if (low.args[r].role == NG_JIT_ARG_CELL && strcmp(low.args[r].name, NG_JIT_RANK) == 0) {
+                    /* a ranked reduction's names: bound where an iteration won over the start */
+                    st = ng_array_download(&cells[r], &bound, NULL);
+                    bound = st == NG_OK && bound >= 0;
+                }
             if (st == NG_OK && bound && arg->reduction == NG_OP_EQ && vi >= 0) {
                 /* s = max(s, e) in parallel: a result equal to s's value before is that object */
                 PyObject *now = PyDict_GetItemString(result, arg->name);
