@@ -10580,8 +10580,8 @@ static NgStatus scan_bufs(Lower *L, const NgJitStmt *loop)
 static bool needs_bound_flag(const Sym *s)
 {
     return s->kind == SYM_LOCAL && s->home == HOME_CELL &&
-           (s->red < 0 && !s->given ? true
-            : s->fresh || (s->given && !s->sure && (s->given->dtype != s->dt || s->given->numpy_scalar == s->weak)));
+           (!s->given || s->fresh ||
+            (!s->sure && (s->given->dtype != s->dt || s->given->numpy_scalar == s->weak)));
 }
 
 /* The dtype of local s's bound flag: a reduction's is an int64 the loop reduces
@@ -10704,7 +10704,9 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
             if (plan->reductions[r].name && strcmp(L->syms[L->order[i]].name, plan->reductions[r].name) == 0)
                 s = &L->syms[L->order[i]];
         bool fresh = plan->reductions[r].fresh && !plan->reductions[r].ranked; /* (its start takes no part) */
-        if (!s || s->kind != SYM_LOCAL || (!s->given && !fresh))
+        /* (a name the argmax carries may be unbound before: bound where an iteration won, NG_OP_GE) */
+        bool with_key = plan->reductions[r].ranked && plan->reductions[r].op == NG_NOPS;
+        if (!s || s->kind != SYM_LOCAL || (!s->given && !fresh && !with_key))
             return fail(L, line, NG_ERR_VALUE,
                         "reduction variable '%s' must be a scalar bound before the loop and updated in it",
                         plan->reductions[r].name ? plan->reductions[r].name : "?"), L->st;

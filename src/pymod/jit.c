@@ -585,9 +585,20 @@ static const NgJitStmt *find_def(const NgJitAst *ast, const char *name)
 
 static PyObject *loop_dict(const NgJitLoopInfo *l)
 {
-    PyObject *reds = PyList_New(l->nreductions);
-    for (int i = 0; reds && i < l->nreductions; i++)
-        PyList_SET_ITEM(reds, i, Py_BuildValue("(ss)", l->reductions[i].name, ng_jit_red_op_name(l->reductions[i].op)));
+    /* (desugar.c's last_values: its key __ng_lastN left out, the names it carries 'last') */
+    bool last = false;
+    for (int i = 0; i < l->nreductions; i++)
+        last = last || strncmp(l->reductions[i].name, "__ng_last", 9) == 0;
+    PyObject *reds = PyList_New(0);
+    for (int i = 0; reds && i < l->nreductions; i++) {
+        if (last && strncmp(l->reductions[i].name, "__ng_last", 9) == 0)
+            continue;
+        const char *op = last && l->reductions[i].ranked ? "last" : ng_jit_red_op_name(l->reductions[i].op);
+        PyObject *t = Py_BuildValue("(ss)", l->reductions[i].name, op);
+        if (!t || PyList_Append(reds, t) < 0)
+            Py_CLEAR(reds);
+        Py_XDECREF(t);
+    }
     PyObject *atomics = PyList_New(l->natomics);
     for (int i = 0; atomics && i < l->natomics; i++)
         PyList_SET_ITEM(atomics, i, PyUnicode_FromString(l->atomics[i]));
@@ -2192,6 +2203,8 @@ static Scan *scan_of(Program *p, int index)
 static PyObject *pre_value(Program *p, int index, PyObject *globals, PyObject *locals)
 {
     const NgJitExpr *e = p->loops->items[index].stmt->pre_value;
+    if (e->kind == NG_JIT_E_INT && !e->big) /* (desugar.c's last_values: a 0 the source has not) */
+        return PyLong_FromUnsignedLongLong(e->ival);
     if (!p->pres) {
         p->pres = PyMem_Calloc((size_t)p->loops->n, sizeof *p->pres);
         if (!p->pres) {
@@ -2563,6 +2576,17 @@ static PyObject *f_jit_keeps_arrays(PyObject *m, PyObject *unused)
     return PyBool_FromLong(!ng_device_host_visible(dev));
 }
 
+/* Whether name is one a parallel loop only assigns, never reads, and hands back only where an
+ * iteration assigned it (a fresh reduction, a name an argmax carries: NG_JIT_ARG_BOUND). */
+static bool only_assigned(const NgJitLoopInfo *info, const char *name)
+{
+    for (int r = 0; info->kind == NG_JIT_LOOP_PARALLEL && r < info->nreductions; r++)
+        if (strcmp(info->reductions[r].name, name) == 0)
+            return info->reductions[r].fresh || info->reductions[r].op == NG_JIT_RED_ARGMAX ||
+                   info->reductions[r].op == NG_JIT_RED_ARGMIN;
+    return false;
+}
+
 /* Runs loop `index` of the program as a kernel: the cells by name (plus
  * "__ng_note"), or (None, why) when it must run as Python. */
 static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject *globals, PyObject *local_names,
@@ -2617,6 +2641,8 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
             why = L.why;
             goto done;
         }
+        if (v == Py_None && only_assigned(info, ln->names[i]))
+            v = NULL; /* (t = None before `if c: t = x[i]`: None where no iteration assigns it, as unbound) */
         if (!v) /* not bound yet: assigned in the loop, or a builtin */
             continue;
         if (L.n == MAXV) {

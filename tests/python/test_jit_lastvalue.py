@@ -92,3 +92,152 @@ def test_dijkstra_le_nothing_passes(device):
     assert f(d, done) == (-1, 1e300) and type(f(d, done)[1]) is float
     d[7] = 1e300
     jit_same(dijkstra_le, d, done)
+
+
+# ---- 2. a name assigned in the loop and read after it: the last assigning iteration's value ----
+
+def last_uncond(x, out):
+    t = 0.0
+    for i in range(x.shape[0]):
+        out[i] = x[i] + 1
+        t = x[i] * 2
+    return t
+
+
+def last_uncond_py(x):
+    t = None
+    for i in range(x.shape[0]):
+        t = i * 3 + 1.5
+    return t
+
+
+def last_cond(x):
+    t = -1.0
+    j = -1
+    for i in range(x.shape[0]):
+        if x[i] > 0.5:
+            t = x[i]
+            j = i
+    return t, j
+
+
+def last_cond_unbound(x):
+    for i in range(x.shape[0]):
+        if x[i] > 0.9:
+            t = x[i] - 1
+    return t
+
+
+def last_cond_back(x, step):
+    t = 7
+    for i in range(x.shape[0] - 1, -1, step):
+        if x[i] < 0.2:
+            t = x[i] * 3
+    return t
+
+
+def last_cond_int(a):
+    t = 0
+    s = 0
+    for i in range(a.shape[0]):
+        s += a[i]
+        if a[i] % 7 == 3:
+            t = a[i] + i
+    return t, s
+
+
+def last_cond_pyint(x):
+    t = -5
+    for i in range(2, x.shape[0]):
+        if x[i] > x[i - 1]:
+            t = i * i
+    return t
+
+
+def last_nested(X):
+    t = -1.0
+    bi = -1
+    bj = -1
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            if X[i, j] > 0.7:
+                t = X[i, j]
+                bi = i
+                bj = j
+    return t, bi, bj
+
+
+def last_rows(X, out):
+    for i in range(X.shape[0]):
+        t = -1.0
+        for j in range(X.shape[1]):
+            if X[i, j] < 0.3:
+                t = X[i, j]
+        out[i] = t
+    return out
+
+
+def last_else(x):
+    t = 0.0
+    for i in range(x.shape[0]):
+        if x[i] > 0.5:
+            pass
+        else:
+            t = x[i]
+    return t
+
+
+@pytest.fixture(params=[0, 1, 5, N])
+def size(request):
+    return request.param
+
+
+def test_last_unconditional(size, device):
+    x = np.random.default_rng(size).random(size)
+    f = jit_same(last_uncond, x, np.zeros_like(x))
+    g = jit_same(last_uncond_py, x)
+    if size > 1:
+        assert kinds(f) == ["parallel"] and kinds(g) == ["parallel"]
+
+
+def test_last_conditional(size, device):
+    rng = np.random.default_rng(size + 1)
+    x = rng.random(size)
+    f = jit_same(last_cond, x)
+    jit_same(last_cond, np.zeros(size))  # (none passes: the values before the loop, their objects)
+    if size > 1:
+        assert kinds(f) == ["parallel"]
+    for step in (-1, -2, -7):
+        jit_same(last_cond_back, x, step)
+        jit_same(last_cond_back, np.ones(size), step)
+    a = rng.integers(0, 100, size)
+    jit_same(last_cond_int, a)
+    jit_same(last_cond_pyint, x)
+    jit_same(last_cond_pyint, np.zeros(size))
+
+
+def test_last_unbound(device):
+    x = np.random.default_rng(3).random(N)
+    f = jit_same(last_cond_unbound, x)
+    assert kinds(f) == ["parallel"]
+    with pytest.raises(UnboundLocalError):
+        f(np.zeros(N))
+    with pytest.raises(UnboundLocalError):
+        last_cond_unbound(np.zeros(N))
+
+
+def test_last_2d(device):
+    rng = np.random.default_rng(4)
+    for shape in ((0, 3), (1, 1), (317, 211), (5, 0)):
+        X = rng.random(shape)
+        f = jit_same(last_nested, X)
+        jit_same(last_nested, np.zeros(shape))
+        jit_same(last_rows, X, np.zeros(shape[0]))
+    assert kinds(f) == ["parallel", "parallel"]  # (collapsed)
+    assert f.loop_report()[0]["reductions"] == [("t", "last"), ("bi", "last"), ("bj", "last")]
+
+
+def test_last_else_branch(device):
+    x = np.random.default_rng(6).random(N)
+    f = jit_same(last_else, x)
+    assert kinds(f) == ["parallel"]
