@@ -2367,6 +2367,57 @@ static bool last_blocked(NgJitBlock b, int depth)
     return false;
 }
 
+typedef struct Loads {
+    int id, n;
+} Loads;
+
+static void load_one(const NgJitExpr *name, void *ctx)
+{
+    Loads *c = ctx;
+    c->n += name->name_id == c->id && name->ctx != NG_JIT_STORE;
+}
+
+/* Reads of name id in b but for statement `skip` (a statement left to Python, a def's
+ * defaults and decorators as reads), nested defs' bodies included. */
+static int loads_block(NgJitBlock b, int id, const NgJitStmt *skip)
+{
+    Loads c = {id, 0};
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s == skip)
+            continue;
+        if (s->kind == NG_JIT_S_OTHER) {
+            for (int k = 0; k < s->nnames; k++)
+                c.n += s->name_ids[k] == id;
+            continue;
+        }
+        const NgJitExpr *parts[4] = {s->target, s->value, s->test, s->annotation};
+        for (int k = 0; k < 4; k++)
+            visit_names(parts[k], load_one, &c);
+        for (int k = 0; k < s->ntargets; k++)
+            visit_names(s->targets[k], load_one, &c);
+        for (int k = 0; s->kind == NG_JIT_S_DEF && k < s->ndecorators; k++)
+            visit_names(s->decorators[k], load_one, &c);
+        for (int k = 0; s->kind == NG_JIT_S_DEF && s->params && k < s->params->n; k++)
+            visit_names(s->params->items[k].dflt, load_one, &c);
+        c.n += loads_block(s->body, id, skip) + loads_block(s->orelse, id, skip);
+    }
+    return c.n;
+}
+
+/* A call that makes an array (np.zeros(n), x.copy()): no scalar to carry. */
+static bool makes_array(const NgJitExpr *e)
+{
+    static const char *const fns[] = {"zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
+                                      "full_like", "array", "asarray", "arange", "linspace", "copy", NULL};
+    if (e->kind != NG_JIT_E_CALL || e->lhs->kind != NG_JIT_E_ATTR)
+        return false;
+    for (int i = 0; fns[i]; i++)
+        if (strcmp(e->lhs->name, fns[i]) == 0)
+            return true;
+    return false;
+}
+
 /* `name = value`, one target. */
 static bool plain_assign(const NgJitStmt *s)
 {
@@ -2436,7 +2487,7 @@ static void last_values(Rewriter *R, NgJitStmt *s)
     for (int id = 0; id < nn; id++) {
         int stores = plain_stores(s->body, id);
         cand[id] = stores > 0 && id != v && strncmp(R->ast->names[id], "__ng", 4) != 0 &&
-                   count_block(s->body, id) == stores && count_block(R->scope, id) > count_stmt(s, id);
+                   count_block(s->body, id) == stores && loads_block(R->scope, id, s) > 0;
         ncand += cand[id];
     }
     if (!ncand)
@@ -2451,7 +2502,7 @@ static void last_values(Rewriter *R, NgJitStmt *s)
     for (int i = 0; i < r.n; i++) {
         const NgJitStmt *a = r.block->stmts[r.first + i];
         int id = a->targets[0]->name_id;
-        if (seen[id] || !pure_expr(a->value))
+        if (seen[id] || !pure_expr(a->value) || makes_array(a->value))
             return;
         seen[id] = true;
         fresh = fresh && fresh_value(a->value, v);
