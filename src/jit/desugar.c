@@ -48,6 +48,7 @@ typedef struct Rewriter {
     const uint32_t *keep; /* loops (their span.off) whose bodies keep their lets */
     int nkeep;
     int nloops; /* rewritten so far: their counters are __ng_k1, __ng_k2 ... */
+    int depth;  /* loops around the statement under way (in its def) */
     size_t budget; /* bytes the rewrite under way may still allocate */
     bool over;  /* the rewrite under way went over a cap: it is given up */
     Change *log; /* the let rewrite under way's changes, oldest first */
@@ -2922,15 +2923,19 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
             keep = keep || R->keep[k] == s->span.off;
         if (s->kind == NG_JIT_S_FOR && !keep && !s->orelse.n)
             guard_continues(R, &s->body);
-        if (s->kind == NG_JIT_S_FOR && !keep)
-            last_values(R, s); /* (before the inner loops: the outermost loop that can takes it) */
+        if (s->kind == NG_JIT_S_FOR && !keep && R->depth == 0)
+            last_values(R, s); /* (the outermost loop only: inside a loop in order it would make that
+                                  a host loop, which launches it once per iteration) */
         if (s->kind == NG_JIT_S_FOR && !keep) {
             int made = 0;
             gen_reductions(R, &s->body, &made);
         }
         if (s->kind == NG_JIT_S_FOR && !keep)
             name_slices(R, &s->body); /* (before its loops over them become range loops) */
+        int depth = R->depth;
+        R->depth = s->kind == NG_JIT_S_DEF ? 0 : depth + (s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE);
         rewrite_block(R, s->body); /* (inner loops first: the body's stores are the written ones) */
+        R->depth = depth;
         R->scope = scope;
         rewrite_block(R, s->orelse);
         if (s->kind == NG_JIT_S_FOR && !s->orelse.n)

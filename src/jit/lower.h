@@ -102,6 +102,11 @@ enum {
 #define NG_JIT_RAISE "__ng_raise" /* cell, int64, 0 before the launch: after it, 0, or
                                      line * NG_JIT_RAISE_CODES + what Python would raise
                                      (NgJitRaise) for the greatest line that did */
+/* ... of a parallel loop whose body has such an operation, right before NG_JIT_RAISE: */
+#define NG_JIT_RAISE_FIRST "__ng_raise1" /* cell, int64, 0 before the launch: after it, 0, or the
+                                            first failing iteration's code with its rank above it
+                                            (NG_JIT_RAISE_RANKS): its low bits are the code, all of
+                                            it where NG_JIT_RAISE's low bits differ */
 /* ... where that operation's operands are the same in every iteration (`x / w`, w a Python
  * number the loop does not assign), after NG_JIT_WRAP: */
 #define NG_JIT_PYTHON "__ng_python" /* cell, int64: as NG_JIT_RAISE's, checked before the loop:
@@ -184,6 +189,12 @@ _Static_assert(NG_JIT_RAISE_KINDS <= NG_JIT_RAISE_CODES, "raise kinds must fit b
 #define NG_JIT_KEY_BIAS (INT64_C(1) << 31)
 static inline int64_t ng_jit_raise_line(int64_t what) { return what / NG_JIT_RAISE_CODES % NG_JIT_RAISE_LINES; }
 static inline int ng_jit_raise_kind(int64_t what) { return (int)(what % NG_JIT_RAISE_CODES); }
+/* NG_JIT_RAISE_FIRST's codes: (NG_JIT_RAISE_RANKS - 1 - min(rank, NG_JIT_RAISE_RANKS - 2)) <<
+ * NG_JIT_RAISE_LOW_BITS | the code's low bits (kind, line and a field below 16: all of most
+ * codes); their max is the earliest iteration's (ranks from 2**34 - 2 on count as one). */
+#define NG_JIT_RAISE_LOW_BITS 29
+#define NG_JIT_RAISE_RANKS (INT64_C(1) << 34)
+static inline int64_t ng_jit_raise_low(int64_t what) { return what & ((INT64_C(1) << NG_JIT_RAISE_LOW_BITS) - 1); }
 /* KeyError's key; false when the code does not tell it. */
 static inline bool ng_jit_raise_key(int64_t what, int64_t *key)
 {

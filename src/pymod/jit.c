@@ -1972,7 +1972,8 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             } else if (st == NG_OK && strcmp(arg->name, NG_JIT_LOCK) == 0) { /* free */
                 int32_t free_ = 0;
                 st = ng_array_upload(&cells[a], &free_, NULL);
-            } else if (st == NG_OK && (strcmp(arg->name, NG_JIT_RAISE) == 0 || arg->role == NG_JIT_ARG_BOUND)) {
+            } else if (st == NG_OK && (strcmp(arg->name, NG_JIT_RAISE) == 0 || strcmp(arg->name, NG_JIT_RAISE_FIRST) == 0 ||
+                                       arg->role == NG_JIT_ARG_BOUND)) {
                 int64_t nothing = 0; /* nothing raised yet; not bound yet (a reduction's, combined into) */
                 st = ng_array_upload(&cells[a], &nothing, NULL);
             } else if (st == NG_OK && fresh_cell(plan, arg)) { /* the value before the loop takes no part */
@@ -2049,6 +2050,7 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
         Py_XDECREF(n);
         Py_XDECREF(k);
     }
+    int64_t first_what = 0; /* (NG_JIT_RAISE_FIRST) */
     for (int a = 0; a < low.nargs && result; a++) {
         const NgJitArg *arg = &low.args[a];
         int vi = arg->name ? index_of(L, arg->name) : -1;
@@ -2068,9 +2070,17 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                              p->ast->filename, (long long)(e[0] + line_offset), (long long)e[1], (long long)e[2],
                              (long long)e[3]);
             }
+        } else if (arg->role == NG_JIT_ARG_CELL && strcmp(arg->name, NG_JIT_RAISE_FIRST) == 0) {
+            st = ng_array_download(&cells[a], &first_what, NULL); /* (before NG_JIT_RAISE, which reads it) */
+            if (st != NG_OK) {
+                Py_CLEAR(result);
+                ngpy_raise(st);
+            }
         } else if (arg->role == NG_JIT_ARG_CELL && strcmp(arg->name, NG_JIT_RAISE) == 0) {
             int64_t what = 0;
             st = ng_array_download(&cells[a], &what, NULL);
+            if (st == NG_OK && first_what != 0) /* the first failing iteration's: all of it where the low bits agree */
+                what = ng_jit_raise_low(what) == ng_jit_raise_low(first_what) ? what : ng_jit_raise_low(first_what);
             if (st != NG_OK) {
                 Py_CLEAR(result);
                 ngpy_raise(st);

@@ -369,8 +369,8 @@ static void test_unsafe(void)
                  "        b[t] = s\n"
                  "        for i in range(n):\n"
                  "            s = a[i]\n",
-                 "line 3: sequential host: reads s before assigning it, so it carries over from one iteration to the next\n"
-                 "  line 5: parallel reduce(argmax:s) reduce(max:__ng_last1)\n");
+                 "line 3: sequential: reads s before assigning it, so it carries over from one iteration to the next\n"
+                 "  line 5: sequential: assigns s, which is read after the loop\n"); /* (an inner loop: no last_values) */
     /* the loop variable after the loop */
     CHECK_REPORT("def f(a, n):\n"
                  "    for i in range(n):\n"

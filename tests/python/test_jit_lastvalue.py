@@ -9,7 +9,9 @@ import pytest
 
 import numgpu
 
-from helpers import jit_same
+import math
+
+from helpers import jit_same, python_and_jit
 
 N = 100_003  # over the parallel threshold, odd so that threads' shares differ
 
@@ -241,3 +243,67 @@ def test_last_else_branch(device):
     x = np.random.default_rng(6).random(N)
     f = jit_same(last_else, x)
     assert kinds(f) == ["parallel"]
+
+
+# ---- 3. several iterations fail: the first one's error, whatever its kind (hunt 8, F3) ----
+
+def recip_int(x, out):
+    for i in range(x.shape[0]):
+        out[i] = 1.0 / int(x[i])
+
+
+def recip_int_back(x, out):
+    for i in range(x.shape[0] - 1, -1, -1):
+        out[i] = 1.0 / int(x[i])
+
+
+def sqrt_then_div(x, out):
+    for i in range(x.shape[0]):
+        out[i] = math.sqrt(x[i]) + 1.0 / int(x[i] + 0.5)
+
+
+def to_int(x, out):
+    for i in range(x.shape[0]):
+        out[i] = int(x[i])
+
+
+def grid(X, out):
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            out[i, j] = 1.0 / int(X[i, j])
+
+
+def test_first_error_repro(device):
+    x = np.array([np.nan, 1.0, 1.0, 0.0])
+    py, jit, f = python_and_jit(recip_int, x, np.zeros(4))
+    assert py[0] is ValueError and jit == py
+    py, jit, f = python_and_jit(to_int, np.array([1.0, np.nan, 1e300]), np.zeros(3, np.int64))
+    assert py[0] is ValueError and jit == py
+    py, jit, f = python_and_jit(to_int, np.array([1.0, 1e300, np.nan]), np.zeros(3, np.int64))
+    assert py[0] is OverflowError and jit[0] is py[0]  # (in numgpu's words: an int64 overflows)
+
+
+@pytest.mark.parametrize("fn", [recip_int, recip_int_back, sqrt_then_div])
+def test_first_error_random(fn, device):
+    rng = np.random.default_rng(11)
+    n = N if device == "cpu" else 20_001
+    for trial in range(6):
+        x = rng.random(n) * 10 + 1
+        for bad in (np.nan, 0.0, -4.0, np.inf):
+            x[rng.integers(0, n, 2)] = bad  # (each kind twice, anywhere)
+        py, jit, f = python_and_jit(fn, x, np.zeros(n))
+        assert py[0] is not None and jit == py, (trial, py, jit)
+    assert kinds(f) == ["parallel"]
+    x = rng.random(n) + 1  # (the no-error path)
+    py, jit, f = python_and_jit(fn, x, np.zeros(n))
+    assert jit == py == ("ok", "")
+
+
+def test_first_error_2d(device):
+    rng = np.random.default_rng(12)
+    for trial in range(4):
+        X = rng.random((301, 67)) * 5 + 1
+        X[rng.integers(0, 301), rng.integers(0, 67)] = 0.0
+        X[rng.integers(0, 301), rng.integers(0, 67)] = np.nan
+        py, jit, f = python_and_jit(grid, X, np.zeros(X.shape))
+        assert jit == py, (trial, py, jit)
