@@ -244,6 +244,7 @@ typedef struct Lower {
     int rfirst_var;      /* int64: the first failing iteration's raise code (NG_JIT_RAISE_FIRST, a max
                             of ng_jit_raise_ranked codes), -1 before an operation in the body may raise */
     int rfirst_param;    /* its cell, made with raise_param */
+    bool raise_full;     /* record_raise wrote raise_var (else, with rfirst_var, the loop leaves it) */
     int stop_var;        /* bool: a sequential kernel stopped on an index out of range under
                             boundscheck (stops; the error array says which), -1 before one may */
     NgIrRef python_code; /* the same for operations whose operands are the same in every
@@ -2903,9 +2904,9 @@ static void record_raise(Lower *L, NgIrRef cond, NgIrRef value)
     if (ranked) {
         if (L->rfirst_var < 0)
             L->rfirst_var = ng_ir_var(k, NG_INT64);
-        NgIrRef most = ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_RANKS - 2);
-        NgIrRef inv = ng_ir_binary(k, NG_OP_SUB, NG_INT64, ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_RANKS - 1),
-                                   ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, L->rank, most));
+        NgIrRef inv = ng_ir_binary(k, NG_OP_SUB, NG_INT64, ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_RANKS),
+                                   ng_ir_binary(k, NG_OP_BITAND, NG_INT64, L->rank,
+                                                ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_RANKS - 1)));
         NgIrRef low = small ? value : ng_ir_binary(k, NG_OP_BITAND, NG_INT64, value,
                                                    ng_ir_const_i(k, NG_INT64, (INT64_C(1) << NG_JIT_RAISE_LOW_BITS) - 1));
         NgIrRef packed = ng_ir_binary(k, NG_OP_BITOR, NG_INT64,
@@ -2918,6 +2919,7 @@ static void record_raise(Lower *L, NgIrRef cond, NgIrRef value)
         if (small)
             return;
     }
+    L->raise_full = true;
     append(L, L->pending, ng_ir_assign(k, L->raise_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
                                                                       ng_ir_varref(k, L->raise_var),
                                                                       ng_ir_select(k, cond, value, zero))));
@@ -2938,6 +2940,7 @@ static void raise_value_if(Lower *L, NgIrRef bad, NgIrRef value)
         L->raise_var = ng_ir_var(k, NG_INT64);
     if (stops(L)) { /* the first failure, and nothing after it */
         NgIrRef two[2] = {ng_ir_assign(k, L->raise_var, value), ng_ir_jump(k, NG_IR_BREAK)};
+        L->raise_full = true;
         append(L, L->pending, ng_ir_if(k, bad, ng_ir_block(k, 2, two), NG_IR_NONE));
         return;
     }
@@ -10840,7 +10843,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->wrap_param = -1; /* (made, last, by the check, when it checks anything) */
     L->raise_var = L->raise_param = -1; /* (made by the first operation that may raise; its cell last) */
     L->rfirst_var = L->rfirst_param = -1;
-    L->in_body = false;
+    L->in_body = L->raise_full = false;
     L->first_var = -1;
     L->in_iteration = false;
     L->stop_var = -1;
@@ -10998,7 +11001,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         push(L, &post, ng_ir_store(k, L->raise_param, 0, none, ng_ir_varref(k, L->raise_var)));
         /* before everything: the loop's range may already raise */
         prepend(L, &pre, ng_ir_let(k, L->raise_var, ng_ir_const_i(k, NG_INT64, 0)));
-        if (outer != NG_IR_NONE && plan->parallel)
+        if (outer != NG_IR_NONE && plan->parallel && (L->raise_full || L->rfirst_var < 0)) /* (else not in it) */
             ng_ir_reduce(k, outer, L->raise_var, NG_OP_MAXIMUM);
     }
     if (L->stop_var >= 0 && L->st == NG_OK) /* not stopped, before everything */

@@ -189,11 +189,12 @@ _Static_assert(NG_JIT_RAISE_KINDS <= NG_JIT_RAISE_CODES, "raise kinds must fit b
 #define NG_JIT_KEY_BIAS (INT64_C(1) << 31)
 static inline int64_t ng_jit_raise_line(int64_t what) { return what / NG_JIT_RAISE_CODES % NG_JIT_RAISE_LINES; }
 static inline int ng_jit_raise_kind(int64_t what) { return (int)(what % NG_JIT_RAISE_CODES); }
-/* NG_JIT_RAISE_FIRST's codes: (NG_JIT_RAISE_RANKS - 1 - min(rank, NG_JIT_RAISE_RANKS - 2)) <<
+/* NG_JIT_RAISE_FIRST's codes: (NG_JIT_RAISE_RANKS - rank % NG_JIT_RAISE_RANKS) <<
  * NG_JIT_RAISE_LOW_BITS | the code's low bits (kind, line and a field below 16: all of most
- * codes); their max is the earliest iteration's (ranks from 2**34 - 2 on count as one). */
+ * codes); their max is the earliest iteration's (of loops up to 2**33 iterations: past that the
+ * ranks wrap, an error is still raised, not surely the first one's). */
 #define NG_JIT_RAISE_LOW_BITS 29
-#define NG_JIT_RAISE_RANKS (INT64_C(1) << 34)
+#define NG_JIT_RAISE_RANKS (INT64_C(1) << 33)
 static inline int64_t ng_jit_raise_low(int64_t what) { return what & ((INT64_C(1) << NG_JIT_RAISE_LOW_BITS) - 1); }
 /* KeyError's key; false when the code does not tell it. */
 static inline bool ng_jit_raise_key(int64_t what, int64_t *key)

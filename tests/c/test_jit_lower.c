@@ -676,7 +676,7 @@ static void test_python_division_checks(void)
     CHECK_EQ_INT(0, (int64_t)out_of(bs2, 6, NG_JIT_PYTHON));
     /* (the parallel body's codes go to the first cell, with the failing iteration's rank, 3) */
     CHECK_EQ_INT(0, (int64_t)out_of(bs2, 6, NG_JIT_RAISE));
-    CHECK_EQ_INT((NG_JIT_RAISE_RANKS - 1 - 3) * (INT64_C(1) << NG_JIT_RAISE_LOW_BITS) + 3 * NG_JIT_RAISE_CODES +
+    CHECK_EQ_INT((NG_JIT_RAISE_RANKS - 3) * (INT64_C(1) << NG_JIT_RAISE_LOW_BITS) + 3 * NG_JIT_RAISE_CODES +
                      NG_JIT_RAISE_ZERODIV_FLOAT, bs2[4].out_i);
     CHECK_OK(ng_array_download(&x, X, NULL));
     CHECK(X[0] == 0.0 / 2 + 1.0 / (0 - 3) && X[5] == 5.0 / 2 + 1.0 / 2);
