@@ -57,7 +57,10 @@ largest neighbour, `np.max(v[nbrs[i]])`; groups' mean rows `np.sum(X[members[k]]
 back (heat_2d's step on a 2-d grid, a 1-d three-point sweep): parallel sweeps in a host loop.
 `--dir bench/jit_reductions`: reductions written other ways (a max as `m = x[i] if x[i] > m else m`,
 a `changed = True` flag in a loop that also stores, the last index passing a test, Dijkstra's
-selection `if not done[i] and dist[i] < best`). A case with a `vectorised` function (NumPy's
+selection `if not done[i] and dist[i] < best`). `--dir bench/jit_lastvalue`: names read after a
+parallel loop (the last element passing a test and its index, the last iteration's value of a loop
+that stores) and a loop of raise checks without errors (their cost).
+A case with a `vectorised` function (NumPy's
 vectorised equivalent) also gets "vs numpy": its time over numgpu's, in the same run.
 `--dir bench/jit_frontend2`: loop bodies the front end compiles since the seventh bug hunt (round(v, 2)
 of Python floats, np.zeros((L, len(d))) of a dict, a tuple bound to a local, sum() of a generator
