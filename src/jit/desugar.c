@@ -2519,7 +2519,9 @@ static void last_values(Rewriter *R, NgJitStmt *s)
     NgJitExpr *zero = int_lit(R, 0, sp);
     body[0] = store ? assign(R, store, int_lit(R, 0, sp), sp) : NULL;
     memcpy(body + 1, r.block->stmts + r.first, (size_t)r.n * sizeof *body);
-    NgJitStmt *iff = body[0] && test ? if_stmt(R, test, body, r.n + 1, sp) : NULL;
+    NgJitSpan whole = r.block->stmts[r.first]->span, end = r.block->stmts[r.first + r.n - 1]->span;
+    whole.end_line = end.end_line, whole.end_col = end.end_col, whole.end_off = end.end_off; /* (the run's) */
+    NgJitStmt *iff = body[0] && test ? if_stmt(R, test, body, r.n + 1, whole) : NULL;
     NgJitStmt **stmts = alloc(R, (size_t)(r.block->n - r.n + 1) * sizeof *stmts);
     if (!iff || !zero || !stmts || R->over || R->st != NG_OK)
         return;
