@@ -189,6 +189,37 @@ def last_else(x):
     return t
 
 
+def last_bool(x):
+    b = None
+    for i in range(x.shape[0]):
+        b = x[i] > 0.5
+    return b
+
+
+def last_mixed(x):
+    t = 0
+    for i in range(x.shape[0]):
+        if x[i] > 0.9:
+            t = 1.5 * i
+    return t
+
+
+def last_int32(a):
+    t = np.int32(7)
+    for i in range(a.shape[0]):
+        if a[i] > 3:
+            t = a[i]
+    return t
+
+
+def last_complex(z):
+    t = 0j
+    for i in range(z.shape[0]):
+        if z[i].real > 0.5:
+            t = z[i] * 2
+    return t
+
+
 @pytest.fixture(params=[0, 1, 5, N])
 def size(request):
     return request.param
@@ -307,3 +338,20 @@ def test_first_error_2d(device):
         X[rng.integers(0, 301), rng.integers(0, 67)] = np.nan
         py, jit, f = python_and_jit(grid, X, np.zeros(X.shape))
         assert jit == py, (trial, py, jit)
+
+
+def test_last_types(size, device):
+    rng = np.random.default_rng(size + 7)
+    x = rng.random(size)
+    for fn, args in ((last_bool, (x,)), (last_mixed, (x,)), (last_mixed, (np.zeros(size),)),
+                     (last_int32, (rng.integers(0, 6, size).astype(np.int32),)),
+                     (last_int32, (np.zeros(size, np.int32),)), (last_complex, (x + 1j * x[::-1],)),
+                     (last_complex, (np.zeros(size, complex),))):
+        f = jit_same(fn, *args)
+        if size > 1:
+            assert kinds(f) == ["parallel"], fn
+            ran = f.loop_report()[0]["ran"]
+            if fn is last_complex:  # (CUDA's complex structs do not go through the argmax's cells)
+                assert "a complex value ('t') carried by an argmax" in ran, ran
+            else:
+                assert "one thread" not in ran, ran
