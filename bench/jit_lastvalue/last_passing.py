@@ -6,7 +6,7 @@ def kernel(x, t):
     number (the greatest iteration that assigned wins, carrying v and j)."""
     v = -1.0
     j = -1
-    for i in range(x.shape[0]):  # expect: parallel reduce(last:v) reduce(last:j)
+    for i in range(x.shape[0]):  # expect: parallel (explain: reduce(last:v), reduce(last:j))
         if x[i] > t:
             v = x[i] * 2.0
             j = i

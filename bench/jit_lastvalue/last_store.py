@@ -6,7 +6,7 @@ import numpy as np
 def kernel(x, out):
     """A loop that stores and leaves the last iteration's value in t."""
     t = 0.0
-    for i in range(x.shape[0]):  # expect: parallel reduce(last:t)
+    for i in range(x.shape[0]):  # expect: parallel (explain: reduce(last:t))
         out[i] = math.sqrt(x[i] * x[i] + 1.0)
         t = x[i] * 3.0
     return t
