@@ -57,7 +57,10 @@ largest neighbour, `np.max(v[nbrs[i]])`; groups' mean rows `np.sum(X[members[k]]
 back (heat_2d's step on a 2-d grid, a 1-d three-point sweep): parallel sweeps in a host loop.
 `--dir bench/jit_reductions`: reductions written other ways (a max as `m = x[i] if x[i] > m else m`,
 a `changed = True` flag in a loop that also stores, the last index passing a test, Dijkstra's
-selection `if not done[i] and dist[i] < best`). A case with a `vectorised` function (NumPy's
+selection `if not done[i] and dist[i] < best`). `--dir bench/jit_lastvalue`: names read after a
+parallel loop (the last element passing a test and its index, the last iteration's value of a loop
+that stores) and a loop of raise checks without errors (their cost).
+A case with a `vectorised` function (NumPy's
 vectorised equivalent) also gets "vs numpy": its time over numgpu's, in the same run.
 `--dir bench/jit_compact`: stream compactions (the positive elements into out, the indices above a
 threshold, sparse (index, value) pairs into two arrays: `if t: out[k] = v; k += 1`, scans of k; in

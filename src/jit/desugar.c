@@ -48,6 +48,7 @@ typedef struct Rewriter {
     const uint32_t *keep; /* loops (their span.off) whose bodies keep their lets */
     int nkeep;
     int nloops; /* rewritten so far: their counters are __ng_k1, __ng_k2 ... */
+    int depth;  /* loops around the statement under way (in its def) */
     size_t budget; /* bytes the rewrite under way may still allocate */
     bool over;  /* the rewrite under way went over a cap: it is given up */
     Change *log; /* the let rewrite under way's changes, oldest first */
@@ -2325,6 +2326,214 @@ static void hand_argmax(Rewriter *R, NgJitStmt *s)
     s->pre_value = ek;
 }
 
+/* ---- a name assigned in a loop and read after it (last_values) ----
+ *
+ *   t = -1.0                        t = -1.0
+ *   for i in range(n):              for i in range(n):      (__ng_last1 = 0 before it: pre_name)
+ *       if x[i] > 0.5:                  if x[i] > 0.5:
+ *           t = x[i]                        if 0 >= __ng_last1:
+ *           j = i                               __ng_last1 = 0
+ *   return t, j                                 t = x[i]
+ *                                               j = i
+ *
+ * After the loop t holds the value of the last iteration that assigned it (or its value before,
+ * where none did): the `if` always passes, so in order it is the loop as written, and it is the
+ * argmax the analysis knows (ranked_if, ties to the last iteration: `>=`), on a key all of whose
+ * values are equal, so that the iteration that assigned last wins, carrying t and j. Only where
+ * every statement that assigns one of the names (no other mention of them in the body, one
+ * mention after the loop at least) is one run of plain assignments `name = pure value` in one
+ * block, the loop has no break or return, no other argmax-style if (the analysis takes one per
+ * loop) and not only values a fresh reduction takes already (constants, the loop variable plus a
+ * constant: NgJitReduction.fresh). */
+
+/* Whether b has a break of this loop (depth 0), a return, a def or a statement left to Python,
+ * or an `if` that assigns a name its test reads (an argmax of the source's). */
+static bool last_blocked(NgJitBlock b, int depth)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if ((s->kind == NG_JIT_S_BREAK && depth == 0) || s->kind == NG_JIT_S_RETURN || s->kind == NG_JIT_S_DEF ||
+            s->kind == NG_JIT_S_OTHER)
+            return true;
+        for (int k = 0; s->kind == NG_JIT_S_IF && k < s->body.n; k++) {
+            const NgJitStmt *a = s->body.stmts[k];
+            for (int t = 0; a->kind == NG_JIT_S_ASSIGN && t < a->ntargets; t++)
+                if (a->targets[t]->kind == NG_JIT_E_NAME && reads_id(s->test, a->targets[t]->name_id))
+                    return true;
+        }
+        int in = s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE;
+        if (last_blocked(s->body, depth + in) || last_blocked(s->orelse, depth))
+            return true;
+    }
+    return false;
+}
+
+typedef struct Loads {
+    int id, n;
+} Loads;
+
+static void load_one(const NgJitExpr *name, void *ctx)
+{
+    Loads *c = ctx;
+    c->n += name->name_id == c->id && name->ctx != NG_JIT_STORE;
+}
+
+/* Reads of name id in b but for statement `skip` (a statement left to Python, a def's
+ * defaults and decorators as reads), nested defs' bodies included. */
+static int loads_block(NgJitBlock b, int id, const NgJitStmt *skip)
+{
+    Loads c = {id, 0};
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s == skip)
+            continue;
+        if (s->kind == NG_JIT_S_OTHER) {
+            for (int k = 0; k < s->nnames; k++)
+                c.n += s->name_ids[k] == id;
+            continue;
+        }
+        const NgJitExpr *parts[4] = {s->target, s->value, s->test, s->annotation};
+        for (int k = 0; k < 4; k++)
+            visit_names(parts[k], load_one, &c);
+        for (int k = 0; k < s->ntargets; k++)
+            visit_names(s->targets[k], load_one, &c);
+        for (int k = 0; s->kind == NG_JIT_S_DEF && k < s->ndecorators; k++)
+            visit_names(s->decorators[k], load_one, &c);
+        for (int k = 0; s->kind == NG_JIT_S_DEF && s->params && k < s->params->n; k++)
+            visit_names(s->params->items[k].dflt, load_one, &c);
+        c.n += loads_block(s->body, id, skip) + loads_block(s->orelse, id, skip);
+    }
+    return c.n;
+}
+
+/* A call that makes an array (np.zeros(n), x.copy()): no scalar to carry. */
+static bool makes_array(const NgJitExpr *e)
+{
+    static const char *const fns[] = {"zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
+                                      "full_like", "array", "asarray", "arange", "linspace", "copy", NULL};
+    if (e->kind != NG_JIT_E_CALL || e->lhs->kind != NG_JIT_E_ATTR)
+        return false;
+    for (int i = 0; fns[i]; i++)
+        if (strcmp(e->lhs->name, fns[i]) == 0)
+            return true;
+    return false;
+}
+
+/* `name = value`, one target. */
+static bool plain_assign(const NgJitStmt *s)
+{
+    return s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_NAME;
+}
+
+/* Plain assignments to name id in b, any depth. */
+static int plain_stores(NgJitBlock b, int id)
+{
+    int n = 0;
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        n += plain_assign(s) && s->targets[0]->name_id == id;
+        n += plain_stores(s->body, id) + plain_stores(s->orelse, id);
+    }
+    return n;
+}
+
+typedef struct LastRun {
+    const bool *cand;   /* by name id */
+    NgJitBlock *block;  /* the block of the run (NULL: none yet) */
+    int first, n;       /* the run: block->stmts[first .. first + n) */
+    bool bad;           /* stores in two blocks, or apart */
+} LastRun;
+
+static void last_run(NgJitBlock *b, LastRun *r)
+{
+    for (int i = 0; i < b->n && !r->bad; i++) {
+        NgJitStmt *s = b->stmts[i];
+        if (plain_assign(s) && r->cand[s->targets[0]->name_id]) {
+            if (!r->block)
+                r->block = b, r->first = i;
+            if (r->block != b || i != r->first + r->n)
+                r->bad = true;
+            r->n++;
+            continue;
+        }
+        last_run(&s->body, r);
+        last_run(&s->orelse, r);
+    }
+}
+
+/* A constant, or loop variable v plus or minus an int literal: a fresh reduction's value. */
+static bool fresh_value(const NgJitExpr *e, int v)
+{
+    int64_t k;
+    if (int_literal(e, &k) || e->kind == NG_JIT_E_FLOAT || e->kind == NG_JIT_E_CONST)
+        return true;
+    if (is_name(e, v))
+        return true;
+    return e->kind == NG_JIT_E_BINARY && (e->op == NG_JIT_OP_ADD || e->op == NG_JIT_OP_SUB) &&
+           ((is_name(e->lhs, v) && int_literal(e->rhs, &k)) || (e->op == NG_JIT_OP_ADD && is_name(e->rhs, v) &&
+                                                                 int_literal(e->lhs, &k)));
+}
+
+static void last_values(Rewriter *R, NgJitStmt *s)
+{
+    if (s->kind != NG_JIT_S_FOR || s->orelse.n || s->pre_name || s->target->kind != NG_JIT_E_NAME ||
+        last_blocked(s->body, 0))
+        return;
+    R->budget = REWRITE_BUDGET;
+    R->over = false;
+    int nn = R->ast->nnames, v = s->target->name_id, ncand = 0;
+    bool *cand = alloc(R, (size_t)nn + 1);
+    if (!cand)
+        return;
+    for (int id = 0; id < nn; id++) {
+        int stores = plain_stores(s->body, id);
+        cand[id] = stores > 0 && id != v && strncmp(R->ast->names[id], "__ng", 4) != 0 &&
+                   count_block(s->body, id) == stores && loads_block(R->scope, id, s) > 0;
+        ncand += cand[id];
+    }
+    if (!ncand)
+        return;
+    LastRun r = {cand, NULL, 0, 0, false};
+    last_run(&s->body, &r);
+    if (r.bad || !r.block)
+        return;
+    bool fresh = true, *seen = alloc(R, (size_t)nn + 1);
+    if (!seen)
+        return;
+    for (int i = 0; i < r.n; i++) {
+        const NgJitStmt *a = r.block->stmts[r.first + i];
+        int id = a->targets[0]->name_id;
+        if (seen[id] || !pure_expr(a->value) || makes_array(a->value))
+            return;
+        seen[id] = true;
+        fresh = fresh && fresh_value(a->value, v);
+    }
+    if (fresh)
+        return;
+    char nm[32];
+    snprintf(nm, sizeof nm, "__ng_last%d", ++R->nloops);
+    NgJitSpan sp = start_of(r.block->stmts[r.first]->span);
+    NgJitStmt **body = alloc(R, (size_t)(r.n + 1) * sizeof *body);
+    NgJitExpr *key = name(R, nm, NG_JIT_LOAD, sp), *store = name(R, nm, NG_JIT_STORE, sp);
+    NgJitExpr *test = key ? compare(R, NG_JIT_OP_GE, int_lit(R, 0, sp), key, sp) : NULL;
+    NgJitExpr *zero = int_lit(R, 0, sp);
+    body[0] = store ? assign(R, store, int_lit(R, 0, sp), sp) : NULL;
+    memcpy(body + 1, r.block->stmts + r.first, (size_t)r.n * sizeof *body);
+    NgJitSpan whole = r.block->stmts[r.first]->span, end = r.block->stmts[r.first + r.n - 1]->span;
+    whole.end_line = end.end_line, whole.end_col = end.end_col, whole.end_off = end.end_off; /* (the run's) */
+    NgJitStmt *iff = body[0] && test ? if_stmt(R, test, body, r.n + 1, whole) : NULL;
+    NgJitStmt **stmts = alloc(R, (size_t)(r.block->n - r.n + 1) * sizeof *stmts);
+    if (!iff || !zero || !stmts || R->over || R->st != NG_OK)
+        return;
+    memcpy(stmts, r.block->stmts, (size_t)r.first * sizeof *stmts);
+    stmts[r.first] = iff;
+    memcpy(stmts + r.first + 1, r.block->stmts + r.first + r.n,
+           (size_t)(r.block->n - r.first - r.n) * sizeof *stmts);
+    set_block(R, r.block, (NgJitBlock){stmts, r.block->n - r.n + 1});
+    s->pre_name = key->name;
+    s->pre_value = zero;
+}
+
 /* Inside a loop body a hand argmax's best is bound by a statement just before its loop (the
  * body is one kernel); at a function's top level the launch binds it (FOR.pre_name). */
 /* ---- a `continue` that skips the rest of a loop's body (guard_continues) ----
@@ -2720,13 +2929,19 @@ static void rewrite_block(Rewriter *R, NgJitBlock b)
             R->over = false;
             guard_continues(R, &s->body);
         }
+        if (s->kind == NG_JIT_S_FOR && !keep && R->depth == 0)
+            last_values(R, s); /* (the outermost loop only: inside a loop in order it would make that
+                                  a host loop, which launches it once per iteration) */
         if (s->kind == NG_JIT_S_FOR && !keep) {
             int made = 0;
             gen_reductions(R, &s->body, &made);
         }
         if (s->kind == NG_JIT_S_FOR && !keep)
             name_slices(R, &s->body); /* (before its loops over them become range loops) */
+        int depth = R->depth;
+        R->depth = s->kind == NG_JIT_S_DEF ? 0 : depth + (s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE);
         rewrite_block(R, s->body); /* (inner loops first: the body's stores are the written ones) */
+        R->depth = depth;
         R->scope = scope;
         rewrite_block(R, s->orelse);
         if (s->kind == NG_JIT_S_FOR && !s->orelse.n)

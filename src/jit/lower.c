@@ -240,6 +240,11 @@ typedef struct Lower {
     int first_var;       /* bool: the parallel loop's iteration has raised already (only its first
                             raise counts, as Python stops there), -1 before an operation may */
     bool in_iteration;   /* lowering the body of the parallel outer loop (first_var's scope) */
+    bool in_body;        /* the same, around a parallel pair too (L->rank is the iteration's rank) */
+    int rfirst_var;      /* int64: the first failing iteration's raise code (NG_JIT_RAISE_FIRST, a max
+                            of ng_jit_raise_ranked codes), -1 before an operation in the body may raise */
+    int rfirst_param;    /* its cell, made with raise_param */
+    bool raise_full;     /* record_raise wrote raise_var (else, with rfirst_var, the loop leaves it) */
     int stop_var;        /* bool: a sequential kernel stopped on an index out of range under
                             boundscheck (stops; the error array says which), -1 before one may */
     NgIrRef python_code; /* the same for operations whose operands are the same in every
@@ -2883,6 +2888,43 @@ static void carry_stop(Lower *L, Stmts *out)
     append(L, out, ng_ir_if(k, any, ng_ir_jump(k, NG_IR_BREAK), NG_IR_NONE));
 }
 
+/* Where `cond` holds, the raise code `value` counts: in the raise cell, a max of the codes; in
+ * the body of a parallel loop whose iterations have ranks, in the first cell instead (a max of
+ * codes with the iteration's rank above them: NG_JIT_RAISE_RANKS, the first failing iteration's
+ * code, whatever its kind, as Python's), the raise cell then keeping only codes of more than
+ * NG_JIT_RAISE_LOW_BITS bits (a KeyError's key, a bound's int), whose rest the first one drops.
+ * Either costs an iteration a select and a max per operation, the rank's part once. */
+static void record_raise(Lower *L, NgIrRef cond, NgIrRef value)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0);
+    bool ranked = L->in_body && L->rank != NG_IR_NONE && L->plan->parallel;
+    const NgIrNode *v = ng_ir_node(k, value);
+    bool small = v->kind == NG_IR_CONST && v->c.i >= 0 && v->c.i < (INT64_C(1) << NG_JIT_RAISE_LOW_BITS);
+    if (ranked) {
+        if (L->rfirst_var < 0)
+            L->rfirst_var = ng_ir_var(k, NG_INT64);
+        NgIrRef inv = ng_ir_binary(k, NG_OP_SUB, NG_INT64, ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_RANKS),
+                                   ng_ir_binary(k, NG_OP_BITAND, NG_INT64, L->rank,
+                                                ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_RANKS - 1)));
+        NgIrRef low = small ? value : ng_ir_binary(k, NG_OP_BITAND, NG_INT64, value,
+                                                   ng_ir_const_i(k, NG_INT64, (INT64_C(1) << NG_JIT_RAISE_LOW_BITS) - 1));
+        NgIrRef packed = ng_ir_binary(k, NG_OP_BITOR, NG_INT64,
+                                      ng_ir_binary(k, NG_OP_MUL, NG_INT64, inv,
+                                                   ng_ir_const_i(k, NG_INT64, INT64_C(1) << NG_JIT_RAISE_LOW_BITS)),
+                                      low);
+        append(L, L->pending, ng_ir_assign(k, L->rfirst_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
+                                                                           ng_ir_varref(k, L->rfirst_var),
+                                                                           ng_ir_select(k, cond, packed, zero))));
+        if (small)
+            return;
+    }
+    L->raise_full = true;
+    append(L, L->pending, ng_ir_assign(k, L->raise_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
+                                                                      ng_ir_varref(k, L->raise_var),
+                                                                      ng_ir_select(k, cond, value, zero))));
+}
+
 /* Where `bad` holds (under the guard), Python raises `what` (NgJitRaise) at
  * line: the kernel records the greatest such line with it in the
  * NG_JIT_RAISE cell (a max reduction: order-free), for the host to raise.
@@ -2898,6 +2940,7 @@ static void raise_value_if(Lower *L, NgIrRef bad, NgIrRef value)
         L->raise_var = ng_ir_var(k, NG_INT64);
     if (stops(L)) { /* the first failure, and nothing after it */
         NgIrRef two[2] = {ng_ir_assign(k, L->raise_var, value), ng_ir_jump(k, NG_IR_BREAK)};
+        L->raise_full = true;
         append(L, L->pending, ng_ir_if(k, bad, ng_ir_block(k, 2, two), NG_IR_NONE));
         return;
     }
@@ -2911,15 +2954,11 @@ static void raise_value_if(Lower *L, NgIrRef bad, NgIrRef value)
             L->first_var = ng_ir_var(k, NG_BOOL);
         NgIrRef raised = ng_ir_varref(k, L->first_var);
         NgIrRef first = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, bad, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, raised));
-        NgIrRef code = ng_ir_select(k, first, value, ng_ir_const_i(k, NG_INT64, 0));
-        append(L, L->pending, ng_ir_assign(k, L->raise_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
-                                                                          ng_ir_varref(k, L->raise_var), code)));
+        record_raise(L, first, value);
         append(L, L->pending, ng_ir_assign(k, L->first_var, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, raised, bad)));
         return;
     }
-    NgIrRef code = ng_ir_select(k, bad, value, ng_ir_const_i(k, NG_INT64, 0));
-    append(L, L->pending, ng_ir_assign(k, L->raise_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
-                                                                      ng_ir_varref(k, L->raise_var), code)));
+    record_raise(L, bad, value);
 }
 
 static void block(Lower *L, NgJitBlock b, Stmts *out);
@@ -2930,11 +2969,13 @@ static void block(Lower *L, NgJitBlock b, Stmts *out);
  * them; there every raise counts, the greatest winning, as before.) */
 static void iteration_body(Lower *L, NgJitBlock b, Stmts *body)
 {
-    bool was = L->in_iteration;
+    bool was = L->in_iteration, was_body = L->in_body;
     int first = L->first_var;
     L->in_iteration = L->par_inner == NULL;
+    L->in_body = true;
     L->first_var = -1;
     block(L, b, body);
+    L->in_body = was_body;
     if (L->first_var >= 0)
         prepend(L, body, ng_ir_let(L->k, L->first_var, ng_ir_const_i(L->k, NG_BOOL, 0)));
     L->in_iteration = was;
@@ -10580,8 +10621,8 @@ static NgStatus scan_bufs(Lower *L, const NgJitStmt *loop)
 static bool needs_bound_flag(const Sym *s)
 {
     return s->kind == SYM_LOCAL && s->home == HOME_CELL &&
-           (s->red < 0 && !s->given ? true
-            : s->fresh || (s->given && !s->sure && (s->given->dtype != s->dt || s->given->numpy_scalar == s->weak)));
+           (!s->given || s->fresh ||
+            (!s->sure && (s->given->dtype != s->dt || s->given->numpy_scalar == s->weak)));
 }
 
 /* The dtype of local s's bound flag: a reduction's is an int64 the loop reduces
@@ -10704,7 +10745,9 @@ static NgStatus setup(Lower *L, const NgJitStmt *loop, const NgJitVarType *vars,
             if (plan->reductions[r].name && strcmp(L->syms[L->order[i]].name, plan->reductions[r].name) == 0)
                 s = &L->syms[L->order[i]];
         bool fresh = plan->reductions[r].fresh && !plan->reductions[r].ranked; /* (its start takes no part) */
-        if (!s || s->kind != SYM_LOCAL || (!s->given && !fresh))
+        /* (a name the argmax carries may be unbound before: bound where an iteration won, NG_OP_GE) */
+        bool with_key = plan->reductions[r].ranked && plan->reductions[r].op == NG_NOPS;
+        if (!s || s->kind != SYM_LOCAL || (!s->given && !fresh && !with_key))
             return fail(L, line, NG_ERR_VALUE,
                         "reduction variable '%s' must be a scalar bound before the loop and updated in it",
                         plan->reductions[r].name ? plan->reductions[r].name : "?"), L->st;
@@ -10799,6 +10842,8 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->to_param = plan->search == 1 ? ng_ir_param_scalar(k, NG_INT64) : -1;
     L->wrap_param = -1; /* (made, last, by the check, when it checks anything) */
     L->raise_var = L->raise_param = -1; /* (made by the first operation that may raise; its cell last) */
+    L->rfirst_var = L->rfirst_param = -1;
+    L->in_body = L->raise_full = false;
     L->first_var = -1;
     L->in_iteration = false;
     L->stop_var = -1;
@@ -10924,9 +10969,14 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
                      "cannot run in parallel", plan->reductions[s->red].op == NG_OP_MAXIMUM ? "max" : "min",
                      s->name, s->name);
             } else if (ng_dtype_is_complex(s->dt) && plan->reductions[s->red].op != NG_OP_ADD) {
-                /* (GPUs combine partials atomically, part by part: sums only) */
-                fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a complex %s reduction ('%s') cannot run in parallel",
-                     ng_op_name(plan->reductions[s->red].op), s->name);
+                /* (GPUs combine partials atomically, part by part: sums only; an argmax's names go
+                   through volatile cells, which CUDA's complex structs do not take) */
+                if (plan->reductions[s->red].op == NG_NOPS)
+                    fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a complex value ('%s') carried by an argmax or "
+                         "as the last iteration's cannot run in parallel", s->name);
+                else
+                    fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a complex %s reduction ('%s') cannot run in "
+                         "parallel", ng_op_name(plan->reductions[s->red].op), s->name);
             } else if (!plan->reductions[s->red].ranked) {
                 ng_ir_reduce(k, outer, s->var, plan->reductions[s->red].op);
             } else if (plan->reductions[s->red].op != NG_NOPS) {
@@ -10945,11 +10995,18 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
         ng_ir_reduce(k, outer, L->found_var, ng_jit_search_op(plan->search_step));
     if (L->raise_var >= 0 && L->st == NG_OK) { /* what Python would raise: 0 first, the cell last */
         NgIrRef none[1] = {0};
+        if (L->rfirst_var >= 0) { /* (the first failing iteration's, before it) */
+            L->rfirst_param = ng_ir_param_array(k, NG_INT64, 0, true, true);
+            push(L, &post, ng_ir_store(k, L->rfirst_param, 0, none, ng_ir_varref(k, L->rfirst_var)));
+            prepend(L, &pre, ng_ir_let(k, L->rfirst_var, ng_ir_const_i(k, NG_INT64, 0)));
+            if (outer != NG_IR_NONE)
+                ng_ir_reduce(k, outer, L->rfirst_var, NG_OP_MAXIMUM);
+        }
         L->raise_param = ng_ir_param_array(k, NG_INT64, 0, true, true);
         push(L, &post, ng_ir_store(k, L->raise_param, 0, none, ng_ir_varref(k, L->raise_var)));
         /* before everything: the loop's range may already raise */
         prepend(L, &pre, ng_ir_let(k, L->raise_var, ng_ir_const_i(k, NG_INT64, 0)));
-        if (outer != NG_IR_NONE && plan->parallel)
+        if (outer != NG_IR_NONE && plan->parallel && (L->raise_full || L->rfirst_var < 0)) /* (else not in it) */
             ng_ir_reduce(k, outer, L->raise_var, NG_OP_MAXIMUM);
     }
     if (L->stop_var >= 0 && L->st == NG_OK) /* not stopped, before everything */
@@ -10989,9 +11046,13 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
             *a = (NgJitArg){s->name, NG_JIT_ARG_CELL, s->dt, 0, true, s->given != NULL, s->weak,
                             s->red >= 0 ? L->plan->reductions[s->red].op : NG_NOPS, 0};
             a->bits = s->small_start && s->given ? 62 : 0;
-            if (s->unbound_out) /* (op EQ: a value equal to the one before the loop is that one) */
+            /* (op EQ: a value equal to the one before the loop is that one; GE, a ranked reduction's
+               names: bound where the rank cell is >= 0, where an iteration won over the start: a thread's
+               copy starts at the identity, so its own flag says nothing, `if x[i] <= s` of an inf) */
+            bool rk = s->red >= 0 && L->plan->reductions[s->red].ranked;
+            if (s->unbound_out)
                 info->args[info->nargs++] = (NgJitArg){s->name, NG_JIT_ARG_BOUND, bound_dtype(s), 0, true, false, true,
-                                                       s->keep_equal ? NG_OP_EQ : NG_NOPS, 0};
+                                                       rk ? NG_OP_GE : s->keep_equal ? NG_OP_EQ : NG_NOPS, 0};
         }
     }
     if (L->plan->search == 1) {
@@ -11011,7 +11072,7 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     if (L->plan->boundscheck)
         info->args[info->nargs++] = (NgJitArg){NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS, 0};
     /* the parameters made while lowering, in the order they were made */
-    LateArg late[4 + NG_JIT_MAX_RNGS];
+    LateArg late[5 + NG_JIT_MAX_RNGS];
     int nlate = 0;
     if (!L->plan->boundscheck && L->err_param >= 0) /* (a store's check made it) */
         late[nlate++] = (LateArg){L->err_param, {NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS, 0}};
@@ -11024,6 +11085,9 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     if (L->python_param >= 0)
         late[nlate++] = (LateArg){L->python_param, {NG_JIT_PYTHON, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS, 0}};
     info->range_python = !L->python_body;
+    if (L->rfirst_param >= 0)
+        late[nlate++] = (LateArg){L->rfirst_param, {NG_JIT_RAISE_FIRST, NG_JIT_ARG_CELL, NG_INT64, 0, true, false,
+                                                    true, NG_OP_MAXIMUM, 0}};
     if (L->raise_param >= 0)
         late[nlate++] = (LateArg){L->raise_param, {NG_JIT_RAISE, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true,
                                                                L->plan->parallel ? NG_OP_MAXIMUM : NG_NOPS, 0}};

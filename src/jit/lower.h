@@ -102,6 +102,11 @@ enum {
 #define NG_JIT_RAISE "__ng_raise" /* cell, int64, 0 before the launch: after it, 0, or
                                      line * NG_JIT_RAISE_CODES + what Python would raise
                                      (NgJitRaise) for the greatest line that did */
+/* ... of a parallel loop whose body has such an operation, right before NG_JIT_RAISE: */
+#define NG_JIT_RAISE_FIRST "__ng_raise1" /* cell, int64, 0 before the launch: after it, 0, or the
+                                            first failing iteration's code with its rank above it
+                                            (NG_JIT_RAISE_RANKS): its low bits are the code, all of
+                                            it where NG_JIT_RAISE's low bits differ */
 /* ... where that operation's operands are the same in every iteration (`x / w`, w a Python
  * number the loop does not assign), after NG_JIT_WRAP: */
 #define NG_JIT_PYTHON "__ng_python" /* cell, int64: as NG_JIT_RAISE's, checked before the loop:
@@ -184,6 +189,13 @@ _Static_assert(NG_JIT_RAISE_KINDS <= NG_JIT_RAISE_CODES, "raise kinds must fit b
 #define NG_JIT_KEY_BIAS (INT64_C(1) << 31)
 static inline int64_t ng_jit_raise_line(int64_t what) { return what / NG_JIT_RAISE_CODES % NG_JIT_RAISE_LINES; }
 static inline int ng_jit_raise_kind(int64_t what) { return (int)(what % NG_JIT_RAISE_CODES); }
+/* NG_JIT_RAISE_FIRST's codes: (NG_JIT_RAISE_RANKS - rank % NG_JIT_RAISE_RANKS) <<
+ * NG_JIT_RAISE_LOW_BITS | the code's low bits (kind, line and a field below 16: all of most
+ * codes); their max is the earliest iteration's (of loops up to 2**33 iterations: past that the
+ * ranks wrap, an error is still raised, not surely the first one's). */
+#define NG_JIT_RAISE_LOW_BITS 29
+#define NG_JIT_RAISE_RANKS (INT64_C(1) << 33)
+static inline int64_t ng_jit_raise_low(int64_t what) { return what & ((INT64_C(1) << NG_JIT_RAISE_LOW_BITS) - 1); }
 /* KeyError's key; false when the code does not tell it. */
 static inline bool ng_jit_raise_key(int64_t what, int64_t *key)
 {
@@ -379,7 +391,8 @@ typedef struct NgJitArg {
     bool weak;         /* cells: a Python int/float/bool afterwards (else a NumPy scalar) */
     NgOp reduction;    /* cells of a parallel loop: the combining op; NG_NOPS when none; BOUND:
                           NG_OP_EQ where a value equal to the name's before the loop is that
-                          object (Sym.keep_equal in lower.c) */
+                          object (Sym.keep_equal in lower.c); NG_OP_GE for a ranked reduction's
+                          names: bound where the NG_JIT_RANK cell is >= 0 (an iteration won) */
     int bits;          /* scalars and cells: 0, or a Python int (or int64) whose value the launch
                           checks to be within (-2**bits, 2**bits), else the loop runs as Python
                           (the bounds lower.c's int_overflow assumed) */

@@ -585,9 +585,20 @@ static const NgJitStmt *find_def(const NgJitAst *ast, const char *name)
 
 static PyObject *loop_dict(const NgJitLoopInfo *l)
 {
-    PyObject *reds = PyList_New(l->nreductions);
-    for (int i = 0; reds && i < l->nreductions; i++)
-        PyList_SET_ITEM(reds, i, Py_BuildValue("(ss)", l->reductions[i].name, ng_jit_red_op_name(l->reductions[i].op)));
+    /* (desugar.c's last_values: its key __ng_lastN left out, the names it carries 'last') */
+    bool last = false;
+    for (int i = 0; i < l->nreductions; i++)
+        last = last || strncmp(l->reductions[i].name, "__ng_last", 9) == 0;
+    PyObject *reds = PyList_New(0);
+    for (int i = 0; reds && i < l->nreductions; i++) {
+        if (last && strncmp(l->reductions[i].name, "__ng_last", 9) == 0)
+            continue;
+        const char *op = last && l->reductions[i].ranked ? "last" : ng_jit_red_op_name(l->reductions[i].op);
+        PyObject *t = Py_BuildValue("(ss)", l->reductions[i].name, op);
+        if (!t || PyList_Append(reds, t) < 0)
+            Py_CLEAR(reds);
+        Py_XDECREF(t);
+    }
     PyObject *atomics = PyList_New(l->natomics);
     for (int i = 0; atomics && i < l->natomics; i++)
         PyList_SET_ITEM(atomics, i, PyUnicode_FromString(l->atomics[i]));
@@ -1962,7 +1973,8 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             } else if (st == NG_OK && strcmp(arg->name, NG_JIT_LOCK) == 0) { /* free */
                 int32_t free_ = 0;
                 st = ng_array_upload(&cells[a], &free_, NULL);
-            } else if (st == NG_OK && (strcmp(arg->name, NG_JIT_RAISE) == 0 || arg->role == NG_JIT_ARG_BOUND)) {
+            } else if (st == NG_OK && (strcmp(arg->name, NG_JIT_RAISE) == 0 || strcmp(arg->name, NG_JIT_RAISE_FIRST) == 0 ||
+                                       arg->role == NG_JIT_ARG_BOUND)) {
                 int64_t nothing = 0; /* nothing raised yet; not bound yet (a reduction's, combined into) */
                 st = ng_array_upload(&cells[a], &nothing, NULL);
             } else if (st == NG_OK && fresh_cell(plan, arg)) { /* the value before the loop takes no part */
@@ -2039,6 +2051,7 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
         Py_XDECREF(n);
         Py_XDECREF(k);
     }
+    int64_t first_what = 0; /* (NG_JIT_RAISE_FIRST) */
     for (int a = 0; a < low.nargs && result; a++) {
         const NgJitArg *arg = &low.args[a];
         int vi = arg->name ? index_of(L, arg->name) : -1;
@@ -2058,9 +2071,17 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                              p->ast->filename, (long long)(e[0] + line_offset), (long long)e[1], (long long)e[2],
                              (long long)e[3]);
             }
+        } else if (arg->role == NG_JIT_ARG_CELL && strcmp(arg->name, NG_JIT_RAISE_FIRST) == 0) {
+            st = ng_array_download(&cells[a], &first_what, NULL); /* (before NG_JIT_RAISE, which reads it) */
+            if (st != NG_OK) {
+                Py_CLEAR(result);
+                ngpy_raise(st);
+            }
         } else if (arg->role == NG_JIT_ARG_CELL && strcmp(arg->name, NG_JIT_RAISE) == 0) {
             int64_t what = 0;
             st = ng_array_download(&cells[a], &what, NULL);
+            if (st == NG_OK && first_what != 0) /* the first failing iteration's: all of it where the low bits agree */
+                what = ng_jit_raise_low(what) == ng_jit_raise_low(first_what) ? what : ng_jit_raise_low(first_what);
             if (st != NG_OK) {
                 Py_CLEAR(result);
                 ngpy_raise(st);
@@ -2090,6 +2111,12 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
             uint8_t flag = 1;
             st = ng_array_download(&cells[a], arg->dtype == NG_BOOL ? (void *)&flag : (void *)&bound, NULL);
             bound = arg->dtype == NG_BOOL ? flag : bound;
+            for (int r = 0; st == NG_OK && arg->reduction == NG_OP_GE && r < low.nargs; r++)
+                if (low.args[r].role == NG_JIT_ARG_CELL && strcmp(low.args[r].name, NG_JIT_RANK) == 0) {
+                    /* a ranked reduction's names: bound where an iteration won over the start */
+                    st = ng_array_download(&cells[r], &bound, NULL);
+                    bound = st == NG_OK && bound >= 0;
+                }
             if (st == NG_OK && bound && arg->reduction == NG_OP_EQ && vi >= 0) {
                 /* s = max(s, e) in parallel: a result equal to s's value before is that object */
                 PyObject *now = PyDict_GetItemString(result, arg->name);
@@ -2187,6 +2214,8 @@ static Scan *scan_of(Program *p, int index)
 static PyObject *pre_value(Program *p, int index, PyObject *globals, PyObject *locals)
 {
     const NgJitExpr *e = p->loops->items[index].stmt->pre_value;
+    if (e->kind == NG_JIT_E_INT && !e->big) /* (desugar.c's last_values: a 0 the source has not) */
+        return PyLong_FromUnsignedLongLong(e->ival);
     if (!p->pres) {
         p->pres = PyMem_Calloc((size_t)p->loops->n, sizeof *p->pres);
         if (!p->pres) {
@@ -2577,6 +2606,17 @@ static PyObject *f_jit_keeps_arrays(PyObject *m, PyObject *unused)
     return PyBool_FromLong(!ng_device_host_visible(dev));
 }
 
+/* Whether name is one a parallel loop only assigns, never reads, and hands back only where an
+ * iteration assigned it (a fresh reduction, a name an argmax carries: NG_JIT_ARG_BOUND). */
+static bool only_assigned(const NgJitLoopInfo *info, const char *name)
+{
+    for (int r = 0; info->kind == NG_JIT_LOOP_PARALLEL && r < info->nreductions; r++)
+        if (strcmp(info->reductions[r].name, name) == 0)
+            return info->reductions[r].fresh || info->reductions[r].op == NG_JIT_RED_ARGMAX ||
+                   info->reductions[r].op == NG_JIT_RED_ARGMIN;
+    return false;
+}
+
 /* Runs loop `index` of the program as a kernel: the cells by name (plus
  * "__ng_note"), or (None, why) when it must run as Python. */
 static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject *globals, PyObject *local_names,
@@ -2631,6 +2671,8 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
             why = L.why;
             goto done;
         }
+        if (v == Py_None && only_assigned(info, ln->names[i]))
+            v = NULL; /* (t = None before `if c: t = x[i]`: None where no iteration assigns it, as unbound) */
         if (!v) /* not bound yet: assigned in the loop, or a builtin */
             continue;
         if (L.n == MAXV) {

@@ -355,13 +355,13 @@ static void test_unsafe(void)
                  "    for i in range(n):\n"
                  "        s = a[i]\n"
                  "    return g\n",
-                 "line 3: sequential: assigns s, which is read after the loop\n");
+                 "line 3: parallel reduce(argmax:s) reduce(max:__ng_last1)\n"); /* (the last iteration's) */
     /* ... or declared global */
     CHECK_REPORT("def f(a, n):\n"
                  "    global s\n"
                  "    for i in range(n):\n"
                  "        s = a[i]\n",
-                 "line 3: sequential: assigns s, which is read after the loop\n");
+                 "line 3: parallel reduce(argmax:s) reduce(max:__ng_last1)\n");
     /* ... or by the next iteration of an enclosing loop */
     CHECK_REPORT("def f(a, b, steps, n):\n"
                  "    s = 0.0\n"
@@ -370,7 +370,7 @@ static void test_unsafe(void)
                  "        for i in range(n):\n"
                  "            s = a[i]\n",
                  "line 3: sequential: reads s before assigning it, so it carries over from one iteration to the next\n"
-                 "  line 5: sequential: assigns s, which is read after the loop\n");
+                 "  line 5: sequential: assigns s, which is read after the loop\n"); /* (an inner loop: no last_values) */
     /* the loop variable after the loop */
     CHECK_REPORT("def f(a, n):\n"
                  "    for i in range(n):\n"
@@ -1115,7 +1115,7 @@ static void test_nests(void)
                  "    for i in range(n):\n"
                  "        s = a[i]\n"
                  "    g()\n",
-                 "line 6: sequential: assigns s, which is read after the loop\n");
+                 "line 6: parallel reduce(argmax:s) reduce(max:__ng_last1)\n");
     /* loops inside if blocks */
     CHECK_REPORT("def f(a, n, flag):\n"
                  "    if flag:\n"
@@ -2260,6 +2260,87 @@ static void test_hunt7(void)
 
 /* More reductions: a max/min by a conditional expression (late where it takes e when the test
  * fails, ties_last where an equal e is taken), an argmin under a second condition. */
+/* A name assigned in the loop and read after it (desugar.c last_values): the names of one run
+ * of assignments go under an argmax on a constant key whose ties go to the last iteration, so
+ * the loop is parallel; read before it is assigned, a value with effects (random numbers), two
+ * runs, a break, an argmax of the source's beside it: in order. Not read after the loop, or
+ * constants and the loop variable (fresh reductions): as before. */
+static void test_last_values(void)
+{
+    CHECK_REPORT("def f(x, out):\n"
+                 "    t = -1.0\n"
+                 "    for i in range(x.shape[0]):\n"
+                 "        out[i] = 2 * x[i]\n"
+                 "        if x[i] > 0.5:\n"
+                 "            t = x[i]\n"
+                 "            j = i * 2\n"
+                 "    for i in range(x.shape[0] - 1, -1, -1):\n"
+                 "        u = x[i] * 3\n"
+                 "    return t, j, u\n",
+                 "line 3: parallel reduce(argmax:t) reduce(argmax:j) reduce(max:__ng_last1)\n"
+                 "line 8: parallel reduce(argmax:u) reduce(max:__ng_last2)\n");
+    CHECK_EQ_STR("(def f (x)\n"
+                 "  (= t 0)\n"
+                 "  (for i (call range n)\n"
+                 "    (if (cmp ([] x i) > 0)\n"
+                 "      (if (cmp 0 >= __ng_last1)\n"
+                 "        (= __ng_last1 0)\n"
+                 "        (= t ([] x i)))))\n"
+                 "  (return t))\n",
+                 desugared("def f(x):\n"
+                           "    t = 0\n"
+                           "    for i in range(n):\n"
+                           "        if x[i] > 0:\n"
+                           "            t = x[i]\n"
+                           "    return t\n"));
+    /* 2-d: the outer loop takes it (the iteration's rank), the inner one runs in it */
+    CHECK_REPORT("def f(X):\n"
+                 "    t = 0.0\n"
+                 "    for i in range(X.shape[0]):\n"
+                 "        for j in range(X.shape[1]):\n"
+                 "            if X[i, j] > 0:\n"
+                 "                t = X[i, j]\n"
+                 "    return t\n",
+                 "line 3: parallel reduce(argmax:t) reduce(max:__ng_last1)\n"
+                 "  line 4: parallel reduce(argmax:t) reduce(max:__ng_last1) collapsed\n");
+    CHECK_REPORT("def f(x, n):\n"
+                 "    t = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        x[i] = t\n"
+                 "        t = x[i] + 1\n"
+                 "    for i in range(n):\n"
+                 "        u = np.random.random()\n"
+                 "    for i in range(n):\n"
+                 "        if x[i] > 0:\n"
+                 "            v = x[i]\n"
+                 "        else:\n"
+                 "            v = -x[i]\n"
+                 "    for i in range(n):\n"
+                 "        w = x[i]\n"
+                 "        if w > 3:\n"
+                 "            break\n"
+                 "    best = 0.0\n"
+                 "    for i in range(n):\n"
+                 "        if x[i] > best:\n"
+                 "            best = x[i]\n"
+                 "        y = x[i] * 2\n"
+                 "    for i in range(n):\n"
+                 "        z = x[i] * 2\n"
+                 "        x[i] = z\n"
+                 "    for i in range(n):\n"
+                 "        if x[i] > 0:\n"
+                 "            found = True\n"
+                 "            last = i + 1\n"
+                 "    return t, u, v, w, best, y, found, last\n",
+                 "line 3: sequential: reads t before assigning it, so it carries over from one iteration to the next\n"
+                 "line 6: sequential: assigns u, which is read after the loop\n"
+                 "line 8: sequential: assigns v, which is read after the loop\n"
+                 "line 13: sequential search: contains break (a search: the iteration that breaks is found in parallel, then runs in order)\n"
+                 "line 18: sequential: assigns y, which is read after the loop\n"
+                 "line 22: parallel\n"
+                 "line 25: parallel reduce(|:found) reduce(max:last)\n");
+}
+
 static void test_reductions2(void)
 {
     CHECK_EQ_STR("a:0:0 b:0:1 c:0:0 d:1:1 e:1:0 g:0:0",
@@ -2398,10 +2479,10 @@ static void test_reductions2(void)
                  "        e = x[i]\n"
                  "    return a, b, c, d, e\n",
                  "line 3: sequential: assigns a, which is read after the loop\n"
-                 "line 8: sequential: assigns b, which is read after the loop\n"
+                 "line 8: parallel reduce(argmax:b) reduce(max:__ng_last1)\n"
                  "line 11: sequential: assigns c, which is read after the loop\n"
                  "line 14: sequential: reads d before assigning it, so it carries over from one iteration to the next\n"
-                 "line 18: sequential: assigns e, which is read after the loop\n");
+                 "line 18: parallel reduce(argmax:e) reduce(max:__ng_last2)\n");
     /* a max or min into an element by comparison: atomic */
     CHECK_REPORT("def f(X, out, lo):\n"
                  "    for i in range(X.shape[0]):\n"
@@ -2479,6 +2560,7 @@ int main(void)
     test_new_arrays();
     test_hunt7();
     test_reductions2();
+    test_last_values();
     test_frontend2();
     return check_summary();
 }

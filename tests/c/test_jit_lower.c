@@ -670,10 +670,14 @@ static void test_python_division_checks(void)
     for (int i = 0; i < N; i++)
         untouched += X[i] == 7.0;
     CHECK_EQ_INT(N, untouched); /* (no iteration ran: the host runs the loop as Python) */
-    Bind bs2[] = {barr("x", &x), bint("k", 2), bint("m", 3), bint(NG_JIT_PYTHON, 0), bint(NG_JIT_RAISE, 0)};
-    CHECK_OK(run_loop(src, 0, vars, 3, &plan, bs2, 5, N, NULL));
-    CHECK_EQ_INT(0, (int64_t)out_of(bs2, 5, NG_JIT_PYTHON));
-    CHECK_EQ_INT(3 * NG_JIT_RAISE_CODES + NG_JIT_RAISE_ZERODIV_FLOAT, (int64_t)out_of(bs2, 5, NG_JIT_RAISE));
+    Bind bs2[] = {barr("x", &x), bint("k", 2), bint("m", 3), bint(NG_JIT_PYTHON, 0), bint(NG_JIT_RAISE_FIRST, 0),
+                  bint(NG_JIT_RAISE, 0)};
+    CHECK_OK(run_loop(src, 0, vars, 3, &plan, bs2, 6, N, NULL));
+    CHECK_EQ_INT(0, (int64_t)out_of(bs2, 6, NG_JIT_PYTHON));
+    /* (the parallel body's codes go to the first cell, with the failing iteration's rank, 3) */
+    CHECK_EQ_INT(0, (int64_t)out_of(bs2, 6, NG_JIT_RAISE));
+    CHECK_EQ_INT((NG_JIT_RAISE_RANKS - 3) * (INT64_C(1) << NG_JIT_RAISE_LOW_BITS) + 3 * NG_JIT_RAISE_CODES +
+                     NG_JIT_RAISE_ZERODIV_FLOAT, bs2[4].out_i);
     CHECK_OK(ng_array_download(&x, X, NULL));
     CHECK(X[0] == 0.0 / 2 + 1.0 / (0 - 3) && X[5] == 5.0 / 2 + 1.0 / 2);
     const char *from_one =
@@ -701,9 +705,10 @@ static void test_python_division_checks(void)
     CHECK(arg_index(&info, NG_JIT_RAISE) < 0);
     CHECK_OK(ng_array_download(&x, X, NULL));
     CHECK(X[4] == 4.0 / (1.0 + 2.0 * 2.0));
-    Bind bs3[] = {barr("x", &x), bint("n", N), bint(NG_JIT_RAISE, 0)};
-    CHECK_OK(run_loop(squares, 1, vars1, 2, &p1, bs3, 3, N, &info));
-    CHECK_EQ_INT(7 * NG_JIT_RAISE_CODES + NG_JIT_RAISE_ZERODIV_FLOAT, (int64_t)out_of(bs3, 3, NG_JIT_RAISE));
+    Bind bs3[] = {barr("x", &x), bint("n", N), bint(NG_JIT_RAISE_FIRST, 0), bint(NG_JIT_RAISE, 0)};
+    CHECK_OK(run_loop(squares, 1, vars1, 2, &p1, bs3, 4, N, &info));
+    CHECK(arg_index(&info, NG_JIT_RAISE_FIRST) >= 0 && arg_index(&info, NG_JIT_RAISE) > arg_index(&info, NG_JIT_RAISE_FIRST));
+    CHECK_EQ_INT(7 * NG_JIT_RAISE_CODES + NG_JIT_RAISE_ZERODIV_FLOAT, ng_jit_raise_low(bs3[2].out_i));
     ng_array_release(&x);
 }
 

@@ -1,0 +1,357 @@
+"""@numgpu.jit loops whose result is the value of one iteration, each compared with plain Python
+on real data, types of the results included, on cpu and opencl:
+an argmin/argmax pair by `<=`/`>=` where no element passes (the start's own object stays),
+a name assigned in the loop and read after it (the last iteration's value, or the last that
+passed a test: an argmax pair on the iteration number), and the first iteration's error
+where several iterations of a parallel loop fail in different ways."""
+import numpy as np
+import pytest
+
+import numgpu
+
+import math
+
+from helpers import jit_same, python_and_jit
+
+N = 100_003  # over the parallel threshold, odd so that threads' shares differ
+
+
+@pytest.fixture(params=["cpu", "opencl"])
+def device(request, monkeypatch):
+    if request.param == "opencl":
+        try:
+            numgpu.zeros(1, device="opencl")
+        except Exception as exc:  # (no OpenCL platform here)
+            pytest.skip("no opencl device: %s" % exc)
+        monkeypatch.setenv("NUMGPU_DEVICE", "opencl")
+    return request.param
+
+
+def kinds(f):
+    return [d["kind"] for d in f.loop_report()]
+
+
+# ---- 1. argmin/argmax pairs by <= and >= (hunt 8, F2) ----
+
+def argmax_ge(x, best, u):
+    for i in range(x.shape[0]):
+        if x[i] >= best:
+            best = x[i]
+            u = i
+    return u, best
+
+
+def argmin_le(x, best, u):
+    for i in range(x.shape[0]):
+        if x[i] <= best:
+            best = x[i]
+            u = i
+    return u, best
+
+
+def argmin_le_back(x, best, u):
+    for i in range(x.shape[0] - 1, -1, -2):
+        if x[i] <= best:
+            best = x[i]
+            u = i
+    return u, best
+
+
+def argmin_lt(x, best, u):
+    for i in range(x.shape[0]):
+        if x[i] < best:
+            best = x[i]
+            u = i
+    return u, best
+
+
+def dijkstra_le(dist, done):
+    best = 1e300
+    u = -1
+    for i in range(dist.shape[0]):
+        if not done[i] and dist[i] <= best:
+            best = dist[i]
+            u = i
+    return u, best
+
+
+@pytest.mark.parametrize("fn", [argmax_ge, argmin_le, argmin_le_back, argmin_lt])
+@pytest.mark.parametrize("start", [1e300, -1e300, 2.0, np.float64(2.0), 2])
+@pytest.mark.parametrize("u", [-1, -1.0])
+def test_argpair_ties_keep_start(fn, start, u, device):
+    rng = np.random.default_rng(5)
+    n = N if device == "cpu" else 5_001
+    for x in (np.zeros(0), np.full(n, np.inf), np.full(n, -np.inf), np.full(n, 2.0),
+              rng.integers(0, 5, n).astype(float)):
+        f = jit_same(fn, x, start, u)
+    assert kinds(f) == ["parallel" if type(u) is int else "python"]  # (u = i of a float u: Python's)
+
+
+def test_dijkstra_le_nothing_passes(device):
+    d = np.full(50, np.inf)
+    done = np.zeros(50, bool)
+    f = jit_same(dijkstra_le, d, done)
+    assert f(d, done) == (-1, 1e300) and type(f(d, done)[1]) is float
+    d[7] = 1e300
+    jit_same(dijkstra_le, d, done)
+
+
+# ---- 2. a name assigned in the loop and read after it: the last assigning iteration's value ----
+
+def last_uncond(x, out):
+    t = 0.0
+    for i in range(x.shape[0]):
+        out[i] = x[i] + 1
+        t = x[i] * 2
+    return t
+
+
+def last_uncond_py(x):
+    t = None
+    for i in range(x.shape[0]):
+        t = i * 3 + 1.5
+    return t
+
+
+def last_cond(x):
+    t = -1.0
+    j = -1
+    for i in range(x.shape[0]):
+        if x[i] > 0.5:
+            t = x[i]
+            j = i
+    return t, j
+
+
+def last_cond_unbound(x):
+    for i in range(x.shape[0]):
+        if x[i] > 0.9:
+            t = x[i] - 1
+    return t
+
+
+def last_cond_back(x, step):
+    t = 7
+    for i in range(x.shape[0] - 1, -1, step):
+        if x[i] < 0.2:
+            t = x[i] * 3
+    return t
+
+
+def last_cond_int(a):
+    t = 0
+    s = 0
+    for i in range(a.shape[0]):
+        s += a[i]
+        if a[i] % 7 == 3:
+            t = a[i] + i
+    return t, s
+
+
+def last_cond_pyint(x):
+    t = -5
+    for i in range(2, x.shape[0]):
+        if x[i] > x[i - 1]:
+            t = i * i
+    return t
+
+
+def last_nested(X):
+    t = -1.0
+    bi = -1
+    bj = -1
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            if X[i, j] > 0.7:
+                t = X[i, j]
+                bi = i
+                bj = j
+    return t, bi, bj
+
+
+def last_rows(X, out):
+    for i in range(X.shape[0]):
+        t = -1.0
+        for j in range(X.shape[1]):
+            if X[i, j] < 0.3:
+                t = X[i, j]
+        out[i] = t
+    return out
+
+
+def last_else(x):
+    t = 0.0
+    for i in range(x.shape[0]):
+        if x[i] > 0.5:
+            pass
+        else:
+            t = x[i]
+    return t
+
+
+def last_bool(x):
+    b = None
+    for i in range(x.shape[0]):
+        b = x[i] > 0.5
+    return b
+
+
+def last_mixed(x):
+    t = 0
+    for i in range(x.shape[0]):
+        if x[i] > 0.9:
+            t = 1.5 * i
+    return t
+
+
+def last_int32(a):
+    t = np.int32(7)
+    for i in range(a.shape[0]):
+        if a[i] > 3:
+            t = a[i]
+    return t
+
+
+def last_complex(z):
+    t = 0j
+    for i in range(z.shape[0]):
+        if z[i].real > 0.5:
+            t = z[i] * 2
+    return t
+
+
+@pytest.fixture(params=[0, 1, 5, N])
+def size(request):
+    return request.param
+
+
+def test_last_unconditional(size, device):
+    x = np.random.default_rng(size).random(size)
+    f = jit_same(last_uncond, x, np.zeros_like(x))
+    g = jit_same(last_uncond_py, x)
+    if size > 1:
+        assert kinds(f) == ["parallel"] and kinds(g) == ["parallel"]
+
+
+def test_last_conditional(size, device):
+    rng = np.random.default_rng(size + 1)
+    x = rng.random(size)
+    f = jit_same(last_cond, x)
+    jit_same(last_cond, np.zeros(size))  # (none passes: the values before the loop, their objects)
+    if size > 1:
+        assert kinds(f) == ["parallel"]
+    for step in (-1, -2, -7):
+        jit_same(last_cond_back, x, step)
+        jit_same(last_cond_back, np.ones(size), step)
+    a = rng.integers(0, 100, size)
+    jit_same(last_cond_int, a)
+    jit_same(last_cond_pyint, x)
+    jit_same(last_cond_pyint, np.zeros(size))
+
+
+def test_last_unbound(device):
+    x = np.random.default_rng(3).random(N)
+    f = jit_same(last_cond_unbound, x)
+    assert kinds(f) == ["parallel"]
+    with pytest.raises(UnboundLocalError):
+        f(np.zeros(N))
+    with pytest.raises(UnboundLocalError):
+        last_cond_unbound(np.zeros(N))
+
+
+def test_last_2d(device):
+    rng = np.random.default_rng(4)
+    for shape in ((0, 3), (1, 1), (317, 211), (5, 0)):
+        X = rng.random(shape)
+        f = jit_same(last_nested, X)
+        jit_same(last_nested, np.zeros(shape))
+        jit_same(last_rows, X, np.zeros(shape[0]))
+    assert kinds(f) == ["parallel", "parallel"]  # (collapsed)
+    assert f.loop_report()[0]["reductions"] == [("t", "last"), ("bi", "last"), ("bj", "last")]
+
+
+def test_last_else_branch(device):
+    x = np.random.default_rng(6).random(N)
+    f = jit_same(last_else, x)
+    assert kinds(f) == ["parallel"]
+
+
+# ---- 3. several iterations fail: the first one's error, whatever its kind (hunt 8, F3) ----
+
+def recip_int(x, out):
+    for i in range(x.shape[0]):
+        out[i] = 1.0 / int(x[i])
+
+
+def recip_int_back(x, out):
+    for i in range(x.shape[0] - 1, -1, -1):
+        out[i] = 1.0 / int(x[i])
+
+
+def sqrt_then_div(x, out):
+    for i in range(x.shape[0]):
+        out[i] = math.sqrt(x[i]) + 1.0 / int(x[i] + 0.5)
+
+
+def to_int(x, out):
+    for i in range(x.shape[0]):
+        out[i] = int(x[i])
+
+
+def grid(X, out):
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            out[i, j] = 1.0 / int(X[i, j])
+
+
+def test_first_error_repro(device):
+    x = np.array([np.nan, 1.0, 1.0, 0.0])
+    py, jit, f = python_and_jit(recip_int, x, np.zeros(4))
+    assert py[0] is ValueError and jit == py
+    py, jit, f = python_and_jit(to_int, np.array([1.0, np.nan, 1e300]), np.zeros(3, np.int64))
+    assert py[0] is ValueError and jit == py
+    py, jit, f = python_and_jit(to_int, np.array([1.0, 1e300, np.nan]), np.zeros(3, np.int64))
+    assert py[0] is OverflowError and jit[0] is py[0]  # (in numgpu's words: an int64 overflows)
+
+
+@pytest.mark.parametrize("fn", [recip_int, recip_int_back, sqrt_then_div])
+def test_first_error_random(fn, device):
+    rng = np.random.default_rng(11)
+    n = N if device == "cpu" else 20_001
+    for trial in range(6):
+        x = rng.random(n) * 10 + 1
+        for bad in (np.nan, 0.0, -4.0, np.inf):
+            x[rng.integers(0, n, 2)] = bad  # (each kind twice, anywhere)
+        py, jit, f = python_and_jit(fn, x, np.zeros(n))
+        assert py[0] is not None and jit == py, (trial, py, jit)
+    assert kinds(f) == ["parallel"]
+    x = rng.random(n) + 1  # (the no-error path)
+    py, jit, f = python_and_jit(fn, x, np.zeros(n))
+    assert jit == py == ("ok", "")
+
+
+def test_first_error_2d(device):
+    rng = np.random.default_rng(12)
+    for trial in range(4):
+        X = rng.random((301, 67)) * 5 + 1
+        X[rng.integers(0, 301), rng.integers(0, 67)] = 0.0
+        X[rng.integers(0, 301), rng.integers(0, 67)] = np.nan
+        py, jit, f = python_and_jit(grid, X, np.zeros(X.shape))
+        assert jit == py, (trial, py, jit)
+
+
+def test_last_types(size, device):
+    rng = np.random.default_rng(size + 7)
+    x = rng.random(size)
+    for fn, args in ((last_bool, (x,)), (last_mixed, (x,)), (last_mixed, (np.zeros(size),)),
+                     (last_int32, (rng.integers(0, 6, size).astype(np.int32),)),
+                     (last_int32, (np.zeros(size, np.int32),)), (last_complex, (x + 1j * x[::-1],)),
+                     (last_complex, (np.zeros(size, complex),))):
+        f = jit_same(fn, *args)
+        if size > 1:
+            assert kinds(f) == ["parallel"], fn
+            ran = f.loop_report()[0]["ran"]
+            if fn is last_complex:  # (CUDA's complex structs do not go through the argmax's cells)
+                assert "a complex value ('t') carried by an argmax" in ran, ran
+            else:
+                assert "one thread" not in ran, ran
