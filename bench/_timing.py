@@ -14,7 +14,9 @@ import numpy as np
 import numgpu as ng
 
 
-def device_time(fn, repeat, stat=statistics.median):
+def device_time(fn, repeat, stat=statistics.median, keep=None):
+    """stat of fn's times over `repeat` calls (after two warm-up calls), the device synchronised
+    after each; `keep`: a list the results are appended to (held alive: the pool hands none back)."""
     fn()
     fn()
     ng.synchronize()
@@ -24,6 +26,8 @@ def device_time(fn, repeat, stat=statistics.median):
         r = fn()
         ng.synchronize()
         times.append(time.perf_counter() - t0)
+        if keep is not None:
+            keep.append(r)
         del r
     return stat(times)
 

@@ -14,30 +14,16 @@ result, so numgpu's pool hands the same block out again and it is filled (NumPy:
     PYTHONPATH=python python bench/bench_cpu_gaps.py [--repeat 21] [--only SUBSTRING ...]
 """
 import argparse
-import statistics
 import sys
-import time
 
 import numpy as np
 
 import numgpu as ng
-from _timing import host, same  # noqa: E402
+from _timing import device_time, host, same  # noqa: E402
 
 
 def median_time(fn, repeat, keep=None):
-    fn()
-    fn()
-    ng.synchronize()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        r = fn()
-        ng.synchronize()
-        times.append(time.perf_counter() - t0)
-        if keep is not None:
-            keep.append(r)
-        del r
-    return statistics.median(times)
+    return device_time(fn, repeat, keep=keep)
 
 
 def spd(nb, n, seed):
