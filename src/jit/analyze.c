@@ -4360,6 +4360,19 @@ static bool scan_compaction(Ctx *c, int li, int k)
             (p->targets[0]->kind == NG_JIT_E_NAME && mentions(c, p->value, k)))
             return false;
     }
+    /* the counting pass (phase 0) evaluates the names assigned before the update and the update's
+     * tests, without the stores: none of them may read an array the loop writes (y[i] = ...; if
+     * y[i] > 0: ... counted nothing, reading y before its store) */
+    uint64_t *reads = set_new(c);
+    for (int i = 0; i < u; i++)
+        if (b.stmts[i]->targets[0]->kind == NG_JIT_E_NAME)
+            stmt_exprs(c, b.stmts[i], loads_into, reads);
+    for (const NgJitStmt *q = b.stmts[u]; q && q->kind == NG_JIT_S_IF;
+         q = q->orelse.n == 1 && q->orelse.stmts[0]->kind == NG_JIT_S_IF ? q->orelse.stmts[0] : NULL)
+        stmt_exprs(c, q, loads_into, reads);
+    for (int w = 0; w < c->nw; w++)
+        if (reads[w] & d->written[w])
+            return false;
     for (int i = u + 1; i < b.n; i++) {
         block_exprs(c, (NgJitBlock){&b.stmts[i], 1}, k_subscripts, &cp);
         if (cp.bad_index)

@@ -425,6 +425,29 @@ def branch_without_step(x, out, other):
     return k
 
 
+def reads_a_store_of_its_iteration(x, y, out):
+    """(hunt 10) the test reads an element the iteration stored: the counting pass, which leaves
+    the stores out, would read it unstored (it counted nothing)."""
+    k = 0
+    for i in range(len(x)):
+        y[i] = x[i] * 2 - 1
+        if y[i] > 0:
+            out[k] = y[i]
+            k += 1
+    return k
+
+
+def name_of_a_store(x, y, out):
+    k = 0
+    for i in range(len(x)):
+        y[i] = x[i] * 2 - 1
+        v = y[i] * 3
+        if v > 0:
+            out[k] = x[i]
+            k += 1
+    return k
+
+
 def test_shared_memory_runs_as_python(monkeypatch):
     """out a view of x: the launch finds them overlapping and runs the loop as Python (in
     blocks, a later block's stores could land where an earlier one still reads)."""
@@ -447,6 +470,8 @@ def test_shared_memory_runs_as_python(monkeypatch):
     (past_increment, lambda x: (x, np.zeros(len(x) + 1))),
     (stored_elsewhere, lambda x: (x, np.zeros(len(x)))),
     (branch_without_step, lambda x: (x, np.zeros(len(x)), np.zeros(len(x)))),
+    (reads_a_store_of_its_iteration, lambda x: (x, np.zeros(len(x)), np.zeros(len(x)))),
+    (name_of_a_store, lambda x: (x, np.zeros(len(x)), np.zeros(len(x)))),
 ])
 def test_stays_in_order(device, monkeypatch, fn, make):
     monkeypatch.setenv("NUMGPU_SCAN", "1")
