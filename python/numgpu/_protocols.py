@@ -125,6 +125,27 @@ def _numpy_call(func, args, kwargs, inplace=None):
     return res
 
 
+def _library_function(func, args, kwargs):
+    """A library's call of NumPy's function func (_numpy_call): an out array given by position
+    taken as out=, and the first argument of the functions that change it in place
+    (_fallback.INPLACE: copyto, put, putmask, place, fill_diagonal, nan_to_num(copy=False)) gets
+    NumPy's writes where it was a copy."""
+    name = "%s.%s" % (getattr(func, "__module__", None) or "numpy", func.__name__)
+    args, kwargs = _fallback._out_by_name(func, args, kwargs)
+    inplace = None
+    sig = _fallback._signature(func) if name in _fallback.INPLACE else None
+    if sig is not None:
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError:
+            bound = None                   # (NumPy's own call raises its error)
+        cond = _fallback.INPLACE[name]
+        if bound is not None and bound.args and isinstance(bound.args[0], ndarray) and \
+                (not cond or bound.arguments.get(cond[0], not cond[1]) == cond[1]):
+            args, kwargs, inplace = bound.args, bound.kwargs, 0
+    return _numpy_call(func, args, kwargs, inplace)
+
+
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     if _library_caller():
         return _numpy_call(ufunc if method == "__call__" else getattr(ufunc, method), inputs, kwargs,
@@ -185,7 +206,7 @@ def _array_function(self, func, types, args, kwargs):
         if t is not ndarray and not issubclass(t, (ndarray, _np.ndarray)):
             return NotImplemented
     if _library_caller():
-        return _numpy_call(func, args, kwargs)
+        return _library_function(func, args, kwargs)
     f = _target(func)
     if f is not None and _fallback.subclass_arg(tuple(args), kwargs) is None:   # (a masked array: NumPy's)
         active = getattr(_local, "active", None)

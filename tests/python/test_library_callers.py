@@ -23,6 +23,13 @@ def calls(x, o):
     np.multiply.at(o, [0, 0], 2.0)       # ufunc.at on a numgpu array: in place, twice
     m = np.mean(x, keepdims=True)
     return a, e, s, c, m
+
+
+def in_place(d, src, o):
+    np.copyto(d, src)                    # NumPy's functions that change their first argument
+    np.put(d, [0], 7.0)
+    r = np.cumsum(src, 0, None, o)       # an out given by position: o gets it, and is returned
+    return r
 '''
 
 
@@ -52,6 +59,14 @@ def test_a_library_gets_numpys_arrays(library):
     exp = h + 1.0
     exp[0] *= 4.0
     assert type(o) is ng.ndarray and ng.asnumpy(o).tolist() == exp.tolist()   # (the writes reached o)
+
+
+def test_a_librarys_in_place_calls_reach_numgpu_arrays(library):
+    d, o = ng.zeros(4), ng.zeros(4)
+    src = ng.asarray(np.array([1.0, 2.0, 3.0, 4.0]))
+    r = library.in_place(d, src, o)
+    assert ng.asnumpy(d).tolist() == [7.0, 2.0, 3.0, 4.0]
+    assert r is o and ng.asnumpy(o).tolist() == [1.0, 3.0, 6.0, 10.0]
 
 
 def test_the_program_keeps_numgpus_functions():
