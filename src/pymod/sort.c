@@ -183,7 +183,18 @@ static PyObject *f_quantile(PyObject *m, PyObject *args)
         ng_array_release(&ta);
         return NULL;
     }
-    NgStatus st = ng_op_quantile(&ta, axis, &tq, dt, arranged, &out);
+    NgStatus st = NG_OK;
+    if (tq.dtype != NG_FLOAT64) { /* (--precision float32 uploads float64 data as float32: q's are read in float64) */
+        NgArray q64;
+        st = ng_op_astype(&tq, NG_FLOAT64, &q64);
+        ng_array_release(&tq);
+        tq = q64;
+        if (st != NG_OK) {
+            ng_array_release(&ta);
+            return ngpy_raise(st);
+        }
+    }
+    st = ng_op_quantile(&ta, axis, &tq, dt, arranged, &out);
     ng_array_release(&ta);
     ng_array_release(&tq);
     return result(st, &out);

@@ -271,6 +271,15 @@ def test_fallback_error_mode_and_strict(tmp_path):
     assert proc.returncode == 0 and re.search(r"implicit\s+%d uploads" % n, proc.stderr), proc.stderr
 
 
+def test_precision_float32_quantiles(tmp_path):
+    # (hunt 10 F15) q uploaded as float32 under the policy: the kernel reads q in float64
+    script = write(tmp_path, "q32.py", "import numpy as np\nprint(repr(np.median(np.arange(5.))), "
+                                       "repr(np.quantile(np.arange(5000.), 0.5)), np.percentile(np.arange(5000.), [50]).dtype)\n")
+    proc = run("--no-report", "--precision", "float32", script)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "np.float32(2.0) np.float32(2499.5) float32\n", proc.stdout
+
+
 def test_precision_float32(tmp_path):
     script = write(tmp_path, "prec.py", "import numpy as np\nx = np.zeros(3)\ny = np.asarray([1.5, 2.5])\n"
                                         "z = np.linspace(0, 1, 4)\nw = np.arange(3) * 0.5\n"
