@@ -1062,7 +1062,13 @@ static PyObject *m_array(PyObject *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:__array__", kwlist, &dtype, &copy))
         return NULL;
     PyObject *res;
-    if (!ng_device_host_visible(ng_array_device(ARR(self))) && ngpy_implicit(false, self) < 0)
+    bool host = ng_device_host_visible(ng_array_device(ARR(self)));
+    if (copy == Py_False && !host) { /* (NumPy 2's protocol: no copy asked, one needed) */
+        PyErr_SetString(PyExc_ValueError, "Unable to avoid copy while creating an array as requested: the array is "
+                                          "in a GPU's memory (x.get() copies it to the host)");
+        return NULL;
+    }
+    if (!host && ngpy_implicit(false, self) < 0)
         return NULL;
     if (ng_device_host_visible(ng_array_device(ARR(self))) && copy != Py_True) {
         PyObject *mv = PyMemoryView_FromObject(self);
@@ -1073,8 +1079,20 @@ static PyObject *m_array(PyObject *self, PyObject *args, PyObject *kw)
     } else {
         res = ngpy_to_numpy(ARR(self));
     }
-    if (res && dtype != Py_None) {
-        PyObject *cast = PyObject_CallMethod(res, "astype", "(O)", dtype);
+    if (res && dtype != Py_None) { /* (a cast where the dtype differs; copy=False allows none) */
+        PyObject *want = PyObject_CallMethod(ngpy.numpy, "dtype", "(O)", dtype);
+        PyObject *have = want ? PyObject_GetAttrString(res, "dtype") : NULL;
+        int same = have ? PyObject_RichCompareBool(want, have, Py_EQ) : -1;
+        Py_XDECREF(have);
+        PyObject *cast = NULL;
+        if (same == 0 && copy == Py_False)
+            PyErr_SetString(PyExc_ValueError, "Unable to avoid copy while creating an array as requested: a cast "
+                                              "to another dtype");
+        else if (same == 0)
+            cast = PyObject_CallMethod(res, "astype", "(O)", want);
+        else if (same == 1)
+            cast = Py_NewRef(res);
+        Py_XDECREF(want);
         Py_DECREF(res);
         res = cast;
     }

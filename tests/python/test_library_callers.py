@@ -137,3 +137,20 @@ class Deferring:
 
 def test_a_deferring_object_that_knows_numgpu_arrays_is_asked_first():
     assert ng.zeros(2) + Deferring() == ("radd", ng.ndarray)
+
+
+def test_array_protocol_copy_false():
+    # NumPy 2's __array__(copy=False): NumPy's array of the same memory (cpu), else ValueError
+    # (a GPU's array, or a cast), never a silent copy whose writes are lost
+    x = ng.asarray(np.array([1.0, 2.0, 3.0]))
+    if x.device.startswith("cpu"):
+        h = np.asarray(x, copy=False)
+        h[0] = 5.0
+        assert x.tolist() == [5.0, 2.0, 3.0]
+    else:
+        with pytest.raises(ValueError, match="Unable to avoid copy"):
+            np.asarray(x, copy=False)
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        x.to_numpy(dtype=np.float32, copy=False)
+    assert np.asarray(x, dtype=np.float32).dtype == np.float32
+    assert np.asarray(x, dtype=np.float64).tolist() == x.tolist()
