@@ -36,12 +36,27 @@ def _rebuild(host):
     return _numgpu().asarray(host)
 
 
+def _rebuild_scalar(host):
+    """An unpickled 0-d result standing for NumPy's scalar (x += 1 rebinds it)."""
+    from . import _fallback
+    if _fallback.numpy_scalars[0]:     # (config(scalars="numpy"): the program gets NumPy's scalar)
+        return host[()]
+    r = _rebuild(host)
+    r._scalar = True
+    return r
+
+
 def _reduce(self):
     """pickle: the data as NumPy's array (what a process without this device can read); under
-    numgpu run NumPy's own pickle of it, which loads where numgpu is not installed."""
+    numgpu run NumPy's own pickle of it, which loads where numgpu is not installed. A 0-d result
+    standing for NumPy's scalar stays one: NumPy's scalar under numgpu run (a worker's np.sum in
+    Pool.map gives the script NumPy's scalar), a marked 0-d array otherwise."""
     from ._run import running_script
     host = self.get()
-    return host.__reduce__() if running_script() else (_rebuild, (host,))
+    scalar = self.ndim == 0 and self._scalar
+    if running_script():
+        return (host[()] if scalar else host).__reduce__()
+    return (_rebuild_scalar if scalar else _rebuild, (host,))
 
 
 def _copy(self, memo=None):

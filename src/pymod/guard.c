@@ -210,6 +210,19 @@ static void guard_dealloc(Guard *self)
     Py_DECREF(tp);
 }
 
+/* <function sum at 0x...>: as the Python function it stands in for was shown (and NumPy's are). */
+static PyObject *guard_repr(PyObject *self)
+{
+    PyObject *name = PyObject_GetAttrString(self, "__qualname__");
+    if (!name) {
+        PyErr_Clear();
+        return PyUnicode_FromFormat("<function at %p>", self);
+    }
+    PyObject *r = PyUnicode_FromFormat("<function %S at %p>", name, self);
+    Py_DECREF(name);
+    return r;
+}
+
 static PyMemberDef guard_members[] = {
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(Guard, vectorcall), READONLY, NULL},
     {"__dictoffset__", T_PYSSIZET, offsetof(Guard, dict), READONLY, NULL},
@@ -222,6 +235,7 @@ static PyType_Slot guard_slots[] = {
                 "function, its fallback decided in Python (_fallback.guarded; see src/pymod/guard.c)."},
     {Py_tp_new, guard_new},
     {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_repr, guard_repr},
     {Py_tp_descr_get, ngpy_wrapper_get},
     {Py_tp_traverse, guard_traverse},
     {Py_tp_clear, guard_clear},

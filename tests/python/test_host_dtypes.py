@@ -583,3 +583,16 @@ def test_non_native_byte_order_is_numpys_data():
     x = ng.asarray(np.array([1.5, -2.0], ">f8"))
     assert isinstance(x, ng.ndarray) and x.dtype == np.float64
     np.testing.assert_array_equal(x.get(), [1.5, -2.0])
+
+
+def test_pickled_scalar_results_stay_scalars():
+    # a 0-d result standing for NumPy's scalar unpickles as one (+= rebinds; a spawned Pool's
+    # np.sum results were 0-d arrays that += changed in place); 0-d arrays stay arrays
+    s = ng.sum(ng.asarray(np.arange(3.0)))
+    r = pickle.loads(pickle.dumps(s))
+    assert isinstance(r, ng.ndarray) and r._scalar and float(r) == 3.0
+    t = r
+    r += 1
+    assert r is not t and float(t) == 3.0
+    z = pickle.loads(pickle.dumps(ng.zeros(())))
+    assert not z._scalar

@@ -447,6 +447,7 @@ def test_the_c_guard_is_the_python_guard():
 
     g = _fallback.guarded("numpy.guard_probe", f, npf)
     assert isinstance(g, ng._core.Guard) and g.__name__ == "guard_probe" and g.__wrapped__ is f
+    assert repr(g).startswith("<function guard_probe at ")
     x = np.arange(3.0)
     assert isinstance(g(x), ng.ndarray) and g(x).tolist() == [0.0, 1.0, 2.0]
     with pytest.warns(_fallback.FallbackWarning, match="guard_probe"):
