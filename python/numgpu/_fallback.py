@@ -281,8 +281,9 @@ def _out_by_name(func, args, kwargs):
     sig = _signature(func)
     params = list(sig.parameters.values()) if sig else []
     at = next((i for i, p in enumerate(params) if p.name == "out"), None)
-    if at is None or len(args) <= at or any(p.kind not in (p.POSITIONAL_OR_KEYWORD,) for p in params[at:len(args)]):
-        return args, kwargs
+    if at is None or len(args) <= at or len(args) > len(params) or \
+            any(p.kind not in (p.POSITIONAL_OR_KEYWORD,) for p in params[at:len(args)]):
+        return args, kwargs      # (too many arguments: NumPy's own call raises its TypeError)
     return args[:at], dict(kwargs, **{p.name: v for p, v in zip(params[at:], args[at:])})
 
 

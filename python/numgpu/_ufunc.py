@@ -83,9 +83,13 @@ def _to_out(outs, r):
 
 
 def _device_array(x):
-    """x as a numgpu array; None for data numgpu has no device arrays of (str, object, ...)."""
+    """x as a numgpu array; None for data numgpu has no device arrays of (str, object, ...) and
+    for NumPy's subclasses with semantics of their own (a masked array, np.matrix: NumPy's method
+    keeps the mask and the type)."""
     if isinstance(x, ndarray):
         return x
+    if _fallback.subclass_arg((x,)) is not None:
+        return None
     try:
         return _core.asarray(x, None, False)
     except _core.UnsupportedDtypeError:

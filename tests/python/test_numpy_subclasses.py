@@ -129,3 +129,17 @@ def test_base_is_the_array_owning_the_memory():
     r.resize((2, 3), refcheck=False)
     assert r.base is None
     assert fallback_calls() == before                 # x.base ran on NumPy before (always None)
+
+
+def test_ufunc_methods_keep_a_masked_arrays_mask():
+    # outer/accumulate/reduce of a masked array: NumPy's method (they took its bare data)
+    m = np.ma.masked_array([1.0, 2.0, 30.0], [0, 0, 1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        o = ng.multiply.outer(m, m)
+        a = ng.add.accumulate(m)
+        r = ng.add.reduce(m)
+    e = np.multiply.outer(m, m)
+    assert isinstance(o, np.ma.MaskedArray) and o.mask.tolist() == e.mask.tolist()
+    assert isinstance(a, np.ma.MaskedArray) and a.tolist() == np.add.accumulate(m).tolist()
+    assert float(r) == float(np.add.reduce(m))          # (NumPy's own answer, whatever it reads)
