@@ -158,6 +158,11 @@ def _up(x):
     v = host_result(x)
     if v is not None:
         return v
+    if isinstance(x, (_np.number, _np.bool_)):
+        v = host_result(_np.asarray(x))     # (cpu: a 0-d array of NumPy's memory, no upload)
+        if v is not None:
+            v._scalar = True                # (NumPy's scalar: x += 1 rebinds, as NumPy's)
+            return v
     if (type(x) is _np.ndarray and x.dtype.isnative) or isinstance(x, (_np.number, _np.bool_)):
         fortran = x.ndim >= 2 and x.flags.f_contiguous and not x.flags.c_contiguous
         try:   # (in Fortran order as NumPy's: np.load of such a file, LAPACK's eigenvectors)
