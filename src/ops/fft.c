@@ -81,7 +81,7 @@ enum {
     FF_CONJ = 8,   /* conjugate (PRE: the input; POST: the output) */
     FF_INV = 16,   /* inverse direction: exp(+2 pi i ...) */
     FF_REAL = 32,  /* POST: real output (the real part) */
-    FF_INNER1 = 64,/* ROWS, and the split/pack kernels: inner == 1 (no column loop) */
+    FF_INNER1 = 64,/* ROWS, and the split/pack kernels: inner == 1 (no column loop); BLOCKS: of rows */
     FF_BYROW = 128,/* RPACK, RSPLIT, CPACK, CUNPACK: parallel over rows, points in order (cpu, many rows) */
 };
 
@@ -1119,8 +1119,8 @@ static NgStatus run_rows(const Plan *pl, const NgArray *cur, NgArray *a, NgArray
     int64_t wr = pl->dt == NG_FLOAT32 ? 8 : 4;
     bool rowblocks = inner == 1 && pl->nfac >= 2 && outer >= wr && n >= 128 && n <= ROWBLOCK_MAX;
     bool blocks = inner > 1 || rowblocks;
-    if (blocks) /* the last pass alone writes A: any buffer but the input */
-        pa = d0->buf ? d0 : d1;
+    if (blocks) /* the last pass alone writes A: any work buffer but the input (itself from 2 passes) */
+        pa = d0->buf || pl->nfac < 2 ? d0 : d1;
     if (!pb->buf) /* one pass: B is never written */
         pb = pa;
     if (inner > 1) { /* columns per thread: about 128 KiB of complex128 each, and at least 16 work items */
