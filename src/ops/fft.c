@@ -589,7 +589,8 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
         i0 = let_i(&top, sx_op(k, NG_OP_MUL, T, W));
         wn = let_i(&top, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, i0, W), outer), i0));
     } else {
-        NgIrRef nb = one ? sx_i(k, 1) : sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, inner, W), sx_i(k, 1)), W);
+        NgIrRef nb = one ? sx_i(k, 1)
+                         : sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, inner, W), sx_i(k, 1)), W);
         items = sx_op(k, NG_OP_MUL, outer, nb);
         o = let_i(&top, one ? T : sx_op(k, NG_OP_FLOORDIV, T, nb));
         if (!one) {
