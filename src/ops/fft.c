@@ -18,8 +18,10 @@
  * y[q + s*(p*k + r)] = w^(k*r*s) * DFT_p(x...)[r], and the last pass leaves
  * the result in natural order). GPUs run one kernel per pass, a thread per
  * butterfly; the cpu runs a big enough batch of a length up to ROWS_MAX as
- * one ROWS kernel (a thread does every pass of its row, in its cache) and
- * the rest as one kernel per pass, parallel over rows, k or chunks of q.
+ * one ROWS kernel (a thread does every pass of its row, in its cache) or
+ * BLOCKS kernel (of a block of columns, or of a few rows side by side,
+ * through contiguous scratch arrays, vectorised across the block) and the
+ * rest as one kernel per pass, parallel over rows, k or chunks of q.
  * Even-length real transforms are half-length complex ones: rfft reads the
  * real row as n/2 complex points and splits their transform (RSPLIT), irfft
  * packs the Hermitian half (CPACK) so that the half-length inverse gives the
