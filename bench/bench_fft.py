@@ -39,8 +39,12 @@ def main():
     rb = rng.standard_normal((rows, 1000))
     m = rng.standard_normal((side, side)) + 1j * rng.standard_normal((side, side))
     p17 = rng.standard_normal((rows, 1009)) + 1j * rng.standard_normal((rows, 1009))
+    m5 = rng.standard_normal((512, 512)) + 1j * rng.standard_normal((512, 512))
+    mr = m.real.copy()
+    mh = np.fft.rfft2(mr)
     x64, b64 = x.astype(np.complex64), b.astype(np.complex64)
-    g = {k: ng.asarray(v) for k, v in dict(x=x, b=b, r=r, rb=rb, m=m, p17=p17, x64=x64, b64=b64).items()}
+    g = {k: ng.asarray(v)
+         for k, v in dict(x=x, b=b, r=r, rb=rb, m=m, m5=m5, mr=mr, mh=mh, p17=p17, x64=x64, b64=b64).items()}
     cases = [
         (f"fft complex128 2^{big.bit_length() - 1}", lambda: ng.fft.fft(g["x"]), lambda: np.fft.fft(x)),
         (f"ifft complex128 2^{big.bit_length() - 1}", lambda: ng.fft.ifft(g["x"]), lambda: np.fft.ifft(x)),
@@ -52,6 +56,10 @@ def main():
         (f"irfft float64 {rows} x 1000", lambda: ng.fft.irfft(g["b"][:, :501], 1000),
          lambda: np.fft.irfft(b[:, :501], 1000)),
         (f"fft2 complex128 {side} x {side}", lambda: ng.fft.fft2(g["m"]), lambda: np.fft.fft2(m)),
+        ("fft2 complex128 512 x 512", lambda: ng.fft.fft2(g["m5"]), lambda: np.fft.fft2(m5)),
+        (f"rfft2 float64 {side} x {side}", lambda: ng.fft.rfft2(g["mr"]), lambda: np.fft.rfft2(mr)),
+        (f"irfft2 float64 {side} x {side}", lambda: ng.fft.irfft2(g["mh"], (side, side)),
+         lambda: np.fft.irfft2(mh, (side, side))),
         (f"fft complex64 2^{big.bit_length() - 1}", lambda: ng.fft.fft(g["x64"]), lambda: np.fft.fft(x64)),
         (f"fft complex64 {rows} x 1000", lambda: ng.fft.fft(g["b64"]), lambda: np.fft.fft(b64)),
     ]

@@ -179,9 +179,12 @@ def test_long_lengths(n):
 
 
 @pytest.mark.parametrize("shape,axis", [((100, 1000), -1), ((64, 1155), 1), ((32, 2184), -1), ((1000, 70), 0),
-                                        ((40, 1009), 1), ((5, 16384), 1), ((3, 20000), -1)], ids=str)
+                                        ((40, 1009), 1), ((5, 16384), 1), ((3, 20000), -1), ((3, 512, 40), 1),
+                                        ((256, 256), 0), ((259, 256), 1), ((6, 4096, 3), -2), ((4, 8192), 0),
+                                        ((130, 143), 1)], ids=str)
 def test_batched_rows(shape, axis):
-    """Batches big enough for the cpu's one-kernel-per-length plan (every radix, columns, Bluestein)."""
+    """Batches big enough for the cpu's one-kernel-per-length plan (every radix, columns, Bluestein;
+    blocks of columns or rows through scratch arrays, a last block short)."""
     for dt in (np.complex128, np.complex64):
         x = signal(dt, shape, seed=shape[0])
         both("fft", x, axis=axis)
