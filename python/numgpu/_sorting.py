@@ -548,8 +548,14 @@ def _bin_edges(a, bins, range):
     return edges, None
 
 
+def _bools_as_numbers(a):
+    """a bool array as uint8 (NumPy's median, histogram and their edges read bools as 0 and 1;
+    numgpu's kernels subtract, which bools refuse); other arrays as they are."""
+    return a.astype(_np.uint8) if a.dtype.kind == "b" else a
+
+
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
-    a = _arr(a)
+    a = _bools_as_numbers(_arr(a))
     if a.dtype.kind == "c":
         return _on_numpy("numpy.histogram_bin_edges", _np.histogram_bin_edges, a, bins, range, weights)
     return _bin_edges(a.ravel(), bins, range)[0]
@@ -557,7 +563,7 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
 
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """Counts (or weight sums) per bin, and the bin edges, as NumPy."""
-    a = _arr(a)
+    a = _bools_as_numbers(_arr(a))
     if a.dtype.kind == "c" or (isinstance(bins, ndarray) and bins.dtype.kind == "c"):
         # complex data: NumPy's edges are complex and its bin numbers come from complex divisions
         # and lexicographic comparisons (with a ComplexWarning); not a device kernel yet
@@ -696,7 +702,7 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
 
 @_with_out
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    a = _arr(a)
+    a = _bools_as_numbers(_arr(a))
     if a.size == 0:   # NumPy's mean of an empty slice: NaNs and its RuntimeWarning, nothing to compute
         return _on_numpy("numpy.median", _np.median, a, axis=axis, keepdims=keepdims)
     if a.dtype.kind == "c":
@@ -924,6 +930,8 @@ def round(a, decimals=0, out=None):
     """Round half to even at `decimals` (NumPy's multiply / rint / divide)."""
     ng = _ng()
     a = _arr(a)
+    if a.dtype.kind == "b":   # (NumPy's loop for bools: float16)
+        a = a.astype(_np.float16)
     decimals = _index(decimals, "decimals")
     if a.dtype.kind == "c":   # NumPy rounds the real and imaginary parts (views) one by one
         res = ng.empty(a.shape, a.dtype)

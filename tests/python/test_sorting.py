@@ -951,3 +951,20 @@ def test_searchsorted_python_int_beyond_the_dtype(dt):
     for v in (300, -1, -300, 3, 2**64, -2**63 - 1, 2**63, 127, 128):
         for side in ("left", "right"):
             assert int(ng.searchsorted(ng.asarray(a), v, side)) == np.searchsorted(a, v, side), (v, side)
+
+
+@pytest.mark.parametrize("n", [1, 4, 7, 5000])
+def test_bool_arrays_in_median_histogram_round(n):
+    # (hunt 10 F8) NumPy reads bools as 0/1 there; numgpu's kernels refused to subtract them, and
+    # round of bools is NumPy's float16 loop
+    b = np.random.default_rng(n).random(n) > 0.4
+    g = ng.asarray(b)
+    for name in ("median", "nanmedian", "round", "around"):
+        got, exp = getattr(ng, name)(g), getattr(np, name)(b)
+        assert ng.asnumpy(got).dtype == np.asarray(exp).dtype, name
+        np.testing.assert_array_equal(ng.asnumpy(got), exp)
+    h, e = ng.histogram(g)
+    hn, en = np.histogram(b)
+    np.testing.assert_array_equal(ng.asnumpy(h), hn)
+    np.testing.assert_array_equal(ng.asnumpy(e), en)
+    np.testing.assert_array_equal(ng.asnumpy(ng.histogram_bin_edges(g, 4)), np.histogram_bin_edges(b, 4))
