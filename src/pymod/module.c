@@ -499,6 +499,11 @@ static PyObject *f_reduce(PyObject *m, PyObject *args)
     NgArray ta, out;
     if (ngpy_to_array(a, NG_NODTYPE, &ta) < 0)
         return NULL;
+    /* NumPy's ufunc.reduce takes an int axis 0 or -1 of a 0-d array as the whole of it (np.sum(x,
+     * axis=0), np.add.reduce(x), argmax too); mean, var and std do not (their AxisError) */
+    if (ta.ndim == 0 && naxes == 1 && PyLong_Check(axis) && (axes[0] == 0 || axes[0] == -1) &&
+        op != NG_RED_MEAN && op != NG_RED_VAR && op != NG_RED_STD)
+        naxes = -1;
     if (ngpy_reduce_warn(op, &ta, naxes, axes, ddof) < 0) {
         ng_array_release(&ta);
         return NULL;

@@ -59,3 +59,19 @@ def test_var_std_with_where_are_numpys():
         for f in ("var", "std"):
             assert_same(getattr(ng, f)(ng.asarray(a), axis=0, where=m), getattr(np, f)(a, axis=0, where=m))
             assert_same(getattr(ng, f)(ng.asarray(a), where=m, ddof=1), getattr(np, f)(a, where=m, ddof=1))
+
+
+def test_zero_d_reductions_take_axis_0_as_numpy():
+    # (hunt 10 F11) NumPy's ufunc.reduce takes an int axis 0 or -1 of a 0-d array as all of it
+    for dt in (np.float64, np.int8, np.bool_):
+        h = np.array(3, dtype=dt)
+        g = ng.asarray(h)
+        for f in (lambda m, x: m.add.reduce(x), lambda m, x: m.sum(x, axis=0), lambda m, x: m.max(x, axis=-1),
+                  lambda m, x: m.argmax(x, axis=0), lambda m, x: m.multiply.reduce(x, axis=0)):
+            got, exp = f(ng, g), f(np, h)
+            assert ng.asnumpy(got).dtype == np.asarray(exp).dtype and ng.asnumpy(got) == exp
+        for f in (lambda m, x: m.mean(x, axis=0), lambda m, x: m.sum(x, axis=(0,)), lambda m, x: m.sum(x, axis=1)):
+            with pytest.raises(np.exceptions.AxisError):
+                f(np, h)
+            with pytest.raises(np.exceptions.AxisError):
+                f(ng, g)
