@@ -98,13 +98,14 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         j = searchsorted(xp, x, side="right") - 1
         jc = clip(j, 0, n - 2)
         x0, x1, y0, y1 = _gather(xp, jc), _gather(xp, jc + 1), _gather(fp, jc), _gather(fp, jc + 1)
-        if dtype == _np.float64:
-            res = _interp_part(x, x0, x1, y0, y1, (y1 - y0) / (x1 - x0))
-        else:
-            inv_dx = 1.0 / (x1 - x0)
-            res = empty(x.shape, dtype)
-            for part, p0, p1 in ((res.real, y0.real, y1.real), (res.imag, y0.imag, y1.imag)):
-                part[...] = _interp_part(x, x0, x1, p0, p1, (p1 - p0) * inv_dx)
+        with _np.errstate(divide="ignore", invalid="ignore"):   # (NumPy's C loop reports none: repeated
+            if dtype == _np.float64:                            # samples' slopes are replaced below)
+                res = _interp_part(x, x0, x1, y0, y1, (y1 - y0) / (x1 - x0))
+            else:
+                inv_dx = 1.0 / (x1 - x0)
+                res = empty(x.shape, dtype)
+                for part, p0, p1 in ((res.real, y0.real, y1.real), (res.imag, y0.imag, y1.imag)):
+                    part[...] = _interp_part(x, x0, x1, p0, p1, (p1 - p0) * inv_dx)
         res = where(x == x0, y0, res)
         res = where(j == n - 1, last, res)
         res = where(x < xp[0:1].reshape(()), lval, where(x > xp[n - 1:].reshape(()), rval, res))

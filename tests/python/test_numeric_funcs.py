@@ -404,3 +404,14 @@ def test_ediff1d_special_and_errors():
     both("ediff1d", np.array([1.0, 2.0]), to_end=1j)
     both("ediff1d", np.array([True, False]))                         # bool subtract: TypeError
     both("ediff1d", np.array([1, 2], np.uint8), to_end=np.array([-1], np.int8))
+
+
+def test_interp_of_repeated_samples_warns_nothing():
+    # (hunt 10 F10) NumPy's C loop reports no division by zero for repeated samples' slopes
+    xp, fp = np.array([0.0, 0.0, 1.0, 1.0]), np.array([1.0, 2.0, 3.0, 4.0])
+    x = np.linspace(-1.0, 2.0, 5000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with np.errstate(all="raise"):
+            got = ng.interp(ng.asarray(x), ng.asarray(xp), ng.asarray(fp))
+    np.testing.assert_array_equal(ng.asnumpy(got), np.interp(x, xp, fp))
