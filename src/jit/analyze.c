@@ -3906,6 +3906,23 @@ static bool scan_range(Ctx *c, const NgJitStmt *s)
     return true;
 }
 
+/* The index of the one statement at the top level of b that assigns name id; -1 where none or
+ * several do. */
+static int only_update(Ctx *c, NgJitBlock b, int id)
+{
+    int u = -1;
+    for (int i = 0; i < b.n; i++) {
+        uint64_t *st = set_new(c);
+        block_stores(c, (NgJitBlock){&b.stmts[i], 1}, st);
+        if (set_has(st, id)) {
+            if (u >= 0)
+                return -1;
+            u = i;
+        }
+    }
+    return u;
+}
+
 /* Loop li as a scan of accumulator s (NgJitLoopInfo.scan): s, the one name
  * it carries from an iteration to the next, is updated once, by a statement
  * at the top level of the body: `s op= e`, `s = s op e ...` (op + - * | & ^),
@@ -3917,16 +3934,7 @@ static bool scan_accumulator(Ctx *c, int li, int id)
 {
     NgJitLoopInfo *L = &c->res->items[li];
     NgJitBlock b = L->stmt->body;
-    int u = -1;
-    for (int i = 0; i < b.n; i++) {
-        uint64_t *st = set_new(c);
-        block_stores(c, (NgJitBlock){&b.stmts[i], 1}, st);
-        if (set_has(st, id)) {
-            if (u >= 0)
-                return false;
-            u = i;
-        }
-    }
+    int u = only_update(c, b, id);
     if (u < 0)
         return false;
     const NgJitStmt *upd = b.stmts[u];
@@ -4339,16 +4347,7 @@ static bool scan_compaction(Ctx *c, int li, int k)
     NgJitBlock b = L->stmt->body;
     Compact cp = {k, L->var_id, set_new(c), xalloc(c, &c->tmp, (size_t)c->ast->nnames * sizeof(int)), NULL};
     memset(cp.nstores, 0, (size_t)c->ast->nnames * sizeof(int));
-    int u = -1;
-    for (int i = 0; i < b.n; i++) {
-        uint64_t *st = set_new(c);
-        block_stores(c, (NgJitBlock){&b.stmts[i], 1}, st);
-        if (set_has(st, k)) {
-            if (u >= 0)
-                return false;
-            u = i;
-        }
-    }
+    int u = only_update(c, b, k);
     if (u < 0)
         return false;
     int64_t inc = k_increment(b.stmts[u], k);
