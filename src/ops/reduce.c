@@ -69,7 +69,8 @@ typedef struct RedKey {
 enum { PW_ROWS = 1, PW_SPLIT = 2 };
 enum { PW_BLOCK = 128,       /* NumPy's PW_BLOCKSIZE: a leaf's most elements */
        PW_STACK = 48,        /* the tree's depth, at most (a leaf holds >= 64 elements: n < 2^52) */
-       PW_SPLIT_MIN = 16384, /* elements of a subtree run apart (PW_SPLIT), at least */
+       PW_SPLIT_MIN = 65536, /* elements of a subtree run apart (PW_SPLIT), at least (fewer: one
+                                thread, 10^5 float64 in 12 us, in less than waking a team costs) */
        PW_SPLIT_MAX = 64 };  /* subtrees run apart, at most */
 
 enum { ARG_BLOCK = 256 };
@@ -266,6 +267,62 @@ static NgIrRef pw_leaf(NgIrKernel *k, const PwRow *w, NgIrRef b, NgIrRef m, int 
                     ng_ir_block(k, nb, big));
 }
 
+/* A node of two leaves (m > PW_BLOCK, its halves l = m / 16 * 8 and m - l
+ * both at most PW_BLOCK, so at least 64), summed into v: both leaves' eight
+ * sums run in one loop (16 independent chains: twice the adds in flight
+ * of one leaf's 8), each in its own order. The second leaf has l or l + 8
+ * elements in whole eights, then its m % 8 rest. */
+static NgIrRef pw_pair(NgIrKernel *k, const PwRow *w, NgIrRef b, NgIrRef m, int v)
+{
+    NgDType adt = w->adt;
+    int i = ng_ir_var(k, NG_INT64), l = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64), e = ng_ir_var(k, NG_INT64);
+    int j = ng_ir_var(k, NG_INT64), q = ng_ir_var(k, adt);
+    int ra = ng_ir_var_array(k, adt, 8), rb = ng_ir_var_array(k, adt, 8);
+    NgIrRef iv = ng_ir_varref(k, i), lv = ng_ir_varref(k, l), cv = ng_ir_varref(k, c), ev = ng_ir_varref(k, e);
+    NgIrRef jv = ng_ir_varref(k, j), one = i64(k, 1), eight = i64(k, 8);
+    NgIrRef stmts[12];
+    int ns = 0;
+    stmts[ns++] = ng_ir_let(k, l, iop(k, NG_OP_MUL, iop(k, NG_OP_FLOORDIV, m, i64(k, 16)), eight));
+    stmts[ns++] = ng_ir_let(k, c, iop(k, NG_OP_ADD, b, lv)); /* the second leaf's start */
+    stmts[ns++] = ng_ir_let(k, ra, ng_ir_const_f(k, adt, 0.0));
+    stmts[ns++] = ng_ir_let(k, rb, ng_ir_const_f(k, adt, 0.0));
+    /* lanes j of both leaves: ra[j] = x[b + j], then += x[b + 8 + j], ... (i: the first
+     * leaf's position; i + l the second's), each lane its own sum: a vector of lanes */
+    NgIrRef at_a = iop(k, NG_OP_ADD, iv, jv), at_b = iop(k, NG_OP_ADD, iop(k, NG_OP_ADD, iv, lv), jv);
+    NgIrRef lanes[2] = {
+        ng_ir_assign_element(k, ra, jv, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_element(k, ra, jv), pw_x(k, w, at_a))),
+        ng_ir_assign_element(k, rb, jv, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_element(k, rb, jv), pw_x(k, w, at_b)))};
+    NgIrRef inner = ng_ir_for(k, j, i64(k, 0), eight, one, ng_ir_block(k, 2, lanes), NG_IR_SIMD);
+    stmts[ns++] = ng_ir_for(k, i, b, cv, eight, inner, 0);
+    /* the second leaf's last whole eight, where it has one more */
+    NgIrRef rm = iop(k, NG_OP_SUB, m, lv), end = iop(k, NG_OP_ADD, b, m);
+    NgIrRef at_c = iop(k, NG_OP_ADD, iop(k, NG_OP_ADD, cv, lv), jv);
+    NgIrRef more = ng_ir_for(k, j, i64(k, 0), eight, one,
+                             ng_ir_assign_element(k, rb, jv, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_element(k, rb, jv),
+                                                                          pw_x(k, w, at_c))), NG_IR_SIMD);
+    stmts[ns++] = ng_ir_if(k, ng_ir_binary(k, NG_OP_GE, NG_BOOL, rm, iop(k, NG_OP_ADD, lv, eight)), more, NG_IR_NONE);
+    stmts[ns++] = ng_ir_let(k, e, iop(k, NG_OP_SUB, end, iop(k, NG_OP_MOD, rm, eight)));
+    NgIrRef rr[16];
+    for (int t = 0; t < 16; t++)
+        rr[t] = ng_ir_element(k, t < 8 ? ra : rb, i64(k, t % 8));
+#define PW_ADD(x, y) ng_ir_binary(k, NG_OP_ADD, adt, x, y)
+#define PW_EIGHT(o) PW_ADD(PW_ADD(PW_ADD(rr[o], rr[o + 1]), PW_ADD(rr[o + 2], rr[o + 3])), \
+                           PW_ADD(PW_ADD(rr[o + 4], rr[o + 5]), PW_ADD(rr[o + 6], rr[o + 7])))
+    stmts[ns++] = ng_ir_let(k, q, PW_EIGHT(8));
+    stmts[ns++] = ng_ir_for(k, i, ev, end, one, ng_ir_assign(k, q, PW_ADD(ng_ir_varref(k, q), pw_x(k, w, iv))), 0);
+    stmts[ns++] = ng_ir_assign(k, v, PW_ADD(PW_EIGHT(0), ng_ir_varref(k, q)));
+#undef PW_EIGHT
+#undef PW_ADD
+    return ng_ir_block(k, ns, stmts);
+}
+
+/* Whether a node of m elements is two leaves (pw_pair). */
+static NgIrRef pw_is_pair(NgIrKernel *k, NgIrRef m)
+{
+    NgIrRef l = iop(k, NG_OP_MUL, iop(k, NG_OP_FLOORDIV, m, i64(k, 16)), i64(k, 8));
+    return ng_ir_binary(k, NG_OP_LE, NG_BOOL, iop(k, NG_OP_SUB, m, l), i64(k, PW_BLOCK));
+}
+
 /* The pairwise sum of elements [b0, b0 + m0) into variable res. */
 static NgIrRef pw_row(NgIrKernel *k, const PwRow *w, NgIrRef b0, NgIrRef m0, int res)
 {
@@ -285,8 +342,12 @@ static NgIrRef pw_row(NgIrKernel *k, const PwRow *w, NgIrRef b0, NgIrRef m0, int
         ng_ir_assign_element(k, ph, q, i64(k, 4))};
     NgIrRef up = ng_ir_if(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, ng_ir_element(k, ph, q), i64(k, 1)),
                           ng_ir_block(k, 2, to_left), ng_ir_block(k, 2, to_right));
+    NgIrRef pair = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, pv, i64(k, 0)),
+                                pw_is_pair(k, mv));
     NgIrRef pop[3] = {
-        ng_ir_if(k, leaf, pw_leaf(k, w, ng_ir_element(k, ss, tv), mv, v), ng_ir_assign(k, v, ng_ir_element(k, sv, tv))),
+        ng_ir_if(k, leaf, pw_leaf(k, w, ng_ir_element(k, ss, tv), mv, v),
+                 ng_ir_if(k, pair, pw_pair(k, w, ng_ir_element(k, ss, tv), mv, v),
+                          ng_ir_assign(k, v, ng_ir_element(k, sv, tv)))),
         ng_ir_assign(k, sp, tv),
         ng_ir_if(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, spv, i64(k, 0)), ng_ir_assign(k, res, vv), up)};
     /* phase 0: push the first half (phase 1 while it runs); phase 2: the second (phase 3) */
@@ -299,7 +360,8 @@ static NgIrRef pw_row(NgIrKernel *k, const PwRow *w, NgIrRef b0, NgIrRef m0, int
         ng_ir_assign_element(k, ph, tv, iop(k, NG_OP_ADD, pv, i64(k, 1))),
         ng_ir_assign_element(k, ph, spv, i64(k, 0)),
         ng_ir_assign(k, sp, iop(k, NG_OP_ADD, spv, i64(k, 1)))};
-    NgIrRef done = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, leaf, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, pv, i64(k, 4)));
+    NgIrRef done = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, leaf, pair),
+                                ng_ir_binary(k, NG_OP_EQ, NG_BOOL, pv, i64(k, 4)));
     NgIrRef body[4] = {ng_ir_let(k, t, iop(k, NG_OP_SUB, spv, i64(k, 1))), ng_ir_let(k, m, ng_ir_element(k, sl, tv)),
                        ng_ir_let(k, p, ng_ir_element(k, ph, tv)),
                        ng_ir_if(k, done, ng_ir_block(k, 3, pop), ng_ir_block(k, 6, push))};
@@ -308,9 +370,9 @@ static NgIrRef pw_row(NgIrKernel *k, const PwRow *w, NgIrRef b0, NgIrRef m0, int
                        ng_ir_assign_element(k, ss, i64(k, 0), b0), ng_ir_assign_element(k, sl, i64(k, 0), m0),
                        ng_ir_let(k, sp, i64(k, 1)),
                        ng_ir_while(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, spv, i64(k, 0)), ng_ir_block(k, 4, body))};
-    /* a row of one leaf skips the stack */
+    /* a row of one leaf or two skips the stack */
     return ng_ir_if(k, ng_ir_binary(k, NG_OP_LE, NG_BOOL, m0, i64(k, PW_BLOCK)), pw_leaf(k, w, b0, m0, res),
-                    ng_ir_block(k, 9, tree));
+                    ng_ir_if(k, pw_is_pair(k, m0), pw_pair(k, w, b0, m0, res), ng_ir_block(k, 9, tree)));
 }
 
 /* key->pairwise: out[kept] = finish(0 + pairwise sum of the row), in
