@@ -231,12 +231,15 @@ typedef struct PwRow {
     int in, K;
     NgIrRef *idx; /* K kept indices, then room for the position */
     NgDType adt;
+    const RedKey *key;
+    NgIrRef mu;   /* var/std: the row's mean */
 } PwRow;
 
+/* The term of position pos: the element (var/std: (x - mean)^2). */
 static NgIrRef pw_x(NgIrKernel *k, const PwRow *w, NgIrRef pos)
 {
     w->idx[w->K] = pos;
-    return ng_ir_cast(k, w->adt, ng_ir_load(k, w->in, w->K + 1, w->idx));
+    return contribution(k, w->key, ng_ir_load(k, w->in, w->K + 1, w->idx), w->mu);
 }
 
 static NgIrRef i64(NgIrKernel *k, int64_t v) { return ng_ir_const_i(k, NG_INT64, v); }
@@ -390,16 +393,18 @@ static NgStatus build_pairwise(const RedKey *key, NgIrKernel *k)
     NgDType adt = (NgDType)key->acc;
     int out = ng_ir_param_array(k, (NgDType)key->out, K, true, true);
     int in = ng_ir_param_array(k, (NgDType)key->in, K + 1, true, false);
+    int mean = key->has_mean ? ng_ir_param_array(k, (NgDType)key->mdt, K, true, false) : -1;
     int count = ng_ir_param_scalar(k, NG_INT64);
     bool split = key->pairwise == PW_SPLIT;
     int part = split ? ng_ir_param_array(k, adt, 1, true, true) : -1;
-    NgIrRef idx[NG_MAXDIMS + 1];
+    NgIrRef idx[NG_MAXDIMS + 1], at[NG_MAXDIMS];
     int vk[NG_MAXDIMS];
     for (int d = 0; d < K; d++) {
         vk[d] = ng_ir_var(k, NG_INT64);
-        idx[d] = ng_ir_varref(k, vk[d]);
+        idx[d] = at[d] = ng_ir_varref(k, vk[d]);
     }
-    PwRow w = {.in = in, .K = K, .idx = idx, .adt = adt};
+    PwRow w = {.in = in, .K = K, .idx = idx, .adt = adt, .key = key,
+               .mu = mean >= 0 ? ng_ir_load(k, mean, K, at) : NG_IR_NONE};
     int res = ng_ir_var(k, adt);
     NgIrRef n = ng_ir_shape(k, in, K), zero = ng_ir_const_f(k, adt, 0.0);
     if (!split) {
@@ -871,7 +876,8 @@ static bool pairwise_rows(const int64_t *shape, const int64_t *strides, int K)
  * NumPy's pairwise sum in the element dtype (float32 too, as NumPy's), its
  * mean that sum divided by the count in the same dtype. */
 static NgStatus run_pairwise(const NgArray *a, int K, const int64_t *shape, const int64_t *strides, RedKey key,
-                             const NgArray *out, const int64_t *oshape, const int64_t *ostrides, int64_t count)
+                             const NgArray *out, const int64_t *oshape, const int64_t *ostrides, const NgArray *mean,
+                             int64_t count)
 {
     int64_t n = shape[K], parts = 1;
     while (K == 0 && parts < PW_SPLIT_MAX && n / (parts * 2) >= PW_SPLIT_MIN)
@@ -882,6 +888,7 @@ static NgStatus run_pairwise(const NgArray *a, int K, const int64_t *shape, cons
     key.nkept = (uint8_t)K;
     key.nred = 1;
     key.in_contig = 1;
+    key.has_mean = mean != NULL;
     key.pairwise = parts > 1 ? PW_SPLIT : PW_ROWS;
     const NgKernel *kern;
     NgStatus st = ng_kernel_get(ng_array_device(a), &key, sizeof key, build_red, &key, &kern);
@@ -895,6 +902,8 @@ static NgStatus run_pairwise(const NgArray *a, int K, const int64_t *shape, cons
     int64_t one = 1;
     ng_kargs_array(args, &na, out, K, oshape, ostrides);
     ng_kargs_array(args, &na, a, K + 1, shape, strides);
+    if (mean)
+        ng_kargs_array(args, &na, mean, K, oshape, ostrides);
     args[na++].i = count;
     if (parts > 1)
         ng_kargs_array(args, &na, &part, 1, &parts, &one);
@@ -967,10 +976,13 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
         key.runs = (uint8_t)inrun;
     NgDevice *dev = ng_array_device(a);
     bool gpu = dev->be->target->par != NG_PAR_OPENMP;
-    if (!gpu && (key.op == NG_RED_SUM || key.op == NG_RED_MEAN) && !mean && key.in == key.out &&
+    /* var/std of float64: the mean (pass 1) and the sum of squared deviations, float64 throughout as NumPy's _var */
+    bool pw_var = (key.op == NG_RED_VAR || key.op == NG_RED_STD) && mean && key.in == NG_FLOAT64 &&
+                  key.out == NG_FLOAT64 && key.mdt == NG_FLOAT64 && key.ddt == NG_FLOAT64 && key.acc == NG_FLOAT64;
+    if (!gpu && (((key.op == NG_RED_SUM || key.op == NG_RED_MEAN) && !mean) || pw_var) && key.in == key.out &&
         (key.in == NG_FLOAT32 || key.in == NG_FLOAT64) && R == 1 && strides[K] == 1 && shape[K] > 1 &&
         pairwise_rows(shape, strides, K))
-        return run_pairwise(a, K, shape, strides, key, out, oshape, ostrides, count);
+        return run_pairwise(a, K, shape, strides, key, out, oshape, ostrides, mean, count);
     if (gpu && !arg && dev->be->launch_blocks && key.acc != NG_FLOAT16 && !key.runs) {
         if (K == 0)
             return run_blocks(a, R, shape[0], strides[0], key, out, mean, count);
