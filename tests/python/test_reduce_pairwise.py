@@ -161,3 +161,16 @@ def test_var_std_float64():
         G = ng.asarray(X)
         check(G.var(axis=-1), X.var(axis=-1))
         check(G.std(axis=-1, ddof=1, keepdims=True), X.std(axis=-1, ddof=1, keepdims=True))
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: np.dtype(d).name)
+def test_trailing_axes(dt):
+    """Trailing axes of a C-contiguous array are one unit-stride run for NumPy's iterator too."""
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((5, 40, 300)).astype(dt)
+    G = ng.asarray(X)
+    for ax in ((1, 2), (-2, -1), 2):
+        check(G.sum(axis=ax), X.sum(axis=ax))
+        check(G.mean(axis=ax), X.mean(axis=ax))
+    Y = rng.standard_normal((3, 5, 7, 500)).astype(dt)
+    check(ng.asarray(Y).sum(axis=(2, 3)), Y.sum(axis=(2, 3)))
