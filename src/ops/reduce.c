@@ -913,29 +913,20 @@ static NgStatus run_pairwise(const NgArray *a, int K, const int64_t *shape, cons
     return st;
 }
 
-/* Runs one reduction kernel over `a` with `reduced` axes into `out` (fresh, C order). */
-static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgArray *out, const NgArray *mean,
-                    int64_t count)
+/* a viewed with its kept axes first, then its reduced axes (nred of them,
+ * in `order`), each group collapsed where contiguous, extent-1 axes dropped:
+ * shape/strides (in elements), *K kept and *R reduced. Returns how many of
+ * the collapsed reduced axes hold an axis of `block` (the float16 run). */
+static int collapse(const NgArray *a, const bool *reduced, const int *order, int nred, const bool *block,
+                    int64_t *shape, int64_t *strides, int *K, int *R)
 {
     int item = ng_dtype_info(a->dtype)->itemsize;
-    int64_t shape[NG_MAXDIMS], strides[NG_MAXDIMS], oshape[NG_MAXDIMS], ostrides[NG_MAXDIMS];
-    int K = 0, R = 0;
-    /* the reduced axes in order: as given, or (float16 sums) memory order */
-    int order[NG_MAXDIMS], nred = 0, mode = 0;
-    bool block[NG_MAXDIMS] = {false};
-    if (key.out == NG_FLOAT16 && key.acc == NG_FLOAT32 && (key.op == NG_RED_SUM || key.op == NG_RED_PROD || key.half))
-        mode = half_steps(a, reduced, order, &nred, block);
-    if (mode == 0) {
-        nred = 0;
-        for (int d = 0; d < a->ndim; d++)
-            if (reduced[d])
-                order[nred++] = d;
-    }
     /* kept axes (collapsed), then reduced axes (collapsed); extent-1 axes
      * dropped; the collapsed reduced axes of the float32 run counted */
     int inrun = 0;
+    *K = *R = 0;
     for (int pass = 0; pass < 2; pass++) {
-        int first = pass == 0 ? 0 : K;
+        int first = pass == 0 ? 0 : *K;
         int n = 0;
         for (int i = 0; i < (pass == 0 ? a->ndim : nred); i++) {
             int d = pass == 0 ? i : order[i];
@@ -954,10 +945,47 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
             inrun += block[d];
         }
         if (pass == 0)
-            K = n;
+            *K = n;
         else
-            R = n;
+            *R = n;
     }
+    return inrun;
+}
+
+/* Whether a cpu reduction of float32/float64 `a` over `reduced` runs the
+ * pairwise kernel (see run): one unit-stride reduced run, innermost. */
+static bool pairwise_view(const NgArray *a, const bool *reduced)
+{
+    int64_t shape[NG_MAXDIMS], strides[NG_MAXDIMS];
+    int order[NG_MAXDIMS], nred = 0, K, R;
+    bool block[NG_MAXDIMS] = {false};
+    if (ng_array_device(a)->be->target->par != NG_PAR_OPENMP || (a->dtype != NG_FLOAT32 && a->dtype != NG_FLOAT64))
+        return false;
+    for (int d = 0; d < a->ndim; d++)
+        if (reduced[d])
+            order[nred++] = d;
+    collapse(a, reduced, order, nred, block, shape, strides, &K, &R);
+    return R == 1 && strides[K] == 1 && shape[K] > 1 && pairwise_rows(shape, strides, K);
+}
+
+/* Runs one reduction kernel over `a` with `reduced` axes into `out` (fresh, C order). */
+static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgArray *out, const NgArray *mean,
+                    int64_t count)
+{
+    int64_t shape[NG_MAXDIMS], strides[NG_MAXDIMS], oshape[NG_MAXDIMS], ostrides[NG_MAXDIMS];
+    int K = 0, R = 0;
+    /* the reduced axes in order: as given, or (float16 sums) memory order */
+    int order[NG_MAXDIMS], nred = 0, mode = 0;
+    bool block[NG_MAXDIMS] = {false};
+    if (key.out == NG_FLOAT16 && key.acc == NG_FLOAT32 && (key.op == NG_RED_SUM || key.op == NG_RED_PROD || key.half))
+        mode = half_steps(a, reduced, order, &nred, block);
+    if (mode == 0) {
+        nred = 0;
+        for (int d = 0; d < a->ndim; d++)
+            if (reduced[d])
+                order[nred++] = d;
+    }
+    int inrun = collapse(a, reduced, order, nred, block, shape, strides, &K, &R);
     int64_t ostride = 1;
     for (int d = K - 1; d >= 0; d--) {
         oshape[d] = shape[d];
@@ -976,9 +1004,9 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
         key.runs = (uint8_t)inrun;
     NgDevice *dev = ng_array_device(a);
     bool gpu = dev->be->target->par != NG_PAR_OPENMP;
-    /* var/std of float64: the mean (pass 1) and the sum of squared deviations, float64 throughout as NumPy's _var */
-    bool pw_var = (key.op == NG_RED_VAR || key.op == NG_RED_STD) && mean && key.in == NG_FLOAT64 &&
-                  key.out == NG_FLOAT64 && key.mdt == NG_FLOAT64 && key.ddt == NG_FLOAT64 && key.acc == NG_FLOAT64;
+    /* var/std (float32 ones in float32, see ng_op_reduce): the sum of squared deviations too, as NumPy's _var */
+    bool pw_var = (key.op == NG_RED_VAR || key.op == NG_RED_STD) && mean && key.out == key.in &&
+                  key.mdt == key.in && key.ddt == key.in && key.acc == key.in;
     if (!gpu && (((key.op == NG_RED_SUM || key.op == NG_RED_MEAN) && !mean) || pw_var) && key.in == key.out &&
         (key.in == NG_FLOAT32 || key.in == NG_FLOAT64) && R == 1 && strides[K] == 1 && shape[K] > 1 &&
         pairwise_rows(shape, strides, K))
@@ -1105,6 +1133,12 @@ NgStatus ng_op_reduce(NgReduceOp op, const NgArray *a, int naxes, const int *axe
          * otherwise; float16: rounded to half) */
         NgDType macc = accumulator(NG_RED_MEAN, result_dtype(NG_RED_MEAN, a->dtype, dtype));
         bool half = a->dtype == NG_FLOAT16 && outdt == NG_FLOAT16;
+        /* float32 var/std that run the pairwise kernel (cpu): in float32 throughout, as NumPy's
+         * _var (a float32 mean, deviations, squares and their sum) */
+        bool single = a->dtype == NG_FLOAT32 && outdt == NG_FLOAT32 && pairwise_view(a, reduced);
+        if (single)
+            macc = acc = NG_FLOAT32;
+        key.acc = (int8_t)acc;
         NgDType mdt = half ? NG_FLOAT16 : macc;
         NgArray mean;
         int64_t mshape[NG_MAXDIMS];

@@ -146,18 +146,19 @@ def test_large_whole_array(dt):
         check(g.mean(), x.mean())
 
 
-def test_var_std_float64():
-    """float64 var/std: NumPy's _var sums (x - mean)**2 pairwise after a pairwise mean; the same bits
-    on cpu (float32's run in float32 in NumPy and stay within rounding here)."""
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: np.dtype(d).name)
+def test_var_std(dt):
+    """var/std: NumPy's _var sums (x - mean)**2 pairwise after a pairwise mean, float32 in float32; the
+    same bits on cpu."""
     rng = np.random.default_rng(9)
     for n in list(range(2, 140)) + [255, 256, 1000, 8193, 20000, 131073, 10 ** 6]:
-        x = rng.standard_normal(n) * 5 + 2
+        x = (rng.standard_normal(n) * 5 + 2).astype(dt)
         g = ng.asarray(x)
         for ddof in (0, 1):
             check(g.var(ddof=ddof), x.var(ddof=ddof))
             check(ng.std(g, ddof=ddof), np.std(x, ddof=ddof))
     for shape in [(30, 7), (30, 500), (3, 20000), (2, 3, 130)]:
-        X = rng.standard_normal(shape)
+        X = rng.standard_normal(shape).astype(dt)
         G = ng.asarray(X)
         check(G.var(axis=-1), X.var(axis=-1))
         check(G.std(axis=-1, ddof=1, keepdims=True), X.std(axis=-1, ddof=1, keepdims=True))
