@@ -114,7 +114,10 @@ def test_row_views(dt):
 def test_special_values(dt):
     cases = [[-0.0], [-0.0] * 10, [-0.0] * 200, [-0.0] * 140000, [0.0, -0.0], [np.nan, 1.0, 2.0],
              [1.0] * 200 + [np.nan], [np.inf, -np.inf] + [1.0] * 300, [np.inf] * 140000, [-np.inf, 1.0, 2.0],
-             [1e30, 1.0, -1e30] * 100, [3.0e38, 3.0e38] + [1.0] * 130]
+             ]
+    if EXACT:   # cancellation: the value is the order's (another device's tree gives another), and
+        cases += [[1e30, 1.0, -1e30] * 100,        # a float32 overflow (other devices sum float32
+                  [3.0e38, 3.0e38] + [1.0] * 130]  # in float64: no infinity)
     for c in cases:
         x = np.array(c, dtype=dt)
         g = ng.asarray(x)
@@ -127,12 +130,18 @@ def test_special_values(dt):
 
 
 def test_overflow_warns_as_numpy():
+    """On cpu a 'warn' is judged from the result read in place; GPUs judge only modes that raise,
+    call, print or log (README), so there the test asks for 'raise'."""
     x = np.array([1e308] * 300)
     with pytest.warns(RuntimeWarning, match="overflow"):
         want = x.sum()
-    with pytest.warns(RuntimeWarning, match="overflow"):
-        got = ng.asarray(x).sum()
-    check(got, want)
+    if EXACT:
+        with pytest.warns(RuntimeWarning, match="overflow"):
+            got = ng.asarray(x).sum()
+        check(got, want)
+    else:
+        with np.errstate(over="raise"), pytest.raises(FloatingPointError, match="overflow"):
+            ng.asarray(x).sum()
 
 
 @pytest.mark.parametrize("dt", FLOATS, ids=lambda d: np.dtype(d).name)
