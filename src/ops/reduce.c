@@ -23,6 +23,9 @@
  * Accumulators as NumPy's results need them: float32 sums and means
  * accumulate in float64, complex64 ones in complex128, float16 ones in
  * float32 (NumPy's float16 loops accumulate in float and round once).
+ * On a cpu, float32/float64 sums and means over one unit-stride reduced
+ * axis innermost in memory (a whole C-contiguous array, rows) are NumPy's
+ * pairwise sum in the element dtype instead, bit for bit (build_pairwise).
  * float16 var/std follow NumPy's _var step by step in half precision: the
  * mean rounded to half, each deviation and its square rounded to half, the
  * sum of squares rounded to half before the division. Complex min/max and
@@ -61,7 +64,17 @@ typedef struct RedKey {
     int8_t mdt;           /* var/std: dtype of the mean parameter */
     int8_t ddt;           /* var/std: dtype the deviation x - mean is computed in */
     uint8_t blocked;      /* argmin/argmax of one reduced axis on a cpu: blocks of ARG_BLOCK (see arg_blocks) */
+    uint8_t pairwise;     /* float32/float64 sum/mean of one unit-stride reduced axis on a cpu: NumPy's
+                             pairwise sum (see pw_row); PW_ROWS: each row (or the whole) in one
+                             thread, PW_SPLIT: the whole array's top 2^D subtrees in parallel */
 } RedKey;
+
+enum { PW_ROWS = 1, PW_SPLIT = 2 };
+enum { PW_BLOCK = 128,       /* NumPy's PW_BLOCKSIZE: a leaf's most elements */
+       PW_STACK = 48,        /* the tree's depth, at most (a leaf holds >= 64 elements: n < 2^52) */
+       PW_SPLIT_MIN = 65536, /* elements of a subtree run apart (PW_SPLIT), at least (fewer: one
+                                thread, 10^5 float64 in 12 us, in less than waking a team costs) */
+       PW_SPLIT_MAX = 64 };  /* subtrees run apart, at most */
 
 enum { ARG_BLOCK = 256 };
 
@@ -203,6 +216,237 @@ static NgIrRef arg_blocks(NgIrKernel *k, const RedKey *key, int in, int v, NgIrR
                      ng_ir_block(k, nb, body), flags);
 }
 
+/* NumPy's pairwise sum (its @TYPE@_pairwise_sum, which the add loop calls
+ * once on the whole unit-stride inner loop: a C-contiguous array's every
+ * element, or one row), in the element dtype, bit for bit:
+ *   n < 8:          0 + x0 + x1 + ... in order;
+ *   n <= PW_BLOCK:  eight sums r[j] of x[j], x[j + 8], ... (the first
+ *                   n - n % 8 elements), ((r0 + r1) + (r2 + r3)) +
+ *                   ((r4 + r5) + (r6 + r7)), then the rest added in order;
+ *   otherwise:      the sum of the first n2 = n / 2 - (n / 2) % 8 elements
+ *                   plus the sum of the others, each by this rule.
+ * The recursion runs as a loop over an explicit stack of nodes (start,
+ * length, phase, value). PwRow: where a row's elements are. */
+typedef struct PwRow {
+    int in, K;
+    NgIrRef *idx; /* K kept indices, then room for the position */
+    NgDType adt;
+    const RedKey *key;
+    NgIrRef mu;   /* var/std: the row's mean */
+} PwRow;
+
+/* The term of position pos: the element (var/std: (x - mean)^2). */
+static NgIrRef pw_x(NgIrKernel *k, const PwRow *w, NgIrRef pos)
+{
+    w->idx[w->K] = pos;
+    return contribution(k, w->key, ng_ir_load(k, w->in, w->K + 1, w->idx), w->mu);
+}
+
+static NgIrRef i64(NgIrKernel *k, int64_t v) { return ng_ir_const_i(k, NG_INT64, v); }
+
+static NgIrRef iop(NgIrKernel *k, NgOp op, NgIrRef a, NgIrRef b) { return ng_ir_binary(k, op, NG_INT64, a, b); }
+
+/* A leaf, elements [b, b + m) with m <= PW_BLOCK, summed into variable v. */
+static NgIrRef pw_leaf(NgIrKernel *k, const PwRow *w, NgIrRef b, NgIrRef m, int v)
+{
+    NgDType adt = w->adt;
+    int i = ng_ir_var(k, NG_INT64), e = ng_ir_var(k, NG_INT64), r[8];
+    NgIrRef iv = ng_ir_varref(k, i), ev = ng_ir_varref(k, e), end = iop(k, NG_OP_ADD, b, m);
+    NgIrRef add_x = ng_ir_assign(k, v, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_varref(k, v), pw_x(k, w, iv)));
+    NgIrRef small[2] = {ng_ir_assign(k, v, ng_ir_const_f(k, adt, 0.0)), ng_ir_for(k, i, b, end, i64(k, 1), add_x, 0)};
+    NgIrRef big[12], step[8], rr[8];
+    int nb = 0;
+    for (int j = 0; j < 8; j++) {
+        r[j] = ng_ir_var(k, adt);
+        big[nb++] = ng_ir_let(k, r[j], pw_x(k, w, iop(k, NG_OP_ADD, b, i64(k, j))));
+        rr[j] = ng_ir_varref(k, r[j]);
+        step[j] = ng_ir_assign(k, r[j], ng_ir_binary(k, NG_OP_ADD, adt, rr[j], pw_x(k, w, iop(k, NG_OP_ADD, iv, i64(k, j)))));
+    }
+    big[nb++] = ng_ir_let(k, e, iop(k, NG_OP_SUB, end, iop(k, NG_OP_MOD, m, i64(k, 8))));
+    big[nb++] = ng_ir_for(k, i, iop(k, NG_OP_ADD, b, i64(k, 8)), ev, i64(k, 8), ng_ir_block(k, 8, step), 0);
+#define PW_ADD(x, y) ng_ir_binary(k, NG_OP_ADD, adt, x, y)
+    big[nb++] = ng_ir_assign(k, v, PW_ADD(PW_ADD(PW_ADD(rr[0], rr[1]), PW_ADD(rr[2], rr[3])),
+                                          PW_ADD(PW_ADD(rr[4], rr[5]), PW_ADD(rr[6], rr[7]))));
+#undef PW_ADD
+    big[nb++] = ng_ir_for(k, i, ev, end, i64(k, 1), add_x, 0);
+    return ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, m, i64(k, 8)), ng_ir_block(k, 2, small),
+                    ng_ir_block(k, nb, big));
+}
+
+/* A node of two leaves (m > PW_BLOCK, its halves l = m / 16 * 8 and m - l
+ * both at most PW_BLOCK, so at least 64), summed into v: both leaves' eight
+ * sums run in one loop (16 independent chains: twice the adds in flight
+ * of one leaf's 8), each in its own order. The second leaf has l or l + 8
+ * elements in whole eights, then its m % 8 rest. */
+static NgIrRef pw_pair(NgIrKernel *k, const PwRow *w, NgIrRef b, NgIrRef m, int v)
+{
+    NgDType adt = w->adt;
+    int i = ng_ir_var(k, NG_INT64), l = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64), e = ng_ir_var(k, NG_INT64);
+    int j = ng_ir_var(k, NG_INT64), q = ng_ir_var(k, adt);
+    int ra = ng_ir_var_array(k, adt, 8), rb = ng_ir_var_array(k, adt, 8);
+    NgIrRef iv = ng_ir_varref(k, i), lv = ng_ir_varref(k, l), cv = ng_ir_varref(k, c), ev = ng_ir_varref(k, e);
+    NgIrRef jv = ng_ir_varref(k, j), one = i64(k, 1), eight = i64(k, 8);
+    NgIrRef stmts[12];
+    int ns = 0;
+    stmts[ns++] = ng_ir_let(k, l, iop(k, NG_OP_MUL, iop(k, NG_OP_FLOORDIV, m, i64(k, 16)), eight));
+    stmts[ns++] = ng_ir_let(k, c, iop(k, NG_OP_ADD, b, lv)); /* the second leaf's start */
+    stmts[ns++] = ng_ir_let(k, ra, ng_ir_const_f(k, adt, 0.0));
+    stmts[ns++] = ng_ir_let(k, rb, ng_ir_const_f(k, adt, 0.0));
+    /* lanes j of both leaves: ra[j] = x[b + j], then += x[b + 8 + j], ... (i: the first
+     * leaf's position; i + l the second's), each lane its own sum: a vector of lanes */
+    NgIrRef at_a = iop(k, NG_OP_ADD, iv, jv), at_b = iop(k, NG_OP_ADD, iop(k, NG_OP_ADD, iv, lv), jv);
+    NgIrRef lanes[2] = {
+        ng_ir_assign_element(k, ra, jv, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_element(k, ra, jv), pw_x(k, w, at_a))),
+        ng_ir_assign_element(k, rb, jv, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_element(k, rb, jv), pw_x(k, w, at_b)))};
+    NgIrRef inner = ng_ir_for(k, j, i64(k, 0), eight, one, ng_ir_block(k, 2, lanes), NG_IR_SIMD);
+    stmts[ns++] = ng_ir_for(k, i, b, cv, eight, inner, 0);
+    /* the second leaf's last whole eight, where it has one more */
+    NgIrRef rm = iop(k, NG_OP_SUB, m, lv), end = iop(k, NG_OP_ADD, b, m);
+    NgIrRef at_c = iop(k, NG_OP_ADD, iop(k, NG_OP_ADD, cv, lv), jv);
+    NgIrRef more = ng_ir_for(k, j, i64(k, 0), eight, one,
+                             ng_ir_assign_element(k, rb, jv, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_element(k, rb, jv),
+                                                                          pw_x(k, w, at_c))), NG_IR_SIMD);
+    stmts[ns++] = ng_ir_if(k, ng_ir_binary(k, NG_OP_GE, NG_BOOL, rm, iop(k, NG_OP_ADD, lv, eight)), more, NG_IR_NONE);
+    stmts[ns++] = ng_ir_let(k, e, iop(k, NG_OP_SUB, end, iop(k, NG_OP_MOD, rm, eight)));
+    NgIrRef rr[16];
+    for (int t = 0; t < 16; t++)
+        rr[t] = ng_ir_element(k, t < 8 ? ra : rb, i64(k, t % 8));
+#define PW_ADD(x, y) ng_ir_binary(k, NG_OP_ADD, adt, x, y)
+#define PW_EIGHT(o) PW_ADD(PW_ADD(PW_ADD(rr[o], rr[o + 1]), PW_ADD(rr[o + 2], rr[o + 3])), \
+                           PW_ADD(PW_ADD(rr[o + 4], rr[o + 5]), PW_ADD(rr[o + 6], rr[o + 7])))
+    stmts[ns++] = ng_ir_let(k, q, PW_EIGHT(8));
+    stmts[ns++] = ng_ir_for(k, i, ev, end, one, ng_ir_assign(k, q, PW_ADD(ng_ir_varref(k, q), pw_x(k, w, iv))), 0);
+    stmts[ns++] = ng_ir_assign(k, v, PW_ADD(PW_EIGHT(0), ng_ir_varref(k, q)));
+#undef PW_EIGHT
+#undef PW_ADD
+    return ng_ir_block(k, ns, stmts);
+}
+
+/* Whether a node of m elements is two leaves (pw_pair). */
+static NgIrRef pw_is_pair(NgIrKernel *k, NgIrRef m)
+{
+    NgIrRef l = iop(k, NG_OP_MUL, iop(k, NG_OP_FLOORDIV, m, i64(k, 16)), i64(k, 8));
+    return ng_ir_binary(k, NG_OP_LE, NG_BOOL, iop(k, NG_OP_SUB, m, l), i64(k, PW_BLOCK));
+}
+
+/* The pairwise sum of elements [b0, b0 + m0) into variable res. */
+static NgIrRef pw_row(NgIrKernel *k, const PwRow *w, NgIrRef b0, NgIrRef m0, int res)
+{
+    NgDType adt = w->adt;
+    int ss = ng_ir_var_array(k, NG_INT64, PW_STACK), sl = ng_ir_var_array(k, NG_INT64, PW_STACK);
+    int ph = ng_ir_var_array(k, NG_INT64, PW_STACK), sv = ng_ir_var_array(k, adt, PW_STACK);
+    int sp = ng_ir_var(k, NG_INT64), t = ng_ir_var(k, NG_INT64), m = ng_ir_var(k, NG_INT64);
+    int p = ng_ir_var(k, NG_INT64), l = ng_ir_var(k, NG_INT64), v = ng_ir_var(k, adt);
+    NgIrRef spv = ng_ir_varref(k, sp), tv = ng_ir_varref(k, t), mv = ng_ir_varref(k, m), pv = ng_ir_varref(k, p);
+    NgIrRef lv = ng_ir_varref(k, l), vv = ng_ir_varref(k, v);
+    NgIrRef q = iop(k, NG_OP_SUB, spv, i64(k, 1)); /* the parent, once popped */
+    NgIrRef leaf = ng_ir_binary(k, NG_OP_LE, NG_BOOL, mv, i64(k, PW_BLOCK));
+    /* a node done (a leaf, or phase 4: both halves added): pop it into its parent */
+    NgIrRef to_left[2] = {ng_ir_assign_element(k, sv, q, vv), ng_ir_assign_element(k, ph, q, i64(k, 2))};
+    NgIrRef to_right[2] = {
+        ng_ir_assign_element(k, sv, q, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_element(k, sv, q), vv)),
+        ng_ir_assign_element(k, ph, q, i64(k, 4))};
+    NgIrRef up = ng_ir_if(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, ng_ir_element(k, ph, q), i64(k, 1)),
+                          ng_ir_block(k, 2, to_left), ng_ir_block(k, 2, to_right));
+    NgIrRef pair = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, pv, i64(k, 0)),
+                                pw_is_pair(k, mv));
+    NgIrRef pop[3] = {
+        ng_ir_if(k, leaf, pw_leaf(k, w, ng_ir_element(k, ss, tv), mv, v),
+                 ng_ir_if(k, pair, pw_pair(k, w, ng_ir_element(k, ss, tv), mv, v),
+                          ng_ir_assign(k, v, ng_ir_element(k, sv, tv)))),
+        ng_ir_assign(k, sp, tv),
+        ng_ir_if(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, spv, i64(k, 0)), ng_ir_assign(k, res, vv), up)};
+    /* phase 0: push the first half (phase 1 while it runs); phase 2: the second (phase 3) */
+    NgIrRef first = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, pv, i64(k, 0));
+    NgIrRef push[6] = {
+        ng_ir_let(k, l, iop(k, NG_OP_MUL, iop(k, NG_OP_FLOORDIV, mv, i64(k, 16)), i64(k, 8))),
+        ng_ir_assign_element(k, ss, spv, ng_ir_select(k, first, ng_ir_element(k, ss, tv),
+                                                      iop(k, NG_OP_ADD, ng_ir_element(k, ss, tv), lv))),
+        ng_ir_assign_element(k, sl, spv, ng_ir_select(k, first, lv, iop(k, NG_OP_SUB, mv, lv))),
+        ng_ir_assign_element(k, ph, tv, iop(k, NG_OP_ADD, pv, i64(k, 1))),
+        ng_ir_assign_element(k, ph, spv, i64(k, 0)),
+        ng_ir_assign(k, sp, iop(k, NG_OP_ADD, spv, i64(k, 1)))};
+    NgIrRef done = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, leaf, pair),
+                                ng_ir_binary(k, NG_OP_EQ, NG_BOOL, pv, i64(k, 4)));
+    NgIrRef body[4] = {ng_ir_let(k, t, iop(k, NG_OP_SUB, spv, i64(k, 1))), ng_ir_let(k, m, ng_ir_element(k, sl, tv)),
+                       ng_ir_let(k, p, ng_ir_element(k, ph, tv)),
+                       ng_ir_if(k, done, ng_ir_block(k, 3, pop), ng_ir_block(k, 6, push))};
+    NgIrRef tree[9] = {ng_ir_let(k, ss, i64(k, 0)), ng_ir_let(k, sl, i64(k, 0)), ng_ir_let(k, ph, i64(k, 0)),
+                       ng_ir_let(k, sv, ng_ir_const_f(k, adt, 0.0)), ng_ir_let(k, v, ng_ir_const_f(k, adt, 0.0)),
+                       ng_ir_assign_element(k, ss, i64(k, 0), b0), ng_ir_assign_element(k, sl, i64(k, 0), m0),
+                       ng_ir_let(k, sp, i64(k, 1)),
+                       ng_ir_while(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, spv, i64(k, 0)), ng_ir_block(k, 4, body))};
+    /* a row of one leaf or two skips the stack */
+    return ng_ir_if(k, ng_ir_binary(k, NG_OP_LE, NG_BOOL, m0, i64(k, PW_BLOCK)), pw_leaf(k, w, b0, m0, res),
+                    ng_ir_if(k, pw_is_pair(k, m0), pw_pair(k, w, b0, m0, res), ng_ir_block(k, 9, tree)));
+}
+
+/* key->pairwise: out[kept] = finish(0 + pairwise sum of the row), in
+ * parallel over rows (PW_ROWS); or, for the whole array (PW_SPLIT), the
+ * tree's top levels down to part's 2^D nodes (all longer than a leaf, so
+ * those levels are a complete binary tree): each node summed in parallel
+ * into part[i] (node i found from the root by the bits of i, high to
+ * low), then combined in pairs level by level as the tree combines them. */
+static NgStatus build_pairwise(const RedKey *key, NgIrKernel *k)
+{
+    int K = key->nkept;
+    NgDType adt = (NgDType)key->acc;
+    int out = ng_ir_param_array(k, (NgDType)key->out, K, true, true);
+    int in = ng_ir_param_array(k, (NgDType)key->in, K + 1, true, false);
+    int mean = key->has_mean ? ng_ir_param_array(k, (NgDType)key->mdt, K, true, false) : -1;
+    int count = ng_ir_param_scalar(k, NG_INT64);
+    bool split = key->pairwise == PW_SPLIT;
+    int part = split ? ng_ir_param_array(k, adt, 1, true, true) : -1;
+    NgIrRef idx[NG_MAXDIMS + 1], at[NG_MAXDIMS];
+    int vk[NG_MAXDIMS];
+    for (int d = 0; d < K; d++) {
+        vk[d] = ng_ir_var(k, NG_INT64);
+        idx[d] = at[d] = ng_ir_varref(k, vk[d]);
+    }
+    PwRow w = {.in = in, .K = K, .idx = idx, .adt = adt, .key = key,
+               .mu = mean >= 0 ? ng_ir_load(k, mean, K, at) : NG_IR_NONE};
+    int res = ng_ir_var(k, adt);
+    NgIrRef n = ng_ir_shape(k, in, K), zero = ng_ir_const_f(k, adt, 0.0);
+    if (!split) {
+        NgIrRef total = ng_ir_binary(k, NG_OP_ADD, adt, zero, ng_ir_varref(k, res)); /* NumPy's identity first */
+        NgIrRef steps[3] = {ng_ir_let(k, res, zero), pw_row(k, &w, i64(k, 0), n, res),
+                            ng_ir_store(k, out, K, idx, finish(k, key, total, count))};
+        NgIrRef body = ng_ir_block(k, 3, steps);
+        for (int d = K - 1; d >= 0; d--)
+            body = loop(k, vk[d], ng_ir_shape(k, out, d), body, d == 0 ? NG_IR_PARALLEL : 0);
+        k->body = body;
+        return k->status;
+    }
+    int i = ng_ir_var(k, NG_INT64), s = ng_ir_var(k, NG_INT64), m = ng_ir_var(k, NG_INT64);
+    int h = ng_ir_var(k, NG_INT64), l = ng_ir_var(k, NG_INT64), st = ng_ir_var(k, NG_INT64), j = ng_ir_var(k, NG_INT64);
+    NgIrRef iv = ng_ir_varref(k, i), sv = ng_ir_varref(k, s), mv = ng_ir_varref(k, m), hv = ng_ir_varref(k, h);
+    NgIrRef lv = ng_ir_varref(k, l), stv = ng_ir_varref(k, st), jv = ng_ir_varref(k, j);
+    NgIrRef P = ng_ir_shape(k, part, 0);
+    NgIrRef right = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, iop(k, NG_OP_MOD, iop(k, NG_OP_FLOORDIV, iv, hv), i64(k, 2)), i64(k, 1));
+    NgIrRef go_right[2] = {ng_ir_assign(k, s, iop(k, NG_OP_ADD, sv, lv)), ng_ir_assign(k, m, iop(k, NG_OP_SUB, mv, lv))};
+    NgIrRef descend[3] = {ng_ir_assign(k, h, iop(k, NG_OP_FLOORDIV, hv, i64(k, 2))),
+                          ng_ir_let(k, l, iop(k, NG_OP_MUL, iop(k, NG_OP_FLOORDIV, mv, i64(k, 16)), i64(k, 8))),
+                          ng_ir_if(k, right, ng_ir_block(k, 2, go_right), ng_ir_assign(k, m, lv))};
+    NgIrRef node[6] = {ng_ir_let(k, s, i64(k, 0)), ng_ir_let(k, m, n), ng_ir_let(k, h, P),
+                       ng_ir_while(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, hv, i64(k, 1)), ng_ir_block(k, 3, descend)),
+                       ng_ir_let(k, res, zero), NG_IR_NONE};
+    NgIrRef pi = iv;
+    node[5] = ng_ir_block(k, 2, (NgIrRef[]){pw_row(k, &w, sv, mv, res), ng_ir_store(k, part, 1, &pi, ng_ir_varref(k, res))});
+    NgIrRef nodes = ng_ir_for(k, i, i64(k, 0), P, i64(k, 1), ng_ir_block(k, 6, node), NG_IR_PARALLEL);
+    NgIrRef jr = iop(k, NG_OP_ADD, jv, stv);
+    NgIrRef pair = ng_ir_store(k, part, 1, &jv, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_load(k, part, 1, &jv),
+                                                            ng_ir_load(k, part, 1, &jr)));
+    NgIrRef level[2] = {ng_ir_for(k, j, i64(k, 0), P, iop(k, NG_OP_MUL, stv, i64(k, 2)), pair, 0),
+                        ng_ir_assign(k, st, iop(k, NG_OP_MUL, stv, i64(k, 2)))};
+    NgIrRef z = i64(k, 0);
+    NgIrRef total = ng_ir_binary(k, NG_OP_ADD, adt, zero, ng_ir_load(k, part, 1, &z));
+    NgIrRef steps[4] = {nodes, ng_ir_let(k, st, i64(k, 1)),
+                        ng_ir_while(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, stv, P), ng_ir_block(k, 2, level)),
+                        ng_ir_store(k, out, 0, idx, finish(k, key, total, count))};
+    k->body = ng_ir_block(k, 4, steps);
+    return k->status;
+}
+
 /* Block-level plan (GPUs), one reduced axis. nkept == 0: the launch's
  * threads share the n elements (thread t takes t, t + T, t + 2T, ...: adjacent
  * threads read adjacent memory), each block combines its threads' values in
@@ -247,6 +491,8 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
     const RedKey *key = ctx;
     if (key->plan == PLAN_BLOCKS)
         return build_blocks(key, k);
+    if (key->pairwise)
+        return build_pairwise(key, k);
     int K = key->nkept, R = key->nred;
     NgDType adt = (NgDType)key->acc;
     bool arg = key->op == NG_RED_ARGMIN || key->op == NG_RED_ARGMAX;
@@ -615,29 +861,72 @@ static int half_steps(const NgArray *a, const bool *reduced, int *order, int *nr
     return 0;
 }
 
-/* Runs one reduction kernel over `a` with `reduced` axes into `out` (fresh, C order). */
-static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgArray *out, const NgArray *mean,
-                    int64_t count)
+/* Rows that the pairwise kernel may take as NumPy's inner loop does: the
+ * unit-stride reduced axis is the innermost in memory (every kept axis's
+ * stride at least a row's extent). */
+static bool pairwise_rows(const int64_t *shape, const int64_t *strides, int K)
+{
+    for (int d = 0; d < K; d++)
+        if (abs64(strides[d]) < shape[K])
+            return false;
+    return true;
+}
+
+/* float32/float64 sum/mean along one unit-stride axis on a cpu (key.pairwise):
+ * NumPy's pairwise sum in the element dtype (float32 too, as NumPy's), its
+ * mean that sum divided by the count in the same dtype. */
+static NgStatus run_pairwise(const NgArray *a, int K, const int64_t *shape, const int64_t *strides, RedKey key,
+                             const NgArray *out, const int64_t *oshape, const int64_t *ostrides, const NgArray *mean,
+                             int64_t count)
+{
+    int64_t n = shape[K], parts = 1;
+    while (K == 0 && parts < PW_SPLIT_MAX && n / (parts * 2) >= PW_SPLIT_MIN)
+        parts *= 2;
+    key.tag = 'R';
+    key.plan = PLAN_EACH;
+    key.acc = key.in;
+    key.nkept = (uint8_t)K;
+    key.nred = 1;
+    key.in_contig = 1;
+    key.has_mean = mean != NULL;
+    key.pairwise = parts > 1 ? PW_SPLIT : PW_ROWS;
+    const NgKernel *kern;
+    NgStatus st = ng_kernel_get(ng_array_device(a), &key, sizeof key, build_red, &key, &kern);
+    if (st != NG_OK)
+        return st;
+    NgArray part = {0};
+    if (parts > 1 && (st = ng_array_empty(ng_array_device(a), (NgDType)key.acc, 1, &parts, &part)) != NG_OK)
+        return st;
+    NgKArg args[4 * (2 + 2 * NG_MAXDIMS)];
+    int na = 0;
+    int64_t one = 1;
+    ng_kargs_array(args, &na, out, K, oshape, ostrides);
+    ng_kargs_array(args, &na, a, K + 1, shape, strides);
+    if (mean)
+        ng_kargs_array(args, &na, mean, K, oshape, ostrides);
+    args[na++].i = count;
+    if (parts > 1)
+        ng_kargs_array(args, &na, &part, 1, &parts, &one);
+    st = ng_kernel_launch(kern, args, na, K ? oshape[0] : parts, a->size);
+    if (parts > 1)
+        ng_array_release(&part);
+    return st;
+}
+
+/* a viewed with its kept axes first, then its reduced axes (nred of them,
+ * in `order`), each group collapsed where contiguous, extent-1 axes dropped:
+ * shape/strides (in elements), *K kept and *R reduced. Returns how many of
+ * the collapsed reduced axes hold an axis of `block` (the float16 run). */
+static int collapse(const NgArray *a, const bool *reduced, const int *order, int nred, const bool *block,
+                    int64_t *shape, int64_t *strides, int *K, int *R)
 {
     int item = ng_dtype_info(a->dtype)->itemsize;
-    int64_t shape[NG_MAXDIMS], strides[NG_MAXDIMS], oshape[NG_MAXDIMS], ostrides[NG_MAXDIMS];
-    int K = 0, R = 0;
-    /* the reduced axes in order: as given, or (float16 sums) memory order */
-    int order[NG_MAXDIMS], nred = 0, mode = 0;
-    bool block[NG_MAXDIMS] = {false};
-    if (key.out == NG_FLOAT16 && key.acc == NG_FLOAT32 && (key.op == NG_RED_SUM || key.op == NG_RED_PROD || key.half))
-        mode = half_steps(a, reduced, order, &nred, block);
-    if (mode == 0) {
-        nred = 0;
-        for (int d = 0; d < a->ndim; d++)
-            if (reduced[d])
-                order[nred++] = d;
-    }
     /* kept axes (collapsed), then reduced axes (collapsed); extent-1 axes
      * dropped; the collapsed reduced axes of the float32 run counted */
     int inrun = 0;
+    *K = *R = 0;
     for (int pass = 0; pass < 2; pass++) {
-        int first = pass == 0 ? 0 : K;
+        int first = pass == 0 ? 0 : *K;
         int n = 0;
         for (int i = 0; i < (pass == 0 ? a->ndim : nred); i++) {
             int d = pass == 0 ? i : order[i];
@@ -656,10 +945,47 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
             inrun += block[d];
         }
         if (pass == 0)
-            K = n;
+            *K = n;
         else
-            R = n;
+            *R = n;
     }
+    return inrun;
+}
+
+/* Whether a cpu reduction of float32/float64 `a` over `reduced` runs the
+ * pairwise kernel (see run): one unit-stride reduced run, innermost. */
+static bool pairwise_view(const NgArray *a, const bool *reduced)
+{
+    int64_t shape[NG_MAXDIMS], strides[NG_MAXDIMS];
+    int order[NG_MAXDIMS], nred = 0, K, R;
+    bool block[NG_MAXDIMS] = {false};
+    if (ng_array_device(a)->be->target->par != NG_PAR_OPENMP || (a->dtype != NG_FLOAT32 && a->dtype != NG_FLOAT64))
+        return false;
+    for (int d = 0; d < a->ndim; d++)
+        if (reduced[d])
+            order[nred++] = d;
+    collapse(a, reduced, order, nred, block, shape, strides, &K, &R);
+    return R == 1 && strides[K] == 1 && shape[K] > 1 && pairwise_rows(shape, strides, K);
+}
+
+/* Runs one reduction kernel over `a` with `reduced` axes into `out` (fresh, C order). */
+static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgArray *out, const NgArray *mean,
+                    int64_t count)
+{
+    int64_t shape[NG_MAXDIMS], strides[NG_MAXDIMS], oshape[NG_MAXDIMS], ostrides[NG_MAXDIMS];
+    int K = 0, R = 0;
+    /* the reduced axes in order: as given, or (float16 sums) memory order */
+    int order[NG_MAXDIMS], nred = 0, mode = 0;
+    bool block[NG_MAXDIMS] = {false};
+    if (key.out == NG_FLOAT16 && key.acc == NG_FLOAT32 && (key.op == NG_RED_SUM || key.op == NG_RED_PROD || key.half))
+        mode = half_steps(a, reduced, order, &nred, block);
+    if (mode == 0) {
+        nred = 0;
+        for (int d = 0; d < a->ndim; d++)
+            if (reduced[d])
+                order[nred++] = d;
+    }
+    int inrun = collapse(a, reduced, order, nred, block, shape, strides, &K, &R);
     int64_t ostride = 1;
     for (int d = K - 1; d >= 0; d--) {
         oshape[d] = shape[d];
@@ -678,6 +1004,13 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
         key.runs = (uint8_t)inrun;
     NgDevice *dev = ng_array_device(a);
     bool gpu = dev->be->target->par != NG_PAR_OPENMP;
+    /* var/std (float32 ones in float32, see ng_op_reduce): the sum of squared deviations too, as NumPy's _var */
+    bool pw_var = (key.op == NG_RED_VAR || key.op == NG_RED_STD) && mean && key.out == key.in &&
+                  key.mdt == key.in && key.ddt == key.in && key.acc == key.in;
+    if (!gpu && (((key.op == NG_RED_SUM || key.op == NG_RED_MEAN) && !mean) || pw_var) && key.in == key.out &&
+        (key.in == NG_FLOAT32 || key.in == NG_FLOAT64) && R == 1 && strides[K] == 1 && shape[K] > 1 &&
+        pairwise_rows(shape, strides, K))
+        return run_pairwise(a, K, shape, strides, key, out, oshape, ostrides, mean, count);
     if (gpu && !arg && dev->be->launch_blocks && key.acc != NG_FLOAT16 && !key.runs) {
         if (K == 0)
             return run_blocks(a, R, shape[0], strides[0], key, out, mean, count);
@@ -800,6 +1133,12 @@ NgStatus ng_op_reduce(NgReduceOp op, const NgArray *a, int naxes, const int *axe
          * otherwise; float16: rounded to half) */
         NgDType macc = accumulator(NG_RED_MEAN, result_dtype(NG_RED_MEAN, a->dtype, dtype));
         bool half = a->dtype == NG_FLOAT16 && outdt == NG_FLOAT16;
+        /* float32 var/std that run the pairwise kernel (cpu): in float32 throughout, as NumPy's
+         * _var (a float32 mean, deviations, squares and their sum) */
+        bool single = a->dtype == NG_FLOAT32 && outdt == NG_FLOAT32 && pairwise_view(a, reduced);
+        if (single)
+            macc = acc = NG_FLOAT32;
+        key.acc = (int8_t)acc;
         NgDType mdt = half ? NG_FLOAT16 : macc;
         NgArray mean;
         int64_t mshape[NG_MAXDIMS];
