@@ -142,6 +142,20 @@ def _down(x):
 down = _down   # for the modules that hand NumPy arguments of their own (numgpu._ufunc)
 
 
+def host_views(x):
+    """x with its numgpu arrays (inside lists, tuples and dicts too) as NumPy arrays, as _down
+    but no copy where there need be none: views of a cpu array's memory (writes reach it), copies
+    downloaded from a GPU."""
+    t = type(x)
+    if t is ndarray or isinstance(x, ndarray):
+        return _np.asarray(x)
+    if t is list or t is tuple:
+        return t(host_views(v) for v in x) if any(isinstance(v, (ndarray, list, tuple)) for v in x) else x
+    if t is dict:
+        return {k: host_views(v) for k, v in x.items()}
+    return x
+
+
 def host_result(x):
     """NumPy's plain array x in NumPy's byte order as a numgpu array over its memory, no copy, on a
     host device (cpu: a result NumPy made, its views staying views); None elsewhere (a GPU, a
@@ -245,24 +259,32 @@ def _signature(func):
     return sig
 
 
-def inplace_call(name, func, args, kwargs):
-    """NumPy's `name` (in INPLACE) called so that it changes a numgpu array given as its first
-    parameter (by position or by name): run on a host copy, copied back, and NumPy's result
-    returned (the array itself where NumPy returns the copy). None where the call changes none."""
+def inplace_target(name, func, args, kwargs):
+    """The call's arguments bound to NumPy's `name` (in INPLACE) where it changes a numgpu array
+    given as its first parameter (by position or by name: bound.args[0]); None where it changes
+    none (or the arguments do not bind: NumPy's own call raises its error)."""
     sig = _signature(func) if name in INPLACE else None
     if not sig:
         return None
     try:
         bound = sig.bind(*args, **kwargs)
     except TypeError:
-        return None          # (NumPy's own call raises its error)
-    first = next(iter(sig.parameters))
-    target = bound.arguments.get(first)
+        return None
+    target = bound.arguments.get(next(iter(sig.parameters)))
     cond = INPLACE[name]
     if not isinstance(target, ndarray) or (cond and bound.arguments.get(cond[0], not cond[1]) != cond[1]):
         return None
-    # (bound.args[0] is the target, given by position or by name)
-    return (call_numpy_inplace(name, func, target, *bound.args[1:], **bound.kwargs),)
+    return bound
+
+
+def inplace_call(name, func, args, kwargs):
+    """NumPy's `name` (in INPLACE) called so that it changes a numgpu array given as its first
+    parameter (by position or by name): run on a host copy, copied back, and NumPy's result
+    returned (the array itself where NumPy returns the copy). None where the call changes none."""
+    bound = inplace_target(name, func, args, kwargs)
+    if bound is None:
+        return None
+    return (call_numpy_inplace(name, func, bound.args[0], *bound.args[1:], **bound.kwargs),)
 
 
 def _host_call(name, func, args, kwargs):

@@ -90,24 +90,11 @@ def _library_caller():
     return not _run.is_user_code(g)
 
 
-def _to_host(x):
-    """x with its numgpu arrays (inside lists, tuples and dicts too) as NumPy arrays: views of a cpu
-    array's memory (writes reach it), copies downloaded from a GPU."""
-    t = type(x)
-    if t is ndarray or isinstance(x, ndarray):
-        return _np.asarray(x)
-    if t is list or t is tuple:
-        return t(_to_host(v) for v in x) if any(isinstance(v, (ndarray, list, tuple)) for v in x) else x
-    if t is dict:
-        return {k: _to_host(v) for k, v in x.items()}
-    return x
-
-
 def _numpy_call(func, args, kwargs, inplace=None):
-    """NumPy's func on host arrays (_to_host) for a library: NumPy's result as it is. A numgpu array
-    NumPy writes (out=, or `inplace`, ufunc.at's operand) gets what was written where it was a
-    copy (a GPU's), and stands where NumPy returns its host array."""
-    hargs, hkwargs = _to_host(args), _to_host(kwargs)
+    """NumPy's func on host arrays (_fallback.host_views) for a library: NumPy's result as it is. A
+    numgpu array NumPy writes (out=, or `inplace`, ufunc.at's operand) gets what was written where
+    it was a copy (a GPU's), and stands where NumPy returns its host array."""
+    hargs, hkwargs = _fallback.host_views(args), _fallback.host_views(kwargs)
     res = func(*hargs, **hkwargs)
     out = kwargs.get("out")
     written = [(d, h) for d, h in zip(out if isinstance(out, tuple) else (out,),
@@ -132,18 +119,10 @@ def _library_function(func, args, kwargs):
     NumPy's writes where it was a copy."""
     name = "%s.%s" % (getattr(func, "__module__", None) or "numpy", func.__name__)
     args, kwargs = _fallback._out_by_name(func, args, kwargs)
-    inplace = None
-    sig = _fallback._signature(func) if name in _fallback.INPLACE else None
-    if sig is not None:
-        try:
-            bound = sig.bind(*args, **kwargs)
-        except TypeError:
-            bound = None                   # (NumPy's own call raises its error)
-        cond = _fallback.INPLACE[name]
-        if bound is not None and bound.args and isinstance(bound.args[0], ndarray) and \
-                (not cond or bound.arguments.get(cond[0], not cond[1]) == cond[1]):
-            args, kwargs, inplace = bound.args, bound.kwargs, 0
-    return _numpy_call(func, args, kwargs, inplace)
+    bound = _fallback.inplace_target(name, func, args, kwargs)
+    if bound is None:
+        return _numpy_call(func, args, kwargs)
+    return _numpy_call(func, bound.args, bound.kwargs, 0)
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):

@@ -14,8 +14,6 @@ operations; a function does the test itself at its top:
 """
 import os as _os
 
-import numpy as _np
-
 from . import _core, _fallback
 
 # Elements (all of a call's arrays together) up to which NumPy's function runs on cpu: where the
@@ -41,13 +39,4 @@ def call(npf, *args, **kwargs):
     """NumPy's npf on views of the numgpu arrays among args and kwargs (and in lists of them);
     array results as numgpu arrays over NumPy's memory, NumPy's scalars as 0-d arrays standing
     for them."""
-    return _fallback._up(npf(*[_view(a) for a in args], **{k: _view(v) for k, v in kwargs.items()}))
-
-
-def _view(a):
-    t = type(a)
-    if t is _core.ndarray:
-        return _np.asarray(a)
-    if (t is list or t is tuple) and any(type(v) is _core.ndarray for v in a):
-        return t(_view(v) for v in a)
-    return a
+    return _fallback._up(npf(*_fallback.host_views(args), **_fallback.host_views(kwargs)))

@@ -600,17 +600,14 @@ int ngpy_to_array(PyObject *o, NgDType dtype, NgArray *out)
     }
     /* numpy.asarray handles lists, scalars and anything array-like; the
      * dtype conversion happens on the host so values are NumPy's. */
-    static PyObject *asarray; /* numpy.asarray (looked up once: a list's conversion is a common call) */
-    if (!asarray && !(asarray = PyObject_GetAttrString(ngpy.numpy, "asarray")))
-        return -1;
     PyObject *np, *argv[2] = {o, NULL};
     if (dtype != NG_NODTYPE) {
         if (!(argv[1] = ngpy_dtype_object(dtype)))
             return -1;
-        np = PyObject_Vectorcall(asarray, argv, 2, NULL);
+        np = PyObject_Vectorcall(ngpy.np_asarray, argv, 2, NULL);
         Py_DECREF(argv[1]);
     } else {
-        np = PyObject_Vectorcall(asarray, argv, 1, NULL);
+        np = PyObject_Vectorcall(ngpy.np_asarray, argv, 1, NULL);
     }
     if (!np)
         return -1;

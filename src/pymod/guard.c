@@ -120,10 +120,7 @@ static PyObject *failed(Guard *self, PyObject *const *args, size_t nargsf, PyObj
 static PyObject *zero_d(PyObject *r)
 {
     NgPyArray *o = (NgPyArray *)r;
-    if (o->base && Py_REFCNT(o->base) == 1) { /* (x._own(): the temporary's memory taken over) */
-        o->arr.buf->owner = o;
-        Py_CLEAR(o->base);
-    }
+    ngpy_own(o); /* (x._own(): the temporary's memory taken over) */
     if (o->arr.buf->refcount != 1)
         return r;
     o->scalar = true;

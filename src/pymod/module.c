@@ -924,12 +924,13 @@ PyMODINIT_FUNC PyInit__core(void)
     if (!ngpy.numpy)
         goto fail;
     ngpy.np_ndarray = PyObject_GetAttrString(ngpy.numpy, "ndarray");
+    ngpy.np_asarray = PyObject_GetAttrString(ngpy.numpy, "asarray");
     ngpy.np_dtype = PyObject_GetAttrString(ngpy.numpy, "dtype");
     ngpy.np_generic = PyObject_GetAttrString(ngpy.numpy, "generic");
     ngpy.np_integer = PyObject_GetAttrString(ngpy.numpy, "integer");
     ngpy.np_floating = PyObject_GetAttrString(ngpy.numpy, "floating");
     ngpy.np_bool = PyObject_GetAttrString(ngpy.numpy, "bool_");
-    if (!ngpy.np_ndarray || !ngpy.np_dtype || !ngpy.np_generic || !ngpy.np_integer || !ngpy.np_floating ||
+    if (!ngpy.np_ndarray || !ngpy.np_asarray || !ngpy.np_dtype || !ngpy.np_generic || !ngpy.np_integer || !ngpy.np_floating ||
         !ngpy.np_bool)
         goto fail;
     PyObject *exc_mod = PyImport_ImportModule("numpy.exceptions");

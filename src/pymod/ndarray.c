@@ -41,7 +41,7 @@ static PyObject *empty_of(PyObject *o)
     if (ngpy_check(o)) {
         dt = ngpy_dtype_object(ARR(o)->dtype);
     } else if (PyList_Check(o) || PyTuple_Check(o) || PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_ndarray)) {
-        PyObject *x = PyObject_CallMethod(ngpy.numpy, "asarray", "O", o);
+        PyObject *x = PyObject_CallOneArg(ngpy.np_asarray, o);
         dt = x ? PyObject_GetAttrString(x, "dtype") : NULL;
         Py_XDECREF(x);
     } else {
@@ -173,13 +173,7 @@ static bool defers_by_priority(PyObject *o)
 }
 
 /* NumPy's array of the numgpu array x: a view of a cpu array's memory, a copy from a GPU. */
-static PyObject *numpy_of(PyObject *x)
-{
-    static PyObject *asarray;
-    if (!asarray && !(asarray = PyObject_GetAttrString(ngpy.numpy, "asarray")))
-        return NULL;
-    return PyObject_CallOneArg(asarray, x);
-}
+static PyObject *numpy_of(PyObject *x) { return PyObject_CallOneArg(ngpy.np_asarray, x); }
 
 /* a op b where the other operand defers by NumPy's legacy rule (a higher __array_priority__ and no
  * __array_ufunc__: scipy.sparse's matrices), which may know only NumPy's arrays (scipy's test is
@@ -230,16 +224,11 @@ static PyObject *foreign_binop(PyObject *a, PyObject *b, NgOp op)
     PyObject *o = ngpy_check(a) ? b : a;
     if (PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_ndarray) || PyType_Check(o))
         Py_RETURN_NOTIMPLEMENTED;
+    if (defers_by_priority(o)) /* NumPy's legacy rule: a higher __array_priority__ (scipy.sparse's) */
+        return deferred_binop(a, b, op);
     PyObject *au = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__array_ufunc__");
-    if (!au) { /* NumPy's legacy rule: a higher __array_priority__ (scipy.sparse's) defers */
+    if (!au)
         PyErr_Clear();
-        PyObject *pr = PyObject_GetAttrString(o, "__array_priority__");
-        double priority = pr ? PyFloat_AsDouble(pr) : 0.0;
-        Py_XDECREF(pr);
-        PyErr_Clear();
-        if (priority > 0.0)
-            return deferred_binop(a, b, op);
-    }
     Py_XDECREF(au);
     if (au == Py_None)
         Py_RETURN_NOTIMPLEMENTED;
@@ -456,9 +445,7 @@ static int nb_bool(PyObject *self)
  * it to numgpu's ufunc (__array_ufunc__), which runs NumPy's through the fallback. */
 static PyObject *compare_on_numpy(PyObject *a, PyObject *b, int op)
 {
-    PyObject *asarray = PyObject_GetAttrString(ngpy.numpy, "asarray");
-    PyObject *nb = asarray ? PyObject_CallOneArg(asarray, b) : NULL;
-    Py_XDECREF(asarray);
+    PyObject *nb = PyObject_CallOneArg(ngpy.np_asarray, b);
     if (!nb)
         return NULL;
     PyObject *r = PyObject_RichCompare(nb, a, op); /* (== and != read the same both ways) */
@@ -1070,11 +1057,11 @@ static PyObject *m_array(PyObject *self, PyObject *args, PyObject *kw)
     }
     if (!host && ngpy_implicit(false, self) < 0)
         return NULL;
-    if (ng_device_host_visible(ng_array_device(ARR(self))) && copy != Py_True) {
+    if (host && copy != Py_True) {
         PyObject *mv = PyMemoryView_FromObject(self);
         if (!mv)
             return NULL;
-        res = PyObject_CallMethod(ngpy.numpy, "asarray", "(O)", mv);
+        res = PyObject_CallOneArg(ngpy.np_asarray, mv);
         Py_DECREF(mv);
     } else {
         res = ngpy_to_numpy(ARR(self));
@@ -1588,13 +1575,17 @@ static PyObject *m_swapaxes(PyObject *self, PyObject *args)
 
 /* x._own(): x, a view of a temporary nothing else holds (the C-ordered array an F-ordered one is
  * made as the transpose of), owns its memory instead: x.base None, as NumPy's F-ordered arrays. */
-static PyObject *m_own(PyObject *self, PyObject *unused)
+void ngpy_own(NgPyArray *o)
 {
-    NgPyArray *o = (NgPyArray *)self;
     if (o->base && Py_REFCNT(o->base) == 1) {
         o->arr.buf->owner = o;
         Py_CLEAR(o->base);
     }
+}
+
+static PyObject *m_own(PyObject *self, PyObject *unused)
+{
+    ngpy_own((NgPyArray *)self);
     return Py_NewRef(self);
 }
 

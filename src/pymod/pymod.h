@@ -27,6 +27,7 @@ typedef struct NgPyState {
     PyTypeObject *ndarray_type;  /* numgpu.ndarray */
     PyObject *numpy;             /* the numpy module */
     PyObject *np_ndarray;        /* numpy.ndarray */
+    PyObject *np_asarray;        /* numpy.asarray (looked up once: conversions are common calls) */
     PyObject *np_dtype;          /* numpy.dtype */
     PyObject *np_generic;        /* numpy.generic (NumPy scalars) */
     PyObject *np_integer, *np_floating, *np_bool; /* numpy.integer, numpy.floating, numpy.bool */
@@ -80,6 +81,9 @@ int ngpy_wrap_host(PyObject *v, NgDevice *dev, bool writable, NgArray *arr);
 PyObject *ngpy_numpy_scalar(const NgArray *a);
 /* a's elements as nested Python lists (NumPy's tolist): read in place in host memory, else downloaded. */
 PyObject *ngpy_tolist(const NgArray *a);
+/* o takes over the memory of the temporary it views when nothing else holds that one (x._own()):
+ * a 0-d result of a view stands for a scalar of its own. */
+void ngpy_own(NgPyArray *o);
 /* True when the Python code calling into C (past the Python wrappers of _fallback.WRAPPERS) is
  * numgpu's own (its package's files): its internals keep 0-d device arrays whatever the scalars
  * policy (they reshape, .get() and pass them on). */
