@@ -12,6 +12,7 @@ import builtins as _builtins
 import math as _math
 import operator as _operator
 import os as _os
+import types as _types
 
 import numpy as _np
 
@@ -991,3 +992,9 @@ _guard_module(vars(linalg), "numpy.linalg")
 _guard_module(vars(fft), "numpy.fft")
 _guard_module(vars(random), "numpy.random")
 _guard_module(vars(lib.stride_tricks), "numpy.lib.stride_tricks")
+
+# help(x.argsort): NumPy's text for the methods numgpu added without one of their own.
+for _name, _v in list(vars(ndarray).items()):
+    if isinstance(_v, _types.FunctionType) and _v.__doc__ is None and hasattr(_np.ndarray, _name):
+        _v.__doc__ = getattr(_np.ndarray, _name).__doc__
+del _name, _v

@@ -397,7 +397,7 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
         _admit(name, why)
         return _host_call(name, npf, args, kwargs)
     g.__name__ = g.__qualname__ = name.rsplit(".", 1)[-1]
-    g.__doc__ = f.__doc__
+    g.__doc__ = f.__doc__ or getattr(npf, "__doc__", None)   # (help(): NumPy's text where f has none)
     g.__wrapped__ = f
     WRAPPERS.add(g.__code__)
 
