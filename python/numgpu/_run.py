@@ -617,7 +617,7 @@ def report_text(data=None):
     n_fb = sum(e["fallback_calls"] for e in entries)
     gpu = dev is not None and not dev.startswith(("cpu", "null"))   # (cpu: NumPy's draws are used where they are)
     lines.append("  calls            %d on the device, %d on NumPy (fallback)%s"
-                 % (n_dev, n_fb, ", %d random draws by NumPy on the host (%s)"
+                 % (n_dev, n_fb, ", %d calls of NumPy's random streams on the host (seeding, draws: %s)"
                     % (n_draw, "uploaded" if gpu else "used in place") if n_draw else ""))
     if not data["counting"]:
         lines.append("                   (device calls are counted with numgpu.config(report=True))")
