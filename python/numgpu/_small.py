@@ -39,4 +39,4 @@ def call(npf, *args, **kwargs):
     """NumPy's npf on views of the numgpu arrays among args and kwargs (and in lists of them);
     array results as numgpu arrays over NumPy's memory, NumPy's scalars as 0-d arrays standing
     for them."""
-    return _fallback._up(npf(*_fallback.host_views(args), **_fallback.host_views(kwargs)))
+    return _core.small_call(npf, args, kwargs, _fallback._up)     # (in C: host_views, the call, _up)

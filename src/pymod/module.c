@@ -643,7 +643,9 @@ static PyObject *f_subclass_view(PyObject *m, PyObject *args)
 /* host_view(obj): a numgpu array viewing the memory obj (a NumPy array) exports, no copy, on the
  * current device when it is in host memory (cpu), read-only where the memory is; None where it
  * cannot be (a GPU, a dtype numgpu lacks, byte-swapped data): the caller keeps NumPy's array. */
-static PyObject *f_host_view(PyObject *m, PyObject *obj)
+static PyObject *f_host_view(PyObject *m, PyObject *obj) { return ngpy_host_view(obj); }
+
+PyObject *ngpy_host_view(PyObject *obj)
 {
     NgDevice *dev = ngpy_device();
     if (!dev)

@@ -77,6 +77,10 @@ int ngpy_check_writeable(PyObject *o, const char *what);
  * made; 1 when it cannot be (a read-only buffer where `writable` asks for a writable one, a dtype
  * numgpu lacks, byte-swapped or misaligned data): nothing done, no error; -1 with a Python error. */
 int ngpy_wrap_host(PyObject *v, NgDevice *dev, bool writable, NgArray *arr);
+/* A numgpu array viewing the memory of obj (a NumPy array), no copy, on the current device when
+ * it is in host memory (cpu); None where it cannot be (a GPU, a dtype numgpu lacks, byte-swapped
+ * data): the caller keeps NumPy's array (_core.host_view). */
+PyObject *ngpy_host_view(PyObject *obj);
 /* NumPy's scalar of the 0-d array `a`: its bytes read in place in host memory, else downloaded. */
 PyObject *ngpy_numpy_scalar(const NgArray *a);
 /* a's elements as nested Python lists (NumPy's tolist): read in place in host memory, else downloaded. */

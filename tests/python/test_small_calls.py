@@ -150,3 +150,40 @@ def test_numgpu_small_zero_turns_it_off(monkeypatch):
     assert not _small.host(ng.zeros(3))
     x = ng.asarray(np.array([3.0, 1.0, 2.0, 1.0]))
     assert ng.unique(x).tolist() == [1.0, 2.0, 3.0]
+
+
+def test_small_call_passes_numpy_views_of_every_array():
+    # _core.small_call (_small.call in C): numgpu arrays at the top, inside lists and tuples
+    # (nested too) and in keywords reach NumPy's function as NumPy arrays; other objects as they
+    # are; a plain result a numgpu array (over NumPy's memory where the device is the host's),
+    # anything else as `up` makes it.
+    a, b = ng.asarray(np.array([1.0, 2.0])), ng.asarray(np.array([[3.0], [4.0]]))
+    seen = []
+
+    def probe(*args, **kwargs):
+        seen.append((args, kwargs))
+        return np.array([5, 6], dtype=np.int16)
+
+    marker = object()
+    r = _core.small_call(probe, (a, [a, (b, 7)], marker, "s"), {"w": b, "n": None}, _fallback_up())
+    (args, kwargs), = seen
+    assert type(args[0]) is np.ndarray and args[0].tolist() == [1.0, 2.0]
+    assert type(args[1]) is list and type(args[1][0]) is np.ndarray and type(args[1][1]) is tuple
+    assert type(args[1][1][0]) is np.ndarray and args[1][1][0].tolist() == [[3.0], [4.0]]
+    assert args[1][1][1] == 7 and args[2] is marker and args[3] == "s"
+    assert type(kwargs["w"]) is np.ndarray and kwargs["n"] is None
+    assert isinstance(r, ng.ndarray) and r.dtype == np.int16 and r.tolist() == [5, 6]
+    plain = [1.0, 2.0]
+    _core.small_call(lambda v: seen.append(v), (plain,), {}, _fallback_up())
+    assert seen[-1] is plain                       # nothing to convert: the same list
+    s = _core.small_call(np.sum, (a,), {}, _fallback_up())
+    assert isinstance(s, ng.ndarray) and s.ndim == 0 and s._scalar and float(s) == 3.0
+    big = _core.small_call(lambda v: np.array([1, 2], dtype=">i4"), (a,), {}, _fallback_up())
+    assert type(big) is np.ndarray and big.dtype == np.dtype(">i4")    # swapped bytes: NumPy's
+    with pytest.raises(ZeroDivisionError):
+        _core.small_call(lambda v: 1 / 0, (a,), {}, _fallback_up())
+
+
+def _fallback_up():
+    from numgpu import _fallback
+    return _fallback._up
