@@ -5,6 +5,7 @@
     numgpu demo                       the seed example: char-level one-hot, loop vs vectorised
     numgpu run script.py [args]       an unmodified NumPy script on the device, with a report at exit
     numgpu run -m module [args]       the same for a module (as python -m), `numgpu run -` for stdin
+    numgpu cache [--trim|--clear]     the compiled-kernel cache on disk: size, limit; trim or clear it
 """
 import argparse
 import os
@@ -71,7 +72,7 @@ def run_command(args):
 
 
 def main(argv=None):
-    from numgpu.cli import bench, demo, doctor
+    from numgpu.cli import bench, cache, demo, doctor
 
     ap = argparse.ArgumentParser(prog="numgpu", description=__doc__.split("\n\n")[0],
                                  epilog="`numgpu <command> --help` for a command's options")
@@ -79,7 +80,8 @@ def main(argv=None):
     commands = {}
     for name, module, text in (("doctor", doctor, "check devices, drivers and compilers"),
                                ("bench", bench, "time a script under NumPy and numgpu"),
-                               ("demo", demo, "the char-level one-hot demo: loop vs vectorised")):
+                               ("demo", demo, "the char-level one-hot demo: loop vs vectorised"),
+                               ("cache", cache, "the compiled-kernel cache on disk: its size and limit")):
         p = sub.add_parser(name, help=text, description=module.__doc__.split("\n\n")[0])
         module.add_arguments(p)
         commands[name] = module.run

@@ -1,4 +1,5 @@
 /* Kernel cache: in-process table, then disk, then compiler (see kernel.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -6,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/core.h"
@@ -208,6 +210,200 @@ static NgStatus write_checksum(const char *bin, const char *sum)
     return NG_OK;
 }
 
+/* ---- the disk cache's size ---- */
+
+uint64_t ng_cache_limit(void)
+{
+    const char *env = getenv("NUMGPU_CACHE_SIZE");
+    if (!env || !*env)
+        return NG_CACHE_SIZE_DEFAULT;
+    char *end;
+    double v = strtod(env, &end);
+    double scale = 1;
+    switch (*end) {
+    case 'k': case 'K': scale = 1024.0; end++; break;
+    case 'm': case 'M': scale = 1024.0 * 1024; end++; break;
+    case 'g': case 'G': scale = 1024.0 * 1024 * 1024; end++; break;
+    case 't': case 'T': scale = 1024.0 * 1024 * 1024 * 1024; end++; break;
+    }
+    if (scale > 1 && *end == 'i')
+        end++;
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (end == env || *end || !(v >= 0) || v * scale > 1e19) {
+        static bool said;
+        if (!said)
+            fprintf(stderr, "numgpu: NUMGPU_CACHE_SIZE=%s is not a size (bytes, or a number with K, M, G or T); "
+                    "the kernel cache keeps its default limit of %llu GiB per device kind\n",
+                    env, NG_CACHE_SIZE_DEFAULT >> 30);
+        said = true;
+        return NG_CACHE_SIZE_DEFAULT;
+    }
+    return (uint64_t)(v * scale);
+}
+
+typedef struct CacheFile {
+    uint64_t key;    /* the kernel's: the name's 16 hex digits */
+    time_t mtime;
+    uint64_t bytes;
+    char *name;
+} CacheFile;
+
+typedef struct CacheGroup {
+    size_t first, n;  /* its files in the array sorted by key */
+    time_t used;      /* the latest time of its files (a disk hit renews the checksum's) */
+    uint64_t bytes;
+} CacheGroup;
+
+static int by_key(const void *a, const void *b)
+{
+    uint64_t x = ((const CacheFile *)a)->key, y = ((const CacheFile *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+static int by_use(const void *a, const void *b)
+{
+    time_t x = ((const CacheGroup *)a)->used, y = ((const CacheGroup *)b)->used;
+    return x < y ? -1 : x > y;
+}
+
+/* The kernel key of a cache file's name ("%016llx.<ext>"), or false for another file. */
+static bool file_key(const char *name, uint64_t *key)
+{
+    uint64_t k = 0;
+    for (int i = 0; i < 16; i++) {
+        char c = name[i];
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (d < 0)
+            return false;
+        k = k << 4 | (uint64_t)d;
+    }
+    *key = k;
+    return name[16] == '.';
+}
+
+NgStatus ng_cache_trim(const char *dir, uint64_t limit, uint64_t target, NgCacheTrim *out)
+{
+    NgCacheTrim tr = {0};
+    DIR *d = opendir(dir);
+    if (!d)
+        return ng_error_set(NG_ERR_DEVICE, "cannot read the kernel cache directory %s: %s", dir, strerror(errno));
+    CacheFile *files = NULL;
+    size_t n = 0, cap = 0;
+    time_t now = time(NULL);
+    NgStatus st = NG_OK;
+    for (struct dirent *e; st == NG_OK && (e = readdir(d));) {
+        uint64_t key;
+        struct stat sb;
+        if (!file_key(e->d_name, &key) || fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISREG(sb.st_mode))
+            continue;
+        if (strstr(e->d_name, ".tmp")) {   /* a compile's: another process's at work, or a crash's */
+            if (now - sb.st_mtime > 3600)
+                unlinkat(dirfd(d), e->d_name, 0);
+            continue;
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            CacheFile *nf = realloc(files, cap * sizeof *files);
+            if (!nf) {
+                st = ng_error_set(NG_ERR_NOMEM, "out of memory reading the kernel cache directory %s", dir);
+                break;
+            }
+            files = nf;
+        }
+        /* (the blocks it takes, as du counts them: a checksum's 17 bytes take a block of 4 KiB) */
+        files[n] = (CacheFile){key, sb.st_mtime, (uint64_t)sb.st_blocks * 512, strdup(e->d_name)};
+        if (!files[n].name) {
+            st = ng_error_set(NG_ERR_NOMEM, "out of memory reading the kernel cache directory %s", dir);
+            break;
+        }
+        tr.bytes += files[n++].bytes;
+    }
+    CacheGroup *groups = st == NG_OK && n ? malloc(n * sizeof *groups) : NULL;
+    size_t ng = 0;
+    if (groups) {
+        qsort(files, n, sizeof *files, by_key);
+        for (size_t i = 0; i < n; i++) {
+            if (!ng || files[groups[ng - 1].first].key != files[i].key)
+                groups[ng++] = (CacheGroup){i, 0, 0, 0};
+            CacheGroup *g = &groups[ng - 1];
+            g->n++;
+            g->bytes += files[i].bytes;
+            if (files[i].mtime > g->used)
+                g->used = files[i].mtime;
+        }
+        tr.kernels = ng;
+        if (tr.bytes > limit) {
+            qsort(groups, ng, sizeof *groups, by_use);
+            uint64_t left = tr.bytes;
+            for (size_t gi = 0; gi < ng && left > target; gi++) {
+                /* the checksum first: a reader seeing the kernel without it compiles it again */
+                for (int pass = 0; pass < 2; pass++)
+                    for (size_t i = groups[gi].first; i < groups[gi].first + groups[gi].n; i++)
+                        if ((strstr(files[i].name, ".sum") != NULL) == (pass == 0) &&
+                            unlinkat(dirfd(d), files[i].name, 0) == 0) {
+                            left -= files[i].bytes;
+                            tr.bytes_removed += files[i].bytes;
+                        }
+                tr.kernels_removed++;
+            }
+        }
+    } else if (st == NG_OK && n) {
+        st = ng_error_set(NG_ERR_NOMEM, "out of memory reading the kernel cache directory %s", dir);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(files[i].name);
+    free(files);
+    free(groups);
+    closedir(d);
+    if (out)
+        *out = tr;
+    return st;
+}
+
+static void *trim_thread(void *dir)
+{
+    uint64_t limit = ng_cache_limit();
+    (void)ng_cache_trim(dir, limit, limit / 4 * 3, NULL);
+    free(dir);
+    return NULL;
+}
+
+/* After a compile into dir: ng_cache_trim now and then (see kernel.h), on a thread of its own (a
+ * folder of 10^5 kernels takes a second or more to read). Nothing it meets is an error of the
+ * kernel's: a failure is left for the next time. */
+static void trim_sometimes(const char *dir)
+{
+    static unsigned long compiles;
+    if (__atomic_fetch_add(&compiles, 1, __ATOMIC_RELAXED) % NG_CACHE_TRIM_EVERY != 0)
+        return;
+    uint64_t limit = ng_cache_limit();
+    if (!limit)
+        return;
+    char stamp[520];
+    snprintf(stamp, sizeof stamp, "%s/.trimmed", dir);
+    struct stat sb;
+    if (stat(stamp, &sb) == 0 && time(NULL) - sb.st_mtime < NG_CACHE_TRIM_QUIET_S)
+        return;
+    int fd = open(stamp, O_WRONLY | O_CREAT, 0644);   /* (the others skip the look while this one looks) */
+    if (fd < 0)
+        return;
+    futimens(fd, NULL);
+    close(fd);
+    char *copy = strdup(dir);
+    pthread_t t;
+    pthread_attr_t attr;
+    if (!copy || pthread_attr_init(&attr) != 0) {
+        free(copy);
+        return;
+    }
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &attr, trim_thread, copy) != 0)
+        free(copy);
+    pthread_attr_destroy(&attr);
+}
+
 /* Compiles (or finds on disk) source for dev and loads it. */
 static NgStatus compile_and_load(NgDevice *dev, const char *source, const char *name, void **module)
 {
@@ -234,6 +430,7 @@ static NgStatus compile_and_load(NgDevice *dev, const char *source, const char *
         st = dev->be->load(dev, bin, name, module);
         if (st == NG_OK) {
             ng_count(NG_C_DISK_HIT, 1);
+            utimensat(AT_FDCWD, sum, NULL, 0);   /* used now: the size limit removes it last */
             return NG_OK;
         }
     }
@@ -252,6 +449,7 @@ static NgStatus compile_and_load(NgDevice *dev, const char *source, const char *
     st = write_checksum(bin, sum);
     if (st != NG_OK)
         return st;
+    trim_sometimes(dir);
     return dev->be->load(dev, bin, name, module);
 }
 

@@ -49,6 +49,29 @@ void ng_kargs_array(NgKArg *args, int *n, const NgArray *a, int ndim, const int6
 /* ng_kargs_array of a as it is: its own shape and strides (in elements). */
 void ng_kargs_array_as_is(NgKArg *args, int *n, const NgArray *a);
 
+/* The disk cache's size. Each device kind's directory is kept under NUMGPU_CACHE_SIZE (bytes, K/M/G/T
+ * suffixes; 0 = no limit; default NG_CACHE_SIZE_DEFAULT): a process that compiles looks at it at
+ * its first compile and every NG_CACHE_TRIM_EVERY compiles after, at most once in
+ * NG_CACHE_TRIM_QUIET_S seconds for all processes (the directory's .trimmed stamp), and removes
+ * the least recently used kernels (a disk hit renews a kernel's time) down to 3/4 of the limit. */
+#define NG_CACHE_SIZE_DEFAULT (4ULL << 30)
+#define NG_CACHE_TRIM_EVERY 256
+#define NG_CACHE_TRIM_QUIET_S 600
+
+typedef struct NgCacheTrim {
+    uint64_t bytes, kernels;          /* in the directory before */
+    uint64_t bytes_removed, kernels_removed;
+} NgCacheTrim;
+
+/* NUMGPU_CACHE_SIZE in bytes (0: no limit); a value it cannot read is said once on stderr and the
+ * default used. */
+uint64_t ng_cache_limit(void);
+/* When the kernels in `dir` (one device kind's directory) take more than `limit` bytes, removes the
+ * least recently used ones until they take at most `target`; a crashed compile's temporary files
+ * (over an hour old) go too. Other files are left alone. *out (may be NULL) says what was there
+ * and what went. */
+NgStatus ng_cache_trim(const char *dir, uint64_t limit, uint64_t target, NgCacheTrim *out);
+
 /* Source of the most recently compiled kernel on this thread ("" if none). */
 const char *ng_kernel_last_source(void);
 

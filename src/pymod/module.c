@@ -2,6 +2,7 @@
  * joins, products, device and statistics) and module initialisation. The
  * NumPy-shaped signatures (keywords, defaults) live in python/numgpu. */
 #include "pymod.h"
+#include "kernel/kernel.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -669,6 +670,31 @@ PyObject *ngpy_host_view(PyObject *obj)
     return r;
 }
 
+/* cache_trim(dir, limit, target): ng_cache_trim on one device kind's cache directory; a dict of
+ * what was there and what went (numgpu cache). */
+static PyObject *f_cache_trim(PyObject *m, PyObject *args)
+{
+    const char *dir;
+    unsigned long long limit, target;
+    if (!PyArg_ParseTuple(args, "sKK:cache_trim", &dir, &limit, &target))
+        return NULL;
+    NgCacheTrim tr;
+    NgStatus st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ng_cache_trim(dir, limit, target, &tr);
+    Py_END_ALLOW_THREADS
+    if (st != NG_OK)
+        return ngpy_raise(st);
+    return Py_BuildValue("{sKsKsKsK}", "bytes", (unsigned long long)tr.bytes, "kernels",
+                         (unsigned long long)tr.kernels, "bytes_removed", (unsigned long long)tr.bytes_removed,
+                         "kernels_removed", (unsigned long long)tr.kernels_removed);
+}
+
+static PyObject *f_cache_limit(PyObject *m, PyObject *unused)
+{
+    return PyLong_FromUnsignedLongLong(ng_cache_limit());
+}
+
 static PyObject *f_broadcast_to(PyObject *m, PyObject *args)
 {
     PyObject *a, *shape_o;
@@ -874,6 +900,9 @@ static PyMethodDef functions[] = {
      "set_subclass_hook(rewrap): what operators call on results of Python subclasses' instances."},
     {"subclass_view", f_subclass_view, METH_VARARGS,
      "subclass_view(x, cls, parent): x's memory as an instance of cls, finalized from parent."},
+    {"cache_trim", f_cache_trim, METH_VARARGS,
+     "cache_trim(dir, limit, target): the least recently used kernels in dir removed down to target bytes where they take over limit."},
+    {"cache_limit", f_cache_limit, METH_NOARGS, "cache_limit(): NUMGPU_CACHE_SIZE in bytes (0: no limit)."},
     {"host_view", f_host_view, METH_O, "host_view(numpy_array): a numgpu view of its memory on a host device, or None."},
     {"reduce", f_reduce, METH_VARARGS, "reduce(opcode, a, axis, dtype, keepdims, ddof)"},
     {"clip", f_clip, METH_VARARGS, "clip(a, lo, hi, out=None): NumPy's clip, one pass"},

@@ -231,3 +231,28 @@ def test_bench_says_a_script_exited_with_a_status(tmp_path):
     script.write_text("import numgpu as np\nprint(np.arange(3).sum())\nraise SystemExit(7)\n")
     proc = numgpu_cli("bench", "--repeat", "1", "--warmup", "0", "--devices", "cpu", str(script), timeout=300)
     assert "exited with status 7" in proc.stdout
+
+
+# ---- cache ---------------------------------------------------------------------------------
+
+def test_cache_shows_trims_and_clears(tmp_path):
+    folder = tmp_path / "cpu"
+    folder.mkdir()
+    for i in range(6):   # kernels of 200 KiB, used a day apart (the first longest ago)
+        for ext, size in (("so", 200 * 1024), ("sum", 17)):
+            p = folder / ("%016x.%s" % (0x51 + i, ext))
+            p.write_bytes(b"k" * size)
+            os.utime(p, (1.7e9 + 86400 * i,) * 2)
+    env = {"NUMGPU_CACHE_DIR": str(tmp_path), "NUMGPU_CACHE_SIZE": "600K"}
+    shown = numgpu_cli("cache", env=env)
+    assert shown.returncode == 0, shown.stderr
+    assert str(tmp_path) in shown.stdout and "600.0 KiB per device kind" in shown.stdout
+    assert "cpu" in shown.stdout and "6 kernels" in shown.stdout
+    trim = numgpu_cli("cache", "--trim", "--json", env=env)
+    r = json.loads(trim.stdout)["kinds"]["cpu"]
+    assert r["kernels"] == 6 and r["kernels_removed"] == 4      # down to 3/4 of 600 KiB: two stay
+    assert sorted(p.name for p in folder.iterdir()) == ["%016x.%s" % (k, e) for k in (0x55, 0x56) for e in ("so", "sum")]
+    cleared = numgpu_cli("cache", "--clear", "--device", "cpu", env=env)
+    assert cleared.returncode == 0 and "removed 2 kernels" in cleared.stdout and not any(folder.iterdir())
+    none = numgpu_cli("cache", env={"NUMGPU_CACHE_DIR": str(tmp_path / "new"), "NUMGPU_CACHE_SIZE": "0"})
+    assert none.returncode == 0 and "no kernel compiled yet" in none.stdout and "none (NUMGPU_CACHE_SIZE=0)" in none.stdout

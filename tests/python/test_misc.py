@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 
 import numpy as np
 import pytest
@@ -192,6 +193,96 @@ def test_corrupt_disk_cache_is_recompiled(tmp_path):
     r = last_json(run_python(STATS_SCRIPT, {"NUMGPU_CACHE_DIR": str(tmp_path)}))
     assert r["value"] == pytest.approx(145.0)
     assert r["stats"]["kernels_compiled"] > 0
+
+
+def fake_kernels(folder, n, size, age_s, start=0):
+    """n kernels' files as the disk cache names them ("%016x.so" and its ".sum"), `size` bytes
+    each, last used age_s seconds ago (the later ones a minute apart, more recently)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    now = time.time()
+    names = []
+    for i in range(start, start + n):
+        for ext, nbytes in (("so", size), ("sum", 17)):
+            path = folder / ("%016x.%s" % (0xabc000 + i, ext))
+            path.write_bytes(b"k" * nbytes)
+            os.utime(path, (now - age_s + 60 * (i - start), now - age_s + 60 * (i - start)))
+            names.append(path.name)
+    return names
+
+
+def folder_bytes(folder):
+    return sum(os.stat(p).st_blocks * 512 for p in folder.iterdir())
+
+
+def test_cache_trim_removes_the_kernels_used_longest_ago(tmp_path):
+    folder = tmp_path / "cpu"
+    fake_kernels(folder, 10, 64 * 1024, age_s=7200)
+    stale = folder / ("%016x.4242.abc.tmp.so.c" % 0xdead)       # a crashed compile's, 2 hours old
+    stale.write_text("x")
+    os.utime(stale, (time.time() - 7200,) * 2)
+    busy = folder / ("%016x.4243.abd.tmp.so" % 0xbeef)          # another process compiling now
+    busy.write_text("x")
+    (folder / "notes.txt").write_text("not a kernel")
+    total = folder_bytes(folder) - 3 * os.stat(busy).st_blocks * 512
+    r = ng._core.cache_trim(str(folder), 2 ** 40, 0)             # under the limit: only looked at
+    assert r["kernels"] == 10 and r["kernels_removed"] == 0 and r["bytes"] >= 10 * 64 * 1024
+    limit = 6 * 68 * 1024
+    r = ng._core.cache_trim(str(folder), limit, limit // 2)
+    left = sorted(p.name for p in folder.iterdir())
+    kernels_left = [n for n in left if n.endswith(".so") and ".tmp" not in n]
+    assert r["kernels_removed"] == 10 - len(kernels_left) and len(kernels_left) < 10
+    # the most recently used stay, each with its checksum; the oldest went with theirs
+    assert kernels_left == ["%016x.so" % (0xabc000 + i) for i in range(10 - len(kernels_left), 10)]
+    assert all(n[:-3] + ".sum" in left for n in kernels_left) and len([n for n in left if n.endswith(".sum")]) == len(kernels_left)
+    assert folder_bytes(folder) <= limit // 2 + 2 * 4096 and total > limit
+    assert "notes.txt" in left and busy.name in left and stale.name not in left
+    r = ng._core.cache_trim(str(folder), 0, 0)                  # (numgpu cache --clear)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["notes.txt", busy.name])
+    with pytest.raises(ng.DeviceError, match="cannot read the kernel cache directory"):
+        ng._core.cache_trim(str(tmp_path / "missing"), 0, 0)
+
+
+def test_disk_cache_hits_renew_a_kernel_and_compiles_keep_the_limit(tmp_path):
+    env = {"NUMGPU_CACHE_DIR": str(tmp_path), "NUMGPU_DEVICE": "cpu"}
+    last_json(run_python(STATS_SCRIPT, env))
+    folder = tmp_path / "cpu"
+    sums = [p for p in folder.iterdir() if p.name.endswith(".sum")]
+    assert sums
+    for p in sums:
+        os.utime(p, (time.time() - 86400,) * 2)
+    r = last_json(run_python(STATS_SCRIPT, env))
+    assert r["stats"]["disk_cache_hits"] > 0 and r["stats"]["kernels_compiled"] == 0
+    assert max(os.stat(p).st_mtime for p in sums) > time.time() - 600     # loaded: used now
+    # A process that compiles keeps the folder under NUMGPU_CACHE_SIZE (on a thread of its own):
+    # old kernels go first. (.trimmed: when the folder was last looked at; gone, it looks now.)
+    old = fake_kernels(folder, 8, 256 * 1024, age_s=30 * 86400)
+    (folder / ".trimmed").unlink(missing_ok=True)
+    code = """
+    import json, os, time, numpy as np, numgpu as ng
+    a = ng.asarray(np.arange(7, dtype=np.int16))
+    print(int((a * 5 - 2).max()))
+    folder, old = %r, %r
+    for _ in range(200):
+        if not any(os.path.exists(os.path.join(folder, n)) for n in old[:8]):
+            break
+        time.sleep(0.1)
+    print(json.dumps(sorted(os.listdir(folder))))
+    """ % (str(folder), old)
+    p = run_python(code, dict(env, NUMGPU_CACHE_SIZE="1M"))
+    left = last_json(p)
+    assert p.stdout.splitlines()[0] == "28"
+    assert not any(n in left for n in old[:8])          # the oldest fake kernels went
+    assert any(n.endswith(".sum") for n in left)        # the kernels just compiled stayed
+    assert ".trimmed" in left
+
+
+def test_numgpu_cache_size_that_is_not_a_size_is_said():
+    p = run_python("import numgpu as ng; print(ng._core.cache_limit())", {"NUMGPU_CACHE_SIZE": "lots"})
+    assert p.returncode == 0 and p.stdout.strip() == str(4 << 30)
+    assert "NUMGPU_CACHE_SIZE=lots is not a size" in p.stderr
+    for text, value in (("0", 0), ("512M", 512 << 20), ("1.5GiB", 3 << 29), ("2048", 2048), ("1T", 1 << 40)):
+        p = run_python("import numgpu as ng; print(ng._core.cache_limit())", {"NUMGPU_CACHE_SIZE": text})
+        assert p.stdout.strip() == str(value), (text, p.stdout, p.stderr)
 
 
 # ---- the null device ---------------------------------------------------------------------------------

@@ -268,7 +268,8 @@ def check_compiler(problems):
 def check_cache():
     path = os.environ.get("NUMGPU_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "numgpu")
-    out = {"path": path, "exists": os.path.isdir(path), "writable": None, "files": 0, "bytes": 0}
+    out = {"path": path, "exists": os.path.isdir(path), "writable": None, "files": 0, "bytes": 0,
+           "limit": ng._core.cache_limit()}
     if out["exists"]:
         out["writable"] = os.access(path, os.W_OK)
         for root, _, files in os.walk(path):
@@ -414,7 +415,9 @@ def format_report(r):
     k = r["cache"]
     lines.append("kernel cache  %s (%s)" % (k["path"], "%d files, %.1f MB" % (k["files"], k["bytes"] / 1e6)
                                            if k["exists"] else "cannot be created" if k.get("error") else "empty")
-                 + ("" if k["writable"] else ", NOT writable"))
+                 + ("" if k["writable"] else ", NOT writable")
+                 + "; limit %s per device kind (NUMGPU_CACHE_SIZE; `numgpu cache`)"
+                 % ("%.1f GiB" % (k["limit"] / 2 ** 30) if k["limit"] else "none"))
     if r["env"]:
         lines.append("environment   " + " ".join("%s=%s" % kv for kv in r["env"].items()))
     lines.append("")
