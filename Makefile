@@ -31,7 +31,10 @@ EMIT := $(CURDIR)/$(BUILD)/emitted
 
 # The suite on the default device, then again on OpenCL where a platform is
 # installed (PoCL in CI); every kernel built is also emitted as CUDA source
-# and compiled with NVRTC for sm_90 at the end.
+# and compiled with NVRTC for sm_90 at the end. The suite compiles tens of
+# thousands of kernels: the disk cache's limit is raised for it (nothing
+# trimmed mid-run; a trim's own tests set theirs).
+pytest: export NUMGPU_CACHE_SIZE ?= 16G
 pytest: build
 	rm -rf $(EMIT) && mkdir -p $(EMIT)
 	NUMGPU_EMIT_DIR=$(EMIT) $(PY) -m pytest -q -n $(JOBS) --durations=15 tests/python
