@@ -125,4 +125,9 @@ static inline void ng_ops_index_space(NgIrKernel *k, int arr, int R, int *vars, 
  * (nothing done) otherwise. */
 bool ng_ew_host_copy(const NgArray *dst, const NgArray *src);
 
+/* any/all/count_nonzero of the whole of a (bools or integers, C-contiguous, in host memory) into
+ * out (one element) without a kernel, stopping where NumPy's loops stop (anyall.c); false where
+ * it does not apply (the caller runs the reduction kernel), else *st is the status. */
+bool ng_reduce_host_bytes(NgReduceOp op, const NgArray *a, const NgArray *out, NgStatus *st);
+
 #endif

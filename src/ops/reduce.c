@@ -1165,6 +1165,8 @@ NgStatus ng_op_reduce(NgReduceOp op, const NgArray *a, int naxes, const int *axe
             }
             ng_array_release(&mean);
         }
+    } else if (count == a->size && ng_reduce_host_bytes(op, a, out, &st)) {
+        /* (any/all/count_nonzero read in place on the host, stopping early: anyall.c) */
     } else {
         key.post = op == NG_RED_MEAN ? POST_DIVIDE : POST_NONE;
         st = run(a, reduced, key, out, NULL, count);
