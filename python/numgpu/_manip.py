@@ -118,11 +118,12 @@ def put(a, ind, v, mode="raise"):
                         else "int() argument must be a string, a bytes-like object or a real number, not 'complex'")
     ind = _index_arr(ind).reshape(-1)
     v = _arr(v).reshape(-1)
-    if ind.size == 0 or v.size == 0:
-        return None
-    if ind.dtype.kind not in "iu":
+    if ind.dtype == _np.uint64 or ind.dtype.kind not in "iu":
+        # (NumPy's safe cast to intp: uint64 has none, empty or not)
         raise TypeError("Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'"
                         % ind.dtype)
+    if ind.size == 0 or v.size == 0:
+        return None
     if v.size != ind.size:
         v = _core.take(v, _arange(ind.size), 0, 1)
     if a.size == 0:

@@ -483,14 +483,17 @@ static void cast(Emitter *e, NgIrRef r)
 
 /* The element of array parameter p at the index kids of r from `first` on,
  * as a value: float16 elements are widened to float. */
+/* An element as a value: float16's bits widened to float; a bool's byte as 0 or 1 (NumPy's bools
+ * may hold any nonzero byte for True: `u8.view(bool)`, Pillow's mode "1" images, frombuffer; its
+ * loops read them so, as the vector loads do: counts, casts and masks of 255s are 1s). */
 static void load_value(Emitter *e, NgIrRef r, int p, int first)
 {
-    bool half = e->k->params[p].dtype == NG_FLOAT16;
-    if (half)
-        cat(e, "ng_h2f(");
+    bool half = e->k->params[p].dtype == NG_FLOAT16, boolean = e->k->params[p].dtype == NG_BOOL;
+    if (half || boolean)
+        cat(e, half ? "ng_h2f(" : "(uint8_t)(");
     element(e, r, p, first);
-    if (half)
-        cat(e, ")");
+    if (half || boolean)
+        cat(e, half ? ")" : " != 0)");
 }
 
 /* Whether r is an element of a float16 array as loaded: its 16 bits, before any conversion. */

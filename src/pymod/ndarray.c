@@ -840,6 +840,18 @@ static PyObject *tp_iter(PyObject *self)
         PyErr_SetString(PyExc_TypeError, "iteration over a 0-d array");
         return NULL;
     }
+    if (ARR(self)->ndim == 1 && !ng_device_host_visible(ng_array_device(ARR(self))) && ngpy.numpy_scalars &&
+        !ngpy_called_by_numgpu()) {
+        /* A GPU's 1-d array whose elements are NumPy's scalars (numgpu run: config(scalars="numpy")):
+         * downloaded once, NumPy's iterator over the copy (`for p in prices`, `sum(x)`, `max(x)`:
+         * a transfer per element made them 50-300x NumPy's time; the elements were copies already) */
+        if (ngpy_implicit(false, self) < 0)
+            return NULL;
+        PyObject *host = ngpy_to_numpy(ARR(self));
+        PyObject *it = host ? PyObject_GetIter(host) : NULL;
+        Py_XDECREF(host);
+        return it;
+    }
     return PySeqIter_New(self);
 }
 
@@ -853,9 +865,22 @@ static int getbuffer(PyObject *self, Py_buffer *view, int flags)
         return -1;
     }
     if (!ng_device_host_visible(ng_array_device(a))) {
-        PyErr_Format(PyExc_BufferError, "array on device %s has no host memory; use .get()",
-                     ng_device_name(ng_array_device(a)));
-        return -1;
+        /* A GPU's array: the buffer of a host copy, read-only (memoryview, hashlib, file.write,
+         * Pillow's frombuffer read it; writes into a copy would be lost, so none is given) */
+        if (flags & PyBUF_WRITABLE) {
+            PyErr_Format(PyExc_BufferError, "array on device %s has no host memory to write through; "
+                         "a writable buffer would be a copy whose writes are lost (use .get())",
+                         ng_device_name(ng_array_device(a)));
+            return -1;
+        }
+        if (ngpy_implicit(false, self) < 0)
+            return -1;
+        PyObject *host = ngpy_to_numpy(a);
+        int rc = host ? PyObject_GetBuffer(host, view, flags) : -1;
+        Py_XDECREF(host);       /* (the view holds it: view->obj) */
+        if (rc == 0)
+            view->readonly = 1;
+        return rc;
     }
     static char formats[NG_NTYPES][3]; /* PEP 3118: complex is 'Z' + the part's code */
     if (!formats[0][0])
@@ -864,6 +889,19 @@ static int getbuffer(PyObject *self, Py_buffer *view, int flags)
             formats[t][0] = c ? 'Z' : ng_dtype_info((NgDType)t)->typechar;
             formats[t][1] = c ? ng_dtype_info(ng_dtype_real((NgDType)t))->typechar : 0;
         }
+    /* the layout the request can take (PEP 3118, as NumPy's exporter): without strides only C order;
+     * without ND no shape either (hashlib, file.write and bytearray ask for PyBUF_SIMPLE) */
+    bool c = ng_array_is_c_contiguous(a), f = ng_array_is_f_contiguous(a);
+    if ((!(flags & PyBUF_STRIDES) || (flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS) && !c) {
+        PyErr_SetString(PyExc_BufferError, "ndarray is not C-contiguous");
+        return -1;
+    }
+    if (((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && !f) ||
+        ((flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS && !c && !f)) {
+        PyErr_SetString(PyExc_BufferError, (flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS
+                                               ? "ndarray is not contiguous" : "ndarray is not Fortran contiguous");
+        return -1;
+    }
     view->buf = ng_array_data(a);
     view->obj = self;
     Py_INCREF(self);
@@ -872,9 +910,9 @@ static int getbuffer(PyObject *self, Py_buffer *view, int flags)
     view->readonly = ((NgPyArray *)self)->readonly;
     view->itemsize = ng_array_itemsize(a);
     view->format = (flags & PyBUF_FORMAT) ? formats[a->dtype] : NULL;
-    view->ndim = a->ndim;
-    view->shape = (Py_ssize_t *)a->shape;     /* int64_t and Py_ssize_t agree on 64-bit */
-    view->strides = (Py_ssize_t *)a->strides;
+    view->ndim = (flags & PyBUF_ND) ? a->ndim : 0;
+    view->shape = (flags & PyBUF_ND) ? (Py_ssize_t *)a->shape : NULL; /* int64_t and Py_ssize_t agree on 64-bit */
+    view->strides = (flags & PyBUF_STRIDES) ? (Py_ssize_t *)a->strides : NULL;
     view->suboffsets = NULL;
     view->internal = NULL;
     return 0;

@@ -143,6 +143,14 @@ def test_put_errors():
     assert h.tolist() == [1.0, 0.0, 0.0]
     ng.put(g, [], [1.0])
     assert_same(g, np.zeros(5))
+    for ind in (np.array([1], np.uint64), np.array([], np.uint64), np.array([1.0])):   # no safe cast to intp
+        with pytest.raises(TypeError, match="according to the rule 'safe'"):
+            np.put(np.zeros(5), ind, 1.0)
+        with pytest.raises(TypeError, match="according to the rule 'safe'"):
+            ng.put(g, ng.asarray(ind), 1.0)
+    assert_same(g, np.zeros(5))
+    ng.put(g, np.array([4], np.uint32), 2.0)      # (smaller unsigned ones cast safely)
+    assert g.tolist() == [0.0, 0.0, 0.0, 0.0, 2.0]
 
 
 # ---- nonzero / argwhere / flatnonzero / where(cond) ----
