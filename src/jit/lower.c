@@ -10968,15 +10968,12 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
                 fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "%s(..., %s) of floats, %s not the first argument, "
                      "cannot run in parallel", plan->reductions[s->red].op == NG_OP_MAXIMUM ? "max" : "min",
                      s->name, s->name);
-            } else if (ng_dtype_is_complex(s->dt) && plan->reductions[s->red].op != NG_OP_ADD) {
-                /* (GPUs combine partials atomically, part by part: sums only; an argmax's names go
-                   through volatile cells, which CUDA's complex structs do not take) */
-                if (plan->reductions[s->red].op == NG_NOPS)
-                    fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a complex value ('%s') carried by an argmax or "
-                         "as the last iteration's cannot run in parallel", s->name);
-                else
-                    fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a complex %s reduction ('%s') cannot run in "
-                         "parallel", ng_op_name(plan->reductions[s->red].op), s->name);
+            } else if (ng_dtype_is_complex(s->dt) && plan->reductions[s->red].op != NG_OP_ADD &&
+                       plan->reductions[s->red].op != NG_NOPS) {
+                /* (GPUs combine partials atomically, part by part: sums only; an argmax's names
+                   (NG_NOPS) go to their cells part by part, emit.c's ranked_gpu_combine) */
+                fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a complex %s reduction ('%s') cannot run in "
+                     "parallel", ng_op_name(plan->reductions[s->red].op), s->name);
             } else if (!plan->reductions[s->red].ranked) {
                 ng_ir_reduce(k, outer, s->var, plan->reductions[s->red].op);
             } else if (plan->reductions[s->red].op != NG_NOPS) {
