@@ -389,3 +389,106 @@ def test_complex_companions(size, device):
             assert kinds(h) == ["parallel"]
             ran = h.loop_report()[0]["ran"]
             assert ran.startswith("kernel") and "one thread" not in ran, ran
+
+
+# ---- 4. a last value also read in its own iteration, after it is assigned (2026-12-07) ----
+
+def read_uncond(x, y):
+    t = 0.0
+    for i in range(x.shape[0]):
+        t = x[i] * 2
+        y[i] = t + 1
+    return t
+
+
+def read_chain(x, y):
+    t = -1.0
+    u = 0
+    for i in range(x.shape[0]):
+        if x[i] > 0.5:
+            t = x[i] * 2
+            u = int(t * 10) + i
+            y[i] = t - u
+    return t, u
+
+
+def read_inner(x, out):
+    t = 0
+    for i in range(x.shape[0]):
+        t = int(x[i] * 100)
+        for j in range(out.shape[1]):
+            out[i, j] = t * j + i
+    return t
+
+
+def read_complex(z, y):
+    w = None
+    for i in range(z.shape[0]):
+        w = z[i] * (1 - 2j)
+        y[i] = w.real * w.imag
+    return w
+
+
+def read_nested(X, out):
+    t = 0.0
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            t = X[i, j] + i
+            out[i, j] = t * t
+    return t
+
+
+def read_before(x, y):  # (the previous iteration's t: a carried dependence, in order)
+    t = 0.5
+    for i in range(x.shape[0]):
+        y[i] = t
+        t = x[i] * 2
+    return t
+
+
+def read_outside_if(x, y):  # (t read where this iteration may not have assigned it: in order)
+    t = 0.5
+    for i in range(x.shape[0]):
+        if x[i] > 0.3:
+            t = x[i]
+        y[i] = t
+    return t
+
+
+def read_in_comprehension(x, y):  # (a comprehension's own scope: left as written)
+    t = 0.0
+    for i in range(x.shape[0]):
+        t = x[i]
+        y[i] = sum([t for _ in range(2)])
+    return t
+
+
+def test_last_read_in_iteration(size, device, capsys):
+    rng = np.random.default_rng(size + 13)
+    x = rng.random(size)
+    f = jit_same(read_uncond, x, np.zeros(size))
+    g = jit_same(read_chain, x, np.zeros(size))
+    jit_same(read_chain, np.zeros(size), np.zeros(size))  # (none passes: the starting objects)
+    h = jit_same(read_inner, x, np.zeros((size, 3), np.int64))
+    c = jit_same(read_complex, x + 1j * x[::-1], np.zeros(size))
+    X = rng.random((size // 50 + 1, 53))
+    m = jit_same(read_nested, X, np.zeros(X.shape))
+    if size > 1:
+        for fn in (f, g, h, c):
+            assert kinds(fn)[0] == "parallel", fn
+            ran = fn.loop_report()[0]["ran"]
+            assert ran.startswith("kernel") and "one thread" not in ran, ran
+        assert f.loop_report()[0]["reductions"] == [("t", "last")]
+        assert sorted(g.loop_report()[0]["reductions"]) == [("t", "last"), ("u", "last")]
+        assert kinds(m) == ["parallel", "parallel"]
+        f.explain()
+        assert "parallel reduce(last:t)" in capsys.readouterr().out
+
+
+def test_last_read_stays_in_order(size, device):
+    x = np.random.default_rng(size + 14).random(size)
+    for fn in (read_before, read_outside_if):
+        f = jit_same(fn, x, np.zeros(size))
+        if size > 1:
+            assert kinds(f) == ["sequential"], fn
+    jit_same(read_in_comprehension, x, np.zeros(size))
