@@ -2272,16 +2272,18 @@ static int64_t scan_blocks(NgDevice *dev, int64_t n)
 }
 
 /* Whether the lowering `low` has a part a scan cannot keep: an operation
- * Python raises on (a block would run on past it), a check before the loop,
- * a wrap check. (An error array is the stores' checks, boundscheck being off:
- * a store out of range raises IndexError from the part that makes it.) */
+ * Python raises on (a block would run on past it), a wrap check. (An error
+ * array is the stores' checks, boundscheck being off: a store out of range
+ * raises IndexError from the part that makes it. A NG_JIT_PYTHON cell is a
+ * check before the loop, of values the same in every iteration: a part whose
+ * cell is set ran no iteration, and since the parts before the last store
+ * nothing the loop's arrays hold, run_scan leaves the loop to run in order:
+ * a row stored whole at k, `Y[k] = X[i]`, checks the rows' lengths so.) */
 static bool scan_unsafe(const NgJitLowered *low)
 {
     for (int a = 0; a < low->nargs; a++) {
         const NgJitArg *arg = &low->args[a];
-        if ((arg->role == NG_JIT_ARG_CELL && (!strcmp(arg->name, NG_JIT_RAISE) ||
-                                              (!strcmp(arg->name, NG_JIT_PYTHON) && !low->range_python) ||
-                                              !strcmp(arg->name, NG_JIT_WRAP))))
+        if ((arg->role == NG_JIT_ARG_CELL && (!strcmp(arg->name, NG_JIT_RAISE) || !strcmp(arg->name, NG_JIT_WRAP))))
             return true;
     }
     return false;
@@ -2455,6 +2457,11 @@ static PyObject *run_scan(Program *p, int index, Launch *L, const NgJitLoopPlan 
         why = NULL;
         PyObject *res = run_kernel(p, &sc->phase[k], L, &plans[k], dev, sargs, line_offset, note, &why, NULL);
         L->err_slots = 0;
+        if (!res && !PyErr_Occurred() && L->python) { /* (ran no iteration: in order, see scan_unsafe) */
+            L->python = false;
+            Py_CLEAR(result);
+            break;
+        }
         if (!res && !PyErr_Occurred() && k == 2)
             PyErr_Format(PyExc_RuntimeError, "numgpu.jit: the last part of the scan at line %d did not run: %s",
                          info->line + line_offset, why ? why : "?");

@@ -267,12 +267,23 @@ def rows_sliced(X, out):
 @pytest.mark.parametrize("fn", [rows_whole, rows_sliced])
 @pytest.mark.parametrize("n", [0, 1, 300])
 def test_rows_stored_whole(device, policy, fn, n):
-    """Rows stored whole at k: a compaction by the analysis; the lowering's check of the rows'
-    lengths (its NG_JIT_PYTHON cell: the loop as Python where they differ) keeps it in order,
-    as it does any scan (a part would stop halfway)."""
+    """Rows stored whole at k: a compaction by the analysis, in blocks since 2026-12-07: the
+    lowering checks the rows' lengths before the loop (its NG_JIT_PYTHON cell), so a part whose
+    check fails ran no iteration, and the loop then runs in order (as Python, which raises
+    NumPy's ValueError); before, any scan with such a check ran in order."""
     X = np.random.default_rng(n).standard_normal((n, 4))
     f = jit_same(fn, X, np.zeros((n, 4)))
-    assert report(f)["compact"]
+    assert_compaction(f, n, policy, device)
+    for m in (1, 5):  # (rows of other lengths: NumPy's ValueError, after the stores before)
+        py, jit, g = python_and_jit(fn, X, np.zeros((n, m)))
+        assert jit == py, (m, py, jit)
+        if n and X[:, 0].max() > 0:
+            assert py[0] is ValueError
+            assert report(g)["ran"].startswith("python") and "rows of other lengths" in report(g)["ran"]
+    if n:
+        k = fn(X, np.zeros((n, 4)))
+        py, jit, g = python_and_jit(fn, X, np.zeros((k // 2, 4)))  # (too short: IndexError at k // 2)
+        assert (py[0] is IndexError or k == 0) and jit == py, (py, jit)
 
 
 @pytest.mark.parametrize("start", [0, 3, 100])
