@@ -2631,10 +2631,14 @@ static void last_values(Rewriter *R, NgJitStmt *s)
     }
     if (fresh && !nrenamed)
         return;
+    for (int i = 0; nrenamed && i < r.n; i++) /* (all of the run then: the if only copies, raising nothing) */
+        renamed[r.block->stmts[r.first + i]->targets[0]->name_id] = true;
     char nm[32];
     int nloop = ++R->nloops;
     snprintf(nm, sizeof nm, "__ng_last%d", nloop);
-    NgJitSpan sp = start_of(r.block->stmts[r.first]->span);
+    /* (with names renamed, the run's statements stay before the if, which gets the empty span at
+       the run's end, its copies too: the block's statements stay in order, apart) */
+    NgJitSpan sp = nrenamed ? end_of(r.block->stmts[r.first + r.n - 1]->span) : start_of(r.block->stmts[r.first]->span);
     NgJitStmt **body = alloc(R, (size_t)(r.n + 1) * sizeof *body);
     NgJitExpr *key = name(R, nm, NG_JIT_LOAD, sp), *store = name(R, nm, NG_JIT_STORE, sp);
     NgJitExpr *test = key ? compare(R, NG_JIT_OP_GE, int_lit(R, 0, sp), key, sp) : NULL;
@@ -2667,14 +2671,17 @@ static void last_values(Rewriter *R, NgJitStmt *s)
         }
         char to[96];
         snprintf(to, sizeof to, "__ng_lv%d_%s", nloop, R->ast->names[id]);
-        NgJitExpr *lv = name(R, to, NG_JIT_STORE, a->targets[0]->span), *rd = name(R, to, NG_JIT_LOAD, a->span);
+        NgJitExpr *lv = name(R, to, NG_JIT_STORE, a->targets[0]->span), *rd = name(R, to, NG_JIT_LOAD, sp);
+        NgJitExpr *carried = name(R, R->ast->names[id], NG_JIT_STORE, sp);
         stmts[nb++] = lv ? assign(R, lv, a->value, a->span) : NULL;
-        body[1 + i] = rd ? assign(R, a->targets[0], rd, a->span) : NULL;
+        body[1 + i] = rd && carried ? assign(R, carried, rd, sp) : NULL;
         if (!stmts[nb - 1] || !body[1 + i])
             return;
     }
     NgJitSpan whole = r.block->stmts[r.first]->span, end = r.block->stmts[r.first + r.n - 1]->span;
     whole.end_line = end.end_line, whole.end_col = end.end_col, whole.end_off = end.end_off; /* (the run's) */
+    if (nrenamed)
+        whole = sp;
     NgJitStmt *iff = body[0] && test ? if_stmt(R, test, body, r.n + 1, whole) : NULL;
     if (!iff || !zero || R->over || R->st != NG_OK)
         return;

@@ -492,3 +492,27 @@ def test_last_read_stays_in_order(size, device):
         if size > 1:
             assert kinds(f) == ["sequential"], fn
     jit_same(read_in_comprehension, x, np.zeros(size))
+
+
+def read_raises(x, y):
+    t = 0.0
+    for i in range(x.shape[0]):
+        u = x[i] + 1
+        t = math.sqrt(x[i])
+        y[i] = t + u
+    return t, u
+
+
+def test_last_read_raises_at_its_line(device):
+    """A value of the run that raises (renamed: __ng_lvN_t = math.sqrt(x[i])) raises at its own
+    line, the first failing iteration's error, after the loop ran as a kernel."""
+    x = np.ones(N)
+    f = jit_same(read_raises, x, np.zeros(N))
+    assert kinds(f) == ["parallel"] and f.loop_report()[0]["ran"] == "kernel"
+    x[70_000], x[90_000] = -1.0, -2.0
+    lines = []
+    for g in (read_raises, f):
+        with pytest.raises(ValueError, match="math domain error") as info:
+            g(x, np.zeros(N))
+        lines.append(info.traceback[-1].lineno)
+    assert lines[0] == lines[1]
