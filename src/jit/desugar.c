@@ -2575,6 +2575,103 @@ static int reads_block(NgJitBlock b, int id)
     return n;
 }
 
+/* Whether loop x (after the loop being rewritten) reads name id only after assigning it in the
+ * same iteration: a plain `id = v` (v not reading id) is the first statement of its body that
+ * mentions id, and neither its header nor its else block mentions it. */
+static bool loop_rebinds_first(const NgJitStmt *x, int id)
+{
+    if ((x->kind != NG_JIT_S_FOR && x->kind != NG_JIT_S_WHILE) || count_block(x->orelse, id))
+        return false;
+    Count c = {id, 0};
+    visit_names(x->target, count_one, &c);
+    visit_names(x->test, count_one, &c);
+    if (c.n)
+        return false;
+    for (int i = 0; i < x->body.n; i++) {
+        const NgJitStmt *b = x->body.stmts[i];
+        if (!count_stmt(b, id))
+            continue;
+        return plain_assign(b) && b->targets[0]->name_id == id && !reads_id(b->value, id);
+    }
+    return true;
+}
+
+typedef struct After {
+    const NgJitStmt *loop; /* the loop whose value of the name is asked about */
+    int id;
+    bool after;            /* the walk is past the loop */
+    int live;              /* 1: a statement after it may read its value; 0: one surely rebinds it first;
+                              -1: not known yet (none after it mentions it: not read) */
+} After;
+
+static void after_block(NgJitBlock b, After *a)
+{
+    for (int i = 0; i < b.n && a->live < 0; i++) {
+        const NgJitStmt *x = b.stmts[i];
+        if (!a->after) {
+            if (x == a->loop) {
+                a->after = true;
+                continue;
+            }
+            after_block(x->body, a); /* (the loop inside an if: the walk goes on after it from there) */
+            after_block(x->orelse, a);
+            continue;
+        }
+        if (!count_stmt(x, a->id) || loop_rebinds_first(x, a->id))
+            continue;
+        a->live = plain_assign(x) && x->targets[0]->name_id == a->id && !reads_id(x->value, a->id) ? 0 : 1;
+    }
+}
+
+/* Whether b (any depth) mentions name id where its value may be read at another time or by
+ * name: a def, a lambda or a comprehension (a closure), a statement left to Python (`global`,
+ * `del`, ...). */
+static bool defs_mention(NgJitBlock b, int id)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *x = b.stmts[i];
+        if (((x->kind == NG_JIT_S_DEF || x->kind == NG_JIT_S_OTHER) && count_stmt(x, id)) ||
+            defs_mention(x->body, id) || defs_mention(x->orelse, id))
+            return true;
+        const NgJitExpr *parts[4] = {x->target, x->value, x->test, x->annotation};
+        for (int k = 0; k < 4; k++)
+            if (!renamable(parts[k], id))
+                return true;
+        for (int k = 0; k < x->ntargets; k++)
+            if (!renamable(x->targets[k], id))
+                return true;
+    }
+    return false;
+}
+
+/* Whether e is a subscript with a slice (x[a:b], X[i, 1:]): a view, no scalar to carry. */
+static bool sliced(const NgJitExpr *e)
+{
+    if (!e || e->kind != NG_JIT_E_SUBSCRIPT)
+        return false;
+    if (e->rhs && e->rhs->kind == NG_JIT_E_SLICE)
+        return true;
+    for (int i = 0; e->rhs && e->rhs->kind == NG_JIT_E_TUPLE && i < e->rhs->nitems; i++)
+        if (e->rhs->items[i]->kind == NG_JIT_E_SLICE)
+            return true;
+    return false;
+}
+
+/* Whether the value loop s leaves in name id may be read after it, in function body `scope`: a
+ * statement after it mentions id other than by first rebinding it (`id = v`, or a loop whose
+ * iterations assign it before reading it), or a def mentions it. Conservative: an if or a
+ * statement left to Python that mentions it counts as a read. (A name the later loops of a
+ * function reuse, `row = A[i]`, would otherwise be carried by every loop assigning it: a ranked
+ * reduction that costs the loop its vector lanes.) */
+static bool live_after(NgJitBlock scope, const NgJitStmt *s, int id)
+{
+    if (defs_mention(scope, id))
+        return true;
+    After a = {s, id, false, -1};
+    after_block(scope, &a);
+    return a.live == 1;
+}
+
 static void last_values(Rewriter *R, NgJitStmt *s)
 {
     if (s->kind != NG_JIT_S_FOR || s->orelse.n || s->pre_name || s->target->kind != NG_JIT_E_NAME ||
@@ -2589,7 +2686,8 @@ static void last_values(Rewriter *R, NgJitStmt *s)
     for (int id = 0; id < nn; id++) {
         int stores = plain_stores(s->body, id);
         cand[id] = stores > 0 && id != v && strncmp(R->ast->names[id], "__ng", 4) != 0 &&
-                   count_block(s->body, id) == stores + reads_block(s->body, id) && loads_block(R->scope, id, s) > 0;
+                   count_block(s->body, id) == stores + reads_block(s->body, id) && loads_block(R->scope, id, s) > 0 &&
+                   live_after(R->scope, s, id);
         ncand += cand[id];
     }
     if (!ncand)
@@ -2605,7 +2703,7 @@ static void last_values(Rewriter *R, NgJitStmt *s)
     for (int i = 0; i < r.n; i++) {
         const NgJitStmt *a = r.block->stmts[r.first + i];
         int id = a->targets[0]->name_id;
-        if (seen[id] || !pure_expr(a->value) || makes_array(a->value))
+        if (seen[id] || !pure_expr(a->value) || makes_array(a->value) || sliced(a->value))
             return;
         for (int j = 0; j < nn; j++) /* (a value reads only names the run assigned before it) */
             if (cand[j] && !seen[j] && reads_id(a->value, j))

@@ -516,3 +516,49 @@ def test_last_read_raises_at_its_line(device):
             g(x, np.zeros(N))
         lines.append(info.traceback[-1].lineno)
     assert lines[0] == lines[1]
+
+
+def reused_temp(x, y):
+    """t reused by the next loop, which assigns it before reading it, then rebound: nothing to
+    carry from either loop (a ranked reduction would cost them their vector lanes)."""
+    for i in range(x.shape[0]):
+        t = x[i] * 2
+        y[i] = t
+    for i in range(x.shape[0]):
+        t = x[i] + 1
+        y[i] += t * t
+    t = 0.5
+    return y, t
+
+
+def reused_then_read(x, y):
+    """... but read after the second loop: which may run no iteration, so the first loop's t
+    may be the one read: both carry it."""
+    for i in range(x.shape[0]):
+        t = x[i] * 2
+        y[i] = t
+    for i in range(x.shape[0] // 2):
+        t = x[i] + 1
+        y[i] += t * t
+    return t
+
+
+def closure_reads(x, y):
+    g = lambda: t  # noqa: E731  (reads t whenever it is called: after the loop)
+    for i in range(x.shape[0]):
+        t = x[i] * 2
+        y[i] = t
+    return g()
+
+
+def test_last_value_only_where_read_after(device):
+    x = np.random.default_rng(21).random(N)
+    f = jit_same(reused_temp, x, np.zeros(N))
+    rep = f.loop_report()
+    assert [r["kind"] for r in rep] == ["parallel", "parallel"]
+    assert rep[0]["reductions"] == [] and rep[1]["reductions"] == [], rep
+    for n in (N, 1):
+        f = jit_same(reused_then_read, x[:n], np.zeros(n))
+    assert [r["reductions"] for r in f.loop_report()] == [[("t", "last")], [("t", "last")]]
+    g = jit_same(closure_reads, x, np.zeros(N))
+    assert g.loop_report()[0]["reductions"] == [("t", "last")]
