@@ -59,11 +59,12 @@ back (heat_2d's step on a 2-d grid, a 1-d three-point sweep): parallel sweeps in
 a `changed = True` flag in a loop that also stores, the last index passing a test, Dijkstra's
 selection `if not done[i] and dist[i] < best`). `--dir bench/jit_lastvalue`: names read after a
 parallel loop (the last element passing a test and its index, the last iteration's value of a loop
-that stores) and a loop of raise checks without errors (their cost).
+that stores, one also used in its iteration, a complex one) and a loop of raise checks without
+errors (their cost).
 A case with a `vectorised` function (NumPy's
 vectorised equivalent) also gets "vs numpy": its time over numgpu's, in the same run.
 `--dir bench/jit_compact`: stream compactions (the positive elements into out, the indices above a
-threshold, sparse (index, value) pairs into two arrays: `if t: out[k] = v; k += 1`, scans of k; in
+threshold, sparse (index, value) pairs into two arrays, rows stored whole: `if t: out[k] = v; k += 1`, scans of k; in
 order in Numba; "vs numpy" against x[x > 0] or np.flatnonzero copied into the same arrays).
 `--dir bench/jit_frontend2`: loop bodies the front end compiles since the seventh bug hunt (round(v, 2)
 of Python floats, np.zeros((L, len(d))) of a dict, a tuple bound to a local, sum() of a generator

@@ -1387,9 +1387,13 @@ static void ranked_gpu_combine(Emitter *e, const NgIrRanked *rk, NgIrRef r, bool
     ranked_beats(e, rk, ak, ar, cell[0], cell[1]);
     cat(e, " {\n");
     for (int i = 0; i < rk->nvars; i++) {
+        NgDType t = e->k->vars[rk->vars[i]].dtype;
         indent(e, depth + 4);
-        catf(e, e->k->vars[rk->vars[i]].dtype == NG_FLOAT16 ? "%s = ng_f2h(v%d);\n" : "%s = v%d;\n", place[i],
-             rk->vars[i]);
+        if (ng_dtype_is_complex(t)) /* (part by part: CUDA's structs take no volatile assignment) */
+            catf(e, "((volatile %s%s *)&a%d[0])[0] = v%d.re; ((volatile %s%s *)&a%d[0])[1] = v%d.im;\n", gp,
+                 real_name(t), rk->cells[i], rk->vars[i], gp, real_name(t), rk->cells[i], rk->vars[i]);
+        else
+            catf(e, t == NG_FLOAT16 ? "%s = ng_f2h(v%d);\n" : "%s = v%d;\n", place[i], rk->vars[i]);
     }
     indent(e, depth + 3);
     cat(e, "}\n");

@@ -2474,6 +2474,204 @@ static bool fresh_value(const NgJitExpr *e, int v)
                                                                  int_literal(e->lhs, &k)));
 }
 
+/* Whether e mentions name id only where rename_loads reaches (not in a comprehension, a lambda or
+ * an f-string's fields, which have scopes or text of their own). */
+static bool renamable(const NgJitExpr *e, int id)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case NG_JIT_E_LISTCOMP: case NG_JIT_E_SETCOMP: case NG_JIT_E_DICTCOMP: case NG_JIT_E_GENEXP:
+    case NG_JIT_E_LAMBDA: case NG_JIT_E_STR: {
+        Count c = {id, 0};
+        visit_names(e, count_one, &c);
+        return c.n == 0;
+    }
+    default:
+        break;
+    }
+    if (!renamable(e->lhs, id) || !renamable(e->rhs, id) || !renamable(e->cond, id))
+        return false;
+    for (int i = 0; i < e->nitems; i++)
+        if (!renamable(e->items[i], id) || (e->kind == NG_JIT_E_DICT && !renamable(e->keys[i], id)))
+            return false;
+    for (int i = 0; e->kind == NG_JIT_E_CALL && i < e->nkeywords; i++)
+        if (!renamable(e->keywords[i].value, id))
+            return false;
+    return true;
+}
+
+static bool renamable_block(NgJitBlock b, int id)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        const NgJitExpr *parts[4] = {s->target, s->value, s->test, s->annotation};
+        for (int k = 0; k < 4; k++)
+            if (!renamable(parts[k], id))
+                return false;
+        for (int k = 0; k < s->ntargets; k++)
+            if (!renamable(s->targets[k], id))
+                return false;
+        if (!renamable_block(s->body, id) || !renamable_block(s->orelse, id))
+            return false;
+    }
+    return true;
+}
+
+/* Every read of name id in *slot (renamable) becomes a read of `to`, a new NAME node each. */
+static void rename_loads(Rewriter *R, NgJitExpr **slot, int id, const char *to)
+{
+    NgJitExpr *e = *slot;
+    if (!e || R->st != NG_OK)
+        return;
+    if (is_name(e, id) && e->ctx == NG_JIT_LOAD) {
+        NgJitExpr *n = name(R, to, NG_JIT_LOAD, e->span);
+        if (n) {
+            n->outer = e->outer, n->parenthesized = e->parenthesized;
+            *slot = n;
+        }
+        return;
+    }
+    rename_loads(R, &e->lhs, id, to);
+    rename_loads(R, &e->rhs, id, to);
+    rename_loads(R, &e->cond, id, to);
+    for (int i = 0; e->kind != NG_JIT_E_STR && i < e->nitems; i++) {
+        rename_loads(R, &e->items[i], id, to);
+        if (e->kind == NG_JIT_E_DICT)
+            rename_loads(R, &e->keys[i], id, to);
+    }
+    for (int i = 0; e->kind == NG_JIT_E_CALL && i < e->nkeywords; i++)
+        rename_loads(R, &e->keywords[i].value, id, to);
+}
+
+static void rename_loads_block(Rewriter *R, NgJitBlock b, int id, const char *to)
+{
+    for (int i = 0; i < b.n; i++) {
+        NgJitStmt *s = b.stmts[i];
+        NgJitExpr **parts[4] = {&s->target, &s->value, &s->test, &s->annotation};
+        for (int k = 0; k < 4; k++)
+            rename_loads(R, parts[k], id, to);
+        for (int k = 0; k < s->ntargets; k++)
+            rename_loads(R, &s->targets[k], id, to);
+        rename_loads_block(R, s->body, id, to);
+        rename_loads_block(R, s->orelse, id, to);
+    }
+}
+
+/* Reads (LOAD names) of id in b, any depth. */
+static int reads_block(NgJitBlock b, int id)
+{
+    int n = 0;
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        const NgJitExpr *parts[4] = {s->target, s->value, s->test, s->annotation};
+        Loads c = {id, 0};
+        for (int k = 0; k < 4; k++)
+            visit_names(parts[k], load_one, &c);
+        for (int k = 0; k < s->ntargets; k++)
+            visit_names(s->targets[k], load_one, &c);
+        n += c.n + reads_block(s->body, id) + reads_block(s->orelse, id);
+    }
+    return n;
+}
+
+/* Whether loop x (after the loop being rewritten) reads name id only after assigning it in the
+ * same iteration: a plain `id = v` (v not reading id) is the first statement of its body that
+ * mentions id, and neither its header nor its else block mentions it. */
+static bool loop_rebinds_first(const NgJitStmt *x, int id)
+{
+    if ((x->kind != NG_JIT_S_FOR && x->kind != NG_JIT_S_WHILE) || count_block(x->orelse, id))
+        return false;
+    Count c = {id, 0};
+    visit_names(x->target, count_one, &c);
+    visit_names(x->test, count_one, &c);
+    if (c.n)
+        return false;
+    for (int i = 0; i < x->body.n; i++) {
+        const NgJitStmt *b = x->body.stmts[i];
+        if (!count_stmt(b, id))
+            continue;
+        return plain_assign(b) && b->targets[0]->name_id == id && !reads_id(b->value, id);
+    }
+    return true;
+}
+
+typedef struct After {
+    const NgJitStmt *loop; /* the loop whose value of the name is asked about */
+    int id;
+    bool after;            /* the walk is past the loop */
+    int live;              /* 1: a statement after it may read its value; 0: one surely rebinds it first;
+                              -1: not known yet (none after it mentions it: not read) */
+} After;
+
+static void after_block(NgJitBlock b, After *a)
+{
+    for (int i = 0; i < b.n && a->live < 0; i++) {
+        const NgJitStmt *x = b.stmts[i];
+        if (!a->after) {
+            if (x == a->loop) {
+                a->after = true;
+                continue;
+            }
+            after_block(x->body, a); /* (the loop inside an if: the walk goes on after it from there) */
+            after_block(x->orelse, a);
+            continue;
+        }
+        if (!count_stmt(x, a->id) || loop_rebinds_first(x, a->id))
+            continue;
+        a->live = plain_assign(x) && x->targets[0]->name_id == a->id && !reads_id(x->value, a->id) ? 0 : 1;
+    }
+}
+
+/* Whether b (any depth) mentions name id where its value may be read at another time or by
+ * name: a def, a lambda or a comprehension (a closure), a statement left to Python (`global`,
+ * `del`, ...). */
+static bool defs_mention(NgJitBlock b, int id)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *x = b.stmts[i];
+        if (((x->kind == NG_JIT_S_DEF || x->kind == NG_JIT_S_OTHER) && count_stmt(x, id)) ||
+            defs_mention(x->body, id) || defs_mention(x->orelse, id))
+            return true;
+        const NgJitExpr *parts[4] = {x->target, x->value, x->test, x->annotation};
+        for (int k = 0; k < 4; k++)
+            if (!renamable(parts[k], id))
+                return true;
+        for (int k = 0; k < x->ntargets; k++)
+            if (!renamable(x->targets[k], id))
+                return true;
+    }
+    return false;
+}
+
+/* Whether e is a subscript with a slice (x[a:b], X[i, 1:]): a view, no scalar to carry. */
+static bool sliced(const NgJitExpr *e)
+{
+    if (!e || e->kind != NG_JIT_E_SUBSCRIPT)
+        return false;
+    if (e->rhs && e->rhs->kind == NG_JIT_E_SLICE)
+        return true;
+    for (int i = 0; e->rhs && e->rhs->kind == NG_JIT_E_TUPLE && i < e->rhs->nitems; i++)
+        if (e->rhs->items[i]->kind == NG_JIT_E_SLICE)
+            return true;
+    return false;
+}
+
+/* Whether the value loop s leaves in name id may be read after it, in function body `scope`: a
+ * statement after it mentions id other than by first rebinding it (`id = v`, or a loop whose
+ * iterations assign it before reading it), or a def mentions it. Conservative: an if or a
+ * statement left to Python that mentions it counts as a read. (A name the later loops of a
+ * function reuse, `row = A[i]`, would otherwise be carried by every loop assigning it: a ranked
+ * reduction that costs the loop its vector lanes.) */
+static bool live_after(NgJitBlock scope, const NgJitStmt *s, int id)
+{
+    if (defs_mention(scope, id))
+        return true;
+    After a = {s, id, false, -1};
+    after_block(scope, &a);
+    return a.live == 1;
+}
+
 static void last_values(Rewriter *R, NgJitStmt *s)
 {
     if (s->kind != NG_JIT_S_FOR || s->orelse.n || s->pre_name || s->target->kind != NG_JIT_E_NAME ||
@@ -2488,7 +2686,8 @@ static void last_values(Rewriter *R, NgJitStmt *s)
     for (int id = 0; id < nn; id++) {
         int stores = plain_stores(s->body, id);
         cand[id] = stores > 0 && id != v && strncmp(R->ast->names[id], "__ng", 4) != 0 &&
-                   count_block(s->body, id) == stores && loads_block(R->scope, id, s) > 0;
+                   count_block(s->body, id) == stores + reads_block(s->body, id) && loads_block(R->scope, id, s) > 0 &&
+                   live_after(R->scope, s, id);
         ncand += cand[id];
     }
     if (!ncand)
@@ -2497,39 +2696,104 @@ static void last_values(Rewriter *R, NgJitStmt *s)
     last_run(&s->body, &r);
     if (r.bad || !r.block)
         return;
-    bool fresh = true, *seen = alloc(R, (size_t)nn + 1);
-    if (!seen)
+    bool fresh = true, *seen = alloc(R, (size_t)nn + 1), *renamed = alloc(R, (size_t)nn + 1);
+    if (!seen || !renamed)
         return;
+    NgJitBlock after = {r.block->stmts + r.first + r.n, r.block->n - r.first - r.n};
     for (int i = 0; i < r.n; i++) {
         const NgJitStmt *a = r.block->stmts[r.first + i];
         int id = a->targets[0]->name_id;
-        if (seen[id] || !pure_expr(a->value) || makes_array(a->value))
+        if (seen[id] || !pure_expr(a->value) || makes_array(a->value) || sliced(a->value))
             return;
+        for (int j = 0; j < nn; j++) /* (a value reads only names the run assigned before it) */
+            if (cand[j] && !seen[j] && reads_id(a->value, j))
+                return;
         seen[id] = true;
         fresh = fresh && fresh_value(a->value, v);
     }
-    if (fresh)
+    /* A name also read in the iteration (`t = x[i] * 2; y[i] = t + 1`): every read after the run,
+     * in its block (the iteration's own value, assigned just before), through a name of its own
+     * the ranked if copies into the carried one. */
+    int nrenamed = 0;
+    for (int i = 0; i < r.n; i++) {
+        const NgJitStmt *a = r.block->stmts[r.first + i];
+        int id = a->targets[0]->name_id, in_run = 0, all = reads_block(s->body, id);
+        if (!all)
+            continue;
+        for (int j = i + 1; j < r.n; j++)
+            in_run += reads_id(r.block->stmts[r.first + j]->value, id);
+        if (in_run + reads_block(after, id) != all || !renamable_block(after, id))
+            return;
+        renamed[id] = true;
+        nrenamed++;
+    }
+    if (fresh && !nrenamed)
         return;
+    for (int i = 0; nrenamed && i < r.n; i++) /* (all of the run then: the if only copies, raising nothing) */
+        renamed[r.block->stmts[r.first + i]->targets[0]->name_id] = true;
     char nm[32];
-    snprintf(nm, sizeof nm, "__ng_last%d", ++R->nloops);
-    NgJitSpan sp = start_of(r.block->stmts[r.first]->span);
+    int nloop = ++R->nloops;
+    snprintf(nm, sizeof nm, "__ng_last%d", nloop);
+    /* (with names renamed, the run's statements stay before the if, which gets the empty span at
+       the run's end, its copies too: the block's statements stay in order, apart) */
+    NgJitSpan sp = nrenamed ? end_of(r.block->stmts[r.first + r.n - 1]->span) : start_of(r.block->stmts[r.first]->span);
     NgJitStmt **body = alloc(R, (size_t)(r.n + 1) * sizeof *body);
     NgJitExpr *key = name(R, nm, NG_JIT_LOAD, sp), *store = name(R, nm, NG_JIT_STORE, sp);
     NgJitExpr *test = key ? compare(R, NG_JIT_OP_GE, int_lit(R, 0, sp), key, sp) : NULL;
     NgJitExpr *zero = int_lit(R, 0, sp);
+    NgJitStmt **stmts = alloc(R, (size_t)(r.block->n + 1) * sizeof *stmts);
+    if (!body || !stmts)
+        return;
     body[0] = store ? assign(R, store, int_lit(R, 0, sp), sp) : NULL;
-    memcpy(body + 1, r.block->stmts + r.first, (size_t)r.n * sizeof *body);
+    /* the renamed ones first, in the run's order: `__ng_lv<N>_<t> = value` (reads of names the run
+       renamed before it renamed too), then the if: `t = __ng_lv<N>_<t>`, the others as written */
+    int nb = r.first;
+    memcpy(stmts, r.block->stmts, (size_t)r.first * sizeof *stmts);
+    for (int i = 0; i < r.n && R->st == NG_OK; i++) {
+        NgJitStmt *a = r.block->stmts[r.first + i];
+        int id = a->targets[0]->name_id;
+        for (int j = 0; j < nn; j++)
+            if (renamed[j] && j != id && reads_id(a->value, j)) {
+                char to[96];
+                snprintf(to, sizeof to, "__ng_lv%d_%s", nloop, R->ast->names[j]);
+                NgJitExpr *c = dup(R, a->value);
+                if (c)
+                    rename_loads(R, &c, j, to);
+                a = c ? assign(R, a->targets[0], c, a->span) : NULL;
+                if (!a)
+                    return;
+            }
+        if (!renamed[id]) {
+            body[1 + i] = a;
+            continue;
+        }
+        char to[96];
+        snprintf(to, sizeof to, "__ng_lv%d_%s", nloop, R->ast->names[id]);
+        NgJitExpr *lv = name(R, to, NG_JIT_STORE, a->targets[0]->span), *rd = name(R, to, NG_JIT_LOAD, sp);
+        NgJitExpr *carried = name(R, R->ast->names[id], NG_JIT_STORE, sp);
+        stmts[nb++] = lv ? assign(R, lv, a->value, a->span) : NULL;
+        body[1 + i] = rd && carried ? assign(R, carried, rd, sp) : NULL;
+        if (!stmts[nb - 1] || !body[1 + i])
+            return;
+    }
     NgJitSpan whole = r.block->stmts[r.first]->span, end = r.block->stmts[r.first + r.n - 1]->span;
     whole.end_line = end.end_line, whole.end_col = end.end_col, whole.end_off = end.end_off; /* (the run's) */
+    if (nrenamed)
+        whole = sp;
     NgJitStmt *iff = body[0] && test ? if_stmt(R, test, body, r.n + 1, whole) : NULL;
-    NgJitStmt **stmts = alloc(R, (size_t)(r.block->n - r.n + 1) * sizeof *stmts);
-    if (!iff || !zero || !stmts || R->over || R->st != NG_OK)
+    if (!iff || !zero || R->over || R->st != NG_OK)
         return;
-    memcpy(stmts, r.block->stmts, (size_t)r.first * sizeof *stmts);
-    stmts[r.first] = iff;
-    memcpy(stmts + r.first + 1, r.block->stmts + r.first + r.n,
-           (size_t)(r.block->n - r.first - r.n) * sizeof *stmts);
-    set_block(R, r.block, (NgJitBlock){stmts, r.block->n - r.n + 1});
+    for (int id = 0; id < nn; id++)
+        if (renamed[id]) {
+            char to[96];
+            snprintf(to, sizeof to, "__ng_lv%d_%s", nloop, R->ast->names[id]);
+            rename_loads_block(R, after, id, to);
+        }
+    if (R->st != NG_OK)
+        return;
+    stmts[nb++] = iff;
+    memcpy(stmts + nb, after.stmts, (size_t)after.n * sizeof *stmts);
+    set_block(R, r.block, (NgJitBlock){stmts, nb + after.n});
     s->pre_name = key->name;
     s->pre_value = zero;
 }

@@ -2452,8 +2452,19 @@ static void record_check(Lower *L, NgIrRef good, NgIrRef i, int axis, NgIrRef n,
         bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, L->guard, bad);
     NgIrRef at[4], st[4];
     NgIrRef vals[4] = {ng_ir_const_i(k, NG_INT64, line), i, ng_ir_const_i(k, NG_INT64, axis), n};
+    /* a scan's last part (its blocks, each in order: plan->scan 3): four fields per block, at 4 * b,
+       the block's first failure alone; the host takes the first block's (Python's first failing
+       iteration: the earlier blocks had none), not whichever block wrote last */
+    bool per_block = L->plan->scan == 3 && L->in_body && L->rank != NG_IR_NONE;
+    NgIrRef base = per_block ? ng_ir_binary(k, NG_OP_MUL, NG_INT64, L->rank, ng_ir_const_i(k, NG_INT64, 4))
+                             : ng_ir_const_i(k, NG_INT64, 0);
+    if (per_block)
+        bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, bad,
+                           ng_ir_binary(k, NG_OP_EQ, NG_BOOL, ng_ir_load(k, L->err_param, 1, &base),
+                                        ng_ir_const_i(k, NG_INT64, 0)));
     for (int f = 0; f < 4; f++)
-        at[f] = ng_ir_const_i(k, NG_INT64, f);
+        at[f] = per_block ? ng_ir_binary(k, NG_OP_ADD, NG_INT64, base, ng_ir_const_i(k, NG_INT64, f))
+                          : ng_ir_const_i(k, NG_INT64, f);
     for (int f = 0; f < 4; f++) /* the line last: the host looks at [0] */
         st[f] = ng_ir_store(k, L->err_param, 1, &at[(f + 1) % 4], vals[(f + 1) % 4]);
     if (stops(L)) { /* (a sequential kernel: as Python, nothing after the first runs) */
@@ -10968,15 +10979,12 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
                 fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "%s(..., %s) of floats, %s not the first argument, "
                      "cannot run in parallel", plan->reductions[s->red].op == NG_OP_MAXIMUM ? "max" : "min",
                      s->name, s->name);
-            } else if (ng_dtype_is_complex(s->dt) && plan->reductions[s->red].op != NG_OP_ADD) {
-                /* (GPUs combine partials atomically, part by part: sums only; an argmax's names go
-                   through volatile cells, which CUDA's complex structs do not take) */
-                if (plan->reductions[s->red].op == NG_NOPS)
-                    fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a complex value ('%s') carried by an argmax or "
-                         "as the last iteration's cannot run in parallel", s->name);
-                else
-                    fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a complex %s reduction ('%s') cannot run in "
-                         "parallel", ng_op_name(plan->reductions[s->red].op), s->name);
+            } else if (ng_dtype_is_complex(s->dt) && plan->reductions[s->red].op != NG_OP_ADD &&
+                       plan->reductions[s->red].op != NG_NOPS) {
+                /* (GPUs combine partials atomically, part by part: sums only; an argmax's names
+                   (NG_NOPS) go to their cells part by part, emit.c's ranked_gpu_combine) */
+                fail(L, loop->span.line, NG_ERR_UNSUPPORTED, "a complex %s reduction ('%s') cannot run in "
+                     "parallel", ng_op_name(plan->reductions[s->red].op), s->name);
             } else if (!plan->reductions[s->red].ranked) {
                 ng_ir_reduce(k, outer, s->var, plan->reductions[s->red].op);
             } else if (plan->reductions[s->red].op != NG_NOPS) {

@@ -725,6 +725,8 @@ typedef struct Launch {
     PyObject *kept[MAXV];      /* or a view of the call's device copy: its `keep` entry (borrowed) */
     int n;
     bool hold;                 /* more launches of the loop follow: write uploads back after the last */
+    int64_t err_slots;         /* a scan's last part: its error array holds one error per block (lower.c
+                                  record_check), the first block's raised; 0 otherwise (one error) */
     bool python;               /* a launch found (NG_JIT_PYTHON) that the loop must run as Python */
     char why[400];             /* and why */
     struct {                   /* the 64-bit keys of the loop's random numbers, one per generator and
@@ -1899,10 +1901,14 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
         const NgJitArg *arg = &low.args[a];
         int vi = arg->name ? index_of(L, arg->name) : -1;
         if (arg->role == NG_JIT_ARG_ERROR) {
-            int64_t four = 4, zeros[4] = {0, 0, 0, 0}, unit = 1;
-            st = ng_array_empty(dev, NG_INT64, 1, &four, &cells[a]);
+            int64_t four = 4 * (L->err_slots > 0 ? L->err_slots : 1), zeros[4] = {0, 0, 0, 0}, unit = 1;
+            int64_t *z = four > 4 ? PyMem_Calloc((size_t)four, sizeof *z) : zeros;
+            st = z ? ng_array_empty(dev, NG_INT64, 1, &four, &cells[a])
+                   : ng_error_set(NG_ERR_NOMEM, "out of host memory for a scan's error array");
             if (st == NG_OK)
-                st = ng_array_upload(&cells[a], zeros, NULL);
+                st = ng_array_upload(&cells[a], z, NULL);
+            if (z != zeros)
+                PyMem_Free(z);
             ng_kargs_array(kargs, &na, &cells[a], 1, &four, &unit);
         } else if (arg->role == NG_JIT_ARG_ARRAY) {
             const NgArray *x = &L->arrays[vi];
@@ -2056,8 +2062,19 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
         const NgJitArg *arg = &low.args[a];
         int vi = arg->name ? index_of(L, arg->name) : -1;
         if (arg->role == NG_JIT_ARG_ERROR) {
-            int64_t e[4] = {0, 0, 0, 0};
-            st = ng_array_download(&cells[a], e, NULL);
+            int64_t one[4] = {0, 0, 0, 0}, *all = one, *e = one;
+            if (L->err_slots > 1 && !(all = PyMem_Calloc((size_t)L->err_slots * 4, sizeof *all))) {
+                st = ng_error_set(NG_ERR_NOMEM, "out of host memory for a scan's error array");
+            } else {
+                st = ng_array_download(&cells[a], all, NULL);
+            }
+            for (int64_t b = 0; st == NG_OK && all != one && b < L->err_slots; b++)
+                if (all[4 * b] != 0) { /* (the first block that failed) */
+                    memcpy(one, all + 4 * b, sizeof one);
+                    break;
+                }
+            if (all != one)
+                PyMem_Free(all);
             if (st != NG_OK) {
                 Py_CLEAR(result);
                 ngpy_raise(st);
@@ -2255,16 +2272,18 @@ static int64_t scan_blocks(NgDevice *dev, int64_t n)
 }
 
 /* Whether the lowering `low` has a part a scan cannot keep: an operation
- * Python raises on (a block would run on past it), a check before the loop,
- * a wrap check. (An error array is the stores' checks, boundscheck being off:
- * a store out of range raises IndexError from the part that makes it.) */
+ * Python raises on (a block would run on past it), a wrap check. (An error
+ * array is the stores' checks, boundscheck being off: a store out of range
+ * raises IndexError from the part that makes it. A NG_JIT_PYTHON cell is a
+ * check before the loop, of values the same in every iteration: a part whose
+ * cell is set ran no iteration, and since the parts before the last store
+ * nothing the loop's arrays hold, run_scan leaves the loop to run in order:
+ * a row stored whole at k, `Y[k] = X[i]`, checks the rows' lengths so.) */
 static bool scan_unsafe(const NgJitLowered *low)
 {
     for (int a = 0; a < low->nargs; a++) {
         const NgJitArg *arg = &low->args[a];
-        if ((arg->role == NG_JIT_ARG_CELL && (!strcmp(arg->name, NG_JIT_RAISE) ||
-                                              (!strcmp(arg->name, NG_JIT_PYTHON) && !low->range_python) ||
-                                              !strcmp(arg->name, NG_JIT_WRAP))))
+        if ((arg->role == NG_JIT_ARG_CELL && (!strcmp(arg->name, NG_JIT_RAISE) || !strcmp(arg->name, NG_JIT_WRAP))))
             return true;
     }
     return false;
@@ -2434,8 +2453,15 @@ static PyObject *run_scan(Program *p, int index, Launch *L, const NgJitLoopPlan 
     bool hold = L->hold;
     for (int k = 0; k < 3; k++) {
         L->hold = hold || k < 2; /* (only the last writes the loop's arrays) */
+        L->err_slots = k == 2 ? nb : 0; /* (an error per block: the first block's raised) */
         why = NULL;
         PyObject *res = run_kernel(p, &sc->phase[k], L, &plans[k], dev, sargs, line_offset, note, &why, NULL);
+        L->err_slots = 0;
+        if (!res && !PyErr_Occurred() && L->python) { /* (ran no iteration: in order, see scan_unsafe) */
+            L->python = false;
+            Py_CLEAR(result);
+            break;
+        }
         if (!res && !PyErr_Occurred() && k == 2)
             PyErr_Format(PyExc_RuntimeError, "numgpu.jit: the last part of the scan at line %d did not run: %s",
                          info->line + line_offset, why ? why : "?");
@@ -2644,6 +2670,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
     L.hold = false;
     L.python = false;
     L.nkeys = 0;
+    L.err_slots = 0;
     PyObject *result = NULL, *pre = NULL;
     const char *why = NULL;
     if (info->stmt->pre_name && !(pre = pre_value(p, (int)index, globals, locals))) {

@@ -342,13 +342,25 @@ static void test_unsafe(void)
                  "            t = a[i]\n"
                  "        b[i] = t\n",
                  "line 2: sequential: reads t before assigning it, so it carries over from one iteration to the next\n");
-    /* a scalar read after the loop (the last iteration's value) */
+    /* a scalar read after the loop (the last iteration's value), and in the iteration after its
+       assignment: the iteration's own value (since 2026-12-07, in order before) */
     CHECK_REPORT("def f(a, b, n):\n"
                  "    for i in range(n):\n"
                  "        s = a[i] * 2\n"
                  "        b[i] = s\n"
                  "    return s\n",
-                 "line 2: sequential: assigns s, which is read after the loop\n");
+                 "line 2: parallel reduce(argmax:s) reduce(max:__ng_last1)\n");
+    /* ... not where every later read follows a rebinding: no value to carry */
+    CHECK_REPORT("def f(a, b, n):\n"
+                 "    for i in range(n):\n"
+                 "        s = a[i] * 2\n"
+                 "        b[i] = s\n"
+                 "    for i in range(n):\n"
+                 "        s = a[i] + 1\n"
+                 "        b[i] += s\n"
+                 "    s = 0\n"
+                 "    return s\n",
+                 "line 2: parallel\nline 5: parallel\n");
     /* ... or by a lambda, whenever it is called */
     CHECK_REPORT("def f(a, n):\n"
                  "    g = lambda: s\n"

@@ -13,7 +13,7 @@ import pytest
 
 import numgpu
 
-from helpers import jit_same
+from helpers import jit_same, python_and_jit
 
 
 @pytest.fixture(params=["cpu", "opencl"])
@@ -267,12 +267,23 @@ def rows_sliced(X, out):
 @pytest.mark.parametrize("fn", [rows_whole, rows_sliced])
 @pytest.mark.parametrize("n", [0, 1, 300])
 def test_rows_stored_whole(device, policy, fn, n):
-    """Rows stored whole at k: a compaction by the analysis; the lowering's check of the rows'
-    lengths (its NG_JIT_PYTHON cell: the loop as Python where they differ) keeps it in order,
-    as it does any scan (a part would stop halfway)."""
+    """Rows stored whole at k: a compaction by the analysis, in blocks since 2026-12-07: the
+    lowering checks the rows' lengths before the loop (its NG_JIT_PYTHON cell), so a part whose
+    check fails ran no iteration, and the loop then runs in order (as Python, which raises
+    NumPy's ValueError); before, any scan with such a check ran in order."""
     X = np.random.default_rng(n).standard_normal((n, 4))
     f = jit_same(fn, X, np.zeros((n, 4)))
-    assert report(f)["compact"]
+    assert_compaction(f, n, policy, device)
+    for m in (1, 5):  # (rows of other lengths: NumPy's ValueError, after the stores before)
+        py, jit, g = python_and_jit(fn, X, np.zeros((n, m)))
+        assert jit == py, (m, py, jit)
+        if n and X[:, 0].max() > 0:
+            assert py[0] is ValueError
+            assert report(g)["ran"].startswith("python") and "rows of other lengths" in report(g)["ran"]
+    if n:
+        k = fn(X, np.zeros((n, 4)))
+        py, jit, g = python_and_jit(fn, X, np.zeros((k // 2, 4)))  # (too short: IndexError at k // 2)
+        assert (py[0] is IndexError or k == 0) and jit == py, (py, jit)
 
 
 @pytest.mark.parametrize("start", [0, 3, 100])
@@ -492,3 +503,29 @@ def test_explain_says_compaction(capsys):
     text = capsys.readouterr().out
     assert "sequential (a scan: a compaction): " in text, text
     assert "a compaction: k counts the stores at index k" in text, text
+
+
+@pytest.mark.parametrize("fn", [positives, two_kinds, if_else, every_one, strided])
+def test_out_too_short_message(device, monkeypatch, fn):
+    """The IndexError names the first failing iteration's index, as Python's (each block of
+    the last part records its own first failure, the host raises the first block's: before
+    2026-12-07 the block that wrote last won, 'index 50015' where Python says 50000)."""
+    monkeypatch.setenv("NUMGPU_SCAN", "1")
+    rng = np.random.default_rng(6)
+    for n, part in ((1000, 0.6), (70_001, 0.3), (70_001, 0.0), (5000, -1), (5000, 0.9999)):
+        x = rng.standard_normal(n)
+        if fn is positives or fn is every_one:
+            x = np.abs(x) + 0.5
+        room = fn(x, np.zeros(3 * n))  # (the stores' end: [0, room) with room to spare)
+        m = 1 if part < 0 else int(room * part)
+        py, jit, f = python_and_jit(fn, x, np.zeros(m))
+        assert py[0] is IndexError and jit == py, (n, m, py, jit)
+        assert report(f)["ran"] == "kernel (raised)", report(f)["ran"]
+    f(x, np.zeros(3 * n))  # (the same loop with room: in blocks)
+    assert "parallel scan" in report(f)["ran"], report(f)["ran"]
+    X = rng.standard_normal(3000)
+    py, jit, f = python_and_jit(rows, X, np.zeros((900, 3)))
+    assert py[0] is IndexError and jit == py, (py, jit)
+    for m in (100, 1400):
+        py, jit, f = python_and_jit(two_arrays, np.abs(X) + 0.5, np.zeros(3000, np.int64), np.zeros(m))
+        assert py[0] is IndexError and jit == py, (m, py, jit)

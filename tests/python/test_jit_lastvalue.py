@@ -220,6 +220,26 @@ def last_complex(z):
     return t
 
 
+def argmax_complex(z, w):
+    best = -1.0
+    for i in range(z.shape[0]):
+        if abs(z[i]) > best:
+            best = abs(z[i])
+            w = z[i] * 1j
+    return best, w
+
+
+def last_complex_both(z, out):
+    t = 0j
+    u = np.complex64(1 + 1j)
+    for i in range(z.shape[0]):
+        out[i] = z[i].imag
+        if z[i].imag < 0.3:
+            t = z[i] + i
+            u = np.complex64(z[i]) * 2
+    return t, u
+
+
 @pytest.fixture(params=[0, 1, 5, N])
 def size(request):
     return request.param
@@ -351,7 +371,194 @@ def test_last_types(size, device):
         if size > 1:
             assert kinds(f) == ["parallel"], fn
             ran = f.loop_report()[0]["ran"]
-            if fn is last_complex:  # (CUDA's complex structs do not go through the argmax's cells)
-                assert "a complex value ('t') carried by an argmax" in ran, ran
-            else:
-                assert "one thread" not in ran, ran
+            assert ran.startswith("kernel") and "one thread" not in ran, ran
+
+
+def test_complex_companions(size, device):
+    """Complex values carried by an argmax pair or as the last iteration's (in parallel: their
+    cells written part by part on GPUs), complex64 and complex128, None or a Python complex before."""
+    rng = np.random.default_rng(size + 9)
+    z = rng.random(size) + 1j * rng.random(size)
+    for w in (None, 2j, np.complex64(3)):
+        f = jit_same(argmax_complex, z, w)
+        jit_same(argmax_complex, z.astype(np.complex64), w)
+    g = jit_same(last_complex_both, z, np.zeros(size))
+    jit_same(last_complex_both, np.ones(size) + 1j, np.zeros(size))  # (none passes)
+    if size > 1:
+        for h in (f, g):
+            assert kinds(h) == ["parallel"]
+            ran = h.loop_report()[0]["ran"]
+            assert ran.startswith("kernel") and "one thread" not in ran, ran
+
+
+# ---- 4. a last value also read in its own iteration, after it is assigned (2026-12-07) ----
+
+def read_uncond(x, y):
+    t = 0.0
+    for i in range(x.shape[0]):
+        t = x[i] * 2
+        y[i] = t + 1
+    return t
+
+
+def read_chain(x, y):
+    t = -1.0
+    u = 0
+    for i in range(x.shape[0]):
+        if x[i] > 0.5:
+            t = x[i] * 2
+            u = int(t * 10) + i
+            y[i] = t - u
+    return t, u
+
+
+def read_inner(x, out):
+    t = 0
+    for i in range(x.shape[0]):
+        t = int(x[i] * 100)
+        for j in range(out.shape[1]):
+            out[i, j] = t * j + i
+    return t
+
+
+def read_complex(z, y):
+    w = None
+    for i in range(z.shape[0]):
+        w = z[i] * (1 - 2j)
+        y[i] = w.real * w.imag
+    return w
+
+
+def read_nested(X, out):
+    t = 0.0
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            t = X[i, j] + i
+            out[i, j] = t * t
+    return t
+
+
+def read_before(x, y):  # (the previous iteration's t: a carried dependence, in order)
+    t = 0.5
+    for i in range(x.shape[0]):
+        y[i] = t
+        t = x[i] * 2
+    return t
+
+
+def read_outside_if(x, y):  # (t read where this iteration may not have assigned it: in order)
+    t = 0.5
+    for i in range(x.shape[0]):
+        if x[i] > 0.3:
+            t = x[i]
+        y[i] = t
+    return t
+
+
+def read_in_comprehension(x, y):  # (a comprehension's own scope: left as written)
+    t = 0.0
+    for i in range(x.shape[0]):
+        t = x[i]
+        y[i] = sum([t for _ in range(2)])
+    return t
+
+
+def test_last_read_in_iteration(size, device, capsys):
+    rng = np.random.default_rng(size + 13)
+    x = rng.random(size)
+    f = jit_same(read_uncond, x, np.zeros(size))
+    g = jit_same(read_chain, x, np.zeros(size))
+    jit_same(read_chain, np.zeros(size), np.zeros(size))  # (none passes: the starting objects)
+    h = jit_same(read_inner, x, np.zeros((size, 3), np.int64))
+    c = jit_same(read_complex, x + 1j * x[::-1], np.zeros(size))
+    X = rng.random((size // 50 + 1, 53))
+    m = jit_same(read_nested, X, np.zeros(X.shape))
+    if size > 1:
+        for fn in (f, g, h, c):
+            assert kinds(fn)[0] == "parallel", fn
+            ran = fn.loop_report()[0]["ran"]
+            assert ran.startswith("kernel") and "one thread" not in ran, ran
+        assert f.loop_report()[0]["reductions"] == [("t", "last")]
+        assert sorted(g.loop_report()[0]["reductions"]) == [("t", "last"), ("u", "last")]
+        assert kinds(m) == ["parallel", "parallel"]
+        f.explain()
+        assert "parallel reduce(last:t)" in capsys.readouterr().out
+
+
+def test_last_read_stays_in_order(size, device):
+    x = np.random.default_rng(size + 14).random(size)
+    for fn in (read_before, read_outside_if):
+        f = jit_same(fn, x, np.zeros(size))
+        if size > 1:
+            assert kinds(f) == ["sequential"], fn
+    jit_same(read_in_comprehension, x, np.zeros(size))
+
+
+def read_raises(x, y):
+    t = 0.0
+    for i in range(x.shape[0]):
+        u = x[i] + 1
+        t = math.sqrt(x[i])
+        y[i] = t + u
+    return t, u
+
+
+def test_last_read_raises_at_its_line(device):
+    """A value of the run that raises (renamed: __ng_lvN_t = math.sqrt(x[i])) raises at its own
+    line, the first failing iteration's error, after the loop ran as a kernel."""
+    x = np.ones(N)
+    f = jit_same(read_raises, x, np.zeros(N))
+    assert kinds(f) == ["parallel"] and f.loop_report()[0]["ran"] == "kernel"
+    x[70_000], x[90_000] = -1.0, -2.0
+    lines = []
+    for g in (read_raises, f):
+        with pytest.raises(ValueError, match="math domain error") as info:
+            g(x, np.zeros(N))
+        lines.append(info.traceback[-1].lineno)
+    assert lines[0] == lines[1]
+
+
+def reused_temp(x, y):
+    """t reused by the next loop, which assigns it before reading it, then rebound: nothing to
+    carry from either loop (a ranked reduction would cost them their vector lanes)."""
+    for i in range(x.shape[0]):
+        t = x[i] * 2
+        y[i] = t
+    for i in range(x.shape[0]):
+        t = x[i] + 1
+        y[i] += t * t
+    t = 0.5
+    return y, t
+
+
+def reused_then_read(x, y):
+    """... but read after the second loop: which may run no iteration, so the first loop's t
+    may be the one read: both carry it."""
+    for i in range(x.shape[0]):
+        t = x[i] * 2
+        y[i] = t
+    for i in range(x.shape[0] // 2):
+        t = x[i] + 1
+        y[i] += t * t
+    return t
+
+
+def closure_reads(x, y):
+    g = lambda: t  # noqa: E731  (reads t whenever it is called: after the loop)
+    for i in range(x.shape[0]):
+        t = x[i] * 2
+        y[i] = t
+    return g()
+
+
+def test_last_value_only_where_read_after(device):
+    x = np.random.default_rng(21).random(N)
+    f = jit_same(reused_temp, x, np.zeros(N))
+    rep = f.loop_report()
+    assert [r["kind"] for r in rep] == ["parallel", "parallel"]
+    assert rep[0]["reductions"] == [] and rep[1]["reductions"] == [], rep
+    for n in (N, 1):
+        f = jit_same(reused_then_read, x[:n], np.zeros(n))
+    assert [r["reductions"] for r in f.loop_report()] == [[("t", "last")], [("t", "last")]]
+    g = jit_same(closure_reads, x, np.zeros(N))
+    assert g.loop_report()[0]["reductions"] == [("t", "last")]

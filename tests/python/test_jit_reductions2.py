@@ -393,7 +393,8 @@ def test_last_plus_one_and_2d():
 
 
 def last_value_read_after(x, y):
-    """t = x[i] * 2.0 read after the loop: not the loop variable, stays in order."""
+    """t = x[i] * 2.0 read after the loop and in its iteration: parallel since 2026-12-07 (in
+    order before), the iteration's reads through a name of its own, the last one's value after."""
     t = 0.0
     for i in range(len(x)):
         t = x[i] * 2.0
@@ -434,7 +435,7 @@ def test_last_index_not_bound_before():
 def test_look_alikes_stay_in_order():
     x = np.random.default_rng(16).random(N)
     f = jit_same(last_value_read_after, x, np.zeros(N))
-    assert kinds(f) == ["sequential"]
+    assert kinds(f) == ["parallel"] and f.loop_report()[0]["reductions"] == [("t", "last")]
     f = jit_same(last_two_values, x)
     assert kinds(f) == ["sequential"]
 
