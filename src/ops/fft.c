@@ -57,6 +57,8 @@
 #define MAXROWFAC 16   /* most passes of one ROWS kernel */
 #define ROWS_MAX 16384 /* longest transform done by a ROWS kernel (cpu) */
 #define ROWS_MIN_WORK 16384 /* fewest points (all rows) worth a ROWS kernel */
+#define FUSED_MIN_WORK 512 /* fewest points (all rows) of a half-length transform worth a fused ROWS kernel */
+#define FUSED_MAX 32768 /* longest half-length transform of a fused ROWS kernel */
 #define ROWBLOCK_MAX 4096 /* longest transform done by BLOCKS of rows (cpu, inner == 1) */
 
 /* ---- kernels ---------------------------------------------------------- */
@@ -1338,14 +1340,15 @@ done:
     return st;
 }
 
-/* Whether run_passes runs pl over (outer, n, inner) as one ROWS or BLOCKS kernel. */
-static bool rows_kernel(const Plan *pl, int64_t outer, int64_t inner)
+/* Whether run_passes runs pl over (outer, n, inner) as one ROWS or BLOCKS kernel (min_work:
+ * the fewest points in all). */
+static bool rows_kernel(const Plan *pl, int64_t outer, int64_t inner, int64_t min_work, int64_t max_n)
 {
     /* ROWS/BLOCKS kernels are built per length (about half a second of compiling, once per
      * machine): for transforms big enough to repay it (from 16384 points: 256 x 256 rfft2 0.48 ->
      * 0.37 ms, 128 x 128 fft2 0.20 -> 0.11); small ones share the per-radix pass kernels */
     return pl->dev->be->target->par == NG_PAR_OPENMP && pl->nfac >= 1 && pl->nfac <= MAXROWFAC &&
-           pl->n <= ROWS_MAX && outer * pl->n * inner >= ROWS_MIN_WORK;
+           pl->n <= max_n && outer * pl->n * inner >= min_work;
 }
 
 /* Runs the passes of the direct plan pl over cur ((outer, n, inner)
@@ -1359,7 +1362,7 @@ static NgStatus run_passes(const Plan *pl, const NgArray *cur, NgArray *a, NgArr
     bool host = dev->be->target->par == NG_PAR_OPENMP;
     const NgArray *x = cur;
     int64_t n = pl->n, s = 1, L = n * inner;
-    if (rows_kernel(pl, outer, inner))
+    if (rows_kernel(pl, outer, inner, ROWS_MIN_WORK, ROWS_MAX))
         return run_rows(pl, cur, a, b, outer, inner, inv, scale, NULL, res);
     for (int f = 0; f < pl->nfac; f++) {
         int p = pl->fac[f];
@@ -1512,7 +1515,7 @@ static NgStatus run_packed(NgFftKind kind, const NgArray *x, int axis, int64_t o
     /* cpu, rows: the split (rfft) or the pack (irfft: of a complex input of the compute precision,
      * into a real output of it, which the last pass writes as complex points) in the kernel of
      * the passes (FU_*), on rows in its cache */
-    bool fused = inner == 1 && rows_kernel(half, outer, 1) &&
+    bool fused = inner == 1 && rows_kernel(half, outer, 1, FUSED_MIN_WORK, FUSED_MAX) &&
                  (kind == NG_FFT_R2C || (x->dtype == cdt && len > h && odt == rdt));
     shape[axis] = h;
     NgStatus st = NG_OK;
@@ -1560,13 +1563,26 @@ static NgStatus run_packed(NgFftKind kind, const NgArray *x, int axis, int64_t o
         Fuse fz = {FU_PACK, &rp->tw, NULL, len, conj};
         st = run_rows(half, x, res, &bufb, outer, 1, true, sc ? &scale : NULL, &fz, &r);
     } else {
-        View v3[3] = {vx, va, vt};
-        if ((st = launch_views(dev, make_key(FK_CPACK, rdt, x->dtype, 0, br | (conj ? FF_CONJ : 0)), 3, v3, 0, NULL,
-                               1.0, ext(h), outer * h * inner)) != NG_OK ||
-            (st = run_passes(half, &bufa, &bufa, &bufb, outer, inner, true, NULL, &r)) != NG_OK)
-            goto done;
+        /* a real output of the compute precision along the last axis holds the half-length
+         * inverse's complex points as they are: the last pass (one kernel per pass) writes it and
+         * the norm factor, no CUNPACK; the pack writes where that makes the passes, which take turns
+         * with bufa, end */
+        bool direct = inner == 1 && odt == rdt && half->nfac >= 1 &&
+                      !rows_kernel(half, outer, inner, ROWS_MIN_WORK, ROWS_MAX);
         shape[axis] = n;
-        if ((st = ng_array_empty(dev, odt, nd, shape, res)) != NG_OK)
+        if (direct && (st = ng_array_empty(dev, odt, nd, shape, res)) != NG_OK)
+            goto done;
+        NgArray *pk = direct && half->nfac % 2 == 0 ? res : &bufa;
+        View v3[3] = {vx, {pk, 4, {outer, h, inner, 2}}, vt};
+        if ((st = launch_views(dev, make_key(FK_CPACK, rdt, x->dtype, 0, br | (conj ? FF_CONJ : 0)), 3, v3, 0, NULL,
+                               1.0, ext(h), outer * h * inner)) != NG_OK)
+            goto done;
+        if (direct) {
+            st = run_passes(half, pk, res, &bufa, outer, inner, true, sc ? &scale : NULL, &r);
+            goto done;
+        }
+        if ((st = run_passes(half, &bufa, &bufa, &bufb, outer, inner, true, NULL, &r)) != NG_OK ||
+            (st = ng_array_empty(dev, odt, nd, shape, res)) != NG_OK)
             goto done;
         View v2[2] = {{r, 4, {outer, h, inner, 2}}, {res, 3, {outer, n, inner}}};
         st = launch_views(dev, make_key(FK_CUNPACK, rdt, odt, 0, sc | br), 2, v2, 0, NULL, scale, ext(h),
