@@ -98,6 +98,9 @@ enum {
     FU_PACK,  /* irfft: first CPACK's pack of the input, which the first pass reads */
 };
 
+/* Rows of a BLOCKS kernel's block along the last axis: a point's values one 64-byte line */
+static int64_t rowblock(NgDType dt) { return dt == NG_FLOAT32 ? 8 : 4; }
+
 /* Scratch arrays (S0, S1) a BLOCKS kernel of nfac passes needs: stages (the pack, the
  * passes, the split) write S0, S1, S0, ... (the pack S1, pass 0 S0), all but the last
  * pass, which writes A unless a split follows. */
@@ -595,14 +598,23 @@ static NgStatus build_mul(NgIrKernel *k, const FftKey *key)
 typedef struct RowCtx {
     bool blocks;
     NgIrRef T, o, i0, wn; /* the work item; ROWS: its row; BLOCKS: first row, rows */
+    NgIrRef lastrow;      /* BLOCKS: outer - 1 */
 } RowCtx;
+
+/* BLOCKS of rows: row I of the block at i0, the last row standing in for those past it (a
+ * short last block computes its last row again and writes the same bits again: W stays a
+ * constant, the rows' loops whole vectors without remainder) */
+static NgIrRef block_row(NgIrKernel *k, NgIrRef i0, NgIrRef I, NgIrRef lastrow)
+{
+    return sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, i0, I), lastrow);
+}
 
 static Acc rows_acc(NgIrKernel *k, const RowCtx *c, int p, bool scratch, NgIrRef I)
 {
     if (scratch)
         return (Acc){p, c->T, sx_op(k, NG_OP_MUL, I, sx_i(k, 2))};
     if (c->blocks)
-        return (Acc){p, sx_op(k, NG_OP_ADD, c->i0, I), sx_i(k, 0)};
+        return (Acc){p, block_row(k, c->i0, I, c->lastrow), sx_i(k, 0)};
     return (Acc){p, c->o, sx_i(k, 0)};
 }
 
@@ -722,10 +734,13 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
     int tv = ng_ir_var(k, NG_INT64);
     NgIrRef T = ng_ir_varref(k, tv), items, o = NG_IR_NONE, i0 = NG_IR_NONE, i1 = NG_IR_NONE, wn = NG_IR_NONE;
     NgIrRef two = sx_i(k, 2);
-    if (blocks && one) { /* W rows from T*W on */
-        items = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, outer, W), sx_i(k, 1)), W);
-        i0 = let_i(&top, sx_op(k, NG_OP_MUL, T, W));
-        wn = let_i(&top, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, i0, W), outer), i0));
+    NgIrRef lastrow = NG_IR_NONE;
+    if (blocks && one) { /* ROWBLOCK rows from T*ROWBLOCK on (a constant: whole vectors) */
+        NgIrRef Wc = sx_i(k, rowblock(dt));
+        items = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, outer, Wc), sx_i(k, 1)), Wc);
+        i0 = let_i(&top, sx_op(k, NG_OP_MUL, T, Wc));
+        wn = Wc;
+        lastrow = let_i(&top, sx_op(k, NG_OP_SUB, outer, sx_i(k, 1)));
     } else {
         NgIrRef nb = one ? sx_i(k, 1)
                          : sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, inner, W), sx_i(k, 1)), W);
@@ -738,7 +753,7 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
                 wn = let_i(&top, sx_op(k, NG_OP_SUB, i1, i0));
         }
     }
-    RowCtx rc = {blocks, T, o, i0, wn};
+    RowCtx rc = {blocks, T, o, i0, wn, lastrow};
     int src = X;
     if (pack) { /* the buffer pass 0 reads: S1, or the one of A, B that it does not write */
         src = blocks ? S1 : key->nfac % 2 == 0 ? A : B;
@@ -771,7 +786,7 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
             ad = (Acc){dst, o, as.c2};
         } else { /* I: the block's column or row */
             Acc scr = {0, T, sx_op(k, NG_OP_MUL, I, two)};
-            Acc glob = one ? (Acc){0, sx_op(k, NG_OP_ADD, i0, I), sx_i(k, 0)}
+            Acc glob = one ? (Acc){0, block_row(k, i0, I, lastrow), sx_i(k, 0)}
                            : (Acc){0, o, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_ADD, i0, I), two)};
             as = f == 0 && !pack ? glob : scr;
             ad = last && !split ? glob : scr;
@@ -1274,7 +1289,7 @@ static NgStatus run_rows(const Plan *pl, const NgArray *cur, NgArray *a, NgArray
      * apart); from 128 points (64: slower than ROWS) up to ROWBLOCK_MAX (the two scratch blocks
      * in L2), unless the first pass's inputs are a multiple of 4 KiB apart in a row (1024 x 1024
      * complex128: 12 ms against ROWS' 9; 512 x 512 1.3 against 1.6, 128 x 3000 2.5 against 3.9) */
-    int64_t wr = pl->dt == NG_FLOAT32 ? 8 : 4, isz = pl->dt == NG_FLOAT32 ? 8 : 16;
+    int64_t wr = rowblock(pl->dt), isz = pl->dt == NG_FLOAT32 ? 8 : 16;
     bool rowblocks = inner == 1 && pl->nfac >= 2 && outer >= wr && n >= 128 && n <= ROWBLOCK_MAX &&
                      n / pl->fac[0] * isz % 4096 != 0;
     bool blocks = inner > 1 || rowblocks;
