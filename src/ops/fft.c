@@ -121,6 +121,7 @@ typedef struct FftKey {
     uint8_t flags;  /* FF_* */
     uint8_t nfac;   /* passes: 1; ROWS: the number of passes */
     uint8_t fuse;   /* ROWS, BLOCKS (inner == 1): FU_* */
+    uint8_t row1;   /* RPACK, RSPLIT, CPACK, CUNPACK: one row (outer == 1), no row divided out of a point's number */
     uint8_t fac[MAXROWFAC]; /* their radices (passes: fac[0]) */
 } FftKey;
 
@@ -818,7 +819,7 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
 typedef struct Loop {
     Body ob, ib;   /* statements per (o, j), per column */
     int tv, jv, iv;/* the loop variables (jv: FF_BYROW's points; iv: none with FF_INNER1) */
-    bool byrow, inner1;
+    bool byrow, inner1, row1;
     NgIrRef o, j, i;
 } Loop;
 
@@ -828,6 +829,7 @@ static void loop_begin(Loop *L, NgIrKernel *k, const FftKey *key, NgIrRef nj)
     L->ob.dt = L->ib.dt = (NgDType)key->dt;
     L->ob.n = L->ib.n = 0;
     L->byrow = key->flags & FF_BYROW;
+    L->row1 = key->row1;
     L->inner1 = key->flags & FF_INNER1;
     L->tv = ng_ir_var(k, NG_INT64);
     L->jv = L->byrow ? ng_ir_var(k, NG_INT64) : -1;
@@ -837,6 +839,11 @@ static void loop_begin(Loop *L, NgIrKernel *k, const FftKey *key, NgIrRef nj)
     if (L->byrow) {
         L->o = T;
         L->j = ng_ir_varref(k, L->jv);
+        return;
+    }
+    if (L->row1) { /* (a division per point took as long as the split's arithmetic) */
+        L->o = sx_i(k, 0);
+        L->j = T;
         return;
     }
     L->o = let_i(&L->ob, sx_op(k, NG_OP_FLOORDIV, T, nj));
@@ -1492,6 +1499,8 @@ typedef struct View {
 static NgStatus launch_views(NgDevice *dev, FftKey key, int narr, const View *v, int nint, const int64_t *ints,
                              double scale, int64_t extent, int64_t work)
 {
+    if (key.kind >= FK_RPACK && key.kind <= FK_CUNPACK && !(key.flags & FF_BYROW))
+        key.row1 = v[0].shape[0] == 1; /* every view's first axis is the rows */
     const NgKernel *kern;
     NgStatus st = get_kernel(dev, key, &kern);
     if (st != NG_OK)
