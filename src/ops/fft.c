@@ -599,23 +599,15 @@ static NgStatus build_mul(NgIrKernel *k, const FftKey *key)
 typedef struct RowCtx {
     bool blocks;
     NgIrRef T, o, i0, wn; /* the work item; ROWS: its row; BLOCKS: first row, rows */
-    NgIrRef lastrow;      /* BLOCKS: outer - 1 */
 } RowCtx;
 
-/* BLOCKS of rows: row I of the block at i0, the last row standing in for those past it (a
- * short last block computes its last row again and writes the same bits again: W stays a
- * constant, the rows' loops whole vectors without remainder) */
-static NgIrRef block_row(NgIrKernel *k, NgIrRef i0, NgIrRef I, NgIrRef lastrow)
-{
-    return sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, i0, I), lastrow);
-}
 
 static Acc rows_acc(NgIrKernel *k, const RowCtx *c, int p, bool scratch, NgIrRef I)
 {
     if (scratch)
         return (Acc){p, c->T, sx_op(k, NG_OP_MUL, I, sx_i(k, 2))};
     if (c->blocks)
-        return (Acc){p, block_row(k, c->i0, I, c->lastrow), sx_i(k, 0)};
+        return (Acc){p, sx_op(k, NG_OP_ADD, c->i0, I), sx_i(k, 0)};
     return (Acc){p, c->o, sx_i(k, 0)};
 }
 
@@ -735,13 +727,14 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
     int tv = ng_ir_var(k, NG_INT64);
     NgIrRef T = ng_ir_varref(k, tv), items, o = NG_IR_NONE, i0 = NG_IR_NONE, i1 = NG_IR_NONE, wn = NG_IR_NONE;
     NgIrRef two = sx_i(k, 2);
-    NgIrRef lastrow = NG_IR_NONE;
-    if (blocks && one) { /* ROWBLOCK rows from T*ROWBLOCK on (a constant: whole vectors) */
+    if (blocks && one) {
+        /* rowblock(dt) rows from T*rowblock(dt) on, a constant (whole vectors); a short last block
+         * starts earlier, at outer - rowblock(dt) (run_rows: outer >= rowblock), and computes some
+         * rows of the block before it again (the same bits, written again; A is never X) */
         NgIrRef Wc = sx_i(k, rowblock(dt));
         items = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, outer, Wc), sx_i(k, 1)), Wc);
-        i0 = let_i(&top, sx_op(k, NG_OP_MUL, T, Wc));
+        i0 = let_i(&top, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_MUL, T, Wc), sx_op(k, NG_OP_SUB, outer, Wc)));
         wn = Wc;
-        lastrow = let_i(&top, sx_op(k, NG_OP_SUB, outer, sx_i(k, 1)));
     } else {
         NgIrRef nb = one ? sx_i(k, 1)
                          : sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, inner, W), sx_i(k, 1)), W);
@@ -754,7 +747,7 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
                 wn = let_i(&top, sx_op(k, NG_OP_SUB, i1, i0));
         }
     }
-    RowCtx rc = {blocks, T, o, i0, wn, lastrow};
+    RowCtx rc = {blocks, T, o, i0, wn};
     int src = X;
     if (pack) { /* the buffer pass 0 reads: S1, or the one of A, B that it does not write */
         src = blocks ? S1 : key->nfac % 2 == 0 ? A : B;
@@ -787,7 +780,7 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
             ad = (Acc){dst, o, as.c2};
         } else { /* I: the block's column or row */
             Acc scr = {0, T, sx_op(k, NG_OP_MUL, I, two)};
-            Acc glob = one ? (Acc){0, block_row(k, i0, I, lastrow), sx_i(k, 0)}
+            Acc glob = one ? (Acc){0, sx_op(k, NG_OP_ADD, i0, I), sx_i(k, 0)}
                            : (Acc){0, o, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_ADD, i0, I), two)};
             as = f == 0 && !pack ? glob : scr;
             ad = last && !split ? glob : scr;
