@@ -25,7 +25,10 @@
  * Even-length real transforms are half-length complex ones: rfft reads the
  * real row as n/2 complex points and splits their transform (RSPLIT), irfft
  * packs the Hermitian half (CPACK) so that the half-length inverse gives the
- * even and odd outputs as real and imaginary parts. Any other length n
+ * even and odd outputs as real and imaginary parts; on the cpu, along the last
+ * axis, the split or the pack is a stage of the ROWS/BLOCKS kernel of the
+ * half-length passes (FU_SPLIT, FU_PACK), on rows in its cache, and irfft's
+ * last pass writes the real output itself. Any other length n
  * goes through Bluestein's chirp-z: the input times the chirp exp(-pi i
  * j^2/n), zero-padded to a power of two M >= 2n - 1, is convolved with the
  * conjugate chirp by two M-point transforms (the chirp's own transform is

@@ -200,7 +200,8 @@ def test_real_rows_split_and_pack(shape):
     """Rows of real transforms whose split (rfft, ihfft) or pack (irfft, hfft) runs in the kernel
     of the half-length passes on cpu (blocks of rows, a last block short, or a row per thread;
     one pass to six), with every norm and both precisions; irfft of a longer spectrum (cropped),
-    a shorter one (zero-padded) and of float16 (output float16) too."""
+    a shorter one (zero-padded) and of float16 (output float16), rfft zero-padded and of integers
+    too."""
     rows, n = shape
     for dt in (np.float64, np.float32):
         x = signal(dt, shape, seed=n)
@@ -214,6 +215,9 @@ def test_real_rows_split_and_pack(shape):
         both("irfft", spec[:, : n // 2 - 1], n)
         both("hfft", spec[:, : n // 2 - 1], n, norm="ortho")
     both("irfft", signal(np.float16, (rows, n // 2 + 1), seed=1), n)
+    x = signal(np.float64, shape, seed=2)
+    both("rfft", x, n + 8, norm="ortho")  # zero-padded, and an integer input: packed first
+    both("rfft", (x * 100).astype(np.int32))
 
 
 @pytest.mark.parametrize("name", ND)
