@@ -5,6 +5,8 @@ Prints, per transform, numgpu's time, NumPy's (best of --repeat runs each) and
 ratio = numpy_time / numgpu_time (> 1: numgpu is faster). Each numgpu result is
 compared with NumPy's first (relative to the largest |value|: 1e-10 double,
 1e-4 single); a mismatch exits 1. --quick uses sizes that run in a few seconds.
+Real input: 1-d rfft/irfft of 1024, 16384 and 2^20 points, batches of rows
+(float64, float32, hfft/ihfft), rfft2/irfft2 of 256^2 to 2048^2.
 
     PYTHONPATH=python python bench/bench_fft.py [--quick] [--repeat 5]
 """
