@@ -585,7 +585,7 @@ static NgStatus build_mul(NgIrKernel *k, const FftKey *key)
  * on one column's two parts) and `omp simd` (src is never dst: the C
  * compiler's aliasing checks, too many, stopped it). A is written by the
  * last pass only, X read by the first only, so A may be X. With
- * FF_INNER1, the block is W rows (inner == 1) instead of W columns: the
+ * FF_INNER1, the block is rowblock(dt) rows (inner == 1; W, a constant) instead of W columns: the
  * scratch holds them side by side and the passes vectorise across rows.
  * Params: X, A, S0, [S1], tw; scalars W, inner, [scale].
  *
