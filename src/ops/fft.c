@@ -25,7 +25,10 @@
  * Even-length real transforms are half-length complex ones: rfft reads the
  * real row as n/2 complex points and splits their transform (RSPLIT), irfft
  * packs the Hermitian half (CPACK) so that the half-length inverse gives the
- * even and odd outputs as real and imaginary parts. Any other length n
+ * even and odd outputs as real and imaginary parts; on the cpu, along the last
+ * axis, the split or the pack is a stage of the ROWS/BLOCKS kernel of the
+ * half-length passes (FU_SPLIT, FU_PACK), on rows in its cache, and irfft's
+ * last pass writes the real output itself. Any other length n
  * goes through Bluestein's chirp-z: the input times the chirp exp(-pi i
  * j^2/n), zero-padded to a power of two M >= 2n - 1, is convolved with the
  * conjugate chirp by two M-point transforms (the chirp's own transform is
@@ -57,6 +60,8 @@
 #define MAXROWFAC 16   /* most passes of one ROWS kernel */
 #define ROWS_MAX 16384 /* longest transform done by a ROWS kernel (cpu) */
 #define ROWS_MIN_WORK 16384 /* fewest points (all rows) worth a ROWS kernel */
+#define FUSED_MIN_WORK 512 /* fewest points (all rows) of a half-length transform worth a fused ROWS kernel */
+#define FUSED_MAX 32768 /* longest half-length transform of a fused ROWS kernel */
 #define ROWBLOCK_MAX 4096 /* longest transform done by BLOCKS of rows (cpu, inner == 1) */
 
 /* ---- kernels ---------------------------------------------------------- */
@@ -87,6 +92,30 @@ enum {
     FF_BYROW = 128,/* RPACK, RSPLIT, CPACK, CUNPACK: parallel over rows, points in order (cpu, many rows) */
 };
 
+/* What a ROWS or BLOCKS kernel of a real transform does besides the passes (cpu, inner == 1):
+ * the split or the pack in the same kernel, on the rows it has in its cache, instead of a
+ * kernel of its own and a trip of the whole array through memory. */
+enum {
+    FU_NONE,  /* the passes alone */
+    FU_SPLIT, /* rfft: then RSPLIT's split of the last pass's output into OUT */
+    FU_PACK,  /* irfft: first CPACK's pack of the input, which the first pass reads */
+};
+
+/* Rows of a BLOCKS kernel's block along the last axis: a point's values one 64-byte line */
+static int64_t rowblock(NgDType dt) { return dt == NG_FLOAT32 ? 8 : 4; }
+
+/* Scratch arrays (S0, S1) a BLOCKS kernel of nfac passes needs: stages (the pack, the
+ * passes, the split) write S0, S1, S0, ... (the pack S1, pass 0 S0), all but the last
+ * pass, which writes A unless a split follows. */
+static int rows_scratch(int nfac, int fuse)
+{
+    if (fuse == FU_PACK)
+        return 2;
+    if (fuse == FU_SPLIT)
+        return nfac >= 2 ? 2 : 1;
+    return nfac >= 3 ? 2 : nfac - 1;
+}
+
 typedef struct FftKey {
     uint8_t tag;    /* 'T' */
     uint8_t kind;   /* FK_* */
@@ -94,6 +123,8 @@ typedef struct FftKey {
     int8_t other;   /* PRE: input dtype; POST: output dtype */
     uint8_t flags;  /* FF_* */
     uint8_t nfac;   /* passes: 1; ROWS: the number of passes */
+    uint8_t fuse;   /* ROWS, BLOCKS (inner == 1): FU_* */
+    uint8_t row1;   /* RPACK, RSPLIT, CPACK, CUNPACK: one row (outer == 1), no row divided out of a point's number */
     uint8_t fac[MAXROWFAC]; /* their radices (passes: fac[0]) */
 } FftKey;
 
@@ -554,23 +585,136 @@ static NgStatus build_mul(NgIrKernel *k, const FftKey *key)
  * on one column's two parts) and `omp simd` (src is never dst: the C
  * compiler's aliasing checks, too many, stopped it). A is written by the
  * last pass only, X read by the first only, so A may be X. With
- * FF_INNER1, the block is W rows (inner == 1) instead of W columns: the
+ * FF_INNER1, the block is rowblock(dt) rows (inner == 1; W, a constant) instead of W columns: the
  * scratch holds them side by side and the passes vectorise across rows.
- * Params: X, A, S0, [S1], tw; scalars W, inner, [scale]. */
+ * Params: X, A, S0, [S1], tw; scalars W, inner, [scale].
+ *
+ * Fused (inner == 1, key->fuse): FU_SPLIT adds rtw (h+1, 2) and OUT
+ * (outer, h+1, 2) after tw: the last pass writes A (ROWS) or scratch
+ * (BLOCKS) and a last stage splits it into rfft's outputs in OUT (scale and
+ * FF_CONJ there). FU_PACK adds rtw after tw, and X is irfft's input (outer,
+ * len, 2), len > N: a first stage packs it (FF_CONJ there) into the buffer
+ * pass 0 reads (ROWS: the one of A, B that pass 0 does not write; BLOCKS:
+ * S1). Both read and write each row once instead of twice through memory. */
+
+/* Where a fused stage finds row I of its block in array p: in scratch (BLOCKS), a global
+ * row of a BLOCKS kernel's block, or a ROWS kernel's row o (I is 0). */
+typedef struct RowCtx {
+    bool blocks;
+    NgIrRef T, o, i0, wn; /* the work item; ROWS: its row; BLOCKS: first row, rows */
+} RowCtx;
+
+
+static Acc rows_acc(NgIrKernel *k, const RowCtx *c, int p, bool scratch, NgIrRef I)
+{
+    if (scratch)
+        return (Acc){p, c->T, sx_op(k, NG_OP_MUL, I, sx_i(k, 2))};
+    if (c->blocks)
+        return (Acc){p, sx_op(k, NG_OP_ADD, c->i0, I), sx_i(k, 0)};
+    return (Acc){p, c->o, sx_i(k, 0)};
+}
+
+/* ib under a loop over the block's rows (`omp simd`: sources are never destinations), or
+ * ib's statements (ROWS: one row) */
+static void rows_loop(Body *jb, const RowCtx *c, int iv, Body *ib)
+{
+    if (iv < 0)
+        for (int s = 0; s < ib->n; s++)
+            add(jb, ib->st[s]);
+    else
+        add(jb, sx_for(jb->k, iv, sx_i(jb->k, 0), c->wn, block(ib), NG_IR_SIMD));
+}
+
+/* FU_SPLIT's stage: OUT[j] for j <= h from Z (array zp, scratch or not) as build_rsplit
+ * computes it. */
+static void stage_split(Body *top, const FftKey *key, const RowCtx *c, int64_t h, int rtw, int zp, bool zscr,
+                        int out, NgIrRef scale)
+{
+    NgIrKernel *k = top->k;
+    NgDType dt = top->dt;
+    Body jb, ib;
+    jb.k = ib.k = k;
+    jb.dt = ib.dt = dt;
+    jb.n = ib.n = 0;
+    int jv = ng_ir_var(k, NG_INT64), iv = c->blocks ? ng_ir_var(k, NG_INT64) : -1;
+    NgIrRef j = ng_ir_varref(k, jv), I = iv < 0 ? sx_i(k, 0) : ng_ir_varref(k, iv), H = sx_i(k, h);
+    NgIrRef ka = let_i(&jb, ng_ir_select(k, sx_cmp(k, NG_OP_EQ, j, H), sx_i(k, 0), j));
+    NgIrRef kb = let_i(&jb, ng_ir_select(k, sx_cmp(k, NG_OP_EQ, ka, sx_i(k, 0)), sx_i(k, 0), sx_op(k, NG_OP_SUB, H, ka)));
+    NgIrRef wc = let_dt(&jb, dt, sx_load2(k, rtw, j, sx_i(k, 0)));
+    NgIrRef ws = let_dt(&jb, dt, sx_load2(k, rtw, j, sx_i(k, 1)));
+    Acc z = rows_acc(k, c, zp, zscr, I), o = rows_acc(k, c, out, false, I);
+    Body *b = &ib;
+    Cx a = let_c(b, (Cx){ld_acc(k, z, ka, 0), ld_acc(k, z, ka, 1)});
+    Cx cc = let_c(b, (Cx){ld_acc(k, z, kb, 0), fneg(b, ld_acc(k, z, kb, 1))});
+    NgIrRef half = fconst(b, 0.5);
+    Cx e = cscale(b, cadd(b, a, cc), half);
+    Cx d = let_c(b, cscale(b, cmul_mi(b, csub(b, a, cc), false), half));
+    Cx v = cadd(b, e, cmul(b, d, wc, ws, true));
+    if (scale != NG_IR_NONE)
+        v = cscale(b, let_c(b, v), scale);
+    if (key->flags & FF_CONJ)
+        v.im = fneg(b, v.im);
+    add(b, st_acc(k, o, j, 0, v.re));
+    add(b, st_acc(k, o, j, 1, v.im));
+    rows_loop(&jb, c, iv, &ib);
+    add(top, sx_for(k, jv, sx_i(k, 0), sx_i(k, h + 1), block(&jb), 0));
+}
+
+/* FU_PACK's stage: point j < h of array dp (scratch or not) from the input's points j and
+ * h - j in src, as build_cpack computes it. */
+static void stage_pack(Body *top, const FftKey *key, const RowCtx *c, int64_t h, int rtw, int src, int dp, bool dscr)
+{
+    NgIrKernel *k = top->k;
+    NgDType dt = top->dt;
+    Body jb, ib;
+    jb.k = ib.k = k;
+    jb.dt = ib.dt = dt;
+    jb.n = ib.n = 0;
+    int jv = ng_ir_var(k, NG_INT64), iv = c->blocks ? ng_ir_var(k, NG_INT64) : -1;
+    NgIrRef j = ng_ir_varref(k, jv), I = iv < 0 ? sx_i(k, 0) : ng_ir_varref(k, iv);
+    NgIrRef kb = let_i(&jb, sx_op(k, NG_OP_SUB, sx_i(k, h), j));
+    NgIrRef wc = let_dt(&jb, dt, sx_load2(k, rtw, j, sx_i(k, 0)));
+    NgIrRef ws = let_dt(&jb, dt, sx_load2(k, rtw, j, sx_i(k, 1)));
+    NgIrRef first = let_dt(&jb, NG_BOOL, sx_cmp(k, NG_OP_EQ, j, sx_i(k, 0)));
+    Acc s = rows_acc(k, c, src, false, I), o = rows_acc(k, c, dp, dscr, I);
+    Body *b = &ib;
+    NgIrRef zero = fconst(b, 0.0);
+    Cx a = let_c(b, (Cx){ld_acc(k, s, j, 0), ld_acc(k, s, j, 1)});
+    Cx cc = let_c(b, (Cx){ld_acc(k, s, kb, 0), ld_acc(k, s, kb, 1)});
+    bool conj = key->flags & FF_CONJ;
+    a.im = ng_ir_select(k, first, zero, conj ? fneg(b, a.im) : a.im);   /* X[0] is real */
+    cc.im = ng_ir_select(k, first, zero, conj ? cc.im : fneg(b, cc.im)); /* conj(X[h - j]); X[h] is real */
+    a = let_c(b, a);
+    cc = let_c(b, cc);
+    Cx e = cadd(b, a, cc);
+    Cx d = let_c(b, cmul(b, csub(b, a, cc), wc, ws, false));
+    Cx v = cadd(b, e, cmul_mi(b, d, true));
+    add(b, st_acc(k, o, j, 0, v.re));
+    add(b, st_acc(k, o, j, 1, v.im));
+    rows_loop(&jb, c, iv, &ib);
+    add(top, sx_for(k, jv, sx_i(k, 0), sx_i(k, h), block(&jb), 0));
+}
+
 static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
 {
     NgDType dt = (NgDType)key->dt;
     bool inv = key->flags & FF_INV, one = key->flags & FF_INNER1, blocks = key->kind == FK_BLOCKS;
+    bool split = key->fuse == FU_SPLIT, pack = key->fuse == FU_PACK;
     int X = ng_ir_param_array(k, dt, 3, true, false);
     int A = ng_ir_param_array(k, dt, 3, true, true);
-    int B = -1, S0 = -1, S1 = -1;
+    int B = -1, S0 = -1, S1 = -1, rtw = -1, OUT = -1;
     if (!blocks)
         B = ng_ir_param_array(k, dt, 3, true, true);
     else {
-        S0 = key->nfac >= 2 ? ng_ir_param_array(k, dt, 3, true, true) : -1;
-        S1 = key->nfac >= 3 ? ng_ir_param_array(k, dt, 3, true, true) : -1;
+        int nscr = rows_scratch(key->nfac, key->fuse);
+        S0 = nscr >= 1 ? ng_ir_param_array(k, dt, 3, true, true) : -1;
+        S1 = nscr >= 2 ? ng_ir_param_array(k, dt, 3, true, true) : -1;
     }
     int tw = ng_ir_param_array(k, dt, 2, true, false);
+    if (split || pack)
+        rtw = ng_ir_param_array(k, dt, 2, true, false);
+    if (split)
+        OUT = ng_ir_param_array(k, dt, 3, true, true);
     NgIrRef W = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
     NgIrRef inner = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
     NgIrRef scale = key->flags & FF_SCALE ? ng_ir_scalar(k, ng_ir_param_scalar(k, dt)) : NG_IR_NONE;
@@ -586,10 +730,14 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
     int tv = ng_ir_var(k, NG_INT64);
     NgIrRef T = ng_ir_varref(k, tv), items, o = NG_IR_NONE, i0 = NG_IR_NONE, i1 = NG_IR_NONE, wn = NG_IR_NONE;
     NgIrRef two = sx_i(k, 2);
-    if (blocks && one) { /* W rows from T*W on */
-        items = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, outer, W), sx_i(k, 1)), W);
-        i0 = let_i(&top, sx_op(k, NG_OP_MUL, T, W));
-        wn = let_i(&top, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, i0, W), outer), i0));
+    if (blocks && one) {
+        /* rowblock(dt) rows from T*rowblock(dt) on, a constant (whole vectors); a short last block
+         * starts earlier, at outer - rowblock(dt) (run_rows: outer >= rowblock), and computes some
+         * rows of the block before it again (the same bits, written again; A is never X) */
+        NgIrRef Wc = sx_i(k, rowblock(dt));
+        items = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, outer, Wc), sx_i(k, 1)), Wc);
+        i0 = let_i(&top, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_MUL, T, Wc), sx_op(k, NG_OP_SUB, outer, Wc)));
+        wn = Wc;
     } else {
         NgIrRef nb = one ? sx_i(k, 1)
                          : sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, inner, W), sx_i(k, 1)), W);
@@ -602,13 +750,18 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
                 wn = let_i(&top, sx_op(k, NG_OP_SUB, i1, i0));
         }
     }
-    int64_t s = 1;
+    RowCtx rc = {blocks, T, o, i0, wn};
     int src = X;
+    if (pack) { /* the buffer pass 0 reads: S1, or the one of A, B that it does not write */
+        src = blocks ? S1 : key->nfac % 2 == 0 ? A : B;
+        stage_pack(&top, key, &rc, n, rtw, X, src, blocks);
+    }
+    int64_t s = 1;
     for (int f = 0; f < key->nfac; f++) {
         int p = key->fac[f];
         int64_t m = n / (s * p);
         bool last = f == key->nfac - 1;
-        int dst = blocks ? (last ? A : f % 2 == 0 ? S0 : S1) : (key->nfac - 1 - f) % 2 == 0 ? A : B;
+        int dst = blocks ? (last && !split ? A : f % 2 == 0 ? S0 : S1) : (key->nfac - 1 - f) % 2 == 0 ? A : B;
         Body kb, qb;
         kb.k = qb.k = k;
         kb.dt = qb.dt = dt;
@@ -632,13 +785,13 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
             Acc scr = {0, T, sx_op(k, NG_OP_MUL, I, two)};
             Acc glob = one ? (Acc){0, sx_op(k, NG_OP_ADD, i0, I), sx_i(k, 0)}
                            : (Acc){0, o, sx_op(k, NG_OP_MUL, sx_op(k, NG_OP_ADD, i0, I), two)};
-            as = f == 0 ? glob : scr;
-            ad = last ? glob : scr;
+            as = f == 0 && !pack ? glob : scr;
+            ad = last && !split ? glob : scr;
             as.p = src;
             ad.p = dst;
         }
         step(&qb, p, inv, as, ad, sx_op(k, NG_OP_ADD, inb, Q), sx_i(k, s * m), sx_op(k, NG_OP_ADD, outb, Q),
-             sx_i(k, s), wc, ws, last ? scale : NG_IR_NONE);
+             sx_i(k, s), wc, ws, last && !split ? scale : NG_IR_NONE);
         /* the columns (rows): independent (src is never dst), `omp simd` spares the C compiler
          * its aliasing checks (too many to vectorise otherwise) */
         NgIrRef inner_loop = iv < 0 ? block(&qb)
@@ -648,6 +801,8 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
         src = dst;
         s *= p;
     }
+    if (split)
+        stage_split(&top, key, &rc, n, rtw, src, blocks, OUT, scale);
     k->body = sx_for(k, tv, sx_i(k, 0), items, block(&top), NG_IR_PARALLEL);
     return k->status;
 }
@@ -660,7 +815,7 @@ static NgStatus build_rows(NgIrKernel *k, const FftKey *key)
 typedef struct Loop {
     Body ob, ib;   /* statements per (o, j), per column */
     int tv, jv, iv;/* the loop variables (jv: FF_BYROW's points; iv: none with FF_INNER1) */
-    bool byrow, inner1;
+    bool byrow, inner1, row1;
     NgIrRef o, j, i;
 } Loop;
 
@@ -670,6 +825,7 @@ static void loop_begin(Loop *L, NgIrKernel *k, const FftKey *key, NgIrRef nj)
     L->ob.dt = L->ib.dt = (NgDType)key->dt;
     L->ob.n = L->ib.n = 0;
     L->byrow = key->flags & FF_BYROW;
+    L->row1 = key->row1;
     L->inner1 = key->flags & FF_INNER1;
     L->tv = ng_ir_var(k, NG_INT64);
     L->jv = L->byrow ? ng_ir_var(k, NG_INT64) : -1;
@@ -679,6 +835,11 @@ static void loop_begin(Loop *L, NgIrKernel *k, const FftKey *key, NgIrRef nj)
     if (L->byrow) {
         L->o = T;
         L->j = ng_ir_varref(k, L->jv);
+        return;
+    }
+    if (L->row1) { /* (a division per point took as long as the split's arithmetic) */
+        L->o = sx_i(k, 0);
+        L->j = T;
         return;
     }
     L->o = let_i(&L->ob, sx_op(k, NG_OP_FLOORDIV, T, nj));
@@ -1108,23 +1269,40 @@ static NgStatus plan_get(NgDevice *dev, int64_t n, NgDType dt, bool real, Plan *
 
 /* ---- running ---------------------------------------------------------- */
 
-/* The passes of pl as one ROWS or BLOCKS kernel (cpu; see build_rows). */
+/* A real transform's split or pack done by a ROWS or BLOCKS kernel (build_rows, FU_*). */
+typedef struct Fuse {
+    int kind;          /* FU_SPLIT or FU_PACK */
+    const NgArray *tw; /* the real plan's twiddles (h+1, 2) */
+    const NgArray *out;/* FU_SPLIT: the (outer, h+1) complex output */
+    int64_t len;       /* FU_PACK: points in a row of the input cur (> h) */
+    bool conj;         /* FF_CONJ: conjugate the output (split) or the input (pack) */
+} Fuse;
+
+/* The passes of pl as one ROWS or BLOCKS kernel (cpu; see build_rows); with fz (inner == 1)
+ * the split after them or the pack before them. FU_PACK: the last pass writes a. */
 static NgStatus run_rows(const Plan *pl, const NgArray *cur, NgArray *a, NgArray *b, int64_t outer, int64_t inner,
-                         bool inv, const double *scale, const NgArray **res)
+                         bool inv, const double *scale, const Fuse *fz, const NgArray **res)
 {
     NgArray *d0 = cur == a ? b : a, *d1 = d0 == a ? b : a;
     NgArray *pa = pl->nfac % 2 ? d0 : d1, *pb = pl->nfac % 2 ? d1 : d0;
+    int fuse = fz ? fz->kind : FU_NONE;
     int64_t n = pl->n, W = 1;
     /* BLOCKS of rows (inner == 1): W rows side by side, a point's W values one 64-byte line (4
      * complex128, 8 complex64: W = 8 for complex128 was slower, its rows' 8 lines a power of two
      * apart); from 128 points (64: slower than ROWS) up to ROWBLOCK_MAX (the two scratch blocks
      * in L2), unless the first pass's inputs are a multiple of 4 KiB apart in a row (1024 x 1024
-     * complex128: 12 ms against ROWS' 9; 512 x 512 1.3 against 1.6, 128 x 3000 2.5 against 3.9) */
-    int64_t wr = pl->dt == NG_FLOAT32 ? 8 : 4, isz = pl->dt == NG_FLOAT32 ? 8 : 16;
+     * complex128: 12 ms against ROWS' 9; 512 x 512 1.3 against 1.6, 128 x 3000 2.5 against 3.9)
+     * and no split or pack comes with them (with them: 400 x 2048 rfft 3.5 ms against ROWS' 4.7,
+     * 100 x 8192 3.4 against 5.5, irfft 4-6% faster) */
+    int64_t wr = rowblock(pl->dt), isz = pl->dt == NG_FLOAT32 ? 8 : 16;
     bool rowblocks = inner == 1 && pl->nfac >= 2 && outer >= wr && n >= 128 && n <= ROWBLOCK_MAX &&
-                     n / pl->fac[0] * isz % 4096 != 0;
+                     (n / pl->fac[0] * isz % 4096 != 0 || fz);
     bool blocks = inner > 1 || rowblocks;
-    if (blocks) /* the last pass alone writes A: any work buffer but the input (itself from 2 passes) */
+    if (fuse == FU_PACK) { /* the last pass writes a (the output), the pack b or a */
+        pa = a;
+        pb = b;
+    }
+    if (blocks && fuse != FU_PACK) /* the last pass alone writes A: any work buffer but the input (itself from 2 passes) */
         pa = d0->buf || pl->nfac < 2 ? d0 : d1;
     if (!pb->buf) /* one pass: B is never written */
         pb = pa;
@@ -1138,9 +1316,11 @@ static NgStatus run_rows(const Plan *pl, const NgArray *cur, NgArray *a, NgArray
         W = wr;
     }
     int64_t items = rowblocks ? (outer + W - 1) / W : outer * ((inner + W - 1) / W);
-    unsigned flags = (inv ? FF_INV : 0) | (scale ? FF_SCALE : 0) | (inner == 1 ? FF_INNER1 : 0);
+    unsigned flags = (inv ? FF_INV : 0) | (scale ? FF_SCALE : 0) | (inner == 1 ? FF_INNER1 : 0) |
+                     (fz && fz->conj ? FF_CONJ : 0);
     FftKey key = make_key(blocks ? FK_BLOCKS : FK_ROWS, pl->dt, NG_NODTYPE, 0, flags);
     key.nfac = (uint8_t)pl->nfac;
+    key.fuse = (uint8_t)fuse;
     for (int f = 0; f < pl->nfac; f++)
         key.fac[f] = (uint8_t)pl->fac[f];
     const NgKernel *kern;
@@ -1148,31 +1328,47 @@ static NgStatus run_rows(const Plan *pl, const NgArray *cur, NgArray *a, NgArray
     if (st != NG_OK)
         return st;
     NgArray scr[2] = {{0}, {0}};
-    int nscr = !blocks ? 0 : pl->nfac >= 3 ? 2 : pl->nfac - 1;
+    int nscr = blocks ? rows_scratch(pl->nfac, fuse) : 0;
     int64_t shs[3] = {items, n, 2 * W};
     for (int i = 0; i < nscr; i++)
         if ((st = ng_array_empty(pl->dev, pl->dt, 3, shs, &scr[i])) != NG_OK)
             goto done;
-    NgKArg args[5 * 8 + 4];
+    NgKArg args[7 * 8 + 4];
     int na = 0;
-    int64_t sh[3] = {outer, n, 2 * inner}, sht[2] = {n, 2};
-    kargs_view(args, &na, cur, 3, sh);
+    int64_t sh[3] = {outer, n, 2 * inner}, sht[2] = {n, 2}, shx[3] = {outer, fz ? fz->len : n, 2};
+    int64_t shr[2] = {n + 1, 2}, sho[3] = {outer, n + 1, 2};
+    kargs_view(args, &na, cur, 3, fuse == FU_PACK ? shx : sh);
     kargs_view(args, &na, pa, 3, sh);
     if (!blocks)
         kargs_view(args, &na, pb, 3, sh);
     for (int i = 0; i < nscr; i++)
         kargs_view(args, &na, &scr[i], 3, shs);
     kargs_view(args, &na, &pl->tw, 2, sht);
+    if (fz)
+        kargs_view(args, &na, fz->tw, 2, shr);
+    if (fuse == FU_SPLIT)
+        kargs_view(args, &na, fz->out, 3, sho);
     karg_int(args, &na, W);
     karg_int(args, &na, inner);
     if (scale)
         karg_real(args, &na, *scale);
     if ((st = ng_kernel_launch(kern, args, na, items, outer * n * inner)) == NG_OK)
-        *res = pa;
+        *res = fuse == FU_SPLIT ? fz->out : pa;
 done:
     ng_array_release(&scr[0]);
     ng_array_release(&scr[1]);
     return st;
+}
+
+/* Whether run_passes runs pl over (outer, n, inner) as one ROWS or BLOCKS kernel (min_work:
+ * the fewest points in all). */
+static bool rows_kernel(const Plan *pl, int64_t outer, int64_t inner, int64_t min_work, int64_t max_n)
+{
+    /* ROWS/BLOCKS kernels are built per length (about half a second of compiling, once per
+     * machine): for transforms big enough to repay it (from 16384 points: 256 x 256 rfft2 0.48 ->
+     * 0.37 ms, 128 x 128 fft2 0.20 -> 0.11); small ones share the per-radix pass kernels */
+    return pl->dev->be->target->par == NG_PAR_OPENMP && pl->nfac >= 1 && pl->nfac <= MAXROWFAC &&
+           pl->n <= max_n && outer * pl->n * inner >= min_work;
 }
 
 /* Runs the passes of the direct plan pl over cur ((outer, n, inner)
@@ -1186,11 +1382,8 @@ static NgStatus run_passes(const Plan *pl, const NgArray *cur, NgArray *a, NgArr
     bool host = dev->be->target->par == NG_PAR_OPENMP;
     const NgArray *x = cur;
     int64_t n = pl->n, s = 1, L = n * inner;
-    /* ROWS/BLOCKS kernels are built per length (about half a second of compiling, once per
-     * machine): for transforms big enough to repay it (from 16384 points: 256 x 256 rfft2 0.48 ->
-     * 0.37 ms, 128 x 128 fft2 0.20 -> 0.11); small ones share the per-radix pass kernels */
-    if (host && pl->nfac >= 1 && pl->nfac <= MAXROWFAC && n <= ROWS_MAX && outer * L >= ROWS_MIN_WORK)
-        return run_rows(pl, cur, a, b, outer, inner, inv, scale, res);
+    if (rows_kernel(pl, outer, inner, ROWS_MIN_WORK, ROWS_MAX))
+        return run_rows(pl, cur, a, b, outer, inner, inv, scale, NULL, res);
     for (int f = 0; f < pl->nfac; f++) {
         int p = pl->fac[f];
         int64_t m = n / (s * p), S = s * inner;
@@ -1304,6 +1497,8 @@ typedef struct View {
 static NgStatus launch_views(NgDevice *dev, FftKey key, int narr, const View *v, int nint, const int64_t *ints,
                              double scale, int64_t extent, int64_t work)
 {
+    if (key.kind >= FK_RPACK && key.kind <= FK_CUNPACK && !(key.flags & FF_BYROW))
+        key.row1 = v[0].shape[0] == 1; /* every view's first axis is the rows */
     const NgKernel *kern;
     NgStatus st = get_kernel(dev, key, &kern);
     if (st != NG_OK)
@@ -1339,9 +1534,14 @@ static NgStatus run_packed(NgFftKind kind, const NgArray *x, int axis, int64_t o
     unsigned br = (byrow ? FF_BYROW : 0) | (inner == 1 ? FF_INNER1 : 0);
 #define ext(points) (byrow ? outer : outer * (points))
     bool view = kind == NG_FFT_R2C && x->dtype == rdt && inner == 1 && len == n;
+    /* cpu, rows: the split (rfft) or the pack (irfft: of a complex input of the compute precision,
+     * into a real output of it, which the last pass writes as complex points) in the kernel of
+     * the passes (FU_*), on rows in its cache */
+    bool fused = inner == 1 && rows_kernel(half, outer, 1, FUSED_MIN_WORK, FUSED_MAX) &&
+                 (kind == NG_FFT_R2C || (x->dtype == cdt && len > h && odt == rdt));
     shape[axis] = h;
     NgStatus st = NG_OK;
-    if (!view || half->nfac >= 1)
+    if ((!view || half->nfac >= 1) && !(fused && kind == NG_FFT_C2R))
         st = ng_array_empty(dev, cdt, nd, shape, &bufa);
     if (st == NG_OK && half->nfac >= 1)
         st = ng_array_empty(dev, cdt, nd, shape, &bufb);
@@ -1363,22 +1563,48 @@ static NgStatus run_packed(NgFftKind kind, const NgArray *x, int axis, int64_t o
                                    outer * h * inner)) != NG_OK)
                 goto done;
         }
+        shape[axis] = h + 1;
+        if (fused) { /* the split in the passes' kernel */
+            if ((st = ng_array_empty(dev, odt, nd, shape, res)) != NG_OK)
+                goto done;
+            Fuse fz = {FU_SPLIT, &rp->tw, res, 0, conj};
+            st = run_rows(half, cur, &bufa, &bufb, outer, 1, false, sc ? &scale : NULL, &fz, &r);
+            goto done;
+        }
         if ((st = run_passes(half, cur, &bufa, &bufb, outer, inner, false, NULL, &r)) != NG_OK)
             goto done;
-        shape[axis] = h + 1;
         if ((st = ng_array_empty(dev, odt, nd, shape, res)) != NG_OK)
             goto done;
         View v3[3] = {{r, 4, {outer, h, inner, 2}}, {res, 4, {outer, h + 1, inner, 2}}, vt};
         st = launch_views(dev, make_key(FK_RSPLIT, rdt, odt, 0, sc | br | (conj ? FF_CONJ : 0)), 3, v3, 0, NULL, scale,
                           ext(h + 1), outer * (h + 1) * inner);
-    } else {
-        View v3[3] = {vx, va, vt};
-        if ((st = launch_views(dev, make_key(FK_CPACK, rdt, x->dtype, 0, br | (conj ? FF_CONJ : 0)), 3, v3, 0, NULL,
-                               1.0, ext(h), outer * h * inner)) != NG_OK ||
-            (st = run_passes(half, &bufa, &bufa, &bufb, outer, inner, true, NULL, &r)) != NG_OK)
-            goto done;
+    } else if (fused) { /* the pack in the passes' kernel, whose last pass writes the output */
         shape[axis] = n;
         if ((st = ng_array_empty(dev, odt, nd, shape, res)) != NG_OK)
+            goto done;
+        Fuse fz = {FU_PACK, &rp->tw, NULL, len, conj};
+        st = run_rows(half, x, res, &bufb, outer, 1, true, sc ? &scale : NULL, &fz, &r);
+    } else {
+        /* a real output of the compute precision along the last axis holds the half-length
+         * inverse's complex points as they are: the last pass (one kernel per pass) writes it and
+         * the norm factor, no CUNPACK; the pack writes where that makes the passes, which take turns
+         * with bufa, end */
+        bool direct = inner == 1 && odt == rdt && half->nfac >= 1 &&
+                      !rows_kernel(half, outer, inner, ROWS_MIN_WORK, ROWS_MAX);
+        shape[axis] = n;
+        if (direct && (st = ng_array_empty(dev, odt, nd, shape, res)) != NG_OK)
+            goto done;
+        NgArray *pk = direct && half->nfac % 2 == 0 ? res : &bufa;
+        View v3[3] = {vx, {pk, 4, {outer, h, inner, 2}}, vt};
+        if ((st = launch_views(dev, make_key(FK_CPACK, rdt, x->dtype, 0, br | (conj ? FF_CONJ : 0)), 3, v3, 0, NULL,
+                               1.0, ext(h), outer * h * inner)) != NG_OK)
+            goto done;
+        if (direct) {
+            st = run_passes(half, pk, res, &bufa, outer, inner, true, sc ? &scale : NULL, &r);
+            goto done;
+        }
+        if ((st = run_passes(half, &bufa, &bufa, &bufb, outer, inner, true, NULL, &r)) != NG_OK ||
+            (st = ng_array_empty(dev, odt, nd, shape, res)) != NG_OK)
             goto done;
         View v2[2] = {{r, 4, {outer, h, inner, 2}}, {res, 3, {outer, n, inner}}};
         st = launch_views(dev, make_key(FK_CUNPACK, rdt, odt, 0, sc | br), 2, v2, 0, NULL, scale, ext(h),

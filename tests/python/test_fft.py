@@ -194,6 +194,32 @@ def test_batched_rows(shape, axis):
     both("irfft", r, axis=axis)
 
 
+@pytest.mark.parametrize("shape", [(64, 512), (67, 1000), (9, 4096), (16, 2048), (2, 16384), (4096, 8), (8192, 4),
+                                   (130, 250)], ids=str)
+def test_real_rows_split_and_pack(shape):
+    """Rows of real transforms whose split (rfft, ihfft) or pack (irfft, hfft) runs in the kernel
+    of the half-length passes on cpu (blocks of rows, a last block short, or a row per thread;
+    one pass to six), with every norm and both precisions; irfft of a longer spectrum (cropped),
+    a shorter one (zero-padded) and of float16 (output float16), rfft zero-padded and of integers
+    too."""
+    rows, n = shape
+    for dt in (np.float64, np.float32):
+        x = signal(dt, shape, seed=n)
+        spec = np.fft.rfft(x).astype(np.complex128 if dt == np.float64 else np.complex64)
+        for norm in NORMS:
+            both("rfft", x, norm=norm)
+            both("ihfft", x, norm=norm)
+            both("irfft", spec, n, norm=norm)
+            both("hfft", spec, n, norm=norm)
+        both("irfft", np.concatenate([spec, spec[:, :5]], axis=1), n)
+        both("irfft", spec[:, : n // 2 - 1], n)
+        both("hfft", spec[:, : n // 2 - 1], n, norm="ortho")
+    both("irfft", signal(np.float16, (rows, n // 2 + 1), seed=1), n)
+    x = signal(np.float64, shape, seed=2)
+    both("rfft", x, n + 8, norm="ortho")  # zero-padded, and an integer input: packed first
+    both("rfft", (x * 100).astype(np.int32))
+
+
 @pytest.mark.parametrize("name", ND)
 def test_nd_transforms(name):
     x = signal(np.complex128, (6, 8, 5), seed=4)
