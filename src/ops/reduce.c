@@ -66,10 +66,14 @@ typedef struct RedKey {
     uint8_t blocked;      /* argmin/argmax of one reduced axis on a cpu: blocks of ARG_BLOCK (see arg_blocks) */
     uint8_t pairwise;     /* float32/float64 sum/mean of one unit-stride reduced axis on a cpu: NumPy's
                              pairwise sum (see pw_row); PW_ROWS: each row (or the whole) in one
-                             thread, PW_SPLIT: the whole array's top 2^D subtrees in parallel */
+                             thread, PW_SPLIT: the whole array's top 2^D subtrees in parallel,
+                             PW_FLAT: NumPy's buffer chunks of a flat copy (see run_flat) */
+    uint8_t inorder;      /* float32/float64 sums on a cpu whose innermost axis in memory is kept:
+                             each output adds its elements one by one in memory order, in the
+                             element dtype (NumPy's reduction loop adds the rows into the result) */
 } RedKey;
 
-enum { PW_ROWS = 1, PW_SPLIT = 2 };
+enum { PW_ROWS = 1, PW_SPLIT = 2, PW_FLAT = 3 };
 enum { PW_BLOCK = 128,       /* NumPy's PW_BLOCKSIZE: a leaf's most elements */
        PW_STACK = 48,        /* the tree's depth, at most (a leaf holds >= 64 elements: n < 2^52) */
        PW_SPLIT_MIN = 65536, /* elements of a subtree run apart (PW_SPLIT), at least (fewer: one
@@ -228,8 +232,8 @@ static NgIrRef arg_blocks(NgIrKernel *k, const RedKey *key, int in, int v, NgIrR
  * The recursion runs as a loop over an explicit stack of nodes (start,
  * length, phase, value). PwRow: where a row's elements are. */
 typedef struct PwRow {
-    int in, K;
-    NgIrRef *idx; /* K kept indices, then room for the position */
+    int in, K;    /* K: the run's axis (kept and outer reduced indices before it) */
+    NgIrRef *idx; /* K indices, then room for the position */
     NgDType adt;
     const RedKey *key;
     NgIrRef mu;   /* var/std: the row's mean */
@@ -382,36 +386,60 @@ static NgIrRef pw_row(NgIrKernel *k, const PwRow *w, NgIrRef b0, NgIrRef m0, int
 }
 
 /* key->pairwise: out[kept] = finish(0 + pairwise sum of the row), in
- * parallel over rows (PW_ROWS); or, for the whole array (PW_SPLIT), the
- * tree's top levels down to part's 2^D nodes (all longer than a leaf, so
- * those levels are a complete binary tree): each node summed in parallel
- * into part[i] (node i found from the root by the bits of i, high to
- * low), then combined in pairs level by level as the tree combines them. */
+ * parallel over rows (PW_ROWS); with nred - 1 outer reduced axes around the
+ * run, out[kept] = finish(((0 + pw(run 0)) + pw(run 1)) + ...), the runs
+ * in order (NumPy's reduce loop adds each inner-loop call's pairwise sum to
+ * the result). PW_FLAT: a flat contiguous copy in NumPy's iteration order,
+ * its blocks of `bsize` elements cut into chunks of `chunk` (the last
+ * shorter), ((0 + pw(chunk 0)) + pw(chunk 1)) + ..., as NumPy's buffered
+ * iterator hands them to its add loop. Or, for the whole array (PW_SPLIT),
+ * the tree's top levels down to part's 2^D nodes (all longer than a leaf,
+ * so those levels are a complete binary tree): each node summed in
+ * parallel into part[i] (node i found from the root by the bits of i, high
+ * to low), then combined in pairs level by level as the tree combines them. */
 static NgStatus build_pairwise(const RedKey *key, NgIrKernel *k)
 {
-    int K = key->nkept;
+    int K = key->nkept, R = key->nred, P = K + R - 1; /* P: the run's axis */
     NgDType adt = (NgDType)key->acc;
     int out = ng_ir_param_array(k, (NgDType)key->out, K, true, true);
-    int in = ng_ir_param_array(k, (NgDType)key->in, K + 1, true, false);
+    int in = ng_ir_param_array(k, (NgDType)key->in, K + R, key->in_contig, false);
     int mean = key->has_mean ? ng_ir_param_array(k, (NgDType)key->mdt, K, true, false) : -1;
     int count = ng_ir_param_scalar(k, NG_INT64);
-    bool split = key->pairwise == PW_SPLIT;
+    bool split = key->pairwise == PW_SPLIT, flat = key->pairwise == PW_FLAT;
     int part = split ? ng_ir_param_array(k, adt, 1, true, true) : -1;
+    int bsize = flat ? ng_ir_param_scalar(k, NG_INT64) : -1, chunk = flat ? ng_ir_param_scalar(k, NG_INT64) : -1;
     NgIrRef idx[NG_MAXDIMS + 1], at[NG_MAXDIMS];
     int vk[NG_MAXDIMS];
-    for (int d = 0; d < K; d++) {
+    for (int d = 0; d < P; d++) {
         vk[d] = ng_ir_var(k, NG_INT64);
-        idx[d] = at[d] = ng_ir_varref(k, vk[d]);
+        idx[d] = ng_ir_varref(k, vk[d]);
+        if (d < K)
+            at[d] = idx[d];
     }
-    PwRow w = {.in = in, .K = K, .idx = idx, .adt = adt, .key = key,
+    PwRow w = {.in = in, .K = P, .idx = idx, .adt = adt, .key = key,
                .mu = mean >= 0 ? ng_ir_load(k, mean, K, at) : NG_IR_NONE};
-    int res = ng_ir_var(k, adt);
-    NgIrRef n = ng_ir_shape(k, in, K), zero = ng_ir_const_f(k, adt, 0.0);
+    int res = ng_ir_var(k, adt), acc = ng_ir_var(k, adt);
+    NgIrRef n = ng_ir_shape(k, in, P), zero = ng_ir_const_f(k, adt, 0.0);
+    NgIrRef add_res = ng_ir_assign(k, acc, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_varref(k, acc), ng_ir_varref(k, res)));
+    if (flat) {
+        int b = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64);
+        NgIrRef bv = ng_ir_varref(k, b), cv = ng_ir_varref(k, c), bs = ng_ir_scalar(k, bsize);
+        NgIrRef len = iop(k, NG_OP_MINIMUM, ng_ir_scalar(k, chunk), iop(k, NG_OP_SUB, iop(k, NG_OP_ADD, bv, bs), cv));
+        NgIrRef one_chunk[3] = {ng_ir_let(k, res, zero), pw_row(k, &w, cv, len, res), add_res};
+        NgIrRef chunks = ng_ir_for(k, c, bv, iop(k, NG_OP_ADD, bv, bs), ng_ir_scalar(k, chunk), ng_ir_block(k, 3, one_chunk), 0);
+        NgIrRef steps[3] = {ng_ir_let(k, acc, zero), ng_ir_for(k, b, i64(k, 0), n, bs, chunks, 0),
+                            ng_ir_store(k, out, 0, idx, finish(k, key, ng_ir_varref(k, acc), count))};
+        k->body = ng_ir_block(k, 3, steps);
+        return k->status;
+    }
     if (!split) {
-        NgIrRef total = ng_ir_binary(k, NG_OP_ADD, adt, zero, ng_ir_varref(k, res)); /* NumPy's identity first */
-        NgIrRef steps[3] = {ng_ir_let(k, res, zero), pw_row(k, &w, i64(k, 0), n, res),
-                            ng_ir_store(k, out, K, idx, finish(k, key, total, count))};
-        NgIrRef body = ng_ir_block(k, 3, steps);
+        NgIrRef runs[2] = {pw_row(k, &w, i64(k, 0), n, res), add_res};
+        NgIrRef red = ng_ir_block(k, 2, runs);
+        for (int d = P - 1; d >= K; d--) /* outer reduced axes, in order */
+            red = loop(k, vk[d], ng_ir_shape(k, in, d), red, 0);
+        NgIrRef steps[4] = {ng_ir_let(k, res, zero), ng_ir_let(k, acc, zero), red,
+                            ng_ir_store(k, out, K, idx, finish(k, key, ng_ir_varref(k, acc), count))};
+        NgIrRef body = ng_ir_block(k, 4, steps);
         for (int d = K - 1; d >= 0; d--)
             body = loop(k, vk[d], ng_ir_shape(k, out, d), body, d == 0 ? NG_IR_PARALLEL : 0);
         k->body = body;
@@ -421,27 +449,27 @@ static NgStatus build_pairwise(const RedKey *key, NgIrKernel *k)
     int h = ng_ir_var(k, NG_INT64), l = ng_ir_var(k, NG_INT64), st = ng_ir_var(k, NG_INT64), j = ng_ir_var(k, NG_INT64);
     NgIrRef iv = ng_ir_varref(k, i), sv = ng_ir_varref(k, s), mv = ng_ir_varref(k, m), hv = ng_ir_varref(k, h);
     NgIrRef lv = ng_ir_varref(k, l), stv = ng_ir_varref(k, st), jv = ng_ir_varref(k, j);
-    NgIrRef P = ng_ir_shape(k, part, 0);
+    NgIrRef NP = ng_ir_shape(k, part, 0);
     NgIrRef right = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, iop(k, NG_OP_MOD, iop(k, NG_OP_FLOORDIV, iv, hv), i64(k, 2)), i64(k, 1));
     NgIrRef go_right[2] = {ng_ir_assign(k, s, iop(k, NG_OP_ADD, sv, lv)), ng_ir_assign(k, m, iop(k, NG_OP_SUB, mv, lv))};
     NgIrRef descend[3] = {ng_ir_assign(k, h, iop(k, NG_OP_FLOORDIV, hv, i64(k, 2))),
                           ng_ir_let(k, l, iop(k, NG_OP_MUL, iop(k, NG_OP_FLOORDIV, mv, i64(k, 16)), i64(k, 8))),
                           ng_ir_if(k, right, ng_ir_block(k, 2, go_right), ng_ir_assign(k, m, lv))};
-    NgIrRef node[6] = {ng_ir_let(k, s, i64(k, 0)), ng_ir_let(k, m, n), ng_ir_let(k, h, P),
+    NgIrRef node[6] = {ng_ir_let(k, s, i64(k, 0)), ng_ir_let(k, m, n), ng_ir_let(k, h, NP),
                        ng_ir_while(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, hv, i64(k, 1)), ng_ir_block(k, 3, descend)),
                        ng_ir_let(k, res, zero), NG_IR_NONE};
     NgIrRef pi = iv;
     node[5] = ng_ir_block(k, 2, (NgIrRef[]){pw_row(k, &w, sv, mv, res), ng_ir_store(k, part, 1, &pi, ng_ir_varref(k, res))});
-    NgIrRef nodes = ng_ir_for(k, i, i64(k, 0), P, i64(k, 1), ng_ir_block(k, 6, node), NG_IR_PARALLEL);
+    NgIrRef nodes = ng_ir_for(k, i, i64(k, 0), NP, i64(k, 1), ng_ir_block(k, 6, node), NG_IR_PARALLEL);
     NgIrRef jr = iop(k, NG_OP_ADD, jv, stv);
     NgIrRef pair = ng_ir_store(k, part, 1, &jv, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_load(k, part, 1, &jv),
                                                             ng_ir_load(k, part, 1, &jr)));
-    NgIrRef level[2] = {ng_ir_for(k, j, i64(k, 0), P, iop(k, NG_OP_MUL, stv, i64(k, 2)), pair, 0),
+    NgIrRef level[2] = {ng_ir_for(k, j, i64(k, 0), NP, iop(k, NG_OP_MUL, stv, i64(k, 2)), pair, 0),
                         ng_ir_assign(k, st, iop(k, NG_OP_MUL, stv, i64(k, 2)))};
     NgIrRef z = i64(k, 0);
     NgIrRef total = ng_ir_binary(k, NG_OP_ADD, adt, zero, ng_ir_load(k, part, 1, &z));
     NgIrRef steps[4] = {nodes, ng_ir_let(k, st, i64(k, 1)),
-                        ng_ir_while(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, stv, P), ng_ir_block(k, 2, level)),
+                        ng_ir_while(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, stv, NP), ng_ir_block(k, 2, level)),
                         ng_ir_store(k, out, 0, idx, finish(k, key, total, count))};
     k->body = ng_ir_block(k, 4, steps);
     return k->status;
@@ -551,7 +579,7 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
      * + or * otherwise rounds after every element, in order (no simd
      * reduction) */
     int run = key->runs ? ng_ir_var(k, NG_FLOAT32) : acc;
-    bool in_order = adt == NG_FLOAT16 && (comb == NG_OP_ADD || comb == NG_OP_MUL);
+    bool in_order = (adt == NG_FLOAT16 && (comb == NG_OP_ADD || comb == NG_OP_MUL)) || key->inorder;
     /* max/min of float32/float64: the larger (smaller) by a plain select, which
      * vectorises, and whether a NaN was seen, apart: NaN at the end if one was
      * (NumPy's answer; the select never takes a NaN, so partials combine as fmax) */
@@ -861,33 +889,25 @@ static int half_steps(const NgArray *a, const bool *reduced, int *order, int *nr
     return 0;
 }
 
-/* Rows that the pairwise kernel may take as NumPy's inner loop does: the
- * unit-stride reduced axis is the innermost in memory (every kept axis's
- * stride at least a row's extent). */
-static bool pairwise_rows(const int64_t *shape, const int64_t *strides, int K)
-{
-    for (int d = 0; d < K; d++)
-        if (abs64(strides[d]) < shape[K])
-            return false;
-    return true;
-}
-
-/* float32/float64 sum/mean along one unit-stride axis on a cpu (key.pairwise):
- * NumPy's pairwise sum in the element dtype (float32 too, as NumPy's), its
- * mean that sum divided by the count in the same dtype. */
-static NgStatus run_pairwise(const NgArray *a, int K, const int64_t *shape, const int64_t *strides, RedKey key,
+/* float32/float64 sum/mean on a cpu (key.pairwise) whose innermost axis in
+ * memory is the reduced run (axis K + R - 1, any stride), the axis outside
+ * it kept (or nothing kept and R == 1): NumPy's pairwise sum of each run in
+ * the element dtype (float32 too, as NumPy's), the runs of the R - 1 outer
+ * reduced axes added in order; its mean that sum divided by the count in
+ * the same dtype. */
+static NgStatus run_pairwise(const NgArray *a, int K, int R, const int64_t *shape, const int64_t *strides, RedKey key,
                              const NgArray *out, const int64_t *oshape, const int64_t *ostrides, const NgArray *mean,
                              int64_t count)
 {
-    int64_t n = shape[K], parts = 1;
-    while (K == 0 && parts < PW_SPLIT_MAX && n / (parts * 2) >= PW_SPLIT_MIN)
+    int64_t n = shape[K + R - 1], parts = 1;
+    while (K == 0 && R == 1 && parts < PW_SPLIT_MAX && n / (parts * 2) >= PW_SPLIT_MIN)
         parts *= 2;
     key.tag = 'R';
     key.plan = PLAN_EACH;
     key.acc = key.in;
     key.nkept = (uint8_t)K;
-    key.nred = 1;
-    key.in_contig = 1;
+    key.nred = (uint8_t)R;
+    key.in_contig = strides[K + R - 1] == 1;
     key.has_mean = mean != NULL;
     key.pairwise = parts > 1 ? PW_SPLIT : PW_ROWS;
     const NgKernel *kern;
@@ -901,7 +921,7 @@ static NgStatus run_pairwise(const NgArray *a, int K, const int64_t *shape, cons
     int na = 0;
     int64_t one = 1;
     ng_kargs_array(args, &na, out, K, oshape, ostrides);
-    ng_kargs_array(args, &na, a, K + 1, shape, strides);
+    ng_kargs_array(args, &na, a, K + R, shape, strides);
     if (mean)
         ng_kargs_array(args, &na, mean, K, oshape, ostrides);
     args[na++].i = count;
@@ -910,6 +930,90 @@ static NgStatus run_pairwise(const NgArray *a, int K, const int64_t *shape, cons
     st = ng_kernel_launch(kern, args, na, K ? oshape[0] : parts, a->size);
     if (parts > 1)
         ng_array_release(&part);
+    return st;
+}
+
+/* a's elements in NumPy's iteration order (axes by decreasing |stride|,
+ * reversed axes kept reversed), as a fresh contiguous array of a->size. */
+static NgStatus iteration_copy(const NgArray *a, NgArray *flat)
+{
+    int perm[NG_MAXDIMS], n = 0;
+    for (int d = 0; d < a->ndim; d++) { /* stable: ties keep their order */
+        int at = n++;
+        while (at > 0 && abs64(a->strides[perm[at - 1]]) < abs64(a->strides[d])) {
+            perm[at] = perm[at - 1];
+            at--;
+        }
+        perm[at] = d;
+    }
+    NgArray view, copy;
+    NgStatus st = ng_op_transpose(a, perm, &view);
+    if (st != NG_OK)
+        return st;
+    st = ng_op_ascontiguous(&view, true, &copy);
+    ng_array_release(&view);
+    if (st != NG_OK)
+        return st;
+    int64_t size = a->size;
+    st = ng_op_reshape(&copy, 1, &size, flat);
+    ng_array_release(&copy);
+    return st;
+}
+
+/* A whole float32/float64 sum/mean on a cpu of a view that is not one
+ * strided run (R >= 2 collapsed axes, in memory order, the innermost last):
+ * NumPy's buffered iterator (npyiter_find_buffering_setup's cost model, no
+ * cast) copies the elements in iteration order into a buffer and hands the
+ * add loop chunks, each summed pairwise and added to the result in order.
+ * Going out from the innermost axis (n0 elements): n0 > NPY_BUFSIZE / 2: no
+ * buffer, one call per run of n0; otherwise the core grows axis by axis
+ * while the size so far is under NPY_BUFSIZE (8192): `bsize` = the product
+ * of the axes taken, `core` = that of all but the last, and each block of
+ * bsize elements is cut into chunks of core * (8192 / core) (bsize, if
+ * that is at most 8192). The kernel runs that on a flat copy. */
+static NgStatus run_flat(const NgArray *a, int R, const int64_t *shape, RedKey key, const NgArray *out,
+                         const NgArray *mean, int64_t count)
+{
+    enum { NPY_BUF = 8192 };
+    int64_t n0 = shape[R - 1], bsize = n0, chunk = n0;
+    if (2 * n0 <= NPY_BUF) {
+        int64_t size = n0, core = 1;
+        for (int d = R - 2; d >= 0; d--) {
+            if (d < R - 2 && size >= NPY_BUF)
+                break;
+            core = size;
+            size *= shape[d];
+        }
+        bsize = size;
+        chunk = size > NPY_BUF ? core * (NPY_BUF / core) : size;
+    }
+    NgArray flat;
+    NgStatus st = iteration_copy(a, &flat);
+    if (st != NG_OK)
+        return st;
+    int64_t n = flat.size, one = 1;
+    key.tag = 'R';
+    key.plan = PLAN_EACH;
+    key.acc = key.in;
+    key.nkept = 0;
+    key.nred = 1;
+    key.in_contig = 1;
+    key.has_mean = 0;
+    key.pairwise = PW_FLAT;
+    const NgKernel *kern;
+    if (mean) /* var/std: the squares' sum is of NumPy's contiguous temporary: one pairwise sum */
+        st = run_pairwise(&flat, 0, 1, &n, &one, key, out, NULL, NULL, mean, count);
+    else if ((st = ng_kernel_get(ng_array_device(a), &key, sizeof key, build_red, &key, &kern)) == NG_OK) {
+        NgKArg args[8];
+        int na = 0;
+        ng_kargs_array(args, &na, out, 0, NULL, NULL);
+        ng_kargs_array(args, &na, &flat, 1, &n, &one);
+        args[na++].i = count;
+        args[na++].i = bsize;
+        args[na++].i = chunk;
+        st = ng_kernel_launch(kern, args, na, 1, n);
+    }
+    ng_array_release(&flat);
     return st;
 }
 
@@ -952,20 +1056,64 @@ static int collapse(const NgArray *a, const bool *reduced, const int *order, int
     return inrun;
 }
 
-/* Whether a cpu reduction of float32/float64 `a` over `reduced` runs the
- * pairwise kernel (see run): one unit-stride reduced run, innermost. */
-static bool pairwise_view(const NgArray *a, const bool *reduced)
+/* How a cpu float32/float64 sum over `reduced` follows NumPy's order
+ * (NumPy's reduction iterator runs the axes by decreasing |stride|, never
+ * flipping a reversed one, and hands its inner loop the innermost
+ * (collapsed) axis):
+ *   NP_SEQ:  the innermost axis is kept: each output adds its elements one
+ *            by one, in memory order (key.inorder);
+ *   NP_PW:   the innermost axis is a reduced run and the one outside it kept
+ *            (or it is the whole array): pairwise sums of the runs, added in
+ *            order (run_pairwise);
+ *   NP_FLAT: nothing kept and not one run: buffer chunks (run_flat);
+ *   NP_NONE: anything else (reduced axes apart inside a kept one; no reduced
+ *            axis of extent > 1): the free-order kernels.
+ * `order` gets the reduced axes in memory order; shape/strides/K/R the
+ * collapsed view (see collapse). */
+enum { NP_NONE, NP_SEQ, NP_PW, NP_FLAT };
+
+static int numpy_order(const NgArray *a, const bool *reduced, int *order, int *nred, int64_t *shape,
+                       int64_t *strides, int *K, int *R)
+{
+    int ax[NG_MAXDIMS], n = 0;
+    bool block[NG_MAXDIMS] = {false};
+    for (int d = 0; d < a->ndim; d++) /* axes by decreasing |stride| (stable); extent 1 left out */
+        if (a->shape[d] != 1) {
+            int at = n++;
+            while (at > 0 && abs64(a->strides[ax[at - 1]]) < abs64(a->strides[d])) {
+                ax[at] = ax[at - 1];
+                at--;
+            }
+            ax[at] = d;
+        }
+    *nred = 0;
+    for (int i = 0; i < n; i++)
+        if (reduced[ax[i]])
+            order[(*nred)++] = ax[i];
+    collapse(a, reduced, order, *nred, block, shape, strides, K, R);
+    if (n == 0 || *R == 0)
+        return NP_NONE;
+    if (!reduced[ax[n - 1]])
+        return NP_SEQ;
+    int k = *K, r = *R;
+    if (k == 0)
+        return r == 1 ? NP_PW : NP_FLAT;
+    int64_t run = abs64(strides[k + r - 1]), kept = INT64_MAX, other = INT64_MAX;
+    for (int d = 0; d < k; d++)
+        kept = abs64(strides[d]) < kept ? abs64(strides[d]) : kept;
+    for (int d = k; d < k + r - 1; d++)
+        other = abs64(strides[d]) < other ? abs64(strides[d]) : other;
+    return run < kept && kept < other ? NP_PW : NP_NONE;
+}
+
+/* Whether a cpu float32/float64 sum of `a` over `reduced` follows NumPy's order (not NP_NONE). */
+static bool numpy_exact(const NgArray *a, const bool *reduced)
 {
     int64_t shape[NG_MAXDIMS], strides[NG_MAXDIMS];
-    int order[NG_MAXDIMS], nred = 0, K, R;
-    bool block[NG_MAXDIMS] = {false};
+    int order[NG_MAXDIMS], nred, K, R;
     if (ng_array_device(a)->be->target->par != NG_PAR_OPENMP || (a->dtype != NG_FLOAT32 && a->dtype != NG_FLOAT64))
         return false;
-    for (int d = 0; d < a->ndim; d++)
-        if (reduced[d])
-            order[nred++] = d;
-    collapse(a, reduced, order, nred, block, shape, strides, &K, &R);
-    return R == 1 && strides[K] == 1 && shape[K] > 1 && pairwise_rows(shape, strides, K);
+    return numpy_order(a, reduced, order, &nred, shape, strides, &K, &R) != NP_NONE;
 }
 
 /* Runs one reduction kernel over `a` with `reduced` axes into `out` (fresh, C order). */
@@ -979,6 +1127,32 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
     bool block[NG_MAXDIMS] = {false};
     if (key.out == NG_FLOAT16 && key.acc == NG_FLOAT32 && (key.op == NG_RED_SUM || key.op == NG_RED_PROD || key.half))
         mode = half_steps(a, reduced, order, &nred, block);
+    NgDevice *dev = ng_array_device(a);
+    bool gpu = dev->be->target->par != NG_PAR_OPENMP;
+    /* var/std (float32 ones in float32, see ng_op_reduce): the sum of squared deviations too, as NumPy's _var */
+    bool pw_var = (key.op == NG_RED_VAR || key.op == NG_RED_STD) && mean && key.out == key.in &&
+                  key.mdt == key.in && key.ddt == key.in && key.acc == key.in;
+    int np = NP_NONE;
+    if (!gpu && (((key.op == NG_RED_SUM || key.op == NG_RED_MEAN) && !mean) || pw_var) && key.in == key.out &&
+        (key.in == NG_FLOAT32 || key.in == NG_FLOAT64)) {
+        np = numpy_order(a, reduced, order, &nred, shape, strides, &K, &R);
+        mode = -1;
+    }
+    if (np == NP_PW) {
+        int64_t ostride = 1;
+        for (int d = K - 1; d >= 0; d--) {
+            oshape[d] = shape[d];
+            ostrides[d] = ostride;
+            ostride *= shape[d];
+        }
+        return run_pairwise(a, K, R, shape, strides, key, out, oshape, ostrides, mean, count);
+    }
+    if (np == NP_FLAT)
+        return run_flat(a, R, shape, key, out, mean, count);
+    if (np == NP_SEQ) { /* in the element dtype, in order */
+        key.acc = key.in;
+        key.inorder = 1;
+    }
     if (mode == 0) {
         nred = 0;
         for (int d = 0; d < a->ndim; d++)
@@ -1002,15 +1176,6 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
         key.acc = NG_FLOAT16;
     else if (mode == 2 && K > 0) /* (a full reduction stays one float32 sum, in parallel) */
         key.runs = (uint8_t)inrun;
-    NgDevice *dev = ng_array_device(a);
-    bool gpu = dev->be->target->par != NG_PAR_OPENMP;
-    /* var/std (float32 ones in float32, see ng_op_reduce): the sum of squared deviations too, as NumPy's _var */
-    bool pw_var = (key.op == NG_RED_VAR || key.op == NG_RED_STD) && mean && key.out == key.in &&
-                  key.mdt == key.in && key.ddt == key.in && key.acc == key.in;
-    if (!gpu && (((key.op == NG_RED_SUM || key.op == NG_RED_MEAN) && !mean) || pw_var) && key.in == key.out &&
-        (key.in == NG_FLOAT32 || key.in == NG_FLOAT64) && R == 1 && strides[K] == 1 && shape[K] > 1 &&
-        pairwise_rows(shape, strides, K))
-        return run_pairwise(a, K, shape, strides, key, out, oshape, ostrides, mean, count);
     if (gpu && !arg && dev->be->launch_blocks && key.acc != NG_FLOAT16 && !key.runs) {
         if (K == 0)
             return run_blocks(a, R, shape[0], strides[0], key, out, mean, count);
@@ -1040,7 +1205,7 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
                   a->dtype != NG_FLOAT16 && !ng_dtype_is_complex(a->dtype);
     if (K == 0)
         key.plan = PLAN_FULL;
-    else if (!dev->gpu && !arg && !mean && !key.half && !key.runs && key.acc == key.out && strides[K - 1] == 1 &&
+    else if (!dev->gpu && !arg && (!mean || key.inorder) && !key.half && !key.runs && key.acc == key.out && strides[K - 1] == 1 &&
              strides[K + R - 1] != 1)
         key.plan = PLAN_ROWS; /* (a GPU runs a thread per output column instead: coalesced) */
     else
@@ -1135,7 +1300,7 @@ NgStatus ng_op_reduce(NgReduceOp op, const NgArray *a, int naxes, const int *axe
         bool half = a->dtype == NG_FLOAT16 && outdt == NG_FLOAT16;
         /* float32 var/std that run the pairwise kernel (cpu): in float32 throughout, as NumPy's
          * _var (a float32 mean, deviations, squares and their sum) */
-        bool single = a->dtype == NG_FLOAT32 && outdt == NG_FLOAT32 && pairwise_view(a, reduced);
+        bool single = a->dtype == NG_FLOAT32 && outdt == NG_FLOAT32 && numpy_exact(a, reduced);
         if (single)
             macc = acc = NG_FLOAT32;
         key.acc = (int8_t)acc;
