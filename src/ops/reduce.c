@@ -421,20 +421,21 @@ static NgStatus build_pairwise(const RedKey *key, NgIrKernel *k)
     int res = ng_ir_var(k, adt), acc = ng_ir_var(k, adt);
     NgIrRef n = ng_ir_shape(k, in, P), zero = ng_ir_const_f(k, adt, 0.0);
     NgIrRef add_res = ng_ir_assign(k, acc, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_varref(k, acc), ng_ir_varref(k, res)));
-    if (flat) {
-        int b = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64);
-        NgIrRef bv = ng_ir_varref(k, b), cv = ng_ir_varref(k, c), bs = ng_ir_scalar(k, bsize);
-        NgIrRef len = iop(k, NG_OP_MINIMUM, ng_ir_scalar(k, chunk), iop(k, NG_OP_SUB, iop(k, NG_OP_ADD, bv, bs), cv));
-        NgIrRef one_chunk[3] = {ng_ir_let(k, res, zero), pw_row(k, &w, cv, len, res), add_res};
-        NgIrRef chunks = ng_ir_for(k, c, bv, iop(k, NG_OP_ADD, bv, bs), ng_ir_scalar(k, chunk), ng_ir_block(k, 3, one_chunk), 0);
-        NgIrRef steps[3] = {ng_ir_let(k, acc, zero), ng_ir_for(k, b, i64(k, 0), n, bs, chunks, 0),
-                            ng_ir_store(k, out, 0, idx, finish(k, key, ng_ir_varref(k, acc), count))};
-        k->body = ng_ir_block(k, 3, steps);
-        return k->status;
-    }
     if (!split) {
-        NgIrRef runs[2] = {pw_row(k, &w, i64(k, 0), n, res), add_res};
-        NgIrRef red = ng_ir_block(k, 2, runs);
+        NgIrRef runs;
+        if (flat) { /* blocks of bsize, cut into chunks: ((acc + pw(chunk 0)) + pw(chunk 1)) + ... */
+            int b = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64);
+            NgIrRef bv = ng_ir_varref(k, b), cv = ng_ir_varref(k, c), bs = ng_ir_scalar(k, bsize);
+            NgIrRef len = iop(k, NG_OP_MINIMUM, ng_ir_scalar(k, chunk), iop(k, NG_OP_SUB, iop(k, NG_OP_ADD, bv, bs), cv));
+            NgIrRef one_chunk[2] = {pw_row(k, &w, cv, len, res), add_res};
+            NgIrRef chunks = ng_ir_for(k, c, bv, iop(k, NG_OP_ADD, bv, bs), ng_ir_scalar(k, chunk),
+                                       ng_ir_block(k, 2, one_chunk), 0);
+            runs = ng_ir_for(k, b, i64(k, 0), n, bs, chunks, 0);
+        } else {
+            NgIrRef one_run[2] = {pw_row(k, &w, i64(k, 0), n, res), add_res};
+            runs = ng_ir_block(k, 2, one_run);
+        }
+        NgIrRef red = runs;
         for (int d = P - 1; d >= K; d--) /* outer reduced axes, in order */
             red = loop(k, vk[d], ng_ir_shape(k, in, d), red, 0);
         NgIrRef steps[4] = {ng_ir_let(k, res, zero), ng_ir_let(k, acc, zero), red,
@@ -933,20 +934,76 @@ static NgStatus run_pairwise(const NgArray *a, int K, int R, const int64_t *shap
     return st;
 }
 
-/* a's elements in NumPy's iteration order (axes by decreasing |stride|,
- * reversed axes kept reversed), as a fresh contiguous array of a->size. */
-static NgStatus iteration_copy(const NgArray *a, NgArray *flat)
+/* The axes of `a` by decreasing |stride| (stable: ties keep their order;
+ * extent 1 left out) into ax; returns how many. */
+static int memory_order(const NgArray *a, int *ax)
 {
-    int perm[NG_MAXDIMS], n = 0;
-    for (int d = 0; d < a->ndim; d++) { /* stable: ties keep their order */
-        int at = n++;
-        while (at > 0 && abs64(a->strides[perm[at - 1]]) < abs64(a->strides[d])) {
-            perm[at] = perm[at - 1];
-            at--;
+    int n = 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != 1) {
+            int at = n++;
+            while (at > 0 && abs64(a->strides[ax[at - 1]]) < abs64(a->strides[d])) {
+                ax[at] = ax[at - 1];
+                at--;
+            }
+            ax[at] = d;
         }
-        perm[at] = d;
+    return n;
+}
+
+/* A float32/float64 sum/mean on a cpu whose innermost reduced block (the
+ * reduced axes inside every kept one, in memory order) does not collapse
+ * to one run: NumPy's buffered iterator (npyiter_find_buffering_setup's
+ * cost model, nothing cast) copies the block's elements in iteration order
+ * into a buffer and hands the add loop chunks, each summed pairwise and
+ * added to the result in order (the block again for each index of the
+ * reduced axes outside the kept ones). Going out from the block's innermost
+ * axis (inner[0] elements): inner[0] > NPY_BUFSIZE / 2: no buffer, one call
+ * per run; otherwise the core grows axis by axis while the size so far is
+ * under NPY_BUFSIZE (8192): bsize = the product of the axes taken, core =
+ * that of all but the last, and each block of bsize elements is cut into
+ * chunks of core * (8192 / core) (one of bsize, if that is at most 8192).
+ * The kernel runs that on a copy of `a` laid out (kept axes, outer reduced
+ * axes, the block): PW_FLAT. var/std (mean given): NumPy sums the squares
+ * of a fresh array in memory order, where the block is one run: the
+ * pairwise kernel on the copy. */
+static NgStatus run_flat(const NgArray *a, const bool *reduced, const int64_t *inner, int ninner, RedKey key,
+                         const NgArray *out, const NgArray *mean, int64_t count)
+{
+    enum { NPY_BUF = 8192 };
+    int64_t bsize = inner[0], chunk = inner[0], block = 1;
+    for (int i = 0; i < ninner; i++)
+        block *= inner[i];
+    if (2 * inner[0] <= NPY_BUF) {
+        int64_t size = inner[0], core = 1;
+        for (int i = 1; i < ninner; i++) {
+            if (i > 1 && size >= NPY_BUF)
+                break;
+            core = size;
+            size *= inner[i];
+        }
+        bsize = size;
+        chunk = size > NPY_BUF ? core * (NPY_BUF / core) : size;
     }
-    NgArray view, copy;
+    /* the copy's axes: extent 1, kept (as out's), outer reduced, then the block (memory order) */
+    int ax[NG_MAXDIMS], perm[NG_MAXDIMS], np_ = 0, n = memory_order(a, ax), last = n - 1;
+    while (last >= 0 && reduced[ax[last]])
+        last--;
+    int64_t kept = 1;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] == 1)
+            perm[np_++] = d;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != 1 && !reduced[d]) {
+            perm[np_++] = d;
+            kept *= a->shape[d];
+        }
+    for (int i = 0; i < n; i++)
+        if (reduced[ax[i]] && i < last)
+            perm[np_++] = ax[i];
+    for (int i = last + 1; i < n; i++)
+        perm[np_++] = ax[i];
+    NgArray view, copy, flat;
     NgStatus st = ng_op_transpose(a, perm, &view);
     if (st != NG_OK)
         return st;
@@ -954,64 +1011,37 @@ static NgStatus iteration_copy(const NgArray *a, NgArray *flat)
     ng_array_release(&view);
     if (st != NG_OK)
         return st;
-    int64_t size = a->size;
-    st = ng_op_reshape(&copy, 1, &size, flat);
+    int K = last >= 0 ? 1 : 0;
+    int64_t shape[3] = {kept, a->size / kept / block, block}, strides[3] = {shape[1] * block, block, 1};
+    st = ng_op_reshape(&copy, 3, shape, &flat);
     ng_array_release(&copy);
-    return st;
-}
-
-/* A whole float32/float64 sum/mean on a cpu of a view that is not one
- * strided run (R >= 2 collapsed axes, in memory order, the innermost last):
- * NumPy's buffered iterator (npyiter_find_buffering_setup's cost model, no
- * cast) copies the elements in iteration order into a buffer and hands the
- * add loop chunks, each summed pairwise and added to the result in order.
- * Going out from the innermost axis (n0 elements): n0 > NPY_BUFSIZE / 2: no
- * buffer, one call per run of n0; otherwise the core grows axis by axis
- * while the size so far is under NPY_BUFSIZE (8192): `bsize` = the product
- * of the axes taken, `core` = that of all but the last, and each block of
- * bsize elements is cut into chunks of core * (8192 / core) (bsize, if
- * that is at most 8192). The kernel runs that on a flat copy. */
-static NgStatus run_flat(const NgArray *a, int R, const int64_t *shape, RedKey key, const NgArray *out,
-                         const NgArray *mean, int64_t count)
-{
-    enum { NPY_BUF = 8192 };
-    int64_t n0 = shape[R - 1], bsize = n0, chunk = n0;
-    if (2 * n0 <= NPY_BUF) {
-        int64_t size = n0, core = 1;
-        for (int d = R - 2; d >= 0; d--) {
-            if (d < R - 2 && size >= NPY_BUF)
-                break;
-            core = size;
-            size *= shape[d];
-        }
-        bsize = size;
-        chunk = size > NPY_BUF ? core * (NPY_BUF / core) : size;
-    }
-    NgArray flat;
-    NgStatus st = iteration_copy(a, &flat);
     if (st != NG_OK)
         return st;
-    int64_t n = flat.size, one = 1;
-    key.tag = 'R';
-    key.plan = PLAN_EACH;
-    key.acc = key.in;
-    key.nkept = 0;
-    key.nred = 1;
-    key.in_contig = 1;
-    key.has_mean = 0;
-    key.pairwise = PW_FLAT;
-    const NgKernel *kern;
-    if (mean) /* var/std: the squares' sum is of NumPy's contiguous temporary: one pairwise sum */
-        st = run_pairwise(&flat, 0, 1, &n, &one, key, out, NULL, NULL, mean, count);
-    else if ((st = ng_kernel_get(ng_array_device(a), &key, sizeof key, build_red, &key, &kern)) == NG_OK) {
-        NgKArg args[8];
-        int na = 0;
-        ng_kargs_array(args, &na, out, 0, NULL, NULL);
-        ng_kargs_array(args, &na, &flat, 1, &n, &one);
-        args[na++].i = count;
-        args[na++].i = bsize;
-        args[na++].i = chunk;
-        st = ng_kernel_launch(kern, args, na, 1, n);
+    const int64_t *fs = shape + 1 - K, *fst = strides + 1 - K; /* kept (if any), outer reduced, block */
+    int64_t ostride = 1;
+    if (mean) {
+        st = run_pairwise(&flat, K, 2, fs, fst, key, out, shape, &ostride, mean, count);
+    } else {
+        key.tag = 'R';
+        key.plan = PLAN_EACH;
+        key.acc = key.in;
+        key.nkept = (uint8_t)K;
+        key.nred = 2;
+        key.in_contig = 1;
+        key.has_mean = 0;
+        key.pairwise = PW_FLAT;
+        const NgKernel *kern;
+        st = ng_kernel_get(ng_array_device(a), &key, sizeof key, build_red, &key, &kern);
+        if (st == NG_OK) {
+            NgKArg args[16];
+            int na = 0;
+            ng_kargs_array(args, &na, out, K, shape, &ostride);
+            ng_kargs_array(args, &na, &flat, K + 2, fs, fst);
+            args[na++].i = count;
+            args[na++].i = bsize;
+            args[na++].i = chunk;
+            st = ng_kernel_launch(kern, args, na, K ? kept : 1, a->size);
+        }
     }
     ng_array_release(&flat);
     return st;
@@ -1073,47 +1103,44 @@ static int collapse(const NgArray *a, const bool *reduced, const int *order, int
 enum { NP_NONE, NP_SEQ, NP_PW, NP_FLAT };
 
 static int numpy_order(const NgArray *a, const bool *reduced, int *order, int *nred, int64_t *shape,
-                       int64_t *strides, int *K, int *R)
+                       int64_t *strides, int *K, int *R, int64_t *inner, int *ninner)
 {
-    int ax[NG_MAXDIMS], n = 0;
+    int ax[NG_MAXDIMS], n = memory_order(a, ax);
     bool block[NG_MAXDIMS] = {false};
-    for (int d = 0; d < a->ndim; d++) /* axes by decreasing |stride| (stable); extent 1 left out */
-        if (a->shape[d] != 1) {
-            int at = n++;
-            while (at > 0 && abs64(a->strides[ax[at - 1]]) < abs64(a->strides[d])) {
-                ax[at] = ax[at - 1];
-                at--;
-            }
-            ax[at] = d;
-        }
     *nred = 0;
     for (int i = 0; i < n; i++)
         if (reduced[ax[i]])
             order[(*nred)++] = ax[i];
     collapse(a, reduced, order, *nred, block, shape, strides, K, R);
-    if (n == 0 || *R == 0)
+    *ninner = 0;
+    if (n == 0 || *R == 0 || a->size == 0)
         return NP_NONE;
     if (!reduced[ax[n - 1]])
         return NP_SEQ;
-    int k = *K, r = *R;
-    if (k == 0)
-        return r == 1 ? NP_PW : NP_FLAT;
-    int64_t run = abs64(strides[k + r - 1]), kept = INT64_MAX, other = INT64_MAX;
-    for (int d = 0; d < k; d++)
-        kept = abs64(strides[d]) < kept ? abs64(strides[d]) : kept;
-    for (int d = k; d < k + r - 1; d++)
-        other = abs64(strides[d]) < other ? abs64(strides[d]) : other;
-    return run < kept && kept < other ? NP_PW : NP_NONE;
+    int64_t istride[NG_MAXDIMS];
+    for (int i = n - 1; i >= 0 && reduced[ax[i]]; i--) { /* the innermost reduced block, collapsed */
+        int64_t ext = a->shape[ax[i]], st = a->strides[ax[i]];
+        if (*ninner > 0 && inner[*ninner - 1] * istride[*ninner - 1] == st) {
+            inner[*ninner - 1] *= ext;
+        } else {
+            istride[*ninner] = st;
+            inner[(*ninner)++] = ext;
+        }
+    }
+    if (*ninner > 1)
+        return NP_FLAT;
+    return shape[*K + *R - 1] == inner[0] ? NP_PW : NP_NONE; /* (the run apart from the outer reduced axes) */
 }
 
 /* Whether a cpu float32/float64 sum of `a` over `reduced` follows NumPy's order (not NP_NONE). */
 static bool numpy_exact(const NgArray *a, const bool *reduced)
 {
     int64_t shape[NG_MAXDIMS], strides[NG_MAXDIMS];
-    int order[NG_MAXDIMS], nred, K, R;
+    int64_t inner[NG_MAXDIMS];
+    int order[NG_MAXDIMS], nred, K, R, ninner;
     if (ng_array_device(a)->be->target->par != NG_PAR_OPENMP || (a->dtype != NG_FLOAT32 && a->dtype != NG_FLOAT64))
         return false;
-    return numpy_order(a, reduced, order, &nred, shape, strides, &K, &R) != NP_NONE;
+    return numpy_order(a, reduced, order, &nred, shape, strides, &K, &R, inner, &ninner) != NP_NONE;
 }
 
 /* Runs one reduction kernel over `a` with `reduced` axes into `out` (fresh, C order). */
@@ -1132,10 +1159,11 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
     /* var/std (float32 ones in float32, see ng_op_reduce): the sum of squared deviations too, as NumPy's _var */
     bool pw_var = (key.op == NG_RED_VAR || key.op == NG_RED_STD) && mean && key.out == key.in &&
                   key.mdt == key.in && key.ddt == key.in && key.acc == key.in;
-    int np = NP_NONE;
+    int np = NP_NONE, ninner = 0;
+    int64_t inner[NG_MAXDIMS];
     if (!gpu && (((key.op == NG_RED_SUM || key.op == NG_RED_MEAN) && !mean) || pw_var) && key.in == key.out &&
         (key.in == NG_FLOAT32 || key.in == NG_FLOAT64)) {
-        np = numpy_order(a, reduced, order, &nred, shape, strides, &K, &R);
+        np = numpy_order(a, reduced, order, &nred, shape, strides, &K, &R, inner, &ninner);
         mode = -1;
     }
     if (np == NP_PW) {
@@ -1148,7 +1176,7 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
         return run_pairwise(a, K, R, shape, strides, key, out, oshape, ostrides, mean, count);
     }
     if (np == NP_FLAT)
-        return run_flat(a, R, shape, key, out, mean, count);
+        return run_flat(a, reduced, inner, ninner, key, out, mean, count);
     if (np == NP_SEQ) { /* in the element dtype, in order */
         key.acc = key.in;
         key.inorder = 1;

@@ -156,6 +156,8 @@ VIEWS = [  # (shape, index, axes)
     ((3000, 41), np.s_[:, 3:], [None, 0, 1]),
     ((10, 12000), np.s_[:, :9000], [None, 0, 1]),
     ((40, 30, 20), np.s_[:, :, :5], [None, 0, (0, 1), (0, 2), 2]),
+    ((40, 30, 20), np.s_[:, ::2, :5], [(1, 2), (0, 1, 2)]),  # a block of two reduced axes in each result
+    ((9, 300, 40), np.s_[:, :, :30], [(1, 2), (0, 2)]),  # blocks of 9000: chunks of 8190
     ((257, 129), np.s_[::-1, 1:], [None, 0, 1]),
 ]
 
@@ -222,3 +224,30 @@ def test_special_values(dt):
     Y = np.full((500, 20), -0.0, dt)
     check(ng.asarray(Y)[:, :5].sum(), Y[:, :5].sum())
     check(ng.asarray(Y).sum(0), Y.sum(0))
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: np.dtype(d).name)
+def test_random_views(dt):
+    """Random shapes, slices (steps 2 and -1, trimmed ends), transposes and axis sets."""
+    import itertools
+    rng = np.random.default_rng(11 if dt == np.float32 else 12)
+    done = 0
+    while done < 60:
+        nd = int(rng.integers(1, 5))
+        shape = tuple(int(s) for s in rng.integers(1, 25, nd) ** rng.integers(1, 3, nd))
+        if np.prod(shape) > 400000:
+            continue
+        X = data(shape, dt, done)
+        index = tuple(slice(None, None, int(rng.choice([1, 2, -1]))) if rng.random() < 0.5
+                      else slice(0, max(1, n - int(rng.integers(0, 3)))) for n in shape)
+        v, g = X[index], ng.asarray(X)[index]
+        if rng.random() < 0.3:
+            perm = tuple(int(p) for p in rng.permutation(v.ndim))
+            v, g = v.transpose(perm), g.transpose(perm)
+        if v.size == 0:
+            continue
+        sets = [None] + [c for r in range(1, v.ndim + 1) for c in itertools.combinations(range(v.ndim), r)]
+        ax = sets[int(rng.integers(len(sets)))]
+        for f in ("sum", "mean", "var"):
+            check(getattr(g, f)(axis=ax), getattr(v, f)(axis=ax))
+        done += 1
