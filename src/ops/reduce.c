@@ -333,6 +333,84 @@ static NgIrRef pw_is_pair(NgIrKernel *k, NgIrRef m)
     return ng_ir_binary(k, NG_OP_LE, NG_BOOL, iop(k, NG_OP_SUB, m, l), i64(k, PW_BLOCK));
 }
 
+/* Whether a node of m elements is two pair nodes (pw_quad): its first half
+ * (m / 16 * 8, the shorter) is longer than a leaf and its second a pair. */
+static NgIrRef pw_is_quad(NgIrKernel *k, NgIrRef m)
+{
+    NgIrRef l = iop(k, NG_OP_MUL, iop(k, NG_OP_FLOORDIV, m, i64(k, 16)), i64(k, 8));
+    return ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_GT, NG_BOOL, l, i64(k, PW_BLOCK)),
+                        pw_is_pair(k, iop(k, NG_OP_SUB, m, l)));
+}
+
+/* A node of two pair nodes (four leaves of 64..128 elements), summed into
+ * v as ((L0 + L1) + (L2 + L3)): the four leaves' eight lanes run in one
+ * loop over the first leaf's whole eights (the shortest: 32 independent
+ * chains, enough to keep a vector unit's adders busy where one leaf's 8 or
+ * a pair's 16 wait on each other), then each leaf's further eights (at
+ * most two) in its own loop, then each leaf's eight-lane tree and its rest
+ * in order, as pw_leaf. Only the last leaf can have a rest (m % 8). */
+static NgIrRef pw_quad(NgIrKernel *k, const PwRow *w, NgIrRef b, NgIrRef m, int v)
+{
+    NgDType adt = w->adt;
+    int i = ng_ir_var(k, NG_INT64), j = ng_ir_var(k, NG_INT64), ls[4], ln[4], r[4], q[4];
+    NgIrRef iv = ng_ir_varref(k, i), jv = ng_ir_varref(k, j), one = i64(k, 1), eight = i64(k, 8);
+    NgIrRef stmts[40];
+    int ns = 0;
+    int la = ng_ir_var(k, NG_INT64), lb = ng_ir_var(k, NG_INT64);
+    NgIrRef lav = ng_ir_varref(k, la), lbv = ng_ir_varref(k, lb);
+#define HALF(x) iop(k, NG_OP_MUL, iop(k, NG_OP_FLOORDIV, x, i64(k, 16)), eight)
+    stmts[ns++] = ng_ir_let(k, la, HALF(m));
+    stmts[ns++] = ng_ir_let(k, lb, iop(k, NG_OP_SUB, m, lav));
+    for (int t = 0; t < 4; t++) {
+        ls[t] = ng_ir_var(k, NG_INT64);
+        ln[t] = ng_ir_var(k, NG_INT64);
+        r[t] = ng_ir_var_array(k, adt, 8);
+        q[t] = ng_ir_var(k, adt);
+    }
+    NgIrRef hb = iop(k, NG_OP_ADD, b, lav); /* the second pair's start */
+    NgIrRef starts[4] = {b, iop(k, NG_OP_ADD, b, HALF(lav)), hb, iop(k, NG_OP_ADD, hb, HALF(lbv))};
+    NgIrRef lens[4] = {HALF(lav), iop(k, NG_OP_SUB, lav, HALF(lav)), HALF(lbv), iop(k, NG_OP_SUB, lbv, HALF(lbv))};
+#undef HALF
+    for (int t = 0; t < 4; t++) {
+        stmts[ns++] = ng_ir_let(k, ls[t], starts[t]);
+        stmts[ns++] = ng_ir_let(k, ln[t], lens[t]);
+        stmts[ns++] = ng_ir_let(k, r[t], ng_ir_const_f(k, adt, 0.0));
+    }
+    /* the shared loop: i runs over the first leaf's offsets, lanes j of all four */
+    NgIrRef lanes[4];
+    for (int t = 0; t < 4; t++) {
+        NgIrRef at = iop(k, NG_OP_ADD, iop(k, NG_OP_ADD, ng_ir_varref(k, ls[t]), iv), jv);
+        lanes[t] = ng_ir_assign_element(k, r[t], jv, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_element(k, r[t], jv),
+                                                                  pw_x(k, w, at)));
+    }
+    NgIrRef inner = ng_ir_for(k, j, i64(k, 0), eight, one, ng_ir_block(k, 4, lanes), NG_IR_SIMD);
+    NgIrRef e0 = ng_ir_varref(k, ln[0]); /* (a multiple of 8, the fewest whole eights) */
+    stmts[ns++] = ng_ir_for(k, i, i64(k, 0), e0, eight, inner, 0);
+    for (int t = 1; t < 4; t++) { /* further whole eights of leaf t, offsets e0 .. */
+        NgIrRef lt = ng_ir_varref(k, ln[t]);
+        NgIrRef et = iop(k, NG_OP_SUB, lt, iop(k, NG_OP_MOD, lt, eight));
+        NgIrRef more = ng_ir_for(k, j, i64(k, 0), eight, one, lanes[t], NG_IR_SIMD);
+        stmts[ns++] = ng_ir_for(k, i, e0, et, eight, more, 0);
+    }
+#define PW_ADD(x, y) ng_ir_binary(k, NG_OP_ADD, adt, x, y)
+#define RR(t, n) ng_ir_element(k, r[t], i64(k, n))
+    for (int t = 0; t < 4; t++) {
+        NgIrRef lt = ng_ir_varref(k, ln[t]), st = ng_ir_varref(k, ls[t]);
+        stmts[ns++] = ng_ir_let(k, q[t], PW_ADD(PW_ADD(PW_ADD(RR(t, 0), RR(t, 1)), PW_ADD(RR(t, 2), RR(t, 3))),
+                                                PW_ADD(PW_ADD(RR(t, 4), RR(t, 5)), PW_ADD(RR(t, 6), RR(t, 7)))));
+        if (t == 3) { /* the rest, in order */
+            NgIrRef from = iop(k, NG_OP_ADD, st, iop(k, NG_OP_SUB, lt, iop(k, NG_OP_MOD, lt, eight)));
+            stmts[ns++] = ng_ir_for(k, i, from, iop(k, NG_OP_ADD, st, lt), one,
+                                    ng_ir_assign(k, q[t], PW_ADD(ng_ir_varref(k, q[t]), pw_x(k, w, iv))), 0);
+        }
+    }
+    stmts[ns++] = ng_ir_assign(k, v, PW_ADD(PW_ADD(ng_ir_varref(k, q[0]), ng_ir_varref(k, q[1])),
+                                            PW_ADD(ng_ir_varref(k, q[2]), ng_ir_varref(k, q[3]))));
+#undef RR
+#undef PW_ADD
+    return ng_ir_block(k, ns, stmts);
+}
+
 /* The pairwise sum of elements [b0, b0 + m0) into variable res. */
 static NgIrRef pw_row(NgIrKernel *k, const PwRow *w, NgIrRef b0, NgIrRef m0, int res)
 {
@@ -354,10 +432,13 @@ static NgIrRef pw_row(NgIrKernel *k, const PwRow *w, NgIrRef b0, NgIrRef m0, int
                           ng_ir_block(k, 2, to_left), ng_ir_block(k, 2, to_right));
     NgIrRef pair = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, pv, i64(k, 0)),
                                 pw_is_pair(k, mv));
+    NgIrRef quad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, pv, i64(k, 0)),
+                                pw_is_quad(k, mv));
     NgIrRef pop[3] = {
         ng_ir_if(k, leaf, pw_leaf(k, w, ng_ir_element(k, ss, tv), mv, v),
                  ng_ir_if(k, pair, pw_pair(k, w, ng_ir_element(k, ss, tv), mv, v),
-                          ng_ir_assign(k, v, ng_ir_element(k, sv, tv)))),
+                          ng_ir_if(k, quad, pw_quad(k, w, ng_ir_element(k, ss, tv), mv, v),
+                                   ng_ir_assign(k, v, ng_ir_element(k, sv, tv))))),
         ng_ir_assign(k, sp, tv),
         ng_ir_if(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, spv, i64(k, 0)), ng_ir_assign(k, res, vv), up)};
     /* phase 0: push the first half (phase 1 while it runs); phase 2: the second (phase 3) */
@@ -370,7 +451,9 @@ static NgIrRef pw_row(NgIrKernel *k, const PwRow *w, NgIrRef b0, NgIrRef m0, int
         ng_ir_assign_element(k, ph, tv, iop(k, NG_OP_ADD, pv, i64(k, 1))),
         ng_ir_assign_element(k, ph, spv, i64(k, 0)),
         ng_ir_assign(k, sp, iop(k, NG_OP_ADD, spv, i64(k, 1)))};
-    NgIrRef done = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, leaf, pair),
+    NgIrRef done = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL,
+                                ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, leaf, pair),
+                                             quad),
                                 ng_ir_binary(k, NG_OP_EQ, NG_BOOL, pv, i64(k, 4)));
     NgIrRef body[4] = {ng_ir_let(k, t, iop(k, NG_OP_SUB, spv, i64(k, 1))), ng_ir_let(k, m, ng_ir_element(k, sl, tv)),
                        ng_ir_let(k, p, ng_ir_element(k, ph, tv)),
@@ -1233,8 +1316,8 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
                   a->dtype != NG_FLOAT16 && !ng_dtype_is_complex(a->dtype);
     if (K == 0)
         key.plan = PLAN_FULL;
-    else if (!dev->gpu && !arg && (!mean || key.inorder) && !key.half && !key.runs && key.acc == key.out && strides[K - 1] == 1 &&
-             strides[K + R - 1] != 1)
+    else if (!dev->gpu && !arg && (!mean || key.inorder) && !key.half && !key.runs && key.acc == key.out &&
+             ((strides[K - 1] == 1 && strides[K + R - 1] != 1) || key.inorder))
         key.plan = PLAN_ROWS; /* (a GPU runs a thread per output column instead: coalesced) */
     else
         key.plan = PLAN_EACH;
