@@ -23,9 +23,12 @@
  * Accumulators as NumPy's results need them: float32 sums and means
  * accumulate in float64, complex64 ones in complex128, float16 ones in
  * float32 (NumPy's float16 loops accumulate in float and round once).
- * On a cpu, float32/float64 sums and means over one unit-stride reduced
- * axis innermost in memory (a whole C-contiguous array, rows) are NumPy's
- * pairwise sum in the element dtype instead, bit for bit (build_pairwise).
+ * On a cpu, float32/float64 sums, means, var and std follow NumPy's order
+ * in the element dtype instead, bit for bit (numpy_order): a kept innermost
+ * axis adds the elements one by one (RedKey.inorder), a reduced innermost
+ * run is NumPy's pairwise sum (build_pairwise), runs outside it added in
+ * order, and reduced blocks that do not collapse go in NumPy's buffer
+ * chunks (run_flat).
  * float16 var/std follow NumPy's _var step by step in half precision: the
  * mean rounded to half, each deviation and its square rounded to half, the
  * sum of squares rounded to half before the division. Complex min/max and
