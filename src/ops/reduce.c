@@ -492,8 +492,8 @@ static NgStatus build_pairwise(const RedKey *key, NgIrKernel *k)
     int mean = key->has_mean ? ng_ir_param_array(k, (NgDType)key->mdt, K, true, false) : -1;
     int count = ng_ir_param_scalar(k, NG_INT64);
     bool split = key->pairwise == PW_SPLIT, flat = key->pairwise == PW_FLAT;
-    int part = split ? ng_ir_param_array(k, adt, 1, true, true) : -1;
     int bsize = flat ? ng_ir_param_scalar(k, NG_INT64) : -1, chunk = flat ? ng_ir_param_scalar(k, NG_INT64) : -1;
+    int part = split || (flat && K == 0) ? ng_ir_param_array(k, adt, 1, true, true) : -1;
     NgIrRef idx[NG_MAXDIMS + 1], at[NG_MAXDIMS];
     int vk[NG_MAXDIMS];
     for (int d = 0; d < P; d++) {
@@ -507,6 +507,27 @@ static NgStatus build_pairwise(const RedKey *key, NgIrKernel *k)
     int res = ng_ir_var(k, adt), acc = ng_ir_var(k, adt);
     NgIrRef n = ng_ir_shape(k, in, P), zero = ng_ir_const_f(k, adt, 0.0);
     NgIrRef add_res = ng_ir_assign(k, acc, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_varref(k, acc), ng_ir_varref(k, res)));
+    if (flat && K == 0) { /* the whole array: chunk c summed into part[c] in parallel, then added in order */
+        int c = ng_ir_var(k, NG_INT64), cpb = ng_ir_var(k, NG_INT64), j = ng_ir_var(k, NG_INT64);
+        NgIrRef cv = ng_ir_varref(k, c), cpbv = ng_ir_varref(k, cpb), jv = ng_ir_varref(k, j);
+        NgIrRef bs = ng_ir_scalar(k, bsize), ch = ng_ir_scalar(k, chunk), nparts = ng_ir_shape(k, part, 0);
+        NgIrRef start = iop(k, NG_OP_ADD, iop(k, NG_OP_MUL, iop(k, NG_OP_FLOORDIV, cv, cpbv), bs),
+                            iop(k, NG_OP_MUL, jv, ch));
+        NgIrRef len = iop(k, NG_OP_MINIMUM, ch, iop(k, NG_OP_SUB, bs, iop(k, NG_OP_MUL, jv, ch)));
+        NgIrRef pc = cv;
+        NgIrRef one_chunk[4] = {ng_ir_let(k, j, iop(k, NG_OP_MOD, cv, cpbv)), ng_ir_let(k, res, zero),
+                                pw_row(k, &w, start, len, res), ng_ir_store(k, part, 1, &pc, ng_ir_varref(k, res))};
+        NgIrRef add_part = ng_ir_assign(k, acc, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_varref(k, acc),
+                                                             ng_ir_load(k, part, 1, &pc)));
+        NgIrRef steps[6] = {
+            ng_ir_let(k, vk[0], i64(k, 0)), /* (the outer reduced axis, of extent 1 here) */
+            ng_ir_let(k, cpb, iop(k, NG_OP_FLOORDIV, iop(k, NG_OP_ADD, bs, iop(k, NG_OP_SUB, ch, i64(k, 1))), ch)),
+            ng_ir_for(k, c, i64(k, 0), nparts, i64(k, 1), ng_ir_block(k, 4, one_chunk), NG_IR_PARALLEL),
+            ng_ir_let(k, acc, zero), ng_ir_for(k, c, i64(k, 0), nparts, i64(k, 1), add_part, 0),
+            ng_ir_store(k, out, 0, idx, finish(k, key, ng_ir_varref(k, acc), count))};
+        k->body = ng_ir_block(k, 6, steps);
+        return k->status;
+    }
     if (!split) {
         NgIrRef runs;
         if (flat) { /* blocks of bsize, cut into chunks: ((acc + pw(chunk 0)) + pw(chunk 1)) + ... */
@@ -1117,7 +1138,11 @@ static NgStatus run_flat(const NgArray *a, const bool *reduced, const int64_t *i
         key.has_mean = 0;
         key.pairwise = PW_FLAT;
         const NgKernel *kern;
+        NgArray part = {0};
+        int64_t nparts = a->size / bsize * ((bsize + chunk - 1) / chunk), one = 1;
         st = ng_kernel_get(ng_array_device(a), &key, sizeof key, build_red, &key, &kern);
+        if (st == NG_OK && K == 0) /* the chunks' sums, added in order after */
+            st = ng_array_empty(ng_array_device(a), (NgDType)key.acc, 1, &nparts, &part);
         if (st == NG_OK) {
             NgKArg args[16];
             int na = 0;
@@ -1126,8 +1151,12 @@ static NgStatus run_flat(const NgArray *a, const bool *reduced, const int64_t *i
             args[na++].i = count;
             args[na++].i = bsize;
             args[na++].i = chunk;
-            st = ng_kernel_launch(kern, args, na, K ? kept : 1, a->size);
+            if (K == 0)
+                ng_kargs_array(args, &na, &part, 1, &nparts, &one);
+            st = ng_kernel_launch(kern, args, na, K ? kept : nparts, a->size);
         }
+        if (K == 0)
+            ng_array_release(&part);
     }
     ng_array_release(&flat);
     return st;
