@@ -71,6 +71,8 @@ typedef struct RedKey {
                              pairwise sum (see pw_row); PW_ROWS: each row (or the whole) in one
                              thread, PW_SPLIT: the whole array's top 2^D subtrees in parallel,
                              PW_FLAT: NumPy's buffer chunks of a flat copy (see run_flat) */
+    uint8_t flipped;      /* pairwise: the run is reversed (stride -1), passed forward; position p
+                             reads element n - 1 - p (contiguous loads the compiler vectorises) */
     uint8_t inorder;      /* float32/float64 sums on a cpu whose innermost axis in memory is kept:
                              each output adds its elements one by one in memory order, in the
                              element dtype (NumPy's reduction loop adds the rows into the result) */
@@ -245,6 +247,10 @@ typedef struct PwRow {
 /* The term of position pos: the element (var/std: (x - mean)^2). */
 static NgIrRef pw_x(NgIrKernel *k, const PwRow *w, NgIrRef pos)
 {
+    if (w->key->flipped)
+        pos = ng_ir_binary(k, NG_OP_SUB, NG_INT64,
+                           ng_ir_binary(k, NG_OP_SUB, NG_INT64, ng_ir_shape(k, w->in, w->K), ng_ir_const_i(k, NG_INT64, 1)),
+                           pos);
     w->idx[w->K] = pos;
     return contribution(k, w->key, ng_ir_load(k, w->in, w->K + 1, w->idx), w->mu);
 }
@@ -1015,9 +1021,19 @@ static NgStatus run_pairwise(const NgArray *a, int K, int R, const int64_t *shap
     key.acc = key.in;
     key.nkept = (uint8_t)K;
     key.nred = (uint8_t)R;
-    key.in_contig = strides[K + R - 1] == 1;
+    key.flipped = strides[K + R - 1] == -1;
+    key.in_contig = strides[K + R - 1] == 1 || key.flipped;
     key.has_mean = mean != NULL;
     key.pairwise = parts > 1 ? PW_SPLIT : PW_ROWS;
+    NgArray fwd = *a; /* (flipped: the same memory from its lowest address, forward) */
+    int64_t fstrides[NG_MAXDIMS];
+    memcpy(fstrides, strides, sizeof(int64_t) * (size_t)(K + R));
+    if (key.flipped) {
+        fwd.offset -= (size_t)((n - 1) * ng_dtype_info(a->dtype)->itemsize);
+        fstrides[K + R - 1] = 1;
+        a = &fwd;
+        strides = fstrides;
+    }
     const NgKernel *kern;
     NgStatus st = ng_kernel_get(ng_array_device(a), &key, sizeof key, build_red, &key, &kern);
     if (st != NG_OK)

@@ -159,6 +159,8 @@ VIEWS = [  # (shape, index, axes)
     ((40, 30, 20), np.s_[:, ::2, :5], [(1, 2), (0, 1, 2)]),  # a block of two reduced axes in each result
     ((9, 300, 40), np.s_[:, :, :30], [(1, 2), (0, 2)]),  # blocks of 9000: chunks of 8190
     ((257, 129), np.s_[::-1, 1:], [None, 0, 1]),
+    ((300, 1001), np.s_[:, ::-1], [None, 1, 0]),  # reversed runs (read forward by the kernel)
+    ((200001,), np.s_[::-1], [None]),
 ]
 
 
