@@ -71,6 +71,9 @@ typedef struct RedKey {
                              pairwise sum (see pw_row); PW_ROWS: each row (or the whole) in one
                              thread, PW_SPLIT: the whole array's top 2^D subtrees in parallel,
                              PW_FLAT: NumPy's buffer chunks of a flat copy (see run_flat) */
+    uint8_t cstride;      /* pairwise: the run's stride (2..4) as a constant, the run passed as
+                             unit-stride: position p reads element cstride * p (the compiler's
+                             strided vector loads; a run-time stride made gathers: 0.5x NumPy) */
     uint8_t flipped;      /* pairwise: the run is reversed (stride -1), passed forward; position p
                              reads element n - 1 - p (contiguous loads the compiler vectorises) */
     uint8_t inorder;      /* float32/float64 sums on a cpu whose innermost axis in memory is kept:
@@ -251,6 +254,8 @@ static NgIrRef pw_x(NgIrKernel *k, const PwRow *w, NgIrRef pos)
         pos = ng_ir_binary(k, NG_OP_SUB, NG_INT64,
                            ng_ir_binary(k, NG_OP_SUB, NG_INT64, ng_ir_shape(k, w->in, w->K), ng_ir_const_i(k, NG_INT64, 1)),
                            pos);
+    if (w->key->cstride)
+        pos = ng_ir_binary(k, NG_OP_MUL, NG_INT64, pos, ng_ir_const_i(k, NG_INT64, w->key->cstride));
     w->idx[w->K] = pos;
     return contribution(k, w->key, ng_ir_load(k, w->in, w->K + 1, w->idx), w->mu);
 }
@@ -1022,7 +1027,8 @@ static NgStatus run_pairwise(const NgArray *a, int K, int R, const int64_t *shap
     key.nkept = (uint8_t)K;
     key.nred = (uint8_t)R;
     key.flipped = strides[K + R - 1] == -1;
-    key.in_contig = strides[K + R - 1] == 1 || key.flipped;
+    key.cstride = strides[K + R - 1] >= 2 && strides[K + R - 1] <= 4 ? (uint8_t)strides[K + R - 1] : 0;
+    key.in_contig = strides[K + R - 1] == 1 || key.flipped || key.cstride;
     key.has_mean = mean != NULL;
     key.pairwise = parts > 1 ? PW_SPLIT : PW_ROWS;
     NgArray fwd = *a; /* (flipped: the same memory from its lowest address, forward) */
@@ -1032,6 +1038,9 @@ static NgStatus run_pairwise(const NgArray *a, int K, int R, const int64_t *shap
         fwd.offset -= (size_t)((n - 1) * ng_dtype_info(a->dtype)->itemsize);
         fstrides[K + R - 1] = 1;
         a = &fwd;
+        strides = fstrides;
+    } else if (key.cstride) {
+        fstrides[K + R - 1] = 1;
         strides = fstrides;
     }
     const NgKernel *kern;

@@ -161,6 +161,8 @@ VIEWS = [  # (shape, index, axes)
     ((257, 129), np.s_[::-1, 1:], [None, 0, 1]),
     ((300, 1001), np.s_[:, ::-1], [None, 1, 0]),  # reversed runs (read forward by the kernel)
     ((200001,), np.s_[::-1], [None]),
+    ((130, 1030), np.s_[:, 1::4], [None, 1, 0]),  # strides 2..4: a constant stride in the kernel
+    ((300001,), np.s_[5::2], [None]),
 ]
 
 
