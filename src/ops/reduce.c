@@ -23,9 +23,12 @@
  * Accumulators as NumPy's results need them: float32 sums and means
  * accumulate in float64, complex64 ones in complex128, float16 ones in
  * float32 (NumPy's float16 loops accumulate in float and round once).
- * On a cpu, float32/float64 sums and means over one unit-stride reduced
- * axis innermost in memory (a whole C-contiguous array, rows) are NumPy's
- * pairwise sum in the element dtype instead, bit for bit (build_pairwise).
+ * On a cpu, float32/float64 sums, means, var and std follow NumPy's order
+ * in the element dtype instead, bit for bit (numpy_order): a kept innermost
+ * axis adds the elements one by one (RedKey.inorder), a reduced innermost
+ * run is NumPy's pairwise sum (build_pairwise), runs outside it added in
+ * order, and reduced blocks that do not collapse go in NumPy's buffer
+ * chunks (run_flat).
  * float16 var/std follow NumPy's _var step by step in half precision: the
  * mean rounded to half, each deviation and its square rounded to half, the
  * sum of squares rounded to half before the division. Complex min/max and
@@ -66,10 +69,19 @@ typedef struct RedKey {
     uint8_t blocked;      /* argmin/argmax of one reduced axis on a cpu: blocks of ARG_BLOCK (see arg_blocks) */
     uint8_t pairwise;     /* float32/float64 sum/mean of one unit-stride reduced axis on a cpu: NumPy's
                              pairwise sum (see pw_row); PW_ROWS: each row (or the whole) in one
-                             thread, PW_SPLIT: the whole array's top 2^D subtrees in parallel */
+                             thread, PW_SPLIT: the whole array's top 2^D subtrees in parallel,
+                             PW_FLAT: NumPy's buffer chunks of a flat copy (see run_flat) */
+    uint8_t cstride;      /* pairwise: the run's stride (2..4) as a constant, the run passed as
+                             unit-stride: position p reads element cstride * p (the compiler's
+                             strided vector loads; a run-time stride made gathers: 0.5x NumPy) */
+    uint8_t flipped;      /* pairwise: the run is reversed (stride -1), passed forward; position p
+                             reads element n - 1 - p (contiguous loads the compiler vectorises) */
+    uint8_t inorder;      /* float32/float64 sums on a cpu whose innermost axis in memory is kept:
+                             each output adds its elements one by one in memory order, in the
+                             element dtype (NumPy's reduction loop adds the rows into the result) */
 } RedKey;
 
-enum { PW_ROWS = 1, PW_SPLIT = 2 };
+enum { PW_ROWS = 1, PW_SPLIT = 2, PW_FLAT = 3 };
 enum { PW_BLOCK = 128,       /* NumPy's PW_BLOCKSIZE: a leaf's most elements */
        PW_STACK = 48,        /* the tree's depth, at most (a leaf holds >= 64 elements: n < 2^52) */
        PW_SPLIT_MIN = 65536, /* elements of a subtree run apart (PW_SPLIT), at least (fewer: one
@@ -228,8 +240,8 @@ static NgIrRef arg_blocks(NgIrKernel *k, const RedKey *key, int in, int v, NgIrR
  * The recursion runs as a loop over an explicit stack of nodes (start,
  * length, phase, value). PwRow: where a row's elements are. */
 typedef struct PwRow {
-    int in, K;
-    NgIrRef *idx; /* K kept indices, then room for the position */
+    int in, K;    /* K: the run's axis (kept and outer reduced indices before it) */
+    NgIrRef *idx; /* K indices, then room for the position */
     NgDType adt;
     const RedKey *key;
     NgIrRef mu;   /* var/std: the row's mean */
@@ -238,6 +250,12 @@ typedef struct PwRow {
 /* The term of position pos: the element (var/std: (x - mean)^2). */
 static NgIrRef pw_x(NgIrKernel *k, const PwRow *w, NgIrRef pos)
 {
+    if (w->key->flipped)
+        pos = ng_ir_binary(k, NG_OP_SUB, NG_INT64,
+                           ng_ir_binary(k, NG_OP_SUB, NG_INT64, ng_ir_shape(k, w->in, w->K), ng_ir_const_i(k, NG_INT64, 1)),
+                           pos);
+    if (w->key->cstride)
+        pos = ng_ir_binary(k, NG_OP_MUL, NG_INT64, pos, ng_ir_const_i(k, NG_INT64, w->key->cstride));
     w->idx[w->K] = pos;
     return contribution(k, w->key, ng_ir_load(k, w->in, w->K + 1, w->idx), w->mu);
 }
@@ -329,6 +347,84 @@ static NgIrRef pw_is_pair(NgIrKernel *k, NgIrRef m)
     return ng_ir_binary(k, NG_OP_LE, NG_BOOL, iop(k, NG_OP_SUB, m, l), i64(k, PW_BLOCK));
 }
 
+/* Whether a node of m elements is two pair nodes (pw_quad): its first half
+ * (m / 16 * 8, the shorter) is longer than a leaf and its second a pair. */
+static NgIrRef pw_is_quad(NgIrKernel *k, NgIrRef m)
+{
+    NgIrRef l = iop(k, NG_OP_MUL, iop(k, NG_OP_FLOORDIV, m, i64(k, 16)), i64(k, 8));
+    return ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_GT, NG_BOOL, l, i64(k, PW_BLOCK)),
+                        pw_is_pair(k, iop(k, NG_OP_SUB, m, l)));
+}
+
+/* A node of two pair nodes (four leaves of 64..128 elements), summed into
+ * v as ((L0 + L1) + (L2 + L3)): the four leaves' eight lanes run in one
+ * loop over the first leaf's whole eights (the shortest: 32 independent
+ * chains, enough to keep a vector unit's adders busy where one leaf's 8 or
+ * a pair's 16 wait on each other), then each leaf's further eights (at
+ * most two) in its own loop, then each leaf's eight-lane tree and its rest
+ * in order, as pw_leaf. Only the last leaf can have a rest (m % 8). */
+static NgIrRef pw_quad(NgIrKernel *k, const PwRow *w, NgIrRef b, NgIrRef m, int v)
+{
+    NgDType adt = w->adt;
+    int i = ng_ir_var(k, NG_INT64), j = ng_ir_var(k, NG_INT64), ls[4], ln[4], r[4], q[4];
+    NgIrRef iv = ng_ir_varref(k, i), jv = ng_ir_varref(k, j), one = i64(k, 1), eight = i64(k, 8);
+    NgIrRef stmts[40];
+    int ns = 0;
+    int la = ng_ir_var(k, NG_INT64), lb = ng_ir_var(k, NG_INT64);
+    NgIrRef lav = ng_ir_varref(k, la), lbv = ng_ir_varref(k, lb);
+#define HALF(x) iop(k, NG_OP_MUL, iop(k, NG_OP_FLOORDIV, x, i64(k, 16)), eight)
+    stmts[ns++] = ng_ir_let(k, la, HALF(m));
+    stmts[ns++] = ng_ir_let(k, lb, iop(k, NG_OP_SUB, m, lav));
+    for (int t = 0; t < 4; t++) {
+        ls[t] = ng_ir_var(k, NG_INT64);
+        ln[t] = ng_ir_var(k, NG_INT64);
+        r[t] = ng_ir_var_array(k, adt, 8);
+        q[t] = ng_ir_var(k, adt);
+    }
+    NgIrRef hb = iop(k, NG_OP_ADD, b, lav); /* the second pair's start */
+    NgIrRef starts[4] = {b, iop(k, NG_OP_ADD, b, HALF(lav)), hb, iop(k, NG_OP_ADD, hb, HALF(lbv))};
+    NgIrRef lens[4] = {HALF(lav), iop(k, NG_OP_SUB, lav, HALF(lav)), HALF(lbv), iop(k, NG_OP_SUB, lbv, HALF(lbv))};
+#undef HALF
+    for (int t = 0; t < 4; t++) {
+        stmts[ns++] = ng_ir_let(k, ls[t], starts[t]);
+        stmts[ns++] = ng_ir_let(k, ln[t], lens[t]);
+        stmts[ns++] = ng_ir_let(k, r[t], ng_ir_const_f(k, adt, 0.0));
+    }
+    /* the shared loop: i runs over the first leaf's offsets, lanes j of all four */
+    NgIrRef lanes[4];
+    for (int t = 0; t < 4; t++) {
+        NgIrRef at = iop(k, NG_OP_ADD, iop(k, NG_OP_ADD, ng_ir_varref(k, ls[t]), iv), jv);
+        lanes[t] = ng_ir_assign_element(k, r[t], jv, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_element(k, r[t], jv),
+                                                                  pw_x(k, w, at)));
+    }
+    NgIrRef inner = ng_ir_for(k, j, i64(k, 0), eight, one, ng_ir_block(k, 4, lanes), NG_IR_SIMD);
+    NgIrRef e0 = ng_ir_varref(k, ln[0]); /* (a multiple of 8, the fewest whole eights) */
+    stmts[ns++] = ng_ir_for(k, i, i64(k, 0), e0, eight, inner, 0);
+    for (int t = 1; t < 4; t++) { /* further whole eights of leaf t, offsets e0 .. */
+        NgIrRef lt = ng_ir_varref(k, ln[t]);
+        NgIrRef et = iop(k, NG_OP_SUB, lt, iop(k, NG_OP_MOD, lt, eight));
+        NgIrRef more = ng_ir_for(k, j, i64(k, 0), eight, one, lanes[t], NG_IR_SIMD);
+        stmts[ns++] = ng_ir_for(k, i, e0, et, eight, more, 0);
+    }
+#define PW_ADD(x, y) ng_ir_binary(k, NG_OP_ADD, adt, x, y)
+#define RR(t, n) ng_ir_element(k, r[t], i64(k, n))
+    for (int t = 0; t < 4; t++) {
+        NgIrRef lt = ng_ir_varref(k, ln[t]), st = ng_ir_varref(k, ls[t]);
+        stmts[ns++] = ng_ir_let(k, q[t], PW_ADD(PW_ADD(PW_ADD(RR(t, 0), RR(t, 1)), PW_ADD(RR(t, 2), RR(t, 3))),
+                                                PW_ADD(PW_ADD(RR(t, 4), RR(t, 5)), PW_ADD(RR(t, 6), RR(t, 7)))));
+        if (t == 3) { /* the rest, in order */
+            NgIrRef from = iop(k, NG_OP_ADD, st, iop(k, NG_OP_SUB, lt, iop(k, NG_OP_MOD, lt, eight)));
+            stmts[ns++] = ng_ir_for(k, i, from, iop(k, NG_OP_ADD, st, lt), one,
+                                    ng_ir_assign(k, q[t], PW_ADD(ng_ir_varref(k, q[t]), pw_x(k, w, iv))), 0);
+        }
+    }
+    stmts[ns++] = ng_ir_assign(k, v, PW_ADD(PW_ADD(ng_ir_varref(k, q[0]), ng_ir_varref(k, q[1])),
+                                            PW_ADD(ng_ir_varref(k, q[2]), ng_ir_varref(k, q[3]))));
+#undef RR
+#undef PW_ADD
+    return ng_ir_block(k, ns, stmts);
+}
+
 /* The pairwise sum of elements [b0, b0 + m0) into variable res. */
 static NgIrRef pw_row(NgIrKernel *k, const PwRow *w, NgIrRef b0, NgIrRef m0, int res)
 {
@@ -350,10 +446,13 @@ static NgIrRef pw_row(NgIrKernel *k, const PwRow *w, NgIrRef b0, NgIrRef m0, int
                           ng_ir_block(k, 2, to_left), ng_ir_block(k, 2, to_right));
     NgIrRef pair = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, pv, i64(k, 0)),
                                 pw_is_pair(k, mv));
+    NgIrRef quad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, pv, i64(k, 0)),
+                                pw_is_quad(k, mv));
     NgIrRef pop[3] = {
         ng_ir_if(k, leaf, pw_leaf(k, w, ng_ir_element(k, ss, tv), mv, v),
                  ng_ir_if(k, pair, pw_pair(k, w, ng_ir_element(k, ss, tv), mv, v),
-                          ng_ir_assign(k, v, ng_ir_element(k, sv, tv)))),
+                          ng_ir_if(k, quad, pw_quad(k, w, ng_ir_element(k, ss, tv), mv, v),
+                                   ng_ir_assign(k, v, ng_ir_element(k, sv, tv))))),
         ng_ir_assign(k, sp, tv),
         ng_ir_if(k, ng_ir_binary(k, NG_OP_EQ, NG_BOOL, spv, i64(k, 0)), ng_ir_assign(k, res, vv), up)};
     /* phase 0: push the first half (phase 1 while it runs); phase 2: the second (phase 3) */
@@ -366,7 +465,9 @@ static NgIrRef pw_row(NgIrKernel *k, const PwRow *w, NgIrRef b0, NgIrRef m0, int
         ng_ir_assign_element(k, ph, tv, iop(k, NG_OP_ADD, pv, i64(k, 1))),
         ng_ir_assign_element(k, ph, spv, i64(k, 0)),
         ng_ir_assign(k, sp, iop(k, NG_OP_ADD, spv, i64(k, 1)))};
-    NgIrRef done = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, leaf, pair),
+    NgIrRef done = ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL,
+                                ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, ng_ir_binary(k, NG_OP_LOGOR, NG_BOOL, leaf, pair),
+                                             quad),
                                 ng_ir_binary(k, NG_OP_EQ, NG_BOOL, pv, i64(k, 4)));
     NgIrRef body[4] = {ng_ir_let(k, t, iop(k, NG_OP_SUB, spv, i64(k, 1))), ng_ir_let(k, m, ng_ir_element(k, sl, tv)),
                        ng_ir_let(k, p, ng_ir_element(k, ph, tv)),
@@ -382,36 +483,82 @@ static NgIrRef pw_row(NgIrKernel *k, const PwRow *w, NgIrRef b0, NgIrRef m0, int
 }
 
 /* key->pairwise: out[kept] = finish(0 + pairwise sum of the row), in
- * parallel over rows (PW_ROWS); or, for the whole array (PW_SPLIT), the
- * tree's top levels down to part's 2^D nodes (all longer than a leaf, so
- * those levels are a complete binary tree): each node summed in parallel
- * into part[i] (node i found from the root by the bits of i, high to
- * low), then combined in pairs level by level as the tree combines them. */
+ * parallel over rows (PW_ROWS); with nred - 1 outer reduced axes around the
+ * run, out[kept] = finish(((0 + pw(run 0)) + pw(run 1)) + ...), the runs
+ * in order (NumPy's reduce loop adds each inner-loop call's pairwise sum to
+ * the result). PW_FLAT: a flat contiguous copy in NumPy's iteration order,
+ * its blocks of `bsize` elements cut into chunks of `chunk` (the last
+ * shorter), ((0 + pw(chunk 0)) + pw(chunk 1)) + ..., as NumPy's buffered
+ * iterator hands them to its add loop. Or, for the whole array (PW_SPLIT),
+ * the tree's top levels down to part's 2^D nodes (all longer than a leaf,
+ * so those levels are a complete binary tree): each node summed in
+ * parallel into part[i] (node i found from the root by the bits of i, high
+ * to low), then combined in pairs level by level as the tree combines them. */
 static NgStatus build_pairwise(const RedKey *key, NgIrKernel *k)
 {
-    int K = key->nkept;
+    int K = key->nkept, R = key->nred, P = K + R - 1; /* P: the run's axis */
     NgDType adt = (NgDType)key->acc;
     int out = ng_ir_param_array(k, (NgDType)key->out, K, true, true);
-    int in = ng_ir_param_array(k, (NgDType)key->in, K + 1, true, false);
+    int in = ng_ir_param_array(k, (NgDType)key->in, K + R, key->in_contig, false);
     int mean = key->has_mean ? ng_ir_param_array(k, (NgDType)key->mdt, K, true, false) : -1;
     int count = ng_ir_param_scalar(k, NG_INT64);
-    bool split = key->pairwise == PW_SPLIT;
-    int part = split ? ng_ir_param_array(k, adt, 1, true, true) : -1;
+    bool split = key->pairwise == PW_SPLIT, flat = key->pairwise == PW_FLAT;
+    int bsize = flat ? ng_ir_param_scalar(k, NG_INT64) : -1, chunk = flat ? ng_ir_param_scalar(k, NG_INT64) : -1;
+    int part = split || (flat && K == 0) ? ng_ir_param_array(k, adt, 1, true, true) : -1;
     NgIrRef idx[NG_MAXDIMS + 1], at[NG_MAXDIMS];
     int vk[NG_MAXDIMS];
-    for (int d = 0; d < K; d++) {
+    for (int d = 0; d < P; d++) {
         vk[d] = ng_ir_var(k, NG_INT64);
-        idx[d] = at[d] = ng_ir_varref(k, vk[d]);
+        idx[d] = ng_ir_varref(k, vk[d]);
+        if (d < K)
+            at[d] = idx[d];
     }
-    PwRow w = {.in = in, .K = K, .idx = idx, .adt = adt, .key = key,
+    PwRow w = {.in = in, .K = P, .idx = idx, .adt = adt, .key = key,
                .mu = mean >= 0 ? ng_ir_load(k, mean, K, at) : NG_IR_NONE};
-    int res = ng_ir_var(k, adt);
-    NgIrRef n = ng_ir_shape(k, in, K), zero = ng_ir_const_f(k, adt, 0.0);
+    int res = ng_ir_var(k, adt), acc = ng_ir_var(k, adt);
+    NgIrRef n = ng_ir_shape(k, in, P), zero = ng_ir_const_f(k, adt, 0.0);
+    NgIrRef add_res = ng_ir_assign(k, acc, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_varref(k, acc), ng_ir_varref(k, res)));
+    if (flat && K == 0) { /* the whole array: chunk c summed into part[c] in parallel, then added in order */
+        int c = ng_ir_var(k, NG_INT64), cpb = ng_ir_var(k, NG_INT64), j = ng_ir_var(k, NG_INT64);
+        NgIrRef cv = ng_ir_varref(k, c), cpbv = ng_ir_varref(k, cpb), jv = ng_ir_varref(k, j);
+        NgIrRef bs = ng_ir_scalar(k, bsize), ch = ng_ir_scalar(k, chunk), nparts = ng_ir_shape(k, part, 0);
+        NgIrRef start = iop(k, NG_OP_ADD, iop(k, NG_OP_MUL, iop(k, NG_OP_FLOORDIV, cv, cpbv), bs),
+                            iop(k, NG_OP_MUL, jv, ch));
+        NgIrRef len = iop(k, NG_OP_MINIMUM, ch, iop(k, NG_OP_SUB, bs, iop(k, NG_OP_MUL, jv, ch)));
+        NgIrRef pc = cv;
+        NgIrRef one_chunk[4] = {ng_ir_let(k, j, iop(k, NG_OP_MOD, cv, cpbv)), ng_ir_let(k, res, zero),
+                                pw_row(k, &w, start, len, res), ng_ir_store(k, part, 1, &pc, ng_ir_varref(k, res))};
+        NgIrRef add_part = ng_ir_assign(k, acc, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_varref(k, acc),
+                                                             ng_ir_load(k, part, 1, &pc)));
+        NgIrRef steps[6] = {
+            ng_ir_let(k, vk[0], i64(k, 0)), /* (the outer reduced axis, of extent 1 here) */
+            ng_ir_let(k, cpb, iop(k, NG_OP_FLOORDIV, iop(k, NG_OP_ADD, bs, iop(k, NG_OP_SUB, ch, i64(k, 1))), ch)),
+            ng_ir_for(k, c, i64(k, 0), nparts, i64(k, 1), ng_ir_block(k, 4, one_chunk), NG_IR_PARALLEL),
+            ng_ir_let(k, acc, zero), ng_ir_for(k, c, i64(k, 0), nparts, i64(k, 1), add_part, 0),
+            ng_ir_store(k, out, 0, idx, finish(k, key, ng_ir_varref(k, acc), count))};
+        k->body = ng_ir_block(k, 6, steps);
+        return k->status;
+    }
     if (!split) {
-        NgIrRef total = ng_ir_binary(k, NG_OP_ADD, adt, zero, ng_ir_varref(k, res)); /* NumPy's identity first */
-        NgIrRef steps[3] = {ng_ir_let(k, res, zero), pw_row(k, &w, i64(k, 0), n, res),
-                            ng_ir_store(k, out, K, idx, finish(k, key, total, count))};
-        NgIrRef body = ng_ir_block(k, 3, steps);
+        NgIrRef runs;
+        if (flat) { /* blocks of bsize, cut into chunks: ((acc + pw(chunk 0)) + pw(chunk 1)) + ... */
+            int b = ng_ir_var(k, NG_INT64), c = ng_ir_var(k, NG_INT64);
+            NgIrRef bv = ng_ir_varref(k, b), cv = ng_ir_varref(k, c), bs = ng_ir_scalar(k, bsize);
+            NgIrRef len = iop(k, NG_OP_MINIMUM, ng_ir_scalar(k, chunk), iop(k, NG_OP_SUB, iop(k, NG_OP_ADD, bv, bs), cv));
+            NgIrRef one_chunk[2] = {pw_row(k, &w, cv, len, res), add_res};
+            NgIrRef chunks = ng_ir_for(k, c, bv, iop(k, NG_OP_ADD, bv, bs), ng_ir_scalar(k, chunk),
+                                       ng_ir_block(k, 2, one_chunk), 0);
+            runs = ng_ir_for(k, b, i64(k, 0), n, bs, chunks, 0);
+        } else {
+            NgIrRef one_run[2] = {pw_row(k, &w, i64(k, 0), n, res), add_res};
+            runs = ng_ir_block(k, 2, one_run);
+        }
+        NgIrRef red = runs;
+        for (int d = P - 1; d >= K; d--) /* outer reduced axes, in order */
+            red = loop(k, vk[d], ng_ir_shape(k, in, d), red, 0);
+        NgIrRef steps[4] = {ng_ir_let(k, res, zero), ng_ir_let(k, acc, zero), red,
+                            ng_ir_store(k, out, K, idx, finish(k, key, ng_ir_varref(k, acc), count))};
+        NgIrRef body = ng_ir_block(k, 4, steps);
         for (int d = K - 1; d >= 0; d--)
             body = loop(k, vk[d], ng_ir_shape(k, out, d), body, d == 0 ? NG_IR_PARALLEL : 0);
         k->body = body;
@@ -421,27 +568,27 @@ static NgStatus build_pairwise(const RedKey *key, NgIrKernel *k)
     int h = ng_ir_var(k, NG_INT64), l = ng_ir_var(k, NG_INT64), st = ng_ir_var(k, NG_INT64), j = ng_ir_var(k, NG_INT64);
     NgIrRef iv = ng_ir_varref(k, i), sv = ng_ir_varref(k, s), mv = ng_ir_varref(k, m), hv = ng_ir_varref(k, h);
     NgIrRef lv = ng_ir_varref(k, l), stv = ng_ir_varref(k, st), jv = ng_ir_varref(k, j);
-    NgIrRef P = ng_ir_shape(k, part, 0);
+    NgIrRef NP = ng_ir_shape(k, part, 0);
     NgIrRef right = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, iop(k, NG_OP_MOD, iop(k, NG_OP_FLOORDIV, iv, hv), i64(k, 2)), i64(k, 1));
     NgIrRef go_right[2] = {ng_ir_assign(k, s, iop(k, NG_OP_ADD, sv, lv)), ng_ir_assign(k, m, iop(k, NG_OP_SUB, mv, lv))};
     NgIrRef descend[3] = {ng_ir_assign(k, h, iop(k, NG_OP_FLOORDIV, hv, i64(k, 2))),
                           ng_ir_let(k, l, iop(k, NG_OP_MUL, iop(k, NG_OP_FLOORDIV, mv, i64(k, 16)), i64(k, 8))),
                           ng_ir_if(k, right, ng_ir_block(k, 2, go_right), ng_ir_assign(k, m, lv))};
-    NgIrRef node[6] = {ng_ir_let(k, s, i64(k, 0)), ng_ir_let(k, m, n), ng_ir_let(k, h, P),
+    NgIrRef node[6] = {ng_ir_let(k, s, i64(k, 0)), ng_ir_let(k, m, n), ng_ir_let(k, h, NP),
                        ng_ir_while(k, ng_ir_binary(k, NG_OP_GT, NG_BOOL, hv, i64(k, 1)), ng_ir_block(k, 3, descend)),
                        ng_ir_let(k, res, zero), NG_IR_NONE};
     NgIrRef pi = iv;
     node[5] = ng_ir_block(k, 2, (NgIrRef[]){pw_row(k, &w, sv, mv, res), ng_ir_store(k, part, 1, &pi, ng_ir_varref(k, res))});
-    NgIrRef nodes = ng_ir_for(k, i, i64(k, 0), P, i64(k, 1), ng_ir_block(k, 6, node), NG_IR_PARALLEL);
+    NgIrRef nodes = ng_ir_for(k, i, i64(k, 0), NP, i64(k, 1), ng_ir_block(k, 6, node), NG_IR_PARALLEL);
     NgIrRef jr = iop(k, NG_OP_ADD, jv, stv);
     NgIrRef pair = ng_ir_store(k, part, 1, &jv, ng_ir_binary(k, NG_OP_ADD, adt, ng_ir_load(k, part, 1, &jv),
                                                             ng_ir_load(k, part, 1, &jr)));
-    NgIrRef level[2] = {ng_ir_for(k, j, i64(k, 0), P, iop(k, NG_OP_MUL, stv, i64(k, 2)), pair, 0),
+    NgIrRef level[2] = {ng_ir_for(k, j, i64(k, 0), NP, iop(k, NG_OP_MUL, stv, i64(k, 2)), pair, 0),
                         ng_ir_assign(k, st, iop(k, NG_OP_MUL, stv, i64(k, 2)))};
     NgIrRef z = i64(k, 0);
     NgIrRef total = ng_ir_binary(k, NG_OP_ADD, adt, zero, ng_ir_load(k, part, 1, &z));
     NgIrRef steps[4] = {nodes, ng_ir_let(k, st, i64(k, 1)),
-                        ng_ir_while(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, stv, P), ng_ir_block(k, 2, level)),
+                        ng_ir_while(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, stv, NP), ng_ir_block(k, 2, level)),
                         ng_ir_store(k, out, 0, idx, finish(k, key, total, count))};
     k->body = ng_ir_block(k, 4, steps);
     return k->status;
@@ -551,7 +698,7 @@ static NgStatus build_red(const void *ctx, NgIrKernel *k)
      * + or * otherwise rounds after every element, in order (no simd
      * reduction) */
     int run = key->runs ? ng_ir_var(k, NG_FLOAT32) : acc;
-    bool in_order = adt == NG_FLOAT16 && (comb == NG_OP_ADD || comb == NG_OP_MUL);
+    bool in_order = (adt == NG_FLOAT16 && (comb == NG_OP_ADD || comb == NG_OP_MUL)) || key->inorder;
     /* max/min of float32/float64: the larger (smaller) by a plain select, which
      * vectorises, and whether a NaN was seen, apart: NaN at the end if one was
      * (NumPy's answer; the select never takes a NaN, so partials combine as fmax) */
@@ -861,35 +1008,41 @@ static int half_steps(const NgArray *a, const bool *reduced, int *order, int *nr
     return 0;
 }
 
-/* Rows that the pairwise kernel may take as NumPy's inner loop does: the
- * unit-stride reduced axis is the innermost in memory (every kept axis's
- * stride at least a row's extent). */
-static bool pairwise_rows(const int64_t *shape, const int64_t *strides, int K)
-{
-    for (int d = 0; d < K; d++)
-        if (abs64(strides[d]) < shape[K])
-            return false;
-    return true;
-}
-
-/* float32/float64 sum/mean along one unit-stride axis on a cpu (key.pairwise):
- * NumPy's pairwise sum in the element dtype (float32 too, as NumPy's), its
- * mean that sum divided by the count in the same dtype. */
-static NgStatus run_pairwise(const NgArray *a, int K, const int64_t *shape, const int64_t *strides, RedKey key,
+/* float32/float64 sum/mean on a cpu (key.pairwise) whose innermost axis in
+ * memory is the reduced run (axis K + R - 1, any stride), the axis outside
+ * it kept (or nothing kept and R == 1): NumPy's pairwise sum of each run in
+ * the element dtype (float32 too, as NumPy's), the runs of the R - 1 outer
+ * reduced axes added in order; its mean that sum divided by the count in
+ * the same dtype. */
+static NgStatus run_pairwise(const NgArray *a, int K, int R, const int64_t *shape, const int64_t *strides, RedKey key,
                              const NgArray *out, const int64_t *oshape, const int64_t *ostrides, const NgArray *mean,
                              int64_t count)
 {
-    int64_t n = shape[K], parts = 1;
-    while (K == 0 && parts < PW_SPLIT_MAX && n / (parts * 2) >= PW_SPLIT_MIN)
+    int64_t n = shape[K + R - 1], parts = 1;
+    while (K == 0 && R == 1 && parts < PW_SPLIT_MAX && n / (parts * 2) >= PW_SPLIT_MIN)
         parts *= 2;
     key.tag = 'R';
     key.plan = PLAN_EACH;
     key.acc = key.in;
     key.nkept = (uint8_t)K;
-    key.nred = 1;
-    key.in_contig = 1;
+    key.nred = (uint8_t)R;
+    key.flipped = strides[K + R - 1] == -1;
+    key.cstride = strides[K + R - 1] >= 2 && strides[K + R - 1] <= 4 ? (uint8_t)strides[K + R - 1] : 0;
+    key.in_contig = strides[K + R - 1] == 1 || key.flipped || key.cstride;
     key.has_mean = mean != NULL;
     key.pairwise = parts > 1 ? PW_SPLIT : PW_ROWS;
+    NgArray fwd = *a; /* (flipped: the same memory from its lowest address, forward) */
+    int64_t fstrides[NG_MAXDIMS];
+    memcpy(fstrides, strides, sizeof(int64_t) * (size_t)(K + R));
+    if (key.flipped) {
+        fwd.offset -= (size_t)((n - 1) * ng_dtype_info(a->dtype)->itemsize);
+        fstrides[K + R - 1] = 1;
+        a = &fwd;
+        strides = fstrides;
+    } else if (key.cstride) {
+        fstrides[K + R - 1] = 1;
+        strides = fstrides;
+    }
     const NgKernel *kern;
     NgStatus st = ng_kernel_get(ng_array_device(a), &key, sizeof key, build_red, &key, &kern);
     if (st != NG_OK)
@@ -901,7 +1054,7 @@ static NgStatus run_pairwise(const NgArray *a, int K, const int64_t *shape, cons
     int na = 0;
     int64_t one = 1;
     ng_kargs_array(args, &na, out, K, oshape, ostrides);
-    ng_kargs_array(args, &na, a, K + 1, shape, strides);
+    ng_kargs_array(args, &na, a, K + R, shape, strides);
     if (mean)
         ng_kargs_array(args, &na, mean, K, oshape, ostrides);
     args[na++].i = count;
@@ -910,6 +1063,127 @@ static NgStatus run_pairwise(const NgArray *a, int K, const int64_t *shape, cons
     st = ng_kernel_launch(kern, args, na, K ? oshape[0] : parts, a->size);
     if (parts > 1)
         ng_array_release(&part);
+    return st;
+}
+
+/* The axes of `a` by decreasing |stride| (stable: ties keep their order;
+ * extent 1 left out) into ax; returns how many. */
+static int memory_order(const NgArray *a, int *ax)
+{
+    int n = 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != 1) {
+            int at = n++;
+            while (at > 0 && abs64(a->strides[ax[at - 1]]) < abs64(a->strides[d])) {
+                ax[at] = ax[at - 1];
+                at--;
+            }
+            ax[at] = d;
+        }
+    return n;
+}
+
+/* A float32/float64 sum/mean on a cpu whose innermost reduced block (the
+ * reduced axes inside every kept one, in memory order) does not collapse
+ * to one run: NumPy's buffered iterator (npyiter_find_buffering_setup's
+ * cost model, nothing cast) copies the block's elements in iteration order
+ * into a buffer and hands the add loop chunks, each summed pairwise and
+ * added to the result in order (the block again for each index of the
+ * reduced axes outside the kept ones). Going out from the block's innermost
+ * axis (inner[0] elements): inner[0] > NPY_BUFSIZE / 2: no buffer, one call
+ * per run; otherwise the core grows axis by axis while the size so far is
+ * under NPY_BUFSIZE (8192): bsize = the product of the axes taken, core =
+ * that of all but the last, and each block of bsize elements is cut into
+ * chunks of core * (8192 / core) (one of bsize, if that is at most 8192).
+ * The kernel runs that on a copy of `a` laid out (kept axes, outer reduced
+ * axes, the block): PW_FLAT. var/std (mean given): NumPy sums the squares
+ * of a fresh array in memory order, where the block is one run: the
+ * pairwise kernel on the copy. */
+static NgStatus run_flat(const NgArray *a, const bool *reduced, const int64_t *inner, int ninner, RedKey key,
+                         const NgArray *out, const NgArray *mean, int64_t count)
+{
+    enum { NPY_BUF = 8192 };
+    int64_t bsize = inner[0], chunk = inner[0], block = 1;
+    for (int i = 0; i < ninner; i++)
+        block *= inner[i];
+    if (2 * inner[0] <= NPY_BUF) {
+        int64_t size = inner[0], core = 1;
+        for (int i = 1; i < ninner; i++) {
+            if (i > 1 && size >= NPY_BUF)
+                break;
+            core = size;
+            size *= inner[i];
+        }
+        bsize = size;
+        chunk = size > NPY_BUF ? core * (NPY_BUF / core) : size;
+    }
+    /* the copy's axes: extent 1, kept (as out's), outer reduced, then the block (memory order) */
+    int ax[NG_MAXDIMS], perm[NG_MAXDIMS], np_ = 0, n = memory_order(a, ax), last = n - 1;
+    while (last >= 0 && reduced[ax[last]])
+        last--;
+    int64_t kept = 1;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] == 1)
+            perm[np_++] = d;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != 1 && !reduced[d]) {
+            perm[np_++] = d;
+            kept *= a->shape[d];
+        }
+    for (int i = 0; i < n; i++)
+        if (reduced[ax[i]] && i < last)
+            perm[np_++] = ax[i];
+    for (int i = last + 1; i < n; i++)
+        perm[np_++] = ax[i];
+    NgArray view, copy, flat;
+    NgStatus st = ng_op_transpose(a, perm, &view);
+    if (st != NG_OK)
+        return st;
+    st = ng_op_ascontiguous(&view, true, &copy);
+    ng_array_release(&view);
+    if (st != NG_OK)
+        return st;
+    int K = last >= 0 ? 1 : 0;
+    int64_t shape[3] = {kept, a->size / kept / block, block}, strides[3] = {shape[1] * block, block, 1};
+    st = ng_op_reshape(&copy, 3, shape, &flat);
+    ng_array_release(&copy);
+    if (st != NG_OK)
+        return st;
+    const int64_t *fs = shape + 1 - K, *fst = strides + 1 - K; /* kept (if any), outer reduced, block */
+    int64_t ostride = 1;
+    if (mean) {
+        st = run_pairwise(&flat, K, 2, fs, fst, key, out, shape, &ostride, mean, count);
+    } else {
+        key.tag = 'R';
+        key.plan = PLAN_EACH;
+        key.acc = key.in;
+        key.nkept = (uint8_t)K;
+        key.nred = 2;
+        key.in_contig = 1;
+        key.has_mean = 0;
+        key.pairwise = PW_FLAT;
+        const NgKernel *kern;
+        NgArray part = {0};
+        int64_t nparts = a->size / bsize * ((bsize + chunk - 1) / chunk), one = 1;
+        st = ng_kernel_get(ng_array_device(a), &key, sizeof key, build_red, &key, &kern);
+        if (st == NG_OK && K == 0) /* the chunks' sums, added in order after */
+            st = ng_array_empty(ng_array_device(a), (NgDType)key.acc, 1, &nparts, &part);
+        if (st == NG_OK) {
+            NgKArg args[16];
+            int na = 0;
+            ng_kargs_array(args, &na, out, K, shape, &ostride);
+            ng_kargs_array(args, &na, &flat, K + 2, fs, fst);
+            args[na++].i = count;
+            args[na++].i = bsize;
+            args[na++].i = chunk;
+            if (K == 0)
+                ng_kargs_array(args, &na, &part, 1, &nparts, &one);
+            st = ng_kernel_launch(kern, args, na, K ? kept : nparts, a->size);
+        }
+        if (K == 0)
+            ng_array_release(&part);
+    }
+    ng_array_release(&flat);
     return st;
 }
 
@@ -952,20 +1226,61 @@ static int collapse(const NgArray *a, const bool *reduced, const int *order, int
     return inrun;
 }
 
-/* Whether a cpu reduction of float32/float64 `a` over `reduced` runs the
- * pairwise kernel (see run): one unit-stride reduced run, innermost. */
-static bool pairwise_view(const NgArray *a, const bool *reduced)
+/* How a cpu float32/float64 sum over `reduced` follows NumPy's order
+ * (NumPy's reduction iterator runs the axes by decreasing |stride|, never
+ * flipping a reversed one, and hands its inner loop the innermost
+ * (collapsed) axis):
+ *   NP_SEQ:  the innermost axis is kept: each output adds its elements one
+ *            by one, in memory order (key.inorder);
+ *   NP_PW:   the innermost axis is a reduced run and the one outside it kept
+ *            (or it is the whole array): pairwise sums of the runs, added in
+ *            order (run_pairwise);
+ *   NP_FLAT: nothing kept and not one run: buffer chunks (run_flat);
+ *   NP_NONE: anything else (reduced axes apart inside a kept one; no reduced
+ *            axis of extent > 1): the free-order kernels.
+ * `order` gets the reduced axes in memory order; shape/strides/K/R the
+ * collapsed view (see collapse). */
+enum { NP_NONE, NP_SEQ, NP_PW, NP_FLAT };
+
+static int numpy_order(const NgArray *a, const bool *reduced, int *order, int *nred, int64_t *shape,
+                       int64_t *strides, int *K, int *R, int64_t *inner, int *ninner)
+{
+    int ax[NG_MAXDIMS], n = memory_order(a, ax);
+    bool block[NG_MAXDIMS] = {false};
+    *nred = 0;
+    for (int i = 0; i < n; i++)
+        if (reduced[ax[i]])
+            order[(*nred)++] = ax[i];
+    collapse(a, reduced, order, *nred, block, shape, strides, K, R);
+    *ninner = 0;
+    if (n == 0 || *R == 0 || a->size == 0)
+        return NP_NONE;
+    if (!reduced[ax[n - 1]])
+        return NP_SEQ;
+    int64_t istride[NG_MAXDIMS];
+    for (int i = n - 1; i >= 0 && reduced[ax[i]]; i--) { /* the innermost reduced block, collapsed */
+        int64_t ext = a->shape[ax[i]], st = a->strides[ax[i]];
+        if (*ninner > 0 && inner[*ninner - 1] * istride[*ninner - 1] == st) {
+            inner[*ninner - 1] *= ext;
+        } else {
+            istride[*ninner] = st;
+            inner[(*ninner)++] = ext;
+        }
+    }
+    if (*ninner > 1)
+        return NP_FLAT;
+    return shape[*K + *R - 1] == inner[0] ? NP_PW : NP_NONE; /* (the run apart from the outer reduced axes) */
+}
+
+/* Whether a cpu float32/float64 sum of `a` over `reduced` follows NumPy's order (not NP_NONE). */
+static bool numpy_exact(const NgArray *a, const bool *reduced)
 {
     int64_t shape[NG_MAXDIMS], strides[NG_MAXDIMS];
-    int order[NG_MAXDIMS], nred = 0, K, R;
-    bool block[NG_MAXDIMS] = {false};
+    int64_t inner[NG_MAXDIMS];
+    int order[NG_MAXDIMS], nred, K, R, ninner;
     if (ng_array_device(a)->be->target->par != NG_PAR_OPENMP || (a->dtype != NG_FLOAT32 && a->dtype != NG_FLOAT64))
         return false;
-    for (int d = 0; d < a->ndim; d++)
-        if (reduced[d])
-            order[nred++] = d;
-    collapse(a, reduced, order, nred, block, shape, strides, &K, &R);
-    return R == 1 && strides[K] == 1 && shape[K] > 1 && pairwise_rows(shape, strides, K);
+    return numpy_order(a, reduced, order, &nred, shape, strides, &K, &R, inner, &ninner) != NP_NONE;
 }
 
 /* Runs one reduction kernel over `a` with `reduced` axes into `out` (fresh, C order). */
@@ -979,6 +1294,33 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
     bool block[NG_MAXDIMS] = {false};
     if (key.out == NG_FLOAT16 && key.acc == NG_FLOAT32 && (key.op == NG_RED_SUM || key.op == NG_RED_PROD || key.half))
         mode = half_steps(a, reduced, order, &nred, block);
+    NgDevice *dev = ng_array_device(a);
+    bool gpu = dev->be->target->par != NG_PAR_OPENMP;
+    /* var/std (float32 ones in float32, see ng_op_reduce): the sum of squared deviations too, as NumPy's _var */
+    bool pw_var = (key.op == NG_RED_VAR || key.op == NG_RED_STD) && mean && key.out == key.in &&
+                  key.mdt == key.in && key.ddt == key.in && key.acc == key.in;
+    int np = NP_NONE, ninner = 0;
+    int64_t inner[NG_MAXDIMS];
+    if (!gpu && (((key.op == NG_RED_SUM || key.op == NG_RED_MEAN) && !mean) || pw_var) && key.in == key.out &&
+        (key.in == NG_FLOAT32 || key.in == NG_FLOAT64)) {
+        np = numpy_order(a, reduced, order, &nred, shape, strides, &K, &R, inner, &ninner);
+        mode = -1;
+    }
+    if (np == NP_PW) {
+        int64_t ostride = 1;
+        for (int d = K - 1; d >= 0; d--) {
+            oshape[d] = shape[d];
+            ostrides[d] = ostride;
+            ostride *= shape[d];
+        }
+        return run_pairwise(a, K, R, shape, strides, key, out, oshape, ostrides, mean, count);
+    }
+    if (np == NP_FLAT)
+        return run_flat(a, reduced, inner, ninner, key, out, mean, count);
+    if (np == NP_SEQ) { /* in the element dtype, in order */
+        key.acc = key.in;
+        key.inorder = 1;
+    }
     if (mode == 0) {
         nred = 0;
         for (int d = 0; d < a->ndim; d++)
@@ -1002,15 +1344,6 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
         key.acc = NG_FLOAT16;
     else if (mode == 2 && K > 0) /* (a full reduction stays one float32 sum, in parallel) */
         key.runs = (uint8_t)inrun;
-    NgDevice *dev = ng_array_device(a);
-    bool gpu = dev->be->target->par != NG_PAR_OPENMP;
-    /* var/std (float32 ones in float32, see ng_op_reduce): the sum of squared deviations too, as NumPy's _var */
-    bool pw_var = (key.op == NG_RED_VAR || key.op == NG_RED_STD) && mean && key.out == key.in &&
-                  key.mdt == key.in && key.ddt == key.in && key.acc == key.in;
-    if (!gpu && (((key.op == NG_RED_SUM || key.op == NG_RED_MEAN) && !mean) || pw_var) && key.in == key.out &&
-        (key.in == NG_FLOAT32 || key.in == NG_FLOAT64) && R == 1 && strides[K] == 1 && shape[K] > 1 &&
-        pairwise_rows(shape, strides, K))
-        return run_pairwise(a, K, shape, strides, key, out, oshape, ostrides, mean, count);
     if (gpu && !arg && dev->be->launch_blocks && key.acc != NG_FLOAT16 && !key.runs) {
         if (K == 0)
             return run_blocks(a, R, shape[0], strides[0], key, out, mean, count);
@@ -1040,8 +1373,8 @@ static NgStatus run(const NgArray *a, const bool *reduced, RedKey key, const NgA
                   a->dtype != NG_FLOAT16 && !ng_dtype_is_complex(a->dtype);
     if (K == 0)
         key.plan = PLAN_FULL;
-    else if (!dev->gpu && !arg && !mean && !key.half && !key.runs && key.acc == key.out && strides[K - 1] == 1 &&
-             strides[K + R - 1] != 1)
+    else if (!dev->gpu && !arg && (!mean || key.inorder) && !key.half && !key.runs && key.acc == key.out &&
+             ((strides[K - 1] == 1 && strides[K + R - 1] != 1) || key.inorder))
         key.plan = PLAN_ROWS; /* (a GPU runs a thread per output column instead: coalesced) */
     else
         key.plan = PLAN_EACH;
@@ -1135,7 +1468,7 @@ NgStatus ng_op_reduce(NgReduceOp op, const NgArray *a, int naxes, const int *axe
         bool half = a->dtype == NG_FLOAT16 && outdt == NG_FLOAT16;
         /* float32 var/std that run the pairwise kernel (cpu): in float32 throughout, as NumPy's
          * _var (a float32 mean, deviations, squares and their sum) */
-        bool single = a->dtype == NG_FLOAT32 && outdt == NG_FLOAT32 && pairwise_view(a, reduced);
+        bool single = a->dtype == NG_FLOAT32 && outdt == NG_FLOAT32 && numpy_exact(a, reduced);
         if (single)
             macc = acc = NG_FLOAT32;
         key.acc = (int8_t)acc;
