@@ -33,11 +33,11 @@ void where_float64(const NgKArg *A)
     if (ng_par0) {
         #pragma omp parallel for schedule(static) if(parallel: ng_par0)
         for (int64_t v0 = ((int64_t)0LL); v0 < a3_n0; v0 += ((int64_t)1LL)) {
-            a3[(v0)] = ((a0[(v0)]) ? (a1[(v0)]) : (a2[(v0)]));
+            a3[(v0)] = (((uint8_t)(a0[(v0)] != 0)) ? (a1[(v0)]) : (a2[(v0)]));
         }
     } else {
         for (int64_t v0 = ((int64_t)0LL); v0 < a3_n0; v0 += ((int64_t)1LL)) {
-            a3[(v0)] = ((a0[(v0)]) ? (a1[(v0)]) : (a2[(v0)]));
+            a3[(v0)] = (((uint8_t)(a0[(v0)] != 0)) ? (a1[(v0)]) : (a2[(v0)]));
         }
     }
 }
