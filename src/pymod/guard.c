@@ -7,7 +7,9 @@
  * wrapper does the common call's part (a look at the arguments' types, the call, a 0-d result
  * marked) without a Python frame, and hands the rest to Python:
  *   - an argument (or an item of a list or tuple argument) that is an instance of a subclass of
- *     NumPy's ndarray other than np.memmap: the whole call to `slow`, the Python guard;
+ *     NumPy's ndarray other than np.memmap, or an object whose type overrides NumPy's protocols
+ *     (__array_ufunc__ or __array_function__: pandas' Series, DataFrame, Index): the whole call to
+ *     `slow`, the Python guard, which runs NumPy's function (NEP 13/18: NumPy hands it on);
  *   - f raising one of `catch` (numgpu's "unsupported", TypeError, RuntimeError): `on_error(exc,
  *     args, kwargs)` decides (NumPy's function through the fallback, or the error raised as it is);
  *   - a tuple result: `parts(r)` marks its 0-d items.
@@ -43,6 +45,39 @@ static bool np_subclass(PyObject *v)
            !(g.memmap && PyObject_TypeCheck(v, (PyTypeObject *)g.memmap));
 }
 
+/* NumPy's protocol methods: the names (interned) and numpy.ndarray's own descriptors (set at first use). */
+static struct {
+    PyObject *ufunc_name, *function_name; /* "__array_ufunc__", "__array_function__" */
+    PyObject *np_ufunc, *np_function;     /* numpy.ndarray's (borrowed from its type, which lives on) */
+} proto;
+
+bool ngpy_overrides_numpy(PyObject *v)
+{
+    if (ngpy_check(v) || PyObject_TypeCheck(v, (PyTypeObject *)ngpy.np_generic))
+        return false;
+    if (!proto.ufunc_name) {
+        proto.ufunc_name = PyUnicode_InternFromString("__array_ufunc__");
+        proto.function_name = PyUnicode_InternFromString("__array_function__");
+        if (!proto.ufunc_name || !proto.function_name) {
+            PyErr_Clear();
+            Py_CLEAR(proto.ufunc_name);
+            return false;
+        }
+        proto.np_ufunc = _PyType_Lookup((PyTypeObject *)ngpy.np_ndarray, proto.ufunc_name);
+        proto.np_function = _PyType_Lookup((PyTypeObject *)ngpy.np_ndarray, proto.function_name);
+    }
+    /* (_PyType_Lookup: the type's attribute through CPython's method cache, no error when absent) */
+    PyObject *u = _PyType_Lookup(Py_TYPE(v), proto.ufunc_name);
+    if (u && u != proto.np_ufunc)
+        return true;
+    PyObject *f = _PyType_Lookup(Py_TYPE(v), proto.function_name);
+    return f && f != proto.np_function;
+}
+
+/* An argument the call goes to NumPy's function for: a NumPy subclass (np_subclass), or an object
+ * overriding NumPy's protocols (ngpy_overrides_numpy). */
+static bool own_semantics(PyObject *v) { return np_subclass(v) || ngpy_overrides_numpy(v); }
+
 /* The types _fallback._PLAIN names: never such an argument. */
 static bool plain(PyObject *v)
 {
@@ -60,11 +95,11 @@ static bool has_subclass(PyObject *a)
         Py_ssize_t n = PySequence_Fast_GET_SIZE(a);
         PyObject **items = PySequence_Fast_ITEMS(a);
         for (Py_ssize_t i = 0; i < n; i++)
-            if (!plain(items[i]) && np_subclass(items[i]))
+            if (!plain(items[i]) && own_semantics(items[i]))
                 return true;
         return false;
     }
-    return np_subclass(a);
+    return own_semantics(a);
 }
 
 /* (args, kwargs) of a vectorcall, for the Python side; -1 with an exception. */
@@ -391,7 +426,13 @@ static PyObject *f_guard_setup(PyObject *m, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* overrides_numpy(obj): ngpy_overrides_numpy, for _fallback._first_subclass. */
+static PyObject *f_overrides_numpy(PyObject *m, PyObject *obj) { return PyBool_FromLong(ngpy_overrides_numpy(obj)); }
+
 PyMethodDef ngpy_guard_functions[] = {
+    {"overrides_numpy", f_overrides_numpy, METH_O,
+     "overrides_numpy(obj): obj's type overrides NumPy's __array_ufunc__ or __array_function__ (pandas' Series): "
+     "NumPy hands calls with it to it (not numgpu's arrays, NumPy's scalars)."},
     {"host_small", f_host_small, METH_VARARGS,
      "host_small(args, limit): the call may run NumPy's function on views of its arrays' host memory (_small.py)."},
     {"small_call", f_small_call, METH_VARARGS,
