@@ -13,6 +13,8 @@
  *   - f raising one of `catch` (numgpu's "unsupported", TypeError, RuntimeError): `on_error(exc,
  *     args, kwargs)` decides (NumPy's function through the fallback, or the error raised as it is);
  *   - a tuple result: `parts(r)` marks its 0-d items.
+ * Guard(..., arrays=True) wraps another library's function instead (pandas' entry points,
+ * python/numgpu/_pandas.py): numgpu arrays among its arguments handed over as NumPy's (arrays_call).
  * No Python frame of its own, so numgpu's "called by the program?" tests (ngpy_called_by_numgpu,
  * _fallback._called_by_numgpu) see the caller's frame, as they looked through the Python guard's. */
 #include "pymod.h"
@@ -27,6 +29,8 @@ typedef struct {
     PyObject *catch;    /* the exception classes on_error looks at (a tuple) */
     PyObject *parts;    /* callable(tuple) -> the tuple with its 0-d items marked, or NULL */
     bool scalars;       /* 0-d results stand for NumPy's scalars (not an array maker) */
+    bool arrays;        /* another library's function (pandas' entry points, python/numgpu/_pandas.py):
+                           numgpu arrays among the arguments handed to func as NumPy's (host_views) */
     PyObject *dict;     /* __dict__: __name__, __qualname__, __module__, __doc__, __wrapped__ */
     vectorcallfunc vectorcall;
 } Guard;
@@ -166,9 +170,50 @@ static PyObject *zero_d(PyObject *r)
     return s;
 }
 
+static PyObject *host_views(PyObject *o);
+
+/* A numgpu array, or a list or tuple with one among its items. */
+static bool has_array(PyObject *a)
+{
+    if (ngpy_check(a))
+        return true;
+    if (!PyList_CheckExact(a) && !PyTuple_CheckExact(a))
+        return false;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(a); i++)
+        if (ngpy_check(PySequence_Fast_ITEMS(a)[i]))
+            return true;
+    return false;
+}
+
+/* An `arrays` guard's call: func's, the arguments with numgpu arrays (also in lists and tuples) as
+ * NumPy's (host_views: views of a cpu array's memory, copies from a GPU); no Python frame, so the
+ * library's warnings still name the program's line. */
+static PyObject *arrays_call(Guard *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf), all = n + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0), i = 0;
+    while (i < all && !has_array(args[i]))
+        i++;
+    if (i == all)
+        return PyObject_Vectorcall(self->func, args, nargsf, kwnames);
+    PyObject **hargs = PyMem_Calloc((size_t)all, sizeof *hargs), *r = NULL;
+    if (!hargs)
+        return PyErr_NoMemory();
+    for (i = 0; i < all; i++)
+        if (!(hargs[i] = host_views(args[i])))
+            goto done;
+    r = PyObject_Vectorcall(self->func, hargs, (size_t)n, kwnames);
+done:
+    for (i = 0; i < all; i++)
+        Py_XDECREF(hargs[i]);
+    PyMem_Free(hargs);
+    return r;
+}
+
 static PyObject *guard_call(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Guard *self = (Guard *)op;
+    if (self->arrays)
+        return arrays_call(self, args, nargsf, kwnames);
     Py_ssize_t n = PyVectorcall_NARGS(nargsf) + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
     for (Py_ssize_t i = 0; i < n; i++)
         if (has_subclass(args[i]))
@@ -187,11 +232,11 @@ static PyObject *guard_call(PyObject *op, PyObject *const *args, size_t nargsf, 
 
 static PyObject *guard_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *kw[] = {"func", "slow", "on_error", "catch", "parts", "scalars", NULL};
+    static char *kw[] = {"func", "slow", "on_error", "catch", "parts", "scalars", "arrays", NULL};
     PyObject *func, *slow, *on_error, *catch, *parts;
-    int scalars;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOO!Op:Guard", kw, &func, &slow, &on_error, &PyTuple_Type, &catch,
-                                     &parts, &scalars))
+    int scalars, arrays = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOO!Op|p:Guard", kw, &func, &slow, &on_error, &PyTuple_Type,
+                                     &catch, &parts, &scalars, &arrays))
         return NULL;
     if (!PyCallable_Check(func) || !PyCallable_Check(slow) || !PyCallable_Check(on_error) ||
         (parts != Py_None && !PyCallable_Check(parts)))
@@ -206,6 +251,7 @@ static PyObject *guard_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->catch = Py_NewRef(catch);
     self->parts = parts == Py_None ? NULL : Py_NewRef(parts);
     self->scalars = scalars;
+    self->arrays = arrays;
     self->vectorcall = guard_call;
     return (PyObject *)self;
 }
@@ -263,8 +309,9 @@ static PyMemberDef guard_members[] = {
 };
 
 static PyType_Slot guard_slots[] = {
-    {Py_tp_doc, "Guard(func, slow, on_error, catch, parts, scalars): numgpu's func standing in for NumPy's "
-                "function, its fallback decided in Python (_fallback.guarded; see src/pymod/guard.c)."},
+    {Py_tp_doc, "Guard(func, slow, on_error, catch, parts, scalars, arrays=False): numgpu's func standing in for "
+                "NumPy's function, its fallback decided in Python (_fallback.guarded; see src/pymod/guard.c); "
+                "arrays=True: another library's func given numgpu arrays as NumPy's (_pandas.py)."},
     {Py_tp_new, guard_new},
     {Py_tp_call, PyVectorcall_Call},
     {Py_tp_repr, guard_repr},

@@ -8,6 +8,9 @@
   copy, src/pymod/ndarray.c getbuffer), as NumPy + pandas 3 copy an np.ndarray: writes through the
   Series do not reach the array, nor the array's writes an Index. The program's own np.asarray and
   other libraries keep their zero-copy views on cpu.
+- Under `numgpu run`, the script's numgpu arrays given to pandas' indexing, groupby, set_index,
+  factorize and unique are handed over as NumPy's (python/numgpu/_pandas.py): masks select rows,
+  keys group, as with NumPy.
 """
 import importlib.util
 import os
@@ -229,7 +232,50 @@ x[0] = 100.0
 print(x.tolist(), ser.tolist(), idx.tolist())
 a = np.arange(3.0)
 print(type(a + s.reset_index(drop=True)).__name__, (a * s.reset_index(drop=True)).tolist())
+# the script's own arrays as pandas' masks, positions and group keys (numgpu._pandas)
+m = np.asarray(df["a"]) > 0
+k = np.arange(8) % 3
+print(df[m].shape, df["a"][m].round(6).tolist(), df.loc[m, "b"].round(6).tolist(), df.iloc[m].shape)
+print(df.iloc[np.array([0, 2])].index.tolist(), df["a"].iloc[np.arange(3)].round(6).tolist())
+print(df.groupby(k)["a"].sum().round(6).tolist(), df["b"].groupby(k).mean().round(6).tolist(),
+      df.groupby([k, k % 2])["a"].count().tolist(), df.set_index(k).index.tolist())
+print(pd.factorize(k)[0].tolist(), pd.unique(k).tolist(), df.at[df.index[1], "a"].round(6))
+d2 = df.copy()
+d2.loc[m, "a"] = 0.0
+d2[np.asarray(d2["b"]) > 1.5] = -1.0
+d2["c"] = np.arange(8.0)
+print(d2.round(6).values.tolist())
 '''
+
+
+class _Keys:
+    def method(self, key, *rest, by=None):
+        warnings.warn("from the library", UserWarning, stacklevel=2)
+        return key, rest, by
+
+
+def test_takes_numpy_hands_numgpu_arrays_over_as_numpys():
+    """numgpu._pandas's wrapper (a C Guard with arrays=True): numgpu arrays among the arguments
+    (and items of tuples and lists) become NumPy's; other arguments pass as they are; it binds as
+    a method and adds no frame (a library's warning names the caller's line)."""
+    from numgpu import _pandas
+
+    class Keys(_Keys):
+        pass
+    Keys.method = _pandas.takes_numpy(_Keys.method)
+    x, h = ng.arange(3.0), np.arange(3.0)
+    obj = Keys()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        key, rest, by = obj.method(x, (x, "a"), [x, 1], by=x)
+    assert caught[0].filename == __file__
+    assert type(key) is np.ndarray and np.array_equal(key, h)
+    assert type(rest[0][0]) is np.ndarray and rest[0][1] == "a" and type(rest[1][0]) is np.ndarray
+    assert type(by) is np.ndarray
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert obj.method("label", 3)[:2] == ("label", (3,))
+    assert Keys.method.__wrapped__ is _Keys.method and Keys.method.__name__ == "method"
 
 
 @pytest.mark.skipif(os.environ.get("NUMGPU_DEVICE", "cpu").split(":")[0] not in ("cpu", "opencl"),
