@@ -13,7 +13,6 @@
   keys group, as with NumPy.
 """
 import importlib.util
-import os
 import warnings
 
 import numpy as np
@@ -278,8 +277,6 @@ def test_takes_numpy_hands_numgpu_arrays_over_as_numpys():
     assert Keys.method.__wrapped__ is _Keys.method and Keys.method.__name__ == "method"
 
 
-@pytest.mark.skipif(os.environ.get("NUMGPU_DEVICE", "cpu").split(":")[0] not in ("cpu", "opencl"),
-                    reason="numgpu run's script comparison on cpu and opencl")
 def test_a_pandas_script_under_numgpu_run(tmp_path):
     path = tmp_path / "pandas_script.py"
     path.write_text(SCRIPT)
