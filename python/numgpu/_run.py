@@ -503,7 +503,12 @@ def _import(name, globals=None, locals=None, fromlist=(), level=0):
     if _pandas_pending[0] and level == 0 and name[:6] == "pandas" and is_user_code(globals):
         _pandas_pending[0] = False       # (the script imported pandas: its keys may be our arrays)
         from . import _pandas
-        _pandas.install(sys.modules["pandas"])
+        try:
+            _pandas.install(sys.modules["pandas"])
+        except Exception as e:  # noqa: BLE001 (a pandas numgpu does not know: the script runs on)
+            import warnings
+            warnings.warn("numgpu: pandas' entry points not wrapped for numgpu arrays (%s: %s)"
+                          % (type(e).__name__, e), RuntimeWarning, stacklevel=2)
     return m
 
 
