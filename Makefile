@@ -15,7 +15,7 @@ all: build
 $(VENV)/.stamp:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q numpy pytest hypothesis pytest-xdist scikit-build-core matplotlib scipy
+	$(PY) -m pip install -q numpy pytest hypothesis pytest-xdist scikit-build-core matplotlib scipy pandas
 	touch $@
 
 venv: $(VENV)/.stamp

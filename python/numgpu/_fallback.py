@@ -192,6 +192,16 @@ def _up(x):
     return x
 
 
+def _up_arrays(x):
+    """_up of NumPy's plain arrays only (in tuples and lists too): NumPy's scalars and everything
+    else as they are."""
+    if type(x) is _np.ndarray:
+        return _up(x)
+    if type(x) is tuple or type(x) is list:
+        return type(x)(_up_arrays(v) for v in x)
+    return x
+
+
 def _as_tuple(x):
     return x if isinstance(x, tuple) else (x,)
 
@@ -204,7 +214,15 @@ def _outs(kwargs):
 
 
 def call_numpy(name, func, *args, **kwargs):
-    _admit(name)
+    return _call_numpy(name, func, args, kwargs)
+
+
+def _call_numpy(name, func, args, kwargs, admit=True):
+    """call_numpy; admit False (protocol_call): counted, never warned nor an error, and only NumPy's
+    plain arrays in the result uploaded (its scalars stay NumPy's, as the object's code gave them)."""
+    if admit:
+        _admit(name)
+    up = _up if admit else _up_arrays
     t0 = time.perf_counter()
     outs = _outs(kwargs) if "out" in kwargs else ()
     hargs, hkwargs = _down(args), _down(kwargs)
@@ -213,11 +231,11 @@ def call_numpy(name, func, *args, **kwargs):
         houts = hkwargs["out"] if isinstance(hkwargs["out"], tuple) else (hkwargs["out"],)
         for dev, host in zip(outs, (h for h in houts if isinstance(h, _np.ndarray))):
             dev[...] = host
-        res = outs[0] if len(outs) == 1 and isinstance(res, _np.ndarray) else _up(res)
+        res = outs[0] if len(outs) == 1 and isinstance(res, _np.ndarray) else up(res)
     elif "out" in kwargs and any(res is o for o in _as_tuple(kwargs["out"])):
         pass              # the caller's own NumPy out=, as NumPy returns it
     else:
-        res = _up(res)
+        res = up(res)
     _count(name, t0)
     return res
 
@@ -235,13 +253,18 @@ def call_numpy_inplace(name, func, target, *args, **kwargs):
     """NumPy's func(target, *args) that changes numgpu array `target` in place (ufunc.at,
     random.shuffle, copyto, ...): run on a host copy, which is then copied back into target.
     Returns what func returns (target where that is the copy itself: nan_to_num(copy=False))."""
-    _admit(name)
+    return _call_inplace(name, func, target, args, kwargs)
+
+
+def _call_inplace(name, func, target, args, kwargs, admit=True):
+    if admit:
+        _admit(name)
     t0 = time.perf_counter()
     host = target.get()
     res = func(host, *_down(args), **_down(kwargs))
     target[...] = host
     _count(name, t0)
-    return target if res is host else _up(res)
+    return target if res is host else (_up if admit else _up_arrays)(res)
 
 
 _signatures = {}
@@ -277,24 +300,35 @@ def inplace_target(name, func, args, kwargs):
     return bound
 
 
-def inplace_call(name, func, args, kwargs):
+def inplace_call(name, func, args, kwargs, admit=True):
     """NumPy's `name` (in INPLACE) called so that it changes a numgpu array given as its first
     parameter (by position or by name): run on a host copy, copied back, and NumPy's result
     returned (the array itself where NumPy returns the copy). None where the call changes none."""
     bound = inplace_target(name, func, args, kwargs)
     if bound is None:
         return None
-    return (call_numpy_inplace(name, func, bound.args[0], *bound.args[1:], **bound.kwargs),)
+    return (_call_inplace(name, func, bound.args[0], bound.args[1:], bound.kwargs, admit),)
 
 
-def _host_call(name, func, args, kwargs):
+def _host_call(name, func, args, kwargs, admit=True):
     """NumPy's func(*args, **kwargs) through the fallback (a numgpu array it changes in place too,
-    and out arrays given by position)."""
-    done = inplace_call(name, func, args, kwargs)
+    and out arrays given by position). admit False: see protocol_call."""
+    done = inplace_call(name, func, args, kwargs, admit)
     if done:
         return done[0]
     args, kwargs = _out_by_name(func, args, kwargs)
-    return call_numpy(name, func, *args, **kwargs)
+    return _call_numpy(name, func, args, kwargs, admit)
+
+
+def protocol_call(name, func, args, kwargs):
+    """NumPy's func(*args, **kwargs) for a call with an argument whose type overrides NumPy's
+    protocols (a pandas Series, DataFrame or Index: _core.overrides_numpy): NumPy hands the call to
+    that argument's __array_ufunc__/__array_function__ (NEP 13/18) or method (np.sum(s): s.sum()),
+    so the answer is what NumPy gives (labels aligned, a Series back). numgpu arrays among the
+    arguments go as NumPy's (out= and in-place targets get what NumPy wrote); NumPy's plain arrays
+    in the result come back as numgpu's. Counted in the report under `name`, never warned about
+    nor an error (NUMGPU_FALLBACK=error): the object's own code answers, as with NumPy."""
+    return _host_call(name, func, args, kwargs, admit=False)
 
 
 def _out_by_name(func, args, kwargs):
@@ -370,6 +404,8 @@ def guarded(name, f, npf, catch=UNSUPPORTED, rename=None):
         else:
             sub = _first_subclass(kwargs.values()) if kwargs else None
         if sub is not None and not _called_by_numgpu():
+            if not issubclass(sub, _np.ndarray):     # (a pandas Series: NumPy hands it the call)
+                return protocol_call(name, npf, args, kwargs)
             _admit(name, "a %s argument keeps NumPy's semantics" % _np_name(sub))
             return _host_call(name, npf, args, kwargs)
         try:
@@ -439,8 +475,11 @@ def _guard_parts(r):
 def subclass_arg(args, kwargs=None):
     """The type of the first argument (or item of a list or tuple argument) that is a subclass of
     NumPy's ndarray with semantics of its own (a masked array, np.matrix; not np.memmap, which is
-    plain memory), else None. numgpu's functions would take such an argument as its plain data
-    (dropping a mask): NumPy's function runs instead, and gives NumPy's answer and type."""
+    plain memory), or whose type overrides NumPy's protocols (__array_ufunc__ or
+    __array_function__: a pandas Series, DataFrame, Index; _core.overrides_numpy), else None.
+    numgpu's functions would take such an argument as its plain data (dropping a mask, a Series'
+    labels): NumPy's function runs instead (protocol_call for the second kind), and gives NumPy's
+    answer and type."""
     t = _first_subclass(args)
     return t if t is not None or not kwargs else _first_subclass(kwargs.values())
 
@@ -455,15 +494,15 @@ def _first_subclass(values):
             continue
         if t is list or t is tuple:
             for v in a:
-                if type(v) not in _PLAIN and _np_subclass(v):
+                if type(v) not in _PLAIN and _own_semantics(v):
                     return type(v)
-        elif _np_subclass(a):
+        elif _own_semantics(a):
             return t
     return None
 
 
-def _np_subclass(a):
-    return isinstance(a, _np.ndarray) and not isinstance(a, _np.memmap)
+def _own_semantics(a):
+    return (isinstance(a, _np.ndarray) and not isinstance(a, _np.memmap)) or _core.overrides_numpy(a)
 
 
 def _np_name(t):

@@ -192,7 +192,8 @@ def _array_function(self, func, types, args, kwargs):
     if _library_caller():
         return _library_function(func, args, kwargs)
     f = _target(func)
-    if f is not None and _fallback.subclass_arg(tuple(args), kwargs) is None:   # (a masked array: NumPy's)
+    sub = _fallback.subclass_arg(tuple(args), kwargs)    # (a masked array, a pandas Series: NumPy's)
+    if f is not None and sub is None:
         active = getattr(_local, "active", None)
         if active is None:
             active = _local.active = set()
@@ -208,6 +209,8 @@ def _array_function(self, func, types, args, kwargs):
             if res is not _FALL_BACK and res is not NotImplemented:
                 return res
     name = "%s.%s" % (getattr(func, "__module__", None) or "numpy", func.__name__)
+    if sub is not None and not issubclass(sub, _np.ndarray):   # (NumPy's function hands it to the Series)
+        return _fallback.protocol_call(name, func, args, kwargs)
     done = _fallback.inplace_call(name, func, args, kwargs)   # np.putmask(x, ...): x changes
     return done[0] if done else _fallback.call_numpy(name, func, *args, **kwargs)
 

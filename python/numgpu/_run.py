@@ -499,7 +499,20 @@ def _import(name, globals=None, locals=None, fromlist=(), level=0):
         if fromlist:
             return shim(name)
         return shim("numpy")
-    return _real_import(name, globals, locals, fromlist, level)
+    m = _real_import(name, globals, locals, fromlist, level)
+    if _pandas_pending[0] and level == 0 and name[:6] == "pandas" and is_user_code(globals):
+        _pandas_pending[0] = False       # (the script imported pandas: its keys may be our arrays)
+        from . import _pandas
+        try:
+            _pandas.install(sys.modules["pandas"])
+        except Exception as e:  # noqa: BLE001 (a pandas numgpu does not know: the script runs on)
+            import warnings
+            warnings.warn("numgpu: pandas' entry points not wrapped for numgpu arrays (%s: %s)"
+                          % (type(e).__name__, e), RuntimeWarning, stacklevel=2)
+    return m
+
+
+_pandas_pending = [True]   # numgpu._pandas.install not yet run (numgpu run: the script's first pandas import)
 
 
 def install_import_hook():

@@ -83,9 +83,10 @@ def _to_out(outs, r):
 
 
 def _device_array(x):
-    """x as a numgpu array; None for data numgpu has no device arrays of (str, object, ...) and
-    for NumPy's subclasses with semantics of their own (a masked array, np.matrix: NumPy's method
-    keeps the mask and the type)."""
+    """x as a numgpu array; None for data numgpu has no device arrays of (str, object, ...), for
+    NumPy's subclasses with semantics of their own (a masked array, np.matrix: NumPy's method
+    keeps the mask and the type) and for objects overriding NumPy's protocols (a pandas Series:
+    NumPy's method hands it the call)."""
     if isinstance(x, ndarray):
         return x
     if _fallback.subclass_arg((x,)) is not None:
@@ -161,7 +162,7 @@ class ufunc(_core.ufunc_base):
 
     def _dispatch(self, x1, x2=_NONE, /, *rest, out=None, **kwargs):
         try:
-            if _fallback.subclass_arg((x1, x2) + rest) is not None:   # a masked array, np.matrix: NumPy's ufunc
+            if _fallback.subclass_arg((x1, x2) + rest) is not None:   # a masked array, a Series: NumPy's ufunc
                 return self._host("", self._np, *((x1,) + rest if x2 is _NONE else (x1, x2) + rest),
                                   **dict(kwargs, **({} if out is None else {"out": out})))
             if not kwargs and not rest and (x2 is not _NONE) is self._binary:     # the common call
@@ -242,8 +243,12 @@ class ufunc(_core.ufunc_base):
         _core.ufunc(self._code, sel[0], sel[1] if self.nin == 2 else None, None)
 
     def _host(self, method, func, *args, **kwargs):
-        """NumPy's ufunc (method) through the fallback."""
+        """NumPy's ufunc (method) through the fallback; with an operand whose type overrides NumPy's
+        __array_ufunc__ (a pandas Series), NumPy's call hands it over (_fallback.protocol_call)."""
         label = "numpy." + self.__name__ + ("." + method if method else "")
+        sub = _fallback.subclass_arg(args, kwargs)
+        if sub is not None and not issubclass(sub, _np.ndarray):
+            return _fallback.protocol_call(label, func, args, kwargs)
         return _fallback.call_numpy(label, func, *args, **kwargs)
 
     def _result_dtype(self, method, dt, dtype):

@@ -7,10 +7,14 @@
  * wrapper does the common call's part (a look at the arguments' types, the call, a 0-d result
  * marked) without a Python frame, and hands the rest to Python:
  *   - an argument (or an item of a list or tuple argument) that is an instance of a subclass of
- *     NumPy's ndarray other than np.memmap: the whole call to `slow`, the Python guard;
+ *     NumPy's ndarray other than np.memmap, or an object whose type overrides NumPy's protocols
+ *     (__array_ufunc__ or __array_function__: pandas' Series, DataFrame, Index): the whole call to
+ *     `slow`, the Python guard, which runs NumPy's function (NEP 13/18: NumPy hands it on);
  *   - f raising one of `catch` (numgpu's "unsupported", TypeError, RuntimeError): `on_error(exc,
  *     args, kwargs)` decides (NumPy's function through the fallback, or the error raised as it is);
  *   - a tuple result: `parts(r)` marks its 0-d items.
+ * Guard(..., arrays=True) wraps another library's function instead (pandas' entry points,
+ * python/numgpu/_pandas.py): numgpu arrays among its arguments handed over as NumPy's (arrays_call).
  * No Python frame of its own, so numgpu's "called by the program?" tests (ngpy_called_by_numgpu,
  * _fallback._called_by_numgpu) see the caller's frame, as they looked through the Python guard's. */
 #include "pymod.h"
@@ -25,6 +29,8 @@ typedef struct {
     PyObject *catch;    /* the exception classes on_error looks at (a tuple) */
     PyObject *parts;    /* callable(tuple) -> the tuple with its 0-d items marked, or NULL */
     bool scalars;       /* 0-d results stand for NumPy's scalars (not an array maker) */
+    bool arrays;        /* another library's function (pandas' entry points, python/numgpu/_pandas.py):
+                           numgpu arrays among the arguments handed to func as NumPy's (host_views) */
     PyObject *dict;     /* __dict__: __name__, __qualname__, __module__, __doc__, __wrapped__ */
     vectorcallfunc vectorcall;
 } Guard;
@@ -43,6 +49,39 @@ static bool np_subclass(PyObject *v)
            !(g.memmap && PyObject_TypeCheck(v, (PyTypeObject *)g.memmap));
 }
 
+/* NumPy's protocol methods: the names (interned) and numpy.ndarray's own descriptors (set at first use). */
+static struct {
+    PyObject *ufunc_name, *function_name; /* "__array_ufunc__", "__array_function__" */
+    PyObject *np_ufunc, *np_function;     /* numpy.ndarray's (borrowed from its type, which lives on) */
+} proto;
+
+bool ngpy_overrides_numpy(PyObject *v)
+{
+    if (ngpy_check(v) || PyObject_TypeCheck(v, (PyTypeObject *)ngpy.np_generic))
+        return false;
+    if (!proto.ufunc_name) {
+        proto.ufunc_name = PyUnicode_InternFromString("__array_ufunc__");
+        proto.function_name = PyUnicode_InternFromString("__array_function__");
+        if (!proto.ufunc_name || !proto.function_name) {
+            PyErr_Clear();
+            Py_CLEAR(proto.ufunc_name);
+            return false;
+        }
+        proto.np_ufunc = _PyType_Lookup((PyTypeObject *)ngpy.np_ndarray, proto.ufunc_name);
+        proto.np_function = _PyType_Lookup((PyTypeObject *)ngpy.np_ndarray, proto.function_name);
+    }
+    /* (_PyType_Lookup: the type's attribute through CPython's method cache, no error when absent) */
+    PyObject *u = _PyType_Lookup(Py_TYPE(v), proto.ufunc_name);
+    if (u && u != proto.np_ufunc)
+        return true;
+    PyObject *f = _PyType_Lookup(Py_TYPE(v), proto.function_name);
+    return f && f != proto.np_function;
+}
+
+/* An argument the call goes to NumPy's function for: a NumPy subclass (np_subclass), or an object
+ * overriding NumPy's protocols (ngpy_overrides_numpy). */
+static bool own_semantics(PyObject *v) { return np_subclass(v) || ngpy_overrides_numpy(v); }
+
 /* The types _fallback._PLAIN names: never such an argument. */
 static bool plain(PyObject *v)
 {
@@ -60,11 +99,11 @@ static bool has_subclass(PyObject *a)
         Py_ssize_t n = PySequence_Fast_GET_SIZE(a);
         PyObject **items = PySequence_Fast_ITEMS(a);
         for (Py_ssize_t i = 0; i < n; i++)
-            if (!plain(items[i]) && np_subclass(items[i]))
+            if (!plain(items[i]) && own_semantics(items[i]))
                 return true;
         return false;
     }
-    return np_subclass(a);
+    return own_semantics(a);
 }
 
 /* (args, kwargs) of a vectorcall, for the Python side; -1 with an exception. */
@@ -131,9 +170,50 @@ static PyObject *zero_d(PyObject *r)
     return s;
 }
 
+static PyObject *host_views(PyObject *o);
+
+/* A numgpu array, or a list or tuple with one among its items. */
+static bool has_array(PyObject *a)
+{
+    if (ngpy_check(a))
+        return true;
+    if (!PyList_CheckExact(a) && !PyTuple_CheckExact(a))
+        return false;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(a); i++)
+        if (ngpy_check(PySequence_Fast_ITEMS(a)[i]))
+            return true;
+    return false;
+}
+
+/* An `arrays` guard's call: func's, the arguments with numgpu arrays (also in lists and tuples) as
+ * NumPy's (host_views: views of a cpu array's memory, copies from a GPU); no Python frame, so the
+ * library's warnings still name the program's line. */
+static PyObject *arrays_call(Guard *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf), all = n + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0), i = 0;
+    while (i < all && !has_array(args[i]))
+        i++;
+    if (i == all)
+        return PyObject_Vectorcall(self->func, args, nargsf, kwnames);
+    PyObject **hargs = PyMem_Calloc((size_t)all, sizeof *hargs), *r = NULL;
+    if (!hargs)
+        return PyErr_NoMemory();
+    for (i = 0; i < all; i++)
+        if (!(hargs[i] = host_views(args[i])))
+            goto done;
+    r = PyObject_Vectorcall(self->func, hargs, (size_t)n, kwnames);
+done:
+    for (i = 0; i < all; i++)
+        Py_XDECREF(hargs[i]);
+    PyMem_Free(hargs);
+    return r;
+}
+
 static PyObject *guard_call(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Guard *self = (Guard *)op;
+    if (self->arrays)
+        return arrays_call(self, args, nargsf, kwnames);
     Py_ssize_t n = PyVectorcall_NARGS(nargsf) + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
     for (Py_ssize_t i = 0; i < n; i++)
         if (has_subclass(args[i]))
@@ -152,11 +232,11 @@ static PyObject *guard_call(PyObject *op, PyObject *const *args, size_t nargsf, 
 
 static PyObject *guard_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *kw[] = {"func", "slow", "on_error", "catch", "parts", "scalars", NULL};
+    static char *kw[] = {"func", "slow", "on_error", "catch", "parts", "scalars", "arrays", NULL};
     PyObject *func, *slow, *on_error, *catch, *parts;
-    int scalars;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOO!Op:Guard", kw, &func, &slow, &on_error, &PyTuple_Type, &catch,
-                                     &parts, &scalars))
+    int scalars, arrays = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOO!Op|p:Guard", kw, &func, &slow, &on_error, &PyTuple_Type,
+                                     &catch, &parts, &scalars, &arrays))
         return NULL;
     if (!PyCallable_Check(func) || !PyCallable_Check(slow) || !PyCallable_Check(on_error) ||
         (parts != Py_None && !PyCallable_Check(parts)))
@@ -171,6 +251,7 @@ static PyObject *guard_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->catch = Py_NewRef(catch);
     self->parts = parts == Py_None ? NULL : Py_NewRef(parts);
     self->scalars = scalars;
+    self->arrays = arrays;
     self->vectorcall = guard_call;
     return (PyObject *)self;
 }
@@ -228,8 +309,9 @@ static PyMemberDef guard_members[] = {
 };
 
 static PyType_Slot guard_slots[] = {
-    {Py_tp_doc, "Guard(func, slow, on_error, catch, parts, scalars): numgpu's func standing in for NumPy's "
-                "function, its fallback decided in Python (_fallback.guarded; see src/pymod/guard.c)."},
+    {Py_tp_doc, "Guard(func, slow, on_error, catch, parts, scalars, arrays=False): numgpu's func standing in for "
+                "NumPy's function, its fallback decided in Python (_fallback.guarded; see src/pymod/guard.c); "
+                "arrays=True: another library's func given numgpu arrays as NumPy's (_pandas.py)."},
     {Py_tp_new, guard_new},
     {Py_tp_call, PyVectorcall_Call},
     {Py_tp_repr, guard_repr},
@@ -391,7 +473,13 @@ static PyObject *f_guard_setup(PyObject *m, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* overrides_numpy(obj): ngpy_overrides_numpy, for _fallback._first_subclass. */
+static PyObject *f_overrides_numpy(PyObject *m, PyObject *obj) { return PyBool_FromLong(ngpy_overrides_numpy(obj)); }
+
 PyMethodDef ngpy_guard_functions[] = {
+    {"overrides_numpy", f_overrides_numpy, METH_O,
+     "overrides_numpy(obj): obj's type overrides NumPy's __array_ufunc__ or __array_function__ (pandas' Series): "
+     "NumPy hands calls with it to it (not numgpu's arrays, NumPy's scalars)."},
     {"host_small", f_host_small, METH_VARARGS,
      "host_small(args, limit): the call may run NumPy's function on views of its arrays' host memory (_small.py)."},
     {"small_call", f_small_call, METH_VARARGS,

@@ -857,6 +857,35 @@ static PyObject *tp_iter(PyObject *self)
 
 /* ---- buffer protocol (host-visible devices: zero-copy NumPy views) ---- */
 
+/* Whether the Python code running now (the frame that asked for the buffer: NumPy's asarray and
+ * memoryview add none) is pandas' (its module pandas or pandas.*). */
+static bool pandas_caller(void)
+{
+    static PyObject *dunder_name, *pandas;
+    PyObject *globals = PyEval_GetGlobals(); /* borrowed; NULL without a Python frame */
+    if (!globals)
+        return false;
+    if (!pandas && (!(dunder_name = PyUnicode_InternFromString("__name__")) ||
+                    !(pandas = PyUnicode_InternFromString("pandas")))) {
+        PyErr_Clear();
+        return false;
+    }
+    PyObject *name = PyDict_GetItemWithError(globals, dunder_name); /* borrowed */
+    if (!name || !PyUnicode_Check(name)) {
+        PyErr_Clear();
+        return false;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(name);
+    return n >= 6 && PyUnicode_Tailmatch(name, pandas, 0, 6, -1) == 1 &&
+           (n == 6 || PyUnicode_READ_CHAR(name, 6) == '.');
+}
+
+/* The buffer of x's memory, so that NumPy's asarray/array (which ask for it before __array__),
+ * memoryview and file writes read it in place on a host-visible device (BufferError on a GPU).
+ * Asked by pandas' code, the buffer of a new host copy instead: pandas copies np.ndarray data it is
+ * given (pd.Series(x), pd.Index(x): new memory, as NumPy + pandas 3 give) but takes any other
+ * array-like's np.asarray as memory of its own, which a view of x is not (writes through the Series
+ * would change x, and x's writes an immutable Index). */
 static int getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
     NgArray *a = ARR(self);
@@ -880,6 +909,14 @@ static int getbuffer(PyObject *self, Py_buffer *view, int flags)
         Py_XDECREF(host);       /* (the view holds it: view->obj) */
         if (rc == 0)
             view->readonly = 1;
+        return rc;
+    }
+    if (pandas_caller()) {
+        PyObject *copy = ngpy_to_numpy(a);
+        if (!copy)
+            return -1;
+        int rc = PyObject_GetBuffer(copy, view, flags); /* (view->obj holds the copy) */
+        Py_DECREF(copy);
         return rc;
     }
     static char formats[NG_NTYPES][3]; /* PEP 3118: complex is 'Z' + the part's code */

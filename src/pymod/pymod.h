@@ -49,6 +49,12 @@ typedef struct NgPyState {
 
 extern NgPyState ngpy;
 
+/* Whether v's type overrides NumPy's protocols (__array_ufunc__ or __array_function__ other than
+ * numpy.ndarray's, None included: pandas' Series/DataFrame/Index, xarray, dask): NumPy hands a call
+ * with such an argument to it (NEP 13/18), so numgpu runs NumPy's function. False for numgpu's
+ * arrays and NumPy's scalars. Costs two lookups in CPython's method cache; no error. */
+bool ngpy_overrides_numpy(PyObject *v);
+
 /* Sets the Python exception for a failed NgStatus; returns NULL. */
 PyObject *ngpy_raise(NgStatus st);
 /* Wraps an NgArray (taking over its buffer reference) in a new ndarray (a 0-d one is NumPy's

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import numgpu as ng
-from numgpu import _run
+from numgpu import _protocols, _run
 
 LIB = '''
 import numpy as np
@@ -41,7 +41,10 @@ def library(tmp_path, monkeypatch):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     user = _run.is_user_code
-    monkeypatch.setattr(_run, "is_user_code", lambda g: False if g is vars(mod) else user(g))
+    patched = lambda g: False if g is vars(mod) else user(g)   # noqa: E731
+    monkeypatch.setattr(_run, "is_user_code", patched)
+    # (_protocols keeps the function it imported at its first library call: an earlier test's)
+    monkeypatch.setattr(_protocols, "_is_user_code", patched)
     return mod
 
 

@@ -378,3 +378,112 @@ def test_astype_to_a_dtype_without_kernels_gives_numpys_array():
     assert isinstance(x.astype(np.float16), ng.ndarray)
     with pytest.raises(TypeError):
         x.astype("float33")
+
+
+# ---- arguments overriding NumPy's protocols (NEP 13/18): pandas-like objects get the call ----
+
+class Labeled:
+    """A small pandas-like object: values with labels; its __array_ufunc__ aligns operands by label
+    and wraps the result, np.sum(obj) reaches its sum method, as NumPy calls methods of objects."""
+
+    def __init__(self, values, labels):
+        self.values, self.labels = np.asarray(values, dtype=float), list(labels)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        order = sorted(self.labels)
+        args = [np.array([dict(zip(x.labels, x.values))[k] for k in order]) if isinstance(x, Labeled)
+                else (np.asarray(x) if hasattr(x, "__array__") else x) for x in inputs]
+        r = getattr(ufunc, method)(*args, **kwargs)
+        return Labeled(r, order) if method in ("__call__", "accumulate") else ("reduced", float(r))
+
+    def sum(self, axis=None, dtype=None, out=None, **kwargs):
+        return ("Labeled.sum", float(self.values.sum()))
+
+    def __len__(self):
+        return len(self.values)
+
+    def __array__(self, dtype=None, copy=None):   # (as pandas': its values, the labels dropped)
+        return self.values
+
+    def __eq__(self, other):
+        return (isinstance(other, Labeled) and self.labels == other.labels
+                and np.array_equal(self.values, other.values, equal_nan=True))
+
+    __hash__ = None
+
+
+class Functional:
+    """An object with __array_function__ alone: NumPy's functions hand it the call."""
+
+    def __array_function__(self, func, types, args, kwargs):
+        return ("Functional", func.__name__)
+
+    def __array__(self, dtype=None, copy=None):
+        return np.zeros(2)
+
+
+def _labeled():
+    return Labeled([1.0, 4.0, 9.0], "xyz"), Labeled([10.0, 20.0, 30.0], "zyx")
+
+
+def test_ufuncs_hand_overriding_arguments_the_call():
+    a, b = _labeled()
+    h = np.array([2.0, 3.0, 5.0])
+    for name in ("add", "maximum", "arctan2"):
+        assert getattr(ng, name)(a, b) == getattr(np, name)(a, b)
+    for name in ("sqrt", "negative", "isnan"):
+        assert getattr(ng, name)(a) == getattr(np, name)(a)
+    assert ng.add(ng.asarray(h), a) == np.add(h, a)
+    assert ng.add.reduce(a) == np.add.reduce(a)
+    assert ng.maximum.accumulate(a) == np.maximum.accumulate(a)
+    assert np.add(ng.asarray(h), a) == np.add(h, a)          # (NumPy's ufunc, numgpu's array first)
+
+
+def test_operators_hand_overriding_operands_the_call():
+    a, _ = _labeled()
+    h = np.array([2.0, 3.0, 5.0])
+    x = ng.asarray(h)
+    assert x + a == h + a
+    assert x * a == h * a
+    assert (x > a) == (h > a)
+    y, g = x.copy(), h.copy()
+    y += a
+    g += a
+    assert y == g
+
+
+def test_functions_hand_overriding_arguments_the_call():
+    a, _ = _labeled()
+    h = np.array([2.0, 3.0, 5.0])
+    assert ng.sum(a) == np.sum(a) == ("Labeled.sum", 14.0)
+    f = Functional()
+    assert ng.concatenate([ng.asarray(h), f]) == np.concatenate([h, f]) == ("Functional", "concatenate")
+    assert ng.mean(f) == np.mean(f)
+
+
+def test_overriding_arguments_are_no_fallbacks():
+    """The object's own code answers, as with NumPy: no warning, no error where fallbacks are
+    errors, the call counted under NumPy's name; numgpu's plain arguments never go there."""
+    a, _ = _labeled()
+    prev = _fallback.set_mode("error")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            _fallback.counts.pop("numpy.sqrt", None)
+            assert ng.sqrt(a) == np.sqrt(a)
+            assert ng.sum(a) == np.sum(a)
+            assert _fallback.counts["numpy.sqrt"][0] == 1
+            x = ng.asarray([1.0, 4.0])
+            assert isinstance(ng.sqrt(x), ng.ndarray) and isinstance(ng.sum([x, x], axis=0), ng.ndarray)
+    finally:
+        _fallback.set_mode(prev)
+
+
+def test_overrides_numpy():
+    assert ng._core.overrides_numpy(Labeled([1.0], "a")) and ng._core.overrides_numpy(Functional())
+    for v in (ng.zeros(2), np.zeros(2), np.float64(1.0), 1.5, [1.0], np.ma.masked_array([1.0]), object()):
+        assert not ng._core.overrides_numpy(v)
+
+    class Refuses:
+        __array_ufunc__ = None
+    assert ng._core.overrides_numpy(Refuses())
