@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The operations where numgpu on cpu trailed NumPy (2026-12-07): NumPy's random streams, large
-zeros/ones/full, float16 sign operations, rfft2, one QR, stacks of Cholesky and inv.
+zeros/ones/full, float16 sign operations, rfft2, one QR, stacks of Cholesky and inv, integer
+division by scalars and arrays, any/all/count_nonzero of masks.
 
 Each numgpu result is compared with NumPy's first (exact for random streams, zeros, ones and the
 float16 bit operations; within rounding for the rest); then each side is timed --repeat times
@@ -42,6 +43,11 @@ def cases():
     g = {k: ng.asarray(v) for k, v in dict(img=img, sq=sq, s16=s16, s32=s32, gen=gen).items()}
     rng_ng, rng_np = ng.random.default_rng(5), np.random.default_rng(5)
     big = (4000, 4000)
+    r = np.random.default_rng(6)
+    hi64 = r.integers(-10 ** 6, 10 ** 6, n)
+    hi32, hb64 = hi64.astype(np.int32), r.integers(1, 50, n)
+    hmask, hzero = r.random(n) > 0.5, np.zeros(n, bool)
+    gi32, gi64, gb64, gmask, gzero = (ng.asarray(v) for v in (hi32, hi64, hb64, hmask, hzero))
     return [
         # name, numgpu fn, numpy fn, exact, keep results alive
         ("default_rng(s).random(10^6)", lambda: ng.random.default_rng(5).random(n),
@@ -66,6 +72,15 @@ def cases():
         ("linalg.cholesky 200x32x32", lambda: ng.linalg.cholesky(g["s32"]), lambda: np.linalg.cholesky(s32),
          False, False),
         ("linalg.inv 100x32x32", lambda: ng.linalg.inv(g["gen"]), lambda: np.linalg.inv(gen), False, False),
+        # integer division by a scalar and by an array (double division where exact: int32 vectorises)
+        ("int32 // 3 10^6", lambda: gi32 // 3, lambda: hi32 // 3, True, False),
+        ("int32 % 7 10^6", lambda: gi32 % 7, lambda: hi32 % 7, True, False),
+        ("int64 // 3 10^6", lambda: gi64 // 3, lambda: hi64 // 3, True, False),
+        ("int64 % b (array) 10^6", lambda: gi64 % gb64, lambda: hi64 % hb64, True, False),
+        # any/all/count_nonzero read in place, stopping where NumPy's loops stop
+        ("any(mask) 10^6, early True", lambda: ng.any(gmask), lambda: np.any(hmask), True, False),
+        ("any(zeros) 10^6", lambda: ng.any(gzero), lambda: np.any(hzero), True, False),
+        ("count_nonzero(mask) 10^6", lambda: ng.count_nonzero(gmask), lambda: np.asarray(np.count_nonzero(hmask)), True, False),
     ]
 
 

@@ -625,6 +625,39 @@ static void rows_loop(Body *jb, const RowCtx *c, int iv, Body *ib)
         add(jb, sx_for(jb->k, iv, sx_i(jb->k, 0), c->wn, block(ib), NG_IR_SIMD));
 }
 
+/* The real FFT's output point k from the half-length transform's a = z[k] and c = conj(z[h - k]):
+ * (a + c)/2 + w^k (-i (a - c)/2), w^k = wc + i ws, then scaled and (FF_CONJ) conjugated
+ * (stage_split and build_rsplit). */
+static Cx split_point(Body *b, const FftKey *key, Cx a, Cx c, NgIrRef wc, NgIrRef ws, NgIrRef scale)
+{
+    NgIrRef half = fconst(b, 0.5);
+    Cx e = cscale(b, cadd(b, a, c), half);
+    Cx d = let_c(b, cscale(b, cmul_mi(b, csub(b, a, c), false), half));
+    Cx v = cadd(b, e, cmul(b, d, wc, ws, true));
+    if (scale != NG_IR_NONE)
+        v = cscale(b, let_c(b, v), scale);
+    if (key->flags & FF_CONJ)
+        v.im = fneg(b, v.im);
+    return v;
+}
+
+/* The inverse's packed point k from a = X[k] and c = X[h - k] as loaded (FF_CONJ: conjugated
+ * first; `first`: k is 0, where X[0]'s and X[h]'s imaginary parts are dropped): with
+ * b = conj(X[h - k]), (a + b) + i w^-k (a - b) (stage_pack and build_cpack). */
+static Cx pack_point(Body *b, const FftKey *key, Cx a, Cx c, NgIrRef first, NgIrRef wc, NgIrRef ws)
+{
+    NgIrKernel *k = b->k;
+    NgIrRef zero = fconst(b, 0.0);
+    bool conj = key->flags & FF_CONJ;
+    a.im = ng_ir_select(k, first, zero, conj ? fneg(b, a.im) : a.im);   /* X[0] is real */
+    c.im = ng_ir_select(k, first, zero, conj ? c.im : fneg(b, c.im));   /* conj(X[h - k]); X[h] is real */
+    a = let_c(b, a);
+    c = let_c(b, c);
+    Cx e = cadd(b, a, c);
+    Cx d = let_c(b, cmul(b, csub(b, a, c), wc, ws, false));
+    return cadd(b, e, cmul_mi(b, d, true));
+}
+
 /* FU_SPLIT's stage: OUT[j] for j <= h from Z (array zp, scratch or not) as build_rsplit
  * computes it. */
 static void stage_split(Body *top, const FftKey *key, const RowCtx *c, int64_t h, int rtw, int zp, bool zscr,
@@ -646,14 +679,7 @@ static void stage_split(Body *top, const FftKey *key, const RowCtx *c, int64_t h
     Body *b = &ib;
     Cx a = let_c(b, (Cx){ld_acc(k, z, ka, 0), ld_acc(k, z, ka, 1)});
     Cx cc = let_c(b, (Cx){ld_acc(k, z, kb, 0), fneg(b, ld_acc(k, z, kb, 1))});
-    NgIrRef half = fconst(b, 0.5);
-    Cx e = cscale(b, cadd(b, a, cc), half);
-    Cx d = let_c(b, cscale(b, cmul_mi(b, csub(b, a, cc), false), half));
-    Cx v = cadd(b, e, cmul(b, d, wc, ws, true));
-    if (scale != NG_IR_NONE)
-        v = cscale(b, let_c(b, v), scale);
-    if (key->flags & FF_CONJ)
-        v.im = fneg(b, v.im);
+    Cx v = split_point(b, key, a, cc, wc, ws, scale);
     add(b, st_acc(k, o, j, 0, v.re));
     add(b, st_acc(k, o, j, 1, v.im));
     rows_loop(&jb, c, iv, &ib);
@@ -678,17 +704,9 @@ static void stage_pack(Body *top, const FftKey *key, const RowCtx *c, int64_t h,
     NgIrRef first = let_dt(&jb, NG_BOOL, sx_cmp(k, NG_OP_EQ, j, sx_i(k, 0)));
     Acc s = rows_acc(k, c, src, false, I), o = rows_acc(k, c, dp, dscr, I);
     Body *b = &ib;
-    NgIrRef zero = fconst(b, 0.0);
     Cx a = let_c(b, (Cx){ld_acc(k, s, j, 0), ld_acc(k, s, j, 1)});
     Cx cc = let_c(b, (Cx){ld_acc(k, s, kb, 0), ld_acc(k, s, kb, 1)});
-    bool conj = key->flags & FF_CONJ;
-    a.im = ng_ir_select(k, first, zero, conj ? fneg(b, a.im) : a.im);   /* X[0] is real */
-    cc.im = ng_ir_select(k, first, zero, conj ? cc.im : fneg(b, cc.im)); /* conj(X[h - j]); X[h] is real */
-    a = let_c(b, a);
-    cc = let_c(b, cc);
-    Cx e = cadd(b, a, cc);
-    Cx d = let_c(b, cmul(b, csub(b, a, cc), wc, ws, false));
-    Cx v = cadd(b, e, cmul_mi(b, d, true));
+    Cx v = pack_point(b, key, a, cc, first, wc, ws);
     add(b, st_acc(k, o, j, 0, v.re));
     add(b, st_acc(k, o, j, 1, v.im));
     rows_loop(&jb, c, iv, &ib);
@@ -913,14 +931,7 @@ static NgStatus build_rsplit(NgIrKernel *k, const FftKey *key)
     Body *b = &L.ib;
     Cx a = let_c(b, (Cx){ld4(k, zs, L.o, ka, L.i, 0), ld4(k, zs, L.o, ka, L.i, 1)});
     Cx c = let_c(b, (Cx){ld4(k, zs, L.o, kb, L.i, 0), fneg(b, ld4(k, zs, L.o, kb, L.i, 1))});
-    NgIrRef half = fconst(b, 0.5);
-    Cx e = cscale(b, cadd(b, a, c), half);
-    Cx d = let_c(b, cscale(b, cmul_mi(b, csub(b, a, c), false), half));
-    Cx v = cadd(b, e, cmul(b, d, wc, ws, true));
-    if (scale != NG_IR_NONE)
-        v = cscale(b, let_c(b, v), scale);
-    if (key->flags & FF_CONJ)
-        v.im = fneg(b, v.im);
+    Cx v = split_point(b, key, a, c, wc, ws, scale);
     add(b, st4(k, dst, L.o, L.j, L.i, 0, v.re));
     add(b, st4(k, dst, L.o, L.j, L.i, 1, v.im));
     return loop_end(&L, k, ng_ir_shape(k, dst, 0), nj, ng_ir_shape(k, dst, 2));
@@ -946,17 +957,9 @@ static NgStatus build_cpack(NgIrKernel *k, const FftKey *key)
     NgIrRef ws = let_dt(&L.ob, dt, sx_load2(k, rtw, L.j, sx_i(k, 1)));
     NgIrRef first = let_dt(&L.ob, NG_BOOL, sx_cmp(k, NG_OP_EQ, L.j, sx_i(k, 0)));
     Body *b = &L.ib;
-    NgIrRef zero = fconst(b, 0.0);
     Cx a = load_point(b, src, sdt, L.o, L.j, L.i, sx_cmp(k, NG_OP_LT, L.j, len));
     Cx c = load_point(b, src, sdt, L.o, kb, L.i, sx_cmp(k, NG_OP_LT, kb, len));
-    bool conj = key->flags & FF_CONJ;
-    a.im = ng_ir_select(k, first, zero, conj ? fneg(b, a.im) : a.im);   /* X[0] is real */
-    c.im = ng_ir_select(k, first, zero, conj ? c.im : fneg(b, c.im));   /* conj(X[h - k]); X[h] is real */
-    a = let_c(b, a);
-    c = let_c(b, c);
-    Cx e = cadd(b, a, c);
-    Cx d = let_c(b, cmul(b, csub(b, a, c), wc, ws, false));
-    Cx v = cadd(b, e, cmul_mi(b, d, true));
+    Cx v = pack_point(b, key, a, c, first, wc, ws);
     add(b, st4(k, dst, L.o, L.j, L.i, 0, v.re));
     add(b, st4(k, dst, L.o, L.j, L.i, 1, v.im));
     return loop_end(&L, k, ng_ir_shape(k, dst, 0), h, ng_ir_shape(k, dst, 2));

@@ -340,3 +340,32 @@ def same_under_numgpu_run(script, *options):
     assert plain.returncode == 0, plain.stderr
     assert served.returncode == 0, served.stderr
     assert served.stdout == plain.stdout
+
+
+def numpy_pairwise_tree(x, start):
+    """NumPy's pairwise sum of 1-d x in x's dtype (its @TYPE@_pairwise_sum), a run of fewer than 8
+    elements summed from `start` (NumPy's add loop starts a reduction's runs from -0.0, its
+    pairwise_sum's short runs from 0 where the caller adds to 0)."""
+    T = x.dtype.type
+
+    def pw(lo, n):
+        if n < 8:
+            r = T(start)
+            for i in range(lo, lo + n):
+                r = T(r + x[i])
+            return r
+        if n <= 128:
+            r = [x[lo + j] for j in range(8)]
+            i = 8
+            while i < n - n % 8:
+                r = [T(r[j] + x[lo + i + j]) for j in range(8)]
+                i += 8
+            res = T(T(T(r[0] + r[1]) + T(r[2] + r[3])) + T(T(r[4] + r[5]) + T(r[6] + r[7])))
+            for i in range(i, n):
+                res = T(res + x[lo + i])
+            return res
+        n2 = n // 2
+        n2 -= n2 % 8
+        return T(pw(lo, n2) + pw(lo + n2, n - n2))
+
+    return pw(0, len(x))

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import numgpu as ng
+from helpers import numpy_pairwise_tree
 
 EXACT = ng.get_device() == "cpu"
 FLOATS = [np.float32, np.float64]
@@ -34,29 +35,7 @@ def check(got, want):
 
 def pairwise(x):
     """NumPy's pairwise sum of a 1-d array (its @TYPE@_pairwise_sum), in x's dtype."""
-    T = x.dtype.type
-
-    def pw(lo, n):
-        if n < 8:
-            r = T(-0.0)
-            for i in range(lo, lo + n):
-                r = T(r + x[i])
-            return r
-        if n <= 128:
-            r = [x[lo + j] for j in range(8)]
-            i = 8
-            while i < n - n % 8:
-                r = [T(r[j] + x[lo + i + j]) for j in range(8)]
-                i += 8
-            res = T(T(T(r[0] + r[1]) + T(r[2] + r[3])) + T(T(r[4] + r[5]) + T(r[6] + r[7])))
-            for i in range(i, n):
-                res = T(res + x[lo + i])
-            return res
-        n2 = n // 2
-        n2 -= n2 % 8
-        return T(pw(lo, n2) + pw(lo + n2, n - n2))
-
-    return pw(0, len(x))
+    return numpy_pairwise_tree(x, -0.0)
 
 
 def chunks(v):
