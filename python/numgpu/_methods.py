@@ -249,12 +249,10 @@ def _resize(self, *new_shape, refcheck=True):
 
 def _array_interface(self):
     """NumPy's __array_interface__ (Pillow's Image.fromarray reads it): the memory of an array on
-    the cpu device, no copy. A GPU array has no host memory: its elements downloaded, given as a
-    read-only bytes object (the protocol's `data` may be any buffer; writes to a copy would be
-    lost), in C order."""
+    the cpu device, no copy. A GPU array has no host memory: AttributeError, so that NumPy takes
+    __array__ (a download; copy=False raises there) rather than a copy it would think no copy."""
     if self.device != "cpu":
-        h = _np.asarray(self)          # (an implicit download: NUMGPU_STRICT refuses it)
-        return dict(h.__array_interface__, data=h.tobytes(), strides=None)
+        raise AttributeError("__array_interface__: an array on %s has no host memory (use .get())" % self.device)
     return _np.asarray(self).__array_interface__
 
 

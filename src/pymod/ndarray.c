@@ -881,7 +881,7 @@ static bool pandas_caller(void)
 }
 
 /* The buffer of x's memory, so that NumPy's asarray/array (which ask for it before __array__),
- * memoryview and file writes read it in place on a host-visible device (a host copy's on a GPU).
+ * memoryview and file writes read it in place on a host-visible device (BufferError on a GPU).
  * Asked by pandas' code, the buffer of a new host copy instead: pandas copies np.ndarray data it is
  * given (pd.Series(x), pd.Index(x): new memory, as NumPy + pandas 3 give) but takes any other
  * array-like's np.asarray as memory of its own, which a view of x is not (writes through the Series
@@ -894,24 +894,11 @@ static int getbuffer(PyObject *self, Py_buffer *view, int flags)
         return -1;
     }
     if (!ng_device_host_visible(ng_array_device(a))) {
-        /* A GPU's array: the buffer of a host copy (memoryview, hashlib, file.write, Pillow's
-         * frombuffer read it; NumPy's asarray asks for it before __array__, and its array is a
-         * copy as before, writable as the array is). A request that means to write into the
-         * array (PyBUF_WRITABLE: readinto, ctypes) is refused: its writes would be lost. */
-        if (flags & PyBUF_WRITABLE) {
-            PyErr_Format(PyExc_BufferError, "array on device %s has no host memory to write through; "
-                         "a writable buffer would be a copy whose writes are lost (use .get())",
-                         ng_device_name(ng_array_device(a)));
-            return -1;
-        }
-        if (ngpy_implicit(false, self) < 0)
-            return -1;
-        PyObject *host = ngpy_to_numpy(a);
-        int rc = host ? PyObject_GetBuffer(host, view, flags) : -1;
-        Py_XDECREF(host);       /* (the view holds it: view->obj) */
-        if (rc == 0)
-            view->readonly = ((NgPyArray *)self)->readonly;
-        return rc;
+        /* (a GPU's array: no buffer; NumPy's asarray then takes __array__, a download, and its
+         * copy=False raises there: a buffer of a host copy would let writes be lost silently) */
+        PyErr_Format(PyExc_BufferError, "array on device %s has no host memory; use .get()",
+                     ng_device_name(ng_array_device(a)));
+        return -1;
     }
     if (pandas_caller()) {
         PyObject *copy = ngpy_to_numpy(a);

@@ -162,9 +162,7 @@ def test_method_fallback(shape):
         x.no_such_thing
     with pytest.raises(AttributeError):
         x.__no_such_dunder__
-    i = x.__array_interface__          # (cpu: the array's memory; GPUs: a read-only copy's bytes)
-    assert i["shape"] == a.shape and np.array_equal(np.asarray(x), a)
-    assert isinstance(i["data"], tuple) == (x.device == "cpu")
+    assert hasattr(x, "__array_interface__") == (x.device == "cpu")   # (host memory only: GPUs have none)
 
 
 def test_method_fallback_error_mode():
