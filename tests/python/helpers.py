@@ -369,3 +369,20 @@ def numpy_pairwise_tree(x, start):
         return T(pw(lo, n2) + pw(lo + n2, n - n2))
 
     return pw(0, len(x))
+
+
+def on_device(request):
+    """A fixture body for params=["cpu", "opencl"]: the device the jit launches on, set for the test
+    (NUMGPU_DEVICE is read once, at a process's first array: set_device, so both run in one process;
+    opencl skipped where no platform opens). Yields the device name."""
+    import os
+    import pytest
+    import numgpu
+    if request.param == "opencl":
+        try:
+            numgpu.zeros(1, device="opencl")
+        except Exception as exc:  # (no OpenCL platform here)
+            pytest.skip("no opencl device: %s" % exc)
+    prev = numgpu.set_device(request.param)
+    yield request.param
+    numgpu.set_device(prev or os.environ.get("NUMGPU_DEVICE") or "auto")

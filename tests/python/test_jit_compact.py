@@ -13,21 +13,12 @@ import pytest
 
 import numgpu
 
-from helpers import jit_same, python_and_jit
+from helpers import jit_same, python_and_jit, on_device
 
 
 @pytest.fixture(params=["cpu", "opencl"])
 def device(request):
-    """The device the jit launches on, set for the test (NUMGPU_DEVICE is read once, at a
-    process's first array: set_device, so that both run in one process)."""
-    if request.param == "opencl":
-        try:
-            numgpu.zeros(1, device="opencl")
-        except Exception as exc:  # pragma: no cover - no OpenCL platform
-            pytest.skip("no opencl device: %s" % exc)
-    prev = numgpu.set_device(request.param)
-    yield request.param
-    numgpu.set_device(prev or os.environ.get("NUMGPU_DEVICE") or "auto")
+    yield from on_device(request)
 
 
 @pytest.fixture(params=["1", "default"])

@@ -11,20 +11,14 @@ import numgpu
 
 import math
 
-from helpers import jit_same, python_and_jit
+from helpers import jit_same, python_and_jit, on_device
 
 N = 100_003  # over the parallel threshold, odd so that threads' shares differ
 
 
 @pytest.fixture(params=["cpu", "opencl"])
-def device(request, monkeypatch):
-    if request.param == "opencl":
-        try:
-            numgpu.zeros(1, device="opencl")
-        except Exception as exc:  # (no OpenCL platform here)
-            pytest.skip("no opencl device: %s" % exc)
-        monkeypatch.setenv("NUMGPU_DEVICE", "opencl")
-    return request.param
+def device(request):
+    yield from on_device(request)
 
 
 def kinds(f):

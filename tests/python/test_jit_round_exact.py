@@ -11,18 +11,12 @@ import pytest
 
 import numgpu
 
-from helpers import jit_same
+from helpers import jit_same, on_device
 
 
 @pytest.fixture(params=["cpu", "opencl"])
-def device(request, monkeypatch):
-    if request.param == "opencl":
-        try:
-            numgpu.zeros(1, device="opencl")
-        except Exception as exc:  # (no OpenCL platform here)
-            pytest.skip("no opencl device: %s" % exc)
-        monkeypatch.setenv("NUMGPU_DEVICE", "opencl")
-    return request.param
+def device(request):
+    yield from on_device(request)
 
 
 def scaled(x, out, c, n):

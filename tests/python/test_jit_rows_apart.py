@@ -4,12 +4,12 @@ never meet). The nest stays one kernel; on cpu a long row runs in threads. Compa
 plain Python on real data, with the loop_report kinds."""
 import math
 
-import os
 
 import numpy as np
 import pytest
 
 import numgpu
+from helpers import on_device
 
 
 def knapsack(w, v, W):
@@ -130,16 +130,7 @@ def kinds(f):
 
 @pytest.fixture(params=["cpu", "opencl"])
 def device(request):
-    """The device the jit launches on, set for the test (NUMGPU_DEVICE is read once, at a process's
-    first array: set_device, so that both run in one process)."""
-    if request.param == "opencl":
-        try:
-            numgpu.zeros(1, device="opencl")
-        except Exception as exc:  # (no OpenCL platform here)
-            pytest.skip("no opencl device: %s" % exc)
-    prev = numgpu.set_device(request.param)
-    yield request.param
-    numgpu.set_device(prev or os.environ.get("NUMGPU_DEVICE") or "auto")
+    yield from on_device(request)
 
 
 @pytest.mark.parametrize("n,W", [(40, 300), (6, 40000)])
