@@ -371,7 +371,7 @@ def numpy_pairwise_tree(x, start):
     return pw(0, len(x))
 
 
-def on_device(request):
+def device_param(request):
     """A fixture body for params=["cpu", "opencl"]: the device the jit launches on, set for the test
     (NUMGPU_DEVICE is read once, at a process's first array: set_device, so both run in one process;
     opencl skipped where no platform opens). Yields the device name."""

@@ -13,12 +13,12 @@ import pytest
 
 import numgpu
 
-from helpers import jit_same, python_and_jit, on_device
+from helpers import jit_same, python_and_jit, device_param
 
 
 @pytest.fixture(params=["cpu", "opencl"])
 def device(request):
-    yield from on_device(request)
+    yield from device_param(request)
 
 
 @pytest.fixture(params=["1", "default"])

@@ -11,14 +11,14 @@ import numgpu
 
 import math
 
-from helpers import jit_same, python_and_jit, on_device
+from helpers import jit_same, python_and_jit, device_param
 
 N = 100_003  # over the parallel threshold, odd so that threads' shares differ
 
 
 @pytest.fixture(params=["cpu", "opencl"])
 def device(request):
-    yield from on_device(request)
+    yield from device_param(request)
 
 
 def kinds(f):

@@ -11,12 +11,12 @@ import pytest
 
 import numgpu
 
-from helpers import jit_same, on_device
+from helpers import jit_same, device_param
 
 
 @pytest.fixture(params=["cpu", "opencl"])
 def device(request):
-    yield from on_device(request)
+    yield from device_param(request)
 
 
 def scaled(x, out, c, n):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import numgpu
-from helpers import on_device
+from helpers import device_param
 
 
 def knapsack(w, v, W):
@@ -130,7 +130,7 @@ def kinds(f):
 
 @pytest.fixture(params=["cpu", "opencl"])
 def device(request):
-    yield from on_device(request)
+    yield from device_param(request)
 
 
 @pytest.mark.parametrize("n,W", [(40, 300), (6, 40000)])
