@@ -127,6 +127,9 @@ const char *ng_device_kind(const NgDevice *dev); /* "cpu", "opencl", "cuda", "nu
  * be viewed by NumPy without a copy. */
 bool ng_device_host_visible(const NgDevice *dev);
 bool ng_device_is_gpu(const NgDevice *dev);
+/* The device was opened by the parent of this forked process and its driver did not come across
+ * (OpenCL, CUDA): its arrays are out of reach here. */
+bool ng_device_lost(const NgDevice *dev);
 /* Kernels on the device can compute in float64 (all but OpenCL devices without cl_khr_fp64). */
 bool ng_device_has_float64(const NgDevice *dev);
 /* What the device is ("pthread-haswell-AMD EPYC (PoCL 3.1)"); "" if unknown. */

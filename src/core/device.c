@@ -132,6 +132,7 @@ const char *ng_device_kind(const NgDevice *dev) { return dev->be->kind; }
 bool ng_device_host_visible(const NgDevice *dev) { return dev->be->host_visible; }
 
 bool ng_device_is_gpu(const NgDevice *dev) { return dev->gpu; }
+bool ng_device_lost(const NgDevice *dev) { return dev->lost; }
 bool ng_device_has_float64(const NgDevice *dev) { return !dev->no_float64; }
 const char *ng_device_description(const NgDevice *dev) { return dev->description; }
 NgStatus ng_device_sync(NgDevice *dev)

@@ -41,8 +41,15 @@ PyObject *ngpy_raise(NgStatus st)
     return NULL;
 }
 
+/* The device new arrays go to. In a child forked from a process using a GPU, the GPU is lost
+ * (its driver does not survive fork): new arrays go to cpu there, so a multiprocessing worker's
+ * own work runs (the parent's arrays it inherited raise ng_device_usable's error). */
 NgDevice *ngpy_device(void)
 {
+    if (ngpy.device && ng_device_lost(ngpy.device) && ng_device_open("cpu", &ngpy.device) != NG_OK) {
+        ngpy_raise(NG_ERR_DEVICE);
+        return NULL;
+    }
     if (!ngpy.device) {
         NgStatus st = ng_device_default(&ngpy.device);
         if (st != NG_OK) {

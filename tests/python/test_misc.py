@@ -499,8 +499,10 @@ def _forked_child_on_gpu(x, q):
         q.put("ran")
     except ng.DeviceError as e:
         q.put(str(e))
+    # the child's own arrays go to cpu (a multiprocessing worker's work runs: it raised before)
+    q.put((ng.get_device(), float((ng.asarray(np.arange(10.0)) * 2).sum())))
     ng.set_device("cpu")                      # the cure the error names, in the child itself
-    q.put(float((ng.asarray(np.arange(10.0)) * 2).sum()))
+    q.put(float((ng.asarray(np.arange(10.0)) * 3).sum()))
 
 
 @pytest.mark.skipif(not hasattr(os, "fork") or ng.get_device() in ("cpu", "null"),
@@ -521,5 +523,6 @@ def test_a_forked_child_on_a_gpu_device_gets_an_error_not_a_hang():
     assert p.exitcode == 0
     msg = q.get(timeout=5)
     assert "fork" in msg and "spawn" in msg and ng.get_device() in msg, msg
-    assert q.get(timeout=5) == 90.0
+    assert q.get(timeout=5) == ("cpu", 90.0)
+    assert q.get(timeout=5) == 135.0
     assert float((x + 1).sum()) == 320000.0   # the parent's device is untouched

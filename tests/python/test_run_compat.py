@@ -225,6 +225,23 @@ def test_run_script_pickle_pool_and_ufunc(tmp_path, device):
     same_under_numgpu_run(script, "--device", device)
 
 
+def test_run_script_pool_with_the_default_start_method(tmp_path, device):
+    # fork() on Linux before Python 3.14: a worker forked from a script using a GPU could make no
+    # array (the GPU's driver does not survive fork); its own arrays go to cpu now
+    script = tmp_path / "pool_default.py"
+    script.write_text(
+        "import numpy as np\n"
+        "from multiprocessing import Pool\n"
+        "def work(seed):\n"
+        "    x = np.random.default_rng(seed).random(1000)\n"
+        "    return round(float(np.sum(x * x) / np.mean(x)), 9)\n"
+        "if __name__ == '__main__':\n"
+        "    print(np.arange(1e5).sum())\n"
+        "    with Pool(2) as p:\n"
+        "        print(p.map(work, range(4)))\n")
+    same_under_numgpu_run(script, "--device", device)
+
+
 # ---- where(c, x, None), astype(None) ---------------------------------------------------------------
 
 def test_where_with_none_is_numpys_object_array(device):
