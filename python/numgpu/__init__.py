@@ -174,10 +174,11 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, lik
             a = object
         else:
             src = object if isinstance(object, (ndarray, _np.ndarray)) else _np.asarray(object)
-            a = array(src.T, dtype, copy=copy, order="C").T._own()
+            fresh = copy is None and not src.flags.f_contiguous    # (NumPy copies it: writable)
+            a = array(src.T, dtype, copy=True if fresh else copy, order="C").T._own()
         return a.reshape((1,) * (ndmin - a.ndim) + a.shape) if a.ndim < ndmin else a
     same = isinstance(object, ndarray) and (dtype is None or _np.dtype(dtype) == object.dtype)
-    reorder = isinstance(object, ndarray) and order == "C" and not object.flags.c_contiguous  # (a transposed view)
+    reorder = isinstance(object, (ndarray, _np.ndarray)) and order == "C" and not object.flags.c_contiguous  # (a transposed view)
     if copy is False and (reorder or not same and not _uploads_as_is(object, dtype)):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     a = object if same and copy is not True and not reorder and not object._scalar \

@@ -231,10 +231,13 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None):
         return obj.astype(obj.dtype if dtype is None else dtype)
     if copy is False and not _uploads_as_is(obj, dtype):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
+    # (a new array, as NumPy's is, writable where the host memory was not: copy=True, or order 'C'
+    # of host memory in another order)
+    fresh = copy is True or (order == "C" and isinstance(obj, _np.ndarray) and not obj.flags.c_contiguous)
     if device is not None:
         with _ns().use(device):
-            return _core.asarray(obj, dtype, False)
-    return _core.asarray(obj, dtype, False)
+            return _core.asarray(obj, dtype, fresh)
+    return _core.asarray(obj, dtype, fresh)
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):

@@ -530,6 +530,7 @@ static int upload_buffer(PyObject *o, NgArray *out)
     }
     NgDType dt = ngpy_dtype_of_format(view.format, view.itemsize);
     int rc = -1;
+    ngpy.uploaded_readonly = view.readonly;
     if (dt == NG_NODTYPE) {
         PyObject *npdt = PyObject_GetAttrString(o, "dtype");
         if (!npdt)

@@ -37,8 +37,12 @@ static PyObject *f_asarray(PyObject *m, PyObject *args, PyObject *kw)
     if (ngpy_dtype(dtype, &dt) < 0)
         return NULL;
     NgArray out;
+    ngpy.uploaded_readonly = false;
     if (ngpy_to_array(obj, dt, &out) < 0)
         return NULL;
+    /* NumPy's asarray of read-only host memory (a read-only array, a Pillow image's bytes) is
+     * that memory, read-only: so is the copy made of it here (array() and copy=True: writable) */
+    bool readonly = !copy && ngpy.uploaded_readonly && !ngpy_check(obj);
     /* (a 0-d array standing for NumPy's scalar: NumPy's asarray makes a new array of it) */
     if (ngpy_check(obj) && (copy || ((NgPyArray *)obj)->scalar) && out.buf == ngpy_arr(obj)->buf) {
         NgArray c;
@@ -48,7 +52,10 @@ static PyObject *f_asarray(PyObject *m, PyObject *args, PyObject *kw)
             return ngpy_raise(st);
         out = c;
     }
-    return ngpy_wrap_from(&out, obj);
+    PyObject *res = ngpy_wrap_from(&out, obj);
+    if (res && readonly)
+        ((NgPyArray *)res)->readonly = true;
+    return res;
 }
 
 /* shape, dtype and device= of a creation function; -1 with an exception set. */

@@ -39,6 +39,7 @@ typedef struct NgPyState {
     NgDevice *device;            /* current default device (NULL until first use) */
     bool strict;                 /* NUMGPU_STRICT: implicit transfers are errors */
     bool float32;                /* precision policy: float64 data and defaults become float32 */
+    bool uploaded_readonly;      /* the host memory of the last upload was read-only (asarray's flag) */
     bool numpy_scalars;          /* results NumPy gives as scalars (and elements) are NumPy's scalars
                                     for the program (numgpu run: config(scalars="numpy")) */
     PyObject *package_dir;       /* numgpu's folder (str, with the separator): its own code's frames */

@@ -48,7 +48,31 @@ RESULTS = {
     "mask of frozen": lambda xp: frozen(xp)[frozen(xp) > 2],
     "negative of frozen": lambda xp: -frozen(xp),
     "flatten of frozen": lambda xp: frozen(xp).flatten(),
+    # a NumPy array (host memory) given to numgpu: its asarray is read-only where NumPy's is
+    "asarray of a read-only NumPy array": lambda xp: xp.asarray(frozen(np)),
+    "asarray(copy=True) of it": lambda xp: xp.asarray(frozen(np), copy=True),
+    "asarray(dtype) of it": lambda xp: xp.asarray(frozen(np), dtype=np.float32),
+    "asarray(order='F') of it": lambda xp: xp.asarray(frozen(np).reshape(2, 3), order="F"),
+    "asarray(order='F') of its transpose": lambda xp: xp.asarray(frozen(np).reshape(2, 3).T, order="F"),
+    "asarray(order='C') of its transpose": lambda xp: xp.asarray(frozen(np).reshape(2, 3).T, order="C"),
+    "array of it": lambda xp: xp.array(frozen(np)),
+    "array(copy=None) of it": lambda xp: xp.array(frozen(np), copy=None),
+    "asanyarray of it": lambda xp: xp.asanyarray(frozen(np)),
+    "ascontiguousarray of it": lambda xp: xp.ascontiguousarray(frozen(np)),
+    "asarray of a view of it": lambda xp: xp.asarray(frozen(np)[::2]),
+    "asarray of bytes": lambda xp: xp.asarray(np.frombuffer(b"abcdefgh", np.uint8)),
+    "asarray of a NumPy scalar": lambda xp: xp.asarray(np.float64(2.5)),
+    "asarray of a list": lambda xp: xp.asarray([1.0, 2.0]),
+    "asarray of a broadcast view": lambda xp: xp.asarray(np.broadcast_to(np.arange(3.0), (2, 3))),
+    "asarray of an __array_interface__ on bytes": lambda xp: xp.asarray(_BytesInterface()),
 }
+
+
+class _BytesInterface:
+    """An object exporting immutable bytes by NumPy's array interface, as a Pillow image does."""
+
+    def __init__(self):
+        self.__array_interface__ = {"shape": (2, 4), "typestr": "|u1", "data": bytes(range(8)), "version": 3}
 
 
 @pytest.mark.parametrize("name", sorted(RESULTS))
