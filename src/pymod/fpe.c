@@ -258,8 +258,47 @@ static void scan_host(const NgArray *r, bool *inf, bool *nan)
     }
 }
 
-int ngpy_reduce_fpe(int op, const NgArray *in, const NgArray *out)
+/* The mean, var or std of no elements (or var/std with ddof >= the elements): NumPy divides by the
+ * count (0, or max(n - ddof, 0)) and judges that division: "invalid value encountered in divide"
+ * for 0/0 (a mean of nothing, a var of nothing or of equal values), "divide by zero" for a
+ * positive sum of squares; "scalar divide" where its result is a float64 or complex128 scalar
+ * (scalar arithmetic), "divide" where it is an array or another dtype's scalar. A var of nothing
+ * first divides its mean (an array: "divide"). No "reduce" category here: NumPy's sums of nothing
+ * are 0. */
+static int degenerate_divide(int op, int64_t n, const NgArray *in, const NgArray *out)
 {
+    const char *name = out->ndim == 0 && (out->dtype == NG_FLOAT64 || out->dtype == NG_COMPLEX128) ? "scalar divide"
+                                                                                                  : "divide";
+    int divide = modes[0], invalid = modes[3];
+    if (op == NG_RED_MEAN || n == 0) {
+        if (op != NG_RED_MEAN && handle(invalid, 3, 8u, "divide") < 0)
+            return -1;
+        return handle(invalid, 3, 8u, name);
+    }
+    if (divide == M_IGNORE && invalid == M_IGNORE)
+        return 0;
+    bool inf = false, nan = false;
+    if (ng_device_host_visible(ng_array_device(out)) && ng_array_is_c_contiguous(out)) {
+        scan_host(out, &inf, &nan);
+    } else {
+        int i = divide != M_IGNORE ? any_of(NG_OP_ISINF, out) : 0, m = invalid != M_IGNORE ? any_of(NG_OP_ISNAN, out) : 0;
+        if (i < 0 || m < 0)
+            return -1;
+        inf = i, nan = m;
+    }
+    int in_nan = nan && invalid != M_IGNORE ? any_of(NG_OP_ISNAN, in) : 0;
+    if (in_nan < 0 || (inf && handle(divide, 0, 1u, name) < 0))
+        return -1;
+    return nan && !in_nan ? handle(invalid, 3, 8u, name) : 0;
+}
+
+int ngpy_reduce_fpe(int op, const NgArray *in, const NgArray *out, int ddof)
+{
+    if ((op == NG_RED_MEAN || op == NG_RED_VAR || op == NG_RED_STD) && out->size > 0) {
+        int64_t n = in->size / out->size; /* (the elements each result reduced) */
+        if (op == NG_RED_MEAN ? n == 0 : n <= ddof)
+            return refresh() < 0 || !contextvar ? (PyErr_Occurred() ? -1 : 0) : degenerate_divide(op, n, in, out);
+    }
     if ((op != NG_RED_SUM && op != NG_RED_PROD && op != NG_RED_MEAN) || !ng_dtype_is_float(out->dtype) ||
         out->size == 0 || refresh() < 0)
         return PyErr_Occurred() ? -1 : 0;

@@ -517,7 +517,7 @@ static PyObject *f_reduce(PyObject *m, PyObject *args)
         return NULL;
     }
     NgStatus st = ng_op_reduce((NgReduceOp)op, &ta, naxes, axes, keepdims, dt, ddof, &out);
-    if (st == NG_OK && ngpy_reduce_fpe(op, &ta, &out) < 0) {
+    if (st == NG_OK && ngpy_reduce_fpe(op, &ta, &out, ddof) < 0) {
         ng_array_release(&ta);
         ng_array_release(&out);
         return NULL;

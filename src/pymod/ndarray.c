@@ -1492,7 +1492,7 @@ static PyObject *reduce_method(PyObject *self, PyObject *args, PyObject *kw, NgR
     NgStatus st = ng_op_reduce(op, ARR(self), naxes, axes, keepdims, dt, ddof, &out);
     if (st != NG_OK)
         return ngpy_raise(st);
-    if (ngpy_reduce_fpe(op, ARR(self), &out) < 0) {
+    if (ngpy_reduce_fpe(op, ARR(self), &out, ddof) < 0) {
         ng_array_release(&out);
         return NULL;
     }

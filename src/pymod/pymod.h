@@ -126,8 +126,10 @@ PyObject *ngpy_fpe_result(PyObject *result);
  * sum, prod or mean (op an NgReduceOp), judged after it from values: an infinity in the result
  * where the input has none, a NaN where it has no NaN (per array, not per output element). On a
  * host device the result is read in place; on a GPU only where a category raises, calls, prints
- * or logs (a wait), not where it only warns. 0, or -1 with the exception set. */
-int ngpy_reduce_fpe(int op, const NgArray *in, const NgArray *out);
+ * or logs (a wait), not where it only warns. A mean, var or std of no elements (ddof or fewer for
+ * var/std): NumPy's "invalid value"/"divide by zero" encountered in "divide" or "scalar divide" of
+ * the count instead. 0, or -1 with the exception set. */
+int ngpy_reduce_fpe(int op, const NgArray *in, const NgArray *out, int ddof);
 
 /* Python object -> operand. Python bool/int/float become weak scalars;
  * numgpu arrays are borrowed; anything else array-like is converted with

@@ -421,3 +421,41 @@ def test_reductions_warn_and_ignore(case):
         assert ng_err is None and [w[:2] for w in ng_warn] == [w[:2] for w in np_warn]
         assert all(w[2] == "test_errstate.py" for w in ng_warn)
         same_values(case, np.asarray(ng_r), np.asarray(np_r))
+
+
+# The mean of nothing, and var/std of nothing or of ddof or fewer elements: NumPy's own
+# RuntimeWarning, then the division by the count judged as NumPy's: "invalid value" (0/0) or
+# "divide by zero" (a positive sum of squares), in "scalar divide" where the result is a float64
+# or complex128 scalar, else in "divide" (not "in reduce": NumPy's sums of nothing are 0).
+DEGENERATE = [
+    ("mean", lambda a: a.mean(), 0), ("mean-keepdims", lambda a: a.mean(keepdims=True), 0),
+    ("mean-axis", lambda a: a.reshape(0, 2).mean(axis=0), 0), ("mean-f32", lambda a: a.mean(dtype=np.float32), 0),
+    ("var", lambda a: a.var(), 0), ("var-axis", lambda a: a.reshape(0, 2).var(axis=0), 0),
+    ("var-ddof-equal", lambda a: a.var(ddof=1), 1), ("var-ddof-apart", lambda a: a.var(ddof=2), 2),
+    ("var-ddof-more", lambda a: a.var(ddof=5), 2), ("std-ddof", lambda a: a.std(ddof=2), 2),
+    ("var-ddof-keepdims", lambda a: a.var(ddof=2, keepdims=True), 2),
+    ("var-rows", lambda a: a.reshape(1, -1).var(axis=1, ddof=2), 2),
+]
+
+
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64, np.complex64, np.complex128, np.int32, np.bool_],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("case", DEGENERATE, ids=[c[0] for c in DEGENERATE])
+def test_degenerate_mean_var_divide(case, dt):
+    _, op, n = case
+    data = np.array([1, 3][:n], dt)
+    for mode in ("warn", "raise"):
+        if mode == "warn" and ng.get_device() != "cpu" and n:
+            continue    # (on GPUs a reduction's values are judged only where a category raises)
+        got = []
+        for xp in (np, ng):
+            with warnings.catch_warnings(record=True) as w, xp.errstate(all=mode):
+                warnings.simplefilter("always")
+                try:
+                    r = op(xp.asarray(data))
+                    res = np.asarray(r.get() if hasattr(r, "get") else r)
+                except FloatingPointError as e:
+                    res = "raised: %s" % e
+            got.append((res if isinstance(res, str) else (res.shape, res.dtype, np.isnan(res).tolist()),
+                        [str(x.message) for x in w if x.category is RuntimeWarning]))
+        assert got[1] == got[0], mode
