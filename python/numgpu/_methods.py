@@ -256,14 +256,33 @@ def _array_interface(self):
     return _np.asarray(self).__array_interface__
 
 
+def _host(self):
+    """The array's elements in host memory: NumPy's view of a cpu array's memory, a GPU's download."""
+    return _np.asarray(self) if self.device == "cpu" else self.get()
+
+
 def _bytes(self):
     """bytes(x): the elements' bytes in C order (NumPy's, through its buffer), on every device."""
-    return (_np.asarray(self) if self.device == "cpu" else self.get()).tobytes()
+    return _host(self).tobytes()
+
+
+def _tobytes(self, order="C"):
+    """NumPy's tobytes: the elements' bytes in `order` ('C', 'F', 'A', 'K'), on every device (bytes
+    live on the host: no fallback)."""
+    return _host(self).tobytes(order)
+
+
+def _tofile(self, fid, sep="", format="%s"):
+    """NumPy's tofile: the elements written to a file (a name, a path or an open file), as binary
+    or as text with `sep`, on every device."""
+    return _host(self).tofile(fid, sep, format)
 
 
 def install():
     ndarray.__array_interface__ = property(_array_interface, doc=_array_interface.__doc__)
     ndarray.__bytes__ = _bytes
+    ndarray.tobytes = _tobytes
+    ndarray.tofile = _tofile
     ndarray.__reduce__ = _reduce
     ndarray.__copy__ = ndarray.__deepcopy__ = _copy
     ndarray.__contains__ = _contains

@@ -500,19 +500,24 @@ def _import(name, globals=None, locals=None, fromlist=(), level=0):
             return shim(name)
         return shim("numpy")
     m = _real_import(name, globals, locals, fromlist, level)
-    if _pandas_pending[0] and level == 0 and name[:6] == "pandas" and is_user_code(globals):
-        _pandas_pending[0] = False       # (the script imported pandas: its keys may be our arrays)
-        from . import _pandas
+    if level == 0 and _hooks_pending and name.partition(".")[0] in _hooks_pending and is_user_code(globals):
+        top = name.partition(".")[0]     # (the script imported pandas or Pillow: our arrays may reach them)
+        install = _hooks_pending.pop(top)
         try:
-            _pandas.install(sys.modules["pandas"])
-        except Exception as e:  # noqa: BLE001 (a pandas numgpu does not know: the script runs on)
+            install(sys.modules[top])
+        except Exception as e:  # noqa: BLE001 (a version numgpu does not know: the script runs on)
             import warnings
-            warnings.warn("numgpu: pandas' entry points not wrapped for numgpu arrays (%s: %s)"
-                          % (type(e).__name__, e), RuntimeWarning, stacklevel=2)
+            warnings.warn("numgpu: %s's entry points not wrapped for numgpu arrays (%s: %s)"
+                          % (top, type(e).__name__, e), RuntimeWarning, stacklevel=2)
     return m
 
 
-_pandas_pending = [True]   # numgpu._pandas.install not yet run (numgpu run: the script's first pandas import)
+def _pending_hooks():
+    from . import _libraries
+    return dict(_libraries.HOOKS)
+
+
+_hooks_pending = _pending_hooks()   # numgpu._libraries' installs not yet run (the script's first import of each)
 
 
 def install_import_hook():

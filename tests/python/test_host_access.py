@@ -70,3 +70,49 @@ def test_pillow_reads_a_device_array():
         pytest.skip("GPU arrays have no buffer: Image.fromarray(x.get())")
     img = Image.fromarray(x)
     assert img.size == (64, 48) and np.array_equal(np.asarray(img), h)
+
+
+def test_tobytes_and_tofile_on_every_device(tmp_path):
+    # host outputs by nature: no fallback warning (they ran NumPy's method through the fallback)
+    import warnings
+    h = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
+    x = ng.asarray(h)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for v, hv in ((x, h), (x[:, ::2, 1], h[:, ::2, 1]), (x.T, h.T), (x[..., ::-1], h[..., ::-1])):
+            for order in "CFAK":
+                assert v.tobytes(order) == hv.tobytes(order), order
+            v.tofile(tmp_path / "ng.bin")
+            hv.tofile(tmp_path / "np.bin")
+            assert (tmp_path / "ng.bin").read_bytes() == (tmp_path / "np.bin").read_bytes()
+        with open(tmp_path / "ng.txt", "w") as f:
+            x.T.tofile(f, sep=",", format="%d")
+        h.T.tofile(tmp_path / "np.txt", sep=",", format="%d")
+        assert (tmp_path / "ng.txt").read_text() == (tmp_path / "np.txt").read_text()
+    with pytest.raises(ValueError):
+        x.tobytes("Q")
+
+
+def test_pillow_under_numgpu_run(tmp_path):
+    # Image.fromarray reads __array_interface__, frombuffer the buffer protocol: a GPU array has
+    # neither (AttributeError, TypeError); under numgpu run Pillow's entry points take NumPy's
+    pytest.importorskip("PIL.Image")
+    from helpers import same_under_numgpu_run
+    script = tmp_path / "pil.py"
+    script.write_text(
+        "import numpy as np\n"
+        "from PIL import Image\n"
+        "img = Image.new('RGB', (8, 6), (10, 20, 30))\n"
+        "a = np.asarray(img).astype(np.float32)\n"
+        "b = np.clip(a * 1.5 + 5, 0, 255).astype(np.uint8)\n"
+        "out = Image.fromarray(b)\n"
+        "print(out.size, out.mode, out.getpixel((0, 0)), out.getpixel((7, 5)))\n"
+        "print(Image.fromarray(b[:, :, 0]).getpixel((1, 1)))\n"
+        "print(Image.frombytes('L', (8, 6), b[:, :, 1].tobytes()).getpixel((2, 2)))\n"
+        "c = np.ascontiguousarray(b[:, :, 2])\n"
+        "print(Image.frombuffer('L', (8, 6), c, 'raw', 'L', 0, 1).getpixel((2, 2)))\n"
+        "try:\n"
+        "    np.asarray(img)[0, 0, 0] = 1\n"
+        "except ValueError as e:\n"
+        "    print('read-only:', e)\n")
+    same_under_numgpu_run(script, "--device", ng.get_device().split(":")[0])

@@ -9,7 +9,7 @@
   Series do not reach the array, nor the array's writes an Index. The program's own np.asarray and
   other libraries keep their zero-copy views on cpu.
 - Under `numgpu run`, the script's numgpu arrays given to pandas' indexing, groupby, set_index,
-  factorize and unique are handed over as NumPy's (python/numgpu/_pandas.py): masks select rows,
+  factorize and unique are handed over as NumPy's (python/numgpu/_libraries.py): masks select rows,
   keys group, as with NumPy.
 """
 import importlib.util
@@ -231,7 +231,7 @@ x[0] = 100.0
 print(x.tolist(), ser.tolist(), idx.tolist())
 a = np.arange(3.0)
 print(type(a + s.reset_index(drop=True)).__name__, (a * s.reset_index(drop=True)).tolist())
-# the script's own arrays as pandas' masks, positions and group keys (numgpu._pandas)
+# the script's own arrays as pandas' masks, positions and group keys (numgpu._libraries)
 m = np.asarray(df["a"]) > 0
 k = np.arange(8) % 3
 print(df[m].shape, df["a"][m].round(6).tolist(), df.loc[m, "b"].round(6).tolist(), df.iloc[m].shape)
@@ -254,14 +254,14 @@ class _Keys:
 
 
 def test_takes_numpy_hands_numgpu_arrays_over_as_numpys():
-    """numgpu._pandas's wrapper (a C Guard with arrays=True): numgpu arrays among the arguments
+    """numgpu._libraries's wrapper (a C Guard with arrays=True): numgpu arrays among the arguments
     (and items of tuples and lists) become NumPy's; other arguments pass as they are; it binds as
     a method and adds no frame (a library's warning names the caller's line)."""
-    from numgpu import _pandas
+    from numgpu import _libraries
 
     class Keys(_Keys):
         pass
-    Keys.method = _pandas.takes_numpy(_Keys.method)
+    Keys.method = _libraries.takes_numpy(_Keys.method)
     x, h = ng.arange(3.0), np.arange(3.0)
     obj = Keys()
     with warnings.catch_warnings(record=True) as caught:

@@ -1,20 +1,26 @@
-"""numgpu run and pandas: the script's numgpu arrays become NumPy's where pandas takes keys.
+"""numgpu run and the libraries that tell arrays by NumPy's type: the script's numgpu arrays become
+NumPy's at their entry points.
 
 pandas tells a boolean mask, positions or group keys from labels by `isinstance(key, np.ndarray)`;
 a numgpu array is none, so `df[mask]`, `s[mask]`, `df.loc[mask, "a"]` took a mask as labels
 (KeyError), `df.iloc[mask]` as positions 0 and 1 (wrong rows, no error), `df.groupby(keys)` called
-the array, and `pd.factorize`/`pd.unique` refused it. Under `numgpu run`, once the script imports
-pandas, `install` wraps pandas' public entry points that take such keys (ENTRY: the item methods of
-DataFrame, Series and of their `.loc`/`.iloc`/`.at`/`.iat` indexers, `groupby`, `set_index`, and
-`pandas.factorize`/`pandas.unique`): a numgpu array among their arguments (or in a tuple or list
-argument: `df.loc[mask, "a"]`, `groupby([k1, k2])`) is handed over as NumPy's (`numpy.asarray`: a
-view of a cpu array's memory, a copy from a GPU), and pandas answers as with NumPy. Nothing else of
-pandas changes; a call without a numgpu array pays one look at its arguments' types, in C.
+the array, and `pd.factorize`/`pd.unique` refused it. Pillow's `Image.fromarray` reads
+`__array_interface__` and `frombuffer`/`frombytes` the buffer protocol, which an array in a GPU's
+memory has neither of (an AttributeError, a TypeError). Under `numgpu run`, at the script's first
+import of such a library (HOOKS), its `install` wraps the library's public entry points: a numgpu
+array among their arguments (or in a tuple or list argument: `df.loc[mask, "a"]`,
+`groupby([k1, k2])`) is handed over as NumPy's (`numpy.asarray`: a view of a cpu array's memory, a
+copy from a GPU), and the library answers as with NumPy. Nothing else of the library changes; a
+call without a numgpu array pays one look at its arguments' types, in C.
+
+pandas' entry points (PANDAS): the item methods of DataFrame and Series and of their
+`.loc`/`.iloc`/`.at`/`.iat` indexers, `groupby`, `set_index`, and `pandas.factorize`/`pandas.unique`.
+Pillow's (PILLOW): `PIL.Image.fromarray`, `frombuffer` and `frombytes`.
 """
 from . import _core
 
 # pandas' classes (by their public names) and the methods that take keys, masks or group keys
-ENTRY = {"DataFrame": ("__getitem__", "__setitem__", "groupby", "set_index"),
+PANDAS = {"DataFrame": ("__getitem__", "__setitem__", "groupby", "set_index"),
          "Series": ("__getitem__", "__setitem__", "groupby")}
 INDEXERS = ("loc", "iloc", "at", "iat")     # their classes' __getitem__ and __setitem__
 FUNCTIONS = ("factorize", "unique")
@@ -43,12 +49,12 @@ def _wrap(owner, name):
         setattr(owner, name, takes_numpy(f))
 
 
-def install(pd):
-    """Wrap pandas module `pd`'s entry points (ENTRY, INDEXERS, FUNCTIONS; once, names pandas
+def install_pandas(pd):
+    """Wrap pandas module `pd`'s entry points (PANDAS, INDEXERS, FUNCTIONS; once, names pandas
     lacks skipped)."""
     if getattr(pd, "_numgpu_takes_numpy", False):
         return
-    for cls_name, names in ENTRY.items():
+    for cls_name, names in PANDAS.items():
         cls = getattr(pd, cls_name, None)
         for name in names if cls is not None else ():
             _wrap(cls, name)
@@ -62,3 +68,18 @@ def install(pd):
     for name in FUNCTIONS:
         _wrap(pd, name)
     pd._numgpu_takes_numpy = True
+
+
+PILLOW = ("fromarray", "frombuffer", "frombytes")      # PIL.Image's functions taking array data
+
+
+def install_pillow(pil):
+    """Wrap Pillow's PIL.Image functions taking array data (PILLOW; once; `pil` the PIL package)."""
+    import importlib
+    image = importlib.import_module(pil.__name__ + ".Image")
+    for name in PILLOW:
+        _wrap(image, name)
+
+
+# a library's top-level package -> the function wrapping its entry points, at the script's first import
+HOOKS = {"pandas": install_pandas, "PIL": install_pillow}
