@@ -6,7 +6,6 @@ _polynomial_impl.py, numpy/_core/numeric.py, and the C loops of compiled_base.c 
 correlate) written op for op over numgpu's ops; the data stays on the device, and only a
 monotonicity flag, a bound or a length is read back where NumPy's control flow needs one.
 """
-import math as _math
 import warnings as _warnings
 
 import numpy as _np
@@ -227,7 +226,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     X = (X - avg[:, None]).astype(X.dtype, copy=False)     # (NumPy's X -= avg)
     X_T = X.T if w is None else (X * w).T
     c = X @ X_T.conj()
-    inv = 1 / fact if isinstance(fact, ndarray) or fact else _math.inf
+    inv = 1 / fact if isinstance(fact, ndarray) else _np.true_divide(1, fact)   # (NumPy's: 1/0 warns, errstate)
     c = (c * inv).astype(c.dtype, copy=False)               # (NumPy's c *= 1 / fact)
     return c.squeeze()
 

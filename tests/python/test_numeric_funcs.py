@@ -206,6 +206,24 @@ def test_cov_degrees_of_freedom():
         assert_same(got, np.cov(m, aweights=[1.0, 1.0], ddof=4))
 
 
+@pytest.mark.parametrize("make", [lambda xp: xp.cov(xp.asarray([1.0])), lambda xp: xp.cov(xp.asarray([[1.0, 2.0], [3.0, 5.0]]), ddof=2),
+                                  lambda xp: xp.cov(xp.asarray([[1.0, 2.0], [3.0, 5.0]]), ddof=3)])
+def test_cov_degrees_of_freedom_warnings_as_numpys(make):
+    # NumPy's c *= np.true_divide(1, fact) with fact 0: "divide by zero encountered in divide" (numgpu had none)
+    seen = []
+    for xp in (np, ng):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = make(xp)
+        seen.append(([str(x.message) for x in w if x.category is RuntimeWarning],
+                     np.isnan(np.asarray(r.get() if hasattr(r, "get") else r)).tolist()))
+    assert seen[1] == seen[0]
+    with np.errstate(divide="raise"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(FloatingPointError, match="divide by zero encountered in divide"):
+            make(ng)
+
+
 def test_cov_errors():
     m = np.ones((2, 3))
     both("cov", np.ones((2, 2, 2)))
