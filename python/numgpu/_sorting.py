@@ -466,7 +466,10 @@ def searchsorted(a, v, side="left", sorter=None):
     a = _arr(a)
     scalar = not isinstance(v, ndarray) and _np.ndim(v) == 0
     if scalar and isinstance(v, (bool, int, float, complex)):
-        dt = _np.result_type(a.dtype, v)
+        # NumPy compares in the common type of a and of v as an array (not NEP 50's weak scalar):
+        # a Python float against float16/float32 data is compared in float64 (0.1 is not float16(0.1))
+        strong = type(v) in (float, complex) or (type(v) is int and a.dtype.kind in "fc")
+        dt = _np.result_type(a.dtype, _np.asarray(v).dtype if strong else v)
         if type(v) is int and dt.kind in "iu" and not _np.iinfo(dt).min <= v <= _np.iinfo(dt).max:
             # NumPy compares a Python int beyond a's integers by its value: a wider type holds it
             dt = _np.result_type(a.dtype, _np.min_scalar_type(v))

@@ -953,6 +953,22 @@ def test_searchsorted_python_int_beyond_the_dtype(dt):
             assert int(ng.searchsorted(ng.asarray(a), v, side)) == np.searchsorted(a, v, side), (v, side)
 
 
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.complex64, np.int16], ids=dtype_id)
+@pytest.mark.parametrize("n", [2, 100001])
+def test_searchsorted_python_numbers_compare_in_float64(dt, n):
+    # NumPy compares a Python float (or an int, against floats) in float64, not in a's dtype:
+    # float16(0.1) < 0.1, float32(0.1) > 0.1 (numgpu cast 0.1 to a's dtype: indices off by some)
+    a = np.sort(np.random.default_rng(n).random(n)).astype(dt)
+    a[n // 2] = 0.1
+    a = np.sort(a)
+    g = ng.asarray(a)
+    for v in (0.1, 0.5, 1 / 3, 2049, 0.1 + 0j, np.float32(0.1), np.float16(0.1), True):
+        for side in ("left", "right"):
+            assert int(ng.searchsorted(g, v, side)) == np.searchsorted(a, v, side), (v, side)
+    if dt != np.complex64:
+        assert int(ng.digitize(0.1, g)) == np.digitize(0.1, a)
+
+
 @pytest.mark.parametrize("n", [1, 4, 7, 5000])
 def test_bool_arrays_in_median_histogram_round(n):
     # (hunt 10 F8) NumPy reads bools as 0/1 there; numgpu's kernels refused to subtract them, and
