@@ -768,6 +768,14 @@ static int mp_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
     int rc = host_store(self, key, value);
     if (rc != 0)
         return rc < 0 ? -1 : 0;
+    if ((PyList_Check(value) || PyTuple_Check(value)) && ng_dtype_is_int(ARR(self)->dtype)) {
+        /* NumPy converts a sequence for the destination's dtype: a Python int beyond it is NumPy's
+         * OverflowError (numgpu's int64 array of the list wrapped: b[:] = [-1, 256] stored 255, 0) */
+        PyObject *v = numpy_converted(value, ARR(self)->dtype);
+        rc = v ? store(self, key, v) : -1;
+        Py_XDECREF(v);
+        return rc;
+    }
     rc = store(self, key, value);
     if (rc < 0 && !ngpy_check(value) && PyErr_ExceptionMatches(ngpy.UnsupportedDtypeError)) {
         PyErr_Clear();

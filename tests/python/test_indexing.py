@@ -436,3 +436,28 @@ def test_get_set_nan_inf_values(dt):
     check_set(h, (np.array([0, 2, 4]), 1), v)
     check_set(h, np.isnan(h), v[1])
     check_set(h, (slice(None), np.array([0, 4])), ng.asarray(h[:, 1:3]).get())
+
+
+@pytest.mark.parametrize("dt", [np.uint8, np.int8, np.int16, np.uint32, np.int32, np.int64, np.uint64],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("store", ["slice", "fancy", "mask", "tuple", "nested"])
+def test_sequence_stores_range_check_python_ints(dt, store):
+    # NumPy converts a list for the destination's dtype: an int beyond it raises OverflowError
+    # (numgpu converted the list to int64 and cast it: [-1, 256] stored 255, 0). NumPy may have
+    # stored the elements before the bad one; numgpu stores nothing then.
+    info = np.iinfo(dt)
+    for values in ([info.min - 1, 1, 2], [1, info.max + 1, 2], [1, 2, 3], [1.5, 2.0, -0.0]):
+        outcomes = []
+        for xp in (np, ng):
+            b = xp.asarray(np.arange(4, dtype=dt).reshape(2, 2) if store == "nested" else np.arange(4, dtype=dt))
+            key = {"slice": slice(0, 3), "fancy": [0, 1, 3], "mask": b != 2, "tuple": slice(1, 4),
+                   "nested": slice(None)}[store]
+            v = tuple(values) if store == "tuple" else [values[:2], values[1:]] if store == "nested" else values
+            try:
+                b[key] = v
+                outcomes.append(("ok", np.asarray(b.get() if xp is ng else b).tolist()))
+            except OverflowError as e:
+                outcomes.append((str(e), None))
+                if xp is ng:
+                    assert b.get().ravel().tolist() == [0, 1, 2, 3], values
+        assert outcomes[1] == outcomes[0], values
