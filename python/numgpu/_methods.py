@@ -234,9 +234,15 @@ def _resize(self, *new_shape, refcheck=True):
         raise ValueError("negative dimensions not allowed")
     if not contiguous(self.shape, self.strides, self.itemsize):
         raise ValueError("resize only works on single-segment arrays")
+    if _math.prod(shape) == self.size:     # (NumPy reshapes in place, checking nothing: a view stays one)
+        self._become(self.reshape(shape))
+        return None
+    if self.base is not None:            # (a view: NumPy refuses, whatever refcheck)
+        raise ValueError("cannot resize this array: it does not own its data")
     if refcheck and self._buffer_refs[0] > 1:
-        raise ValueError("cannot resize an array that references or is referenced\nby another array in this way.\n"
-                         "Use the np.resize function or refcheck=False")
+        raise ValueError("cannot resize an array that references or is referenced\nby another object in this way.\n"
+                         "Use the np.resize function to get a new resized copy or\n set refcheck=False to disable "
+                         "this check")
     new = _numgpu().zeros(shape, self.dtype)
     keep = min(_math.prod(shape), self.size)
     if keep:

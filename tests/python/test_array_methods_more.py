@@ -116,6 +116,18 @@ def test_resize_refuses_what_numpy_refuses():
         ng.arange(12).reshape(3, 4).T.resize(12, refcheck=False)
     with pytest.raises(ValueError, match="negative"):
         ng.arange(3).resize(-1)
+    # a view: NumPy refuses another size whatever refcheck ("does not own its data"; numgpu resized
+    # it into memory of its own, detached from its base), and reshapes it in place at the same size
+    for xp in (np, ng):
+        base = xp.arange(6)
+        c = base.reshape(2, 3)
+        with pytest.raises(ValueError, match="cannot resize this array: it does not own its data"):
+            c.resize((2, 2), refcheck=False)
+        c.resize((3, 2))
+        c[0, 0] = 100
+        assert c.shape == (3, 2) and c.base is base and np.asarray(base).tolist() == [100, 1, 2, 3, 4, 5]
+        with pytest.raises(ValueError, match="by another object in this way.\nUse the np.resize function to get"):
+            base.resize(7)
     if ng.get_device() == "cpu":      # a NumPy array on numgpu's memory: resizing would free it
         e = ng.arange(4)
         host = np.asarray(e)
