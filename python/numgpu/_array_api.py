@@ -340,18 +340,18 @@ def reshape(x, /, shape=None, order="C", *, newshape=None, copy=None):
     x = _asarr(x)
     if shape is None:
         shape = newshape
-    if copy is False and not _reshape_is_view(x, shape):
+    if copy is False and not _reshape_is_view(x, shape, order):
         raise ValueError("Unable to avoid creating a copy while reshaping.")
     r = x.reshape(shape, order=order)
     return r.copy() if copy else r
 
 
-def _reshape_is_view(x, shape):
+def _reshape_is_view(x, shape, order="C"):
     # NumPy's rule on a stand-in with x's shape and byte strides over one element (reshape
     # with copy=False never reads the data).
     stand_in = _np.lib.stride_tricks.as_strided(_np.zeros(1, x.dtype), x.shape, x.strides)
     try:
-        _np.reshape(stand_in, shape, copy=False)
+        _np.reshape(stand_in, shape, order=order, copy=False)
         return True
     except ValueError:
         return False

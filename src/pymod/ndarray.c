@@ -1346,17 +1346,29 @@ static PyObject *m_reshape(PyObject *self, PyObject *args, PyObject *kw)
 {
     int nd;
     int64_t shape[NG_MAXDIMS];
-    PyObject *order = NULL;
+    PyObject *order = NULL, *copy = NULL;
     if (kw && PyDict_Size(kw) > 0) {
         order = PyDict_GetItemString(kw, "order");
-        if (!order || PyDict_Size(kw) > 1) {
-            PyErr_SetString(PyExc_TypeError, "reshape() takes only the keyword argument 'order'");
+        copy = PyDict_GetItemString(kw, "copy");
+        if (PyDict_Size(kw) > (order != NULL) + (copy != NULL)) {
+            PyErr_SetString(PyExc_TypeError, "reshape() takes only the keyword arguments 'order' and 'copy'");
             return NULL;
         }
     }
     if (PyTuple_GET_SIZE(args) == 0) {
         PyErr_SetString(PyExc_TypeError, "reshape() takes exactly 1 argument (0 given)");
         return NULL;
+    }
+    if (copy) { /* NumPy 2.1's copy=: numgpu.reshape's rule (False: a view or NumPy's ValueError) */
+        PyObject *mod = PyImport_ImportModule("numgpu");
+        PyObject *f = mod ? PyObject_GetAttrString(mod, "reshape") : NULL;
+        PyObject *shape_o = PyTuple_GET_SIZE(args) == 1 ? PyTuple_GET_ITEM(args, 0) : args;
+        PyObject *call = f ? PyTuple_Pack(2, self, shape_o) : NULL;
+        PyObject *r = call ? PyObject_Call(f, call, kw) : NULL;
+        Py_XDECREF(call);
+        Py_XDECREF(f);
+        Py_XDECREF(mod);
+        return r;
     }
     if (order && PyUnicode_Check(order) && (PyUnicode_CompareWithASCIIString(order, "K") == 0 ||
                                             PyUnicode_CompareWithASCIIString(order, "k") == 0)) {

@@ -486,6 +486,15 @@ def test_reshape_copy():
     y[0] = 99.0
     assert x[0, 0].item() == 0.0
     assert_same(ng.reshape(x, newshape=(2, 6)), a.reshape(2, 6))
+    # the method takes NumPy 2.1's copy= too (a TypeError before), the shape as one or several ints
+    for xp, v in ((np, a), (ng, x)):
+        assert v.reshape(4, 3, copy=False).shape == (4, 3) and v.reshape((2, 6), copy=None, order="C").shape == (2, 6)
+        c = v.reshape(12, copy=True)
+        c[0] = 7.0
+        assert float(v[0, 0]) == 0.0
+        with pytest.raises(ValueError, match="Unable to avoid creating a copy while reshaping"):
+            v.T.reshape(-1, copy=False)
+    assert_same(x.T.reshape((2, 6), order="F", copy=False), a.T.reshape((2, 6), order="F", copy=False))
 
 
 def test_real_imag_conj_on_real_dtypes():
