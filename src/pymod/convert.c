@@ -592,6 +592,27 @@ static PyObject *native_order(PyObject *np)
     return fixed;
 }
 
+/* o.__array__() where NumPy would take it (a new reference): o no NumPy array or scalar, no list,
+ * number or str, without the buffer protocol or NumPy's array interfaces (which NumPy asks first),
+ * and its type defines __array__. NULL otherwise (no error set), or NULL with the error its
+ * __array__ raised. (One call: a dask array's __array__ computes it.) */
+static PyObject *array_protocol(PyObject *o)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (PyList_Check(o) || PyTuple_Check(o) || PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o) ||
+        PyUnicode_Check(o) || PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_ndarray) ||
+        PyObject_TypeCheck(o, (PyTypeObject *)ngpy.np_generic) || PyObject_CheckBuffer(o))
+        return NULL;
+    static PyObject *name, *iface, *strct;
+    if (!name && (!(name = PyUnicode_InternFromString("__array__")) ||
+                  !(iface = PyUnicode_InternFromString("__array_interface__")) ||
+                  !(strct = PyUnicode_InternFromString("__array_struct__"))))
+        return NULL;
+    if (!_PyType_Lookup(t, name) || _PyType_Lookup(t, iface) || _PyType_Lookup(t, strct))
+        return NULL;
+    return PyObject_CallMethodNoArgs(o, name);
+}
+
 int ngpy_to_array(PyObject *o, NgDType dtype, NgArray *out)
 {
     NgStatus st;
@@ -606,6 +627,20 @@ int ngpy_to_array(PyObject *o, NgDType dtype, NgArray *out)
         st = ng_op_astype(a, dtype, out);
         return st == NG_OK ? 0 : (ngpy_raise(st), -1);
     }
+    /* An object's __array__, called once: a numgpu array it gives taken as NumPy takes an
+     * __array__'s NumPy array (a wrapper class written with `import numgpu as np`, or run by numgpu
+     * run: its `np.asarray(self.v)` is ours; numpy.asarray refused it: "object __array__ method
+     * not producing an array") */
+    PyObject *given = array_protocol(o);
+    if (given && (ngpy_check(given) || PyObject_TypeCheck(given, (PyTypeObject *)ngpy.np_ndarray))) {
+        int rc = ngpy_to_array(given, dtype, out);
+        Py_DECREF(given);
+        return rc;
+    }
+    Py_XDECREF(given);
+    if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_TypeError))
+        return -1;
+    PyErr_Clear(); /* (an __array__ wanting arguments: NumPy's asarray calls it its way) */
     /* numpy.asarray handles lists, scalars and anything array-like; the
      * dtype conversion happens on the host so values are NumPy's. */
     PyObject *np, *argv[2] = {o, NULL};

@@ -487,3 +487,40 @@ def test_overrides_numpy():
     class Refuses:
         __array_ufunc__ = None
     assert ng._core.overrides_numpy(Refuses())
+
+
+class _Wraps:
+    """A duck array written against numgpu (`import numgpu as np` in its module, or run by numgpu
+    run): its __array__ gives numgpu's array."""
+
+    calls = 0
+
+    def __init__(self, v, xp):
+        self.v, self.xp = v, xp
+
+    def __array__(self, dtype=None, copy=None):
+        _Wraps.calls += 1
+        return self.xp.asarray(self.v, dtype=dtype)
+
+
+class _NeedsDtype:
+    def __array__(self, dtype):                 # (a signature NumPy's asarray cannot call: its TypeError)
+        return np.arange(3.0)
+
+
+def test_an_array_protocol_giving_numgpu_arrays():
+    # numgpu took an object's __array__ through numpy.asarray, which refuses a numgpu array
+    # ("object __array__ method not producing an array")
+    v = [[1.0, 2.0], [3.5, -1.0]]
+    expected = (np.asarray(_Wraps(v, np)) + 1, np.sum(_Wraps(v, np)), np.mean(_Wraps(v, np), axis=0),
+                np.array(_Wraps(v, np), dtype=np.float32))
+    w = _Wraps(v, ng)
+    got = (ng.asarray(w) + 1, ng.sum(w), ng.mean(w, axis=0), ng.array(w, dtype=np.float32))
+    for g, e in zip(got, expected):
+        assert_same(g, e)
+    _Wraps.calls = 0
+    ng.asarray(_Wraps(v, np))                   # (NumPy's array from it: called once, not twice)
+    assert _Wraps.calls == 1
+    for xp in (np, ng):
+        with pytest.raises(TypeError, match="missing 1 required positional argument: 'dtype'"):
+            xp.asarray(_NeedsDtype())
