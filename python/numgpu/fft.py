@@ -79,6 +79,10 @@ def _raw_fft(a, n, axis, kind, is_forward, norm, out, conj=False):
         if shape is not None and 0 <= ax < a.ndim and (len(shape) != a.ndim or shape[ax] != n_out):
             raise ValueError("output array has wrong shape.")
     r = _core.fft(a, axis, n, kind, kind == _C2C and not is_forward, conj, fct)
+    if kind == _R2C and n % 2 and r.size:
+        # NumPy's real transform gives the zero frequency a zero imaginary part by construction
+        # (odd lengths here sum it with rounding: 1e-15, printed as -0j); conj: -0.0, as conj(+0)
+        r.imag[(slice(None),) * (axis % r.ndim) + (0,)] = -0.0 if conj else 0.0
     return _put(r, out)
 
 
