@@ -292,6 +292,33 @@ static int degenerate_divide(int op, int64_t n, const NgArray *in, const NgArray
     return nan && !in_nan ? handle(invalid, 3, 8u, name) : 0;
 }
 
+static bool overflows(double v, NgDType to)
+{
+    return isfinite(v) && (to == NG_FLOAT16 ? fabs(v) >= 65520.0 : isinf((float)v)); /* (rounds to inf) */
+}
+
+int ngpy_scalar_cast_fpe(const NgOperand *s, NgDType to)
+{
+    if (s->array || (s->scalar.kind != NG_KIND_FLOAT && s->scalar.kind != NG_KIND_COMPLEX) || s->scalar.big ||
+        (to != NG_FLOAT16 && to != NG_FLOAT32 && to != NG_COMPLEX64))
+        return 0;
+    NgDType part = to == NG_COMPLEX64 ? NG_FLOAT32 : to;
+    if (!overflows(s->scalar.v.f, part) && !overflows(s->scalar.im, part))
+        return 0;
+    if (refresh() < 0)
+        return -1;
+    return contextvar ? handle(modes[1], 1, 2u, "cast") : 0;
+}
+
+int ngpy_weak_scalar_fpe(const NgOperand *x, const NgOperand *y)
+{
+    if (x->array && !y->array)
+        return ngpy_scalar_cast_fpe(y, x->array->dtype);
+    if (y->array && !x->array)
+        return ngpy_scalar_cast_fpe(x, y->array->dtype);
+    return 0;
+}
+
 int ngpy_reduce_fpe(int op, const NgArray *in, const NgArray *out, int ddof)
 {
     if ((op == NG_RED_MEAN || op == NG_RED_VAR || op == NG_RED_STD) && out->size > 0) {

@@ -143,6 +143,8 @@ static PyObject *f_full(PyObject *m, PyObject *args)
             return PyErr_Format(PyExc_OverflowError, "Python int too large to convert to C long");
         if (python_int && (st = ng_scalar_check(&v.scalar, dt)) != NG_OK)
             return ngpy_raise(st);
+        if (ngpy_scalar_cast_fpe(&v, dt) < 0) /* (np.full(n, 1e300, float32): NumPy's cast warning) */
+            return NULL;
         st = ng_op_full(dev, dt, nd, shape, &v.scalar, &out);
     }
     ng_array_release(&tv);
@@ -294,6 +296,12 @@ static PyObject *ufunc_apply(long op, PyObject *a, PyObject *b, PyObject *out_o)
         st = ng_op_result_dtype((NgOp)op, &x, binary ? &y : NULL, &rdt);
         if (st == NG_OK && (st = ng_array_empty(dev, rdt, 0, &none, &scalar_dest)) == NG_OK)
             dest = &scalar_dest;
+    }
+    if (st == NG_OK && binary && ngpy_weak_scalar_fpe(&x, &y) < 0) {
+        ng_array_release(&tx);
+        ng_array_release(&ty);
+        ng_array_release(&scalar_dest);
+        return NULL;
     }
     /* (np.power(x, 2) runs as square, and NumPy names it power) */
     if (st == NG_OK && ngpy_fpe_begin(op == NG_OP_POW ? "power" : NULL) < 0)

@@ -93,6 +93,11 @@ static PyObject *binop(PyObject *a, PyObject *b, NgOp op, bool inplace)
         ng_array_release(&tx);
         return host_operand(inplace);
     }
+    if (ngpy_weak_scalar_fpe(&x, &y) < 0) {
+        ng_array_release(&tx);
+        ng_array_release(&ty);
+        return NULL;
+    }
     NgStatus st = ngpy_fpe_begin(NULL) < 0 ? NG_ERR_INTERNAL : ng_op_binary(op, &x, &y, inplace ? ARR(a) : NULL, &out);
     ng_array_release(&tx);
     ng_array_release(&ty);
@@ -737,6 +742,8 @@ static int store_value(PyObject *value, NgOperand *v, NgDType to)
             v->scalar.v.i = (int64_t)t;
     }
     /* (a Python int beyond the dtype, int8 = 300: the assignment's own OverflowError) */
+    if (ngpy_scalar_cast_fpe(v, to) < 0)
+        return -1;
     if (v->scalar.kind == NG_KIND_COMPLEX && to == NG_BOOL) {
         v->scalar.v.i = v->scalar.v.f != 0 || v->scalar.im != 0;
         v->scalar.kind = NG_KIND_BOOL;

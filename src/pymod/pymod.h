@@ -130,6 +130,13 @@ PyObject *ngpy_fpe_result(PyObject *result);
  * var/std): NumPy's "invalid value"/"divide by zero" encountered in "divide" or "scalar divide" of
  * the count instead. 0, or -1 with the exception set. */
 int ngpy_reduce_fpe(int op, const NgArray *in, const NgArray *out, int ddof);
+/* A Python float (or complex) cast to float16/float32/complex64, `to`, that becomes an infinity:
+ * NumPy's "overflow encountered in cast" under the error modes (a32[0] = 1e300, np.full(n, 1e300,
+ * float32)). 0, or -1 with the exception set. */
+int ngpy_scalar_cast_fpe(const NgOperand *s, NgDType to);
+/* The same for a binary op of an array and a Python number (NEP 50: the number takes the array's
+ * dtype: float32 + 1e40). */
+int ngpy_weak_scalar_fpe(const NgOperand *x, const NgOperand *y);
 
 /* Python object -> operand. Python bool/int/float become weak scalars;
  * numgpu arrays are borrowed; anything else array-like is converted with

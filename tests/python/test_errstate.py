@@ -459,3 +459,48 @@ def test_degenerate_mean_var_divide(case, dt):
             got.append((res if isinstance(res, str) else (res.shape, res.dtype, np.isnan(res).tolist()),
                         [str(x.message) for x in w if x.category is RuntimeWarning]))
         assert got[1] == got[0], mode
+
+
+# A Python float cast to float32/float16/complex64 that becomes an infinity: NumPy's "overflow
+# encountered in cast" (numgpu stored or computed inf silently)
+CAST_CASES = [
+    ("setitem", lambda xp: _set(xp.zeros(2, np.float32), 0, 1e300)),
+    ("setitem-f16", lambda xp: _set(xp.zeros(2, np.float16), 1, 70000.0)),
+    ("setitem-c64", lambda xp: _set(xp.zeros(2, np.complex64), 0, 1e300j)),
+    ("add", lambda xp: xp.ones(3, np.float32) + 1e40),
+    ("radd", lambda xp: 1e40 + xp.ones(3, np.float32)),
+    ("mul-ufunc", lambda xp: xp.multiply(xp.ones(3, np.float16), 1e5)),
+    ("iadd", lambda xp: _iadd(xp.ones(3, np.float32), -1e39)),
+    ("full", lambda xp: xp.full(2, 1e300, dtype=np.float32)),
+    ("fits", lambda xp: xp.ones(3, np.float32) + 3e38),
+    ("f16-fits", lambda xp: xp.ones(3, np.float16) + 65519.0),
+    ("inf-scalar", lambda xp: xp.ones(3, np.float32) + float("inf")),
+    ("f64-array", lambda xp: xp.ones(3) + 1e300),
+]
+
+
+def _set(a, i, v):
+    a[i] = v
+    return a
+
+
+def _iadd(a, v):
+    a += v
+    return a
+
+
+@pytest.mark.parametrize("case", CAST_CASES, ids=[c[0] for c in CAST_CASES])
+def test_python_float_cast_overflow(case):
+    _, op = case
+    for mode in ("raise", "warn", "ignore"):
+        seen = []
+        for xp in (np, ng):
+            with warnings.catch_warnings(record=True) as w, np.errstate(all=mode):
+                warnings.simplefilter("always")
+                try:
+                    r = op(xp)
+                    res = np.asarray(r.get() if xp is ng else r).tolist()
+                except FloatingPointError as e:
+                    res = "raised: %s" % e
+            seen.append((res, [str(x.message) for x in w if x.category is RuntimeWarning]))
+        assert seen[1] == seen[0], mode
