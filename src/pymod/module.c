@@ -145,6 +145,21 @@ static PyObject *f_full(PyObject *m, PyObject *args)
             return ngpy_raise(st);
         if (ngpy_scalar_cast_fpe(&v, dt) < 0) /* (np.full(n, 1e300, float32): NumPy's cast warning) */
             return NULL;
+        if (v.scalar.kind == NG_KIND_FLOAT && !v.scalar.big && ng_dtype_is_int(dt) &&
+            !(fabs(v.scalar.v.f) < 0x1p31)) {
+            /* NaN, an infinity or a large float into integers: the cast kernel's values and its
+             * "invalid value encountered in cast", as NumPy's copyto (numgpu stored 0 silently) */
+            NgArray f64;
+            if ((st = ng_op_full(dev, NG_FLOAT64, nd, shape, &v.scalar, &f64)) != NG_OK)
+                return ngpy_raise(st);
+            if (ngpy_fpe_begin(NULL) < 0) {
+                ng_array_release(&f64);
+                return NULL;
+            }
+            st = ng_op_astype(&f64, dt, &out);
+            ng_array_release(&f64);
+            return ngpy_fpe_result(st == NG_OK ? ngpy_wrap(&out) : ngpy_raise(st));
+        }
         st = ng_op_full(dev, dt, nd, shape, &v.scalar, &out);
     }
     ng_array_release(&tv);

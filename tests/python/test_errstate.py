@@ -476,6 +476,9 @@ CAST_CASES = [
     ("f16-fits", lambda xp: xp.ones(3, np.float16) + 65519.0),
     ("inf-scalar", lambda xp: xp.ones(3, np.float32) + float("inf")),
     ("f64-array", lambda xp: xp.ones(3) + 1e300),
+    ("full-nan-int", lambda xp: xp.full(3, np.nan, dtype=np.int64)),      # (numgpu stored 0, silently)
+    ("full-big-int32", lambda xp: xp.full(2, -1e30, dtype=np.int32)),
+    ("full-inf-uint8", lambda xp: xp.full(2, np.inf, dtype=np.uint8)),
 ]
 
 
