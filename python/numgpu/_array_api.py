@@ -5,7 +5,7 @@ module only adds what NumPy's names do not already give:
 
 - inspection: `__array_api_version__`, `__array_namespace_info__()` (capabilities, devices,
   default dtypes, dtypes), `x.__array_namespace__`, `x.device`, `x.to_device`, `x.mT`;
-- data types: `finfo`, `iinfo` (Python numbers as the standard asks), `isdtype`, `astype`,
+- data types: `finfo`, `iinfo` (NumPy's objects: its scalars, as NumPy programs expect), `isdtype`, `astype`,
   `can_cast`, `result_type` (NumPy 2's rules, Python scalars weak as in NEP 50);
 - creation with the standard's keywords: `device=` everywhere, `copy=` of `asarray`,
   `*_like` keeping the input's device, `zeros`/`ones` defaulting to float64;
@@ -129,39 +129,34 @@ def _dtype_of(x):
     return x.dtype if isinstance(x, (ndarray, _np.ndarray)) else _np.dtype(x)
 
 
-class finfo:
-    """Machine limits of a floating dtype, as Python floats (the standard's finfo)."""
+class _NumpysInfo(type):
+    """finfo/iinfo are NumPy's objects: isinstance(np.finfo(t), numgpu.finfo) holds."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, cls._numpy)
+
+
+class finfo(metaclass=_NumpysInfo):
+    """NumPy's finfo of a floating dtype (or of an array's, numgpu's too): its limits as NumPy's
+    scalars of that precision (np.finfo(np.float32).eps prints 1.1920929e-07 and has a dtype;
+    Python floats before 2026-12-07, the standard's wording, which NumPy's own namespace does not
+    follow either)."""
 
     __module__ = "numgpu"
+    _numpy = _np.finfo
 
-    def __init__(self, type):
-        d = _dtype_of(type)
-        if d.kind not in "fc":
-            raise ValueError("data type %r not inexact" % d)
-        f = _np.finfo(d)
-        self.bits, self.dtype = int(f.bits), f.dtype
-        self.eps, self.max, self.min = float(f.eps), float(f.max), float(f.min)
-        self.smallest_normal, self.resolution = float(f.smallest_normal), float(f.resolution)
-        self.tiny, self.precision = self.smallest_normal, int(f.precision)
-
-    def __repr__(self):
-        return "finfo(resolution=%g, min=%g, max=%g, dtype=%s)" % (self.resolution, self.min, self.max, self.dtype)
+    def __new__(cls, type):
+        return _np.finfo(_dtype_of(type))
 
 
-class iinfo:
-    """Machine limits of an integer dtype, as Python ints (the standard's iinfo)."""
+class iinfo(metaclass=_NumpysInfo):
+    """NumPy's iinfo of an integer dtype (or of an array's): min and max as Python ints."""
 
     __module__ = "numgpu"
+    _numpy = _np.iinfo
 
-    def __init__(self, type):
-        d = _dtype_of(type)
-        if d.kind not in "iu":
-            raise ValueError("Invalid integer data type %r." % d.kind)
-        i = _np.iinfo(d)
-        self.bits, self.dtype, self.min, self.max = int(i.bits), i.dtype, int(i.min), int(i.max)
-
-    def __repr__(self):
-        return "iinfo(min=%d, max=%d, dtype=%s)" % (self.min, self.max, self.dtype)
+    def __new__(cls, type):
+        return _np.iinfo(_dtype_of(type))
 
 
 def isdtype(dtype, kind):

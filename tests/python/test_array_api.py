@@ -217,12 +217,12 @@ def test_namespace_info():
 
 @pytest.mark.parametrize("dt", FLOATS + COMPLEX, ids=case_id)
 def test_finfo(dt):
-    """Python floats as the standard asks; of a complex dtype, its real part's limits (float32 for
-    complex64), as NumPy's finfo."""
+    """NumPy's finfo (its scalars: np.finfo(np.float32).eps prints as NumPy's and has a dtype;
+    Python floats before); of a complex dtype, its real part's limits (float32 for complex64)."""
     f, e = ng.finfo(dt), np.finfo(dt)
-    for attr in ("eps", "max", "min", "smallest_normal", "resolution"):
-        assert type(getattr(f, attr)) is float
-        assert getattr(f, attr) == float(getattr(e, attr))
+    for attr in ("eps", "max", "min", "smallest_normal", "resolution", "tiny", "precision"):
+        assert type(getattr(f, attr)) is type(getattr(e, attr)) and repr(getattr(f, attr)) == repr(getattr(e, attr))
+    assert repr(f) == repr(e) and str(f) == str(e) and isinstance(f, ng.finfo) and isinstance(e, ng.finfo)
     assert f.bits == e.bits and f.dtype == e.dtype
     assert f.dtype == np.dtype(dt).type(0).real.dtype
     assert ng.finfo(ng.ones(2, dtype=dt)).bits == e.bits
@@ -234,7 +234,7 @@ def test_finfo(dt):
 def test_iinfo(dt):
     i, e = ng.iinfo(dt), np.iinfo(dt)
     assert (i.bits, i.min, i.max, i.dtype) == (e.bits, e.min, e.max, e.dtype)
-    assert type(i.min) is int and type(i.max) is int
+    assert type(i.min) is int and type(i.max) is int and repr(i) == repr(e) and isinstance(e, ng.iinfo)
     assert ng.iinfo(ng.zeros(1, dtype=dt)).max == e.max
     with pytest.raises(ValueError):
         ng.iinfo(np.float32)
