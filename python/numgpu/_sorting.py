@@ -43,10 +43,10 @@ def _with_out(f):
         res = f(*bound.args, **bound.kwargs)
         if out is None:
             return res
-        if not isinstance(out, ndarray):
-            raise TypeError("out= must be a numgpu.ndarray")
-        out[...] = res
-        return out
+        if not isinstance(out, (ndarray, _np.ndarray)):
+            raise TypeError("output must be an array")
+        out[...] = res.get() if isinstance(out, _np.ndarray) and isinstance(res, ndarray) else res
+        return out      # (a NumPy array too, as NumPy's functions take one: the values downloaded)
     return g
 
 

@@ -984,3 +984,16 @@ def test_bool_arrays_in_median_histogram_round(n):
     np.testing.assert_array_equal(ng.asnumpy(h), hn)
     np.testing.assert_array_equal(ng.asnumpy(e), en)
     np.testing.assert_array_equal(ng.asnumpy(ng.histogram_bin_edges(g, 4)), np.histogram_bin_edges(b, 4))
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod", "nancumsum", "nancumprod"])
+def test_out_may_be_a_numpy_array(name):
+    # NumPy's functions write into a NumPy out= array; numgpu's refused it (TypeError)
+    x = np.array([1.5, 2.0, np.nan, 4.0, 0.5])
+    want, got = np.zeros(5), np.zeros(5)
+    r_np = getattr(np, name)(x, out=want)
+    r_ng = getattr(ng, name)(ng.asarray(x), out=got)
+    assert r_ng is got and r_np is want
+    np.testing.assert_array_equal(got, want)
+    with pytest.raises(TypeError, match="output must be an array"):
+        getattr(ng, name)(ng.asarray(x), out=[0.0] * 5)
