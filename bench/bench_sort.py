@@ -32,6 +32,8 @@ def main():
     gf4, gi4 = ng.asarray(f4), ng.asarray(i4)
     gx, gm, gi, gs, gq = (ng.asarray(v) for v in (x, m, ints, small, q))
     gh, ghs, gc = ng.asarray(h), ng.asarray(hs), ng.asarray(c)
+    edges = np.sort(rng.standard_normal(300)) * 1.5     # (binary searches in the edges)
+    gedges = ng.asarray(edges)
     r10, r100 = x.reshape(-1, 10), x.reshape(-1, 100)
     g10, g100 = gx.reshape(-1, 10), gx.reshape(-1, 100)
     cases = [
@@ -59,6 +61,7 @@ def main():
         ("bincount int64", lambda: ng.bincount(gs), lambda: np.bincount(small)),
         ("bincount weighted", lambda: ng.bincount(gs, weights=gx), lambda: np.bincount(small, weights=x)),
         ("histogram 100 bins", lambda: ng.histogram(gx, bins=100), lambda: np.histogram(x, bins=100)),
+        ("histogram 300 uneven edges", lambda: ng.histogram(gx, bins=gedges), lambda: np.histogram(x, bins=edges)),
         ("percentile axis=1", lambda: ng.percentile(gm, [5, 50, 95], axis=1),
          lambda: np.percentile(m, [5, 50, 95], axis=1)),
         ("nanmean", lambda: ng.nanmean(gx), lambda: np.nanmean(x)),

@@ -43,13 +43,29 @@ static NgIrRef mkvar(NgIrKernel *k, int *var, NgDType dt, NgIrRef value)
 
 /* lo = first position p in [lo, hi) where go_right(p) is false, for a
  * predicate monotone over the positions. `m` is a variable for the middle;
- * go_right is an expression over m's value. */
+ * go_right is an expression over m's value. hi becomes the count of
+ * positions left to search from lo; each step moves them by arithmetic on
+ * the predicate's 0/1, not a branch (on random queries a branch is
+ * mispredicted every other step, and GCC turns selects into branches here:
+ * a histogram of 2e6 normals in 300 uneven bins took 190 ms, NumPy 37). */
 static NgIrRef bsearch_loop(NgIrKernel *k, int lo, int hi, int m, NgIrRef go_right)
 {
-    NgIrRef Lo = ng_ir_varref(k, lo), Hi = ng_ir_varref(k, hi), M = ng_ir_varref(k, m);
-    NgIrRef step[2] = {ng_ir_assign(k, m, ng_ir_binary(k, NG_OP_RSHIFT, NG_INT64, sx_op(k, NG_OP_ADD, Lo, Hi), sx_i(k, 1))),
-                       ng_ir_if(k, go_right, ng_ir_assign(k, lo, sx_op(k, NG_OP_ADD, M, sx_i(k, 1))), ng_ir_assign(k, hi, M))};
-    return ng_ir_while(k, sx_cmp(k, NG_OP_LT, Lo, Hi), ng_ir_block(k, 2, step));
+    NgIrRef Lo = ng_ir_varref(k, lo), N = ng_ir_varref(k, hi);
+    int half, g;
+    NgIrRef step[6];
+    step[0] = ng_ir_assign(k, hi, sx_op(k, NG_OP_SUB, N, Lo)); /* (before the loop: the count) */
+    step[1] = mkvar(k, &half, NG_INT64, ng_ir_binary(k, NG_OP_RSHIFT, NG_INT64, N, sx_i(k, 1)));
+    NgIrRef H = ng_ir_varref(k, half);
+    step[2] = ng_ir_assign(k, m, sx_op(k, NG_OP_ADD, Lo, H));
+    step[3] = mkvar(k, &g, NG_INT64, ng_ir_cast(k, NG_INT64, go_right));
+    NgIrRef G = ng_ir_varref(k, g);
+    /* g: lo = m + 1 and n - half - 1 left; else n = half */
+    step[4] = ng_ir_assign(k, lo, sx_op(k, NG_OP_ADD, Lo, sx_op(k, NG_OP_MUL, G, sx_op(k, NG_OP_ADD, H, sx_i(k, 1)))));
+    step[5] = ng_ir_assign(k, hi, sx_op(k, NG_OP_ADD, H, sx_op(k, NG_OP_MUL, G, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_SUB, N, H),
+                                                                                    sx_op(k, NG_OP_ADD, H, sx_i(k, 1))))));
+    NgIrRef loop = ng_ir_while(k, sx_cmp(k, NG_OP_GT, N, sx_i(k, 0)), ng_ir_block(k, 5, step + 1));
+    NgIrRef both[2] = {step[0], loop};
+    return ng_ir_block(k, 2, both);
 }
 
 /* params: a (1-d), [sorter (1-d)], v (1-d contig), out (1-d int64) */
