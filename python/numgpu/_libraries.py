@@ -28,15 +28,19 @@ INDEXERS = ("loc", "iloc", "at", "iat")     # their classes' __getitem__ and __s
 FUNCTIONS = ("factorize", "unique")
 
 
-def takes_numpy(f, outputs=None):
+def takes_numpy(f, outputs=None, module=None):
     """f (pandas' function or method) with numgpu arrays among its arguments (also items of tuple and
     list arguments) as NumPy's: a C wrapper (_core.Guard with arrays=True, src/pymod/guard.c) that
     binds as a method and adds no Python frame (pandas' warnings name the script's line). `outputs`
     ({parameter name: position, -1 where keyword-only}): f's output parameters, whose numgpu arrays
-    get what f wrote (a GPU's download copied back) and stand where f returns them."""
+    get what f wrote (a GPU's download copied back) and stand where f returns them. `module`: the
+    module's name where the wrapper is set, which pickle then finds it under (f's own module holds
+    f, not the wrapper: pickle refused `pickle.dumps(ndimage.gaussian_filter)`)."""
     g = _core.Guard(f, f, _reraise, (), None, False, True, outputs)
     for attr in ("__name__", "__qualname__", "__module__", "__doc__"):
         setattr(g, attr, getattr(f, attr, None))
+    if module is not None:
+        g.__module__ = module
     g.__wrapped__ = f
     g._numgpu_takes_numpy = True
     return g
@@ -48,9 +52,10 @@ def _reraise(e, args, kwargs):
 
 
 def _wrap(owner, name):
+    import types
     f = getattr(owner, name, None)
     if f is not None and not getattr(f, "_numgpu_takes_numpy", False):
-        setattr(owner, name, takes_numpy(f))
+        setattr(owner, name, takes_numpy(f, module=owner.__name__ if isinstance(owner, types.ModuleType) else None))
 
 
 def install_pandas(pd):
@@ -115,7 +120,7 @@ def wrap_outputs(module):
             continue
         outputs = output_parameters(f)
         if outputs:
-            setattr(module, name, takes_numpy(f, outputs))
+            setattr(module, name, takes_numpy(f, outputs, module.__name__))
 
 
 class _WhenImported:

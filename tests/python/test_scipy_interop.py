@@ -116,6 +116,10 @@ def test_modules_imported_after_scipy(tmp_path):
         D = np.zeros((3, 3))
         sp.distance.cdist(np.eye(3), np.ones((3, 3)), out=D)
         print(D.tolist())
+        import pickle                              # (multiprocessing, joblib: the wrapped functions pickle)
+        f = pickle.loads(pickle.dumps(gaussian_filter1d))
+        o2 = np.zeros(20)
+        print(f(x, 2.0, output=o2) is o2, bool(np.array_equal(o, o2)))
         """)
 
 
