@@ -14,6 +14,9 @@
     host attributes      ndarray methods and attributes numgpu lacks (x.getfield(), x.tofile(), ...) are set
                          on the type as methods/properties that run NumPy's through the fallback; the
                          methods numgpu has keep their normal (specialised) lookup and cost nothing extra.
+                         Those handing out the array's memory are not a copy's: x.ctypes and x.data
+                         (numgpu._methods: the memory of a cpu array, BufferError on a GPU) and
+                         view(type=...) (_view: NumPy's view of a cpu array's memory).
     __format__, __round__  as NumPy's (a 0-d array formats like its scalar).
 `__array__` (dtype=, copy=, NumPy 2 style) is in C (src/pymod/ndarray.c); pickling, copies, `in`,
 flat, flags and resize in numgpu._methods.
