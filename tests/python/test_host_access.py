@@ -134,7 +134,10 @@ def test_ctypes_and_data_are_the_arrays_memory():
     c = ng.arange(3.0) + 1.0          # its only reference is the ctypes object's: kept alive, as NumPy's
     p = c.ctypes
     del c
-    assert list(p.data_as(ctypes.POINTER(ctypes.c_double))[:3]) == [1.0, 2.0, 3.0]
+    d = (ng.arange(3.0) + 1.0).data   # (the memoryview keeps its array too)
+    junk = [ng.zeros(3) + 7.0 for _ in range(50)]
+    assert list(p.data_as(ctypes.POINTER(ctypes.c_double))[:3]) == [1.0, 2.0, 3.0] == d.tolist()
+    del junk
     y, g = ng.zeros((2, 3), dtype=np.int32), np.zeros((2, 3), dtype=np.int32)
     for a in (y, g):
         m = a.data
