@@ -233,6 +233,15 @@ print("as_array", list(buf), float(v.sum()))
 m = np.arange(6.0).reshape(2, 3)
 mv = m.view(type=np.matrix)
 print("matrix", type(mv).__name__, (mv * 2).tolist())
+r = np.arange(4.0)
+r.flags.writeable = False          # read-only stays read-only through ctypeslib
+for name, f in (("read-only as_ctypes", lambda: as_ctypes(r)),
+                ("read-only ndpointer", lambda: ndpointer(np.float64, flags="WRITEABLE").from_param(r))):
+    try:
+        f()
+        print(name, "accepted")
+    except (TypeError, BufferError) as e:
+        print(name, type(e).__name__ if isinstance(e, TypeError) else "refused")
 """
 
 
@@ -254,4 +263,5 @@ def test_ctypes_under_numgpu_run(tmp_path):
     assert r.stdout.splitlines()[:4] == ["memset refused True", "as_ctypes refused True",
                                          "ctypes refused True", "data refused True"]
     assert r.stdout.splitlines()[4:] == ["as_array [1.0, 20.0, 3.0] 24.0",
-                                         "matrix matrix [[0.0, 2.0, 4.0], [6.0, 8.0, 10.0]]"]
+                                         "matrix matrix [[0.0, 2.0, 4.0], [6.0, 8.0, 10.0]]",
+                                         "read-only as_ctypes refused", "read-only ndpointer refused"]
