@@ -17,6 +17,8 @@ pandas' entry points (PANDAS): the item methods of DataFrame and Series and of t
 `.loc`/`.iloc`/`.at`/`.iat` indexers, `groupby`, `set_index`, and `pandas.factorize`/`pandas.unique`.
 Pillow's (PILLOW): `PIL.Image.fromarray`, `frombuffer` and `frombytes`.
 """
+import sys
+
 from . import _core
 
 # pandas' classes (by their public names) and the methods that take keys, masks or group keys
@@ -26,13 +28,19 @@ INDEXERS = ("loc", "iloc", "at", "iat")     # their classes' __getitem__ and __s
 FUNCTIONS = ("factorize", "unique")
 
 
-def takes_numpy(f):
+def takes_numpy(f, outputs=None, module=None):
     """f (pandas' function or method) with numgpu arrays among its arguments (also items of tuple and
     list arguments) as NumPy's: a C wrapper (_core.Guard with arrays=True, src/pymod/guard.c) that
-    binds as a method and adds no Python frame (pandas' warnings name the script's line)."""
-    g = _core.Guard(f, f, _reraise, (), None, False, True)
+    binds as a method and adds no Python frame (pandas' warnings name the script's line). `outputs`
+    ({parameter name: position, -1 where keyword-only}): f's output parameters, whose numgpu arrays
+    get what f wrote (a GPU's download copied back) and stand where f returns them. `module`: the
+    module's name where the wrapper is set, which pickle then finds it under (f's own module holds
+    f, not the wrapper: pickle refused `pickle.dumps(ndimage.gaussian_filter)`)."""
+    g = _core.Guard(f, f, _reraise, (), None, False, True, outputs)
     for attr in ("__name__", "__qualname__", "__module__", "__doc__"):
         setattr(g, attr, getattr(f, attr, None))
+    if module is not None:
+        g.__module__ = module
     g.__wrapped__ = f
     g._numgpu_takes_numpy = True
     return g
@@ -44,9 +52,10 @@ def _reraise(e, args, kwargs):
 
 
 def _wrap(owner, name):
+    import types
     f = getattr(owner, name, None)
     if f is not None and not getattr(f, "_numgpu_takes_numpy", False):
-        setattr(owner, name, takes_numpy(f))
+        setattr(owner, name, takes_numpy(f, module=owner.__name__ if isinstance(owner, types.ModuleType) else None))
 
 
 def install_pandas(pd):
@@ -81,5 +90,87 @@ def install_pillow(pil):
         _wrap(image, name)
 
 
+# scipy's modules with functions writing into arrays the caller gives (ndimage's `output=`, its distance
+# transforms' `distances=`/`indices=`, spatial.distance's cdist/pdist `out=`; scipy.signal's filter
+# designs take `output="sos"`, a str the wrapper passes through), and those parameters' names
+SCIPY = ("scipy.ndimage", "scipy.signal", "scipy.spatial.distance")
+OUTPUTS = ("output", "out", "distances", "indices")
+
+
+def output_parameters(f):
+    """{name: position, or -1 where keyword-only} of f's parameters named in OUTPUTS; {} for none
+    (or no signature)."""
+    import inspect
+    try:
+        params = inspect.signature(f).parameters
+    except (TypeError, ValueError):
+        return {}
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return {name: (i if p.kind in positional else -1)
+            for i, (name, p) in enumerate(params.items()) if name in OUTPUTS}
+
+
+def wrap_outputs(module):
+    """Wrap each public Python function of `module` that has an output parameter (output_parameters),
+    found by its signature; once (a wrapped function is left as it is)."""
+    import types
+    for name in getattr(module, "__all__", None) or dir(module):
+        f = getattr(module, name, None)
+        if name.startswith("_") or not isinstance(f, types.FunctionType):
+            continue
+        outputs = output_parameters(f)
+        if outputs:
+            setattr(module, name, takes_numpy(f, outputs, module.__name__))
+
+
+class _WhenImported:
+    """A sys.meta_path finder that wraps (wrap_outputs) the modules named, as each is imported
+    (scipy loads its submodules when first used: `import scipy` then `scipy.ndimage.label(...)`);
+    it finds nothing itself, gives the spec the other finders give, and leaves sys.meta_path once
+    all are done."""
+
+    def __init__(self, names):
+        self.names = set(names)
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname not in self.names:
+            return None
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None) if finder is not self else None
+            spec = find(fullname, path, target) if find is not None else None
+            if spec is not None:
+                break
+        else:
+            return None
+        loader = spec.loader
+        run = getattr(loader, "exec_module", None)
+        if run is None:
+            return spec
+
+        def exec_module(module):      # (on the loader of this module only: its own instance)
+            run(module)
+            del loader.exec_module
+            self.names.discard(fullname)
+            wrap_outputs(module)
+            if not self.names and self in sys.meta_path:
+                sys.meta_path.remove(self)
+        loader.exec_module = exec_module
+        return spec
+
+
+def install_scipy(scipy):
+    """Wrap the functions of scipy's SCIPY modules that write into output arrays: those imported
+    now, and the others as they are imported (_WhenImported)."""
+    later = []
+    for name in SCIPY:
+        module = sys.modules.get(name)
+        if module is not None:
+            wrap_outputs(module)
+        else:
+            later.append(name)
+    if later:
+        sys.meta_path.insert(0, _WhenImported(later))
+
+
 # a library's top-level package -> the function wrapping its entry points, at the script's first import
-HOOKS = {"pandas": install_pandas, "PIL": install_pillow}
+HOOKS = {"pandas": install_pandas, "PIL": install_pillow, "scipy": install_scipy}

@@ -262,6 +262,32 @@ def _array_interface(self):
     return _np.asarray(self).__array_interface__
 
 
+def _no_host_memory(self, what):
+    """The error of an attribute that hands out host memory (x.ctypes, x.data) asked of a GPU array:
+    C code or a memoryview given a downloaded copy would write into the copy, and the copy (freed
+    when `x.ctypes.data` has been read) is not memory the program could keep a pointer to."""
+    return BufferError("%s: an array on %s has no host memory for C code or a memoryview (a copy's would "
+                       "lose what is written through it); h = x.get() is NumPy's copy: use h there, then "
+                       "x[...] = h to keep what was written" % (what, self.device))
+
+
+def _ctypes(self):
+    """NumPy's x.ctypes, of the array's own memory on the cpu device: C code writing through
+    `x.ctypes.data` or `x.ctypes.data_as(...)` changes x (the object keeps NumPy's view of x, which
+    keeps x, alive, as NumPy's keeps its array). A GPU array: BufferError (_no_host_memory)."""
+    if self.device != "cpu":
+        raise _no_host_memory(self, "x.ctypes")
+    return _np.asarray(self).ctypes
+
+
+def _data(self):
+    """NumPy's x.data: a memoryview of the array's own memory on the cpu device (writes reach x;
+    read-only where x is). A GPU array: BufferError, as memoryview(x) (_no_host_memory)."""
+    if self.device != "cpu":
+        raise _no_host_memory(self, "x.data")
+    return _np.asarray(self).data
+
+
 def _host(self):
     """The array's elements in host memory: NumPy's view of a cpu array's memory, a GPU's download."""
     return _np.asarray(self) if self.device == "cpu" else self.get()
@@ -286,6 +312,8 @@ def _tofile(self, fid, sep="", format="%s"):
 
 def install():
     ndarray.__array_interface__ = property(_array_interface, doc=_array_interface.__doc__)
+    ndarray.ctypes = property(_ctypes, doc=_ctypes.__doc__)
+    ndarray.data = property(_data, doc=_data.__doc__)
     ndarray.__bytes__ = _bytes
     ndarray.tobytes = _tobytes
     ndarray.tofile = _tofile

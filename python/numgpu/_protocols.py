@@ -14,6 +14,9 @@
     host attributes      ndarray methods and attributes numgpu lacks (x.getfield(), x.tofile(), ...) are set
                          on the type as methods/properties that run NumPy's through the fallback; the
                          methods numgpu has keep their normal (specialised) lookup and cost nothing extra.
+                         Those handing out the array's memory are not a copy's: x.ctypes and x.data
+                         (numgpu._methods: the memory of a cpu array, BufferError on a GPU) and
+                         view(type=...) (_view: NumPy's view of a cpu array's memory).
     __format__, __round__  as NumPy's (a 0-d array formats like its scalar).
 `__array__` (dtype=, copy=, NumPy 2 style) is in C (src/pymod/ndarray.c); pickling, copies, `in`,
 flat, flags and resize in numgpu._methods.
@@ -319,9 +322,11 @@ _device_view = ndarray.view
 
 def _view(self, *args, **kwargs):
     """x.view(dtype): the same device memory as another dtype (NumPy's rules). As another array
-    type (np.matrix), a dtype numgpu has no kernels for, or from memory not aligned to the new
-    itemsize: NumPy's view of a host copy, through the fallback (a copy, not shared memory).
-    dtype None given is NumPy's default, float64 (x.view() keeps x's dtype)."""
+    type (np.matrix, np.recarray), a dtype numgpu has no kernels for, or from memory not aligned to
+    the new itemsize: NumPy's view, on the cpu device of the array's own memory (writes through it
+    reach x, and it keeps x alive, as NumPy's views do; a plain result a numgpu array over that
+    memory); on a GPU of a host copy, through the fallback, warned as such (its writes stay in the
+    copy). dtype None given is NumPy's default, float64 (x.view() keeps x's dtype)."""
     if args and args[0] is None:
         args = (_np.float64,) + args[1:]
     elif kwargs.get("dtype", 0) is None:
@@ -329,7 +334,14 @@ def _view(self, *args, **kwargs):
     try:
         return _device_view(self, *args, **kwargs)
     except (NotImplementedError, UnsupportedDtypeError):
-        return _fallback.call_numpy("numpy.ndarray.view", _np.ndarray.view, self, *args, **kwargs)
+        pass
+    if self.device == "cpu":
+        v = _np.asarray(self).view(*args, **kwargs)
+        r = _fallback.host_result(v)
+        return v if r is None else r
+    _fallback._admit("numpy.ndarray.view", "a view of a host copy of an array on %s: writes to it do not "
+                     "reach the array; x.get().view(...) says so in the program" % self.device)
+    return _fallback.call_numpy("numpy.ndarray.view", _np.ndarray.view, self, *args, **kwargs)
 
 
 _device_copy = ndarray.copy

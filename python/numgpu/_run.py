@@ -363,6 +363,9 @@ class NumpyShim(types.ModuleType):
             if (ng_mod is None or vars(ng_mod).get(u.__name__) is not u) and "_pickle_path" not in u.__dict__:
                 u.__module__, u._pickle_path = __name__, label   # (pickle finds it here, not as numgpu.<name>)
             return u
+        if np_mod.__name__ == "numpy.ctypeslib" and name in ("as_ctypes", "ndpointer", "as_array"):
+            from . import _ctypeslib    # (a numgpu array's own memory, not a downloaded copy's)
+            return getattr(_ctypeslib, name)
         if isinstance(npv, type) or not callable(npv):
             return npv    # dtypes, classes (finfo, errstate: numgpu's is NumPy's), constants: NumPy's own objects
         # (the functions made here pickle as numgpu._run.numpy.<name>: this very object, Pool.map(np.sum, ...))

@@ -14,7 +14,9 @@
  *     args, kwargs)` decides (NumPy's function through the fallback, or the error raised as it is);
  *   - a tuple result: `parts(r)` marks its 0-d items.
  * Guard(..., arrays=True) wraps another library's function instead (pandas' entry points,
- * python/numgpu/_pandas.py): numgpu arrays among its arguments handed over as NumPy's (arrays_call).
+ * python/numgpu/_libraries.py): numgpu arrays among its arguments handed over as NumPy's (arrays_call);
+ * with outputs= (scipy's `output=`/`out=` parameters) a numgpu array given as one gets what the
+ * function wrote, and stands where the function returns it.
  * No Python frame of its own, so numgpu's "called by the program?" tests (ngpy_called_by_numgpu,
  * _fallback._called_by_numgpu) see the caller's frame, as they looked through the Python guard's. */
 #include "pymod.h"
@@ -29,8 +31,9 @@ typedef struct {
     PyObject *catch;    /* the exception classes on_error looks at (a tuple) */
     PyObject *parts;    /* callable(tuple) -> the tuple with its 0-d items marked, or NULL */
     bool scalars;       /* 0-d results stand for NumPy's scalars (not an array maker) */
-    bool arrays;        /* another library's function (pandas' entry points, python/numgpu/_pandas.py):
+    bool arrays;        /* another library's function (pandas' entry points, python/numgpu/_libraries.py):
                            numgpu arrays among the arguments handed to func as NumPy's (host_views) */
+    PyObject *outputs;  /* arrays: func's output parameters, {name: position or -1 (keyword-only)}, or NULL */
     PyObject *dict;     /* __dict__: __name__, __qualname__, __module__, __doc__, __wrapped__ */
     vectorcallfunc vectorcall;
 } Guard;
@@ -185,9 +188,58 @@ static bool has_array(PyObject *a)
     return false;
 }
 
+/* Whether argument i of a call with n positional ones is a numgpu array given as one of func's
+ * output parameters (self->outputs: by position, or by keyword). */
+static bool is_output(Guard *self, Py_ssize_t i, Py_ssize_t n, PyObject *kwnames, PyObject *arg)
+{
+    if (!self->outputs || !ngpy_check(arg))
+        return false;
+    if (i >= n)
+        return PyDict_GetItemWithError(self->outputs, PyTuple_GET_ITEM(kwnames, i - n)) != NULL;
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(self->outputs, &pos, &k, &v))
+        if (PyLong_AsSsize_t(v) == i)
+            return true;
+    return false;
+}
+
+/* After func's call: numgpu array `dev`, given as an output, gets what func wrote into `host` (a
+ * GPU array's download: copied back; a cpu array's view: written in place already), and stands in
+ * r (itself, or an item of a tuple) where func returned `host`. New reference, or NULL. */
+static PyObject *written_back(PyObject *r, PyObject *dev, PyObject *host)
+{
+    if (!ng_device_host_visible(ng_array_device(ngpy_arr(dev))) && PyObject_SetItem(dev, Py_Ellipsis, host) < 0) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    if (r == host) {
+        Py_DECREF(r);
+        return Py_NewRef(dev);
+    }
+    if (PyTuple_CheckExact(r))
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(r); j++)
+            if (PyTuple_GET_ITEM(r, j) == host) {
+                PyObject *t = PyTuple_New(PyTuple_GET_SIZE(r));
+                if (!t) {
+                    Py_DECREF(r);
+                    return NULL;
+                }
+                for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(r); k++) {
+                    PyObject *item = PyTuple_GET_ITEM(r, k);
+                    PyTuple_SET_ITEM(t, k, Py_NewRef(item == host ? dev : item));
+                }
+                Py_DECREF(r);
+                return t;
+            }
+    return r;
+}
+
 /* An `arrays` guard's call: func's, the arguments with numgpu arrays (also in lists and tuples) as
  * NumPy's (host_views: views of a cpu array's memory, copies from a GPU); no Python frame, so the
- * library's warnings still name the program's line. */
+ * library's warnings still name the program's line. A numgpu array given as an output parameter
+ * (self->outputs) gets func's writes (written_back); a read-only one on a GPU raises before the call,
+ * as NumPy's read-only view of a cpu one makes the library raise. */
 static PyObject *arrays_call(Guard *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t n = PyVectorcall_NARGS(nargsf), all = n + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0), i = 0;
@@ -198,10 +250,17 @@ static PyObject *arrays_call(Guard *self, PyObject *const *args, size_t nargsf, 
     PyObject **hargs = PyMem_Calloc((size_t)all, sizeof *hargs), *r = NULL;
     if (!hargs)
         return PyErr_NoMemory();
-    for (i = 0; i < all; i++)
+    for (i = 0; i < all; i++) {
+        if (is_output(self, i, n, kwnames, args[i]) && !ng_device_host_visible(ng_array_device(ngpy_arr(args[i]))) &&
+            ngpy_check_writeable(args[i], "output array") < 0)
+            goto done;
         if (!(hargs[i] = host_views(args[i])))
             goto done;
+    }
     r = PyObject_Vectorcall(self->func, hargs, (size_t)n, kwnames);
+    for (i = 0; r && i < all; i++)
+        if (is_output(self, i, n, kwnames, args[i]))
+            r = written_back(r, args[i], hargs[i]);
 done:
     for (i = 0; i < all; i++)
         Py_XDECREF(hargs[i]);
@@ -232,12 +291,14 @@ static PyObject *guard_call(PyObject *op, PyObject *const *args, size_t nargsf, 
 
 static PyObject *guard_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *kw[] = {"func", "slow", "on_error", "catch", "parts", "scalars", "arrays", NULL};
-    PyObject *func, *slow, *on_error, *catch, *parts;
+    static char *kw[] = {"func", "slow", "on_error", "catch", "parts", "scalars", "arrays", "outputs", NULL};
+    PyObject *func, *slow, *on_error, *catch, *parts, *outputs = Py_None;
     int scalars, arrays = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOO!Op|p:Guard", kw, &func, &slow, &on_error, &PyTuple_Type,
-                                     &catch, &parts, &scalars, &arrays))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOO!Op|pO:Guard", kw, &func, &slow, &on_error, &PyTuple_Type,
+                                     &catch, &parts, &scalars, &arrays, &outputs))
         return NULL;
+    if (outputs != Py_None && (!PyDict_Check(outputs) || !arrays))
+        return PyErr_Format(PyExc_TypeError, "Guard(outputs=): a dict {parameter name: position or -1}, with arrays=True");
     if (!PyCallable_Check(func) || !PyCallable_Check(slow) || !PyCallable_Check(on_error) ||
         (parts != Py_None && !PyCallable_Check(parts)))
         return PyErr_Format(PyExc_TypeError, "Guard(func, slow, on_error, catch, parts, scalars): callables, a tuple "
@@ -252,6 +313,7 @@ static PyObject *guard_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->parts = parts == Py_None ? NULL : Py_NewRef(parts);
     self->scalars = scalars;
     self->arrays = arrays;
+    self->outputs = outputs == Py_None || !PyDict_GET_SIZE(outputs) ? NULL : Py_NewRef(outputs);
     self->vectorcall = guard_call;
     return (PyObject *)self;
 }
@@ -264,6 +326,7 @@ static int guard_traverse(Guard *self, visitproc visit, void *arg)
     Py_VISIT(self->on_error);
     Py_VISIT(self->catch);
     Py_VISIT(self->parts);
+    Py_VISIT(self->outputs);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -275,6 +338,7 @@ static int guard_clear(Guard *self)
     Py_CLEAR(self->on_error);
     Py_CLEAR(self->catch);
     Py_CLEAR(self->parts);
+    Py_CLEAR(self->outputs);
     Py_CLEAR(self->dict);
     return 0;
 }
@@ -311,7 +375,8 @@ static PyMemberDef guard_members[] = {
 static PyType_Slot guard_slots[] = {
     {Py_tp_doc, "Guard(func, slow, on_error, catch, parts, scalars, arrays=False): numgpu's func standing in for "
                 "NumPy's function, its fallback decided in Python (_fallback.guarded; see src/pymod/guard.c); "
-                "arrays=True: another library's func given numgpu arrays as NumPy's (_pandas.py)."},
+                "arrays=True: another library's func given numgpu arrays as NumPy's (_libraries.py), outputs={name: position}: "
+                "its output parameters, whose numgpu arrays get what func wrote."},
     {Py_tp_new, guard_new},
     {Py_tp_call, PyVectorcall_Call},
     {Py_tp_repr, guard_repr},
