@@ -1746,7 +1746,7 @@ static int writes_read_only(const NgJitLowered *low, const Launch *L)
         bool readonly = ngpy_check(v) && ((NgPyArray *)v)->readonly;
         if (!readonly && L->uploaded[vi] && PyObject_CheckBuffer(v)) { /* (NumPy's: wrapped when writeable) */
             Py_buffer view;
-            readonly = PyObject_GetBuffer(v, &view, PyBUF_WRITABLE) < 0;
+            readonly = PyObject_GetBuffer(v, &view, PyBUF_WRITABLE | PyBUF_STRIDES) < 0; /* (any layout: a view) */
             if (readonly)
                 PyErr_Clear();
             else

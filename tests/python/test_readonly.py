@@ -203,6 +203,18 @@ def test_jit_refuses_to_write_read_only_arrays():
     out = ng.zeros(5)
     double(frozen(ng, 5), out)          # reading a read-only array is fine
     assert out.get().tolist() == [0.0, 2.0, 4.0, 6.0, 8.0]
+    # strided NumPy views that are writable: written (a GPU asked NumPy for a C-contiguous
+    # writable buffer, which a strided view refuses, and took that for read-only: hunt 13)
+    for make in (lambda: np.zeros((5, 3))[:, 1], lambda: np.zeros(10)[::2], lambda: np.zeros(5)[::-1],
+                 lambda: np.zeros((3, 5)).T[:, 0]):
+        y, want = make(), make()
+        double(x, y)
+        double_py(np.arange(5.0), want)
+        assert y.tolist() == want.tolist()
+        ro = make()
+        ro.flags.writeable = False
+        with pytest.raises(ValueError, match="assignment destination is read-only"):
+            double(x, ro)
 
 
 def test_ufunc_at_writes_as_numpy_does():
