@@ -183,6 +183,19 @@ def test_numpy_sees_read_only_memory():
         v[0] = 1
 
 
+def _column_update(A):
+    c = A[:, 1]
+    for i in range(len(c)):
+        c[i] += 1000
+
+
+def _every_other(A):
+    v = A.T[::2]
+    for i in range(v.shape[0]):
+        for j in range(v.shape[1]):
+            v[i, j] = i * 10 + j
+
+
 def test_jit_refuses_to_write_read_only_arrays():
     @ng.jit
     def double(x, y):
@@ -204,7 +217,13 @@ def test_jit_refuses_to_write_read_only_arrays():
     double(frozen(ng, 5), out)          # reading a read-only array is fine
     assert out.get().tolist() == [0.0, 2.0, 4.0, 6.0, 8.0]
     # strided NumPy views that are writable: written (a GPU asked NumPy for a C-contiguous
-    # writable buffer, which a strided view refuses, and took that for read-only: hunt 13)
+    # writable buffer, which a strided view refuses, and took that for read-only: hunt 13),
+    # views the function makes of its argument too
+    for f in (_column_update, _every_other):
+        a, b = np.zeros((4, 3)), np.zeros((4, 3))
+        f(a)
+        ng.jit(f)(b)
+        assert b.tolist() == a.tolist()
     for make in (lambda: np.zeros((5, 3))[:, 1], lambda: np.zeros(10)[::2], lambda: np.zeros(5)[::-1],
                  lambda: np.zeros((3, 5)).T[:, 0]):
         y, want = make(), make()
