@@ -4945,7 +4945,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
         }
         x = arith(L, NG_JIT_OP_MUL, x, y, line);
     }
-    bool counting = strcmp(fn, "count_nonzero") == 0 || is_len; /* (the elements' truths summed: a Python int) */
+    bool counting = strcmp(fn, "count_nonzero") == 0 || is_len; /* (the elements' truths summed) */
     if (counting && x.r != NG_IR_NONE && pre && pre->numbers)
         x = mkval(ng_ir_binary(L->k, NG_OP_EQ, NG_BOOL, x.r, x.r), NG_BOOL, false, true);
     if (counting && x.r != NG_IR_NONE)
@@ -5229,8 +5229,8 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     if (dot && product != acc) /* (NumPy's dot sums in a wider type and returns the product's: an int8 dot
                                   wraps, a bool one is whether any pair is both true, a float16 one rounds) */
         return mkval(ng_ir_cast(k, product, r), product, false, product == NG_BOOL);
-    bool number = dk < 0 && !keep; /* (np.count_nonzero's is a Python int; along an axis, an array of intp) */
-    return mkval(r, acc, (python && acc == NG_BOOL) || (counting && number), acc == NG_BOOL || counting);
+    bool number = dk < 0 && !keep; /* (len()'s is a Python int, np.count_nonzero's NumPy 2.4's int64; along an axis, an array of intp) */
+    return mkval(r, acc, (python && acc == NG_BOOL) || (is_len && number), acc == NG_BOOL || counting);
 }
 
 /* The values of call e's keyword arguments names[0..n) into v[] (NULL where not given); any

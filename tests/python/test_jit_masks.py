@@ -392,3 +392,27 @@ def test_masks_over_arrays_made_in_the_loop():
     X = np.random.default_rng(14).random((40, 6))
     assert kinds(jit_same(small_clipped, X, np.zeros(40)))[0] == ("parallel", "kernel")
     assert kinds(jit_same(small_grid, X, np.zeros(40)))[0] == ("parallel", "kernel")
+
+
+def _count_above(X, thr):
+    c = 0
+    for i in range(X.shape[0]):
+        c += np.count_nonzero(np.abs(X[i]) > thr)
+    return c
+
+
+def _count_and_len(X, thr):
+    c = 0
+    n = 0
+    for i in range(X.shape[0]):
+        n += len(X[i][X[i] > thr])
+        c = c + np.count_nonzero(X[i] > thr) * 2
+    return c, n
+
+
+def test_count_nonzero_is_numpys_int64():
+    # NumPy 2.4's count_nonzero gives np.int64 (Python's running count becomes one); the compiled
+    # loop gave a Python int (len() of a selection stays a Python int)
+    X = np.random.default_rng(3).standard_normal((40, 9))
+    jit_same(_count_above, X, 0.5)
+    jit_same(_count_and_len, X, -0.2)
