@@ -203,6 +203,20 @@ NgStatus ng_op_fold(NgOp op, const NgArray *a, int axis, NgDType dtype, NgArray 
 /* Insertion points of v's elements in the sorted 1-d `a` (through `sorter`,
  * may be NULL), int64 of v's shape; right: after equal elements. */
 NgStatus ng_op_searchsorted(const NgArray *a, const NgArray *v, bool right, const NgArray *sorter, NgArray *out);
+/* isin's kinds: NumPy's choice, or the one asked for. */
+enum { NG_ISIN_AUTO, NG_ISIN_SORT, NG_ISIN_TABLE };
+/* NumPy's isin: a bool array of element's shape, true where the element
+ * equals one of test's (any shape) values, negated with invert. Integer and
+ * bool inputs (kind AUTO or TABLE) look values up in a byte table over
+ * test's range [min, max] (exact, each dtype's own values), where that
+ * range fits test's dtype and, for AUTO, NumPy's memory bound (6x the
+ * inputs) or 2^16; otherwise test is cast to the common dtype and sorted,
+ * and each element binary-searched in it (NaN is never found; uint64
+ * against signed integers compares exactly, as NumPy's == does, not in
+ * float64 as NumPy's own sort path for long tests). TABLE with
+ * a non-integer input: NG_ERR_VALUE; TABLE with a range beyond test's
+ * dtype: NumPy's RuntimeError (NG_ERR_INTERNAL). */
+NgStatus ng_op_isin(const NgArray *element, const NgArray *test, bool invert, int kind, NgArray *out);
 /* Sorted unique values of the flattened `a` (NaNs collapse to one); index,
  * inverse (a's shape) and counts are filled when non-NULL (int64). */
 NgStatus ng_op_unique(const NgArray *a, NgArray *values, NgArray *index, NgArray *inverse, NgArray *counts);
