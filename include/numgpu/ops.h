@@ -90,6 +90,12 @@ NgStatus ng_op_where(const NgOperand *cond, const NgOperand *x, const NgOperand 
  * hi); written into dest when given (as ng_op_binary's dest). */
 NgStatus ng_op_clip(const NgOperand *a, const NgOperand *lo, const NgOperand *hi, const NgArray *dest,
                     NgArray *out);
+/* NumPy's round(a, decimals) of a real float array, a new array of a's
+ * dtype: rint(a * 10^decimals) / 10^decimals (decimals < 0: rint(a /
+ * 10^-decimals) * 10^-decimals), the power of ten as NumPy computes it and
+ * cast to a's dtype, every step rounded to that dtype: one pass (three
+ * ops where the power is infinite in the dtype, as NumPy's calls). */
+NgStatus ng_op_round(const NgArray *a, int decimals, NgArray *out);
 /* NumPy's nan_to_num of a real float array, in one pass: NaN -> nan, +inf -> posinf, -inf ->
  * neginf (each rounded to a's dtype), into dest (may be a itself: in place) or a new array. */
 NgStatus ng_op_nan_to_num(const NgArray *a, double nan, double posinf, double neginf, const NgArray *dest,

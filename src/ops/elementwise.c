@@ -8,6 +8,7 @@
  * contiguous in every operand, so most calls become a 1-d loop whose
  * innermost stride is 1 and vectorises. The kernel's cache key is the
  * resulting descriptor (op, dtypes, rank, which operands are unit-stride). */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -418,6 +419,14 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
         }
         break;
     }
+    case EW_ROUND: { /* NumPy's three ufunc calls, each result in the array's dtype, in one pass */
+        bool mul = key->op == NG_OP_MUL;
+        x = ng_ir_cast(k, compute, in[0]);
+        NgIrRef f = ng_ir_cast(k, compute, in[1]);
+        NgIrRef r = ng_ir_unary(k, NG_OP_RINT, compute, ng_ir_binary(k, mul ? NG_OP_MUL : NG_OP_TRUEDIV, compute, x, f));
+        value = ng_ir_binary(k, mul ? NG_OP_TRUEDIV : NG_OP_MUL, compute, r, f);
+        break;
+    }
     case EW_EYE: {
         NgIrRef diff = ng_ir_binary(k, NG_OP_SUB, NG_INT64, idx[1], idx[0]);
         value = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, diff, in[0]);
@@ -450,6 +459,9 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
     unsigned opc = key->kind == EW_UNARY || key->kind == EW_BINARY ? op_fpe((NgOp)key->op, compute) & key->fpe : 0;
     if (opc)
         bits = fpe_bits(k, (NgOp)key->op, compute, opc, x, y, value);
+    if (key->kind == EW_ROUND && (key->fpe & NG_FPE_OVERFLOW)) /* (with a finite power of ten, only a multiply
+                                                                * can overflow, and inf stays inf) */
+        bits = fpe_bit(k, b_and(k, is_inf(k, value), is_finite(k, x)), NG_FPE_OVERFLOW);
     if (cast_fpe(vt, outdt) & key->fpe)
         bits = bits_or(k, bits, cast_bits(k, vt, outdt, value, stored));
     NgIrRef fv = ng_ir_varref(k, vf);
@@ -481,6 +493,9 @@ static unsigned kernel_fpe(const EwKey *key)
         break;
     case EW_COPY:
         vt = (NgDType)key->in_dtype[0];
+        break;
+    case EW_ROUND:
+        cats = NG_FPE_OVERFLOW;
         break;
     default:
         return 0;
@@ -603,7 +618,7 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
      * back after the launch (on a GPU a 4-byte download, which waits for it) */
     NgArray flag;
     int32_t word = 0;
-    const char *name = ng_fpe_name(kind == EW_COPY ? "cast" : ng_op_name(op));
+    const char *name = ng_fpe_name(kind == EW_COPY ? "cast" : kind == EW_ROUND ? "multiply" : ng_op_name(op));
     if (ng_device_host_visible(dev)) { /* (host memory, a synchronous launch: a word of our own) */
         args[n++].p = &word;
         args[n++].i = 0;
@@ -1049,6 +1064,63 @@ NgStatus ng_op_nan_to_num(const NgArray *a, double nan, double posinf, double ne
     if (st == NG_OK)
         st = ng_ew_run(EW_NAN_TO_NUM, NG_OP_COPY, a->dtype, out, 4, in);
     ng_array_release(&tmp);
+    if (st != NG_OK)
+        ng_array_release(out);
+    return st;
+}
+
+/* NumPy's power_of_ten (multiarray/calculation.c): a table to 1e8, then
+ * repeated multiplication by 10 (not pow: beyond 1e22 the two differ). */
+static double power_of_ten(int n)
+{
+    static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+    if (n < 9)
+        return p10[n];
+    double r = 1e9;
+    while (n-- > 9 && isfinite(r))
+        r *= 10.0;
+    return r;
+}
+
+NgStatus ng_op_round(const NgArray *a, int decimals, NgArray *out)
+{
+    if (!ng_dtype_is_float(a->dtype))
+        return ng_error_set(NG_ERR_TYPE, "round: a real float array is needed, not %s", ng_dtype_info(a->dtype)->name);
+    NgOperand src = {a, {0}};
+    if (decimals == 0) /* (NumPy: rint alone) */
+        return ng_op_unary(NG_OP_RINT, &src, NULL, out);
+    bool mul = decimals > 0;
+    NgOperand f = {NULL, {0}};
+    f.scalar.kind = NG_KIND_FLOAT;
+    f.scalar.v.f = power_of_ten(mul ? decimals : decimals == INT_MIN ? INT_MAX : -decimals);
+    double fd = ng_scalar_karg(&f.scalar, a->dtype).f; /* (the power of ten in a's dtype) */
+    if (a->dtype == NG_FLOAT32)
+        fd = (float)fd;
+    NgStatus st;
+    if (!isfinite(fd)) { /* NumPy's three calls one by one (x * inf is NaN at 0, an invalid) */
+        if ((st = ng_op_binary(mul ? NG_OP_MUL : NG_OP_TRUEDIV, &src, &f, NULL, out)) != NG_OK)
+            return st;
+        NgOperand r = {out, {0}};
+        NgArray tmp;
+        if ((st = ng_op_unary(NG_OP_RINT, &r, out, &tmp)) == NG_OK) {
+            ng_array_release(&tmp);
+            st = ng_op_binary(mul ? NG_OP_TRUEDIV : NG_OP_MUL, &r, &f, out, &tmp);
+            if (st == NG_OK)
+                ng_array_release(&tmp);
+        }
+        if (st != NG_OK)
+            ng_array_release(out);
+        return st;
+    }
+    if ((st = ng_array_empty(ng_array_device(a), a->dtype, a->ndim, a->shape, out)) != NG_OK)
+        return st;
+    EwInput in[2];
+    memset(in, 0, sizeof in);
+    in[0].array = a;
+    in[0].dtype = a->dtype;
+    in[1].scalar = f.scalar;
+    in[1].dtype = a->dtype;
+    st = ng_ew_run(EW_ROUND, mul ? NG_OP_MUL : NG_OP_TRUEDIV, a->dtype, out, 2, in);
     if (st != NG_OK)
         ng_array_release(out);
     return st;

@@ -88,3 +88,57 @@ def test_isin_bad_kinds():
     both("isin", np.array([1, 2]), np.array([1]), kind="hash")
     both("isin", np.array([1.0, 2.0]), np.array([1.0]), kind="table")
     both("isin", np.array([1, 2]), np.array([1.0]), kind="table")
+
+
+# ---- round -----------------------------------------------------------------------------------
+
+def _round_data(dt, n=50001):
+    rng = np.random.default_rng(4)
+    x = np.concatenate([rng.standard_normal(n) * 10.0 ** rng.integers(-8, 8, n),
+                        [0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 0.5, 1.5, 2.5, -0.5, -2.5, 0.125, 0.375,
+                         1.005, 2.675, -1.005, 1e300, -1e300, 1.7e308, 5e-324, 123456789.987654321, 65504.0,
+                         65519.0, 1e-5, 3.4e38, -3.4e38, 1e-45]])
+    with np.errstate(over="ignore"):
+        return x.astype(dt)
+
+
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("decimals", [0, 1, 2, 3, 4, 5, 7, 10, 15, 22, 23, 25, 30, 38, 39, 45, 200, 308, 309, 400,
+                                      -1, -2, -3, -5, -10, -22, -25, -38, -39, -300, -308, -309, -400])
+def test_round_bits(dt, decimals):
+    x = _round_data(dt)
+    with np.errstate(all="ignore"):
+        exp = np.round(x, decimals)
+        same_bits(ng.round(ng.asarray(x), decimals), exp)
+        same_bits(ng.asarray(x).round(decimals), exp)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.complex64, np.complex128, np.int8, np.uint16, np.int64],
+                         ids=lambda d: np.dtype(d).name)
+def test_round_views_dtypes_empty(dt):
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal((300, 200)) * 1000).astype(dt) if np.dtype(dt).kind != "c" else \
+        (rng.standard_normal((300, 200)) * 1000 + 1j * rng.standard_normal((300, 200))).astype(dt)
+    d = ng.asarray(x)
+    for decimals in (2, -1, 0):
+        for g, h in ((d, x), (d.T, x.T), (d[::-3, ::2], x[::-3, ::2]), (d[5], x[5]), (d[0, 0], x[0, 0])):
+            same_bits(ng.round(g, decimals), np.asarray(np.round(h, decimals)))
+    same_bits(ng.round(ng.asarray(x[:0]), 2), np.round(x[:0], 2))
+
+
+def test_round_overflow_warns_as_numpy():
+    x = np.array([1e300, 2.0, np.inf, np.nan], np.float64)
+    for arr, dec in ((x, 10), (np.array([3e38, 1.0], np.float32), 2),
+                     (np.array([700.0, 1.0], np.float16), 2), (np.array([1.7e308, 1.0]), -308)):
+        with np.errstate(over="raise"):
+            with pytest.raises(FloatingPointError, match="overflow encountered in multiply"):
+                np.round(arr, dec)
+            with pytest.raises(FloatingPointError, match="overflow encountered in multiply"):
+                ng.round(ng.asarray(arr), dec)
+    with np.errstate(over="raise"):   # inf and NaN in, nothing to report
+        same_bits(ng.round(ng.asarray(np.array([np.inf, np.nan, 1.25])), 1), np.round(np.array([np.inf, np.nan, 1.25]), 1))
+    with np.errstate(invalid="raise", over="ignore"):   # an infinite power of ten: NumPy's 0 * inf
+        with pytest.raises(FloatingPointError):
+            np.round(np.array([0.0, 1.0], np.float32), 40)
+        with pytest.raises(FloatingPointError):
+            ng.round(ng.asarray(np.array([0.0, 1.0], np.float32)), 40)
