@@ -223,6 +223,14 @@ enum { NG_ISIN_AUTO, NG_ISIN_SORT, NG_ISIN_TABLE };
  * a non-integer input: NG_ERR_VALUE; TABLE with a range beyond test's
  * dtype: NumPy's RuntimeError (NG_ERR_INTERNAL). */
 NgStatus ng_op_isin(const NgArray *element, const NgArray *test, bool invert, int kind, NgArray *out);
+/* NumPy's interp of float64 x (any shape) in the 1-d float64 samples xp
+ * (non-decreasing, not empty), fp (as long), one kernel: per element a
+ * branch-free search for the last sample <= x, then NumPy's C loop's
+ * formula (fp[j] where x equals xp[j], slope * (x - xp[j]) + fp[j]
+ * between, retried from the right end where NaN; left / right outside,
+ * fp's ends where NULL; NaN stays). A float64 array of x's shape. */
+NgStatus ng_op_interp(const NgArray *x, const NgArray *xp, const NgArray *fp, const double *left, const double *right,
+                      NgArray *out);
 /* Sorted unique values of the flattened `a` (NaNs collapse to one); index,
  * inverse (a's shape) and counts are filled when non-NULL (int64). */
 NgStatus ng_op_unique(const NgArray *a, NgArray *values, NgArray *index, NgArray *inverse, NgArray *counts);

@@ -54,7 +54,8 @@ def _interp_part(x, x0, x1, y0, y1, slope):
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):
-    """NumPy's one-dimensional linear interpolation, its C loop's formula element for element:
+    """NumPy's one-dimensional linear interpolation, its C loop's formula element for element (real
+    fp: one kernel, ng_op_interp; complex fp: as below, op for op):
     fp[j] where x equals xp[j], slope*(x - xp[j]) + fp[j] between samples (retried from the right
     end where NaN), left/right outside, NaN for NaN. The interval is searchsorted's (the last of
     equal samples), where NumPy's search starts from the previous element's interval; complex
@@ -89,6 +90,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     if fp.shape[0] != n:
         raise ValueError("fp and xp are not of the same length.")
     scalar = complex if dtype == _np.complex128 else float
+    if dtype == _np.float64:   # one kernel: the search and the C loop's formula per element
+        return _core.interp(x, xp, fp, None if left is None else float(left), None if right is None else float(right))
     first, last = fp[0:1].reshape(()), fp[n - 1:].reshape(())
     lval = first if left is None else scalar(left)
     rval = last if right is None else scalar(right)

@@ -24,15 +24,17 @@
 #include "ops/sort_internal.h"
 
 enum { Q_SEARCH, Q_UFLAG, Q_USCATTER, Q_UFINISH, Q_BIN_CHUNK, Q_BIN_SUM, Q_BIN_SORTED, Q_HIST, Q_QUANT, Q_ISIN_MARK,
-       Q_ISIN_TABLE, Q_ISIN_SORT };
+       Q_ISIN_TABLE, Q_ISIN_SORT, Q_INTERP };
 
 typedef struct SearchKey {
     uint8_t tag;    /* 'Q' */
     uint8_t kind;   /* Q_* */
     int8_t a, b, c; /* dtypes (kind-specific: data, values/weights, compute) */
     int8_t d;       /* another dtype (sorter) or NG_NODTYPE */
-    uint8_t flag;   /* SEARCH: right; USCATTER: inverse; UFINISH: index; HIST: uniform; ISIN_*: invert */
-    uint8_t flag2;  /* UFINISH: counts; BIN_SORTED: weights; ISIN_TABLE: values must be >= 0 as int64 */
+    uint8_t flag;   /* SEARCH: right; USCATTER: inverse; UFINISH: index; HIST: uniform; ISIN_*: invert;
+                     * INTERP: left given */
+    uint8_t flag2;  /* UFINISH: counts; BIN_SORTED: weights; ISIN_*: values must be >= 0 as int64;
+                     * INTERP: right given */
     uint8_t contig; /* first parameter unit-stride */
 } SearchKey;
 
@@ -408,6 +410,66 @@ static void build_isin_sort(NgIrKernel *k, const SearchKey *key)
     k->body = sx_for(k, q, sx_i(k, 0), ng_ir_shape(k, v, 0), ng_ir_block(k, 6, st), NG_IR_PARALLEL);
 }
 
+/* INTERP: x (1-d contig), xp, fp (1-d contig, not empty), out (1-d), all
+ * float64, scalars left, right (used where flag / flag2): NumPy's
+ * compiled_base.c loop per element. j = the last sample <= x (the last of
+ * equal ones); x > xp[-1]: right, x < xp[0]: left (fp's ends when not
+ * given), j the last sample or xp[j] == x: fp[j], else slope * (x - xp[j])
+ * + fp[j], from the right end where that is NaN, and fp[j] where that is
+ * NaN too and fp[j] == fp[j+1]; NaN x stays (one sample: fp[0], as NumPy's
+ * loop for one sample). Loads use j clamped to
+ * [0, n-2] (and j+1 to n-1), so every select reads inside the arrays. */
+static void build_interp(NgIrKernel *k, const SearchKey *key)
+{
+    const NgDType F = NG_FLOAT64;
+    int x = ng_ir_param_array(k, F, 1, true, false);
+    int xp = ng_ir_param_array(k, F, 1, true, false);
+    int fp = ng_ir_param_array(k, F, 1, true, false);
+    int out = ng_ir_param_array(k, F, 1, true, true);
+    NgIrRef left = ng_ir_scalar(k, ng_ir_param_scalar(k, F)), right = ng_ir_scalar(k, ng_ir_param_scalar(k, F));
+    int q = ng_ir_var(k, NG_INT64), xv, lo, hi, m, j, j1, x0, y0, y1, slope, res;
+    NgIrRef Q = ng_ir_varref(k, q), n = ng_ir_shape(k, xp, 0), one = sx_i(k, 1);
+    NgIrRef n1 = sx_op(k, NG_OP_SUB, n, one);
+    NgIrRef st[16];
+    int ns = 0;
+    st[ns++] = mkvar(k, &xv, F, sx_load1(k, x, Q));
+    NgIrRef X = ng_ir_varref(k, xv);
+    st[ns++] = mkvar(k, &lo, NG_INT64, sx_i(k, 0));
+    st[ns++] = mkvar(k, &hi, NG_INT64, n);
+    st[ns++] = mkvar(k, &m, NG_INT64, sx_i(k, 0));
+    st[ns++] = bsearch_loop(k, lo, hi, m, sx_cmp(k, NG_OP_LE, sx_load1(k, xp, ng_ir_varref(k, m)), X));
+    NgIrRef J = sx_op(k, NG_OP_SUB, ng_ir_varref(k, lo), one); /* the last sample <= x, -1 when none */
+    st[ns++] = mkvar(k, &j, NG_INT64, sx_op(k, NG_OP_MAXIMUM, sx_op(k, NG_OP_MINIMUM, J, sx_op(k, NG_OP_SUB, n, sx_i(k, 2))),
+                                            sx_i(k, 0)));
+    NgIrRef Jc = ng_ir_varref(k, j);
+    st[ns++] = mkvar(k, &j1, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Jc, one), n1));
+    NgIrRef J1 = ng_ir_varref(k, j1);
+    st[ns++] = mkvar(k, &x0, F, sx_load1(k, xp, Jc));
+    st[ns++] = mkvar(k, &y0, F, sx_load1(k, fp, Jc));
+    st[ns++] = mkvar(k, &y1, F, sx_load1(k, fp, J1));
+    NgIrRef X0 = ng_ir_varref(k, x0), Y0 = ng_ir_varref(k, y0), Y1 = ng_ir_varref(k, y1), X1 = sx_load1(k, xp, J1);
+    st[ns++] = mkvar(k, &slope, F, ng_ir_binary(k, NG_OP_TRUEDIV, F, ng_ir_binary(k, NG_OP_SUB, F, Y1, Y0),
+                                                ng_ir_binary(k, NG_OP_SUB, F, X1, X0)));
+    NgIrRef S = ng_ir_varref(k, slope);
+    st[ns++] = mkvar(k, &res, F, ng_ir_binary(k, NG_OP_ADD, F, ng_ir_binary(k, NG_OP_MUL, F, S, ng_ir_binary(k, NG_OP_SUB, F, X, X0)), Y0));
+    NgIrRef R = ng_ir_varref(k, res);
+    NgIrRef from_right = ng_ir_binary(k, NG_OP_ADD, F, ng_ir_binary(k, NG_OP_MUL, F, S, ng_ir_binary(k, NG_OP_SUB, F, X, X1)), Y1);
+    NgIrRef retry[2] = {ng_ir_assign(k, res, from_right),
+                        ng_ir_if(k, sx_cmp(k, NG_OP_LOGAND, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, R), sx_cmp(k, NG_OP_EQ, Y0, Y1)),
+                                 ng_ir_assign(k, res, Y0), NG_IR_NONE)};
+    st[ns++] = ng_ir_if(k, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, R), ng_ir_block(k, 2, retry), NG_IR_NONE);
+    NgIrRef lval = key->flag ? left : sx_load1(k, fp, sx_i(k, 0));
+    NgIrRef rval = key->flag2 ? right : sx_load1(k, fp, n1);
+    NgIrRef v = ng_ir_select(k, sx_cmp(k, NG_OP_EQ, X0, X), Y0, R);
+    v = ng_ir_select(k, sx_cmp(k, NG_OP_EQ, J, n1), sx_load1(k, fp, n1), v);
+    v = ng_ir_select(k, sx_cmp(k, NG_OP_LT, X, sx_load1(k, xp, sx_i(k, 0))), lval, v);
+    v = ng_ir_select(k, sx_cmp(k, NG_OP_GT, X, sx_load1(k, xp, n1)), rval, v);
+    /* (one sample: NumPy's loop without the NaN check, fp[0] for NaN) */
+    v = ng_ir_select(k, sx_cmp(k, NG_OP_LOGAND, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, X), sx_cmp(k, NG_OP_GT, n, one)), X, v);
+    st[ns++] = sx_store1(k, out, Q, v);
+    k->body = sx_for(k, q, sx_i(k, 0), ng_ir_shape(k, x, 0), ng_ir_block(k, ns, st), NG_IR_PARALLEL);
+}
+
 static NgStatus build_search_kernel(const void *ctx, NgIrKernel *k)
 {
     const SearchKey *key = ctx;
@@ -424,6 +486,7 @@ static NgStatus build_search_kernel(const void *ctx, NgIrKernel *k)
     case Q_ISIN_MARK: build_isin_mark(k, key); break;
     case Q_ISIN_TABLE: build_isin_table(k, key); break;
     case Q_ISIN_SORT: build_isin_sort(k, key); break;
+    case Q_INTERP: build_interp(k, key); break;
     }
     return k->status;
 }
@@ -1025,6 +1088,50 @@ NgStatus ng_op_isin(const NgArray *element, const NgArray *test, bool invert, in
     ng_array_release(&v);
     ng_array_release(&t);
     ng_array_release(&s);
+    if (st != NG_OK)
+        ng_array_release(out);
+    return st;
+}
+
+/* ---- interp ---- */
+
+NgStatus ng_op_interp(const NgArray *x, const NgArray *xp, const NgArray *fp, const double *left, const double *right,
+                      NgArray *out)
+{
+    if (x->dtype != NG_FLOAT64 || xp->dtype != NG_FLOAT64 || fp->dtype != NG_FLOAT64)
+        return ng_error_set(NG_ERR_TYPE, "interp: float64 arrays are needed, not %s, %s, %s", ng_dtype_info(x->dtype)->name,
+                            ng_dtype_info(xp->dtype)->name, ng_dtype_info(fp->dtype)->name);
+    if (xp->ndim != 1 || fp->ndim != 1)
+        return ng_error_set(NG_ERR_VALUE, "interp: xp and fp must be 1-d");
+    if (xp->size == 0)
+        return ng_error_set(NG_ERR_VALUE, "array of sample points is empty");
+    if (fp->size != xp->size)
+        return ng_error_set(NG_ERR_VALUE, "fp and xp are not of the same length.");
+    NgDevice *dev = ng_array_device(x);
+    int64_t n = x->size, np_ = xp->size;
+    NgArray xc = {0}, xpc = {0}, fpc = {0};
+    NgStatus st = ng_array_empty(dev, NG_FLOAT64, x->ndim, x->shape, out);
+    if (st != NG_OK || n == 0)
+        return st;
+    if ((st = ng_op_ascontiguous(x, false, &xc)) == NG_OK && (st = ng_op_ascontiguous(xp, false, &xpc)) == NG_OK)
+        st = ng_op_ascontiguous(fp, false, &fpc);
+    if (st == NG_OK) {
+        SearchKey key = skey(Q_INTERP);
+        key.flag = left != NULL;
+        key.flag2 = right != NULL;
+        NgKArg args[4 * 4 + 2];
+        int na = 0;
+        ng_sort_kargs1(args, &na, &xc, n);
+        ng_sort_kargs1(args, &na, &xpc, np_);
+        ng_sort_kargs1(args, &na, &fpc, np_);
+        ng_sort_kargs1(args, &na, out, n);
+        args[na++].f = left ? *left : 0.0;
+        args[na++].f = right ? *right : 0.0;
+        st = launch(dev, &key, args, na, n, n);
+    }
+    ng_array_release(&xc);
+    ng_array_release(&xpc);
+    ng_array_release(&fpc);
     if (st != NG_OK)
         ng_array_release(out);
     return st;

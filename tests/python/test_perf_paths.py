@@ -142,3 +142,34 @@ def test_round_overflow_warns_as_numpy():
             np.round(np.array([0.0, 1.0], np.float32), 40)
         with pytest.raises(FloatingPointError):
             ng.round(ng.asarray(np.array([0.0, 1.0], np.float32)), 40)
+
+
+# ---- interp ----------------------------------------------------------------------------------
+
+def test_interp_bits_large():
+    rng = np.random.default_rng(6)
+    for m in (1, 2, 3, 5, 100, 4097):
+        xp = np.sort(rng.uniform(-5, 5, m))
+        fp = rng.standard_normal(m) * 1e3
+        x = np.concatenate([rng.uniform(-6, 6, 120001), xp, [np.nan, np.inf, -np.inf, -0.0, 0.0]])
+        for kw in ({}, {"left": -7.5}, {"right": np.inf}, {"left": np.nan, "right": -0.0}):
+            same_bits(ng.interp(ng.asarray(x), ng.asarray(xp), ng.asarray(fp), **kw), np.interp(x, xp, fp, **kw))
+        same_bits(ng.interp(ng.asarray(x)[::-3], ng.asarray(xp), ng.asarray(fp)), np.interp(x[::-3], xp, fp))
+
+
+def test_interp_bits_special_samples():
+    x = np.linspace(-1.0, 7.0, 20001)
+    cases = [([0.0, 0.0, 1.0, 1.0, 2.0, 5.0, 5.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]),       # repeated samples
+             ([0.0, 1.0, 2.0, 3.0, 6.0], [0.0, np.inf, 1.0, -np.inf, -np.inf]),              # infinite values
+             ([0.0, 1.0, 2.0, 3.0, 6.0], [1.0, 1e308, -1e308, 2.0, 2.0]),                     # overflowing slopes
+             ([0.0, 1.0, 2.0, 3.0, 6.0], [1.0, np.nan, 3.0, 3.0, 4.0]),                       # NaN values
+             ([-np.inf, 0.0, 1.0, np.inf], [1.0, 2.0, 3.0, 4.0]),                             # infinite samples
+             ([2.0], [3.0])]
+    for xp, fp in cases:
+        xp, fp = np.array(xp), np.array(fp)
+        with np.errstate(all="ignore"):
+            exp = np.interp(x, xp, fp)
+        same_bits(ng.interp(ng.asarray(x), ng.asarray(xp), ng.asarray(fp)), exp)
+    x32 = np.linspace(-1, 3, 1001).astype(np.float32).reshape(7, 11, 13)                         # float32 x, 3-d
+    same_bits(ng.interp(ng.asarray(x32), ng.asarray(np.array([0, 1, 2], np.int32)), ng.asarray(np.array([1.0, -2.0, 4.0]))),
+              np.interp(x32, np.array([0, 1, 2], np.int32), np.array([1.0, -2.0, 4.0])))
