@@ -147,18 +147,22 @@ NgDType ng_op_result_of(NgOp op, NgDType c)
  * of tiles parallel: a tile's rows of every operand (EW_TILE of an array read across its rows,
  * EW_TILE cache lines) stay in cache while it is done, where the plain loops fetch a line of
  * that array for each element and find it evicted by the time the next row needs it. */
-static NgIrRef tiles(NgIrKernel *k, const int *vars, const NgIrRef *ext, NgIrRef body)
+static NgIrRef tiles(NgIrKernel *k, int nd, const int *vars, const NgIrRef *ext, NgIrRef body)
 {
     NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
     NgIrRef side = ng_ir_const_i(k, NG_INT64, EW_TILE);
     int t[2] = {ng_ir_var(k, NG_INT64), ng_ir_var(k, NG_INT64)};
-    for (int d = 1; d >= 0; d--) { /* the loops inside a tile, axis 1 innermost */
+    int a = nd - 2; /* the tiled pair: the last two axes; any before them loop outside, the first in parallel */
+    for (int d = 1; d >= 0; d--) { /* the loops inside a tile, the last axis innermost */
         NgIrRef from = ng_ir_varref(k, t[d]);
-        NgIrRef to = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_INT64, from, side), ext[d]);
-        body = ng_ir_for(k, vars[d], from, to, one, body, 0);
+        NgIrRef to = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_INT64, from, side), ext[a + d]);
+        body = ng_ir_for(k, vars[a + d], from, to, one, body, 0);
     }
-    body = ng_ir_for(k, t[1], zero, ext[1], side, body, 0);
-    return ng_ir_for(k, t[0], zero, ext[0], side, body, NG_IR_PARALLEL);
+    body = ng_ir_for(k, t[1], zero, ext[a + 1], side, body, 0);
+    body = ng_ir_for(k, t[0], zero, ext[a], side, body, nd == 2 ? NG_IR_PARALLEL : 0);
+    for (int d = a - 1; d >= 0; d--)
+        body = ng_ir_for(k, vars[d], zero, ext[d], one, body, d == 0 ? NG_IR_PARALLEL : 0);
+    return body;
 }
 
 /* The 2-d box vars[0] < ext[0], vars[1] < ext[1] as one flat parallel loop (GPU targets) whose
@@ -439,10 +443,10 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
     for (int d = 0; d < nd; d++)
         ext[d] = ng_ir_shape(k, out, d);
     NgIrRef stored = ng_ir_cast(k, outdt, value), body = ng_ir_store(k, out, nd, idx, stored);
-    bool tiled = key->tiled && nd == 2;
+    bool tiled = key->tiled && (nd == 2 || (nd > 2 && !key->flat));
     if (!key->fpe) {
         k->body = !tiled ? ng_ir_box(k, nd, vars, ext, body, key->flat)
-                  : key->flat ? flat_tiles(k, vars, ext, body) : tiles(k, vars, ext, body);
+                  : key->flat ? flat_tiles(k, vars, ext, body) : tiles(k, nd, vars, ext, body);
         return k->status;
     }
     /* the flag word: each element's bits ORed into a reduction variable over the
@@ -469,7 +473,7 @@ static NgStatus build_ew(const void *ctx, NgIrKernel *k)
     NgIrRef each[3] = {let, ng_ir_assign(k, vf, ng_ir_binary(k, NG_OP_BITOR, NG_INT32, fv, bits)), body};
     NgIrRef each_block = ng_ir_block(k, 3, each);
     NgIrRef box = !tiled ? ng_ir_box(k, nd, vars, ext, each_block, key->flat)
-                  : key->flat ? flat_tiles(k, vars, ext, each_block) : tiles(k, vars, ext, each_block);
+                  : key->flat ? flat_tiles(k, vars, ext, each_block) : tiles(k, nd, vars, ext, each_block);
     if (nd > 0)
         ng_ir_reduce(k, box, vf, NG_OP_BITOR);
     NgIrRef stmts[3] = {ng_ir_let(k, vf, ng_ir_const_i(k, NG_INT32, 0)), box, ng_ir_store(k, flag, 0, NULL, fv)};
@@ -543,18 +547,59 @@ static void collapse(EwPlan *p, int nops, const int64_t *shape, int ndim)
  * long enough for tiles to pay. */
 static bool across_rows(const EwPlan *p, int nops)
 {
-    if (p->shape[0] < EW_TILE || p->shape[1] < EW_TILE)
+    int a = p->ndim - 2; /* (the last two axes of a plan of any rank) */
+    if (p->shape[a] < EW_TILE || p->shape[a + 1] < EW_TILE)
         return false;
     bool across = false, along = false;
     for (int o = 0; o < nops; o++) {
-        int64_t s0 = p->strides[o][0] < 0 ? -p->strides[o][0] : p->strides[o][0];
-        int64_t s1 = p->strides[o][1] < 0 ? -p->strides[o][1] : p->strides[o][1];
+        int64_t s0 = p->strides[o][a] < 0 ? -p->strides[o][a] : p->strides[o][a];
+        int64_t s1 = p->strides[o][a + 1] < 0 ? -p->strides[o][a + 1] : p->strides[o][a + 1];
         if (s0 == 0 || s1 == 0)
             continue;
         across = across || s1 > s0;
         along = along || s1 <= s0;
     }
     return across && along;
+}
+
+/* The axis (before the last) along which an operand of plan p steps least, where another
+ * operand steps least along the last axis: a permuted copy's (x.transpose(1, 2, 0).copy()) pair of
+ * axes to tile; -1 when there is none. */
+static int tile_axis(const EwPlan *p, int nops)
+{
+    int last = p->ndim - 1, axis = -1;
+    bool along = false;
+    for (int o = 0; o < nops; o++) {
+        int best = -1;
+        int64_t bs = 0;
+        for (int d = 0; d <= last; d++) {
+            int64_t sd = p->strides[o][d] < 0 ? -p->strides[o][d] : p->strides[o][d];
+            if (sd != 0 && (best < 0 || sd < bs)) {
+                best = d;
+                bs = sd;
+            }
+        }
+        if (best == last)
+            along = true;
+        else if (best >= 0 && axis < 0)
+            axis = best;
+    }
+    return along ? axis : -1;
+}
+
+/* Moves axis `from` of plan p to just before the last (the loops' order only: each point still
+ * reads and writes its own elements). */
+static void move_to_tile(EwPlan *p, int nops, int from)
+{
+    int to = p->ndim - 2;
+    for (int o = 0; o < nops; o++) {
+        int64_t s = p->strides[o][from];
+        memmove(&p->strides[o][from], &p->strides[o][from + 1], sizeof(int64_t) * (size_t)(to - from));
+        p->strides[o][to] = s;
+    }
+    int64_t n = p->shape[from];
+    memmove(&p->shape[from], &p->shape[from + 1], sizeof(int64_t) * (size_t)(to - from));
+    p->shape[to] = n;
 }
 
 NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, int nin, const EwInput *in)
@@ -595,7 +640,19 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
     }
     NgDevice *dev = ng_array_device(out);
     key->flat = dev->be->target->par != NG_PAR_OPENMP && p.ndim > 1; /* see ng_ir_box */
-    key->tiled = p.ndim == 2 && kind != EW_RANGE && kind != EW_EYE && across_rows(&p, nin + 1);
+    if (p.ndim > 2 && !key->flat && kind != EW_RANGE && kind != EW_EYE) { /* cpu: a permuted copy of 3-d and up */
+        int ax = tile_axis(&p, nin + 1);
+        if (ax >= 0) {
+            EwPlan moved = p;
+            move_to_tile(&moved, nin + 1, ax);
+            if (across_rows(&moved, nin + 1)) {
+                p = moved;
+                key->tiled = 1;
+            }
+        }
+    } else {
+        key->tiled = p.ndim == 2 && kind != EW_RANGE && kind != EW_EYE && across_rows(&p, nin + 1);
+    }
     key->fpe = (uint8_t)kernel_fpe(key);
     const NgKernel *kern;
     NgStatus st = ng_kernel_get(dev, key, sizeof *key, build_ew, key, &kern);
@@ -611,7 +668,8 @@ NgStatus ng_ew_run(EwKind kind, NgOp op, NgDType compute, const NgArray *out, in
             ng_scalar_kargs(&in[i].scalar, in[i].dtype, args, &n);
     }
     int64_t extent = !key->tiled ? (key->flat ? out->size : p.ndim ? p.shape[0] : 1)
-                     : key->flat ? flat_tile_trips(p.shape[0], p.shape[1]) : (p.shape[0] + EW_TILE - 1) / EW_TILE;
+                     : key->flat ? flat_tile_trips(p.shape[0], p.shape[1])
+                     : p.ndim > 2 ? p.shape[0] : (p.shape[0] + EW_TILE - 1) / EW_TILE;
     if (!key->fpe)
         return ng_kernel_launch(kern, args, n, extent, out->size);
     /* the flag word: a zeroed int32 the kernel ORs its elements' bits into, read
