@@ -90,6 +90,28 @@ def test_isin_bad_kinds():
     both("isin", np.array([1, 2]), np.array([1.0]), kind="table")
 
 
+# ---- searchsorted (the search loop isin, interp, histogram and bincount share) ------------------
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 50, 2047, 2048, 2049, 4097, 300001])
+def test_searchsorted_sizes_around_the_branchy_steps(n):
+    rng = np.random.default_rng(n)
+    a = np.sort(rng.integers(0, 50000, n))
+    v = rng.integers(-5, 50005, 30000)
+    for q in (v, np.sort(v)):                         # random and sorted queries
+        for side in ("left", "right"):
+            same_bits(ng.searchsorted(ng.asarray(a), ng.asarray(q), side=side), np.searchsorted(a, q, side=side))
+    b = rng.permutation(a)
+    order = np.argsort(b, kind="stable")
+    same_bits(ng.searchsorted(ng.asarray(b), ng.asarray(v), sorter=ng.asarray(order)), np.searchsorted(b, v, sorter=order))
+    f = np.sort(rng.standard_normal(n))
+    if n > 3:
+        f[-2:] = np.nan
+        f[1] = -np.inf
+    x = np.concatenate([rng.standard_normal(5000), [np.nan, np.inf, -np.inf, 0.0, -0.0]])
+    same_bits(ng.searchsorted(ng.asarray(f), ng.asarray(x)), np.searchsorted(f, x))
+    same_bits(ng.isin(ng.asarray(x), ng.asarray(f)), np.isin(x, f))
+
+
 # ---- round -----------------------------------------------------------------------------------
 
 def _round_data(dt, n=50001):
