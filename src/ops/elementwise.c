@@ -153,12 +153,15 @@ static NgIrRef tiles(NgIrKernel *k, int nd, const int *vars, const NgIrRef *ext,
     NgIrRef side = ng_ir_const_i(k, NG_INT64, tile);
     int t[2] = {ng_ir_var(k, NG_INT64), ng_ir_var(k, NG_INT64)};
     int a = nd - 2; /* the tiled pair: the last two axes; any before them loop outside, the first in parallel */
+    /* (rows of at most 4 tiles in one tile: no narrow last tile) */
+    NgIrRef wide = ng_ir_select(k, ng_ir_binary(k, NG_OP_LE, NG_BOOL, ext[a + 1], ng_ir_const_i(k, NG_INT64, 4 * tile)),
+                                ext[a + 1], side);
     for (int d = 1; d >= 0; d--) { /* the loops inside a tile, the last axis innermost */
         NgIrRef from = ng_ir_varref(k, t[d]);
-        NgIrRef to = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_INT64, from, side), ext[a + d]);
+        NgIrRef to = ng_ir_binary(k, NG_OP_MINIMUM, NG_INT64, ng_ir_binary(k, NG_OP_ADD, NG_INT64, from, d ? wide : side), ext[a + d]);
         body = ng_ir_for(k, vars[a + d], from, to, one, body, 0);
     }
-    body = ng_ir_for(k, t[1], zero, ext[a + 1], side, body, 0);
+    body = ng_ir_for(k, t[1], zero, ext[a + 1], wide, body, 0);
     body = ng_ir_for(k, t[0], zero, ext[a], side, body, nd == 2 ? NG_IR_PARALLEL : 0);
     for (int d = a - 1; d >= 0; d--)
         body = ng_ir_for(k, vars[d], zero, ext[d], one, body, d == 0 ? NG_IR_PARALLEL : 0);

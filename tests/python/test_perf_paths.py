@@ -215,6 +215,10 @@ def test_permuted_copies(dt):
         same_bits(d.transpose(axes).astype(to), x.transpose(axes).astype(to))
     m = (rng.standard_normal((1000, 333)) * 100).astype(dt)
     same_bits(ng.asarray(m).T.copy(), m.T.copy())
+    for rows in (33, 100, 127, 128, 129, 257, 500, 512, 513):   # out rows of one tile, or of several
+        w = (rng.standard_normal((rows, 700)) * 100).astype(dt)
+        same_bits(ng.asarray(w).T.copy(), w.T.copy())
+        same_bits(ng.asarray(w)[:, ::-2].T.copy(), w[:, ::-2].T.copy())
     y = (rng.standard_normal((3, 4, 40, 50)) * 100).astype(dt)                               # 4-d, batch axes
     for axes in ((0, 1, 3, 2), (3, 2, 1, 0), (2, 0, 3, 1), (1, 3, 0, 2)):
         same_bits(ng.asarray(y).transpose(axes).copy(), y.transpose(axes).copy())
