@@ -406,7 +406,10 @@ static void build_isin_sort(NgIrKernel *k, const SearchKey *key)
     st[2] = mkvar(k, &hi, NG_INT64, n);
     st[3] = mkvar(k, &m, NG_INT64, sx_i(k, 0));
     NgIrRef X = ng_ir_varref(k, x), Lo = ng_ir_varref(k, lo);
-    st[4] = bsearch_loop(k, lo, hi, m, ng_sort_less(k, ct, sx_load1(k, sp, ng_ir_varref(k, m)), X));
+    /* (real values: a plain <, NaNs sort last and compare false, so they count as not less, and a
+     * NaN x finds position 0 and is not equal there; the NaN-aware order costs 2x per step) */
+    NgIrRef probe = sx_load1(k, sp, ng_ir_varref(k, m));
+    st[4] = bsearch_loop(k, lo, hi, m, ng_dtype_is_complex(ct) ? ng_sort_less(k, ct, probe, X) : sx_cmp(k, NG_OP_LT, probe, X));
     NgIrRef at = sx_op(k, NG_OP_MINIMUM, Lo, sx_op(k, NG_OP_SUB, n, sx_i(k, 1)));
     NgIrRef found = sx_cmp(k, NG_OP_LOGAND, sx_cmp(k, NG_OP_LT, Lo, n), sx_cmp(k, NG_OP_EQ, sx_load1(k, sp, at), X));
     if (key->flag2)
