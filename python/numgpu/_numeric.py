@@ -13,7 +13,7 @@ import numpy as _np
 
 from . import _core, _manip, _small
 from . import (absolute, argmax, argsort, asarray, clip, concatenate, conjugate, diag, empty, fft, isnan,
-               minimum, ndarray, rint, searchsorted, sort, sqrt, take, where, zeros)
+               ndarray, rint, searchsorted, sqrt, take, where, zeros)
 from . import all as _all, any as _any, array as _array, max as _max, sum as _sum
 from ._sorting import diff
 
