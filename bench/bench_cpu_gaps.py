@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The operations where numgpu on cpu trailed NumPy (2026-12-07): NumPy's random streams, large
 zeros/ones/full, float16 sign operations, rfft2, one QR, stacks of Cholesky and inv, integer
-division by scalars and arrays, any/all/count_nonzero of masks.
+division by scalars and arrays, any/all/count_nonzero of masks; isin with a short test list,
+interp, round(x, decimals) and copies of transposed and permuted views (the sweep of 2026-12-07).
 
 Each numgpu result is compared with NumPy's first (exact for random streams, zeros, ones and the
 float16 bit operations; within rounding for the rest); then each side is timed --repeat times
@@ -48,7 +49,26 @@ def cases():
     hi32, hb64 = hi64.astype(np.int32), r.integers(1, 50, n)
     hmask, hzero = r.random(n) > 0.5, np.zeros(n, bool)
     gi32, gi64, gb64, gmask, gzero = (ng.asarray(v) for v in (hi32, hi64, hb64, hmask, hzero))
+    hk = r.integers(0, 1000, n)
+    hx, hy = r.random(n), r.random(n)
+    hxp, hfp = np.sort(hy[:100]), hy[:100]
+    hM, hT = r.random((1000, 1000)), r.random((100, 100, 100))
+    gk, gx, gxp, gfp, gM, gT = (ng.asarray(v) for v in (hk, hx, hxp, hfp, hM, hT))
+    gx32, hx32 = gx.astype(np.float32), hx.astype(np.float32)
+    gM32, hM32 = gM.astype(np.float32), hM.astype(np.float32)
     return [
+        # isin of a short list (a byte table), interp (one kernel), round (one pass), permuted copies (tiled)
+        ("isin(int64 10^6, 50 of them)", lambda: ng.isin(gk, gk[:50]), lambda: np.isin(hk, hk[:50]), True, False),
+        ("isin(float64 10^6, 50 of them)", lambda: ng.isin(gx, gx[:50]), lambda: np.isin(hx, hx[:50]), True, False),
+        ("interp(10^6, 100 samples)", lambda: ng.interp(gx, gxp, gfp), lambda: np.interp(hx, hxp, hfp), True, False),
+        ("round(float64 10^6, 2)", lambda: ng.round(gx, 2), lambda: np.round(hx, 2), True, False),
+        ("round(float32 10^6, 3)", lambda: ng.round(gx32, 3), lambda: np.round(hx32, 3), True, False),
+        ("M.T.copy() 1000x1000 float64", lambda: gM.T.copy(), lambda: hM.T.copy(), True, False),
+        ("M.T.copy() 1000x1000 float32", lambda: gM32.T.copy(), lambda: hM32.T.copy(), True, False),
+        ("T.transpose(1,2,0).copy() 100^3", lambda: gT.transpose(1, 2, 0).copy(), lambda: hT.transpose(1, 2, 0).copy(),
+         True, False),
+        ("T.transpose(2,0,1).copy() 100^3", lambda: gT.transpose(2, 0, 1).copy(), lambda: hT.transpose(2, 0, 1).copy(),
+         True, False),
         # name, numgpu fn, numpy fn, exact, keep results alive
         ("default_rng(s).random(10^6)", lambda: ng.random.default_rng(5).random(n),
          lambda: np.random.default_rng(5).random(n), True, False),

@@ -90,6 +90,12 @@ NgStatus ng_op_where(const NgOperand *cond, const NgOperand *x, const NgOperand 
  * hi); written into dest when given (as ng_op_binary's dest). */
 NgStatus ng_op_clip(const NgOperand *a, const NgOperand *lo, const NgOperand *hi, const NgArray *dest,
                     NgArray *out);
+/* NumPy's round(a, decimals) of a real float array, a new array of a's
+ * dtype: rint(a * 10^decimals) / 10^decimals (decimals < 0: rint(a /
+ * 10^-decimals) * 10^-decimals), the power of ten as NumPy computes it and
+ * cast to a's dtype, every step rounded to that dtype: one pass (three
+ * ops where the power is infinite in the dtype, as NumPy's calls). */
+NgStatus ng_op_round(const NgArray *a, int decimals, NgArray *out);
 /* NumPy's nan_to_num of a real float array, in one pass: NaN -> nan, +inf -> posinf, -inf ->
  * neginf (each rounded to a's dtype), into dest (may be a itself: in place) or a new array. */
 NgStatus ng_op_nan_to_num(const NgArray *a, double nan, double posinf, double neginf, const NgArray *dest,
@@ -203,6 +209,28 @@ NgStatus ng_op_fold(NgOp op, const NgArray *a, int axis, NgDType dtype, NgArray 
 /* Insertion points of v's elements in the sorted 1-d `a` (through `sorter`,
  * may be NULL), int64 of v's shape; right: after equal elements. */
 NgStatus ng_op_searchsorted(const NgArray *a, const NgArray *v, bool right, const NgArray *sorter, NgArray *out);
+/* isin's kinds: NumPy's choice, or the one asked for. */
+enum { NG_ISIN_AUTO, NG_ISIN_SORT, NG_ISIN_TABLE };
+/* NumPy's isin: a bool array of element's shape, true where the element
+ * equals one of test's (any shape) values, negated with invert. Integer and
+ * bool inputs (kind AUTO or TABLE) look values up in a byte table over
+ * test's range [min, max] (exact, each dtype's own values), where that
+ * range fits test's dtype and, for AUTO, NumPy's memory bound (6x the
+ * inputs) or 2^16; otherwise test is cast to the common dtype and sorted,
+ * and each element binary-searched in it (NaN is never found; uint64
+ * against signed integers compares exactly, as NumPy's == does, not in
+ * float64 as NumPy's own sort path for long tests). TABLE with
+ * a non-integer input: NG_ERR_VALUE; TABLE with a range beyond test's
+ * dtype: NumPy's RuntimeError (NG_ERR_INTERNAL). */
+NgStatus ng_op_isin(const NgArray *element, const NgArray *test, bool invert, int kind, NgArray *out);
+/* NumPy's interp of float64 x (any shape) in the 1-d float64 samples xp
+ * (non-decreasing, not empty), fp (as long), one kernel: per element a
+ * branch-free search for the last sample <= x, then NumPy's C loop's
+ * formula (fp[j] where x equals xp[j], slope * (x - xp[j]) + fp[j]
+ * between, retried from the right end where NaN; left / right outside,
+ * fp's ends where NULL; NaN stays). A float64 array of x's shape. */
+NgStatus ng_op_interp(const NgArray *x, const NgArray *xp, const NgArray *fp, const double *left, const double *right,
+                      NgArray *out);
 /* Sorted unique values of the flattened `a` (NaNs collapse to one); index,
  * inverse (a's shape) and counts are filled when non-NULL (int64). */
 NgStatus ng_op_unique(const NgArray *a, NgArray *values, NgArray *index, NgArray *inverse, NgArray *counts);

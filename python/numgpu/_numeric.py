@@ -12,7 +12,7 @@ import numpy as _np
 
 from . import _core, _manip, _small
 from . import (absolute, argmax, argsort, asarray, clip, concatenate, conjugate, diag, empty, fft, isnan,
-               minimum, ndarray, rint, searchsorted, sort, sqrt, take, where, zeros)
+               ndarray, rint, searchsorted, sqrt, take, where, zeros)
 from . import all as _all, any as _any, array as _array, max as _max, sum as _sum
 from ._sorting import diff
 
@@ -53,7 +53,8 @@ def _interp_part(x, x0, x1, y0, y1, slope):
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):
-    """NumPy's one-dimensional linear interpolation, its C loop's formula element for element:
+    """NumPy's one-dimensional linear interpolation, its C loop's formula element for element (real
+    fp: one kernel, ng_op_interp; complex fp: as below, op for op):
     fp[j] where x equals xp[j], slope*(x - xp[j]) + fp[j] between samples (retried from the right
     end where NaN), left/right outside, NaN for NaN. The interval is searchsorted's (the last of
     equal samples), where NumPy's search starts from the previous element's interval; complex
@@ -88,6 +89,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     if fp.shape[0] != n:
         raise ValueError("fp and xp are not of the same length.")
     scalar = complex if dtype == _np.complex128 else float
+    if dtype == _np.float64:   # one kernel: the search and the C loop's formula per element
+        return _core.interp(x, xp, fp, None if left is None else float(left), None if right is None else float(right))
     first, last = fp[0:1].reshape(()), fp[n - 1:].reshape(())
     lval = first if left is None else scalar(left)
     rval = last if right is None else scalar(right)
@@ -140,23 +143,14 @@ def digitize(x, bins, right=False):
 
 
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
-    """Elementwise: element is in test_elements (NaN never is), of element's shape. Every kind
-    runs as NumPy's 'sort': test_elements sorted once, each element found by binary search (the
-    'table' kind keeps NumPy's check of its dtypes, and gives the same answers)."""
-    element, test = _arr(element), _arr(test_elements).ravel()
+    """Elementwise: element is in test_elements (NaN never is), of element's shape, in one C op
+    (ng_op_isin): integer and bool inputs through a byte table over test_elements' range, as
+    NumPy's 'table' kind (when NumPy's bounds allow, or asked for), anything else by a binary
+    search in test_elements sorted; assume_unique changes nothing."""
     if kind not in (None, "sort", "table"):
         raise ValueError("Invalid kind: '{0}'. Please use None, 'sort' or 'table'.".format(kind))
-    if kind == "table" and not (element.dtype.kind in "uib" and test.dtype.kind in "uib"):
-        raise ValueError("The 'table' method is only supported for boolean or integer arrays. "
-                         "Please select 'sort' or None for kind.")
-    dtype = _np.result_type(element.dtype, test.dtype)
-    values = element.ravel().astype(dtype, copy=False)
-    if test.size == 0:
-        found = zeros(values.shape, _np.bool_)
-    else:
-        s = sort(test.astype(dtype, copy=False))
-        found = _gather(s, minimum(searchsorted(s, values), test.size - 1)) == values
-    return (~found if invert else found).reshape(element.shape)
+    element, test = _arr(element), _arr(test_elements)
+    return _core.isin(element, test, bool(invert), {None: 0, "sort": 1, "table": 2}[kind])
 
 
 # ---- covariance ------------------------------------------------------------------------------

@@ -946,6 +946,8 @@ def round(a, decimals=0, out=None):
             return a.copy()
         f = 10.0 ** -decimals
         return ng.multiply(ng.rint(ng.divide(a, f)), f).astype(a.dtype)
+    if -2**31 < decimals < 2**31:   # (NumPy's C int)
+        return _core.round(a, decimals)   # one pass: multiply, rint, divide in the dtype
     if decimals >= 0:
         f = 10.0 ** decimals
         return ng.divide(ng.rint(ng.multiply(a, f)), f)

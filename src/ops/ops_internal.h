@@ -27,6 +27,8 @@ typedef enum EwKind {
                     * floats) */
     EW_RANGE,   /* out = in0 + i * in1 (flat index i; scalars; linspace's end fixed by in2) */
     EW_EYE,     /* out[i, j] = (j - i == in0) */
+    EW_ROUND,   /* NumPy's round: op NG_OP_MUL: rint(in0 * in1) / in1, NG_OP_TRUEDIV: rint(in0 / in1) * in1
+                 * (in1 the power of ten; every step rounded to the compute dtype, a float) */
 } EwKind;
 
 enum { EW_CLIP_LO = 1, EW_CLIP_HI = 2 };

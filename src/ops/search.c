@@ -23,15 +23,18 @@
 
 #include "ops/sort_internal.h"
 
-enum { Q_SEARCH, Q_UFLAG, Q_USCATTER, Q_UFINISH, Q_BIN_CHUNK, Q_BIN_SUM, Q_BIN_SORTED, Q_HIST, Q_QUANT };
+enum { Q_SEARCH, Q_UFLAG, Q_USCATTER, Q_UFINISH, Q_BIN_CHUNK, Q_BIN_SUM, Q_BIN_SORTED, Q_HIST, Q_QUANT, Q_ISIN_MARK,
+       Q_ISIN_TABLE, Q_ISIN_SORT, Q_INTERP };
 
 typedef struct SearchKey {
     uint8_t tag;    /* 'Q' */
     uint8_t kind;   /* Q_* */
     int8_t a, b, c; /* dtypes (kind-specific: data, values/weights, compute) */
     int8_t d;       /* another dtype (sorter) or NG_NODTYPE */
-    uint8_t flag;   /* SEARCH: right; USCATTER: inverse; UFINISH: index; HIST: uniform */
-    uint8_t flag2;  /* UFINISH: counts; BIN_SORTED: weights */
+    uint8_t flag;   /* SEARCH: right; USCATTER: inverse; UFINISH: index; HIST: uniform; ISIN_*: invert;
+                     * INTERP: left given */
+    uint8_t flag2;  /* UFINISH: counts; BIN_SORTED: weights; ISIN_*: values must be >= 0 as int64;
+                     * INTERP: right given */
     uint8_t contig; /* first parameter unit-stride */
 } SearchKey;
 
@@ -41,31 +44,41 @@ static NgIrRef mkvar(NgIrKernel *k, int *var, NgDType dt, NgIrRef value)
     return ng_ir_let(k, *var, value);
 }
 
-/* lo = first position p in [lo, hi) where go_right(p) is false, for a
- * predicate monotone over the positions. `m` is a variable for the middle;
- * go_right is an expression over m's value. hi becomes the count of
- * positions left to search from lo; each step moves them by arithmetic on
- * the predicate's 0/1, not a branch (on random queries a branch is
- * mispredicted every other step, and GCC turns selects into branches here:
- * a histogram of 2e6 normals in 300 uneven bins took 190 ms, NumPy 37). */
+/* lo = first position p in [lo, hi) where go_right(p) is false (hi when
+ * none), for a predicate monotone over the positions. `m` is a variable for
+ * the probed position; go_right is an expression over m's value. hi
+ * becomes the length still open, halved the same number of times for every
+ * query. While it exceeds BSEARCH_BRANCHY the step is a branch (over a long
+ * array the probes miss the cache, and a predicted branch lets the next
+ * probes start early: sorted queries, NumPy's favourite, predict well);
+ * below, each step moves lo by a mask, no branch, so random queries cost no
+ * mispredictions in the last (cached) steps: searchsorted of 10^6 random
+ * values in 50 took 26 ms branchy, 13 ms so. hi is left at 0 or 1. */
+#define BSEARCH_BRANCHY 2048
+
+/* All ones (int64 -1) where cond holds, else 0: lo + (half & mask) keeps a
+ * search's step arithmetic, where C compilers turn a select whose condition
+ * loads into a branch. */
+static NgIrRef mask_of(NgIrKernel *k, NgIrRef cond)
+{
+    return ng_ir_unary(k, NG_OP_NEG, NG_INT64, ng_ir_cast(k, NG_INT64, cond));
+}
+
 static NgIrRef bsearch_loop(NgIrKernel *k, int lo, int hi, int m, NgIrRef go_right)
 {
-    NgIrRef Lo = ng_ir_varref(k, lo), N = ng_ir_varref(k, hi);
-    int half, g;
-    NgIrRef step[6];
-    step[0] = ng_ir_assign(k, hi, sx_op(k, NG_OP_SUB, N, Lo)); /* (before the loop: the count) */
-    step[1] = mkvar(k, &half, NG_INT64, ng_ir_binary(k, NG_OP_RSHIFT, NG_INT64, N, sx_i(k, 1)));
-    NgIrRef H = ng_ir_varref(k, half);
-    step[2] = ng_ir_assign(k, m, sx_op(k, NG_OP_ADD, Lo, H));
-    step[3] = mkvar(k, &g, NG_INT64, ng_ir_cast(k, NG_INT64, go_right));
-    NgIrRef G = ng_ir_varref(k, g);
-    /* g: lo = m + 1 and n - half - 1 left; else n = half */
-    step[4] = ng_ir_assign(k, lo, sx_op(k, NG_OP_ADD, Lo, sx_op(k, NG_OP_MUL, G, sx_op(k, NG_OP_ADD, H, sx_i(k, 1)))));
-    step[5] = ng_ir_assign(k, hi, sx_op(k, NG_OP_ADD, H, sx_op(k, NG_OP_MUL, G, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_SUB, N, H),
-                                                                                    sx_op(k, NG_OP_ADD, H, sx_i(k, 1))))));
-    NgIrRef loop = ng_ir_while(k, sx_cmp(k, NG_OP_GT, N, sx_i(k, 0)), ng_ir_block(k, 5, step + 1));
-    NgIrRef both[2] = {step[0], loop};
-    return ng_ir_block(k, 2, both);
+    NgIrRef Lo = ng_ir_varref(k, lo), Hi = ng_ir_varref(k, hi), one = sx_i(k, 1);
+    NgIrRef half = ng_ir_binary(k, NG_OP_RSHIFT, NG_INT64, Hi, one);
+    NgIrRef jump[3] = {ng_ir_assign(k, m, sx_op(k, NG_OP_ADD, Lo, half)), ng_ir_if(k, go_right, ng_ir_assign(k, lo, ng_ir_varref(k, m)), NG_IR_NONE),
+                       ng_ir_assign(k, hi, sx_op(k, NG_OP_SUB, Hi, half))};
+    NgIrRef step[3] = {ng_ir_assign(k, m, sx_op(k, NG_OP_ADD, Lo, half)),
+                       ng_ir_assign(k, lo, sx_op(k, NG_OP_ADD, Lo, sx_op(k, NG_OP_BITAND, half, mask_of(k, go_right)))),
+                       ng_ir_assign(k, hi, sx_op(k, NG_OP_SUB, Hi, half))};
+    NgIrRef last[2] = {ng_ir_assign(k, m, Lo), ng_ir_assign(k, lo, sx_op(k, NG_OP_ADD, Lo, ng_ir_cast(k, NG_INT64, go_right)))};
+    NgIrRef all[4] = {ng_ir_assign(k, hi, sx_op(k, NG_OP_SUB, Hi, Lo)),
+                      ng_ir_while(k, sx_cmp(k, NG_OP_GT, Hi, sx_i(k, BSEARCH_BRANCHY)), ng_ir_block(k, 3, jump)),
+                      ng_ir_while(k, sx_cmp(k, NG_OP_GT, Hi, one), ng_ir_block(k, 3, step)),
+                      ng_ir_if(k, sx_cmp(k, NG_OP_GT, Hi, sx_i(k, 0)), ng_ir_block(k, 2, last), NG_IR_NONE)};
+    return ng_ir_block(k, 4, all);
 }
 
 /* params: a (1-d), [sorter (1-d)], v (1-d contig), out (1-d int64) */
@@ -327,6 +340,146 @@ static void build_quant(NgIrKernel *k, const SearchKey *key)
     k->body = sx_for(k, t, sx_i(k, 0), sx_op(k, NG_OP_MUL, ng_ir_shape(k, q, 0), rows), ng_ir_block(k, ns, st), NG_IR_PARALLEL);
 }
 
+/* ISIN_MARK: t (1-d, int dtype a), table (1-d uint8), scalar lo (int64):
+ * table[t[j] - lo] = 1 (equal values store the same byte). */
+static void build_isin_mark(NgIrKernel *k, const SearchKey *key)
+{
+    int t = ng_ir_param_array(k, (NgDType)key->a, 1, key->contig, false);
+    int table = ng_ir_param_array(k, NG_UINT8, 1, true, true);
+    NgIrRef lo = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    int j = ng_ir_var(k, NG_INT64);
+    NgIrRef at = sx_op(k, NG_OP_SUB, ng_ir_cast(k, NG_INT64, sx_load1(k, t, ng_ir_varref(k, j))), lo);
+    k->body = sx_for(k, j, sx_i(k, 0), ng_ir_shape(k, t, 0), sx_store1(k, table, at, ng_ir_const_i(k, NG_UINT8, 1)),
+                     NG_IR_PARALLEL);
+}
+
+/* ISIN_TABLE: v (1-d contig, int dtype a), table (1-d uint8), out (1-d
+ * bool), scalars lo, range (int64): out[q] = table[v[q] - lo] where v[q] -
+ * lo, as an unsigned 64-bit difference, is at most range (the values of
+ * the table's [lo, lo + range] and nothing else, since the difference is
+ * a bijection of 64-bit patterns), xor invert. flag2: a value must also be
+ * >= 0 as int64 (signed values against an unsigned table, uint64 values
+ * against a signed one: the two readings of a pattern differ there). */
+static void build_isin_table(NgIrKernel *k, const SearchKey *key)
+{
+    int v = ng_ir_param_array(k, (NgDType)key->a, 1, true, false);
+    int table = ng_ir_param_array(k, NG_UINT8, 1, true, false);
+    int out = ng_ir_param_array(k, NG_BOOL, 1, true, true);
+    NgIrRef lo = ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64));
+    NgIrRef range = ng_ir_cast(k, NG_UINT64, ng_ir_scalar(k, ng_ir_param_scalar(k, NG_INT64)));
+    int q = ng_ir_var(k, NG_INT64), x, d, ok;
+    NgIrRef Q = ng_ir_varref(k, q);
+    NgIrRef st[4];
+    st[0] = mkvar(k, &x, NG_INT64, ng_ir_cast(k, NG_INT64, sx_load1(k, v, Q)));
+    NgIrRef X = ng_ir_varref(k, x);
+    st[1] = mkvar(k, &d, NG_INT64, sx_op(k, NG_OP_SUB, X, lo));
+    NgIrRef D = ng_ir_varref(k, d);
+    NgIrRef inside = sx_cmp(k, NG_OP_LE, ng_ir_cast(k, NG_UINT64, D), range);
+    if (key->flag2)
+        inside = sx_cmp(k, NG_OP_LOGAND, inside, sx_cmp(k, NG_OP_GE, X, sx_i(k, 0)));
+    st[2] = mkvar(k, &ok, NG_BOOL, inside);
+    NgIrRef Ok = ng_ir_varref(k, ok);
+    /* (the load at 0 outside the table's range: a select, no branch) */
+    NgIrRef mark = sx_load1(k, table, ng_ir_select(k, Ok, D, sx_i(k, 0)));
+    NgIrRef found = sx_cmp(k, NG_OP_LOGAND, Ok, sx_cmp(k, NG_OP_NE, mark, ng_ir_const_i(k, NG_UINT8, 0)));
+    if (key->flag)
+        found = ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, found);
+    st[3] = sx_store1(k, out, Q, found);
+    k->body = sx_for(k, q, sx_i(k, 0), ng_ir_shape(k, v, 0), ng_ir_block(k, 4, st), NG_IR_PARALLEL);
+}
+
+/* ISIN_SORT: v (1-d contig, dtype a), s (1-d contig sorted, dtype c, not
+ * empty), out (1-d bool): v[q] (as c) equals s at its lower bound (NaN
+ * never does), xor invert. flag2 (uint64 against signed integers, c the
+ * 64-bit integer dtype of s): only values >= 0 as int64 can be found. */
+static void build_isin_sort(NgIrKernel *k, const SearchKey *key)
+{
+    NgDType ct = (NgDType)key->c;
+    int v = ng_ir_param_array(k, (NgDType)key->a, 1, true, false);
+    int sp = ng_ir_param_array(k, ct, 1, true, false);
+    int out = ng_ir_param_array(k, NG_BOOL, 1, true, true);
+    int q = ng_ir_var(k, NG_INT64), x, lo, hi, m;
+    NgIrRef Q = ng_ir_varref(k, q), n = ng_ir_shape(k, sp, 0);
+    NgIrRef st[6];
+    st[0] = mkvar(k, &x, ct, ng_ir_cast(k, ct, sx_load1(k, v, Q)));
+    st[1] = mkvar(k, &lo, NG_INT64, sx_i(k, 0));
+    st[2] = mkvar(k, &hi, NG_INT64, n);
+    st[3] = mkvar(k, &m, NG_INT64, sx_i(k, 0));
+    NgIrRef X = ng_ir_varref(k, x), Lo = ng_ir_varref(k, lo);
+    /* (real values: a plain <, NaNs sort last and compare false, so they count as not less, and a
+     * NaN x finds position 0 and is not equal there; the NaN-aware order costs 2x per step) */
+    NgIrRef probe = sx_load1(k, sp, ng_ir_varref(k, m));
+    st[4] = bsearch_loop(k, lo, hi, m, ng_dtype_is_complex(ct) ? ng_sort_less(k, ct, probe, X) : sx_cmp(k, NG_OP_LT, probe, X));
+    NgIrRef at = sx_op(k, NG_OP_MINIMUM, Lo, sx_op(k, NG_OP_SUB, n, sx_i(k, 1)));
+    NgIrRef found = sx_cmp(k, NG_OP_LOGAND, sx_cmp(k, NG_OP_LT, Lo, n), sx_cmp(k, NG_OP_EQ, sx_load1(k, sp, at), X));
+    if (key->flag2)
+        found = sx_cmp(k, NG_OP_LOGAND, found, sx_cmp(k, NG_OP_GE, ng_ir_cast(k, NG_INT64, sx_load1(k, v, Q)), sx_i(k, 0)));
+    if (key->flag)
+        found = ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, found);
+    st[5] = sx_store1(k, out, Q, found);
+    k->body = sx_for(k, q, sx_i(k, 0), ng_ir_shape(k, v, 0), ng_ir_block(k, 6, st), NG_IR_PARALLEL);
+}
+
+/* INTERP: x (1-d contig), xp, fp (1-d contig, not empty), out (1-d), all
+ * float64, scalars left, right (used where flag / flag2): NumPy's
+ * compiled_base.c loop per element. j = the last sample <= x (the last of
+ * equal ones); x > xp[-1]: right, x < xp[0]: left (fp's ends when not
+ * given), j the last sample or xp[j] == x: fp[j], else slope * (x - xp[j])
+ * + fp[j], from the right end where that is NaN, and fp[j] where that is
+ * NaN too and fp[j] == fp[j+1]; NaN x stays (one sample: fp[0], as NumPy's
+ * loop for one sample). Loads use j clamped to
+ * [0, n-2] (and j+1 to n-1), so every select reads inside the arrays. */
+static void build_interp(NgIrKernel *k, const SearchKey *key)
+{
+    const NgDType F = NG_FLOAT64;
+    int x = ng_ir_param_array(k, F, 1, true, false);
+    int xp = ng_ir_param_array(k, F, 1, true, false);
+    int fp = ng_ir_param_array(k, F, 1, true, false);
+    int out = ng_ir_param_array(k, F, 1, true, true);
+    NgIrRef left = ng_ir_scalar(k, ng_ir_param_scalar(k, F)), right = ng_ir_scalar(k, ng_ir_param_scalar(k, F));
+    int q = ng_ir_var(k, NG_INT64), xv, lo, hi, m, j, j1, x0, y0, y1, slope, res;
+    NgIrRef Q = ng_ir_varref(k, q), n = ng_ir_shape(k, xp, 0), one = sx_i(k, 1);
+    NgIrRef n1 = sx_op(k, NG_OP_SUB, n, one);
+    NgIrRef st[16];
+    int ns = 0;
+    st[ns++] = mkvar(k, &xv, F, sx_load1(k, x, Q));
+    NgIrRef X = ng_ir_varref(k, xv);
+    st[ns++] = mkvar(k, &lo, NG_INT64, sx_i(k, 0));
+    st[ns++] = mkvar(k, &hi, NG_INT64, n);
+    st[ns++] = mkvar(k, &m, NG_INT64, sx_i(k, 0));
+    st[ns++] = bsearch_loop(k, lo, hi, m, sx_cmp(k, NG_OP_LE, sx_load1(k, xp, ng_ir_varref(k, m)), X));
+    NgIrRef J = sx_op(k, NG_OP_SUB, ng_ir_varref(k, lo), one); /* the last sample <= x, -1 when none */
+    st[ns++] = mkvar(k, &j, NG_INT64, sx_op(k, NG_OP_MAXIMUM, sx_op(k, NG_OP_MINIMUM, J, sx_op(k, NG_OP_SUB, n, sx_i(k, 2))),
+                                            sx_i(k, 0)));
+    NgIrRef Jc = ng_ir_varref(k, j);
+    st[ns++] = mkvar(k, &j1, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, Jc, one), n1));
+    NgIrRef J1 = ng_ir_varref(k, j1);
+    st[ns++] = mkvar(k, &x0, F, sx_load1(k, xp, Jc));
+    st[ns++] = mkvar(k, &y0, F, sx_load1(k, fp, Jc));
+    st[ns++] = mkvar(k, &y1, F, sx_load1(k, fp, J1));
+    NgIrRef X0 = ng_ir_varref(k, x0), Y0 = ng_ir_varref(k, y0), Y1 = ng_ir_varref(k, y1), X1 = sx_load1(k, xp, J1);
+    st[ns++] = mkvar(k, &slope, F, ng_ir_binary(k, NG_OP_TRUEDIV, F, ng_ir_binary(k, NG_OP_SUB, F, Y1, Y0),
+                                                ng_ir_binary(k, NG_OP_SUB, F, X1, X0)));
+    NgIrRef S = ng_ir_varref(k, slope);
+    st[ns++] = mkvar(k, &res, F, ng_ir_binary(k, NG_OP_ADD, F, ng_ir_binary(k, NG_OP_MUL, F, S, ng_ir_binary(k, NG_OP_SUB, F, X, X0)), Y0));
+    NgIrRef R = ng_ir_varref(k, res);
+    NgIrRef from_right = ng_ir_binary(k, NG_OP_ADD, F, ng_ir_binary(k, NG_OP_MUL, F, S, ng_ir_binary(k, NG_OP_SUB, F, X, X1)), Y1);
+    NgIrRef retry[2] = {ng_ir_assign(k, res, from_right),
+                        ng_ir_if(k, sx_cmp(k, NG_OP_LOGAND, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, R), sx_cmp(k, NG_OP_EQ, Y0, Y1)),
+                                 ng_ir_assign(k, res, Y0), NG_IR_NONE)};
+    st[ns++] = ng_ir_if(k, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, R), ng_ir_block(k, 2, retry), NG_IR_NONE);
+    NgIrRef lval = key->flag ? left : sx_load1(k, fp, sx_i(k, 0));
+    NgIrRef rval = key->flag2 ? right : sx_load1(k, fp, n1);
+    NgIrRef v = ng_ir_select(k, sx_cmp(k, NG_OP_EQ, X0, X), Y0, R);
+    v = ng_ir_select(k, sx_cmp(k, NG_OP_EQ, J, n1), sx_load1(k, fp, n1), v);
+    v = ng_ir_select(k, sx_cmp(k, NG_OP_LT, X, sx_load1(k, xp, sx_i(k, 0))), lval, v);
+    v = ng_ir_select(k, sx_cmp(k, NG_OP_GT, X, sx_load1(k, xp, n1)), rval, v);
+    /* (one sample: NumPy's loop without the NaN check, fp[0] for NaN) */
+    v = ng_ir_select(k, sx_cmp(k, NG_OP_LOGAND, ng_ir_unary(k, NG_OP_ISNAN, NG_BOOL, X), sx_cmp(k, NG_OP_GT, n, one)), X, v);
+    st[ns++] = sx_store1(k, out, Q, v);
+    k->body = sx_for(k, q, sx_i(k, 0), ng_ir_shape(k, x, 0), ng_ir_block(k, ns, st), NG_IR_PARALLEL);
+}
+
 static NgStatus build_search_kernel(const void *ctx, NgIrKernel *k)
 {
     const SearchKey *key = ctx;
@@ -340,6 +493,10 @@ static NgStatus build_search_kernel(const void *ctx, NgIrKernel *k)
     case Q_BIN_SORTED: build_bin_sorted(k, key); break;
     case Q_HIST: build_hist(k, key); break;
     case Q_QUANT: build_quant(k, key); break;
+    case Q_ISIN_MARK: build_isin_mark(k, key); break;
+    case Q_ISIN_TABLE: build_isin_table(k, key); break;
+    case Q_ISIN_SORT: build_isin_sort(k, key); break;
+    case Q_INTERP: build_interp(k, key); break;
     }
     return k->status;
 }
@@ -762,5 +919,230 @@ NgStatus ng_op_quantile(const NgArray *a, int axis, const NgArray *q, NgDType dt
             ng_array_release(out);
     }
     ng_array_release(&s);
+    return st;
+}
+
+/* ---- isin ---- */
+
+/* The minimum or maximum of a non-empty integer or bool array as a 64-bit
+ * pattern: sign-extended for signed dtypes, zero-extended otherwise. */
+static NgStatus int_extreme(NgReduceOp op, const NgArray *a, int64_t *v)
+{
+    NgArray r;
+    NgStatus st = ng_op_reduce(op, a, -1, NULL, false, NG_NODTYPE, 0, &r);
+    if (st != NG_OK)
+        return st;
+    union { int8_t i8; int16_t i16; int32_t i32; int64_t i64; uint8_t u8; uint16_t u16; uint32_t u32; } u;
+    u.i64 = 0;
+    st = ng_array_download(&r, &u, NULL);
+    ng_array_release(&r);
+    if (st != NG_OK)
+        return st;
+    bool sgn = ng_dtype_is_signed(a->dtype);
+    switch (ng_array_itemsize(a)) {
+    case 1: *v = sgn ? u.i8 : u.u8; break;
+    case 2: *v = sgn ? u.i16 : u.u16; break;
+    case 4: *v = sgn ? u.i32 : (int64_t)u.u32; break;
+    default: *v = u.i64; break;
+    }
+    return NG_OK;
+}
+
+/* The largest value of integer dtype dt (bool as uint8), as uint64. */
+static uint64_t int_max(NgDType dt)
+{
+    int bits = ng_dtype_info(dt)->itemsize * 8;
+    if (ng_dtype_is_signed(dt))
+        return (UINT64_C(1) << (bits - 1)) - 1;
+    return bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+}
+
+/* isin through a table of the test values' range: marks, then one lookup
+ * per element. *used is false (nothing done) where the range is too wide:
+ * beyond test's dtype (NumPy's overflow check: RuntimeError when the table
+ * was asked for) or, unless asked for, beyond NumPy's memory bound. */
+static NgStatus isin_table(const NgArray *v, const NgArray *test, bool invert, int kind, NgArray *out, bool *used)
+{
+    NgDevice *dev = ng_array_device(v);
+    int64_t lo, hi;
+    NgStatus st = int_extreme(NG_RED_MIN, test, &lo);
+    if (st == NG_OK)
+        st = int_extreme(NG_RED_MAX, test, &hi);
+    if (st != NG_OK)
+        return st;
+    uint64_t range = (uint64_t)hi - (uint64_t)lo;
+    *used = false;
+    if (range > int_max(test->dtype)) {
+        if (kind == NG_ISIN_TABLE)
+            return ng_error_set(NG_ERR_INTERNAL, "You have specified kind='table', but the range of values in `ar2` or "
+                                "`ar1` exceed the maximum integer of the datatype. Please set `kind` to None or 'sort'.");
+        return NG_OK;
+    }
+    /* NumPy's bound: the table at most 6x the two inputs (a small table always pays) */
+    uint64_t bound = 6 * ((uint64_t)v->size + (uint64_t)test->size);
+    if (kind != NG_ISIN_TABLE && range > bound && range >= (1u << 16))
+        return NG_OK;
+    if (range >= (uint64_t)INT64_MAX)
+        return ng_error_set(NG_ERR_NOMEM, "isin: a table of %llu + 1 entries does not fit in memory",
+                            (unsigned long long)range);
+    int64_t tn = (int64_t)range + 1;
+    NgScalar zero;
+    memset(&zero, 0, sizeof zero);
+    zero.kind = NG_KIND_INT;
+    NgArray table = {0};
+    if ((st = ng_op_full(dev, NG_UINT8, 1, &tn, &zero, &table)) != NG_OK)
+        return st;
+    SearchKey key = skey(Q_ISIN_MARK);
+    key.a = (int8_t)test->dtype;
+    key.contig = test->strides[0] == ng_array_itemsize(test);
+    NgKArg args[3 * 4 + 2];
+    int na = 0;
+    karg_vec(args, &na, test);
+    ng_sort_kargs1(args, &na, &table, tn);
+    args[na++].i = lo;
+    st = launch(dev, &key, args, na, test->size, test->size);
+    if (st == NG_OK) {
+        key = skey(Q_ISIN_TABLE);
+        key.a = (int8_t)v->dtype;
+        key.flag = invert;
+        bool vs = ng_dtype_is_signed(v->dtype), ts = ng_dtype_is_signed(test->dtype);
+        key.flag2 = (vs && !ts) || (v->dtype == NG_UINT64 && ts);
+        na = 0;
+        ng_sort_kargs1(args, &na, v, v->size);
+        ng_sort_kargs1(args, &na, &table, tn);
+        ng_sort_kargs1(args, &na, out, v->size);
+        args[na++].i = lo;
+        args[na++].i = (int64_t)range;
+        st = launch(dev, &key, args, na, v->size, v->size);
+    }
+    ng_array_release(&table);
+    *used = st == NG_OK;
+    return st;
+}
+
+NgStatus ng_op_isin(const NgArray *element, const NgArray *test, bool invert, int kind, NgArray *out)
+{
+    if (kind != NG_ISIN_AUTO && kind != NG_ISIN_SORT && kind != NG_ISIN_TABLE)
+        return ng_error_set(NG_ERR_VALUE, "isin: bad kind %d", kind);
+    bool ints = (ng_dtype_is_int(element->dtype) || element->dtype == NG_BOOL) &&
+                (ng_dtype_is_int(test->dtype) || test->dtype == NG_BOOL);
+    if (kind == NG_ISIN_TABLE && !ints)
+        return ng_error_set(NG_ERR_VALUE, "The 'table' method is only supported for boolean or integer arrays. "
+                            "Please select 'sort' or None for kind.");
+    NgDType ct = ng_dtype_promote(element->dtype, test->dtype);
+    if (ct == NG_NODTYPE || !ng_dtype_info(ct)->supported)
+        return ng_error_set(NG_ERR_TYPE, "isin: no common dtype for %s and %s", ng_dtype_info(element->dtype)->name,
+                            ng_dtype_info(test->dtype)->name);
+    /* uint64 with signed integers: exact, as NumPy's == (its loop for a short test), not in
+     * float64: only values that are >= 0 in both dtypes can be equal, compared in test's */
+    bool mixed = ints && ng_dtype_is_float(ct);
+    if (mixed)
+        ct = ng_dtype_is_signed(test->dtype) ? NG_INT64 : NG_UINT64;
+    NgDevice *dev = ng_array_device(element);
+    int64_t n = element->size, flat = test->size;
+    NgArray v = {0}, t = {0}, s = {0}, vflat, tflat;
+    NgStatus st = ng_array_empty(dev, NG_BOOL, element->ndim, element->shape, out);
+    if (st != NG_OK)
+        return st;
+    if (n == 0)
+        return NG_OK;
+    if (flat == 0) { /* nothing to find */
+        NgScalar fill;
+        memset(&fill, 0, sizeof fill);
+        fill.kind = NG_KIND_BOOL;
+        fill.v.i = invert;
+        ng_array_release(out);
+        return ng_op_full(dev, NG_BOOL, element->ndim, element->shape, &fill, out);
+    }
+    /* 1-d views of contiguous copies (none when already contiguous) */
+    if ((st = ng_op_ascontiguous(element, false, &v)) == NG_OK && (st = ng_op_reshape(&v, 1, &n, &vflat)) == NG_OK) {
+        ng_array_release(&v);
+        v = vflat;
+    }
+    if (st == NG_OK && (st = ng_op_ascontiguous(test, false, &t)) == NG_OK &&
+        (st = ng_op_reshape(&t, 1, &flat, &tflat)) == NG_OK) {
+        ng_array_release(&t);
+        t = tflat;
+    }
+    bool done = false;
+    NgArray o1;
+    if (st == NG_OK)
+        st = ng_op_reshape(out, 1, &n, &o1);
+    if (st == NG_OK) {
+        if (ints && kind != NG_ISIN_SORT)
+            st = isin_table(&v, &t, invert, kind, &o1, &done);
+        if (st == NG_OK && !done) { /* the test values sorted, then a binary search per element */
+            NgArray tc;
+            if ((st = ng_op_astype(&t, ct, &tc)) == NG_OK) {
+                st = ng_op_ascontiguous(&tc, true, &s);
+                ng_array_release(&tc);
+            }
+            if (st == NG_OK)
+                st = ng_sort_rows(&s, NULL, false, 1, flat);
+            if (st == NG_OK) {
+                SearchKey key = skey(Q_ISIN_SORT);
+                key.a = (int8_t)v.dtype;
+                key.c = (int8_t)ct;
+                key.flag = invert;
+                key.flag2 = mixed;
+                NgKArg args[3 * 4];
+                int na = 0;
+                ng_sort_kargs1(args, &na, &v, n);
+                ng_sort_kargs1(args, &na, &s, flat);
+                ng_sort_kargs1(args, &na, &o1, n);
+                st = launch(dev, &key, args, na, n, n);
+            }
+        }
+        ng_array_release(&o1);
+    }
+    ng_array_release(&v);
+    ng_array_release(&t);
+    ng_array_release(&s);
+    if (st != NG_OK)
+        ng_array_release(out);
+    return st;
+}
+
+/* ---- interp ---- */
+
+NgStatus ng_op_interp(const NgArray *x, const NgArray *xp, const NgArray *fp, const double *left, const double *right,
+                      NgArray *out)
+{
+    if (x->dtype != NG_FLOAT64 || xp->dtype != NG_FLOAT64 || fp->dtype != NG_FLOAT64)
+        return ng_error_set(NG_ERR_TYPE, "interp: float64 arrays are needed, not %s, %s, %s", ng_dtype_info(x->dtype)->name,
+                            ng_dtype_info(xp->dtype)->name, ng_dtype_info(fp->dtype)->name);
+    if (xp->ndim != 1 || fp->ndim != 1)
+        return ng_error_set(NG_ERR_VALUE, "interp: xp and fp must be 1-d");
+    if (xp->size == 0)
+        return ng_error_set(NG_ERR_VALUE, "array of sample points is empty");
+    if (fp->size != xp->size)
+        return ng_error_set(NG_ERR_VALUE, "fp and xp are not of the same length.");
+    NgDevice *dev = ng_array_device(x);
+    int64_t n = x->size, np_ = xp->size;
+    NgArray xc = {0}, xpc = {0}, fpc = {0};
+    NgStatus st = ng_array_empty(dev, NG_FLOAT64, x->ndim, x->shape, out);
+    if (st != NG_OK || n == 0)
+        return st;
+    if ((st = ng_op_ascontiguous(x, false, &xc)) == NG_OK && (st = ng_op_ascontiguous(xp, false, &xpc)) == NG_OK)
+        st = ng_op_ascontiguous(fp, false, &fpc);
+    if (st == NG_OK) {
+        SearchKey key = skey(Q_INTERP);
+        key.flag = left != NULL;
+        key.flag2 = right != NULL;
+        NgKArg args[4 * 4 + 2];
+        int na = 0;
+        ng_sort_kargs1(args, &na, &xc, n);
+        ng_sort_kargs1(args, &na, &xpc, np_);
+        ng_sort_kargs1(args, &na, &fpc, np_);
+        ng_sort_kargs1(args, &na, out, n);
+        args[na++].f = left ? *left : 0.0;
+        args[na++].f = right ? *right : 0.0;
+        st = launch(dev, &key, args, na, n, n);
+    }
+    ng_array_release(&xc);
+    ng_array_release(&xpc);
+    ng_array_release(&fpc);
+    if (st != NG_OK)
+        ng_array_release(out);
     return st;
 }

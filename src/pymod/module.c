@@ -517,6 +517,20 @@ static PyObject *f_nan_to_num(PyObject *m, PyObject *args)
     return ngpy_wrap(&out);
 }
 
+/* round(a, decimals): NumPy's round of a real float numgpu array, in one pass (ng_op_round). */
+static PyObject *f_round(PyObject *m, PyObject *args)
+{
+    PyObject *a;
+    int decimals;
+    if (!PyArg_ParseTuple(args, "O!i:round", ngpy.ndarray_type, &a, &decimals))
+        return NULL;
+    NgArray out;
+    NgStatus st = ngpy_fpe_begin(NULL) < 0 ? NG_ERR_INTERNAL : ng_op_round(ngpy_arr(a), decimals, &out);
+    if (st != NG_OK)
+        return ngpy_fpe_result(NULL), PyErr_Occurred() ? NULL : ngpy_raise(st);
+    return ngpy_fpe_result(ngpy_wrap(&out));
+}
+
 static PyObject *f_reduce(PyObject *m, PyObject *args)
 {
     int op, keepdims, ddof;
@@ -936,6 +950,7 @@ static PyMethodDef functions[] = {
     {"host_view", f_host_view, METH_O, "host_view(numpy_array): a numgpu view of its memory on a host device, or None."},
     {"reduce", f_reduce, METH_VARARGS, "reduce(opcode, a, axis, dtype, keepdims, ddof)"},
     {"clip", f_clip, METH_VARARGS, "clip(a, lo, hi, out=None): NumPy's clip, one pass"},
+    {"round", f_round, METH_VARARGS, "round(a, decimals): NumPy's round of a real float array, one pass"},
     {"nan_to_num", f_nan_to_num, METH_VARARGS, "nan_to_num(a, nan, posinf, neginf, out=None): one pass"},
     {"concatenate", f_concatenate, METH_VARARGS, "concatenate(arrays, axis, dtype=None, out=None)"},
     {"broadcast_to", f_broadcast_to, METH_VARARGS, "broadcast_to(a, shape)"},

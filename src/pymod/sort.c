@@ -89,6 +89,49 @@ static PyObject *f_searchsorted(PyObject *m, PyObject *args)
     return result(st, &out);
 }
 
+/* isin(element, test, invert, kind): kind 0 auto, 1 sort, 2 table (ng_op_isin). */
+static PyObject *f_isin(PyObject *m, PyObject *args)
+{
+    PyObject *e, *t;
+    int invert, kind;
+    if (!PyArg_ParseTuple(args, "OOpi:isin", &e, &t, &invert, &kind))
+        return NULL;
+    NgArray te, tt, out;
+    if (arr(e, &te) < 0)
+        return NULL;
+    if (arr(t, &tt) < 0) {
+        ng_array_release(&te);
+        return NULL;
+    }
+    NgStatus st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ng_op_isin(&te, &tt, invert, kind, &out);
+    Py_END_ALLOW_THREADS
+    ng_array_release(&te);
+    ng_array_release(&tt);
+    return result(st, &out);
+}
+
+/* interp(x, xp, fp, left, right): float64 numgpu arrays, left/right None or a float (ng_op_interp). */
+static PyObject *f_interp(PyObject *m, PyObject *args)
+{
+    PyObject *x, *xp, *fp, *lo, *ro;
+    if (!PyArg_ParseTuple(args, "O!O!O!OO:interp", ngpy.ndarray_type, &x, ngpy.ndarray_type, &xp, ngpy.ndarray_type,
+                          &fp, &lo, &ro))
+        return NULL;
+    double l = 0.0, r = 0.0;
+    if (lo != Py_None && (l = PyFloat_AsDouble(lo)) == -1.0 && PyErr_Occurred())
+        return NULL;
+    if (ro != Py_None && (r = PyFloat_AsDouble(ro)) == -1.0 && PyErr_Occurred())
+        return NULL;
+    NgArray out;
+    NgStatus st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ng_op_interp(ngpy_arr(x), ngpy_arr(xp), ngpy_arr(fp), lo == Py_None ? NULL : &l, ro == Py_None ? NULL : &r, &out);
+    Py_END_ALLOW_THREADS
+    return result(st, &out);
+}
+
 /* A wrapped array, or None when `want` is false. */
 static PyObject *maybe(bool want, NgArray *a)
 {
@@ -204,6 +247,8 @@ PyMethodDef ngpy_sort_functions[] = {
     {"sort", f_sort, METH_VARARGS, "sort(a, axis, argsort): sorted copy or argsort along axis."},
     {"cumulative", f_cumulative, METH_VARARGS, "cumulative(op, a, axis, dtype[, fold]): ufunc.accumulate of an op code (fold: its last element, ufunc.reduce)."},
     {"searchsorted", f_searchsorted, METH_VARARGS, "searchsorted(a, v, right, sorter)."},
+    {"interp", f_interp, METH_VARARGS, "interp(x, xp, fp, left, right): float64 arrays, left/right None or a float."},
+    {"isin", f_isin, METH_VARARGS, "isin(element, test, invert, kind): kind 0 auto, 1 sort, 2 table."},
     {"unique", f_unique, METH_VARARGS, "unique(a, index, inverse, counts) -> (values, index, inverse, counts)."},
     {"bincount", f_bincount, METH_VARARGS, "bincount(x, weights, minlength)."},
     {"histogram", f_histogram, METH_VARARGS, "histogram(a, edges, uniform, first, last, denom, weights): counts."},
