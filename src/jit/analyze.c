@@ -458,6 +458,31 @@ static bool has_break(NgJitBlock b)
     return false;
 }
 
+bool ng_jit_while_true(const NgJitStmt *s)
+{
+    return s->kind == NG_JIT_S_WHILE && s->test && s->test->kind == NG_JIT_E_CONST && s->test->cval == NG_JIT_C_TRUE;
+}
+
+bool ng_jit_may_leave(const NgJitStmt *s)
+{
+    switch (s->kind) {
+    case NG_JIT_S_BREAK: case NG_JIT_S_CONTINUE: case NG_JIT_S_RETURN: case NG_JIT_S_OTHER:
+        return true;
+    case NG_JIT_S_IF:
+        for (int i = 0; i < s->body.n; i++)
+            if (ng_jit_may_leave(s->body.stmts[i]))
+                return true;
+        for (int i = 0; i < s->orelse.n; i++)
+            if (ng_jit_may_leave(s->orelse.stmts[i]))
+                return true;
+        return false;
+    case NG_JIT_S_FOR: case NG_JIT_S_WHILE:
+        return s->returns;
+    default:
+        return false;
+    }
+}
+
 /* ---- what compiles ---- */
 
 static bool in_list(const char *s, const char *const *list)
@@ -1866,8 +1891,18 @@ static void du_stmt(Ctx *c, const NgJitStmt *s, Du *d, uint64_t *exposed)
         break;
     }
     case NG_JIT_S_FOR: case NG_JIT_S_WHILE: {
-        /* the body may run zero times: what it assigns is not sure after it */
         du_loads(c, s->test, &a);
+        if (ng_jit_while_true(s)) {
+            /* the body runs once at least up to its first statement that may leave the iteration,
+             * and only a break ends the loop: what that part assigns is sure after it */
+            int i = 0;
+            while (i < s->body.n && !ng_jit_may_leave(s->body.stmts[i]))
+                du_stmt(c, s->body.stmts[i++], d, exposed);
+            Du rest = du_copy(c, d);
+            du_block(c, (NgJitBlock){s->body.stmts + i, s->body.n - i}, &rest, exposed);
+            break;
+        }
+        /* the body may run zero times: what it assigns is not sure after it */
         Du body = du_copy(c, d);
         if (s->kind == NG_JIT_S_FOR)
             du_target(c, s->target, &body, exposed);

@@ -211,6 +211,12 @@ const NgJitStmt *ng_jit_helper_def(const NgJitAst *ast, const NgJitStmt *func, c
  * own `@numgpu.jit` (`@ng.jit`, `@jit`, called with its options too), whose function is still
  * the def's (the launch checks the binding: pymod/jit.c unwraps the JitFunction). */
 bool ng_jit_inlinable_def(const NgJitStmt *d);
+/* s is `while True:` (its body runs once at least; only a break, or a return, ends it). */
+bool ng_jit_while_true(const NgJitStmt *s);
+/* Whether statement s may end its loop's iteration before the statements after it run: a break,
+ * continue or return, in its ifs too, a nested loop made to return (desugar's `returns`), or a
+ * statement left to Python (it may hold any of them). */
+bool ng_jit_may_leave(const NgJitStmt *s);
 
 /* Whether statement s updates an array element by comparison, `if v > a[idx]: a[idx] = v` (the
  * comparison either way round, strict) or `a[idx] = max(a[idx], v)`: NG_JIT_RED_MAX (`<`, min:

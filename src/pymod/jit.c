@@ -453,6 +453,15 @@ static void early_stmt(Early *w, const NgJitStmt *s)
         break;
     case NG_JIT_S_WHILE:
         early_expr(w, s->test, true);
+        if (ng_jit_while_true(s)) {
+            /* while True: the body runs once at least, up to its first statement that may leave
+             * the iteration; only a break ends the loop (its else never runs) */
+            int i = 0;
+            while (i < s->body.n && !ng_jit_may_leave(s->body.stmts[i]))
+                early_stmt(w, s->body.stmts[i++]);
+            early_maybe(w, NULL, (NgJitBlock){s->body.stmts + i, s->body.n - i}, keep);
+            break;
+        }
         early_maybe(w, NULL, s->body, keep);
         early_maybe(w, NULL, s->orelse, keep);
         break;
