@@ -3345,6 +3345,9 @@ typedef struct Peel {
     int64_t off;
     int root, axis;       /* the array and axis `at` indexes (negative values wrap there) */
     const char *why;      /* the first conflict it resolves, in words */
+    int nmore;            /* other arrays (or axes) meeting at the same iteration (a[i] -= a[k];
+                             b[i] -= b[k]), where `at` is >= 0 by its form: their counters' */
+    struct { const NgJitExpr *v; int root, axis; } more[8]; /* indexes, for the wrap checks */
 } Peel;
 
 /* True when e's polynomial is v + off with off >= 0 (*off). */
@@ -3386,11 +3389,24 @@ static bool peel_pair(Ctx *c, const Access *w, const Access *r, Peel *pk)
             if (!counter_plus(c, &v, &off) || !names_only(c, &at) || __builtin_sub_overflow(at.c, off, &at.c))
                 continue;
             if (!pk->found) {
-                *pk = (Peel){true, at, ie, ve, off, w->root, pos, NULL};
+                *pk = (Peel){true, at, ie, ve, off, w->root, pos, NULL, 0, {{0}}};
                 return true;
             }
             if (pk->root == w->root && pk->axis == pos && poly_equal(&pk->p, &at))
                 return true;
+            /* the same iteration on another array or axis: one peel serves both where the index
+             * `at` cannot be negative (a negative one wraps by each array's own length) */
+            Poly atv;
+            poly_of(c, ie, &atv);
+            if (poly_equal(&pk->p, &at) && pk->nmore < 8 && rows_nonneg(c, &atv)) {
+                for (int m = 0; m < pk->nmore; m++)
+                    if (pk->more[m].root == w->root && pk->more[m].axis == pos)
+                        return true;
+                pk->more[pk->nmore].v = ve;
+                pk->more[pk->nmore].root = w->root;
+                pk->more[pk->nmore++].axis = pos;
+                return true;
+            }
         }
     return false;
 }
@@ -4093,6 +4109,8 @@ static bool peel_ok(Ctx *c, int li, const Peel *pk)
     if (L->asserted || L->nreductions || c->ld[li].step <= 0)
         return false;
     add_wrap(c, L, pk->v, pk->root, pk->axis, true);
+    for (int m = 0; m < pk->nmore; m++)
+        add_wrap(c, L, pk->more[m].v, pk->more[m].root, pk->more[m].axis, true);
     L->peel = true;
     L->peel_at = pk->at;
     L->peel_off = pk->off;

@@ -268,3 +268,47 @@ def test_runtime_start(lo, k):
     ran = f.loop_report()[0]["ran"]
     # a negative start wraps onto the end, where a second iteration would meet the others
     assert ran.startswith("kernel (one thread") == (lo < 0), ran
+
+
+# Several arrays meeting at the same iteration (a[i] -= a[k]; b[i] -= b[k]: forward elimination
+# updating the right-hand side): one peel serves them where k cannot be negative by its form (an
+# outer range counting up); they ran in order before, a launch per row (67x slower: hunt 13).
+def eliminate_with_rhs(A, b):
+    n = len(b)
+    for k in range(n):
+        for i in range(k + 1, n):
+            f = A[i, k] / A[k, k]
+            for j in range(k, n):
+                A[i, j] -= f * A[k, j]
+            b[i] -= f * b[k]
+
+
+def two_arrays_all_rows(a, b, c):
+    n = a.shape[0]
+    for k in range(n):
+        for i in range(n):
+            a[i] = a[i] * 0.5 + a[k]
+            b[i, 1] = b[i, 1] - b[k, 1] * 0.25
+            c[i] += c[k] * 0.125
+
+
+def two_arrays_param_k(a, b, k):
+    for i in range(a.shape[0]):       # (k may be negative: each array wraps it by its own length)
+        a[i] -= a[k]
+        b[i] -= b[k]
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 40])
+def test_several_arrays_meet_at_one_iteration(n):
+    rng = np.random.default_rng(n)
+    A = rng.random((n, n)) + n * np.eye(n)
+    f = jit_same(eliminate_with_rhs, A, rng.random(n))
+    assert [r["kind"] for r in f.loop_report()][:2] == ["sequential", "parallel"]
+    assert f.loop_report()[1]["peel"] == "i = k"
+    jit_same(two_arrays_all_rows, rng.random(n), rng.random((n, 3)), rng.random(n))
+
+
+@pytest.mark.parametrize("k", [0, 3, -1, -4])
+def test_several_arrays_with_a_maybe_negative_index_stay_right(k):
+    a, b = np.arange(6.0), np.arange(9.0)        # (other lengths: -1 is a[5] but b[8])
+    jit_same(two_arrays_param_k, a, b, k)
