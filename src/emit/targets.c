@@ -326,7 +326,7 @@ NG_HALF_PROLOGUE
 "NG_FN uint64_t ng_mulhi_uint64_t(uint64_t a, uint64_t b) { uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;\n" \
 "    uint64_t p0 = a0 * b0, p1 = a0 * b1, p2 = a1 * b0, mid = (p0 >> 32) + (uint32_t)p1 + (uint32_t)p2;\n" \
 "    return a1 * b1 + (p1 >> 32) + (p2 >> 32) + (mid >> 32); }\n" \
-"#define NG_DIVS(S, T, W, N, F) \\\n" \
+"#define NG_DIVS(S, T, W, SW, N, F) \\\n" \
 "typedef struct { W m, p, z, one, ad, dm, k; int sh; } ng_divs_##S;\\\n" \
 "NG_FN ng_divs_##S ng_divprep_##S(T b) { ng_divs_##S v; int l = 0;\\\n" \
 "    v.ad = b == 0 ? (W)1 : (T)-1 < 0 && b < 0 ? (W)((W)0 - (W)b) : (W)b;\\\n" \
@@ -340,12 +340,12 @@ NG_HALF_PROLOGUE
 "    if (F == 8) return (W)(t | (x & one));\\\n" \
 "    if (F == 16) return (W)(ng_mulhi_##W(u, p) | (u & z) | (x & one));\\\n" \
 "    return (W)(((W)(u >> sh) & (W)~one) | (x & one)); }\\\n" \
-"NG_FN W ng_sgnmask_##S(T a) { return (W)((W)0 - (W)((T)-1 < 0 && a < 0)); }\\\n" \
+"NG_FN W ng_sgnmask_##S(T a) { return (T)-1 < 0 ? (W)((SW)a >> (N - 1)) : 0; }\\\n" \
 "NG_FN T ng_fdivs_##S(T a, W m, W p, W z, W one, W ad, W dm, W k, int sh) { W sa = ng_sgnmask_##S(a), n = (W)(((W)a ^ sa) - sa);\\\n" \
-"    W s = (W)((sa ^ dm) & ((W)0 - (W)(a != 0))), x = (W)(n + s), q = ng_udivs_##S(x, m, p, z, one, sh); (void)ad;\\\n" \
-"    return (T)((W)(q ^ s) & k); }\\\n" \
+"    W s = (W)(sa ^ dm), q = ng_udivs_##S((W)(n + (W)(s & (W)(ad - 1))), m, p, z, one, sh);\\\n" \
+"    return (T)((W)((W)(q ^ s) - s) & k); }\\\n" \
 "NG_FN T ng_mods_##S(T a, W m, W p, W z, W one, W ad, W dm, W k, int sh) { W sa = ng_sgnmask_##S(a), n = (W)(((W)a ^ sa) - sa);\\\n" \
-"    W s = (W)((sa ^ dm) & ((W)0 - (W)(a != 0))), x = (W)(n + s), q = ng_udivs_##S(x, m, p, z, one, sh);\\\n" \
+"    W s = (W)(sa ^ dm), x = (W)(n + (W)(s & (W)(ad - 1))), q = ng_udivs_##S(x, m, p, z, one, sh);\\\n" \
 "    W u = (W)(x - (W)(q * ad)), r = (W)((W)(u ^ s) + (W)(ad & s)); return (T)((W)((W)(r ^ dm) - dm) & k); }\\\n" \
 "NG_FN T ng_fmods_##S(T a, W m, W p, W z, W one, W ad, W dm, W k, int sh) { W sa = ng_sgnmask_##S(a), n = (W)(((W)a ^ sa) - sa);\\\n" \
 "    W q = ng_udivs_##S(n, m, p, z, one, sh), u = (W)(n - (W)(q * ad)); (void)dm; return (T)((W)((W)(u ^ sa) - sa) & k); }\n" \
@@ -355,10 +355,10 @@ NG_HALF_PROLOGUE
 "    const int ng_dv##i##_sh = ng_dv##i.sh;\n" \
 "#define NG_DV(i) ng_dv##i##_m, ng_dv##i##_p, ng_dv##i##_z, ng_dv##i##_one, ng_dv##i##_ad, ng_dv##i##_dm, ng_dv##i##_k,\\\n" \
 "    ng_dv##i##_sh\n" \
-"NG_DIVS(i8, int8_t, uint16_t, 16, 8) NG_DIVS(u8, uint8_t, uint16_t, 16, 8)\n" \
-"NG_DIVS(i16, int16_t, uint16_t, 16, 16) NG_DIVS(u16, uint16_t, uint16_t, 16, 16)\n" \
-"NG_DIVS(i32, int32_t, uint32_t, 32, 32) NG_DIVS(u32, uint32_t, uint32_t, 32, 32)\n" \
-"NG_DIVS(i64, int64_t, uint64_t, 64, 64) NG_DIVS(u64, uint64_t, uint64_t, 64, 64)\n"
+"NG_DIVS(i8, int8_t, uint16_t, int16_t, 16, 8) NG_DIVS(u8, uint8_t, uint16_t, int16_t, 16, 8)\n" \
+"NG_DIVS(i16, int16_t, uint16_t, int16_t, 16, 16) NG_DIVS(u16, uint16_t, uint16_t, int16_t, 16, 16)\n" \
+"NG_DIVS(i32, int32_t, uint32_t, int32_t, 32, 32) NG_DIVS(u32, uint32_t, uint32_t, int32_t, 32, 32)\n" \
+"NG_DIVS(i64, int64_t, uint64_t, int64_t, 64, 64) NG_DIVS(u64, uint64_t, uint64_t, int64_t, 64, 64)\n"
 
 /* (*) NG_SIGNBIT: the sign bit read from the bits, not C's signbit, which GCC 12 fails to
  * compile ("unrecognizable insn") in a vector loop whose float came from integer bits (float16's
