@@ -2974,7 +2974,11 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
  *     if (ng_par<v>) { omp parallel for ...; loop } else { loop }
  * the second without the pragma: its iterations in order, on one thread (a
  * float sum then adds in Python's order). Bigger loops (vector lanes, long
- * bodies) keep one copy: their work dwarfs the team. */
+ * bodies) keep one copy: their work dwarfs the team. Where every reduction
+ * gives one result in any order (order_free: the error flags' OR), the
+ * second keeps `omp simd` and its reductions: without them GCC leaves a
+ * body with `&&` or selects in it scalar ("control flow in loop"), and
+ * true_divide, floor_divide, remainder of 10^4 elements ran scalar. */
 enum { NG_TWIN_MAX = 4096 };
 
 static void for_loop_twins(Emitter *e, NgIrRef r, int depth)
@@ -3001,9 +3005,13 @@ static void for_loop_twins(Emitter *e, NgIrRef r, int depth)
     cat(e, par.s);
     indent(e, depth);
     cat(e, "} else {\n");
-    NgStr serial; /* par without its pragma line */
+    NgStr serial; /* par without its pragma line, or with `omp simd` and the reductions */
     ng_str_init(&serial);
     ng_str_catf(&serial, "%.*s", (int)(line - par.s), par.s);
+    const char *simd = strstr(pragma, " simd "), *red = strstr(pragma, " reduction(");
+    if (simd && red && (!next || (simd < next && red < next)) && order_free(e->k, r))
+        ng_str_catf(&serial, "%.*s#pragma omp simd%.*s\n", (int)(pragma - line), line,
+                    (int)((next ? next : red + strlen(red)) - red), red);
     ng_str_cat(&serial, next ? next + 1 : "");
     cat(e, serial.failed ? "" : serial.s);
     e->out->failed |= serial.failed;
