@@ -59,7 +59,7 @@
 "    q = (T)(q - (T)((r != 0) & ((r < 0) != (d < 0))));\\\n" \
 "    return (T)((U)q * (U)(b == 0 ? 0 : (T)-1 < 0 && b == (T)-1 ? (U)-1 : 1)); }\\\n" \
 "NG_FN T ng_mod_##S(T a, T b) { T d = ng_safediv_##S(b), r = ng_rem_##S(a, d);\\\n" \
-"    r = (T)((U)r + ((U)d & ((U)0 - (U)((r != 0) & ((r < 0) != (d < 0)))))); return (T)((U)r * (U)(d == b)); }\\\n" \
+"    r = (T)(r + (T)(d & (T)(0 - (T)((r != 0) & ((r < 0) != (d < 0)))))); return (T)((U)r * (U)(d == b)); }\\\n" \
 "NG_FN T ng_fdivp_##S(T a, T b) { T q = (T)(a / b); return (T)-1 < 0 && (T)(a % b) < 0 ? (T)(q - 1) : q; }\\\n" \
 "NG_FN T ng_modp_##S(T a, T b) { T r = (T)(a % b); return (T)-1 < 0 && r < 0 ? (T)(r + b) : r; }\\\n" \
 "NG_FN T ng_pow_##S(T a, T b) { U r = 1, x = (U)a; if (b < 0) return (T)(a == 1 ? 1 : a == (T)-1 ? ((b & 1) ? -1 : 1) : 0);\\\n" \
