@@ -292,6 +292,35 @@ static bool positive_divisor(const NgIrKernel *k, NgIrRef r)
     return bits == 64 || d->c.i < (INT64_C(1) << (ng_dtype_is_signed(t) ? bits - 1 : bits));
 }
 
+/* The scalar parameter that integer floor division, modulo or fmod r divides by, where target t
+ * divides by such a divisor through its ng_divprep (NG_C_DIVS_HELPERS in targets.c: a multiply
+ * in place of a division); else -1. */
+static int invariant_divisor(const NgIrKernel *k, const NgTarget *t, NgIrRef r)
+{
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (!t->invariant_divisors || n->kind != NG_IR_BINARY ||
+        (n->op != NG_OP_FLOORDIV && n->op != NG_OP_MOD && n->op != NG_OP_FMOD))
+        return -1;
+    NgDType in = (NgDType)ng_ir_node(k, ng_ir_kid(k, r, 0))->dtype;
+    const NgIrNode *d = ng_ir_node(k, ng_ir_kid(k, r, 1));
+    if (d->kind != NG_IR_SCALAR || !ng_dtype_is_int(in) || in == NG_BOOL || (NgDType)d->dtype != in ||
+        k->params[d->a].dtype != in)
+        return -1;
+    return d->a;
+}
+
+/* Before the loops: ng_dv<p>, the precomputed divisor of each scalar parameter p that some
+ * division of the kernel divides by (invariant_divisor). */
+static void invariant_divisors(Emitter *e)
+{
+    for (int p = 0; p < e->k->nparams; p++)
+        for (NgIrRef r = 0; r < e->k->nnodes; r++)
+            if (invariant_divisor(e->k, e->t, r) == p) {
+                catf(e, "    NG_DIVPREP(%s, %d)\n", sfx(e->k->params[p].dtype), p);
+                break;
+            }
+}
+
 static void binary(Emitter *e, NgIrRef r)
 {
     const NgIrNode *n = ng_ir_node(e->k, r);
@@ -306,9 +335,15 @@ static void binary(Emitter *e, NgIrRef r)
     case NG_OP_SUB: in_int ? wrapping(e, "-", r, in) : infix(e, "-", r); break;
     case NG_OP_MUL: in_int ? wrapping(e, "*", r, in) : infix(e, in == NG_BOOL ? "&" : "*", r); break;
     case NG_OP_TRUEDIV: infix(e, "/", r); break;
-    case NG_OP_FLOORDIV: case NG_OP_MOD: {
-        int k = pow2_divisor(e->k, r);
-        if (k >= 0 && n->op == NG_OP_FLOORDIV) { /* by 2^k: floor division is the arithmetic shift */
+    case NG_OP_FLOORDIV: case NG_OP_MOD: case NG_OP_FMOD: {
+        int k = pow2_divisor(e->k, r), p = invariant_divisor(e->k, e->t, r);
+        if (p >= 0) { /* by a scalar parameter: its reciprocal, computed before the loops */
+            catf(e, "ng_%s_%s(", n->op == NG_OP_FLOORDIV ? "fdivs" : n->op == NG_OP_MOD ? "mods" : "fmods", sfx(in));
+            kid(e, r, 0);
+            catf(e, ", NG_DV(%d))", p);
+        } else if (n->op == NG_OP_FMOD) {
+            call2(e, ng_op_name((NgOp)n->op), r, in, true);
+        } else if (k >= 0 && n->op == NG_OP_FLOORDIV) { /* by 2^k: floor division is the arithmetic shift */
             catf(e, "((%s)(", tname(e, in));
             kid(e, r, 0);
             catf(e, " >> %d))", k);
@@ -2939,7 +2974,11 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
  *     if (ng_par<v>) { omp parallel for ...; loop } else { loop }
  * the second without the pragma: its iterations in order, on one thread (a
  * float sum then adds in Python's order). Bigger loops (vector lanes, long
- * bodies) keep one copy: their work dwarfs the team. */
+ * bodies) keep one copy: their work dwarfs the team. Where every reduction
+ * gives one result in any order (order_free: the error flags' OR), the
+ * second keeps `omp simd` and its reductions: without them GCC leaves a
+ * body with `&&` or selects in it scalar ("control flow in loop"), and
+ * true_divide, floor_divide, remainder of 10^4 elements ran scalar. */
 enum { NG_TWIN_MAX = 4096 };
 
 static void for_loop_twins(Emitter *e, NgIrRef r, int depth)
@@ -2966,9 +3005,13 @@ static void for_loop_twins(Emitter *e, NgIrRef r, int depth)
     cat(e, par.s);
     indent(e, depth);
     cat(e, "} else {\n");
-    NgStr serial; /* par without its pragma line */
+    NgStr serial; /* par without its pragma line, or with `omp simd` and the reductions */
     ng_str_init(&serial);
     ng_str_catf(&serial, "%.*s", (int)(line - par.s), par.s);
+    const char *simd = strstr(pragma, " simd "), *red = strstr(pragma, " reduction(");
+    if (simd && red && (!next || (simd < next && red < next)) && order_free(e->k, r))
+        ng_str_catf(&serial, "%.*s#pragma omp simd%.*s\n", (int)(pragma - line), line,
+                    (int)((next ? next : red + strlen(red)) - red), red);
     ng_str_cat(&serial, next ? next + 1 : "");
     cat(e, serial.failed ? "" : serial.s);
     e->out->failed |= serial.failed;
@@ -3785,6 +3828,7 @@ NgStatus ng_emit(const NgIrKernel *k, const NgTarget *t, NgStr *out)
             cat(&e, "\nNG_NO_IFCVT");
         catf(&e, "\n%s%s(const NgKArg *A)\n{\n", t->kernel_head, k->name);
         unpack_args(&e);
+        invariant_divisors(&e);
     } else {
         catf(&e, "\n%s%s(", t->kernel_head, k->name);
         param_list(&e);

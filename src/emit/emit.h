@@ -27,6 +27,8 @@ typedef struct NgTarget {
     bool packed_args;                    /* one `const NgKArg *A` parameter instead of one per argument */
     NgParallelStyle par;                 /* how the outermost parallel loop is spread */
     const char *int64_suffix;            /* suffix of 64-bit integer literals: "LL" or "L" */
+    bool invariant_divisors;             /* integer //, % and fmod by a scalar parameter use its
+                                            ng_divprep, written once before the loops (C) */
 } NgTarget;
 
 extern const NgTarget ng_target_c;      /* cpu backend: C + OpenMP */

@@ -59,7 +59,7 @@
 "    q = (T)(q - (T)((r != 0) & ((r < 0) != (d < 0))));\\\n" \
 "    return (T)((U)q * (U)(b == 0 ? 0 : (T)-1 < 0 && b == (T)-1 ? (U)-1 : 1)); }\\\n" \
 "NG_FN T ng_mod_##S(T a, T b) { T d = ng_safediv_##S(b), r = ng_rem_##S(a, d);\\\n" \
-"    r = r != 0 && ((r < 0) != (d < 0)) ? (T)(r + d) : r; return (T)((U)r * (U)(d == b)); }\\\n" \
+"    r = (T)(r + (T)(d & (T)(0 - (T)((r != 0) & ((r < 0) != (d < 0)))))); return (T)((U)r * (U)(d == b)); }\\\n" \
 "NG_FN T ng_fdivp_##S(T a, T b) { T q = (T)(a / b); return (T)-1 < 0 && (T)(a % b) < 0 ? (T)(q - 1) : q; }\\\n" \
 "NG_FN T ng_modp_##S(T a, T b) { T r = (T)(a % b); return (T)-1 < 0 && r < 0 ? (T)(r + b) : r; }\\\n" \
 "NG_FN T ng_pow_##S(T a, T b) { U r = 1, x = (U)a; if (b < 0) return (T)(a == 1 ? 1 : a == (T)-1 ? ((b & 1) ? -1 : 1) : 0);\\\n" \
@@ -305,6 +305,61 @@ NG_HALF_PROLOGUE
 "#define NG_VM_SIMD\n" \
 "#endif\n"
 
+/* Integer floor division, modulo and fmod by a divisor the loop does not change (a kernel's
+ * scalar parameter; C target): the emitter writes `ng_divs_<S> ng_dv<p> = ng_divprep_<S>(s<p>)`
+ * once before the loops and ng_fdivs/ng_mods/ng_fmods_<S>(a, ng_dv<p>) in them, which divide
+ * without a division: Granlund and Montgomery's unsigned division by an invariant (PLDI 1994,
+ * fig. 4.1), in W, the unsigned type of N bits (16 for 8-bit types: x86 has no byte multiply)
+ * that holds |a| and |d|: with l = ceil(log2 d), m = floor(2^N (2^l - d) / d) + 1 (< 2^N),
+ * t = the high half of m x, x / d = (t + ((x - t) >> min(l, 1))) >> max(l - 1, 0), exact for
+ * every x < 2^N. The signs, branch-free (masks all ones or zero): n = |a|; where a and d differ
+ * in sign and a != 0 (mask s), floor(a / d) = -ceil(n / |d|) = ~((n - 1) / |d|), so
+ * x = n + s, q = (x / |d|) ^ s; the floored remainder, u = x - q |d|, is |d| - 1 - u there and
+ * u elsewhere, with d's sign. d = 0 divides by 1 and masks the answer to 0 (NumPy's); d = -1
+ * needs nothing (|INT_MIN| fits W; its quotient wraps to INT_MIN as NumPy's does). No select
+ * in the loop tests the divisor (see NG_HELPERS: GCC unswitches on one, and the copies of an
+ * OpenMP simd loop that also reduces the error flags stay scalar). The high half of a 64-bit
+ * product is four 32-bit products, which vectorise (vpmuludq); an __int128 product does not. */
+#define NG_C_DIVS_HELPERS \
+"NG_FN uint16_t ng_mulhi_uint16_t(uint16_t a, uint16_t b) { return (uint16_t)(((uint32_t)a * b) >> 16); }\n" \
+"NG_FN uint32_t ng_mulhi_uint32_t(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }\n" \
+"NG_FN uint64_t ng_mulhi_uint64_t(uint64_t a, uint64_t b) { uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;\n" \
+"    uint64_t p0 = a0 * b0, p1 = a0 * b1, p2 = a1 * b0, mid = (p0 >> 32) + (uint32_t)p1 + (uint32_t)p2;\n" \
+"    return a1 * b1 + (p1 >> 32) + (p2 >> 32) + (mid >> 32); }\n" \
+"#define NG_DIVS(S, T, W, SW, N, F) \\\n" \
+"typedef struct { W m, p, z, one, ad, dm, k; int sh; } ng_divs_##S;\\\n" \
+"NG_FN ng_divs_##S ng_divprep_##S(T b) { ng_divs_##S v; int l = 0;\\\n" \
+"    v.ad = b == 0 ? (W)1 : (T)-1 < 0 && b < 0 ? (W)((W)0 - (W)b) : (W)b;\\\n" \
+"    while (l < N && ((uint64_t)1 << l) < v.ad) l++;\\\n" \
+"    v.m = F == 8 ? (W)(v.ad == 1 ? 0 : (65536u + v.ad - 1) / v.ad)\\\n" \
+"        : (W)(((((unsigned __int128)1 << l) - v.ad) << N) / v.ad + 1);\\\n" \
+"    v.sh = l > 0 ? l - 1 : 0; v.one = v.ad == 1 ? (W)-1 : 0;\\\n" \
+"    v.p = F == 16 && v.sh > 0 ? (W)(1u << (16 - v.sh)) : 0; v.z = v.sh == 0 && v.ad != 1 ? (W)-1 : 0;\\\n" \
+"    v.dm = (T)-1 < 0 && b < 0 ? (W)-1 : 0; v.k = b == 0 ? 0 : (W)-1; return v; }\\\n" \
+"NG_FN W ng_udivs_##S(W x, W m, W p, W z, W one, int sh) { W t = ng_mulhi_##W(x, m), u = (W)(t + (W)((W)(x - t) >> 1));\\\n" \
+"    if (F == 8) return (W)(t | (x & one));\\\n" \
+"    if (F == 16) return (W)(ng_mulhi_##W(u, p) | (u & z) | (x & one));\\\n" \
+"    return (W)(((W)(u >> sh) & (W)~one) | (x & one)); }\\\n" \
+"NG_FN W ng_sgnmask_##S(T a) { return (T)-1 < 0 ? (W)((SW)a >> (N - 1)) : 0; }\\\n" \
+"NG_FN T ng_fdivs_##S(T a, W m, W p, W z, W one, W ad, W dm, W k, int sh) { W sa = ng_sgnmask_##S(a), n = (W)(((W)a ^ sa) - sa);\\\n" \
+"    W s = (W)(sa ^ dm), q = ng_udivs_##S((W)(n + (W)(s & (W)(ad - 1))), m, p, z, one, sh);\\\n" \
+"    return (T)((W)((W)(q ^ s) - s) & k); }\\\n" \
+"NG_FN T ng_mods_##S(T a, W m, W p, W z, W one, W ad, W dm, W k, int sh) { W sa = ng_sgnmask_##S(a), n = (W)(((W)a ^ sa) - sa);\\\n" \
+"    W s = (W)(sa ^ dm), x = (W)(n + (W)(s & (W)(ad - 1))), q = ng_udivs_##S(x, m, p, z, one, sh);\\\n" \
+"    W u = (W)(x - (W)(q * ad)), r = (W)((W)(u ^ s) + (W)(ad & s)); return (T)((W)((W)(r ^ dm) - dm) & k); }\\\n" \
+"NG_FN T ng_fmods_##S(T a, W m, W p, W z, W one, W ad, W dm, W k, int sh) { W sa = ng_sgnmask_##S(a), n = (W)(((W)a ^ sa) - sa);\\\n" \
+"    W q = ng_udivs_##S(n, m, p, z, one, sh), u = (W)(n - (W)(q * ad)); (void)dm; return (T)((W)((W)(u ^ sa) - sa) & k); }\n" \
+"#define NG_DIVPREP(S, i) const ng_divs_##S ng_dv##i = ng_divprep_##S(s##i);\\\n" \
+"    const __typeof__(ng_dv##i.m) ng_dv##i##_m = ng_dv##i.m, ng_dv##i##_p = ng_dv##i.p, ng_dv##i##_z = ng_dv##i.z,\\\n" \
+"        ng_dv##i##_one = ng_dv##i.one, ng_dv##i##_ad = ng_dv##i.ad, ng_dv##i##_dm = ng_dv##i.dm, ng_dv##i##_k = ng_dv##i.k;\\\n" \
+"    const int ng_dv##i##_sh = ng_dv##i.sh;\n" \
+"#define NG_DV(i) ng_dv##i##_m, ng_dv##i##_p, ng_dv##i##_z, ng_dv##i##_one, ng_dv##i##_ad, ng_dv##i##_dm, ng_dv##i##_k,\\\n" \
+"    ng_dv##i##_sh\n" \
+"NG_DIVS(i8, int8_t, uint16_t, int16_t, 16, 8) NG_DIVS(u8, uint8_t, uint16_t, int16_t, 16, 8)\n" \
+"NG_DIVS(i16, int16_t, uint16_t, int16_t, 16, 16) NG_DIVS(u16, uint16_t, uint16_t, int16_t, 16, 16)\n" \
+"NG_DIVS(i32, int32_t, uint32_t, int32_t, 32, 32) NG_DIVS(u32, uint32_t, uint32_t, int32_t, 32, 32)\n" \
+"NG_DIVS(i64, int64_t, uint64_t, int64_t, 64, 64) NG_DIVS(u64, uint64_t, uint64_t, int64_t, 64, 64)\n"
+
 /* (*) NG_SIGNBIT: the sign bit read from the bits, not C's signbit, which GCC 12 fails to
  * compile ("unrecognizable insn") in a vector loop whose float came from integer bits (float16's
  * ng_h2f below). */
@@ -340,6 +395,7 @@ NG_C_VECTOR_MATH \
 "#define NG_FLOAT_EXTRA(S, T) NG_OMP_MINMAX(S, T)\n" \
 "#define NG_QUOT(S, T, a, b) (ng_f64ok_##S(a) && ng_f64ok_##S(b) ? (T)((double)(a) / (double)(b)) : ng_iquot_##S(a, b))\n" \
 NG_HELPERS \
+NG_C_DIVS_HELPERS \
 "NG_FLOAT_HELPERS(f64, double, )\n" \
 "NG_FN double ng_i0_f64(double a) { return ng_i0s_f64(a); }\n" \
 "NG_BITS_HELPERS(f64, double, uint64_t, ng_as_u64, ng_as_f64, 52, 0x7ff, 1023)\n"
@@ -457,6 +513,7 @@ const NgTarget ng_target_c = {
     .packed_args = true,
     .par = NG_PAR_OPENMP,
     .int64_suffix = "LL",
+    .invariant_divisors = true,
 };
 
 const NgTarget ng_target_cuda = {
