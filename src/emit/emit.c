@@ -2981,6 +2981,30 @@ static void for_loop_plain(Emitter *e, NgIrRef r, int depth, bool team)
  * true_divide, floor_divide, remainder of 10^4 elements ran scalar. */
 enum { NG_TWIN_MAX = 4096 };
 
+/* Whether statement or expression r calls a math function glibc has vector variants of
+ * (NG_C_VECTOR_MATH): in an `omp simd` loop they run within 4 ulp, not libm's bits. */
+static bool calls_vector_math(const NgIrKernel *k, NgIrRef r)
+{
+    if (r == NG_IR_NONE)
+        return false;
+    const NgIrNode *n = ng_ir_node(k, r);
+    if (n->kind == NG_IR_UNARY || n->kind == NG_IR_BINARY)
+        switch ((NgOp)n->op) {
+        case NG_OP_EXP: case NG_OP_EXPM1: case NG_OP_EXP2: case NG_OP_LOG: case NG_OP_LOG1P: case NG_OP_LOG2:
+        case NG_OP_LOG10: case NG_OP_SIN: case NG_OP_COS: case NG_OP_TAN: case NG_OP_ARCSIN: case NG_OP_ARCCOS:
+        case NG_OP_ARCTAN: case NG_OP_SINH: case NG_OP_COSH: case NG_OP_TANH: case NG_OP_ARCSINH:
+        case NG_OP_ARCCOSH: case NG_OP_ARCTANH: case NG_OP_CBRT: case NG_OP_ERF: case NG_OP_ERFC: case NG_OP_POW:
+        case NG_OP_ARCTAN2: case NG_OP_HYPOT: case NG_OP_LOGADDEXP: case NG_OP_LOGADDEXP2:
+            return true;
+        default:
+            break;
+        }
+    for (int i = 0; i < n->nkids; i++)
+        if (calls_vector_math(k, ng_ir_kid(k, r, i)))
+            return true;
+    return false;
+}
+
 static void for_loop_twins(Emitter *e, NgIrRef r, int depth)
 {
     NgStr par, *saved = e->out;
@@ -3009,7 +3033,8 @@ static void for_loop_twins(Emitter *e, NgIrRef r, int depth)
     ng_str_init(&serial);
     ng_str_catf(&serial, "%.*s", (int)(line - par.s), par.s);
     const char *simd = strstr(pragma, " simd "), *red = strstr(pragma, " reduction(");
-    if (simd && red && (!next || (simd < next && red < next)) && order_free(e->k, r))
+    if (simd && red && (!next || (simd < next && red < next)) && order_free(e->k, r) &&
+        !calls_vector_math(e->k, r)) /* (small loops keep libm's bits: a jit loop's Python's) */
         ng_str_catf(&serial, "%.*s#pragma omp simd%.*s\n", (int)(pragma - line), line,
                     (int)((next ? next : red + strlen(red)) - red), red);
     ng_str_cat(&serial, next ? next + 1 : "");
