@@ -258,6 +258,21 @@ static void scan_host(const NgArray *r, bool *inf, bool *nan)
     }
 }
 
+/* Whether result r holds an infinity (*inf) or a NaN (*nan): read in place on a host device,
+ * else by a kernel for each one asked (want_inf, want_nan). -1 with an exception set. */
+static int result_values(const NgArray *r, bool want_inf, bool want_nan, bool *inf, bool *nan)
+{
+    if (ng_device_host_visible(ng_array_device(r)) && ng_array_is_c_contiguous(r)) {
+        scan_host(r, inf, nan);
+        return 0;
+    }
+    int i = want_inf ? any_of(NG_OP_ISINF, r) : 0, n = want_nan ? any_of(NG_OP_ISNAN, r) : 0;
+    if (i < 0 || n < 0)
+        return -1;
+    *inf = i, *nan = n;
+    return 0;
+}
+
 /* The mean, var or std of no elements (or var/std with ddof >= the elements): NumPy divides by the
  * count (0, or max(n - ddof, 0)) and judges that division: "invalid value encountered in divide"
  * for 0/0 (a mean of nothing, a var of nothing or of equal values), "divide by zero" for a
@@ -278,14 +293,8 @@ static int degenerate_divide(int op, int64_t n, const NgArray *in, const NgArray
     if (divide == M_IGNORE && invalid == M_IGNORE)
         return 0;
     bool inf = false, nan = false;
-    if (ng_device_host_visible(ng_array_device(out)) && ng_array_is_c_contiguous(out)) {
-        scan_host(out, &inf, &nan);
-    } else {
-        int i = divide != M_IGNORE ? any_of(NG_OP_ISINF, out) : 0, m = invalid != M_IGNORE ? any_of(NG_OP_ISNAN, out) : 0;
-        if (i < 0 || m < 0)
-            return -1;
-        inf = i, nan = m;
-    }
+    if (result_values(out, divide != M_IGNORE, invalid != M_IGNORE, &inf, &nan) < 0)
+        return -1;
     int in_nan = nan && invalid != M_IGNORE ? any_of(NG_OP_ISNAN, in) : 0;
     if (in_nan < 0 || (inf && handle(divide, 0, 1u, name) < 0))
         return -1;
@@ -333,17 +342,11 @@ int ngpy_reduce_fpe(int op, const NgArray *in, const NgArray *out, int ddof)
     if (!contextvar || (over == M_IGNORE && invalid == M_IGNORE))
         return 0;
     bool inf = false, nan = false;
-    NgDevice *dev = ng_array_device(out);
-    if (ng_device_host_visible(dev) && ng_array_is_c_contiguous(out)) {
-        scan_host(out, &inf, &nan);
-    } else if ((over == M_IGNORE || over == M_WARN) && (invalid == M_IGNORE || invalid == M_WARN)) {
+    bool host = ng_device_host_visible(ng_array_device(out)) && ng_array_is_c_contiguous(out);
+    if (!host && (over == M_IGNORE || over == M_WARN) && (invalid == M_IGNORE || invalid == M_WARN))
         return 0; /* (a GPU would wait for every reduction: warnings of reductions are not judged there) */
-    } else {
-        int i = over != M_IGNORE ? any_of(NG_OP_ISINF, out) : 0, n = invalid != M_IGNORE ? any_of(NG_OP_ISNAN, out) : 0;
-        if (i < 0 || n < 0)
-            return -1;
-        inf = i, nan = n;
-    }
+    if (result_values(out, over != M_IGNORE, invalid != M_IGNORE, &inf, &nan) < 0)
+        return -1;
     bool float_in = ng_dtype_is_float(in->dtype) || ng_dtype_is_complex(in->dtype);
     int in_inf = inf && over != M_IGNORE && float_in ? any_of(NG_OP_ISINF, in) : 0;
     int in_nan = nan && invalid != M_IGNORE && float_in ? any_of(NG_OP_ISNAN, in) : 0;
