@@ -933,9 +933,11 @@ def round(a, decimals=0, out=None):
     """Round half to even at `decimals` (NumPy's multiply / rint / divide)."""
     ng = _ng()
     a = _arr(a)
-    if a.dtype.kind == "b":   # (NumPy's loop for bools: float16)
-        a = a.astype(_np.float16)
     decimals = _index(decimals, "decimals")
+    if a.dtype.kind == "b":   # (NumPy's loop for bools: float16, at 0 decimals only)
+        if decimals:   # NumPy's own UFuncTypeError: its float64 multiply/divide cannot be cast to bool
+            _np.round(_np.zeros(1, bool), decimals)
+        a = a.astype(_np.float16)
     if a.dtype.kind == "c":   # NumPy rounds the real and imaginary parts (views) one by one
         res = ng.empty(a.shape, a.dtype)
         res.real[...] = round(a.real, decimals)

@@ -2,6 +2,7 @@
 against NumPy: every dtype, several shapes and axes (including empty arrays,
 0-d inputs, non-contiguous views and negative strides), NaN placement,
 stability, NumPy's errors, and hypothesis over shapes."""
+import re
 import warnings
 
 import numpy as np
@@ -984,6 +985,20 @@ def test_bool_arrays_in_median_histogram_round(n):
     np.testing.assert_array_equal(ng.asnumpy(h), hn)
     np.testing.assert_array_equal(ng.asnumpy(e), en)
     np.testing.assert_array_equal(ng.asnumpy(ng.histogram_bin_edges(g, 4)), np.histogram_bin_edges(b, 4))
+
+
+@pytest.mark.parametrize("decimals", [1, -1, 8])
+def test_round_of_bools_at_decimals_is_numpys_type_error(decimals):
+    # (hunt 12) NumPy's bool loop is float16 at 0 decimals only; at others its float64 multiply or
+    # divide cannot be cast back: numgpu returned float16 NaNs with "invalid value" warnings
+    b = np.array([True, False, True])
+    with pytest.raises(TypeError) as want:
+        np.round(b, decimals)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(type(want.value), match=re.escape(str(want.value))):
+            ng.round(ng.asarray(b), decimals)
+    np.testing.assert_array_equal(ng.asnumpy(ng.round(ng.asarray(b), 0)), np.round(b, 0))
 
 
 @pytest.mark.parametrize("name", ["cumsum", "cumprod", "nancumsum", "nancumprod"])
