@@ -20,7 +20,7 @@ from . import (arange, argmax, array, asarray, broadcast_arrays, clip, concatena
                tile, transpose, zeros_like)
 from ._extra import _dtype_of, _tri
 from ._fallback import down as _down
-from ._manip import _mode
+from ._manip import _into, _mode
 from ._sorting import _norm_axis
 
 __all__ = [
@@ -250,22 +250,6 @@ def place(arr, mask, vals):
 def extract(condition, arr):
     """The elements of the flattened arr where the flattened condition is nonzero."""
     return take(_arr(arr).reshape(-1), flatnonzero(condition))
-
-
-def _into(out, r, name):
-    """r written into `out` under NumPy's rules for `name`'s out=: the result's shape exactly."""
-    if out is None:
-        return r
-    if not isinstance(out, ndarray):
-        raise TypeError("out= must be a numgpu.ndarray")
-    if out.shape != r.shape:
-        if name == "choose":
-            raise TypeError("choose: invalid shape for output array.")
-        raise ValueError("output array does not match result of ndarray.take")
-    if name == "take" and not _np.can_cast(out.dtype, r.dtype, "safe"):
-        raise TypeError("Cannot cast array data from %r to %r according to the rule 'safe'" % (out.dtype, r.dtype))
-    out[...] = r
-    return out
 
 
 def compress(condition, a, axis=None, out=None):

@@ -68,6 +68,23 @@ def _mode(mode):
 
 # ---- gathering and scattering -------------------------------------------------------
 
+def _into(out, r, name):
+    """r written into `out` under NumPy's rules for `name`'s out= (take, compress,
+    choose): the result's shape exactly; a NumPy array too, as NumPy's functions take one."""
+    if out is None:
+        return r
+    if not isinstance(out, (ndarray, _np.ndarray)):
+        raise TypeError("output must be an array, not %s" % type(out).__name__)
+    if out.shape != r.shape:
+        if name == "choose":
+            raise TypeError("choose: invalid shape for output array.")
+        raise ValueError("output array does not match result of ndarray.take")
+    if name == "take" and not _np.can_cast(out.dtype, r.dtype, "safe"):
+        raise TypeError("Cannot cast array data from %r to %r according to the rule 'safe'" % (out.dtype, r.dtype))
+    out[...] = r.get() if isinstance(out, _np.ndarray) else r   # (a NumPy out: the values downloaded)
+    return out
+
+
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of `a` at `indices` along `axis` (None: of the flattened array)."""
     a = _arr(a)
@@ -75,11 +92,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         a, axis = a.reshape(-1), 0
     else:
         _norm_axis(axis, a.ndim)
-    r = _core.take(a, _index_arr(indices), axis, _mode(mode))
-    if out is not None:
-        out[...] = r
-        return out
-    return r
+    return _into(out, _core.take(a, _index_arr(indices), axis, _mode(mode)), "take")
 
 
 def copyto(dst, src, casting="same_kind", where=True):

@@ -330,8 +330,29 @@ def test_choose_dtypes_out_and_errors():
     for out in (np.zeros(2), np.zeros(2, np.int8), np.zeros(3), np.zeros((1, 2))):
         into("choose", out, [0, 1], [[1.5, 2], [3, 4]])
         into("choose", out, [0, 1], [[1.5, 2], [3, 4]], mode="wrap")
-    with pytest.raises(TypeError, match="numgpu.ndarray"):
-        ng.choose([0, 1], [[1, 2], [3, 4]], out=np.zeros(2))
+    with pytest.raises(TypeError, match="output must be an array"):
+        ng.choose([0, 1], [[1, 2], [3, 4]], out=[0.0, 0.0])
+
+
+@pytest.mark.parametrize("name, args", [("take", ([1.5, 2.5, 3.5], [2, 0])),
+                                        ("compress", ([1, 0, 1], [1.5, 2.5, 3.5])),
+                                        ("choose", ([0, 1], [[1.5, 2], [3, 4]]))])
+def test_out_may_be_a_numpy_array(name, args):
+    # NumPy's take/compress/choose write into a NumPy out= array (returned); numgpu's refused it
+    # while its cumsum and reductions took one
+    for out in (np.zeros(2), np.zeros(2, np.int64), np.zeros(3), np.zeros((2, 1))):
+        want, got = out.copy(), out.copy()
+        try:
+            r_np = getattr(np, name)(*args, out=want)
+        except Exception as e:  # noqa: BLE001 (NumPy's error is the expected one)
+            with pytest.raises(type(e)):
+                getattr(ng, name)(*[on_device(a) for a in args], out=got)
+            np.testing.assert_array_equal(got, out)   # nothing written
+            continue
+        assert r_np is want
+        assert getattr(ng, name)(*[on_device(a) for a in args], out=got) is got
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
 
 
 def test_compress_choose_methods():
