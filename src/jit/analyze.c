@@ -3042,14 +3042,17 @@ static bool range_below(Ctx *c, const NgJitExpr *it, int atom)
     return p.c == 0 && p.n == 1 && p.t[0].k == 1 && p.t[0].a == atom && p.t[0].b < 0;
 }
 
-/* True when every assignment of name f in b is a for loop over range(S) (see
- * range_below). */
-static bool bounded_block(Ctx *c, NgJitBlock b, int f, int atom)
+/* Whether range call `it` gives only values the caller's rule allows (range_below, tile_range). */
+typedef bool (*RangeRule)(Ctx *c, const NgJitExpr *it, int atom);
+
+/* True when every assignment of name f in b is a for loop over a range the
+ * rule allows (range_below: range(S)). */
+static bool bounded_block(Ctx *c, NgJitBlock b, int f, int atom, RangeRule rule)
 {
     for (int i = 0; i < b.n; i++) {
         const NgJitStmt *s = b.stmts[i];
         if (s->kind == NG_JIT_S_FOR && s->target->kind == NG_JIT_E_NAME && s->target->name_id == f) {
-            if (!range_like(s->test) || !range_below(c, s->test, atom))
+            if (!range_like(s->test) || !rule(c, s->test, atom))
                 return false;
             uint64_t *w = set_new(c);
             walrus_into(c, s->test, w);
@@ -3061,7 +3064,7 @@ static bool bounded_block(Ctx *c, NgJitBlock b, int f, int atom)
             if (set_has(st, f))
                 return false;
         }
-        if (!bounded_block(c, s->body, f, atom) || !bounded_block(c, s->orelse, f, atom))
+        if (!bounded_block(c, s->body, f, atom, rule) || !bounded_block(c, s->orelse, f, atom, rule))
             return false;
     }
     return true;
@@ -3095,7 +3098,56 @@ static bool bounded(Ctx *c, const Poly *w, const Poly *r)
     }
     if (sym < 0 || f < 0)
         return false;
-    return bounded_block(c, c->res->items[c->cur].stmt->body, c->atoms[f].name_id, sym);
+    return bounded_block(c, c->res->items[c->cur].stmt->body, c->atoms[f].name_id, sym, range_below);
+}
+
+/* True when it is range(v + c0, v + c0 + T) or range(v + c0, min(v + c0 + T, E)) (min's
+ * arguments either way round; a literal step > 0 allowed), v the variable of the loop under
+ * analysis, `for v in range(s0, S, T)` with literals s0, c0 >= 0 and T invariant: the tiles of
+ * `for ii in range(0, n, T): for i in range(ii, min(ii + T, n))`. Its values lie in
+ * [v + c0, v + c0 + T), which different v (T apart) never share, and are >= 0 (no wrap onto
+ * another tile); with T <= 0 there are none. (`atom`: unused, the rule's signature.) */
+static bool tile_range(Ctx *c, const NgJitExpr *it, int atom)
+{
+    (void)atom;
+    const NgJitExpr *outer = c->res->items[c->cur].stmt->test;
+    int v = c->res->items[c->cur].var_id;
+    if (it->nitems < 2 || outer->nitems != 3 || set_has(c->ld[c->cur].assigned, v))
+        return false;
+    Poly s0, t, lo, hi, step;
+    poly_of(c, outer->items[0], &s0);
+    poly_of(c, outer->items[2], &t);
+    poly_of(c, it->items[0], &lo);
+    if (it->nitems == 3) {
+        poly_of(c, it->items[2], &step);
+        if (step.n || step.c <= 0)
+            return false;
+    }
+    if (s0.n || s0.c < 0 || lo.n != 1 || lo.c < 0 || lo.t[0].k != 1 || lo.t[0].b >= 0 || cls(c, lo.t[0].a) != CLS_IND)
+        return false;
+    for (int i = 0; i < t.n; i++)
+        if (cls(c, t.t[i].a) != CLS_INV || (t.t[i].b >= 0 && cls(c, t.t[i].b) != CLS_INV))
+            return false;
+    const NgJitExpr *stop = it->items[1];
+    bool is_min = stop->kind == NG_JIT_E_CALL && !stop->nkeywords && stop->nitems == 2 &&
+                  ng_jit_call_kind(stop) == NG_JIT_CALL_BUILTIN && strcmp(stop->lhs->name, "min") == 0;
+    for (int k = 0; k < (is_min ? 2 : 1); k++) { /* stop - start == T: the tile's end, or min's bound of it */
+        poly_of(c, is_min ? stop->items[k] : stop, &hi);
+        if (poly_add(&hi, &lo, -1) && poly_equal(&hi, &t))
+            return true;
+    }
+    return false;
+}
+
+/* The same polynomial f + c (c >= 0) in a write and another access, where f is a name that
+ * only loops over the tile ranges of the loop under analysis (tile_range): different
+ * iterations never touch the same element. */
+static bool tiled(Ctx *c, const Poly *w, const Poly *r)
+{
+    if (!poly_equal(w, r) || w->n != 1 || w->c < 0 || w->t[0].k != 1 || w->t[0].b >= 0 ||
+        cls(c, w->t[0].a) != CLS_FREE || c->atoms[w->t[0].a].name_id < 0)
+        return false;
+    return bounded_block(c, c->res->items[c->cur].stmt->body, c->atoms[w->t[0].a].name_id, -1, tile_range);
 }
 
 static uint64_t gcd(uint64_t a, uint64_t b)
@@ -3196,7 +3248,7 @@ static bool pos_independent(Ctx *c, const NgJitExpr *we, const NgJitExpr *re, bo
     if (sw.sym || sr.sym)
         return bounded(c, &w, &r);
     if (sw.nfree || sr.nfree)
-        return false;
+        return tiled(c, &w, &r);
     if (sw.a == -sr.a && sw.a != 0 && mirrored(c, &w, &r, sw.a))
         return true;
     if (!inv_equal(c, &w, &r))
@@ -4124,14 +4176,13 @@ static bool peel_ok(Ctx *c, int li, const Peel *pk)
 }
 
 /* Whether index e of loop li is >= 0 by its form: k*v + f... + c with k >= 0,
- * the range from a constant start >= 0 up, each f a loop variable of a range
- * inside (never below 0, by `bounded`), and c with k*start at least 0. */
+ * the range from a constant start >= 0 up (where k > 0: a literal step > 0),
+ * each f a loop variable of a range inside (never below 0, by `bounded` or
+ * `tiled`), and c with k*start at least 0. */
 static bool nonneg_form(Ctx *c, int li, const NgJitExpr *e)
 {
     const NgJitExpr *it = c->res->items[li].stmt->test;
     Poly p, start = {0};
-    if (c->ld[li].step <= 0)
-        return false;
     if (it->nitems > 1)
         poly_of(c, it->items[0], &start);
     poly_of(c, e, &p);
@@ -4142,7 +4193,7 @@ static bool nonneg_form(Ctx *c, int li, const NgJitExpr *e)
         int x = cls(c, p.t[i].a);
         if (p.t[i].b >= 0 || p.t[i].k < 0 || x == CLS_INV)
             return false;
-        if (x == CLS_IND && __builtin_add_overflow(least, p.t[i].k * start.c, &least))
+        if (x == CLS_IND && (c->ld[li].step <= 0 || __builtin_add_overflow(least, p.t[i].k * start.c, &least)))
             return false;
     }
     return least >= 0;
