@@ -617,4 +617,18 @@ def submodule_getattr(numpy_module_name, name):
 
 
 def module_getattr(name):
+    if name == "__all__":
+        return star_names()
     return submodule_getattr("numpy", name)
+
+
+def star_names():
+    """numgpu's `__all__`, made when `from numgpu import *` (a script's `from numpy import *`)
+    first asks for it: NumPy's public names (`r_`, `c_`, `mgrid`, `save`, ... which numgpu serves
+    through its __getattr__ and a star import without `__all__` would leave out) and numgpu's own
+    public names (`jit`, `asnumpy`, ...), as before."""
+    mod = sys.modules["numgpu"]
+    names = {n for n in vars(mod) if not n.startswith("_")}
+    names.update(n for n in _np.__all__ if hasattr(mod, n))
+    mod.__all__ = sorted(names)
+    return mod.__all__
