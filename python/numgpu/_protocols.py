@@ -153,9 +153,9 @@ def _numgpu_module_for(np_module_name):
         return getattr(ng, "linalg", None)
     if np_module_name == "numpy.fft":
         return vars(ng).get("fft")
-    if np_module_name in ("numpy.lib", "numpy.lib.stride_tricks"):
+    if np_module_name in ("numpy.lib", "numpy.lib.stride_tricks", "numpy.lib.array_utils"):
         from . import lib
-        return lib if np_module_name == "numpy.lib" else lib.stride_tricks
+        return lib if np_module_name == "numpy.lib" else getattr(lib, np_module_name.rsplit(".", 1)[1])
     return None
 
 
