@@ -988,6 +988,11 @@ from ._subclass import install as _install_subclasses  # noqa: E402
 
 _install_subclasses()
 
+# pandas, Pillow and scipy given numgpu arrays where they test for NumPy's: wrapped at their import
+from ._libraries import install_all as _install_libraries  # noqa: E402
+
+_install_libraries()
+
 _guard_module(globals(), "numpy")
 _guard_module(vars(linalg), "numpy.linalg")
 _guard_module(vars(fft), "numpy.fft")

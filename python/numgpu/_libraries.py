@@ -1,4 +1,4 @@
-"""numgpu run and the libraries that tell arrays by NumPy's type: the script's numgpu arrays become
+"""numgpu and the libraries that tell arrays by NumPy's type: the program's numgpu arrays become
 NumPy's at their entry points.
 
 pandas tells a boolean mask, positions or group keys from labels by `isinstance(key, np.ndarray)`;
@@ -6,9 +6,10 @@ a numgpu array is none, so `df[mask]`, `s[mask]`, `df.loc[mask, "a"]` took a mas
 (KeyError), `df.iloc[mask]` as positions 0 and 1 (wrong rows, no error), `df.groupby(keys)` called
 the array, and `pd.factorize`/`pd.unique` refused it. Pillow's `Image.fromarray` reads
 `__array_interface__` and `frombuffer`/`frombytes` the buffer protocol, which an array in a GPU's
-memory has neither of (an AttributeError, a TypeError). Under `numgpu run`, at the script's first
-import of such a library (HOOKS), its `install` wraps the library's public entry points: a numgpu
-array among their arguments (or in a tuple or list argument: `df.loc[mask, "a"]`,
+memory has neither of (an AttributeError, a TypeError). Once numgpu is imported (`import numgpu as
+np`, `numgpu run`), at the first import of such a library (HOOKS; by the program or by another
+library, or at numgpu's import where it came first), `install` wraps its public entry points: a
+numgpu array among their arguments (or in a tuple or list argument: `df.loc[mask, "a"]`,
 `groupby([k1, k2])`) is handed over as NumPy's (`numpy.asarray`: a view of a cpu array's memory, a
 copy from a GPU), and the library answers as with NumPy. Nothing else of the library changes; a
 call without a numgpu array pays one look at its arguments' types, in C.
@@ -124,13 +125,14 @@ def wrap_outputs(module):
 
 
 class _WhenImported:
-    """A sys.meta_path finder that wraps (wrap_outputs) the modules named, as each is imported
-    (scipy loads its submodules when first used: `import scipy` then `scipy.ndimage.label(...)`);
-    it finds nothing itself, gives the spec the other finders give, and leaves sys.meta_path once
-    all are done."""
+    """A sys.meta_path finder that calls then(module) for the modules named, as each is imported
+    (pandas when the program imports it; scipy loads its submodules when first used: `import scipy`
+    then `scipy.ndimage.label(...)`); it finds nothing itself, gives the spec the other finders
+    give, and leaves sys.meta_path once all are done."""
 
-    def __init__(self, names):
+    def __init__(self, names, then):
         self.names = set(names)
+        self.then = then
 
     def find_spec(self, fullname, path, target=None):
         if fullname not in self.names:
@@ -151,7 +153,7 @@ class _WhenImported:
             run(module)
             del loader.exec_module
             self.names.discard(fullname)
-            wrap_outputs(module)
+            self.then(module)
             if not self.names and self in sys.meta_path:
                 sys.meta_path.remove(self)
         loader.exec_module = exec_module
@@ -169,8 +171,35 @@ def install_scipy(scipy):
         else:
             later.append(name)
     if later:
-        sys.meta_path.insert(0, _WhenImported(later))
+        sys.meta_path.insert(0, _WhenImported(later, wrap_outputs))
 
 
-# a library's top-level package -> the function wrapping its entry points, at the script's first import
+# a library's top-level package -> the function wrapping its entry points, once it is imported
 HOOKS = {"pandas": install_pandas, "PIL": install_pillow, "scipy": install_scipy}
+_installed = set()
+
+
+def install(module):
+    """HOOKS' function for `module` (a top-level package), once; where it fails (a version numgpu
+    does not know) a warning, and the program runs on."""
+    top = module.__name__
+    if top in _installed:
+        return
+    _installed.add(top)
+    try:
+        HOOKS[top](module)
+    except Exception as e:  # noqa: BLE001
+        import warnings
+        warnings.warn("numgpu: %s's entry points not wrapped for numgpu arrays (%s: %s)"
+                      % (top, type(e).__name__, e), RuntimeWarning, stacklevel=2)
+
+
+def install_all():
+    """At `import numgpu` (with `numgpu run` too): each library of HOOKS wrapped now where the
+    program has imported it, else when it is imported, by whoever imports it."""
+    later = [top for top in HOOKS if top not in sys.modules]
+    for top in HOOKS:
+        if top in sys.modules:
+            install(sys.modules[top])
+    if later:
+        sys.meta_path.insert(0, _WhenImported(later, install))

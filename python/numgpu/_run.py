@@ -502,25 +502,7 @@ def _import(name, globals=None, locals=None, fromlist=(), level=0):
         if fromlist:
             return shim(name)
         return shim("numpy")
-    m = _real_import(name, globals, locals, fromlist, level)
-    if level == 0 and _hooks_pending and name.partition(".")[0] in _hooks_pending and is_user_code(globals):
-        top = name.partition(".")[0]     # (the script imported pandas or Pillow: our arrays may reach them)
-        install = _hooks_pending.pop(top)
-        try:
-            install(sys.modules[top])
-        except Exception as e:  # noqa: BLE001 (a version numgpu does not know: the script runs on)
-            import warnings
-            warnings.warn("numgpu: %s's entry points not wrapped for numgpu arrays (%s: %s)"
-                          % (top, type(e).__name__, e), RuntimeWarning, stacklevel=2)
-    return m
-
-
-def _pending_hooks():
-    from . import _libraries
-    return dict(_libraries.HOOKS)
-
-
-_hooks_pending = _pending_hooks()   # numgpu._libraries' installs not yet run (the script's first import of each)
+    return _real_import(name, globals, locals, fromlist, level)
 
 
 def install_import_hook():

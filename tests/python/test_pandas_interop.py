@@ -281,3 +281,22 @@ def test_a_pandas_script_under_numgpu_run(tmp_path):
     path = tmp_path / "pandas_script.py"
     path.write_text(SCRIPT)
     same_under_numgpu_run(path)
+
+
+@pytest.mark.parametrize("first", ["numgpu", "pandas"])
+def test_the_pandas_script_with_import_numgpu_as_np(tmp_path, first):
+    # (hunt 14 F3) with `import numgpu as np` pandas got the script's numgpu arrays bare:
+    # `df.groupby(keys)` called the array (TypeError), `df.iloc[mask]` picked rows 0 and 1 (no
+    # error); pandas is wrapped at its import once numgpu is imported, or at numgpu's import
+    import subprocess
+    import sys
+    plain = tmp_path / "plain.py"
+    plain.write_text(SCRIPT)
+    head = "import pandas as pd\nimport numgpu as np\n" if first == "pandas" else "import numgpu as np\n"
+    served = tmp_path / "served.py"
+    served.write_text(head + SCRIPT.replace("import numpy as np\n", ""))
+    want = subprocess.run([sys.executable, str(plain)], capture_output=True, text=True, timeout=300)
+    got = subprocess.run([sys.executable, str(served)], capture_output=True, text=True, timeout=300)
+    assert want.returncode == 0, want.stderr
+    assert got.returncode == 0, got.stderr[-3000:]
+    assert got.stdout == want.stdout
