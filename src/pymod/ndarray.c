@@ -977,6 +977,31 @@ static PyObject *tuple_of(int n, const int64_t *v)
 static PyObject *get_shape(PyObject *self, void *c) { return tuple_of(ARR(self)->ndim, ARR(self)->shape); }
 static PyObject *get_strides(PyObject *self, void *c) { return tuple_of(ARR(self)->ndim, ARR(self)->strides); }
 static PyObject *get_dtype(PyObject *self, void *c) { return ngpy_dtype_object(ARR(self)->dtype); }
+/* x.dtype = d: x itself becomes x.view(d), as NumPy's assignment (its rules: a dtype of another
+ * itemsize regroups the bytes of a contiguous last axis); a dtype with no device arrays is a TypeError. */
+static int set_dtype(PyObject *self, PyObject *value, void *c)
+{
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "Cannot delete array dtype");
+        return -1;
+    }
+    PyObject *v = PyObject_CallMethod(self, "view", "(O)", value);
+    if (!v)
+        return -1;
+    if (!PyObject_TypeCheck(v, ngpy.ndarray_type) || ARR(v)->buf != ARR(self)->buf) {
+        PyErr_Format(PyExc_TypeError, "numgpu: an array cannot take dtype %R in place (no device arrays of it); "
+                     "use x.view(dtype), a NumPy array on the host", value);
+        Py_DECREF(v);
+        return -1;
+    }
+    NgArray nv;
+    ng_array_view(ARR(v), &nv);
+    Py_DECREF(v);
+    ng_array_release(ARR(self));
+    *ARR(self) = nv;
+    return 0;
+}
+
 static PyObject *get_ndim(PyObject *self, void *c) { return PyLong_FromLong(ARR(self)->ndim); }
 static PyObject *get_size(PyObject *self, void *c) { return PyLong_FromLongLong(ARR(self)->size); }
 static PyObject *get_itemsize(PyObject *self, void *c) { return PyLong_FromLong(ng_array_itemsize(ARR(self))); }
@@ -1105,7 +1130,8 @@ static PyGetSetDef getset[] = {
     {"base", get_base, NULL, "The array whose memory this one views (None: its own memory).", NULL},
     {"shape", get_shape, set_shape, "Tuple of array dimensions.", NULL},
     {"strides", get_strides, NULL, "Tuple of bytes to step in each dimension.", NULL},
-    {"dtype", get_dtype, NULL, "Data type of the elements (a numpy.dtype).", NULL},
+    {"dtype", get_dtype, set_dtype, "Data type of the elements (a numpy.dtype); assigning one views the "
+                                    "memory as it in place, as NumPy's.", NULL},
     {"ndim", get_ndim, NULL, "Number of dimensions.", NULL},
     {"size", get_size, NULL, "Number of elements.", NULL},
     {"itemsize", get_itemsize, NULL, "Bytes per element.", NULL},
