@@ -141,7 +141,8 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         return ufunc_dispatch(ufunc, method, *inputs, **kwargs)
     except RuntimeError as e:
         from ._run import name_strict_error
-        raise name_strict_error(e, "numpy." + ufunc.__name__)
+        from ._ufunc import label
+        raise name_strict_error(e, label(ufunc))
 
 
 def _numgpu_module_for(np_module_name):

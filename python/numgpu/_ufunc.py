@@ -173,7 +173,7 @@ class ufunc(_core.ufunc_base):
             return self._call_any((x1,) + rest if x2 is _NONE else (x1, x2) + rest, out, kwargs)
         except RuntimeError as e:   # NUMGPU_STRICT's errors name the function (numpy.add)
             from ._run import name_strict_error
-            raise name_strict_error(e, "numpy." + self.__name__)
+            raise name_strict_error(e, label(self._np))
 
     def _call_any(self, args, out, kwargs):
         nin = self.nin
@@ -245,11 +245,11 @@ class ufunc(_core.ufunc_base):
     def _host(self, method, func, *args, **kwargs):
         """NumPy's ufunc (method) through the fallback; with an operand whose type overrides NumPy's
         __array_ufunc__ (a pandas Series), NumPy's call hands it over (_fallback.protocol_call)."""
-        label = "numpy." + self.__name__ + ("." + method if method else "")
+        name = label(self._np) + ("." + method if method else "")
         sub = _fallback.subclass_arg(args, kwargs)
         if sub is not None and not issubclass(sub, _np.ndarray):
-            return _fallback.protocol_call(label, func, args, kwargs)
-        return _fallback.call_numpy(label, func, *args, **kwargs)
+            return _fallback.protocol_call(name, func, args, kwargs)
+        return _fallback.call_numpy(name, func, *args, **kwargs)
 
     def _result_dtype(self, method, dt, dtype):
         """The dtype NumPy's reduce/accumulate gives for input dtype dt and dtype= (NumPy's own
@@ -360,7 +360,7 @@ class ufunc(_core.ufunc_base):
                 except (NotImplementedError, TypeError):
                     pass      # (NumPy's at below: its result, or its error)
         args = (indices,) if self.nin == 1 else (indices, b)
-        _fallback.call_numpy_inplace("numpy.%s.at" % self.__name__, self._np.at, a, *args)
+        _fallback.call_numpy_inplace(label(self._np) + ".at", self._np.at, a, *args)
 
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         return self._host("reduceat", self._np.reduceat, array, indices, axis=axis, dtype=dtype, out=out)
@@ -404,6 +404,27 @@ def host(np_ufunc, func=None):
     if u is None:
         u = _hosts[(np_ufunc, func)] = ufunc(np_ufunc.__name__, None, np_ufunc, func)
     return u
+
+
+_labels = {}     # ufunc -> the name reports and errors give it (label)
+
+
+def label(np_ufunc):
+    """The name the report, warnings and errors give ufunc np_ufunc: numpy.<name> for NumPy's,
+    else the public module holding it (a library's ufunc on numgpu arrays: scipy.special.erf, which
+    was called numpy.erf), found once."""
+    lab = _labels.get(np_ufunc)
+    if lab is None:
+        name = np_ufunc.__name__
+        if getattr(_np, name, None) is np_ufunc:
+            lab = "numpy." + name
+        else:
+            import sys
+            found = [m for m, mod in list(sys.modules.items()) if mod is not None and getattr(mod, name, None)
+                     is np_ufunc and not any(part.startswith("_") for part in m.split("."))]
+            lab = "%s.%s" % (min(found, key=lambda m: (len(m), m)), name) if found else name
+        _labels[np_ufunc] = lab
+    return lab
 
 
 def of(np_ufunc, ng_value):

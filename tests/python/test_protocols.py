@@ -524,3 +524,14 @@ def test_an_array_protocol_giving_numgpu_arrays():
     for xp in (np, ng):
         with pytest.raises(TypeError, match="missing 1 required positional argument: 'dtype'"):
             xp.asarray(_NeedsDtype())
+
+
+def test_a_librarys_ufunc_is_reported_by_its_own_name():
+    # (hunt 14 F8) scipy.special.erf on a numgpu array fell back warned and counted as "numpy.erf",
+    # a function NumPy has not
+    special = pytest.importorskip("scipy.special")
+    x = np.linspace(-1, 1, 7)
+    _fallback.counts.clear()
+    got = special.erf(ng.asarray(x))
+    np.testing.assert_array_equal(ng.asnumpy(got), special.erf(x))
+    assert "scipy.special.erf" in _fallback.counts and "numpy.erf" not in _fallback.counts
