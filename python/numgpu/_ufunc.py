@@ -124,8 +124,9 @@ class ufunc(_core.ufunc_base):
         # the C fast call (_core.ufunc_base: numgpu arrays, one at least 1-d, and Python numbers,
         # no keywords), which hands every other call to _call_py
         self._fast_code, self._fast_nin = (-1, 0) if code is None else (code, self.nin)
-        self.__doc__ = ("NumPy's %s on numgpu arrays%s." % (name, "" if code is not None else
-                        " (run on NumPy: numgpu has no device version)"))
+        # NumPy's own text (help(np.add), np.info: numpy-100's fifth exercise), after what numgpu does
+        self.__doc__ = ("NumPy's %s on numgpu arrays%s.\n\n%s" % (name, "" if code is not None else
+                        " (run on NumPy: numgpu has no device version)", np_ufunc.__doc__ or ""))
 
     def __repr__(self):
         return "<ufunc '%s'>" % self.__name__

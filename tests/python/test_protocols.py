@@ -535,3 +535,14 @@ def test_a_librarys_ufunc_is_reported_by_its_own_name():
     got = special.erf(ng.asarray(x))
     np.testing.assert_array_equal(ng.asnumpy(got), special.erf(x))
     assert "scipy.special.erf" in _fallback.counts and "numpy.erf" not in _fallback.counts
+
+
+def test_ufuncs_carry_numpys_documentation(capsys):
+    # (hunt 14, numpy-100's fifth exercise) np.info(np.add) printed one line of numgpu's; NumPy's
+    # text follows it now, and np.info is host work, never warned about
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ng.info(ng.add)
+    text = capsys.readouterr().out
+    assert text.startswith("NumPy's add on numgpu arrays.") and "Add arguments element-wise." in text
+    assert np.add.__doc__ in ng.add.__doc__ and np.sqrt.__doc__ in ng.sqrt.__doc__
