@@ -43,7 +43,7 @@ HOST_BY_DESIGN = ("numpy.random.", "numpy.testing.")
 # Host work by nature (files, print options, dtype questions): counted, never warned about.
 HOST_UTILITIES = frozenset("numpy." + n for n in (
     "set_printoptions get_printoptions printoptions seterr geterr save savez savez_compressed savetxt load "
-    "loadtxt genfromtxt fromfile frombuffer fromstring array2string array_repr array_str format_float_positional "
+    "loadtxt genfromtxt fromfile frombuffer fromstring fromiter fromregex array2string array_repr array_str format_float_positional "
     "format_float_scientific result_type can_cast promote_types issubdtype isscalar iterable shape ndim size "
     "may_share_memory shares_memory info show_config show_runtime get_include").split())
 

@@ -546,3 +546,13 @@ def test_ufuncs_carry_numpys_documentation(capsys):
     text = capsys.readouterr().out
     assert text.startswith("NumPy's add on numgpu arrays.") and "Add arguments element-wise." in text
     assert np.add.__doc__ in ng.add.__doc__ and np.sqrt.__doc__ in ng.sqrt.__doc__
+
+
+def test_fromiter_is_host_work_not_a_warned_fallback():
+    # (hunt 14: three corpora's fromiter warned "runs on NumPy"; iterating a Python iterable is the
+    # host's work by nature, as loadtxt's) a device array of NumPy's values, no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = ng.fromiter((i * i for i in range(7)), dtype=np.float32)
+    assert isinstance(got, ng.ndarray)
+    assert_same(got, np.fromiter((i * i for i in range(7)), dtype=np.float32))
