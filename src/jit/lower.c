@@ -244,6 +244,9 @@ typedef struct Lower {
     int rfirst_var;      /* int64: the first failing iteration's raise code (NG_JIT_RAISE_FIRST, a max
                             of ng_jit_raise_ranked codes), -1 before an operation in the body may raise */
     int rfirst_param;    /* its cell, made with raise_param */
+    int rhigh_var;       /* int64: the bits above NG_JIT_RAISE_LOW_BITS of the first failing iteration
+                            whose code has any (NG_JIT_RAISE_HIGH, a max), -1 before such a code */
+    int rhigh_param;     /* its cell, made with raise_param */
     bool raise_full;     /* record_raise wrote raise_var (else, with rfirst_var, the loop leaves it) */
     int stop_var;        /* bool: a sequential kernel stopped on an index out of range under
                             boundscheck (stops; the error array says which), -1 before one may */
@@ -2929,6 +2932,20 @@ static void record_raise(Lower *L, NgIrRef cond, NgIrRef value)
                                                                            ng_ir_select(k, cond, packed, zero))));
         if (small)
             return;
+        /* the bits the first cell drops, with the rank above them in the high cell */
+        if (L->rhigh_var < 0)
+            L->rhigh_var = ng_ir_var(k, NG_INT64);
+        NgIrRef hinv = ng_ir_binary(k, NG_OP_SUB, NG_INT64, ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_HIGH_RANKS),
+                                    ng_ir_binary(k, NG_OP_BITAND, NG_INT64, L->rank,
+                                                 ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_HIGH_RANKS - 1)));
+        NgIrRef high = ng_ir_binary(k, NG_OP_RSHIFT, NG_INT64, value, ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_LOW_BITS));
+        NgIrRef hpacked = ng_ir_binary(k, NG_OP_BITOR, NG_INT64,
+                                       ng_ir_binary(k, NG_OP_LSHIFT, NG_INT64, hinv,
+                                                    ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_HIGH_BITS)),
+                                       high);
+        append(L, L->pending, ng_ir_assign(k, L->rhigh_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
+                                                                          ng_ir_varref(k, L->rhigh_var),
+                                                                          ng_ir_select(k, cond, hpacked, zero))));
     }
     L->raise_full = true;
     append(L, L->pending, ng_ir_assign(k, L->raise_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
@@ -3468,8 +3485,13 @@ static Val dict_get(Lower *L, Sym *d, const NgJitExpr *ix)
                                 ng_ir_binary(k, NG_OP_LT, NG_BOOL, kk, ng_ir_const_i(k, NG_INT64, NG_JIT_KEY_BIAS)));
     NgIrRef field = ng_ir_select(k, told, ng_ir_binary(k, NG_OP_ADD, NG_INT64, kk, ng_ir_const_i(k, NG_INT64, NG_JIT_KEY_BIAS)),
                                  ng_ir_const_i(k, NG_INT64, 0));
-    int64_t what = (int64_t)line * NG_JIT_RAISE_CODES +
-                   (d->given->seq == NG_JIT_SEQ_DICT_CHR ? NG_JIT_RAISE_KEY_STR : NG_JIT_RAISE_KEY_INT);
+    bool chr = d->given->seq == NG_JIT_SEQ_DICT_CHR;
+    int64_t what = (int64_t)line * NG_JIT_RAISE_CODES + (chr ? NG_JIT_RAISE_KEY_STR : NG_JIT_RAISE_KEY_INT);
+    if (!chr) { /* (and the key's type: Python's KeyError shows np.int64(9) for an array's element) */
+        int type = !key.weak ? (int)key.dt + 1 : key.dt == NG_BOOL ? NG_JIT_KEY_PYBOOL : NG_JIT_KEY_PYINT;
+        field = ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_binary(k, NG_OP_MUL, NG_INT64, field, ng_ir_const_i(k, NG_INT64, 16)),
+                             ng_ir_const_i(k, NG_INT64, type));
+    }
     NgIrRef code = ng_ir_binary(k, NG_OP_ADD, NG_INT64,
                                 ng_ir_binary(k, NG_OP_MUL, NG_INT64, field,
                                              ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_LINES * NG_JIT_RAISE_CODES)),
@@ -10854,6 +10876,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->wrap_param = -1; /* (made, last, by the check, when it checks anything) */
     L->raise_var = L->raise_param = -1; /* (made by the first operation that may raise; its cell last) */
     L->rfirst_var = L->rfirst_param = -1;
+    L->rhigh_var = L->rhigh_param = -1;
     L->in_body = L->raise_full = false;
     L->first_var = -1;
     L->in_iteration = false;
@@ -11010,6 +11033,13 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
             if (outer != NG_IR_NONE)
                 ng_ir_reduce(k, outer, L->rfirst_var, NG_OP_MAXIMUM);
         }
+        if (L->rhigh_var >= 0) { /* (and the high bits' cell, before it too) */
+            L->rhigh_param = ng_ir_param_array(k, NG_INT64, 0, true, true);
+            push(L, &post, ng_ir_store(k, L->rhigh_param, 0, none, ng_ir_varref(k, L->rhigh_var)));
+            prepend(L, &pre, ng_ir_let(k, L->rhigh_var, ng_ir_const_i(k, NG_INT64, 0)));
+            if (outer != NG_IR_NONE)
+                ng_ir_reduce(k, outer, L->rhigh_var, NG_OP_MAXIMUM);
+        }
         L->raise_param = ng_ir_param_array(k, NG_INT64, 0, true, true);
         push(L, &post, ng_ir_store(k, L->raise_param, 0, none, ng_ir_varref(k, L->raise_var)));
         /* before everything: the loop's range may already raise */
@@ -11080,7 +11110,7 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     if (L->plan->boundscheck)
         info->args[info->nargs++] = (NgJitArg){NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS, 0};
     /* the parameters made while lowering, in the order they were made */
-    LateArg late[5 + NG_JIT_MAX_RNGS];
+    LateArg late[6 + NG_JIT_MAX_RNGS];
     int nlate = 0;
     if (!L->plan->boundscheck && L->err_param >= 0) /* (a store's check made it) */
         late[nlate++] = (LateArg){L->err_param, {NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS, 0}};
@@ -11096,6 +11126,9 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     if (L->rfirst_param >= 0)
         late[nlate++] = (LateArg){L->rfirst_param, {NG_JIT_RAISE_FIRST, NG_JIT_ARG_CELL, NG_INT64, 0, true, false,
                                                     true, NG_OP_MAXIMUM, 0}};
+    if (L->rhigh_param >= 0)
+        late[nlate++] = (LateArg){L->rhigh_param, {NG_JIT_RAISE_HIGH, NG_JIT_ARG_CELL, NG_INT64, 0, true, false,
+                                                   true, NG_OP_MAXIMUM, 0}};
     if (L->raise_param >= 0)
         late[nlate++] = (LateArg){L->raise_param, {NG_JIT_RAISE, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true,
                                                                L->plan->parallel ? NG_OP_MAXIMUM : NG_NOPS, 0}};

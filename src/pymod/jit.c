@@ -1514,16 +1514,30 @@ static PyObject *python_exception(int64_t what, PyObject **type)
  * *type KeyError; NULL without a Python error when the code is no KeyError. */
 static PyObject *key_error(int64_t what, PyObject **type)
 {
-    int kind = ng_jit_raise_kind(what);
+    int kind = ng_jit_raise_kind(what), keytype;
     int64_t key;
     if (kind != NG_JIT_RAISE_KEY_STR && kind != NG_JIT_RAISE_KEY_INT)
         return NULL;
     *type = Py_NewRef(PyExc_KeyError);
-    if (!ng_jit_raise_key(what, &key))
+    if (!ng_jit_raise_key(what, &key, &keytype))
         return PyUnicode_FromString("a key the dict does not have");
     if (kind == NG_JIT_RAISE_KEY_STR && key >= 0 && key <= 0x10FFFF)
         return PyUnicode_FromOrdinal((int)key);
-    return PyLong_FromLongLong(key);
+    if (keytype == NG_JIT_KEY_PYBOOL)
+        return PyBool_FromLong((long)key);
+    PyObject *v = PyLong_FromLongLong(key);
+    if (!v || keytype == NG_JIT_KEY_PYINT || keytype > NG_NTYPES)
+        return v;
+    /* a NumPy integer's, as Python's loop shows it: np.int64(9) */
+    PyObject *np = PyImport_ImportModule("numpy");
+    PyObject *t = np ? PyObject_GetAttrString(np, ng_dtype_info((NgDType)(keytype - 1))->name) : NULL;
+    PyObject *r = t ? PyObject_CallOneArg(t, v) : NULL;
+    Py_XDECREF(t);
+    Py_XDECREF(np);
+    Py_DECREF(v);
+    if (!r)
+        Py_CLEAR(*type);
+    return r;
 }
 
 /* The file line of the error a kernel raised last (raise_as_python, an index out of range),
@@ -1989,6 +2003,7 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                 int32_t free_ = 0;
                 st = ng_array_upload(&cells[a], &free_, NULL);
             } else if (st == NG_OK && (strcmp(arg->name, NG_JIT_RAISE) == 0 || strcmp(arg->name, NG_JIT_RAISE_FIRST) == 0 ||
+                                       strcmp(arg->name, NG_JIT_RAISE_HIGH) == 0 ||
                                        arg->role == NG_JIT_ARG_BOUND)) {
                 int64_t nothing = 0; /* nothing raised yet; not bound yet (a reduction's, combined into) */
                 st = ng_array_upload(&cells[a], &nothing, NULL);
@@ -2066,7 +2081,7 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
         Py_XDECREF(n);
         Py_XDECREF(k);
     }
-    int64_t first_what = 0; /* (NG_JIT_RAISE_FIRST) */
+    int64_t first_what = 0, high_what = 0; /* (NG_JIT_RAISE_FIRST, NG_JIT_RAISE_HIGH) */
     for (int a = 0; a < low.nargs && result; a++) {
         const NgJitArg *arg = &low.args[a];
         int vi = arg->name ? index_of(L, arg->name) : -1;
@@ -2097,8 +2112,11 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                              p->ast->filename, (long long)(e[0] + line_offset), (long long)e[1], (long long)e[2],
                              (long long)e[3]);
             }
-        } else if (arg->role == NG_JIT_ARG_CELL && strcmp(arg->name, NG_JIT_RAISE_FIRST) == 0) {
-            st = ng_array_download(&cells[a], &first_what, NULL); /* (before NG_JIT_RAISE, which reads it) */
+        } else if (arg->role == NG_JIT_ARG_CELL && (strcmp(arg->name, NG_JIT_RAISE_FIRST) == 0 ||
+                                                    strcmp(arg->name, NG_JIT_RAISE_HIGH) == 0)) {
+            /* (before NG_JIT_RAISE, which reads them) */
+            st = ng_array_download(&cells[a], strcmp(arg->name, NG_JIT_RAISE_FIRST) == 0 ? &first_what : &high_what,
+                                   NULL);
             if (st != NG_OK) {
                 Py_CLEAR(result);
                 ngpy_raise(st);
@@ -2106,7 +2124,10 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
         } else if (arg->role == NG_JIT_ARG_CELL && strcmp(arg->name, NG_JIT_RAISE) == 0) {
             int64_t what = 0;
             st = ng_array_download(&cells[a], &what, NULL);
-            if (st == NG_OK && first_what != 0) /* the first failing iteration's: all of it where the low bits agree */
+            int64_t joined = ng_jit_raise_join(first_what, high_what);
+            if (st == NG_OK && joined != 0) /* the first failing iteration's, whole */
+                what = joined;
+            else if (st == NG_OK && first_what != 0) /* ... all of it where the low bits agree */
                 what = ng_jit_raise_low(what) == ng_jit_raise_low(first_what) ? what : ng_jit_raise_low(first_what);
             if (st != NG_OK) {
                 Py_CLEAR(result);

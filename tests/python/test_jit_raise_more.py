@@ -1,0 +1,77 @@
+"""More of what compiled loops raise, each compared with plain Python: the exception's type,
+words and arguments (a KeyError's key, its type too), and the arrays as each leaves them.
+
+- a parallel loop whose iterations miss several int keys of a dict raises the first failing
+  iteration's KeyError, with Python's key: np.int64(9) read from an int64 array, 9 from range();
+- `2 ** -i` of Python ints is Python's float (it raised ValueError in the kernel);
+- `raise E("words")` and `assert c, "words"` in a loop body compile: the host raises what
+  Python would, at the first failing iteration;
+- builtin max()/min() of a bool row is NumPy's bool, as Python's loop over a NumPy row gives."""
+import numpy as np
+import pytest
+
+import numgpu
+
+
+def key_sum(x, d):
+    s = 0
+    for i in range(len(x)):  # parallel reduce(+:s)
+        s += d[x[i]]
+    return s
+
+
+def key_store(x, d, out):
+    for i in range(len(x)):  # parallel
+        out[i] = d[x[i]] * 2
+
+
+def counter_keys(n, d, off):
+    s = 0
+    for i in range(n):
+        s += d[i * 7 + off]
+    return s
+
+
+def same_raise(fn, *args, **jit):
+    """fn under @numgpu.jit against plain fn on copies: the same exception type, Python's words
+    at the end of numgpu's, the same args (values and types); returns both exceptions and the
+    copies of args each left."""
+    plain = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    with pytest.raises(Exception) as want:
+        fn(*plain)
+    f = numgpu.jit(fn, **jit)
+    with pytest.raises(Exception) as got:
+        f(*mine)
+    assert type(got.value) is type(want.value), (got.value, want.value)
+    if isinstance(want.value, KeyError):
+        assert got.value.args == want.value.args
+        assert [type(a) for a in got.value.args] == [type(a) for a in want.value.args], got.value.args
+    else:
+        assert str(got.value).endswith(str(want.value)), (got.value, want.value)
+    return want.value, got.value, plain, mine, f
+
+
+@pytest.mark.parametrize("dt", [np.int64, np.int32, np.uint16, np.int16])
+@pytest.mark.parametrize("keys", [[5, 3, 12345, 1001, 7777, 2], [0, 1009, 1001, 4000], [9, 1009, 1025, 2],
+                                  [1, 2] * 3000 + [1016, 1000, 1017]])
+def test_the_first_missing_int_key_of_a_parallel_loop_with_pythons_type(dt, keys):
+    d = {i: i for i in range(1000)}
+    x = np.array(keys, dtype=dt)
+    same_raise(key_sum, x, d)
+    same_raise(key_store, x, d, np.zeros(len(x), np.int64))
+
+
+@pytest.mark.parametrize("off", [1000, 1001, 993, -1, -100000])
+def test_a_missing_key_from_range_is_a_python_int(off):
+    same_raise(counter_keys, 40, {i: i for i in range(1000)}, off)
+
+
+def bounded_store(x, o):
+    for i in range(len(x)):  # parallel
+        o[i] = x[i] * 1000
+
+
+@pytest.mark.parametrize("vals", [[1, 400, 3, 70000], [0] * 50000 + [400, 70000], [5, -700, 90000, -3]])
+def test_int_bounds_name_the_first_failing_iterations_int(vals):
+    same_raise(bounded_store, np.array(vals), np.zeros(len(vals), np.int16))
