@@ -226,6 +226,9 @@ typedef struct Lower {
     int ncounters;       /* ... whose counter runs by 1 or -1 from `first` to `last` (both invariant),
                             `trips` > 0 when it runs at all: a store's affine index is checked at
                             their ends before the loop (hoisted_check) */
+    bool pow_float;      /* the expression lowered next is an operand a float64 takes (s += e of a
+                            float s, x + e of a float x): an int ** an int that may be negative gives
+                            Python's value as a float64 (pow_as_float); each expression clears it */
     bool storing;        /* the indices being lowered are those of a store: checked even
                             without boundscheck (a write out of range would corrupt memory
                             that is not the array's; reads are checked only under it) */
@@ -1831,6 +1834,27 @@ static NgIrRef int_power(Lower *L, Val a, Val b, NgDType dt)
     return ng_ir_binary(k, NG_OP_COPYSIGN, dt, mag, sign);
 }
 
+static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line);
+
+/* a ** b of Python ints where b may be negative, for a float64 to take (L->pow_float): Python's
+ * value is a float where b < 0 (float(a) ** float(b), C's pow, as CPython's), else the int
+ * a ** b, exact, which the float64 takes rounded once; 0 ** a negative int is Python's
+ * ZeroDivisionError, an int power beyond 64 bits int_overflow's. */
+static Val pow_as_float(Lower *L, Val a, Val b, int line)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0);
+    NgIrRef neg = ng_ir_binary(k, NG_OP_LT, NG_BOOL, as(L, b, NG_INT64), zero);
+    NgIrRef a0 = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, as(L, a, NG_INT64), zero);
+    raise_or_python(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, neg, a0), NG_JIT_RAISE_ZERO_POW, line);
+    Val bn = mkval(ng_ir_select(k, neg, zero, as(L, b, NG_INT64)), NG_INT64, true, true);
+    Val ip = arith(L, NG_JIT_OP_POW, a, bn, line); /* (b >= 0 here: no raise of its own) */
+    if (ip.r == NG_IR_NONE)
+        return NOVAL;
+    NgIrRef fp = ng_ir_binary(k, NG_OP_POW, NG_FLOAT64, as(L, a, NG_FLOAT64), as(L, b, NG_FLOAT64));
+    return mkval(ng_ir_select(k, neg, fp, as(L, ip, NG_FLOAT64)), NG_FLOAT64, true, false);
+}
+
 /* a `op` b with Python/NumPy semantics (op an arithmetic, bit or shift
  * operator of ast.h). */
 static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
@@ -1838,6 +1862,8 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
     if (a.r == NG_IR_NONE || b.r == NG_IR_NONE)
         return NOVAL;
     NgOp iop = binop_of(op);
+    bool pow_float = L->pow_float;
+    L->pow_float = false;
     if (iop == NG_NOPS || op == NG_JIT_OP_MATMUL)
         return fail(L, line, NG_ERR_UNSUPPORTED, "the operator %s is not supported in a compiled loop",
                     ng_jit_op_name(op));
@@ -1881,6 +1907,8 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
     case NG_OP_POW:
         if (dt == NG_BOOL)
             dt = weak ? NG_INT64 : NG_INT8;
+        if (pow_float && weak && ng_dtype_is_int(dt) && !is_const(L, b.r) && !never_negative(L, b))
+            return pow_as_float(L, a, b, line);
         if (ng_dtype_is_int(dt) && is_const(L, b.r) && const_i(L, b.r) < 0) {
             if (!weak)
                 return fail(L, line, NG_ERR_VALUE, "Integers to negative integer powers are not allowed.");
@@ -7304,8 +7332,34 @@ static Val expr(Lower *L, const NgJitExpr *e)
     return v;
 }
 
+/* Whether op's float64 result takes its operands as float64s (Python's float arithmetic). */
+static bool float_operator(NgJitOp op)
+{
+    return op == NG_JIT_OP_ADD || op == NG_JIT_OP_SUB || op == NG_JIT_OP_MUL || op == NG_JIT_OP_DIV ||
+           op == NG_JIT_OP_FLOORDIV || op == NG_JIT_OP_MOD || op == NG_JIT_OP_POW;
+}
+
+static bool is_pow(const NgJitExpr *e)
+{
+    return e->kind == NG_JIT_E_BINARY && e->op == NG_JIT_OP_POW;
+}
+
+/* Whether e is surely a float64, known before it is lowered: a float literal, a local or
+ * scalar of that type. */
+static bool surely_float64(Lower *L, const NgJitExpr *e)
+{
+    if (e->kind == NG_JIT_E_FLOAT)
+        return true;
+    if (e->kind != NG_JIT_E_NAME)
+        return false;
+    const Sym *s = sym_of(L, e);
+    return s->kind == SYM_LOCAL && s->dt == NG_FLOAT64;
+}
+
 static Val str_expr(Lower *L, const NgJitExpr *e)
 {
+    bool pow_float = L->pow_float;
+    L->pow_float = false;
     if (L->st != NG_OK)
         return NOVAL;
     int line = e->span.line;
@@ -7351,8 +7405,13 @@ static Val str_expr(Lower *L, const NgJitExpr *e)
             c.nkeywords = 0;
             return reduce_rows(L, &c, "matmul", NG_OP_ADD, false, NULL);
         }
+        /* (an int ** an int that may be negative, the other operand a float64: pow_as_float) */
+        bool takes = float_operator(e->op);
+        L->pow_float = takes && is_pow(e->lhs) && surely_float64(L, e->rhs);
         Val a = expr(L, e->lhs); /* Python's order: left to right */
+        L->pow_float = takes && is_pow(e->rhs) && a.dt == NG_FLOAT64;
         Val b = expr(L, e->rhs);
+        L->pow_float = pow_float && e->op == NG_JIT_OP_POW;
         return arith(L, e->op, a, b, line);
     }
     case NG_JIT_E_BOOLOP:
@@ -8796,6 +8855,7 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
             return;
         }
         Val cur = read_name(L, t);
+        L->pow_float = float_operator(s->op) && cur.dt == NG_FLOAT64;
         Val rhs = expr(L, s->value);
         push(L, out, assign_local(L, sym, arith(L, s->op, cur, rhs, line)));
         return;
@@ -8810,6 +8870,7 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     L->storing = true;
     Sym *a = element(L, t, idx, &ok);
     L->storing = false;
+    L->pow_float = a && float_operator(s->op) && a->given->dtype == NG_FLOAT64;
     Val rhs = expr(L, s->value);
     if (!a || rhs.r == NG_IR_NONE || immutable(L, a, line))
         return;

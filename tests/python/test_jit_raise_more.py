@@ -75,3 +75,51 @@ def bounded_store(x, o):
 @pytest.mark.parametrize("vals", [[1, 400, 3, 70000], [0] * 50000 + [400, 70000], [5, -700, 90000, -3]])
 def test_int_bounds_name_the_first_failing_iterations_int(vals):
     same_raise(bounded_store, np.array(vals), np.zeros(len(vals), np.int16))
+
+
+def halves(n):
+    s = 0.0
+    for i in range(n):
+        s += 2 ** -i
+    return s
+
+
+def mixed_powers(n, k):
+    s = 0.0
+    for i in range(1, n):
+        s += i ** -1 + 10 ** -i
+        s = s + 3 ** (k - i) * 0.5
+        s = 0.25 * s + 7 ** (i - 2)
+    return s
+
+
+def signed_powers(n):
+    s = 0.0
+    for i in range(n):
+        s += (i - 3) ** (1 - i)
+    return s
+
+
+def powers_into(out):
+    for i in range(out.shape[0]):
+        out[i] += 10 ** (2 - i)
+
+
+
+
+@pytest.mark.parametrize("fn,args", [(halves, (10,)), (halves, (70,)), (mixed_powers, (10, 5)),
+                                     (mixed_powers, (20, 12)), (signed_powers, (3,)), (powers_into, (np.zeros(9),))])
+def test_an_int_to_a_negative_int_power_is_pythons_float(fn, args):
+    plain = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    f = numgpu.jit(fn)
+    want, got = fn(*plain), f(*mine)
+    assert type(got) is type(want) and got == want, (got, want)
+    for p, m in zip(plain, mine):
+        if isinstance(p, np.ndarray):
+            np.testing.assert_array_equal(m, p)
+    assert all(r["ran"].startswith("kernel") for r in f.loop_report()), f.loop_report()
+
+
+def test_zero_to_a_negative_power_and_an_int_result_still_raise_as_python():
+    same_raise(signed_powers, 8)  # (0 ** -3: ZeroDivisionError)
