@@ -5280,7 +5280,9 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
                                   wraps, a bool one is whether any pair is both true, a float16 one rounds) */
         return mkval(ng_ir_cast(k, product, r), product, false, product == NG_BOOL);
     bool number = dk < 0 && !keep; /* (len()'s is a Python int, np.count_nonzero's NumPy 2.4's int64; along an axis, an array of intp) */
-    return mkval(r, acc, (python && acc == NG_BOOL) || (is_len && number), acc == NG_BOOL || counting);
+    /* (Python's any()/all() give Python bools; its max()/min() of a bool row, the row's np.bool_) */
+    bool pybool = python && acc == NG_BOOL && (op == NG_OP_LOGAND || op == NG_OP_LOGOR);
+    return mkval(r, acc, pybool || (is_len && number), acc == NG_BOOL || counting);
 }
 
 /* The values of call e's keyword arguments names[0..n) into v[] (NULL where not given); any

@@ -123,3 +123,27 @@ def test_an_int_to_a_negative_int_power_is_pythons_float(fn, args):
 
 def test_zero_to_a_negative_power_and_an_int_result_still_raise_as_python():
     same_raise(signed_powers, 8)  # (0 ** -3: ZeroDivisionError)
+
+
+def bool_row_extremes(B):
+    r = q = None
+    for i in range(B.shape[0]):
+        r = max(B[i])
+        q = min(B[i])
+    return r, q
+
+
+def bool_tuple_max(t, n):
+    r = None
+    for i in range(n):
+        r = max(t)
+    return r
+
+
+def test_max_and_min_of_a_bool_row_are_numpys_bools_and_of_a_tuple_pythons():
+    B = np.array([[True, False], [False, False], [True, True]])
+    for rows in (B, B[:2]):
+        want, got = bool_row_extremes(rows), numgpu.jit(bool_row_extremes)(rows)
+        assert got == want and [type(g) for g in got] == [type(w) for w in want] == [np.bool_, np.bool_], (got, want)
+    want, got = bool_tuple_max((True, False), 2), numgpu.jit(bool_tuple_max)((True, False), 2)
+    assert got is want is True
