@@ -147,3 +147,23 @@ def test_max_and_min_of_a_bool_row_are_numpys_bools_and_of_a_tuple_pythons():
         assert got == want and [type(g) for g in got] == [type(w) for w in want] == [np.bool_, np.bool_], (got, want)
     want, got = bool_tuple_max((True, False), 2), numgpu.jit(bool_tuple_max)((True, False), 2)
     assert got is want is True
+
+
+def nest_over_a_divisor(x, out, w):
+    for i in range(x.shape[0]):
+        for j in range(x.shape[1]):
+            out[i] = out[i] + j / w + x[i, j]
+
+
+def test_a_loop_inside_one_that_ran_as_python_says_so(capsys):
+    f = numgpu.jit(nest_over_a_divisor)
+    x = np.ones((3, 4))
+    with pytest.raises(ZeroDivisionError):
+        f(x, np.zeros(3), 0)
+    inner = f.loop_report()[1]
+    assert inner["kind"] == "python" and inner["reason"].startswith("inside the loop at line"), inner
+    f.explain()
+    text = capsys.readouterr().out
+    assert "runs in one thread" not in text and "which ran as Python" in text, text
+    f(x, np.zeros(3), 2)  # (compiled again: the inner loop is part of the outer one's kernel)
+    assert f.loop_report()[1]["ran"].startswith("kernel (part of"), f.loop_report()
