@@ -10031,6 +10031,19 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     case NG_JIT_S_RETURN:
         return_stmt(L, s, out);
         break;
+    case NG_JIT_S_RAISE: { /* raise E("..."), or assert c, "...": the host raises it (raise_as_python) */
+        NgIrRef bad = ng_ir_const_i(L->k, NG_BOOL, 1);
+        if (s->test) {
+            Val c = cond(L, s->test);
+            if (c.r == NG_IR_NONE)
+                break;
+            bad = ng_ir_unary(L->k, NG_OP_LOGNOT, NG_BOOL, c.r);
+        }
+        raise_value_if(L, bad, ng_ir_const_i(L->k, NG_INT64, ng_jit_raise_code(NG_JIT_RAISE_STMT, line,
+                                                                                s->raise_id + 1)));
+        flush(L, out);
+        break;
+    }
     case NG_JIT_S_DEF:
         unsupported(L, line, "a def");
         break;

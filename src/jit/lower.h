@@ -182,6 +182,8 @@ typedef enum NgJitRaise {
                                    out of range in some iteration: Python raises IndexError there */
     NG_JIT_RAISE_ROUND_DIGITS,  /* (NG_JIT_PYTHON only) round(x, n) of a Python float with n beyond 22
                                    either side of the point (lower.c python_round_float) */
+    NG_JIT_RAISE_STMT,          /* a raise or assert statement of the loop (NG_JIT_S_RAISE): the field
+                                   is its raise_id + 1 (ng_jit_find_raise) */
     NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this) */
     NG_JIT_RAISE_CODES = 64,    /* (the multiplier of the line; times NG_JIT_RAISE_LINES, 2**25, which
                                    leaves the fields of KeyError and NG_JIT_RAISE_INT_BOUNDS their bits) */

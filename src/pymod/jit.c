@@ -1566,6 +1566,44 @@ static const char *raise_site(int kind)
     }
 }
 
+/* The launch's function's globals, where a raise statement's class is looked up first, as
+ * Python's statement does (borrowed; set and read within one jit_launch call, as raised_line). */
+static PyObject *raise_globals;
+
+/* Sets what the loop's raise or assert statement `what` (NG_JIT_RAISE_STMT) raises at `line`:
+ * its class called with its message, or with none (`raise E`, `assert c`), and a note naming
+ * the line, as KeyError's. */
+static void raise_statement(const Program *p, int64_t what, long long line)
+{
+    const NgJitStmt *s = ng_jit_find_raise(p->ast, (int)(ng_jit_raise_field(what) - 1));
+    if (!s) {
+        PyErr_Format(PyExc_SystemError, "%s:%lld: a raise statement the compiled loop does not have",
+                     p->ast->filename, line);
+        return;
+    }
+    PyObject *cls = s->test || !raise_globals ? NULL : PyDict_GetItemString(raise_globals, s->name);
+    if (!cls)
+        cls = PyDict_GetItemString(PyEval_GetBuiltins(), s->name);
+    if (!cls) {
+        PyErr_Format(PyExc_NameError, "name '%s' is not defined", s->name);
+        return;
+    }
+    PyObject *exc = s->value ? PyObject_CallFunction(cls, "s#", s->value->str, (Py_ssize_t)s->value->str_len)
+                             : PyObject_CallNoArgs(cls);
+    if (exc && !PyExceptionInstance_Check(exc)) {
+        Py_DECREF(exc);
+        PyErr_SetString(PyExc_TypeError, "exceptions must derive from BaseException");
+        return;
+    }
+    PyObject *note = exc ? PyUnicode_FromFormat("%s:%lld: in a compiled loop", p->ast->filename, line) : NULL;
+    PyObject *r = note ? PyObject_CallMethod(exc, "add_note", "O", note) : NULL;
+    if (r)
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+    Py_XDECREF(r);
+    Py_XDECREF(note);
+    Py_XDECREF(exc);
+}
+
 /* Raises what Python would have raised in the loop (an NG_JIT_RAISE cell's
  * line * NG_JIT_RAISE_CODES + NgJitRaise), naming the line; a KeyError
  * carries the key as Python's does, the line in a note. */
@@ -1574,6 +1612,11 @@ static void raise_as_python(const Program *p, int64_t what, int line_offset)
     long long line = (long long)(ng_jit_raise_line(what) + line_offset);
     raised_line = line;
     raised_site = raise_site(ng_jit_raise_kind(what));
+    if (ng_jit_raise_kind(what) == NG_JIT_RAISE_STMT) {
+        raised_site = "raise";
+        raise_statement(p, what, line);
+        return;
+    }
     PyObject *type = NULL, *key = key_error(what, &type);
     if (key) {
         PyObject *exc = PyObject_CallOneArg(type, key);
@@ -2597,15 +2640,17 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
     raised_line = 0;
+    raise_globals = globals;
     PyObject *r = launch(args[0], i, args[8], globals, args[2], args[9], boundscheck, line_offset, keep);
+    raise_globals = NULL;
     if (r && PyTuple_Check(r) && flush_kept(keep) < 0) /* the loop runs as Python, on the NumPy arrays */
         Py_CLEAR(r);
     Py_DECREF(keep);
     /* how it ran, for loop_report: the note, the reason it ran as Python, or that it raised
      * (what Python would raise in the loop, raised after the kernel ran, or a bad argument) */
     PyObject *how = NULL;
-    if (!r && (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_OverflowError) ||
-               PyErr_ExceptionMatches(PyExc_ZeroDivisionError) || PyErr_ExceptionMatches(PyExc_IndexError) ||
+    if (!r && (raised_line > 0 || PyErr_ExceptionMatches(PyExc_ValueError) ||
+               PyErr_ExceptionMatches(PyExc_OverflowError) || PyErr_ExceptionMatches(PyExc_ZeroDivisionError) || PyErr_ExceptionMatches(PyExc_IndexError) ||
                PyErr_ExceptionMatches(PyExc_KeyError))) {
         PyObject *type, *value, *tb;
         PyErr_Fetch(&type, &value, &tb);
