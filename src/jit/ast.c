@@ -525,6 +525,19 @@ static const NgJitStmt *find_raise(NgJitBlock b, int id)
 
 const NgJitStmt *ng_jit_find_raise(const NgJitAst *ast, int id) { return find_raise(ast->body, id); }
 
+static void drop_asserts(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_RAISE && s->test)
+            s->kind = NG_JIT_S_PASS;
+        drop_asserts(s->body);
+        drop_asserts(s->orelse);
+    }
+}
+
+void ng_jit_drop_asserts(NgJitAst *ast) { drop_asserts(ast->body); }
+
 void ng_jit_stmt_print(const NgJitAst *ast, const NgJitStmt *s, NgStr *out) { print_stmt(ast, s, 0, 0, out); }
 
 void ng_jit_ast_print(const NgJitAst *ast, NgStr *out, int flags)

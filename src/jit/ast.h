@@ -309,6 +309,9 @@ uint32_t ng_jit_ast_offset(const NgJitAst *ast, int line, int col);
 /* The RAISE statement numbered `id` (NgJitStmt.raise_id), or NULL. */
 const NgJitStmt *ng_jit_find_raise(const NgJitAst *ast, int id);
 
+/* Makes every compiled assert a pass, as Python does under -O (sys.flags.optimize). */
+void ng_jit_drop_asserts(NgJitAst *ast);
+
 /* Appends one expression of `ast`, as ng_jit_ast_print prints it: `(+ a (* b c))`. */
 void ng_jit_expr_print(const NgJitAst *ast, const NgJitExpr *e, NgStr *out);
 /* ... and one statement, with its blocks. */

@@ -680,6 +680,12 @@ static PyObject *f_jit_program(PyObject *m, PyObject *args)
         }
         return ngpy_raise(st);
     }
+    PyObject *flags = PySys_GetObject("flags"); /* (borrowed) */
+    PyObject *optimize = flags ? PyObject_GetAttrString(flags, "optimize") : NULL;
+    if (optimize && PyObject_IsTrue(optimize) > 0) /* python -O: no assert runs */
+        ng_jit_drop_asserts(p->ast);
+    Py_XDECREF(optimize);
+    PyErr_Clear();
     st = ng_jit_desugar(p->ast); /* for v in x: ... as a range loop */
     if (st != NG_OK) {
         ng_jit_ast_free(p->ast);

@@ -6,7 +6,10 @@ words and arguments (a KeyError's key, its type too), and the arrays as each lea
 - `2 ** -i` of Python ints is Python's float (it raised ValueError in the kernel);
 - `raise E("words")` and `assert c, "words"` in a loop body compile: the host raises what
   Python would, at the first failing iteration;
-- builtin max()/min() of a bool row is NumPy's bool, as Python's loop over a NumPy row gives."""
+- builtin max()/min() of a bool row is NumPy's bool, as Python's loop over a NumPy row gives.
+
+PYTEST_DONT_REWRITE: the loops' own asserts are compared with Python's, which pytest's rewriting
+would change."""
 import numpy as np
 import pytest
 
@@ -167,3 +170,153 @@ def test_a_loop_inside_one_that_ran_as_python_says_so(capsys):
     assert "runs in one thread" not in text and "which ran as Python" in text, text
     f(x, np.zeros(3), 2)  # (compiled again: the inner loop is part of the outer one's kernel)
     assert f.loop_report()[1]["ran"].startswith("kernel (part of"), f.loop_report()
+
+
+def check_nonneg_sum(x):
+    s = 0.0
+    for i in range(len(x)):  # parallel: nothing but the exception is seen
+        if x[i] < 0:
+            raise ValueError("negative value")
+        s += x[i]
+    return s
+
+
+def two_checks(x):
+    s = 0.0
+    for i in range(len(x)):
+        if x[i] > 100.0:
+            raise RuntimeError("too large: caf\u00e9\n")
+        assert x[i] >= 0, "must be non-negative"
+        s += x[i]
+    return s
+
+
+def roots_checked(x, out):
+    for i in range(len(x)):  # writes out: in order, stopping where Python's does
+        assert x[i] >= 0, "must be non-negative"
+        out[i] = x[i] ** 0.5
+
+
+def bare_assert_count(x):
+    c = 0
+    for i in range(len(x)):
+        assert x[i] != 3
+        c += 1
+    return c
+
+
+def running_limit(x, out):
+    for i in range(1, len(x)):
+        out[i] = out[i - 1] + x[i]
+        if out[i] > 10:
+            raise RuntimeError
+
+
+def nested_check(X):
+    s = 0.0
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            if X[i, j] > 5:
+                raise IndexError("too big")
+            s += X[i, j]
+    return s
+
+
+def while_check(x):
+    i = 0
+    t = 0.0
+    while i < len(x):
+        if x[i] < 0:
+            raise ZeroDivisionError("stop")
+        t += x[i]
+        i += 1
+    return t
+
+
+def formatted_message(x):
+    s = 0.0
+    for i in range(len(x)):
+        assert x[i] >= 0, f"bad {i}"
+        s += x[i]
+    return s
+
+
+class MyError(Exception):
+    pass
+
+
+def own_class(x):
+    s = 0.0
+    for i in range(len(x)):
+        if x[i] < 0:
+            raise MyError("mine")
+        s += x[i]
+    return s
+
+
+def same_or_raise(fn, *args):
+    """fn and @numgpu.jit(fn) on copies of args: the same result, or the same exception with the
+    same args and the arrays as Python's loop leaves them; returns the jitted function."""
+    plain = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    f = numgpu.jit(fn)
+    try:
+        want = ("ok", fn(*plain))
+    except Exception as e:  # (Python's own exception: each is compared)
+        want = (type(e), e.args)
+    try:
+        got = ("ok", f(*mine))
+    except Exception as e:
+        got = (type(e), e.args)
+    assert got == want, (got, want)
+    for p, m in zip(plain, mine):
+        if isinstance(p, np.ndarray):
+            np.testing.assert_array_equal(m, p)
+    return f
+
+
+def test_raise_and_assert_statements_compile_and_raise_as_python():
+    x = np.array([1.0, 2.0, -1.0, 4.0, -5.0])
+    for fn, args in [(check_nonneg_sum, (x,)), (check_nonneg_sum, (abs(x),)), (two_checks, (x,)),
+                     (two_checks, (x * 60,)), (two_checks, (abs(x),)), (roots_checked, (x, np.zeros(5))),
+                     (roots_checked, (abs(x), np.zeros(5))), (bare_assert_count, (np.arange(6),)),
+                     (bare_assert_count, (np.arange(3),)), (running_limit, (np.arange(8.0), np.zeros(8))),
+                     (nested_check, (np.arange(12.0).reshape(3, 4),)),
+                     (nested_check, (np.arange(12.0).reshape(4, 3) % 5,)), (while_check, (x,)),
+                     (while_check, (abs(x),))]:
+        f = same_or_raise(fn, *args)
+        assert all(r["ran"].startswith("kernel") for r in f.loop_report()), (fn, f.loop_report())
+    f = numgpu.jit(roots_checked)
+    assert f.loop_report()[0]["kind"] == "sequential" and "raises" in f.loop_report()[0]["reason"]
+    assert numgpu.jit(check_nonneg_sum).loop_report()[0]["kind"] == "parallel"
+
+
+@pytest.mark.parametrize("first", [3, 40000, 99998])
+def test_a_parallel_loop_raises_its_first_failing_iterations_statement(first):
+    x = np.ones(100000)
+    x[first] = 500.0        # RuntimeError there
+    x[first + 1] = -1.0     # AssertionError after it
+    x[(first + 7) % 100000] = -1.0
+    f = same_or_raise(two_checks, x)
+    assert f.loop_report()[0]["kind"] == "parallel"
+    x[first] = -2.0
+    same_or_raise(two_checks, x)
+
+
+def test_other_raises_and_messages_run_as_python_and_say_why():
+    x = np.array([1.0, -1.0])
+    for fn in (formatted_message, own_class):
+        f = same_or_raise(fn, x)
+        r = f.loop_report()[0]
+        assert r["kind"] == "python", r
+    assert "MyError" in numgpu.jit(own_class).loop_report()[0]["reason"]
+
+
+def test_the_class_is_the_one_the_name_is_bound_to(tmp_path):
+    from helpers import module_function
+    src = ("class ValueError(Exception):\n    pass\n\n\ndef f(x):\n    s = 0.0\n    for i in range(len(x)):\n"
+           "        if x[i] < 0:\n            raise ValueError('shadowed')\n        s += x[i]\n    return s\n")
+    fn = module_function(tmp_path, "shadowed_value_error", src, "f")
+    with pytest.raises(Exception) as got:
+        numgpu.jit(fn)(np.array([1.0, -1.0]))
+    assert type(got.value).__module__ == "shadowed_value_error" and got.value.args == ("shadowed",)
