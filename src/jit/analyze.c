@@ -1378,9 +1378,10 @@ static const char *check_stmt_kind(Ctx *c, const NgJitStmt *s, bool helper)
     case NG_JIT_S_OTHER: {
         static const char *const fixes[][2] = {
             {"try", "a compiled loop catches no exception: test for the case with an if, `if d != 0:`"},
-            {"raise", "a compiled loop raises only what Python's own operations raise: check the condition "
-                      "before the loop, on whole arrays, `if (x < 0).any(): raise ...`"},
-            {"assert", "check it before or after the loop, on whole arrays: `assert (x >= 0).all()`"},
+            {"raise", "a compiled loop's raise names a builtin exception class with a constant message or "
+                      "none, `raise ValueError(\"...\")`; other forms are left to Python"},
+            {"assert", "a compiled assert's message is a constant str or none, `assert c, \"...\"`; other "
+                       "messages are left to Python"},
             {"with", "enter it outside the loop"},
             {"del", "delete after the loop"},
             {"import", "import at the top of the file"},

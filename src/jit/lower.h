@@ -56,7 +56,8 @@
  * defined in the same source (module level or nested), inlined at each call
  * site (several returns, defaults, array parameters, calls for their effect;
  * not recursion), names in them other than their own, np and math having no
- * type. Anything else fails with
+ * type; `raise E("constant")`, `raise E` and `assert c[, "constant"]` of builtin
+ * exception classes (NG_JIT_RAISE_STMT). Anything else fails with
  * NG_ERR_UNSUPPORTED: "file:line: <what> is not supported in a compiled loop".
  * Type errors are NG_ERR_TYPE, names without a type NG_ERR_VALUE, all naming
  * the Python source line.
