@@ -2190,6 +2190,15 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                               "64-bit)", (long long)(ng_jit_raise_line(what) + line_offset));
                 *why = L->why;
                 L->python = true;
+            } else if (what != 0 && ng_jit_raise_kind(what) == NG_JIT_RAISE_KEY_INT &&
+                       !ng_jit_raise_key(what, &(int64_t){0}, &(int){0}) && !has_effects(&low)) {
+                /* a missing key beyond what the code tells, in a loop that changed nothing: Python
+                 * raises it, key and all */
+                Py_CLEAR(result);
+                PyOS_snprintf(L->why, sizeof L->why, "line %lld misses a dict key beyond +-2**31, which a kernel's "
+                              "KeyError does not tell", (long long)(ng_jit_raise_line(what) + line_offset));
+                *why = L->why;
+                L->python = true;
             } else if (what != 0) {
                 Py_CLEAR(result);
                 raise_as_python(p, what, line_offset);

@@ -322,3 +322,13 @@ def test_the_class_is_the_one_the_name_is_bound_to(tmp_path):
     with pytest.raises(Exception) as got:
         numgpu.jit(fn)(np.array([1.0, -1.0]))
     assert type(got.value).__module__ == "shadowed_value_error" and got.value.args == ("shadowed",)
+
+
+def test_a_missing_key_beyond_the_code_runs_as_python_where_the_loop_changed_nothing():
+    d = {i: i for i in range(1000)}
+    x = np.array([5, 2 ** 40, 1001], dtype=np.int64)
+    want, got, _, _, f = same_raise(key_sum, x, d)  # (Python's key, np.int64(2**40))
+    assert "beyond" in f.loop_report()[0]["ran"], f.loop_report()
+    with pytest.raises(KeyError) as e:  # (an array written: the kernel's, which does not tell it)
+        numgpu.jit(key_store)(x, d, np.zeros(3, np.int64))
+    assert e.value.args == ("a key the dict does not have",)
