@@ -51,6 +51,7 @@ printf 'def f(a, *b, c=1, **d) -> int:\n    for i, (j, *k) in enumerate(a[1:n:2,
 printf 'x = f"{d["k"]!r:>{w}} {f"{y}"}" + rb"\\x00" """t\n"q"\n"""\nwith a as b, c:\n    try:\n        pass\n    except* E as e:\n        raise\n    finally:\n        del x\n' > "$out/jit-seeds/s2.py"
 printf '@deco(1)\nclass A[T]:\n    match p:\n        case [1, *r] if r: pass\nasync def g():\n    await h()\nlambda x=(yield): [y async for y in x]\nif a:\n\tb = 0x_ff; c = 1_0.5e-3j\n\\\nelif b: pass\n' > "$out/jit-seeds/s3.py"
 printf 'def put(p, k, v):\n    p[k] = v\ndef nest(q, k):\n    t = k + 1\n    put(q, t, q[k])\n    for j in range(q.shape[0]):\n        q[j] += 1\ndef f(X, a, n):\n    for i in range(n):\n        row = X[i]\n        put(row, i, 1.0)\n        nest(a, i)\n        row[0] = a[i - 1]\n' > "$out/jit-seeds/s4.py"
+printf 'def f(x, d, out):\n    s = 0.0\n    for i in range(len(x)):\n        if x[i] < 0:\n            raise ValueError("neg" "ative")\n        assert x[i] != 3, "three"\n        assert d[i] > 0\n        s += 2 ** -i\n        if s > 9: raise RuntimeError\n    for j in range(3):\n        out[j] = s\n        raise E(b"x") from y\n' > "$out/jit-seeds/s5.py"
 
 cp "$root"/bench/jit_*/*.py "$out/jit-seeds/" 2>/dev/null || true
 cp "$root"/tests/fuzz/seeds/* "$out/jit-seeds/" # (inputs that once crashed a target: run first, every time)

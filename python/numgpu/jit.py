@@ -741,8 +741,11 @@ class JitFunction:
                 continue
             kind, reason = loop["kind"], loop["reason"]
             ran = self._launched.get(i)
+            how = self._ran(i)
             if ran is not None and not ran.startswith("kernel"):
                 kind, reason = "python", ran
+            elif how.startswith("python: inside the loop at line"):  # (its kernel's loop ran as Python)
+                kind, reason = "python", how[len("python: "):]
             report.append({
                 "line": loop["line"] + self._first - 1,
                 "kind": kind,
@@ -756,7 +759,7 @@ class JitFunction:
                 "peel": loop["peel"],
                 "rows": loop["rows"],
                 "reason": reason,
-                "ran": self._ran(i),
+                "ran": how,
             })
         return report
 

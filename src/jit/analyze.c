@@ -463,10 +463,23 @@ bool ng_jit_while_true(const NgJitStmt *s)
     return s->kind == NG_JIT_S_WHILE && s->test && s->test->kind == NG_JIT_E_CONST && s->test->cval == NG_JIT_C_TRUE;
 }
 
+/* The first RAISE statement of b, its blocks' included, or NULL. */
+static const NgJitStmt *block_raise(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i], *r;
+        if (s->kind == NG_JIT_S_RAISE)
+            return s;
+        if (s->kind != NG_JIT_S_DEF && ((r = block_raise(s->body)) || (r = block_raise(s->orelse))))
+            return r;
+    }
+    return NULL;
+}
+
 bool ng_jit_may_leave(const NgJitStmt *s)
 {
     switch (s->kind) {
-    case NG_JIT_S_BREAK: case NG_JIT_S_CONTINUE: case NG_JIT_S_RETURN: case NG_JIT_S_OTHER:
+    case NG_JIT_S_BREAK: case NG_JIT_S_CONTINUE: case NG_JIT_S_RETURN: case NG_JIT_S_OTHER: case NG_JIT_S_RAISE:
         return true;
     case NG_JIT_S_IF:
         for (int i = 0; i < s->body.n; i++)
@@ -1365,9 +1378,10 @@ static const char *check_stmt_kind(Ctx *c, const NgJitStmt *s, bool helper)
     case NG_JIT_S_OTHER: {
         static const char *const fixes[][2] = {
             {"try", "a compiled loop catches no exception: test for the case with an if, `if d != 0:`"},
-            {"raise", "a compiled loop raises only what Python's own operations raise: check the condition "
-                      "before the loop, on whole arrays, `if (x < 0).any(): raise ...`"},
-            {"assert", "check it before or after the loop, on whole arrays: `assert (x >= 0).all()`"},
+            {"raise", "a compiled loop's raise names a builtin exception class with a constant message or "
+                      "none, `raise ValueError(\"...\")`; other forms are left to Python"},
+            {"assert", "a compiled assert's message is a constant str or none, `assert c, \"...\"`; other "
+                       "messages are left to Python"},
             {"with", "enter it outside the loop"},
             {"del", "delete after the loop"},
             {"import", "import at the top of the file"},
@@ -1379,6 +1393,20 @@ static const char *check_stmt_kind(Ctx *c, const NgJitStmt *s, bool helper)
             if (strcmp(s->what, fixes[k][0]) == 0)
                 return fmt(c, "contains a `%s` statement (%s)", s->what, fixes[k][1]);
         return fmt(c, "contains a `%s` statement (left to Python)", s->what);
+    }
+    case NG_JIT_S_RAISE: {
+        /* the builtin exception classes a compiled raise names (the host raises the class the name is
+         * bound to then, as Python's statement does) */
+        static const char *const classes[] = {
+            "Exception", "ArithmeticError", "AssertionError", "FloatingPointError", "IndexError", "KeyError",
+            "LookupError", "NotImplementedError", "OverflowError", "RuntimeError", "StopIteration", "TypeError",
+            "ValueError", "ZeroDivisionError", NULL};
+        if (helper)
+            return fmt(c, "raises %s in a helper (left to Python: raise in the loop body)", s->name);
+        if (!in_list(s->name, classes))
+            return fmt(c, "raises %s (left to Python: a compiled loop raises builtin exception classes, ValueError, "
+                       "RuntimeError ..., with a constant message or none)", s->name);
+        return check_expr(c, s->test);
     }
     case NG_JIT_S_DEF:
         return fmt(c, "defines function %s (define it before the loop, or in the file: a function called in "
@@ -1692,6 +1720,14 @@ static void live_stmt(Ctx *c, const NgJitStmt *s, uint64_t *live, const Jumps *j
         for (int i = 0; i < s->nnames; i++)
             set_add(live, s->name_ids[i]);
         break;
+    case NG_JIT_S_RAISE: /* (a raise leaves the function; an assert, where its test fails) */
+        if (!s->test) {
+            set_copy(c, live, c->always_live);
+            break;
+        }
+        set_or(c, live, c->always_live);
+        loads_into(c, s->test, live);
+        break;
     default:
         break;
     }
@@ -1915,6 +1951,11 @@ static void du_stmt(Ctx *c, const NgJitStmt *s, Du *d, uint64_t *exposed)
     }
     case NG_JIT_S_BREAK: case NG_JIT_S_CONTINUE:
         d->dead = true;
+        break;
+    case NG_JIT_S_RAISE: /* (an assert goes on where its test holds) */
+        if (s->test)
+            du_loads(c, s->test, &a);
+        d->dead = d->dead || !s->test;
         break;
     default:
         break;
@@ -4581,7 +4622,17 @@ static void analyze_loop(Ctx *c, int li)
                                   : "contains break";
         return;
     }
-    if (set_has(d->assigned, L->var_id))
+    /* a raise or assert where the loop writes arrays: in order, which stops where Python's does
+     * (in parallel the other iterations' writes would stay); else, nothing Python sees but the
+     * exception, in parallel, the first failing iteration's raised */
+    const NgJitStmt *raise = block_raise(s->body);
+    bool writes = false;
+    for (int id = 0; id < c->ast->nnames && raise && !writes; id++)
+        writes = set_has(d->written, id);
+    if (raise && writes)
+        why = fmt(c, "raises (line %d) and writes arrays: in order, to stop where Python's loop does",
+                  raise->span.line);
+    else if (set_has(d->assigned, L->var_id))
         why = fmt(c, "assigns its loop variable %s in the body", name_of(c, L->var_id));
     else if (set_has(d->live_out, L->var_id))
         why = fmt(c, "its loop variable %s is read after the loop", name_of(c, L->var_id));
@@ -4606,7 +4657,7 @@ static void analyze_loop(Ctx *c, int li)
         d->wraps_nonneg = nonneg_form(c, li, L->wraps[i].e) || checked_nonneg(c, L->parent, L->wraps[i].e);
     L->reason = why ? why : scal ? scal : arr;
     L->independent = L->reason == NULL && !L->peel;
-    d->ok = L->reason == NULL || L->asserted;
+    d->ok = (L->reason == NULL || L->asserted) && !(raise && writes);
     d->rows = L->reason == NULL && !L->asserted && c->rows_used;
     d->rows_unwrapped = true;
     for (int i = 0; i < L->nwraps && d->rows && d->rows_unwrapped; i++) { /* (nothing checks a row's) */

@@ -422,7 +422,7 @@ static void print_stmt(const NgJitAst *ast, const NgJitStmt *s, int indent, int 
         [NG_JIT_S_ANNASSIGN] = "ann", [NG_JIT_S_FOR] = "for",        [NG_JIT_S_WHILE] = "while",
         [NG_JIT_S_IF] = "if",       [NG_JIT_S_BREAK] = "break",      [NG_JIT_S_CONTINUE] = "continue",
         [NG_JIT_S_PASS] = "pass",   [NG_JIT_S_RETURN] = "return",    [NG_JIT_S_DEF] = "def",
-        [NG_JIT_S_OTHER] = "python",
+        [NG_JIT_S_OTHER] = "python", [NG_JIT_S_RAISE] = "raise",
     };
     ng_str_catf(out, "%*s(", indent, "");
     if (s->kind == NG_JIT_S_AUGASSIGN)
@@ -494,11 +494,49 @@ static void print_stmt(const NgJitAst *ast, const NgJitStmt *s, int indent, int 
     case NG_JIT_S_OTHER:
         ng_str_catf(out, " %s", s->what);
         break;
+    case NG_JIT_S_RAISE:
+        ng_str_catf(out, " %s", s->name);
+        if (s->test) {
+            ng_str_cat(out, " unless ");
+            print_expr(ast, s->test, out);
+        }
+        if (s->value) {
+            ng_str_cat(out, " ");
+            print_expr(ast, s->value, out);
+        }
+        break;
     default:
         break;
     }
     ng_str_cat(out, ")");
 }
+
+static const NgJitStmt *find_raise(NgJitBlock b, int id)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i], *r;
+        if (s->kind == NG_JIT_S_RAISE && s->raise_id == id)
+            return s;
+        if ((r = find_raise(s->body, id)) || (r = find_raise(s->orelse, id)))
+            return r;
+    }
+    return NULL;
+}
+
+const NgJitStmt *ng_jit_find_raise(const NgJitAst *ast, int id) { return find_raise(ast->body, id); }
+
+static void drop_asserts(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_RAISE && s->test)
+            s->kind = NG_JIT_S_PASS;
+        drop_asserts(s->body);
+        drop_asserts(s->orelse);
+    }
+}
+
+void ng_jit_drop_asserts(NgJitAst *ast) { drop_asserts(ast->body); }
 
 void ng_jit_stmt_print(const NgJitAst *ast, const NgJitStmt *s, NgStr *out) { print_stmt(ast, s, 0, 0, out); }
 

@@ -227,6 +227,9 @@ typedef enum NgJitStmtKind {
     NG_JIT_S_RETURN,    /* return [value] */
     NG_JIT_S_DEF,       /* def name(params) [-> annotation]: body, with decorators */
     NG_JIT_S_OTHER,     /* a statement left to Python, block and all: `what` says which */
+    NG_JIT_S_RAISE,     /* raise name[(message)], or assert test[, message] (name AssertionError):
+                           name (the class's name), value (the message, a plain str, or NULL), test
+                           (assert's, else NULL), raise_id; other raises and asserts are OTHER */
     NG_JIT_S_NKINDS
 } NgJitStmtKind;
 
@@ -272,6 +275,10 @@ struct NgJitStmt {
     int deco_line;      /* first line of the decorators (== span.line when none) */
     bool is_generator;  /* its body yields (outside nested functions) */
 
+    /* RAISE */
+    int raise_id;       /* its number among the module's RAISE statements, from 0 in source order
+                           (a kernel's raise code names it: ng_jit_find_raise) */
+
     /* OTHER */
     const char *what;   /* "import", "from", "global", "nonlocal", "del", "raise", "assert",
                            "with", "try", "class", "async", "match", "type" */
@@ -293,10 +300,17 @@ struct NgJitAst {
     uint32_t *line_off; /* line_off[l] = byte offset of line l (1-based); line_off[nlines + 1] = len */
     int nlines;
     int nloops;         /* FOR and WHILE statements, anywhere */
+    int nraises;        /* RAISE statements, anywhere */
 };
 
 /* Byte offset of (line, col), clamped to the text; line 1-based, col in bytes. */
 uint32_t ng_jit_ast_offset(const NgJitAst *ast, int line, int col);
+
+/* The RAISE statement numbered `id` (NgJitStmt.raise_id), or NULL. */
+const NgJitStmt *ng_jit_find_raise(const NgJitAst *ast, int id);
+
+/* Makes every compiled assert a pass, as Python does under -O (sys.flags.optimize). */
+void ng_jit_drop_asserts(NgJitAst *ast);
 
 /* Appends one expression of `ast`, as ng_jit_ast_print prints it: `(+ a (* b c))`. */
 void ng_jit_expr_print(const NgJitAst *ast, const NgJitExpr *e, NgStr *out);

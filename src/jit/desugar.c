@@ -1412,7 +1412,7 @@ static bool stores_only(NgJitBlock b, int id, int depth)
     for (int i = 0; i < b.n; i++) {
         const NgJitStmt *s = b.stmts[i];
         if (s->kind == NG_JIT_S_OTHER || s->kind == NG_JIT_S_DEF || s->kind == NG_JIT_S_RETURN ||
-            ((s->kind == NG_JIT_S_BREAK || s->kind == NG_JIT_S_CONTINUE) && depth == 0))
+            s->kind == NG_JIT_S_RAISE || ((s->kind == NG_JIT_S_BREAK || s->kind == NG_JIT_S_CONTINUE) && depth == 0))
             return false;
         if (s->kind == NG_JIT_S_ASSIGN && s->ntargets == 1 && s->targets[0]->kind == NG_JIT_E_SUBSCRIPT) {
             const NgJitExpr *t = s->targets[0];
@@ -2353,7 +2353,7 @@ static bool last_blocked(NgJitBlock b, int depth)
     for (int i = 0; i < b.n; i++) {
         const NgJitStmt *s = b.stmts[i];
         if ((s->kind == NG_JIT_S_BREAK && depth == 0) || s->kind == NG_JIT_S_RETURN || s->kind == NG_JIT_S_DEF ||
-            s->kind == NG_JIT_S_OTHER)
+            s->kind == NG_JIT_S_OTHER || s->kind == NG_JIT_S_RAISE)
             return true;
         for (int k = 0; s->kind == NG_JIT_S_IF && k < s->body.n; k++) {
             const NgJitStmt *a = s->body.stmts[k];

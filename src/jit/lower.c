@@ -226,6 +226,9 @@ typedef struct Lower {
     int ncounters;       /* ... whose counter runs by 1 or -1 from `first` to `last` (both invariant),
                             `trips` > 0 when it runs at all: a store's affine index is checked at
                             their ends before the loop (hoisted_check) */
+    bool pow_float;      /* the expression lowered next is an operand a float64 takes (s += e of a
+                            float s, x + e of a float x): an int ** an int that may be negative gives
+                            Python's value as a float64 (pow_as_float); each expression clears it */
     bool storing;        /* the indices being lowered are those of a store: checked even
                             without boundscheck (a write out of range would corrupt memory
                             that is not the array's; reads are checked only under it) */
@@ -244,6 +247,9 @@ typedef struct Lower {
     int rfirst_var;      /* int64: the first failing iteration's raise code (NG_JIT_RAISE_FIRST, a max
                             of ng_jit_raise_ranked codes), -1 before an operation in the body may raise */
     int rfirst_param;    /* its cell, made with raise_param */
+    int rhigh_var;       /* int64: the bits above NG_JIT_RAISE_LOW_BITS of the first failing iteration
+                            whose code has any (NG_JIT_RAISE_HIGH, a max), -1 before such a code */
+    int rhigh_param;     /* its cell, made with raise_param */
     bool raise_full;     /* record_raise wrote raise_var (else, with rfirst_var, the loop leaves it) */
     int stop_var;        /* bool: a sequential kernel stopped on an index out of range under
                             boundscheck (stops; the error array says which), -1 before one may */
@@ -1828,6 +1834,27 @@ static NgIrRef int_power(Lower *L, Val a, Val b, NgDType dt)
     return ng_ir_binary(k, NG_OP_COPYSIGN, dt, mag, sign);
 }
 
+static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line);
+
+/* a ** b of Python ints where b may be negative, for a float64 to take (L->pow_float): Python's
+ * value is a float where b < 0 (float(a) ** float(b), C's pow, as CPython's), else the int
+ * a ** b, exact, which the float64 takes rounded once; 0 ** a negative int is Python's
+ * ZeroDivisionError, an int power beyond 64 bits int_overflow's. */
+static Val pow_as_float(Lower *L, Val a, Val b, int line)
+{
+    NgIrKernel *k = L->k;
+    NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0);
+    NgIrRef neg = ng_ir_binary(k, NG_OP_LT, NG_BOOL, as(L, b, NG_INT64), zero);
+    NgIrRef a0 = ng_ir_binary(k, NG_OP_EQ, NG_BOOL, as(L, a, NG_INT64), zero);
+    raise_or_python(L, ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, neg, a0), NG_JIT_RAISE_ZERO_POW, line);
+    Val bn = mkval(ng_ir_select(k, neg, zero, as(L, b, NG_INT64)), NG_INT64, true, true);
+    Val ip = arith(L, NG_JIT_OP_POW, a, bn, line); /* (b >= 0 here: no raise of its own) */
+    if (ip.r == NG_IR_NONE)
+        return NOVAL;
+    NgIrRef fp = ng_ir_binary(k, NG_OP_POW, NG_FLOAT64, as(L, a, NG_FLOAT64), as(L, b, NG_FLOAT64));
+    return mkval(ng_ir_select(k, neg, fp, as(L, ip, NG_FLOAT64)), NG_FLOAT64, true, false);
+}
+
 /* a `op` b with Python/NumPy semantics (op an arithmetic, bit or shift
  * operator of ast.h). */
 static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
@@ -1835,6 +1862,8 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
     if (a.r == NG_IR_NONE || b.r == NG_IR_NONE)
         return NOVAL;
     NgOp iop = binop_of(op);
+    bool pow_float = L->pow_float;
+    L->pow_float = false;
     if (iop == NG_NOPS || op == NG_JIT_OP_MATMUL)
         return fail(L, line, NG_ERR_UNSUPPORTED, "the operator %s is not supported in a compiled loop",
                     ng_jit_op_name(op));
@@ -1878,6 +1907,8 @@ static Val arith(Lower *L, NgJitOp op, Val a, Val b, int line)
     case NG_OP_POW:
         if (dt == NG_BOOL)
             dt = weak ? NG_INT64 : NG_INT8;
+        if (pow_float && weak && ng_dtype_is_int(dt) && !is_const(L, b.r) && !never_negative(L, b))
+            return pow_as_float(L, a, b, line);
         if (ng_dtype_is_int(dt) && is_const(L, b.r) && const_i(L, b.r) < 0) {
             if (!weak)
                 return fail(L, line, NG_ERR_VALUE, "Integers to negative integer powers are not allowed.");
@@ -2929,6 +2960,20 @@ static void record_raise(Lower *L, NgIrRef cond, NgIrRef value)
                                                                            ng_ir_select(k, cond, packed, zero))));
         if (small)
             return;
+        /* the bits the first cell drops, with the rank above them in the high cell */
+        if (L->rhigh_var < 0)
+            L->rhigh_var = ng_ir_var(k, NG_INT64);
+        NgIrRef hinv = ng_ir_binary(k, NG_OP_SUB, NG_INT64, ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_HIGH_RANKS),
+                                    ng_ir_binary(k, NG_OP_BITAND, NG_INT64, L->rank,
+                                                 ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_HIGH_RANKS - 1)));
+        NgIrRef high = ng_ir_binary(k, NG_OP_RSHIFT, NG_INT64, value, ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_LOW_BITS));
+        NgIrRef hpacked = ng_ir_binary(k, NG_OP_BITOR, NG_INT64,
+                                       ng_ir_binary(k, NG_OP_LSHIFT, NG_INT64, hinv,
+                                                    ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_HIGH_BITS)),
+                                       high);
+        append(L, L->pending, ng_ir_assign(k, L->rhigh_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
+                                                                          ng_ir_varref(k, L->rhigh_var),
+                                                                          ng_ir_select(k, cond, hpacked, zero))));
     }
     L->raise_full = true;
     append(L, L->pending, ng_ir_assign(k, L->raise_var, ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64,
@@ -3468,8 +3513,13 @@ static Val dict_get(Lower *L, Sym *d, const NgJitExpr *ix)
                                 ng_ir_binary(k, NG_OP_LT, NG_BOOL, kk, ng_ir_const_i(k, NG_INT64, NG_JIT_KEY_BIAS)));
     NgIrRef field = ng_ir_select(k, told, ng_ir_binary(k, NG_OP_ADD, NG_INT64, kk, ng_ir_const_i(k, NG_INT64, NG_JIT_KEY_BIAS)),
                                  ng_ir_const_i(k, NG_INT64, 0));
-    int64_t what = (int64_t)line * NG_JIT_RAISE_CODES +
-                   (d->given->seq == NG_JIT_SEQ_DICT_CHR ? NG_JIT_RAISE_KEY_STR : NG_JIT_RAISE_KEY_INT);
+    bool chr = d->given->seq == NG_JIT_SEQ_DICT_CHR;
+    int64_t what = (int64_t)line * NG_JIT_RAISE_CODES + (chr ? NG_JIT_RAISE_KEY_STR : NG_JIT_RAISE_KEY_INT);
+    if (!chr) { /* (and the key's type: Python's KeyError shows np.int64(9) for an array's element) */
+        int type = !key.weak ? (int)key.dt + 1 : key.dt == NG_BOOL ? NG_JIT_KEY_PYBOOL : NG_JIT_KEY_PYINT;
+        field = ng_ir_binary(k, NG_OP_ADD, NG_INT64, ng_ir_binary(k, NG_OP_MUL, NG_INT64, field, ng_ir_const_i(k, NG_INT64, 16)),
+                             ng_ir_const_i(k, NG_INT64, type));
+    }
     NgIrRef code = ng_ir_binary(k, NG_OP_ADD, NG_INT64,
                                 ng_ir_binary(k, NG_OP_MUL, NG_INT64, field,
                                              ng_ir_const_i(k, NG_INT64, NG_JIT_RAISE_LINES * NG_JIT_RAISE_CODES)),
@@ -5230,7 +5280,9 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
                                   wraps, a bool one is whether any pair is both true, a float16 one rounds) */
         return mkval(ng_ir_cast(k, product, r), product, false, product == NG_BOOL);
     bool number = dk < 0 && !keep; /* (len()'s is a Python int, np.count_nonzero's NumPy 2.4's int64; along an axis, an array of intp) */
-    return mkval(r, acc, (python && acc == NG_BOOL) || (is_len && number), acc == NG_BOOL || counting);
+    /* (Python's any()/all() give Python bools; its max()/min() of a bool row, the row's np.bool_) */
+    bool pybool = python && acc == NG_BOOL && (op == NG_OP_LOGAND || op == NG_OP_LOGOR);
+    return mkval(r, acc, pybool || (is_len && number), acc == NG_BOOL || counting);
 }
 
 /* The values of call e's keyword arguments names[0..n) into v[] (NULL where not given); any
@@ -7282,8 +7334,34 @@ static Val expr(Lower *L, const NgJitExpr *e)
     return v;
 }
 
+/* Whether op's float64 result takes its operands as float64s (Python's float arithmetic). */
+static bool float_operator(NgJitOp op)
+{
+    return op == NG_JIT_OP_ADD || op == NG_JIT_OP_SUB || op == NG_JIT_OP_MUL || op == NG_JIT_OP_DIV ||
+           op == NG_JIT_OP_FLOORDIV || op == NG_JIT_OP_MOD || op == NG_JIT_OP_POW;
+}
+
+static bool is_pow(const NgJitExpr *e)
+{
+    return e->kind == NG_JIT_E_BINARY && e->op == NG_JIT_OP_POW;
+}
+
+/* Whether e is surely a float64, known before it is lowered: a float literal, a local or
+ * scalar of that type. */
+static bool surely_float64(Lower *L, const NgJitExpr *e)
+{
+    if (e->kind == NG_JIT_E_FLOAT)
+        return true;
+    if (e->kind != NG_JIT_E_NAME)
+        return false;
+    const Sym *s = sym_of(L, e);
+    return s->kind == SYM_LOCAL && s->dt == NG_FLOAT64;
+}
+
 static Val str_expr(Lower *L, const NgJitExpr *e)
 {
+    bool pow_float = L->pow_float;
+    L->pow_float = false;
     if (L->st != NG_OK)
         return NOVAL;
     int line = e->span.line;
@@ -7329,8 +7407,13 @@ static Val str_expr(Lower *L, const NgJitExpr *e)
             c.nkeywords = 0;
             return reduce_rows(L, &c, "matmul", NG_OP_ADD, false, NULL);
         }
+        /* (an int ** an int that may be negative, the other operand a float64: pow_as_float) */
+        bool takes = float_operator(e->op);
+        L->pow_float = takes && is_pow(e->lhs) && surely_float64(L, e->rhs);
         Val a = expr(L, e->lhs); /* Python's order: left to right */
+        L->pow_float = takes && is_pow(e->rhs) && a.dt == NG_FLOAT64;
         Val b = expr(L, e->rhs);
+        L->pow_float = pow_float && e->op == NG_JIT_OP_POW;
         return arith(L, e->op, a, b, line);
     }
     case NG_JIT_E_BOOLOP:
@@ -8774,6 +8857,7 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
             return;
         }
         Val cur = read_name(L, t);
+        L->pow_float = float_operator(s->op) && cur.dt == NG_FLOAT64;
         Val rhs = expr(L, s->value);
         push(L, out, assign_local(L, sym, arith(L, s->op, cur, rhs, line)));
         return;
@@ -8788,6 +8872,7 @@ static void augassign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     L->storing = true;
     Sym *a = element(L, t, idx, &ok);
     L->storing = false;
+    L->pow_float = a && float_operator(s->op) && a->given->dtype == NG_FLOAT64;
     Val rhs = expr(L, s->value);
     if (!a || rhs.r == NG_IR_NONE || immutable(L, a, line))
         return;
@@ -9946,6 +10031,19 @@ static void stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     case NG_JIT_S_RETURN:
         return_stmt(L, s, out);
         break;
+    case NG_JIT_S_RAISE: { /* raise E("..."), or assert c, "...": the host raises it (raise_as_python) */
+        NgIrRef bad = ng_ir_const_i(L->k, NG_BOOL, 1);
+        if (s->test) {
+            Val c = cond(L, s->test);
+            if (c.r == NG_IR_NONE)
+                break;
+            bad = ng_ir_unary(L->k, NG_OP_LOGNOT, NG_BOOL, c.r);
+        }
+        raise_value_if(L, bad, ng_ir_const_i(L->k, NG_INT64, ng_jit_raise_code(NG_JIT_RAISE_STMT, line,
+                                                                                s->raise_id + 1)));
+        flush(L, out);
+        break;
+    }
     case NG_JIT_S_DEF:
         unsupported(L, line, "a def");
         break;
@@ -10854,6 +10952,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->wrap_param = -1; /* (made, last, by the check, when it checks anything) */
     L->raise_var = L->raise_param = -1; /* (made by the first operation that may raise; its cell last) */
     L->rfirst_var = L->rfirst_param = -1;
+    L->rhigh_var = L->rhigh_param = -1;
     L->in_body = L->raise_full = false;
     L->first_var = -1;
     L->in_iteration = false;
@@ -11010,6 +11109,13 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
             if (outer != NG_IR_NONE)
                 ng_ir_reduce(k, outer, L->rfirst_var, NG_OP_MAXIMUM);
         }
+        if (L->rhigh_var >= 0) { /* (and the high bits' cell, before it too) */
+            L->rhigh_param = ng_ir_param_array(k, NG_INT64, 0, true, true);
+            push(L, &post, ng_ir_store(k, L->rhigh_param, 0, none, ng_ir_varref(k, L->rhigh_var)));
+            prepend(L, &pre, ng_ir_let(k, L->rhigh_var, ng_ir_const_i(k, NG_INT64, 0)));
+            if (outer != NG_IR_NONE)
+                ng_ir_reduce(k, outer, L->rhigh_var, NG_OP_MAXIMUM);
+        }
         L->raise_param = ng_ir_param_array(k, NG_INT64, 0, true, true);
         push(L, &post, ng_ir_store(k, L->raise_param, 0, none, ng_ir_varref(k, L->raise_var)));
         /* before everything: the loop's range may already raise */
@@ -11080,7 +11186,7 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     if (L->plan->boundscheck)
         info->args[info->nargs++] = (NgJitArg){NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS, 0};
     /* the parameters made while lowering, in the order they were made */
-    LateArg late[5 + NG_JIT_MAX_RNGS];
+    LateArg late[6 + NG_JIT_MAX_RNGS];
     int nlate = 0;
     if (!L->plan->boundscheck && L->err_param >= 0) /* (a store's check made it) */
         late[nlate++] = (LateArg){L->err_param, {NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS, 0}};
@@ -11096,6 +11202,9 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     if (L->rfirst_param >= 0)
         late[nlate++] = (LateArg){L->rfirst_param, {NG_JIT_RAISE_FIRST, NG_JIT_ARG_CELL, NG_INT64, 0, true, false,
                                                     true, NG_OP_MAXIMUM, 0}};
+    if (L->rhigh_param >= 0)
+        late[nlate++] = (LateArg){L->rhigh_param, {NG_JIT_RAISE_HIGH, NG_JIT_ARG_CELL, NG_INT64, 0, true, false,
+                                                   true, NG_OP_MAXIMUM, 0}};
     if (L->raise_param >= 0)
         late[nlate++] = (LateArg){L->raise_param, {NG_JIT_RAISE, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true,
                                                                L->plan->parallel ? NG_OP_MAXIMUM : NG_NOPS, 0}};

@@ -56,7 +56,8 @@
  * defined in the same source (module level or nested), inlined at each call
  * site (several returns, defaults, array parameters, calls for their effect;
  * not recursion), names in them other than their own, np and math having no
- * type. Anything else fails with
+ * type; `raise E("constant")`, `raise E` and `assert c[, "constant"]` of builtin
+ * exception classes (NG_JIT_RAISE_STMT). Anything else fails with
  * NG_ERR_UNSUPPORTED: "file:line: <what> is not supported in a compiled loop".
  * Type errors are NG_ERR_TYPE, names without a type NG_ERR_VALUE, all naming
  * the Python source line.
@@ -107,6 +108,11 @@ enum {
                                             first failing iteration's code with its rank above it
                                             (NG_JIT_RAISE_RANKS): its low bits are the code, all of
                                             it where NG_JIT_RAISE's low bits differ */
+/* ... and, where such an operation's code has bits above NG_JIT_RAISE_LOW_BITS (a KeyError's key,
+ * a bound's int), right after NG_JIT_RAISE_FIRST: */
+#define NG_JIT_RAISE_HIGH "__ng_raise2" /* cell, int64, 0 before the launch: after it, 0, or the
+                                           first iteration's with such a code: those bits, its rank
+                                           above them (NG_JIT_RAISE_HIGH_RANKS) */
 /* ... where that operation's operands are the same in every iteration (`x / w`, w a Python
  * number the loop does not assign), after NG_JIT_WRAP: */
 #define NG_JIT_PYTHON "__ng_python" /* cell, int64: as NG_JIT_RAISE's, checked before the loop:
@@ -134,7 +140,8 @@ typedef enum NgJitRaise {
     NG_JIT_RAISE_POW_NUMPY_NEG, /* a NumPy integer ** a negative integer: NumPy's ValueError */
     NG_JIT_RAISE_NEG_SHIFT,     /* ValueError of a Python int shifted by a negative count */
     NG_JIT_RAISE_KEY_STR,       /* KeyError of a dict lookup by a 1-character str, and */
-    NG_JIT_RAISE_KEY_INT,       /* ... by an int: the key is in the code too (ng_jit_raise_key) */
+    NG_JIT_RAISE_KEY_INT,       /* ... by an int: the key is in the code too (ng_jit_raise_key), and
+                                   whether it is a Python int or which NumPy integer */
     NG_JIT_RAISE_SHAPE,         /* (NG_JIT_PYTHON only) an array made in the loop is copied into a
                                    part of another shape: NumPy broadcasts it, or raises */
     NG_JIT_RAISE_STR_LEN,       /* (NG_JIT_PYTHON only) a str argument read as one character is
@@ -176,6 +183,8 @@ typedef enum NgJitRaise {
                                    out of range in some iteration: Python raises IndexError there */
     NG_JIT_RAISE_ROUND_DIGITS,  /* (NG_JIT_PYTHON only) round(x, n) of a Python float with n beyond 22
                                    either side of the point (lower.c python_round_float) */
+    NG_JIT_RAISE_STMT,          /* a raise or assert statement of the loop (NG_JIT_S_RAISE): the field
+                                   is its raise_id + 1 (ng_jit_find_raise) */
     NG_JIT_RAISE_KINDS,         /* (how many there are: new ones go before this) */
     NG_JIT_RAISE_CODES = 64,    /* (the multiplier of the line; times NG_JIT_RAISE_LINES, 2**25, which
                                    leaves the fields of KeyError and NG_JIT_RAISE_INT_BOUNDS their bits) */
@@ -184,7 +193,9 @@ _Static_assert(NG_JIT_RAISE_KINDS <= NG_JIT_RAISE_CODES, "raise kinds must fit b
 
 /* A raise code's parts. KeyError's is (key field * NG_JIT_RAISE_LINES +
  * line) * NG_JIT_RAISE_CODES + NG_JIT_RAISE_KEY_*, the key field being the key
- * + 2**31 for keys in (-2**31, 2**31), else 0 (a key not told). */
+ * + 2**31 for keys in (-2**31, 2**31), else 0 (a key not told); an int key's
+ * field is that * 16 + its type (NG_JIT_KEY_PYINT, NG_JIT_KEY_PYBOOL, else a
+ * NumPy scalar's NgDType + 1). */
 #define NG_JIT_RAISE_LINES (INT64_C(1) << 19)
 #define NG_JIT_KEY_BIAS (INT64_C(1) << 31)
 static inline int64_t ng_jit_raise_line(int64_t what) { return what / NG_JIT_RAISE_CODES % NG_JIT_RAISE_LINES; }
@@ -196,10 +207,33 @@ static inline int ng_jit_raise_kind(int64_t what) { return (int)(what % NG_JIT_R
 #define NG_JIT_RAISE_LOW_BITS 29
 #define NG_JIT_RAISE_RANKS (INT64_C(1) << 33)
 static inline int64_t ng_jit_raise_low(int64_t what) { return what & ((INT64_C(1) << NG_JIT_RAISE_LOW_BITS) - 1); }
-/* KeyError's key; false when the code does not tell it. */
-static inline bool ng_jit_raise_key(int64_t what, int64_t *key)
+/* The high cell's codes: (NG_JIT_RAISE_HIGH_RANKS - rank % NG_JIT_RAISE_HIGH_RANKS) <<
+ * NG_JIT_RAISE_HIGH_BITS | the code >> NG_JIT_RAISE_LOW_BITS; their max is the earliest such
+ * iteration's, which, where its rank agrees with the first cell's, is the first failing one. */
+#define NG_JIT_RAISE_HIGH_BITS 33
+#define NG_JIT_RAISE_HIGH_RANKS (INT64_C(1) << 30)
+/* The first failing iteration's whole code from the first and high cells (0: the high cell
+ * tells not that iteration's bits: the first cell's low bits are all there is). */
+static inline int64_t ng_jit_raise_join(int64_t first, int64_t high)
+{
+    int64_t rank = (NG_JIT_RAISE_RANKS - (first >> NG_JIT_RAISE_LOW_BITS)) % NG_JIT_RAISE_HIGH_RANKS;
+    int64_t hrank = NG_JIT_RAISE_HIGH_RANKS - (high >> NG_JIT_RAISE_HIGH_BITS);
+    if (first == 0 || high == 0 || rank != hrank)
+        return 0;
+    return (high & ((INT64_C(1) << NG_JIT_RAISE_HIGH_BITS) - 1)) << NG_JIT_RAISE_LOW_BITS | ng_jit_raise_low(first);
+}
+/* An int key's type in its field (else a NumPy integer's NgDType + 1). */
+enum { NG_JIT_KEY_PYINT = 0, NG_JIT_KEY_PYBOOL = 15 };
+/* KeyError's key and, for an int key, its type (NG_JIT_KEY_*); false when the code does not
+ * tell the key. */
+static inline bool ng_jit_raise_key(int64_t what, int64_t *key, int *type)
 {
     int64_t field = what / NG_JIT_RAISE_CODES / NG_JIT_RAISE_LINES;
+    *type = NG_JIT_KEY_PYINT;
+    if (what % NG_JIT_RAISE_CODES == NG_JIT_RAISE_KEY_INT) {
+        *type = (int)(field % 16);
+        field /= 16;
+    }
     *key = field - NG_JIT_KEY_BIAS;
     return field != 0;
 }

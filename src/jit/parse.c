@@ -1485,6 +1485,76 @@ static NgJitStmt *other_simple(Parser *P, const char *what)
     return s;
 }
 
+static bool at_stmt_end(const Parser *P, const NgJitToken *t)
+{
+    return t->kind == ';' || t->kind == NG_JIT_TK_NEWLINE || t->kind == NG_JIT_TK_EOF;
+}
+
+/* A RAISE statement from `first` to `last` of class `name` (interned), its message `msg`. */
+static NgJitStmt *new_raise(Parser *P, const NgJitToken *first, const NgJitToken *last, const char *name,
+                            size_t n, NgJitExpr *test, NgJitExpr *msg)
+{
+    NgJitStmt *s = new_stmt(P, NG_JIT_S_RAISE, join(tok_span(first), tok_span(last)));
+    s->name = intern(P, name, n, &s->name_id);
+    s->test = test;
+    s->value = msg;
+    s->raise_id = P->ast->nraises++;
+    return seal_stmt(s);
+}
+
+static bool plain_str(const NgJitExpr *e)
+{
+    return e && e->kind == NG_JIT_E_STR && e->str && !(e->str_flags & NG_JIT_STR_BYTES);
+}
+
+/* raise_stmt = "raise" NAME ["(" [STRING+] ")"]     -- RAISE (plain strs only)
+ *            | "raise" token*                        -- other_simple's */
+static NgJitStmt *raise_stmt(Parser *P)
+{
+    const NgJitToken *first = P->tok;
+    int k = 2;
+    if (peek(P, 1)->kind != NG_JIT_TK_NAME)
+        return other_simple(P, "raise");
+    if (peek(P, 2)->kind == '(') {
+        for (k = 3; peek(P, k)->kind == NG_JIT_TK_STRING; k++)
+            ;
+        if (peek(P, k++)->kind != ')')
+            return other_simple(P, "raise");
+    }
+    if (!at_stmt_end(P, peek(P, k)))
+        return other_simple(P, "raise");
+    next(P);
+    const NgJitToken *name = next(P), *last = name;
+    NgJitExpr *msg = NULL;
+    if (accept(P, '(')) {
+        msg = at(P, NG_JIT_TK_STRING) ? strings(P) : NULL;
+        last = next(P); /* ) */
+        if (msg && !plain_str(msg)) { /* (bytes, an f-string) */
+            P->tok = first;
+            return other_simple(P, "raise");
+        }
+    }
+    return new_raise(P, first, last, P->src + name->off, name->len, NULL, msg);
+}
+
+/* assert_stmt = "assert" expression ["," STRING+]  -- RAISE of AssertionError (plain strs only)
+ *             | "assert" token*                     -- other_simple's */
+static NgJitStmt *assert_stmt(Parser *P)
+{
+    const NgJitToken *first = next(P);
+    NgJitExpr *test = expression(P), *msg = NULL;
+    bool plain = true;
+    if (accept(P, ',')) {
+        msg = at(P, NG_JIT_TK_STRING) ? strings(P) : NULL;
+        plain = plain_str(msg);
+    }
+    if (!plain || !at_stmt_end(P, P->tok)) { /* (another message, evaluated where it fails: Python's) */
+        P->tok = first;
+        return other_simple(P, "assert");
+    }
+    return new_raise(P, first, P->tok - 1, "AssertionError", strlen("AssertionError"), test, msg);
+}
+
 /* One clause of a skipped compound statement: its header line (with an
  * inline body), then its indented block if one follows. Returns its last
  * token. */
@@ -1653,8 +1723,8 @@ static NgJitStmt *simple_stmt(Parser *P)
     case NG_JIT_TK_GLOBAL: return other_simple(P, "global");
     case NG_JIT_TK_NONLOCAL: return other_simple(P, "nonlocal");
     case NG_JIT_TK_DEL: return other_simple(P, "del");
-    case NG_JIT_TK_RAISE: return other_simple(P, "raise");
-    case NG_JIT_TK_ASSERT: return other_simple(P, "assert");
+    case NG_JIT_TK_RAISE: return raise_stmt(P);
+    case NG_JIT_TK_ASSERT: return assert_stmt(P);
     case NG_JIT_TK_NAME:
         if (is_name(P, t, "type") && peek(P, 1)->kind == NG_JIT_TK_NAME &&
             (peek(P, 2)->kind == '=' || peek(P, 2)->kind == '['))

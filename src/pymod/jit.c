@@ -680,6 +680,12 @@ static PyObject *f_jit_program(PyObject *m, PyObject *args)
         }
         return ngpy_raise(st);
     }
+    PyObject *flags = PySys_GetObject("flags"); /* (borrowed) */
+    PyObject *optimize = flags ? PyObject_GetAttrString(flags, "optimize") : NULL;
+    if (optimize && PyObject_IsTrue(optimize) > 0) /* python -O: no assert runs */
+        ng_jit_drop_asserts(p->ast);
+    Py_XDECREF(optimize);
+    PyErr_Clear();
     st = ng_jit_desugar(p->ast); /* for v in x: ... as a range loop */
     if (st != NG_OK) {
         ng_jit_ast_free(p->ast);
@@ -1514,16 +1520,30 @@ static PyObject *python_exception(int64_t what, PyObject **type)
  * *type KeyError; NULL without a Python error when the code is no KeyError. */
 static PyObject *key_error(int64_t what, PyObject **type)
 {
-    int kind = ng_jit_raise_kind(what);
+    int kind = ng_jit_raise_kind(what), keytype;
     int64_t key;
     if (kind != NG_JIT_RAISE_KEY_STR && kind != NG_JIT_RAISE_KEY_INT)
         return NULL;
     *type = Py_NewRef(PyExc_KeyError);
-    if (!ng_jit_raise_key(what, &key))
+    if (!ng_jit_raise_key(what, &key, &keytype))
         return PyUnicode_FromString("a key the dict does not have");
     if (kind == NG_JIT_RAISE_KEY_STR && key >= 0 && key <= 0x10FFFF)
         return PyUnicode_FromOrdinal((int)key);
-    return PyLong_FromLongLong(key);
+    if (keytype == NG_JIT_KEY_PYBOOL)
+        return PyBool_FromLong((long)key);
+    PyObject *v = PyLong_FromLongLong(key);
+    if (!v || keytype == NG_JIT_KEY_PYINT || keytype > NG_NTYPES)
+        return v;
+    /* a NumPy integer's, as Python's loop shows it: np.int64(9) */
+    PyObject *np = PyImport_ImportModule("numpy");
+    PyObject *t = np ? PyObject_GetAttrString(np, ng_dtype_info((NgDType)(keytype - 1))->name) : NULL;
+    PyObject *r = t ? PyObject_CallOneArg(t, v) : NULL;
+    Py_XDECREF(t);
+    Py_XDECREF(np);
+    Py_DECREF(v);
+    if (!r)
+        Py_CLEAR(*type);
+    return r;
 }
 
 /* The file line of the error a kernel raised last (raise_as_python, an index out of range),
@@ -1552,6 +1572,44 @@ static const char *raise_site(int kind)
     }
 }
 
+/* The launch's function's globals, where a raise statement's class is looked up first, as
+ * Python's statement does (borrowed; set and read within one jit_launch call, as raised_line). */
+static PyObject *raise_globals;
+
+/* Sets what the loop's raise or assert statement `what` (NG_JIT_RAISE_STMT) raises at `line`:
+ * its class called with its message, or with none (`raise E`, `assert c`), and a note naming
+ * the line, as KeyError's. */
+static void raise_statement(const Program *p, int64_t what, long long line)
+{
+    const NgJitStmt *s = ng_jit_find_raise(p->ast, (int)(ng_jit_raise_field(what) - 1));
+    if (!s) {
+        PyErr_Format(PyExc_SystemError, "%s:%lld: a raise statement the compiled loop does not have",
+                     p->ast->filename, line);
+        return;
+    }
+    PyObject *cls = s->test || !raise_globals ? NULL : PyDict_GetItemString(raise_globals, s->name);
+    if (!cls)
+        cls = PyDict_GetItemString(PyEval_GetBuiltins(), s->name);
+    if (!cls) {
+        PyErr_Format(PyExc_NameError, "name '%s' is not defined", s->name);
+        return;
+    }
+    PyObject *exc = s->value ? PyObject_CallFunction(cls, "s#", s->value->str, (Py_ssize_t)s->value->str_len)
+                             : PyObject_CallNoArgs(cls);
+    if (exc && !PyExceptionInstance_Check(exc)) {
+        Py_DECREF(exc);
+        PyErr_SetString(PyExc_TypeError, "exceptions must derive from BaseException");
+        return;
+    }
+    PyObject *note = exc ? PyUnicode_FromFormat("%s:%lld: in a compiled loop", p->ast->filename, line) : NULL;
+    PyObject *r = note ? PyObject_CallMethod(exc, "add_note", "O", note) : NULL;
+    if (r)
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+    Py_XDECREF(r);
+    Py_XDECREF(note);
+    Py_XDECREF(exc);
+}
+
 /* Raises what Python would have raised in the loop (an NG_JIT_RAISE cell's
  * line * NG_JIT_RAISE_CODES + NgJitRaise), naming the line; a KeyError
  * carries the key as Python's does, the line in a note. */
@@ -1560,6 +1618,11 @@ static void raise_as_python(const Program *p, int64_t what, int line_offset)
     long long line = (long long)(ng_jit_raise_line(what) + line_offset);
     raised_line = line;
     raised_site = raise_site(ng_jit_raise_kind(what));
+    if (ng_jit_raise_kind(what) == NG_JIT_RAISE_STMT) {
+        raised_site = "raise";
+        raise_statement(p, what, line);
+        return;
+    }
     PyObject *type = NULL, *key = key_error(what, &type);
     if (key) {
         PyObject *exc = PyObject_CallOneArg(type, key);
@@ -1989,6 +2052,7 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                 int32_t free_ = 0;
                 st = ng_array_upload(&cells[a], &free_, NULL);
             } else if (st == NG_OK && (strcmp(arg->name, NG_JIT_RAISE) == 0 || strcmp(arg->name, NG_JIT_RAISE_FIRST) == 0 ||
+                                       strcmp(arg->name, NG_JIT_RAISE_HIGH) == 0 ||
                                        arg->role == NG_JIT_ARG_BOUND)) {
                 int64_t nothing = 0; /* nothing raised yet; not bound yet (a reduction's, combined into) */
                 st = ng_array_upload(&cells[a], &nothing, NULL);
@@ -2066,7 +2130,7 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
         Py_XDECREF(n);
         Py_XDECREF(k);
     }
-    int64_t first_what = 0; /* (NG_JIT_RAISE_FIRST) */
+    int64_t first_what = 0, high_what = 0; /* (NG_JIT_RAISE_FIRST, NG_JIT_RAISE_HIGH) */
     for (int a = 0; a < low.nargs && result; a++) {
         const NgJitArg *arg = &low.args[a];
         int vi = arg->name ? index_of(L, arg->name) : -1;
@@ -2097,8 +2161,11 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                              p->ast->filename, (long long)(e[0] + line_offset), (long long)e[1], (long long)e[2],
                              (long long)e[3]);
             }
-        } else if (arg->role == NG_JIT_ARG_CELL && strcmp(arg->name, NG_JIT_RAISE_FIRST) == 0) {
-            st = ng_array_download(&cells[a], &first_what, NULL); /* (before NG_JIT_RAISE, which reads it) */
+        } else if (arg->role == NG_JIT_ARG_CELL && (strcmp(arg->name, NG_JIT_RAISE_FIRST) == 0 ||
+                                                    strcmp(arg->name, NG_JIT_RAISE_HIGH) == 0)) {
+            /* (before NG_JIT_RAISE, which reads them) */
+            st = ng_array_download(&cells[a], strcmp(arg->name, NG_JIT_RAISE_FIRST) == 0 ? &first_what : &high_what,
+                                   NULL);
             if (st != NG_OK) {
                 Py_CLEAR(result);
                 ngpy_raise(st);
@@ -2106,7 +2173,10 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
         } else if (arg->role == NG_JIT_ARG_CELL && strcmp(arg->name, NG_JIT_RAISE) == 0) {
             int64_t what = 0;
             st = ng_array_download(&cells[a], &what, NULL);
-            if (st == NG_OK && first_what != 0) /* the first failing iteration's: all of it where the low bits agree */
+            int64_t joined = ng_jit_raise_join(first_what, high_what);
+            if (st == NG_OK && joined != 0) /* the first failing iteration's, whole */
+                what = joined;
+            else if (st == NG_OK && first_what != 0) /* ... all of it where the low bits agree */
                 what = ng_jit_raise_low(what) == ng_jit_raise_low(first_what) ? what : ng_jit_raise_low(first_what);
             if (st != NG_OK) {
                 Py_CLEAR(result);
@@ -2118,6 +2188,15 @@ static PyObject *run_kernel(Program *p, const NgJitLoopInfo *info, Launch *L, co
                 Py_CLEAR(result);
                 PyOS_snprintf(L->why, sizeof L->why, "line %lld computes a Python int beyond 64 bits (numgpu's are "
                               "64-bit)", (long long)(ng_jit_raise_line(what) + line_offset));
+                *why = L->why;
+                L->python = true;
+            } else if (what != 0 && ng_jit_raise_kind(what) == NG_JIT_RAISE_KEY_INT &&
+                       !ng_jit_raise_key(what, &(int64_t){0}, &(int){0}) && !has_effects(&low)) {
+                /* a missing key beyond what the code tells, in a loop that changed nothing: Python
+                 * raises it, key and all */
+                Py_CLEAR(result);
+                PyOS_snprintf(L->why, sizeof L->why, "line %lld misses a dict key beyond +-2**31, which a kernel's "
+                              "KeyError does not tell", (long long)(ng_jit_raise_line(what) + line_offset));
                 *why = L->why;
                 L->python = true;
             } else if (what != 0) {
@@ -2576,15 +2655,17 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
     raised_line = 0;
+    raise_globals = globals;
     PyObject *r = launch(args[0], i, args[8], globals, args[2], args[9], boundscheck, line_offset, keep);
+    raise_globals = NULL;
     if (r && PyTuple_Check(r) && flush_kept(keep) < 0) /* the loop runs as Python, on the NumPy arrays */
         Py_CLEAR(r);
     Py_DECREF(keep);
     /* how it ran, for loop_report: the note, the reason it ran as Python, or that it raised
      * (what Python would raise in the loop, raised after the kernel ran, or a bad argument) */
     PyObject *how = NULL;
-    if (!r && (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_OverflowError) ||
-               PyErr_ExceptionMatches(PyExc_ZeroDivisionError) || PyErr_ExceptionMatches(PyExc_IndexError) ||
+    if (!r && (raised_line > 0 || PyErr_ExceptionMatches(PyExc_ValueError) ||
+               PyErr_ExceptionMatches(PyExc_OverflowError) || PyErr_ExceptionMatches(PyExc_ZeroDivisionError) || PyErr_ExceptionMatches(PyExc_IndexError) ||
                PyErr_ExceptionMatches(PyExc_KeyError))) {
         PyObject *type, *value, *tb;
         PyErr_Fetch(&type, &value, &tb);

@@ -747,7 +747,8 @@ static void test_str_and_dict(void)
     int64_t what = bs2[3].out_i, key = 0;
     CHECK_EQ_INT(NG_JIT_RAISE_KEY_STR, ng_jit_raise_kind(what));
     CHECK_EQ_INT(4, ng_jit_raise_line(what));
-    CHECK(ng_jit_raise_key(what, &key) && key == 'b');
+    int key_type = -1;
+    CHECK(ng_jit_raise_key(what, &key, &key_type) && key == 'b' && key_type == NG_JIT_KEY_PYINT);
     /* a str compared whole: one character, else nothing runs (the loop runs as Python) */
     const char *whole =
         "def f(t, ch, o):\n"

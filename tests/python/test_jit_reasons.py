@@ -80,7 +80,7 @@ def catches(x, out):
 def checks(x, out):
     for i in range(x.shape[0]):
         if x[i] < 0:
-            raise ValueError("negative")
+            raise ValueError(f"negative at {i}")  # (a constant message compiles)
         out[i] = x[i]
 
 
@@ -142,7 +142,7 @@ CASES = [
     (prints, (X, np.zeros(3)), "print(i", ["calls print", "print them after it"]),
     (catches, (np.array([1.0, 0.0]), np.zeros(2)), "try:", ["contains a `try` statement", "if"]),
     (checks, (X, np.zeros(3)), "raise ValueError", ["contains a `raise` statement",
-                                                   "check the condition before the loop"]),
+                                                   "a constant message or none"]),
     (uses_a_method, (X, np.zeros(3), Scaler(3.0)), "s.scale(", ["calls s.scale", "a method",
                                                                "make it a function of this file"]),
     (defines_a_function, (X, np.zeros(3)), "def twice", ["defines function twice", "define it before the loop"]),
