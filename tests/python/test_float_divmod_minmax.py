@@ -66,6 +66,7 @@ def _run_both(fn_np, fn_ng, *args, warns=True):
     with warnings.catch_warnings(record=True) as wg:
         warnings.simplefilter("always")
         got = fn_ng(*(ng.asarray(x) if isinstance(x, np.ndarray) else x for x in args))
+        ng.synchronize()   # (a GPU's warnings come with the next sync)
     msgs = lambda w: sorted({str(x.message) for x in w if issubclass(x.category, RuntimeWarning)})   # noqa: E731
     if warns:
         assert msgs(wg) == msgs(wn)
