@@ -361,8 +361,8 @@ static void binary(Emitter *e, NgIrRef r)
     case NG_OP_POW: fl ? call2(e, "pow", r, in, false) : call2(e, "pow", r, in, true); break;
     case NG_OP_MAXIMUM: call2(e, e->fast && fl ? "maxv" : "max", r, in, true); break;
     case NG_OP_MINIMUM: call2(e, e->fast && fl ? "minv" : "min", r, in, true); break;
-    case NG_OP_FMAX: fl ? call2(e, "fmax", r, in, false) : call2(e, "max", r, in, true); break;
-    case NG_OP_FMIN: fl ? call2(e, "fmin", r, in, false) : call2(e, "min", r, in, true); break;
+    case NG_OP_FMAX: call2(e, fl ? "fmax" : "max", r, in, true); break; /* (floats: each target's NG_FMAX) */
+    case NG_OP_FMIN: call2(e, fl ? "fmin" : "min", r, in, true); break;
     case NG_OP_ARCTAN2: call2(e, "atan2", r, in, false); break;
     case NG_OP_HYPOT: call2(e, "hypot", r, in, false); break;
     case NG_OP_BITAND: infix(e, "&", r); break;

@@ -107,13 +107,15 @@
 "NG_FN T ng_min_##S(T a, T b) { T t = a > b ? b : a; t = b != b ? b : t; return a != a ? a : t; }\\\n" \
 "NG_FN T ng_maxv_##S(T a, T b) { return a != a ? a : (b > a || b != b) ? b : a; }\\\n" \
 "NG_FN T ng_minv_##S(T a, T b) { return a != a ? a : (b < a || b != b) ? b : a; }\\\n" \
-"NG_FN T ng_mod_##S(T a, T b) { T m = NG_MATH(fmod, F)(a, b); if (b == 0) return m;\\\n" \
-"    if (m != 0) { if ((b < 0) != (m < 0)) m += b; } else m = NG_MATH(copysign, F)((T)0, b); return m; }\\\n" \
-"NG_FN T ng_fdiv_##S(T a, T b) { if (b == 0) return a / b; T m = NG_MATH(fmod, F)(a, b); T d = (a - m) / b;\\\n" \
-"    if (m != 0 && ((b < 0) != (m < 0))) d -= 1; if (d == 0) return NG_MATH(copysign, F)((T)0, a / b);\\\n" \
+"NG_FN T ng_mod_##S(T a, T b) { T m = NG_FMOD(F, a, b); if (b == 0) return m;\\\n" \
+"    T r = NG_FSEL((m != 0) & ((b < 0) != (m < 0)), m + b, m); return NG_FSEL(m == 0, NG_MATH(copysign, F)((T)0, b), r); }\\\n" \
+"NG_FN T ng_fdiv_##S(T a, T b) { if (b == 0) return a / b; T m = NG_FMOD(F, a, b); T d = (a - m) / b;\\\n" \
+"    d -= (T)((m != 0) & ((b < 0) != (m < 0))); if (d == 0) return NG_MATH(copysign, F)((T)0, a / b);\\\n" \
 "    T f = NG_MATH(floor, F)(d); if (d - f > (T)0.5) f += 1; return f; }\\\n" \
 "NG_FN T ng_sign_##S(T a) { return a > 0 ? (T)1 : a < 0 ? (T)-1 : a == 0 ? (T)0 : a; }\\\n" \
-"NG_FN T ng_fmod_##S(T a, T b) { return NG_MATH(fmod, F)(a, b); }\\\n" \
+"NG_FN T ng_fmod_##S(T a, T b) { return NG_FMOD(F, a, b); }\\\n" \
+"NG_FN T ng_fmax_##S(T a, T b) { return NG_FMAX(F, a, b); }\\\n" \
+"NG_FN T ng_fmin_##S(T a, T b) { return NG_FMIN(F, a, b); }\\\n" \
 "NG_FN T ng_copysign_##S(T a, T b) { return NG_MATH(copysign, F)(a, b); }\\\n" \
 "NG_FN T ng_nextafter_##S(T a, T b) { return NG_MATH(nextafter, F)(a, b); }\\\n" \
 "NG_FN T ng_logaddexp_##S(T a, T b) { if (a == b) return a + (T)0.6931471805599453094; T d = a - b;\\\n" \
@@ -363,6 +365,53 @@ NG_HALF_PROLOGUE
 /* (*) NG_SIGNBIT: the sign bit read from the bits, not C's signbit, which GCC 12 fails to
  * compile ("unrecognizable insn") in a vector loop whose float came from integer bits (float16's
  * ng_h2f below). */
+/* Each prologue's NG_FMOD(F, a, b) (C's fmod of the float type of math suffix F: fmod, remainder
+ * and floor division are NumPy's npy_divmod around it), NG_FMAX and NG_FMIN (NumPy's fmax and fmin:
+ * the number where one is NaN). GPUs: their math library's. cpu: glibc's fmod took 40-60 ns a
+ * value (`a % b` 0.3-0.6x NumPy) and fmax a call GCC does not vectorise (0.1-0.3x), so
+ *   ng_ffmod/ng_ffmodf: q = a / b rounded is trunc(a / b) or, where a / b lies within half an ulp
+ *     below an integer, one more in magnitude (rounding is monotone, and every integer below
+ *     2^52 is a double); r = a - trunc(q) * b is then fmod's result or that minus |b| with a's
+ *     sign flipped, either exact (a multiple of the smaller of the two ulps below 2^53 of them,
+ *     or Sterbenz's a - b), so one fma gives it and adding b with a's sign back fixes the second
+ *     case; the sign of a zero is a's, as fmod's. float32 in double: its product q * b has at
+ *     most 48 bits, exact without an fma. Where the quotient reaches 2^52 (2^23 for float32), a or
+ *     b is not finite or b is 0: the library's fmod. double needs the fma instruction
+ *     (__FMA__; else fmod throughout);
+ *   NG_FMAX/NG_FMIN: two selects, which GCC vectorises; b when they are equal (+-0), as NumPy's
+ *     loops of arrays (fmax(-0.0, 0.0) is 0.0, its SIMD max's);
+ *   NG_FSEL(c, x, y): a select of floats by bit masks: GCC made `c ? x : y` a branch, and in
+ *     remainder's scalar loop (the fmod fallback is a call) the branch on the signs of the
+ *     remainder and the divisor, taken half the time, mispredicted behind the division: 25 ms
+ *     for 10^6 values that took 4 with the signs alike. */
+#define NG_C_FMOD_FMAX \
+"#ifdef __FMA__\n" \
+"static inline double ng_ffmod(double a, double b) { double q = a / b;\n" \
+"    if (!(fabs(q) < 4503599627370496.0 && fabs(b) <= 1.7976931348623157e308)) return fmod(a, b);\n" \
+"    q = trunc(q); double r = fma(-q, b, a); r = r != 0 && (r < 0) != (a < 0) ? r + copysign(b, a) : r;\n" \
+"    return copysign(r, a); }\n" \
+"#else\n" \
+"#define ng_ffmod fmod\n" \
+"#endif\n" \
+"static inline float ng_ffmodf(float a, float b) { double q = (double)a / (double)b;\n" \
+"    if (!(fabs(q) < 8388608.0 && fabsf(b) <= 3.40282346638528859812e38f)) return fmodf(a, b);\n" \
+"    q = trunc(q); double r = (double)a - q * (double)b; r = r != 0 && (r < 0) != (a < 0) ? r + copysign((double)b, (double)a) : r;\n" \
+"    return copysignf((float)r, a); }\n" \
+"#define NG_FMOD(F, a, b) ng_ffmod##F(a, b)\n" \
+"static inline double ng_fsel(int c, double x, double y) { uint64_t m = 0 - (uint64_t)(c != 0);\n" \
+"    return ng_as_f64((ng_as_u64(x) & m) | (ng_as_u64(y) & ~m)); }\n" \
+"static inline float ng_fself(int c, float x, float y) { uint32_t m = 0 - (uint32_t)(c != 0);\n" \
+"    return ng_as_f32((ng_as_u32(x) & m) | (ng_as_u32(y) & ~m)); }\n" \
+"#define NG_FSEL(c, x, y) _Generic((x), float: ng_fself, default: ng_fsel)(c, x, y)\n" \
+"#define NG_FMAX(F, a, b) ((b) != (b) ? (a) : (a) > (b) ? (a) : (b))\n" \
+"#define NG_FMIN(F, a, b) ((b) != (b) ? (a) : (a) < (b) ? (a) : (b))\n"
+
+#define NG_GPU_FMOD_FMAX \
+"#define NG_FMOD(F, a, b) NG_MATH(fmod, F)(a, b)\n" \
+"#define NG_FSEL(c, x, y) ((c) ? (x) : (y))\n" \
+"#define NG_FMAX(F, a, b) NG_MATH(fmax, F)(a, b)\n" \
+"#define NG_FMIN(F, a, b) NG_MATH(fmin, F)(a, b)\n"
+
 #define NG_C_PROLOGUE \
 "#include <stdint.h>\n" \
 "#include <math.h>\n" \
@@ -394,6 +443,7 @@ NG_C_VECTOR_MATH \
 "#define NG_INT_EXTRA(S, T) NG_OMP_MINMAX(S, T)\n" \
 "#define NG_FLOAT_EXTRA(S, T) NG_OMP_MINMAX(S, T)\n" \
 "#define NG_QUOT(S, T, a, b) (ng_f64ok_##S(a) && ng_f64ok_##S(b) ? (T)((double)(a) / (double)(b)) : ng_iquot_##S(a, b))\n" \
+NG_C_FMOD_FMAX \
 NG_HELPERS \
 NG_C_DIVS_HELPERS \
 "NG_FLOAT_HELPERS(f64, double, )\n" \
@@ -441,6 +491,7 @@ NG_LIBC_COMPLEX_SRC \
 "#define NG_INT_EXTRA(S, T)\n" \
 "#define NG_FLOAT_EXTRA(S, T)\n" \
 "#define NG_QUOT(S, T, a, b) ng_iquot_##S(a, b)\n" \
+NG_GPU_FMOD_FMAX \
 NG_HELPERS \
 "NG_FLOAT_HELPERS(f64, double, )\n" \
 "NG_FN double ng_i0_f64(double a) { return ng_i0s_f64(a); }\n" \
@@ -475,6 +526,7 @@ NG_GPU_COMPLEX_F64
 "#define NG_INT_EXTRA(S, T)\n" \
 "#define NG_FLOAT_EXTRA(S, T)\n" \
 "#define NG_QUOT(S, T, a, b) ng_iquot_##S(a, b)\n" \
+NG_GPU_FMOD_FMAX \
 NG_HELPERS \
 "#ifdef cl_khr_fp64\n" \
 "NG_FLOAT_HELPERS(f64, double, )\n" \

@@ -324,7 +324,8 @@ static NgIrRef bits_or(NgIrKernel *k, NgIrRef a, NgIrRef b)
  * - overflow: an infinity from finite operands that is not a divide; signed
  *   integer MIN // -1;
  * - invalid: a NaN from operands that are not NaN (0/0, inf - inf, sqrt(-1),
- *   sin(inf), x % 0); integer reciprocal(0). */
+ *   sin(inf), x % 0); integer reciprocal(0); float // overflowing to an
+ *   infinity (NumPy's rounding step subtracts inf - inf). */
 static NgIrRef fpe_bits(NgIrKernel *k, NgOp op, NgDType c, unsigned cats, NgIrRef x, NgIrRef y, NgIrRef r)
 {
     NgIrRef bits = NG_IR_NONE;
@@ -364,6 +365,8 @@ static NgIrRef fpe_bits(NgIrKernel *k, NgOp op, NgDType c, unsigned cats, NgIrRe
     }
     if (cats & NG_FPE_INVALID) {
         NgIrRef inv = b_and(k, is_nan(k, r), b_not(k, two ? b_or(k, is_nan(k, x), is_nan(k, y)) : is_nan(k, x)));
+        if (op == NG_OP_FLOORDIV) /* npy_divmod's quotient overflowed: its `div - floor(div)` is inf - inf */
+            inv = b_or(k, inv, b_and(k, b_and(k, is_inf(k, r), b_and(k, is_finite(k, x), is_finite(k, y))), cmp(k, NG_OP_NE, y, 0)));
         bits = bits_or(k, bits, fpe_bit(k, inv, NG_FPE_INVALID));
     }
     return bits;

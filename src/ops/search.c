@@ -14,16 +14,18 @@
  *                 that finds its run by binary search and adds its weights
  *                 in their original order (NumPy's order: bit-identical
  *                 sums); on cpu, unweighted counts use atomic increments;
- *   histogram     one thread per element computes its bin number (NumPy's
- *                 formula for equal bins, binary search in the edges
- *                 otherwise; -1 outside), then bincount;
+ *   histogram     each value's bin: NumPy's formula for equal bins, else
+ *                 a search of the edges bounded by a cell table
+ *                 (build_hist_table, hist_bin); counted per chunk by the
+ *                 same kernel, or (weights; GPUs' sorted plan) a bin number
+ *                 per value, -1 outside, then bincount;
  *   quantile      sort along the axis, then one thread per (q, row) picks
  *                 the two neighbours and interpolates as NumPy's _lerp. */
 #include <string.h>
 
 #include "ops/sort_internal.h"
 
-enum { Q_SEARCH, Q_UFLAG, Q_USCATTER, Q_UFINISH, Q_BIN_CHUNK, Q_BIN_SUM, Q_BIN_SORTED, Q_HIST, Q_QUANT, Q_ISIN_MARK,
+enum { Q_SEARCH, Q_UFLAG, Q_USCATTER, Q_UFINISH, Q_BIN_CHUNK, Q_BIN_SUM, Q_BIN_SORTED, Q_HIST, Q_HIST_TABLE, Q_QUANT, Q_ISIN_MARK,
        Q_ISIN_TABLE, Q_ISIN_SORT, Q_INTERP };
 
 typedef struct SearchKey {
@@ -33,7 +35,7 @@ typedef struct SearchKey {
     int8_t d;       /* another dtype (sorter) or NG_NODTYPE */
     uint8_t flag;   /* SEARCH: right; USCATTER: inverse; UFINISH: index; HIST: uniform; ISIN_*: invert;
                      * INTERP: left given */
-    uint8_t flag2;  /* UFINISH: counts; BIN_SORTED: weights; ISIN_*: values must be >= 0 as int64;
+    uint8_t flag2;  /* UFINISH: counts; BIN_SORTED: weights; HIST: counts per chunk; ISIN_*: values must be >= 0 as int64;
                      * INTERP: right given */
     uint8_t contig; /* first parameter unit-stride */
 } SearchKey;
@@ -250,50 +252,141 @@ static void build_bin_sorted(NgIrKernel *k, const SearchKey *key)
     k->body = sx_for(k, b, sx_i(k, 0), ng_ir_shape(k, out, 0), ng_ir_block(k, ns, s), NG_IR_PARALLEL);
 }
 
-/* HIST: a (1-d contig, dtype a), edges (1-d, dtype b), out (1-d int64),
- * scalars first, last, denom (compute dtype c): the bin of each element. */
+/* The dtype a histogram's cell arithmetic is done in: the compute dtype, float32 for float16. */
+static NgDType cell_dtype(NgDType ct) { return ct == NG_FLOAT16 ? NG_FLOAT32 : ct; }
+
+/* HIST_TABLE: edges (1-d, dtype b), table (1-d int64, M + 1), scalars first,
+ * width (dtype cell_dtype(c)): table[c] = the bin of first + c * width,
+ * the last edge <= it clamped to [0, nbins - 1] (as build_hist's search). A
+ * hint only: build_hist checks every bin it reads from the table against the
+ * edges, so rounding here costs speed, never a wrong count. */
+static void build_hist_table(NgIrKernel *k, const SearchKey *key)
+{
+    NgDType ct = (NgDType)key->c, cd = cell_dtype(ct);
+    int e = ng_ir_param_array(k, (NgDType)key->b, 1, false, false);
+    int table = ng_ir_param_array(k, NG_INT64, 1, true, true);
+    NgIrRef first = ng_ir_scalar(k, ng_ir_param_scalar(k, cd)), width = ng_ir_scalar(k, ng_ir_param_scalar(k, cd));
+    int c = ng_ir_var(k, NG_INT64), x, lo, hi, m;
+    NgIrRef C = ng_ir_varref(k, c), nb = sx_op(k, NG_OP_SUB, ng_ir_shape(k, e, 0), sx_i(k, 1));
+    NgIrRef at = ng_ir_binary(k, NG_OP_ADD, cd, first, ng_ir_binary(k, NG_OP_MUL, cd, ng_ir_cast(k, cd, C), width));
+    NgIrRef s[6];
+    s[0] = mkvar(k, &x, ct, ng_ir_cast(k, ct, at));
+    s[1] = mkvar(k, &lo, NG_INT64, sx_i(k, 0));
+    s[2] = mkvar(k, &hi, NG_INT64, ng_ir_shape(k, e, 0));
+    s[3] = mkvar(k, &m, NG_INT64, sx_i(k, 0));
+    s[4] = bsearch_loop(k, lo, hi, m, sx_cmp(k, NG_OP_LE, ng_ir_cast(k, ct, sx_load1(k, e, ng_ir_varref(k, m))), ng_ir_varref(k, x)));
+    NgIrRef bin = sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_SUB, ng_ir_varref(k, lo), sx_i(k, 1)), sx_op(k, NG_OP_SUB, nb, sx_i(k, 1)));
+    s[5] = sx_store1(k, table, C, sx_op(k, NG_OP_MAXIMUM, bin, sx_i(k, 0)));
+    k->body = sx_for(k, c, sx_i(k, 0), ng_ir_shape(k, table, 0), ng_ir_block(k, 6, s), NG_IR_PARALLEL);
+}
+
+/* The parameters of a histogram bin kernel after its data. */
+typedef struct HistParams {
+    int e, table;                 /* edges; the cell table (non-uniform) or -1 */
+    NgIrRef first, last, denom;   /* dtype c */
+    NgIrRef inv;                  /* cells per unit (cell dtype; non-uniform) */
+} HistParams;
+
+/* Statements setting the int64 variable idx (-1 on entry) to the bin of X
+ * (dtype c): NumPy's formula nudged by the edges for equal bins; otherwise
+ * the last edge <= X (clamped to the last bin: X == the last edge counts
+ * there), found through the cell table: X's cell (one multiply) bounds the
+ * search to the edges of that cell, and the bin found is checked against
+ * its two edges, with a search of all edges where the cell arithmetic's
+ * rounding put it in a neighbouring cell (so the bins are the plain
+ * search's, whatever the rounding: 300 uneven edges took 9 probes per
+ * value, the cell 0 to 2). Nothing for X outside [first, last] or NaN. */
+static NgIrRef hist_bin(NgIrKernel *k, const SearchKey *key, const HistParams *hp, int idx, NgIrRef X)
+{
+    NgDType ct = (NgDType)key->c, cd = cell_dtype(ct);
+    int e = hp->e;
+    NgIrRef Idx = ng_ir_varref(k, idx), one = sx_i(k, 1);
+    NgIrRef nb = sx_op(k, NG_OP_SUB, ng_ir_shape(k, e, 0), one), nb1 = sx_op(k, NG_OP_SUB, nb, one);
+    NgIrRef edge = ng_ir_cast(k, ct, sx_load1(k, e, Idx));
+    NgIrRef edge1 = ng_ir_cast(k, ct, sx_load1(k, e, sx_op(k, NG_OP_ADD, Idx, one)));
+    NgIrRef inside = sx_cmp(k, NG_OP_LOGAND, sx_cmp(k, NG_OP_GE, X, hp->first), sx_cmp(k, NG_OP_LE, X, hp->last));
+    NgIrRef in[8];
+    int ni = 0, lo, hi, m, cell;
+    if (key->flag) {
+        /* NumPy: ((x - first) / denom * nbins) truncated, then nudged by the edges */
+        NgIrRef f = ng_ir_binary(k, NG_OP_MUL, ct, ng_ir_binary(k, NG_OP_TRUEDIV, ct, ng_ir_binary(k, NG_OP_SUB, ct, X, hp->first), hp->denom),
+                                 ng_ir_cast(k, ct, nb));
+        in[ni++] = ng_ir_assign(k, idx, ng_ir_cast(k, NG_INT64, f));
+        in[ni++] = ng_ir_if(k, sx_cmp(k, NG_OP_GE, Idx, nb), ng_ir_assign(k, idx, nb1), NG_IR_NONE);
+        in[ni++] = ng_ir_if(k, sx_cmp(k, NG_OP_LT, X, edge), ng_ir_assign(k, idx, sx_op(k, NG_OP_SUB, Idx, one)), NG_IR_NONE);
+        in[ni++] = ng_ir_if(k, sx_cmp(k, NG_OP_LOGAND, sx_cmp(k, NG_OP_NE, Idx, nb1), sx_cmp(k, NG_OP_GE, X, edge1)),
+                            ng_ir_assign(k, idx, sx_op(k, NG_OP_ADD, Idx, one)), NG_IR_NONE);
+        return ng_ir_if(k, inside, ng_ir_block(k, ni, in), NG_IR_NONE);
+    }
+    NgIrRef go_right;
+    in[ni++] = mkvar(k, &lo, NG_INT64, sx_i(k, 0));
+    in[ni++] = mkvar(k, &hi, NG_INT64, sx_i(k, 0));
+    in[ni++] = mkvar(k, &m, NG_INT64, sx_i(k, 0));
+    go_right = sx_cmp(k, NG_OP_LE, ng_ir_cast(k, ct, sx_load1(k, e, ng_ir_varref(k, m))), X);
+    /* the cell: (X - first) * inv, NaN or past the last cell (X == last, rounding) to the last */
+    NgIrRef M = sx_op(k, NG_OP_SUB, ng_ir_shape(k, hp->table, 0), one);
+    NgIrRef f = ng_ir_binary(k, NG_OP_MUL, cd, ng_ir_binary(k, NG_OP_SUB, cd, ng_ir_cast(k, cd, X), ng_ir_cast(k, cd, hp->first)), hp->inv);
+    NgIrRef fc = ng_ir_select(k, sx_cmp(k, NG_OP_LT, f, ng_ir_cast(k, cd, M)), f, ng_ir_cast(k, cd, sx_op(k, NG_OP_SUB, M, one)));
+    in[ni++] = mkvar(k, &cell, NG_INT64, ng_ir_cast(k, NG_INT64, fc));
+    NgIrRef Cell = ng_ir_varref(k, cell);
+    /* the edges inside the cell: (table[cell], table[cell + 1]] */
+    NgIrRef bounds[2] = {ng_ir_assign(k, lo, sx_op(k, NG_OP_ADD, sx_load1(k, hp->table, Cell), one)),
+                         ng_ir_assign(k, hi, sx_op(k, NG_OP_ADD, sx_load1(k, hp->table, sx_op(k, NG_OP_ADD, Cell, one)), one))};
+    in[ni++] = ng_ir_block(k, 2, bounds);
+    in[ni++] = bsearch_loop(k, lo, hi, m, go_right);
+    in[ni++] = ng_ir_assign(k, idx, sx_op(k, NG_OP_MAXIMUM, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_SUB, ng_ir_varref(k, lo), one), nb1),
+                                          sx_i(k, 0)));
+    /* checked: edge <= X < edge1 (or the last bin); else the search of all edges */
+    NgIrRef ok = sx_cmp(k, NG_OP_LOGAND, sx_cmp(k, NG_OP_LE, edge, X),
+                        sx_cmp(k, NG_OP_LOGOR, sx_cmp(k, NG_OP_EQ, Idx, nb1), sx_cmp(k, NG_OP_LT, X, edge1)));
+    NgIrRef full[3] = {ng_ir_assign(k, lo, sx_i(k, 0)), ng_ir_assign(k, hi, ng_ir_shape(k, e, 0)), NG_IR_NONE};
+    NgIrRef redo[3] = {ng_ir_block(k, 2, full), bsearch_loop(k, lo, hi, m, go_right),
+                       ng_ir_assign(k, idx, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_SUB, ng_ir_varref(k, lo), one), nb1))};
+    in[ni++] = ng_ir_if(k, ng_ir_unary(k, NG_OP_LOGNOT, NG_BOOL, ok), ng_ir_block(k, 3, redo), NG_IR_NONE);
+    return ng_ir_if(k, inside, ng_ir_block(k, ni, in), NG_IR_NONE);
+}
+
+/* HIST: a (1-d contig, dtype a), edges (1-d, dtype b), [table (1-d int64,
+ * non-uniform)], then out (1-d int64, the bin of each element, -1 outside)
+ * or, flag2, part (T, nbins int64: chunk c's counts in row c, as BIN_CHUNK's:
+ * no atomics, no per-element bin array); scalars first, last, denom (dtype
+ * c), [inv (cell dtype, non-uniform)]. */
 static void build_hist(NgIrKernel *k, const SearchKey *key)
 {
     NgDType ct = (NgDType)key->c;
+    HistParams hp;
     int a = ng_ir_param_array(k, (NgDType)key->a, 1, true, false);
-    int e = ng_ir_param_array(k, (NgDType)key->b, 1, false, false);
-    int out = ng_ir_param_array(k, NG_INT64, 1, true, true);
-    NgIrRef first = ng_ir_scalar(k, ng_ir_param_scalar(k, ct));
-    NgIrRef last = ng_ir_scalar(k, ng_ir_param_scalar(k, ct));
-    NgIrRef denom = ng_ir_scalar(k, ng_ir_param_scalar(k, ct));
-    int i = ng_ir_var(k, NG_INT64), x, idx, lo, hi, m;
-    NgIrRef I = ng_ir_varref(k, i), nb = sx_op(k, NG_OP_SUB, ng_ir_shape(k, e, 0), sx_i(k, 1)), one = sx_i(k, 1);
-    NgIrRef s[4], in[6];
-    int ni = 0;
+    hp.e = ng_ir_param_array(k, (NgDType)key->b, 1, false, false);
+    hp.table = key->flag ? -1 : ng_ir_param_array(k, NG_INT64, 1, true, false);
+    int out = ng_ir_param_array(k, NG_INT64, key->flag2 ? 2 : 1, true, true);
+    hp.first = ng_ir_scalar(k, ng_ir_param_scalar(k, ct));
+    hp.last = ng_ir_scalar(k, ng_ir_param_scalar(k, ct));
+    hp.denom = ng_ir_scalar(k, ng_ir_param_scalar(k, ct));
+    hp.inv = key->flag ? NG_IR_NONE : ng_ir_scalar(k, ng_ir_param_scalar(k, cell_dtype(ct)));
+    int i = ng_ir_var(k, NG_INT64), x, idx;
+    NgIrRef I = ng_ir_varref(k, i);
+    NgIrRef s[4];
     s[0] = mkvar(k, &x, ct, ng_ir_cast(k, ct, sx_load1(k, a, I)));
     s[1] = mkvar(k, &idx, NG_INT64, sx_i(k, -1));
-    NgIrRef X = ng_ir_varref(k, x), Idx = ng_ir_varref(k, idx);
-    NgIrRef edge = ng_ir_cast(k, ct, sx_load1(k, e, Idx));
-    NgIrRef edge1 = ng_ir_cast(k, ct, sx_load1(k, e, sx_op(k, NG_OP_ADD, Idx, one)));
-    NgIrRef inside = sx_cmp(k, NG_OP_LOGAND, sx_cmp(k, NG_OP_GE, X, first), sx_cmp(k, NG_OP_LE, X, last));
-    if (key->flag) {
-        /* NumPy: ((x - first) / denom * nbins) truncated, then nudged by the edges */
-        NgIrRef f = ng_ir_binary(k, NG_OP_MUL, ct, ng_ir_binary(k, NG_OP_TRUEDIV, ct, ng_ir_binary(k, NG_OP_SUB, ct, X, first), denom),
-                                 ng_ir_cast(k, ct, nb));
-        in[ni++] = ng_ir_assign(k, idx, ng_ir_cast(k, NG_INT64, f));
-        in[ni++] = ng_ir_if(k, sx_cmp(k, NG_OP_GE, Idx, nb), ng_ir_assign(k, idx, sx_op(k, NG_OP_SUB, nb, one)), NG_IR_NONE);
-        in[ni++] = ng_ir_if(k, sx_cmp(k, NG_OP_LT, X, edge), ng_ir_assign(k, idx, sx_op(k, NG_OP_SUB, Idx, one)), NG_IR_NONE);
-        in[ni++] = ng_ir_if(k, sx_cmp(k, NG_OP_LOGAND, sx_cmp(k, NG_OP_NE, Idx, sx_op(k, NG_OP_SUB, nb, one)),
-                                      sx_cmp(k, NG_OP_GE, X, edge1)),
-                            ng_ir_assign(k, idx, sx_op(k, NG_OP_ADD, Idx, one)), NG_IR_NONE);
-    } else {
-        /* the last edge <= x, found as (first edge > x) - 1; x == last edge goes to the last bin */
-        in[ni++] = mkvar(k, &lo, NG_INT64, sx_i(k, 0));
-        in[ni++] = mkvar(k, &hi, NG_INT64, ng_ir_shape(k, e, 0));
-        in[ni++] = mkvar(k, &m, NG_INT64, sx_i(k, 0));
-        NgIrRef em = ng_ir_cast(k, ct, sx_load1(k, e, ng_ir_varref(k, m)));
-        in[ni++] = bsearch_loop(k, lo, hi, m, sx_cmp(k, NG_OP_LE, em, X));
-        in[ni++] = ng_ir_assign(k, idx, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_SUB, ng_ir_varref(k, lo), one),
-                                              sx_op(k, NG_OP_SUB, nb, one)));
+    s[2] = hist_bin(k, key, &hp, idx, ng_ir_varref(k, x));
+    NgIrRef Idx = ng_ir_varref(k, idx);
+    if (!key->flag2) {
+        s[3] = sx_store1(k, out, I, Idx);
+        k->body = sx_for(k, i, sx_i(k, 0), ng_ir_shape(k, a, 0), ng_ir_block(k, 4, s), NG_IR_PARALLEL);
+        return;
     }
-    s[2] = ng_ir_if(k, inside, ng_ir_block(k, ni, in), NG_IR_NONE);
-    s[3] = sx_store1(k, out, I, Idx);
-    k->body = sx_for(k, i, sx_i(k, 0), ng_ir_shape(k, a, 0), ng_ir_block(k, 4, s), NG_IR_PARALLEL);
+    /* chunk c of the values counted into row c, as build_bin_chunk */
+    NgIrRef T = ng_ir_shape(k, out, 0), nbins = ng_ir_shape(k, out, 1), n = ng_ir_shape(k, a, 0), one = sx_i(k, 1);
+    NgIrRef chunk = sx_op(k, NG_OP_FLOORDIV, sx_op(k, NG_OP_SUB, sx_op(k, NG_OP_ADD, n, T), one), T);
+    int c = ng_ir_var(k, NG_INT64), b = ng_ir_var(k, NG_INT64), lo, hi;
+    NgIrRef C = ng_ir_varref(k, c);
+    s[3] = ng_ir_if(k, sx_cmp(k, NG_OP_GE, Idx, sx_i(k, 0)),
+                    sx_store2(k, out, C, Idx, sx_op(k, NG_OP_ADD, sx_load2(k, out, C, Idx), one)), NG_IR_NONE);
+    NgIrRef body[4] = {mkvar(k, &lo, NG_INT64, sx_op(k, NG_OP_MUL, C, chunk)), NG_IR_NONE,
+                       sx_for(k, b, sx_i(k, 0), nbins, sx_store2(k, out, C, ng_ir_varref(k, b), sx_i(k, 0)), 0), NG_IR_NONE};
+    body[1] = mkvar(k, &hi, NG_INT64, sx_op(k, NG_OP_MINIMUM, sx_op(k, NG_OP_ADD, ng_ir_varref(k, lo), chunk), n));
+    body[3] = sx_for(k, i, ng_ir_varref(k, lo), ng_ir_varref(k, hi), ng_ir_block(k, 4, s), 0);
+    k->body = sx_for(k, c, sx_i(k, 0), T, ng_ir_block(k, 4, body), NG_IR_PARALLEL);
 }
 
 /* QUANT: sorted (rows, n) dtype a, q (1-d float64), out (nq, rows) dtype c */
@@ -492,6 +585,7 @@ static NgStatus build_search_kernel(const void *ctx, NgIrKernel *k)
     case Q_BIN_SUM: build_bin_sum(k, key); break;
     case Q_BIN_SORTED: build_bin_sorted(k, key); break;
     case Q_HIST: build_hist(k, key); break;
+    case Q_HIST_TABLE: build_hist_table(k, key); break;
     case Q_QUANT: build_quant(k, key); break;
     case Q_ISIN_MARK: build_isin_mark(k, key); break;
     case Q_ISIN_TABLE: build_isin_table(k, key); break;
@@ -832,6 +926,42 @@ NgStatus ng_op_bincount(const NgArray *x, const NgArray *weights, int64_t minlen
     return bincount_run(x, weights, nbins, out);
 }
 
+/* The cells of a non-uniform histogram's table: a few per bin (most cells
+ * then hold at most one edge), within a table that stays in cache. */
+static int64_t hist_cells(int64_t nbins)
+{
+    int64_t m = 4 * nbins;
+    return m < 16 ? 16 : m > (1 << 18) ? (1 << 18) : m;
+}
+
+/* The cell table of edges over [first, last] (build_hist_table) into a fresh
+ * int64 array of M + 1 entries; *inv the cells per unit. */
+static NgStatus hist_table(NgDevice *dev, const NgArray *edges, NgDType ct, double first, double last, NgArray *table,
+                           double *inv)
+{
+    int64_t M = hist_cells(edges->size - 1);
+    double width = (last - first) / (double)M;
+    *inv = (double)M / (last - first);
+    NgStatus st = new_i64(dev, M + 1, table);
+    if (st != NG_OK)
+        return st;
+    SearchKey key = skey(Q_HIST_TABLE);
+    key.b = (int8_t)edges->dtype;
+    key.c = (int8_t)ct;
+    NgKArg args[2 * 4 + 2];
+    int na = 0;
+    karg_vec(args, &na, edges);
+    ng_sort_kargs1(args, &na, table, M + 1);
+    args[na++].f = first;
+    args[na++].f = width;
+    if ((st = launch(dev, &key, args, na, M + 1, (M + 1) * 16)) != NG_OK)
+        ng_array_release(table);
+    return st;
+}
+
+/* Counts of the values per bin (weights NULL: counted per chunk by the bin
+ * kernel itself, where bin_chunks gives a chunked plan) or the sums of their
+ * weights (a bin number per value, then bincount). */
 NgStatus ng_op_histogram(const NgArray *a, const NgArray *edges, bool uniform, double first, double last,
                          double denom, const NgArray *weights, NgArray *out)
 {
@@ -846,10 +976,20 @@ NgStatus ng_op_histogram(const NgArray *a, const NgArray *edges, bool uniform, d
     if (!ng_dtype_is_float(ct))
         ct = NG_FLOAT64;
     int64_t n = a->size, nbins = edges->size - 1;
-    NgArray ac = {0}, idx = {0}, wc = {0};
+    int64_t T = weights || !n ? 0 : bin_chunks(dev, n, nbins, false);
+    NgArray ac = {0}, idx = {0}, wc = {0}, table = {0}, part = {0};
+    double inv = 0;
     NgStatus st = ng_op_ascontiguous(a, false, &ac);
-    if (st == NG_OK)
+    if (st == NG_OK && n && !uniform)
+        st = hist_table(dev, edges, ct, first, last, &table, &inv);
+    if (st == NG_OK && T > 0) { /* counts straight from the values: (T, nbins) partial counts */
+        int64_t pshape[2] = {T, nbins};
+        st = ng_array_empty(dev, NG_INT64, 1, &nbins, out);
+        if (st == NG_OK && T > 1 && (st = ng_array_empty(dev, NG_INT64, 2, pshape, &part)) != NG_OK)
+            ng_array_release(out);
+    } else if (st == NG_OK) {
         st = new_i64(dev, n, &idx);
+    }
     if (st == NG_OK && weights)
         st = ng_op_ascontiguous(weights, false, &wc);
     if (st == NG_OK && n) {
@@ -858,17 +998,34 @@ NgStatus ng_op_histogram(const NgArray *a, const NgArray *edges, bool uniform, d
         key.b = (int8_t)edges->dtype;
         key.c = (int8_t)ct;
         key.flag = uniform;
-        NgKArg args[3 * 4 + 3];
+        key.flag2 = T > 0;
+        NgKArg args[4 * 4 + 4];
         int na = 0;
         ng_sort_kargs1(args, &na, &ac, n);
         karg_vec(args, &na, edges);
-        ng_sort_kargs1(args, &na, &idx, n);
+        if (!uniform)
+            ng_sort_kargs1(args, &na, &table, table.size);
+        if (T > 0)
+            ng_sort_kargs2(args, &na, T > 1 ? &part : out, T, nbins);   /* one chunk: straight into out */
+        else
+            ng_sort_kargs1(args, &na, &idx, n);
         args[na++].f = first;
         args[na++].f = last;
         args[na++].f = denom;
-        st = launch(dev, &key, args, na, n, n);
+        if (!uniform)
+            args[na++].f = inv;
+        st = launch(dev, &key, args, na, T > 0 ? T : n, n + T * nbins);
+        if (st == NG_OK && T > 1) {
+            SearchKey sum = skey(Q_BIN_SUM);
+            na = 0;
+            ng_sort_kargs2(args, &na, &part, T, nbins);
+            ng_sort_kargs1(args, &na, out, nbins);
+            st = launch(dev, &sum, args, na, nbins, T * nbins);
+        }
+        if (st != NG_OK && T > 0)
+            ng_array_release(out);
     }
-    if (st == NG_OK) {
+    if (st == NG_OK && T == 0) {
         NgArray w1 = {0};
         if (weights) { /* a 1-d view of the contiguous weights */
             ng_array_view(&wc, &w1);
@@ -882,6 +1039,8 @@ NgStatus ng_op_histogram(const NgArray *a, const NgArray *edges, bool uniform, d
     ng_array_release(&ac);
     ng_array_release(&idx);
     ng_array_release(&wc);
+    ng_array_release(&table);
+    ng_array_release(&part);
     return st;
 }
 
