@@ -32,7 +32,8 @@
  * is known (the same count), its sign a mask rather than a branch (the chain
  * per step: subtract, count, shift). Trailing zeros come from each prologue's
  * NG_CTZ32/NG_CTZ64 (of a nonzero value). The float max/min (NumPy's maximum
- * and minimum: a NaN in either wins, a's first; a when they are equal) are
+ * and minimum: a NaN in either wins, a's first; b when they are equal, as
+ * NumPy's SIMD loops: maximum(0.0, -0.0) is -0.0) are
  * three selects rather than one with `||` in its condition: GCC 12 leaves
  * the `||` form unvectorised when one call nests in another (clip's
  * min(max(x, lo), hi) ran 20x slower than either alone). */
@@ -103,10 +104,10 @@
 "    C(2.0489185894690638e-07) C(2.8913705208347567e-06) C(6.889758346916825e-05) C(0.0033691164782556943) C(0.8044904110141088)\n" \
 "#define NG_CHB(v) ng_c = (v); ng_b2 = ng_b1; ng_b1 = ng_b0; ng_b0 = ng_t * ng_b1 - ng_b2 + ng_c;\n" \
 "#define NG_FLOAT_HELPERS(S, T, F) \\\n" \
-"NG_FN T ng_max_##S(T a, T b) { T t = a < b ? b : a; t = b != b ? b : t; return a != a ? a : t; }\\\n" \
-"NG_FN T ng_min_##S(T a, T b) { T t = a > b ? b : a; t = b != b ? b : t; return a != a ? a : t; }\\\n" \
-"NG_FN T ng_maxv_##S(T a, T b) { return a != a ? a : (b > a || b != b) ? b : a; }\\\n" \
-"NG_FN T ng_minv_##S(T a, T b) { return a != a ? a : (b < a || b != b) ? b : a; }\\\n" \
+"NG_FN T ng_max_##S(T a, T b) { T t = a > b ? a : b; t = b != b ? b : t; return a != a ? a : t; }\\\n" \
+"NG_FN T ng_min_##S(T a, T b) { T t = a < b ? a : b; t = b != b ? b : t; return a != a ? a : t; }\\\n" \
+"NG_FN T ng_maxv_##S(T a, T b) { return a != a ? a : (b >= a || b != b) ? b : a; }\\\n" \
+"NG_FN T ng_minv_##S(T a, T b) { return a != a ? a : (b <= a || b != b) ? b : a; }\\\n" \
 "NG_FN T ng_mod_##S(T a, T b) { T m = NG_FMOD(F, a, b); if (b == 0) return m;\\\n" \
 "    T r = NG_FSEL((m != 0) & ((b < 0) != (m < 0)), m + b, m); return NG_FSEL(m == 0, NG_MATH(copysign, F)((T)0, b), r); }\\\n" \
 "NG_FN T ng_fdiv_##S(T a, T b) { if (b == 0) return a / b; T m = NG_FMOD(F, a, b); T d = (a - m) / b;\\\n" \
