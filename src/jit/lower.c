@@ -137,6 +137,9 @@ struct Sym {
     int nfixed;                 /* SYM_VIEW: leading indices fixed by the assignment */
     int fixed_var[NG_MAXDIMS];  /* SYM_VIEW, this pass: the variables holding them */
     int view_line;              /* SYM_VIEW: the line of the assignment that made it */
+    bool view_unsure;           /* SYM_VIEW: an assignment making it checks its indices where it
+                                   runs, and a parallel iteration runs on past a failed check: its
+                                   reads check them too (found by a pass, kept) */
     bool is_array_param;        /* a helper's parameter given an array */
     bool bound;                 /* inside a for loop over it that never assigns it: reads are */
     Val bound_val;              /* ... this value, the loop's counter */
@@ -227,8 +230,8 @@ typedef struct Lower {
                             `trips` > 0 when it runs at all: a store's affine index is checked at
                             their ends before the loop (hoisted_check) */
     bool storing;        /* the indices being lowered are those of a store: checked even
-                            without boundscheck (a write out of range would corrupt memory
-                            that is not the array's; reads are checked only under it) */
+                            under plan->unchecked (a write out of range would corrupt memory
+                            that is not the array's) */
     /* plan->search */
     int search_param;    /* 1: the NG_JIT_FOUND cell; 2: the NG_JIT_START scalar */
     int trips_param, from_param, to_param; /* 1: the NG_JIT_TRIPS cell, NG_JIT_FROM, NG_JIT_TO */
@@ -291,6 +294,9 @@ typedef struct Lower {
     int in_loop;         /* loop bodies being lowered around the current statement (the outer
                             loop's, inner loops', a helper's one-trip loop): in a sequential
                             kernel a raise there leaves them (stops) */
+    int seq_loops;       /* in a parallel kernel, the loops in order (for, while) around the statement
+                            inside the iteration: an index failing its check there leaves the innermost
+                            (record_check: a `while x[j] < v` past the end of x ends) */
     Window windows[MAX_WINDOWS]; /* the slices' windows in the loop bodies being lowered, */
     int nwindows;        /* ... each loop's from where its body began (for_range) */
 } Lower;
@@ -2339,8 +2345,9 @@ static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int
  * kernel, inside a loop body (the iterations in parallel ones all run). */
 static bool stops(const Lower *L) { return !L->plan->parallel && L->in_loop > 0; }
 
-/* Whether the indices being lowered are checked: all of them under boundscheck, a store's always. */
-static bool checking(const Lower *L) { return L->plan->boundscheck || L->storing; }
+/* Whether the indices being lowered are checked: a store's always, a read's unless plan->unchecked
+ * (boundscheck=False). */
+static bool checking(const Lower *L) { return !L->plan->unchecked || L->storing; }
 
 /* r with the reads of variable `var` replaced by `with`, where r is affine in var (a sum of
  * invariant terms and var times an invariant factor); NG_IR_NONE when it is not, or reads
@@ -2385,13 +2392,14 @@ static NgIrRef affine_subst(Lower *L, NgIrRef r, int var, NgIrRef with, int *use
     }
 }
 
-/* A store's index i (before wrapping) on an axis of length n, checked before the loop instead of
- * at every store: where i is invariant, or affine in the counters of range loops around the store
- * (each by 1 or -1 between invariant ends), and the store runs in every iteration of them (no if
- * or while around it), the values i takes lie between its values at the corners of those ranges.
- * If a corner is outside [-n, n) (and each range has an iteration) the loop runs as Python, which
- * raises IndexError where it gets there (after the stores before it, as Python's own loop does).
- * Returns whether it did so (else the store is checked where it runs). */
+/* A store's or read's index i (before wrapping) on an axis of length n, checked before the loop
+ * instead of at every access: where i is invariant, or affine in the counters of range loops
+ * around the access (each by 1 or -1 between invariant ends), and the access runs in every
+ * iteration of them (no if, while or short-circuit around it), the values i takes lie between its
+ * values at the corners of those ranges. If a corner is outside [-n, n) (and each range has an
+ * iteration) the loop runs as Python, which raises IndexError where it gets there (after the
+ * stores before it, as Python's own loop does). Returns whether it did so (else the index is
+ * checked where it runs). */
 static bool hoisted_check(Lower *L, NgIrRef i, NgIrRef n, int line)
 {
     enum { MAX_CORNERS = 8 };
@@ -2431,15 +2439,16 @@ static bool hoisted_check(Lower *L, NgIrRef i, NgIrRef n, int line)
     if (runs != NG_IR_NONE)
         bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, runs, bad);
     /* (not python_body: a scan, which never launches this kernel, checks its own stores) */
-    NgIrRef c = ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, ng_jit_raise_code(NG_JIT_RAISE_STORE_RANGE, line, 0)),
+    NgIrRef c = ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, ng_jit_raise_code(NG_JIT_RAISE_STORE_RANGE, line,
+                                                                                  !L->storing)),
                              ng_ir_const_i(k, NG_INT64, 0));
     L->store_code = L->store_code == NG_IR_NONE ? c : ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, L->store_code, c);
     return true;
 }
 
-/* Under boundscheck: records the check `good` of index i (before wrapping)
- * on `axis` of size n, as a statement for L->pending that fills the error
- * array when the access runs and fails. */
+/* Where indices are checked (checking): records the check `good` of index i
+ * (before wrapping) on `axis` of size n, as a statement for L->pending that
+ * fills the error array when the access runs and fails. */
 static void record_check(Lower *L, NgIrRef good, NgIrRef i, int axis, NgIrRef n, int line)
 {
     NgIrKernel *k = L->k;
@@ -2467,6 +2476,11 @@ static void record_check(Lower *L, NgIrRef good, NgIrRef i, int axis, NgIrRef n,
                           : ng_ir_const_i(k, NG_INT64, f);
     for (int f = 0; f < 4; f++) /* the line last: the host looks at [0] */
         st[f] = ng_ir_store(k, L->err_param, 1, &at[(f + 1) % 4], vals[(f + 1) % 4]);
+    if (L->plan->parallel && L->seq_loops > 0) { /* (the iteration runs on after the loop) */
+        NgIrRef five[5] = {st[0], st[1], st[2], st[3], ng_ir_jump(k, NG_IR_BREAK)};
+        append(L, L->pending, ng_ir_if(k, bad, ng_ir_block(k, 5, five), NG_IR_NONE));
+        return;
+    }
     if (stops(L)) { /* (a sequential kernel: as Python, nothing after the first runs) */
         if (L->stop_var < 0)
             L->stop_var = ng_ir_var(k, NG_BOOL);
@@ -2490,8 +2504,10 @@ static NgIrRef guard_with(Lower *L, NgIrRef c, bool negate)
 }
 
 /* Integer index v on axis `axis` of length n as an int64, a negative one (unless v.nonneg)
- * counted from the end; under boundscheck, where `check`, one out of range is recorded as
- * NumPy's IndexError, and *ok (may be NULL) and-ed with its being in range. */
+ * counted from the end; where `check` and indices are checked (checking), one out of range is
+ * NumPy's IndexError: before the loop where hoisted_check can (not under boundscheck, which
+ * checks every access), else recorded where it runs, and *ok (may be NULL) and-ed with its
+ * being in range. */
 static NgIrRef wrap_index(Lower *L, Val v, NgIrRef n, int axis, bool check, NgIrRef *ok, int line)
 {
     NgIrRef i = as(L, v, NG_INT64), w = i;
@@ -2501,7 +2517,7 @@ static NgIrRef wrap_index(Lower *L, Val v, NgIrRef n, int axis, bool check, NgIr
         NgIrRef neg = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, i, ng_ir_const_i(L->k, NG_INT64, 0));
         w = ng_ir_select(L->k, neg, ng_ir_binary(L->k, NG_OP_ADD, NG_INT64, i, n), i);
     }
-    if (check && L->storing && !L->plan->boundscheck && hoisted_check(L, i, n, line))
+    if (check && checking(L) && !L->plan->boundscheck && hoisted_check(L, i, n, line))
         return w;
     if (checking(L) && check) {
         NgIrRef good = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, ng_ir_cast(L->k, NG_UINT64, w),
@@ -2514,8 +2530,8 @@ static NgIrRef wrap_index(Lower *L, Val v, NgIrRef n, int axis, bool check, NgIr
 }
 
 /* The index expression for axis `axis` of array s: an int64, wrapped when it
- * may be negative. Under boundscheck *ok (NG_IR_NONE: true) gets and-ed with
- * the index being in range. */
+ * may be negative. Where checked where it runs (wrap_index), *ok (NG_IR_NONE:
+ * true) gets and-ed with the index being in range. */
 static NgIrRef index_value(Lower *L, Sym *s, int axis, const NgJitExpr *ix, NgIrRef *ok)
 {
     if (is_gather(L, ix)) { /* (element() takes them, in an elementwise expression of rows) */
@@ -2538,20 +2554,22 @@ static NgIrRef index_value(Lower *L, Sym *s, int axis, const NgJitExpr *ix, NgIr
     return wrap_index(L, v, ng_ir_shape(L->k, s->param, axis), axis, ok != NULL, ok, ix->span.line);
 }
 
-/* The indices a view fixes, in idx[0..view->nfixed); under boundscheck
- * *ok and-ed with their being in range (reported where the view was made). */
+/* The indices a view fixes, in idx[0..view->nfixed); where they may be out of range here, *ok
+ * and-ed with their being in range. They are checked where the view was made (reported there),
+ * unless plan->unchecked: then a store through it reports them (with that line). */
 static int view_indices(Lower *L, const Sym *view, NgIrRef *idx, NgIrRef *ok)
 {
     if (!view)
         return 0;
+    bool guard = L->plan->boundscheck || L->storing || view->view_unsure;
     for (int d = 0; d < view->nfixed; d++) {
         idx[d] = ng_ir_varref(L->k, view->fixed_var[d]);
-        if (checking(L)) {
+        if (checking(L) && guard) {
             NgIrRef n = ng_ir_shape(L->k, view->base->param, d);
             NgIrRef good = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, ng_ir_cast(L->k, NG_UINT64, idx[d]),
                                         ng_ir_cast(L->k, NG_UINT64, n));
-            if (!L->plan->boundscheck) /* (a store through row = X[i]: where the view was made, Python's
-                                          IndexError; reported at the store, the view's reads unchecked) */
+            if (L->plan->unchecked) /* (a store through row = X[i]: where the view was made, Python's
+                                       IndexError; reported at the store, the view's reads unchecked) */
                 record_check(L, good, idx[d], d, n, view->view_line);
             *ok = *ok == NG_IR_NONE ? good : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, *ok, good);
         }
@@ -2863,7 +2881,7 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
     for (; ax < nd; ax++) {
         NgIrRef len = ng_ir_shape(L->k, s->param, ax);
         idx[ax] = row_index(L, len, --d, e->span.line);
-        if (checking(L)) {
+        if (L->plan->boundscheck || L->storing) { /* (a read's: in range where rows broadcast) */
             NgIrRef in = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, idx[ax], len);
             *ok = *ok == NG_IR_NONE ? in : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, *ok, in);
         }
@@ -2871,7 +2889,7 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
     return known && L->st == NG_OK ? s : NULL;
 }
 
-/* a[idx], or under boundscheck `ok ? a[idx] : 0` (never reading outside a). */
+/* a[idx], or where its index is checked where it runs `ok ? a[idx] : 0` (never reading outside a). */
 static NgIrRef guarded_load(Lower *L, Sym *s, const NgIrRef *idx, NgIrRef ok)
 {
     NgIrRef x = ng_ir_load(L->k, s->param, s->given->ndim, idx);
@@ -6602,6 +6620,7 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, int w
             s->kind = SYM_VIEW;
             s->base = views[i]->base;
             s->nfixed = views[i]->nfixed;
+            s->view_unsure = views[i]->view_unsure;
             memcpy(s->fixed_var, views[i]->fixed_var, sizeof s->fixed_var);
         } else if (mods[i]) { /* a module or a generator passed on (rng_of keys its draws by the caller's name) */
             s->kind = SYM_MODULE;
@@ -8748,6 +8767,8 @@ static void assign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         for (int d = 0; d < n; d++) {
             NgIrRef ok = NG_IR_NONE;
             NgIrRef i = index_value(L, a, d, ix[d], &ok);
+            if (ok != NG_IR_NONE && !stops(L) && !v->view_unsure) /* (checked here, the iteration going on) */
+                v->view_unsure = L->changed = true;
             if (i != NG_IR_NONE)
                 push(L, out, ng_ir_assign(L->k, v->fixed_var[d], i));
         v->view_line = s->span.line;
@@ -9616,6 +9637,8 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         }
     } else {
         L->in_loop++;
+        int seq_loops = L->seq_loops;
+        L->seq_loops = outer || (flags & NG_IR_PARALLEL) ? 0 : seq_loops + 1;
         bool in_iteration = L->in_iteration;
         L->in_iteration = in_iteration && outer; /* (see raise_value_if) */
         if (outer && (flags & NG_IR_PARALLEL))
@@ -9623,6 +9646,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         else
             block(L, s->body, &body);
         L->in_iteration = in_iteration;
+        L->seq_loops = seq_loops;
         L->in_loop--;
     }
     L->ncounters = ncounters;
@@ -9799,6 +9823,7 @@ static void while_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         unsupported(L, s->else_line ? s->else_line : s->span.line, "a while loop's else block");
         return;
     }
+    L->seq_loops++; /* (the test's checks run in the loop) */
     Val c = cond(L, s->test);
     Stmts body = {0};
     if (L->pending->n) {
@@ -9821,6 +9846,7 @@ static void while_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     L->in_iteration = in_iteration;
     L->in_cond--;
     L->in_loop--;
+    L->seq_loops--;
     L->depth--;
     NgIrRef b = seal(L, &body);
     if (c.r == NG_IR_NONE || L->st != NG_OK)
@@ -10872,7 +10898,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->rank = NG_IR_NONE;
     L->err_param = plan->boundscheck ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
     L->storing = false;
-    L->in_cond = L->ncounters = 0;
+    L->in_cond = L->ncounters = L->seq_loops = 0;
     L->jumped = false;
     L->store_code = NG_IR_NONE;
     L->zero_sym = NULL;
@@ -11082,7 +11108,7 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     /* the parameters made while lowering, in the order they were made */
     LateArg late[5 + NG_JIT_MAX_RNGS];
     int nlate = 0;
-    if (!L->plan->boundscheck && L->err_param >= 0) /* (a store's check made it) */
+    if (!L->plan->boundscheck && L->err_param >= 0) /* (an index checked where it runs made it) */
         late[nlate++] = (LateArg){L->err_param, {NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS, 0}};
     if (L->wrap_param >= 0)
         late[nlate++] = (LateArg){L->wrap_param, {NG_JIT_WRAP, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS, 0}};
@@ -11226,7 +11252,7 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
             ng_str_cat(out, ";");
         }
     }
-    char f[12] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck),
+    char f[12] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck + 2 * plan->unchecked),
                   (char)('0' + plan->collapse), (char)('0' + plan->search),
                   !plan->search ? '.' : plan->search_step > 0 ? '+' : '-', (char)('0' + plan->inner_parallel),
                   (char)('0' + plan->peel), (char)('0' + plan->scan), (char)('0' + plan->rows), 0};
