@@ -229,6 +229,8 @@ typedef struct Lower {
     int ncounters;       /* ... whose counter runs by 1 or -1 from `first` to `last` (both invariant),
                             `trips` > 0 when it runs at all: a store's affine index is checked at
                             their ends before the loop (hoisted_check) */
+    struct { NgIrRef i, n; } proven[16]; /* indices hoisted_check checked so, with their axes' lengths: */
+    int nproven;         /* ... the same index on the same length needs no check (under an if too) */
     bool storing;        /* the indices being lowered are those of a store: checked even
                             under plan->unchecked (a write out of range would corrupt memory
                             that is not the array's) */
@@ -2404,6 +2406,9 @@ static bool hoisted_check(Lower *L, NgIrRef i, NgIrRef n, int line)
 {
     enum { MAX_CORNERS = 8 };
     NgIrKernel *k = L->k;
+    for (int p = 0; p < L->nproven; p++) /* (each value it takes is in range: `if x[i] > 0 and x[i] < 1`) */
+        if (L->proven[p].i == i && L->proven[p].n == n)
+            return true;
     if (L->in_cond || L->jumped || L->guard != NG_IR_NONE || L->plan->scan || !invariant(L, n) || L->st != NG_OK)
         return false; /* (a scan's part checks its stores where they run: its NG_JIT_PYTHON cell is not safe) */
     NgIrRef corners[MAX_CORNERS] = {i}, runs = NG_IR_NONE;
@@ -2443,6 +2448,8 @@ static bool hoisted_check(Lower *L, NgIrRef i, NgIrRef n, int line)
                                                                                   !L->storing)),
                              ng_ir_const_i(k, NG_INT64, 0));
     L->store_code = L->store_code == NG_IR_NONE ? c : ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, L->store_code, c);
+    if (L->nproven < (int)(sizeof L->proven / sizeof *L->proven))
+        L->proven[L->nproven].i = i, L->proven[L->nproven++].n = n;
     return true;
 }
 
@@ -4385,6 +4392,16 @@ static bool calls_math(const NgIrKernel *k, NgIrRef r)
     return false;
 }
 
+/* Whether the statements in s are only indices' checks (record_check's, `if (bad) ...`): an element
+ * loop may repeat them where it takes an element (in_lanes). */
+static bool index_checks(const Lower *L, const Stmts *s)
+{
+    for (int i = 0; i < s->n; i++)
+        if (ng_ir_node(L->k, s->v[i])->kind != NG_IR_IF)
+            return false;
+    return true;
+}
+
 /* The reduction of a float row of n >= NG_LANES elements into variable av
  * (at the reduction's identity), in NumPy's order for np.sum (its pairwise
  * sum, for rows of up to 128 elements): NG_LANES partial results start at
@@ -4393,14 +4410,16 @@ static bool calls_math(const NgIrKernel *k, NgIrRef r)
  * added one by one, and av takes the result. NumPy splits longer rows in two,
  * recursively, before this step; here they run it whole (a few ulps apart).
  * The partials are independent chains: the C compiler vectorises them. v is
- * the element at index variable kv; op is the sum's NG_OP_ADD. */
-static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType acc, int av)
+ * the element at index variable kv; op is the sum's NG_OP_ADD; `checks` (may be
+ * NULL): its indices' checks (index_checks), run before each element is taken. */
+static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType acc, int av, const Stmts *checks)
 {
     NgIrKernel *k = L->k;
     Stmts out = {0}, body = {0};
     int r[NG_LANES], bv = ng_ir_var(k, NG_INT64), tv = ng_ir_var(k, acc);
     NgIrRef base = ng_ir_varref(k, bv);
-    bool apart = op == NG_OP_ADD && calls_math(k, v);
+    int nchecks = checks ? checks->n : 0;
+    bool apart = op == NG_OP_ADD && calls_math(k, v) && !nchecks;
     if (apart) { /* (each block's elements made in a loop of their own first: the C compiler's vector math
                     takes the calls 8 at a time, which it does not in the lanes; the first block apart,
                     where its elements' places are constants: x ** np.arange(k)'s first powers are
@@ -4425,8 +4444,12 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
         r[j] = ng_ir_var(k, acc);
         NgIrRef at = ng_ir_const_i(k, NG_INT64, j);
         append(L, &out, (j ? ng_ir_assign : ng_ir_let)(k, kv, at)); /* (kv: the plain loop's own variable) */
+        for (int c = 0; c < nchecks; c++)
+            append(L, &out, checks->v[c]);
         append(L, &out, ng_ir_let(k, r[j], v));
         append(L, &body, ng_ir_assign(k, kv, ng_ir_binary(k, NG_OP_ADD, NG_INT64, base, at)));
+        for (int c = 0; c < nchecks; c++)
+            append(L, &body, checks->v[c]);
         append(L, &body, ng_ir_assign(k, r[j], ng_ir_binary(k, op, acc, ng_ir_varref(k, r[j]), v)));
     }
     NgIrRef whole = ng_ir_binary(k, NG_OP_SUB, NG_INT64, n, /* n less n % NG_LANES */
@@ -4440,8 +4463,12 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
         for (int j = 0; j < w / 2; j++)
             part[j] = ng_ir_binary(k, op, acc, part[2 * j], part[2 * j + 1]);
     append(L, &out, ng_ir_let(k, tv, part[0]));
-    NgIrRef tail = ng_ir_block(k, 2, (NgIrRef[]){ng_ir_assign(k, kv, base),
-                                                 ng_ir_assign(k, tv, ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), v))});
+    Stmts each = {0};
+    append(L, &each, ng_ir_assign(k, kv, base));
+    for (int c = 0; c < nchecks; c++)
+        append(L, &each, checks->v[c]);
+    append(L, &each, ng_ir_assign(k, tv, ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), v)));
+    NgIrRef tail = seal(L, &each);
     append(L, &out, ng_ir_for(k, bv, whole, n, ng_ir_const_i(k, NG_INT64, 1), tail, 0));
     append(L, &out, ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), ng_ir_varref(k, tv))));
     return seal(L, &out);
@@ -4526,7 +4553,7 @@ enum { MASK_BLOCK = 128 }; /* the most elements NumPy's pairwise sum takes as on
  * at the end, each block's sum added into av in turn (beyond 128 selected, a few ulps from NumPy's
  * halving). rows' loops walk the elements, v the element; sel (at 0) counts the selected. */
 static NgIrRef masked_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef v, NgIrRef mask, NgDType acc, int av,
-                          int sel)
+                          int sel, const Stmts *checks)
 {
     NgIrKernel *k = L->k;
     NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
@@ -4538,7 +4565,7 @@ static NgIrRef masked_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef 
         NgIrRef each = ng_ir_for(k, kb, zero, m, one, ng_ir_assign(k, av, ng_ir_binary(k, NG_OP_ADD, acc,
                                                                                         ng_ir_varref(k, av), x)),
                                  NG_IR_SHORT);
-        NgIrRef lanes = in_lanes(L, kb, m, x, NG_OP_ADD, acc, av);
+        NgIrRef lanes = in_lanes(L, kb, m, x, NG_OP_ADD, acc, av, NULL);
         block[b] = b ? ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, m, ng_ir_const_i(k, NG_INT64, NG_LANES)),
                                 each, lanes)
                      : lanes;
@@ -4546,6 +4573,8 @@ static NgIrRef masked_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef 
     Stmts out = {0}, step = {0};
     append(L, &out, ng_ir_let(k, f, zero));
     append(L, &out, ng_ir_let(k, buf, identity_of(L, NG_OP_ADD, acc)));
+    for (int c = 0; checks && c < checks->n; c++) /* (its indices' checks: index_checks) */
+        append(L, &step, checks->v[c]);
     append(L, &step, ng_ir_assign_element(k, buf, fr, v));
     append(L, &step, ng_ir_let(k, t, ng_ir_cast(k, NG_INT64, mask)));
     append(L, &step, ng_ir_assign(k, f, ng_ir_binary(k, NG_OP_ADD, NG_INT64, fr, tr)));
@@ -5132,14 +5161,15 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     /* av the result; for a float sum of several axes tv a row's own, added into av row by row
      * (NumPy's order up to 128 elements: flat_sum); other reductions take each element into av,
      * in C order as NumPy's */
-    bool lanes = inner.n == 0 && (rank == 1 || rows.nhoisted == 0) && (acc == NG_FLOAT32 || acc == NG_FLOAT64) &&
+    bool checked = rank == 1 && index_checks(L, &inner); /* (in_lanes, masked_sum repeat them) */
+    bool lanes = (inner.n == 0 || checked) && (rank == 1 || rows.nhoisted == 0) && (acc == NG_FLOAT32 || acc == NG_FLOAT64) &&
                  op == NG_OP_ADD && !python && product != NG_FLOAT16 && dk <= 0; /* (NumPy sums along another axis
                                                                                    in order) */
     bool flat = lanes && (rank > 1 || mask != NG_IR_NONE); /* (flat_sum's order) */
     bool bare = inner.n == 0 && rows.nhoisted == 0; /* (an element needs no statement before it: a loop of its own
                                                        can read it) */
     int av = ng_ir_var(k, acc), tv = flat && mask == NG_IR_NONE ? ng_ir_var(k, acc) : av;
-    NgIrRef blocked = lanes && mask == NG_IR_NONE ? in_lanes(L, kv, n[0], v, op, acc, tv) : NG_IR_NONE;
+    NgIrRef blocked = lanes && mask == NG_IR_NONE ? in_lanes(L, kv, n[0], v, op, acc, tv, &inner) : NG_IR_NONE;
     int sel = mask != NG_IR_NONE ? ng_ir_var(k, NG_INT64) : -1; /* (of a selection: its elements so far) */
     int place = arg ? ng_ir_var(k, NG_INT64) : -1, at = arg && rank > 1 && sel < 0 ? ng_ir_var(k, NG_INT64) : -1;
     if (arg) { /* at: the element's place in C order (a row's: kv; a selection's: sel); the first best (a
@@ -5199,7 +5229,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
                     : rank > 1 && (lanes || is_mean) ? plain_count(L, whole)
                                                      : n[0];
     if (flat && sel >= 0)
-        loop = masked_sum(L, &rows, n, v, mask, acc, av, sel);
+        loop = masked_sum(L, &rows, n, v, mask, acc, av, sel, &inner);
     else if (sel >= 0 && !running && (is_mean || empty_code)) /* (counted first: the loop's one statement
                                                                   the C compiler vectorises as a reduction) */
         loop = ng_ir_block(k, 2, (NgIrRef[]){each_element(L, &rows, n, counted, false), loop});
@@ -10898,7 +10928,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->rank = NG_IR_NONE;
     L->err_param = plan->boundscheck ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
     L->storing = false;
-    L->in_cond = L->ncounters = L->seq_loops = 0;
+    L->in_cond = L->ncounters = L->seq_loops = L->nproven = 0;
     L->jumped = false;
     L->store_code = NG_IR_NONE;
     L->zero_sym = NULL;

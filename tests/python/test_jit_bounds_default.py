@@ -142,6 +142,21 @@ def test_two_axes(device):
     assert f":{line_of(rows_gathered, 'X[idx[i], j]')}: index 5 is out of bounds for axis 0 with size 5" in msg
 
 
+def gathered_sums(x, I, out):
+    for i in range(I.shape[0]):
+        out[i] = np.sum(x[I[i]]) + np.max(x[I[i]] * 2)
+
+
+def test_reductions_of_gathers(device):
+    """In NumPy's pairwise order (the checks taken element by element in it), IndexError out of range."""
+    rng = np.random.default_rng(5)
+    x, I = rng.standard_normal(41), rng.integers(-41, 41, (9, 30))
+    jit_same(gathered_sums, x, I, np.zeros(9))
+    I[4, 17] = 41
+    msg, _, _ = same_failure(gathered_sums, x, I, np.zeros(9))
+    assert f":{line_of(gathered_sums, 'np.sum(x[I[i]])')}: index 41 is out of bounds for axis 0 with size 41" in msg
+
+
 def through_a_view(X, idx, out):
     for i in range(out.shape[0]):
         row = X[idx[i]]
