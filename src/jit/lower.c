@@ -2558,7 +2558,9 @@ static NgIrRef index_value(Lower *L, Sym *s, int axis, const NgJitExpr *ix, NgIr
         v.nonneg = true;
     if (v.within == axis_key(s->param, axis))
         return v.r; /* range(x.shape[k])'s counter on that axis: in range */
-    return wrap_index(L, v, ng_ir_shape(L->k, s->param, axis), axis, ok != NULL, ok, ix->span.line);
+    bool check = ok != NULL && (s->given->seq != NG_JIT_SEQ_TUPLE || L->plan->boundscheck); /* (a tuple's item:
+                                                                                   load's own IndexError) */
+    return wrap_index(L, v, ng_ir_shape(L->k, s->param, axis), axis, check, ok, ix->span.line);
 }
 
 /* The indices a view fixes, in idx[0..view->nfixed); where they may be out of range here, *ok
@@ -9483,6 +9485,8 @@ static NgIrRef unroll_loop(Lower *L, const NgJitStmt *s, Sym *var, int64_t first
     return b == NG_IR_NONE ? ng_ir_block(L->k, 0, NULL) : b;
 }
 
+static bool leaves_early(NgJitBlock b);
+
 /* A for-range loop: the FOR node, with its bounds pinned in `out` first.
  * `prologue` (may be NULL) goes at the top of each iteration, before the
  * loop variable is set; *loop_ref (may be NULL) gets the FOR; `outer` for
@@ -9616,6 +9620,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     value = counter_mag(L, value, start, stop);
     int ncounters = L->ncounters; /* (a store's index may be checked at the counter's ends) */
     if (known && const_step && (st == 1 || st == -1) && search != 1 && !phases && L->ncounters < 8 &&
+        !leaves_early(s->body) &&
         start0 != NG_IR_NONE && stop0 != NG_IR_NONE && invariant(L, start0) && invariant(L, stop0) &&
         L->st == NG_OK) {
         NgIrKernel *k = L->k;
@@ -9749,6 +9754,35 @@ static bool breaks(NgJitBlock b)
     for (int i = 0; i < b.n; i++) {
         const NgJitStmt *s = b.stmts[i];
         if (s->kind == NG_JIT_S_BREAK || (s->kind == NG_JIT_S_IF && (breaks(s->body) || breaks(s->orelse))))
+            return true;
+    }
+    return false;
+}
+
+/* Whether b (loops in it too) has a `return`. */
+static bool returns_in(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_RETURN ||
+            ((s->kind == NG_JIT_S_IF || s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE) &&
+             (returns_in(s->body) || returns_in(s->orelse))))
+            return true;
+    }
+    return false;
+}
+
+/* Whether b may leave the loop whose body it is before its range ends: a `break` of that loop, a
+ * `return` anywhere in it (a search: hoisted_check's corners would be past what it reads). */
+static bool leaves_early(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_BREAK || s->kind == NG_JIT_S_RETURN)
+            return true;
+        if (s->kind == NG_JIT_S_IF && (leaves_early(s->body) || leaves_early(s->orelse)))
+            return true;
+        if ((s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE) && returns_in(s->body))
             return true;
     }
     return false;
