@@ -38,7 +38,8 @@ def main():
         if only and name not in only:
             continue
         data = mod.inputs(args.size, np.random.default_rng(0))
-        fns = [numgpu.jit(mod.kernel, boundscheck=False), numgpu.jit(mod.kernel), numgpu.jit(mod.kernel, boundscheck=True)]
+        fns = [numgpu.jit(mod.kernel, boundscheck=False), numgpu.jit(mod.kernel),
+               numgpu.jit(mod.kernel, boundscheck=True)]
         try:
             for f in fns:
                 f(*copy.deepcopy(data))  # compile (first call)

@@ -2409,7 +2409,9 @@ static bool hoisted_check(Lower *L, NgIrRef i, NgIrRef n, int line)
     for (int p = 0; p < L->nproven; p++) /* (each value it takes is in range: `if x[i] > 0 and x[i] < 1`) */
         if (L->proven[p].i == i && L->proven[p].n == n)
             return true;
-    if (L->in_cond || L->jumped || L->guard != NG_IR_NONE || L->plan->scan || !invariant(L, n) || L->st != NG_OK)
+    bool fixed = is_const(L, i); /* (pos[j, 0] under an if: out of range, the loop is Python's; in, no check) */
+    if ((!fixed && (L->in_cond || L->jumped || L->guard != NG_IR_NONE)) || L->plan->scan || !invariant(L, n) ||
+        L->st != NG_OK)
         return false; /* (a scan's part checks its stores where they run: its NG_JIT_PYTHON cell is not safe) */
     NgIrRef corners[MAX_CORNERS] = {i}, runs = NG_IR_NONE;
     int ncorners = 1;
@@ -5164,7 +5166,8 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
      * (NumPy's order up to 128 elements: flat_sum); other reductions take each element into av,
      * in C order as NumPy's */
     bool checked = rank == 1 && index_checks(L, &inner); /* (in_lanes, masked_sum repeat them) */
-    bool lanes = (inner.n == 0 || checked) && (rank == 1 || rows.nhoisted == 0) && (acc == NG_FLOAT32 || acc == NG_FLOAT64) &&
+    bool lanes = (inner.n == 0 || checked) && (rank == 1 || rows.nhoisted == 0) &&
+                 (acc == NG_FLOAT32 || acc == NG_FLOAT64) &&
                  op == NG_OP_ADD && !python && product != NG_FLOAT16 && dk <= 0; /* (NumPy sums along another axis
                                                                                    in order) */
     bool flat = lanes && (rank > 1 || mask != NG_IR_NONE); /* (flat_sum's order) */
@@ -11316,7 +11319,8 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
             ng_str_cat(out, ";");
         }
     }
-    char f[12] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck + 2 * plan->unchecked),
+    char f[12] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic),
+                  (char)('0' + plan->boundscheck + 2 * plan->unchecked),
                   (char)('0' + plan->collapse), (char)('0' + plan->search),
                   !plan->search ? '.' : plan->search_step > 0 ? '+' : '-', (char)('0' + plan->inner_parallel),
                   (char)('0' + plan->peel), (char)('0' + plan->scan), (char)('0' + plan->rows), 0};

@@ -2284,8 +2284,9 @@ static int64_t scan_blocks(NgDevice *dev, int64_t n)
 
 /* Whether the lowering `low` has a part a scan cannot keep: an operation
  * Python raises on (a block would run on past it), a wrap check. (An error
- * array is the stores' checks, boundscheck being off: a store out of range
- * raises IndexError from the part that makes it. A NG_JIT_PYTHON cell is a
+ * array is the checks of indices where they run, boundscheck being off: an
+ * index out of range in the first two parts runs the loop in order (run_scan),
+ * a store's in the last raises IndexError from the part that makes it. A NG_JIT_PYTHON cell is a
  * check before the loop, of values the same in every iteration: a part whose
  * cell is set ran no iteration, and since the parts before the last store
  * nothing the loop's arrays hold, run_scan leaves the loop to run in order:
