@@ -410,7 +410,7 @@ class _NoLoops(OSError):
 class JitFunction:
     """A function compiled by @numgpu.jit (compiled at its first call)."""
 
-    def __init__(self, fn, boundscheck=False):
+    def __init__(self, fn, boundscheck=None):
         functools.update_wrapper(self, fn)
         self._fn = fn
         self._boundscheck = boundscheck
@@ -824,8 +824,15 @@ class JitFunction:
             print("    ran: " + r["ran"])
 
 
-def jit(fn=None, *, boundscheck=False):
-    """Compile a function's loops to device kernels: @numgpu.jit or @numgpu.jit(boundscheck=True)."""
+def jit(fn=None, *, boundscheck=None):
+    """Compile a function's loops to device kernels: @numgpu.jit, @numgpu.jit(boundscheck=True) or
+    @numgpu.jit(boundscheck=False).
+
+    Every index is checked: Python's IndexError where one is out of range. By default a read's or
+    store's index is checked once before the loop where its form allows (affine in the ranges'
+    counters), else where it runs; boundscheck=True checks every one where it runs;
+    boundscheck=False leaves reads unchecked (stores stay checked): faster, but a read out of
+    range gives garbage or crashes."""
     if fn is None:
         return lambda f: JitFunction(f, boundscheck=boundscheck)
     return JitFunction(fn, boundscheck=boundscheck)

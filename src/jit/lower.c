@@ -137,6 +137,9 @@ struct Sym {
     int nfixed;                 /* SYM_VIEW: leading indices fixed by the assignment */
     int fixed_var[NG_MAXDIMS];  /* SYM_VIEW, this pass: the variables holding them */
     int view_line;              /* SYM_VIEW: the line of the assignment that made it */
+    bool view_unsure;           /* SYM_VIEW: an assignment making it checks its indices where it
+                                   runs, and a parallel iteration runs on past a failed check: its
+                                   reads check them too (found by a pass, kept) */
     bool is_array_param;        /* a helper's parameter given an array */
     bool bound;                 /* inside a for loop over it that never assigns it: reads are */
     Val bound_val;              /* ... this value, the loop's counter */
@@ -229,9 +232,11 @@ typedef struct Lower {
     bool pow_float;      /* the expression lowered next is an operand a float64 takes (s += e of a
                             float s, x + e of a float x): an int ** an int that may be negative gives
                             Python's value as a float64 (pow_as_float); each expression clears it */
+    struct { NgIrRef i, n; } proven[16]; /* indices hoisted_check checked so, with their axes' lengths: */
+    int nproven;         /* ... the same index on the same length needs no check (under an if too) */
     bool storing;        /* the indices being lowered are those of a store: checked even
-                            without boundscheck (a write out of range would corrupt memory
-                            that is not the array's; reads are checked only under it) */
+                            under plan->unchecked (a write out of range would corrupt memory
+                            that is not the array's) */
     /* plan->search */
     int search_param;    /* 1: the NG_JIT_FOUND cell; 2: the NG_JIT_START scalar */
     int trips_param, from_param, to_param; /* 1: the NG_JIT_TRIPS cell, NG_JIT_FROM, NG_JIT_TO */
@@ -297,6 +302,9 @@ typedef struct Lower {
     int in_loop;         /* loop bodies being lowered around the current statement (the outer
                             loop's, inner loops', a helper's one-trip loop): in a sequential
                             kernel a raise there leaves them (stops) */
+    int seq_loops;       /* in a parallel kernel, the loops in order (for, while) around the statement
+                            inside the iteration: an index failing its check there leaves the innermost
+                            (record_check: a `while x[j] < v` past the end of x ends) */
     Window windows[MAX_WINDOWS]; /* the slices' windows in the loop bodies being lowered, */
     int nwindows;        /* ... each loop's from where its body began (for_range) */
 } Lower;
@@ -2370,8 +2378,9 @@ static Sym *index_chain(Lower *L, const NgJitExpr *e, const NgJitExpr **idx, int
  * kernel, inside a loop body (the iterations in parallel ones all run). */
 static bool stops(const Lower *L) { return !L->plan->parallel && L->in_loop > 0; }
 
-/* Whether the indices being lowered are checked: all of them under boundscheck, a store's always. */
-static bool checking(const Lower *L) { return L->plan->boundscheck || L->storing; }
+/* Whether the indices being lowered are checked: a store's always, a read's unless plan->unchecked
+ * (boundscheck=False). */
+static bool checking(const Lower *L) { return !L->plan->unchecked || L->storing; }
 
 /* r with the reads of variable `var` replaced by `with`, where r is affine in var (a sum of
  * invariant terms and var times an invariant factor); NG_IR_NONE when it is not, or reads
@@ -2416,18 +2425,24 @@ static NgIrRef affine_subst(Lower *L, NgIrRef r, int var, NgIrRef with, int *use
     }
 }
 
-/* A store's index i (before wrapping) on an axis of length n, checked before the loop instead of
- * at every store: where i is invariant, or affine in the counters of range loops around the store
- * (each by 1 or -1 between invariant ends), and the store runs in every iteration of them (no if
- * or while around it), the values i takes lie between its values at the corners of those ranges.
- * If a corner is outside [-n, n) (and each range has an iteration) the loop runs as Python, which
- * raises IndexError where it gets there (after the stores before it, as Python's own loop does).
- * Returns whether it did so (else the store is checked where it runs). */
+/* A store's or read's index i (before wrapping) on an axis of length n, checked before the loop
+ * instead of at every access: where i is invariant, or affine in the counters of range loops
+ * around the access (each by 1 or -1 between invariant ends), and the access runs in every
+ * iteration of them (no if, while or short-circuit around it), the values i takes lie between its
+ * values at the corners of those ranges. If a corner is outside [-n, n) (and each range has an
+ * iteration) the loop runs as Python, which raises IndexError where it gets there (after the
+ * stores before it, as Python's own loop does). Returns whether it did so (else the index is
+ * checked where it runs). */
 static bool hoisted_check(Lower *L, NgIrRef i, NgIrRef n, int line)
 {
     enum { MAX_CORNERS = 8 };
     NgIrKernel *k = L->k;
-    if (L->in_cond || L->jumped || L->guard != NG_IR_NONE || L->plan->scan || !invariant(L, n) || L->st != NG_OK)
+    for (int p = 0; p < L->nproven; p++) /* (each value it takes is in range: `if x[i] > 0 and x[i] < 1`) */
+        if (L->proven[p].i == i && L->proven[p].n == n)
+            return true;
+    bool fixed = is_const(L, i); /* (pos[j, 0] under an if: out of range, the loop is Python's; in, no check) */
+    if ((!fixed && (L->in_cond || L->jumped || L->guard != NG_IR_NONE)) || L->plan->scan || !invariant(L, n) ||
+        L->st != NG_OK)
         return false; /* (a scan's part checks its stores where they run: its NG_JIT_PYTHON cell is not safe) */
     NgIrRef corners[MAX_CORNERS] = {i}, runs = NG_IR_NONE;
     int ncorners = 1;
@@ -2462,15 +2477,18 @@ static bool hoisted_check(Lower *L, NgIrRef i, NgIrRef n, int line)
     if (runs != NG_IR_NONE)
         bad = ng_ir_binary(k, NG_OP_LOGAND, NG_BOOL, runs, bad);
     /* (not python_body: a scan, which never launches this kernel, checks its own stores) */
-    NgIrRef c = ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, ng_jit_raise_code(NG_JIT_RAISE_STORE_RANGE, line, 0)),
+    NgIrRef c = ng_ir_select(k, bad, ng_ir_const_i(k, NG_INT64, ng_jit_raise_code(NG_JIT_RAISE_STORE_RANGE, line,
+                                                                                  !L->storing)),
                              ng_ir_const_i(k, NG_INT64, 0));
     L->store_code = L->store_code == NG_IR_NONE ? c : ng_ir_binary(k, NG_OP_MAXIMUM, NG_INT64, L->store_code, c);
+    if (L->nproven < (int)(sizeof L->proven / sizeof *L->proven))
+        L->proven[L->nproven].i = i, L->proven[L->nproven++].n = n;
     return true;
 }
 
-/* Under boundscheck: records the check `good` of index i (before wrapping)
- * on `axis` of size n, as a statement for L->pending that fills the error
- * array when the access runs and fails. */
+/* Where indices are checked (checking): records the check `good` of index i
+ * (before wrapping) on `axis` of size n, as a statement for L->pending that
+ * fills the error array when the access runs and fails. */
 static void record_check(Lower *L, NgIrRef good, NgIrRef i, int axis, NgIrRef n, int line)
 {
     NgIrKernel *k = L->k;
@@ -2498,6 +2516,11 @@ static void record_check(Lower *L, NgIrRef good, NgIrRef i, int axis, NgIrRef n,
                           : ng_ir_const_i(k, NG_INT64, f);
     for (int f = 0; f < 4; f++) /* the line last: the host looks at [0] */
         st[f] = ng_ir_store(k, L->err_param, 1, &at[(f + 1) % 4], vals[(f + 1) % 4]);
+    if (L->plan->parallel && L->seq_loops > 0) { /* (the iteration runs on after the loop) */
+        NgIrRef five[5] = {st[0], st[1], st[2], st[3], ng_ir_jump(k, NG_IR_BREAK)};
+        append(L, L->pending, ng_ir_if(k, bad, ng_ir_block(k, 5, five), NG_IR_NONE));
+        return;
+    }
     if (stops(L)) { /* (a sequential kernel: as Python, nothing after the first runs) */
         if (L->stop_var < 0)
             L->stop_var = ng_ir_var(k, NG_BOOL);
@@ -2521,8 +2544,10 @@ static NgIrRef guard_with(Lower *L, NgIrRef c, bool negate)
 }
 
 /* Integer index v on axis `axis` of length n as an int64, a negative one (unless v.nonneg)
- * counted from the end; under boundscheck, where `check`, one out of range is recorded as
- * NumPy's IndexError, and *ok (may be NULL) and-ed with its being in range. */
+ * counted from the end; where `check` and indices are checked (checking), one out of range is
+ * NumPy's IndexError: before the loop where hoisted_check can (not under boundscheck, which
+ * checks every access), else recorded where it runs, and *ok (may be NULL) and-ed with its
+ * being in range. */
 static NgIrRef wrap_index(Lower *L, Val v, NgIrRef n, int axis, bool check, NgIrRef *ok, int line)
 {
     NgIrRef i = as(L, v, NG_INT64), w = i;
@@ -2532,7 +2557,7 @@ static NgIrRef wrap_index(Lower *L, Val v, NgIrRef n, int axis, bool check, NgIr
         NgIrRef neg = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, i, ng_ir_const_i(L->k, NG_INT64, 0));
         w = ng_ir_select(L->k, neg, ng_ir_binary(L->k, NG_OP_ADD, NG_INT64, i, n), i);
     }
-    if (check && L->storing && !L->plan->boundscheck && hoisted_check(L, i, n, line))
+    if (check && checking(L) && !L->plan->boundscheck && hoisted_check(L, i, n, line))
         return w;
     if (checking(L) && check) {
         NgIrRef good = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, ng_ir_cast(L->k, NG_UINT64, w),
@@ -2545,8 +2570,8 @@ static NgIrRef wrap_index(Lower *L, Val v, NgIrRef n, int axis, bool check, NgIr
 }
 
 /* The index expression for axis `axis` of array s: an int64, wrapped when it
- * may be negative. Under boundscheck *ok (NG_IR_NONE: true) gets and-ed with
- * the index being in range. */
+ * may be negative. Where checked where it runs (wrap_index), *ok (NG_IR_NONE:
+ * true) gets and-ed with the index being in range. */
 static NgIrRef index_value(Lower *L, Sym *s, int axis, const NgJitExpr *ix, NgIrRef *ok)
 {
     if (is_gather(L, ix)) { /* (element() takes them, in an elementwise expression of rows) */
@@ -2566,23 +2591,27 @@ static NgIrRef index_value(Lower *L, Sym *s, int axis, const NgJitExpr *ix, NgIr
         v.nonneg = true;
     if (v.within == axis_key(s->param, axis))
         return v.r; /* range(x.shape[k])'s counter on that axis: in range */
-    return wrap_index(L, v, ng_ir_shape(L->k, s->param, axis), axis, ok != NULL, ok, ix->span.line);
+    bool check = ok != NULL && (s->given->seq != NG_JIT_SEQ_TUPLE || L->plan->boundscheck); /* (a tuple's item:
+                                                                                   load's own IndexError) */
+    return wrap_index(L, v, ng_ir_shape(L->k, s->param, axis), axis, check, ok, ix->span.line);
 }
 
-/* The indices a view fixes, in idx[0..view->nfixed); under boundscheck
- * *ok and-ed with their being in range (reported where the view was made). */
+/* The indices a view fixes, in idx[0..view->nfixed); where they may be out of range here, *ok
+ * and-ed with their being in range. They are checked where the view was made (reported there),
+ * unless plan->unchecked: then a store through it reports them (with that line). */
 static int view_indices(Lower *L, const Sym *view, NgIrRef *idx, NgIrRef *ok)
 {
     if (!view)
         return 0;
+    bool guard = L->plan->boundscheck || L->storing || view->view_unsure;
     for (int d = 0; d < view->nfixed; d++) {
         idx[d] = ng_ir_varref(L->k, view->fixed_var[d]);
-        if (checking(L)) {
+        if (checking(L) && guard) {
             NgIrRef n = ng_ir_shape(L->k, view->base->param, d);
             NgIrRef good = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, ng_ir_cast(L->k, NG_UINT64, idx[d]),
                                         ng_ir_cast(L->k, NG_UINT64, n));
-            if (!L->plan->boundscheck) /* (a store through row = X[i]: where the view was made, Python's
-                                          IndexError; reported at the store, the view's reads unchecked) */
+            if (L->plan->unchecked) /* (a store through row = X[i]: where the view was made, Python's
+                                       IndexError; reported at the store, the view's reads unchecked) */
                 record_check(L, good, idx[d], d, n, view->view_line);
             *ok = *ok == NG_IR_NONE ? good : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, *ok, good);
         }
@@ -2894,7 +2923,7 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
     for (; ax < nd; ax++) {
         NgIrRef len = ng_ir_shape(L->k, s->param, ax);
         idx[ax] = row_index(L, len, --d, e->span.line);
-        if (checking(L)) {
+        if (L->plan->boundscheck || L->storing) { /* (a read's: in range where rows broadcast) */
             NgIrRef in = ng_ir_binary(L->k, NG_OP_LT, NG_BOOL, idx[ax], len);
             *ok = *ok == NG_IR_NONE ? in : ng_ir_binary(L->k, NG_OP_LOGAND, NG_BOOL, *ok, in);
         }
@@ -2902,7 +2931,7 @@ static Sym *element(Lower *L, const NgJitExpr *e, NgIrRef *idx, NgIrRef *ok)
     return known && L->st == NG_OK ? s : NULL;
 }
 
-/* a[idx], or under boundscheck `ok ? a[idx] : 0` (never reading outside a). */
+/* a[idx], or where its index is checked where it runs `ok ? a[idx] : 0` (never reading outside a). */
 static NgIrRef guarded_load(Lower *L, Sym *s, const NgIrRef *idx, NgIrRef ok)
 {
     NgIrRef x = ng_ir_load(L->k, s->param, s->given->ndim, idx);
@@ -4417,6 +4446,16 @@ static bool calls_math(const NgIrKernel *k, NgIrRef r)
     return false;
 }
 
+/* Whether the statements in s are only indices' checks (record_check's, `if (bad) ...`): an element
+ * loop may repeat them where it takes an element (in_lanes). */
+static bool index_checks(const Lower *L, const Stmts *s)
+{
+    for (int i = 0; i < s->n; i++)
+        if (ng_ir_node(L->k, s->v[i])->kind != NG_IR_IF)
+            return false;
+    return true;
+}
+
 /* The reduction of a float row of n >= NG_LANES elements into variable av
  * (at the reduction's identity), in NumPy's order for np.sum (its pairwise
  * sum, for rows of up to 128 elements): NG_LANES partial results start at
@@ -4425,14 +4464,16 @@ static bool calls_math(const NgIrKernel *k, NgIrRef r)
  * added one by one, and av takes the result. NumPy splits longer rows in two,
  * recursively, before this step; here they run it whole (a few ulps apart).
  * The partials are independent chains: the C compiler vectorises them. v is
- * the element at index variable kv; op is the sum's NG_OP_ADD. */
-static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType acc, int av)
+ * the element at index variable kv; op is the sum's NG_OP_ADD; `checks` (may be
+ * NULL): its indices' checks (index_checks), run before each element is taken. */
+static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType acc, int av, const Stmts *checks)
 {
     NgIrKernel *k = L->k;
     Stmts out = {0}, body = {0};
     int r[NG_LANES], bv = ng_ir_var(k, NG_INT64), tv = ng_ir_var(k, acc);
     NgIrRef base = ng_ir_varref(k, bv);
-    bool apart = op == NG_OP_ADD && calls_math(k, v);
+    int nchecks = checks ? checks->n : 0;
+    bool apart = op == NG_OP_ADD && calls_math(k, v) && !nchecks;
     if (apart) { /* (each block's elements made in a loop of their own first: the C compiler's vector math
                     takes the calls 8 at a time, which it does not in the lanes; the first block apart,
                     where its elements' places are constants: x ** np.arange(k)'s first powers are
@@ -4457,8 +4498,12 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
         r[j] = ng_ir_var(k, acc);
         NgIrRef at = ng_ir_const_i(k, NG_INT64, j);
         append(L, &out, (j ? ng_ir_assign : ng_ir_let)(k, kv, at)); /* (kv: the plain loop's own variable) */
+        for (int c = 0; c < nchecks; c++)
+            append(L, &out, checks->v[c]);
         append(L, &out, ng_ir_let(k, r[j], v));
         append(L, &body, ng_ir_assign(k, kv, ng_ir_binary(k, NG_OP_ADD, NG_INT64, base, at)));
+        for (int c = 0; c < nchecks; c++)
+            append(L, &body, checks->v[c]);
         append(L, &body, ng_ir_assign(k, r[j], ng_ir_binary(k, op, acc, ng_ir_varref(k, r[j]), v)));
     }
     NgIrRef whole = ng_ir_binary(k, NG_OP_SUB, NG_INT64, n, /* n less n % NG_LANES */
@@ -4472,8 +4517,12 @@ static NgIrRef in_lanes(Lower *L, int kv, NgIrRef n, NgIrRef v, NgOp op, NgDType
         for (int j = 0; j < w / 2; j++)
             part[j] = ng_ir_binary(k, op, acc, part[2 * j], part[2 * j + 1]);
     append(L, &out, ng_ir_let(k, tv, part[0]));
-    NgIrRef tail = ng_ir_block(k, 2, (NgIrRef[]){ng_ir_assign(k, kv, base),
-                                                 ng_ir_assign(k, tv, ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), v))});
+    Stmts each = {0};
+    append(L, &each, ng_ir_assign(k, kv, base));
+    for (int c = 0; c < nchecks; c++)
+        append(L, &each, checks->v[c]);
+    append(L, &each, ng_ir_assign(k, tv, ng_ir_binary(k, op, acc, ng_ir_varref(k, tv), v)));
+    NgIrRef tail = seal(L, &each);
     append(L, &out, ng_ir_for(k, bv, whole, n, ng_ir_const_i(k, NG_INT64, 1), tail, 0));
     append(L, &out, ng_ir_assign(k, av, ng_ir_binary(k, op, acc, ng_ir_varref(k, av), ng_ir_varref(k, tv))));
     return seal(L, &out);
@@ -4558,7 +4607,7 @@ enum { MASK_BLOCK = 128 }; /* the most elements NumPy's pairwise sum takes as on
  * at the end, each block's sum added into av in turn (beyond 128 selected, a few ulps from NumPy's
  * halving). rows' loops walk the elements, v the element; sel (at 0) counts the selected. */
 static NgIrRef masked_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef v, NgIrRef mask, NgDType acc, int av,
-                          int sel)
+                          int sel, const Stmts *checks)
 {
     NgIrKernel *k = L->k;
     NgIrRef zero = ng_ir_const_i(k, NG_INT64, 0), one = ng_ir_const_i(k, NG_INT64, 1);
@@ -4570,7 +4619,7 @@ static NgIrRef masked_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef 
         NgIrRef each = ng_ir_for(k, kb, zero, m, one, ng_ir_assign(k, av, ng_ir_binary(k, NG_OP_ADD, acc,
                                                                                         ng_ir_varref(k, av), x)),
                                  NG_IR_SHORT);
-        NgIrRef lanes = in_lanes(L, kb, m, x, NG_OP_ADD, acc, av);
+        NgIrRef lanes = in_lanes(L, kb, m, x, NG_OP_ADD, acc, av, NULL);
         block[b] = b ? ng_ir_if(k, ng_ir_binary(k, NG_OP_LT, NG_BOOL, m, ng_ir_const_i(k, NG_INT64, NG_LANES)),
                                 each, lanes)
                      : lanes;
@@ -4578,6 +4627,8 @@ static NgIrRef masked_sum(Lower *L, const Rows *rows, const NgIrRef *n, NgIrRef 
     Stmts out = {0}, step = {0};
     append(L, &out, ng_ir_let(k, f, zero));
     append(L, &out, ng_ir_let(k, buf, identity_of(L, NG_OP_ADD, acc)));
+    for (int c = 0; checks && c < checks->n; c++) /* (its indices' checks: index_checks) */
+        append(L, &step, checks->v[c]);
     append(L, &step, ng_ir_assign_element(k, buf, fr, v));
     append(L, &step, ng_ir_let(k, t, ng_ir_cast(k, NG_INT64, mask)));
     append(L, &step, ng_ir_assign(k, f, ng_ir_binary(k, NG_OP_ADD, NG_INT64, fr, tr)));
@@ -5164,14 +5215,16 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
     /* av the result; for a float sum of several axes tv a row's own, added into av row by row
      * (NumPy's order up to 128 elements: flat_sum); other reductions take each element into av,
      * in C order as NumPy's */
-    bool lanes = inner.n == 0 && (rank == 1 || rows.nhoisted == 0) && (acc == NG_FLOAT32 || acc == NG_FLOAT64) &&
+    bool checked = rank == 1 && index_checks(L, &inner); /* (in_lanes, masked_sum repeat them) */
+    bool lanes = (inner.n == 0 || checked) && (rank == 1 || rows.nhoisted == 0) &&
+                 (acc == NG_FLOAT32 || acc == NG_FLOAT64) &&
                  op == NG_OP_ADD && !python && product != NG_FLOAT16 && dk <= 0; /* (NumPy sums along another axis
                                                                                    in order) */
     bool flat = lanes && (rank > 1 || mask != NG_IR_NONE); /* (flat_sum's order) */
     bool bare = inner.n == 0 && rows.nhoisted == 0; /* (an element needs no statement before it: a loop of its own
                                                        can read it) */
     int av = ng_ir_var(k, acc), tv = flat && mask == NG_IR_NONE ? ng_ir_var(k, acc) : av;
-    NgIrRef blocked = lanes && mask == NG_IR_NONE ? in_lanes(L, kv, n[0], v, op, acc, tv) : NG_IR_NONE;
+    NgIrRef blocked = lanes && mask == NG_IR_NONE ? in_lanes(L, kv, n[0], v, op, acc, tv, &inner) : NG_IR_NONE;
     int sel = mask != NG_IR_NONE ? ng_ir_var(k, NG_INT64) : -1; /* (of a selection: its elements so far) */
     int place = arg ? ng_ir_var(k, NG_INT64) : -1, at = arg && rank > 1 && sel < 0 ? ng_ir_var(k, NG_INT64) : -1;
     if (arg) { /* at: the element's place in C order (a row's: kv; a selection's: sel); the first best (a
@@ -5231,7 +5284,7 @@ static Val reduce_in(Lower *L, const NgJitExpr *e, const char *fn, NgOp op, bool
                     : rank > 1 && (lanes || is_mean) ? plain_count(L, whole)
                                                      : n[0];
     if (flat && sel >= 0)
-        loop = masked_sum(L, &rows, n, v, mask, acc, av, sel);
+        loop = masked_sum(L, &rows, n, v, mask, acc, av, sel, &inner);
     else if (sel >= 0 && !running && (is_mean || empty_code)) /* (counted first: the loop's one statement
                                                                   the C compiler vectorises as a reduction) */
         loop = ng_ir_block(k, 2, (NgIrRef[]){each_element(L, &rows, n, counted, false), loop});
@@ -6654,6 +6707,7 @@ static Val helper_call(Lower *L, const NgJitExpr *e, const NgJitStmt *def, int w
             s->kind = SYM_VIEW;
             s->base = views[i]->base;
             s->nfixed = views[i]->nfixed;
+            s->view_unsure = views[i]->view_unsure;
             memcpy(s->fixed_var, views[i]->fixed_var, sizeof s->fixed_var);
         } else if (mods[i]) { /* a module or a generator passed on (rng_of keys its draws by the caller's name) */
             s->kind = SYM_MODULE;
@@ -8831,6 +8885,8 @@ static void assign_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         for (int d = 0; d < n; d++) {
             NgIrRef ok = NG_IR_NONE;
             NgIrRef i = index_value(L, a, d, ix[d], &ok);
+            if (ok != NG_IR_NONE && !stops(L) && !v->view_unsure) /* (checked here, the iteration going on) */
+                v->view_unsure = L->changed = true;
             if (i != NG_IR_NONE)
                 push(L, out, ng_ir_assign(L->k, v->fixed_var[d], i));
         v->view_line = s->span.line;
@@ -9517,6 +9573,8 @@ static NgIrRef unroll_loop(Lower *L, const NgJitStmt *s, Sym *var, int64_t first
     return b == NG_IR_NONE ? ng_ir_block(L->k, 0, NULL) : b;
 }
 
+static bool leaves_early(NgJitBlock b);
+
 /* A for-range loop: the FOR node, with its bounds pinned in `out` first.
  * `prologue` (may be NULL) goes at the top of each iteration, before the
  * loop variable is set; *loop_ref (may be NULL) gets the FOR; `outer` for
@@ -9650,6 +9708,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
     value = counter_mag(L, value, start, stop);
     int ncounters = L->ncounters; /* (a store's index may be checked at the counter's ends) */
     if (known && const_step && (st == 1 || st == -1) && search != 1 && !phases && L->ncounters < 8 &&
+        !leaves_early(s->body) &&
         start0 != NG_IR_NONE && stop0 != NG_IR_NONE && invariant(L, start0) && invariant(L, stop0) &&
         L->st == NG_OK) {
         NgIrKernel *k = L->k;
@@ -9701,6 +9760,8 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         }
     } else {
         L->in_loop++;
+        int seq_loops = L->seq_loops;
+        L->seq_loops = outer || (flags & NG_IR_PARALLEL) ? 0 : seq_loops + 1;
         bool in_iteration = L->in_iteration;
         L->in_iteration = in_iteration && outer; /* (see raise_value_if) */
         if (outer && (flags & NG_IR_PARALLEL))
@@ -9708,6 +9769,7 @@ static NgIrRef for_range(Lower *L, const NgJitStmt *s, Stmts *out, const Stmts *
         else
             block(L, s->body, &body);
         L->in_iteration = in_iteration;
+        L->seq_loops = seq_loops;
         L->in_loop--;
     }
     L->ncounters = ncounters;
@@ -9780,6 +9842,35 @@ static bool breaks(NgJitBlock b)
     for (int i = 0; i < b.n; i++) {
         const NgJitStmt *s = b.stmts[i];
         if (s->kind == NG_JIT_S_BREAK || (s->kind == NG_JIT_S_IF && (breaks(s->body) || breaks(s->orelse))))
+            return true;
+    }
+    return false;
+}
+
+/* Whether b (loops in it too) has a `return`. */
+static bool returns_in(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_RETURN ||
+            ((s->kind == NG_JIT_S_IF || s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE) &&
+             (returns_in(s->body) || returns_in(s->orelse))))
+            return true;
+    }
+    return false;
+}
+
+/* Whether b may leave the loop whose body it is before its range ends: a `break` of that loop, a
+ * `return` anywhere in it (a search: hoisted_check's corners would be past what it reads). */
+static bool leaves_early(NgJitBlock b)
+{
+    for (int i = 0; i < b.n; i++) {
+        const NgJitStmt *s = b.stmts[i];
+        if (s->kind == NG_JIT_S_BREAK || s->kind == NG_JIT_S_RETURN)
+            return true;
+        if (s->kind == NG_JIT_S_IF && (leaves_early(s->body) || leaves_early(s->orelse)))
+            return true;
+        if ((s->kind == NG_JIT_S_FOR || s->kind == NG_JIT_S_WHILE) && returns_in(s->body))
             return true;
     }
     return false;
@@ -9884,6 +9975,7 @@ static void while_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
         unsupported(L, s->else_line ? s->else_line : s->span.line, "a while loop's else block");
         return;
     }
+    L->seq_loops++; /* (the test's checks run in the loop) */
     Val c = cond(L, s->test);
     Stmts body = {0};
     if (L->pending->n) {
@@ -9906,6 +9998,7 @@ static void while_stmt(Lower *L, const NgJitStmt *s, Stmts *out)
     L->in_iteration = in_iteration;
     L->in_cond--;
     L->in_loop--;
+    L->seq_loops--;
     L->depth--;
     NgIrRef b = seal(L, &body);
     if (c.r == NG_IR_NONE || L->st != NG_OK)
@@ -10971,7 +11064,7 @@ static void lower_pass(Lower *L, const NgJitStmt *loop)
     L->rank = NG_IR_NONE;
     L->err_param = plan->boundscheck ? ng_ir_param_array(k, NG_INT64, 1, true, true) : -1;
     L->storing = false;
-    L->in_cond = L->ncounters = 0;
+    L->in_cond = L->ncounters = L->seq_loops = L->nproven = 0;
     L->jumped = false;
     L->store_code = NG_IR_NONE;
     L->zero_sym = NULL;
@@ -11188,7 +11281,7 @@ static void fill_info(const Lower *L, const NgJitStmt *loop, NgJitLowered *info)
     /* the parameters made while lowering, in the order they were made */
     LateArg late[6 + NG_JIT_MAX_RNGS];
     int nlate = 0;
-    if (!L->plan->boundscheck && L->err_param >= 0) /* (a store's check made it) */
+    if (!L->plan->boundscheck && L->err_param >= 0) /* (an index checked where it runs made it) */
         late[nlate++] = (LateArg){L->err_param, {NULL, NG_JIT_ARG_ERROR, NG_INT64, 1, true, true, false, NG_NOPS, 0}};
     if (L->wrap_param >= 0)
         late[nlate++] = (LateArg){L->wrap_param, {NG_JIT_WRAP, NG_JIT_ARG_CELL, NG_INT64, 0, true, false, true, NG_NOPS, 0}};
@@ -11335,7 +11428,8 @@ NgStatus ng_jit_lower_key(const NgJitAst *ast, const NgJitStmt *loop, const NgJi
             ng_str_cat(out, ";");
         }
     }
-    char f[12] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic), (char)('0' + plan->boundscheck),
+    char f[12] = {'|', (char)('0' + plan->parallel), (char)('0' + plan->atomic),
+                  (char)('0' + plan->boundscheck + 2 * plan->unchecked),
                   (char)('0' + plan->collapse), (char)('0' + plan->search),
                   !plan->search ? '.' : plan->search_step > 0 ? '+' : '-', (char)('0' + plan->inner_parallel),
                   (char)('0' + plan->peel), (char)('0' + plan->scan), (char)('0' + plan->rows), 0};

@@ -22,7 +22,8 @@
  *     the names in plan->live_out. Each is a "cell": a 0-d array of the
  *     scalar's dtype holding the value before the loop (when bound then) and,
  *     after the launch, the value after it;
- *   - with plan->boundscheck, the error array (NG_JIT_ARG_ERROR);
+ *   - with plan->boundscheck, or made by the first index checked where it
+ *     runs, the error array (NG_JIT_ARG_ERROR);
  *   - last, NG_JIT_WRAP when the kernel checks that indices do not wrap.
  * The outer loop becomes a FOR, NG_IR_PARALLEL when plan->parallel (with its
  * reductions attached by ng_ir_reduce), else the whole nest runs as one
@@ -62,8 +63,8 @@
  * Type errors are NG_ERR_TYPE, names without a type NG_ERR_VALUE, all naming
  * the Python source line.
  *
- * Where results differ from Python: integers are int64 and wrap; an
- * out-of-range index is not checked unless plan->boundscheck. Where Python
+ * Where results differ from Python: integers are int64 and wrap; under
+ * plan->unchecked a read's index out of range is not checked. Where Python
  * raises (a division of Python numbers by zero, math.sqrt(-1.0)), the
  * kernel records it (NG_JIT_RAISE) and the host raises after the launch, or,
  * where the operands are the same in every iteration, the kernel runs no
@@ -179,8 +180,9 @@ typedef enum NgJitRaise {
     NG_JIT_RAISE_EMPTY_SUM,     /* (NG_JIT_PYTHON only) Python's sum() or math.prod() of an empty row:
                                    its start, of the start's own type (a Python int or float) */
     NG_JIT_RAISE_POW_BIG,       /* (NG_JIT_PYTHON only) pow(a, b, m) of a modulus from 2**32 on or b < 0 */
-    NG_JIT_RAISE_STORE_RANGE,   /* (NG_JIT_PYTHON only) a store's index, checked before the loop, is
-                                   out of range in some iteration: Python raises IndexError there */
+    NG_JIT_RAISE_STORE_RANGE,   /* (NG_JIT_PYTHON only) a store's index (a read's: field 1), checked
+                                   before the loop, is out of range in some iteration: Python raises
+                                   IndexError there */
     NG_JIT_RAISE_ROUND_DIGITS,  /* (NG_JIT_PYTHON only) round(x, n) of a Python float with n beyond 22
                                    either side of the point (lower.c python_round_float) */
     NG_JIT_RAISE_STMT,          /* a raise or assert statement of the loop (NG_JIT_S_RAISE): the field
@@ -357,6 +359,11 @@ typedef struct NgJitLoopPlan {
     const char *live_out[NG_JIT_MAX_LIVE_OUT]; /* host reads afterwards (become cells) */
     bool boundscheck;                /* check every index: an access out of range is skipped
                                         (a read gives 0) and reported in the error array */
+    bool unchecked;                  /* boundscheck=False: reads are not checked (stores still
+                                        are). Neither (the default): every read and store is,
+                                        before the loop where its index is affine in the ranges'
+                                        counters (out of range: the loop runs as Python), else
+                                        where it runs (the error array, the read giving 0) */
     int search;                      /* a search loop (NgJitLoopInfo.search): 1, the find
                                         kernel: `parallel` over iterations [NG_JIT_FROM,
                                         NG_JIT_TO) of the range (the host runs growing chunks in
@@ -409,7 +416,8 @@ typedef enum NgJitArgRole {
                           generator: random.getrandbits(64) of module random or a
                           random.Random, numpy.random.bytes(8) for NumPy's functions,
                           .bytes(8) of a RandomState or a Generator */
-    NG_JIT_ARG_ERROR,  /* boundscheck, last (but NG_JIT_WRAP): an int64[4] array of zeros; after the
+    NG_JIT_ARG_ERROR,  /* under boundscheck (made first), else made by the first index checked where
+                          it runs (a late parameter): an int64[4] array of zeros; after the
                           launch, when [0] != 0, [0..3] = (line, index, axis, size) of an index
                           out of range: raise IndexError("index {index} is out of bounds for
                           axis {axis} with size {size}") at that line */

@@ -1719,8 +1719,10 @@ static int python_reason(Launch *L, int64_t what, int line_offset)
     };
     for (size_t k = 0; k < sizeof only / sizeof *only; k++)
         if (ng_jit_raise_kind(what) == only[k].kind) {
+            bool read = only[k].kind == NG_JIT_RAISE_STORE_RANGE && ng_jit_raise_field(what) == 1;
             PyOS_snprintf(L->why, sizeof L->why, "line %lld %s", (long long)(ng_jit_raise_line(what) + line_offset),
-                          only[k].why);
+                          read ? "reads at an index out of range of the array (Python raises IndexError where it "
+                                 "gets there)" : only[k].why);
             return 0;
         }
     PyObject *type = NULL, *msg = python_exception(what, &type);
@@ -2361,8 +2363,9 @@ static int64_t scan_blocks(NgDevice *dev, int64_t n)
 
 /* Whether the lowering `low` has a part a scan cannot keep: an operation
  * Python raises on (a block would run on past it), a wrap check. (An error
- * array is the stores' checks, boundscheck being off: a store out of range
- * raises IndexError from the part that makes it. A NG_JIT_PYTHON cell is a
+ * array is the checks of indices where they run, boundscheck being off: an
+ * index out of range in the first two parts runs the loop in order (run_scan),
+ * a store's in the last raises IndexError from the part that makes it. A NG_JIT_PYTHON cell is a
  * check before the loop, of values the same in every iteration: a part whose
  * cell is set ran no iteration, and since the parts before the last store
  * nothing the loop's arrays hold, run_scan leaves the loop to run in order:
@@ -2543,8 +2546,15 @@ static PyObject *run_scan(Program *p, int index, Launch *L, const NgJitLoopPlan 
         L->hold = hold || k < 2; /* (only the last writes the loop's arrays) */
         L->err_slots = k == 2 ? nb : 0; /* (an error per block: the first block's raised) */
         why = NULL;
-        PyObject *res = run_kernel(p, &sc->phase[k], L, &plans[k], dev, sargs, line_offset, note, &why, NULL);
+        bool stray = false; /* (an index out of range in a part before the last, which changes nothing) */
+        PyObject *res = run_kernel(p, &sc->phase[k], L, &plans[k], dev, sargs, line_offset, note, &why,
+                                   k < 2 ? &stray : NULL);
         L->err_slots = 0;
+        if (stray) { /* (in order, which raises where Python does, after its stores) */
+            Py_CLEAR(res);
+            Py_CLEAR(result);
+            break;
+        }
         if (!res && !PyErr_Occurred() && L->python) { /* (ran no iteration: in order, see scan_unsafe) */
             L->python = false;
             Py_CLEAR(result);
@@ -2647,10 +2657,11 @@ static PyObject *f_jit_launch(PyObject *m, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
     PyObject *globals = args[1], *launched = args[6], *index = args[7];
-    int boundscheck = PyObject_IsTrue(args[3]);
+    int truth = args[3] == Py_None ? 0 : PyObject_IsTrue(args[3]);
+    int boundscheck = args[3] == Py_None ? 0 : truth > 0 ? 1 : -1; /* (None, the default: 0; False: -1) */
     int line_offset = (int)PyLong_AsLong(args[4]), i = (int)PyLong_AsLong(index);
     PyObject *keep = PyObject_GetAttrString(args[5], "keep");
-    if (boundscheck < 0 || PyErr_Occurred() || !keep) {
+    if (truth < 0 || PyErr_Occurred() || !keep) {
         Py_XDECREF(keep);
         return NULL;
     }
@@ -2734,7 +2745,9 @@ static bool only_assigned(const NgJitLoopInfo *info, const char *name)
 }
 
 /* Runs loop `index` of the program as a kernel: the cells by name (plus
- * "__ng_note"), or (None, why) when it must run as Python. */
+ * "__ng_note"), or (None, why) when it must run as Python. boundscheck: 1
+ * every index checked where it runs, 0 (the default) reads checked too, before
+ * the loop where they can be, -1 reads unchecked (NgJitLoopPlan.unchecked). */
 static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject *globals, PyObject *local_names,
                         PyObject *assigned, int boundscheck, int line_offset, PyObject *keep)
 {
@@ -2847,7 +2860,8 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
     ng_jit_plan(p->loops, info, &plan);
     int64_t sargs[4] = {0, 0, 0, 0}; /* a search's start, from, to; a peeled loop's phase */
     const char *note = plan.parallel ? "kernel" : "kernel (one thread)";
-    plan.boundscheck = boundscheck;
+    plan.boundscheck = boundscheck > 0;
+    plan.unchecked = boundscheck < 0;
     if (plan.parallel) {
         /* GPUs: 1 + the chain of loops the analysis collapsed into this one, as
          * one flat launch; cpu: the outer loop's rows are parallelism enough, and
@@ -2935,7 +2949,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
         }
         L.hold = false;
     } else {
-        if (info->scan && !plan.parallel && !boundscheck && !ng_jit_draws(p->ast, info->stmt) &&
+        if (info->scan && !plan.parallel && boundscheck <= 0 && !ng_jit_draws(p->ast, info->stmt) &&
             (result = run_scan(p, index, &L, &plan, dev, globals, locals, line_offset)) == NULL && PyErr_Occurred())
             goto done;
         if (!result)
@@ -2948,6 +2962,7 @@ static PyObject *launch(PyObject *capsule, int index, PyObject *locals, PyObject
         NgJitLoopPlan seq;
         memset(&seq, 0, sizeof seq);
         seq.boundscheck = plan.boundscheck;
+        seq.unchecked = plan.unchecked;
         seq.loops = plan.loops;
         char in_order[200];
         snprintf(in_order, sizeof in_order, "kernel (one thread: %s)", why ? why : "in order");

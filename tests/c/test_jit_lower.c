@@ -1157,7 +1157,7 @@ static void test_features(void)
     ng_array_release(&a), ng_array_release(&out);
 }
 
-/* Without boundscheck a store's index is still checked (reads are not): before the loop where
+/* Without boundscheck a store's index is still checked (even under plan.unchecked): before the loop where
  * it is affine in the counters of the ranges around it and the store runs in every iteration
  * (out of range: the loop runs as Python, NG_JIT_RAISE_STORE_RANGE), else where it runs (the
  * error array, the store skipped); none where the index is a counter over the stored axis. */
@@ -1225,16 +1225,85 @@ static void test_store_checks(void)
     CHECK_OK(run_loop(scatter, 0, xvars, 3, &px, bx, 3, N, &info));
     CHECK_EQ_INT(3, last_err[0]);
     CHECK_EQ_INT(N + 3, last_err[1]); /* (in order: the first one out of range, where Python stops) */
-    /* a counter over the stored axis itself: no check at all */
+    /* a counter over the stored axis itself: no check at all (the read's unchecked) */
     const char *own =
         "def f(a, out):\n"
         "    for i in range(len(out)):\n"
         "        out[i] = a[i] * 2\n";
     Bind bo[] = {barr("a", &a), barr("out", &out)};
     NgJitLoopPlan po = par();
+    po.unchecked = true;
     CHECK_OK(run_loop(own, 0, vars, 2, &po, bo, 2, N, &info));
     CHECK(arg_index(&info, NG_JIT_PYTHON) < 0);
     CHECK(info.args[info.nargs - 1].role != NG_JIT_ARG_ERROR);
+    ng_array_release(&a), ng_array_release(&out), ng_array_release(&ix);
+}
+
+/* A read's index is checked as a store's (unless plan.unchecked): before the loop where it is
+ * affine in the ranges' counters (NG_JIT_RAISE_STORE_RANGE, field 1), else where it runs (the
+ * error array, the read giving 0). */
+static void test_read_checks(void)
+{
+    enum { N = 100 };
+    double A[N], O[N];
+    for (int i = 0; i < N; i++)
+        A[i] = i + 0.5;
+    NgArray a = vec(NG_FLOAT64, N, A), out = vec(NG_FLOAT64, N, NULL);
+    int64_t I[N];
+    for (int i = 0; i < N; i++)
+        I[i] = i == 40 ? N + 7 : N - 1 - i;
+    NgArray ix = vec(NG_INT64, N, I);
+    NgJitVarType vars[] = {arr("a", NG_FLOAT64, 1), arr("out", NG_FLOAT64, 1), py("k", NG_INT64),
+                           arr("ix", NG_INT64, 1)};
+    NgJitLowered info;
+    const char *shifted =
+        "def f(a, out, k):\n"
+        "    for i in range(len(out)):\n"
+        "        out[i] = a[i + k]\n";
+    for (int k = -1; k <= 1; k += 2) {
+        Bind bs[] = {barr("a", &a), barr("out", &out), bint("k", k), bint(NG_JIT_PYTHON, 0)};
+        NgJitLoopPlan plan = par();
+        CHECK_OK(run_loop(shifted, 0, vars, 3, &plan, bs, 4, N, &info));
+        int64_t code = (int64_t)out_of(bs, 4, NG_JIT_PYTHON);
+        if (k > 0) { /* (a[N]) */
+            CHECK_EQ_INT(NG_JIT_RAISE_STORE_RANGE, ng_jit_raise_kind(code));
+            CHECK_EQ_INT(3, ng_jit_raise_line(code));
+            CHECK_EQ_INT(1, ng_jit_raise_field(code));
+        } else { /* (a[-1]: the last element, as Python's) */
+            CHECK_EQ_INT(0, code);
+            CHECK_OK(ng_array_download(&out, O, NULL));
+            CHECK(O[0] == A[N - 1] && O[1] == A[0] && O[N - 1] == A[N - 2]);
+        }
+    }
+    const char *gather =
+        "def f(a, out, ix):\n"
+        "    for i in range(len(ix)):\n"
+        "        out[i] = a[ix[i]]\n";
+    NgJitVarType gvars[] = {arr("a", NG_FLOAT64, 1), arr("out", NG_FLOAT64, 1), arr("ix", NG_INT64, 1)};
+    for (int parallel = 0; parallel <= 1; parallel++) {
+        Bind bg[] = {barr("a", &a), barr("out", &out), barr("ix", &ix), bint(NG_JIT_PYTHON, 0)};
+        NgJitLoopPlan pg = parallel ? par() : seq();
+        CHECK_OK(run_loop(gather, 0, gvars, 3, &pg, bg, 4, N, &info));
+        bool err = false;
+        for (int i = 0; i < info.nargs; i++)
+            err = err || info.args[i].role == NG_JIT_ARG_ERROR;
+        CHECK(err);
+        CHECK_EQ_INT(3, last_err[0]);
+        CHECK_EQ_INT(N + 7, last_err[1]);
+        CHECK_EQ_INT(0, last_err[2]);
+        CHECK_EQ_INT(N, last_err[3]);
+    }
+    NgJitLoopPlan pu = par(); /* (unchecked: no error array) */
+    pu.unchecked = true;
+    I[40] = 3;
+    ng_array_release(&ix);
+    ix = vec(NG_INT64, N, I);
+    Bind bu[] = {barr("a", &a), barr("out", &out), barr("ix", &ix), bint(NG_JIT_PYTHON, 0)};
+    CHECK_OK(run_loop(gather, 0, gvars, 3, &pu, bu, 4, N, &info));
+    for (int i = 0; i < info.nargs; i++)
+        CHECK(info.args[i].role != NG_JIT_ARG_ERROR);
+    CHECK_OK(ng_array_download(&out, O, NULL));
+    CHECK(O[0] == A[N - 1] && O[40] == A[3]);
     ng_array_release(&a), ng_array_release(&out), ng_array_release(&ix);
 }
 
@@ -2301,6 +2370,7 @@ int main(void)
     }
     test_saxpy();
     test_store_checks();
+    test_read_checks();
     test_nested_2d();
     test_dot_reduction();
     test_floordiv_mod();

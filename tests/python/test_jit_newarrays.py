@@ -390,13 +390,13 @@ def data_out_of_range(x, out):
 def test_an_index_from_the_data_out_of_range():
     x = np.array([0, 2, 1, -3, -1])
     jit_same(data_out_of_range, x, np.zeros(5))
-    f = numgpu.jit(boundscheck=True)(data_out_of_range)
     for bad in (3, -4, 1000):
         y = np.append(x, bad)
-        with pytest.raises(IndexError, match=f"index {bad} is out of bounds for axis 0 with size 3"):
-            f(y, np.zeros(6))
+        for f in (numgpu.jit(boundscheck=True)(data_out_of_range), numgpu.jit(data_out_of_range)):
+            with pytest.raises(IndexError, match=f"index {bad} is out of bounds for axis 0 with size 3"):
+                f(y, np.zeros(6))
         out = np.zeros(6)
-        numgpu.jit(data_out_of_range)(y, out)  # (no check: no crash, the other elements kept)
+        numgpu.jit(boundscheck=False)(data_out_of_range)(y, out)  # (no check: no crash, the other elements kept)
         assert (out[:5] == 11.0).all() and out[5] in (15.0, 11.0), out
 
 
@@ -517,15 +517,15 @@ def test_an_index_from_the_data_out_of_range_on_either_axis():
     rng = np.random.default_rng(13)
     X, Y = rng.integers(-4, 4, (20, 9)), rng.integers(-4, 4, (20, 9))
     jit_same(two_axis_bins, X, Y, np.zeros(20, np.int64))  # (negative ones from the end)
-    f = numgpu.jit(boundscheck=True)(two_axis_bins)
     for axis, (x, y) in enumerate([(4, 0), (0, -5)]):
         X2, Y2 = X.copy(), Y.copy()
         X2[7, 3], Y2[7, 3] = x, y
         bad = x if axis == 0 else y
-        with pytest.raises(IndexError, match=f"index {bad} is out of bounds for axis {axis} with size 4"):
-            f(X2, Y2, np.zeros(20, np.int64))
+        for f in (numgpu.jit(boundscheck=True)(two_axis_bins), numgpu.jit(two_axis_bins)):
+            with pytest.raises(IndexError, match=f"index {bad} is out of bounds for axis {axis} with size 4"):
+                f(X2, Y2, np.zeros(20, np.int64))
         out = np.zeros(20, np.int64)
-        numgpu.jit(two_axis_bins)(X2, Y2, out)  # (no check: no crash, the other rows right)
+        numgpu.jit(boundscheck=False)(two_axis_bins)(X2, Y2, out)  # (no check: no crash, the other rows right)
         want = np.zeros(20, np.int64)
         two_axis_bins(X[:7], Y[:7], want)
         np.testing.assert_array_equal(out[:7], want[:7])
